@@ -1,0 +1,44 @@
+# qapipe: `make demo` runs the whole pipeline offline on the shipped samples; `make test` runs every check.
+GO        ?= go
+BIN       := bin
+TOOLS     := $(CURDIR)/.tools
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(TOOLS)/staticcheck
+CMDS      := qa-load qa-predict qa-judge qa-score qa-learncurve
+# Commands that exist so far (the others arrive with their issues).
+BUILT     := $(notdir $(wildcard cmd/qa-*))
+
+.PHONY: all build test vet staticcheck unit race demo bench clean fmt
+
+all: build
+
+build:
+	@mkdir -p $(BIN)
+	@for c in $(BUILT); do $(GO) build -o $(BIN)/$$c ./cmd/$$c || exit 1; done
+
+$(STATICCHECK):
+	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck: $(STATICCHECK)
+	$(STATICCHECK) ./...
+
+race:
+	$(GO) test -race -count=1 ./...
+
+test: fmt vet staticcheck race
+
+demo: build
+	@bash scripts/demo.sh
+
+bench:
+	@bash scripts/bench.sh
+
+clean:
+	rm -rf $(BIN) $(TOOLS)

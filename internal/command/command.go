@@ -1,0 +1,151 @@
+// Package command holds what every qa-* command shares: exit codes, the urfave/cli setup that keeps
+// help and errors off stdout, input files, and the tally of bad records.
+//
+// Library packages never print or exit; the apps built on this package return errors, and main maps
+// them to exit codes with ExitCode.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes shared by every command.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitBadRecords  = 3
+	ExitInterrupted = 130
+)
+
+// ExitCodesHelp is the paragraph every --help ends with.
+const ExitCodesHelp = `EXIT CODES:
+   0    success
+   1    failure (I/O, configuration, internal error)
+   2    usage error (bad flag or argument)
+   3    finished, but some records were bad or carry errors (see stderr)
+   130  interrupted (completed output was flushed first)`
+
+// UsageError is a mistake in how the command was called.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError with a formatted message.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// BadRecordsError reports that the command finished but some records were bad or failed.
+type BadRecordsError struct {
+	N    int
+	What string // e.g. "bad input lines", "prediction errors"
+}
+
+func (e *BadRecordsError) Error() string { return fmt.Sprintf("%d %s", e.N, e.What) }
+
+// ExitCode maps an error returned by an app to the process exit code.
+func ExitCode(err error) int {
+	var ue *UsageError
+	var be *BadRecordsError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.As(err, &be):
+		return ExitBadRecords
+	default:
+		return ExitFailure
+	}
+}
+
+// Report prints err once, prefixed with the program name, unless it is nil.
+func Report(stderr io.Writer, prog string, err error) {
+	if err == nil {
+		return
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "%s: interrupted\n", prog)
+		return
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+}
+
+// NewApp returns a cli.App that writes help to stdout only when asked, never prints errors itself,
+// and turns flag mistakes into UsageErrors. The caller sets Flags and Action.
+func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App {
+	app := cli.NewApp()
+	app.Name = name
+	app.Usage = usage
+	app.Description = strings.TrimSpace(description) + "\n\n" + ExitCodesHelp
+	app.HideVersion = true
+	app.Writer = stdout
+	app.ErrWriter = stderr
+	app.ExitErrHandler = func(*cli.Context, error) {}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return &UsageError{Err: err}
+	}
+	app.UseShortOptionHandling = false
+	return app
+}
+
+// Main runs app with args and returns the exit code, reporting any error on stderr. It is what
+// every cmd/qa-*/main.go calls.
+func Main(ctx context.Context, app *cli.App, args []string) int {
+	err := app.RunContext(ctx, args)
+	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
+		err = &UsageError{Err: err}
+	}
+	Report(app.ErrWriter, app.Name, err)
+	return ExitCode(err)
+}
+
+// Input is one input stream: a named file or standard input.
+type Input struct {
+	Name string // file name, or "" for standard input
+	R    io.Reader
+}
+
+// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin).
+func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	for _, a := range args {
+		if a == "-" {
+			if err := fn(Input{Name: "", R: stdin}); err != nil {
+				return err
+			}
+			continue
+		}
+		f, err := os.Open(a)
+		if err != nil {
+			return err
+		}
+		err = fn(Input{Name: a, R: f})
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DisplayName is how an input is named in messages: its file name, or "stdin".
+func (in Input) DisplayName() string {
+	if in.Name == "" {
+		return "stdin"
+	}
+	return in.Name
+}

@@ -1,0 +1,61 @@
+package command
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Source reads records from a command's inputs. A bad line is reported on Stderr as
+// `FILE:LINE (id "x"): message`, counted and skipped; with Strict the first one stops the run.
+type Source struct {
+	Args    []string
+	Stdin   io.Reader
+	Stderr  io.Writer
+	Prog    string
+	Strict  bool
+	MaxLine int // 0 means record.DefaultMaxLine
+	Bad     int // bad lines seen so far
+}
+
+// Each calls fn for every good record of every input, in order. It returns fn's first error, a
+// fatal read error, or (with Strict) the first bad line.
+func (s *Source) Each(fn func(*record.Record) error) error {
+	return OpenInputs(s.Args, s.Stdin, func(in Input) error {
+		rd := record.NewReader(in.R, in.DisplayName())
+		if s.MaxLine > 0 {
+			rd.SetMaxLine(s.MaxLine)
+		}
+		for {
+			rec, err := rd.Read()
+			if err == io.EOF {
+				return nil
+			}
+			var perr *record.Error
+			if errors.As(err, &perr) {
+				if s.Strict {
+					return err
+				}
+				s.Bad++
+				fmt.Fprintf(s.Stderr, "%s: %v\n", s.Prog, err)
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read %s: %w", in.DisplayName(), err)
+			}
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
+	})
+}
+
+// Err returns a BadRecordsError if any bad lines were seen, else nil.
+func (s *Source) Err() error {
+	if s.Bad > 0 {
+		return &BadRecordsError{N: s.Bad, What: "bad input lines skipped"}
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+// Package model asks language models for text: providers over langchaingo, token-usage
+// normalisation, prices, and a retrying, rate-limited HTTP transport. qa-predict and qa-judge share it.
+//
+// Every provider is a Client; the offline extractive predictor is one more Client, so the rest of the
+// pipeline never knows whether an answer came over the network.
+package model
+
+import (
+	"context"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Message is one chat message. Role is "system", "user" or "assistant".
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Request is everything that determines a model's answer. Its canonical JSON encoding is what the
+// cache key is computed from, so every field that changes the reply must live here.
+type Request struct {
+	Provider    string    `json:"provider"`
+	BaseURL     string    `json:"base_url,omitempty"`
+	Model       string    `json:"model"`
+	Messages    []Message `json:"messages"`
+	Temperature *float64  `json:"temperature,omitempty"`
+	MaxTokens   int       `json:"max_tokens,omitempty"`
+	TopP        *float64  `json:"top_p,omitempty"`
+	Seed        *int      `json:"seed,omitempty"`
+	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
+	Sample int `json:"sample,omitempty"`
+	// Context carries passages for providers that answer from them without a prompt (extractive).
+	Context []record.Passage `json:"context,omitempty"`
+}
+
+// Response is a model's reply to one Request.
+type Response struct {
+	Text     string       `json:"text"`
+	Model    string       `json:"model,omitempty"`
+	Usage    record.Usage `json:"usage"`
+	Attempts int          `json:"attempts"`
+	Cached   bool         `json:"cached"`
+}
+
+// Client answers requests. Implementations must be safe for concurrent use.
+type Client interface {
+	Generate(ctx context.Context, req Request) (Response, error)
+}

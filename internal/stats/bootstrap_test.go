@@ -1,0 +1,44 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func TestQuantile(t *testing.T) {
+	s := []float64{1, 2, 3, 4}
+	tests := []struct{ q, want float64 }{{0, 1}, {1, 4}, {0.5, 2.5}, {0.25, 1.75}}
+	for _, tt := range tests {
+		if got := Quantile(s, tt.q); got != tt.want {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", s, tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestBootstrapMean(t *testing.T) {
+	vals := make([]float64, 400)
+	for i := range vals {
+		if i%4 == 0 {
+			vals[i] = 1
+		}
+	}
+	mean := func(idx []int) float64 {
+		s := 0.0
+		for _, i := range idx {
+			s += vals[i]
+		}
+		return s / float64(len(idx))
+	}
+	a := Bootstrap(NewRand(7), len(vals), 2000, 0.95, mean)
+	b := Bootstrap(NewRand(7), len(vals), 2000, 0.95, mean)
+	if a != b {
+		t.Fatalf("same seed gave %v and %v", a, b)
+	}
+	// normal approximation: 0.25 ± 1.96*sqrt(.25*.75/400) = [0.2076, 0.2924]
+	if math.Abs(a.Lo-0.2076) > 0.015 || math.Abs(a.Hi-0.2924) > 0.015 {
+		t.Errorf("Bootstrap = [%v, %v], want about [0.2076, 0.2924]", a.Lo, a.Hi)
+	}
+	if e := Bootstrap(NewRand(1), 0, 10, 0.95, mean); !math.IsNaN(e.Lo) {
+		t.Errorf("empty Bootstrap = %v, want NaN bounds", e)
+	}
+}

@@ -1,0 +1,224 @@
+package record
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// marshal and unmarshal are the one seam to the JSON library; swapping it means editing these two.
+func marshal(v any) ([]byte, error)   { return gojson.Marshal(v) }
+func unmarshal(b []byte, v any) error { return gojson.Unmarshal(b, v) }
+func marshalNoEscape(v any) ([]byte, error) {
+	return gojson.MarshalNoEscape(v)
+}
+
+// Marshal encodes v with the record package's JSON library.
+func Marshal(v any) ([]byte, error) { return marshal(v) }
+
+// Unmarshal decodes b into v with the record package's JSON library.
+func Unmarshal(b []byte, v any) error { return unmarshal(b, v) }
+
+var (
+	recordKeys = keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
+		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments", "scores")
+	passageKeys    = keySet("title", "date", "text", "sentences")
+	predictionKeys = keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
+		"cached", "error", "prompt_sha256", "score", "supporting_facts")
+	judgmentKeys = keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
+		"usage", "cost_usd", "attempts", "cached", "error")
+)
+
+func keySet(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// unknownFields returns the members of the JSON object b whose keys are not in known, or nil.
+func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage, error) {
+	var all map[string]json.RawMessage
+	if err := unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	var extra map[string]json.RawMessage
+	for k, v := range all {
+		if known[k] {
+			continue
+		}
+		if extra == nil {
+			extra = make(map[string]json.RawMessage)
+		}
+		extra[k] = v
+	}
+	return extra, nil
+}
+
+// appendExtra splices extra members, in sorted key order, into the encoded object obj.
+func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
+	if len(extra) == 0 {
+		return obj, nil
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := bytes.TrimRight(obj, " \n")
+	out = out[:len(out)-1] // drop '}'
+	empty := len(bytes.TrimSpace(out)) == 1
+	for _, k := range keys {
+		if !empty {
+			out = append(out, ',')
+		}
+		empty = false
+		kb, err := marshalNoEscape(k)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kb...)
+		out = append(out, ':')
+		v := extra[k]
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		out = append(out, v...)
+	}
+	return append(out, '}'), nil
+}
+
+// MarshalJSON encodes the known fields in schema order followed by the unknown ones, sorted.
+func (r Record) MarshalJSON() ([]byte, error) {
+	type plain Record
+	b, err := marshalNoEscape(plain(r))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, r.Extra)
+}
+
+// UnmarshalJSON decodes a record, keeping unknown fields in Extra.
+func (r *Record) UnmarshalJSON(b []byte) error {
+	type plain Record
+	var p plain
+	if err := unmarshal(b, &p); err != nil {
+		return err
+	}
+	extra, err := unknownFields(b, recordKeys)
+	if err != nil {
+		return err
+	}
+	*r = Record(p)
+	r.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the passage with its unknown fields.
+func (p Passage) MarshalJSON() ([]byte, error) {
+	type plain Passage
+	b, err := marshalNoEscape(plain(p))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, p.Extra)
+}
+
+// UnmarshalJSON decodes a passage, keeping unknown fields in Extra.
+func (p *Passage) UnmarshalJSON(b []byte) error {
+	type plain Passage
+	var q plain
+	if err := unmarshal(b, &q); err != nil {
+		return err
+	}
+	extra, err := unknownFields(b, passageKeys)
+	if err != nil {
+		return err
+	}
+	*p = Passage(q)
+	p.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the prediction with its unknown fields.
+func (p Prediction) MarshalJSON() ([]byte, error) {
+	type plain Prediction
+	b, err := marshalNoEscape(plain(p))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, p.Extra)
+}
+
+// UnmarshalJSON decodes a prediction, keeping unknown fields in Extra.
+func (p *Prediction) UnmarshalJSON(b []byte) error {
+	type plain Prediction
+	var q plain
+	if err := unmarshal(b, &q); err != nil {
+		return err
+	}
+	extra, err := unknownFields(b, predictionKeys)
+	if err != nil {
+		return err
+	}
+	*p = Prediction(q)
+	p.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the judgment with its unknown fields.
+func (j Judgment) MarshalJSON() ([]byte, error) {
+	type plain Judgment
+	b, err := marshalNoEscape(plain(j))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, j.Extra)
+}
+
+// UnmarshalJSON decodes a judgment, keeping unknown fields in Extra.
+func (j *Judgment) UnmarshalJSON(b []byte) error {
+	type plain Judgment
+	var q plain
+	if err := unmarshal(b, &q); err != nil {
+		return err
+	}
+	extra, err := unknownFields(b, judgmentKeys)
+	if err != nil {
+		return err
+	}
+	*j = Judgment(q)
+	j.Extra = extra
+	return nil
+}
+
+// MarshalJSON writes the fact as [title, sentence].
+func (f Fact) MarshalJSON() ([]byte, error) {
+	t, err := marshalNoEscape(f.Title)
+	if err != nil {
+		return nil, err
+	}
+	return fmt.Appendf(nil, "[%s,%d]", t, f.Sentence), nil
+}
+
+// UnmarshalJSON reads a fact from [title, sentence].
+func (f *Fact) UnmarshalJSON(b []byte) error {
+	var pair []json.RawMessage
+	if err := unmarshal(b, &pair); err != nil {
+		return err
+	}
+	if len(pair) != 2 {
+		return fmt.Errorf("supporting fact: want [title, sentence], got %d elements", len(pair))
+	}
+	if err := unmarshal(pair[0], &f.Title); err != nil {
+		return fmt.Errorf("supporting fact title: %w", err)
+	}
+	if err := unmarshal(pair[1], &f.Sentence); err != nil {
+		return fmt.Errorf("supporting fact sentence: %w", err)
+	}
+	return nil
+}

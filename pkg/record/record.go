@@ -1,0 +1,157 @@
+// Package record defines the one record schema that every qapipe stage reads and writes, and
+// streams records as JSON Lines.
+//
+// A record is one JSON object per line. Each stage owns the fields it writes and passes every other
+// field through untouched: fields this package does not know are kept verbatim (as raw JSON) and
+// written back out, so stages compose in any order and a file written by a newer stage survives an
+// older one.
+//
+// Note: unknown fields are kept as json.RawMessage rather than decoded into map[string]any so that
+// numbers and strings survive byte for byte (a float64 round trip would change 1e400 or 0.10).
+package record
+
+import "encoding/json"
+
+// SchemaVersion is the version written into the schema field of every record.
+const SchemaVersion = 1
+
+// Record is one question with everything the pipeline has learnt about it.
+type Record struct {
+	Schema   int       `json:"schema"`
+	ID       string    `json:"id"`
+	Dataset  string    `json:"dataset,omitempty"`
+	Split    string    `json:"split,omitempty"`
+	Lang     string    `json:"lang,omitempty"`
+	Type     string    `json:"type,omitempty"`
+	Question string    `json:"question"`
+	Turns    []string  `json:"turns,omitempty"`
+	Answers  []string  `json:"answers"`
+	Rubric   string    `json:"rubric,omitempty"`
+	Context  []Passage `json:"context,omitempty"`
+	Sequence *Sequence `json:"sequence,omitempty"`
+	// Meta holds dataset-specific facts kept verbatim (level, evidence, question_date, …).
+	Meta map[string]json.RawMessage `json:"meta,omitempty"`
+
+	Prediction *Prediction          `json:"prediction,omitempty"`
+	Judgments  map[string]*Judgment `json:"judgments,omitempty"`
+	Scores     map[string]float64   `json:"scores,omitempty"`
+
+	// Extra holds the top-level fields this schema does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Passage is one piece of context: a paragraph, a conversation session, a document.
+type Passage struct {
+	Title     string   `json:"title,omitempty"`
+	Date      string   `json:"date,omitempty"`
+	Text      string   `json:"text"`
+	Sentences []string `json:"sentences,omitempty"`
+	// Extra holds fields this schema does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Sequence places a record in a sequential benchmark: sequence id and 1-based position.
+type Sequence struct {
+	ID       string `json:"id"`
+	Position int    `json:"position"`
+}
+
+// Usage counts the tokens of one model call (or the sum over its attempts).
+type Usage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Prediction is the answer a model (or a baseline) gave, with what it cost.
+type Prediction struct {
+	Text     string `json:"text"`
+	Model    string `json:"model,omitempty"`
+	Provider string `json:"provider,omitempty"`
+	Usage    *Usage `json:"usage,omitempty"`
+	// CostUSD is nil when no price is known for the model (unknown is not free).
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	LatencyMS    int64    `json:"latency_ms,omitempty"`
+	Attempts     int      `json:"attempts,omitempty"`
+	Cached       bool     `json:"cached,omitempty"`
+	Error        string   `json:"error,omitempty"`
+	PromptSHA256 string   `json:"prompt_sha256,omitempty"`
+	// Score is an optional probability or score for the positive class (classification metrics).
+	Score *float64 `json:"score,omitempty"`
+	// SupportingFacts are predicted [title, sentence index] pairs (HotpotQA).
+	SupportingFacts []Fact `json:"supporting_facts,omitempty"`
+	// Extra holds fields this schema does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Fact is a HotpotQA supporting fact, written as the JSON pair [title, sentence index].
+type Fact struct {
+	Title    string
+	Sentence int
+}
+
+// Judgment is one judge's verdict on a prediction. Score is nil when the judge failed: a failure
+// is an Error, never a zero.
+type Judgment struct {
+	Score        *float64 `json:"score,omitempty"`
+	Label        string   `json:"label,omitempty"`
+	Mode         string   `json:"mode,omitempty"`
+	Model        string   `json:"model,omitempty"`
+	PromptSHA256 string   `json:"prompt_sha256,omitempty"`
+	Raw          string   `json:"raw,omitempty"`
+	Reasoning    string   `json:"reasoning,omitempty"`
+	Usage        *Usage   `json:"usage,omitempty"`
+	CostUSD      *float64 `json:"cost_usd,omitempty"`
+	Attempts     int      `json:"attempts,omitempty"`
+	Cached       bool     `json:"cached,omitempty"`
+	Error        string   `json:"error,omitempty"`
+	// Extra holds fields this schema does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Failed reports whether the record carries a prediction error or any judgment error.
+func (r *Record) Failed() bool {
+	if r.Prediction != nil && r.Prediction.Error != "" {
+		return true
+	}
+	for _, j := range r.Judgments {
+		if j != nil && j.Error != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// SetMeta stores v, encoded as JSON, under key in r.Meta.
+func (r *Record) SetMeta(key string, v any) error {
+	b, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	if r.Meta == nil {
+		r.Meta = make(map[string]json.RawMessage)
+	}
+	r.Meta[key] = b
+	return nil
+}
+
+// MetaString returns the meta value under key if it is a JSON string.
+func (r *Record) MetaString(key string) (string, bool) {
+	raw, ok := r.Meta[key]
+	if !ok {
+		return "", false
+	}
+	var s string
+	if unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// MetaValue decodes the meta value under key into v; it reports false when the key is absent.
+func (r *Record) MetaValue(key string, v any) (bool, error) {
+	raw, ok := r.Meta[key]
+	if !ok {
+		return false, nil
+	}
+	return true, unmarshal(raw, v)
+}

@@ -1,0 +1,148 @@
+package record
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRoundTrip(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+	}{
+		{"minimal", `{"schema":1,"id":"a","question":"q","answers":["x"]}`},
+		{"unknown top-level fields kept verbatim", `{"schema":1,"id":"a","question":"q","answers":[""],"zeta":1.50,"alpha":{"b":[1,2,"c"]}}`},
+		{"nested unknown fields", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","logprob":-0.125e0},"judgments":{"j":{"score":1,"label":"yes","extra":[true]}},"context":[{"title":"t","text":"s","url":"u"}]}`},
+		{"meta verbatim", `{"schema":1,"id":"a","question":"q","answers":["x"],"meta":{"level":"hard","evidence":["D1:3"],"n":1e400}}`},
+		{"facts and sequence", `{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"17","position":3},"prediction":{"text":"y","supporting_facts":[["T",0],["U",2]]}}`},
+		{"html and unicode kept", `{"schema":1,"id":"a<b>&","question":"é\u2028x","answers":["<i>"]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r1 Record
+			if err := Unmarshal([]byte(tt.line), &r1); err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			b1, err := r1.MarshalJSON()
+			if err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+			var r2 Record
+			if err := Unmarshal(b1, &r2); err != nil {
+				t.Fatalf("decode again: %v (%s)", err, b1)
+			}
+			if diff := cmp.Diff(r1, r2); diff != "" {
+				t.Errorf("decode(encode(r)) != r (-first +second):\n%s", diff)
+			}
+			b2, _ := r2.MarshalJSON()
+			if !bytes.Equal(b1, b2) {
+				t.Errorf("encoding not stable:\n%s\n%s", b1, b2)
+			}
+			// every key/value of the input must survive semantically
+			var in, out map[string]any
+			_ = Unmarshal([]byte(tt.line), &in)
+			_ = Unmarshal(b1, &out)
+			if diff := cmp.Diff(in, out); diff != "" {
+				t.Errorf("fields changed (-in +out):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUnknownNumberBytesKept(t *testing.T) {
+	line := `{"schema":1,"id":"a","question":"q","answers":["x"],"big":1e400,"dec":0.10}`
+	var r Record
+	if err := Unmarshal([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := r.MarshalJSON()
+	for _, want := range []string{`"big":1e400`, `"dec":0.10`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("encoded %s, want it to contain %s", b, want)
+		}
+	}
+}
+
+func TestReaderErrors(t *testing.T) {
+	in := strings.Join([]string{
+		`{"schema":1,"id":"ok1","question":"q","answers":["a"]}`,
+		``,
+		`{"schema":1,"id":"bad","question":"q","answers":5}`,
+		`not json`,
+		`{"schema":1,"question":"q","answers":["a"]}`,
+		`{"schema":2,"id":"v2","question":"q","answers":["a"]}`,
+		`{"schema":1,"id":"ok2","question":"q","answers":["a"]}`,
+	}, "\n")
+	r := NewReader(strings.NewReader(in), "preds.jsonl")
+	var ids, errs []string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		var perr *Error
+		if errors.As(err, &perr) {
+			errs = append(errs, perr.Error())
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, rec.ID)
+	}
+	if diff := cmp.Diff([]string{"ok1", "ok2"}, ids); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+	wantPrefixes := []string{`preds.jsonl:3 (id "bad"): invalid record`, `preds.jsonl:4: invalid record`,
+		`preds.jsonl:5: missing field "id"`, `preds.jsonl:6 (id "v2"): schema 2 is not supported`}
+	if len(errs) != len(wantPrefixes) {
+		t.Fatalf("got %d errors %q, want %d", len(errs), errs, len(wantPrefixes))
+	}
+	for i, w := range wantPrefixes {
+		if !strings.HasPrefix(errs[i], w) {
+			t.Errorf("error %d = %q, want prefix %q", i, errs[i], w)
+		}
+	}
+}
+
+func TestReaderLineTooLong(t *testing.T) {
+	long := `{"schema":1,"id":"long","question":"` + strings.Repeat("x", 300) + `","answers":[]}`
+	in := long + "\n" + `{"schema":1,"id":"next","question":"q","answers":[]}` + "\n"
+	r := NewReader(strings.NewReader(in), "f")
+	r.SetMaxLine(100)
+	_, err := r.Read()
+	if !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("first Read error = %v, want ErrLineTooLong", err)
+	}
+	rec, err := r.Read()
+	if err != nil || rec.ID != "next" || r.Line() != 2 {
+		t.Fatalf("second Read = %v, %v at line %d; want record next at line 2", rec, err, r.Line())
+	}
+}
+
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	f.n++
+	return 0, errors.New("disk full")
+}
+
+func TestWriterKeepsFirstError(t *testing.T) {
+	fw := &failWriter{}
+	w := NewWriter(fw)
+	rec := &Record{ID: "a", Question: strings.Repeat("q", 1<<17)}
+	if err := w.Write(rec); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Write error = %v, want disk full", err)
+	}
+	if err := w.Flush(); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Flush error = %v, want disk full", err)
+	}
+	if fw.n != 1 {
+		t.Errorf("underlying writes = %d, want 1 (no writes after the first error)", fw.n)
+	}
+}

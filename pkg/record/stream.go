@@ -1,0 +1,219 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// DefaultMaxLine is the default longest line a Reader accepts. Long-context records (LongMemEval
+// haystacks) run to several megabytes, so the default is generous.
+const DefaultMaxLine = 64 << 20
+
+// Error is a problem with one input line: where it is, which record it was, what is wrong.
+// It reads `preds.jsonl:42 (id "q-17"): missing field "answers"`.
+type Error struct {
+	File string
+	Line int
+	ID   string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	var b bytes.Buffer
+	if e.File != "" {
+		b.WriteString(e.File)
+	} else {
+		b.WriteString("-")
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.ID != "" {
+		fmt.Fprintf(&b, " (id %q)", e.ID)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrLineTooLong is wrapped by the Error for a line longer than the Reader's maximum.
+var ErrLineTooLong = errors.New("line too long")
+
+// Reader reads records from JSON Lines, one at a time, in bounded memory. It frames lines itself
+// so that a line longer than the maximum is reported and skipped rather than ending the stream.
+type Reader struct {
+	br      *bufio.Reader
+	file    string
+	line    int
+	maxLine int
+	buf     []byte
+}
+
+// NewReader returns a Reader over r; file names the input in errors ("" for stdin).
+func NewReader(r io.Reader, file string) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 1<<16), file: file, maxLine: DefaultMaxLine}
+}
+
+// SetMaxLine sets the longest line accepted, in bytes.
+func (r *Reader) SetMaxLine(n int) { r.maxLine = n }
+
+// Line returns the number of the line read last (1-based).
+func (r *Reader) Line() int { return r.line }
+
+// File returns the input name given to NewReader.
+func (r *Reader) File() string { return r.file }
+
+// Read returns the next record. A malformed line yields a *Error (the caller may report it and
+// call Read again); the end of input yields io.EOF; any other error is fatal. Blank lines are
+// skipped.
+func (r *Reader) Read() (*Record, error) {
+	for {
+		line, err := r.readLine()
+		if err != nil {
+			return nil, err
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		return r.decode(line)
+	}
+}
+
+// ReadRaw returns the next non-blank line without decoding it. Errors are as for Read.
+func (r *Reader) ReadRaw() ([]byte, error) {
+	for {
+		line, err := r.readLine()
+		if err != nil || len(bytes.TrimSpace(line)) > 0 {
+			return line, err
+		}
+	}
+}
+
+func (r *Reader) decode(line []byte) (*Record, error) {
+	rec := new(Record)
+	if err := unmarshal(line, rec); err != nil {
+		return nil, r.errorf(peekID(line), "invalid record: %s", shortJSONError(err))
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, r.errorf(rec.ID, "%s", err)
+	}
+	return rec, nil
+}
+
+// Validate checks what every stage relies on: an id and a known schema version.
+func (r *Record) Validate() error {
+	if r.ID == "" {
+		return errors.New(`missing field "id"`)
+	}
+	if r.Schema != SchemaVersion {
+		return fmt.Errorf("schema %d is not supported (want %d)", r.Schema, SchemaVersion)
+	}
+	return nil
+}
+
+func (r *Reader) errorf(id, format string, args ...any) *Error {
+	return &Error{File: r.file, Line: r.line, ID: id, Err: fmt.Errorf(format, args...)}
+}
+
+// readLine returns the next line without its terminator. The slice is valid until the next call.
+func (r *Reader) readLine() ([]byte, error) {
+	r.buf = r.buf[:0]
+	tooLong := false
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		if !tooLong {
+			if len(r.buf)+len(chunk) > r.maxLine+1 {
+				tooLong = true
+				r.buf = r.buf[:0]
+			} else {
+				r.buf = append(r.buf, chunk...)
+			}
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF:
+			if len(r.buf) == 0 && !tooLong {
+				return nil, io.EOF
+			}
+		case err != nil:
+			return nil, err
+		}
+		r.line++
+		if tooLong {
+			return nil, r.errorf("", "%w (more than %d bytes)", ErrLineTooLong, r.maxLine)
+		}
+		return bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r")), nil
+	}
+}
+
+// peekID recovers the id of a line that failed to decode, if it has one, for the error message.
+func peekID(line []byte) string {
+	var v struct {
+		ID string `json:"id"`
+	}
+	if unmarshal(line, &v) != nil {
+		return ""
+	}
+	return v.ID
+}
+
+// shortJSONError trims library-specific prefixes from a decode error.
+func shortJSONError(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// Writer writes records as JSON Lines through a buffer. It keeps the first error and returns it
+// from every later call and from Flush.
+type Writer struct {
+	bw  *bufio.Writer
+	err error
+}
+
+// NewWriter returns a Writer to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 1<<16)} }
+
+// Write encodes rec as one line. It sets Schema to SchemaVersion if it is zero.
+func (w *Writer) Write(rec *Record) error {
+	if w.err != nil {
+		return w.err
+	}
+	if rec.Schema == 0 {
+		rec.Schema = SchemaVersion
+	}
+	b, err := rec.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("record %q: %w", rec.ID, err)
+	}
+	return w.WriteRaw(b)
+}
+
+// WriteRaw writes an already-encoded record line (without its newline).
+func (w *Writer) WriteRaw(line []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.bw.Write(line); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.bw.WriteByte('\n'); err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// Flush writes any buffered data and returns the first error seen.
+func (w *Writer) Flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	w.err = w.bw.Flush()
+	return w.err
+}
