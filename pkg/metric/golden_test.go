@@ -1,0 +1,72 @@
+package metric
+
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+)
+
+// goldenPair is one line of testdata/pairs.jsonl: scores the official implementations give.
+type goldenPair struct {
+	ID         string             `json:"id"`
+	Prediction string             `json:"prediction"`
+	References []string           `json:"references"`
+	Lang       string             `json:"lang"`
+	Source     string             `json:"source"`
+	Expected   map[string]float64 `json:"expected"`
+}
+
+// loadPairs reads every golden pair; the file is checked in, so a failure to read it is fatal.
+func loadPairs(t testing.TB) []goldenPair {
+	t.Helper()
+	f, err := os.Open("testdata/pairs.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var pairs []goldenPair
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var p goldenPair
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, p)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 2328 {
+		t.Fatalf("read %d golden pairs, want 2328", len(pairs))
+	}
+	return pairs
+}
+
+// checkGolden compares got(pair) with pair.Expected[field] for every pair that has the field,
+// reports up to five differences and the total count, and returns how many pairs were compared.
+func checkGolden(t *testing.T, pairs []goldenPair, field string, got func(goldenPair) float64) int {
+	t.Helper()
+	compared, bad := 0, 0
+	for _, p := range pairs {
+		want, ok := p.Expected[field]
+		if !ok {
+			continue
+		}
+		compared++
+		g := got(p)
+		if math.Abs(g-want) <= 1e-9 {
+			continue
+		}
+		bad++
+		if bad <= 5 {
+			t.Errorf("%s %s: pred %q refs %q: got %v, want %v", field, p.ID, p.Prediction, p.References, g, want)
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d golden pairs differ", field, bad, compared)
+	}
+	return compared
+}
