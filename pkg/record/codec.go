@@ -10,11 +10,9 @@ import (
 )
 
 // marshal and unmarshal are the one seam to the JSON library; swapping it means editing these two.
-func marshal(v any) ([]byte, error)   { return gojson.Marshal(v) }
+// Text is written as is (no \u003c for "<"): records are data, not HTML.
+func marshal(v any) ([]byte, error)   { return gojson.MarshalWithOption(v, gojson.DisableHTMLEscape()) }
 func unmarshal(b []byte, v any) error { return gojson.Unmarshal(b, v) }
-func marshalNoEscape(v any) ([]byte, error) {
-	return gojson.MarshalNoEscape(v)
-}
 
 // Marshal encodes v with the record package's JSON library.
 func Marshal(v any) ([]byte, error) { return marshal(v) }
@@ -77,7 +75,7 @@ func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
 			out = append(out, ',')
 		}
 		empty = false
-		kb, err := marshalNoEscape(k)
+		kb, err := marshal(k)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +93,7 @@ func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
 // MarshalJSON encodes the known fields in schema order followed by the unknown ones, sorted.
 func (r Record) MarshalJSON() ([]byte, error) {
 	type plain Record
-	b, err := marshalNoEscape(plain(r))
+	b, err := marshal(plain(r))
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +119,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the passage with its unknown fields.
 func (p Passage) MarshalJSON() ([]byte, error) {
 	type plain Passage
-	b, err := marshalNoEscape(plain(p))
+	b, err := marshal(plain(p))
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +145,7 @@ func (p *Passage) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the prediction with its unknown fields.
 func (p Prediction) MarshalJSON() ([]byte, error) {
 	type plain Prediction
-	b, err := marshalNoEscape(plain(p))
+	b, err := marshal(plain(p))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +171,7 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the judgment with its unknown fields.
 func (j Judgment) MarshalJSON() ([]byte, error) {
 	type plain Judgment
-	b, err := marshalNoEscape(plain(j))
+	b, err := marshal(plain(j))
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +196,7 @@ func (j *Judgment) UnmarshalJSON(b []byte) error {
 
 // MarshalJSON writes the fact as [title, sentence].
 func (f Fact) MarshalJSON() ([]byte, error) {
-	t, err := marshalNoEscape(f.Title)
+	t, err := marshal(f.Title)
 	if err != nil {
 		return nil, err
 	}

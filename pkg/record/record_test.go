@@ -68,6 +68,19 @@ func TestUnknownNumberBytesKept(t *testing.T) {
 	}
 }
 
+func TestNoHTMLEscaping(t *testing.T) {
+	r := &Record{Schema: 1, ID: "a<b>&", Question: "x < y && z", Answers: []string{"<i>"},
+		Prediction: &Prediction{Text: "a&b"}}
+	b, err := r.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"schema":1,"id":"a<b>&","question":"x < y && z","answers":["<i>"],"prediction":{"text":"a&b"}}`
+	if string(b) != want {
+		t.Errorf("MarshalJSON = %s, want %s", b, want)
+	}
+}
+
 func TestReaderErrors(t *testing.T) {
 	in := strings.Join([]string{
 		`{"schema":1,"id":"ok1","question":"q","answers":["a"]}`,
