@@ -1,0 +1,43 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// BootstrapVec is Bootstrap for k statistics computed from the same resamples: stat receives the
+// resampled unit indices and fills out (length k); the result holds one percentile interval per
+// statistic. Resampling all statistics together keeps them consistent (one replicate is one
+// resampled data set) and costs one pass per replicate instead of k. With n == 0 or reps == 0
+// every bound is NaN.
+func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx []int, out []float64)) []Interval {
+	ivs := make([]Interval, k)
+	if n == 0 || reps == 0 {
+		for i := range ivs {
+			ivs[i] = Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
+		}
+		return ivs
+	}
+	cols := make([][]float64, k)
+	for i := range cols {
+		cols[i] = make([]float64, reps)
+	}
+	idx := make([]int, n)
+	out := make([]float64, k)
+	for r := range reps {
+		for i := range idx {
+			idx[i] = rng.IntN(n)
+		}
+		stat(idx, out)
+		for i, v := range out {
+			cols[i][r] = v
+		}
+	}
+	alpha := (1 - level) / 2
+	for i, col := range cols {
+		slices.Sort(col)
+		ivs[i] = Interval{Lo: Quantile(col, alpha), Hi: Quantile(col, 1-alpha), Level: level}
+	}
+	return ivs
+}
