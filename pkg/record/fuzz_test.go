@@ -1,0 +1,46 @@
+package record
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// FuzzRoundTrip checks that any line that decodes as a record encodes to a line that decodes to the
+// same record (empty known containers may be dropped), and that encoding is then stable byte for byte.
+func FuzzRoundTrip(f *testing.F) {
+	for _, s := range []string{
+		`{"schema":1,"id":"a","question":"q","answers":["x"]}`,
+		`{"schema":1,"id":"a","question":"q","answers":[""],"zz":{"k":[1,2.50,null]},"meta":{"n":1e400}}`,
+		`{"schema":1,"id":"b","question":"é","answers":[],"prediction":{"text":"t","x":1,"supporting_facts":[["a",1]]},"judgments":{"j":{"score":0.5,"y":"z"}}}`,
+		`{"schema":1,"id":"c","question":"","answers":null,"context":[{"text":"p","sentences":["s"],"u":true}],"sequence":{"id":"1","position":2}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var r1 Record
+		if Unmarshal(line, &r1) != nil {
+			return
+		}
+		b1, err := r1.MarshalJSON()
+		if err != nil {
+			return // e.g. a NaN cannot come from JSON, but an invalid raw member can
+		}
+		var r2 Record
+		if err := Unmarshal(b1, &r2); err != nil {
+			t.Fatalf("re-decode of %s: %v", b1, err)
+		}
+		b2, err := r2.MarshalJSON()
+		if err != nil {
+			t.Fatalf("re-encode: %v", err)
+		}
+		if !bytes.Equal(b1, b2) {
+			t.Fatalf("encoding not stable:\n%s\n%s", b1, b2)
+		}
+		if diff := cmp.Diff(r1, r2, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("round trip changed the record (-first +second):\n%s", diff)
+		}
+	})
+}
