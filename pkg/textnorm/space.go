@@ -1,0 +1,82 @@
+package textnorm
+
+import (
+	"unicode"
+	"unicode/utf8"
+)
+
+// IsSpace reports whether r is whitespace for Python's str.isspace(): the characters str.split()
+// and str.strip() cut on. Unlike unicode.IsSpace it includes U+001C–U+001F; like it, it excludes
+// U+200B, U+180E and U+FEFF.
+func IsSpace(r rune) bool {
+	switch {
+	case r <= 0x20:
+		return r == ' ' || '\t' <= r && r <= '\r' || 0x1c <= r && r <= 0x1f
+	case r < 0x85:
+		return false
+	case r == 0x85, r == 0xa0, r == 0x1680, 0x2000 <= r && r <= 0x200a, r == 0x2028, r == 0x2029,
+		r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
+}
+
+// IsAlnum reports whether r is a word character for Python's Unicode str.isalnum(): a letter
+// (L*) or a number (N*). Python's re \w and \b use it, plus '_'.
+func IsAlnum(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// isWord reports whether r is a word character for Python's re on str patterns.
+func isWord(r rune) bool { return r == '_' || IsAlnum(r) }
+
+// Punct is Python's string.punctuation: the 32 ASCII punctuation characters.
+const Punct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// IsPunct reports whether r is in Punct.
+func IsPunct(r rune) bool {
+	return '!' <= r && r <= '/' || ':' <= r && r <= '@' || '[' <= r && r <= '`' || '{' <= r && r <= '~'
+}
+
+// Split splits s around runs of Python whitespace (IsSpace) and drops empty strings, as Python's
+// str.split() with no arguments does.
+func Split(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		if IsSpace(r) {
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// Strip removes leading and trailing Python whitespace, as str.strip() with no arguments does.
+func Strip(s string) string {
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if !IsSpace(r) {
+			break
+		}
+		s = s[n:]
+	}
+	for len(s) > 0 {
+		r, n := utf8.DecodeLastRuneInString(s)
+		if !IsSpace(r) {
+			break
+		}
+		s = s[:len(s)-n]
+	}
+	return s
+}

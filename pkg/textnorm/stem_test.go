@@ -1,0 +1,79 @@
+package textnorm
+
+import (
+	"fmt"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestStem(t *testing.T) {
+	tests := []struct{ word, want string }{
+		// Examples from Porter's paper, as NLTK_EXTENSIONS stems them.
+		{"caresses", "caress"}, {"ponies", "poni"}, {"ties", "tie"}, {"caress", "caress"},
+		{"cats", "cat"}, {"feed", "feed"}, {"agreed", "agre"}, {"plastered", "plaster"},
+		{"bled", "bled"}, {"motoring", "motor"}, {"sing", "sing"}, {"conflated", "conflat"},
+		{"troubled", "troubl"}, {"sized", "size"}, {"hopping", "hop"}, {"tanned", "tan"},
+		{"falling", "fall"}, {"hissing", "hiss"}, {"fizzed", "fizz"}, {"failing", "fail"},
+		{"filing", "file"}, {"happy", "happi"}, {"sky", "sky"}, {"relational", "relat"},
+		{"conditional", "condit"}, {"rational", "ration"}, {"valenci", "valenc"},
+		{"digitizer", "digit"}, {"conformabli", "conform"}, {"radicalli", "radic"},
+		{"differentli", "differ"}, {"vileli", "vile"}, {"analogousli", "analog"},
+		{"vietnamization", "vietnam"}, {"predication", "predic"}, {"operator", "oper"},
+		{"feudalism", "feudal"}, {"decisiveness", "decis"}, {"hopefulness", "hope"},
+		{"callousness", "callous"}, {"formaliti", "formal"}, {"sensitiviti", "sensit"},
+		{"sensibiliti", "sensibl"}, {"triplicate", "triplic"}, {"formative", "form"},
+		{"formalize", "formal"}, {"electriciti", "electr"}, {"electrical", "electr"},
+		{"hopeful", "hope"}, {"goodness", "good"}, {"revival", "reviv"}, {"allowance", "allow"},
+		{"inference", "infer"}, {"airliner", "airlin"}, {"gyroscopic", "gyroscop"},
+		{"adjustable", "adjust"}, {"defensible", "defens"}, {"irritant", "irrit"},
+		{"replacement", "replac"}, {"adjustment", "adjust"}, {"dependent", "depend"},
+		{"adoption", "adopt"}, {"homologou", "homolog"}, {"communism", "commun"},
+		{"activate", "activ"}, {"angulariti", "angular"}, {"homologous", "homolog"},
+		{"effective", "effect"}, {"bowdlerize", "bowdler"}, {"probate", "probat"},
+		{"rate", "rate"}, {"cease", "ceas"}, {"controll", "control"}, {"roll", "roll"},
+		// NLTK extensions: irregular pool, -ies/-ied on four letters, y rule, logi, fulli.
+		{"skies", "sky"}, {"dying", "die"}, {"news", "news"}, {"innings", "inning"},
+		{"proceed", "proceed"}, {"dies", "die"}, {"flies", "fli"}, {"died", "die"},
+		{"spied", "spi"}, {"enjoy", "enjoy"}, {"spy", "spi"}, {"try", "tri"},
+		{"geology", "geolog"}, {"archaeology", "archaeolog"}, {"hopefully", "hope"},
+		{"generously", "gener"}, {"beautifully", "beauti"}, {"traditionally", "tradit"},
+		// Short words, lowercasing, and the rouge README cases.
+		{"is", "is"}, {"a", "a"}, {"this", "thi"}, {"was", "wa"}, {"Running", "run"},
+		{"Sky", "ski"}, {"beyonce", "beyonc"}, {"broncos", "bronco"}, {"denver", "denver"},
+		{"children", "children"}, {"dogs", "dog"}, {"automobile", "automobil"},
+		{"are", "are"}, {"use", "use"}, {"ice", "ice"}, {"oed", "o"},
+		// Non-ASCII letters count as consonants and survive; İ lowers to two code points.
+		{"cafés", "café"}, {"İİ", "i̇i̇"}, {"naïveté", "naïveté"}, {"ÉCOLES", "école"},
+		// NLTK's "*d" pseudo-suffix also strips a literal asterisk.
+		{"a*ded", "ad"},
+	}
+	for _, tt := range tests {
+		if got := Stem(tt.word); got != tt.want {
+			t.Errorf("Stem(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+	}
+}
+
+func FuzzStem(f *testing.F) {
+	for _, s := range []string{"running", "skies", "İstanbul", "ΟΔΟΣ", "a*ded", "yyyy", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, word string) {
+		got := Stem(word)
+		if utf8.ValidString(word) && !utf8.ValidString(got) {
+			t.Errorf("Stem(%q) = %q, not valid UTF-8", word, got)
+		}
+	})
+}
+
+func ExampleStem() {
+	for _, w := range []string{"running", "flies", "dies", "generously", "this"} {
+		fmt.Println(w, Stem(w))
+	}
+	// Output:
+	// running run
+	// flies fli
+	// dies die
+	// generously gener
+	// this thi
+}
