@@ -1,0 +1,67 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func TestBootstrapMeans(t *testing.T) {
+	a := make([]float64, 400)
+	b := make([]float64, 400)
+	for i := range a {
+		if i%4 == 0 {
+			a[i] = 1
+		}
+		b[i] = 0.5
+	}
+	got := BootstrapMeans(NewRand(7), [][]float64{a, b}, 2000, 0.95)
+	// The mean of a is 0.25 with standard error sqrt(0.25*0.75/400) ≈ 0.0217, so the 95%
+	// interval is about 0.25 ± 0.042.
+	if got[0].Lo < 0.19 || got[0].Lo > 0.22 || got[0].Hi < 0.28 || got[0].Hi > 0.31 {
+		t.Errorf("BootstrapMeans(a) = %+v, want about [0.208, 0.292]", got[0])
+	}
+	if got[1].Lo != 0.5 || got[1].Hi != 0.5 {
+		t.Errorf("BootstrapMeans(constant 0.5) = %+v, want [0.5, 0.5]", got[1])
+	}
+	if got[0].Level != 0.95 {
+		t.Errorf("BootstrapMeans level = %v, want 0.95", got[0].Level)
+	}
+}
+
+func TestBootstrapMeansDeterministic(t *testing.T) {
+	col := []float64{0.1, 0.9, 0.3, 0.7, 0.5}
+	x := BootstrapMeans(NewRand(3), [][]float64{col}, 100, 0.9)
+	y := BootstrapMeans(NewRand(3), [][]float64{col}, 100, 0.9)
+	if x[0] != y[0] {
+		t.Errorf("BootstrapMeans with one seed = %+v then %+v, want equal", x[0], y[0])
+	}
+}
+
+func TestBootstrapMeansEmpty(t *testing.T) {
+	got := BootstrapMeans(NewRand(1), [][]float64{{}, {}}, 100, 0.95)
+	for i, iv := range got {
+		if !math.IsNaN(iv.Lo) || !math.IsNaN(iv.Hi) {
+			t.Errorf("BootstrapMeans(empty)[%d] = %+v, want NaN bounds", i, iv)
+		}
+	}
+	if got := BootstrapMeans(NewRand(1), [][]float64{{1, 2}}, 0, 0.95); !math.IsNaN(got[0].Lo) {
+		t.Errorf("BootstrapMeans(reps 0) = %+v, want NaN bounds", got[0])
+	}
+}
+
+func BenchmarkBootstrapMeans(b *testing.B) {
+	const n = 10000
+	cols := make([][]float64, 4)
+	for i := range cols {
+		cols[i] = make([]float64, n)
+		for j := range cols[i] {
+			cols[i][j] = float64((i+j)%7) / 7
+		}
+	}
+	rng := NewRand(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		BootstrapMeans(rng, cols, 100, 0.95)
+	}
+	b.ReportMetric(float64(b.N)*n*100/b.Elapsed().Seconds(), "draws/s")
+}
