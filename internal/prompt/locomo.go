@@ -1,0 +1,192 @@
+package prompt
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// LoCoMo template names.
+const (
+	LoCoMoConvStart       = "locomo/conv_start.txt"
+	LoCoMoSessionHeader   = "locomo/session_header.txt"
+	LoCoMoTurn            = "locomo/turn.txt"
+	LoCoMoTurnWithCaption = "locomo/turn_with_caption.txt"
+	LoCoMoQAPrompt        = "locomo/qa_prompt.txt"
+	LoCoMoQAPromptCat5    = "locomo/qa_prompt_cat5.txt"
+	LoCoMoQAPromptBatch   = "locomo/qa_prompt_batch.txt"
+	LoCoMoQABatchLine     = "locomo/qa_batch_line.txt"
+	LoCoMoQuerySingle     = "locomo/query_single.txt"
+	LoCoMoQueryBatch      = "locomo/query_batch.txt"
+	LoCoMoCat2Suffix      = "locomo/cat2_suffix.txt"
+	LoCoMoCat5Options     = "locomo/cat5_options.txt"
+)
+
+// LoCoMoAbstainOption is the option text LoCoMo pairs with the adversarial answer in category 5.
+const LoCoMoAbstainOption = "Not mentioned in the conversation"
+
+// LoCoMoSession is one conversation session: its date_time and its turns in order.
+type LoCoMoSession struct {
+	DateTime string
+	Turns    []LoCoMoTurnData
+}
+
+// LoCoMoTurnData is one dialogue turn. HasCaption mirrors `"blip_caption" in dialog` upstream.
+type LoCoMoTurnData struct {
+	Speaker     string `json:"speaker"`
+	Text        string `json:"text"`
+	BlipCaption string `json:"blip_caption,omitempty"`
+	HasCaption  bool   `json:"-"`
+}
+
+// LoCoMoContext renders LoCoMo's get_input_context over sessions given oldest first: each session
+// block (header + turns) newest first, then "\n\n" once per session. It does not truncate: no
+// LoCoMo conversation reaches the 128k-token limit of the official gpt-4-turbo runs.
+func LoCoMoContext(sessions []LoCoMoSession) string {
+	header, turn, capt := Must(LoCoMoSessionHeader), Must(LoCoMoTurn), Must(LoCoMoTurnWithCaption)
+	var b strings.Builder
+	for i := len(sessions) - 1; i >= 0; i-- {
+		s := sessions[i]
+		b.WriteString(header.MustFill(map[string]string{"date_time": s.DateTime}))
+		for _, t := range s.Turns {
+			if t.HasCaption {
+				b.WriteString(capt.MustFill(map[string]string{"speaker": t.Speaker, "text": t.Text, "blip_caption": t.BlipCaption}))
+			} else {
+				b.WriteString(turn.MustFill(map[string]string{"speaker": t.Speaker, "text": t.Text}))
+			}
+		}
+	}
+	b.WriteString(strings.Repeat("\n\n", len(sessions)))
+	return b.String()
+}
+
+// LoCoMoQuestion returns the question text LoCoMo sends: category 2 gets the date suffix, category 5
+// the two options, the abstain option first when abstainFirst (upstream: random.random() < 0.5).
+func LoCoMoQuestion(question string, category int, adversarial string, abstainFirst bool) string {
+	switch category {
+	case 2:
+		return question + Must(LoCoMoCat2Suffix).Text
+	case 5:
+		a, b := LoCoMoAbstainOption, adversarial
+		if !abstainFirst {
+			a, b = b, a
+		}
+		return question + Must(LoCoMoCat5Options).MustFill(map[string]string{"option_a": a, "option_b": b})
+	}
+	return question
+}
+
+// LoCoMoQuery builds the batch-size-1 query: conv_start + context + the QA prompt (the category-5
+// prompt when category is 5) filled with questionText (see LoCoMoQuestion).
+func LoCoMoQuery(speaker1, speaker2 string, sessions []LoCoMoSession, questionText string, category int) string {
+	qa := Must(LoCoMoQAPrompt)
+	if category == 5 {
+		qa = Must(LoCoMoQAPromptCat5)
+	}
+	return Must(LoCoMoQuerySingle).MustFill(map[string]string{
+		"conv_start": Must(LoCoMoConvStart).MustFill(map[string]string{"speaker_1": speaker1, "speaker_2": speaker2}),
+		"context":    LoCoMoContext(sessions),
+		"qa_prompt":  qa.MustFill(map[string]string{"question": questionText}),
+	})
+}
+
+// LoCoMoBatchQuery builds the batch query for several question texts (0-based index lines).
+func LoCoMoBatchQuery(speaker1, speaker2 string, sessions []LoCoMoSession, questionTexts []string) string {
+	lines := make([]string, len(questionTexts))
+	line := Must(LoCoMoQABatchLine)
+	for i, q := range questionTexts {
+		lines[i] = line.MustFill(map[string]string{"index": fmt.Sprint(i), "question": q})
+	}
+	return Must(LoCoMoQueryBatch).MustFill(map[string]string{
+		"conv_start":   Must(LoCoMoConvStart).MustFill(map[string]string{"speaker_1": speaker1, "speaker_2": speaker2}),
+		"context":      LoCoMoContext(sessions),
+		"batch_prompt": Must(LoCoMoQAPromptBatch).Text + strings.Join(lines, "\n"),
+	})
+}
+
+// LoCoMoCategory returns a LoCoMo record's original category number: meta.category when present,
+// else derived from its type (single_hop 4, multi_hop 1, temporal 2, open_domain 3, adversarial 5).
+func LoCoMoCategory(rec *record.Record) int {
+	var c int
+	if ok, err := rec.MetaValue("category", &c); ok && err == nil {
+		return c
+	}
+	return map[string]int{"multi_hop": 1, "temporal": 2, "open_domain": 3, "single_hop": 4, "adversarial": 5}[rec.Type]
+}
+
+// LoCoMoSessions reads a LoCoMo record's context back into sessions. A passage's turns come from its
+// "turns" field ([{speaker, text, blip_caption?}], kept by the loader) when present, else from its
+// text lines "speaker: text".
+func LoCoMoSessions(rec *record.Record) ([]LoCoMoSession, error) {
+	out := make([]LoCoMoSession, 0, len(rec.Context))
+	for i, p := range rec.Context {
+		s := LoCoMoSession{DateTime: p.Date}
+		if raw, ok := p.Extra["turns"]; ok {
+			var turns []map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &turns); err != nil {
+				return nil, fmt.Errorf("locomo session %d turns: %w", i+1, err)
+			}
+			for _, t := range turns {
+				var d LoCoMoTurnData
+				json.Unmarshal(t["speaker"], &d.Speaker)
+				json.Unmarshal(t["text"], &d.Text)
+				if c, ok := t["blip_caption"]; ok {
+					d.HasCaption = true
+					d.BlipCaption, _ = PyStr(c)
+				}
+				s.Turns = append(s.Turns, d)
+			}
+		} else {
+			for _, line := range strings.Split(p.Text, "\n") {
+				if line == "" {
+					continue
+				}
+				sp, text, _ := strings.Cut(line, ": ")
+				s.Turns = append(s.Turns, LoCoMoTurnData{Speaker: sp, Text: text})
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// LoCoMoSpeakers returns the two speakers: meta speaker_a/speaker_b when present, else the first two
+// distinct speakers of the first session. (Upstream uses list(set(...)), whose order is unspecified.)
+func LoCoMoSpeakers(rec *record.Record, sessions []LoCoMoSession) (string, string) {
+	a, okA := rec.MetaString("speaker_a")
+	b, okB := rec.MetaString("speaker_b")
+	if okA && okB {
+		return a, b
+	}
+	var seen []string
+	if len(sessions) > 0 {
+		for _, t := range sessions[0].Turns {
+			if !contains(seen, t.Speaker) {
+				seen = append(seen, t.Speaker)
+			}
+		}
+	}
+	seen = append(seen, "", "")
+	return seen[0], seen[1]
+}
+
+// LoCoMoQA renders the official batch-size-1 LoCoMo generation query for rec. abstainFirst places
+// "Not mentioned in the conversation" as option (a) for category 5 (the caller draws it from its
+// seeded random source); the adversarial answer comes from meta.adversarial_answer, else answers[0].
+func LoCoMoQA(rec *record.Record, abstainFirst bool) (string, error) {
+	sessions, err := LoCoMoSessions(rec)
+	if err != nil {
+		return "", err
+	}
+	cat := LoCoMoCategory(rec)
+	adv := ""
+	if raw, ok := rec.Meta["adversarial_answer"]; ok {
+		adv, _ = PyStr(raw)
+	} else if len(rec.Answers) > 0 {
+		adv = rec.Answers[0]
+	}
+	s1, s2 := LoCoMoSpeakers(rec, sessions)
+	return LoCoMoQuery(s1, s2, sessions, LoCoMoQuestion(rec.Question, cat, adv, abstainFirst), cat), nil
+}

@@ -1,0 +1,95 @@
+package prompt
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestManifest checks every embedded file against the sha256 and size in manifest.json, and that
+// no template holds a {identifier} token it does not declare.
+func TestManifest(t *testing.T) {
+	names := Names()
+	if len(names) != 38 {
+		t.Errorf("len(Names()) = %d, want 38", len(names))
+	}
+	token := regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+	for _, n := range names {
+		t.Run(n, func(t *testing.T) {
+			tm := Must(n)
+			want, err := ManifestSHA256(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := sha256.Sum256([]byte(tm.Text))
+			if got := hex.EncodeToString(h[:]); got != want || tm.SHA256 != want {
+				t.Errorf("sha256(%s) = %s, want %s", n, got, want)
+			}
+			if !strings.HasSuffix(n, ".txt") {
+				return
+			}
+			for _, m := range token.FindAllStringSubmatch(tm.Text, -1) {
+				if !contains(tm.Placeholders, m[1]) {
+					t.Errorf("%s: undeclared token {%s}", n, m[1])
+				}
+			}
+			if tm.Source.Repo == "" || tm.Source.Licence == "" {
+				t.Errorf("%s: source = %+v, want repo and licence", n, tm.Source)
+			}
+		})
+	}
+	// The embedded tree has nothing the manifest does not list (besides README and manifest).
+	fs.WalkDir(FS(), "templates", func(p string, d fs.DirEntry, err error) error {
+		if d.IsDir() || p == "templates/manifest.json" || p == "templates/README.md" {
+			return nil
+		}
+		if _, err := Get(strings.TrimPrefix(p, "templates/")); err != nil {
+			t.Errorf("embedded %s not in manifest", p)
+		}
+		return nil
+	})
+}
+
+func TestRender(t *testing.T) {
+	vars := map[string]string{"question": "Q {answer} {question}", "answer": "A"}
+	tests := []struct{ tmpl, want string }{
+		{"{question}|{answer}", "Q {answer} {question}|A"},
+		{`{"answer_score": 0} {answer}`, `{"answer_score": 0} A`},
+		{"{unknown} {answer", "{unknown} {answer"},
+		{"{{answer}}", "{A}"},
+		{"{ans wer}{}{", "{ans wer}{}{"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Render(tt.tmpl, vars); got != tt.want {
+			t.Errorf("Render(%q) = %q, want %q", tt.tmpl, got, tt.want)
+		}
+	}
+}
+
+func TestFillErrors(t *testing.T) {
+	tm := Must(Mem0User)
+	if _, err := tm.Fill(map[string]string{"question": "q"}); err == nil {
+		t.Error("Fill with missing placeholders: no error")
+	}
+	if _, err := tm.Fill(map[string]string{"question": "q", "gold_answer": "", "generated_answer": "", "x": ""}); err == nil {
+		t.Error("Fill with an undeclared name: no error")
+	}
+}
+
+func FuzzRender(f *testing.F) {
+	f.Add("{question} {answer}", "{answer}")
+	f.Add(`{"answer_score": 0}{`, "}")
+	f.Fuzz(func(t *testing.T, tmpl, v string) {
+		got := Render(tmpl, map[string]string{"question": v})
+		if !strings.Contains(tmpl, "{question}") && got != tmpl {
+			t.Fatalf("Render(%q) = %q, want it unchanged", tmpl, got)
+		}
+		if strings.Count(got, v) < strings.Count(tmpl, "{question}") {
+			t.Fatalf("Render(%q) = %q lost a value", tmpl, got)
+		}
+	})
+}
