@@ -1,0 +1,74 @@
+package metric
+
+import (
+	"math"
+	"sort"
+)
+
+// ROC is a receiver operating characteristic curve as scikit-learn 1.2.1 roc_curve returns it with
+// drop_intermediate=True: the first threshold is max+1, collinear interior points are dropped.
+type ROC struct {
+	NPos, NNeg int
+	FPR, TPR   []float64
+	Thresholds []float64
+}
+
+// ROCCurve computes the ROC curve of scores for the binary labels positive[i].
+func ROCCurve(scores []float64, positive []bool) ROC {
+	idx := make([]int, len(scores))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
+	var r ROC
+	var tps, fps, thr []float64
+	tp, fp := 0.0, 0.0
+	for k, i := range idx {
+		if positive[i] {
+			tp++
+			r.NPos++
+		} else {
+			fp++
+			r.NNeg++
+		}
+		if k+1 == len(idx) || scores[idx[k+1]] != scores[i] {
+			tps, fps, thr = append(tps, tp), append(fps, fp), append(thr, scores[i])
+		}
+	}
+	keep := dropIntermediate(tps, fps)
+	r.FPR, r.TPR, r.Thresholds = []float64{0}, []float64{0}, []float64{0}
+	if len(thr) > 0 {
+		r.Thresholds[0] = thr[0] + 1
+	}
+	for _, k := range keep {
+		r.FPR = append(r.FPR, fps[k]/float64(r.NNeg))
+		r.TPR = append(r.TPR, tps[k]/float64(r.NPos))
+		r.Thresholds = append(r.Thresholds, thr[k])
+	}
+	return r
+}
+
+// dropIntermediate keeps the first and last points and every point where the curve bends.
+func dropIntermediate(tps, fps []float64) []int {
+	m := len(tps)
+	var keep []int
+	for k := 0; k < m; k++ {
+		if m <= 2 || k == 0 || k == m-1 ||
+			fps[k+1]-2*fps[k]+fps[k-1] != 0 || tps[k+1]-2*tps[k]+tps[k-1] != 0 {
+			keep = append(keep, k)
+		}
+	}
+	return keep
+}
+
+// AUC is the area under the ROC curve by the trapezoid rule; NaN when a class is absent.
+func (r ROC) AUC() float64 {
+	if r.NPos == 0 || r.NNeg == 0 {
+		return math.NaN()
+	}
+	area := 0.0
+	for i := 0; i+1 < len(r.FPR); i++ {
+		area += (r.FPR[i+1] - r.FPR[i]) * (r.TPR[i+1] + r.TPR[i]) / 2.0
+	}
+	return area
+}

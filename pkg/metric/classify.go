@@ -1,0 +1,223 @@
+package metric
+
+import (
+	"slices"
+	"strconv"
+)
+
+// LabelOrder sorts class labels: numerically when Numeric (labels that are JSON integers),
+// otherwise by Unicode code point (Go's byte order), so "10" < "2".
+type LabelOrder struct{ Numeric bool }
+
+// Compare returns -1, 0 or +1 as a sorts before, equal to or after b.
+func (o LabelOrder) Compare(a, b string) int {
+	if o.Numeric {
+		x, errx := strconv.ParseFloat(a, 64)
+		y, erry := strconv.ParseFloat(b, 64)
+		if errx == nil && erry == nil {
+			switch {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		}
+	}
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Sorted returns the distinct labels of the lists in this order.
+func (o LabelOrder) Sorted(lists ...[]string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range lists {
+		for _, s := range l {
+			if !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	slices.SortFunc(out, o.Compare)
+	return out
+}
+
+// PRFOptions are scikit-learn's precision_recall_fscore_support options.
+type PRFOptions struct {
+	// Labels restricts and orders the classes (nil: every label seen, sorted).
+	Labels []string
+	// PosLabel is the positive class for the binary average (nil: no binary average).
+	PosLabel *string
+	// ZeroDivision is the value of a ratio with a zero denominator (sklearn "warn" acts as 0).
+	ZeroDivision float64
+	Order        LabelOrder
+}
+
+// PRF is precision, recall and F1.
+type PRF struct {
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+}
+
+// ClassReport is the per-class table and averages of a classification run, as scikit-learn 1.2
+// computes them.
+type ClassReport struct {
+	Accuracy  float64   `json:"accuracy"`
+	Labels    []string  `json:"labels"`
+	TP        []int     `json:"tp"`
+	Predicted []int     `json:"predicted"`
+	Support   []int     `json:"support"`
+	Precision []float64 `json:"precision"`
+	Recall    []float64 `json:"recall"`
+	F1        []float64 `json:"f1"`
+	Macro     PRF       `json:"macro"`
+	Micro     PRF       `json:"micro"`
+	Weighted  PRF       `json:"weighted"`
+	// F1OfMacroPR is 2·P·R/(P+R) of the macro precision and recall (not sklearn's macro F1).
+	F1OfMacroPR float64 `json:"f1_of_macro_pr"`
+	// Binary is the average='binary' result for PosLabel; nil when not applicable.
+	Binary *PRF `json:"binary"`
+	// CMLabels and Confusion: Confusion[i][j] counts true CMLabels[i] predicted as CMLabels[j].
+	CMLabels  []string `json:"cm_labels"`
+	Confusion [][]int  `json:"confusion_matrix"`
+}
+
+// Classify computes accuracy, per-class and averaged precision/recall/F1 and the confusion matrix
+// of predicted labels against true labels (equal lengths, at least one).
+func Classify(yTrue, yPred []string, opt PRFOptions) ClassReport {
+	z := opt.ZeroDivision
+	all := opt.Order.Sorted(yTrue, yPred)
+	labels := opt.Labels
+	if labels == nil {
+		labels = all
+	}
+	r := ClassReport{Labels: labels, CMLabels: all}
+	correct := 0
+	for i := range yTrue {
+		if yTrue[i] == yPred[i] {
+			correct++
+		}
+	}
+	r.Accuracy = float64(correct) / float64(len(yTrue))
+	r.TP, r.Predicted, r.Support = classCounts(yTrue, yPred, labels)
+	var sumTP, sumPred, sumTrue int
+	for c := range labels {
+		p, rc, f := prf(r.TP[c], r.Predicted[c], r.Support[c], z)
+		r.Precision = append(r.Precision, p)
+		r.Recall = append(r.Recall, rc)
+		r.F1 = append(r.F1, f)
+		sumTP += r.TP[c]
+		sumPred += r.Predicted[c]
+		sumTrue += r.Support[c]
+	}
+	n := float64(len(labels))
+	r.Macro = PRF{sumFloats(r.Precision) / n, sumFloats(r.Recall) / n, sumFloats(r.F1) / n}
+	r.Micro.Precision, r.Micro.Recall, r.Micro.F1 = prf(sumTP, sumPred, sumTrue, z)
+	r.Weighted = weighted(r, sumTrue, sumPred, z)
+	r.F1OfMacroPR = harmonic(r.Macro.Precision, r.Macro.Recall)
+	r.Binary = binaryPRF(yTrue, yPred, all, opt.PosLabel, z)
+	r.Confusion = confusion(yTrue, yPred, all)
+	return r
+}
+
+func classCounts(yTrue, yPred, labels []string) (tp, pred, sup []int) {
+	idx := make(map[string]int, len(labels))
+	for i, l := range labels {
+		idx[l] = i
+	}
+	tp, pred, sup = make([]int, len(labels)), make([]int, len(labels)), make([]int, len(labels))
+	for i := range yTrue {
+		if c, ok := idx[yTrue[i]]; ok {
+			sup[c]++
+			if yTrue[i] == yPred[i] {
+				tp[c]++
+			}
+		}
+		if c, ok := idx[yPred[i]]; ok {
+			pred[c]++
+		}
+	}
+	return tp, pred, sup
+}
+
+// prf computes precision, recall and F1 from counts, substituting z for zero denominators first.
+func prf(tp, pred, true_ int, z float64) (p, r, f float64) {
+	p, r = z, z
+	if pred > 0 {
+		p = float64(tp) / float64(pred)
+	}
+	if true_ > 0 {
+		r = float64(tp) / float64(true_)
+	}
+	if p+r != 0 {
+		f = ((2 * p) * r) / (p + r)
+	}
+	return p, r, f
+}
+
+func harmonic(p, r float64) float64 {
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func weighted(r ClassReport, sumTrue, sumPred int, z float64) PRF {
+	if sumTrue == 0 {
+		if sumPred == 0 {
+			return PRF{z, z, z}
+		}
+		return PRF{0, z, 0}
+	}
+	var w PRF
+	for c, s := range r.Support {
+		w.Precision += r.Precision[c] * float64(s)
+		w.Recall += r.Recall[c] * float64(s)
+		w.F1 += r.F1[c] * float64(s)
+	}
+	t := float64(sumTrue)
+	return PRF{w.Precision / t, w.Recall / t, w.F1 / t}
+}
+
+func binaryPRF(yTrue, yPred, all []string, pos *string, z float64) *PRF {
+	if pos == nil || len(all) > 2 || (len(all) == 2 && !slices.Contains(all, *pos)) {
+		return nil
+	}
+	tp, pred, sup := classCounts(yTrue, yPred, []string{*pos})
+	var b PRF
+	b.Precision, b.Recall, b.F1 = prf(tp[0], pred[0], sup[0], z)
+	return &b
+}
+
+func confusion(yTrue, yPred, labels []string) [][]int {
+	idx := make(map[string]int, len(labels))
+	for i, l := range labels {
+		idx[l] = i
+	}
+	m := make([][]int, len(labels))
+	for i := range m {
+		m[i] = make([]int, len(labels))
+	}
+	for i := range yTrue {
+		m[idx[yTrue[i]]][idx[yPred[i]]]++
+	}
+	return m
+}
+
+// sumFloats adds left to right (numpy's pairwise sum equals this below 8 terms and differs by at
+// most an ulp above).
+func sumFloats(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}

@@ -1,0 +1,145 @@
+package metric
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"testing"
+)
+
+type classCase struct {
+	ID       string                     `json:"id"`
+	Kind     string                     `json:"kind"`
+	Input    map[string]json.RawMessage `json:"input"`
+	Params   map[string]json.RawMessage `json:"params"`
+	Expected map[string]json.RawMessage `json:"expected"`
+}
+
+func loadCases(t *testing.T, name string) []classCase {
+	t.Helper()
+	f, err := os.Open("testdata/classification/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []classCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var c classCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no cases in %s", name)
+	}
+	return cases
+}
+
+// labelList decodes a JSON list of integer or string labels into strings, reporting whether they
+// were numbers.
+func labelList(t *testing.T, raw json.RawMessage) ([]string, bool) {
+	t.Helper()
+	var vals []any
+	d := json.NewDecoder(bytesReader(raw))
+	d.UseNumber()
+	if err := d.Decode(&vals); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(vals))
+	numeric := false
+	for i, v := range vals {
+		switch x := v.(type) {
+		case json.Number:
+			out[i], numeric = x.String(), true
+		case string:
+			out[i] = x
+		default:
+			t.Fatalf("label %v is neither number nor string", v)
+		}
+	}
+	return out, numeric
+}
+
+func labelValue(t *testing.T, raw json.RawMessage) *string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	l, _ := labelList(t, json.RawMessage("["+string(raw)+"]"))
+	return &l[0]
+}
+
+func floats(t *testing.T, raw json.RawMessage) []float64 {
+	t.Helper()
+	var v []float64
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// compare checks got against the expected JSON value: numbers within 1e-9 (integers exactly),
+// null against nil, and lists and objects element by element.
+func compare(t *testing.T, where string, got any, want json.RawMessage) {
+	t.Helper()
+	var w any
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	g, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("%s: marshal %v: %v", where, got, err)
+	}
+	var gv any
+	_ = json.Unmarshal(g, &gv)
+	if msg := diffJSON(gv, w); msg != "" {
+		t.Errorf("%s: got %s, want %s (%s)", where, g, want, msg)
+	}
+}
+
+func diffJSON(got, want any) string {
+	switch w := want.(type) {
+	case nil:
+		if got != nil {
+			return "want null"
+		}
+	case float64:
+		g, ok := got.(float64)
+		if !ok || math.Abs(g-w) > 1e-9 {
+			return fmt.Sprintf("%v != %v", got, w)
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return "length differs"
+		}
+		for i := range w {
+			if m := diffJSON(g[i], w[i]); m != "" {
+				return "[" + strconv.Itoa(i) + "] " + m
+			}
+		}
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return "want object"
+		}
+		for k := range w {
+			if m := diffJSON(g[k], w[k]); m != "" {
+				return k + ": " + m
+			}
+		}
+		if len(g) != len(w) {
+			return "extra keys"
+		}
+	default:
+		if fmt.Sprint(got) != fmt.Sprint(w) {
+			return fmt.Sprintf("%v != %v", got, w)
+		}
+	}
+	return ""
+}
