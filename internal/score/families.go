@@ -1,0 +1,36 @@
+package score
+
+import (
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// item is one record on its way through the scorer, with the facts the families look up more
+// than once.
+type item struct {
+	rec   *record.Record
+	judge string // the judgment that judge_score reads, "" for the first in sorted order
+}
+
+// pred returns the prediction text.
+func (it *item) pred() string { return it.rec.Prediction.Text }
+
+// hasPrediction reports whether the record carries a prediction and gold answers to compare it
+// with: what every reference-based metric needs.
+func (it *item) hasPrediction() bool {
+	return it.rec.Prediction != nil && len(it.rec.Answers) > 0
+}
+
+// isChinese reports whether the record's language is Chinese (zh, zh-CN, zh-Hans, …).
+func (it *item) isChinese() bool {
+	l := strings.ToLower(it.rec.Lang)
+	return l == "zh" || strings.HasPrefix(l, "zh-") || strings.HasPrefix(l, "zh_")
+}
+
+// registry returns every metric family qa-score knows, in the order scores are listed.
+func registry() []*family {
+	return []*family{
+		judgeFamily(),
+	}
+}

@@ -1,0 +1,191 @@
+package score
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+)
+
+// Summary is what --summary writes: counts, then each metric's mean, count and bootstrap interval
+// overall and by record type, then the benchmark-specific aggregates, then warnings.
+type Summary struct {
+	Records      int     `json:"records"`
+	Scored       int     `json:"scored"`
+	Errors       int     `json:"errors"`
+	ErrorsAsZero bool    `json:"errors_as_zero"`
+	Unscored     int     `json:"unscored"`
+	BadLines     int     `json:"bad_lines"`
+	Bootstrap    int     `json:"bootstrap"`
+	Seed         uint64  `json:"seed"`
+	Level        float64 `json:"level"`
+	Overall      *Group  `json:"overall"`
+	// ByType is omitted when no record has a type.
+	ByType      map[string]*Group `json:"by_type,omitempty"`
+	LoCoMo      *LoCoMo           `json:"locomo,omitempty"`
+	LongMemEval *LongMemEval      `json:"longmemeval,omitempty"`
+	Warnings    []string          `json:"warnings"`
+}
+
+// Group is the summary of a set of records: how many, how many failed, and each metric's figures.
+type Group struct {
+	Records int              `json:"records"`
+	Errors  int              `json:"errors"`
+	Metrics map[string]*Stat `json:"metrics"`
+}
+
+// Stat is one metric over a group: mean (null with no values), count and the bootstrap interval
+// of the mean (null when there is none).
+type Stat struct {
+	Mean  *float64    `json:"mean"`
+	Count int         `json:"count"`
+	CI    *[2]float64 `json:"ci,omitempty"`
+}
+
+// LoCoMo holds LoCoMo's official report: locomo_f1 per category and the micro average.
+type LoCoMo struct {
+	Metric     string     `json:"metric"`
+	Categories []Category `json:"categories"`
+	Overall    Stat       `json:"overall"`
+}
+
+// Category is one LoCoMo category's mean.
+type Category struct {
+	Category int      `json:"category"`
+	Type     string   `json:"type"`
+	Mean     *float64 `json:"mean"`
+	Count    int      `json:"count"`
+}
+
+// LongMemEval holds LongMemEval's official report over judge_score.
+type LongMemEval struct {
+	Metric       string          `json:"metric"`
+	ByType       map[string]Stat `json:"by_type"`
+	TaskAveraged *float64        `json:"task_averaged"`
+	Overall      Stat            `json:"overall"`
+	Abstention   Stat            `json:"abstention"`
+}
+
+// formats are the --format values.
+var formats = []string{"json", "table", "markdown", "csv"}
+
+// write renders the summary in format.
+func (s *Summary) write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write([]string{"group", "metric", "count", "mean", "ci_lo", "ci_hi"}) //nolint:errcheck // cw.Error reports it
+		for _, r := range s.rows() {
+			cw.Write(r) //nolint:errcheck
+		}
+		cw.Flush()
+		return cw.Error()
+	case "table":
+		return s.writeTable(w)
+	case "markdown":
+		return s.writeMarkdown(w)
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+// header is the one-line count of records for the human formats.
+func (s *Summary) header() string {
+	errs := "excluded"
+	if s.ErrorsAsZero {
+		errs = "counted as 0"
+	}
+	return fmt.Sprintf("records %d, scored %d, errors %d (%s), unscored %d, bad lines %d; %g%% bootstrap intervals from %d resamples, seed %d",
+		s.Records, s.Scored, s.Errors, errs, s.Unscored, s.BadLines, s.Level*100, s.Bootstrap, s.Seed)
+}
+
+func (s *Summary) writeTable(w io.Writer) error {
+	fmt.Fprintln(w, s.header())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "group\tmetric\tcount\tmean\t95% CI\t")
+	for _, r := range s.rows() {
+		ci := ""
+		if r[4] != "" {
+			ci = "[" + r[4] + ", " + r[5] + "]"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", r[0], r[1], r[2], r[3], ci)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, m := range s.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", m)
+	}
+	return nil
+}
+
+func (s *Summary) writeMarkdown(w io.Writer) error {
+	fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | 95%% CI |\n|---|---|---:|---:|---|\n", s.header())
+	for _, r := range s.rows() {
+		ci := ""
+		if r[4] != "" {
+			ci = "[" + r[4] + ", " + r[5] + "]"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3], ci)
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, m := range s.Warnings {
+		if _, err := fmt.Fprintf(w, "- warning: %s\n", m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rows flattens the summary into (group, metric, count, mean, ci_lo, ci_hi) for the human formats,
+// in a fixed order: overall, each type, then the benchmark aggregates.
+func (s *Summary) rows() [][]string {
+	var rows [][]string
+	add := func(group, metric string, st Stat) {
+		lo, hi := "", ""
+		if st.CI != nil {
+			lo, hi = num(&st.CI[0]), num(&st.CI[1])
+		}
+		rows = append(rows, []string{group, metric, strconv.Itoa(st.Count), num(st.Mean), lo, hi})
+	}
+	addGroup := func(name string, g *Group) {
+		for _, m := range sortedKeys(g.Metrics) {
+			add(name, m, *g.Metrics[m])
+		}
+	}
+	addGroup("overall", s.Overall)
+	for _, t := range sortedKeys(s.ByType) {
+		addGroup("type "+t, s.ByType[t])
+	}
+	if l := s.LoCoMo; l != nil {
+		for _, c := range l.Categories {
+			add(fmt.Sprintf("locomo category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+		}
+		add("locomo overall (micro)", l.Metric, l.Overall)
+	}
+	if l := s.LongMemEval; l != nil {
+		for _, t := range sortedKeys(l.ByType) {
+			add("longmemeval "+t, l.Metric, l.ByType[t])
+		}
+		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: len(l.ByType)})
+		add("longmemeval overall", l.Metric, l.Overall)
+		add("longmemeval abstention", l.Metric, l.Abstention)
+	}
+	return rows
+}
+
+// num prints a value with four decimals, or "-" for none.
+func num(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', 4, 64)
+}

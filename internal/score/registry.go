@@ -1,0 +1,92 @@
+package score
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// A family computes one or more named scores that share work (ROUGE-1, -2 and -L come from one
+// tokenisation) for the records it applies to.
+type family struct {
+	names []string
+	// heavy families (embedding metrics) run only when one of their names is asked for.
+	heavy bool
+	// about is one line for --help.
+	about string
+	// applies reports whether the family scores rec at all; it must not look at the prediction's
+	// text, so that a failed record counts as a zero for exactly the metrics it would have had.
+	applies func(it *item) bool
+	// score writes the family's values, aligned with names, into out.
+	score func(it *item, out []float64)
+}
+
+// selection is the resolved --metrics list: the families to run and, for each produced score, its
+// index in the output vector (-1 when not asked for).
+type selection struct {
+	families []*family
+	// slots[f][k] is where families[f].names[k] goes in the value vector, or -1.
+	slots [][]int
+	names []string // the selected score names, in registry order
+}
+
+// registryNames lists every score name in registry order.
+func registryNames(reg []*family) []string {
+	var names []string
+	for _, f := range reg {
+		names = append(names, f.names...)
+	}
+	return names
+}
+
+// selectMetrics resolves a comma-separated --metrics value against the registry. An empty list
+// selects every light metric.
+func selectMetrics(reg []*family, list string) (*selection, error) {
+	want := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			want[n] = true
+		}
+	}
+	known := registryNames(reg)
+	for n := range want {
+		if !slices.Contains(known, n) {
+			return nil, fmt.Errorf("unknown metric %q (known: %s)", n, strings.Join(known, ", "))
+		}
+	}
+	sel := &selection{}
+	for _, f := range reg {
+		var slots []int
+		any := false
+		for _, n := range f.names {
+			if (len(want) == 0 && !f.heavy) || want[n] {
+				slots = append(slots, len(sel.names))
+				sel.names = append(sel.names, n)
+				any = true
+			} else {
+				slots = append(slots, -1)
+			}
+		}
+		if any {
+			sel.families = append(sel.families, f)
+			sel.slots = append(sel.slots, slots)
+		}
+	}
+	return sel, nil
+}
+
+// index returns the position of name among the selected scores, or -1.
+func (s *selection) index(name string) int { return slices.Index(s.names, name) }
+
+// metricsHelp is the table of score names shown by --help.
+func metricsHelp(reg []*family) string {
+	var b strings.Builder
+	for _, f := range reg {
+		heavy := ""
+		if f.heavy {
+			heavy = " (heavy: only when named)"
+		}
+		fmt.Fprintf(&b, "   %-40s %s%s\n", strings.Join(f.names, ", "), f.about, heavy)
+	}
+	return b.String()
+}

@@ -1,0 +1,97 @@
+package score
+
+import (
+	"math"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// scorer turns one record into its scores. It is safe for concurrent use: it holds only
+// configuration.
+type scorer struct {
+	sel   *selection
+	judge string
+	// judged is whether judge_score is selected: only then does a judge error fail a record.
+	judged bool
+}
+
+func newScorer(sel *selection, judge string) *scorer {
+	return &scorer{sel: sel, judge: judge, judged: sel.index("judge_score") >= 0}
+}
+
+// outcome is what the summary and the mismatch file need from one scored record: a few strings
+// and one float per selected metric, never the record itself.
+type outcome struct {
+	typ    string
+	failed bool
+	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
+	// record, 0 where it would have applied (used only with --errors-as-zero).
+	vals       []float64
+	dataset    string
+	locomoCat  int  // LoCoMo category number, 0 when unknown
+	abstention bool // LongMemEval abstention question
+}
+
+// score fills rec.Scores with the selected metrics that apply and returns the outcome.
+func (s *scorer) score(rec *record.Record) outcome {
+	it := &item{rec: rec, judge: s.judge}
+	o := outcome{typ: rec.Type, dataset: rec.Dataset, vals: make([]float64, len(s.sel.names))}
+	for k := range o.vals {
+		o.vals[k] = math.NaN()
+	}
+	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
+	o.locomoCat, _ = locomoCategory(rec)
+	if strings.EqualFold(rec.Dataset, "longmemeval") {
+		rec.MetaValue("abstention", &o.abstention) //nolint:errcheck // a malformed flag means false
+	}
+	var buf [8]float64
+	for f, fam := range s.sel.families {
+		if !fam.applies(it) {
+			continue
+		}
+		slots := s.sel.slots[f]
+		if o.failed {
+			for _, k := range slots {
+				if k >= 0 {
+					o.vals[k] = 0
+				}
+			}
+			continue
+		}
+		out := buf[:len(fam.names)]
+		fam.score(it, out)
+		for i, k := range slots {
+			if k >= 0 {
+				o.vals[k] = out[i]
+			}
+		}
+	}
+	s.write(rec, o)
+	return o
+}
+
+// write stores the values in rec.Scores; a failed record gets none of the selected scores (a stale
+// value from an earlier run is removed rather than left to look current).
+func (s *scorer) write(rec *record.Record, o outcome) {
+	for k, name := range s.sel.names {
+		v := o.vals[k]
+		if o.failed || math.IsNaN(v) {
+			delete(rec.Scores, name)
+			continue
+		}
+		if rec.Scores == nil {
+			rec.Scores = make(map[string]float64, len(s.sel.names))
+		}
+		rec.Scores[name] = v
+	}
+	if len(rec.Scores) == 0 {
+		rec.Scores = nil
+	}
+}
+
+// judgeFailed reports whether the judgment judge_score reads carries an error.
+func judgeFailed(it *item) bool {
+	j := it.judgment()
+	return j != nil && j.Error != ""
+}

@@ -1,0 +1,118 @@
+package score
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// line is one raw input line and where it came from.
+type line struct {
+	file string
+	no   int
+	data []byte
+}
+
+// result is one line after decoding, scoring and encoding: the output line, the outcome for the
+// summary, the encoded mismatch entry (if any), or the reason the line was bad.
+type result struct {
+	out      []byte
+	o        outcome
+	mismatch []byte
+	bad      *record.Error
+}
+
+// stream reads every input line, processes lines concurrently with process (at most jobs at a
+// time), and calls emit with the results in input order. At most window results wait to be
+// emitted, so memory is bounded by the window, not by the input.
+//
+// Note: decoding and encoding run in the workers, not in the reader, because they cost as much as
+// most metrics; the reader only frames lines. internal/pipeline did not exist when this was
+// written, and this is small enough to keep private.
+func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs int,
+	process func(line) result, emit func(result) error) error {
+	window := 4 * jobs
+	g, ctx := errgroup.WithContext(ctx)
+	futures := make(chan chan result, window)
+	g.Go(func() error {
+		defer close(futures)
+		var workers errgroup.Group
+		workers.SetLimit(jobs)
+		defer workers.Wait() //nolint:errcheck // workers never fail
+		return command.OpenInputs(inputs, stdin, func(in command.Input) error {
+			rd := record.NewReader(in.R, in.DisplayName())
+			if maxLine > 0 {
+				rd.SetMaxLine(maxLine)
+			}
+			for {
+				data, err := rd.ReadRaw()
+				if err == io.EOF {
+					return nil
+				}
+				fut := make(chan result, 1)
+				var perr *record.Error
+				switch {
+				case errors.As(err, &perr):
+					fut <- result{bad: perr}
+				case err != nil:
+					return fmt.Errorf("read %s: %w", in.DisplayName(), err)
+				}
+				select {
+				case futures <- fut:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				if err != nil {
+					continue
+				}
+				l := line{file: in.DisplayName(), no: rd.Line(), data: append([]byte(nil), data...)}
+				workers.Go(func() error { fut <- process(l); return nil })
+			}
+		})
+	})
+	g.Go(func() error {
+		for fut := range futures {
+			select {
+			case r := <-fut:
+				if err := emit(r); err != nil {
+					return err
+				}
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	})
+	return g.Wait()
+}
+
+// decode parses one line into a record, with the same errors record.Reader gives.
+func decode(l line) (*record.Record, *record.Error) {
+	rec := new(record.Record)
+	if err := record.Unmarshal(l.data, rec); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data),
+			Err: fmt.Errorf("invalid record: %s", strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+	}
+	return rec, nil
+}
+
+// peekID recovers the id of a line that failed to decode, for the error message.
+func peekID(data []byte) string {
+	var v struct {
+		ID string `json:"id"`
+	}
+	if record.Unmarshal(data, &v) != nil {
+		return ""
+	}
+	return v.ID
+}

@@ -1,0 +1,271 @@
+package score
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+
+	"github.com/qapipe/qapipe/internal/stats"
+)
+
+// minReliable is the sample size below which a bootstrap interval is flagged as unreliable.
+const minReliable = 30
+
+// aggregator collects what the summary needs, one outcome at a time.
+//
+// Memory: the bootstrap resamples per-record values, so the aggregator keeps one float64 per
+// record per selected metric that applies to it (8 bytes × records × metrics, held once, in the
+// record's type group; the overall column is assembled from the groups at the end). Everything
+// else is counts and sums.
+type aggregator struct {
+	names        []string
+	errorsAsZero bool
+	records      int
+	failed       int
+	unscored     int
+	groups       map[string]*groupAcc // by record type; "" for records without one
+	locomo       map[int]*meanAcc     // locomo_f1 by LoCoMo category
+	lme          map[string]*meanAcc  // LongMemEval judge_score by type
+	lmeAbs       meanAcc              // LongMemEval judge_score over abstention questions
+}
+
+type groupAcc struct {
+	records, failed int
+	vals            [][]float64 // vals[k]: values of names[k]
+}
+
+type meanAcc struct {
+	sum float64
+	n   int
+}
+
+func (m *meanAcc) add(v float64) { m.sum += v; m.n++ }
+
+func (m meanAcc) mean() *float64 {
+	if m.n == 0 {
+		return nil
+	}
+	v := m.sum / float64(m.n)
+	return &v
+}
+
+func newAggregator(names []string, errorsAsZero bool) *aggregator {
+	return &aggregator{names: names, errorsAsZero: errorsAsZero, groups: map[string]*groupAcc{},
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}}
+}
+
+// add takes in one record's outcome.
+func (a *aggregator) add(o outcome) {
+	a.records++
+	g := a.groups[o.typ]
+	if g == nil {
+		g = &groupAcc{vals: make([][]float64, len(a.names))}
+		a.groups[o.typ] = g
+	}
+	g.records++
+	if o.failed {
+		a.failed++
+		g.failed++
+		if !a.errorsAsZero {
+			return
+		}
+	}
+	any := false
+	for k, v := range o.vals {
+		if math.IsNaN(v) {
+			continue
+		}
+		any = true
+		g.vals[k] = append(g.vals[k], v)
+		switch a.names[k] {
+		case "locomo_f1":
+			acc(a.locomo, o.locomoCat).add(v)
+		case "judge_score":
+			if o.dataset == "longmemeval" {
+				acc(a.lme, o.typ).add(v)
+				if o.abstention {
+					a.lmeAbs.add(v)
+				}
+			}
+		}
+	}
+	if !any && !o.failed {
+		a.unscored++
+	}
+}
+
+func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
+	if m[k] == nil {
+		m[k] = &meanAcc{}
+	}
+	return m[k]
+}
+
+// summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed.
+func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
+	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero,
+		Unscored: a.unscored, BadLines: badLines, Bootstrap: reps, Seed: seed, Level: 0.95}
+	s.Scored = a.records - a.failed - a.unscored
+	if a.errorsAsZero {
+		s.Scored = a.records - a.unscored
+	}
+	types := make([]string, 0, len(a.groups))
+	for t := range a.groups {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	overall := make([][]float64, len(a.names))
+	for _, t := range types {
+		g := a.groups[t]
+		for k := range a.names {
+			overall[k] = append(overall[k], g.vals[k]...)
+		}
+		if t == "" {
+			continue
+		}
+		if s.ByType == nil {
+			s.ByType = map[string]*Group{}
+		}
+		s.ByType[t] = a.group("type "+t, g.records, g.failed, g.vals, reps, seed, false, s)
+	}
+	s.Overall = a.group("overall", a.records, a.failed, overall, reps, seed, true, s)
+	s.LoCoMo = a.locomoSummary()
+	s.LongMemEval = a.lmeSummary(s)
+	s.warnings(a)
+	return s
+}
+
+// group summarises one set of columns. With all, every selected metric is listed, even with no
+// values; otherwise only those with values.
+func (a *aggregator) group(label string, records, failed int, cols [][]float64, reps int, seed uint64, all bool, s *Summary) *Group {
+	g := &Group{Records: records, Errors: failed, Metrics: map[string]*Stat{}}
+	// Columns of equal length share one resample (see stats.BootstrapMeans).
+	byLen := map[int][]int{}
+	for k, c := range cols {
+		if len(c) > 0 || all {
+			byLen[len(c)] = append(byLen[len(c)], k)
+		}
+	}
+	for n, ks := range byLen {
+		sub := make([][]float64, len(ks))
+		for i, k := range ks {
+			sub[i] = cols[k]
+		}
+		ivs := stats.BootstrapMeans(stats.NewRand(seed^hashOf(label, n)), sub, reps, 0.95)
+		for i, k := range ks {
+			st := &Stat{Count: n}
+			if n > 0 {
+				st.Mean = ptr(mean(cols[k]))
+			}
+			if !math.IsNaN(ivs[i].Lo) {
+				st.CI = &[2]float64{ivs[i].Lo, ivs[i].Hi}
+				if n > 1 && ivs[i].Lo == ivs[i].Hi {
+					s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s: all %d values are equal, so the interval is degenerate", label, a.names[k], n))
+				}
+			}
+			g.Metrics[a.names[k]] = st
+		}
+	}
+	return g
+}
+
+// hashOf derives a per-group seed offset, so a group's interval does not change when other
+// groups or metrics are added.
+func hashOf(label string, n int) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d", label, n)
+	return h.Sum64()
+}
+
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func (a *aggregator) locomoSummary() *LoCoMo {
+	if len(a.locomo) == 0 {
+		return nil
+	}
+	l := &LoCoMo{Metric: "locomo_f1"}
+	var all meanAcc
+	for c := 1; c <= 5; c++ {
+		m, ok := a.locomo[c]
+		if !ok {
+			continue
+		}
+		l.Categories = append(l.Categories, Category{Category: c, Type: locomoTypes[c], Mean: m.mean(), Count: m.n})
+		all.sum += m.sum
+		all.n += m.n
+	}
+	l.Overall = Stat{Mean: all.mean(), Count: all.n}
+	return l
+}
+
+// lmeSummary is LongMemEval's own report: accuracy per question type, the task-averaged accuracy
+// (the mean of the type means), the overall accuracy and the accuracy on abstention questions.
+func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
+	if len(a.lme) == 0 {
+		return nil
+	}
+	l := &LongMemEval{Metric: "judge_score", ByType: map[string]Stat{}}
+	var all meanAcc
+	sumMeans := 0.0
+	for t, m := range a.lme {
+		l.ByType[t] = Stat{Mean: m.mean(), Count: m.n}
+		sumMeans += m.sum / float64(m.n)
+		all.sum += m.sum
+		all.n += m.n
+	}
+	l.TaskAveraged = ptr(sumMeans / float64(len(a.lme)))
+	l.Overall = Stat{Mean: all.mean(), Count: all.n}
+	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
+	if len(a.lme) != 6 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %d question types, not the benchmark's 6", len(a.lme)))
+	}
+	return l
+}
+
+// warnings adds the caveats a reader of the summary should not miss.
+func (s *Summary) warnings(a *aggregator) {
+	var w []string
+	if s.Records == 0 {
+		w = append(w, "no records: every count is zero")
+	}
+	if s.Errors > 0 {
+		if s.ErrorsAsZero {
+			w = append(w, fmt.Sprintf("%d records carry prediction or judge errors and count as 0 (--errors-as-zero)", s.Errors))
+		} else {
+			w = append(w, fmt.Sprintf("%d records carry prediction or judge errors and are excluded (--errors-as-zero counts them as 0)", s.Errors))
+		}
+	}
+	small := func(label string, g *Group) {
+		n := 0
+		for _, st := range g.Metrics {
+			n = max(n, st.Count)
+		}
+		if n > 0 && n < minReliable {
+			w = append(w, fmt.Sprintf("%s: %d scored records (< %d): the intervals are unreliable", label, n, minReliable))
+		}
+	}
+	small("overall", s.Overall)
+	for _, t := range sortedKeys(s.ByType) {
+		small("type "+t, s.ByType[t])
+	}
+	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
+	s.Warnings = append(w, s.Warnings...)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
