@@ -1,0 +1,204 @@
+package prompt
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// goldenCase is one expected rendering produced by the upstream expressions (see testdata/README.md).
+type goldenCase struct {
+	Name   string          `json:"name"`
+	Inputs json.RawMessage `json:"inputs"`
+	Want   string          `json:"want"`
+}
+
+func loadGolden(t *testing.T, prefix string) []goldenCase {
+	t.Helper()
+	b, err := os.ReadFile("testdata/golden/cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all, out []goldenCase
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range all {
+		if strings.HasPrefix(c.Name, prefix) {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no golden cases %q", prefix)
+	}
+	return out
+}
+
+func readRecords(t *testing.T, path string) []*record.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []*record.Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var r record.Record
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, &r)
+	}
+	return recs
+}
+
+func TestLongMemEvalJudgeGolden(t *testing.T) {
+	for _, c := range loadGolden(t, "longmemeval_judge/") {
+		t.Run(c.Name, func(t *testing.T) {
+			var in struct{ QuestionID, QuestionType, Question, Answer, Response string }
+			json.Unmarshal(c.Inputs, &in)
+			in.QuestionID, in.QuestionType = field(c.Inputs, "question_id"), field(c.Inputs, "question_type")
+			got, _, err := LongMemEvalJudge(in.QuestionID, in.QuestionType, in.Question, in.Answer, in.Response)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.Want {
+				t.Errorf("LongMemEvalJudge(%s) = %q, want %q", c.Name, got, c.Want)
+			}
+		})
+	}
+	if _, _, err := LongMemEvalJudge("q", "made-up", "", "", ""); err == nil {
+		t.Error("LongMemEvalJudge(unknown type): no error")
+	}
+}
+
+func field(raw json.RawMessage, key string) string {
+	var m map[string]any
+	json.Unmarshal(raw, &m)
+	s, _ := m[key].(string)
+	return s
+}
+
+func TestLoCoMoJudgesGolden(t *testing.T) {
+	for _, c := range append(loadGolden(t, "mem0_judge"), loadGolden(t, "magma_judge")...) {
+		var in struct{ Question, Gold, Generated string }
+		json.Unmarshal(c.Inputs, &in)
+		var got string
+		if c.Name == "mem0_judge" {
+			got = Mem0Judge(in.Question, in.Gold, in.Generated)
+		} else {
+			sys, user := MAGMAJudge(in.Question, in.Gold, in.Generated)
+			if want := "You are an expert grader that scores answers on a continuous scale from 0.0 to 1.0."; sys != want {
+				t.Errorf("MAGMA system = %q, want %q", sys, want)
+			}
+			got = user
+		}
+		if got != c.Want {
+			t.Errorf("%s = %q, want %q", c.Name, got, c.Want)
+		}
+	}
+}
+
+func TestLongMemEvalGenerationGolden(t *testing.T) {
+	b, err := os.ReadFile("testdata/golden/longmemeval_entry.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &record.Record{ID: "longmemeval:gpt4_x1", Question: "How many {pets} do I have? \"quoted\""}
+	var entry map[string]json.RawMessage
+	json.Unmarshal(b, &entry)
+	rec.Meta = map[string]json.RawMessage{"haystack_sessions": entry["haystack_sessions"],
+		"haystack_dates": entry["haystack_dates"], "question_date": entry["question_date"]}
+	for _, c := range loadGolden(t, "longmemeval_gen/") {
+		t.Run(c.Name, func(t *testing.T) {
+			var in struct {
+				Format   string
+				Con      bool
+				TopK     int
+				UserOnly bool
+			}
+			json.Unmarshal(c.Inputs, &in)
+			got, err := LongMemEvalPrompt(rec, HistoryOptions{Format: in.Format, TopK: in.TopK, UserOnly: in.UserOnly}, in.Con)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.Want {
+				t.Errorf("LongMemEvalPrompt(%s) =\n%q\nwant\n%q", c.Name, got, c.Want)
+			}
+		})
+	}
+}
+
+func TestLoCoMoQueryGolden(t *testing.T) {
+	recs := readRecords(t, "testdata/golden/locomo_records.jsonl")
+	for _, c := range loadGolden(t, "locomo_query/") {
+		t.Run(c.Name, func(t *testing.T) {
+			var in struct {
+				Record       int  `json:"record"`
+				AbstainFirst bool `json:"abstain_first"`
+			}
+			json.Unmarshal(c.Inputs, &in)
+			got, err := LoCoMoQA(recs[in.Record], in.AbstainFirst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.Want {
+				t.Errorf("LoCoMoQA(%s) =\n%q\nwant\n%q", c.Name, got[len(got)-400:], c.Want[len(c.Want)-400:])
+			}
+			// README byte note: 2 + 2×sessions + 3 newlines between the oldest session's last turn and "Based on…".
+			sessions := len(recs[in.Record].Context)
+			want := strings.Repeat("\n", 2+2*sessions+3) + "Based on"
+			if !strings.Contains(got, "\""+want) {
+				t.Errorf("LoCoMoQA(%s): no %d newlines before \"Based on\"", c.Name, 2+2*sessions+3)
+			}
+		})
+	}
+}
+
+func TestHotpotQAGolden(t *testing.T) {
+	recs := readRecords(t, "testdata/golden/hotpotqa_records.jsonl")
+	for _, c := range loadGolden(t, "hotpotqa/") {
+		var in struct{ Record int }
+		json.Unmarshal(c.Inputs, &in)
+		if got := HotpotQA(recs[in.Record]); got != c.Want {
+			t.Errorf("HotpotQA(%s) = %q, want %q", c.Name, got, c.Want)
+		}
+	}
+}
+
+func TestPythonGolden(t *testing.T) {
+	var items struct{ Items []string }
+	c := loadGolden(t, "python/repr")[0]
+	json.Unmarshal(c.Inputs, &items)
+	var want []string
+	json.Unmarshal([]byte(c.Want), &want)
+	for i, s := range items.Items {
+		if got := Repr(s); got != want[i] {
+			t.Errorf("Repr(%q) = %s, want %s", s, got, want[i])
+		}
+	}
+	c = loadGolden(t, "python/strlist")[0]
+	if got := StrList(items.Items); got != c.Want {
+		t.Errorf("StrList = %s, want %s", got, c.Want)
+	}
+	c = loadGolden(t, "python/strip")[0]
+	json.Unmarshal(c.Inputs, &items)
+	json.Unmarshal([]byte(c.Want), &want)
+	for i, s := range items.Items {
+		if got := Strip(s); got != want[i] {
+			t.Errorf("Strip(%q) = %q, want %q", s, got, want[i])
+		}
+	}
+	c = loadGolden(t, "python/json_dumps")[0]
+	var raw struct{ Raw string }
+	json.Unmarshal(c.Inputs, &raw)
+	if got, err := JSONDumps([]byte(raw.Raw)); err != nil || got != c.Want {
+		t.Errorf("JSONDumps(%s) = %s, %v, want %s", raw.Raw, got, err, c.Want)
+	}
+}
