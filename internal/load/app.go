@@ -1,0 +1,280 @@
+package load
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/urfave/cli/v2"
+)
+
+const description = `qa-load reads benchmark files and writes one qapipe record per question as JSON Lines on
+stdout. Input files are positional arguments; none or "-" means stdin, which needs --format.
+
+Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
+	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
+--map). Without --format the format is detected from each file's name and first bytes.
+
+Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
+whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N keeps the N records
+with the smallest SHA-256(seed, id), in input order: the same --seed gives the same sample.
+
+A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
+qa-load exits 3 at the end; --strict stops at the first one.`
+
+// errLimit stops the reading once --limit records were written.
+var errLimit = errors.New("limit reached")
+
+// app holds one run of qa-load: its streams, its options and its tallies.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	format         string
+	split          string
+	strict         bool
+	opt            Options
+	sel            Selection
+	out            *record.Writer
+	bad            int
+	counts         map[[2]string]int
+	ctx            context.Context
+}
+
+// Run runs qa-load with args (args[0] is the program name).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
+	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdout, stderr)
+	cliApp.ArgsUsage = "[FILE ...]"
+	cliApp.Flags = flags()
+	cliApp.Action = a.action
+	err := cliApp.RunContext(ctx, args)
+	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
+		err = &command.UsageError{Err: err}
+	}
+	return err
+}
+
+func flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Usage: "input format: " + strings.Join(Formats, ", "), EnvVars: []string{"QA_FORMAT"}},
+		&cli.IntFlag{Name: "limit", Usage: "write at most `N` records", EnvVars: []string{"QA_LIMIT"}},
+		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed)", EnvVars: []string{"QA_SAMPLE"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of --sample", Value: 1, EnvVars: []string{"QA_SEED"}},
+		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
+		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
+		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping, e.g. `question=q,answers=gold,id=qid,type=category`", EnvVars: []string{"QA_MAP"}},
+		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
+		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_SUMMARY"}},
+	}
+}
+
+func (a *app) configure(c *cli.Context) error {
+	a.format, a.split, a.strict = c.String("format"), c.String("split"), c.Bool("strict")
+	if a.format != "" && !slices.Contains(Formats, a.format) {
+		return command.Usagef("--format: %v %q (want one of %s)", ErrUnknownFormat, a.format, strings.Join(Formats, ", "))
+	}
+	m, err := ParseMap(c.String("map"))
+	if err != nil {
+		return command.Usagef("--map: %v", err)
+	}
+	a.opt.Map = m
+	if s := c.String("shard"); s != "" {
+		if a.sel.Shard, err = ParseShard(s); err != nil {
+			return command.Usagef("--shard: %v", err)
+		}
+	}
+	if t := c.String("types"); t != "" {
+		a.sel.Types = strings.Split(t, ",")
+	}
+	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
+	if a.sel.Limit < 0 || a.sel.Sample < 0 {
+		return command.Usagef("--limit and --sample must not be negative")
+	}
+	return nil
+}
+
+func (a *app) action(c *cli.Context) error {
+	if err := a.configure(c); err != nil {
+		return err
+	}
+	files := c.Args().Slice()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	if a.format == "" && slices.Contains(files, "-") {
+		return command.Usagef("reading stdin needs --format")
+	}
+	if c.Bool("summary") {
+		a.counts = make(map[[2]string]int)
+	}
+	a.out = record.NewWriter(a.stdout)
+	err := a.loadAll(files)
+	if errors.Is(err, errLimit) {
+		err = nil
+	}
+	if err == nil {
+		err = a.sel.Flush(a.write)
+	}
+	if ferr := a.out.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("write: %w", ferr)
+	}
+	if err != nil {
+		return err
+	}
+	a.printSummary()
+	if a.bad > 0 {
+		return &command.BadRecordsError{N: a.bad, What: "bad input items skipped"}
+	}
+	return nil
+}
+
+// loadAll loads every input; the files of the evalearn pair are loaded together.
+func (a *app) loadAll(files []string) error {
+	var pair []string
+	for _, f := range files {
+		if a.format == "evalearn" || a.format == "" && f != "-" && detectFile(f) == "evalearn" {
+			pair = append(pair, f)
+		}
+	}
+	if len(pair) > 0 {
+		if slices.Contains(pair, "-") {
+			return command.Usagef("format evalearn reads two files, not stdin")
+		}
+		if err := a.loadEvaLearn(pair); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if slices.Contains(pair, f) {
+			continue
+		}
+		if err := a.loadFile(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *app) loadFile(name string) error {
+	in := Input{R: a.stdin}
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = Input{Name: name, R: f}
+	}
+	br := bufio.NewReaderSize(in.R, 1<<16)
+	in.R = br
+	format := a.format
+	if format == "" {
+		head, _ := br.Peek(1 << 16)
+		if format = Detect(name, head); format == "" {
+			return command.Usagef("%s: cannot detect the format; use --format", name)
+		}
+	}
+	load, err := LoaderFor(format)
+	if err != nil {
+		return command.Usagef("--format: %v", err)
+	}
+	return load(in, a.opt, a.emit)
+}
+
+func (a *app) loadEvaLearn(files []string) error {
+	probs, seqs, err := EvaLearnPair(files)
+	if err != nil {
+		return command.Usagef("%v", err)
+	}
+	pf, err := os.Open(probs)
+	if err != nil {
+		return err
+	}
+	defer pf.Close()
+	sf, err := os.Open(seqs)
+	if err != nil {
+		return err
+	}
+	defer sf.Close()
+	return EvaLearn(Input{Name: probs, R: pf}, Input{Name: seqs, R: sf}, a.opt, a.emit)
+}
+
+// detectFile detects the format of a named file from its name and first bytes.
+func detectFile(name string) string {
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head, _ := bufio.NewReaderSize(f, 1<<16).Peek(1 << 16)
+	return Detect(name, head)
+}
+
+// emit is the Emit every loader calls: it reports bad items and passes records to the selection.
+func (a *app) emit(rec *record.Record, bad error) error {
+	if err := a.ctx.Err(); err != nil {
+		return err
+	}
+	if bad != nil {
+		a.bad++
+		fmt.Fprintf(a.stderr, "qa-load: %v\n", bad)
+		if a.strict {
+			return &command.BadRecordsError{N: a.bad, What: "bad input item (--strict stops at the first)"}
+		}
+		return nil
+	}
+	if a.split != "" {
+		rec.Split = a.split
+	}
+	more, err := a.sel.Add(rec, a.write)
+	if err == nil && !more {
+		err = errLimit
+	}
+	return err
+}
+
+func (a *app) write(rec *record.Record) error {
+	if a.counts != nil {
+		a.counts[[2]string{rec.Dataset, rec.Type}]++
+	}
+	return a.out.Write(rec)
+}
+
+// printSummary prints the records per dataset and type, sorted, on stderr.
+func (a *app) printSummary() {
+	if a.counts == nil {
+		return
+	}
+	keys := make([][2]string, 0, len(a.counts))
+	total := 0
+	for k, n := range a.counts {
+		keys = append(keys, k)
+		total += n
+	}
+	slices.SortFunc(keys, func(x, y [2]string) int {
+		return strings.Compare(x[0]+"\x00"+x[1], y[0]+"\x00"+y[1])
+	})
+	tw := tabwriter.NewWriter(a.stderr, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "dataset\ttype\trecords")
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%s\t%s\t%d\n", dash(k[0]), dash(k[1]), a.counts[k])
+	}
+	fmt.Fprintf(tw, "total\t\t%d\n", total)
+	tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,46 @@
+package load
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"unicode"
+)
+
+// Detect guesses the format of a file from its name and the first bytes of its content (head),
+// or returns "" when it cannot tell. Content wins over the name, except that a SQuAD-layout file
+// is cmrc2018 when its name says cmrc or its text is Chinese.
+func Detect(name string, head []byte) string {
+	base := strings.ToLower(filepath.Base(name))
+	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
+	switch {
+	case has("gpt4judge") || has("gpt4res") || has("position_in_sequence"):
+		return "evalearn-results"
+	case has("question_ids") || strings.HasPrefix(base, "evalearn_"):
+		return "evalearn"
+	case has("supporting_facts") && has("_id"):
+		return "hotpotqa"
+	case has("haystack_sessions") || has("haystack_session_ids") || (has("question_id") && has("question_type")):
+		return "longmemeval"
+	case has("sample_id") && has("conversation") || has("qa") && has("session_1"):
+		return "locomo"
+	case has("paragraphs") && has("qas"):
+		if strings.Contains(base, "cmrc") || hasHan(head) {
+			return "cmrc2018"
+		}
+		return "squad"
+	case has("rubric") && has("prompt") && has("canonical_answer"):
+		return "evalearn"
+	}
+	switch filepath.Ext(base) {
+	case ".csv":
+		return "csv"
+	case ".jsonl", ".ndjson":
+		return "jsonl"
+	}
+	return ""
+}
+
+func hasHan(b []byte) bool {
+	return bytes.ContainsFunc(b, func(r rune) bool { return unicode.Is(unicode.Han, r) })
+}

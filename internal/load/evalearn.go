@@ -1,0 +1,137 @@
+package load
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+type evaLearnProblem struct {
+	ID              jsonRaw  `json:"id"`
+	Type            string   `json:"type"`
+	Source          jsonRaw  `json:"source"`
+	Level           jsonRaw  `json:"level"`
+	Prompt          []string `json:"prompt"`
+	Rubric          string   `json:"rubric"`
+	CanonicalAnswer string   `json:"canonical_answer"`
+}
+
+type evaLearnSequence struct {
+	SequenceID  jsonRaw   `json:"sequence_id"`
+	Type        string    `json:"type"`
+	QuestionIDs []jsonRaw `json:"question_ids"`
+}
+
+// EvaLearn loads the EvaLearn dataset from its pair of files, EvaLearn_Problem.json and
+// EvaLearn_Sequence.json: one record per (sequence, position), id evalearn:<sequence>:<position>
+// with positions from 1. The problem's prompt list is kept exactly in turns (the question is its
+// last element), with the rubric and the task type; answers hold canonical_answer when it is not
+// empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
+// source and level.
+func EvaLearn(problems, sequences Input, _ Options, emit Emit) error {
+	byID := make(map[string]*evaLearnProblem)
+	err := eachItem(problems, emit, func(raw jsonRaw, line int) error {
+		p := new(evaLearnProblem)
+		if err := decodeItem(problems, line, "", raw, p); err != nil {
+			return emit(nil, err)
+		}
+		id, ok := scalarText(p.ID)
+		if !ok || id == "" {
+			return emit(nil, badf(problems, line, "", `problem without field "id"`))
+		}
+		byID[id] = p
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return eachItem(sequences, emit, func(raw jsonRaw, line int) error {
+		var s evaLearnSequence
+		if err := decodeItem(sequences, line, "", raw, &s); err != nil {
+			return emit(nil, err)
+		}
+		seq, _ := scalarText(s.SequenceID)
+		if seq == "" {
+			return emit(nil, badf(sequences, line, "", `sequence without field "sequence_id"`))
+		}
+		for i, q := range s.QuestionIDs {
+			qid, _ := scalarText(q)
+			rec, bad := evaLearnRecord(sequences, line, seq, i+1, qid, byID)
+			if err := emit(rec, bad); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func evaLearnRecord(in Input, line int, seq string, pos int, qid string, byID map[string]*evaLearnProblem) (*record.Record, error) {
+	id := fmt.Sprintf("evalearn:%s:%d", seq, pos)
+	p := byID[qid]
+	if p == nil {
+		return nil, badf(in, line, id, "question id %s is not in the problem file", qid)
+	}
+	rec := newRecord(id, "evalearn", "")
+	rec.Type = p.Type
+	rec.Turns = p.Prompt
+	if n := len(p.Prompt); n > 0 {
+		rec.Question = p.Prompt[n-1]
+	}
+	rec.Rubric = p.Rubric
+	rec.Answers = []string{}
+	if p.CanonicalAnswer != "" {
+		rec.Answers = []string{p.CanonicalAnswer}
+	}
+	rec.Sequence = &record.Sequence{ID: seq, Position: pos}
+	setMeta(rec, "problem_id", p.ID)
+	setMeta(rec, "source", p.Source)
+	setMeta(rec, "level", p.Level)
+	return rec, nil
+}
+
+// EvaLearnPair sorts the files given for the evalearn format into the problem file and the
+// sequence file, by content. When only one is given, the other is looked for beside it under its
+// upstream name (EvaLearn_Problem.json or EvaLearn_Sequence.json).
+func EvaLearnPair(paths []string) (problems, sequences string, err error) {
+	for _, p := range paths {
+		isSeq, err := isSequenceFile(p)
+		if err != nil {
+			return "", "", err
+		}
+		if isSeq {
+			sequences = p
+		} else {
+			problems = p
+		}
+	}
+	dir := "."
+	if len(paths) > 0 {
+		dir = filepath.Dir(paths[0])
+	}
+	if problems == "" {
+		problems = filepath.Join(dir, "EvaLearn_Problem.json")
+	}
+	if sequences == "" {
+		sequences = filepath.Join(dir, "EvaLearn_Sequence.json")
+	}
+	if len(paths) > 2 {
+		return "", "", errors.New("evalearn reads two files: EvaLearn_Problem.json and EvaLearn_Sequence.json")
+	}
+	return problems, sequences, nil
+}
+
+// isSequenceFile reports whether the start of a file looks like EvaLearn_Sequence.json.
+func isSequenceFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head, _ := bufio.NewReaderSize(f, 4096).Peek(4096)
+	return strings.Contains(string(head), `"question_ids"`), nil
+}

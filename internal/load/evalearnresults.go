@@ -1,0 +1,131 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// EvaLearnResults loads the results files EvaLearn's evaluate.py writes (a JSON array, or the same
+// objects one per line), so that existing runs can be rescored. Each object becomes one record:
+// prompt → turns (question = last turn), rubric, type, gpt4res → prediction.text, and the raw judge
+// text gpt4judge → judgments["evalearn"].raw. Every other field, and sequence_id and
+// position_in_sequence verbatim, go to meta (id as meta.problem_id).
+//
+// The mapping keeps what evaluate_metric.py's grouping depends on:
+//   - sequence is set only when sequence_id and position_in_sequence are both present and not
+//     null (upstream skips the others). sequence.id is sequence_id's JSON text, so the string
+//     "117" (written `"117"`, quotes included) stays a different sequence from the number 117,
+//     and 117.0 is 117. sequence.position is the position when it is an integral number (3.0 is 3)
+//     and 0 otherwise (a string "4" never matches a position upstream).
+//   - a missing type is "unknown", as upstream.
+//   - a gpt4judge that is not a string (null, missing, a number) scores 0 upstream: raw is then
+//     empty and a non-null value is kept in meta.gpt4judge.
+//
+// Ids are evalearn:<sequence>:<position> (evalearn:problem:<id> without a sequence); a repeated
+// id gets the suffix #2, #3… in file order, so later stages can apply "last wins".
+func EvaLearnResults(in Input, _ Options, emit Emit) error {
+	seen := make(map[string]int)
+	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+		var m map[string]jsonRaw
+		if err := decodeItem(in, line, "", raw, &m); err != nil {
+			return emit(nil, err)
+		}
+		rec, err := evaLearnResult(m)
+		if err != nil {
+			return emit(nil, badf(in, line, rec.ID, "%v", err))
+		}
+		seen[rec.ID]++
+		if n := seen[rec.ID]; n > 1 {
+			rec.ID += "#" + strconv.Itoa(n)
+		}
+		return emit(rec, nil)
+	})
+}
+
+// evaLearnResult maps one results object; on error the record still carries its id.
+func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
+	rec := newRecord("", "evalearn", "")
+	rec.Sequence = resultSequence(m["sequence_id"], m["position_in_sequence"])
+	if rec.Sequence != nil {
+		rec.ID = "evalearn:" + rec.Sequence.ID + ":" + numberText(m["position_in_sequence"])
+	} else {
+		pid, _ := scalarText(m["id"])
+		rec.ID = "evalearn:problem:" + pid
+	}
+	rec.Type = "unknown"
+	if raw, ok := m["type"]; ok {
+		rec.Type, _ = scalarText(raw)
+	}
+	if raw, ok := m["prompt"]; ok && !isNull(raw) {
+		if err := jsonUnmarshal(raw, &rec.Turns); err != nil {
+			return rec, fmt.Errorf(`field "prompt": want a list of strings`)
+		}
+		if n := len(rec.Turns); n > 0 {
+			rec.Question = rec.Turns[n-1]
+		}
+	}
+	rec.Rubric, _ = scalarText(m["rubric"])
+	rec.Answers = []string{}
+	if ca, _ := scalarText(m["canonical_answer"]); ca != "" {
+		rec.Answers = []string{ca}
+	}
+	if raw, ok := m["gpt4res"]; ok {
+		text, ok := scalarText(raw)
+		if !ok {
+			text = string(raw)
+		}
+		rec.Prediction = &record.Prediction{Text: text}
+	}
+	judge := &record.Judgment{}
+	if raw := m["gpt4judge"]; isString(raw) {
+		judge.Raw, _ = scalarText(raw)
+	} else if len(raw) > 0 && !isNull(raw) {
+		setMeta(rec, "gpt4judge", raw)
+	}
+	rec.Judgments = map[string]*record.Judgment{"evalearn": judge}
+	for k, v := range m {
+		switch k {
+		case "type", "prompt", "rubric", "gpt4res", "gpt4judge":
+		case "id":
+			setMeta(rec, "problem_id", v)
+		default:
+			setMeta(rec, k, v)
+		}
+	}
+	return rec, nil
+}
+
+// resultSequence places a results object, or returns nil when upstream would skip it.
+func resultSequence(seq, pos jsonRaw) *record.Sequence {
+	if len(seq) == 0 || isNull(seq) || len(pos) == 0 || isNull(pos) {
+		return nil
+	}
+	s := &record.Sequence{ID: numberText(seq)}
+	if f, err := strconv.ParseFloat(string(trimSpace(pos)), 64); err == nil && f == math.Trunc(f) &&
+		math.Abs(f) < 1<<31 {
+		s.Position = int(f)
+	}
+	return s
+}
+
+// numberText is the JSON text of raw, compacted, with an integral number written as an integer
+// (3.0 → 3) because Python's dict keys treat them as equal.
+func numberText(raw jsonRaw) string {
+	raw = trimSpace(raw)
+	if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return string(raw)
+	}
+	return b.String()
+}
+
+func isNull(raw jsonRaw) bool   { return string(trimSpace(raw)) == "null" }
+func isString(raw jsonRaw) bool { r := trimSpace(raw); return len(r) > 0 && r[0] == '"' }

@@ -1,0 +1,187 @@
+package load
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Mapping names, for each record field, the source field it comes from in the generic jsonl and
+// csv formats. Unmapped record fields come from the source field of the same name.
+type Mapping map[string]string
+
+// mappable lists the record fields a Mapping may name.
+var mappable = []string{"id", "question", "answers", "type", "context", "rubric", "lang", "dataset", "split"}
+
+// ParseMap parses `question=q,answers=gold,id=qid,type=category`.
+func ParseMap(s string) (Mapping, error) {
+	m := Mapping{}
+	if strings.TrimSpace(s) == "" {
+		return m, nil
+	}
+	for _, pair := range strings.Split(s, ",") {
+		field, src, ok := strings.Cut(pair, "=")
+		field, src = strings.TrimSpace(field), strings.TrimSpace(src)
+		if !ok || src == "" {
+			return nil, fmt.Errorf("map %q: want field=source", pair)
+		}
+		if !slices.Contains(mappable, field) {
+			return nil, fmt.Errorf("map %q: %q is not one of %v", pair, field, mappable)
+		}
+		m[field] = src
+	}
+	return m, nil
+}
+
+// source returns the source field for record field f.
+func (m Mapping) source(f string) string {
+	if s, ok := m[f]; ok {
+		return s
+	}
+	return f
+}
+
+// JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
+// source fields named by the mapping: answers may be a string, a number or a list; context a
+// string (one passage) or a list of strings; id a string or a number (default <input>:<line>).
+// Every source field not mapped goes to meta verbatim.
+func JSONL(in Input, opt Options, emit Emit) error {
+	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+		var obj map[string]jsonRaw
+		if err := decodeItem(in, line, "", raw, &obj); err != nil {
+			return emit(nil, err)
+		}
+		rec, err := genericRecord(in, line, obj, opt.Map)
+		return emit(rec, err)
+	})
+}
+
+// CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
+// holds a JSON list of strings (["a","b"]) is several answers; any other cell is one answer.
+func CSV(in Input, opt Options, emit Emit) error {
+	r := csv.NewReader(in.R)
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", in.DisplayName(), err)
+	}
+	for {
+		row, err := r.Read()
+		if err == io.EOF {
+			return nil
+		}
+		line, _ := r.FieldPos(0)
+		var perr *csv.ParseError
+		if errors.As(err, &perr) {
+			if err := emit(nil, badf(in, perr.StartLine, "", "%v", perr.Err)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.DisplayName(), err)
+		}
+		if len(row) != len(header) {
+			if err := emit(nil, badf(in, line, "", "%d fields, header has %d", len(row), len(header))); err != nil {
+				return err
+			}
+			continue
+		}
+		obj := make(map[string]jsonRaw, len(row))
+		for i, cell := range row {
+			b, _ := jsonMarshal(cell)
+			if header[i] == opt.Map.source("answers") && isJSONList(cell) {
+				b = []byte(cell)
+			}
+			obj[header[i]] = b
+		}
+		rec, bad := genericRecord(in, line, obj, opt.Map)
+		if err := emit(rec, bad); err != nil {
+			return err
+		}
+	}
+}
+
+func isJSONList(s string) bool {
+	var v []string
+	return strings.HasPrefix(strings.TrimSpace(s), "[") && jsonUnmarshal([]byte(s), &v) == nil
+}
+
+func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*record.Record, error) {
+	take := func(f string) (jsonRaw, bool) {
+		raw, ok := obj[m.source(f)]
+		delete(obj, m.source(f))
+		return raw, ok && !isNull(raw)
+	}
+	rec := newRecord(fmt.Sprintf("%s:%d", in.DisplayName(), line), "", "")
+	if raw, ok := take("id"); ok {
+		id, ok := scalarText(raw)
+		if !ok || id == "" {
+			return nil, badf(in, line, "", "field %q: id must be a string or a number", m.source("id"))
+		}
+		rec.ID = id
+	}
+	raw, ok := take("question")
+	if !ok {
+		return nil, badf(in, line, rec.ID, "missing field %q", m.source("question"))
+	}
+	if !isString(raw) {
+		return nil, badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))
+	}
+	rec.Question, _ = scalarText(raw)
+	var err error
+	if rec.Answers, err = textList(take("answers")); err != nil {
+		return nil, badf(in, line, rec.ID, "field %q: %v", m.source("answers"), err)
+	}
+	ctx, err := textList(take("context"))
+	if err != nil {
+		return nil, badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
+	}
+	for _, t := range ctx {
+		rec.Context = append(rec.Context, record.Passage{Text: t})
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"type", &rec.Type}, {"rubric", &rec.Rubric}, {"lang", &rec.Lang}, {"dataset", &rec.Dataset},
+		{"split", &rec.Split}} {
+		if raw, ok := take(f.name); ok {
+			*f.dst, _ = scalarText(raw)
+		}
+	}
+	for k, v := range obj {
+		setMeta(rec, k, v)
+	}
+	return rec, nil
+}
+
+// textList reads a string, a number or a list of them as a list of strings (absent: empty).
+func textList(raw jsonRaw, ok bool) ([]string, error) {
+	if !ok {
+		return []string{}, nil
+	}
+	if s, ok := scalarText(raw); ok {
+		return []string{s}, nil
+	}
+	var items []jsonRaw
+	if err := jsonUnmarshal(raw, &items); err != nil {
+		return nil, errors.New("want a string or a list of strings")
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		s, ok := scalarText(it)
+		if !ok {
+			return nil, errors.New("want a list of strings")
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

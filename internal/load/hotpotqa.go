@@ -1,0 +1,111 @@
+package load
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// hotpotItem is one record of the official HotpotQA files.
+type hotpotItem struct {
+	ID              string            `json:"_id"`
+	Question        *string           `json:"question"`
+	Answer          jsonRaw           `json:"answer"`
+	Type            string            `json:"type"`
+	Level           jsonRaw           `json:"level"`
+	SupportingFacts jsonRaw           `json:"supporting_facts"`
+	Context         []hotpotParagraph `json:"context"`
+}
+
+// hotpotParagraph is a context entry [title, [sentence, ...]].
+type hotpotParagraph struct {
+	Title     string
+	Sentences []string
+}
+
+func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
+	var pair []jsonRaw
+	if err := jsonUnmarshal(b, &pair); err != nil {
+		return err
+	}
+	if len(pair) != 2 {
+		return errors.New("context paragraph: want [title, sentences]")
+	}
+	if err := jsonUnmarshal(pair[0], &p.Title); err != nil {
+		return err
+	}
+	return jsonUnmarshal(pair[1], &p.Sentences)
+}
+
+// HotpotQA loads the official HotpotQA format, a JSON array or JSON Lines. Each context paragraph
+// becomes a passage whose sentences are kept (supporting facts index them) and whose text is the
+// sentences concatenated as they are: HotpotQA sentences carry their own leading spaces, so this
+// restores the original paragraph. supporting_facts and level go to meta.
+func HotpotQA(in Input, _ Options, emit Emit) error {
+	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+		var it hotpotItem
+		if err := decodeItem(in, line, "", raw, &it); err != nil {
+			return emit(nil, err)
+		}
+		rec, err := hotpotRecord(in, line, &it)
+		if err != nil {
+			return emit(nil, err)
+		}
+		return emit(rec, nil)
+	})
+}
+
+func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
+	if it.ID == "" {
+		return nil, badf(in, line, "", `missing field "_id"`)
+	}
+	id := "hotpotqa:" + it.ID
+	if it.Question == nil {
+		return nil, badf(in, line, id, `missing field "question"`)
+	}
+	rec := newRecord(id, "hotpotqa", "en")
+	rec.Type = it.Type
+	rec.Question = *it.Question
+	rec.Answers = []string{}
+	if len(it.Answer) > 0 {
+		a, ok := scalarText(it.Answer)
+		if !ok {
+			return nil, badf(in, line, id, `field "answer" is not a string`)
+		}
+		rec.Answers = []string{a}
+	}
+	for _, p := range it.Context {
+		rec.Context = append(rec.Context, record.Passage{
+			Title: p.Title, Text: strings.Join(p.Sentences, ""), Sentences: p.Sentences})
+	}
+	setMeta(rec, "supporting_facts", it.SupportingFacts)
+	setMeta(rec, "level", it.Level)
+	return rec, nil
+}
+
+// eachItem calls fn for every item of a JSON array or JSON Lines input, with the line it starts
+// on. A bad JSONL line is passed to emit as a bad item; other read errors are fatal.
+func eachItem(in Input, emit Emit, fn func(raw jsonRaw, line int) error) error {
+	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16))
+	if err != nil {
+		return err
+	}
+	for {
+		raw, line, err := it.next()
+		if err == io.EOF {
+			return nil
+		}
+		var bad *record.Error
+		if errors.As(err, &bad) {
+			err = emit(nil, bad)
+		} else if err == nil {
+			err = fn(raw, line)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

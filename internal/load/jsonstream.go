@@ -1,0 +1,150 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+type jsonRaw = json.RawMessage
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
+
+// items yields the top-level items of a JSON array, or the lines of a JSON Lines file, one at a
+// time with the line each starts on. A malformed JSONL line is a bad item (the stream goes on); a
+// syntax error inside an array is fatal, because a decoder cannot resynchronise inside an array.
+type items struct {
+	in    Input
+	dec   *json.Decoder // array mode
+	lines *lineCounter
+	jsonl *record.Reader // JSONL mode
+}
+
+// newItems sniffs the first non-blank byte of br: '[' means a JSON array, anything else JSON Lines.
+func newItems(in Input, br *bufio.Reader) (*items, error) {
+	first, err := firstByte(br)
+	if err != nil {
+		return nil, err
+	}
+	it := &items{in: in}
+	if first != '[' {
+		it.jsonl = record.NewReader(br, in.DisplayName())
+		return it, nil
+	}
+	it.lines = &lineCounter{r: br}
+	it.dec = json.NewDecoder(it.lines)
+	if _, err := it.dec.Token(); err != nil {
+		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
+	}
+	return it, nil
+}
+
+// firstByte returns the first non-blank byte without consuming it (0 for an empty input).
+func firstByte(br *bufio.Reader) (byte, error) {
+	for {
+		b, err := br.Peek(1)
+		if err == io.EOF {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !isSpace(b[0]) && b[0] != 0xEF && b[0] != 0xBB && b[0] != 0xBF { // skip a UTF-8 BOM too
+			return b[0], nil
+		}
+		br.ReadByte()
+	}
+}
+
+// next returns the next item and its line. A bad JSONL line comes back as a *record.Error; the
+// end is io.EOF; other errors are fatal.
+func (it *items) next() (jsonRaw, int, error) {
+	if it.jsonl != nil {
+		line, err := it.jsonl.ReadRaw()
+		if err != nil {
+			return nil, it.jsonl.Line(), err
+		}
+		if !json.Valid(line) {
+			var v any
+			err := json.Unmarshal(line, &v)
+			return nil, it.jsonl.Line(), badf(it.in, it.jsonl.Line(), "", "invalid JSON: %v", err)
+		}
+		return jsonRaw(line), it.jsonl.Line(), nil
+	}
+	if !it.dec.More() {
+		if _, err := it.dec.Token(); err != nil && !errors.Is(err, io.EOF) {
+			return nil, 0, it.fatal(err)
+		}
+		return nil, 0, io.EOF
+	}
+	var raw jsonRaw
+	if err := it.dec.Decode(&raw); err != nil {
+		return nil, 0, it.fatal(err)
+	}
+	start := it.dec.InputOffset() - int64(len(raw))
+	return raw, it.lines.lineAt(start), nil
+}
+
+func (it *items) fatal(err error) error {
+	if err == io.ErrUnexpectedEOF {
+		err = errors.New("unexpected end of JSON array")
+	}
+	return fmt.Errorf("%s:%d: %w", it.in.DisplayName(), it.lines.lineAt(it.dec.InputOffset()), err)
+}
+
+// lineCounter counts the newlines read through it so that a byte offset can be turned into a line
+// number. Offsets must be asked in increasing order; it keeps only the newlines not yet passed,
+// so its memory is bounded by the decoder's read-ahead.
+type lineCounter struct {
+	r       io.Reader
+	read    int64   // bytes read so far
+	passed  int     // newlines before the last offset asked
+	pending []int64 // offsets of newlines read but not yet passed
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			c.pending = append(c.pending, c.read+int64(i))
+		}
+	}
+	c.read += int64(n)
+	return n, err
+}
+
+// lineAt returns the 1-based line of byte offset off.
+func (c *lineCounter) lineAt(off int64) int {
+	i := 0
+	for i < len(c.pending) && c.pending[i] < off {
+		i++
+	}
+	c.passed += i
+	c.pending = c.pending[i:]
+	if len(c.pending) == 0 {
+		c.pending = nil
+	}
+	return c.passed + 1
+}
+
+// decodeItem decodes raw into v, turning a type error into a bad item at line.
+func decodeItem(in Input, line int, id string, raw []byte, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return badf(in, line, id, "%s", shortError(err))
+	}
+	return nil
+}
+
+func shortError(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("field %q: cannot use JSON %s as %s", te.Field, te.Value, te.Type)
+	}
+	return string(bytes.TrimPrefix([]byte(err.Error()), []byte("json: ")))
+}

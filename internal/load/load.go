@@ -1,0 +1,136 @@
+// Package load turns benchmark files (HotpotQA, SQuAD, CMRC 2018, LoCoMo, LongMemEval, EvaLearn,
+// EvaLearn results, generic JSONL and CSV) into qapipe records, and holds the qa-load command.
+//
+// Each format is one Loader: it reads one input and hands every record, or every bad item as a
+// *record.Error, to an Emit callback, so a bad item is a value the caller reports and skips.
+// JSON arrays are walked item by item with a json.Decoder, never loaded whole, so multi-gigabyte
+// LongMemEval files load in bounded memory.
+//
+// Note: loaders do not filter, sample or shard; Select does that once for every format, so the
+// same --sample/--shard flags give the same ids whatever the input format.
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Input is one input stream: a named file or standard input (Name "").
+type Input struct {
+	Name string
+	R    io.Reader
+}
+
+// DisplayName is how the input is named in messages: its file name, or "stdin".
+func (in Input) DisplayName() string {
+	if in.Name == "" {
+		return "stdin"
+	}
+	return in.Name
+}
+
+// Emit receives either a record or a bad item (a *record.Error, rec nil). Returning an error stops
+// the loader, which returns that error.
+type Emit func(rec *record.Record, bad error) error
+
+// Options tune a loader.
+type Options struct {
+	// Map names the source fields of the generic jsonl and csv formats (see ParseMap).
+	Map Mapping
+}
+
+// Loader reads every record of one input.
+type Loader func(in Input, opt Options, emit Emit) error
+
+// Formats lists every format name qa-load accepts, in the order --help shows them.
+var Formats = []string{"hotpotqa", "squad", "cmrc2018", "locomo", "longmemeval", "evalearn",
+	"evalearn-results", "jsonl", "csv"}
+
+// ErrUnknownFormat is returned for a format name not in Formats.
+var ErrUnknownFormat = errors.New("unknown format")
+
+// LoaderFor returns the loader of a single-file format. The evalearn format reads a pair of
+// files and has its own entry point, EvaLearn.
+func LoaderFor(format string) (Loader, error) {
+	switch format {
+	case "hotpotqa":
+		return HotpotQA, nil
+	case "squad":
+		return SQuAD, nil
+	case "cmrc2018":
+		return CMRC2018, nil
+	case "locomo":
+		return LoCoMo, nil
+	case "longmemeval":
+		return LongMemEval, nil
+	case "evalearn-results":
+		return EvaLearnResults, nil
+	case "jsonl":
+		return JSONL, nil
+	case "csv":
+		return CSV, nil
+	}
+	if slices.Contains(Formats, format) {
+		return nil, fmt.Errorf("format %q reads a pair of files", format)
+	}
+	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownFormat, format, Formats)
+}
+
+// badf returns the *record.Error for a bad item of input in at line (0 when unknown).
+func badf(in Input, line int, id, format string, args ...any) *record.Error {
+	return &record.Error{File: in.DisplayName(), Line: line, ID: id, Err: fmt.Errorf(format, args...)}
+}
+
+// scalarText renders a JSON scalar answer as text: strings as they are, numbers and booleans as
+// their JSON text (2022 → "2022"), null as "". It reports false for arrays and objects.
+func scalarText(raw []byte) (string, bool) {
+	raw = trimSpace(raw)
+	if len(raw) == 0 {
+		return "", false
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if jsonUnmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	case '[', '{':
+		return "", false
+	case 'n':
+		return "", true
+	}
+	return string(raw), true
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// newRecord returns a record with the schema version and the fields every loader sets.
+func newRecord(id, dataset, lang string) *record.Record {
+	return &record.Record{Schema: record.SchemaVersion, ID: id, Dataset: dataset, Lang: lang}
+}
+
+// setMeta stores raw JSON under key unless it is absent.
+func setMeta(rec *record.Record, key string, raw []byte) {
+	if len(raw) == 0 {
+		return
+	}
+	if rec.Meta == nil {
+		rec.Meta = make(map[string]jsonRaw)
+	}
+	rec.Meta[key] = jsonRaw(slices.Clone(raw))
+}

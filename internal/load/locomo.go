@@ -1,0 +1,126 @@
+package load
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// locomoTypes maps LoCoMo's category numbers to question types. The numbering is not in name
+// order: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial.
+var locomoTypes = map[int]string{
+	1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}
+
+type locomoConversation struct {
+	SampleID     string             `json:"sample_id"`
+	Conversation map[string]jsonRaw `json:"conversation"`
+	QA           []locomoQA         `json:"qa"`
+}
+
+type locomoQA struct {
+	Question          *string `json:"question"`
+	Answer            jsonRaw `json:"answer"`
+	AdversarialAnswer jsonRaw `json:"adversarial_answer"`
+	Evidence          jsonRaw `json:"evidence"`
+	Category          *int    `json:"category"`
+}
+
+type locomoTurn struct {
+	Speaker string `json:"speaker"`
+	Text    string `json:"text"`
+}
+
+var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
+
+// LoCoMo loads locomo10.json: one record per QA item, id locomo:<sample_id>:<index in the qa list,
+// from 0>. The context is the conversation's sessions in number order, one passage per session
+// that exists (some conversations have more session dates than sessions), dated from
+// session_N_date_time, with one `speaker: text` line per turn. Category 5 (adversarial) gold is
+// adversarial_answer when present; numeric answers become strings. meta keeps category, evidence
+// and adversarial_answer.
+func LoCoMo(in Input, _ Options, emit Emit) error {
+	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+		var conv locomoConversation
+		if err := decodeItem(in, line, "", raw, &conv); err != nil {
+			return emit(nil, err)
+		}
+		if conv.SampleID == "" {
+			return emit(nil, badf(in, line, "", `conversation without field "sample_id"`))
+		}
+		ctx, err := locomoSessions(conv.Conversation)
+		if err != nil {
+			return emit(nil, badf(in, line, "locomo:"+conv.SampleID, "%v", err))
+		}
+		for i := range conv.QA {
+			rec, bad := locomoRecord(in, line, conv.SampleID, i, &conv.QA[i], ctx)
+			if err := emit(rec, bad); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// locomoSessions returns the sessions of a conversation as passages, in session number order.
+func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
+	var nums []int
+	for k := range conv {
+		if m := sessionKey.FindStringSubmatch(k); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			nums = append(nums, n)
+		}
+	}
+	slices.Sort(nums)
+	ctx := make([]record.Passage, 0, len(nums))
+	for _, n := range nums {
+		key := fmt.Sprintf("session_%d", n)
+		var turns []locomoTurn
+		if err := jsonUnmarshal(conv[key], &turns); err != nil {
+			return nil, fmt.Errorf("%s: %s", key, shortError(err))
+		}
+		var date string
+		if raw, ok := conv[key+"_date_time"]; ok {
+			date, _ = scalarText(raw)
+		}
+		var b strings.Builder
+		for i, t := range turns {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.Speaker + ": " + t.Text)
+		}
+		ctx = append(ctx, record.Passage{Title: key, Date: date, Text: b.String()})
+	}
+	return ctx, nil
+}
+
+func locomoRecord(in Input, line int, sample string, i int, qa *locomoQA, ctx []record.Passage) (*record.Record, error) {
+	id := fmt.Sprintf("locomo:%s:%d", sample, i)
+	if qa.Question == nil {
+		return nil, badf(in, line, id, `missing field "question"`)
+	}
+	if qa.Category == nil || locomoTypes[*qa.Category] == "" {
+		return nil, badf(in, line, id, `missing or unknown "category"`)
+	}
+	gold := qa.Answer
+	if *qa.Category == 5 && len(qa.AdversarialAnswer) > 0 {
+		gold = qa.AdversarialAnswer
+	}
+	answer, ok := scalarText(gold)
+	if !ok || len(gold) == 0 {
+		return nil, badf(in, line, id, "missing or non-scalar answer")
+	}
+	rec := newRecord(id, "locomo", "en")
+	rec.Type = locomoTypes[*qa.Category]
+	rec.Question = *qa.Question
+	rec.Answers = []string{answer}
+	rec.Context = ctx
+	setMeta(rec, "category", []byte(strconv.Itoa(*qa.Category)))
+	setMeta(rec, "evidence", qa.Evidence)
+	setMeta(rec, "adversarial_answer", qa.AdversarialAnswer)
+	return rec, nil
+}

@@ -1,0 +1,93 @@
+package load
+
+import (
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+type longMemEvalItem struct {
+	QuestionID         string              `json:"question_id"`
+	QuestionType       string              `json:"question_type"`
+	Question           *string             `json:"question"`
+	Answer             jsonRaw             `json:"answer"`
+	QuestionDate       jsonRaw             `json:"question_date"`
+	HaystackSessionIDs []string            `json:"haystack_session_ids"`
+	HaystackDates      []string            `json:"haystack_dates"`
+	HaystackSessions   [][]longMemEvalTurn `json:"haystack_sessions"`
+	AnswerSessionIDs   jsonRaw             `json:"answer_session_ids"`
+}
+
+type longMemEvalTurn struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// LongMemEval loads LongMemEval s, m and oracle files (JSON arrays of 0.3–3 GB), streaming them
+// item by item. One record per question, id longmemeval:<question_id>, type the official
+// question_type. Each haystack session is a passage titled with its session id, dated with its
+// haystack date, with one `role: content` line per turn. A question_id ending in _abs is an
+// abstention question: meta.abstention is true and the type stays the official one. A non-string
+// answer (a number) becomes its JSON text. question_date, haystack_session_ids, haystack_dates and
+// answer_session_ids go to meta.
+func LongMemEval(in Input, _ Options, emit Emit) error {
+	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+		var it longMemEvalItem
+		if err := decodeItem(in, line, "", raw, &it); err != nil {
+			return emit(nil, err)
+		}
+		rec, bad := longMemEvalRecord(in, line, &it)
+		return emit(rec, bad)
+	})
+}
+
+func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record, error) {
+	if it.QuestionID == "" {
+		return nil, badf(in, line, "", `missing field "question_id"`)
+	}
+	id := "longmemeval:" + it.QuestionID
+	if it.Question == nil {
+		return nil, badf(in, line, id, `missing field "question"`)
+	}
+	answer, ok := scalarText(it.Answer)
+	if !ok || len(it.Answer) == 0 {
+		return nil, badf(in, line, id, "missing or non-scalar answer")
+	}
+	rec := newRecord(id, "longmemeval", "en")
+	rec.Type = it.QuestionType
+	rec.Question = *it.Question
+	rec.Answers = []string{answer}
+	for i, sess := range it.HaystackSessions {
+		p := record.Passage{Text: sessionText(sess)}
+		if i < len(it.HaystackSessionIDs) {
+			p.Title = it.HaystackSessionIDs[i]
+		}
+		if i < len(it.HaystackDates) {
+			p.Date = it.HaystackDates[i]
+		}
+		rec.Context = append(rec.Context, p)
+	}
+	setMeta(rec, "question_date", it.QuestionDate)
+	if err := rec.SetMeta("haystack_session_ids", it.HaystackSessionIDs); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
+	if err := rec.SetMeta("haystack_dates", it.HaystackDates); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
+	setMeta(rec, "answer_session_ids", it.AnswerSessionIDs)
+	if strings.HasSuffix(it.QuestionID, "_abs") {
+		setMeta(rec, "abstention", []byte("true"))
+	}
+	return rec, nil
+}
+
+func sessionText(turns []longMemEvalTurn) string {
+	var b strings.Builder
+	for i, t := range turns {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(t.Role + ": " + t.Content)
+	}
+	return b.String()
+}

@@ -1,0 +1,132 @@
+package load
+
+import (
+	"container/heap"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Shard is part I of N (1 ≤ I ≤ N) of a deterministic split by id hash.
+type Shard struct{ I, N int }
+
+// ParseShard parses "i/n".
+func ParseShard(s string) (Shard, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 ≤ i ≤ n", s)
+	}
+	return Shard{I: i, N: n}, nil
+}
+
+// Selection filters, shards, samples and limits a record stream, the same way for every format.
+// Records go through in that order: types, shard, sample, limit.
+//
+// Sharding puts a record in part 1 + (h mod N), h the first 8 bytes of SHA-256(id) as a big-endian
+// integer: every machine that runs part i of n gets the same records whatever the input order.
+// Sampling keeps the Sample records with the smallest SHA-256(seed || id) (seed as 8 big-endian
+// bytes), written in input order: the same seed gives the same sample from any input order, a
+// sample of n is a prefix-stable subset of a sample of n+1, and memory is Sample records.
+//
+// Note: a reservoir sample would also bound memory, but it depends on the input order and on a
+// random stream; the hash ranking depends only on ids and the seed.
+type Selection struct {
+	Types  []string // keep only these types (none: all)
+	Shard  Shard    // zero: no sharding
+	Sample int      // 0: no sampling
+	Seed   int64
+	Limit  int // 0: no limit
+
+	kept    sampleHeap
+	n       int // records seen by the sampler
+	written int
+}
+
+// Add offers rec to the selection and calls write for it unless it is held for the sample or
+// filtered out. It reports false once Limit records were written and the rest can be skipped.
+func (s *Selection) Add(rec *record.Record, write func(*record.Record) error) (bool, error) {
+	if len(s.Types) > 0 && !slices.Contains(s.Types, rec.Type) {
+		return true, nil
+	}
+	if s.Shard.N > 1 && int(idHash(nil, rec.ID)%uint64(s.Shard.N)) != s.Shard.I-1 {
+		return true, nil
+	}
+	if s.Sample > 0 {
+		s.offer(rec)
+		return true, nil
+	}
+	return s.emit(rec, write)
+}
+
+func (s *Selection) emit(rec *record.Record, write func(*record.Record) error) (bool, error) {
+	if s.Limit > 0 && s.written >= s.Limit {
+		return false, nil
+	}
+	s.written++
+	if err := write(rec); err != nil {
+		return false, err
+	}
+	return s.Limit == 0 || s.written < s.Limit, nil
+}
+
+// Flush writes the sampled records, in input order.
+func (s *Selection) Flush(write func(*record.Record) error) error {
+	kept := slices.Clone(s.kept)
+	slices.SortFunc(kept, func(a, b sampled) int { return a.index - b.index })
+	for _, k := range kept {
+		more, err := s.emit(k.rec, write)
+		if err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Selection) offer(rec *record.Record) {
+	var seed [8]byte
+	binary.BigEndian.PutUint64(seed[:], uint64(s.Seed))
+	item := sampled{key: idHash(seed[:], rec.ID), index: s.n, rec: rec}
+	s.n++
+	if len(s.kept) < s.Sample {
+		heap.Push(&s.kept, item)
+		return
+	}
+	if item.key < s.kept[0].key {
+		s.kept[0] = item
+		heap.Fix(&s.kept, 0)
+	}
+}
+
+func idHash(prefix []byte, id string) uint64 {
+	h := sha256.New()
+	h.Write(prefix)
+	h.Write([]byte(id))
+	return binary.BigEndian.Uint64(h.Sum(nil))
+}
+
+type sampled struct {
+	key   uint64
+	index int
+	rec   *record.Record
+}
+
+// sampleHeap is a max-heap on key: its root is the record to drop first.
+type sampleHeap []sampled
+
+func (h sampleHeap) Len() int           { return len(h) }
+func (h sampleHeap) Less(i, j int) bool { return h[i].key > h[j].key }
+func (h sampleHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *sampleHeap) Push(x any)        { *h = append(*h, x.(sampled)) }
+func (h *sampleHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
