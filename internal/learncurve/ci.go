@@ -1,0 +1,112 @@
+package learncurve
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/qapipe/qapipe/internal/stats"
+)
+
+// CI holds percentile bootstrap intervals for every metric of a Report. The unit resampled is
+// the sequence: overall intervals resample all sequences (a type absent from a replicate drops out
+// of that replicate's macro averages, as it would from EvaLearn's), and each type's intervals
+// resample that type's sequences.
+type CI struct {
+	Replicates int
+	Seed       uint64
+	Level      float64
+	Warmup     int // K, which names the post-warmup key
+	Overall    MetricsCI
+	Types      []TypeCI // in the order of Report.Types
+	// Warnings are statistical caveats (too few sequences for a meaningful interval).
+	Warnings []string
+}
+
+// MetricsCI are the intervals of one Metrics.
+type MetricsCI struct {
+	Accuracy, Slope, FirstCorrect, Consecutive, PostWarmup stats.Interval
+	Position                                               []stats.Interval
+}
+
+// TypeCI are the intervals of one type's metrics.
+type TypeCI struct {
+	Type string
+	MetricsCI
+}
+
+// Bootstrap returns intervals at level (e.g. 0.95) from reps resamples of the sequences of rep,
+// drawn from a source seeded with seed.
+func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64) *CI {
+	m, k := rep.Problems, rep.Warmup
+	rng := stats.NewRand(seed)
+	ci := &CI{Replicates: reps, Seed: seed, Level: level, Warmup: k}
+	ci.Overall = intervals(rng, seqs, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })
+	if len(seqs) < 2 {
+		ci.Warnings = append(ci.Warnings, fmt.Sprintf("%d sequences: the overall intervals are degenerate", len(seqs)))
+	}
+	_, byType := groupTypes(seqs)
+	for _, t := range rep.Types {
+		ts := byType[t.Type]
+		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(rng, ts, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
+		if len(ts) < 2 {
+			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %d sequence: its intervals are degenerate", t.Type, len(ts)))
+		}
+	}
+	return ci
+}
+
+// intervals resamples seqs reps times and returns the interval of every figure of metrics.
+func intervals(rng *rand.Rand, seqs []Sequence, m, reps int, level float64, metrics func([]Sequence) Metrics) MetricsCI {
+	buf := make([]Sequence, len(seqs))
+	ivs := stats.BootstrapVec(rng, len(seqs), reps, 5+m, level, func(idx []int, out []float64) {
+		for i, j := range idx {
+			buf[i] = seqs[j]
+		}
+		x := metrics(buf)
+		copy(out, []float64{x.Accuracy, x.Slope, x.FirstCorrect, x.Consecutive, x.PostWarmup})
+		copy(out[5:], x.Position)
+	})
+	return MetricsCI{Accuracy: ivs[0], Slope: ivs[1], FirstCorrect: ivs[2], Consecutive: ivs[3], PostWarmup: ivs[4], Position: ivs[5:]}
+}
+
+func (ci *CI) object() pyObject {
+	types := pyObject{}
+	for _, t := range ci.Types {
+		types = append(types, pyField{t.Type, t.object(ci.Warmup)})
+	}
+	return pyObject{
+		{"method", "percentile bootstrap over sequences"},
+		{"replicates", ci.Replicates},
+		{"seed", ci.Seed},
+		{"level", ci.Level},
+		{"overall_metrics", ci.Overall.object(ci.Warmup)},
+		{"type_metrics", types},
+	}
+}
+
+func (c MetricsCI) object(k int) pyObject {
+	pos := make([]any, len(c.Position))
+	for i, iv := range c.Position {
+		pos[i] = interval(iv)
+	}
+	return pyObject{
+		{"overall_accuracy", interval(c.Accuracy)},
+		{"accuracy_slope", interval(c.Slope)},
+		{"first_correct_position", interval(c.FirstCorrect)},
+		{"consecutive_correct", interval(c.Consecutive)},
+		{fmt.Sprintf("post_warmup_accuracy_k%d", k), interval(c.PostWarmup)},
+		{"position_accuracy", pos},
+	}
+}
+
+// interval writes an interval as {"lo", "hi"}; an undefined bound (no data) is null.
+func interval(iv stats.Interval) pyObject {
+	bound := func(v float64) any {
+		if math.IsNaN(v) {
+			return nil
+		}
+		return v
+	}
+	return pyObject{{"lo", bound(iv.Lo)}, {"hi", bound(iv.Hi)}}
+}

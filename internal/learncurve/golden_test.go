@@ -1,0 +1,283 @@
+package learncurve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// evalearnItem is one item of an EvaLearn results file, fields kept raw as in the file.
+type evalearnItem map[string]json.RawMessage
+
+// readResults reads an EvaLearn results file: a JSON array (results.json) or JSON lines.
+func readResults(t testing.TB, path string) []evalearnItem {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []evalearnItem
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
+		if err := json.Unmarshal(b, &items); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		return items
+	}
+	for i, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+		var it evalearnItem
+		if err := json.Unmarshal(line, &it); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		items = append(items, it)
+	}
+	return items
+}
+
+// toRecord is a minimal stand-in for qa-load --format evalearn-results: sequence placement (with
+// the raw sequence_id and position kept in meta), type and the judge's raw reply.
+func toRecord(t testing.TB, n int, it evalearnItem) *record.Record {
+	t.Helper()
+	r := &record.Record{Schema: record.SchemaVersion, ID: fmt.Sprint(n)}
+	str := func(key string) string {
+		var s string
+		_ = json.Unmarshal(it[key], &s)
+		return s
+	}
+	r.Type = str("type")
+	sid, hasSeq := it["sequence_id"]
+	pos, hasPos := it["position_in_sequence"]
+	if hasSeq && string(sid) != "null" && hasPos && string(pos) != "null" {
+		r.Sequence = &record.Sequence{ID: string(bytes.Trim(sid, `"`))}
+		if p, err := strconv.ParseFloat(string(pos), 64); err == nil {
+			r.Sequence.Position = int(p)
+		}
+		r.Meta = map[string]json.RawMessage{MetaSequenceID: sid, MetaPosition: pos}
+	}
+	if raw, ok := it["gpt4judge"]; ok {
+		r.Judgments = map[string]*record.Judgment{JudgeName: {Raw: str("gpt4judge")}}
+		_ = raw
+	}
+	return r
+}
+
+// goldenReport is one EvaLearn report with the arguments that produced it.
+type goldenReport struct {
+	dir, name, results string
+	m, k               int
+}
+
+func goldenReports(t testing.TB) []goldenReport {
+	t.Helper()
+	re := regexp.MustCompile(`report_M(\d+)_K(\d+)\.json$`)
+	files, err := filepath.Glob("testdata/evalearn/*/report_M*_K*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden reports: %v", err)
+	}
+	var out []goldenReport
+	for _, f := range files {
+		sub := re.FindStringSubmatch(f)
+		m, _ := strconv.Atoi(sub[1])
+		k, _ := strconv.Atoi(sub[2])
+		dir := filepath.Dir(f)
+		results := filepath.Join(dir, "results.jsonl")
+		if _, err := os.Stat(results); err != nil {
+			results = filepath.Join(dir, "results_from_evaluate_py.json")
+		}
+		out = append(out, goldenReport{dir: dir, name: f, results: results, m: m, k: k})
+	}
+	return out
+}
+
+func reportFromItems(t testing.TB, items []evalearnItem, m, k int) (Report, []Sequence) {
+	t.Helper()
+	g := NewGrouper(m)
+	for i, it := range items {
+		o, err := Observe(toRecord(t, i, it))
+		if err != nil {
+			continue
+		}
+		g.Add(o)
+	}
+	seqs, _ := g.Sequences()
+	return Compute(seqs, m, k), seqs
+}
+
+func TestGoldenReports(t *testing.T) {
+	for _, g := range goldenReports(t) {
+		t.Run(g.name, func(t *testing.T) {
+			rep, _ := reportFromItems(t, readResults(t, g.results), g.m, g.k)
+			want, err := os.ReadFile(g.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := rep.JSON(nil)
+			if diffs := compareJSON(t, got, want, 1e-9); len(diffs) > 0 {
+				t.Errorf("report differs from %s in %d places:\n%v", g.name, len(diffs), diffs[:min(len(diffs), 10)])
+			}
+			var text bytes.Buffer
+			if err := rep.WriteText(&text, filepath.Base(g.name)); err != nil {
+				t.Fatal(err)
+			}
+			wantText, err := os.ReadFile(g.name[:len(g.name)-len(".json")] + ".stdout.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text.String() != string(wantText) {
+				t.Errorf("text report =\n%s\nwant\n%s", text.String(), wantText)
+			}
+		})
+	}
+}
+
+// TestGoldenOutcomes checks the 0/1 matrix against the outcomes EvaLearn derived.
+func TestGoldenOutcomes(t *testing.T) {
+	files, _ := filepath.Glob("testdata/evalearn/*/outcomes_M*.json")
+	if len(files) == 0 {
+		t.Fatal("no golden outcomes")
+	}
+	re := regexp.MustCompile(`outcomes_M(\d+)\.json$`)
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			m, _ := strconv.Atoi(re.FindStringSubmatch(f)[1])
+			_, seqs := reportFromItems(t, readResults(t, filepath.Join(filepath.Dir(f), "results.jsonl")), m, 0)
+			var want []struct {
+				SequenceID json.RawMessage `json:"sequence_id"`
+				Type       string          `json:"type"`
+				Outcomes   []int           `json:"outcomes"`
+			}
+			b, _ := os.ReadFile(f)
+			if err := json.Unmarshal(b, &want); err != nil {
+				t.Fatal(err)
+			}
+			if len(seqs) != len(want) {
+				t.Fatalf("%d sequences, want %d", len(seqs), len(want))
+			}
+			for i, w := range want {
+				got := seqs[i]
+				if got.ID != string(w.SequenceID) || got.Type != w.Type || fmt.Sprint(got.Y) != fmt.Sprint(w.Outcomes) {
+					t.Errorf("sequence %d = %s %q %v, want %s %q %v", i, got.ID, got.Type, got.Y, w.SequenceID, w.Type, w.Outcomes)
+				}
+			}
+		})
+	}
+}
+
+// compareJSON lists the differences between two JSON documents: keys in the same order, numbers
+// within tol, everything else equal.
+func compareJSON(t testing.TB, got, want []byte, tol float64) []string {
+	t.Helper()
+	g, err := decodeOrdered(got)
+	if err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, got)
+	}
+	w, err := decodeOrdered(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffs []string
+	diffValue(g, w, "", tol, &diffs)
+	return diffs
+}
+
+type orderedObject struct {
+	keys []string
+	vals map[string]any
+}
+
+func decodeOrdered(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	return decodeValue(dec)
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		o := orderedObject{vals: map[string]any{}}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := decodeValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			o.keys = append(o.keys, k.(string))
+			o.vals[k.(string)] = v
+		}
+		_, err := dec.Token()
+		return o, err
+	case json.Delim('['):
+		var a []any
+		for dec.More() {
+			v, err := decodeValue(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err := dec.Token()
+		return a, err
+	}
+	return tok, nil
+}
+
+func diffValue(got, want any, path string, tol float64, diffs *[]string) {
+	switch w := want.(type) {
+	case orderedObject:
+		g, ok := got.(orderedObject)
+		if !ok {
+			*diffs = append(*diffs, fmt.Sprintf("%s: got %v, want an object", path, got))
+			return
+		}
+		if fmt.Sprint(g.keys) != fmt.Sprint(w.keys) {
+			gk, wk := append([]string(nil), g.keys...), append([]string(nil), w.keys...)
+			sort.Strings(gk)
+			sort.Strings(wk)
+			what := "key order"
+			if fmt.Sprint(gk) != fmt.Sprint(wk) {
+				what = "keys"
+			}
+			*diffs = append(*diffs, fmt.Sprintf("%s: %s %q, want %q", path, what, g.keys, w.keys))
+		}
+		for _, k := range w.keys {
+			if gv, ok := g.vals[k]; ok {
+				diffValue(gv, w.vals[k], path+"."+k, tol, diffs)
+			}
+		}
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			*diffs = append(*diffs, fmt.Sprintf("%s: got %v, want %v", path, got, want))
+			return
+		}
+		for i := range w {
+			diffValue(g[i], w[i], fmt.Sprintf("%s[%d]", path, i), tol, diffs)
+		}
+	case json.Number:
+		g, ok := got.(json.Number)
+		gf, err1 := g.Float64()
+		wf, err2 := w.Float64()
+		if !ok || err1 != nil || err2 != nil || math.Abs(gf-wf) > tol {
+			*diffs = append(*diffs, fmt.Sprintf("%s: got %v, want %v", path, got, want))
+		}
+	default:
+		if got != want {
+			*diffs = append(*diffs, fmt.Sprintf("%s: got %v, want %v", path, got, want))
+		}
+	}
+}

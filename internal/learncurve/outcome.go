@@ -1,0 +1,99 @@
+package learncurve
+
+import (
+	"fmt"
+	"strings"
+)
+
+// UnknownType is the type of a sequence whose first record has none (EvaLearn's default).
+const UnknownType = "unknown"
+
+// Observation is one judged answer placed in a sequence.
+type Observation struct {
+	Seq  string // sequence key; keys that differ are different sequences
+	Type string // task type; "" means UnknownType
+	// Pos is the position in the sequence. PosKey, when set, replaces Pos as the identity of the
+	// position for positions that are not integers (EvaLearn keys them apart and never reads them).
+	Pos     int
+	PosKey  string
+	Correct bool
+}
+
+// Sequence is the outcome row of one sequence: Y[m] is 1 when position m+1 was answered correctly.
+type Sequence struct {
+	ID   string
+	Type string
+	Y    []int
+}
+
+// Grouper turns observations, in input order, into Sequence rows of length M.
+type Grouper struct {
+	M     int
+	order []*group
+	byKey map[string]*group
+}
+
+type group struct {
+	id   string
+	typ  string
+	pos  map[string]bool // position key → correct; later observations overwrite
+	ints map[int]bool    // integer positions → correct
+}
+
+// NewGrouper returns a Grouper for sequences of m problems.
+func NewGrouper(m int) *Grouper {
+	return &Grouper{M: m, byKey: make(map[string]*group)}
+}
+
+// Add records one observation. The first observation of a sequence fixes its type.
+func (g *Grouper) Add(o Observation) {
+	s, ok := g.byKey[o.Seq]
+	if !ok {
+		typ := o.Type
+		if typ == "" {
+			typ = UnknownType
+		}
+		s = &group{id: o.Seq, typ: typ, pos: make(map[string]bool), ints: make(map[int]bool)}
+		g.byKey[o.Seq] = s
+		g.order = append(g.order, s)
+	}
+	if o.PosKey != "" {
+		s.pos[o.PosKey] = o.Correct
+		return
+	}
+	s.ints[o.Pos] = o.Correct
+}
+
+// Sequences returns the outcome rows in first-appearance order, and one warning for each
+// sequence whose number of distinct positions is not M (as EvaLearn logs them).
+func (g *Grouper) Sequences() ([]Sequence, []string) {
+	seqs := make([]Sequence, 0, len(g.order))
+	var warns []string
+	for _, s := range g.order {
+		y := make([]int, g.M)
+		for m := range y {
+			if s.ints[m+1] {
+				y[m] = 1
+			}
+		}
+		if n := len(s.ints) + len(s.pos); n != g.M {
+			warns = append(warns, positionWarning(s, n, g.M))
+		}
+		seqs = append(seqs, Sequence{ID: s.id, Type: s.typ, Y: y})
+	}
+	return seqs, warns
+}
+
+func positionWarning(s *group, n, m int) string {
+	var missing []string
+	for p := 1; p <= m; p++ {
+		if _, ok := s.ints[p]; !ok {
+			missing = append(missing, fmt.Sprint(p))
+		}
+	}
+	msg := fmt.Sprintf("sequence %s has %d positions, expected %d", s.id, n, m)
+	if len(missing) > 0 {
+		msg += "; missing positions " + strings.Join(missing, ",") + " count as wrong"
+	}
+	return msg
+}
