@@ -13,8 +13,9 @@ import (
 // EvaLearnResults loads the results files EvaLearn's evaluate.py writes (a JSON array, or the same
 // objects one per line), so that existing runs can be rescored. Each object becomes one record:
 // prompt → turns (question = last turn), rubric, type, gpt4res → prediction.text, and the raw judge
-// text gpt4judge → judgments["evalearn"].raw. Every other field, and sequence_id and
-// position_in_sequence verbatim, go to meta (id as meta.problem_id).
+// text gpt4judge → judgments["evalearn"].raw. Every other field goes to meta verbatim, with id as
+// meta.problem_id, and sequence_id and position_in_sequence, exactly as written, as
+// meta.evalearn_sequence_id and meta.evalearn_position (the keys qa-learncurve reads).
 //
 // The mapping keeps what evaluate_metric.py's grouping depends on:
 //   - sequence is set only when sequence_id and position_in_sequence are both present and not
@@ -93,6 +94,10 @@ func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 		case "type", "prompt", "rubric", "gpt4res", "gpt4judge":
 		case "id":
 			setMeta(rec, "problem_id", v)
+		case "sequence_id":
+			setMeta(rec, "evalearn_sequence_id", v)
+		case "position_in_sequence":
+			setMeta(rec, "evalearn_position", v)
 		default:
 			setMeta(rec, k, v)
 		}
