@@ -1,0 +1,213 @@
+package metric
+
+import (
+	"sync"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// SquadEM is SQuAD v1.1 exact match: 1 when the normalised prediction equals some normalised
+// reference, else 0 (evaluate-v1.1.py, maximum over references).
+func SquadEM(pred string, refs []string) float64 {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	for _, r := range refs {
+		if s.equal(p, s.squad(r)) {
+			return 1
+		}
+	}
+	return 0
+}
+
+// SquadF1 is SQuAD v1.1 token F1, the maximum over references. A reference sharing no token with
+// the prediction scores 0, even when both normalise to nothing.
+func SquadF1(pred string, refs []string) float64 {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	best := 0.0
+	for _, r := range refs {
+		f1, _, _ := s.tokenF1(p, s.squad(r))
+		best = max(best, f1)
+	}
+	return best
+}
+
+// squad2Golds calls f with the normalised references that evaluate-v2.0.py keeps: those that do
+// not normalise to "", or a single empty one when none is left (an unanswerable question).
+func (s *scratch) squad2Golds(refs []string, f func(g text)) {
+	kept := false
+	for _, r := range refs {
+		if g := s.squad(r); g.lo < g.hi {
+			kept = true
+			f(g)
+		}
+	}
+	if !kept {
+		f(s.squad(""))
+	}
+}
+
+// Squad2EM is SQuAD v2.0 exact match: references that normalise to "" are dropped, and when none
+// is left the question counts as unanswerable, so an answer that normalises to "" matches.
+func Squad2EM(pred string, refs []string) float64 {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	best := 0.0
+	s.squad2Golds(refs, func(g text) {
+		if s.equal(p, g) {
+			best = 1
+		}
+	})
+	return best
+}
+
+// Squad2F1 is SQuAD v2.0 token F1 over the references Squad2EM keeps: when either side has no
+// token the score is 1 if both are empty, else 0; otherwise as SquadF1.
+func Squad2F1(pred string, refs []string) float64 {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	best := 0.0
+	s.squad2Golds(refs, func(g text) {
+		var f1 float64
+		switch {
+		case p.lo == p.hi || g.lo == g.hi:
+			if p.lo == p.hi && g.lo == g.hi {
+				f1 = 1
+			}
+		default:
+			f1, _, _ = s.tokenF1(p, g)
+		}
+		best = max(best, f1)
+	})
+	return best
+}
+
+// scratch holds the buffers one metric call works in; calls borrow one from scratchPool so the
+// hot paths do not allocate.
+type scratch struct {
+	buf  []byte   // normalised texts, one after another
+	toks []span   // token spans into buf
+	used []bool   // multiset matching marks
+	ids  []int32  // token ids (rouge, bleu)
+	keys []uint64 // sorted n-gram keys
+	row  []int32  // LCS dynamic-programming row
+	cnt  map[string]int
+	// intern maps a token to a small integer id and stemID a rouge token to the id of its stem.
+	// They persist across calls through the pool, which makes them caches, and are dropped when
+	// they grow past internLimit.
+	intern map[string]int32
+	stemID map[string]int32
+}
+
+// internLimit bounds the per-scratch token caches.
+const internLimit = 1 << 16
+
+// span is a token: buf[start:end].
+type span struct{ start, end int32 }
+
+// text is a normalised text in a scratch: its bytes buf[bstart:bend] and tokens toks[lo:hi].
+type text struct{ bstart, bend, lo, hi int32 }
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func getScratch() *scratch {
+	s := scratchPool.Get().(*scratch)
+	s.buf, s.toks = s.buf[:0], s.toks[:0]
+	if len(s.intern) > internLimit {
+		s.intern = nil
+	}
+	if len(s.stemID) > internLimit {
+		s.stemID = nil
+	}
+	return s
+}
+
+func putScratch(s *scratch) {
+	if cap(s.buf) > 1<<20 {
+		s.buf = nil
+	}
+	scratchPool.Put(s)
+}
+
+// squad appends SQuAD-normalised str and its tokens to the scratch.
+func (s *scratch) squad(str string) text {
+	start := len(s.buf)
+	s.buf = textnorm.AppendSquadNormalized(s.buf, str)
+	return s.cut(start)
+}
+
+// cut records the space-separated tokens of buf[start:].
+func (s *scratch) cut(start int) text {
+	t := text{bstart: int32(start), bend: int32(len(s.buf)), lo: int32(len(s.toks))}
+	tok := start
+	for i := start; i < len(s.buf); i++ {
+		if s.buf[i] == ' ' {
+			if i > tok {
+				s.toks = append(s.toks, span{int32(tok), int32(i)})
+			}
+			tok = i + 1
+		}
+	}
+	if len(s.buf) > tok {
+		s.toks = append(s.toks, span{int32(tok), int32(len(s.buf))})
+	}
+	t.hi = int32(len(s.toks))
+	return t
+}
+
+func (s *scratch) equal(a, b text) bool {
+	return string(s.buf[a.bstart:a.bend]) == string(s.buf[b.bstart:b.bend])
+}
+
+func (s *scratch) tok(i int32) []byte { return s.buf[s.toks[i].start:s.toks[i].end] }
+
+// overlap returns the size of the multiset intersection of the tokens of a and b.
+func (s *scratch) overlap(a, b text) int {
+	na, nb := int(a.hi-a.lo), int(b.hi-b.lo)
+	if na*nb <= 1024 {
+		s.used = append(s.used[:0], make([]bool, nb)...)
+		same := 0
+		for i := a.lo; i < a.hi; i++ {
+			ti := s.tok(i)
+			for j := range nb {
+				if !s.used[j] && string(ti) == string(s.tok(b.lo+int32(j))) {
+					s.used[j] = true
+					same++
+					break
+				}
+			}
+		}
+		return same
+	}
+	if s.cnt == nil {
+		s.cnt = make(map[string]int)
+	}
+	clear(s.cnt)
+	for j := b.lo; j < b.hi; j++ {
+		s.cnt[string(s.tok(j))]++
+	}
+	same := 0
+	for i := a.lo; i < a.hi; i++ {
+		if c := s.cnt[string(s.tok(i))]; c > 0 {
+			s.cnt[string(s.tok(i))] = c - 1
+			same++
+		}
+	}
+	return same
+}
+
+// tokenF1 is the SQuAD token F1 with its precision and recall; all three are 0 when no token is
+// shared.
+func (s *scratch) tokenF1(p, g text) (f1, precision, recall float64) {
+	same := s.overlap(p, g)
+	if same == 0 {
+		return 0, 0, 0
+	}
+	precision = 1.0 * float64(same) / float64(p.hi-p.lo)
+	recall = 1.0 * float64(same) / float64(g.hi-g.lo)
+	return (2 * precision * recall) / (precision + recall), precision, recall
+}

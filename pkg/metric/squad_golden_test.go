@@ -1,0 +1,27 @@
+package metric
+
+import "testing"
+
+// TestLexicalGolden checks every golden pair for each field this file family computes.
+func TestLexicalGolden(t *testing.T) {
+	pairs := loadPairs(t)
+	fields := []struct {
+		name string
+		f    func(goldenPair) float64
+	}{
+		{"squad_em", func(p goldenPair) float64 { return SquadEM(p.Prediction, p.References) }},
+		{"squad_f1", func(p goldenPair) float64 { return SquadF1(p.Prediction, p.References) }},
+		{"squad2_em", func(p goldenPair) float64 { return Squad2EM(p.Prediction, p.References) }},
+		{"squad2_f1", func(p goldenPair) float64 { return Squad2F1(p.Prediction, p.References) }},
+		{"hotpot_em", func(p goldenPair) float64 { return HotpotEM(p.Prediction, p.References) }},
+		{"hotpot_f1", func(p goldenPair) float64 { return HotpotF1(p.Prediction, p.References) }},
+	}
+	for _, fd := range fields {
+		t.Run(fd.name, func(t *testing.T) {
+			n := checkGolden(t, pairs, fd.name, fd.f)
+			if n != len(pairs) {
+				t.Errorf("%s: compared %d pairs, want %d", fd.name, n, len(pairs))
+			}
+		})
+	}
+}
