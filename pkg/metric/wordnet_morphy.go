@@ -1,0 +1,159 @@
+package metric
+
+import (
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// substitutions are NLTK's MORPHOLOGICAL_SUBSTITUTIONS, in its order, per part of speech.
+var substitutions = [numPOS][]struct{ old, new string }{
+	posNoun: {{"s", ""}, {"ses", "s"}, {"ves", "f"}, {"xes", "x"}, {"zes", "z"},
+		{"ches", "ch"}, {"shes", "sh"}, {"men", "man"}, {"ies", "y"}},
+	posVerb: {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""},
+		{"ing", "e"}, {"ing", ""}},
+	posAdj: {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
+	posAdv: nil,
+}
+
+// form is a candidate base form pre+suf. pre is a prefix of the looked-up word, so building a
+// form allocates nothing.
+type form struct{ pre, suf string }
+
+func (f form) len() int { return len(f.pre) + len(f.suf) }
+
+// hasSuffix reports whether pre+suf ends with s.
+func (f form) hasSuffix(s string) bool {
+	if len(s) <= len(f.suf) {
+		return strings.HasSuffix(f.suf, s)
+	}
+	k := len(s) - len(f.suf)
+	return s[k:] == f.suf && strings.HasSuffix(f.pre, s[:k])
+}
+
+// replaceSuffix returns the form with old (a suffix of it) replaced by new.
+func (f form) replaceSuffix(old, new string) form {
+	if len(old) <= len(f.suf) {
+		return form{f.pre, f.suf[:len(f.suf)-len(old)] + new}
+	}
+	return form{f.pre[:len(f.pre)-(len(old)-len(f.suf))], new}
+}
+
+// equal reports whether two forms spell the same string.
+func (f form) equal(g form) bool {
+	if f.len() != g.len() {
+		return false
+	}
+	for i := range f.len() {
+		if f.at(i) != g.at(i) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f form) at(i int) byte {
+	if i < len(f.pre) {
+		return f.pre[i]
+	}
+	return f.suf[i-len(f.pre)]
+}
+
+// morphScratch holds the buffers one lookup reuses.
+type morphScratch struct {
+	cur, next []form
+	key       []byte
+	entries   []uint32
+}
+
+// lookup returns the index entry of pre+suf if it is a lemma with part of speech p.
+func (wn *wordNet) lookup(f form, p int, sc *morphScratch) (uint32, bool) {
+	sc.key = append(append(sc.key[:0], f.pre...), f.suf...)
+	e, ok := wn.lemmas[string(sc.key)]
+	if !ok || len(wn.synsetsOf(e, p)) == 0 {
+		return 0, false
+	}
+	return e, true
+}
+
+// keep appends the entry of f to sc.entries[start:] if it is a lemma of pos p not yet there,
+// like NLTK's filter_forms.
+func (wn *wordNet) keep(f form, p int, start int, sc *morphScratch) {
+	e, ok := wn.lookup(f, p, sc)
+	if !ok {
+		return
+	}
+	for _, have := range sc.entries[start:] {
+		if have == e {
+			return
+		}
+	}
+	sc.entries = append(sc.entries, e)
+}
+
+// applyRules sets sc.next to the substitutions of pos p applied to every form of sc.cur, in
+// NLTK's order, with repeated forms dropped (they cannot change which forms are found first).
+func applyRules(p int, sc *morphScratch) {
+	sc.next = sc.next[:0]
+	for _, f := range sc.cur {
+		for _, r := range substitutions[p] {
+			if !f.hasSuffix(r.old) {
+				continue
+			}
+			g := f.replaceSuffix(r.old, r.new)
+			dup := false
+			for _, h := range sc.next {
+				if h.equal(g) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				sc.next = append(sc.next, g)
+			}
+		}
+	}
+	sc.cur, sc.next = sc.next, sc.cur
+}
+
+// morphy appends to sc.entries the index entries NLTK's _morphy(word, pos) returns: the exception
+// list if word is in it, else the forms found by the first round of suffix rules that yields any
+// lemma (the word itself counts in the first round).
+func (wn *wordNet) morphy(word string, p int, sc *morphScratch) {
+	start := len(sc.entries)
+	if bases, ok := wn.exc[p][word]; ok {
+		wn.keep(form{pre: word}, p, start, sc)
+		for _, b := range bases {
+			wn.keep(form{pre: b}, p, start, sc)
+		}
+		return
+	}
+	sc.cur = append(sc.cur[:0], form{pre: word})
+	applyRules(p, sc)
+	wn.keep(form{pre: word}, p, start, sc)
+	for _, f := range sc.cur {
+		wn.keep(f, p, start, sc)
+	}
+	for len(sc.entries) == start && len(sc.cur) > 0 {
+		applyRules(p, sc)
+		for _, f := range sc.cur {
+			wn.keep(f, p, start, sc)
+		}
+	}
+}
+
+// synonyms appends to dst the ids of the lemma names without '_' of every synset NLTK's
+// wordnet.synsets(word) returns: word lowercased, then every part of speech through morphy.
+func (wn *wordNet) synonyms(dst []uint32, word string, sc *morphScratch) []uint32 {
+	word = textnorm.Lower(word)
+	for p := range numPOS {
+		sc.entries = sc.entries[:0]
+		wn.morphy(word, p, sc)
+		for _, e := range sc.entries {
+			for _, s := range wn.synsetsOf(e, p) {
+				dst = append(dst, wn.synsetNames(s)...)
+			}
+		}
+	}
+	return dst
+}
