@@ -15,6 +15,12 @@ func TestLexicalGolden(t *testing.T) {
 		{"squad2_f1", func(p goldenPair) float64 { return Squad2F1(p.Prediction, p.References) }},
 		{"hotpot_em", func(p goldenPair) float64 { return HotpotEM(p.Prediction, p.References) }},
 		{"hotpot_f1", func(p goldenPair) float64 { return HotpotF1(p.Prediction, p.References) }},
+		{"rouge1_f", func(p goldenPair) float64 { return Rouge(p.Prediction, p.References, true).R1 }},
+		{"rouge2_f", func(p goldenPair) float64 { return Rouge(p.Prediction, p.References, true).R2 }},
+		{"rougeL_f", func(p goldenPair) float64 { return Rouge(p.Prediction, p.References, true).RL }},
+		{"rouge1_f_nostem", func(p goldenPair) float64 { return Rouge(p.Prediction, p.References, false).R1 }},
+		{"rouge2_f_nostem", func(p goldenPair) float64 { return Rouge(p.Prediction, p.References, false).R2 }},
+		{"rougeL_f_nostem", func(p goldenPair) float64 { return Rouge(p.Prediction, p.References, false).RL }},
 	}
 	for _, fd := range fields {
 		t.Run(fd.name, func(t *testing.T) {

@@ -1,0 +1,172 @@
+package metric
+
+import (
+	"slices"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// RougeScores holds the ROUGE-1, ROUGE-2 and ROUGE-L F-measures of one prediction.
+type RougeScores struct{ R1, R2, RL float64 }
+
+// Rouge scores pred against refs as Google rouge-score 0.1.2's
+// RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=stem).score_multi(refs, pred) does:
+// each F-measure is the best over the references. Tokens are rouge-score's: lowercase ASCII
+// letters and digits only, so non-ASCII text contributes nothing.
+//
+// Note: tokens are mapped to integer ids (through a cache that also memoises Porter stems), and
+// the n-gram overlaps are counted by merging sorted id lists, so no map is built per call.
+func Rouge(pred string, refs []string, stem bool) RougeScores {
+	var best RougeScores
+	if len(refs) == 0 {
+		return best
+	}
+	s := getScratch()
+	defer putScratch(s)
+	s.ids = s.rougeIDs(s.ids[:0], pred, stem)
+	np := len(s.ids)
+	// Layout of s.ids: pred ids, sorted pred ids, then the current reference's ids.
+	s.ids = append(s.ids, s.ids[:np]...)
+	slices.Sort(s.ids[np:])
+	s.keys = appendBigrams(s.keys[:0], s.ids[:np])
+	slices.Sort(s.keys)
+	nk := len(s.keys)
+	for _, ref := range refs {
+		s.ids = s.rougeIDs(s.ids[:2*np], ref, stem)
+		pr, rr := s.ids[:np], s.ids[2*np:]
+		r1 := fmeasure(overlapSorted(s.ids[np:2*np], sortedCopy(&s.row, rr)), np, len(rr))
+		s.keys = appendBigrams(s.keys[:nk], rr)
+		slices.Sort(s.keys[nk:])
+		r2 := fmeasure(overlapSorted(s.keys[:nk], s.keys[nk:]), max(np-1, 0), max(len(rr)-1, 0))
+		var rl float64
+		if np > 0 && len(rr) > 0 {
+			rl = lcsF(s.lcs(pr, rr), np, len(rr))
+		}
+		best.R1, best.R2, best.RL = max(best.R1, r1), max(best.R2, r2), max(best.RL, rl)
+	}
+	return best
+}
+
+// rougeIDs appends the token ids of str to dst, stemming tokens longer than three characters.
+func (s *scratch) rougeIDs(dst []int32, str string, stem bool) []int32 {
+	start := len(s.buf)
+	s.buf = textnorm.AppendRougeText(s.buf, str)
+	tok := start
+	for i := start; i < len(s.buf); i++ {
+		if s.buf[i] != ' ' {
+			continue
+		}
+		dst = append(dst, s.tokenID(s.buf[tok:i], stem))
+		tok = i + 1
+	}
+	s.buf = s.buf[:start]
+	return dst
+}
+
+// tokenID returns the id of tok, or of its Porter stem when stem is set and tok is longer than
+// three characters, memoising both lookups.
+func (s *scratch) tokenID(tok []byte, stem bool) int32 {
+	if !stem || len(tok) <= 3 {
+		return s.id(tok)
+	}
+	if id, ok := s.stemID[string(tok)]; ok {
+		return id
+	}
+	id := s.idString(textnorm.Stem(string(tok)))
+	if s.stemID == nil {
+		s.stemID = make(map[string]int32)
+	}
+	s.stemID[string(tok)] = id
+	return id
+}
+
+// id interns tok.
+func (s *scratch) id(tok []byte) int32 {
+	if id, ok := s.intern[string(tok)]; ok {
+		return id
+	}
+	return s.idString(string(tok))
+}
+
+func (s *scratch) idString(tok string) int32 {
+	if id, ok := s.intern[tok]; ok {
+		return id
+	}
+	if s.intern == nil {
+		s.intern = make(map[string]int32)
+	}
+	id := int32(len(s.intern))
+	s.intern[tok] = id
+	return id
+}
+
+// sortedCopy copies ids into *buf, sorts it and returns it.
+func sortedCopy(buf *[]int32, ids []int32) []int32 {
+	*buf = append((*buf)[:0], ids...)
+	slices.Sort(*buf)
+	return *buf
+}
+
+func appendBigrams(dst []uint64, ids []int32) []uint64 {
+	for i := 1; i < len(ids); i++ {
+		dst = append(dst, uint64(uint32(ids[i-1]))<<32|uint64(uint32(ids[i])))
+	}
+	return dst
+}
+
+// overlapSorted returns Σ min(count in a, count in b) over the values of two sorted lists.
+func overlapSorted[T int32 | uint64](a, b []T) int {
+	n, i, j := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n
+}
+
+// fmeasure is rouge-score's n-gram F from the overlap and the two n-gram counts.
+func fmeasure(overlap, npred, nref int) float64 {
+	p := float64(overlap) / float64(max(npred, 1))
+	r := float64(overlap) / float64(max(nref, 1))
+	if p+r > 0 {
+		return 2 * p * r / (p + r)
+	}
+	return 0
+}
+
+// lcsF is rouge-score's ROUGE-L F from the LCS length.
+func lcsF(lcs, npred, nref int) float64 {
+	p := float64(lcs) / float64(npred)
+	r := float64(lcs) / float64(nref)
+	if p+r > 0 {
+		return 2 * p * r / (p + r)
+	}
+	return 0
+}
+
+// lcs returns the length of the longest common subsequence of a and b, keeping one DP row.
+func (s *scratch) lcs(a, b []int32) int {
+	row := append(s.row[:0], make([]int32, len(b)+1)...)
+	for _, x := range a {
+		var diag int32 // row[j-1] of the previous row
+		for j, y := range b {
+			up := row[j+1]
+			if x == y {
+				row[j+1] = diag + 1
+			} else if row[j] > up {
+				row[j+1] = row[j]
+			}
+			diag = up
+		}
+	}
+	s.row = row
+	return int(row[len(b)])
+}
