@@ -1,0 +1,266 @@
+package metric
+
+import (
+	"math"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// BLEUScores holds sentence BLEU with uniform weights over 1, 2 and 4 n-gram orders.
+type BLEUScores struct{ B1, B2, B4 float64 }
+
+// bleuWeights are the weights NLTK is called with: (1,0,0,0), (.5,.5,0,0) and (.25,.25,.25,.25).
+var bleuWeights = [3][4]float64{{1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {0.25, 0.25, 0.25, 0.25}}
+
+// BLEU is NLTK 3.8's sentence_bleu over Python-lowercased, whitespace-split tokens with
+// SmoothingFunction().method1: n-gram counts clipped by their largest count in any one reference,
+// the brevity penalty from the closest reference length (the shorter on ties), 0 when no unigram
+// matches, and otherwise exp of the exactly rounded sum (math.fsum) of the weighted log precisions.
+func BLEU(pred string, refs []string) BLEUScores {
+	if len(refs) == 0 {
+		return BLEUScores{}
+	}
+	s := getScratch()
+	defer putScratch(s)
+	s.ids = s.bleuIDs(s.ids[:0], pred)
+	hyp := len(s.ids)
+	bounds := make([]int, 0, 4)
+	closest := -1
+	for _, r := range refs {
+		s.ids = s.bleuIDs(s.ids, r)
+		n := len(s.ids) - hyp
+		if len(bounds) > 0 {
+			n = len(s.ids) - bounds[len(bounds)-1]
+		}
+		bounds = append(bounds, len(s.ids))
+		if closest < 0 || abs(n-hyp) < abs(closest-hyp) || abs(n-hyp) == abs(closest-hyp) && n < closest {
+			closest = n
+		}
+	}
+	var num, den [4]int
+	for n := 1; n <= 4; n++ {
+		num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
+	}
+	if num[0] == 0 {
+		return BLEUScores{}
+	}
+	bp := brevityPenalty(closest, hyp)
+	var logp [4]float64
+	for i := range logp {
+		if num[i] == 0 {
+			logp[i] = math.Log((0 + 0.1) / float64(den[i]))
+		} else {
+			logp[i] = math.Log(float64(num[i]) / float64(den[i]))
+		}
+	}
+	var out [3]float64
+	for k, w := range bleuWeights {
+		var terms [4]float64
+		for i := range terms {
+			terms[i] = w[i] * logp[i]
+		}
+		out[k] = bp * math.Exp(fsum(terms[:]))
+	}
+	return BLEUScores{out[0], out[1], out[2]}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func brevityPenalty(closest, hyp int) float64 {
+	switch {
+	case hyp > closest:
+		return 1
+	case hyp == 0:
+		return 0
+	}
+	return math.Exp(1 - float64(closest)/float64(hyp))
+}
+
+// bleuIDs appends the ids of split(lower(str)) to dst.
+func (s *scratch) bleuIDs(dst []int32, str string) []int32 {
+	start := len(s.buf)
+	if isASCIIString(str) {
+		for i := 0; i < len(str); i++ {
+			c := str[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			s.buf = append(s.buf, c)
+		}
+	} else {
+		s.buf = append(s.buf, textnorm.Lower(str)...)
+	}
+	tok := -1
+	for i := start; i < len(s.buf); {
+		c, n := rune(s.buf[i]), 1
+		if c >= utf8.RuneSelf {
+			c, n = utf8.DecodeRune(s.buf[i:])
+		}
+		if textnorm.IsSpace(c) {
+			if tok >= 0 {
+				dst = append(dst, s.id(s.buf[tok:i]))
+				tok = -1
+			}
+		} else if tok < 0 {
+			tok = i
+		}
+		i += n
+	}
+	if tok >= 0 {
+		dst = append(dst, s.id(s.buf[tok:]))
+	}
+	s.buf = s.buf[:start]
+	return dst
+}
+
+func isASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// ngramKey packs the n-gram of ids starting at ids[0] into one comparable value.
+type ngramKey [4]int32
+
+// clipped returns NLTK's modified precision numerator and denominator for order n: s.ids[:hyp] is
+// the hypothesis and the references end at the offsets in bounds.
+func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
+	if hyp < n {
+		return 0, 1
+	}
+	hk := s.ngrams(s.ids[:hyp], n, 0)
+	// Distinct hypothesis n-grams with their counts, and the largest count in one reference.
+	type cnt struct {
+		key       ngramKey
+		n, maxRef int
+	}
+	distinct := make([]cnt, 0, len(hk))
+	for i, k := range hk {
+		if i > 0 && k == hk[i-1] {
+			distinct[len(distinct)-1].n++
+			continue
+		}
+		distinct = append(distinct, cnt{key: k, n: 1})
+	}
+	start := hyp
+	for _, end := range bounds {
+		rk := s.ngrams(s.ids[start:end], n, len(hk))
+		i, j := 0, 0
+		for i < len(distinct) && j < len(rk) {
+			switch c := cmpKey(distinct[i].key, rk[j]); {
+			case c < 0:
+				i++
+			case c > 0:
+				j++
+			default:
+				m := 0
+				for j < len(rk) && rk[j] == distinct[i].key {
+					m++
+					j++
+				}
+				distinct[i].maxRef = max(distinct[i].maxRef, m)
+				i++
+			}
+		}
+		start = end
+	}
+	for _, d := range distinct {
+		num += min(d.n, d.maxRef)
+	}
+	return num, max(1, len(hk))
+}
+
+// ngrams writes the sorted n-grams of ids into s.grams[off:] and returns them.
+func (s *scratch) ngrams(ids []int32, n, off int) []ngramKey {
+	s.grams = s.grams[:off]
+	for i := 0; i+n <= len(ids); i++ {
+		var k ngramKey
+		for j := range 4 {
+			k[j] = -1
+		}
+		copy(k[:], ids[i:i+n])
+		s.grams = append(s.grams, k)
+	}
+	g := s.grams[off:]
+	slices.SortFunc(g, cmpKey)
+	return g
+}
+
+func cmpKey(a, b ngramKey) int {
+	for i := range a {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// fsum returns the correctly rounded sum of xs, as Python's math.fsum does for finite values:
+// Shewchuk's exact partial sums, then the half-even correction across the top partials.
+func fsum(xs []float64) float64 {
+	var buf [8]float64
+	partials := buf[:0]
+	special := 0.0
+	for _, x := range xs {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			special += x
+			continue
+		}
+		i := 0
+		for _, y := range partials {
+			if math.Abs(x) < math.Abs(y) {
+				x, y = y, x
+			}
+			hi := x + y
+			lo := y - (hi - x)
+			if lo != 0 {
+				partials[i] = lo
+				i++
+			}
+			x = hi
+		}
+		partials = append(partials[:i], x)
+	}
+	if special != 0 || math.IsNaN(special) {
+		return special
+	}
+	n := len(partials)
+	if n == 0 {
+		return 0
+	}
+	n--
+	hi := partials[n]
+	lo := 0.0
+	for n > 0 {
+		x := hi
+		n--
+		y := partials[n]
+		hi = x + y
+		yr := hi - x
+		lo = y - yr
+		if lo != 0 {
+			break
+		}
+	}
+	if n > 0 && (lo < 0 && partials[n-1] < 0 || lo > 0 && partials[n-1] > 0) {
+		y := lo * 2
+		x := hi + y
+		if yr := x - hi; y == yr {
+			hi = x
+		}
+	}
+	return hi
+}
