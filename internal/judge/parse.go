@@ -1,0 +1,296 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/qapipe/qapipe/internal/prompt"
+)
+
+// Verdict is a parsed judge reply.
+type Verdict struct {
+	Score     float64
+	Label     string
+	Reasoning string
+}
+
+// ErrUnparsable marks a judge reply that its protocol's parser cannot read.
+var ErrUnparsable = errors.New("unparsable judge reply")
+
+func unparsable(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrUnparsable, fmt.Sprintf(format, args...))
+}
+
+// ParseYesNo applies LongMemEval's rule: the reply is stripped and lower-cased, and it is correct iff
+// it contains "yes" anywhere (so "Yes.", "eyes" and "yesterday" all count). An empty reply is
+// unparsable here (upstream would score it 0; a None reply crashes upstream).
+func ParseYesNo(raw string) (Verdict, error) {
+	s := strings.ToLower(prompt.Strip(raw))
+	if s == "" {
+		return Verdict{}, unparsable("empty reply")
+	}
+	if strings.Contains(s, "yes") {
+		return Verdict{Score: 1, Label: "yes"}, nil
+	}
+	return Verdict{Score: 0, Label: "no"}, nil
+}
+
+// ParseMAGMA applies MAGMA's rule: json.loads of the whole reply (no fence stripping; NaN and
+// Infinity allowed), score = float(obj["score"]) clamped with max(0.0, min(1.0, s)), so NaN and
+// +Infinity give 1.0 and -Infinity 0.0. A reply that is not a JSON object, or has no usable "score"
+// (upstream would default a missing one to 0.0), is unparsable.
+func ParseMAGMA(raw string) (Verdict, error) {
+	obj, err := pyJSONObject(raw)
+	if err != nil {
+		return Verdict{}, unparsable("%v", err)
+	}
+	rawScore, ok := obj["score"]
+	if !ok {
+		return Verdict{}, unparsable(`no "score" key`)
+	}
+	s, err := pyFloat(rawScore)
+	if err != nil {
+		return Verdict{}, unparsable(`"score": %v`, err)
+	}
+	s = pyClamp01(s)
+	v := Verdict{Score: s, Label: strconv.FormatFloat(s, 'g', -1, 64)}
+	if r, ok := obj["reasoning"]; ok {
+		json.Unmarshal(r, &v.Reasoning)
+	}
+	return v, nil
+}
+
+// pyClamp01 is Python's max(0.0, min(1.0, s)), NaN included.
+func pyClamp01(s float64) float64 {
+	if !(s < 1.0) { // min(1.0, s) keeps 1.0 unless s < 1.0 (false for NaN)
+		s = 1.0
+	}
+	if s < 0.0 || math.IsInf(s, -1) {
+		s = 0.0
+	}
+	return s
+}
+
+// pyWS is Python's \s for str patterns (the str.isspace set).
+const pyWS = `[\t\n\v\f\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
+
+var mem0Fence = regexp.MustCompile("(?s)```(?:json)?" + pyWS + "*(.*?)" + pyWS + "*```")
+
+// ParseMem0 applies mem0's rule: strip, take the first ```(json)? fence's body if any, json.loads,
+// read "label"; the score is 1 iff the label is exactly "CORRECT". Invalid JSON or a missing or
+// non-string label is unparsable (upstream raises).
+func ParseMem0(raw string) (Verdict, error) {
+	s := prompt.Strip(raw)
+	if m := mem0Fence.FindStringSubmatch(s); m != nil {
+		s = m[1]
+	}
+	obj, err := pyJSONObject(s)
+	if err != nil {
+		return Verdict{}, unparsable("%v", err)
+	}
+	var label string
+	if err := json.Unmarshal(obj["label"], &label); err != nil || obj["label"] == nil {
+		return Verdict{}, unparsable(`no string "label"`)
+	}
+	v := Verdict{Label: label}
+	if label == "CORRECT" {
+		v.Score = 1
+	}
+	return v, nil
+}
+
+var evaLearnInline = regexp.MustCompile(`\{"answer_score":` + pyWS + `*(\p{Nd}+)\}`)
+
+// ParseEvaLearn applies EvaLearn's evaluate_metric.py rule to a judge reply and returns the official
+// outcome (1 if the score is > 0, else 0) in score. ok reports whether a score was really read; when
+// it is false the official outcome is 0 and reason says why (no score, invalid JSON, a score Python
+// cannot compare with 0, ...).
+//
+// The rule: if the text contains "```json", only the text after the first "```json" up to the next
+// "```" counts: it is stripped and parsed as JSON, and "answer_score" is read (missing means 0);
+// otherwise the first match of {"answer_score":\s*(\d+)} (whitespace-strict: no space after "{" or
+// before "}") is read as an integer. Anything that raises upstream gives outcome 0.
+func ParseEvaLearn(raw string) (score float64, ok bool, reason string) {
+	if _, after, found := strings.Cut(raw, "```json"); found {
+		body, _, _ := strings.Cut(after, "```")
+		obj, err := pyJSONObject(prompt.Strip(body))
+		if err != nil {
+			return 0, false, err.Error()
+		}
+		v, present := obj["answer_score"]
+		if !present {
+			return 0, false, `no "answer_score" in the json block`
+		}
+		pos, err := pyPositive(v)
+		if err != nil {
+			return 0, false, err.Error()
+		}
+		return b2f(pos), true, ""
+	}
+	m := evaLearnInline.FindStringSubmatch(raw)
+	if m == nil {
+		return 0, false, `no {"answer_score": N} in the reply`
+	}
+	for _, r := range m[1] {
+		if unicodeDigit(r) != 0 {
+			return 1, true, ""
+		}
+	}
+	return 0, true, ""
+}
+
+// unicodeDigit returns the decimal value of a Unicode Nd rune (digits come in aligned runs of ten).
+func unicodeDigit(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	n := 0
+	for unicode.Is(unicode.Nd, r-1) && n < 9 {
+		r--
+		n++
+	}
+	return n
+}
+
+// pyPositive evaluates Python's `v > 0` for a decoded JSON value; it fails where Python raises.
+func pyPositive(v json.RawMessage) (bool, error) {
+	v = bytes.TrimSpace(v)
+	if bytes.HasPrefix(v, []byte(`"\u0000pyfloat:`)) {
+		f, err := pyFloat(v)
+		return f > 0, err
+	}
+	switch {
+	case len(v) == 0 || v[0] == '"' || v[0] == '[' || v[0] == '{' || string(v) == "null":
+		return false, fmt.Errorf("answer_score %s cannot be compared with 0", v)
+	case string(v) == "true":
+		return true, nil
+	case string(v) == "false":
+		return false, nil
+	}
+	f, err := pyFloat(v)
+	if err != nil {
+		return false, err
+	}
+	return f > 0, nil // NaN > 0 is false, as in Python
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// pyJSONObject decodes s as Python's json.loads would and requires an object. NaN, Infinity and
+// -Infinity literals are accepted (as Python does); values stay raw.
+func pyJSONObject(s string) (map[string]json.RawMessage, error) {
+	src := quoteNonFinite(s)
+	var v any
+	dec := json.NewDecoder(strings.NewReader(src))
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("invalid JSON: extra data")
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(src), &obj); err != nil || obj == nil {
+		return nil, errors.New("JSON is not an object")
+	}
+	return obj, nil
+}
+
+const nonFiniteTag = "\x00pyfloat:"
+
+// quoteNonFinite rewrites the bare NaN / Infinity / -Infinity tokens outside strings into tagged
+// strings that pyFloat understands.
+func quoteNonFinite(s string) string {
+	if !strings.Contains(s, "NaN") && !strings.Contains(s, "Infinity") {
+		return s
+	}
+	var b strings.Builder
+	inStr, esc := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if inStr {
+			b.WriteByte(c)
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		matched := false
+		for _, tok := range []string{"-Infinity", "Infinity", "NaN"} {
+			if strings.HasPrefix(s[i:], tok) {
+				b.WriteString(`"\u0000pyfloat:` + tok + `"`)
+				i += len(tok) - 1
+				matched = true
+				break
+			}
+		}
+		if matched {
+			continue
+		}
+		if c == '"' {
+			inStr = true
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// pyFloat is Python's float() of a decoded JSON value: numbers, booleans, the non-finite literals,
+// and strings Python's float() accepts ("0.8", " 1 ", "nan", "inf").
+func pyFloat(v json.RawMessage) (float64, error) {
+	v = bytes.TrimSpace(v)
+	switch string(v) {
+	case "true":
+		return 1, nil
+	case "false":
+		return 0, nil
+	}
+	if len(v) > 0 && v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return 0, err
+		}
+		if tok, ok := strings.CutPrefix(s, nonFiniteTag); ok {
+			return map[string]float64{"NaN": math.NaN(), "Infinity": math.Inf(1), "-Infinity": math.Inf(-1)}[tok], nil
+		}
+		return pyFloatString(s)
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s is not a number", v)
+	}
+	return f, nil
+}
+
+func pyFloatString(s string) (float64, error) {
+	t := strings.ToLower(prompt.Strip(s))
+	switch strings.TrimLeft(t, "+-") {
+	case "nan", "inf", "infinity":
+		f, _ := strconv.ParseFloat(t, 64)
+		return f, nil
+	}
+	if strings.ContainsAny(t, "x_") || strings.HasPrefix(strings.TrimLeft(t, "+-"), "0x") {
+		return 0, fmt.Errorf("could not convert string to float: %q", s)
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("could not convert string to float: %q", s)
+	}
+	return f, nil
+}
