@@ -1,0 +1,126 @@
+package metric
+
+import (
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// LoCoMo question categories, as numbered in the dataset.
+const (
+	LocomoMultiHop    = 1
+	LocomoTemporal    = 2
+	LocomoOpenDomain  = 3
+	LocomoSingleHop   = 4
+	LocomoAdversarial = 5
+)
+
+// LocomoF1 is the per-question score of LoCoMo's task_eval/evaluation.py
+// (eval_question_answering) for a question of the given category:
+//   - 1 (multi-hop): prediction and gold are split on ','; the score is the mean over gold parts
+//     of the best stemmed F1 against any prediction part;
+//   - 2, 4: the stemmed F1;
+//   - 3: the stemmed F1 against the gold text before its first ';';
+//   - 5 (adversarial): 1 if the lowercased prediction contains "no information available" or
+//     "not mentioned", else 0.
+//
+// The stemmed F1 is SQuAD's token F1 over Porter stems of LocomoNormalize's words (commas and
+// "and" removed too). The official script rejects any other category; here it gets the plain
+// stemmed F1.
+func LocomoF1(pred, gold string, category int) float64 {
+	switch category {
+	case LocomoMultiHop:
+		return locomoMultiHop(pred, gold)
+	case LocomoOpenDomain:
+		gold, _, _ = strings.Cut(gold, ";")
+		return locomoF1(pred, textnorm.Strip(gold))
+	case LocomoAdversarial:
+		low := textnorm.Lower(pred)
+		if strings.Contains(low, "no information available") || strings.Contains(low, "not mentioned") {
+			return 1
+		}
+		return 0
+	}
+	return locomoF1(pred, gold)
+}
+
+// locomoMultiHop averages, over the comma-separated gold parts, the best F1 of any
+// comma-separated prediction part, summing as numpy's mean does.
+func locomoMultiHop(pred, gold string) float64 {
+	preds := strings.Split(pred, ",")
+	golds := strings.Split(gold, ",")
+	best := make([]float64, len(golds))
+	for i, g := range golds {
+		for j, p := range preds {
+			f := locomoF1(textnorm.Strip(p), textnorm.Strip(g))
+			if j == 0 || f > best[i] {
+				best[i] = f
+			}
+		}
+	}
+	return numpySum(best) / float64(len(best))
+}
+
+// numpySum adds xs in the order numpy's add.reduce does for a contiguous float64 array: the first
+// element, plus the pairwise sum of the rest (blocks of eight accumulators, split in halves above
+// 128 elements).
+func numpySum(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return xs[0] + pairwiseSum(xs[1:])
+}
+
+func pairwiseSum(a []float64) float64 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := 0.0
+		for _, x := range a {
+			res += x
+		}
+		return res
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], a[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for j := range r {
+				r[j] += a[i+j]
+			}
+		}
+		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			res += a[i]
+		}
+		return res
+	}
+	n2 := n / 2
+	n2 -= n2 % 8
+	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
+}
+
+// locomoF1 is evaluation.py's f1_score: token F1 over the Porter stems of the normalised words.
+func locomoF1(pred, gold string) float64 {
+	s := getScratch()
+	defer putScratch(s)
+	p, g := s.locomo(pred), s.locomo(gold)
+	f1, _, _ := s.tokenF1(p, g)
+	return f1
+}
+
+// locomo appends the stemmed LoCoMo-normalised words of str to the scratch.
+func (s *scratch) locomo(str string) text {
+	norm := textnorm.LocomoNormalize(str)
+	if norm == "" {
+		return s.cut(len(s.buf))
+	}
+	start := len(s.buf)
+	for i, w := range strings.Split(norm, " ") {
+		if i > 0 {
+			s.buf = append(s.buf, ' ')
+		}
+		s.buf = append(s.buf, textnorm.Stem(w)...)
+	}
+	return s.cut(start)
+}

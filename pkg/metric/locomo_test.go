@@ -1,0 +1,59 @@
+package metric
+
+import (
+	"math"
+	"testing"
+)
+
+func TestLocomoF1(t *testing.T) {
+	tests := []struct {
+		name, pred, gold string
+		category         int
+		want             float64
+	}{
+		// Categories 2 and 4: stemmed token F1; commas and "and" vanish like articles.
+		// she wa run marathon vs ran marathon: one shared stem, P 1/4, R 1/2.
+		{"stems match", "She was running marathons", "ran a marathon", LocomoTemporal, 1.0 / 3},
+		{"stem conflates", "She likes it", "likely", LocomoTemporal, 0.5},
+		{"and removed", "Tom and Jerry", "Tom, Jerry", LocomoSingleHop, 1},
+		{"plural stem", "dogs", "the dog", LocomoSingleHop, 1},
+		{"no overlap", "Paris", "London", LocomoTemporal, 0},
+		{"both empty", "", "the", LocomoTemporal, 0},
+		{"7 May 2023", "On 7 May, 2023", "7 May 2023", LocomoTemporal, 2 * (3.0 / 4) * 1 / (3.0/4 + 1)},
+		// Category 3: only the gold text before the first ';' counts.
+		{"open domain cut", "likely yes", "likely yes; because she likes it", LocomoOpenDomain, 1},
+		{"open domain rest ignored", "because she enjoys it", "likely yes; because she likes it", LocomoOpenDomain, 0},
+		// Category 1: mean over gold parts of the best prediction part.
+		// gold parts: "hiking" (best 1), "painting" (0) → 0.5.
+		{"multi hop half", "hiking, swimming", "hiking, painting", LocomoMultiHop, 0.5},
+		// gold "pottery" matches part 2 (1); "camping trips" vs "camping" F1 2/3 → mean 5/6.
+		{"multi hop mean", "camping, pottery", "pottery, camping trips", LocomoMultiHop, (1 + 2.0/3) / 2},
+		// "and" is not a separator for the split, but it is removed by the normaliser.
+		{"multi hop and", "hiking and painting", "hiking, painting", LocomoMultiHop, 2.0 / 3},
+		// Category 5: phrase test, case-insensitive; the gold is ignored.
+		{"adversarial yes", "There is No Information Available about it.", "x", LocomoAdversarial, 1},
+		{"adversarial not mentioned", "It is NOT MENTIONED.", "x", LocomoAdversarial, 1},
+		{"adversarial answer", "He went to Paris.", "Not mentioned in the conversation", LocomoAdversarial, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := LocomoF1(tt.pred, tt.gold, tt.category)
+			if math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("LocomoF1(%q, %q, %d) = %v, want %v", tt.pred, tt.gold, tt.category, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNumpySum(t *testing.T) {
+	// 0.1 added nine times sequentially differs from numpy's pairwise order.
+	xs := []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
+	r := [8]float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
+	want := 0.1 + (((r[0]+r[1])+(r[2]+r[3]))+((r[4]+r[5])+(r[6]+r[7])) + 0.1)
+	if got := numpySum(xs); got != want {
+		t.Errorf("numpySum(10×0.1) = %v, want %v", got, want)
+	}
+	if got := numpySum([]float64{0.5, 0.25}); got != 0.75 {
+		t.Errorf("numpySum(0.5, 0.25) = %v, want 0.75", got)
+	}
+}
