@@ -11,6 +11,8 @@
 package load
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,7 +126,8 @@ func newRecord(id, dataset, lang string) *record.Record {
 	return &record.Record{Schema: record.SchemaVersion, ID: id, Dataset: dataset, Lang: lang}
 }
 
-// setMeta stores raw JSON under key unless it is absent.
+// setMeta stores raw JSON under key, compacted (numbers and strings keep their exact text),
+// unless it is absent.
 func setMeta(rec *record.Record, key string, raw []byte) {
 	if len(raw) == 0 {
 		return
@@ -132,5 +135,10 @@ func setMeta(rec *record.Record, key string, raw []byte) {
 	if rec.Meta == nil {
 		rec.Meta = make(map[string]jsonRaw)
 	}
-	rec.Meta[key] = jsonRaw(slices.Clone(raw))
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	rec.Meta[key] = jsonRaw(b.Bytes())
 }

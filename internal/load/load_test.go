@@ -1,0 +1,404 @@
+package load
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// loadAll runs a loader over a testdata file and returns its records and bad items.
+func loadAll(t *testing.T, load Loader, name string) ([]*record.Record, []error) {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []*record.Record
+	var bads []error
+	err = load(Input{Name: name, R: f}, Options{}, func(rec *record.Record, bad error) error {
+		if bad != nil {
+			bads = append(bads, bad)
+			return nil
+		}
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("load %s: %v", name, err)
+	}
+	return recs, bads
+}
+
+func typeCounts(recs []*record.Record) map[string]int {
+	m := make(map[string]int)
+	for _, r := range recs {
+		m[r.Type]++
+	}
+	return m
+}
+
+func TestLoaderCounts(t *testing.T) {
+	tests := []struct {
+		format, file string
+		want         map[string]int
+		bad          int
+	}{
+		{"hotpotqa", "hotpotqa_train_sample200.jsonl", map[string]int{"bridge": 151, "comparison": 49}, 0},
+		{"hotpotqa", "hotpotqa_array5.json", map[string]int{"bridge": 2, "comparison": 3}, 0},
+		{"cmrc2018", "cmrc2018_dev_sample.json", map[string]int{"": 301}, 0},
+		{"squad", "squad_v11_synthetic.json", map[string]int{"": 2}, 0},
+		{"squad", "squad_v20_synthetic.json", map[string]int{"has_answer": 2, "no_answer": 1}, 0},
+		{"locomo", "locomo10.json", map[string]int{"multi_hop": 282, "temporal": 321, "open_domain": 96,
+			"single_hop": 841, "adversarial": 446}, 0},
+		{"longmemeval", "longmemeval_synthetic.json", map[string]int{"single-session-user": 2,
+			"single-session-assistant": 1, "single-session-preference": 1, "multi-session": 1,
+			"temporal-reasoning": 1, "knowledge-update": 1}, 0},
+		{"evalearn-results", "evalearn_results_edge.jsonl", map[string]int{"Logical Reasoning": 707,
+			"Extraction": 120, "Sequential Reasoning": 119, "Mathematical Reasoning": 117,
+			"Summarization": 112, "Classification": 92, "unknown": 1}, 0},
+		{"evalearn-results", "evalearn_results_edge60.json", map[string]int{"Logical Reasoning": 35,
+			"Summarization": 9, "Extraction": 5, "Mathematical Reasoning": 5, "Classification": 3,
+			"Sequential Reasoning": 3}, 0},
+		{"jsonl", "generic.jsonl", map[string]int{}, 3}, // no --map: "question" is missing
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			load, err := LoaderFor(tt.format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, bads := loadAll(t, load, tt.file)
+			if diff := cmp.Diff(tt.want, typeCounts(recs)); diff != "" {
+				t.Errorf("%s types (-want +got):\n%s", tt.file, diff)
+			}
+			if len(bads) != tt.bad {
+				t.Errorf("%s: %d bad items, want %d: %v", tt.file, len(bads), tt.bad, bads)
+			}
+			seen := make(map[string]bool)
+			for _, r := range recs {
+				if seen[r.ID] {
+					t.Errorf("%s: duplicate id %q", tt.file, r.ID)
+				}
+				seen[r.ID] = true
+				if err := r.Validate(); err != nil {
+					t.Errorf("%s: record %q: %v", tt.file, r.ID, err)
+				}
+			}
+		})
+	}
+}
+
+// find returns the record with id, or fails.
+func find(t *testing.T, recs []*record.Record, id string) *record.Record {
+	t.Helper()
+	for _, r := range recs {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("no record %q", id)
+	return nil
+}
+
+// metaJSON returns rec.Meta[key] as compact JSON text.
+func metaJSON(rec *record.Record, key string) string {
+	raw, ok := rec.Meta[key]
+	if !ok {
+		return "<absent>"
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "<invalid>"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func checkMeta(t *testing.T, rec *record.Record, want map[string]string) {
+	t.Helper()
+	for k, w := range want {
+		if got := metaJSON(rec, k); got != w {
+			t.Errorf("%s meta[%q] = %s, want %s", rec.ID, k, got, w)
+		}
+	}
+}
+
+func TestHotpotQARecord(t *testing.T) {
+	recs, _ := loadAll(t, HotpotQA, "hotpotqa_train_sample200.jsonl")
+	r := find(t, recs, "hotpotqa:5ab4435b5542990594ba9bdf")
+	want := &record.Record{Schema: 1, ID: "hotpotqa:5ab4435b5542990594ba9bdf", Dataset: "hotpotqa", Lang: "en",
+		Type:     "bridge",
+		Question: "What is the genre of the film for which Danilo Donati fist won the Academy Award for Costume Design?",
+		Answers:  []string{"romance"}}
+	got := *r
+	got.Context, got.Meta = nil, nil
+	if diff := cmp.Diff(want, &got); diff != "" {
+		t.Errorf("record (-want +got):\n%s", diff)
+	}
+	if len(r.Context) != 10 {
+		t.Fatalf("%d passages, want 10", len(r.Context))
+	}
+	p := r.Context[0]
+	wantText := "Corinne Jorry (born 23 April 1943) is a French costume designer. She was nominated four times"
+	if p.Title != "Corinne Jorry" || len(p.Sentences) != 3 || !strings.HasPrefix(p.Text, wantText) {
+		t.Errorf("passage 0 = %q, %d sentences, %q…; want Corinne Jorry, 3, %q…", p.Title, len(p.Sentences), p.Text[:40], wantText)
+	}
+	checkMeta(t, r, map[string]string{"level": `"medium"`,
+		"supporting_facts": `[["Danilo Donati",1],["Romeo and Juliet (1968 film)",0]]`})
+}
+
+func TestHotpotQAArrayMatchesJSONL(t *testing.T) {
+	lines, _ := loadAll(t, HotpotQA, "hotpotqa_train_sample200.jsonl")
+	array, _ := loadAll(t, HotpotQA, "hotpotqa_array5.json")
+	if diff := cmp.Diff(lines[:5], array); diff != "" {
+		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
+	}
+}
+
+func TestSQuADRecords(t *testing.T) {
+	recs, _ := loadAll(t, SQuAD, "squad_v20_synthetic.json")
+	no := find(t, recs, "squad:syn-q4")
+	if no.Type != "no_answer" || !cmp.Equal(no.Answers, []string{""}) {
+		t.Errorf("syn-q4 = %q %q, want no_answer [\"\"]", no.Type, no.Answers)
+	}
+	checkMeta(t, no, map[string]string{"plausible_answers": `[{"answer_start":4,"text":"Loire"}]`})
+	yes := find(t, recs, "squad:syn-q3")
+	if yes.Type != "has_answer" || !cmp.Equal(yes.Answers, []string{"the Atlantic"}) || yes.Context[0].Title != "Loire" {
+		t.Errorf("syn-q3 = %q %q %q, want has_answer [the Atlantic] Loire", yes.Type, yes.Answers, yes.Context[0].Title)
+	}
+	v1, _ := loadAll(t, SQuAD, "squad_v11_synthetic.json")
+	if got := v1[0].Answers; !cmp.Equal(got, []string{"Loire", "The Loire"}) || v1[0].Type != "" {
+		t.Errorf("syn-q1 answers = %q type %q, want [Loire The Loire] and no type", got, v1[0].Type)
+	}
+}
+
+func TestCMRC2018Records(t *testing.T) {
+	recs, _ := loadAll(t, CMRC2018, "cmrc2018_dev_sample.json")
+	r := find(t, recs, "cmrc2018:DEV_0_QUERY_0")
+	if r.Lang != "zh" || r.Dataset != "cmrc2018" || r.Question != "《战国无双3》是由哪两个公司合作开发的？" ||
+		!cmp.Equal(r.Answers, []string{"光荣和ω-force", "光荣和ω-force", "光荣和ω-force"}) || r.Context[0].Title != "战国无双3" {
+		t.Errorf("DEV_0_QUERY_0 = %+v", r)
+	}
+	// answer_start -1: the text is kept, the offset only in meta.
+	r = find(t, recs, "cmrc2018:DEV_72_QUERY_1")
+	if !cmp.Equal(r.Answers, []string{"147位", "147位", "147.0"}) {
+		t.Errorf("DEV_72_QUERY_1 answers = %q", r.Answers)
+	}
+	checkMeta(t, r, map[string]string{"answer_start": "[125,125,-1]"})
+}
+
+func TestLoCoMoRecords(t *testing.T) {
+	recs, _ := loadAll(t, LoCoMo, "locomo10.json")
+	r := find(t, recs, "locomo:conv-26:1")
+	if r.Type != "temporal" || r.Question != "When did Melanie paint a sunrise?" || !cmp.Equal(r.Answers, []string{"2022"}) {
+		t.Errorf("conv-26:1 = %q %q %q, want temporal, When did Melanie paint a sunrise?, [2022]", r.Type, r.Question, r.Answers)
+	}
+	checkMeta(t, r, map[string]string{"category": "2", "evidence": `["D1:12"]`, "adversarial_answer": "<absent>"})
+	if len(r.Context) != 19 {
+		t.Errorf("conv-26 has %d session passages, want 19 (it has 35 session dates)", len(r.Context))
+	}
+	s := r.Context[0]
+	if s.Title != "session_1" || s.Date != "1:56 pm on 8 May, 2023" ||
+		!strings.HasPrefix(s.Text, "Caroline: Hey Mel! Good to see you! How have you been?\nMelanie: Hey Caroline!") {
+		t.Errorf("session 1 = %q %q %q", s.Title, s.Date, s.Text[:60])
+	}
+	adv := find(t, recs, "locomo:conv-26:152")
+	if adv.Type != "adversarial" || !cmp.Equal(adv.Answers, []string{"self-care is important"}) {
+		t.Errorf("conv-26:152 = %q %q, want adversarial [self-care is important]", adv.Type, adv.Answers)
+	}
+	checkMeta(t, adv, map[string]string{"category": "5", "adversarial_answer": `"self-care is important"`})
+	if last := recs[len(recs)-1]; !strings.HasPrefix(last.ID, "locomo:conv-50:") {
+		t.Errorf("last record %q, want conv-50", last.ID)
+	}
+}
+
+func TestLongMemEvalRecords(t *testing.T) {
+	recs, _ := loadAll(t, LongMemEval, "longmemeval_synthetic.json")
+	ms := find(t, recs, "longmemeval:syn_ms_1")
+	if !cmp.Equal(ms.Answers, []string{"3"}) || ms.Type != "multi-session" {
+		t.Errorf("syn_ms_1 = %q %q, want multi-session [3]", ms.Type, ms.Answers)
+	}
+	p := ms.Context[1]
+	if p.Title != "s_d" || p.Date != "2023/05/25 (Thu) 19:30" || p.Text != "user: Got one more book, a cookbook.\nassistant: Happy cooking!" {
+		t.Errorf("syn_ms_1 passage 1 = %+v", p)
+	}
+	checkMeta(t, ms, map[string]string{"question_date": `"2023/06/02 (Fri) 12:00"`, "answer_session_ids": `["s_c","s_d"]`,
+		"haystack_session_ids": `["s_c","s_d"]`, "haystack_dates": `["2023/05/03 (Wed) 18:00","2023/05/25 (Thu) 19:30"]`,
+		"abstention": "<absent>"})
+	abs := find(t, recs, "longmemeval:syn_ssu_2_abs")
+	if abs.Type != "single-session-user" {
+		t.Errorf("abstention type = %q, want the official single-session-user", abs.Type)
+	}
+	checkMeta(t, abs, map[string]string{"abstention": "true"})
+}
+
+func TestEvaLearnRecords(t *testing.T) {
+	open := func(name string) Input {
+		f, err := os.Open(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return Input{Name: name, R: f}
+	}
+	var recs []*record.Record
+	err := EvaLearn(open("EvaLearn_Problem.json"), open("EvaLearn_Sequence.json"), Options{},
+		func(rec *record.Record, bad error) error {
+			if bad != nil {
+				t.Errorf("bad item: %v", bad)
+			}
+			recs = append(recs, rec)
+			return nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"Logical Reasoning": 714, "Extraction": 119, "Mathematical Reasoning": 119,
+		"Sequential Reasoning": 119, "Summarization": 112, "Classification": 91}
+	if diff := cmp.Diff(want, typeCounts(recs)); diff != "" {
+		t.Errorf("types (-want +got):\n%s", diff)
+	}
+	r := find(t, recs, "evalearn:1:2") // sequence 1 = problems 252, 258, …
+	if r.Type != "Extraction" || *r.Sequence != (record.Sequence{ID: "1", Position: 2}) || len(r.Turns) != 1 ||
+		r.Question != r.Turns[0] || r.Rubric == "" || len(r.Answers) != 0 {
+		t.Errorf("evalearn:1:2 = %q %+v %d turns", r.Type, r.Sequence, len(r.Turns))
+	}
+	checkMeta(t, r, map[string]string{"problem_id": "258"})
+	// A multi-turn problem keeps its prompt list exactly; the question is the last turn.
+	for _, r := range recs {
+		if len(r.Turns) > 1 {
+			if r.Question != r.Turns[len(r.Turns)-1] || len(r.Turns)%2 != 1 {
+				t.Errorf("%s: %d turns, question is not the last one", r.ID, len(r.Turns))
+			}
+		}
+	}
+}
+
+func TestEvaLearnResultsEdgeCases(t *testing.T) {
+	recs, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge.jsonl")
+	tests := []struct {
+		id      string
+		seq     *record.Sequence
+		typ     string
+		metaSeq string
+		metaPos string
+	}{
+		{`evalearn:176:"4"`, &record.Sequence{ID: "176", Position: 0}, "Summarization", "176", `"4"`},
+		{"evalearn:98:3", &record.Sequence{ID: "98", Position: 3}, "Extraction", "98", "3"},
+		{`evalearn:"117":7`, &record.Sequence{ID: `"117"`, Position: 7}, "Mathematical Reasoning", `"117"`, "7"},
+		{"evalearn:72:1", &record.Sequence{ID: "72", Position: 1}, "unknown", "72", "1"},
+		{"evalearn:problem:9", nil, "Logical Reasoning", "6", "<absent>"},
+		{"evalearn:problem:105", nil, "Logical Reasoning", "null", "4"},
+		{"evalearn:130:1#2", &record.Sequence{ID: "130", Position: 1}, "Logical Reasoning", "130", "1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			r := find(t, recs, tt.id)
+			if !cmp.Equal(r.Sequence, tt.seq) || r.Type != tt.typ {
+				t.Errorf("%s = %+v %q, want %+v %q", tt.id, r.Sequence, r.Type, tt.seq, tt.typ)
+			}
+			checkMeta(t, r, map[string]string{"evalearn_sequence_id": tt.metaSeq, "evalearn_position": tt.metaPos})
+		})
+	}
+	r := find(t, recs, "evalearn:98:3")
+	if metaJSON(r, "evalearn_position") != "3" || string(r.Meta["evalearn_position"]) != "3.0" {
+		t.Errorf("position kept as %s, want 3.0 verbatim", r.Meta["evalearn_position"])
+	}
+	first := recs[0]
+	if first.Prediction == nil || first.Judgments["evalearn"] == nil || first.Judgments["evalearn"].Raw == "" {
+		t.Fatalf("first record has no prediction or judge text: %+v", first)
+	}
+	var src map[string]any
+	line, _ := os.ReadFile("testdata/evalearn_results_edge.jsonl")
+	json.Unmarshal([]byte(strings.SplitN(string(line), "\n", 2)[0]), &src)
+	if first.Prediction.Text != src["gpt4res"] || first.Judgments["evalearn"].Raw != src["gpt4judge"] {
+		t.Errorf("first record prediction/judge = %q / %q, want gpt4res/gpt4judge verbatim", first.Prediction.Text, first.Judgments["evalearn"].Raw)
+	}
+}
+
+func TestEvaLearnResultsArrayMatchesJSONL(t *testing.T) {
+	lines, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge.jsonl")
+	array, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge60.json")
+	if diff := cmp.Diff(lines[:60], array); diff != "" {
+		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
+	}
+}
+
+func TestGeneric(t *testing.T) {
+	m, err := ParseMap("question=q,answers=gold,id=qid,type=category")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		file string
+		load Loader
+		ids  []string
+	}{
+		{"generic.jsonl", JSONL, []string{"g1", "2", "g3"}},
+		{"generic.csv", CSV, []string{"c1", "c2", "c3"}},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			f, _ := os.Open(filepath.Join("testdata", tt.file))
+			defer f.Close()
+			var recs []*record.Record
+			err := tt.load(Input{Name: tt.file, R: f}, Options{Map: m}, func(r *record.Record, bad error) error {
+				if bad != nil {
+					t.Errorf("bad: %v", bad)
+					return nil
+				}
+				recs = append(recs, r)
+				return nil
+			})
+			if err != nil || len(recs) != 3 {
+				t.Fatalf("%s: %d records, err %v", tt.file, len(recs), err)
+			}
+			wantAnswers := [][]string{{"4", "four"}, {"Lima"}, {"1989"}}
+			wantTypes := []string{"math", "geo", "history"}
+			for i, r := range recs {
+				if r.ID != tt.ids[i] || !cmp.Equal(r.Answers, wantAnswers[i]) || r.Type != wantTypes[i] {
+					t.Errorf("record %d = %q %q %q, want %q %q %q", i, r.ID, r.Answers, r.Type, tt.ids[i], wantAnswers[i], wantTypes[i])
+				}
+			}
+			if !strings.Contains(recs[1].Question, "Peru") {
+				t.Errorf("question = %q", recs[1].Question)
+			}
+		})
+	}
+}
+
+func TestBadItems(t *testing.T) {
+	in := "{\"_id\": \"a\", \"question\": \"q?\", \"answer\": \"x\", \"type\": \"bridge\"}\n" +
+		"{not json\n" +
+		"{\"question\": \"no id\"}\n" +
+		"{\"_id\": \"b\", \"question\": \"q2?\", \"answer\": \"y\", \"type\": \"comparison\"}\n"
+	var ids []string
+	var bads []string
+	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			var re *record.Error
+			if !errors.As(bad, &re) {
+				t.Errorf("bad item %v is not a *record.Error", bad)
+			}
+			bads = append(bads, bad.Error())
+			return nil
+		}
+		ids = append(ids, r.ID)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(ids, []string{"hotpotqa:a", "hotpotqa:b"}) {
+		t.Errorf("ids = %q", ids)
+	}
+	if len(bads) != 2 || !strings.HasPrefix(bads[0], "h.jsonl:2: invalid JSON") || bads[1] != `h.jsonl:3: missing field "_id"` {
+		t.Errorf("bad items = %q", bads)
+	}
+}
