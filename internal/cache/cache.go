@@ -1,0 +1,112 @@
+// Package cache is a content-addressed store of model replies in one SQLite file, shared by
+// qa-predict, qa-judge and embedding metrics, and by several processes at once.
+//
+// A key is the SHA-256 of the canonical JSON of everything that determines a reply (see Key); the
+// value is the encoded reply. The database runs in WAL mode with a busy timeout, so concurrent
+// readers never block and writers from several processes queue instead of failing; every Put is its
+// own committed transaction, so a run killed with -9 keeps every reply stored before the kill and a
+// rerun makes no call twice. Only successful replies are stored: errors are never cached.
+//
+// Note: modernc.org/sqlite (pure Go) is used rather than mattn/go-sqlite3 so the binaries build
+// without cgo. A key-value file per entry was rejected: thousands of small files, no atomic
+// multi-process writes without extra locking.
+package cache
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Cache is an open cache file. It is safe for concurrent use.
+type Cache struct {
+	db   *sql.DB
+	path string
+}
+
+// BusyTimeout is how long a writer waits for another process's lock before giving up.
+const BusyTimeout = 30 * time.Second
+
+const schema = `CREATE TABLE IF NOT EXISTS entries (
+	key     TEXT PRIMARY KEY,
+	value   BLOB NOT NULL,
+	created INTEGER NOT NULL
+) WITHOUT ROWID`
+
+// Open opens (creating if needed) the cache file at path.
+func Open(path string) (*Cache, error) {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("cache %s: %w", path, err)
+	}
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cache %s: %w", path, err)
+	}
+	return &Cache{db: db, path: path}, nil
+}
+
+// Close closes the file.
+func (c *Cache) Close() error { return c.db.Close() }
+
+// Get returns the value stored under key and whether there was one.
+func (c *Cache) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	var v []byte
+	err := c.db.QueryRowContext(ctx, `SELECT value FROM entries WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("cache %s: get: %w", c.path, err)
+	}
+	return v, true, nil
+}
+
+// Put stores value under key, replacing any previous value, and commits before returning.
+func (c *Cache) Put(ctx context.Context, key string, value []byte) error {
+	_, err := c.db.ExecContext(ctx,
+		`INSERT INTO entries (key, value, created) VALUES (?, ?, ?)
+		 ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+		key, value, time.Now().Unix())
+	if err != nil {
+		return fmt.Errorf("cache %s: put: %w", c.path, err)
+	}
+	return nil
+}
+
+// Len returns the number of entries.
+func (c *Cache) Len(ctx context.Context) (int, error) {
+	var n int
+	if err := c.db.QueryRowContext(ctx, `SELECT count(*) FROM entries`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("cache %s: count: %w", c.path, err)
+	}
+	return n, nil
+}
+
+// Key returns the hex SHA-256 of namespace, a newline, and the JSON encoding of v. encoding/json
+// writes struct fields in declaration order and map keys sorted, so equal values give equal keys.
+// The namespace keeps different kinds of entries (model replies, embeddings) apart.
+func Key(namespace string, v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("cache key: %w", err)
+	}
+	h := sha256.New()
+	h.Write([]byte(namespace))
+	h.Write([]byte{'\n'})
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

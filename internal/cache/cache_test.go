@@ -1,0 +1,194 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func TestGetPut(t *testing.T) {
+	ctx := context.Background()
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, ok, err := c.Get(ctx, "k"); ok || err != nil {
+		t.Fatalf("Get(empty) = %v, %v, want miss", ok, err)
+	}
+	for _, v := range []string{"one", "two"} {
+		if err := c.Put(ctx, "k", []byte(v)); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := c.Get(ctx, "k")
+		if !ok || err != nil || string(got) != v {
+			t.Errorf("Get(k) = %q, %v, %v, want %q", got, ok, err, v)
+		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	temp := 0.0
+	base := model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	variants := map[string]func(r *model.Request){
+		"provider":    func(r *model.Request) { r.Provider = "anthropic" },
+		"base url":    func(r *model.Request) { r.BaseURL = "http://127.0.0.1:1" },
+		"model":       func(r *model.Request) { r.Model = "m2" },
+		"temperature": func(r *model.Request) { r.Temperature = &temp },
+		"max tokens":  func(r *model.Request) { r.MaxTokens = 5 },
+		"message":     func(r *model.Request) { r.Messages = []model.Message{{Role: "user", Content: "q2"}} },
+		"role":        func(r *model.Request) { r.Messages = []model.Message{{Role: "system", Content: "q"}} },
+		"sample":      func(r *model.Request) { r.Sample = 1 },
+		"seed":        func(r *model.Request) { s := 1; r.Seed = &s },
+	}
+	k0, _ := Key(Namespace, base)
+	if k1, _ := Key(Namespace, base); k1 != k0 {
+		t.Fatalf("Key is not deterministic: %s vs %s", k0, k1)
+	}
+	for name, f := range variants {
+		t.Run(name, func(t *testing.T) {
+			r := base
+			f(&r)
+			if k, _ := Key(Namespace, r); k == k0 {
+				t.Errorf("Key ignores %s", name)
+			}
+		})
+	}
+}
+
+type countingClient struct {
+	calls atomic.Int64
+	fail  bool
+}
+
+func (c *countingClient) Generate(_ context.Context, req model.Request) (model.Response, error) {
+	c.calls.Add(1)
+	if c.fail {
+		return model.Response{Attempts: 1}, errors.New("boom")
+	}
+	return model.Response{Text: "a:" + req.Messages[0].Content, Usage: record.Usage{InputTokens: 3, OutputTokens: 1}, Attempts: 2}, nil
+}
+
+func TestClientCachesReplies(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := &countingClient{}
+	cl := c.Wrap(next)
+	req := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	r1, err := cl.Generate(ctx, req)
+	if err != nil || r1.Cached || r1.Attempts != 2 {
+		t.Fatalf("first Generate = %+v, %v, want fresh reply with 2 attempts", r1, err)
+	}
+	c.Close()
+	c, _ = Open(path) // survives reopening
+	defer c.Close()
+	cl = c.Wrap(next)
+	r2, err := cl.Generate(ctx, req)
+	if err != nil || !r2.Cached || r2.Text != r1.Text || r2.Usage != r1.Usage || r2.Attempts != 0 {
+		t.Errorf("second Generate = %+v, %v, want cached copy of %+v", r2, err, r1)
+	}
+	if n := next.calls.Load(); n != 1 {
+		t.Errorf("calls = %d, want 1", n)
+	}
+}
+
+func TestClientDoesNotCacheErrors(t *testing.T) {
+	ctx := context.Background()
+	c, _ := Open(filepath.Join(t.TempDir(), "c.db"))
+	defer c.Close()
+	next := &countingClient{fail: true}
+	cl := c.Wrap(next)
+	req := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	for range 2 {
+		if _, err := cl.Generate(ctx, req); err == nil {
+			t.Fatal("Generate succeeded, want the error")
+		}
+	}
+	if n, _ := c.Len(ctx); n != 0 || next.calls.Load() != 2 {
+		t.Errorf("entries = %d, calls = %d; want 0 entries and 2 calls", n, next.calls.Load())
+	}
+}
+
+const (
+	envHelper = "QAPIPE_CACHE_WRITER"
+	perWriter = 200
+)
+
+// TestWriterProcess is the body of the child processes of TestConcurrentProcesses.
+func TestWriterProcess(t *testing.T) {
+	path := os.Getenv(envHelper)
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	id := os.Getenv(envHelper + "_ID")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := g; i < perWriter; i += 4 {
+				// Both processes write the shared keys; each also writes its own.
+				if err := c.Put(ctx, "shared-"+strconv.Itoa(i), []byte("v"+strconv.Itoa(i))); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := c.Put(ctx, id+"-"+strconv.Itoa(i), []byte(id)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestConcurrentProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	path := filepath.Join(t.TempDir(), "shared.db")
+	var cmds []*exec.Cmd
+	for id := range 2 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWriterProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envHelper+"="+path, fmt.Sprintf("%s_ID=p%d", envHelper, id))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("writer process: %v", err)
+		}
+	}
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if n, err := c.Len(context.Background()); n != 3*perWriter || err != nil {
+		t.Errorf("Len = %d, %v, want %d", n, err, 3*perWriter)
+	}
+	v, ok, _ := c.Get(context.Background(), "shared-7")
+	if !ok || string(v) != "v7" {
+		t.Errorf("Get(shared-7) = %q, %v, want v7", v, ok)
+	}
+}

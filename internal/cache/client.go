@@ -1,0 +1,55 @@
+package cache
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+// Namespace is the key namespace of model replies; bump its version when Response changes meaning.
+const Namespace = "model.Response/v1"
+
+// Client is a model.Client that answers from the cache when it can and stores every successful
+// reply of Next. A cached Response has Cached set and Attempts zero.
+type Client struct {
+	Next  model.Client
+	Cache *Cache
+}
+
+// Wrap returns a Client over next backed by c.
+func (c *Cache) Wrap(next model.Client) *Client { return &Client{Next: next, Cache: c} }
+
+// Generate answers req from the cache, or asks Next and stores a successful reply.
+func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	key, err := Key(Namespace, req)
+	if err != nil {
+		return model.Response{}, err
+	}
+	if v, ok, err := c.Cache.Get(ctx, key); err != nil {
+		return model.Response{}, err
+	} else if ok {
+		var resp model.Response
+		if err := json.Unmarshal(v, &resp); err != nil {
+			return model.Response{}, fmt.Errorf("cache entry %s: %w", key[:12], err)
+		}
+		resp.Cached, resp.Attempts = true, 0
+		return resp, nil
+	}
+	resp, err := c.Next.Generate(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	stored := resp
+	stored.Cached, stored.Attempts = false, 0
+	v, err := json.Marshal(stored)
+	if err != nil {
+		return resp, fmt.Errorf("cache entry: %w", err)
+	}
+	// A reply that was paid for is stored even if the run is being interrupted.
+	if err := c.Cache.Put(context.WithoutCancel(ctx), key, v); err != nil {
+		return resp, err
+	}
+	return resp, nil
+}

@@ -1,0 +1,126 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// PricesDate is the date the built-in price table was taken from the providers' public price
+// pages. Prices change; pass --prices to override.
+const PricesDate = "2025-06-01"
+
+// Price is what a model costs, in US dollars per million tokens.
+type Price struct {
+	Input  float64 `json:"input" yaml:"input"`
+	Output float64 `json:"output" yaml:"output"`
+}
+
+// Prices maps a model name to its price.
+type Prices map[string]Price
+
+// DefaultPrices returns a copy of the built-in table (list prices as of PricesDate, standard tier,
+// no batch or cache discounts). Local and extractive models are free.
+func DefaultPrices() Prices {
+	return Prices{
+		"gpt-4o":                 {2.50, 10.00},
+		"gpt-4o-mini":            {0.15, 0.60},
+		"gpt-4.1":                {2.00, 8.00},
+		"gpt-4.1-mini":           {0.40, 1.60},
+		"gpt-4.1-nano":           {0.10, 0.40},
+		"gpt-4-turbo":            {10.00, 30.00},
+		"gpt-3.5-turbo":          {0.50, 1.50},
+		"o1":                     {15.00, 60.00},
+		"o1-mini":                {1.10, 4.40},
+		"o3":                     {2.00, 8.00},
+		"o3-mini":                {1.10, 4.40},
+		"o4-mini":                {1.10, 4.40},
+		"claude-opus-4-0":        {15.00, 75.00},
+		"claude-sonnet-4-0":      {3.00, 15.00},
+		"claude-3-7-sonnet":      {3.00, 15.00},
+		"claude-3-5-sonnet":      {3.00, 15.00},
+		"claude-3-5-haiku":       {0.80, 4.00},
+		"claude-3-opus":          {15.00, 75.00},
+		"claude-3-haiku":         {0.25, 1.25},
+		"claude-opus-4":          {15.00, 75.00},
+		"claude-sonnet-4":        {3.00, 15.00},
+		"gemini-2.5-pro":         {1.25, 10.00},
+		"gemini-2.5-flash":       {0.30, 2.50},
+		"gemini-2.0-flash":       {0.10, 0.40},
+		"gemini-2.0-flash-lite":  {0.075, 0.30},
+		"gemini-1.5-pro":         {1.25, 5.00},
+		"gemini-1.5-flash":       {0.075, 0.30},
+		"extractive":             {0, 0},
+		"extractive-bm25":        {0, 0},
+		"text-embedding-3-small": {0.02, 0},
+		"text-embedding-3-large": {0.13, 0},
+	}
+}
+
+// ParsePrices reads a price file: a JSON or YAML object mapping model names to {input, output}
+// USD per million tokens. (YAML is a superset of JSON, so one decoder reads both.)
+func ParsePrices(data []byte) (Prices, error) {
+	var p Prices
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("prices: %w", err)
+	}
+	for m, pr := range p {
+		if pr.Input < 0 || pr.Output < 0 {
+			return nil, fmt.Errorf("prices: model %q: negative price", m)
+		}
+	}
+	return p, nil
+}
+
+// Merge returns p with the entries of q added, q winning on conflicts.
+func (p Prices) Merge(q Prices) Prices {
+	out := make(Prices, len(p)+len(q))
+	for k, v := range p {
+		out[k] = v
+	}
+	for k, v := range q {
+		out[k] = v
+	}
+	return out
+}
+
+// Lookup finds model's price: an exact match, else the longest entry that is a prefix of model
+// followed by "-" (so "gpt-4o-2024-08-06" finds "gpt-4o", but "gpt-4o-mini" is never priced as
+// "gpt-4o" when it has its own entry). A provider prefix such as "openai/" is ignored.
+func (p Prices) Lookup(model string) (Price, bool) {
+	if pr, ok := p[model]; ok {
+		return pr, true
+	}
+	if i := strings.LastIndexByte(model, '/'); i >= 0 {
+		return p.Lookup(model[i+1:])
+	}
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
+	for _, k := range keys {
+		if strings.HasPrefix(model, k+"-") {
+			return p[k], true
+		}
+	}
+	return Price{}, false
+}
+
+// Cost returns the cost of usage u on model, or nil when the model has no price (unknown is not
+// free).
+func (p Prices) Cost(model string, u record.Usage) *float64 {
+	pr, ok := p.Lookup(model)
+	if !ok {
+		return nil
+	}
+	c := (float64(u.InputTokens)*pr.Input + float64(u.OutputTokens)*pr.Output) / 1e6
+	return &c
+}

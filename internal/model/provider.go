@@ -1,0 +1,211 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/anthropic"
+	"github.com/tmc/langchaingo/llms/ollama"
+	"github.com/tmc/langchaingo/llms/openai"
+)
+
+// Default endpoints, used when Config.BaseURL is empty.
+const (
+	OpenAIURL    = "https://api.openai.com/v1"
+	AnthropicURL = "https://api.anthropic.com/v1"
+	OllamaURL    = "http://127.0.0.1:11434"
+	GoogleAIURL  = "https://generativelanguage.googleapis.com"
+)
+
+// Providers lists the provider names New accepts.
+var Providers = []string{"openai", "anthropic", "ollama", "googleai", "extractive"}
+
+// KeyEnv maps each provider to the environment variables its key is usually read from, in order.
+// Only the command layer reads them; this package takes the key in Config.
+var KeyEnv = map[string][]string{
+	"openai":    {"OPENAI_API_KEY"},
+	"anthropic": {"ANTHROPIC_API_KEY"},
+	"googleai":  {"GOOGLE_API_KEY", "GEMINI_API_KEY"},
+}
+
+// Config selects and configures a provider.
+type Config struct {
+	Provider string
+	BaseURL  string
+	APIKey   string // never logged, cached or returned in errors
+	// HTTPClient carries the retrying Transport; nil means a plain client.
+	HTTPClient *http.Client
+	// TPM, if set, limits tokens per minute (estimated input + max_tokens, corrected by real usage).
+	TPM *Limiter
+}
+
+// New returns the Client for cfg.Provider. The extractive provider is not built here (it lives in
+// its own package); New rejects it so that the caller wires it explicitly.
+func New(ctx context.Context, cfg Config) (Client, error) {
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	var (
+		llm llms.Model
+		err error
+	)
+	switch cfg.Provider {
+	case "openai":
+		if base == "" {
+			base = OpenAIURL
+		}
+		llm, err = openai.New(openai.WithToken(keyOr(cfg.APIKey, "none")), openai.WithBaseURL(base),
+			openai.WithHTTPClient(hc))
+	case "anthropic":
+		if base == "" {
+			base = AnthropicURL
+		}
+		if cfg.APIKey == "" {
+			return nil, errors.New("anthropic: no API key (set ANTHROPIC_API_KEY or --api-key-file)")
+		}
+		llm, err = anthropic.New(anthropic.WithToken(cfg.APIKey), anthropic.WithBaseURL(base),
+			anthropic.WithHTTPClient(hc))
+	case "ollama":
+		if base == "" {
+			base = OllamaURL
+		}
+		u, perr := url.Parse(base)
+		if perr != nil {
+			return nil, fmt.Errorf("ollama: base url: %w", perr)
+		}
+		llm, err = ollama.New(ollama.WithServerURL(u.String()), ollama.WithHTTPClient(hc))
+	case "googleai":
+		if base == "" {
+			base = GoogleAIURL
+		}
+		if cfg.APIKey == "" {
+			return nil, errors.New("googleai: no API key (set GOOGLE_API_KEY or --api-key-file)")
+		}
+		return newGoogle(base, cfg, hc), nil
+	default:
+		return nil, fmt.Errorf("unknown provider %q (want one of %s)", cfg.Provider, strings.Join(Providers, ", "))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", cfg.Provider, redact(err.Error(), cfg.APIKey))
+	}
+	return &chat{provider: cfg.Provider, llm: llm, key: cfg.APIKey, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
+}
+
+func keyOr(key, def string) string {
+	if key == "" {
+		return def // OpenAI-compatible local servers take any token; langchaingo insists on one
+	}
+	return key
+}
+
+// chat is a Client over a langchaingo model.
+type chat struct {
+	provider  string
+	llm       llms.Model
+	key       string
+	tpm       *Limiter
+	legacyMax bool
+}
+
+// Generate sends req and normalises the reply.
+func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
+	msgs := make([]llms.MessageContent, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		t, err := chatRole(m.Role)
+		if err != nil {
+			return Response{}, err
+		}
+		msgs = append(msgs, llms.TextParts(t, m.Content))
+	}
+	estimate := float64(EstimateTokens(req) + req.MaxTokens)
+	if err := c.tpm.Wait(ctx, estimate); err != nil {
+		return Response{}, err
+	}
+	ctx, attempts := WithAttempts(ctx)
+	resp, err := c.llm.GenerateContent(ctx, msgs, callOptions(req, c.legacyMax)...)
+	out := Response{Model: req.Model, Attempts: attempts.N()}
+	if err != nil {
+		c.tpm.Adjust(-estimate)
+		return out, &CallError{Attempts: out.Attempts, Err: errors.New(redact(err.Error(), c.key))}
+	}
+	if len(resp.Choices) == 0 {
+		return out, &CallError{Attempts: out.Attempts, Err: errors.New("empty response")}
+	}
+	ch := resp.Choices[0]
+	out.Text = ch.Content
+	out.Usage = UsageFromInfo(ch.GenerationInfo)
+	c.tpm.Adjust(float64(out.Usage.InputTokens+out.Usage.OutputTokens) - estimate)
+	return out, nil
+}
+
+func callOptions(req Request, legacyMax bool) []llms.CallOption {
+	opts := []llms.CallOption{llms.WithModel(req.Model)}
+	if req.Temperature != nil {
+		opts = append(opts, llms.WithTemperature(*req.Temperature))
+	}
+	if req.MaxTokens > 0 {
+		opts = append(opts, llms.WithMaxTokens(req.MaxTokens))
+		if legacyMax {
+			opts = append(opts, openai.WithLegacyMaxTokensField())
+		}
+	}
+	if req.TopP != nil {
+		opts = append(opts, llms.WithTopP(*req.TopP))
+	}
+	if req.Seed != nil {
+		opts = append(opts, llms.WithSeed(*req.Seed))
+	}
+	return opts
+}
+
+func chatRole(role string) (llms.ChatMessageType, error) {
+	switch role {
+	case "system":
+		return llms.ChatMessageTypeSystem, nil
+	case "user", "":
+		return llms.ChatMessageTypeHuman, nil
+	case "assistant":
+		return llms.ChatMessageTypeAI, nil
+	}
+	return "", fmt.Errorf("unknown message role %q", role)
+}
+
+// CallError is a failed model call: the error and how many HTTP attempts were made.
+type CallError struct {
+	Attempts int
+	Err      error
+}
+
+func (e *CallError) Error() string {
+	if e.Attempts > 1 {
+		return fmt.Sprintf("%v (after %d attempts)", e.Err, e.Attempts)
+	}
+	return e.Err.Error()
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// redact removes every occurrence of key from s.
+func redact(s, key string) string {
+	if len(key) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}
+
+// EstimateTokens is a rough count of a request's input tokens (4 bytes a token), used only to
+// reserve rate-limit budget before the real usage is known. It never downloads a tokenizer.
+func EstimateTokens(req Request) int {
+	n := 0
+	for _, m := range req.Messages {
+		n += len(m.Content)/4 + 4
+	}
+	return n
+}

@@ -1,0 +1,143 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+const testKey = "sk-test-SECRET-0123456789"
+
+// wire is one provider's real request path, auth header and reply body (with its usage block).
+type wire struct {
+	provider, path, authHeader, authValue, reply string
+	usage                                      record.Usage
+}
+
+var wires = []wire{
+	{"openai", "/v1/chat/completions", "Authorization", "Bearer " + testKey,
+		`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}}`,
+		record.Usage{InputTokens: 12, OutputTokens: 3}},
+	{"anthropic", "/v1/messages", "X-Api-Key", testKey,
+		`{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4}}`,
+		record.Usage{InputTokens: 20, OutputTokens: 4}},
+	{"ollama", "/api/chat", "", "",
+		`{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Paris"},"done":true,"total_duration":1,"prompt_eval_count":26,"eval_count":5}`,
+		record.Usage{InputTokens: 26, OutputTokens: 5}},
+	{"googleai", "/v1beta/models/gemini-2.0-flash:generateContent", "X-Goog-Api-Key", testKey,
+		`{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}}`,
+		record.Usage{InputTokens: 8, OutputTokens: 2}},
+}
+
+func (w wire) baseURL(srv string) string {
+	switch w.provider {
+	case "openai", "anthropic":
+		return srv + "/v1"
+	}
+	return srv
+}
+
+func (w wire) contentType() string {
+	if w.provider == "ollama" {
+		return "application/x-ndjson"
+	}
+	return "application/json"
+}
+
+// wireServer serves w's reply, checking path and key, and records each request body.
+func wireServer(t *testing.T, w wire, calls *atomic.Int64, bodies chan<- string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		b, _ := io.ReadAll(r.Body)
+		if bodies != nil {
+			select {
+			case bodies <- string(b):
+			default:
+			}
+		}
+		reply := w.reply
+		if w.provider == "googleai" && r.URL.Path == strings.Replace(w.path, ":generate", ":streamGenerate", 1) {
+			reply = "[" + reply + "]" // the REST stream is a JSON array of responses
+		} else if r.URL.Path != w.path {
+			http.Error(rw, `{"error":{"message":"not found: `+r.URL.Path+`"}}`, http.StatusNotFound)
+			return
+		}
+		if w.authHeader != "" && r.Header.Get(w.authHeader) != w.authValue {
+			http.Error(rw, `{"error":{"message":"bad key"}}`, http.StatusUnauthorized)
+			return
+		}
+		rw.Header().Set("Content-Type", w.contentType())
+		io.WriteString(rw, reply)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func testRequest(provider, model string) Request {
+	temp := 0.0
+	return Request{Provider: provider, Model: model, Temperature: &temp, MaxTokens: 16,
+		Messages: []Message{{Role: "system", Content: "Answer briefly."}, {Role: "user", Content: "Capital of France?"}}}
+}
+
+func TestProvidersWireFormat(t *testing.T) {
+	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
+	for _, w := range wires {
+		t.Run(w.provider, func(t *testing.T) {
+			var calls atomic.Int64
+			bodies := make(chan string, 1)
+			srv := wireServer(t, w, &calls, bodies)
+			tr := NewTransport(TransportConfig{})
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if resp.Text != "Paris" || resp.Usage != w.usage || resp.Attempts != 1 {
+				t.Errorf("Generate = %+v, want text Paris, usage %+v, 1 attempt", resp, w.usage)
+			}
+			body := <-bodies
+			if !strings.Contains(body, "Capital of France?") || !strings.Contains(body, "Answer briefly.") {
+				t.Errorf("request body %s lacks the messages", body)
+			}
+			if w.provider != "googleai" && !strings.Contains(body, models[w.provider]) {
+				t.Errorf("request body %s lacks the model", body)
+			}
+			var js map[string]any
+			if err := json.Unmarshal([]byte(body), &js); err != nil {
+				t.Errorf("request body is not JSON: %v", err)
+			}
+		})
+	}
+}
+
+func TestUsageFromInfo(t *testing.T) {
+	tests := []struct {
+		name string
+		info map[string]any
+		want record.Usage
+	}{
+		{"openai", map[string]any{"PromptTokens": 10, "CompletionTokens": 2, "TotalTokens": 12}, record.Usage{InputTokens: 10, OutputTokens: 2}},
+		{"anthropic", map[string]any{"InputTokens": 7, "OutputTokens": 3}, record.Usage{InputTokens: 7, OutputTokens: 3}},
+		{"googleai int32", map[string]any{"input_tokens": int32(5), "output_tokens": int32(1), "PromptTokens": int32(0)}, record.Usage{InputTokens: 5, OutputTokens: 1}},
+		{"float", map[string]any{"prompt_tokens": 4.0, "completion_tokens": 1.0}, record.Usage{InputTokens: 4, OutputTokens: 1}},
+		{"none", map[string]any{"ThinkingContent": ""}, record.Usage{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := UsageFromInfo(tt.info); got != tt.want {
+				t.Errorf("UsageFromInfo(%v) = %+v, want %+v", tt.info, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,325 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Transport is an http.RoundTripper that retries transient failures and rate-limits requests. It is
+// handed to the langchaingo clients through their WithHTTPClient options, so every provider gets the
+// same behaviour:
+//
+//   - transient failures (429, 500, 502, 503, 504, 529, timeouts, connection resets, truncated bodies,
+//     malformed JSON in a 200 reply) are retried with exponential backoff and seeded jitter, up to
+//     MaxRetries times; a Retry-After header on 429/503 sets the wait instead;
+//   - every other status (400, 401, 403, 404, 422, ...) is returned at once;
+//   - each attempt runs under its own Timeout and waits for the RPM limiter and the adaptive gate,
+//     which halves the number of requests in flight on every 429 and grows it back by one after a
+//     window of successes.
+//
+// The response body is read completely inside the attempt, so a truncated body is an attempt failure
+// rather than a decoding error later. Attempts are counted into the Attempts found in the request's
+// context (see WithAttempts).
+//
+// Note: retrying at the HTTP layer rather than around langchaingo's Generate keeps retries blind to
+// provider error strings, which differ per client and version; the status code is the one contract.
+type Transport struct {
+	base       http.RoundTripper
+	maxRetries int
+	timeout    time.Duration
+	backoff    time.Duration
+	maxBackoff time.Duration
+	maxWait    time.Duration
+	sleep      func(context.Context, time.Duration) error
+	rpm        *Limiter
+	gate       *gate
+
+	mu  sync.Mutex
+	rnd *rand.Rand
+
+	requests atomic.Int64
+	retries  atomic.Int64
+}
+
+// TransportConfig configures a Transport. Zero values take the documented defaults.
+type TransportConfig struct {
+	Base        http.RoundTripper // default http.DefaultTransport
+	MaxRetries  int               // retries after the first attempt; negative means none
+	Timeout     time.Duration     // per attempt, including reading the body; 0 means none
+	Backoff     time.Duration     // first backoff, default 500ms; doubled per retry
+	MaxBackoff  time.Duration     // cap on one backoff, default 30s
+	MaxWait     time.Duration     // cap on one Retry-After wait, default 2m
+	Concurrency int               // most requests in flight (adaptive ceiling); 0 means unlimited
+	RPM         float64           // requests per minute; 0 means unlimited
+	Seed        uint64            // seeds the jitter
+	// Sleep waits for d or until ctx is done; tests inject a recorder. Default: a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// NewTransport returns a Transport configured by cfg.
+func NewTransport(cfg TransportConfig) *Transport {
+	t := &Transport{
+		base:       cfg.Base,
+		maxRetries: max(cfg.MaxRetries, 0),
+		timeout:    cfg.Timeout,
+		backoff:    cfg.Backoff,
+		maxBackoff: cfg.MaxBackoff,
+		maxWait:    cfg.MaxWait,
+		sleep:      cfg.Sleep,
+		rnd:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+	}
+	if t.base == nil {
+		t.base = http.DefaultTransport
+	}
+	if t.backoff <= 0 {
+		t.backoff = 500 * time.Millisecond
+	}
+	if t.maxBackoff <= 0 {
+		t.maxBackoff = 30 * time.Second
+	}
+	if t.maxWait <= 0 {
+		t.maxWait = 2 * time.Minute
+	}
+	if t.sleep == nil {
+		t.sleep = Sleep
+	}
+	if cfg.RPM > 0 {
+		t.rpm = NewLimiter(cfg.RPM, t.sleep)
+	}
+	if cfg.Concurrency > 0 {
+		t.gate = newGate(cfg.Concurrency)
+	}
+	return t
+}
+
+// Client returns an http.Client that sends through t.
+func (t *Transport) Client() *http.Client { return &http.Client{Transport: t} }
+
+// Requests returns how many HTTP attempts t has made.
+func (t *Transport) Requests() int64 { return t.requests.Load() }
+
+// Retries returns how many of those attempts were retries.
+func (t *Transport) Retries() int64 { return t.retries.Load() }
+
+// Concurrency returns the adaptive limit on requests in flight now (0 when unlimited).
+func (t *Transport) Concurrency() int {
+	if t.gate == nil {
+		return 0
+	}
+	return t.gate.current()
+}
+
+// RoundTrip sends req, retrying transient failures.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	body, err := readRequestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		resp, wait, err := t.attempt(ctx, req, body)
+		if wait < 0 { // final: success or a permanent failure
+			return resp, err
+		}
+		if ctx.Err() != nil {
+			if resp != nil {
+				return resp, nil
+			}
+			return nil, ctx.Err()
+		}
+		if attempt >= t.maxRetries {
+			if resp != nil {
+				return resp, nil // let the client turn the status into its own error
+			}
+			return nil, fmt.Errorf("after %d attempts: %w", attempt+1, err)
+		}
+		if wait == 0 {
+			wait = t.backoffFor(attempt)
+		}
+		if err := t.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+		t.retries.Add(1)
+	}
+}
+
+// attempt makes one try. wait < 0 means the result is final; otherwise the try failed transiently
+// and wait is the server's Retry-After (0 when it gave none).
+func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte) (*http.Response, time.Duration, error) {
+	if t.rpm != nil {
+		if err := t.rpm.Wait(ctx, 1); err != nil {
+			return nil, -1, err
+		}
+	}
+	if t.gate != nil {
+		if err := t.gate.acquire(ctx); err != nil {
+			return nil, -1, err
+		}
+	}
+	throttled, ok := false, false
+	defer func() {
+		if t.gate != nil {
+			t.gate.release(ok, throttled)
+		}
+	}()
+	t.requests.Add(1)
+	countAttempt(ctx)
+
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if t.timeout > 0 {
+		actx, cancel = context.WithTimeout(ctx, t.timeout)
+	}
+	defer cancel()
+	r := req.Clone(actx)
+	if body != nil {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	resp, err := t.base.RoundTrip(r)
+	if err != nil {
+		return nil, t.transientWait(ctx, err), err
+	}
+	data, rerr := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if rerr != nil {
+		return nil, t.transientWait(ctx, rerr), fmt.Errorf("read response body: %w", rerr)
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(data))
+	resp.ContentLength = int64(len(data))
+	switch {
+	case resp.StatusCode == http.StatusTooManyRequests:
+		throttled = true
+		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
+	case isTransientStatus(resp.StatusCode):
+		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
+	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):
+		return nil, 0, errors.New("malformed JSON in response body")
+	}
+	ok = resp.StatusCode < 400
+	return resp, -1, nil
+}
+
+// transientWait returns 0 (retry, no server hint) for a transient transport error and -1 otherwise.
+func (t *Transport) transientWait(ctx context.Context, err error) time.Duration {
+	if ctx.Err() != nil {
+		return -1 // the caller gave up: not the server's fault, and not worth retrying
+	}
+	if isTransientError(err) {
+		return 0
+	}
+	return -1
+}
+
+func (t *Transport) backoffFor(attempt int) time.Duration {
+	d := t.backoff << min(attempt, 30)
+	if d <= 0 || d > t.maxBackoff {
+		d = t.maxBackoff
+	}
+	t.mu.Lock()
+	j := t.rnd.Int64N(int64(d)/2 + 1)
+	t.mu.Unlock()
+	return d/2 + time.Duration(j)
+}
+
+func isTransientStatus(code int) bool {
+	switch code {
+	case 408, 409, 425, 500, 502, 503, 504, 529:
+		return true
+	}
+	return false
+}
+
+func isTransientError(err error) bool {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, io.EOF),
+		errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.EPIPE),
+		errors.As(err, &ne) && ne.Timeout():
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe)
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// retryAfter parses a Retry-After header (seconds or an HTTP date) into a wait, capped at limit.
+func retryAfter(h string, now time.Time, limit time.Duration) time.Duration {
+	if h == "" {
+		return 0
+	}
+	var d time.Duration
+	if s, err := strconv.ParseFloat(h, 64); err == nil {
+		d = time.Duration(s * float64(time.Second))
+	} else if at, err := http.ParseTime(h); err == nil {
+		d = at.Sub(now)
+	}
+	if d <= 0 {
+		return 0
+	}
+	return min(d, limit)
+}
+
+func readRequestBody(req *http.Request) ([]byte, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return nil, nil
+	}
+	defer req.Body.Close()
+	return io.ReadAll(req.Body)
+}
+
+// Sleep waits for d or until ctx is done, returning ctx's error in that case.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+type attemptsKey struct{}
+
+// Attempts counts the HTTP attempts made on behalf of one call.
+type Attempts struct{ n atomic.Int64 }
+
+// N returns the number of attempts counted.
+func (a *Attempts) N() int { return int(a.n.Load()) }
+
+// WithAttempts returns a context under which a Transport counts its attempts into the returned
+// Attempts.
+func WithAttempts(ctx context.Context) (context.Context, *Attempts) {
+	a := &Attempts{}
+	return context.WithValue(ctx, attemptsKey{}, a), a
+}
+
+func countAttempt(ctx context.Context) {
+	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
+		a.n.Add(1)
+	}
+}

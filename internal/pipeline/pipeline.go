@@ -1,0 +1,130 @@
+// Package pipeline is the ordered, bounded, concurrent map over a record stream that qa-predict,
+// qa-judge and the embedding metrics share.
+//
+// Map reads items from a push-style source, runs the work function on at most n of them at a time
+// (errgroup.WithContext + SetLimit), and hands results to the sink in input order. A window of n
+// slots bounds everything at once: an item takes a slot before its work starts and gives it back
+// only after the sink has taken its result, so at most n items are in flight or waiting to be
+// reordered, and memory stays bounded however long the stream. Every channel send selects on the
+// context, so cancellation never leaves a goroutine blocked.
+//
+// On cancellation Map stops reading, lets the sink take every result that completed in order before
+// the first unfinished one (so a rerun resumes from a clean prefix), and returns the context's error.
+//
+// Note: a pool of n long-lived workers fed by a channel was rejected: it needs its own reorder
+// buffer bound and shutdown protocol, which the slot window gives for free.
+package pipeline
+
+import (
+	"context"
+	"errors"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Options configure Map.
+type Options struct {
+	// Concurrency is the most items in flight (and the reorder window); below 1 means 1.
+	Concurrency int
+	// Started, if set, is called from the reading goroutine as each item is accepted.
+	Started func()
+	// Finished, if set, is called from worker goroutines, concurrently, as each item's work
+	// returns; err is the work function's error.
+	Finished func(err error)
+}
+
+// Source pushes items to yield in order until it runs out or yield returns an error, which it
+// returns. (command.Source.Each has this shape.)
+type Source[T any] func(yield func(T) error) error
+
+type slot[Out any] struct {
+	done chan struct{}
+	out  Out
+	err  error
+}
+
+// Map applies work to every item of src with at most opts.Concurrency calls in flight and passes
+// the results to sink in input order. It returns the first error of src, work or sink; a work error
+// is fatal, so per-item failures that should not stop the run belong in Out. When ctx is
+// cancelled, completed results before the first unfinished item are still passed to sink and Map
+// returns ctx.Err().
+func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work func(context.Context, In) (Out, error), sink func(Out) error) error {
+	n := max(opts.Concurrency, 1)
+	stop, cancel := context.WithCancel(ctx) // a sink error stops the reader and workers too
+	defer cancel()
+	g, gctx := errgroup.WithContext(stop)
+	g.SetLimit(n + 1) // n workers plus the reader
+	window := make(chan struct{}, n)
+	order := make(chan *slot[Out], n)
+
+	g.Go(func() error {
+		defer close(order)
+		return src(func(item In) error {
+			select { // take a slot in the window
+			case window <- struct{}{}:
+			case <-gctx.Done():
+				return gctx.Err()
+			}
+			s := &slot[Out]{done: make(chan struct{})}
+			select {
+			case order <- s:
+			case <-gctx.Done():
+				<-window
+				return gctx.Err()
+			}
+			if opts.Started != nil {
+				opts.Started()
+			}
+			g.Go(func() error {
+				defer close(s.done)
+				s.out, s.err = work(gctx, item)
+				if opts.Finished != nil {
+					opts.Finished(s.err)
+				}
+				return s.err
+			})
+			return nil
+		})
+	})
+
+	sinkErr := drain(gctx, order, window, sink)
+	if sinkErr != nil {
+		cancel()
+		for range order { // let the reader finish
+		}
+	}
+	err := g.Wait()
+	switch {
+	case sinkErr != nil && !isCtxErr(sinkErr):
+		return sinkErr
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return err
+	}
+	return sinkErr
+}
+
+// drain passes finished results to sink in order. After cancellation it keeps passing results that
+// finished without error, stopping at the first that did not.
+func drain[Out any](ctx context.Context, order <-chan *slot[Out], window <-chan struct{}, sink func(Out) error) error {
+	for s := range order {
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			<-s.done // workers see the same cancellation and return promptly
+		}
+		if s.err != nil {
+			return s.err
+		}
+		if err := sink(s.out); err != nil {
+			return err
+		}
+		<-window
+	}
+	return nil
+}
+
+func isCtxErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,173 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func ints(n int) Source[int] {
+	return func(yield func(int) error) error {
+		for i := range n {
+			if err := yield(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func TestMapKeepsOrderAndBound(t *testing.T) {
+	for _, conc := range []int{1, 3, 16} {
+		t.Run(fmt.Sprint(conc), func(t *testing.T) {
+			var inflight, peak, started, finished atomic.Int64
+			var got []int
+			opts := Options{Concurrency: conc,
+				Started:  func() { started.Add(1) },
+				Finished: func(error) { finished.Add(1) },
+			}
+			rnd := rand.New(rand.NewPCG(1, uint64(conc)))
+			delays := make([]time.Duration, 200)
+			for i := range delays {
+				delays[i] = time.Duration(rnd.IntN(300)) * time.Microsecond
+			}
+			err := Map(context.Background(), opts, ints(200), func(_ context.Context, i int) (int, error) {
+				cur := inflight.Add(1)
+				for {
+					p := peak.Load()
+					if cur <= p || peak.CompareAndSwap(p, cur) {
+						break
+					}
+				}
+				time.Sleep(delays[i])
+				inflight.Add(-1)
+				return i * 10, nil
+			}, func(v int) error {
+				got = append(got, v)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != 200 {
+				t.Fatalf("got %d results, want 200", len(got))
+			}
+			for i, v := range got {
+				if v != i*10 {
+					t.Fatalf("result %d = %d, want %d", i, v, i*10)
+				}
+			}
+			if p := peak.Load(); p > int64(conc) {
+				t.Errorf("peak in flight = %d, want ≤ %d", p, conc)
+			}
+			if started.Load() != 200 || finished.Load() != 200 {
+				t.Errorf("hooks: started %d, finished %d, want 200 each", started.Load(), finished.Load())
+			}
+		})
+	}
+}
+
+func TestMapWindowBoundsReorder(t *testing.T) {
+	// Item 0 is slow; the others are instant. With a window of 4, no more than 4 items may have been
+	// accepted before item 0 is emitted.
+	var accepted atomic.Int64
+	release := make(chan struct{})
+	var acceptedAtFirst int64 = -1
+	err := Map(context.Background(), Options{Concurrency: 4, Started: func() {
+		if accepted.Add(1) == 4 {
+			go func() { time.Sleep(5 * time.Millisecond); close(release) }()
+		}
+	}}, ints(50), func(_ context.Context, i int) (int, error) {
+		if i == 0 {
+			<-release
+		}
+		return i, nil
+	}, func(v int) error {
+		if v == 0 {
+			acceptedAtFirst = accepted.Load()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acceptedAtFirst != 4 {
+		t.Errorf("items accepted when item 0 was emitted = %d, want 4", acceptedAtFirst)
+	}
+}
+
+func TestMapWorkErrorStops(t *testing.T) {
+	boom := errors.New("boom")
+	var n int
+	err := Map(context.Background(), Options{Concurrency: 3}, ints(100), func(_ context.Context, i int) (int, error) {
+		if i == 10 {
+			return 0, boom
+		}
+		return i, nil
+	}, func(int) error { n++; return nil })
+	if !errors.Is(err, boom) {
+		t.Fatalf("Map = %v, want boom", err)
+	}
+	if n > 10 {
+		t.Errorf("sink got %d results, want ≤ 10 (none past the failure)", n)
+	}
+}
+
+func TestMapSinkErrorStops(t *testing.T) {
+	bad := errors.New("disk full")
+	err := Map(context.Background(), Options{Concurrency: 2}, ints(1000), func(_ context.Context, i int) (int, error) {
+		return i, nil
+	}, func(v int) error {
+		if v == 5 {
+			return bad
+		}
+		return nil
+	})
+	if !errors.Is(err, bad) {
+		t.Fatalf("Map = %v, want %v", err, bad)
+	}
+}
+
+func TestMapCancelFlushesCompletedPrefix(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var got []int
+	err := Map(ctx, Options{Concurrency: 4}, ints(1000), func(ctx context.Context, i int) (int, error) {
+		if i == 20 {
+			cancel()
+		}
+		if i >= 20 {
+			<-ctx.Done()
+			return 0, ctx.Err()
+		}
+		return i, nil
+	}, func(v int) error { got = append(got, v); return nil })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Map = %v, want context.Canceled", err)
+	}
+	if len(got) != 20 {
+		t.Errorf("flushed %d results, want the 20 completed before the cancel", len(got))
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("result %d = %d, want %d", i, v, i)
+		}
+	}
+}
+
+func BenchmarkMap(b *testing.B) {
+	b.ReportAllocs()
+	const n = 1000
+	for b.Loop() {
+		err := Map(context.Background(), Options{Concurrency: 8}, ints(n), func(_ context.Context, i int) (int, error) {
+			return i, nil
+		}, func(int) error { return nil })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "items/s")
+}
