@@ -2,8 +2,10 @@ package learncurve
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/stats"
 )
@@ -109,4 +111,31 @@ func interval(iv stats.Interval) pyObject {
 		return v
 	}
 	return pyObject{{"lo", bound(iv.Lo)}, {"hi", bound(iv.Hi)}}
+}
+
+// WriteText prints the intervals after the EvaLearn text report.
+func (ci *CI) WriteText(w io.Writer) error {
+	var b strings.Builder
+	pct := ci.Level * 100
+	fmt.Fprintf(&b, "\n=== BOOTSTRAP %g%% INTERVALS (%d resamples of sequences, seed %d) ===\n", pct, ci.Replicates, ci.Seed)
+	write := func(indent string, c MetricsCI) {
+		line := func(name string, iv stats.Interval) {
+			fmt.Fprintf(&b, "%s%s: [%.4f, %.4f]\n", indent, name, iv.Lo, iv.Hi)
+		}
+		line("Overall Accuracy", c.Accuracy)
+		line("Accuracy Slope (k)", c.Slope)
+		line("Avg. First Correct Position", c.FirstCorrect)
+		line("Avg. Consecutive Correct", c.Consecutive)
+		line(fmt.Sprintf("Post-warmup Accuracy (K=%d)", ci.Warmup), c.PostWarmup)
+		for i, iv := range c.Position {
+			line(fmt.Sprintf("Position %d", i+1), iv)
+		}
+	}
+	write("", ci.Overall)
+	for _, t := range ci.Types {
+		fmt.Fprintf(&b, "\nType: %s\n", t.Type)
+		write("  ", t.MetricsCI)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -56,11 +56,11 @@ func toRecord(t testing.TB, n int, it evalearnItem) *record.Record {
 	sid, hasSeq := it["sequence_id"]
 	pos, hasPos := it["position_in_sequence"]
 	if hasSeq && string(sid) != "null" && hasPos && string(pos) != "null" {
-		r.Sequence = &record.Sequence{ID: string(bytes.Trim(sid, `"`))}
+		r.Sequence = &record.Sequence{ID: string(sid)}
 		if p, err := strconv.ParseFloat(string(pos), 64); err == nil {
 			r.Sequence.Position = int(p)
 		}
-		r.Meta = map[string]json.RawMessage{MetaSequenceID: sid, MetaPosition: pos}
+		r.Meta = map[string]json.RawMessage{MetaPosition: pos}
 	}
 	if raw, ok := it["gpt4judge"]; ok {
 		r.Judgments = map[string]*record.Judgment{JudgeName: {Raw: str("gpt4judge")}}

@@ -1,8 +1,9 @@
 package learncurve
 
 import (
+	"encoding/json"
 	"errors"
-	"fmt"
+	"math"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -10,12 +11,10 @@ import (
 // JudgeName is the judgments key qa-learncurve reads: the EvaLearn judge's verdict.
 const JudgeName = "evalearn"
 
-// Meta keys a loader may set to keep EvaLearn's identities apart where the record schema would
-// merge them: the sequence_id and position_in_sequence exactly as they appeared (raw JSON).
-const (
-	MetaSequenceID = "evalearn_sequence_id"
-	MetaPosition   = "evalearn_position"
-)
+// MetaPosition is the meta key where qa-load --format evalearn-results keeps position_in_sequence
+// verbatim (raw JSON). Positions that are not integral numbers are read as record.Sequence
+// position 0; the raw value keeps two such positions apart, as EvaLearn's dict keys do.
+const MetaPosition = "position_in_sequence"
 
 // ErrNoSequence marks a record that has no sequence placement; EvaLearn skips such records.
 var ErrNoSequence = errors.New("no sequence id or position")
@@ -29,13 +28,8 @@ func Observe(r *record.Record) (Observation, error) {
 		return Observation{}, ErrNoSequence
 	}
 	o := Observation{Seq: r.Sequence.ID, Type: r.Type, Pos: r.Sequence.Position}
-	if raw, ok := r.Meta[MetaSequenceID]; ok {
-		o.Seq = string(raw)
-	}
 	if raw, ok := r.Meta[MetaPosition]; ok {
-		if key, integral := positionKey(raw); !integral {
-			o.PosKey = key
-		}
+		o.Pos, o.PosKey = position(raw, o.Pos)
 	}
 	if j := r.Judgments[JudgeName]; j != nil {
 		if j.Score != nil {
@@ -47,12 +41,24 @@ func Observe(r *record.Record) (Observation, error) {
 	return o, nil
 }
 
-// positionKey reports whether a raw JSON position is a number Python would treat as equal to an
-// integer (3 or 3.0); otherwise it returns a key that no integer position shares.
-func positionKey(raw []byte) (string, bool) {
-	var f float64
-	if err := record.Unmarshal(raw, &f); err == nil && f == float64(int64(f)) {
-		return "", true
+// position reads a raw position_in_sequence as Python's dict lookup would: an integral number
+// (3 or 3.0) is that position, true and false are 1 and 0 (Python's bools are ints), and
+// anything else gets a key that no integer position shares.
+func position(raw json.RawMessage, pos int) (int, string) {
+	var v any
+	if err := record.Unmarshal(raw, &v); err != nil {
+		return pos, "raw:" + string(raw)
 	}
-	return fmt.Sprintf("raw:%s", raw), false
+	switch v := v.(type) {
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1<<31 {
+			return int(v), ""
+		}
+	case bool:
+		if v {
+			return 1, ""
+		}
+		return 0, ""
+	}
+	return 0, "raw:" + string(raw)
 }

@@ -1,0 +1,236 @@
+package learncurve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/urfave/cli/v2"
+)
+
+const description = `qa-learncurve reads judged records of a sequential benchmark (EvaLearn: problems in sequences,
+each answered with the history of the earlier ones) and prints EvaLearn's learning-curve report:
+overall accuracy, accuracy per position, the slope of a line fitted to it, the mean position of
+the first correct answer, the mean longest run of correct answers and the accuracy after the first
+--warmup K problems, over all sequences and per type. The figures are those of EvaLearn's
+Evaluate/evaluate_metric.py, to 1e-9 (see the package documentation for its rules).
+
+Input files are positional arguments; none or "-" means stdin. Records need sequence (id and
+position); an answer is correct when judgments["evalearn"].score > 0, else when the EvaLearn judge
+reply in judgments["evalearn"].raw says so (EvaLearn's own parsing rule). Use
+"qa-load --format evalearn-results" to read EvaLearn's own results files.
+
+stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
+with percentile bootstrap intervals over sequences for every figure), or with
+--format evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and
+type with the fitted lines (.svg or .png). Warnings go to stderr. Records without a sequence, and
+records whose prediction or judgment failed (counted as wrong, as EvaLearn does), make the exit
+status 3.
+
+Example:
+   qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png`
+
+// Output formats.
+const (
+	FormatJSON = "json"
+	FormatText = "evalearn-text"
+)
+
+// Config is one run of qa-learncurve, as its flags set it.
+type Config struct {
+	Problems, Warmup int
+	Format           string
+	Output           string // also write the JSON report here
+	Plot             string
+	Bootstrap        int
+	Level            float64
+	Seed             uint64
+	Judge            string
+	Strict           bool
+	MaxLine          int
+}
+
+// maxWarnings is how many sequence warnings are printed before they are summarised.
+const maxWarnings = 10
+
+// Run runs qa-learncurve with args (args[0] is the program name).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	app := command.NewApp("qa-learncurve", "EvaLearn learning-curve metrics from judged sequential records", description, stdout, stderr)
+	app.ArgsUsage = "[FILE ...]"
+	app.Flags = flags()
+	app.Action = func(c *cli.Context) error {
+		cfg, err := configure(c)
+		if err != nil {
+			return err
+		}
+		return run(cfg, c.Args().Slice(), stdin, stdout, stderr)
+	}
+	err := app.RunContext(ctx, args)
+	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
+		err = &command.UsageError{Err: err}
+	}
+	return err
+}
+
+func flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "problems", Value: 7, EnvVars: []string{"QA_PROBLEMS"}, Usage: "problems per sequence `M`; positions above M are ignored"},
+		&cli.IntFlag{Name: "warmup", Value: 3, EnvVars: []string{"QA_WARMUP"}, Usage: "post-warmup accuracy leaves out the first `K` positions"},
+		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output: json (EvaLearn's report) or evalearn-text (its console text)"},
+		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE`"},
+		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png)"},
+		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples of the sequences for confidence intervals (0: none)"},
+		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}, Usage: "confidence level of the intervals"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key holding the verdicts"},
+		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
+		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
+	}
+}
+
+func configure(c *cli.Context) (Config, error) {
+	cfg := Config{
+		Problems: c.Int("problems"), Warmup: c.Int("warmup"), Format: c.String("format"),
+		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
+		Level: c.Float64("level"), Seed: c.Uint64("seed"), Judge: c.String("judge"),
+		Strict: c.Bool("strict"), MaxLine: c.Int("max-line"),
+	}
+	switch {
+	case cfg.Problems < 1:
+		return cfg, command.Usagef("--problems: want at least 1, got %d", cfg.Problems)
+	case cfg.Warmup < 0:
+		return cfg, command.Usagef("--warmup: want 0 or more, got %d", cfg.Warmup)
+	case cfg.Format != FormatJSON && cfg.Format != FormatText:
+		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)", cfg.Format, FormatJSON, FormatText)
+	case cfg.Bootstrap < 0:
+		return cfg, command.Usagef("--bootstrap: want 0 or more, got %d", cfg.Bootstrap)
+	case !(cfg.Level > 0 && cfg.Level < 1):
+		return cfg, command.Usagef("--level: want a number between 0 and 1, got %v", cfg.Level)
+	}
+	if cfg.Plot != "" {
+		if _, err := plotFormat(cfg.Plot); err != nil {
+			return cfg, command.Usagef("--plot: %v", err)
+		}
+	}
+	return cfg, nil
+}
+
+// run reads the records, computes the report and writes it.
+func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
+	g := NewGrouper(cfg.Problems)
+	var unplaced, failed int
+	err := src.Each(func(r *record.Record) error {
+		o, err := observe(r, cfg.Judge)
+		if errors.Is(err, ErrNoSequence) {
+			unplaced++
+			fmt.Fprintf(stderr, "qa-learncurve: record %q: %v; skipped\n", r.ID, err)
+			return nil
+		}
+		if r.Failed() {
+			failed++
+			fmt.Fprintf(stderr, "qa-learncurve: record %q: %s; counted as wrong\n", r.ID, failure(r))
+		}
+		g.Add(o)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	seqs, warns := g.Sequences()
+	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
+	warn(stderr, append(warns, rep.Warnings...))
+	var ci *CI
+	if cfg.Bootstrap > 0 {
+		ci = Bootstrap(seqs, rep, cfg.Bootstrap, cfg.Level, cfg.Seed)
+		warn(stderr, ci.Warnings)
+	}
+	if err := write(cfg, rep, ci, stdout); err != nil {
+		return err
+	}
+	if cfg.Plot != "" {
+		if err := SavePlot(cfg.Plot, rep); err != nil {
+			return fmt.Errorf("plot %s: %w", cfg.Plot, err)
+		}
+	}
+	return badRecords(src, unplaced, failed)
+}
+
+// observe is Observe reading the verdicts of the named judge.
+func observe(r *record.Record, judge string) (Observation, error) {
+	if judge == JudgeName {
+		return Observe(r)
+	}
+	shadow := *r
+	shadow.Judgments = map[string]*record.Judgment{JudgeName: r.Judgments[judge]}
+	return Observe(&shadow)
+}
+
+func failure(r *record.Record) string {
+	if r.Prediction != nil && r.Prediction.Error != "" {
+		return "prediction error: " + r.Prediction.Error
+	}
+	for name, j := range r.Judgments {
+		if j != nil && j.Error != "" {
+			return "judgment " + name + " error: " + j.Error
+		}
+	}
+	return "failed"
+}
+
+func write(cfg Config, rep Report, ci *CI, stdout io.Writer) error {
+	doc := rep.JSON(ci)
+	if cfg.Output != "" {
+		if err := os.WriteFile(cfg.Output, doc, 0o644); err != nil {
+			return fmt.Errorf("output: %w", err)
+		}
+	}
+	if cfg.Format == FormatJSON {
+		_, err := stdout.Write(doc)
+		return err
+	}
+	saved := cfg.Output
+	if saved == "" {
+		saved = "(not saved; see --output)"
+	}
+	if err := rep.WriteText(stdout, saved); err != nil {
+		return err
+	}
+	if ci != nil {
+		return ci.WriteText(stdout)
+	}
+	return nil
+}
+
+func warn(stderr io.Writer, warns []string) {
+	for i, w := range warns {
+		if i == maxWarnings {
+			fmt.Fprintf(stderr, "qa-learncurve: warning: %d more warnings\n", len(warns)-maxWarnings)
+			return
+		}
+		fmt.Fprintf(stderr, "qa-learncurve: warning: %s\n", w)
+	}
+}
+
+func badRecords(src *command.Source, unplaced, failed int) error {
+	var parts []string
+	n := src.Bad + unplaced + failed
+	if src.Bad > 0 {
+		parts = append(parts, fmt.Sprintf("%d bad input lines skipped", src.Bad))
+	}
+	if unplaced > 0 {
+		parts = append(parts, fmt.Sprintf("%d records without a sequence skipped", unplaced))
+	}
+	if failed > 0 {
+		parts = append(parts, fmt.Sprintf("%d failed records counted as wrong", failed))
+	}
+	if n == 0 {
+		return nil
+	}
+	return &command.BadRecordsError{N: n, What: "bad records (" + strings.Join(parts, ", ") + ")"}
+}

@@ -1,0 +1,152 @@
+package learncurve
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/stats"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Plot size: the data on the left, the legend in a column on the right.
+const (
+	PlotWidth   = 10 * vg.Inch
+	PlotHeight  = 5 * vg.Inch
+	legendWidth = 3.4 * vg.Inch
+)
+
+// PlotDPI is the resolution of PNG plots: a PNG is PlotWidth×PlotHeight inches at this DPI.
+const PlotDPI = vgimg.DefaultDPI
+
+// plotFormat returns "png" or "svg" from a file name's extension.
+func plotFormat(name string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".png", ".svg":
+		return ext[1:], nil
+	default:
+		return "", fmt.Errorf("unsupported plot format %q (want .svg or .png)", ext)
+	}
+}
+
+// SavePlot draws rep (see WritePlot) to the file name, in the format its extension names.
+func SavePlot(name string, rep Report) error {
+	format, err := plotFormat(name)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := WritePlot(&b, format, rep); err != nil {
+		return err
+	}
+	return os.WriteFile(name, b.Bytes(), 0o644)
+}
+
+// WritePlot draws the accuracy at each position for every type (points joined by thin lines)
+// with its least-squares line (dashed), and the type-averaged curve EvaLearn's overall slope is
+// fitted to (black), in format "png" or "svg".
+func WritePlot(w io.Writer, format string, rep Report) error {
+	p, legend, err := newPlot(rep)
+	if err != nil {
+		return err
+	}
+	var c vg.CanvasWriterTo
+	switch format {
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.New(PlotWidth, PlotHeight)}
+	case "svg":
+		c = vgsvg.New(PlotWidth, PlotHeight)
+	default:
+		return fmt.Errorf("unsupported plot format %q", format)
+	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(8), 0, vg.Points(-8), vg.Points(-40)))
+	_, err = c.WriteTo(w)
+	return err
+}
+
+func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("EvaLearn learning curve: accuracy by position (%d sequences, M=%d)", rep.Sequences, rep.Problems)
+	p.X.Label.Text = "Position in sequence"
+	p.Y.Label.Text = "Accuracy (share of sequences correct)"
+	p.X.Min, p.X.Max = 0.8, float64(rep.Problems)+0.2
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Add(plotter.NewGrid())
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	for i, t := range rep.Types {
+		label := fmt.Sprintf("%s (n=%d, k=%+.3f)", t.Type, t.Sequences, t.Slope)
+		if err := addCurve(p, &legend, label, t.Position, plotutil.Color(i), i, 1); err != nil {
+			return nil, legend, err
+		}
+	}
+	label := fmt.Sprintf("all types, averaged (k=%+.3f)", rep.Overall.Slope)
+	if err := addCurve(p, &legend, label, rep.Overall.Position, color.Black, len(rep.Types), 2.5); err != nil {
+		return nil, legend, err
+	}
+	dashed := plotter.NewFunction(func(float64) float64 { return -1 })
+	dashed.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	dashed.Color = color.Gray{Y: 80}
+	legend.Add("dashed: least-squares fit", dashed)
+	p.X.Tick.Marker = positionTicks(rep.Problems)
+	p.Y.Tick.Marker = plot.TickerFunc(func(float64, float64) []plot.Tick {
+		var ticks []plot.Tick
+		for i := 0; i <= 10; i++ {
+			t := plot.Tick{Value: float64(i) / 10}
+			if i%2 == 0 {
+				t.Label = fmt.Sprintf("%.1f", t.Value)
+			}
+			ticks = append(ticks, t)
+		}
+		return ticks
+	})
+	return p, legend, nil
+}
+
+// addCurve adds one accuracy curve and its fitted line.
+func addCurve(p *plot.Plot, legend *plot.Legend, label string, acc []float64, c color.Color, shape int, width vg.Length) error {
+	pts := make(plotter.XYs, len(acc))
+	x := make([]float64, len(acc))
+	for i, v := range acc {
+		x[i] = float64(i + 1)
+		pts[i] = plotter.XY{X: x[i], Y: v}
+	}
+	line, points, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return err
+	}
+	line.Color, line.Width = c, width*vg.Points(0.5)
+	points.Color, points.Shape = c, plotutil.Shape(shape)
+	fit := stats.FitLine(x, acc)
+	fitted := plotter.NewFunction(func(x float64) float64 { return fit.Intercept + fit.Slope*x })
+	fitted.XMin, fitted.XMax = 1, float64(len(acc))
+	fitted.Color, fitted.Width = c, width*vg.Points(0.6)
+	fitted.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+	p.Add(line, points, fitted)
+	legend.Add(label, line, points)
+	return nil
+}
+
+// positionTicks labels every integer position (or every few when there are many).
+func positionTicks(m int) plot.Ticker {
+	step := max(1, m/12)
+	return plot.TickerFunc(func(lo, hi float64) []plot.Tick {
+		var ticks []plot.Tick
+		for i := 1; i <= m; i += step {
+			ticks = append(ticks, plot.Tick{Value: float64(i), Label: fmt.Sprint(i)})
+		}
+		return ticks
+	})
+}
