@@ -49,7 +49,7 @@ func TestNumpySum(t *testing.T) {
 	// 0.1 added nine times sequentially differs from numpy's pairwise order.
 	xs := []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
 	r := [8]float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
-	want := 0.1 + (((r[0]+r[1])+(r[2]+r[3]))+((r[4]+r[5])+(r[6]+r[7])) + 0.1)
+	want := 0.1 + (((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])) + 0.1)
 	if got := numpySum(xs); got != want {
 		t.Errorf("numpySum(10×0.1) = %v, want %v", got, want)
 	}

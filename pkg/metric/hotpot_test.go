@@ -1,0 +1,83 @@
+package metric
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+func TestHotpotF1PR(t *testing.T) {
+	tests := []struct {
+		pred, gold string
+		f1, p, r   float64
+	}{
+		{"Yes", "yes, definitely", 0, 0, 0}, // yes against a longer answer: forced to 0
+		{"no answer", "no", 0, 0, 0},        // gold "no" is special and differs
+		{"No.", "no", 1, 1, 1},              // equal normal forms are scored normally
+		{"the big red dog", "red dog", 0.8, 2.0 / 3, 1},
+		{"Paris", "London", 0, 0, 0},
+	}
+	for _, tt := range tests {
+		f1, p, r := HotpotF1PR(tt.pred, tt.gold)
+		if !approx(f1, tt.f1) || !approx(p, tt.p) || !approx(r, tt.r) {
+			t.Errorf("HotpotF1PR(%q, %q) = %v, %v, %v, want %v, %v, %v", tt.pred, tt.gold, f1, p, r, tt.f1, tt.p, tt.r)
+		}
+	}
+}
+
+func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+func TestSupportingFacts(t *testing.T) {
+	a0, a1, b0, b2 := Fact{"A", 0}, Fact{"A", 1}, Fact{"B", 0}, Fact{"B", 2}
+	tests := []struct {
+		name         string
+		pred, gold   []Fact
+		em, f1, p, r float64
+	}{
+		{"exact", []Fact{a0, b0}, []Fact{b0, a0}, 1, 1, 1, 1},
+		{"duplicates collapse", []Fact{a0, a0, b0}, []Fact{a0, b0}, 1, 1, 1, 1},
+		// tp 1, fp 1, fn 2: P 1/2, R 1/3, F1 0.4.
+		{"partial", []Fact{a0, b2}, []Fact{a0, a1, b0}, 0, 0.4, 0.5, 1.0 / 3},
+		{"title case matters", []Fact{{"a", 0}}, []Fact{a0}, 0, 0, 0, 0},
+		{"none predicted", nil, []Fact{a0}, 0, 0, 0, 0},
+		{"both empty", nil, nil, 1, 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			em, f1, p, r := SupportingFacts(tt.pred, tt.gold)
+			if em != tt.em || !approx(f1, tt.f1) || !approx(p, tt.p) || !approx(r, tt.r) {
+				t.Errorf("SupportingFacts(%v, %v) = %v, %v, %v, %v, want %v, %v, %v, %v",
+					tt.pred, tt.gold, em, f1, p, r, tt.em, tt.f1, tt.p, tt.r)
+			}
+		})
+	}
+}
+
+func TestJointEMF1(t *testing.T) {
+	tests := []struct {
+		ansEM, ansP, ansR, spEM, spP, spR float64
+		em, f1                            float64
+	}{
+		{1, 1, 1, 1, 1, 1, 1, 1},
+		// joint P = 0.5·1 = 0.5, joint R = 1·0.5 = 0.5, F1 0.5; EM 1·0.
+		{1, 0.5, 1, 0, 1, 0.5, 0, 0.5},
+		// joint P = 2/3·1/2 = 1/3, joint R = 1·1/3 = 1/3.
+		{0, 2.0 / 3, 1, 0, 0.5, 1.0 / 3, 0, 1.0 / 3},
+		{1, 0, 0, 1, 1, 1, 1, 0},
+	}
+	for _, tt := range tests {
+		em, f1 := JointEMF1(tt.ansEM, tt.ansP, tt.ansR, tt.spEM, tt.spP, tt.spR)
+		if em != tt.em || !approx(f1, tt.f1) {
+			t.Errorf("JointEMF1(%v, %v, %v, %v, %v, %v) = %v, %v, want %v, %v",
+				tt.ansEM, tt.ansP, tt.ansR, tt.spEM, tt.spP, tt.spR, em, f1, tt.em, tt.f1)
+		}
+	}
+}
+
+func ExampleSupportingFacts() {
+	pred := []Fact{{"Paris", 0}, {"France", 3}}
+	gold := []Fact{{"Paris", 0}, {"Paris", 1}, {"France", 2}}
+	em, f1, p, r := SupportingFacts(pred, gold)
+	fmt.Printf("em %.0f f1 %.2f p %.2f r %.2f\n", em, f1, p, r)
+	// Output: em 0 f1 0.40 p 0.50 r 0.33
+}
