@@ -40,4 +40,3 @@ func ExampleRouge() {
 	fmt.Printf("%.3f %.3f %.3f\n", s.R1, s.R2, s.RL)
 	// Output: 0.750 0.333 0.750
 }
-
