@@ -133,18 +133,39 @@ func (c *lineCounter) lineAt(off int64) int {
 	return c.passed + 1
 }
 
-// decodeItem decodes raw into v, turning a type error into a bad item at line.
+// decodeItem decodes raw into v, turning a type error into a bad item at line that names the
+// item's own id when it has one.
 func decodeItem(in Input, line int, id string, raw []byte, v any) error {
 	if err := json.Unmarshal(raw, v); err != nil {
+		if id == "" {
+			id = peekID(raw)
+		}
 		return badf(in, line, id, "%s", shortError(err))
 	}
 	return nil
 }
 
+// peekID returns the first string or number under a key benchmarks use for ids, or "".
+func peekID(raw []byte) string {
+	var m map[string]jsonRaw
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"_id", "id", "question_id", "sample_id", "sequence_id"} {
+		if s, ok := scalarText(m[k]); ok && s != "" && len(m[k]) > 0 {
+			return s
+		}
+	}
+	return ""
+}
+
 func shortError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("field %q: cannot use JSON %s as %s", te.Field, te.Value, te.Type)
+		return fmt.Sprintf("field %q: unexpected JSON %s", te.Field, te.Value)
+	}
+	if errors.As(err, &te) {
+		return fmt.Sprintf("unexpected JSON %s", te.Value)
 	}
 	return string(bytes.TrimPrefix([]byte(err.Error()), []byte("json: ")))
 }
