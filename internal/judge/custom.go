@@ -1,0 +1,70 @@
+package judge
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Output formats a custom judge prompt may declare.
+const (
+	FormatJSONScore = "json-score" // {"score": 0..1, "reasoning": "..."}, read with MAGMA's rule
+	FormatLabel     = "label"      // {"label": "CORRECT"|"WRONG"}, read with mem0's rule
+	FormatYesNo     = "yes-no"     // read with LongMemEval's rule
+)
+
+// CustomPlaceholders are the {name} tokens a custom prompt may use.
+var CustomPlaceholders = []string{"id", "type", "question", "answer", "answers", "rubric", "prediction"}
+
+// Custom is a user's judge prompt with its declared output format.
+type Custom struct {
+	Path   string
+	Text   string
+	Format string
+	SHA256 string
+	parse  func(string) (Verdict, error)
+}
+
+// LoadCustom reads a custom judge prompt from path. The prompt is sent as one user message, with
+// {id} {type} {question} {answer} (the first gold) {answers} (Python list) {rubric} {prediction}
+// replaced in one pass.
+func LoadCustom(path, format string) (*Custom, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &Custom{Path: path, Text: string(b), Format: format}
+	switch format {
+	case FormatJSONScore:
+		c.parse = ParseMAGMA
+	case FormatLabel:
+		c.parse = ParseMem0
+	case FormatYesNo:
+		c.parse = ParseYesNo
+	default:
+		return nil, fmt.Errorf("prompt format %q: want %s, %s or %s", format, FormatJSONScore, FormatLabel, FormatYesNo)
+	}
+	if !strings.Contains(c.Text, "{prediction}") {
+		return nil, fmt.Errorf("prompt %s: no {prediction} placeholder", path)
+	}
+	c.SHA256 = shaHex(c.Text)
+	return c, nil
+}
+
+// Plan renders the custom prompt for rec.
+func (c *Custom) Plan(rec *record.Record, pred string) Plan {
+	gold := ""
+	if len(rec.Answers) > 0 {
+		gold = rec.Answers[0]
+	}
+	text := prompt.Render(c.Text, map[string]string{
+		"id": rec.ID, "type": rec.Type, "question": rec.Question, "answer": gold,
+		"answers": prompt.StrList(rec.Answers), "rubric": rec.Rubric, "prediction": pred,
+	})
+	return Plan{Mode: ModeCustom + ":" + c.Format, Template: c.Path, PromptSHA256: c.SHA256, Temperature: temp(0),
+		Messages: []model.Message{{Role: "user", Content: text}}, Parse: c.parse}
+}

@@ -1,0 +1,222 @@
+package judge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Plan is how one record is judged: either a Rule verdict (no model) or a model request whose reply
+// Parse reads.
+type Plan struct {
+	// Mode is what the judgment's mode field says (e.g. "longmemeval", "rules-approximate").
+	Mode string
+	// Template names the protocol template; PromptSHA256 is the sha256 of its bytes.
+	Template     string
+	PromptSHA256 string
+	Messages     []model.Message
+	Temperature  *float64
+	MaxTokens    int
+	Parse        func(raw string) (Verdict, error)
+	// Rule, when set, is the verdict; no model is called.
+	Rule *Verdict
+	// Skip leaves the record without a judgment (mem0 does not score LoCoMo category 5).
+	Skip bool
+}
+
+// Judge grades records with one protocol (or the auto routing table) and one model.
+type Judge struct {
+	Client   model.Client // nil for rule-only modes
+	Provider string
+	BaseURL  string
+	Model    string
+	Mode     string
+	Routes   Routes  // used by ModeAuto
+	Custom   *Custom // used by ModeCustom
+	// ParseRetries is how many more times an unparsable reply is asked again.
+	ParseRetries int
+	Prices       model.Prices
+}
+
+func temp(t float64) *float64 { return &t }
+
+// Plan decides how rec is judged.
+func (j *Judge) Plan(rec *record.Record) (Plan, error) {
+	mode := j.Mode
+	if mode == "" || mode == ModeAuto {
+		m, err := j.Routes.Route(rec)
+		if err != nil {
+			return Plan{}, err
+		}
+		mode = m
+	}
+	pred := ""
+	if rec.Prediction != nil {
+		pred = rec.Prediction.Text
+	}
+	gold := ""
+	if len(rec.Answers) > 0 {
+		gold = rec.Answers[0]
+	}
+	switch mode {
+	case ModeSkip:
+		return Plan{Skip: true}, nil
+	case ModeRules:
+		v := RulesVerdict(rec, pred)
+		return Plan{Mode: RulesMode, Rule: &v}, nil
+	case ModeAdversarial, ModeUnanswerable:
+		return rulePlan(mode, Unanswerable(pred)), nil
+	case ModeLongMemEval:
+		text, t, err := prompt.LongMemEvalJudge(rec.ID, rec.Type, rec.Question, gold, pred)
+		if err != nil {
+			return Plan{}, err
+		}
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: 10,
+			Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo}, nil
+	case ModeLoCoMo:
+		if prompt.LoCoMoCategory(rec) == 5 {
+			return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
+		}
+		if gold == "" {
+			v := Verdict{Score: 0, Label: "0", Reasoning: "empty gold answer: MAGMA scores 0 without a call"}
+			return Plan{Mode: mode, Rule: &v}, nil
+		}
+		sys, user := prompt.MAGMAJudge(rec.Question, gold, pred)
+		t := prompt.Must(prompt.MAGMAUser)
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0),
+			Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, Parse: ParseMAGMA}, nil
+	case ModeMem0:
+		if prompt.LoCoMoCategory(rec) == 5 {
+			return Plan{Skip: true}, nil
+		}
+		t := prompt.Must(prompt.Mem0User)
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0),
+			Messages: []model.Message{{Role: "user", Content: prompt.Mem0Judge(rec.Question, gold, pred)}}, Parse: ParseMem0}, nil
+	case ModeEvaLearn:
+		t := prompt.Must(prompt.EvaLearnJudgeUser)
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0.2),
+			Messages: []model.Message{{Role: "system", Content: ""},
+				{Role: "user", Content: prompt.EvaLearnJudge(rec.Rubric, prompt.Strip(pred))}},
+			Parse: parseEvaLearnVerdict}, nil
+	case ModeCustom:
+		if j.Custom == nil {
+			return Plan{}, errors.New("custom mode without a prompt")
+		}
+		return j.Custom.Plan(rec, pred), nil
+	}
+	return Plan{}, fmt.Errorf("unknown mode %q", mode)
+}
+
+func rulePlan(mode string, unanswerable bool) Plan {
+	v := Verdict{Score: 0, Label: "answered", Reasoning: "prediction does not abstain (MAGMA category-5 rule)"}
+	if unanswerable {
+		v = Verdict{Score: 1, Label: "unanswerable", Reasoning: "prediction abstains (MAGMA category-5 rule)"}
+	}
+	return Plan{Mode: mode, Template: prompt.MAGMACat5, PromptSHA256: prompt.Must(prompt.MAGMACat5).SHA256, Rule: &v}
+}
+
+func parseEvaLearnVerdict(raw string) (Verdict, error) {
+	s, ok, reason := ParseEvaLearn(raw)
+	if !ok {
+		return Verdict{}, unparsable("%s", reason)
+	}
+	return Verdict{Score: s, Label: fmt.Sprint(s)}, nil
+}
+
+// NeedsModel reports whether any record could need a model call in j's mode.
+func (j *Judge) NeedsModel() bool {
+	switch j.Mode {
+	case ModeRules, ModeAdversarial, ModeUnanswerable:
+		return false
+	case ModeAuto, "":
+		for _, m := range j.Routes {
+			if m != ModeRules && m != ModeAdversarial && m != ModeUnanswerable && m != ModeSkip {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// Grade judges rec. It returns nil when the plan skips the record, and an error only when ctx is
+// done; every other failure is a Judgment with Error set and no Score.
+func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
+	if rec.Prediction == nil {
+		return &record.Judgment{Mode: j.Mode, Model: j.Model, Error: "no prediction to judge"}, nil
+	}
+	if rec.Prediction.Error != "" {
+		return &record.Judgment{Mode: j.Mode, Model: j.Model, Error: "prediction failed: " + rec.Prediction.Error}, nil
+	}
+	p, err := j.Plan(rec)
+	if err != nil {
+		return &record.Judgment{Mode: j.Mode, Model: j.Model, Error: err.Error()}, nil
+	}
+	if p.Skip {
+		return nil, nil
+	}
+	jg := &record.Judgment{Mode: p.Mode, PromptSHA256: p.PromptSHA256}
+	if p.Rule != nil {
+		jg.Score, jg.Label, jg.Reasoning = &p.Rule.Score, p.Rule.Label, p.Rule.Reasoning
+		return jg, nil
+	}
+	jg.Model = j.Model
+	if j.Client == nil {
+		jg.Error = "mode " + p.Mode + " needs a model (--provider/--model)"
+		return jg, nil
+	}
+	return jg, j.call(ctx, p, jg)
+}
+
+// call asks the model, re-asking unparsable replies as distinct samples, and fills jg.
+func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
+	usage := record.Usage{}
+	paid := record.Usage{}
+	allCached := true
+	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
+		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: j.Model, Messages: p.Messages,
+			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Sample: attempt}
+		resp, err := j.Client.Generate(ctx, req)
+		jg.Attempts++
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			jg.Error = "judge call: " + err.Error()
+			break
+		}
+		usage.InputTokens += resp.Usage.InputTokens
+		usage.OutputTokens += resp.Usage.OutputTokens
+		if !resp.Cached {
+			allCached = false
+			paid.InputTokens += resp.Usage.InputTokens
+			paid.OutputTokens += resp.Usage.OutputTokens
+		}
+		jg.Raw = resp.Text
+		v, perr := p.Parse(resp.Text)
+		if perr == nil {
+			jg.Error = ""
+			jg.Score, jg.Label, jg.Reasoning = &v.Score, v.Label, v.Reasoning
+			break
+		}
+		jg.Error = perr.Error()
+		if !strings.HasPrefix(jg.Error, ErrUnparsable.Error()) {
+			jg.Error = ErrUnparsable.Error() + ": " + jg.Error
+		}
+	}
+	jg.Cached = allCached && jg.Raw != "" // every reply came from the cache
+	if usage != (record.Usage{}) {
+		jg.Usage = &usage
+	}
+	if j.Prices != nil {
+		if c := j.Prices.Cost(j.Model, paid); c != nil {
+			jg.CostUSD = c
+		}
+	}
+	return nil
+}

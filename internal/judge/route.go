@@ -1,0 +1,105 @@
+package judge
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Modes a judge can run in. Auto routes each record to one of the others.
+const (
+	ModeAuto         = "auto"
+	ModeLongMemEval  = "longmemeval"
+	ModeLoCoMo       = "locomo-continuous"
+	ModeMem0         = "mem0"
+	ModeEvaLearn     = "evalearn"
+	ModeAdversarial  = "adversarial"
+	ModeUnanswerable = "unanswerable"
+	ModeRules        = "rules"
+	ModeCustom       = "custom"
+	// ModeSkip in a route leaves the record without a judgment under this name.
+	ModeSkip = "skip"
+)
+
+// Modes lists the modes --mode accepts.
+var Modes = []string{ModeAuto, ModeLongMemEval, ModeLoCoMo, ModeMem0, ModeEvaLearn, ModeAdversarial,
+	ModeUnanswerable, ModeRules}
+
+// Routes maps "dataset/type", "dataset" or "*" to a mode; the most specific key wins.
+type Routes map[string]string
+
+// DefaultRoutes is the auto table: LoCoMo → MAGMA continuous (adversarial → the rule), LongMemEval →
+// its official yes/no templates, EvaLearn → its rubric judge, anything else → the approximate rules.
+func DefaultRoutes() Routes {
+	return Routes{
+		"locomo":             ModeLoCoMo,
+		"locomo/adversarial": ModeAdversarial,
+		"longmemeval":        ModeLongMemEval,
+		"evalearn":           ModeEvaLearn,
+		"*":                  ModeRules,
+	}
+}
+
+// Route returns the mode for rec.
+func (r Routes) Route(rec *record.Record) (string, error) {
+	for _, k := range []string{rec.Dataset + "/" + rec.Type, rec.Dataset, "*"} {
+		if m, ok := r[k]; ok {
+			return m, nil
+		}
+	}
+	return "", fmt.Errorf("no route for dataset %q type %q", rec.Dataset, rec.Type)
+}
+
+// LoadRoutes reads a JSON object {"dataset/type" | "dataset" | "*": mode} from path and lays it
+// over the default table.
+func LoadRoutes(path string) (Routes, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var over map[string]string
+	if err := json.Unmarshal(b, &over); err != nil {
+		return nil, fmt.Errorf("route file %s: %w", path, err)
+	}
+	r := DefaultRoutes()
+	for k, m := range over {
+		if m != ModeSkip && m != ModeAuto && contains(Modes, m) {
+			r[k] = m
+			continue
+		}
+		if m == ModeSkip {
+			r[k] = m
+			continue
+		}
+		return nil, fmt.Errorf("route file %s: key %q: unknown mode %q (want one of %s, skip)", path, k, m,
+			strings.Join(Modes[1:], ", "))
+	}
+	return r, nil
+}
+
+// String lists the table, sorted, one "key → mode" per line.
+func (r Routes) String() string {
+	keys := make([]string, 0, len(r))
+	for k := range r {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s -> %s\n", k, r[k])
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

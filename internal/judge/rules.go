@@ -1,0 +1,142 @@
+package judge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// unanswerableRule is MAGMA's category-5 rule data (magma/cat5_unanswerable.json).
+type unanswerableRule struct {
+	ExactMatch []string `json:"exact_match"`
+	Substrings []string `json:"substrings"`
+}
+
+var magmaCat5 = sync.OnceValue(func() unanswerableRule {
+	var r unanswerableRule
+	if err := json.Unmarshal([]byte(prompt.Must(prompt.MAGMACat5).Text), &r); err != nil {
+		panic(fmt.Sprintf("judge: embedded %s: %v", prompt.MAGMACat5, err))
+	}
+	return r
+})
+
+// Unanswerable is MAGMA's category-5 check: the prediction says the question cannot be answered if
+// it is empty, or if text.strip().lower() equals one of the rule's exact phrases or contains one of
+// its substrings (magma/cat5_unanswerable.json, in source order).
+func Unanswerable(pred string) bool {
+	return matchAbstention(pred, magmaCat5().ExactMatch, magmaCat5().Substrings)
+}
+
+// approxAbstentions are the extra phrases the approximate rules judge accepts as an abstention.
+var approxAbstentions = []string{
+	"did not mention", "didn't mention", "never mentioned", "no mention", "not specified",
+	"don't know", "do not know", "not sure", "cannot determine", "can't determine", "cannot be determined",
+	"unable to", "i don't have", "there is no information", "no record", "not stated", "does not say",
+	"doesn't say", "not answerable", "no answer",
+}
+
+func matchAbstention(pred string, exact, subs []string) bool {
+	if pred == "" {
+		return true
+	}
+	s := textnorm.Lower(prompt.Strip(pred))
+	for _, e := range exact {
+		if s == e {
+			return true
+		}
+	}
+	for _, p := range subs {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// RulesMode is the mode written into judgments of the approximate rule judge, so no one mistakes
+// them for a benchmark's official judge.
+const RulesMode = "rules-approximate"
+
+// expectsAbstention reports whether the right answer to rec is to decline: LoCoMo adversarial
+// (category 5), LongMemEval abstention (_abs), or an unanswerable record (answers [""]).
+func expectsAbstention(rec *record.Record) bool {
+	if rec.Type == "adversarial" || rec.Type == "no_answer" || strings.Contains(rec.ID, "_abs") {
+		return true
+	}
+	var abs bool
+	if ok, _ := rec.MetaValue("abstention", &abs); ok && abs {
+		return true
+	}
+	if rec.Dataset == "locomo" && prompt.LoCoMoCategory(rec) == 5 {
+		return true
+	}
+	for _, a := range rec.Answers {
+		if a != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// RulesVerdict is the offline approximate judge: for a question whose answer is to abstain, the
+// prediction must abstain (MAGMA's phrases plus a few more); otherwise it is correct if a gold answer's
+// SQuAD-normalised words occur in the normalised prediction, or its token F1 with some gold answer
+// is at least 0.5.
+func RulesVerdict(rec *record.Record, pred string) Verdict {
+	if expectsAbstention(rec) {
+		r := magmaCat5()
+		if matchAbstention(pred, r.ExactMatch, append(append([]string{}, r.Substrings...), approxAbstentions...)) {
+			return Verdict{Score: 1, Label: "correct", Reasoning: "abstains, as expected"}
+		}
+		return Verdict{Score: 0, Label: "wrong", Reasoning: "answers a question that should be declined"}
+	}
+	p := " " + textnorm.SquadNormalize(pred) + " "
+	for _, g := range rec.Answers {
+		if n := textnorm.SquadNormalize(g); n != "" && strings.Contains(p, " "+n+" ") {
+			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}
+		}
+	}
+	f1 := bestF1(pred, rec.Answers)
+	if f1 >= 0.5 {
+		return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("token F1 %.3f >= 0.5", f1)}
+	}
+	return Verdict{Score: 0, Label: "wrong", Reasoning: fmt.Sprintf("no gold contained, token F1 %.3f < 0.5", f1)}
+}
+
+// bestF1 is SQuAD token F1 (bag of normalised tokens), the maximum over golds.
+func bestF1(pred string, golds []string) float64 {
+	pt := strings.Fields(textnorm.SquadNormalize(pred))
+	best := 0.0
+	for _, g := range golds {
+		gt := strings.Fields(textnorm.SquadNormalize(g))
+		counts := make(map[string]int, len(gt))
+		for _, w := range gt {
+			counts[w]++
+		}
+		common := 0
+		for _, w := range pt {
+			if counts[w] > 0 {
+				counts[w]--
+				common++
+			}
+		}
+		if common == 0 {
+			continue
+		}
+		p, r := float64(common)/float64(len(pt)), float64(common)/float64(len(gt))
+		best = max(best, 2*p*r/(p+r))
+	}
+	return best
+}
+
+func shaHex(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}

@@ -1,0 +1,65 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func TestCohenKappa(t *testing.T) {
+	tests := []struct {
+		a, b []int
+		want float64
+	}{
+		// po = 7/10, pe = .6·.5 + .4·.5 = .5, κ = .2/.5
+		{[]int{1, 1, 0, 0, 1, 0, 1, 1, 1, 0}, []int{1, 0, 0, 0, 1, 1, 1, 1, 0, 0}, 0.4},
+		// perfect agreement over two categories
+		{[]int{0, 1, 0, 1}, []int{0, 1, 0, 1}, 1},
+		// po = 0, pe = .5 → κ = −1
+		{[]int{0, 1, 0, 1}, []int{1, 0, 1, 0}, -1},
+		// three categories: po = 5/6, pa = (2,2,2)/6, pb = (3,1,2)/6, pe = (6+2+4)/36 = 1/3, κ = (5/6−1/3)/(2/3) = .75
+		{[]int{0, 0, 1, 1, 2, 2}, []int{0, 0, 0, 1, 2, 2}, 0.75},
+	}
+	for _, tt := range tests {
+		if got := CohenKappa(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("CohenKappa(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if got := CohenKappa([]int{1, 1}, []int{1, 1}); !math.IsNaN(got) {
+		t.Errorf("CohenKappa(constant) = %v, want NaN", got)
+	}
+}
+
+func TestFleissKappa(t *testing.T) {
+	// The worked example of Fleiss (1971) as given on Wikipedia: 10 items, 14 raters, 5 categories:
+	// P̄ = 0.378022, P̄e = 0.213133, κ = 0.209930.
+	counts := [][]int{
+		{0, 0, 0, 0, 14}, {0, 2, 6, 4, 2}, {0, 0, 3, 5, 6}, {0, 3, 9, 2, 0}, {2, 2, 8, 1, 1},
+		{7, 7, 0, 0, 0}, {3, 2, 6, 3, 0}, {2, 5, 3, 2, 2}, {6, 5, 2, 1, 0}, {0, 2, 2, 3, 7},
+	}
+	if got := FleissKappaCounts(counts); math.Abs(got-0.20993) > 5e-6 {
+		t.Errorf("FleissKappaCounts(wikipedia) = %v, want 0.209930", got)
+	}
+	// The same table as raw ratings.
+	var ratings [][]int
+	for _, row := range counts {
+		var r []int
+		for j, x := range row {
+			for range x {
+				r = append(r, j)
+			}
+		}
+		ratings = append(ratings, r)
+	}
+	if got, want := FleissKappa(ratings), FleissKappaCounts(counts); math.Abs(got-want) > 1e-12 {
+		t.Errorf("FleissKappa(ratings) = %v, want %v", got, want)
+	}
+	// Two raters, binary.
+	two := [][]int{{1, 1}, {0, 0}, {1, 0}, {0, 0}}
+	// P_i = 1,1,0,1 → P̄ = .75; p1 = 3/8, p0 = 5/8, P̄e = 9/64+25/64 = 34/64; κ = (.75−.53125)/(.46875) = .466667
+	if got := FleissKappa(two); math.Abs(got-0.4666666666666667) > 1e-12 {
+		t.Errorf("FleissKappa(%v) = %v, want 0.466667", two, got)
+	}
+	if got := RawAgreement(two); got != 0.75 {
+		t.Errorf("RawAgreement(%v) = %v, want 0.75", two, got)
+	}
+}
