@@ -53,6 +53,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
 	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdout, stderr)
 	cliApp.ArgsUsage = "[FILE ...]"
+	cliApp.HideHelpCommand = true
 	cliApp.Flags = flags()
 	cliApp.Action = a.action
 	err := cliApp.RunContext(ctx, args)
@@ -71,7 +72,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping, e.g. `question=q,answers=gold,id=qid,type=category`", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category", EnvVars: []string{"QA_MAP"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_SUMMARY"}},
 	}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# demo.sh: run qapipe offline on the small samples shipped in testdata/ and print what came out.
+# Run from the repository root after `make build` (binaries in ./bin); `make demo` does both.
+# Records are written to $OUT (a temporary folder unless set) so later steps can use them.
+set -euo pipefail
+
+BIN=${BIN:-./bin}
+OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/qapipe-demo.XXXXXX")}
+mkdir -p "$OUT"
+
+# load NAME ARGS...: qa-load ARGS into $OUT/NAME.jsonl, its per-type summary into $OUT/NAME.summary.
+load() {
+	local name=$1
+	shift
+	"$BIN/qa-load" --summary "$@" >"$OUT/$name.jsonl" 2>"$OUT/$name.summary"
+}
+
+load hotpotqa testdata/hotpotqa/hotpotqa_sample50.jsonl
+load locomo testdata/locomo/locomo_conv26.json
+load cmrc2018 testdata/cmrc2018/cmrc2018_dev_sample10.json
+load squad testdata/squad/squad_v20_synthetic.json
+load longmemeval testdata/longmemeval/longmemeval_synthetic.json
+load evalearn testdata/evalearn/EvaLearn_Problem.json testdata/evalearn/EvaLearn_Sequence.json
+load evalearn-results --format evalearn-results testdata/evalearn/results_sample.jsonl
+load generic --format csv --map question=q,answers=gold,id=qid,type=category testdata/generic/qa.csv
+
+echo "qa-load: records per type for each sample (records in $OUT)"
+printf '%-18s %-26s %8s\n' sample type records
+for f in "$OUT"/*.summary; do
+	sample=$(basename "$f" .summary)
+	# Summary lines are "dataset type records"; types may contain spaces; skip header and total.
+	awk -v s="$sample" 'NR > 1 && $1 != "total" {
+		n = $NF; $1 = ""; $NF = ""; sub(/^ +/, ""); sub(/ +$/, "")
+		printf "%-18s %-26s %8d\n", s, $0, n
+	}' "$f"
+done
