@@ -8,6 +8,7 @@
 package score
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -203,8 +204,21 @@ func (cfg *config) process(sc *scorer, l line) result {
 			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
 		}
 	}
-	return result{out: b, o: o, mismatch: mm}
+	return result{out: escapeNEL(b), o: o, mismatch: escapeNEL(mm)}
 }
+
+// escapeNEL writes U+0085 (NEXT LINE) as \u0085. JSON allows it raw, but Python's
+// str.splitlines() breaks lines at it, which would cut a record in two for a reader that splits
+// lines that way (U+2028 and U+2029 are already escaped by the encoder). Inside valid UTF-8 the
+// bytes C2 85 can only be that character, and it can only occur in a string.
+func escapeNEL(b []byte) []byte {
+	if !bytes.Contains(b, []byte(nel)) {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte(nel), []byte(`\u0085`))
+}
+
+const nel = "\u0085"
 
 // writeSummary writes the summary to its file (or stdout for -) and its warnings to stderr.
 func (cfg *config) writeSummary(s *Summary, stdout, stderr io.Writer) (err error) {

@@ -31,6 +31,17 @@ func (it *item) isChinese() bool {
 // registry returns every metric family qa-score knows, in the order scores are listed.
 func registry() []*family {
 	return []*family{
+		squadFamily(),
+		squad2Family(),
+		hotpotFamily(),
+		rougeFamily(true),
+		rougeFamily(false),
+		bleuFamily(),
+		meteorFamily(true),
+		meteorFamily(false),
+		cmrcFamily(),
+		locomoFamily(),
+		supportFamily(),
 		judgeFamily(),
 	}
 }

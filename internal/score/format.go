@@ -108,13 +108,13 @@ func (s *Summary) header() string {
 func (s *Summary) writeTable(w io.Writer) error {
 	fmt.Fprintln(w, s.header())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "group\tmetric\tcount\tmean\t95% CI\t")
+	fmt.Fprintln(tw, "group\tmetric\tcount\tmean\t95% CI")
 	for _, r := range s.rows() {
 		ci := ""
 		if r[4] != "" {
 			ci = "[" + r[4] + ", " + r[5] + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t\n", r[0], r[1], r[2], r[3], ci)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r[0], r[1], r[2], r[3], ci)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

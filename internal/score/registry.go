@@ -43,16 +43,15 @@ func registryNames(reg []*family) []string {
 // selects every light metric.
 func selectMetrics(reg []*family, list string) (*selection, error) {
 	want := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			want[n] = true
-		}
-	}
 	known := registryNames(reg)
-	for n := range want {
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
 		if !slices.Contains(known, n) {
 			return nil, fmt.Errorf("unknown metric %q (known: %s)", n, strings.Join(known, ", "))
 		}
+		want[n] = true
 	}
 	sel := &selection{}
 	for _, f := range reg {

@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/stats"
 )
@@ -132,7 +133,7 @@ func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
 	s.Overall = a.group("overall", a.records, a.failed, overall, reps, seed, true, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
-	s.warnings(a)
+	s.warnings()
 	return s
 }
 
@@ -232,7 +233,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 }
 
 // warnings adds the caveats a reader of the summary should not miss.
-func (s *Summary) warnings(a *aggregator) {
+func (s *Summary) warnings() {
 	var w []string
 	if s.Records == 0 {
 		w = append(w, "no records: every count is zero")
@@ -244,18 +245,17 @@ func (s *Summary) warnings(a *aggregator) {
 			w = append(w, fmt.Sprintf("%d records carry prediction or judge errors and are excluded (--errors-as-zero counts them as 0)", s.Errors))
 		}
 	}
-	small := func(label string, g *Group) {
-		n := 0
-		for _, st := range g.Metrics {
-			n = max(n, st.Count)
-		}
-		if n > 0 && n < minReliable {
-			w = append(w, fmt.Sprintf("%s: %d scored records (< %d): the intervals are unreliable", label, n, minReliable))
+	if n := maxCount(s.Overall); n > 0 && n < minReliable {
+		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
+	}
+	var small []string
+	for _, t := range sortedKeys(s.ByType) {
+		if n := maxCount(s.ByType[t]); n > 0 && n < minReliable {
+			small = append(small, fmt.Sprintf("%s (%d)", t, n))
 		}
 	}
-	small("overall", s.Overall)
-	for _, t := range sortedKeys(s.ByType) {
-		small("type "+t, s.ByType[t])
+	if len(small) > 0 {
+		w = append(w, fmt.Sprintf("types with fewer than %d scored records, whose intervals are unreliable: %s", minReliable, strings.Join(small, ", ")))
 	}
 	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
 	s.Warnings = append(w, s.Warnings...)
@@ -268,4 +268,13 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// maxCount is the largest metric count in g: the number of records scored in it.
+func maxCount(g *Group) int {
+	n := 0
+	for _, st := range g.Metrics {
+		n = max(n, st.Count)
+	}
+	return n
 }

@@ -1,0 +1,119 @@
+package score
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// benchRecords is the size of the generated file the command benchmarks run over.
+const benchRecords = 100_000
+
+var benchWords = []string{"the", "river", "Denver", "Broncos", "won", "in", "1990", "a", "cat", "sat",
+	"on", "mat", "and", "her", "sister", "moved", "to", "Paris", "after", "graduating", "from", "college",
+	"yes", "no", "painting", "museum", "July", "2023", "because", "she", "loves", "nature"}
+
+// writeBenchFile writes n SQuAD-like records with predictions (a short context passage, two
+// answers, a prediction that overlaps them partly) and returns the file name.
+func writeBenchFile(b *testing.B, n int) string {
+	b.Helper()
+	name := filepath.Join(b.TempDir(), "bench.jsonl")
+	f, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w := record.NewWriter(f)
+	phrase := func(i, k int) string {
+		s := ""
+		for j := range k {
+			if j > 0 {
+				s += " "
+			}
+			s += benchWords[(i*7+j*13+j*j)%len(benchWords)]
+		}
+		return s
+	}
+	for i := range n {
+		rec := &record.Record{Schema: 1, ID: fmt.Sprintf("bench:%d", i), Dataset: "squad", Lang: "en",
+			Type:     []string{"has_answer", "no_answer"}[i%2],
+			Question: phrase(i, 12) + "?",
+			Answers:  []string{phrase(i, 3), phrase(i+1, 4)},
+			Context:  []record.Passage{{Title: phrase(i, 2), Text: phrase(i, 60)}},
+			Prediction: &record.Prediction{Text: phrase(i+i%3, 5), Model: "gpt-4o-mini", Provider: "openai",
+				Usage: &record.Usage{InputTokens: 420, OutputTokens: 7}, LatencyMS: 512},
+		}
+		if err := w.Write(rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return name
+}
+
+// BenchmarkCommand runs the whole qa-score command, default metrics, over benchRecords records.
+func BenchmarkCommand(b *testing.B) {
+	name := writeBenchFile(b, benchRecords)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Run(context.Background(), []string{"qa-score", name}, nil, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkCommandSummary is BenchmarkCommand with a JSON summary (1000 bootstrap resamples).
+func BenchmarkCommandSummary(b *testing.B) {
+	name := writeBenchFile(b, benchRecords)
+	summary := filepath.Join(b.TempDir(), "summary.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Run(context.Background(), []string{"qa-score", "--summary", summary, name}, nil, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+}
+
+// BenchmarkDecodeEncode is the bar for BenchmarkCommand: one goroutine decoding and re-encoding
+// the same file, no scoring.
+func BenchmarkDecodeEncode(b *testing.B) {
+	name := writeBenchFile(b, benchRecords)
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := os.Open(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rd := record.NewReader(bufio.NewReader(f), name)
+		w := record.NewWriter(io.Discard)
+		for {
+			rec, err := rd.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := w.Write(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+}

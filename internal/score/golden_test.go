@@ -1,0 +1,86 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+)
+
+// goldenFields maps qa-score's score names to the golden corpus's field names.
+var goldenFields = map[string]string{
+	"em": "squad_em", "f1": "squad_f1", "squad2_em": "squad2_em", "squad2_f1": "squad2_f1",
+	"hotpot_em": "hotpot_em", "hotpot_f1": "hotpot_f1",
+	"rouge1": "rouge1_f", "rouge2": "rouge2_f", "rougeL": "rougeL_f",
+	"rouge1_nostem": "rouge1_f_nostem", "rouge2_nostem": "rouge2_f_nostem", "rougeL_nostem": "rougeL_f_nostem",
+	"bleu1": "bleu1", "bleu2": "bleu2", "bleu4": "bleu4", "meteor": "meteor", "meteor_nosyn": "meteor_nosyn",
+	"cmrc_em": "cmrc_em", "cmrc_f1": "cmrc_f1",
+}
+
+// TestGoldenSample runs golden pairs through the whole command, as ../shared/tools/check-metrics
+// does, and checks every score against the official value: it proves each name is wired to the
+// right metric and that cmrc_* run exactly on the Chinese records.
+func TestGoldenSample(t *testing.T) {
+	type pair struct {
+		ID         string             `json:"id"`
+		Prediction string             `json:"prediction"`
+		References []string           `json:"references"`
+		Lang       string             `json:"lang"`
+		Expected   map[string]float64 `json:"expected"`
+	}
+	data, err := os.ReadFile("testdata/pairs_sample.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in bytes.Buffer
+	want := map[string]map[string]float64{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var p pair
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		want[p.ID] = p.Expected
+		rec := map[string]any{"schema": 1, "id": p.ID, "dataset": "golden", "lang": p.Lang, "question": "",
+			"answers": p.References, "prediction": map[string]any{"text": p.Prediction}}
+		b, _ := json.Marshal(rec)
+		in.Write(append(b, '\n'))
+	}
+	var out, stderr bytes.Buffer
+	if err := Run(context.Background(), []string{"qa-score"}, &in, &out, &stderr); err != nil {
+		t.Fatalf("Run: %v\n%s", err, stderr.Bytes())
+	}
+	differ := map[string]int{}
+	n := 0
+	for line := range bytes.Lines(out.Bytes()) {
+		var r struct {
+			ID     string             `json:"id"`
+			Scores map[string]float64 `json:"scores"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		exp := want[r.ID]
+		for name, field := range goldenFields {
+			w, hasWant := exp[field]
+			g, hasGot := r.Scores[name]
+			if hasWant != hasGot || math.Abs(g-w) > 1e-9 {
+				if differ[name] < 3 {
+					t.Errorf("%s %s = %v (present %v), want %v (present %v)", r.ID, name, g, hasGot, w, hasWant)
+				}
+				differ[name]++
+			}
+		}
+	}
+	if n != len(want) {
+		t.Errorf("got %d records back, want %d", n, len(want))
+	}
+	for name, k := range differ {
+		t.Errorf("%s differs on %d of %d pairs", name, k, n)
+	}
+}

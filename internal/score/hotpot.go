@@ -1,0 +1,46 @@
+package score
+
+import (
+	"github.com/qapipe/qapipe/pkg/metric"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// supportFamily is HotpotQA's supporting-fact and joint scores: it applies when the prediction
+// carries supporting_facts and meta.supporting_facts holds the gold ones ([[title, sentence]]).
+// The joint scores combine them with the answer's EM, precision and recall against the first
+// gold answer, as hotpot_evaluate_v1.py (one gold answer per question) does.
+func supportFamily() *family {
+	return &family{
+		names: []string{"sp_em", "sp_f1", "joint_em", "joint_f1"},
+		about: "HotpotQA supporting facts and joint EM/F1 (prediction.supporting_facts vs meta.supporting_facts)",
+		applies: func(it *item) bool {
+			_, ok := goldFacts(it.rec)
+			return ok && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil && len(it.rec.Answers) > 0
+		},
+		score: func(it *item, out []float64) {
+			gold, _ := goldFacts(it.rec)
+			spEM, spF1, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), gold)
+			ansEM := metric.HotpotEM(it.pred(), it.rec.Answers[:1])
+			_, ansP, ansR := metric.HotpotF1PR(it.pred(), it.rec.Answers[0])
+			out[0], out[1] = spEM, spF1
+			out[2], out[3] = metric.JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
+		},
+	}
+}
+
+// goldFacts decodes meta.supporting_facts; it reports false when absent or malformed.
+func goldFacts(rec *record.Record) ([]metric.Fact, bool) {
+	var fs []record.Fact
+	if ok, err := rec.MetaValue("supporting_facts", &fs); !ok || err != nil {
+		return nil, false
+	}
+	return facts(fs), true
+}
+
+func facts(fs []record.Fact) []metric.Fact {
+	out := make([]metric.Fact, len(fs))
+	for i, f := range fs {
+		out[i] = metric.Fact{Title: f.Title, Sentence: f.Sentence}
+	}
+	return out
+}

@@ -1,0 +1,98 @@
+package score
+
+import "github.com/qapipe/qapipe/pkg/metric"
+
+// The reference-based families: each compares prediction.text with every gold answer and keeps
+// the official script's aggregate (the maximum over references, or the pooled form for BLEU and
+// METEOR).
+
+func squadFamily() *family {
+	return &family{
+		names:   []string{"em", "f1"},
+		about:   "SQuAD v1.1 exact match and token F1, maximum over answers",
+		applies: (*item).hasPrediction,
+		score: func(it *item, out []float64) {
+			out[0] = metric.SquadEM(it.pred(), it.rec.Answers)
+			out[1] = metric.SquadF1(it.pred(), it.rec.Answers)
+		},
+	}
+}
+
+func squad2Family() *family {
+	return &family{
+		names:   []string{"squad2_em", "squad2_f1"},
+		about:   "SQuAD v2.0 rules (an empty answer matches only an empty prediction)",
+		applies: (*item).hasPrediction,
+		score: func(it *item, out []float64) {
+			out[0] = metric.Squad2EM(it.pred(), it.rec.Answers)
+			out[1] = metric.Squad2F1(it.pred(), it.rec.Answers)
+		},
+	}
+}
+
+func hotpotFamily() *family {
+	return &family{
+		names:   []string{"hotpot_em", "hotpot_f1"},
+		about:   "HotpotQA answer EM and F1 (yes/no/noanswer must match exactly)",
+		applies: (*item).hasPrediction,
+		score: func(it *item, out []float64) {
+			out[0] = metric.HotpotEM(it.pred(), it.rec.Answers)
+			out[1] = metric.HotpotF1(it.pred(), it.rec.Answers)
+		},
+	}
+}
+
+func meteorFamily(synonyms bool) *family {
+	f := &family{
+		names:   []string{"meteor"},
+		about:   "NLTK METEOR (alpha 0.9, beta 3, gamma 0.5) with WordNet 3.0 synonyms",
+		applies: (*item).hasPrediction,
+		score:   func(it *item, out []float64) { out[0] = metric.METEOR(it.pred(), it.rec.Answers, synonyms) },
+	}
+	if !synonyms {
+		f.names, f.about = []string{"meteor_nosyn"}, "NLTK METEOR without synonyms (exact and stem matches)"
+	}
+	return f
+}
+
+func rougeFamily(stem bool) *family {
+	f := &family{
+		names:   []string{"rouge1", "rouge2", "rougeL"},
+		about:   "rouge-score F-measure with the Porter stemmer, maximum over answers",
+		applies: (*item).hasPrediction,
+		score: func(it *item, out []float64) {
+			r := metric.Rouge(it.pred(), it.rec.Answers, stem)
+			out[0], out[1], out[2] = r.R1, r.R2, r.RL
+		},
+	}
+	if !stem {
+		f.names, f.about = []string{"rouge1_nostem", "rouge2_nostem", "rougeL_nostem"}, "the same without stemming"
+	}
+	return f
+}
+
+func bleuFamily() *family {
+	return &family{
+		names:   []string{"bleu1", "bleu2", "bleu4"},
+		about:   "NLTK sentence_bleu (method1 smoothing, pooled multi-reference clipping)",
+		applies: (*item).hasPrediction,
+		score: func(it *item, out []float64) {
+			b := metric.BLEU(it.pred(), it.rec.Answers)
+			out[0], out[1], out[2] = b.B1, b.B2, b.B4
+		},
+	}
+}
+
+func cmrcFamily() *family {
+	return &family{
+		names: []string{"cmrc_em", "cmrc_f1"},
+		about: "CMRC 2018 v6 EM and F1 (Chinese records only: lang zh)",
+		applies: func(it *item) bool {
+			return it.hasPrediction() && it.isChinese()
+		},
+		score: func(it *item, out []float64) {
+			out[0] = metric.CMRCEM(it.pred(), it.rec.Answers)
+			out[1] = metric.CMRCF1(it.pred(), it.rec.Answers)
+		},
+	}
+}

@@ -1,0 +1,121 @@
+package score
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+func outcomeOf(typ string, failed bool, vals ...float64) outcome {
+	return outcome{typ: typ, failed: failed, vals: vals}
+}
+
+func TestAggregatorMeans(t *testing.T) {
+	nan := math.NaN()
+	a := newAggregator([]string{"em", "f1"}, false)
+	a.add(outcomeOf("x", false, 1, 0.5))
+	a.add(outcomeOf("x", false, 0, 0.25))
+	a.add(outcomeOf("y", false, nan, 1))
+	a.add(outcomeOf("y", true, 0, 0))
+	a.add(outcomeOf("", false, nan, nan))
+	s := a.summarize(100, 1, 2)
+	tests := []struct {
+		name  string
+		got   *Stat
+		mean  float64
+		count int
+	}{
+		{"overall em", s.Overall.Metrics["em"], 0.5, 2},
+		{"overall f1", s.Overall.Metrics["f1"], 1.75 / 3, 3},
+		{"x f1", s.ByType["x"].Metrics["f1"], 0.375, 2},
+		{"y f1", s.ByType["y"].Metrics["f1"], 1, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got == nil || tt.got.Mean == nil {
+				t.Fatalf("%s = %+v, want mean %v", tt.name, tt.got, tt.mean)
+			}
+			if *tt.got.Mean != tt.mean || tt.got.Count != tt.count {
+				t.Errorf("%s = (%v, %d), want (%v, %d)", tt.name, *tt.got.Mean, tt.got.Count, tt.mean, tt.count)
+			}
+			if tt.got.CI == nil || tt.got.CI[0] > *tt.got.Mean || tt.got.CI[1] < *tt.got.Mean {
+				t.Errorf("%s interval = %v, want one around %v", tt.name, tt.got.CI, *tt.got.Mean)
+			}
+		})
+	}
+	if _, ok := s.ByType["y"].Metrics["em"]; ok {
+		t.Errorf("type y lists em, which no scored record of it has")
+	}
+	if s.Records != 5 || s.Errors != 1 || s.Unscored != 1 || s.Scored != 3 || s.BadLines != 2 {
+		t.Errorf("counts = records %d errors %d unscored %d scored %d bad %d, want 5 1 1 3 2",
+			s.Records, s.Errors, s.Unscored, s.Scored, s.BadLines)
+	}
+}
+
+func TestAggregatorErrorsAsZero(t *testing.T) {
+	a := newAggregator([]string{"f1"}, true)
+	a.add(outcomeOf("x", false, 1))
+	a.add(outcomeOf("x", true, 0))
+	s := a.summarize(0, 1, 0)
+	st := s.Overall.Metrics["f1"]
+	if *st.Mean != 0.5 || st.Count != 2 || st.CI != nil {
+		t.Errorf("f1 with errors as zero = (%v, %d, %v), want (0.5, 2, no interval)", *st.Mean, st.Count, st.CI)
+	}
+}
+
+func TestLongMemEvalAggregates(t *testing.T) {
+	a := newAggregator([]string{"judge_score"}, false)
+	add := func(typ string, abs bool, v float64) {
+		a.add(outcome{typ: typ, dataset: "longmemeval", abstention: abs, vals: []float64{v}})
+	}
+	for _, v := range []float64{1, 1, 0} {
+		add("single-session-user", false, v)
+	}
+	add("multi-session", false, 1)
+	add("multi-session", true, 0)
+	add("temporal-reasoning", true, 1)
+	l := a.summarize(10, 1, 0).LongMemEval
+	// type means 2/3, 1/2, 1: task-averaged (2/3 + 1/2 + 1) / 3, overall 4/6, abstention 1/2.
+	if want := (2.0/3 + 0.5 + 1) / 3; *l.TaskAveraged != want {
+		t.Errorf("task-averaged = %v, want %v", *l.TaskAveraged, want)
+	}
+	if *l.Overall.Mean != 4.0/6 || l.Overall.Count != 6 {
+		t.Errorf("overall = (%v, %d), want (%v, 6)", *l.Overall.Mean, l.Overall.Count, 4.0/6)
+	}
+	if *l.Abstention.Mean != 0.5 || l.Abstention.Count != 2 {
+		t.Errorf("abstention = (%v, %d), want (0.5, 2)", *l.Abstention.Mean, l.Abstention.Count)
+	}
+	if got := *l.ByType["single-session-user"].Mean; got != 2.0/3 {
+		t.Errorf("single-session-user = %v, want %v", got, 2.0/3)
+	}
+}
+
+func TestSelectMetrics(t *testing.T) {
+	reg := []*family{
+		{names: []string{"a", "b"}},
+		{names: []string{"c"}, heavy: true},
+		{names: []string{"d"}},
+	}
+	tests := []struct {
+		list string
+		want []string
+	}{
+		{"", []string{"a", "b", "d"}},
+		{"c", []string{"c"}},
+		{"d, b", []string{"b", "d"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.list, func(t *testing.T) {
+			sel, err := selectMetrics(reg, tt.list)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sel.names; !slices.Equal(got, tt.want) {
+				t.Errorf("selectMetrics(%q) = %v, want %v", tt.list, got, tt.want)
+			}
+		})
+	}
+	if _, err := selectMetrics(reg, "a,zz"); err == nil {
+		t.Errorf("selectMetrics(%q) succeeded, want an error", "a,zz")
+	}
+}

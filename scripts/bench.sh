@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# bench.sh: run the metric, record and qa-score benchmarks and print their throughput.
+# Usage: scripts/bench.sh [extra go test flags, e.g. -count=5 or -benchtime=3x]
+# The raw `go test` output is kept in bench.out for benchstat.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${BENCH_OUT:-bench.out}
+go test -run '^$' -bench . -benchmem "$@" ./pkg/metric/ ./internal/score/ ./pkg/record/ | tee "$out"
+echo
+echo "Throughput (per benchmark; pairs/s or records/s where the benchmark reports it):"
+awk '
+/^pkg: / { pkg = $2; sub(".*/qapipe/", "", pkg) }
+/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	rate = ""; unit = ""
+	for (i = 3; i < NF; i++) {
+		if ($(i+1) ~ /\/s$/) { rate = $i; unit = $(i+1) }
+		if ($(i+1) == "ns/op") ns = $i
+	}
+	if (rate == "") { rate = sprintf("%.0f", 1e9 / ns); unit = "op/s" }
+	printf "  %-16s %-40s %14.0f %s\n", pkg, name, rate, unit
+}' "$out"
