@@ -16,7 +16,7 @@ const benchRecords = 100_000
 // benchRecord returns a record shaped like a loaded and judged QA item: a short question, two
 // answers, two context passages, meta, a prediction, a judgment and scores (about 1.3 kB).
 func benchRecord(i int) *Record {
-	score := float64(i%2)
+	score := float64(i % 2)
 	para := strings.Repeat(fmt.Sprintf("Sentence %d of a context paragraph about topic %d. ", i%7, i%97), 6)
 	return &Record{
 		Schema: SchemaVersion, ID: fmt.Sprintf("bench:%06d", i), Dataset: "bench", Lang: "en",
