@@ -30,8 +30,10 @@ type Request struct {
 	Seed        *int      `json:"seed,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`
-	// Context carries passages for providers that answer from them without a prompt (extractive).
-	Context []record.Passage `json:"context,omitempty"`
+	// Question and Context carry the bare question and passages for providers that answer from them
+	// without a prompt (extractive). Prompt-driven providers ignore them.
+	Question string           `json:"question,omitempty"`
+	Context  []record.Passage `json:"context,omitempty"`
 }
 
 // Response is a model's reply to one Request.

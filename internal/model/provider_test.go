@@ -18,7 +18,7 @@ const testKey = "sk-test-SECRET-0123456789"
 // wire is one provider's real request path, auth header and reply body (with its usage block).
 type wire struct {
 	provider, path, authHeader, authValue, reply string
-	usage                                      record.Usage
+	usage                                        record.Usage
 }
 
 var wires = []wire{

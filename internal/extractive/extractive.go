@@ -1,0 +1,226 @@
+// Package extractive is the offline baseline predictor: it answers a question from the record's own
+// context without any network, as one more model.Client.
+//
+// Design: every context sentence is a BM25 document (k1 1.2, b 0.75; the passage title's words are
+// added to each of its sentences, since HotpotQA sentences rarely repeat their subject). The question
+// minus stop words is the query. The answer is a short span chosen by the question's form, from the
+// best-ranked sentences first:
+//
+//   - yes/no questions ("Is/Was/Did/Are ... ?") answer "yes", or, with "X or Y", the option that the
+//     top sentences mention more;
+//   - "when"/"what year" take the first date or year in the sentence, else the passage's date
+//     (conversation sessions carry one);
+//   - "how many/much/old/long" take the first number not in the question;
+//   - otherwise the longest run of capitalised words not in the question (an entity), else the few
+//     words that follow the last question word matched in the sentence.
+//
+// Note: a learned reader or a tokenizer with downloaded files was ruled out: the predictor must run
+// anywhere with no files and no network, deterministically.
+package extractive
+
+import (
+	"context"
+	"errors"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Name is the provider and model name the predictor reports.
+const Name = "extractive"
+
+// Client is the extractive predictor as a model.Client. It reads Request.Question and
+// Request.Context; messages are ignored. Its usage is zero and it is free.
+type Client struct{}
+
+// Generate answers req.Question from req.Context.
+func (Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return model.Response{}, err
+	}
+	if strings.TrimSpace(req.Question) == "" {
+		return model.Response{}, errors.New("extractive: empty question")
+	}
+	return model.Response{Text: Answer(req.Question, req.Context), Model: Name}, nil
+}
+
+// sentence is one BM25 document.
+type sentence struct {
+	text    string // display text, speaker prefix removed
+	date    string // the passage's date
+	tokens  []string
+	passage int
+}
+
+// Answer returns the predictor's answer to question over passages ("" when there is no context).
+func Answer(question string, passages []record.Passage) string {
+	sents := split(passages)
+	q := queryTerms(question)
+	qset := make(map[string]bool)
+	for _, w := range words(question) {
+		qset[strings.ToLower(w)] = true
+	}
+	ranked := rank(sents, q)
+	kind := classify(question)
+	if kind == kindYesNo {
+		return yesNo(question, ranked, sents)
+	}
+	if len(ranked) == 0 { // no query word matched: read the context in order
+		for i := range sents {
+			ranked = append(ranked, i)
+		}
+	}
+	if len(ranked) == 0 {
+		return ""
+	}
+	top := ranked[:min(3, len(ranked))]
+	for _, i := range top {
+		if a := span(kind, sents[i], qset); a != "" {
+			return a
+		}
+	}
+	if kind == kindWhen && sents[top[0]].date != "" {
+		return dateOnly(sents[top[0]].date)
+	}
+	return fallback(sents[top[0]], qset)
+}
+
+// split turns passages into sentences: given sentences, else lines, else punctuation-split text.
+func split(passages []record.Passage) []sentence {
+	var out []sentence
+	for pi, p := range passages {
+		title := tokens(p.Title)
+		parts := p.Sentences
+		if len(parts) == 0 {
+			for _, line := range strings.Split(p.Text, "\n") {
+				parts = append(parts, splitSentences(line)...)
+			}
+		}
+		for _, s := range parts {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				continue
+			}
+			text := stripSpeaker(s)
+			out = append(out, sentence{text: text, date: p.Date, passage: pi,
+				tokens: append(tokens(s), title...)})
+		}
+	}
+	return out
+}
+
+// splitSentences splits after ., ! or ? followed by a space and an upper-case letter or a quote.
+func splitSentences(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := 0
+	for i := 0; i+2 < len(rs); i++ {
+		if (rs[i] == '.' || rs[i] == '!' || rs[i] == '?') && rs[i+1] == ' ' &&
+			(unicode.IsUpper(rs[i+2]) || rs[i+2] == '"') {
+			out = append(out, string(rs[start:i+1]))
+			start = i + 2
+		}
+	}
+	return append(out, string(rs[start:]))
+}
+
+// stripSpeaker removes a leading "Name: " as conversation turns carry.
+func stripSpeaker(s string) string {
+	if i := strings.Index(s, ": "); i > 0 && i < 40 && !strings.ContainsAny(s[:i], ".,!?\"") &&
+		len(strings.Fields(s[:i])) <= 3 {
+		return s[i+2:]
+	}
+	return s
+}
+
+// rank returns sentence indices by decreasing BM25 score against the query, ties by position;
+// sentences scoring zero are left out.
+func rank(sents []sentence, q []string) []int {
+	const k1, b = 1.2, 0.75
+	df := make(map[string]int)
+	total := 0
+	for _, s := range sents {
+		total += len(s.tokens)
+		seen := make(map[string]bool)
+		for _, t := range s.tokens {
+			if !seen[t] {
+				seen[t] = true
+				df[t]++
+			}
+		}
+	}
+	if len(sents) == 0 {
+		return nil
+	}
+	avg := float64(total) / float64(len(sents))
+	n := float64(len(sents))
+	scores := make([]float64, len(sents))
+	var idx []int
+	for i, s := range sents {
+		tf := make(map[string]int)
+		for _, t := range s.tokens {
+			tf[t]++
+		}
+		for _, t := range q {
+			f := float64(tf[t])
+			if f == 0 {
+				continue
+			}
+			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
+			scores[i] += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(len(s.tokens))/avg))
+		}
+		if scores[i] > 0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, c int) bool { return scores[idx[a]] > scores[idx[c]] })
+	return idx
+}
+
+// words splits s into words and numbers (letters, digits, and inner apostrophes or hyphens).
+func words(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-')
+	})
+}
+
+// tokens returns the lower-cased, stemmed content words of s.
+func tokens(s string) []string {
+	var out []string
+	for _, w := range words(s) {
+		w = strings.Trim(strings.ToLower(w), "'-")
+		if w == "" || stop[w] {
+			continue
+		}
+		out = append(out, stem(w))
+	}
+	return out
+}
+
+func queryTerms(q string) []string { return tokens(q) }
+
+// stem strips a few English suffixes so "paints" matches "painted" roughly.
+func stem(w string) string {
+	for _, suf := range []string{"'s", "ing", "ed", "es", "s"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+var stop = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(`a an the of in on at to for from by with and or but is are was were be been
+		being am do does did has have had what which who whom whose when where why how that this these those it its
+		as into than then there their they them he she his her him i you your we our me my not no yes so if
+		about after before over under up down out can could will would should may might shall must also
+		just any some many much more most other such only own same very s t`) {
+		m[w] = true
+	}
+	return m
+}()

@@ -1,0 +1,136 @@
+package extractive
+
+import (
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/load"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func TestAnswerForms(t *testing.T) {
+	passages := []record.Passage{
+		{Title: "Ada Lovelace", Sentences: []string{
+			"Ada Lovelace (10 December 1815 – 27 November 1852) was an English mathematician.",
+			" She worked with Charles Babbage on the Analytical Engine.",
+			" She had three children.",
+		}},
+		{Title: "session_1", Date: "1:56 pm on 8 May, 2023", Text: "Caroline: I went to the LGBTQ support group yesterday.\nMelanie: That sounds great!"},
+	}
+	tests := []struct{ q, want string }{
+		{"Who did Ada Lovelace work with on the Analytical Engine?", "Charles Babbage"},
+		{"How many children did Ada Lovelace have?", "three"},
+		{"When was Ada Lovelace born?", "10 December 1815"},
+		{"Was Ada Lovelace a mathematician?", "yes"},
+		{"When did Caroline go to the LGBTQ support group?", "8 May, 2023"},
+	}
+	for _, tt := range tests {
+		if got := Answer(tt.q, passages); got != tt.want {
+			t.Errorf("Answer(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	var c model.Client = Client{}
+	resp, err := c.Generate(context.Background(), model.Request{Question: "Who wrote Frankenstein?",
+		Context: []record.Passage{{Text: "Frankenstein was written by Mary Shelley in 1818."}}})
+	if err != nil || resp.Text != "Mary Shelley" || resp.Model != Name || resp.Usage != (record.Usage{}) {
+		t.Errorf("Generate = %+v, %v, want Mary Shelley with zero usage", resp, err)
+	}
+	if _, err := c.Generate(context.Background(), model.Request{}); err == nil {
+		t.Error("Generate(empty question) succeeded, want an error")
+	}
+}
+
+func loadRecords(t testing.TB, loader load.Loader, path string) []*record.Record {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []*record.Record
+	err = loader(load.Input{Name: path, R: f}, load.Options{}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			return bad
+		}
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+var (
+	squadPunct    = regexp.MustCompile(`[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_{|}~` + "`" + `]`)
+	squadArticles = regexp.MustCompile(`\b(a|an|the)\b`)
+)
+
+// squadF1 is the SQuAD v1.1 token F1 (lower, strip ASCII punctuation and articles, split on
+// whitespace), kept private so this test does not depend on pkg/metric.
+func squadF1(pred, gold string) float64 {
+	norm := func(s string) []string {
+		s = squadPunct.ReplaceAllString(strings.ToLower(s), "")
+		return strings.Fields(squadArticles.ReplaceAllString(s, " "))
+	}
+	p, g := norm(pred), norm(gold)
+	counts := make(map[string]int)
+	for _, w := range g {
+		counts[w]++
+	}
+	same := 0
+	for _, w := range p {
+		if counts[w] > 0 {
+			counts[w]--
+			same++
+		}
+	}
+	if same == 0 {
+		return 0
+	}
+	prec, rec := float64(same)/float64(len(p)), float64(same)/float64(len(g))
+	return 2 * prec * rec / (prec + rec)
+}
+
+// TestSampleF1 is the baseline's SQuAD F1 on the shipped samples; the floors catch regressions.
+func TestSampleF1(t *testing.T) {
+	t.Run("hotpotqa", func(t *testing.T) {
+		recs := loadRecords(t, load.HotpotQA, "testdata/hotpotqa_train_sample200.jsonl")
+		var sum float64
+		for _, r := range recs {
+			sum += squadF1(Answer(r.Question, r.Context), r.Answers[0])
+		}
+		f1 := sum / float64(len(recs))
+		t.Logf("HotpotQA: %d records, mean F1 %.4f", len(recs), f1)
+		if len(recs) != 200 || f1 < 0.15 {
+			t.Errorf("HotpotQA mean F1 = %.4f over %d records, want ≥ 0.15 over 200", f1, len(recs))
+		}
+	})
+	t.Run("locomo", func(t *testing.T) {
+		recs := loadRecords(t, load.LoCoMo, "testdata/locomo2.json")
+		var sum float64
+		for _, r := range recs {
+			sum += squadF1(Answer(r.Question, r.Context), r.Answers[0])
+		}
+		f1 := sum / float64(len(recs))
+		t.Logf("LoCoMo: %d records, mean F1 %.4f", len(recs), f1)
+		if f1 < 0.05 {
+			t.Errorf("LoCoMo mean F1 = %.4f, want ≥ 0.05", f1)
+		}
+	})
+}
+
+func FuzzAnswer(f *testing.F) {
+	f.Add("Who wrote Frankenstein?", "Frankenstein was written by Mary Shelley.\nBob: ok")
+	f.Add("Is it or isn't it?", "")
+	f.Add("When?", "In 1999. Then May 3, 2001.")
+	f.Fuzz(func(t *testing.T, q, text string) {
+		Answer(q, []record.Passage{{Text: text, Date: "1 May 2023"}})
+	})
+}

@@ -1,0 +1,245 @@
+package extractive
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+type kind int
+
+const (
+	kindOther kind = iota
+	kindYesNo
+	kindWhen
+	kindCount
+	kindEntity
+)
+
+// classify tells the answer form from the question's wording.
+func classify(q string) kind {
+	lq := strings.ToLower(strings.TrimSpace(q))
+	first := ""
+	if w := words(lq); len(w) > 0 {
+		first = w[0]
+	}
+	switch {
+	case strings.HasPrefix(lq, "how many") || strings.HasPrefix(lq, "how much") ||
+		strings.HasPrefix(lq, "how old") || strings.HasPrefix(lq, "how long"):
+		return kindCount
+	case first == "when" || strings.Contains(lq, "what year") || strings.Contains(lq, "which year") ||
+		strings.Contains(lq, "what date") || strings.Contains(lq, "in what month"):
+		return kindWhen
+	case first == "who" || first == "whom" || first == "whose" || first == "where":
+		return kindEntity
+	}
+	switch first {
+	case "is", "was", "are", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will",
+		"would", "should":
+		return kindYesNo
+	}
+	return kindOther
+}
+
+// yesNo answers a yes/no question; with "X or Y" it picks the option the top sentences support.
+func yesNo(q string, ranked []int, sents []sentence) string {
+	a, b, ok := options(q)
+	if !ok {
+		return "yes"
+	}
+	score := func(opt string) int {
+		n := 0
+		ot := tokens(opt)
+		for r, i := range ranked[:min(5, len(ranked))] {
+			if containsAll(sents[i].tokens, ot) {
+				n += 5 - r
+			}
+		}
+		return n
+	}
+	if score(b) > score(a) {
+		return b
+	}
+	return a
+}
+
+// options finds "X or Y" at the end of a question: the comma-separated or final clause.
+func options(q string) (string, string, bool) {
+	q = strings.TrimRight(strings.TrimSpace(q), "?")
+	i := strings.LastIndex(q, " or ")
+	if i < 0 {
+		return "", "", false
+	}
+	left, right := q[:i], q[i+4:]
+	if j := strings.LastIndexAny(left, ",:"); j >= 0 {
+		left = left[j+1:]
+	} else if ws := strings.Fields(left); len(ws) > 0 {
+		// without a comma take the capitalised run that ends the left side
+		k := len(ws)
+		for k > 0 && startsUpper(ws[k-1]) {
+			k--
+		}
+		if k == len(ws) {
+			k = len(ws) - 1
+		}
+		left = strings.Join(ws[k:], " ")
+	}
+	return strings.TrimSpace(left), strings.TrimSpace(right), true
+}
+
+func containsAll(have, want []string) bool {
+	set := make(map[string]bool, len(have))
+	for _, t := range have {
+		set[t] = true
+	}
+	for _, t := range want {
+		if !set[t] {
+			return false
+		}
+	}
+	return len(want) > 0
+}
+
+var (
+	month    = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?`
+	dateRe   = regexp.MustCompile(`\b(?:\d{1,2} ` + month + `,? \d{4}|` + month + ` \d{1,2},? \d{4}|` + month + ` \d{4}|\d{1,2} ` + month + `|` + month + ` \d{1,2}|(?:1[0-9]|20)\d{2}s?)\b`)
+	numRe    = regexp.MustCompile(`\b\d[\d,.]*(?: (?:million|billion|thousand|hundred))?\b`)
+	numWords = map[string]bool{"one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
+		"seven": true, "eight": true, "nine": true, "ten": true, "twelve": true, "twenty": true, "once": true, "twice": true}
+)
+
+// span picks the answer of the given kind in s, or "".
+func span(k kind, s sentence, qset map[string]bool) string {
+	switch k {
+	case kindWhen:
+		for _, m := range dateRe.FindAllString(s.text, -1) {
+			if !qset[strings.ToLower(m)] {
+				return m
+			}
+		}
+		return ""
+	case kindCount:
+		for _, w := range words(s.text) {
+			lw := strings.ToLower(w)
+			if qset[lw] {
+				continue
+			}
+			if numWords[lw] || numRe.MatchString(w) {
+				return w
+			}
+		}
+		return ""
+	}
+	if e := entity(s.text, qset); e != "" {
+		return e
+	}
+	return ""
+}
+
+// entity returns the longest run of capitalised words (allowing inner "of", "the", "and", "de")
+// none of whose words is in the question; a run at the sentence start needs two words.
+func entity(text string, qset map[string]bool) string {
+	ws := strings.Fields(text)
+	best := ""
+	for i := 0; i < len(ws); {
+		if !startsUpper(ws[i]) {
+			i++
+			continue
+		}
+		j := i
+		var run []string
+		for j < len(ws) {
+			w := strings.Trim(ws[j], `.,;:!?"()'`)
+			if startsUpper(w) || (len(run) > 0 && j+1 < len(ws) && startsUpper(ws[j+1]) && joiner[strings.ToLower(w)]) {
+				run = append(run, w)
+				j++
+				if strings.ContainsAny(ws[j-1], ",;:.!?)") {
+					break
+				}
+				continue
+			}
+			break
+		}
+		run = dropKnown(run, qset)
+		cand := strings.Join(run, " ")
+		if i == 0 && len(run) < 2 && len(ws) > 1 {
+			cand = ""
+		}
+		if len(cand) > len(best) {
+			best = cand
+		}
+		i = max(j, i+1)
+	}
+	return best
+}
+
+var joiner = map[string]bool{"of": true, "the": true, "and": true, "de": true, "von": true, "van": true, "la": true, "del": true}
+
+// dropKnown trims question words from both ends of a run and rejects runs that are all known.
+func dropKnown(run []string, qset map[string]bool) []string {
+	known := func(w string) bool {
+		return qset[strings.ToLower(w)] || joiner[strings.ToLower(w)] || stop[strings.ToLower(w)]
+	}
+	for len(run) > 0 && known(run[0]) {
+		run = run[1:]
+	}
+	for len(run) > 0 && known(run[len(run)-1]) {
+		run = run[:len(run)-1]
+	}
+	for _, w := range run {
+		if qset[strings.ToLower(w)] {
+			return nil
+		}
+	}
+	return run
+}
+
+func startsUpper(w string) bool {
+	for _, r := range w {
+		return unicode.IsUpper(r) || unicode.IsDigit(r)
+	}
+	return false
+}
+
+// fallback returns up to six words after the last question word in s (or its first six words),
+// without question words or stop words at the edges.
+func fallback(s sentence, qset map[string]bool) string {
+	ws := strings.Fields(s.text)
+	last := -1
+	for i, w := range ws {
+		if qset[strings.ToLower(strings.Trim(w, `.,;:!?"()'`))] && !stop[strings.ToLower(strings.Trim(w, `.,;:!?"()'`))] {
+			last = i
+		}
+	}
+	start := last + 1
+	if start >= len(ws) {
+		start = 0
+	}
+	var out []string
+	for _, w := range ws[start:] {
+		t := strings.Trim(w, `.,;:!?"()'`)
+		lt := strings.ToLower(t)
+		if qset[lt] || (len(out) == 0 && stop[lt]) || t == "" {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		out = append(out, t)
+		if len(out) == 6 || strings.ContainsAny(w, ",;.!?") {
+			break
+		}
+	}
+	for len(out) > 1 && stop[strings.ToLower(out[len(out)-1])] {
+		out = out[:len(out)-1]
+	}
+	return strings.Join(out, " ")
+}
+
+// dateOnly drops a leading clock time from a session date ("1:56 pm on 8 May, 2023" → "8 May, 2023").
+func dateOnly(d string) string {
+	if i := strings.Index(d, " on "); i >= 0 {
+		return d[i+4:]
+	}
+	return d
+}

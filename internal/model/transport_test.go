@@ -1,0 +1,210 @@
+package model
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const okReply = `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`
+
+// faultServer answers the i-th request with faults[i] and then with okReply.
+func faultServer(t *testing.T, faults ...string) (*httptest.Server, *atomic.Int64) {
+	t.Helper()
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(calls.Add(1)) - 1
+		io.Copy(io.Discard, r.Body)
+		fault := "ok"
+		if i < len(faults) {
+			fault = faults[i]
+		}
+		serveFault(w, r, fault)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &calls
+}
+
+func serveFault(w http.ResponseWriter, r *http.Request, fault string) {
+	w.Header().Set("Content-Type", "application/json")
+	switch fault {
+	case "ok":
+		io.WriteString(w, okReply)
+	case "429":
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
+	case "429-retry-after":
+		w.Header().Set("Retry-After", "7")
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
+	case "500", "502", "503":
+		code := map[string]int{"500": 500, "502": 502, "503": 503}[fault]
+		w.WriteHeader(code)
+		io.WriteString(w, `{"error":{"message":"server error"}}`)
+	case "400":
+		w.WriteHeader(400)
+		io.WriteString(w, `{"error":{"message":"This model's maximum context length is 8192 tokens"}}`)
+	case "401":
+		w.WriteHeader(401)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+testKey+`"}}`)
+	case "hang":
+		<-r.Context().Done()
+	case "truncated":
+		w.Header().Set("Content-Length", "400")
+		io.WriteString(w, okReply[:40])
+	case "malformed":
+		io.WriteString(w, `{"id":"c","choices":[{"index":0,"message":{"role":"assist`+"\x00"+`}`)
+	}
+}
+
+// sleeps records the waits a Transport asks for without sleeping.
+type sleeps struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	s.mu.Lock()
+	s.d = append(s.d, d)
+	s.mu.Unlock()
+	return ctx.Err()
+}
+
+func testTransport(s *sleeps) *Transport {
+	return NewTransport(TransportConfig{MaxRetries: 3, Timeout: 100 * time.Millisecond, Backoff: time.Second, Seed: 1, Sleep: s.sleep, Concurrency: 8})
+}
+
+func TestTransportFaults(t *testing.T) {
+	tests := []struct {
+		name     string
+		faults   []string
+		attempts int
+		wantErr  string // "" means success
+	}{
+		{"ok", nil, 1, ""},
+		{"429 then ok", []string{"429"}, 2, ""},
+		{"429 retry-after then ok", []string{"429-retry-after"}, 2, ""},
+		{"5xx then ok", []string{"500", "502", "503"}, 4, ""},
+		{"hang then ok", []string{"hang"}, 2, ""},
+		{"truncated then ok", []string{"truncated"}, 2, ""},
+		{"malformed then ok", []string{"malformed"}, 2, ""},
+		{"503 forever", []string{"503", "503", "503", "503", "503"}, 4, "503"},
+		{"400 not retried", []string{"400"}, 1, "400"},
+		{"401 not retried", []string{"401"}, 1, "401"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, calls := faultServer(t, tt.faults...)
+			var s sleeps
+			tr := testTransport(&s)
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest("openai", "m"))
+			attempts := resp.Attempts
+			if ce, ok := err.(*CallError); ok {
+				attempts = ce.Attempts
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Generate: %v", err)
+			case tt.wantErr == "" && resp.Text != "ok":
+				t.Errorf("Generate text = %q, want ok", resp.Text)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("Generate error = %v, want one mentioning %s", err, tt.wantErr)
+			}
+			if err != nil && strings.Contains(err.Error(), testKey) {
+				t.Errorf("error %q leaks the API key", err)
+			}
+			if attempts != tt.attempts || int(calls.Load()) != tt.attempts {
+				t.Errorf("attempts = %d, server calls = %d, want %d", attempts, calls.Load(), tt.attempts)
+			}
+			if got := len(s.d); got != tt.attempts-1 {
+				t.Errorf("waits = %v, want %d", s.d, tt.attempts-1)
+			}
+			if tt.name == "429 retry-after then ok" && s.d[0] != 7*time.Second {
+				t.Errorf("wait after Retry-After: 7 = %v, want 7s", s.d[0])
+			}
+			for i, d := range s.d {
+				if tt.name == "429 retry-after then ok" {
+					break
+				}
+				lo, hi := time.Second<<i/2, time.Second<<i
+				if d < lo || d > hi {
+					t.Errorf("backoff %d = %v, want in [%v, %v]", i, d, lo, hi)
+				}
+			}
+		})
+	}
+}
+
+func TestTransportLowersConcurrencyOn429(t *testing.T) {
+	srv, _ := faultServer(t, "429", "429")
+	var s sleeps
+	tr := testTransport(&s)
+	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Concurrency(); got != 2 {
+		t.Errorf("Concurrency after two 429s = %d, want 8/2/2 = 2", got)
+	}
+	for range 10 {
+		c.Generate(context.Background(), testRequest("openai", "m"))
+	}
+	if got := tr.Concurrency(); got <= 2 {
+		t.Errorf("Concurrency after 10 successes = %d, want it to have grown past 2", got)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		h    string
+		want time.Duration
+	}{
+		{"", 0},
+		{"3", 3 * time.Second},
+		{"0.5", 500 * time.Millisecond},
+		{"-1", 0},
+		{"9999", time.Minute},
+		{now.Add(10 * time.Second).Format(http.TimeFormat), 10 * time.Second},
+		{"soon", 0},
+	}
+	for _, tt := range tests {
+		if got := retryAfter(tt.h, now, time.Minute); got != tt.want {
+			t.Errorf("retryAfter(%q) = %v, want %v", tt.h, got, tt.want)
+		}
+	}
+}
+
+func TestLimiter(t *testing.T) {
+	var s sleeps
+	l := NewLimiter(60, s.sleep) // one a second, burst 60
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return now }
+	for range 60 {
+		l.Wait(context.Background(), 1)
+	}
+	l.Wait(context.Background(), 1)
+	l.Wait(context.Background(), 1)
+	want := []time.Duration{0, 0, time.Second, 2 * time.Second}
+	got := s.d[58:]
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("waits = %v, want %v", got, want)
+		}
+	}
+	now = now.Add(10 * time.Second) // repays the 2-token debt and refills 8
+	l.Wait(context.Background(), 8)
+	if d := s.d[len(s.d)-1]; d != 0 {
+		t.Errorf("wait after refill = %v, want 0", d)
+	}
+}
