@@ -1,0 +1,263 @@
+package judge
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Item is one record's verdicts from the judges being compared (categories, in judge order).
+type Item struct {
+	ID, Type string
+	Ratings  []int
+}
+
+// Agreement summarises how often judges agree over a set of items.
+type Agreement struct {
+	Group   string
+	N       int
+	Raw     float64
+	RawCI   stats.Interval
+	Kappa   float64 // Cohen's κ for two judges, Fleiss' κ for more
+	KappaCI stats.Interval
+}
+
+// KappaName names the coefficient used for k judges.
+func KappaName(k int) string {
+	if k == 2 {
+		return "Cohen's kappa"
+	}
+	return "Fleiss' kappa"
+}
+
+// Agree computes raw agreement and κ over items with percentile bootstrap intervals (resampling
+// items), overall ("all") and per type, types sorted.
+func Agree(items []Item, reps int, level float64, seed uint64) []Agreement {
+	groups := map[string][]Item{}
+	for _, it := range items {
+		groups[it.Type] = append(groups[it.Type], it)
+	}
+	types := make([]string, 0, len(groups))
+	for t := range groups {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	out := []Agreement{agreement("all", items, reps, level, seed)}
+	for _, t := range types {
+		out = append(out, agreement(t, groups[t], reps, level, seed))
+	}
+	return out
+}
+
+func agreement(group string, items []Item, reps int, level float64, seed uint64) Agreement {
+	ratings := make([][]int, len(items))
+	for i, it := range items {
+		ratings[i] = it.Ratings
+	}
+	pick := func(idx []int) [][]int {
+		r := make([][]int, len(idx))
+		for i, k := range idx {
+			r[i] = ratings[k]
+		}
+		return r
+	}
+	a := Agreement{Group: group, N: len(items), Raw: stats.RawAgreement(ratings), Kappa: kappa(ratings)}
+	a.RawCI = stats.Bootstrap(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return stats.RawAgreement(pick(idx)) })
+	a.KappaCI = bootstrapNaN(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return kappa(pick(idx)) })
+	return a
+}
+
+// bootstrapNaN is a percentile bootstrap that drops resamples where the statistic is undefined
+// (κ of a resample in which every rating is the same category).
+func bootstrapNaN(rng interface{ IntN(int) int }, n, reps int, level float64, stat func([]int) float64) stats.Interval {
+	if n == 0 || reps == 0 {
+		return stats.Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
+	}
+	var vals []float64
+	idx := make([]int, n)
+	for range reps {
+		for i := range idx {
+			idx[i] = rng.IntN(n)
+		}
+		if v := stat(idx); !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		return stats.Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
+	}
+	sort.Float64s(vals)
+	alpha := (1 - level) / 2
+	return stats.Interval{Lo: stats.Quantile(vals, alpha), Hi: stats.Quantile(vals, 1-alpha), Level: level}
+}
+
+func kappa(ratings [][]int) float64 {
+	if len(ratings) > 0 && len(ratings[0]) == 2 {
+		a, b := make([]int, len(ratings)), make([]int, len(ratings))
+		for i, r := range ratings {
+			a[i], b[i] = r[0], r[1]
+		}
+		return stats.CohenKappa(a, b)
+	}
+	return stats.FleissKappa(ratings)
+}
+
+// Category turns a judgment into a category: 1 if its score is at least threshold, else 0.
+func Category(j *record.Judgment, threshold float64) (int, bool) {
+	if j == nil || j.Error != "" || j.Score == nil {
+		return 0, false
+	}
+	if *j.Score >= threshold {
+		return 1, true
+	}
+	return 0, true
+}
+
+type agreeConfig struct {
+	names     []string
+	threshold float64
+	reps      int
+	seed      uint64
+	level     float64
+	maxList   int
+}
+
+func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:      "agree",
+		Usage:     "agreement between two or more judges on the same records",
+		ArgsUsage: "[FILE...]",
+		Description: `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
+same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
+confidence intervals over records, then lists the disagreements. A verdict is 1 when the judgment's
+score is at least --threshold, else 0. Records where a compared judge is missing or failed are left
+out and counted.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
+			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
+			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
+		},
+		Action: func(c *cli.Context) error {
+			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
+				level: 0.95, maxList: c.Int("list")}
+			if s := c.String("names"); s != "" {
+				cfg.names = strings.Split(s, ",")
+			}
+			if cfg.reps < 0 {
+				return command.Usagef("--bootstrap: must not be negative")
+			}
+			return runAgree(c.Args().Slice(), cfg, stdin, stdout, stderr)
+		},
+	}
+}
+
+type judgedRecord struct {
+	id, typ string
+	cats    map[string]int
+}
+
+func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree"}
+	var recs []judgedRecord
+	seen := map[string]bool{}
+	err := src.Each(func(rec *record.Record) error {
+		jr := judgedRecord{id: rec.ID, typ: rec.Type, cats: map[string]int{}}
+		for name, j := range rec.Judgments {
+			seen[name] = true
+			if c, ok := Category(j, cfg.threshold); ok {
+				jr.cats[name] = c
+			}
+		}
+		recs = append(recs, jr)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	names := cfg.names
+	if names == nil {
+		for n := range seen {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+	}
+	if len(names) < 2 {
+		return command.Usagef("agree: need at least two judgment names, found %d (%s)", len(names), strings.Join(names, ", "))
+	}
+	var items []Item
+	left := 0
+	for _, r := range recs {
+		it := Item{ID: r.id, Type: r.typ}
+		for _, n := range names {
+			c, ok := r.cats[n]
+			if !ok {
+				break
+			}
+			it.Ratings = append(it.Ratings, c)
+		}
+		if len(it.Ratings) != len(names) {
+			left++
+			continue
+		}
+		items = append(items, it)
+	}
+	writeAgreement(stdout, names, items, left, cfg)
+	if len(items) < 10 {
+		fmt.Fprintf(stderr, "qa-judge agree: warning: only %d records compared; the intervals are rough\n", len(items))
+	}
+	return src.Err()
+}
+
+func writeAgreement(w io.Writer, names []string, items []Item, left int, cfg agreeConfig) {
+	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(names)), cfg.threshold)
+	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(items), left)
+	fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", "95% CI", "kappa", "95% CI")
+	for _, a := range Agree(items, cfg.reps, cfg.level, cfg.seed) {
+		fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", a.Group, a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
+	}
+	var dis []Item
+	for _, it := range items {
+		for _, c := range it.Ratings[1:] {
+			if c != it.Ratings[0] {
+				dis = append(dis, it)
+				break
+			}
+		}
+	}
+	fmt.Fprintf(w, "\ndisagreements: %d\n", len(dis))
+	for i, it := range dis {
+		if cfg.maxList >= 0 && i >= cfg.maxList {
+			fmt.Fprintf(w, "  ... %d more\n", len(dis)-i)
+			break
+		}
+		parts := make([]string, len(names))
+		for k, n := range names {
+			parts[k] = fmt.Sprintf("%s=%d", n, it.Ratings[k])
+		}
+		fmt.Fprintf(w, "  %s\t%s\t%s\n", it.ID, it.Type, strings.Join(parts, " "))
+	}
+}
+
+func num(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+func ci(iv stats.Interval) string {
+	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+		return "-"
+	}
+	return fmt.Sprintf("[%.3f, %.3f]", iv.Lo, iv.Hi)
+}
