@@ -1,0 +1,156 @@
+package learncurve
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestFirstCorrectAndLongestRun(t *testing.T) {
+	tests := []struct {
+		y          []int
+		first, run int
+	}{
+		{[]int{0, 0, 0}, 4, 0},
+		{[]int{1, 1, 1}, 1, 3},
+		{[]int{0, 1, 1, 0, 1}, 2, 2},
+		{[]int{1, 0, 1, 1, 1, 0, 1}, 1, 3},
+		{[]int{}, 1, 0},
+	}
+	for _, tt := range tests {
+		if got := firstCorrect(tt.y); got != tt.first {
+			t.Errorf("firstCorrect(%v) = %d, want %d", tt.y, got, tt.first)
+		}
+		if got := longestRun(tt.y); got != tt.run {
+			t.Errorf("longestRun(%v) = %d, want %d", tt.y, got, tt.run)
+		}
+	}
+}
+
+// TestComputeWeighting checks the mixed weighting on a case where micro and macro differ: three
+// sequences of type A, one of type B.
+func TestComputeWeighting(t *testing.T) {
+	seqs := []Sequence{
+		{ID: "1", Type: "A", Y: []int{0, 0, 1, 1}},
+		{ID: "2", Type: "A", Y: []int{0, 0, 0, 0}},
+		{ID: "3", Type: "B", Y: []int{1, 1, 1, 1}},
+		{ID: "4", Type: "A", Y: []int{0, 1, 0, 1}},
+	}
+	rep := Compute(seqs, 4, 2)
+	a := Metrics{
+		Accuracy:     4.0 / 12,
+		Position:     []float64{0, 1.0 / 3, 1.0 / 3, 2.0 / 3},
+		FirstCorrect: (3 + 5 + 2) / 3.0,
+		Consecutive:  (2 + 0 + 1) / 3.0,
+		PostWarmup:   3.0 / 6,
+		Slope:        0.2,
+	}
+	b := Metrics{Accuracy: 1, Position: []float64{1, 1, 1, 1}, FirstCorrect: 1, Consecutive: 1 * 4, PostWarmup: 1}
+	overall := Metrics{
+		Accuracy:     8.0 / 16,                                  // micro over problems
+		PostWarmup:   5.0 / 8,                                   // micro over problems after K
+		Position:     []float64{0.5, 2.0 / 3, 2.0 / 3, 5.0 / 6}, // macro over types
+		FirstCorrect: ((3+5+2)/3.0 + 1) / 2,                     // macro over types
+		Consecutive:  (1 + 4) / 2.0,                             // macro over types
+		Slope:        0.1,
+	}
+	want := Report{Sequences: 4, Problems: 4, Warmup: 2, Overall: overall, Types: []TypeMetrics{
+		{Type: "A", Sequences: 3, Metrics: a}, {Type: "B", Sequences: 1, Metrics: b},
+	}}
+	if diff := cmp.Diff(want, rep, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+		t.Errorf("Compute mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestComputeWarmupAtLeastM(t *testing.T) {
+	seqs := []Sequence{{ID: "1", Type: "A", Y: []int{1, 1}}}
+	for _, k := range []int{2, 5} {
+		rep := Compute(seqs, 2, k)
+		if rep.Overall.PostWarmup != 0 || rep.Types[0].PostWarmup != 0 {
+			t.Errorf("Compute(K=%d ≥ M=2) post-warmup = %v, %v, want 0, 0", k, rep.Overall.PostWarmup, rep.Types[0].PostWarmup)
+		}
+		if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "must be less than M") {
+			t.Errorf("Compute(K=%d ≥ M=2) warnings = %q, want one about K and M", k, rep.Warnings)
+		}
+	}
+}
+
+func TestComputeEmpty(t *testing.T) {
+	rep := Compute(nil, 3, 1)
+	want := Report{Problems: 3, Warmup: 1, Overall: Metrics{Position: []float64{0, 0, 0}}, Warnings: []string{"no sequences: every figure is 0"}}
+	if diff := cmp.Diff(want, rep); diff != "" {
+		t.Errorf("Compute(nil) mismatch (-want +got):\n%s", diff)
+	}
+	if got := string(rep.JSON(nil)); !strings.Contains(got, `"type_metrics": {}`) {
+		t.Errorf("empty report JSON = %s, want an empty type_metrics object", got)
+	}
+}
+
+func TestGrouper(t *testing.T) {
+	g := NewGrouper(3)
+	for _, o := range []Observation{
+		{Seq: "s1", Pos: 1, Correct: true}, // no type: the sequence is "unknown"
+		{Seq: "s1", Type: "A", Pos: 2, Correct: true},
+		{Seq: "s2", Type: "B", Pos: 3, Correct: true},
+		{Seq: "s1", Type: "A", Pos: 3, Correct: true},
+		{Seq: "s1", Type: "A", Pos: 2, Correct: false}, // later duplicate overwrites
+		{Seq: "s1", Type: "A", Pos: 4, Correct: true},  // beyond M: ignored
+		{Seq: "s2", Type: "B", PosKey: `raw:"1"`, Correct: true},
+		{Seq: `"s2"`, Type: "C", Pos: 1, Correct: true}, // a different key is a different sequence
+	} {
+		g.Add(o)
+	}
+	seqs, warns := g.Sequences()
+	want := []Sequence{
+		{ID: "s1", Type: UnknownType, Y: []int{1, 0, 1}},
+		{ID: "s2", Type: "B", Y: []int{0, 0, 1}},
+		{ID: `"s2"`, Type: "C", Y: []int{1, 0, 0}},
+	}
+	if diff := cmp.Diff(want, seqs); diff != "" {
+		t.Errorf("Sequences mismatch (-want +got):\n%s", diff)
+	}
+	wantWarns := []string{
+		"sequence s1 has 4 positions, expected 3",
+		"sequence s2 has 2 positions, expected 3; missing positions 1,2 count as wrong",
+		`sequence "s2" has 1 positions, expected 3; missing positions 2,3 count as wrong`,
+	}
+	if diff := cmp.Diff(wantWarns, warns); diff != "" {
+		t.Errorf("Sequences warnings mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestPyFloat(t *testing.T) {
+	tests := []struct {
+		f    float64
+		want string
+	}{
+		{0, "0.0"}, {1, "1.0"}, {3, "3.0"}, {0.5, "0.5"}, {0.1, "0.1"}, {-0.25, "-0.25"},
+		{0.3492935635792779, "0.3492935635792779"}, {1e-4, "0.0001"}, {1.5e-5, "1.5e-05"},
+		{-5.9e-17, "-5.9e-17"}, {123456789012345.0, "123456789012345.0"}, {1e16, "1e+16"},
+		{1.25e17, "1.25e+17"}, {1e300, "1e+300"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
+		{math.Inf(-1), "-Infinity"}, {math.Copysign(0, -1), "-0.0"}, {2.0 / 3, "0.6666666666666666"},
+	}
+	for _, tt := range tests {
+		if got := pyFloat(tt.f); got != tt.want {
+			t.Errorf("pyFloat(%v) = %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestPyString(t *testing.T) {
+	tests := []struct{ s, want string }{
+		{"Logical Reasoning", `"Logical Reasoning"`},
+		{"a\"b\\c\nd\x01", `"a\"b\\c\nd\u0001"`},
+		{"数学", `"\u6570\u5b66"`},
+		{"é\x7f", `"\u00e9\u007f"`},
+		{"😀", `"\ud83d\ude00"`},
+	}
+	for _, tt := range tests {
+		if got := pyString(tt.s); got != tt.want {
+			t.Errorf("pyString(%q) = %s, want %s", tt.s, got, tt.want)
+		}
+	}
+}

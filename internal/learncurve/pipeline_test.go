@@ -1,0 +1,78 @@
+package learncurve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/load"
+	"gonum.org/v1/plot/vg"
+)
+
+// TestPipeline runs qa-load --format evalearn-results | qa-learncurve in process on every golden
+// case, as ../shared/tools/check-learncurve does with the binaries.
+func TestPipeline(t *testing.T) {
+	for _, g := range goldenReports(t) {
+		t.Run(g.name, func(t *testing.T) {
+			var recs, loadErr bytes.Buffer
+			err := load.Run(context.Background(), []string{"qa-load", "--format", "evalearn-results", g.results}, nil, &recs, &loadErr)
+			if code := command.ExitCode(err); code != 0 && code != command.ExitBadRecords {
+				t.Fatalf("qa-load: exit %d: %v\n%s", code, err, loadErr.String())
+			}
+			var out, stderr bytes.Buffer
+			args := []string{"qa-learncurve", "--problems", fmt.Sprint(g.m), "--warmup", fmt.Sprint(g.k)}
+			err = Run(context.Background(), args, &recs, &out, &stderr)
+			if code := command.ExitCode(err); code != 0 && code != command.ExitBadRecords {
+				t.Fatalf("qa-learncurve: exit %d: %v\n%s", code, err, stderr.String())
+			}
+			want, err := os.ReadFile(g.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diffs := compareJSON(t, out.Bytes(), want, 1e-9); len(diffs) > 0 {
+				t.Errorf("pipeline report differs from %s in %d places:\n%v", g.name, len(diffs), diffs[:min(len(diffs), 10)])
+			}
+		})
+	}
+}
+
+// TestPlotFiles writes the plot of a golden case as PNG and SVG through the command.
+func TestPlotFiles(t *testing.T) {
+	dir := t.TempDir()
+	var recs, loadErr bytes.Buffer
+	in := "testdata/evalearn/case1_clean/results.jsonl"
+	if err := load.Run(context.Background(), []string{"qa-load", "--format", "evalearn-results", in}, nil, &recs, &loadErr); err != nil {
+		t.Fatalf("qa-load: %v\n%s", err, loadErr.String())
+	}
+	for _, name := range []string{"curve.png", "curve.svg"} {
+		file := filepath.Join(dir, name)
+		var out, stderr bytes.Buffer
+		if err := Run(context.Background(), []string{"qa-learncurve", "--plot", file}, bytes.NewReader(recs.Bytes()), &out, &stderr); err != nil {
+			t.Fatalf("qa-learncurve --plot %s: %v\n%s", name, err, stderr.String())
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(name, ".svg") {
+			if len(b) < 1000 || !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("Position in sequence")) {
+				t.Errorf("%s: %d bytes, want an SVG document with the axis label", name, len(b))
+			}
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s does not decode as PNG: %v", name, err)
+		}
+		wantW, wantH := int(PlotWidth/vg.Inch*PlotDPI), int(PlotHeight/vg.Inch*PlotDPI) // 960x480
+		if got := img.Bounds().Size(); got.X != wantW || got.Y != wantH {
+			t.Errorf("%s is %dx%d, want %dx%d", name, got.X, got.Y, wantW, wantH)
+		}
+	}
+}
