@@ -41,11 +41,25 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs
 	window := 4 * jobs
 	g, ctx := errgroup.WithContext(ctx)
 	futures := make(chan chan result, window)
+	type task struct {
+		l   line
+		fut chan result
+	}
+	tasks := make(chan task, jobs)
+	for range jobs {
+		// Long-lived workers, not a goroutine per record: a fresh goroutine's stack would grow
+		// again for every record (the JSON codec and the metrics recurse deeply), which cost a
+		// fifth of the run.
+		g.Go(func() error {
+			for t := range tasks {
+				t.fut <- process(t.l)
+			}
+			return nil
+		})
+	}
 	g.Go(func() error {
 		defer close(futures)
-		var workers errgroup.Group
-		workers.SetLimit(jobs)
-		defer workers.Wait() //nolint:errcheck // workers never fail
+		defer close(tasks)
 		return command.OpenInputs(inputs, stdin, func(in command.Input) error {
 			rd := record.NewReader(in.R, in.DisplayName())
 			if maxLine > 0 {
@@ -73,7 +87,11 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs
 					continue
 				}
 				l := line{file: in.DisplayName(), no: rd.Line(), data: append([]byte(nil), data...)}
-				workers.Go(func() error { fut <- process(l); return nil })
+				select {
+				case tasks <- task{l, fut}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
 			}
 		})
 	})
