@@ -1,0 +1,211 @@
+// Package predict is the qa-predict command: it asks a model (or the offline extractive baseline)
+// to answer every record and writes each record back with its prediction.
+//
+// The work is a pipeline.Map over the input records: at most --concurrency calls in flight, output
+// in input order, a failed call recorded as prediction.error without stopping the run.
+package predict
+
+import (
+	"context"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/extractive"
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+const description = `qa-predict reads qapipe records (JSON Lines) and writes each one back with a prediction
+from a model: openai (and any OpenAI-compatible server via --base-url: vLLM, llama.cpp, LM Studio,
+Ollama's /v1), anthropic, ollama, googleai, or extractive, an offline baseline that picks a span of
+the record's own context (BM25 over sentences) and needs no network.
+
+Keys are read only from OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY (or GEMINI_API_KEY), or
+--api-key-file; they are never printed, cached or written into records.
+
+The prompt is the benchmark's own for hotpotqa (AFlow), locomo (LoCoMo QA, with its category-2
+suffix and category-5 options) and longmemeval records, and a generic context+question prompt for
+the rest; --template FILE (a Go text/template over the record) overrides it. prompt_sha256 is the
+SHA-256 of the JSON array of messages sent.
+
+Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried with exponential
+backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
+A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3.
+Records that already have a prediction are passed through untouched unless --force.
+
+--cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
+model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
+built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
+per million tokens); an unknown model's cost_usd is left empty. Totals go to stderr.`
+
+// Run runs qa-predict with args (args[0] is the program name).
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description, stdout, stderr)
+	cliApp.ArgsUsage = "[FILE ...]"
+	cliApp.HideHelpCommand = true
+	cliApp.Flags = flags()
+	cliApp.Action = a.action
+	err := cliApp.RunContext(ctx, args)
+	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
+		err = &command.UsageError{Err: err}
+	}
+	return err
+}
+
+func flags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "provider", Usage: "`NAME`: " + strings.Join(model.Providers, ", "), Value: "extractive", EnvVars: []string{"QA_PROVIDER"}},
+		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
+		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
+		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
+		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
+		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
+		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
+		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_RPM"}},
+		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_TPM"}},
+		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure", Value: 5, EnvVars: []string{"QA_MAX_RETRIES"}},
+		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout", Value: 2 * time.Minute, EnvVars: []string{"QA_TIMEOUT"}},
+		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_BACKOFF"}},
+		&cli.StringFlag{Name: "cache", Usage: "SQLite reply cache `FILE`", EnvVars: []string{"QA_CACHE"}},
+		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_PRICES"}},
+		&cli.BoolFlag{Name: "force", Usage: "predict again records that already have a prediction", EnvVars: []string{"QA_FORCE"}},
+		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to the model when set", Value: 1, EnvVars: []string{"QA_SEED"}},
+		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
+	}
+}
+
+// app holds one run of qa-predict.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	provider, modelName, baseURL string
+	temperature                  float64
+	maxTokens                    int
+	system                       string
+	seed                         *int
+	force                        bool
+	concurrency                  int
+
+	client    model.Client
+	transport *model.Transport
+	prices    model.Prices
+	prompts   *prompter
+	store     *cache.Cache
+	tally     tally
+}
+
+func (a *app) action(c *cli.Context) error {
+	if c.Args().Len() > 0 && c.Args().First() == "help" {
+		return cli.ShowAppHelp(c)
+	}
+	if err := a.configure(c); err != nil {
+		return err
+	}
+	if a.store != nil {
+		defer a.store.Close()
+	}
+	return a.run(c.Context, c)
+}
+
+func (a *app) configure(c *cli.Context) error {
+	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
+	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
+	a.force, a.concurrency = c.Bool("force"), c.Int("concurrency")
+	if !slices.Contains(model.Providers, a.provider) {
+		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
+	}
+	if a.provider == "extractive" {
+		a.modelName = extractive.Name
+	} else if a.modelName == "" {
+		return command.Usagef("--model is required with --provider %s", a.provider)
+	}
+	if a.concurrency < 1 || c.Int("max-retries") < 0 || c.Int("max-tokens") < 0 || c.Float64("rpm") < 0 || c.Float64("tpm") < 0 {
+		return command.Usagef("--concurrency must be at least 1, and --max-retries, --max-tokens, --rpm, --tpm not negative")
+	}
+	if c.IsSet("seed") {
+		s := int(c.Int64("seed"))
+		a.seed = &s
+	}
+	var err error
+	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
+		return command.Usagef("--template: %v", err)
+	}
+	a.prices = model.DefaultPrices()
+	if f := c.String("prices"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return command.Usagef("--prices: %v", err)
+		}
+		p, err := model.ParsePrices(b)
+		if err != nil {
+			return command.Usagef("--prices: %s: %v", f, err)
+		}
+		a.prices = a.prices.Merge(p)
+	}
+	if err := a.configureClient(c); err != nil {
+		return err
+	}
+	if f := c.String("cache"); f != "" {
+		if a.store, err = cache.Open(f); err != nil {
+			return err
+		}
+		a.client = a.store.Wrap(a.client)
+	}
+	return nil
+}
+
+func (a *app) configureClient(c *cli.Context) error {
+	if a.provider == "extractive" {
+		a.client = extractive.Client{}
+		return nil
+	}
+	key, err := apiKey(a.provider, c.String("api-key-file"))
+	if err != nil {
+		return err
+	}
+	if key == "" && a.baseURL == "" && len(model.KeyEnv[a.provider]) > 0 {
+		return command.Usagef("no API key for %s: set %s or use --api-key-file", a.provider, strings.Join(model.KeyEnv[a.provider], " or "))
+	}
+	a.transport = model.NewTransport(model.TransportConfig{
+		MaxRetries:  c.Int("max-retries"),
+		Timeout:     c.Duration("timeout"),
+		Backoff:     c.Duration("backoff"),
+		Concurrency: a.concurrency,
+		RPM:         c.Float64("rpm"),
+		Seed:        uint64(c.Int64("seed")),
+	})
+	var tpm *model.Limiter
+	if n := c.Float64("tpm"); n > 0 {
+		tpm = model.NewLimiter(n, nil)
+	}
+	a.client, err = model.New(c.Context, model.Config{Provider: a.provider, BaseURL: a.baseURL, APIKey: key,
+		HTTPClient: a.transport.Client(), TPM: tpm})
+	return err
+}
+
+// apiKey reads the key from file (trimmed), else from the provider's usual environment variables.
+func apiKey(provider, file string) (string, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", command.Usagef("--api-key-file: %v", err)
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	for _, v := range model.KeyEnv[provider] {
+		if k := os.Getenv(v); k != "" {
+			return k, nil
+		}
+	}
+	return "", nil
+}

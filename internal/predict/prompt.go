@@ -1,0 +1,161 @@
+package predict
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"text/template"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// genericPrompt is the prompt for records of no known dataset: the passages (title, date and text),
+// then the question. It is a text/template over the record, like --template files.
+const genericPrompt = `Answer the question using the context. Reply with the answer only, as short as possible.
+{{with .Context}}
+Context:
+{{passages .}}
+{{end}}
+Question: {{.Question}}
+Answer:`
+
+var templateFuncs = template.FuncMap{
+	"join":     strings.Join,
+	"passages": passages,
+}
+
+// passages renders passages one after the other, each as "Title (date):" then its text.
+func passages(ps []record.Passage) string {
+	var b strings.Builder
+	for i, p := range ps {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		head := p.Title
+		if p.Date != "" {
+			head = strings.TrimSpace(head + " (" + p.Date + ")")
+		}
+		if head != "" {
+			b.WriteString(head + ":\n")
+		}
+		if p.Text != "" || p.Sentences == nil {
+			b.WriteString(p.Text)
+		} else {
+			b.WriteString(strings.Join(p.Sentences, ""))
+		}
+	}
+	return b.String()
+}
+
+// prompter renders the user prompt of a record.
+type prompter struct {
+	custom  *template.Template // --template, nil for the built-in choice
+	generic *template.Template
+	seed    int64
+}
+
+func newPrompter(file string, seed int64) (*prompter, error) {
+	p := &prompter{seed: seed, generic: template.Must(template.New("generic").Funcs(templateFuncs).Parse(genericPrompt))}
+	if file == "" {
+		return p, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New(file).Funcs(templateFuncs).Option("missingkey=error").Parse(string(b))
+	if err != nil {
+		return nil, err
+	}
+	p.custom = t
+	return p, nil
+}
+
+// render returns the prompt for rec and, for LoCoMo category 5, the two options in order.
+func (p *prompter) render(rec *record.Record) (string, []string, error) {
+	if p.custom != nil {
+		return execute(p.custom, rec)
+	}
+	switch rec.Dataset {
+	case "hotpotqa":
+		return prompt.HotpotQA(rec), nil, nil
+	case "locomo":
+		first := p.abstainFirst(rec.ID)
+		s, err := prompt.LoCoMoQA(rec, first)
+		if err != nil {
+			return "", nil, err
+		}
+		var opts []string
+		if prompt.LoCoMoCategory(rec) == 5 {
+			adv := ""
+			if raw, ok := rec.Meta["adversarial_answer"]; ok {
+				adv, _ = prompt.PyStr(raw)
+			} else if len(rec.Answers) > 0 {
+				adv = rec.Answers[0]
+			}
+			opts = []string{prompt.LoCoMoAbstainOption, adv}
+			if !first {
+				opts[0], opts[1] = opts[1], opts[0]
+			}
+		}
+		return s, opts, nil
+	case "longmemeval":
+		s, err := prompt.LongMemEvalPrompt(rec, prompt.HistoryOptions{Format: "json"}, false)
+		return s, nil, err
+	}
+	return execute(p.generic, rec)
+}
+
+func execute(t *template.Template, rec *record.Record) (string, []string, error) {
+	var b strings.Builder
+	if err := t.Execute(&b, rec); err != nil {
+		return "", nil, err
+	}
+	return b.String(), nil, nil
+}
+
+// abstainFirst draws LoCoMo's random.random() < 0.5 from the seed and the record id, so the option
+// order is reproducible and independent of record order.
+func (p *prompter) abstainFirst(id string) bool {
+	h := sha256.New()
+	binary.Write(h, binary.BigEndian, p.seed)
+	h.Write([]byte(id))
+	return h.Sum(nil)[0]&1 == 0
+}
+
+// locomoCat5 maps a category-5 reply to its option as LoCoMo's get_cat_5_answer does: lower-case
+// and strip; a 1-character reply is option a if it contains "a", else b; a 3-character reply is a
+// if it contains "(a)", else b; any other reply is kept lower-cased.
+func locomoCat5(reply string, opts []string) string {
+	r := strings.ToLower(strings.TrimSpace(reply))
+	switch utf8.RuneCountInString(r) {
+	case 1:
+		if strings.Contains(r, "a") {
+			return opts[0]
+		}
+		return opts[1]
+	case 3:
+		if strings.Contains(r, "(a)") {
+			return opts[0]
+		}
+		return opts[1]
+	}
+	return r
+}
+
+// promptSHA256 is the hex SHA-256 of the JSON array of messages sent ([{"role":…,"content":…}]).
+func promptSHA256(msgs []model.Message) string {
+	b, err := json.Marshal(msgs)
+	if err != nil {
+		panic(fmt.Sprintf("marshal messages: %v", err)) // plain strings always marshal
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}

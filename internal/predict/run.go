@@ -1,0 +1,216 @@
+package predict
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// tally counts what happened to the records; it is updated from worker goroutines.
+type tally struct {
+	mu        sync.Mutex
+	records   int
+	predicted int
+	cached    int
+	passed    int
+	errors    int
+	usage     record.Usage
+	cost      float64
+	unpriced  map[string]int
+	firstErrs []string
+}
+
+func (t *tally) add(p *record.Prediction, passed bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.records++
+	switch {
+	case passed:
+		t.passed++
+		return
+	case p.Error != "":
+		t.errors++
+		if len(t.firstErrs) < 3 {
+			t.firstErrs = append(t.firstErrs, p.Error)
+		}
+		return
+	}
+	t.predicted++
+	if p.Cached {
+		t.cached++
+	}
+	if p.Usage != nil {
+		t.usage.InputTokens += p.Usage.InputTokens
+		t.usage.OutputTokens += p.Usage.OutputTokens
+	}
+	if p.CostUSD != nil {
+		t.cost += *p.CostUSD
+	} else {
+		if t.unpriced == nil {
+			t.unpriced = make(map[string]int)
+		}
+		t.unpriced[p.Model]++
+	}
+}
+
+func (t *tally) line() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := fmt.Sprintf("%d records: %d predicted (%d cached), %d passed through, %d errors; tokens %d in, %d out; cost $%.6f",
+		t.records, t.predicted, t.cached, t.passed, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	if n := len(t.unpriced); n > 0 {
+		models := make([]string, 0, n)
+		for m := range t.unpriced {
+			models = append(models, m)
+		}
+		sort.Strings(models)
+		s += fmt.Sprintf(" (not counting %s: no price)", strings.Join(models, ", "))
+	}
+	return s
+}
+
+func (a *app) run(ctx context.Context, c *cli.Context) error {
+	src := &command.Source{Args: c.Args().Slice(), Stdin: a.stdin, Stderr: a.stderr, Prog: "qa-predict", Strict: c.Bool("strict")}
+	out := record.NewWriter(a.stdout)
+	bar := a.progress()
+	opts := pipeline.Options{Concurrency: a.concurrency}
+	if bar != nil {
+		opts.Finished = func(error) {
+			bar.Describe(a.tally.short())
+			bar.Add(1)
+		}
+	}
+	err := pipeline.Map(ctx, opts, src.Each, a.predict, func(rec *record.Record) error {
+		return out.Write(rec)
+	})
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("write: %w", ferr)
+	}
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(a.stderr)
+	}
+	a.warnUnpriced()
+	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
+	if err != nil {
+		return err
+	}
+	if n := a.tally.errors + src.Bad; n > 0 {
+		what := "records with prediction errors"
+		if src.Bad > 0 {
+			what = fmt.Sprintf("bad input lines or prediction errors (%d bad lines, %d errors)", src.Bad, a.tally.errors)
+		}
+		return &command.BadRecordsError{N: n, What: what}
+	}
+	return nil
+}
+
+func (t *tally) short() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost, t.errors)
+}
+
+// progress returns a bar when stderr is a terminal, else nil.
+func (a *app) progress() *progressbar.ProgressBar {
+	f, ok := a.stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions(-1, progressbar.OptionSetWriter(a.stderr), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"), progressbar.OptionThrottle(200*time.Millisecond))
+}
+
+func (a *app) warnUnpriced() {
+	a.tally.mu.Lock()
+	defer a.tally.mu.Unlock()
+	models := make([]string, 0, len(a.tally.unpriced))
+	for m := range a.tally.unpriced {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		fmt.Fprintf(a.stderr, "qa-predict: warning: no price for model %q: cost_usd left empty on %d records (add it with --prices)\n", m, a.tally.unpriced[m])
+	}
+}
+
+// predict answers one record. Only an interruption is an error: a failed call is recorded in the
+// prediction.
+func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, error) {
+	if rec.Prediction != nil && !a.force {
+		a.tally.add(rec.Prediction, true)
+		return rec, nil
+	}
+	p := &record.Prediction{Provider: a.provider, Model: a.modelName}
+	rec.Prediction = p
+	text, opts, err := a.prompts.render(rec)
+	if err != nil {
+		p.Error = fmt.Sprintf("prompt: %v", err)
+		a.tally.add(p, false)
+		return rec, nil
+	}
+	req := a.request(rec, text)
+	p.PromptSHA256 = promptSHA256(req.Messages)
+	start := time.Now()
+	resp, err := a.client.Generate(ctx, req)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: this record is not complete and is not written
+	}
+	var ce *model.CallError
+	switch {
+	case errors.As(err, &ce):
+		p.Error, p.Attempts = err.Error(), ce.Attempts
+	case err != nil:
+		p.Error, p.Attempts = err.Error(), resp.Attempts
+	default:
+		p.Text = strings.TrimSpace(resp.Text)
+		if opts != nil {
+			p.Text = strings.TrimSpace(locomoCat5(p.Text, opts))
+		}
+		if resp.Model != "" {
+			p.Model = resp.Model
+		}
+		p.Attempts, p.Cached = resp.Attempts, resp.Cached
+		if a.provider != "extractive" {
+			u := resp.Usage
+			p.Usage = &u
+			if !resp.Cached {
+				p.LatencyMS = time.Since(start).Milliseconds()
+			}
+		}
+		p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
+	}
+	a.tally.add(p, false)
+	return rec, nil
+}
+
+// request builds the model request for rec with the user prompt text.
+func (a *app) request(rec *record.Record, text string) model.Request {
+	var msgs []model.Message
+	if a.system != "" {
+		msgs = append(msgs, model.Message{Role: "system", Content: a.system})
+	}
+	msgs = append(msgs, model.Message{Role: "user", Content: text})
+	temp := a.temperature
+	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
+		Temperature: &temp, MaxTokens: a.maxTokens, Seed: a.seed}
+	if a.provider == "extractive" {
+		req.Question, req.Context = rec.Question, rec.Context
+	}
+	return req
+}
+
