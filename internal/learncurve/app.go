@@ -81,13 +81,13 @@ func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.IntFlag{Name: "problems", Value: 7, EnvVars: []string{"QA_PROBLEMS"}, Usage: "problems per sequence `M`; positions above M are ignored"},
 		&cli.IntFlag{Name: "warmup", Value: 3, EnvVars: []string{"QA_WARMUP"}, Usage: "post-warmup accuracy leaves out the first `K` positions"},
-		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output: json (EvaLearn's report) or evalearn-text (its console text)"},
+		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
 		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE`"},
 		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png)"},
-		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples of the sequences for confidence intervals (0: none)"},
-		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}, Usage: "confidence level of the intervals"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
-		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key holding the verdicts"},
+		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none)"},
+		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}, Usage: "confidence `LEVEL` of the intervals"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
+		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
 	}

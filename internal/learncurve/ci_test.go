@@ -1,0 +1,133 @@
+package learncurve
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func goldenSequences(t testing.TB, m int) []Sequence {
+	t.Helper()
+	_, seqs := reportFromItems(t, readResults(t, "testdata/evalearn/case1_clean/results.jsonl"), m, 0)
+	return seqs
+}
+
+func TestBootstrap(t *testing.T) {
+	seqs := goldenSequences(t, 7)
+	rep := Compute(seqs, 7, 3)
+	ci := Bootstrap(seqs, rep, 400, 0.95, 7)
+	contains := func(name string, lo, hi, v float64) {
+		t.Helper()
+		if !(lo <= v && v <= hi) || !(hi > lo) {
+			t.Errorf("%s interval [%v, %v] does not strictly bracket the estimate %v", name, lo, hi, v)
+		}
+	}
+	o := ci.Overall
+	contains("accuracy", o.Accuracy.Lo, o.Accuracy.Hi, rep.Overall.Accuracy)
+	contains("slope", o.Slope.Lo, o.Slope.Hi, rep.Overall.Slope)
+	contains("first correct", o.FirstCorrect.Lo, o.FirstCorrect.Hi, rep.Overall.FirstCorrect)
+	contains("consecutive", o.Consecutive.Lo, o.Consecutive.Hi, rep.Overall.Consecutive)
+	contains("post-warmup", o.PostWarmup.Lo, o.PostWarmup.Hi, rep.Overall.PostWarmup)
+	if len(o.Position) != 7 || len(ci.Types) != len(rep.Types) {
+		t.Fatalf("Bootstrap gave %d position intervals and %d types, want 7 and %d", len(o.Position), len(ci.Types), len(rep.Types))
+	}
+	for i, tc := range ci.Types {
+		if tc.Type != rep.Types[i].Type {
+			t.Errorf("type interval %d is for %q, want %q", i, tc.Type, rep.Types[i].Type)
+		}
+		contains(tc.Type+" accuracy", tc.Accuracy.Lo, tc.Accuracy.Hi, rep.Types[i].Accuracy)
+	}
+	// Accuracy is a mean of ~1274 Bernoulli outcomes: the 95% interval is about ±2.6 points.
+	if w := o.Accuracy.Hi - o.Accuracy.Lo; w < 0.02 || w > 0.12 {
+		t.Errorf("accuracy interval width = %v, want between 0.02 and 0.12", w)
+	}
+	again := Bootstrap(seqs, rep, 400, 0.95, 7)
+	if again.Overall.Slope != ci.Overall.Slope || again.Types[2].Position[3] != ci.Types[2].Position[3] {
+		t.Errorf("Bootstrap with the same seed differs: %+v vs %+v", again.Overall.Slope, ci.Overall.Slope)
+	}
+	other := Bootstrap(seqs, rep, 400, 0.95, 8)
+	if other.Overall.Slope == ci.Overall.Slope {
+		t.Errorf("Bootstrap with another seed gave the same slope interval %+v", ci.Overall.Slope)
+	}
+}
+
+func TestBootstrapDegenerate(t *testing.T) {
+	seqs := []Sequence{{ID: "1", Type: "A", Y: []int{1, 0, 1}}}
+	rep := Compute(seqs, 3, 1)
+	ci := Bootstrap(seqs, rep, 50, 0.9, 1)
+	if ci.Overall.Accuracy.Lo != ci.Overall.Accuracy.Hi {
+		t.Errorf("one-sequence interval = %+v, want a point", ci.Overall.Accuracy)
+	}
+	if len(ci.Warnings) != 2 {
+		t.Errorf("warnings = %q, want one overall and one for type A", ci.Warnings)
+	}
+	empty := Bootstrap(nil, Compute(nil, 3, 1), 50, 0.9, 1)
+	if !math.IsNaN(empty.Overall.Accuracy.Lo) {
+		t.Errorf("no-sequence interval = %+v, want NaN bounds", empty.Overall.Accuracy)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(Compute(nil, 3, 1).JSON(empty), &doc); err != nil {
+		t.Fatalf("report with empty intervals is not JSON: %v", err)
+	}
+}
+
+// TestReportCIKeys checks the "ci" section sits beside the untouched EvaLearn report.
+func TestReportCIKeys(t *testing.T) {
+	seqs := goldenSequences(t, 7)
+	rep := Compute(seqs, 7, 3)
+	plain, withCI := rep.JSON(nil), rep.JSON(Bootstrap(seqs, rep, 20, 0.95, 1))
+	if !bytes.HasPrefix(withCI, bytes.TrimSuffix(plain, []byte("\n}\n"))) {
+		t.Errorf("report with intervals does not start with the plain report")
+	}
+	var doc struct {
+		CI struct {
+			Replicates int
+			Overall    map[string]json.RawMessage            `json:"overall_metrics"`
+			Types      map[string]map[string]json.RawMessage `json:"type_metrics"`
+		}
+	}
+	if err := json.Unmarshal(withCI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"overall_accuracy", "accuracy_slope", "first_correct_position", "consecutive_correct", "post_warmup_accuracy_k3", "position_accuracy"} {
+		if _, ok := doc.CI.Overall[key]; !ok {
+			t.Errorf("ci.overall_metrics lacks %q", key)
+		}
+		if _, ok := doc.CI.Types["Logical Reasoning"][key]; !ok {
+			t.Errorf("ci.type_metrics[Logical Reasoning] lacks %q", key)
+		}
+	}
+	var text bytes.Buffer
+	if err := Bootstrap(seqs, rep, 20, 0.9, 1).WriteText(&text); err != nil || !strings.Contains(text.String(), "BOOTSTRAP 90% INTERVALS") {
+		t.Errorf("CI text = %q, %v; want a 90%% intervals header", text.String()[:min(80, text.Len())], err)
+	}
+}
+
+func BenchmarkComputeAndBootstrap(b *testing.B) {
+	seqs := goldenSequences(b, 7)
+	b.ReportAllocs()
+	for b.Loop() {
+		rep := Compute(seqs, 7, 3)
+		Bootstrap(seqs, rep, 100, 0.95, 1)
+	}
+	b.ReportMetric(float64(b.N*len(seqs)*101)/b.Elapsed().Seconds(), "sequences/s")
+}
+
+func BenchmarkReplyCorrect(b *testing.B) {
+	items := readResults(b, "testdata/evalearn/case2_edge/results.jsonl")
+	var replies []string
+	for _, it := range items {
+		var s string
+		_ = json.Unmarshal(it["gpt4judge"], &s)
+		replies = append(replies, s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range replies {
+			ReplyCorrect(r)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(replies))/b.Elapsed().Seconds(), "replies/s")
+}
