@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -170,7 +171,11 @@ func (s *scratch) tok(i int32) []byte { return s.buf[s.toks[i].start:s.toks[i].e
 func (s *scratch) overlap(a, b text) int {
 	na, nb := int(a.hi-a.lo), int(b.hi-b.lo)
 	if na*nb <= 1024 {
-		s.used = append(s.used[:0], make([]bool, nb)...)
+		if cap(s.used) < nb {
+			s.used = make([]bool, nb, 2*nb)
+		}
+		s.used = s.used[:nb]
+		clear(s.used)
 		same := 0
 		for i := a.lo; i < a.hi; i++ {
 			ti := s.tok(i)
@@ -184,21 +189,17 @@ func (s *scratch) overlap(a, b text) int {
 		}
 		return same
 	}
-	if s.cnt == nil {
-		s.cnt = make(map[string]int)
-	}
-	clear(s.cnt)
-	for j := b.lo; j < b.hi; j++ {
-		s.cnt[string(s.tok(j))]++
-	}
-	same := 0
+	// Long texts: intern the tokens and merge the sorted id lists.
+	s.ids = s.ids[:0]
 	for i := a.lo; i < a.hi; i++ {
-		if c := s.cnt[string(s.tok(i))]; c > 0 {
-			s.cnt[string(s.tok(i))] = c - 1
-			same++
-		}
+		s.ids = append(s.ids, s.id(s.tok(i)))
 	}
-	return same
+	for j := b.lo; j < b.hi; j++ {
+		s.ids = append(s.ids, s.id(s.tok(j)))
+	}
+	slices.Sort(s.ids[:na])
+	slices.Sort(s.ids[na:])
+	return overlapSorted(s.ids[:na], s.ids[na:])
 }
 
 // tokenF1 is the SQuAD token F1 with its precision and recall; all three are 0 when no token is

@@ -20,12 +20,9 @@ func AppendLocomoNormalized(dst []byte, s string) []byte {
 	return appendNormalized(dst, s, locomoArticle, regexWord)
 }
 
-// locomoArticle returns the length of the longest of "a", "an", "and", "the" that b starts with.
-func locomoArticle(b []byte) int {
-	if len(b) >= 3 && b[0] == 'a' && b[1] == 'n' && b[2] == 'd' {
-		return 3
-	}
-	return squadArticle(b)
+// locomoArticle reports whether a maximal run of word characters is a word LoCoMo removes.
+func locomoArticle(run []byte) bool {
+	return string(run) == "and" || squadArticle(run)
 }
 
 // regexWord reports whether r is a word character for the regex module (mrab-regex) on str:

@@ -1,7 +1,6 @@
 package textnorm
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -13,23 +12,97 @@ func Lower(s string) string {
 	if isASCII(s) {
 		return lowerASCII(s)
 	}
-	var b strings.Builder
-	b.Grow(len(s) + 2)
-	for i, r := range s {
-		switch {
-		case r == 'İ':
-			b.WriteString("i\u0307")
-		case r == 'Σ':
-			if finalSigma(s, i) {
-				b.WriteRune('ς')
-			} else {
-				b.WriteRune('σ')
+	return string(AppendLower(make([]byte, 0, len(s)+4), s))
+}
+
+// AppendLower appends Lower(s) to dst and returns the extended slice.
+func AppendLower(dst []byte, s string) []byte {
+	return appendLowerFilter(dst, s, false)
+}
+
+// appendLowerFilter appends Lower(s) to dst, leaving out string.punctuation when dropPunct is set.
+// Lowering never turns a non-ASCII code point into ASCII punctuation, so the filter can run on the
+// lowered output character by character.
+func appendLowerFilter(dst []byte, s string, dropPunct bool) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			k := asciiClass[c]
+			switch {
+			case dropPunct && k&classPunct != 0:
+			case k&classUpper != 0:
+				dst = append(dst, c+'a'-'A')
+			default:
+				dst = append(dst, c)
 			}
-		default:
-			b.WriteRune(unicode.ToLower(r))
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == 'İ' {
+			dst = append(dst, "i\u0307"...)
+		} else {
+			dst = utf8.AppendRune(dst, lowerAt(s, i, r))
+		}
+		i += n
+	}
+	return dst
+}
+
+// ASCII character classes for the hot loops.
+const (
+	classUpper = 1 << iota
+	classWord  // isalnum or '_': a word character for re's \b
+	classSpace // str.isspace
+	classPunct // string.punctuation
+)
+
+// asciiClass holds the classes of each ASCII byte; it is computed once and never written again.
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		r := rune(c)
+		if 'A' <= r && r <= 'Z' {
+			t[c] |= classUpper
+		}
+		if isWord(r) {
+			t[c] |= classWord
+		}
+		if IsSpace(r) {
+			t[c] |= classSpace
+		}
+		if IsPunct(r) {
+			t[c] |= classPunct
 		}
 	}
-	return b.String()
+	return t
+}()
+
+// lowerAt lowers the non-ASCII code point r found at byte offset i of s; İ is the caller's.
+func lowerAt(s string, i int, r rune) rune {
+	if r == 'Σ' {
+		return sigma(s, i)
+	}
+	return unicodeLower(r)
+}
+
+// sigma returns the lowercase of the capital sigma at byte offset i of s.
+func sigma(s string, i int) rune {
+	if finalSigma(s, i) {
+		return 'ς'
+	}
+	return 'σ'
+}
+
+// unicodeLower is the simple lowercase mapping, with a fast path for code points that have none
+// below the Latin-1 supplement.
+func unicodeLower(r rune) rune {
+	if 0xc0 <= r && r <= 0xde && r != 0xd7 {
+		return r + 0x20
+	}
+	if r < 0x100 || 0x3000 <= r && r < 0xa640 { // Latin-1 rest, CJK: no mapping
+		return r
+	}
+	return unicode.ToLower(r)
 }
 
 // lowerASCII lowercases an ASCII string, returning s itself when nothing changes.

@@ -27,6 +27,9 @@ func IsAlnum(r rune) bool {
 	if r < utf8.RuneSelf {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
 	}
+	if 0x4e00 <= r && r <= 0x9fff || 0xac00 <= r && r <= 0xd7a3 { // CJK ideographs, Hangul
+		return true
+	}
 	return unicode.IsLetter(r) || unicode.IsNumber(r)
 }
 
