@@ -142,7 +142,7 @@ func entity(text string, qset map[string]bool) string {
 	ws := strings.Fields(text)
 	best := ""
 	for i := 0; i < len(ws); {
-		if !startsUpper(ws[i]) {
+		if !startsLetterUpper(ws[i]) {
 			i++
 			continue
 		}
@@ -192,6 +192,13 @@ func dropKnown(run []string, qset map[string]bool) []string {
 		}
 	}
 	return run
+}
+
+func startsLetterUpper(w string) bool {
+	for _, r := range w {
+		return unicode.IsUpper(r)
+	}
+	return false
 }
 
 func startsUpper(w string) bool {

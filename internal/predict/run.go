@@ -213,4 +213,3 @@ func (a *app) request(rec *record.Record, text string) model.Request {
 	}
 	return req
 }
-

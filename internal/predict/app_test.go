@@ -1,0 +1,391 @@
+package predict
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+var update = flag.Bool("update", false, "rewrite the expected output of the txtar CLI tests")
+
+const testKey = "sk-test-SECRET-key-5f3a9c"
+
+// TestCLI runs every testdata/cli/*.txtar archive through Run in-process and reports the error as
+// main does. Sections: a comment, args (split on blanks; $TMP is the test's temporary folder and
+// $URL a fault server speaking the OpenAI wire format, see faultServer), stdin, "file NAME"
+// (written to $TMP/NAME), and the expected stdout, stderr and exit. latency_ms fields are
+// dropped before comparing. go test -update rewrites the expected sections.
+func TestCLI(t *testing.T) {
+	files, err := filepath.Glob("testdata/cli/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no CLI tests: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			runArchive(t, file)
+		})
+	}
+}
+
+var latency = regexp.MustCompile(`,"latency_ms":\d+`)
+
+func runArchive(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	srv := faultServer(t)
+	for _, v := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"} {
+		t.Setenv(v, "")
+	}
+	sections := map[string][]byte{}
+	for _, f := range ar.Files {
+		sections[f.Name] = f.Data
+		if name, ok := strings.CutPrefix(f.Name, "file "); ok {
+			if err := os.WriteFile(filepath.Join(tmp, name), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	argText := strings.NewReplacer("$TMP", tmp, "$URL", srv.URL).Replace(string(sections["args"]))
+	args := append([]string{"qa-predict"}, strings.Fields(argText)...)
+	var stdout, stderr bytes.Buffer
+	err = Run(context.Background(), args, bytes.NewReader(sections["stdin"]), &stdout, &stderr)
+	command.Report(&stderr, "qa-predict", err)
+	got := map[string][]byte{
+		"stdout": latency.ReplaceAll(stdout.Bytes(), nil),
+		"stderr": bytes.ReplaceAll(bytes.ReplaceAll(stderr.Bytes(), []byte(tmp), []byte("$TMP")), []byte(srv.URL), []byte("$URL")),
+		"exit":   []byte(strconv.Itoa(command.ExitCode(err)) + "\n"),
+	}
+	for _, out := range got {
+		if bytes.Contains(out, []byte(testKey)) {
+			t.Errorf("output leaks the API key:\n%s", out)
+		}
+	}
+	if *update {
+		rewrite(t, file, ar, got)
+		return
+	}
+	for _, name := range []string{"stdout", "stderr", "exit"} {
+		if want := sections[name]; !bytes.Equal(got[name], want) {
+			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", name, got[name], want)
+		}
+	}
+}
+
+// rewrite replaces the expected sections of ar with got, dropping empty ones, and saves it.
+func rewrite(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	var files []txtar.File
+	for _, f := range ar.Files {
+		if _, ok := got[f.Name]; !ok {
+			files = append(files, f)
+		}
+	}
+	for _, name := range []string{"stdout", "stderr", "exit"} {
+		if len(got[name]) > 0 {
+			files = append(files, txtar.File{Name: name, Data: got[name]})
+		}
+	}
+	ar.Files = files
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var (
+	idRe     = regexp.MustCompile(`ID(\d+)`)
+	faultsRe = regexp.MustCompile(`FAULTS=([\w,-]+)`)
+)
+
+// server is a loopback OpenAI-compatible chat server. A question "ID7 FAULTS=429,500" is answered
+// "A7" after failing its first attempts with the listed faults: 429 (no Retry-After), 429ra
+// (Retry-After: 0), 500, 502, 503, hang (until the client gives up), trunc (a body cut short),
+// bad (malformed JSON), 400, 401 (echoing the key, as real APIs do). It counts calls per ID.
+type server struct {
+	*httptest.Server
+	calls    atomic.Int64
+	mu       sync.Mutex
+	attempts map[string]int
+}
+
+func faultServer(t testing.TB) *server {
+	s := &server{attempts: make(map[string]int)}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *server) serve(w http.ResponseWriter, r *http.Request) {
+	s.calls.Add(1)
+	body, _ := io.ReadAll(r.Body)
+	if r.URL.Path != "/chat/completions" {
+		http.Error(w, `{"error":{"message":"no such path"}}`, 404)
+		return
+	}
+	var req struct {
+		Model    string `json:"model"`
+		Messages []struct{ Content string } `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+		http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+		return
+	}
+	prompt := req.Messages[len(req.Messages)-1].Content
+	id := "0"
+	if m := idRe.FindStringSubmatch(prompt); m != nil {
+		id = m[1]
+	}
+	var faults []string
+	if m := faultsRe.FindStringSubmatch(prompt); m != nil {
+		faults = strings.Split(m[1], ",")
+	}
+	s.mu.Lock()
+	n := s.attempts[id]
+	s.attempts[id]++
+	s.mu.Unlock()
+	fault := "ok"
+	if n < len(faults) {
+		fault = faults[n]
+	}
+	w.Header().Set("Content-Type", "application/json")
+	reply := fmt.Sprintf(`{"id":"c%s","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"A%s"},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":2,"total_tokens":%d}}`,
+		id, req.Model, id, 100, 102)
+	switch fault {
+	case "ok":
+		io.WriteString(w, reply)
+	case "429", "429ra":
+		if fault == "429ra" {
+			w.Header().Set("Retry-After", "0")
+		}
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"Rate limit reached"}}`)
+	case "500", "502", "503":
+		code, _ := strconv.Atoi(fault)
+		w.WriteHeader(code)
+		io.WriteString(w, `{"error":{"message":"upstream trouble"}}`)
+	case "hang":
+		<-r.Context().Done()
+	case "trunc":
+		w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
+		io.WriteString(w, reply[:len(reply)/2])
+	case "bad":
+		io.WriteString(w, reply[:len(reply)-5]+"}}")
+	case "400":
+		w.WriteHeader(400)
+		io.WriteString(w, `{"error":{"message":"This model's maximum context length is 4096 tokens."}}`)
+	case "401":
+		w.WriteHeader(401)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+r.Header.Get("Authorization")+`"}}`)
+	}
+}
+
+// input returns n generic records; faults[i], when set, is embedded in question i.
+func input(n int, faults map[int]string) string {
+	var b strings.Builder
+	for i := range n {
+		q := fmt.Sprintf("ID%d what is %d?", i, i)
+		if f := faults[i]; f != "" {
+			q += " FAULTS=" + f
+		}
+		fmt.Fprintf(&b, `{"schema":1,"id":"r%d","question":%q,"answers":["A%d"]}`+"\n", i, q, i)
+	}
+	return b.String()
+}
+
+func keyFile(t testing.TB) string {
+	f := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(f, []byte(testKey+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func run(t testing.TB, ctx context.Context, stdin string, args ...string) ([]*record.Record, string, error) {
+	var stdout, stderr bytes.Buffer
+	err := Run(ctx, append([]string{"qa-predict"}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	command.Report(&stderr, "qa-predict", err)
+	for _, out := range []string{stdout.String(), stderr.String()} {
+		if strings.Contains(out, testKey) {
+			t.Errorf("output leaks the API key:\n%s", out)
+		}
+	}
+	rd := record.NewReader(&stdout, "stdout")
+	var recs []*record.Record
+	for {
+		r, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("stdout: %v", err)
+		}
+		recs = append(recs, r)
+	}
+	return recs, stderr.String(), err
+}
+
+func TestFaultsEndToEnd(t *testing.T) {
+	srv := faultServer(t)
+	faults := map[int]string{
+		1: "429", 2: "429ra,429ra", 3: "500,502,503", 4: "hang", 5: "trunc", 6: "bad",
+		7: "400", 8: "401", 9: "503,503,503,503", 11: "500",
+	}
+	wantAttempts := map[int]int{1: 2, 2: 3, 3: 4, 4: 2, 5: 2, 6: 2, 7: 1, 8: 1, 9: 4, 11: 2}
+	wantErr := map[int]string{7: "400", 8: "401", 9: "503"}
+	const n = 16
+	recs, stderr, err := run(t, context.Background(), input(n, faults), "--provider", "openai", "--model", "gpt-4o-mini",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "4", "--max-retries", "3",
+		"--timeout", "200ms", "--backoff", "1ms")
+	if code := command.ExitCode(err); code != command.ExitBadRecords {
+		t.Errorf("exit code = %d (%v), want 3", code, err)
+	}
+	if len(recs) != n {
+		t.Fatalf("got %d records, want %d; stderr:\n%s", len(recs), n, stderr)
+	}
+	for i, r := range recs {
+		p := r.Prediction
+		if r.ID != fmt.Sprintf("r%d", i) {
+			t.Fatalf("record %d has id %s: order lost", i, r.ID)
+		}
+		want := max(wantAttempts[i], 1)
+		if p.Attempts != want {
+			t.Errorf("record %d: attempts = %d, want %d (error %q)", i, p.Attempts, want, p.Error)
+		}
+		if e := wantErr[i]; e != "" {
+			if !strings.Contains(p.Error, e) || p.Text != "" {
+				t.Errorf("record %d: prediction = %+v, want error mentioning %s and no text", i, p, e)
+			}
+			continue
+		}
+		if p.Error != "" || p.Text != fmt.Sprintf("A%d", i) || p.Usage == nil || p.Usage.InputTokens != 100 || p.CostUSD == nil {
+			t.Errorf("record %d: prediction = %+v, want text A%d with usage and cost", i, p, i)
+		}
+	}
+	if !strings.Contains(stderr, "3 errors") {
+		t.Errorf("stderr lacks the error count:\n%s", stderr)
+	}
+	// the 401 and 400 replies were not retried, the 503s exhausted 1+3 attempts
+	if got := srv.attempts["7"] + srv.attempts["8"] + srv.attempts["9"]; got != 1+1+4 {
+		t.Errorf("server saw %d attempts for records 7-9, want 6", got)
+	}
+}
+
+func TestCacheSecondRunMakesNoCalls(t *testing.T) {
+	srv := faultServer(t)
+	db := filepath.Join(t.TempDir(), "cache.db")
+	args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--cache", db, "--concurrency", "3", "--backoff", "1ms"}
+	in := input(10, map[int]string{4: "400,400"})
+	first, _, err := run(t, context.Background(), in, args...)
+	if command.ExitCode(err) != 3 {
+		t.Fatalf("first run: %v, want exit 3 for the 400", err)
+	}
+	calls := srv.calls.Load()
+	if calls != 10 {
+		t.Fatalf("first run made %d calls, want 10", calls)
+	}
+	second, stderr, err := run(t, context.Background(), in, args...)
+	if command.ExitCode(err) != 3 {
+		t.Fatalf("second run: %v, want exit 3 (the error is not cached)", err)
+	}
+	if got := srv.calls.Load() - calls; got != 1 {
+		t.Errorf("second run made %d calls, want 1 (only the failed record)", got)
+	}
+	for i := range second {
+		a, b := first[i].Prediction, second[i].Prediction
+		if i == 4 {
+			continue
+		}
+		if !b.Cached || b.Text != a.Text || *b.Usage != *a.Usage || b.Attempts != 0 {
+			t.Errorf("record %d: second prediction %+v, want a cached copy of %+v", i, b, a)
+		}
+	}
+	if !strings.Contains(stderr, "9 predicted (9 cached)") {
+		t.Errorf("stderr lacks the cache count:\n%s", stderr)
+	}
+}
+
+func TestInterruptFlushesCompletedPrefix(t *testing.T) {
+	srv := faultServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // cancel once record 5 is hanging
+		for {
+			srv.mu.Lock()
+			n := srv.attempts["5"]
+			srv.mu.Unlock()
+			if n > 0 {
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			default:
+			}
+		}
+	}()
+	recs, _, err := run(t, ctx, input(50, map[int]string{5: "hang,hang,hang"}), "--provider", "openai", "--model", "m",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "2", "--timeout", "10s")
+	if code := command.ExitCode(err); code != command.ExitInterrupted {
+		t.Errorf("exit code = %d (%v), want 130", code, err)
+	}
+	if len(recs) > 5 {
+		t.Fatalf("wrote %d records, want at most the 5 before the hanging one", len(recs))
+	}
+	for i, r := range recs {
+		if r.ID != fmt.Sprintf("r%d", i) || r.Prediction == nil || r.Prediction.Error != "" {
+			t.Errorf("record %d = %s %+v, want r%d with an answer", i, r.ID, r.Prediction, i)
+		}
+	}
+}
+
+func TestAnthropicEndToEnd(t *testing.T) {
+	var got atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got.Store(string(b))
+		if r.URL.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != testKey {
+			http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"bad"}}`, 401)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[{"type":"text","text":" Paris \n"}],"stop_reason":"end_turn","usage":{"input_tokens":1000,"output_tokens":10}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_API_KEY", testKey)
+	recs, _, err := run(t, context.Background(), input(1, nil), "--provider", "anthropic", "--model", "claude-3-5-haiku-20241022",
+		"--base-url", srv.URL+"/v1", "--system", "Be brief.", "--max-tokens", "64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := recs[0].Prediction
+	// claude-3-5-haiku: $0.80 in, $4.00 out per million
+	want := (1000*0.80 + 10*4.00) / 1e6
+	if p.Text != "Paris" || p.Usage.InputTokens != 1000 || p.Usage.OutputTokens != 10 || p.CostUSD == nil || *p.CostUSD != want {
+		t.Errorf("prediction = %+v, want Paris, usage 1000/10, cost %v", p, want)
+	}
+	body := got.Load().(string)
+	if !strings.Contains(body, `"system":"Be brief."`) || !strings.Contains(body, `"max_tokens":64`) {
+		t.Errorf("request body %s lacks the system message or max_tokens", body)
+	}
+}
