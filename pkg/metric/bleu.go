@@ -26,7 +26,7 @@ func BLEU(pred string, refs []string) BLEUScores {
 	defer putScratch(s)
 	s.ids = s.bleuIDs(s.ids[:0], pred)
 	hyp := len(s.ids)
-	bounds := make([]int, 0, 4)
+	bounds := s.bounds[:0]
 	closest := -1
 	for _, r := range refs {
 		s.ids = s.bleuIDs(s.ids, r)
@@ -39,6 +39,7 @@ func BLEU(pred string, refs []string) BLEUScores {
 			closest = n
 		}
 	}
+	s.bounds = bounds
 	var num, den [4]int
 	for n := 1; n <= 4; n++ {
 		num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
@@ -95,7 +96,7 @@ func (s *scratch) bleuIDs(dst []int32, str string) []int32 {
 			s.buf = append(s.buf, c)
 		}
 	} else {
-		s.buf = append(s.buf, textnorm.Lower(str)...)
+		s.buf = textnorm.AppendLower(s.buf, str)
 	}
 	tok := -1
 	for i := start; i < len(s.buf); {
@@ -132,6 +133,13 @@ func isASCIIString(s string) bool {
 // ngramKey packs the n-gram of ids starting at ids[0] into one comparable value.
 type ngramKey [4]int32
 
+// ngramCount is a distinct hypothesis n-gram with its count and its largest count in any one
+// reference.
+type ngramCount struct {
+	key       ngramKey
+	n, maxRef int
+}
+
 // clipped returns NLTK's modified precision numerator and denominator for order n: s.ids[:hyp] is
 // the hypothesis and the references end at the offsets in bounds.
 func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
@@ -139,18 +147,13 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 		return 0, 1
 	}
 	hk := s.ngrams(s.ids[:hyp], n, 0)
-	// Distinct hypothesis n-grams with their counts, and the largest count in one reference.
-	type cnt struct {
-		key       ngramKey
-		n, maxRef int
-	}
-	distinct := make([]cnt, 0, len(hk))
+	distinct := s.distinct[:0]
 	for i, k := range hk {
 		if i > 0 && k == hk[i-1] {
 			distinct[len(distinct)-1].n++
 			continue
 		}
-		distinct = append(distinct, cnt{key: k, n: 1})
+		distinct = append(distinct, ngramCount{key: k, n: 1})
 	}
 	start := hyp
 	for _, end := range bounds {
@@ -177,6 +180,7 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	for _, d := range distinct {
 		num += min(d.n, d.maxRef)
 	}
+	s.distinct = distinct
 	return num, max(1, len(hk))
 }
 

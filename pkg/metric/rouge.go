@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -152,8 +153,13 @@ func lcsF(lcs, npred, nref int) float64 {
 	return 0
 }
 
-// lcs returns the length of the longest common subsequence of a and b, keeping one DP row.
+// lcs returns the length of the longest common subsequence of a and b: a dynamic-programming row
+// for short texts, and for long ones the bit-parallel algorithm of Hyyrö (2004), which processes
+// 64 positions of b per machine word.
 func (s *scratch) lcs(a, b []int32) int {
+	if len(a)*len(b) > 1024 {
+		return s.lcsBits(a, b)
+	}
 	row := append(s.row[:0], make([]int32, len(b)+1)...)
 	for _, x := range a {
 		var diag int32 // row[j-1] of the previous row
@@ -169,4 +175,55 @@ func (s *scratch) lcs(a, b []int32) int {
 	}
 	s.row = row
 	return int(row[len(b)])
+}
+
+// lcsBits computes the LCS length with bit vectors: V starts all ones over the positions of b,
+// each token x of a updates V' = (V + (V & M[x])) | (V &^ M[x]) where M[x] marks the positions of
+// x in b, and the LCS length is the number of zero bits of V.
+func (s *scratch) lcsBits(a, b []int32) int {
+	m := len(b)
+	words := (m + 63) / 64
+	// Match masks for the distinct ids of b, found by binary search over the sorted (id, pos).
+	s.pos = s.pos[:0]
+	for j, id := range b {
+		s.pos = append(s.pos, uint64(uint32(id))<<32|uint64(j))
+	}
+	slices.Sort(s.pos)
+	s.distinctIDs = s.distinctIDs[:0]
+	s.masks = s.masks[:0]
+	for _, p := range s.pos {
+		id, j := int32(p>>32), int(uint32(p))
+		if n := len(s.distinctIDs); n == 0 || s.distinctIDs[n-1] != id {
+			s.distinctIDs = append(s.distinctIDs, id)
+			s.masks = append(s.masks, make([]uint64, words)...)
+		}
+		base := (len(s.distinctIDs) - 1) * words
+		s.masks[base+j/64] |= 1 << (j % 64)
+	}
+	v := append(s.v[:0], make([]uint64, words)...)
+	for w := range v {
+		v[w] = ^uint64(0)
+	}
+	for _, x := range a {
+		k, ok := slices.BinarySearch(s.distinctIDs, x)
+		if !ok {
+			continue // M is empty: V is unchanged
+		}
+		mask := s.masks[k*words : (k+1)*words]
+		var carry uint64
+		for w := range v {
+			var sum uint64
+			sum, carry = bits.Add64(v[w], v[w]&mask[w], carry)
+			v[w] = sum | v[w]&^mask[w]
+		}
+	}
+	s.v = v
+	ones := 0
+	for w, x := range v {
+		if w == words-1 && m%64 != 0 {
+			x &= 1<<(m%64) - 1
+		}
+		ones += bits.OnesCount64(x)
+	}
+	return m - ones
 }

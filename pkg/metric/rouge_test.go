@@ -2,6 +2,7 @@ package metric
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -39,4 +40,47 @@ func ExampleRouge() {
 	s := Rouge("The cats were sitting", []string{"a cat sat", "the cat was sitting"}, true)
 	fmt.Printf("%.3f %.3f %.3f\n", s.R1, s.R2, s.RL)
 	// Output: 0.750 0.333 0.750
+}
+
+// TestLCSBits compares the bit-parallel LCS with the dynamic programme on random id sequences
+// whose lengths straddle the 64-bit word boundaries.
+func TestLCSBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	s := new(scratch)
+	for range 300 {
+		a := make([]int32, rng.IntN(200))
+		b := make([]int32, rng.IntN(200))
+		alphabet := int32(1 + rng.IntN(8))
+		for i := range a {
+			a[i] = rng.Int32N(alphabet)
+		}
+		for i := range b {
+			b[i] = rng.Int32N(alphabet)
+		}
+		if len(b) == 0 {
+			continue
+		}
+		want := lcsDP(a, b)
+		if got := s.lcsBits(a, b); got != want {
+			t.Fatalf("lcsBits(%v, %v) = %d, want %d", a, b, got, want)
+		}
+	}
+}
+
+// lcsDP is the textbook quadratic LCS length.
+func lcsDP(a, b []int32) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			if a[i-1] == b[j-1] {
+				d[i][j] = d[i-1][j-1] + 1
+			} else {
+				d[i][j] = max(d[i-1][j], d[i][j-1])
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

@@ -90,14 +90,20 @@ func Squad2F1(pred string, refs []string) float64 {
 // scratch holds the buffers one metric call works in; calls borrow one from scratchPool so the
 // hot paths do not allocate.
 type scratch struct {
-	buf   []byte     // normalised texts, one after another
-	toks  []span     // token spans into buf
-	used  []bool     // multiset matching marks
-	ids   []int32    // token ids (rouge, bleu)
-	keys  []uint64   // sorted n-gram keys
-	grams []ngramKey // sorted BLEU n-grams
-	row   []int32    // LCS dynamic-programming row
-	cnt   map[string]int
+	buf      []byte     // normalised texts, one after another
+	toks     []span     // token spans into buf
+	used     []bool     // multiset matching marks
+	ids      []int32    // token ids (rouge, bleu)
+	keys     []uint64   // sorted n-gram keys
+	grams    []ngramKey // sorted BLEU n-grams
+	distinct []ngramCount
+	bounds   []int
+	// Bit-parallel LCS: sorted (id, position) pairs, distinct ids, their masks, the V vector.
+	pos         []uint64
+	distinctIDs []int32
+	masks, v    []uint64
+	row         []int32 // LCS dynamic-programming row
+	cnt         map[string]int
 	// intern maps a token to a small integer id and stemID a rouge token to the id of its stem.
 	// They persist across calls through the pool, which makes them caches, and are dropped when
 	// they grow past internLimit.
