@@ -9,7 +9,8 @@ import (
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
 // or returns "" when it cannot tell. Content wins over the name, except that a SQuAD-layout file
-// is cmrc2018 when its name says cmrc or its text is Chinese.
+// is cmrc2018 when its name says cmrc or its text is Chinese. When the content says nothing, a
+// benchmark's name in the file name decides, then the extension (.jsonl, .csv).
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(name))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
@@ -31,6 +32,11 @@ func Detect(name string, head []byte) string {
 		return "squad"
 	case has("rubric") && has("prompt") && has("canonical_answer"):
 		return "evalearn"
+	}
+	for _, f := range []string{"hotpotqa", "locomo", "longmemeval", "cmrc2018", "squad"} {
+		if strings.Contains(base, strings.TrimSuffix(f, "qa")) {
+			return f
+		}
 	}
 	switch filepath.Ext(base) {
 	case ".csv":

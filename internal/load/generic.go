@@ -78,7 +78,6 @@ func CSV(in Input, opt Options, emit Emit) error {
 		if err == io.EOF {
 			return nil
 		}
-		line, _ := r.FieldPos(0)
 		var perr *csv.ParseError
 		if errors.As(err, &perr) {
 			if err := emit(nil, badf(in, perr.StartLine, "", "%v", perr.Err)); err != nil {
@@ -89,6 +88,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.DisplayName(), err)
 		}
+		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {
 			if err := emit(nil, badf(in, line, "", "%d fields, header has %d", len(row), len(header))); err != nil {
 				return err

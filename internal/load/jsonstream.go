@@ -91,11 +91,15 @@ func (it *items) next() (jsonRaw, int, error) {
 	return raw, it.lines.lineAt(start), nil
 }
 
+// fatal places an error inside an array: at the end of the input when the input ended early,
+// else where the decoder stopped.
 func (it *items) fatal(err error) error {
-	if err == io.ErrUnexpectedEOF {
+	off := it.dec.InputOffset()
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
 		err = errors.New("unexpected end of JSON array")
+		off = it.lines.read
 	}
-	return fmt.Errorf("%s:%d: %w", it.in.DisplayName(), it.lines.lineAt(it.dec.InputOffset()), err)
+	return fmt.Errorf("%s:%d: %w", it.in.DisplayName(), it.lines.lineAt(off), err)
 }
 
 // lineCounter counts the newlines read through it so that a byte offset can be turned into a line

@@ -1,0 +1,57 @@
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestDetectSamples(t *testing.T) {
+	tests := []struct{ file, want string }{
+		{"hotpotqa_train_sample200.jsonl", "hotpotqa"},
+		{"hotpotqa_array5.json", "hotpotqa"},
+		{"cmrc2018_dev_sample.json", "cmrc2018"},
+		{"squad_v11_synthetic.json", "squad"},
+		{"squad_v20_synthetic.json", "squad"},
+		{"locomo10.json", "locomo"},
+		{"longmemeval_synthetic.json", "longmemeval"},
+		{"EvaLearn_Problem.json", "evalearn"},
+		{"EvaLearn_Sequence.json", "evalearn"},
+		{"evalearn_results_edge.jsonl", "evalearn-results"},
+		{"evalearn_results_edge60.json", "evalearn-results"},
+		{"generic.jsonl", "jsonl"},
+		{"generic.csv", "csv"},
+		{"README.md", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) > 1<<16 {
+				b = b[:1<<16]
+			}
+			if got := Detect(tt.file, b); got != tt.want {
+				t.Errorf("Detect(%q) = %q, want %q", tt.file, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDetectByName(t *testing.T) {
+	tests := []struct{ name, head, want string }{
+		{"hotpot_test_fullwiki_v1.json", `[{"_id": "x", "question": "q", "context": []}]`, "hotpotqa"},
+		{"longmemeval_oracle.json", `[]`, "longmemeval"},
+		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
+		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
+		{"data.json", `{"version": "v1.0", "data": [{"paragraphs": [{"context": "长江", "qas": []}]}]}`, "cmrc2018"},
+		{"mine.ndjson", `{"q": 1}`, "jsonl"},
+		{"notes.txt", "hello", ""},
+	}
+	for _, tt := range tests {
+		if got := Detect(tt.name, []byte(tt.head)); got != tt.want {
+			t.Errorf("Detect(%q, %q) = %q, want %q", tt.name, tt.head, got, tt.want)
+		}
+	}
+}

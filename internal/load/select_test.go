@@ -1,0 +1,119 @@
+package load
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func testRecords(n int) []*record.Record {
+	recs := make([]*record.Record, n)
+	for i := range recs {
+		recs[i] = &record.Record{Schema: 1, ID: fmt.Sprintf("q%03d", i), Type: []string{"a", "b"}[i%2]}
+	}
+	return recs
+}
+
+// selectIDs runs recs through s and returns the ids written.
+func selectIDs(t *testing.T, s *Selection, recs []*record.Record) []string {
+	t.Helper()
+	var ids []string
+	write := func(r *record.Record) error { ids = append(ids, r.ID); return nil }
+	for _, r := range recs {
+		more, err := s.Add(r, write)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			break
+		}
+	}
+	if err := s.Flush(write); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+func TestShardsPartition(t *testing.T) {
+	recs := testRecords(300)
+	seen := make(map[string]int)
+	for i := 1; i <= 4; i++ {
+		ids := selectIDs(t, &Selection{Shard: Shard{I: i, N: 4}}, recs)
+		if len(ids) < 50 || len(ids) > 100 {
+			t.Errorf("shard %d/4 has %d of 300 records, want about 75", i, len(ids))
+		}
+		for _, id := range ids {
+			seen[id]++
+		}
+	}
+	for _, r := range recs {
+		if seen[r.ID] != 1 {
+			t.Errorf("record %s is in %d shards, want 1", r.ID, seen[r.ID])
+		}
+	}
+}
+
+func TestSampleDeterministic(t *testing.T) {
+	recs := testRecords(200)
+	a := selectIDs(t, &Selection{Sample: 10, Seed: 3}, recs)
+	rev := slices.Clone(recs)
+	slices.Reverse(rev)
+	b := selectIDs(t, &Selection{Sample: 10, Seed: 3}, rev)
+	slices.Reverse(b)
+	if !slices.Equal(a, b) {
+		t.Errorf("sample depends on input order: %v vs %v", a, b)
+	}
+	if !slices.IsSorted(a) || len(a) != 10 {
+		t.Errorf("sample = %v, want 10 ids in input order", a)
+	}
+	if c := selectIDs(t, &Selection{Sample: 10, Seed: 4}, recs); slices.Equal(a, c) {
+		t.Errorf("seeds 3 and 4 give the same sample %v", a)
+	}
+	small := selectIDs(t, &Selection{Sample: 5, Seed: 3}, recs)
+	for _, id := range small {
+		if !slices.Contains(a, id) {
+			t.Errorf("sample of 5 has %s, which the sample of 10 lacks", id)
+		}
+	}
+}
+
+func TestSelectOrder(t *testing.T) {
+	recs := testRecords(50)
+	tests := []struct {
+		name string
+		sel  Selection
+		want []string
+	}{
+		{"limit", Selection{Limit: 3}, []string{"q000", "q001", "q002"}},
+		{"types then limit", Selection{Types: []string{"b"}, Limit: 2}, []string{"q001", "q003"}},
+		{"limit above count", Selection{Types: []string{"c"}, Limit: 2}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := selectIDs(t, &tt.sel, recs); !slices.Equal(got, tt.want) {
+				t.Errorf("Select(%+v) = %v, want %v", tt.sel, got, tt.want)
+			}
+		})
+	}
+	sampled := selectIDs(t, &Selection{Sample: 10, Seed: 1, Limit: 4}, recs)
+	all := selectIDs(t, &Selection{Sample: 10, Seed: 1}, recs)
+	if !slices.Equal(sampled, all[:4]) {
+		t.Errorf("sample then limit = %v, want the first 4 of %v", sampled, all)
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want Shard
+		ok   bool
+	}{{"1/4", Shard{1, 4}, true}, {"4/4", Shard{4, 4}, true}, {"0/4", Shard{}, false},
+		{"5/4", Shard{}, false}, {"1", Shard{}, false}, {"a/b", Shard{}, false}} {
+		got, err := ParseShard(tt.in)
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v, ok=%v", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
