@@ -19,27 +19,40 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 	buf = buf[:0]
 	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
 	start, upper, special := -1, false, false
-	for i := 0; i <= len(s); {
-		r, size := rune(' '), 1
-		if i < len(s) {
-			if r = rune(s[i]); r >= utf8.RuneSelf {
-				r, size = utf8.DecodeRuneInString(s[i:])
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			class := asciiClass[c]
+			if class == asciiSpace {
+				if start >= 0 {
+					buf = append(buf, sc.lowerToken(s[start:i], len(buf), upper, special))
+					start = -1
+				}
+			} else {
+				if start < 0 {
+					start, upper, special = i, false, false
+				}
+				upper = upper || class == asciiUpper
 			}
+			i++
+			continue
 		}
-		if r < utf8.RuneSelf && !asciiSpace[r] || r >= utf8.RuneSelf && !textnorm.IsSpace(r) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if textnorm.IsSpace(r) {
+			if start >= 0 {
+				buf = append(buf, sc.lowerToken(s[start:i], len(buf), upper, special))
+				start = -1
+			}
+		} else {
 			if start < 0 {
 				start, upper, special = i, false, false
 			}
-			if r < utf8.RuneSelf {
-				upper = upper || 'A' <= r && r <= 'Z'
-			} else {
-				special = special || lowerChanges(r)
-			}
-		} else if start >= 0 {
-			buf = append(buf, sc.lowerToken(s[start:i], len(buf), upper, special))
-			start = -1
+			special = special || lowerChanges(r)
 		}
 		i += size
+	}
+	if start >= 0 {
+		buf = append(buf, sc.lowerToken(s[start:], len(buf), upper, special))
 	}
 	if len(sc.pending) > 0 {
 		low := string(sc.arena)
@@ -69,10 +82,21 @@ func (sc *meteorScratch) lowerToken(tok string, index int, upper, special bool) 
 	return tok
 }
 
-// asciiSpace marks the ASCII characters Python's str.split() cuts on.
-var asciiSpace = func() (t [utf8.RuneSelf]bool) {
+// ASCII character classes for tokens.
+const (
+	asciiOther = iota
+	asciiSpace // cut by Python's str.split()
+	asciiUpper // A-Z
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	for r := range rune(utf8.RuneSelf) {
-		t[r] = textnorm.IsSpace(r)
+		switch {
+		case textnorm.IsSpace(r):
+			t[r] = asciiSpace
+		case 'A' <= r && r <= 'Z':
+			t[r] = asciiUpper
+		}
 	}
 	return t
 }()

@@ -35,13 +35,19 @@ var posLetters = [numPOS]string{"n", "v", "a", "r"}
 // Note: synset lemma names containing '_' are dropped at load time, since METEOR (the only user)
 // ignores them; names are interned to ids so that a synonym test is an integer comparison.
 type wordNet struct {
-	lemmas  map[string]uint32           // index lemma -> entry number e
-	entries []uint32                    // synsets of entry e and pos p: synsets[entries[4e+p]:entries[4e+p+1]]
-	synsets []uint32                    // global synset numbers
-	synName []uint32                    // names of synset s: nameIDs[synName[s]:synName[s+1]]
-	nameIDs []uint32                    // interned lemma names
-	names   map[string]uint32           // lemma name without '_' -> id
-	exc     [numPOS]map[string][]string // inflected form -> base forms
+	lemmas  map[string]uint32       // index lemma -> entry number e
+	entries []uint32                // synsets of entry e and pos p: synsets[entries[4e+p]:entries[4e+p+1]]
+	synsets []uint32                // global synset numbers
+	synName []uint32                // names of synset s: nameIDs[synName[s]:synName[s+1]]
+	nameIDs []uint32                // interned lemma names
+	names   map[string]uint32       // lemma name without '_' -> id
+	exc     map[string]*wnException // inflected form -> base forms per pos
+}
+
+// wnException holds the exception-list entries of one inflected form.
+type wnException struct {
+	has   [numPOS]bool // the form is in the pos's list (its base list may still be empty)
+	bases [numPOS][]string
 }
 
 var (
@@ -208,7 +214,9 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 	if err != nil {
 		return err
 	}
-	wn.exc[p] = make(map[string][]string, n)
+	if wn.exc == nil {
+		wn.exc = make(map[string]*wnException, 6000)
+	}
 	for range n {
 		line, err := d.next()
 		if err != nil {
@@ -218,7 +226,12 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 		if len(f) == 0 {
 			return fmt.Errorf("line %d: empty exception", d.line)
 		}
-		wn.exc[p][f[0]] = f[1:]
+		x := wn.exc[f[0]]
+		if x == nil {
+			x = new(wnException)
+			wn.exc[f[0]] = x
+		}
+		x.has[p], x.bases[p] = true, f[1:]
 	}
 	return nil
 }

@@ -64,16 +64,36 @@ type morphScratch struct {
 	cur, next []form
 	key       []byte
 	entries   []uint32
+	seen      []seenForm // index lookups done for the current word
+}
+
+// seenForm memoises one index lookup: the same forms come up for several parts of speech.
+type seenForm struct {
+	f     form
+	entry int32 // -1: not an index lemma
 }
 
 // lookup returns the index entry of pre+suf if it is a lemma with part of speech p.
 func (wn *wordNet) lookup(f form, p int, sc *morphScratch) (uint32, bool) {
-	sc.key = append(append(sc.key[:0], f.pre...), f.suf...)
-	e, ok := wn.lemmas[string(sc.key)]
-	if !ok || len(wn.synsetsOf(e, p)) == 0 {
+	e := int32(-1)
+	found := false
+	for _, s := range sc.seen {
+		if s.f.equal(f) {
+			e, found = s.entry, true
+			break
+		}
+	}
+	if !found {
+		sc.key = append(append(sc.key[:0], f.pre...), f.suf...)
+		if u, ok := wn.lemmas[string(sc.key)]; ok {
+			e = int32(u)
+		}
+		sc.seen = append(sc.seen, seenForm{f, e})
+	}
+	if e < 0 || len(wn.synsetsOf(uint32(e), p)) == 0 {
 		return 0, false
 	}
-	return e, true
+	return uint32(e), true
 }
 
 // keep appends the entry of f to sc.entries[start:] if it is a lemma of pos p not yet there,
@@ -119,11 +139,11 @@ func applyRules(p int, sc *morphScratch) {
 // morphy appends to sc.entries the index entries NLTK's _morphy(word, pos) returns: the exception
 // list if word is in it, else the forms found by the first round of suffix rules that yields any
 // lemma (the word itself counts in the first round).
-func (wn *wordNet) morphy(word string, p int, sc *morphScratch) {
+func (wn *wordNet) morphy(word string, p int, exc *wnException, sc *morphScratch) {
 	start := len(sc.entries)
-	if bases, ok := wn.exc[p][word]; ok {
+	if exc != nil && exc.has[p] {
 		wn.keep(form{pre: word}, p, start, sc)
-		for _, b := range bases {
+		for _, b := range exc.bases[p] {
 			wn.keep(form{pre: b}, p, start, sc)
 		}
 		return
@@ -146,9 +166,11 @@ func (wn *wordNet) morphy(word string, p int, sc *morphScratch) {
 // wordnet.synsets(word) returns: word lowercased, then every part of speech through morphy.
 func (wn *wordNet) synonyms(dst []uint32, word string, sc *morphScratch) []uint32 {
 	word = textnorm.Lower(word)
+	exc := wn.exc[word]
+	sc.seen = sc.seen[:0]
 	for p := range numPOS {
 		sc.entries = sc.entries[:0]
-		wn.morphy(word, p, sc)
+		wn.morphy(word, p, exc, sc)
 		for _, e := range sc.entries {
 			for _, s := range wn.synsetsOf(e, p) {
 				dst = append(dst, wn.synsetNames(s)...)
