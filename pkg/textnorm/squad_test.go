@@ -1,0 +1,184 @@
+package textnorm
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestLower(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Denver BRONCOS", "denver broncos"},
+		{"İ", "i\u0307"},
+		{"İSTANBUL", "i\u0307stanbul"},
+		{"ΟΔΟΣ", "οδος"},
+		{"ΑΣ ΒΣ", "ας βς"},
+		{"ΣΑ", "σα"},           // not final: a cased letter follows
+		{"Σ", "σ"},             // no cased letter before
+		{"ΑΣ.", "ας."},         // '.' is case-ignorable, then the end
+		{"ΑΣ'Α", "ασ'α"},       // the apostrophe is skipped and a cased letter follows
+		{"ΑΣ-Α", "ας-α"},       // '-' is neither ignorable nor cased
+		{"ẞ", "ß"},             // simple mappings agree with Go
+		{"ǅ", "ǆ"},             // titlecase
+		{"\u212a", "k"},        // Kelvin sign
+		{"ÀÉÎÕÜ×Þ", "àéîõü×þ"}, // Latin-1 fast path keeps ×
+		{"日本", "日本"},
+	}
+	for _, tt := range tests {
+		if got := Lower(tt.in); got != tt.want {
+			t.Errorf("Lower(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSplitStrip(t *testing.T) {
+	tests := []struct {
+		in    string
+		split []string
+		strip string
+	}{
+		{"  a b  ", []string{"a", "b"}, "a b"},
+		{"x\u001cy", []string{"x", "y"}, "x\u001cy"},
+		{"\u0085a\u00a0b\u3000", []string{"a", "b"}, "a\u00a0b"},
+		{"a\u2028b\u205fc\u202fd", []string{"a", "b", "c", "d"}, "a\u2028b\u205fc\u202fd"},
+		{"a\u200bb\ufeffc\u180ed", []string{"a\u200bb\ufeffc\u180ed"}, "a\u200bb\ufeffc\u180ed"},
+		{"\u001f\u001e", nil, ""},
+		{"", nil, ""},
+	}
+	for _, tt := range tests {
+		if got := Split(tt.in); !slices.Equal(got, tt.split) {
+			t.Errorf("Split(%q) = %q, want %q", tt.in, got, tt.split)
+		}
+		if got := Strip(tt.in); got != tt.strip {
+			t.Errorf("Strip(%q) = %q, want %q", tt.in, got, tt.strip)
+		}
+	}
+}
+
+func TestIsAlnum(t *testing.T) {
+	tests := []struct {
+		r    rune
+		want bool
+	}{
+		{'a', true}, {'Z', true}, {'7', true}, {'_', false}, {'-', false}, {'é', true},
+		{'日', true}, {'한', true}, {'²', true}, {'Ⅻ', true}, {'\u0301', false}, {'、', false},
+		{' ', false}, {'\u00a0', false},
+	}
+	for _, tt := range tests {
+		if got := IsAlnum(tt.r); got != tt.want {
+			t.Errorf("IsAlnum(%q) = %v, want %v", tt.r, got, tt.want)
+		}
+	}
+}
+
+func TestSquadNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The Denver Broncos!", "denver broncos"},
+		{"an apple, a pear and the plum", "apple pear and plum"},
+		{"theater anarchy", "theater anarchy"},
+		{"t.h.e end", "end"}, // punctuation goes first, so "the" is whole
+		{"a-b", "ab"},        // "-" is removed before \b is looked at
+		{"éa", "éa"},         // Unicode \b: é is a word character
+		{"é a", "é"},         // a separate "a" goes
+		{"日本a", "日本a"},
+		{"¿a?", "¿"},          // ¿ is not a word character, so "a" is bounded
+		{"a\u0301", "\u0301"}, // U+0301 is not alnum for re: "a" is bounded
+		{"x\u001cy", "x y"},
+		{"  THE  ", ""},
+		{"İ", "i\u0307"},
+		{"a_b", "ab"}, // "_" is punctuation, removed before \b is looked at
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := SquadNormalize(tt.in); got != tt.want {
+			t.Errorf("SquadNormalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestLocomoNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Tom and Jerry, the cat", "tom jerry cat"},
+		{"Andes band", "andes band"},
+		{"a\u0301", "a\u0301"}, // marks are word characters for the regex module
+		{"1,000", "1000"},
+	}
+	for _, tt := range tests {
+		if got := LocomoNormalize(tt.in); got != tt.want {
+			t.Errorf("LocomoNormalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRougeTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		stem bool
+		want []string
+	}{
+		{"Beyoncé", false, []string{"beyonc"}},
+		{"café au lait", false, []string{"caf", "au", "lait"}},
+		{"İ", false, []string{"i"}},
+		{"北京 2008", false, []string{"2008"}},
+		{"This was running", true, []string{"thi", "was", "run"}},
+		{"The cats' toys", true, []string{"the", "cat", "toy"}},
+		{"", true, nil},
+	}
+	for _, tt := range tests {
+		if got := RougeTokens(tt.in, tt.stem); !slices.Equal(got, tt.want) {
+			t.Errorf("RougeTokens(%q, %v) = %q, want %q", tt.in, tt.stem, got, tt.want)
+		}
+	}
+}
+
+func FuzzSquadNormalize(f *testing.F) {
+	for _, s := range []string{"The Denver Broncos!", "ΟΔΟΣ", "İ", "x\u001cy", "éa", "t.h.e", "a\u0301", "\xff", "ΑΣ,Β"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, norm := range []func(string) string{SquadNormalize, LocomoNormalize} {
+			got := norm(s)
+			if !utf8.ValidString(got) {
+				t.Fatalf("normalize(%q) = %q, not valid UTF-8", s, got)
+			}
+			if strings.Contains(got, "  ") || strings.HasPrefix(got, " ") || strings.HasSuffix(got, " ") {
+				t.Fatalf("normalize(%q) = %q, spaces not collapsed", s, got)
+			}
+			if !utf8.ValidString(s) {
+				continue
+			}
+			if again := norm(got); again != got {
+				t.Fatalf("normalize(%q) = %q, but normalize of that is %q", s, got, again)
+			}
+		}
+		toks := RougeTokens(s, true)
+		for _, tok := range toks {
+			if tok == "" || strings.Trim(tok, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+				t.Fatalf("RougeTokens(%q) has token %q", s, tok)
+			}
+		}
+		if l := Lower(s); utf8.ValidString(s) && !utf8.ValidString(l) {
+			t.Fatalf("Lower(%q) = %q, not valid UTF-8", s, l)
+		}
+	})
+}
+
+func ExampleSquadNormalize() {
+	fmt.Printf("%q\n", SquadNormalize("The  Denver\u00a0Broncos!"))
+	fmt.Printf("%q\n", SquadNormalize("éa vs é a"))
+	// Output:
+	// "denver broncos"
+	// "éa vs é"
+}
+
+func ExampleLower() {
+	fmt.Printf("%q %q\n", Lower("ΟΔΟΣ"), Lower("İ"))
+	// Output: "οδος" "i̇"
+}
+
+func ExampleSplit() {
+	fmt.Printf("%q\n", Split("x\u001cy z"))
+	// Output: ["x" "y" "z"]
+}
