@@ -142,7 +142,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req struct {
-		Model    string `json:"model"`
+		Model    string                     `json:"model"`
 		Messages []struct{ Content string } `json:"messages"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {

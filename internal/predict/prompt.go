@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -150,12 +151,15 @@ func locomoCat5(reply string, opts []string) string {
 	return r
 }
 
-// promptSHA256 is the hex SHA-256 of the JSON array of messages sent ([{"role":…,"content":…}]).
+// promptSHA256 is the hex SHA-256 of the compact JSON array of messages sent
+// ([{"role":…,"content":…}], no HTML escaping, no trailing newline).
 func promptSHA256(msgs []model.Message) string {
-	b, err := json.Marshal(msgs)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(msgs); err != nil {
 		panic(fmt.Sprintf("marshal messages: %v", err)) // plain strings always marshal
 	}
-	h := sha256.Sum256(b)
+	h := sha256.Sum256(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 	return hex.EncodeToString(h[:])
 }

@@ -1,0 +1,66 @@
+package predict
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// BenchmarkThroughput runs qa-predict against a loopback OpenAI-compatible server that answers
+// every request after a fixed latency L, with C calls in flight. It reports the achieved
+// requests/s, the ideal C/L, their ratio, and the process CPU time per record (client and server
+// together, since the server runs in this process).
+func BenchmarkThroughput(b *testing.B) {
+	const (
+		latency = 20 * time.Millisecond
+		conc    = 16
+		records = 256 // a multiple of conc, so the last round is full
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		time.Sleep(latency)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":50,"completion_tokens":1,"total_tokens":51}}`)
+	}))
+	defer srv.Close()
+	srv.Client().Transport.(*http.Transport).MaxIdleConnsPerHost = conc
+	var in strings.Builder
+	for i := range records {
+		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"what is %d?","answers":["x"],"context":[{"text":"some context sentence number %d."}]}`+"\n", i, i, i)
+	}
+	input := in.String()
+	args := []string{"qa-predict", "--provider", "openai", "--model", "m", "--base-url", srv.URL,
+		"--api-key-file", keyFile(b), "--concurrency", fmt.Sprint(conc)}
+	b.ReportAllocs()
+	var cpu time.Duration
+	for b.Loop() {
+		before := cpuTime()
+		var out bytes.Buffer
+		if err := Run(context.Background(), args, strings.NewReader(input), &out, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuTime() - before
+	}
+	n := float64(records * b.N)
+	achieved := n / b.Elapsed().Seconds()
+	ideal := float64(conc) / latency.Seconds()
+	b.ReportMetric(achieved, "req/s")
+	b.ReportMetric(ideal, "ideal-req/s")
+	b.ReportMetric(100*achieved/ideal, "%-of-ideal")
+	b.ReportMetric(float64(cpu.Microseconds())/n, "cpu-µs/record")
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

@@ -1,0 +1,122 @@
+package predict
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func TestLoCoMoCat5(t *testing.T) {
+	opts := []string{"Not mentioned in the conversation", "a red car"}
+	tests := []struct{ reply, want string }{
+		{"a", opts[0]},
+		{" A \n", opts[0]},
+		{"b", opts[1]},
+		{"x", opts[1]},
+		{"(a)", opts[0]},
+		{"(b)", opts[1]},
+		{"(A)", opts[0]},
+		{"abc", opts[1]},
+		{"A red car.", "a red car."},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := locomoCat5(tt.reply, opts); got != tt.want {
+			t.Errorf("locomoCat5(%q) = %q, want %q", tt.reply, got, tt.want)
+		}
+	}
+}
+
+func locomoRecord(cat string) *record.Record {
+	r := &record.Record{ID: "locomo:conv-1:" + cat, Dataset: "locomo", Question: "What car did Ann buy?", Answers: []string{"a red car"},
+		Context: []record.Passage{{Title: "session_1", Date: "1:00 pm on 8 May, 2023", Text: "Ann: I bought a red car!\nBob: Nice."}},
+		Meta:    map[string]json.RawMessage{}}
+	r.Meta["category"] = []byte(cat)
+	if cat == "5" {
+		r.Meta["adversarial_answer"] = []byte(`"a red car"`)
+	}
+	return r
+}
+
+func TestDatasetPrompts(t *testing.T) {
+	p, err := newPrompter("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot := &record.Record{ID: "h", Dataset: "hotpotqa", Question: "Q?", Context: []record.Passage{{Title: "T", Sentences: []string{"A.", " B."}}}}
+	got, _, err := p.render(hot)
+	if err != nil || got != prompt.HotpotQA(hot) {
+		t.Errorf("render(hotpotqa) = %q, %v, want prompt.HotpotQA's %q", got, err, prompt.HotpotQA(hot))
+	}
+	for _, cat := range []string{"1", "2", "5"} {
+		rec := locomoRecord(cat)
+		got, opts, err := p.render(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := prompt.LoCoMoQA(rec, p.abstainFirst(rec.ID))
+		if got != want {
+			t.Errorf("render(locomo cat %s) = %q, want %q", cat, got, want)
+		}
+		if (cat == "5") != (opts != nil) {
+			t.Errorf("render(locomo cat %s) options = %q", cat, opts)
+		}
+		if cat == "5" && !strings.Contains(got, opts[0]) {
+			t.Errorf("cat 5 prompt %q lacks option %q", got, opts[0])
+		}
+		if cat == "2" && !strings.Contains(got, "approximate date") {
+			t.Errorf("cat 2 prompt %q lacks the date suffix", got)
+		}
+	}
+	gen := &record.Record{ID: "g", Question: "Who?", Context: []record.Passage{{Title: "T", Date: "2020", Text: "Body."}}}
+	got, _, _ = p.render(gen)
+	want := "Answer the question using the context. Reply with the answer only, as short as possible.\n\nContext:\nT (2020):\nBody.\n\nQuestion: Who?\nAnswer:"
+	if got != want {
+		t.Errorf("render(generic) = %q, want %q", got, want)
+	}
+}
+
+func TestAbstainFirstIsSeededAndBalanced(t *testing.T) {
+	a, b := &prompter{seed: 1}, &prompter{seed: 2}
+	first, differ := 0, 0
+	for i := range 400 {
+		id := "locomo:x:" + string(rune('a'+i%26)) + strings.Repeat("z", i/26)
+		if a.abstainFirst(id) {
+			first++
+		}
+		if a.abstainFirst(id) != b.abstainFirst(id) {
+			differ++
+		}
+		if a.abstainFirst(id) != a.abstainFirst(id) {
+			t.Fatal("abstainFirst is not deterministic")
+		}
+	}
+	if first < 150 || first > 250 || differ < 150 {
+		t.Errorf("abstainFirst: %d of 400 first, %d differ between seeds; want about half each", first, differ)
+	}
+}
+
+func TestPromptSHA256(t *testing.T) {
+	msgs := []model.Message{{Role: "user", Content: "hi"}}
+	// printf '%s' '[{"role":"user","content":"hi"}]' | sha256sum
+	if got, want := promptSHA256(msgs), "b03d228fdf33e7c81a9a7ea3eadadcf2cdcb98823fe93c669b8f0db42e0fa8a0"; got != want {
+		t.Errorf("promptSHA256(%v) = %s, want %s", msgs, got, want)
+	}
+	a := promptSHA256(msgs)
+	b := promptSHA256([]model.Message{{Role: "system", Content: "hi"}})
+	if a == b || len(a) != 64 {
+		t.Errorf("promptSHA256 ignores the role or is malformed: %s %s", a, b)
+	}
+}
+
+func TestPromptSHA256NoHTMLEscape(t *testing.T) {
+	// printf '%s' '[{"role":"user","content":"a<b & c>d"}]' | sha256sum
+	msgs := []model.Message{{Role: "user", Content: "a<b & c>d"}}
+	if got, want := promptSHA256(msgs), "0bcd9261efac2558a20172b91f1b2d4d63162e9ec5414dfc7a04897ba3c10372"; got != want {
+		t.Errorf("promptSHA256(%v) = %s, want %s", msgs, got, want)
+	}
+}
