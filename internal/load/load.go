@@ -126,6 +126,15 @@ func newRecord(id, dataset, lang string) *record.Record {
 	return &record.Record{Schema: record.SchemaVersion, ID: id, Dataset: dataset, Lang: lang}
 }
 
+// compact returns raw without insignificant white space (a copy), or raw itself if it is invalid.
+func compact(raw []byte) jsonRaw {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return jsonRaw(slices.Clone(raw))
+	}
+	return jsonRaw(b.Bytes())
+}
+
 // setMeta stores raw JSON under key, compacted (numbers and strings keep their exact text),
 // unless it is absent.
 func setMeta(rec *record.Record, key string, raw []byte) {
@@ -135,10 +144,5 @@ func setMeta(rec *record.Record, key string, raw []byte) {
 	if rec.Meta == nil {
 		rec.Meta = make(map[string]jsonRaw)
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		b.Reset()
-		b.Write(raw)
-	}
-	rec.Meta[key] = jsonRaw(b.Bytes())
+	rec.Meta[key] = compact(raw)
 }

@@ -209,6 +209,19 @@ func TestLoCoMoRecords(t *testing.T) {
 		!strings.HasPrefix(s.Text, "Caroline: Hey Mel! Good to see you! How have you been?\nMelanie: Hey Caroline!") {
 		t.Errorf("session 1 = %q %q %q", s.Title, s.Date, s.Text[:60])
 	}
+	var turns []map[string]any
+	if err := json.Unmarshal(s.Extra["turns"], &turns); err != nil || len(turns) != strings.Count(s.Text, "\n")+1 ||
+		turns[0]["dia_id"] != "D1:1" {
+		t.Errorf("session 1 turns = %s (%v), want the turn list verbatim", s.Extra["turns"], err)
+	}
+	checkMeta(t, r, map[string]string{"speaker_a": `"Caroline"`, "speaker_b": `"Melanie"`})
+	captions := 0
+	for _, p := range r.Context {
+		captions += strings.Count(string(p.Extra["turns"]), `"blip_caption":`)
+	}
+	if captions == 0 {
+		t.Errorf("conv-26 passages keep no blip_caption")
+	}
 	adv := find(t, recs, "locomo:conv-26:152")
 	if adv.Type != "adversarial" || !cmp.Equal(adv.Answers, []string{"self-care is important"}) {
 		t.Errorf("conv-26:152 = %q %q, want adversarial [self-care is important]", adv.Type, adv.Answers)
@@ -228,6 +241,9 @@ func TestLongMemEvalRecords(t *testing.T) {
 	p := ms.Context[1]
 	if p.Title != "s_d" || p.Date != "2023/05/25 (Thu) 19:30" || p.Text != "user: Got one more book, a cookbook.\nassistant: Happy cooking!" {
 		t.Errorf("syn_ms_1 passage 1 = %+v", p)
+	}
+	if got, want := string(p.Extra["turns"]), `[{"role":"user","content":"Got one more book, a cookbook.","has_answer":true},{"role":"assistant","content":"Happy cooking!"}]`; got != want {
+		t.Errorf("syn_ms_1 passage 1 turns = %s, want %s", got, want)
 	}
 	checkMeta(t, ms, map[string]string{"question_date": `"2023/06/02 (Fri) 12:00"`, "answer_session_ids": `["s_c","s_d"]`,
 		"haystack_session_ids": `["s_c","s_d"]`, "haystack_dates": `["2023/05/03 (Wed) 18:00","2023/05/25 (Thu) 19:30"]`,

@@ -39,7 +39,9 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // LoCoMo loads locomo10.json: one record per QA item, id locomo:<sample_id>:<index in the qa list,
 // from 0>. The context is the conversation's sessions in number order, one passage per session
 // that exists (some conversations have more session dates than sessions), dated from
-// session_N_date_time, with one `speaker: text` line per turn. Category 5 (adversarial) gold is
+// session_N_date_time, with one `speaker: text` line per turn; the passage's extra field "turns"
+// keeps the session's turn list verbatim (dia_id, blip_caption… for prompts that render image
+// captions as upstream does), and meta keeps speaker_a and speaker_b. Category 5 (adversarial) gold is
 // adversarial_answer when present; numeric answers become strings. meta keeps category, evidence
 // and adversarial_answer.
 func LoCoMo(in Input, _ Options, emit Emit) error {
@@ -52,11 +54,16 @@ func LoCoMo(in Input, _ Options, emit Emit) error {
 			return emit(nil, badf(in, line, "", `conversation without field "sample_id"`))
 		}
 		ctx, err := locomoSessions(conv.Conversation)
+		speakers := [2]jsonRaw{conv.Conversation["speaker_a"], conv.Conversation["speaker_b"]}
 		if err != nil {
 			return emit(nil, badf(in, line, "locomo:"+conv.SampleID, "%v", err))
 		}
 		for i := range conv.QA {
 			rec, bad := locomoRecord(in, line, conv.SampleID, i, &conv.QA[i], ctx)
+			if rec != nil {
+				setMeta(rec, "speaker_a", speakers[0])
+				setMeta(rec, "speaker_b", speakers[1])
+			}
 			if err := emit(rec, bad); err != nil {
 				return err
 			}
@@ -82,6 +89,7 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 		if err := jsonUnmarshal(conv[key], &turns); err != nil {
 			return nil, fmt.Errorf("%s: %s", key, shortError(err))
 		}
+		extra := map[string]jsonRaw{"turns": compact(conv[key])}
 		var date string
 		if raw, ok := conv[key+"_date_time"]; ok {
 			date, _ = scalarText(raw)
@@ -93,7 +101,7 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 			}
 			b.WriteString(t.Speaker + ": " + t.Text)
 		}
-		ctx = append(ctx, record.Passage{Title: key, Date: date, Text: b.String()})
+		ctx = append(ctx, record.Passage{Title: key, Date: date, Text: b.String(), Extra: extra})
 	}
 	return ctx, nil
 }

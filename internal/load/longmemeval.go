@@ -7,15 +7,15 @@ import (
 )
 
 type longMemEvalItem struct {
-	QuestionID         string              `json:"question_id"`
-	QuestionType       string              `json:"question_type"`
-	Question           *string             `json:"question"`
-	Answer             jsonRaw             `json:"answer"`
-	QuestionDate       jsonRaw             `json:"question_date"`
-	HaystackSessionIDs []string            `json:"haystack_session_ids"`
-	HaystackDates      []string            `json:"haystack_dates"`
-	HaystackSessions   [][]longMemEvalTurn `json:"haystack_sessions"`
-	AnswerSessionIDs   jsonRaw             `json:"answer_session_ids"`
+	QuestionID         string    `json:"question_id"`
+	QuestionType       string    `json:"question_type"`
+	Question           *string   `json:"question"`
+	Answer             jsonRaw   `json:"answer"`
+	QuestionDate       jsonRaw   `json:"question_date"`
+	HaystackSessionIDs []string  `json:"haystack_session_ids"`
+	HaystackDates      []string  `json:"haystack_dates"`
+	HaystackSessions   []jsonRaw `json:"haystack_sessions"`
+	AnswerSessionIDs   jsonRaw   `json:"answer_session_ids"`
 }
 
 type longMemEvalTurn struct {
@@ -26,7 +26,8 @@ type longMemEvalTurn struct {
 // LongMemEval loads LongMemEval s, m and oracle files (JSON arrays of 0.3–3 GB), streaming them
 // item by item. One record per question, id longmemeval:<question_id>, type the official
 // question_type. Each haystack session is a passage titled with its session id, dated with its
-// haystack date, with one `role: content` line per turn. A question_id ending in _abs is an
+// haystack date, with one `role: content` line per turn; its extra field "turns" keeps the turn
+// list verbatim (with has_answer), as the reader prompts print it. A question_id ending in _abs is an
 // abstention question: meta.abstention is true and the type stays the official one. A non-string
 // answer (a number) becomes its JSON text. question_date, haystack_session_ids, haystack_dates and
 // answer_session_ids go to meta.
@@ -57,8 +58,12 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	rec.Type = it.QuestionType
 	rec.Question = *it.Question
 	rec.Answers = []string{answer}
-	for i, sess := range it.HaystackSessions {
-		p := record.Passage{Text: sessionText(sess)}
+	for i, raw := range it.HaystackSessions {
+		var sess []longMemEvalTurn
+		if err := jsonUnmarshal(raw, &sess); err != nil {
+			return nil, badf(in, line, id, "haystack session %d: %s", i+1, shortError(err))
+		}
+		p := record.Passage{Text: sessionText(sess), Extra: map[string]jsonRaw{"turns": compact(raw)}}
 		if i < len(it.HaystackSessionIDs) {
 			p.Title = it.HaystackSessionIDs[i]
 		}
