@@ -194,9 +194,12 @@ func (cfg *config) process(sc *scorer, l line) result {
 		return result{bad: bad}
 	}
 	o := sc.score(rec)
-	b, err := rec.MarshalJSON()
-	if err != nil {
-		return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+	var b []byte
+	var err error
+	if cfg.summary != "-" { // with --summary - the records are not written, so not encoded
+		if b, err = rec.MarshalJSON(); err != nil {
+			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+		}
 	}
 	var mm []byte
 	if cfg.mismatch != nil {

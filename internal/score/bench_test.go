@@ -117,3 +117,25 @@ func BenchmarkDecodeEncode(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
 }
+
+// BenchmarkSummarize is the summary alone: benchRecords outcomes of 17 metrics in two types,
+// 1000 bootstrap resamples.
+func BenchmarkSummarize(b *testing.B) {
+	names := make([]string, 17)
+	for k := range names {
+		names[k] = fmt.Sprintf("m%d", k)
+	}
+	a := newAggregator(names, false)
+	for i := range benchRecords {
+		vals := make([]float64, len(names))
+		for k := range vals {
+			vals[k] = float64((i*(k+3))%11) / 10
+		}
+		a.add(outcome{typ: []string{"has_answer", "no_answer"}[i%2], vals: vals})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a.summarize(1000, 1, 0)
+	}
+	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+}

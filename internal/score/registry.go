@@ -85,7 +85,7 @@ func metricsHelp(reg []*family) string {
 		if f.heavy {
 			heavy = " (heavy: only when named)"
 		}
-		fmt.Fprintf(&b, "   %-40s %s%s\n", strings.Join(f.names, ", "), f.about, heavy)
+		fmt.Fprintf(&b, "   %-44s %s%s\n", strings.Join(f.names, ", "), f.about, heavy)
 	}
 	return b.String()
 }

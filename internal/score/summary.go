@@ -6,8 +6,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
-	"github.com/qapipe/qapipe/internal/stats"
 )
 
 // minReliable is the sample size below which a bootstrap interval is flagged as unreliable.
@@ -153,7 +151,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 		for i, k := range ks {
 			sub[i] = cols[k]
 		}
-		ivs := stats.BootstrapMeans(stats.NewRand(seed^hashOf(label, n)), sub, reps, 0.95)
+		ivs := bootstrapColumns(seed^hashOf(label, n), sub, reps)
 		for i, k := range ks {
 			st := &Stat{Count: n}
 			if n > 0 {

@@ -65,3 +65,27 @@ func BenchmarkBootstrapMeans(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*n*100/b.Elapsed().Seconds(), "draws/s")
 }
+
+func TestDrawCountsUniform(t *testing.T) {
+	counts := make([]int32, 7)
+	total := make([]int, 7)
+	rng := NewRand(11)
+	for range 10000 {
+		clear(counts)
+		drawCounts(rng, counts)
+		sum := int32(0)
+		for i, c := range counts {
+			sum += c
+			total[i] += int(c)
+		}
+		if sum != 7 {
+			t.Fatalf("drawCounts drew %d units, want 7", sum)
+		}
+	}
+	// 70,000 draws over 7 units: each about 10,000 (standard deviation about 93).
+	for i, c := range total {
+		if c < 9500 || c > 10500 {
+			t.Errorf("unit %d drawn %d times in 70000, want about 10000", i, c)
+		}
+	}
+}
