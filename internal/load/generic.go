@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -64,7 +65,11 @@ func JSONL(in Input, opt Options, emit Emit) error {
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]) is several answers; any other cell is one answer.
 func CSV(in Input, opt Options, emit Emit) error {
-	r := csv.NewReader(in.R)
+	br := bufio.NewReader(in.R)
+	if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
+		br.Discard(3)
+	}
+	r := csv.NewReader(br)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err == io.EOF {
