@@ -41,8 +41,13 @@ func BLEU(pred string, refs []string) BLEUScores {
 	}
 	s.bounds = bounds
 	var num, den [4]int
+	packed := s.denseIDs()
 	for n := 1; n <= 4; n++ {
-		num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
+		if packed {
+			num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
+		} else {
+			num[n-1], den[n-1] = s.clippedMap(n, hyp, bounds)
+		}
 	}
 	if num[0] == 0 {
 		return BLEUScores{}
@@ -130,18 +135,36 @@ func isASCIIString(s string) bool {
 	return true
 }
 
-// ngramKey packs the n-gram of ids starting at ids[0] into one comparable value.
-type ngramKey [4]int32
+// denseIDs renumbers s.ids to 0..U-1 when some id needs more than 16 bits, and reports whether
+// every id now fits in 16 bits, so that an n-gram of up to four ids packs into a uint64.
+func (s *scratch) denseIDs() bool {
+	if len(s.ids) == 0 || slices.Max(s.ids) < 1<<16 {
+		return true
+	}
+	u := append(s.row[:0], s.ids...)
+	slices.Sort(u)
+	u = slices.Compact(u)
+	s.row = u
+	if len(u) > 1<<16 {
+		return false
+	}
+	for i, id := range s.ids {
+		r, _ := slices.BinarySearch(u, id)
+		s.ids[i] = int32(r)
+	}
+	return true
+}
 
 // ngramCount is a distinct hypothesis n-gram with its count and its largest count in any one
 // reference.
 type ngramCount struct {
-	key       ngramKey
+	key       uint64
 	n, maxRef int
 }
 
 // clipped returns NLTK's modified precision numerator and denominator for order n: s.ids[:hyp] is
-// the hypothesis and the references end at the offsets in bounds.
+// the hypothesis and the references end at the offsets in bounds. N-grams are packed into uint64
+// keys (16 bits per id) and counted by merging sorted key lists.
 func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	if hyp < n {
 		return 0, 1
@@ -160,14 +183,14 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 		rk := s.ngrams(s.ids[start:end], n, len(hk))
 		i, j := 0, 0
 		for i < len(distinct) && j < len(rk) {
-			switch c := cmpKey(distinct[i].key, rk[j]); {
-			case c < 0:
+			switch k := distinct[i].key; {
+			case k < rk[j]:
 				i++
-			case c > 0:
+			case k > rk[j]:
 				j++
 			default:
 				m := 0
-				for j < len(rk) && rk[j] == distinct[i].key {
+				for j < len(rk) && rk[j] == k {
 					m++
 					j++
 				}
@@ -184,32 +207,50 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	return num, max(1, len(hk))
 }
 
-// ngrams writes the sorted n-grams of ids into s.grams[off:] and returns them.
-func (s *scratch) ngrams(ids []int32, n, off int) []ngramKey {
-	s.grams = s.grams[:off]
+// ngrams writes the sorted packed n-grams of ids into s.keys[off:] and returns them.
+func (s *scratch) ngrams(ids []int32, n, off int) []uint64 {
+	s.keys = s.keys[:off]
 	for i := 0; i+n <= len(ids); i++ {
-		var k ngramKey
-		for j := range 4 {
-			k[j] = -1
+		var k uint64
+		for _, id := range ids[i : i+n] {
+			k = k<<16 | uint64(id)
 		}
-		copy(k[:], ids[i:i+n])
-		s.grams = append(s.grams, k)
+		s.keys = append(s.keys, k)
 	}
-	g := s.grams[off:]
-	slices.SortFunc(g, cmpKey)
+	g := s.keys[off:]
+	slices.Sort(g)
 	return g
 }
 
-func cmpKey(a, b ngramKey) int {
-	for i := range a {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
+// clippedMap is clipped for texts with more than 65,536 distinct tokens, counting with maps.
+func (s *scratch) clippedMap(n, hyp int, bounds []int) (num, den int) {
+	if hyp < n {
+		return 0, 1
 	}
-	return 0
+	count := func(ids []int32) map[[4]int32]int {
+		c := make(map[[4]int32]int)
+		for i := 0; i+n <= len(ids); i++ {
+			var k [4]int32
+			copy(k[:], ids[i:i+n])
+			c[k]++
+		}
+		return c
+	}
+	hc := count(s.ids[:hyp])
+	maxRef := make(map[[4]int32]int)
+	start := hyp
+	for _, end := range bounds {
+		for k, c := range count(s.ids[start:end]) {
+			if _, ok := hc[k]; ok {
+				maxRef[k] = max(maxRef[k], c)
+			}
+		}
+		start = end
+	}
+	for k, c := range hc {
+		num += min(c, maxRef[k])
+	}
+	return num, max(1, hyp-n+1)
 }
 
 // fsum returns the correctly rounded sum of xs, as Python's math.fsum does for finite values:

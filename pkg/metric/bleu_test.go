@@ -3,6 +3,7 @@ package metric
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -54,4 +55,35 @@ func ExampleBLEU() {
 	s := BLEU("Paris", []string{"paris", "the city of Paris"})
 	fmt.Printf("%.4f %.4f %.4f\n", s.B1, s.B2, s.B4)
 	// Output: 1.0000 0.3162 0.1778
+}
+
+// TestClippedPaths checks the packed-key counting (after renumbering large ids) against the map
+// fallback on random hypotheses and references.
+func TestClippedPaths(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		s := new(scratch)
+		hyp := rng.IntN(12)
+		total := hyp
+		var bounds []int
+		for range 1 + rng.IntN(3) {
+			total += rng.IntN(12)
+			bounds = append(bounds, total)
+		}
+		raw := make([]int32, total)
+		for i := range raw {
+			raw[i] = int32(rng.IntN(4)) * 100003 // ids too large to pack as they are
+		}
+		for n := 1; n <= 4; n++ {
+			s.ids = append(s.ids[:0], raw...)
+			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
+			if !s.denseIDs() {
+				t.Fatal("denseIDs() = false for four distinct ids")
+			}
+			num, den := s.clipped(n, hyp, bounds)
+			if num != wantNum || den != wantDen {
+				t.Fatalf("clipped(%d) on %v / %v = %d/%d, want %d/%d", n, raw, bounds, num, den, wantNum, wantDen)
+			}
+		}
+	}
 }

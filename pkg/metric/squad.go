@@ -90,12 +90,11 @@ func Squad2F1(pred string, refs []string) float64 {
 // scratch holds the buffers one metric call works in; calls borrow one from scratchPool so the
 // hot paths do not allocate.
 type scratch struct {
-	buf      []byte     // normalised texts, one after another
-	toks     []span     // token spans into buf
-	used     []bool     // multiset matching marks
-	ids      []int32    // token ids (rouge, bleu)
-	keys     []uint64   // sorted n-gram keys
-	grams    []ngramKey // sorted BLEU n-grams
+	buf      []byte   // normalised texts, one after another
+	toks     []span   // token spans into buf
+	used     []bool   // multiset matching marks
+	ids      []int32  // token ids (rouge, bleu)
+	keys     []uint64 // sorted n-gram keys
 	distinct []ngramCount
 	bounds   []int
 	// Bit-parallel LCS: sorted (id, position) pairs, distinct ids, their masks, the V vector.
@@ -112,7 +111,7 @@ type scratch struct {
 }
 
 // internLimit bounds the per-scratch token caches.
-const internLimit = 1 << 16
+const internLimit = 1 << 15
 
 // span is a token: buf[start:end].
 type span struct{ start, end int32 }
