@@ -111,16 +111,36 @@ func locomoF1(pred, gold string) float64 {
 
 // locomo appends the stemmed LoCoMo-normalised words of str to the scratch.
 func (s *scratch) locomo(str string) text {
-	norm := textnorm.LocomoNormalize(str)
-	if norm == "" {
-		return s.cut(len(s.buf))
-	}
-	start := len(s.buf)
-	for i, w := range strings.Split(norm, " ") {
-		if i > 0 {
+	normStart := len(s.buf)
+	s.buf = textnorm.AppendLocomoNormalized(s.buf, str)
+	normEnd := len(s.buf)
+	for i := normStart; i < normEnd; {
+		j := i
+		for j < normEnd && s.buf[j] != ' ' {
+			j++
+		}
+		if i > normStart {
 			s.buf = append(s.buf, ' ')
 		}
-		s.buf = append(s.buf, textnorm.Stem(w)...)
+		s.buf = append(s.buf, s.stem(s.buf[i:j])...)
+		i = j + 1
 	}
-	return s.cut(start)
+	// Move the stems over the normalised text.
+	n := copy(s.buf[normStart:], s.buf[normEnd:])
+	s.buf = s.buf[:normStart+n]
+	return s.cut(normStart)
+}
+
+// stem returns textnorm.Stem(word), memoised in the scratch.
+func (s *scratch) stem(word []byte) string {
+	if st, ok := s.stems[string(word)]; ok {
+		return st
+	}
+	if s.stems == nil || len(s.stems) > internLimit {
+		s.stems = make(map[string]string)
+	}
+	w := string(word)
+	st := textnorm.Stem(w)
+	s.stems[w] = st
+	return st
 }

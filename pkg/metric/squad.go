@@ -108,6 +108,7 @@ type scratch struct {
 	// they grow past internLimit.
 	intern map[string]int32
 	stemID map[string]int32
+	stems  map[string]string // LoCoMo word → Porter stem
 }
 
 // internLimit bounds the per-scratch token caches.
