@@ -7,45 +7,39 @@ import "slices"
 // maximal runs of [a-z0-9] in the Python-lowercased text; every other character, including every
 // non-ASCII letter and digit, separates tokens.
 func AppendRougeText(dst []byte, text string) []byte {
-	start := len(dst)
-	if !isASCII(text) {
-		// Lower in place first: a few non-ASCII letters lower to ASCII (K, İ).
-		dst = AppendLower(dst, text)
-		text = ""
-	} else {
+	if isASCII(text) {
 		dst = slices.Grow(dst, len(text)+1)
+		w := len(dst)
+		dst = dst[:w+len(text)+1]
+		copy(dst[w:], text)
+		dst[len(dst)-1] = ' '
+		return rougeFilter(dst, w)
 	}
-	// Filter dst[start:] (or text) into dst[start:]; the output never outruns the input.
-	src := dst[start:]
-	if text != "" {
-		src = nil
-	}
-	n := len(src) + len(text)
+	// Lower first: a few non-ASCII letters lower to ASCII (the Kelvin sign, İ).
+	start := len(dst)
+	dst = AppendLower(dst, text)
+	return rougeFilter(append(dst, ' '), start)
+}
+
+// rougeFilter rewrites dst[start:] in place into its [a-z0-9] runs, each followed by one space,
+// lowering ASCII capitals on the way. The input must end with a byte outside [a-z0-9].
+func rougeFilter(dst []byte, start int) []byte {
 	w := start
 	in := false
-	for i := 0; i < n; i++ {
-		var c byte
-		if src != nil {
-			c = src[i]
-		} else {
-			c = text[i]
-		}
+	for _, c := range dst[start:] {
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
-			dst = append(dst[:w], c)
+		switch {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+			dst[w] = c
 			w++
 			in = true
-		} else if in {
-			dst = append(dst[:w], ' ')
+		case in:
+			dst[w] = ' '
 			w++
 			in = false
 		}
-	}
-	if in {
-		dst = append(dst[:w], ' ')
-		w++
 	}
 	return dst[:w]
 }

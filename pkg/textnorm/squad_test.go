@@ -182,3 +182,15 @@ func ExampleSplit() {
 	fmt.Printf("%q\n", Split("x\u001cy z"))
 	// Output: ["x" "y" "z"]
 }
+
+// TestAppendRougeTextReuse appends into a buffer whose spare capacity holds old letters.
+func TestAppendRougeTextReuse(t *testing.T) {
+	buf := []byte("x zzzzzzzzzzzzzzzz")[:2]
+	for _, in := range []string{"Ab", "Ab Cd", "Éa"} {
+		got := string(AppendRougeText(buf, in))
+		want := "x " + strings.Join(RougeTokens(in, false), " ") + " "
+		if got != want {
+			t.Errorf("AppendRougeText(%q, %q) = %q, want %q", buf, in, got, want)
+		}
+	}
+}
