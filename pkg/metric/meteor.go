@@ -24,12 +24,17 @@ var (
 // R = m/len(ref), fmean = P*R/(alpha*P+(1-alpha)*R) and the score is
 // (1 - gamma*(chunks/m)^beta) * fmean, 0 when m is 0.
 func METEOR(pred string, refs []string, synonyms bool) float64 {
+	return meteor(pred, refs, synonyms, groupAbove)
+}
+
+// meteor is METEOR with the stage size above which matching goes through grouped stacks.
+func meteor(pred string, refs []string, synonyms bool, group int) float64 {
 	if len(refs) == 0 {
 		return 0
 	}
 	sc := meteorPool.Get().(*meteorScratch)
 	defer meteorPool.Put(sc)
-	sc.groupAbove = groupAbove
+	sc.groupAbove = group
 	sc.wn = nil
 	if synonyms {
 		sc.wn = loadWordNet()

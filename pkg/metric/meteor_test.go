@@ -51,3 +51,53 @@ func TestMETEOR(t *testing.T) {
 		})
 	}
 }
+
+// TestMETEORNLTKDocstring is the example of NLTK's single_meteor_score docstring (0.6944 after
+// round(·, 4)).
+func TestMETEORNLTKDocstring(t *testing.T) {
+	hyp := "It is a guide to action which ensures that the military always obeys the commands of the party"
+	ref := "It is a guide to action that ensures that the military will forever heed Party commands"
+	if got := METEOR(hyp, []string{ref}, true); math.Round(got*1e4) != 6944 {
+		t.Errorf("METEOR(%q, %q) = %v, want 0.6944 after rounding", hyp, ref, got)
+	}
+	if got := METEOR("non matching hypothesis", []string{"this is a cat"}, true); got != 0 {
+		t.Errorf("METEOR(non matching) = %v, want 0", got)
+	}
+}
+
+func TestMETEORTokens(t *testing.T) {
+	tests := []struct {
+		name, pred, ref string
+		want            float64
+	}{
+		{"U+001C splits", "x\u001cy", "x y", 1 - 0.5/8},
+		{"NBSP splits", "x\u00a0y", "x y", 1 - 0.5/8},
+		{"ZWSP does not split", "x\u200by", "x y", 0},
+		{"dotted capital I lowers to i+U+0307", "İstanbul", "i̇stanbul", 0.5},
+		{"final sigma", "ΟΔΟΣ", "οδος", 0.5},
+		{"non-final sigma", "ΑΣΑ", "ασα", 0.5},
+		{"case folds", "PARIS France", "paris france", 1 - 0.5/8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := METEOR(tt.pred, []string{tt.ref}, false); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("METEOR(%q, %q) = %v, want %v", tt.pred, tt.ref, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestMETEORGroupedMatchesNested checks that the keyed stacks used for long inputs align
+// exactly as NLTK's nested loops, on every golden pair and on shuffled long inputs.
+func TestMETEORGroupedMatchesNested(t *testing.T) {
+	pairs := loadPairs(t)
+	for _, p := range pairs {
+		for _, syn := range []bool{true, false} {
+			nested := meteor(p.Prediction, p.References, syn, math.MaxInt)
+			grouped := meteor(p.Prediction, p.References, syn, 0)
+			if nested != grouped {
+				t.Errorf("%s synonyms=%v: grouped %v, nested %v", p.ID, syn, grouped, nested)
+			}
+		}
+	}
+}

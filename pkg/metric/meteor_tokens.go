@@ -47,7 +47,7 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 			if start < 0 {
 				start, upper, special = i, false, false
 			}
-			special = special || lowerChanges(r)
+			special = special || lowerChanges(r) || size == 1 // textnorm.Lower turns bad UTF-8 into U+FFFD
 		}
 		i += size
 	}

@@ -1,0 +1,32 @@
+package metric
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+func FuzzMETEOR(f *testing.F) {
+	f.Add("the cat sat on the mat", "a cat sat on a mat", true)
+	f.Add("auto", "car", true)
+	f.Add("dogs children", "child cad", true)
+	f.Add("ΟΔΟΣ İ x\u001cy", "οδος i̇ x y", false)
+	f.Add("", "", true)
+	f.Add("sssssssssssssssssssssss esesesesesesesesesesing", "ss", true)
+	f.Add("\xff\xfe a", "a \xff", true)
+	f.Fuzz(func(t *testing.T, pred, ref string, synonyms bool) {
+		got := METEOR(pred, []string{ref}, synonyms)
+		if math.IsNaN(got) || got < 0 || got > 1 {
+			t.Fatalf("METEOR(%q, %q, %v) = %v, want a value in [0, 1]", pred, ref, synonyms, got)
+		}
+		if grouped := meteor(pred, []string{ref}, synonyms, 0); grouped != got {
+			t.Fatalf("grouped METEOR(%q, %q, %v) = %v, want %v", pred, ref, synonyms, grouped, got)
+		}
+		var sc meteorScratch
+		if toks, want := sc.tokens(nil, pred), textnorm.Split(textnorm.Lower(pred)); !slices.Equal(toks, want) {
+			t.Fatalf("tokens(%q) = %q, want split(lower) %q", pred, toks, want)
+		}
+	})
+}

@@ -1,0 +1,107 @@
+package metric
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWordNetTable(t *testing.T) {
+	wn := loadWordNet()
+	if got := wn.numSynsets(); got != 117659 {
+		t.Errorf("numSynsets() = %d, want 117659 (WordNet 3.0)", got)
+	}
+	if got := len(wn.lemmas); got != 147306 {
+		t.Errorf("len(lemmas) = %d, want 147306 distinct index lemmas", got)
+	}
+	// adj.exc lists "offer" twice; NLTK's dict keeps the later line.
+	if x := wn.exc["offer"]; x == nil || !slices.Equal(x.bases[posAdj], []string{"offer"}) {
+		t.Errorf(`exc["offer"] = %v, want adj bases [offer]`, x)
+	}
+}
+
+// morphyForms returns the lemmas NLTK's _morphy(word, pos) gives, as strings.
+func morphyForms(wn *wordNet, word string, p int) []string {
+	byEntry := make(map[uint32]string, len(wn.lemmas))
+	for l, e := range wn.lemmas {
+		byEntry[e] = l
+	}
+	var sc morphScratch
+	wn.morphy(word, p, wn.exc[word], &sc)
+	var out []string
+	for _, e := range sc.entries {
+		out = append(out, byEntry[e])
+	}
+	return out
+}
+
+func TestMorphy(t *testing.T) {
+	wn := loadWordNet()
+	tests := []struct {
+		word string
+		pos  int
+		want []string
+	}{
+		// NLTK's morphy docstring.
+		{"dogs", posNoun, []string{"dog"}},
+		{"churches", posNoun, []string{"church"}},
+		{"aardwolves", posNoun, []string{"aardwolf"}},
+		{"abaci", posNoun, []string{"abacus"}},
+		{"hardrock", posAdv, nil},
+		{"book", posNoun, []string{"book"}},
+		{"book", posAdj, nil},
+		// Exception lists: the word itself first, then every base that is a lemma.
+		{"axes", posNoun, []string{"ax", "axis"}},
+		{"saw", posVerb, []string{"saw", "see"}},
+		{"better", posAdj, []string{"better", "good", "well"}},
+		{"best", posAdj, []string{"best", "good"}},
+		// Rules: all first-round forms that are lemmas, in rule order.
+		{"leaves", posNoun, []string{"leaf", "leave"}},
+		{"leaves", posVerb, []string{"leave"}},
+		{"fishes", posVerb, []string{"fish"}},
+		{"running", posVerb, []string{"run"}},
+		// No lemma after one round: keep stripping until one is found.
+		{"sssss", posNoun, []string{"sss"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.word+"."+posLetters[tt.pos], func(t *testing.T) {
+			if got := morphyForms(wn, tt.word, tt.pos); !slices.Equal(got, tt.want) {
+				t.Errorf("morphy(%q, %s) = %q, want %q", tt.word, posLetters[tt.pos], got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSynonyms(t *testing.T) {
+	wn := loadWordNet()
+	names := make([]string, len(wn.names))
+	for n, id := range wn.names {
+		names[id] = n
+	}
+	// Want values come from an independent port of NLTK's synsets over the raw dict files.
+	tests := []struct{ word, want string }{
+		{"car", "auto automobile car gondola machine motorcar railcar"},
+		{"auto", "auto automobile car machine motorcar"},
+		{"children", "baby child fry kid minor nestling nipper shaver tiddler tike tyke youngster"},
+		{"us", "America U U.S. U.S.A. US USA u uracil uranium"},
+		{"axes", "Axis ax axe axis bloc"},
+		{"abaci", "abacus"},
+		{"automobil", ""},
+		{"hardrock", ""},
+		{"", ""},
+		{"Car", "auto automobile car gondola machine motorcar railcar"},
+	}
+	var sc morphScratch
+	for _, tt := range tests {
+		t.Run(tt.word, func(t *testing.T) {
+			var got []string
+			for _, id := range wn.synonyms(nil, tt.word, &sc) {
+				got = append(got, names[id])
+			}
+			slices.Sort(got)
+			if g := strings.Join(slices.Compact(got), " "); g != tt.want {
+				t.Errorf("synonyms(%q) = %q, want %q", tt.word, g, tt.want)
+			}
+		})
+	}
+}
