@@ -65,7 +65,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Usage: "input format: " + strings.Join(Formats, ", "), EnvVars: []string{"QA_FORMAT"}},
+		&cli.StringFlag{Name: "format", Usage: "input format: " + strings.Join(Formats(), ", "), EnvVars: []string{"QA_FORMAT"}},
 		&cli.IntFlag{Name: "limit", Usage: "write at most `N` records", EnvVars: []string{"QA_LIMIT"}},
 		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed)", EnvVars: []string{"QA_SAMPLE"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of --sample", Value: 1, EnvVars: []string{"QA_SEED"}},
@@ -80,8 +80,8 @@ func flags() []cli.Flag {
 
 func (a *app) configure(c *cli.Context) error {
 	a.format, a.split, a.strict = c.String("format"), c.String("split"), c.Bool("strict")
-	if a.format != "" && !slices.Contains(Formats, a.format) {
-		return command.Usagef("--format: %v %q (want one of %s)", ErrUnknownFormat, a.format, strings.Join(Formats, ", "))
+	if a.format != "" && !slices.Contains(Formats(), a.format) {
+		return command.Usagef("--format: %v %q (want one of %s)", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "))
 	}
 	m, err := ParseMap(c.String("map"))
 	if err != nil {

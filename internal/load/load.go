@@ -48,9 +48,11 @@ type Options struct {
 // Loader reads every record of one input.
 type Loader func(in Input, opt Options, emit Emit) error
 
-// Formats lists every format name qa-load accepts, in the order --help shows them.
-var Formats = []string{"hotpotqa", "squad", "cmrc2018", "locomo", "longmemeval", "evalearn",
-	"evalearn-results", "jsonl", "csv"}
+// Formats returns every format name qa-load accepts, in the order --help shows them.
+func Formats() []string {
+	return []string{"hotpotqa", "squad", "cmrc2018", "locomo", "longmemeval", "evalearn",
+		"evalearn-results", "jsonl", "csv"}
+}
 
 // ErrUnknownFormat is returned for a format name not in Formats.
 var ErrUnknownFormat = errors.New("unknown format")
@@ -76,10 +78,10 @@ func LoaderFor(format string) (Loader, error) {
 	case "csv":
 		return CSV, nil
 	}
-	if slices.Contains(Formats, format) {
+	if slices.Contains(Formats(), format) {
 		return nil, fmt.Errorf("format %q reads a pair of files", format)
 	}
-	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownFormat, format, Formats)
+	return nil, fmt.Errorf("%w %q (want one of %v)", ErrUnknownFormat, format, Formats())
 }
 
 // badf returns the *record.Error for a bad item of input in at line (0 when unknown).

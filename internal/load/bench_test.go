@@ -1,0 +1,61 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// BenchmarkLongMemEval streams a generated LongMemEval-shaped array (100 questions, 40 sessions of
+// 10 turns each, about 11 MB) through the loader and the record writer.
+func BenchmarkLongMemEval(b *testing.B) {
+	var buf bytes.Buffer
+	const questions = 100
+	buf.WriteString("[")
+	for q := range questions {
+		if q > 0 {
+			buf.WriteString(", ")
+		}
+		var ids, dates, sessions []string
+		for s := range 40 {
+			ids = append(ids, fmt.Sprintf(`"s%d_%d"`, q, s))
+			dates = append(dates, `"2023/05/20 (Sat) 02:21"`)
+			var turns []string
+			for t := range 10 {
+				turns = append(turns, fmt.Sprintf(`{"role": "%s", "content": "%s"}`, []string{"user", "assistant"}[t%2],
+					strings.Repeat("Some words of a long chat turn. ", 8)))
+			}
+			sessions = append(sessions, "["+strings.Join(turns, ", ")+"]")
+		}
+		fmt.Fprintf(&buf, `{"question_id": "q%d", "question_type": "multi-session", "question": "How many?", "answer": 3, `+
+			`"question_date": "2023/06/01 (Thu) 10:00", "haystack_session_ids": [%s], "haystack_dates": [%s], `+
+			`"haystack_sessions": [%s], "answer_session_ids": ["s%d_1"]}`, q,
+			strings.Join(ids, ", "), strings.Join(dates, ", "), strings.Join(sessions, ", "), q)
+	}
+	buf.WriteString("]")
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		w := record.NewWriter(io.Discard)
+		n := 0
+		err := LongMemEval(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, bad error) error {
+			if bad != nil {
+				return bad
+			}
+			n++
+			return w.Write(r)
+		})
+		if err != nil || n != questions {
+			b.Fatalf("loaded %d records: %v", n, err)
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(questions)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}
