@@ -189,15 +189,15 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 
 // process decodes, scores and encodes one line; it runs in a worker.
 func (cfg *config) process(sc *scorer, l line) result {
-	rec, bad := decode(l)
+	rec, bad := decodeView(l)
 	if bad != nil {
 		return result{bad: bad}
 	}
 	o := sc.score(rec)
-	var b []byte
+	var out []byte
 	var err error
-	if cfg.summary != "-" { // with --summary - the records are not written, so not encoded
-		if b, err = rec.MarshalJSON(); err != nil {
+	if cfg.summary != "-" { // with --summary - the records are not written
+		if out, err = spliceScores(l.data, rec.Scores); err != nil {
 			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
 		}
 	}
@@ -207,21 +207,21 @@ func (cfg *config) process(sc *scorer, l line) result {
 			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
 		}
 	}
-	return result{out: escapeNEL(b), o: o, mismatch: escapeNEL(mm)}
+	return result{out: escapeLineBreaks(out), o: o, mismatch: escapeLineBreaks(mm)}
 }
 
-// escapeNEL writes U+0085 (NEXT LINE) as \u0085. JSON allows it raw, but Python's
-// str.splitlines() breaks lines at it, which would cut a record in two for a reader that splits
-// lines that way (U+2028 and U+2029 are already escaped by the encoder). Inside valid UTF-8 the
-// bytes C2 85 can only be that character, and it can only occur in a string.
-func escapeNEL(b []byte) []byte {
-	if !bytes.Contains(b, []byte(nel)) {
+// escapeLineBreaks writes U+0085, U+2028 and U+2029 as \u escapes. JSON allows them raw (and
+// qa-score passes input bytes through), but Python's str.splitlines() breaks lines at them, which
+// would cut a record in two for a reader that splits lines that way. Inside valid JSON these
+// UTF-8 sequences can only occur in strings, where the escape means the same character.
+func escapeLineBreaks(b []byte) []byte {
+	if !bytes.Contains(b, []byte("\u0085")) && !bytes.Contains(b, []byte("\u2028")) && !bytes.Contains(b, []byte("\u2029")) {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte(nel), []byte(`\u0085`))
+	b = bytes.ReplaceAll(b, []byte("\u0085"), []byte(`\u0085`))
+	b = bytes.ReplaceAll(b, []byte("\u2028"), []byte(`\u2028`))
+	return bytes.ReplaceAll(b, []byte("\u2029"), []byte(`\u2029`))
 }
-
-const nel = "\u0085"
 
 // writeSummary writes the summary to its file (or stdout for -) and its warnings to stderr.
 func (cfg *config) writeSummary(s *Summary, stdout, stderr io.Writer) (err error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -109,19 +108,6 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs
 		return nil
 	})
 	return g.Wait()
-}
-
-// decode parses one line into a record, with the same errors record.Reader gives.
-func decode(l line) (*record.Record, *record.Error) {
-	rec := new(record.Record)
-	if err := record.Unmarshal(l.data, rec); err != nil {
-		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data),
-			Err: fmt.Errorf("invalid record: %s", strings.TrimPrefix(err.Error(), "json: "))}
-	}
-	if err := rec.Validate(); err != nil {
-		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
-	}
-	return rec, nil
 }
 
 // peekID recovers the id of a line that failed to decode, for the error message.

@@ -1,0 +1,237 @@
+package score
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// qa-score owns one member of a record, scores. It decodes only what the metrics read and writes
+// the input line back byte for byte with that member replaced, added or removed.
+//
+// Note: decoding every record in full and encoding it again (what record.Reader and
+// record.Writer do) cost a third of the run; most of a record (context, usage, judge reasoning) is
+// never looked at here. The line is still checked as JSON in full by the decoder, and a line that
+// is not a valid record is a bad line exactly as record.Reader would say.
+
+// view is the part of a record qa-score reads.
+type view struct {
+	Schema   int      `json:"schema"`
+	ID       string   `json:"id"`
+	Dataset  string   `json:"dataset"`
+	Lang     string   `json:"lang"`
+	Type     string   `json:"type"`
+	Question string   `json:"question"`
+	Answers  []string `json:"answers"`
+	Meta     *struct {
+		Category        json.RawMessage `json:"category"`
+		Abstention      json.RawMessage `json:"abstention"`
+		SupportingFacts json.RawMessage `json:"supporting_facts"`
+	} `json:"meta"`
+	Prediction *struct {
+		Text            string        `json:"text"`
+		Error           string        `json:"error"`
+		SupportingFacts []record.Fact `json:"supporting_facts"`
+	} `json:"prediction"`
+	Judgments map[string]*struct {
+		Score *float64 `json:"score"`
+		Error string   `json:"error"`
+	} `json:"judgments"`
+	Scores map[string]float64 `json:"scores"`
+}
+
+// decodeView parses a line into a record holding only the fields qa-score reads, with the errors
+// record.Reader gives.
+func decodeView(l line) (*record.Record, *record.Error) {
+	var v view
+	if err := record.Unmarshal(l.data, &v); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data),
+			Err: fmt.Errorf("invalid record: %s", strings.TrimPrefix(err.Error(), "json: "))}
+	}
+	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,
+		Question: v.Question, Answers: v.Answers, Scores: v.Scores}
+	if err := rec.Validate(); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+	}
+	if m := v.Meta; m != nil {
+		rec.Meta = map[string]json.RawMessage{}
+		for k, raw := range map[string]json.RawMessage{"category": m.Category, "abstention": m.Abstention, "supporting_facts": m.SupportingFacts} {
+			if raw != nil {
+				rec.Meta[k] = raw
+			}
+		}
+	}
+	if p := v.Prediction; p != nil {
+		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error, SupportingFacts: p.SupportingFacts}
+	}
+	if len(v.Judgments) > 0 {
+		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))
+		for name, j := range v.Judgments {
+			if j != nil {
+				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error}
+			} else {
+				rec.Judgments[name] = nil
+			}
+		}
+	}
+	return rec, nil
+}
+
+// member is one top-level member of a JSON object: [start, end) covers the key through the value.
+type member struct {
+	key        string
+	start, end int
+}
+
+// members lists the top-level members of the JSON object in b, which must be valid JSON (the
+// decoder has checked it).
+func members(b []byte) ([]member, error) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	var ms []member
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] != '}' {
+		start := i
+		kend, err := skipString(b, i)
+		if err != nil {
+			return nil, err
+		}
+		var key string
+		if err := json.Unmarshal(b[i:kend], &key); err != nil {
+			return nil, err
+		}
+		i = skipSpace(b, kend)
+		if i >= len(b) || b[i] != ':' {
+			return nil, errors.New("missing ':' after object key")
+		}
+		vend, err := skipValue(b, skipSpace(b, i+1))
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, member{key: key, start: start, end: vend})
+		i = skipSpace(b, vend)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	if i >= len(b) {
+		return nil, errors.New("unterminated object")
+	}
+	return ms, nil
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipString returns the offset just past the JSON string starting at b[i].
+func skipString(b []byte, i int) (int, error) {
+	if i >= len(b) || b[i] != '"' {
+		return 0, errors.New("expected a string")
+	}
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, nil
+		}
+	}
+	return 0, errors.New("unterminated string")
+}
+
+// skipValue returns the offset just past the JSON value starting at b[i].
+func skipValue(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return 0, errors.New("missing value")
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(b); i++ {
+			switch b[i] {
+			case '"':
+				end, err := skipString(b, i)
+				if err != nil {
+					return 0, err
+				}
+				i = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, nil
+				}
+			}
+		}
+		return 0, errors.New("unterminated value")
+	}
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i, nil
+		}
+	}
+	return i, nil
+}
+
+// spliceScores returns line with its top-level scores member set to scores (removed when scores
+// is empty). Every other member keeps its bytes, and the bytes around it; a duplicated scores key
+// is replaced by one.
+func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
+	ms, err := members(line)
+	if err != nil {
+		return nil, err
+	}
+	if len(ms) == 0 {
+		return nil, errors.New("empty object")
+	}
+	var val []byte
+	if len(scores) > 0 {
+		if val, err = record.Marshal(scores); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]byte, 0, len(line)+len(val)+12)
+	out = append(out, line[:ms[0].start]...)
+	first := true
+	put := func(sep, member []byte) {
+		if !first {
+			if len(sep) == 0 {
+				sep = []byte(",")
+			}
+			out = append(out, sep...)
+		}
+		out = append(out, member...)
+		first = false
+	}
+	done := false
+	for k, m := range ms {
+		var sep []byte
+		if k > 0 {
+			sep = line[ms[k-1].end:m.start]
+		}
+		switch {
+		case m.key != "scores":
+			put(sep, line[m.start:m.end])
+		case val != nil && !done:
+			put(sep, append([]byte(`"scores":`), val...))
+			done = true
+		}
+	}
+	if val != nil && !done {
+		put(nil, append([]byte(`"scores":`), val...))
+	}
+	return append(out, line[ms[len(ms)-1].end:]...), nil
+}

@@ -1,0 +1,81 @@
+package score
+
+import (
+	"encoding/json"
+	"maps"
+	"reflect"
+	"testing"
+)
+
+func TestSpliceScores(t *testing.T) {
+	tests := []struct {
+		line   string
+		scores map[string]float64
+		want   string
+	}{
+		{`{"id":"a"}`, map[string]float64{"f1": 0.5}, `{"id":"a","scores":{"f1":0.5}}`},
+		{`{"id":"a"}`, nil, `{"id":"a"}`},
+		{` { "id" : "a" , "x" : [1, {"scores": 2}] } `, map[string]float64{"em": 1, "f1": 0.5},
+			` { "id" : "a" , "x" : [1, {"scores": 2}],"scores":{"em":1,"f1":0.5} } `},
+		{`{"scores":{"old":1},"id":"a"}`, map[string]float64{"em": 0}, `{"scores":{"em":0},"id":"a"}`},
+		{`{"id":"a","scores":{"old":1}}`, nil, `{"id":"a"}`},
+		{`{"scores":{"old":1}, "id":"a"}`, nil, `{"id":"a"}`},
+		{`{"id":"a", "scores":null, "b":"}\"{"}`, nil, `{"id":"a", "b":"}\"{"}`},
+		{`{"id":"a","scores":1,"scores":2}`, map[string]float64{"x": 1}, `{"id":"a","scores":{"x":1}}`},
+		{`{"id":"a","scores":1,"scores":2}`, nil, `{"id":"a"}`},
+		{`{"\u0073cores":{"a":1},"id":"é"}`, map[string]float64{"b": 1}, `{"scores":{"b":1},"id":"é"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			got, err := spliceScores([]byte(tt.line), tt.scores)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("spliceScores(%q, %v) = %q, want %q", tt.line, tt.scores, got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzSpliceScores checks, for any JSON object, that the spliced line is valid JSON with the same
+// members except scores, which holds exactly the new scores.
+func FuzzSpliceScores(f *testing.F) {
+	f.Add(`{"id":"a","scores":{"x":1}}`, 0.5)
+	f.Add(` {"a":[1,"]",{"b":null}], "scores" : 3 ,"c":"\\\""} `, 1.0)
+	f.Add(`{"id":"a"}`, -1.0)
+	f.Fuzz(func(t *testing.T, line string, v float64) {
+		var before map[string]any
+		if json.Unmarshal([]byte(line), &before) != nil || before == nil || len(before) == 0 {
+			return
+		}
+		var scores map[string]float64
+		if v >= 0 && v <= 1 {
+			scores = map[string]float64{"f1": v}
+		}
+		got, err := spliceScores([]byte(line), scores)
+		if err != nil {
+			t.Fatalf("spliceScores(%q): %v", line, err)
+		}
+		var after map[string]any
+		if err := json.Unmarshal(got, &after); err != nil {
+			t.Fatalf("spliceScores(%q) = %q, not JSON: %v", line, got, err)
+		}
+		want := maps.Clone(before)
+		delete(want, "scores")
+		if scores != nil {
+			want["scores"] = map[string]any{"f1": v}
+		}
+		if !reflect.DeepEqual(after, want) {
+			t.Errorf("spliceScores(%q) = %q, decodes to %v, want %v", line, got, after, want)
+		}
+	})
+}
+
+func TestEscapeLineBreaks(t *testing.T) {
+	in := "{\"t\":\"a\u0085b\u2028c\u2029d\u00e9\"}"
+	want := `{"t":"a\u0085b\u2028c\u2029dé"}`
+	if got := string(escapeLineBreaks([]byte(in))); got != want {
+		t.Errorf("escapeLineBreaks(%q) = %q, want %q", in, got, want)
+	}
+}
