@@ -1,10 +1,188 @@
 package metric
 
-import "testing"
+import (
+	"bufio"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+	"unicode"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
 
 func TestCMRCGolden(t *testing.T) {
 	pairs := loadPairs(t)
 	em := checkGolden(t, pairs, "cmrc_em", func(p goldenPair) float64 { return CMRCEM(p.Prediction, p.References) })
 	f1 := checkGolden(t, pairs, "cmrc_f1", func(p goldenPair) float64 { return CMRCF1(p.Prediction, p.References) })
-	t.Logf("compared %d cmrc_em and %d cmrc_f1 golden pairs", em, f1)
+	if em != 440 || f1 != 440 {
+		t.Errorf("compared %d cmrc_em and %d cmrc_f1 golden pairs, want 440 each", em, f1)
+	}
+}
+
+// TestCMRCRandom checks pairs scored by the official script on NLTK 3.8 (testdata/README.md).
+func TestCMRCRandom(t *testing.T) {
+	f, err := os.Open("testdata/cmrc_nltk38.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var pairs []goldenPair
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var p goldenPair
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatal(err)
+		}
+		pairs = append(pairs, p)
+	}
+	em := checkGolden(t, pairs, "cmrc_em", func(p goldenPair) float64 { return CMRCEM(p.Prediction, p.References) })
+	f1 := checkGolden(t, pairs, "cmrc_f1", func(p goldenPair) float64 { return CMRCF1(p.Prediction, p.References) })
+	if em != 1200 || f1 != 1200 {
+		t.Errorf("compared %d cmrc_em and %d cmrc_f1 pairs, want 1200 each", em, f1)
+	}
+}
+
+func TestCMRC(t *testing.T) {
+	tests := []struct {
+		name   string
+		pred   string
+		refs   []string
+		em, f1 float64
+	}{
+		// The examples of the golden corpus README.
+		{"ascii period kept (m03139)", "战史演武.", []string{"战史演武"}, 0, 8.0 / 9},
+		{"inner space kept (m03159)", "1998 年", []string{"1998年"}, 0, 1},
+		{"substring not subsequence (m03144)", "北大", []string{"北京大学"}, 0, 1.0 / 3},
+		{"punkt splits the final period (m03148)", "Dr. Smith went home.", []string{"Dr. Smith went home. He left"}, 0, 2 * (5.0 / 5) * (5.0 / 7) / (5.0/5 + 5.0/7)},
+		{"abbreviation kept (m03147)", "U.S. Army的士兵", []string{"u.s. army的士兵"}, 1, 1},
+		{"punctuation removed", "《北京》，", []string{"北京"}, 1, 1},
+		{"ellipsis char kept", "北京…", []string{"北京"}, 0, 2 * (2.0 / 3) / (2.0/3 + 1)},
+		{"two-char ellipsis never removed", "北京……", []string{"北京"}, 0, 2 * (2.0 / 3) / (2.0/3 + 1)},
+		{"left single quote kept", "‘北京’", []string{"北京"}, 0, 2 * (2.0 / 3) / (2.0/3 + 1)},
+		{"max over references", "北京", []string{"上海", "北京"}, 1, 1},
+		{"empty prediction", "", []string{""}, 1, 0},
+		{"no references", "北京", nil, 0, 0},
+		{"uppercase and whitespace", "  ABC ", []string{"abc"}, 1, 1},
+		{"contraction", "don't know不知道", []string{"do not know不知道"}, 0, 2 * (4.0 / 6) * (4.0 / 6) / (4.0/6 + 4.0/6)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CMRCEM(tt.pred, tt.refs); got != tt.em {
+				t.Errorf("CMRCEM(%q, %q) = %v, want %v", tt.pred, tt.refs, got, tt.em)
+			}
+			if got := CMRCF1(tt.pred, tt.refs); math.Abs(got-tt.f1) > 1e-12 {
+				t.Errorf("CMRCF1(%q, %q) = %v, want %v", tt.pred, tt.refs, got, tt.f1)
+			}
+		})
+	}
+}
+
+func TestCMRCSegment(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"(北京)", []string{"(", "北", "京", ")"}}, // m03174
+		{"don't know不知道", []string{"do", "n't", "know", "不", "知", "道"}},
+		{"Dr. Smith went home. He left", []string{"dr.", "smith", "went", "home", ".", "he", "left"}},
+		{"U.S. Army的士兵", []string{"u.s.", "army", "的", "士", "兵"}},
+		{"第1-2届", []string{"第", "12", "届"}},
+		{"〇一二", []string{"〇", "一", "二"}},
+		{"   ", nil},
+	}
+	for _, tt := range tests {
+		if got := CMRCSegment(tt.in); !cmp.Equal(got, tt.want) {
+			t.Errorf("CMRCSegment(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestCaselessRune checks that Python's lower() (textnorm.Lower) leaves every character that
+// caselessRune accepts unchanged, so skipping Lower for them is exact.
+func TestCaselessRune(t *testing.T) {
+	for r := rune(0x80); r <= 0xffff; r++ {
+		if !caselessRune(r) || unicode.Is(unicode.Cs, r) {
+			continue
+		}
+		if s := string(r); textnorm.Lower(s) != s {
+			t.Errorf("caselessRune(%U) = true, but Lower(%q) = %q", r, s, textnorm.Lower(s))
+		}
+	}
+	for _, s := range []string{"北京", "abc 123", "《》，。", "…“”"} {
+		if !caseless(s) {
+			t.Errorf("caseless(%q) = false, want true", s)
+		}
+	}
+	for _, s := range []string{"A", "北京Σ", "Ａ", "İ", "ǅ"} {
+		if caseless(s) {
+			t.Errorf("caseless(%q) = true, want false", s)
+		}
+	}
+}
+
+func TestLongestCommonRun(t *testing.T) {
+	tests := []struct {
+		a, b []int32
+		want int
+	}{
+		{[]int32{1, 2, 3, 4}, []int32{1, 3}, 1},
+		{[]int32{1, 2, 3, 4}, []int32{0, 2, 3, 4, 5}, 3},
+		{[]int32{7, 7, 7}, []int32{7, 7}, 2},
+		{[]int32{1, 2, 1, 2, 3}, []int32{1, 2, 3}, 3},
+		{nil, []int32{1}, 0},
+	}
+	for _, tt := range tests {
+		if got := longestCommonRun(tt.a, tt.b); got != tt.want {
+			t.Errorf("longestCommonRun(%v, %v) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+	long := make([]int32, 300)
+	for i := range long {
+		long[i] = int32(i % 7)
+	}
+	if got, want := longestCommonRun(long[:200], long[50:]), 200; got != want {
+		t.Errorf("longestCommonRun(long) = %d, want %d", got, want)
+	}
+}
+
+func FuzzCMRC(f *testing.F) {
+	for _, s := range []string{"战史演武.", "1998 年", "北大", "Dr. Smith went home.", "U.S. Army的士兵", "‘北京’……", "", "ΣΑΣ İ"} {
+		f.Add(s, "北京大学")
+	}
+	f.Fuzz(func(t *testing.T, pred, ref string) {
+		refs := []string{ref}
+		em, f1 := CMRCEM(pred, refs), CMRCF1(pred, refs)
+		if em != 0 && em != 1 {
+			t.Fatalf("CMRCEM(%q, %q) = %v, want 0 or 1", pred, ref, em)
+		}
+		if math.IsNaN(f1) || f1 < 0 || f1 > 1 {
+			t.Fatalf("CMRCF1(%q, %q) = %v, want a number in [0, 1]", pred, ref, f1)
+		}
+		if self := CMRCF1(pred, []string{pred}); len(CMRCSegment(pred)) > 0 && self != 1 {
+			t.Fatalf("CMRCF1(%q, itself) = %v, want 1", pred, self)
+		}
+		if CMRCEM(pred, []string{pred}) != 1 {
+			t.Fatalf("CMRCEM(%q, itself) = 0, want 1", pred)
+		}
+	})
+}
+
+func BenchmarkCMRC(b *testing.B) {
+	var zh []goldenPair
+	for _, p := range loadPairs(b) {
+		if p.Lang == "zh" {
+			zh = append(zh, p)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range zh {
+			CMRCEM(p.Prediction, p.References)
+			CMRCF1(p.Prediction, p.References)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(zh))/b.Elapsed().Seconds(), "pairs/s")
 }

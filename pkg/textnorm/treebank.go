@@ -20,32 +20,66 @@ import (
 // letters, digits and spaces, the common case inside CMRC answers, skips all of that: every rule
 // is a no-op on it except the contractions, which a cheap scan rules out.
 func WordTokenize(s string) []string {
+	return AppendWordTokens(nil, s)
+}
+
+// AppendWordTokens appends the tokens WordTokenize(s) returns to dst and returns the extended
+// slice, so callers tokenizing many short strings can reuse one buffer.
+func AppendWordTokens(dst []string, s string) []string {
 	if plainWords(s) {
-		return Split(s)
+		return appendFields(dst, s)
 	}
-	var out []string
+	if !strings.ContainsAny(s, ".?!") {
+		// No sentence-break candidate: Punkt returns s without trailing whitespace, if anything.
+		if s = strings.TrimRightFunc(s, IsSpace); s == "" {
+			return dst
+		}
+		return treebankTokenize(dst, s)
+	}
 	for _, sent := range SentTokenize(s) {
-		out = append(out, treebankTokenize(sent)...)
+		dst = treebankTokenize(dst, sent)
 	}
-	return out
+	return dst
+}
+
+// appendFields appends the fields of s split at ASCII whitespace; plainWords text has no other.
+func appendFields(dst []string, s string) []string {
+	start := -1
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c <= ' ' {
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
 }
 
 // plainWords reports whether s holds only ASCII letters, digits and whitespace and none of the
 // words the contraction rules split (cannot, gimme, gonna, gotta, lemme, wanna).
 func plainWords(s string) bool {
-	letters := false
+	doubled := false
+	var prev byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-			letters = true
+			c |= 0x20
+			doubled = doubled || c == prev && (c == 'n' || c == 'm' || c == 't')
 		case '0' <= c && c <= '9', c == ' ', '\t' <= c && c <= '\r', 0x1c <= c && c <= 0x1f:
 		default:
 			return false
 		}
+		prev = c
 	}
-	if !letters {
-		return true
+	if !doubled {
+		return true // every contraction word has nn, mm or tt
 	}
 	low := strings.ToLower(s) // ASCII only here, so Python's lower() agrees
 	for _, w := range [...]string{"cannot", "gimme", "gonna", "gotta", "lemme", "wanna"} {
@@ -79,34 +113,19 @@ var (
 	tbStartQuote = treebankRule{regexp.MustCompile("([«“‘„]|`+)"), " ${1} ", "«“‘„`"}
 	tbQuotePair  = treebankRule{regexp.MustCompile(`([ (\[{<])("|'')`), "${1} `` ", `"'`}
 
-	// PUNCTUATION, in order.
-	tbPunct = []treebankRule{
-		{regexp.MustCompile(`([^.])(\.)([\])}>"'»”’ ]*)[` + pySpace + `]*$`), "${1} ${2} ${3} ", "."},
-		{regexp.MustCompile(`([:,])([^\p{Nd}])`), " ${1} ${2}", ":,"},
-		{regexp.MustCompile(`([:,])$`), " ${1} ", ":,"},
-		{regexp.MustCompile(`\.{2,}`), " ${0} ", "."},
-		{regexp.MustCompile(`[;@#$%&]`), " ${0} ", ";@#$%&"},
-		{regexp.MustCompile(`([^.])(\.)([\])}>"']*)[` + pySpace + `]*$`), "${1} ${2}${3} ", "."},
-		{regexp.MustCompile(`[?!]`), " ${0} ", "?!"},
-		{regexp.MustCompile(`([^'])' `), "${1} ' ", "'"},
-		{regexp.MustCompile(`\*`), " ${0} ", "*"},
-		// PARENS_BRACKETS and DOUBLE_DASHES.
-		{regexp.MustCompile(`[\][(){}<>]`), " ${0} ", "[](){}<>"},
-		{regexp.MustCompile(`--`), " -- ", "-"},
-	}
+	// PUNCTUATION rules that need RE2 (the others are hand-written in treebankPunct).
+	tbEllipsis = treebankRule{regexp.MustCompile(`\.{2,}`), " ${0} ", "."}
+	tbPrime    = treebankRule{regexp.MustCompile(`([^'])' `), "${1} ' ", "'"}
 
 	// ENDING_QUOTES, run after the text is padded with a space on each side.
 	tbEndQuote = []treebankRule{
-		{regexp.MustCompile(`([»”’])`), " ${1} ", "»”’"},
-		{regexp.MustCompile(`''`), " '' ", "'"},
-		{regexp.MustCompile(`"`), " '' ", `"`},
 		{regexp.MustCompile(`([^' ])('[sS]|'[mM]|'[dD]|') `), "${1} ${2} ", "'"},
 		{regexp.MustCompile(`([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) `), "${1} ${2} ", "'"},
 	}
 )
 
-// treebankTokenize is NLTKWordTokenizer.tokenize(s) with convert_parentheses=False.
-func treebankTokenize(s string) []string {
+// treebankTokenize appends NLTKWordTokenizer.tokenize(s), with convert_parentheses=False, to dst.
+func treebankTokenize(dst []string, s string) []string {
 	s = tbStartQuote.apply(s)
 	if strings.HasPrefix(s, `"`) {
 		s = "``" + s[1:]
@@ -116,15 +135,158 @@ func treebankTokenize(s string) []string {
 	}
 	s = tbQuotePair.apply(s)
 	s = treebankQuote(s)
-	for _, r := range tbPunct {
-		s = r.apply(s)
-	}
+	s = treebankPunct(s)
 	s = " " + s + " "
+	s = treebankPadRunes(s, "»”’")
+	if strings.Contains(s, "''") {
+		s = strings.ReplaceAll(s, "''", " '' ")
+	}
+	if strings.Contains(s, `"`) {
+		s = strings.ReplaceAll(s, `"`, " '' ")
+	}
 	for _, r := range tbEndQuote {
 		s = r.apply(s)
 	}
 	s = treebankContract(s)
-	return Split(s)
+	return appendSplit(dst, s)
+}
+
+// appendSplit appends the fields of s, split as Python's str.split() does, to dst.
+func appendSplit(dst []string, s string) []string {
+	start := -1
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if IsSpace(r) {
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+		i += n
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
+}
+
+// treebankPadRunes is the rule ([set]) → " \1 " for a set of non-ASCII characters.
+func treebankPadRunes(s, set string) string {
+	if !strings.ContainsAny(s, set) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError && strings.ContainsRune(set, r) {
+			b.WriteByte(' ')
+			b.WriteString(s[i : i+n])
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// treebankPunct runs PUNCTUATION, PARENS_BRACKETS and DOUBLE_DASHES in NLTK's order.
+func treebankPunct(s string) string {
+	s = treebankFinalPeriod(s, "])}>\"'»”’ ", true)
+	s = treebankColon(s)
+	if n := len(s); n > 0 && (s[n-1] == ':' || s[n-1] == ',') {
+		s = s[:n-1] + " " + s[n-1:] + " " // ([:,])$
+	}
+	s = tbEllipsis.apply(s)
+	s = treebankPad(s, ";@#$%&")
+	s = treebankFinalPeriod(s, "])}>\"'", false)
+	s = treebankPad(s, "?!")
+	s = tbPrime.apply(s)
+	s = treebankPad(s, "*")
+	s = treebankPad(s, "][(){}<>")
+	if strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", " -- ")
+	}
+	return s
+}
+
+// treebankPad is the rule [set] → " \g<0> " for a set of ASCII characters.
+func treebankPad(s, set string) string {
+	if !strings.ContainsAny(s, set) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) >= 0 {
+			b.WriteByte(' ')
+			b.WriteByte(s[i])
+			b.WriteByte(' ')
+		} else {
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+// treebankColon is the rule ([:,])([^\d]) → " \1 \2": a colon or comma not followed by a
+// decimal digit is padded; the character after it is consumed with it.
+func treebankColon(s string) string {
+	if !strings.ContainsAny(s, ":,") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != ':' && c != ',' {
+			b.WriteByte(c)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i+1:])
+		if n == 0 || unicode.IsDigit(r) {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte(' ')
+		b.WriteByte(c)
+		b.WriteByte(' ')
+		b.WriteString(s[i+1 : i+1+n])
+		i += n
+	}
+	return b.String()
+}
+
+// treebankFinalPeriod is the final-period rule ([^\.])(\.)([closers]*)\s*$, replaced by
+// "\1 \2 \3 " (spaced) or "\1 \2\3 ". Only the last period can match, since what follows it
+// may hold only closers and whitespace; greedy closers then leave whitespace alone.
+func treebankFinalPeriod(s, closers string, spaced bool) string {
+	p := strings.LastIndexByte(s, '.')
+	if p <= 0 || s[p-1] == '.' {
+		return s
+	}
+	rest := s[p+1:]
+	k := 0
+	for k < len(rest) {
+		r, n := utf8.DecodeRuneInString(rest[k:])
+		if !strings.ContainsRune(closers, r) {
+			break
+		}
+		k += n
+	}
+	if strings.TrimLeftFunc(rest[k:], IsSpace) != "" {
+		return s
+	}
+	if spaced {
+		return s[:p] + " . " + rest[:k] + " "
+	}
+	return s[:p] + " ." + rest[:k] + " "
 }
 
 // treebankQuote is the rule (?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b → "\1 \2": an apostrophe

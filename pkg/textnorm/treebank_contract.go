@@ -16,6 +16,9 @@ type treebankContraction struct {
 	wordBefore bool
 	// spaceAfter: the rule ends with (?=\s) instead of \b.
 	spaceAfter bool
+	// lit is a piece of every match, in lower case and free of letters Python folds specially
+	// (i, s, k), so text not containing it (ignoring ASCII case) is skipped without the regexp.
+	lit string
 }
 
 // treebankI is Python's IGNORECASE i: sre also matches the dotless ı and, through its simple
@@ -23,16 +26,30 @@ type treebankContraction struct {
 const treebankI = `[iIıİ]`
 
 var treebankContractions = []treebankContraction{
-	{regexp.MustCompile(`(?i)(can)(not)`), true, false},
-	{regexp.MustCompile(`(?i)(d)('ye)`), true, false},
-	{regexp.MustCompile(`(?i)(g` + treebankI + `m)(me)`), true, false},
-	{regexp.MustCompile(`(?i)(gon)(na)`), true, false},
-	{regexp.MustCompile(`(?i)(got)(ta)`), true, false},
-	{regexp.MustCompile(`(?i)(lem)(me)`), true, false},
-	{regexp.MustCompile(`(?i)(more)('n)`), true, false},
-	{regexp.MustCompile(`(?i)(wan)(na)`), true, true},
-	{regexp.MustCompile(`(?i) ('t)(` + treebankI + `s)`), false, false},
-	{regexp.MustCompile(`(?i) ('t)(was)`), false, false},
+	{regexp.MustCompile(`(?i)(can)(not)`), true, false, "cannot"},
+	{regexp.MustCompile(`(?i)(d)('ye)`), true, false, "d'ye"},
+	{regexp.MustCompile(`(?i)(g` + treebankI + `m)(me)`), true, false, "mme"},
+	{regexp.MustCompile(`(?i)(gon)(na)`), true, false, "gonna"},
+	{regexp.MustCompile(`(?i)(got)(ta)`), true, false, "gotta"},
+	{regexp.MustCompile(`(?i)(lem)(me)`), true, false, "lemme"},
+	{regexp.MustCompile(`(?i)(more)('n)`), true, false, "more'n"},
+	{regexp.MustCompile(`(?i)(wan)(na)`), true, true, "wanna"},
+	{regexp.MustCompile(`(?i) ('t)(` + treebankI + `s)`), false, false, " 't"},
+	{regexp.MustCompile(`(?i) ('t)(was)`), false, false, " 'twa"},
+}
+
+// containsFoldASCII reports whether s contains lit (lower-case ASCII) ignoring ASCII case.
+func containsFoldASCII(s, lit string) bool {
+	for i := 0; i+len(lit) <= len(s); i++ {
+		j := 0
+		for j < len(lit) && s[i+j]|0x20 == lit[j]|0x20 {
+			j++
+		}
+		if j == len(lit) {
+			return true
+		}
+	}
+	return false
 }
 
 // treebankContract applies every contraction rule in NLTK's order.
@@ -44,6 +61,9 @@ func treebankContract(s string) string {
 }
 
 func (c treebankContraction) apply(s string) string {
+	if !containsFoldASCII(s, c.lit) {
+		return s
+	}
 	var b strings.Builder
 	last, pos := 0, 0
 	for pos < len(s) {

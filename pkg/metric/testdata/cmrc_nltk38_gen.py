@@ -1,0 +1,47 @@
+"""Writes cmrc_nltk38.jsonl: random (prediction, references) pairs cut and glued from the zh golden
+pairs plus tricky pieces, scored by the official CMRC 2018 v6 script (ymcui/cmrc2018
+baseline/cmrc2018_evaluate.py) on NLTK 3.8, with nltk.word_tokenize given the english Punkt
+parameters of pkg/textnorm/punkt_english.tsv (nltk_data is not installed here). Run from pkg/metric:
+
+    python3 testdata/cmrc_nltk38_gen.py PATH/TO/cmrc2018_evaluate.py > testdata/cmrc_nltk38.jsonl
+"""
+import importlib.util, json, random, sys
+import nltk
+from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+from nltk.tokenize.destructive import NLTKWordTokenizer
+
+p = PunktParameters()
+for line in open("../textnorm/punkt_english.tsv", encoding="utf-8"):
+    f = line.rstrip("\n").split("\t")
+    if f[0] == "a": p.abbrev_types.add(f[1])
+    elif f[0] == "c": p.collocations.add((f[1], f[2]))
+    elif f[0] == "s": p.sent_starters.add(f[1])
+    elif f[0] == "o": p.ortho_context[f[1]] = int(f[2])
+sents, words = PunktSentenceTokenizer(p), NLTKWordTokenizer()
+nltk.word_tokenize = lambda text: [t for s in sents.tokenize(text) for t in words.tokenize(s)]
+
+spec = importlib.util.spec_from_file_location("cmrc", sys.argv[1])
+cmrc = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cmrc)
+
+gold = [json.loads(l) for l in open("testdata/pairs.jsonl", encoding="utf-8")]
+pieces = [s for g in gold if g["lang"] == "zh" for s in [g["prediction"]] + g["references"]]
+extra = ["Dr. Smith went home. He left", "U.S. Army", "don't", "3.5", "(", ")", "……", "…", "——",
+         " ", "é", "“", "”", "‘", "’", "can not", "cannot", "  ", "a.", "ABC.", "x--y", "İ", "Σ",
+         "\u3000", "北京", "大学", "〇", "ｱ", "１２", "Ａ", "ⅰ", "'s", '"', "«»"]
+rng = random.Random(2018)
+
+def text():
+    parts = []
+    for _ in range(rng.randint(0, 4)):
+        s = rng.choice(pieces) if rng.random() < 0.6 else rng.choice(extra)
+        if rng.random() < 0.5 and s:
+            a = rng.randint(0, len(s)); s = s[a:rng.randint(a, len(s))]
+        parts.append(s)
+    return "".join(parts)
+
+for i in range(1200):
+    pred, refs = text(), [text() for _ in range(rng.randint(1, 3))]
+    print(json.dumps({"id": "r%04d" % i, "prediction": pred, "references": refs, "lang": "zh",
+        "source": "random", "expected": {"cmrc_em": cmrc.calc_em_score(refs, pred),
+        "cmrc_f1": cmrc.calc_f1_score(refs, pred)}}, ensure_ascii=False))

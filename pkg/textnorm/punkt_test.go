@@ -1,0 +1,119 @@
+package textnorm
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestSentTokenize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		// The punkt.py module docstring (NLTK 3.8, real english.pickle).
+		{"Punkt knows that the periods in Mr. Smith and Johann S. Bach\ndo not mark sentence boundaries.  And sometimes sentences\ncan start with non-capitalized words.  i is a good variable\nname.",
+			[]string{"Punkt knows that the periods in Mr. Smith and Johann S. Bach\ndo not mark sentence boundaries.", "And sometimes sentences\ncan start with non-capitalized words.", "i is a good variable\nname."}},
+		{"(How does it deal with this parenthesis?)  \"It should be part of the\nprevious sentence.\" \"(And the same with this one.)\" ('And this one!')\n\"('(And (this)) '?)\" [(and this. )]",
+			[]string{"(How does it deal with this parenthesis?)", "\"It should be part of the\nprevious sentence.\"", "\"(And the same with this one.)\"", "('And this one!')", "\"('(And (this)) '?)\"", "[(and this. )]"}},
+		// A run of candidates keeps only the last one (the ReDoS-fix doctest).
+		{"Very bad acting!!! I promise.", []string{"Very bad acting!!!", "I promise."}},
+		// Abbreviations, initials and ordinals from the english model.
+		{"dr. smith went home. he left", []string{"dr. smith went home.", "he left"}},
+		{"U.S. Army troops left.", []string{"U.S. Army troops left."}},
+		{"It rose 5 p.m. Sales fell.", []string{"It rose 5 p.m.", "Sales fell."}},
+		{"The meeting is on Jan. 5. It ends.", []string{"The meeting is on Jan. 5.", "It ends."}},
+		{"a.  ", []string{"a."}},
+		{"", nil},
+		{"  \n ", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if got := SentTokenize(tt.in); !cmp.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("SentTokenize(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSentTokenizeNLTK(t *testing.T) {
+	cases := loadNLTKCases(t)
+	bad := 0
+	for _, c := range cases {
+		got := SentTokenize(c.Text)
+		if len(got) == 0 && len(c.Sentences) == 0 {
+			continue
+		}
+		if !cmp.Equal(got, c.Sentences) {
+			if bad++; bad <= 5 {
+				t.Errorf("SentTokenize(%q) = %q, want %q", c.Text, got, c.Sentences)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d NLTK cases differ", bad, len(cases))
+	}
+}
+
+func TestPunktModel(t *testing.T) {
+	m := punktEnglish()
+	if len(m.abbrevs) != 156 || len(m.collocations) != 37 || len(m.starters) != 39 || len(m.ortho) != 20366 {
+		t.Errorf("english model has %d abbreviations, %d collocations, %d starters, %d ortho types; want 156, 37, 39, 20366",
+			len(m.abbrevs), len(m.collocations), len(m.starters), len(m.ortho))
+	}
+	for _, a := range []string{"dr", "mr", "u.s", "jan", "inc", "p.m"} {
+		if !m.abbrevs[a] {
+			t.Errorf("abbreviation %q missing", a)
+		}
+	}
+	if !m.collocations[[2]string{"##number##", "international"}] {
+		t.Errorf("collocation (##number##, international) missing")
+	}
+	if _, err := parsePunktModel("a\tx\nz\ty\n"); err == nil || err.Error() != `line 2: malformed entry "z\ty"` {
+		t.Errorf("parsePunktModel(bad) error = %v", err)
+	}
+}
+
+func TestPunktWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"Hello, world.", []string{"Hello", ",", "world."}},
+		{"a...b -- c", []string{"a", "...", "b", "--", "c"}},
+		{"x. . . y", []string{"x", ". . .", "y"}},
+		{"(quote) 'it'", []string{"(", "quote", ")", "'it", "'"}},
+		{"1,000, 2,", []string{"1,000", ",", "2", ","}},
+	}
+	for _, tt := range tests {
+		if got := punktWords(tt.in, nil); !cmp.Equal(got, tt.want) {
+			t.Errorf("punktWords(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzSentTokenize(f *testing.F) {
+	for _, s := range []string{"Mr. Smith left. He came.", "(a.) b! c? \"d.\"", "...", ". . . x", "a.\n\nb."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		// Sentences are pieces of s in order: each is found after the previous one.
+		rest := s
+		for _, sent := range SentTokenize(s) {
+			i := indexOf(rest, sent)
+			if sent == "" || i < 0 {
+				t.Fatalf("SentTokenize(%q) returned %q, not a later piece of the text", s, sent)
+			}
+			rest = rest[i+len(sent):]
+		}
+	})
+}
+
+func indexOf(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return i
+		}
+	}
+	return -1
+}
