@@ -19,6 +19,8 @@ func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 // items yields the top-level items of a JSON array, or the lines of a JSON Lines file, one at a
 // time with the line each starts on. A malformed JSONL line is a bad item (the stream goes on); a
 // syntax error inside an array is fatal, because a decoder cannot resynchronise inside an array.
+// An input whose first line is a lone "{" (indented objects, one or several in a row) is read as
+// a stream of JSON values, like an array without brackets.
 type items struct {
 	in    Input
 	dec   *json.Decoder // array mode
@@ -33,16 +35,28 @@ func newItems(in Input, br *bufio.Reader) (*items, error) {
 		return nil, err
 	}
 	it := &items{in: in}
-	if first != '[' {
+	if first != '[' && !(first == '{' && multiline(br)) {
 		it.jsonl = record.NewReader(br, in.DisplayName())
 		return it, nil
 	}
 	it.lines = &lineCounter{r: br}
 	it.dec = json.NewDecoder(it.lines)
+	if first != '[' {
+		return it, nil
+	}
 	if _, err := it.dec.Token(); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
 	return it, nil
+}
+
+// multiline reports whether the first line of br is a lone "{", as in indented JSON: then the
+// input is not JSON Lines. (A JSONL file whose first line is merely malformed stays JSONL, so the
+// line is reported and skipped.)
+func multiline(br *bufio.Reader) bool {
+	head, _ := br.Peek(br.Size())
+	line, _, found := bytes.Cut(head, []byte("\n"))
+	return found && string(bytes.TrimSpace(line)) == "{"
 }
 
 // firstByte returns the first non-blank byte without consuming it (0 for an empty input).

@@ -136,3 +136,20 @@ func FuzzLoaders(f *testing.F) {
 }
 
 var _ io.Reader = (*endlessArray)(nil)
+
+func TestPrettyObjectStream(t *testing.T) {
+	in := "{\n  \"qid\": \"p1\",\n  \"question\": \"q1\",\n  \"answers\": \"a\"\n}\n{\"qid\": \"p2\", \"question\": \"q2\"}\n{\n \"qid\": \"p3\"\n}\n"
+	m, _ := ParseMap("id=qid")
+	var ids, bads []string
+	err := JSONL(Input{Name: "p.json", R: strings.NewReader(in)}, Options{Map: m}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			bads = append(bads, bad.Error())
+		} else {
+			ids = append(ids, r.ID)
+		}
+		return nil
+	})
+	if err != nil || strings.Join(ids, ",") != "p1,p2" || len(bads) != 1 || bads[0] != `p.json:7 (id "p3"): missing field "question"` {
+		t.Errorf("JSONL(pretty objects) = %v, ids %q, bad %q; want p1,p2 and p3 bad at line 7", err, ids, bads)
+	}
+}
