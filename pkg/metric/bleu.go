@@ -41,13 +41,9 @@ func BLEU(pred string, refs []string) BLEUScores {
 	}
 	s.bounds = bounds
 	var num, den [4]int
-	packed := s.denseIDs()
+	s.denseIDs()
 	for n := 1; n <= 4; n++ {
-		if packed {
-			num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
-		} else {
-			num[n-1], den[n-1] = s.clippedMap(n, hyp, bounds)
-		}
+		num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
 	}
 	if num[0] == 0 {
 		return BLEUScores{}
@@ -163,11 +159,19 @@ type ngramCount struct {
 }
 
 // clipped returns NLTK's modified precision numerator and denominator for order n: s.ids[:hyp] is
-// the hypothesis and the references end at the offsets in bounds. N-grams are packed into uint64
-// keys (16 bits per id) and counted by merging sorted key lists.
+// the hypothesis and the references end at the offsets in bounds. When every id fits in 16 bits
+// (denseIDs arranges that), n-grams are packed into uint64 keys and counted by merging sorted key
+// lists; otherwise maps count them.
 func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	if hyp < n {
 		return 0, 1
+	}
+	end := hyp
+	if len(bounds) > 0 {
+		end = bounds[len(bounds)-1]
+	}
+	if slices.Max(s.ids[:end]) >= 1<<16 {
+		return s.clippedMap(n, hyp, bounds)
 	}
 	hk := s.ngrams(s.ids[:hyp], n, 0)
 	distinct := s.distinct[:0]

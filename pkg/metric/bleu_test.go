@@ -77,6 +77,9 @@ func TestClippedPaths(t *testing.T) {
 		for n := 1; n <= 4; n++ {
 			s.ids = append(s.ids[:0], raw...)
 			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
+			if num, den := s.clipped(n, hyp, bounds); num != wantNum || den != wantDen {
+				t.Fatalf("clipped(%d) with large ids on %v / %v = %d/%d, want %d/%d", n, raw, bounds, num, den, wantNum, wantDen)
+			}
 			if !s.denseIDs() {
 				t.Fatal("denseIDs() = false for four distinct ids")
 			}

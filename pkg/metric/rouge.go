@@ -1,8 +1,10 @@
 package metric
 
 import (
+	"hash/maphash"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -65,40 +67,104 @@ func (s *scratch) rougeIDs(dst []int32, str string, stem bool) []int32 {
 }
 
 // tokenID returns the id of tok, or of its Porter stem when stem is set and tok is longer than
-// three characters, memoising both lookups.
+// three characters. A token's stem id is worked out once per call, and stems are memoised across
+// calls in the scratch.
 func (s *scratch) tokenID(tok []byte, stem bool) int32 {
 	if !stem || len(tok) <= 3 {
 		return s.id(tok)
 	}
-	if id, ok := s.stemID[string(tok)]; ok {
-		return id
+	sl := s.table.slot(tok)
+	if sl.stem < 0 {
+		sl.stem = -2 // reserve: interning the stem may move the slots
+		id := s.idString(s.stem(tok))
+		sl = s.table.slot(tok)
+		sl.stem = id
 	}
-	id := s.idString(textnorm.Stem(string(tok)))
-	if s.stemID == nil {
-		s.stemID = make(map[string]int32)
-	}
-	s.stemID[string(tok)] = id
-	return id
+	return sl.stem
 }
 
-// id interns tok.
-func (s *scratch) id(tok []byte) int32 {
-	if id, ok := s.intern[string(tok)]; ok {
-		return id
-	}
-	return s.idString(string(tok))
-}
+// id returns the id of tok in this call's token table.
+func (s *scratch) id(tok []byte) int32 { return s.table.slot(tok).id }
 
+// idString is id for a string.
 func (s *scratch) idString(tok string) int32 {
-	if id, ok := s.intern[tok]; ok {
-		return id
+	return s.table.slot(unsafe.Slice(unsafe.StringData(tok), len(tok))).id
+}
+
+// tokenTable interns byte strings to dense ids for one call: open addressing with linear probing
+// over maphash hashes, the bytes copied into an arena. It replaces a map[string]int32, whose
+// inserts allocate a string per new token. Slots carry the generation that filled them, so
+// emptying the table between calls costs nothing.
+type tokenTable struct {
+	seed  maphash.Seed
+	slots []tableSlot // a power of two long
+	arena []byte
+	n     int32
+	gen   uint32 // slots of other generations are empty
+}
+
+type tableSlot struct {
+	hash       uint64
+	start, end int32 // the token's bytes in the arena
+	id         int32
+	stem       int32 // id of the token's Porter stem, or -1 when not yet known
+	gen        uint32
+}
+
+// reset empties the table, keeping its memory unless it grew large.
+func (t *tokenTable) reset() {
+	if len(t.slots) > 1<<16 {
+		t.slots, t.arena = nil, nil
 	}
-	if s.intern == nil {
-		s.intern = make(map[string]int32)
+	t.arena, t.n = t.arena[:0], 0
+	t.gen++
+	if t.gen == 0 { // wrapped: old generations could look current
+		clear(t.slots)
+		t.gen = 1
 	}
-	id := int32(len(s.intern))
-	s.intern[tok] = id
-	return id
+}
+
+// slot returns tok's slot, inserting it with the next id when it is new. The pointer is valid
+// until the next insertion.
+func (t *tokenTable) slot(tok []byte) *tableSlot {
+	if 2*(int(t.n)+1) > len(t.slots) {
+		t.grow()
+	}
+	h := maphash.Bytes(t.seed, tok) | 1
+	mask := uint64(len(t.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.gen != t.gen {
+			start := int32(len(t.arena))
+			t.arena = append(t.arena, tok...)
+			*sl = tableSlot{hash: h, start: start, end: int32(len(t.arena)), id: t.n, stem: -1, gen: t.gen}
+			t.n++
+			return sl
+		}
+		if sl.hash == h && string(t.arena[sl.start:sl.end]) == string(tok) {
+			return sl
+		}
+	}
+}
+
+func (t *tokenTable) grow() {
+	if t.slots == nil {
+		t.seed = maphash.MakeSeed()
+		t.gen = max(t.gen, 1)
+	}
+	old := t.slots
+	t.slots = make([]tableSlot, max(64, 2*len(old)))
+	mask := uint64(len(t.slots) - 1)
+	for _, sl := range old {
+		if sl.gen != t.gen {
+			continue
+		}
+		i := sl.hash & mask
+		for t.slots[i].gen == t.gen {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = sl
+	}
 }
 
 // sortedCopy copies ids into *buf, sorts it and returns it.

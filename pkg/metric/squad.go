@@ -101,14 +101,11 @@ type scratch struct {
 	pos         []uint64
 	distinctIDs []int32
 	masks, v    []uint64
-	row         []int32 // LCS dynamic-programming row
-	cnt         map[string]int
-	// intern maps a token to a small integer id and stemID a rouge token to the id of its stem.
-	// They persist across calls through the pool, which makes them caches, and are dropped when
-	// they grow past internLimit.
-	intern map[string]int32
-	stemID map[string]int32
-	stems  map[string]string // LoCoMo word → Porter stem
+	row         []int32    // LCS dynamic-programming row
+	table       tokenTable // this call's token ids
+	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
+	// it grows past internLimit.
+	stems map[string]string
 }
 
 // internLimit bounds the per-scratch token caches.
@@ -125,12 +122,7 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 func getScratch() *scratch {
 	s := scratchPool.Get().(*scratch)
 	s.buf, s.toks = s.buf[:0], s.toks[:0]
-	if len(s.intern) > internLimit {
-		s.intern = nil
-	}
-	if len(s.stemID) > internLimit {
-		s.stemID = nil
-	}
+	s.table.reset()
 	return s
 }
 
@@ -195,7 +187,7 @@ func (s *scratch) overlap(a, b text) int {
 		}
 		return same
 	}
-	// Long texts: intern the tokens and merge the sorted id lists.
+	// Long texts: number the tokens and merge the sorted id lists.
 	s.ids = s.ids[:0]
 	for i := a.lo; i < a.hi; i++ {
 		s.ids = append(s.ids, s.id(s.tok(i)))
