@@ -39,6 +39,7 @@ type app struct {
 	stdout, stderr io.Writer
 	format         string
 	split          string
+	context        string
 	strict         bool
 	opt            Options
 	sel            Selection
@@ -73,6 +74,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_SUMMARY"}},
 	}
@@ -80,6 +82,9 @@ func flags() []cli.Flag {
 
 func (a *app) configure(c *cli.Context) error {
 	a.format, a.split, a.strict = c.String("format"), c.String("split"), c.Bool("strict")
+	if a.context = c.String("context"); !slices.Contains([]string{"full", "text", "none"}, a.context) {
+		return command.Usagef("--context: %q is not one of full, text, none", a.context)
+	}
 	if a.format != "" && !slices.Contains(Formats(), a.format) {
 		return command.Usagef("--format: %v %q (want one of %s)", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "))
 	}
@@ -236,11 +241,27 @@ func (a *app) emit(rec *record.Record, bad error) error {
 	if a.split != "" {
 		rec.Split = a.split
 	}
+	trimContext(rec, a.context)
 	more, err := a.sel.Add(rec, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
 	return err
+}
+
+// trimContext drops the raw turns (text) or the whole context (none) of rec.
+func trimContext(rec *record.Record, mode string) {
+	switch mode {
+	case "none":
+		rec.Context = nil
+	case "text":
+		ctx := make([]record.Passage, len(rec.Context))
+		for i, p := range rec.Context {
+			p.Extra = nil
+			ctx[i] = p
+		}
+		rec.Context = ctx
+	}
 }
 
 func (a *app) write(rec *record.Record) error {
