@@ -1,7 +1,6 @@
 package metric
 
 import (
-	"slices"
 	"sync"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -94,6 +93,7 @@ type scratch struct {
 	toks     []span   // token spans into buf
 	used     []bool   // multiset matching marks
 	ids      []int32  // token ids (rouge, bleu)
+	counts   []int32  // token counts by id (long SQuAD texts)
 	keys     []uint64 // sorted n-gram keys
 	distinct []ngramCount
 	bounds   []int
@@ -187,17 +187,23 @@ func (s *scratch) overlap(a, b text) int {
 		}
 		return same
 	}
-	// Long texts: number the tokens and merge the sorted id lists.
-	s.ids = s.ids[:0]
-	for i := a.lo; i < a.hi; i++ {
-		s.ids = append(s.ids, s.id(s.tok(i)))
-	}
+	// Long texts: count the gold tokens by id, then take the prediction's from the counts.
+	s.counts = s.counts[:0]
 	for j := b.lo; j < b.hi; j++ {
-		s.ids = append(s.ids, s.id(s.tok(j)))
+		id := s.id(s.tok(j))
+		if int(id) >= len(s.counts) {
+			s.counts = append(s.counts, make([]int32, int(id)+1-len(s.counts))...)
+		}
+		s.counts[id]++
 	}
-	slices.Sort(s.ids[:na])
-	slices.Sort(s.ids[na:])
-	return overlapSorted(s.ids[:na], s.ids[na:])
+	same := 0
+	for i := a.lo; i < a.hi; i++ {
+		if id := s.id(s.tok(i)); int(id) < len(s.counts) && s.counts[id] > 0 {
+			s.counts[id]--
+			same++
+		}
+	}
+	return same
 }
 
 // tokenF1 is the SQuAD token F1 with its precision and recall; all three are 0 when no token is

@@ -46,8 +46,16 @@ func Stem(word string) string {
 	return string(stemWord(w))
 }
 
-// isASCII reports whether s has only bytes below 0x80.
+// isASCII reports whether s has only bytes below 0x80, testing eight bytes at a time.
 func isASCII(s string) bool {
+	for len(s) >= 8 {
+		v := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if v&0x8080808080808080 != 0 {
+			return false
+		}
+		s = s[8:]
+	}
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return false
