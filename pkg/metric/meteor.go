@@ -5,9 +5,8 @@ import (
 	"sync"
 )
 
-// METEOR parameters, NLTK's defaults. They are variables so that 1-meteorAlpha is computed in
-// float64 at run time as Python does (0.09999999999999998), not folded to an exact constant.
-var (
+// METEOR parameters, NLTK's defaults.
+const (
 	meteorAlpha = 0.9
 	meteorGamma = 0.5
 )
@@ -27,7 +26,12 @@ func METEOR(pred string, refs []string, synonyms bool) float64 {
 	return meteor(pred, refs, synonyms, groupAbove)
 }
 
-// meteor is METEOR with the stage size above which matching goes through grouped stacks.
+// groupAbove is the stage size (remaining hypothesis items times remaining reference items)
+// above which matching goes through per-key stacks, O(n+m), instead of NLTK's nested loops,
+// O(n*m); both give the same alignment.
+const groupAbove = 32
+
+// meteor is METEOR with the stage size above which matching uses per-key stacks.
 func meteor(pred string, refs []string, synonyms bool, group int) float64 {
 	if len(refs) == 0 {
 		return 0
@@ -39,12 +43,10 @@ func meteor(pred string, refs []string, synonyms bool, group int) float64 {
 	if synonyms {
 		sc.wn = loadWordNet()
 	}
-	sc.hypBuf = sc.tokens(sc.hypBuf, pred)
-	sc.reset(sc.hypBuf)
+	sc.load(pred, refs)
 	best := 0.0
-	for _, r := range refs {
-		sc.refBuf = sc.tokens(sc.refBuf, r)
-		if s := sc.score(sc.refBuf); s > best {
+	for r := range refs {
+		if s := sc.score(sc.ids[sc.spans[r]:sc.spans[r+1]]); s > best {
 			best = s
 		}
 	}
@@ -52,63 +54,56 @@ func meteor(pred string, refs []string, synonyms bool, group int) float64 {
 	return best
 }
 
-// groupAbove is the size (remaining hypothesis items times remaining reference items) above
-// which a stage matches through sorted groups, O(n log n), instead of NLTK's nested loops,
-// O(n*m); both give the same alignment.
-const groupAbove = 64
-
 var meteorPool = sync.Pool{New: func() any { return new(meteorScratch) }}
 
-// meteorScratch is the state of one METEOR call: the hypothesis with its lazily computed stems
-// and synonym sets (shared by all references) and buffers reused for each reference.
+// meteorScratch is the state of one METEOR call. Every distinct token of the prediction and
+// the references is interned once, so its stem, WordNet name and synonym set are computed at
+// most once per call and the stages compare integers.
 type meteorScratch struct {
 	wn         *wordNet // nil: no synonym stage
 	groupAbove int
 
-	hypBuf, refBuf []string
-	arena          []byte     // lowercased ASCII tokens of one string
-	pending        [][3]int32 // token index, arena start, arena end
+	toks    []string   // the tokens of pred, then of each reference
+	spans   []int32    // reference r: toks[spans[r]:spans[r+1]]; pred: toks[:spans[0]]
+	arena   []byte     // lowercased ASCII tokens of one string
+	pending [][3]int32 // token index, arena start, arena end
 
-	hyp     []string
-	hStem   []string
-	hHas    []bool   // hStem[i] computed
-	hSynOff []int32  // synonyms of hyp i: hSyn[hSynOff[2i]:hSynOff[2i+1]], -1 until computed
-	hSyn    []uint32 // name ids
+	vocab
+	ids []int32 // word id of each token
 
-	ref   []string
-	rStem []string
-	rName []int32 // name id of a reference stem, -1 if none
-	rUsed []bool  // reference position matched
-
+	hyp, ref   []int32 // word ids of the hypothesis and the current reference
+	hKey, rKey []int32 // per position: the key of the current stage
 	hRem, rRem []int32 // positions not yet matched, ascending
 	match      []int32 // per hypothesis position: matched reference position or -1
+	rUsed      []bool  // per reference position: matched
+	head, next []int32 // per-key stacks of reference positions (head by key, next by position)
 	stacks     keyStacks
 
 	morph morphScratch
 }
 
-// release drops the references to the caller's strings before the scratch is pooled.
-func (sc *meteorScratch) release() {
-	clear(sc.hypBuf)
-	clear(sc.refBuf)
-	clear(sc.hStem)
-	clear(sc.rStem)
-	sc.hyp, sc.ref, sc.wn = nil, nil, nil
+// load tokenizes pred and refs and interns their tokens.
+func (sc *meteorScratch) load(pred string, refs []string) {
+	sc.toks = sc.tokens(sc.toks[:0], pred)
+	sc.spans = append(sc.spans[:0], int32(len(sc.toks)))
+	for _, r := range refs {
+		sc.toks = sc.tokens(sc.toks, r)
+		sc.spans = append(sc.spans, int32(len(sc.toks)))
+	}
+	sc.vocab.reset(len(sc.toks))
+	sc.ids = resize(sc.ids, len(sc.toks))
+	for i, t := range sc.toks {
+		sc.ids[i] = sc.intern(t)
+	}
+	sc.hyp = sc.ids[:sc.spans[0]]
+	sc.match = resize(sc.match, len(sc.hyp))
 }
 
-// reset prepares the scratch for a new hypothesis.
-func (sc *meteorScratch) reset(hyp []string) {
-	n := len(hyp)
-	sc.hyp = hyp
-	sc.hStem = resize(sc.hStem, n)
-	sc.hHas = resize(sc.hHas, n)
-	clear(sc.hHas)
-	sc.hSynOff = resize(sc.hSynOff, 2*n)
-	for i := range sc.hSynOff {
-		sc.hSynOff[i] = -1
-	}
-	sc.hSyn = sc.hSyn[:0]
-	sc.match = resize(sc.match, n)
+// release drops the references to the caller's strings before the scratch is pooled.
+func (sc *meteorScratch) release() {
+	clear(sc.toks)
+	clear(sc.words)
+	sc.wn = nil
 }
 
 // resize returns s with length n, reusing its array when it is large enough.
@@ -119,8 +114,8 @@ func resize[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// score is NLTK's single_meteor_score(ref, hyp).
-func (sc *meteorScratch) score(ref []string) float64 {
+// score is NLTK's single_meteor_score(ref, hyp) for the reference with word ids ref.
+func (sc *meteorScratch) score(ref []int32) float64 {
 	if len(sc.hyp) == 0 || len(ref) == 0 {
 		return 0
 	}
@@ -129,8 +124,7 @@ func (sc *meteorScratch) score(ref []string) float64 {
 	if m == 0 {
 		return 0
 	}
-	chunks, prev := 0, int32(-2)
-	prevRef := int32(-2)
+	chunks, prev, prevRef := 0, int32(-2), int32(-2)
 	for h, r := range sc.match {
 		if r < 0 {
 			continue
@@ -140,9 +134,10 @@ func (sc *meteorScratch) score(ref []string) float64 {
 		}
 		prev, prevRef = int32(h), r
 	}
+	alpha := meteorAlpha // a float64 variable, so that 1-alpha rounds as in Python
 	precision := float64(m) / float64(len(sc.hyp))
 	recall := float64(m) / float64(len(ref))
-	fmean := (precision * recall) / (meteorAlpha*precision + (1-meteorAlpha)*recall)
+	fmean := (precision * recall) / (alpha*precision + (1-alpha)*recall)
 	frag := float64(chunks) / float64(m)
 	penalty := meteorGamma * cube(frag)
 	return (1 - penalty) * fmean

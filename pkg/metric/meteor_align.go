@@ -1,11 +1,6 @@
 package metric
 
-import (
-	"slices"
-	"unicode/utf8"
-
-	"github.com/qapipe/qapipe/pkg/textnorm"
-)
+import "slices"
 
 // align runs NLTK's three matching stages for sc.ref, fills sc.match and returns the number of
 // matches.
@@ -22,30 +17,19 @@ func (sc *meteorScratch) align() int {
 	if len(sc.hRem) == 0 || len(sc.rRem) == 0 {
 		return count
 	}
-	sc.rStem = resize(sc.rStem, m)
-	for _, r := range sc.rRem {
-		sc.rStem[r] = stem(sc.ref[r])
-	}
+	sc.hKey = resize(sc.hKey, n)
+	sc.rKey = resize(sc.rKey, m)
 	for _, h := range sc.hRem {
-		if !sc.hHas[h] {
-			sc.hStem[h] = stem(sc.hyp[h])
-			sc.hHas[h] = true
-		}
+		sc.hKey[h] = sc.stem(sc.hyp[h])
 	}
-	count += sc.matchEqual(sc.hStem, sc.rStem)
+	for _, r := range sc.rRem {
+		sc.rKey[r] = sc.stem(sc.ref[r])
+	}
+	count += sc.matchEqual(sc.hKey, sc.rKey)
 	if sc.wn == nil || len(sc.hRem) == 0 || len(sc.rRem) == 0 {
 		return count
 	}
 	return count + sc.matchSynonyms()
-}
-
-// stem is textnorm.Stem for a lowercased token. A token ending in a non-ASCII character is its
-// own stem: every Porter rule (and NLTK's irregular-form pool) needs an ASCII suffix.
-func stem(tok string) string {
-	if tok[len(tok)-1] >= utf8.RuneSelf {
-		return tok
-	}
-	return textnorm.Stem(tok)
 }
 
 func iota32(s []int32, n int) []int32 {
@@ -68,10 +52,11 @@ func (sc *meteorScratch) compact() {
 	sc.rRem = slices.DeleteFunc(sc.rRem, func(r int32) bool { return sc.rUsed[r] })
 }
 
-// matchEqual is NLTK's _match_enums over the remaining positions: for each hypothesis item
-// from the last, the last remaining reference item with the same key is matched, and both
-// leave the remaining lists. It returns the number of matches.
-func (sc *meteorScratch) matchEqual(hk, rk []string) int {
+// matchEqual is NLTK's _match_enums over the remaining positions, with hk and rk the word ids
+// (tokens or stems) by position: for each hypothesis item from the last, the last remaining
+// reference item with the same word is matched, and both leave the remaining lists. It
+// returns the number of matches.
+func (sc *meteorScratch) matchEqual(hk, rk []int32) int {
 	if len(sc.hRem)*len(sc.rRem) > sc.groupAbove {
 		return sc.matchEqualGrouped(hk, rk)
 	}
@@ -91,23 +76,28 @@ func (sc *meteorScratch) matchEqual(hk, rk []string) int {
 	return count
 }
 
-// matchEqualGrouped gives matchEqual's result for long inputs: the remaining reference items
-// are grouped by key in stacks whose top is the last remaining item with that key, which is the
-// item the nested loops pick.
-func (sc *meteorScratch) matchEqualGrouped(hk, rk []string) int {
-	t := &sc.stacks
-	t.reset(len(sc.rRem), len(sc.ref))
+// matchEqualGrouped gives matchEqual's result in O(n+m): the remaining reference positions are
+// pushed in ascending order on one stack per word id, so a stack's top is the last remaining
+// item with that word, which is the item the nested loops pick.
+func (sc *meteorScratch) matchEqualGrouped(hk, rk []int32) int {
+	sc.head = resize(sc.head, len(sc.words))
+	sc.next = resize(sc.next, len(sc.ref))
+	for _, h := range sc.hRem {
+		sc.head[hk[h]] = -1
+	}
 	for _, r := range sc.rRem {
-		h := strHash(rk[r])
-		t.push(t.find(h, func(rep int32) bool { return rk[rep] == rk[r] }, true), h, r)
+		sc.head[rk[r]] = -1
+	}
+	for _, r := range sc.rRem {
+		sc.next[r] = sc.head[rk[r]]
+		sc.head[rk[r]] = r
 	}
 	count := 0
 	for i := len(sc.hRem) - 1; i >= 0; i-- {
 		h := sc.hRem[i]
-		w := hk[h]
-		s := t.find(strHash(w), func(rep int32) bool { return rk[rep] == w }, false)
-		if s >= 0 && t.top(s) >= 0 {
-			sc.pair(h, t.pop(s))
+		if r := sc.head[hk[h]]; r >= 0 {
+			sc.head[hk[h]] = sc.next[r]
+			sc.pair(h, r)
 			count++
 		}
 	}
@@ -123,12 +113,9 @@ func (sc *meteorScratch) matchEqualGrouped(hk, rk []string) int {
 // reference stem equals a remaining hypothesis stem (a hypothesis item is left only when no
 // equal reference item remained, and references only get removed), so that never matches.
 func (sc *meteorScratch) matchSynonyms() int {
-	sc.rName = resize(sc.rName, len(sc.ref))
 	named := 0
 	for _, r := range sc.rRem {
-		sc.rName[r] = -1
-		if id, ok := sc.wn.names[sc.rStem[r]]; ok {
-			sc.rName[r] = int32(id)
+		if sc.name(sc.wn, sc.rKey[r]) >= 0 {
 			named++
 		}
 	}
@@ -141,10 +128,10 @@ func (sc *meteorScratch) matchSynonyms() int {
 	count := 0
 	for i := len(sc.hRem) - 1; i >= 0; i-- {
 		h := sc.hRem[i]
-		syn := sc.synonymsOf(h)
+		syn := sc.synonyms(sc.wn, sc.hKey[h], &sc.morph)
 		for j := len(sc.rRem) - 1; j >= 0 && len(syn) > 0; j-- {
 			r := sc.rRem[j]
-			if id := sc.rName[r]; id >= 0 && slices.Contains(syn, uint32(id)) {
+			if id := sc.nameOf[sc.rKey[r]]; id >= 0 && slices.Contains(syn, uint32(id)) {
 				sc.pair(h, r)
 				sc.rRem = append(sc.rRem[:j], sc.rRem[j+1:]...)
 				count++
@@ -157,25 +144,24 @@ func (sc *meteorScratch) matchSynonyms() int {
 }
 
 // matchSynonymsGrouped gives matchSynonyms' result for long inputs: named reference items are
-// grouped by name id as in matchEqualGrouped, and each hypothesis item takes the highest top
-// among the groups of its synonyms.
+// stacked by name id as in matchEqualGrouped, and each hypothesis item takes the highest top
+// among the stacks of its synonyms.
 func (sc *meteorScratch) matchSynonymsGrouped(named int) int {
 	t := &sc.stacks
 	t.reset(named, len(sc.ref))
-	name := sc.rName
 	for _, r := range sc.rRem {
-		if id := name[r]; id >= 0 {
+		if id := sc.nameOf[sc.rKey[r]]; id >= 0 {
 			h := idHash(id)
-			t.push(t.find(h, func(rep int32) bool { return name[rep] == id }, true), h, r)
+			t.push(t.find(h, func(rep int32) bool { return sc.nameOf[sc.rKey[rep]] == id }, true), h, r)
 		}
 	}
 	count := 0
 	for i := len(sc.hRem) - 1; i >= 0; i-- {
 		h := sc.hRem[i]
 		best, bestTop := -1, int32(-1)
-		for _, id := range sc.synonymsOf(h) {
+		for _, id := range sc.synonyms(sc.wn, sc.hKey[h], &sc.morph) {
 			id := int32(id)
-			s := t.find(idHash(id), func(rep int32) bool { return name[rep] == id }, false)
+			s := t.find(idHash(id), func(rep int32) bool { return sc.nameOf[sc.rKey[rep]] == id }, false)
 			if s >= 0 && t.top(s) > bestTop {
 				best, bestTop = s, t.top(s)
 			}
@@ -187,14 +173,4 @@ func (sc *meteorScratch) matchSynonymsGrouped(named int) int {
 	}
 	sc.compact()
 	return count
-}
-
-// synonymsOf returns the synonym name ids of hypothesis item h, computed once per call.
-func (sc *meteorScratch) synonymsOf(h int32) []uint32 {
-	if sc.hSynOff[2*h] < 0 {
-		start := len(sc.hSyn)
-		sc.hSyn = sc.wn.synonyms(sc.hSyn, sc.hStem[h], &sc.morph)
-		sc.hSynOff[2*h], sc.hSynOff[2*h+1] = int32(start), int32(len(sc.hSyn))
-	}
-	return sc.hSyn[sc.hSynOff[2*h]:sc.hSynOff[2*h+1]]
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
-// tokens returns split(lower(s)) in buf's array: runs of textnorm.IsSpace cut s as Python's
+// tokens appends split(lower(s)) to buf: runs of textnorm.IsSpace cut s as Python's
 // str.split() does, and each token is lowercased on its own with textnorm.Lower's rules. That
 // equals lowering s first: whitespace is neither cased nor case-ignorable, so Python's
 // final-sigma context never crosses it, and lowering never creates or removes whitespace.
@@ -16,16 +16,17 @@ import (
 // Tokens that lowering leaves alone are substrings of s; tokens whose only changes are ASCII
 // capitals share one allocation per call; the rest go through textnorm.Lower.
 func (sc *meteorScratch) tokens(buf []string, s string) []string {
-	buf = buf[:0]
+	first := len(buf)
 	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
 	start, upper, special := -1, false, false
+	classes := runeClasses()
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			class := asciiClass[c]
 			if class == asciiSpace {
 				if start >= 0 {
-					buf = append(buf, sc.lowerToken(s[start:i], len(buf), upper, special))
+					buf = append(buf, sc.lowerToken(s[start:i], len(buf)-first, upper, special))
 					start = -1
 				}
 			} else {
@@ -38,26 +39,27 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if textnorm.IsSpace(r) {
+		space, changes := classes.classify(r)
+		if space {
 			if start >= 0 {
-				buf = append(buf, sc.lowerToken(s[start:i], len(buf), upper, special))
+				buf = append(buf, sc.lowerToken(s[start:i], len(buf)-first, upper, special))
 				start = -1
 			}
 		} else {
 			if start < 0 {
 				start, upper, special = i, false, false
 			}
-			special = special || lowerChanges(r) || size == 1 // textnorm.Lower turns bad UTF-8 into U+FFFD
+			special = special || changes || size == 1 // textnorm.Lower turns bad UTF-8 into U+FFFD
 		}
 		i += size
 	}
 	if start >= 0 {
-		buf = append(buf, sc.lowerToken(s[start:], len(buf), upper, special))
+		buf = append(buf, sc.lowerToken(s[start:], len(buf)-first, upper, special))
 	}
 	if len(sc.pending) > 0 {
 		low := string(sc.arena)
 		for _, p := range sc.pending {
-			buf[p[0]] = low[p[1]:p[2]]
+			buf[first+int(p[0])] = low[p[1]:p[2]]
 		}
 	}
 	return buf
@@ -101,25 +103,39 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
+// bmpClasses marks, for every rune of the Basic Multilingual Plane, whether str.split() cuts on
+// it and whether textnorm.Lower may change it (unicode.ToLower does, which covers the U+0130
+// and Σ special cases too).
+type bmpClasses struct{ space, lower [0x10000 / 64]uint64 }
+
 var (
-	bmpLowerOnce sync.Once
-	bmpLower     []uint64 // bit r set when lowering changes the BMP rune r
+	bmpOnce sync.Once
+	bmp     *bmpClasses
 )
 
-// lowerChanges reports whether textnorm.Lower may change the non-ASCII rune r. It is exact in
-// the Basic Multilingual Plane (a bitmap of unicode.ToLower built on first use; U+0130 and Σ,
-// which textnorm.Lower special-cases, are changed by it too) and conservative above it.
-func lowerChanges(r rune) bool {
-	if r > 0xffff {
-		return true
-	}
-	bmpLowerOnce.Do(func() {
-		bmpLower = make([]uint64, 0x10000/64)
-		for c := range rune(0x10000) {
-			if unicode.ToLower(c) != c {
-				bmpLower[c/64] |= 1 << (c % 64)
+// runeClasses returns the BMP class bitmaps, built on first use and immutable after.
+func runeClasses() *bmpClasses {
+	bmpOnce.Do(func() {
+		c := new(bmpClasses)
+		for r := range rune(0x10000) {
+			if textnorm.IsSpace(r) {
+				c.space[r/64] |= 1 << (r % 64)
+			}
+			if unicode.ToLower(r) != r {
+				c.lower[r/64] |= 1 << (r % 64)
 			}
 		}
+		bmp = c
 	})
-	return bmpLower[r/64]&(1<<(r%64)) != 0
+	return bmp
+}
+
+// classify returns whether the non-ASCII rune r is whitespace and whether lowering may change
+// it; above the BMP the second answer is conservatively yes.
+func (c *bmpClasses) classify(r rune) (space, lower bool) {
+	if r > 0xffff {
+		return textnorm.IsSpace(r), true
+	}
+	bit := uint64(1) << (r % 64)
+	return c.space[r/64]&bit != 0, c.lower[r/64]&bit != 0
 }

@@ -1,0 +1,93 @@
+package metric
+
+import (
+	"math/bits"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// vocab interns the words of one METEOR call (tokens and their stems) in an open-addressing
+// table and caches what each word needs: its stem, its WordNet name id and its synonyms.
+//
+// Note: a Go map would do the interning too, but would allocate per call or need clearing
+// proportional to its history; the slot table is sized to the call.
+type vocab struct {
+	slots  []int32 // word id + 1, 0 for a free slot
+	mask   uint64
+	words  []string
+	hashes []uint64
+	stemOf []int32  // word id -> word id of its stem, -1 until computed
+	nameOf []int32  // word id -> WordNet name id, -1 for none, -2 until computed
+	synOf  []int32  // word id w -> synonyms syn[synOf[2w]:synOf[2w+1]], -1 until computed
+	syn    []uint32 // WordNet name ids
+}
+
+// reset empties the vocabulary for a call with n tokens (stems at most double the words).
+func (v *vocab) reset(n int) {
+	size := 1 << bits.Len(uint(4*n+1))
+	v.slots = resize(v.slots, size)
+	clear(v.slots)
+	v.mask = uint64(size - 1)
+	v.words, v.hashes = v.words[:0], v.hashes[:0]
+	v.stemOf, v.nameOf, v.synOf, v.syn = v.stemOf[:0], v.nameOf[:0], v.synOf[:0], v.syn[:0]
+}
+
+// intern returns the word id of w, adding it if new.
+func (v *vocab) intern(w string) int32 {
+	h := strHash(w)
+	i := h & v.mask
+	for ; v.slots[i] != 0; i = (i + 1) & v.mask {
+		if id := v.slots[i] - 1; v.hashes[id] == h && v.words[id] == w {
+			return id
+		}
+	}
+	id := int32(len(v.words))
+	v.slots[i] = id + 1
+	v.words = append(v.words, w)
+	v.hashes = append(v.hashes, h)
+	v.stemOf = append(v.stemOf, -1)
+	v.nameOf = append(v.nameOf, -2)
+	v.synOf = append(v.synOf, -1, -1)
+	return id
+}
+
+// stem returns the word id of the Porter stem of word id w.
+func (v *vocab) stem(w int32) int32 {
+	if v.stemOf[w] < 0 {
+		s := v.intern(stem(v.words[w])) // may grow v.stemOf
+		v.stemOf[w] = s
+	}
+	return v.stemOf[w]
+}
+
+// name returns the WordNet lemma-name id of word id w (names with '_' excluded), -1 if none.
+func (v *vocab) name(wn *wordNet, w int32) int32 {
+	if v.nameOf[w] == -2 {
+		v.nameOf[w] = -1
+		if id, ok := wn.names[v.words[w]]; ok {
+			v.nameOf[w] = int32(id)
+		}
+	}
+	return v.nameOf[w]
+}
+
+// synonyms returns the name ids of the lemmas of wordnet.synsets(word w).
+func (v *vocab) synonyms(wn *wordNet, w int32, sc *morphScratch) []uint32 {
+	if v.synOf[2*w] < 0 {
+		start := len(v.syn)
+		v.syn = wn.synonyms(v.syn, v.words[w], sc)
+		v.synOf[2*w], v.synOf[2*w+1] = int32(start), int32(len(v.syn))
+	}
+	return v.syn[v.synOf[2*w]:v.synOf[2*w+1]]
+}
+
+// stem is textnorm.Stem for a lowercased token. Two cases skip the call: NLTK returns a word of
+// at most two characters lowercased, and a token ending in a non-ASCII character is its own stem,
+// since every Porter rule (and NLTK's irregular-form pool) needs an ASCII suffix.
+func stem(tok string) string {
+	if len(tok) <= 2 || tok[len(tok)-1] >= utf8.RuneSelf {
+		return tok
+	}
+	return textnorm.Stem(tok)
+}
