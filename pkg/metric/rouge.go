@@ -17,8 +17,10 @@ type RougeScores struct{ R1, R2, RL float64 }
 // each F-measure is the best over the references. Tokens are rouge-score's: lowercase ASCII
 // letters and digits only, so non-ASCII text contributes nothing.
 //
-// Note: tokens are mapped to integer ids (through a cache that also memoises Porter stems), and
-// the n-gram overlaps are counted by merging sorted id lists, so no map is built per call.
+// Note: tokens are mapped to per-call integer ids (stems memoised across calls); unigram overlap
+// is counted in an array indexed by id, bigram overlap by pairwise matching or, for long texts,
+// by merging sorted keys; ROUGE-L switches to a bit-parallel LCS on long texts. No map is built
+// per call.
 func Rouge(pred string, refs []string, stem bool) RougeScores {
 	var best RougeScores
 	if len(refs) == 0 {
@@ -28,19 +30,31 @@ func Rouge(pred string, refs []string, stem bool) RougeScores {
 	defer putScratch(s)
 	s.ids = s.rougeIDs(s.ids[:0], pred, stem)
 	np := len(s.ids)
-	// Layout of s.ids: pred ids, sorted pred ids, then the current reference's ids.
-	s.ids = append(s.ids, s.ids[:np]...)
-	slices.Sort(s.ids[np:])
-	s.keys = appendBigrams(s.keys[:0], s.ids[:np])
-	slices.Sort(s.keys)
+	s.counts = s.counts[:0]
+	for _, id := range s.ids {
+		s.counts = growTo(s.counts, int(id)+1)
+		s.counts[id]++
+	}
+	s.keys = appendBigrams(s.keys[:0], s.ids)
 	nk := len(s.keys)
+	sortedKeys := false
 	for _, ref := range refs {
-		s.ids = s.rougeIDs(s.ids[:2*np], ref, stem)
-		pr, rr := s.ids[:np], s.ids[2*np:]
-		r1 := fmeasure(overlapSorted(s.ids[np:2*np], sortedCopy(&s.row, rr)), np, len(rr))
+		s.ids = s.rougeIDs(s.ids[:np], ref, stem)
+		pr, rr := s.ids[:np], s.ids[np:]
+		r1 := fmeasure(s.unigramOverlap(rr), np, len(rr))
 		s.keys = appendBigrams(s.keys[:nk], rr)
-		slices.Sort(s.keys[nk:])
-		r2 := fmeasure(overlapSorted(s.keys[:nk], s.keys[nk:]), max(np-1, 0), max(len(rr)-1, 0))
+		var o2 int
+		if nk*(len(s.keys)-nk) <= 256 {
+			o2 = s.pairOverlap(s.keys[:nk], s.keys[nk:])
+		} else {
+			if !sortedKeys {
+				slices.Sort(s.keys[:nk])
+				sortedKeys = true
+			}
+			slices.Sort(s.keys[nk:])
+			o2 = overlapSorted(s.keys[:nk], s.keys[nk:])
+		}
+		r2 := fmeasure(o2, max(np-1, 0), max(len(rr)-1, 0))
 		var rl float64
 		if np > 0 && len(rr) > 0 {
 			rl = lcsF(s.lcs(pr, rr), np, len(rr))
@@ -48,6 +62,52 @@ func Rouge(pred string, refs []string, stem bool) RougeScores {
 		best.R1, best.R2, best.RL = max(best.R1, r1), max(best.R2, r2), max(best.RL, rl)
 	}
 	return best
+}
+
+// growTo extends c with zeros to at least n elements.
+func growTo(c []int32, n int) []int32 {
+	if n > len(c) {
+		c = append(c, make([]int32, n-len(c))...)
+	}
+	return c
+}
+
+// unigramOverlap returns Σ min(count in pred, count in ref) with the prediction's counts in
+// s.counts, which it leaves as it found them.
+func (s *scratch) unigramOverlap(ref []int32) int {
+	n := 0
+	s.row = s.row[:0] // ids taken from the counts, to put back
+	for _, id := range ref {
+		if int(id) < len(s.counts) && s.counts[id] > 0 {
+			s.counts[id]--
+			s.row = append(s.row, id)
+			n++
+		}
+	}
+	for _, id := range s.row {
+		s.counts[id]++
+	}
+	return n
+}
+
+// pairOverlap is the multiset intersection size of two short key lists, by pairwise matching.
+func (s *scratch) pairOverlap(a, b []uint64) int {
+	if cap(s.used) < len(b) {
+		s.used = make([]bool, len(b), 2*len(b))
+	}
+	s.used = s.used[:len(b)]
+	clear(s.used)
+	n := 0
+	for _, x := range a {
+		for j, y := range b {
+			if x == y && !s.used[j] {
+				s.used[j] = true
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 // rougeIDs appends the token ids of str to dst, stemming tokens longer than three characters.
@@ -165,13 +225,6 @@ func (t *tokenTable) grow() {
 		}
 		t.slots[i] = sl
 	}
-}
-
-// sortedCopy copies ids into *buf, sorts it and returns it.
-func sortedCopy(buf *[]int32, ids []int32) []int32 {
-	*buf = append((*buf)[:0], ids...)
-	slices.Sort(*buf)
-	return *buf
 }
 
 func appendBigrams(dst []uint64, ids []int32) []uint64 {
