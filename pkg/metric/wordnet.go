@@ -1,11 +1,11 @@
 package metric
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,21 +68,26 @@ func loadWordNet() *wordNet {
 	return wordnetTable
 }
 
-// wnDecoder reads the sections of the generated table.
+// wnDecoder walks the lines of the decompressed table. Lines and fields are substrings of one
+// string, so decoding allocates little beyond the maps.
 type wnDecoder struct {
-	sc   *bufio.Scanner
+	text string
+	off  int
 	line int
 }
 
 func (d *wnDecoder) next() (string, error) {
-	if !d.sc.Scan() {
-		if err := d.sc.Err(); err != nil {
-			return "", err
-		}
-		return "", fmt.Errorf("line %d: unexpected end", d.line)
+	if d.off >= len(d.text) {
+		return "", fmt.Errorf("line %d: unexpected end", d.line+1)
 	}
 	d.line++
-	return d.sc.Text(), nil
+	end := strings.IndexByte(d.text[d.off:], '\n')
+	if end < 0 {
+		end = len(d.text) - d.off
+	}
+	line := d.text[d.off : d.off+end]
+	d.off += end + 1
+	return line, nil
 }
 
 // header reads a section header "kind pos count" and checks kind and pos.
@@ -107,7 +112,11 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &wnDecoder{sc: bufio.NewScanner(zr)}
+	var text strings.Builder
+	if _, err := io.Copy(&text, zr); err != nil {
+		return nil, err
+	}
+	d := &wnDecoder{text: text.String()}
 	if line, err := d.next(); err != nil || line != "wordnet-table 1" {
 		return nil, fmt.Errorf("bad header %q (%v)", line, err)
 	}
@@ -119,14 +128,13 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 		}
 	}
 	wn.synName = append(wn.synName, uint32(len(wn.nameIDs)))
-	perPOS := make(map[uint32]*[numPOS][]uint32, 150000)
-	var order []string
+	var ix wnIndex
 	for p := range numPOS {
-		if err := wn.decodeIndex(d, p, base, perPOS, &order); err != nil {
+		if err := wn.decodeIndex(d, p, base, &ix); err != nil {
 			return nil, err
 		}
 	}
-	wn.flattenIndex(perPOS, order)
+	wn.flattenIndex(&ix)
 	for p := range numPOS {
 		if err := wn.decodeExceptions(d, p); err != nil {
 			return nil, err
@@ -147,7 +155,7 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, base *[numPOS]uint32) erro
 			return err
 		}
 		wn.synName = append(wn.synName, uint32(len(wn.nameIDs)))
-		for _, name := range strings.Fields(line) {
+		for name := range strings.FieldsSeq(line) {
 			if strings.IndexByte(name, '_') >= 0 {
 				continue
 			}
@@ -162,48 +170,54 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, base *[numPOS]uint32) erro
 	return nil
 }
 
-func (wn *wordNet) decodeIndex(d *wnDecoder, p int, base [numPOS]uint32, perPOS map[uint32]*[numPOS][]uint32, order *[]string) error {
+// wnIndex collects the index sections before they are packed: per entry and pos a span of
+// flat[pos].
+type wnIndex struct {
+	spans [][numPOS][2]uint32
+	flat  [numPOS][]uint32
+}
+
+func (wn *wordNet) decodeIndex(d *wnDecoder, p int, base [numPOS]uint32, ix *wnIndex) error {
 	n, err := d.header("idx", p)
 	if err != nil {
 		return err
 	}
-	total := uint32(len(wn.synName) - 1)
+	total := uint32(wn.numSynsets())
 	for range n {
 		line, err := d.next()
 		if err != nil {
 			return err
 		}
-		f := strings.Fields(line)
-		if len(f) < 2 {
+		lemma, rest, ok := strings.Cut(line, " ")
+		if !ok {
 			return fmt.Errorf("line %d: index entry without synsets", d.line)
 		}
-		e, ok := wn.lemmas[f[0]]
+		e, ok := wn.lemmas[lemma]
 		if !ok {
-			e = uint32(len(*order))
-			wn.lemmas[f[0]] = e
-			*order = append(*order, f[0])
-			perPOS[e] = new([numPOS][]uint32)
+			e = uint32(len(ix.spans))
+			wn.lemmas[lemma] = e
+			ix.spans = append(ix.spans, [numPOS][2]uint32{})
 		}
-		syns := make([]uint32, 0, len(f)-1)
-		for _, s := range f[1:] {
-			k, err := strconv.ParseUint(s, 10, 32)
+		start := uint32(len(ix.flat[p]))
+		for f := range strings.FieldsSeq(rest) {
+			k, err := strconv.ParseUint(f, 10, 32)
 			if err != nil || base[p]+uint32(k) >= total {
-				return fmt.Errorf("line %d: bad synset number %q", d.line, s)
+				return fmt.Errorf("line %d: bad synset number %q", d.line, f)
 			}
-			syns = append(syns, base[p]+uint32(k))
+			ix.flat[p] = append(ix.flat[p], base[p]+uint32(k))
 		}
-		perPOS[e][p] = syns
+		ix.spans[e][p] = [2]uint32{start, uint32(len(ix.flat[p]))}
 	}
 	return nil
 }
 
 // flattenIndex packs the per-pos synset lists of every entry into wn.entries and wn.synsets.
-func (wn *wordNet) flattenIndex(perPOS map[uint32]*[numPOS][]uint32, order []string) {
-	wn.entries = make([]uint32, 0, numPOS*len(order)+1)
-	for e := range order {
+func (wn *wordNet) flattenIndex(ix *wnIndex) {
+	wn.entries = make([]uint32, 0, numPOS*len(ix.spans)+1)
+	for _, sp := range ix.spans {
 		for p := range numPOS {
 			wn.entries = append(wn.entries, uint32(len(wn.synsets)))
-			wn.synsets = append(wn.synsets, perPOS[uint32(e)][p]...)
+			wn.synsets = append(wn.synsets, ix.flat[p][sp[p][0]:sp[p][1]]...)
 		}
 	}
 	wn.entries = append(wn.entries, uint32(len(wn.synsets)))
