@@ -166,6 +166,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return cfg, nil
 	}
 	if j.Model == "" {
+		if j.Mode == ModeAuto || j.Mode == "" {
+			return cfg, nil // records routed to an LLM protocol get an error saying so
+		}
 		return nil, command.Usagef("--model: mode %s needs a judge model", j.Mode)
 	}
 	client, err := newClient(ctx, c, j)

@@ -147,15 +147,19 @@ func (j *Judge) NeedsModel() bool {
 // Grade judges rec. It returns nil when the plan skips the record, and an error only when ctx is
 // done; every other failure is a Judgment with Error set and no Score.
 func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
+	mode := j.Mode
+	if mode == ModeRules {
+		mode = RulesMode
+	}
 	if rec.Prediction == nil {
-		return &record.Judgment{Mode: j.Mode, Model: j.Model, Error: "no prediction to judge"}, nil
+		return &record.Judgment{Mode: mode, Model: j.Model, Error: "no prediction to judge"}, nil
 	}
 	if rec.Prediction.Error != "" {
-		return &record.Judgment{Mode: j.Mode, Model: j.Model, Error: "prediction failed: " + rec.Prediction.Error}, nil
+		return &record.Judgment{Mode: mode, Model: j.Model, Error: "prediction failed: " + rec.Prediction.Error}, nil
 	}
 	p, err := j.Plan(rec)
 	if err != nil {
-		return &record.Judgment{Mode: j.Mode, Model: j.Model, Error: err.Error()}, nil
+		return &record.Judgment{Mode: mode, Model: j.Model, Error: err.Error()}, nil
 	}
 	if p.Skip {
 		return nil, nil
@@ -167,7 +171,7 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 	}
 	jg.Model = j.Model
 	if j.Client == nil {
-		jg.Error = "mode " + p.Mode + " needs a model (--provider/--model)"
+		jg.Error = "mode " + p.Mode + " needs a judge model (--model)"
 		return jg, nil
 	}
 	return jg, j.call(ctx, p, jg)

@@ -190,8 +190,10 @@ func TestLoopbackRouting(t *testing.T) {
 	if c, ok := byLast[user]; !ok || c.msgs[0].Content != sys || c.msgs[0].Role != "system" {
 		t.Errorf("no MAGMA request with system + user messages")
 	}
-	if _, ok := byLast[prompt.EvaLearnJudge("The answer must be 42.", "42")]; !ok {
+	if c, ok := byLast[prompt.EvaLearnJudge("The answer must be 42.", "42")]; !ok {
 		t.Errorf("no EvaLearn request with the rubric and the stripped answer")
+	} else if len(c.msgs) != 2 || c.msgs[0].Role != "system" || c.msgs[0].Content != "" || c.Temperature == nil || *c.Temperature != 0.2 {
+		t.Errorf("EvaLearn request: messages %+v temperature %v, want the empty system message and 0.2", c.msgs[:len(c.msgs)-1], c.Temperature)
 	}
 
 	// Rerun from the cache: zero calls, the same verdicts, marked cached and free.
