@@ -143,9 +143,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(records)
 	var mm *record.Writer
 	if cfg.mismatches != "" {
-		f, err := os.Create(cfg.mismatches)
-		if err != nil {
-			return fmt.Errorf("mismatches: %w", err)
+		f, ferr := os.Create(cfg.mismatches)
+		if ferr != nil {
+			return fmt.Errorf("mismatches: %w", ferr)
 		}
 		defer closeInto(f, &err, "mismatches")
 		mm = record.NewWriter(f)
@@ -231,9 +231,9 @@ func (cfg *config) writeSummary(s *Summary, stdout, stderr io.Writer) (err error
 	if cfg.summary == "-" {
 		return s.write(stdout, cfg.format)
 	}
-	f, err := os.Create(cfg.summary)
-	if err != nil {
-		return fmt.Errorf("summary: %w", err)
+	f, ferr := os.Create(cfg.summary)
+	if ferr != nil {
+		return fmt.Errorf("summary: %w", ferr)
 	}
 	defer closeInto(f, &err, "summary")
 	if err := s.write(f, cfg.format); err != nil {
