@@ -173,7 +173,11 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	if slices.Max(s.ids[:end]) >= 1<<16 {
 		return s.clippedMap(n, hyp, bounds)
 	}
+	if (hyp-n+1)*(end-n+1) <= 1024 {
+		return s.clippedShort(n, hyp, bounds)
+	}
 	hk := s.ngrams(s.ids[:hyp], n, 0)
+	slices.Sort(hk)
 	distinct := s.distinct[:0]
 	for i, k := range hk {
 		if i > 0 && k == hk[i-1] {
@@ -185,6 +189,7 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	start := hyp
 	for _, end := range bounds {
 		rk := s.ngrams(s.ids[start:end], n, len(hk))
+		slices.Sort(rk)
 		i, j := 0, 0
 		for i < len(distinct) && j < len(rk) {
 			switch k := distinct[i].key; {
@@ -211,7 +216,43 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	return num, max(1, len(hk))
 }
 
-// ngrams writes the sorted packed n-grams of ids into s.keys[off:] and returns them.
+// clippedShort is clipped for short texts: distinct n-grams and their counts by pairwise
+// comparison, which beats sorting when there are few.
+func (s *scratch) clippedShort(n, hyp int, bounds []int) (num, den int) {
+	hk := s.ngrams(s.ids[:hyp], n, 0)
+	distinct := s.distinct[:0]
+next:
+	for _, k := range hk {
+		for i := range distinct {
+			if distinct[i].key == k {
+				distinct[i].n++
+				continue next
+			}
+		}
+		distinct = append(distinct, ngramCount{key: k, n: 1})
+	}
+	start := hyp
+	for _, end := range bounds {
+		rk := s.ngrams(s.ids[start:end], n, len(hk))
+		for i := range distinct {
+			m := 0
+			for _, k := range rk {
+				if k == distinct[i].key {
+					m++
+				}
+			}
+			distinct[i].maxRef = max(distinct[i].maxRef, m)
+		}
+		start = end
+	}
+	for _, d := range distinct {
+		num += min(d.n, d.maxRef)
+	}
+	s.distinct = distinct
+	return num, max(1, len(hk))
+}
+
+// ngrams writes the packed n-grams of ids into s.keys[off:] and returns them.
 func (s *scratch) ngrams(ids []int32, n, off int) []uint64 {
 	s.keys = s.keys[:off]
 	for i := 0; i+n <= len(ids); i++ {
@@ -221,9 +262,7 @@ func (s *scratch) ngrams(ids []int32, n, off int) []uint64 {
 		}
 		s.keys = append(s.keys, k)
 	}
-	g := s.keys[off:]
-	slices.Sort(g)
-	return g
+	return s.keys[off:]
 }
 
 // clippedMap is clipped for texts with more than 65,536 distinct tokens, counting with maps.

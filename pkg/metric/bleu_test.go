@@ -57,17 +57,21 @@ func ExampleBLEU() {
 	// Output: 1.0000 0.3162 0.1778
 }
 
-// TestClippedPaths checks the packed-key counting (after renumbering large ids) against the map
-// fallback on random hypotheses and references.
+// TestClippedPaths checks the packed-key counting, pairwise and sorted (after renumbering large
+// ids), against the map fallback on random hypotheses and references.
 func TestClippedPaths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
 		s := new(scratch)
-		hyp := rng.IntN(12)
+		size := 12 // short texts take the pairwise path, long ones the sorting path
+		if rng.IntN(2) == 0 {
+			size = 80
+		}
+		hyp := rng.IntN(size)
 		total := hyp
 		var bounds []int
 		for range 1 + rng.IntN(3) {
-			total += rng.IntN(12)
+			total += rng.IntN(size)
 			bounds = append(bounds, total)
 		}
 		raw := make([]int32, total)
