@@ -212,50 +212,59 @@ func CMRCF1(pred string, refs []string) float64 {
 // stripped, punctuation is dropped, each ideograph U+4E00–U+9FA5 is a token of its own, and the
 // text between them goes through textnorm.WordTokenize (nltk.word_tokenize).
 func CMRCSegment(s string) []string {
+	var ids cmrcIDs
 	var out []string
-	cmrcSegment(s, func(tok string, _ rune) { out = append(out, tok) }, nil)
+	for _, id := range ids.segment(s, nil) {
+		if id < cmrcVocabBase {
+			out = append(out, string(rune(id)))
+		} else {
+			out = append(out, ids.vocab[id-cmrcVocabBase])
+		}
+	}
 	return out
 }
 
-// cmrcSegment calls emit for every token of mixed_segmentation(s, rm_punc=True), with the code
-// point of a lone ideograph or -1; words is a scratch buffer for the word tokenizer and is
-// returned for reuse.
-func cmrcSegment(s string, emit func(tok string, han rune), words []string) []string {
-	s = cmrcNorm(s)
-	start, end, gap := -1, 0, false
-	flush := func() {
-		if start < 0 {
-			return
-		}
-		run := s[start:end]
-		if gap {
-			run = strings.Map(func(r rune) rune {
-				if cmrcPunct(r) {
-					return -1
-				}
-				return r
-			}, run)
-		}
-		if words == nil {
-			words = make([]string, 0, 8)
-		}
-		words = textnorm.AppendWordTokens(words[:0], run)
-		for _, w := range words {
-			emit(w, -1)
-		}
-		start, gap = -1, false
+// cmrcIDs segments text into token ids for one CMRCF1 call: an ideograph's id is its code point,
+// any other token's is cmrcVocabBase plus its index in vocab.
+type cmrcIDs struct {
+	vocab []string
+	words []string // scratch for the word tokenizer
+}
+
+// cmrcVocabBase is past every code point, so vocabulary ids never equal an ideograph's.
+const cmrcVocabBase = 0x110000
+
+// segment appends the ids of mixed_segmentation(s, rm_punc=True) to dst. It walks the stripped
+// text assuming lower() leaves it unchanged (see caseless) and starts over on the lowercased
+// text at the first character that would change.
+func (c *cmrcIDs) segment(s string, dst []int32) []int32 {
+	s = cmrcStrip(s)
+	if out, ok := c.segmentLower(s, dst, true); ok {
+		return out
 	}
+	out, _ := c.segmentLower(textnorm.Lower(s), dst, false)
+	return out
+}
+
+// segmentLower appends the ids of the lowercased, stripped text s to dst; with check set it
+// gives up (ok false) at the first character that is not caseless.
+func (c *cmrcIDs) segmentLower(s string, dst []int32, check bool) (out []int32, ok bool) {
+	start, end, gap := -1, 0, false
 	for i := 0; i < len(s); {
 		r, n := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
 			r, n = cmrcDecode(s, i)
 		}
 		switch {
+		case cmrcHan(r):
+			if start >= 0 {
+				dst, start = c.flush(dst, s[start:end], gap), -1
+			}
+			dst = append(dst, r)
+		case check && (r < utf8.RuneSelf && 'A' <= r && r <= 'Z' || r >= utf8.RuneSelf && !caselessRune(r)):
+			return dst, false
 		case cmrcPunct(r):
 			gap = gap || start >= 0
-		case cmrcHan(r):
-			flush()
-			emit(s[i:i+n], r)
 		default:
 			if start < 0 {
 				start, gap = i, false
@@ -264,28 +273,30 @@ func cmrcSegment(s string, emit func(tok string, han rune), words []string) []st
 		}
 		i += n
 	}
-	flush()
-	return words
+	if start >= 0 {
+		dst = c.flush(dst, s[start:end], gap)
+	}
+	return dst, true
 }
 
-// cmrcIDs turns tokens into integers for one CMRCF1 call.
-type cmrcIDs struct {
-	vocab []string // tokens other than ideographs; id cmrcVocabBase+index
-	words []string // scratch for the word tokenizer
-}
-
-// cmrcVocabBase is past every code point, so vocabulary ids never equal an ideograph's.
-const cmrcVocabBase = 0x110000
-
-// segment appends the ids of CMRCSegment(s) to dst.
-func (c *cmrcIDs) segment(s string, dst []int32) []int32 {
-	c.words = cmrcSegment(s, func(tok string, han rune) {
-		if han >= 0 {
-			dst = append(dst, han)
-		} else {
-			dst = append(dst, c.id(tok))
-		}
-	}, c.words)
+// flush appends the ids of nltk.word_tokenize(run), with punctuation removed first when gap says
+// the run contains some.
+func (c *cmrcIDs) flush(dst []int32, run string, gap bool) []int32 {
+	if gap {
+		run = strings.Map(func(r rune) rune {
+			if cmrcPunct(r) {
+				return -1
+			}
+			return r
+		}, run)
+	}
+	if c.words == nil {
+		c.words = make([]string, 0, 8)
+	}
+	c.words = textnorm.AppendWordTokens(c.words[:0], run)
+	for _, w := range c.words {
+		dst = append(dst, c.id(w))
+	}
 	return dst
 }
 
@@ -313,21 +324,20 @@ func longestCommonRun(a, b []int32) int {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	if len(b) > 127 {
+	if len(b) > 255 {
 		return longestCommonRunTable(a, b)
 	}
-	var head [64]int8
-	var next [128]int8
-	for i := range head {
-		head[i] = -1
-	}
+	// head[h] and next[j] hold a position of b plus one; zero ends a chain.
+	var head [64]uint8
+	var next [255]uint8
 	for j := len(b) - 1; j >= 0; j-- {
 		h := cmrcHash(b[j])
-		next[j], head[h] = head[h], int8(j)
+		next[j], head[h] = head[h], uint8(j+1)
 	}
 	best := 0
 	for i, x := range a {
-		for j := int(head[cmrcHash(x)]); j >= 0; j = int(next[j]) {
+		for j1 := int(head[cmrcHash(x)]); j1 > 0; j1 = int(next[j1-1]) {
+			j := j1 - 1
 			if b[j] != x || i > 0 && j > 0 && a[i-1] == b[j-1] {
 				continue // another token, or inside a run counted from its start
 			}

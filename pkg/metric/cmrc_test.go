@@ -139,12 +139,14 @@ func TestLongestCommonRun(t *testing.T) {
 			t.Errorf("longestCommonRun(%v, %v) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
-	long := make([]int32, 300)
+	long := make([]int32, 600)
 	for i := range long {
 		long[i] = int32(i % 7)
 	}
-	if got, want := longestCommonRun(long[:200], long[50:]), 200; got != want {
-		t.Errorf("longestCommonRun(long) = %d, want %d", got, want)
+	for _, end := range []int{350, 600} { // b within and beyond what the hash chains take
+		if got := longestCommonRun(long[:200], long[100:end]); got != 200 {
+			t.Errorf("longestCommonRun(long[:200], long[100:%d]) = %d, want 200", end, got)
+		}
 	}
 }
 
