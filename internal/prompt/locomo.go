@@ -118,9 +118,11 @@ func LoCoMoCategory(rec *record.Record) int {
 
 // LoCoMoSessions reads a LoCoMo record's context back into sessions. A passage's turns come from its
 // "turns" field ([{speaker, text, blip_caption?}], kept by the loader) when present, else from its
-// text lines "speaker: text".
+// text lines "speaker: text" (qa-load's layout, which keeps no blip_caption: those turns then
+// render without the caption line, so the prompt is not byte-exact).
 func LoCoMoSessions(rec *record.Record) ([]LoCoMoSession, error) {
 	out := make([]LoCoMoSession, 0, len(rec.Context))
+	speakers := lineSpeakers(rec)
 	for i, p := range rec.Context {
 		s := LoCoMoSession{DateTime: p.Date}
 		if raw, ok := p.Extra["turns"]; ok {
@@ -139,13 +141,7 @@ func LoCoMoSessions(rec *record.Record) ([]LoCoMoSession, error) {
 				s.Turns = append(s.Turns, d)
 			}
 		} else {
-			for _, line := range strings.Split(p.Text, "\n") {
-				if line == "" {
-					continue
-				}
-				sp, text, _ := strings.Cut(line, ": ")
-				s.Turns = append(s.Turns, LoCoMoTurnData{Speaker: sp, Text: text})
-			}
+			s.Turns = turnsFromLines(p.Text, speakers)
 		}
 		out = append(out, s)
 	}
@@ -189,4 +185,47 @@ func LoCoMoQA(rec *record.Record, abstainFirst bool) (string, error) {
 	}
 	s1, s2 := LoCoMoSpeakers(rec, sessions)
 	return LoCoMoQuery(s1, s2, sessions, LoCoMoQuestion(rec.Question, cat, adv, abstainFirst), cat), nil
+}
+
+// lineSpeakers guesses the speakers of "speaker: text" lines: meta speaker_a/speaker_b when present,
+// else every prefix that opens at least three lines (a turn's own text rarely repeats one).
+func lineSpeakers(rec *record.Record) map[string]bool {
+	a, okA := rec.MetaString("speaker_a")
+	b, okB := rec.MetaString("speaker_b")
+	if okA && okB {
+		return map[string]bool{a: true, b: true}
+	}
+	counts := map[string]int{}
+	for _, p := range rec.Context {
+		for _, line := range strings.Split(p.Text, "\n") {
+			if sp, _, ok := strings.Cut(line, ": "); ok {
+				counts[sp]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for sp, n := range counts {
+		if n >= 3 {
+			out[sp] = true
+		}
+	}
+	return out
+}
+
+// turnsFromLines splits "speaker: text" lines into turns; a line whose prefix is not a known speaker
+// continues the previous turn's text.
+func turnsFromLines(text string, speakers map[string]bool) []LoCoMoTurnData {
+	var turns []LoCoMoTurnData
+	for _, line := range strings.Split(text, "\n") {
+		sp, t, ok := strings.Cut(line, ": ")
+		if ok && speakers[sp] || len(turns) == 0 {
+			if !ok {
+				sp, t = "", line
+			}
+			turns = append(turns, LoCoMoTurnData{Speaker: sp, Text: t})
+			continue
+		}
+		turns[len(turns)-1].Text += "\n" + line
+	}
+	return turns
 }

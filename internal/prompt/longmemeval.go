@@ -124,7 +124,8 @@ func LongMemEvalGeneration(history, questionDate, question string, con bool) str
 }
 
 // LongMemEvalSessions reads a LongMemEval record's haystack: passages carrying a raw "turns" list
-// (date from the passage), else meta haystack_sessions with meta haystack_dates.
+// (date from the passage), else meta haystack_sessions with meta haystack_dates, else the passages'
+// "role: content" text lines (see turnsFromText).
 func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 	var out []LongMemEvalSession
 	for i, p := range rec.Context {
@@ -144,16 +145,47 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 	}
 	var sessions [][]json.RawMessage
 	var dates []string
-	if ok, err := rec.MetaValue("haystack_sessions", &sessions); !ok || err != nil {
-		return nil, fmt.Errorf("longmemeval %s: no haystack (context turns or meta.haystack_sessions)", rec.ID)
+	if ok, err := rec.MetaValue("haystack_sessions", &sessions); ok && err == nil {
+		if _, err := rec.MetaValue("haystack_dates", &dates); err != nil || len(dates) != len(sessions) {
+			return nil, fmt.Errorf("longmemeval %s: meta.haystack_dates does not match the sessions", rec.ID)
+		}
+		for i, s := range sessions {
+			out = append(out, LongMemEvalSession{Date: dates[i], Turns: s})
+		}
+		return out, nil
 	}
-	if _, err := rec.MetaValue("haystack_dates", &dates); err != nil || len(dates) != len(sessions) {
-		return nil, fmt.Errorf("longmemeval %s: meta.haystack_dates does not match the sessions", rec.ID)
-	}
-	for i, s := range sessions {
-		out = append(out, LongMemEvalSession{Date: dates[i], Turns: s})
+	for _, p := range rec.Context {
+		out = append(out, LongMemEvalSession{Date: p.Date, Turns: turnsFromText(p.Text)})
 	}
 	return out, nil
+}
+
+// turnsFromText recovers {"role", "content"} turns from a passage written as "role: content" lines
+// (qa-load's LongMemEval layout). A line starting with "user: " or "assistant: " opens a turn; any
+// other line continues the previous turn's content. Content that itself holds a line starting with
+// "user: " or "assistant: " is split wrongly: loaders that keep the raw turns avoid this.
+func turnsFromText(text string) []json.RawMessage {
+	type turn struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	var turns []turn
+	for _, line := range strings.Split(text, "\n") {
+		role, content, ok := strings.Cut(line, ": ")
+		if ok && (role == "user" || role == "assistant") || len(turns) == 0 {
+			if !ok {
+				role, content = "", line
+			}
+			turns = append(turns, turn{Role: role, Content: content})
+			continue
+		}
+		turns[len(turns)-1].Content += "\n" + line
+	}
+	out := make([]json.RawMessage, len(turns))
+	for i, t := range turns {
+		out[i], _ = json.Marshal(t)
+	}
+	return out
 }
 
 // LongMemEvalPrompt renders the whole reader prompt for rec (question_date from meta).
