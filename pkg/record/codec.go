@@ -38,25 +38,6 @@ func keySet(keys ...string) map[string]bool {
 	return m
 }
 
-// unknownFields returns the members of the JSON object b whose keys are not in known, or nil.
-func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage, error) {
-	var all map[string]json.RawMessage
-	if err := unmarshal(b, &all); err != nil {
-		return nil, err
-	}
-	var extra map[string]json.RawMessage
-	for k, v := range all {
-		if known[k] {
-			continue
-		}
-		if extra == nil {
-			extra = make(map[string]json.RawMessage)
-		}
-		extra[k] = v
-	}
-	return extra, nil
-}
-
 // appendExtra splices extra members, in sorted key order, into the encoded object obj.
 func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
 	if len(extra) == 0 {

@@ -20,6 +20,7 @@ func TestRoundTrip(t *testing.T) {
 		{"nested unknown fields", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","logprob":-0.125e0},"judgments":{"j":{"score":1,"label":"yes","extra":[true]}},"context":[{"title":"t","text":"s","url":"u"}]}`},
 		{"meta verbatim", `{"schema":1,"id":"a","question":"q","answers":["x"],"meta":{"level":"hard","evidence":["D1:3"],"n":1e400}}`},
 		{"facts and sequence", `{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"17","position":3},"prediction":{"text":"y","supporting_facts":[["T",0],["U",2]]}}`},
+		{"escaped keys", `{"schema":1,"id":"a","question":"q","answers":["x"],"\u0069d2":"y","a\"b":{"c":"}"}}`},
 		{"html and unicode kept", `{"schema":1,"id":"a<b>&","question":"é\u2028x","answers":["<i>"]}`},
 	}
 	for _, tt := range tests {
