@@ -124,13 +124,16 @@ func configure(c *cli.Context) (Config, error) {
 func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	g := NewGrouper(cfg.Problems)
-	var unplaced, failed int
+	var unplaced, failed, unjudged int
 	err := src.Each(func(r *record.Record) error {
 		o, err := observe(r, cfg.Judge)
 		if errors.Is(err, ErrNoSequence) {
 			unplaced++
 			fmt.Fprintf(stderr, "qa-learncurve: record %q: %v; skipped\n", r.ID, err)
 			return nil
+		}
+		if j := r.Judgments[cfg.Judge]; j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "") {
+			unjudged++
 		}
 		if r.Failed() {
 			failed++
@@ -144,6 +147,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	seqs, warns := g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
+	if unjudged > 0 {
+		warns = append(warns, fmt.Sprintf("%d records have no %q verdict (no score, empty reply): counted as wrong", unjudged, cfg.Judge))
+	}
 	warn(stderr, append(warns, rep.Warnings...))
 	var ci *CI
 	if cfg.Bootstrap > 0 {
