@@ -53,13 +53,19 @@ func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "WordNet 3.0 dict directory")
 	out := flag.String("out", "wordnet/wordnet.txt.gz", "output file")
 	flag.Parse()
-	if err := run(*dict, *out); err != nil {
+	gz, err := generate(*dict, wantSynsets)
+	if err == nil {
+		err = os.WriteFile(*out, gz, 0o644)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "wordnetgen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dict, out string) error {
+// generate reads the dict directory and returns the gzip'ed table; the database must hold
+// want synsets.
+func generate(dict string, want int) ([]byte, error) {
 	var text bytes.Buffer
 	text.WriteString("wordnet-table 1\n")
 	offsets := make(map[string]map[int]int) // pos -> byte offset -> local synset number
@@ -67,7 +73,7 @@ func run(dict, out string) error {
 	for _, pf := range posFiles {
 		syns, byOffset, err := readData(filepath.Join(dict, "data."+pf.suffix))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		offsets[pf.pos] = byOffset
 		total += len(syns)
@@ -77,31 +83,31 @@ func run(dict, out string) error {
 			text.WriteByte('\n')
 		}
 	}
-	if total != wantSynsets {
-		return fmt.Errorf("read %d synsets, want %d (WordNet 3.0)", total, wantSynsets)
+	if total != want {
+		return nil, fmt.Errorf("read %d synsets, want %d", total, want)
 	}
 	for _, pf := range posFiles {
 		if err := writeIndex(&text, filepath.Join(dict, "index."+pf.suffix), pf.pos, offsets[pf.pos]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	for _, pf := range posFiles {
 		if err := writeExceptions(&text, filepath.Join(dict, pf.suffix+".exc"), pf.pos); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var gz bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := zw.Write(text.Bytes()); err != nil {
-		return err
+		return nil, err
 	}
 	if err := zw.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	return os.WriteFile(out, gz.Bytes(), 0o644)
+	return gz.Bytes(), nil
 }
 
 // readLines returns the lines of a file that are not part of the licence header (NLTK skips
