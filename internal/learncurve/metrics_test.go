@@ -2,6 +2,7 @@ package learncurve
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -153,4 +154,29 @@ func TestPyString(t *testing.T) {
 			t.Errorf("pyString(%q) = %s, want %s", tt.s, got, tt.want)
 		}
 	}
+}
+
+// FuzzPyFloat checks that pyFloat round-trips and uses Python's notation switch points.
+func FuzzPyFloat(f *testing.F) {
+	for _, v := range []float64{0, 1, 0.1, 1e-5, 1e16, 1e15, -5.9e-17, 0.3492935635792779, 123.456} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		s := pyFloat(v)
+		back, err := strconv.ParseFloat(s, 64)
+		if err != nil || back != v {
+			t.Fatalf("pyFloat(%v) = %q, which reads back as %v, %v", v, s, back, err)
+		}
+		abs := math.Abs(v)
+		exponent := strings.ContainsAny(s, "e")
+		if want := abs != 0 && (abs < 1e-4 || abs >= 1e16); exponent != want {
+			t.Errorf("pyFloat(%v) = %q: exponent notation %v, want %v", v, s, exponent, want)
+		}
+		if !exponent && !strings.Contains(s, ".") {
+			t.Errorf("pyFloat(%v) = %q has no decimal point", v, s)
+		}
+	})
 }
