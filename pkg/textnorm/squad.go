@@ -29,90 +29,81 @@ func squadArticle(run []byte) bool {
 	return false
 }
 
-// normalizer is the state of one appendNormalized pass.
-type normalizer struct {
-	out      []byte
-	start    int  // where this text starts in out
-	runStart int  // start of the current run of word characters in out, or -1
-	pending  bool // a separator is owed before the next character
-	article  func([]byte) bool
-}
-
 // appendNormalized implements white_space_fix(remove_articles(remove_punc(lower(s)))) in one pass
 // for an article set and a word-character predicate that defines \b.
 //
 // An article bounded by \b on both sides is exactly a maximal run of word characters spelling
 // it, once punctuation is gone (so "t.he" is "the"). The pass therefore lowers, drops punctuation
-// and collapses whitespace as it writes, tracks the current word run, and when a run ends
-// replaces it by a separator if it is an article.
+// and collapses whitespace as it writes, tracks where the current word run started, and when a
+// run ends replaces it by a separator if it is an article. ASCII bytes take a table-driven path.
 func appendNormalized(dst []byte, s string, article func([]byte) bool, word func(rune) bool) []byte {
-	if isASCII(s) {
-		return appendNormalizedASCII(dst, s, article)
-	}
-	n := normalizer{out: dst, start: len(dst), runStart: -1, article: article}
+	dst = slices.Grow(dst, len(s))
+	start, runStart := len(dst), -1
+	pending := false // a separator is owed before the next character
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
+		var r rune // a lowered non-word character, or a non-ASCII one to classify
+		if c := s[i]; c < utf8.RuneSelf {
+			i++
 			k := asciiClass[c]
 			switch {
 			case k&classPunct != 0:
-			case k&classSpace != 0:
-				n.space()
+				continue
 			case k&classWord != 0:
-				if k&classUpper != 0 {
-					c += 'a' - 'A'
+				if runStart < 0 {
+					if pending {
+						dst = append(dst, ' ')
+						pending = false
+					}
+					runStart = len(dst)
 				}
-				n.wordByte(c)
+				dst = append(dst, c|0x20) // lowercases letters, keeps digits
+				continue
+			case k&classSpace != 0:
+				if runStart >= 0 {
+					dst, pending = endArticle(dst, start, runStart, pending, article)
+					runStart = -1
+				}
+				pending = len(dst) > start
+				continue
+			}
+			r = rune(c)
+		} else {
+			r0, size := utf8.DecodeRuneInString(s[i:])
+			switch r0 {
+			case 'İ': // lowers to "i" and U+0307
+				if runStart < 0 {
+					if pending {
+						dst = append(dst, ' ')
+						pending = false
+					}
+					runStart = len(dst)
+				}
+				dst = append(dst, 'i')
+				r = '\u0307'
+			case 'Σ':
+				r = sigma(s, i)
 			default:
-				n.endRun()
-				n.other(c)
+				r = unicodeLower(r0)
 			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == 'İ':
-			n.wordByte('i')
-			n.wordRune(word, '\u0307') // a word character for the regex module, not for re
-		case r == 'Σ':
-			n.wordRune(word, sigma(s, i))
-		default:
-			n.wordRune(word, unicodeLower(r))
-		}
-		i += size
-	}
-	n.endRun()
-	return n.out
-}
-
-// appendNormalizedASCII is appendNormalized for ASCII s, with the state in locals.
-func appendNormalizedASCII(dst []byte, s string, article func([]byte) bool) []byte {
-	dst = slices.Grow(dst, len(s)) // the output is never longer than s
-	start, runStart := len(dst), -1
-	pending := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		k := asciiClass[c]
-		if k&classPunct != 0 {
-			continue
-		}
-		if k&classWord != 0 {
-			if runStart < 0 {
-				if pending {
-					dst = append(dst, ' ')
-					pending = false
+			i += size
+			if word(r) {
+				if runStart < 0 {
+					if pending {
+						dst = append(dst, ' ')
+						pending = false
+					}
+					runStart = len(dst)
 				}
-				runStart = len(dst)
+				dst = utf8.AppendRune(dst, r)
+				continue
 			}
-			dst = append(dst, c|0x20) // lowercases letters, keeps digits
-			continue
 		}
+		// r ends any word run; it is whitespace or a character kept as it is.
 		if runStart >= 0 {
 			dst, pending = endArticle(dst, start, runStart, pending, article)
 			runStart = -1
 		}
-		if k&classSpace != 0 {
+		if IsSpace(r) {
 			pending = len(dst) > start
 			continue
 		}
@@ -120,7 +111,7 @@ func appendNormalizedASCII(dst []byte, s string, article func([]byte) bool) []by
 			dst = append(dst, ' ')
 			pending = false
 		}
-		dst = append(dst, c)
+		dst = utf8.AppendRune(dst, r)
 	}
 	if runStart >= 0 {
 		dst, _ = endArticle(dst, start, runStart, pending, article)
@@ -139,61 +130,4 @@ func endArticle(dst []byte, start, runStart int, pending bool, article func([]by
 		dst = dst[:len(dst)-1]
 	}
 	return dst, len(dst) > start
-}
-
-func (n *normalizer) space() {
-	n.endRun()
-	n.pending = len(n.out) > n.start
-}
-
-// sep writes the owed separator, if any.
-func (n *normalizer) sep() {
-	if n.pending {
-		n.out = append(n.out, ' ')
-		n.pending = false
-	}
-}
-
-func (n *normalizer) wordByte(c byte) {
-	if n.runStart < 0 {
-		n.sep()
-		n.runStart = len(n.out)
-	}
-	n.out = append(n.out, c)
-}
-
-func (n *normalizer) other(c byte) {
-	n.sep()
-	n.out = append(n.out, c)
-}
-
-func (n *normalizer) otherRune(r rune) {
-	n.sep()
-	n.out = utf8.AppendRune(n.out, r)
-}
-
-// wordRune writes a lowered non-ASCII code point, as a word or a space or neither.
-func (n *normalizer) wordRune(word func(rune) bool, r rune) {
-	switch {
-	case IsSpace(r):
-		n.space()
-	case word(r):
-		if n.runStart < 0 {
-			n.sep()
-			n.runStart = len(n.out)
-		}
-		n.out = utf8.AppendRune(n.out, r)
-	default:
-		n.endRun()
-		n.otherRune(r)
-	}
-}
-
-// endRun closes the current word run, turning it into a separator if it is an article.
-func (n *normalizer) endRun() {
-	if n.runStart < 0 {
-		return
-	}
-	n.out, n.pending = endArticle(n.out, n.start, n.runStart, n.pending, n.article)
-	n.runStart = -1
 }
