@@ -3,6 +3,7 @@ package record
 import (
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // errScan is returned for input the member scanner cannot walk; callers only scan bytes the JSON
@@ -59,9 +60,10 @@ func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage,
 }
 
 // memberKey reports whether the quoted key q is not in known, and returns it decoded if so. Known
-// keys without escapes are looked up without allocating.
+// keys without escapes are looked up without allocating; keys with escapes or invalid UTF-8 go
+// through the decoder, so they come out exactly as a decoder would give them.
 func memberKey(q []byte, escaped bool, known map[string]bool) (string, bool, error) {
-	if !escaped {
+	if !escaped && utf8.Valid(q) {
 		if known[string(q[1:len(q)-1])] {
 			return "", false, nil
 		}
