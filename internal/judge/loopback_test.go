@@ -328,3 +328,46 @@ func ExampleParseEvaLearn() {
 	// 1 true
 	// 0 false no {"answer_score": N} in the reply
 }
+
+// TestTwoJudgesAgree pipes the rules judge and an LLM judge (MAGMA protocol on the loopback
+// server) over the same records, then checks qa-judge agree against a hand-computed kappa:
+// rules [1 1 0 0 1 0], llm [1 0 0 1 1 0]: po = 4/6, pe = .5·.5 + .5·.5 = .5, κ = (2/3 − 1/2)/(1/2) = 1/3.
+func TestTwoJudgesAgree(t *testing.T) {
+	llm := map[string]string{"q1": "0.9", "q2": "0.2", "q3": "0.0", "q4": "0.7", "q5": "1.0", "q6": "0.4"}
+	srv := newChatServer(t, func(r chatRequest) (string, int) {
+		for q, s := range llm {
+			if strings.Contains(r.last(), "Question: "+q+"\n") {
+				return `{"score": ` + s + `, "reasoning": "r"}`, 200
+			}
+		}
+		return "?", 200
+	})
+	preds := []string{"Paris", "in Paris", "Lyon", "Rome", "Paris, France", "Nice"}
+	var in strings.Builder
+	for i, p := range preds {
+		in.WriteString(rec(fmt.Sprintf("locomo:c:%d", i+1), "locomo", "single_hop", fmt.Sprintf("q%d", i+1), "Paris", p, `{"category":4}`))
+	}
+	rules, stderr, code := runJudge(t, []string{"--mode", "rules", "--name", "rules"}, in.String())
+	if code != 0 {
+		t.Fatalf("rules: exit %d %s", code, stderr)
+	}
+	both, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--name", "llm"}, rules)
+	if code != 0 {
+		t.Fatalf("llm: exit %d %s", code, stderr)
+	}
+	report, stderr, code := runJudge(t, []string{"agree", "--bootstrap", "0"}, both)
+	if code != 0 {
+		t.Fatalf("agree: exit %d %s", code, stderr)
+	}
+	for _, want := range []string{
+		"judges: llm, rules (Cohen's kappa; verdict = score >= 0.5)",
+		"all                               6   0.667 -                   0.333 -",
+		"disagreements: 2",
+		"locomo:c:2\tsingle_hop\tllm=0 rules=1",
+		"locomo:c:4\tsingle_hop\tllm=1 rules=0",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("agree report lacks %q:\n%s", want, report)
+		}
+	}
+}
