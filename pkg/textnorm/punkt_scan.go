@@ -121,8 +121,18 @@ type punktPeriodContext struct {
 
 // punktPeriodContexts finds every period_context_re match in text.
 func punktPeriodContexts(text string) []punktPeriodContext {
-	var out []punktPeriodContext
-	for i := 0; i < len(text); i++ {
+	return punktScanContexts(text, nil, false)
+}
+
+// punktHasCandidate reports whether period_context_re matches anywhere in text.
+func punktHasCandidate(text string) bool {
+	return len(punktScanContexts(text, nil, true)) > 0
+}
+
+// punktScanContexts appends the period_context_re matches in text to out, stopping after the
+// first one if first is set.
+func punktScanContexts(text string, out []punktPeriodContext, first bool) []punktPeriodContext {
+	for i := 0; i < len(text) && !(first && len(out) > 0); i++ {
 		c := text[i]
 		if c != '.' && c != '?' && c != '!' {
 			continue

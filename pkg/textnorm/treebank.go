@@ -29,7 +29,7 @@ func AppendWordTokens(dst []string, s string) []string {
 	if plainWords(s) {
 		return appendFields(dst, s)
 	}
-	if !strings.ContainsAny(s, ".?!") {
+	if !strings.ContainsAny(s, ".?!") || !punktHasCandidate(s) {
 		// No sentence-break candidate: Punkt returns s without trailing whitespace, if anything.
 		if s = strings.TrimRightFunc(s, IsSpace); s == "" {
 			return dst
@@ -93,34 +93,55 @@ func plainWords(s string) bool {
 // pySpace is Python's Unicode \s (str.isspace) as an RE2 character class body.
 const pySpace = `\t-\r\x{1c}-\x{20}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
 
-// treebankRule is one regex substitution of NLTKWordTokenizer, run only when the text contains
-// one of the trigger bytes (an empty trigger means always).
+// treebankRule is one regex substitution of NLTKWordTokenizer, run only when need reports that
+// the text may hold a match (nil means always).
 type treebankRule struct {
-	re      *regexp.Regexp
-	repl    string
-	trigger string
+	re   *regexp.Regexp
+	repl string
+	need func(string) bool
 }
 
 func (r treebankRule) apply(s string) string {
-	if r.trigger != "" && !strings.ContainsAny(s, r.trigger) {
+	if r.need != nil && !r.need(s) {
 		return s
 	}
 	return r.re.ReplaceAllString(s, r.repl)
 }
 
+// anyOf returns a need function for text containing one of the characters in set.
+func anyOf(set string) func(string) bool {
+	return func(s string) bool { return strings.ContainsAny(s, set) }
+}
+
+// has returns a need function for text containing sub.
+func has(sub string) func(string) bool {
+	return func(s string) bool { return strings.Contains(s, sub) }
+}
+
+// clitic reports whether some apostrophe follows a character other than a space or an
+// apostrophe, as every ENDING_QUOTES clitic match needs.
+func clitic(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '\'' && s[i-1] != '\'' && s[i-1] != ' ' {
+			return true
+		}
+	}
+	return false
+}
+
 var (
-	// STARTING_QUOTES, except the apostrophe rule (treebankQuote).
-	tbStartQuote = treebankRule{regexp.MustCompile("([«“‘„]|`+)"), " ${1} ", "«“‘„`"}
-	tbQuotePair  = treebankRule{regexp.MustCompile(`([ (\[{<])("|'')`), "${1} `` ", `"'`}
+	// STARTING_QUOTES, except ^" → `` and the apostrophe rule (treebankQuote).
+	tbStartQuote = treebankRule{regexp.MustCompile("([«“‘„]|`+)"), " ${1} ", anyOf("«“‘„`")}
+	tbQuotePair  = treebankRule{regexp.MustCompile(`([ (\[{<])("|'')`), "${1} `` ", anyOf(`"'`)}
 
 	// PUNCTUATION rules that need RE2 (the others are hand-written in treebankPunct).
-	tbEllipsis = treebankRule{regexp.MustCompile(`\.{2,}`), " ${0} ", "."}
-	tbPrime    = treebankRule{regexp.MustCompile(`([^'])' `), "${1} ' ", "'"}
+	tbEllipsis = treebankRule{regexp.MustCompile(`\.{2,}`), " ${0} ", has("..")}
+	tbPrime    = treebankRule{regexp.MustCompile(`([^'])' `), "${1} ' ", has("' ")}
 
-	// ENDING_QUOTES, run after the text is padded with a space on each side.
+	// ENDING_QUOTES clitic rules, run after the text is padded with a space on each side.
 	tbEndQuote = []treebankRule{
-		{regexp.MustCompile(`([^' ])('[sS]|'[mM]|'[dD]|') `), "${1} ${2} ", "'"},
-		{regexp.MustCompile(`([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) `), "${1} ${2} ", "'"},
+		{regexp.MustCompile(`([^' ])('[sS]|'[mM]|'[dD]|') `), "${1} ${2} ", clitic},
+		{regexp.MustCompile(`([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) `), "${1} ${2} ", clitic},
 	}
 )
 
