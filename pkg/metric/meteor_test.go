@@ -1,7 +1,9 @@
 package metric
 
 import (
+	"fmt"
 	"math"
+	"sync"
 	"testing"
 )
 
@@ -99,5 +101,29 @@ func TestMETEORGroupedMatchesNested(t *testing.T) {
 				t.Errorf("%s synonyms=%v: grouped %v, nested %v", p.ID, syn, grouped, nested)
 			}
 		}
+	}
+}
+
+// TestMETEORConcurrent scores the golden pairs from several goroutines at once: the WordNet
+// table and the scratch pool are shared.
+func TestMETEORConcurrent(t *testing.T) {
+	pairs := loadPairs(t)
+	var wg sync.WaitGroup
+	errs := make(chan string, 4)
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(pairs); i += 4 {
+				p := pairs[i]
+				if got := METEOR(p.Prediction, p.References, true); got != p.Expected["meteor"] {
+					errs <- fmt.Sprintf("%s: METEOR = %v, want %v", p.ID, got, p.Expected["meteor"])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
