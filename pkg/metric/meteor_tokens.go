@@ -108,27 +108,19 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 // and Σ special cases too).
 type bmpClasses struct{ space, lower [0x10000 / 64]uint64 }
 
-var (
-	bmpOnce sync.Once
-	bmp     *bmpClasses
-)
-
 // runeClasses returns the BMP class bitmaps, built on first use and immutable after.
-func runeClasses() *bmpClasses {
-	bmpOnce.Do(func() {
-		c := new(bmpClasses)
-		for r := range rune(0x10000) {
-			if textnorm.IsSpace(r) {
-				c.space[r/64] |= 1 << (r % 64)
-			}
-			if unicode.ToLower(r) != r {
-				c.lower[r/64] |= 1 << (r % 64)
-			}
+var runeClasses = sync.OnceValue(func() *bmpClasses {
+	c := new(bmpClasses)
+	for r := range rune(0x10000) {
+		if textnorm.IsSpace(r) {
+			c.space[r/64] |= 1 << (r % 64)
 		}
-		bmp = c
-	})
-	return bmp
-}
+		if unicode.ToLower(r) != r {
+			c.lower[r/64] |= 1 << (r % 64)
+		}
+	}
+	return c
+})
 
 // classify returns whether the non-ASCII rune r is whitespace and whether lowering may change
 // it; above the BMP the second answer is conservatively yes.

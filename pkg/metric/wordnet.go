@@ -50,23 +50,15 @@ type wnException struct {
 	bases [numPOS][]string
 }
 
-var (
-	wordnetOnce  sync.Once
-	wordnetTable *wordNet
-)
-
 // loadWordNet decodes the embedded table on first use; the table is checked in, so a decoding
 // error is a build defect and panics.
-func loadWordNet() *wordNet {
-	wordnetOnce.Do(func() {
-		wn, err := decodeWordNet(wordnetData)
-		if err != nil {
-			panic(fmt.Sprintf("metric: embedded wordnet table: %v", err))
-		}
-		wordnetTable = wn
-	})
-	return wordnetTable
-}
+var loadWordNet = sync.OnceValue(func() *wordNet {
+	wn, err := decodeWordNet(wordnetData)
+	if err != nil {
+		panic(fmt.Sprintf("metric: embedded wordnet table: %v", err))
+	}
+	return wn
+})
 
 // wnDecoder walks the lines of the decompressed table. Lines and fields are substrings of one
 // string, so decoding allocates little beyond the maps.
