@@ -32,6 +32,6 @@ func regexWord(r rune) bool {
 	if r < 0x80 {
 		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_'
 	}
-	return unicode.IsLetter(r) || unicode.In(r, unicode.Nl, unicode.M, unicode.Nd, unicode.Pc,
-		unicode.Other_Alphabetic, unicode.Join_Control)
+	return (unicode.IsLetter(r) || unicode.In(r, unicode.Nl, unicode.M, unicode.Nd, unicode.Pc,
+		unicode.Other_Alphabetic, unicode.Join_Control)) && !unicode.Is(newInUnicode15, r)
 }

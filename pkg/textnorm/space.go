@@ -30,8 +30,19 @@ func IsAlnum(r rune) bool {
 	if 0x4e00 <= r && r <= 0x9fff || 0xac00 <= r && r <= 0xd7a3 { // CJK ideographs, Hangul
 		return true
 	}
-	return unicode.IsLetter(r) || unicode.IsNumber(r)
+	return (unicode.IsLetter(r) || unicode.IsNumber(r)) && !unicode.Is(newInUnicode15, r)
 }
+
+// newInUnicode15 holds the letters and numbers of Go's Unicode 15.0 tables that Unicode 14.0, the
+// version CPython 3.11 uses, does not have yet (Kawi, Nag Mundari, CJK Extension H, ...): for
+// Python they are unassigned, so not alphanumeric. Checked against CPython 3.11 over every code
+// point, along with Lower and IsSpace.
+var newInUnicode15 = &unicode.RangeTable{R32: []unicode.Range32{
+	{0x1123f, 0x11240, 1}, {0x11f02, 0x11f02, 1}, {0x11f04, 0x11f10, 1}, {0x11f12, 0x11f33, 1},
+	{0x11f50, 0x11f59, 1}, {0x1342f, 0x1342f, 1}, {0x13441, 0x13446, 1}, {0x1b132, 0x1b132, 1},
+	{0x1b155, 0x1b155, 1}, {0x1d2c0, 0x1d2d3, 1}, {0x1df25, 0x1df2a, 1}, {0x1e030, 0x1e06d, 1},
+	{0x1e4d0, 0x1e4eb, 1}, {0x1e4f0, 0x1e4f9, 1}, {0x2b739, 0x2b739, 1}, {0x31350, 0x323af, 1},
+}}
 
 // isWord reports whether r is a word character for Python's re on str patterns.
 func isWord(r rune) bool { return r == '_' || IsAlnum(r) }

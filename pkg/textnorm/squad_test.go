@@ -64,7 +64,7 @@ func TestIsAlnum(t *testing.T) {
 	}{
 		{'a', true}, {'Z', true}, {'7', true}, {'_', false}, {'-', false}, {'é', true},
 		{'日', true}, {'한', true}, {'²', true}, {'Ⅻ', true}, {'\u0301', false}, {'、', false},
-		{' ', false}, {'\u00a0', false},
+		{' ', false}, {'\u00a0', false}, {'\U00031350', false}, {'\U0002B738', true},
 	}
 	for _, tt := range tests {
 		if got := IsAlnum(tt.r); got != tt.want {
