@@ -62,9 +62,8 @@ func toRecord(t testing.TB, n int, it evalearnItem) *record.Record {
 		}
 		r.Meta = map[string]json.RawMessage{MetaPosition: pos}
 	}
-	if raw, ok := it["gpt4judge"]; ok {
+	if _, ok := it["gpt4judge"]; ok {
 		r.Judgments = map[string]*record.Judgment{JudgeName: {Raw: str("gpt4judge")}}
-		_ = raw
 	}
 	return r
 }
