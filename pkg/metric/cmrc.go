@@ -93,8 +93,7 @@ func caseless(s string) bool {
 // cmrcDecode is utf8.DecodeRuneInString(s[i:]) for a non-ASCII s[i], with an inlined path for
 // the three-byte sequences Chinese text is made of.
 func cmrcDecode(s string, i int) (rune, int) {
-	c := s[i]
-	if c&0xf0 == 0xe0 && c != 0xe0 && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+	if c := s[i]; 0xe1 <= c && c <= 0xef && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
 		return rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), 3
 	}
 	return utf8.DecodeRuneInString(s[i:])
@@ -118,9 +117,15 @@ func cmrcNext(s string, i int) (start, n int, cased bool) {
 			i++
 			continue
 		}
-		r, n := cmrcDecode(s, i)
+		var r rune
+		var n int
+		if 0xe1 <= c && c <= 0xef && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+			r, n = rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f), 3 // cmrcDecode, inlined
+		} else {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		if !cmrcPunct(r) {
-			return i, n, !caselessRune(r)
+			return i, n, !cmrcHan(r) && !caselessRune(r)
 		}
 		i += n
 	}
@@ -173,7 +178,7 @@ func cmrcCleanEqual(a, b string) bool {
 func CMRCEM(pred string, refs []string) float64 {
 	p := cmrcStrip(pred)
 	for _, ref := range refs {
-		if cmrcEqual(cmrcStrip(ref), p) {
+		if r := cmrcStrip(ref); r == p || cmrcEqual(r, p) {
 			return 1
 		}
 	}
@@ -251,9 +256,16 @@ func (c *cmrcIDs) segment(s string, dst []int32) []int32 {
 func (c *cmrcIDs) segmentLower(s string, dst []int32, check bool) (out []int32, ok bool) {
 	start, end, gap := -1, 0, false
 	for i := 0; i < len(s); {
-		r, n := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = cmrcDecode(s, i)
+		var r rune
+		var n int
+		// cmrcDecode by hand: the call is not inlined and this loop sees every character.
+		switch c := s[i]; {
+		case c < utf8.RuneSelf:
+			r, n = rune(c), 1
+		case 0xe1 <= c && c <= 0xef && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80:
+			r, n = rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f), 3
+		default:
+			r, n = utf8.DecodeRuneInString(s[i:])
 		}
 		switch {
 		case cmrcHan(r):
