@@ -62,12 +62,17 @@ func Answer(question string, passages []record.Passage) string {
 	q := queryTerms(question)
 	qset := make(map[string]bool)
 	for _, w := range words(question) {
-		qset[strings.ToLower(w)] = true
+		lw := strings.ToLower(w)
+		qset[lw] = true
+		qset[strings.TrimSuffix(lw, "'s")] = true
 	}
 	ranked := rank(sents, q)
 	kind := classify(question)
 	if kind == kindYesNo {
 		return yesNo(question, ranked, sents)
+	}
+	if a, b, ok := options(question); ok && kind != kindCount && short(a) && short(b) {
+		return choose(question, a, b, ranked, sents)
 	}
 	if len(ranked) == 0 { // no query word matched: read the context in order
 		for i := range sents {

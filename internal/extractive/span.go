@@ -41,11 +41,36 @@ func classify(q string) kind {
 	return kindOther
 }
 
-// yesNo answers a yes/no question; with "X or Y" it picks the option the top sentences support.
+// yesNo answers a yes/no question; with "X or Y" it picks one of the options.
 func yesNo(q string, ranked []int, sents []sentence) string {
 	a, b, ok := options(q)
-	if !ok {
+	if !ok || !short(a) || !short(b) {
 		return "yes"
+	}
+	return choose(q, a, b, ranked, sents)
+}
+
+// short reports whether an option looks like a name rather than a clause.
+func short(opt string) bool {
+	n := len(strings.Fields(opt))
+	return n > 0 && n <= 8
+}
+
+// choose picks option a or b. When the question asks which came first or last, it compares the
+// first year in each option's best sentence; otherwise it takes the option the top sentences
+// mention more, a on ties.
+func choose(q, a, b string, ranked []int, sents []sentence) string {
+	lq := strings.ToLower(q)
+	earlier := containsWord(lq, "first", "earlier", "older", "oldest", "before", "earliest", "formed", "founded", "established")
+	later := containsWord(lq, "later", "newer", "younger", "recent", "last", "latest", "after")
+	if earlier || later {
+		ya, yb := optionYear(a, ranked, sents), optionYear(b, ranked, sents)
+		if ya > 0 && yb > 0 && ya != yb {
+			if (ya < yb) == (earlier && !later) {
+				return a
+			}
+			return b
+		}
 	}
 	score := func(opt string) int {
 		n := 0
@@ -61,6 +86,37 @@ func yesNo(q string, ranked []int, sents []sentence) string {
 		return b
 	}
 	return a
+}
+
+func containsWord(s string, ws ...string) bool {
+	for _, w := range words(s) {
+		for _, x := range ws {
+			if w == x {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var yearRe = regexp.MustCompile(`\b(1[0-9]|20)\d{2}\b`)
+
+// optionYear is the first year in the best-ranked sentence that mentions opt, or 0.
+func optionYear(opt string, ranked []int, sents []sentence) int {
+	ot := tokens(opt)
+	for _, i := range ranked {
+		if !containsAll(sents[i].tokens, ot) {
+			continue
+		}
+		if m := yearRe.FindString(sents[i].text); m != "" {
+			y := 0
+			for _, c := range m {
+				y = y*10 + int(c-'0')
+			}
+			return y
+		}
+	}
+	return 0
 }
 
 // options finds "X or Y" at the end of a question: the comma-separated or final clause.
@@ -160,9 +216,10 @@ func entity(text string, qset map[string]bool) string {
 			}
 			break
 		}
+		initial := i == 0 || strings.ContainsAny(ws[i-1][len(ws[i-1])-1:], ".!?")
 		run = dropKnown(run, qset)
 		cand := strings.Join(run, " ")
-		if i == 0 && len(run) < 2 && len(ws) > 1 {
+		if initial && len(run) < 2 && len(ws) > 1 || len(run) == 1 && pronoun(run[0]) {
 			cand = ""
 		}
 		if len(cand) > len(best) {
@@ -171,6 +228,12 @@ func entity(text string, qset map[string]bool) string {
 		i = max(j, i+1)
 	}
 	return best
+}
+
+// pronoun reports whether w is "I" or a contraction of it ("I'm", "I've"), which are capitalised
+// without being names.
+func pronoun(w string) bool {
+	return w == "I" || strings.HasPrefix(w, "I'") || strings.HasPrefix(w, "I’")
 }
 
 var joiner = map[string]bool{"of": true, "the": true, "and": true, "de": true, "von": true, "van": true, "la": true, "del": true}
