@@ -23,6 +23,7 @@ func TestMETEORGolden(t *testing.T) {
 	t.Logf("compared %d meteor and %d meteor_nosyn values, %d bit-identical", n, n2, exact)
 }
 
+// TestMETEOR holds the worked examples of the golden README (section "meteor, meteor_nosyn").
 func TestMETEOR(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -31,14 +32,14 @@ func TestMETEOR(t *testing.T) {
 		synonyms bool
 		want     float64
 	}{
-		{"one word exact", "Paris", []string{"paris"}, true, 0.5},
-		{"perfect four words", "a b c d", []string{"a b c d"}, true, 0.9921875},
-		{"reversed three chunks", "c b a", []string{"a b c"}, true, (1 - 0.5*1.0) * 1.0},
-		{"car vs automobile stems differ", "car", []string{"automobile"}, true, 0},
-		{"auto synonym of car", "auto", []string{"car"}, true, 0.5},
+		{"one word exact scores 0.5", "Paris", []string{"paris"}, true, 0.5},
+		{"perfect four words m03024", "a b c d", []string{"a b c d"}, true, 0.9921875},
+		{"reversed has three chunks m03046", "c b a", []string{"a b c"}, true, (1 - 0.5*1.0) * 1.0},
+		{"car vs automobile stem automobil m03053", "car", []string{"automobile"}, true, 0},
+		{"auto synonym of car m03055", "auto", []string{"car"}, true, 0.5},
 		{"auto without synonyms", "auto", []string{"car"}, false, 0},
-		{"children via noun.exc", "children", []string{"child"}, true, 0.5},
-		{"dogs matches cad", "dogs", []string{"cad"}, true, 0.5},
+		{"children via noun.exc m03064", "children", []string{"child"}, true, 0.5},
+		{"dogs stem dog is a lemma of cad.n.01 m03056", "dogs", []string{"cad"}, true, 0.5},
 		{"stem match", "running", []string{"runs"}, false, 0.5},
 		{"no refs", "x", nil, true, 0},
 		{"empty prediction", "", []string{"x"}, true, 0},
