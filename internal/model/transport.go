@@ -56,7 +56,7 @@ type Transport struct {
 
 // TransportConfig configures a Transport. Zero values take the documented defaults.
 type TransportConfig struct {
-	Base        http.RoundTripper // default http.DefaultTransport
+	Base        http.RoundTripper // default a clone of http.DefaultTransport keeping Concurrency idle connections
 	MaxRetries  int               // retries after the first attempt; negative means none
 	Timeout     time.Duration     // per attempt, including reading the body; 0 means none
 	Backoff     time.Duration     // first backoff, default 500ms; doubled per retry
@@ -82,7 +82,11 @@ func NewTransport(cfg TransportConfig) *Transport {
 		rnd:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 	}
 	if t.base == nil {
-		t.base = http.DefaultTransport
+		// http.DefaultTransport keeps only 2 idle connections per host, so with more calls in
+		// flight every request past the second would dial (and later drop) a new connection.
+		base := http.DefaultTransport.(*http.Transport).Clone()
+		base.MaxIdleConnsPerHost = max(cfg.Concurrency, 16)
+		t.base = base
 	}
 	if t.backoff <= 0 {
 		t.backoff = 500 * time.Millisecond

@@ -30,7 +30,6 @@ func BenchmarkThroughput(b *testing.B) {
 		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":50,"completion_tokens":1,"total_tokens":51}}`)
 	}))
 	defer srv.Close()
-	srv.Client().Transport.(*http.Transport).MaxIdleConnsPerHost = conc
 	var in strings.Builder
 	for i := range records {
 		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"what is %d?","answers":["x"],"context":[{"text":"some context sentence number %d."}]}`+"\n", i, i, i)
