@@ -61,17 +61,10 @@ func locomoMultiHop(pred, gold string) float64 {
 	return numpySum(best) / float64(len(best))
 }
 
-// numpySum adds xs in the order numpy's add.reduce does for a contiguous float64 array: the first
-// element, plus the pairwise sum of the rest (blocks of eight accumulators, split in halves above
-// 128 elements).
-func numpySum(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return xs[0] + pairwiseSum(xs[1:])
-}
-
-func pairwiseSum(a []float64) float64 {
+// numpySum adds xs in the order numpy's add.reduce does for a contiguous float64 array (numpy
+// 1.24 pairwise summation: sequential below 8 elements, eight accumulators up to 128, halves
+// above).
+func numpySum(a []float64) float64 {
 	n := len(a)
 	switch {
 	case n < 8:
@@ -97,7 +90,7 @@ func pairwiseSum(a []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return pairwiseSum(a[:n2]) + pairwiseSum(a[n2:])
+	return numpySum(a[:n2]) + numpySum(a[n2:])
 }
 
 // locomoF1 is evaluation.py's f1_score: token F1 over the Porter stems of the normalised words.

@@ -51,7 +51,12 @@ func TestNumpySum(t *testing.T) {
 	r := [8]float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
 	want := 0.1 + (((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])) + 0.1)
 	if got := numpySum(xs); got != want {
-		t.Errorf("numpySum(10×0.1) = %v, want %v", got, want)
+		t.Errorf("numpySum(0.1..1.0) = %v, want %v", got, want)
+	}
+	// Short arrays add left to right: (0.1 + 0.2) + 0.3, not 0.1 + (0.2 + 0.3).
+	a, b, c := 0.1, 0.2, 0.3
+	if got, want := numpySum([]float64{a, b, c}), (a+b)+c; got != want || got == a+(b+c) {
+		t.Errorf("numpySum(0.1, 0.2, 0.3) = %v, want %v", got, want)
 	}
 	if got := numpySum([]float64{0.5, 0.25}); got != 0.75 {
 		t.Errorf("numpySum(0.5, 0.25) = %v, want 0.75", got)
