@@ -195,12 +195,17 @@ func CMRCF1(pred string, refs []string) float64 {
 	var (
 		predBuf, refBuf [48]int32
 		ids             cmrcIDs
+		idx             runIndex
 	)
 	p := ids.segment(pred, predBuf[:0])
+	idx.build(p)
 	best := 0.0
 	for _, ref := range refs {
+		if best == 1 {
+			break // F1 never exceeds 1, even rounded
+		}
 		r := ids.segment(ref, refBuf[:0])
-		l := longestCommonRun(r, p)
+		l := idx.longestRun(r, p)
 		if l == 0 {
 			continue
 		}
@@ -333,24 +338,42 @@ func (c *cmrcIDs) id(tok string) int32 {
 // table and every run is measured once from its first pair, so the cost is that of the matching
 // pairs rather than len(a)*len(b); answers that share little cost almost nothing.
 func longestCommonRun(a, b []int32) int {
+	var idx runIndex
+	idx.build(b)
+	return idx.longestRun(a, b)
+}
+
+// runIndex chains the positions of a token sequence b (at most 255 long) by token hash: head[h]
+// and next[j] hold a position plus one, zero ending a chain. CMRCF1 builds it once for the
+// prediction and reuses it for every reference.
+type runIndex struct {
+	head [64]uint8
+	next [255]uint8
+}
+
+func (x *runIndex) build(b []int32) {
+	if len(b) > len(x.next) {
+		return // longestRun falls back to the table
+	}
+	for j := len(b) - 1; j >= 0; j-- {
+		h := cmrcHash(b[j])
+		x.next[j], x.head[h] = x.head[h], uint8(j+1)
+	}
+}
+
+// longestRun is longestCommonRun(a, b) for the b the index was built from.
+func (x *runIndex) longestRun(a, b []int32) int {
 	if len(a) == 0 || len(b) == 0 {
 		return 0
 	}
-	if len(b) > 255 {
+	if len(b) > len(x.next) {
 		return longestCommonRunTable(a, b)
 	}
-	// head[h] and next[j] hold a position of b plus one; zero ends a chain.
-	var head [64]uint8
-	var next [255]uint8
-	for j := len(b) - 1; j >= 0; j-- {
-		h := cmrcHash(b[j])
-		next[j], head[h] = head[h], uint8(j+1)
-	}
 	best := 0
-	for i, x := range a {
-		for j1 := int(head[cmrcHash(x)]); j1 > 0; j1 = int(next[j1-1]) {
+	for i, t := range a {
+		for j1 := int(x.head[cmrcHash(t)]); j1 > 0; j1 = int(x.next[j1-1]) {
 			j := j1 - 1
-			if b[j] != x || i > 0 && j > 0 && a[i-1] == b[j-1] {
+			if b[j] != t || i > 0 && j > 0 && a[i-1] == b[j-1] {
 				continue // another token, or inside a run counted from its start
 			}
 			k := 1
