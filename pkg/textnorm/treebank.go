@@ -27,7 +27,7 @@ func WordTokenize(s string) []string {
 // slice, so callers tokenizing many short strings can reuse one buffer.
 func AppendWordTokens(dst []string, s string) []string {
 	if plainWords(s) {
-		return appendFields(dst, s)
+		return appendSplit(dst, s)
 	}
 	if !strings.ContainsAny(s, ".?!") || !punktHasCandidate(s) {
 		// No sentence-break candidate: Punkt returns s without trailing whitespace, if anything.
@@ -42,50 +42,31 @@ func AppendWordTokens(dst []string, s string) []string {
 	return dst
 }
 
-// appendFields appends the fields of s split at ASCII whitespace; plainWords text has no other.
-func appendFields(dst []string, s string) []string {
-	start := -1
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c <= ' ' {
-			if start >= 0 {
-				dst = append(dst, s[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	if start >= 0 {
-		dst = append(dst, s[start:])
-	}
-	return dst
-}
-
-// plainWords reports whether s holds only ASCII letters, digits and whitespace and none of the
-// words the contraction rules split (cannot, gimme, gonna, gotta, lemme, wanna).
+// plainWords reports whether every NLTKWordTokenizer rule leaves s alone, so its tokens are its
+// whitespace-separated fields: s has none of the characters the rules look for (quotes,
+// brackets, punctuation) and no doubled n, m or t between ASCII letters, which every
+// contraction the rules split (cannot, gimme, gonna, gotta, lemme, wanna) contains.
 func plainWords(s string) bool {
-	doubled := false
 	var prev byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
 			c |= 0x20
-			doubled = doubled || c == prev && (c == 'n' || c == 'm' || c == 't')
-		case '0' <= c && c <= '9', c == ' ', '\t' <= c && c <= '\r', 0x1c <= c && c <= 0x1f:
-		default:
+			if c == prev && (c == 'n' || c == 'm' || c == 't') {
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			// The rules' non-ASCII characters: « » (C2 AB, C2 BB) and ‘ ’ “ ” „ (E2 80 98–9E).
+			if c == 0xc2 && i+1 < len(s) && (s[i+1] == 0xab || s[i+1] == 0xbb) ||
+				c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80 && 0x98 <= s[i+2] && s[i+2] <= 0x9e {
+				return false
+			}
+			c = 0
+		case strings.IndexByte("\"'`()[]{}<>.:,;@#$%&?!*-", c) >= 0:
 			return false
 		}
 		prev = c
-	}
-	if !doubled {
-		return true // every contraction word has nn, mm or tt
-	}
-	low := strings.ToLower(s) // ASCII only here, so Python's lower() agrees
-	for _, w := range [...]string{"cannot", "gimme", "gonna", "gotta", "lemme", "wanna"} {
-		if strings.Contains(low, w) {
-			return false
-		}
 	}
 	return true
 }
