@@ -1,6 +1,9 @@
 package metric
 
-import "math/bits"
+import (
+	"hash/maphash"
+	"math/bits"
+)
 
 // keyStacks groups reference positions by key so that a stage can take the last remaining
 // position holding a key in O(1): an open-addressing table from key to a stack of positions
@@ -64,14 +67,11 @@ func (t *keyStacks) pop(s int) int32 {
 	return p
 }
 
-// strHash is 64-bit FNV-1a.
-func strHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint64(s[i])) * 1099511628211
-	}
-	return h
-}
+// hashSeed seeds strHash; it is set once at start-up.
+var hashSeed = maphash.MakeSeed()
+
+// strHash hashes a word for the vocabulary table.
+func strHash(s string) uint64 { return maphash.String(hashSeed, s) }
 
 // idHash spreads a name id over the table.
 func idHash(id int32) uint64 { return uint64(uint32(id)) * 0x9e3779b97f4a7c15 >> 7 }
