@@ -16,6 +16,19 @@ func TestSentTokenize(t *testing.T) {
 			[]string{"Punkt knows that the periods in Mr. Smith and Johann S. Bach\ndo not mark sentence boundaries.", "And sometimes sentences\ncan start with non-capitalized words.", "i is a good variable\nname."}},
 		{"(How does it deal with this parenthesis?)  \"It should be part of the\nprevious sentence.\" \"(And the same with this one.)\" ('And this one!')\n\"('(And (this)) '?)\" [(and this. )]",
 			[]string{"(How does it deal with this parenthesis?)", "\"It should be part of the\nprevious sentence.\"", "\"(And the same with this one.)\"", "('And this one!')", "\"('(And (this)) '?)\"", "[(and this. )]"}},
+		// nltk/test/unit/test_tokenize.py test_sent_tokenize (NLTK 3.8, real english.pickle).
+		{"this is a test. . new sentence.", []string{"this is a test.", ".", "new sentence."}},
+		{"This. . . That", []string{"This.", ".", ".", "That"}},
+		{"This..... That", []string{"This..... That"}},
+		{"This... That", []string{"This... That"}},
+		{"This.. . That", []string{"This.. .", "That"}},
+		{"This. .. That", []string{"This.", ".. That"}},
+		{"This. ,. That", []string{"This.", ",.", "That"}},
+		{"This!!! That", []string{"This!!!", "That"}},
+		{"This! That", []string{"This!", "That"}},
+		{"1. This is R .\n2. This is A .\n3. That's all", []string{"1.", "This is R .", "2.", "This is A .", "3.", "That's all"}},
+		{"1. This is R .\t2. This is A .\t3. That's all", []string{"1.", "This is R .", "2.", "This is A .", "3.", "That's all"}},
+		{"Hello.\tThere", []string{"Hello.", "There"}},
 		// A run of candidates keeps only the last one (the ReDoS-fix doctest).
 		{"Very bad acting!!! I promise.", []string{"Very bad acting!!!", "I promise."}},
 		// Abbreviations, initials and ordinals from the english model.

@@ -34,6 +34,12 @@ func TestWordTokenize(t *testing.T) {
 		{"I called Dr. Jones. I called Dr. Jones.", []string{"I", "called", "Dr.", "Jones", ".", "I", "called", "Dr.", "Jones", "."}},
 		{"Ich muss unbedingt daran denken, Mehl, usw. fur einen Kuchen einzukaufen. Ich muss.",
 			[]string{"Ich", "muss", "unbedingt", "daran", "denken", ",", "Mehl", ",", "usw", ".", "fur", "einen", "Kuchen", "einzukaufen", ".", "Ich", "muss", "."}},
+		// nltk/test/unit/test_tokenize.py (NLTK 3.8).
+		{"This is a, *weird sentence with *asterisks in it.", []string{"This", "is", "a", ",", "*", "weird", "sentence", "with", "*", "asterisks", "in", "it", "."}},
+		{"Why did dotdot.. not get tokenized but dotdotdot... did? How about manydots.....",
+			[]string{"Why", "did", "dotdot", "..", "not", "get", "tokenized", "but", "dotdotdot", "...", "did", "?", "How", "about", "manydots", "....."}},
+		{"The 'v', I've been fooled but I'll seek revenge.", []string{"The", "'", "v", "'", ",", "I", "'ve", "been", "fooled", "but", "I", "'ll", "seek", "revenge", "."}},
+		{"'v' 're'", []string{"'", "v", "'", "'re", "'"}},
 		// The CMRC README examples (lowercased as the script does).
 		{"dr. smith went home. he left", []string{"dr.", "smith", "went", "home", ".", "he", "left"}},
 		{"u.s. army", []string{"u.s.", "army"}},
