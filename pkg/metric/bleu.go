@@ -48,14 +48,16 @@ func BLEU(pred string, refs []string) BLEUScores {
 	if num[0] == 0 {
 		return BLEUScores{}
 	}
-	bp := brevityPenalty(closest, hyp)
+	bp := s.memo(1<<63|uint64(closest)<<32|uint64(hyp), func() float64 { return brevityPenalty(closest, hyp) })
 	var logp [4]float64
 	for i := range logp {
-		if num[i] == 0 {
-			logp[i] = roundedLog((0 + 0.1) / float64(den[i]))
-		} else {
-			logp[i] = roundedLog(float64(num[i]) / float64(den[i]))
-		}
+		n, d := num[i], den[i]
+		logp[i] = s.memo(uint64(n)<<32|uint64(d), func() float64 {
+			if n == 0 {
+				return roundedLog((0 + 0.1) / float64(d))
+			}
+			return roundedLog(float64(n) / float64(d))
+		})
 	}
 	var out [3]float64
 	for k, w := range bleuWeights {
@@ -63,9 +65,27 @@ func BLEU(pred string, refs []string) BLEUScores {
 		for i := range terms {
 			terms[i] = w[i] * logp[i]
 		}
-		out[k] = bp * roundedExp(fsum(terms[:]))
+		if sum := fsum(terms[:]); sum == 0 {
+			out[k] = bp
+		} else {
+			out[k] = bp * roundedExp(sum)
+		}
 	}
 	return BLEUScores{out[0], out[1], out[2]}
+}
+
+// memo returns f(), memoised under key in the scratch: BLEU's logarithms and brevity penalties
+// depend only on small integer pairs, which repeat from call to call.
+func (s *scratch) memo(key uint64, f func() float64) float64 {
+	if v, ok := s.floats[key]; ok {
+		return v
+	}
+	if s.floats == nil || len(s.floats) > 4096 {
+		s.floats = make(map[uint64]float64)
+	}
+	v := f()
+	s.floats[key] = v
+	return v
 }
 
 func abs(x int) int {

@@ -106,6 +106,8 @@ type scratch struct {
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
 	// it grows past internLimit.
 	stems map[string]string
+	// floats memoises BLEU's logarithms and brevity penalties by their integer arguments.
+	floats map[uint64]float64
 }
 
 // internLimit bounds the per-scratch token caches.
