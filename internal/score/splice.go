@@ -1,9 +1,13 @@
 package score
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -101,8 +105,8 @@ func members(b []byte) ([]member, error) {
 		if err != nil {
 			return nil, err
 		}
-		var key string
-		if err := json.Unmarshal(b[i:kend], &key); err != nil {
+		key, err := keyString(b[i:kend])
+		if err != nil {
 			return nil, err
 		}
 		i = skipSpace(b, kend)
@@ -123,6 +127,17 @@ func members(b []byte) ([]member, error) {
 		return nil, errors.New("unterminated object")
 	}
 	return ms, nil
+}
+
+// keyString returns the value of the JSON string literal q (with its quotes); only a key with
+// escapes goes through the decoder.
+func keyString(q []byte) (string, error) {
+	if bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1]), nil
+	}
+	var key string
+	err := json.Unmarshal(q, &key)
+	return key, err
 }
 
 func skipSpace(b []byte, i int) int {
@@ -199,7 +214,7 @@ func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
 	}
 	var val []byte
 	if len(scores) > 0 {
-		if val, err = record.Marshal(scores); err != nil {
+		if val, err = appendScores(nil, scores); err != nil {
 			return nil, err
 		}
 	}
@@ -234,4 +249,67 @@ func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
 		put(nil, append([]byte(`"scores":`), val...))
 	}
 	return append(out, line[ms[len(ms)-1].end:]...), nil
+}
+
+// appendScores appends scores as a JSON object with sorted keys and numbers written as
+// encoding/json writes them.
+func appendScores(dst []byte, scores map[string]float64) ([]byte, error) {
+	keys := make([]string, 0, len(scores))
+	for k := range scores {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if plainKey(k) {
+			dst = append(append(append(dst, '"'), k...), '"')
+		} else {
+			kb, err := json.Marshal(k)
+			if err != nil {
+				return nil, err
+			}
+			dst = append(dst, kb...)
+		}
+		dst = append(dst, ':')
+		var err error
+		if dst, err = appendFloat(dst, scores[k]); err != nil {
+			return nil, fmt.Errorf("score %s: %w", k, err)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// plainKey reports whether k needs no escaping in JSON (and none of encoding/json's HTML escapes).
+func plainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// appendFloat writes f as encoding/json does: the shortest representation that round-trips, in
+// exponent form only below 1e-6 or from 1e21 up.
+func appendFloat(dst []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, fmt.Errorf("unsupported value %v", f)
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// 1e-07 → 1e-7, as encoding/json does.
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst, nil
 }

@@ -3,6 +3,7 @@ package score
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"reflect"
 	"testing"
 )
@@ -78,4 +79,40 @@ func TestEscapeLineBreaks(t *testing.T) {
 	if got := string(escapeLineBreaks([]byte(in))); got != want {
 		t.Errorf("escapeLineBreaks(%q) = %q, want %q", in, got, want)
 	}
+}
+
+func TestAppendScores(t *testing.T) {
+	scores := map[string]float64{"f1": 2.0 / 3, "em": 1, "tiny": 1e-7, "huge": 1e21, "zero": 0, "a<b": 0.5, "é": 0.25}
+	got, err := appendScores(nil, scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(scores)
+	if string(got) != string(want) {
+		t.Errorf("appendScores(%v) = %s, want %s (encoding/json)", scores, got, want)
+	}
+	if _, err := appendScores(nil, map[string]float64{"x": math.NaN()}); err == nil {
+		t.Errorf("appendScores(NaN) succeeded, want an error")
+	}
+}
+
+// FuzzAppendScores: for any key and value, appendScores writes what encoding/json writes.
+func FuzzAppendScores(f *testing.F) {
+	f.Add("f1", 0.5)
+	f.Add("x\"<\u2028", 1e-300)
+	f.Add("", -123456789.125)
+	f.Fuzz(func(t *testing.T, k string, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		m := map[string]float64{k: v, "em": 1}
+		got, err := appendScores(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(m)
+		if string(got) != string(want) {
+			t.Errorf("appendScores(%v) = %s, want %s", m, got, want)
+		}
+	})
 }
