@@ -2,6 +2,8 @@ package textnorm
 
 import (
 	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -76,4 +78,29 @@ func ExampleStem() {
 	// dies die
 	// generously gener
 	// this thi
+}
+
+// TestStemNLTK checks Stem against NLTK 3.8's output for 5,000 words (see testdata/README.md).
+func TestStemNLTK(t *testing.T) {
+	data, err := os.ReadFile("testdata/porter_nltk38.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, bad := 0, 0
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(data), "\n"), "\n") {
+		word, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("bad line %q", line)
+		}
+		n++
+		if got := Stem(word); got != want {
+			bad++
+			if bad <= 10 {
+				t.Errorf("Stem(%q) = %q, want %q", word, got, want)
+			}
+		}
+	}
+	if n != 5000 || bad > 0 {
+		t.Errorf("%d of %d NLTK stems differ", bad, n)
+	}
 }
