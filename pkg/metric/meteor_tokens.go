@@ -21,21 +21,26 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 	start, upper, special := -1, false, false
 	classes := runeClasses()
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			class := asciiClass[c]
-			if class == asciiSpace {
+		if c := s[i]; c < utf8.RuneSelf {
+			if asciiClass[c] == asciiSpace {
 				if start >= 0 {
 					buf = append(buf, sc.lowerToken(s[start:i], len(buf)-first, upper, special))
 					start = -1
 				}
-			} else {
-				if start < 0 {
-					start, upper, special = i, false, false
+				i++
+				continue
+			}
+			if start < 0 {
+				start, upper, special = i, false, false
+			}
+			// Scan the ASCII run of the token in one tight loop.
+			for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
+				class := asciiClass[s[i]]
+				if class == asciiSpace {
+					break
 				}
 				upper = upper || class == asciiUpper
 			}
-			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
