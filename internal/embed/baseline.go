@@ -1,0 +1,103 @@
+package embed
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+// ParseBaseline reads the value of --baseline: one number used for P, R and F1 ("0.83"), three
+// numbers "P,R,F", or the name of a file holding either, or a bert_score baseline file
+// (rescale_baseline/<lang>/<model>.tsv: a "LAYER,P,R,F" header and one row per layer). From such a
+// file the row of the highest layer is used: TEI's /embed_all returns the model's last layer, while
+// bert_score's default for many models is an inner layer — pick the file row that matches the
+// layer your server returns and pass its three numbers instead when they differ. Every baseline
+// must be finite and below 1.
+func ParseBaseline(arg string) (metric.Baseline, error) {
+	b, err := parseNumbers(arg)
+	if err == nil {
+		return b, nil
+	}
+	data, ferr := os.ReadFile(arg)
+	if ferr != nil {
+		if errors.Is(ferr, os.ErrNotExist) {
+			return metric.Baseline{}, fmt.Errorf("--baseline: %w, and no file %q", err, arg)
+		}
+		return metric.Baseline{}, fmt.Errorf("--baseline: %w", ferr)
+	}
+	b, err = parseBaselineFile(string(data))
+	if err != nil {
+		return metric.Baseline{}, fmt.Errorf("--baseline %s: %w", arg, err)
+	}
+	return b, nil
+}
+
+func parseBaselineFile(s string) (metric.Baseline, error) {
+	var rows []string
+	for _, line := range strings.Split(s, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			rows = append(rows, line)
+		}
+	}
+	if len(rows) == 0 {
+		return metric.Baseline{}, errors.New("empty file")
+	}
+	if len(rows) == 1 && !strings.HasPrefix(strings.ToUpper(rows[0]), "LAYER") {
+		return parseNumbers(rows[0])
+	}
+	if h := strings.ToUpper(strings.Join(strings.Fields(strings.ReplaceAll(rows[0], ",", " ")), ",")); h != "LAYER,P,R,F" {
+		return metric.Baseline{}, fmt.Errorf("header %q: want LAYER,P,R,F", rows[0])
+	}
+	best, layer := metric.Baseline{}, -1
+	for i, row := range rows[1:] {
+		f := splitNumbers(row)
+		if len(f) != 4 {
+			return metric.Baseline{}, fmt.Errorf("row %d %q: want LAYER,P,R,F", i+2, row)
+		}
+		l, err := strconv.Atoi(f[0])
+		if err != nil {
+			return metric.Baseline{}, fmt.Errorf("row %d: layer %q: %w", i+2, f[0], err)
+		}
+		b, err := parseNumbers(strings.Join(f[1:], ","))
+		if err != nil {
+			return metric.Baseline{}, fmt.Errorf("row %d: %w", i+2, err)
+		}
+		if l > layer {
+			best, layer = b, l
+		}
+	}
+	if layer < 0 {
+		return metric.Baseline{}, errors.New("no rows after the header")
+	}
+	return best, nil
+}
+
+// splitNumbers splits on commas, tabs and spaces.
+func splitNumbers(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\t' || r == ' ' })
+}
+
+// parseNumbers parses "b" or "p,r,f".
+func parseNumbers(s string) (metric.Baseline, error) {
+	f := splitNumbers(s)
+	if len(f) != 1 && len(f) != 3 {
+		return metric.Baseline{}, fmt.Errorf("baseline %q: want one number or three (P,R,F)", s)
+	}
+	v := make([]float64, len(f))
+	for i, x := range f {
+		n, err := strconv.ParseFloat(x, 64)
+		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n >= 1 {
+			return metric.Baseline{}, fmt.Errorf("baseline %q: %q is not a finite number below 1", s, x)
+		}
+		v[i] = n
+	}
+	if len(v) == 1 {
+		return metric.Baseline{Precision: v[0], Recall: v[0], F1: v[0]}, nil
+	}
+	return metric.Baseline{Precision: v[0], Recall: v[1], F1: v[2]}, nil
+}

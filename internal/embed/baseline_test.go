@@ -1,0 +1,50 @@
+package embed
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+func TestParseBaseline(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// The shape of bert_score's rescale_baseline/en/<model>.tsv (comma-separated despite the name).
+	tsv := write("roberta.tsv", "LAYER,P,R,F\n0,0.9,0.9,0.9\n2,0.83,0.84,0.835\n1,0.8,0.8,0.8\n")
+	tests := []struct {
+		arg  string
+		want metric.Baseline
+		err  string
+	}{
+		{"0.83", metric.Baseline{Precision: 0.83, Recall: 0.83, F1: 0.83}, ""},
+		{"0.8,0.7,0.6", metric.Baseline{Precision: 0.8, Recall: 0.7, F1: 0.6}, ""},
+		{"-0.1", metric.Baseline{Precision: -0.1, Recall: -0.1, F1: -0.1}, ""},
+		{tsv, metric.Baseline{Precision: 0.83, Recall: 0.84, F1: 0.835}, ""}, // highest layer
+		{write("one.txt", "# from my own run\n0.5 0.6 0.7\n"), metric.Baseline{Precision: 0.5, Recall: 0.6, F1: 0.7}, ""},
+		{"1", metric.Baseline{}, "below 1"},
+		{"0.8,0.7", metric.Baseline{}, "three"},
+		{"NaN", metric.Baseline{}, "below 1"},
+		{filepath.Join(dir, "missing.tsv"), metric.Baseline{}, "no file"},
+		{write("bad.tsv", "LAYER,P,R,F\nx,0.1,0.2,0.3\n"), metric.Baseline{}, "layer"},
+		{write("hdr.tsv", "L,P,R\n0,0.1,0.2\n1,0.1,0.2\n"), metric.Baseline{}, "header"},
+		{write("empty.tsv", "\n"), metric.Baseline{}, "empty"},
+	}
+	for _, tt := range tests {
+		got, err := ParseBaseline(tt.arg)
+		switch {
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("ParseBaseline(%q) = %+v, %v, want %+v", tt.arg, got, err, tt.want)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("ParseBaseline(%q) = %+v, %v, want an error with %q", tt.arg, got, err, tt.err)
+		}
+	}
+}

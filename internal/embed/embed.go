@@ -1,0 +1,138 @@
+// Package embed computes the embedding-similarity metrics `sbert` and `bertscore` over batches of
+// records, fetching embeddings from an HTTP endpoint: an OpenAI-compatible /v1/embeddings, Ollama's
+// /api/embed, or Hugging Face text-embeddings-inference (TEI: /embed, and /tokenize with /embed_all
+// for BERTScore's token embeddings). The arithmetic lives in pkg/metric.
+//
+// Every distinct text of a call is looked up in the shared SQLite cache (key: provider, base URL,
+// model, text); the misses go out in requests of Batch texts, up to Parallel at once, through the
+// retrying, rate-limited model.Transport, and each reply is stored before it is used, so a rerun
+// makes no HTTP call. Vectors are stored as little-endian float32, the precision every server sends.
+//
+// Note: langchaingo's embedders were rejected: its Ollama client sends one request per text and
+// its OpenAI client ignores the reply's "index" field; neither speaks TEI. The three wire formats
+// are small enough to speak directly over net/http with the shared transport.
+package embed
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+// Provider names, the values of --embed-provider.
+const (
+	OpenAI = "openai" // POST {base}/embeddings, base default https://api.openai.com/v1
+	Ollama = "ollama" // POST {base}/api/embed, base default http://127.0.0.1:11434
+	TEI    = "tei"    // POST {base}/embed, /tokenize, /embed_all; base required
+)
+
+// Providers lists the provider names in the order --help shows them.
+var Providers = []string{OpenAI, Ollama, TEI}
+
+// Metric names this package computes, as --metrics spells them.
+const (
+	SBERT     = "sbert"
+	BERTScore = "bertscore"
+)
+
+// Defaults of Config's zero values.
+const (
+	DefaultBatch    = 32 // TEI's default max_client_batch_size
+	DefaultParallel = 2
+)
+
+// Config configures a Scorer. Provider and Model are required; BaseURL is required for TEI.
+type Config struct {
+	Provider string // openai, ollama or tei
+	Model    string // sent to openai and ollama; for tei it only names the served model in cache keys
+	BaseURL  string // default per provider (see the constants)
+	APIKey   string // sent as a bearer token when set; never part of a cache key or an error
+	Batch    int    // texts per request (--embed-batch), default DefaultBatch
+	Parallel int    // requests in flight, default DefaultParallel
+
+	Cache      *cache.Cache // nil: no cache
+	HTTPClient *http.Client // nil: a model.Transport client with retries and a per-attempt timeout
+}
+
+// ErrNotConfigured is wrapped by Validate's error when no endpoint is configured.
+var ErrNotConfigured = errors.New("embedding metrics need an embedding endpoint")
+
+// Validate reports whether c can compute the named metrics (sbert, bertscore; none named checks the
+// endpoint only), with an error naming the flags to set. The score app calls it at start whenever
+// --metrics names an embedding metric: a heavy metric must fail then, never score 0.
+func (c Config) Validate(metrics ...string) error {
+	need := "set --embed-provider (" + strings.Join(Providers, "|") + "), --embed-model and --embed-base-url"
+	switch {
+	case c.Provider == "":
+		return fmt.Errorf("%w: %s", ErrNotConfigured, need)
+	case !slices.Contains(Providers, c.Provider):
+		return fmt.Errorf("--embed-provider %q: want one of %s", c.Provider, strings.Join(Providers, ", "))
+	case c.Model == "":
+		return fmt.Errorf("%w: --embed-model is not set (%s)", ErrNotConfigured, need)
+	case c.Provider == TEI && c.BaseURL == "":
+		return fmt.Errorf("%w: --embed-base-url is not set (the TEI server, e.g. http://127.0.0.1:8080)", ErrNotConfigured)
+	case c.Batch < 0:
+		return fmt.Errorf("--embed-batch %d: want a positive number", c.Batch)
+	}
+	if slices.Contains(metrics, BERTScore) && c.Provider != TEI {
+		return errNeedTEI(c.Provider)
+	}
+	return nil
+}
+
+// Scorer computes embedding metrics against one endpoint. It is safe for concurrent use.
+type Scorer struct {
+	cfg    Config
+	base   string
+	client *http.Client
+
+	requests, texts, hits atomic.Int64
+}
+
+// NewScorer returns a Scorer for cfg after validating it.
+func NewScorer(cfg Config) (*Scorer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = DefaultBatch
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = DefaultParallel
+	}
+	s := &Scorer{cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), client: cfg.HTTPClient}
+	if s.base == "" {
+		s.base = map[string]string{OpenAI: model.OpenAIURL, Ollama: model.OllamaURL}[cfg.Provider]
+	}
+	if s.client == nil {
+		s.client = model.NewTransport(model.TransportConfig{
+			MaxRetries:  5,
+			Timeout:     2 * time.Minute,
+			Concurrency: cfg.Parallel,
+		}).Client()
+	}
+	return s, nil
+}
+
+// Stats counts a Scorer's work.
+type Stats struct {
+	Requests  int64 // embedding requests made (one per batch; retries not counted)
+	Texts     int64 // texts sent in them
+	CacheHits int64 // distinct texts answered from the cache
+}
+
+// Stats returns the counts so far.
+func (s *Scorer) Stats() Stats {
+	return Stats{Requests: s.requests.Load(), Texts: s.texts.Load(), CacheHits: s.hits.Load()}
+}
+
+func errNeedTEI(provider string) error {
+	return fmt.Errorf("bertscore needs token embeddings, which only text-embeddings-inference serves: set --embed-provider tei and --embed-base-url to its address (provider is %q)", provider)
+}

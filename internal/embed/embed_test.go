@@ -1,0 +1,402 @@
+package embed
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+const tol = 1e-6 // vectors travel as float32
+
+func near(a, b float64) bool { return math.Abs(a-b) <= tol }
+
+func nearAll(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !near(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// The sbert case, by hand: paris=(1,0,0), "Paris, France"=(1,1,0), london=(0,1,0), rome=(1,2,2),
+// roma=(2,1,2).
+var (
+	sbertPreds = []string{"paris", "london", "", "rome", "rome", "paris"}
+	sbertRefs  = [][]string{
+		{"Paris, France", "london"}, // max(1/√2, 0)
+		{"Paris, France"},           // 1/√2
+		{"paris"},                   // empty prediction: 0
+		{"roma"},                    // 8/9
+		{},                          // no reference: 0
+		{"paris", ""},               // max(1, 0)
+	}
+	sbertWant = []float64{1 / math.Sqrt2, 1 / math.Sqrt2, 0, 8.0 / 9, 0, 1}
+)
+
+func TestSBERTProviders(t *testing.T) {
+	for _, provider := range Providers {
+		t.Run(provider, func(t *testing.T) {
+			f := newFake(t)
+			srv := f.start()
+			s := newScorer(t, Config{Provider: provider, Model: "m", BaseURL: baseFor(provider, srv.URL), Batch: 3})
+			got, err := s.SBERT(context.Background(), sbertPreds, sbertRefs)
+			if err != nil {
+				t.Fatalf("SBERT = %v", err)
+			}
+			if !nearAll(got, sbertWant) {
+				t.Errorf("SBERT(%q, %q) = %v, want %v", sbertPreds, sbertRefs, got, sbertWant)
+			}
+			// 5 distinct non-empty texts in batches of 3: requests of 3 and 2 texts.
+			if got, want := f.sortedBatches(), []int{2, 3}; !slices.Equal(got, want) {
+				t.Errorf("batch sizes = %v, want %v", got, want)
+			}
+			if st := s.Stats(); st.Requests != 2 || st.Texts != 5 || st.CacheHits != 0 {
+				t.Errorf("Stats() = %+v, want 2 requests, 5 texts, 0 hits", st)
+			}
+		})
+	}
+}
+
+func TestSBERTWireFormat(t *testing.T) {
+	tests := []struct {
+		provider, path, body string
+	}{
+		{OpenAI, "/v1/embeddings", `{"model":"m","input":["paris","roma"]}`},
+		{Ollama, "/api/embed", `{"model":"m","input":["paris","roma"]}`},
+		{TEI, "/embed", `{"inputs":["paris","roma"],"truncate":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.provider, func(t *testing.T) {
+			f := newFake(t)
+			srv := f.start()
+			s := newScorer(t, Config{Provider: tt.provider, Model: "m", BaseURL: baseFor(tt.provider, srv.URL) + "/", APIKey: "sk-test"})
+			if _, err := s.SBERT(context.Background(), []string{"paris"}, [][]string{{"roma"}}); err != nil {
+				t.Fatal(err)
+			}
+			if f.count(tt.path) != 1 || len(f.bodies) != 1 || f.bodies[0] != tt.body {
+				t.Errorf("requests %v bodies %q, want one to %s with %s", f.requests, f.bodies, tt.path, tt.body)
+			}
+		})
+	}
+}
+
+func TestSBERTBatchesDistinctTexts(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL, Batch: 2, Parallel: 3})
+	preds := []string{"paris", "paris", "london", "rome", "roma", "paris", "zero"}
+	refs := [][]string{{"london"}, {"paris"}, {"london"}, {"roma"}, {"rome"}, {"Paris, France"}, {"paris"}}
+	got, err := s.SBERT(context.Background(), preds, refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{0, 1, 1, 8.0 / 9, 8.0 / 9, 1 / math.Sqrt2, 0} // "zero" is a zero vector: 0
+	if !nearAll(got, want) {
+		t.Errorf("SBERT = %v, want %v", got, want)
+	}
+	// 6 distinct texts, 2 a request: 3 requests of 2.
+	if got, want := f.sortedBatches(), []int{2, 2, 2}; !slices.Equal(got, want) {
+		t.Errorf("batch sizes = %v, want %v", got, want)
+	}
+}
+
+func TestSBERTCacheRerun(t *testing.T) {
+	c, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f := newFake(t)
+	srv := f.start()
+	cfg := Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Cache: c, Batch: 4}
+	first, err := newScorer(t, cfg).SBERT(context.Background(), sbertPreds, sbertRefs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := f.total()
+	if calls != 2 {
+		t.Errorf("first run made %d calls, want 2", calls)
+	}
+	// A fresh Scorer over the same cache: no HTTP call at all, the same scores.
+	s := newScorer(t, cfg)
+	second, err := s.SBERT(context.Background(), sbertPreds, sbertRefs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.total() != calls {
+		t.Errorf("rerun made %d HTTP calls, want 0", f.total()-calls)
+	}
+	if !slices.Equal(first, second) {
+		t.Errorf("rerun SBERT = %v, first run %v", second, first)
+	}
+	if st := s.Stats(); st.Requests != 0 || st.CacheHits != 5 {
+		t.Errorf("rerun Stats() = %+v, want 0 requests and 5 hits", st)
+	}
+	// Another model is another key: everything is fetched again.
+	cfg.Model = "m2"
+	if _, err := newScorer(t, cfg).SBERT(context.Background(), sbertPreds, sbertRefs); err != nil {
+		t.Fatal(err)
+	}
+	if f.total() != 2*calls {
+		t.Errorf("other model made %d calls, want %d", f.total()-calls, calls)
+	}
+}
+
+func TestRetryThenSuccess(t *testing.T) {
+	for _, status := range []int{500, 503, 429} {
+		f := newFake(t)
+		f.fail = []int{status}
+		srv := f.start()
+		s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL})
+		got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+		if err != nil {
+			t.Fatalf("after a %d: SBERT = %v, want a retried success", status, err)
+		}
+		if !near(got[0], 8.0/9) || f.count("/embed") != 2 {
+			t.Errorf("after a %d: SBERT = %v with %d requests, want 8/9 with 2", status, got, f.count("/embed"))
+		}
+	}
+}
+
+func TestClientErrorIsAnError(t *testing.T) {
+	f := newFake(t)
+	f.fail = []int{400}
+	srv := f.start()
+	s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", APIKey: "sk-secret-key"})
+	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	if err == nil {
+		t.Fatalf("SBERT after a 400 = %v, nil error; want an error, not a score", got)
+	}
+	if got != nil || !strings.Contains(err.Error(), "400") || !strings.Contains(err.Error(), "injected 400") {
+		t.Errorf("SBERT after a 400 = %v, %v; want nil scores and an error quoting the status and message", got, err)
+	}
+	if strings.Contains(err.Error(), "sk-secret-key") {
+		t.Errorf("error %q leaks the API key", err)
+	}
+	if f.count("/v1/embeddings") != 1 {
+		t.Errorf("a 400 was retried: %d requests", f.count("/v1/embeddings"))
+	}
+}
+
+func TestUnknownTextIsAnError(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
+	if _, err := s.SBERT(context.Background(), []string{"nowhere"}, [][]string{{"paris"}}); err == nil || !strings.Contains(err.Error(), "422") {
+		t.Errorf("SBERT on a 422 reply = %v, want an error with 422", err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		cfg     Config
+		metrics []string
+		want    string // substring of the error; "" for none
+	}{
+		{Config{}, []string{SBERT}, "--embed-provider"},
+		{Config{}, nil, "--embed-model and --embed-base-url"},
+		{Config{Provider: "cohere", Model: "m"}, nil, `--embed-provider "cohere"`},
+		{Config{Provider: Ollama}, nil, "--embed-model"},
+		{Config{Provider: TEI, Model: "m"}, nil, "--embed-base-url"},
+		{Config{Provider: Ollama, Model: "m"}, []string{SBERT}, ""},
+		{Config{Provider: Ollama, Model: "m"}, []string{SBERT, BERTScore}, "--embed-provider tei"},
+		{Config{Provider: TEI, Model: "m", BaseURL: "http://127.0.0.1:1"}, []string{BERTScore}, ""},
+		{Config{Provider: TEI, Model: "m", BaseURL: "http://x", Batch: -1}, nil, "--embed-batch"},
+	}
+	for _, tt := range tests {
+		err := tt.cfg.Validate(tt.metrics...)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("Config%+v.Validate(%q) = %v, want nil", tt.cfg, tt.metrics, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("Config%+v.Validate(%q) = %v, want an error with %q", tt.cfg, tt.metrics, err, tt.want)
+		}
+	}
+	if err := (Config{}).Validate(); !errors.Is(err, ErrNotConfigured) {
+		t.Errorf("Config{}.Validate() = %v, want ErrNotConfigured", err)
+	}
+	if _, err := NewScorer(Config{}); err == nil {
+		t.Error("NewScorer(Config{}) = nil error, want the configuration error")
+	}
+}
+
+func TestBERTScoreNeedsTEI(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
+	if _, err := s.BERTScore(context.Background(), []string{"a"}, [][]string{{"a"}}, BERTOptions{}); err == nil || !strings.Contains(err.Error(), "tei") {
+		t.Errorf("BERTScore over Ollama = %v, want an error naming tei", err)
+	}
+	if f.total() != 0 {
+		t.Errorf("BERTScore over Ollama made %d calls", f.total())
+	}
+}
+
+// The BERTScore case by hand. Token vectors: a=(1,0), b=(0,1), c=(1,1), d=(0,-1); [CLS] and [SEP]
+// are zero vectors (cosine 0 with everything) of weight 0. s = 1/√2.
+//
+// "a b" vs "a c d": P = (1 + s)/2 (a→a, b→c); R = (1 + s + 0)/3 (a→a, c→a or b, d→[CLS]/a at 0).
+// "a b" vs "b":     P = (0 + 1)/2;            R = 1.
+func TestBERTScore(t *testing.T) {
+	s := 1 / math.Sqrt2
+	f1 := func(p, r float64) float64 { return 2 * p * r / (p + r) }
+	p1, r1 := (1+s)/2, (1+s)/3
+	p2, r2 := 0.5, 1.0
+	preds := []string{"a b", "a b", "", "a b"}
+	refs := [][]string{{"a c d", "b"}, {"a c d"}, {"a"}, {}}
+	want := []metric.PRF{
+		{Precision: max(p1, p2), Recall: max(r1, r2), F1: max(f1(p1, r1), f1(p2, r2))}, // best of each column
+		{Precision: p1, Recall: r1, F1: f1(p1, r1)},
+		{}, // empty candidate
+		{}, // no reference
+	}
+
+	f := newFake(t)
+	srv := f.start()
+	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL, Batch: 2})
+	got, err := sc.BERTScore(context.Background(), preds, refs, BERTOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPRF(t, "BERTScore", got, want)
+	// Distinct non-empty texts "a b", "a c d", "b", "a": two batches of 2, each a /tokenize and an
+	// /embed_all.
+	if f.count("/tokenize") != 2 || f.count("/embed_all") != 2 || !slices.Equal(f.sortedBatches(), []int{2, 2}) {
+		t.Errorf("requests %v batches %v, want 2 /tokenize and 2 /embed_all of 2 texts", f.requests, f.sortedBatches())
+	}
+
+	// Rescaled with baseline 0.5 for P, R and F: (x-0.5)/0.5; the empty candidate goes to -1.
+	b := metric.Baseline{Precision: 0.5, Recall: 0.5, F1: 0.5}
+	got, err = sc.BERTScore(context.Background(), preds, refs, BERTOptions{Baseline: &b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resc := make([]metric.PRF, len(want))
+	for i, w := range want {
+		resc[i] = metric.PRF{Precision: 2*w.Precision - 1, Recall: 2*w.Recall - 1, F1: 2*w.F1 - 1}
+	}
+	checkPRF(t, "BERTScore rescaled", got, resc)
+}
+
+// idf over the references of the whole set: "a c d", "b", "a c d", "a" (M = 4). Document
+// frequencies: [CLS] and [SEP] 4 (idf 0), a 3, c 2, d 2, b 1. idf = ln(5/(df+1)).
+func TestBERTScoreIDF(t *testing.T) {
+	preds := []string{"a b", "a b", "", "a b"}
+	refs := [][]string{{"a c d", "b"}, {"a c d"}, {"a"}, {}}
+	f := newFake(t)
+	srv := f.start()
+	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL})
+	idf, err := sc.IDF(context.Background(), refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ia, ib, ic, id := math.Log(5.0/4), math.Log(5.0/2), math.Log(5.0/3), math.Log(5.0/3)
+	for _, c := range []struct {
+		tok  int
+		want float64
+	}{{clsID, 0}, {sepID, 0}, {1, ia}, {2, ib}, {3, ic}, {4, id}} {
+		if got := idf.Weight(c.tok); !near(got, c.want) {
+			t.Errorf("idf(%d) = %v, want %v", c.tok, got, c.want)
+		}
+	}
+	s := 1 / math.Sqrt2
+	f1 := func(p, r float64) float64 { return 2 * p * r / (p + r) }
+	p1 := (ia*1 + ib*s) / (ia + ib)
+	r1 := (ia*1 + ic*s + id*0) / (ia + ic + id)
+	p2, r2 := (ia*0+ib*1)/(ia+ib), 1.0
+	want := []metric.PRF{
+		{Precision: max(p1, p2), Recall: max(r1, r2), F1: max(f1(p1, r1), f1(p2, r2))},
+		{Precision: p1, Recall: r1, F1: f1(p1, r1)},
+		{},
+		{},
+	}
+	calls := f.total()
+	got, err := sc.BERTScore(context.Background(), preds, refs, BERTOptions{IDF: idf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPRF(t, "BERTScore with idf", got, want)
+	// Without a cache every call fetches its texts again: one /tokenize and one /embed_all.
+	if extra := f.total() - calls; extra != 2 {
+		t.Errorf("BERTScore made %d calls, want 2", extra)
+	}
+}
+
+func TestBERTScoreCacheRerun(t *testing.T) {
+	c, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	f := newFake(t)
+	srv := f.start()
+	cfg := Config{Provider: TEI, Model: "bert", BaseURL: srv.URL, Cache: c}
+	preds, refs := []string{"a b", "c"}, [][]string{{"a c d", "b"}, {"d a"}}
+	first, err := newScorer(t, cfg).BERTScore(context.Background(), preds, refs, BERTOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := f.total()
+	s := newScorer(t, cfg)
+	idf, err := s.IDF(context.Background(), refs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.BERTScore(context.Background(), preds, refs, BERTOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.BERTScore(context.Background(), preds, refs, BERTOptions{IDF: idf}); err != nil {
+		t.Fatal(err)
+	}
+	if f.total() != calls {
+		t.Errorf("rerun made %d HTTP calls, want 0", f.total()-calls)
+	}
+	if diff := cmp.Diff(first, second); diff != "" {
+		t.Errorf("rerun BERTScore differs (-first +rerun):\n%s", diff)
+	}
+}
+
+func TestAlignTruncated(t *testing.T) {
+	toks := []teiToken{{101, true}, {1, false}, {2, false}, {3, false}, {102, true}}
+	vecs := [][]float32{{1}, {2}, {3}}
+	got, err := align(toks, vecs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{101, 1, 102}; !slices.Equal(got.ids, want) || !slices.Equal(got.special, []bool{true, false, true}) {
+		t.Errorf("align truncated ids = %v %v, want %v with specials at the ends", got.ids, got.special, want)
+	}
+	if _, err := align(toks[:2], vecs); err == nil {
+		t.Error("align with fewer tokens than vectors = nil error")
+	}
+	if _, err := align(toks[:3], [][]float32{{1}, {2, 3}, {4}}); err == nil {
+		t.Error("align with ragged vectors = nil error")
+	}
+}
+
+func checkPRF(t *testing.T, name string, got, want []metric.PRF) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s = %d scores, want %d", name, len(got), len(want))
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		if !near(g.Precision, w.Precision) || !near(g.Recall, w.Recall) || !near(g.F1, w.F1) {
+			t.Errorf("%s[%d] = %+v, want %+v", name, i, g, w)
+		}
+	}
+}

@@ -1,0 +1,204 @@
+package embed
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/qapipe/qapipe/internal/cache"
+)
+
+// Cache namespaces; bump the version when an encoding changes.
+const (
+	vectorNamespace = "embed.vector/v1" // a sentence embedding
+	tokensNamespace = "embed.tokens/v1" // token ids, special flags and token embeddings (TEI)
+)
+
+// cacheKey is what determines an embedding. The API key is deliberately absent.
+type cacheKey struct {
+	Provider string `json:"provider"`
+	BaseURL  string `json:"base_url"`
+	Model    string `json:"model"`
+	Text     string `json:"text"`
+}
+
+// tokens is one text's tokenisation and token embeddings.
+type tokens struct {
+	ids     []int
+	special []bool
+	vecs    [][]float32
+}
+
+// codec stores a value in the cache.
+type codec[V any] struct {
+	namespace string
+	encode    func(V) []byte
+	decode    func([]byte) (V, error)
+}
+
+var vectorCodec = codec[[]float32]{vectorNamespace, encodeVector, decodeVector}
+var tokensCodec = codec[tokens]{tokensNamespace, encodeTokens, decodeTokens}
+
+// fetch returns the value of every distinct non-empty text in texts, from the cache when it holds
+// it and otherwise from call, in requests of at most Batch texts, Parallel at a time. Each fetched
+// value is stored before fetch returns, even if ctx is cancelled meanwhile.
+func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
+	call func(context.Context, []string) ([]V, error)) (map[string]V, error) {
+	got := make(map[string]V)
+	keys := make(map[string]string)
+	var miss []string
+	for _, t := range texts {
+		if _, seen := keys[t]; seen || t == "" {
+			continue
+		}
+		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, s.base, s.cfg.Model, t})
+		if err != nil {
+			return nil, err
+		}
+		keys[t] = key
+		if v, ok, err := cached(ctx, s, key, c); err != nil {
+			return nil, err
+		} else if ok {
+			got[t] = v
+			continue
+		}
+		miss = append(miss, t)
+	}
+	results := make([][]V, (len(miss)+s.cfg.Batch-1)/s.cfg.Batch)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.cfg.Parallel)
+	for b := range results {
+		batch := miss[b*s.cfg.Batch : min((b+1)*s.cfg.Batch, len(miss))]
+		g.Go(func() error {
+			s.requests.Add(1)
+			s.texts.Add(int64(len(batch)))
+			vs, err := call(gctx, batch)
+			if err != nil {
+				return err
+			}
+			for i, v := range vs {
+				if err := s.store(context.WithoutCancel(gctx), keys[batch[i]], c.encode(v)); err != nil {
+					return err
+				}
+			}
+			results[b] = vs
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	for b, vs := range results {
+		for i, v := range vs {
+			got[miss[b*s.cfg.Batch+i]] = v
+		}
+	}
+	return got, nil
+}
+
+// cached returns the value stored under key, if the Scorer has a cache and it holds one. An entry
+// that does not decode is an error rather than a miss: it means a bug or a corrupted file.
+func cached[V any](ctx context.Context, s *Scorer, key string, c codec[V]) (V, bool, error) {
+	var zero V
+	if s.cfg.Cache == nil {
+		return zero, false, nil
+	}
+	b, ok, err := s.cfg.Cache.Get(ctx, key)
+	if err != nil || !ok {
+		return zero, false, err
+	}
+	v, err := c.decode(b)
+	if err != nil {
+		return zero, false, fmt.Errorf("cache entry %s: %w", key[:12], err)
+	}
+	s.hits.Add(1)
+	return v, true, nil
+}
+
+func (s *Scorer) store(ctx context.Context, key string, value []byte) error {
+	if s.cfg.Cache == nil {
+		return nil
+	}
+	return s.cfg.Cache.Put(ctx, key, value)
+}
+
+// A vector is stored as its float32 components, little-endian.
+func encodeVector(v []float32) []byte {
+	b := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+func decodeVector(b []byte) ([]float32, error) {
+	if len(b)%4 != 0 || len(b) == 0 {
+		return nil, fmt.Errorf("vector of %d bytes", len(b))
+	}
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v, nil
+}
+
+// Tokens are stored as uvarint n and dim, then n × (uvarint id, special byte), then n×dim float32.
+func encodeTokens(t tokens) []byte {
+	dim := 0
+	if len(t.vecs) > 0 {
+		dim = len(t.vecs[0])
+	}
+	b := binary.AppendUvarint(nil, uint64(len(t.ids)))
+	b = binary.AppendUvarint(b, uint64(dim))
+	for i, id := range t.ids {
+		b = binary.AppendUvarint(b, uint64(id))
+		b = append(b, boolByte(t.special[i]))
+	}
+	for _, v := range t.vecs {
+		b = append(b, encodeVector(v)...)
+	}
+	return b
+}
+
+func boolByte(x bool) byte {
+	if x {
+		return 1
+	}
+	return 0
+}
+
+var errTokensEntry = errors.New("malformed token-embedding entry")
+
+func decodeTokens(b []byte) (tokens, error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 {
+		return tokens{}, errTokensEntry
+	}
+	b = b[k:]
+	dim, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) || (n > 0 && dim == 0) || dim > uint64(len(b)) {
+		return tokens{}, errTokensEntry
+	}
+	b = b[k:]
+	t := tokens{ids: make([]int, n), special: make([]bool, n), vecs: make([][]float32, n)}
+	for i := range t.ids {
+		id, k := binary.Uvarint(b)
+		if k <= 0 || len(b) < k+1 || id > math.MaxInt32 || b[k] > 1 {
+			return tokens{}, errTokensEntry
+		}
+		t.ids[i], t.special[i] = int(id), b[k] == 1
+		b = b[k+1:]
+	}
+	if uint64(len(b)) != n*dim*4 {
+		return tokens{}, errTokensEntry
+	}
+	for i := range t.vecs {
+		t.vecs[i], _ = decodeVector(b[:4*dim])
+		b = b[4*dim:]
+	}
+	return t, nil
+}

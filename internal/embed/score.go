@@ -1,0 +1,159 @@
+package embed
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+// SBERT returns, for each prediction, the largest cosine similarity between its embedding and the
+// embedding of each of its references (refs[i] belongs to preds[i]). Every distinct text of the
+// call is embedded once, in batches. An empty text is not sent (servers reject it) and counts as a
+// zero vector, so an empty prediction, or one whose references are all empty, scores 0; so does a
+// prediction with no references.
+func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]float64, error) {
+	if len(preds) != len(refs) {
+		return nil, fmt.Errorf("sbert: %d predictions but %d reference lists", len(preds), len(refs))
+	}
+	vecs, err := fetch(ctx, s, allTexts(preds, refs), vectorCodec, s.sentences)
+	if err != nil {
+		return nil, fmt.Errorf("sbert: %w", err)
+	}
+	dim, err := sameDim(vecs, func(v []float32) int { return len(v) })
+	if err != nil {
+		return nil, fmt.Errorf("sbert: %w", err)
+	}
+	zero := make([]float32, dim)
+	vec := func(t string) []float32 {
+		if v, ok := vecs[t]; ok {
+			return v
+		}
+		return zero
+	}
+	out := make([]float64, len(preds))
+	for i, p := range preds {
+		rv := make([][]float32, len(refs[i]))
+		for j, r := range refs[i] {
+			rv[j] = vec(r)
+		}
+		out[i] = metric.MaxCosine(vec(p), rv)
+	}
+	return out, nil
+}
+
+// BERTOptions are BERTScore's optional weighting and rescaling.
+type BERTOptions struct {
+	// IDF weights tokens by their inverse document frequency over the references (see
+	// Scorer.IDF); nil weights every token 1 except special tokens, which weigh 0.
+	IDF *metric.IDF
+	// Baseline rescales P, R and F1 as (x-b)/(1-b) after the maximum over references; nil: none.
+	Baseline *metric.Baseline
+}
+
+// BERTScore returns BERTScore's precision, recall and F1 of each prediction against its references:
+// the scores against each reference, combined by taking the best P, best R and best F1 separately
+// (as bert_score does for several references), then rescaled when opts has a baseline. Token
+// embeddings come from TEI's /embed_all. An empty text has no tokens and scores 0, as bert_score
+// scores an empty sentence; so does a prediction with no references (before rescaling).
+func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string, opts BERTOptions) ([]metric.PRF, error) {
+	if len(preds) != len(refs) {
+		return nil, fmt.Errorf("bertscore: %d predictions but %d reference lists", len(preds), len(refs))
+	}
+	toks, err := fetch(ctx, s, allTexts(preds, refs), tokensCodec, s.tokenEmbeddings)
+	if err != nil {
+		return nil, fmt.Errorf("bertscore: %w", err)
+	}
+	if _, err := sameDim(toks, func(t tokens) int { return dimOf(t.vecs) }); err != nil {
+		return nil, fmt.Errorf("bertscore: %w", err)
+	}
+	weights := func(t tokens) []float64 {
+		if opts.IDF != nil {
+			return opts.IDF.Weights(t.ids)
+		}
+		w := make([]float64, len(t.ids))
+		for i, sp := range t.special {
+			if !sp {
+				w[i] = 1
+			}
+		}
+		return w
+	}
+	out := make([]metric.PRF, len(preds))
+	for i, p := range preds {
+		cand := toks[p]
+		cw := weights(cand)
+		per := make([]metric.PRF, len(refs[i]))
+		for j, r := range refs[i] {
+			ref := toks[r]
+			per[j] = metric.BERTScore(cand.vecs, ref.vecs, cw, weights(ref))
+		}
+		out[i] = metric.MaxPRF(per)
+		if opts.Baseline != nil {
+			out[i] = opts.Baseline.Rescale(out[i])
+		}
+	}
+	return out, nil
+}
+
+// IDF returns the idf table of the references of the whole input set (every list of refs, each
+// reference one document, as bert_score counts the flattened reference list), from TEI's
+// tokenizer. An empty reference counts as a document holding only the special tokens the
+// tokenizer adds to every text.
+func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) {
+	var flat []string
+	for _, rs := range refs {
+		flat = append(flat, rs...)
+	}
+	toks, err := fetch(ctx, s, flat, tokensCodec, s.tokenEmbeddings)
+	if err != nil {
+		return nil, fmt.Errorf("idf: %w", err)
+	}
+	var specials []int
+	for _, t := range toks {
+		for i, id := range t.ids {
+			if t.special[i] {
+				specials = append(specials, id)
+			}
+		}
+		break
+	}
+	docs := make([][]int, len(flat))
+	for i, r := range flat {
+		if t, ok := toks[r]; ok {
+			docs[i] = t.ids
+		} else {
+			docs[i] = specials
+		}
+	}
+	return metric.NewIDF(docs), nil
+}
+
+func allTexts(preds []string, refs [][]string) []string {
+	texts := append([]string(nil), preds...)
+	for _, rs := range refs {
+		texts = append(texts, rs...)
+	}
+	return texts
+}
+
+func dimOf(vecs [][]float32) int {
+	if len(vecs) == 0 {
+		return 0
+	}
+	return len(vecs[0])
+}
+
+// sameDim checks that every value has the same embedding dimension and returns it (0 for none).
+func sameDim[V any](vals map[string]V, dim func(V) int) (int, error) {
+	d := -1
+	for _, v := range vals {
+		switch n := dim(v); {
+		case d < 0:
+			d = n
+		case n != d:
+			return 0, fmt.Errorf("embeddings of dimensions %d and %d in one call (another model's vectors in the cache, or a server switching models?)", d, n)
+		}
+	}
+	return max(d, 0), nil
+}

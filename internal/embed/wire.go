@@ -1,0 +1,205 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// The request and response bodies of the three servers. Only the fields read are declared.
+
+type openAIRequest struct {
+	Model string   `json:"model"`
+	Input []string `json:"input"`
+}
+
+type openAIResponse struct {
+	Data []struct {
+		Index     int       `json:"index"`
+		Embedding []float32 `json:"embedding"`
+	} `json:"data"`
+}
+
+type ollamaRequest struct {
+	Model string   `json:"model"`
+	Input []string `json:"input"`
+}
+
+type ollamaResponse struct {
+	Embeddings [][]float32 `json:"embeddings"`
+}
+
+// TEI: /embed and /embed_all take {"inputs", "truncate"}; /tokenize {"inputs", "add_special_tokens"}.
+type teiEmbedRequest struct {
+	Inputs    []string `json:"inputs"`
+	Truncate  bool     `json:"truncate"`
+	Normalize *bool    `json:"normalize,omitempty"`
+}
+
+type teiTokenizeRequest struct {
+	Inputs           []string `json:"inputs"`
+	AddSpecialTokens bool     `json:"add_special_tokens"`
+}
+
+// teiToken is one element of /tokenize's reply ({"id","text","special","start","stop"}).
+type teiToken struct {
+	ID      int  `json:"id"`
+	Special bool `json:"special"`
+}
+
+// sentences returns one embedding per text from the configured provider.
+func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, error) {
+	var out [][]float32
+	switch s.cfg.Provider {
+	case OpenAI:
+		var resp openAIResponse
+		if err := s.post(ctx, "/embeddings", openAIRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
+			return nil, err
+		}
+		out = make([][]float32, len(texts))
+		for _, d := range resp.Data {
+			if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
+				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %d inputs", s.base, d.Index, len(texts))
+			}
+			out[d.Index] = d.Embedding
+		}
+		if len(resp.Data) != len(texts) {
+			return nil, countError(s.base, len(resp.Data), len(texts))
+		}
+	case Ollama:
+		var resp ollamaResponse
+		if err := s.post(ctx, "/api/embed", ollamaRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
+			return nil, err
+		}
+		out = resp.Embeddings
+	case TEI:
+		if err := s.post(ctx, "/embed", teiEmbedRequest{Inputs: texts, Truncate: true}, &out); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) != len(texts) {
+		return nil, countError(s.base, len(out), len(texts))
+	}
+	for i, v := range out {
+		if len(v) == 0 {
+			return nil, fmt.Errorf("embed %s: empty embedding for input %d", s.base, i)
+		}
+	}
+	return out, nil
+}
+
+// tokenEmbeddings returns the tokens and token embeddings of each text from TEI: /tokenize (with
+// special tokens, as /embed_all sees them) and /embed_all (truncating to the model's maximum).
+func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens, error) {
+	if s.cfg.Provider != TEI {
+		return nil, errNeedTEI(s.cfg.Provider)
+	}
+	var toks [][]teiToken
+	if err := s.post(ctx, "/tokenize", teiTokenizeRequest{Inputs: texts, AddSpecialTokens: true}, &toks); err != nil {
+		return nil, err
+	}
+	var vecs [][][]float32
+	if err := s.post(ctx, "/embed_all", teiEmbedRequest{Inputs: texts, Truncate: true}, &vecs); err != nil {
+		return nil, err
+	}
+	if len(toks) != len(texts) {
+		return nil, countError(s.base+"/tokenize", len(toks), len(texts))
+	}
+	if len(vecs) != len(texts) {
+		return nil, countError(s.base+"/embed_all", len(vecs), len(texts))
+	}
+	out := make([]tokens, len(texts))
+	for i := range texts {
+		t, err := align(toks[i], vecs[i])
+		if err != nil {
+			return nil, fmt.Errorf("embed %s: input %d: %w", s.base, i, err)
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// align pairs /tokenize's tokens with /embed_all's vectors. With truncation the tokenizer keeps the
+// first tokens and re-appends the closing special token ([SEP], </s>), as bert_score's
+// truncation=True does; align mirrors that when /embed_all returns fewer vectors than tokens.
+func align(toks []teiToken, vecs [][]float32) (tokens, error) {
+	n := len(vecs)
+	switch {
+	case len(toks) < n:
+		return tokens{}, fmt.Errorf("/tokenize gave %d tokens but /embed_all %d vectors", len(toks), n)
+	case len(toks) > n && n > 0:
+		last := toks[len(toks)-1]
+		toks = toks[:n:n]
+		if last.Special {
+			toks[n-1] = last
+		}
+	}
+	for i, v := range vecs {
+		if len(v) == 0 || len(v) != len(vecs[0]) {
+			return tokens{}, fmt.Errorf("/embed_all token %d has %d dimensions, token 0 has %d", i, len(v), len(vecs[0]))
+		}
+	}
+	t := tokens{ids: make([]int, n), special: make([]bool, n), vecs: vecs}
+	for i, tok := range toks[:n] {
+		t.ids[i], t.special[i] = tok.ID, tok.Special
+	}
+	return t, nil
+}
+
+func countError(where string, got, want int) error {
+	return fmt.Errorf("embed %s: %d embeddings for %d inputs", where, got, want)
+}
+
+// post sends body as JSON to path and decodes the JSON reply into out. A non-2xx status is an error
+// quoting the start of the server's message; the transport has already retried transient ones.
+func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("embed %s%s: %w", s.base, path, err)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("embed %s%s: %w", s.base, path, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if s.cfg.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+s.cfg.APIKey)
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return fmt.Errorf("embed %s%s: %s", s.base, path, s.redact(err.Error()))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("embed %s%s: read reply: %w", s.base, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("embed %s%s: %s: %s", s.base, path, resp.Status, s.redact(snippet(data)))
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("embed %s%s: decode reply: %w", s.base, path, err)
+	}
+	return nil
+}
+
+// redact removes the API key from a message that might echo it.
+func (s *Scorer) redact(msg string) string {
+	if len(s.cfg.APIKey) < 4 {
+		return msg
+	}
+	return strings.ReplaceAll(msg, s.cfg.APIKey, "[redacted]")
+}
+
+// snippet returns the first 300 bytes of a reply body on one line.
+func snippet(b []byte) string {
+	const limit = 300
+	if len(b) > limit {
+		b = b[:limit]
+	}
+	return strings.Join(strings.Fields(strings.ToValidUTF8(string(b), "\uFFFD")), " ")
+}
