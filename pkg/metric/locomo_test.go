@@ -1,7 +1,10 @@
 package metric
 
 import (
+	"bufio"
+	"encoding/json"
 	"math"
+	"os"
 	"testing"
 )
 
@@ -60,5 +63,40 @@ func TestNumpySum(t *testing.T) {
 	}
 	if got := numpySum([]float64{0.5, 0.25}); got != 0.75 {
 		t.Errorf("numpySum(0.5, 0.25) = %v, want 0.75", got)
+	}
+}
+
+// TestLocomoF1Official checks LocomoF1 against scores from the official script's logic (see
+// testdata/locomo/README.md), exactly.
+func TestLocomoF1Official(t *testing.T) {
+	f, err := os.Open("testdata/locomo/locomo_f1.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	n, bad := 0, 0
+	for sc.Scan() {
+		var c struct {
+			Prediction, Gold string
+			Category         int
+			LocomoF1         float64 `json:"locomo_f1"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if got := LocomoF1(c.Prediction, c.Gold, c.Category); got != c.LocomoF1 {
+			bad++
+			if bad <= 5 {
+				t.Errorf("LocomoF1(%q, %q, %d) = %v, want %v", c.Prediction, c.Gold, c.Category, got, c.LocomoF1)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1000 || bad > 0 {
+		t.Errorf("%d of %d LoCoMo vectors differ", bad, n)
 	}
 }
