@@ -275,3 +275,26 @@ func BenchmarkBERTScore12x16x768(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 }
+
+func ExampleBERTScore() {
+	// Token embeddings of "[CLS] a b [SEP]" and "[CLS] a c d [SEP]"; the special tokens get weight 0
+	// (they are still matched against), as bert_score weights them without idf.
+	cls, sep := []float64{0, 0}, []float64{0, 0}
+	cand := [][]float64{cls, {1, 0}, {0, 1}, sep}
+	ref := [][]float64{cls, {1, 0}, {1, 1}, {0, -1}, sep}
+	s := BERTScore(cand, ref, []float64{0, 1, 1, 0}, []float64{0, 1, 1, 1, 0})
+	fmt.Printf("P=%.4f R=%.4f F1=%.4f\n", s.Precision, s.Recall, s.F1)
+	b := Baseline{Precision: 0.5, Recall: 0.5, F1: 0.5}.Rescale(s)
+	fmt.Printf("rescaled F1=%.4f\n", b.F1)
+	// Output:
+	// P=0.8536 R=0.5690 F1=0.6828
+	// rescaled F1=0.3657
+}
+
+func ExampleCosine() {
+	fmt.Printf("%.4f\n", Cosine([]float32{1, 2, 2}, []float32{2, 1, 2}))
+	fmt.Println(Cosine([]float32{0, 0, 0}, []float32{2, 1, 2})) // a zero vector has no direction
+	// Output:
+	// 0.8889
+	// 0
+}
