@@ -33,8 +33,8 @@ const (
 	TEI    = "tei"    // POST {base}/embed, /tokenize, /embed_all; base required
 )
 
-// Providers lists the provider names in the order --help shows them.
-var Providers = []string{OpenAI, Ollama, TEI}
+// Providers returns the provider names in the order --help shows them.
+func Providers() []string { return []string{OpenAI, Ollama, TEI} }
 
 // Metric names this package computes, as --metrics spells them.
 const (
@@ -68,12 +68,12 @@ var ErrNotConfigured = errors.New("embedding metrics need an embedding endpoint"
 // endpoint only), with an error naming the flags to set. The score app calls it at start whenever
 // --metrics names an embedding metric: a heavy metric must fail then, never score 0.
 func (c Config) Validate(metrics ...string) error {
-	need := "set --embed-provider (" + strings.Join(Providers, "|") + "), --embed-model and --embed-base-url"
+	need := "set --embed-provider (" + strings.Join(Providers(), "|") + "), --embed-model and --embed-base-url"
 	switch {
 	case c.Provider == "":
 		return fmt.Errorf("%w: %s", ErrNotConfigured, need)
-	case !slices.Contains(Providers, c.Provider):
-		return fmt.Errorf("--embed-provider %q: want one of %s", c.Provider, strings.Join(Providers, ", "))
+	case !slices.Contains(Providers(), c.Provider):
+		return fmt.Errorf("--embed-provider %q: want one of %s", c.Provider, strings.Join(Providers(), ", "))
 	case c.Model == "":
 		return fmt.Errorf("%w: --embed-model is not set (%s)", ErrNotConfigured, need)
 	case c.Provider == TEI && c.BaseURL == "":

@@ -47,7 +47,7 @@ var (
 )
 
 func TestSBERTProviders(t *testing.T) {
-	for _, provider := range Providers {
+	for _, provider := range Providers() {
 		t.Run(provider, func(t *testing.T) {
 			f := newFake(t)
 			srv := f.start()
