@@ -10,7 +10,9 @@ func HotpotF1(pred string, refs []string) float64 {
 	best := 0.0
 	for _, r := range refs {
 		f1, _, _ := HotpotF1PR(pred, r)
-		best = max(best, f1)
+		if best = max(best, f1); best == 1 {
+			break
+		}
 	}
 	return best
 }
