@@ -171,6 +171,20 @@ func TestRetryThenSuccess(t *testing.T) {
 	}
 }
 
+func TestPersistentFailureIsAnError(t *testing.T) {
+	f := newFake(t)
+	f.fail = []int{503, 503, 503, 503, 503}
+	srv := f.start()
+	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
+	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	if err == nil || !strings.Contains(err.Error(), "503") {
+		t.Errorf("SBERT after 4 503s = %v, %v; want an error with 503", got, err)
+	}
+	if n := f.count("/api/embed"); n != 4 {
+		t.Errorf("%d attempts, want 4 (1 + 3 retries)", n)
+	}
+}
+
 func TestClientErrorIsAnError(t *testing.T) {
 	f := newFake(t)
 	f.fail = []int{400}
@@ -398,5 +412,16 @@ func checkPRF(t *testing.T, name string, got, want []metric.PRF) {
 		if !near(g.Precision, w.Precision) || !near(g.Recall, w.Recall) || !near(g.F1, w.F1) {
 			t.Errorf("%s[%d] = %+v, want %+v", name, i, g, w)
 		}
+	}
+}
+
+func TestCancelledContext(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := s.SBERT(ctx, []string{"rome"}, [][]string{{"roma"}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("SBERT on a cancelled context = %v, %v; want context.Canceled", got, err)
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -171,7 +173,11 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return fmt.Errorf("embed %s%s: %s", s.base, path, s.redact(err.Error()))
+		var ue *url.Error // its text repeats the URL, already named
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("embed %s%s: %w", s.base, path, err) // the key travels in a header, never in err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
