@@ -44,8 +44,10 @@ func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]
 
 // BERTOptions are BERTScore's optional weighting and rescaling.
 type BERTOptions struct {
-	// IDF weights tokens by their inverse document frequency over the references (see
-	// Scorer.IDF); nil weights every token 1 except special tokens, which weigh 0.
+	// IDF weights tokens by their inverse document frequency over the references of the whole
+	// input (see Scorer.IDF); special tokens are weighted by idf too, which is 0 for [CLS] and [SEP]
+	// since every reference holds them. nil weights every token 1 except special tokens (TEI's
+	// "special" flag), which weigh 0 but are still matched against, as in bert_score.
 	IDF *metric.IDF
 	// Baseline rescales P, R and F1 as (x-b)/(1-b) after the maximum over references; nil: none.
 	Baseline *metric.Baseline
