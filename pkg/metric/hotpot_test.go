@@ -81,3 +81,11 @@ func ExampleSupportingFacts() {
 	fmt.Printf("em %.0f f1 %.2f p %.2f r %.2f\n", em, f1, p, r)
 	// Output: em 0 f1 0.40 p 0.50 r 0.33
 }
+
+func ExampleJointEMF1() {
+	ansEM, ansP, ansR := 1.0, 1.0, 1.0 // a perfect answer
+	spEM, _, spP, spR := SupportingFacts([]Fact{{"Paris", 0}}, []Fact{{"Paris", 0}, {"France", 1}})
+	em, f1 := JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
+	fmt.Printf("joint em %.0f f1 %.3f\n", em, f1)
+	// Output: joint em 0 f1 0.667
+}

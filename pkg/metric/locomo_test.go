@@ -3,6 +3,7 @@ package metric
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -99,4 +100,14 @@ func TestLocomoF1Official(t *testing.T) {
 	if n != 1000 || bad > 0 {
 		t.Errorf("%d of %d LoCoMo vectors differ", bad, n)
 	}
+}
+
+func ExampleLocomoF1() {
+	fmt.Printf("%.3f\n", LocomoF1("She was running marathons", "ran a marathon", LocomoTemporal))
+	fmt.Printf("%.3f\n", LocomoF1("hiking, swimming", "hiking, painting", LocomoMultiHop))
+	fmt.Println(LocomoF1("That is not mentioned in the conversation.", "", LocomoAdversarial))
+	// Output:
+	// 0.333
+	// 0.500
+	// 1
 }
