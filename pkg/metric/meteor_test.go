@@ -3,6 +3,7 @@ package metric
 import (
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -126,5 +127,13 @@ func TestMETEORConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestMETEORHugeToken checks that a token far longer than any word neither hangs nor matches.
+func TestMETEORHugeToken(t *testing.T) {
+	pred := strings.Repeat("s", 200000) + " cat " + strings.Repeat("es", 50000) + "ing"
+	if got := METEOR(pred, []string{"cat ss"}, true); math.Abs(got-(1-0.5)*(1.0/3*0.5)/(0.9/3+0.1*0.5)) > 1e-12 {
+		t.Errorf("METEOR(huge, %q) = %v, want one match", "cat ss", got)
 	}
 }

@@ -36,6 +36,7 @@ var posLetters = [numPOS]string{"n", "v", "a", "r"}
 // ignores them; names are interned to ids so that a synonym test is an integer comparison.
 type wordNet struct {
 	lemmas  map[string]uint32       // index lemma -> entry number e
+	maxLen  int                     // length of the longest index lemma
 	entries []uint32                // synsets of entry e and pos p: synsets[entries[4e+p]:entries[4e+p+1]]
 	synsets []uint32                // global synset numbers
 	synName []uint32                // names of synset s: nameIDs[synName[s]:synName[s+1]]
@@ -186,6 +187,7 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, base [numPOS]uint32, ix *wnI
 		}
 		e, ok := wn.lemmas[lemma]
 		if !ok {
+			wn.maxLen = max(wn.maxLen, len(lemma))
 			e = uint32(len(ix.spans))
 			wn.lemmas[lemma] = e
 			ix.spans = append(ix.spans, [numPOS][2]uint32{})

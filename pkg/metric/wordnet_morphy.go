@@ -39,24 +39,17 @@ func (f form) replaceSuffix(old, new string) form {
 	return form{f.pre[:len(f.pre)-(len(old)-len(f.suf))], new}
 }
 
-// equal reports whether two forms spell the same string.
+// equal reports whether two forms spell the same string. Forms derived from one word share its
+// bytes, so the prefix comparison is a pointer check and the test is O(1) even for huge words.
 func (f form) equal(g form) bool {
 	if f.len() != g.len() {
 		return false
 	}
-	for i := range f.len() {
-		if f.at(i) != g.at(i) {
-			return false
-		}
+	if len(f.pre) > len(g.pre) {
+		f, g = g, f
 	}
-	return true
-}
-
-func (f form) at(i int) byte {
-	if i < len(f.pre) {
-		return f.pre[i]
-	}
-	return f.suf[i-len(f.pre)]
+	k := len(g.pre) - len(f.pre) // g.pre's bytes that f spells in its suffix
+	return f.pre == g.pre[:len(f.pre)] && f.suf[:k] == g.pre[len(f.pre):] && f.suf[k:] == g.suf
 }
 
 // morphScratch holds the buffers one lookup reuses.
@@ -75,6 +68,9 @@ type seenForm struct {
 
 // lookup returns the index entry of pre+suf if it is a lemma with part of speech p.
 func (wn *wordNet) lookup(f form, p int, sc *morphScratch) (uint32, bool) {
+	if f.len() > wn.maxLen {
+		return 0, false // also keeps morphy linear on huge tokens, which it strips letter by letter
+	}
 	e := int32(-1)
 	found := false
 	for _, s := range sc.seen {

@@ -105,3 +105,40 @@ func TestSynonyms(t *testing.T) {
 		})
 	}
 }
+
+// TestSynonymsHugeToken checks that morphy, which strips one suffix per round until a lemma
+// appears, stays fast and right on a token far longer than any lemma.
+func TestSynonymsHugeToken(t *testing.T) {
+	wn := loadWordNet()
+	var sc morphScratch
+	want := len(wn.synonyms(nil, "sssss", &sc)) // morphy strips to the lemma "sss"
+	if got := len(wn.synonyms(nil, strings.Repeat("s", 200000), &sc)); got != want || want == 0 {
+		t.Errorf("synonyms(200000 s) = %d names, want %d, those of sssss", got, want)
+	}
+	if got := wn.synonyms(nil, strings.Repeat("es", 100000)+"ing", &sc); len(got) != 0 {
+		t.Errorf("synonyms(eses…ing) = %d names, want none", len(got))
+	}
+}
+
+func TestFormEqual(t *testing.T) {
+	const w = "glasses"
+	tests := []struct {
+		f, g form
+		want bool
+	}{
+		{form{w[:5], ""}, form{w[:4], "s"}, true},
+		{form{w[:6], "x"}, form{w[:5], "ex"}, true},
+		{form{w[:6], "x"}, form{w[:5], "sx"}, false},
+		{form{"axes", ""}, form{"axis", ""}, false},
+		{form{"ax", "es"}, form{"axes", ""}, true},
+		{form{w, ""}, form{w[:6], ""}, false},
+	}
+	for _, tt := range tests {
+		if got := tt.f.equal(tt.g); got != tt.want {
+			t.Errorf("%q.equal(%q) = %v, want %v", tt.f, tt.g, got, tt.want)
+		}
+		if got := tt.g.equal(tt.f); got != tt.want {
+			t.Errorf("%q.equal(%q) = %v, want %v", tt.g, tt.f, got, tt.want)
+		}
+	}
+}
