@@ -16,6 +16,9 @@ func FuzzMETEOR(f *testing.F) {
 	f.Add("", "", true)
 	f.Add("sssssssssssssssssssssss esesesesesesesesesesing", "ss", true)
 	f.Add("\xff\xfe a", "a \xff", true)
+	for i, p := range loadPairs(f) {
+		f.Add(p.Prediction, p.References[0], i%2 == 0)
+	}
 	f.Fuzz(func(t *testing.T, pred, ref string, synonyms bool) {
 		got := METEOR(pred, []string{ref}, synonyms)
 		if math.IsNaN(got) || got < 0 || got > 1 {
