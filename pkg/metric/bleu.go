@@ -2,6 +2,7 @@ package metric
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -196,44 +197,108 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	if (hyp-n+1)*(end-n+1) <= 1024 {
 		return s.clippedShort(n, hyp, bounds)
 	}
+	// Long texts: distinct hypothesis n-grams in a hash table, reference n-grams looked up in it.
 	hk := s.ngrams(s.ids[:hyp], n, 0)
-	slices.Sort(hk)
+	s.grams.reset(len(hk))
 	distinct := s.distinct[:0]
-	for i, k := range hk {
-		if i > 0 && k == hk[i-1] {
-			distinct[len(distinct)-1].n++
-			continue
+	for _, k := range hk {
+		if i, isNew := s.grams.insert(k, int32(len(distinct))); isNew {
+			distinct = append(distinct, ngramCount{key: k, n: 1})
+		} else {
+			distinct[i].n++
 		}
-		distinct = append(distinct, ngramCount{key: k, n: 1})
 	}
+	cur := growTo(s.counts[:0], len(distinct))
 	start := hyp
 	for _, end := range bounds {
-		rk := s.ngrams(s.ids[start:end], n, len(hk))
-		slices.Sort(rk)
-		i, j := 0, 0
-		for i < len(distinct) && j < len(rk) {
-			switch k := distinct[i].key; {
-			case k < rk[j]:
-				i++
-			case k > rk[j]:
-				j++
-			default:
-				m := 0
-				for j < len(rk) && rk[j] == k {
-					m++
-					j++
+		touched := s.row[:0]
+		for i := start; i+n <= end; i++ {
+			if d := s.grams.find(packNgram(s.ids[i : i+n])); d >= 0 {
+				if cur[d]++; cur[d] == 1 {
+					touched = append(touched, d)
 				}
-				distinct[i].maxRef = max(distinct[i].maxRef, m)
-				i++
 			}
 		}
+		for _, d := range touched {
+			distinct[d].maxRef = max(distinct[d].maxRef, int(cur[d]))
+			cur[d] = 0
+		}
+		s.row = touched
 		start = end
 	}
 	for _, d := range distinct {
 		num += min(d.n, d.maxRef)
 	}
-	s.distinct = distinct
+	s.distinct, s.counts = distinct, cur
 	return num, max(1, len(hk))
+}
+
+// packNgram packs up to four 16-bit ids into a uint64.
+func packNgram(ids []int32) uint64 {
+	var k uint64
+	for _, id := range ids {
+		k = k<<16 | uint64(id)
+	}
+	return k
+}
+
+// keyTable maps uint64 keys to int32 values for one use: open addressing, generation-stamped
+// slots so that reset costs nothing.
+type keyTable struct {
+	slots []keySlot // a power of two long
+	gen   uint32
+}
+
+type keySlot struct {
+	key uint64
+	val int32
+	gen uint32
+}
+
+// reset empties the table and makes room for n keys.
+func (t *keyTable) reset(n int) {
+	if size := max(64, 2*n); len(t.slots) < size || len(t.slots) > 1<<16 && len(t.slots) > 4*size {
+		t.slots = make([]keySlot, 1<<bits.Len(uint(size-1)))
+		t.gen = 0
+	}
+	t.gen++
+	if t.gen == 0 {
+		clear(t.slots)
+		t.gen = 1
+	}
+}
+
+func (t *keyTable) home(key uint64) uint64 {
+	return (key * 0x9e3779b97f4a7c15) >> (64 - bits.Len(uint(len(t.slots)-1)))
+}
+
+// insert adds key with val unless present, and returns the value stored and whether it is new.
+func (t *keyTable) insert(key uint64, val int32) (int32, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(key); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.gen != t.gen {
+			*sl = keySlot{key, val, t.gen}
+			return val, true
+		}
+		if sl.key == key {
+			return sl.val, false
+		}
+	}
+}
+
+// find returns key's value, or -1.
+func (t *keyTable) find(key uint64) int32 {
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(key); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.gen != t.gen {
+			return -1
+		}
+		if sl.key == key {
+			return sl.val
+		}
+	}
 }
 
 // clippedShort is clipped for short texts: distinct n-grams and their counts by pairwise
@@ -276,11 +341,7 @@ next:
 func (s *scratch) ngrams(ids []int32, n, off int) []uint64 {
 	s.keys = s.keys[:off]
 	for i := 0; i+n <= len(ids); i++ {
-		var k uint64
-		for _, id := range ids[i : i+n] {
-			k = k<<16 | uint64(id)
-		}
-		s.keys = append(s.keys, k)
+		s.keys = append(s.keys, packNgram(ids[i:i+n]))
 	}
 	return s.keys[off:]
 }

@@ -105,6 +105,7 @@ type scratch struct {
 	masks, v    []uint64
 	row         []int32    // LCS dynamic-programming row
 	table       tokenTable // this call's token ids
+	grams       keyTable   // BLEU n-gram → index into distinct
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
 	// it grows past internLimit.
 	stems map[string]string
