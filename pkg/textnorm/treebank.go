@@ -111,9 +111,8 @@ func clitic(s string) bool {
 }
 
 var (
-	// STARTING_QUOTES, except ^" → `` and the apostrophe rule (treebankQuote).
+	// STARTING_QUOTES, except ^" → `` and the rules in treebankQuotePair and treebankQuote.
 	tbStartQuote = treebankRule{regexp.MustCompile("([«“‘„]|`+)"), " ${1} ", anyOf("«“‘„`")}
-	tbQuotePair  = treebankRule{regexp.MustCompile(`([ (\[{<])("|'')`), "${1} `` ", anyOf(`"'`)}
 
 	// PUNCTUATION rules that need RE2 (the others are hand-written in treebankPunct).
 	tbEllipsis = treebankRule{regexp.MustCompile(`\.{2,}`), " ${0} ", has("..")}
@@ -135,7 +134,7 @@ func treebankTokenize(dst []string, s string) []string {
 	if strings.Contains(s, "``") {
 		s = strings.ReplaceAll(s, "``", " `` ")
 	}
-	s = tbQuotePair.apply(s)
+	s = treebankQuotePair(s)
 	s = treebankQuote(s)
 	s = treebankPunct(s)
 	s = " " + s + " "
@@ -289,6 +288,31 @@ func treebankFinalPeriod(s, closers string, spaced bool) string {
 		return s[:p] + " . " + rest[:k] + " "
 	}
 	return s[:p] + " ." + rest[:k] + " "
+}
+
+// treebankQuotePair is the rule ([ \(\[{<])(\"|\'{2}) → "\1 “ ": a double quote or two
+// apostrophes after a space or an opening bracket open a quotation.
+func treebankQuotePair(s string) string {
+	if !strings.Contains(s, `"`) && !strings.Contains(s, "''") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if strings.IndexByte(" ([{<", s[i]) < 0 || i+1 == len(s) {
+			continue
+		}
+		switch {
+		case s[i+1] == '"':
+			b.WriteString(" `` ")
+			i++
+		case strings.HasPrefix(s[i+1:], "''"):
+			b.WriteString(" `` ")
+			i += 2
+		}
+	}
+	return b.String()
 }
 
 // treebankQuote is the rule (?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b → "\1 \2": an apostrophe
