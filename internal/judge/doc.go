@@ -7,6 +7,6 @@
 // The main design choice: a failure is never a zero. A reply that cannot be parsed is asked again
 // (as a distinct sample, so a cache cannot return the same bad reply) and then becomes a Judgment
 // with Error set, no Score, and the raw text kept. Where an official parser maps a malformed reply
-// to 0 (EvaLearn, MAGMA's missing "score"), the parsers here report it as unparsable instead, and the
-// exported parser for EvaLearn also returns the official outcome so learning-curve parity holds.
+// to 0 (EvaLearn, MAGMA's missing "score"), the parsers here report it as unparsable instead (EvaLearn's rule
+// lives in internal/evalearn, shared with qa-learncurve, which uses its official outcome).
 package judge

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -121,7 +122,7 @@ func rulePlan(mode string, unanswerable bool) Plan {
 }
 
 func parseEvaLearnVerdict(raw string) (Verdict, error) {
-	s, ok, reason := ParseEvaLearn(raw)
+	s, ok, reason := evalearn.ParseReply(raw)
 	if !ok {
 		return Verdict{}, unparsable("%s", reason)
 	}

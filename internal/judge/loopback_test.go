@@ -319,16 +319,6 @@ func TestInjectionKeepsStructure(t *testing.T) {
 	}
 }
 
-func ExampleParseEvaLearn() {
-	s, ok, _ := ParseEvaLearn("[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```")
-	fmt.Println(s, ok)
-	s, ok, reason := ParseEvaLearn(`[JSON]: { "answer_score": 1 }`)
-	fmt.Println(s, ok, reason)
-	// Output:
-	// 1 true
-	// 0 false no {"answer_score": N} in the reply
-}
-
 // TestTwoJudgesAgree pipes the rules judge and an LLM judge (MAGMA protocol on the loopback
 // server) over the same records, then checks qa-judge agree against a hand-computed kappa:
 // rules [1 1 0 0 1 0], llm [1 0 0 1 1 0]: po = 4/6, pe = .5·.5 + .5·.5 = .5, κ = (2/3 − 1/2)/(1/2) = 1/3.

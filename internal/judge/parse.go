@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/qapipe/qapipe/internal/prompt"
 )
@@ -104,88 +103,6 @@ func ParseMem0(raw string) (Verdict, error) {
 		v.Score = 1
 	}
 	return v, nil
-}
-
-var evaLearnInline = regexp.MustCompile(`\{"answer_score":` + pyWS + `*(\p{Nd}+)\}`)
-
-// ParseEvaLearn applies EvaLearn's evaluate_metric.py rule to a judge reply and returns the official
-// outcome (1 if the score is > 0, else 0) in score. ok reports whether a score was really read; when
-// it is false the official outcome is 0 and reason says why (no score, invalid JSON, a score Python
-// cannot compare with 0, ...).
-//
-// The rule: if the text contains "```json", only the text after the first "```json" up to the next
-// "```" counts: it is stripped and parsed as JSON, and "answer_score" is read (missing means 0);
-// otherwise the first match of {"answer_score":\s*(\d+)} (whitespace-strict: no space after "{" or
-// before "}") is read as an integer. Anything that raises upstream gives outcome 0.
-func ParseEvaLearn(raw string) (score float64, ok bool, reason string) {
-	if _, after, found := strings.Cut(raw, "```json"); found {
-		body, _, _ := strings.Cut(after, "```")
-		obj, err := pyJSONObject(prompt.Strip(body))
-		if err != nil {
-			return 0, false, err.Error()
-		}
-		v, present := obj["answer_score"]
-		if !present {
-			return 0, false, `no "answer_score" in the json block`
-		}
-		pos, err := pyPositive(v)
-		if err != nil {
-			return 0, false, err.Error()
-		}
-		return b2f(pos), true, ""
-	}
-	m := evaLearnInline.FindStringSubmatch(raw)
-	if m == nil {
-		return 0, false, `no {"answer_score": N} in the reply`
-	}
-	for _, r := range m[1] {
-		if unicodeDigit(r) != 0 {
-			return 1, true, ""
-		}
-	}
-	return 0, true, ""
-}
-
-// unicodeDigit returns the decimal value of a Unicode Nd rune (digits come in aligned runs of ten).
-func unicodeDigit(r rune) int {
-	if r >= '0' && r <= '9' {
-		return int(r - '0')
-	}
-	n := 0
-	for unicode.Is(unicode.Nd, r-1) && n < 9 {
-		r--
-		n++
-	}
-	return n
-}
-
-// pyPositive evaluates Python's `v > 0` for a decoded JSON value; it fails where Python raises.
-func pyPositive(v json.RawMessage) (bool, error) {
-	v = bytes.TrimSpace(v)
-	if bytes.HasPrefix(v, []byte(`"\u0000pyfloat:`)) {
-		f, err := pyFloat(v)
-		return f > 0, err
-	}
-	switch {
-	case len(v) == 0 || v[0] == '"' || v[0] == '[' || v[0] == '{' || string(v) == "null":
-		return false, fmt.Errorf("answer_score %s cannot be compared with 0", v)
-	case string(v) == "true":
-		return true, nil
-	case string(v) == "false":
-		return false, nil
-	}
-	f, err := pyFloat(v)
-	if err != nil {
-		return false, err
-	}
-	return f > 0, nil // NaN > 0 is false, as in Python
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // pyJSONObject decodes s as Python's json.loads would and requires an object. NaN, Infinity and

@@ -91,60 +91,8 @@ func TestParseMem0(t *testing.T) {
 	}
 }
 
-// TestParseEvaLearn covers every judge-output shape of shared/golden/evalearn/case2_edge
-// (_synthetic_variant names) plus Python-specific cases.
-func TestParseEvaLearn(t *testing.T) {
-	tests := []struct {
-		name string
-		raw  string
-		want float64
-		ok   bool
-	}{
-		{"fenced", "[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```", 1, true},
-		{"fenced_score2", "```json\n{\"answer_score\": 2}\n```", 1, true},
-		{"inline", "[JSON]: {\"answer_score\": 0}", 0, true},
-		{"fenced_upper", "[Grade]: 1 points\n[JSON]: ```JSON\n{\"answer_score\": 1}\n```", 1, true},
-		{"fenced_pretty", "[JSON]:\n```json\n{\n  \"answer_score\": 1\n}\n```", 1, true},
-		{"fenced_extra_keys", "```json\n{\"answer_score\": 1, \"reason\": \"see basis\"}\n```", 1, true},
-		{"fenced_invalid", "```json\n{\"answer_score\": 1,}\n```", 0, false},
-		{"inline_float", "[JSON]: {\"answer_score\": 1.0}", 0, false},
-		{"fenced_string_score", "```json\n{\"answer_score\": \"1\"}\n```", 0, false},
-		{"student_json_first", "The student answered:\n```json\n{\"answer\": \"X\"}\n```\n[JSON]: ```json\n{\"answer_score\": 1}\n```", 0, false},
-		{"inline_padded", "[JSON]: { \"answer_score\": 1 }", 0, false},
-		{"fenced_bool_false", "```json\n{\"answer_score\": false}\n```", 0, true},
-		{"fenced_bool_true", "```json\n{\"answer_score\": true}\n```", 1, true},
-		{"empty", "", 0, false},
-		{"two_fences", "Draft:\n```json\n{\"answer_score\": 1}\n```\nAfter:\n```json\n{\"answer_score\": 0}\n```", 1, true},
-		{"fenced_unclosed", "[JSON]: ```json\n{\"answer_score\": 1}", 1, true},
-		{"regex_template_echo", "Expected format {\"answer_score\": 0} noted.\n[JSON]: {\"answer_score\": 1}", 0, true},
-		{"inline_nospace", "[JSON]: {\"answer_score\":1}", 1, true},
-		{"inline_newline", "{\"answer_score\":\n 1}", 1, true},
-		{"fenced_float", "```json\n{\"answer_score\": 0.5}\n```", 1, true},
-		{"fenced_null", "```json\n{\"answer_score\": null}\n```", 0, false},
-		{"fenced_nan", "```json\n{\"answer_score\": NaN}\n```", 0, true},
-		{"fenced_inf", "```json\n{\"answer_score\": Infinity}\n```", 1, true},
-		{"fenced_list", "```json\n[1]\n```", 0, false},
-		{"fenced_negative", "```json\n{\"answer_score\": -1}\n```", 0, true},
-		{"inline_arabic_digit", "{\"answer_score\": \u0661}", 1, true},
-		{"inline_arabic_zero", "{\"answer_score\": \u0660}", 0, true},
-		{"inline_leading_zero", "{\"answer_score\": 00}", 0, true},
-		{"fenced_then_regex_ignored", "```json\nnot json\n```\n{\"answer_score\": 1}", 0, false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok, reason := ParseEvaLearn(tt.raw)
-			if got != tt.want || ok != tt.ok {
-				t.Errorf("ParseEvaLearn(%q) = %v, %v (%s), want %v, %v", tt.raw, got, ok, reason, tt.want, tt.ok)
-			}
-			if !ok && reason == "" {
-				t.Errorf("ParseEvaLearn(%q): no reason", tt.raw)
-			}
-		})
-	}
-}
-
 func TestPyClamp(t *testing.T) {
-	for _, tt := range []struct{ in, want float64 }{{math.NaN(), 1}, {math.Inf(1), 1}, {math.Inf(-1), 0}, {0.3, 0.3}, {-0.0, 0}} {
+	for _, tt := range []struct{ in, want float64 }{{math.NaN(), 1}, {math.Inf(1), 1}, {math.Inf(-1), 0}, {0.3, 0.3}, {math.Copysign(0, -1), 0}} {
 		if got := pyClamp01(tt.in); got != tt.want {
 			t.Errorf("pyClamp01(%v) = %v, want %v", tt.in, got, tt.want)
 		}
@@ -156,10 +104,6 @@ func FuzzParsers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		s, ok, reason := ParseEvaLearn(raw)
-		if s != 0 && s != 1 || !ok && (s != 0 || reason == "") {
-			t.Fatalf("ParseEvaLearn(%q) = %v, %v, %q", raw, s, ok, reason)
-		}
 		if v, err := ParseMAGMA(raw); err == nil && !(v.Score >= 0 && v.Score <= 1) {
 			t.Fatalf("ParseMAGMA(%q) = %v, outside [0,1]", raw, v.Score)
 		}

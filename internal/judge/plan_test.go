@@ -95,17 +95,6 @@ func TestLoadRoutes(t *testing.T) {
 	}
 }
 
-func BenchmarkParseEvaLearn(b *testing.B) {
-	raws := []string{"[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```", "[JSON]: {\"answer_score\": 0}", "no score"}
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		ParseEvaLearn(raws[n%len(raws)])
-		n++
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "replies/s")
-}
-
 func BenchmarkRulesVerdict(b *testing.B) {
 	r := &record.Record{ID: "h", Answers: []string{"the Eiffel Tower in Paris", "Eiffel Tower"}}
 	b.ReportAllocs()

@@ -114,20 +114,3 @@ func BenchmarkComputeAndBootstrap(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*len(seqs)*101)/b.Elapsed().Seconds(), "sequences/s")
 }
-
-func BenchmarkReplyCorrect(b *testing.B) {
-	items := readResults(b, "testdata/evalearn/case2_edge/results.jsonl")
-	var replies []string
-	for _, it := range items {
-		var s string
-		_ = json.Unmarshal(it["gpt4judge"], &s)
-		replies = append(replies, s)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, r := range replies {
-			ReplyCorrect(r)
-		}
-	}
-	b.ReportMetric(float64(b.N*len(replies))/b.Elapsed().Seconds(), "replies/s")
-}

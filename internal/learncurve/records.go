@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -20,7 +21,7 @@ const MetaPosition = "position_in_sequence"
 var ErrNoSequence = errors.New("no sequence id or position")
 
 // Observe turns a judged record into an Observation. Correctness is the judgment's score > 0 when
-// the judge scored it, else the judge's raw reply read by ReplyCorrect; a record with no EvaLearn
+// the judge scored it, else the judge's raw reply read by evalearn.ParseReply; a record with no EvaLearn
 // judgment counts as wrong (as an empty reply does in EvaLearn). It returns ErrNoSequence for a
 // record without a sequence.
 func Observe(r *record.Record) (Observation, error) {
@@ -35,7 +36,8 @@ func Observe(r *record.Record) (Observation, error) {
 		if j.Score != nil {
 			o.Correct = *j.Score > 0
 		} else {
-			o.Correct = ReplyCorrect(j.Raw)
+			score, _, _ := evalearn.ParseReply(j.Raw)
+			o.Correct = score > 0
 		}
 	}
 	return o, nil

@@ -1,6 +1,7 @@
-package learncurve
+package evalearn
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -11,8 +12,9 @@ import (
 // and keeps only what the judge rule needs: the kind of the top-level value and, for an object,
 // its last "answer_score" member.
 type pyParser struct {
-	s string
-	i int
+	s   string
+	i   int
+	why string // set where a failure has a clearer reason than its byte offset
 }
 
 type pyKind int
@@ -30,8 +32,6 @@ const (
 	scorePositive                   // a number > 0, true
 	scoreTypeError                  // string, null, list, dict: comparing raises
 )
-
-func (s pyScore) positive() bool { return s == scorePositive }
 
 type pyValue struct {
 	kind     pyKind
@@ -78,10 +78,7 @@ func (p *pyParser) value(depth int) (pyValue, bool) {
 
 func (p *pyParser) object(depth int) (pyValue, bool) {
 	v := pyValue{kind: kindObject, score: scoreTypeError}
-	p.i++ // {
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == '}' {
-		p.i++
+	if p.open('}') {
 		return v, true
 	}
 	for {
@@ -105,48 +102,54 @@ func (p *pyParser) object(depth int) (pyValue, bool) {
 		if key == "answer_score" {
 			v.hasScore, v.member = true, member.score
 		}
-		p.ws()
-		if p.i >= len(p.s) {
-			return v, false
-		}
-		switch p.s[p.i] {
-		case '}':
-			p.i++
-			return v, true
-		case ',':
-			p.i++
-			p.ws()
-		default:
-			return v, false
+		if done, ok := p.next('}'); done || !ok {
+			return v, ok
 		}
 	}
 }
 
+// open consumes a container's opening bracket and the whitespace after it, and reports whether
+// the container is empty (its closer follows, and is consumed too).
+func (p *pyParser) open(closer byte) bool {
+	p.i++
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == closer {
+		p.i++
+		return true
+	}
+	return false
+}
+
+// next reads what follows a container's element: a comma (and whitespace) means another element,
+// closer ends the container (done); anything else is a syntax error (!ok).
+func (p *pyParser) next(closer byte) (done, ok bool) {
+	p.ws()
+	if p.i >= len(p.s) {
+		return false, false
+	}
+	switch p.s[p.i] {
+	case closer:
+		p.i++
+		return true, true
+	case ',':
+		p.i++
+		p.ws()
+		return false, true
+	}
+	return false, false
+}
+
 func (p *pyParser) array(depth int) (pyValue, bool) {
 	v := pyValue{score: scoreTypeError}
-	p.i++ // [
-	p.ws()
-	if p.i < len(p.s) && p.s[p.i] == ']' {
-		p.i++
+	if p.open(']') {
 		return v, true
 	}
 	for {
 		if _, ok := p.value(depth + 1); !ok {
 			return v, false
 		}
-		p.ws()
-		if p.i >= len(p.s) {
-			return v, false
-		}
-		switch p.s[p.i] {
-		case ']':
-			p.i++
-			return v, true
-		case ',':
-			p.i++
-			p.ws()
-		default:
-			return v, false
+		if done, ok := p.next(']'); done || !ok {
+			return v, ok
 		}
 	}
 }
@@ -257,6 +260,7 @@ func (p *pyParser) number() (pyValue, bool) {
 	text := p.s[start:p.i]
 	if !isFloat {
 		if len(intDigits) > maxIntDigits {
+			p.why = fmt.Sprintf("an integer of %d digits, more than Python's int() accepts", len(intDigits))
 			return pyValue{}, false // int() raises ValueError
 		}
 		if text[0] != '-' && strings.Trim(intDigits, "0") != "" {
