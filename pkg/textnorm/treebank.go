@@ -10,15 +10,16 @@ import (
 // WordTokenize splits s into words exactly as NLTK 3.8's nltk.word_tokenize(s) does with its
 // defaults (language "english", preserve_line=False): SentTokenize cuts s into sentences with the
 // english Punkt model, and each sentence goes through NLTKWordTokenizer, the improved Penn
-// Treebank tokenizer (starting quotes become “, ending quotes ”, punctuation, brackets and
-// double dashes are padded, a sentence-final period is split off, contractions such as n't, 's,
-// can|not and gon|na are split; parentheses are kept as they are).
+// Treebank tokenizer: an opening double quote becomes two backticks and a closing one two
+// apostrophes; punctuation, brackets and double dashes are padded; a sentence-final period is
+// split off; contractions such as n't, 's, can|not and gon|na are split; parentheses are kept.
 //
 // Note: Python's regexes use lookahead and a Unicode \b, \s and \d that Go's RE2 lacks, so the
-// rules needing them are hand-written scans over runes (treebankQuote, treebankContract) and the
-// others are RE2 patterns with Python's character classes spelled out. Text made only of ASCII
-// letters, digits and spaces, the common case inside CMRC answers, skips all of that: every rule
-// is a no-op on it except the contractions, which a cheap scan rules out.
+// rules needing them are hand-written scans (treebankQuote, treebankContract, treebankPunct) and
+// the rest are RE2 patterns run only when their text can match. Text that none of the rules can
+// touch (no quote, bracket or punctuation character and no contraction word), the common case
+// inside CMRC answers, is split at whitespace directly, and Punkt is skipped when no '.', '?' or
+// '!' could end a sentence.
 func WordTokenize(s string) []string {
 	return AppendWordTokens(nil, s)
 }
@@ -290,8 +291,9 @@ func treebankFinalPeriod(s, closers string, spaced bool) string {
 	return s[:p] + " ." + rest[:k] + " "
 }
 
-// treebankQuotePair is the rule ([ \(\[{<])(\"|\'{2}) → "\1 “ ": a double quote or two
-// apostrophes after a space or an opening bracket open a quotation.
+// treebankQuotePair is the rule ([ \(\[{<])(\"|\'{2}), replaced by the opener and a spaced pair
+// of backticks: a double quote or two apostrophes after a space or an opening bracket open a
+// quotation.
 func treebankQuotePair(s string) string {
 	if !strings.Contains(s, `"`) && !strings.Contains(s, "''") {
 		return s
