@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"bytes"
 	"sync"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -148,17 +149,15 @@ func (s *scratch) squad(str string) text {
 // cut records the space-separated tokens of buf[start:].
 func (s *scratch) cut(start int) text {
 	t := text{bstart: int32(start), bend: int32(len(s.buf)), lo: int32(len(s.toks))}
-	tok := start
-	for i := start; i < len(s.buf); i++ {
-		if s.buf[i] == ' ' {
-			if i > tok {
-				s.toks = append(s.toks, span{int32(tok), int32(i)})
-			}
-			tok = i + 1
+	for i := start; i < len(s.buf); {
+		j := bytes.IndexByte(s.buf[i:], ' ')
+		if j < 0 {
+			j = len(s.buf) - i
 		}
-	}
-	if len(s.buf) > tok {
-		s.toks = append(s.toks, span{int32(tok), int32(len(s.buf))})
+		if j > 0 {
+			s.toks = append(s.toks, span{int32(i), int32(i + j)})
+		}
+		i += j + 1
 	}
 	t.hi = int32(len(s.toks))
 	return t
