@@ -197,7 +197,7 @@ func (cfg *config) process(sc *scorer, l line) result {
 	var out []byte
 	var err error
 	if cfg.summary != "-" { // with --summary - the records are not written
-		if out, err = spliceScores(l.data, rec.Scores); err != nil {
+		if out, err = sc.encode(l.data, rec, o); err != nil {
 			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
 		}
 	}

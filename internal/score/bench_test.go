@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -65,12 +66,13 @@ func writeBenchFile(b *testing.B, n int) string {
 func BenchmarkCommand(b *testing.B) {
 	name := writeBenchFile(b, benchRecords)
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for b.Loop() {
 		if err := Run(context.Background(), []string{"qa-score", name}, nil, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+	reportRates(b, cpu)
 }
 
 // BenchmarkCommandSummary is BenchmarkCommand with a JSON summary (1000 bootstrap resamples).
@@ -78,12 +80,13 @@ func BenchmarkCommandSummary(b *testing.B) {
 	name := writeBenchFile(b, benchRecords)
 	summary := filepath.Join(b.TempDir(), "summary.json")
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for b.Loop() {
 		if err := Run(context.Background(), []string{"qa-score", "--summary", summary, name}, nil, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+	reportRates(b, cpu)
 }
 
 // BenchmarkDecodeEncode is the bar for BenchmarkCommand: one goroutine decoding and re-encoding
@@ -91,6 +94,7 @@ func BenchmarkCommandSummary(b *testing.B) {
 func BenchmarkDecodeEncode(b *testing.B) {
 	name := writeBenchFile(b, benchRecords)
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for b.Loop() {
 		f, err := os.Open(name)
 		if err != nil {
@@ -115,7 +119,7 @@ func BenchmarkDecodeEncode(b *testing.B) {
 		}
 		f.Close()
 	}
-	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+	reportRates(b, cpu)
 }
 
 // BenchmarkSummarize is the summary alone: benchRecords outcomes of 17 metrics in two types,
@@ -138,4 +142,13 @@ func BenchmarkSummarize(b *testing.B) {
 		a.summarize(1000, 1, 0)
 	}
 	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
+}
+
+// reportRates reports records/s (wall clock) and CPU nanoseconds per record since cpu0.
+func reportRates(b *testing.B, cpu0 time.Duration) {
+	n := float64(b.N) * benchRecords
+	b.ReportMetric(n/b.Elapsed().Seconds(), "records/s")
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/n, "cpu-ns/record")
+	}
 }

@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -14,10 +15,18 @@ type scorer struct {
 	judge string
 	// judged is whether judge_score is selected: only then does a judge error fail a record.
 	judged bool
+	// order lists the indices of the selected names in sorted name order (the order scores are
+	// written in).
+	order []int
 }
 
 func newScorer(sel *selection, judge string) *scorer {
-	return &scorer{sel: sel, judge: judge, judged: sel.index("judge_score") >= 0}
+	order := make([]int, len(sel.names))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(sel.names[a], sel.names[b]) })
+	return &scorer{sel: sel, judge: judge, judged: sel.index("judge_score") >= 0, order: order}
 }
 
 // outcome is what the summary and the mismatch file need from one scored record: a few strings
@@ -33,7 +42,8 @@ type outcome struct {
 	abstention bool // LongMemEval abstention question
 }
 
-// score fills rec.Scores with the selected metrics that apply and returns the outcome.
+// score computes the selected metrics that apply to rec and returns the outcome; encode writes
+// them into the record's line.
 func (s *scorer) score(rec *record.Record) outcome {
 	it := &item{rec: rec, judge: s.judge}
 	o := outcome{typ: rec.Type, dataset: rec.Dataset, vals: make([]float64, len(s.sel.names))}
@@ -67,12 +77,11 @@ func (s *scorer) score(rec *record.Record) outcome {
 			}
 		}
 	}
-	s.write(rec, o)
 	return o
 }
 
-// write stores the values in rec.Scores; a failed record gets none of the selected scores (a stale
-// value from an earlier run is removed rather than left to look current).
+// write merges the values into the scores the record came with; a failed record gets none of the
+// selected scores (a stale value from an earlier run is removed rather than left to look current).
 func (s *scorer) write(rec *record.Record, o outcome) {
 	for k, name := range s.sel.names {
 		v := o.vals[k]

@@ -44,7 +44,7 @@ type view struct {
 		Score *float64 `json:"score"`
 		Error string   `json:"error"`
 	} `json:"judgments"`
-	Scores map[string]float64 `json:"scores"`
+	Scores json.RawMessage `json:"scores"`
 }
 
 // decodeView parses a line into a record holding only the fields qa-score reads, with the errors
@@ -56,9 +56,19 @@ func decodeView(l line) (*record.Record, *record.Error) {
 			Err: fmt.Errorf("invalid record: %s", strings.TrimPrefix(err.Error(), "json: "))}
 	}
 	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,
-		Question: v.Question, Answers: v.Answers, Scores: v.Scores}
+		Question: v.Question, Answers: v.Answers}
 	if err := rec.Validate(); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+	}
+	if v.Scores != nil {
+		// Present (even as null): remember that, so the line's member is replaced, not added.
+		rec.Scores = map[string]float64{}
+		if err := record.Unmarshal(v.Scores, &rec.Scores); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("scores: %w", err)}
+		}
+		if rec.Scores == nil {
+			rec.Scores = map[string]float64{}
+		}
 	}
 	if m := v.Meta; m != nil {
 		rec.Meta = map[string]json.RawMessage{}
@@ -293,11 +303,59 @@ func plainKey(k string) bool {
 	return true
 }
 
+// encode returns line with the outcome's scores in it. When the line has no scores member (the
+// usual case) the new member is written straight from the values, in sorted name order, and
+// inserted before the closing brace; otherwise the old and new scores are merged and the member
+// replaced.
+func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, error) {
+	if rec.Scores != nil {
+		s.write(rec, o)
+		return spliceScores(line, rec.Scores)
+	}
+	if o.failed {
+		return line, nil
+	}
+	val := []byte(`,"scores":{`)
+	n := 0
+	for _, k := range s.order {
+		v := o.vals[k]
+		if math.IsNaN(v) {
+			continue
+		}
+		if n > 0 {
+			val = append(val, ',')
+		}
+		val = append(append(append(val, '"'), s.sel.names[k]...), `":`...)
+		var err error
+		if val, err = appendFloat(val, v); err != nil {
+			return nil, fmt.Errorf("score %s: %w", s.sel.names[k], err)
+		}
+		n++
+	}
+	if n == 0 {
+		return line, nil
+	}
+	val = append(val, '}')
+	end := bytes.LastIndexByte(line, '}')
+	if end < 0 {
+		return nil, errors.New("not a JSON object")
+	}
+	out := make([]byte, 0, len(line)+len(val))
+	out = append(append(append(out, line[:end]...), val...), line[end:]...)
+	return out, nil
+}
+
 // appendFloat writes f as encoding/json does: the shortest representation that round-trips, in
 // exponent form only below 1e-6 or from 1e21 up.
 func appendFloat(dst []byte, f float64) ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return nil, fmt.Errorf("unsupported value %v", f)
+	}
+	switch f {
+	case 0:
+		return append(dst, '0'), nil
+	case 1:
+		return append(dst, '1'), nil
 	}
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
