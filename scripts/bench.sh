@@ -12,11 +12,15 @@ awk '
 /^pkg: / { pkg = $2; sub(".*/qapipe/", "", pkg) }
 /^Benchmark/ {
 	name = $1; sub(/-[0-9]+$/, "", name)
-	rate = ""; unit = ""
+	rate = ""; unit = ""; cpu = ""
 	for (i = 3; i < NF; i++) {
 		if ($(i+1) ~ /\/s$/) { rate = $i; unit = $(i+1) }
 		if ($(i+1) == "ns/op") ns = $i
+		if ($(i+1) == "cpu-ns/record") cpu = sprintf("  (%.1f µs CPU/record)", $i / 1000)
 	}
 	if (rate == "") { rate = sprintf("%.0f", 1e9 / ns); unit = "op/s" }
-	printf "  %-16s %-40s %14.0f %s\n", pkg, name, rate, unit
+	printf "  %-16s %-28s %12.0f %-10s%s\n", pkg, name, rate, unit, cpu
 }' "$out"
+echo
+echo "qa-score's target: BenchmarkCommand at least half BenchmarkDecodeEncode's records/s. Wall-clock"
+echo "rates depend on free cores (the command uses all of them, the bare pass one); the CPU figures do not."
