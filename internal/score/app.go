@@ -2,8 +2,9 @@
 // pkg/metric and the benchmark-specific scores, and summarises them with bootstrap confidence
 // intervals.
 //
-// Records stream through a bounded, ordered, concurrent map (decode, score, encode in workers);
-// the summary keeps per-group accumulators and one float64 per record and metric for the
+// Records stream through a bounded, ordered, concurrent map: workers decode the fields the metrics
+// read, score, and splice the scores member into the input line, leaving every other byte as it
+// was. The summary keeps per-group accumulators and one float64 per record and metric for the
 // bootstrap, never the records.
 package score
 

@@ -46,7 +46,7 @@ type outcome struct {
 // them into the record's line.
 func (s *scorer) score(rec *record.Record) outcome {
 	it := &item{rec: rec, judge: s.judge}
-	o := outcome{typ: rec.Type, dataset: rec.Dataset, vals: make([]float64, len(s.sel.names))}
+	o := outcome{typ: rec.Type, dataset: strings.ToLower(rec.Dataset), vals: make([]float64, len(s.sel.names))}
 	for k := range o.vals {
 		o.vals[k] = math.NaN()
 	}
