@@ -32,17 +32,19 @@ var posLetters = [numPOS]string{"n", "v", "a", "r"}
 
 // wordNet is the decoded table. It is immutable after loading and shared by all callers.
 //
-// Note: synset lemma names containing '_' are dropped at load time, since METEOR (the only user)
-// ignores them; names are interned to ids so that a synonym test is an integer comparison.
+// Note: METEOR, the only user, needs of a lemma's synsets only the set of their lemma names
+// without '_'. So the loader keeps, per index entry and part of speech, that set as one
+// contiguous list of interned name ids: a lookup reads one slice instead of chasing every
+// synset, and a synonym test is an integer comparison.
 type wordNet struct {
-	lemmas  map[string]uint32       // index lemma -> entry number e
-	maxLen  int                     // length of the longest index lemma
-	entries []uint32                // synsets of entry e and pos p: synsets[entries[4e+p]:entries[4e+p+1]]
-	synsets []uint32                // global synset numbers
-	synName []uint32                // names of synset s: nameIDs[synName[s]:synName[s+1]]
-	nameIDs []uint32                // interned lemma names
-	names   map[string]uint32       // lemma name without '_' -> id
-	exc     map[string]*wnException // inflected form -> base forms per pos
+	lemmas     map[string]uint32       // index lemma -> entry number e
+	maxLen     int                     // length of the longest index lemma
+	posMask    []uint8                 // entry e -> bit p set when e is a lemma of pos p
+	nameOff    []uint32                // names of entry e, pos p: entryNames[nameOff[4e+p]:nameOff[4e+p+1]]
+	entryNames []uint32                // name ids, distinct within each entry and pos
+	names      map[string]uint32       // lemma name without '_' -> id
+	exc        map[string]*wnException // inflected form -> base forms per pos
+	nSynsets   int
 }
 
 // wnException holds the exception-list entries of one inflected form.
@@ -114,20 +116,20 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 		return nil, fmt.Errorf("bad header %q (%v)", line, err)
 	}
 	wn := &wordNet{lemmas: make(map[string]uint32, 150000), names: make(map[string]uint32, 150000)}
-	var base [numPOS]uint32 // first global synset number of each pos
+	var b wnBuild
 	for p := range numPOS {
-		if err := wn.decodeSynsets(d, p, &base); err != nil {
+		if err := wn.decodeSynsets(d, p, &b); err != nil {
 			return nil, err
 		}
 	}
-	wn.synName = append(wn.synName, uint32(len(wn.nameIDs)))
-	var ix wnIndex
+	b.synName = append(b.synName, uint32(len(b.nameIDs)))
+	wn.nSynsets = len(b.synName) - 1
 	for p := range numPOS {
-		if err := wn.decodeIndex(d, p, base, &ix); err != nil {
+		if err := wn.decodeIndex(d, p, &b); err != nil {
 			return nil, err
 		}
 	}
-	wn.flattenIndex(&ix)
+	wn.collectNames(&b)
 	for p := range numPOS {
 		if err := wn.decodeExceptions(d, p); err != nil {
 			return nil, err
@@ -136,18 +138,27 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 	return wn, nil
 }
 
-func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, base *[numPOS]uint32) error {
+// wnBuild holds what decoding needs before the entries' name lists are packed.
+type wnBuild struct {
+	base    [numPOS]uint32 // first global synset number of each pos
+	synName []uint32       // names of synset s: nameIDs[synName[s]:synName[s+1]]
+	nameIDs []uint32
+	spans   [][numPOS][2]uint32 // synsets of entry e, pos p: flat[p][spans[e][p][0]:spans[e][p][1]]
+	flat    [numPOS][]uint32    // global synset numbers
+}
+
+func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 	n, err := d.header("syn", p)
 	if err != nil {
 		return err
 	}
-	base[p] = uint32(len(wn.synName))
+	b.base[p] = uint32(len(b.synName))
 	for range n {
 		line, err := d.next()
 		if err != nil {
 			return err
 		}
-		wn.synName = append(wn.synName, uint32(len(wn.nameIDs)))
+		b.synName = append(b.synName, uint32(len(b.nameIDs)))
 		for name := range strings.FieldsSeq(line) {
 			if strings.IndexByte(name, '_') >= 0 {
 				continue
@@ -157,25 +168,17 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, base *[numPOS]uint32) erro
 				id = uint32(len(wn.names))
 				wn.names[name] = id
 			}
-			wn.nameIDs = append(wn.nameIDs, id)
+			b.nameIDs = append(b.nameIDs, id)
 		}
 	}
 	return nil
 }
 
-// wnIndex collects the index sections before they are packed: per entry and pos a span of
-// flat[pos].
-type wnIndex struct {
-	spans [][numPOS][2]uint32
-	flat  [numPOS][]uint32
-}
-
-func (wn *wordNet) decodeIndex(d *wnDecoder, p int, base [numPOS]uint32, ix *wnIndex) error {
+func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 	n, err := d.header("idx", p)
 	if err != nil {
 		return err
 	}
-	total := uint32(wn.numSynsets())
 	for range n {
 		line, err := d.next()
 		if err != nil {
@@ -188,33 +191,47 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, base [numPOS]uint32, ix *wnI
 		e, ok := wn.lemmas[lemma]
 		if !ok {
 			wn.maxLen = max(wn.maxLen, len(lemma))
-			e = uint32(len(ix.spans))
+			e = uint32(len(b.spans))
 			wn.lemmas[lemma] = e
-			ix.spans = append(ix.spans, [numPOS][2]uint32{})
+			b.spans = append(b.spans, [numPOS][2]uint32{})
 		}
-		start := uint32(len(ix.flat[p]))
+		start := uint32(len(b.flat[p]))
 		for f := range strings.FieldsSeq(rest) {
 			k, err := strconv.ParseUint(f, 10, 32)
-			if err != nil || base[p]+uint32(k) >= total {
+			if err != nil || int(b.base[p])+int(k) >= wn.nSynsets {
 				return fmt.Errorf("line %d: bad synset number %q", d.line, f)
 			}
-			ix.flat[p] = append(ix.flat[p], base[p]+uint32(k))
+			b.flat[p] = append(b.flat[p], b.base[p]+uint32(k))
 		}
-		ix.spans[e][p] = [2]uint32{start, uint32(len(ix.flat[p]))}
+		b.spans[e][p] = [2]uint32{start, uint32(len(b.flat[p]))}
 	}
 	return nil
 }
 
-// flattenIndex packs the per-pos synset lists of every entry into wn.entries and wn.synsets.
-func (wn *wordNet) flattenIndex(ix *wnIndex) {
-	wn.entries = make([]uint32, 0, numPOS*len(ix.spans)+1)
-	for _, sp := range ix.spans {
+// collectNames packs, for every entry and pos, the distinct names of its synsets.
+func (wn *wordNet) collectNames(b *wnBuild) {
+	wn.posMask = make([]uint8, len(b.spans))
+	wn.nameOff = make([]uint32, 0, numPOS*len(b.spans)+1)
+	stamp := make([]uint32, len(wn.names)) // list number + 1 that last took each name
+	for e, sp := range b.spans {
 		for p := range numPOS {
-			wn.entries = append(wn.entries, uint32(len(wn.synsets)))
-			wn.synsets = append(wn.synsets, ix.flat[p][sp[p][0]:sp[p][1]]...)
+			list := uint32(len(wn.nameOff) + 1)
+			wn.nameOff = append(wn.nameOff, uint32(len(wn.entryNames)))
+			if sp[p][0] == sp[p][1] {
+				continue
+			}
+			wn.posMask[e] |= 1 << p
+			for _, s := range b.flat[p][sp[p][0]:sp[p][1]] {
+				for _, id := range b.nameIDs[b.synName[s]:b.synName[s+1]] {
+					if stamp[id] != list {
+						stamp[id] = list
+						wn.entryNames = append(wn.entryNames, id)
+					}
+				}
+			}
 		}
 	}
-	wn.entries = append(wn.entries, uint32(len(wn.synsets)))
+	wn.nameOff = append(wn.nameOff, uint32(len(wn.entryNames)))
 }
 
 func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
@@ -244,16 +261,14 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 	return nil
 }
 
-// synsetsOf returns the global synset numbers of index entry e for pos p.
-func (wn *wordNet) synsetsOf(e uint32, p int) []uint32 {
+// hasPOS reports whether index entry e is a lemma of pos p.
+func (wn *wordNet) hasPOS(e uint32, p int) bool { return wn.posMask[e]&(1<<p) != 0 }
+
+// entryNamesOf returns the distinct lemma names (without '_') of the synsets of entry e, pos p.
+func (wn *wordNet) entryNamesOf(e uint32, p int) []uint32 {
 	i := numPOS*int(e) + p
-	return wn.synsets[wn.entries[i]:wn.entries[i+1]]
+	return wn.entryNames[wn.nameOff[i]:wn.nameOff[i+1]]
 }
 
 // numSynsets returns how many synsets the table holds.
-func (wn *wordNet) numSynsets() int { return len(wn.synName) - 1 }
-
-// synsetNames returns the name ids of synset s (names with '_' excluded).
-func (wn *wordNet) synsetNames(s uint32) []uint32 {
-	return wn.nameIDs[wn.synName[s]:wn.synName[s+1]]
-}
+func (wn *wordNet) numSynsets() int { return wn.nSynsets }

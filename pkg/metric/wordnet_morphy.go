@@ -86,7 +86,7 @@ func (wn *wordNet) lookup(f form, p int, sc *morphScratch) (uint32, bool) {
 		}
 		sc.seen = append(sc.seen, seenForm{f, e})
 	}
-	if e < 0 || len(wn.synsetsOf(uint32(e), p)) == 0 {
+	if e < 0 || !wn.hasPOS(uint32(e), p) {
 		return 0, false
 	}
 	return uint32(e), true
@@ -168,9 +168,7 @@ func (wn *wordNet) synonyms(dst []uint32, word string, sc *morphScratch) []uint3
 		sc.entries = sc.entries[:0]
 		wn.morphy(word, p, exc, sc)
 		for _, e := range sc.entries {
-			for _, s := range wn.synsetsOf(e, p) {
-				dst = append(dst, wn.synsetNames(s)...)
-			}
+			dst = append(dst, wn.entryNamesOf(e, p)...)
 		}
 	}
 	return dst
