@@ -131,7 +131,7 @@ func (sc *meteorScratch) matchSynonyms() int {
 		syn := sc.synonyms(sc.wn, sc.hKey[h], &sc.morph)
 		for j := len(sc.rRem) - 1; j >= 0 && len(syn) > 0; j-- {
 			r := sc.rRem[j]
-			if id := sc.nameOf[sc.rKey[r]]; id >= 0 && slices.Contains(syn, uint32(id)) {
+			if id := sc.words[sc.rKey[r]].name; id >= 0 && slices.Contains(syn, uint32(id)) {
 				sc.pair(h, r)
 				sc.rRem = append(sc.rRem[:j], sc.rRem[j+1:]...)
 				count++
@@ -150,9 +150,9 @@ func (sc *meteorScratch) matchSynonymsGrouped(named int) int {
 	t := &sc.stacks
 	t.reset(named, len(sc.ref))
 	for _, r := range sc.rRem {
-		if id := sc.nameOf[sc.rKey[r]]; id >= 0 {
+		if id := sc.words[sc.rKey[r]].name; id >= 0 {
 			h := idHash(id)
-			t.push(t.find(h, func(rep int32) bool { return sc.nameOf[sc.rKey[rep]] == id }, true), h, r)
+			t.push(t.find(h, func(rep int32) bool { return sc.words[sc.rKey[rep]].name == id }, true), h, r)
 		}
 	}
 	count := 0
@@ -161,7 +161,7 @@ func (sc *meteorScratch) matchSynonymsGrouped(named int) int {
 		best, bestTop := -1, int32(-1)
 		for _, id := range sc.synonyms(sc.wn, sc.hKey[h], &sc.morph) {
 			id := int32(id)
-			s := t.find(idHash(id), func(rep int32) bool { return sc.nameOf[sc.rKey[rep]] == id }, false)
+			s := t.find(idHash(id), func(rep int32) bool { return sc.words[sc.rKey[rep]].name == id }, false)
 			if s >= 0 && t.top(s) > bestTop {
 				best, bestTop = s, t.top(s)
 			}
