@@ -133,10 +133,10 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	if err != nil {
 		c.tpm.Adjust(-estimate)
-		return out, &CallError{Attempts: out.Attempts, Err: errors.New(redact(err.Error(), c.key))}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(err.Error(), c.key))}
 	}
 	if len(resp.Choices) == 0 {
-		return out, &CallError{Attempts: out.Attempts, Err: errors.New("empty response")}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
 	}
 	ch := resp.Choices[0]
 	out.Text = ch.Content
