@@ -274,6 +274,12 @@ func retryAfter(h string, now time.Time, limit time.Duration) time.Duration {
 	}
 	var d time.Duration
 	if s, err := strconv.ParseFloat(h, 64); err == nil {
+		switch {
+		case !(s > 0): // also NaN
+			return 0
+		case s >= limit.Seconds():
+			return limit
+		}
 		d = time.Duration(s * float64(time.Second))
 	} else if at, err := http.ParseTime(h); err == nil {
 		d = at.Sub(now)

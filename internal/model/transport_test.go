@@ -208,3 +208,17 @@ func TestLimiter(t *testing.T) {
 		t.Errorf("wait after refill = %v, want 0", d)
 	}
 }
+
+func FuzzRetryAfter(f *testing.F) {
+	f.Add("3")
+	f.Add("Wed, 21 Oct 2015 07:28:00 GMT")
+	f.Add("-0.5")
+	f.Add("1e308")
+	f.Add("NaN")
+	f.Fuzz(func(t *testing.T, h string) {
+		d := retryAfter(h, time.Date(2015, 10, 21, 7, 0, 0, 0, time.UTC), time.Minute)
+		if d < 0 || d > time.Minute {
+			t.Errorf("retryAfter(%q) = %v, want within [0, 1m]", h, d)
+		}
+	})
+}

@@ -144,3 +144,16 @@ func TestCountLines(t *testing.T) {
 		}
 	}
 }
+
+func FuzzLoCoMoCat5(f *testing.F) {
+	for _, s := range []string{"a", "(b)", "Not mentioned", " A ", "ä"} {
+		f.Add(s)
+	}
+	opts := []string{"Not mentioned in the conversation", "blue"}
+	f.Fuzz(func(t *testing.T, reply string) {
+		got := locomoCat5(reply, opts)
+		if got != opts[0] && got != opts[1] && got != strings.ToLower(strings.TrimSpace(reply)) {
+			t.Errorf("locomoCat5(%q) = %q: neither an option nor the lower-cased reply", reply, got)
+		}
+	})
+}
