@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -139,5 +140,26 @@ func TestUsageFromInfo(t *testing.T) {
 				t.Errorf("UsageFromInfo(%v) = %+v, want %+v", tt.info, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestTPMChargesRealUsage(t *testing.T) {
+	w := wires[0] // openai: 12 input + 3 output tokens
+	var calls atomic.Int64
+	srv := wireServer(t, w, &calls, nil)
+	var s sleeps
+	tpm := NewLimiter(1000, s.sleep)
+	fixed := tpm.now()
+	tpm.now = func() time.Time { return fixed }
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: w.baseURL(srv.URL), APIKey: testKey,
+		HTTPClient: NewTransport(TransportConfig{}).Client(), TPM: tpm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini")); err != nil {
+		t.Fatal(err)
+	}
+	if got := tpm.tokens; got != 1000-15 {
+		t.Errorf("TPM bucket after one call = %v, want 985 (the estimate replaced by the real 12+3)", got)
 	}
 }

@@ -105,9 +105,6 @@ type app struct {
 }
 
 func (a *app) action(c *cli.Context) error {
-	if c.Args().Len() > 0 && c.Args().First() == "help" {
-		return cli.ShowAppHelp(c)
-	}
 	if err := a.configure(c); err != nil {
 		return err
 	}

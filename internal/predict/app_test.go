@@ -389,3 +389,38 @@ func TestAnthropicEndToEnd(t *testing.T) {
 		t.Errorf("request body %s lacks the system message or max_tokens", body)
 	}
 }
+
+func TestOllamaEndToEnd(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req struct {
+			Model   string `json:"model"`
+			Stream  bool   `json:"stream"`
+			Options struct {
+				Temperature float64 `json:"temperature"`
+				Seed        int     `json:"seed"`
+			} `json:"options"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		if r.URL.Path != "/api/chat" || req.Model != "llama3.2" || req.Stream || req.Options.Seed != 7 {
+			http.Error(w, `{"error":"unexpected request"}`, 400)
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		io.WriteString(w, `{"model":"llama3.2","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"A0"},"done":true,"prompt_eval_count":31,"eval_count":2}`+"\n")
+	}))
+	defer srv.Close()
+	recs, stderr, err := run(t, context.Background(), input(1, nil), "--provider", "ollama", "--model", "llama3.2",
+		"--base-url", srv.URL, "--seed", "7")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	p := recs[0].Prediction
+	if p.Text != "A0" || p.Provider != "ollama" || p.Usage.InputTokens != 31 || p.Usage.OutputTokens != 2 || p.CostUSD != nil {
+		t.Errorf("prediction = %+v, want A0 with usage 31/2 and no price", p)
+	}
+	if !strings.Contains(stderr, `no price for model "llama3.2"`) {
+		t.Errorf("stderr lacks the unpriced warning:\n%s", stderr)
+	}
+}
