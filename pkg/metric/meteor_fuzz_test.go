@@ -31,5 +31,10 @@ func FuzzMETEOR(f *testing.F) {
 		if toks, want := sc.tokens([]string{"x"}, pred)[1:], textnorm.Split(textnorm.Lower(pred)); !slices.Equal(toks, want) {
 			t.Fatalf("tokens(%q) = %q, want split(lower) %q", pred, toks, want)
 		}
+		for _, tok := range sc.tokens(nil, ref) {
+			if got, want := stem(tok), textnorm.Stem(tok); got != want {
+				t.Fatalf("stem(%q) = %q, want textnorm.Stem's %q", tok, got, want)
+			}
+		}
 	})
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 func TestMETEORGolden(t *testing.T) {
@@ -135,5 +137,19 @@ func TestMETEORHugeToken(t *testing.T) {
 	pred := strings.Repeat("s", 200000) + " cat " + strings.Repeat("es", 50000) + "ing"
 	if got := METEOR(pred, []string{"cat ss"}, true); math.Abs(got-(1-0.5)*(1.0/3*0.5)/(0.9/3+0.1*0.5)) > 1e-12 {
 		t.Errorf("METEOR(huge, %q) = %v, want one match", "cat ss", got)
+	}
+}
+
+// TestStemShortcut checks stem's shortcuts against textnorm.Stem on every golden token.
+func TestStemShortcut(t *testing.T) {
+	var sc meteorScratch
+	for _, p := range loadPairs(t) {
+		for _, s := range append([]string{p.Prediction}, p.References...) {
+			for _, tok := range sc.tokens(nil, s) {
+				if got, want := stem(tok), textnorm.Stem(tok); got != want {
+					t.Errorf("stem(%q) = %q, want textnorm.Stem's %q", tok, got, want)
+				}
+			}
+		}
 	}
 }

@@ -2,7 +2,6 @@ package metric
 
 import (
 	"math/bits"
-	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -83,10 +82,11 @@ func (v *vocab) synonyms(wn *wordNet, w int32, sc *morphScratch) []uint32 {
 }
 
 // stem is textnorm.Stem for a lowercased token. Two cases skip the call: NLTK returns a word of
-// at most two characters lowercased, and a token ending in a non-ASCII character is its own stem,
-// since every Porter rule (and NLTK's irregular-form pool) needs an ASCII suffix.
+// at most two characters lowercased, and a token that does not end in a letter a-z is its own
+// stem, since every Porter rule, NLTK's extensions and its irregular-form pool need such a
+// suffix (rules only ever rewrite the suffix they match).
 func stem(tok string) string {
-	if len(tok) <= 2 || tok[len(tok)-1] >= utf8.RuneSelf {
+	if c := tok[len(tok)-1]; len(tok) <= 2 || c < 'a' || c > 'z' {
 		return tok
 	}
 	return textnorm.Stem(tok)
