@@ -74,6 +74,14 @@ func TestDatasetPrompts(t *testing.T) {
 			t.Errorf("cat 2 prompt %q lacks the date suffix", got)
 		}
 	}
+	lme := &record.Record{ID: "lme", Dataset: "longmemeval", Question: "Where do I work?",
+		Context: []record.Passage{{Date: "2023/05/20 (Sat) 02:21", Text: "user: I started at Acme today.\nassistant: Congratulations!"}},
+		Meta:    map[string]json.RawMessage{"question_date": json.RawMessage(`"2023/05/30 (Tue) 10:00"`)}}
+	got, _, err = p.render(lme)
+	wantLME, werr := prompt.LongMemEvalPrompt(lme, prompt.HistoryOptions{Format: "json"}, false)
+	if err != nil || werr != nil || got != wantLME || !strings.Contains(got, "Acme") || !strings.Contains(got, "2023/05/30") {
+		t.Errorf("render(longmemeval) = %q, %v, want %q, %v", got, err, wantLME, werr)
+	}
 	gen := &record.Record{ID: "g", Question: "Who?", Context: []record.Passage{{Title: "T", Date: "2020", Text: "Body."}}}
 	got, _, _ = p.render(gen)
 	want := "Answer the question using the context. Reply with the answer only, as short as possible.\n\nContext:\nT (2020):\nBody.\n\nQuestion: Who?\nAnswer:"
