@@ -21,8 +21,8 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 	start, upper, special := -1, false, false
 	classes := runeClasses()
 	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if asciiClass[c] == asciiSpace {
+		if class := byteClass[s[i]]; class != byteNonASCII {
+			if class == byteSpace {
 				if start >= 0 {
 					buf = append(buf, sc.lowerToken(s[start:i], len(buf)-first, upper, special))
 					start = -1
@@ -34,13 +34,15 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 				start, upper, special = i, false, false
 			}
 			// Scan the ASCII run of the token in one tight loop.
-			for ; i < len(s) && s[i] < utf8.RuneSelf; i++ {
-				class := asciiClass[s[i]]
-				if class == asciiSpace {
+			var seen uint8
+			for ; i < len(s); i++ {
+				class := byteClass[s[i]]
+				if class&(byteSpace|byteNonASCII) != 0 {
 					break
 				}
-				upper = upper || class == asciiUpper
+				seen |= class
 			}
+			upper = upper || seen&byteUpper != 0
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -89,20 +91,23 @@ func (sc *meteorScratch) lowerToken(tok string, index int, upper, special bool) 
 	return tok
 }
 
-// ASCII character classes for tokens.
+// Byte classes for tokens: bit flags so that a run can be scanned with one test per byte; other
+// bytes are 0.
 const (
-	asciiOther = iota
-	asciiSpace // cut by Python's str.split()
-	asciiUpper // A-Z
+	byteSpace    = 1 << iota // ASCII cut by Python's str.split()
+	byteUpper                // A-Z
+	byteNonASCII             // a byte of a multi-byte UTF-8 sequence
 )
 
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
-	for r := range rune(utf8.RuneSelf) {
+var byteClass = func() (t [256]uint8) {
+	for c := range 256 {
 		switch {
-		case textnorm.IsSpace(r):
-			t[r] = asciiSpace
-		case 'A' <= r && r <= 'Z':
-			t[r] = asciiUpper
+		case c >= utf8.RuneSelf:
+			t[c] = byteNonASCII
+		case textnorm.IsSpace(rune(c)):
+			t[c] = byteSpace
+		case 'A' <= c && c <= 'Z':
+			t[c] = byteUpper
 		}
 	}
 	return t
