@@ -160,3 +160,41 @@ func TestWriterKeepsFirstError(t *testing.T) {
 		t.Errorf("underlying writes = %d, want 1 (no writes after the first error)", fw.n)
 	}
 }
+
+func TestWriterEscapesLineBreaks(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.Write(&Record{ID: "a", Question: "x\u0085y\u2028z\u2029é…", Answers: []string{}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"schema":1,"id":"a","question":"x\u0085y\u2028z\u2029é…","answers":[]}` + "\n"
+	if buf.String() != want {
+		t.Errorf("Write = %q, want %q", buf.String(), want)
+	}
+	var back Record
+	if err := Unmarshal(bytes.TrimSpace(buf.Bytes()), &back); err != nil || back.Question != "x\u0085y\u2028z\u2029é…" {
+		t.Errorf("decoded question = %q (%v), want the original", back.Question, err)
+	}
+}
+
+func TestMembers(t *testing.T) {
+	line := []byte(` {"a" : 1, "b\u0063":{"x":"}"} ,"d":[1,"]"]}`)
+	ms, err := Members(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Key+"="+string(line[m.ValueStart:m.End]))
+	}
+	want := []string{"a=1", `bc={"x":"}"}`, `d=[1,"]"]`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Members (-want +got):\n%s", diff)
+	}
+	if string(line[ms[0].Start:ms[0].End]) != `"a" : 1` {
+		t.Errorf("member span = %q, want %q", line[ms[0].Start:ms[0].End], `"a" : 1`)
+	}
+}

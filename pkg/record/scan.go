@@ -1,79 +1,106 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"unicode/utf8"
 )
 
-// errScan is returned for input the member scanner cannot walk; callers only scan bytes the JSON
-// decoder has already accepted, so it signals a bug rather than bad input.
-var errScan = errors.New("malformed object")
+// errScan is returned for input the member scanner cannot walk. Callers scan bytes a JSON decoder
+// has accepted, so it signals a bug rather than bad input.
+var errScan = errors.New("malformed JSON object")
+
+// Member is one top-level member of a JSON object: b[Start:End] spans its key through its value,
+// and b[ValueStart:End] is the value.
+type Member struct {
+	Key               string
+	Start, ValueStart int
+	End               int
+}
+
+// Members lists the top-level members of the JSON object b, in order, without decoding values.
+// b must be valid JSON (a decoder has accepted it). Stages that change one member use it to pass
+// every other byte of a line through untouched.
+func Members(b []byte) ([]Member, error) {
+	var ms []Member
+	err := walkMembers(b, func(q []byte, escaped bool, kStart, vStart, vEnd int) error {
+		key, err := decodeKey(q, escaped)
+		ms = append(ms, Member{Key: key, Start: kStart, ValueStart: vStart, End: vEnd})
+		return err
+	})
+	return ms, err
+}
+
+// walkMembers calls fn for each top-level member of the object b with its quoted key q (escaped
+// when q holds a backslash or invalid UTF-8), the key's offset and the value's bounds.
+func walkMembers(b []byte, fn func(q []byte, escaped bool, kStart, vStart, vEnd int) error) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return errScan
+	}
+	for i = skipSpace(b, i+1); i < len(b) && b[i] != '}'; {
+		kEnd, escaped, err := skipString(b, i)
+		if err != nil {
+			return err
+		}
+		colon := skipSpace(b, kEnd)
+		if colon >= len(b) || b[colon] != ':' {
+			return errScan
+		}
+		vStart := skipSpace(b, colon+1)
+		vEnd, err := skipValue(b, vStart)
+		if err != nil {
+			return err
+		}
+		if err := fn(b[i:kEnd], escaped || !utf8.Valid(b[i:kEnd]), i, vStart, vEnd); err != nil {
+			return err
+		}
+		i = skipSpace(b, vEnd)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+		}
+	}
+	if i >= len(b) {
+		return errScan
+	}
+	return nil
+}
 
 // unknownFields returns the members of the JSON object b whose keys are not in known, or nil. It
-// walks the top level of the object without decoding values, so records with no unknown fields
-// cost one pass over the bytes and no allocation.
+// walks the top level without decoding values and allocates only for unknown members.
 //
 // Note: an earlier version decoded the whole object a second time into map[string]RawMessage;
 // that doubled the decode cost and allocations of every stage.
 func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage, error) {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return nil, errScan
-	}
-	i++
 	var extra map[string]json.RawMessage
-	for {
-		i = skipSpace(b, i)
-		if i < len(b) && b[i] == '}' {
-			return extra, nil
+	err := walkMembers(b, func(q []byte, escaped bool, _, vStart, vEnd int) error {
+		if !escaped && known[string(q[1:len(q)-1])] { // this conversion does not allocate
+			return nil
 		}
-		kStart := i
-		kEnd, escaped, err := skipString(b, i)
-		if err != nil {
-			return nil, err
+		key, err := decodeKey(q, escaped)
+		if err != nil || known[key] {
+			return err
 		}
-		i = skipSpace(b, kEnd)
-		if i >= len(b) || b[i] != ':' {
-			return nil, errScan
+		if extra == nil {
+			extra = make(map[string]json.RawMessage)
 		}
-		vStart := skipSpace(b, i+1)
-		vEnd, err := skipValue(b, vStart)
-		if err != nil {
-			return nil, err
-		}
-		key, isUnknown, err := memberKey(b[kStart:kEnd], escaped, known)
-		if err != nil {
-			return nil, err
-		}
-		if isUnknown {
-			if extra == nil {
-				extra = make(map[string]json.RawMessage)
-			}
-			extra[key] = append(json.RawMessage(nil), b[vStart:vEnd]...)
-		}
-		i = skipSpace(b, vEnd)
-		if i < len(b) && b[i] == ',' {
-			i++
-		}
-	}
+		extra[key] = append(json.RawMessage(nil), b[vStart:vEnd]...)
+		return nil
+	})
+	return extra, err
 }
 
-// memberKey reports whether the quoted key q is not in known, and returns it decoded if so. Known
-// keys without escapes are looked up without allocating; keys with escapes or invalid UTF-8 go
-// through the decoder, so they come out exactly as a decoder would give them.
-func memberKey(q []byte, escaped bool, known map[string]bool) (string, bool, error) {
-	if !escaped && utf8.Valid(q) {
-		if known[string(q[1:len(q)-1])] {
-			return "", false, nil
-		}
-		return string(q[1 : len(q)-1]), true, nil
+// decodeKey returns the value of the quoted key q; keys with escapes or invalid UTF-8 go through
+// the decoder, so they come out exactly as a decoder gives them.
+func decodeKey(q []byte, escaped bool) (string, error) {
+	if !escaped {
+		return string(q[1 : len(q)-1]), nil
 	}
 	var key string
-	if err := unmarshal(q, &key); err != nil {
-		return "", false, err
-	}
-	return key, !known[key], nil
+	err := unmarshal(q, &key)
+	return key, err
 }
 
 func skipSpace(b []byte, i int) int {
@@ -139,4 +166,20 @@ func skipValue(b []byte, i int) (int, error) {
 		}
 		return i, nil
 	}
+}
+
+// EscapeLineBreaks writes U+0085, U+2028 and U+2029 in b as \u escapes. JSON allows them raw, but
+// Python's str.splitlines() breaks lines at them and would cut a record in two. In valid JSON these
+// UTF-8 sequences occur only inside strings, where the escape means the same character. b is
+// returned unchanged (not copied) when it holds none.
+func EscapeLineBreaks(b []byte) []byte {
+	if bytes.IndexByte(b, 0xC2) < 0 && bytes.IndexByte(b, 0xE2) < 0 {
+		return b
+	}
+	for _, r := range []string{"\u0085", "\u2028", "\u2029"} {
+		if bytes.Contains(b, []byte(r)) {
+			b = bytes.ReplaceAll(b, []byte(r), fmt.Appendf(nil, `\u%04x`, []rune(r)[0]))
+		}
+	}
+	return b
 }

@@ -194,12 +194,13 @@ func (w *Writer) Write(rec *Record) error {
 	return w.WriteRaw(b)
 }
 
-// WriteRaw writes an already-encoded record line (without its newline).
+// WriteRaw writes an already-encoded record line (without its newline). U+0085, U+2028 and U+2029
+// are escaped on the way (see EscapeLineBreaks), so every line survives Python's splitlines().
 func (w *Writer) WriteRaw(line []byte) error {
 	if w.err != nil {
 		return w.err
 	}
-	if _, err := w.bw.Write(line); err != nil {
+	if _, err := w.bw.Write(EscapeLineBreaks(line)); err != nil {
 		w.err = err
 		return err
 	}
