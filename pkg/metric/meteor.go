@@ -65,7 +65,7 @@ type meteorScratch struct {
 
 	toks    []string   // the tokens of pred, then of each reference
 	spans   []int32    // reference r: toks[spans[r]:spans[r+1]]; pred: toks[:spans[0]]
-	arena   []byte     // lowercased ASCII tokens of one string
+	arena   []byte     // lowercased copies of tokens with ASCII capitals, for patch
 	pending [][3]int32 // token index, arena start, arena end
 
 	vocab
@@ -84,12 +84,14 @@ type meteorScratch struct {
 
 // load tokenizes pred and refs and interns their tokens.
 func (sc *meteorScratch) load(pred string, refs []string) {
+	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
 	sc.toks = sc.tokens(sc.toks[:0], pred)
 	sc.spans = append(sc.spans[:0], int32(len(sc.toks)))
 	for _, r := range refs {
 		sc.toks = sc.tokens(sc.toks, r)
 		sc.spans = append(sc.spans, int32(len(sc.toks)))
 	}
+	sc.patch(sc.toks)
 	sc.vocab.reset(len(sc.toks))
 	sc.ids = resize(sc.ids, len(sc.toks))
 	for i, t := range sc.toks {

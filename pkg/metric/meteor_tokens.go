@@ -13,18 +13,18 @@ import (
 // equals lowering s first: whitespace is neither cased nor case-ignorable, so Python's
 // final-sigma context never crosses it, and lowering never creates or removes whitespace.
 //
-// Tokens that lowering leaves alone are substrings of s; tokens whose only changes are ASCII
-// capitals share one allocation per call; the rest go through textnorm.Lower.
+// Tokens that lowering leaves alone are substrings of s, and the rest go through
+// textnorm.Lower, except tokens whose only changes are ASCII capitals: their lowercase copies
+// are collected in sc.arena and written into buf by patch, one allocation for all strings of a
+// METEOR call.
 func (sc *meteorScratch) tokens(buf []string, s string) []string {
-	first := len(buf)
-	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
 	start, upper, special := -1, false, false
 	classes := runeClasses()
 	for i := 0; i < len(s); {
 		if class := byteClass[s[i]]; class != byteNonASCII {
 			if class == byteSpace {
 				if start >= 0 {
-					buf = append(buf, sc.lowerToken(s[start:i], len(buf)-first, upper, special))
+					buf = sc.appendToken(buf, s[start:i], upper, special)
 					start = -1
 				}
 				i++
@@ -49,7 +49,7 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 		space, changes := classes.classify(r)
 		if space {
 			if start >= 0 {
-				buf = append(buf, sc.lowerToken(s[start:i], len(buf)-first, upper, special))
+				buf = sc.appendToken(buf, s[start:i], upper, special)
 				start = -1
 			}
 		} else {
@@ -61,31 +61,53 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 		i += size
 	}
 	if start >= 0 {
-		buf = append(buf, sc.lowerToken(s[start:], len(buf)-first, upper, special))
-	}
-	if len(sc.pending) > 0 {
-		low := string(sc.arena)
-		for _, p := range sc.pending {
-			buf[first+int(p[0])] = low[p[1]:p[2]]
-		}
+		buf = sc.appendToken(buf, s[start:], upper, special)
 	}
 	return buf
 }
 
+// patch writes the lowercased copies of the tokens left in sc.arena by tokens into buf and
+// empties the arena.
+func (sc *meteorScratch) patch(buf []string) {
+	if len(sc.pending) > 0 {
+		low := string(sc.arena)
+		for _, p := range sc.pending {
+			buf[p[0]] = low[p[1]:p[2]]
+		}
+	}
+	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
+}
+
+// lowerFields returns split(lower(s)) on its own: tokens followed by patch.
+func (sc *meteorScratch) lowerFields(s string) []string {
+	toks := sc.tokens(nil, s)
+	sc.patch(toks)
+	return toks
+}
+
+// appendToken appends tok, lowercased or to be patched, to buf.
+func (sc *meteorScratch) appendToken(buf []string, tok string, upper, special bool) []string {
+	if upper || special {
+		tok = sc.lowerToken(tok, len(buf), upper, special)
+	}
+	return append(buf, tok)
+}
+
 // lowerToken returns tok lowercased, or tok when only ASCII capitals change: those are copied
-// lowercased to the arena and the token index is recorded so tokens can patch it.
+// lowercased to the arena and the token's index in buf is recorded for patch.
 func (sc *meteorScratch) lowerToken(tok string, index int, upper, special bool) string {
 	switch {
 	case special:
 		return textnorm.Lower(tok)
 	case upper:
-		sc.pending = append(sc.pending, [3]int32{int32(index), int32(len(sc.arena)), int32(len(sc.arena) + len(tok))})
-		for j := 0; j < len(tok); j++ {
-			c := tok[j]
+		n := len(sc.arena)
+		sc.pending = append(sc.pending, [3]int32{int32(index), int32(n), int32(n + len(tok))})
+		sc.arena = append(sc.arena, tok...)
+		low := sc.arena[n:]
+		for j, c := range low {
 			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+				low[j] = c + 'a' - 'A'
 			}
-			sc.arena = append(sc.arena, c)
 		}
 	}
 	return tok
