@@ -34,3 +34,25 @@ for f in "$OUT"/*.summary; do
 		printf "%-18s %-26s %8d\n", s, $0, n
 	}' "$f"
 done
+
+# The whole pipeline, offline: the extractive predictor (BM25 over the context), the approximate
+# rule judge, and the official metrics with bootstrap intervals.
+pipeline() {
+	local name=$1 metrics=$2
+	"$BIN/qa-predict" --provider extractive <"$OUT/$name.jsonl" 2>"$OUT/$name.predict.log" |
+		"$BIN/qa-judge" --mode rules 2>"$OUT/$name.judge.log" |
+		"$BIN/qa-score" --metrics "$metrics" --summary "$OUT/$name.summary.md" --format markdown \
+			>"$OUT/$name.scored.jsonl" 2>"$OUT/$name.score.log"
+	echo
+	echo "$name: qa-load | qa-predict --provider extractive | qa-judge --mode rules | qa-score"
+	grep -v '^$' "$OUT/$name.summary.md"
+}
+pipeline hotpotqa em,f1,rougeL,bleu1,meteor,judge_score
+pipeline locomo f1,locomo_f1,judge_score
+
+echo
+echo "qa-learncurve: EvaLearn's metrics on a shipped EvaLearn results sample (M=7, K=3)"
+"$BIN/qa-load" --format evalearn-results testdata/evalearn-results/results.jsonl |
+	"$BIN/qa-learncurve" --problems 7 --warmup 3 --format evalearn-text --output "$OUT/learncurve.json" \
+		--plot "$OUT/learncurve.png" 2>"$OUT/learncurve.log" | sed -n '1,27p'
+echo "learning-curve plot: $OUT/learncurve.png (records and summaries: $OUT)"
