@@ -11,6 +11,7 @@ package score
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/embed"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -60,6 +62,8 @@ type config struct {
 	strict       bool
 	jobs         int
 	maxLine      int
+	corpus       *corpusConfig
+	embed        *embedStage
 }
 
 // Run is the qa-score command. args includes the program name.
@@ -85,7 +89,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 func flags() []cli.Flag {
-	return []cli.Flag{
+	return append(append([]cli.Flag{
 		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: first judge name in sorted order)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
@@ -99,7 +103,80 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		&cli.IntFlag{Name: "jobs", Value: runtime.GOMAXPROCS(0), EnvVars: []string{"QA_JOBS"}, Usage: "records scored concurrently"},
 		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
+	}, corpusFlags()...), embedFlags()...)
+}
+
+// corpusFlags configure the corpus metrics (classification, ranking, chunk, perplexity).
+func corpusFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "label-field", EnvVars: []string{"QA_LABEL_FIELD"}, Usage: "dotted `PATH` of the gold label (e.g. meta.label; default answers[0])"},
+		&cli.StringFlag{Name: "label-map", EnvVars: []string{"QA_LABEL_MAP"}, Usage: "map answers to labels: \"yes=1,no=0\" or a JSON object file; keys match trimmed, lower-cased labels"},
+		&cli.StringFlag{Name: "average", Value: "macro", EnvVars: []string{"QA_AVERAGE"}, Usage: "precision/recall/f1_score average: " + strings.Join(averages, ", ")},
+		&cli.StringFlag{Name: "zero-division", Value: "0", EnvVars: []string{"QA_ZERO_DIVISION"}, Usage: "value of a ratio with a zero denominator: 0 (sklearn's \"warn\") or 1"},
+		&cli.StringFlag{Name: "pos-label", Value: "1", EnvVars: []string{"QA_POS_LABEL"}, Usage: "positive class for --average binary, auc, and non-numeric relevance"},
+		&cli.StringFlag{Name: "group-field", Value: "meta.group", EnvVars: []string{"QA_GROUP_FIELD"}, Usage: "`PATH` of the query group for pn, pairwise_acc, mrr, map"},
+		&cli.StringFlag{Name: "score-field", Value: "prediction.score", EnvVars: []string{"QA_SCORE_FIELD"}, Usage: "`PATH` of the positive-class score for auc, pn, pairwise_acc, mrr, map"},
+		&cli.StringFlag{Name: "loss-field", Value: "prediction.loss", EnvVars: []string{"QA_LOSS_FIELD"}, Usage: "`PATH` of a record's summed loss (nats) for perplexity"},
+		&cli.StringFlag{Name: "tokens-field", Value: "prediction.tokens", EnvVars: []string{"QA_TOKENS_FIELD"}, Usage: "`PATH` of a record's token count for perplexity"},
 	}
+}
+
+// embedFlags configure the embedding metrics. The API key comes only from the environment.
+func embedFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
+		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name"},
+		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (required for tei)"},
+		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: "records per embedding batch (and texts per request)"},
+		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice; not stdin)"},
+		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
+		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
+	}
+}
+
+// parseCorpus reads the corpus metrics' flags.
+func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
+	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label")}
+	if !slices.Contains(averages, cc.average) {
+		return nil, command.Usagef("--average: unknown average %q (want one of %s)", cc.average, strings.Join(averages, ", "))
+	}
+	switch c.String("zero-division") {
+	case "0", "warn":
+	case "1":
+		cc.zeroDiv = 1
+	default:
+		return nil, command.Usagef("--zero-division: want 0 or 1, not %q", c.String("zero-division"))
+	}
+	var err error
+	if cc.labels, err = parseLabelMap(c.String("label-map")); err != nil {
+		return nil, command.Usagef("--label-map: %v", err)
+	}
+	if p := c.String("label-field"); p != "" {
+		if cc.labelPath, err = parsePath(p); err != nil {
+			return nil, command.Usagef("--label-field: %v", err)
+		}
+	}
+	for _, f := range []struct {
+		flag string
+		dst  *fieldPath
+	}{{"group-field", &cc.groupPath}, {"score-field", &cc.scorePath}, {"loss-field", &cc.lossPath}, {"tokens-field", &cc.tokensPath}} {
+		if *f.dst, err = parsePath(c.String(f.flag)); err != nil {
+			return nil, command.Usagef("--%s: %v", f.flag, err)
+		}
+	}
+	return cc, nil
+}
+
+func parseEmbed(c *cli.Context, cfg *config) error {
+	if c.Int("embed-batch") < 1 {
+		return command.Usagef("--embed-batch: must be at least 1")
+	}
+	provider := c.String("embed-provider")
+	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: c.String("embed-base-url"),
+		APIKey: apiKey(provider), Batch: c.Int("embed-batch")}
+	st, err := newEmbedStage(cfg.sel, ec, c.String("cache"), c.String("baseline"), c.Bool("idf"), cfg.inputs)
+	cfg.embed = st
+	return err
 }
 
 func parseConfig(c *cli.Context, reg []*family) (*config, error) {
@@ -130,13 +207,33 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 		}
 		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below")}
 	}
+	if cfg.corpus, err = parseCorpus(c, sel); err != nil {
+		return nil, err
+	}
+	if len(sel.corpus) > 0 && cfg.summary == "" {
+		return nil, command.Usagef("--metrics: %s are computed over all records and only reported in the summary: add --summary FILE (or -)", strings.Join(sel.corpus, ", "))
+	}
+	if err := parseEmbed(c, cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 
 // run scores the inputs and writes records, the summary and the mismatches.
 func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if cerr := cfg.embed.close(); cerr != nil && err == nil {
+			err = fmt.Errorf("cache: %w", cerr)
+		}
+	}()
+	if cfg.embed != nil {
+		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
+			return err
+		}
+	}
 	sc := newScorer(cfg.sel, cfg.judge)
 	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero)
+	corpus := newCorpusAcc(cfg.corpus)
 	records := stdout
 	if cfg.summary == "-" {
 		records = io.Discard
@@ -153,7 +250,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	bad := 0
 	process := func(l line) result { return cfg.process(sc, l) }
-	emit := func(r result) error {
+	emitOne := func(r result) error {
 		if r.bad != nil {
 			if cfg.strict {
 				return r.bad
@@ -162,13 +259,45 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			fmt.Fprintf(stderr, "qa-score: %v\n", r.bad)
 			return nil
 		}
+		for _, p := range r.o.corpus.problems {
+			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p)})
+		}
 		agg.add(r.o)
+		corpus.add(r.o.corpus)
 		if r.mismatch != nil {
 			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush
 		}
 		return out.WriteRaw(r.out)
 	}
+	emit := emitOne
+	var pending []result
+	flush := func() error {
+		for _, m := range cfg.embed.fill(ctx, pending) {
+			fmt.Fprintf(stderr, "qa-score: %s\n", m)
+		}
+		for _, r := range pending {
+			if r.bad == nil {
+				r = cfg.finish(sc, r)
+			}
+			if err := emitOne(r); err != nil {
+				return err
+			}
+		}
+		pending = pending[:0]
+		return nil
+	}
+	if cfg.embed != nil {
+		emit = func(r result) error {
+			if pending = append(pending, r); len(pending) >= cfg.embed.batch {
+				return flush()
+			}
+			return nil
+		}
+	}
 	serr := stream(ctx, cfg.inputs, stdin, cfg.maxLine, cfg.jobs, process, emit)
+	if serr == nil && len(pending) > 0 {
+		serr = flush()
+	}
 	if err := out.Flush(); err != nil && serr == nil {
 		serr = fmt.Errorf("write records: %w", err)
 	}
@@ -180,35 +309,55 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if serr != nil {
 		return serr
 	}
+	if cfg.embed != nil {
+		fmt.Fprintf(stderr, "qa-score: %s\n", cfg.embed.stats())
+	}
 	if cfg.summary != "" {
-		if err := cfg.writeSummary(agg.summarize(cfg.reps, cfg.seed, bad), stdout, stderr); err != nil {
+		s := agg.summarize(cfg.reps, cfg.seed, bad)
+		corpus.attach(s)
+		if err := cfg.writeSummary(s, stdout, stderr); err != nil {
 			return err
 		}
 	}
-	return finalError(bad, agg.failed)
+	return finalError(bad, agg.failed, agg.metricErrors)
 }
 
-// process decodes, scores and encodes one line; it runs in a worker.
+// process decodes and scores one line, and encodes it unless the embedding metrics are still to
+// come; it runs in a worker.
 func (cfg *config) process(sc *scorer, l line) result {
 	rec, bad := decodeView(l)
 	if bad != nil {
 		return result{bad: bad}
 	}
-	o := sc.score(rec)
-	var out []byte
+	r := result{o: sc.score(rec), l: l, rec: rec}
+	if cfg.corpus != nil {
+		var err error
+		if r.o.corpus, err = cfg.corpus.extract(l.data, rec); err != nil {
+			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+		}
+	}
+	if cfg.embed != nil {
+		return r
+	}
+	return cfg.finish(sc, r)
+}
+
+// finish encodes a scored result and its mismatch entry.
+func (cfg *config) finish(sc *scorer, r result) result {
 	var err error
 	if cfg.summary != "-" { // with --summary - the records are not written
-		if out, err = sc.encode(l.data, rec, o); err != nil {
-			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+		if r.out, err = sc.encode(r.l.data, r.rec, r.o); err != nil {
+			return result{bad: &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: err}}
 		}
 	}
-	var mm []byte
 	if cfg.mismatch != nil {
-		if mm, err = cfg.mismatch.line(rec, o); err != nil {
-			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+		if r.mismatch, err = cfg.mismatch.line(r.rec, r.o); err != nil {
+			return result{bad: &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: err}}
 		}
 	}
-	return result{out: escapeLineBreaks(out), o: o, mismatch: escapeLineBreaks(mm)}
+	r.out, r.mismatch = escapeLineBreaks(r.out), escapeLineBreaks(r.mismatch)
+	r.l.data = nil
+	return r
 }
 
 // escapeLineBreaks writes U+0085, U+2028 and U+2029 as \u escapes. JSON allows them raw (and
@@ -245,7 +394,14 @@ func (cfg *config) writeSummary(s *Summary, stdout, stderr io.Writer) (err error
 
 // finalError is the exit status of a run that got to the end: bad lines and failed records both
 // make it 3.
-func finalError(bad, failed int) error {
+func finalError(bad, failed, metricErrors int) error {
+	if metricErrors > 0 {
+		what := "records with metric errors (see the messages above) not fully scored"
+		if bad > 0 || failed > 0 {
+			what += fmt.Sprintf(", %d bad input lines skipped, %d records with prediction or judge errors not scored", bad, failed)
+		}
+		return &command.BadRecordsError{N: metricErrors, What: what}
+	}
 	switch {
 	case bad > 0 && failed > 0:
 		return &command.BadRecordsError{N: bad, What: fmt.Sprintf("bad input lines skipped, and %d records with prediction or judge errors not scored", failed)}

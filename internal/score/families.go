@@ -30,7 +30,7 @@ func (it *item) isChinese() bool {
 
 // registry returns every metric family qa-score knows, in the order scores are listed.
 func registry() []*family {
-	return []*family{
+	return append([]*family{
 		squadFamily(),
 		squad2Family(),
 		hotpotFamily(),
@@ -43,5 +43,5 @@ func registry() []*family {
 		locomoFamily(),
 		supportFamily(),
 		judgeFamily(),
-	}
+	}, embedFamilies()...)
 }

@@ -12,12 +12,15 @@ import (
 // Summary is what --summary writes: counts, then each metric's mean, count and bootstrap interval
 // overall and by record type, then the benchmark-specific aggregates, then warnings.
 type Summary struct {
-	Records      int     `json:"records"`
-	Scored       int     `json:"scored"`
-	Errors       int     `json:"errors"`
-	ErrorsAsZero bool    `json:"errors_as_zero"`
-	Unscored     int     `json:"unscored"`
-	BadLines     int     `json:"bad_lines"`
+	Records      int  `json:"records"`
+	Scored       int  `json:"scored"`
+	Errors       int  `json:"errors"`
+	ErrorsAsZero bool `json:"errors_as_zero"`
+	Unscored     int  `json:"unscored"`
+	BadLines     int  `json:"bad_lines"`
+	// MetricErrors counts records that lost a metric they should have had (a failed embedding
+	// call, chunk tags of the wrong length, ...); omitted when 0.
+	MetricErrors int     `json:"metric_errors,omitempty"`
 	Bootstrap    int     `json:"bootstrap"`
 	Seed         uint64  `json:"seed"`
 	Level        float64 `json:"level"`
@@ -26,7 +29,9 @@ type Summary struct {
 	ByType      map[string]*Group `json:"by_type,omitempty"`
 	LoCoMo      *LoCoMo           `json:"locomo,omitempty"`
 	LongMemEval *LongMemEval      `json:"longmemeval,omitempty"`
-	Warnings    []string          `json:"warnings"`
+	// Corpus holds the corpus metrics' full reports, when any is selected.
+	Corpus   *Corpus  `json:"corpus,omitempty"`
+	Warnings []string `json:"warnings"`
 }
 
 // Group is the summary of a set of records: how many, how many failed, and each metric's figures.

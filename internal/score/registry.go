@@ -12,6 +12,9 @@ type family struct {
 	names []string
 	// heavy families (embedding metrics) run only when one of their names is asked for.
 	heavy bool
+	// batched families (embedding metrics) are computed for a batch of records by embedStage;
+	// score is nil.
+	batched bool
 	// about is one line for --help.
 	about string
 	// applies reports whether the family scores rec at all; it must not look at the prediction's
@@ -28,6 +31,8 @@ type selection struct {
 	// slots[f][k] is where families[f].names[k] goes in the value vector, or -1.
 	slots [][]int
 	names []string // the selected score names, in registry order
+	// corpus lists the selected corpus metrics (see corpus.go), in corpusNames order.
+	corpus []string
 }
 
 // registryNames lists every score name in registry order.
@@ -39,21 +44,34 @@ func registryNames(reg []*family) []string {
 	return names
 }
 
-// selectMetrics resolves a comma-separated --metrics value against the registry. An empty list
-// selects every light metric.
+// selectMetrics resolves a comma-separated --metrics value against the registry, the corpus
+// metrics and the group names (classification, ...). An empty list selects every light metric,
+// and no corpus metric.
 func selectMetrics(reg []*family, list string) (*selection, error) {
 	want := map[string]bool{}
-	known := registryNames(reg)
+	corpus := corpusNames()
+	known := append(registryNames(reg), corpus...)
 	for _, n := range strings.Split(list, ",") {
 		if n = strings.TrimSpace(n); n == "" {
 			continue
 		}
+		if g, ok := metricGroups[n]; ok {
+			for _, m := range g {
+				want[m] = true
+			}
+			continue
+		}
 		if !slices.Contains(known, n) {
-			return nil, fmt.Errorf("unknown metric %q (known: %s)", n, strings.Join(known, ", "))
+			return nil, fmt.Errorf("unknown metric %q (known: %s; groups: %s)", n, strings.Join(known, ", "), strings.Join(sortedKeys(metricGroups), ", "))
 		}
 		want[n] = true
 	}
 	sel := &selection{}
+	for _, n := range corpus {
+		if want[n] {
+			sel.corpus = append(sel.corpus, n)
+		}
+	}
 	for _, f := range reg {
 		var slots []int
 		any := false
@@ -86,6 +104,14 @@ func metricsHelp(reg []*family) string {
 			heavy = " (heavy: only when named)"
 		}
 		fmt.Fprintf(&b, "   %-44s %s%s\n", strings.Join(f.names, ", "), f.about, heavy)
+	}
+	b.WriteString("\nCORPUS METRICS (summary only, computed over all records; only when named):\n")
+	for _, m := range corpusMetrics {
+		fmt.Fprintf(&b, "   %-44s %s\n", strings.Join(m.names, ", "), m.about)
+	}
+	b.WriteString("\nGROUPS (names in --metrics that stand for several):\n")
+	for _, g := range sortedKeys(metricGroups) {
+		fmt.Fprintf(&b, "   %-44s %s\n", g, strings.Join(metricGroups[g], ", "))
 	}
 	return b.String()
 }

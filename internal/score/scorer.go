@@ -40,6 +40,10 @@ type outcome struct {
 	dataset    string
 	locomoCat  int  // LoCoMo category number, 0 when unknown
 	abstention bool // LongMemEval abstention question
+	// corpus is the record's part in the corpus metrics.
+	corpus corpusFacts
+	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
+	embedFailed bool
 }
 
 // score computes the selected metrics that apply to rec and returns the outcome; encode writes
@@ -68,6 +72,9 @@ func (s *scorer) score(rec *record.Record) outcome {
 				}
 			}
 			continue
+		}
+		if fam.batched {
+			continue // filled by embedStage
 		}
 		out := buf[:len(fam.names)]
 		fam.score(it, out)

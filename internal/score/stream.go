@@ -26,6 +26,10 @@ type result struct {
 	o        outcome
 	mismatch []byte
 	bad      *record.Error
+	// With embedding metrics the line is encoded after embedStage has filled them: l and rec
+	// are kept until then.
+	l   line
+	rec *record.Record
 }
 
 // stream reads every input line, processes lines concurrently with process (at most jobs at a

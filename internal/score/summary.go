@@ -24,6 +24,7 @@ type aggregator struct {
 	records      int
 	failed       int
 	unscored     int
+	metricErrors int                  // records with a corpus-metric problem or a failed embedding call
 	groups       map[string]*groupAcc // by record type; "" for records without one
 	locomo       map[int]*meanAcc     // locomo_f1 by LoCoMo category
 	lme          map[string]*meanAcc  // LongMemEval judge_score by type
@@ -90,7 +91,10 @@ func (a *aggregator) add(o outcome) {
 			}
 		}
 	}
-	if !any && !o.failed {
+	if o.embedFailed || len(o.corpus.problems) > 0 {
+		a.metricErrors++
+	}
+	if !any && !o.failed && !o.corpus.any() {
 		a.unscored++
 	}
 }
@@ -104,7 +108,7 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 
 // summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed.
 func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
-	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero,
+	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, Bootstrap: reps, Seed: seed, Level: 0.95}
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {

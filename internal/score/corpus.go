@@ -1,0 +1,283 @@
+package score
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/metric"
+	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// Corpus metrics are functions of the whole set of records (accuracy, AUC, corpus BLEU, ...), not
+// means of per-record values: records get no score for them, and the summary reports them overall.
+// They run only when named in --metrics.
+//
+// Memory: per record the accumulator keeps the gold and predicted labels, the group id and one
+// float64 score (records taking part in a label metric), a float64 loss and an int token count
+// (perplexity); chunk and corpus BLEU counts are summed as records arrive.
+
+// corpusMetric is one line of the corpus part of --help.
+type corpusMetric struct {
+	names []string
+	about string
+}
+
+var corpusMetrics = []corpusMetric{
+	{[]string{"accuracy"}, "fraction of records whose predicted label equals the gold label"},
+	{[]string{"precision", "recall", "f1_score"}, "scikit-learn precision/recall/F1 of the labels, averaged by --average"},
+	{[]string{"auc"}, "ROC AUC of prediction.score for gold label == --pos-label (trapezoid, sklearn roc_curve)"},
+	{[]string{"pn", "pairwise_acc"}, "ERNIE Pn: right/wrong ordered (higher label, lower label) score pairs within each group, and right/pairs"},
+	{[]string{"mrr", "map"}, "mean reciprocal rank and mean average precision of each group ranked by prediction.score"},
+	{[]string{"chunk_p", "chunk_r", "chunk_f1"}, "conlleval chunk precision/recall/F1 of BIO/IOB/IOBES tag sequences"},
+	{[]string{"perplexity"}, "exp(total loss / total tokens) from per-record summed loss (nats) and token counts"},
+	{[]string{"corpus_bleu", "gen_eval_bleu"}, "NLTK corpus_bleu (weights 0.25×4) and ERNIE gen_eval BLEU over split(lower()) tokens"},
+}
+
+// metricGroups are names in --metrics that stand for several metrics.
+var metricGroups = map[string][]string{
+	"classification": {"accuracy", "precision", "recall", "f1_score"},
+	"pairwise":       {"pn", "pairwise_acc"},
+	"ranking":        {"mrr", "map"},
+	"chunk":          {"chunk_p", "chunk_r", "chunk_f1"},
+}
+
+func corpusNames() []string {
+	var names []string
+	for _, m := range corpusMetrics {
+		names = append(names, m.names...)
+	}
+	return names
+}
+
+// averages are the --average values.
+var averages = []string{"macro", "micro", "weighted", "binary"}
+
+// corpusConfig is what the corpus metrics need from the flags.
+type corpusConfig struct {
+	want                                       []string // selected corpus metric names, in corpusNames order
+	labelPath                                  fieldPath
+	labels                                     labelMap
+	average                                    string
+	zeroDiv                                    float64
+	posLabel                                   string
+	groupPath, scorePath, lossPath, tokensPath fieldPath
+}
+
+func (c *corpusConfig) wants(names ...string) bool {
+	for _, n := range names {
+		if slices.Contains(c.want, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *corpusConfig) labelled() bool {
+	return c.wants("accuracy", "precision", "recall", "f1_score", "auc", "pn", "pairwise_acc", "mrr", "map")
+}
+
+// corpusFacts are the values one record contributes to the corpus metrics, taken in a worker.
+type corpusFacts struct {
+	lab      *labelled
+	loss     float64
+	tokens   int
+	hasLoss  bool
+	chunk    *metric.ChunkReport
+	bleu     *bleuCounts
+	problems []string // why this record left out a metric it should have had
+}
+
+// any reports whether the record takes part in some corpus metric.
+func (f corpusFacts) any() bool {
+	return f.lab != nil || f.hasLoss || f.chunk != nil || f.bleu != nil
+}
+
+// labelled is a record's part in the label metrics.
+type labelled struct {
+	gold, pred, group string
+	grouped           bool
+	score             float64 // NaN when the record has none
+}
+
+// extract takes the facts of one record. A record without a prediction, or whose prediction
+// failed, takes part in nothing.
+func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, error) {
+	var f corpusFacts
+	if len(c.want) == 0 || rec.Prediction == nil || rec.Prediction.Error != "" {
+		return f, nil
+	}
+	var top map[string]json.RawMessage
+	if c.labelPath != nil || c.labelled() || c.wants("perplexity") {
+		if err := record.Unmarshal(data, &top); err != nil {
+			return f, err
+		}
+	}
+	gold, hasGold := c.gold(rec, top)
+	pred := rec.Prediction.Text
+	if c.labelled() && hasGold {
+		l := &labelled{gold: c.labels.normalize(gold), pred: c.labels.normalize(pred), score: math.NaN()}
+		if raw, ok := c.scorePath.lookup(top); ok {
+			if v, ok := rawNumber(raw); ok {
+				l.score = v
+			} else {
+				f.problems = append(f.problems, fmt.Sprintf("%s is not a number", c.scorePath))
+			}
+		}
+		if raw, ok := c.groupPath.lookup(top); ok {
+			l.group, l.grouped = rawLabel(raw)
+		}
+		f.lab = l
+	}
+	if c.wants("perplexity") {
+		c.perplexityFacts(top, &f)
+	}
+	if c.wants("chunk_p", "chunk_r", "chunk_f1") && hasGold {
+		g, p := strings.Fields(gold), strings.Fields(pred)
+		if len(g) == len(p) {
+			r := metric.EvalChunks([][]string{g}, [][]string{p})
+			r.Gold, r.Pred = nil, nil
+			f.chunk = &r
+		} else {
+			f.problems = append(f.problems, fmt.Sprintf("chunk: %d predicted tags for %d gold tags", len(p), len(g)))
+		}
+	}
+	if c.wants("corpus_bleu", "gen_eval_bleu") && len(rec.Answers) > 0 {
+		f.bleu = newBleuCounts(pred, rec.Answers)
+	}
+	return f, nil
+}
+
+// gold returns the gold label: answers[0], or the value at --label-field.
+func (c *corpusConfig) gold(rec *record.Record, top map[string]json.RawMessage) (string, bool) {
+	if c.labelPath == nil {
+		if len(rec.Answers) == 0 {
+			return "", false
+		}
+		return rec.Answers[0], true
+	}
+	raw, ok := c.labelPath.lookup(top)
+	if !ok {
+		return "", false
+	}
+	return rawLabel(raw)
+}
+
+func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpusFacts) {
+	rl, okl := c.lossPath.lookup(top)
+	rt, okt := c.tokensPath.lookup(top)
+	if !okl && !okt {
+		return
+	}
+	loss, okl := rawNumber(rl)
+	tokens, okt := rawNumber(rt)
+	if !okl || !okt || tokens != math.Trunc(tokens) || tokens < 0 {
+		f.problems = append(f.problems, fmt.Sprintf("perplexity: want a number at %s and a whole token count at %s", c.lossPath, c.tokensPath))
+		return
+	}
+	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true
+}
+
+// bleuCounts are one record's (or a corpus's) corpus BLEU sufficient statistics: clipped n-gram
+// matches and counts, lengths, and gen_eval's counts.
+type bleuCounts struct {
+	num, den          [4]int
+	hypLen, refLen    int
+	possible          [4]int
+	genRefLen, genHyp int
+}
+
+var bleuWeights = []float64{0.25, 0.25, 0.25, 0.25}
+
+func newBleuCounts(pred string, answers []string) *bleuCounts {
+	refs := make([][]string, len(answers))
+	for i, a := range answers {
+		refs[i] = textnorm.Split(textnorm.Lower(a))
+	}
+	hyp := textnorm.Split(textnorm.Lower(pred))
+	r, g, _ := metric.CorpusBLEU([][]string{hyp}, [][][]string{refs}, bleuWeights)
+	b := &bleuCounts{hypLen: r.HypLen, refLen: r.RefLen, genRefLen: g.ReferenceLength, genHyp: g.TranslationLength}
+	copy(b.num[:], r.Numerators)
+	copy(b.den[:], r.Denominators)
+	copy(b.possible[:], g.PossibleMatches)
+	return b
+}
+
+func (b *bleuCounts) add(o *bleuCounts) {
+	for n := range 4 {
+		b.num[n] += o.num[n]
+		b.den[n] += o.den[n]
+		b.possible[n] += o.possible[n]
+	}
+	b.hypLen += o.hypLen
+	b.refLen += o.refLen
+	b.genRefLen += o.genRefLen
+	b.genHyp += o.genHyp
+}
+
+// nltk finishes NLTK 3.8 corpus_bleu from summed counts: precisions num/den, one brevity penalty
+// exp(1 − ref/hyp) when hyp ≤ ref (0 for an empty corpus), BLEU 0 when no unigram matches, and a
+// zero higher-order precision replaced by the smallest float (method0). Checked against
+// metric.CorpusBLEU on the golden corpus in corpus_test.go.
+func (b *bleuCounts) nltk() *CorpusBLEU {
+	r := &CorpusBLEU{Numerators: b.num[:], Denominators: b.den[:], HypLen: b.hypLen, RefLen: b.refLen, Precisions: make([]float64, 4)}
+	for n := range 4 {
+		if b.den[n] > 0 {
+			r.Precisions[n] = float64(b.num[n]) / float64(b.den[n])
+		}
+	}
+	if b.refLen > 0 {
+		r.Ratio = ptr(float64(b.hypLen) / float64(b.refLen))
+	}
+	switch {
+	case b.hypLen > b.refLen:
+		r.BP = 1
+	case b.hypLen > 0:
+		r.BP = math.Exp(1 - float64(b.refLen)/float64(b.hypLen))
+	}
+	if b.num[0] == 0 {
+		return r
+	}
+	sum := 0.0
+	for n, w := range bleuWeights {
+		p := r.Precisions[n]
+		if b.num[n] == 0 {
+			p = 2.2250738585072014e-308 // sys.float_info.min
+		}
+		sum += w * math.Log(p)
+	}
+	r.BLEU = r.BP * math.Exp(sum)
+	return r
+}
+
+// genEval finishes ERNIE-kit's gen_eval BLEU; nil when the reference would raise (no reference
+// tokens).
+func (b *bleuCounts) genEval() *GenEval {
+	if b.genRefLen == 0 {
+		return nil
+	}
+	g := &GenEval{Precisions: make([]float64, 4), TranslationLength: b.genHyp, ReferenceLength: b.genRefLen}
+	positive := true
+	for n := range 4 {
+		if b.possible[n] > 0 {
+			g.Precisions[n] = float64(b.num[n]) / float64(b.possible[n])
+		}
+		positive = positive && g.Precisions[n] > 0
+	}
+	g.Ratio = float64(b.genHyp) / float64(b.genRefLen)
+	g.BP = 1
+	if g.Ratio <= 1 {
+		g.BP = math.Exp(1 - 1/(g.Ratio+1e-4))
+	}
+	if positive {
+		sum := 0.0
+		for _, p := range g.Precisions {
+			sum += 0.25 * math.Log(p)
+		}
+		g.BLEU = math.Exp(sum) * g.BP
+	}
+	return g
+}

@@ -1,0 +1,415 @@
+package score
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+// Corpus is the summary's section for the corpus metrics: each family's full report. Their
+// headline values also appear in overall.metrics (mean = the value, count = the records it is
+// computed from, no interval).
+type Corpus struct {
+	Classification *Classification `json:"classification,omitempty"`
+	AUC            *AUC            `json:"auc,omitempty"`
+	Pairwise       *Pairwise       `json:"pairwise,omitempty"`
+	Ranking        *Ranking        `json:"ranking,omitempty"`
+	Chunk          *ChunkSummary   `json:"chunk,omitempty"`
+	Perplexity     *Perplexity     `json:"perplexity,omitempty"`
+	CorpusBLEU     *CorpusBLEU     `json:"corpus_bleu,omitempty"`
+	// GenEval is null when the corpus has no reference token (gen_eval raises there).
+	GenEval *GenEval `json:"gen_eval,omitempty"`
+}
+
+// Classification is scikit-learn's classification report of the labels.
+type Classification struct {
+	Records      int     `json:"records"`
+	Average      string  `json:"average"`
+	ZeroDivision float64 `json:"zero_division"`
+	PosLabel     string  `json:"pos_label"`
+	// LabelOrder is "numeric" when every label is an integer, else "code point".
+	LabelOrder string `json:"label_order"`
+	metric.ClassReport
+}
+
+// AUC is the ROC AUC of the scores; AUC is null when one class is absent.
+type AUC struct {
+	Records   int      `json:"records"`
+	Positives int      `json:"positives"`
+	Negatives int      `json:"negatives"`
+	AUC       *float64 `json:"auc"`
+}
+
+// Pairwise is ERNIE's Pn and pairwise accuracy over query groups. PN is null (and PNInf true) when
+// no pair is wrong: the reference's ratio is +Inf there.
+type Pairwise struct {
+	Records       int      `json:"records"`
+	Groups        int      `json:"groups"`
+	Pairs         int      `json:"pairs"`
+	Right         int      `json:"right"`
+	Wrong         int      `json:"wrong"`
+	Ties          int      `json:"ties"`
+	PN            *float64 `json:"pn"`
+	PNInf         bool     `json:"pn_inf"`
+	PairwiseAcc   *float64 `json:"pairwise_acc"`
+	PNTiesSkipped float64  `json:"pn_ties_skipped"`
+}
+
+// Ranking is MRR and MAP over the query groups.
+type Ranking struct {
+	Records int     `json:"records"`
+	Queries int     `json:"queries"`
+	MRR     float64 `json:"mrr"`
+	MAP     float64 `json:"map"`
+}
+
+// ChunkSummary is conlleval's chunk counts and ratios, overall and per chunk type.
+type ChunkSummary struct {
+	Records int `json:"records"`
+	ChunkStat
+	Tokens       int                  `json:"tokens"`
+	TokenCorrect int                  `json:"token_correct"`
+	PerType      map[string]ChunkStat `json:"per_type"`
+}
+
+// ChunkStat is one set of chunk counts with precision, recall and F1.
+type ChunkStat struct {
+	Label   int `json:"gold_chunks"`
+	Infer   int `json:"predicted_chunks"`
+	Correct int `json:"correct_chunks"`
+	metric.PRF
+}
+
+// Perplexity is ERNIE-kit's Ppl; PPL is null when it overflows.
+type Perplexity struct {
+	Records   int      `json:"records"`
+	WordCount int      `json:"word_count"`
+	MeanLoss  float64  `json:"mean_loss"`
+	TotalLoss float64  `json:"total_loss"`
+	AveLoss   float64  `json:"ave_loss"`
+	PPL       *float64 `json:"ppl"`
+	PPLInt    int64    `json:"ppl_int"`
+}
+
+// CorpusBLEU is NLTK corpus_bleu with its parts; Ratio is hyp_len/ref_len (null when ref_len is 0).
+type CorpusBLEU struct {
+	Records      int       `json:"records"`
+	BLEU         float64   `json:"bleu"`
+	Precisions   []float64 `json:"precisions"`
+	Numerators   []int     `json:"numerators"`
+	Denominators []int     `json:"denominators"`
+	BP           float64   `json:"bp"`
+	Ratio        *float64  `json:"ratio"`
+	HypLen       int       `json:"hyp_len"`
+	RefLen       int       `json:"ref_len"`
+}
+
+// GenEval is ERNIE-kit's gen_eval corpus BLEU.
+type GenEval struct {
+	BLEU              float64   `json:"bleu"`
+	Precisions        []float64 `json:"precisions"`
+	BP                float64   `json:"bp"`
+	Ratio             float64   `json:"ratio"`
+	TranslationLength int       `json:"translation_length"`
+	ReferenceLength   int       `json:"reference_length"`
+}
+
+// corpusAcc accumulates the facts of every record.
+type corpusAcc struct {
+	cfg           *corpusConfig
+	labs          []labelled
+	loss          []float64
+	tokens        []int
+	chunk         ChunkSummary
+	bleu          bleuCounts
+	bleuN         int
+	chunkPerType  map[string]metric.ChunkCounts
+	chunkTotalCnt metric.ChunkCounts
+}
+
+func newCorpusAcc(cfg *corpusConfig) *corpusAcc {
+	return &corpusAcc{cfg: cfg, chunkPerType: map[string]metric.ChunkCounts{}}
+}
+
+func (a *corpusAcc) add(f corpusFacts) {
+	if f.lab != nil {
+		a.labs = append(a.labs, *f.lab)
+	}
+	if f.hasLoss {
+		a.loss = append(a.loss, f.loss)
+		a.tokens = append(a.tokens, f.tokens)
+	}
+	if f.chunk != nil {
+		a.chunk.Records++
+		a.chunk.Tokens += f.chunk.Tokens
+		a.chunk.TokenCorrect += f.chunk.TokenCorrect
+		for t, c := range f.chunk.PerType {
+			p := a.chunkPerType[t]
+			p.Label, p.Infer, p.Correct = p.Label+c.Label, p.Infer+c.Infer, p.Correct+c.Correct
+			a.chunkPerType[t] = p
+		}
+		t := &a.chunkTotalCnt
+		t.Label, t.Infer, t.Correct = t.Label+f.chunk.Total.Label, t.Infer+f.chunk.Total.Infer, t.Correct+f.chunk.Total.Correct
+	}
+	if f.bleu != nil {
+		a.bleu.add(f.bleu)
+		a.bleuN++
+	}
+}
+
+// value is one headline number for overall.metrics.
+type value struct {
+	name string
+	v    *float64
+	n    int
+}
+
+// summarize computes the corpus section, the headline values and the warnings.
+func (a *corpusAcc) summarize() (*Corpus, []value, []string) {
+	c := &Corpus{}
+	var vals []value
+	var warn []string
+	put := func(name string, v *float64, n int) {
+		if a.cfg.wants(name) {
+			vals = append(vals, value{name, v, n})
+		}
+	}
+	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
+		cl, w := a.classification()
+		c.Classification = cl
+		warn = append(warn, w...)
+		var acc, p, r, f *float64
+		if cl != nil {
+			acc = ptr(cl.Accuracy)
+			if avg := cl.average(); avg != nil {
+				p, r, f = ptr(avg.Precision), ptr(avg.Recall), ptr(avg.F1)
+			}
+		}
+		n := len(a.labs)
+		put("accuracy", acc, n)
+		put("precision", p, n)
+		put("recall", r, n)
+		put("f1_score", f, n)
+	}
+	if a.cfg.wants("auc") {
+		c.AUC = a.auc()
+		put("auc", c.AUC.AUC, c.AUC.Records)
+		if c.AUC.AUC == nil {
+			warn = append(warn, fmt.Sprintf("auc: needs records of both classes with a score (positives %d, negatives %d)", c.AUC.Positives, c.AUC.Negatives))
+		}
+	}
+	if a.cfg.wants("pn", "pairwise_acc") {
+		c.Pairwise = a.pairwise()
+		put("pn", c.Pairwise.PN, c.Pairwise.Records)
+		put("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records)
+		if c.Pairwise.PNInf {
+			warn = append(warn, "pn: no pair is ordered wrongly, so the ratio is infinite (reported as null, pn_inf true)")
+		}
+	}
+	if a.cfg.wants("mrr", "map") {
+		c.Ranking = a.ranking()
+		var mrr, mp *float64
+		if c.Ranking.Queries > 0 {
+			mrr, mp = ptr(c.Ranking.MRR), ptr(c.Ranking.MAP)
+		}
+		put("mrr", mrr, c.Ranking.Records)
+		put("map", mp, c.Ranking.Records)
+	}
+	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
+		c.Chunk = a.chunkSummary()
+		var p, r, f *float64
+		if c.Chunk.Records > 0 {
+			p, r, f = ptr(c.Chunk.Precision), ptr(c.Chunk.Recall), ptr(c.Chunk.F1)
+		}
+		put("chunk_p", p, c.Chunk.Records)
+		put("chunk_r", r, c.Chunk.Records)
+		put("chunk_f1", f, c.Chunk.Records)
+	}
+	if a.cfg.wants("perplexity") {
+		c.Perplexity = a.perplexity()
+		put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
+	}
+	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") && a.bleuN > 0 {
+		c.CorpusBLEU = a.bleu.nltk()
+		c.CorpusBLEU.Records = a.bleuN
+		c.GenEval = a.bleu.genEval()
+	}
+	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
+		var b, g *float64
+		if c.CorpusBLEU != nil {
+			b = ptr(c.CorpusBLEU.BLEU)
+		}
+		if c.GenEval != nil {
+			g = ptr(c.GenEval.BLEU)
+		}
+		put("corpus_bleu", b, a.bleuN)
+		put("gen_eval_bleu", g, a.bleuN)
+	}
+	return c, vals, warn
+}
+
+// labelOrder is numeric when every label is an integer, else by code point.
+func labelOrder(lists ...[]string) metric.LabelOrder {
+	for _, l := range lists {
+		for _, s := range l {
+			if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+				return metric.LabelOrder{}
+			}
+		}
+	}
+	return metric.LabelOrder{Numeric: true}
+}
+
+func (a *corpusAcc) classification() (*Classification, []string) {
+	if len(a.labs) == 0 {
+		return nil, []string{"classification: no record has both a gold and a predicted label"}
+	}
+	gold, pred := make([]string, len(a.labs)), make([]string, len(a.labs))
+	for i, l := range a.labs {
+		gold[i], pred[i] = l.gold, l.pred
+	}
+	order := labelOrder(gold, pred)
+	opt := metric.PRFOptions{ZeroDivision: a.cfg.zeroDiv, Order: order}
+	if a.cfg.average == "binary" {
+		opt.PosLabel = &a.cfg.posLabel
+	}
+	cl := &Classification{Records: len(a.labs), Average: a.cfg.average, ZeroDivision: a.cfg.zeroDiv,
+		PosLabel: a.cfg.posLabel, LabelOrder: "code point", ClassReport: metric.Classify(gold, pred, opt)}
+	if order.Numeric {
+		cl.LabelOrder = "numeric"
+	}
+	var warn []string
+	if a.cfg.average == "binary" && cl.Binary == nil {
+		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %v); precision, recall and f1_score are null", a.cfg.posLabel, cl.CMLabels))
+	}
+	return cl, warn
+}
+
+// average returns the --average figures, or nil when they do not exist.
+func (c *Classification) average() *metric.PRF {
+	switch c.Average {
+	case "micro":
+		return &c.Micro
+	case "weighted":
+		return &c.Weighted
+	case "binary":
+		return c.Binary
+	}
+	return &c.Macro
+}
+
+func (a *corpusAcc) scored() []labelled {
+	var out []labelled
+	for _, l := range a.labs {
+		if !math.IsNaN(l.score) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func (a *corpusAcc) auc() *AUC {
+	labs := a.scored()
+	scores, pos := make([]float64, len(labs)), make([]bool, len(labs))
+	for i, l := range labs {
+		scores[i], pos[i] = l.score, l.gold == a.cfg.posLabel
+	}
+	roc := metric.ROCCurve(scores, pos)
+	r := &AUC{Records: len(labs), Positives: roc.NPos, Negatives: roc.NNeg}
+	if v := roc.AUC(); !math.IsNaN(v) {
+		r.AUC = &v
+	}
+	return r
+}
+
+// grouped returns the scored records with a group, as parallel slices; a gold label that is a
+// number is its relevance, any other is 1 when it equals --pos-label and 0 otherwise.
+func (a *corpusAcc) grouped() (groups []string, rel, scores []float64) {
+	for _, l := range a.scored() {
+		if !l.grouped {
+			continue
+		}
+		r, err := strconv.ParseFloat(l.gold, 64)
+		if err != nil {
+			r = 0
+			if l.gold == a.cfg.posLabel {
+				r = 1
+			}
+		}
+		groups, rel, scores = append(groups, l.group), append(rel, r), append(scores, l.score)
+	}
+	return groups, rel, scores
+}
+
+func (a *corpusAcc) pairwise() *Pairwise {
+	groups, rel, scores := a.grouped()
+	pc := metric.CountGroupPairs(groups, rel, scores)
+	p := &Pairwise{Records: len(groups), Groups: distinct(groups), Pairs: pc.Pairs, Right: pc.Right,
+		Wrong: pc.Wrong, Ties: pc.Ties, PNTiesSkipped: pc.PNTiesSkipped()}
+	if pn, inf := pc.PN(0); inf && pc.Pairs > 0 {
+		p.PNInf = true
+	} else if !inf {
+		p.PN = &pn
+	}
+	if acc, ok := pc.Accuracy(); ok {
+		p.PairwiseAcc = &acc
+	}
+	return p
+}
+
+func (a *corpusAcc) ranking() *Ranking {
+	groups, rel, scores := a.grouped()
+	order := labelOrder(groups)
+	r := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 })
+	return &Ranking{Records: len(groups), Queries: len(r.Queries), MRR: r.MRR, MAP: r.MAP}
+}
+
+func distinct(xs []string) int {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		seen[x] = true
+	}
+	return len(seen)
+}
+
+func (a *corpusAcc) chunkSummary() *ChunkSummary {
+	c := a.chunk
+	c.ChunkStat = chunkStat(a.chunkTotalCnt)
+	c.PerType = map[string]ChunkStat{}
+	for t, n := range a.chunkPerType {
+		c.PerType[t] = chunkStat(n)
+	}
+	return &c
+}
+
+func chunkStat(c metric.ChunkCounts) ChunkStat {
+	return ChunkStat{Label: c.Label, Infer: c.Infer, Correct: c.Correct, PRF: c.PRF()}
+}
+
+func (a *corpusAcc) perplexity() *Perplexity {
+	p := &Perplexity{Records: len(a.loss)}
+	if len(a.loss) == 0 {
+		return p
+	}
+	r := metric.Perplexity(a.loss, a.tokens)
+	p.WordCount, p.MeanLoss, p.TotalLoss, p.AveLoss, p.PPLInt = r.WordCount, r.MeanLoss, r.TotalLoss, r.AveLoss, r.PPLInt
+	if !math.IsInf(r.PPL, 0) && !math.IsNaN(r.PPL) {
+		p.PPL = ptr(r.PPL)
+	}
+	return p
+}
+
+// attach adds the corpus section, the headline values and the warnings to s.
+func (a *corpusAcc) attach(s *Summary) {
+	if a.cfg == nil || len(a.cfg.want) == 0 {
+		return
+	}
+	c, vals, warn := a.summarize()
+	s.Corpus = c
+	for _, v := range vals {
+		s.Overall.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+	}
+	s.Warnings = append(s.Warnings, warn...)
+}

@@ -1,0 +1,223 @@
+package score
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// The embedding metrics are per-record scores, but their embeddings are fetched for many records
+// at once: the workers score everything else and leave these slots empty; the ordered emit stage
+// gathers --embed-batch results, fills the slots with one embed call per metric, then encodes and
+// writes the records in input order. Memory is bounded by the batch (plus the stream's window).
+
+var embedNames = []string{"sbert", "bertscore_p", "bertscore_r", "bertscore_f1"}
+
+func embedFamilies() []*family {
+	return []*family{
+		{names: []string{"sbert"}, heavy: true, batched: true, applies: (*item).hasPrediction,
+			about: "cosine of the prediction's and the best answer's sentence embeddings (--embed-*)"},
+		{names: []string{"bertscore_p", "bertscore_r", "bertscore_f1"}, heavy: true, batched: true, applies: (*item).hasPrediction,
+			about: "BERTScore P/R/F1: greedy cosine matching of TEI token embeddings, best over answers (--idf, --baseline)"},
+	}
+}
+
+// embedStage computes the embedding metrics for batches of results.
+type embedStage struct {
+	scorer *embed.Scorer
+	cache  *cache.Cache
+	batch  int
+	// slots of sbert, bertscore_p, _r, _f1 in the value vector, -1 when not selected.
+	sbert, bp, br, bf int
+	opts              embed.BERTOptions
+	idf               bool
+}
+
+// embedMetrics returns the embed package's names of the selected embedding metrics.
+func (sel *selection) embedMetrics() []string {
+	var m []string
+	if sel.index("sbert") >= 0 {
+		m = append(m, embed.SBERT)
+	}
+	if sel.index("bertscore_p") >= 0 || sel.index("bertscore_r") >= 0 || sel.index("bertscore_f1") >= 0 {
+		m = append(m, embed.BERTScore)
+	}
+	return m
+}
+
+// apiKey is the embedding endpoint's key: QA_EMBED_API_KEY, else the provider's usual variable.
+func apiKey(provider string) string {
+	if k := os.Getenv("QA_EMBED_API_KEY"); k != "" {
+		return k
+	}
+	if provider == embed.OpenAI {
+		return os.Getenv("OPENAI_API_KEY")
+	}
+	return ""
+}
+
+// newEmbedStage validates the --embed-* flags (a usage error naming them when the endpoint is not
+// configured) and opens the cache. It returns nil when no embedding metric is selected.
+func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, idf bool, inputs []string) (*embedStage, error) {
+	metrics := sel.embedMetrics()
+	if len(metrics) == 0 {
+		return nil, nil
+	}
+	if err := ec.Validate(metrics...); err != nil {
+		return nil, command.Usagef("--metrics %s: %v", strings.Join(metrics, ","), err)
+	}
+	st := &embedStage{batch: max(ec.Batch, 1), sbert: sel.index("sbert"), bp: sel.index("bertscore_p"),
+		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf}
+	if baseline != "" {
+		b, err := embed.ParseBaseline(baseline)
+		if err != nil {
+			return nil, command.Usagef("%v", err)
+		}
+		st.opts.Baseline = &b
+	}
+	if idf && (len(inputs) == 0 || slices.Contains(inputs, "-")) {
+		return nil, command.Usagef("--idf: reads the inputs twice (references first), so give them as files, not stdin")
+	}
+	if cachePath != "" {
+		c, err := cache.Open(cachePath)
+		if err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+		ec.Cache, st.cache = c, c
+	}
+	sc, err := embed.NewScorer(ec)
+	if err != nil {
+		st.close()
+		return nil, command.Usagef("%v", err)
+	}
+	st.scorer = sc
+	return st, nil
+}
+
+func (st *embedStage) close() error {
+	if st == nil || st.cache == nil {
+		return nil
+	}
+	return st.cache.Close()
+}
+
+// prepare computes the idf table for --idf from the references of every record that will be
+// scored, in a first pass over the input files (only the answers are kept).
+func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int) error {
+	if !st.idf || st.bp < 0 && st.br < 0 && st.bf < 0 {
+		return nil
+	}
+	var refs [][]string
+	err := command.OpenInputs(inputs, nil, func(in command.Input) error {
+		rd := record.NewReader(in.R, in.DisplayName())
+		rd.SetMaxLine(maxLine)
+		for {
+			data, err := rd.ReadRaw()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				continue // reported by the scoring pass
+			}
+			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data})
+			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && len(rec.Answers) > 0 {
+				refs = append(refs, rec.Answers)
+			}
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("idf: %w", err)
+	}
+	idf, err := st.scorer.IDF(ctx, refs)
+	if err != nil {
+		return err
+	}
+	st.opts.IDF = idf
+	return nil
+}
+
+// fill computes the embedding metrics of the results that take them and returns one message per
+// failed call. A result whose call failed gets no embedding score and is marked embedFailed.
+func (st *embedStage) fill(ctx context.Context, rs []result) []string {
+	var idx []int
+	var preds []string
+	var refs [][]string
+	for i, r := range rs {
+		if r.bad != nil || r.o.failed || r.rec.Prediction == nil || len(r.rec.Answers) == 0 {
+			continue
+		}
+		idx = append(idx, i)
+		preds = append(preds, r.rec.Prediction.Text)
+		refs = append(refs, r.rec.Answers)
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	var msgs []string
+	fail := func(err error) {
+		msgs = append(msgs, fmt.Sprintf("%s: %d records not scored: %v", span(rs, idx), len(idx), err))
+		for _, i := range idx {
+			rs[i].o.embedFailed = true
+		}
+	}
+	if st.sbert >= 0 {
+		vals, err := st.scorer.SBERT(ctx, preds, refs)
+		if err != nil {
+			fail(err)
+		} else {
+			for j, i := range idx {
+				rs[i].o.vals[st.sbert] = vals[j]
+			}
+		}
+	}
+	if st.bp >= 0 || st.br >= 0 || st.bf >= 0 {
+		prfs, err := st.scorer.BERTScore(ctx, preds, refs, st.opts)
+		if err != nil {
+			fail(err)
+		} else {
+			for j, i := range idx {
+				setSlot(rs[i].o.vals, st.bp, prfs[j].Precision)
+				setSlot(rs[i].o.vals, st.br, prfs[j].Recall)
+				setSlot(rs[i].o.vals, st.bf, prfs[j].F1)
+			}
+		}
+	}
+	for _, i := range idx {
+		if rs[i].o.embedFailed { // no partial embedding scores: all or none
+			for _, k := range []int{st.sbert, st.bp, st.br, st.bf} {
+				setSlot(rs[i].o.vals, k, math.NaN())
+			}
+		}
+	}
+	return msgs
+}
+
+func setSlot(vals []float64, k int, v float64) {
+	if k >= 0 {
+		vals[k] = v
+	}
+}
+
+// span names the lines of a batch: "preds.jsonl:3-34".
+func span(rs []result, idx []int) string {
+	first, last := rs[idx[0]].l, rs[idx[len(idx)-1]].l
+	if first.file != last.file {
+		return fmt.Sprintf("%s:%d-%s:%d", first.file, first.no, last.file, last.no)
+	}
+	return fmt.Sprintf("%s:%d-%d", first.file, first.no, last.no)
+}
+
+// stats is the one-line account of the embedding work, for stderr.
+func (st *embedStage) stats() string {
+	s := st.scorer.Stats()
+	return fmt.Sprintf("embeddings: %d requests for %d texts, %d texts from the cache", s.Requests, s.Texts, s.CacheHits)
+}

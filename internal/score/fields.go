@@ -1,0 +1,170 @@
+package score
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// The corpus metrics read record fields the per-record view does not decode (meta.group,
+// prediction.score, prediction.loss, ...), named by a dotted path. A line is decoded a second time,
+// one level at a time, only when such a metric is selected.
+
+// fieldPath is a dotted path into a record: "meta.label", "prediction.score", "answers.0". A
+// segment that is a non-negative integer indexes an array; "answers[0]" is read as "answers.0".
+type fieldPath []string
+
+// parsePath parses a --*-field value.
+func parsePath(s string) (fieldPath, error) {
+	s = strings.NewReplacer("[", ".", "]", "").Replace(strings.TrimSpace(s))
+	if s == "" {
+		return nil, errors.New("empty path")
+	}
+	p := fieldPath(strings.Split(s, "."))
+	for _, seg := range p {
+		if seg == "" {
+			return nil, fmt.Errorf("path %q has an empty segment", s)
+		}
+	}
+	return p, nil
+}
+
+func (p fieldPath) String() string { return strings.Join(p, ".") }
+
+// lookup returns the raw JSON value at p in the object top (its members), or false when some
+// segment is missing, null, or of the wrong kind.
+func (p fieldPath) lookup(top map[string]json.RawMessage) (json.RawMessage, bool) {
+	raw, ok := top[p[0]]
+	for _, seg := range p[1:] {
+		if !ok {
+			return nil, false
+		}
+		raw, ok = child(raw, seg)
+	}
+	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, false
+	}
+	return raw, true
+}
+
+// child returns member seg of an object, or element seg of an array.
+func child(raw json.RawMessage, seg string) (json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, false
+	}
+	switch raw[0] {
+	case '{':
+		var m map[string]json.RawMessage
+		if record.Unmarshal(raw, &m) != nil {
+			return nil, false
+		}
+		v, ok := m[seg]
+		return v, ok
+	case '[':
+		i, err := strconv.Atoi(seg)
+		if err != nil || i < 0 {
+			return nil, false
+		}
+		var a []json.RawMessage
+		if record.Unmarshal(raw, &a) != nil || i >= len(a) {
+			return nil, false
+		}
+		return a[i], true
+	}
+	return nil, false
+}
+
+// rawLabel reads a label: a JSON string as itself, a number as its literal ("1", "2.5"), a boolean
+// as "true" or "false". Anything else is no label.
+func rawLabel(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", false
+	}
+	switch c := raw[0]; {
+	case c == '"':
+		var s string
+		if record.Unmarshal(raw, &s) != nil {
+			return "", false
+		}
+		return s, true
+	case c == '-' || '0' <= c && c <= '9', string(raw) == "true", string(raw) == "false":
+		return string(raw), true
+	}
+	return "", false
+}
+
+// rawNumber reads a JSON number, or a string holding one (some servers quote their scores).
+func rawNumber(raw json.RawMessage) (float64, bool) {
+	s, ok := rawLabel(raw)
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return f, err == nil
+}
+
+// labelMap is --label-map: lower-cased, trimmed answer → label.
+type labelMap map[string]string
+
+// parseLabelMap reads --label-map: inline pairs "yes=1,no=0", or the name of a file holding a JSON
+// object {"yes": 1, "no": "0"}. Keys are trimmed and lower-cased; values are trimmed.
+func parseLabelMap(arg string) (labelMap, error) {
+	if arg == "" {
+		return nil, nil
+	}
+	if strings.Contains(arg, "=") {
+		return parseInlineMap(arg)
+	}
+	data, err := os.ReadFile(arg)
+	if err != nil {
+		return nil, fmt.Errorf("not KEY=VALUE pairs, and %w", err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("%s: want a JSON object of answer to label: %w", arg, err)
+	}
+	m := labelMap{}
+	for k, v := range raw {
+		l, ok := rawLabel(v)
+		if !ok {
+			return nil, fmt.Errorf("%s: label of %q is not a string or number", arg, k)
+		}
+		m[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(l)
+	}
+	return m, nil
+}
+
+func parseInlineMap(arg string) (labelMap, error) {
+	m := labelMap{}
+	for _, pair := range strings.Split(arg, ",") {
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q is not KEY=VALUE", pair)
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		if _, dup := m[k]; dup {
+			return nil, fmt.Errorf("key %q appears twice", k)
+		}
+		m[k] = strings.TrimSpace(v)
+	}
+	return m, nil
+}
+
+// normalize is the label rule, applied to gold and predicted labels alike: trim Unicode white
+// space; then, with a map, replace the label by the map's value for its lower-cased form when the
+// map has one. A label the map lacks stays as trimmed (case kept), a class of its own.
+func (m labelMap) normalize(s string) string {
+	s = strings.TrimSpace(s)
+	if v, ok := m[strings.ToLower(s)]; ok {
+		return v
+	}
+	return s
+}
