@@ -211,7 +211,7 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 		return nil, err
 	}
 	if len(sel.corpus) > 0 && cfg.summary == "" {
-		return nil, command.Usagef("--metrics: %s are computed over all records and only reported in the summary: add --summary FILE (or -)", strings.Join(sel.corpus, ", "))
+		return nil, command.Usagef("--metrics: %s: corpus metrics are computed over all records and reported only in the summary: add --summary FILE (or -)", strings.Join(sel.corpus, ", "))
 	}
 	if err := parseEmbed(c, cfg); err != nil {
 		return nil, err

@@ -20,20 +20,24 @@ var update = flag.Bool("update", false, "rewrite the txtar CLI tests' expected o
 // TestCLI runs every testdata/cli/*.txtar archive through Run in-process. Sections: args (one line,
 // split on spaces; $TMP is the test's temporary folder), stdin, stdout, stderr, exit (the exit
 // code), "file NAME" (written to $TMP/NAME before the run) and "out NAME" (the expected content of
-// $TMP/NAME after it).
+// $TMP/NAME after it). $OPENAI_URL and $TEI_URL in args are loopback embedding servers (see
+// embed_server_test.go); QA_EMBED_API_KEY is cleared so that no real key is used.
 func TestCLI(t *testing.T) {
+	t.Setenv("QA_EMBED_API_KEY", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	servers := map[string]string{"$OPENAI_URL": newOpenAIServer(t).URL + "/v1", "$TEI_URL": newTEIServer(t).URL}
 	files, err := filepath.Glob("testdata/cli/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no CLI tests: %v", err)
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			runArchive(t, file)
+			runArchive(t, file, servers)
 		})
 	}
 }
 
-func runArchive(t *testing.T, file string) {
+func runArchive(t *testing.T, file string, servers map[string]string) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -48,12 +52,12 @@ func runArchive(t *testing.T, file string) {
 			}
 		}
 	}
-	args := append([]string{"qa-score"}, strings.Fields(strings.ReplaceAll(string(sections["args"]), "$TMP", tmp))...)
+	args := append([]string{"qa-score"}, strings.Fields(expand(string(sections["args"]), tmp, servers))...)
 	var stdout, stderr bytes.Buffer
 	err = Run(context.Background(), args, bytes.NewReader(sections["stdin"]), &stdout, &stderr)
 	got := map[string][]byte{
 		"stdout": stdout.Bytes(),
-		"stderr": bytes.ReplaceAll(stderr.Bytes(), []byte(tmp), []byte("$TMP")),
+		"stderr": unexpand(stderr.Bytes(), tmp, servers),
 		"exit":   []byte(strconv.Itoa(command.ExitCode(err)) + "\n"),
 	}
 	for _, f := range ar.Files {
@@ -87,4 +91,22 @@ func runArchive(t *testing.T, file string) {
 			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", name, b, want)
 		}
 	}
+}
+
+// expand replaces $TMP and the server names in args.
+func expand(args, tmp string, servers map[string]string) string {
+	args = strings.ReplaceAll(args, "$TMP", tmp)
+	for name, url := range servers {
+		args = strings.ReplaceAll(args, name, url)
+	}
+	return args
+}
+
+// unexpand puts the names back into output, so that it does not depend on ports or folders.
+func unexpand(b []byte, tmp string, servers map[string]string) []byte {
+	b = bytes.ReplaceAll(b, []byte(tmp), []byte("$TMP"))
+	for name, url := range servers {
+		b = bytes.ReplaceAll(b, []byte(url), []byte(name))
+	}
+	return b
 }

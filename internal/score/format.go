@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/qapipe/qapipe/pkg/metric"
 )
 
 // Summary is what --summary writes: counts, then each metric's mean, count and bootstrap interval
@@ -124,6 +126,11 @@ func (s *Summary) writeTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if s.Corpus != nil && s.Corpus.Classification != nil {
+		if err := s.Corpus.Classification.writeTable(w); err != nil {
+			return err
+		}
+	}
 	for _, m := range s.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", m)
 	}
@@ -193,4 +200,41 @@ func num(v *float64) string {
 		return "-"
 	}
 	return strconv.FormatFloat(*v, 'f', 4, 64)
+}
+
+// writeTable prints the per-class table and the confusion matrix.
+func (c *Classification) writeTable(w io.Writer) error {
+	fmt.Fprintf(w, "\nclassification: %d records, accuracy %s, average %s, zero division %g, labels in %s order\n",
+		c.Records, num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "label\tprecision\trecall\tf1\tsupport\tpredicted")
+	for i, l := range c.Labels {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\n", strconv.Quote(l), num(&c.Precision[i]), num(&c.Recall[i]), num(&c.F1[i]), c.Support[i], c.Predicted[i])
+	}
+	for _, a := range []struct {
+		name string
+		prf  *metric.PRF
+	}{{"macro", &c.Macro}, {"micro", &c.Micro}, {"weighted", &c.Weighted}, {"binary", c.Binary}} {
+		if a.prf != nil {
+			fmt.Fprintf(tw, "%s avg\t%s\t%s\t%s\t\t\n", a.name, num(&a.prf.Precision), num(&a.prf.Recall), num(&a.prf.F1))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nconfusion matrix (rows: gold label, columns: predicted label)")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "gold \\ predicted\t")
+	for _, l := range c.CMLabels {
+		fmt.Fprintf(tw, "%s\t", strconv.Quote(l))
+	}
+	fmt.Fprintln(tw)
+	for i, l := range c.CMLabels {
+		fmt.Fprintf(tw, "%s\t", strconv.Quote(l))
+		for _, n := range c.Confusion[i] {
+			fmt.Fprintf(tw, "%d\t", n)
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }

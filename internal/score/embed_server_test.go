@@ -1,0 +1,111 @@
+package score
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// Loopback embedding servers for the CLI tests, speaking the real request and response formats
+// and returning fixed vectors, so that the expected scores can be worked out by hand.
+
+// sentenceVectors are the OpenAI server's embeddings; any other text is answered with HTTP 400
+// for the whole request (a batch containing it fails).
+var sentenceVectors = map[string][]float32{
+	"Paris":                {1, 0},
+	"the capital is Paris": {3, 4},
+	"London":               {0, 1},
+	"Berlin":               {1, 1},
+}
+
+// tokenVectors are the TEI server's token embeddings; the tokenizer splits on spaces and wraps
+// each text in [CLS] (id 101) and [SEP] (id 102).
+var tokenVectors = map[string][]float32{
+	"[CLS]":  {1, 0, 0},
+	"[SEP]":  {0, 0, 1},
+	"paris":  {0, 1, 0},
+	"rome":   {0, 3, 4},
+	"berlin": {0, 0, 2},
+}
+
+var tokenIDs = map[string]int{"[CLS]": 101, "[SEP]": 102, "paris": 1, "rome": 2, "berlin": 3}
+
+func newOpenAIServer(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model == "" {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		type datum struct {
+			Object    string    `json:"object"`
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var data []datum
+		for i := len(req.Input) - 1; i >= 0; i-- { // reply out of order: the client must use index
+			v, ok := sentenceVectors[req.Input[i]]
+			if !ok {
+				http.Error(w, `{"error":{"message":"unknown input"}}`, http.StatusBadRequest)
+				return
+			}
+			data = append(data, datum{"embedding", i, v})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": req.Model}) //nolint:errcheck
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func newTEIServer(t *testing.T) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Inputs []string `json:"inputs"`
+		}
+		if json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "bad json", http.StatusBadRequest)
+			return
+		}
+		type token struct {
+			ID      int    `json:"id"`
+			Text    string `json:"text"`
+			Special bool   `json:"special"`
+			Start   *int   `json:"start"`
+			Stop    *int   `json:"stop"`
+		}
+		var toks [][]token
+		var vecs [][][]float32
+		for _, in := range req.Inputs {
+			words := append(append([]string{"[CLS]"}, strings.Fields(in)...), "[SEP]")
+			var ts []token
+			var vs [][]float32
+			for _, word := range words {
+				v, ok := tokenVectors[word]
+				if !ok {
+					http.Error(w, "unknown token "+word, http.StatusUnprocessableEntity)
+					return
+				}
+				ts = append(ts, token{ID: tokenIDs[word], Text: word, Special: strings.HasPrefix(word, "[")})
+				vs = append(vs, v)
+			}
+			toks, vecs = append(toks, ts), append(vecs, vs)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/tokenize":
+			json.NewEncoder(w).Encode(toks) //nolint:errcheck
+		case "/embed_all":
+			json.NewEncoder(w).Encode(vecs) //nolint:errcheck
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
