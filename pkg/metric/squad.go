@@ -3,8 +3,6 @@ package metric
 import (
 	"bytes"
 	"sync"
-
-	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // SquadEM is SQuAD v1.1 exact match: 1 when the normalised prediction equals some normalised
@@ -94,6 +92,7 @@ func Squad2F1(pred string, refs []string) float64 {
 type scratch struct {
 	buf      []byte   // normalised texts, one after another
 	toks     []span   // token spans into buf
+	ends     []int32  // word ends from textnorm.AppendSquadTokens
 	used     []bool   // multiset matching marks
 	ids      []int32  // token ids (rouge, bleu)
 	counts   []int32  // token counts by id (long SQuAD texts)
@@ -117,8 +116,11 @@ type scratch struct {
 // internLimit bounds the per-scratch token caches.
 const internLimit = 1 << 15
 
-// span is a token: buf[start:end].
-type span struct{ start, end int32 }
+// span is a token, buf[start:end], with its key (see tokenKey).
+type span struct {
+	start, end int32
+	key        uint64
+}
 
 // text is a normalised text in a scratch: its bytes buf[bstart:bend] and tokens toks[lo:hi].
 type text struct{ bstart, bend, lo, hi int32 }
@@ -139,13 +141,6 @@ func putScratch(s *scratch) {
 	scratchPool.Put(s)
 }
 
-// squad appends SQuAD-normalised str and its tokens to the scratch.
-func (s *scratch) squad(str string) text {
-	start := len(s.buf)
-	s.buf = textnorm.AppendSquadNormalized(s.buf, str)
-	return s.cut(start)
-}
-
 // cut records the space-separated tokens of buf[start:].
 func (s *scratch) cut(start int) text {
 	t := text{bstart: int32(start), bend: int32(len(s.buf)), lo: int32(len(s.toks))}
@@ -155,7 +150,7 @@ func (s *scratch) cut(start int) text {
 			j = len(s.buf) - i
 		}
 		if j > 0 {
-			s.toks = append(s.toks, span{int32(i), int32(i + j)})
+			s.toks = append(s.toks, span{int32(i), int32(i + j), tokenKey(s.buf[i : i+j])})
 		}
 		i += j + 1
 	}
@@ -168,47 +163,6 @@ func (s *scratch) equal(a, b text) bool {
 }
 
 func (s *scratch) tok(i int32) []byte { return s.buf[s.toks[i].start:s.toks[i].end] }
-
-// overlap returns the size of the multiset intersection of the tokens of a and b.
-func (s *scratch) overlap(a, b text) int {
-	na, nb := int(a.hi-a.lo), int(b.hi-b.lo)
-	if na*nb <= 1024 {
-		if cap(s.used) < nb {
-			s.used = make([]bool, nb, 2*nb)
-		}
-		s.used = s.used[:nb]
-		clear(s.used)
-		same := 0
-		for i := a.lo; i < a.hi; i++ {
-			ti := s.tok(i)
-			for j := range nb {
-				if !s.used[j] && string(ti) == string(s.tok(b.lo+int32(j))) {
-					s.used[j] = true
-					same++
-					break
-				}
-			}
-		}
-		return same
-	}
-	// Long texts: count the gold tokens by id, then take the prediction's from the counts.
-	s.counts = s.counts[:0]
-	for j := b.lo; j < b.hi; j++ {
-		id := s.id(s.tok(j))
-		if int(id) >= len(s.counts) {
-			s.counts = append(s.counts, make([]int32, int(id)+1-len(s.counts))...)
-		}
-		s.counts[id]++
-	}
-	same := 0
-	for i := a.lo; i < a.hi; i++ {
-		if id := s.id(s.tok(i)); int(id) < len(s.counts) && s.counts[id] > 0 {
-			s.counts[id]--
-			same++
-		}
-	}
-	return same
-}
 
 // tokenF1 is the SQuAD token F1 with its precision and recall; all three are 0 when no token is
 // shared.

@@ -1,0 +1,74 @@
+package textnorm
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// checkSquadTokens fails unless AppendSquadTokens agrees with AppendSquadNormalized on s, with the
+// word ends where the normal form's spaces are, appending after prefix.
+func checkSquadTokens(t *testing.T, prefix, s string) {
+	t.Helper()
+	want := AppendSquadNormalized([]byte(prefix), s)
+	got, ends := AppendSquadTokens([]byte(prefix), []int32{-7}, s)
+	if string(got) != string(want) {
+		t.Fatalf("AppendSquadTokens(%q, %q) = %q, want %q", prefix, s, got, want)
+	}
+	wantEnds := []int32{-7}
+	if norm := want[len(prefix):]; len(norm) > 0 {
+		for i, c := range norm {
+			if c == ' ' {
+				wantEnds = append(wantEnds, int32(len(prefix)+i))
+			}
+		}
+		wantEnds = append(wantEnds, int32(len(want)))
+	}
+	if !slices.Equal(ends, wantEnds) {
+		t.Fatalf("AppendSquadTokens(%q, %q) ends = %v, want %v (normal form %q)", prefix, s, ends, wantEnds, want)
+	}
+}
+
+func TestAppendSquadTokens(t *testing.T) {
+	for _, s := range []string{
+		"The Denver Broncos!", "an apple, a pear and the plum", "theater anarchy", "t.h.e end", "a-b",
+		"éa", "é a", "日本a", "¿a?", "a\u0301", "x\u001cy", "  THE  ", "İ", "a_b", "", "the、a。an",
+		"a€b", "€a€", "\u2019the\u2019s", "x\u0001the\u0001", "ΟΔΟΣ ΑΣ.", "\xff\xfe a", "\xe4\xb8", "a\xe4\xb8\x80",
+		"\xed\xa0\x80", "\xe0\x80\x80", "THE\u3000AN\u00a0A", "日本、東京。the end", "İa İ",
+	} {
+		for _, prefix := range []string{"", "x"} {
+			checkSquadTokens(t, prefix, s)
+		}
+	}
+}
+
+// squadAlphabet holds the characters that steer the normaliser: articles' letters, punctuation,
+// Python-only whitespace, kept symbols, marks, special lowercase cases, CJK and invalid bytes.
+var squadAlphabet = []string{
+	"a", "n", "t", "h", "e", "A", "N", "T", "H", "E", "x", "7", " ", "\t", ".", "-", "_", "'",
+	"\u001c", "\u0001", "\u00a0", "\u3000", "\u200b", "€", "\u2019", "、", "。", "日", "本", "é",
+	"\u0301", "İ", "Σ", "Ο", "Ⱥ", "\xff", "\xe4", "\xb8", "\x80", "\xed\xa0\x80",
+}
+
+func TestAppendSquadTokensRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for range 20000 {
+		b.Reset()
+		for range rng.IntN(16) {
+			b.WriteString(squadAlphabet[rng.IntN(len(squadAlphabet))])
+		}
+		checkSquadTokens(t, "", b.String())
+	}
+}
+
+func FuzzAppendSquadTokens(f *testing.F) {
+	for _, s := range []string{"The Denver Broncos!", "ΟΔΟΣ", "İ", "x\u001cy", "éa", "t.h.e", "a\u0301", "\xff", "the、a。an", "a€the b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkSquadTokens(t, "", s)
+		checkSquadTokens(t, "pre", s)
+	})
+}
