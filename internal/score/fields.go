@@ -158,10 +158,14 @@ func parseInlineMap(arg string) (labelMap, error) {
 	return m, nil
 }
 
-// normalize is the label rule, applied to gold and predicted labels alike: trim Unicode white
-// space; then, with a map, replace the label by the map's value for its lower-cased form when the
-// map has one. A label the map lacks stays as trimmed (case kept), a class of its own.
+// normalize is the label rule, applied to gold and predicted labels alike. Without a map labels
+// are compared exactly, as the reference does ("Yes" ≠ "yes", " 1" ≠ "1"). With a map: trim
+// Unicode white space, then replace the label by the map's value for its lower-cased form when
+// the map has one; a label the map lacks stays as trimmed (case kept), a class of its own.
 func (m labelMap) normalize(s string) string {
+	if m == nil {
+		return s
+	}
 	s = strings.TrimSpace(s)
 	if v, ok := m[strings.ToLower(s)]; ok {
 		return v

@@ -1,0 +1,446 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// The golden cases of testdata/golden (see its README) run through the whole command: records in,
+// summary out.
+
+type goldenCase struct {
+	ID       string                     `json:"id"`
+	Input    map[string]json.RawMessage `json:"input"`
+	Params   map[string]json.RawMessage `json:"params"`
+	Expected map[string]json.RawMessage `json:"expected"`
+}
+
+func readGoldenCases(t *testing.T, name string) []goldenCase {
+	t.Helper()
+	f, err := os.Open("testdata/golden/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []goldenCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c goldenCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// goldenRecord is a record of a golden case; label fields hold raw JSON so numbers keep their
+// literal text.
+type goldenRecord struct {
+	Schema     int            `json:"schema"`
+	ID         string         `json:"id"`
+	Question   string         `json:"question"`
+	Answers    []string       `json:"answers"`
+	Prediction map[string]any `json:"prediction"`
+	Meta       map[string]any `json:"meta,omitempty"`
+}
+
+// runGolden runs qa-score on records and returns the summary.
+func runGolden(t *testing.T, id string, recs []goldenRecord, args ...string) *Summary {
+	t.Helper()
+	var in bytes.Buffer
+	for i, r := range recs {
+		r.Schema, r.ID, r.Question = 1, strconv.Itoa(i), "q"
+		if r.Answers == nil {
+			r.Answers = []string{}
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(append(b, '\n'))
+	}
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), append([]string{"qa-score", "--summary", "-", "--bootstrap", "0"}, args...), &in, &stdout, &stderr)
+	if code := command.ExitCode(err); code != 0 {
+		t.Fatalf("%s: qa-score %v: exit %d: %s", id, args, code, stderr.String())
+	}
+	var s Summary
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+		t.Fatalf("%s: summary: %v", id, err)
+	}
+	if s.Corpus == nil {
+		t.Fatalf("%s: no corpus section in %s", id, stdout.String())
+	}
+	return &s
+}
+
+// literal returns a JSON label as qa-score reads it: a string as itself, a number as its text.
+func literal(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(bytes.TrimSpace(raw))
+}
+
+func literals(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	var xs []json.RawMessage
+	if err := json.Unmarshal(raw, &xs); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = literal(x)
+	}
+	return out
+}
+
+func number(raw json.RawMessage) json.Number { return json.Number(bytes.TrimSpace(raw)) }
+
+func numbers(t *testing.T, raw json.RawMessage) []json.Number {
+	t.Helper()
+	var xs []json.RawMessage
+	if err := json.Unmarshal(raw, &xs); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]json.Number, len(xs))
+	for i, x := range xs {
+		out[i] = number(x)
+	}
+	return out
+}
+
+// closeTo compares got with a raw expected value: null matches a nil got.
+func closeTo(t *testing.T, id, what string, got *float64, want json.RawMessage) {
+	t.Helper()
+	if string(bytes.TrimSpace(want)) == "null" {
+		if got != nil {
+			t.Errorf("%s: %s = %v, want null", id, what, *got)
+		}
+		return
+	}
+	w, err := strconv.ParseFloat(string(bytes.TrimSpace(want)), 64)
+	if err != nil {
+		t.Fatalf("%s: %s: %v", id, what, err)
+	}
+	if got == nil || math.Abs(*got-w) > 1e-9 {
+		t.Errorf("%s: %s = %v, want %v", id, what, deref(got), w)
+	}
+}
+
+func deref(p *float64) any {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+func equalInt(t *testing.T, id, what string, got int, want json.RawMessage) {
+	t.Helper()
+	if w, err := strconv.Atoi(string(bytes.TrimSpace(want))); err != nil || got != w {
+		t.Errorf("%s: %s = %d, want %s", id, what, got, want)
+	}
+}
+
+func TestGoldenClassification(t *testing.T) {
+	checked := 0
+	for _, c := range readGoldenCases(t, "accuracy_prf.jsonl") {
+		if string(c.Params["labels"]) != "null" {
+			continue // no --labels flag
+		}
+		yTrue, yPred := literals(t, c.Input["y_true"]), literals(t, c.Input["y_pred"])
+		recs := make([]goldenRecord, len(yTrue))
+		for i := range yTrue {
+			recs[i] = goldenRecord{Answers: []string{yTrue[i]}, Prediction: map[string]any{"text": yPred[i]}}
+		}
+		args := []string{"--metrics", "classification", "--zero-division", strings.Trim(string(c.Params["zero_division"]), `"`)}
+		if p := c.Params["pos_label"]; string(p) != "null" {
+			args = append(args, "--average", "binary", "--pos-label", literal(p))
+		}
+		cl := runGolden(t, c.ID, recs, args...).Corpus.Classification
+		var want struct {
+			PerClass struct {
+				Labels                 []json.RawMessage
+				TP, Predicted, Support []float64
+				Precision, Recall, F1  []float64
+			} `json:"per_class"`
+			Macro, Micro, Weighted map[string]float64
+			Binary                 *map[string]float64
+			F1OfMacroPR            float64           `json:"f1_of_macro_pr"`
+			CMLabels               []json.RawMessage `json:"cm_labels"`
+			Confusion              [][]int           `json:"confusion_matrix"`
+		}
+		raw, _ := json.Marshal(c.Expected)
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		closeTo(t, c.ID, "accuracy", &cl.Accuracy, c.Expected["accuracy"])
+		// qa-score may order the classes differently (labels that are strings of digits sort
+		// numerically), so compare class by class.
+		for i, l := range want.PerClass.Labels {
+			k := slices.Index(cl.Labels, literal(l))
+			if k < 0 {
+				t.Errorf("%s: class %s missing from %q", c.ID, l, cl.Labels)
+				continue
+			}
+			if float64(cl.TP[k]) != want.PerClass.TP[i] || float64(cl.Predicted[k]) != want.PerClass.Predicted[i] || float64(cl.Support[k]) != want.PerClass.Support[i] {
+				t.Errorf("%s: class %s counts = %d %d %d, want %v %v %v", c.ID, l, cl.TP[k], cl.Predicted[k], cl.Support[k], want.PerClass.TP[i], want.PerClass.Predicted[i], want.PerClass.Support[i])
+			}
+			for _, x := range [][2]float64{{cl.Precision[k], want.PerClass.Precision[i]}, {cl.Recall[k], want.PerClass.Recall[i]}, {cl.F1[k], want.PerClass.F1[i]}} {
+				if math.Abs(x[0]-x[1]) > 1e-9 {
+					t.Errorf("%s: class %s P/R/F1 value = %v, want %v", c.ID, l, x[0], x[1])
+				}
+			}
+		}
+		for name, got := range map[string]map[string]float64{
+			"macro":    {"precision": cl.Macro.Precision, "recall": cl.Macro.Recall, "f1": cl.Macro.F1},
+			"micro":    {"precision": cl.Micro.Precision, "recall": cl.Micro.Recall, "f1": cl.Micro.F1},
+			"weighted": {"precision": cl.Weighted.Precision, "recall": cl.Weighted.Recall, "f1": cl.Weighted.F1},
+		} {
+			w := map[string]map[string]float64{"macro": want.Macro, "micro": want.Micro, "weighted": want.Weighted}[name]
+			for k, v := range got {
+				if math.Abs(v-w[k]) > 1e-9 {
+					t.Errorf("%s: %s %s = %v, want %v", c.ID, name, k, v, w[k])
+				}
+			}
+		}
+		switch {
+		case (want.Binary == nil) != (cl.Binary == nil):
+			t.Errorf("%s: binary = %v, want %v", c.ID, cl.Binary, want.Binary)
+		case cl.Binary != nil:
+			b := *want.Binary
+			if math.Abs(cl.Binary.Precision-b["precision"]) > 1e-9 || math.Abs(cl.Binary.Recall-b["recall"]) > 1e-9 || math.Abs(cl.Binary.F1-b["f1"]) > 1e-9 {
+				t.Errorf("%s: binary = %+v, want %v", c.ID, *cl.Binary, b)
+			}
+		}
+		for i, li := range want.CMLabels {
+			for j, lj := range want.CMLabels {
+				a, b := slices.Index(cl.CMLabels, literal(li)), slices.Index(cl.CMLabels, literal(lj))
+				if a < 0 || b < 0 || cl.Confusion[a][b] != want.Confusion[i][j] {
+					t.Errorf("%s: confusion[%s][%s] wrong (got labels %q)", c.ID, li, lj, cl.CMLabels)
+				}
+			}
+		}
+		checked++
+	}
+	t.Logf("%d classification cases checked", checked)
+	if checked < 30 {
+		t.Errorf("only %d classification cases checked", checked)
+	}
+}
+
+func TestGoldenAUC(t *testing.T) {
+	checked := 0
+	for _, c := range readGoldenCases(t, "auc.jsonl") {
+		yTrue, scores := literals(t, c.Input["y_true"]), numbers(t, c.Input["y_score"])
+		recs := make([]goldenRecord, len(yTrue))
+		for i := range yTrue {
+			recs[i] = goldenRecord{Answers: []string{yTrue[i]}, Prediction: map[string]any{"text": "", "score": scores[i]}}
+		}
+		pos := "1"
+		if p := c.Params["pos_label"]; string(p) != "null" {
+			pos = literal(p)
+		}
+		a := runGolden(t, c.ID, recs, "--metrics", "auc", "--pos-label", pos).Corpus.AUC
+		if string(c.Expected["n_pos"]) != "null" {
+			equalInt(t, c.ID, "n_pos", a.Positives, c.Expected["n_pos"])
+			equalInt(t, c.ID, "n_neg", a.Negatives, c.Expected["n_neg"])
+		}
+		closeTo(t, c.ID, "auc", a.AUC, c.Expected["auc"])
+		checked++
+	}
+	t.Logf("%d auc cases checked", checked)
+}
+
+func TestGoldenPairwise(t *testing.T) {
+	for _, c := range readGoldenCases(t, "pairwise.jsonl") {
+		var recs []goldenRecord
+		rec := func(group string, label string, score json.Number) goldenRecord {
+			return goldenRecord{Answers: []string{label}, Prediction: map[string]any{"text": "", "score": score}, Meta: map[string]any{"group": group}}
+		}
+		if q, ok := c.Input["qids"]; ok {
+			qids, labels, scores := literals(t, q), literals(t, c.Input["labels"]), numbers(t, c.Input["scores"])
+			for i := range qids {
+				recs = append(recs, rec(qids[i], labels[i], scores[i]))
+			}
+		} else {
+			pos, neg := numbers(t, c.Input["pos_scores"]), numbers(t, c.Input["neg_scores"])
+			for i := range pos {
+				g := strconv.Itoa(i)
+				recs = append(recs, rec(g, "1", pos[i]), rec(g, "0", neg[i]))
+			}
+		}
+		if len(recs) == 0 {
+			continue // no record, no summary section to compare
+		}
+		p := runGolden(t, c.ID, recs, "--metrics", "pairwise").Corpus.Pairwise
+		equalInt(t, c.ID, "pairs", p.Pairs, c.Expected["pairs"])
+		equalInt(t, c.ID, "right", p.Right, c.Expected["right_cnt"])
+		equalInt(t, c.ID, "wrong", p.Wrong, c.Expected["wrong_cnt"])
+		equalInt(t, c.ID, "ties", p.Ties, c.Expected["tie_cnt"])
+		inf := string(c.Expected["pn_inf"]) == "true"
+		if p.PNInf != (inf && p.Pairs > 0) {
+			t.Errorf("%s: pn_inf = %v, want %v", c.ID, p.PNInf, inf)
+		}
+		if !inf {
+			closeTo(t, c.ID, "pn", p.PN, c.Expected["pn"])
+		}
+		closeTo(t, c.ID, "pairwise_acc", p.PairwiseAcc, c.Expected["pairwise_acc"])
+		closeTo(t, c.ID, "pn_ties_skipped", &p.PNTiesSkipped, c.Expected["pn_ties_skipped"])
+	}
+}
+
+func TestGoldenRanking(t *testing.T) {
+	for _, c := range readGoldenCases(t, "ranking.jsonl") {
+		qids, labels, scores := literals(t, c.Input["qids"]), literals(t, c.Input["labels"]), numbers(t, c.Input["scores"])
+		recs := make([]goldenRecord, len(qids))
+		for i := range qids {
+			recs[i] = goldenRecord{Answers: []string{labels[i]}, Prediction: map[string]any{"text": "", "score": scores[i]}, Meta: map[string]any{"group": qids[i]}}
+		}
+		if len(recs) == 0 {
+			continue
+		}
+		r := runGolden(t, c.ID, recs, "--metrics", "ranking").Corpus.Ranking
+		equalInt(t, c.ID, "num_queries", r.Queries, c.Expected["num_queries"])
+		closeTo(t, c.ID, "mrr", &r.MRR, c.Expected["mrr"])
+		closeTo(t, c.ID, "map", &r.MAP, c.Expected["map"])
+	}
+}
+
+func TestGoldenChunk(t *testing.T) {
+	for _, c := range readGoldenCases(t, "chunk.jsonl") {
+		var gold, pred [][]string
+		json.Unmarshal(c.Input["gold"], &gold) //nolint:errcheck // checked by the comparison
+		json.Unmarshal(c.Input["pred"], &pred) //nolint:errcheck
+		recs := make([]goldenRecord, len(gold))
+		for i := range gold {
+			recs[i] = goldenRecord{Answers: []string{strings.Join(gold[i], " ")}, Prediction: map[string]any{"text": strings.Join(pred[i], " ")}}
+		}
+		if len(recs) == 0 {
+			continue
+		}
+		ch := runGolden(t, c.ID, recs, "--metrics", "chunk").Corpus.Chunk
+		equalInt(t, c.ID, "label chunks", ch.Label, c.Expected["num_label_chunks"])
+		equalInt(t, c.ID, "infer chunks", ch.Infer, c.Expected["num_infer_chunks"])
+		equalInt(t, c.ID, "correct chunks", ch.Correct, c.Expected["num_correct_chunks"])
+		equalInt(t, c.ID, "tokens", ch.Tokens, c.Expected["tokens"])
+		closeTo(t, c.ID, "precision", &ch.Precision, c.Expected["precision"])
+		closeTo(t, c.ID, "recall", &ch.Recall, c.Expected["recall"])
+		closeTo(t, c.ID, "f1", &ch.F1, c.Expected["f1"])
+		var perType map[string]map[string]json.RawMessage
+		json.Unmarshal(c.Expected["per_type"], &perType) //nolint:errcheck
+		for typ, w := range perType {
+			g := ch.PerType[typ]
+			equalInt(t, c.ID, typ+" label chunks", g.Label, w["label_chunks"])
+			equalInt(t, c.ID, typ+" correct chunks", g.Correct, w["correct_chunks"])
+			closeTo(t, c.ID, typ+" f1", &g.F1, w["f1"])
+		}
+	}
+}
+
+func TestGoldenPerplexity(t *testing.T) {
+	for _, c := range readGoldenCases(t, "ppl.jsonl") {
+		loss, tokens := numbers(t, c.Input["loss"]), numbers(t, c.Input["token_counts"])
+		recs := make([]goldenRecord, len(loss))
+		for i := range loss {
+			recs[i] = goldenRecord{Answers: []string{"x"}, Prediction: map[string]any{"text": "", "loss": loss[i], "tokens": tokens[i]}}
+		}
+		if len(recs) == 0 {
+			continue
+		}
+		p := runGolden(t, c.ID, recs, "--metrics", "perplexity").Corpus.Perplexity
+		equalInt(t, c.ID, "word_count", p.WordCount, c.Expected["word_count"])
+		closeTo(t, c.ID, "mean_loss", &p.MeanLoss, c.Expected["mean_loss"])
+		closeTo(t, c.ID, "total_loss", &p.TotalLoss, c.Expected["total_loss"])
+		if string(c.Expected["ave_loss"]) != "null" {
+			closeTo(t, c.ID, "ave_loss", &p.AveLoss, c.Expected["ave_loss"])
+		}
+		closeTo(t, c.ID, "ppl", p.PPL, c.Expected["ppl"])
+	}
+}
+
+func TestGoldenCorpusBLEU(t *testing.T) {
+	checked := 0
+	for _, c := range readGoldenCases(t, "corpus_bleu.jsonl") {
+		var hyps [][]string
+		var refs [][][]string
+		json.Unmarshal(c.Input["hypotheses"], &hyps) //nolint:errcheck
+		json.Unmarshal(c.Input["references"], &refs) //nolint:errcheck
+		if string(c.Params["weights"]) != "[0.25, 0.25, 0.25, 0.25]" || !expressible(hyps, refs) {
+			continue
+		}
+		recs := make([]goldenRecord, len(hyps))
+		for i := range hyps {
+			var answers []string
+			for _, r := range refs[i] {
+				answers = append(answers, strings.Join(r, " "))
+			}
+			recs[i] = goldenRecord{Answers: answers, Prediction: map[string]any{"text": strings.Join(hyps[i], " ")}}
+		}
+		s := runGolden(t, c.ID, recs, "--metrics", "corpus_bleu,gen_eval_bleu").Corpus
+		b := s.CorpusBLEU
+		closeTo(t, c.ID, "bleu", &b.BLEU, c.Expected["bleu"])
+		closeTo(t, c.ID, "bp", &b.BP, c.Expected["bp"])
+		closeTo(t, c.ID, "ratio", b.Ratio, c.Expected["ratio"])
+		equalInt(t, c.ID, "hyp_len", b.HypLen, c.Expected["hyp_len"])
+		equalInt(t, c.ID, "ref_len", b.RefLen, c.Expected["ref_len"])
+		var wantP []float64
+		json.Unmarshal(c.Expected["precisions"], &wantP) //nolint:errcheck
+		for n := range wantP {
+			closeTo(t, c.ID, "precision "+strconv.Itoa(n+1), &b.Precisions[n], json.RawMessage(strconv.FormatFloat(wantP[n], 'g', -1, 64)))
+		}
+		var gen map[string]json.RawMessage
+		json.Unmarshal(c.Expected["gen_eval"], &gen) //nolint:errcheck
+		if gen == nil {
+			if s.GenEval != nil {
+				t.Errorf("%s: gen_eval = %+v, want null", c.ID, *s.GenEval)
+			}
+		} else if s.GenEval == nil {
+			t.Errorf("%s: gen_eval = null, want %s", c.ID, c.Expected["gen_eval"])
+		} else {
+			closeTo(t, c.ID, "gen_eval bleu", &s.GenEval.BLEU, gen["bleu"])
+			closeTo(t, c.ID, "gen_eval bp", &s.GenEval.BP, gen["bp"])
+		}
+		checked++
+	}
+	t.Logf("%d corpus BLEU cases checked", checked)
+	if checked < 20 {
+		t.Errorf("only %d corpus BLEU cases checked", checked)
+	}
+}
+
+// expressible reports whether joining tokens with spaces and splitting the lower-cased text gives
+// the same tokens back, and every hypothesis has a reference.
+func expressible(hyps [][]string, refs [][][]string) bool {
+	if len(hyps) == 0 {
+		return false
+	}
+	same := func(toks []string) bool {
+		return slices.Equal(textnorm.Split(textnorm.Lower(strings.Join(toks, " "))), toks) || len(toks) == 0
+	}
+	for i, h := range hyps {
+		if len(refs[i]) == 0 || !same(h) {
+			return false
+		}
+		for _, r := range refs[i] {
+			if !same(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
