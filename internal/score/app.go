@@ -42,10 +42,35 @@ scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (
 locomo_f1 only on LoCoMo records (category from meta.category); sp_* and joint_* only when the
 prediction carries supporting_facts and meta.supporting_facts holds the gold ones.
 
+Corpus metrics need --summary and appear only there (overall.metrics and a "corpus" section with
+the full reports; --format table also prints the per-class table and confusion matrix). Records
+without a prediction, or whose prediction failed, take no part.
+   Labels: gold from answers[0] (or --label-field, e.g. meta.label; a JSON number is read as its
+   literal text), predicted from prediction.text. Without --label-map labels compare exactly.
+   With it, a label is trimmed, lower-cased and looked up; a hit is replaced by the mapped
+   value, a miss stays as trimmed (its own class). Classes sort numerically when every label is
+   an integer, else by code point ("10" < "2"). --zero-division sets a 0/0 ratio (sklearn's
+   "warn" is 0).
+   auc, pn, pairwise_acc, mrr, map use the number at --score-field; pn..map pair or rank the
+   records of each --group-field group; relevance is the gold label when it is a number, else 1
+   for --pos-label and 0 otherwise.
+   chunk_*: one sentence per record, gold tags in the gold label field and predicted tags in
+   prediction.text, separated by white space; a record whose tag counts differ is reported and
+   left out (exit 3).
+   perplexity: --loss-field (summed negative log-likelihood, nats) and --tokens-field per record.
+   corpus_bleu, gen_eval_bleu: every answer is a reference.
+Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider, --embed-model
+and --embed-base-url (a usage error, exit 2, when unset), --embed-batch records at a time, in input
+order; with --cache the embeddings are stored and a rerun makes no call. A batch whose call fails
+leaves its records without embedding scores, reports it, and exits 3. --idf reads the input
+files twice: the references first, for the idf table (references only are held in memory).
+
 Examples:
    qa-score preds.jsonl > scored.jsonl
    qa-score --metrics f1,rougeL --summary - --format table preds.jsonl
-   qa-score --summary summary.json --mismatches low.jsonl preds.jsonl > scored.jsonl`
+   qa-score --summary summary.json --mismatches low.jsonl preds.jsonl > scored.jsonl
+   qa-score --metrics classification,auc --label-map yes=1,no=0 --summary - --format table preds.jsonl
+   qa-score --metrics sbert,bertscore_f1 --embed-provider tei --embed-model bge --embed-base-url http://127.0.0.1:8080 preds.jsonl`
 
 // config is everything the flags decide.
 type config struct {

@@ -25,7 +25,7 @@ var update = flag.Bool("update", false, "rewrite the txtar CLI tests' expected o
 func TestCLI(t *testing.T) {
 	t.Setenv("QA_EMBED_API_KEY", "")
 	t.Setenv("OPENAI_API_KEY", "")
-	servers := map[string]string{"$OPENAI_URL": newOpenAIServer(t).URL + "/v1", "$TEI_URL": newTEIServer(t).URL}
+	servers := map[string]string{"$OPENAI_URL": newOpenAIServer(t, nil).URL + "/v1", "$TEI_URL": newTEIServer(t).URL}
 	files, err := filepath.Glob("testdata/cli/*.txtar")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no CLI tests: %v", err)

@@ -32,8 +32,12 @@ var tokenVectors = map[string][]float32{
 
 var tokenIDs = map[string]int{"[CLS]": 101, "[SEP]": 102, "paris": 1, "rome": 2, "berlin": 3}
 
-func newOpenAIServer(t *testing.T) *httptest.Server {
+// newOpenAIServer serves /v1/embeddings; hook, when not nil, sees every request first.
+func newOpenAIServer(t *testing.T, hook func(*http.Request)) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hook != nil {
+			hook(r)
+		}
 		var req struct {
 			Model string   `json:"model"`
 			Input []string `json:"input"`

@@ -22,7 +22,7 @@ type fieldPath []string
 
 // parsePath parses a --*-field value.
 func parsePath(s string) (fieldPath, error) {
-	s = strings.NewReplacer("[", ".", "]", "").Replace(strings.TrimSpace(s))
+	s = strings.TrimSpace(strings.NewReplacer("[", ".", "]", "").Replace(s))
 	if s == "" {
 		return nil, errors.New("empty path")
 	}

@@ -1,0 +1,140 @@
+package score
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLookup(t *testing.T) {
+	line := `{"answers":["yes","no"],"meta":{"label":2,"group":"q1","deep":{"x":[1,{"y":"z"}]},"nil":null},"prediction":{"text":"a","score":0.25,"loss":"3.5"}}`
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &top); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path  string
+		label string
+		ok    bool
+	}{
+		{"meta.label", "2", true},
+		{"meta.group", "q1", true},
+		{"answers[0]", "yes", true},
+		{"answers.1", "no", true},
+		{"answers[2]", "", false},
+		{"meta.deep.x[1].y", "z", true},
+		{"meta.nil", "", false},
+		{"meta.missing", "", false},
+		{"prediction.text.more", "", false},
+		{"prediction.score", "0.25", true},
+		{"meta.deep", "", false}, // an object is no label
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			p, err := parsePath(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw, ok := p.lookup(top)
+			label := ""
+			if ok {
+				label, ok = rawLabel(raw)
+			}
+			if label != tt.label || ok != tt.ok {
+				t.Errorf("lookup(%q) = %q, %v, want %q, %v", tt.path, label, ok, tt.label, tt.ok)
+			}
+		})
+	}
+	p, _ := parsePath("prediction.loss")
+	raw, _ := p.lookup(top)
+	if v, ok := rawNumber(raw); !ok || v != 3.5 {
+		t.Errorf("rawNumber(%s) = %v, %v, want 3.5, true", raw, v, ok)
+	}
+}
+
+func TestParsePathErrors(t *testing.T) {
+	for _, s := range []string{"", "  ", "meta..label", ".x", "x."} {
+		if p, err := parsePath(s); err == nil {
+			t.Errorf("parsePath(%q) = %q, want an error", s, p)
+		}
+	}
+}
+
+func TestLabelMap(t *testing.T) {
+	m, err := parseLabelMap(" Yes = 1 ,no=0,=empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (labelMap{"yes": "1", "no": "0", "": "empty"}); !cmp.Equal(m, want) {
+		t.Errorf("parseLabelMap = %v, want %v", m, want)
+	}
+	tests := []struct{ in, want string }{
+		{"Yes", "1"}, {"  YES\n", "1"}, {"no", "0"}, {"Maybe ", "Maybe"}, {"   ", "empty"}, {"yes.", "yes."},
+	}
+	for _, tt := range tests {
+		if got := m.normalize(tt.in); got != tt.want {
+			t.Errorf("normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	var none labelMap
+	if got := none.normalize(" Yes "); got != " Yes " {
+		t.Errorf("normalize without a map(%q) = %q, want it unchanged", " Yes ", got)
+	}
+	for _, bad := range []string{"yes=1,no", "a=1,A=2"} {
+		if _, err := parseLabelMap(bad); err == nil {
+			t.Errorf("parseLabelMap(%q) succeeded, want an error", bad)
+		}
+	}
+}
+
+func FuzzLabelMap(f *testing.F) {
+	for _, s := range []string{"yes=1,no=0", " Yes = 1 ", "=x", "a=b=c", "İ=1", "entailment=0,neutral=1,contradiction=2"} {
+		f.Add(s, "Yes")
+	}
+	f.Fuzz(func(t *testing.T, spec, label string) {
+		if !strings.Contains(spec, "=") {
+			return // a file name
+		}
+		m, err := parseLabelMap(spec)
+		if err != nil {
+			return
+		}
+		got := m.normalize(label)
+		if utf8.ValidString(spec) && utf8.ValidString(label) && !utf8.ValidString(got) {
+			t.Errorf("normalize(%q) = %q, not valid UTF-8", label, got)
+		}
+		if v, ok := m[strings.ToLower(strings.TrimSpace(label))]; ok && got != v {
+			t.Errorf("normalize(%q) = %q, want the mapped %q", label, got, v)
+		}
+		for k, v := range m {
+			if k != strings.ToLower(k) || k != strings.TrimSpace(k) || v != strings.TrimSpace(v) {
+				t.Errorf("parseLabelMap(%q) has untrimmed or upper-case entry %q=%q", spec, k, v)
+			}
+		}
+	})
+}
+
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{"meta.label", "answers[0]", "a.b.c", "x[1][2]", "..", "[]"} {
+		f.Add(s)
+	}
+	top := map[string]json.RawMessage{"a": json.RawMessage(`{"b":[1,{"c":"d"}]}`)}
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := parsePath(s)
+		if err != nil {
+			return
+		}
+		for _, seg := range p {
+			if seg == "" {
+				t.Errorf("parsePath(%q) = %q has an empty segment", s, p)
+			}
+		}
+		p.lookup(top) // must not panic
+		if q, err := parsePath(p.String()); err != nil || !cmp.Equal(q, p) {
+			t.Errorf("parsePath(%q) = %q, %v, want %q", p.String(), q, err, p)
+		}
+	})
+}
