@@ -6,6 +6,14 @@
 // read, score, and splice the scores member into the input line, leaving every other byte as it
 // was. The summary keeps per-group accumulators and one float64 per record and metric for the
 // bootstrap, never the records.
+//
+// Corpus metrics (accuracy, precision/recall/F1, AUC, Pn, MRR/MAP, chunk F1, perplexity, corpus
+// BLEU) are functions of the whole set, so they are summary-only: a worker extracts each record's
+// few values (labels, group, score, loss, token count; chunk and BLEU counts already summed per
+// record) and the summary computes them with pkg/metric at the end (memory in corpus.go).
+// Embedding metrics (sbert, bertscore_*) are per-record scores fetched in batches: the ordered
+// emit stage holds --embed-batch scored records, fills their embedding scores with one call to
+// internal/embed, then encodes and writes them (embedding.go).
 package score
 
 import (
