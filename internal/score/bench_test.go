@@ -89,6 +89,22 @@ func BenchmarkCommandSummary(b *testing.B) {
 	reportRates(b, cpu)
 }
 
+// BenchmarkCommandCorpus runs the corpus metrics alone (labels are the generated answers, so there
+// are many classes; no record has a score), summary to a file.
+func BenchmarkCommandCorpus(b *testing.B) {
+	name := writeBenchFile(b, benchRecords)
+	summary := filepath.Join(b.TempDir(), "summary.json")
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		args := []string{"qa-score", "--metrics", "classification,auc,ranking,corpus_bleu", "--label-map", "yes=1,no=0", "--summary", summary, name}
+		if err := Run(context.Background(), args, nil, io.Discard, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportRates(b, cpu)
+}
+
 // BenchmarkDecodeEncode is the bar for BenchmarkCommand: one goroutine decoding and re-encoding
 // the same file, no scoring.
 func BenchmarkDecodeEncode(b *testing.B) {

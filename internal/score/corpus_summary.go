@@ -250,6 +250,9 @@ func (a *corpusAcc) summarize() (*Corpus, []value, []string) {
 	return c, vals, warn
 }
 
+// manyClasses is the class count above which the labels are probably not labels.
+const manyClasses = 100
+
 // labelOrder is numeric when every label is an integer, else by code point.
 func labelOrder(lists ...[]string) metric.LabelOrder {
 	for _, l := range lists {
@@ -281,6 +284,9 @@ func (a *corpusAcc) classification() (*Classification, []string) {
 		cl.LabelOrder = "numeric"
 	}
 	var warn []string
+	if n := len(cl.CMLabels); n > manyClasses {
+		warn = append(warn, fmt.Sprintf("classification: %d distinct labels; free-text answers? map them to labels with --label-map", n))
+	}
 	if a.cfg.average == "binary" && cl.Binary == nil {
 		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %v); precision, recall and f1_score are null", a.cfg.posLabel, cl.CMLabels))
 	}
