@@ -116,8 +116,64 @@ type GenEval struct {
 	ReferenceLength   int       `json:"reference_length"`
 }
 
-// corpusAcc accumulates the facts of every record.
+// corpusAcc accumulates the facts of every record, overall and by record type.
+//
+// Memory: each record's labelled entry (two label strings, a group string, a float64) and loss
+// are held twice when records have types, once overall and once in their type's group.
 type corpusAcc struct {
+	cfg    *corpusConfig
+	all    *corpusGroup
+	byType map[string]*corpusGroup
+}
+
+func newCorpusAcc(cfg *corpusConfig) *corpusAcc {
+	return &corpusAcc{cfg: cfg, all: newCorpusGroup(cfg), byType: map[string]*corpusGroup{}}
+}
+
+func (a *corpusAcc) add(typ string, f corpusFacts) {
+	if !f.any() {
+		return
+	}
+	a.all.add(f)
+	if typ == "" {
+		return
+	}
+	g := a.byType[typ]
+	if g == nil {
+		g = newCorpusGroup(a.cfg)
+		a.byType[typ] = g
+	}
+	g.add(f)
+}
+
+// attach adds the corpus section, the headline values (overall and by type) and the overall
+// warnings to s.
+func (a *corpusAcc) attach(s *Summary) {
+	if a.cfg == nil || len(a.cfg.want) == 0 {
+		return
+	}
+	c, vals, warn := a.all.summarize()
+	s.Corpus = c
+	for _, v := range vals {
+		s.Overall.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+	}
+	s.Warnings = append(s.Warnings, warn...)
+	for t, g := range a.byType {
+		grp := s.ByType[t]
+		if grp == nil {
+			continue
+		}
+		_, vals, _ := g.summarize()
+		for _, v := range vals {
+			if v.n > 0 {
+				grp.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+			}
+		}
+	}
+}
+
+// corpusGroup accumulates the facts of one set of records.
+type corpusGroup struct {
 	cfg           *corpusConfig
 	labs          []labelled
 	loss          []float64
@@ -129,11 +185,11 @@ type corpusAcc struct {
 	chunkTotalCnt metric.ChunkCounts
 }
 
-func newCorpusAcc(cfg *corpusConfig) *corpusAcc {
-	return &corpusAcc{cfg: cfg, chunkPerType: map[string]metric.ChunkCounts{}}
+func newCorpusGroup(cfg *corpusConfig) *corpusGroup {
+	return &corpusGroup{cfg: cfg, chunkPerType: map[string]metric.ChunkCounts{}}
 }
 
-func (a *corpusAcc) add(f corpusFacts) {
+func (a *corpusGroup) add(f corpusFacts) {
 	if f.lab != nil {
 		a.labs = append(a.labs, *f.lab)
 	}
@@ -167,7 +223,7 @@ type value struct {
 }
 
 // summarize computes the corpus section, the headline values and the warnings.
-func (a *corpusAcc) summarize() (*Corpus, []value, []string) {
+func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	c := &Corpus{}
 	var vals []value
 	var warn []string
@@ -265,7 +321,7 @@ func labelOrder(lists ...[]string) metric.LabelOrder {
 	return metric.LabelOrder{Numeric: true}
 }
 
-func (a *corpusAcc) classification() (*Classification, []string) {
+func (a *corpusGroup) classification() (*Classification, []string) {
 	if len(a.labs) == 0 {
 		return nil, []string{"classification: no record has both a gold and a predicted label"}
 	}
@@ -306,7 +362,7 @@ func (c *Classification) average() *metric.PRF {
 	return &c.Macro
 }
 
-func (a *corpusAcc) scored() []labelled {
+func (a *corpusGroup) scored() []labelled {
 	var out []labelled
 	for _, l := range a.labs {
 		if !math.IsNaN(l.score) {
@@ -316,7 +372,7 @@ func (a *corpusAcc) scored() []labelled {
 	return out
 }
 
-func (a *corpusAcc) auc() *AUC {
+func (a *corpusGroup) auc() *AUC {
 	labs := a.scored()
 	scores, pos := make([]float64, len(labs)), make([]bool, len(labs))
 	for i, l := range labs {
@@ -332,7 +388,7 @@ func (a *corpusAcc) auc() *AUC {
 
 // grouped returns the scored records with a group, as parallel slices; a gold label that is a
 // number is its relevance, any other is 1 when it equals --pos-label and 0 otherwise.
-func (a *corpusAcc) grouped() (groups []string, rel, scores []float64) {
+func (a *corpusGroup) grouped() (groups []string, rel, scores []float64) {
 	for _, l := range a.scored() {
 		if !l.grouped {
 			continue
@@ -349,7 +405,7 @@ func (a *corpusAcc) grouped() (groups []string, rel, scores []float64) {
 	return groups, rel, scores
 }
 
-func (a *corpusAcc) pairwise() *Pairwise {
+func (a *corpusGroup) pairwise() *Pairwise {
 	groups, rel, scores := a.grouped()
 	pc := metric.CountGroupPairs(groups, rel, scores)
 	p := &Pairwise{Records: len(groups), Groups: distinct(groups), Pairs: pc.Pairs, Right: pc.Right,
@@ -365,7 +421,7 @@ func (a *corpusAcc) pairwise() *Pairwise {
 	return p
 }
 
-func (a *corpusAcc) ranking() *Ranking {
+func (a *corpusGroup) ranking() *Ranking {
 	groups, rel, scores := a.grouped()
 	order := labelOrder(groups)
 	r := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 })
@@ -380,7 +436,7 @@ func distinct(xs []string) int {
 	return len(seen)
 }
 
-func (a *corpusAcc) chunkSummary() *ChunkSummary {
+func (a *corpusGroup) chunkSummary() *ChunkSummary {
 	c := a.chunk
 	c.ChunkStat = chunkStat(a.chunkTotalCnt)
 	c.PerType = map[string]ChunkStat{}
@@ -394,7 +450,7 @@ func chunkStat(c metric.ChunkCounts) ChunkStat {
 	return ChunkStat{Label: c.Label, Infer: c.Infer, Correct: c.Correct, PRF: c.PRF()}
 }
 
-func (a *corpusAcc) perplexity() *Perplexity {
+func (a *corpusGroup) perplexity() *Perplexity {
 	p := &Perplexity{Records: len(a.loss)}
 	if len(a.loss) == 0 {
 		return p
@@ -405,17 +461,4 @@ func (a *corpusAcc) perplexity() *Perplexity {
 		p.PPL = ptr(r.PPL)
 	}
 	return p
-}
-
-// attach adds the corpus section, the headline values and the warnings to s.
-func (a *corpusAcc) attach(s *Summary) {
-	if a.cfg == nil || len(a.cfg.want) == 0 {
-		return
-	}
-	c, vals, warn := a.summarize()
-	s.Corpus = c
-	for _, v := range vals {
-		s.Overall.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
-	}
-	s.Warnings = append(s.Warnings, warn...)
 }
