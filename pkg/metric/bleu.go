@@ -25,26 +25,20 @@ func BLEU(pred string, refs []string) BLEUScores {
 	}
 	s := getScratch()
 	defer putScratch(s)
-	s.ids = s.bleuIDs(s.ids[:0], pred)
-	hyp := len(s.ids)
-	bounds := s.bounds[:0]
-	closest := -1
-	for _, r := range refs {
-		s.ids = s.bleuIDs(s.ids, r)
-		n := len(s.ids) - hyp
-		if len(bounds) > 0 {
-			n = len(s.ids) - bounds[len(bounds)-1]
-		}
-		bounds = append(bounds, len(s.ids))
-		if closest < 0 || abs(n-hyp) < abs(closest-hyp) || abs(n-hyp) == abs(closest-hyp) && n < closest {
-			closest = n
-		}
+	hyp, closest, ok := s.bleuRead(pred, refs, true)
+	if !ok { // two tokens share a key
+		hyp, closest, _ = s.bleuRead(pred, refs, false)
 	}
-	s.bounds = bounds
+	bounds := s.bounds
 	var num, den [4]int
-	s.denseIDs()
+	small := s.denseIDs()
 	for n := 1; n <= 4; n++ {
-		num[n-1], den[n-1] = s.clipped(n, hyp, bounds)
+		if n > 1 && num[n-2] == 0 {
+			// No (n-1)-gram matches, so no n-gram can.
+			num[n-1], den[n-1] = 0, max(1, hyp-n+1)
+			continue
+		}
+		num[n-1], den[n-1] = s.clippedIDs(n, hyp, bounds, small)
 	}
 	if num[0] == 0 {
 		return BLEUScores{}
@@ -69,24 +63,76 @@ func BLEU(pred string, refs []string) BLEUScores {
 		if sum := fsum(terms[:]); sum == 0 {
 			out[k] = bp
 		} else {
-			out[k] = bp * roundedExp(sum)
+			out[k] = bp * s.memoExp(sum)
 		}
 	}
 	return BLEUScores{out[0], out[1], out[2]}
 }
 
-// memo returns f(), memoised under key in the scratch: BLEU's logarithms and brevity penalties
-// depend only on small integer pairs, which repeat from call to call.
+// bleuRead puts the ids of the tokens of pred and then refs in s.ids, the ends of the references
+// in s.bounds, and returns the hypothesis length and the closest reference length. Tokens are
+// interned by key, or by their bytes unless byKey is set; by key, it reports false if two tokens
+// share a key.
+func (s *scratch) bleuRead(pred string, refs []string, byKey bool) (hyp, closest int, ok bool) {
+	read := func(dst []int32, str string) ([]int32, bool) { return s.bleuIDs(dst, str), true }
+	if byKey {
+		n := len(pred)
+		for _, r := range refs {
+			n += len(r)
+		}
+		s.bleuInternStart(n)
+		read = s.bleuTokens
+	}
+	s.ids, ok = read(s.ids[:0], pred)
+	hyp = len(s.ids)
+	bounds := s.bounds[:0]
+	closest = -1
+	for _, r := range refs {
+		if !ok {
+			return 0, 0, false
+		}
+		s.ids, ok = read(s.ids, r)
+		n := len(s.ids) - hyp
+		if len(bounds) > 0 {
+			n = len(s.ids) - bounds[len(bounds)-1]
+		}
+		bounds = append(bounds, len(s.ids))
+		if closest < 0 || abs(n-hyp) < abs(closest-hyp) || abs(n-hyp) == abs(closest-hyp) && n < closest {
+			closest = n
+		}
+	}
+	s.bounds = bounds
+	return hyp, closest, ok
+}
+
+// memo returns f(), memoised under key (not 0) in the scratch: BLEU's logarithms and brevity
+// penalties depend only on small integer pairs, which repeat from call to call.
 func (s *scratch) memo(key uint64, f func() float64) float64 {
-	if v, ok := s.floats[key]; ok {
-		return v
+	e := &s.floats[(key*0x9e3779b97f4a7c15)>>(64-floatCacheBits)]
+	if e.key != key {
+		*e = floatEntry{key, f()}
 	}
-	if s.floats == nil || len(s.floats) > 4096 {
-		s.floats = make(map[uint64]float64)
+	return e.val
+}
+
+// memoExp is roundedExp(x) for x ≠ 0, memoised in the scratch by x's bits: the sums of weighted
+// logarithms repeat as the integer pairs under them do.
+func (s *scratch) memoExp(x float64) float64 {
+	key := math.Float64bits(x)
+	e := &s.exps[(key*0x9e3779b97f4a7c15)>>(64-floatCacheBits)]
+	if e.key != key {
+		*e = floatEntry{key, roundedExp(x)}
 	}
-	v := f()
-	s.floats[key] = v
-	return v
+	return e.val
+}
+
+// floatCacheBits sizes the direct-mapped caches of memo and memoExp.
+const floatCacheBits = 9
+
+// floatEntry is a cached value with its key; the zero key marks an empty entry.
+type floatEntry struct {
+	key uint64
+	val float64
 }
 
 func abs(x int) int {
@@ -191,7 +237,19 @@ func (s *scratch) clipped(n, hyp int, bounds []int) (num, den int) {
 	if len(bounds) > 0 {
 		end = bounds[len(bounds)-1]
 	}
-	if slices.Max(s.ids[:end]) >= 1<<16 {
+	return s.clippedIDs(n, hyp, bounds, slices.Max(s.ids[:end]) < 1<<16)
+}
+
+// clippedIDs is clipped when it is known whether every id fits in 16 bits (small).
+func (s *scratch) clippedIDs(n, hyp int, bounds []int, small bool) (num, den int) {
+	if hyp < n {
+		return 0, 1
+	}
+	end := hyp
+	if len(bounds) > 0 {
+		end = bounds[len(bounds)-1]
+	}
+	if !small {
 		return s.clippedMap(n, hyp, bounds)
 	}
 	if (hyp-n+1)*(end-n+1) <= 1024 {

@@ -106,11 +106,14 @@ type scratch struct {
 	row         []int32    // LCS dynamic-programming row
 	table       tokenTable // this call's token ids
 	grams       keyTable   // BLEU n-gram → index into distinct
+	tokIDs      keyTable   // BLEU token key → id
+	idToks      []span     // BLEU token of each id, in buf
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
 	// it grows past internLimit.
 	stems map[string]string
-	// floats memoises BLEU's logarithms and brevity penalties by their integer arguments.
-	floats map[uint64]float64
+	// floats memoises BLEU's logarithms and brevity penalties by their integer arguments, exps
+	// its exponentials by their argument.
+	floats, exps [1 << floatCacheBits]floatEntry
 }
 
 // internLimit bounds the per-scratch token caches.
