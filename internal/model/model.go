@@ -30,11 +30,18 @@ type Request struct {
 	Seed        *int      `json:"seed,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`
+	// ResponseFormat asks for a reply format: "" (free text) or ResponseJSON. It is sent as
+	// OpenAI's response_format {"type": "json_object"}, Ollama's format "json" and Gemini's
+	// response MIME type application/json; Anthropic has no JSON mode and ignores it.
+	ResponseFormat string `json:"response_format,omitempty"`
 	// Question and Context carry the bare question and passages for providers that answer from them
 	// without a prompt (extractive). Prompt-driven providers ignore them.
 	Question string           `json:"question,omitempty"`
 	Context  []record.Passage `json:"context,omitempty"`
 }
+
+// ResponseJSON is the Request.ResponseFormat that asks for a JSON object (OpenAI's JSON mode).
+const ResponseJSON = "json_object"
 
 // Response is a model's reply to one Request.
 type Response struct {

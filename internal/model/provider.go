@@ -124,12 +124,16 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		}
 		msgs = append(msgs, llms.TextParts(t, m.Content))
 	}
+	opts, err := callOptions(req, c.legacyMax)
+	if err != nil {
+		return Response{}, err
+	}
 	estimate := float64(EstimateTokens(req) + req.MaxTokens)
 	if err := c.tpm.Wait(ctx, estimate); err != nil {
 		return Response{}, err
 	}
 	ctx, attempts := WithAttempts(ctx)
-	resp, err := c.llm.GenerateContent(ctx, msgs, callOptions(req, c.legacyMax)...)
+	resp, err := c.llm.GenerateContent(ctx, msgs, opts...)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	if err != nil {
 		c.tpm.Adjust(-estimate)
@@ -145,7 +149,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	return out, nil
 }
 
-func callOptions(req Request, legacyMax bool) []llms.CallOption {
+func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
 	opts := []llms.CallOption{llms.WithModel(req.Model)}
 	if req.Temperature != nil {
 		opts = append(opts, llms.WithTemperature(*req.Temperature))
@@ -162,7 +166,16 @@ func callOptions(req Request, legacyMax bool) []llms.CallOption {
 	if req.Seed != nil {
 		opts = append(opts, llms.WithSeed(*req.Seed))
 	}
-	return opts
+	switch req.ResponseFormat {
+	case "":
+	case ResponseJSON:
+		// langchaingo v0.1.14 maps JSON mode per provider: openai response_format json_object,
+		// ollama format "json", googleai ResponseMIMEType application/json; anthropic ignores it.
+		opts = append(opts, llms.WithJSONMode())
+	default:
+		return nil, fmt.Errorf("response format %q: unsupported (want %q or none)", req.ResponseFormat, ResponseJSON)
+	}
+	return opts, nil
 }
 
 func chatRole(role string) (llms.ChatMessageType, error) {

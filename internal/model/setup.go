@@ -1,0 +1,91 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// ErrNoKey is wrapped by Setup.Client when a hosted provider is asked for without an API key.
+var ErrNoKey = errors.New("no API key")
+
+// Setup is how a command reaches a model: the provider and its endpoint and key, and the limits on
+// its calls. qa-predict and qa-judge both build their clients from one, so their --concurrency,
+// --rpm, --tpm, --max-retries, --timeout, --backoff and --seed flags mean the same thing.
+type Setup struct {
+	Provider string
+	BaseURL  string
+	APIKey   string // never logged, cached or returned in errors
+	// Concurrency is the most calls in flight; RPM and TPM are requests and (estimated) tokens a
+	// minute, 0 meaning no limit.
+	Concurrency int
+	RPM, TPM    float64
+	// MaxRetries, Timeout and Backoff are TransportConfig's: retries of a transient failure, the
+	// per-attempt timeout and the first retry wait (doubled per retry, with jitter seeded by Seed).
+	MaxRetries int
+	Timeout    time.Duration
+	Backoff    time.Duration
+	Seed       uint64
+}
+
+// Client returns the Client for s, its calls going through a retrying, rate-limited Transport.
+// A hosted provider (one with KeyEnv variables) without a key and without a BaseURL is refused
+// with an error wrapping ErrNoKey; a BaseURL names a local or compatible server that may need none.
+func (s Setup) Client(ctx context.Context) (Client, error) {
+	if env := KeyEnv[s.Provider]; s.APIKey == "" && s.BaseURL == "" && len(env) > 0 {
+		return nil, fmt.Errorf("%s: %w (set %s or use --api-key-file)", s.Provider, ErrNoKey, strings.Join(env, " or "))
+	}
+	tr := NewTransport(TransportConfig{
+		MaxRetries:  s.MaxRetries,
+		Timeout:     s.Timeout,
+		Backoff:     s.Backoff,
+		Concurrency: s.Concurrency,
+		RPM:         s.RPM,
+		Seed:        s.Seed,
+	})
+	var tpm *Limiter
+	if s.TPM > 0 {
+		tpm = NewLimiter(s.TPM, nil)
+	}
+	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm})
+}
+
+// APIKey returns the key in file (trimmed of surrounding space) when file is set, else the first
+// non-empty value of provider's KeyEnv variables as getenv reports them (the command layer passes
+// os.Getenv; this package never reads the environment itself). No key is "", nil.
+func APIKey(provider, file string, getenv func(string) string) (string, error) {
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSpace(string(b)), nil
+	}
+	for _, v := range KeyEnv[provider] {
+		if k := getenv(v); k != "" {
+			return k, nil
+		}
+	}
+	return "", nil
+}
+
+// LoadPrices returns the built-in price table with the entries of the JSON or YAML price file
+// merged over it (file wins); file "" means the built-in table alone.
+func LoadPrices(file string) (Prices, error) {
+	p := DefaultPrices()
+	if file == "" {
+		return p, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	q, err := ParsePrices(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return p.Merge(q), nil
+}
