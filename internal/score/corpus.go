@@ -87,7 +87,7 @@ type corpusFacts struct {
 	tokens   int
 	hasLoss  bool
 	chunk    *metric.ChunkReport
-	bleu     *bleuCounts
+	bleu     *metric.BLEUCounts
 	problems []string // why this record left out a metric it should have had
 }
 
@@ -181,103 +181,38 @@ func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpus
 	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true
 }
 
-// bleuCounts are one record's (or a corpus's) corpus BLEU sufficient statistics: clipped n-gram
-// matches and counts, lengths, and gen_eval's counts.
-type bleuCounts struct {
-	num, den          [4]int
-	hypLen, refLen    int
-	possible          [4]int
-	genRefLen, genHyp int
-}
-
 var bleuWeights = []float64{0.25, 0.25, 0.25, 0.25}
 
-func newBleuCounts(pred string, answers []string) *bleuCounts {
+// newBleuCounts returns one record's corpus BLEU counts over split(lower()) tokens, as sentence
+// BLEU tokenises; the summary merges them and finishes once with metric.BLEUCounts.
+func newBleuCounts(pred string, answers []string) *metric.BLEUCounts {
 	refs := make([][]string, len(answers))
 	for i, a := range answers {
 		refs[i] = textnorm.Split(textnorm.Lower(a))
 	}
-	hyp := textnorm.Split(textnorm.Lower(pred))
-	r, g, _ := metric.CorpusBLEU([][]string{hyp}, [][][]string{refs}, bleuWeights)
-	b := &bleuCounts{hypLen: r.HypLen, refLen: r.RefLen, genRefLen: g.ReferenceLength, genHyp: g.TranslationLength}
-	copy(b.num[:], r.Numerators)
-	copy(b.den[:], r.Denominators)
-	copy(b.possible[:], g.PossibleMatches)
-	return b
+	c := metric.NewBLEUCounts(len(bleuWeights))
+	c.Add(textnorm.Split(textnorm.Lower(pred)), refs)
+	return c
 }
 
-func (b *bleuCounts) add(o *bleuCounts) {
-	for n := range 4 {
-		b.num[n] += o.num[n]
-		b.den[n] += o.den[n]
-		b.possible[n] += o.possible[n]
+// corpusBLEU finishes NLTK's corpus_bleu from the summed counts.
+func corpusBLEU(c *metric.BLEUCounts, records int) *CorpusBLEU {
+	r := c.NLTK(bleuWeights)
+	out := &CorpusBLEU{Records: records, BLEU: r.BLEU, Precisions: r.Precisions, Numerators: r.Numerators,
+		Denominators: r.Denominators, BP: r.BP, HypLen: r.HypLen, RefLen: r.RefLen}
+	if !math.IsNaN(r.Ratio) {
+		out.Ratio = ptr(r.Ratio)
 	}
-	b.hypLen += o.hypLen
-	b.refLen += o.refLen
-	b.genRefLen += o.genRefLen
-	b.genHyp += o.genHyp
-}
-
-// nltk finishes NLTK 3.8 corpus_bleu from summed counts: precisions num/den, one brevity penalty
-// exp(1 − ref/hyp) when hyp ≤ ref (0 for an empty corpus), BLEU 0 when no unigram matches, and a
-// zero higher-order precision replaced by the smallest float (method0). Checked against
-// metric.CorpusBLEU on the golden corpus in corpus_test.go.
-func (b *bleuCounts) nltk() *CorpusBLEU {
-	r := &CorpusBLEU{Numerators: b.num[:], Denominators: b.den[:], HypLen: b.hypLen, RefLen: b.refLen, Precisions: make([]float64, 4)}
-	for n := range 4 {
-		if b.den[n] > 0 {
-			r.Precisions[n] = float64(b.num[n]) / float64(b.den[n])
-		}
-	}
-	if b.refLen > 0 {
-		r.Ratio = ptr(float64(b.hypLen) / float64(b.refLen))
-	}
-	switch {
-	case b.hypLen > b.refLen:
-		r.BP = 1
-	case b.hypLen > 0:
-		r.BP = math.Exp(1 - float64(b.refLen)/float64(b.hypLen))
-	}
-	if b.num[0] == 0 {
-		return r
-	}
-	sum := 0.0
-	for n, w := range bleuWeights {
-		p := r.Precisions[n]
-		if b.num[n] == 0 {
-			p = 2.2250738585072014e-308 // sys.float_info.min
-		}
-		sum += w * math.Log(p)
-	}
-	r.BLEU = r.BP * math.Exp(sum)
-	return r
+	return out
 }
 
 // genEval finishes ERNIE-kit's gen_eval BLEU; nil when the reference would raise (no reference
 // tokens).
-func (b *bleuCounts) genEval() *GenEval {
-	if b.genRefLen == 0 {
+func genEval(c *metric.BLEUCounts) *GenEval {
+	g, ok := c.GenEval()
+	if !ok {
 		return nil
 	}
-	g := &GenEval{Precisions: make([]float64, 4), TranslationLength: b.genHyp, ReferenceLength: b.genRefLen}
-	positive := true
-	for n := range 4 {
-		if b.possible[n] > 0 {
-			g.Precisions[n] = float64(b.num[n]) / float64(b.possible[n])
-		}
-		positive = positive && g.Precisions[n] > 0
-	}
-	g.Ratio = float64(b.genHyp) / float64(b.genRefLen)
-	g.BP = 1
-	if g.Ratio <= 1 {
-		g.BP = math.Exp(1 - 1/(g.Ratio+1e-4))
-	}
-	if positive {
-		sum := 0.0
-		for _, p := range g.Precisions {
-			sum += 0.25 * math.Log(p)
-		}
-		g.BLEU = math.Exp(sum) * g.BP
-	}
-	return g
+	return &GenEval{BLEU: g.BLEU, Precisions: g.Precisions, BP: g.BP, Ratio: g.Ratio,
+		TranslationLength: g.TranslationLength, ReferenceLength: g.ReferenceLength}
 }

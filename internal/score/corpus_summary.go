@@ -42,8 +42,9 @@ type AUC struct {
 	AUC       *float64 `json:"auc"`
 }
 
-// Pairwise is ERNIE's Pn and pairwise accuracy over query groups. PN is null (and PNInf true) when
-// no pair is wrong: the reference's ratio is +Inf there.
+// Pairwise is ERNIE's Pn and pairwise accuracy over query groups. When no pair is wrong (no pairs
+// at all included) the reference's ratio is +Inf: PN is then PNCap and PNInf is true, the
+// convention of the golden vectors, since JSON cannot hold +Inf.
 type Pairwise struct {
 	Records       int      `json:"records"`
 	Groups        int      `json:"groups"`
@@ -56,6 +57,9 @@ type Pairwise struct {
 	PairwiseAcc   *float64 `json:"pairwise_acc"`
 	PNTiesSkipped float64  `json:"pn_ties_skipped"`
 }
+
+// PNCap is the value reported for an infinite Pn.
+const PNCap = 128.0
 
 // Ranking is MRR and MAP over the query groups.
 type Ranking struct {
@@ -179,7 +183,7 @@ type corpusGroup struct {
 	loss          []float64
 	tokens        []int
 	chunk         ChunkSummary
-	bleu          bleuCounts
+	bleu          *metric.BLEUCounts
 	bleuN         int
 	chunkPerType  map[string]metric.ChunkCounts
 	chunkTotalCnt metric.ChunkCounts
@@ -210,7 +214,10 @@ func (a *corpusGroup) add(f corpusFacts) {
 		t.Label, t.Infer, t.Correct = t.Label+f.chunk.Total.Label, t.Infer+f.chunk.Total.Infer, t.Correct+f.chunk.Total.Correct
 	}
 	if f.bleu != nil {
-		a.bleu.add(f.bleu)
+		if a.bleu == nil {
+			a.bleu = metric.NewBLEUCounts(len(bleuWeights))
+		}
+		a.bleu.Merge(f.bleu)
 		a.bleuN++
 	}
 }
@@ -261,7 +268,7 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		put("pn", c.Pairwise.PN, c.Pairwise.Records)
 		put("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records)
 		if c.Pairwise.PNInf {
-			warn = append(warn, "pn: no pair is ordered wrongly, so the ratio is infinite (reported as null, pn_inf true)")
+			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 		}
 	}
 	if a.cfg.wants("mrr", "map") {
@@ -288,9 +295,8 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") && a.bleuN > 0 {
-		c.CorpusBLEU = a.bleu.nltk()
-		c.CorpusBLEU.Records = a.bleuN
-		c.GenEval = a.bleu.genEval()
+		c.CorpusBLEU = corpusBLEU(a.bleu, a.bleuN)
+		c.GenEval = genEval(a.bleu)
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
 		var b, g *float64
@@ -410,11 +416,8 @@ func (a *corpusGroup) pairwise() *Pairwise {
 	pc := metric.CountGroupPairs(groups, rel, scores)
 	p := &Pairwise{Records: len(groups), Groups: distinct(groups), Pairs: pc.Pairs, Right: pc.Right,
 		Wrong: pc.Wrong, Ties: pc.Ties, PNTiesSkipped: pc.PNTiesSkipped()}
-	if pn, inf := pc.PN(0); inf && pc.Pairs > 0 {
-		p.PNInf = true
-	} else if !inf {
-		p.PN = &pn
-	}
+	pn, inf := pc.PN(PNCap)
+	p.PN, p.PNInf = &pn, inf
 	if acc, ok := pc.Accuracy(); ok {
 		p.PairwiseAcc = &acc
 	}

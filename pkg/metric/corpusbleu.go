@@ -1,6 +1,9 @@
 package metric
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // CorpusBLEUReport is NLTK 3.8 corpus_bleu (no smoothing) with its parts: n-gram precisions summed
 // over the corpus before dividing, and one brevity penalty from the summed lengths.
@@ -32,51 +35,97 @@ type GenEvalReport struct {
 // smallestFloat is sys.float_info.min, NLTK's stand-in for a zero precision (method0).
 const smallestFloat = 2.2250738585072014e-308
 
-// CorpusBLEU scores tokenised hypotheses against their references (refs[i] holds hypothesis i's
-// references). weights has one entry per n-gram order, 1 to 4. Tokens compare as exact strings.
-// It also returns ERNIE-kit's gen_eval BLEU, with ok false where that reference raises (a zero
-// total reference length).
-func CorpusBLEU(hyps [][]string, refs [][][]string, weights []float64) (nltk CorpusBLEUReport, gen GenEvalReport, ok bool) {
-	orders := len(weights)
-	nltk.Numerators, nltk.Denominators = make([]int, orders), make([]int, orders)
-	gen.Matches, gen.PossibleMatches = make([]int, orders), make([]int, orders)
+// BLEUCounts are corpus BLEU's sufficient statistics: clipped n-gram matches and hypothesis
+// n-gram counts per order, summed over segments, and the summed lengths. Streams add segments one
+// at a time (or merge partial counts) and finish once, so no tokens are kept.
+type BLEUCounts struct {
+	Numerators      []int // clipped matches per order (NLTK numerators, ERNIE matches)
+	Denominators    []int // max(1, hypothesis n-grams) per segment and order, summed
+	PossibleMatches []int // max(0, len(hyp)-n+1), summed (ERNIE)
+	HypLen          int
+	RefLen          int // closest reference length (shorter on ties), summed (NLTK)
+	ShortestRefLen  int // shortest reference length, summed (ERNIE)
+}
+
+// NewBLEUCounts returns empty counts for n-gram orders 1 to orders (at most 4).
+func NewBLEUCounts(orders int) *BLEUCounts {
+	return &BLEUCounts{Numerators: make([]int, orders), Denominators: make([]int, orders),
+		PossibleMatches: make([]int, orders)}
+}
+
+// Add counts one segment: a tokenised hypothesis and its references. Tokens compare as exact strings.
+func (c *BLEUCounts) Add(hyp []string, refs [][]string) {
 	s := getScratch()
 	defer putScratch(s)
-	for i, hyp := range hyps {
-		s.ids = s.ids[:0]
-		for _, t := range hyp {
+	s.ids = s.ids[:0]
+	for _, t := range hyp {
+		s.ids = append(s.ids, s.idString(t))
+	}
+	bounds := s.bounds[:0]
+	lens := make([]int, 0, len(refs))
+	for _, r := range refs {
+		for _, t := range r {
 			s.ids = append(s.ids, s.idString(t))
 		}
-		bounds := s.bounds[:0]
-		lens := make([]int, 0, len(refs[i]))
-		for _, r := range refs[i] {
-			for _, t := range r {
-				s.ids = append(s.ids, s.idString(t))
-			}
-			bounds = append(bounds, len(s.ids))
-			lens = append(lens, len(r))
-		}
-		s.bounds = bounds
-		for n := 1; n <= orders; n++ {
-			num, den := s.clipped(n, len(hyp), bounds)
-			nltk.Numerators[n-1] += num
-			nltk.Denominators[n-1] += den
-			gen.Matches[n-1] += num
-			gen.PossibleMatches[n-1] += max(0, len(hyp)-n+1)
-		}
-		nltk.HypLen += len(hyp)
-		nltk.RefLen += closestRefLen(len(hyp), lens)
-		if len(lens) > 0 {
-			gen.ReferenceLength += minInt(lens)
-		}
+		bounds = append(bounds, len(s.ids))
+		lens = append(lens, len(r))
 	}
-	gen.TranslationLength = nltk.HypLen
-	nltk.finish(weights)
-	ok = gen.ReferenceLength > 0
-	if ok {
-		gen.finish(orders)
+	s.bounds = bounds
+	for n := 1; n <= len(c.Numerators); n++ {
+		num, den := s.clipped(n, len(hyp), bounds)
+		c.Numerators[n-1] += num
+		c.Denominators[n-1] += den
+		c.PossibleMatches[n-1] += max(0, len(hyp)-n+1)
 	}
-	return nltk, gen, ok
+	c.HypLen += len(hyp)
+	c.RefLen += closestRefLen(len(hyp), lens)
+	if len(lens) > 0 {
+		c.ShortestRefLen += minInt(lens)
+	}
+}
+
+// Merge adds o's counts (of the same number of orders) to c.
+func (c *BLEUCounts) Merge(o *BLEUCounts) {
+	for k := range c.Numerators {
+		c.Numerators[k] += o.Numerators[k]
+		c.Denominators[k] += o.Denominators[k]
+		c.PossibleMatches[k] += o.PossibleMatches[k]
+	}
+	c.HypLen += o.HypLen
+	c.RefLen += o.RefLen
+	c.ShortestRefLen += o.ShortestRefLen
+}
+
+// NLTK finishes NLTK 3.8 corpus_bleu (no smoothing) with one weight per order.
+func (c *BLEUCounts) NLTK(weights []float64) CorpusBLEUReport {
+	r := CorpusBLEUReport{Numerators: slices.Clone(c.Numerators), Denominators: slices.Clone(c.Denominators),
+		HypLen: c.HypLen, RefLen: c.RefLen}
+	r.finish(weights)
+	return r
+}
+
+// GenEval finishes ERNIE-kit's gen_eval BLEU; ok is false where that reference raises (a zero
+// total reference length).
+func (c *BLEUCounts) GenEval() (g GenEvalReport, ok bool) {
+	if c.ShortestRefLen == 0 {
+		return g, false
+	}
+	g = GenEvalReport{Matches: slices.Clone(c.Numerators), PossibleMatches: slices.Clone(c.PossibleMatches),
+		TranslationLength: c.HypLen, ReferenceLength: c.ShortestRefLen}
+	g.finish(len(c.Numerators))
+	return g, true
+}
+
+// CorpusBLEU scores tokenised hypotheses against their references (refs[i] holds hypothesis i's
+// references). weights has one entry per n-gram order, 1 to 4. It also returns ERNIE-kit's
+// gen_eval BLEU, with ok false where that reference raises (a zero total reference length).
+func CorpusBLEU(hyps [][]string, refs [][][]string, weights []float64) (nltk CorpusBLEUReport, gen GenEvalReport, ok bool) {
+	c := NewBLEUCounts(len(weights))
+	for i, hyp := range hyps {
+		c.Add(hyp, refs[i])
+	}
+	gen, ok = c.GenEval()
+	return c.NLTK(weights), gen, ok
 }
 
 func (r *CorpusBLEUReport) finish(weights []float64) {
