@@ -168,9 +168,13 @@ func (s *Summary) rows() [][]string {
 		}
 		rows = append(rows, []string{group, metric, strconv.Itoa(st.Count), num(st.Mean), lo, hi})
 	}
+	// Metrics that applied to no record of a group (cmrc_* on English records, sp_* without
+	// predicted supporting facts) are left out of the human formats; JSON keeps them with count 0.
 	addGroup := func(name string, g *Group) {
 		for _, m := range sortedKeys(g.Metrics) {
-			add(name, m, *g.Metrics[m])
+			if g.Metrics[m].Count > 0 {
+				add(name, m, *g.Metrics[m])
+			}
 		}
 	}
 	addGroup("overall", s.Overall)
