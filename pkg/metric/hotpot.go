@@ -17,13 +17,35 @@ func HotpotF1(pred string, refs []string) float64 {
 	return best
 }
 
+// HotpotScores returns HotpotEM(pred, refs) and HotpotF1(pred, refs), normalising each text once.
+func HotpotScores(pred string, refs []string) (em, f1 float64) {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	for _, r := range refs {
+		g := s.squad(r)
+		if s.equal(p, g) {
+			em = 1
+		}
+		v, _, _ := s.hotpotF1(p, g)
+		if f1 = max(f1, v); em == 1 && f1 == 1 {
+			break
+		}
+	}
+	return em, f1
+}
+
 // HotpotF1PR is hotpot_evaluate_v1.py's f1_score for one gold answer: SQuAD token F1, precision
 // and recall, except that all three are 0 when either side normalises to "yes", "no" or
 // "noanswer" and the two normal forms differ.
 func HotpotF1PR(pred, gold string) (f1, precision, recall float64) {
 	s := getScratch()
 	defer putScratch(s)
-	p, g := s.squad(pred), s.squad(gold)
+	return s.hotpotF1(s.squad(pred), s.squad(gold))
+}
+
+// hotpotF1 is HotpotF1PR for normalised texts.
+func (s *scratch) hotpotF1(p, g text) (f1, precision, recall float64) {
 	if !s.equal(p, g) && (hotpotSpecial(s.buf[p.bstart:p.bend]) || hotpotSpecial(s.buf[g.bstart:g.bend])) {
 		return 0, 0, 0
 	}

@@ -35,6 +35,38 @@ func SquadF1(pred string, refs []string) float64 {
 	return best
 }
 
+// SquadScores returns SquadEM(pred, refs) and SquadF1(pred, refs), normalising each text once.
+func SquadScores(pred string, refs []string) (em, f1 float64) {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	for _, r := range refs {
+		g := s.squad(r)
+		if s.equal(p, g) {
+			em = 1
+		}
+		v, _, _ := s.tokenF1(p, g)
+		if f1 = max(f1, v); em == 1 && f1 == 1 {
+			break
+		}
+	}
+	return em, f1
+}
+
+// Squad2Scores returns Squad2EM(pred, refs) and Squad2F1(pred, refs), normalising each text once.
+func Squad2Scores(pred string, refs []string) (em, f1 float64) {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	s.squad2Golds(refs, func(g text) {
+		if s.equal(p, g) {
+			em = 1
+		}
+		f1 = max(f1, s.squad2F1(p, g))
+	})
+	return em, f1
+}
+
 // squad2Golds calls f with the normalised references that evaluate-v2.0.py keeps: those that do
 // not normalise to "", or a single empty one when none is left (an unanswerable question).
 func (s *scratch) squad2Golds(refs []string, f func(g text)) {
@@ -73,18 +105,21 @@ func Squad2F1(pred string, refs []string) float64 {
 	p := s.squad(pred)
 	best := 0.0
 	s.squad2Golds(refs, func(g text) {
-		var f1 float64
-		switch {
-		case p.lo == p.hi || g.lo == g.hi:
-			if p.lo == p.hi && g.lo == g.hi {
-				f1 = 1
-			}
-		default:
-			f1, _, _ = s.tokenF1(p, g)
-		}
-		best = max(best, f1)
+		best = max(best, s.squad2F1(p, g))
 	})
 	return best
+}
+
+// squad2F1 is evaluate-v2.0.py's compute_f1 for normalised texts.
+func (s *scratch) squad2F1(p, g text) float64 {
+	if p.lo == p.hi || g.lo == g.hi {
+		if p.lo == p.hi && g.lo == g.hi {
+			return 1
+		}
+		return 0
+	}
+	f1, _, _ := s.tokenF1(p, g)
+	return f1
 }
 
 // scratch holds the buffers one metric call works in; calls borrow one from scratchPool so the

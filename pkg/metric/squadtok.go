@@ -84,23 +84,35 @@ func (s *scratch) squad(str string) text {
 func (s *scratch) overlap(a, b text) int {
 	na, nb := int(a.hi-a.lo), int(b.hi-b.lo)
 	if nb <= 64 && na*nb <= 4096 {
-		var used uint64
-		same := 0
-		for i := a.lo; i < a.hi; i++ {
-			for j := range nb {
-				if used&(1<<j) == 0 && s.sameTok(i, b.lo+int32(j)) {
-					used |= 1 << j
-					same++
-					break
-				}
-			}
-		}
-		return same
+		return s.overlapSmall(a, b)
 	}
 	if same, ok := s.overlapKeys(a, b); ok {
 		return same
 	}
 	return s.overlapIDs(a, b)
+}
+
+// overlapSmall is overlap for at most 64 gold tokens: each prediction token takes the first
+// unused gold token with its key, found by scanning a copy of the gold keys.
+func (s *scratch) overlapSmall(a, b text) int {
+	var keys [64]uint64
+	gold := keys[:0]
+	for _, t := range s.toks[b.lo:b.hi] {
+		gold = append(gold, t.key)
+	}
+	var used uint64
+	same := 0
+	for i := a.lo; i < a.hi; i++ {
+		k := s.toks[i].key
+		for j, g := range gold {
+			if g == k && used&(1<<j) == 0 && (k&longKey == 0 || s.sameTok(i, b.lo+int32(j))) {
+				used |= 1 << j
+				same++
+				break
+			}
+		}
+	}
+	return same
 }
 
 // overlapKeys counts the gold tokens by key in a hash table, then takes the prediction's from the

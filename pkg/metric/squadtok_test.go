@@ -87,3 +87,54 @@ func TestOverlapKeyCollision(t *testing.T) {
 		t.Errorf("overlap(%q, %q) with colliding keys = %d, want 1", "encyclopaedia x", "encyclopaedic x", got)
 	}
 }
+
+// checkScores fails unless the combined scorers agree with the separate ones on pred and refs.
+func checkScores(t *testing.T, pred string, refs []string) {
+	t.Helper()
+	for _, c := range []struct {
+		name     string
+		combined func(string, []string) (float64, float64)
+		em, f1   func(string, []string) float64
+	}{
+		{"SquadScores", SquadScores, SquadEM, SquadF1},
+		{"Squad2Scores", Squad2Scores, Squad2EM, Squad2F1},
+		{"HotpotScores", HotpotScores, HotpotEM, HotpotF1},
+	} {
+		em, f1 := c.combined(pred, refs)
+		if wantEM, wantF1 := c.em(pred, refs), c.f1(pred, refs); em != wantEM || f1 != wantF1 {
+			t.Fatalf("%s(%q, %q) = %v, %v, want %v, %v", c.name, pred, refs, em, f1, wantEM, wantF1)
+		}
+	}
+}
+
+func TestScoresGolden(t *testing.T) {
+	for _, p := range loadPairs(t) {
+		checkScores(t, p.Prediction, p.References)
+	}
+}
+
+func FuzzScores(f *testing.F) {
+	for _, s := range [][3]string{
+		{"Denver Broncos", "Denver Broncos.", "Broncos"}, {"the", "a", ""}, {"", "", "!!"}, {"yes", "Yes!", "no"},
+		{"ΟΔΟΣ", "οδος", "x"}, {"no answer", "noanswer", "no"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, pred, r1, r2 string) {
+		checkScores(t, pred, []string{r1, r2})
+		checkScores(t, pred, []string{r1})
+		checkScores(t, pred, nil)
+	})
+}
+
+func BenchmarkSquadScores(b *testing.B) {
+	benchPairs(b, func(p goldenPair) { SquadScores(p.Prediction, p.References) })
+}
+
+// BenchmarkSquadEMF1 is the two calls SquadScores replaces.
+func BenchmarkSquadEMF1(b *testing.B) {
+	benchPairs(b, func(p goldenPair) {
+		SquadEM(p.Prediction, p.References)
+		SquadF1(p.Prediction, p.References)
+	})
+}

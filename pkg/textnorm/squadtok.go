@@ -19,13 +19,29 @@ func AppendSquadTokens(dst []byte, ends []int32, s string) ([]byte, []int32) {
 	start := len(dst)
 	dst = slices.Grow(dst, len(s)+8)
 	tok, run := -1, -1 // the current word's start and its current run of word characters', or -1
+next:
 	for i := 0; i < len(s); {
 		c := s[i]
 		var r rune // a lowered character that is kept but is no word character
 		switch squadByte[c] {
 		case sqWord:
 			dst, tok, run = openRun(dst, start, tok, run)
-			dst, i = appendASCIIWord(dst, s, i)
+			// Copy the run of ASCII letters and digits, lowercased, eight bytes at a time
+			// while dst has room for eight more.
+			for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
+				w := load64(s, i)
+				n := asciiWordPrefix(w)
+				m := len(dst)
+				binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
+				dst = dst[:m+n]
+				if i += n; n < 8 {
+					continue next
+				}
+			}
+			for i < len(s) && squadByte[s[i]] == sqWord {
+				dst = append(dst, s[i]|0x20)
+				i++
+			}
 			continue
 		case sqPunct:
 			i++
@@ -124,26 +140,6 @@ func openRun(dst []byte, start, tok, run int) ([]byte, int, int) {
 	return dst, tok, len(dst)
 }
 
-// appendASCIIWord appends the run of ASCII letters and digits at s[i:], lowercased, and returns
-// the offset past it. It goes eight bytes at a time while dst has room for eight more.
-func appendASCIIWord(dst []byte, s string, i int) ([]byte, int) {
-	for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
-		w := load64(s, i)
-		n := asciiWordPrefix(w)
-		m := len(dst)
-		binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020) // lowercase letters
-		dst = dst[:m+n]
-		if i += n; n < 8 {
-			return dst, i
-		}
-	}
-	for i < len(s) && squadByte[s[i]] == sqWord {
-		dst = append(dst, s[i]|0x20)
-		i++
-	}
-	return dst, i
-}
-
 // load64 returns s[i:i+8] as a little-endian word.
 func load64(s string, i int) uint64 {
 	b := s[i : i+8]
@@ -160,11 +156,10 @@ func asciiWordPrefix(w uint64) int {
 		high = 0x8080808080808080
 	)
 	x := w &^ high
-	between := func(x uint64, lo, hi byte) uint64 {
-		return (x + ones*uint64(0x80-lo)) &^ (x + ones*uint64(0x7f-hi))
-	}
-	word := (between(x|0x2020202020202020, 'a', 'z') | between(x, '0', '9')) &^ w & high
-	return bits.TrailingZeros64(^word&high) / 8
+	l := x | 0x2020202020202020
+	alpha := (l + ones*(0x80-'a')) &^ (l + ones*(0x7f-'z'))
+	digit := (x + ones*(0x80-'0')) &^ (x + ones*(0x7f-'9'))
+	return bits.TrailingZeros64(^(alpha|digit)&high|w&high) >> 3
 }
 
 // cjkRun returns the length of the run of CJK ideographs (U+4E00–U+9FFF) at s[i:]: word
