@@ -17,6 +17,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"golang.org/x/tools/txtar"
 
@@ -340,7 +341,7 @@ func TestInterruptFlushesCompletedPrefix(t *testing.T) {
 			select {
 			case <-ctx.Done():
 				return
-			default:
+			case <-time.After(time.Millisecond):
 			}
 		}
 	}()

@@ -47,6 +47,7 @@ func TestRerunAfterKill(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // before the server closes: its hanging calls end with the child
 	c, err := cache.Open(db)
 	for err != nil { // the child creates the file
 		time.Sleep(10 * time.Millisecond)
@@ -56,20 +57,25 @@ func TestRerunAfterKill(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		stored, _ := c.Len(context.Background())
-		if stored == 10 {
+		srv.mu.Lock()
+		hanging := srv.attempts["10"] + srv.attempts["11"] + srv.attempts["12"] + srv.attempts["13"]
+		srv.mu.Unlock()
+		if stored == 10 && hanging == 4 { // every reply stored, and the rest of the window in flight
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("child stored %d replies in 30s, want 10", stored)
+			t.Fatalf("child stored %d replies and started %d hanging calls in 30s, want 10 and 4", stored, hanging)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	cmd.Process.Kill() // SIGKILL: no deferred cleanup runs
-	cmd.Wait()
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no deferred cleanup runs
+		t.Fatal(err)
+	}
 
 	before := srv.calls.Load()
 	// the rerun: the hanging records now answer (their fault list is spent after one attempt)
-	recs, _, err := run(t, context.Background(), in, strings.Fields(args)...)
+	rerun := strings.Replace(args, "--timeout 1h", "--timeout 5s", 1) // a wrong hang fails, not blocks
+	recs, _, err := run(t, context.Background(), in, strings.Fields(rerun)...)
 	if err != nil {
 		t.Fatal(err)
 	}
