@@ -334,10 +334,8 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 		p.Usage = &u
 		if !resp.Cached {
 			p.LatencyMS = time.Since(start).Milliseconds()
-			p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
-		} else {
-			p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
 		}
+		p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
 		if p.Text == "" {
 			p.Error = "empty answer: not passed to the judge"
 		}
