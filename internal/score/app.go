@@ -17,7 +17,6 @@
 package score
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -388,22 +387,8 @@ func (cfg *config) finish(sc *scorer, r result) result {
 			return result{bad: &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: err}}
 		}
 	}
-	r.out, r.mismatch = escapeLineBreaks(r.out), escapeLineBreaks(r.mismatch)
 	r.l.data = nil
 	return r
-}
-
-// escapeLineBreaks writes U+0085, U+2028 and U+2029 as \u escapes. JSON allows them raw (and
-// qa-score passes input bytes through), but Python's str.splitlines() breaks lines at them, which
-// would cut a record in two for a reader that splits lines that way. Inside valid JSON these
-// UTF-8 sequences can only occur in strings, where the escape means the same character.
-func escapeLineBreaks(b []byte) []byte {
-	if !bytes.Contains(b, []byte("\u0085")) && !bytes.Contains(b, []byte("\u2028")) && !bytes.Contains(b, []byte("\u2029")) {
-		return b
-	}
-	b = bytes.ReplaceAll(b, []byte("\u0085"), []byte(`\u0085`))
-	b = bytes.ReplaceAll(b, []byte("\u2028"), []byte(`\u2028`))
-	return bytes.ReplaceAll(b, []byte("\u2029"), []byte(`\u2029`))
 }
 
 // writeSummary writes the summary to its file (or stdout for -) and its warnings to stderr.

@@ -94,128 +94,11 @@ func decodeView(l line) (*record.Record, *record.Error) {
 	return rec, nil
 }
 
-// member is one top-level member of a JSON object: [start, end) covers the key through the value.
-type member struct {
-	key        string
-	start, end int
-}
-
-// members lists the top-level members of the JSON object in b, which must be valid JSON (the
-// decoder has checked it).
-func members(b []byte) ([]member, error) {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return nil, errors.New("not a JSON object")
-	}
-	var ms []member
-	i = skipSpace(b, i+1)
-	for i < len(b) && b[i] != '}' {
-		start := i
-		kend, err := skipString(b, i)
-		if err != nil {
-			return nil, err
-		}
-		key, err := keyString(b[i:kend])
-		if err != nil {
-			return nil, err
-		}
-		i = skipSpace(b, kend)
-		if i >= len(b) || b[i] != ':' {
-			return nil, errors.New("missing ':' after object key")
-		}
-		vend, err := skipValue(b, skipSpace(b, i+1))
-		if err != nil {
-			return nil, err
-		}
-		ms = append(ms, member{key: key, start: start, end: vend})
-		i = skipSpace(b, vend)
-		if i < len(b) && b[i] == ',' {
-			i = skipSpace(b, i+1)
-		}
-	}
-	if i >= len(b) {
-		return nil, errors.New("unterminated object")
-	}
-	return ms, nil
-}
-
-// keyString returns the value of the JSON string literal q (with its quotes); only a key with
-// escapes goes through the decoder.
-func keyString(q []byte) (string, error) {
-	if bytes.IndexByte(q, '\\') < 0 {
-		return string(q[1 : len(q)-1]), nil
-	}
-	var key string
-	err := json.Unmarshal(q, &key)
-	return key, err
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the offset just past the JSON string starting at b[i].
-func skipString(b []byte, i int) (int, error) {
-	if i >= len(b) || b[i] != '"' {
-		return 0, errors.New("expected a string")
-	}
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, nil
-		}
-	}
-	return 0, errors.New("unterminated string")
-}
-
-// skipValue returns the offset just past the JSON value starting at b[i].
-func skipValue(b []byte, i int) (int, error) {
-	if i >= len(b) {
-		return 0, errors.New("missing value")
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				end, err := skipString(b, i)
-				if err != nil {
-					return 0, err
-				}
-				i = end - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, nil
-				}
-			}
-		}
-		return 0, errors.New("unterminated value")
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i, nil
-		}
-	}
-	return i, nil
-}
-
 // spliceScores returns line with its top-level scores member set to scores (removed when scores
 // is empty). Every other member keeps its bytes, and the bytes around it; a duplicated scores key
 // is replaced by one.
 func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
-	ms, err := members(line)
+	ms, err := record.Members(line)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +112,7 @@ func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
 		}
 	}
 	out := make([]byte, 0, len(line)+len(val)+12)
-	out = append(out, line[:ms[0].start]...)
+	out = append(out, line[:ms[0].Start]...)
 	first := true
 	put := func(sep, member []byte) {
 		if !first {
@@ -245,11 +128,11 @@ func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
 	for k, m := range ms {
 		var sep []byte
 		if k > 0 {
-			sep = line[ms[k-1].end:m.start]
+			sep = line[ms[k-1].End:m.Start]
 		}
 		switch {
-		case m.key != "scores":
-			put(sep, line[m.start:m.end])
+		case m.Key != "scores":
+			put(sep, line[m.Start:m.End])
 		case val != nil && !done:
 			put(sep, append([]byte(`"scores":`), val...))
 			done = true
@@ -258,7 +141,7 @@ func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
 	if val != nil && !done {
 		put(nil, append([]byte(`"scores":`), val...))
 	}
-	return append(out, line[ms[len(ms)-1].end:]...), nil
+	return append(out, line[ms[len(ms)-1].End:]...), nil
 }
 
 // appendScores appends scores as a JSON object with sorted keys and numbers written as

@@ -73,14 +73,6 @@ func FuzzSpliceScores(f *testing.F) {
 	})
 }
 
-func TestEscapeLineBreaks(t *testing.T) {
-	in := "{\"t\":\"a\u0085b\u2028c\u2029d\u00e9\"}"
-	want := `{"t":"a\u0085b\u2028c\u2029dé"}`
-	if got := string(escapeLineBreaks([]byte(in))); got != want {
-		t.Errorf("escapeLineBreaks(%q) = %q, want %q", in, got, want)
-	}
-}
-
 func TestAppendScores(t *testing.T) {
 	scores := map[string]float64{"f1": 2.0 / 3, "em": 1, "tiny": 1e-7, "huge": 1e21, "zero": 0, "a<b": 0.5, "é": 0.25}
 	got, err := appendScores(nil, scores)
