@@ -47,10 +47,10 @@ per million tokens); an unknown model's cost_usd is left empty. Totals go to std
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
-	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description, stdout, stderr)
+	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp, stdout, stderr)
 	cliApp.ArgsUsage = "[FILE ...]"
 	cliApp.HideHelpCommand = true
-	cliApp.Flags = flags()
+	cliApp.Flags = append(flags(), sequentialFlags()...)
 	cliApp.Action = a.action
 	err := cliApp.RunContext(ctx, args)
 	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
@@ -102,6 +102,7 @@ type app struct {
 	prompts   *prompter
 	store     *cache.Cache
 	tally     tally
+	seq       sequencer // records with a sequence (sequential.go)
 }
 
 func (a *app) action(c *cli.Context) error {
@@ -157,6 +158,9 @@ func (a *app) configure(c *cli.Context) error {
 			return err
 		}
 		a.client = a.store.Wrap(a.client)
+	}
+	if err := a.configureSequences(c); err != nil {
+		return err
 	}
 	return nil
 }

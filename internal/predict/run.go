@@ -96,7 +96,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 			bar.Add(1)
 		}
 	}
-	err := pipeline.Map(ctx, opts, src.Each, a.predict, func(rec *record.Record) error {
+	err := a.mapRecords(ctx, opts, src.Each, func(rec *record.Record) error { // sequences: sequential.go
 		return out.Write(rec)
 	})
 	if ferr := out.Flush(); err == nil && ferr != nil {

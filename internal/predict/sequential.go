@@ -1,0 +1,383 @@
+package predict
+
+// Sequential solving (EvaLearn): records that carry a sequence are answered position by position,
+// each answer judged at once by EvaLearn's rubric judge, and the answers and verdicts of the earlier
+// positions are shown to the model as its history.
+//
+// The unit of work is a batch: one record without a sequence, or all the contiguous records of one
+// sequence. Batches go through the same ordered, bounded pipeline.Map as plain records, so different
+// sequences are solved concurrently (--concurrency) while the positions of one sequence are strictly
+// in order, and records come out in input order.
+//
+// Note: a record's sequence is solved only once the whole sequence has been read (its records are
+// buffered until a record of another sequence, or the end of the input, arrives), because the
+// pipeline cannot know before that whether a later line still belongs to it. qa-load emits a
+// sequence's records together. Memory is bounded by about 2 × concurrency + 1 sequences. A sequence
+// id that reappears after other records is not merged (that would need the whole input in memory):
+// its later records get a prediction error.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/judge"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// EvaLearn's student request parameters (Evaluate/evaluate.py, protocols/evalearn/protocol.json),
+// used unless --temperature or --max-tokens is given.
+const (
+	evaLearnTemperature = 0.2
+	evaLearnMaxTokens   = 32000
+	// judgeKey is the judgments member the sequential path writes.
+	judgeKey = judge.ModeEvaLearn
+)
+
+const sequentialHelp = `
+
+Records that carry a sequence (qa-load --format evalearn) are solved as EvaLearn does: the positions
+of a sequence strictly in order, each answer judged at once by EvaLearn's rubric judge
+(--judge-provider, --judge-model; its reply parsed by EvaLearn's rule, re-asked --judge-parse-retries
+times when unparsable), and every earlier problem, answer, rubric and verdict shown to the model as
+its history, with EvaLearn's system prompt for the record type. Temperature 0.2 and max_tokens 32000
+are EvaLearn's unless --temperature or --max-tokens is given; --system and --template do not apply.
+Different sequences run concurrently. A sequence's records must be contiguous in the input (as
+qa-load writes them); a sequence id that reappears later makes those records errors. An empty or
+failed answer is an error on its record and the later positions of its sequence are skipped (errors,
+never a silent 0), as are those after a verdict the judge could not give. Each record gets
+judgments.evalearn. With --cache, a rerun after a crash replays the stored answers and verdicts, so
+each sequence resumes where it stopped with the same history and no call is repeated.`
+
+// sequentialFlags are the flags of the judge used for sequences.
+func sequentialFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "judge-provider", Usage: "provider `NAME` of the EvaLearn judge (default: --provider)", EnvVars: []string{"QA_PREDICT_JUDGE_PROVIDER"}},
+		&cli.StringFlag{Name: "judge-model", Usage: "EvaLearn judge model `NAME` (needed for records with a sequence)", EnvVars: []string{"QA_PREDICT_JUDGE_MODEL"}},
+		&cli.StringFlag{Name: "judge-base-url", Usage: "judge API base `URL` (default: --base-url when the providers agree)", EnvVars: []string{"QA_PREDICT_JUDGE_BASE_URL"}},
+		&cli.StringFlag{Name: "judge-api-key-file", Usage: "read the judge's API key from `FILE` (default: as for --provider)", EnvVars: []string{"QA_PREDICT_JUDGE_API_KEY_FILE"}},
+		&cli.IntFlag{Name: "judge-parse-retries", Usage: "times an unparsable verdict is asked again", Value: 2, EnvVars: []string{"QA_PREDICT_JUDGE_PARSE_RETRIES"}},
+	}
+}
+
+// sequencer holds what the sequential path needs beyond the plain one.
+type sequencer struct {
+	judge       *judge.Judge // nil when no --judge-model was given
+	temperature float64
+	maxTokens   int
+
+	mu    sync.Mutex
+	tally judgeTally
+}
+
+// judgeTally counts the judge's verdicts for the summary line.
+type judgeTally struct {
+	verdicts, cached, errors int
+	usage                    record.Usage
+	cost                     float64
+}
+
+// configureSequences reads the judge flags and builds the judge client (sharing the retrying
+// transport and the cache).
+func (a *app) configureSequences(c *cli.Context) error {
+	s := &a.seq
+	s.temperature, s.maxTokens = evaLearnTemperature, evaLearnMaxTokens
+	if c.IsSet("temperature") {
+		s.temperature = a.temperature
+	}
+	if c.IsSet("max-tokens") {
+		s.maxTokens = a.maxTokens
+	}
+	name := c.String("judge-model")
+	if name == "" {
+		return nil
+	}
+	provider, baseURL := c.String("judge-provider"), c.String("judge-base-url")
+	if provider == "" {
+		provider = a.provider
+	}
+	if !c.IsSet("judge-base-url") && provider == a.provider {
+		baseURL = a.baseURL
+	}
+	if provider == "extractive" || !slices.Contains(model.Providers, provider) {
+		return command.Usagef("--judge-provider: unknown or unusable provider %q", provider)
+	}
+	if c.Int("judge-parse-retries") < 0 {
+		return command.Usagef("--judge-parse-retries: must not be negative")
+	}
+	keyFile := c.String("judge-api-key-file")
+	if keyFile == "" && provider == a.provider {
+		keyFile = c.String("api-key-file")
+	}
+	key, err := apiKey(provider, keyFile)
+	if err != nil {
+		return fmt.Errorf("judge: %w", err)
+	}
+	if key == "" && baseURL == "" && len(model.KeyEnv[provider]) > 0 {
+		return command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
+	}
+	transport := a.transport
+	if transport == nil {
+		transport = model.NewTransport(model.TransportConfig{MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"),
+			Backoff: c.Duration("backoff"), Concurrency: a.concurrency, RPM: c.Float64("rpm"), Seed: uint64(c.Int64("seed"))})
+	}
+	client, err := model.New(c.Context, model.Config{Provider: provider, BaseURL: baseURL, APIKey: key, HTTPClient: transport.Client()})
+	if err != nil {
+		return fmt.Errorf("judge: %w", err)
+	}
+	if a.store != nil {
+		client = a.store.Wrap(client)
+	}
+	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
+		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices}
+	return nil
+}
+
+// batch is one unit of work: a record without a sequence, or the contiguous records of a sequence.
+type batch struct {
+	recs []*record.Record
+	seq  string // "" for a plain record
+	// reappeared marks records of a sequence that was already closed earlier in the input.
+	reappeared bool
+}
+
+// batches groups the records of src into batches (see the file comment for the rule).
+func batches(src pipeline.Source[*record.Record]) pipeline.Source[*batch] {
+	return func(yield func(*batch) error) error {
+		closed := make(map[string]bool)
+		var open *batch
+		flush := func() error {
+			if open == nil {
+				return nil
+			}
+			b := open
+			open = nil
+			if b.seq != "" {
+				closed[b.seq] = true
+			}
+			return yield(b)
+		}
+		err := src(func(rec *record.Record) error {
+			seq := ""
+			if rec.Sequence != nil {
+				seq = rec.Sequence.ID
+			}
+			if open != nil && seq != "" && seq == open.seq {
+				open.recs = append(open.recs, rec)
+				return nil
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			open = &batch{recs: []*record.Record{rec}, seq: seq, reappeared: seq != "" && closed[seq]}
+			if seq == "" {
+				return flush()
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return flush()
+	}
+}
+
+// mapRecords predicts the records of src (plain records one by one, sequences as wholes) and hands
+// them to sink in input order. Finished in opts is called once per record.
+func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipeline.Source[*record.Record], sink func(*record.Record) error) error {
+	finished := opts.Finished
+	opts.Finished = nil
+	err := pipeline.Map(ctx, opts, batches(src), a.solve, func(b *batch) error {
+		for _, rec := range b.recs {
+			if err := sink(rec); err != nil {
+				return err
+			}
+			if finished != nil {
+				finished(nil)
+			}
+		}
+		return nil
+	})
+	a.seq.summary(a)
+	return err
+}
+
+// solve answers one batch.
+func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
+	switch {
+	case b.seq == "":
+		_, err := a.predict(ctx, b.recs[0])
+		return b, err
+	case b.reappeared:
+		for _, rec := range b.recs {
+			a.fail(rec, fmt.Sprintf("sequence %s reappears after records of other sequences: a sequence's records must be contiguous", b.seq))
+		}
+		return b, nil
+	case a.seq.judge == nil:
+		return nil, command.Usagef("--judge-model is required: the input has records with a sequence (%s)", b.recs[0].ID)
+	}
+	return b, a.solveSequence(ctx, b)
+}
+
+// fail records a prediction error on rec.
+func (a *app) fail(rec *record.Record, msg string) {
+	rec.Prediction = &record.Prediction{Provider: a.provider, Model: a.modelName, Error: msg}
+	a.tally.add(rec.Prediction, false)
+}
+
+// solveSequence answers the positions of one sequence in order, judging each answer, with the
+// earlier answers and verdicts as history. Only an interruption is an error.
+func (a *app) solveSequence(ctx context.Context, b *batch) error {
+	order := slices.Clone(b.recs)
+	slices.SortStableFunc(order, func(x, y *record.Record) int { return x.Sequence.Position - y.Sequence.Position })
+	var history []prompt.EvaLearnRecord
+	broken := "" // why the rest of the sequence is skipped
+	for i, rec := range order {
+		pos := rec.Sequence.Position
+		switch {
+		case broken != "":
+			a.fail(rec, "skipped: "+broken)
+			continue
+		case i > 0 && order[i-1].Sequence.Position == pos:
+			a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
+			continue
+		case rec.Prediction != nil && !a.force:
+			a.tally.add(rec.Prediction, true)
+			h, why := earlier(rec)
+			if why != "" {
+				broken = why
+				continue
+			}
+			history = append(history, h)
+			continue
+		}
+		p, err := a.answer(ctx, rec, history)
+		if err != nil {
+			return err
+		}
+		if p.Error != "" {
+			broken = fmt.Sprintf("position %d failed", pos)
+			continue
+		}
+		jg, err := a.seq.judge.Grade(ctx, rec)
+		if err != nil {
+			return err
+		}
+		if rec.Judgments == nil {
+			rec.Judgments = make(map[string]*record.Judgment)
+		}
+		rec.Judgments[judgeKey] = jg
+		a.seq.count(jg, a)
+		if jg.Raw == "" {
+			broken = fmt.Sprintf("position %d has no verdict", pos)
+			continue
+		}
+		history = append(history, prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: p.Text,
+			Rubric: rec.Rubric, Judgment: prompt.Strip(jg.Raw)})
+	}
+	return nil
+}
+
+// earlier returns the history entry of a record that was solved before (passed through), or why
+// it cannot be one.
+func earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
+	pos := rec.Sequence.Position
+	jg := rec.Judgments[judgeKey]
+	switch {
+	case rec.Prediction.Error != "":
+		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d failed", pos)
+	case jg == nil || jg.Raw == "":
+		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d has a prediction but no %s verdict (use --force)", pos, judgeKey)
+	}
+	return prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: prompt.Strip(rec.Prediction.Text),
+		Rubric: rec.Rubric, Judgment: prompt.Strip(jg.Raw)}, ""
+}
+
+// answer asks the model for one position of a sequence and sets rec.Prediction. Only an
+// interruption is an error; an empty answer is a prediction error.
+func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.EvaLearnRecord) (*record.Prediction, error) {
+	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
+	temp := a.seq.temperature
+	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
+		MaxTokens: a.seq.maxTokens, Seed: a.seed,
+		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
+	p := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
+	rec.Prediction = p
+	start := time.Now()
+	resp, err := a.client.Generate(ctx, req)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	var ce *model.CallError
+	switch {
+	case errors.As(err, &ce):
+		p.Error, p.Attempts = err.Error(), ce.Attempts
+	case err != nil:
+		p.Error, p.Attempts = err.Error(), resp.Attempts
+	default:
+		p.Text = prompt.Strip(resp.Text) // evaluate.py: gpt4res = content.strip()
+		if resp.Model != "" {
+			p.Model = resp.Model
+		}
+		p.Attempts, p.Cached = resp.Attempts, resp.Cached
+		u := resp.Usage
+		p.Usage = &u
+		if !resp.Cached {
+			p.LatencyMS = time.Since(start).Milliseconds()
+		}
+		p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
+		if p.Text == "" {
+			p.Error = "empty answer: not passed to the judge"
+		}
+	}
+	a.tally.add(p, false)
+	return p, nil
+}
+
+// count adds a verdict to the judge tally; a failed verdict also counts as a record error.
+func (s *sequencer) count(jg *record.Judgment, a *app) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tally.verdicts++
+	if jg.Cached {
+		s.tally.cached++
+	}
+	if jg.Usage != nil {
+		s.tally.usage.InputTokens += jg.Usage.InputTokens
+		s.tally.usage.OutputTokens += jg.Usage.OutputTokens
+	}
+	if jg.CostUSD != nil {
+		s.tally.cost += *jg.CostUSD
+	}
+	if jg.Error != "" {
+		s.tally.errors++
+		a.tally.mu.Lock()
+		a.tally.errors++
+		if len(a.tally.firstErrs) < 3 {
+			a.tally.firstErrs = append(a.tally.firstErrs, "judge: "+jg.Error)
+		}
+		a.tally.mu.Unlock()
+	}
+}
+
+// summary prints the judge's totals to stderr when any verdict was asked for.
+func (s *sequencer) summary(a *app) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tally
+	if t.verdicts == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %d verdicts (%d cached), %d errors; tokens %d in, %d out; cost $%.6f\n",
+		s.judge.Model, t.verdicts, t.cached, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+}
