@@ -1,0 +1,327 @@
+package predict
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// call is one recorded request of EvaLearn's evaluate.py and its fake reply.
+type call struct {
+	Index    int    `json:"call_index"`
+	Sequence int    `json:"sequence_id"`
+	Position int    `json:"position_in_sequence"`
+	Role     string `json:"role"`
+	Raw      string `json:"raw_response"`
+	Request  struct {
+		Model       string          `json:"model"`
+		Messages    []model.Message `json:"messages"`
+		Temperature *float64        `json:"temperature"`
+		MaxTokens   *int            `json:"max_tokens"`
+	} `json:"request"`
+}
+
+func loadTranscript(t testing.TB) []call {
+	b, err := os.ReadFile("testdata/evalearn/transcript.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []call
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var c call
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, c)
+	}
+	if len(calls) != 28 {
+		t.Fatalf("transcript has %d calls, want 28", len(calls))
+	}
+	return calls
+}
+
+// fault replaces the recorded reply of a call: an HTTP status, or another reply text.
+type fault struct {
+	status int
+	raw    string
+}
+
+// replayServer speaks the OpenAI chat-completions wire format and answers each request whose model
+// and messages equal a recorded one with its recorded reply. Any other request is an error (500 and
+// a note in unknown). Usage is derived from the texts: prompt tokens = bytes of the messages, completion
+// tokens = bytes of the reply.
+type replayServer struct {
+	*httptest.Server
+	calls  []call
+	byKey  map[string]int
+	faults map[int]fault
+	// hangAfter, when > 0, makes every request after that many answered ones wait for the client to go.
+	hangAfter int
+
+	mu       sync.Mutex
+	answered map[int]int // call index → times answered
+	total    int
+	unknown  []string
+	params   []string // parameter mismatches
+}
+
+func requestKey(modelName string, msgs []model.Message) string {
+	b, _ := json.Marshal(msgs)
+	return modelName + "\x00" + string(b)
+}
+
+func newReplayServer(t testing.TB, calls []call) *replayServer {
+	s := &replayServer{calls: calls, byKey: map[string]int{}, faults: map[int]fault{}, answered: map[int]int{}}
+	for i, c := range calls {
+		s.byKey[requestKey(c.Request.Model, c.Request.Messages)] = i
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var req struct {
+		Model       string          `json:"model"`
+		Messages    []model.Message `json:"messages"`
+		Temperature *float64        `json:"temperature"`
+		MaxTokens   *int            `json:"max_tokens"`
+		MaxCompl    *int            `json:"max_completion_tokens"`
+		Seed        *int            `json:"seed"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/chat/completions" {
+		http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+		return
+	}
+	s.mu.Lock()
+	i, ok := s.byKey[requestKey(req.Model, req.Messages)]
+	if !ok {
+		s.unknown = append(s.unknown, string(body))
+		s.mu.Unlock()
+		http.Error(w, `{"error":{"message":"request not in the transcript"}}`, 500)
+		return
+	}
+	c := s.calls[i]
+	if !eqPtr(req.Temperature, c.Request.Temperature) || !eqPtr(req.MaxTokens, c.Request.MaxTokens) || req.MaxCompl != nil || req.Seed != nil {
+		s.params = append(s.params, fmt.Sprintf("call %d: temperature %v max_tokens %v max_completion_tokens %v seed %v, want %v %v",
+			i, show(req.Temperature), show(req.MaxTokens), show(req.MaxCompl), show(req.Seed), show(c.Request.Temperature), show(c.Request.MaxTokens)))
+	}
+	if s.hangAfter > 0 && s.total >= s.hangAfter {
+		s.mu.Unlock()
+		<-r.Context().Done()
+		return
+	}
+	s.total++
+	s.answered[i]++
+	s.mu.Unlock()
+	raw := c.Raw
+	if f, ok := s.faults[i]; ok {
+		if f.status != 0 {
+			http.Error(w, `{"error":{"message":"invalid request"}}`, f.status)
+			return
+		}
+		raw = f.raw
+	}
+	in, out := promptBytes(c.Request.Messages), len(raw)
+	reply, _ := json.Marshal(map[string]any{"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
+		"choices": []any{map[string]any{"index": 0, "message": map[string]string{"role": "assistant", "content": raw}, "finish_reason": "stop"}},
+		"usage":   map[string]int{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(reply)
+}
+
+func promptBytes(msgs []model.Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += len(m.Content)
+	}
+	return n
+}
+
+func eqPtr[T comparable](a, b *T) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func show[T any](p *T) string {
+	if p == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*p)
+}
+
+// check reports requests that were not in the transcript or had other parameters.
+func (s *replayServer) check(t *testing.T) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, u := range s.unknown {
+		t.Errorf("request not in the transcript: %.600s", u)
+	}
+	for _, p := range s.params {
+		t.Errorf("request parameters differ: %s", p)
+	}
+}
+
+func seqInput(t testing.TB) string {
+	b, err := os.ReadFile("testdata/evalearn/input.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// seqRun runs qa-predict in-process and returns the records written, stderr and the error.
+func seqRun(t testing.TB, stdin string, args ...string) ([]*record.Record, string, error) {
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), append([]string{"qa-predict"}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	command.Report(&stderr, "qa-predict", err)
+	return readRecords(t, stdout.Bytes()), stderr.String(), err
+}
+
+func readRecords(t testing.TB, b []byte) []*record.Record {
+	rd := record.NewReader(bytes.NewReader(b), "stdout")
+	var recs []*record.Record
+	for {
+		r, err := rd.Read()
+		if err == io.EOF {
+			return recs
+		}
+		if err != nil {
+			t.Fatalf("stdout: %v", err)
+		}
+		recs = append(recs, r)
+	}
+}
+
+func seqArgs(t testing.TB, url string, extra ...string) []string {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	prices := filepath.Join(dir, "prices.json")
+	if err := os.WriteFile(key, []byte("sk-test-seq\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(prices, []byte(`{"fake-client": {"input": 1, "output": 2}, "fake-judge": {"input": 3, "output": 4}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{"--provider", "openai", "--model", "fake-client", "--base-url", url, "--api-key-file", key,
+		"--judge-model", "fake-judge", "--prices", prices, "--max-retries", "0"}, extra...)
+}
+
+// evaluatePyResult is one entry of the results file evaluate.py wrote.
+type evaluatePyResult struct {
+	Sequence  int    `json:"sequence_id"`
+	Position  int    `json:"position_in_sequence"`
+	GPT4Res   string `json:"gpt4res"`
+	GPT4Judge string `json:"gpt4judge"`
+}
+
+func loadResults(t testing.TB) []evaluatePyResult {
+	b, err := os.ReadFile("testdata/evalearn/results_from_evaluate_py.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []evaluatePyResult
+	if err := json.Unmarshal(b, &rs); err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// cost is the price in USD of usage at the test's price file rates (per million tokens).
+func cost(in, out int, pin, pout float64) float64 {
+	return (float64(in)*pin + float64(out)*pout) / 1e6
+}
+
+// TestSequentialTranscript solves sequences 4 and 36 against a server that replays evaluate.py's
+// transcript: every request must be one evaluate.py sent (messages byte for byte, temperature,
+// max_tokens), each asked exactly once, and every output field must follow from the replies.
+func TestSequentialTranscript(t *testing.T) {
+	calls := loadTranscript(t)
+	results := loadResults(t)
+	// the fake judge's scores per position (golden README: 0,1,1,0,1,0,0 per sequence)
+	scores := []float64{0, 1, 1, 0, 1, 0, 0}
+	for _, conc := range []string{"1", "2", "8"} {
+		t.Run("concurrency="+conc, func(t *testing.T) {
+			srv := newReplayServer(t, calls)
+			recs, stderr, err := seqRun(t, seqInput(t), seqArgs(t, srv.URL, "--concurrency", conc)...)
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, stderr)
+			}
+			srv.check(t)
+			for i := range calls {
+				if n := srv.answered[i]; n != 1 {
+					t.Errorf("call %d (seq %d pos %d %s) asked %d times, want 1", i, calls[i].Sequence, calls[i].Position, calls[i].Role, n)
+				}
+			}
+			if len(recs) != 14 {
+				t.Fatalf("got %d records, want 14", len(recs))
+			}
+			for i, rec := range recs {
+				checkTranscriptRecord(t, rec, calls[2*i], calls[2*i+1], results[i], scores[i%7], false)
+			}
+			if !strings.Contains(stderr, "evalearn judge fake-judge: 14 verdicts (0 cached), 0 errors") {
+				t.Errorf("stderr lacks the judge summary:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// checkTranscriptRecord compares one output record with the student and judge calls recorded for
+// its position and with evaluate.py's results entry.
+func checkTranscriptRecord(t *testing.T, rec *record.Record, student, judgeCall call, res evaluatePyResult, score float64, cached bool) {
+	t.Helper()
+	wantID := fmt.Sprintf("evalearn:%d:%d", res.Sequence, res.Position)
+	if rec.ID != wantID || student.Sequence != res.Sequence || student.Position != res.Position || judgeCall.Role != "judge" {
+		t.Fatalf("record %s, want %s (transcript seq %d pos %d)", rec.ID, wantID, student.Sequence, student.Position)
+	}
+	p := rec.Prediction
+	in, out := promptBytes(student.Request.Messages), len(student.Raw)
+	want := &record.Prediction{Text: res.GPT4Res, Model: "fake-client", Provider: "openai",
+		Usage: &record.Usage{InputTokens: in, OutputTokens: out}, CostUSD: ptr(cost(in, out, 1, 2)),
+		Attempts: 1, PromptSHA256: promptSHA256(student.Request.Messages)}
+	if cached {
+		want.Attempts, want.Cached = 0, true
+	}
+	if p == nil {
+		t.Fatalf("%s: no prediction", rec.ID)
+	}
+	if !cached && p.LatencyMS < 0 {
+		t.Errorf("%s: latency_ms %d", rec.ID, p.LatencyMS)
+	}
+	got := *p
+	got.LatencyMS = 0
+	if d := cmp.Diff(want, &got); d != "" {
+		t.Errorf("%s: prediction differs (-want +got):\n%s", rec.ID, d)
+	}
+	jg := rec.Judgments["evalearn"]
+	jin, jout := promptBytes(judgeCall.Request.Messages), len(judgeCall.Raw)
+	wantJ := &record.Judgment{Score: ptr(score), Label: fmt.Sprint(score), Mode: "evalearn", Model: "fake-judge",
+		PromptSHA256: prompt.Must(prompt.EvaLearnJudgeUser).SHA256, Raw: judgeCall.Raw,
+		Usage: &record.Usage{InputTokens: jin, OutputTokens: jout}, CostUSD: ptr(cost(jin, jout, 3, 4)), Attempts: 1, Cached: cached}
+	if cached {
+		wantJ.CostUSD = nil // nothing was paid for
+	}
+	if d := cmp.Diff(wantJ, jg); d != "" {
+		t.Errorf("%s: judgment differs (-want +got):\n%s", rec.ID, d)
+	}
+	if jg != nil && prompt.Strip(jg.Raw) != res.GPT4Judge {
+		t.Errorf("%s: stripped judge reply %q, want evaluate.py's gpt4judge %q", rec.ID, prompt.Strip(jg.Raw), res.GPT4Judge)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
