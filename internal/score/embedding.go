@@ -20,8 +20,6 @@ import (
 // gathers --embed-batch results, fills the slots with one embed call per metric, then encodes and
 // writes the records in input order. Memory is bounded by the batch (plus the stream's window).
 
-var embedNames = []string{"sbert", "bertscore_p", "bertscore_r", "bertscore_f1"}
-
 func embedFamilies() []*family {
 	return []*family{
 		{names: []string{"sbert"}, heavy: true, batched: true, applies: (*item).hasPrediction,

@@ -1,0 +1,175 @@
+// Package clitest runs a command's txtar test archives in-process, the way main would run it.
+//
+// An archive's comment says what the case shows. Its sections:
+//   - env: KEY=VALUE lines set for the run;
+//   - args: the arguments, split on blanks;
+//   - stdin;
+//   - "file NAME": written to $TMP/NAME before the run;
+//   - stdout, stderr, exit (the exit code): what the run must print and return;
+//   - "out NAME": the content $TMP/NAME must have after the run.
+//
+// $TMP (the case's temporary folder) and every Config.Vars name are expanded in args and put back
+// in the outputs, so archives do not depend on folders or ports. `go test -update` rewrites the
+// expected sections from what the run produced.
+//
+// Note: the five commands each had a copy of this runner; one copy keeps their archives alike.
+package clitest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/qapipe/qapipe/internal/command"
+)
+
+// Command is a command's in-process seam.
+type Command func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+
+// Config says how to run the archives of one command.
+type Config struct {
+	Prog   string  // program name: argv[0] and the prefix of reported errors
+	Run    Command // the command
+	Update bool    // rewrite the expected sections instead of comparing
+	// Vars maps names such as "$URL" to values expanded in args and put back in the outputs.
+	Vars map[string]string
+	// Filter, if set, rewrites an output section (e.g. to drop timings) before comparison.
+	Filter func(section string, b []byte) []byte
+	// Check, if set, sees every output of a case and its folder (e.g. to assert that no key leaked).
+	Check func(t *testing.T, tmp string, got map[string][]byte)
+}
+
+// RunDir runs every dir/*.txtar archive as a subtest.
+func (c Config) RunDir(t *testing.T, dir string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no CLI tests in %s: %v", dir, err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) { c.runFile(t, file) })
+	}
+}
+
+func (c Config) runFile(t *testing.T, file string) {
+	ar, err := txtar.ParseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	vars := map[string]string{"$TMP": tmp}
+	for k, v := range c.Vars {
+		vars[k] = v
+	}
+	sections := map[string][]byte{}
+	for _, f := range ar.Files {
+		sections[f.Name] = f.Data
+		if name, ok := strings.CutPrefix(f.Name, "file "); ok {
+			if err := os.WriteFile(filepath.Join(tmp, name), f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, kv := range strings.Split(string(sections["env"]), "\n") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
+			t.Setenv(k, expand(v, vars))
+		}
+	}
+	args := append([]string{c.Prog}, strings.Fields(expand(string(sections["args"]), vars))...)
+	var stdout, stderr bytes.Buffer
+	err = c.Run(context.Background(), args, bytes.NewReader(sections["stdin"]), &stdout, &stderr)
+	command.Report(&stderr, c.Prog, err)
+	got := map[string][]byte{
+		"stdout": stdout.Bytes(),
+		"stderr": stderr.Bytes(),
+		"exit":   []byte(strconv.Itoa(command.ExitCode(err)) + "\n"),
+	}
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "out "); ok {
+			b, err := os.ReadFile(filepath.Join(tmp, name))
+			if err != nil {
+				t.Errorf("output file %s: %v", name, err)
+			}
+			got[f.Name] = b
+		}
+	}
+	if c.Check != nil {
+		c.Check(t, tmp, got)
+	}
+	for name, b := range got {
+		b = unexpand(b, vars)
+		if c.Filter != nil {
+			b = c.Filter(name, b)
+		}
+		got[name] = b
+	}
+	if c.Update {
+		rewrite(t, file, ar, got)
+		return
+	}
+	for _, name := range sortedKeys(got) {
+		if want := sections[name]; !bytes.Equal(got[name], want) {
+			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", name, got[name], want)
+		}
+	}
+}
+
+func expand(s string, vars map[string]string) string {
+	for _, k := range sortedKeys(vars) {
+		s = strings.ReplaceAll(s, k, vars[k])
+	}
+	return s
+}
+
+// unexpand puts variable names back, longest value first so that a value containing another
+// (a server URL holding a path) is replaced whole.
+func unexpand(b []byte, vars map[string]string) []byte {
+	keys := sortedKeys(vars)
+	slices.SortStableFunc(keys, func(x, y string) int { return len(vars[y]) - len(vars[x]) })
+	for _, k := range keys {
+		if vars[k] != "" {
+			b = bytes.ReplaceAll(b, []byte(vars[k]), []byte(k))
+		}
+	}
+	return b
+}
+
+// rewrite stores got as the expected sections of ar (dropping empty stdout/stderr) and saves it.
+func rewrite(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
+	var files []txtar.File
+	for _, f := range ar.Files {
+		if b, ok := got[f.Name]; ok {
+			if strings.HasPrefix(f.Name, "out ") {
+				files = append(files, txtar.File{Name: f.Name, Data: b})
+			}
+			continue
+		}
+		files = append(files, f)
+	}
+	for _, name := range []string{"stdout", "stderr", "exit"} {
+		if len(got[name]) > 0 {
+			files = append(files, txtar.File{Name: name, Data: got[name]})
+		}
+	}
+	ar.Files = files
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
