@@ -2,10 +2,14 @@ package judge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -51,6 +55,18 @@ Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text
 template, but it is still text the judge model reads; an injection can sway a model, which no
 template can prevent.
 
+MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
+--seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
+so a pipeline sets the predicting and judging models apart. At most --concurrency calls are in
+flight and records come out in input order. Transient failures (429, 5xx, timeouts, resets) are
+retried with exponential backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404)
+are not. The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their scripts do
+(OpenAI response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type;
+Anthropic has no JSON mode). --seed is sent to the model only when given. cost_usd prices each
+judgment's replies, cached or not (as qa-predict prices predictions), from a built-in table (dated
+` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens); an
+unknown model's cost_usd is left empty. Token and cost totals go to stderr.
+
 SUBCOMMAND:
    qa-judge agree [--names a,b] FILE...   agreement between judges (raw, Cohen's or Fleiss' kappa,
                                          bootstrap CIs, per type) and the disagreements
@@ -58,6 +74,7 @@ SUBCOMMAND:
 Examples:
    qa-judge --mode rules preds.jsonl > judged.jsonl
    qa-judge --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl
+   qa-judge --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl
    qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree`
 
 type config struct {
@@ -66,7 +83,7 @@ type config struct {
 	name           string
 	force          bool
 	allowSelfJudge bool
-	jobs           int
+	concurrency    int
 	strict         bool
 	maxLine        int
 	progress       bool
@@ -111,11 +128,17 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
 		&cli.BoolFlag{Name: "allow-self-judge", EnvVars: []string{"QA_JUDGE_ALLOW_SELF_JUDGE"}, Usage: "allow the judge to be the provider and model that made the predictions"},
+		// The model-call flags below have qa-predict's names, meanings and defaults (model.Setup);
+		// only their environment variables differ, so a pipeline can set the two models apart.
+		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`); output order is kept", Value: 4, EnvVars: []string{"QA_JUDGE_CONCURRENCY"}},
+		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_JUDGE_RPM"}},
+		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_JUDGE_TPM"}},
+		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (429, 5xx, timeouts; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
+		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout", Value: 2 * time.Minute, EnvVars: []string{"QA_JUDGE_TIMEOUT"}},
+		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_JUDGE_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
-		&cli.IntFlag{Name: "jobs", Value: 4, EnvVars: []string{"QA_JUDGE_JOBS"}, Usage: "records judged concurrently (output order is kept)"},
-		&cli.Float64Flag{Name: "rpm", EnvVars: []string{"QA_JUDGE_RPM"}, Usage: "requests per minute (0: unlimited)"},
-		&cli.IntFlag{Name: "retries", Value: 5, EnvVars: []string{"QA_JUDGE_RETRIES"}, Usage: "retries of transient call failures (429, 5xx, timeouts; Retry-After honoured)"},
-		&cli.DurationFlag{Name: "timeout", Value: 2 * time.Minute, EnvVars: []string{"QA_JUDGE_TIMEOUT"}, Usage: "per-attempt timeout"},
+		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to the judge model when set (the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
 		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "report progress on stderr"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
@@ -124,10 +147,9 @@ func flags() []cli.Flag {
 
 func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	j := &Judge{Mode: c.String("mode"), Provider: c.String("provider"), Model: c.String("model"),
-		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes(),
-		Prices: model.DefaultPrices()}
+		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
 	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), allowSelfJudge: c.Bool("allow-self-judge"),
-		jobs: c.Int("jobs"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress")}
+		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress")}
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
 	}
@@ -148,8 +170,23 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	switch {
 	case j.ParseRetries < 0:
 		return nil, command.Usagef("--parse-retries: must not be negative")
-	case cfg.jobs < 1:
-		return nil, command.Usagef("--jobs: must be at least 1")
+	case cfg.concurrency < 1:
+		return nil, command.Usagef("--concurrency: must be at least 1")
+	case c.Int("max-retries") < 0:
+		return nil, command.Usagef("--max-retries: must not be negative")
+	case c.Float64("rpm") < 0:
+		return nil, command.Usagef("--rpm: must not be negative")
+	case c.Float64("tpm") < 0:
+		return nil, command.Usagef("--tpm: must not be negative")
+	}
+	prices, err := model.LoadPrices(c.String("prices"))
+	if err != nil {
+		return nil, command.Usagef("--prices: %v", err)
+	}
+	j.Prices = prices
+	if c.IsSet("seed") {
+		s := int(c.Int64("seed"))
+		j.Seed = &s
 	}
 	cfg.name = c.String("name")
 	if cfg.name == "" {
@@ -187,33 +224,52 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	return cfg, nil
 }
 
+// newClient builds the judge's client exactly as qa-predict builds its own (model.Setup).
 func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, error) {
-	key := ""
-	if f := c.String("api-key-file"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, command.Usagef("--api-key-file: %v", err)
-		}
-		key = strings.TrimSpace(string(b))
-	} else {
-		for _, env := range model.KeyEnv[j.Provider] {
-			if key = os.Getenv(env); key != "" {
-				break
-			}
-		}
+	key, err := model.APIKey(j.Provider, c.String("api-key-file"), os.Getenv)
+	if err != nil {
+		return nil, command.Usagef("--api-key-file: %v", err)
 	}
-	tr := model.NewTransport(model.TransportConfig{MaxRetries: c.Int("retries"), Timeout: c.Duration("timeout"),
-		RPM: c.Float64("rpm"), Concurrency: c.Int("jobs")})
-	client, err := model.New(ctx, model.Config{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key, HTTPClient: tr.Client()})
+	client, err := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
+		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
+		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
+		Seed: uint64(c.Int64("seed"))}.Client(ctx)
+	if errors.Is(err, model.ErrNoKey) {
+		return nil, command.Usagef("%v", err)
+	}
 	if err != nil {
 		return nil, command.Usagef("--provider: %v", err)
 	}
 	return client, nil
 }
 
-// tally counts what happened to the records.
+// tally counts what happened to the records, and the tokens and dollars the judgments cost.
 type tally struct {
 	judged, rule, cached, skipped, already, unparsable, failed atomic.Int64
+
+	mu       sync.Mutex
+	usage    record.Usage
+	cost     float64
+	unpriced map[string]int // judgments with token usage but no price, by model
+}
+
+// spend adds jg's usage and cost (as qa-predict's tally does for predictions).
+func (t *tally) spend(jg *record.Judgment) {
+	if jg.Usage == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.usage.InputTokens += jg.Usage.InputTokens
+	t.usage.OutputTokens += jg.Usage.OutputTokens
+	if jg.CostUSD != nil {
+		t.cost += *jg.CostUSD
+		return
+	}
+	if t.unpriced == nil {
+		t.unpriced = map[string]int{}
+	}
+	t.unpriced[jg.Model]++
 }
 
 type outcome struct {
@@ -226,7 +282,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(stdout)
 	var t tally
 	var done atomic.Int64
-	opts := pipeline.Options{Concurrency: cfg.jobs}
+	opts := pipeline.Options{Concurrency: cfg.concurrency}
 	if cfg.progress {
 		opts.Finished = func(error) {
 			if n := done.Add(1); n%100 == 0 {
@@ -292,6 +348,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.cached.Add(1)
 	}
 	t.judged.Add(1)
+	t.spend(jg)
 	if rec.Judgments == nil {
 		rec.Judgments = map[string]*record.Judgment{}
 	}
@@ -299,7 +356,22 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	return nil
 }
 
+// summarize writes a warning per unpriced model and the run's one-line summary, whose cost counts
+// every judgment's replies, cached or not (as qa-predict's does).
 func summarize(w io.Writer, name string, t *tally) {
-	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged; %d unparsable, %d failed\n",
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	models := slices.Sorted(maps.Keys(t.unpriced))
+	for _, m := range models {
+		fmt.Fprintf(w, "qa-judge: warning: no price for model %q: cost_usd left empty on %d judgments (add it with --prices)\n", m, t.unpriced[m])
+	}
+	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged; %d unparsable, %d failed",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), t.unparsable.Load(), t.failed.Load())
+	if t.usage != (record.Usage{}) || t.cost > 0 {
+		fmt.Fprintf(w, "; tokens %d in, %d out; cost $%.6f", t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+		if len(models) > 0 {
+			fmt.Fprintf(w, " (not counting %s: no price)", strings.Join(models, ", "))
+		}
+	}
+	fmt.Fprintln(w)
 }

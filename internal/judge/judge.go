@@ -23,7 +23,10 @@ type Plan struct {
 	Messages     []model.Message
 	Temperature  *float64
 	MaxTokens    int
-	Parse        func(raw string) (Verdict, error)
+	// ResponseFormat is the protocol's response_format: model.ResponseJSON for MAGMA and mem0,
+	// whose judges ask OpenAI for {"type": "json_object"}; "" (free text) otherwise.
+	ResponseFormat string
+	Parse          func(raw string) (Verdict, error)
 	// Rule, when set, is the verdict; no model is called.
 	Rule *Verdict
 	// Skip leaves the record without a judgment (mem0 does not score LoCoMo category 5).
@@ -41,7 +44,10 @@ type Judge struct {
 	Custom   *Custom // used by ModeCustom
 	// ParseRetries is how many more times an unparsable reply is asked again.
 	ParseRetries int
-	Prices       model.Prices
+	// Prices prices each judgment's replies, as qa-predict prices predictions; nil leaves cost_usd empty.
+	Prices model.Prices
+	// Seed, when set, is sent with every request (the benchmarks' judges send none).
+	Seed *int
 }
 
 func temp(t float64) *float64 { return &t }
@@ -89,14 +95,14 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		}
 		sys, user := prompt.MAGMAJudge(rec.Question, gold, pred)
 		t := prompt.Must(prompt.MAGMAUser)
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0),
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
 			Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, Parse: ParseMAGMA}, nil
 	case ModeMem0:
 		if prompt.LoCoMoCategory(rec) == 5 {
 			return Plan{Skip: true}, nil
 		}
 		t := prompt.Must(prompt.Mem0User)
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0),
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
 			Messages: []model.Message{{Role: "user", Content: prompt.Mem0Judge(rec.Question, gold, pred)}}, Parse: ParseMem0}, nil
 	case ModeEvaLearn:
 		t := prompt.Must(prompt.EvaLearnJudgeUser)
@@ -178,14 +184,15 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 	return jg, j.call(ctx, p, jg)
 }
 
-// call asks the model, re-asking unparsable replies as distinct samples, and fills jg.
+// call asks the model, re-asking unparsable replies as distinct samples, and fills jg. Its usage
+// and cost_usd are those of every reply, cached or not, as a prediction's are: a rerun from the
+// cache writes the same judgment, marked cached.
 func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
-	paid := record.Usage{}
-	allCached := true
+	replied, allCached := false, true
 	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
 		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: j.Model, Messages: p.Messages,
-			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Sample: attempt}
+			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: attempt, ResponseFormat: p.ResponseFormat}
 		resp, err := j.Client.Generate(ctx, req)
 		jg.Attempts++
 		if err != nil {
@@ -195,13 +202,10 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 			jg.Error = "judge call: " + err.Error()
 			break
 		}
+		replied = true
 		usage.InputTokens += resp.Usage.InputTokens
 		usage.OutputTokens += resp.Usage.OutputTokens
-		if !resp.Cached {
-			allCached = false
-			paid.InputTokens += resp.Usage.InputTokens
-			paid.OutputTokens += resp.Usage.OutputTokens
-		}
+		allCached = allCached && resp.Cached
 		jg.Raw = resp.Text
 		v, perr := p.Parse(resp.Text)
 		if perr == nil {
@@ -218,10 +222,8 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	if usage != (record.Usage{}) {
 		jg.Usage = &usage
 	}
-	if j.Prices != nil {
-		if c := j.Prices.Cost(j.Model, paid); c != nil {
-			jg.CostUSD = c
-		}
+	if replied && j.Prices != nil {
+		jg.CostUSD = j.Prices.Cost(j.Model, usage)
 	}
 	return nil
 }

@@ -34,6 +34,7 @@ type chatRequest struct {
 	MaxTokens   int               `json:"max_tokens"`
 	MaxCompl    int               `json:"max_completion_tokens"`
 	msgs        []struct{ Role, Content string }
+	body        string // the raw request body
 }
 
 func (r chatRequest) last() string { return r.msgs[len(r.msgs)-1].Content }
@@ -47,6 +48,7 @@ func newChatServer(t *testing.T, reply func(chatRequest) (string, int)) *chatSer
 			http.Error(w, err.Error(), 400)
 			return
 		}
+		req.body = string(b)
 		for _, m := range req.Messages {
 			var msg struct{ Role, Content string }
 			json.Unmarshal(m, &msg)
@@ -138,7 +140,7 @@ func decodeAll(t *testing.T, s string) []*record.Record {
 func TestLoopbackRouting(t *testing.T) {
 	srv := newChatServer(t, protocolReply)
 	cacheFile := filepath.Join(t.TempDir(), "judge.sqlite")
-	args := []string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1", "--cache", cacheFile, "--jobs", "3"}
+	args := []string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1", "--cache", cacheFile, "--concurrency", "3"}
 	stdout, stderr, code := runJudge(t, args, mixedInput)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
@@ -233,7 +235,7 @@ func TestLoopbackUnparsableAndFailures(t *testing.T) {
 	})
 	in := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "May", `{"category":2}`) +
 		rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
-	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--retries", "0"}, in)
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--max-retries", "0"}, in)
 	if code != command.ExitBadRecords {
 		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
 	}

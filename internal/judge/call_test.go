@@ -1,0 +1,197 @@
+package judge
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+const jsonMode = `"response_format":{"type":"json_object"}`
+
+// TestResponseFormat checks that the MAGMA and mem0 judges ask for OpenAI's JSON mode, as their
+// official scripts do, and the LongMemEval and EvaLearn judges do not.
+func TestResponseFormat(t *testing.T) {
+	locomo := rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	tests := []struct {
+		mode, in string
+		score    float64
+		json     bool
+	}{
+		{ModeLoCoMo, locomo, 0.8, true},
+		{ModeMem0, locomo, 1, true},
+		{ModeLongMemEval, rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", ""), 1, false},
+		{ModeEvaLearn, rec("evalearn:4:1", "evalearn", "Logical Reasoning", "Solve it", "", "42", ""), 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			srv := newChatServer(t, func(r chatRequest) (string, int) {
+				if strings.Contains(r.last(), `"label"`) {
+					return `{"label": "CORRECT"}`, 200
+				}
+				return protocolReply(r)
+			})
+			stdout, stderr, code := runJudge(t, []string{"--mode", tt.mode, "--base-url", srv.URL, "--model", "judge-1"}, tt.in)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %s", code, stderr)
+			}
+			if j := decodeAll(t, stdout)[0].Judgments[tt.mode+"/judge-1"]; j == nil || j.Score == nil || *j.Score != tt.score {
+				t.Errorf("judgment %+v, want score %v", j, tt.score)
+			}
+			if srv.count() != 1 {
+				t.Fatalf("server calls = %d, want 1", srv.count())
+			}
+			if got := strings.Contains(srv.calls[0].body, jsonMode); got != tt.json {
+				t.Errorf("%s request body %s: contains %s = %v, want %v", tt.mode, srv.calls[0].body, jsonMode, got, tt.json)
+			}
+		})
+	}
+}
+
+// TestCost prices judgments with the built-in table or --prices, totals them on stderr, and warns
+// about an unpriced model. The loopback server reports 100 input and 5 output tokens a call.
+func TestCost(t *testing.T) {
+	dir := t.TempDir()
+	prices := filepath.Join(dir, "prices.yaml")
+	if err := os.WriteFile(prices, []byte("judge-1: {input: 1, output: 2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "") +
+		rec("longmemeval:q2", "longmemeval", "temporal-reasoning", "How many days?", "18", "19 days", "")
+	tests := []struct {
+		name, model string
+		args        []string
+		cost        float64 // per judgment; 0 means none (unpriced)
+		summary     string
+	}{
+		{"prices file", "judge-1", []string{"--prices", prices}, (100*1.0 + 5*2.0) / 1e6,
+			"; tokens 200 in, 10 out; cost $0.000220\n"},
+		{"built-in", "gpt-4o-mini-2024-07-18", nil, (100*0.15 + 5*0.60) / 1e6,
+			"; tokens 200 in, 10 out; cost $0.000036\n"},
+		{"unpriced", "judge-1", nil, 0,
+			"; tokens 200 in, 10 out; cost $0.000000 (not counting judge-1: no price)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newChatServer(t, protocolReply)
+			cacheFile := filepath.Join(t.TempDir(), "c.sqlite")
+			args := append([]string{"--base-url", srv.URL, "--model", tt.model, "--name", "j", "--cache", cacheFile}, tt.args...)
+			stdout, stderr, code := runJudge(t, args, in)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %s", code, stderr)
+			}
+			if !strings.HasSuffix(stderr, tt.summary) {
+				t.Errorf("stderr = %q, want it to end %q", stderr, tt.summary)
+			}
+			if warn := `qa-judge: warning: no price for model "judge-1": cost_usd left empty on 2 judgments (add it with --prices)`; strings.Contains(stderr, warn) != (tt.cost == 0) {
+				t.Errorf("stderr = %q, want the no-price warning %v", stderr, tt.cost == 0)
+			}
+			// A rerun from the cache writes the same costs (as qa-predict does), marked cached.
+			again, stderr2, _ := runJudge(t, append(args, "--force"), stdout)
+			for run, out := range []string{stdout, again} {
+				for _, r := range decodeAll(t, out) {
+					j := r.Judgments["j"]
+					switch {
+					case tt.cost == 0 && j.CostUSD != nil:
+						t.Errorf("run %d %s: cost_usd %v, want none", run, r.ID, *j.CostUSD)
+					case tt.cost != 0 && (j.CostUSD == nil || fmt.Sprintf("%.12f", *j.CostUSD) != fmt.Sprintf("%.12f", tt.cost)):
+						t.Errorf("run %d %s: cost_usd %v, want %v", run, r.ID, j.CostUSD, tt.cost)
+					case j.Cached != (run == 1):
+						t.Errorf("run %d %s: cached %v", run, r.ID, j.Cached)
+					}
+				}
+			}
+			if !strings.HasSuffix(stderr2, tt.summary) {
+				t.Errorf("cached rerun stderr = %q, want it to end %q", stderr2, tt.summary)
+			}
+		})
+	}
+}
+
+// TestSeedAndBackoff checks that --seed is sent only when set and that --backoff and
+// --max-retries govern the retry of a transient failure.
+func TestSeedAndBackoff(t *testing.T) {
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	var failed atomic.Bool
+	srv := newChatServer(t, func(r chatRequest) (string, int) {
+		if !failed.Swap(true) {
+			return "", 503
+		}
+		return protocolReply(r)
+	})
+	_, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--backoff", "1ms", "--max-retries", "1", "--seed", "7"}, in)
+	if code != 0 || srv.count() != 2 {
+		t.Fatalf("exit %d after %d calls, want 0 after 2 (one retry); stderr %s", code, srv.count(), stderr)
+	}
+	if b := srv.calls[1].body; !strings.Contains(b, `"seed":7`) {
+		t.Errorf("request body %s, want seed 7", b)
+	}
+	failed.Store(false)
+	_, _, code = runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--max-retries", "0"}, in)
+	if code != 3 || srv.count() != 3 {
+		t.Errorf("--max-retries 0: exit %d after %d calls, want 3 after 3 (no retry)", code, srv.count())
+	}
+	if b := srv.calls[2].body; strings.Contains(b, `"seed"`) {
+		t.Errorf("request body without --seed %s has a seed", b)
+	}
+}
+
+func TestModelFlagUsage(t *testing.T) {
+	srv := newChatServer(t, protocolReply)
+	t.Setenv("OPENAI_API_KEY", "")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--concurrency", "0"}, "--concurrency: must be at least 1"},
+		{[]string{"--max-retries", "-1"}, "--max-retries: must not be negative"},
+		{[]string{"--rpm", "-1"}, "--rpm: must not be negative"},
+		{[]string{"--tpm", "-1"}, "--tpm: must not be negative"},
+		{[]string{"--prices", filepath.Join(t.TempDir(), "none.json")}, "--prices: open "},
+		{[]string{"--jobs", "2"}, "flag provided but not defined: -jobs"},
+		{[]string{"--retries", "2"}, "flag provided but not defined: -retries"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args[0], func(t *testing.T) {
+			_, stderr, code := runJudge(t, append([]string{"--base-url", srv.URL, "--model", "judge-1"}, tt.args...), "")
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("qa-judge %v: exit %d stderr %q, want 2 and %q", tt.args, code, stderr, tt.want)
+			}
+		})
+	}
+	_, stderr, code := runJudge(t, []string{"--model", "judge-1"}, "")
+	if code != 2 || !strings.Contains(stderr, "openai: no API key (set OPENAI_API_KEY or use --api-key-file)") {
+		t.Errorf("no key: exit %d stderr %q, want 2 and a no-key error", code, stderr)
+	}
+}
+
+// TestModelFlagsMatchPredict pins the model-call flags to qa-predict's names and defaults; only
+// the environment variables differ (QA_JUDGE_*).
+func TestModelFlagsMatchPredict(t *testing.T) {
+	want := map[string]string{"concurrency": "4", "rpm": "0", "tpm": "0", "max-retries": "5", "timeout": "2m0s",
+		"backoff": "500ms", "cache": "", "prices": "", "seed": "1", "api-key-file": "", "base-url": "", "model": ""}
+	got := map[string]string{}
+	for _, f := range flags() {
+		df, ok := f.(cli.DocGenerationFlag)
+		if !ok {
+			t.Fatalf("flag %v has no default text", f.Names())
+		}
+		name := f.Names()[0]
+		env := df.GetEnvVars()
+		if len(env) != 1 || !strings.HasPrefix(env[0], "QA_JUDGE_") && env[0] != "QA_STRICT" && env[0] != "QA_MAX_LINE" {
+			t.Errorf("--%s env vars %v, want one QA_JUDGE_*", name, env)
+		}
+		if _, ok := want[name]; ok {
+			got[name] = strings.Trim(df.GetValue(), `"`)
+		}
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("--%s default %q, want %q (qa-predict's)", name, got[name], w)
+		}
+	}
+}
