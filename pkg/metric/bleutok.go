@@ -26,87 +26,69 @@ func laneBetween(x uint64, lo, hi byte) uint64 {
 	return (x + laneOnes*uint64(0x80-lo)) &^ (x + laneOnes*uint64(0x7f-hi)) & laneHigh
 }
 
-// bleuInternStart empties the token table, sized for the tokens of texts totalling n bytes.
+// bleuInternStart empties the token table, sized for the tokens of texts totalling n bytes, up
+// to a size that stays in cache.
 func (s *scratch) bleuInternStart(n int) {
-	s.tokIDs.reset(n/2 + 1)
+	s.tokIDs.reset(min(n/2+1, 256)) // grown by internKey as needed
 	s.idToks = s.idToks[:0]
 }
 
 // bleuTokens appends the ids of split(lower(str)) to dst. It reports false if two different
 // tokens share a key; then the ids are unusable and the caller interns by bytes instead.
+//
+// Python whitespace is neither cased nor case-ignorable, so it bounds the context of the final
+// sigma rule: lowering each whitespace-separated token on its own is lowering the text. ASCII
+// tokens are lowered eight bytes at a time, the others by textnorm.AppendLower.
 func (s *scratch) bleuTokens(dst []int32, str string) ([]int32, bool) {
-	if !isASCIIString(str) {
-		return s.bleuTokensUnicode(dst, str)
-	}
 	buf := slices.Grow(s.buf, len(str)+8) // room to store eight bytes past the tokens
-	ok := true
 	for i := 0; i < len(str); {
-		c := str[i]
-		if bleuSpace[c] {
-			i++
+		if sp, n := bleuSpaceAt(str, i); sp {
+			i += n
 			continue
 		}
-		start := len(buf)
-		for {
-			// Copy lowered bytes up to the next one below '!', which may be whitespace.
-			for i+8 <= len(str) {
+		start, from, ascii := len(buf), i, true
+		for i < len(str) {
+			// Copy lowered bytes up to the next one that is below '!' or not ASCII.
+			for i+8 <= len(str) && cap(buf)-len(buf) >= 8 {
 				w := load64(str, i)
-				low := laneBetween(w, 0, ' ')
-				n := bits.TrailingZeros64(low) / 8
+				x := w &^ laneHigh
+				n := bits.TrailingZeros64(laneBetween(x, 0, ' ')|w&laneHigh) / 8
 				m := len(buf)
-				binary.LittleEndian.PutUint64(buf[m:m+8], w|laneBetween(w, 'A', 'Z')>>2)
+				binary.LittleEndian.PutUint64(buf[m:m+8], w|laneBetween(x, 'A', 'Z')>>2)
 				buf = buf[:m+n]
 				if i += n; n < 8 {
 					break
 				}
 			}
-			for i < len(str) && str[i] > ' ' {
-				c := str[i]
+			if i == len(str) {
+				break
+			}
+			c := str[i]
+			switch k := bleuByte[c]; {
+			case c > ' ' && c < utf8.RuneSelf:
 				if 'A' <= c && c <= 'Z' {
 					c += 'a' - 'A'
 				}
-				buf = append(buf, c)
-				i++
+			case k == bleuSpaceByte, k == bleuLeadByte && bleuSpaceStart(str, i):
+				goto end
+			case c >= utf8.RuneSelf:
+				ascii = false
 			}
-			if i == len(str) || bleuSpace[str[i]] {
-				break
-			}
-			buf = append(buf, str[i]) // a control character that is no whitespace
+			buf = append(buf, c) // a control character that is no whitespace, or part of a code point
 			i++
 		}
-		var id int32
-		if id, ok = s.internKey(buf, start, len(buf)); !ok {
-			break
+	end:
+		if !ascii {
+			buf = textnorm.AppendLower(buf[:start], str[from:i])
 		}
-		dst = append(dst, id)
-	}
-	s.buf = buf
-	return dst, ok
-}
-
-// bleuTokensUnicode is bleuTokens for text with non-ASCII characters.
-func (s *scratch) bleuTokensUnicode(dst []int32, str string) ([]int32, bool) {
-	low := len(s.buf)
-	s.buf = textnorm.AppendLower(s.buf, str)
-	end := len(s.buf)
-	for i := low; i < end; {
-		// Skip whitespace, then find the token's end.
-		if sp, n := bleuSpaceAt(s.buf[i:end]); sp {
-			i += n
-			continue
-		}
-		tok := i
-		for i++; i < end; i++ {
-			if k := bleuByte[s.buf[i]]; k == bleuSpaceByte || k == bleuLeadByte && bleuSpaceStart(s.buf[i:end]) {
-				break
-			}
-		}
-		id, ok := s.internKey(s.buf, tok, i)
+		id, ok := s.internKey(buf, start, len(buf))
 		if !ok {
+			s.buf = buf
 			return dst, false
 		}
 		dst = append(dst, id)
 	}
+	s.buf = buf
 	return dst, true
 }
 
@@ -115,6 +97,9 @@ func (s *scratch) bleuTokensUnicode(dst []int32, str string) ([]int32, bool) {
 func (s *scratch) internKey(buf []byte, start, end int) (int32, bool) {
 	tok := buf[start:end]
 	key := tokenKey(tok)
+	if 2*(len(s.idToks)+1) > len(s.tokIDs.slots) {
+		s.tokIDs.grow()
+	}
 	id, isNew := s.tokIDs.insert(key, int32(len(s.idToks)))
 	if isNew {
 		s.idToks = append(s.idToks, span{int32(start), int32(end), key})
@@ -127,14 +112,6 @@ func (s *scratch) internKey(buf []byte, start, end int) (int32, bool) {
 	return id, true
 }
 
-// bleuSpace marks the ASCII bytes Python's str.split cuts at; it is never written after init.
-var bleuSpace = func() (t [256]bool) {
-	for c := range 0x80 {
-		t[c] = textnorm.IsSpace(rune(c))
-	}
-	return t
-}()
-
 // load64 returns s[i:i+8] as a little-endian word.
 func load64(s string, i int) uint64 {
 	b := s[i : i+8]
@@ -142,31 +119,30 @@ func load64(s string, i int) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// bleuSpaceAt reports whether the lowered text b starts with Python whitespace, and the length of
-// that first character, or of its first byte when it is no whitespace: the lead bytes of
-// non-ASCII whitespace are 0xC2 (U+0085, U+00A0), 0xE1 (U+1680), 0xE2 (U+2000–U+205F) and 0xE3
-// (U+3000), so other bytes need no decoding.
-func bleuSpaceAt(b []byte) (bool, int) {
-	switch bleuByte[b[0]] {
+// bleuSpaceAt reports whether str[i:] starts with Python whitespace, and the length of that
+// first character, or 1 when it is no whitespace: the lead bytes of non-ASCII whitespace are
+// 0xC2 (U+0085, U+00A0), 0xE1 (U+1680), 0xE2 (U+2000–U+205F) and 0xE3 (U+3000), so other bytes
+// need no decoding.
+func bleuSpaceAt(str string, i int) (bool, int) {
+	switch bleuByte[str[i]] {
 	case bleuLeadByte:
-		r, n := utf8.DecodeRune(b)
+		r, n := utf8.DecodeRuneInString(str[i:])
 		if textnorm.IsSpace(r) {
 			return true, n
 		}
-		return false, 1
 	case bleuSpaceByte:
 		return true, 1
 	}
 	return false, 1
 }
 
-// bleuSpaceStart reports whether b starts with Python whitespace.
-func bleuSpaceStart(b []byte) bool {
-	sp, _ := bleuSpaceAt(b)
+// bleuSpaceStart reports whether str[i:] starts with Python whitespace.
+func bleuSpaceStart(str string, i int) bool {
+	sp, _ := bleuSpaceAt(str, i)
 	return sp
 }
 
-// Byte classes in lowered text: part of a token, ASCII whitespace, or the lead byte of a
+// Byte classes of text: part of a token, ASCII whitespace, or the lead byte of a
 // sequence that may be whitespace.
 const (
 	bleuTokenByte = iota
@@ -174,7 +150,7 @@ const (
 	bleuLeadByte
 )
 
-// bleuByte classifies bytes for bleuTokensUnicode; it is never written after init.
+// bleuByte classifies bytes for bleuTokens; it is never written after init.
 var bleuByte = func() (t [256]uint8) {
 	for c := range 0x80 {
 		if textnorm.IsSpace(rune(c)) {
@@ -186,3 +162,14 @@ var bleuByte = func() (t [256]uint8) {
 	}
 	return t
 }()
+
+// grow doubles the table, keeping its entries.
+func (t *keyTable) grow() {
+	old, gen := t.slots, t.gen
+	t.slots, t.gen = make([]keySlot, 2*len(old)), 1
+	for _, sl := range old {
+		if sl.gen == gen {
+			t.insert(sl.key, sl.val)
+		}
+	}
+}
