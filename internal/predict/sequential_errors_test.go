@@ -1,0 +1,285 @@
+package predict
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestSequentialCacheRerun runs the transcript twice with one cache: the rerun asks nothing and
+// writes the same records, marked cached.
+func TestSequentialCacheRerun(t *testing.T) {
+	calls := loadTranscript(t)
+	results := loadResults(t)
+	scores := []float64{0, 1, 1, 0, 1, 0, 0}
+	srv := newReplayServer(t, calls)
+	args := seqArgs(t, srv.URL, "--cache", filepath.Join(t.TempDir(), "run.sqlite"))
+	if _, stderr, err := seqRun(t, seqInput(t), args...); err != nil {
+		t.Fatalf("first run: %v\n%s", err, stderr)
+	}
+	recs, stderr, err := seqRun(t, seqInput(t), args...)
+	if err != nil {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
+	}
+	srv.check(t)
+	if srv.answeredTotal() != 28 {
+		t.Errorf("server answered %d calls over both runs, want 28", srv.answeredTotal())
+	}
+	if len(recs) != 14 {
+		t.Fatalf("rerun wrote %d records, want 14", len(recs))
+	}
+	for i, rec := range recs {
+		checkTranscriptRecord(t, rec, calls[2*i], calls[2*i+1], results[i], scores[i%7], true)
+	}
+}
+
+// lines splits the test input into its records' JSON lines.
+func lines(t *testing.T) []string {
+	return strings.Split(strings.TrimSpace(seqInput(t)), "\n")
+}
+
+// TestSequentialFailures checks that a failed or empty answer and a failed or unparsable verdict are
+// errors on their records (never a 0 score) and what happens to the rest of the sequence.
+func TestSequentialFailures(t *testing.T) {
+	calls := loadTranscript(t)
+	const skipped3 = "skipped: position 3 failed"
+	tests := []struct {
+		name   string
+		faults map[int]fault
+		// wantPred and wantJudge map record index → substring of the prediction / judgment error
+		wantPred, wantJudge map[int]string
+		asked               map[int]int // call index → times asked, for the calls that differ from 1
+	}{
+		{
+			name:     "empty answer",
+			faults:   map[int]fault{4: {raw: " \n\t "}},
+			wantPred: map[int]string{2: "empty answer", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			asked:    map[int]int{5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
+		},
+		{
+			name:     "failed answer",
+			faults:   map[int]fault{4: {status: 400}},
+			wantPred: map[int]string{2: "400", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			asked:    map[int]int{5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
+		},
+		{
+			name:      "unparsable verdict",
+			faults:    map[int]fault{13: {raw: "[Grade]: 1 point, no JSON"}},
+			wantJudge: map[int]string{6: "unparsable"},
+			asked:     map[int]int{13: 3}, // asked again --judge-parse-retries (2) times
+		},
+		{
+			name:      "failed verdict",
+			faults:    map[int]fault{11: {status: 400}},
+			wantJudge: map[int]string{5: "judge call"},
+			wantPred:  map[int]string{6: "skipped: position 6 has no verdict"},
+			asked:     map[int]int{12: 0, 13: 0},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newReplayServer(t, calls)
+			srv.faults = tt.faults
+			recs, stderr, err := seqRun(t, seqInput(t), seqArgs(t, srv.URL)...)
+			if got := command.ExitCode(err); got != 3 {
+				t.Errorf("exit code %d, want 3 (%v)\n%s", got, err, stderr)
+			}
+			srv.check(t)
+			if len(recs) != 14 {
+				t.Fatalf("got %d records, want 14", len(recs))
+			}
+			for i := range calls {
+				want, ok := tt.asked[i]
+				if !ok {
+					want = 1
+				}
+				if got := srv.asked(i); got != want {
+					t.Errorf("call %d asked %d times, want %d", i, got, want)
+				}
+			}
+			for i, rec := range recs {
+				checkFailure(t, rec, tt.wantPred, tt.wantJudge, i)
+			}
+		})
+	}
+}
+
+func checkFailure(t *testing.T, rec *record.Record, wantPred, wantJudge map[int]string, i int) {
+	t.Helper()
+	p, jg := rec.Prediction, rec.Judgments["evalearn"]
+	if w, ok := wantPred[i]; ok {
+		if p == nil || !strings.Contains(p.Error, w) || p.Text != "" || jg != nil {
+			t.Errorf("%s: prediction %+v judgment %+v, want a prediction error containing %q and no judgment", rec.ID, p, jg, w)
+		}
+		return
+	}
+	if p == nil || p.Error != "" || p.Text == "" {
+		t.Fatalf("%s: prediction %+v, want an answer", rec.ID, p)
+	}
+	if w, ok := wantJudge[i]; ok {
+		if jg == nil || jg.Score != nil || !strings.Contains(jg.Error, w) {
+			t.Errorf("%s: judgment %+v, want no score and an error containing %q", rec.ID, jg, w)
+		}
+		return
+	}
+	if jg == nil || jg.Score == nil || jg.Error != "" {
+		t.Errorf("%s: judgment %+v, want a score", rec.ID, jg)
+	}
+}
+
+// TestSequentialGrouping checks the order and contiguity rules: positions given out of order are
+// solved in order and written in input order, a sequence id that reappears after another
+// sequence is an error on its later records, a duplicate position is an error, and a record
+// without a sequence between sequences passes through.
+func TestSequentialGrouping(t *testing.T) {
+	calls := loadTranscript(t)
+	in := lines(t)
+	plain := `{"schema":1,"id":"plain","question":"q","answers":["a"],"prediction":{"text":"a"}}`
+	t.Run("shuffled positions", func(t *testing.T) {
+		srv := newReplayServer(t, calls)
+		order := []int{3, 0, 6, 1, 5, 2, 4, 13, 12, 11, 10, 9, 8, 7}
+		var shuffled []string
+		for _, i := range order {
+			shuffled = append(shuffled, in[i])
+		}
+		recs, stderr, err := seqRun(t, strings.Join(shuffled, "\n")+"\n", seqArgs(t, srv.URL)...)
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, stderr)
+		}
+		srv.check(t)
+		if srv.answeredTotal() != 28 {
+			t.Errorf("server answered %d calls, want 28", srv.answeredTotal())
+		}
+		results := loadResults(t)
+		for k, rec := range recs {
+			i := order[k]
+			checkTranscriptRecord(t, rec, calls[2*i], calls[2*i+1], results[i], []float64{0, 1, 1, 0, 1, 0, 0}[i%7], false)
+		}
+	})
+	t.Run("reappearing sequence, duplicate, plain record", func(t *testing.T) {
+		srv := newReplayServer(t, calls)
+		// seq 4 positions 1-3 (position 2 twice), a plain record, seq 36, then seq 4 positions 4-7
+		input := slicesConcat(in[0:2], []string{in[1], in[2], plain}, in[7:14], in[3:7])
+		recs, stderr, err := seqRun(t, strings.Join(input, "\n")+"\n", seqArgs(t, srv.URL)...)
+		if got := command.ExitCode(err); got != 3 {
+			t.Errorf("exit code %d, want 3 (%v)\n%s", got, err, stderr)
+		}
+		srv.check(t)
+		if srv.answeredTotal() != 6+14 {
+			t.Errorf("server answered %d calls, want 20 (seq 4 positions 1-3, seq 36)", srv.answeredTotal())
+		}
+		if len(recs) != len(input) {
+			t.Fatalf("got %d records, want %d", len(recs), len(input))
+		}
+		for k, rec := range recs {
+			var src record.Record
+			if err := json.Unmarshal([]byte(input[k]), &src); err != nil {
+				t.Fatal(err)
+			}
+			if rec.ID != src.ID {
+				t.Fatalf("record %d is %s, want %s (input order)", k, rec.ID, src.ID)
+			}
+			var wantErr string
+			switch {
+			case k == 2:
+				wantErr = "duplicate position 2 in sequence 4"
+			case k >= 12:
+				wantErr = "sequence 4 reappears"
+			}
+			p := rec.Prediction
+			switch {
+			case rec.ID == "plain":
+				if p == nil || p.Text != "a" || p.Model != "" || rec.Judgments != nil {
+					t.Errorf("plain record changed: %+v", p)
+				}
+			case wantErr != "":
+				if p == nil || !strings.Contains(p.Error, wantErr) {
+					t.Errorf("%s (line %d): prediction %+v, want error %q", rec.ID, k+1, p, wantErr)
+				}
+			case p == nil || p.Error != "" || rec.Judgments["evalearn"] == nil || rec.Judgments["evalearn"].Score == nil:
+				t.Errorf("%s (line %d): prediction %+v, want an answer and a verdict", rec.ID, k+1, p)
+			}
+		}
+	})
+	t.Run("no judge model", func(t *testing.T) {
+		srv := newReplayServer(t, calls)
+		args := seqArgs(t, srv.URL)
+		for i, a := range args {
+			if a == "--judge-model" {
+				args = append(args[:i:i], args[i+2:]...)
+				break
+			}
+		}
+		_, stderr, err := seqRun(t, seqInput(t), args...)
+		if got := command.ExitCode(err); got != 2 || !strings.Contains(stderr, "--judge-model is required") {
+			t.Errorf("exit code %d, stderr %q; want 2 and a message naming --judge-model", got, stderr)
+		}
+		if srv.answeredTotal() != 0 {
+			t.Errorf("server answered %d calls, want 0", srv.answeredTotal())
+		}
+	})
+}
+
+// TestSequentialPassThrough feeds back a finished run whose last positions were removed: the
+// earlier positions pass through and form the history, so only the missing positions are asked,
+// with the same requests as the first time.
+func TestSequentialPassThrough(t *testing.T) {
+	calls := loadTranscript(t)
+	srv := newReplayServer(t, calls)
+	full, stderr, err := seqRun(t, seqInput(t), seqArgs(t, srv.URL)...)
+	if err != nil {
+		t.Fatalf("first run: %v\n%s", err, stderr)
+	}
+	var b strings.Builder
+	for i, rec := range full {
+		if i%7 >= 4 { // positions 5-7 of both sequences to do again
+			rec.Prediction, rec.Judgments = nil, nil
+		}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	before := srv.answeredTotal()
+	recs, stderr, err := seqRun(t, b.String(), seqArgs(t, srv.URL)...)
+	if err != nil {
+		t.Fatalf("second run: %v\n%s", err, stderr)
+	}
+	srv.check(t)
+	if got := srv.answeredTotal() - before; got != 12 {
+		t.Errorf("second run asked %d calls, want 12 (3 positions × 2 calls × 2 sequences)", got)
+	}
+	results := loadResults(t)
+	for i, rec := range recs {
+		checkTranscriptRecord(t, rec, calls[2*i], calls[2*i+1], results[i], []float64{0, 1, 1, 0, 1, 0, 0}[i%7], false)
+	}
+
+	// a passed-through position without a verdict cannot be history: the rest is skipped
+	rec := *full[0]
+	rec.Judgments = nil
+	line, _ := json.Marshal(&rec)
+	input := string(line) + "\n" + strings.Join(lines(t)[1:7], "\n") + "\n"
+	recs, _, err = seqRun(t, input, seqArgs(t, srv.URL)...)
+	if got := command.ExitCode(err); got != 3 {
+		t.Errorf("exit code %d, want 3", got)
+	}
+	for _, r := range recs[1:] {
+		if r.Prediction == nil || !strings.Contains(r.Prediction.Error, "position 1 has a prediction but no evalearn verdict") {
+			t.Errorf("%s: prediction %+v, want skipped", r.ID, r.Prediction)
+		}
+	}
+}
+
+func slicesConcat(parts ...[]string) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
