@@ -198,7 +198,7 @@ func TestLoopbackRouting(t *testing.T) {
 		t.Errorf("EvaLearn request: messages %+v temperature %v, want the empty system message and 0.2", c.msgs[:len(c.msgs)-1], c.Temperature)
 	}
 
-	// Rerun from the cache: zero calls, the same verdicts, marked cached and free.
+	// Rerun from the cache: zero calls, the same verdicts (and costs), marked cached.
 	before := srv.count()
 	stdout2, stderr2, code := runJudge(t, append(args, "--force"), stdout)
 	if code != 0 || srv.count() != before {

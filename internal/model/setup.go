@@ -29,16 +29,14 @@ type Setup struct {
 	Timeout    time.Duration
 	Backoff    time.Duration
 	Seed       uint64
+	// Transport, when set, carries the calls instead of a new one built from the fields above, so
+	// that two clients (a reader and its judge) share one retry policy and request budget.
+	Transport *Transport
 }
 
-// Client returns the Client for s, its calls going through a retrying, rate-limited Transport.
-// A hosted provider (one with KeyEnv variables) without a key and without a BaseURL is refused
-// with an error wrapping ErrNoKey; a BaseURL names a local or compatible server that may need none.
-func (s Setup) Client(ctx context.Context) (Client, error) {
-	if env := KeyEnv[s.Provider]; s.APIKey == "" && s.BaseURL == "" && len(env) > 0 {
-		return nil, fmt.Errorf("%s: %w (set %s or use --api-key-file)", s.Provider, ErrNoKey, strings.Join(env, " or "))
-	}
-	tr := NewTransport(TransportConfig{
+// NewTransport returns a new retrying, rate-limited Transport configured by s.
+func (s Setup) NewTransport() *Transport {
+	return NewTransport(TransportConfig{
 		MaxRetries:  s.MaxRetries,
 		Timeout:     s.Timeout,
 		Backoff:     s.Backoff,
@@ -46,6 +44,19 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 		RPM:         s.RPM,
 		Seed:        s.Seed,
 	})
+}
+
+// Client returns the Client for s, its calls going through s.Transport or else s.NewTransport().
+// A hosted provider (one with KeyEnv variables) without a key and without a BaseURL is refused
+// with an error wrapping ErrNoKey; a BaseURL names a local or compatible server that may need none.
+func (s Setup) Client(ctx context.Context) (Client, error) {
+	if env := KeyEnv[s.Provider]; s.APIKey == "" && s.BaseURL == "" && len(env) > 0 {
+		return nil, fmt.Errorf("%w for %s: set %s or use --api-key-file", ErrNoKey, s.Provider, strings.Join(env, " or "))
+	}
+	tr := s.Transport
+	if tr == nil {
+		tr = s.NewTransport()
+	}
 	var tpm *Limiter
 	if s.TPM > 0 {
 		tpm = NewLimiter(s.TPM, nil)

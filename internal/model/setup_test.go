@@ -153,3 +153,31 @@ func TestLoadPrices(t *testing.T) {
 		t.Errorf("LoadPrices(%s) = %v, want an error naming the file", bad, err)
 	}
 }
+
+// TestSetupSharedTransport checks that two clients given one Transport share its request budget:
+// with RPM 1 (a burst of one), the second client's call must wait, so a cancelled context stops it.
+func TestSetupSharedTransport(t *testing.T) {
+	var calls atomic.Int64
+	srv := wireServer(t, wires[0], &calls, nil)
+	s := Setup{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, RPM: 1}
+	s.Transport = s.NewTransport()
+	a, err := s.Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Generate(context.Background(), testRequest("openai", "gpt-4o-mini")); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := b.Generate(ctx, testRequest("openai", "gpt-4o-mini")); err == nil {
+		t.Errorf("second client's call = nil error, want it held by the shared 1 rpm budget")
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("server calls = %d, want 1", n)
+	}
+}
