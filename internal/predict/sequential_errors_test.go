@@ -2,6 +2,7 @@ package predict
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -282,4 +283,68 @@ func slicesConcat(parts ...[]string) []string {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// FuzzBatches checks the grouping rule on arbitrary streams: every record comes out once and in
+// order, a batch holds one plain record or contiguous records of one sequence, and a sequence is
+// marked reappeared exactly when an earlier batch already had its id.
+func FuzzBatches(f *testing.F) {
+	f.Add([]byte{1, 1, 1, 2, 2, 0, 3})
+	f.Add([]byte{1, 2, 1, 0, 0, 2, 2})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, ids []byte) {
+		var recs []*record.Record
+		for i, b := range ids {
+			rec := &record.Record{ID: fmt.Sprint(i)}
+			if b%4 != 0 {
+				rec.Sequence = &record.Sequence{ID: fmt.Sprint(b % 4), Position: i}
+			}
+			recs = append(recs, rec)
+		}
+		src := func(yield func(*record.Record) error) error {
+			for _, r := range recs {
+				if err := yield(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		var out []*record.Record
+		seen := map[string]bool{}
+		prev := ""
+		err := batches(src)(func(b *batch) error {
+			if len(b.recs) == 0 || (b.seq == "" && len(b.recs) != 1) || (b.seq != "" && b.seq == prev) {
+				t.Fatalf("bad batch %+v after sequence %q", b, prev)
+			}
+			for _, r := range b.recs {
+				if got := seqID(r); got != b.seq {
+					t.Fatalf("record %s of sequence %q in batch of %q", r.ID, got, b.seq)
+				}
+			}
+			if b.reappeared != (b.seq != "" && seen[b.seq]) {
+				t.Fatalf("batch of %q: reappeared = %v, seen before = %v", b.seq, b.reappeared, seen[b.seq])
+			}
+			seen[b.seq], prev = true, b.seq
+			out = append(out, b.recs...)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != len(recs) {
+			t.Fatalf("batches hold %d records, want %d", len(out), len(recs))
+		}
+		for i := range out {
+			if out[i] != recs[i] {
+				t.Fatalf("record %d is %s, want %s", i, out[i].ID, recs[i].ID)
+			}
+		}
+	})
+}
+
+func seqID(r *record.Record) string {
+	if r.Sequence == nil {
+		return ""
+	}
+	return r.Sequence.ID
 }
