@@ -5,8 +5,6 @@ TOOLS     := $(CURDIR)/.tools
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(TOOLS)/staticcheck
 CMDS      := qa-load qa-predict qa-judge qa-score qa-learncurve
-# Commands that exist so far (the others arrive with their issues).
-BUILT     := $(notdir $(wildcard cmd/qa-*))
 
 .PHONY: all build test vet staticcheck unit race demo bench clean fmt
 
@@ -14,7 +12,7 @@ all: build
 
 build:
 	@mkdir -p $(BIN)
-	@for c in $(BUILT); do $(GO) build -o $(BIN)/$$c ./cmd/$$c || exit 1; done
+	@for c in $(CMDS); do $(GO) build -o $(BIN)/$$c ./cmd/$$c || exit 1; done
 
 $(STATICCHECK):
 	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -30,7 +28,7 @@ staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 
 race:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 15m ./...
 
 test: fmt vet staticcheck race
 
