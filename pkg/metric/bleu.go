@@ -31,14 +31,14 @@ func BLEU(pred string, refs []string) BLEUScores {
 	}
 	bounds := s.bounds
 	var num, den [4]int
-	small := s.denseIDs()
-	for n := 1; n <= 4; n++ {
-		if n > 1 && num[n-2] == 0 {
-			// No (n-1)-gram matches, so no n-gram can.
-			num[n-1], den[n-1] = 0, max(1, hyp-n+1)
-			continue
-		}
-		num[n-1], den[n-1] = s.clippedIDs(n, hyp, bounds, small)
+	refLen := 0
+	if len(bounds) > 0 {
+		refLen = bounds[len(bounds)-1] - hyp
+	}
+	if hyp <= maxRunHyp && hyp*refLen <= 4096 {
+		num, den = s.clippedRuns(hyp, bounds)
+	} else {
+		s.clippedOrders(&num, &den, hyp, bounds)
 	}
 	if num[0] == 0 {
 		return BLEUScores{}
@@ -54,19 +54,94 @@ func BLEU(pred string, refs []string) BLEUScores {
 			return roundedLog(float64(n) / float64(d))
 		})
 	}
+	// math.fsum of the weighted logarithms: with at most two non-zero terms, each exact (the
+	// weights are 1 and 1/2), one IEEE addition is already the correctly rounded sum.
+	var terms [4]float64
+	for i := range terms {
+		terms[i] = bleuWeights[2][i] * logp[i]
+	}
+	sums := [3]float64{logp[0], 0.5*logp[0] + 0.5*logp[1], fsum(terms[:])}
 	var out [3]float64
-	for k, w := range bleuWeights {
-		var terms [4]float64
-		for i := range terms {
-			terms[i] = w[i] * logp[i]
-		}
-		if sum := fsum(terms[:]); sum == 0 {
+	for k, sum := range sums {
+		if sum == 0 {
 			out[k] = bp
 		} else {
 			out[k] = bp * s.memoExp(sum)
 		}
 	}
 	return BLEUScores{out[0], out[1], out[2]}
+}
+
+// clippedOrders sets num and den to clipped's for the orders 1 to 4.
+func (s *scratch) clippedOrders(num, den *[4]int, hyp int, bounds []int) {
+	small := s.denseIDs()
+	for n := 1; n <= 4; n++ {
+		if n > 1 && num[n-2] == 0 {
+			// No (n-1)-gram matches, so no n-gram can.
+			num[n-1], den[n-1] = 0, max(1, hyp-n+1)
+			continue
+		}
+		num[n-1], den[n-1] = s.clippedIDs(n, hyp, bounds, small)
+	}
+}
+
+// maxRunHyp is the longest hypothesis clippedRuns takes.
+const maxRunHyp = 64
+
+// clippedRuns returns clipped's numerators and denominators for the orders 1 to 4 at once, for a
+// hypothesis of at most maxRunHyp tokens: the n-gram at hypothesis position i occurs at reference
+// position j when the common run of tokens from i and j is at least n long. A distinct n-gram
+// is counted at its first position, with its count in the hypothesis and its largest count in a
+// reference.
+func (s *scratch) clippedRuns(hyp int, bounds []int) (num, den [4]int) {
+	h := s.ids[:hyp]
+	var best [4][maxRunHyp]int32 // largest count in one reference, by order and position
+	start := hyp
+	for _, end := range bounds {
+		r := s.ids[start:end]
+		var c [4][maxRunHyp]int32
+		for i, x := range h {
+			for j, y := range r {
+				if x != y {
+					continue
+				}
+				c[0][i]++
+				for n := 1; n < 4 && i+n < len(h) && j+n < len(r) && h[i+n] == r[j+n]; n++ {
+					c[n][i]++
+				}
+			}
+		}
+		for n := range c {
+			for i := range h {
+				best[n][i] = max(best[n][i], c[n][i])
+			}
+		}
+		start = end
+	}
+	for i, x := range h {
+		var self [4]int32
+		first := [4]bool{true, true, true, true}
+		for k, y := range h {
+			if x != y {
+				continue
+			}
+			self[0]++
+			first[0] = first[0] && k >= i
+			for n := 1; n < 4 && i+n < len(h) && k+n < len(h) && h[i+n] == h[k+n]; n++ {
+				self[n]++
+				first[n] = first[n] && k >= i
+			}
+		}
+		for n := 0; n < 4 && i+n < len(h); n++ {
+			if first[n] {
+				num[n] += int(min(self[n], best[n][i]))
+			}
+		}
+	}
+	for n := range den {
+		den[n] = max(1, hyp-n)
+	}
+	return num, den
 }
 
 // bleuRead puts the ids of the tokens of pred and then refs in s.ids, the ends of the references

@@ -110,3 +110,31 @@ func TestBleuReadPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestClippedRuns checks the all-orders run counting against the map counting on random
+// hypotheses and references over small vocabularies, where n-grams repeat.
+func TestClippedRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	s := new(scratch)
+	for range 3000 {
+		hyp := rng.IntN(maxRunHyp + 1)
+		vocab := 1 + rng.IntN(5)
+		total := hyp
+		var bounds []int
+		for range 1 + rng.IntN(3) {
+			total += rng.IntN(20)
+			bounds = append(bounds, total)
+		}
+		s.ids = s.ids[:0]
+		for range total {
+			s.ids = append(s.ids, int32(rng.IntN(vocab)))
+		}
+		num, den := s.clippedRuns(hyp, bounds)
+		for n := 1; n <= 4; n++ {
+			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
+			if num[n-1] != wantNum || den[n-1] != wantDen {
+				t.Fatalf("clippedRuns on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
+			}
+		}
+	}
+}
