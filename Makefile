@@ -6,7 +6,7 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(TOOLS)/staticcheck
 CMDS      := qa-load qa-predict qa-judge qa-score qa-learncurve
 
-.PHONY: all build test vet staticcheck unit race demo bench clean fmt
+.PHONY: all build test vet staticcheck race demo bench clean fmt
 
 all: build
 
