@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/learncurve"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -340,3 +342,33 @@ func checkTranscriptRecord(t *testing.T, rec *record.Record, student, judgeCall 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestSequentialLearnCurve pipes the solved transcript into qa-learncurve: its report must equal the
+// one evaluate_metric.py wrote on evaluate.py's results for the same run (to 1e-9).
+func TestSequentialLearnCurve(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	var predicted, stderr, report bytes.Buffer
+	err := Run(context.Background(), append([]string{"qa-predict"}, seqArgs(t, srv.URL)...), strings.NewReader(seqInput(t)), &predicted, &stderr)
+	if err != nil {
+		t.Fatalf("qa-predict: %v\n%s", err, stderr.String())
+	}
+	err = learncurve.Run(context.Background(), []string{"qa-learncurve", "--problems", "7", "--warmup", "3"}, &predicted, &report, &stderr)
+	if err != nil {
+		t.Fatalf("qa-learncurve: %v\n%s", err, stderr.String())
+	}
+	wantJSON, err := os.ReadFile("testdata/evalearn/report_M7_K3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	if err := json.Unmarshal(report.Bytes(), &got); err != nil {
+		t.Fatalf("qa-learncurve report: %v\n%s", err, report.String())
+	}
+	if err := json.Unmarshal(wantJSON, &want); err != nil {
+		t.Fatal(err)
+	}
+	approx := cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) <= 1e-9 })
+	if d := cmp.Diff(want, got, approx); d != "" {
+		t.Errorf("learning-curve report differs from evaluate_metric.py's (-want +got):\n%s", d)
+	}
+}
