@@ -366,7 +366,7 @@ func TestAnthropicEndToEnd(t *testing.T) {
 		b, _ := io.ReadAll(r.Body)
 		got.Store(string(b))
 		if r.URL.Path != "/v1/messages" || r.Header.Get("X-Api-Key") != testKey {
-			http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"bad"}}`, 401)
+			http.Error(w, `{"type":"error","error":{"type":"authentication_error","message":"bad"}}`, http.StatusUnauthorized)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")

@@ -120,7 +120,7 @@ func (c *cmrcIDs) segmentLower(s string, dst []int32, check bool) (out []int32, 
 	for i := 0; i < len(s); {
 		var r rune
 		var n int
-		// cmrcDecode by hand: the call is not inlined and this loop sees every character.
+		// Three-byte sequences are decoded inline: this loop sees every character.
 		switch c := s[i]; {
 		case c < utf8.RuneSelf:
 			r, n = rune(c), 1

@@ -67,15 +67,6 @@ func caseless(s string) bool {
 	return true
 }
 
-// cmrcDecode is utf8.DecodeRuneInString(s[i:]) for a non-ASCII s[i], with an inlined path for
-// the three-byte sequences Chinese text is made of.
-func cmrcDecode(s string, i int) (rune, int) {
-	if c := s[i]; 0xe1 <= c && c <= 0xef && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
-		return rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f), 3
-	}
-	return utf8.DecodeRuneInString(s[i:])
-}
-
 // caselessRune covers the non-ASCII ranges caseless accepts; TestCaselessRune checks them.
 func caselessRune(r rune) bool {
 	return 0x2000 <= r && r <= 0x206f || 0x2e80 <= r && r <= 0xa63f ||
@@ -97,7 +88,7 @@ func cmrcNext(s string, i int) (start, n int, cased bool) {
 		var r rune
 		var n int
 		if 0xe1 <= c && c <= 0xef && c != 0xed && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
-			r, n = rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f), 3 // cmrcDecode, inlined
+			r, n = rune(c&0x0f)<<12|rune(s[i+1]&0x3f)<<6|rune(s[i+2]&0x3f), 3 // a three-byte sequence, decoded inline
 		} else {
 			r, n = utf8.DecodeRuneInString(s[i:])
 		}

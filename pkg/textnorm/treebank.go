@@ -72,9 +72,6 @@ func plainWords(s string) bool {
 	return true
 }
 
-// pySpace is Python's Unicode \s (str.isspace) as an RE2 character class body.
-const pySpace = `\t-\r\x{1c}-\x{20}\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}`
-
 // treebankRule is one regex substitution of NLTKWordTokenizer, run only when need reports that
 // the text may hold a match (nil means always).
 type treebankRule struct {
