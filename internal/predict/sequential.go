@@ -12,7 +12,9 @@ package predict
 // Note: a record's sequence is solved only once the whole sequence has been read (its records are
 // buffered until a record of another sequence, or the end of the input, arrives), because the
 // pipeline cannot know before that whether a later line still belongs to it. qa-load emits a
-// sequence's records together. Memory is bounded by about 2 × concurrency + 1 sequences. A sequence
+// sequence's records together. Memory holds at most --concurrency sequences being solved or
+// awaiting their turn to be written, plus the one being read. On interruption only whole sequences
+// are written; with the cache, a rerun replays what the interrupted one was told. A sequence
 // id that reappears after other records is not merged (that would need the whole input in memory):
 // its later records get a prediction error.
 
@@ -83,6 +85,7 @@ type sequencer struct {
 // judgeTally counts the judge's verdicts for the summary line.
 type judgeTally struct {
 	verdicts, cached, errors int
+	unpriced                 int // verdicts with usage but no known price
 	usage                    record.Usage
 	cost                     float64
 }
@@ -358,6 +361,8 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 	}
 	if jg.CostUSD != nil {
 		s.tally.cost += *jg.CostUSD
+	} else if jg.Usage != nil {
+		s.tally.unpriced++
 	}
 	if jg.Error != "" {
 		s.tally.errors++
@@ -378,6 +383,10 @@ func (s *sequencer) summary(a *app) {
 	if t.verdicts == 0 {
 		return
 	}
-	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %d verdicts (%d cached), %d errors; tokens %d in, %d out; cost $%.6f\n",
-		s.judge.Model, t.verdicts, t.cached, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	unpriced := ""
+	if t.unpriced > 0 {
+		unpriced = fmt.Sprintf(" (not counting %d verdicts: no price for %s, add it with --prices)", t.unpriced, s.judge.Model)
+	}
+	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %d verdicts (%d cached), %d errors; tokens %d in, %d out; cost $%.6f%s\n",
+		s.judge.Model, t.verdicts, t.cached, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost, unpriced)
 }
