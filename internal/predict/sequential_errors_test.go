@@ -348,3 +348,28 @@ func seqID(r *record.Record) string {
 	}
 	return r.Sequence.ID
 }
+
+// TestSequentialJudgeEndpoint sends the judge's requests to --judge-base-url and the student's to
+// --base-url.
+func TestSequentialJudgeEndpoint(t *testing.T) {
+	calls := loadTranscript(t)
+	student, judgeSrv := newReplayServer(t, calls), newReplayServer(t, calls)
+	recs, stderr, err := seqRun(t, seqInput(t), seqArgs(t, student.URL, "--judge-base-url", judgeSrv.URL)...)
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr)
+	}
+	student.check(t)
+	judgeSrv.check(t)
+	for i, c := range calls {
+		wantS, wantJ := 1, 0
+		if c.Role == "judge" {
+			wantS, wantJ = 0, 1
+		}
+		if s, j := student.asked(i), judgeSrv.asked(i); s != wantS || j != wantJ {
+			t.Errorf("call %d (%s): student server asked %d times, judge server %d; want %d, %d", i, c.Role, s, j, wantS, wantJ)
+		}
+	}
+	if len(recs) != 14 {
+		t.Errorf("got %d records, want 14", len(recs))
+	}
+}
