@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -118,16 +119,37 @@ func (a *app) configureSequences(c *cli.Context) error {
 	if c.Int("judge-parse-retries") < 0 {
 		return command.Usagef("--judge-parse-retries: must not be negative")
 	}
-	keyFile := c.String("judge-api-key-file")
-	if keyFile == "" && provider == a.provider {
-		keyFile = c.String("api-key-file")
-	}
-	key, err := apiKey(provider, keyFile)
+	client, err := a.judgeClient(c, provider, baseURL)
 	if err != nil {
-		return fmt.Errorf("judge: %w", err)
+		return err
+	}
+	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
+		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices}
+	return nil
+}
+
+// judgeClient builds the judge's client: its key from --judge-api-key-file, else (same provider)
+// --api-key-file, else the provider's environment variables; qa-predict's retrying transport; the cache.
+func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Client, error) {
+	var key string
+	var err error
+	switch f := c.String("judge-api-key-file"); {
+	case f != "":
+		b, rerr := os.ReadFile(f)
+		if rerr != nil {
+			return nil, command.Usagef("--judge-api-key-file: %v", rerr)
+		}
+		key = strings.TrimSpace(string(b))
+	case provider == a.provider:
+		key, err = apiKey(provider, c.String("api-key-file"))
+	default:
+		key, err = apiKey(provider, "")
+	}
+	if err != nil {
+		return nil, err
 	}
 	if key == "" && baseURL == "" && len(model.KeyEnv[provider]) > 0 {
-		return command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
+		return nil, command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
 	}
 	transport := a.transport
 	if transport == nil {
@@ -136,14 +158,12 @@ func (a *app) configureSequences(c *cli.Context) error {
 	}
 	client, err := model.New(c.Context, model.Config{Provider: provider, BaseURL: baseURL, APIKey: key, HTTPClient: transport.Client()})
 	if err != nil {
-		return fmt.Errorf("judge: %w", err)
+		return nil, fmt.Errorf("judge: %w", err)
 	}
 	if a.store != nil {
-		client = a.store.Wrap(client)
+		return a.store.Wrap(client), nil
 	}
-	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
-		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices}
-	return nil
+	return client, nil
 }
 
 // batch is one unit of work: a record without a sequence, or the contiguous records of a sequence.
