@@ -55,33 +55,46 @@ func (s *scratch) sameTok(i, j int32) bool {
 	return a.key == b.key && (a.key&longKey == 0 || string(s.buf[a.start:a.end]) == string(s.buf[b.start:b.end]))
 }
 
-// squad appends SQuAD-normalised str and its keyed tokens to the scratch.
+// squad appends SQuAD-normalised str and its tokens to the scratch. Their keys are left 0, to
+// be worked out by keyText when they are needed: exact match compares the bytes.
 func (s *scratch) squad(str string) text {
 	start := len(s.buf)
 	s.buf, s.ends = textnorm.AppendSquadTokens(s.buf, s.ends[:0], str)
 	t := text{bstart: int32(start), bend: int32(len(s.buf)), lo: int32(len(s.toks))}
 	s.toks = slices.Grow(s.toks, len(s.ends))
-	buf := s.buf[:cap(s.buf)]
 	b := int32(start)
 	for _, e := range s.ends {
-		var k uint64
-		switch n := e - b; {
-		case n > 7:
-			k = hashBytes(buf[b:e]) | longKey
-		case int(b)+8 <= len(buf):
-			k = binary.LittleEndian.Uint64(buf[b:])&(1<<(8*n)-1) | uint64(n)<<56
-		default:
-			k = tokenKey(buf[b:e])
-		}
-		s.toks = append(s.toks, span{b, e, k})
+		s.toks = append(s.toks, span{b, e, 0})
 		b = e + 1
 	}
 	t.hi = int32(len(s.toks))
 	return t
 }
 
+// keyText sets the keys of the tokens of t, unless they are set (no key is 0).
+func (s *scratch) keyText(t text) {
+	if t.lo == t.hi || s.toks[t.lo].key != 0 {
+		return
+	}
+	buf := s.buf[:cap(s.buf)]
+	for i := t.lo; i < t.hi; i++ {
+		tk := &s.toks[i]
+		b, e := tk.start, tk.end
+		switch n := e - b; {
+		case n > 7:
+			tk.key = hashBytes(buf[b:e]) | longKey
+		case int(b)+8 <= len(buf):
+			tk.key = binary.LittleEndian.Uint64(buf[b:])&(1<<(8*n)-1) | uint64(n)<<56
+		default:
+			tk.key = tokenKey(buf[b:e])
+		}
+	}
+}
+
 // overlap returns the size of the multiset intersection of the tokens of a and b.
 func (s *scratch) overlap(a, b text) int {
+	s.keyText(a)
+	s.keyText(b)
 	na, nb := int(a.hi-a.lo), int(b.hi-b.lo)
 	if nb <= 64 && na*nb <= 4096 {
 		return s.overlapSmall(a, b)

@@ -13,6 +13,7 @@ import (
 func checkSquadText(t *testing.T, s *scratch, str string) text {
 	t.Helper()
 	got := s.squad(str)
+	s.keyText(got)
 	start := len(s.buf)
 	s.buf = append(s.buf, textnorm.SquadNormalize(str)...)
 	want := s.cut(start)
@@ -79,6 +80,8 @@ func TestOverlapKeyCollision(t *testing.T) {
 	s := getScratch()
 	defer putScratch(s)
 	p, r := s.squad("encyclopaedia x"), s.squad("encyclopaedic x")
+	s.keyText(p)
+	s.keyText(r)
 	s.toks[r.lo].key = s.toks[p.lo].key
 	if _, ok := s.overlapKeys(p, r); ok {
 		t.Errorf("overlapKeys with colliding keys reported ok")

@@ -19,44 +19,14 @@ func AppendSquadTokens(dst []byte, ends []int32, s string) ([]byte, []int32) {
 	start := len(dst)
 	dst = slices.Grow(dst, len(s)+8)
 	tok, run := -1, -1 // the current word's start and its current run of word characters', or -1
-next:
 	for i := 0; i < len(s); {
+		dst, ends, i, tok, run = appendSquadASCII(dst, ends, s, i, start, tok, run)
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		var r rune // a lowered character that is kept but is no word character
 		switch squadByte[c] {
-		case sqWord:
-			dst, tok, run = openRun(dst, start, tok, run)
-			// Copy the run of ASCII letters and digits, lowercased, eight bytes at a time
-			// while dst has room for eight more.
-			for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
-				w := load64(s, i)
-				n := asciiWordPrefix(w)
-				m := len(dst)
-				binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
-				dst = dst[:m+n]
-				if i += n; n < 8 {
-					continue next
-				}
-			}
-			for i < len(s) && squadByte[s[i]] == sqWord {
-				dst = append(dst, s[i]|0x20)
-				i++
-			}
-			continue
-		case sqPunct:
-			i++
-			continue
-		case sqSpace:
-			i++
-			if run >= 0 {
-				dst, tok, ends = endSquadRun(dst, ends, start, tok, run)
-				run = -1
-			}
-			if tok >= 0 {
-				ends = append(ends, int32(len(dst)))
-				tok = -1
-			}
-			continue
 		case sqOther:
 			i++
 			r = rune(c)
@@ -123,6 +93,49 @@ next:
 		ends = append(ends, int32(len(dst)))
 	}
 	return dst, ends
+}
+
+// appendSquadASCII is AppendSquadTokens over s[i:] while it holds ASCII letters, digits,
+// whitespace and punctuation: it returns the updated state and where it stopped. It is kept
+// small so that its loop state stays in registers.
+func appendSquadASCII(dst []byte, ends []int32, s string, i, start, tok, run int) ([]byte, []int32, int, int, int) {
+	for i < len(s) {
+		switch squadByte[s[i]] {
+		case sqWord:
+			dst, tok, run = openRun(dst, start, tok, run)
+			// Copy the run of letters and digits, lowercased, eight bytes at a time while dst
+			// has room for eight more.
+			for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
+				w := load64(s, i)
+				n := asciiWordPrefix(w)
+				m := len(dst)
+				binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
+				dst = dst[:m+n]
+				if i += n; n < 8 {
+					break
+				}
+			}
+			for i < len(s) && squadByte[s[i]] == sqWord {
+				dst = append(dst, s[i]|0x20)
+				i++
+			}
+		case sqPunct:
+			i++
+		case sqSpace:
+			i++
+			if run >= 0 {
+				dst, tok, ends = endSquadRun(dst, ends, start, tok, run)
+				run = -1
+			}
+			if tok >= 0 {
+				ends = append(ends, int32(len(dst)))
+				tok = -1
+			}
+		default:
+			return dst, ends, i, tok, run
+		}
+	}
+	return dst, ends, i, tok, run
 }
 
 // openRun is called before a word character is written: it starts a word, after a space unless
