@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,12 +9,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -156,4 +160,35 @@ func normalize(rec *record.Record) *record.Record {
 		r.Judgments = js
 	}
 	return &r
+}
+
+// TestSequentialInterrupt cancels a run while sequence 36 waits for a reply: the finished sequence
+// 4 is written whole, nothing of sequence 36 is, and the exit code says interrupted.
+func TestSequentialInterrupt(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	srv.hangAfter, srv.hung = 17, make(chan struct{}, 1) // seq 4 is calls 0-13 at concurrency 1
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-srv.hung
+		cancel()
+	}()
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"qa-predict"}, seqArgs(t, srv.URL, "--concurrency", "1")...)
+	err := Run(ctx, args, strings.NewReader(seqInput(t)), &stdout, &stderr)
+	if got := command.ExitCode(err); got != command.ExitInterrupted {
+		t.Errorf("exit code %d (%v), want %d", got, err, command.ExitInterrupted)
+	}
+	recs := readRecords(t, stdout.Bytes())
+	var ids []string
+	for _, r := range recs {
+		ids = append(ids, r.ID)
+		if r.Judgments["evalearn"] == nil || r.Judgments["evalearn"].Score == nil {
+			t.Errorf("%s written without a verdict", r.ID)
+		}
+	}
+	want := []string{"evalearn:4:1", "evalearn:4:2", "evalearn:4:3", "evalearn:4:4", "evalearn:4:5", "evalearn:4:6", "evalearn:4:7"}
+	if !slices.Equal(ids, want) {
+		t.Errorf("written %v, want %v", ids, want)
+	}
 }

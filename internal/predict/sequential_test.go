@@ -73,8 +73,10 @@ type replayServer struct {
 	calls  []call
 	byKey  map[string]int
 	faults map[int]fault
-	// hangAfter, when > 0, makes every request after that many answered ones wait for the client to go.
+	// hangAfter, when > 0, makes every request after that many answered ones wait for the client to
+	// go; hung (if set) is then signalled without blocking.
 	hangAfter int
+	hung      chan struct{}
 
 	mu       sync.Mutex
 	answered map[int]int // call index → times answered
@@ -127,6 +129,10 @@ func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.hangAfter > 0 && s.total >= s.hangAfter {
 		s.mu.Unlock()
+		select {
+		case s.hung <- struct{}{}:
+		default:
+		}
 		<-r.Context().Done()
 		return
 	}
