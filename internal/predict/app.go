@@ -7,6 +7,7 @@ package predict
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"slices"
@@ -138,17 +139,8 @@ func (a *app) configure(c *cli.Context) error {
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
 		return command.Usagef("--template: %v", err)
 	}
-	a.prices = model.DefaultPrices()
-	if f := c.String("prices"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return command.Usagef("--prices: %v", err)
-		}
-		p, err := model.ParsePrices(b)
-		if err != nil {
-			return command.Usagef("--prices: %s: %v", f, err)
-		}
-		a.prices = a.prices.Merge(p)
+	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
+		return command.Usagef("--prices: %v", err)
 	}
 	if err := a.configureClient(c); err != nil {
 		return err
@@ -174,39 +166,28 @@ func (a *app) configureClient(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if key == "" && a.baseURL == "" && len(model.KeyEnv[a.provider]) > 0 {
-		return command.Usagef("no API key for %s: set %s or use --api-key-file", a.provider, strings.Join(model.KeyEnv[a.provider], " or "))
+	s := a.setup(c, a.provider, a.baseURL, key)
+	a.transport = s.NewTransport()
+	s.Transport = a.transport
+	a.client, err = s.Client(c.Context)
+	if errors.Is(err, model.ErrNoKey) {
+		return command.Usagef("%v", err)
 	}
-	a.transport = model.NewTransport(model.TransportConfig{
-		MaxRetries:  c.Int("max-retries"),
-		Timeout:     c.Duration("timeout"),
-		Backoff:     c.Duration("backoff"),
-		Concurrency: a.concurrency,
-		RPM:         c.Float64("rpm"),
-		Seed:        uint64(c.Int64("seed")),
-	})
-	var tpm *model.Limiter
-	if n := c.Float64("tpm"); n > 0 {
-		tpm = model.NewLimiter(n, nil)
-	}
-	a.client, err = model.New(c.Context, model.Config{Provider: a.provider, BaseURL: a.baseURL, APIKey: key,
-		HTTPClient: a.transport.Client(), TPM: tpm})
 	return err
+}
+
+// setup is the model-call configuration of the flags, shared with qa-judge (model.Setup).
+func (a *app) setup(c *cli.Context, provider, baseURL, key string) model.Setup {
+	return model.Setup{Provider: provider, BaseURL: baseURL, APIKey: key, Concurrency: a.concurrency,
+		RPM: c.Float64("rpm"), TPM: c.Float64("tpm"), MaxRetries: c.Int("max-retries"),
+		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed"))}
 }
 
 // apiKey reads the key from file (trimmed), else from the provider's usual environment variables.
 func apiKey(provider, file string) (string, error) {
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return "", command.Usagef("--api-key-file: %v", err)
-		}
-		return strings.TrimSpace(string(b)), nil
+	key, err := model.APIKey(provider, file, os.Getenv)
+	if err != nil {
+		return "", command.Usagef("--api-key-file: %v", err)
 	}
-	for _, v := range model.KeyEnv[provider] {
-		if k := os.Getenv(v); k != "" {
-			return k, nil
-		}
-	}
-	return "", nil
+	return key, nil
 }

@@ -151,12 +151,9 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 	if key == "" && baseURL == "" && len(model.KeyEnv[provider]) > 0 {
 		return nil, command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
 	}
-	transport := a.transport
-	if transport == nil {
-		transport = model.NewTransport(model.TransportConfig{MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"),
-			Backoff: c.Duration("backoff"), Concurrency: a.concurrency, RPM: c.Float64("rpm"), Seed: uint64(c.Int64("seed"))})
-	}
-	client, err := model.New(c.Context, model.Config{Provider: provider, BaseURL: baseURL, APIKey: key, HTTPClient: transport.Client()})
+	js := a.setup(c, provider, baseURL, key)
+	js.Transport, js.TPM = a.transport, 0 // the reader's transport (nil: a new one); no TPM for the judge, as before
+	client, err := js.Client(c.Context)
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
