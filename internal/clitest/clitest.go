@@ -41,6 +41,9 @@ type Config struct {
 	Update bool    // rewrite the expected sections instead of comparing
 	// Vars maps names such as "$URL" to values expanded in args and put back in the outputs.
 	Vars map[string]string
+	// Setup, if set, runs at the start of every case on the case's t (to start a server or clear
+	// environment variables) and returns more Vars for that case.
+	Setup func(t *testing.T) map[string]string
 	// Filter, if set, rewrites an output section (e.g. to drop timings) before comparison.
 	Filter func(section string, b []byte) []byte
 	// Check, if set, sees every output of a case and its folder (e.g. to assert that no key leaked).
@@ -68,6 +71,11 @@ func (c Config) runFile(t *testing.T, file string) {
 	vars := map[string]string{"$TMP": tmp}
 	for k, v := range c.Vars {
 		vars[k] = v
+	}
+	if c.Setup != nil {
+		for k, v := range c.Setup(t) {
+			vars[k] = v
+		}
 	}
 	sections := map[string][]byte{}
 	for _, f := range ar.Files {

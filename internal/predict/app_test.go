@@ -19,8 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/tools/txtar"
-
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -29,88 +28,34 @@ var update = flag.Bool("update", false, "rewrite the expected output of the txta
 
 const testKey = "sk-test-SECRET-key-5f3a9c"
 
-// TestCLI runs every testdata/cli/*.txtar archive through Run in-process and reports the error as
-// main does. Sections: a comment, args (split on blanks; $TMP is the test's temporary folder and
-// $URL a fault server speaking the OpenAI wire format, see faultServer), stdin, "file NAME"
-// (written to $TMP/NAME), and the expected stdout, stderr and exit. latency_ms fields are
-// dropped before comparing. go test -update rewrites the expected sections.
+// TestCLI runs every testdata/cli/*.txtar archive through Run in-process (see package clitest for
+// the sections). $URL is a fresh fault server per case speaking the OpenAI wire format (see
+// faultServer); provider keys are cleared. latency_ms fields are dropped before comparing, and no
+// output may contain the test key.
 func TestCLI(t *testing.T) {
-	files, err := filepath.Glob("testdata/cli/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no CLI tests: %v", err)
+	setup := func(t *testing.T) map[string]string {
+		for _, v := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"} {
+			t.Setenv(v, "")
+		}
+		return map[string]string{"$URL": faultServer(t).URL}
 	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			runArchive(t, file)
-		})
+	filter := func(section string, b []byte) []byte {
+		if section == "stdout" {
+			return latency.ReplaceAll(b, nil)
+		}
+		return b
 	}
-}
-
-var latency = regexp.MustCompile(`,"latency_ms":\d+`)
-
-func runArchive(t *testing.T, file string) {
-	ar, err := txtar.ParseFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmp := t.TempDir()
-	srv := faultServer(t)
-	for _, v := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"} {
-		t.Setenv(v, "")
-	}
-	sections := map[string][]byte{}
-	for _, f := range ar.Files {
-		sections[f.Name] = f.Data
-		if name, ok := strings.CutPrefix(f.Name, "file "); ok {
-			if err := os.WriteFile(filepath.Join(tmp, name), f.Data, 0o644); err != nil {
-				t.Fatal(err)
+	check := func(t *testing.T, _ string, got map[string][]byte) {
+		for name, out := range got {
+			if bytes.Contains(out, []byte(testKey)) {
+				t.Errorf("%s leaks the API key:\n%s", name, out)
 			}
 		}
 	}
-	argText := strings.NewReplacer("$TMP", tmp, "$URL", srv.URL).Replace(string(sections["args"]))
-	args := append([]string{"qa-predict"}, strings.Fields(argText)...)
-	var stdout, stderr bytes.Buffer
-	err = Run(context.Background(), args, bytes.NewReader(sections["stdin"]), &stdout, &stderr)
-	command.Report(&stderr, "qa-predict", err)
-	got := map[string][]byte{
-		"stdout": latency.ReplaceAll(stdout.Bytes(), nil),
-		"stderr": bytes.ReplaceAll(bytes.ReplaceAll(stderr.Bytes(), []byte(tmp), []byte("$TMP")), []byte(srv.URL), []byte("$URL")),
-		"exit":   []byte(strconv.Itoa(command.ExitCode(err)) + "\n"),
-	}
-	for _, out := range got {
-		if bytes.Contains(out, []byte(testKey)) {
-			t.Errorf("output leaks the API key:\n%s", out)
-		}
-	}
-	if *update {
-		rewrite(t, file, ar, got)
-		return
-	}
-	for _, name := range []string{"stdout", "stderr", "exit"} {
-		if want := sections[name]; !bytes.Equal(got[name], want) {
-			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", name, got[name], want)
-		}
-	}
+	clitest.Config{Prog: "qa-predict", Run: Run, Update: *update, Setup: setup, Filter: filter, Check: check}.RunDir(t, "testdata/cli")
 }
 
-// rewrite replaces the expected sections of ar with got, dropping empty ones, and saves it.
-func rewrite(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte) {
-	var files []txtar.File
-	for _, f := range ar.Files {
-		if _, ok := got[f.Name]; !ok {
-			files = append(files, f)
-		}
-	}
-	for _, name := range []string{"stdout", "stderr", "exit"} {
-		if len(got[name]) > 0 {
-			files = append(files, txtar.File{Name: name, Data: got[name]})
-		}
-	}
-	ar.Files = files
-	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+var latency = regexp.MustCompile(`,"latency_ms":\d+`)
 
 var (
 	idRe     = regexp.MustCompile(`ID(\d+)`)
