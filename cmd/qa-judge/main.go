@@ -15,5 +15,6 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := judge.Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
+	command.Report(os.Stderr, "qa-judge", err)
 	os.Exit(command.ExitCode(err))
 }

@@ -5,13 +5,14 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/predict"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := predict.Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	command.Report(os.Stderr, "qa-predict", err)

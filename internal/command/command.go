@@ -83,7 +83,8 @@ func Report(stderr io.Writer, prog string, err error) {
 }
 
 // NewApp returns a cli.App that writes help to stdout only when asked, never prints errors itself,
-// and turns flag mistakes into UsageErrors. The caller sets Flags and Action.
+// and turns flag mistakes into UsageErrors. Its inputs are FILE arguments. The caller sets Flags
+// and Action, and runs it with Execute.
 func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App {
 	app := cli.NewApp()
 	app.Name = name
@@ -97,18 +98,19 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 		return &UsageError{Err: err}
 	}
 	app.UseShortOptionHandling = false
+	app.ArgsUsage = "[FILE ...]"
+	app.HideHelpCommand = true
 	return app
 }
 
-// Main runs app with args and returns the exit code, reporting any error on stderr. It is what
-// every cmd/qa-*/main.go calls.
-func Main(ctx context.Context, app *cli.App, args []string) int {
+// Execute runs app with args and returns its error, with a missing required flag turned into a
+// UsageError. It prints nothing: every command's main reports the error once, with Report.
+func Execute(ctx context.Context, app *cli.App, args []string) error {
 	err := app.RunContext(ctx, args)
 	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
 		err = &UsageError{Err: err}
 	}
-	Report(app.ErrWriter, app.Name, err)
-	return ExitCode(err)
+	return err
 }
 
 // Input is one input stream: a named file or standard input.

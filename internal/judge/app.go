@@ -93,7 +93,6 @@ type config struct {
 // Run is the qa-judge command. args includes the program name.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	app := command.NewApp("qa-judge", "grade predictions with the benchmarks' judge protocols", description, stdout, stderr)
-	app.ArgsUsage = "[FILE...]"
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c.Context, c)
@@ -106,12 +105,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return run(c.Context, cfg, stdin, stdout, stderr)
 	}
 	app.Commands = []*cli.Command{agreeCommand(stdin, stdout, stderr)}
-	err := app.RunContext(ctx, args)
-	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
-		err = &command.UsageError{Err: err}
-	}
-	command.Report(stderr, app.Name, err)
-	return err
+	return command.Execute(ctx, app, args)
 }
 
 func flags() []cli.Flag {

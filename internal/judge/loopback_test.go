@@ -114,10 +114,12 @@ var mixedInput = rec("locomo:conv-26:0", "locomo", "temporal", "When did Carolin
 	rec("longmemeval:q3_abs", "longmemeval", "knowledge-update", "What is my dog's name?", "You never mentioned a dog", "I don't know", `{"abstention":true}`) +
 	rec("evalearn:4:1", "evalearn", "Logical Reasoning", "Solve it", "", "  42  ", "")
 
+// runJudge runs qa-judge in-process and reports its error on stderr as main does.
 func runJudge(t *testing.T, args []string, stdin string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err := Run(context.Background(), append([]string{"qa-judge"}, args...), strings.NewReader(stdin), &out, &errb)
+	command.Report(&errb, "qa-judge", err)
 	return out.String(), errb.String(), command.ExitCode(err)
 }
 
@@ -281,6 +283,7 @@ func TestInterrupted(t *testing.T) {
 	var out, errb bytes.Buffer
 	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", "")
 	err := Run(ctx, []string{"qa-judge", "--base-url", block.URL, "--model", "j"}, strings.NewReader(in), &out, &errb)
+	command.Report(&errb, "qa-judge", err)
 	if command.ExitCode(err) != command.ExitInterrupted || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("interrupted run: err %v (exit %d, stderr %q), want 130", err, command.ExitCode(err), errb.String())
 	}

@@ -61,7 +61,6 @@ const maxWarnings = 10
 // Run runs qa-learncurve with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	app := command.NewApp("qa-learncurve", "EvaLearn learning-curve metrics from judged sequential records", description, stdout, stderr)
-	app.ArgsUsage = "[FILE ...]"
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
 		cfg, err := configure(c)
@@ -70,11 +69,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return run(cfg, c.Args().Slice(), stdin, stdout, stderr)
 	}
-	err := app.RunContext(ctx, args)
-	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
-		err = &command.UsageError{Err: err}
-	}
-	return err
+	return command.Execute(ctx, app, args)
 }
 
 func flags() []cli.Flag {

@@ -53,15 +53,9 @@ type app struct {
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
 	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdout, stderr)
-	cliApp.ArgsUsage = "[FILE ...]"
-	cliApp.HideHelpCommand = true
 	cliApp.Flags = flags()
 	cliApp.Action = a.action
-	err := cliApp.RunContext(ctx, args)
-	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
-		err = &command.UsageError{Err: err}
-	}
-	return err
+	return command.Execute(ctx, cliApp, args)
 }
 
 func flags() []cli.Flag {

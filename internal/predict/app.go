@@ -49,15 +49,9 @@ per million tokens); an unknown model's cost_usd is left empty. Totals go to std
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp, stdout, stderr)
-	cliApp.ArgsUsage = "[FILE ...]"
-	cliApp.HideHelpCommand = true
 	cliApp.Flags = append(flags(), sequentialFlags()...)
 	cliApp.Action = a.action
-	err := cliApp.RunContext(ctx, args)
-	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
-		err = &command.UsageError{Err: err}
-	}
-	return err
+	return command.Execute(ctx, cliApp, args)
 }
 
 func flags() []cli.Flag {

@@ -103,7 +103,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	reg := registry()
 	app := command.NewApp("qa-score", "score predictions and summarise the scores",
 		strings.Replace(description, "{metrics}", metricsHelp(reg), 1), stdout, stderr)
-	app.ArgsUsage = "[FILE...]"
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c, reg)
@@ -112,12 +111,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return run(c.Context, cfg, stdin, stdout, stderr)
 	}
-	err := app.RunContext(ctx, args)
-	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
-		err = &command.UsageError{Err: err}
-	}
-	command.Report(stderr, app.Name, err)
-	return err
+	return command.Execute(ctx, app, args)
 }
 
 func flags() []cli.Flag {

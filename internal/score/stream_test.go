@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/qapipe/qapipe/internal/command"
 	"strings"
 	"testing"
 )
@@ -65,7 +66,11 @@ func TestInterrupted(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Run(cancelled) = %v, want context.Canceled", err)
 	}
+	if got := errs.String(); got != "" {
+		t.Errorf("Run(cancelled) stderr = %q, want nothing (main reports the error)", got)
+	}
+	command.Report(&errs, "qa-score", err)
 	if got := errs.String(); got != "qa-score: interrupted\n" {
-		t.Errorf("Run(cancelled) stderr = %q, want %q", got, "qa-score: interrupted\n")
+		t.Errorf("reported stderr = %q, want %q", got, "qa-score: interrupted\n")
 	}
 }
