@@ -21,9 +21,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -139,6 +141,8 @@ func corpusFlags() []cli.Flag {
 		&cli.StringFlag{Name: "label-map", EnvVars: []string{"QA_LABEL_MAP"}, Usage: "map answers to labels: \"yes=1,no=0\" or a JSON object file; keys match trimmed, lower-cased labels"},
 		&cli.StringFlag{Name: "average", Value: "macro", EnvVars: []string{"QA_AVERAGE"}, Usage: "precision/recall/f1_score average: " + strings.Join(averages, ", ")},
 		&cli.StringFlag{Name: "zero-division", Value: "0", EnvVars: []string{"QA_ZERO_DIVISION"}, Usage: "value of a ratio with a zero denominator: 0 (sklearn's \"warn\") or 1"},
+		&cli.StringFlag{Name: "labels", EnvVars: []string{"QA_LABELS"}, Usage: "comma-separated classes, in order, that precision/recall/f1_score and the per-class table use (sklearn's labels=; default: every label seen)"},
+		&cli.StringFlag{Name: "bleu-weights", Value: "0.25,0.25,0.25,0.25", EnvVars: []string{"QA_BLEU_WEIGHTS"}, Usage: "corpus_bleu weights, one per n-gram order (1 to 4); gen_eval_bleu needs uniform ones"},
 		&cli.StringFlag{Name: "pos-label", Value: "1", EnvVars: []string{"QA_POS_LABEL"}, Usage: "positive class for --average binary, auc, and non-numeric relevance"},
 		&cli.StringFlag{Name: "group-field", Value: "meta.group", EnvVars: []string{"QA_GROUP_FIELD"}, Usage: "`PATH` of the query group for pn, pairwise_acc, mrr, map"},
 		&cli.StringFlag{Name: "score-field", Value: "prediction.score", EnvVars: []string{"QA_SCORE_FIELD"}, Usage: "`PATH` of the positive-class score for auc, pn, pairwise_acc, mrr, map"},
@@ -160,6 +164,23 @@ func embedFlags() []cli.Flag {
 	}
 }
 
+// parseWeights reads 1 to 4 comma-separated non-negative weights.
+func parseWeights(s string) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < 1 || len(parts) > 4 {
+		return nil, fmt.Errorf("want 1 to 4 weights, got %d", len(parts))
+	}
+	ws := make([]float64, len(parts))
+	for i, p := range parts {
+		w, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("weight %q is not a non-negative number", p)
+		}
+		ws[i] = w
+	}
+	return ws, nil
+}
+
 // parseCorpus reads the corpus metrics' flags.
 func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label")}
@@ -173,7 +194,14 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 	default:
 		return nil, command.Usagef("--zero-division: want 0 or 1, not %q", c.String("zero-division"))
 	}
-	var err error
+	if l := c.String("labels"); l != "" {
+		cc.classes = strings.Split(l, ",")
+	}
+	ws, err := parseWeights(c.String("bleu-weights"))
+	if err != nil {
+		return nil, command.Usagef("--bleu-weights: %v", err)
+	}
+	cc.bleuWeights = ws
 	if cc.labels, err = parseLabelMap(c.String("label-map")); err != nil {
 		return nil, command.Usagef("--label-map: %v", err)
 	}

@@ -65,6 +65,18 @@ type corpusConfig struct {
 	zeroDiv                                    float64
 	posLabel                                   string
 	groupPath, scorePath, lossPath, tokensPath fieldPath
+	classes                                    []string  // --labels: the classes, in order (nil: every label seen)
+	bleuWeights                                []float64 // --bleu-weights: one per n-gram order
+}
+
+// uniformWeights reports whether every weight is 1/len(w), the only case ERNIE-kit's gen_eval covers.
+func uniformWeights(w []float64) bool {
+	for _, x := range w {
+		if x != 1/float64(len(w)) {
+			return false
+		}
+	}
+	return true
 }
 
 func (c *corpusConfig) wants(names ...string) bool {
@@ -146,7 +158,7 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 		}
 	}
 	if c.wants("corpus_bleu", "gen_eval_bleu") && len(rec.Answers) > 0 {
-		f.bleu = newBleuCounts(pred, rec.Answers)
+		f.bleu = newBleuCounts(pred, rec.Answers, len(c.bleuWeights))
 	}
 	return f, nil
 }
@@ -181,23 +193,21 @@ func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpus
 	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true
 }
 
-var bleuWeights = []float64{0.25, 0.25, 0.25, 0.25}
-
 // newBleuCounts returns one record's corpus BLEU counts over split(lower()) tokens, as sentence
 // BLEU tokenises; the summary merges them and finishes once with metric.BLEUCounts.
-func newBleuCounts(pred string, answers []string) *metric.BLEUCounts {
+func newBleuCounts(pred string, answers []string, orders int) *metric.BLEUCounts {
 	refs := make([][]string, len(answers))
 	for i, a := range answers {
 		refs[i] = textnorm.Split(textnorm.Lower(a))
 	}
-	c := metric.NewBLEUCounts(len(bleuWeights))
+	c := metric.NewBLEUCounts(orders)
 	c.Add(textnorm.Split(textnorm.Lower(pred)), refs)
 	return c
 }
 
 // corpusBLEU finishes NLTK's corpus_bleu from the summed counts.
-func corpusBLEU(c *metric.BLEUCounts, records int) *CorpusBLEU {
-	r := c.NLTK(bleuWeights)
+func corpusBLEU(c *metric.BLEUCounts, weights []float64, records int) *CorpusBLEU {
+	r := c.NLTK(weights)
 	out := &CorpusBLEU{Records: records, BLEU: r.BLEU, Precisions: r.Precisions, Numerators: r.Numerators,
 		Denominators: r.Denominators, BP: r.BP, HypLen: r.HypLen, RefLen: r.RefLen}
 	if !math.IsNaN(r.Ratio) {
@@ -207,10 +217,10 @@ func corpusBLEU(c *metric.BLEUCounts, records int) *CorpusBLEU {
 }
 
 // genEval finishes ERNIE-kit's gen_eval BLEU; nil when the reference would raise (no reference
-// tokens).
-func genEval(c *metric.BLEUCounts) *GenEval {
+// tokens) or the weights are not uniform (gen_eval has none).
+func genEval(c *metric.BLEUCounts, weights []float64) *GenEval {
 	g, ok := c.GenEval()
-	if !ok {
+	if !ok || !uniformWeights(weights) {
 		return nil
 	}
 	return &GenEval{BLEU: g.BLEU, Precisions: g.Precisions, BP: g.BP, Ratio: g.Ratio,

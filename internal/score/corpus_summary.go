@@ -215,7 +215,7 @@ func (a *corpusGroup) add(f corpusFacts) {
 	}
 	if f.bleu != nil {
 		if a.bleu == nil {
-			a.bleu = metric.NewBLEUCounts(len(bleuWeights))
+			a.bleu = metric.NewBLEUCounts(len(a.cfg.bleuWeights))
 		}
 		a.bleu.Merge(f.bleu)
 		a.bleuN++
@@ -295,8 +295,8 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") && a.bleuN > 0 {
-		c.CorpusBLEU = corpusBLEU(a.bleu, a.bleuN)
-		c.GenEval = genEval(a.bleu)
+		c.CorpusBLEU = corpusBLEU(a.bleu, a.cfg.bleuWeights, a.bleuN)
+		c.GenEval = genEval(a.bleu, a.cfg.bleuWeights)
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
 		var b, g *float64
@@ -336,7 +336,7 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 		gold[i], pred[i] = l.gold, l.pred
 	}
 	order := labelOrder(gold, pred)
-	opt := metric.PRFOptions{ZeroDivision: a.cfg.zeroDiv, Order: order}
+	opt := metric.PRFOptions{ZeroDivision: a.cfg.zeroDiv, Order: order, Labels: a.cfg.classes}
 	if a.cfg.average == "binary" {
 		opt.PosLabel = &a.cfg.posLabel
 	}
