@@ -73,6 +73,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_PRICES"}},
 		&cli.BoolFlag{Name: "force", Usage: "predict again records that already have a prediction", EnvVars: []string{"QA_FORCE"}},
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
+		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, so runs with K = 0, 1, … give independent answers instead of one cached reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to the model when set", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
 	}
@@ -88,6 +89,7 @@ type app struct {
 	maxTokens                    int
 	system                       string
 	seed                         *int
+	sample                       int // --sample-index: part of every request, so of its cache key
 	force                        bool
 	concurrency                  int
 
@@ -128,6 +130,9 @@ func (a *app) configure(c *cli.Context) error {
 	if c.IsSet("seed") {
 		s := int(c.Int64("seed"))
 		a.seed = &s
+	}
+	if a.sample = c.Int("sample-index"); a.sample < 0 {
+		return command.Usagef("--sample-index must not be negative")
 	}
 	var err error
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {

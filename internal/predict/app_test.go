@@ -235,6 +235,31 @@ func TestFaultsEndToEnd(t *testing.T) {
 	}
 }
 
+// TestSampleIndex: repeated samples of one prompt are cached apart, so a second sample calls the
+// model again while a rerun of the same sample does not.
+func TestSampleIndex(t *testing.T) {
+	srv := faultServer(t)
+	db := filepath.Join(t.TempDir(), "cache.db")
+	args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--cache", db, "--temperature", "0.7"}
+	in := input(3, nil)
+	for _, tt := range []struct {
+		index     string
+		wantCalls int64
+	}{{"0", 3}, {"1", 3}, {"0", 0}, {"1", 0}, {"2", 3}} {
+		before := srv.calls.Load()
+		if _, _, err := run(t, context.Background(), in, append(args, "--sample-index", tt.index)...); err != nil {
+			t.Fatalf("--sample-index %s: %v", tt.index, err)
+		}
+		if got := srv.calls.Load() - before; got != tt.wantCalls {
+			t.Errorf("--sample-index %s made %d calls, want %d", tt.index, got, tt.wantCalls)
+		}
+	}
+	if _, _, err := run(t, context.Background(), in, append(args, "--sample-index", "-1")...); command.ExitCode(err) != 2 {
+		t.Errorf("--sample-index -1: %v, want a usage error", err)
+	}
+}
+
 func TestCacheSecondRunMakesNoCalls(t *testing.T) {
 	srv := faultServer(t)
 	db := filepath.Join(t.TempDir(), "cache.db")

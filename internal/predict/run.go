@@ -240,7 +240,7 @@ func (a *app) request(rec *record.Record, text string) model.Request {
 	msgs = append(msgs, model.Message{Role: "user", Content: text})
 	temp := a.temperature
 	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
-		Temperature: &temp, MaxTokens: a.maxTokens, Seed: a.seed}
+		Temperature: &temp, MaxTokens: a.maxTokens, Seed: a.seed, Sample: a.sample}
 	if a.provider == "extractive" {
 		req.Question, req.Context = rec.Question, rec.Context
 	}

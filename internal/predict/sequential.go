@@ -329,7 +329,7 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
 	temp := a.seq.temperature
 	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
-		MaxTokens: a.seq.maxTokens, Seed: a.seed,
+		MaxTokens: a.seq.maxTokens, Seed: a.seed, Sample: a.sample,
 		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
 	rec.Prediction = p
