@@ -380,6 +380,7 @@ func packNgram(ids []int32) uint64 {
 type keyTable struct {
 	slots []keySlot // a power of two long
 	gen   uint32
+	spare []keySlot // entries moving in grow
 }
 
 type keySlot struct {
@@ -389,14 +390,19 @@ type keySlot struct {
 }
 
 // reset empties the table and makes room for n keys.
+//
+// A table that grew for a long text is resliced down for short ones, so that their slots stay
+// in the first-level cache; slots past the length hold older generations.
 func (t *keyTable) reset(n int) {
-	if size := max(64, 2*n); len(t.slots) < size || len(t.slots) > 1<<16 && len(t.slots) > 4*size {
-		t.slots = make([]keySlot, 1<<bits.Len(uint(size-1)))
+	size := 1 << bits.Len(uint(max(64, 2*n)-1))
+	if c := cap(t.slots); c < size || c > 1<<16 && c > 4*size {
+		t.slots = make([]keySlot, size)
 		t.gen = 0
 	}
+	t.slots = t.slots[:size]
 	t.gen++
 	if t.gen == 0 {
-		clear(t.slots)
+		clear(t.slots[:cap(t.slots)])
 		t.gen = 1
 	}
 }

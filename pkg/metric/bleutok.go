@@ -72,9 +72,16 @@ func (s *scratch) bleuTokens(dst []int32, str string) ([]int32, bool) {
 			case k == bleuSpaceByte, k == bleuLeadByte && bleuSpaceStart(str, i):
 				goto end
 			case c >= utf8.RuneSelf:
+				// Find the end of the token; textnorm.AppendLower lowers it below.
 				ascii = false
+				for i++; i < len(str); i++ {
+					if k := bleuByte[str[i]]; k == bleuSpaceByte || k == bleuLeadByte && bleuSpaceStart(str, i) {
+						break
+					}
+				}
+				goto end
 			}
-			buf = append(buf, c) // a control character that is no whitespace, or part of a code point
+			buf = append(buf, c) // a letter, or a control character that is no whitespace
 			i++
 		}
 	end:
@@ -163,13 +170,27 @@ var bleuByte = func() (t [256]uint8) {
 	return t
 }()
 
-// grow doubles the table, keeping its entries.
+// grow doubles the table, keeping its entries. It reuses the capacity a longer text left, the
+// entries moving through t.spare under a new generation.
 func (t *keyTable) grow() {
-	old, gen := t.slots, t.gen
-	t.slots, t.gen = make([]keySlot, 2*len(old)), 1
-	for _, sl := range old {
-		if sl.gen == gen {
-			t.insert(sl.key, sl.val)
+	live := t.spare[:0]
+	for _, sl := range t.slots {
+		if sl.gen == t.gen {
+			live = append(live, sl)
 		}
+	}
+	t.spare = live
+	if size := 2 * len(t.slots); cap(t.slots) >= size {
+		t.slots = t.slots[:size]
+	} else {
+		t.slots = make([]keySlot, size)
+	}
+	t.gen++
+	if t.gen == 0 {
+		clear(t.slots[:cap(t.slots)])
+		t.gen = 1
+	}
+	for _, sl := range live {
+		t.insert(sl.key, sl.val)
 	}
 }

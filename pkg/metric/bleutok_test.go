@@ -138,3 +138,28 @@ func TestClippedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyTableGrowShrink fills a table through several doublings, resets it small and large, and
+// checks that every key is found with its value and nothing else is, even keys of earlier rounds.
+func TestKeyTableGrowShrink(t *testing.T) {
+	var kt keyTable
+	for round, n := range []int{1000, 10, 300, 5000, 3} {
+		kt.reset(min(n, 16))
+		for i := range n {
+			if 2*(i+1) > len(kt.slots) {
+				kt.grow()
+			}
+			if _, isNew := kt.insert(uint64(i)*7919, int32(i)); !isNew {
+				t.Fatalf("round %d: key %d already present", round, i)
+			}
+		}
+		for i := range n {
+			if got := kt.find(uint64(i) * 7919); got != int32(i) {
+				t.Fatalf("round %d: find(key %d) = %d, want %d", round, i, got, i)
+			}
+		}
+		if got := kt.find(uint64(n) * 7919); got != -1 {
+			t.Fatalf("round %d: find(absent key) = %d, want -1", round, got)
+		}
+	}
+}

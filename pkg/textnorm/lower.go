@@ -38,6 +38,12 @@ func appendLowerFilter(dst []byte, s string, dropPunct bool) []byte {
 			i++
 			continue
 		}
+		if 0xe3 <= c && c <= 0xe9 && i+2 < len(s) && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80 {
+			// U+3000–U+9FFF (CJK) have no lowercase: copy them.
+			dst = append(dst, s[i:i+3]...)
+			i += 3
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == 'İ' {
 			dst = append(dst, "i\u0307"...)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // checkSquadTokens fails unless AppendSquadTokens agrees with AppendSquadNormalized on s, with the
@@ -71,4 +72,30 @@ func FuzzAppendSquadTokens(f *testing.F) {
 		checkSquadTokens(t, "", s)
 		checkSquadTokens(t, "pre", s)
 	})
+}
+
+// TestLowerCJK backs Lower's copying of U+3000–U+9FFF: none of them has a lowercase mapping, and
+// Lower agrees with lowering code point by code point around them.
+func TestLowerCJK(t *testing.T) {
+	for r := rune(0x3000); r <= 0x9fff; r++ {
+		if l := unicode.ToLower(r); l != r {
+			t.Fatalf("unicode.ToLower(%U) = %U, want it unchanged", r, l)
+		}
+	}
+	for _, s := range []string{"日本ΑΣ", "ΑΣ日本", "Σ、", "A\u3000Σ", "東京İ", "\xe3\x80", "\xe9\xbf\xbf"} {
+		var want []rune
+		for i, r := range s {
+			switch r {
+			case 'İ':
+				want = append(want, 'i', '\u0307')
+			case 'Σ':
+				want = append(want, sigma(s, i))
+			default:
+				want = append(want, unicode.ToLower(r))
+			}
+		}
+		if got := Lower(s); got != string(want) {
+			t.Errorf("Lower(%q) = %q, want %q", s, got, string(want))
+		}
+	}
 }
