@@ -23,25 +23,39 @@ const (
 // R = m/len(ref), fmean = P*R/(alpha*P+(1-alpha)*R) and the score is
 // (1 - gamma*(chunks/m)^beta) * fmean, 0 when m is 0.
 func METEOR(pred string, refs []string, synonyms bool) float64 {
-	return meteor(pred, refs, synonyms, groupAbove)
+	return meteor(pred, refs, synonyms, defaultMeteor)
 }
 
-// groupAbove is the stage size (remaining hypothesis items times remaining reference items)
-// above which matching goes through per-key stacks, O(n+m), instead of NLTK's nested loops,
-// O(n*m); both give the same alignment.
-const groupAbove = 32
+// meteorConfig holds the tuning of METEOR, which never changes its results; tests vary it to
+// check that.
+type meteorConfig struct {
+	// groupAbove is the stage size (remaining hypothesis items times remaining reference
+	// items) above which matching goes through per-key stacks, O(n+m), instead of NLTK's
+	// nested loops, O(n*m); both give the same alignment.
+	groupAbove int
+	// maxWords bounds the vocabulary cached across calls (see vocab); 0 empties it before
+	// every call.
+	maxWords int
+}
 
-// meteor is METEOR with the stage size above which matching uses per-key stacks.
-func meteor(pred string, refs []string, synonyms bool, group int) float64 {
+// defaultMeteor is the tuning METEOR uses: 32 measured best for groupAbove, and 1<<15 words
+// keep a scratch's cache to a few MB while covering the vocabulary of a QA dataset's answers.
+var defaultMeteor = meteorConfig{groupAbove: 32, maxWords: 1 << 15}
+
+// meteor is METEOR with the given tuning.
+func meteor(pred string, refs []string, synonyms bool, cfg meteorConfig) float64 {
 	if len(refs) == 0 {
 		return 0
 	}
 	sc := meteorPool.Get().(*meteorScratch)
 	defer meteorPool.Put(sc)
-	sc.groupAbove = group
+	sc.groupAbove = cfg.groupAbove
 	sc.wn = nil
 	if synonyms {
 		sc.wn = loadWordNet()
+	}
+	if cfg.maxWords == 0 || sc.full(cfg.maxWords) {
+		sc.reset()
 	}
 	sc.load(pred, refs)
 	best := 0.0
@@ -50,26 +64,23 @@ func meteor(pred string, refs []string, synonyms bool, group int) float64 {
 			best = s
 		}
 	}
-	sc.release()
+	sc.wn = nil
 	return best
 }
 
 var meteorPool = sync.Pool{New: func() any { return new(meteorScratch) }}
 
-// meteorScratch is the state of one METEOR call. Every distinct token of the prediction and
-// the references is interned once, so its stem, WordNet name and synonym set are computed at
-// most once per call and the stages compare integers.
+// meteorScratch is the state of one METEOR call, pooled. Every token of the prediction and the
+// references is interned in the vocabulary, which outlives the call, so a word's stem, WordNet
+// name and synonym set are computed once and the stages compare integers.
 type meteorScratch struct {
 	wn         *wordNet // nil: no synonym stage
 	groupAbove int
 
-	toks    []string   // the tokens of pred, then of each reference
-	spans   []int32    // reference r: toks[spans[r]:spans[r+1]]; pred: toks[:spans[0]]
-	arena   []byte     // lowercased copies of tokens with ASCII capitals, for patch
-	pending [][3]int32 // token index, arena start, arena end
-
 	vocab
-	ids []int32 // word id of each token
+	low   []byte  // a token being lowercased
+	ids   []int32 // word id of each token: pred, then each reference
+	spans []int32 // reference r: ids[spans[r]:spans[r+1]]; pred: ids[:spans[0]]
 
 	hyp, ref   []int32 // word ids of the hypothesis and the current reference
 	hKey, rKey []int32 // per position: the key of the current stage
@@ -82,30 +93,17 @@ type meteorScratch struct {
 	morph morphScratch
 }
 
-// load tokenizes pred and refs and interns their tokens.
+// load tokenizes pred and refs into word ids.
 func (sc *meteorScratch) load(pred string, refs []string) {
-	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
-	sc.toks = sc.tokens(sc.toks[:0], pred)
-	sc.spans = append(sc.spans[:0], int32(len(sc.toks)))
+	sc.ids = sc.ids[:0]
+	sc.tokens(pred)
+	sc.spans = append(sc.spans[:0], int32(len(sc.ids)))
 	for _, r := range refs {
-		sc.toks = sc.tokens(sc.toks, r)
-		sc.spans = append(sc.spans, int32(len(sc.toks)))
-	}
-	sc.patch(sc.toks)
-	sc.vocab.reset(len(sc.toks))
-	sc.ids = resize(sc.ids, len(sc.toks))
-	for i, t := range sc.toks {
-		sc.ids[i] = sc.intern(t)
+		sc.tokens(r)
+		sc.spans = append(sc.spans, int32(len(sc.ids)))
 	}
 	sc.hyp = sc.ids[:sc.spans[0]]
 	sc.match = resize(sc.match, len(sc.hyp))
-}
-
-// release drops the references to the caller's strings before the scratch is pooled.
-func (sc *meteorScratch) release() {
-	clear(sc.toks)
-	clear(sc.words)
-	sc.wn = nil
 }
 
 // resize returns s with length n, reusing its array when it is large enough.

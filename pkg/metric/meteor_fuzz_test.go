@@ -24,8 +24,11 @@ func FuzzMETEOR(f *testing.F) {
 		if math.IsNaN(got) || got < 0 || got > 1 {
 			t.Fatalf("METEOR(%q, %q, %v) = %v, want a value in [0, 1]", pred, ref, synonyms, got)
 		}
-		if grouped := meteor(pred, []string{ref}, synonyms, 0); grouped != got {
+		if grouped := meteor(pred, []string{ref}, synonyms, meteorConfig{maxWords: defaultMeteor.maxWords}); grouped != got {
 			t.Fatalf("grouped METEOR(%q, %q, %v) = %v, want %v", pred, ref, synonyms, grouped, got)
+		}
+		if fresh := meteor(pred, []string{ref}, synonyms, meteorConfig{groupAbove: defaultMeteor.groupAbove}); fresh != got {
+			t.Fatalf("METEOR(%q, %q, %v) with an empty vocabulary = %v, want %v", pred, ref, synonyms, fresh, got)
 		}
 		var sc meteorScratch
 		if toks, want := sc.lowerFields(pred), textnorm.Split(textnorm.Lower(pred)); !slices.Equal(toks, want) {

@@ -3,6 +3,7 @@ package metric
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"testing"
@@ -99,8 +100,8 @@ func TestMETEORGroupedMatchesNested(t *testing.T) {
 	pairs := loadPairs(t)
 	for _, p := range pairs {
 		for _, syn := range []bool{true, false} {
-			nested := meteor(p.Prediction, p.References, syn, math.MaxInt)
-			grouped := meteor(p.Prediction, p.References, syn, 0)
+			nested := meteor(p.Prediction, p.References, syn, meteorConfig{groupAbove: math.MaxInt, maxWords: defaultMeteor.maxWords})
+			grouped := meteor(p.Prediction, p.References, syn, meteorConfig{maxWords: defaultMeteor.maxWords})
 			if nested != grouped {
 				t.Errorf("%s synonyms=%v: grouped %v, nested %v", p.ID, syn, grouped, nested)
 			}
@@ -151,5 +152,80 @@ func TestStemShortcut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMETEORCacheMatchesFresh checks that the vocabulary kept across calls never changes a
+// score: every golden pair, forwards and backwards, and random inputs over a small mixed-case
+// vocabulary are scored with the cache emptied before every call, with a tiny bound that empties
+// it often (and mid-stream), and with the default bound.
+func TestMETEORCacheMatchesFresh(t *testing.T) {
+	type input struct {
+		pred string
+		refs []string
+	}
+	var inputs []input
+	pairs := loadPairs(t)
+	for _, p := range pairs {
+		inputs = append(inputs, input{p.Prediction, p.References})
+	}
+	for i := len(pairs) - 1; i >= 0; i-- {
+		inputs = append(inputs, input{pairs[i].Prediction, pairs[i].References})
+	}
+	words := []string{"cat", "Cats", "CAT", "running", "runs", "Ran", "car", "auto", "AUTOMOBILE",
+		"children", "child", "ΟΔΟΣ", "οδος", "İstanbul", "dogs", "cad", "the", "a", "\xff", "leaves"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	sentence := func() string {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString([]string{" ", "  ", "\t", "\u00a0"}[rng.IntN(4)])
+		}
+		return b.String()
+	}
+	for range 2000 {
+		refs := make([]string, 1+rng.IntN(3))
+		for i := range refs {
+			refs[i] = sentence()
+		}
+		inputs = append(inputs, input{sentence(), refs})
+	}
+	configs := []meteorConfig{
+		{groupAbove: 32, maxWords: 0},
+		{groupAbove: 32, maxWords: 8},
+		defaultMeteor,
+	}
+	for _, syn := range []bool{true, false} {
+		for _, in := range inputs {
+			want := meteor(in.pred, in.refs, syn, configs[0])
+			for _, cfg := range configs[1:] {
+				if got := meteor(in.pred, in.refs, syn, cfg); got != want {
+					t.Fatalf("meteor(%q, %q, %v, maxWords %d) = %v, want %v (fresh vocabulary)",
+						in.pred, in.refs, syn, cfg.maxWords, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestVocabBound checks that the cache is emptied once it exceeds its bound, not before.
+func TestVocabBound(t *testing.T) {
+	var v vocab
+	for i := range 100 {
+		v.intern(fmt.Sprint("w", i))
+	}
+	if v.full(100) || !v.full(99) {
+		t.Errorf("full(100), full(99) with 100 words = %v, %v, want false, true", v.full(100), v.full(99))
+	}
+	id := v.intern("w42")
+	if got := v.words[id].text; got != "w42" {
+		t.Errorf("words[intern(%q)] = %q, want %q", "w42", got, "w42")
+	}
+	v.reset()
+	if len(v.words) != 0 || v.bytes != 0 {
+		t.Errorf("after reset: %d words, %d bytes, want 0, 0", len(v.words), v.bytes)
+	}
+	if id := v.intern("x"); id != 0 {
+		t.Errorf("intern(%q) after reset = %d, want 0", "x", id)
 	}
 }

@@ -8,23 +8,23 @@ import (
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
-// tokens appends split(lower(s)) to buf: runs of textnorm.IsSpace cut s as Python's
-// str.split() does, and each token is lowercased on its own with textnorm.Lower's rules. That
-// equals lowering s first: whitespace is neither cased nor case-ignorable, so Python's
-// final-sigma context never crosses it, and lowering never creates or removes whitespace.
+// tokens appends the word ids of split(lower(s)) to sc.ids: runs of textnorm.IsSpace cut s as
+// Python's str.split() does, and each token is lowercased on its own with textnorm.Lower's
+// rules. That equals lowering s first: whitespace is neither cased nor case-ignorable, so
+// Python's final-sigma context never crosses it, and lowering never creates or removes
+// whitespace.
 //
-// Tokens that lowering leaves alone are substrings of s, and the rest go through
-// textnorm.Lower, except tokens whose only changes are ASCII capitals: their lowercase copies
-// are collected in sc.arena and written into buf by patch, one allocation for all strings of a
-// METEOR call.
-func (sc *meteorScratch) tokens(buf []string, s string) []string {
+// Tokens that lowering leaves alone are interned as they are, tokens whose only changes are
+// ASCII capitals are lowercased into a reused buffer, and the rest go through textnorm.Lower; a
+// token already in the vocabulary costs no allocation.
+func (sc *meteorScratch) tokens(s string) {
 	start, upper, special := -1, false, false
 	classes := runeClasses()
 	for i := 0; i < len(s); {
 		if class := byteClass[s[i]]; class != byteNonASCII {
 			if class == byteSpace {
 				if start >= 0 {
-					buf = sc.appendToken(buf, s[start:i], upper, special)
+					sc.addToken(s[start:i], upper, special)
 					start = -1
 				}
 				i++
@@ -49,7 +49,7 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 		space, changes := classes.classify(r)
 		if space {
 			if start >= 0 {
-				buf = sc.appendToken(buf, s[start:i], upper, special)
+				sc.addToken(s[start:i], upper, special)
 				start = -1
 			}
 		} else {
@@ -61,56 +61,41 @@ func (sc *meteorScratch) tokens(buf []string, s string) []string {
 		i += size
 	}
 	if start >= 0 {
-		buf = sc.appendToken(buf, s[start:], upper, special)
+		sc.addToken(s[start:], upper, special)
 	}
-	return buf
 }
 
-// patch writes the lowercased copies of the tokens left in sc.arena by tokens into buf and
-// empties the arena.
-func (sc *meteorScratch) patch(buf []string) {
-	if len(sc.pending) > 0 {
-		low := string(sc.arena)
-		for _, p := range sc.pending {
-			buf[p[0]] = low[p[1]:p[2]]
-		}
-	}
-	sc.arena, sc.pending = sc.arena[:0], sc.pending[:0]
-}
-
-// lowerFields returns split(lower(s)) on its own: tokens followed by patch.
-func (sc *meteorScratch) lowerFields(s string) []string {
-	toks := sc.tokens(nil, s)
-	sc.patch(toks)
-	return toks
-}
-
-// appendToken appends tok, lowercased or to be patched, to buf.
-func (sc *meteorScratch) appendToken(buf []string, tok string, upper, special bool) []string {
-	if upper || special {
-		tok = sc.lowerToken(tok, len(buf), upper, special)
-	}
-	return append(buf, tok)
-}
-
-// lowerToken returns tok lowercased, or tok when only ASCII capitals change: those are copied
-// lowercased to the arena and the token's index in buf is recorded for patch.
-func (sc *meteorScratch) lowerToken(tok string, index int, upper, special bool) string {
+// addToken appends the word id of tok lowercased to sc.ids; upper and special say whether tok
+// has ASCII capitals and whether it has anything else lowering may change.
+func (sc *meteorScratch) addToken(tok string, upper, special bool) {
+	var id int32
 	switch {
 	case special:
-		return textnorm.Lower(tok)
+		id = sc.intern(textnorm.Lower(tok))
 	case upper:
-		n := len(sc.arena)
-		sc.pending = append(sc.pending, [3]int32{int32(index), int32(n), int32(n + len(tok))})
-		sc.arena = append(sc.arena, tok...)
-		low := sc.arena[n:]
+		low := append(sc.low[:0], tok...)
 		for j, c := range low {
 			if 'A' <= c && c <= 'Z' {
 				low[j] = c + 'a' - 'A'
 			}
 		}
+		sc.low = low
+		id = sc.internBytes(low)
+	default:
+		id = sc.intern(tok)
 	}
-	return tok
+	sc.ids = append(sc.ids, id)
+}
+
+// lowerFields returns split(lower(s)) on its own, through tokens and the vocabulary.
+func (sc *meteorScratch) lowerFields(s string) []string {
+	sc.ids = sc.ids[:0]
+	sc.tokens(s)
+	toks := make([]string, len(sc.ids))
+	for i, id := range sc.ids {
+		toks[i] = sc.words[id].text
+	}
+	return toks
 }
 
 // Byte classes for tokens: bit flags so that a run can be scanned with one test per byte; other

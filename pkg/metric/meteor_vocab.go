@@ -1,43 +1,87 @@
 package metric
 
 import (
-	"math/bits"
+	"hash/maphash"
+	"strings"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
-// vocab interns the words of one METEOR call (tokens and their stems) in an open-addressing
-// table and caches what each word needs: its stem, its WordNet name id and its synonyms.
+// vocab interns words (tokens and their stems) in an open-addressing table and caches what each
+// word needs: its stem, its WordNet name id and its synonyms. It lives in the pooled scratch and
+// is kept across METEOR calls, so vocabulary that repeats over a dataset (answers do, heavily) is
+// tokenized into ids without allocating and is stemmed and looked up in WordNet once.
 //
-// Note: a Go map would do the interning too, but would allocate per call or need clearing
-// proportional to its history; the slot table is sized to the call.
+// Everything cached is a pure function of the word and the immutable WordNet table, so a call
+// scores the same whether its words were cached or not. The cache is bounded: load empties it
+// before a call once it holds more than maxWords words (or their text or synonym lists exceed a
+// proportional size); word ids stay valid for the whole of a call.
+//
+// Note: a Go map would do the interning too, but hashing a []byte key without allocating and
+// keeping the word's facts next to it is simpler in a table of our own.
 type vocab struct {
-	slots []int32 // word id + 1, 0 for a free slot
+	slots []int32 // word id + 1, 0 for a free slot; at most half full
 	mask  uint64
 	words []vword
 	syn   []uint32 // WordNet name ids
+	bytes int      // text bytes of words
 }
 
 // vword is one interned word and what has been computed about it.
 type vword struct {
-	text         string
+	text         string // owned: never a substring of a caller's string
 	hash         uint64
 	stem         int32 // word id of its Porter stem, -1 until computed
 	name         int32 // WordNet name id, -1 for none, -2 until computed
 	synLo, synHi int32 // synonyms: syn[synLo:synHi], synLo -1 until computed
 }
 
-// reset empties the vocabulary for a call with n tokens (stems at most double the words).
-func (v *vocab) reset(n int) {
-	size := 1 << bits.Len(uint(4*n+1))
-	v.slots = resize(v.slots, size)
+// vocabMinSlots is the initial table size.
+const vocabMinSlots = 1 << 10
+
+// reset empties the vocabulary, keeping its arrays.
+func (v *vocab) reset() {
 	clear(v.slots)
-	v.mask = uint64(size - 1)
-	v.words, v.syn = v.words[:0], v.syn[:0]
+	clear(v.words) // drop the texts for the garbage collector
+	v.words, v.syn, v.bytes = v.words[:0], v.syn[:0], 0
 }
 
-// intern returns the word id of w, adding it if new.
+// full reports whether the vocabulary holds more than about maxWords words' worth of data.
+func (v *vocab) full(maxWords int) bool {
+	return len(v.words) > maxWords || v.bytes > 64*maxWords || len(v.syn) > 64*maxWords
+}
+
+// grow doubles the table (or creates it) and re-inserts every word; ids do not change.
+func (v *vocab) grow() {
+	size := max(vocabMinSlots, 2*len(v.slots))
+	v.slots = make([]int32, size)
+	v.mask = uint64(size - 1)
+	for id, w := range v.words {
+		i := w.hash & v.mask
+		for v.slots[i] != 0 {
+			i = (i + 1) & v.mask
+		}
+		v.slots[i] = int32(id) + 1
+	}
+}
+
+// add claims slot i for a new word and returns its id, growing the table when half full.
+func (v *vocab) add(i uint64, text string, h uint64) int32 {
+	id := int32(len(v.words))
+	v.slots[i] = id + 1
+	v.words = append(v.words, vword{text: text, hash: h, stem: -1, name: -2, synLo: -1})
+	v.bytes += len(text)
+	if 2*len(v.words) > len(v.slots) {
+		v.grow()
+	}
+	return id
+}
+
+// intern returns the word id of w, adding a copy of it if new.
 func (v *vocab) intern(w string) int32 {
+	if len(v.slots) == 0 {
+		v.grow()
+	}
 	h := strHash(w)
 	i := h & v.mask
 	for ; v.slots[i] != 0; i = (i + 1) & v.mask {
@@ -45,10 +89,22 @@ func (v *vocab) intern(w string) int32 {
 			return id
 		}
 	}
-	id := int32(len(v.words))
-	v.slots[i] = id + 1
-	v.words = append(v.words, vword{text: w, hash: h, stem: -1, name: -2, synLo: -1})
-	return id
+	return v.add(i, strings.Clone(w), h)
+}
+
+// internBytes is intern for a word held in a buffer.
+func (v *vocab) internBytes(w []byte) int32 {
+	if len(v.slots) == 0 {
+		v.grow()
+	}
+	h := maphash.Bytes(hashSeed, w)
+	i := h & v.mask
+	for ; v.slots[i] != 0; i = (i + 1) & v.mask {
+		if id := v.slots[i] - 1; v.words[id].hash == h && v.words[id].text == string(w) {
+			return id
+		}
+	}
+	return v.add(i, string(w), h)
 }
 
 // stem returns the word id of the Porter stem of word id w.
