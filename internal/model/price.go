@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -101,15 +100,16 @@ func (p Prices) Lookup(model string) (Price, bool) {
 	if i := strings.LastIndexByte(model, '/'); i >= 0 {
 		return p.Lookup(model[i+1:])
 	}
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
-	for _, k := range keys {
-		if strings.HasPrefix(model, k+"-") {
-			return p[k], true
+	// The longest key k with model = k + "-" + suffix (a dated or tagged variant). Two keys of one
+	// length cannot both be prefixes of model, so the result does not depend on map order.
+	best, found := -1, Price{}
+	for k, pr := range p {
+		if len(k) > best && len(model) > len(k) && model[len(k)] == '-' && strings.HasPrefix(model, k) {
+			best, found = len(k), pr
 		}
+	}
+	if best >= 0 {
+		return found, true
 	}
 	return Price{}, false
 }

@@ -21,7 +21,7 @@ func BenchmarkThroughput(b *testing.B) {
 	const (
 		latency = 20 * time.Millisecond
 		conc    = 16
-		records = 256 // a multiple of conc, so the last round is full
+		records = 1024 // a multiple of conc, so the last round is full; enough rounds that start-up is amortised
 	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
