@@ -35,6 +35,19 @@ func HotpotScores(pred string, refs []string) (em, f1 float64) {
 	return em, f1
 }
 
+// HotpotAnswer returns HotpotEM(pred, []string{gold}) and HotpotF1PR(pred, gold), normalising
+// each text once: the answer half of hotpot_evaluate_v1.py's update_answer.
+func HotpotAnswer(pred, gold string) (em, f1, precision, recall float64) {
+	s := getScratch()
+	defer putScratch(s)
+	p, g := s.squad(pred), s.squad(gold)
+	if s.equal(p, g) {
+		em = 1
+	}
+	f1, precision, recall = s.hotpotF1(p, g)
+	return em, f1, precision, recall
+}
+
 // HotpotF1PR is hotpot_evaluate_v1.py's f1_score for one gold answer: SQuAD token F1, precision
 // and recall, except that all three are 0 when either side normalises to "yes", "no" or
 // "noanswer" and the two normal forms differ.

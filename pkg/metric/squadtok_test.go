@@ -116,6 +116,24 @@ func TestScoresGolden(t *testing.T) {
 	}
 }
 
+// checkHotpotAnswer fails unless HotpotAnswer agrees with HotpotEM and HotpotF1PR.
+func checkHotpotAnswer(t *testing.T, pred, gold string) {
+	t.Helper()
+	em, f1, p, r := HotpotAnswer(pred, gold)
+	wantF1, wantP, wantR := HotpotF1PR(pred, gold)
+	if wantEM := HotpotEM(pred, []string{gold}); em != wantEM || f1 != wantF1 || p != wantP || r != wantR {
+		t.Fatalf("HotpotAnswer(%q, %q) = %v, %v, %v, %v, want %v, %v, %v, %v", pred, gold, em, f1, p, r, wantEM, wantF1, wantP, wantR)
+	}
+}
+
+func TestHotpotAnswerGolden(t *testing.T) {
+	for _, p := range loadPairs(t) {
+		for _, r := range p.References {
+			checkHotpotAnswer(t, p.Prediction, r)
+		}
+	}
+}
+
 func FuzzScores(f *testing.F) {
 	for _, s := range [][3]string{
 		{"Denver Broncos", "Denver Broncos.", "Broncos"}, {"the", "a", ""}, {"", "", "!!"}, {"yes", "Yes!", "no"},
@@ -127,6 +145,7 @@ func FuzzScores(f *testing.F) {
 		checkScores(t, pred, []string{r1, r2})
 		checkScores(t, pred, []string{r1})
 		checkScores(t, pred, nil)
+		checkHotpotAnswer(t, pred, r1)
 	})
 }
 
