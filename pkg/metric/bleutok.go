@@ -194,3 +194,68 @@ func (t *keyTable) grow() {
 		t.insert(sl.key, sl.val)
 	}
 }
+
+// keyTable maps uint64 keys to int32 values for one use: open addressing, generation-stamped
+// slots so that reset costs nothing.
+type keyTable struct {
+	slots []keySlot // a power of two long
+	gen   uint32
+	spare []keySlot // entries moving in grow
+}
+
+type keySlot struct {
+	key uint64
+	val int32
+	gen uint32
+}
+
+// reset empties the table and makes room for n keys.
+//
+// A table that grew for a long text is resliced down for short ones, so that their slots stay
+// in the first-level cache; slots past the length hold older generations.
+func (t *keyTable) reset(n int) {
+	size := 1 << bits.Len(uint(max(64, 2*n)-1))
+	if c := cap(t.slots); c < size || c > 1<<16 && c > 4*size {
+		t.slots = make([]keySlot, size)
+		t.gen = 0
+	}
+	t.slots = t.slots[:size]
+	t.gen++
+	if t.gen == 0 {
+		clear(t.slots[:cap(t.slots)])
+		t.gen = 1
+	}
+}
+
+func (t *keyTable) home(key uint64) uint64 {
+	return (key * 0x9e3779b97f4a7c15) >> (64 - bits.Len(uint(len(t.slots)-1)))
+}
+
+// insert adds key with val unless present, and returns the value stored and whether it is new.
+func (t *keyTable) insert(key uint64, val int32) (int32, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(key); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.gen != t.gen {
+			*sl = keySlot{key, val, t.gen}
+			return val, true
+		}
+		if sl.key == key {
+			return sl.val, false
+		}
+	}
+}
+
+// find returns key's value, or -1.
+func (t *keyTable) find(key uint64) int32 {
+	mask := uint64(len(t.slots) - 1)
+	for i := t.home(key); ; i = (i + 1) & mask {
+		sl := &t.slots[i]
+		if sl.gen != t.gen {
+			return -1
+		}
+		if sl.key == key {
+			return sl.val
+		}
+	}
+}

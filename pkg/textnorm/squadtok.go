@@ -12,9 +12,11 @@ import (
 // ends[k-1]+1, or the length dst had on entry for the first word. It saves callers that score
 // tokens a second pass to find them.
 //
-// Note: it repeats appendNormalized's algorithm specialised to SQuAD, with a byte-class switch,
-// word starts known as they are written, and an inline decoder for three-byte UTF-8 (CJK); the
-// two are checked against each other by the fuzz tests.
+// Note: it repeats appendNormalized's algorithm specialised to SQuAD: ASCII words are classified
+// and lowered eight bytes at a time, runs of CJK ideographs copied without decoding, and word
+// starts known as they are written. The two are checked against each other by the fuzz tests.
+// Rejected: hashing tokens here (callers differ in what they need) and writing no text (exact
+// match and long-token checks compare bytes).
 func AppendSquadTokens(dst []byte, ends []int32, s string) ([]byte, []int32) {
 	start := len(dst)
 	dst = slices.Grow(dst, len(s)+8)
@@ -99,6 +101,7 @@ func AppendSquadTokens(dst []byte, ends []int32, s string) ([]byte, []int32) {
 // whitespace and punctuation: it returns the updated state and where it stopped. It is kept
 // small so that its loop state stays in registers.
 func appendSquadASCII(dst []byte, ends []int32, s string, i, start, tok, run int) ([]byte, []int32, int, int, int) {
+loop:
 	for i < len(s) {
 		switch squadByte[s[i]] {
 		case sqWord:
@@ -112,7 +115,7 @@ func appendSquadASCII(dst []byte, ends []int32, s string, i, start, tok, run int
 				binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
 				dst = dst[:m+n]
 				if i += n; n < 8 {
-					break
+					continue loop
 				}
 			}
 			for i < len(s) && squadByte[s[i]] == sqWord {
