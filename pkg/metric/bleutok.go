@@ -103,7 +103,12 @@ func (s *scratch) bleuTokens(dst []int32, str string) ([]int32, bool) {
 // false if a different token has the same key.
 func (s *scratch) internKey(buf []byte, start, end int) (int32, bool) {
 	tok := buf[start:end]
-	key := tokenKey(tok)
+	var key uint64
+	if n := end - start; n <= 7 && start+8 <= cap(buf) {
+		key = binary.LittleEndian.Uint64(buf[start:start+8])&(1<<(8*n)-1) | uint64(n)<<56 // tokenKey(tok)
+	} else {
+		key = tokenKey(tok)
+	}
 	if 2*(len(s.idToks)+1) > len(s.tokIDs.slots) {
 		s.tokIDs.grow()
 	}
