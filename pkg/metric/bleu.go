@@ -34,7 +34,7 @@ func BLEU(pred string, refs []string) BLEUScores {
 	if len(bounds) > 0 {
 		refLen = bounds[len(bounds)-1] - hyp
 	}
-	if hyp <= maxRunHyp && hyp*refLen <= 4096 {
+	if hyp <= maxRunHyp && hyp*refLen <= 1024 {
 		num, den = s.clippedRuns(hyp, bounds)
 	} else {
 		s.clippedOrders(&num, &den, hyp, bounds)
