@@ -42,9 +42,14 @@ func (s *scratch) bleuInternStart(n int) {
 func (s *scratch) bleuTokens(dst []int32, str string) ([]int32, bool) {
 	buf := slices.Grow(s.buf, len(str)+8) // room to store eight bytes past the tokens
 	for i := 0; i < len(str); {
-		if sp, n := bleuSpaceAt(str, i); sp {
-			i += n
+		if k := bleuByte[str[i]]; k == bleuSpaceByte {
+			i++
 			continue
+		} else if k == bleuLeadByte {
+			if sp, n := bleuSpaceAt(str, i); sp {
+				i += n
+				continue
+			}
 		}
 		start, from, ascii := len(buf), i, true
 		for i < len(str) {
