@@ -195,6 +195,7 @@ func (t *keyTable) grow() {
 	} else {
 		t.slots = make([]keySlot, size)
 	}
+	t.shift = uint8(64 - bits.Len(uint(len(t.slots)-1)))
 	t.gen++
 	if t.gen == 0 {
 		clear(t.slots[:cap(t.slots)])
@@ -209,6 +210,7 @@ func (t *keyTable) grow() {
 // slots so that reset costs nothing.
 type keyTable struct {
 	slots []keySlot // a power of two long
+	shift uint8     // 64 - log2(len(slots)): home keeps the top bits of the product
 	gen   uint32
 	spare []keySlot // entries moving in grow
 }
@@ -230,6 +232,7 @@ func (t *keyTable) reset(n int) {
 		t.gen = 0
 	}
 	t.slots = t.slots[:size]
+	t.shift = uint8(64 - bits.Len(uint(size-1)))
 	t.gen++
 	if t.gen == 0 {
 		clear(t.slots[:cap(t.slots)])
@@ -238,7 +241,7 @@ func (t *keyTable) reset(n int) {
 }
 
 func (t *keyTable) home(key uint64) uint64 {
-	return (key * 0x9e3779b97f4a7c15) >> (64 - bits.Len(uint(len(t.slots)-1)))
+	return (key * 0x9e3779b97f4a7c15) >> t.shift
 }
 
 // insert adds key with val unless present, and returns the value stored and whether it is new.
