@@ -197,7 +197,7 @@ func cjkRun(s string, i int) int {
 // word and the space written before it are dropped. It returns the new word start, -1 after an
 // article.
 func endSquadRun(dst []byte, ends []int32, start, tok, run int) ([]byte, int, []int32) {
-	if len(dst)-run > 3 || !squadArticle(dst[run:]) {
+	if !isArticleRun(dst, run) {
 		return dst, tok, ends
 	}
 	dst = dst[:run]
@@ -208,6 +208,18 @@ func endSquadRun(dst []byte, ends []int32, start, tok, run int) ([]byte, int, []
 		dst = dst[:run-1]
 	}
 	return dst, -1, ends
+}
+
+// isArticleRun reports whether dst[run:] is "a", "an" or "the". With four bytes of room past run
+// it compares one masked word instead of branching on the length, which is hard to predict.
+func isArticleRun(dst []byte, run int) bool {
+	n := len(dst) - run
+	if run+4 > cap(dst) {
+		return n <= 3 && squadArticle(dst[run:])
+	}
+	w := binary.LittleEndian.Uint32(dst[run : run+4])
+	k := uint64(w&(1<<(8*min(n, 4))-1)) | uint64(min(n, 4))<<32
+	return k == 1<<32|'a' || k == 2<<32|'a'|'n'<<8 || k == 3<<32|'t'|'h'<<8|'e'<<16
 }
 
 // Byte classes of AppendSquadTokens.
