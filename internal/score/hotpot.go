@@ -20,8 +20,7 @@ func supportFamily() *family {
 		score: func(it *item, out []float64) {
 			gold, _ := goldFacts(it.rec)
 			spEM, spF1, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), gold)
-			ansEM := metric.HotpotEM(it.pred(), it.rec.Answers[:1])
-			_, ansP, ansR := metric.HotpotF1PR(it.pred(), it.rec.Answers[0])
+			ansEM, _, ansP, ansR := metric.HotpotAnswer(it.pred(), it.rec.Answers[0])
 			out[0], out[1] = spEM, spF1
 			out[2], out[3] = metric.JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
 		},

@@ -12,8 +12,7 @@ func squadFamily() *family {
 		about:   "SQuAD v1.1 exact match and token F1, maximum over answers",
 		applies: (*item).hasPrediction,
 		score: func(it *item, out []float64) {
-			out[0] = metric.SquadEM(it.pred(), it.rec.Answers)
-			out[1] = metric.SquadF1(it.pred(), it.rec.Answers)
+			out[0], out[1] = metric.SquadScores(it.pred(), it.rec.Answers)
 		},
 	}
 }
@@ -24,8 +23,7 @@ func squad2Family() *family {
 		about:   "SQuAD v2.0 rules (an empty answer matches only an empty prediction)",
 		applies: (*item).hasPrediction,
 		score: func(it *item, out []float64) {
-			out[0] = metric.Squad2EM(it.pred(), it.rec.Answers)
-			out[1] = metric.Squad2F1(it.pred(), it.rec.Answers)
+			out[0], out[1] = metric.Squad2Scores(it.pred(), it.rec.Answers)
 		},
 	}
 }
@@ -36,8 +34,7 @@ func hotpotFamily() *family {
 		about:   "HotpotQA answer EM and F1 (yes/no/noanswer must match exactly)",
 		applies: (*item).hasPrediction,
 		score: func(it *item, out []float64) {
-			out[0] = metric.HotpotEM(it.pred(), it.rec.Answers)
-			out[1] = metric.HotpotF1(it.pred(), it.rec.Answers)
+			out[0], out[1] = metric.HotpotScores(it.pred(), it.rec.Answers)
 		},
 	}
 }
