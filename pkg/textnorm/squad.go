@@ -60,7 +60,7 @@ func appendNormalized(dst []byte, s string, article func([]byte) bool, word func
 				continue
 			case k&classSpace != 0:
 				if runStart >= 0 {
-					dst, pending = endArticle(dst, start, runStart, pending, article)
+					dst, _ = endArticle(dst, start, runStart, pending, article) // pending is set just below
 					runStart = -1
 				}
 				pending = len(dst) > start
