@@ -42,13 +42,18 @@ type meteorConfig struct {
 // keep a scratch's cache to a few MB while covering the vocabulary of a QA dataset's answers.
 var defaultMeteor = meteorConfig{groupAbove: 32, maxWords: 1 << 15}
 
-// meteor is METEOR with the given tuning.
+// meteor is METEOR with the given tuning, on a pooled scratch.
 func meteor(pred string, refs []string, synonyms bool, cfg meteorConfig) float64 {
+	sc := meteorPool.Get().(*meteorScratch)
+	defer meteorPool.Put(sc)
+	return sc.meteor(pred, refs, synonyms, cfg)
+}
+
+// meteor is METEOR with the given tuning, on scratch sc.
+func (sc *meteorScratch) meteor(pred string, refs []string, synonyms bool, cfg meteorConfig) float64 {
 	if len(refs) == 0 {
 		return 0
 	}
-	sc := meteorPool.Get().(*meteorScratch)
-	defer meteorPool.Put(sc)
 	sc.groupAbove = cfg.groupAbove
 	sc.wn = nil
 	if synonyms {
@@ -106,10 +111,11 @@ func (sc *meteorScratch) load(pred string, refs []string) {
 	sc.match = resize(sc.match, len(sc.hyp))
 }
 
-// resize returns s with length n, reusing its array when it is large enough.
+// resize returns s with length n, reusing its array when it is large enough and otherwise
+// allocating room to grow, since the arrays indexed by word id grow with the vocabulary.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/2)
 	}
 	return s[:n]
 }

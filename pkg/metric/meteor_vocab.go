@@ -2,7 +2,7 @@ package metric
 
 import (
 	"hash/maphash"
-	"strings"
+	"unsafe"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -18,13 +18,16 @@ import (
 // proportional size); word ids stay valid for the whole of a call.
 //
 // Note: a Go map would do the interning too, but hashing a []byte key without allocating and
-// keeping the word's facts next to it is simpler in a table of our own.
+// keeping the word's facts next to it is simpler in a table of our own. New words' texts are
+// copied into append-only chunks rather than allocated one by one, so a dataset's first pass,
+// where most words are new, allocates little more than the old per-call vocabulary did.
 type vocab struct {
 	slots []int32 // word id + 1, 0 for a free slot; at most half full
 	mask  uint64
 	words []vword
 	syn   []uint32 // WordNet name ids
 	bytes int      // text bytes of words
+	chunk []byte   // where new words' texts are copied; bytes below len are never rewritten
 }
 
 // vword is one interned word and what has been computed about it.
@@ -36,14 +39,46 @@ type vword struct {
 	synLo, synHi int32 // synonyms: syn[synLo:synHi], synLo -1 until computed
 }
 
-// vocabMinSlots is the initial table size.
-const vocabMinSlots = 1 << 10
+// Sizes: the initial table, and the smallest and largest text chunks (a longer word gets its
+// own copy).
+const (
+	vocabMinSlots = 1 << 10
+	vocabMinChunk = 1 << 8
+	vocabMaxChunk = 1 << 16
+)
 
-// reset empties the vocabulary, keeping its arrays.
+// reset empties the vocabulary, keeping its table and arrays. The text chunk is dropped, not
+// reused: the strings in it must never change.
 func (v *vocab) reset() {
-	clear(v.slots)
+	if 8*len(v.words) < len(v.slots) {
+		// Few words in a large table: free their slots rather than clearing it all.
+		for id, w := range v.words {
+			i := w.hash & v.mask
+			for v.slots[i] != int32(id)+1 {
+				i = (i + 1) & v.mask
+			}
+			v.slots[i] = 0
+		}
+	} else {
+		clear(v.slots)
+	}
 	clear(v.words) // drop the texts for the garbage collector
-	v.words, v.syn, v.bytes = v.words[:0], v.syn[:0], 0
+	v.words, v.syn, v.bytes, v.chunk = v.words[:0], v.syn[:0], 0, nil
+}
+
+// own returns a copy of w that the vocabulary can keep: a string in the current chunk.
+func own[T string | []byte](v *vocab, w T) string {
+	if len(w) == 0 || len(w) > vocabMaxChunk/16 {
+		return string(w)
+	}
+	if cap(v.chunk)-len(v.chunk) < len(w) {
+		v.chunk = make([]byte, 0, min(vocabMaxChunk, max(vocabMinChunk, 2*v.bytes)))
+	}
+	off := len(v.chunk)
+	v.chunk = append(v.chunk, w...)
+	// The bytes at off are written once, here, and never again: the chunk is only appended
+	// to and is dropped by reset, so they make a valid immutable string.
+	return unsafe.String(&v.chunk[off], len(w))
 }
 
 // full reports whether the vocabulary holds more than about maxWords words' worth of data.
@@ -89,7 +124,7 @@ func (v *vocab) intern(w string) int32 {
 			return id
 		}
 	}
-	return v.add(i, strings.Clone(w), h)
+	return v.add(i, own(v, w), h)
 }
 
 // internBytes is intern for a word held in a buffer.
@@ -104,7 +139,7 @@ func (v *vocab) internBytes(w []byte) int32 {
 			return id
 		}
 	}
-	return v.add(i, string(w), h)
+	return v.add(i, own(v, w), h)
 }
 
 // stem returns the word id of the Porter stem of word id w.
