@@ -60,7 +60,10 @@ func (sc *meteorScratch) meteor(pred string, refs []string, synonyms bool, cfg m
 		sc.wn = loadWordNet()
 	}
 	if cfg.maxWords == 0 || sc.full(cfg.maxWords) {
-		sc.reset()
+		sc.reset(cfg.maxWords)
+		if cap(sc.head) > 4*cfg.maxWords+vocabMinSlots {
+			sc.head = nil
+		}
 	}
 	sc.load(pred, refs)
 	best := 0.0

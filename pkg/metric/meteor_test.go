@@ -221,11 +221,21 @@ func TestVocabBound(t *testing.T) {
 	if got := v.words[id].text; got != "w42" {
 		t.Errorf("words[intern(%q)] = %q, want %q", "w42", got, "w42")
 	}
-	v.reset()
-	if len(v.words) != 0 || v.bytes != 0 {
-		t.Errorf("after reset: %d words, %d bytes, want 0, 0", len(v.words), v.bytes)
+	v.reset(100)
+	if len(v.words) != 0 || v.bytes != 0 || len(v.slots) != vocabMinSlots {
+		t.Errorf("after reset: %d words, %d bytes, %d slots, want 0, 0, %d", len(v.words), v.bytes, len(v.slots), vocabMinSlots)
 	}
 	if id := v.intern("x"); id != 0 {
 		t.Errorf("intern(%q) after reset = %d, want 0", "x", id)
+	}
+	for i := range 5000 {
+		v.intern(fmt.Sprint("w", i))
+	}
+	v.reset(100) // a table grown far past the bound is dropped
+	if len(v.slots) != 0 || cap(v.words) != 0 {
+		t.Errorf("after reset of a huge table: %d slots, cap(words) %d, want 0, 0", len(v.slots), cap(v.words))
+	}
+	if id := v.intern("x"); id != 0 || v.words[0].text != "x" {
+		t.Errorf("intern(%q) after dropping the table = %d (%q), want 0", "x", id, v.words[id].text)
 	}
 }

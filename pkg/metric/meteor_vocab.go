@@ -47,9 +47,14 @@ const (
 	vocabMaxChunk = 1 << 16
 )
 
-// reset empties the vocabulary, keeping its table and arrays. The text chunk is dropped, not
-// reused: the strings in it must never change.
-func (v *vocab) reset() {
+// reset empties the vocabulary, keeping its table and arrays unless one huge call grew them far
+// beyond what maxWords words need. The text chunk is dropped, not reused: the strings in it
+// must never change.
+func (v *vocab) reset(maxWords int) {
+	if len(v.slots) > 4*maxWords+vocabMinSlots {
+		*v = vocab{}
+		return
+	}
 	if 8*len(v.words) < len(v.slots) {
 		// Few words in a large table: free their slots rather than clearing it all.
 		for id, w := range v.words {
