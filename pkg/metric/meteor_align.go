@@ -5,6 +5,19 @@ import "slices"
 // align runs NLTK's three matching stages for sc.ref, fills sc.match and returns the number of
 // matches.
 func (sc *meteorScratch) align() int {
+	if slices.Equal(sc.hyp, sc.ref) {
+		// Equal token lists align position by position: walking from the end, the last
+		// remaining reference item with hypothesis item i's word is item i itself.
+		for i := range sc.match {
+			sc.match[i] = int32(i)
+		}
+		return len(sc.hyp)
+	}
+	return sc.alignStages()
+}
+
+// alignStages is align without the shortcut for equal token lists.
+func (sc *meteorScratch) alignStages() int {
 	n, m := len(sc.hyp), len(sc.ref)
 	for i := range sc.match {
 		sc.match[i] = -1
@@ -48,8 +61,27 @@ func (sc *meteorScratch) pair(h, r int32) {
 
 // compact drops the matched positions from sc.hRem and sc.rRem.
 func (sc *meteorScratch) compact() {
-	sc.hRem = slices.DeleteFunc(sc.hRem, func(h int32) bool { return sc.match[h] >= 0 })
-	sc.rRem = slices.DeleteFunc(sc.rRem, func(r int32) bool { return sc.rUsed[r] })
+	sc.compactHyp()
+	k := 0
+	for _, r := range sc.rRem {
+		if !sc.rUsed[r] {
+			sc.rRem[k] = r
+			k++
+		}
+	}
+	sc.rRem = sc.rRem[:k]
+}
+
+// compactHyp drops the matched positions from sc.hRem.
+func (sc *meteorScratch) compactHyp() {
+	k := 0
+	for _, h := range sc.hRem {
+		if sc.match[h] < 0 {
+			sc.hRem[k] = h
+			k++
+		}
+	}
+	sc.hRem = sc.hRem[:k]
 }
 
 // matchEqual is NLTK's _match_enums over the remaining positions, with hk and rk the word ids
@@ -72,7 +104,9 @@ func (sc *meteorScratch) matchEqual(hk, rk []int32) int {
 			}
 		}
 	}
-	sc.compact()
+	if count > 0 {
+		sc.compactHyp() // matched reference positions already left sc.rRem
+	}
 	return count
 }
 
@@ -101,7 +135,9 @@ func (sc *meteorScratch) matchEqualGrouped(hk, rk []int32) int {
 			count++
 		}
 	}
-	sc.compact()
+	if count > 0 {
+		sc.compact()
+	}
 	return count
 }
 
@@ -139,7 +175,9 @@ func (sc *meteorScratch) matchSynonyms() int {
 			}
 		}
 	}
-	sc.compact()
+	if count > 0 {
+		sc.compactHyp() // matched reference positions already left sc.rRem
+	}
 	return count
 }
 
@@ -171,6 +209,8 @@ func (sc *meteorScratch) matchSynonymsGrouped(named int) int {
 			count++
 		}
 	}
-	sc.compact()
+	if count > 0 {
+		sc.compact()
+	}
 	return count
 }

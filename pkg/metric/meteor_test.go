@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -237,5 +238,31 @@ func TestVocabBound(t *testing.T) {
 	}
 	if id := v.intern("x"); id != 0 || v.words[0].text != "x" {
 		t.Errorf("intern(%q) after dropping the table = %d (%q), want 0", "x", id, v.words[id].text)
+	}
+}
+
+// TestAlignEqualShortcut checks align's shortcut for equal token lists against the stages it
+// skips: random lists over a few words (so that words repeat), short and long enough for the
+// grouped stage.
+func TestAlignEqualShortcut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 500 {
+		ids := make([]int32, 1+rng.IntN(40))
+		for i := range ids {
+			ids[i] = int32(rng.IntN(4))
+		}
+		for _, group := range []int{0, math.MaxInt} {
+			sc := &meteorScratch{groupAbove: group}
+			sc.words = make([]vword, 4)
+			sc.hyp, sc.ref = ids, ids
+			sc.match = make([]int32, len(ids))
+			if got := sc.alignStages(); got != len(ids) {
+				t.Fatalf("alignStages(%v) = %d matches, want %d", ids, got, len(ids))
+			}
+			stages := slices.Clone(sc.match)
+			if got := sc.align(); got != len(ids) || !slices.Equal(sc.match, stages) {
+				t.Fatalf("align(%v) = %d, %v, want %d, %v", ids, got, sc.match, len(ids), stages)
+			}
+		}
 	}
 }
