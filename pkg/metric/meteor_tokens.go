@@ -68,23 +68,40 @@ func (sc *meteorScratch) tokens(s string) {
 // addToken appends the word id of tok lowercased to sc.ids; upper and special say whether tok
 // has ASCII capitals and whether it has anything else lowering may change.
 func (sc *meteorScratch) addToken(tok string, upper, special bool) {
+	if !special && len(tok) <= shortMax {
+		lo, hi, h := shortKey(tok)
+		id, slot := sc.short.find(lo, hi, h, len(tok))
+		if id < 0 {
+			id = sc.internASCII(tok, upper)
+			sc.short.add(slot, lo, hi, len(tok), id)
+		}
+		sc.ids = append(sc.ids, id)
+		return
+	}
 	var id int32
 	switch {
 	case special:
 		id = sc.intern(textnorm.Lower(tok))
-	case upper:
-		low := append(sc.low[:0], tok...)
-		for j, c := range low {
-			if 'A' <= c && c <= 'Z' {
-				low[j] = c + 'a' - 'A'
-			}
-		}
-		sc.low = low
-		id = sc.internBytes(low)
 	default:
-		id = sc.intern(tok)
+		id = sc.internASCII(tok, upper)
 	}
 	sc.ids = append(sc.ids, id)
+}
+
+// internASCII returns the word id of tok lowercased, where tok's only bytes that lowering
+// changes are ASCII capitals, present if upper.
+func (sc *meteorScratch) internASCII(tok string, upper bool) int32 {
+	if !upper {
+		return sc.intern(tok)
+	}
+	low := append(sc.low[:0], tok...)
+	for j, c := range low {
+		if 'A' <= c && c <= 'Z' {
+			low[j] = c + 'a' - 'A'
+		}
+	}
+	sc.low = low
+	return sc.internBytes(low)
 }
 
 // lowerFields returns split(lower(s)) on its own, through tokens and the vocabulary.

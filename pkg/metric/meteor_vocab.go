@@ -28,6 +28,7 @@ type vocab struct {
 	syn   []uint32 // WordNet name ids
 	bytes int      // text bytes of words
 	chunk []byte   // where new words' texts are copied; bytes below len are never rewritten
+	short shortWords
 }
 
 // vword is one interned word and what has been computed about it.
@@ -51,6 +52,7 @@ const (
 // beyond what maxWords words need. The text chunk is dropped, not reused: the strings in it
 // must never change.
 func (v *vocab) reset(maxWords int) {
+	v.short.reset(4*maxWords + shortMinSlots)
 	if len(v.slots) > 4*maxWords+vocabMinSlots {
 		*v = vocab{}
 		return
