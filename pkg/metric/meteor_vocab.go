@@ -90,7 +90,7 @@ func own[T string | []byte](v *vocab, w T) string {
 
 // full reports whether the vocabulary holds more than about maxWords words' worth of data.
 func (v *vocab) full(maxWords int) bool {
-	return len(v.words) > maxWords || v.bytes > 64*maxWords || len(v.syn) > 64*maxWords
+	return len(v.words) > maxWords || v.bytes > 32*maxWords || len(v.syn) > 16*maxWords
 }
 
 // grow doubles the table (or creates it) and re-inserts every word; ids do not change.
