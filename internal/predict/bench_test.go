@@ -16,13 +16,20 @@ import (
 // BenchmarkThroughput runs qa-predict against a loopback OpenAI-compatible server that answers
 // every request after a fixed latency L, with C calls in flight. It reports the achieved
 // requests/s, the ideal C/L, their ratio, and the process CPU time per record (client and server
-// together, since the server runs in this process).
+// together, since the server runs in this process). L = 20ms shows the fixed per-call cost at its
+// largest; L = 200ms is nearer a hosted model's fastest replies.
 func BenchmarkThroughput(b *testing.B) {
-	const (
-		latency = 20 * time.Millisecond
-		conc    = 16
-		records = 1024 // a multiple of conc, so the last round is full; enough rounds that start-up is amortised
-	)
+	for _, tt := range []struct {
+		latency time.Duration
+		rounds  int // enough that start-up is amortised
+	}{{20 * time.Millisecond, 64}, {200 * time.Millisecond, 16}} {
+		b.Run("L="+tt.latency.String(), func(b *testing.B) { benchThroughput(b, tt.latency, tt.rounds) })
+	}
+}
+
+func benchThroughput(b *testing.B, latency time.Duration, rounds int) {
+	const conc = 16
+	records := conc * rounds // full rounds only
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		time.Sleep(latency)
