@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${BENCH_OUT:-bench.out}
-go test -run '^$' -bench . -benchmem "$@" ./pkg/metric/ ./internal/score/ ./pkg/record/ | tee "$out"
+go test -run '^$' -bench . -benchmem "$@" ./pkg/metric/ ./internal/score/ ./pkg/record/ ./internal/predict/ | tee "$out"
 echo
 echo "Throughput (per benchmark; pairs/s or records/s where the benchmark reports it):"
 awk '
