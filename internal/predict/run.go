@@ -203,32 +203,42 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // interrupted: this record is not complete and is not written
 	}
-	var ce *model.CallError
-	switch {
-	case errors.As(err, &ce):
-		p.Error, p.Attempts = err.Error(), ce.Attempts
-	case err != nil:
-		p.Error, p.Attempts = err.Error(), resp.Attempts
-	default:
+	if a.settle(p, resp, err, start, a.provider != "extractive") {
 		p.Text = strings.TrimSpace(resp.Text)
 		if opts != nil {
 			p.Text = strings.TrimSpace(locomoCat5(p.Text, opts))
 		}
-		if resp.Model != "" {
-			p.Model = resp.Model
-		}
-		p.Attempts, p.Cached = resp.Attempts, resp.Cached
-		if a.provider != "extractive" {
-			u := resp.Usage
-			p.Usage = &u
-			if !resp.Cached {
-				p.LatencyMS = time.Since(start).Milliseconds()
-			}
-		}
-		p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
 	}
 	a.tally.add(p, false)
 	return rec, nil
+}
+
+// settle records the outcome of one model call on p: the error and attempts of a failed call, or
+// the model, attempts, cache flag, cost and (withUsage) usage and latency of an answer. It reports
+// whether the call succeeded; the caller sets the text.
+func (a *app) settle(p *record.Prediction, resp model.Response, err error, start time.Time, withUsage bool) bool {
+	var ce *model.CallError
+	switch {
+	case errors.As(err, &ce):
+		p.Error, p.Attempts = err.Error(), ce.Attempts
+		return false
+	case err != nil:
+		p.Error, p.Attempts = err.Error(), resp.Attempts
+		return false
+	}
+	if resp.Model != "" {
+		p.Model = resp.Model
+	}
+	p.Attempts, p.Cached = resp.Attempts, resp.Cached
+	if withUsage {
+		u := resp.Usage
+		p.Usage = &u
+		if !resp.Cached {
+			p.LatencyMS = time.Since(start).Milliseconds()
+		}
+	}
+	p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
+	return true
 }
 
 // request builds the model request for rec with the user prompt text.

@@ -20,7 +20,6 @@ package predict
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -338,24 +337,8 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	var ce *model.CallError
-	switch {
-	case errors.As(err, &ce):
-		p.Error, p.Attempts = err.Error(), ce.Attempts
-	case err != nil:
-		p.Error, p.Attempts = err.Error(), resp.Attempts
-	default:
+	if a.settle(p, resp, err, start, true) {
 		p.Text = prompt.Strip(resp.Text) // evaluate.py: gpt4res = content.strip()
-		if resp.Model != "" {
-			p.Model = resp.Model
-		}
-		p.Attempts, p.Cached = resp.Attempts, resp.Cached
-		u := resp.Usage
-		p.Usage = &u
-		if !resp.Cached {
-			p.LatencyMS = time.Since(start).Milliseconds()
-		}
-		p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
 		if p.Text == "" {
 			p.Error = "empty answer: not passed to the judge"
 		}

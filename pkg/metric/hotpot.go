@@ -19,20 +19,7 @@ func HotpotF1(pred string, refs []string) float64 {
 
 // HotpotScores returns HotpotEM(pred, refs) and HotpotF1(pred, refs), normalising each text once.
 func HotpotScores(pred string, refs []string) (em, f1 float64) {
-	s := getScratch()
-	defer putScratch(s)
-	p := s.squad(pred)
-	for _, r := range refs {
-		g := s.squad(r)
-		if s.equal(p, g) {
-			em = 1
-		}
-		v, _, _ := s.hotpotF1(p, g)
-		if f1 = max(f1, v); em == 1 && f1 == 1 {
-			break
-		}
-	}
-	return em, f1
+	return emF1(pred, refs, (*scratch).hotpotF1)
 }
 
 // HotpotAnswer returns HotpotEM(pred, []string{gold}) and HotpotF1PR(pred, gold), normalising

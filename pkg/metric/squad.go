@@ -37,6 +37,12 @@ func SquadF1(pred string, refs []string) float64 {
 
 // SquadScores returns SquadEM(pred, refs) and SquadF1(pred, refs), normalising each text once.
 func SquadScores(pred string, refs []string) (em, f1 float64) {
+	return emF1(pred, refs, (*scratch).tokenF1)
+}
+
+// emF1 returns the best exact match and the best F1 (by the given token F1) of pred over refs,
+// normalising each text once with the SQuAD normaliser.
+func emF1(pred string, refs []string, tokenF1 func(s *scratch, p, g text) (f1, precision, recall float64)) (em, f1 float64) {
 	s := getScratch()
 	defer putScratch(s)
 	p := s.squad(pred)
@@ -45,7 +51,7 @@ func SquadScores(pred string, refs []string) (em, f1 float64) {
 		if s.equal(p, g) {
 			em = 1
 		}
-		v, _, _ := s.tokenF1(p, g)
+		v, _, _ := tokenF1(s, p, g)
 		if f1 = max(f1, v); em == 1 && f1 == 1 {
 			break
 		}
