@@ -2,19 +2,8 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
-
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/learncurve"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := learncurve.Run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	command.Report(os.Stderr, "qa-learncurve", err)
-	os.Exit(command.ExitCode(err))
-}
+func main() { command.Main("qa-learncurve", learncurve.Run) }

@@ -18,7 +18,6 @@ package clitest
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,14 +30,11 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 )
 
-// Command is a command's in-process seam.
-type Command func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
-
 // Config says how to run the archives of one command.
 type Config struct {
-	Prog   string  // program name: argv[0] and the prefix of reported errors
-	Run    Command // the command
-	Update bool    // rewrite the expected sections instead of comparing
+	Prog   string          // program name: argv[0] and the prefix of reported errors
+	Run    command.RunFunc // the command
+	Update bool            // rewrite the expected sections instead of comparing
 	// Vars maps names such as "$URL" to values expanded in args and put back in the outputs.
 	Vars map[string]string
 	// Setup, if set, runs at the start of every case on the case's t (to start a server or clear

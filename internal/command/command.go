@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
@@ -101,6 +103,19 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 	app.ArgsUsage = "[FILE ...]"
 	app.HideHelpCommand = true
 	return app
+}
+
+// RunFunc is a command's in-process seam: every app package exports one as Run.
+type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+
+// Main is the whole of a command's main: it runs run with the process's arguments and streams under
+// a context that SIGINT and SIGTERM cancel, reports the error once, and exits with its code.
+func Main(prog string, run RunFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	Report(os.Stderr, prog, err)
+	os.Exit(ExitCode(err))
 }
 
 // Execute runs app with args and returns its error, with a missing required flag turned into a

@@ -87,9 +87,9 @@ func TestShortWordsReset(t *testing.T) {
 		if id, _ := w.find(lo, hi, h, 3); id >= 0 {
 			t.Fatalf("find(%q) = %d after reset(%d), want -1", "xaa", id, limit)
 		}
-		id, slot := w.find(lo, hi, h, 3)
+		_, slot := w.find(lo, hi, h, 3)
 		w.add(slot, lo, hi, 3, 7)
-		if id, _ = w.find(lo, hi, h, 3); id != 7 {
+		if id, _ := w.find(lo, hi, h, 3); id != 7 {
 			t.Fatalf("find(%q) = %d after add, want 7", "xaa", id)
 		}
 	}
