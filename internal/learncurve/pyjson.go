@@ -29,46 +29,35 @@ func encodePy(v any) []byte {
 	return b.Bytes()
 }
 
+// writeSeq writes n items between open and close as json.dump(indent=2) does: one item a line at
+// depth+1, separated by commas, and open+close with nothing between when n is 0.
+func writeSeq(b *bytes.Buffer, open, close string, n, depth int, item func(i int)) {
+	b.WriteString(open)
+	if n > 0 {
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			newline(b, depth+1)
+			item(i)
+		}
+		newline(b, depth)
+	}
+	b.WriteString(close)
+}
+
 func writePy(b *bytes.Buffer, v any, depth int) {
 	switch v := v.(type) {
 	case pyObject:
-		if len(v) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteString("{")
-		for i, f := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			newline(b, depth+1)
-			b.WriteString(pyString(f.Key))
+		writeSeq(b, "{", "}", len(v), depth, func(i int) {
+			b.WriteString(pyString(v[i].Key))
 			b.WriteString(": ")
-			writePy(b, f.Val, depth+1)
-		}
-		newline(b, depth)
-		b.WriteString("}")
+			writePy(b, v[i].Val, depth+1)
+		})
 	case []float64:
-		items := make([]any, len(v))
-		for i, x := range v {
-			items[i] = x
-		}
-		writePy(b, items, depth)
+		writeSeq(b, "[", "]", len(v), depth, func(i int) { writePy(b, v[i], depth+1) })
 	case []any:
-		if len(v) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteString("[")
-		for i, x := range v {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			newline(b, depth+1)
-			writePy(b, x, depth+1)
-		}
-		newline(b, depth)
-		b.WriteString("]")
+		writeSeq(b, "[", "]", len(v), depth, func(i int) { writePy(b, v[i], depth+1) })
 	case nil:
 		b.WriteString("null")
 	case string:

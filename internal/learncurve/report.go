@@ -65,24 +65,23 @@ func (r Report) WriteText(w io.Writer, savedTo string) error {
 	p("Problems per Sequence: %d", r.Problems)
 	p("Report saved to: %s", savedTo)
 	p("\n=== OVERALL METRICS ===")
-	o := r.Overall
-	p("Overall Accuracy: %.4f", o.Accuracy)
-	p("Accuracy Slope (k): %.4f", o.Slope)
-	p("Avg. First Correct Position: %.2f", o.FirstCorrect)
-	p("Avg. Consecutive Correct: %.2f", o.Consecutive)
-	p("Post-warmup Accuracy (K=%d): %.4f", r.Warmup, o.PostWarmup)
+	// metrics writes the five headline figures of m, each line after indent.
+	metrics := func(indent string, m Metrics) {
+		p(indent+"Overall Accuracy: %.4f", m.Accuracy)
+		p(indent+"Accuracy Slope (k): %.4f", m.Slope)
+		p(indent+"Avg. First Correct Position: %.2f", m.FirstCorrect)
+		p(indent+"Avg. Consecutive Correct: %.2f", m.Consecutive)
+		p(indent+"Post-warmup Accuracy (K=%d): %.4f", r.Warmup, m.PostWarmup)
+	}
+	metrics("", r.Overall)
 	p("\n=== POSITION-WISE ACCURACY ===")
-	for i, v := range o.Position {
+	for i, v := range r.Overall.Position {
 		p("Position %d: %.4f", i+1, v)
 	}
 	p("\n=== METRICS BY TASK TYPE ===")
 	for _, t := range r.Types {
 		p("\nType: %s (Sequences: %d)", t.Type, t.Sequences)
-		p("  Overall Accuracy: %.4f", t.Accuracy)
-		p("  Accuracy Slope (k): %.4f", t.Slope)
-		p("  Avg. First Correct Position: %.2f", t.FirstCorrect)
-		p("  Avg. Consecutive Correct: %.2f", t.Consecutive)
-		p("  Post-warmup Accuracy (K=%d): %.4f", r.Warmup, t.PostWarmup)
+		metrics("  ", t.Metrics)
 		p("  Position-wise Accuracy:")
 		for i, v := range t.Position {
 			p("    Position %d: %.4f", i+1, v)
