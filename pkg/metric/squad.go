@@ -2,6 +2,7 @@ package metric
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 )
 
@@ -11,8 +12,8 @@ func SquadEM(pred string, refs []string) float64 {
 	s := getScratch()
 	defer putScratch(s)
 	p := s.squad(pred)
-	for _, r := range refs {
-		if s.equal(p, s.squad(r)) {
+	for k := range refs {
+		if g, ok := s.ref(pred, p, refs, k); ok && s.equal(p, g) {
 			return 1
 		}
 	}
@@ -26,8 +27,12 @@ func SquadF1(pred string, refs []string) float64 {
 	defer putScratch(s)
 	p := s.squad(pred)
 	best := 0.0
-	for _, r := range refs {
-		f1, _, _ := s.tokenF1(p, s.squad(r))
+	for k := range refs {
+		g, ok := s.ref(pred, p, refs, k)
+		if !ok {
+			continue
+		}
+		f1, _, _ := s.tokenF1(p, g)
 		if best = max(best, f1); best == 1 {
 			break // no reference can do better
 		}
@@ -46,8 +51,11 @@ func emF1(pred string, refs []string, tokenF1 func(s *scratch, p, g text) (f1, p
 	s := getScratch()
 	defer putScratch(s)
 	p := s.squad(pred)
-	for _, r := range refs {
-		g := s.squad(r)
+	for k := range refs {
+		g, ok := s.ref(pred, p, refs, k)
+		if !ok {
+			continue
+		}
 		if s.equal(p, g) {
 			em = 1
 		}
@@ -59,12 +67,26 @@ func emF1(pred string, refs []string, tokenF1 func(s *scratch, p, g text) (f1, p
 	return em, f1
 }
 
+// ref returns the normal form of refs[k] for scores that take the best over references: p, the
+// prediction's, when the reference is the prediction's text, or false when it repeats an earlier
+// reference, which cannot change the best.
+func (s *scratch) ref(pred string, p text, refs []string, k int) (text, bool) {
+	r := refs[k]
+	if slices.Contains(refs[:k], r) {
+		return text{}, false
+	}
+	if r == pred {
+		return p, true
+	}
+	return s.squad(r), true
+}
+
 // Squad2Scores returns Squad2EM(pred, refs) and Squad2F1(pred, refs), normalising each text once.
 func Squad2Scores(pred string, refs []string) (em, f1 float64) {
 	s := getScratch()
 	defer putScratch(s)
 	p := s.squad(pred)
-	s.squad2Golds(refs, func(g text) {
+	s.squad2Golds(pred, p, refs, func(g text) {
 		if s.equal(p, g) {
 			em = 1
 		}
@@ -75,10 +97,10 @@ func Squad2Scores(pred string, refs []string) (em, f1 float64) {
 
 // squad2Golds calls f with the normalised references that evaluate-v2.0.py keeps: those that do
 // not normalise to "", or a single empty one when none is left (an unanswerable question).
-func (s *scratch) squad2Golds(refs []string, f func(g text)) {
+func (s *scratch) squad2Golds(pred string, p text, refs []string, f func(g text)) {
 	kept := false
-	for _, r := range refs {
-		if g := s.squad(r); g.lo < g.hi {
+	for k := range refs {
+		if g, ok := s.ref(pred, p, refs, k); ok && g.lo < g.hi {
 			kept = true
 			f(g)
 		}
@@ -95,7 +117,7 @@ func Squad2EM(pred string, refs []string) float64 {
 	defer putScratch(s)
 	p := s.squad(pred)
 	best := 0.0
-	s.squad2Golds(refs, func(g text) {
+	s.squad2Golds(pred, p, refs, func(g text) {
 		if s.equal(p, g) {
 			best = 1
 		}
@@ -110,7 +132,7 @@ func Squad2F1(pred string, refs []string) float64 {
 	defer putScratch(s)
 	p := s.squad(pred)
 	best := 0.0
-	s.squad2Golds(refs, func(g text) {
+	s.squad2Golds(pred, p, refs, func(g text) {
 		best = max(best, s.squad2F1(p, g))
 	})
 	return best

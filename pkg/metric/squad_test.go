@@ -40,6 +40,11 @@ func TestSquadFamily(t *testing.T) {
 		{"The Eiffel Tower!", []string{"Eiffel Tower in Paris"}, [6]float64{0, 2 * 1 * 0.5 / 1.5, 0, 2 * 1 * 0.5 / 1.5, 0, 2 * 1 * 0.5 / 1.5}},
 		{"an apple and the an", []string{"apple and"}, [6]float64{1, 1, 1, 1, 1, 1}},
 		{"Paris", nil, [6]float64{0, 0, 0, 0, 0, 0}},
+		// A reference that is the prediction's own text, and repeated references.
+		{"the", []string{"the"}, [6]float64{1, 0, 1, 1, 1, 0}},
+		{"Denver Broncos", []string{"Denver Broncos", "Denver Broncos"}, [6]float64{1, 1, 1, 1, 1, 1}},
+		{"Devner Broncos", []string{"Denver", "Denver", "Denver Broncos"}, [6]float64{0, 0.5, 0, 0.5, 0, 0.5}},
+		{"!!", []string{"!!", "Paris", "!!"}, [6]float64{1, 0, 0, 0, 1, 0}},
 	}
 	fns := [6]func(string, []string) float64{SquadEM, SquadF1, Squad2EM, Squad2F1, HotpotEM, HotpotF1}
 	names := [6]string{"SquadEM", "SquadF1", "Squad2EM", "Squad2F1", "HotpotEM", "HotpotF1"}
@@ -48,6 +53,12 @@ func TestSquadFamily(t *testing.T) {
 			for i, f := range fns {
 				if got := f(tt.pred, tt.refs); math.Abs(got-tt.want[i]) > 1e-12 {
 					t.Errorf("%s(%q, %q) = %v, want %v", names[i], tt.pred, tt.refs, got, tt.want[i])
+				}
+			}
+			for i, f := range [3]func(string, []string) (float64, float64){SquadScores, Squad2Scores, HotpotScores} {
+				em, f1 := f(tt.pred, tt.refs)
+				if math.Abs(em-tt.want[2*i]) > 1e-12 || math.Abs(f1-tt.want[2*i+1]) > 1e-12 {
+					t.Errorf("%s/%s scores of (%q, %q) = %v, %v, want %v, %v", names[2*i], names[2*i+1], tt.pred, tt.refs, em, f1, tt.want[2*i], tt.want[2*i+1])
 				}
 			}
 		})

@@ -64,6 +64,27 @@ func TestAppendSquadTokensRandom(t *testing.T) {
 	}
 }
 
+// TestAppendSquadTokensLong checks long texts, mostly ASCII words so that runs of letters cross
+// the eight-byte words the ASCII path copies, with the rare character that leaves that path.
+func TestAppendSquadTokensLong(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	ascii := []string{"the", "a", "an", "The", "AN", "Denver", "Broncos", "x", "1998", "supercalifragilistic",
+		" ", " ", " ", "  ", "\t", ".", ",", "'", "-", "\"", "_", "t.he", "a,n", "\u001c"}
+	var b strings.Builder
+	for range 3000 {
+		b.Reset()
+		for range rng.IntN(120) {
+			if rng.IntN(25) == 0 {
+				b.WriteString(squadAlphabet[rng.IntN(len(squadAlphabet))])
+				continue
+			}
+			b.WriteString(ascii[rng.IntN(len(ascii))])
+		}
+		checkSquadTokens(t, "", b.String())
+		checkSquadTokens(t, "y", b.String())
+	}
+}
+
 func FuzzAppendSquadTokens(f *testing.F) {
 	for _, s := range []string{"The Denver Broncos!", "ΟΔΟΣ", "İ", "x\u001cy", "éa", "t.h.e", "a\u0301", "\xff", "the、a。an", "a€the b"} {
 		f.Add(s)
