@@ -55,13 +55,15 @@ func TestSquadTokensGolden(t *testing.T) {
 
 func TestSquadTokensRandom(t *testing.T) {
 	words := []string{"the", "a", "An", "Paris", "paris", "tower", "Eiffel-Tower", "towers.", "日本", "東京、",
-		"\u2019s", "é", "x\u0301", "encyclopaedia", "Encyclopaedia!", "encyclopaedic", "1,000", "ΟΔΟΣ"}
+		"\u2019s", "é", "x\u0301", "encyclopaedia", "Encyclopaedia!", "encyclopaedic", "1,000", "ΟΔΟΣ",
+		"(the)", "t.he", "a,n", "THE", "yes", "noanswer", "No-Answer", "x\u0001y", "\u00a0", "İ",
+		strings.Repeat("Supercalifragilistic", 4), "-", "\"", "1998"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	text := func() string {
 		var b strings.Builder
 		for range rng.IntN(90) {
 			b.WriteString(words[rng.IntN(len(words))])
-			b.WriteString([]string{" ", "  ", "\t", "", ", "}[rng.IntN(5)])
+			b.WriteString([]string{" ", "  ", "\t", "", ", ", "\u001c", "\n"}[rng.IntN(7)])
 		}
 		return b.String()
 	}

@@ -127,7 +127,10 @@ loop:
 		case sqSpace:
 			i++
 			if run >= 0 {
-				dst, tok, ends = endSquadRun(dst, ends, start, tok, run)
+				// endSquadRun, with the test for an article inline and its removal not.
+				if len(dst)-run <= 3 && squadArticle(dst[run:]) {
+					dst, tok, ends = dropArticle(dst, ends, start, tok, run)
+				}
 				run = -1
 			}
 			if tok >= 0 {
@@ -200,6 +203,12 @@ func endSquadRun(dst []byte, ends []int32, start, tok, run int) ([]byte, int, []
 	if !isArticleRun(dst, run) {
 		return dst, tok, ends
 	}
+	return dropArticle(dst, ends, start, tok, run)
+}
+
+// dropArticle takes the article dst[run:] out of the word that starts at tok, as endSquadRun
+// does, and returns -1 for the word start.
+func dropArticle(dst []byte, ends []int32, start, tok, run int) ([]byte, int, []int32) {
 	dst = dst[:run]
 	switch {
 	case run > tok:
