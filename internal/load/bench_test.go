@@ -59,3 +59,55 @@ func BenchmarkLongMemEval(b *testing.B) {
 	}
 	b.ReportMetric(float64(questions)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
+
+// BenchmarkSQuAD streams a generated SQuAD v2.0-shaped file (200 articles of 10 paragraphs with 5
+// questions each, about 2 MB) through the loader and the record writer.
+func BenchmarkSQuAD(b *testing.B) {
+	var buf bytes.Buffer
+	const articles, paragraphs, questions = 200, 10, 5
+	buf.WriteString(`{"version": "v2.0", "data": [`)
+	for a := range articles {
+		if a > 0 {
+			buf.WriteString(", ")
+		}
+		fmt.Fprintf(&buf, `{"title": "Article_%d", "paragraphs": [`, a)
+		for p := range paragraphs {
+			if p > 0 {
+				buf.WriteString(", ")
+			}
+			buf.WriteString(`{"qas": [`)
+			for q := range questions {
+				if q > 0 {
+					buf.WriteString(",\n")
+				}
+				fmt.Fprintf(&buf, `{"question": "Which word comes %d?", "id": "a%dp%dq%d", "answers": [{"text": "words", `+
+					`"answer_start": 5}], "is_impossible": false}`, q, a, p, q)
+			}
+			fmt.Fprintf(&buf, `], "context": "%s"}`, strings.Repeat("Some words of a paragraph. ", 30))
+		}
+		buf.WriteString("]}")
+	}
+	buf.WriteString("]}")
+	data := buf.Bytes()
+	const records = articles * paragraphs * questions
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		w := record.NewWriter(io.Discard)
+		n := 0
+		err := SQuAD(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, bad error) error {
+			if bad != nil {
+				return bad
+			}
+			n++
+			return w.Write(r)
+		})
+		if err != nil || n != records {
+			b.Fatalf("loaded %d records: %v", n, err)
+		}
+		if err := w.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+}

@@ -3,22 +3,12 @@ package load
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
-
-// squadFile is the SQuAD layout shared by SQuAD v1.1, v2.0 and CMRC 2018.
-type squadFile struct {
-	Version string `json:"version"`
-	Data    []struct {
-		Title      string `json:"title"`
-		Paragraphs []struct {
-			Context string    `json:"context"`
-			QAs     []jsonRaw `json:"qas"`
-		} `json:"paragraphs"`
-	} `json:"data"`
-}
 
 type squadQA struct {
 	ID               jsonRaw       `json:"id"`
@@ -48,40 +38,207 @@ func CMRC2018(in Input, _ Options, emit Emit) error {
 	return loadSQuAD(in, emit, "cmrc2018", "zh")
 }
 
-// Note: a SQuAD file is one JSON object (tens of megabytes at most), so it is decoded whole;
-// errors inside it carry the question id but no line.
+// loadSQuAD streams a file of the SQuAD layout ({"data": [{"title", "paragraphs": [{"context",
+// "qas": [...]}]}]}) with a token decoder, so that it holds one article at a time and names the
+// line of every question it reports. Keys may come in any order (SQuAD v2.0 puts "qas" before
+// "context"); unknown keys are skipped.
 func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
-	var f squadFile
-	dec := json.NewDecoder(bufio.NewReaderSize(in.R, 1<<16))
-	if err := dec.Decode(&f); err != nil {
-		return fmt.Errorf("%s: %s", in.DisplayName(), shortError(err))
-	}
-	for _, art := range f.Data {
-		for _, par := range art.Paragraphs {
-			ctx := []record.Passage{{Title: art.Title, Text: par.Context}}
-			for _, raw := range par.QAs {
-				rec, bad := squadRecord(in, raw, dataset, lang, ctx)
+	lines := &lineCounter{r: bufio.NewReaderSize(in.R, 1<<16)}
+	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
+	err := w.object(func(key string) error {
+		if key != "data" {
+			return w.skip()
+		}
+		return w.array(func() error {
+			var art squadArticle
+			if err := w.article(&art); err != nil {
+				return err
+			}
+			for _, q := range art.qas {
+				ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
+				rec, bad := squadRecord(in, q, dataset, lang, ctx)
 				if err := emit(rec, bad); err != nil {
 					return err
 				}
 			}
-		}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := w.dec.Token(); err != io.EOF {
+		return w.fail(errors.New("more JSON after the top-level object"))
 	}
 	return nil
 }
 
-func squadRecord(in Input, raw jsonRaw, dataset, lang string, ctx []record.Passage) (*record.Record, error) {
+// squadArticle is one article of a SQuAD file: its title, the contexts of its paragraphs and
+// its questions, each with the paragraph it belongs to.
+type squadArticle struct {
+	title    string
+	contexts []string
+	qas      []squadItem
+}
+
+// squadItem is a question of a SQuAD file as it was read, with its line and paragraph.
+type squadItem struct {
+	raw  jsonRaw
+	line int
+	par  int
+}
+
+// squadWalker walks the JSON of a SQuAD file token by token.
+type squadWalker struct {
+	in    Input
+	dec   *json.Decoder
+	lines *lineCounter
+}
+
+func (w *squadWalker) article(art *squadArticle) error {
+	return w.object(func(key string) error {
+		switch key {
+		case "title":
+			return w.value(&art.title)
+		case "paragraphs":
+			return w.array(func() error {
+				par := len(art.contexts)
+				art.contexts = append(art.contexts, "")
+				return w.object(func(key string) error {
+					switch key {
+					case "context":
+						return w.value(&art.contexts[par])
+					case "qas":
+						return w.array(func() error {
+							var raw jsonRaw
+							if err := w.dec.Decode(&raw); err != nil {
+								return w.fail(err)
+							}
+							line := w.lines.lineAt(w.dec.InputOffset() - int64(len(raw)))
+							art.qas = append(art.qas, squadItem{raw, line, par})
+							return nil
+						})
+					}
+					return w.skip()
+				})
+			})
+		}
+		return w.skip()
+	})
+}
+
+// object reads a JSON object, calling f with each key to read its value; null reads as {}.
+func (w *squadWalker) object(f func(key string) error) error {
+	if ok, err := w.open('{', "an object"); !ok || err != nil {
+		return err
+	}
+	for w.dec.More() {
+		tok, err := w.dec.Token()
+		if err != nil {
+			return w.fail(err)
+		}
+		if err := f(tok.(string)); err != nil {
+			return err
+		}
+	}
+	return w.close()
+}
+
+// array reads a JSON array, calling f to read each element; null reads as [].
+func (w *squadWalker) array(f func() error) error {
+	if ok, err := w.open('[', "an array"); !ok || err != nil {
+		return err
+	}
+	for w.dec.More() {
+		if err := f(); err != nil {
+			return err
+		}
+	}
+	return w.close()
+}
+
+// open reads the delimiter that starts a value of the kind named, or null (false).
+func (w *squadWalker) open(delim json.Delim, kind string) (bool, error) {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return false, w.fail(err)
+	}
+	if tok == nil {
+		return false, nil
+	}
+	if tok != delim {
+		return false, fmt.Errorf("%s:%d: expected %s, found %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), kind, describeToken(tok))
+	}
+	return true, nil
+}
+
+func (w *squadWalker) close() error {
+	if _, err := w.dec.Token(); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// value decodes the next value into v.
+func (w *squadWalker) value(v any) error {
+	if err := w.dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // the value was read: name the line it ends on
+			return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), shortError(err))
+		}
+		return w.fail(err)
+	}
+	return nil
+}
+
+// skip reads past the next value.
+func (w *squadWalker) skip() error {
+	var raw jsonRaw
+	return w.value(&raw)
+}
+
+// fail places a decoding error at the line where the decoder stopped, or at the end of the input
+// when it ended early.
+func (w *squadWalker) fail(err error) error {
+	off := w.dec.InputOffset()
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = errors.New("unexpected end of JSON input")
+		off = w.lines.read
+	}
+	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), shortError(err))
+}
+
+// describeToken names a JSON token for messages.
+func describeToken(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' || t == '}' {
+			return "an object"
+		}
+		return "an array"
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return fmt.Sprint(tok)
+}
+
+func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Passage) (*record.Record, error) {
 	var qa squadQA
-	if err := decodeItem(in, 0, "", raw, &qa); err != nil {
+	line := item.line
+	if err := decodeItem(in, line, "", item.raw, &qa); err != nil {
 		return nil, err
 	}
 	qid, ok := scalarText(qa.ID)
 	if !ok || qid == "" {
-		return nil, badf(in, 0, "", `question without field "id"`)
+		return nil, badf(in, line, "", `question without field "id"`)
 	}
 	id := dataset + ":" + qid
 	if qa.Question == nil {
-		return nil, badf(in, 0, id, `missing field "question"`)
+		return nil, badf(in, line, id, `missing field "question"`)
 	}
 	rec := newRecord(id, dataset, lang)
 	rec.Question = *qa.Question
@@ -91,7 +248,7 @@ func squadRecord(in Input, raw jsonRaw, dataset, lang string, ctx []record.Passa
 	for _, a := range qa.Answers {
 		text, ok := scalarText(a.Text)
 		if !ok {
-			return nil, badf(in, 0, id, "answer text is not a string")
+			return nil, badf(in, line, id, "answer text is not a string")
 		}
 		rec.Answers = append(rec.Answers, text)
 		starts = append(starts, a.AnswerStart)
@@ -105,7 +262,7 @@ func squadRecord(in Input, raw jsonRaw, dataset, lang string, ctx []record.Passa
 	}
 	if len(starts) > 0 {
 		if err := rec.SetMeta("answer_start", starts); err != nil {
-			return nil, badf(in, 0, id, "answer_start: %v", err)
+			return nil, badf(in, line, id, "answer_start: %v", err)
 		}
 	}
 	setMeta(rec, "plausible_answers", qa.PlausibleAnswers)

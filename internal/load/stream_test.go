@@ -13,8 +13,11 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// endlessArray yields `[item,item,…` forever, counting the bytes it served.
+// endlessArray yields head, then item(0), item(1), … separated by ",\n", forever, counting the
+// bytes it served.
 type endlessArray struct {
+	head string
+	item func(n int) string
 	buf  bytes.Buffer
 	n    int
 	read int64
@@ -23,13 +26,11 @@ type endlessArray struct {
 func (e *endlessArray) Read(p []byte) (int, error) {
 	for e.buf.Len() < len(p) {
 		if e.n == 0 {
-			e.buf.WriteString("[")
+			e.buf.WriteString(e.head)
 		} else {
 			e.buf.WriteString(",\n")
 		}
-		fmt.Fprintf(&e.buf, `{"question_id": "q%d", "question_type": "multi-session", "question": "q?", "answer": %d, `+
-			`"haystack_session_ids": ["s"], "haystack_dates": ["d"], "haystack_sessions": [[{"role": "user", "content": "%s"}]]}`,
-			e.n, e.n, strings.Repeat("x", 10_000))
+		e.buf.WriteString(e.item(e.n))
 		e.n++
 	}
 	n, _ := e.buf.Read(p)
@@ -39,7 +40,11 @@ func (e *endlessArray) Read(p []byte) (int, error) {
 
 // LongMemEval files are gigabytes: records must come out while the array is still being read.
 func TestLongMemEvalStreams(t *testing.T) {
-	src := &endlessArray{}
+	src := &endlessArray{head: "[", item: func(n int) string {
+		return fmt.Sprintf(`{"question_id": "q%d", "question_type": "multi-session", "question": "q?", "answer": %d, `+
+			`"haystack_session_ids": ["s"], "haystack_dates": ["d"], "haystack_sessions": [[{"role": "user", "content": "%s"}]]}`,
+			n, n, strings.Repeat("x", 10_000))
+	}}
 	stop := errors.New("stop")
 	var ids []string
 	err := LongMemEval(Input{Name: "endless.json", R: src}, Options{}, func(r *record.Record, bad error) error {
@@ -79,6 +84,31 @@ func TestArrayLineNumbers(t *testing.T) {
 	want := []string{`a.json:3 (id "b"): field "question": unexpected JSON number`, `a.json:7: missing field "_id"`}
 	if strings.Join(bads, "\n") != strings.Join(want, "\n") || strings.Join(ids, ",") != "hotpotqa:a,hotpotqa:d" {
 		t.Errorf("bad = %q, ids = %q; want %q and hotpotqa:a,hotpotqa:d", bads, ids, want)
+	}
+}
+
+// A SQuAD file is one JSON object: its questions must come out article by article.
+func TestSQuADStreams(t *testing.T) {
+	src := &endlessArray{head: `{"version": "v2.0", "data": [`, item: func(n int) string {
+		return fmt.Sprintf(`{"paragraphs": [{"qas": [{"id": "q%d", "question": "q?", "answers": [], "is_impossible": true}], `+
+			`"context": "%s"}], "title": "t%d"}`, n, strings.Repeat("x", 10_000), n)
+	}}
+	stop := errors.New("stop")
+	var recs []*record.Record
+	err := SQuAD(Input{Name: "endless.json", R: src}, Options{}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			t.Fatalf("bad item: %v", bad)
+		}
+		if recs = append(recs, r); len(recs) == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("SQuAD = %v, want the emit error back", err)
+	}
+	if r := recs[2]; r.ID != "squad:q2" || r.Context[0].Title != "t2" || len(r.Context[0].Text) != 10_000 || src.read > 1<<20 {
+		t.Errorf("got %s (title %q) after reading %d bytes; want squad:q2 in t2 from well under 1 MiB", r.ID, r.Context[0].Title, src.read)
 	}
 }
 
