@@ -161,11 +161,18 @@ func (s *scratch) bleuRead(pred string, refs []string, byKey bool) (hyp, closest
 	hyp = len(s.ids)
 	bounds := s.bounds[:0]
 	closest = -1
-	for _, r := range refs {
+	for k, r := range refs {
 		if !ok {
 			return 0, 0, false
 		}
-		s.ids, ok = read(s.ids, r)
+		switch {
+		case slices.Contains(refs[:k], r):
+			continue // a repeated reference changes neither the clipping counts nor the closest length
+		case r == pred:
+			s.ids = append(s.ids, s.ids[:hyp]...)
+		default:
+			s.ids, ok = read(s.ids, r)
+		}
 		n := len(s.ids) - hyp
 		if len(bounds) > 0 {
 			n = len(s.ids) - bounds[len(bounds)-1]

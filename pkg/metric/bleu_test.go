@@ -23,6 +23,12 @@ func TestBLEU(t *testing.T) {
 		{"the the the", []string{"the cat the"}, BLEUScores{2.0 / 3, math.Sqrt(2.0 / 3 * 0.1 / 2), math.Exp(0.25 * (math.Log(2.0/3) + math.Log(0.05) + math.Log(0.1) + math.Log(0.1)))}},
 		{"", []string{"a"}, BLEUScores{0, 0, 0}},
 		{"a", nil, BLEUScores{0, 0, 0}},
+		// A reference that is the prediction's text; repeated references count once, so "a b c
+		// d e f" stays the closest length (BP exp(1 - 6/4)) and clipping as above.
+		{"The cat sat on a mat", []string{"the cat sat on a mat"}, BLEUScores{1, 1, 1}},
+		{"a b x y", []string{"a b c d e f", "a b c d e f", "a b c d e f"}, BLEUScores{0.5 * math.Exp(1-1.5), math.Exp(1-1.5) * math.Sqrt(0.5*(1.0/3)), math.Exp(1-1.5) * math.Exp(0.25*(math.Log(0.5)+math.Log(1.0/3)+math.Log(0.05)+math.Log(0.1)))}},
+		{"a b c d", []string{"a b c d e f", "a b", "a b c d e f", "a b c d"}, BLEUScores{1, 1, 1}},
+		{"a b x y", []string{"a b x y", "a b c d e f", "a b x y"}, BLEUScores{1, 1, 1}},
 	}
 	for _, tt := range tests {
 		got := BLEU(tt.pred, tt.refs)
