@@ -2,6 +2,7 @@ package metric
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -74,6 +75,9 @@ func (sc *meteorScratch) meteor(pred string, refs []string, synonyms bool, cfg m
 	sc.load(pred, refs)
 	best := 0.0
 	for r := range refs {
+		if slices.Contains(refs[:r], refs[r]) {
+			continue // scores the same as before
+		}
 		if s := sc.score(sc.ids[sc.spans[r]:sc.spans[r+1]]); s > best {
 			best = s
 		}
