@@ -37,27 +37,31 @@ func BenchmarkLongMemEval(b *testing.B) {
 			strings.Join(ids, ", "), strings.Join(dates, ", "), strings.Join(sessions, ", "), q)
 	}
 	buf.WriteString("]")
-	data := buf.Bytes()
+	benchLoad(b, LongMemEval, buf.Bytes(), questions)
+}
+
+// benchLoad runs load over data, which holds records records, through the record writer.
+func benchLoad(b *testing.B, load Loader, data []byte, records int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
 		w := record.NewWriter(io.Discard)
 		n := 0
-		err := LongMemEval(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, bad error) error {
+		err := load(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, bad error) error {
 			if bad != nil {
 				return bad
 			}
 			n++
 			return w.Write(r)
 		})
-		if err != nil || n != questions {
+		if err != nil || n != records {
 			b.Fatalf("loaded %d records: %v", n, err)
 		}
 		if err := w.Flush(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(questions)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
 }
 
 // BenchmarkSQuAD streams a generated SQuAD v2.0-shaped file (200 articles of 10 paragraphs with 5
@@ -88,26 +92,5 @@ func BenchmarkSQuAD(b *testing.B) {
 		buf.WriteString("]}")
 	}
 	buf.WriteString("]}")
-	data := buf.Bytes()
-	const records = articles * paragraphs * questions
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		w := record.NewWriter(io.Discard)
-		n := 0
-		err := SQuAD(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, bad error) error {
-			if bad != nil {
-				return bad
-			}
-			n++
-			return w.Write(r)
-		})
-		if err != nil || n != records {
-			b.Fatalf("loaded %d records: %v", n, err)
-		}
-		if err := w.Flush(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(records)*float64(b.N)/b.Elapsed().Seconds(), "records/s")
+	benchLoad(b, SQuAD, buf.Bytes(), articles*paragraphs*questions)
 }
