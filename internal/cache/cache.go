@@ -20,10 +20,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/url"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver
 )
 
 // Cache is an open cache file. It is safe for concurrent use.
@@ -52,11 +53,27 @@ func Open(path string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
-	if _, err := db.Exec(schema); err != nil {
+	// Another process creating the same file at the same moment can hold the lock that
+	// switching it to WAL needs, and SQLite reports that at once instead of waiting: wait here.
+	deadline := time.Now().Add(BusyTimeout)
+	for {
+		_, err = db.Exec(schema)
+		if err == nil || !isBusy(err) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Duration(5+rand.IntN(20)) * time.Millisecond)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
 	return &Cache{db: db, path: path}, nil
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (or one of its extended codes).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == 5
 }
 
 // Close closes the file.

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -190,5 +192,49 @@ func TestConcurrentProcesses(t *testing.T) {
 	v, ok, _ := c.Get(context.Background(), "shared-7")
 	if !ok || string(v) != "v7" {
 		t.Errorf("Get(shared-7) = %q, %v, want v7", v, ok)
+	}
+}
+
+// TestOpenWaitsForAnotherWriter opens a file that another connection holds in a write
+// transaction before it is in WAL mode, as when several processes create one cache at once:
+// switching to WAL fails at once with SQLITE_BUSY, and Open must wait for the lock instead.
+func TestOpenWaitsForAnotherWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	other, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	conn, err := other.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{"CREATE TABLE other (x)", "BEGIN IMMEDIATE", "INSERT INTO other VALUES (1)"} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const hold = 300 * time.Millisecond
+	committed := make(chan error, 1)
+	go func() {
+		time.Sleep(hold)
+		_, err := conn.ExecContext(ctx, "COMMIT")
+		committed <- err
+	}()
+	c, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open while another connection writes: %v", err)
+	}
+	defer c.Close()
+	if err := <-committed; err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(ctx, "k", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := c.Get(ctx, "k"); err != nil || !ok || string(v) != "v" {
+		t.Fatalf("Get = %q, %v, %v", v, ok, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,7 +40,9 @@ func TestSequentialChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	Run(context.Background(), append([]string{"qa-predict"}, args...), in, io.Discard, io.Discard)
+	if err := Run(context.Background(), append([]string{"qa-predict"}, args...), in, io.Discard, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestSequentialResumeAfterKill kills qa-predict with SIGKILL after K of the 28 calls were answered
@@ -70,11 +73,15 @@ func resumeAfterKill(t *testing.T, calls []call, k int) {
 	argsJSON, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSequentialChild$", "-test.count=1")
 	cmd.Env = append(os.Environ(), envSeqChild+"="+string(argsJSON), envSeqChild+"_STDIN="+stdin)
+	var childOut syncBuffer
+	cmd.Stdout, cmd.Stderr = &childOut, &childOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // before the server closes: its hanging calls end with the child
-	waitStored(t, db, k)
+	if err := waitStored(db, k); err != nil {
+		t.Fatalf("%v; the child wrote:\n%s", err, childOut.String())
+	}
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL: nothing is flushed or closed
 		t.Fatal(err)
 	}
@@ -113,8 +120,7 @@ func resumeAfterKill(t *testing.T, calls []call, k int) {
 }
 
 // waitStored waits until the cache file db holds n replies.
-func waitStored(t *testing.T, db string, n int) {
-	t.Helper()
+func waitStored(db string, n int) error {
 	deadline := time.Now().Add(60 * time.Second)
 	var c *cache.Cache
 	for c == nil {
@@ -123,7 +129,7 @@ func waitStored(t *testing.T, db string, n int) {
 		}
 		if c == nil {
 			if time.Now().After(deadline) {
-				t.Fatalf("no cache file %s after 60s", db)
+				return fmt.Errorf("no cache file %s after 60s", db)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -132,13 +138,31 @@ func waitStored(t *testing.T, db string, n int) {
 	for {
 		stored, _ := c.Len(context.Background())
 		if stored == n {
-			return
+			return nil
 		}
 		if stored > n || time.Now().After(deadline) {
-			t.Fatalf("child stored %d replies, want %d", stored, n)
+			return fmt.Errorf("child stored %d replies, want %d", stored, n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// syncBuffer is a bytes.Buffer that a child process and the test may use at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // normalize clears what legitimately differs between a resumed and an uninterrupted run: whether a
