@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Write random (prediction, references) pairs with the scores the reference implementations
+give them, in the golden pairs' format, for a differential check of qa-score:
+
+    scripts/random-pairs.py --family squad --seed 1 --n 30000 > /tmp/squad.jsonl
+    ../shared/tools/check-metrics --pairs /tmp/squad.jsonl --qa-score bin/qa-score
+
+--family squad: em/f1 (SQuAD v1.1), squad2_em/squad2_f1 (v2.0) and hotpot_em/hotpot_f1 over
+strings of characters that steer the normaliser (Python whitespace, articles, punctuation, İ and
+Σ, marks, CJK, controls, yes/no/noanswer). The scoring restates evaluate-v1.1.py,
+evaluate-v2.0.py and hotpot_evaluate_v1.py with the Python standard library alone.
+
+--family nltk: bleu1/bleu2/bleu4, meteor and meteor_nosyn over English words (the golden pairs'
+vocabulary and some inflected forms), scored by NLTK itself. It needs NLTK 3.8 (Debian:
+python3-nltk, run with /usr/bin/python3) and WordNet 3.0 (Debian: wordnet-base); --wordnet names
+the folder of its dict files, and a missing `lexnames` file is written into a copy.
+
+check-metrics reports the fields a family does not produce as "not produced" and so ends with
+FAIL; what counts is "differ 0" on the fields the family has.
+"""
+import argparse
+import json
+import os
+import random
+import re
+import string
+import sys
+import tempfile
+from collections import Counter
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "..", "pkg", "metric", "testdata", "pairs.jsonl")
+
+
+def normalize_answer(s):
+    s = s.lower()
+    s = "".join(ch for ch in s if ch not in set(string.punctuation))
+    s = re.sub(r"\b(a|an|the)\b", " ", s)
+    return " ".join(s.split())
+
+
+def token_f1(pred_toks, gold_toks):
+    same = sum((Counter(pred_toks) & Counter(gold_toks)).values())
+    if same == 0:
+        return 0
+    precision, recall = 1.0 * same / len(pred_toks), 1.0 * same / len(gold_toks)
+    return (2 * precision * recall) / (precision + recall)
+
+
+def squad2_f1(gold, pred):
+    g = normalize_answer(gold).split() if gold else []
+    p = normalize_answer(pred).split() if pred else []
+    if len(g) == 0 or len(p) == 0:
+        return int(g == p)
+    return token_f1(p, g)
+
+
+def hotpot_f1(pred, gold):
+    p, g = normalize_answer(pred), normalize_answer(gold)
+    if (p in ("yes", "no", "noanswer") or g in ("yes", "no", "noanswer")) and p != g:
+        return 0
+    return token_f1(p.split(), g.split())
+
+
+SQUAD_ALPHABET = [
+    "a", "an", "the", "The", "THE", "A", "x", "yes", "no", "noanswer", "No", "answer", "Paris", "1,000",
+    "t.he", "a-n", " ", " ", " ", "  ", "\t", "\n", "\x1c", "\x1f", "\x85", "\xa0", "\u2000", "\u3000",
+    "\u200b", "\u2028", ".", ",", "'", '"', "-", "_", "(", ")", "!", "?", "\u2019", "\u201c", "\u2014",
+    "、", "。", "，", "é", "É", "ß", "ẞ", "İ", "ı", "Σ", "ΟΔΟΣ", "ς", "σ", "\u212a", "\u212b", "ﬁ", "ǅ",
+    "Ⅻ", "ⅻ", "①", "²", "٣", "\u0301", "\u0307", "日本", "東京", "の", "ア", "ａ", "Ａ", "１",
+    "\U0001F600", "\x00", "\x01", "\x7f", "€", "·", "ª", "º", "µ",
+]
+
+
+def squad_pairs(rng, n):
+    def text():
+        return "".join(rng.choice(SQUAD_ALPHABET) for _ in range(rng.randint(0, 12)))
+
+    for i in range(n):
+        pred = text()
+        refs = [text() for _ in range(rng.randint(1, 3))]
+        if rng.random() < 0.2:
+            refs.append(pred)
+        if rng.random() < 0.1:
+            refs.append(refs[0])
+        gold2 = [a for a in refs if normalize_answer(a)] or [""]
+        em = max(int(normalize_answer(pred) == normalize_answer(g)) for g in refs)
+        yield pred, refs, {
+            "squad_em": em,
+            "squad_f1": max(token_f1(normalize_answer(pred).split(), normalize_answer(g).split()) for g in refs),
+            "squad2_em": max(int(normalize_answer(g) == normalize_answer(pred)) for g in gold2),
+            "squad2_f1": max(squad2_f1(g, pred) for g in gold2),
+            "hotpot_em": em,
+            "hotpot_f1": max(hotpot_f1(pred, g) for g in refs),
+        }
+
+
+LEXNAMES = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
+            "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group "
+            "noun.location noun.motive noun.object noun.person noun.phenomenon noun.plant "
+            "noun.possession noun.process noun.quantity noun.relation noun.shape noun.state "
+            "noun.substance noun.time verb.body verb.change verb.cognition verb.communication "
+            "verb.competition verb.consumption verb.contact verb.creation verb.emotion verb.motion "
+            "verb.perception verb.possession verb.social verb.stative verb.weather adj.ppl").split()
+
+
+def wordnet_reader(folder):
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+    if not os.path.exists(os.path.join(folder, "lexnames")):
+        # NLTK reads lexnames at start; WordNet's dict folders do not always ship it.
+        copy = tempfile.mkdtemp(prefix="wordnet-")
+        for name in os.listdir(folder):
+            os.symlink(os.path.join(folder, name), os.path.join(copy, name))
+        pos = {"adj": 3, "adv": 4, "noun": 1, "verb": 2}
+        with open(os.path.join(copy, "lexnames"), "w") as f:
+            for i, name in enumerate(LEXNAMES):
+                f.write("%02d\t%s\t%d\n" % (i, name, pos[name.split(".")[0]]))
+        folder = copy
+    return WordNetCorpusReader(folder, None)
+
+
+def nltk_pairs(rng, n, wordnet_dir):
+    import warnings
+    warnings.filterwarnings("ignore")
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+    from nltk.translate.meteor_score import meteor_score
+
+    wn = wordnet_reader(wordnet_dir)
+
+    class NoSynonyms:
+        def synsets(self, *args, **kwargs):
+            return []
+
+    vocab = set()
+    with open(GOLDEN, encoding="utf-8") as f:
+        for line in f:
+            p = json.loads(line)
+            if p["lang"] == "en":
+                for t in [p["prediction"]] + p["references"]:
+                    vocab.update(t.split())
+    vocab = sorted(vocab)
+    forms = ["running", "ran", "runs", "better", "best", "geese", "goose", "children", "child", "cars",
+             "automobile", "auto", "dogs", "cad", "went", "gone", "Was", "is", "are", "the", "a", "an",
+             "of", "US", "America", "happily", "happier"]
+
+    def sentence():
+        words = [rng.choice(vocab) if rng.random() < 0.7 else rng.choice(forms) for _ in range(rng.randint(0, 14))]
+        return " ".join(w.upper() if rng.random() < 0.05 else w for w in words)
+
+    method1 = SmoothingFunction().method1
+    for _ in range(n):
+        pred, other = sentence(), sentence().split()
+        refs = []
+        for _ in range(rng.randint(1, 3)):
+            # References share words with the prediction, so that matches happen.
+            words = pred.split()[:rng.randint(0, 10)] + other[:rng.randint(0, 5)]
+            if rng.random() < 0.3:
+                rng.shuffle(words)
+            refs.append(" ".join(words) if rng.random() < 0.9 else sentence())
+        r = [x.lower().split() for x in refs]
+        h = pred.lower().split()
+        yield pred, refs, {
+            "bleu1": sentence_bleu(r, h, weights=(1, 0, 0, 0), smoothing_function=method1),
+            "bleu2": sentence_bleu(r, h, weights=(0.5, 0.5, 0, 0), smoothing_function=method1),
+            "bleu4": sentence_bleu(r, h, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=method1),
+            "meteor": meteor_score(r, h, wordnet=wn),
+            "meteor_nosyn": meteor_score(r, h, wordnet=NoSynonyms()),
+        }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--family", choices=["squad", "nltk"], required=True)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--n", type=int, default=10000)
+    ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict folder (nltk family)")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    pairs = squad_pairs(rng, a.n) if a.family == "squad" else nltk_pairs(rng, a.n, a.wordnet)
+    for i, (pred, refs, expected) in enumerate(pairs):
+        json.dump({"id": "%s%d" % (a.family, i), "prediction": pred, "references": refs, "lang": "en",
+                   "expected": expected}, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+
+
+main()
