@@ -24,7 +24,7 @@ import (
 	"net/url"
 	"time"
 
-	"modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // registers the "sqlite" driver; its Error carries the result code
 )
 
 // Cache is an open cache file. It is safe for concurrent use.
