@@ -1,13 +1,16 @@
 package predict
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,14 +19,110 @@ import (
 
 const envChild = "QAPIPE_PREDICT_CHILD"
 
-// TestChildProcess is the body of the child process of TestRerunAfterKill: qa-predict with a cache,
-// arguments taken from the environment.
+// TestChildProcess is the body of the child processes of the kill-and-rerun tests: qa-predict
+// with the JSON-encoded arguments and the stdin file named in the environment (see startChild).
 func TestChildProcess(t *testing.T) {
-	args := os.Getenv(envChild)
-	if args == "" {
+	argsJSON := os.Getenv(envChild)
+	if argsJSON == "" {
 		t.Skip("child process only")
 	}
-	Run(context.Background(), append([]string{"qa-predict"}, strings.Fields(args)...), strings.NewReader(os.Getenv(envChild+"_STDIN")), io.Discard, io.Discard)
+	var args []string
+	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(os.Getenv(envChild + "_STDIN"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := Run(context.Background(), append([]string{"qa-predict"}, args...), in, io.Discard, os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// child is qa-predict running in a child process, and what it has written.
+type child struct {
+	cmd *exec.Cmd
+	out syncBuffer
+}
+
+// startChild starts qa-predict with args and stdin in a child process, which the test's cleanup
+// kills: register it after the server its calls hang on, so that it ends first.
+func startChild(t *testing.T, args []string, stdin string) *child {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "stdin.jsonl")
+	if err := os.WriteFile(file, []byte(stdin), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	argsJSON, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestChildProcess$", "-test.count=1")}
+	c.cmd.Env = append(os.Environ(), envChild+"="+string(argsJSON), envChild+"_STDIN="+file)
+	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.cmd.Process.Kill(); c.cmd.Wait() })
+	return c
+}
+
+// kill stops the child with SIGKILL: nothing is flushed, closed or deferred.
+func (c *child) kill(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	c.cmd.Wait()
+}
+
+// waitCache polls the cache file db, once the child has created it, until done reports true for
+// the number of replies stored, or fails after 60 seconds with what the child wrote.
+func (c *child) waitCache(t *testing.T, db string, done func(stored int) bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	var cc *cache.Cache
+	for {
+		if _, err := os.Stat(db); err == nil {
+			if cc, err = cache.Open(db); err == nil {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no cache file %s after 60s; the child wrote:\n%s", db, c.out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	defer cc.Close()
+	for {
+		stored, _ := cc.Len(context.Background())
+		if done(stored) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child stored %d replies in 60s; it wrote:\n%s", stored, c.out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a child process and the test may use at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // TestRerunAfterKill kills qa-predict with SIGKILL while calls are in flight and checks that the
@@ -40,42 +139,22 @@ func TestRerunAfterKill(t *testing.T) {
 		faults[i] = "hang" // fill the window of 4: the first run never gets past record 13
 	}
 	in := input(n, faults)
-	args := fmt.Sprintf("--provider openai --model m --base-url %s --api-key-file %s --cache %s --concurrency 4 --timeout 1h --max-retries 0",
-		srv.URL, keyFile(t), db)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestChildProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envChild+"="+args, envChild+"_STDIN="+in)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // before the server closes: its hanging calls end with the child
-	c, err := cache.Open(db)
-	for err != nil { // the child creates the file
-		time.Sleep(10 * time.Millisecond)
-		c, err = cache.Open(db)
-	}
-	defer c.Close()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		stored, _ := c.Len(context.Background())
+	args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--cache", db, "--concurrency", "4", "--timeout", "1h", "--max-retries", "0"}
+	c := startChild(t, args, in)
+	c.waitCache(t, db, func(stored int) bool {
 		srv.mu.Lock()
 		hanging := srv.attempts["10"] + srv.attempts["11"] + srv.attempts["12"] + srv.attempts["13"]
 		srv.mu.Unlock()
-		if stored == 10 && hanging == 4 { // every reply stored, and the rest of the window in flight
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("child stored %d replies and started %d hanging calls in 30s, want 10 and 4", stored, hanging)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no deferred cleanup runs
-		t.Fatal(err)
-	}
+		return stored == 10 && hanging == 4 // every reply stored, and the rest of the window in flight
+	})
+	c.kill(t)
 
 	before := srv.calls.Load()
 	// the rerun: the hanging records now answer (their fault list is spent after one attempt)
-	rerun := strings.Replace(args, "--timeout 1h", "--timeout 5s", 1) // a wrong hang fails, not blocks
-	recs, _, err := run(t, context.Background(), in, strings.Fields(rerun)...)
+	rerun := slices.Clone(args)
+	rerun[slices.Index(rerun, "1h")] = "5s" // --timeout: a wrong hang fails, not blocks
+	recs, _, err := run(t, context.Background(), in, rerun...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,47 +3,17 @@ package predict
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
-
-const envSeqChild = "QAPIPE_PREDICT_SEQ_CHILD"
-
-// TestSequentialChild is the body of the child process of TestSequentialResumeAfterKill:
-// qa-predict with the JSON-encoded arguments and the stdin file named in the environment.
-func TestSequentialChild(t *testing.T) {
-	argsJSON := os.Getenv(envSeqChild)
-	if argsJSON == "" {
-		t.Skip("child process only")
-	}
-	var args []string
-	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
-		t.Fatal(err)
-	}
-	in, err := os.Open(os.Getenv(envSeqChild + "_STDIN"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	if err := Run(context.Background(), append([]string{"qa-predict"}, args...), in, io.Discard, os.Stderr); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestSequentialResumeAfterKill kills qa-predict with SIGKILL after K of the 28 calls were answered
 // (the rest hang), reruns it with the same cache, and checks that no call was asked twice, that
@@ -63,29 +33,16 @@ func TestSequentialResumeAfterKill(t *testing.T) {
 func resumeAfterKill(t *testing.T, calls []call, k int) {
 	srv := newReplayServer(t, calls)
 	srv.hangAfter = k
-	dir := t.TempDir()
-	db := filepath.Join(dir, "run.sqlite")
+	db := filepath.Join(t.TempDir(), "run.sqlite")
 	args := seqArgs(t, srv.URL, "--cache", db, "--concurrency", "2", "--timeout", "1h")
-	stdin := filepath.Join(dir, "input.jsonl")
-	if err := os.WriteFile(stdin, []byte(seqInput(t)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	argsJSON, _ := json.Marshal(args)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSequentialChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envSeqChild+"="+string(argsJSON), envSeqChild+"_STDIN="+stdin)
-	var childOut syncBuffer
-	cmd.Stdout, cmd.Stderr = &childOut, &childOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // before the server closes: its hanging calls end with the child
-	if err := waitStored(db, k); err != nil {
-		t.Fatalf("%v; the child wrote:\n%s", err, childOut.String())
-	}
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL: nothing is flushed or closed
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	c := startChild(t, args, seqInput(t))
+	c.waitCache(t, db, func(stored int) bool {
+		if stored > k {
+			t.Fatalf("child stored %d replies, want %d", stored, k)
+		}
+		return stored == k
+	})
+	c.kill(t)
 	if got := srv.answeredTotal(); got != k {
 		t.Fatalf("child got %d answers before the kill, want %d", got, k)
 	}
@@ -117,52 +74,6 @@ func resumeAfterKill(t *testing.T, calls []call, k int) {
 			t.Errorf("record %d differs from the uninterrupted run's (-want +got):\n%s", i, d)
 		}
 	}
-}
-
-// waitStored waits until the cache file db holds n replies.
-func waitStored(db string, n int) error {
-	deadline := time.Now().Add(60 * time.Second)
-	var c *cache.Cache
-	for c == nil {
-		if _, err := os.Stat(db); err == nil {
-			c, _ = cache.Open(db)
-		}
-		if c == nil {
-			if time.Now().After(deadline) {
-				return fmt.Errorf("no cache file %s after 60s", db)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	defer c.Close()
-	for {
-		stored, _ := c.Len(context.Background())
-		if stored == n {
-			return nil
-		}
-		if stored > n || time.Now().After(deadline) {
-			return fmt.Errorf("child stored %d replies, want %d", stored, n)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// syncBuffer is a bytes.Buffer that a child process and the test may use at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // normalize clears what legitimately differs between a resumed and an uninterrupted run: whether a
