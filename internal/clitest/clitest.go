@@ -18,6 +18,7 @@ package clitest
 import (
 	"bytes"
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,7 +120,7 @@ func (c Config) runFile(t *testing.T, file string) {
 		rewrite(t, file, ar, got)
 		return
 	}
-	for _, name := range sortedKeys(got) {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if want := sections[name]; !bytes.Equal(got[name], want) {
 			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", name, got[name], want)
 		}
@@ -127,7 +128,7 @@ func (c Config) runFile(t *testing.T, file string) {
 }
 
 func expand(s string, vars map[string]string) string {
-	for _, k := range sortedKeys(vars) {
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		s = strings.ReplaceAll(s, k, vars[k])
 	}
 	return s
@@ -136,7 +137,7 @@ func expand(s string, vars map[string]string) string {
 // unexpand puts variable names back, longest value first so that a value containing another
 // (a server URL holding a path) is replaced whole.
 func unexpand(b []byte, vars map[string]string) []byte {
-	keys := sortedKeys(vars)
+	keys := slices.Sorted(maps.Keys(vars))
 	slices.SortStableFunc(keys, func(x, y string) int { return len(vars[y]) - len(vars[x]) })
 	for _, k := range keys {
 		if vars[k] != "" {
@@ -167,13 +168,4 @@ func rewrite(t *testing.T, file string, ar *txtar.Archive, got map[string][]byte
 	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

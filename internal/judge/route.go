@@ -3,8 +3,9 @@ package judge
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -83,13 +84,8 @@ func LoadRoutes(path string) (Routes, error) {
 
 // String lists the table, sorted, one "key → mode" per line.
 func (r Routes) String() string {
-	keys := make([]string, 0, len(r))
-	for k := range r {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r)) {
 		fmt.Fprintf(&b, "%s -> %s\n", k, r[k])
 	}
 	return b.String()

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -311,13 +312,8 @@ func pyRepr(v any) string {
 		return "[" + strings.Join(parts, ", ") + "]"
 	case map[string]any:
 		// Key order is lost here; upstream dict answers do not occur in the benchmarks we support.
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		parts := make([]string, 0, len(t))
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			parts = append(parts, Repr(k)+": "+pyRepr(t[k]))
 		}
 		return "{" + strings.Join(parts, ", ") + "}"

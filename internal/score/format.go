@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -171,14 +173,14 @@ func (s *Summary) rows() [][]string {
 	// Metrics that applied to no record of a group (cmrc_* on English records, sp_* without
 	// predicted supporting facts) are left out of the human formats; JSON keeps them with count 0.
 	addGroup := func(name string, g *Group) {
-		for _, m := range sortedKeys(g.Metrics) {
+		for _, m := range slices.Sorted(maps.Keys(g.Metrics)) {
 			if g.Metrics[m].Count > 0 {
 				add(name, m, *g.Metrics[m])
 			}
 		}
 	}
 	addGroup("overall", s.Overall)
-	for _, t := range sortedKeys(s.ByType) {
+	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
 		addGroup("type "+t, s.ByType[t])
 	}
 	if l := s.LoCoMo; l != nil {
@@ -188,7 +190,7 @@ func (s *Summary) rows() [][]string {
 		add("locomo overall (micro)", l.Metric, l.Overall)
 	}
 	if l := s.LongMemEval; l != nil {
-		for _, t := range sortedKeys(l.ByType) {
+		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
 			add("longmemeval "+t, l.Metric, l.ByType[t])
 		}
 		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: len(l.ByType)})

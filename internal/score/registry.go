@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -62,7 +63,7 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 			continue
 		}
 		if !slices.Contains(known, n) {
-			return nil, fmt.Errorf("unknown metric %q (known: %s; groups: %s)", n, strings.Join(known, ", "), strings.Join(sortedKeys(metricGroups), ", "))
+			return nil, fmt.Errorf("unknown metric %q (known: %s; groups: %s)", n, strings.Join(known, ", "), strings.Join(slices.Sorted(maps.Keys(metricGroups)), ", "))
 		}
 		want[n] = true
 	}
@@ -110,7 +111,7 @@ func metricsHelp(reg []*family) string {
 		fmt.Fprintf(&b, "   %-44s %s\n", strings.Join(m.names, ", "), m.about)
 	}
 	b.WriteString("\nGROUPS (names in --metrics that stand for several):\n")
-	for _, g := range sortedKeys(metricGroups) {
+	for _, g := range slices.Sorted(maps.Keys(metricGroups)) {
 		fmt.Fprintf(&b, "   %-44s %s\n", g, strings.Join(metricGroups[g], ", "))
 	}
 	return b.String()

@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -257,7 +258,7 @@ func (s *Summary) warnings() {
 		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
 	}
 	var small []string
-	for _, t := range sortedKeys(s.ByType) {
+	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
 		if n := maxCount(s.ByType[t]); n > 0 && n < minReliable {
 			small = append(small, fmt.Sprintf("%s (%d)", t, n))
 		}
@@ -267,15 +268,6 @@ func (s *Summary) warnings() {
 	}
 	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
 	s.Warnings = append(w, s.Warnings...)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // maxCount is the largest metric count in g: the number of records scored in it.
