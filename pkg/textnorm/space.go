@@ -57,23 +57,30 @@ func IsPunct(r rune) bool {
 
 // Split splits s around runs of Python whitespace (IsSpace) and drops empty strings, as Python's
 // str.split() with no arguments does.
-func Split(s string) []string {
-	var out []string
+func Split(s string) []string { return appendSplit(nil, s) }
+
+// appendSplit appends the fields of s, split as Python's str.split() does, to dst.
+func appendSplit(dst []string, s string) []string {
 	start := -1
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		if IsSpace(r) {
 			if start >= 0 {
-				out = append(out, s[start:i])
+				dst = append(dst, s[start:i])
 				start = -1
 			}
 		} else if start < 0 {
 			start = i
 		}
+		i += n
 	}
 	if start >= 0 {
-		out = append(out, s[start:])
+		dst = append(dst, s[start:])
 	}
-	return out
+	return dst
 }
 
 // Strip removes leading and trailing Python whitespace, as str.strip() with no arguments does.

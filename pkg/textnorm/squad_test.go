@@ -45,6 +45,7 @@ func TestSplitStrip(t *testing.T) {
 		{"a\u2028b\u205fc\u202fd", []string{"a", "b", "c", "d"}, "a\u2028b\u205fc\u202fd"},
 		{"a\u200bb\ufeffc\u180ed", []string{"a\u200bb\ufeffc\u180ed"}, "a\u200bb\ufeffc\u180ed"},
 		{"\u001f\u001e", nil, ""},
+		{"a\xffb \xe3\x80\u3000", []string{"a\xffb", "\xe3\x80"}, "a\xffb \xe3\x80"}, // invalid UTF-8 is no space
 		{"", nil, ""},
 	}
 	for _, tt := range tests {

@@ -150,30 +150,6 @@ func treebankTokenize(dst []string, s string) []string {
 	return appendSplit(dst, s)
 }
 
-// appendSplit appends the fields of s, split as Python's str.split() does, to dst.
-func appendSplit(dst []string, s string) []string {
-	start := -1
-	for i := 0; i < len(s); {
-		r, n := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRuneInString(s[i:])
-		}
-		if IsSpace(r) {
-			if start >= 0 {
-				dst = append(dst, s[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-		i += n
-	}
-	if start >= 0 {
-		dst = append(dst, s[start:])
-	}
-	return dst
-}
-
 // treebankPadRunes is the rule ([set]) → " \1 " for a set of non-ASCII characters.
 func treebankPadRunes(s, set string) string {
 	if !strings.ContainsAny(s, set) {
