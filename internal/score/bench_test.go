@@ -63,41 +63,26 @@ func writeBenchFile(b *testing.B, n int) string {
 }
 
 // BenchmarkCommand runs the whole qa-score command, default metrics, over benchRecords records.
-func BenchmarkCommand(b *testing.B) {
-	name := writeBenchFile(b, benchRecords)
-	b.ReportAllocs()
-	cpu := cpuTime()
-	for b.Loop() {
-		if err := Run(context.Background(), []string{"qa-score", name}, nil, io.Discard, io.Discard); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportRates(b, cpu)
-}
+func BenchmarkCommand(b *testing.B) { benchCommand(b) }
 
 // BenchmarkCommandSummary is BenchmarkCommand with a JSON summary (1000 bootstrap resamples).
 func BenchmarkCommandSummary(b *testing.B) {
-	name := writeBenchFile(b, benchRecords)
-	summary := filepath.Join(b.TempDir(), "summary.json")
-	b.ReportAllocs()
-	cpu := cpuTime()
-	for b.Loop() {
-		if err := Run(context.Background(), []string{"qa-score", "--summary", summary, name}, nil, io.Discard, io.Discard); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportRates(b, cpu)
+	benchCommand(b, "--summary", filepath.Join(b.TempDir(), "summary.json"))
 }
 
 // BenchmarkCommandCorpus runs the corpus metrics alone (labels are the generated answers, so there
 // are many classes; no record has a score), summary to a file.
 func BenchmarkCommandCorpus(b *testing.B) {
-	name := writeBenchFile(b, benchRecords)
-	summary := filepath.Join(b.TempDir(), "summary.json")
+	benchCommand(b, "--metrics", "classification,auc,ranking,corpus_bleu", "--label-map", "yes=1,no=0",
+		"--summary", filepath.Join(b.TempDir(), "summary.json"))
+}
+
+// benchCommand runs qa-score with flags over the generated file, reporting records/s and CPU time.
+func benchCommand(b *testing.B, flags ...string) {
+	args := append(append([]string{"qa-score"}, flags...), writeBenchFile(b, benchRecords))
 	b.ReportAllocs()
 	cpu := cpuTime()
 	for b.Loop() {
-		args := []string{"qa-score", "--metrics", "classification,auc,ranking,corpus_bleu", "--label-map", "yes=1,no=0", "--summary", summary, name}
 		if err := Run(context.Background(), args, nil, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
 		}
