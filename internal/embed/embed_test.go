@@ -114,11 +114,7 @@ func TestSBERTBatchesDistinctTexts(t *testing.T) {
 }
 
 func TestSBERTCacheRerun(t *testing.T) {
-	c, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := tempCache(t)
 	f := newFake(t)
 	srv := f.start()
 	cfg := Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Cache: c, Batch: 4}
@@ -350,11 +346,7 @@ func TestBERTScoreIDF(t *testing.T) {
 }
 
 func TestBERTScoreCacheRerun(t *testing.T) {
-	c, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := tempCache(t)
 	f := newFake(t)
 	srv := f.start()
 	cfg := Config{Provider: TEI, Model: "bert", BaseURL: srv.URL, Cache: c}
@@ -424,4 +416,15 @@ func TestCancelledContext(t *testing.T) {
 	if got, err := s.SBERT(ctx, []string{"rome"}, [][]string{{"roma"}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("SBERT on a cancelled context = %v, %v; want context.Canceled", got, err)
 	}
+}
+
+// tempCache opens a cache file in the test's temporary folder, closed at its end.
+func tempCache(t *testing.T) *cache.Cache {
+	t.Helper()
+	c, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
 }
