@@ -3,12 +3,11 @@ package extractive
 import (
 	"context"
 	"os"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -67,46 +66,21 @@ func loadRecords(t testing.TB, loader load.Loader, path string) []*record.Record
 	return recs
 }
 
-var (
-	squadPunct    = regexp.MustCompile(`[!"#$%&'()*+,\-./:;<=>?@\[\\\]^_{|}~` + "`" + `]`)
-	squadArticles = regexp.MustCompile(`\b(a|an|the)\b`)
-)
-
-// squadF1 is the SQuAD v1.1 token F1 (lower, strip ASCII punctuation and articles, split on
-// whitespace), kept private so this test does not depend on pkg/metric.
-func squadF1(pred, gold string) float64 {
-	norm := func(s string) []string {
-		s = squadPunct.ReplaceAllString(strings.ToLower(s), "")
-		return strings.Fields(squadArticles.ReplaceAllString(s, " "))
+// meanF1 is the baseline's mean SQuAD F1 (pkg/metric, the official definition) over recs
+// against their first answers.
+func meanF1(recs []*record.Record) float64 {
+	var sum float64
+	for _, r := range recs {
+		sum += metric.SquadF1(Answer(r.Question, r.Context), r.Answers[:1])
 	}
-	p, g := norm(pred), norm(gold)
-	counts := make(map[string]int)
-	for _, w := range g {
-		counts[w]++
-	}
-	same := 0
-	for _, w := range p {
-		if counts[w] > 0 {
-			counts[w]--
-			same++
-		}
-	}
-	if same == 0 {
-		return 0
-	}
-	prec, rec := float64(same)/float64(len(p)), float64(same)/float64(len(g))
-	return 2 * prec * rec / (prec + rec)
+	return sum / float64(len(recs))
 }
 
 // TestSampleF1 is the baseline's SQuAD F1 on the shipped samples; the floors catch regressions.
 func TestSampleF1(t *testing.T) {
 	t.Run("hotpotqa", func(t *testing.T) {
 		recs := loadRecords(t, load.HotpotQA, "testdata/hotpotqa_train_sample200.jsonl")
-		var sum float64
-		for _, r := range recs {
-			sum += squadF1(Answer(r.Question, r.Context), r.Answers[0])
-		}
-		f1 := sum / float64(len(recs))
+		f1 := meanF1(recs)
 		t.Logf("HotpotQA: %d records, mean F1 %.4f", len(recs), f1)
 		if len(recs) != 200 || f1 < 0.22 {
 			t.Errorf("HotpotQA mean F1 = %.4f over %d records, want ≥ 0.22 over 200", f1, len(recs))
@@ -114,11 +88,7 @@ func TestSampleF1(t *testing.T) {
 	})
 	t.Run("locomo", func(t *testing.T) {
 		recs := loadRecords(t, load.LoCoMo, "testdata/locomo2.json")
-		var sum float64
-		for _, r := range recs {
-			sum += squadF1(Answer(r.Question, r.Context), r.Answers[0])
-		}
-		f1 := sum / float64(len(recs))
+		f1 := meanF1(recs)
 		t.Logf("LoCoMo: %d records, mean F1 %.4f", len(recs), f1)
 		if f1 < 0.05 {
 			t.Errorf("LoCoMo mean F1 = %.4f, want ≥ 0.05", f1)
