@@ -10,6 +10,11 @@ strings of characters that steer the normaliser (Python whitespace, articles, pu
 Σ, marks, CJK, controls, yes/no/noanswer). The scoring restates evaluate-v1.1.py,
 evaluate-v2.0.py and hotpot_evaluate_v1.py with the Python standard library alone.
 
+--family rouge: rouge1_f/rouge2_f/rougeL_f and their _nostem forms over English words mixed with
+characters that steer rouge-score's tokenizer (non-ASCII letters, some of which lower to ASCII,
+punctuation inside words, digits), scored by a restatement of rouge-score 0.1.2 (tokenize.py and
+rouge_scorer.py, score_multi) with NLTK's PorterStemmer, so it needs NLTK like the nltk family.
+
 --family nltk: bleu1/bleu2/bleu4, meteor and meteor_nosyn over English words (the golden pairs'
 vocabulary and some inflected forms), scored by NLTK itself. It needs NLTK 3.8 (Debian:
 python3-nltk, run with /usr/bin/python3) and WordNet 3.0 (Debian: wordnet-base); --wordnet names
@@ -119,6 +124,105 @@ def wordnet_reader(folder):
     return WordNetCorpusReader(folder, None)
 
 
+def golden_vocab():
+    """The words of the golden pairs' English texts, sorted."""
+    vocab = set()
+    with open(GOLDEN, encoding="utf-8") as f:
+        for line in f:
+            p = json.loads(line)
+            if p["lang"] == "en":
+                for t in [p["prediction"]] + p["references"]:
+                    vocab.update(t.split())
+    return sorted(vocab)
+
+
+ROUGE_PIECES = [
+    "café", "Beyoncé", "Beyonce", "İstanbul", "İ", "\u212aelvin", "\u212a", "naïve", "1990s", "co-operate",
+    "U.S.", "don't", "日本語", "ﬁle", "ǅemal", "Straße", "running", "runs", "ran", "studies", "studying",
+    "this", "was", "has", "is", "generalizations", "happiness", "ponies", "dying", "skies", "news",
+    "a", "the", "of", "2012", "3rd", "x2", "ＡＢＣ", "é", "\u0301", "--", "...", "\t", "\n", "_", "a_b",
+]
+
+
+SUFFIXES = ["s", "es", "ed", "ing", "ly", "ness", "ation", "er", "'s", "ful", "ize", "ions"]
+
+
+def rouge_scores(pred, refs, stemmer):
+    """The rouge fields rouge-score 0.1.2 gives: score_multi(refs, pred)[t].fmeasure, stemmed and
+    not (tokenize.py and rouge_scorer.py restated)."""
+
+    def tokenize(text, stem):
+        text = re.sub(r"[^a-z0-9]+", " ", text.lower())
+        tokens = re.split(r"\s+", text)
+        if stem:
+            tokens = [stemmer.stem(x) if len(x) > 3 else x for x in tokens]
+        return [x for x in tokens if re.match(r"^[a-z0-9]+$", x)]
+
+    def fmeasure(p, r):
+        return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+    def ngrams(tokens, k):
+        return Counter(tuple(tokens[i:i + k]) for i in range(len(tokens) - k + 1))
+
+    def rouge_n(target, pred, k):
+        t, p = ngrams(target, k), ngrams(pred, k)
+        overlap = sum(min(c, p[g]) for g, c in t.items())
+        return fmeasure(overlap / max(sum(p.values()), 1), overlap / max(sum(t.values()), 1))
+
+    def rouge_l(target, pred):
+        if not target or not pred:
+            return 0.0
+        row = [0] * (len(pred) + 1)
+        for a in target:
+            prev = 0  # row[j-1] of the previous target token
+            for j, b in enumerate(pred, 1):
+                cur = row[j]
+                row[j] = prev + 1 if a == b else max(row[j], row[j - 1])
+                prev = cur
+        lcs = row[-1]
+        return fmeasure(lcs / len(pred), lcs / len(target))
+
+    expected = {}
+    for stem, suffix in ((True, ""), (False, "_nostem")):
+        p = tokenize(pred, stem)
+        ts = [tokenize(r, stem) for r in refs]
+        # score_multi keeps, per type, the reference with the highest F.
+        expected["rouge1_f" + suffix] = max(rouge_n(t, p, 1) for t in ts)
+        expected["rouge2_f" + suffix] = max(rouge_n(t, p, 2) for t in ts)
+        expected["rougeL_f" + suffix] = max(rouge_l(t, p) for t in ts)
+    return expected
+
+
+def rouge_pairs(rng, n):
+    from nltk.stem import porter
+    stemmer = porter.PorterStemmer()
+
+    vocab = golden_vocab()
+
+    def sentence():
+        words = []
+        for _ in range(rng.randint(0, 14)):
+            x = rng.random()
+            w = rng.choice(vocab) if x < 0.6 else rng.choice(ROUGE_PIECES)
+            if x > 0.95:
+                w += rng.choice(ROUGE_PIECES)  # glued: "Beyoncé's", "ran日本語"
+            words.append(w.upper() if rng.random() < 0.05 else w)
+        return rng.choice([" ", " ", "  ", "\t"]).join(words)
+
+    for _ in range(n):
+        pred, other = sentence(), sentence().split()
+        refs = []
+        for _ in range(rng.randint(1, 3)):
+            words = pred.split()[:rng.randint(0, 10)] + other[:rng.randint(0, 5)]
+            # Inflect some words, so that stemmed and unstemmed scores part.
+            words = [w + rng.choice(SUFFIXES) if rng.random() < 0.25 else w for w in words]
+            if rng.random() < 0.3:
+                rng.shuffle(words)
+            refs.append(" ".join(words) if rng.random() < 0.9 else sentence())
+        expected = rouge_scores(pred, refs, stemmer)
+        yield pred, refs, expected
+
+
 def nltk_pairs(rng, n, wordnet_dir):
     import warnings
     warnings.filterwarnings("ignore")
@@ -131,14 +235,7 @@ def nltk_pairs(rng, n, wordnet_dir):
         def synsets(self, *args, **kwargs):
             return []
 
-    vocab = set()
-    with open(GOLDEN, encoding="utf-8") as f:
-        for line in f:
-            p = json.loads(line)
-            if p["lang"] == "en":
-                for t in [p["prediction"]] + p["references"]:
-                    vocab.update(t.split())
-    vocab = sorted(vocab)
+    vocab = golden_vocab()
     forms = ["running", "ran", "runs", "better", "best", "geese", "goose", "children", "child", "cars",
              "automobile", "auto", "dogs", "cad", "went", "gone", "Was", "is", "are", "the", "a", "an",
              "of", "US", "America", "happily", "happier"]
@@ -170,13 +267,18 @@ def nltk_pairs(rng, n, wordnet_dir):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--family", choices=["squad", "nltk"], required=True)
+    ap.add_argument("--family", choices=["squad", "rouge", "nltk"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict folder (nltk family)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    pairs = squad_pairs(rng, a.n) if a.family == "squad" else nltk_pairs(rng, a.n, a.wordnet)
+    if a.family == "squad":
+        pairs = squad_pairs(rng, a.n)
+    elif a.family == "rouge":
+        pairs = rouge_pairs(rng, a.n)
+    else:
+        pairs = nltk_pairs(rng, a.n, a.wordnet)
     for i, (pred, refs, expected) in enumerate(pairs):
         json.dump({"id": "%s%d" % (a.family, i), "prediction": pred, "references": refs, "lang": "en",
                    "expected": expected}, sys.stdout, ensure_ascii=False)
