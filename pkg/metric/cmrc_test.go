@@ -1,10 +1,7 @@
 package metric
 
 import (
-	"bufio"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 	"unicode"
 
@@ -23,21 +20,7 @@ func TestCMRCGolden(t *testing.T) {
 
 // TestCMRCRandom checks pairs scored by the official script on NLTK 3.8 (testdata/README.md).
 func TestCMRCRandom(t *testing.T) {
-	f, err := os.Open("testdata/cmrc_nltk38.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var pairs []goldenPair
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var p goldenPair
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatal(err)
-		}
-		pairs = append(pairs, p)
-	}
+	pairs := readPairs(t, "testdata/cmrc_nltk38.jsonl")
 	em := checkGolden(t, pairs, "cmrc_em", func(p goldenPair) float64 { return CMRCEM(p.Prediction, p.References) })
 	f1 := checkGolden(t, pairs, "cmrc_f1", func(p goldenPair) float64 { return CMRCF1(p.Prediction, p.References) })
 	if em != 1200 || f1 != 1200 {

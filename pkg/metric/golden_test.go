@@ -21,7 +21,17 @@ type goldenPair struct {
 // loadPairs reads every golden pair; the file is checked in, so a failure to read it is fatal.
 func loadPairs(t testing.TB) []goldenPair {
 	t.Helper()
-	f, err := os.Open("testdata/pairs.jsonl")
+	pairs := readPairs(t, "testdata/pairs.jsonl")
+	if len(pairs) != 2328 {
+		t.Fatalf("read %d golden pairs, want 2328", len(pairs))
+	}
+	return pairs
+}
+
+// readPairs reads a file of pairs in the golden format.
+func readPairs(t testing.TB, path string) []goldenPair {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,24 +39,19 @@ func loadPairs(t testing.TB) []goldenPair {
 	var pairs []goldenPair
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
+	for line := 1; sc.Scan(); line++ {
 		var p goldenPair
 		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s:%d: %v", path, line, err)
 		}
 		pairs = append(pairs, p)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if len(pairs) != 2328 {
-		t.Fatalf("read %d golden pairs, want 2328", len(pairs))
-	}
 	return pairs
 }
 
-// checkGolden compares got(pair) with pair.Expected[field] for every pair that has the field,
-// reports up to five differences and the total count, and returns how many pairs were compared.
 func checkGolden(t *testing.T, pairs []goldenPair, field string, got func(goldenPair) float64) int {
 	t.Helper()
 	compared, bad := 0, 0
