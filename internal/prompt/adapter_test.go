@@ -15,7 +15,7 @@ func TestLoaderLayouts(t *testing.T) {
 			{Date: "2023/05/02 (Tue) 09:00", Text: "user: second\nassistant: line one\nline two: with colon"},
 			{Date: "2023/05/01 (Mon) 09:00", Text: "user: first é"},
 		}}
-	got, err := LongMemEvalPrompt(lme, HistoryOptions{}, false)
+	got, _, err := LongMemEvalPrompt(lme, HistoryOptions{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

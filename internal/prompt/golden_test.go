@@ -124,7 +124,7 @@ func TestLongMemEvalGenerationGolden(t *testing.T) {
 				UserOnly bool
 			}
 			json.Unmarshal(c.Inputs, &in)
-			got, err := LongMemEvalPrompt(rec, HistoryOptions{Format: in.Format, TopK: in.TopK, UserOnly: in.UserOnly}, in.Con)
+			got, _, err := LongMemEvalPrompt(rec, HistoryOptions{Format: in.Format, TopK: in.TopK, UserOnly: in.UserOnly}, in.Con)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,11 +56,14 @@ type HistoryOptions struct {
 	TopK int
 	// UserOnly keeps only user turns.
 	UserOnly bool
+	// MaxTokens, when positive, cuts the rendered history to its first MaxTokens o200k_base
+	// tokens (TruncateHistory), as the reader does for GPT models.
+	MaxTokens int
 }
 
 // LongMemEvalHistory renders the {history} of the orig-session / full-history setting: the last TopK
 // sessions, has_answer dropped, stably sorted by date string, one history_session block each.
-// Token truncation is not applied.
+// Token truncation is left to TruncateHistory (see HistoryOptions.MaxTokens).
 func LongMemEvalHistory(sessions []LongMemEvalSession, opt HistoryOptions) (string, error) {
 	if opt.TopK > 0 && len(sessions) > opt.TopK {
 		sessions = sessions[len(sessions)-opt.TopK:]
@@ -188,16 +191,20 @@ func turnsFromText(text string) []json.RawMessage {
 	return out
 }
 
-// LongMemEvalPrompt renders the whole reader prompt for rec (question_date from meta).
-func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (string, error) {
+// LongMemEvalPrompt renders the whole reader prompt for rec (question_date from meta); cut reports
+// that opt.MaxTokens cut the history.
+func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (prompt string, cut bool, err error) {
 	sessions, err := LongMemEvalSessions(rec)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	h, err := LongMemEvalHistory(sessions, opt)
+	if err == nil && opt.MaxTokens > 0 {
+		h, cut, err = TruncateHistory(h, opt.MaxTokens)
+	}
 	if err != nil {
-		return "", fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+		return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
 	}
 	date, _ := rec.MetaString("question_date")
-	return LongMemEvalGeneration(h, date, rec.Question, con), nil
+	return LongMemEvalGeneration(h, date, rec.Question, con), cut, nil
 }

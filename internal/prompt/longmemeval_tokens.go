@@ -1,0 +1,138 @@
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+)
+
+// LongMemEval's reader (src/generation/run_generation.py) cuts the chat history to a token budget
+// before filling the prompt: model2maxlength[model] − gen_length − 1000 tokens, counted with
+// tiktoken's o200k_base for GPT models ('gpt-4' or 'gpt-3.5' in the lowered name) and with the
+// model's Hugging Face tokenizer otherwise. Only the first tokens are kept: the oldest sessions.
+
+// longMemEvalMaxLength is run_generation.py's model2maxlength. It counts the GPT models' tokens
+// with o200k_base and the others' with their Hugging Face tokenizers.
+var longMemEvalMaxLength = map[string]int{
+	"gpt-4o":                                 128000,
+	"gpt-4o-2024-08-06":                      128000,
+	"gpt-4o-mini-2024-07-18":                 128000,
+	"meta-llama/Meta-Llama-3.1-8B-Instruct":  128000,
+	"meta-llama/Meta-Llama-3.1-70B-Instruct": 128000,
+	"microsoft/Phi-3-medium-128k-instruct":   120000,
+	"mistral-7b-instruct-v0.2":               32000,
+	"mistral-7b-instruct-v0.3":               32000,
+	"In2Training/FILM-7B":                    32000,
+}
+
+// LongMemEvalDefaultGenLength is run_generation.py's max_tokens for the direct reader prompt
+// (its --gen_length default without --cot).
+const LongMemEvalDefaultGenLength = 500
+
+// LongMemEvalHistoryLimit returns the history budget run_generation.py gives model when it
+// generates up to genLength tokens, and how it counts them: o200k is true for the GPT models
+// (o200k_base, which TruncateHistory reproduces) and false for the open models, counted with
+// their Hugging Face tokenizers. known is false for a model outside its table (the script stops
+// on those).
+func LongMemEvalHistoryLimit(model string, genLength int) (limit int, o200k, known bool) {
+	n, known := longMemEvalMaxLength[model]
+	if !known {
+		return 0, false, false
+	}
+	lower := strings.ToLower(model)
+	return n - genLength - 1000, strings.Contains(lower, "gpt-4") || strings.Contains(lower, "gpt-3.5"), true
+}
+
+const (
+	endOfText   = "<|endoftext|>"   // allowed by run_generation.py: one token
+	endOfPrompt = "<|endofprompt|>" // o200k_base's other special token: tiktoken refuses it
+)
+
+var (
+	o200kOnce  sync.Once
+	o200kCodec *codec.Codec
+)
+
+// o200k returns the o200k_base codec, built at first use. (A function, not a package variable,
+// so that commands which never count tokens link none of its vocabulary.)
+func o200k() *codec.Codec {
+	o200kOnce.Do(func() { o200kCodec = codec.NewO200kBase() })
+	return o200kCodec
+}
+
+// TruncateHistory keeps the first limit o200k_base tokens of history, as run_generation.py does
+// with tiktoken: encode with "<|endoftext|>" allowed as the special token, keep tokens[:limit],
+// decode with errors="replace" (a character cut in two becomes U+FFFD). It returns the history
+// and whether it was cut. A history holding "<|endofprompt|>" is an error: tiktoken refuses to
+// encode it, and run_generation.py stops there. So is one holding U+007F that needs counting
+// (see below).
+//
+// The count goes a piece at a time and stops once the budget is spent. Pieces are cut before
+// every "#" that follows a newline, as every session header does: no o200k_base pre-token spans
+// such a point (a newline only joins whitespace, "#" is no whitespace), so the pieces' tokens
+// are the whole text's tokens.
+func TruncateHistory(history string, limit int) (string, bool, error) {
+	if strings.Contains(history, endOfPrompt) {
+		return "", false, errors.New("the history holds " + endOfPrompt + ", which tiktoken refuses to encode")
+	}
+	if len(history) <= limit {
+		return history, false, nil // a token is at least a byte
+	}
+	if strings.ContainsRune(history, 0x7f) {
+		// The o200k_base encoder drops DEL (tiktoken-go/tokenizer v0.10.0), so the count would
+		// be short; every other code point matches tiktoken's pre-tokenizer in its tests.
+		return "", false, errors.New("the history holds U+007F (DEL), which qapipe's o200k_base count cannot take; remove it or set --history-tokens none")
+	}
+	c := o200k()
+	used := 0 // tokens before history[start:]
+	for start := 0; start < len(history); {
+		end := nextPiece(history, start)
+		if strings.HasPrefix(history[start:], endOfText) {
+			end = start + len(endOfText)
+			if used == limit {
+				return history[:start], true, nil
+			}
+			used++
+			start = end
+			continue
+		}
+		piece := history[start:end]
+		n, err := c.Count(piece)
+		if err != nil {
+			return "", false, fmt.Errorf("counting tokens: %w", err)
+		}
+		if used+n <= limit {
+			used += n
+			start = end
+			continue
+		}
+		_, toks, err := c.Encode(piece)
+		if err != nil {
+			return "", false, fmt.Errorf("counting tokens: %w", err)
+		}
+		cut := start
+		for _, t := range toks[:limit-used] {
+			cut += len(t)
+		}
+		// Only the end of a prefix of valid UTF-8 can be invalid: one maximal subpart, which
+		// Python's errors="replace" turns into one U+FFFD, as ToValidUTF8 does.
+		return strings.ToValidUTF8(history[:cut], "\uFFFD"), true, nil
+	}
+	return history, false, nil
+}
+
+// nextPiece returns where the piece of history that starts at start ends: before the next "#"
+// that follows a newline, or before the next "<|endoftext|>".
+func nextPiece(history string, start int) int {
+	end := len(history)
+	if i := strings.Index(history[start+1:], "\n#"); i >= 0 {
+		end = start + 1 + i + 1
+	}
+	if i := strings.Index(history[start+1:end], endOfText); i >= 0 {
+		end = start + 1 + i
+	}
+	return end
+}
