@@ -8,9 +8,11 @@ package predict
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/extractive"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
 )
 
 const description = `qa-predict reads qapipe records (JSON Lines) and writes each one back with a prediction
@@ -34,6 +37,13 @@ The prompt is the benchmark's own for hotpotqa (AFlow), locomo (LoCoMo QA, with 
 suffix and category-5 options) and longmemeval records, and a generic context+question prompt for
 the rest; --template FILE (a Go text/template over the record) overrides it. prompt_sha256 is the
 SHA-256 of the JSON array of messages sent.
+
+longmemeval records are asked as LongMemEval's reader asks (run_generation.py: direct prompt, json
+history, every session): max_tokens 500 unless --max-tokens is given, and the chat history cut to
+its first --history-tokens o200k_base tokens before the prompt is filled (the oldest part is kept,
+as upstream keeps it). auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
+gpt-4o-2024-08-06 and gpt-4o-mini-2024-07-18; other models get whole histories (with a warning for
+the open models of upstream's table, which it counts with their own tokenizers).
 
 Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried with exponential
 backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
@@ -60,7 +70,8 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
-		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 500 unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
@@ -87,6 +98,7 @@ type app struct {
 	provider, modelName, baseURL string
 	temperature                  float64
 	maxTokens                    int
+	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500
 	system                       string
 	seed                         *int
 	sample                       int // --sample-index: part of every request, so of its cache key
@@ -134,9 +146,13 @@ func (a *app) configure(c *cli.Context) error {
 	if a.sample = c.Int("sample-index"); a.sample < 0 {
 		return command.Usagef("--sample-index must not be negative")
 	}
+	a.maxTokensSet = c.IsSet("max-tokens")
 	var err error
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
 		return command.Usagef("--template: %v", err)
+	}
+	if err := a.configureHistory(c.String("history-tokens")); err != nil {
+		return err
 	}
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
 		return command.Usagef("--prices: %v", err)
@@ -154,6 +170,41 @@ func (a *app) configure(c *cli.Context) error {
 		return err
 	}
 	return nil
+}
+
+// configureHistory sets the token budget of LongMemEval histories from --history-tokens: auto is
+// run_generation.py's budget for the model and its max tokens, kept for the models it counts
+// with o200k_base; for the open models of its table, counted by their own tokenizers, histories
+// go whole with a warning.
+func (a *app) configureHistory(v string) error {
+	a.prompts.stderr = a.stderr
+	switch v {
+	case "none":
+		return nil
+	case "auto":
+		limit, o200k, known := prompt.LongMemEvalHistoryLimit(a.modelName, a.genLength())
+		switch {
+		case o200k:
+			a.prompts.history.MaxTokens = limit
+		case known:
+			a.prompts.historyWarn = fmt.Sprintf("qa-predict: warning: LongMemEval cuts %s's history to %d tokens of its Hugging Face tokenizer, which qapipe does not have: histories go whole (--history-tokens N cuts them at N o200k_base tokens)", a.modelName, limit)
+		}
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q", v)
+	}
+	a.prompts.history.MaxTokens = n
+	return nil
+}
+
+// genLength is the max_tokens of LongMemEval's reader: --max-tokens when given, else 500.
+func (a *app) genLength() int {
+	if a.maxTokensSet {
+		return a.maxTokens
+	}
+	return prompt.LongMemEvalDefaultGenLength
 }
 
 func (a *app) configureClient(c *cli.Context) error {

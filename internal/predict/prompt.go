@@ -7,8 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"text/template"
 	"unicode/utf8"
 
@@ -60,10 +63,19 @@ type prompter struct {
 	custom  *template.Template // --template, nil for the built-in choice
 	generic *template.Template
 	seed    int64
+
+	// LongMemEval's reader: the history options (json, every session, the token budget), and
+	// a warning printed at the first LongMemEval record when the budget cannot be kept.
+	history     prompt.HistoryOptions
+	historyWarn string
+	stderr      io.Writer
+	warnOnce    sync.Once
+	cut         atomic.Int64 // histories cut to the budget
 }
 
 func newPrompter(file string, seed int64) (*prompter, error) {
-	p := &prompter{seed: seed, generic: template.Must(template.New("generic").Funcs(templateFuncs).Parse(genericPrompt))}
+	p := &prompter{seed: seed, generic: template.Must(template.New("generic").Funcs(templateFuncs).Parse(genericPrompt)),
+		history: prompt.HistoryOptions{Format: "json"}, stderr: io.Discard}
 	if file == "" {
 		return p, nil
 	}
@@ -108,7 +120,13 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		}
 		return s, opts, nil
 	case "longmemeval":
-		s, err := prompt.LongMemEvalPrompt(rec, prompt.HistoryOptions{Format: "json"}, false)
+		if p.historyWarn != "" {
+			p.warnOnce.Do(func() { fmt.Fprintln(p.stderr, p.historyWarn) })
+		}
+		s, cut, err := prompt.LongMemEvalPrompt(rec, p.history, false)
+		if cut {
+			p.cut.Add(1)
+		}
 		return s, nil, err
 	}
 	return execute(p.generic, rec)

@@ -78,7 +78,7 @@ func TestDatasetPrompts(t *testing.T) {
 		Context: []record.Passage{{Date: "2023/05/20 (Sat) 02:21", Text: "user: I started at Acme today.\nassistant: Congratulations!"}},
 		Meta:    map[string]json.RawMessage{"question_date": json.RawMessage(`"2023/05/30 (Tue) 10:00"`)}}
 	got, _, err = p.render(lme)
-	wantLME, werr := prompt.LongMemEvalPrompt(lme, prompt.HistoryOptions{Format: "json"}, false)
+	wantLME, _, werr := prompt.LongMemEvalPrompt(lme, prompt.HistoryOptions{Format: "json"}, false)
 	if err != nil || werr != nil || got != wantLME || !strings.Contains(got, "Acme") || !strings.Contains(got, "2023/05/30") {
 		t.Errorf("render(longmemeval) = %q, %v, want %q, %v", got, err, wantLME, werr)
 	}

@@ -108,6 +108,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	a.warnUnpriced()
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
+	if n := a.prompts.cut.Load(); n > 0 {
+		fmt.Fprintf(a.stderr, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, a.prompts.history.MaxTokens)
+	}
 	if err != nil {
 		return err
 	}
@@ -249,8 +252,12 @@ func (a *app) request(rec *record.Record, text string) model.Request {
 	}
 	msgs = append(msgs, model.Message{Role: "user", Content: text})
 	temp := a.temperature
+	maxTokens := a.maxTokens
+	if rec.Dataset == "longmemeval" && a.prompts.custom == nil {
+		maxTokens = a.genLength() // the reader's gen_length
+	}
 	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
-		Temperature: &temp, MaxTokens: a.maxTokens, Seed: a.seed, Sample: a.sample}
+		Temperature: &temp, MaxTokens: maxTokens, Seed: a.seed, Sample: a.sample}
 	if a.provider == "extractive" {
 		req.Question, req.Context = rec.Question, rec.Context
 	}

@@ -1,0 +1,171 @@
+package predict
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// chatRequest is what a loopback OpenAI server saw of one chat call.
+type chatRequest struct {
+	Model     string
+	MaxTokens int // max_tokens or max_completion_tokens, 0 when absent
+	Prompt    string
+}
+
+// recordingServer answers every chat call "ok" and keeps the requests.
+func recordingServer(t *testing.T) (*httptest.Server, func() []chatRequest) {
+	var mu sync.Mutex
+	var seen []chatRequest
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model               string                     `json:"model"`
+			MaxTokens           int                        `json:"max_tokens"`
+			MaxCompletionTokens int                        `json:"max_completion_tokens"`
+			Messages            []struct{ Content string } `json:"messages"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		mu.Lock()
+		seen = append(seen, chatRequest{req.Model, max(req.MaxTokens, req.MaxCompletionTokens), req.Messages[len(req.Messages)-1].Content})
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`, req.Model)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []chatRequest {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]chatRequest(nil), seen...)
+	}
+}
+
+// longMemEvalRecord is a LongMemEval record with eight sessions of a few hundred tokens each.
+func longMemEvalRecord(id, extra string) *record.Record {
+	rec := &record.Record{Schema: 1, ID: id, Dataset: "longmemeval", Question: "Where do I work?", Answers: []string{"Acme"},
+		Meta: map[string]json.RawMessage{"question_date": json.RawMessage(`"2023/05/30 (Tue) 10:00"`)}}
+	for s := range 8 {
+		text := fmt.Sprintf("user: Day %d. I started at Acme, a firm that makes anvils.%s\nassistant: %s", s, extra,
+			strings.Repeat("Congratulations on the new job; tell me more about the anvils. ", 6))
+		rec.Context = append(rec.Context, record.Passage{Date: fmt.Sprintf("2023/05/%02d (Mon) 09:00", s+1), Text: text})
+	}
+	return rec
+}
+
+func jsonl(t *testing.T, recs ...*record.Record) string {
+	var b strings.Builder
+	for _, r := range recs {
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestLongMemEvalReaderRequest(t *testing.T) {
+	rec := longMemEvalRecord("longmemeval:q1", "")
+	whole, _, err := prompt.LongMemEvalPrompt(rec, prompt.HistoryOptions{Format: "json"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut60, cut, err := prompt.LongMemEvalPrompt(rec, prompt.HistoryOptions{Format: "json", MaxTokens: 60}, false)
+	if err != nil || !cut || len(cut60) >= len(whole) {
+		t.Fatalf("the test record's history is not cut at 60 tokens (%v, %v)", cut, err)
+	}
+	generic := &record.Record{Schema: 1, ID: "g1", Question: "Who?", Answers: []string{"x"}}
+	tests := []struct {
+		name      string
+		args      []string
+		want      string // LongMemEval prompt sent
+		maxTokens int
+		stderr    string // expected in stderr
+	}{
+		{"auto, gpt-4o: 126500 tokens kept", []string{"--model", "gpt-4o"}, whole, 500, ""},
+		{"explicit budget", []string{"--model", "gpt-4o", "--history-tokens", "60"}, cut60, 500, "1 LongMemEval histories cut to their first 60 o200k_base tokens"},
+		{"environment", []string{"--model", "gpt-4o"}, cut60, 500, "cut to their first 60"},
+		{"max tokens given", []string{"--model", "gpt-4o-2024-08-06", "--history-tokens", "60", "--max-tokens", "800"}, cut60, 800, ""},
+		{"none", []string{"--model", "gpt-4o", "--history-tokens", "none"}, whole, 500, ""},
+		{"open model of the table", []string{"--model", "meta-llama/Meta-Llama-3.1-70B-Instruct"}, whole, 500,
+			"warning: LongMemEval cuts meta-llama/Meta-Llama-3.1-70B-Instruct's history to 126500 tokens of its Hugging Face tokenizer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "environment" {
+				t.Setenv("QA_HISTORY_TOKENS", "60")
+			}
+			srv, seen := recordingServer(t)
+			args := append([]string{"--provider", "openai", "--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1"}, tt.args...)
+			recs, stderr, err := run(t, context.Background(), jsonl(t, rec, generic), args...)
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("qa-predict: %v (%d records)\n%s", err, len(recs), stderr)
+			}
+			reqs := seen()
+			if len(reqs) != 2 {
+				t.Fatalf("%d calls, want 2", len(reqs))
+			}
+			lme, gen := reqs[0], reqs[1]
+			if !strings.HasPrefix(lme.Prompt, "I will give you several history chats") {
+				lme, gen = gen, lme
+			}
+			if lme.Prompt != tt.want {
+				t.Errorf("LongMemEval prompt: %d bytes, want %d:\n%.300q", len(lme.Prompt), len(tt.want), lme.Prompt)
+			}
+			if lme.MaxTokens != tt.maxTokens {
+				t.Errorf("LongMemEval max tokens = %d, want %d", lme.MaxTokens, tt.maxTokens)
+			}
+			if want := map[bool]int{false: 0, true: 800}[tt.maxTokens == 800]; gen.MaxTokens != want {
+				t.Errorf("generic record max tokens = %d, want %d", gen.MaxTokens, want)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.stderr, stderr)
+			}
+			if n := strings.Count(stderr, "warning: LongMemEval"); n > 1 {
+				t.Errorf("the warning is printed %d times, want once", n)
+			}
+		})
+	}
+}
+
+// TestLongMemEvalHistoryErrors: a history the budget cannot be counted on is an error on its
+// record, with no call; the other records are answered; a bad budget is a usage error. (A DEL in
+// a turn is no trouble here: the json history spells it \u007f, as json.dumps does.)
+func TestLongMemEvalHistoryErrors(t *testing.T) {
+	srv, seen := recordingServer(t)
+	args := []string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t), "--history-tokens", "60"}
+	in := jsonl(t, longMemEvalRecord("longmemeval:del", "\x7f"), longMemEvalRecord("longmemeval:eop", " <|endofprompt|>"), longMemEvalRecord("longmemeval:ok", ""))
+	recs, stderr, err := run(t, context.Background(), in, args...)
+	if command.ExitCode(err) != 3 || len(recs) != 3 {
+		t.Fatalf("qa-predict: %v (exit %d, %d records), want exit 3 and 3 records\n%s", err, command.ExitCode(err), len(recs), stderr)
+	}
+	for i, want := range []string{"", "<|endofprompt|>", ""} {
+		p := recs[i].Prediction
+		if p == nil || !strings.Contains(p.Error, want) || (want == "") != (p.Error == "") {
+			t.Errorf("record %s: prediction %+v, want error containing %q", recs[i].ID, p, want)
+		}
+	}
+	if n := len(seen()); n != 2 {
+		t.Errorf("%d calls, want 2 (the record in error makes none)", n)
+	}
+	for _, bad := range []string{"0", "-5", "many"} {
+		_, _, err := run(t, context.Background(), in, append(args[:len(args)-1], bad)...)
+		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), "--history-tokens") {
+			t.Errorf("--history-tokens %s: %v, want a usage error naming the flag", bad, err)
+		}
+	}
+}
