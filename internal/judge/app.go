@@ -19,6 +19,7 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -31,7 +32,9 @@ MODES (--mode):
                       locomo -> locomo-continuous (adversarial -> adversarial), longmemeval -> longmemeval,
                       evalearn -> evalearn, anything else -> rules
    longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids -> abstention),
-                      temperature 0, max 10 tokens, correct iff the reply contains "yes"
+                      temperature 0, max 10 tokens, correct iff the reply contains "yes"; its model
+                      aliases apply (gpt-4o calls gpt-4o-2024-08-06, gpt-4o-mini gpt-4o-mini-2024-07-18,
+                      llama-3.1-70b-instruct meta-llama/Meta-Llama-3.1-70B-Instruct)
    locomo-continuous  MAGMA's 0.0-1.0 JSON score with reasoning, clamped; category 5 is decided by
                       the rule below, never sent to a model
    mem0               mem0's CORRECT/WRONG JSON label (category 5 is not scored: no judgment)
@@ -319,7 +322,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	}
 	j := cfg.judge
 	if p := rec.Prediction; p != nil && !cfg.allowSelfJudge && j.Client != nil && p.Model != "" &&
-		p.Model == j.Model && (p.Provider == "" || p.Provider == j.Provider) {
+		(p.Model == j.Model || p.Model == prompt.LongMemEvalJudgeModel(j.Model)) && (p.Provider == "" || p.Provider == j.Provider) {
 		return command.Usagef("record %s: the predictions were made by %s/%s, the judge model; use another judge or --allow-self-judge",
 			rec.ID, j.Provider, j.Model)
 	}

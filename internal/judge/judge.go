@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,6 +32,9 @@ type Plan struct {
 	Rule *Verdict
 	// Skip leaves the record without a judgment (mem0 does not score LoCoMo category 5).
 	Skip bool
+	// Model, when set, is the model the protocol calls in place of the judge's (LongMemEval's
+	// aliases: gpt-4o is gpt-4o-2024-08-06).
+	Model string
 }
 
 // Judge grades records with one protocol (or the auto routing table) and one model.
@@ -84,7 +88,7 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 			return Plan{}, err
 		}
 		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: 10,
-			Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo}, nil
+			Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo, Model: prompt.LongMemEvalJudgeModel(j.Model)}, nil
 	case ModeLoCoMo:
 		if prompt.LoCoMoCategory(rec) == 5 {
 			return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
@@ -176,7 +180,7 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 		jg.Score, jg.Label, jg.Reasoning = &p.Rule.Score, p.Rule.Label, p.Rule.Reasoning
 		return jg, nil
 	}
-	jg.Model = j.Model
+	jg.Model = cmp.Or(p.Model, j.Model)
 	if j.Client == nil {
 		jg.Error = "mode " + p.Mode + " needs a judge model (--model)"
 		return jg, nil
@@ -191,7 +195,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
 	replied, allCached := false, true
 	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
-		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: j.Model, Messages: p.Messages,
+		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
 			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: attempt, ResponseFormat: p.ResponseFormat}
 		resp, err := j.Client.Generate(ctx, req)
 		jg.Attempts++
@@ -223,7 +227,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		jg.Usage = &usage
 	}
 	if replied && j.Prices != nil {
-		jg.CostUSD = j.Prices.Cost(j.Model, usage)
+		jg.CostUSD = j.Prices.Cost(jg.Model, usage)
 	}
 	return nil
 }

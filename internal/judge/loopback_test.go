@@ -366,3 +366,42 @@ func TestTwoJudgesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestLongMemEvalJudgeAlias: LongMemEval's protocol calls the model its evaluate_qa.py maps the
+// given name to (gpt-4o is gpt-4o-2024-08-06), and the judgment names it; other protocols call
+// the name as given.
+func TestLongMemEvalJudgeAlias(t *testing.T) {
+	srv := newChatServer(t, protocolReply)
+	args := []string{"--provider", "openai", "--base-url", srv.URL, "--model", "gpt-4o"}
+	stdout, stderr, code := runJudge(t, args, mixedInput)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, c := range srv.calls {
+		want := "gpt-4o"
+		if strings.Contains(c.last(), "Answer yes or no only") {
+			want = "gpt-4o-2024-08-06"
+		}
+		if c.Model != want {
+			t.Errorf("request for %.50q… names model %q, want %q", c.last(), c.Model, want)
+		}
+	}
+	lme := 0
+	for _, r := range decodeAll(t, stdout) {
+		j := r.Judgments["auto/gpt-4o"]
+		if j == nil || j.Model == "" {
+			continue
+		}
+		want := "gpt-4o"
+		if j.Mode == ModeLongMemEval {
+			want = "gpt-4o-2024-08-06"
+			lme++
+		}
+		if j.Model != want {
+			t.Errorf("%s: judgment model %q, want %q", r.ID, j.Model, want)
+		}
+	}
+	if lme != 3 {
+		t.Errorf("%d LongMemEval judgments, want 3", lme)
+	}
+}

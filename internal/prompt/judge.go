@@ -20,6 +20,23 @@ func Mem0Judge(question, gold, generated string) string {
 		"question": question, "gold_answer": gold, "generated_answer": generated})
 }
 
+// longMemEvalJudgeAliases is evaluate_qa.py's model_zoo: the names its command line takes and the
+// models they call.
+var longMemEvalJudgeAliases = map[string]string{
+	"gpt-4o":                 "gpt-4o-2024-08-06",
+	"gpt-4o-mini":            "gpt-4o-mini-2024-07-18",
+	"llama-3.1-70b-instruct": "meta-llama/Meta-Llama-3.1-70B-Instruct",
+}
+
+// LongMemEvalJudgeModel returns the model LongMemEval's evaluate_qa.py calls when given name:
+// its alias target (gpt-4o is gpt-4o-2024-08-06, the judge its reported numbers use), or name.
+func LongMemEvalJudgeModel(name string) string {
+	if m, ok := longMemEvalJudgeAliases[name]; ok {
+		return m
+	}
+	return name
+}
+
 // LongMemEvalJudge fills the LongMemEval judge template routed by id and type.
 func LongMemEvalJudge(questionID, questionType, question, answer, response string) (string, *Template, error) {
 	t, err := LongMemEvalJudgeTemplate(questionID, questionType)
