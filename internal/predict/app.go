@@ -38,10 +38,11 @@ suffix and category-5 options) and longmemeval records, and a generic context+qu
 the rest; --template FILE (a Go text/template over the record) overrides it. prompt_sha256 is the
 SHA-256 of the JSON array of messages sent.
 
-longmemeval records are asked as LongMemEval's reader asks (run_generation.py: direct prompt, json
-history, every session): max_tokens 500 unless --max-tokens is given, and the chat history cut to
-its first --history-tokens o200k_base tokens before the prompt is filled (the oldest part is kept,
-as upstream keeps it). auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
+longmemeval records are asked as LongMemEval's reader asks (run_generation.py, full-history
+sessions): --reading direct or con, --history-format, --history-sessions and --user-only are its
+options; max_tokens is 500 (direct) or 800 (con) unless --max-tokens is given; and the history is
+cut to its first --history-tokens o200k_base tokens before the prompt is filled (the oldest part
+is kept, as upstream keeps it). auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
 gpt-4o-2024-08-06 and gpt-4o-mini-2024-07-18; other models get whole histories (with a warning for
 the open models of upstream's table, which it counts with their own tokenizers).
 
@@ -71,6 +72,10 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 500 unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`, direct (max_tokens 500) or con (step by step, max_tokens 800; the one its README recommends)", EnvVars: []string{"QA_READING"}},
+		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions as json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
+		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
+		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
@@ -151,7 +156,7 @@ func (a *app) configure(c *cli.Context) error {
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
 		return command.Usagef("--template: %v", err)
 	}
-	if err := a.configureHistory(c.String("history-tokens")); err != nil {
+	if err := a.configureReader(c); err != nil {
 		return err
 	}
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
@@ -172,39 +177,55 @@ func (a *app) configure(c *cli.Context) error {
 	return nil
 }
 
-// configureHistory sets the token budget of LongMemEval histories from --history-tokens: auto is
-// run_generation.py's budget for the model and its max tokens, kept for the models it counts
-// with o200k_base; for the open models of its table, counted by their own tokenizers, histories
-// go whole with a warning.
-func (a *app) configureHistory(v string) error {
-	a.prompts.stderr = a.stderr
-	switch v {
+// configureReader sets how LongMemEval records are asked: the reading method, the history's
+// format and sessions, and its token budget from --history-tokens. auto is run_generation.py's
+// budget for the model and its max tokens, kept for the models it counts with o200k_base; for
+// the open models of its table, counted by their own tokenizers, histories go whole with a
+// warning.
+func (a *app) configureReader(c *cli.Context) error {
+	p := a.prompts
+	p.stderr = a.stderr
+	switch r := c.String("reading"); r {
+	case "direct", "con":
+		p.con = r == "con"
+	default:
+		return command.Usagef("--reading: want direct or con, not %q", r)
+	}
+	p.history.Format = c.String("history-format")
+	if p.history.Format != "json" && p.history.Format != "nl" {
+		return command.Usagef("--history-format: want json or nl, not %q", p.history.Format)
+	}
+	if p.history.TopK = c.Int("history-sessions"); p.history.TopK < 0 {
+		return command.Usagef("--history-sessions must not be negative")
+	}
+	p.history.UserOnly = c.Bool("user-only")
+	switch v := c.String("history-tokens"); v {
 	case "none":
-		return nil
 	case "auto":
 		limit, o200k, known := prompt.LongMemEvalHistoryLimit(a.modelName, a.genLength())
 		switch {
 		case o200k:
-			a.prompts.history.MaxTokens = limit
+			p.history.MaxTokens = limit
 		case known:
-			a.prompts.historyWarn = fmt.Sprintf("qa-predict: warning: LongMemEval cuts %s's history to %d tokens of its Hugging Face tokenizer, which qapipe does not have: histories go whole (--history-tokens N cuts them at N o200k_base tokens)", a.modelName, limit)
+			p.historyWarn = fmt.Sprintf("qa-predict: warning: LongMemEval cuts %s's history to %d tokens of its Hugging Face tokenizer, which qapipe does not have: histories go whole (--history-tokens N cuts them at N o200k_base tokens)", a.modelName, limit)
 		}
-		return nil
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q", v)
+		}
+		p.history.MaxTokens = n
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 {
-		return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q", v)
-	}
-	a.prompts.history.MaxTokens = n
 	return nil
 }
 
-// genLength is the max_tokens of LongMemEval's reader: --max-tokens when given, else 500.
+// genLength is the max_tokens of LongMemEval's reader: --max-tokens when given, else 500 for the
+// direct prompt and 800 for con.
 func (a *app) genLength() int {
 	if a.maxTokensSet {
 		return a.maxTokens
 	}
-	return prompt.LongMemEvalDefaultGenLength
+	return prompt.LongMemEvalGenLength(a.prompts.con)
 }
 
 func (a *app) configureClient(c *cli.Context) error {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -88,6 +89,18 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 	if err != nil || !cut || len(cut60) >= len(whole) {
 		t.Fatalf("the test record's history is not cut at 60 tokens (%v, %v)", cut, err)
 	}
+	render := func(opt prompt.HistoryOptions, con bool) string {
+		s, _, err := prompt.LongMemEvalPrompt(rec, opt, con)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	con := render(prompt.HistoryOptions{Format: "json"}, true)
+	nl := render(prompt.HistoryOptions{Format: "nl", TopK: 3, UserOnly: true}, false)
+	if !strings.Contains(con, "step by step") || len(nl) >= len(whole)/2 {
+		t.Fatal("the con and nl prompts do not differ from the direct json one as expected")
+	}
 	generic := &record.Record{Schema: 1, ID: "g1", Question: "Who?", Answers: []string{"x"}}
 	tests := []struct {
 		name      string
@@ -101,6 +114,8 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 		{"environment", []string{"--model", "gpt-4o"}, cut60, 500, "cut to their first 60"},
 		{"max tokens given", []string{"--model", "gpt-4o-2024-08-06", "--history-tokens", "60", "--max-tokens", "800"}, cut60, 800, ""},
 		{"none", []string{"--model", "gpt-4o", "--history-tokens", "none"}, whole, 500, ""},
+		{"con reading", []string{"--model", "gpt-4o", "--reading", "con"}, con, 800, ""},
+		{"nl, last 3 sessions, user turns", []string{"--model", "gpt-4o", "--history-format", "nl", "--history-sessions", "3", "--user-only"}, nl, 500, ""},
 		{"open model of the table", []string{"--model", "meta-llama/Meta-Llama-3.1-70B-Instruct"}, whole, 500,
 			"warning: LongMemEval cuts meta-llama/Meta-Llama-3.1-70B-Instruct's history to 126500 tokens of its Hugging Face tokenizer"},
 	}
@@ -129,7 +144,7 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 			if lme.MaxTokens != tt.maxTokens {
 				t.Errorf("LongMemEval max tokens = %d, want %d", lme.MaxTokens, tt.maxTokens)
 			}
-			if want := map[bool]int{false: 0, true: 800}[tt.maxTokens == 800]; gen.MaxTokens != want {
+			if want := map[bool]int{false: 0, true: 800}[slices.Contains(tt.args, "--max-tokens")]; gen.MaxTokens != want {
 				t.Errorf("generic record max tokens = %d, want %d", gen.MaxTokens, want)
 			}
 			if !strings.Contains(stderr, tt.stderr) {
@@ -162,10 +177,13 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 	if n := len(seen()); n != 2 {
 		t.Errorf("%d calls, want 2 (the record in error makes none)", n)
 	}
-	for _, bad := range []string{"0", "-5", "many"} {
-		_, _, err := run(t, context.Background(), in, append(args[:len(args)-1], bad)...)
-		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), "--history-tokens") {
-			t.Errorf("--history-tokens %s: %v, want a usage error naming the flag", bad, err)
+	for _, bad := range [][]string{
+		{"--history-tokens", "0"}, {"--history-tokens", "-5"}, {"--history-tokens", "many"},
+		{"--reading", "cot"}, {"--history-format", "xml"}, {"--history-sessions", "-1"},
+	} {
+		_, _, err := run(t, context.Background(), in, append(args, bad...)...)
+		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), bad[0]) {
+			t.Errorf("%s %s: %v, want a usage error naming the flag", bad[0], bad[1], err)
 		}
 	}
 }

@@ -64,9 +64,11 @@ type prompter struct {
 	generic *template.Template
 	seed    int64
 
-	// LongMemEval's reader: the history options (json, every session, the token budget), and
-	// a warning printed at the first LongMemEval record when the budget cannot be kept.
+	// LongMemEval's reader: the history options (format, sessions, turns, the token budget),
+	// the reading method, and a warning printed at the first LongMemEval record when the budget
+	// cannot be kept.
 	history     prompt.HistoryOptions
+	con         bool // the step-by-step reading prompt
 	historyWarn string
 	stderr      io.Writer
 	warnOnce    sync.Once
@@ -123,7 +125,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		if p.historyWarn != "" {
 			p.warnOnce.Do(func() { fmt.Fprintln(p.stderr, p.historyWarn) })
 		}
-		s, cut, err := prompt.LongMemEvalPrompt(rec, p.history, false)
+		s, cut, err := prompt.LongMemEvalPrompt(rec, p.history, p.con)
 		if cut {
 			p.cut.Add(1)
 		}

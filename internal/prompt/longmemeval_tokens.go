@@ -28,9 +28,14 @@ var longMemEvalMaxLength = map[string]int{
 	"In2Training/FILM-7B":                    32000,
 }
 
-// LongMemEvalDefaultGenLength is run_generation.py's max_tokens for the direct reader prompt
-// (its --gen_length default without --cot).
-const LongMemEvalDefaultGenLength = 500
+// LongMemEvalGenLength is run_generation.py's max_tokens when --gen_length is not given: 500 for
+// the direct reader prompt, 800 for the step-by-step one (con, its --cot true).
+func LongMemEvalGenLength(con bool) int {
+	if con {
+		return 800
+	}
+	return 500
+}
 
 // LongMemEvalHistoryLimit returns the history budget run_generation.py gives model when it
 // generates up to genLength tokens, and how it counts them: o200k is true for the GPT models
