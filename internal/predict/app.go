@@ -71,9 +71,9 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
-		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 500 unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 500, 800 with --reading con, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`, direct (max_tokens 500) or con (step by step, max_tokens 800; the one its README recommends)", EnvVars: []string{"QA_READING"}},
-		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions as json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
+		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
 		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
@@ -103,7 +103,7 @@ type app struct {
 	provider, modelName, baseURL string
 	temperature                  float64
 	maxTokens                    int
-	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500
+	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500 or 800
 	system                       string
 	seed                         *int
 	sample                       int // --sample-index: part of every request, so of its cache key
