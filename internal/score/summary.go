@@ -157,6 +157,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 			byLen[len(c)] = append(byLen[len(c)], k)
 		}
 	}
+	var flat []flatMetric // metrics whose values are all equal
 	for n, ks := range byLen {
 		sub := make([][]float64, len(ks))
 		for i, k := range ks {
@@ -171,13 +172,44 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 			if !math.IsNaN(ivs[i].Lo) {
 				st.CI = &[2]float64{ivs[i].Lo, ivs[i].Hi}
 				if n > 1 && ivs[i].Lo == ivs[i].Hi {
-					s.Warnings = append(s.Warnings, fmt.Sprintf("%s: %s: all %d values are equal, so the interval is degenerate", label, a.names[k], n))
+					flat = append(flat, flatMetric{a.names[k], n})
 				}
 			}
 			g.Metrics[a.names[k]] = st
 		}
 	}
+	if len(flat) > 0 {
+		s.Warnings = append(s.Warnings, degenerate(label, flat))
+	}
 	return g
+}
+
+// flatMetric is a metric of a group whose n values are all equal.
+type flatMetric struct {
+	name string
+	n    int
+}
+
+// degenerate is the one warning of a group for its metrics whose values are all equal; their
+// counts are said once when they agree.
+func degenerate(label string, flat []flatMetric) string {
+	if len(flat) == 1 {
+		return fmt.Sprintf("%s: %s: all %d values are equal, so the interval is degenerate", label, flat[0].name, flat[0].n)
+	}
+	slices.SortFunc(flat, func(a, b flatMetric) int { return strings.Compare(a.name, b.name) })
+	names := make([]string, len(flat))
+	same := true
+	for i, f := range flat {
+		names[i] = fmt.Sprintf("%s (%d)", f.name, f.n)
+		same = same && f.n == flat[0].n
+	}
+	if same {
+		for i, f := range flat {
+			names[i] = f.name
+		}
+		return fmt.Sprintf("%s: all %d values are equal in each of %s, so their intervals are degenerate", label, flat[0].n, strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("%s: all values are equal in each of %s, so their intervals are degenerate", label, strings.Join(names, ", "))
 }
 
 // hashOf derives a per-group seed offset, so a group's interval does not change when other

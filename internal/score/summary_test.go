@@ -119,3 +119,19 @@ func TestSelectMetrics(t *testing.T) {
 		t.Errorf("selectMetrics(%q) succeeded, want an error", "a,zz")
 	}
 }
+
+func TestDegenerateWarning(t *testing.T) {
+	tests := []struct {
+		flat []flatMetric
+		want string
+	}{
+		{[]flatMetric{{"f1", 4}}, "overall: f1: all 4 values are equal, so the interval is degenerate"},
+		{[]flatMetric{{"em", 7}, {"bleu1", 7}}, "overall: all 7 values are equal in each of bleu1, em, so their intervals are degenerate"},
+		{[]flatMetric{{"em", 7}, {"cmrc_f1", 3}}, "overall: all values are equal in each of cmrc_f1 (3), em (7), so their intervals are degenerate"},
+	}
+	for _, tt := range tests {
+		if got := degenerate("overall", tt.flat); got != tt.want {
+			t.Errorf("degenerate(%v) = %q, want %q", tt.flat, got, tt.want)
+		}
+	}
+}
