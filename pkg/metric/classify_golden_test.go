@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"strconv"
 	"testing"
 )
@@ -20,7 +21,10 @@ type classCase struct {
 
 func loadCases(t *testing.T, name string) []classCase {
 	t.Helper()
-	f, err := os.Open("testdata/classification/" + name)
+	if !strings.HasPrefix(name, "/") {
+		name = "testdata/classification/" + name
+	}
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"testing"
 )
 
@@ -29,8 +30,16 @@ func nullable(x float64) any {
 	return x
 }
 
-func TestClassifyGolden(t *testing.T) {
-	for _, c := range loadCases(t, "accuracy_prf.jsonl") {
+func TestClassifyGolden(t *testing.T) { checkClassify(t, loadCases(t, "accuracy_prf.jsonl")) }
+
+// TestClassifySklearn checks random cases scored by scikit-learn 1.2.1 itself
+// (testdata/classification/sklearn_random_gen.py).
+func TestClassifySklearn(t *testing.T) {
+	checkClassify(t, loadCases(t, os.Getenv("QA_SKLEARN_DIR")+"accuracy_prf_sklearn.jsonl"))
+}
+
+func checkClassify(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			yTrue, num1 := labelList(t, c.Input["y_true"])
 			yPred, num2 := labelList(t, c.Input["y_pred"])
@@ -59,8 +68,15 @@ func TestClassifyGolden(t *testing.T) {
 	}
 }
 
-func TestAUCGolden(t *testing.T) {
-	for _, c := range loadCases(t, "auc.jsonl") {
+func TestAUCGolden(t *testing.T) { checkAUC(t, loadCases(t, "auc.jsonl")) }
+
+// TestAUCSklearn checks random cases scored by scikit-learn 1.2.1 itself.
+func TestAUCSklearn(t *testing.T) {
+	checkAUC(t, loadCases(t, os.Getenv("QA_SKLEARN_DIR")+"auc_sklearn.jsonl"))
+}
+
+func checkAUC(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			yTrue, _ := labelList(t, c.Input["y_true"])
 			scores := floats(t, c.Input["y_score"])
