@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 	"strconv"
+	"strings"
 	"testing"
 )
 
