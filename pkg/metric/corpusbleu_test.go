@@ -3,11 +3,20 @@ package metric
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"testing"
 )
 
-func TestCorpusBLEUGolden(t *testing.T) {
-	for _, c := range loadCases(t, "corpus_bleu.jsonl") {
+func TestCorpusBLEUGolden(t *testing.T) { checkCorpusBLEU(t, loadCases(t, "corpus_bleu.jsonl")) }
+
+// TestCorpusBLEUNLTK checks random corpora scored by NLTK 3.8 itself
+// (testdata/classification/corpus_bleu_nltk_gen.py).
+func TestCorpusBLEUNLTK(t *testing.T) {
+	checkCorpusBLEU(t, loadCases(t, os.Getenv("QA_NLTK_DIR")+"corpus_bleu_nltk.jsonl"))
+}
+
+func checkCorpusBLEU(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			var hyps [][]string
 			var refs [][][]string
