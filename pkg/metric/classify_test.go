@@ -102,8 +102,10 @@ func checkAUC(t *testing.T, cases []classCase) {
 	}
 }
 
-func TestPairwiseGolden(t *testing.T) {
-	for _, c := range loadCases(t, "pairwise.jsonl") {
+func TestPairwiseGolden(t *testing.T) { checkPairwise(t, loadCases(t, "pairwise.jsonl")) }
+
+func checkPairwise(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			var pc PairCounts
 			if _, ok := c.Input["pos_scores"]; ok {
@@ -130,8 +132,10 @@ func TestPairwiseGolden(t *testing.T) {
 	}
 }
 
-func TestChunkGolden(t *testing.T) {
-	for _, c := range loadCases(t, "chunk.jsonl") {
+func TestChunkGolden(t *testing.T) { checkChunks(t, loadCases(t, "chunk.jsonl")) }
+
+func checkChunks(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			var gold, pred [][]string
 			_ = json.Unmarshal(c.Input["gold"], &gold)
@@ -167,8 +171,10 @@ func TestChunkGolden(t *testing.T) {
 	}
 }
 
-func TestRankGolden(t *testing.T) {
-	for _, c := range loadCases(t, "ranking.jsonl") {
+func TestRankGolden(t *testing.T) { checkRank(t, loadCases(t, "ranking.jsonl")) }
+
+func checkRank(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			qids, numeric := labelList(t, c.Input["qids"])
 			order := LabelOrder{Numeric: numeric}
@@ -187,8 +193,10 @@ func TestRankGolden(t *testing.T) {
 	}
 }
 
-func TestPerplexityGolden(t *testing.T) {
-	for _, c := range loadCases(t, "ppl.jsonl") {
+func TestPerplexityGolden(t *testing.T) { checkPerplexity(t, loadCases(t, "ppl.jsonl")) }
+
+func checkPerplexity(t *testing.T, cases []classCase) {
+	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			var tokens []int
 			_ = json.Unmarshal(c.Input["token_counts"], &tokens)
@@ -200,4 +208,14 @@ func TestPerplexityGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDefinitionsRandom checks random chunk, ranking, pairwise and perplexity cases whose values
+// restate the references independently (testdata/classification/definitions_random_gen.py).
+func TestDefinitionsRandom(t *testing.T) {
+	dir := os.Getenv("QA_DEFS_DIR")
+	checkChunks(t, loadCases(t, dir+"chunk_random.jsonl"))
+	checkRank(t, loadCases(t, dir+"ranking_random.jsonl"))
+	checkPairwise(t, loadCases(t, dir+"pairwise_random.jsonl"))
+	checkPerplexity(t, loadCases(t, dir+"ppl_random.jsonl"))
 }
