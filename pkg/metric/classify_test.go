@@ -33,7 +33,7 @@ func nullable(x float64) any {
 func TestClassifyGolden(t *testing.T) { checkClassify(t, loadCases(t, "accuracy_prf.jsonl")) }
 
 // TestClassifySklearn checks random cases scored by scikit-learn 1.2.1 itself
-// (testdata/classification/sklearn_random_gen.py).
+// (testdata/classification/random_cases.py --family sklearn).
 func TestClassifySklearn(t *testing.T) {
 	checkClassify(t, loadCases(t, os.Getenv("QA_SKLEARN_DIR")+"accuracy_prf_sklearn.jsonl"))
 }
@@ -211,7 +211,8 @@ func checkPerplexity(t *testing.T, cases []classCase) {
 }
 
 // TestDefinitionsRandom checks random chunk, ranking, pairwise and perplexity cases whose values
-// restate the references independently (testdata/classification/definitions_random_gen.py).
+// restate the references independently (testdata/classification/random_cases.py, family
+// definitions).
 func TestDefinitionsRandom(t *testing.T) {
 	dir := os.Getenv("QA_DEFS_DIR")
 	checkChunks(t, loadCases(t, dir+"chunk_random.jsonl"))

@@ -10,7 +10,7 @@ import (
 func TestCorpusBLEUGolden(t *testing.T) { checkCorpusBLEU(t, loadCases(t, "corpus_bleu.jsonl")) }
 
 // TestCorpusBLEUNLTK checks random corpora scored by NLTK 3.8 itself
-// (testdata/classification/corpus_bleu_nltk_gen.py).
+// (testdata/classification/random_cases.py --family nltk).
 func TestCorpusBLEUNLTK(t *testing.T) {
 	checkCorpusBLEU(t, loadCases(t, os.Getenv("QA_NLTK_DIR")+"corpus_bleu_nltk.jsonl"))
 }
