@@ -19,7 +19,6 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
-	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -322,7 +321,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	}
 	j := cfg.judge
 	if p := rec.Prediction; p != nil && !cfg.allowSelfJudge && j.Client != nil && p.Model != "" &&
-		(p.Model == j.Model || p.Model == prompt.LongMemEvalJudgeModel(j.Model)) && (p.Provider == "" || p.Provider == j.Provider) {
+		(p.Model == j.Model || p.Model == j.calledModel(rec)) && (p.Provider == "" || p.Provider == j.Provider) {
 		return command.Usagef("record %s: the predictions were made by %s/%s, the judge model; use another judge or --allow-self-judge",
 			rec.ID, j.Provider, j.Model)
 	}

@@ -56,6 +56,23 @@ type Judge struct {
 
 func temp(t float64) *float64 { return &t }
 
+// calledModel returns the model a call for rec names: LongMemEval's alias target for a record its
+// protocol judges (gpt-4o is gpt-4o-2024-08-06), else the judge's model.
+func (j *Judge) calledModel(rec *record.Record) string {
+	mode := j.Mode
+	if mode == "" || mode == ModeAuto {
+		m, err := j.Routes.Route(rec)
+		if err != nil {
+			return j.Model
+		}
+		mode = m
+	}
+	if mode == ModeLongMemEval {
+		return prompt.LongMemEvalJudgeModel(j.Model)
+	}
+	return j.Model
+}
+
 // Plan decides how rec is judged.
 func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 	mode := j.Mode

@@ -265,6 +265,19 @@ func TestSelfJudgeRefused(t *testing.T) {
 	if _, _, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "reader-1", "--allow-self-judge"}, in); code != 0 {
 		t.Errorf("--allow-self-judge: exit %d, want 0", code)
 	}
+	// gpt-4o judges LongMemEval as gpt-4o-2024-08-06: answers of that model are its own there,
+	// not under LoCoMo's protocol, which calls gpt-4o.
+	byDated := func(r string) string {
+		return strings.Replace(r, `"model":"reader-1"`, `"model":"gpt-4o-2024-08-06"`, 1)
+	}
+	lme := byDated(in)
+	loc := byDated(rec("locomo:c:0", "locomo", "temporal", "When?", "May", "May", `{"category":2}`))
+	if _, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "gpt-4o"}, lme); code != command.ExitUsage {
+		t.Errorf("gpt-4o judging gpt-4o-2024-08-06 on LongMemEval: exit %d (stderr %q), want 2", code, stderr)
+	}
+	if _, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "gpt-4o"}, loc); code != 0 {
+		t.Errorf("gpt-4o judging gpt-4o-2024-08-06 on LoCoMo: exit %d (stderr %q), want 0", code, stderr)
+	}
 }
 
 func TestInterrupted(t *testing.T) {
