@@ -56,18 +56,19 @@ type Judge struct {
 
 func temp(t float64) *float64 { return &t }
 
+// modeFor returns the protocol that judges rec: the judge's mode, or in auto mode the routing
+// table's choice.
+func (j *Judge) modeFor(rec *record.Record) (string, error) {
+	if j.Mode == "" || j.Mode == ModeAuto {
+		return j.Routes.Route(rec)
+	}
+	return j.Mode, nil
+}
+
 // calledModel returns the model a call for rec names: LongMemEval's alias target for a record its
 // protocol judges (gpt-4o is gpt-4o-2024-08-06), else the judge's model.
 func (j *Judge) calledModel(rec *record.Record) string {
-	mode := j.Mode
-	if mode == "" || mode == ModeAuto {
-		m, err := j.Routes.Route(rec)
-		if err != nil {
-			return j.Model
-		}
-		mode = m
-	}
-	if mode == ModeLongMemEval {
+	if mode, err := j.modeFor(rec); err == nil && mode == ModeLongMemEval {
 		return prompt.LongMemEvalJudgeModel(j.Model)
 	}
 	return j.Model
@@ -75,13 +76,9 @@ func (j *Judge) calledModel(rec *record.Record) string {
 
 // Plan decides how rec is judged.
 func (j *Judge) Plan(rec *record.Record) (Plan, error) {
-	mode := j.Mode
-	if mode == "" || mode == ModeAuto {
-		m, err := j.Routes.Route(rec)
-		if err != nil {
-			return Plan{}, err
-		}
-		mode = m
+	mode, err := j.modeFor(rec)
+	if err != nil {
+		return Plan{}, err
 	}
 	pred := ""
 	if rec.Prediction != nil {
