@@ -45,6 +45,20 @@ func loadCases(t *testing.T, name string) []classCase {
 	return cases
 }
 
+// checkCases runs each case as a subtest and compares every expected field with the one got
+// computes for it.
+func checkCases(t *testing.T, cases []classCase, got func(t *testing.T, c classCase) map[string]any) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			g := got(t, c)
+			for k, want := range c.Expected {
+				compare(t, k, g[k], want)
+			}
+		})
+	}
+}
+
 // labelList decodes a JSON list of integer or string labels into strings, reporting whether they
 // were numbers.
 func labelList(t *testing.T, raw json.RawMessage) ([]string, bool) {

@@ -39,33 +39,29 @@ func TestClassifySklearn(t *testing.T) {
 }
 
 func checkClassify(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			yTrue, num1 := labelList(t, c.Input["y_true"])
-			yPred, num2 := labelList(t, c.Input["y_pred"])
-			opt := PRFOptions{Order: LabelOrder{Numeric: num1 || num2}, PosLabel: labelValue(t, c.Params["pos_label"])}
-			if l := c.Params["labels"]; string(l) != "null" {
-				opt.Labels, _ = labelList(t, l)
-			}
-			if string(c.Params["zero_division"]) == "1" {
-				opt.ZeroDivision = 1
-			}
-			r := Classify(yTrue, yPred, opt)
-			numeric := opt.Order.Numeric
-			got := map[string]any{
-				"accuracy": r.Accuracy,
-				"per_class": map[string]any{"labels": jsonLabels(r.Labels, numeric), "tp": r.TP,
-					"predicted": r.Predicted, "support": r.Support, "precision": r.Precision,
-					"recall": r.Recall, "f1": r.F1},
-				"macro": r.Macro, "micro": r.Micro, "weighted": r.Weighted,
-				"f1_of_macro_pr": r.F1OfMacroPR, "binary": r.Binary,
-				"cm_labels": jsonLabels(r.CMLabels, numeric), "confusion_matrix": r.Confusion,
-			}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		yTrue, num1 := labelList(t, c.Input["y_true"])
+		yPred, num2 := labelList(t, c.Input["y_pred"])
+		opt := PRFOptions{Order: LabelOrder{Numeric: num1 || num2}, PosLabel: labelValue(t, c.Params["pos_label"])}
+		if l := c.Params["labels"]; string(l) != "null" {
+			opt.Labels, _ = labelList(t, l)
+		}
+		if string(c.Params["zero_division"]) == "1" {
+			opt.ZeroDivision = 1
+		}
+		r := Classify(yTrue, yPred, opt)
+		numeric := opt.Order.Numeric
+		got := map[string]any{
+			"accuracy": r.Accuracy,
+			"per_class": map[string]any{"labels": jsonLabels(r.Labels, numeric), "tp": r.TP,
+				"predicted": r.Predicted, "support": r.Support, "precision": r.Precision,
+				"recall": r.Recall, "f1": r.F1},
+			"macro": r.Macro, "micro": r.Micro, "weighted": r.Weighted,
+			"f1_of_macro_pr": r.F1OfMacroPR, "binary": r.Binary,
+			"cm_labels": jsonLabels(r.CMLabels, numeric), "confusion_matrix": r.Confusion,
+		}
+		return got
+	})
 }
 
 func TestAUCGolden(t *testing.T) { checkAUC(t, loadCases(t, "auc.jsonl")) }
@@ -76,138 +72,118 @@ func TestAUCSklearn(t *testing.T) {
 }
 
 func checkAUC(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			yTrue, _ := labelList(t, c.Input["y_true"])
-			scores := floats(t, c.Input["y_score"])
-			pos := "1"
-			if p := labelValue(t, c.Params["pos_label"]); p != nil {
-				pos = *p
-			}
-			positive := make([]bool, len(yTrue))
-			for i, l := range yTrue {
-				positive[i] = l == pos
-			}
-			r := ROCCurve(scores, positive)
-			auc := r.AUC()
-			got := map[string]any{"n_pos": r.NPos, "n_neg": r.NNeg, "auc": nullable(auc),
-				"roc_fpr": r.FPR, "roc_tpr": r.TPR, "roc_thresholds": r.Thresholds}
-			if math.IsNaN(auc) {
-				got["roc_fpr"], got["roc_tpr"], got["roc_thresholds"] = nil, nil, nil
-			}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		yTrue, _ := labelList(t, c.Input["y_true"])
+		scores := floats(t, c.Input["y_score"])
+		pos := "1"
+		if p := labelValue(t, c.Params["pos_label"]); p != nil {
+			pos = *p
+		}
+		positive := make([]bool, len(yTrue))
+		for i, l := range yTrue {
+			positive[i] = l == pos
+		}
+		r := ROCCurve(scores, positive)
+		auc := r.AUC()
+		got := map[string]any{"n_pos": r.NPos, "n_neg": r.NNeg, "auc": nullable(auc),
+			"roc_fpr": r.FPR, "roc_tpr": r.TPR, "roc_thresholds": r.Thresholds}
+		if math.IsNaN(auc) {
+			got["roc_fpr"], got["roc_tpr"], got["roc_thresholds"] = nil, nil, nil
+		}
+		return got
+	})
 }
 
 func TestPairwiseGolden(t *testing.T) { checkPairwise(t, loadCases(t, "pairwise.jsonl")) }
 
 func checkPairwise(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			var pc PairCounts
-			if _, ok := c.Input["pos_scores"]; ok {
-				pc = CountPairs(floats(t, c.Input["pos_scores"]), floats(t, c.Input["neg_scores"]))
-			} else {
-				qids, _ := labelList(t, c.Input["qids"])
-				pc = CountGroupPairs(qids, floats(t, c.Input["labels"]), floats(t, c.Input["scores"]))
-			}
-			var capValue float64
-			_ = json.Unmarshal(c.Params["pn_inf_value"], &capValue)
-			pn, inf := pc.PN(capValue)
-			acc, ok := pc.Accuracy()
-			var accV any
-			if ok {
-				accV = acc
-			}
-			got := map[string]any{"pairs": pc.Pairs, "right_cnt": pc.Right, "wrong_cnt": pc.Wrong,
-				"tie_cnt": pc.Ties, "pn": pn, "pn_inf": inf, "pairwise_acc": accV,
-				"pn_ties_skipped": pc.PNTiesSkipped()}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		var pc PairCounts
+		if _, ok := c.Input["pos_scores"]; ok {
+			pc = CountPairs(floats(t, c.Input["pos_scores"]), floats(t, c.Input["neg_scores"]))
+		} else {
+			qids, _ := labelList(t, c.Input["qids"])
+			pc = CountGroupPairs(qids, floats(t, c.Input["labels"]), floats(t, c.Input["scores"]))
+		}
+		var capValue float64
+		_ = json.Unmarshal(c.Params["pn_inf_value"], &capValue)
+		pn, inf := pc.PN(capValue)
+		acc, ok := pc.Accuracy()
+		var accV any
+		if ok {
+			accV = acc
+		}
+		got := map[string]any{"pairs": pc.Pairs, "right_cnt": pc.Right, "wrong_cnt": pc.Wrong,
+			"tie_cnt": pc.Ties, "pn": pn, "pn_inf": inf, "pairwise_acc": accV,
+			"pn_ties_skipped": pc.PNTiesSkipped()}
+		return got
+	})
 }
 
 func TestChunkGolden(t *testing.T) { checkChunks(t, loadCases(t, "chunk.jsonl")) }
 
 func checkChunks(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			var gold, pred [][]string
-			_ = json.Unmarshal(c.Input["gold"], &gold)
-			_ = json.Unmarshal(c.Input["pred"], &pred)
-			r := EvalChunks(gold, pred)
-			tot := r.Total.PRF()
-			perType := map[string]any{}
-			for _, typ := range r.Types {
-				cc := r.PerType[typ]
-				p := cc.PRF()
-				perType[typ] = map[string]any{"label_chunks": cc.Label, "infer_chunks": cc.Infer,
-					"correct_chunks": cc.Correct, "precision": p.Precision, "recall": p.Recall, "f1": p.F1}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		var gold, pred [][]string
+		_ = json.Unmarshal(c.Input["gold"], &gold)
+		_ = json.Unmarshal(c.Input["pred"], &pred)
+		r := EvalChunks(gold, pred)
+		tot := r.Total.PRF()
+		perType := map[string]any{}
+		for _, typ := range r.Types {
+			cc := r.PerType[typ]
+			p := cc.PRF()
+			perType[typ] = map[string]any{"label_chunks": cc.Label, "infer_chunks": cc.Infer,
+				"correct_chunks": cc.Correct, "precision": p.Precision, "recall": p.Recall, "f1": p.F1}
+		}
+		var tokAcc any
+		if r.Tokens > 0 {
+			tokAcc = float64(r.TokenCorrect) / float64(r.Tokens)
+		}
+		list := func(cs []Chunk) []any {
+			out := []any{}
+			for _, ch := range cs {
+				out = append(out, []any{ch.Sentence, ch.Type, ch.Start, ch.End})
 			}
-			var tokAcc any
-			if r.Tokens > 0 {
-				tokAcc = float64(r.TokenCorrect) / float64(r.Tokens)
-			}
-			list := func(cs []Chunk) []any {
-				out := []any{}
-				for _, ch := range cs {
-					out = append(out, []any{ch.Sentence, ch.Type, ch.Start, ch.End})
-				}
-				return out
-			}
-			got := map[string]any{"num_label_chunks": r.Total.Label, "num_infer_chunks": r.Total.Infer,
-				"num_correct_chunks": r.Total.Correct, "precision": tot.Precision, "recall": tot.Recall,
-				"f1": tot.F1, "tokens": r.Tokens, "token_accuracy": tokAcc, "per_type": perType,
-				"gold_chunks": list(r.Gold), "pred_chunks": list(r.Pred)}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+			return out
+		}
+		got := map[string]any{"num_label_chunks": r.Total.Label, "num_infer_chunks": r.Total.Infer,
+			"num_correct_chunks": r.Total.Correct, "precision": tot.Precision, "recall": tot.Recall,
+			"f1": tot.F1, "tokens": r.Tokens, "token_accuracy": tokAcc, "per_type": perType,
+			"gold_chunks": list(r.Gold), "pred_chunks": list(r.Pred)}
+		return got
+	})
 }
 
 func TestRankGolden(t *testing.T) { checkRank(t, loadCases(t, "ranking.jsonl")) }
 
 func checkRank(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			qids, numeric := labelList(t, c.Input["qids"])
-			order := LabelOrder{Numeric: numeric}
-			r := Rank(qids, floats(t, c.Input["labels"]), floats(t, c.Input["scores"]),
-				func(a, b string) bool { return order.Compare(a, b) < 0 })
-			per := []any{}
-			for _, q := range r.Queries {
-				per = append(per, map[string]any{"qid": jsonLabels([]string{q.Query}, numeric)[0], "n": q.N,
-					"n_relevant_mrr": q.RelevantMRR, "n_relevant_map": q.RelevantMAP, "rr": q.RR, "ap": q.AP})
-			}
-			got := map[string]any{"num_queries": len(r.Queries), "mrr": r.MRR, "map": r.MAP, "per_query": per}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		qids, numeric := labelList(t, c.Input["qids"])
+		order := LabelOrder{Numeric: numeric}
+		r := Rank(qids, floats(t, c.Input["labels"]), floats(t, c.Input["scores"]),
+			func(a, b string) bool { return order.Compare(a, b) < 0 })
+		per := []any{}
+		for _, q := range r.Queries {
+			per = append(per, map[string]any{"qid": jsonLabels([]string{q.Query}, numeric)[0], "n": q.N,
+				"n_relevant_mrr": q.RelevantMRR, "n_relevant_map": q.RelevantMAP, "rr": q.RR, "ap": q.AP})
+		}
+		got := map[string]any{"num_queries": len(r.Queries), "mrr": r.MRR, "map": r.MAP, "per_query": per}
+		return got
+	})
 }
 
 func TestPerplexityGolden(t *testing.T) { checkPerplexity(t, loadCases(t, "ppl.jsonl")) }
 
 func checkPerplexity(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			var tokens []int
-			_ = json.Unmarshal(c.Input["token_counts"], &tokens)
-			r := Perplexity(floats(t, c.Input["loss"]), tokens)
-			got := map[string]any{"word_count": r.WordCount, "mean_loss": r.MeanLoss, "total_loss": r.TotalLoss,
-				"ave_loss": r.AveLoss, "ppl": r.PPL, "ppl_int": r.PPLInt}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		var tokens []int
+		_ = json.Unmarshal(c.Input["token_counts"], &tokens)
+		r := Perplexity(floats(t, c.Input["loss"]), tokens)
+		got := map[string]any{"word_count": r.WordCount, "mean_loss": r.MeanLoss, "total_loss": r.TotalLoss,
+			"ave_loss": r.AveLoss, "ppl": r.PPL, "ppl_int": r.PPLInt}
+		return got
+	})
 }
 
 // TestDefinitionsRandom checks random chunk, ranking, pairwise and perplexity cases whose values

@@ -16,32 +16,28 @@ func TestCorpusBLEUNLTK(t *testing.T) {
 }
 
 func checkCorpusBLEU(t *testing.T, cases []classCase) {
-	for _, c := range cases {
-		t.Run(c.ID, func(t *testing.T) {
-			var hyps [][]string
-			var refs [][][]string
-			var weights []float64
-			_ = json.Unmarshal(c.Input["hypotheses"], &hyps)
-			_ = json.Unmarshal(c.Input["references"], &refs)
-			_ = json.Unmarshal(c.Params["weights"], &weights)
-			r, g, ok := CorpusBLEU(hyps, refs, weights)
-			got := map[string]any{"bleu": r.BLEU, "precisions": r.Precisions,
-				"precision_numerators": r.Numerators, "precision_denominators": r.Denominators,
-				"bp": r.BP, "hyp_len": r.HypLen, "ref_len": r.RefLen, "ratio": nullable(r.Ratio), "gen_eval": nil}
-			uniform := true
-			for _, w := range weights {
-				uniform = uniform && w == 1/float64(len(weights))
-			}
-			if ok && uniform {
-				got["gen_eval"] = map[string]any{"bleu": g.BLEU, "precisions": g.Precisions, "bp": g.BP,
-					"ratio": g.Ratio, "translation_length": g.TranslationLength,
-					"reference_length": g.ReferenceLength, "matches": g.Matches, "possible_matches": g.PossibleMatches}
-			}
-			for k, want := range c.Expected {
-				compare(t, k, got[k], want)
-			}
-		})
-	}
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
+		var hyps [][]string
+		var refs [][][]string
+		var weights []float64
+		_ = json.Unmarshal(c.Input["hypotheses"], &hyps)
+		_ = json.Unmarshal(c.Input["references"], &refs)
+		_ = json.Unmarshal(c.Params["weights"], &weights)
+		r, g, ok := CorpusBLEU(hyps, refs, weights)
+		got := map[string]any{"bleu": r.BLEU, "precisions": r.Precisions,
+			"precision_numerators": r.Numerators, "precision_denominators": r.Denominators,
+			"bp": r.BP, "hyp_len": r.HypLen, "ref_len": r.RefLen, "ratio": nullable(r.Ratio), "gen_eval": nil}
+		uniform := true
+		for _, w := range weights {
+			uniform = uniform && w == 1/float64(len(weights))
+		}
+		if ok && uniform {
+			got["gen_eval"] = map[string]any{"bleu": g.BLEU, "precisions": g.Precisions, "bp": g.BP,
+				"ratio": g.Ratio, "translation_length": g.TranslationLength,
+				"reference_length": g.ReferenceLength, "matches": g.Matches, "possible_matches": g.PossibleMatches}
+		}
+		return got
+	})
 }
 
 func TestCorpusBLEUHand(t *testing.T) {
