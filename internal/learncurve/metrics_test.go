@@ -93,14 +93,14 @@ func TestComputeEmpty(t *testing.T) {
 func TestGrouper(t *testing.T) {
 	g := NewGrouper(3)
 	for _, o := range []Observation{
-		{Seq: "s1", Pos: 1, Correct: true}, // no type: the sequence is "unknown"
-		{Seq: "s1", Type: "A", Pos: 2, Correct: true},
-		{Seq: "s2", Type: "B", Pos: 3, Correct: true},
-		{Seq: "s1", Type: "A", Pos: 3, Correct: true},
-		{Seq: "s1", Type: "A", Pos: 2, Correct: false}, // later duplicate overwrites
-		{Seq: "s1", Type: "A", Pos: 4, Correct: true},  // beyond M: ignored
-		{Seq: "s2", Type: "B", PosKey: `raw:"1"`, Correct: true},
-		{Seq: `"s2"`, Type: "C", Pos: 1, Correct: true}, // a different key is a different sequence
+		{Seq: "s1", Pos: "1", Correct: true}, // no type: the sequence is "unknown"
+		{Seq: "s1", Type: "A", Pos: "2", Correct: true},
+		{Seq: "s2", Type: "B", Pos: "3", Correct: true},
+		{Seq: "s1", Type: "A", Pos: "3", Correct: true},
+		{Seq: "s1", Type: "A", Pos: "2", Correct: false}, // later duplicate overwrites
+		{Seq: "s1", Type: "A", Pos: "4", Correct: true},  // beyond M: ignored
+		{Seq: "s2", Type: "B", Pos: `"1"`, Correct: true},
+		{Seq: `"s2"`, Type: "C", Pos: "1", Correct: true}, // a different key is a different sequence
 	} {
 		g.Add(o)
 	}

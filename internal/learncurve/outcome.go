@@ -2,6 +2,7 @@ package learncurve
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -12,10 +13,9 @@ const UnknownType = "unknown"
 type Observation struct {
 	Seq  string // sequence key; keys that differ are different sequences
 	Type string // task type; "" means UnknownType
-	// Pos is the position in the sequence. PosKey, when set, replaces Pos as the identity of the
-	// position for positions that are not integers (EvaLearn keys them apart and never reads them).
-	Pos     int
-	PosKey  string
+	// Pos is the position's key in the sequence: "1" to "M" are the positions read; any other
+	// key (an evalearn.Key such as "0", "8" or `"4"`) is kept apart and never read, as upstream.
+	Pos     string
 	Correct bool
 }
 
@@ -34,10 +34,9 @@ type Grouper struct {
 }
 
 type group struct {
-	id   string
-	typ  string
-	pos  map[string]bool // position key → correct; later observations overwrite
-	ints map[int]bool    // integer positions → correct
+	id  string
+	typ string
+	pos map[string]bool // position key → correct; later observations overwrite
 }
 
 // NewGrouper returns a Grouper for sequences of m problems.
@@ -53,15 +52,11 @@ func (g *Grouper) Add(o Observation) {
 		if typ == "" {
 			typ = UnknownType
 		}
-		s = &group{id: o.Seq, typ: typ, pos: make(map[string]bool), ints: make(map[int]bool)}
+		s = &group{id: o.Seq, typ: typ, pos: make(map[string]bool)}
 		g.byKey[o.Seq] = s
 		g.order = append(g.order, s)
 	}
-	if o.PosKey != "" {
-		s.pos[o.PosKey] = o.Correct
-		return
-	}
-	s.ints[o.Pos] = o.Correct
+	s.pos[o.Pos] = o.Correct
 }
 
 // Sequences returns the outcome rows in first-appearance order, and one warning for each
@@ -72,11 +67,11 @@ func (g *Grouper) Sequences() ([]Sequence, []string) {
 	for _, s := range g.order {
 		y := make([]int, g.M)
 		for m := range y {
-			if s.ints[m+1] {
+			if s.pos[strconv.Itoa(m+1)] {
 				y[m] = 1
 			}
 		}
-		if n := len(s.ints) + len(s.pos); n != g.M {
+		if n := len(s.pos); n != g.M {
 			warns = append(warns, positionWarning(s, n, g.M))
 		}
 		seqs = append(seqs, Sequence{ID: s.id, Type: s.typ, Y: y})
@@ -87,7 +82,7 @@ func (g *Grouper) Sequences() ([]Sequence, []string) {
 func positionWarning(s *group, n, m int) string {
 	var missing []string
 	for p := 1; p <= m; p++ {
-		if _, ok := s.ints[p]; !ok {
+		if _, ok := s.pos[strconv.Itoa(p)]; !ok {
 			missing = append(missing, fmt.Sprint(p))
 		}
 	}

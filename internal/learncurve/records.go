@@ -1,9 +1,8 @@
 package learncurve
 
 import (
-	"encoding/json"
 	"errors"
-	"math"
+	"strconv"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -13,9 +12,10 @@ import (
 const JudgeName = "evalearn"
 
 // MetaPosition is the meta key where qa-load --format evalearn-results keeps position_in_sequence
-// verbatim (raw JSON). Positions that are not integral numbers are read as record.Sequence
-// position 0; the raw value keeps two such positions apart, as EvaLearn's dict keys do.
-const MetaPosition = "position_in_sequence"
+// verbatim (raw JSON). When it is there, the position's identity is its evalearn.Key, so that
+// 3.0 and true are positions 3 and 1 and two positions that are not integers stay apart, as
+// EvaLearn's dict keys do; otherwise it is record.Sequence's position.
+const MetaPosition = "evalearn_position"
 
 // ErrNoSequence marks a record that has no sequence placement; EvaLearn skips such records.
 var ErrNoSequence = errors.New("no sequence id or position")
@@ -28,9 +28,9 @@ func Observe(r *record.Record) (Observation, error) {
 	if r.Sequence == nil {
 		return Observation{}, ErrNoSequence
 	}
-	o := Observation{Seq: r.Sequence.ID, Type: r.Type, Pos: r.Sequence.Position}
+	o := Observation{Seq: r.Sequence.ID, Type: r.Type, Pos: strconv.Itoa(r.Sequence.Position)}
 	if raw, ok := r.Meta[MetaPosition]; ok {
-		o.Pos, o.PosKey = position(raw, o.Pos)
+		o.Pos, _, _ = evalearn.Key(raw)
 	}
 	if j := r.Judgments[JudgeName]; j != nil {
 		if j.Score != nil {
@@ -41,26 +41,4 @@ func Observe(r *record.Record) (Observation, error) {
 		}
 	}
 	return o, nil
-}
-
-// position reads a raw position_in_sequence as Python's dict lookup would: an integral number
-// (3 or 3.0) is that position, true and false are 1 and 0 (Python's bools are ints), and
-// anything else gets a key that no integer position shares.
-func position(raw json.RawMessage, pos int) (int, string) {
-	var v any
-	if err := record.Unmarshal(raw, &v); err != nil {
-		return pos, "raw:" + string(raw)
-	}
-	switch v := v.(type) {
-	case float64:
-		if v == math.Trunc(v) && math.Abs(v) < 1<<31 {
-			return int(v), ""
-		}
-	case bool:
-		if v {
-			return 1, ""
-		}
-		return 0, ""
-	}
-	return 0, "raw:" + string(raw)
 }

@@ -1,12 +1,10 @@
 package load
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -19,10 +17,12 @@ import (
 //
 // The mapping keeps what evaluate_metric.py's grouping depends on:
 //   - sequence is set only when sequence_id and position_in_sequence are both present and not
-//     null (upstream skips the others). sequence.id is sequence_id's JSON text, so the string
-//     "117" (written `"117"`, quotes included) stays a different sequence from the number 117,
-//     and 117.0 is 117. sequence.position is the position when it is an integral number (3.0 is 3)
-//     and 0 otherwise (a string "4" never matches a position upstream).
+//     null (upstream skips the others). sequence.id is sequence_id as a Python dict key
+//     (evalearn.Key): the string "117" (written `"117"`, quotes included) stays a different
+//     sequence from the number 117, while 117.0, 1.17e2 are 117 and true is 1.
+//     sequence.position is the position when it is an integral number (3.0 is 3, true is 1) and
+//     0 otherwise (a string "4" never matches a position upstream); qa-learncurve reads the raw
+//     value in meta to keep such positions apart.
 //   - a missing type is "unknown", as upstream.
 //   - a gpt4judge that is not a string (null, missing, a number) scores 0 upstream: raw is then
 //     empty and a non-null value is kept in meta.gpt4judge.
@@ -51,9 +51,10 @@ func EvaLearnResults(in Input, _ Options, emit Emit) error {
 // evaLearnResult maps one results object; on error the record still carries its id.
 func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 	rec := newRecord("", "evalearn", "")
-	rec.Sequence = resultSequence(m["sequence_id"], m["position_in_sequence"])
+	var pos string
+	rec.Sequence, pos = resultSequence(m["sequence_id"], m["position_in_sequence"])
 	if rec.Sequence != nil {
-		rec.ID = "evalearn:" + rec.Sequence.ID + ":" + numberText(m["position_in_sequence"])
+		rec.ID = "evalearn:" + rec.Sequence.ID + ":" + pos
 	} else {
 		pid, _ := scalarText(m["id"])
 		rec.ID = "evalearn:problem:" + pid
@@ -105,31 +106,19 @@ func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 	return rec, nil
 }
 
-// resultSequence places a results object, or returns nil when upstream would skip it.
-func resultSequence(seq, pos jsonRaw) *record.Sequence {
+// resultSequence places a results object, or returns nil when upstream would skip it. The
+// sequence id and the position in the record id are their evalearn.Key.
+func resultSequence(seq, pos jsonRaw) (*record.Sequence, string) {
 	if len(seq) == 0 || isNull(seq) || len(pos) == 0 || isNull(pos) {
-		return nil
+		return nil, ""
 	}
-	s := &record.Sequence{ID: numberText(seq)}
-	if f, err := strconv.ParseFloat(string(trimSpace(pos)), 64); err == nil && f == math.Trunc(f) &&
-		math.Abs(f) < 1<<31 {
-		s.Position = int(f)
+	id, _, _ := evalearn.Key(seq)
+	s := &record.Sequence{ID: id}
+	key, n, ok := evalearn.Key(pos)
+	if ok && n > -1<<31 && n < 1<<31 {
+		s.Position = n
 	}
-	return s
-}
-
-// numberText is the JSON text of raw, compacted, with an integral number written as an integer
-// (3.0 → 3) because Python's dict keys treat them as equal.
-func numberText(raw jsonRaw) string {
-	raw = trimSpace(raw)
-	if f, err := strconv.ParseFloat(string(raw), 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1e15 {
-		return strconv.FormatInt(int64(f), 10)
-	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw)
-	}
-	return b.String()
+	return s, key
 }
 
 func isNull(raw jsonRaw) bool   { return string(trimSpace(raw)) == "null" }

@@ -297,6 +297,47 @@ func TestEvaLearnRecords(t *testing.T) {
 	}
 }
 
+// TestEvaLearnResultsKeys checks that sequence ids and positions are keyed as Python's dicts key
+// them after json.load: by value across int, float and bool, strings apart from numbers.
+func TestEvaLearnResultsKeys(t *testing.T) {
+	lines := []string{
+		`{"sequence_id": 117.0, "position_in_sequence": 2}`,
+		`{"sequence_id": 1.17e2, "position_in_sequence": 3e0}`,
+		`{"sequence_id": true, "position_in_sequence": true}`,
+		`{"sequence_id": "\u0041", "position_in_sequence": -0.0}`,
+		`{"sequence_id": -0, "position_in_sequence": 2.5}`,
+		`{"sequence_id": 1e23, "position_in_sequence": "4"}`,
+	}
+	want := []struct {
+		id  string
+		seq record.Sequence
+	}{
+		{"evalearn:117:2", record.Sequence{ID: "117", Position: 2}},
+		{"evalearn:117:3", record.Sequence{ID: "117", Position: 3}},
+		{"evalearn:1:1", record.Sequence{ID: "1", Position: 1}},
+		{`evalearn:"A":0`, record.Sequence{ID: `"A"`, Position: 0}},
+		{"evalearn:0:2.5", record.Sequence{ID: "0", Position: 0}},
+		{`evalearn:99999999999999991611392:"4"`, record.Sequence{ID: "99999999999999991611392", Position: 0}},
+	}
+	var recs []*record.Record
+	in := Input{Name: "keys.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}
+	err := EvaLearnResults(in, Options{}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			t.Errorf("bad item: %v", bad)
+		}
+		recs = append(recs, r)
+		return nil
+	})
+	if err != nil || len(recs) != len(want) {
+		t.Fatalf("%d records, err %v; want %d", len(recs), err, len(want))
+	}
+	for i, w := range want {
+		if r := recs[i]; r.ID != w.id || r.Sequence == nil || *r.Sequence != w.seq {
+			t.Errorf("line %d: %s %+v, want %s %+v", i+1, r.ID, r.Sequence, w.id, w.seq)
+		}
+	}
+}
+
 func TestEvaLearnResultsEdgeCases(t *testing.T) {
 	recs, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge.jsonl")
 	tests := []struct {
