@@ -5,5 +5,5 @@
 // The main design choice: the rule is reproduced with a private scanner of Python's json.loads
 // grammar and Python's Unicode \s, \d and int() rather than encoding/json and regexp, so that
 // every reply, malformed ones included, gets the official outcome; and the package imports only
-// the standard library, so that qa-learncurve does not pull in qa-judge's model clients.
+// the standard library and textnorm, so that qa-learncurve does not pull in qa-judge's model clients.
 package evalearn

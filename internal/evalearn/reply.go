@@ -3,7 +3,8 @@ package evalearn
 import (
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // ParseReply reads an EvaLearn judge reply as evaluate_metric.py does. score is EvaLearn's
@@ -22,7 +23,7 @@ import (
 func ParseReply(raw string) (score float64, ok bool, reason string) {
 	if _, after, found := strings.Cut(raw, "```json"); found {
 		part, _, _ := strings.Cut(after, "```")
-		return parseFenced(strings.TrimFunc(part, isPySpace))
+		return parseFenced(strings.TrimFunc(part, textnorm.IsSpace))
 	}
 	return parseInline(raw)
 }
@@ -63,15 +64,15 @@ func parseInline(s string) (float64, bool, string) {
 		if i < 0 {
 			return 0, false, `no {"answer_score": N} in the reply`
 		}
-		rest := strings.TrimLeftFunc(s[from+i+len(lit):], isPySpace)
-		end := strings.IndexFunc(rest, func(r rune) bool { return !unicode.Is(unicode.Nd, r) })
+		rest := strings.TrimLeftFunc(s[from+i+len(lit):], textnorm.IsSpace)
+		end := strings.IndexFunc(rest, func(r rune) bool { _, ok := textnorm.DecimalValue(r); return !ok })
 		if end > 0 && rest[end] == '}' {
 			digits := []rune(rest[:end])
 			if len(digits) > maxIntDigits {
 				return 0, false, fmt.Sprintf("answer_score has %d digits, more than Python's int() accepts", len(digits))
 			}
 			for _, d := range digits {
-				if digitValue(d) != 0 {
+				if v, _ := textnorm.DecimalValue(d); v != 0 {
 					return 1, true, ""
 				}
 			}
@@ -79,22 +80,4 @@ func parseInline(s string) (float64, bool, string) {
 		}
 		from += i + 1
 	}
-}
-
-// digitValue returns the value of a Unicode decimal digit (category Nd). Unicode encodes every
-// set of decimal digits as ten consecutive code points from zero, so the value is the distance
-// from the start of the run of Nd code points, modulo ten (runs can be longer than ten: the
-// mathematical digits U+1D7CE..U+1D7FF are five sets in one run of 50).
-func digitValue(r rune) int {
-	start := r
-	for unicode.Is(unicode.Nd, start-1) {
-		start--
-	}
-	return int(r-start) % 10
-}
-
-// isPySpace reports whether Python's str.isspace (and so str.strip and re's \s) treats r as
-// whitespace: Unicode White_Space plus the ASCII separators U+001C..U+001F.
-func isPySpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // TestParseReply covers every judge-output shape of shared/golden/evalearn/case2_edge
@@ -110,18 +112,6 @@ func TestParseReply(t *testing.T) {
 	}
 }
 
-func TestDigitValue(t *testing.T) {
-	tests := []struct {
-		r    rune
-		want int
-	}{{'0', 0}, {'7', 7}, {'\u0669', 9}, {'\u0966', 0}, {'\U0001D7D7', 9}, {'\U0001D7D8', 0}, {'\U0001D7E1', 9}, {'\uff13', 3}}
-	for _, tt := range tests {
-		if got := digitValue(tt.r); got != tt.want {
-			t.Errorf("digitValue(%q) = %d, want %d", tt.r, got, tt.want)
-		}
-	}
-}
-
 // oracle reads a fenced reply with encoding/json where Go's grammar and Python's agree (Go
 // accepts a subset: no NaN/Infinity); decided is false where it cannot tell.
 func oracle(reply string) (score float64, ok, decided bool) {
@@ -130,7 +120,7 @@ func oracle(reply string) (score float64, ok, decided bool) {
 		return 0, false, false
 	}
 	part, _, _ := strings.Cut(after, "```")
-	part = strings.TrimFunc(part, isPySpace)
+	part = strings.TrimFunc(part, textnorm.IsSpace)
 	if !utf8.ValidString(part) || !json.Valid([]byte(part)) || strings.Contains(part, `\u`) {
 		return 0, false, false
 	}

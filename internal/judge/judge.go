@@ -11,6 +11,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Plan is how one record is judged: either a Rule verdict (no model) or a model request whose reply
@@ -126,7 +127,7 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		t := prompt.Must(prompt.EvaLearnJudgeUser)
 		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0.2),
 			Messages: []model.Message{{Role: "system", Content: ""},
-				{Role: "user", Content: prompt.EvaLearnJudge(rec.Rubric, prompt.Strip(pred))}},
+				{Role: "user", Content: prompt.EvaLearnJudge(rec.Rubric, textnorm.Strip(pred))}},
 			Parse: parseEvaLearnVerdict}, nil
 	case ModeCustom:
 		if j.Custom == nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // chatServer is a loopback server speaking OpenAI chat completions. reply maps a request to the
@@ -330,7 +331,7 @@ func TestInjectionKeepsStructure(t *testing.T) {
 				wantPrefix = prompt.Render(before, map[string]string{"rubric": "R"})
 			}
 			if !strings.HasPrefix(got, wantPrefix) || !strings.HasSuffix(got, after) ||
-				got[len(wantPrefix):len(got)-len(after)] != prompt.Strip(a) && got[len(wantPrefix):len(got)-len(after)] != a {
+				got[len(wantPrefix):len(got)-len(after)] != textnorm.Strip(a) && got[len(wantPrefix):len(got)-len(after)] != a {
 				t.Errorf("%s: prediction %q escaped its slot", mode, a)
 			}
 		}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Verdict is a parsed judge reply.
@@ -31,7 +31,7 @@ func unparsable(format string, args ...any) error {
 // it contains "yes" anywhere (so "Yes.", "eyes" and "yesterday" all count). An empty reply is
 // unparsable here (upstream would score it 0; a None reply crashes upstream).
 func ParseYesNo(raw string) (Verdict, error) {
-	s := strings.ToLower(prompt.Strip(raw))
+	s := strings.ToLower(textnorm.Strip(raw))
 	if s == "" {
 		return Verdict{}, unparsable("empty reply")
 	}
@@ -86,7 +86,7 @@ var mem0Fence = regexp.MustCompile("(?s)```(?:json)?" + pyWS + "*(.*?)" + pyWS +
 // read "label"; the score is 1 iff the label is exactly "CORRECT". Invalid JSON or a missing or
 // non-string label is unparsable (upstream raises).
 func ParseMem0(raw string) (Verdict, error) {
-	s := prompt.Strip(raw)
+	s := textnorm.Strip(raw)
 	if m := mem0Fence.FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}
@@ -196,7 +196,7 @@ func pyFloat(v json.RawMessage) (float64, error) {
 }
 
 func pyFloatString(s string) (float64, error) {
-	t := strings.ToLower(prompt.Strip(s))
+	t := strings.ToLower(textnorm.Strip(s))
 	switch strings.TrimLeft(t, "+-") {
 	case "nan", "inf", "infinity":
 		f, _ := strconv.ParseFloat(t, 64)

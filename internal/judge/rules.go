@@ -46,7 +46,7 @@ func matchAbstention(pred string, exact, subs []string) bool {
 	if pred == "" {
 		return true
 	}
-	s := textnorm.Lower(prompt.Strip(pred))
+	s := textnorm.Lower(textnorm.Strip(pred))
 	for _, e := range exact {
 		if s == e {
 			return true

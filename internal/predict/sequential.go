@@ -35,6 +35,7 @@ import (
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // EvaLearn's student request parameters (Evaluate/evaluate.py, protocols/evalearn/protocol.json),
@@ -302,7 +303,7 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			continue
 		}
 		history = append(history, prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: p.Text,
-			Rubric: rec.Rubric, Judgment: prompt.Strip(jg.Raw)})
+			Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)})
 	}
 	return nil
 }
@@ -318,8 +319,8 @@ func earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
 	case jg == nil || jg.Raw == "":
 		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d has a prediction but no %s verdict (use --force)", pos, judgeKey)
 	}
-	return prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: prompt.Strip(rec.Prediction.Text),
-		Rubric: rec.Rubric, Judgment: prompt.Strip(jg.Raw)}, ""
+	return prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: textnorm.Strip(rec.Prediction.Text),
+		Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)}, ""
 }
 
 // answer asks the model for one position of a sequence and sets rec.Prediction. Only an
@@ -338,7 +339,7 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 		return nil, ctx.Err()
 	}
 	if a.settle(p, resp, err, start, true) {
-		p.Text = prompt.Strip(resp.Text) // evaluate.py: gpt4res = content.strip()
+		p.Text = textnorm.Strip(resp.Text) // evaluate.py: gpt4res = content.strip()
 		if p.Text == "" {
 			p.Error = "empty answer: not passed to the judge"
 		}

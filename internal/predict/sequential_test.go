@@ -22,6 +22,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // call is one recorded request of EvaLearn's evaluate.py and its fake reply.
@@ -342,8 +343,8 @@ func checkTranscriptRecord(t *testing.T, rec *record.Record, student, judgeCall 
 	if d := cmp.Diff(wantJ, jg); d != "" {
 		t.Errorf("%s: judgment differs (-want +got):\n%s", rec.ID, d)
 	}
-	if jg != nil && prompt.Strip(jg.Raw) != res.GPT4Judge {
-		t.Errorf("%s: stripped judge reply %q, want evaluate.py's gpt4judge %q", rec.ID, prompt.Strip(jg.Raw), res.GPT4Judge)
+	if jg != nil && textnorm.Strip(jg.Raw) != res.GPT4Judge {
+		t.Errorf("%s: stripped judge reply %q, want evaluate.py's gpt4judge %q", rec.ID, textnorm.Strip(jg.Raw), res.GPT4Judge)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // TestEvaLearnTranscript rebuilds the 28 requests evaluate.py sent for sequences 4 and 36 (recorded
@@ -68,11 +70,11 @@ func TestEvaLearnTranscript(t *testing.T) {
 			sys, user := EvaLearnStudent(seq.Type, history, p.Prompt)
 			checkMsg(t, "client system", client.Request.Messages[0].Content, sys)
 			checkMsg(t, "client user", client.Request.Messages[1].Content, user)
-			answer := Strip(client.Raw)
+			answer := textnorm.Strip(client.Raw)
 			checkMsg(t, "judge system", judge.Request.Messages[0].Content, "")
 			checkMsg(t, "judge user", judge.Request.Messages[1].Content, EvaLearnJudge(p.Rubric, answer))
 			history = append(history, EvaLearnRecord{Position: pos + 1, Turns: p.Prompt, Answer: answer,
-				Rubric: p.Rubric, Judgment: Strip(judge.Raw)})
+				Rubric: p.Rubric, Judgment: textnorm.Strip(judge.Raw)})
 		}
 	}
 	if n != 28 {

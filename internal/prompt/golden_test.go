@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // goldenCase is one expected rendering produced by the upstream expressions (see testdata/README.md).
@@ -191,8 +192,8 @@ func TestPythonGolden(t *testing.T) {
 	json.Unmarshal(c.Inputs, &items)
 	json.Unmarshal([]byte(c.Want), &want)
 	for i, s := range items.Items {
-		if got := Strip(s); got != want[i] {
-			t.Errorf("Strip(%q) = %q, want %q", s, got, want[i])
+		if got := textnorm.Strip(s); got != want[i] {
+			t.Errorf("textnorm.Strip(%q) = %q, want %q", s, got, want[i])
 		}
 	}
 	c = loadGolden(t, "python/json_dumps")[0]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // LongMemEval template names.
@@ -98,7 +99,7 @@ func longMemEvalSessionBody(turns []json.RawMessage, opt HistoryOptions) (string
 			continue
 		}
 		kept = append(kept, t)
-		nl.WriteString(Must(LongMemEvalHistoryTurnNL).MustFill(map[string]string{"role": rc.Role, "content": Strip(rc.Content)}))
+		nl.WriteString(Must(LongMemEvalHistoryTurnNL).MustFill(map[string]string{"role": rc.Role, "content": textnorm.Strip(rc.Content)}))
 	}
 	if opt.Format == "nl" {
 		return nl.String(), nil

@@ -14,20 +14,6 @@ import (
 	"unicode/utf8"
 )
 
-// IsPySpace reports whether r is whitespace for Python's str.isspace (and so str.strip and
-// str.split): it includes \x1c-\x1f, which Go's unicode.IsSpace does not.
-func IsPySpace(r rune) bool {
-	switch r {
-	case '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f, ' ', 0x85, 0xa0, 0x1680,
-		0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-// Strip is Python's str.strip() with no argument.
-func Strip(s string) string { return strings.TrimFunc(s, IsPySpace) }
-
 // Repr is Python 3's repr() of a str: single quotes unless s holds a ' and no ", backslash escapes
 // for the quote, \ and \t \n \r, \xhh for other C0 controls and DEL, and \x/\u/\U escapes for
 // non-printable non-ASCII (categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs).

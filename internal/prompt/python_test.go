@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 func TestPyStr(t *testing.T) {
@@ -42,7 +44,7 @@ func FuzzRepr(f *testing.F) {
 				t.Fatalf("JSONString(%q) = %s, decodes to %q, %v", s, j, back, err)
 			}
 		}
-		if st := Strip(s); Strip(st) != st {
+		if st := textnorm.Strip(s); textnorm.Strip(st) != st {
 			t.Fatalf("Strip not idempotent on %q", s)
 		}
 	})
