@@ -111,6 +111,7 @@ func pyJSONObject(s string) (map[string]json.RawMessage, error) {
 	src := quoteNonFinite(s)
 	var v any
 	dec := json.NewDecoder(strings.NewReader(src))
+	dec.UseNumber() // Python reads 1e400 (inf) and 10**400 (an int); only the grammar counts here
 	if err := dec.Decode(&v); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
 	}
@@ -168,8 +169,9 @@ func quoteNonFinite(s string) string {
 	return b.String()
 }
 
-// pyFloat is Python's float() of a decoded JSON value: numbers, booleans, the non-finite literals,
-// and strings Python's float() accepts ("0.8", " 1 ", "nan", "inf").
+// pyFloat is Python's float() of a decoded JSON value: numbers (an integer literal beyond the float
+// range raises, as float() of a Python int does), booleans, the non-finite literals, and strings
+// Python's float() accepts ("0.8", " 1 ", "nan", "inf", "1_0", digits of any script).
 func pyFloat(v json.RawMessage) (float64, error) {
 	v = bytes.TrimSpace(v)
 	switch string(v) {
@@ -189,25 +191,56 @@ func pyFloat(v json.RawMessage) (float64, error) {
 		return pyFloatString(s)
 	}
 	f, err := strconv.ParseFloat(string(v), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
+	switch {
+	case err == nil:
+	case !errors.Is(err, strconv.ErrRange):
 		return 0, fmt.Errorf("%s is not a number", v)
+	case !bytes.ContainsAny(v, ".eE"):
+		// json.loads reads an integer literal as an int, and float() of an int beyond the
+		// float range raises OverflowError; a literal with a fraction or exponent is inf.
+		return 0, errors.New("integer too large to convert to float")
 	}
 	return f, nil
 }
 
+// pyFloatString is Python's float() of a str: Unicode decimal digits read as 0-9 and whitespace
+// stripped; then an optional sign and a decimal literal whose digits may be grouped by
+// single underscores ("1_000.5"), or inf, infinity, nan in any case. Hexadecimal and Go's other
+// extensions are refused.
 func pyFloatString(s string) (float64, error) {
-	t := strings.ToLower(textnorm.Strip(s))
-	switch strings.TrimLeft(t, "+-") {
-	case "nan", "inf", "infinity":
-		f, _ := strconv.ParseFloat(t, 64)
-		return f, nil
+	var b strings.Builder
+	// CPython keeps ASCII as it is and turns other whitespace into ' ' before stripping ASCII
+	// whitespace, so U+001C-U+001F, which str.strip() removes, are not stripped here.
+	trimmed := strings.TrimFunc(s, func(r rune) bool {
+		return strings.ContainsRune(" \t\n\v\f\r", r) || r >= 0x7f && textnorm.IsSpace(r)
+	})
+	for _, r := range trimmed {
+		if v, ok := textnorm.DecimalValue(r); ok {
+			b.WriteByte(byte('0' + v))
+			continue
+		}
+		b.WriteRune(r)
 	}
-	if strings.ContainsAny(t, "x_") || strings.HasPrefix(strings.TrimLeft(t, "+-"), "0x") {
+	t := strings.ToLower(b.String())
+	sign, word := 1.0, t
+	if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
+		sign, word = map[byte]float64{'+': 1, '-': -1}[t[0]], t[1:]
+	}
+	switch word {
+	case "nan":
+		return math.NaN(), nil
+	case "inf", "infinity":
+		return math.Inf(int(sign)), nil
+	}
+	if !pyFloatSyntax.MatchString(t) {
 		return 0, fmt.Errorf("could not convert string to float: %q", s)
 	}
-	f, err := strconv.ParseFloat(t, 64)
+	f, err := strconv.ParseFloat(strings.ReplaceAll(t, "_", ""), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, fmt.Errorf("could not convert string to float: %q", s)
 	}
 	return f, nil
 }
+
+// pyFloatSyntax is the decimal literal Python's float() accepts (PEP 515 underscores included).
+var pyFloatSyntax = regexp.MustCompile(`^[+-]?(?:[0-9](?:_?[0-9])*(?:\.(?:[0-9](?:_?[0-9])*)?)?|\.[0-9](?:_?[0-9])*)(?:e[+-]?[0-9](?:_?[0-9])*)?$`)

@@ -1,8 +1,12 @@
 package judge
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -41,6 +45,17 @@ func TestParseMAGMA(t *testing.T) {
 		{`{"score": true}`, 1, "", false},
 		{` {"score": 0} `, 0, "", false},
 		{`{"reasoning": "NaN Infinity", "score": 0.4}`, 0.4, "NaN Infinity", false},
+		{`{"score": "1_0"}`, 1, "", false}, // float() takes PEP 515 underscores
+		{`{"score": "0.2_5"}`, 0.25, "", false},
+		{`{"score": "\u0660.\u0665"}`, 0.5, "", false}, // and digits of any script
+		{"{\"score\": \" 0.5\u3000\"}", 0.5, "", false},
+		{`{"x": 1e400, "score": 0.5, "y": 1` + strings.Repeat("0", 400) + `}`, 0.5, "", false},
+		{`{"score": 1e400}`, 1, "", false},
+		{`{"score": 1` + strings.Repeat("0", 400) + `}`, 0, "", true}, // float(10**400) raises
+		{`{"score": "\u001c0.5"}`, 0, "", true},                       // float() strips ASCII spaces only
+		{`{"score": "1__0"}`, 0, "", true},
+		{`{"score": "0x1"}`, 0, "", true},
+		{`{"score": "--inf"}`, 0, "", true},
 		{"```json\n{\"score\": 0.8}\n```", 0, "", true}, // no fence stripping upstream
 		{`{"reasoning": "x"}`, 0, "", true},
 		{`{"score": null}`, 0, "", true},
@@ -78,6 +93,7 @@ func TestParseMem0(t *testing.T) {
 		{"Reasoning first.\n```\n{\"label\": \"WRONG\"}\n```", 0, "WRONG", false},
 		{"  {\"label\": \"CORRECT\"}\n", 1, "CORRECT", false},
 		{"```json\u3000{\"label\": \"CORRECT\"}\u3000```", 1, "CORRECT", false}, // Python \s is Unicode
+		{`{"label": "CORRECT", "n": -1e400, "m": 1` + strings.Repeat("0", 400) + `}`, 1, "CORRECT", false},
 		{"The answer is CORRECT", 0, "", true},
 		{`{"verdict": "CORRECT"}`, 0, "", true},
 		{`{"label": 1}`, 0, "", true},
@@ -114,4 +130,60 @@ func FuzzParsers(f *testing.F) {
 			t.Fatalf("ParseYesNo(%q) error %v", raw, err)
 		}
 	})
+}
+
+// TestParseRandom checks the reply parsers against random replies scored by the upstream parse
+// expressions (scripts/random-judge-replies.py): the committed ones, or the file QA_JUDGE_REPLIES
+// names. Where upstream raises the reply must be unparsable here. The three places where this
+// package is stricter than upstream, on purpose, are checked to be exactly those: a MAGMA object
+// with no "score" (upstream 0.0), a mem0 "label" that is not a string (upstream 0) and an empty
+// LongMemEval reply (upstream 0).
+func TestParseRandom(t *testing.T) {
+	path := "testdata/random_replies.jsonl"
+	if p := os.Getenv("QA_JUDGE_REPLIES"); p != "" {
+		path = p
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+	bad := 0
+	for i, line := range lines {
+		var c struct {
+			Reply                    string
+			Mem0, MAGMA, LongMemEval any
+		}
+		if err := json.Unmarshal(line, &c); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		for _, p := range []struct {
+			name   string
+			parse  func(string) (Verdict, error)
+			want   any
+			strict string // the error of the deliberate difference: upstream scores 0 there
+		}{
+			{"mem0", ParseMem0, c.Mem0, `no string "label"`},
+			{"magma", ParseMAGMA, c.MAGMA, `no "score" key`},
+			{"longmemeval", ParseYesNo, c.LongMemEval, "empty reply"},
+		} {
+			v, err := p.parse(c.Reply)
+			var ok bool
+			switch want := p.want.(type) {
+			case string: // "error": upstream raises
+				ok = err != nil
+			case float64:
+				ok = err == nil && v.Score == want ||
+					err != nil && want == 0 && p.strict != "" && strings.HasSuffix(err.Error(), p.strict)
+			}
+			if !ok {
+				if bad++; bad <= 20 {
+					t.Errorf("%s:%d: %s(%q) = %v, %v; upstream %v", path, i+1, p.name, c.Reply, v.Score, err, p.want)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d verdicts of %d replies differ", bad, len(lines))
+	}
 }
