@@ -31,7 +31,7 @@ func unparsable(format string, args ...any) error {
 // it contains "yes" anywhere (so "Yes.", "eyes" and "yesterday" all count). An empty reply is
 // unparsable here (upstream would score it 0; a None reply crashes upstream).
 func ParseYesNo(raw string) (Verdict, error) {
-	s := strings.ToLower(textnorm.Strip(raw))
+	s := textnorm.Lower(textnorm.Strip(raw))
 	if s == "" {
 		return Verdict{}, unparsable("empty reply")
 	}
@@ -221,7 +221,12 @@ func pyFloatString(s string) (float64, error) {
 		}
 		b.WriteRune(r)
 	}
-	t := strings.ToLower(b.String())
+	t := strings.Map(func(r rune) rune { // float() reads inf and nan in ASCII case only
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}, b.String())
 	sign, word := 1.0, t
 	if len(t) > 0 && (t[0] == '+' || t[0] == '-') {
 		sign, word = map[byte]float64{'+': 1, '-': -1}[t[0]], t[1:]
