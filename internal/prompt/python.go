@@ -12,14 +12,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Repr is Python 3's repr() of a str: single quotes unless s holds a ' and no ", backslash escapes
 // for the quote, \ and \t \n \r, \xhh for other C0 controls and DEL, and \x/\u/\U escapes for
 // non-printable non-ASCII (categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs).
 //
-// Note: "printable" follows Go's Unicode tables; code points assigned after Python's Unicode
-// version (14.0 in the checked reference) may differ.
+// "Printable" is CPython 3.11's (Unicode 14.0): code points that Unicode 15.0 added are
+// unassigned there, so escaped (checked over every code point).
 func Repr(s string) string {
 	quote := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
@@ -69,7 +71,8 @@ func pyPrintable(r rune) bool {
 	if r == utf8.RuneError {
 		return true // U+FFFD is a printable symbol (So); invalid bytes also decode to it.
 	}
-	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co, unicode.Zl, unicode.Zp, unicode.Zs) {
+	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co, unicode.Zl, unicode.Zp, unicode.Zs) ||
+		textnorm.NewInUnicode15(r) {
 		return false
 	}
 	return unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S) // else Cn

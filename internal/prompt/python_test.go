@@ -20,6 +20,25 @@ func TestPyStr(t *testing.T) {
 	}
 }
 
+// TestReprUnicodeVersion pins Repr to CPython 3.11 (Unicode 14.0) where Go's tables (15.0) differ:
+// what 15.0 added is unassigned, so escaped, in Python 3.11. Values from Python 3.11's repr().
+func TestReprUnicodeVersion(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"\u0cf3", `'\u0cf3'`},               // Kannada sign, new in 15.0
+		{"\U0001fa75 ok", `'\U0001fa75 ok'`}, // light blue heart, new in 15.0
+		{"\U0001fa74", "'\U0001fa74'"},       // thong sandal, 13.0: printable
+		{"\U00031350", `'\U00031350'`},       // CJK Extension H, new in 15.0
+		{"\U00030000", "'\U00030000'"},       // CJK Extension G, 13.0: printable
+		{"\U0001e4f9", `'\U0001e4f9'`},       // Nag Mundari digit, new in 15.0
+		{"é\u200b\u00a0", `'é\u200b\xa0'`},   // Cf and Zs are escaped
+		{"\U000e0001", `'\U000e0001'`},       // language tag (Cf)
+	} {
+		if got := Repr(tt.in); got != tt.want {
+			t.Errorf("Repr(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
 func FuzzRepr(f *testing.F) {
 	for _, s := range []string{"it's", "\"'", "\x00\u200b中", "\U0001F600"} {
 		f.Add(s)

@@ -154,8 +154,12 @@ func finalSigma(s string, i int) bool {
 	return true
 }
 
-// cased reports the Unicode Cased property: Lowercase, Uppercase or titlecase letter.
+// cased reports the Unicode Cased property: Lowercase, Uppercase or titlecase letter (in Unicode
+// 14.0, as CPython 3.11 has it, like caseIgnorable).
 func cased(r rune) bool {
+	if NewInUnicode15(r) {
+		return false
+	}
 	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
 		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
 }
@@ -168,5 +172,5 @@ func caseIgnorable(r rune) bool {
 		'\u2027', '\ufe13', '\ufe52', '\ufe55', '\uff07', '\uff0e', '\uff1a':
 		return true
 	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) && !NewInUnicode15(r)
 }

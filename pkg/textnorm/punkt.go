@@ -151,11 +151,11 @@ type punktToken struct {
 func newPunktToken(tok string) punktToken {
 	t := punktToken{tok: tok, typ: punktType(tok), periodFinal: strings.HasSuffix(tok, ".")}
 	r, n := utf8.DecodeRuneInString(tok)
-	t.firstUpper = unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)
-	t.firstLower = unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)
+	t.firstUpper = (unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)) && !NewInUnicode15(r)
+	t.firstLower = (unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)) && !NewInUnicode15(r)
 	// _RE_INITIAL, [^\W\d]\.$ with match: one word character that is not a decimal digit, then
 	// a period ending the token.
-	t.isInitial = tok[n:] == "." && isWord(r) && !unicode.IsDigit(r)
+	t.isInitial = tok[n:] == "." && isWord(r) && !isDecimal(r)
 	return t
 }
 
@@ -175,11 +175,11 @@ func punktNumeric(s string) bool {
 		s = s[1:]
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 || !unicode.IsDigit(r) {
+	if n == 0 || !isDecimal(r) {
 		return false
 	}
 	for _, r := range s[n:] {
-		if !unicode.IsDigit(r) && r != ',' && r != '.' && r != '-' {
+		if !isDecimal(r) && r != ',' && r != '.' && r != '-' {
 			return false
 		}
 	}

@@ -25,6 +25,10 @@ func TestLower(t *testing.T) {
 		{"\u212a", "k"},        // Kelvin sign
 		{"ÀÉÎÕÜ×Þ", "àéîõü×þ"}, // Latin-1 fast path keeps ×
 		{"日本", "日本"},
+		// U+1E030 and U+1DF25 are new in Unicode 15.0, unassigned for Python 3.11: neither
+		// case-ignorable nor cased, so the sigma after them is not final.
+		{"A\U0001e030Σ", "a\U0001e030σ"},
+		{"\U0001df25Σ", "\U0001df25σ"},
 	}
 	for _, tt := range tests {
 		if got := Lower(tt.in); got != tt.want {

@@ -225,7 +225,7 @@ func treebankColon(s string) string {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i+1:])
-		if n == 0 || unicode.IsDigit(r) {
+		if n == 0 || isDecimal(r) {
 			b.WriteByte(c)
 			continue
 		}
