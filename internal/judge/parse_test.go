@@ -56,7 +56,7 @@ func TestParseMAGMA(t *testing.T) {
 		{`{"score": "1__0"}`, 0, "", true},
 		{`{"score": "0x1"}`, 0, "", true},
 		{`{"score": "--inf"}`, 0, "", true},
-		{`{"score": "\u0130nf"}`, 0, "", true}, // İ is not I for float()
+		{`{"score": "\u0130nf"}`, 0, "", true},          // İ is not I for float()
 		{"```json\n{\"score\": 0.8}\n```", 0, "", true}, // no fence stripping upstream
 		{`{"reasoning": "x"}`, 0, "", true},
 		{`{"score": null}`, 0, "", true},
