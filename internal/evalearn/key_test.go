@@ -1,6 +1,10 @@
 package evalearn
 
-import "testing"
+import (
+	"math"
+	"strconv"
+	"testing"
+)
 
 // TestKey checks Key against Python's dict-key equality after json.loads (3 == 3.0 == True, etc.).
 func TestKey(t *testing.T) {
@@ -46,4 +50,30 @@ func TestKey(t *testing.T) {
 			t.Errorf("Key(%s) = %q, %d, %v; want %q, %d, %v", tt.raw, key, n, ok, tt.key, tt.n, tt.isIn)
 		}
 	}
+}
+
+// FuzzKey checks that one float written two ways is one key, as it is one dict key in Python, and
+// that an integral key carries its value.
+func FuzzKey(f *testing.F) {
+	for _, v := range []float64{0, 3, -12, 2.5, 1e23, 1e-300, 9007199254740993} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return
+		}
+		e := strconv.FormatFloat(v, 'e', -1, 64)
+		d := strconv.FormatFloat(v, 'f', -1, 64) // the shortest digits that read back as v
+		if v == math.Trunc(v) {
+			d = strconv.FormatFloat(v, 'f', 1, 64) // all the digits of v, and ".0": a float literal
+		}
+		ke, ne, oke := Key([]byte(e))
+		kd, nd, okd := Key([]byte(" " + d + "\n"))
+		if ke != kd || ne != nd || oke != okd {
+			t.Fatalf("Key(%s) = %q %d %v, Key(%s) = %q %d %v", e, ke, ne, oke, d, kd, nd, okd)
+		}
+		if oke && strconv.Itoa(ne) != ke {
+			t.Fatalf("Key(%s) = %q with value %d", e, ke, ne)
+		}
+	})
 }
