@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -18,8 +19,9 @@ import (
 // > 0; a missing "answer_score" is 0. Otherwise the first match of {"answer_score":\s*(\d+)}
 // (Unicode \s and \d; no space after "{" or before "}") is read with int() and compared > 0.
 //
-// Integer literals of more than 4300 digits are refused, as Python 3.11's int() refuses them; the
-// one Python limit not reproduced is its recursion limit on deeply nested JSON.
+// The JSON is read by python.Loads: integer literals of more than 4300 digits are refused, as
+// Python 3.11's int() refuses them; the one Python limit not reproduced is its recursion limit on
+// deeply nested JSON.
 func ParseReply(raw string) (score float64, ok bool, reason string) {
 	if _, after, found := strings.Cut(raw, "```json"); found {
 		part, _, _ := strings.Cut(after, "```")
@@ -32,25 +34,22 @@ func ParseReply(raw string) (score float64, ok bool, reason string) {
 const maxIntDigits = 4300
 
 func parseFenced(text string) (float64, bool, string) {
-	p := &pyParser{s: text}
-	p.ws()
-	v, ok := p.value(0)
-	if ok {
-		p.ws()
-		ok = p.i == len(p.s)
+	v, err := python.Loads(text)
+	if err != nil {
+		return 0, false, "invalid JSON in the json block: " + err.Error()
 	}
-	switch {
-	case !ok && p.why != "":
-		return 0, false, "invalid JSON in the json block: " + p.why
-	case !ok:
-		return 0, false, fmt.Sprintf("invalid JSON in the json block at byte %d", p.i)
-	case v.kind != kindObject:
+	if v.Kind != python.Dict {
 		return 0, false, "the json block is not a JSON object"
-	case !v.hasScore:
+	}
+	score, ok := v.Get("answer_score")
+	if !ok {
 		return 0, false, `no "answer_score" in the json block`
-	case v.member == scoreTypeError:
+	}
+	positive, ok := score.Positive()
+	switch {
+	case !ok:
 		return 0, false, `"answer_score" is not a number or boolean, so it cannot be compared with 0`
-	case v.member == scorePositive:
+	case positive:
 		return 1, true, ""
 	}
 	return 0, true, ""

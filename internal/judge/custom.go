@@ -7,6 +7,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -63,7 +64,7 @@ func (c *Custom) Plan(rec *record.Record, pred string) Plan {
 	}
 	text := prompt.Render(c.Text, map[string]string{
 		"id": rec.ID, "type": rec.Type, "question": rec.Question, "answer": gold,
-		"answers": prompt.StrList(rec.Answers), "rubric": rec.Rubric, "prediction": pred,
+		"answers": python.StrList(rec.Answers), "rubric": rec.Rubric, "prediction": pred,
 	})
 	return Plan{Mode: ModeCustom + ":" + c.Format, Template: c.Path, PromptSHA256: c.SHA256, Temperature: temp(0),
 		Messages: []model.Message{{Role: "user", Content: text}}, Parse: c.parse}

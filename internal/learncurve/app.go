@@ -8,9 +8,10 @@ import (
 	"os"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
-	"github.com/urfave/cli/v2"
 )
 
 const description = `qa-learncurve reads judged records of a sequential benchmark (EvaLearn: problems in sequences,

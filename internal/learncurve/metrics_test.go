@@ -1,8 +1,6 @@
 package learncurve
 
 import (
-	"math"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -121,62 +119,4 @@ func TestGrouper(t *testing.T) {
 	if diff := cmp.Diff(wantWarns, warns); diff != "" {
 		t.Errorf("Sequences warnings mismatch (-want +got):\n%s", diff)
 	}
-}
-
-func TestPyFloat(t *testing.T) {
-	tests := []struct {
-		f    float64
-		want string
-	}{
-		{0, "0.0"}, {1, "1.0"}, {3, "3.0"}, {0.5, "0.5"}, {0.1, "0.1"}, {-0.25, "-0.25"},
-		{0.3492935635792779, "0.3492935635792779"}, {1e-4, "0.0001"}, {1.5e-5, "1.5e-05"},
-		{-5.9e-17, "-5.9e-17"}, {123456789012345.0, "123456789012345.0"}, {1e16, "1e+16"},
-		{1.25e17, "1.25e+17"}, {1e300, "1e+300"}, {math.NaN(), "NaN"}, {math.Inf(1), "Infinity"},
-		{math.Inf(-1), "-Infinity"}, {math.Copysign(0, -1), "-0.0"}, {2.0 / 3, "0.6666666666666666"},
-	}
-	for _, tt := range tests {
-		if got := pyFloat(tt.f); got != tt.want {
-			t.Errorf("pyFloat(%v) = %q, want %q", tt.f, got, tt.want)
-		}
-	}
-}
-
-func TestPyString(t *testing.T) {
-	tests := []struct{ s, want string }{
-		{"Logical Reasoning", `"Logical Reasoning"`},
-		{"a\"b\\c\nd\x01", `"a\"b\\c\nd\u0001"`},
-		{"数学", `"\u6570\u5b66"`},
-		{"é\x7f", `"\u00e9\u007f"`},
-		{"😀", `"\ud83d\ude00"`},
-	}
-	for _, tt := range tests {
-		if got := pyString(tt.s); got != tt.want {
-			t.Errorf("pyString(%q) = %s, want %s", tt.s, got, tt.want)
-		}
-	}
-}
-
-// FuzzPyFloat checks that pyFloat round-trips and uses Python's notation switch points.
-func FuzzPyFloat(f *testing.F) {
-	for _, v := range []float64{0, 1, 0.1, 1e-5, 1e16, 1e15, -5.9e-17, 0.3492935635792779, 123.456} {
-		f.Add(v)
-	}
-	f.Fuzz(func(t *testing.T, v float64) {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return
-		}
-		s := pyFloat(v)
-		back, err := strconv.ParseFloat(s, 64)
-		if err != nil || back != v {
-			t.Fatalf("pyFloat(%v) = %q, which reads back as %v, %v", v, s, back, err)
-		}
-		abs := math.Abs(v)
-		exponent := strings.ContainsAny(s, "e")
-		if want := abs != 0 && (abs < 1e-4 || abs >= 1e16); exponent != want {
-			t.Errorf("pyFloat(%v) = %q: exponent notation %v, want %v", v, s, exponent, want)
-		}
-		if !exponent && !strings.Contains(s, ".") {
-			t.Errorf("pyFloat(%v) = %q has no decimal point", v, s)
-		}
-	})
 }

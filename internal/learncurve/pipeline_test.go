@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/load"
-	"gonum.org/v1/plot/vg"
 )
 
 // TestPipeline runs qa-load --format evalearn-results | qa-learncurve in process on every golden

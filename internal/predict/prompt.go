@@ -109,13 +109,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		}
 		var opts []string
 		if prompt.LoCoMoCategory(rec) == 5 {
-			adv := ""
-			if raw, ok := rec.Meta["adversarial_answer"]; ok {
-				adv, _ = prompt.PyStr(raw)
-			} else if len(rec.Answers) > 0 {
-				adv = rec.Answers[0]
-			}
-			opts = []string{prompt.LoCoMoAbstainOption, adv}
+			opts = []string{prompt.LoCoMoAbstainOption, prompt.LoCoMoAdversarialAnswer(rec)}
 			if !first {
 				opts[0], opts[1] = opts[1], opts[0]
 			}

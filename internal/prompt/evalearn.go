@@ -3,6 +3,8 @@ package prompt
 import (
 	"fmt"
 	"strings"
+
+	"github.com/qapipe/qapipe/internal/python"
 )
 
 // EvaLearn template names.
@@ -40,7 +42,7 @@ type EvaLearnRecord struct {
 // EvaLearnHistoryRecord renders one history record ({prompt_repr} is Python str() of the list).
 func EvaLearnHistoryRecord(r EvaLearnRecord) string {
 	return Must(EvaLearnHistory).MustFill(map[string]string{
-		"position": fmt.Sprint(r.Position), "prompt_repr": StrList(r.Turns),
+		"position": fmt.Sprint(r.Position), "prompt_repr": python.StrList(r.Turns),
 		"answer": r.Answer, "rubric": r.Rubric, "judgment": r.Judgment,
 	})
 }

@@ -12,8 +12,3 @@ func ExampleRender() {
 		map[string]string{"question": "what is {answer}?", "answer": "42"}))
 	// Output: Q: what is {answer}? A: 42 {"answer_score": 1}
 }
-
-func ExampleStrList() {
-	fmt.Println(prompt.StrList([]string{"it's", "a\tb", "x"}))
-	// Output: ["it's", 'a\tb', 'x']
-}

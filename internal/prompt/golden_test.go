@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -180,12 +181,12 @@ func TestPythonGolden(t *testing.T) {
 	var want []string
 	json.Unmarshal([]byte(c.Want), &want)
 	for i, s := range items.Items {
-		if got := Repr(s); got != want[i] {
+		if got := python.Repr(s); got != want[i] {
 			t.Errorf("Repr(%q) = %s, want %s", s, got, want[i])
 		}
 	}
 	c = loadGolden(t, "python/strlist")[0]
-	if got := StrList(items.Items); got != c.Want {
+	if got := python.StrList(items.Items); got != c.Want {
 		t.Errorf("StrList = %s, want %s", got, c.Want)
 	}
 	c = loadGolden(t, "python/strip")[0]
@@ -199,7 +200,7 @@ func TestPythonGolden(t *testing.T) {
 	c = loadGolden(t, "python/json_dumps")[0]
 	var raw struct{ Raw string }
 	json.Unmarshal(c.Inputs, &raw)
-	if got, err := JSONDumps([]byte(raw.Raw)); err != nil || got != c.Want {
-		t.Errorf("JSONDumps(%s) = %s, %v, want %s", raw.Raw, got, err, c.Want)
+	if v, err := python.Loads(raw.Raw); err != nil || v.Dumps() != c.Want {
+		t.Errorf("json.dumps(json.loads(%s)) = %s, %v, want %s", raw.Raw, v.Dumps(), err, c.Want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -136,7 +137,7 @@ func LoCoMoSessions(rec *record.Record) ([]LoCoMoSession, error) {
 				json.Unmarshal(t["text"], &d.Text)
 				if c, ok := t["blip_caption"]; ok {
 					d.HasCaption = true
-					d.BlipCaption, _ = PyStr(c)
+					d.BlipCaption, _ = python.StrOfJSON(c)
 				}
 				s.Turns = append(s.Turns, d)
 			}
@@ -177,12 +178,7 @@ func LoCoMoQA(rec *record.Record, abstainFirst bool) (string, error) {
 		return "", err
 	}
 	cat := LoCoMoCategory(rec)
-	adv := ""
-	if raw, ok := rec.Meta["adversarial_answer"]; ok {
-		adv, _ = PyStr(raw)
-	} else if len(rec.Answers) > 0 {
-		adv = rec.Answers[0]
-	}
+	adv := LoCoMoAdversarialAnswer(rec)
 	s1, s2 := LoCoMoSpeakers(rec, sessions)
 	return LoCoMoQuery(s1, s2, sessions, LoCoMoQuestion(rec.Question, cat, adv, abstainFirst), cat), nil
 }
@@ -228,4 +224,18 @@ func turnsFromLines(text string, speakers map[string]bool) []LoCoMoTurnData {
 		turns[len(turns)-1].Text += "\n" + line
 	}
 	return turns
+}
+
+// LoCoMoAdversarialAnswer is the wrong answer a category-5 question offers beside "Not mentioned in
+// the conversation": str() of the record's adversarial_answer as upstream inserts it, else its
+// first gold answer.
+func LoCoMoAdversarialAnswer(rec *record.Record) string {
+	if raw, ok := rec.Meta["adversarial_answer"]; ok {
+		adv, _ := python.StrOfJSON(raw)
+		return adv
+	}
+	if len(rec.Answers) > 0 {
+		return rec.Answers[0]
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -109,11 +110,11 @@ func longMemEvalSessionBody(turns []json.RawMessage, opt HistoryOptions) (string
 	}
 	parts := make([]string, len(kept))
 	for i, t := range kept {
-		s, err := JSONDumps(t, "has_answer")
+		v, err := python.Loads(string(t))
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("json.loads: %w", err)
 		}
-		parts[i] = s
+		parts[i] = v.Without("has_answer").Dumps()
 	}
 	return "\n[" + strings.Join(parts, ", ") + "]", nil
 }

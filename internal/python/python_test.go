@@ -1,7 +1,9 @@
-package prompt
+package python
 
 import (
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -14,8 +16,8 @@ func TestPyStr(t *testing.T) {
 		{`["a", 1]`, "['a', 1]"}, {`1e16`, "1e+16"}, {`0.00001`, "1e-05"},
 	}
 	for _, tt := range tests {
-		if got, err := PyStr(json.RawMessage(tt.raw)); err != nil || got != tt.want {
-			t.Errorf("PyStr(%s) = %q, %v, want %q", tt.raw, got, err, tt.want)
+		if got, err := StrOfJSON([]byte(tt.raw)); err != nil || got != tt.want {
+			t.Errorf("StrOfJSON(%s) = %q, %v, want %q", tt.raw, got, err, tt.want)
 		}
 	}
 }
@@ -65,6 +67,61 @@ func FuzzRepr(f *testing.F) {
 		}
 		if st := textnorm.Strip(s); textnorm.Strip(st) != st {
 			t.Fatalf("Strip not idempotent on %q", s)
+		}
+	})
+}
+
+// TestRandomValues checks Loads, Dumps, Without and Str against Python on random documents
+// (scripts/random-json-values.py): the committed ones, or the file QA_PYTHON_VALUES names.
+func TestRandomValues(t *testing.T) {
+	path := "testdata/random_values.jsonl"
+	if p := os.Getenv("QA_PYTHON_VALUES"); p != "" {
+		path = p
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var c map[string]string // raw, dumps, dumps_drop, str
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("%s:%d: %v", path, i+1, err)
+		}
+		v, err := Loads(c["raw"])
+		if err != nil {
+			t.Fatalf("%s:%d: Loads(%s): %v", path, i+1, c["raw"], err)
+		}
+		got := [3]string{v.Dumps(), v.Without("has_answer").Dumps(), JSONString(v.Str())}
+		if want := [3]string{c["dumps"], c["dumps_drop"], c["str"]}; got != want {
+			if bad++; bad <= 20 {
+				t.Errorf("%s:%d: %s: dumps, dumps without has_answer, str =\n%q\nwant\n%q", path, i+1, c["raw"], got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d documents differ", bad)
+	}
+}
+
+// FuzzLoads checks Loads against encoding/json where their grammars agree (every document Go
+// accepts, Python accepts), and that Dumps writes what Loads reads back the same.
+func FuzzLoads(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2.5, "x\ud800"], "a": null}`, `NaN`, `-Infinity`, `[1,]`, `"\u00e9"`, `01`, `1.`, `{"a" 1}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Loads(s)
+		if err != nil {
+			if utf8.ValidString(s) && json.Valid([]byte(s)) && !strings.Contains(s, "0000000000") {
+				t.Fatalf("Loads(%q): %v, but it is JSON", s, err)
+			}
+			return
+		}
+		d := v.Dumps()
+		back, err := Loads(d)
+		if err != nil || back.Dumps() != d {
+			t.Fatalf("Loads(%q).Dumps() = %s, which reads back as %s, %v", s, d, back.Dumps(), err)
 		}
 	})
 }

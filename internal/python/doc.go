@@ -1,0 +1,11 @@
+// Package python reproduces the Python behaviour that upstream benchmark scripts depend on, so that
+// prompts, judge verdicts and reports come out byte for byte as theirs: json.loads (Loads, to a
+// Value), json.dumps with default arguments (Value.Dumps, JSONString, JSONFloat), str() and
+// repr() (Value.Str, Value.Repr, Repr, StrList, FloatRepr) and float() (ParseFloat, Value.Float).
+// The reference is CPython 3.11, the interpreter of the golden outputs.
+//
+// The main design choice: strings are kept as Python has them, lone surrogates included, by
+// holding them in WTF-8 (a surrogate is written as its own 3-byte sequence, which UTF-8 forbids), so
+// that json.loads("\"\\ud800\"") dumps and prints as Python would rather than as U+FFFD. Every
+// function here reads such strings; strings from elsewhere are plain UTF-8, which is a subset.
+package python
