@@ -154,28 +154,21 @@ func StrList(items []string) string {
 
 // FloatRepr is Python's repr() of a float: the shortest round-trip digits, positional notation for
 // decimal exponents in [-4, 16) (always with a fractional part), d.ddde±XX otherwise; nan, inf.
-func FloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	return finite(f)
-}
+func FloatRepr(f float64) string { return float(f, "nan", "inf") }
 
 // JSONFloat is json.dumps of a float: FloatRepr, with NaN, Infinity and -Infinity spelt as
 // json.dumps spells them (allow_nan=True).
-func JSONFloat(f float64) string {
+func JSONFloat(f float64) string { return float(f, "NaN", "Infinity") }
+
+// float writes f as repr() does, with the given spellings of NaN and infinity.
+func float(f float64, nanText, infText string) string {
 	switch {
 	case math.IsNaN(f):
-		return "NaN"
+		return nanText
 	case math.IsInf(f, 1):
-		return "Infinity"
+		return infText
 	case math.IsInf(f, -1):
-		return "-Infinity"
+		return "-" + infText
 	}
 	return finite(f)
 }

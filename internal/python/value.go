@@ -15,29 +15,46 @@ import (
 // ensure_ascii, floats as repr with NaN and Infinity spelt out.
 func (v Value) Dumps() string {
 	var b strings.Builder
-	v.dump(&b)
+	v.write(&b, jsonStyle)
 	return b.String()
 }
 
-func (v Value) dump(b *strings.Builder) {
+// style spells a Value's scalars and keys; lists and dicts are written alike by json.dumps and
+// repr: "[a, b]" and "{k: v}".
+type style struct {
+	null, yes, no string
+	float         func(float64) string
+	str           func(string) string
+}
+
+var (
+	jsonStyle = style{"null", "true", "false", JSONFloat, JSONString}
+	reprStyle = style{"None", "True", "False", FloatRepr, Repr}
+)
+
+func (v Value) write(b *strings.Builder, st style) {
 	switch v.Kind {
 	case None:
-		b.WriteString("null")
+		b.WriteString(st.null)
 	case Bool:
-		b.WriteString(strconv.FormatBool(v.B))
+		if v.B {
+			b.WriteString(st.yes)
+		} else {
+			b.WriteString(st.no)
+		}
 	case Int:
 		b.WriteString(v.N)
 	case Float:
-		b.WriteString(JSONFloat(v.F))
+		b.WriteString(st.float(v.F))
 	case Str:
-		b.WriteString(JSONString(v.S))
+		b.WriteString(st.str(v.S))
 	case List:
 		b.WriteByte('[')
 		for i, x := range v.Items {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			x.dump(b)
+			x.write(b, st)
 		}
 		b.WriteByte(']')
 	case Dict:
@@ -46,9 +63,9 @@ func (v Value) dump(b *strings.Builder) {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(JSONString(k))
+			b.WriteString(st.str(k))
 			b.WriteString(": ")
-			v.Vals[i].dump(b)
+			v.Vals[i].write(b, st)
 		}
 		b.WriteByte('}')
 	}
@@ -108,47 +125,8 @@ func (v Value) Str() string {
 // dicts of those ("[1, 'a']", "{'k': None}").
 func (v Value) Repr() string {
 	var b strings.Builder
-	v.repr(&b)
+	v.write(&b, reprStyle)
 	return b.String()
-}
-
-func (v Value) repr(b *strings.Builder) {
-	switch v.Kind {
-	case None:
-		b.WriteString("None")
-	case Bool:
-		if v.B {
-			b.WriteString("True")
-		} else {
-			b.WriteString("False")
-		}
-	case Int:
-		b.WriteString(v.N)
-	case Float:
-		b.WriteString(FloatRepr(v.F))
-	case Str:
-		b.WriteString(Repr(v.S))
-	case List:
-		b.WriteByte('[')
-		for i, x := range v.Items {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			x.repr(b)
-		}
-		b.WriteByte(']')
-	case Dict:
-		b.WriteByte('{')
-		for i, k := range v.Keys {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(Repr(k))
-			b.WriteString(": ")
-			v.Vals[i].repr(b)
-		}
-		b.WriteByte('}')
-	}
 }
 
 // Positive is Python's v > 0: ok is false where the comparison raises TypeError (str, None, list,
