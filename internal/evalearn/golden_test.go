@@ -1,10 +1,12 @@
 package evalearn
 
 import (
-	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 func readGolden(tb testing.TB) []goldenReply {
@@ -53,31 +55,14 @@ func BenchmarkParseReply(b *testing.B) {
 // evaluate_metric.py (scripts/random-evalearn.py --replies): the committed ones, or the file
 // QA_EVALEARN_REPLIES names.
 func TestParseReplyRandom(t *testing.T) {
-	path := "testdata/random_replies.jsonl"
-	if p := os.Getenv("QA_EVALEARN_REPLIES"); p != "" {
-		path = p
+	type vector struct {
+		Reply   string  `json:"reply"`
+		Outcome float64 `json:"outcome"`
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
-	bad := 0
-	for i, line := range lines {
-		var c struct {
-			Reply   string  `json:"reply"`
-			Outcome float64 `json:"outcome"`
-		}
-		if err := json.Unmarshal(line, &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, i+1, err)
-		}
+	vectors.Check(t, "testdata/random_replies.jsonl", "QA_EVALEARN_REPLIES", func(c vector) string {
 		if got, _, _ := ParseReply(c.Reply); got != c.Outcome {
-			if bad++; bad <= 20 {
-				t.Errorf("%s:%d: ParseReply(%q) = %v, want %v", path, i+1, c.Reply, got, c.Outcome)
-			}
+			return fmt.Sprintf("ParseReply(%q) = %v, want %v", c.Reply, got, c.Outcome)
 		}
-	}
-	if bad > 0 {
-		t.Errorf("%d of %d replies differ", bad, len(lines))
-	}
+		return ""
+	})
 }

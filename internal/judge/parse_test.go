@@ -1,13 +1,13 @@
 package judge
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 func TestParseYesNo(t *testing.T) {
@@ -140,24 +140,11 @@ func FuzzParsers(f *testing.F) {
 // with no "score" (upstream 0.0), a mem0 "label" that is not a string (upstream 0) and an empty
 // LongMemEval reply (upstream 0).
 func TestParseRandom(t *testing.T) {
-	path := "testdata/random_replies.jsonl"
-	if p := os.Getenv("QA_JUDGE_REPLIES"); p != "" {
-		path = p
+	type vector struct {
+		Reply                    string
+		Mem0, MAGMA, LongMemEval any
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
-	bad := 0
-	for i, line := range lines {
-		var c struct {
-			Reply                    string
-			Mem0, MAGMA, LongMemEval any
-		}
-		if err := json.Unmarshal(line, &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, i+1, err)
-		}
+	vectors.Check(t, "testdata/random_replies.jsonl", "QA_JUDGE_REPLIES", func(c vector) string {
 		for _, p := range []struct {
 			name   string
 			parse  func(string) (Verdict, error)
@@ -178,13 +165,9 @@ func TestParseRandom(t *testing.T) {
 					err != nil && want == 0 && p.strict != "" && strings.HasSuffix(err.Error(), p.strict)
 			}
 			if !ok {
-				if bad++; bad <= 20 {
-					t.Errorf("%s:%d: %s(%q) = %v, %v; upstream %v", path, i+1, p.name, c.Reply, v.Score, err, p.want)
-				}
+				return fmt.Sprintf("%s(%q) = %v, %v; upstream %v", p.name, c.Reply, v.Score, err, p.want)
 			}
 		}
-	}
-	if bad > 0 {
-		t.Errorf("%d verdicts of %d replies differ", bad, len(lines))
-	}
+		return ""
+	})
 }

@@ -2,11 +2,12 @@ package python
 
 import (
 	"encoding/json"
-	"os"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/vectors"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -74,34 +75,23 @@ func FuzzRepr(f *testing.F) {
 // TestRandomValues checks Loads, Dumps, Without and Str against Python on random documents
 // (scripts/random-json-values.py): the committed ones, or the file QA_PYTHON_VALUES names.
 func TestRandomValues(t *testing.T) {
-	path := "testdata/random_values.jsonl"
-	if p := os.Getenv("QA_PYTHON_VALUES"); p != "" {
-		path = p
+	type vector struct {
+		Raw       string `json:"raw"`
+		Dumps     string `json:"dumps"`
+		DumpsDrop string `json:"dumps_drop"`
+		Str       string `json:"str"`
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad := 0
-	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var c map[string]string // raw, dumps, dumps_drop, str
-		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, i+1, err)
-		}
-		v, err := Loads(c["raw"])
+	vectors.Check(t, "testdata/random_values.jsonl", "QA_PYTHON_VALUES", func(c vector) string {
+		v, err := Loads(c.Raw)
 		if err != nil {
-			t.Fatalf("%s:%d: Loads(%s): %v", path, i+1, c["raw"], err)
+			return fmt.Sprintf("Loads(%s): %v", c.Raw, err)
 		}
 		got := [3]string{v.Dumps(), v.Without("has_answer").Dumps(), JSONString(v.Str())}
-		if want := [3]string{c["dumps"], c["dumps_drop"], c["str"]}; got != want {
-			if bad++; bad <= 20 {
-				t.Errorf("%s:%d: %s: dumps, dumps without has_answer, str =\n%q\nwant\n%q", path, i+1, c["raw"], got, want)
-			}
+		if want := [3]string{c.Dumps, c.DumpsDrop, c.Str}; got != want {
+			return fmt.Sprintf("%s: dumps, dumps without has_answer, str =\n%q\nwant\n%q", c.Raw, got, want)
 		}
-	}
-	if bad > 0 {
-		t.Errorf("%d documents differ", bad)
-	}
+		return ""
+	})
 }
 
 // FuzzLoads checks Loads against encoding/json where their grammars agree (every document Go
