@@ -18,6 +18,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -109,6 +110,18 @@ func scalarText(raw []byte) (string, bool) {
 		return "", true
 	}
 	return string(raw), true
+}
+
+// pyStrAnswer renders a JSON scalar answer as the benchmark's own Python code does, str() of the
+// loaded value (2022 → "2022", 3.0 → "3.0", true → "True"); it reports false for arrays, objects
+// and null (no answer).
+func pyStrAnswer(raw []byte) (string, bool) {
+	raw = trimSpace(raw)
+	if len(raw) == 0 || raw[0] == '[' || raw[0] == '{' || string(raw) == "null" {
+		return "", false
+	}
+	s, err := python.StrOfJSON(raw)
+	return s, err == nil
 }
 
 func trimSpace(b []byte) []byte {

@@ -459,3 +459,19 @@ func TestBadItems(t *testing.T) {
 		t.Errorf("bad items = %q", bads)
 	}
 }
+
+// TestPyStrAnswer checks that LoCoMo and LongMemEval answers are str() of the loaded value, as
+// their scripts insert them.
+func TestPyStrAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`2022`, "2022", true}, {`3.0`, "3.0", true}, {`1e5`, "100000.0", true}, {`true`, "True", true},
+		{` "x" `, "x", true}, {`-0`, "0", true}, {`null`, "", false}, {`[1]`, "", false}, {`{}`, "", false},
+	} {
+		if got, ok := pyStrAnswer([]byte(tt.raw)); got != tt.want || ok != tt.ok {
+			t.Errorf("pyStrAnswer(%s) = %q, %v; want %q, %v", tt.raw, got, ok, tt.want, tt.ok)
+		}
+	}
+}

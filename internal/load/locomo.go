@@ -42,7 +42,8 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // session_N_date_time, with one `speaker: text` line per turn; the passage's extra field "turns"
 // keeps the session's turn list verbatim (dia_id, blip_caption… for prompts that render image
 // captions as upstream does), and meta keeps speaker_a and speaker_b. Category 5 (adversarial) gold is
-// adversarial_answer when present; numeric answers become strings. meta keeps category, evidence
+// adversarial_answer when present; a non-string answer becomes str() of it, as upstream inserts it
+// (2022 → "2022"). meta keeps category, evidence
 // and adversarial_answer.
 func LoCoMo(in Input, _ Options, emit Emit) error {
 	return eachItem(in, emit, func(raw jsonRaw, line int) error {
@@ -118,7 +119,7 @@ func locomoRecord(in Input, line int, sample string, i int, qa *locomoQA, ctx []
 	if *qa.Category == 5 && len(qa.AdversarialAnswer) > 0 {
 		gold = qa.AdversarialAnswer
 	}
-	answer, ok := scalarText(gold)
+	answer, ok := pyStrAnswer(gold)
 	if !ok || len(gold) == 0 {
 		return nil, badf(in, line, id, "missing or non-scalar answer")
 	}

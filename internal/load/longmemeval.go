@@ -50,7 +50,7 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	if it.Question == nil {
 		return nil, badf(in, line, id, `missing field "question"`)
 	}
-	answer, ok := scalarText(it.Answer)
+	answer, ok := pyStrAnswer(it.Answer)
 	if !ok || len(it.Answer) == 0 {
 		return nil, badf(in, line, id, "missing or non-scalar answer")
 	}
