@@ -43,8 +43,7 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // keeps the session's turn list verbatim (dia_id, blip_caption… for prompts that render image
 // captions as upstream does), and meta keeps speaker_a and speaker_b. Category 5 (adversarial) gold is
 // adversarial_answer when present; a non-string answer becomes str() of it, as upstream inserts it
-// (2022 → "2022"). meta keeps category, evidence
-// and adversarial_answer.
+// (2022 → "2022"). meta keeps category, evidence and adversarial_answer.
 func LoCoMo(in Input, _ Options, emit Emit) error {
 	return eachItem(in, emit, func(raw jsonRaw, line int) error {
 		var conv locomoConversation
