@@ -1,12 +1,12 @@
 package evalearn
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/qapipe/qapipe/internal/python"
 )
 
 // Key returns the identity that the JSON value raw has as a key of a Python dict after json.load,
@@ -20,63 +20,42 @@ import (
 //
 // The key of an integral number is its decimal digits ("3", "-12"), and n is its value when it
 // fits in an int (ok then is true); a non-integral float is written as Go's shortest 'g' form
-// (never all digits), inf as "inf"; a string is its decoded text re-encoded as a JSON string
-// (quotes included, so never a number's key); arrays and objects, which are not keys upstream at
-// all, are their compact JSON text. raw must be valid JSON.
+// (never all digits), inf as "inf"; a string is json.dumps of it (quotes included, so never a
+// number's key; lone surrogates stay apart, as in Python); lists and dicts, which are not keys
+// upstream at all, and text that is not JSON are their json.dumps or the text itself.
 func Key(raw []byte) (key string, n int, ok bool) {
-	raw = bytes.TrimSpace(raw)
+	v, err := python.Loads(string(raw))
 	switch {
-	case len(raw) == 0:
-		return "", 0, false
-	case string(raw) == "true":
+	case err != nil:
+		return strings.TrimSpace(string(raw)), 0, false
+	case v.Kind == python.Bool && v.B:
 		return "1", 1, true
-	case string(raw) == "false":
+	case v.Kind == python.Bool:
 		return "0", 0, true
-	case raw[0] == '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return string(raw), 0, false
+	case v.Kind == python.Int:
+		n, err := strconv.ParseInt(v.N, 10, strconv.IntSize)
+		if err != nil {
+			return v.N, 0, false
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(s)
-		return strings.TrimSuffix(b.String(), "\n"), 0, false
-	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-		return numberKey(string(raw))
+		return v.N, int(n), true
+	case v.Kind == python.Float:
+		return floatKey(v.F)
 	}
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return string(raw), 0, false
-	}
-	return b.String(), 0, false
+	return v.Dumps(), 0, false
 }
 
-// numberKey is Key for a JSON number literal.
-func numberKey(lit string) (string, int, bool) {
-	if !strings.ContainsAny(lit, ".eE") { // an int upstream, exact
-		if lit == "-0" {
-			lit = "0"
-		}
-		n, err := strconv.ParseInt(lit, 10, strconv.IntSize)
-		if err != nil {
-			return lit, 0, false
-		}
-		return lit, int(n), true
-	}
-	f, err := strconv.ParseFloat(lit, 64) // a float upstream; out of range gives ±inf, as in Python
-	if err != nil && !math.IsInf(f, 0) {
-		return lit, 0, false
-	}
+// floatKey is Key for a float: the int it equals, if any, else its own spelling.
+func floatKey(f float64) (string, int, bool) {
 	switch {
+	case math.IsNaN(f):
+		return "nan", 0, false // json.loads makes a new NaN each time, never equal: close enough
 	case math.IsInf(f, 1):
 		return "inf", 0, false
 	case math.IsInf(f, -1):
 		return "-inf", 0, false
 	case f != math.Trunc(f):
 		return strconv.FormatFloat(f, 'g', -1, 64), 0, false
-	}
-	if f == 0 {
+	case f == 0:
 		return "0", 0, true
 	}
 	key := new(big.Float).SetFloat64(f).Text('f', 0) // exact: 1e23 is 99999999999999991611392

@@ -42,7 +42,11 @@ func TestKey(t *testing.T) {
 		{`"3"`, `"3"`, 0, false},
 		{`"\u0041<"`, `"A<"`, 0, false},
 		{`"a\"b"`, `"a\"b"`, 0, false},
-		{`[1, 2]`, `[1,2]`, 0, false},
+		{`[1, 2]`, `[1, 2]`, 0, false},
+		{`"\ud800"`, `"\ud800"`, 0, false}, // lone surrogates stay apart, as in Python
+		{`"\udc00"`, `"\udc00"`, 0, false},
+		{`"é"`, `"\u00e9"`, 0, false},
+		{`NaN`, `nan`, 0, false},
 		{`null`, `null`, 0, false},
 	} {
 		key, n, ok := Key([]byte(tt.raw))
