@@ -18,6 +18,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // genericPrompt is the prompt for records of no known dataset: the passages (title, date and text),
@@ -145,11 +146,11 @@ func (p *prompter) abstainFirst(id string) bool {
 	return h.Sum(nil)[0]&1 == 0
 }
 
-// locomoCat5 maps a category-5 reply to its option as LoCoMo's get_cat_5_answer does: lower-case
-// and strip; a 1-character reply is option a if it contains "a", else b; a 3-character reply is a
+// locomoCat5 maps a category-5 reply to its option as LoCoMo's get_cat_5_answer does: strip and
+// lower-case (Python's, counting characters after); a 1-character reply is option a if it contains "a", else b; a 3-character reply is a
 // if it contains "(a)", else b; any other reply is kept lower-cased.
 func locomoCat5(reply string, opts []string) string {
-	r := strings.ToLower(strings.TrimSpace(reply))
+	r := textnorm.Lower(textnorm.Strip(reply)) // Python's strip().lower(): "İ" becomes two characters
 	switch utf8.RuneCountInString(r) {
 	case 1:
 		if strings.Contains(r, "a") {

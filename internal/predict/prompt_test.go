@@ -25,6 +25,8 @@ func TestLoCoMoCat5(t *testing.T) {
 		{"abc", opts[1]},
 		{"A red car.", "a red car."},
 		{"", ""},
+		{"İ", "i\u0307"},       // Python's lower() makes two characters: not an option
+		{"\x1cb\x1c", opts[1]}, // Python's strip() removes U+001C
 	}
 	for _, tt := range tests {
 		if got := locomoCat5(tt.reply, opts); got != tt.want {

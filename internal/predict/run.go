@@ -20,6 +20,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // tally counts what happened to the records; it is updated from worker goroutines.
@@ -207,9 +208,9 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		return nil, ctx.Err() // interrupted: this record is not complete and is not written
 	}
 	if a.settle(p, resp, err, start, a.provider != "extractive") {
-		p.Text = strings.TrimSpace(resp.Text)
+		p.Text = textnorm.Strip(resp.Text) // Python's strip(), as the readers' scripts do
 		if opts != nil {
-			p.Text = strings.TrimSpace(locomoCat5(p.Text, opts))
+			p.Text = textnorm.Strip(locomoCat5(p.Text, opts))
 		}
 	}
 	a.tally.add(p, false)
