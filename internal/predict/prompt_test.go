@@ -10,6 +10,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 func TestLoCoMoCat5(t *testing.T) {
@@ -163,7 +164,7 @@ func FuzzLoCoMoCat5(f *testing.F) {
 	opts := []string{"Not mentioned in the conversation", "blue"}
 	f.Fuzz(func(t *testing.T, reply string) {
 		got := locomoCat5(reply, opts)
-		if got != opts[0] && got != opts[1] && got != strings.ToLower(strings.TrimSpace(reply)) {
+		if got != opts[0] && got != opts[1] && got != textnorm.Lower(textnorm.Strip(reply)) {
 			t.Errorf("locomoCat5(%q) = %q: neither an option nor the lower-cased reply", reply, got)
 		}
 	})
