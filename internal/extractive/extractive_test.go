@@ -2,7 +2,6 @@ package extractive
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
@@ -47,19 +46,8 @@ func TestGenerate(t *testing.T) {
 }
 
 func loadRecords(t testing.TB, loader load.Loader, path string) []*record.Record {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var recs []*record.Record
-	err = loader(load.Input{Name: path, R: f}, load.Options{}, func(r *record.Record, bad error) error {
-		if bad != nil {
-			return bad
-		}
-		recs = append(recs, r)
-		return nil
-	})
+	t.Helper()
+	recs, err := load.ReadFile(loader, path)
 	if err != nil {
 		t.Fatal(err)
 	}

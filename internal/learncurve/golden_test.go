@@ -21,19 +21,7 @@ import (
 // loader, as qa-load --format evalearn-results does; bad items fail the test.
 func readResults(t testing.TB, path string) []*record.Record {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var recs []*record.Record
-	err = load.EvaLearnResults(load.Input{Name: path, R: f}, load.Options{}, func(r *record.Record, bad error) error {
-		if bad != nil {
-			return bad
-		}
-		recs = append(recs, r)
-		return nil
-	})
+	recs, err := load.ReadFile(load.EvaLearnResults, path)
 	if err != nil {
 		t.Fatal(err)
 	}

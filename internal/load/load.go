@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	"github.com/qapipe/qapipe/internal/python"
@@ -53,6 +54,25 @@ type Loader func(in Input, opt Options, emit Emit) error
 func Formats() []string {
 	return []string{"hotpotqa", "squad", "cmrc2018", "locomo", "longmemeval", "evalearn",
 		"evalearn-results", "jsonl", "csv"}
+}
+
+// ReadFile reads every record of the file at path with loader, for callers that want a small
+// file whole (tests, tools); the first bad item is the error. The commands stream instead.
+func ReadFile(loader Loader, path string) ([]*record.Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var recs []*record.Record
+	err = loader(Input{Name: path, R: f}, Options{}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			return bad
+		}
+		recs = append(recs, r)
+		return nil
+	})
+	return recs, err
 }
 
 // ErrUnknownFormat is returned for a format name not in Formats.

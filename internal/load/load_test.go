@@ -475,3 +475,18 @@ func TestPyStrAnswer(t *testing.T) {
 		}
 	}
 }
+
+func TestReadFile(t *testing.T) {
+	recs, err := ReadFile(HotpotQA, "testdata/hotpotqa_array5.json")
+	if err != nil || len(recs) != 5 {
+		t.Fatalf("ReadFile = %d records, %v", len(recs), err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.jsonl")
+	os.WriteFile(bad, []byte("{\"q\": \"x\"}\nnot json\n"), 0o644) //nolint:errcheck // read back below
+	if _, err := ReadFile(EvaLearnResults, bad); err == nil || !strings.Contains(err.Error(), "bad.jsonl:2") {
+		t.Errorf("ReadFile(bad) error = %v, want one naming bad.jsonl:2", err)
+	}
+	if _, err := ReadFile(HotpotQA, filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("ReadFile(missing) succeeded")
+	}
+}
