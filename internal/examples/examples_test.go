@@ -1,0 +1,238 @@
+package examples
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// root is the repository root, two folders up from this package.
+const root = "../.."
+
+// runMarker is the comment that marks a README example as runnable without a key or a server.
+const runMarker = "# runs as written"
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// commands builds the five commands once per test binary and returns their folder.
+func commands(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the commands")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	buildOnce.Do(func() {
+		if binDir, buildErr = os.MkdirTemp("", "qapipe-examples-"); buildErr != nil {
+			return
+		}
+		cmd := exec.Command(goBin, "build", "-o", binDir+string(filepath.Separator), "./cmd/...")
+		cmd.Dir = root
+		var out []byte
+		if out, buildErr = cmd.CombinedOutput(); buildErr != nil {
+			buildErr = &buildError{buildErr, out}
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binDir
+}
+
+type buildError struct {
+	err error
+	out []byte
+}
+
+func (e *buildError) Error() string {
+	return "go build ./cmd/...: " + e.err.Error() + "\n" + string(e.out)
+}
+
+// environ is the environment the examples run in: the built commands first on PATH, and no
+// QA_* setting or API key of the person running the tests.
+func environ(bin string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "QA_") || strings.HasSuffix(k, "_API_KEY") || k == "PATH" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// shellBlocks returns the ```sh blocks of a Markdown file with the line each starts on.
+func shellBlocks(t *testing.T, name string) (blocks []string, lines []int) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cur *strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && line == "```sh":
+			cur = new(strings.Builder)
+			lines = append(lines, n+1)
+		case cur != nil && line == "```":
+			blocks = append(blocks, cur.String())
+			cur = nil
+		case cur != nil:
+			cur.WriteString(line + "\n")
+		}
+	}
+	if cur != nil {
+		t.Fatalf("%s: the block at line %d is not closed", name, lines[len(lines)-1])
+	}
+	return blocks, lines
+}
+
+// TestREADME runs each README example marked "runs as written" with bash (errexit, nounset,
+// pipefail) in a fresh folder that sees the repository's testdata, internal and scripts folders
+// and a bin folder of freshly built commands, as the README's readers see them from the root.
+// Each must exit 0 and write something: to stdout, or to the files it names.
+func TestREADME(t *testing.T) {
+	bin := commands(t)
+	blocks, lines := shellBlocks(t, filepath.Join(root, "README.md"))
+	ran := 0
+	for k, block := range blocks {
+		if !strings.HasPrefix(block, runMarker+"\n") {
+			continue
+		}
+		ran++
+		t.Run("line"+strconv.Itoa(lines[k]), func(t *testing.T) {
+			dir := t.TempDir()
+			abs, err := filepath.Abs(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range []string{"testdata", "internal", "scripts"} {
+				if err := os.Symlink(filepath.Join(abs, name), filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink(bin, filepath.Join(dir, "bin")); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, err := bash(t, dir, bin, "set -euo pipefail\n"+block)
+			if err != nil {
+				t.Fatalf("README.md:%d: %v\n%s\nstderr:\n%s", lines[k], err, block, stderr)
+			}
+			wrote := len(stdout) > 0
+			entries, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if !e.Type().IsRegular() {
+					continue
+				}
+				info, err := e.Info()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if info.Size() == 0 {
+					t.Errorf("README.md:%d wrote an empty %s", lines[k], e.Name())
+				}
+				wrote = true
+			}
+			if !wrote {
+				t.Errorf("README.md:%d wrote nothing\nstderr:\n%s", lines[k], stderr)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Fatalf("no README example is marked %q", runMarker)
+	}
+}
+
+// TestDemo runs scripts/demo.sh, what `make demo` runs, over the built commands and checks what
+// it leaves behind: every loaded record comes out of the pipeline scored, the EvaLearn report
+// and its plot are written, and the LoCoMo summary covers the sample's 199 questions.
+func TestDemo(t *testing.T) {
+	bin := commands(t)
+	out := t.TempDir()
+	cmd := "BIN=" + shellQuote(bin) + " OUT=" + shellQuote(out) + " bash scripts/demo.sh"
+	stdout, stderr, err := bash(t, root, bin, cmd)
+	if err != nil {
+		t.Fatalf("demo: %v\nstderr:\n%s", err, stderr)
+	}
+	for _, name := range []string{"hotpotqa", "locomo"} {
+		in := readLines(t, filepath.Join(out, name+".jsonl"))
+		scored := readLines(t, filepath.Join(out, name+".scored.jsonl"))
+		if len(in) == 0 || len(scored) != len(in) {
+			t.Errorf("%s: %d records loaded, %d scored", name, len(in), len(scored))
+		}
+		for i, line := range scored {
+			if !strings.Contains(line, `"scores":{`) {
+				t.Errorf("%s: scored record %d has no scores: %.200s", name, i+1, line)
+				break
+			}
+		}
+	}
+	for _, want := range []string{
+		"===== EvaLearn Evaluation Report =====",
+		"| locomo overall (micro) | locomo_f1 | 199 |",
+		"hotpotqa: qa-load | qa-predict --provider extractive | qa-judge --mode rules | qa-score",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, stdout)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "learncurve.png")); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
+		t.Errorf("learncurve.png is not a PNG (%v)", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "learncurve.json")); err != nil || !bytes.Contains(b, []byte(`"overall_accuracy"`)) {
+		t.Errorf("learncurve.json has no overall accuracy (%v): %.200s", err, b)
+	}
+}
+
+// bash runs script with bash -c in dir, the environment of environ(bin), within two minutes.
+func bash(t *testing.T, dir, bin, script string) (stdout, stderr string, err error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = environ(bin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
+}
+
+func readLines(t *testing.T, name string) []string {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
