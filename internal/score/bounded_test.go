@@ -1,0 +1,49 @@
+package score
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
+)
+
+// boundedContext makes each generated record weigh about 3 kB, so that a stage holding every
+// record would grow by tens of MB over the run.
+var boundedContext = strings.Repeat("The Denver Broncos won Super Bowl 50 in Santa Clara. ", 56)
+
+// TestMemoryBounded: qa-score with every default metric (and no summary) keeps a bounded window
+// of records, however long its input.
+func TestMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 4,000 records")
+	}
+	clitest.Bounded(t, clitest.Stream{
+		Run:   Run,
+		Args:  []string{"qa-score"},
+		N:     4000,
+		Line:  boundedLine,
+		Limit: 4 << 20,
+	})
+}
+
+func boundedLine(i int) []byte {
+	return fmt.Appendf(nil, `{"schema":1,"id":"r%d","dataset":"squad","type":"t%d","question":"Who won %d?",`+
+		`"answers":["Denver Broncos","Broncos %d"],"context":[{"title":"SB","text":%q}],`+
+		`"prediction":{"text":"the Broncos of Denver %d"}}`, i, i%3, i, i%7, boundedContext, i%11)
+}
+
+// TestMemoryBoundedSummary: with --summary, qa-score keeps each record's scores (8 bytes per
+// record and metric, for the bootstrap), not the records.
+func TestMemoryBoundedSummary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams 4,000 records")
+	}
+	clitest.Bounded(t, clitest.Stream{
+		Run:   Run,
+		Args:  []string{"qa-score", "--summary", t.TempDir() + "/summary.json"},
+		N:     4000,
+		Line:  boundedLine,
+		Limit: 4 << 20,
+	})
+}
