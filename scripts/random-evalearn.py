@@ -16,8 +16,9 @@ report_M{M}_K{K}.json and .stdout.txt (what the original wrote and printed, run 
 in the case folder). Each case draws M (1-9), K (0 to M+1), sequences of made-up task types
 and edits them the ways results files go wrong: shuffled, dropped and duplicated records,
 positions missing or beyond M, positions and sequence ids written as 3.0, 3e0, "3", true, -0,
-string ids beside numeric ones, records without type, sequence_id or position, and judge replies
-of every shape the reply generator makes, or not strings at all.
+string ids beside numeric ones, records without type, sequence_id or position, types that are
+"", numbers (1, 1.0 and true are one type) or null, and judge replies of every shape the reply
+generator makes, or not strings at all.
 
 --replies writes {"reply": ..., "outcome": 0|1} lines: replies built to steer the reply rule
 (fenced JSON by Python's json grammar, the inline {"answer_score": N} pattern with Unicode
@@ -40,6 +41,8 @@ import subprocess
 import sys
 import tempfile
 
+NUMBER_TYPES = ["1", "1.0", "true", "2", "2.5", "-3", "1e2", "100", "99999999999999999999", "0", "false",
+                "-0.0", "1e400", "0.1"]
 TYPES = ["Logic", "Maths", "Extraction", "Summaries", "Reading", "Ordering", "Données", "排序", "a b"]
 
 SPACES = [" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000", "\x1c", "\x1f", "\x85", "\x0b", "\x0c"]
@@ -145,7 +148,19 @@ def make_case(rng):
     k = rng.choice([0, 1, 2, 3, 3, m - 1, m, m + 1])
     k = max(0, k)
     n = rng.choice([1, 2, 3, 8, 20, 40])
-    types = rng.sample(TYPES, rng.choice([1, 2, 3, 5]))
+    # Types as JSON text. Most cases use names; some use "" among names, numbers (which Python
+    # keys by value: 1, 1.0 and true are one type) or null, one kind per case, since the original
+    # cannot sort types of different kinds.
+    mode = rng.random()
+    if mode < 0.15:
+        pool = ['""'] + [json.dumps(t) for t in TYPES]
+    elif mode < 0.3:
+        pool = NUMBER_TYPES
+    elif mode < 0.35:
+        pool = ["null"]
+    else:
+        pool = [json.dumps(t) for t in TYPES]
+    types = rng.sample(pool, min(len(pool), rng.choice([1, 2, 3, 5])))
     lines = []
     ids = rng.sample(range(0, 60), n)
     for sid in ids:
@@ -168,12 +183,13 @@ def make_case(rng):
             else:
                 rec["position_in_sequence"] = number(rng, pos)
             r = rng.random()
-            if r < 0.03:
-                pass  # no type
-            elif r < 0.06:
-                rec["type"] = json.dumps(rng.choice(TYPES))
+            if r < 0.03 and (mode < 0.15 or mode >= 0.35):
+                pass  # no type: "unknown", a name
             else:
-                rec["type"] = json.dumps(typ, ensure_ascii=rng.random() < 0.5)
+                t = rng.choice(pool) if r < 0.06 else typ
+                if t.startswith('"'):  # a name, spelled with or without \u escapes
+                    t = json.dumps(json.loads(t), ensure_ascii=rng.random() < 0.5)
+                rec["type"] = t
             r = rng.random()
             if r < 0.03:
                 pass  # no judge reply

@@ -33,7 +33,7 @@ type MetricsCI struct {
 
 // TypeCI are the intervals of one type's metrics.
 type TypeCI struct {
-	Type string
+	Type TaskType
 	MetricsCI
 }
 
@@ -49,10 +49,10 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 	}
 	_, byType := groupTypes(seqs)
 	for _, t := range rep.Types {
-		ts := byType[t.Type]
+		ts := byType[t.Type.Key]
 		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(rng, ts, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
 		if len(ts) < 2 {
-			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %d sequence: its intervals are degenerate", t.Type, len(ts)))
+			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %d sequence: its intervals are degenerate", t.Type.Name, len(ts)))
 		}
 	}
 	return ci
@@ -75,7 +75,7 @@ func intervals(rng *rand.Rand, seqs []Sequence, m, reps int, level float64, metr
 func (ci *CI) object() pyObject {
 	types := pyObject{}
 	for _, t := range ci.Types {
-		types = append(types, pyField{t.Type, t.object(ci.Warmup)})
+		types = append(types, pyField{t.Type.JSON, t.object(ci.Warmup)})
 	}
 	return pyObject{
 		{"method", "percentile bootstrap over sequences"},
@@ -133,7 +133,7 @@ func (ci *CI) WriteText(w io.Writer) error {
 	}
 	write("", ci.Overall)
 	for _, t := range ci.Types {
-		fmt.Fprintf(&b, "\nType: %s\n", t.Type)
+		fmt.Fprintf(&b, "\nType: %s\n", t.Type.Name)
 		write("  ", t.MetricsCI)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -37,7 +37,7 @@ func TestBootstrap(t *testing.T) {
 		if tc.Type != rep.Types[i].Type {
 			t.Errorf("type interval %d is for %q, want %q", i, tc.Type, rep.Types[i].Type)
 		}
-		contains(tc.Type+" accuracy", tc.Accuracy.Lo, tc.Accuracy.Hi, rep.Types[i].Accuracy)
+		contains(tc.Type.Name+" accuracy", tc.Accuracy.Lo, tc.Accuracy.Hi, rep.Types[i].Accuracy)
 	}
 	// Accuracy is a mean of ~1274 Bernoulli outcomes: the 95% interval is about ±2.6 points.
 	if w := o.Accuracy.Hi - o.Accuracy.Lo; w < 0.02 || w > 0.12 {
@@ -54,7 +54,7 @@ func TestBootstrap(t *testing.T) {
 }
 
 func TestBootstrapDegenerate(t *testing.T) {
-	seqs := []Sequence{{ID: "1", Type: "A", Y: []int{1, 0, 1}}}
+	seqs := []Sequence{{ID: "1", Type: NamedType("A"), Y: []int{1, 0, 1}}}
 	rep := Compute(seqs, 3, 1)
 	ci := Bootstrap(seqs, rep, 50, 0.9, 1)
 	if ci.Overall.Accuracy.Lo != ci.Overall.Accuracy.Hi {

@@ -124,8 +124,8 @@ func TestGoldenOutcomes(t *testing.T) {
 			}
 			for i, w := range want {
 				got := seqs[i]
-				if got.ID != string(w.SequenceID) || got.Type != w.Type || fmt.Sprint(got.Y) != fmt.Sprint(w.Outcomes) {
-					t.Errorf("sequence %d = %s %q %v, want %s %q %v", i, got.ID, got.Type, got.Y, w.SequenceID, w.Type, w.Outcomes)
+				if got.ID != string(w.SequenceID) || got.Type.Name != w.Type || fmt.Sprint(got.Y) != fmt.Sprint(w.Outcomes) {
+					t.Errorf("sequence %d = %s %q %v, want %s %q %v", i, got.ID, got.Type.Name, got.Y, w.SequenceID, w.Type, w.Outcomes)
 				}
 			}
 		})

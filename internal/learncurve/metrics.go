@@ -19,7 +19,7 @@ type Metrics struct {
 
 // TypeMetrics are the Metrics of the sequences of one type.
 type TypeMetrics struct {
-	Type      string
+	Type      TaskType
 	Sequences int
 	Metrics
 }
@@ -52,14 +52,16 @@ func Compute(seqs []Sequence, m, k int) Report {
 	order, byType := groupTypes(seqs)
 	typeMetrics := make(map[string]Metrics, len(order))
 	for _, t := range order {
-		typeMetrics[t] = compute(byType[t], m, k)
+		typeMetrics[t.Key] = compute(byType[t.Key], m, k)
 	}
 	rep.Overall = macro(order, typeMetrics, m)
 	rep.Overall.Accuracy, rep.Overall.PostWarmup = micro(seqs, m, k)
-	names := slices.Clone(order)
-	slices.Sort(names)
-	for _, t := range names {
-		rep.Types = append(rep.Types, TypeMetrics{Type: t, Sequences: len(byType[t]), Metrics: typeMetrics[t]})
+	sorted, warn := sortTypes(order)
+	if warn != "" {
+		rep.Warnings = append(rep.Warnings, warn)
+	}
+	for _, t := range sorted {
+		rep.Types = append(rep.Types, TypeMetrics{Type: t, Sequences: len(byType[t.Key]), Metrics: typeMetrics[t.Key]})
 	}
 	return rep
 }
@@ -68,15 +70,16 @@ func warmupWarning(k, m int) string {
 	return fmt.Sprintf("warm-up K (%d) must be less than M (%d): post-warmup accuracy is 0", k, m)
 }
 
-// groupTypes returns the types in first-appearance order and the sequences of each.
-func groupTypes(seqs []Sequence) ([]string, map[string][]Sequence) {
-	var order []string
+// groupTypes returns the types in first-appearance order (each as its first sequence has it) and
+// the sequences of each by type Key.
+func groupTypes(seqs []Sequence) ([]TaskType, map[string][]Sequence) {
+	var order []TaskType
 	by := make(map[string][]Sequence)
 	for _, s := range seqs {
-		if _, ok := by[s.Type]; !ok {
+		if _, ok := by[s.Type.Key]; !ok {
 			order = append(order, s.Type)
 		}
-		by[s.Type] = append(by[s.Type], s)
+		by[s.Type.Key] = append(by[s.Type.Key], s)
 	}
 	return order, by
 }
@@ -127,10 +130,10 @@ func micro(seqs []Sequence, m, k int) (acc, post float64) {
 
 // macro averages the per-type position accuracy, first-correct position and longest streak over
 // types with equal weight, and fits the slope to the averaged curve.
-func macro(order []string, by map[string]Metrics, m int) Metrics {
+func macro(order []TaskType, by map[string]Metrics, m int) Metrics {
 	out := Metrics{Position: make([]float64, m)}
 	for _, t := range order {
-		tm := by[t]
+		tm := by[t.Key]
 		for i, v := range tm.Position {
 			out.Position[i] += v
 		}

@@ -33,10 +33,10 @@ func TestFirstCorrectAndLongestRun(t *testing.T) {
 // sequences of type A, one of type B.
 func TestComputeWeighting(t *testing.T) {
 	seqs := []Sequence{
-		{ID: "1", Type: "A", Y: []int{0, 0, 1, 1}},
-		{ID: "2", Type: "A", Y: []int{0, 0, 0, 0}},
-		{ID: "3", Type: "B", Y: []int{1, 1, 1, 1}},
-		{ID: "4", Type: "A", Y: []int{0, 1, 0, 1}},
+		{ID: "1", Type: NamedType("A"), Y: []int{0, 0, 1, 1}},
+		{ID: "2", Type: NamedType("A"), Y: []int{0, 0, 0, 0}},
+		{ID: "3", Type: NamedType("B"), Y: []int{1, 1, 1, 1}},
+		{ID: "4", Type: NamedType("A"), Y: []int{0, 1, 0, 1}},
 	}
 	rep := Compute(seqs, 4, 2)
 	a := Metrics{
@@ -57,15 +57,15 @@ func TestComputeWeighting(t *testing.T) {
 		Slope:        0.1,
 	}
 	want := Report{Sequences: 4, Problems: 4, Warmup: 2, Overall: overall, Types: []TypeMetrics{
-		{Type: "A", Sequences: 3, Metrics: a}, {Type: "B", Sequences: 1, Metrics: b},
+		{Type: NamedType("A"), Sequences: 3, Metrics: a}, {Type: NamedType("B"), Sequences: 1, Metrics: b},
 	}}
-	if diff := cmp.Diff(want, rep, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+	if diff := cmp.Diff(want, rep, cmpopts.EquateApprox(0, 1e-12), cmp.AllowUnexported(TaskType{})); diff != "" {
 		t.Errorf("Compute mismatch (-want +got):\n%s", diff)
 	}
 }
 
 func TestComputeWarmupAtLeastM(t *testing.T) {
-	seqs := []Sequence{{ID: "1", Type: "A", Y: []int{1, 1}}}
+	seqs := []Sequence{{ID: "1", Type: NamedType("A"), Y: []int{1, 1}}}
 	for _, k := range []int{2, 5} {
 		rep := Compute(seqs, 2, k)
 		if rep.Overall.PostWarmup != 0 || rep.Types[0].PostWarmup != 0 {
@@ -80,7 +80,7 @@ func TestComputeWarmupAtLeastM(t *testing.T) {
 func TestComputeEmpty(t *testing.T) {
 	rep := Compute(nil, 3, 1)
 	want := Report{Problems: 3, Warmup: 1, Overall: Metrics{Position: []float64{0, 0, 0}}, Warnings: []string{"no sequences: every figure is 0"}}
-	if diff := cmp.Diff(want, rep); diff != "" {
+	if diff := cmp.Diff(want, rep, cmp.AllowUnexported(TaskType{})); diff != "" {
 		t.Errorf("Compute(nil) mismatch (-want +got):\n%s", diff)
 	}
 	if got := string(rep.JSON(nil)); !strings.Contains(got, `"type_metrics": {}`) {
@@ -92,23 +92,23 @@ func TestGrouper(t *testing.T) {
 	g := NewGrouper(3)
 	for _, o := range []Observation{
 		{Seq: "s1", Pos: "1", Correct: true}, // no type: the sequence is "unknown"
-		{Seq: "s1", Type: "A", Pos: "2", Correct: true},
-		{Seq: "s2", Type: "B", Pos: "3", Correct: true},
-		{Seq: "s1", Type: "A", Pos: "3", Correct: true},
-		{Seq: "s1", Type: "A", Pos: "2", Correct: false}, // later duplicate overwrites
-		{Seq: "s1", Type: "A", Pos: "4", Correct: true},  // beyond M: ignored
-		{Seq: "s2", Type: "B", Pos: `"1"`, Correct: true},
-		{Seq: `"s2"`, Type: "C", Pos: "1", Correct: true}, // a different key is a different sequence
+		{Seq: "s1", Type: NamedType("A"), Pos: "2", Correct: true},
+		{Seq: "s2", Type: NamedType("B"), Pos: "3", Correct: true},
+		{Seq: "s1", Type: NamedType("A"), Pos: "3", Correct: true},
+		{Seq: "s1", Type: NamedType("A"), Pos: "2", Correct: false}, // later duplicate overwrites
+		{Seq: "s1", Type: NamedType("A"), Pos: "4", Correct: true},  // beyond M: ignored
+		{Seq: "s2", Type: NamedType("B"), Pos: `"1"`, Correct: true},
+		{Seq: `"s2"`, Type: NamedType("C"), Pos: "1", Correct: true}, // a different key is a different sequence
 	} {
 		g.Add(o)
 	}
 	seqs, warns := g.Sequences()
 	want := []Sequence{
-		{ID: "s1", Type: UnknownType, Y: []int{1, 0, 1}},
-		{ID: "s2", Type: "B", Y: []int{0, 0, 1}},
-		{ID: `"s2"`, Type: "C", Y: []int{1, 0, 0}},
+		{ID: "s1", Type: NamedType(UnknownType), Y: []int{1, 0, 1}},
+		{ID: "s2", Type: NamedType("B"), Y: []int{0, 0, 1}},
+		{ID: `"s2"`, Type: NamedType("C"), Y: []int{1, 0, 0}},
 	}
-	if diff := cmp.Diff(want, seqs); diff != "" {
+	if diff := cmp.Diff(want, seqs, cmp.AllowUnexported(TaskType{})); diff != "" {
 		t.Errorf("Sequences mismatch (-want +got):\n%s", diff)
 	}
 	wantWarns := []string{

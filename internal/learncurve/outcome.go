@@ -6,13 +6,14 @@ import (
 	"strings"
 )
 
-// UnknownType is the type of a sequence whose first record has none (EvaLearn's default).
+// UnknownType is the name of the type of a sequence whose first record has none (EvaLearn's
+// default).
 const UnknownType = "unknown"
 
 // Observation is one judged answer placed in a sequence.
 type Observation struct {
-	Seq  string // sequence key; keys that differ are different sequences
-	Type string // task type; "" means UnknownType
+	Seq  string   // sequence key; keys that differ are different sequences
+	Type TaskType // task type; the zero TaskType means none (UnknownType)
 	// Pos is the position's key in the sequence: "1" to "M" are the positions read; any other
 	// key (an evalearn.Key such as "0", "8" or `"4"`) is kept apart and never read, as upstream.
 	Pos     string
@@ -22,7 +23,7 @@ type Observation struct {
 // Sequence is the outcome row of one sequence: Y[m] is 1 when position m+1 was answered correctly.
 type Sequence struct {
 	ID   string
-	Type string
+	Type TaskType
 	Y    []int
 }
 
@@ -35,7 +36,7 @@ type Grouper struct {
 
 type group struct {
 	id  string
-	typ string
+	typ TaskType
 	pos map[string]bool // position key → correct; later observations overwrite
 }
 
@@ -49,8 +50,8 @@ func (g *Grouper) Add(o Observation) {
 	s, ok := g.byKey[o.Seq]
 	if !ok {
 		typ := o.Type
-		if typ == "" {
-			typ = UnknownType
+		if typ.isZero() {
+			typ = NamedType(UnknownType)
 		}
 		s = &group{id: o.Seq, typ: typ, pos: make(map[string]bool)}
 		g.byKey[o.Seq] = s

@@ -88,7 +88,7 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	for i, t := range rep.Types {
-		label := fmt.Sprintf("%s (n=%d, k=%+.3f)", t.Type, t.Sequences, t.Slope)
+		label := fmt.Sprintf("%s (n=%d, k=%+.3f)", t.Type.Name, t.Sequences, t.Slope)
 		if err := addCurve(p, &legend, label, t.Position, plotutil.Color(i), i, 1); err != nil {
 			return nil, legend, err
 		}

@@ -17,6 +17,11 @@ const JudgeName = "evalearn"
 // EvaLearn's dict keys do; otherwise it is record.Sequence's position.
 const MetaPosition = "evalearn_position"
 
+// MetaType is the meta key where qa-load --format evalearn-results keeps a "type" that the record's
+// type field cannot hold (raw JSON: "", null, a number); the sequence's type is then RawType of
+// it, as upstream keys it.
+const MetaType = "evalearn_type"
+
 // ErrNoSequence marks a record that has no sequence placement; EvaLearn skips such records.
 var ErrNoSequence = errors.New("no sequence id or position")
 
@@ -28,7 +33,12 @@ func Observe(r *record.Record) (Observation, error) {
 	if r.Sequence == nil {
 		return Observation{}, ErrNoSequence
 	}
-	o := Observation{Seq: r.Sequence.ID, Type: r.Type, Pos: strconv.Itoa(r.Sequence.Position)}
+	o := Observation{Seq: r.Sequence.ID, Pos: strconv.Itoa(r.Sequence.Position)}
+	if raw, ok := r.Meta[MetaType]; ok {
+		o.Type = RawType(raw)
+	} else if r.Type != "" {
+		o.Type = NamedType(r.Type)
+	}
 	if raw, ok := r.Meta[MetaPosition]; ok {
 		o.Pos, _, _ = evalearn.Key(raw)
 	}

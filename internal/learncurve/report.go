@@ -33,7 +33,7 @@ func (r Report) evaluation() pyObject {
 	}
 	types := pyObject{}
 	for _, t := range r.Types {
-		types = append(types, pyField{t.Type, pyObject{
+		types = append(types, pyField{t.Type.JSON, pyObject{
 			{"sequence_count", t.Sequences},
 			{"overall_accuracy", t.Accuracy},
 			{"accuracy_slope", t.Slope},
@@ -80,7 +80,7 @@ func (r Report) WriteText(w io.Writer, savedTo string) error {
 	}
 	p("\n=== METRICS BY TASK TYPE ===")
 	for _, t := range r.Types {
-		p("\nType: %s (Sequences: %d)", t.Type, t.Sequences)
+		p("\nType: %s (Sequences: %d)", t.Type.Name, t.Sequences)
 		metrics("  ", t.Metrics)
 		p("  Position-wise Accuracy:")
 		for i, v := range t.Position {

@@ -23,7 +23,10 @@ import (
 //     sequence.position is the position when it is an integral number (3.0 is 3, true is 1) and
 //     0 otherwise (a string "4" never matches a position upstream); qa-learncurve reads the raw
 //     value in meta to keep such positions apart.
-//   - a missing type is "unknown", as upstream.
+//   - a missing type is "unknown", as upstream. A type that is not a name ("", null, a number)
+//     is also kept verbatim as meta.evalearn_type: upstream keys such sequences by that value
+//     ("" apart from a missing type, 1.0 together with 1), and qa-learncurve reads it there;
+//     type is then str() of a number ("3.0", "True") and "" otherwise.
 //   - a gpt4judge that is not a string (null, missing, a number) scores 0 upstream: raw is then
 //     empty and a non-null value is kept in meta.gpt4judge.
 //
@@ -61,7 +64,14 @@ func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 	}
 	rec.Type = "unknown"
 	if raw, ok := m["type"]; ok {
-		rec.Type, _ = scalarText(raw)
+		if isString(raw) {
+			rec.Type, _ = scalarText(raw)
+		} else {
+			rec.Type, _ = pyStrAnswer(raw) // str() of a number, as upstream prints it; "" for null
+		}
+		if !isString(raw) || rec.Type == "" {
+			setMeta(rec, "evalearn_type", raw)
+		}
 	}
 	if raw, ok := m["prompt"]; ok && !isNull(raw) {
 		if err := jsonUnmarshal(raw, &rec.Turns); err != nil {

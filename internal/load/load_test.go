@@ -338,6 +338,41 @@ func TestEvaLearnResultsKeys(t *testing.T) {
 	}
 }
 
+// TestEvaLearnResultsTypes: a type that is a name is the record's type; "", null and numbers, which
+// upstream keys by value, are also kept verbatim in meta.evalearn_type; a missing type is unknown.
+func TestEvaLearnResultsTypes(t *testing.T) {
+	for _, c := range []struct {
+		field, typ, meta string // meta "" means none
+	}{
+		{`"type": "Maths", `, "Maths", ""},
+		{``, "unknown", ""},
+		{`"type": "", `, "", `""`},
+		{`"type": null, `, "", `null`},
+		{`"type": 1.0, `, "1.0", `1.0`},
+		{`"type": 1e2, `, "100.0", `1e2`},
+		{`"type": true, `, "True", `true`},
+		{`"type": 3, `, "3", `3`},
+		{`"type": ["x"], `, "", `["x"]`},
+	} {
+		line := `{` + c.field + `"sequence_id": 1, "position_in_sequence": 1}`
+		var got *record.Record
+		in := Input{Name: "types.jsonl", R: strings.NewReader(line)}
+		err := EvaLearnResults(in, Options{}, func(r *record.Record, bad error) error {
+			if bad != nil {
+				t.Errorf("%s: bad item: %v", line, bad)
+			}
+			got = r
+			return nil
+		})
+		if err != nil || got == nil {
+			t.Fatalf("%s: no record (%v)", line, err)
+		}
+		if got.Type != c.typ || string(got.Meta["evalearn_type"]) != c.meta {
+			t.Errorf("%s: type %q, meta.evalearn_type %s; want %q, %s", line, got.Type, got.Meta["evalearn_type"], c.typ, c.meta)
+		}
+	}
+}
+
 func TestEvaLearnResultsEdgeCases(t *testing.T) {
 	recs, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge.jsonl")
 	tests := []struct {
