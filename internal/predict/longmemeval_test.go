@@ -158,8 +158,8 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 }
 
 // TestLongMemEvalHistoryErrors: a history the budget cannot be counted on is an error on its
-// record, with no call; the other records are answered; a bad budget is a usage error. (A DEL in
-// a turn is no trouble here: the json history spells it \u007f, as json.dumps does.)
+// record, with no call; the other records are answered (one with a DEL in a turn: o200k_base
+// counts it as tiktoken does); a bad budget is a usage error.
 func TestLongMemEvalHistoryErrors(t *testing.T) {
 	srv, seen := recordingServer(t)
 	args := []string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t), "--history-tokens", "60"}

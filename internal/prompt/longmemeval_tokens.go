@@ -2,11 +2,9 @@ package prompt
 
 import (
 	"errors"
-	"fmt"
 	"strings"
-	"sync"
 
-	"github.com/tiktoken-go/tokenizer/codec"
+	"github.com/qapipe/qapipe/internal/o200k"
 )
 
 // LongMemEval's reader (src/generation/run_generation.py) cuts the chat history to a token budget
@@ -38,11 +36,11 @@ func LongMemEvalGenLength(con bool) int {
 }
 
 // LongMemEvalHistoryLimit returns the history budget run_generation.py gives model when it
-// generates up to genLength tokens, and how it counts them: o200k is true for the GPT models
+// generates up to genLength tokens, and how it counts them: isO200k is true for the GPT models
 // (o200k_base, which TruncateHistory reproduces) and false for the open models, counted with
 // their Hugging Face tokenizers. known is false for a model outside its table (the script stops
 // on those).
-func LongMemEvalHistoryLimit(model string, genLength int) (limit int, o200k, known bool) {
+func LongMemEvalHistoryLimit(model string, genLength int) (limit int, isO200k, known bool) {
 	n, known := longMemEvalMaxLength[model]
 	if !known {
 		return 0, false, false
@@ -56,24 +54,11 @@ const (
 	endOfPrompt = "<|endofprompt|>" // o200k_base's other special token: tiktoken refuses it
 )
 
-var (
-	o200kOnce  sync.Once
-	o200kCodec *codec.Codec
-)
-
-// o200k returns the o200k_base codec, built at first use. (A function, not a package variable,
-// so that commands which never count tokens link none of its vocabulary.)
-func o200k() *codec.Codec {
-	o200kOnce.Do(func() { o200kCodec = codec.NewO200kBase() })
-	return o200kCodec
-}
-
 // TruncateHistory keeps the first limit o200k_base tokens of history, as run_generation.py does
 // with tiktoken: encode with "<|endoftext|>" allowed as the special token, keep tokens[:limit],
 // decode with errors="replace" (a character cut in two becomes U+FFFD). It returns the history
 // and whether it was cut. A history holding "<|endofprompt|>" is an error: tiktoken refuses to
-// encode it, and run_generation.py stops there. So is one holding U+007F that needs counting
-// (see below).
+// encode it, and run_generation.py stops there.
 //
 // The count goes a piece at a time and stops once the budget is spent. Pieces are cut before
 // every "#" that follows a newline, as every session header does: no o200k_base pre-token spans
@@ -86,12 +71,6 @@ func TruncateHistory(history string, limit int) (string, bool, error) {
 	if len(history) <= limit {
 		return history, false, nil // a token is at least a byte
 	}
-	if strings.ContainsRune(history, 0x7f) {
-		// The o200k_base encoder drops DEL (tiktoken-go/tokenizer v0.10.0), so the count would
-		// be short; every other code point matches tiktoken's pre-tokenizer in its tests.
-		return "", false, errors.New("the history holds U+007F (DEL), which qapipe's o200k_base count cannot take; remove it or set --history-tokens none")
-	}
-	c := o200k()
 	used := 0 // tokens before history[start:]
 	for start := 0; start < len(history); {
 		end := nextPiece(history, start)
@@ -105,22 +84,14 @@ func TruncateHistory(history string, limit int) (string, bool, error) {
 			continue
 		}
 		piece := history[start:end]
-		n, err := c.Count(piece)
-		if err != nil {
-			return "", false, fmt.Errorf("counting tokens: %w", err)
-		}
-		if used+n <= limit {
+		if n := o200k.Count(piece); used+n <= limit {
 			used += n
 			start = end
 			continue
 		}
-		_, toks, err := c.Encode(piece)
-		if err != nil {
-			return "", false, fmt.Errorf("counting tokens: %w", err)
-		}
 		cut := start
-		for _, t := range toks[:limit-used] {
-			cut += len(t)
+		if keep := limit - used; keep > 0 {
+			cut += o200k.Ends(nil, piece)[keep-1]
 		}
 		// Only the end of a prefix of valid UTF-8 can be invalid: one maximal subpart, which
 		// Python's errors="replace" turns into one U+FFFD, as ToValidUTF8 does.
