@@ -50,7 +50,7 @@ def score(pred, gold, category):
 
 WORDS = ["the", "a", "an", "and", "And", "running", "runs", "dogs", "dog", "Paris", "paris,",
          "cats;", "no", "information", "available", "not", "mentioned", "Not Mentioned", ",", ";",
-         "x", "é", "a\u0301", "İ", "ΑΣ", "²", "日本", "1,000", "7 May 2023", "hiking", "painting",
+         "x", "é", "a\u0301", "a\u0cf3", "the\U00011f00", "İ", "ΑΣ", "²", "日本", "1,000", "7 May 2023", "hiking", "painting",
          "generously", "happily", "Caroline", "LGBTQ", "sunsets", "pottery", "camping", "2022"]
 SEPS = [" ", ", ", ",", "; ", "  ", "\u00a0", "-", " and "]
 
