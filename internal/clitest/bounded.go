@@ -29,9 +29,13 @@ type Stream struct {
 // streams holds a bounded window of records, so the two differ by little; one that keeps every
 // record grows with the input between them. It fails if the growth exceeds s.Limit, if the run
 // fails, or if the output has another number of lines than expected. Measuring at the input side
-// catches a stage that holds everything back as well as one that leaks while it writes.
+// catches a stage that holds everything back as well as one that leaks while it writes. It is
+// skipped under -short.
 func Bounded(t *testing.T, s Stream) {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("streams %d lines", s.N)
+	}
 	m, err := s.measure()
 	if err != nil {
 		t.Fatal(err)

@@ -13,9 +13,6 @@ var sentence = strings.Repeat("Danilo Donati won the Academy Award for Costume D
 
 // TestMemoryBoundedJSONL: HotpotQA lines from stdin are converted as they come.
 func TestMemoryBoundedJSONL(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 4,000 items")
-	}
 	clitest.Bounded(t, clitest.Stream{
 		Run:  Run,
 		Args: []string{"qa-load", "--format", "hotpotqa"},
@@ -31,9 +28,6 @@ func TestMemoryBoundedJSONL(t *testing.T) {
 // TestMemoryBoundedLongMemEval: a LongMemEval file is one JSON array (0.3–3 GB upstream); its
 // entries are decoded one at a time, never the array whole.
 func TestMemoryBoundedLongMemEval(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 4,000 entries")
-	}
 	const n = 4000
 	clitest.Bounded(t, clitest.Stream{
 		Run:  Run,

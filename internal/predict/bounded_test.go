@@ -11,9 +11,6 @@ import (
 // TestMemoryBounded: qa-predict with the offline extractive model and 8 calls in flight holds a
 // bounded window of records, however long its input.
 func TestMemoryBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 4,000 records")
-	}
 	text := strings.Repeat("The Denver Broncos won Super Bowl 50 in Santa Clara in February 2016. ", 40)
 	clitest.Bounded(t, clitest.Stream{
 		Run:  Run,

@@ -15,9 +15,6 @@ var boundedContext = strings.Repeat("The Denver Broncos won Super Bowl 50 in San
 // TestMemoryBounded: qa-score with every default metric (and no summary) keeps a bounded window
 // of records, however long its input.
 func TestMemoryBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 4,000 records")
-	}
 	clitest.Bounded(t, clitest.Stream{
 		Run:   Run,
 		Args:  []string{"qa-score"},
@@ -36,9 +33,6 @@ func boundedLine(i int) []byte {
 // TestMemoryBoundedSummary: with --summary, qa-score keeps each record's scores (8 bytes per
 // record and metric, for the bootstrap), not the records.
 func TestMemoryBoundedSummary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("streams 4,000 records")
-	}
 	clitest.Bounded(t, clitest.Stream{
 		Run:   Run,
 		Args:  []string{"qa-score", "--summary", t.TempDir() + "/summary.json"},
