@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	gojson "github.com/goccy/go-json"
@@ -197,7 +198,13 @@ func (f *Fact) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("supporting fact title: %w", err)
 	}
 	if err := unmarshal(pair[1], &f.Sentence); err != nil {
-		return fmt.Errorf("supporting fact sentence: %w", err)
+		// An integral number written as a float (1.0, 1e0) is that index, as Python's tuples
+		// compare it in HotpotQA's evaluation.
+		var x float64
+		if unmarshal(pair[1], &x) != nil || x != math.Trunc(x) || math.Abs(x) > 1<<53 {
+			return fmt.Errorf("supporting fact sentence: %w", err)
+		}
+		f.Sentence = int(x)
 	}
 	return nil
 }
