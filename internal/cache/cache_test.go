@@ -198,9 +198,12 @@ func TestConcurrentProcesses(t *testing.T) {
 // TestOpenWaitsForAnotherWriter opens a file that another connection holds in a write
 // transaction before it is in WAL mode, as when several processes create one cache at once:
 // switching to WAL fails at once with SQLITE_BUSY, and Open must wait for the lock instead.
+// The other connection waits for locks as a qapipe process does (a busy timeout): without one,
+// its COMMIT fails at once whenever Open's connection holds a read lock at that moment, and the
+// file stays locked.
 func TestOpenWaitsForAnotherWriter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "cache.sqlite")
-	other, err := sql.Open("sqlite", "file:"+path)
+	other, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(30000)")
 	if err != nil {
 		t.Fatal(err)
 	}
