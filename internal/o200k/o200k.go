@@ -52,8 +52,8 @@ var (
 )
 
 // ranks returns the o200k_base ranks, read at first use from tiktoken-go's compiled-in
-// vocabulary (by decoding every id), so that programs that never count link no table they
-// build.
+// vocabulary (by decoding every id; about 80 ms and 15 MB), so that commands that never count
+// tokens never build the table.
 func ranks() rankTable {
 	rankOnce.Do(func() {
 		c := codec.NewO200kBase()
