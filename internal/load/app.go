@@ -11,9 +11,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
-	"github.com/urfave/cli/v2"
 )
 
 const description = `qa-load reads benchmark files and writes one qapipe record per question as JSON Lines on

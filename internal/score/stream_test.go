@@ -5,9 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/qapipe/qapipe/internal/command"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
 )
 
 // TestOrderAcrossJobs scores the same input with one worker and with several: the output (records

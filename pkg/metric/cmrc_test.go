@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
