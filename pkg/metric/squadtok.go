@@ -106,19 +106,15 @@ func (s *scratch) overlap(a, b text) int {
 }
 
 // overlapSmall is overlap for at most 64 gold tokens: each prediction token takes the first
-// unused gold token with its key, found by scanning a copy of the gold keys.
+// unused gold token with its key, found by scanning the gold tokens.
 func (s *scratch) overlapSmall(a, b text) int {
-	var keys [64]uint64
-	gold := keys[:0]
-	for _, t := range s.toks[b.lo:b.hi] {
-		gold = append(gold, t.key)
-	}
+	gold := s.toks[b.lo:b.hi]
 	var used uint64
 	same := 0
 	for i := a.lo; i < a.hi; i++ {
 		k := s.toks[i].key
-		for j, g := range gold {
-			if g == k && used&(1<<j) == 0 && (k&longKey == 0 || s.sameTok(i, b.lo+int32(j))) {
+		for j := range gold {
+			if gold[j].key == k && used&(1<<j) == 0 && (k&longKey == 0 || s.sameTok(i, b.lo+int32(j))) {
 				used |= 1 << j
 				same++
 				break
