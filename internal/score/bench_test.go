@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -151,5 +152,54 @@ func reportRates(b *testing.B, cpu0 time.Duration) {
 	b.ReportMetric(n/b.Elapsed().Seconds(), "records/s")
 	if cpu := cpuTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/n, "cpu-ns/record")
+	}
+}
+
+// BenchmarkMetricGenerated runs single metrics over the (prediction, answers) pairs of the
+// generated file, one core, reporting pairs/s: the short SQuAD-like answers that most QA runs
+// score, beside the golden corpus's harder mix that pkg/metric's benchmarks use.
+func BenchmarkMetricGenerated(b *testing.B) {
+	name := writeBenchFile(b, benchRecords)
+	f, err := os.Open(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	type pair struct {
+		pred string
+		refs []string
+	}
+	var pairs []pair
+	rd := record.NewReader(bufio.NewReader(f), name)
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		pairs = append(pairs, pair{rec.Prediction.Text, rec.Answers})
+	}
+	for _, m := range []struct {
+		name  string
+		score func(pred string, refs []string)
+	}{
+		{"SquadF1", func(p string, r []string) { metric.SquadF1(p, r) }},
+		{"RougeStem", func(p string, r []string) { metric.Rouge(p, r, true) }},
+		{"BLEU", func(p string, r []string) { metric.BLEU(p, r) }},
+		{"METEOR", func(p string, r []string) { metric.METEOR(p, r, true) }},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				for _, p := range pairs {
+					m.score(p.pred, p.refs)
+				}
+				n += len(pairs)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pairs/s")
+		})
 	}
 }
