@@ -98,30 +98,37 @@ func BenchmarkDecodeEncode(b *testing.B) {
 	b.ReportAllocs()
 	cpu := cpuTime()
 	for b.Loop() {
-		f, err := os.Open(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rd := record.NewReader(bufio.NewReader(f), name)
 		w := record.NewWriter(io.Discard)
-		for {
-			rec, err := rd.Read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
+		eachRecord(b, name, func(rec *record.Record) {
 			if err := w.Write(rec); err != nil {
 				b.Fatal(err)
 			}
-		}
+		})
 		if err := w.Flush(); err != nil {
 			b.Fatal(err)
 		}
-		f.Close()
 	}
 	reportRates(b, cpu)
+}
+
+// eachRecord passes the records of the file name to fn in order.
+func eachRecord(b *testing.B, name string, fn func(*record.Record)) {
+	f, err := os.Open(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rd := record.NewReader(bufio.NewReader(f), name)
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		fn(rec)
+	}
 }
 
 // BenchmarkSummarize is the summary alone: benchRecords outcomes of 17 metrics in two types,
@@ -159,28 +166,14 @@ func reportRates(b *testing.B, cpu0 time.Duration) {
 // generated file, one core, reporting pairs/s: the short SQuAD-like answers that most QA runs
 // score, beside the golden corpus's harder mix that pkg/metric's benchmarks use.
 func BenchmarkMetricGenerated(b *testing.B) {
-	name := writeBenchFile(b, benchRecords)
-	f, err := os.Open(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
 	type pair struct {
 		pred string
 		refs []string
 	}
 	var pairs []pair
-	rd := record.NewReader(bufio.NewReader(f), name)
-	for {
-		rec, err := rd.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
+	eachRecord(b, writeBenchFile(b, benchRecords), func(rec *record.Record) {
 		pairs = append(pairs, pair{rec.Prediction.Text, rec.Answers})
-	}
+	})
 	for _, m := range []struct {
 		name  string
 		score func(pred string, refs []string)
