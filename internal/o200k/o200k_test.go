@@ -101,7 +101,8 @@ func ourPieces(s string) []string {
 	return out
 }
 
-// FuzzPieces: the pre-tokenizer cuts any valid text where the pattern does.
+// FuzzPieces: the pre-tokenizer cuts any valid text where the pattern does, and the tokens of
+// the byte-pair merge tile it, each one in the vocabulary.
 func FuzzPieces(f *testing.F) {
 	for _, s := range []string{"hello world", "\n\n  \n", "^~  Z\n\n  \n", "a\x7fb", "I'M ſ'ſ", "\u0301a", "ǅǈ'LL",
 		" //\n/", "12345", "٣٣٣٣", "  \t", "\u3000x", "A\u0301b'Re"} {
@@ -113,6 +114,16 @@ func FuzzPieces(f *testing.F) {
 		}
 		if got, want := ourPieces(s), oraclePieces(s); !slices.Equal(got, want) {
 			t.Fatalf("pieces of %q = %q, want %q", s, got, want)
+		}
+		// The tokens tile the text, and each is in the vocabulary.
+		ends := Ends(nil, s)
+		if len(ends) != Count(s) || len(s) > 0 && (len(ends) == 0 || ends[len(ends)-1] != len(s)) {
+			t.Fatalf("Ends(%q) = %v, Count %d: not a tiling", s, ends, Count(s))
+		}
+		for i, tok := range pieces(s, ends) {
+			if _, ok := ranks()[tok]; !ok || tok == "" {
+				t.Fatalf("token %d of %q, %q, is not in the vocabulary", i, s, tok)
+			}
 		}
 	})
 }
