@@ -40,8 +40,19 @@ type call struct {
 	} `json:"request"`
 }
 
+// loadTranscript reads the recorded transcript of sequences 4 and 36.
 func loadTranscript(t testing.TB) []call {
-	b, err := os.ReadFile("testdata/evalearn/transcript.jsonl")
+	calls := readTranscript(t, "testdata/evalearn/transcript.jsonl")
+	if len(calls) != 28 {
+		t.Fatalf("transcript has %d calls, want 28", len(calls))
+	}
+	return calls
+}
+
+// readTranscript reads the calls of a transcript file, one JSON object per line.
+func readTranscript(t testing.TB, name string) []call {
+	t.Helper()
+	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +60,9 @@ func loadTranscript(t testing.TB) []call {
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		var c call
 		if err := json.Unmarshal([]byte(line), &c); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		calls = append(calls, c)
-	}
-	if len(calls) != 28 {
-		t.Fatalf("transcript has %d calls, want 28", len(calls))
 	}
 	return calls
 }

@@ -1,0 +1,88 @@
+package predict
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/load"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// TestRandomTranscripts solves random EvaLearn problems and sequences against a server that
+// replays what EvaLearn's own evaluate.py sent for them (scripts/random-evalearn-transcript.py):
+// every request qa-predict makes must be one evaluate.py made, byte for byte, each made once, and
+// the answers and verdicts must be the ones evaluate.py wrote. The committed cases are in
+// testdata/evalearn/random; QA_EVALEARN_TRANSCRIPTS names a folder of more.
+func TestRandomTranscripts(t *testing.T) {
+	dir := "testdata/evalearn/random"
+	if d := os.Getenv("QA_EVALEARN_TRANSCRIPTS"); d != "" {
+		dir = d
+	}
+	cases, _ := filepath.Glob(filepath.Join(dir, "case*"))
+	if len(cases) == 0 {
+		t.Fatalf("no cases in %s", dir)
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c), func(t *testing.T) { checkRandomTranscript(t, c) })
+	}
+}
+
+func checkRandomTranscript(t *testing.T, dir string) {
+	var input, stderr bytes.Buffer
+	err := load.Run(context.Background(), []string{"qa-load", filepath.Join(dir, "EvaLearn_Problem.json"),
+		filepath.Join(dir, "EvaLearn_Sequence.json")}, nil, &input, &stderr)
+	if err != nil {
+		t.Fatalf("qa-load: %v\n%s", err, stderr.String())
+	}
+	calls := readTranscript(t, filepath.Join(dir, "transcript.jsonl"))
+	var results []evaluatePyResult
+	b, err := os.ReadFile(filepath.Join(dir, "results.json"))
+	if err != nil || json.Unmarshal(b, &results) != nil || len(results) == 0 {
+		t.Fatalf("results.json: %v", err)
+	}
+	want := map[string]evaluatePyResult{}
+	for _, r := range results {
+		want[fmt.Sprintf("evalearn:%d:%d", r.Sequence, r.Position)] = r
+	}
+	srv := newReplayServer(t, calls)
+	recs, errs, err := seqRun(t, input.String(), seqArgs(t, srv.URL, "--concurrency", "4")...)
+	srv.check(t) // names any request evaluate.py did not send
+	if err != nil {
+		t.Fatalf("qa-predict: %v\n%s", err, errs)
+	}
+	if n := srv.answeredTotal(); n != len(calls) {
+		t.Errorf("%d requests answered, want the transcript's %d", n, len(calls))
+	}
+	// Two sequences may open with the same question: the same request, recorded twice, which
+	// the server counts against the last of them.
+	times := map[int]int{}
+	for _, c := range calls {
+		times[srv.byKey[requestKey(c.Request.Model, c.Request.Messages)]]++
+	}
+	for i, n := range times {
+		if got := srv.asked(i); got != n {
+			t.Errorf("call %d asked %d times, want %d", i, got, n)
+		}
+	}
+	if len(recs) != len(results) {
+		t.Fatalf("%d records, want %d (evaluate.py's results)", len(recs), len(results))
+	}
+	for _, rec := range recs {
+		r, ok := want[rec.ID]
+		if !ok {
+			t.Errorf("record %s is not in evaluate.py's results", rec.ID)
+			continue
+		}
+		if rec.Prediction == nil || rec.Prediction.Text != r.GPT4Res {
+			t.Errorf("%s: answer %+v, want %q", rec.ID, rec.Prediction, r.GPT4Res)
+		}
+		if j := rec.Judgments["evalearn"]; j == nil || textnorm.Strip(j.Raw) != r.GPT4Judge {
+			t.Errorf("%s: verdict %+v, want %q", rec.ID, j, r.GPT4Judge)
+		}
+	}
+}
