@@ -40,9 +40,10 @@ SHA-256 of the JSON array of messages sent.
 
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py, full-history
 sessions): --reading direct or con, --history-format, --history-sessions and --user-only are its
-options; max_tokens is 500 (direct) or 800 (con) unless --max-tokens is given; and the history is
-cut to its first --history-tokens o200k_base tokens before the prompt is filled (the oldest part
-is kept, as upstream keeps it). auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
+options; max_tokens is 800, which its script sends for either reading (its 500 for direct never
+applies), unless --max-tokens is given; and the history is cut to its first --history-tokens
+o200k_base tokens before the prompt is filled (the oldest part is kept, as upstream keeps it).
+auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
 gpt-4o-2024-08-06 and gpt-4o-mini-2024-07-18; other models get whole histories (with a warning for
 the open models of upstream's table, which it counts with their own tokenizers).
 
@@ -71,8 +72,8 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
-		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 500, 800 with --reading con, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
-		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`, direct (max_tokens 500) or con (step by step, max_tokens 800; the one its README recommends)", EnvVars: []string{"QA_READING"}},
+		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 800, as LongMemEval sends, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`, direct or con (step by step; the one its README recommends)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
 		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
@@ -219,13 +220,13 @@ func (a *app) configureReader(c *cli.Context) error {
 	return nil
 }
 
-// genLength is the max_tokens of LongMemEval's reader: --max-tokens when given, else 500 for the
-// direct prompt and 800 for con.
+// genLength is the max_tokens of LongMemEval's reader: --max-tokens when given, else the 800
+// that run_generation.py sends for either reading.
 func (a *app) genLength() int {
 	if a.maxTokensSet {
 		return a.maxTokens
 	}
-	return prompt.LongMemEvalGenLength(a.prompts.con)
+	return prompt.LongMemEvalGenLength
 }
 
 func (a *app) configureClient(c *cli.Context) error {

@@ -109,15 +109,15 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 		maxTokens int
 		stderr    string // expected in stderr
 	}{
-		{"auto, gpt-4o: 126500 tokens kept", []string{"--model", "gpt-4o"}, whole, 500, ""},
-		{"explicit budget", []string{"--model", "gpt-4o", "--history-tokens", "60"}, cut60, 500, "1 LongMemEval histories cut to their first 60 o200k_base tokens"},
-		{"environment", []string{"--model", "gpt-4o"}, cut60, 500, "cut to their first 60"},
-		{"max tokens given", []string{"--model", "gpt-4o-2024-08-06", "--history-tokens", "60", "--max-tokens", "800"}, cut60, 800, ""},
-		{"none", []string{"--model", "gpt-4o", "--history-tokens", "none"}, whole, 500, ""},
+		{"auto, gpt-4o: 126200 tokens kept", []string{"--model", "gpt-4o"}, whole, 800, ""},
+		{"explicit budget", []string{"--model", "gpt-4o", "--history-tokens", "60"}, cut60, 800, "1 LongMemEval histories cut to their first 60 o200k_base tokens"},
+		{"environment", []string{"--model", "gpt-4o"}, cut60, 800, "cut to their first 60"},
+		{"max tokens given", []string{"--model", "gpt-4o-2024-08-06", "--history-tokens", "60", "--max-tokens", "300"}, cut60, 300, ""},
+		{"none", []string{"--model", "gpt-4o", "--history-tokens", "none"}, whole, 800, ""},
 		{"con reading", []string{"--model", "gpt-4o", "--reading", "con"}, con, 800, ""},
-		{"nl, last 3 sessions, user turns", []string{"--model", "gpt-4o", "--history-format", "nl", "--history-sessions", "3", "--user-only"}, nl, 500, ""},
-		{"open model of the table", []string{"--model", "meta-llama/Meta-Llama-3.1-70B-Instruct"}, whole, 500,
-			"warning: LongMemEval cuts meta-llama/Meta-Llama-3.1-70B-Instruct's history to 126500 tokens of its Hugging Face tokenizer"},
+		{"nl, last 3 sessions, user turns", []string{"--model", "gpt-4o", "--history-format", "nl", "--history-sessions", "3", "--user-only"}, nl, 800, ""},
+		{"open model of the table", []string{"--model", "meta-llama/Meta-Llama-3.1-70B-Instruct"}, whole, 800,
+			"warning: LongMemEval cuts meta-llama/Meta-Llama-3.1-70B-Instruct's history to 126200 tokens of its Hugging Face tokenizer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 			if lme.MaxTokens != tt.maxTokens {
 				t.Errorf("LongMemEval max tokens = %d, want %d", lme.MaxTokens, tt.maxTokens)
 			}
-			if want := map[bool]int{false: 0, true: 800}[slices.Contains(tt.args, "--max-tokens")]; gen.MaxTokens != want {
+			if want := map[bool]int{false: 0, true: 300}[slices.Contains(tt.args, "--max-tokens")]; gen.MaxTokens != want {
 				t.Errorf("generic record max tokens = %d, want %d", gen.MaxTokens, want)
 			}
 			if !strings.Contains(stderr, tt.stderr) {

@@ -86,3 +86,54 @@ func checkRandomTranscript(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestRandomLongMemEval asks LongMemEval questions against a server that replays what
+// LongMemEval's own run_generation.py sent for the same entries and options
+// (scripts/random-longmemeval-requests.py): every request must be one it made, byte for byte,
+// and each answer its stripped reply. Committed cases are in testdata/longmemeval/random;
+// QA_LONGMEMEVAL_REQUESTS names a folder of more.
+func TestRandomLongMemEval(t *testing.T) {
+	dir := "testdata/longmemeval/random"
+	if d := os.Getenv("QA_LONGMEMEVAL_REQUESTS"); d != "" {
+		dir = d
+	}
+	cases, _ := filepath.Glob(filepath.Join(dir, "case*"))
+	if len(cases) == 0 {
+		t.Fatalf("no cases in %s", dir)
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c), func(t *testing.T) { checkRandomLongMemEval(t, c) })
+	}
+}
+
+func checkRandomLongMemEval(t *testing.T, dir string) {
+	var opts struct {
+		Flags []string `json:"qa_predict_flags"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "options.json"))
+	if err != nil || json.Unmarshal(b, &opts) != nil {
+		t.Fatalf("options.json: %v", err)
+	}
+	var input, stderr bytes.Buffer
+	if err := load.Run(context.Background(), []string{"qa-load", "--format", "longmemeval", filepath.Join(dir, "entries.json")},
+		nil, &input, &stderr); err != nil {
+		t.Fatalf("qa-load: %v\n%s", err, stderr.String())
+	}
+	calls := readTranscript(t, filepath.Join(dir, "transcript.jsonl"))
+	srv := newReplayServer(t, calls)
+	args := append([]string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL,
+		"--api-key-file", keyFile(t), "--max-retries", "0"}, opts.Flags...)
+	recs, errs, err := seqRun(t, input.String(), args...)
+	srv.check(t) // names any request run_generation.py did not send
+	if err != nil {
+		t.Fatalf("qa-predict %v: %v\n%s", opts.Flags, err, errs)
+	}
+	if len(recs) != len(calls) || srv.answeredTotal() != len(calls) {
+		t.Fatalf("%d records, %d requests answered; want %d of each", len(recs), srv.answeredTotal(), len(calls))
+	}
+	for i, rec := range recs {
+		if want := textnorm.Strip(calls[i].Raw); rec.Prediction == nil || rec.Prediction.Text != want {
+			t.Errorf("%s: answer %+v, want %q", rec.ID, rec.Prediction, want)
+		}
+	}
+}

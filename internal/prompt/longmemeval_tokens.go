@@ -21,19 +21,18 @@ var longMemEvalMaxLength = map[string]int{
 	"meta-llama/Meta-Llama-3.1-8B-Instruct":  128000,
 	"meta-llama/Meta-Llama-3.1-70B-Instruct": 128000,
 	"microsoft/Phi-3-medium-128k-instruct":   120000,
+	"microsoft/Phi-3.5-mini-instruct":        120000,
+	"microsoft/phi-4":                        16000,
 	"mistral-7b-instruct-v0.2":               32000,
 	"mistral-7b-instruct-v0.3":               32000,
 	"In2Training/FILM-7B":                    32000,
 }
 
-// LongMemEvalGenLength is run_generation.py's max_tokens when --gen_length is not given: 500 for
-// the direct reader prompt, 800 for the step-by-step one (con, its --cot true).
-func LongMemEvalGenLength(con bool) int {
-	if con {
-		return 800
-	}
-	return 500
-}
+// LongMemEvalGenLength is run_generation.py's max_tokens when --gen_length is not given, for
+// either reading. The script reads `500 if not args.cot else 800`, meaning 500 for the direct
+// prompt, but args.cot is the string "true" or "false", never false as a condition: it sends 800
+// either way (and budgets the history as 128,000 − 800 − 1,000 tokens), and so does qapipe.
+const LongMemEvalGenLength = 800
 
 // LongMemEvalHistoryLimit returns the history budget run_generation.py gives model when it
 // generates up to genLength tokens, and how it counts them: isO200k is true for the GPT models

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Random LongMemEval entries read by LongMemEval's own run_generation.py against a fake model
+client, recording every request, for a differential check of qa-predict's LongMemEval reader:
+
+    /usr/bin/python3 scripts/random-longmemeval-requests.py \\
+        --run-generation LongMemEval/src/generation/run_generation.py --cases 20 --seed 1 \\
+        --out /tmp/longmemeval-requests
+    QA_LONGMEMEVAL_REQUESTS=/tmp/longmemeval-requests go test ./internal/predict -run RandomLongMemEval
+
+Each case folder holds entries.json (a LongMemEval file of a few entries), options.json (the
+run's topk_context, history_format, useronly and cot, and the qa-predict flags that ask for the
+same) and transcript.jsonl (each request run_generation.py sent, in the golden transcript's
+layout, with the fake reply). Entries mix what the history must carry through: sessions whose
+dates are out of order or equal (upstream sorts them, stably, as strings), turns marked
+has_answer (dropped from the history), contents with quotes, backslashes, braces, newlines,
+Python whitespace such as \\x1c at the ends (the nl format strips it), non-ASCII and non-BMP
+characters (the json format escapes them), and text that looks like the history's own headers.
+
+The model is gpt-4o, whose budget is counted with tiktoken upstream; tiktoken is not here, so
+it is replaced by a tokenizer that never cuts, and the histories are kept far below the budget
+(qa-predict counts them with o200k_base and does not cut either). It needs the original script
+(https://github.com/xiaowu0162/LongMemEval, MIT, not part of qapipe), numpy and tqdm; the openai,
+backoff, transformers and tiktoken modules are replaced by small fakes.
+"""
+import argparse
+import hashlib
+import importlib.util
+import json
+import os
+import random
+import sys
+import types
+
+PIECES = ["I bought a green bike", "'single'", '"double"', "back\\slash", "{braces} {}", "\n", "\n\n", "\t",
+          "ünïcödé", "中文", "🙂", "\U0001f9d1\u200d\U0001f4bb", "\x1c", "\x7f", "\u00a0", "\u2028", "\u3000",
+          "### Session 9:", "Session Date: 2020/01/01", "user: ", "assistant: ", "  ", "</s>", "%s %d",
+          "\\n", "C:\\path", "<tag>", "&amp;", "line end  ", "Answer:", "\ud7ff", "\ue000"]
+EDGES = ["", "", " ", "\n", "\x1c", "\x1f ", "\u3000", "\t", "\u00a0"]
+TYPES = ["single-session-user", "single-session-assistant", "single-session-preference",
+         "multi-session", "temporal-reasoning", "knowledge-update"]
+
+
+def text(rng, k):
+    return "".join(rng.choice(PIECES) for _ in range(rng.randint(1, k)))
+
+
+def date(rng):
+    days = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    return "2023/%02d/%02d (%s) %02d:%02d" % (rng.randint(1, 12), rng.randint(1, 28), rng.choice(days),
+                                             rng.randint(0, 23), rng.randint(0, 59))
+
+
+def entry(rng, i):
+    sessions, dates, ids = [], [], []
+    for s in range(rng.randint(1, 6)):
+        turns = []
+        for k in range(rng.randint(1, 5)):
+            t = {"role": ["user", "assistant"][k % 2], "content": rng.choice(EDGES) + text(rng, 6) + rng.choice(EDGES)}
+            if rng.random() < 0.3:
+                t["has_answer"] = rng.random() < 0.5
+            turns.append(t)
+        sessions.append(turns)
+        dates.append(dates[-1] if dates and rng.random() < 0.2 else date(rng))
+        ids.append("s%d_%d" % (i, s))
+    qtype = rng.choice(TYPES)
+    qid = "q%06d" % i + ("_abs" if rng.random() < 0.2 else "")
+    return {"question_id": qid, "question_type": qtype, "question": text(rng, 4), "answer": text(rng, 2),
+            "question_date": date(rng), "haystack_session_ids": ids, "haystack_dates": dates,
+            "haystack_sessions": sessions, "answer_session_ids": ids[:1]}
+
+
+def reply(seed):
+    rng = random.Random(seed)
+    return rng.choice(EDGES) + "The answer: " + text(rng, 4) + rng.choice(EDGES)
+
+
+def install_fakes(transcript):
+    openai = types.ModuleType("openai")
+
+    class RateLimitError(Exception):
+        pass
+
+    class Completions:
+        def create(self, model, messages, temperature=None, max_tokens=None, n=None, **kw):
+            req = {"model": model, "messages": messages, "temperature": temperature, "max_tokens": max_tokens}
+            key = json.dumps([model, messages], ensure_ascii=False).encode("utf-8", "surrogatepass")
+            raw = reply(int.from_bytes(hashlib.sha256(key).digest()[:8], "big"))
+            transcript.append({"call_index": len(transcript), "role": "client", "request": req, "raw_response": raw})
+            msg = types.SimpleNamespace(content=raw)
+            usage = types.SimpleNamespace(prompt_tokens=1, completion_tokens=1)
+            return types.SimpleNamespace(choices=[types.SimpleNamespace(message=msg)], usage=usage)
+
+    class OpenAI:
+        def __init__(self, **kw):
+            self.chat = types.SimpleNamespace(completions=Completions())
+
+    openai.OpenAI, openai.RateLimitError = OpenAI, RateLimitError
+    sys.modules["openai"] = openai
+    backoff = types.ModuleType("backoff")
+    backoff.constant = None
+    backoff.on_exception = lambda *a, **kw: (lambda f: f)
+    sys.modules["backoff"] = backoff
+    transformers = types.ModuleType("transformers")
+    transformers.AutoTokenizer = None
+    sys.modules["transformers"] = transformers
+    tiktoken = types.ModuleType("tiktoken")
+
+    class NeverCut:  # the histories here are far below the budget: nothing to cut
+        def encode(self, text, **kw):
+            return [0]
+
+    tiktoken.get_encoding = lambda name: NeverCut()
+    sys.modules["tiktoken"] = tiktoken
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--run-generation", required=True, help="path of LongMemEval's src/generation/run_generation.py")
+    ap.add_argument("--cases", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    transcript = []
+    install_fakes(transcript)
+    spec = importlib.util.spec_from_file_location("longmemeval_generation", a.run_generation)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    rng = random.Random(a.seed)
+    os.makedirs(a.out, exist_ok=True)
+    for c in range(1, a.cases + 1):
+        d = os.path.join(a.out, "case%03d" % c)
+        os.makedirs(d, exist_ok=True)
+        entries = [entry(rng, c * 100 + i) for i in range(rng.randint(1, 4))]
+        topk = rng.choice([0, 1, 2, 3, 1000])
+        fmt, useronly, cot = rng.choice(["json", "nl"]), rng.choice(["true", "false"]), rng.choice(["true", "false"])
+        with open(os.path.join(d, "entries.json"), "w", encoding="utf-8") as f:
+            json.dump(entries, f, ensure_ascii=False, indent=1)
+        flags = ["--history-format", fmt, "--history-sessions", str(topk), "--reading", "con" if cot == "true" else "direct"]
+        if useronly == "true":
+            flags.append("--user-only")
+        with open(os.path.join(d, "options.json"), "w", encoding="utf-8") as f:
+            json.dump({"topk_context": topk, "history_format": fmt, "useronly": useronly, "cot": cot,
+                       "qa_predict_flags": flags}, f, indent=1)
+        del transcript[:]
+        args = argparse.Namespace(in_file=os.path.join(d, "entries.json"), out_dir=d, out_file_suffix="",
+                                  model_name="gpt-4o", model_alias="gpt-4o", openai_base_url=None,
+                                  openai_key="fake", openai_organization=None, retriever_type="orig-session",
+                                  topk_context=topk, history_format=fmt, useronly=useronly, cot=cot, con="false",
+                                  merge_key_expansion_into_value="none", gen_length=None)
+        out = sys.stdout
+        sys.stdout = open(os.devnull, "w")
+        try:
+            gen.main(args)
+        finally:
+            sys.stdout.close()
+            sys.stdout = out
+        for name in os.listdir(d):  # the answers file run_generation.py writes
+            if "_testlog_" in name:
+                os.remove(os.path.join(d, name))
+        with open(os.path.join(d, "transcript.jsonl"), "w", encoding="utf-8") as f:
+            for t in transcript:
+                f.write(json.dumps(t, ensure_ascii=False) + "\n")
+
+
+main()
