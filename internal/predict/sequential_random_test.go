@@ -19,8 +19,13 @@ import (
 // the answers and verdicts must be the ones evaluate.py wrote. The committed cases are in
 // testdata/evalearn/random; QA_EVALEARN_TRANSCRIPTS names a folder of more.
 func TestRandomTranscripts(t *testing.T) {
-	dir := "testdata/evalearn/random"
-	if d := os.Getenv("QA_EVALEARN_TRANSCRIPTS"); d != "" {
+	eachCase(t, "testdata/evalearn/random", "QA_EVALEARN_TRANSCRIPTS", checkRandomTranscript)
+}
+
+// eachCase runs check as a subtest on every case* folder of dir, or of the folder the
+// environment variable env names when it is set.
+func eachCase(t *testing.T, dir, env string, check func(t *testing.T, dir string)) {
+	if d := os.Getenv(env); d != "" {
 		dir = d
 	}
 	cases, _ := filepath.Glob(filepath.Join(dir, "case*"))
@@ -28,7 +33,7 @@ func TestRandomTranscripts(t *testing.T) {
 		t.Fatalf("no cases in %s", dir)
 	}
 	for _, c := range cases {
-		t.Run(filepath.Base(c), func(t *testing.T) { checkRandomTranscript(t, c) })
+		t.Run(filepath.Base(c), func(t *testing.T) { check(t, c) })
 	}
 }
 
@@ -93,17 +98,7 @@ func checkRandomTranscript(t *testing.T, dir string) {
 // and each answer its stripped reply. Committed cases are in testdata/longmemeval/random;
 // QA_LONGMEMEVAL_REQUESTS names a folder of more.
 func TestRandomLongMemEval(t *testing.T) {
-	dir := "testdata/longmemeval/random"
-	if d := os.Getenv("QA_LONGMEMEVAL_REQUESTS"); d != "" {
-		dir = d
-	}
-	cases, _ := filepath.Glob(filepath.Join(dir, "case*"))
-	if len(cases) == 0 {
-		t.Fatalf("no cases in %s", dir)
-	}
-	for _, c := range cases {
-		t.Run(filepath.Base(c), func(t *testing.T) { checkRandomLongMemEval(t, c) })
-	}
+	eachCase(t, "testdata/longmemeval/random", "QA_LONGMEMEVAL_REQUESTS", checkRandomLongMemEval)
 }
 
 func checkRandomLongMemEval(t *testing.T, dir string) {
