@@ -47,25 +47,19 @@ func RawType(raw []byte) TaskType {
 	if err != nil {
 		return NamedType(strings.TrimSpace(string(raw)))
 	}
-	t := TaskType{Name: v.Str(), kind: strType}
-	switch v.Kind {
-	case python.Str:
+	if v.Kind == python.Str {
 		return NamedType(v.S)
+	}
+	// json.dump writes a dict key that is not a str as json.dumps writes the value.
+	t := TaskType{Name: v.Str(), JSON: v.Dumps()}
+	switch v.Kind {
 	case python.None:
-		t.Key, t.JSON, t.kind = nonStrKey+"None", "null", noneType
+		t.Key, t.kind = nonStrKey+"None", noneType
 	case python.Bool, python.Int, python.Float:
 		key, _, _ := evalearn.Key(raw)
 		t.Key, t.kind = nonStrKey+key, numberType
-		switch v.Kind {
-		case python.Bool:
-			t.JSON = map[bool]string{true: "true", false: "false"}[v.B]
-		case python.Int:
-			t.JSON = v.N
-		default:
-			t.JSON = python.JSONFloat(v.F)
-		}
 	default:
-		t.Key, t.JSON, t.kind = nonStrKey+v.Dumps(), v.Dumps(), unhashableType
+		t.Key, t.kind = nonStrKey+t.JSON, unhashableType
 	}
 	return t
 }
