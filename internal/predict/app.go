@@ -39,9 +39,12 @@ the rest; --template FILE (a Go text/template over the record) overrides it. pro
 SHA-256 of the JSON array of messages sent.
 
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py, full-history
-sessions): --reading direct or con, --history-format, --history-sessions and --user-only are its
-options; max_tokens is 800, which its script sends for either reading (its 500 for direct never
-applies), unless --max-tokens is given; and the history is cut to its first --history-tokens
+sessions): --reading, --history-format, --history-sessions and --user-only are its options. The
+reading is direct, con (step by step, the one its README recommends) or con-separate: first one
+call per kept session asking for reading notes on it (max_tokens 500; the notes are kept in
+prediction.notes, and usage, cost and attempts sum every call), then con over the notes, shown as
+json. The reading call's max_tokens is 800, which its script sends for every reading (its 500 for
+direct never applies), unless --max-tokens is given; and the history is cut to its first --history-tokens
 o200k_base tokens before the prompt is filled (the oldest part is kept, as upstream keeps it).
 auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
 gpt-4o-2024-08-06 and gpt-4o-mini-2024-07-18; other models get whole histories (with a warning for
@@ -73,7 +76,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 800, as LongMemEval sends, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
-		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`, direct or con (step by step; the one its README recommends)", EnvVars: []string{"QA_READING"}},
+		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
 		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
@@ -187,14 +190,20 @@ func (a *app) configureReader(c *cli.Context) error {
 	p := a.prompts
 	p.stderr = a.stderr
 	switch r := c.String("reading"); r {
-	case "direct", "con":
-		p.con = r == "con"
+	case "direct", "con", "con-separate":
+		p.con, p.notes = r != "direct", r == "con-separate"
 	default:
-		return command.Usagef("--reading: want direct or con, not %q", r)
+		return command.Usagef("--reading: want direct, con or con-separate, not %q", r)
 	}
 	p.history.Format = c.String("history-format")
 	if p.history.Format != "json" && p.history.Format != "nl" {
 		return command.Usagef("--history-format: want json or nl, not %q", p.history.Format)
+	}
+	switch {
+	case p.notes && p.history.Format == "nl":
+		return command.Usagef("--reading con-separate: its notes are read as json only (LongMemEval's script fails on --history-format nl)")
+	case p.notes && a.provider == "extractive":
+		return command.Usagef("--reading con-separate: the extractive baseline reads no prompt, so it takes no notes")
 	}
 	if p.history.TopK = c.Int("history-sessions"); p.history.TopK < 0 {
 		return command.Usagef("--history-sessions must not be negative")

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -184,6 +185,141 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 		_, _, err := run(t, context.Background(), in, append(args, bad...)...)
 		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), bad[0]) {
 			t.Errorf("%s %s: %v, want a usage error naming the flag", bad[0], bad[1], err)
+		}
+	}
+}
+
+// notesServer answers LongMemEval's note requests with "  note N\n" (N counting note requests
+// from 1) and every other request "ok", 10 tokens in and 1 out each; the note request numbered
+// failAt, if any, gets a permanent 400.
+func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatRequest) {
+	var mu sync.Mutex
+	var seen []chatRequest
+	notes := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model     string                     `json:"model"`
+			MaxTokens int                        `json:"max_tokens"`
+			Messages  []struct{ Content string } `json:"messages"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		content := req.Messages[len(req.Messages)-1].Content
+		mu.Lock()
+		seen = append(seen, chatRequest{req.Model, req.MaxTokens, content})
+		reply := "ok"
+		if strings.HasPrefix(content, "I will give you a chat history") {
+			notes++
+			if notes == failAt {
+				mu.Unlock()
+				http.Error(w, `{"error":{"message":"no notes today","type":"invalid_request_error"}}`, 400)
+				return
+			}
+			reply = fmt.Sprintf("  note %d\n", notes)
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`, req.Model, reply)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []chatRequest {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]chatRequest(nil), seen...)
+	}
+}
+
+// TestLongMemEvalNotes: con-separate asks for notes on each kept session, in file order, then
+// reads them; the record carries the notes and the sums of what every call used, and a cached
+// rerun makes no call.
+func TestLongMemEvalNotes(t *testing.T) {
+	rec := longMemEvalRecord("longmemeval:q1", "")
+	rec.Context[5].Date = "2023/04/01 (Sat) 09:00" // sorts first in the history
+	opt := prompt.HistoryOptions{Format: "json", TopK: 3}
+	asks, err := prompt.LongMemEvalNotePrompts(rec, opt)
+	if err != nil || len(asks) != 3 || asks[0].Date != rec.Context[5].Date {
+		t.Fatalf("note prompts: %d, %v (want the last 3 sessions in file order)", len(asks), err)
+	}
+	if !strings.Contains(asks[0].Prompt, `Session Content:
+[{"role": "user", "content": "Day 5. I started at Acme`) || !strings.HasSuffix(asks[0].Prompt, "Question: Where do I work?\nExtracted note (information relevant to answering the question):") {
+		t.Errorf("note prompt:\n%s", asks[0].Prompt)
+	}
+	notes := []string{"note 1", "note 2", "note 3"}
+	reading, _, err := prompt.LongMemEvalNotesPrompt(rec, asks, notes, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantHistory := "\n### Session 1:\nSession Date: 2023/04/01 (Sat) 09:00\nSession Content:\n\n{\"session_summary\": \"note 1\"}\n" +
+		"\n### Session 2:\nSession Date: 2023/05/07 (Mon) 09:00\nSession Content:\n\n{\"session_summary\": \"note 2\"}\n" +
+		"\n### Session 3:\nSession Date: 2023/05/08 (Mon) 09:00\nSession Content:\n\n{\"session_summary\": \"note 3\"}\n"
+	if want := prompt.LongMemEvalGeneration(wantHistory, "2023/05/30 (Tue) 10:00", rec.Question, true); reading != want {
+		t.Errorf("reading prompt:\n%s\nwant:\n%s", reading, want)
+	}
+
+	srv, seen := notesServer(t, 0)
+	cacheFile := filepath.Join(t.TempDir(), "cache.sqlite")
+	args := []string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--reading", "con-separate", "--history-sessions", "3", "--cache", cacheFile}
+	for run1 := range 2 {
+		recs, stderr, err := run(t, context.Background(), jsonl(t, rec), args...)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("qa-predict: %v (%d records)\n%s", err, len(recs), stderr)
+		}
+		p, cached := recs[0].Prediction, run1 == 1
+		attempts := map[bool]int{false: 4, true: 0}[cached] // a cached reply took no attempt
+		if p.Text != "ok" || !slices.Equal(p.Notes, notes) || p.Attempts != attempts || p.Usage == nil || *p.Usage != (record.Usage{InputTokens: 40, OutputTokens: 4}) {
+			t.Errorf("run %d: prediction %+v (usage %+v), want ok, %q, %d attempts, 40 tokens in and 4 out", run1+1, p, p.Usage, notes, attempts)
+		}
+		if p.CostUSD == nil || *p.CostUSD <= 0 || p.Cached != cached || cached && p.LatencyMS != 0 {
+			t.Errorf("run %d: cost %v, cached %v, latency %d", run1+1, p.CostUSD, p.Cached, p.LatencyMS)
+		}
+		if !strings.Contains(stderr, "tokens 40 in, 4 out") {
+			t.Errorf("run %d: totals do not count the notes:\n%s", run1+1, stderr)
+		}
+	}
+	reqs := seen()
+	if len(reqs) != 4 {
+		t.Fatalf("%d calls over two runs, want 4 (the second run is cached)", len(reqs))
+	}
+	for i, r := range reqs {
+		want, maxTokens := reading, 800
+		if i < 3 {
+			want, maxTokens = asks[i].Prompt, 500
+		}
+		if r.Prompt != want || r.MaxTokens != maxTokens {
+			t.Errorf("call %d: max_tokens %d, prompt:\n%.300s\nwant max_tokens %d:\n%.300s", i+1, r.MaxTokens, r.Prompt, maxTokens, want)
+		}
+	}
+}
+
+// TestLongMemEvalNotesErrors: a failed note call is an error on its record, which is not read;
+// the other records are answered. con-separate cannot be asked of the nl format or of the
+// extractive baseline.
+func TestLongMemEvalNotesErrors(t *testing.T) {
+	srv, seen := notesServer(t, 2)
+	args := []string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--reading", "con-separate", "--history-sessions", "2", "--concurrency", "1"}
+	in := jsonl(t, longMemEvalRecord("longmemeval:a", ""), longMemEvalRecord("longmemeval:b", ""))
+	recs, stderr, err := run(t, context.Background(), in, args...)
+	if command.ExitCode(err) != 3 || len(recs) != 2 {
+		t.Fatalf("qa-predict: %v (exit %d, %d records), want exit 3 and 2 records\n%s", err, command.ExitCode(err), len(recs), stderr)
+	}
+	bad, good := recs[0].Prediction, recs[1].Prediction
+	if !strings.HasPrefix(bad.Error, "notes on session 2 of 2: ") || !strings.Contains(bad.Error, "no notes today") || bad.Text != "" || bad.Notes != nil {
+		t.Errorf("record a: %+v, want the note call's error and no answer", bad)
+	}
+	if good.Error != "" || good.Text != "ok" || !slices.Equal(good.Notes, []string{"note 3", "note 4"}) {
+		t.Errorf("record b: %+v", good)
+	}
+	if n := len(seen()); n != 5 {
+		t.Errorf("%d calls, want 5 (2 notes asked for a, 3 calls for b)", n)
+	}
+	for _, extra := range [][]string{{"--history-format", "nl"}, {"--provider", "extractive"}} {
+		_, _, err := run(t, context.Background(), in, append(args, extra...)...)
+		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), "con-separate") {
+			t.Errorf("%v: %v, want a usage error", extra, err)
 		}
 	}
 }

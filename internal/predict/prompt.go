@@ -70,6 +70,7 @@ type prompter struct {
 	// cannot be kept.
 	history     prompt.HistoryOptions
 	con         bool // the step-by-step reading prompt
+	notes       bool // con-separate: notes on each session first (notes.go)
 	historyWarn string
 	stderr      io.Writer
 	warnOnce    sync.Once
@@ -117,9 +118,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		}
 		return s, opts, nil
 	case "longmemeval":
-		if p.historyWarn != "" {
-			p.warnOnce.Do(func() { fmt.Fprintln(p.stderr, p.historyWarn) })
-		}
+		p.readerNotice()
 		s, cut, err := prompt.LongMemEvalPrompt(rec, p.history, p.con)
 		if cut {
 			p.cut.Add(1)
@@ -127,6 +126,13 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		return s, nil, err
 	}
 	return execute(p.generic, rec)
+}
+
+// readerNotice prints the reader's budget warning, if any, at the first LongMemEval record.
+func (p *prompter) readerNotice() {
+	if p.historyWarn != "" {
+		p.warnOnce.Do(func() { fmt.Fprintln(p.stderr, p.historyWarn) })
+	}
 }
 
 func execute(t *template.Template, rec *record.Record) (string, []string, error) {

@@ -194,8 +194,20 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName}
 	rec.Prediction = p
-	text, opts, err := a.prompts.render(rec)
-	if err != nil {
+	var text string
+	var opts []string
+	var notes spent
+	var err error
+	if a.prompts.takesNotes(rec) {
+		var ok bool
+		if text, notes, ok = a.takeNotes(ctx, rec, p); !ok {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			a.tally.add(p, false)
+			return rec, nil
+		}
+	} else if text, opts, err = a.prompts.render(rec); err != nil {
 		p.Error = fmt.Sprintf("prompt: %v", err)
 		a.tally.add(p, false)
 		return rec, nil
@@ -211,6 +223,9 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		p.Text = textnorm.Strip(resp.Text) // Python's strip(), as the readers' scripts do
 		if opts != nil {
 			p.Text = textnorm.Strip(locomoCat5(p.Text, opts))
+		}
+		if p.Notes != nil {
+			a.addNotes(p, notes)
 		}
 	}
 	a.tally.add(p, false)
@@ -247,20 +262,25 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 
 // request builds the model request for rec with the user prompt text.
 func (a *app) request(rec *record.Record, text string) model.Request {
+	maxTokens := a.maxTokens
+	if rec.Dataset == "longmemeval" && a.prompts.custom == nil {
+		maxTokens = a.genLength() // the reader's gen_length
+	}
+	req := a.chat(text, maxTokens)
+	if a.provider == "extractive" {
+		req.Question, req.Context = rec.Question, rec.Context
+	}
+	return req
+}
+
+// chat is the request of one user message, after --system if given.
+func (a *app) chat(text string, maxTokens int) model.Request {
 	var msgs []model.Message
 	if a.system != "" {
 		msgs = append(msgs, model.Message{Role: "system", Content: a.system})
 	}
 	msgs = append(msgs, model.Message{Role: "user", Content: text})
 	temp := a.temperature
-	maxTokens := a.maxTokens
-	if rec.Dataset == "longmemeval" && a.prompts.custom == nil {
-		maxTokens = a.genLength() // the reader's gen_length
-	}
-	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
+	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
 		Temperature: &temp, MaxTokens: maxTokens, Seed: a.seed, Sample: a.sample}
-	if a.provider == "extractive" {
-		req.Question, req.Context = rec.Question, rec.Context
-	}
-	return req
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
@@ -123,12 +125,31 @@ func checkRandomLongMemEval(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatalf("qa-predict %v: %v\n%s", opts.Flags, err, errs)
 	}
-	if len(recs) != len(calls) || srv.answeredTotal() != len(calls) {
-		t.Fatalf("%d records, %d requests answered; want %d of each", len(recs), srv.answeredTotal(), len(calls))
+	if srv.answeredTotal() != len(calls) {
+		t.Fatalf("%d requests answered, want %d", srv.answeredTotal(), len(calls))
+	}
+	// Each entry's calls: its con-separate note requests, if any, then its reading request.
+	var readings []call
+	var notes [][]string
+	var pending []string
+	for _, c := range calls {
+		content := c.Request.Messages[len(c.Request.Messages)-1].Content
+		if strings.HasPrefix(content, "I will give you a chat history") {
+			pending = append(pending, textnorm.Strip(c.Raw))
+			continue
+		}
+		readings, notes, pending = append(readings, c), append(notes, pending), nil
+	}
+	if len(recs) != len(readings) {
+		t.Fatalf("%d records, want %d", len(recs), len(readings))
 	}
 	for i, rec := range recs {
-		if want := textnorm.Strip(calls[i].Raw); rec.Prediction == nil || rec.Prediction.Text != want {
+		if want := textnorm.Strip(readings[i].Raw); rec.Prediction == nil || rec.Prediction.Text != want {
 			t.Errorf("%s: answer %+v, want %q", rec.ID, rec.Prediction, want)
+			continue
+		}
+		if !slices.Equal(rec.Prediction.Notes, notes[i]) || (rec.Prediction.Notes == nil) != (notes[i] == nil) {
+			t.Errorf("%s: notes %q, want %q", rec.ID, rec.Prediction.Notes, notes[i])
 		}
 	}
 }

@@ -20,6 +20,7 @@ const (
 	LongMemEvalJudgeAbstention = "longmemeval/judge_abstention.txt"
 	LongMemEvalDirect          = "longmemeval/generation_direct.txt"
 	LongMemEvalCoN             = "longmemeval/generation_con.txt"
+	LongMemEvalNoteRequest     = "longmemeval/generation_con_separate_note.txt"
 	LongMemEvalHistorySession  = "longmemeval/history_session.txt"
 	LongMemEvalHistoryTurnNL   = "longmemeval/history_turn_nl.txt"
 )
@@ -67,22 +68,41 @@ type HistoryOptions struct {
 // sessions, has_answer dropped, stably sorted by date string, one history_session block each.
 // Token truncation is left to TruncateHistory (see HistoryOptions.MaxTokens).
 func LongMemEvalHistory(sessions []LongMemEvalSession, opt HistoryOptions) (string, error) {
-	if opt.TopK > 0 && len(sessions) > opt.TopK {
-		sessions = sessions[len(sessions)-opt.TopK:]
-	}
-	sorted := make([]LongMemEvalSession, len(sessions))
-	copy(sorted, sessions)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Date < sorted[j].Date })
-	block := Must(LongMemEvalHistorySession)
-	var b strings.Builder
-	for i, s := range sorted {
+	sessions = lastSessions(sessions, opt.TopK)
+	dates, bodies := make([]string, len(sessions)), make([]string, len(sessions))
+	for i, s := range sessions {
 		body, err := longMemEvalSessionBody(s.Turns, opt)
 		if err != nil {
 			return "", fmt.Errorf("session %d: %w", i+1, err)
 		}
-		b.WriteString(block.MustFill(map[string]string{"index": fmt.Sprint(i + 1), "date": s.Date, "session": body}))
+		dates[i], bodies[i] = s.Date, body
 	}
-	return b.String(), nil
+	return historyBlocks(dates, bodies), nil
+}
+
+// lastSessions returns the sessions the reader keeps: the last topK in file order (all when
+// topK is 0).
+func lastSessions(sessions []LongMemEvalSession, topK int) []LongMemEvalSession {
+	if topK > 0 && len(sessions) > topK {
+		return sessions[len(sessions)-topK:]
+	}
+	return sessions
+}
+
+// historyBlocks renders one history_session block per session body, the sessions stably
+// sorted by their date strings as run_generation.py sorts them.
+func historyBlocks(dates, bodies []string) string {
+	order := make([]int, len(dates))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool { return dates[order[i]] < dates[order[j]] })
+	block := Must(LongMemEvalHistorySession)
+	var b strings.Builder
+	for i, k := range order {
+		b.WriteString(block.MustFill(map[string]string{"index": fmt.Sprint(i + 1), "date": dates[k], "session": bodies[k]}))
+	}
+	return b.String()
 }
 
 func longMemEvalSessionBody(turns []json.RawMessage, opt HistoryOptions) (string, error) {
@@ -201,12 +221,73 @@ func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (prompt
 		return "", false, err
 	}
 	h, err := LongMemEvalHistory(sessions, opt)
-	if err == nil && opt.MaxTokens > 0 {
-		h, cut, err = TruncateHistory(h, opt.MaxTokens)
-	}
 	if err != nil {
 		return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
 	}
+	return readerPrompt(rec, h, opt, con)
+}
+
+// readerPrompt cuts history to opt.MaxTokens, if positive, and fills the reader prompt with it.
+func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bool) (prompt string, cut bool, err error) {
+	if opt.MaxTokens > 0 {
+		if history, cut, err = TruncateHistory(history, opt.MaxTokens); err != nil {
+			return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+		}
+	}
 	date, _ := rec.MetaString("question_date")
-	return LongMemEvalGeneration(h, date, rec.Question, con), cut, nil
+	return LongMemEvalGeneration(history, date, rec.Question, con), cut, nil
+}
+
+// LongMemEval's third reading method, con-separate (run_generation.py --cot true --con true),
+// first asks the model for reading notes on each session the reader keeps, one call per session
+// in file order (max_tokens LongMemEvalNoteLength, the note being the reply stripped), then reads
+// the notes in place of the sessions with the step-by-step prompt. The notes go into the history
+// as JSON only: upstream's nl format fails on them.
+
+// LongMemEvalNoteLength is the max_tokens of a con-separate note request.
+const LongMemEvalNoteLength = 500
+
+// LongMemEvalNote is one con-separate note request: the session's date and the prompt asking
+// for its notes.
+type LongMemEvalNote struct {
+	Date   string
+	Prompt string
+}
+
+// LongMemEvalNotePrompts returns the note requests for rec's sessions that opt keeps (TopK,
+// UserOnly), in file order. Each shows its session as json.dumps of its turns, has_answer
+// dropped, whatever opt.Format says, as upstream does.
+func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEvalNote, error) {
+	sessions, err := LongMemEvalSessions(rec)
+	if err != nil {
+		return nil, err
+	}
+	sessions = lastSessions(sessions, opt.TopK)
+	opt.Format = "json"
+	date, _ := rec.MetaString("question_date")
+	notes := make([]LongMemEvalNote, len(sessions))
+	for i, s := range sessions {
+		body, err := longMemEvalSessionBody(s.Turns, opt)
+		if err != nil {
+			return nil, fmt.Errorf("longmemeval %s: session %d: %w", rec.ID, i+1, err)
+		}
+		notes[i] = LongMemEvalNote{Date: s.Date, Prompt: Must(LongMemEvalNoteRequest).MustFill(map[string]string{
+			"date": s.Date, "session": strings.TrimPrefix(body, "\n"), "question_date": date, "question": rec.Question})}
+	}
+	return notes, nil
+}
+
+// LongMemEvalNotesPrompt renders the con-separate reader prompt for rec: the history holds each
+// session's note (replies[i] answers notes[i], already stripped) as {"session_summary": note},
+// the sessions sorted by date and cut to opt.MaxTokens like any history. It reports whether the
+// history was cut.
+func LongMemEvalNotesPrompt(rec *record.Record, notes []LongMemEvalNote, replies []string, opt HistoryOptions) (prompt string, cut bool, err error) {
+	if len(replies) != len(notes) {
+		return "", false, fmt.Errorf("longmemeval %s: %d notes for %d sessions", rec.ID, len(replies), len(notes))
+	}
+	dates, bodies := make([]string, len(notes)), make([]string, len(notes))
+	for i, n := range notes {
+		dates[i], bodies[i] = n.Date, "\n{\"session_summary\": "+python.JSONString(replies[i])+"}"
+	}
+	return readerPrompt(rec, historyBlocks(dates, bodies), opt, true)
 }

@@ -79,6 +79,9 @@ type Prediction struct {
 	Score *float64 `json:"score,omitempty"`
 	// SupportingFacts are predicted [title, sentence index] pairs (HotpotQA).
 	SupportingFacts []Fact `json:"supporting_facts,omitempty"`
+	// Notes are the notes a model took before answering, one per piece of context it was shown
+	// (LongMemEval's con-separate reading: one per session, in the record's session order).
+	Notes []string `json:"notes,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
 }

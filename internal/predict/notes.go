@@ -1,0 +1,89 @@
+package predict
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// LongMemEval's con-separate reading (--reading con-separate) answers a record in two steps, as
+// run_generation.py --cot true --con true does: a call per kept session asking for its reading
+// notes, one after the other in file order, then the step-by-step reading call over the notes.
+// The notes are kept in prediction.notes; usage, cost and attempts are the sums over every call
+// of the record, latency the time from the first call to the answer.
+
+// spent is what a record's note calls used.
+type spent struct {
+	usage    record.Usage
+	attempts int
+	cached   bool      // every note came from the cache
+	start    time.Time // when the first note was asked for
+}
+
+// takesNotes reports whether rec is read with notes: a LongMemEval record under con-separate
+// with the built-in prompts.
+func (p *prompter) takesNotes(rec *record.Record) bool {
+	return p.notes && p.custom == nil && rec.Dataset == "longmemeval"
+}
+
+// takeNotes asks for the notes on rec's sessions and returns the reader prompt over them. On a
+// bad history or a failed call it records the error on pred and reports false; the caller also
+// checks ctx, as an interrupted call is no record error.
+func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Prediction) (string, spent, bool) {
+	p := a.prompts
+	p.readerNotice()
+	asks, err := prompt.LongMemEvalNotePrompts(rec, p.history)
+	if err != nil {
+		pred.Error = fmt.Sprintf("prompt: %v", err)
+		return "", spent{}, false
+	}
+	s := spent{cached: true, start: time.Now()}
+	notes := make([]string, len(asks))
+	for i, ask := range asks {
+		resp, err := a.client.Generate(ctx, a.chat(ask.Prompt, prompt.LongMemEvalNoteLength))
+		if err != nil {
+			if ctx.Err() == nil {
+				a.settle(pred, resp, err, time.Time{}, false)
+				pred.Error = fmt.Sprintf("notes on session %d of %d: %s", i+1, len(asks), pred.Error)
+			}
+			return "", spent{}, false
+		}
+		notes[i] = textnorm.Strip(resp.Text) // upstream's .strip()
+		s.usage.InputTokens += resp.Usage.InputTokens
+		s.usage.OutputTokens += resp.Usage.OutputTokens
+		s.attempts += resp.Attempts
+		s.cached = s.cached && resp.Cached
+	}
+	text, cut, err := prompt.LongMemEvalNotesPrompt(rec, asks, notes, p.history)
+	if err != nil {
+		pred.Error = fmt.Sprintf("prompt: %v", err)
+		return "", spent{}, false
+	}
+	if cut {
+		p.cut.Add(1)
+	}
+	pred.Notes = notes
+	return text, s, true
+}
+
+// addNotes adds what the note calls spent to the answer's prediction.
+func (a *app) addNotes(pred *record.Prediction, s spent) {
+	var u record.Usage
+	if pred.Usage != nil {
+		u = *pred.Usage
+	}
+	u.InputTokens += s.usage.InputTokens
+	u.OutputTokens += s.usage.OutputTokens
+	pred.Usage = &u
+	pred.Attempts += s.attempts
+	pred.Cached = pred.Cached && s.cached
+	pred.LatencyMS = 0
+	if !pred.Cached {
+		pred.LatencyMS = time.Since(s.start).Milliseconds()
+	}
+	pred.CostUSD = a.prices.Cost(pred.Model, u)
+}
