@@ -10,7 +10,8 @@ client, recording every request, for a differential check of qa-predict's LongMe
 Each case folder holds entries.json (a LongMemEval file of a few entries), options.json (the
 run's topk_context, history_format, useronly and cot, and the qa-predict flags that ask for the
 same) and transcript.jsonl (each request run_generation.py sent, in the golden transcript's
-layout, with the fake reply). The reading is direct, con or con-separate (--cot true --con true:
+layout, with the fake reply). The history is every session (orig-session), every turn
+(orig-turn) or none (no-retrieval); the reading is direct, con or con-separate (--cot true --con true:
 a note request per session, then the reading request over the notes; json histories only, as
 upstream fails on nl ones). Entries mix what the history must carry through: sessions whose
 dates are out of order or equal (upstream sorts them, stably, as strings), turns marked
@@ -136,21 +137,22 @@ def main():
         topk = rng.choice([0, 1, 2, 3, 1000])
         fmt, useronly = rng.choice(["json", "nl"]), rng.choice(["true", "false"])
         reading = rng.choice(["direct", "con", "con-separate"])
+        retriever = rng.choice(["orig-session", "orig-session", "orig-turn", "no-retrieval"])
         if reading == "con-separate":
             fmt = "json"  # upstream fails on nl notes (KeyError 'role')
         cot, con = ("false" if reading == "direct" else "true"), ("true" if reading == "con-separate" else "false")
         with open(os.path.join(d, "entries.json"), "w", encoding="utf-8") as f:
             json.dump(entries, f, ensure_ascii=False, indent=1)
-        flags = ["--history-format", fmt, "--history-sessions", str(topk), "--reading", reading]
+        flags = ["--retriever", retriever, "--history-format", fmt, "--history-sessions", str(topk), "--reading", reading]
         if useronly == "true":
             flags.append("--user-only")
         with open(os.path.join(d, "options.json"), "w", encoding="utf-8") as f:
-            json.dump({"topk_context": topk, "history_format": fmt, "useronly": useronly, "cot": cot, "con": con,
+            json.dump({"retriever_type": retriever, "topk_context": topk, "history_format": fmt, "useronly": useronly, "cot": cot, "con": con,
                        "qa_predict_flags": flags}, f, indent=1)
         del transcript[:]
         args = argparse.Namespace(in_file=os.path.join(d, "entries.json"), out_dir=d, out_file_suffix="",
                                   model_name="gpt-4o", model_alias="gpt-4o", openai_base_url=None,
-                                  openai_key="fake", openai_organization=None, retriever_type="orig-session",
+                                  openai_key="fake", openai_organization=None, retriever_type=retriever,
                                   topk_context=topk, history_format=fmt, useronly=useronly, cot=cot, con=con,
                                   merge_key_expansion_into_value="none", gen_length=None)
         out = sys.stdout

@@ -38,17 +38,19 @@ suffix and category-5 options) and longmemeval records, and a generic context+qu
 the rest; --template FILE (a Go text/template over the record) overrides it. prompt_sha256 is the
 SHA-256 of the JSON array of messages sent.
 
-longmemeval records are asked as LongMemEval's reader asks (run_generation.py, full-history
-sessions): --reading, --history-format, --history-sessions and --user-only are its options. The
-reading is direct, con (step by step, the one its README recommends) or con-separate: first one
-call per kept session asking for reading notes on it (max_tokens 500; the notes are kept in
-prediction.notes, and usage, cost and attempts sum every call), then con over the notes, shown as
-json. The reading call's max_tokens is 800, which its script sends for every reading (its 500 for
-direct never applies), unless --max-tokens is given; and the history is cut to its first --history-tokens
-o200k_base tokens before the prompt is filled (the oldest part is kept, as upstream keeps it).
-auto is upstream's budget, 128000 - max_tokens - 1000, for gpt-4o,
-gpt-4o-2024-08-06 and gpt-4o-mini-2024-07-18; other models get whole histories (with a warning for
-the open models of upstream's table, which it counts with their own tokenizers).
+longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
+--reading, --history-format, --history-sessions and --user-only are its options. The history holds
+every session (orig-session, the default), every turn as its own block (orig-turn), or nothing
+(no-retrieval: the question alone). The reading is direct, con (step by step, the one its README
+recommends) or con-separate: first one call per kept session (or turn) asking for reading notes on
+it (max_tokens 500; the notes are kept in prediction.notes, and usage, cost and attempts sum every
+call), then con over the notes, shown as json. The reading call's max_tokens is 800, which its
+script sends for every reading (its 500 for direct never applies), unless --max-tokens is given;
+and the history is cut to its first --history-tokens o200k_base tokens before the prompt is filled
+(the oldest part is kept, as upstream keeps it). auto is upstream's budget,
+128000-max_tokens-1000, for gpt-4o, gpt-4o-2024-08-06 and gpt-4o-mini-2024-07-18; other models get
+whole histories (with a warning for the open models of upstream's table, which it counts with
+their own tokenizers).
 
 Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried with exponential
 backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
@@ -77,8 +79,9 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 800, as LongMemEval sends, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
+		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
 		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
-		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
+		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
@@ -194,6 +197,16 @@ func (a *app) configureReader(c *cli.Context) error {
 		p.con, p.notes = r != "direct", r == "con-separate"
 	default:
 		return command.Usagef("--reading: want direct, con or con-separate, not %q", r)
+	}
+	switch r := c.String("retriever"); r {
+	case "orig-session", "full-history-session":
+		p.history.Retriever = prompt.RetrieverSession
+	case "orig-turn", "full-history-turn":
+		p.history.Retriever = prompt.RetrieverTurn
+	case "no-retrieval":
+		p.history.Retriever = prompt.RetrieverNone
+	default:
+		return command.Usagef("--retriever: want orig-session, orig-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
 	}
 	p.history.Format = c.String("history-format")
 	if p.history.Format != "json" && p.history.Format != "nl" {

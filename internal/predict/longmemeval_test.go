@@ -180,7 +180,7 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"--history-tokens", "0"}, {"--history-tokens", "-5"}, {"--history-tokens", "many"},
-		{"--reading", "cot"}, {"--history-format", "xml"}, {"--history-sessions", "-1"},
+		{"--reading", "cot"}, {"--history-format", "xml"}, {"--history-sessions", "-1"}, {"--retriever", "flat-session"},
 	} {
 		_, _, err := run(t, context.Background(), in, append(args, bad...)...)
 		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), bad[0]) {

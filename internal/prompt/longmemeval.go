@@ -13,16 +13,18 @@ import (
 
 // LongMemEval template names.
 const (
-	LongMemEvalJudgeDefault    = "longmemeval/judge_default.txt"
-	LongMemEvalJudgeTemporal   = "longmemeval/judge_temporal_reasoning.txt"
-	LongMemEvalJudgeKnowledge  = "longmemeval/judge_knowledge_update.txt"
-	LongMemEvalJudgePreference = "longmemeval/judge_single_session_preference.txt"
-	LongMemEvalJudgeAbstention = "longmemeval/judge_abstention.txt"
-	LongMemEvalDirect          = "longmemeval/generation_direct.txt"
-	LongMemEvalCoN             = "longmemeval/generation_con.txt"
-	LongMemEvalNoteRequest     = "longmemeval/generation_con_separate_note.txt"
-	LongMemEvalHistorySession  = "longmemeval/history_session.txt"
-	LongMemEvalHistoryTurnNL   = "longmemeval/history_turn_nl.txt"
+	LongMemEvalJudgeDefault      = "longmemeval/judge_default.txt"
+	LongMemEvalJudgeTemporal     = "longmemeval/judge_temporal_reasoning.txt"
+	LongMemEvalJudgeKnowledge    = "longmemeval/judge_knowledge_update.txt"
+	LongMemEvalJudgePreference   = "longmemeval/judge_single_session_preference.txt"
+	LongMemEvalJudgeAbstention   = "longmemeval/judge_abstention.txt"
+	LongMemEvalDirect            = "longmemeval/generation_direct.txt"
+	LongMemEvalCoN               = "longmemeval/generation_con.txt"
+	LongMemEvalNoteRequest       = "longmemeval/generation_con_separate_note.txt"
+	LongMemEvalNoRetrievalDirect = "longmemeval/generation_noretrieval_direct.txt"
+	LongMemEvalNoRetrievalCoN    = "longmemeval/generation_noretrieval_con.txt"
+	LongMemEvalHistorySession    = "longmemeval/history_session.txt"
+	LongMemEvalHistoryTurnNL     = "longmemeval/history_turn_nl.txt"
 )
 
 // LongMemEvalJudgeTemplate returns the judge template for a question: abstention whenever "_abs"
@@ -55,7 +57,11 @@ type LongMemEvalSession struct {
 type HistoryOptions struct {
 	// Format is "json" (the recommended default) or "nl".
 	Format string
-	// TopK keeps the last TopK sessions in file order; 0 keeps all (the recommended 1000).
+	// Retriever is what the history shows: RetrieverSession (also ""), RetrieverTurn or
+	// RetrieverNone.
+	Retriever string
+	// TopK keeps the last TopK sessions (turns with RetrieverTurn) in file order; 0 keeps all
+	// (the recommended 1000).
 	TopK int
 	// UserOnly keeps only user turns.
 	UserOnly bool
@@ -64,33 +70,90 @@ type HistoryOptions struct {
 	MaxTokens int
 }
 
-// LongMemEvalHistory renders the {history} of the orig-session / full-history setting: the last TopK
-// sessions, has_answer dropped, stably sorted by date string, one history_session block each.
-// Token truncation is left to TruncateHistory (see HistoryOptions.MaxTokens).
+// LongMemEval readers' history sources (run_generation.py's retriever_type).
+const (
+	RetrieverSession = "orig-session" // every session, one block each: the full-history-session setting
+	RetrieverTurn    = "orig-turn"    // every turn, one block each: full-history-turn
+	RetrieverNone    = "no-retrieval" // no history: the question alone
+)
+
+// LongMemEvalHistory renders the {history} of the full-history settings: the sessions (or, with
+// RetrieverTurn, the turns) of the record, the last TopK of them kept, stably sorted by date
+// string, one history_session block each. Token truncation is left to TruncateHistory (see
+// HistoryOptions.MaxTokens).
 func LongMemEvalHistory(sessions []LongMemEvalSession, opt HistoryOptions) (string, error) {
-	sessions = lastSessions(sessions, opt.TopK)
-	dates, bodies := make([]string, len(sessions)), make([]string, len(sessions))
-	for i, s := range sessions {
-		body, err := longMemEvalSessionBody(s.Turns, opt)
+	chunks, err := historyChunks(sessions, opt)
+	if err != nil {
+		return "", err
+	}
+	dates, bodies := make([]string, len(chunks)), make([]string, len(chunks))
+	for i, c := range chunks {
+		body, err := c.body(opt.Format)
 		if err != nil {
-			return "", fmt.Errorf("session %d: %w", i+1, err)
+			return "", fmt.Errorf("history block %d: %w", i+1, err)
 		}
-		dates[i], bodies[i] = s.Date, body
+		dates[i], bodies[i] = c.date, body
 	}
 	return historyBlocks(dates, bodies), nil
 }
 
-// lastSessions returns the sessions the reader keeps: the last topK in file order (all when
-// topK is 0).
-func lastSessions(sessions []LongMemEvalSession, topK int) []LongMemEvalSession {
-	if topK > 0 && len(sessions) > topK {
-		return sessions[len(sessions)-topK:]
-	}
-	return sessions
+// historyChunk is one block of history as the reader keeps it: a session's turns, or one turn.
+type historyChunk struct {
+	date  string
+	turns []turn
+	// one is a single turn (RetrieverTurn). Its has_answer stays in the json history: upstream's
+	// clean-up loops over a chunk's turns, and over a lone turn that loop meets only its keys.
+	one bool
 }
 
-// historyBlocks renders one history_session block per session body, the sessions stably
-// sorted by their date strings as run_generation.py sorts them.
+// turn is one turn of a session: its JSON object and the role and content read from it.
+type turn struct {
+	raw           json.RawMessage
+	role, content string
+}
+
+// historyChunks returns the chunks opt's retriever shows of sessions, UserOnly applied, the last
+// TopK kept (all when TopK is 0).
+func historyChunks(sessions []LongMemEvalSession, opt HistoryOptions) ([]historyChunk, error) {
+	var chunks []historyChunk
+	switch opt.Retriever {
+	case RetrieverNone:
+		return nil, nil
+	case "", RetrieverSession, RetrieverTurn:
+	default:
+		return nil, fmt.Errorf("retriever %q: want %s, %s or %s", opt.Retriever, RetrieverSession, RetrieverTurn, RetrieverNone)
+	}
+	for i, s := range sessions {
+		var kept []turn
+		for _, raw := range s.Turns {
+			var rc struct {
+				Role    string `json:"role"`
+				Content string `json:"content"`
+			}
+			if err := json.Unmarshal(raw, &rc); err != nil {
+				return nil, fmt.Errorf("session %d: %w", i+1, err)
+			}
+			if opt.UserOnly && rc.Role != "user" {
+				continue
+			}
+			kept = append(kept, turn{raw, rc.Role, rc.Content})
+		}
+		if opt.Retriever != RetrieverTurn {
+			chunks = append(chunks, historyChunk{date: s.Date, turns: kept})
+			continue
+		}
+		for _, t := range kept {
+			chunks = append(chunks, historyChunk{date: s.Date, turns: []turn{t}, one: true})
+		}
+	}
+	if opt.TopK > 0 && len(chunks) > opt.TopK {
+		chunks = chunks[len(chunks)-opt.TopK:]
+	}
+	return chunks, nil
+}
+
+// historyBlocks renders one history_session block per chunk body, the chunks stably sorted by
+// their date strings as run_generation.py sorts them.
 func historyBlocks(dates, bodies []string) string {
 	order := make([]int, len(dates))
 	for i := range order {
@@ -105,38 +168,42 @@ func historyBlocks(dates, bodies []string) string {
 	return b.String()
 }
 
-func longMemEvalSessionBody(turns []json.RawMessage, opt HistoryOptions) (string, error) {
-	kept := make([]json.RawMessage, 0, len(turns))
-	var nl strings.Builder
-	for _, t := range turns {
-		var rc struct {
-			Role    string `json:"role"`
-			Content string `json:"content"`
+// body renders the chunk's session content in format json (a newline, then json.dumps of the
+// turn list, has_answer dropped, or of the lone turn as it is) or nl (each turn "role: content",
+// content stripped, after a blank line unless the turn is alone).
+func (c historyChunk) body(format string) (string, error) {
+	switch format {
+	case "nl":
+		var b strings.Builder
+		for _, t := range c.turns {
+			b.WriteString(Must(LongMemEvalHistoryTurnNL).MustFill(map[string]string{"role": t.role, "content": textnorm.Strip(t.content)}))
 		}
-		if err := json.Unmarshal(t, &rc); err != nil {
-			return "", err
+		if c.one {
+			return strings.TrimPrefix(b.String(), "\n\n"), nil
 		}
-		if opt.UserOnly && rc.Role != "user" {
-			continue
-		}
-		kept = append(kept, t)
-		nl.WriteString(Must(LongMemEvalHistoryTurnNL).MustFill(map[string]string{"role": rc.Role, "content": textnorm.Strip(rc.Content)}))
+		return b.String(), nil
+	case "", "json":
+		s, err := c.dumps()
+		return "\n" + s, err
 	}
-	if opt.Format == "nl" {
-		return nl.String(), nil
-	}
-	if opt.Format != "" && opt.Format != "json" {
-		return "", fmt.Errorf("history format %q: want json or nl", opt.Format)
-	}
-	parts := make([]string, len(kept))
-	for i, t := range kept {
-		v, err := python.Loads(string(t))
+	return "", fmt.Errorf("history format %q: want json or nl", format)
+}
+
+// dumps is json.dumps of what the chunk holds: its turn list, has_answer dropped, or its lone
+// turn as it is.
+func (c historyChunk) dumps() (string, error) {
+	parts := make([]string, len(c.turns))
+	for i, t := range c.turns {
+		v, err := python.Loads(string(t.raw))
 		if err != nil {
 			return "", fmt.Errorf("json.loads: %w", err)
 		}
+		if c.one {
+			return v.Dumps(), nil
+		}
 		parts[i] = v.Without("has_answer").Dumps()
 	}
-	return "\n[" + strings.Join(parts, ", ") + "]", nil
+	return "[" + strings.Join(parts, ", ") + "]", nil
 }
 
 // LongMemEvalGeneration fills the direct (con false) or chain-of-note (con true) reader prompt.
@@ -227,8 +294,20 @@ func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (prompt
 	return readerPrompt(rec, h, opt, con)
 }
 
-// readerPrompt cuts history to opt.MaxTokens, if positive, and fills the reader prompt with it.
+// readerPrompt cuts history to opt.MaxTokens, if positive, and fills the reader prompt with it;
+// without retrieval the prompt is the question alone. An empty history is an error, as
+// run_generation.py asserts there is one.
 func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bool) (prompt string, cut bool, err error) {
+	if opt.Retriever == RetrieverNone {
+		t := Must(LongMemEvalNoRetrievalDirect)
+		if con {
+			t = Must(LongMemEvalNoRetrievalCoN)
+		}
+		return t.MustFill(map[string]string{"question": rec.Question}), false, nil
+	}
+	if history == "" {
+		return "", false, fmt.Errorf("longmemeval %s: no history to show (LongMemEval's reader stops on an empty one)", rec.ID)
+	}
 	if opt.MaxTokens > 0 {
 		if history, cut, err = TruncateHistory(history, opt.MaxTokens); err != nil {
 			return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
@@ -239,40 +318,43 @@ func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bo
 }
 
 // LongMemEval's third reading method, con-separate (run_generation.py --cot true --con true),
-// first asks the model for reading notes on each session the reader keeps, one call per session
-// in file order (max_tokens LongMemEvalNoteLength, the note being the reply stripped), then reads
-// the notes in place of the sessions with the step-by-step prompt. The notes go into the history
-// as JSON only: upstream's nl format fails on them.
+// first asks the model for reading notes on each history block the reader keeps (a session, or
+// a turn with RetrieverTurn), one call per block in file order (max_tokens
+// LongMemEvalNoteLength, the note being the reply stripped), then reads the notes in place of
+// the blocks with the step-by-step prompt. The notes go into the history as JSON only:
+// upstream's nl format fails on them.
 
 // LongMemEvalNoteLength is the max_tokens of a con-separate note request.
 const LongMemEvalNoteLength = 500
 
-// LongMemEvalNote is one con-separate note request: the session's date and the prompt asking
-// for its notes.
+// LongMemEvalNote is one con-separate note request: the block's date and the prompt asking for
+// its notes.
 type LongMemEvalNote struct {
 	Date   string
 	Prompt string
 }
 
-// LongMemEvalNotePrompts returns the note requests for rec's sessions that opt keeps (TopK,
-// UserOnly), in file order. Each shows its session as json.dumps of its turns, has_answer
-// dropped, whatever opt.Format says, as upstream does.
+// LongMemEvalNotePrompts returns the note requests for the history blocks of rec that opt keeps
+// (Retriever, TopK, UserOnly), in file order. Each shows its block as json.dumps of what it
+// holds, whatever opt.Format says, as upstream does.
 func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEvalNote, error) {
 	sessions, err := LongMemEvalSessions(rec)
 	if err != nil {
 		return nil, err
 	}
-	sessions = lastSessions(sessions, opt.TopK)
-	opt.Format = "json"
+	chunks, err := historyChunks(sessions, opt)
+	if err != nil {
+		return nil, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+	}
 	date, _ := rec.MetaString("question_date")
-	notes := make([]LongMemEvalNote, len(sessions))
-	for i, s := range sessions {
-		body, err := longMemEvalSessionBody(s.Turns, opt)
+	notes := make([]LongMemEvalNote, len(chunks))
+	for i, c := range chunks {
+		body, err := c.dumps()
 		if err != nil {
-			return nil, fmt.Errorf("longmemeval %s: session %d: %w", rec.ID, i+1, err)
+			return nil, fmt.Errorf("longmemeval %s: history block %d: %w", rec.ID, i+1, err)
 		}
-		notes[i] = LongMemEvalNote{Date: s.Date, Prompt: Must(LongMemEvalNoteRequest).MustFill(map[string]string{
-			"date": s.Date, "session": strings.TrimPrefix(body, "\n"), "question_date": date, "question": rec.Question})}
+		notes[i] = LongMemEvalNote{Date: c.date, Prompt: Must(LongMemEvalNoteRequest).MustFill(map[string]string{
+			"date": c.date, "session": body, "question_date": date, "question": rec.Question})}
 	}
 	return notes, nil
 }

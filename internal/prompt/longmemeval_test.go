@@ -1,0 +1,119 @@
+package prompt
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// lmeRecord is a LongMemEval record of two sessions, the later one first in the file.
+func lmeRecord(t *testing.T) *record.Record {
+	rec := &record.Record{Schema: 1, ID: "longmemeval:q", Dataset: "longmemeval", Question: "Which bike?",
+		Meta: map[string]json.RawMessage{"question_date": json.RawMessage(`"2023/06/01 (Thu) 10:00"`)}}
+	for _, s := range []struct{ date, turns string }{
+		{"2023/05/02 (Tue) 09:00", `[{"role": "user", "content": " I bought a green bike\n", "has_answer": true}, {"role": "assistant", "content": "Nice!"}]`},
+		{"2023/05/01 (Mon) 09:00", `[{"role": "user", "content": "Hi ü"}]`},
+	} {
+		rec.Context = append(rec.Context, record.Passage{Date: s.date, Extra: map[string]json.RawMessage{"turns": json.RawMessage(s.turns)}})
+	}
+	return rec
+}
+
+func TestLongMemEvalHistorySources(t *testing.T) {
+	block := func(i, date, content string) string {
+		return "\n### Session " + i + ":\nSession Date: " + date + "\nSession Content:\n" + content + "\n"
+	}
+	const d1, d2 = "2023/05/01 (Mon) 09:00", "2023/05/02 (Tue) 09:00"
+	tests := []struct {
+		name string
+		opt  HistoryOptions
+		want string
+	}{
+		{"sessions, json: has_answer dropped, sorted by date", HistoryOptions{},
+			block("1", d1, `
+[{"role": "user", "content": "Hi \u00fc"}]`) + block("2", d2, `
+[{"role": "user", "content": " I bought a green bike\n"}, {"role": "assistant", "content": "Nice!"}]`)},
+		{"sessions, nl, last one", HistoryOptions{Retriever: RetrieverSession, Format: "nl", TopK: 1},
+			block("1", d1, "\n\nuser: Hi ü")},
+		{"turns, json: has_answer kept", HistoryOptions{Retriever: RetrieverTurn},
+			block("1", d1, `
+{"role": "user", "content": "Hi \u00fc"}`) + block("2", d2, `
+{"role": "user", "content": " I bought a green bike\n", "has_answer": true}`) + block("3", d2, `
+{"role": "assistant", "content": "Nice!"}`)},
+		{"turns, nl, user only, last two", HistoryOptions{Retriever: RetrieverTurn, Format: "nl", UserOnly: true, TopK: 2},
+			block("1", d1, "user: Hi ü") + block("2", d2, "user: I bought a green bike")},
+		{"no retrieval", HistoryOptions{Retriever: RetrieverNone}, ""},
+	}
+	rec := lmeRecord(t)
+	sessions, err := LongMemEvalSessions(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := LongMemEvalHistory(sessions, tt.opt)
+			if err != nil || got != tt.want {
+				t.Errorf("history = %q, %v\nwant %q", got, err, tt.want)
+			}
+		})
+	}
+	if _, err := LongMemEvalHistory(sessions, HistoryOptions{Retriever: "flat-session"}); err == nil || !strings.Contains(err.Error(), "flat-session") {
+		t.Errorf("unknown retriever: %v", err)
+	}
+}
+
+func TestLongMemEvalPromptWithoutHistory(t *testing.T) {
+	rec := lmeRecord(t)
+	for con, want := range map[bool]string{false: "Which bike?", true: "Which bike?Answer step by step."} {
+		got, cut, err := LongMemEvalPrompt(rec, HistoryOptions{Retriever: RetrieverNone, MaxTokens: 1}, con)
+		if got != want || cut || err != nil {
+			t.Errorf("no-retrieval, con %v: %q, %v, %v; want %q", con, got, cut, err, want)
+		}
+	}
+	// A history with nothing in it stops the reader, as upstream's assert does.
+	rec.Context = rec.Context[1:2]
+	rec.Context[0].Extra["turns"] = json.RawMessage(`[{"role": "assistant", "content": "Hello"}]`)
+	if _, _, err := LongMemEvalPrompt(rec, HistoryOptions{Retriever: RetrieverTurn, UserOnly: true}, false); err == nil || !strings.Contains(err.Error(), "no history") {
+		t.Errorf("empty history: %v, want an error", err)
+	}
+	if _, _, err := LongMemEvalPrompt(rec, HistoryOptions{UserOnly: true}, false); err != nil {
+		t.Errorf("a session block without turns is still history: %v", err)
+	}
+}
+
+func TestLongMemEvalNotePrompts(t *testing.T) {
+	rec := lmeRecord(t)
+	notes, err := LongMemEvalNotePrompts(rec, HistoryOptions{Retriever: RetrieverTurn, Format: "nl", TopK: 3})
+	if err != nil || len(notes) != 3 {
+		t.Fatalf("notes: %d, %v", len(notes), err)
+	}
+	want := `I will give you a chat history between you and a user, as well as a question from the user. Write reading notes to extract all the relevant user information relevant to answering the answer. If no relevant information is found, just output "empty". 
+
+
+Chat History:
+Session Date: 2023/05/02 (Tue) 09:00
+Session Content:
+{"role": "user", "content": " I bought a green bike\n", "has_answer": true}
+
+Question Date: 2023/06/01 (Thu) 10:00
+Question: Which bike?
+Extracted note (information relevant to answering the question):`
+	if notes[0].Prompt != want || notes[0].Date != "2023/05/02 (Tue) 09:00" {
+		t.Errorf("first note request (json whatever the format):\n%s\nwant:\n%s", notes[0].Prompt, want)
+	}
+	got, _, err := LongMemEvalNotesPrompt(rec, notes, []string{"bike: green", `"quoted" ü`, "empty"}, HistoryOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The notes are shown in date order: the third block's first.
+	if wantHist := "History Chats:\n\n\n### Session 1:\nSession Date: 2023/05/01 (Mon) 09:00\nSession Content:\n\n{\"session_summary\": \"empty\"}\n" +
+		"\n### Session 2:\nSession Date: 2023/05/02 (Tue) 09:00\nSession Content:\n\n{\"session_summary\": \"bike: green\"}\n" +
+		"\n### Session 3:\nSession Date: 2023/05/02 (Tue) 09:00\nSession Content:\n\n{\"session_summary\": \"\\\"quoted\\\" \\u00fc\"}\n\n\nCurrent Date:"; !strings.Contains(got, wantHist) {
+		t.Errorf("reading prompt over notes:\n%s\nwant the history:\n%s", got, wantHist)
+	}
+	if _, _, err := LongMemEvalNotesPrompt(rec, notes, []string{"one"}, HistoryOptions{}); err == nil {
+		t.Error("fewer notes than requests: no error")
+	}
+}
