@@ -11,7 +11,7 @@ Each case folder holds entries.json (a LongMemEval file of a few entries), optio
 run's topk_context, history_format, useronly and cot, and the qa-predict flags that ask for the
 same) and transcript.jsonl (each request run_generation.py sent, in the golden transcript's
 layout, with the fake reply). The history is every session (orig-session), every turn
-(orig-turn) or none (no-retrieval); the reading is direct, con or con-separate (--cot true --con true:
+(orig-turn), what a made-up retrieval log ranks (flat-session, flat-turn) or none (no-retrieval); the reading is direct, con or con-separate (--cot true --con true:
 a note request per session, then the reading request over the notes; json histories only, as
 upstream fails on nl ones). Entries mix what the history must carry through: sessions whose
 dates are out of order or equal (upstream sorts them, stably, as strings), turns marked
@@ -64,12 +64,37 @@ def entry(rng, i):
             turns.append(t)
         sessions.append(turns)
         dates.append(dates[-1] if dates and rng.random() < 0.2 else date(rng))
-        ids.append("s%d_%d" % (i, s))
+        ids.append(rng.choice(["answer_%08x_%d" % (rng.getrandbits(32), s), "sharegpt_%s_%d" % (rng.choice("abc"), s),
+                               "ultrachat_%d" % (i * 10 + s)]))
     qtype = rng.choice(TYPES)
     qid = "q%06d" % i + ("_abs" if rng.random() < 0.2 else "")
     return {"question_id": qid, "question_type": qtype, "question": text(rng, 4), "answer": text(rng, 2),
             "question_date": date(rng), "haystack_session_ids": ids, "haystack_dates": dates,
             "haystack_sessions": sessions, "answer_session_ids": ids[:1]}
+
+
+def ranking(rng, e, retriever, useronly):
+    """The retrieval_results of LongMemEval's retrieval log for entry e: its corpus ids (sessions,
+    or turns "<session>_<k>" counted from 1, "answer" turned into "noans" for some) shuffled. For
+    flat-session some turn ids join them (not with user-only reading, where upstream fails); for
+    flat-turn, ids run_generation.py skips or reads with Python's int() and negative indexing."""
+    ids = []
+    for sid, sess in zip(e["haystack_session_ids"], e["haystack_sessions"]):
+        noans = lambda c: c.replace("answer", "noans") if "answer" in c and rng.random() < 0.5 else c
+        if retriever == "flat-session":
+            ids.append(noans(sid))
+            if useronly == "false" and rng.random() < 0.3:
+                ids.append(noans("%s_%d" % (sid, rng.randint(1, len(sess)))))
+            continue
+        for k, t in enumerate(sess):
+            if t["role"] == "user" or rng.random() < 0.3:
+                ids.append(noans("%s_%d" % (sid, k + 1)))
+        if rng.random() < 0.5:
+            ids.append(rng.choice(["nosuch_1", "%s_%d" % (sid, len(sess) + 3), "%s_0" % sid, "%s_-1" % sid,
+                                   "%s_+1" % sid, "%s_ 2" % sid, "%s_\u0661" % sid, sid]))
+    rng.shuffle(ids)
+    return {"query": e["question"], "ranked_items": [{"corpus_id": c, "text": "(not read)", "timestamp": ""} for c in ids],
+            "metrics": {"session": {}, "turn": {}}}
 
 
 def reply(seed):
@@ -133,13 +158,19 @@ def main():
     for c in range(1, a.cases + 1):
         d = os.path.join(a.out, "case%03d" % c)
         os.makedirs(d, exist_ok=True)
-        entries = [entry(rng, c * 100 + i) for i in range(rng.randint(1, 4))]
-        topk = rng.choice([0, 1, 2, 3, 1000])
+        retriever = rng.choice(["orig-session", "orig-session", "orig-turn", "no-retrieval", "flat-session", "flat-turn"])
+        flat = retriever.startswith("flat-")
+        topk = rng.choice([1, 2, 3, 1000] if flat else [0, 1, 2, 3, 1000])  # flat keeps [:0], nothing, for 0
         fmt, useronly = rng.choice(["json", "nl"]), rng.choice(["true", "false"])
         reading = rng.choice(["direct", "con", "con-separate"])
-        retriever = rng.choice(["orig-session", "orig-session", "orig-turn", "no-retrieval"])
         if reading == "con-separate":
             fmt = "json"  # upstream fails on nl notes (KeyError 'role')
+        if retriever == "flat-turn":
+            useronly = "false"  # upstream fails on it (TypeError)
+        entries = [entry(rng, c * 100 + i) for i in range(rng.randint(1, 4))]
+        if flat:
+            for e in entries:
+                e["retrieval_results"] = ranking(rng, e, retriever, useronly)
         cot, con = ("false" if reading == "direct" else "true"), ("true" if reading == "con-separate" else "false")
         with open(os.path.join(d, "entries.json"), "w", encoding="utf-8") as f:
             json.dump(entries, f, ensure_ascii=False, indent=1)

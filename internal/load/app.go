@@ -22,7 +22,9 @@ stdout. Input files are positional arguments; none or "-" means stdin, which nee
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map). Without --format the format is detected from each file's name and first bytes.
+--map). Without --format the format is detected from each file's name and first bytes. longmemeval
+also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's ranking is kept
+as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N keeps the N records

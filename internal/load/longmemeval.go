@@ -16,6 +16,12 @@ type longMemEvalItem struct {
 	HaystackDates      []string  `json:"haystack_dates"`
 	HaystackSessions   []jsonRaw `json:"haystack_sessions"`
 	AnswerSessionIDs   jsonRaw   `json:"answer_session_ids"`
+	// RetrievalResults is what LongMemEval's retrieval script adds to an entry: its ranking.
+	RetrievalResults *struct {
+		RankedItems []struct {
+			CorpusID string `json:"corpus_id"`
+		} `json:"ranked_items"`
+	} `json:"retrieval_results"`
 }
 
 type longMemEvalTurn struct {
@@ -30,7 +36,9 @@ type longMemEvalTurn struct {
 // list verbatim (with has_answer), as the reader prompts print it. A question_id ending in _abs is an
 // abstention question: meta.abstention is true and the type stays the official one. A non-string
 // answer (a number) becomes its JSON text. question_date, haystack_session_ids, haystack_dates and
-// answer_session_ids go to meta.
+// answer_session_ids go to meta. An entry of a retrieval log (LongMemEval's run_retrieval.py output)
+// keeps its ranking: the ranked items' corpus ids, best first, as meta.retrieval_corpus_ids (their
+// texts and the metrics are left out).
 func LongMemEval(in Input, _ Options, emit Emit) error {
 	return eachItem(in, emit, func(raw jsonRaw, line int) error {
 		var it longMemEvalItem
@@ -80,6 +88,15 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 		return nil, badf(in, line, id, "%v", err)
 	}
 	setMeta(rec, "answer_session_ids", it.AnswerSessionIDs)
+	if r := it.RetrievalResults; r != nil {
+		ids := make([]string, len(r.RankedItems))
+		for i, item := range r.RankedItems {
+			ids[i] = item.CorpusID
+		}
+		if err := rec.SetMeta("retrieval_corpus_ids", ids); err != nil {
+			return nil, badf(in, line, id, "%v", err)
+		}
+	}
 	if strings.HasSuffix(it.QuestionID, "_abs") {
 		setMeta(rec, "abstention", []byte("true"))
 	}

@@ -40,10 +40,12 @@ SHA-256 of the JSON array of messages sent.
 
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
 --reading, --history-format, --history-sessions and --user-only are its options. The history holds
-every session (orig-session, the default), every turn as its own block (orig-turn), or nothing
+every session (orig-session, the default), every turn as its own block (orig-turn), the first
+--history-sessions sessions (flat-session) or rounds of a turn and the next (flat-turn) that a
+retrieval log ranks (qa-load keeps its ranking in meta.retrieval_corpus_ids), or nothing
 (no-retrieval: the question alone). The reading is direct, con (step by step, the one its README
-recommends) or con-separate: first one call per kept session (or turn) asking for reading notes on
-it (max_tokens 500; the notes are kept in prediction.notes, and usage, cost and attempts sum every
+recommends) or con-separate: first one call per kept block asking for reading notes on it
+(max_tokens 500; the notes are kept in prediction.notes, and usage, cost and attempts sum every
 call), then con over the notes, shown as json. The reading call's max_tokens is 800, which its
 script sends for every reading (its 500 for direct never applies), unless --max-tokens is given;
 and the history is cut to its first --history-tokens o200k_base tokens before the prompt is filled
@@ -79,9 +81,9 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 800, as LongMemEval sends, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
-		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
+		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
 		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
-		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
+		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn, or the first N with flat-session and flat-turn (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
@@ -203,10 +205,13 @@ func (a *app) configureReader(c *cli.Context) error {
 		p.history.Retriever = prompt.RetrieverSession
 	case "orig-turn", "full-history-turn":
 		p.history.Retriever = prompt.RetrieverTurn
-	case "no-retrieval":
-		p.history.Retriever = prompt.RetrieverNone
+	case "no-retrieval", "flat-session", "flat-turn":
+		p.history.Retriever = r
 	default:
-		return command.Usagef("--retriever: want orig-session, orig-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
+		return command.Usagef("--retriever: want orig-session, orig-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
+	}
+	if p.history.Retriever == prompt.RetrieverFlatTurn && c.Bool("user-only") {
+		return command.Usagef("--retriever flat-turn: no --user-only (LongMemEval's script fails on it)")
 	}
 	p.history.Format = c.String("history-format")
 	if p.history.Format != "json" && p.history.Format != "nl" {

@@ -180,11 +180,12 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"--history-tokens", "0"}, {"--history-tokens", "-5"}, {"--history-tokens", "many"},
-		{"--reading", "cot"}, {"--history-format", "xml"}, {"--history-sessions", "-1"}, {"--retriever", "flat-session"},
+		{"--reading", "cot"}, {"--history-format", "xml"}, {"--history-sessions", "-1"}, {"--retriever", "flat-bm25"},
+		{"--retriever", "flat-turn", "--user-only"},
 	} {
 		_, _, err := run(t, context.Background(), in, append(args, bad...)...)
 		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), bad[0]) {
-			t.Errorf("%s %s: %v, want a usage error naming the flag", bad[0], bad[1], err)
+			t.Errorf("%q: %v, want a usage error naming the flag", bad, err)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package prompt
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/python"
@@ -49,6 +51,7 @@ func LongMemEvalJudgeTemplate(questionID, questionType string) (*Template, error
 // LongMemEvalSession is one haystack session: its date string and its turns as raw JSON objects
 // (key order and value types are kept, so the json history is exactly Python's json.dumps).
 type LongMemEvalSession struct {
+	ID    string // haystack_session_ids: what retrieval results name
 	Date  string
 	Turns []json.RawMessage
 }
@@ -72,23 +75,35 @@ type HistoryOptions struct {
 
 // LongMemEval readers' history sources (run_generation.py's retriever_type).
 const (
-	RetrieverSession = "orig-session" // every session, one block each: the full-history-session setting
-	RetrieverTurn    = "orig-turn"    // every turn, one block each: full-history-turn
-	RetrieverNone    = "no-retrieval" // no history: the question alone
+	RetrieverSession     = "orig-session" // every session, one block each: the full-history-session setting
+	RetrieverTurn        = "orig-turn"    // every turn, one block each: full-history-turn
+	RetrieverNone        = "no-retrieval" // no history: the question alone
+	RetrieverFlatSession = "flat-session" // the sessions a retrieval log ranks, best first
+	RetrieverFlatTurn    = "flat-turn"    // the rounds (a turn and the next) a retrieval log ranks
 )
+
+// LongMemEvalRetrievalMeta is the meta key of a record's retrieval ranking: the corpus ids of
+// LongMemEval's retrieval log (retrieval_results.ranked_items[].corpus_id), best first, as
+// qa-load keeps them.
+const LongMemEvalRetrievalMeta = "retrieval_corpus_ids"
 
 // LongMemEvalHistory renders the {history} of the full-history settings: the sessions (or, with
 // RetrieverTurn, the turns) of the record, the last TopK of them kept, stably sorted by date
 // string, one history_session block each. Token truncation is left to TruncateHistory (see
-// HistoryOptions.MaxTokens).
+// HistoryOptions.MaxTokens). The retrieval settings need a record's ranking: see
+// LongMemEvalPrompt.
 func LongMemEvalHistory(sessions []LongMemEvalSession, opt HistoryOptions) (string, error) {
-	chunks, err := historyChunks(sessions, opt)
+	chunks, err := historyChunks(sessions, nil, opt)
 	if err != nil {
 		return "", err
 	}
+	return renderChunks(chunks, opt.Format)
+}
+
+func renderChunks(chunks []historyChunk, format string) (string, error) {
 	dates, bodies := make([]string, len(chunks)), make([]string, len(chunks))
 	for i, c := range chunks {
-		body, err := c.body(opt.Format)
+		body, err := c.body(format)
 		if err != nil {
 			return "", fmt.Errorf("history block %d: %w", i+1, err)
 		}
@@ -97,35 +112,35 @@ func LongMemEvalHistory(sessions []LongMemEvalSession, opt HistoryOptions) (stri
 	return historyBlocks(dates, bodies), nil
 }
 
-// historyChunk is one block of history as the reader keeps it: a session's turns, or one turn.
+// historyChunk is one block of history as the reader keeps it: a list of turns (a session, or
+// a round of a retrieved turn and the next), or one turn.
 type historyChunk struct {
 	date  string
 	turns []turn
-	// one is a single turn (RetrieverTurn). Its has_answer stays in the json history: upstream's
-	// clean-up loops over a chunk's turns, and over a lone turn that loop meets only its keys.
+	// one is a lone turn (RetrieverTurn, or a turn id among flat-session results): upstream's
+	// clean-up, which pops has_answer from the turns of each kept block, loops over a lone
+	// turn's keys instead, so its has_answer stays, unless the same turn also sits in a kept
+	// list (the turn objects are shared, and the pop is on them).
 	one bool
 }
 
-// turn is one turn of a session: its JSON object and the role and content read from it.
+// turn is one turn of a session: its JSON object, the role and content read from it, and where
+// it is (session and turn index), which tells shared turns apart.
 type turn struct {
 	raw           json.RawMessage
 	role, content string
+	session, at   int
+	hasAnswer     bool // has_answer is still on it when the history is written
 }
 
-// historyChunks returns the chunks opt's retriever shows of sessions, UserOnly applied, the last
-// TopK kept (all when TopK is 0).
-func historyChunks(sessions []LongMemEvalSession, opt HistoryOptions) ([]historyChunk, error) {
-	var chunks []historyChunk
-	switch opt.Retriever {
-	case RetrieverNone:
-		return nil, nil
-	case "", RetrieverSession, RetrieverTurn:
-	default:
-		return nil, fmt.Errorf("retriever %q: want %s, %s or %s", opt.Retriever, RetrieverSession, RetrieverTurn, RetrieverNone)
-	}
+// historyChunks returns the chunks opt's retriever shows of sessions: for the full-history ones
+// the last TopK (all when 0) of every session or turn, UserOnly applied; for the retrieval ones
+// the first TopK (all when 0) of what the ranked corpus ids name.
+func historyChunks(sessions []LongMemEvalSession, ranked []string, opt HistoryOptions) ([]historyChunk, error) {
+	parsed := make([][]turn, len(sessions))
 	for i, s := range sessions {
-		var kept []turn
-		for _, raw := range s.Turns {
+		parsed[i] = make([]turn, len(s.Turns))
+		for j, raw := range s.Turns {
 			var rc struct {
 				Role    string `json:"role"`
 				Content string `json:"content"`
@@ -133,23 +148,176 @@ func historyChunks(sessions []LongMemEvalSession, opt HistoryOptions) ([]history
 			if err := json.Unmarshal(raw, &rc); err != nil {
 				return nil, fmt.Errorf("session %d: %w", i+1, err)
 			}
-			if opt.UserOnly && rc.Role != "user" {
+			parsed[i][j] = turn{raw: raw, role: rc.Role, content: rc.Content, session: i, at: j}
+		}
+	}
+	userTurns := func(ts []turn) []turn {
+		if !opt.UserOnly {
+			return ts
+		}
+		var kept []turn
+		for _, t := range ts {
+			if t.role == "user" {
+				kept = append(kept, t)
+			}
+		}
+		return kept
+	}
+	var chunks []historyChunk
+	switch opt.Retriever {
+	case RetrieverNone:
+		return nil, nil
+	case "", RetrieverSession, RetrieverTurn:
+		for i, s := range sessions {
+			kept := userTurns(parsed[i])
+			if opt.Retriever != RetrieverTurn {
+				chunks = append(chunks, historyChunk{date: s.Date, turns: kept})
 				continue
 			}
-			kept = append(kept, turn{raw, rc.Role, rc.Content})
+			for _, t := range kept {
+				chunks = append(chunks, historyChunk{date: s.Date, turns: []turn{t}, one: true})
+			}
 		}
-		if opt.Retriever != RetrieverTurn {
-			chunks = append(chunks, historyChunk{date: s.Date, turns: kept})
-			continue
+		if opt.TopK > 0 && len(chunks) > opt.TopK {
+			chunks = chunks[len(chunks)-opt.TopK:]
 		}
-		for _, t := range kept {
-			chunks = append(chunks, historyChunk{date: s.Date, turns: []turn{t}, one: true})
+	case RetrieverFlatSession, RetrieverFlatTurn:
+		var err error
+		if chunks, err = retrievedChunks(sessions, parsed, ranked, opt, userTurns); err != nil {
+			return nil, err
+		}
+		if opt.TopK > 0 && len(chunks) > opt.TopK {
+			chunks = chunks[:opt.TopK]
+		}
+	default:
+		return nil, fmt.Errorf("retriever %q: want %s, %s, %s, %s or %s", opt.Retriever,
+			RetrieverSession, RetrieverTurn, RetrieverFlatSession, RetrieverFlatTurn, RetrieverNone)
+	}
+	// The clean-up: has_answer leaves every turn of a kept list, and a lone turn keeps it unless
+	// it is one of those.
+	popped := map[[2]int]bool{}
+	for _, c := range chunks {
+		if !c.one {
+			for _, t := range c.turns {
+				popped[[2]int{t.session, t.at}] = true
+			}
 		}
 	}
-	if opt.TopK > 0 && len(chunks) > opt.TopK {
-		chunks = chunks[len(chunks)-opt.TopK:]
+	for i := range chunks {
+		if c := &chunks[i]; c.one {
+			t := c.turns[0]
+			t.hasAnswer = !popped[[2]int{t.session, t.at}]
+			c.turns = []turn{t}
+		}
 	}
 	return chunks, nil
+}
+
+// retrievedChunks returns the chunks of the ranked corpus ids, as run_generation.py's
+// flat-session and flat-turn read them. Both first turn "noans_" into "answer_" in an id (the
+// retrieval log's mark of an evidence session without the answer). flat-session takes the
+// session (or the lone turn, for an id "<session>_<k>") the id names; an unknown id is an error
+// (upstream stops with KeyError). flat-turn reads an id as "<session>_<k>" and takes turn k (from
+// 1; Python's int() and negative indexing) with the next turn if there is one; an id naming no
+// session or turn is skipped, as upstream skips it, and a k that is no integer is an error.
+func retrievedChunks(sessions []LongMemEvalSession, parsed [][]turn, ranked []string, opt HistoryOptions, userTurns func([]turn) []turn) ([]historyChunk, error) {
+	switch {
+	case ranked == nil:
+		return nil, fmt.Errorf("retriever %s: the record has no retrieval results (meta.%s)", opt.Retriever, LongMemEvalRetrievalMeta)
+	case opt.UserOnly && opt.Retriever == RetrieverFlatTurn:
+		return nil, fmt.Errorf("retriever %s: no user-only reading (upstream fails on it)", opt.Retriever)
+	}
+	// corpusid2entry: a session's id names it, "<id>_<k>" its turn k; later ones overwrite.
+	type ref struct{ session, at int } // at is -1 for the whole session
+	index := map[string]ref{}
+	for i, s := range sessions {
+		index[s.ID] = ref{i, -1}
+		for j := range parsed[i] {
+			index[s.ID+"_"+strconv.Itoa(j+1)] = ref{i, j}
+		}
+	}
+	var chunks []historyChunk
+	for _, id := range ranked {
+		id = strings.ReplaceAll(id, "noans_", "answer_")
+		if opt.Retriever == RetrieverFlatSession {
+			r, ok := index[id]
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("retrieval result %q names no session or turn of the record", id)
+			case r.at < 0:
+				chunks = append(chunks, historyChunk{date: sessions[r.session].Date, turns: userTurns(parsed[r.session])})
+			case opt.UserOnly:
+				return nil, fmt.Errorf("retrieval result %q is a turn: user-only reading needs sessions (upstream fails on it)", id)
+			default:
+				chunks = append(chunks, historyChunk{date: sessions[r.session].Date, turns: []turn{parsed[r.session][r.at]}, one: true})
+			}
+			continue
+		}
+		cut := strings.LastIndexByte(id, '_')
+		k, ok := pyInt(id[cut+1:])
+		if !ok {
+			return nil, fmt.Errorf("retrieval result %q: %q is no turn number (upstream stops on int())", id, id[cut+1:])
+		}
+		if cut < 0 {
+			cut = 0 // "_".join of nothing
+		}
+		r, found := index[id[:cut]]
+		if !found || r.at >= 0 {
+			continue // no session there: upstream's except skips it
+		}
+		ts := parsed[r.session]
+		at, ok := pyIndex(len(ts), k-1)
+		if !ok {
+			continue
+		}
+		round := []turn{ts[at]}
+		if k < int64(len(ts)) { // converted_next_turn_id < len(...)
+			next, _ := pyIndex(len(ts), k)
+			round = append(round, ts[next])
+		}
+		chunks = append(chunks, historyChunk{date: sessions[r.session].Date, turns: round})
+	}
+	return chunks, nil
+}
+
+// pyInt is Python's int() of s, in the range of an int64: surrounding whitespace, a sign, and
+// decimal digits of any script.
+func pyInt(s string) (int64, bool) {
+	s = textnorm.Strip(s)
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	var n int64
+	for _, r := range s {
+		d, ok := textnorm.DecimalValue(r)
+		if !ok {
+			return 0, false
+		}
+		if n > (math.MaxInt64-int64(d))/10 {
+			n = math.MaxInt64 / 2 // out of any list's range, as Python's big number would be
+			continue
+		}
+		n = n*10 + int64(d)
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// pyIndex is Python's list index i into a list of length n: negative counts from the end.
+func pyIndex(n int, i int64) (int, bool) {
+	if i < 0 {
+		i += int64(n)
+	}
+	if i < 0 || i >= int64(n) {
+		return 0, false
+	}
+	return int(i), true
 }
 
 // historyBlocks renders one history_session block per chunk body, the chunks stably sorted by
@@ -198,8 +366,11 @@ func (c historyChunk) dumps() (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("json.loads: %w", err)
 		}
-		if c.one {
+		if c.one && t.hasAnswer {
 			return v.Dumps(), nil
+		}
+		if c.one {
+			return v.Without("has_answer").Dumps(), nil
 		}
 		parts[i] = v.Without("has_answer").Dumps()
 	}
@@ -230,7 +401,7 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 		if err := json.Unmarshal(raw, &turns); err != nil {
 			return nil, fmt.Errorf("longmemeval session %d: %w", i+1, err)
 		}
-		out = append(out, LongMemEvalSession{Date: p.Date, Turns: turns})
+		out = append(out, LongMemEvalSession{ID: p.Title, Date: p.Date, Turns: turns})
 	}
 	if out != nil {
 		return out, nil
@@ -241,13 +412,18 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 		if _, err := rec.MetaValue("haystack_dates", &dates); err != nil || len(dates) != len(sessions) {
 			return nil, fmt.Errorf("longmemeval %s: meta.haystack_dates does not match the sessions", rec.ID)
 		}
+		var ids []string
+		rec.MetaValue("haystack_session_ids", &ids)
 		for i, s := range sessions {
 			out = append(out, LongMemEvalSession{Date: dates[i], Turns: s})
+			if i < len(ids) {
+				out[i].ID = ids[i]
+			}
 		}
 		return out, nil
 	}
 	for _, p := range rec.Context {
-		out = append(out, LongMemEvalSession{Date: p.Date, Turns: turnsFromText(p.Text)})
+		out = append(out, LongMemEvalSession{ID: p.Title, Date: p.Date, Turns: turnsFromText(p.Text)})
 	}
 	return out, nil
 }
@@ -280,18 +456,38 @@ func turnsFromText(text string) []json.RawMessage {
 	return out
 }
 
-// LongMemEvalPrompt renders the whole reader prompt for rec (question_date from meta); cut reports
-// that opt.MaxTokens cut the history.
+// LongMemEvalPrompt renders the whole reader prompt for rec (question_date from meta; for the
+// retrieval settings, the ranking from meta.retrieval_corpus_ids); cut reports that
+// opt.MaxTokens cut the history.
 func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (prompt string, cut bool, err error) {
-	sessions, err := LongMemEvalSessions(rec)
+	chunks, err := recordChunks(rec, opt)
 	if err != nil {
 		return "", false, err
 	}
-	h, err := LongMemEvalHistory(sessions, opt)
+	h, err := renderChunks(chunks, opt.Format)
 	if err != nil {
 		return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
 	}
 	return readerPrompt(rec, h, opt, con)
+}
+
+// recordChunks returns the history chunks opt shows of rec.
+func recordChunks(rec *record.Record, opt HistoryOptions) ([]historyChunk, error) {
+	sessions, err := LongMemEvalSessions(rec)
+	if err != nil {
+		return nil, err
+	}
+	var ranked []string
+	if opt.Retriever == RetrieverFlatSession || opt.Retriever == RetrieverFlatTurn {
+		if _, err := rec.MetaValue(LongMemEvalRetrievalMeta, &ranked); err != nil {
+			return nil, fmt.Errorf("longmemeval %s: meta.%s: %w", rec.ID, LongMemEvalRetrievalMeta, err)
+		}
+	}
+	chunks, err := historyChunks(sessions, ranked, opt)
+	if err != nil {
+		return nil, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+	}
+	return chunks, nil
 }
 
 // readerPrompt cuts history to opt.MaxTokens, if positive, and fills the reader prompt with it;
@@ -338,13 +534,9 @@ type LongMemEvalNote struct {
 // (Retriever, TopK, UserOnly), in file order. Each shows its block as json.dumps of what it
 // holds, whatever opt.Format says, as upstream does.
 func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEvalNote, error) {
-	sessions, err := LongMemEvalSessions(rec)
+	chunks, err := recordChunks(rec, opt)
 	if err != nil {
 		return nil, err
-	}
-	chunks, err := historyChunks(sessions, opt)
-	if err != nil {
-		return nil, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
 	}
 	date, _ := rec.MetaString("question_date")
 	notes := make([]LongMemEvalNote, len(chunks))

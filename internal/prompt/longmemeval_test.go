@@ -117,3 +117,68 @@ Extracted note (information relevant to answering the question):`
 		t.Error("fewer notes than requests: no error")
 	}
 }
+
+// flatRecord is a LongMemEval record of two sessions with ids, ranked by a retrieval log.
+func flatRecord(ranked ...string) *record.Record {
+	rec := &record.Record{Schema: 1, ID: "longmemeval:f", Dataset: "longmemeval", Question: "?", Meta: map[string]json.RawMessage{}}
+	for _, s := range []struct{ id, date, turns string }{
+		{"answer_a_1", "d2", `[{"role": "user", "content": "u1", "has_answer": true}, {"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}]`},
+		{"sharegpt_b", "d1", `[{"role": "user", "content": "v1"}]`},
+	} {
+		rec.Context = append(rec.Context, record.Passage{Title: s.id, Date: s.date, Extra: map[string]json.RawMessage{"turns": json.RawMessage(s.turns)}})
+	}
+	if ranked != nil {
+		rec.SetMeta(LongMemEvalRetrievalMeta, ranked)
+	}
+	return rec
+}
+
+func TestLongMemEvalRetrievedHistory(t *testing.T) {
+	block := func(i, date, content string) string {
+		return "\n### Session " + i + ":\nSession Date: " + date + "\nSession Content:\n\n" + content + "\n"
+	}
+	const (
+		a  = `[{"role": "user", "content": "u1"}, {"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}]`
+		b  = `[{"role": "user", "content": "v1"}]`
+		u1 = `{"role": "user", "content": "u1", "has_answer": true}`
+	)
+	tests := []struct {
+		name   string
+		ranked []string
+		opt    HistoryOptions
+		want   string // history, or the error's text after "error: "
+	}{
+		{"sessions, noans_ read as answer_, sorted by date", []string{"noans_a_1", "sharegpt_b"}, HistoryOptions{Retriever: RetrieverFlatSession},
+			block("1", "d1", b) + block("2", "d2", a)},
+		{"first TopK", []string{"answer_a_1", "sharegpt_b"}, HistoryOptions{Retriever: RetrieverFlatSession, TopK: 1}, block("1", "d2", a)},
+		{"a turn id: a lone turn, has_answer kept", []string{"answer_a_1_1"}, HistoryOptions{Retriever: RetrieverFlatSession}, block("1", "d2", u1)},
+		{"a lone turn whose session is kept too loses has_answer", []string{"answer_a_1_1", "answer_a_1"}, HistoryOptions{Retriever: RetrieverFlatSession},
+			block("1", "d2", `{"role": "user", "content": "u1"}`) + block("2", "d2", a)},
+		{"unknown session", []string{"sharegpt_c"}, HistoryOptions{Retriever: RetrieverFlatSession}, `error: "sharegpt_c" names no session`},
+		{"turn id, user only", []string{"answer_a_1_2"}, HistoryOptions{Retriever: RetrieverFlatSession, UserOnly: true}, "error: is a turn"},
+		{"rounds: a turn and the next, the last alone", []string{"answer_a_1_1", "noans_a_1_3"}, HistoryOptions{Retriever: RetrieverFlatTurn},
+			block("1", "d2", `[{"role": "user", "content": "u1"}, {"role": "assistant", "content": "a1"}]`) + block("2", "d2", `[{"role": "user", "content": "u2"}]`)},
+		{"Python's int() and negative indexing", []string{"answer_a_1_ \u0662 ", "answer_a_1_0", "answer_a_1_-1"}, HistoryOptions{Retriever: RetrieverFlatTurn, Format: "nl"},
+			block("1", "d2", "\nassistant: a1\n\nuser: u2") + block("2", "d2", "\nuser: u2\n\nuser: u1") + block("3", "d2", "\nassistant: a1\n\nuser: u2")},
+		{"ids naming nothing are skipped", []string{"answer_a_1_9", "nosuch_1", "sharegpt_b_1", "answer_a_1_1_1", "answer_a_1"}, HistoryOptions{Retriever: RetrieverFlatTurn},
+			block("1", "d1", b)},
+		{"no turn number", []string{"sharegpt_b_x"}, HistoryOptions{Retriever: RetrieverFlatTurn}, "error: no turn number"},
+		{"user only", []string{"sharegpt_b_1"}, HistoryOptions{Retriever: RetrieverFlatTurn, UserOnly: true}, "error: no user-only"},
+		{"no ranking", nil, HistoryOptions{Retriever: RetrieverFlatTurn}, "error: no retrieval results"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			chunks, err := recordChunks(flatRecord(tt.ranked...), tt.opt)
+			var got string
+			if err == nil {
+				got, err = renderChunks(chunks, tt.opt.Format)
+			}
+			if err != nil {
+				got = "error: " + err.Error()
+			}
+			if want, ok := strings.CutPrefix(tt.want, "error: "); ok && !strings.Contains(got, want) || !ok && got != tt.want {
+				t.Errorf("history = %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
