@@ -182,3 +182,49 @@ func TestLongMemEvalRetrievedHistory(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRetrievedHistory: no ranking of corpus ids makes the retrieval readings panic, and every
+// block they keep is one the record has (a session, a turn, or a turn and the next).
+func FuzzRetrievedHistory(f *testing.F) {
+	f.Add("answer_a_1_1\nnoans_a_1\nsharegpt_b_-1", true, uint8(2))
+	f.Add("_\n__1\nanswer_a_1_\u0661\nsharegpt_b_99999999999999999999999", false, uint8(0))
+	f.Add("answer_a_1_+0\nanswer_a_1_- 1\n", false, uint8(1))
+	f.Fuzz(func(t *testing.T, ids string, turns bool, topK uint8) {
+		opt := HistoryOptions{Retriever: RetrieverFlatSession, TopK: int(topK % 4)}
+		if turns {
+			opt.Retriever = RetrieverFlatTurn
+		}
+		chunks, err := recordChunks(flatRecord(strings.Split(ids, "\n")...), opt)
+		if err != nil {
+			return
+		}
+		if opt.TopK > 0 && len(chunks) > opt.TopK {
+			t.Errorf("%d blocks kept, want at most %d", len(chunks), opt.TopK)
+		}
+		for _, c := range chunks {
+			if n := len(c.turns); n == 0 && !turns || n > 3 || turns && n > 2 {
+				t.Errorf("a block of %d turns", n)
+			}
+		}
+	})
+}
+
+func TestPyInt(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"3", 3, true}, {" 12\n", 12, true}, {"+1", 1, true}, {"-0", 0, true}, {"-7", -7, true},
+		{"\u0661\u0662", 12, true}, {"\u00a03", 3, true}, {"", 0, false}, {"-", 0, false}, {"1 2", 0, false},
+		{"0x1", 0, false}, {"1.0", 0, false}, {"--1", 0, false}, {"²", 0, false},
+	}
+	for _, tt := range tests {
+		if got, ok := pyInt(tt.in); got != tt.want || ok != tt.ok {
+			t.Errorf("pyInt(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	if n, ok := pyInt("99999999999999999999999"); !ok || n < 1<<61 {
+		t.Errorf("a huge number: %d, %v; want one beyond any list", n, ok)
+	}
+}
