@@ -11,10 +11,11 @@ import (
 )
 
 // LongMemEval's con-separate reading (--reading con-separate) answers a record in two steps, as
-// run_generation.py --cot true --con true does: a call per kept session asking for its reading
-// notes, one after the other in file order, then the step-by-step reading call over the notes.
-// The notes are kept in prediction.notes; usage, cost and attempts are the sums over every call
-// of the record, latency the time from the first call to the answer.
+// run_generation.py --cot true --con true does: a call per kept history block (a session, turn
+// or round) asking for its reading notes, one after the other in file order, then the
+// step-by-step reading call over the notes. The notes are kept in prediction.notes; usage, cost
+// and attempts are the sums over every call of the record, latency the time from the first call
+// to the answer.
 
 // spent is what a record's note calls used.
 type spent struct {

@@ -60,11 +60,11 @@ type LongMemEvalSession struct {
 type HistoryOptions struct {
 	// Format is "json" (the recommended default) or "nl".
 	Format string
-	// Retriever is what the history shows: RetrieverSession (also ""), RetrieverTurn or
-	// RetrieverNone.
+	// Retriever is what the history shows: one of the Retriever constants ("" is
+	// RetrieverSession).
 	Retriever string
-	// TopK keeps the last TopK sessions (turns with RetrieverTurn) in file order; 0 keeps all
-	// (the recommended 1000).
+	// TopK keeps the last TopK sessions (turns with RetrieverTurn) in file order, or the first
+	// TopK retrieved blocks; 0 keeps all (the recommended 1000).
 	TopK int
 	// UserOnly keeps only user turns.
 	UserOnly bool
@@ -100,6 +100,7 @@ func LongMemEvalHistory(sessions []LongMemEvalSession, opt HistoryOptions) (stri
 	return renderChunks(chunks, opt.Format)
 }
 
+// renderChunks renders chunks as the {history} in format, sorted by date.
 func renderChunks(chunks []historyChunk, format string) (string, error) {
 	dates, bodies := make([]string, len(chunks)), make([]string, len(chunks))
 	for i, c := range chunks {
