@@ -11,7 +11,8 @@ Each case folder holds entries.json (a LongMemEval file of a few entries), optio
 run's topk_context, history_format, useronly and cot, and the qa-predict flags that ask for the
 same) and transcript.jsonl (each request run_generation.py sent, in the golden transcript's
 layout, with the fake reply). The history is every session (orig-session), every turn
-(orig-turn), what a made-up retrieval log ranks (flat-session, flat-turn) or none (no-retrieval); the reading is direct, con or con-separate (--cot true --con true:
+(orig-turn), what a made-up retrieval log ranks (flat-session, flat-turn; its texts merged beside
+the blocks or replacing them, or not) or none (no-retrieval); the reading is direct, con or con-separate (--cot true --con true:
 a note request per session, then the reading request over the notes; json histories only, as
 upstream fails on nl ones). Entries mix what the history must carry through: sessions whose
 dates are out of order or equal (upstream sorts them, stably, as strings), turns marked
@@ -73,7 +74,17 @@ def entry(rng, i):
             "haystack_sessions": sessions, "answer_session_ids": ids[:1]}
 
 
-def ranking(rng, e, retriever, useronly):
+def retrieval_text(rng, expansion, fmt):
+    """A ranked item's text: what a key-expanded index holds (facts, a summary). Under a merge
+    read as nl it must be a string (upstream concatenates it); otherwise also a dict or a list
+    (for replace, one whose dicts carry has_answer, which upstream's clean-up pops)."""
+    if expansion == "merge" and fmt == "nl" or rng.random() < 0.6:
+        return text(rng, 3)
+    return rng.choice([{"facts": [text(rng, 2), text(rng, 2)]}, [text(rng, 2)],
+                       [{"fact": text(rng, 2), "has_answer": True}, text(rng, 1)]])
+
+
+def ranking(rng, e, retriever, useronly, expansion="none", fmt="json"):
     """The retrieval_results of LongMemEval's retrieval log for entry e: its corpus ids (sessions,
     or turns "<session>_<k>" counted from 1, "answer" turned into "noans" for some) shuffled. For
     flat-session some turn ids join them (not with user-only reading, where upstream fails); for
@@ -92,8 +103,10 @@ def ranking(rng, e, retriever, useronly):
         if rng.random() < 0.5:
             ids.append(rng.choice(["nosuch_1", "%s_%d" % (sid, len(sess) + 3), "%s_0" % sid, "%s_-1" % sid,
                                    "%s_+1" % sid, "%s_ 2" % sid, "%s_\u0661" % sid, sid]))
+    if rng.random() < 0.2:
+        ids.append(rng.choice(ids))  # an id twice: the last text counts for both
     rng.shuffle(ids)
-    return {"query": e["question"], "ranked_items": [{"corpus_id": c, "text": "(not read)", "timestamp": ""} for c in ids],
+    return {"query": e["question"], "ranked_items": [{"corpus_id": c, "text": retrieval_text(rng, expansion, fmt), "timestamp": ""} for c in ids],
             "metrics": {"session": {}, "turn": {}}}
 
 
@@ -165,27 +178,30 @@ def main():
         reading = rng.choice(["direct", "con", "con-separate"])
         if reading == "con-separate":
             fmt = "json"  # upstream fails on nl notes (KeyError 'role')
-        if retriever == "flat-turn":
+        expansion = rng.choice(["none", "none", "merge", "replace"]) if flat else "none"
+        if expansion == "replace":
+            fmt = "json"  # upstream fails on nl retrieval texts (TypeError)
+        if retriever == "flat-turn" and expansion != "replace":
             useronly = "false"  # upstream fails on it (TypeError)
         entries = [entry(rng, c * 100 + i) for i in range(rng.randint(1, 4))]
         if flat:
             for e in entries:
-                e["retrieval_results"] = ranking(rng, e, retriever, useronly)
+                e["retrieval_results"] = ranking(rng, e, retriever, useronly, expansion, fmt)
         cot, con = ("false" if reading == "direct" else "true"), ("true" if reading == "con-separate" else "false")
         with open(os.path.join(d, "entries.json"), "w", encoding="utf-8") as f:
             json.dump(entries, f, ensure_ascii=False, indent=1)
-        flags = ["--retriever", retriever, "--history-format", fmt, "--history-sessions", str(topk), "--reading", reading]
+        flags = ["--retriever", retriever, "--key-expansion", expansion, "--history-format", fmt, "--history-sessions", str(topk), "--reading", reading]
         if useronly == "true":
             flags.append("--user-only")
         with open(os.path.join(d, "options.json"), "w", encoding="utf-8") as f:
-            json.dump({"retriever_type": retriever, "topk_context": topk, "history_format": fmt, "useronly": useronly, "cot": cot, "con": con,
+            json.dump({"retriever_type": retriever, "merge_key_expansion_into_value": expansion, "topk_context": topk, "history_format": fmt, "useronly": useronly, "cot": cot, "con": con,
                        "qa_predict_flags": flags}, f, indent=1)
         del transcript[:]
         args = argparse.Namespace(in_file=os.path.join(d, "entries.json"), out_dir=d, out_file_suffix="",
                                   model_name="gpt-4o", model_alias="gpt-4o", openai_base_url=None,
                                   openai_key="fake", openai_organization=None, retriever_type=retriever,
                                   topk_context=topk, history_format=fmt, useronly=useronly, cot=cot, con=con,
-                                  merge_key_expansion_into_value="none", gen_length=None)
+                                  merge_key_expansion_into_value=expansion, gen_length=None)
         out = sys.stdout
         sys.stdout = open(os.devnull, "w")
         try:

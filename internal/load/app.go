@@ -24,7 +24,8 @@ Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
 --map). Without --format the format is detected from each file's name and first bytes. longmemeval
 also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's ranking is kept
-as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn.
+as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn, and with
+--context full the ranked items' texts as meta.retrieval_texts, for its --key-expansion readings.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N keeps the N records
@@ -71,7 +72,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category", EnvVars: []string{"QA_MAP"}},
-		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
+		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
 	}
@@ -246,8 +247,12 @@ func (a *app) emit(rec *record.Record, bad error) error {
 	return err
 }
 
-// trimContext drops the raw turns (text) or the whole context (none) of rec.
+// trimContext drops the raw turns (text) or the whole context (none) of rec, and with either
+// the texts of a LongMemEval retrieval log's ranked items.
 func trimContext(rec *record.Record, mode string) {
+	if mode != "full" {
+		delete(rec.Meta, "retrieval_texts")
+	}
 	switch mode {
 	case "none":
 		rec.Context = nil

@@ -19,7 +19,8 @@ type longMemEvalItem struct {
 	// RetrievalResults is what LongMemEval's retrieval script adds to an entry: its ranking.
 	RetrievalResults *struct {
 		RankedItems []struct {
-			CorpusID string `json:"corpus_id"`
+			CorpusID string  `json:"corpus_id"`
+			Text     jsonRaw `json:"text"`
 		} `json:"ranked_items"`
 	} `json:"retrieval_results"`
 }
@@ -37,8 +38,8 @@ type longMemEvalTurn struct {
 // abstention question: meta.abstention is true and the type stays the official one. A non-string
 // answer (a number) becomes its JSON text. question_date, haystack_session_ids, haystack_dates and
 // answer_session_ids go to meta. An entry of a retrieval log (LongMemEval's run_retrieval.py output)
-// keeps its ranking: the ranked items' corpus ids, best first, as meta.retrieval_corpus_ids (their
-// texts and the metrics are left out).
+// keeps its ranking: the ranked items' corpus ids, best first, as meta.retrieval_corpus_ids, and
+// their texts (JSON values as they are) as meta.retrieval_texts; the metrics are left out.
 func LongMemEval(in Input, _ Options, emit Emit) error {
 	return eachItem(in, emit, func(raw jsonRaw, line int) error {
 		var it longMemEvalItem
@@ -90,10 +91,17 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	setMeta(rec, "answer_session_ids", it.AnswerSessionIDs)
 	if r := it.RetrievalResults; r != nil {
 		ids := make([]string, len(r.RankedItems))
+		texts := make([]jsonRaw, len(r.RankedItems))
 		for i, item := range r.RankedItems {
-			ids[i] = item.CorpusID
+			ids[i], texts[i] = item.CorpusID, compact(item.Text)
+			if len(texts[i]) == 0 {
+				texts[i] = jsonRaw("null")
+			}
 		}
 		if err := rec.SetMeta("retrieval_corpus_ids", ids); err != nil {
+			return nil, badf(in, line, id, "%v", err)
+		}
+		if err := rec.SetMeta("retrieval_texts", texts); err != nil {
 			return nil, badf(in, line, id, "%v", err)
 		}
 	}

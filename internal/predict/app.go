@@ -39,10 +39,11 @@ the rest; --template FILE (a Go text/template over the record) overrides it. pro
 SHA-256 of the JSON array of messages sent.
 
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
---reading, --history-format, --history-sessions and --user-only are its options. The history holds
-every session (orig-session, the default), every turn as its own block (orig-turn), the first
---history-sessions sessions (flat-session) or rounds of a turn and the next (flat-turn) that a
-retrieval log ranks (qa-load keeps its ranking in meta.retrieval_corpus_ids), or nothing
+--key-expansion, --reading, --history-format, --history-sessions and --user-only are its options.
+The history holds every session (orig-session, the default), every turn as its own block
+(orig-turn), the first --history-sessions sessions (flat-session) or rounds of a turn and the next
+(flat-turn) that a retrieval log ranks (qa-load keeps its ranking in meta.retrieval_corpus_ids;
+--key-expansion merge shows each one's retrieval text beside it, replace in its place), or nothing
 (no-retrieval: the question alone). The reading is direct, con (step by step, the one its README
 recommends) or con-separate: first one call per kept block asking for reading notes on it
 (max_tokens 500; the notes are kept in prediction.notes, and usage, cost and attempts sum every
@@ -82,6 +83,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 800, as LongMemEval sends, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
+		&cli.StringFlag{Name: "key-expansion", Value: "none", Usage: "longmemeval records read from a retrieval log: its retrieval texts (the facts or summaries an expanded index holds) `HOW`: none, merge (beside each block) or replace (in place of each block) (LongMemEval's merge_key_expansion_into_value)", EnvVars: []string{"QA_KEY_EXPANSION"}},
 		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
 		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn, or the first N with flat-session and flat-turn (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
@@ -210,7 +212,16 @@ func (a *app) configureReader(c *cli.Context) error {
 	default:
 		return command.Usagef("--retriever: want orig-session, orig-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
 	}
-	if p.history.Retriever == prompt.RetrieverFlatTurn && c.Bool("user-only") {
+	p.history.KeyExpansion = c.String("key-expansion")
+	flat := p.history.Retriever == prompt.RetrieverFlatSession || p.history.Retriever == prompt.RetrieverFlatTurn
+	switch x := p.history.KeyExpansion; {
+	case x != "none" && x != "merge" && x != "replace":
+		return command.Usagef("--key-expansion: want none, merge or replace, not %q", x)
+	case x == "merge" && !flat && p.history.Retriever != prompt.RetrieverNone:
+		return command.Usagef("--key-expansion merge: needs --retriever flat-session or flat-turn (LongMemEval's script fails on full histories)")
+	case x == "replace" && c.String("history-format") == "nl":
+		return command.Usagef("--key-expansion replace: the history is retrieval texts, json only (LongMemEval's script fails on nl)")
+	case p.history.Retriever == prompt.RetrieverFlatTurn && x != "replace" && c.Bool("user-only"):
 		return command.Usagef("--retriever flat-turn: no --user-only (LongMemEval's script fails on it)")
 	}
 	p.history.Format = c.String("history-format")

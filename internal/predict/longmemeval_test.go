@@ -181,7 +181,8 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--history-tokens", "0"}, {"--history-tokens", "-5"}, {"--history-tokens", "many"},
 		{"--reading", "cot"}, {"--history-format", "xml"}, {"--history-sessions", "-1"}, {"--retriever", "flat-bm25"},
-		{"--retriever", "flat-turn", "--user-only"},
+		{"--retriever", "flat-turn", "--user-only"}, {"--key-expansion", "both"}, {"--key-expansion", "merge"},
+		{"--key-expansion", "replace", "--retriever", "flat-session", "--history-format", "nl"},
 	} {
 		_, _, err := run(t, context.Background(), in, append(args, bad...)...)
 		if command.ExitCode(err) != 2 || !strings.Contains(err.Error(), bad[0]) {

@@ -2,6 +2,7 @@ package prompt
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -25,6 +26,10 @@ const (
 	LongMemEvalNoteRequest       = "longmemeval/generation_con_separate_note.txt"
 	LongMemEvalNoRetrievalDirect = "longmemeval/generation_noretrieval_direct.txt"
 	LongMemEvalNoRetrievalCoN    = "longmemeval/generation_noretrieval_con.txt"
+	LongMemEvalMergeDirect       = "longmemeval/generation_merge_direct.txt"
+	LongMemEvalMergeCoN          = "longmemeval/generation_merge_con.txt"
+	LongMemEvalReplaceDirect     = "longmemeval/generation_replace_direct.txt"
+	LongMemEvalReplaceCoN        = "longmemeval/generation_replace_con.txt"
 	LongMemEvalHistorySession    = "longmemeval/history_session.txt"
 	LongMemEvalHistoryTurnNL     = "longmemeval/history_turn_nl.txt"
 )
@@ -71,6 +76,10 @@ type HistoryOptions struct {
 	// MaxTokens, when positive, cuts the rendered history to its first MaxTokens o200k_base
 	// tokens (TruncateHistory), as the reader does for GPT models.
 	MaxTokens int
+	// KeyExpansion is run_generation.py's merge_key_expansion_into_value: "" (or "none"),
+	// "merge" (each retrieved block shown with its retrieval text, the facts or summary the
+	// retrieval index was expanded with) or "replace" (the retrieval text in place of the block).
+	KeyExpansion string
 }
 
 // LongMemEval readers' history sources (run_generation.py's retriever_type).
@@ -82,10 +91,12 @@ const (
 	RetrieverFlatTurn    = "flat-turn"    // the rounds (a turn and the next) a retrieval log ranks
 )
 
-// LongMemEvalRetrievalMeta is the meta key of a record's retrieval ranking: the corpus ids of
-// LongMemEval's retrieval log (retrieval_results.ranked_items[].corpus_id), best first, as
-// qa-load keeps them.
-const LongMemEvalRetrievalMeta = "retrieval_corpus_ids"
+// The meta keys of a record's retrieval ranking, as qa-load keeps LongMemEval's retrieval log
+// (retrieval_results.ranked_items): the corpus ids, best first, and their texts.
+const (
+	LongMemEvalRetrievalMeta      = "retrieval_corpus_ids"
+	LongMemEvalRetrievalTextsMeta = "retrieval_texts"
+)
 
 // LongMemEvalHistory renders the {history} of the full-history settings: the sessions (or, with
 // RetrieverTurn, the turns) of the record, the last TopK of them kept, stably sorted by date
@@ -123,6 +134,10 @@ type historyChunk struct {
 	// turn's keys instead, so its has_answer stays, unless the same turn also sits in a kept
 	// list (the turn objects are shared, and the pop is on them).
 	one bool
+	// expansion is the block's retrieval text (KeyExpansion merge or replace); replaced says the
+	// block is that text alone.
+	expansion json.RawMessage
+	replaced  bool
 }
 
 // turn is one turn of a session: its JSON object, the role and content read from it, and where
@@ -137,7 +152,16 @@ type turn struct {
 // historyChunks returns the chunks opt's retriever shows of sessions: for the full-history ones
 // the last TopK (all when 0) of every session or turn, UserOnly applied; for the retrieval ones
 // the first TopK (all when 0) of what the ranked corpus ids name.
-func historyChunks(sessions []LongMemEvalSession, ranked []string, opt HistoryOptions) ([]historyChunk, error) {
+func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOptions) ([]historyChunk, error) {
+	switch opt.KeyExpansion {
+	case "", "none", "merge", "replace":
+	default:
+		return nil, fmt.Errorf("key expansion %q: want none, merge or replace", opt.KeyExpansion)
+	}
+	flat := opt.Retriever == RetrieverFlatSession || opt.Retriever == RetrieverFlatTurn
+	if opt.KeyExpansion == "merge" && !flat && opt.Retriever != RetrieverNone {
+		return nil, fmt.Errorf("key expansion merge: needs a retrieval log's blocks, not %s (upstream fails on it)", opt.Retriever)
+	}
 	parsed := make([][]turn, len(sessions))
 	for i, s := range sessions {
 		parsed[i] = make([]turn, len(s.Turns))
@@ -214,6 +238,13 @@ func historyChunks(sessions []LongMemEvalSession, ranked []string, opt HistoryOp
 	return chunks, nil
 }
 
+// ranking is a record's retrieval log: the ranked corpus ids, best first, and their texts (nil
+// when the record has none).
+type ranking struct {
+	ids   []string
+	texts []json.RawMessage
+}
+
 // retrievedChunks returns the chunks of the ranked corpus ids, as run_generation.py's
 // flat-session and flat-turn read them. Both first turn "noans_" into "answer_" in an id (the
 // retrieval log's mark of an evidence session without the answer). flat-session takes the
@@ -221,12 +252,34 @@ func historyChunks(sessions []LongMemEvalSession, ranked []string, opt HistoryOp
 // (upstream stops with KeyError). flat-turn reads an id as "<session>_<k>" and takes turn k (from
 // 1; Python's int() and negative indexing) with the next turn if there is one; an id naming no
 // session or turn is skipped, as upstream skips it, and a k that is no integer is an error.
-func retrievedChunks(sessions []LongMemEvalSession, parsed [][]turn, ranked []string, opt HistoryOptions, userTurns func([]turn) []turn) ([]historyChunk, error) {
+// With a key expansion each block carries the text its corpus id has in the ranking (the last
+// one, if the id comes twice).
+func retrievedChunks(sessions []LongMemEvalSession, parsed [][]turn, ranked *ranking, opt HistoryOptions, userTurns func([]turn) []turn) ([]historyChunk, error) {
+	expand := opt.KeyExpansion == "merge" || opt.KeyExpansion == "replace"
 	switch {
-	case ranked == nil:
+	case ranked == nil || ranked.ids == nil:
 		return nil, fmt.Errorf("retriever %s: the record has no retrieval results (meta.%s)", opt.Retriever, LongMemEvalRetrievalMeta)
-	case opt.UserOnly && opt.Retriever == RetrieverFlatTurn:
+	case expand && len(ranked.texts) != len(ranked.ids):
+		return nil, fmt.Errorf("key expansion %s: the record has %d retrieval texts for %d results (meta.%s; qa-load keeps them with --context full)",
+			opt.KeyExpansion, len(ranked.texts), len(ranked.ids), LongMemEvalRetrievalTextsMeta)
+	case opt.UserOnly && opt.Retriever == RetrieverFlatTurn && opt.KeyExpansion != "replace":
 		return nil, fmt.Errorf("retriever %s: no user-only reading (upstream fails on it)", opt.Retriever)
+	}
+	texts := map[string]json.RawMessage{} // corpusid2retvalue
+	if expand {
+		for i, id := range ranked.ids {
+			texts[id] = ranked.texts[i]
+		}
+	}
+	// with completes a chunk of the ranked id as the key expansion asks.
+	with := func(c historyChunk, id string) historyChunk {
+		if expand {
+			c.expansion = texts[id]
+		}
+		if opt.KeyExpansion == "replace" {
+			c.turns, c.one, c.replaced = nil, false, true
+		}
+		return c
 	}
 	// corpusid2entry: a session's id names it, "<id>_<k>" its turn k; later ones overwrite.
 	type ref struct{ session, at int } // at is -1 for the whole session
@@ -238,20 +291,22 @@ func retrievedChunks(sessions []LongMemEvalSession, parsed [][]turn, ranked []st
 		}
 	}
 	var chunks []historyChunk
-	for _, id := range ranked {
-		id = strings.ReplaceAll(id, "noans_", "answer_")
+	for _, original := range ranked.ids {
+		id := strings.ReplaceAll(original, "noans_", "answer_")
 		if opt.Retriever == RetrieverFlatSession {
 			r, ok := index[id]
+			var c historyChunk
 			switch {
 			case !ok:
 				return nil, fmt.Errorf("retrieval result %q names no session or turn of the record", id)
 			case r.at < 0:
-				chunks = append(chunks, historyChunk{date: sessions[r.session].Date, turns: userTurns(parsed[r.session])})
-			case opt.UserOnly:
+				c = historyChunk{date: sessions[r.session].Date, turns: userTurns(parsed[r.session])}
+			case opt.UserOnly && opt.KeyExpansion != "replace":
 				return nil, fmt.Errorf("retrieval result %q is a turn: user-only reading needs sessions (upstream fails on it)", id)
 			default:
-				chunks = append(chunks, historyChunk{date: sessions[r.session].Date, turns: []turn{parsed[r.session][r.at]}, one: true})
+				c = historyChunk{date: sessions[r.session].Date, turns: []turn{parsed[r.session][r.at]}, one: true}
 			}
+			chunks = append(chunks, with(c, original))
 			continue
 		}
 		cut := strings.LastIndexByte(id, '_')
@@ -276,7 +331,7 @@ func retrievedChunks(sessions []LongMemEvalSession, parsed [][]turn, ranked []st
 			next, _ := pyIndex(len(ts), k)
 			round = append(round, ts[next])
 		}
-		chunks = append(chunks, historyChunk{date: sessions[r.session].Date, turns: round})
+		chunks = append(chunks, with(historyChunk{date: sessions[r.session].Date, turns: round}, original))
 	}
 	return chunks, nil
 }
@@ -337,30 +392,59 @@ func historyBlocks(dates, bodies []string) string {
 	return b.String()
 }
 
-// body renders the chunk's session content in format json (a newline, then json.dumps of the
-// turn list, has_answer dropped, or of the lone turn as it is) or nl (each turn "role: content",
-// content stripped, after a blank line unless the turn is alone).
+// body renders the chunk's session content in format json (a newline, then json.dumps of what
+// it holds, see entry; under a merge, of {"session_summary_facts": text, "original_session":
+// entry}) or nl (each turn "role: content", content stripped, after a blank line unless the
+// turn is alone; under a merge, after "\n\nSession summary and facts:" and the text). A
+// replaced block has no nl form: upstream fails on it.
 func (c historyChunk) body(format string) (string, error) {
+	entry, err := c.entry()
+	if err != nil {
+		return "", err
+	}
+	merged := c.expansion != nil && !c.replaced
 	switch format {
 	case "nl":
 		var b strings.Builder
+		if merged {
+			v, err := python.Loads(string(c.expansion))
+			if err != nil || v.Kind != python.Str {
+				return "", fmt.Errorf("nl history: the retrieval text %.40s is no string (upstream fails on it)", c.expansion)
+			}
+			b.WriteString("\n\nSession summary and facts:" + v.S)
+		}
+		if c.replaced {
+			return "", errors.New("nl history: a replaced block is a retrieval text, not turns (upstream fails on it)")
+		}
+		var turns strings.Builder
 		for _, t := range c.turns {
-			b.WriteString(Must(LongMemEvalHistoryTurnNL).MustFill(map[string]string{"role": t.role, "content": textnorm.Strip(t.content)}))
+			turns.WriteString(Must(LongMemEvalHistoryTurnNL).MustFill(map[string]string{"role": t.role, "content": textnorm.Strip(t.content)}))
 		}
 		if c.one {
-			return strings.TrimPrefix(b.String(), "\n\n"), nil
+			b.WriteString(strings.TrimPrefix(turns.String(), "\n\n"))
+		} else {
+			b.WriteString(turns.String())
 		}
 		return b.String(), nil
 	case "", "json":
-		s, err := c.dumps()
-		return "\n" + s, err
+		if merged {
+			facts, err := dumpsRaw(c.expansion)
+			if err != nil {
+				return "", err
+			}
+			return "\n{\"session_summary_facts\": " + facts + ", \"original_session\": " + entry + "}", nil
+		}
+		return "\n" + entry, nil
 	}
 	return "", fmt.Errorf("history format %q: want json or nl", format)
 }
 
-// dumps is json.dumps of what the chunk holds: its turn list, has_answer dropped, or its lone
-// turn as it is.
-func (c historyChunk) dumps() (string, error) {
+// entry is json.dumps of what the chunk holds: its turn list, has_answer dropped; its lone turn,
+// has_answer kept unless a kept list shares the turn; or, replaced, its retrieval text.
+func (c historyChunk) entry() (string, error) {
+	if c.replaced {
+		return replacedEntry(c.expansion)
+	}
 	parts := make([]string, len(c.turns))
 	for i, t := range c.turns {
 		v, err := python.Loads(string(t.raw))
@@ -376,6 +460,41 @@ func (c historyChunk) dumps() (string, error) {
 		parts[i] = v.Without("has_answer").Dumps()
 	}
 	return "[" + strings.Join(parts, ", ") + "]", nil
+}
+
+// replacedEntry is json.dumps of a replaced block's retrieval text after upstream's clean-up,
+// which loops over the block as over a session's turns: a list's dicts lose has_answer, a
+// string or dict is left as it is, and a number, boolean or null stops the script (TypeError,
+// then a failed unpacking), so it is an error here.
+func replacedEntry(raw json.RawMessage) (string, error) {
+	v, err := python.Loads(string(raw))
+	if err != nil {
+		return "", fmt.Errorf("json.loads: %w", err)
+	}
+	switch v.Kind {
+	case python.List:
+		items := make([]python.Value, len(v.Items))
+		for i, it := range v.Items {
+			items[i] = it
+			if it.Kind == python.Dict {
+				items[i] = it.Without("has_answer")
+			}
+		}
+		v.Items = items
+	case python.Str, python.Dict:
+	default:
+		return "", fmt.Errorf("the retrieval text %.40s is neither a string, a list nor a dict (upstream fails on it)", raw)
+	}
+	return v.Dumps(), nil
+}
+
+// dumpsRaw is json.dumps of the value raw holds.
+func dumpsRaw(raw json.RawMessage) (string, error) {
+	v, err := python.Loads(string(raw))
+	if err != nil {
+		return "", fmt.Errorf("json.loads: %w", err)
+	}
+	return v.Dumps(), nil
 }
 
 // LongMemEvalGeneration fills the direct (con false) or chain-of-note (con true) reader prompt.
@@ -478,10 +597,14 @@ func recordChunks(rec *record.Record, opt HistoryOptions) ([]historyChunk, error
 	if err != nil {
 		return nil, err
 	}
-	var ranked []string
+	var ranked *ranking
 	if opt.Retriever == RetrieverFlatSession || opt.Retriever == RetrieverFlatTurn {
-		if _, err := rec.MetaValue(LongMemEvalRetrievalMeta, &ranked); err != nil {
+		ranked = new(ranking)
+		if _, err := rec.MetaValue(LongMemEvalRetrievalMeta, &ranked.ids); err != nil {
 			return nil, fmt.Errorf("longmemeval %s: meta.%s: %w", rec.ID, LongMemEvalRetrievalMeta, err)
+		}
+		if _, err := rec.MetaValue(LongMemEvalRetrievalTextsMeta, &ranked.texts); err != nil {
+			return nil, fmt.Errorf("longmemeval %s: meta.%s: %w", rec.ID, LongMemEvalRetrievalTextsMeta, err)
 		}
 	}
 	chunks, err := historyChunks(sessions, ranked, opt)
@@ -511,7 +634,20 @@ func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bo
 		}
 	}
 	date, _ := rec.MetaString("question_date")
-	return LongMemEvalGeneration(history, date, rec.Question, con), cut, nil
+	t := Must(LongMemEvalDirect)
+	switch {
+	case opt.KeyExpansion == "merge" && con:
+		t = Must(LongMemEvalMergeCoN)
+	case opt.KeyExpansion == "merge":
+		t = Must(LongMemEvalMergeDirect)
+	case opt.KeyExpansion == "replace" && con:
+		t = Must(LongMemEvalReplaceCoN)
+	case opt.KeyExpansion == "replace":
+		t = Must(LongMemEvalReplaceDirect)
+	case con:
+		t = Must(LongMemEvalCoN)
+	}
+	return t.MustFill(map[string]string{"history": history, "question_date": date, "question": rec.Question}), cut, nil
 }
 
 // LongMemEval's third reading method, con-separate (run_generation.py --cot true --con true),
@@ -529,6 +665,8 @@ const LongMemEvalNoteLength = 500
 type LongMemEvalNote struct {
 	Date   string
 	Prompt string
+	// facts is the block's retrieval text under a merge key expansion, shown beside the note.
+	facts json.RawMessage
 }
 
 // LongMemEvalNotePrompts returns the note requests for the history blocks of rec that opt keeps
@@ -542,27 +680,38 @@ func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEv
 	date, _ := rec.MetaString("question_date")
 	notes := make([]LongMemEvalNote, len(chunks))
 	for i, c := range chunks {
-		body, err := c.dumps()
+		body, err := c.entry()
 		if err != nil {
 			return nil, fmt.Errorf("longmemeval %s: history block %d: %w", rec.ID, i+1, err)
 		}
 		notes[i] = LongMemEvalNote{Date: c.date, Prompt: Must(LongMemEvalNoteRequest).MustFill(map[string]string{
 			"date": c.date, "session": body, "question_date": date, "question": rec.Question})}
+		if !c.replaced {
+			notes[i].facts = c.expansion
+		}
 	}
 	return notes, nil
 }
 
 // LongMemEvalNotesPrompt renders the con-separate reader prompt for rec: the history holds each
-// session's note (replies[i] answers notes[i], already stripped) as {"session_summary": note},
-// the sessions sorted by date and cut to opt.MaxTokens like any history. It reports whether the
-// history was cut.
+// block's note (replies[i] answers notes[i], already stripped) as {"session_summary": note} (under
+// a merge, as the original session beside the block's retrieval text), the blocks sorted by date
+// and cut to opt.MaxTokens like any history. It reports whether the history was cut.
 func LongMemEvalNotesPrompt(rec *record.Record, notes []LongMemEvalNote, replies []string, opt HistoryOptions) (prompt string, cut bool, err error) {
 	if len(replies) != len(notes) {
 		return "", false, fmt.Errorf("longmemeval %s: %d notes for %d sessions", rec.ID, len(replies), len(notes))
 	}
 	dates, bodies := make([]string, len(notes)), make([]string, len(notes))
 	for i, n := range notes {
-		dates[i], bodies[i] = n.Date, "\n{\"session_summary\": "+python.JSONString(replies[i])+"}"
+		note := "{\"session_summary\": " + python.JSONString(replies[i]) + "}"
+		if n.facts != nil {
+			facts, err := dumpsRaw(n.facts)
+			if err != nil {
+				return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+			}
+			note = "{\"session_summary_facts\": " + facts + ", \"original_session\": " + note + "}"
+		}
+		dates[i], bodies[i] = n.Date, "\n"+note
 	}
 	return readerPrompt(rec, historyBlocks(dates, bodies), opt, true)
 }

@@ -183,6 +183,65 @@ func TestLongMemEvalRetrievedHistory(t *testing.T) {
 	}
 }
 
+func TestLongMemEvalKeyExpansion(t *testing.T) {
+	rec := flatRecord("answer_a_1", "sharegpt_b", "answer_a_1")
+	rec.SetMeta(LongMemEvalRetrievalTextsMeta, []json.RawMessage{json.RawMessage(`"old"`), json.RawMessage(`"fact: ü"`),
+		json.RawMessage(`[{"f": 1, "has_answer": true}, "x"]`)})
+	block := func(i, date, content string) string {
+		return "\n### Session " + i + ":\nSession Date: " + date + "\nSession Content:\n" + content + "\n"
+	}
+	a := `[{"role": "user", "content": "u1"}, {"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}]`
+	tests := []struct {
+		name string
+		opt  HistoryOptions
+		want string // history, or the error's text after "error: "
+	}{
+		{"merge, json: the last text of an id counts", HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "merge", TopK: 2},
+			block("1", "d1", `
+{"session_summary_facts": "fact: \u00fc", "original_session": [{"role": "user", "content": "v1"}]}`) +
+				block("2", "d2", `
+{"session_summary_facts": [{"f": 1, "has_answer": true}, "x"], "original_session": `+a+`}`)},
+		{"replace, json: a list's dicts lose has_answer", HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "replace", TopK: 2},
+			block("1", "d1", "\n\"fact: \\u00fc\"") + block("2", "d2", `
+[{"f": 1}, "x"]`)},
+		{"merge, nl: a text that is no string", HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "merge", Format: "nl"}, "error: no string"},
+		{"replace, nl", HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "replace", Format: "nl"}, "error: a replaced block"},
+		{"merge over full histories", HistoryOptions{KeyExpansion: "merge"}, "error: needs a retrieval log"},
+		{"unknown expansion", HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "both"}, "error: want none, merge or replace"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			chunks, err := recordChunks(rec, tt.opt)
+			var got string
+			if err == nil {
+				got, err = renderChunks(chunks, tt.opt.Format)
+			}
+			if err != nil {
+				got = "error: " + err.Error()
+			}
+			if want, ok := strings.CutPrefix(tt.want, "error: "); ok && !strings.Contains(got, want) || !ok && got != tt.want {
+				t.Errorf("history = %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+	// merge, nl, a string text: "Session summary and facts:" then the session's turns.
+	nl := flatRecord("sharegpt_b")
+	nl.SetMeta(LongMemEvalRetrievalTextsMeta, []string{" likes tea"})
+	got, _, err := LongMemEvalPrompt(nl, HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "merge", Format: "nl"}, false)
+	if err != nil || !strings.Contains(got, "the user facts\n\n\nHistory Chats:\n\n"+block("1", "d1", "\n\nSession summary and facts: likes tea\n\nuser: v1")) {
+		t.Errorf("merge nl prompt: %v\n%s", err, got)
+	}
+	// A retrieval text that is a number stops upstream's clean-up.
+	rec.SetMeta(LongMemEvalRetrievalTextsMeta, []int{1, 2, 3})
+	if _, _, err := LongMemEvalPrompt(rec, HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "replace"}, false); err == nil {
+		t.Error("a number as a replaced block: no error")
+	}
+	rec.Meta = map[string]json.RawMessage{LongMemEvalRetrievalMeta: json.RawMessage(`["sharegpt_b"]`)}
+	if _, _, err := LongMemEvalPrompt(rec, HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "merge"}, false); err == nil || !strings.Contains(err.Error(), "--context full") {
+		t.Errorf("no texts: %v", err)
+	}
+}
+
 // FuzzRetrievedHistory: no ranking of corpus ids makes the retrieval readings panic, and every
 // block they keep is one the record has (a session, a turn, or a turn and the next).
 func FuzzRetrievedHistory(f *testing.F) {

@@ -13,8 +13,8 @@ import (
 // no template holds a {identifier} token it does not declare.
 func TestManifest(t *testing.T) {
 	names := Names()
-	if len(names) != 41 {
-		t.Errorf("len(Names()) = %d, want 41", len(names))
+	if len(names) != 45 {
+		t.Errorf("len(Names()) = %d, want 45", len(names))
 	}
 	token := regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 	for _, n := range names {
