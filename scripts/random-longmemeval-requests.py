@@ -10,8 +10,8 @@ client, recording every request, for a differential check of qa-predict's LongMe
 Each case folder holds entries.json (a LongMemEval file of a few entries), options.json (the
 run's topk_context, history_format, useronly and cot, and the qa-predict flags that ask for the
 same) and transcript.jsonl (each request run_generation.py sent, in the golden transcript's
-layout, with the fake reply). The history is every session (orig-session), every turn
-(orig-turn), what a made-up retrieval log ranks (flat-session, flat-turn; its texts merged beside
+layout, with the fake reply). The history is every session (orig-session, oracle-session), every turn
+(orig-turn, oracle-turn), what a made-up retrieval log ranks (flat-session, flat-turn; its texts merged beside
 the blocks or replacing them, or not) or none (no-retrieval); the reading is direct, con or con-separate (--cot true --con true:
 a note request per session, then the reading request over the notes; json histories only, as
 upstream fails on nl ones). Entries mix what the history must carry through: sessions whose
@@ -171,9 +171,11 @@ def main():
     for c in range(1, a.cases + 1):
         d = os.path.join(a.out, "case%03d" % c)
         os.makedirs(d, exist_ok=True)
-        retriever = rng.choice(["orig-session", "orig-session", "orig-turn", "no-retrieval", "flat-session", "flat-turn"])
+        retriever = rng.choice(["orig-session", "orig-session", "orig-turn", "no-retrieval", "flat-session", "flat-turn",
+                                "oracle-session", "oracle-turn"])
         flat = retriever.startswith("flat-")
-        topk = rng.choice([1, 2, 3, 1000] if flat else [0, 1, 2, 3, 1000])  # flat keeps [:0], nothing, for 0
+        first = flat or retriever.startswith("oracle-")  # these keep [:topk], nothing for 0
+        topk = rng.choice([1, 2, 3, 1000] if first else [0, 1, 2, 3, 1000])
         fmt, useronly = rng.choice(["json", "nl"]), rng.choice(["true", "false"])
         reading = rng.choice(["direct", "con", "con-separate"])
         if reading == "con-separate":

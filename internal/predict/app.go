@@ -82,10 +82,10 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default; longmemeval records: 800, as LongMemEval sends, unless set)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
-		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
+		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids), oracle-session or oracle-turn (as orig-*, but keeping the first blocks) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
 		&cli.StringFlag{Name: "key-expansion", Value: "none", Usage: "longmemeval records read from a retrieval log: its retrieval texts (the facts or summaries an expanded index holds) `HOW`: none, merge (beside each block) or replace (in place of each block) (LongMemEval's merge_key_expansion_into_value)", EnvVars: []string{"QA_KEY_EXPANSION"}},
 		&cli.StringFlag{Name: "history-format", Value: "json", Usage: "longmemeval records: sessions in `FORMAT` json (LongMemEval's default) or nl (role: content lines)", EnvVars: []string{"QA_HISTORY_FORMAT"}},
-		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn, or the first N with flat-session and flat-turn (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
+		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn, or the first N with oracle-* and flat-* (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
@@ -207,10 +207,10 @@ func (a *app) configureReader(c *cli.Context) error {
 		p.history.Retriever = prompt.RetrieverSession
 	case "orig-turn", "full-history-turn":
 		p.history.Retriever = prompt.RetrieverTurn
-	case "no-retrieval", "flat-session", "flat-turn":
+	case "no-retrieval", "flat-session", "flat-turn", "oracle-session", "oracle-turn":
 		p.history.Retriever = r
 	default:
-		return command.Usagef("--retriever: want orig-session, orig-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
+		return command.Usagef("--retriever: want orig-session, orig-turn, oracle-session, oracle-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
 	}
 	p.history.KeyExpansion = c.String("key-expansion")
 	flat := p.history.Retriever == prompt.RetrieverFlatSession || p.history.Retriever == prompt.RetrieverFlatTurn

@@ -89,6 +89,10 @@ const (
 	RetrieverNone        = "no-retrieval" // no history: the question alone
 	RetrieverFlatSession = "flat-session" // the sessions a retrieval log ranks, best first
 	RetrieverFlatTurn    = "flat-turn"    // the rounds (a turn and the next) a retrieval log ranks
+	// The oracle settings read an oracle file (evidence sessions only) as orig-session and
+	// orig-turn do, but keep the first TopK blocks, not the last.
+	RetrieverOracleSession = "oracle-session"
+	RetrieverOracleTurn    = "oracle-turn"
 )
 
 // The meta keys of a record's retrieval ranking, as qa-load keeps LongMemEval's retrieval log
@@ -129,10 +133,10 @@ func renderChunks(chunks []historyChunk, format string) (string, error) {
 type historyChunk struct {
 	date  string
 	turns []turn
-	// one is a lone turn (RetrieverTurn, or a turn id among flat-session results): upstream's
-	// clean-up, which pops has_answer from the turns of each kept block, loops over a lone
-	// turn's keys instead, so its has_answer stays, unless the same turn also sits in a kept
-	// list (the turn objects are shared, and the pop is on them).
+	// one is a lone turn (RetrieverTurn or RetrieverOracleTurn, or a turn id among flat-session
+	// results): upstream's clean-up, which pops has_answer from the turns of each kept block,
+	// loops over a lone turn's keys instead, so its has_answer stays, unless the same turn also
+	// sits in a kept list (the turn objects are shared, and the pop is on them).
 	one bool
 	// expansion is the block's retrieval text (KeyExpansion merge or replace); replaced says the
 	// block is that text alone.
@@ -192,10 +196,10 @@ func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOp
 	switch opt.Retriever {
 	case RetrieverNone:
 		return nil, nil
-	case "", RetrieverSession, RetrieverTurn:
+	case "", RetrieverSession, RetrieverTurn, RetrieverOracleSession, RetrieverOracleTurn:
 		for i, s := range sessions {
 			kept := userTurns(parsed[i])
-			if opt.Retriever != RetrieverTurn {
+			if opt.Retriever != RetrieverTurn && opt.Retriever != RetrieverOracleTurn {
 				chunks = append(chunks, historyChunk{date: s.Date, turns: kept})
 				continue
 			}
@@ -203,7 +207,11 @@ func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOp
 				chunks = append(chunks, historyChunk{date: s.Date, turns: []turn{t}, one: true})
 			}
 		}
-		if opt.TopK > 0 && len(chunks) > opt.TopK {
+		switch {
+		case opt.TopK == 0 || len(chunks) <= opt.TopK:
+		case opt.Retriever == RetrieverOracleSession || opt.Retriever == RetrieverOracleTurn:
+			chunks = chunks[:opt.TopK] // upstream keeps the latest only for orig-*
+		default:
 			chunks = chunks[len(chunks)-opt.TopK:]
 		}
 	case RetrieverFlatSession, RetrieverFlatTurn:
@@ -215,8 +223,8 @@ func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOp
 			chunks = chunks[:opt.TopK]
 		}
 	default:
-		return nil, fmt.Errorf("retriever %q: want %s, %s, %s, %s or %s", opt.Retriever,
-			RetrieverSession, RetrieverTurn, RetrieverFlatSession, RetrieverFlatTurn, RetrieverNone)
+		return nil, fmt.Errorf("retriever %q: want %s, %s, %s, %s, %s, %s or %s", opt.Retriever, RetrieverSession,
+			RetrieverTurn, RetrieverOracleSession, RetrieverOracleTurn, RetrieverFlatSession, RetrieverFlatTurn, RetrieverNone)
 	}
 	// The clean-up: has_answer leaves every turn of a kept list, and a lone turn keeps it unless
 	// it is one of those.
