@@ -167,19 +167,24 @@ func TestLongMemEvalRetrievedHistory(t *testing.T) {
 		{"no ranking", nil, HistoryOptions{Retriever: RetrieverFlatTurn}, "error: no retrieval results"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			chunks, err := recordChunks(flatRecord(tt.ranked...), tt.opt)
-			var got string
-			if err == nil {
-				got, err = renderChunks(chunks, tt.opt.Format)
-			}
-			if err != nil {
-				got = "error: " + err.Error()
-			}
-			if want, ok := strings.CutPrefix(tt.want, "error: "); ok && !strings.Contains(got, want) || !ok && got != tt.want {
-				t.Errorf("history = %q\nwant %q", got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkHistory(t, flatRecord(tt.ranked...), tt.opt, tt.want) })
+	}
+}
+
+// checkHistory checks the {history} opt renders of rec against want, or, when want starts with
+// "error: ", that the error holds the rest of want.
+func checkHistory(t *testing.T, rec *record.Record, opt HistoryOptions, want string) {
+	t.Helper()
+	chunks, err := recordChunks(rec, opt)
+	var got string
+	if err == nil {
+		got, err = renderChunks(chunks, opt.Format)
+	}
+	if err != nil {
+		got = "error: " + err.Error()
+	}
+	if part, isErr := strings.CutPrefix(want, "error: "); isErr && !strings.Contains(got, part) || !isErr && got != want {
+		t.Errorf("history = %q\nwant %q", got, want)
 	}
 }
 
@@ -210,19 +215,7 @@ func TestLongMemEvalKeyExpansion(t *testing.T) {
 		{"unknown expansion", HistoryOptions{Retriever: RetrieverFlatSession, KeyExpansion: "both"}, "error: want none, merge or replace"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			chunks, err := recordChunks(rec, tt.opt)
-			var got string
-			if err == nil {
-				got, err = renderChunks(chunks, tt.opt.Format)
-			}
-			if err != nil {
-				got = "error: " + err.Error()
-			}
-			if want, ok := strings.CutPrefix(tt.want, "error: "); ok && !strings.Contains(got, want) || !ok && got != tt.want {
-				t.Errorf("history = %q\nwant %q", got, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkHistory(t, rec, tt.opt, tt.want) })
 	}
 	// merge, nl, a string text: "Session summary and facts:" then the session's turns.
 	nl := flatRecord("sharegpt_b")
