@@ -213,11 +213,10 @@ func (a *app) configureReader(c *cli.Context) error {
 		return command.Usagef("--retriever: want orig-session, orig-turn, oracle-session, oracle-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
 	}
 	p.history.KeyExpansion = c.String("key-expansion")
-	flat := p.history.Retriever == prompt.RetrieverFlatSession || p.history.Retriever == prompt.RetrieverFlatTurn
 	switch x := p.history.KeyExpansion; {
 	case x != "none" && x != "merge" && x != "replace":
 		return command.Usagef("--key-expansion: want none, merge or replace, not %q", x)
-	case x == "merge" && !flat && p.history.Retriever != prompt.RetrieverNone:
+	case x == "merge" && !p.history.FromRetrievalLog() && p.history.Retriever != prompt.RetrieverNone:
 		return command.Usagef("--key-expansion merge: needs --retriever flat-session or flat-turn (LongMemEval's script fails on full histories)")
 	case x == "replace" && c.String("history-format") == "nl":
 		return command.Usagef("--key-expansion replace: the history is retrieval texts, json only (LongMemEval's script fails on nl)")

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -264,6 +265,14 @@ func TestLongMemEvalNotes(t *testing.T) {
 	cacheFile := filepath.Join(t.TempDir(), "cache.sqlite")
 	args := []string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t),
 		"--reading", "con-separate", "--history-sessions", "3", "--cache", cacheFile}
+	prices, err := model.LoadPrices("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCost := prices.Cost("gpt-4o", record.Usage{InputTokens: 40, OutputTokens: 4})
+	if wantCost == nil {
+		t.Fatal("no built-in price for gpt-4o")
+	}
 	for run1 := range 2 {
 		recs, stderr, err := run(t, context.Background(), jsonl(t, rec), args...)
 		if err != nil || len(recs) != 1 {
@@ -274,8 +283,8 @@ func TestLongMemEvalNotes(t *testing.T) {
 		if p.Text != "ok" || !slices.Equal(p.Notes, notes) || p.Attempts != attempts || p.Usage == nil || *p.Usage != (record.Usage{InputTokens: 40, OutputTokens: 4}) {
 			t.Errorf("run %d: prediction %+v (usage %+v), want ok, %q, %d attempts, 40 tokens in and 4 out", run1+1, p, p.Usage, notes, attempts)
 		}
-		if p.CostUSD == nil || *p.CostUSD <= 0 || p.Cached != cached || cached && p.LatencyMS != 0 {
-			t.Errorf("run %d: cost %v, cached %v, latency %d", run1+1, p.CostUSD, p.Cached, p.LatencyMS)
+		if p.CostUSD == nil || *p.CostUSD <= 0 || *p.CostUSD != *wantCost || p.Cached != cached || cached && p.LatencyMS != 0 {
+			t.Errorf("run %d: cost %v (want %v, the price of every call's tokens), cached %v, latency %d", run1+1, p.CostUSD, *wantCost, p.Cached, p.LatencyMS)
 		}
 		if !strings.Contains(stderr, "tokens 40 in, 4 out") {
 			t.Errorf("run %d: totals do not count the notes:\n%s", run1+1, stderr)

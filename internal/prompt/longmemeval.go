@@ -82,6 +82,12 @@ type HistoryOptions struct {
 	KeyExpansion string
 }
 
+// FromRetrievalLog reports whether the history is what a retrieval log ranks (flat-session,
+// flat-turn), read from the record's meta.retrieval_corpus_ids.
+func (o HistoryOptions) FromRetrievalLog() bool {
+	return o.Retriever == RetrieverFlatSession || o.Retriever == RetrieverFlatTurn
+}
+
 // LongMemEval readers' history sources (run_generation.py's retriever_type).
 const (
 	RetrieverSession     = "orig-session" // every session, one block each: the full-history-session setting
@@ -162,8 +168,7 @@ func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOp
 	default:
 		return nil, fmt.Errorf("key expansion %q: want none, merge or replace", opt.KeyExpansion)
 	}
-	flat := opt.Retriever == RetrieverFlatSession || opt.Retriever == RetrieverFlatTurn
-	if opt.KeyExpansion == "merge" && !flat && opt.Retriever != RetrieverNone {
+	if opt.KeyExpansion == "merge" && !opt.FromRetrievalLog() && opt.Retriever != RetrieverNone {
 		return nil, fmt.Errorf("key expansion merge: needs a retrieval log's blocks, not %s (upstream fails on it)", opt.Retriever)
 	}
 	parsed := make([][]turn, len(sessions))
@@ -507,11 +512,25 @@ func dumpsRaw(raw json.RawMessage) (string, error) {
 
 // LongMemEvalGeneration fills the direct (con false) or chain-of-note (con true) reader prompt.
 func LongMemEvalGeneration(history, questionDate, question string, con bool) string {
-	t := Must(LongMemEvalDirect)
-	if con {
-		t = Must(LongMemEvalCoN)
+	return readerTemplate("", con).MustFill(map[string]string{"history": history, "question_date": questionDate, "question": question})
+}
+
+// readerTemplate is the reader prompt over a history for a key expansion ("" or "none",
+// "merge", "replace"), step by step (con) or direct.
+func readerTemplate(keyExpansion string, con bool) *Template {
+	switch {
+	case keyExpansion == "merge" && con:
+		return Must(LongMemEvalMergeCoN)
+	case keyExpansion == "merge":
+		return Must(LongMemEvalMergeDirect)
+	case keyExpansion == "replace" && con:
+		return Must(LongMemEvalReplaceCoN)
+	case keyExpansion == "replace":
+		return Must(LongMemEvalReplaceDirect)
+	case con:
+		return Must(LongMemEvalCoN)
 	}
-	return t.MustFill(map[string]string{"history": history, "question_date": questionDate, "question": question})
+	return Must(LongMemEvalDirect)
 }
 
 // LongMemEvalSessions reads a LongMemEval record's haystack: passages carrying a raw "turns" list
@@ -606,7 +625,7 @@ func recordChunks(rec *record.Record, opt HistoryOptions) ([]historyChunk, error
 		return nil, err
 	}
 	var ranked *ranking
-	if opt.Retriever == RetrieverFlatSession || opt.Retriever == RetrieverFlatTurn {
+	if opt.FromRetrievalLog() {
 		ranked = new(ranking)
 		if _, err := rec.MetaValue(LongMemEvalRetrievalMeta, &ranked.ids); err != nil {
 			return nil, fmt.Errorf("longmemeval %s: meta.%s: %w", rec.ID, LongMemEvalRetrievalMeta, err)
@@ -642,20 +661,7 @@ func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bo
 		}
 	}
 	date, _ := rec.MetaString("question_date")
-	t := Must(LongMemEvalDirect)
-	switch {
-	case opt.KeyExpansion == "merge" && con:
-		t = Must(LongMemEvalMergeCoN)
-	case opt.KeyExpansion == "merge":
-		t = Must(LongMemEvalMergeDirect)
-	case opt.KeyExpansion == "replace" && con:
-		t = Must(LongMemEvalReplaceCoN)
-	case opt.KeyExpansion == "replace":
-		t = Must(LongMemEvalReplaceDirect)
-	case con:
-		t = Must(LongMemEvalCoN)
-	}
-	return t.MustFill(map[string]string{"history": history, "question_date": date, "question": rec.Question}), cut, nil
+	return readerTemplate(opt.KeyExpansion, con).MustFill(map[string]string{"history": history, "question_date": date, "question": rec.Question}), cut, nil
 }
 
 // LongMemEval's third reading method, con-separate (run_generation.py --cot true --con true),
