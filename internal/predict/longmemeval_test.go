@@ -318,7 +318,7 @@ func TestLongMemEvalNotesErrors(t *testing.T) {
 		t.Fatalf("qa-predict: %v (exit %d, %d records), want exit 3 and 2 records\n%s", err, command.ExitCode(err), len(recs), stderr)
 	}
 	bad, good := recs[0].Prediction, recs[1].Prediction
-	if !strings.HasPrefix(bad.Error, "notes on session 2 of 2: ") || !strings.Contains(bad.Error, "no notes today") || bad.Text != "" || bad.Notes != nil {
+	if !strings.HasPrefix(bad.Error, "notes on history block 2 of 2: ") || !strings.Contains(bad.Error, "no notes today") || bad.Text != "" || bad.Notes != nil {
 		t.Errorf("record a: %+v, want the note call's error and no answer", bad)
 	}
 	if good.Error != "" || good.Text != "ok" || !slices.Equal(good.Notes, []string{"note 3", "note 4"}) {

@@ -31,7 +31,7 @@ func (p *prompter) takesNotes(rec *record.Record) bool {
 	return p.notes && p.custom == nil && rec.Dataset == "longmemeval"
 }
 
-// takeNotes asks for the notes on rec's sessions and returns the reader prompt over them. On a
+// takeNotes asks for the notes on rec's history blocks and returns the reader prompt over them. On a
 // bad history or a failed call it records the error on pred and reports false; the caller also
 // checks ctx, as an interrupted call is no record error.
 func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Prediction) (string, spent, bool) {
@@ -49,7 +49,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		if err != nil {
 			if ctx.Err() == nil {
 				a.settle(pred, resp, err, time.Time{}, false)
-				pred.Error = fmt.Sprintf("notes on session %d of %d: %s", i+1, len(asks), pred.Error)
+				pred.Error = fmt.Sprintf("notes on history block %d of %d: %s", i+1, len(asks), pred.Error)
 			}
 			return "", spent{}, false
 		}
