@@ -31,9 +31,9 @@ func (p *prompter) takesNotes(rec *record.Record) bool {
 	return p.notes && p.custom == nil && rec.Dataset == "longmemeval"
 }
 
-// takeNotes asks for the notes on rec's history blocks and returns the reader prompt over them. On a
-// bad history or a failed call it records the error on pred and reports false; the caller also
-// checks ctx, as an interrupted call is no record error.
+// takeNotes asks for the notes on rec's history blocks and returns the reader prompt over them.
+// On a bad history or a failed call it records the error on pred and reports false; the caller
+// also checks ctx, as an interrupted call is no record error.
 func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Prediction) (string, spent, bool) {
 	p := a.prompts
 	p.readerNotice()
