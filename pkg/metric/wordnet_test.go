@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +104,47 @@ func TestSynonyms(t *testing.T) {
 				t.Errorf("synonyms(%q) = %q, want %q", tt.word, g, tt.want)
 			}
 		})
+	}
+}
+
+// TestSynonymsNLTK checks synonyms against NLTK 3.8's wordnet.synsets for 5,000 words drawn from
+// all of WordNet 3.0 and variants of them (testdata/wordnet_nltk38_gen.py, README there).
+func TestSynonymsNLTK(t *testing.T) {
+	data, err := os.ReadFile("testdata/wordnet_nltk38.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wn := loadWordNet()
+	names := make([]string, len(wn.names))
+	for n, id := range wn.names {
+		names[id] = n
+	}
+	var sc morphScratch
+	var ids []uint32
+	var got []string
+	n, bad, some := 0, 0, 0
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(data), "\n"), "\n") {
+		word, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("bad line %q", line)
+		}
+		n++
+		if want != "" {
+			some++
+		}
+		ids, got = wn.synonyms(ids[:0], word, &sc), got[:0]
+		for _, id := range ids {
+			got = append(got, names[id])
+		}
+		slices.Sort(got)
+		if g := strings.Join(slices.Compact(got), " "); g != want {
+			if bad++; bad <= 10 {
+				t.Errorf("synonyms(%q) = %q, want %q", word, g, want)
+			}
+		}
+	}
+	if n != 5000 || some < 2000 || bad > 0 {
+		t.Errorf("%d of %d words (%d with synonyms) differ from NLTK", bad, n, some)
 	}
 }
 
