@@ -713,7 +713,7 @@ func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEv
 // and cut to opt.MaxTokens like any history. It reports whether the history was cut.
 func LongMemEvalNotesPrompt(rec *record.Record, notes []LongMemEvalNote, replies []string, opt HistoryOptions) (prompt string, cut bool, err error) {
 	if len(replies) != len(notes) {
-		return "", false, fmt.Errorf("longmemeval %s: %d notes for %d sessions", rec.ID, len(replies), len(notes))
+		return "", false, fmt.Errorf("longmemeval %s: %d notes for %d history blocks", rec.ID, len(replies), len(notes))
 	}
 	dates, bodies := make([]string, len(notes)), make([]string, len(notes))
 	for i, n := range notes {

@@ -80,7 +80,8 @@ type Prediction struct {
 	// SupportingFacts are predicted [title, sentence index] pairs (HotpotQA).
 	SupportingFacts []Fact `json:"supporting_facts,omitempty"`
 	// Notes are the notes a model took before answering, one per piece of context it was shown
-	// (LongMemEval's con-separate reading: one per session, in the record's session order).
+	// (LongMemEval's con-separate reading: one per history block, session, turn or round, in the
+	// order they were asked for).
 	Notes []string `json:"notes,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
