@@ -27,10 +27,11 @@ func supportFamily() *family {
 	}
 }
 
-// goldFacts decodes meta.supporting_facts; it reports false when absent or malformed.
+// goldFacts decodes meta.supporting_facts; it reports false when absent (or null). decodeView
+// has turned away records whose facts cannot be read.
 func goldFacts(rec *record.Record) ([]metric.Fact, bool) {
 	var fs []record.Fact
-	if ok, err := rec.MetaValue("supporting_facts", &fs); !ok || err != nil {
+	if ok, err := rec.MetaValue("supporting_facts", &fs); !ok || err != nil || fs == nil {
 		return nil, false
 	}
 	return facts(fs), true
