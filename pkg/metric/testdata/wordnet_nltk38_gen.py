@@ -9,35 +9,22 @@ Run from pkg/metric with Debian's NLTK 3.8 (python3-nltk) and WordNet 3.0 (wordn
 With --all it writes every word of the drawn list (about 217,000) instead of a sample, for a
 one-off check of the whole vocabulary.
 """
+import importlib.util
 import os
 import random
 import sys
-import tempfile
 from itertools import chain
 
-from nltk.corpus.reader.wordnet import WordNetCorpusReader
-
 POS = ["noun", "verb", "adj", "adv"]
-LEXNAMES = ("adj.all adj.pert adv.all noun.Tops noun.act noun.animal noun.artifact noun.attribute "
-            "noun.body noun.cognition noun.communication noun.event noun.feeling noun.food noun.group "
-            "noun.location noun.motive noun.object noun.person noun.phenomenon noun.plant "
-            "noun.possession noun.process noun.quantity noun.relation noun.shape noun.state "
-            "noun.substance noun.time verb.body verb.change verb.cognition verb.communication "
-            "verb.competition verb.consumption verb.contact verb.creation verb.emotion verb.motion "
-            "verb.perception verb.possession verb.social verb.stative verb.weather adj.ppl").split()
 
 
 def reader(folder):
-    if not os.path.exists(os.path.join(folder, "lexnames")):
-        # NLTK reads lexnames at start; Debian's wordnet-base does not ship it.
-        copy = tempfile.mkdtemp(prefix="wordnet-")
-        for name in os.listdir(folder):
-            os.symlink(os.path.join(folder, name), os.path.join(copy, name))
-        with open(os.path.join(copy, "lexnames"), "w") as f:
-            for i, name in enumerate(LEXNAMES):
-                f.write("%02d\t%s\t%d\n" % (i, name, POS.index(name.split(".")[0]) + 1))
-        folder = copy
-    return WordNetCorpusReader(folder, None)
+    """NLTK's reader over a WordNet dict folder, as scripts/random-pairs.py opens it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts", "random-pairs.py")
+    spec = importlib.util.spec_from_file_location("random_pairs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.wordnet_reader(folder)
 
 
 def words(folder):
