@@ -287,6 +287,31 @@ func TestLongMemEvalRetrievalLog(t *testing.T) {
 	}
 }
 
+// TestLongMemEvalAbstentionIDs: as in print_qa_metrics.py, a question is an abstention question
+// when "_abs" occurs anywhere in its id, not only at the end.
+func TestLongMemEvalAbstentionIDs(t *testing.T) {
+	entry := `{"question_id": %q, "question_type": "multi-session", "question": "?", "answer": "a", "question_date": "d",` +
+		` "haystack_session_ids": ["s"], "haystack_dates": ["d1"], "haystack_sessions": [[{"role": "user", "content": "hi"}]]}` + "\n"
+	ids := map[string]string{"q_abs": "true", "q_abs_2": "true", "q_abstract": "true", "q_ab_s": "<absent>", "qabs": "<absent>"}
+	var in strings.Builder
+	for id := range ids {
+		fmt.Fprintf(&in, entry, id)
+	}
+	n := 0
+	err := LongMemEval(Input{Name: "q.json", R: strings.NewReader(in.String())}, Options{}, func(r *record.Record, bad error) error {
+		if bad != nil {
+			t.Error(bad)
+			return nil
+		}
+		n++
+		checkMeta(t, r, map[string]string{"abstention": ids[strings.TrimPrefix(r.ID, "longmemeval:")]})
+		return nil
+	})
+	if err != nil || n != len(ids) {
+		t.Fatalf("%d records, %v", n, err)
+	}
+}
+
 func TestEvaLearnRecords(t *testing.T) {
 	open := func(name string) Input {
 		f, err := os.Open(filepath.Join("testdata", name))

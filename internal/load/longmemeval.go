@@ -34,9 +34,9 @@ type longMemEvalTurn struct {
 // item by item. One record per question, id longmemeval:<question_id>, type the official
 // question_type. Each haystack session is a passage titled with its session id, dated with its
 // haystack date, with one `role: content` line per turn; its extra field "turns" keeps the turn
-// list verbatim (with has_answer), as the reader prompts print it. A question_id ending in _abs is an
-// abstention question: meta.abstention is true and the type stays the official one. A non-string
-// answer (a number) becomes its JSON text. question_date, haystack_session_ids, haystack_dates and
+// list verbatim (with has_answer), as the reader prompts print it. A question_id holding _abs
+// anywhere is an abstention question (print_qa_metrics.py's test): meta.abstention is true and the
+// type stays the official one. A non-string answer (a number) becomes its JSON text. question_date, haystack_session_ids, haystack_dates and
 // answer_session_ids go to meta. An entry of a retrieval log (LongMemEval's run_retrieval.py output)
 // keeps its ranking: the ranked items' corpus ids, best first, as meta.retrieval_corpus_ids, and
 // their texts (JSON values as they are) as meta.retrieval_texts; the metrics are left out.
@@ -105,7 +105,7 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 			return nil, badf(in, line, id, "%v", err)
 		}
 	}
-	if strings.HasSuffix(it.QuestionID, "_abs") {
+	if strings.Contains(it.QuestionID, "_abs") {
 		setMeta(rec, "abstention", []byte("true"))
 	}
 	return rec, nil
