@@ -24,9 +24,10 @@ type squadAnswer struct {
 }
 
 // SQuAD loads SQuAD v1.1 and v2.0 files: one record per question, the paragraph as the one
-// passage (titled with the article). A v2.0 question with is_impossible gets answers [""] and type
-// no_answer, the others has_answer; v1.1 questions have no type. answer_start offsets go to meta
-// as they are and are never used.
+// passage (titled with the article). A v2.0 question (one with is_impossible) without answers gets
+// answers [""] and type no_answer, the others has_answer: evaluate-v2.0.py goes by the answers, not
+// by the flag. v1.1 questions have no type. answer_start offsets go to meta as they are and are
+// never used.
 func SQuAD(in Input, _ Options, emit Emit) error {
 	return loadSQuAD(in, emit, "squad", "en")
 }
@@ -255,7 +256,7 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	}
 	if qa.IsImpossible != nil {
 		rec.Type = "has_answer"
-		if *qa.IsImpossible {
+		if len(rec.Answers) == 0 {
 			rec.Type = "no_answer"
 			rec.Answers = []string{""}
 		}
