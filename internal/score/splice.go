@@ -75,7 +75,8 @@ func decodeView(l line) (*record.Record, *record.Error) {
 			// Gold facts that cannot be read would leave the SP scores out without a word.
 			var fs []record.Fact
 			if err := record.Unmarshal(m.SupportingFacts, &fs); err != nil {
-				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("meta.supporting_facts: want [[title, sentence], …]: %s", strings.TrimPrefix(err.Error(), "json: "))}
+				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID,
+					Err: fmt.Errorf("meta.supporting_facts: want [[title, sentence], …]: %s", strings.TrimPrefix(err.Error(), "json: "))}
 			}
 		}
 		rec.Meta = map[string]json.RawMessage{}
