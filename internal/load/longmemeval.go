@@ -36,7 +36,7 @@ type longMemEvalTurn struct {
 // haystack date, with one `role: content` line per turn; its extra field "turns" keeps the turn
 // list verbatim (with has_answer), as the reader prompts print it. A question_id holding _abs
 // anywhere is an abstention question (print_qa_metrics.py's test): meta.abstention is true and the
-// type stays the official one. A non-string answer (a number) becomes its JSON text.
+// type stays the official one. A non-string answer (a number) becomes str() of it (3.0 → "3.0").
 // question_date, haystack_session_ids, haystack_dates and answer_session_ids go to meta. An entry
 // of a retrieval log (LongMemEval's run_retrieval.py output) keeps its ranking: the ranked items'
 // corpus ids, best first, as meta.retrieval_corpus_ids, and their texts (JSON values as they are)
