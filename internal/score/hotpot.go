@@ -14,11 +14,10 @@ func supportFamily() *family {
 		names: []string{"sp_em", "sp_f1", "joint_em", "joint_f1"},
 		about: "HotpotQA supporting facts and joint EM/F1 (prediction.supporting_facts vs meta.supporting_facts)",
 		applies: func(it *item) bool {
-			_, ok := goldFacts(it.rec)
-			return ok && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil && len(it.rec.Answers) > 0
+			return hasGoldFacts(it.rec) && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil && len(it.rec.Answers) > 0
 		},
 		score: func(it *item, out []float64) {
-			gold, _ := goldFacts(it.rec)
+			gold := goldFacts(it.rec)
 			spEM, spF1, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), gold)
 			ansEM, _, ansP, ansR := metric.HotpotAnswer(it.pred(), it.rec.Answers[0])
 			out[0], out[1] = spEM, spF1
@@ -27,14 +26,18 @@ func supportFamily() *family {
 	}
 }
 
-// goldFacts decodes meta.supporting_facts; it reports false when absent (or null). decodeView
-// has turned away records whose facts cannot be read.
-func goldFacts(rec *record.Record) ([]metric.Fact, bool) {
+// hasGoldFacts reports whether meta.supporting_facts holds gold facts: present and not null.
+// decodeView has turned away records whose facts cannot be read, so they need no decoding here.
+func hasGoldFacts(rec *record.Record) bool {
+	raw, ok := rec.Meta["supporting_facts"]
+	return ok && string(raw) != "null"
+}
+
+// goldFacts decodes meta.supporting_facts of a record hasGoldFacts accepts.
+func goldFacts(rec *record.Record) []metric.Fact {
 	var fs []record.Fact
-	if ok, err := rec.MetaValue("supporting_facts", &fs); !ok || err != nil || fs == nil {
-		return nil, false
-	}
-	return facts(fs), true
+	rec.MetaValue("supporting_facts", &fs) //nolint:errcheck // decodeView has read them once already
+	return facts(fs)
 }
 
 func facts(fs []record.Fact) []metric.Fact {
