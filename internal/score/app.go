@@ -322,7 +322,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if r.mismatch != nil {
 			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush
 		}
-		return out.WriteRaw(r.out)
+		err := out.WriteRaw(r.out)
+		putBuf(r.out)
+		return err
 	}
 	emit := emitOne
 	var pending []result
@@ -409,6 +411,9 @@ func (cfg *config) finish(sc *scorer, r result) result {
 		if r.mismatch, err = cfg.mismatch.line(r.rec, r.o); err != nil {
 			return result{bad: &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: err}}
 		}
+	}
+	if !sameBuf(r.out, r.l.data) {
+		putBuf(r.l.data) // decoded, and not the output line: done with
 	}
 	r.l.data = nil
 	return r

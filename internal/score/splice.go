@@ -206,7 +206,17 @@ func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, err
 	if o.failed {
 		return line, nil
 	}
-	val := []byte(`,"scores":{`)
+	end := bytes.LastIndexByte(line, '}')
+	if end < 0 {
+		return nil, errors.New("not a JSON object")
+	}
+	// One buffer for the line and the member, sized for names and values of up to 24 bytes.
+	size := len(line) + len(`,"scores":{}`)
+	for _, k := range s.order {
+		size += len(s.sel.names[k]) + 28
+	}
+	out := append(getBuf(size), line[:end]...)
+	out = append(out, `,"scores":{`...)
 	n := 0
 	for _, k := range s.order {
 		v := o.vals[k]
@@ -214,11 +224,11 @@ func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, err
 			continue
 		}
 		if n > 0 {
-			val = append(val, ',')
+			out = append(out, ',')
 		}
-		val = append(append(append(val, '"'), s.sel.names[k]...), `":`...)
+		out = append(append(append(out, '"'), s.sel.names[k]...), `":`...)
 		var err error
-		if val, err = appendFloat(val, v); err != nil {
+		if out, err = appendFloat(out, v); err != nil {
 			return nil, fmt.Errorf("score %s: %w", s.sel.names[k], err)
 		}
 		n++
@@ -226,14 +236,7 @@ func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, err
 	if n == 0 {
 		return line, nil
 	}
-	val = append(val, '}')
-	end := bytes.LastIndexByte(line, '}')
-	if end < 0 {
-		return nil, errors.New("not a JSON object")
-	}
-	out := make([]byte, 0, len(line)+len(val))
-	out = append(append(append(out, line[:end]...), val...), line[end:]...)
-	return out, nil
+	return append(append(out, '}'), line[end:]...), nil
 }
 
 // appendFloat writes f as encoding/json does: the shortest representation that round-trips, in

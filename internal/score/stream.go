@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -89,7 +90,7 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs
 				if err != nil {
 					continue
 				}
-				l := line{file: in.DisplayName(), no: rd.Line(), data: append([]byte(nil), data...)}
+				l := line{file: in.DisplayName(), no: rd.Line(), data: append(getBuf(len(data)), data...)}
 				select {
 				case tasks <- task{l, fut}:
 				case <-ctx.Done():
@@ -112,6 +113,34 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs
 		return nil
 	})
 	return g.Wait()
+}
+
+// bufPool recycles the buffers of input and output lines once they are written (putBuf), so
+// that what a record leaves for the garbage collector is mostly its decoded fields. Nothing
+// decoded from a line refers to its bytes: the JSON decoder copies what it returns.
+var bufPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// getBuf returns an empty buffer with room for n bytes.
+func getBuf(n int) []byte {
+	b := *bufPool.Get().(*[]byte)
+	if cap(b) < n {
+		return make([]byte, 0, max(n, 2*cap(b)))
+	}
+	return b[:0]
+}
+
+// putBuf gives b back to getBuf; b must not be used afterwards. Large buffers are left to the
+// collector, so that one long line does not stay pooled.
+func putBuf(b []byte) {
+	if cap(b) == 0 || cap(b) > 1<<20 {
+		return
+	}
+	bufPool.Put(&b)
+}
+
+// sameBuf reports whether a and b share their first byte.
+func sameBuf(a, b []byte) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
 }
 
 // peekID recovers the id of a line that failed to decode, for the error message.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestOrderAcrossJobs scores the same input with one worker and with several: the output (records
@@ -73,5 +74,76 @@ func TestInterrupted(t *testing.T) {
 	command.Report(&errs, "qa-score", err)
 	if got := errs.String(); got != "qa-score: interrupted\n" {
 		t.Errorf("reported stderr = %q, want %q", got, "qa-score: interrupted\n")
+	}
+}
+
+// TestDecodedValuesOwnTheirBytes: the line buffers are recycled once a record is decoded and
+// encoded (bufPool), which is safe only while nothing decoded refers to the line's bytes.
+func TestDecodedValuesOwnTheirBytes(t *testing.T) {
+	data := []byte(`{"schema":1,"id":"r1","type":"multi_hop","question":"Who?","answers":["Ann Lee","A. Lee"],` +
+		`"meta":{"category":1,"abstention":false,"supporting_facts":[["T",0]]},` +
+		`"prediction":{"text":"Ann","error":"","supporting_facts":[["T",1]]}}`)
+	rec, bad := decodeView(line{file: "in.jsonl", no: 1, data: data})
+	if bad != nil {
+		t.Fatal(bad)
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	got, err := record.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"schema":1,"id":"r1","type":"multi_hop","question":"Who?","answers":["Ann Lee","A. Lee"],` +
+		`"meta":{"abstention":false,"category":1,"supporting_facts":[["T",0]]},` +
+		`"prediction":{"text":"Ann","supporting_facts":[["T",1]]}}`
+	if string(got) != want {
+		t.Errorf("record after its line was overwritten:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestRecycledBuffers runs lines of many lengths through several workers, with and without a
+// scores member already there and with records no metric applies to (written back as they
+// came): every output line must be its input line with the scores added, whatever buffer it was
+// built in.
+func TestRecycledBuffers(t *testing.T) {
+	var in strings.Builder
+	var inputs []string
+	for i := range 3000 {
+		pad := strings.Repeat("w ", i%400)
+		var l string
+		switch i % 4 {
+		case 0, 1:
+			l = fmt.Sprintf(`{"schema":1,"id":"r%d","question":"%s","answers":["a%d b"],"prediction":{"text":"a%d c"}}`, i, pad, i%7, i%5)
+		case 2:
+			l = fmt.Sprintf(`{"schema":1,"id":"r%d","question":"%s","answers":["x y"],"prediction":{"text":"x"},"scores":{"old":0.5}}`, i, pad)
+		default:
+			l = fmt.Sprintf(`{"schema":1,"id":"r%d","question":"%s","answers":["a"],"prediction":{"error":"timeout"}}`, i, pad)
+		}
+		inputs = append(inputs, l)
+		in.WriteString(l + "\n")
+	}
+	var out, errs bytes.Buffer
+	err := Run(context.Background(), []string{"qa-score", "--jobs", "8", "--metrics", "em,f1"}, strings.NewReader(in.String()), &out, &errs)
+	if want := "750 records with prediction or judge errors"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Run = %v, want an error about %q", err, want)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != len(inputs) {
+		t.Fatalf("%d lines out, want %d", len(lines), len(inputs))
+	}
+	for i, l := range lines {
+		want := inputs[i]
+		switch i % 4 {
+		case 0, 1:
+			if k := strings.LastIndex(l, `,"scores":{`); k < 0 || l[:k]+"}" != want {
+				t.Fatalf("line %d = %.120s…, want its input with scores added", i+1, l)
+			}
+		case 2:
+			want = strings.Replace(want, `"scores":{"old":0.5}`, `"scores":{"em":0,"f1":0.6666666666666666,"old":0.5}`, 1)
+		}
+		if i%4 >= 2 && l != want {
+			t.Fatalf("line %d:\n got %.160s\nwant %.160s", i+1, l, want)
+		}
 	}
 }
