@@ -134,14 +134,15 @@ type Input struct {
 	R    io.Reader
 }
 
-// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin).
+// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin), each
+// without the byte order mark it may begin with (SkipBOM).
 func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
 	for _, a := range args {
 		if a == "-" {
-			if err := fn(Input{Name: "", R: stdin}); err != nil {
+			if err := fn(Input{Name: "", R: SkipBOM(stdin)}); err != nil {
 				return err
 			}
 			continue
@@ -150,13 +151,44 @@ func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		err = fn(Input{Name: a, R: f})
+		err = fn(Input{Name: a, R: SkipBOM(f)})
 		f.Close()
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// SkipBOM returns a reader of r without the UTF-8 byte order mark (EF BB BF) that r may begin
+// with: editors on Windows write one at the start of a file, and JSON decoders reject it. It
+// reads the first three bytes at the first Read.
+func SkipBOM(r io.Reader) io.Reader { return &bomReader{r: r} }
+
+type bomReader struct {
+	r       io.Reader
+	checked bool
+	head    []byte // bytes read while looking for the mark, still to be returned
+}
+
+func (b *bomReader) Read(p []byte) (int, error) {
+	if !b.checked {
+		b.checked = true
+		head := make([]byte, 3)
+		n, err := io.ReadFull(b.r, head)
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return 0, err
+		}
+		if b.head = head[:n]; string(b.head) == "\ufeff" {
+			b.head = nil
+		}
+	}
+	if len(b.head) > 0 {
+		n := copy(p, b.head)
+		b.head = b.head[n:]
+		return n, nil
+	}
+	return b.r.Read(p)
 }
 
 // DisplayName is how an input is named in messages: its file name, or "stdin".

@@ -178,7 +178,7 @@ func (a *app) loadFile(name string) error {
 		defer f.Close()
 		in = Input{Name: name, R: f}
 	}
-	br := bufio.NewReaderSize(in.R, 1<<16)
+	br := bufio.NewReaderSize(command.SkipBOM(in.R), 1<<16)
 	in.R = br
 	format := a.format
 	if format == "" {
@@ -209,7 +209,7 @@ func (a *app) loadEvaLearn(files []string) error {
 		return err
 	}
 	defer sf.Close()
-	return EvaLearn(Input{Name: probs, R: pf}, Input{Name: seqs, R: sf}, a.opt, a.emit)
+	return EvaLearn(Input{Name: probs, R: command.SkipBOM(pf)}, Input{Name: seqs, R: command.SkipBOM(sf)}, a.opt, a.emit)
 }
 
 // detectFile detects the format of a named file from its name and first bytes.
@@ -219,7 +219,7 @@ func detectFile(name string) string {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(f, 1<<16).Peek(1 << 16)
+	head, _ := bufio.NewReaderSize(command.SkipBOM(f), 1<<16).Peek(1 << 16)
 	return Detect(name, head)
 }
 

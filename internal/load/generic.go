@@ -1,7 +1,6 @@
 package load
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -65,11 +64,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]) is several answers; any other cell is one answer.
 func CSV(in Input, opt Options, emit Emit) error {
-	br := bufio.NewReader(in.R)
-	if bom, _ := br.Peek(3); string(bom) == "\ufeff" {
-		br.Discard(3)
-	}
-	r := csv.NewReader(br)
+	r := csv.NewReader(in.R)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err == io.EOF {

@@ -69,7 +69,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 		if err != nil {
 			return 0, err
 		}
-		if !isSpace(b[0]) && b[0] != 0xEF && b[0] != 0xBB && b[0] != 0xBF { // skip a UTF-8 BOM too
+		if !isSpace(b[0]) {
 			return b[0], nil
 		}
 		br.ReadByte()
