@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -53,7 +52,7 @@ func decodeView(l line) (*record.Record, *record.Error) {
 	var v view
 	if err := record.Unmarshal(l.data, &v); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data),
-			Err: fmt.Errorf("invalid record: %s", strings.TrimPrefix(err.Error(), "json: "))}
+			Err: fmt.Errorf("invalid record: %s", record.DescribeDecodeError(err))}
 	}
 	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,
 		Question: v.Question, Answers: v.Answers}
@@ -76,7 +75,7 @@ func decodeView(l line) (*record.Record, *record.Error) {
 			var fs []record.Fact
 			if err := record.Unmarshal(m.SupportingFacts, &fs); err != nil {
 				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID,
-					Err: fmt.Errorf("meta.supporting_facts: want [[title, sentence], …]: %s", strings.TrimPrefix(err.Error(), "json: "))}
+					Err: fmt.Errorf("meta.supporting_facts: %s", record.DescribeDecodeError(err))}
 			}
 		}
 		rec.Meta = map[string]json.RawMessage{}

@@ -113,7 +113,7 @@ func (p *Passage) UnmarshalJSON(b []byte) error {
 	type plain Passage
 	var q plain
 	if err := unmarshal(b, &q); err != nil {
-		return err
+		return inField("context", err)
 	}
 	extra, err := unknownFields(b, passageKeys)
 	if err != nil {
@@ -139,7 +139,7 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 	type plain Prediction
 	var q plain
 	if err := unmarshal(b, &q); err != nil {
-		return err
+		return inField("prediction", err)
 	}
 	extra, err := unknownFields(b, predictionKeys)
 	if err != nil {
@@ -165,7 +165,7 @@ func (j *Judgment) UnmarshalJSON(b []byte) error {
 	type plain Judgment
 	var q plain
 	if err := unmarshal(b, &q); err != nil {
-		return err
+		return inField("judgment", err)
 	}
 	extra, err := unknownFields(b, judgmentKeys)
 	if err != nil {

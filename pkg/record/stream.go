@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // DefaultMaxLine is the default longest line a Reader accepts. Long-context records (LongMemEval
@@ -98,7 +97,7 @@ func (r *Reader) ReadRaw() ([]byte, error) {
 func (r *Reader) decode(line []byte) (*Record, error) {
 	rec := new(Record)
 	if err := unmarshal(line, rec); err != nil {
-		return nil, r.errorf(peekID(line), "invalid record: %s", shortJSONError(err))
+		return nil, r.errorf(peekID(line), "invalid record: %s", DescribeDecodeError(err))
 	}
 	if err := rec.Validate(); err != nil {
 		return nil, r.errorf(rec.ID, "%s", err)
@@ -162,11 +161,6 @@ func peekID(line []byte) string {
 		return ""
 	}
 	return v.ID
-}
-
-// shortJSONError trims library-specific prefixes from a decode error.
-func shortJSONError(err error) string {
-	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // Writer writes records as JSON Lines through a buffer. It keeps the first error and returns it

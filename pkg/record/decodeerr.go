@@ -1,0 +1,132 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// DescribeDecodeError returns the message of an error from Unmarshal for a person reading it
+// beside a file and line: a value of the wrong type is named by its field path and the JSON
+// types wanted and found ("prediction.text: want a string, got a number") instead of Go's type
+// names; other errors keep their text, without the "json: " prefix.
+func DescribeDecodeError(err error) string {
+	msg := err.Error()
+	var te *gojson.UnmarshalTypeError
+	if errors.As(err, &te) && te.Type != nil {
+		plain := "want " + jsonKind(te.Type) + ", got " + jsonValue(te.Value)
+		if te.Field != "" {
+			plain = fieldPath(te.Field) + ": " + plain
+		}
+		msg = strings.Replace(msg, te.Error(), plain, 1)
+	}
+	return strings.TrimPrefix(msg, "json: ")
+}
+
+// fieldPath writes the decoder's path "answers.0.text" as "answers[0].text".
+func fieldPath(p string) string {
+	var b strings.Builder
+	for i, seg := range strings.Split(p, ".") {
+		switch {
+		case seg != "" && strings.Trim(seg, "0123456789") == "":
+			b.WriteString("[" + seg + "]")
+		case i > 0:
+			b.WriteString("." + seg)
+		default:
+			b.WriteString(seg)
+		}
+	}
+	return b.String()
+}
+
+// inField returns err with its field path under prefix: the decoders of the nested types report
+// paths relative to themselves. A type error gets the prefix in its path, any other error in
+// its text.
+func inField(prefix string, err error) error {
+	te, ok := err.(*gojson.UnmarshalTypeError)
+	if !ok {
+		return fmt.Errorf("%s: %w", prefix, err)
+	}
+	moved := *te
+	moved.Struct = ""
+	if moved.Field == "" {
+		moved.Field = prefix
+	} else {
+		moved.Field = prefix + "." + moved.Field
+	}
+	return &moved
+}
+
+var rawType = reflect.TypeFor[gojson.RawMessage]()
+
+// jsonKind names the JSON values that decode into t.
+func jsonKind(t reflect.Type) string {
+	switch t {
+	case reflect.TypeFor[Fact]():
+		return "a [title, sentence] pair"
+	case rawType:
+		return "a JSON value"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Slice, reflect.Array:
+		return "a list of " + plural(jsonKind(t.Elem()))
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	}
+	return "a JSON value"
+}
+
+// plural turns "a string" into "strings", "an object" into "objects".
+func plural(kind string) string {
+	switch {
+	case kind == "true or false":
+		return "booleans"
+	case kind == "a [title, sentence] pair":
+		return "[title, sentence] pairs"
+	case strings.HasPrefix(kind, "a list of "):
+		return "lists of " + strings.TrimPrefix(kind, "a list of ")
+	case strings.HasPrefix(kind, "an "):
+		return strings.TrimPrefix(kind, "an ") + "s"
+	case strings.HasPrefix(kind, "a "):
+		return strings.TrimPrefix(kind, "a ") + "s"
+	}
+	return kind
+}
+
+// jsonValue names the JSON value a type error found, from the decoder's description of it
+// ("string", "number -5", "array", "object", "bool").
+func jsonValue(v string) string {
+	word, literal, _ := strings.Cut(v, " ")
+	switch word {
+	case "string":
+		return "a string"
+	case "number":
+		if literal != "" {
+			return "the number " + literal
+		}
+		return "a number"
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	case "bool":
+		return "true or false"
+	case "null":
+		return "null"
+	}
+	return v
+}

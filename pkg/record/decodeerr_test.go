@@ -1,0 +1,61 @@
+package record
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestDecodeErrorMessages: a value of the wrong type is reported by its path in the record and
+// the JSON types wanted and found, never by Go's type names.
+func TestDecodeErrorMessages(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`{"schema":"1","id":"a"}`, `schema: want an integer, got a string`},
+		{`{"schema":1,"id":"a","answers":"x"}`, `answers: want a list of strings, got a string`},
+		{`{"schema":1,"id":"a","answers":["x",2]}`, `answers[1]: want a string, got a number`},
+		{`{"schema":1,"id":"a","meta":[]}`, `meta: want an object, got a list`},
+		{`{"schema":1,"id":"a","context":[{"title":3}]}`, `context.title: want a string, got a number`},
+		{`{"schema":1,"id":"a","prediction":{"text":5}}`, `prediction.text: want a string, got a number`},
+		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":1.5}}}`, `prediction.usage.input_tokens: want an integer, got the number 1.5`},
+		{`{"schema":1,"id":"a","prediction":{"cached":"yes"}}`, `prediction.cached: want true or false, got a string`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":"T"}}`, `prediction.supporting_facts: want a list of [title, sentence] pairs, got a string`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T","1"]]}}`, `prediction: supporting fact sentence: want an integer, got a string`},
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":"high"}}}`, `judgment.score: want a number, got a string`},
+		{`{"schema":1,"id":"a","turns":[{"role":"user"}]}`, `turns[0]: want a string, got an object`},
+		{`{"schema":1,"id":"a"} x`, `invalid character 'x' after top-level value`},
+	} {
+		rd := NewReader(strings.NewReader(tc.line+"\n"), "in.jsonl")
+		_, err := rd.Read()
+		var rerr *Error
+		if !errors.As(err, &rerr) {
+			t.Errorf("%s: error %v, want a *record.Error", tc.line, err)
+			continue
+		}
+		got := rerr.Err.Error()
+		if got != "invalid record: "+tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.line, got, "invalid record: "+tc.want)
+		}
+		if strings.Contains(got, "Go ") || strings.Contains(got, "plain") {
+			t.Errorf("%s: message %q names Go types", tc.line, got)
+		}
+		if _, err := rd.Read(); err != io.EOF {
+			t.Errorf("%s: second Read = %v, want EOF", tc.line, err)
+		}
+	}
+}
+
+func TestFieldPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                  "",
+		"answers":           "answers",
+		"answers.0":         "answers[0]",
+		"context.12.title":  "context[12].title",
+		"judgments.j.score": "judgments.j.score",
+		"0":                 "[0]",
+	} {
+		if got := fieldPath(in); got != want {
+			t.Errorf("fieldPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
