@@ -6,6 +6,8 @@
 package command
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -134,15 +136,15 @@ type Input struct {
 	R    io.Reader
 }
 
-// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin), each
-// without the byte order mark it may begin with (SkipBOM).
+// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin), each as
+// Text: decompressed if it is gzip data, without a leading byte order mark.
 func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
 	for _, a := range args {
 		if a == "-" {
-			if err := fn(Input{Name: "", R: SkipBOM(stdin)}); err != nil {
+			if err := fn(Input{Name: "", R: Text(stdin)}); err != nil {
 				return err
 			}
 			continue
@@ -151,7 +153,7 @@ func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		err = fn(Input{Name: a, R: SkipBOM(f)})
+		err = fn(Input{Name: a, R: Text(f)})
 		f.Close()
 		if err != nil {
 			return err
@@ -160,35 +162,48 @@ func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 	return nil
 }
 
-// SkipBOM returns a reader of r without the UTF-8 byte order mark (EF BB BF) that r may begin
-// with: editors on Windows write one at the start of a file, and JSON decoders reject it. It
-// reads the first three bytes at the first Read.
-func SkipBOM(r io.Reader) io.Reader { return &bomReader{r: r} }
+// Text returns a reader of the text r holds: decompressed when r is gzip data (it begins with
+// gzip's magic bytes 1F 8B, whatever the file is called), and without the UTF-8 byte order mark
+// (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders reject.
+// It reads the first bytes at the first Read; a gzip stream that is damaged is a read error.
+func Text(r io.Reader) io.Reader { return &textReader{r: r} }
 
-type bomReader struct {
+type textReader struct {
 	r       io.Reader
-	checked bool
-	head    []byte // bytes read while looking for the mark, still to be returned
+	started bool
+	head    []byte // bytes read while looking at the start, still to be returned
+	err     error  // the error of opening a gzip stream, returned by every Read
 }
 
-func (b *bomReader) Read(p []byte) (int, error) {
-	if !b.checked {
-		b.checked = true
+func (t *textReader) Read(p []byte) (int, error) {
+	if !t.started {
+		t.started = true
 		head := make([]byte, 3)
-		n, err := io.ReadFull(b.r, head)
+		n, err := io.ReadFull(t.r, head)
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			return 0, err
 		}
-		if b.head = head[:n]; string(b.head) == "\ufeff" {
-			b.head = nil
+		switch t.head = head[:n]; {
+		case n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
+			if err != nil {
+				t.err = fmt.Errorf("gzip: %w", err)
+				break
+			}
+			t.r, t.head = &textReader{r: zr}, nil // the BOM, if any, is in the decompressed text
+		case string(t.head) == "\ufeff":
+			t.head = nil
 		}
 	}
-	if len(b.head) > 0 {
-		n := copy(p, b.head)
-		b.head = b.head[n:]
+	if t.err != nil {
+		return 0, t.err
+	}
+	if len(t.head) > 0 {
+		n := copy(p, t.head)
+		t.head = t.head[n:]
 		return n, nil
 	}
-	return b.r.Read(p)
+	return t.r.Read(p)
 }
 
 // DisplayName is how an input is named in messages: its file name, or "stdin".

@@ -19,6 +19,7 @@ import (
 
 const description = `qa-load reads benchmark files and writes one qapipe record per question as JSON Lines on
 stdout. Input files are positional arguments; none or "-" means stdin, which needs --format.
+Inputs may be gzip-compressed (known by their first bytes; a ".gz" suffix is ignored).
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
@@ -178,7 +179,7 @@ func (a *app) loadFile(name string) error {
 		defer f.Close()
 		in = Input{Name: name, R: f}
 	}
-	br := bufio.NewReaderSize(command.SkipBOM(in.R), 1<<16)
+	br := bufio.NewReaderSize(command.Text(in.R), 1<<16)
 	in.R = br
 	format := a.format
 	if format == "" {
@@ -209,7 +210,7 @@ func (a *app) loadEvaLearn(files []string) error {
 		return err
 	}
 	defer sf.Close()
-	return EvaLearn(Input{Name: probs, R: command.SkipBOM(pf)}, Input{Name: seqs, R: command.SkipBOM(sf)}, a.opt, a.emit)
+	return EvaLearn(Input{Name: probs, R: command.Text(pf)}, Input{Name: seqs, R: command.Text(sf)}, a.opt, a.emit)
 }
 
 // detectFile detects the format of a named file from its name and first bytes.
@@ -219,7 +220,7 @@ func detectFile(name string) string {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(command.SkipBOM(f), 1<<16).Peek(1 << 16)
+	head, _ := bufio.NewReaderSize(command.Text(f), 1<<16).Peek(1 << 16)
 	return Detect(name, head)
 }
 

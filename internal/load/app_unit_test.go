@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"os"
 	"path/filepath"
@@ -48,5 +49,58 @@ func TestCSVByteOrderMark(t *testing.T) {
 	err := Run(context.Background(), []string{"qa-load", "--format", "csv"}, strings.NewReader(in), &stdout, &stderr)
 	if err != nil || !strings.Contains(stdout.String(), `"id":"x1"`) {
 		t.Errorf("Run(csv with BOM) = %v, %q; want record x1", err, stdout.String())
+	}
+}
+
+// gzipFile writes the gzip compression of the file src to dir/name.
+func gzipFile(t *testing.T, src, dir, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestGzipInputs: a gzip-compressed file loads as the file it holds, its format detected from the
+// decompressed text and from its name without ".gz"; EvaLearn's pair is found in gzip files too.
+func TestGzipInputs(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if err := Run(context.Background(), append([]string{"qa-load"}, args...), nil, &stdout, &stderr); err != nil {
+			t.Fatalf("Run(%v) = %v; stderr %s", args, err, stderr.String())
+		}
+		return stdout.String()
+	}
+	for _, tc := range []struct {
+		src, name string
+		flags     []string
+	}{
+		{"testdata/hotpotqa_array5.json", "dev.json.gz", nil}, // detected from the content
+		{"testdata/hotpotqa_train_sample200.jsonl", "train.jsonl.gz", nil},
+		{"testdata/squad_v11_synthetic.json", "s.gz", nil},
+		{"testdata/generic.jsonl", "generic.jsonl.gz", []string{"--map", "question=q,answers=gold,id=qid"}}, // from the name
+	} {
+		want := run(append(tc.flags, tc.src)...)
+		if got := run(append(tc.flags, gzipFile(t, tc.src, dir, tc.name))...); got != want || got == "" {
+			t.Errorf("%s: gzip input gave\n%.200s\nwant\n%.200s", tc.name, got, want)
+		}
+	}
+	p := gzipFile(t, "testdata/EvaLearn_Problem.json", dir, "EvaLearn_Problem.json")
+	s := gzipFile(t, "testdata/EvaLearn_Sequence.json", dir, "EvaLearn_Sequence.json")
+	if got, want := run("--limit", "3", p, s), run("--limit", "3", "testdata/EvaLearn_Problem.json", "testdata/EvaLearn_Sequence.json"); got != want {
+		t.Errorf("EvaLearn from gzip files gave\n%.200s\nwant\n%.200s", got, want)
 	}
 }

@@ -66,7 +66,7 @@ func ReadFile(loader Loader, path string) ([]*record.Record, error) {
 	}
 	defer f.Close()
 	var recs []*record.Record
-	err = loader(Input{Name: path, R: command.SkipBOM(f)}, Options{}, func(r *record.Record, bad error) error {
+	err = loader(Input{Name: path, R: command.Text(f)}, Options{}, func(r *record.Record, bad error) error {
 		if bad != nil {
 			return bad
 		}

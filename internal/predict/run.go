@@ -157,7 +157,7 @@ func countLines(files []string) int64 {
 		if err != nil {
 			return -1
 		}
-		sc := bufio.NewScanner(f)
+		sc := bufio.NewScanner(command.Text(f))
 		sc.Buffer(make([]byte, 64<<10), record.DefaultMaxLine)
 		for sc.Scan() {
 			if len(bytes.TrimSpace(sc.Bytes())) > 0 {

@@ -2,9 +2,12 @@ package score
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -145,5 +148,24 @@ func TestRecycledBuffers(t *testing.T) {
 		if i%4 >= 2 && l != want {
 			t.Fatalf("line %d:\n got %.160s\nwant %.160s", i+1, l, want)
 		}
+	}
+}
+
+// TestGzipInput: qa-score reads a gzip-compressed file as the lines it holds (command.Text).
+func TestGzipInput(t *testing.T) {
+	line := `{"schema":1,"id":"a","question":"q","answers":["x y"],"prediction":{"text":"x"}}`
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(line + "\n"))
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "run.jsonl.gz")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := Run(context.Background(), []string{"qa-score", "--metrics", "em,f1", path}, nil, &out, &errs)
+	want := strings.TrimSuffix(line, "}") + `,"scores":{"em":0,"f1":0.6666666666666666}}` + "\n"
+	if err != nil || out.String() != want {
+		t.Errorf("Run(gzip file) = %v, %q; stderr %q; want %q", err, out.String(), errs.String(), want)
 	}
 }
