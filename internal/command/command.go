@@ -162,6 +162,29 @@ func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 	return nil
 }
 
+// NotAnInput returns a usage error naming flag when the output file path is one of the input
+// files (by identity, so another name for the same file counts): writing it would destroy the
+// input, for a file created before the reading even before it is read. A path that does not
+// exist yet, "" and "-" are fine.
+func NotAnInput(flag, path string, inputs []string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	out, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	for _, in := range inputs {
+		if in == "-" {
+			continue
+		}
+		if st, err := os.Stat(in); err == nil && os.SameFile(st, out) {
+			return Usagef("%s: %s is also an input file", flag, path)
+		}
+	}
+	return nil
+}
+
 // Text returns a reader of the text r holds: decompressed when r is gzip data (it begins with
 // gzip's magic bytes 1F 8B, whatever the file is called), and without the UTF-8 byte order mark
 // (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders reject.

@@ -109,3 +109,30 @@ func TestOpenInputsText(t *testing.T) {
 		t.Errorf("OpenInputs read %q, %v; want %q", got, err, want)
 	}
 }
+
+func TestNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	in, other, link := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl"), filepath.Join(dir, "link.jsonl")
+	for _, p := range []string{in, other} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Link(in, link); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	inputs := []string{"-", in}
+	for _, tc := range []struct {
+		path string
+		bad  bool
+	}{
+		{"", false}, {"-", false}, {filepath.Join(dir, "new.json"), false}, {other, false},
+		{in, true}, {link, true}, {filepath.Join(dir, ".", "in.jsonl"), true},
+	} {
+		err := NotAnInput("--out", tc.path, inputs)
+		var ue *UsageError
+		if got := errors.As(err, &ue); got != tc.bad {
+			t.Errorf("NotAnInput(%q) = %v, want a usage error: %v", tc.path, err, tc.bad)
+		}
+	}
+}

@@ -113,6 +113,11 @@ func configure(c *cli.Context) (Config, error) {
 			return cfg, command.Usagef("--plot: %v", err)
 		}
 	}
+	for _, o := range [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}} {
+		if err := command.NotAnInput(o[0], o[1], c.Args().Slice()); err != nil {
+			return cfg, err
+		}
+	}
 	return cfg, nil
 }
 

@@ -254,6 +254,11 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	case cfg.maxLine < 1:
 		return nil, command.Usagef("--max-line: must be at least 1")
 	}
+	for _, o := range [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}} {
+		if err := command.NotAnInput(o[0], o[1], cfg.inputs); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.mismatches != "" {
 		name := c.String("mismatch-metric")
 		k := sel.index(name)
@@ -281,6 +286,22 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			err = fmt.Errorf("cache: %w", cerr)
 		}
 	}()
+	var summary *os.File
+	summaryDone := false
+	if cfg.summary != "" && cfg.summary != "-" {
+		// Created before the work, so that a path that cannot be written fails at once, and
+		// removed again unless the summary gets written: a failed run leaves no empty summary
+		// that make would take for an up-to-date one.
+		if summary, err = os.Create(cfg.summary); err != nil {
+			return fmt.Errorf("summary: %w", err)
+		}
+		defer func() {
+			closeInto(summary, &err, "summary")
+			if !summaryDone {
+				os.Remove(cfg.summary)
+			}
+		}()
+	}
 	if cfg.embed != nil {
 		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
 			return err
@@ -372,9 +393,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.summary != "" {
 		s := agg.summarize(cfg.reps, cfg.seed, bad)
 		corpus.attach(s)
-		if err := cfg.writeSummary(s, stdout, stderr); err != nil {
+		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
 			return err
 		}
+		summaryDone = true
 	}
 	return finalError(bad, agg.failed, agg.metricErrors)
 }
@@ -419,19 +441,14 @@ func (cfg *config) finish(sc *scorer, r result) result {
 	return r
 }
 
-// writeSummary writes the summary to its file (or stdout for -) and its warnings to stderr.
-func (cfg *config) writeSummary(s *Summary, stdout, stderr io.Writer) (err error) {
+// writeSummary writes the summary to its file f (stdout for -) and its warnings to stderr.
+func (cfg *config) writeSummary(s *Summary, f *os.File, stdout, stderr io.Writer) error {
 	for _, w := range s.Warnings {
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", w)
 	}
 	if cfg.summary == "-" {
 		return s.write(stdout, cfg.format)
 	}
-	f, ferr := os.Create(cfg.summary)
-	if ferr != nil {
-		return fmt.Errorf("summary: %w", ferr)
-	}
-	defer closeInto(f, &err, "summary")
 	if err := s.write(f, cfg.format); err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}

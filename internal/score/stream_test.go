@@ -169,3 +169,24 @@ func TestGzipInput(t *testing.T) {
 		t.Errorf("Run(gzip file) = %v, %q; stderr %q; want %q", err, out.String(), errs.String(), want)
 	}
 }
+
+// TestFailedRunLeavesNoSummary: the summary file is created before the work (so that a bad path
+// fails at once) and removed when the run fails before writing it.
+func TestFailedRunLeavesNoSummary(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "summary.json")
+	in := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\nnot json\n"
+	var out, errs bytes.Buffer
+	if err := Run(context.Background(), []string{"qa-score", "--strict", "--summary", path}, strings.NewReader(in), &out, &errs); err == nil {
+		t.Fatal("Run(--strict, bad line) succeeded")
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("summary file after a failed run: %v, want none", err)
+	}
+	// Bad lines without --strict still end with a summary (and exit 3).
+	if err := Run(context.Background(), []string{"qa-score", "--summary", path}, strings.NewReader(in), &out, &errs); err == nil {
+		t.Fatal("Run(bad line) = nil, want exit 3")
+	}
+	if b, err := os.ReadFile(path); err != nil || !bytes.Contains(b, []byte(`"records": 1`)) {
+		t.Errorf("summary after a run with a bad line: %v, %.100s; want one with records 1", err, b)
+	}
+}
