@@ -286,6 +286,15 @@ func (s *Summary) warnings() {
 			w = append(w, fmt.Sprintf("%d records carry prediction or judge errors and are excluded (--errors-as-zero counts them as 0)", s.Errors))
 		}
 	}
+	if s.Unscored > 0 {
+		// Otherwise silent: unscored records take no part in any mean.
+		const why = "no prediction text, no answers, not the language or fields the selected metrics need, or a metric error reported above"
+		if s.Unscored == s.Records {
+			w = append(w, fmt.Sprintf("no record got a score (%s)", why))
+		} else {
+			w = append(w, fmt.Sprintf("%d records got no score (%s): left out", s.Unscored, why))
+		}
+	}
 	if n := maxCount(s.Overall); n > 0 && n < minReliable {
 		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
 	}
