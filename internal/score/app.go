@@ -390,6 +390,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.embed != nil {
 		fmt.Fprintf(stderr, "qa-score: %s\n", cfg.embed.stats())
 	}
+	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
+		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records))
+	}
 	if cfg.summary != "" {
 		s := agg.summarize(cfg.reps, cfg.seed, bad)
 		corpus.attach(s)

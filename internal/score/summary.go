@@ -287,13 +287,7 @@ func (s *Summary) warnings() {
 		}
 	}
 	if s.Unscored > 0 {
-		// Otherwise silent: unscored records take no part in any mean.
-		const why = "no prediction text, no answers, not the language or fields the selected metrics need, or a metric error reported above"
-		if s.Unscored == s.Records {
-			w = append(w, fmt.Sprintf("no record got a score (%s)", why))
-		} else {
-			w = append(w, fmt.Sprintf("%d records got no score (%s): left out", s.Unscored, why))
-		}
+		w = append(w, unscoredWarning(s.Unscored, s.Records))
 	}
 	if n := maxCount(s.Overall); n > 0 && n < minReliable {
 		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
@@ -309,6 +303,16 @@ func (s *Summary) warnings() {
 	}
 	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
 	s.Warnings = append(w, s.Warnings...)
+}
+
+// unscoredWarning says that unscored of records records got no score, and why that may be:
+// otherwise they would be silent, for they take no part in any mean.
+func unscoredWarning(unscored, records int) string {
+	const why = "lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above"
+	if unscored == records {
+		return fmt.Sprintf("no record got a score (%s)", why)
+	}
+	return fmt.Sprintf("%d of %d records got no score (%s)", unscored, records, why)
 }
 
 // maxCount is the largest metric count in g: the number of records scored in it.
