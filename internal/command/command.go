@@ -210,7 +210,7 @@ func (t *textReader) Read(p []byte) (int, error) {
 		case n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
 			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
 			if err != nil {
-				t.err = fmt.Errorf("gzip: %w", err)
+				t.err = err // gzip's errors say "gzip: "
 				break
 			}
 			t.r, t.head = &textReader{r: zr}, nil // the BOM, if any, is in the decompressed text

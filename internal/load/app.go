@@ -183,7 +183,10 @@ func (a *app) loadFile(name string) error {
 	in.R = br
 	format := a.format
 	if format == "" {
-		head, _ := br.Peek(1 << 16)
+		head, err := br.Peek(1 << 16)
+		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+			return fmt.Errorf("read %s: %w", in.DisplayName(), err) // a damaged gzip file, say
+		}
 		if format = Detect(name, head); format == "" {
 			return command.Usagef("%s: cannot detect the format; use --format", name)
 		}

@@ -98,6 +98,20 @@ func TestGzipInputs(t *testing.T) {
 			t.Errorf("%s: gzip input gave\n%.200s\nwant\n%.200s", tc.name, got, want)
 		}
 	}
+	// A damaged gzip file is a read error, not a format that cannot be told.
+	whole, err := os.ReadFile(filepath.Join(dir, "dev.json.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(dir, "cut.json.gz")
+	if err := os.WriteFile(cut, whole[:len(whole)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err = Run(context.Background(), []string{"qa-load", cut}, nil, &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitFailure || err.Error() != "read "+cut+": unexpected EOF" {
+		t.Errorf("Run(cut gzip file) = %v (exit %d), want the read error (exit 1)", err, code)
+	}
 	p := gzipFile(t, "testdata/EvaLearn_Problem.json", dir, "EvaLearn_Problem.json")
 	s := gzipFile(t, "testdata/EvaLearn_Sequence.json", dir, "EvaLearn_Sequence.json")
 	if got, want := run("--limit", "3", p, s), run("--limit", "3", "testdata/EvaLearn_Problem.json", "testdata/EvaLearn_Sequence.json"); got != want {

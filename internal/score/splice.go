@@ -233,6 +233,7 @@ func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, err
 		n++
 	}
 	if n == 0 {
+		putBuf(out)
 		return line, nil
 	}
 	return append(append(out, '}'), line[end:]...), nil
