@@ -87,7 +87,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	type plain Record
 	var p plain
 	if err := unmarshal(b, &p); err != nil {
-		return err
+		return judgmentPath(b, err)
 	}
 	extra, err := unknownFields(b, recordKeys)
 	if err != nil {

@@ -60,6 +60,39 @@ func inField(prefix string, err error) error {
 	return &moved
 }
 
+// judgmentPath puts the judgment's name into the path of a type error in one of the judgments of
+// the record b ("judgment.score" becomes "judgments.NAME.score"): Judgment's decoder does not
+// know the key it is under. The first judgment in b that does not decode is the one the error
+// came from.
+func judgmentPath(b []byte, err error) error {
+	te, ok := err.(*gojson.UnmarshalTypeError)
+	if !ok || !strings.HasPrefix(te.Field, "judgment.") && te.Field != "judgment" {
+		return err
+	}
+	ms, serr := Members(b)
+	if serr != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.Key != "judgments" {
+			continue
+		}
+		js, serr := Members(b[m.ValueStart:m.End])
+		if serr != nil {
+			return err
+		}
+		for _, j := range js {
+			var v Judgment
+			if unmarshal(b[m.ValueStart:m.End][j.ValueStart:j.End], &v) != nil {
+				named := *te
+				named.Field = "judgments." + j.Key + strings.TrimPrefix(te.Field, "judgment")
+				return &named
+			}
+		}
+	}
+	return err
+}
+
 var rawType = reflect.TypeFor[gojson.RawMessage]()
 
 // jsonKind names the JSON values that decode into t.
