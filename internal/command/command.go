@@ -6,8 +6,6 @@
 package command
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/urfave/cli/v2"
 )
 
@@ -136,15 +135,15 @@ type Input struct {
 	R    io.Reader
 }
 
-// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin), each as
-// Text: decompressed if it is gzip data, without a leading byte order mark.
+// OpenInputs calls fn for each positional argument in turn ("-" or none means stdin), each read
+// through textfile.NewReader: decompressed if it is gzip data, without a leading byte order mark.
 func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
 	for _, a := range args {
 		if a == "-" {
-			if err := fn(Input{Name: "", R: Text(stdin)}); err != nil {
+			if err := fn(Input{Name: "", R: textfile.NewReader(stdin)}); err != nil {
 				return err
 			}
 			continue
@@ -153,7 +152,7 @@ func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		err = fn(Input{Name: a, R: Text(f)})
+		err = fn(Input{Name: a, R: textfile.NewReader(f)})
 		f.Close()
 		if err != nil {
 			return err
@@ -183,50 +182,6 @@ func NotAnInput(flag, path string, inputs []string) error {
 		}
 	}
 	return nil
-}
-
-// Text returns a reader of the text r holds: decompressed when r is gzip data (it begins with
-// gzip's magic bytes 1F 8B, whatever the file is called), and without the UTF-8 byte order mark
-// (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders reject.
-// It reads the first bytes at the first Read; a gzip stream that is damaged is a read error.
-func Text(r io.Reader) io.Reader { return &textReader{r: r} }
-
-type textReader struct {
-	r       io.Reader
-	started bool
-	head    []byte // bytes read while looking at the start, still to be returned
-	err     error  // the error of opening a gzip stream, returned by every Read
-}
-
-func (t *textReader) Read(p []byte) (int, error) {
-	if !t.started {
-		t.started = true
-		head := make([]byte, 3)
-		n, err := io.ReadFull(t.r, head)
-		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			return 0, err
-		}
-		switch t.head = head[:n]; {
-		case n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
-			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
-			if err != nil {
-				t.err = err // gzip's errors say "gzip: "
-				break
-			}
-			t.r, t.head = &textReader{r: zr}, nil // the BOM, if any, is in the decompressed text
-		case string(t.head) == "\ufeff":
-			t.head = nil
-		}
-	}
-	if t.err != nil {
-		return 0, t.err
-	}
-	if len(t.head) > 0 {
-		n := copy(p, t.head)
-		t.head = t.head[n:]
-		return n, nil
-	}
-	return t.r.Read(p)
 }
 
 // DisplayName is how an input is named in messages: its file name, or "stdin".

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -23,7 +24,7 @@ func ParseBaseline(arg string) (metric.Baseline, error) {
 	if err == nil {
 		return b, nil
 	}
-	data, ferr := os.ReadFile(arg)
+	data, ferr := textfile.ReadFile(arg)
 	if ferr != nil {
 		if errors.Is(ferr, os.ErrNotExist) {
 			return metric.Baseline{}, fmt.Errorf("--baseline: %w, and no file %q", err, arg)

@@ -2,12 +2,12 @@ package judge
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/internal/python"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -34,7 +34,7 @@ type Custom struct {
 // {id} {type} {question} {answer} (the first gold) {answers} (Python list) {rubric} {prediction}
 // replaced in one pass.
 func LoadCustom(path, format string) (*Custom, error) {
-	b, err := os.ReadFile(path)
+	b, err := textfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

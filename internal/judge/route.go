@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -58,7 +58,7 @@ func (r Routes) Route(rec *record.Record) (string, error) {
 // LoadRoutes reads a JSON object {"dataset/type" | "dataset" | "*": mode} from path and lays it
 // over the default table.
 func LoadRoutes(path string) (Routes, error) {
-	b, err := os.ReadFile(path)
+	b, err := textfile.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

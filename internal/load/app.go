@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -179,7 +180,7 @@ func (a *app) loadFile(name string) error {
 		defer f.Close()
 		in = Input{Name: name, R: f}
 	}
-	br := bufio.NewReaderSize(command.Text(in.R), 1<<16)
+	br := bufio.NewReaderSize(textfile.NewReader(in.R), 1<<16)
 	in.R = br
 	format := a.format
 	if format == "" {
@@ -213,7 +214,7 @@ func (a *app) loadEvaLearn(files []string) error {
 		return err
 	}
 	defer sf.Close()
-	return EvaLearn(Input{Name: probs, R: command.Text(pf)}, Input{Name: seqs, R: command.Text(sf)}, a.opt, a.emit)
+	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, Input{Name: seqs, R: textfile.NewReader(sf)}, a.opt, a.emit)
 }
 
 // detectFile detects the format of a named file from its name and first bytes.
@@ -223,7 +224,7 @@ func detectFile(name string) string {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(command.Text(f), 1<<16).Peek(1 << 16)
+	head, _ := bufio.NewReaderSize(textfile.NewReader(f), 1<<16).Peek(1 << 16)
 	return Detect(name, head)
 }
 

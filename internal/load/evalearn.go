@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -133,6 +133,6 @@ func isSequenceFile(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(command.Text(f), 4096).Peek(4096)
+	head, _ := bufio.NewReaderSize(textfile.NewReader(f), 4096).Peek(4096)
 	return strings.Contains(string(head), `"question_ids"`), nil
 }

@@ -19,8 +19,8 @@ import (
 	"os"
 	"slices"
 
-	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/python"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -66,7 +66,7 @@ func ReadFile(loader Loader, path string) ([]*record.Record, error) {
 	}
 	defer f.Close()
 	var recs []*record.Record
-	err = loader(Input{Name: path, R: command.Text(f)}, Options{}, func(r *record.Record, bad error) error {
+	err = loader(Input{Name: path, R: textfile.NewReader(f)}, Options{}, func(r *record.Record, bad error) error {
 		if bad != nil {
 			return bad
 		}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/textfile"
 )
 
 // ErrNoKey is wrapped by Setup.Client when a hosted provider is asked for without an API key.
@@ -69,7 +70,7 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 // os.Getenv; this package never reads the environment itself). No key is "", nil.
 func APIKey(provider, file string, getenv func(string) string) (string, error) {
 	if file != "" {
-		b, err := os.ReadFile(file)
+		b, err := textfile.ReadFile(file)
 		if err != nil {
 			return "", err
 		}
@@ -90,7 +91,7 @@ func LoadPrices(file string) (Prices, error) {
 	if file == "" {
 		return p, nil
 	}
-	b, err := os.ReadFile(file)
+	b, err := textfile.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}

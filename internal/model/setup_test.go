@@ -111,10 +111,15 @@ func TestAPIKey(t *testing.T) {
 	if err := os.WriteFile(file, []byte("  sk-file\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	bom := filepath.Join(dir, "key-notepad") // saved by a Windows editor: the mark is no part of the key
+	if err := os.WriteFile(bom, []byte("\ufeffsk-bom\r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	env := map[string]string{"GEMINI_API_KEY": "g2", "OPENAI_API_KEY": "sk-env"}
 	getenv := func(k string) string { return env[k] }
 	tests := []struct{ provider, file, want string }{
 		{"openai", file, "sk-file"},
+		{"openai", bom, "sk-bom"},
 		{"openai", "", "sk-env"},
 		{"googleai", "", "g2"}, // GOOGLE_API_KEY unset, so the second variable
 		{"anthropic", "", ""},

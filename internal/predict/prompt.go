@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -83,7 +83,7 @@ func newPrompter(file string, seed int64) (*prompter, error) {
 	if file == "" {
 		return p, nil
 	}
-	b, err := os.ReadFile(file)
+	b, err := textfile.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}

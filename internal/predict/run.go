@@ -19,6 +19,7 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -157,7 +158,7 @@ func countLines(files []string) int64 {
 		if err != nil {
 			return -1
 		}
-		sc := bufio.NewScanner(command.Text(f))
+		sc := bufio.NewScanner(textfile.NewReader(f))
 		sc.Buffer(make([]byte, 64<<10), record.DefaultMaxLine)
 		for sc.Scan() {
 			if len(bytes.TrimSpace(sc.Bytes())) > 0 {

@@ -21,7 +21,6 @@ package predict
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -34,6 +33,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -135,7 +135,7 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 	var err error
 	switch f := c.String("judge-api-key-file"); {
 	case f != "":
-		b, rerr := os.ReadFile(f)
+		b, rerr := textfile.ReadFile(f)
 		if rerr != nil {
 			return nil, command.Usagef("--judge-api-key-file: %v", rerr)
 		}

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -123,7 +123,7 @@ func parseLabelMap(arg string) (labelMap, error) {
 	if strings.Contains(arg, "=") {
 		return parseInlineMap(arg)
 	}
-	data, err := os.ReadFile(arg)
+	data, err := textfile.ReadFile(arg)
 	if err != nil {
 		return nil, fmt.Errorf("not KEY=VALUE pairs, and %w", err)
 	}

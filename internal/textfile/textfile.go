@@ -1,0 +1,66 @@
+// Package textfile reads the text files users hand the commands, records and benchmark files as
+// well as prompts, keys, prices and maps, as their editors and tools leave them: gzip-compressed
+// or not, with or without a UTF-8 byte order mark.
+package textfile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+)
+
+// NewReader returns a reader of the text r holds: decompressed when r is gzip data (it begins
+// with gzip's magic bytes 1F 8B, whatever the file is called), and without the UTF-8 byte order
+// mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders
+// reject. It reads the first bytes at the first Read; a gzip stream that is damaged is a read
+// error.
+func NewReader(r io.Reader) io.Reader { return &textReader{r: r} }
+
+type textReader struct {
+	r       io.Reader
+	started bool
+	head    []byte // bytes read while looking at the start, still to be returned
+	err     error  // the error of opening a gzip stream, returned by every Read
+}
+
+func (t *textReader) Read(p []byte) (int, error) {
+	if !t.started {
+		t.started = true
+		head := make([]byte, 3)
+		n, err := io.ReadFull(t.r, head)
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return 0, err
+		}
+		switch t.head = head[:n]; {
+		case n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
+			if err != nil {
+				t.err = err // gzip's errors say "gzip: "
+				break
+			}
+			t.r, t.head = &textReader{r: zr}, nil // the BOM, if any, is in the decompressed text
+		case string(t.head) == "\ufeff":
+			t.head = nil
+		}
+	}
+	if t.err != nil {
+		return 0, t.err
+	}
+	if len(t.head) > 0 {
+		n := copy(p, t.head)
+		t.head = t.head[n:]
+		return n, nil
+	}
+	return t.r.Read(p)
+}
+
+// ReadFile reads the named file whole through NewReader.
+func ReadFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(NewReader(f))
+}

@@ -1,0 +1,106 @@
+package textfile
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// TestNewReader: a UTF-8 byte order mark at the start is dropped, nothing else.
+func TestNewReader(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"{", "{"},
+		{"ab", "ab"},
+		{"abc", "abc"},
+		{"\ufeff", ""},
+		{"\ufeff{\"id\":1}\n", "{\"id\":1}\n"},
+		{"\ufeff\ufeffx", "\ufeffx"}, // one mark only
+		{"x\ufeff", "x\ufeff"},       // not at the start: data
+		{"\xef\xbb", "\xef\xbb"},     // a cut mark is data
+		{"\xef\xbbx", "\xef\xbbx"},
+	} {
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(tc.in),
+			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
+		} {
+			got, err := io.ReadAll(NewReader(r))
+			if err != nil || string(got) != tc.want {
+				t.Errorf("NewReader(%q) %s = %q, %v; want %q", tc.in, name, got, err, tc.want)
+			}
+		}
+	}
+}
+
+func TestNewReaderError(t *testing.T) {
+	boom := errors.New("boom")
+	if _, err := io.ReadAll(NewReader(iotest.ErrReader(boom))); !errors.Is(err, boom) {
+		t.Errorf("NewReader(failing reader) error = %v, want %v", err, boom)
+	}
+}
+
+func gz(t *testing.T, parts ...string) string {
+	t.Helper()
+	var out strings.Builder
+	for _, p := range parts { // several members, as `cat a.gz b.gz` makes
+		var b strings.Builder
+		zw := gzip.NewWriter(&b)
+		if _, err := zw.Write([]byte(p)); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		out.WriteString(b.String())
+	}
+	return out.String()
+}
+
+// TestNewReaderGzip: gzip data is known by its magic bytes and decompressed, members one after
+// another, and the decompressed text loses its byte order mark; a damaged stream is an error.
+func TestNewReaderGzip(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{gz(t, "{\"id\":1}\n"), "{\"id\":1}\n"},
+		{gz(t, "\ufeffa\n"), "a\n"},
+		{gz(t, "a\n", "b\n"), "a\nb\n"},
+		{gz(t, ""), ""},
+	} {
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(tc.in),
+			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
+		} {
+			got, err := io.ReadAll(NewReader(r))
+			if err != nil || string(got) != tc.want {
+				t.Errorf("NewReader(gzip of %q) %s = %q, %v", tc.want, name, got, err)
+			}
+		}
+	}
+	whole := gz(t, strings.Repeat("line\n", 1000))
+	for _, bad := range []string{"\x1f\x8b", "\x1f\x8bxxxxxxxxxxxxxxxx", whole[:len(whole)/2]} {
+		if got, err := io.ReadAll(NewReader(strings.NewReader(bad))); err == nil {
+			t.Errorf("NewReader(damaged gzip %q…) = %q, nil; want an error", bad[:2], got)
+		}
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{"key.txt": "\ufeffsk-1\n", "key.txt.gz": gz(t, "\ufeffsk-2\n"), "plain.txt": "x\ufeff"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range map[string]string{"key.txt": "sk-1\n", "key.txt.gz": "sk-2\n", "plain.txt": "x\ufeff"} {
+		if got, err := ReadFile(filepath.Join(dir, name)); err != nil || string(got) != want {
+			t.Errorf("ReadFile(%s) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if _, err := ReadFile(filepath.Join(dir, "none")); !os.IsNotExist(err) {
+		t.Errorf("ReadFile(missing) error = %v, want not-exist", err)
+	}
+}
