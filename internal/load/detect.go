@@ -11,7 +11,7 @@ import (
 // or returns "" when it cannot tell. Content wins over the name, except that a SQuAD-layout file
 // is cmrc2018 when its name says cmrc or its text is Chinese. When the content says nothing, a
 // benchmark's name in the file name decides, then the extension (.jsonl, .csv). A ".gz" suffix
-// is ignored: head is the decompressed text (command.Text).
+// is ignored: head is the decompressed text (textfile.NewReader).
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(name, ".gz")))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
