@@ -151,7 +151,7 @@ func TestRecycledBuffers(t *testing.T) {
 	}
 }
 
-// TestGzipInput: qa-score reads a gzip-compressed file as the lines it holds (command.Text).
+// TestGzipInput: qa-score reads a gzip-compressed file as the lines it holds (textfile.NewReader).
 func TestGzipInput(t *testing.T) {
 	line := `{"schema":1,"id":"a","question":"q","answers":["x y"],"prediction":{"text":"x"}}`
 	var b bytes.Buffer
