@@ -76,18 +76,19 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 // resampleMeans fills means[i][lo:hi] with the means of cols[i] over resamples lo to hi-1.
 func resampleMeans(rng *rand.Rand, cols [][]float64, n, lo, hi int, means [][]float64) {
 	counts := make([]int32, n)
+	// Columns go through dot8 in groups of as even a size as eight allows: one pass over the
+	// counts per group, and a group's sums run side by side.
+	groups := (len(cols) + 7) / 8
+	var sums [8]float64
 	for r := lo; r < hi; r++ {
 		clear(counts)
 		drawCounts(rng, counts)
-		i := 0
-		for ; i+4 <= len(cols); i += 4 {
-			s := dot4(counts, cols[i], cols[i+1], cols[i+2], cols[i+3])
-			for j := range 4 {
-				means[i+j][r] = s[j] / float64(n)
+		for g := range groups {
+			a, b := g*len(cols)/groups, (g+1)*len(cols)/groups
+			dot8(counts, cols[a:b], &sums)
+			for i := a; i < b; i++ {
+				means[i][r] = sums[i-a] / float64(n)
 			}
-		}
-		for ; i < len(cols); i++ {
-			means[i][r] = dot(counts, cols[i]) / float64(n)
 		}
 	}
 }
@@ -123,28 +124,31 @@ func drawCounts(rng *rand.Rand, counts []int32) {
 	}
 }
 
-// dot returns Σ counts[j]·c[j].
-func dot(counts []int32, c []float64) float64 {
-	c = c[:len(counts)]
-	s := 0.0
-	for j, k := range counts {
-		s += float64(k) * c[j]
-	}
-	return s
-}
-
-// dot4 is dot for four columns in one pass over counts: one load of each count serves four
-// products, and the four sums are independent.
-func dot4(counts []int32, a, b, c, d []float64) [4]float64 {
+// dot8 sets sums[i] to Σ counts[j]·cols[i][j], summed in order of j, for the (at most eight)
+// columns: one load of each count serves every column, and the sums are independent, so their
+// additions overlap instead of waiting on one another. Missing columns repeat the first, whose
+// values are in cache already; their sums are not used.
+func dot8(counts []int32, cols [][]float64, sums *[8]float64) {
 	n := len(counts)
-	a, b, c, d = a[:n], b[:n], c[:n], d[:n]
-	var s [4]float64
+	var c [8][]float64
+	for i := range c {
+		c[i] = cols[0][:n]
+		if i < len(cols) {
+			c[i] = cols[i][:n]
+		}
+	}
+	c0, c1, c2, c3, c4, c5, c6, c7 := c[0][:n], c[1][:n], c[2][:n], c[3][:n], c[4][:n], c[5][:n], c[6][:n], c[7][:n]
+	var s0, s1, s2, s3, s4, s5, s6, s7 float64
 	for j, k := range counts {
 		f := float64(k)
-		s[0] += f * a[j]
-		s[1] += f * b[j]
-		s[2] += f * c[j]
-		s[3] += f * d[j]
+		s0 += f * c0[j]
+		s1 += f * c1[j]
+		s2 += f * c2[j]
+		s3 += f * c3[j]
+		s4 += f * c4[j]
+		s5 += f * c5[j]
+		s6 += f * c6[j]
+		s7 += f * c7[j]
 	}
-	return s
+	*sums = [8]float64{s0, s1, s2, s3, s4, s5, s6, s7}
 }
