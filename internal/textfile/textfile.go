@@ -19,6 +19,7 @@ func NewReader(r io.Reader) io.Reader { return &textReader{r: r} }
 
 type textReader struct {
 	r       io.Reader
+	plain   bool // text already decompressed: only a byte order mark is looked for
 	started bool
 	head    []byte // bytes read while looking at the start, still to be returned
 	err     error  // the error of opening a gzip stream, returned by every Read
@@ -33,13 +34,13 @@ func (t *textReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		switch t.head = head[:n]; {
-		case n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		case !t.plain && n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
 			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
 			if err != nil {
 				t.err = err // gzip's errors say "gzip: "
 				break
 			}
-			t.r, t.head = &textReader{r: zr}, nil // the BOM, if any, is in the decompressed text
+			t.r, t.head = &textReader{r: zr, plain: true}, nil // the BOM, if any, is in the decompressed text
 		case string(t.head) == "\ufeff":
 			t.head = nil
 		}

@@ -104,3 +104,29 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("ReadFile(missing) error = %v, want not-exist", err)
 	}
 }
+
+// FuzzNewReader: text that is not gzip comes out as it went in, less one leading byte order
+// mark, however it is read; gzip data comes out as what was compressed.
+func FuzzNewReader(f *testing.F) {
+	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb"} {
+		f.Add([]byte(s), false)
+	}
+	f.Add([]byte("\ufeffx\n"), true)
+	f.Fuzz(func(t *testing.T, data []byte, compress bool) {
+		in, want := string(data), strings.TrimPrefix(string(data), "\ufeff")
+		if compress {
+			in = gz(t, string(data))
+		} else if strings.HasPrefix(in, "\x1f\x8b") {
+			return // gzip's magic bytes: read as gzip, which they are not
+		}
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(in),
+			"onebyte": iotest.OneByteReader(strings.NewReader(in)),
+		} {
+			got, err := io.ReadAll(NewReader(r))
+			if err != nil || string(got) != want {
+				t.Fatalf("NewReader(%q, gzip %v) %s = %q, %v; want %q", data, compress, name, got, err, want)
+			}
+		}
+	})
+}
