@@ -18,6 +18,9 @@ type scorer struct {
 	// order lists the indices of the selected names in sorted name order (the order scores are
 	// written in).
 	order []int
+	// memberSize bounds the length of the scores member encode writes, for values of up to 24
+	// bytes: `,"scores":{}` and `"name":value,` for every selected name.
+	memberSize int
 }
 
 func newScorer(sel *selection, judge string) *scorer {
@@ -26,7 +29,11 @@ func newScorer(sel *selection, judge string) *scorer {
 		order[k] = k
 	}
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(sel.names[a], sel.names[b]) })
-	return &scorer{sel: sel, judge: judge, judged: sel.index("judge_score") >= 0, order: order}
+	size := len(`,"scores":{}`)
+	for _, name := range sel.names {
+		size += len(name) + 28
+	}
+	return &scorer{sel: sel, judge: judge, judged: sel.index("judge_score") >= 0, order: order, memberSize: size}
 }
 
 // outcome is what the summary and the mismatch file need from one scored record: a few strings

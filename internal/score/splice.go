@@ -209,12 +209,7 @@ func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, err
 	if end < 0 {
 		return nil, errors.New("not a JSON object")
 	}
-	// One buffer for the line and the member, sized for names and values of up to 24 bytes.
-	size := len(line) + len(`,"scores":{}`)
-	for _, k := range s.order {
-		size += len(s.sel.names[k]) + 28
-	}
-	out := append(getBuf(size), line[:end]...)
+	out := append(getBuf(len(line)+s.memberSize), line[:end]...) // one buffer for line and member
 	out = append(out, `,"scores":{`...)
 	n := 0
 	for _, k := range s.order {
