@@ -126,16 +126,13 @@ func drawCounts(rng *rand.Rand, counts []int32) {
 
 // dot8 sets sums[i] to Σ counts[j]·cols[i][j], summed in order of j, for the (at most eight)
 // columns: one load of each count serves every column, and the sums are independent, so their
-// additions overlap instead of waiting on one another. Missing columns repeat the first, whose
+// additions overlap instead of waiting on one another. Missing columns repeat the last, whose
 // values are in cache already; their sums are not used.
 func dot8(counts []int32, cols [][]float64, sums *[8]float64) {
 	n := len(counts)
 	var c [8][]float64
 	for i := range c {
-		c[i] = cols[0][:n]
-		if i < len(cols) {
-			c[i] = cols[i][:n]
-		}
+		c[i] = cols[min(i, len(cols)-1)] // the last column again where there are fewer than eight
 	}
 	c0, c1, c2, c3, c4, c5, c6, c7 := c[0][:n], c[1][:n], c[2][:n], c[3][:n], c[4][:n], c[5][:n], c[6][:n], c[7][:n]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float64
