@@ -30,7 +30,8 @@ MODES (--mode):
    auto               route by dataset and type (--route FILE overrides the table):
                       locomo -> locomo-continuous (adversarial -> adversarial), longmemeval -> longmemeval,
                       evalearn -> evalearn, anything else -> rules
-   longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids -> abstention),
+   longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids and
+                      meta.abstention true -> abstention),
                       temperature 0, max 10 tokens, correct iff the reply contains "yes"; its model
                       aliases apply (gpt-4o calls gpt-4o-2024-08-06, gpt-4o-mini gpt-4o-mini-2024-07-18,
                       llama-3.1-70b-instruct meta-llama/Meta-Llama-3.1-70B-Instruct)

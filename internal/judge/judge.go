@@ -93,19 +93,30 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 	case ModeSkip:
 		return Plan{Skip: true}, nil
 	case ModeRules:
-		v := RulesVerdict(rec, pred)
+		v, err := RulesVerdict(rec, pred)
+		if err != nil {
+			return Plan{}, err
+		}
 		return Plan{Mode: RulesMode, Rule: &v}, nil
 	case ModeAdversarial, ModeUnanswerable:
 		return rulePlan(mode, Unanswerable(pred)), nil
 	case ModeLongMemEval:
-		text, t, err := prompt.LongMemEvalJudge(rec.ID, rec.Type, rec.Question, gold, pred)
+		abs, err := rec.Abstention()
+		if err != nil {
+			return Plan{}, err
+		}
+		text, t, err := prompt.LongMemEvalJudge(abs, rec.Type, rec.Question, gold, pred)
 		if err != nil {
 			return Plan{}, err
 		}
 		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: 10,
 			Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo, Model: prompt.LongMemEvalJudgeModel(j.Model)}, nil
 	case ModeLoCoMo:
-		if prompt.LoCoMoCategory(rec) == 5 {
+		cat, _, err := rec.LoCoMoCategory()
+		if err != nil {
+			return Plan{}, err
+		}
+		if cat == 5 {
 			return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
 		}
 		if gold == "" {
@@ -117,7 +128,11 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
 			Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, Parse: ParseMAGMA}, nil
 	case ModeMem0:
-		if prompt.LoCoMoCategory(rec) == 5 {
+		cat, _, err := rec.LoCoMoCategory()
+		if err != nil {
+			return Plan{}, err
+		}
+		if cat == 5 {
 			return Plan{Skip: true}, nil
 		}
 		t := prompt.Must(prompt.Mem0User)

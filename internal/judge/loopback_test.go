@@ -185,7 +185,7 @@ func TestLoopbackRouting(t *testing.T) {
 	for _, c := range srv.calls {
 		byLast[c.last()] = c
 	}
-	lme, _, _ := prompt.LongMemEvalJudge("q2", "temporal-reasoning", "How many days?", "18", "19 days")
+	lme, _, _ := prompt.LongMemEvalJudge(false, "temporal-reasoning", "How many days?", "18", "19 days")
 	if c, ok := byLast[lme]; !ok {
 		t.Errorf("no request with the LongMemEval temporal prompt")
 	} else if c.Temperature == nil || *c.Temperature != 0 || c.MaxTokens+c.MaxCompl != 10 || len(c.msgs) != 1 || c.msgs[0].Role != "user" {

@@ -56,6 +56,66 @@ func TestPlanModes(t *testing.T) {
 	}
 }
 
+// TestPlanRecordFacts: every mode reads a record's LoCoMo category and abstention flag the one
+// way (record.LoCoMoCategory, record.Abstention), and one it cannot read is an error (a judgment
+// error), never taken as absent.
+func TestPlanRecordFacts(t *testing.T) {
+	rec := func(id, dataset, typ, meta string) *record.Record {
+		r := &record.Record{ID: id, Dataset: dataset, Type: typ, Question: "Q", Answers: []string{"gold"}, Prediction: &record.Prediction{Text: "p"}}
+		if meta != "" {
+			if err := json.Unmarshal([]byte(meta), &r.Meta); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	for _, tt := range []struct {
+		mode     string
+		rec      *record.Record
+		wantMode string
+		template string
+		skip     bool
+	}{
+		// A category given as a string, and one that differs from the type: meta.category wins.
+		{ModeLoCoMo, rec("c1", "locomo", "single_hop", `{"category":"5"}`), ModeAdversarial, prompt.MAGMACat5, false},
+		{ModeMem0, rec("c1", "locomo", "single_hop", `{"category":"5"}`), "", "", true},
+		{ModeMem0, rec("c1", "locomo", "adversarial", `{"category":4}`), ModeMem0, prompt.Mem0User, false},
+		// meta.abstention chooses LongMemEval's abstention template as an "_abs" id does.
+		{ModeLongMemEval, rec("x", "longmemeval", "multi-session", `{"abstention":true}`), ModeLongMemEval, prompt.LongMemEvalJudgeAbstention, false},
+		{ModeLongMemEval, rec("x", "longmemeval", "multi-session", `{"abstention":null}`), ModeLongMemEval, prompt.LongMemEvalJudgeDefault, false},
+	} {
+		p, err := (&Judge{Mode: tt.mode}).Plan(tt.rec)
+		if err != nil {
+			t.Fatalf("Plan(%s, %s): %v", tt.mode, tt.rec.Meta, err)
+		}
+		if p.Skip != tt.skip || p.Mode != tt.wantMode || p.Template != tt.template {
+			t.Errorf("Plan(%s, %s) = mode %q template %q skip %v, want %q %q %v", tt.mode, tt.rec.Meta, p.Mode, p.Template, p.Skip, tt.wantMode, tt.template, tt.skip)
+		}
+	}
+	// The rules judge: meta.abstention and a string category make the answer one to decline.
+	for _, r := range []*record.Record{rec("x", "longmemeval", "multi-session", `{"abstention":true}`), rec("c1", "locomo", "single_hop", `{"category":" 5 "}`)} {
+		p, err := (&Judge{Mode: ModeRules}).Plan(r)
+		if err != nil || p.Rule == nil || p.Rule.Reasoning != "answers a question that should be declined" {
+			t.Errorf("Plan(rules, %s) = %+v, %v; want the verdict on a question to decline", r.Meta, p.Rule, err)
+		}
+	}
+	for _, tt := range []struct {
+		mode string
+		rec  *record.Record
+		want string
+	}{
+		{ModeLoCoMo, rec("c1", "locomo", "single_hop", `{"category":7}`), "meta.category: want a LoCoMo category, 1 to 5, got 7"},
+		{ModeMem0, rec("c1", "locomo", "single_hop", `{"category":"five"}`), `meta.category: want a LoCoMo category, 1 to 5, got "five"`},
+		{ModeRules, rec("c1", "locomo", "single_hop", `{"category":[5]}`), "meta.category: want a LoCoMo category, 1 to 5, got [5]"},
+		{ModeRules, rec("x", "longmemeval", "multi-session", `{"abstention":"yes"}`), `meta.abstention: want true or false, got "yes"`},
+		{ModeLongMemEval, rec("x", "longmemeval", "multi-session", `{"abstention":1}`), "meta.abstention: want true or false, got 1"},
+	} {
+		if _, err := (&Judge{Mode: tt.mode}).Plan(tt.rec); err == nil || err.Error() != tt.want {
+			t.Errorf("Plan(%s, %s): error %v, want %q", tt.mode, tt.rec.Meta, err, tt.want)
+		}
+	}
+}
+
 func TestCustomPrompt(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "p.txt")

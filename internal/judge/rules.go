@@ -65,49 +65,60 @@ func matchAbstention(pred string, exact, subs []string) bool {
 const RulesMode = "rules-approximate"
 
 // expectsAbstention reports whether the right answer to rec is to decline: LoCoMo adversarial
-// (category 5), LongMemEval abstention (_abs), or an unanswerable record (answers [""]).
-func expectsAbstention(rec *record.Record) bool {
-	if rec.Type == "adversarial" || rec.Type == "no_answer" || strings.Contains(rec.ID, "_abs") {
-		return true
+// (category 5), an abstention question (record.Abstention: LongMemEval's _abs), or an
+// unanswerable record (answers [""]). An unreadable meta.category or meta.abstention is an error.
+func expectsAbstention(rec *record.Record) (bool, error) {
+	abs, err := rec.Abstention()
+	if err != nil {
+		return false, err
 	}
-	var abs bool
-	if ok, _ := rec.MetaValue("abstention", &abs); ok && abs {
-		return true
+	if abs || rec.Type == "adversarial" || rec.Type == "no_answer" {
+		return true, nil
 	}
-	if rec.Dataset == "locomo" && prompt.LoCoMoCategory(rec) == 5 {
-		return true
+	if rec.Dataset == "locomo" {
+		cat, _, err := rec.LoCoMoCategory()
+		if err != nil {
+			return false, err
+		}
+		if cat == 5 {
+			return true, nil
+		}
 	}
 	for _, a := range rec.Answers {
 		if a != "" {
-			return false
+			return false, nil
 		}
 	}
-	return true
+	return true, nil
 }
 
 // RulesVerdict is the offline approximate judge: for a question whose answer is to abstain, the
 // prediction must abstain (MAGMA's phrases plus a few more); otherwise it is correct if a gold answer's
 // SQuAD-normalised words occur in the normalised prediction, or its token F1 with some gold answer
-// is at least 0.5.
-func RulesVerdict(rec *record.Record, pred string) Verdict {
-	if expectsAbstention(rec) {
+// is at least 0.5. It fails only on a record whose kind cannot be read (expectsAbstention).
+func RulesVerdict(rec *record.Record, pred string) (Verdict, error) {
+	abs, err := expectsAbstention(rec)
+	if err != nil {
+		return Verdict{}, err
+	}
+	if abs {
 		r := magmaCat5()
 		if matchAbstention(pred, r.ExactMatch, append(append([]string{}, r.Substrings...), approxAbstentions...)) {
-			return Verdict{Score: 1, Label: "correct", Reasoning: "abstains, as expected"}
+			return Verdict{Score: 1, Label: "correct", Reasoning: "abstains, as expected"}, nil
 		}
-		return Verdict{Score: 0, Label: "wrong", Reasoning: "answers a question that should be declined"}
+		return Verdict{Score: 0, Label: "wrong", Reasoning: "answers a question that should be declined"}, nil
 	}
 	p := " " + textnorm.SquadNormalize(pred) + " "
 	for _, g := range rec.Answers {
 		if n := textnorm.SquadNormalize(g); n != "" && strings.Contains(p, " "+n+" ") {
-			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}
+			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}, nil
 		}
 	}
 	f1 := bestF1(pred, rec.Answers)
 	if f1 >= 0.5 {
-		return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("token F1 %.3f >= 0.5", f1)}
+		return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("token F1 %.3f >= 0.5", f1)}, nil
 	}
-	return Verdict{Score: 0, Label: "wrong", Reasoning: fmt.Sprintf("no gold contained, token F1 %.3f < 0.5", f1)}
+	return Verdict{Score: 0, Label: "wrong", Reasoning: fmt.Sprintf("no gold contained, token F1 %.3f < 0.5", f1)}, nil
 }
 
 // bestF1 is SQuAD token F1 (bag of normalised tokens), the maximum over golds.

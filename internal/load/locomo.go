@@ -10,11 +10,6 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// locomoTypes maps LoCoMo's category numbers to question types. The numbering is not in name
-// order: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial.
-var locomoTypes = map[int]string{
-	1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}
-
 type locomoConversation struct {
 	SampleID     string             `json:"sample_id"`
 	Conversation map[string]jsonRaw `json:"conversation"`
@@ -111,7 +106,7 @@ func locomoRecord(in Input, line int, sample string, i int, qa *locomoQA, ctx []
 	if qa.Question == nil {
 		return nil, badf(in, line, id, `missing field "question"`)
 	}
-	if qa.Category == nil || locomoTypes[*qa.Category] == "" {
+	if qa.Category == nil || record.LoCoMoType(*qa.Category) == "" {
 		return nil, badf(in, line, id, `missing or unknown "category"`)
 	}
 	gold := qa.Answer
@@ -123,7 +118,7 @@ func locomoRecord(in Input, line int, sample string, i int, qa *locomoQA, ctx []
 		return nil, badf(in, line, id, "missing or non-scalar answer")
 	}
 	rec := newRecord(id, "locomo", "en")
-	rec.Type = locomoTypes[*qa.Category]
+	rec.Type = record.LoCoMoType(*qa.Category)
 	rec.Question = *qa.Question
 	rec.Answers = []string{answer}
 	rec.Context = ctx

@@ -110,7 +110,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 			return "", nil, err
 		}
 		var opts []string
-		if prompt.LoCoMoCategory(rec) == 5 {
+		if cat, _, _ := rec.LoCoMoCategory(); cat == 5 { // LoCoMoQA has checked it
 			opts = []string{prompt.LoCoMoAbstainOption, prompt.LoCoMoAdversarialAnswer(rec)}
 			if !first {
 				opts[0], opts[1] = opts[1], opts[0]

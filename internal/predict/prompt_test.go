@@ -77,6 +77,14 @@ func TestDatasetPrompts(t *testing.T) {
 			t.Errorf("cat 2 prompt %q lacks the date suffix", got)
 		}
 	}
+	// meta.category as a string holding the number is the same category; one that holds no
+	// category is an error on the record, not a prompt for some other category.
+	if got, opts, err := p.render(locomoRecord(`"5"`)); err != nil || len(opts) != 2 || !strings.Contains(got, opts[0]) {
+		t.Errorf("render(locomo category \"5\") = %q, %q, %v; want the category-5 prompt", got, opts, err)
+	}
+	if _, _, err := p.render(locomoRecord("9")); err == nil || err.Error() != "meta.category: want a LoCoMo category, 1 to 5, got 9" {
+		t.Errorf("render(locomo category 9): error %v", err)
+	}
 	lme := &record.Record{ID: "lme", Dataset: "longmemeval", Question: "Where do I work?",
 		Context: []record.Passage{{Date: "2023/05/20 (Sat) 02:21", Text: "user: I started at Acme today.\nassistant: Congratulations!"}},
 		Meta:    map[string]json.RawMessage{"question_date": json.RawMessage(`"2023/05/30 (Tue) 10:00"`)}}

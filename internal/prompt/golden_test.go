@@ -66,7 +66,11 @@ func TestLongMemEvalJudgeGolden(t *testing.T) {
 			var in struct{ QuestionID, QuestionType, Question, Answer, Response string }
 			json.Unmarshal(c.Inputs, &in)
 			in.QuestionID, in.QuestionType = field(c.Inputs, "question_id"), field(c.Inputs, "question_type")
-			got, _, err := LongMemEvalJudge(in.QuestionID, in.QuestionType, in.Question, in.Answer, in.Response)
+			abs, err := (&record.Record{ID: in.QuestionID}).Abstention()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := LongMemEvalJudge(abs, in.QuestionType, in.Question, in.Answer, in.Response)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +79,7 @@ func TestLongMemEvalJudgeGolden(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := LongMemEvalJudge("q", "made-up", "", "", ""); err == nil {
+	if _, _, err := LongMemEvalJudge(false, "made-up", "", "", ""); err == nil {
 		t.Error("LongMemEvalJudge(unknown type): no error")
 	}
 }

@@ -37,9 +37,10 @@ func LongMemEvalJudgeModel(name string) string {
 	return name
 }
 
-// LongMemEvalJudge fills the LongMemEval judge template routed by id and type.
-func LongMemEvalJudge(questionID, questionType, question, answer, response string) (string, *Template, error) {
-	t, err := LongMemEvalJudgeTemplate(questionID, questionType)
+// LongMemEvalJudge fills the LongMemEval judge template routed by abstention and question type
+// (LongMemEvalJudgeTemplate).
+func LongMemEvalJudge(abstention bool, questionType, question, answer, response string) (string, *Template, error) {
+	t, err := LongMemEvalJudgeTemplate(abstention, questionType)
 	if err != nil {
 		return "", nil, err
 	}

@@ -107,16 +107,6 @@ func LoCoMoBatchQuery(speaker1, speaker2 string, sessions []LoCoMoSession, quest
 	})
 }
 
-// LoCoMoCategory returns a LoCoMo record's original category number: meta.category when present,
-// else derived from its type (single_hop 4, multi_hop 1, temporal 2, open_domain 3, adversarial 5).
-func LoCoMoCategory(rec *record.Record) int {
-	var c int
-	if ok, err := rec.MetaValue("category", &c); ok && err == nil {
-		return c
-	}
-	return map[string]int{"multi_hop": 1, "temporal": 2, "open_domain": 3, "single_hop": 4, "adversarial": 5}[rec.Type]
-}
-
 // LoCoMoSessions reads a LoCoMo record's context back into sessions. A passage's turns come from its
 // "turns" field ([{speaker, text, blip_caption?}], kept by the loader) when present, else from its
 // text lines "speaker: text" (qa-load's layout, which keeps no blip_caption: those turns then
@@ -173,11 +163,14 @@ func LoCoMoSpeakers(rec *record.Record, sessions []LoCoMoSession) (string, strin
 // "Not mentioned in the conversation" as option (a) for category 5 (the caller draws it from its
 // seeded random source); the adversarial answer comes from meta.adversarial_answer, else answers[0].
 func LoCoMoQA(rec *record.Record, abstainFirst bool) (string, error) {
+	cat, _, err := rec.LoCoMoCategory()
+	if err != nil {
+		return "", err
+	}
 	sessions, err := LoCoMoSessions(rec)
 	if err != nil {
 		return "", err
 	}
-	cat := LoCoMoCategory(rec)
 	adv := LoCoMoAdversarialAnswer(rec)
 	s1, s2 := LoCoMoSpeakers(rec, sessions)
 	return LoCoMoQuery(s1, s2, sessions, LoCoMoQuestion(rec.Question, cat, adv, abstainFirst), cat), nil

@@ -34,10 +34,11 @@ const (
 	LongMemEvalHistoryTurnNL     = "longmemeval/history_turn_nl.txt"
 )
 
-// LongMemEvalJudgeTemplate returns the judge template for a question: abstention whenever "_abs"
-// occurs in its id, else by question type. An unknown type is an error (upstream raises).
-func LongMemEvalJudgeTemplate(questionID, questionType string) (*Template, error) {
-	if strings.Contains(questionID, "_abs") {
+// LongMemEvalJudgeTemplate returns the judge template for a question: the abstention one for an
+// abstention question (upstream: "_abs" occurs in its id; see record.Abstention), else by question
+// type. An unknown type is an error (upstream raises).
+func LongMemEvalJudgeTemplate(abstention bool, questionType string) (*Template, error) {
+	if abstention {
 		return Must(LongMemEvalJudgeAbstention), nil
 	}
 	switch questionType {

@@ -48,9 +48,10 @@ METRICS:
 {metrics}
 Notes: ROUGE uses rouge-score's tokenizer, which drops every non-ASCII character (so Chinese text
 scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (lang zh);
-locomo_f1 only on LoCoMo records (category from meta.category); sp_* and joint_* only when the
-prediction carries supporting_facts and meta.supporting_facts holds the gold ones (gold facts
-that cannot be read make the line bad).
+locomo_f1 only on LoCoMo records (category from meta.category, else the type); sp_* and joint_*
+only when the prediction carries supporting_facts and meta.supporting_facts holds the gold ones.
+LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. Gold facts, a
+LoCoMo category or an abstention flag that cannot be read make the line bad.
 
 Corpus metrics need --summary and appear only there (overall.metrics and a "corpus" section with
 the full reports; --format table also prints the per-class table and confusion matrix). Records

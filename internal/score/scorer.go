@@ -46,7 +46,7 @@ type outcome struct {
 	vals       []float64
 	dataset    string
 	locomoCat  int  // LoCoMo category number, 0 when unknown
-	abstention bool // LongMemEval abstention question
+	abstention bool // LongMemEval abstention question (record.Abstention)
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
 	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
@@ -64,7 +64,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
 	o.locomoCat, _ = locomoCategory(rec)
 	if strings.EqualFold(rec.Dataset, "longmemeval") {
-		rec.MetaValue("abstention", &o.abstention) //nolint:errcheck // a malformed flag means false
+		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
 	}
 	var buf [8]float64
 	for f, fam := range s.sel.families {

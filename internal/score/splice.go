@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -83,6 +84,18 @@ func decodeView(l line) (*record.Record, *record.Error) {
 			if raw != nil {
 				rec.Meta[k] = raw
 			}
+		}
+		// The facts that decide which scores and summary groups a record belongs to: unreadable,
+		// they would drop or misfile it without a word.
+		var err error
+		switch {
+		case strings.EqualFold(rec.Dataset, "locomo"):
+			_, _, err = rec.LoCoMoCategory()
+		case strings.EqualFold(rec.Dataset, "longmemeval"):
+			_, err = rec.Abstention()
+		}
+		if err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 		}
 	}
 	if p := v.Prediction; p != nil {

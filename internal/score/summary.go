@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // minReliable is the sample size below which a bootstrap interval is flagged as unreliable.
@@ -241,7 +243,7 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 		if !ok {
 			continue
 		}
-		l.Categories = append(l.Categories, Category{Category: c, Type: locomoTypes[c], Mean: m.mean(), Count: m.n})
+		l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
 		all.sum += m.sum
 		all.n += m.n
 	}

@@ -1,0 +1,82 @@
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Facts about a record that several stages read the same way. Each is read here once, so that a
+// prompt, a judge and a score never disagree on what kind of question a record is, and a fact
+// that is present but unreadable is an error wherever it is read, never taken as absent.
+
+// locomoTypes are the record types of LoCoMo's question categories. The numbering is LoCoMo's
+// own and not in name order: 4 is single-hop.
+var locomoTypes = [...]string{1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}
+
+// LoCoMoType returns the record type of LoCoMo category n (1 multi_hop, 2 temporal, 3 open_domain,
+// 4 single_hop, 5 adversarial), or "" when n is no category.
+func LoCoMoType(n int) string {
+	if n < 1 || n >= len(locomoTypes) {
+		return ""
+	}
+	return locomoTypes[n]
+}
+
+// LoCoMoCategory returns r's LoCoMo category number (1–5): meta.category when it is present and
+// not null, either a number or a string holding one, else the category r.Type names. ok is false
+// when neither gives a category. err is set when meta.category is present and not null but holds
+// no category; n and ok are then zero.
+func (r *Record) LoCoMoCategory() (n int, ok bool, err error) {
+	if raw, present := r.Meta["category"]; present && !isNull(raw) {
+		var v any
+		n := 0
+		if unmarshal(raw, &v) == nil {
+			switch v := v.(type) {
+			case float64:
+				if v >= 1 && v <= 5 && v == math.Trunc(v) {
+					n = int(v)
+				}
+			case string:
+				n, _ = strconv.Atoi(strings.TrimSpace(v))
+			}
+		}
+		if LoCoMoType(n) == "" {
+			return 0, false, fmt.Errorf("meta.category: want a LoCoMo category, 1 to 5, got %s", excerpt(raw))
+		}
+		return n, true, nil
+	}
+	for n := range locomoTypes {
+		if n > 0 && locomoTypes[n] == r.Type {
+			return n, true, nil
+		}
+	}
+	return 0, false, nil
+}
+
+// Abstention reports whether r's question is one whose right answer is to decline: its id holds
+// "_abs" (LongMemEval's rule: evaluate_qa.py and print_qa_metrics.py test the question id so) or
+// meta.abstention is true. err is set when meta.abstention is present and not null but is no
+// boolean.
+func (r *Record) Abstention() (bool, error) {
+	var abs bool
+	if raw, present := r.Meta["abstention"]; present && !isNull(raw) {
+		if err := unmarshal(raw, &abs); err != nil {
+			return false, fmt.Errorf("meta.abstention: want true or false, got %s", excerpt(raw))
+		}
+	}
+	return abs || strings.Contains(r.ID, "_abs"), nil
+}
+
+// excerpt returns raw, or its first 40 bytes and "…" when it is longer.
+func excerpt(raw []byte) string {
+	if raw = bytes.TrimSpace(raw); len(raw) <= 40 {
+		return string(raw)
+	}
+	return strings.ToValidUTF8(string(raw[:40]), "") + "…"
+}
+
+// isNull reports whether raw is the JSON literal null.
+func isNull(raw []byte) bool { return string(bytes.TrimSpace(raw)) == "null" }

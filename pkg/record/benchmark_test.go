@@ -1,0 +1,94 @@
+package record
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestLoCoMoCategory(t *testing.T) {
+	for _, c := range []struct {
+		typ, category string // category "" leaves meta.category out
+		want          int
+		ok            bool
+		err           string
+	}{
+		{typ: "single_hop", want: 4, ok: true},
+		{typ: "multi_hop", want: 1, ok: true},
+		{typ: "adversarial", want: 5, ok: true},
+		{typ: "bridge"},
+		{},
+		{typ: "single_hop", category: "null", want: 4, ok: true},
+		{typ: "single_hop", category: "5", want: 5, ok: true}, // meta.category wins over the type
+		{category: "3.0", want: 3, ok: true},
+		{category: `"2"`, want: 2, ok: true},
+		{category: `" 1 "`, want: 1, ok: true},
+		{typ: "single_hop", category: "6", err: "meta.category: want a LoCoMo category, 1 to 5, got 6"},
+		{category: "0", err: "got 0"},
+		{category: "-4", err: "got -4"},
+		{category: "2.5", err: "got 2.5"},
+		{category: "1e400", err: "got 1e400"},
+		{category: "true", err: "got true"},
+		{category: `"two"`, err: `got "two"`},
+		{category: `""`, err: `got ""`},
+		{category: "[1]", err: "got [1]"},
+		{category: `{"n":1}`, err: `got {"n":1}`},
+		{category: `"` + strings.Repeat("é", 30) + `"`, err: `got "` + strings.Repeat("é", 19) + "…"},
+	} {
+		r := &Record{ID: "x", Type: c.typ}
+		if c.category != "" {
+			r.Meta = map[string]json.RawMessage{"category": json.RawMessage(c.category)}
+		}
+		n, ok, err := r.LoCoMoCategory()
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) || n != 0 || ok {
+				t.Errorf("type %q category %s: (%d, %v, %v), want an error with %q", c.typ, c.category, n, ok, err, c.err)
+			}
+			continue
+		}
+		if n != c.want || ok != c.ok || err != nil {
+			t.Errorf("type %q category %s: (%d, %v, %v), want (%d, %v, nil)", c.typ, c.category, n, ok, err, c.want, c.ok)
+		}
+	}
+}
+
+func TestLoCoMoType(t *testing.T) {
+	for n, want := range map[int]string{-1: "", 0: "", 1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial", 6: ""} {
+		if got := LoCoMoType(n); got != want {
+			t.Errorf("LoCoMoType(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestAbstention(t *testing.T) {
+	for _, c := range []struct {
+		id, abstention string // abstention "" leaves meta.abstention out
+		want           bool
+		err            string
+	}{
+		{id: "longmemeval:gpt4_2655b836"},
+		{id: "longmemeval:gpt4_2655b836_abs", want: true},
+		{id: "q_abs_2", want: true}, // anywhere in the id, as upstream tests it
+		{id: "q", abstention: "true", want: true},
+		{id: "q", abstention: "false"},
+		{id: "q", abstention: "null"},
+		{id: "q_abs", abstention: "false", want: true},
+		{id: "q", abstention: `"yes"`, err: `meta.abstention: want true or false, got "yes"`},
+		{id: "q", abstention: "1", err: "got 1"},
+	} {
+		r := &Record{ID: c.id}
+		if c.abstention != "" {
+			r.Meta = map[string]json.RawMessage{"abstention": json.RawMessage(c.abstention)}
+		}
+		got, err := r.Abstention()
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s %s: (%v, %v), want an error with %q", c.id, c.abstention, got, err, c.err)
+			}
+			continue
+		}
+		if got != c.want || err != nil {
+			t.Errorf("%s %s: (%v, %v), want (%v, nil)", c.id, c.abstention, got, err, c.want)
+		}
+	}
+}
