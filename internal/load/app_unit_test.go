@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 func TestRunInterrupted(t *testing.T) {
@@ -117,4 +120,106 @@ func TestGzipInputs(t *testing.T) {
 	if got, want := run("--limit", "3", p, s), run("--limit", "3", "testdata/EvaLearn_Problem.json", "testdata/EvaLearn_Sequence.json"); got != want {
 		t.Errorf("EvaLearn from gzip files gave\n%.200s\nwant\n%.200s", got, want)
 	}
+}
+
+// TestNotUTF8: text that is not UTF-8 is named by file, line and column wherever qa-load reads
+// it, never turned into U+FFFD: a JSONL line or a CSV row is a bad item (the rest go on, exit 3);
+// in a JSON document, as in Python's json.load, the file fails (exit 1).
+func TestNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	const hint = " (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)"
+	for _, tc := range []struct {
+		name, content string
+		flags         []string
+		code          int
+		stdout        string // ids of the records written
+		stderr        string // the message, first line
+	}{
+		{"a.jsonl", "{\"id\":\"a\",\"question\":\"x\"}\n{\"id\":\"b\",\"question\":\"Ren\xe9e\"}\n{\"id\":\"c\",\"question\":\"Renée\"}\n",
+			nil, command.ExitBadRecords, "a c", `a.jsonl:2 (id "b"): not UTF-8 text: byte 0xE9 at column 26` + hint},
+		{"a.csv", "id,question\n1,x\n2,Ren\xe9e\n3,Renée\n",
+			nil, command.ExitBadRecords, "1 3", `a.csv:3: field "question": not UTF-8 text: byte 0xE9 at column 4` + hint},
+		{"h.csv", "id,qu\xe9stion\n1,x\n", nil, command.ExitFailure, "", "h.csv:1: header field 2: not UTF-8 text: byte 0xE9 at column 3" + hint},
+		{"arr.json", "[{\"id\":\"a\",\"question\":\"x\"},\n {\"id\":\"b\",\n  \"question\":\"R\xe9\"}]\n",
+			[]string{"--format", "jsonl"}, command.ExitFailure, "", "arr.json:3: not UTF-8 text: byte 0xE9 at column 16" + hint},
+		{"cut.json", "[{\"id\":\"a\",\"question\":\"x\xe2\x82", []string{"--format", "jsonl"}, command.ExitFailure, "",
+			"cut.json:1: not UTF-8 text: byte 0xE2 at column 25" + hint}, // a character cut by the end of the file
+		{"squad.json", "{\"version\": \"1.1\", \"data\": [{\"title\": \"T\xe9\", \"paragraphs\": []}]}",
+			[]string{"--format", "squad"}, command.ExitFailure, "", "squad.json:1: not UTF-8 text: byte 0xE9 at column 41" + hint},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), append(append([]string{"qa-load"}, tc.flags...), path), nil, &stdout, &stderr)
+		var ids []string
+		for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			var r struct{ ID string }
+			if json.Unmarshal([]byte(l), &r) == nil {
+				ids = append(ids, strings.TrimPrefix(r.ID, "squad:"))
+			}
+		}
+		msg := strings.TrimPrefix(strings.SplitN(stderr.String(), "\n", 2)[0], "qa-load: ")
+		if code := command.ExitCode(err); code == command.ExitFailure {
+			msg = err.Error()
+		}
+		msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
+		if code := command.ExitCode(err); code != tc.code || strings.Join(ids, " ") != tc.stdout || msg != tc.stderr {
+			t.Errorf("%s: exit %d, records %q, message %q; want %d, %q, %q", tc.name, code, ids, msg, tc.code, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+// TestUTF8Stream holds the piecewise check to the check of the whole stream, wherever the pieces
+// are cut: through characters, and into pieces of one byte.
+func TestUTF8Stream(t *testing.T) {
+	texts := []string{"", "plain", "é€😀中", "a\xe9b", "€\x82", "ok\xf0\x9f\x98", "\xf0\x9f\x98\x80\xf0", "x\xed\xa0\x80", "\xc0\xaf", "😀😀😀\xff"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte("a\n\x80\xbf\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\xed\xa0\xff")
+	for range 3000 {
+		b := make([]byte, rng.IntN(12))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(b))
+	}
+	for _, text := range texts {
+		checkUTF8Stream(t, []byte(text), rng)
+	}
+}
+
+func checkUTF8Stream(t *testing.T, b []byte, rng *rand.Rand) {
+	t.Helper()
+	wantOff, wantByte := int64(-1), byte(0)
+	if e := record.CheckUTF8(b); e != nil {
+		wantOff, wantByte = int64(e.Column-1), e.Byte
+	}
+	for _, maxPiece := range []int{1, 2, 3, 5, len(b) + 1} {
+		var u utf8Stream
+		gotOff, gotByte := int64(-1), byte(0)
+		for off := 0; ; {
+			n := min(1+rng.IntN(maxPiece), len(b)-off)
+			eof := off+n == len(b)
+			if o, c, ok := u.check(b[off:off+n], int64(off), eof); !ok {
+				gotOff, gotByte = o, c
+				break
+			}
+			if off += n; eof {
+				break
+			}
+		}
+		if gotOff != wantOff || gotByte != wantByte {
+			t.Fatalf("%q in pieces of up to %d: first bad byte %#x at %d, want %#x at %d", b, maxPiece, gotByte, gotOff, wantByte, wantOff)
+		}
+	}
+}
+
+func FuzzUTF8Stream(f *testing.F) {
+	for _, s := range []string{"é€😀中", "a\xe9b", "ok\xf0\x9f\x98", "x\xed\xa0\x80"} {
+		f.Add([]byte(s), uint64(1))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, seed uint64) {
+		checkUTF8Stream(t, b, rand.New(rand.NewPCG(seed, 0)))
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -73,6 +74,11 @@ func CSV(in Input, opt Options, emit Emit) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
+	for i, name := range header {
+		if e := record.CheckUTF8([]byte(name)); e != nil {
+			return fmt.Errorf("%s:1: header field %d: %w", in.DisplayName(), i+1, e)
+		}
+	}
 	for {
 		row, err := r.Read()
 		if err == io.EOF {
@@ -95,6 +101,12 @@ func CSV(in Input, opt Options, emit Emit) error {
 			}
 			continue
 		}
+		if i, e := notText(row); e != nil {
+			if err := emit(nil, badf(in, line, "", "field %q: %v", header[i], e)); err != nil {
+				return err
+			}
+			continue
+		}
 		obj := make(map[string]jsonRaw, len(row))
 		for i, cell := range row {
 			b, _ := jsonMarshal(cell)
@@ -108,6 +120,16 @@ func CSV(in Input, opt Options, emit Emit) error {
 			return err
 		}
 	}
+}
+
+// notText returns the first cell of row that is not UTF-8 text, and where it is not.
+func notText(row []string) (int, *record.UTF8Error) {
+	for i, cell := range row {
+		if !utf8.ValidString(cell) {
+			return i, record.CheckUTF8([]byte(cell))
+		}
+	}
+	return 0, nil
 }
 
 func isJSONList(s string) bool {

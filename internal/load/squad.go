@@ -206,6 +206,9 @@ func (w *squadWalker) fail(err error) error {
 		err = errors.New("unexpected end of JSON input")
 		off = w.lines.read
 	}
+	if _, ok := errors.AsType[*lineError](err); ok {
+		return atLine(w.in, w.lines.lineAt(off), err)
+	}
 	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), shortError(err))
 }
 

@@ -6,8 +6,11 @@ package textfile
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // NewReader returns a reader of the text r holds: decompressed when r is gzip data (it begins
@@ -56,12 +59,24 @@ func (t *textReader) Read(p []byte) (int, error) {
 	return t.r.Read(p)
 }
 
-// ReadFile reads the named file whole through NewReader.
+// ReadFile reads the named file whole through NewReader. Text that is not UTF-8 is an error
+// naming the line and column of its first bad byte, where a JSON decoder or an HTTP request would
+// silently put U+FFFD in its place.
 func ReadFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(NewReader(f))
+	b, err := io.ReadAll(NewReader(f))
+	if err != nil {
+		return nil, err
+	}
+	if e := record.CheckUTF8(b); e != nil {
+		off := e.Column - 1
+		start := bytes.LastIndexByte(b[:off], '\n') + 1
+		e.Column = off - start + 1
+		return nil, fmt.Errorf("%s:%d: %w", name, bytes.Count(b[:off], []byte("\n"))+1, e)
+	}
+	return b, nil
 }

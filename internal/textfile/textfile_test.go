@@ -103,6 +103,15 @@ func TestReadFile(t *testing.T) {
 	if _, err := ReadFile(filepath.Join(dir, "none")); !os.IsNotExist(err) {
 		t.Errorf("ReadFile(missing) error = %v, want not-exist", err)
 	}
+	// Text that is not UTF-8 (a Latin-1 prompt) is an error at its line and column.
+	latin1 := filepath.Join(dir, "prompt.txt")
+	if err := os.WriteFile(latin1, []byte("Question: {question}\nR\xe9ponse :\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(latin1)
+	if want := latin1 + ":2: not UTF-8 text: byte 0xE9 at column 2"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("ReadFile(Latin-1 file) error = %v, want %q…", err, want)
+	}
 }
 
 // FuzzNewReader: text that is not gzip comes out as it went in, less one leading byte order

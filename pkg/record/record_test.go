@@ -139,6 +139,46 @@ func TestReaderLineTooLong(t *testing.T) {
 	}
 }
 
+func TestCheckUTF8(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"", ""},
+		{`{"q":"café € 😀 中文"}`, ""},
+		{"caf\xe9", "byte 0xE9 at column 4"},          // Latin-1 é
+		{"ok\xc3", "byte 0xC3 at column 3"},           // a sequence cut short at the end
+		{"a\xc3(b", "byte 0xC3 at column 2"},          // a lead byte without its continuation
+		{"\x80", "byte 0x80 at column 1"},             // a lone continuation byte
+		{"\xc0\xaf", "byte 0xC0 at column 1"},         // an overlong encoding of '/'
+		{"x\xed\xa0\x80", "byte 0xED at column 2"},    // a UTF-16 surrogate
+		{"\xf4\x90\x80\x80", "byte 0xF4 at column 1"}, // beyond U+10FFFF
+		{"é\xff", "byte 0xFF at column 3"},
+	} {
+		err := CheckUTF8([]byte(c.in))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("CheckUTF8(%q) = %v, want nil", c.in, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("CheckUTF8(%q) = %v, want an error with %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestReaderNotUTF8: a line that is not UTF-8 is a bad line naming its id, and the stream goes on.
+func TestReaderNotUTF8(t *testing.T) {
+	in := "{\"schema\":1,\"id\":\"q1\",\"question\":\"Ren\xe9e?\",\"answers\":[]}\n" +
+		`{"schema":1,"id":"q2","question":"Renée?","answers":[]}` + "\n"
+	r := NewReader(strings.NewReader(in), "f.jsonl")
+	_, err := r.Read()
+	var bad *Error
+	var enc *UTF8Error
+	if !errors.As(err, &bad) || !errors.As(err, &enc) || bad.ID != "q1" ||
+		!strings.HasPrefix(err.Error(), `f.jsonl:1 (id "q1"): not UTF-8 text: byte 0xE9 at column 38`) {
+		t.Fatalf("first Read error = %v, want a bad line f.jsonl:1 (id \"q1\") naming byte 0xE9 at column 38", err)
+	}
+	if _, err := r.ReadRaw(); err != nil || r.Line() != 2 {
+		t.Fatalf("second ReadRaw: %v at line %d; want line 2", err, r.Line())
+	}
+}
+
 type failWriter struct{ n int }
 
 func (f *failWriter) Write(p []byte) (int, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf8"
 )
 
 // DefaultMaxLine is the default longest line a Reader accepts. Long-context records (LongMemEval
@@ -44,6 +45,37 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrLineTooLong is wrapped by the Error for a line longer than the Reader's maximum.
 var ErrLineTooLong = errors.New("line too long")
 
+// UTF8Error is the error for text that is not UTF-8 (see CheckUTF8).
+type UTF8Error struct {
+	Byte   byte // the first byte that is not UTF-8 text
+	Column int  // its 1-based byte column in the line
+}
+
+func (e *UTF8Error) Error() string {
+	return fmt.Sprintf("not UTF-8 text: byte 0x%02X at column %d (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)", e.Byte, e.Column)
+}
+
+// CheckUTF8 returns nil when b is UTF-8 text, else a *UTF8Error naming the first byte that is
+// not, its column counted from b's start.
+//
+// Note: JSON text is UTF-8, and the benchmarks' Python scripts stop on anything else. The JSON
+// decoders here would instead put U+FFFD in place of each bad byte, so a Latin-1 file would be
+// scored on altered text without a word.
+func CheckUTF8(b []byte) *UTF8Error {
+	if utf8.Valid(b) {
+		return nil
+	}
+	i := 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return &UTF8Error{Byte: b[i], Column: i + 1}
+}
+
 // Reader reads records from JSON Lines, one at a time, in bounded memory. It frames lines itself
 // so that a line longer than the maximum is reported and skipped rather than ending the stream.
 type Reader struct {
@@ -68,8 +100,8 @@ func (r *Reader) Line() int { return r.line }
 // File returns the input name given to NewReader.
 func (r *Reader) File() string { return r.file }
 
-// Read returns the next record. A malformed line yields a *Error (the caller may report it and
-// call Read again); the end of input yields io.EOF; any other error is fatal. Blank lines are
+// Read returns the next record. A malformed line (not a record, not JSON, not UTF-8, too long)
+// yields a *Error (the caller may report it and call Read again); the end of input yields io.EOF; any other error is fatal. Blank lines are
 // skipped.
 func (r *Reader) Read() (*Record, error) {
 	for {
@@ -148,7 +180,11 @@ func (r *Reader) readLine() ([]byte, error) {
 		if tooLong {
 			return nil, r.errorf("", "%w (more than %d bytes)", ErrLineTooLong, r.maxLine)
 		}
-		return bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r")), nil
+		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
+		if err := CheckUTF8(line); err != nil {
+			return nil, &Error{File: r.file, Line: r.line, ID: peekID(line), Err: err}
+		}
+		return line, nil
 	}
 }
 
