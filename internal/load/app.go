@@ -25,10 +25,11 @@ Text must be UTF-8: a JSONL line or CSV row that is not is a bad item, a JSON do
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map). Without --format the format is detected from each file's name and first bytes. longmemeval
-also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's ranking is kept
-as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn, and with
---context full the ranked items' texts as meta.retrieval_texts, for its --key-expansion readings.
+--map; a warning counts their records that come out with no answers). Without --format the
+format is detected from each file's name and first bytes. longmemeval also reads LongMemEval's
+retrieval logs (its run_retrieval.py output): each entry's ranking is kept as
+meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn, and with --context
+full the ranked items' texts as meta.retrieval_texts, for its --key-expansion readings.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N keeps the N records
@@ -53,6 +54,8 @@ type app struct {
 	out            *record.Writer
 	bad            int
 	counts         map[[2]string]int
+	generic        bool        // the input being read is generic jsonl or csv
+	noAnswers      answerCount // its records without answers
 	ctx            context.Context
 }
 
@@ -138,6 +141,7 @@ func (a *app) action(c *cli.Context) error {
 		return err
 	}
 	a.printSummary()
+	a.noAnswers.warn(a.stderr, a.opt.Map.source("answers"))
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, What: "bad input items skipped"}
 	}
@@ -197,6 +201,7 @@ func (a *app) loadFile(name string) error {
 	if err != nil {
 		return command.Usagef("--format: %v", err)
 	}
+	a.generic = format == "jsonl" || format == "csv"
 	return load(in, a.opt, a.emit)
 }
 
@@ -245,12 +250,50 @@ func (a *app) emit(rec *record.Record, bad error) error {
 	if a.split != "" {
 		rec.Split = a.split
 	}
+	if a.generic {
+		a.noAnswers.add(rec)
+	}
 	trimContext(rec, a.context)
 	more, err := a.sel.Add(rec, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
 	return err
+}
+
+// answerCount counts the generic records read without answers: a field named otherwise than
+// --map says leaves every answer empty, which nothing would point out before scoring, after
+// the model calls were paid for.
+type answerCount struct {
+	read, none int
+	firstID    string
+	fields     []string // the first one's unmapped fields
+}
+
+func (c *answerCount) add(rec *record.Record) {
+	c.read++
+	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
+		return
+	}
+	if c.none++; c.none == 1 {
+		c.firstID = rec.ID
+		for k := range rec.Meta {
+			c.fields = append(c.fields, k)
+		}
+		slices.Sort(c.fields)
+	}
+}
+
+// warn says on w how many records have no answers, if any, and how to name their field.
+func (c *answerCount) warn(w io.Writer, field string) {
+	if c.none == 0 {
+		return
+	}
+	fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records have no answers (no field %q, or an empty list); if they are under another name, give --map answers=FIELD", c.none, c.read, field)
+	if len(c.fields) > 0 {
+		fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
+	}
+	fmt.Fprintln(w)
 }
 
 // trimContext drops the raw turns (text) or the whole context (none) of rec, and with either
