@@ -309,7 +309,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	sc := newScorer(cfg.sel, cfg.judge)
-	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero)
+	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "")
 	corpus := newCorpusAcc(cfg.corpus)
 	records := stdout
 	if cfg.summary == "-" {

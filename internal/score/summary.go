@@ -16,14 +16,15 @@ const minReliable = 30
 
 // aggregator collects what the summary needs, one outcome at a time.
 //
-// Memory: the bootstrap resamples per-record values, so the aggregator keeps one float64 per
-// record per selected metric that applies to it: 8 bytes × records × metrics, held once, in the
-// record's type group (1M records × 20 metrics = 160 MB). When the summary is computed the overall
-// columns are assembled from the type groups, so with more than one type the peak is twice that.
-// Everything else is counts and sums.
+// Memory: without a summary only counts are kept. With one, the bootstrap resamples per-record
+// values, so the aggregator keeps one float64 per record per selected metric that applies to it:
+// 8 bytes × records × metrics, held once, in the record's type group (1M records × 20 metrics =
+// 160 MB). When the summary is computed the overall columns are assembled from the type groups,
+// so with more than one type the peak is twice that. Everything else is counts and sums.
 type aggregator struct {
 	names        []string
 	errorsAsZero bool
+	keep         bool // keep the values, for a summary
 	records      int
 	failed       int
 	unscored     int
@@ -54,23 +55,29 @@ func (m meanAcc) mean() *float64 {
 	return &v
 }
 
-func newAggregator(names []string, errorsAsZero bool) *aggregator {
-	return &aggregator{names: names, errorsAsZero: errorsAsZero, groups: map[string]*groupAcc{},
+// newAggregator returns an aggregator of the values of names; keep says whether a summary is
+// wanted: without one only the counts are kept, so memory does not grow with the input.
+func newAggregator(names []string, errorsAsZero, keep bool) *aggregator {
+	return &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
 		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}}
 }
 
 // add takes in one record's outcome.
 func (a *aggregator) add(o outcome) {
 	a.records++
-	g := a.groups[o.typ]
-	if g == nil {
-		g = &groupAcc{vals: make([][]float64, len(a.names))}
-		a.groups[o.typ] = g
+	var g *groupAcc
+	if a.keep {
+		if g = a.groups[o.typ]; g == nil {
+			g = &groupAcc{vals: make([][]float64, len(a.names))}
+			a.groups[o.typ] = g
+		}
+		g.records++
 	}
-	g.records++
 	if o.failed {
 		a.failed++
-		g.failed++
+		if g != nil {
+			g.failed++
+		}
 		if !a.errorsAsZero {
 			return
 		}
@@ -80,7 +87,9 @@ func (a *aggregator) add(o outcome) {
 		if math.IsNaN(v) {
 			continue
 		}
-		any = true
+		if any = true; g == nil {
+			break // counted as scored; its values are kept for a summary only
+		}
 		g.vals[k] = append(g.vals[k], v)
 		switch a.names[k] {
 		case "locomo_f1":

@@ -12,7 +12,7 @@ func outcomeOf(typ string, failed bool, vals ...float64) outcome {
 
 func TestAggregatorMeans(t *testing.T) {
 	nan := math.NaN()
-	a := newAggregator([]string{"em", "f1"}, false)
+	a := newAggregator([]string{"em", "f1"}, false, true)
 	a.add(outcomeOf("x", false, 1, 0.5))
 	a.add(outcomeOf("x", false, 0, 0.25))
 	a.add(outcomeOf("y", false, nan, 1))
@@ -53,7 +53,7 @@ func TestAggregatorMeans(t *testing.T) {
 }
 
 func TestAggregatorErrorsAsZero(t *testing.T) {
-	a := newAggregator([]string{"f1"}, true)
+	a := newAggregator([]string{"f1"}, true, true)
 	a.add(outcomeOf("x", false, 1))
 	a.add(outcomeOf("x", true, 0))
 	s := a.summarize(0, 1, 0)
@@ -64,7 +64,7 @@ func TestAggregatorErrorsAsZero(t *testing.T) {
 }
 
 func TestLongMemEvalAggregates(t *testing.T) {
-	a := newAggregator([]string{"judge_score"}, false)
+	a := newAggregator([]string{"judge_score"}, false, true)
 	add := func(typ string, abs bool, v float64) {
 		a.add(outcome{typ: typ, dataset: "longmemeval", abstention: abs, vals: []float64{v}})
 	}
