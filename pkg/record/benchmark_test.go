@@ -92,3 +92,30 @@ func TestAbstention(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFacts: whatever JSON meta.category and meta.abstention hold, reading them never panics; a
+// category read is one of LoCoMo's five, and a value that is not read is an error, not absent.
+func FuzzFacts(f *testing.F) {
+	for _, s := range []string{"4", `"2"`, "7", "null", "true", "2.5", "1e400", `"five"`, "[1]", `{"n":1}`} {
+		f.Add(s, "single_hop", "q_abs")
+	}
+	f.Fuzz(func(t *testing.T, raw, typ, id string) {
+		if !json.Valid([]byte(raw)) {
+			return // meta holds what a valid line decoded to
+		}
+		r := &Record{ID: id, Type: typ, Meta: map[string]json.RawMessage{"category": json.RawMessage(raw), "abstention": json.RawMessage(raw)}}
+		n, ok, err := r.LoCoMoCategory()
+		switch {
+		case err != nil && (n != 0 || ok):
+			t.Fatalf("LoCoMoCategory(%s) = (%d, %v, %v): an error with a category", raw, n, ok, err)
+		case err == nil && ok && LoCoMoType(n) == "":
+			t.Fatalf("LoCoMoCategory(%s) = %d, not a LoCoMo category", raw, n)
+		case err == nil && !ok && strings.TrimSpace(raw) != "null":
+			t.Fatalf("LoCoMoCategory(%s): neither read nor an error", raw)
+		}
+		abs, err := r.Abstention()
+		if raw := strings.TrimSpace(raw); err == nil && raw != "true" && raw != "false" && raw != "null" {
+			t.Fatalf("Abstention(%s) = %v without an error", raw, abs)
+		}
+	})
+}
