@@ -27,7 +27,7 @@ and writes the record back with judgments[NAME] filled in, in input order:
 {score, label, mode, model, prompt_sha256, raw, reasoning, usage, cost_usd, attempts, cached, error}.
 
 MODES (--mode):
-   auto               route by dataset and type (--route FILE overrides the table):
+   auto               route by dataset (in any case) and type (--route FILE overrides the table):
                       locomo -> locomo-continuous (adversarial -> adversarial), longmemeval -> longmemeval,
                       evalearn -> evalearn, anything else -> rules
    longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids and

@@ -139,7 +139,7 @@ func TestCustomPrompt(t *testing.T) {
 
 func TestLoadRoutes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
-	os.WriteFile(path, []byte(`{"locomo": "mem0", "longmemeval/temporal-reasoning": "rules"}`), 0o644)
+	os.WriteFile(path, []byte(`{"locomo": "mem0", "LongMemEval/temporal-reasoning": "rules"}`), 0o644)
 	r, err := LoadRoutes(path)
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +148,9 @@ func TestLoadRoutes(t *testing.T) {
 		{"locomo", "single_hop", ModeMem0}, {"locomo", "adversarial", ModeAdversarial},
 		{"longmemeval", "temporal-reasoning", ModeRules}, {"longmemeval", "multi-session", ModeLongMemEval},
 		{"squad", "has_answer", ModeRules}, {"evalearn", "Summarization", ModeEvaLearn},
+		// Dataset names match whatever their case, in records and in the route file.
+		{"LoCoMo", "single_hop", ModeMem0}, {"LOCOMO", "adversarial", ModeAdversarial},
+		{"longmemeval", "temporal-reasoning", ModeRules}, {"EvaLearn", "Summarization", ModeEvaLearn},
 	} {
 		if got, _ := r.Route(&record.Record{Dataset: tt.ds, Type: tt.typ}); got != tt.want {
 			t.Errorf("Route(%s/%s) = %q, want %q", tt.ds, tt.typ, got, tt.want)

@@ -45,9 +45,10 @@ func DefaultRoutes() Routes {
 	}
 }
 
-// Route returns the mode for rec.
+// Route returns the mode for rec. Dataset names match whatever their case.
 func (r Routes) Route(rec *record.Record) (string, error) {
-	for _, k := range []string{rec.Dataset + "/" + rec.Type, rec.Dataset, "*"} {
+	ds := strings.ToLower(rec.Dataset)
+	for _, k := range []string{ds + "/" + rec.Type, ds, "*"} {
 		if m, ok := r[k]; ok {
 			return m, nil
 		}
@@ -56,7 +57,7 @@ func (r Routes) Route(rec *record.Record) (string, error) {
 }
 
 // LoadRoutes reads a JSON object {"dataset/type" | "dataset" | "*": mode} from path and lays it
-// over the default table.
+// over the default table. Dataset names are kept lower-cased, as Route looks them up.
 func LoadRoutes(path string) (Routes, error) {
 	b, err := textfile.ReadFile(path)
 	if err != nil {
@@ -68,6 +69,11 @@ func LoadRoutes(path string) (Routes, error) {
 	}
 	r := DefaultRoutes()
 	for k, m := range over {
+		if ds, typ, ok := strings.Cut(k, "/"); ok {
+			k = strings.ToLower(ds) + "/" + typ
+		} else {
+			k = strings.ToLower(k)
+		}
 		if m != ModeSkip && m != ModeAuto && contains(Modes, m) {
 			r[k] = m
 			continue

@@ -100,7 +100,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	if p.custom != nil {
 		return execute(p.custom, rec)
 	}
-	switch rec.Dataset {
+	switch strings.ToLower(rec.Dataset) {
 	case "hotpotqa":
 		return prompt.HotpotQA(rec), nil, nil
 	case "locomo":

@@ -77,6 +77,15 @@ func TestDatasetPrompts(t *testing.T) {
 			t.Errorf("cat 2 prompt %q lacks the date suffix", got)
 		}
 	}
+	// A dataset name in another case is the same dataset.
+	rec := locomoRecord("2")
+	lower, _, _ := p.render(rec)
+	if rec.Dataset = "LoCoMo"; !strings.Contains(lower, "approximate date") {
+		t.Fatalf("render(locomo cat 2) = %q, want LoCoMo's prompt", lower)
+	}
+	if got, _, err := p.render(rec); got != lower || err != nil {
+		t.Errorf("render(dataset LoCoMo) = %q, %v; want LoCoMo's prompt %q", got, err, lower)
+	}
 	// meta.category as a string holding the number is the same category; one that holds no
 	// category is an error on the record, not a prompt for some other category.
 	if got, opts, err := p.render(locomoRecord(`"5"`)); err != nil || len(opts) != 2 || !strings.Contains(got, opts[0]) {
