@@ -53,7 +53,8 @@ error "unparsable judge reply: ..." with the raw text kept; it is never scored 0
 likewise. Three replies that upstream scores 0 without a word count as unparsable here: a MAGMA
 object without "score", a mem0 "label" that is not a string, an empty yes/no reply (qa-score
 --errors-as-zero gives upstream's figure). Records already judged under NAME are passed through
-unless --force. Judging with the same provider and model that made the predictions is refused
+unless --force; a failed judgment passed through still counts as failed (exit 3), and
+--retry-errors judges those records again. Judging with the same provider and model that made the predictions is refused
 unless --allow-self-judge.
 
 Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text such as
@@ -88,6 +89,7 @@ type config struct {
 	judge          *Judge
 	name           string
 	force          bool
+	retryErrors    bool // --retry-errors
 	allowSelfJudge bool
 	concurrency    int
 	strict         bool
@@ -127,6 +129,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prompt-format", Value: FormatJSONScore, EnvVars: []string{"QA_JUDGE_PROMPT_FORMAT"}, Usage: "reply format of --prompt: json-score, label or yes-no"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
+		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},
 		&cli.BoolFlag{Name: "allow-self-judge", EnvVars: []string{"QA_JUDGE_ALLOW_SELF_JUDGE"}, Usage: "allow the judge to be the provider and model that made the predictions"},
 		// The model-call flags below have qa-predict's names, meanings and defaults (model.Setup);
 		// only their environment variables differ, so a pipeline can set the two models apart.
@@ -148,7 +151,7 @@ func flags() []cli.Flag {
 func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	j := &Judge{Mode: c.String("mode"), Provider: c.String("provider"), Model: c.String("model"),
 		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
-	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), allowSelfJudge: c.Bool("allow-self-judge"),
+	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), retryErrors: c.Bool("retry-errors"), allowSelfJudge: c.Bool("allow-self-judge"),
 		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress")}
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
@@ -246,6 +249,7 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, err
 // tally counts what happened to the records, and the tokens and dollars the judgments cost.
 type tally struct {
 	judged, rule, cached, skipped, already, unparsable, failed atomic.Int64
+	carried                                                    atomic.Int64 // already judged, and failed
 
 	mu       sync.Mutex
 	usage    record.Usage
@@ -311,7 +315,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	summarize(stderr, cfg.name, &t)
-	if bad := t.unparsable.Load() + t.failed.Load(); bad > 0 {
+	if bad := t.unparsable.Load() + t.failed.Load() + t.carried.Load(); bad > 0 {
 		return &command.BadRecordsError{N: int(bad), What: "judgments failed (see error fields)"}
 	}
 	return src.Err()
@@ -319,9 +323,15 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 
 // judgeOne fills rec.Judgments[name]; it returns a usage error for self-judging.
 func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) error {
-	if _, ok := rec.Judgments[cfg.name]; ok && !cfg.force {
-		t.already.Add(1)
-		return nil
+	if jg, ok := rec.Judgments[cfg.name]; ok && !cfg.force {
+		failed := jg != nil && jg.Error != ""
+		if !failed || !cfg.retryErrors {
+			t.already.Add(1)
+			if failed {
+				t.carried.Add(1)
+			}
+			return nil
+		}
 	}
 	j := cfg.judge
 	if p := rec.Prediction; p != nil && !cfg.allowSelfJudge && j.Client != nil && p.Model != "" &&
@@ -365,8 +375,12 @@ func summarize(w io.Writer, name string, t *tally) {
 	for _, m := range models {
 		fmt.Fprintf(w, "qa-judge: warning: no price for model %q: cost_usd left empty on %d judgments (add it with --prices)\n", m, t.unpriced[m])
 	}
-	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged; %d unparsable, %d failed",
-		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), t.unparsable.Load(), t.failed.Load())
+	carried := ""
+	if n := t.carried.Load(); n > 0 {
+		carried = fmt.Sprintf(" (%d failed: --retry-errors judges them again)", n)
+	}
+	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed",
+		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load())
 	if t.usage != (record.Usage{}) || t.cost > 0 {
 		fmt.Fprintf(w, "; tokens %d in, %d out; cost $%.6f", t.usage.InputTokens, t.usage.OutputTokens, t.cost)
 		if len(models) > 0 {

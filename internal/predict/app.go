@@ -58,7 +58,8 @@ their own tokenizers).
 Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried with exponential
 backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3.
-Records that already have a prediction are passed through untouched unless --force.
+Records that already have a prediction are passed through untouched unless --force; those whose
+prediction failed still count as errors (exit 3), and --retry-errors predicts them again.
 
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
@@ -99,6 +100,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache", Usage: "SQLite reply cache `FILE`", EnvVars: []string{"QA_CACHE"}},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_PRICES"}},
 		&cli.BoolFlag{Name: "force", Usage: "predict again records that already have a prediction", EnvVars: []string{"QA_FORCE"}},
+		&cli.BoolFlag{Name: "retry-errors", Usage: "predict again the records whose prediction failed (prediction.error); the others pass through", EnvVars: []string{"QA_RETRY_ERRORS"}},
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
 		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, so runs with K = 0, 1, … give independent answers instead of one cached reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to the model when set", Value: 1, EnvVars: []string{"QA_SEED"}},
@@ -119,6 +121,7 @@ type app struct {
 	seed                         *int
 	sample                       int // --sample-index: part of every request, so of its cache key
 	force                        bool
+	retryErrors                  bool // --retry-errors
 	concurrency                  int
 
 	client    model.Client
@@ -143,7 +146,7 @@ func (a *app) action(c *cli.Context) error {
 func (a *app) configure(c *cli.Context) error {
 	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
-	a.force, a.concurrency = c.Bool("force"), c.Int("concurrency")
+	a.force, a.retryErrors, a.concurrency = c.Bool("force"), c.Bool("retry-errors"), c.Int("concurrency")
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
 	}

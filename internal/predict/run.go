@@ -31,6 +31,7 @@ type tally struct {
 	predicted int
 	cached    int
 	passed    int
+	carried   int // passed through with a failed prediction
 	errors    int
 	usage     record.Usage
 	cost      float64
@@ -45,6 +46,9 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 	switch {
 	case passed:
 		t.passed++
+		if p.Error != "" {
+			t.carried++
+		}
 		return
 	case p.Error != "":
 		t.errors++
@@ -74,8 +78,12 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 func (t *tally) line() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	s := fmt.Sprintf("%d records: %d predicted (%d cached), %d passed through, %d errors; tokens %d in, %d out; cost $%.6f",
-		t.records, t.predicted, t.cached, t.passed, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	carried := ""
+	if t.carried > 0 {
+		carried = fmt.Sprintf(" (%d with failed predictions: --retry-errors predicts them again)", t.carried)
+	}
+	s := fmt.Sprintf("%d records: %d predicted (%d cached), %d passed through%s, %d errors; tokens %d in, %d out; cost $%.6f",
+		t.records, t.predicted, t.cached, t.passed, carried, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
 		for m := range t.unpriced {
@@ -116,10 +124,10 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if n := a.tally.errors + src.Bad; n > 0 {
+	if n := a.tally.errors + a.tally.carried + src.Bad; n > 0 {
 		what := "records with prediction errors"
 		if src.Bad > 0 {
-			what = fmt.Sprintf("bad input lines or prediction errors (%d bad lines, %d errors)", src.Bad, a.tally.errors)
+			what = fmt.Sprintf("bad input lines or prediction errors (%d bad lines, %d errors)", src.Bad, a.tally.errors+a.tally.carried)
 		}
 		return &command.BadRecordsError{N: n, What: what}
 	}
@@ -186,10 +194,16 @@ func (a *app) warnUnpriced() {
 	}
 }
 
+// passes reports whether rec goes through unanswered: it has a prediction, and neither --force
+// nor, for a failed one, --retry-errors asks for another.
+func (a *app) passes(rec *record.Record) bool {
+	return rec.Prediction != nil && !a.force && !(a.retryErrors && rec.Prediction.Error != "")
+}
+
 // predict answers one record. Only an interruption is an error: a failed call is recorded in the
 // prediction.
 func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, error) {
-	if rec.Prediction != nil && !a.force {
+	if a.passes(rec) {
 		a.tally.add(rec.Prediction, true)
 		return rec, nil
 	}

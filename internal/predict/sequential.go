@@ -271,7 +271,7 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 		case i > 0 && order[i-1].Sequence.Position == pos:
 			a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
 			continue
-		case rec.Prediction != nil && !a.force:
+		case a.passes(rec):
 			a.tally.add(rec.Prediction, true)
 			h, why := earlier(rec)
 			if why != "" {
