@@ -1,6 +1,8 @@
 package command
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"os"
@@ -55,6 +57,52 @@ func TestNotAnInput(t *testing.T) {
 		var ue *UsageError
 		if got := errors.As(err, &ue); got != tc.bad {
 			t.Errorf("NotAnInput(%q) = %v, want a usage error: %v", tc.path, err, tc.bad)
+		}
+	}
+}
+
+// TestCountLines: the progress total counts the records a command will read, so a gzip file's
+// lines are counted in its text, not its compressed bytes.
+func TestCountLines(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.jsonl")
+	b := filepath.Join(dir, "b.jsonl")
+	z := filepath.Join(dir, "c.jsonl.gz")
+	os.WriteFile(a, []byte("{}\n\n{}\n{}"), 0o644)
+	os.WriteFile(b, []byte("{}\n"), 0o644)
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(strings.Repeat("{}\n", 1000)))
+	zw.Close()
+	os.WriteFile(z, buf.Bytes(), 0o644)
+	tests := []struct {
+		files []string
+		want  int64
+	}{
+		{[]string{a, b}, 4},
+		{[]string{a, z}, 1003},
+		{[]string{a, "-"}, -1},
+		{nil, -1},
+		{[]string{filepath.Join(dir, "missing")}, -1},
+	}
+	for _, tt := range tests {
+		if got := CountLines(tt.files); got != tt.want {
+			t.Errorf("CountLines(%v) = %d, want %d", tt.files, got, tt.want)
+		}
+	}
+}
+
+// TestProgressTerminalOnly: a bar is drawn only on a terminal; a pipe, a file or a buffer (logs,
+// CI) gets none. (On a terminal it was checked by hand under script(1).)
+func TestProgressTerminalOnly(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for name, w := range map[string]io.Writer{"file": f, "buffer": &bytes.Buffer{}} {
+		if bar := Progress(w, nil); bar != nil {
+			t.Errorf("Progress(%s) = a bar, want none", name)
 		}
 	}
 }

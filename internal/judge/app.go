@@ -142,7 +142,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to the judge model when set (the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
-		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "report progress on stderr"},
+		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "when stderr is not a terminal, report progress there every 100 records (a terminal gets a progress bar anyway)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
 	}
@@ -287,7 +287,14 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	var t tally
 	var done atomic.Int64
 	opts := pipeline.Options{Concurrency: cfg.concurrency}
-	if cfg.progress {
+	bar := command.Progress(stderr, cfg.inputs)
+	switch {
+	case bar != nil:
+		opts.Finished = func(error) {
+			bar.Describe(fmt.Sprintf("failed %d  unparsable %d", t.failed.Load(), t.unparsable.Load()))
+			bar.Add(1)
+		}
+	case cfg.progress:
 		opts.Finished = func(error) {
 			if n := done.Add(1); n%100 == 0 {
 				fmt.Fprintf(stderr, "qa-judge: %d records\n", n)
@@ -310,6 +317,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	err := pipeline.Map(ctx, opts, pipeline.Source[*record.Record](src.Each), work, sink)
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = fmt.Errorf("write records: %w", ferr)
+	}
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(stderr)
 	}
 	if err != nil {
 		return err

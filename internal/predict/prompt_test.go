@@ -2,8 +2,6 @@ package predict
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -149,28 +147,6 @@ func TestPromptSHA256NoHTMLEscape(t *testing.T) {
 	msgs := []model.Message{{Role: "user", Content: "a<b & c>d"}}
 	if got, want := promptSHA256(msgs), "0bcd9261efac2558a20172b91f1b2d4d63162e9ec5414dfc7a04897ba3c10372"; got != want {
 		t.Errorf("promptSHA256(%v) = %s, want %s", msgs, got, want)
-	}
-}
-
-func TestCountLines(t *testing.T) {
-	dir := t.TempDir()
-	a := filepath.Join(dir, "a.jsonl")
-	b := filepath.Join(dir, "b.jsonl")
-	os.WriteFile(a, []byte("{}\n\n{}\n{}"), 0o644)
-	os.WriteFile(b, []byte("{}\n"), 0o644)
-	tests := []struct {
-		files []string
-		want  int64
-	}{
-		{[]string{a, b}, 4},
-		{[]string{a, "-"}, -1},
-		{nil, -1},
-		{[]string{filepath.Join(dir, "missing")}, -1},
-	}
-	for _, tt := range tests {
-		if got := countLines(tt.files); got != tt.want {
-			t.Errorf("countLines(%v) = %d, want %d", tt.files, got, tt.want)
-		}
 	}
 }
 

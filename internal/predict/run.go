@@ -1,25 +1,19 @@
 package predict
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
-	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -98,7 +92,7 @@ func (t *tally) line() string {
 func (a *app) run(ctx context.Context, c *cli.Context) error {
 	src := &command.Source{Args: c.Args().Slice(), Stdin: a.stdin, Stderr: a.stderr, Prog: "qa-predict", Strict: c.Bool("strict")}
 	out := record.NewWriter(a.stdout)
-	bar := a.progress(c.Args().Slice())
+	bar := command.Progress(a.stderr, c.Args().Slice())
 	opts := pipeline.Options{Concurrency: a.concurrency}
 	if bar != nil {
 		opts.Finished = func(error) {
@@ -138,47 +132,6 @@ func (t *tally) short() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost, t.errors)
-}
-
-// progress returns a bar when stderr is a terminal, else nil. When every input is a named file
-// its lines are counted first, so the bar shows done/total and an ETA; on stdin it counts up.
-func (a *app) progress(files []string) *progressbar.ProgressBar {
-	f, ok := a.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions64(countLines(files), progressbar.OptionSetWriter(a.stderr), progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"), progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond))
-}
-
-// countLines returns the number of non-empty lines in files, or -1 if any is stdin or unreadable.
-func countLines(files []string) int64 {
-	if len(files) == 0 {
-		return -1
-	}
-	var n int64
-	for _, name := range files {
-		if name == "-" {
-			return -1
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return -1
-		}
-		sc := bufio.NewScanner(textfile.NewReader(f))
-		sc.Buffer(make([]byte, 64<<10), record.DefaultMaxLine)
-		for sc.Scan() {
-			if len(bytes.TrimSpace(sc.Bytes())) > 0 {
-				n++
-			}
-		}
-		f.Close()
-		if sc.Err() != nil {
-			return -1
-		}
-	}
-	return n
 }
 
 func (a *app) warnUnpriced() {

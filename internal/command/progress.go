@@ -1,0 +1,58 @@
+package command
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/qapipe/qapipe/internal/textfile"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Progress returns a progress bar on stderr when it is a terminal, else nil: piped or logged
+// output gets a summary at the end instead. When every input is a named file its records are
+// counted first, so the bar shows done/total and an ETA; on stdin it counts up.
+func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions64(CountLines(inputs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"), progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(200*time.Millisecond))
+}
+
+// CountLines returns the number of non-blank lines in the named inputs, read as textfile reads
+// them (gzip, byte order mark), or -1 if there are none, one is stdin ("-") or one cannot be read.
+func CountLines(inputs []string) int64 {
+	if len(inputs) == 0 {
+		return -1
+	}
+	var n int64
+	for _, name := range inputs {
+		if name == "-" {
+			return -1
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return -1
+		}
+		sc := bufio.NewScanner(textfile.NewReader(f))
+		sc.Buffer(make([]byte, 64<<10), record.DefaultMaxLine)
+		for sc.Scan() {
+			if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+				n++
+			}
+		}
+		f.Close()
+		if sc.Err() != nil {
+			return -1
+		}
+	}
+	return n
+}
