@@ -104,5 +104,8 @@ func TestProgressTerminalOnly(t *testing.T) {
 		if bar := Progress(w, nil); bar != nil {
 			t.Errorf("Progress(%s) = a bar, want none", name)
 		}
+		if bar := ByteProgress(w, nil); bar != nil {
+			t.Errorf("ByteProgress(%s) = a bar, want none", name)
+		}
 	}
 }

@@ -27,6 +27,30 @@ func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 		progressbar.OptionThrottle(200*time.Millisecond))
 }
 
+// ByteProgress is Progress for commands that read big files whole (qa-load's JSON documents):
+// the bar counts the input's bytes as the command reads them (copy them into it, e.g. with
+// io.TeeReader), against the named files' sizes, so there is no counting pass.
+func ByteProgress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	total := int64(0)
+	for _, name := range inputs {
+		fi, err := os.Stat(name)
+		if name == "-" || err != nil || !fi.Mode().IsRegular() {
+			total = -1
+			break
+		}
+		total += fi.Size()
+	}
+	if len(inputs) == 0 {
+		total = -1
+	}
+	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
+}
+
 // CountLines returns the number of non-blank lines in the named inputs, read as textfile reads
 // them (gzip, byte order mark), or -1 if there are none, one is stdin ("-") or one cannot be read.
 func CountLines(inputs []string) int64 {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -54,8 +55,9 @@ type app struct {
 	out            *record.Writer
 	bad            int
 	counts         map[[2]string]int
-	generic        bool        // the input being read is generic jsonl or csv
-	noAnswers      answerCount // its records without answers
+	bar            *progressbar.ProgressBar // bytes read, on a terminal
+	generic        bool                     // the input being read is generic jsonl or csv
+	noAnswers      answerCount              // its records without answers
 	ctx            context.Context
 }
 
@@ -127,7 +129,12 @@ func (a *app) action(c *cli.Context) error {
 		a.counts = make(map[[2]string]int)
 	}
 	a.out = record.NewWriter(a.stdout)
+	a.bar = command.ByteProgress(a.stderr, files)
 	err := a.loadAll(files)
+	if a.bar != nil {
+		a.bar.Finish()
+		fmt.Fprintln(a.stderr)
+	}
 	if errors.Is(err, errLimit) {
 		err = nil
 	}
@@ -184,6 +191,9 @@ func (a *app) loadFile(name string) error {
 		}
 		defer f.Close()
 		in = Input{Name: name, R: f}
+	}
+	if a.bar != nil {
+		in.R = io.TeeReader(in.R, a.bar)
 	}
 	br := bufio.NewReaderSize(textfile.NewReader(in.R), 1<<16)
 	in.R = br
