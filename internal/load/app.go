@@ -37,7 +37,8 @@ whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N kee
 with the smallest SHA-256(seed, id), in input order: the same --seed gives the same sample.
 
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
-qa-load exits 3 at the end; --strict stops at the first one.`
+qa-load exits 3 at the end; --strict stops at the first one. On a terminal, a progress bar of
+the bytes read goes to stderr.`
 
 // errLimit stops the reading once --limit records were written.
 var errLimit = errors.New("limit reached")
