@@ -18,8 +18,7 @@ import (
 // output gets a summary at the end instead. When every input is a named file its records are
 // counted first, so the bar shows done/total and an ETA; on stdin it counts up.
 func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !terminal(stderr) {
 		return nil
 	}
 	return progressbar.NewOptions64(CountLines(inputs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
@@ -31,8 +30,7 @@ func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 // the bar counts the input's bytes as the command reads them (copy them into it, e.g. with
 // io.TeeReader), against the named files' sizes, so there is no counting pass.
 func ByteProgress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !terminal(stderr) {
 		return nil
 	}
 	total := int64(0)
@@ -49,6 +47,12 @@ func ByteProgress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 	}
 	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
 		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
+}
+
+// terminal reports whether w is a terminal.
+func terminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // CountLines returns the number of non-blank lines in the named inputs, read as textfile reads
