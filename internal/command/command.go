@@ -103,7 +103,28 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 	app.UseShortOptionHandling = false
 	app.ArgsUsage = "[FILE ...]"
 	app.HideHelpCommand = true
+	app.Before = func(c *cli.Context) error {
+		if c.App.Command(c.Args().First()) != nil {
+			return nil // a subcommand: its own Before checks its arguments
+		}
+		return CheckInputs(c.Args().Slice())
+	}
 	return app
+}
+
+// CheckInputs returns a usage error for an input argument that begins with "-", names no file
+// and is not "-" itself: a flag given after the input files, where urfave/cli does not read
+// flags. Checked before any work, so a misplaced --concurrency or --model never runs a whole
+// file with the defaults and fails at the end.
+func CheckInputs(args []string) error {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' {
+			if _, err := os.Stat(a); err != nil {
+				return Usagef("%s: flags go before the input files (the arguments after the first file are all read as files)", a)
+			}
+		}
+	}
+	return nil
 }
 
 // RunFunc is a command's in-process seam: every app package exports one as Run.

@@ -109,3 +109,31 @@ func TestProgressTerminalOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckInputs(t *testing.T) {
+	dir := t.TempDir()
+	dashed := filepath.Join(dir, "-odd.jsonl")
+	if err := os.WriteFile(dashed, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, tc := range []struct {
+		args []string
+		bad  string // the argument named in the error; "" for none
+	}{
+		{nil, ""},
+		{[]string{"a.jsonl", "b.jsonl"}, ""}, // missing files are the commands' own errors
+		{[]string{"-"}, ""},
+		{[]string{"-odd.jsonl"}, ""}, // a file whose name begins with "-"
+		{[]string{"a.jsonl", "--metrics", "f1"}, "--metrics"},
+		{[]string{"a.jsonl", "-q"}, "-q"},
+	} {
+		err := CheckInputs(tc.args)
+		switch {
+		case tc.bad == "" && err != nil:
+			t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
+		case tc.bad != "" && (ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.bad+": flags go before the input files")):
+			t.Errorf("CheckInputs(%q) = %v (exit %d), want a usage error naming %s", tc.args, err, ExitCode(err), tc.bad)
+		}
+	}
+}

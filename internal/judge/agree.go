@@ -147,6 +147,7 @@ out and counted.`,
 			&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
 		},
+		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
 			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
 				level: 0.95, maxList: c.Int("list")}
