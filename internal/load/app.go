@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -26,8 +27,9 @@ Text must be UTF-8: a JSONL line or CSV row that is not is a bad item, a JSON do
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map; a warning counts their records that come out with no answers). Without --format the
-format is detected from each file's name and first bytes. longmemeval also reads LongMemEval's
+--map; a warning counts their records that come out with no answers, or with Chinese characters
+and no lang: see --lang). Without --format the format is detected from each file's name and first
+bytes. longmemeval also reads LongMemEval's
 retrieval logs (its run_retrieval.py output): each entry's ranking is kept as
 meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn, and with --context
 full the ranked items' texts as meta.retrieval_texts, for its --key-expansion readings.
@@ -49,6 +51,7 @@ type app struct {
 	stdout, stderr io.Writer
 	format         string
 	split          string
+	lang           string
 	context        string
 	strict         bool
 	opt            Options
@@ -58,7 +61,7 @@ type app struct {
 	counts         map[[2]string]int
 	bar            *progressbar.ProgressBar // bytes read, on a terminal
 	generic        bool                     // the input being read is generic jsonl or csv
-	noAnswers      answerCount              // its records without answers
+	generics       genericCount             // what its records lack
 	ctx            context.Context
 }
 
@@ -80,6 +83,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
+		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
@@ -88,7 +92,7 @@ func flags() []cli.Flag {
 }
 
 func (a *app) configure(c *cli.Context) error {
-	a.format, a.split, a.strict = c.String("format"), c.String("split"), c.Bool("strict")
+	a.format, a.split, a.lang, a.strict = c.String("format"), c.String("split"), c.String("lang"), c.Bool("strict")
 	if a.context = c.String("context"); !slices.Contains([]string{"full", "text", "none"}, a.context) {
 		return command.Usagef("--context: %q is not one of full, text, none", a.context)
 	}
@@ -149,7 +153,7 @@ func (a *app) action(c *cli.Context) error {
 		return err
 	}
 	a.printSummary()
-	a.noAnswers.warn(a.stderr, a.opt.Map.source("answers"))
+	a.generics.warn(a.stderr, a.opt.Map)
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, What: "bad input items skipped"}
 	}
@@ -261,8 +265,11 @@ func (a *app) emit(rec *record.Record, bad error) error {
 	if a.split != "" {
 		rec.Split = a.split
 	}
+	if a.lang != "" {
+		rec.Lang = a.lang
+	}
 	if a.generic {
-		a.noAnswers.add(rec)
+		a.generics.add(rec)
 	}
 	trimContext(rec, a.context)
 	more, err := a.sel.Add(rec, a.write)
@@ -272,21 +279,25 @@ func (a *app) emit(rec *record.Record, bad error) error {
 	return err
 }
 
-// answerCount counts the generic records read without answers: a field named otherwise than
-// --map says leaves every answer empty, which nothing would point out before scoring, after
-// the model calls were paid for.
-type answerCount struct {
-	read, none int
-	firstID    string
-	fields     []string // the first one's unmapped fields
+// genericCount counts the generic records read without what the stages after qa-load need and
+// nothing would point out before scoring, after the model calls were paid for: answers (a field
+// named otherwise than --map says leaves every one empty), and a language on Chinese text (the
+// Chinese metrics run only on lang zh).
+type genericCount struct {
+	read, noAnswers, noLang int
+	firstID                 string
+	fields                  []string // the unmapped fields of the first record without answers
 }
 
-func (c *answerCount) add(rec *record.Record) {
+func (c *genericCount) add(rec *record.Record) {
 	c.read++
+	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
+		c.noLang++
+	}
 	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
 		return
 	}
-	if c.none++; c.none == 1 {
+	if c.noAnswers++; c.noAnswers == 1 {
 		c.firstID = rec.ID
 		for k := range rec.Meta {
 			c.fields = append(c.fields, k)
@@ -295,16 +306,23 @@ func (c *answerCount) add(rec *record.Record) {
 	}
 }
 
-// warn says on w how many records have no answers, if any, and how to name their field.
-func (c *answerCount) warn(w io.Writer, field string) {
-	if c.none == 0 {
-		return
+// hasHan reports whether s holds a Chinese character.
+func hasHan(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) })
+}
+
+// warn says on w what the records lack, if anything, and how to give it.
+func (c *genericCount) warn(w io.Writer, m Mapping) {
+	if c.noAnswers > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records have no answers (no field %q, or an empty list); if they are under another name, give --map answers=FIELD", c.noAnswers, c.read, m.source("answers"))
+		if len(c.fields) > 0 {
+			fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
+		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records have no answers (no field %q, or an empty list); if they are under another name, give --map answers=FIELD", c.none, c.read, field)
-	if len(c.fields) > 0 {
-		fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
+	if c.noLang > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records hold Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n", c.noLang, c.read)
 	}
-	fmt.Fprintln(w)
 }
 
 // trimContext drops the raw turns (text) or the whole context (none) of rec, and with either

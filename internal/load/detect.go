@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
-	"unicode"
 )
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
@@ -27,7 +26,7 @@ func Detect(name string, head []byte) string {
 	case has("sample_id") && has("conversation") || has("qa") && has("session_1"):
 		return "locomo"
 	case has("paragraphs") && has("qas"):
-		if strings.Contains(base, "cmrc") || hasHan(head) {
+		if strings.Contains(base, "cmrc") || hasHan(string(head)) {
 			return "cmrc2018"
 		}
 		return "squad"
@@ -46,8 +45,4 @@ func Detect(name string, head []byte) string {
 		return "jsonl"
 	}
 	return ""
-}
-
-func hasHan(b []byte) bool {
-	return bytes.ContainsFunc(b, func(r rune) bool { return unicode.Is(unicode.Han, r) })
 }
