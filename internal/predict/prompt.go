@@ -91,6 +91,12 @@ func newPrompter(file string, seed int64) (*prompter, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A field a record does not have ({{.question}} for {{.Question}}) fails every record alike:
+	// found by a trial run now, it is one usage error rather than an error on each record.
+	trial := &record.Record{ID: "id", Question: "q", Answers: []string{"a"}, Context: []record.Passage{{Title: "t", Text: "x"}}}
+	if err := t.Execute(io.Discard, trial); err != nil && strings.Contains(err.Error(), "can't evaluate field") {
+		return nil, fmt.Errorf("%w (a record's fields: .ID .Question .Answers .Context .Meta .Type …)", err)
+	}
 	p.custom = t
 	return p, nil
 }
