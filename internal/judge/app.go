@@ -168,6 +168,14 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if err != nil {
 			return nil, command.Usagef("--prompt: %v", err)
 		}
+		if n := len(cu.Unknown); n > 0 {
+			what := "an unknown placeholder, sent as written"
+			if n > 1 {
+				what = "unknown placeholders, sent as written"
+			}
+			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --prompt %s: %s: %s (the placeholders are {%s})\n",
+				p, strings.Join(cu.Unknown, ", "), what, strings.Join(customPlaceholders, "} {"))
+		}
 		j.Custom, j.Mode = cu, ModeCustom
 	}
 	switch {

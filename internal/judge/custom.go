@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/model"
@@ -27,8 +28,14 @@ type Custom struct {
 	Text   string
 	Format string
 	SHA256 string
-	parse  func(string) (Verdict, error)
+	// Unknown lists the `{name}` tokens of the prompt that are no placeholder: they are sent as
+	// written, which is seldom what was meant ({gold} for {answer}).
+	Unknown []string
+	parse   func(string) (Verdict, error)
 }
+
+// customPlaceholders are the tokens Plan replaces.
+var customPlaceholders = []string{"id", "type", "question", "answer", "answers", "rubric", "prediction"}
 
 // LoadCustom reads a custom judge prompt from path. The prompt is sent as one user message, with
 // {id} {type} {question} {answer} (the first gold) {answers} (Python list) {rubric} {prediction}
@@ -51,6 +58,11 @@ func LoadCustom(path, format string) (*Custom, error) {
 	}
 	if !strings.Contains(c.Text, "{prediction}") {
 		return nil, fmt.Errorf("prompt %s: no {prediction} placeholder", path)
+	}
+	for _, name := range prompt.Tokens(c.Text) {
+		if !slices.Contains(customPlaceholders, name) {
+			c.Unknown = append(c.Unknown, "{"+name+"}")
+		}
 	}
 	c.SHA256 = shaHex(c.Text)
 	return c, nil

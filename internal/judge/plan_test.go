@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -134,6 +135,17 @@ func TestCustomPrompt(t *testing.T) {
 	}
 	if _, err := LoadCustom(path, "xml"); err == nil {
 		t.Error("LoadCustom(format xml): no error")
+	}
+	if c.Unknown != nil {
+		t.Errorf("LoadCustom(%q).Unknown = %q, want none", c.Text, c.Unknown)
+	}
+	os.WriteFile(path, []byte(`Gold: {gold} {answer}; say {"score": 1} for {prediction}, {Prediction}, {gold}`), 0o644)
+	c, err = LoadCustom(path, FormatJSONScore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"{gold}", "{Prediction}"}; !slices.Equal(c.Unknown, want) {
+		t.Errorf("LoadCustom(unknown tokens).Unknown = %q, want %q", c.Unknown, want)
 	}
 }
 

@@ -204,6 +204,23 @@ func Render(tmpl string, vars map[string]string) string {
 	}
 }
 
+// Tokens returns the names of the `{name}` tokens of tmpl, as Render reads them, in order of
+// first appearance.
+func Tokens(tmpl string) []string {
+	var names []string
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			return names
+		}
+		rest := tmpl[i+1:]
+		if j := identLen(rest); j > 0 && j < len(rest) && rest[j] == '}' && !contains(names, rest[:j]) {
+			names = append(names, rest[:j])
+		}
+		tmpl = rest
+	}
+}
+
 // identLen returns the length of the Python-identifier-like ASCII prefix of s.
 func identLen(s string) int {
 	for i := 0; i < len(s); i++ {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -70,6 +71,24 @@ func TestRender(t *testing.T) {
 	}
 }
 
+func TestTokens(t *testing.T) {
+	for _, tt := range []struct {
+		tmpl string
+		want []string
+	}{
+		{"{question}|{answer} {question}", []string{"question", "answer"}},
+		{`{"answer_score": 0} {answer}`, []string{"answer"}},
+		{"{unknown} {answer", []string{"unknown"}},
+		{"{{answer}}", []string{"answer"}},
+		{"{ans wer}{}{1x}{x1}{_}{", []string{"x1", "_"}},
+		{"", nil},
+	} {
+		if got := Tokens(tt.tmpl); !slices.Equal(got, tt.want) {
+			t.Errorf("Tokens(%q) = %q, want %q", tt.tmpl, got, tt.want)
+		}
+	}
+}
+
 func TestFillErrors(t *testing.T) {
 	tm := Must(Mem0User)
 	if _, err := tm.Fill(map[string]string{"question": "q"}); err == nil {
@@ -90,6 +109,11 @@ func FuzzRender(f *testing.F) {
 		}
 		if strings.Count(got, v) < strings.Count(tmpl, "{question}") {
 			t.Fatalf("Render(%q) = %q lost a value", tmpl, got)
+		}
+		for _, name := range Tokens(tmpl) { // Tokens lists what Render replaces
+			if Render(tmpl, map[string]string{name: "\x00"}) == tmpl {
+				t.Fatalf("Tokens(%q) lists %q, which Render does not replace", tmpl, name)
+			}
 		}
 	})
 }
