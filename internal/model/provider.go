@@ -137,7 +137,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	if err != nil {
 		c.tpm.Adjust(-estimate)
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(err.Error(), c.key))}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key))}
 	}
 	if len(resp.Choices) == 0 {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
@@ -188,6 +188,16 @@ func chatRole(role string) (llms.ChatMessageType, error) {
 		return llms.ChatMessageTypeAI, nil
 	}
 	return "", fmt.Errorf("unknown message role %q", role)
+}
+
+// withCause is err's text with the transport error of the last attempt when err does not show it
+// (langchaingo words every network error alike).
+func withCause(err error, attempts *Attempts) string {
+	msg := err.Error()
+	if cause := attempts.Err(); cause != nil && !strings.Contains(msg, cause.Error()) {
+		msg += " (" + cause.Error() + ")"
+	}
+	return msg
 }
 
 // CallError is a failed model call: the error and how many HTTP attempts were made.

@@ -163,3 +163,48 @@ func TestTPMChargesRealUsage(t *testing.T) {
 		t.Errorf("TPM bucket after one call = %v, want 985 (the estimate replaced by the real 12+3)", got)
 	}
 }
+
+// TestCallErrorCause: langchaingo words every network error "network error: failed to reach API
+// server"; the call error adds what the last attempt's transport said, and only that attempt's.
+func TestCallErrorCause(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // nothing listens on its port now
+	var first atomic.Bool
+	flaky := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if !first.Swap(true) { // the first attempt's connection is dropped
+			conn, _, _ := rw.(http.Hijacker).Hijack()
+			conn.Close()
+			return
+		}
+		rw.Header().Set("Content-Type", "application/json")
+		rw.WriteHeader(http.StatusBadRequest)
+		io.WriteString(rw, `{"error":{"message":"bad request body","type":"invalid_request_error"}}`)
+	}))
+	defer flaky.Close()
+	for _, tc := range []struct {
+		name, url string
+		want      []string
+		not       string
+	}{
+		{"closed port", closed.URL, []string{"failed to reach API server (", "connection refused"}, ""},
+		{"dropped, then 400", flaky.URL, []string{"400", "bad request body"}, "EOF"},
+	} {
+		tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
+		c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.url + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Generate(context.Background(), testRequest("openai", "m"))
+		if err == nil {
+			t.Fatalf("%s: Generate succeeded", tc.name)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
+			}
+		}
+		if tc.not != "" && strings.Contains(err.Error(), tc.not) {
+			t.Errorf("%s: error %q names the earlier attempt's %q", tc.name, err, tc.not)
+		}
+	}
+}

@@ -194,13 +194,17 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	}
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
+		noteError(ctx, err)
 		return nil, t.transientWait(ctx, err), err
 	}
 	data, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr != nil {
-		return nil, t.transientWait(ctx, rerr), fmt.Errorf("read response body: %w", rerr)
+		rerr = fmt.Errorf("read response body: %w", rerr)
+		noteError(ctx, rerr)
+		return nil, t.transientWait(ctx, rerr), rerr
 	}
+	noteError(ctx, nil)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
 	switch {
@@ -315,11 +319,24 @@ func Sleep(ctx context.Context, d time.Duration) error {
 
 type attemptsKey struct{}
 
-// Attempts counts the HTTP attempts made on behalf of one call.
-type Attempts struct{ n atomic.Int64 }
+// Attempts counts the HTTP attempts made on behalf of one call, and keeps the transport error of
+// the latest one: langchaingo replaces every network error with "network error: failed to reach
+// API server", which does not say whether the port was closed, the name unknown or TLS refused.
+type Attempts struct {
+	n    atomic.Int64
+	mu   sync.Mutex
+	last error
+}
 
 // N returns the number of attempts counted.
 func (a *Attempts) N() int { return int(a.n.Load()) }
+
+// Err returns the transport error of the latest attempt, nil when it got a response.
+func (a *Attempts) Err() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.last
+}
 
 // WithAttempts returns a context under which a Transport counts its attempts into the returned
 // Attempts.
@@ -331,5 +348,14 @@ func WithAttempts(ctx context.Context) (context.Context, *Attempts) {
 func countAttempt(ctx context.Context) {
 	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
 		a.n.Add(1)
+	}
+}
+
+// noteError keeps err, the outcome of the latest attempt under ctx (nil: a response came).
+func noteError(ctx context.Context, err error) {
+	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
+		a.mu.Lock()
+		a.last = err
+		a.mu.Unlock()
 	}
 }
