@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/urfave/cli/v2"
@@ -110,6 +111,30 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 		return CheckInputs(c.Args().Slice())
 	}
 	return app
+}
+
+// NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or
+// duration flags) whose value is negative.
+func NotNegative(c *cli.Context, names ...string) error {
+	for _, n := range names {
+		negative := false
+		switch v := c.Value(n).(type) {
+		case int:
+			negative = v < 0
+		case int64:
+			negative = v < 0
+		case float64:
+			negative = v < 0
+		case time.Duration:
+			negative = v < 0
+		default:
+			panic(fmt.Sprintf("NotNegative: flag --%s holds a %T", n, v))
+		}
+		if negative {
+			return Usagef("--%s: must not be negative", n)
+		}
+	}
+	return nil
 }
 
 // CheckInputs returns a usage error for an input argument that begins with "-", names no file

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 // TestOpenInputsText: every input, named file or stdin, is read through textfile.NewReader
@@ -134,6 +136,40 @@ func TestCheckInputs(t *testing.T) {
 			t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
 		case tc.bad != "" && (ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.bad+": flags go before the input files")):
 			t.Errorf("CheckInputs(%q) = %v (exit %d), want a usage error naming %s", tc.args, err, ExitCode(err), tc.bad)
+		}
+	}
+}
+
+// TestNotNegative: the first negative value among the named flags, whatever their type, is a usage
+// error naming that flag.
+func TestNotNegative(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" for no error
+	}{
+		{nil, ""},
+		{[]string{"--n", "0", "--f", "0", "--d", "0s", "--i", "0"}, ""},
+		{[]string{"--n", "-1"}, "--n: must not be negative"},
+		{[]string{"--f", "-0.5"}, "--f: must not be negative"},
+		{[]string{"--d", "-1ms"}, "--d: must not be negative"},
+		{[]string{"--i", "-7", "--n", "-1"}, "--n: must not be negative"}, // the first named
+	} {
+		var got error
+		app := &cli.App{
+			Flags: []cli.Flag{&cli.IntFlag{Name: "n"}, &cli.Float64Flag{Name: "f"}, &cli.DurationFlag{Name: "d"}, &cli.Int64Flag{Name: "i"}},
+			Action: func(c *cli.Context) error {
+				got = NotNegative(c, "n", "f", "d", "i")
+				return nil
+			},
+		}
+		if err := app.Run(append([]string{"x"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == "" && got != nil:
+			t.Errorf("NotNegative(%q) = %v, want nil", tc.args, got)
+		case tc.want != "" && (got == nil || got.Error() != tc.want || ExitCode(got) != ExitUsage):
+			t.Errorf("NotNegative(%q) = %v, want the usage error %q", tc.args, got, tc.want)
 		}
 	}
 }

@@ -178,17 +178,11 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		j.Custom, j.Mode = cu, ModeCustom
 	}
-	switch {
-	case j.ParseRetries < 0:
-		return nil, command.Usagef("--parse-retries: must not be negative")
-	case cfg.concurrency < 1:
+	if cfg.concurrency < 1 {
 		return nil, command.Usagef("--concurrency: must be at least 1")
-	case c.Int("max-retries") < 0:
-		return nil, command.Usagef("--max-retries: must not be negative")
-	case c.Float64("rpm") < 0:
-		return nil, command.Usagef("--rpm: must not be negative")
-	case c.Float64("tpm") < 0:
-		return nil, command.Usagef("--tpm: must not be negative")
+	}
+	if err := command.NotNegative(c, "parse-retries", "max-retries", "rpm", "tpm", "timeout", "backoff"); err != nil {
+		return nil, err
 	}
 	prices, err := model.LoadPrices(c.String("prices"))
 	if err != nil {

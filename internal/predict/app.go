@@ -155,16 +155,18 @@ func (a *app) configure(c *cli.Context) error {
 	} else if a.modelName == "" {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
-	if a.concurrency < 1 || c.Int("max-retries") < 0 || c.Int("max-tokens") < 0 || c.Float64("rpm") < 0 || c.Float64("tpm") < 0 {
-		return command.Usagef("--concurrency must be at least 1, and --max-retries, --max-tokens, --rpm, --tpm not negative")
+	if a.concurrency < 1 {
+		return command.Usagef("--concurrency: must be at least 1")
+	}
+	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature",
+		"history-sessions", "sample-index", "judge-parse-retries"); err != nil {
+		return err
 	}
 	if c.IsSet("seed") {
 		s := int(c.Int64("seed"))
 		a.seed = &s
 	}
-	if a.sample = c.Int("sample-index"); a.sample < 0 {
-		return command.Usagef("--sample-index must not be negative")
-	}
+	a.sample = c.Int("sample-index")
 	a.maxTokensSet = c.IsSet("max-tokens")
 	var err error
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
@@ -236,9 +238,7 @@ func (a *app) configureReader(c *cli.Context) error {
 	case p.notes && a.provider == "extractive":
 		return command.Usagef("--reading con-separate: the extractive baseline reads no prompt, so it takes no notes")
 	}
-	if p.history.TopK = c.Int("history-sessions"); p.history.TopK < 0 {
-		return command.Usagef("--history-sessions must not be negative")
-	}
+	p.history.TopK = c.Int("history-sessions")
 	p.history.UserOnly = c.Bool("user-only")
 	switch v := c.String("history-tokens"); v {
 	case "none":

@@ -116,9 +116,6 @@ func (a *app) configureSequences(c *cli.Context) error {
 	if provider == "extractive" || !slices.Contains(model.Providers, provider) {
 		return command.Usagef("--judge-provider: unknown or unusable provider %q", provider)
 	}
-	if c.Int("judge-parse-retries") < 0 {
-		return command.Usagef("--judge-parse-retries: must not be negative")
-	}
 	client, err := a.judgeClient(c, provider, baseURL)
 	if err != nil {
 		return err
