@@ -154,8 +154,8 @@ out and counted.`,
 			if s := c.String("names"); s != "" {
 				cfg.names = strings.Split(s, ",")
 			}
-			if cfg.reps < 0 {
-				return command.Usagef("--bootstrap: must not be negative")
+			if err := command.NotNegative(c, "bootstrap"); err != nil {
+				return err
 			}
 			return runAgree(c.Args().Slice(), cfg, stdin, stdout, stderr)
 		},

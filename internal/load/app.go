@@ -113,10 +113,7 @@ func (a *app) configure(c *cli.Context) error {
 		a.sel.Types = strings.Split(t, ",")
 	}
 	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
-	if a.sel.Limit < 0 || a.sel.Sample < 0 {
-		return command.Usagef("--limit and --sample must not be negative")
-	}
-	return nil
+	return command.NotNegative(c, "limit", "sample")
 }
 
 func (a *app) action(c *cli.Context) error {
