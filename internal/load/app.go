@@ -23,7 +23,8 @@ import (
 const description = `qa-load reads benchmark files and writes one qapipe record per question as JSON Lines on
 stdout. Input files are positional arguments; none or "-" means stdin, which needs --format.
 Inputs may be gzip-compressed (known by their first bytes; a ".gz" suffix is ignored).
-Text must be UTF-8: a JSONL line or CSV row that is not is a bad item, a JSON document a failure.
+Text must be UTF-8 (or UTF-16 with its byte order mark): a JSONL line or CSV row that is not is a
+bad item, a JSON document a failure.
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see

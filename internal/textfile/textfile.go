@@ -1,6 +1,7 @@
 // Package textfile reads the text files users hand the commands, records and benchmark files as
 // well as prompts, keys, prices and maps, as their editors and tools leave them: gzip-compressed
-// or not, with or without a UTF-8 byte order mark.
+// or not, with or without a UTF-8 byte order mark, or in UTF-16 with its byte order mark (what
+// Windows PowerShell 5's ">" writes).
 package textfile
 
 import (
@@ -11,13 +12,16 @@ import (
 	"os"
 
 	"github.com/qapipe/qapipe/pkg/record"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
-// NewReader returns a reader of the text r holds: decompressed when r is gzip data (it begins
-// with gzip's magic bytes 1F 8B, whatever the file is called), and without the UTF-8 byte order
-// mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders
-// reject. It reads the first bytes at the first Read; a gzip stream that is damaged is a read
-// error.
+// NewReader returns a reader of the text r holds, in UTF-8: decompressed when r is gzip data (it
+// begins with gzip's magic bytes 1F 8B, whatever the file is called), without the UTF-8 byte
+// order mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders
+// reject, and decoded from UTF-16 when it begins with a UTF-16 byte order mark (FF FE little-
+// endian, FE FF big-endian), as Python's json.loads decodes bytes. It reads the first bytes at
+// the first Read; a gzip stream that is damaged is a read error.
 func NewReader(r io.Reader) io.Reader { return &textReader{r: r} }
 
 type textReader struct {
@@ -46,6 +50,9 @@ func (t *textReader) Read(p []byte) (int, error) {
 			t.r, t.head = &textReader{r: zr, plain: true}, nil // the BOM, if any, is in the decompressed text
 		case string(t.head) == "\ufeff":
 			t.head = nil
+		case n >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff):
+			dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder() // the mark decides the order
+			t.r, t.head = transform.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r), dec), nil
 		}
 	}
 	if t.err != nil {

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
 )
 
 // TestNewReader: a UTF-8 byte order mark at the start is dropped, nothing else.
@@ -88,6 +91,42 @@ func TestNewReaderGzip(t *testing.T) {
 	}
 }
 
+// utf16 is s in UTF-16 with its byte order mark, little-endian or big-endian.
+func utf16(t testing.TB, s string, big bool) string {
+	order := unicode.LittleEndian
+	if big {
+		order = unicode.BigEndian
+	}
+	out, err := unicode.UTF16(order, unicode.UseBOM).NewEncoder().String(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestNewReaderUTF16: text that begins with a UTF-16 byte order mark (Windows PowerShell 5's ">"
+// writes it) is decoded to UTF-8, gzip-compressed or not; without the mark it is not UTF-16.
+func TestNewReaderUTF16(t *testing.T) {
+	const text = "{\"id\":\"é😀\"}\n{\"id\":2}\n"
+	for _, tc := range []struct{ name, in, want string }{
+		{"little-endian", utf16(t, text, false), text},
+		{"big-endian", utf16(t, text, true), text},
+		{"gzip", gz(t, utf16(t, text, false)), text},
+		{"mark only", "\xff\xfe", ""},
+		{"half a mark", "\xff", "\xff"},
+	} {
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(tc.in),
+			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
+		} {
+			got, err := io.ReadAll(NewReader(r))
+			if err != nil || string(got) != tc.want {
+				t.Errorf("NewReader(%s) %s = %q, %v; want %q", tc.name, name, got, err, tc.want)
+			}
+		}
+	}
+}
+
 func TestReadFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, data := range map[string]string{"key.txt": "\ufeffsk-1\n", "key.txt.gz": gz(t, "\ufeffsk-2\n"), "plain.txt": "x\ufeff"} {
@@ -123,10 +162,21 @@ func FuzzNewReader(f *testing.F) {
 	f.Add([]byte("\ufeffx\n"), true)
 	f.Fuzz(func(t *testing.T, data []byte, compress bool) {
 		in, want := string(data), strings.TrimPrefix(string(data), "\ufeff")
+		if strings.HasPrefix(in, "\xff\xfe") || strings.HasPrefix(in, "\xfe\xff") {
+			return // a UTF-16 byte order mark: read as UTF-16, which they are not
+		}
 		if compress {
 			in = gz(t, string(data))
 		} else if strings.HasPrefix(in, "\x1f\x8b") {
 			return // gzip's magic bytes: read as gzip, which they are not
+		}
+		if utf8.Valid(data) { // and in UTF-16, it comes back
+			for _, big := range []bool{false, true} {
+				got, err := io.ReadAll(NewReader(strings.NewReader(utf16(t, want, big))))
+				if err != nil || string(got) != want {
+					t.Fatalf("NewReader(UTF-16 of %q, big-endian %v) = %q, %v", want, big, got, err)
+				}
+			}
 		}
 		for name, r := range map[string]io.Reader{
 			"whole":   strings.NewReader(in),
