@@ -3,6 +3,7 @@ package textfile
 import (
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -28,14 +29,20 @@ func TestNewReader(t *testing.T) {
 		{"\xef\xbb", "\xef\xbb"},     // a cut mark is data
 		{"\xef\xbbx", "\xef\xbbx"},
 	} {
-		for name, r := range map[string]io.Reader{
-			"whole":   strings.NewReader(tc.in),
-			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
-		} {
-			got, err := io.ReadAll(NewReader(r))
-			if err != nil || string(got) != tc.want {
-				t.Errorf("NewReader(%q) %s = %q, %v; want %q", tc.in, name, got, err, tc.want)
-			}
+		checkRead(t, fmt.Sprintf("%q", tc.in), tc.in, tc.want)
+	}
+}
+
+// checkRead reads in through NewReader whole and a byte at a time, and wants want both ways.
+func checkRead(t *testing.T, label, in, want string) {
+	t.Helper()
+	for name, r := range map[string]io.Reader{
+		"whole":   strings.NewReader(in),
+		"onebyte": iotest.OneByteReader(strings.NewReader(in)),
+	} {
+		got, err := io.ReadAll(NewReader(r))
+		if err != nil || string(got) != want {
+			t.Errorf("NewReader(%s) %s = %q, %v; want %q", label, name, got, err, want)
 		}
 	}
 }
@@ -73,15 +80,7 @@ func TestNewReaderGzip(t *testing.T) {
 		{gz(t, "a\n", "b\n"), "a\nb\n"},
 		{gz(t, ""), ""},
 	} {
-		for name, r := range map[string]io.Reader{
-			"whole":   strings.NewReader(tc.in),
-			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
-		} {
-			got, err := io.ReadAll(NewReader(r))
-			if err != nil || string(got) != tc.want {
-				t.Errorf("NewReader(gzip of %q) %s = %q, %v", tc.want, name, got, err)
-			}
-		}
+		checkRead(t, fmt.Sprintf("gzip of %q", tc.want), tc.in, tc.want)
 	}
 	whole := gz(t, strings.Repeat("line\n", 1000))
 	for _, bad := range []string{"\x1f\x8b", "\x1f\x8bxxxxxxxxxxxxxxxx", whole[:len(whole)/2]} {
@@ -115,15 +114,7 @@ func TestNewReaderUTF16(t *testing.T) {
 		{"mark only", "\xff\xfe", ""},
 		{"half a mark", "\xff", "\xff"},
 	} {
-		for name, r := range map[string]io.Reader{
-			"whole":   strings.NewReader(tc.in),
-			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
-		} {
-			got, err := io.ReadAll(NewReader(r))
-			if err != nil || string(got) != tc.want {
-				t.Errorf("NewReader(%s) %s = %q, %v; want %q", tc.name, name, got, err, tc.want)
-			}
-		}
+		checkRead(t, tc.name, tc.in, tc.want)
 	}
 }
 
