@@ -340,6 +340,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p)})
 		}
 		agg.add(r.o)
+		agg.addID(r.rec.ID)
 		corpus.add(r.o.typ, r.o.corpus)
 		if r.mismatch != nil {
 			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush

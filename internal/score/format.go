@@ -24,11 +24,14 @@ type Summary struct {
 	BadLines     int  `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.
-	MetricErrors int     `json:"metric_errors,omitempty"`
-	Bootstrap    int     `json:"bootstrap"`
-	Seed         uint64  `json:"seed"`
-	Level        float64 `json:"level"`
-	Overall      *Group  `json:"overall"`
+	MetricErrors int `json:"metric_errors,omitempty"`
+	// RepeatedIDs counts records whose id an earlier record had (an input given twice, say):
+	// each still counts in every figure; omitted when 0.
+	RepeatedIDs int     `json:"repeated_ids,omitempty"`
+	Bootstrap   int     `json:"bootstrap"`
+	Seed        uint64  `json:"seed"`
+	Level       float64 `json:"level"`
+	Overall     *Group  `json:"overall"`
 	// ByType is omitted when no record has a type.
 	ByType      map[string]*Group `json:"by_type,omitempty"`
 	LoCoMo      *LoCoMo           `json:"locomo,omitempty"`

@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"hash/fnv"
+	"hash/maphash"
 	"maps"
 	"math"
 	"slices"
@@ -24,7 +25,9 @@ const minReliable = 30
 type aggregator struct {
 	names        []string
 	errorsAsZero bool
-	keep         bool // keep the values, for a summary
+	keep         bool     // keep the values, for a summary
+	ids          []uint64 // the records' id hashes, for a summary (repeated ids)
+	idSeed       maphash.Seed
 	records      int
 	failed       int
 	unscored     int
@@ -59,7 +62,20 @@ func (m meanAcc) mean() *float64 {
 // wanted: without one only the counts are kept, so memory does not grow with the input.
 func newAggregator(names []string, errorsAsZero, keep bool) *aggregator {
 	return &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
-		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}}
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, idSeed: maphash.MakeSeed()}
+}
+
+// addID takes in a record's id, when a summary is kept: a repeated id is counted at the end.
+func (a *aggregator) addID(id string) {
+	if a.keep {
+		a.ids = append(a.ids, maphash.String(a.idSeed, id))
+	}
+}
+
+// repeatedIDs returns how many ids repeat an earlier one.
+func (a *aggregator) repeatedIDs() int {
+	slices.Sort(a.ids)
+	return len(a.ids) - len(slices.Compact(a.ids))
 }
 
 // add takes in one record's outcome.
@@ -121,7 +137,7 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 // summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed.
 func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
-		Unscored: a.unscored, BadLines: badLines, Bootstrap: reps, Seed: seed, Level: 0.95}
+		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: seed, Level: 0.95}
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored
@@ -299,6 +315,9 @@ func (s *Summary) warnings() {
 	}
 	if s.Unscored > 0 {
 		w = append(w, unscoredWarning(s.Unscored, s.Records))
+	}
+	if s.RepeatedIDs > 0 {
+		w = append(w, fmt.Sprintf("%d records repeat the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)", s.RepeatedIDs))
 	}
 	if n := maxCount(s.Overall); n > 0 && n < minReliable {
 		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
