@@ -21,7 +21,8 @@ const minReliable = 30
 // values, so the aggregator keeps one float64 per record per selected metric that applies to it:
 // 8 bytes × records × metrics, held once, in the record's type group (1M records × 20 metrics =
 // 160 MB). When the summary is computed the overall columns are assembled from the type groups,
-// so with more than one type the peak is twice that. Everything else is counts and sums.
+// so with more than one type the peak is twice that. Each record's id hash takes 8 bytes more
+// (repeated ids). Everything else is counts and sums.
 type aggregator struct {
 	names        []string
 	errorsAsZero bool
