@@ -75,7 +75,7 @@ func expectsAbstention(rec *record.Record) (bool, error) {
 	if abs || rec.Type == "adversarial" || rec.Type == "no_answer" {
 		return true, nil
 	}
-	if strings.EqualFold(rec.Dataset, "locomo") {
+	if rec.InDataset("locomo") {
 		cat, _, err := rec.LoCoMoCategory()
 		if err != nil {
 			return false, err

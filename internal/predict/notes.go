@@ -3,7 +3,6 @@ package predict
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -29,7 +28,7 @@ type spent struct {
 // takesNotes reports whether rec is read with notes: a LongMemEval record under con-separate
 // with the built-in prompts.
 func (p *prompter) takesNotes(rec *record.Record) bool {
-	return p.notes && p.custom == nil && strings.EqualFold(rec.Dataset, "longmemeval")
+	return p.notes && p.custom == nil && rec.InDataset("longmemeval")
 }
 
 // takeNotes asks for the notes on rec's history blocks and returns the reader prompt over them.

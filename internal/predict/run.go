@@ -231,7 +231,7 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 // request builds the model request for rec with the user prompt text.
 func (a *app) request(rec *record.Record, text string) model.Request {
 	maxTokens := a.maxTokens
-	if strings.EqualFold(rec.Dataset, "longmemeval") && a.prompts.custom == nil {
+	if rec.InDataset("longmemeval") && a.prompts.custom == nil {
 		maxTokens = a.genLength() // the reader's gen_length
 	}
 	req := a.chat(text, maxTokens)

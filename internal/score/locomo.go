@@ -1,8 +1,6 @@
 package score
 
 import (
-	"strings"
-
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -10,7 +8,7 @@ import (
 // locomoCategory returns the LoCoMo category number of a LoCoMo record (record.LoCoMoCategory);
 // decodeView has turned away LoCoMo records whose meta.category cannot be read.
 func locomoCategory(rec *record.Record) (int, bool) {
-	if !strings.EqualFold(rec.Dataset, "locomo") {
+	if !rec.InDataset("locomo") {
 		return 0, false
 	}
 	n, ok, _ := rec.LoCoMoCategory()

@@ -63,7 +63,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
 	o.locomoCat, _ = locomoCategory(rec)
-	if strings.EqualFold(rec.Dataset, "longmemeval") {
+	if rec.InDataset("longmemeval") {
 		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
 	}
 	var buf [8]float64

@@ -8,7 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -89,9 +88,9 @@ func decodeView(l line) (*record.Record, *record.Error) {
 		// they would drop or misfile it without a word.
 		var err error
 		switch {
-		case strings.EqualFold(rec.Dataset, "locomo"):
+		case rec.InDataset("locomo"):
 			_, _, err = rec.LoCoMoCategory()
-		case strings.EqualFold(rec.Dataset, "longmemeval"):
+		case rec.InDataset("longmemeval"):
 			_, err = rec.Abstention()
 		}
 		if err != nil {

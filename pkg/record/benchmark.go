@@ -12,6 +12,10 @@ import (
 // prompt, a judge and a score never disagree on what kind of question a record is, and a fact
 // that is present but unreadable is an error wherever it is read, never taken as absent.
 
+// InDataset reports whether r belongs to the named dataset. Names compare without regard to case
+// ("LoCoMo" is locomo), so every stage picks a benchmark's prompt, judge and scores alike.
+func (r *Record) InDataset(name string) bool { return strings.EqualFold(r.Dataset, name) }
+
 // locomoTypes are the record types of LoCoMo's question categories. The numbering is LoCoMo's
 // own and not in name order: 4 is single-hop.
 var locomoTypes = [...]string{1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}

@@ -119,3 +119,20 @@ func FuzzFacts(f *testing.F) {
 		}
 	})
 }
+
+func TestInDataset(t *testing.T) {
+	for _, c := range []struct {
+		dataset, name string
+		want          bool
+	}{
+		{"locomo", "locomo", true},
+		{"LoCoMo", "locomo", true},
+		{"LONGMEMEVAL", "longmemeval", true},
+		{"locomo10", "locomo", false},
+		{"", "locomo", false},
+	} {
+		if got := (&Record{Dataset: c.dataset}).InDataset(c.name); got != c.want {
+			t.Errorf("Record{Dataset: %q}.InDataset(%q) = %v, want %v", c.dataset, c.name, got, c.want)
+		}
+	}
+}
