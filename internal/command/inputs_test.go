@@ -94,6 +94,27 @@ func TestCountLines(t *testing.T) {
 	}
 }
 
+func TestInputSize(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.WriteFile(a, []byte("12345"), 0o644)
+	os.WriteFile(b, []byte("123"), 0o644)
+	for _, tc := range []struct {
+		inputs []string
+		want   int64
+	}{
+		{[]string{a, b}, 8},
+		{[]string{a, "-"}, -1},
+		{[]string{a, dir}, -1}, // a directory
+		{[]string{filepath.Join(dir, "missing")}, -1},
+		{nil, -1},
+	} {
+		if got := inputSize(tc.inputs); got != tc.want {
+			t.Errorf("inputSize(%q) = %d, want %d", tc.inputs, got, tc.want)
+		}
+	}
+}
+
 // TestProgressTerminalOnly: a bar is drawn only on a terminal; a pipe, a file or a buffer (logs,
 // CI) gets none. (On a terminal it was checked by hand under script(1).)
 func TestProgressTerminalOnly(t *testing.T) {

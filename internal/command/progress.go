@@ -33,20 +33,25 @@ func ByteProgress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 	if !terminal(stderr) {
 		return nil
 	}
-	total := int64(0)
+	return progressbar.NewOptions64(inputSize(inputs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
+}
+
+// inputSize returns the total size of the named inputs, or -1 if there are none or one is stdin
+// ("-") or not a regular file.
+func inputSize(inputs []string) int64 {
+	if len(inputs) == 0 {
+		return -1
+	}
+	var n int64
 	for _, name := range inputs {
 		fi, err := os.Stat(name)
 		if name == "-" || err != nil || !fi.Mode().IsRegular() {
-			total = -1
-			break
+			return -1
 		}
-		total += fi.Size()
+		n += fi.Size()
 	}
-	if len(inputs) == 0 {
-		total = -1
-	}
-	return progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
-		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
+	return n
 }
 
 // terminal reports whether w is a terminal.
