@@ -183,13 +183,21 @@ type Input struct {
 
 // OpenInputs calls fn for each positional argument in turn ("-" or none means stdin), each read
 // through textfile.NewReader: decompressed if it is gzip data, without a leading byte order mark.
-func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
+// A non-nil count is written every byte as it is read, before decompression, so that it can
+// count them against the files' sizes (a ByteProgress bar).
+func OpenInputs(args []string, stdin io.Reader, count io.Writer, fn func(Input) error) error {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
+	open := func(r io.Reader) io.Reader {
+		if count != nil {
+			r = io.TeeReader(r, count)
+		}
+		return textfile.NewReader(r)
+	}
 	for _, a := range args {
 		if a == "-" {
-			if err := fn(Input{Name: "", R: textfile.NewReader(stdin)}); err != nil {
+			if err := fn(Input{Name: "", R: open(stdin)}); err != nil {
 				return err
 			}
 			continue
@@ -198,7 +206,7 @@ func OpenInputs(args []string, stdin io.Reader, fn func(Input) error) error {
 		if err != nil {
 			return err
 		}
-		err = fn(Input{Name: a, R: textfile.NewReader(f)})
+		err = fn(Input{Name: a, R: open(f)})
 		f.Close()
 		if err != nil {
 			return err

@@ -15,17 +15,26 @@ import (
 )
 
 // TestOpenInputsText: every input, named file or stdin, is read through textfile.NewReader
-// (whose own tests cover gzip): here a byte order mark on each goes.
+// (whose own tests cover gzip): here a byte order mark on each goes, and the gzip file is
+// decompressed. The count sees the bytes as they are stored, the sizes a ByteProgress bar
+// counts against.
 func TestOpenInputsText(t *testing.T) {
 	dir := t.TempDir()
-	first, second := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	for _, p := range []string{first, second} {
-		if err := os.WriteFile(p, []byte("\ufeff"+filepath.Base(p)+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	first, second := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl.gz")
+	if err := os.WriteFile(first, []byte("\ufeffa.jsonl\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
+	var zipped bytes.Buffer
+	zw := gzip.NewWriter(&zipped)
+	zw.Write([]byte("\ufeffb.jsonl\n")) //nolint:errcheck // a bytes.Buffer
+	zw.Close()                          //nolint:errcheck
+	if err := os.WriteFile(second, zipped.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdin := "\ufeffc\n"
 	var got []string
-	err := OpenInputs([]string{first, "-", second}, strings.NewReader("\ufeffc\n"), func(in Input) error {
+	var count bytes.Buffer
+	err := OpenInputs([]string{first, "-", second}, strings.NewReader(stdin), &count, func(in Input) error {
 		b, err := io.ReadAll(in.R)
 		got = append(got, in.DisplayName()+": "+string(b))
 		return err
@@ -33,6 +42,9 @@ func TestOpenInputsText(t *testing.T) {
 	want := []string{first + ": a.jsonl\n", "stdin: c\n", second + ": b.jsonl\n"}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("OpenInputs read %q, %v; want %q", got, err, want)
+	}
+	if n, want := count.Len(), len("\ufeffa.jsonl\n")+len(stdin)+zipped.Len(); n != want {
+		t.Errorf("OpenInputs counted %d bytes, want %d (the stored bytes)", n, want)
 	}
 }
 
@@ -116,7 +128,7 @@ func TestInputSize(t *testing.T) {
 }
 
 // TestProgressTerminalOnly: a bar is drawn only on a terminal; a pipe, a file or a buffer (logs,
-// CI) gets none. (On a terminal it was checked by hand under script(1).)
+// CI) gets none. TestProgressOnTerminal draws them on one.
 func TestProgressTerminalOnly(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
 	if err != nil {

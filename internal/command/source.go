@@ -23,7 +23,7 @@ type Source struct {
 // Each calls fn for every good record of every input, in order. It returns fn's first error, a
 // fatal read error, or (with Strict) the first bad line.
 func (s *Source) Each(fn func(*record.Record) error) error {
-	return OpenInputs(s.Args, s.Stdin, func(in Input) error {
+	return OpenInputs(s.Args, s.Stdin, nil, func(in Input) error {
 		rd := record.NewReader(in.R, in.DisplayName())
 		if s.MaxLine > 0 {
 			rd.SetMaxLine(s.MaxLine)

@@ -42,7 +42,8 @@ LongMemEval's judge accuracies.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
-scores; the summary counts it separately and leaves it out unless --errors-as-zero.
+scores; the summary counts it separately and leaves it out unless --errors-as-zero. On a
+terminal, a progress bar of the bytes read goes to stderr.
 
 METRICS:
 {metrics}
@@ -374,7 +375,16 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return nil
 		}
 	}
-	serr := stream(ctx, cfg.inputs, stdin, cfg.maxLine, cfg.jobs, process, emit)
+	var count io.Writer
+	bar := command.ByteProgress(stderr, cfg.inputs)
+	if bar != nil {
+		count = bar
+	}
+	serr := stream(ctx, cfg.inputs, stdin, count, cfg.maxLine, cfg.jobs, process, emit)
+	if bar != nil {
+		bar.Finish()
+		fmt.Fprintln(stderr)
+	}
 	if serr == nil && len(pending) > 0 {
 		serr = flush()
 	}

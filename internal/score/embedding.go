@@ -115,7 +115,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 		return nil
 	}
 	var refs [][]string
-	err := command.OpenInputs(inputs, nil, func(in command.Input) error {
+	err := command.OpenInputs(inputs, nil, nil, func(in command.Input) error {
 		rd := record.NewReader(in.R, in.DisplayName())
 		rd.SetMaxLine(maxLine)
 		for {

@@ -35,12 +35,13 @@ type result struct {
 
 // stream reads every input line, processes lines concurrently with process (at most jobs at a
 // time), and calls emit with the results in input order. At most window results wait to be
-// emitted, so memory is bounded by the window, not by the input.
+// emitted, so memory is bounded by the window, not by the input. A non-nil count is written the
+// input's bytes as they are read (command.OpenInputs).
 //
 // Note: decoding and encoding run in the workers, not in the reader, because they cost as much as
 // most metrics; the reader only frames lines. internal/pipeline did not exist when this was
 // written, and this is small enough to keep private.
-func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs int,
+func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writer, maxLine, jobs int,
 	process func(line) result, emit func(result) error) error {
 	window := 4 * jobs
 	g, ctx := errgroup.WithContext(ctx)
@@ -64,7 +65,7 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, maxLine, jobs
 	g.Go(func() error {
 		defer close(futures)
 		defer close(tasks)
-		return command.OpenInputs(inputs, stdin, func(in command.Input) error {
+		return command.OpenInputs(inputs, stdin, count, func(in command.Input) error {
 			rd := record.NewReader(in.R, in.DisplayName())
 			if maxLine > 0 {
 				rd.SetMaxLine(maxLine)

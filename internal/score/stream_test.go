@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -168,6 +169,22 @@ func TestGzipInput(t *testing.T) {
 	if err != nil || out.String() != want {
 		t.Errorf("Run(gzip file) = %v, %q; stderr %q; want %q", err, out.String(), errs.String(), want)
 	}
+}
+
+// TestProgressBar: on a terminal qa-score draws a bar of the bytes it has read against the input
+// files' sizes (here a gzip file's stored bytes); the records on stdout are as without it.
+func TestProgressBar(t *testing.T) {
+	var plain bytes.Buffer
+	zw := gzip.NewWriter(&plain)
+	for i := range 2000 {
+		fmt.Fprintf(zw, `{"schema":1,"id":"q%d","question":"q","answers":["x y"],"prediction":{"text":"x"}}`+"\n", i)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "run.jsonl.gz")
+	if err := os.WriteFile(path, plain.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	clitest.ProgressBar(t, Run, []string{"qa-score", "--metrics", "f1", "--summary", "-", path}, "B/s)")
 }
 
 // TestFailedRunLeavesNoSummary: the summary file is created before the work (so that a bad path
