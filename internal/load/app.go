@@ -186,36 +186,30 @@ func (a *app) loadAll(files []string) error {
 }
 
 func (a *app) loadFile(name string) error {
-	in := Input{R: a.stdin}
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		in = Input{Name: name, R: f}
-	}
+	var count io.Writer
 	if a.bar != nil {
-		in.R = io.TeeReader(in.R, a.bar)
+		count = a.bar
 	}
-	br := bufio.NewReaderSize(textfile.NewReader(in.R), 1<<16)
-	in.R = br
-	format := a.format
-	if format == "" {
-		head, err := br.Peek(1 << 16)
-		if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-			return fmt.Errorf("read %s: %w", in.DisplayName(), err) // a damaged gzip file, say
+	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
+		br := bufio.NewReaderSize(in.R, 1<<16)
+		in.R = br
+		format := a.format
+		if format == "" {
+			head, err := br.Peek(1 << 16)
+			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+				return fmt.Errorf("read %s: %w", in.DisplayName(), err) // a damaged gzip file, say
+			}
+			if format = Detect(name, head); format == "" {
+				return command.Usagef("%s: cannot detect the format; use --format", name)
+			}
 		}
-		if format = Detect(name, head); format == "" {
-			return command.Usagef("%s: cannot detect the format; use --format", name)
+		load, err := LoaderFor(format)
+		if err != nil {
+			return command.Usagef("--format: %v", err)
 		}
-	}
-	load, err := LoaderFor(format)
-	if err != nil {
-		return command.Usagef("--format: %v", err)
-	}
-	a.generic = format == "jsonl" || format == "csv"
-	return load(in, a.opt, a.emit)
+		a.generic = format == "jsonl" || format == "csv"
+		return load(in, a.opt, a.emit)
+	})
 }
 
 func (a *app) loadEvaLearn(files []string) error {

@@ -15,28 +15,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// Input is one input stream: a named file or standard input (Name "").
-type Input struct {
-	Name string
-	R    io.Reader
-}
-
-// DisplayName is how the input is named in messages: its file name, or "stdin".
-func (in Input) DisplayName() string {
-	if in.Name == "" {
-		return "stdin"
-	}
-	return in.Name
-}
+// Input is one input stream: a named file or standard input (Name ""), as every command opens
+// them.
+type Input = command.Input
 
 // Emit receives either a record or a bad item (a *record.Error, rec nil). Returning an error stops
 // the loader, which returns that error.
