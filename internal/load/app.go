@@ -29,11 +29,13 @@ bad item, a JSON document a failure.
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
 --map; a warning counts their records that come out with no answers, or with Chinese characters
-and no lang: see --lang). Without --format the format is detected from each file's name and first
-bytes. longmemeval also reads LongMemEval's
-retrieval logs (its run_retrieval.py output): each entry's ranking is kept as
-meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or flat-turn, and with --context
-full the ranked items' texts as meta.retrieval_texts, for its --key-expansion readings.
+and no lang: see --lang), records (qapipe records as any stage writes them, passed through whole,
+prediction, judgments and scores included: to select from a saved run). Without --format the
+format is detected from each file's name and first bytes; a first line with a schema and an id
+is records. longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output):
+each entry's ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever
+flat-session or flat-turn, and with --context full the ranked items' texts as
+meta.retrieval_texts, for its --key-expansion readings.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N keeps the N records

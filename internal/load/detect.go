@@ -7,7 +7,9 @@ import (
 )
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
-// or returns "" when it cannot tell. Content wins over the name, except that a SQuAD-layout file
+// or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
+// numeric schema and a string id) is records, whatever its name. Otherwise content wins over the
+// name, except that a SQuAD-layout file
 // is cmrc2018 when its name says cmrc or its text is Chinese. When the content says nothing, a
 // benchmark's name in the file name decides, then the extension (.jsonl, .csv). A ".gz" suffix
 // is ignored: head is the decompressed text (textfile.NewReader).
@@ -15,6 +17,8 @@ func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(name, ".gz")))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
 	switch {
+	case isRecordLine(head):
+		return "records"
 	case has("gpt4judge") || has("gpt4res") || has("position_in_sequence"):
 		return "evalearn-results"
 	case has("question_ids") || strings.HasPrefix(base, "evalearn_"):
@@ -45,4 +49,19 @@ func Detect(name string, head []byte) string {
 		return "jsonl"
 	}
 	return ""
+}
+
+// isRecordLine reports whether the first non-blank line of head is a whole JSON object with a
+// numeric "schema" and a string "id" at its top level: a line qapipe wrote.
+func isRecordLine(head []byte) bool {
+	head = bytes.TrimLeft(head, " \t\r\n")
+	line, _, found := bytes.Cut(head, []byte("\n"))
+	if !found && len(head) == 1<<16 {
+		return false // the line goes on past what was read
+	}
+	var probe struct {
+		Schema *float64 `json:"schema"`
+		ID     *string  `json:"id"`
+	}
+	return jsonUnmarshal(line, &probe) == nil && probe.Schema != nil && probe.ID != nil
 }

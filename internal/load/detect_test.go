@@ -47,6 +47,16 @@ func TestDetectByName(t *testing.T) {
 		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
 		{"data.json", `{"version": "v1.0", "data": [{"paragraphs": [{"context": "长江", "qas": []}]}]}`, "cmrc2018"},
 		{"mine.ndjson", `{"q": 1}`, "jsonl"},
+		// A first line qapipe wrote is records, whatever the name or the other keys say.
+		{"hotpotqa_run.jsonl", "\n" + `{"schema":1,"id":"hotpotqa:1","meta":{"supporting_facts":[],"_id":"x"}}` + "\n{", "records"},
+		{"evalearn_run.jsonl", `{"schema":1,"id":"e:1:1","rubric":"r","meta":{"prompt":"p","canonical_answer":"a"}}`, "records"},
+		{"out", `{"id":"x","schema":1.0}`, "records"},
+		{"run.jsonl", `{"schema":"1","id":"x"}`, "jsonl"},        // no number
+		{"run.jsonl", `{"schema":1,"id":7}`, "jsonl"},            // no string id
+		{"run.jsonl", `{"schema":1}`, "jsonl"},                   // no id
+		{"run.jsonl", `{"schema":1,"id":"x"`, "jsonl"},           // not a whole object
+		{"run.json", `[{"schema":1,"id":"x"}]`, ""},              // an array
+		{"run.jsonl", `{"meta":{"schema":1,"id":"x"}}`, "jsonl"}, // not at the top level
 		{"notes.txt", "hello", ""},
 	}
 	for _, tt := range tests {

@@ -44,7 +44,7 @@ type Loader func(in Input, opt Options, emit Emit) error
 // Formats returns every format name qa-load accepts, in the order --help shows them.
 func Formats() []string {
 	return []string{"hotpotqa", "squad", "cmrc2018", "locomo", "longmemeval", "evalearn",
-		"evalearn-results", "jsonl", "csv"}
+		"evalearn-results", "jsonl", "csv", "records"}
 }
 
 // ReadFile reads every record of the file at path with loader, for callers that want a small
@@ -89,6 +89,8 @@ func LoaderFor(format string) (Loader, error) {
 		return JSONL, nil
 	case "csv":
 		return CSV, nil
+	case "records":
+		return Records, nil
 	}
 	if slices.Contains(Formats(), format) {
 		return nil, fmt.Errorf("format %q reads a pair of files", format)

@@ -1,0 +1,35 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Records loads qapipe records, as any stage wrote them, whole: every field, the prediction, the
+// judgments and the scores included, and fields this schema does not know. It lets qa-load's
+// selection (--types, --shard, --sample, --limit) and --split/--lang work on a saved run. A line
+// that is no record is a bad item; --map does not apply.
+func Records(in Input, _ Options, emit Emit) error {
+	rd := record.NewReader(in.R, in.DisplayName())
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return nil
+		}
+		var bad *record.Error
+		switch {
+		case errors.As(err, &bad):
+			err = emit(nil, bad)
+		case err != nil:
+			return fmt.Errorf("read %s: %w", in.DisplayName(), err)
+		default:
+			err = emit(rec, nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
