@@ -87,7 +87,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format)", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
@@ -129,6 +129,9 @@ func (a *app) action(c *cli.Context) error {
 	}
 	if a.format == "" && slices.Contains(files, "-") {
 		return command.Usagef("reading stdin needs --format")
+	}
+	if err := a.mapApplies(files); err != nil {
+		return err
 	}
 	if c.Bool("summary") {
 		a.counts = make(map[[2]string]int)
@@ -230,6 +233,25 @@ func (a *app) loadEvaLearn(files []string) error {
 	}
 	defer sf.Close()
 	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, Input{Name: seqs, R: textfile.NewReader(sf)}, a.opt, a.emit)
+}
+
+// mapApplies returns a usage error when --map is given and a file is read in a format it does
+// not apply to (a benchmark's, or records): the mapping would be ignored, and a generic file
+// whose name says hotpotqa, say, would be misread without a word.
+func (a *app) mapApplies(files []string) error {
+	if len(a.opt.Map) == 0 {
+		return nil
+	}
+	for _, f := range files {
+		format := a.format
+		if format == "" {
+			format = detectFile(f)
+		}
+		if format != "" && format != "jsonl" && format != "csv" {
+			return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", f, format)
+		}
+	}
+	return nil
 }
 
 // detectFile detects the format of a named file from its name and first bytes.
