@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,4 +73,14 @@ func ProgressBar(t *testing.T, run command.RunFunc, args []string, want ...strin
 	if strings.Contains(logged.String(), "%") {
 		t.Errorf("%s: stderr that is no terminal shows %q, want no bar", args[0], logged.String())
 	}
+}
+
+// TempFile writes content to a file of that name in a fresh temporary folder and returns its path.
+func TempFile(t *testing.T, name string, content []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -1,8 +1,6 @@
 package command_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,10 +11,7 @@ import (
 // TestProgressOnTerminal draws both bars on a pseudo-terminal: Progress counts records against
 // the files' non-blank lines, ByteProgress bytes against the files' sizes.
 func TestProgressOnTerminal(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "in.jsonl")
-	if err := os.WriteFile(file, []byte("{}\n\n{}\n{}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file := clitest.TempFile(t, "in.jsonl", []byte("{}\n\n{}\n{}\n"))
 	tty, done := clitest.Terminal(t)
 	bar := command.Progress(tty, []string{file})
 	if bar == nil {

@@ -180,10 +180,7 @@ func TestProgressBar(t *testing.T) {
 		fmt.Fprintf(zw, `{"schema":1,"id":"q%d","question":"q","answers":["x y"],"prediction":{"text":"x"}}`+"\n", i)
 	}
 	zw.Close()
-	path := filepath.Join(t.TempDir(), "run.jsonl.gz")
-	if err := os.WriteFile(path, plain.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := clitest.TempFile(t, "run.jsonl.gz", plain.Bytes())
 	clitest.ProgressBar(t, Run, []string{"qa-score", "--metrics", "f1", "--summary", "-", path}, "B/s)")
 }
 
