@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/urfave/cli/v2"
 )
 
@@ -204,5 +205,28 @@ func TestNotNegative(t *testing.T) {
 		case tc.want != "" && (got == nil || got.Error() != tc.want || ExitCode(got) != ExitUsage):
 			t.Errorf("NotNegative(%q) = %v, want the usage error %q", tc.args, got, tc.want)
 		}
+	}
+}
+
+// TestSourceAt: At names the file and line of the record being handed to fn, across files and
+// past blank and bad lines, as a bad line is named.
+func TestSourceAt(t *testing.T) {
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	os.WriteFile(first, []byte(`{"schema":1,"id":"a1","question":"q","answers":[]}`+"\n\nnot json\n"+`{"schema":1,"id":"a4","question":"q","answers":[]}`+"\n"), 0o644)
+	os.WriteFile(second, []byte(`{"schema":1,"id":"b1","question":"q","answers":[]}`+"\n"), 0o644)
+	var stderr bytes.Buffer
+	src := &Source{Args: []string{first, second}, Stderr: &stderr, Prog: "test"}
+	var got []string
+	err := src.Each(func(r *record.Record) error {
+		got = append(got, src.At(r.ID, errors.New("odd")).Error())
+		return nil
+	})
+	want := []string{first + `:1 (id "a1"): odd`, first + `:4 (id "a4"): odd`, second + `:1 (id "b1"): odd`}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("At gave %q, %v; want %q", got, err, want)
+	}
+	if !strings.Contains(stderr.String(), first+":3: ") || src.Bad != 1 {
+		t.Errorf("bad line reported as %q, %d bad; want %s:3 and 1", stderr.String(), src.Bad, first)
 	}
 }

@@ -18,6 +18,7 @@ type Source struct {
 	Strict  bool
 	MaxLine int // 0 means record.DefaultMaxLine
 	Bad     int // bad lines seen so far
+	rd      *record.Reader
 }
 
 // Each calls fn for every good record of every input, in order. It returns fn's first error, a
@@ -28,6 +29,7 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 		if s.MaxLine > 0 {
 			rd.SetMaxLine(s.MaxLine)
 		}
+		s.rd = rd
 		for {
 			rec, err := rd.Read()
 			if err == io.EOF {
@@ -50,6 +52,17 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 			}
 		}
 	})
+}
+
+// At returns err as a *record.Error at the file and line of the record fn was called with, and
+// with its id: a problem with a record that decoded, reported the way bad lines are. It is
+// meant for fn's own use.
+func (s *Source) At(id string, err error) *record.Error {
+	e := &record.Error{ID: id, Err: err}
+	if s.rd != nil {
+		e.File, e.Line = s.rd.File(), s.rd.Line()
+	}
+	return e
 }
 
 // Err returns a BadRecordsError if any bad lines were seen, else nil.

@@ -130,7 +130,7 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		o, err := observe(r, cfg.Judge)
 		if errors.Is(err, ErrNoSequence) {
 			unplaced++
-			fmt.Fprintf(stderr, "qa-learncurve: record %q: %v; skipped\n", r.ID, err)
+			fmt.Fprintf(stderr, "qa-learncurve: %v; skipped\n", src.At(r.ID, err))
 			return nil
 		}
 		if j := r.Judgments[cfg.Judge]; j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "") {
@@ -138,7 +138,7 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		}
 		if r.Failed() {
 			failed++
-			fmt.Fprintf(stderr, "qa-learncurve: record %q: %s; counted as wrong\n", r.ID, failure(r))
+			fmt.Fprintf(stderr, "qa-learncurve: %v; counted as wrong\n", src.At(r.ID, errors.New(failure(r))))
 		}
 		g.Add(o)
 		return nil
