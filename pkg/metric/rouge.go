@@ -301,36 +301,36 @@ func (s *scratch) lcs(a, b []int32) int {
 
 // lcsBits computes the LCS length with bit vectors: V starts all ones over the positions of b,
 // each token x of a updates V' = (V + (V & M[x])) | (V &^ M[x]) where M[x] marks the positions of
-// x in b, and the LCS length is the number of zero bits of V.
+// x in b, and the LCS length is the number of zero bits of V. Ids are dense per call, so the
+// mask of an id is found by indexing, not by sorting and searching.
 func (s *scratch) lcsBits(a, b []int32) int {
 	m := len(b)
 	words := (m + 63) / 64
-	// Match masks for the distinct ids of b, found by binary search over the sorted (id, pos).
-	s.pos = s.pos[:0]
-	for j, id := range b {
-		s.pos = append(s.pos, uint64(uint32(id))<<32|uint64(j))
+	top := int32(-1)
+	for _, id := range b {
+		top = max(top, id)
 	}
-	slices.Sort(s.pos)
-	s.distinctIDs = s.distinctIDs[:0]
+	// maskOf[id] is 1 + the number of id's mask in s.masks, or 0 when id is not in b.
+	s.maskOf = growTo(s.maskOf[:0], int(top)+1)
 	s.masks = s.masks[:0]
-	for _, p := range s.pos {
-		id, j := int32(p>>32), int(uint32(p))
-		if n := len(s.distinctIDs); n == 0 || s.distinctIDs[n-1] != id {
-			s.distinctIDs = append(s.distinctIDs, id)
+	for j, id := range b {
+		k := s.maskOf[id]
+		if k == 0 {
 			s.masks = append(s.masks, make([]uint64, words)...)
+			k = int32(len(s.masks) / words)
+			s.maskOf[id] = k
 		}
-		base := (len(s.distinctIDs) - 1) * words
-		s.masks[base+j/64] |= 1 << (j % 64)
+		s.masks[int(k-1)*words+j/64] |= 1 << (j % 64)
 	}
 	v := append(s.v[:0], make([]uint64, words)...)
 	for w := range v {
 		v[w] = ^uint64(0)
 	}
 	for _, x := range a {
-		k, ok := slices.BinarySearch(s.distinctIDs, x)
-		if !ok {
+		if x < 0 || x > top || s.maskOf[x] == 0 {
 			continue // M is empty: V is unchanged
 		}
+		k := int(s.maskOf[x] - 1)
 		mask := s.masks[k*words : (k+1)*words]
 		var carry uint64
 		for w := range v {

@@ -162,15 +162,14 @@ type scratch struct {
 	keys     []uint64 // sorted n-gram keys
 	distinct []ngramCount
 	bounds   []int
-	// Bit-parallel LCS: sorted (id, position) pairs, distinct ids, their masks, the V vector.
-	pos         []uint64
-	distinctIDs []int32
-	masks, v    []uint64
-	row         []int32    // LCS dynamic-programming row
-	table       tokenTable // this call's token ids
-	grams       keyTable   // BLEU n-gram → index into distinct
-	tokIDs      keyTable   // BLEU token key → id
-	idToks      []span     // BLEU token of each id, in buf
+	// Bit-parallel LCS: each id's mask number, the masks, the V vector.
+	maskOf   []int32
+	masks, v []uint64
+	row      []int32    // LCS dynamic-programming row
+	table    tokenTable // this call's token ids
+	grams    keyTable   // BLEU n-gram → index into distinct
+	tokIDs   keyTable   // BLEU token key → id
+	idToks   []span     // BLEU token of each id, in buf
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
 	// it grows past internLimit.
 	stems map[string]string
