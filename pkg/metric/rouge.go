@@ -37,7 +37,7 @@ func Rouge(pred string, refs []string, stem bool) RougeScores {
 	}
 	s.keys = appendBigrams(s.keys[:0], s.ids)
 	nk := len(s.keys)
-	sortedKeys := false
+	counted := false // the prediction's bigrams are counted in s.grams and s.bigrams
 	for k, ref := range refs {
 		if slices.Contains(refs[:k], ref) {
 			continue // scores the same as before
@@ -50,12 +50,11 @@ func Rouge(pred string, refs []string, stem bool) RougeScores {
 		if nk*(len(s.keys)-nk) <= 256 {
 			o2 = s.pairOverlap(s.keys[:nk], s.keys[nk:])
 		} else {
-			if !sortedKeys {
-				slices.Sort(s.keys[:nk])
-				sortedKeys = true
+			if !counted {
+				s.countBigrams(s.keys[:nk])
+				counted = true
 			}
-			slices.Sort(s.keys[nk:])
-			o2 = overlapSorted(s.keys[:nk], s.keys[nk:])
+			o2 = s.bigramOverlap(s.keys[nk:])
 		}
 		r2 := fmeasure(o2, max(np-1, 0), max(len(rr)-1, 0))
 		var rl float64
@@ -89,6 +88,38 @@ func (s *scratch) unigramOverlap(ref []int32) int {
 	}
 	for _, id := range s.row {
 		s.counts[id]++
+	}
+	return n
+}
+
+// countBigrams counts the prediction's bigram keys: s.grams maps a key to its number in
+// s.bigrams, which holds its count.
+func (s *scratch) countBigrams(keys []uint64) {
+	s.grams.reset(len(keys))
+	s.bigrams = s.bigrams[:0]
+	for _, k := range keys {
+		if d, isNew := s.grams.insert(k, int32(len(s.bigrams))); isNew {
+			s.bigrams = append(s.bigrams, 1)
+		} else {
+			s.bigrams[d]++
+		}
+	}
+}
+
+// bigramOverlap returns Σ min(count in pred, count in ref) over the bigram keys of a reference,
+// with the prediction's counted by countBigrams, which it leaves as it found them.
+func (s *scratch) bigramOverlap(ref []uint64) int {
+	n := 0
+	s.row = s.row[:0] // counts taken, to put back
+	for _, k := range ref {
+		if d := s.grams.find(k); d >= 0 && s.bigrams[d] > 0 {
+			s.bigrams[d]--
+			s.row = append(s.row, d)
+			n++
+		}
+	}
+	for _, d := range s.row {
+		s.bigrams[d]++
 	}
 	return n
 }
@@ -235,24 +266,6 @@ func appendBigrams(dst []uint64, ids []int32) []uint64 {
 		dst = append(dst, uint64(uint32(ids[i-1]))<<32|uint64(uint32(ids[i])))
 	}
 	return dst
-}
-
-// overlapSorted returns Σ min(count in a, count in b) over the values of two sorted lists.
-func overlapSorted[T int32 | uint64](a, b []T) int {
-	n, i, j := 0, 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] < b[j]:
-			i++
-		case a[i] > b[j]:
-			j++
-		default:
-			n++
-			i++
-			j++
-		}
-	}
-	return n
 }
 
 // fmeasure is rouge-score's n-gram F from the overlap and the two n-gram counts.

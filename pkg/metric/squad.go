@@ -167,7 +167,8 @@ type scratch struct {
 	masks, v []uint64
 	row      []int32    // LCS dynamic-programming row
 	table    tokenTable // this call's token ids
-	grams    keyTable   // BLEU n-gram → index into distinct
+	grams    keyTable   // BLEU n-gram → index into distinct; ROUGE bigram → index into bigrams
+	bigrams  []int32    // ROUGE: the prediction's bigram counts
 	tokIDs   keyTable   // BLEU token key → id
 	idToks   []span     // BLEU token of each id, in buf
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
