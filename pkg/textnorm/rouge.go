@@ -1,6 +1,9 @@
 package textnorm
 
-import "slices"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // AppendRougeText appends to dst the tokens rouge-score's tokenizer (rouge_score/tokenize.py,
 // version 0.1.2) gives for text before stemming, each followed by one space. The tokens are the
@@ -8,17 +11,47 @@ import "slices"
 // non-ASCII letter and digit, separates tokens.
 func AppendRougeText(dst []byte, text string) []byte {
 	if isASCII(text) {
-		dst = slices.Grow(dst, len(text)+1)
-		w := len(dst)
-		dst = dst[:w+len(text)+1]
-		copy(dst[w:], text)
-		dst[len(dst)-1] = ' '
-		return rougeFilter(dst, w)
+		return appendRougeASCII(dst, text)
 	}
 	// Lower first: a few non-ASCII letters lower to ASCII (the Kelvin sign, İ).
 	start := len(dst)
 	dst = AppendLower(dst, text)
 	return rougeFilter(append(dst, ' '), start)
+}
+
+// appendRougeASCII is AppendRougeText for ASCII text. Runs of letters and digits are copied
+// eight bytes at a time, lowered by setting bit 0x20 (which digits have already), as
+// AppendSquadTokens copies words; FuzzRougeText holds it to rougeFilter.
+func appendRougeASCII(dst []byte, s string) []byte {
+	// The output is at most len(s)+1 bytes; eight more let a word be stored at its end.
+	dst = slices.Grow(dst, len(s)+9)
+	for i := 0; i < len(s); {
+		if !isRougeByte(s[i]) {
+			i++
+			continue
+		}
+		for i+8 <= len(s) {
+			w := load64(s, i)
+			n := asciiWordPrefix(w)
+			m := len(dst)
+			binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
+			dst = dst[:m+n]
+			if i += n; n < 8 {
+				break
+			}
+		}
+		for i < len(s) && isRougeByte(s[i]) {
+			dst = append(dst, s[i]|0x20)
+			i++
+		}
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// isRougeByte reports whether c is an ASCII letter or digit.
+func isRougeByte(c byte) bool {
+	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9'
 }
 
 // rougeFilter rewrites dst[start:] in place into its [a-z0-9] runs, each followed by one space,
