@@ -101,6 +101,43 @@ func TestClippedPaths(t *testing.T) {
 	}
 }
 
+// TestClippedOrders checks clippedOrders, whose orders above 1 skip the positions whose lower
+// order found nothing on the other side, against the map fallback order by order, on long texts
+// (the hash-table path) over alphabets small enough for matches at every order and large
+// enough for few.
+func TestClippedOrders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 300 {
+		s := new(scratch)
+		alphabet := 2 + rng.IntN(40)
+		hyp := 30 + rng.IntN(120)
+		total := hyp
+		var bounds []int
+		for range 1 + rng.IntN(3) {
+			total += rng.IntN(150)
+			bounds = append(bounds, total)
+		}
+		raw := make([]int32, total)
+		for i := range raw {
+			raw[i] = int32(rng.IntN(alphabet))
+		}
+		var want, got [4][2]int
+		for n := 1; n <= 4; n++ {
+			s.ids = append(s.ids[:0], raw...)
+			want[n-1][0], want[n-1][1] = s.clippedMap(n, hyp, bounds)
+		}
+		s.ids = append(s.ids[:0], raw...)
+		var num, den [4]int
+		s.clippedOrders(&num, &den, hyp, bounds)
+		for n := range got {
+			got[n] = [2]int{num[n], den[n]}
+		}
+		if got != want {
+			t.Fatalf("clippedOrders on %v / %v = %v, want %v", raw, bounds, got, want)
+		}
+	}
+}
+
 // TestRoundedExpLog checks the correctly rounded exp and log against values computed with
 // Python's decimal module at 80 digits and rounded once to float64.
 func TestRoundedExpLog(t *testing.T) {
