@@ -8,8 +8,9 @@
 //   - stdout, stderr, exit (the exit code): what the run must print and return;
 //   - "out NAME": the content $TMP/NAME must have after the run.
 //
-// $TMP (the case's temporary folder) and every Config.Vars name are expanded in args and put back
-// in the outputs, so archives do not depend on folders or ports. `go test -update` rewrites the
+// $TMP (the case's temporary folder), $VERSION (command.Version) and every Config.Vars name are
+// expanded in args and put back in the outputs, so archives do not depend on folders, ports or
+// the Go version. `go test -update` rewrites the
 // expected sections from what the run produced.
 //
 // Note: the five commands each had a copy of this runner; one copy keeps their archives alike.
@@ -65,7 +66,7 @@ func (c Config) runFile(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	vars := map[string]string{"$TMP": tmp}
+	vars := map[string]string{"$TMP": tmp, "$VERSION": command.Version()} // --help shows the version
 	for k, v := range c.Vars {
 		vars[k] = v
 	}

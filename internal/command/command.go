@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -94,7 +95,7 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 	app.Name = name
 	app.Usage = usage
 	app.Description = strings.TrimSpace(description) + "\n\n" + ExitCodesHelp
-	app.HideVersion = true
+	app.Version = Version()
 	app.Writer = stdout
 	app.ErrWriter = stderr
 	app.ExitErrHandler = func(*cli.Context, error) {}
@@ -111,6 +112,33 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 		return CheckInputs(c.Args().Slice())
 	}
 	return app
+}
+
+// Version is the qapipe build a command runs: the module version the go command recorded (a
+// release tag, or a pseudo-version naming the commit, "+dirty" when the tree had changes), else
+// the commit, else "(devel)"; then the Go version. It lets a saved result name what made it.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "(devel)"
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision":
+				rev = s.Value[:min(12, len(s.Value))]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				dirty = "+dirty"
+			}
+		}
+		if rev != "" {
+			v = "commit " + rev + dirty
+		}
+	}
+	return v + ", " + bi.GoVersion
 }
 
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or

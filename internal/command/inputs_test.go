@@ -3,10 +3,12 @@ package command
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -228,5 +230,22 @@ func TestSourceAt(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), first+":3: ") || src.Bad != 1 {
 		t.Errorf("bad line reported as %q, %d bad; want %s:3 and 1", stderr.String(), src.Bad, first)
+	}
+}
+
+// TestVersion: every command answers --version with the build's version and Go's, on stdout,
+// and does nothing else.
+func TestVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	app := NewApp("qa-x", "test", "", &stdout, &stderr)
+	ran := false
+	app.Action = func(*cli.Context) error { ran = true; return nil }
+	err := Execute(context.Background(), app, []string{"qa-x", "--version"})
+	want := "qa-x version " + Version() + "\n"
+	if err != nil || ran || stdout.String() != want || stderr.Len() > 0 {
+		t.Errorf("qa-x --version = %v, ran %v, stdout %q, stderr %q; want %q", err, ran, stdout.String(), stderr.String(), want)
+	}
+	if v := Version(); !strings.HasSuffix(v, ", "+runtime.Version()) || strings.HasPrefix(v, ",") {
+		t.Errorf("Version() = %q, want a version, then %s", v, runtime.Version())
 	}
 }
