@@ -10,8 +10,7 @@
 //
 // $TMP (the case's temporary folder), $VERSION (command.Version) and every Config.Vars name are
 // expanded in args and put back in the outputs, so archives do not depend on folders, ports or
-// the Go version. `go test -update` rewrites the
-// expected sections from what the run produced.
+// the Go version. `go test -update` rewrites the expected sections from what the run produced.
 //
 // Note: the five commands each had a copy of this runner; one copy keeps their archives alike.
 package clitest

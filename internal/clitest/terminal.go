@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
+
 	"github.com/qapipe/qapipe/internal/command"
 )
 

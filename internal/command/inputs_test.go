@@ -13,8 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestOpenInputsText: every input, named file or stdin, is read through textfile.NewReader
