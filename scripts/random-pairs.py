@@ -20,6 +20,10 @@ vocabulary and some inflected forms), scored by NLTK itself. It needs NLTK 3.8 (
 python3-nltk, run with /usr/bin/python3) and WordNet 3.0 (Debian: wordnet-base); --wordnet names
 the folder of its dict files, and a missing `lexnames` file is written into a copy.
 
+--long F makes a fraction F of the pairs long (hundreds of words, or of the squad family's
+pieces), so that the paths qa-score takes for long texts (hash tables, the bit-parallel LCS,
+BLEU's n-gram tables) are compared too; references then share a larger part of the prediction.
+
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
 FAIL; what counts is "differ 0" on the fields the family has.
 """
@@ -77,13 +81,14 @@ SQUAD_ALPHABET = [
 ]
 
 
-def squad_pairs(rng, n):
-    def text():
-        return "".join(rng.choice(SQUAD_ALPHABET) for _ in range(rng.randint(0, 12)))
+def squad_pairs(rng, n, long=0.0):
+    def text(pieces=12):
+        return "".join(rng.choice(SQUAD_ALPHABET) for _ in range(rng.randint(0, pieces)))
 
     for i in range(n):
-        pred = text()
-        refs = [text() for _ in range(rng.randint(1, 3))]
+        pieces = rng.randint(100, 1500) if rng.random() < long else 12
+        pred = text(pieces)
+        refs = [text(pieces) for _ in range(rng.randint(1, 3))]
         if rng.random() < 0.2:
             refs.append(pred)
         if rng.random() < 0.1:
@@ -193,15 +198,15 @@ def rouge_scores(pred, refs, stemmer):
     return expected
 
 
-def rouge_pairs(rng, n):
+def rouge_pairs(rng, n, long=0.0):
     from nltk.stem import porter
     stemmer = porter.PorterStemmer()
 
     vocab = golden_vocab()
 
-    def sentence():
+    def sentence(most=14):
         words = []
-        for _ in range(rng.randint(0, 14)):
+        for _ in range(rng.randint(0, most)):
             x = rng.random()
             w = rng.choice(vocab) if x < 0.6 else rng.choice(ROUGE_PIECES)
             if x > 0.95:
@@ -210,20 +215,21 @@ def rouge_pairs(rng, n):
         return rng.choice([" ", " ", "  ", "\t"]).join(words)
 
     for _ in range(n):
-        pred, other = sentence(), sentence().split()
+        most = rng.randint(40, 400) if rng.random() < long else 14
+        pred, other = sentence(most), sentence(most).split()
         refs = []
         for _ in range(rng.randint(1, 3)):
-            words = pred.split()[:rng.randint(0, 10)] + other[:rng.randint(0, 5)]
+            words = pred.split()[:rng.randint(0, max(10, most))] + other[:rng.randint(0, max(5, most // 3))]
             # Inflect some words, so that stemmed and unstemmed scores part.
             words = [w + rng.choice(SUFFIXES) if rng.random() < 0.25 else w for w in words]
             if rng.random() < 0.3:
                 rng.shuffle(words)
-            refs.append(" ".join(words) if rng.random() < 0.9 else sentence())
+            refs.append(" ".join(words) if rng.random() < 0.9 else sentence(most))
         expected = rouge_scores(pred, refs, stemmer)
         yield pred, refs, expected
 
 
-def nltk_pairs(rng, n, wordnet_dir):
+def nltk_pairs(rng, n, wordnet_dir, long=0.0):
     import warnings
     warnings.filterwarnings("ignore")
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
@@ -240,20 +246,21 @@ def nltk_pairs(rng, n, wordnet_dir):
              "automobile", "auto", "dogs", "cad", "went", "gone", "Was", "is", "are", "the", "a", "an",
              "of", "US", "America", "happily", "happier"]
 
-    def sentence():
-        words = [rng.choice(vocab) if rng.random() < 0.7 else rng.choice(forms) for _ in range(rng.randint(0, 14))]
+    def sentence(most=14):
+        words = [rng.choice(vocab) if rng.random() < 0.7 else rng.choice(forms) for _ in range(rng.randint(0, most))]
         return " ".join(w.upper() if rng.random() < 0.05 else w for w in words)
 
     method1 = SmoothingFunction().method1
     for _ in range(n):
-        pred, other = sentence(), sentence().split()
+        most = rng.randint(40, 400) if rng.random() < long else 14
+        pred, other = sentence(most), sentence(most).split()
         refs = []
         for _ in range(rng.randint(1, 3)):
             # References share words with the prediction, so that matches happen.
-            words = pred.split()[:rng.randint(0, 10)] + other[:rng.randint(0, 5)]
+            words = pred.split()[:rng.randint(0, max(10, most))] + other[:rng.randint(0, max(5, most // 3))]
             if rng.random() < 0.3:
                 rng.shuffle(words)
-            refs.append(" ".join(words) if rng.random() < 0.9 else sentence())
+            refs.append(" ".join(words) if rng.random() < 0.9 else sentence(most))
         r = [x.lower().split() for x in refs]
         h = pred.lower().split()
         yield pred, refs, {
@@ -271,14 +278,15 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict folder (nltk family)")
+    ap.add_argument("--long", type=float, default=0.0, help="fraction of long pairs (0 to 1)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     if a.family == "squad":
-        pairs = squad_pairs(rng, a.n)
+        pairs = squad_pairs(rng, a.n, a.long)
     elif a.family == "rouge":
-        pairs = rouge_pairs(rng, a.n)
+        pairs = rouge_pairs(rng, a.n, a.long)
     else:
-        pairs = nltk_pairs(rng, a.n, a.wordnet)
+        pairs = nltk_pairs(rng, a.n, a.wordnet, a.long)
     for i, (pred, refs, expected) in enumerate(pairs):
         json.dump({"id": "%s%d" % (a.family, i), "prediction": pred, "references": refs, "lang": "en",
                    "expected": expected}, sys.stdout, ensure_ascii=False)
