@@ -74,12 +74,20 @@ judgment's replies, cached or not (as qa-predict prices predictions), from a bui
 ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens); an
 unknown model's cost_usd is left empty. Token and cost totals go to stderr.
 
+DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
+given). It writes, instead of the records, one JSON line per record in input order: the request
+judging would send (mode, template, prompt_sha256, model, temperature, max_tokens,
+response_format, the messages byte for byte, and their o200k_base input_tokens), or the rule
+verdict, skip:true, already_judged:true or the error that judging would record. stderr counts the
+requests and input tokens per model, priced as above (input only: replies have no length yet).
+
 SUBCOMMAND:
    qa-judge agree [--names a,b] FILE...   agreement between judges (raw, Cohen's or Fleiss' kappa,
                                          bootstrap CIs, per type) and the disagreements
 
 Examples:
    qa-judge --mode rules preds.jsonl > judged.jsonl
+   qa-judge --dry-run --model gpt-4o-mini preds.jsonl | sed -n 1p   # the first request, unsent
    qa-judge --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl
    qa-judge --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl
    qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree`
@@ -95,6 +103,7 @@ type config struct {
 	strict         bool
 	maxLine        int
 	progress       bool
+	dryRun         bool
 	cache          *cache.Cache
 }
 
@@ -142,6 +151,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to the judge model when set (the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
+		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
 		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "when stderr is not a terminal, report progress there every 100 records (a terminal gets a progress bar anyway)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
@@ -152,7 +162,8 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	j := &Judge{Mode: c.String("mode"), Provider: c.String("provider"), Model: c.String("model"),
 		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
 	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), retryErrors: c.Bool("retry-errors"), allowSelfJudge: c.Bool("allow-self-judge"),
-		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress")}
+		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress"),
+		dryRun: c.Bool("dry-run")}
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
 	}
@@ -206,6 +217,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if !j.NeedsModel() {
 		j.Model = ""
 		return cfg, nil
+	}
+	if cfg.dryRun {
+		return cfg, nil // no client, no key: nothing is sent
 	}
 	if j.Model == "" {
 		if j.Mode == ModeAuto || j.Mode == "" {
@@ -285,6 +299,9 @@ type outcome struct {
 
 func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: cfg.inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge", Strict: cfg.strict, MaxLine: cfg.maxLine}
+	if cfg.dryRun {
+		return cfg.dryRunAll(ctx, src, stdout, stderr)
+	}
 	out := record.NewWriter(stdout)
 	var t tally
 	var done atomic.Int64
@@ -334,17 +351,26 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	return src.Err()
 }
 
+// passes reports whether rec goes through unjudged: it is judged under the name already, and
+// neither --force nor, for a failed judgment, --retry-errors asks for another; failed says
+// whether that judgment failed.
+func (cfg *config) passes(rec *record.Record) (pass, failed bool) {
+	jg, ok := rec.Judgments[cfg.name]
+	if !ok || cfg.force {
+		return false, false
+	}
+	failed = jg != nil && jg.Error != ""
+	return !failed || !cfg.retryErrors, failed
+}
+
 // judgeOne fills rec.Judgments[name]; it returns a usage error for self-judging.
 func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) error {
-	if jg, ok := rec.Judgments[cfg.name]; ok && !cfg.force {
-		failed := jg != nil && jg.Error != ""
-		if !failed || !cfg.retryErrors {
-			t.already.Add(1)
-			if failed {
-				t.carried.Add(1)
-			}
-			return nil
+	if pass, failed := cfg.passes(rec); pass {
+		t.already.Add(1)
+		if failed {
+			t.carried.Add(1)
 		}
+		return nil
 	}
 	j := cfg.judge
 	if p := rec.Prediction; p != nil && !cfg.allowSelfJudge && j.Client != nil && p.Model != "" &&

@@ -192,11 +192,8 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 	if mode == ModeRules {
 		mode = RulesMode
 	}
-	if rec.Prediction == nil {
-		return &record.Judgment{Mode: mode, Model: j.Model, Error: "no prediction to judge"}, nil
-	}
-	if rec.Prediction.Error != "" {
-		return &record.Judgment{Mode: mode, Model: j.Model, Error: "prediction failed: " + rec.Prediction.Error}, nil
+	if msg := unjudgeable(rec); msg != "" {
+		return &record.Judgment{Mode: mode, Model: j.Model, Error: msg}, nil
 	}
 	p, err := j.Plan(rec)
 	if err != nil {
@@ -216,6 +213,17 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 		return jg, nil
 	}
 	return jg, j.call(ctx, p, jg)
+}
+
+// unjudgeable returns why rec's prediction cannot be judged (none, or a failed one), or "".
+func unjudgeable(rec *record.Record) string {
+	switch {
+	case rec.Prediction == nil:
+		return "no prediction to judge"
+	case rec.Prediction.Error != "":
+		return "prediction failed: " + rec.Prediction.Error
+	}
+	return ""
 }
 
 // call asks the model, re-asking unparsable replies as distinct samples, and fills jg. Its usage

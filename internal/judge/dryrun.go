@@ -1,0 +1,137 @@
+package judge
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/goccy/go-json"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/o200k"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// dryRequest is one line of --dry-run output: what judging a record would do. Exactly one of
+// Messages (a model request), Rule, Skip, AlreadyJudged and Error is set.
+type dryRequest struct {
+	ID             string          `json:"id"`
+	Judge          string          `json:"judge"`
+	Mode           string          `json:"mode,omitempty"`
+	Template       string          `json:"template,omitempty"`
+	PromptSHA256   string          `json:"prompt_sha256,omitempty"`
+	Model          string          `json:"model,omitempty"`
+	Temperature    *float64        `json:"temperature,omitempty"`
+	MaxTokens      int             `json:"max_tokens,omitempty"`
+	ResponseFormat string          `json:"response_format,omitempty"`
+	Messages       []model.Message `json:"messages,omitempty"`
+	InputTokens    int             `json:"input_tokens,omitempty"` // o200k_base tokens of the messages' text
+	Rule           *dryRule        `json:"rule,omitempty"`
+	Skip           bool            `json:"skip,omitempty"`
+	AlreadyJudged  bool            `json:"already_judged,omitempty"`
+	Error          string          `json:"error,omitempty"`
+}
+
+type dryRule struct {
+	Score     float64 `json:"score"`
+	Label     string  `json:"label"`
+	Reasoning string  `json:"reasoning,omitempty"`
+}
+
+// dryTally counts a dry run's requests and their input tokens by model ("" when none was given).
+type dryTally struct {
+	requests, tokens    map[string]int
+	rule, skip, already int
+	errors              int
+}
+
+// dryRunAll writes, for every record in input order, what judging it would do, and calls no
+// model: the requests with their messages byte for byte, for reading the protocols' prompts
+// and for pricing a run before it is paid for.
+func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
+	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	err := src.Each(func(rec *record.Record) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return enc.Encode(cfg.dryRequest(rec, &t))
+	})
+	if err != nil {
+		return err
+	}
+	t.summarize(stderr, cfg.name, cfg.judge.Prices)
+	if t.errors > 0 {
+		return &command.BadRecordsError{N: t.errors, What: "records could not be judged (see error fields)"}
+	}
+	return src.Err()
+}
+
+// dryRequest is what judging rec would do, counted in t.
+func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
+	d := dryRequest{ID: rec.ID, Judge: cfg.name}
+	if pass, _ := cfg.passes(rec); pass {
+		d.AlreadyJudged = true
+		t.already++
+		return d
+	}
+	j := cfg.judge
+	if d.Error = unjudgeable(rec); d.Error != "" {
+		t.errors++
+		return d
+	}
+	p, err := j.Plan(rec)
+	switch {
+	case err != nil:
+		d.Error = err.Error()
+		t.errors++
+		return d
+	case p.Skip:
+		d.Skip = true
+		t.skip++
+		return d
+	}
+	d.Mode, d.Template, d.PromptSHA256 = p.Mode, p.Template, p.PromptSHA256
+	if p.Rule != nil {
+		d.Rule = &dryRule{p.Rule.Score, p.Rule.Label, p.Rule.Reasoning}
+		t.rule++
+		return d
+	}
+	d.Model = cmp.Or(p.Model, j.Model)
+	d.Temperature, d.MaxTokens, d.ResponseFormat, d.Messages = p.Temperature, p.MaxTokens, p.ResponseFormat, p.Messages
+	for _, m := range p.Messages {
+		d.InputTokens += o200k.Count(m.Content)
+	}
+	t.requests[d.Model]++
+	t.tokens[d.Model] += d.InputTokens
+	return d
+}
+
+// summarize writes the dry run's one-line summary: requests and input tokens per model, priced
+// when the model has a price (input only: the replies' length is not known).
+func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices) {
+	var parts []string
+	for _, m := range slices.Sorted(maps.Keys(t.requests)) {
+		part := fmt.Sprintf("%d requests, %d input tokens (o200k_base)", t.requests[m], t.tokens[m])
+		if m == "" {
+			part += " with no model given"
+		} else {
+			part += " to " + m
+			if c := prices.Cost(m, record.Usage{InputTokens: t.tokens[m]}); c != nil {
+				part += fmt.Sprintf(", input $%.6f", *c)
+			}
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		parts = []string{"0 requests"}
+	}
+	fmt.Fprintf(w, "qa-judge: %s: dry run, no calls: %s; %d by rule, %d skipped, %d already judged, %d errors\n",
+		name, strings.Join(parts, "; "), t.rule, t.skip, t.already, t.errors)
+}

@@ -1,0 +1,76 @@
+package judge
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDryRunShowsWhatIsSent runs the mixed records through --dry-run and then through a loopback
+// server: every request the dry run shows must be one the server receives, messages byte for
+// byte with the same model and parameters, and the rules and skips must match the real run's.
+func TestDryRunShowsWhatIsSent(t *testing.T) {
+	stdout, stderr, code := runJudge(t, []string{"--dry-run", "--model", "judge-1"}, mixedInput)
+	if code != 0 {
+		t.Fatalf("dry run: exit %d, stderr %s", code, stderr)
+	}
+	var dry []dryRequest
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var d dryRequest
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("dry-run line %q: %v", line, err)
+		}
+		dry = append(dry, d)
+	}
+	if len(dry) != 7 {
+		t.Fatalf("dry run wrote %d lines, want one per record (7)", len(dry))
+	}
+	wantSummary := "qa-judge: auto/judge-1: dry run, no calls: 5 requests, "
+	if !strings.HasPrefix(stderr, wantSummary) || !strings.Contains(stderr, "; 2 by rule, 0 skipped, 0 already judged, 0 errors\n") {
+		t.Errorf("dry-run summary %q, want it to start %q and count 2 rules", stderr, wantSummary)
+	}
+
+	srv := newChatServer(t, protocolReply)
+	if _, stderr, code := runJudge(t, []string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1"}, mixedInput); code != 0 {
+		t.Fatalf("real run: exit %d, stderr %s", code, stderr)
+	}
+	type sent struct {
+		model     string
+		temp      float64
+		maxTokens int
+		msgs      string
+	}
+	var got, want []sent
+	for _, c := range srv.calls {
+		msgs, _ := json.Marshal(c.msgs)
+		got = append(got, sent{c.Model, *c.Temperature, c.MaxTokens + c.MaxCompl, string(msgs)})
+	}
+	for _, d := range dry {
+		switch {
+		case d.Rule != nil:
+			if d.Mode != ModeAdversarial || d.Messages != nil {
+				t.Errorf("%s: rule %+v in mode %s with messages %v, want the category-5 rule alone", d.ID, d.Rule, d.Mode, d.Messages)
+			}
+			continue
+		case d.Messages == nil:
+			t.Errorf("%s: dry run %+v has neither messages nor a rule", d.ID, d)
+			continue
+		}
+		var msgs []struct{ Role, Content string }
+		for _, m := range d.Messages {
+			msgs = append(msgs, struct{ Role, Content string }{m.Role, m.Content})
+		}
+		b, _ := json.Marshal(msgs)
+		want = append(want, sent{d.Model, *d.Temperature, d.MaxTokens, string(b)})
+		if d.InputTokens <= 0 || d.PromptSHA256 == "" {
+			t.Errorf("%s: input_tokens %d, prompt_sha256 %q; want both", d.ID, d.InputTokens, d.PromptSHA256)
+		}
+	}
+	key := func(s sent) string { return s.msgs }
+	slices.SortFunc(got, func(a, b sent) int { return strings.Compare(key(a), key(b)) })
+	slices.SortFunc(want, func(a, b sent) int { return strings.Compare(key(a), key(b)) })
+	if !slices.Equal(got, want) {
+		t.Errorf("the server received\n%v\nthe dry run showed\n%v", got, want)
+	}
+}
