@@ -64,7 +64,15 @@ prediction failed still count as errors (exit 3), and --retry-errors predicts th
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
 built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
-per million tokens); an unknown model's cost_usd is left empty. Totals go to stderr.`
+per million tokens); an unknown model's cost_usd is left empty. Totals go to stderr.
+
+DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
+line per record in input order: the requests predicting it would send (stage, model, temperature,
+max_tokens, the messages byte for byte, prompt_sha256 and their o200k_base input_tokens), and in
+"then" the calls whose prompts hold replies not yet given (LongMemEval's reading call over its
+notes; EvaLearn's judge, and a sequence's later positions, shown only from the first one left to
+answer); or already_predicted, or the error predicting would record. stderr counts the requests
+and their input tokens, priced as above (input only).`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -104,6 +112,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
 		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, so runs with K = 0, 1, … give independent answers instead of one cached reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to the model when set", Value: 1, EnvVars: []string{"QA_SEED"}},
+		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price their input (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
 	}
 }
@@ -123,6 +132,7 @@ type app struct {
 	force                        bool
 	retryErrors                  bool // --retry-errors
 	concurrency                  int
+	dryRun                       bool // --dry-run: no client, no calls
 
 	client    model.Client
 	transport *model.Transport
@@ -147,6 +157,7 @@ func (a *app) configure(c *cli.Context) error {
 	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
 	a.force, a.retryErrors, a.concurrency = c.Bool("force"), c.Bool("retry-errors"), c.Int("concurrency")
+	a.dryRun = c.Bool("dry-run")
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
 	}
@@ -177,6 +188,10 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
 		return command.Usagef("--prices: %v", err)
+	}
+	if a.dryRun {
+		a.configureSequenceParams(c)
+		return nil // no client, key or cache: nothing is sent
 	}
 	if err := a.configureClient(c); err != nil {
 		return err

@@ -91,6 +91,9 @@ func (t *tally) line() string {
 
 func (a *app) run(ctx context.Context, c *cli.Context) error {
 	src := &command.Source{Args: c.Args().Slice(), Stdin: a.stdin, Stderr: a.stderr, Prog: "qa-predict", Strict: c.Bool("strict")}
+	if a.dryRun {
+		return a.dryRunAll(ctx, src)
+	}
 	out := record.NewWriter(a.stdout)
 	bar := command.Progress(a.stderr, c.Args().Slice())
 	opts := pipeline.Options{Concurrency: a.concurrency}

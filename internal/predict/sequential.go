@@ -94,14 +94,8 @@ type judgeTally struct {
 // configureSequences reads the judge flags and builds the judge client (sharing the retrying
 // transport and the cache).
 func (a *app) configureSequences(c *cli.Context) error {
+	a.configureSequenceParams(c)
 	s := &a.seq
-	s.temperature, s.maxTokens = evaLearnTemperature, evaLearnMaxTokens
-	if c.IsSet("temperature") {
-		s.temperature = a.temperature
-	}
-	if c.IsSet("max-tokens") {
-		s.maxTokens = a.maxTokens
-	}
 	name := c.String("judge-model")
 	if name == "" {
 		return nil
@@ -123,6 +117,19 @@ func (a *app) configureSequences(c *cli.Context) error {
 	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
 		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices}
 	return nil
+}
+
+// configureSequenceParams sets the student request's temperature and max_tokens: EvaLearn's,
+// unless --temperature or --max-tokens is given.
+func (a *app) configureSequenceParams(c *cli.Context) {
+	s := &a.seq
+	s.temperature, s.maxTokens = evaLearnTemperature, evaLearnMaxTokens
+	if c.IsSet("temperature") {
+		s.temperature = a.temperature
+	}
+	if c.IsSet("max-tokens") {
+		s.maxTokens = a.maxTokens
+	}
 }
 
 // judgeClient builds the judge's client: its key from --judge-api-key-file, else (same provider)

@@ -1,0 +1,190 @@
+package predict
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/goccy/go-json"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/o200k"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// --dry-run: what predicting each record would send, with no call.
+
+// dryCall is one request a record's prediction would send.
+type dryCall struct {
+	Stage        string          `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
+	Model        string          `json:"model"`
+	Temperature  *float64        `json:"temperature,omitempty"`
+	MaxTokens    int             `json:"max_tokens,omitempty"`
+	Messages     []model.Message `json:"messages"`
+	PromptSHA256 string          `json:"prompt_sha256"`
+	InputTokens  int             `json:"input_tokens"` // o200k_base tokens of the messages' text
+}
+
+// dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
+// shown, because their prompts hold replies not yet given.
+type dryPrediction struct {
+	ID               string    `json:"id"`
+	Requests         []dryCall `json:"requests,omitempty"`
+	Then             string    `json:"then,omitempty"`
+	AlreadyPredicted bool      `json:"already_predicted,omitempty"`
+	Error            string    `json:"error,omitempty"`
+}
+
+// dryTally counts a dry run's requests and input tokens.
+type dryTally struct {
+	requests, tokens, records, already, errors, later int
+}
+
+// dryRunAll writes, for every record in input order, the requests predicting it would send: the
+// prompts byte for byte, for reading them and for pricing a run before it is paid for.
+func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
+	var t dryTally
+	enc := json.NewEncoder(a.stdout)
+	enc.SetEscapeHTML(false)
+	err := batches(src.Each)(func(b *batch) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var lines []dryPrediction
+		if b.seq == "" {
+			lines = []dryPrediction{a.dryPlain(b.recs[0])}
+		} else {
+			lines = a.drySequence(b)
+		}
+		for _, d := range lines {
+			t.count(d)
+			if err := enc.Encode(d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	t.summarize(a.stderr, a.modelName, a.prices)
+	if n := t.errors + src.Bad; n > 0 {
+		return &command.BadRecordsError{N: n, What: "records that could not be prompted or bad input lines"}
+	}
+	return nil
+}
+
+// dryRequest is the dry-run view of req.
+func dryRequest(stage string, req model.Request) dryCall {
+	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens,
+		Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
+	for _, m := range req.Messages {
+		c.InputTokens += o200k.Count(m.Content)
+	}
+	return c
+}
+
+// dryPlain is what predicting a record without a sequence would send.
+func (a *app) dryPlain(rec *record.Record) dryPrediction {
+	d := dryPrediction{ID: rec.ID}
+	if a.passes(rec) {
+		d.AlreadyPredicted = true
+		return d
+	}
+	if a.prompts.takesNotes(rec) {
+		asks, err := prompt.LongMemEvalNotePrompts(rec, a.prompts.history)
+		if err != nil {
+			d.Error = fmt.Sprintf("prompt: %v", err)
+			return d
+		}
+		for _, ask := range asks {
+			d.Requests = append(d.Requests, dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength)))
+		}
+		d.Then = "the reading call over the notes (its prompt holds the replies)"
+		return d
+	}
+	text, _, err := a.prompts.render(rec)
+	if err != nil {
+		d.Error = fmt.Sprintf("prompt: %v", err)
+		return d
+	}
+	d.Requests = []dryCall{dryRequest("answer", a.request(rec, text))}
+	return d
+}
+
+// drySequence is what solving a sequence would send, in the batch's input order: the request of
+// its first position to answer, with the history of the positions passed through before it;
+// the later positions' prompts hold answers and verdicts not yet given.
+func (a *app) drySequence(b *batch) []dryPrediction {
+	out := make(map[*record.Record]dryPrediction, len(b.recs))
+	if b.reappeared {
+		for _, rec := range b.recs {
+			out[rec] = dryPrediction{ID: rec.ID, Error: fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)}
+		}
+	} else {
+		order := slices.Clone(b.recs)
+		slices.SortStableFunc(order, func(x, y *record.Record) int { return x.Sequence.Position - y.Sequence.Position })
+		var history []prompt.EvaLearnRecord
+		asked := 0 // the position asked, once one is
+		broken := ""
+		for _, rec := range order {
+			d := dryPrediction{ID: rec.ID}
+			switch {
+			case broken != "":
+				d.Error = "skipped: " + broken
+			case asked > 0:
+				d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", asked)
+			case a.passes(rec):
+				d.AlreadyPredicted = true
+				if h, why := earlier(rec); why != "" {
+					broken = why
+				} else {
+					history = append(history, h)
+				}
+			default:
+				sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
+				temp := a.seq.temperature
+				req := model.Request{Model: a.modelName, Temperature: &temp, MaxTokens: a.seq.maxTokens,
+					Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
+				d.Requests = []dryCall{dryRequest("student", req)}
+				d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
+				asked = rec.Sequence.Position
+			}
+			out[rec] = d
+		}
+	}
+	lines := make([]dryPrediction, len(b.recs))
+	for i, rec := range b.recs {
+		lines[i] = out[rec]
+	}
+	return lines
+}
+
+func (t *dryTally) count(d dryPrediction) {
+	t.records++
+	t.requests += len(d.Requests)
+	for _, c := range d.Requests {
+		t.tokens += c.InputTokens
+	}
+	switch {
+	case d.AlreadyPredicted:
+		t.already++
+	case d.Error != "":
+		t.errors++
+	case d.Then != "":
+		t.later++
+	}
+}
+
+// summarize writes the dry run's one-line summary, pricing the input when the model has a price.
+func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices) {
+	price := ""
+	if c := prices.Cost(modelName, record.Usage{InputTokens: t.tokens}); c != nil && t.tokens > 0 {
+		price = fmt.Sprintf(", input $%.6f", *c)
+	}
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (o200k_base)%s; %d with calls that need replies first, %d already predicted, %d errors\n",
+		t.records, t.requests, modelName, t.tokens, price, t.later, t.already, t.errors)
+}

@@ -1,0 +1,116 @@
+package predict
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// dryRunLines runs qa-predict --dry-run in-process and decodes its lines.
+func dryRunLines(t *testing.T, stdin string, args ...string) ([]dryPrediction, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), append([]string{"qa-predict", "--dry-run"}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	command.Report(&stderr, "qa-predict", err)
+	var lines []dryPrediction
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var d dryPrediction
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("dry-run line %q: %v", line, err)
+		}
+		lines = append(lines, d)
+	}
+	return lines, stderr.String(), command.ExitCode(err)
+}
+
+// TestDryRunShowsWhatIsSent: the requests a dry run shows for LoCoMo (category 2 and 5), a
+// generic record, and a LongMemEval record read directly and with notes, are the ones a loopback
+// server receives from a real run, in order, prompt and max_tokens alike; the reading call after
+// the notes is named, not shown.
+func TestDryRunShowsWhatIsSent(t *testing.T) {
+	locomo := func(id string, cat int) *record.Record {
+		return &record.Record{Schema: 1, ID: id, Dataset: "locomo", Question: "What did Mel paint?", Answers: []string{"a lake"},
+			Context: []record.Passage{{Title: "session_1", Date: "1:56 pm on 8 May, 2023", Text: "Mel: I painted a lake sunrise."}},
+			Meta:    map[string]json.RawMessage{"category": json.RawMessage(strconv.Itoa(cat))}}
+	}
+	generic := &record.Record{Schema: 1, ID: "g1", Question: "Who wrote it?", Answers: []string{"Ann"},
+		Context: []record.Passage{{Text: "Ann wrote it."}}}
+	in := jsonl(t, locomo("locomo:c:1", 2), locomo("locomo:c:2", 5), generic, longMemEvalRecord("longmemeval:q1", ""))
+	for _, reading := range []string{"direct", "con-separate"} {
+		args := []string{"--provider", "openai", "--model", "gpt-4o", "--reading", reading, "--history-sessions", "3"}
+		dry, stderr, code := dryRunLines(t, in, args...)
+		if code != 0 || len(dry) != 4 {
+			t.Fatalf("%s: dry run exit %d, %d lines; stderr %s", reading, code, len(dry), stderr)
+		}
+		srv, seen := recordingServer(t)
+		if _, stderr, err := run(t, context.Background(), in, append(args, "--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1")...); err != nil {
+			t.Fatalf("%s: real run: %v\n%s", reading, err, stderr)
+		}
+		var shown []chatRequest
+		for _, d := range dry {
+			for _, c := range d.Requests {
+				if c.Model != "gpt-4o" || c.PromptSHA256 != promptSHA256(c.Messages) || c.InputTokens <= 0 {
+					t.Errorf("%s: %s request model %q sha %q tokens %d", reading, d.ID, c.Model, c.PromptSHA256, c.InputTokens)
+				}
+				shown = append(shown, chatRequest{c.Model, c.MaxTokens, c.Messages[len(c.Messages)-1].Content})
+			}
+		}
+		sent := seen()
+		if reading == "con-separate" {
+			if last := dry[3]; len(last.Requests) != 3 || last.Requests[0].Stage != "notes" || last.Then == "" {
+				t.Errorf("con-separate: the LongMemEval line %+v, want three note requests and the reading call named", last)
+			}
+			sent = sent[:len(sent)-1] // the reading call over the notes, which the dry run names
+		}
+		if len(shown) != len(sent) {
+			t.Fatalf("%s: the dry run shows %d requests, the server received %d (then the reading call)", reading, len(shown), len(sent))
+		}
+		for i := range sent {
+			if shown[i] != sent[i] {
+				t.Errorf("%s: request %d: shown max_tokens %d\n%.300s\nsent max_tokens %d\n%.300s", reading, i, shown[i].MaxTokens, shown[i].Prompt, sent[i].MaxTokens, sent[i].Prompt)
+			}
+		}
+	}
+}
+
+// TestDryRunSequences: for EvaLearn sequences the dry run shows each sequence's first student
+// request, which must be the request EvaLearn's own evaluate.py made (the recorded transcript),
+// and names the later positions as waiting; it needs no judge model or key.
+func TestDryRunSequences(t *testing.T) {
+	calls := loadTranscript(t)
+	dry, stderr, code := dryRunLines(t, seqInput(t), "--provider", "openai", "--model", "fake-client")
+	if code != 0 {
+		t.Fatalf("dry run exit %d; stderr %s", code, stderr)
+	}
+	firsts := 0
+	for _, d := range dry {
+		switch {
+		case len(d.Requests) == 1:
+			firsts++
+			c := d.Requests[0]
+			found := false
+			for _, rc := range calls {
+				if rc.Role == "client" && rc.Position == 1 && requestKey(rc.Request.Model, rc.Request.Messages) == requestKey(c.Model, c.Messages) {
+					found = *rc.Request.Temperature == *c.Temperature && *rc.Request.MaxTokens == c.MaxTokens
+				}
+			}
+			if !found || c.Stage != "student" {
+				t.Errorf("%s: the dry-run request is none of evaluate.py's first requests (stage %s)", d.ID, c.Stage)
+			}
+		case d.Then == "" || d.Error != "":
+			t.Errorf("%s: %+v, want the later positions named as waiting", d.ID, d)
+		}
+	}
+	if firsts != 2 {
+		t.Errorf("%d sequences' first requests shown, want 2", firsts)
+	}
+	if !strings.Contains(stderr, "2 requests to fake-client") || !strings.Contains(stderr, "14 with calls that need replies first") {
+		t.Errorf("summary %q", stderr)
+	}
+}
