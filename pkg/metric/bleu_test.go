@@ -74,12 +74,8 @@ func TestClippedPaths(t *testing.T) {
 			size = 80
 		}
 		hyp := rng.IntN(size)
-		total := hyp
-		var bounds []int
-		for range 1 + rng.IntN(3) {
-			total += rng.IntN(size)
-			bounds = append(bounds, total)
-		}
+		bounds := randomBounds(rng, hyp, size)
+		total := bounds[len(bounds)-1]
 		raw := make([]int32, total)
 		for i := range raw {
 			raw[i] = int32(rng.IntN(4)) * 100003 // ids too large to pack as they are
@@ -111,12 +107,8 @@ func TestClippedOrders(t *testing.T) {
 		s := new(scratch)
 		alphabet := 2 + rng.IntN(40)
 		hyp := 30 + rng.IntN(120)
-		total := hyp
-		var bounds []int
-		for range 1 + rng.IntN(3) {
-			total += rng.IntN(150)
-			bounds = append(bounds, total)
-		}
+		bounds := randomBounds(rng, hyp, 150)
+		total := bounds[len(bounds)-1]
 		raw := make([]int32, total)
 		for i := range raw {
 			raw[i] = int32(rng.IntN(alphabet))
@@ -136,6 +128,18 @@ func TestClippedOrders(t *testing.T) {
 			t.Fatalf("clippedOrders on %v / %v = %v, want %v", raw, bounds, got, want)
 		}
 	}
+}
+
+// randomBounds returns the ends of one to three references of up to most-1 tokens each, after a
+// hypothesis of hyp tokens, as BLEU's counting takes them.
+func randomBounds(rng *rand.Rand, hyp, most int) []int {
+	total := hyp
+	var bounds []int
+	for range 1 + rng.IntN(3) {
+		total += rng.IntN(most)
+		bounds = append(bounds, total)
+	}
+	return bounds
 }
 
 // TestRoundedExpLog checks the correctly rounded exp and log against values computed with

@@ -119,12 +119,8 @@ func TestClippedRuns(t *testing.T) {
 	for range 3000 {
 		hyp := rng.IntN(maxRunHyp + 1)
 		vocab := 1 + rng.IntN(5)
-		total := hyp
-		var bounds []int
-		for range 1 + rng.IntN(3) {
-			total += rng.IntN(20)
-			bounds = append(bounds, total)
-		}
+		bounds := randomBounds(rng, hyp, 20)
+		total := bounds[len(bounds)-1]
 		s.ids = s.ids[:0]
 		for range total {
 			s.ids = append(s.ids, int32(rng.IntN(vocab)))

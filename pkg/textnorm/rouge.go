@@ -1,7 +1,6 @@
 package textnorm
 
 import (
-	"encoding/binary"
 	"slices"
 )
 
@@ -30,16 +29,7 @@ func appendRougeASCII(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		for i+8 <= len(s) {
-			w := load64(s, i)
-			n := asciiWordPrefix(w)
-			m := len(dst)
-			binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
-			dst = dst[:m+n]
-			if i += n; n < 8 {
-				break
-			}
-		}
+		dst, i, _ = copyLowerWord(dst, s, i)
 		for i < len(s) && isRougeByte(s[i]) {
 			dst = append(dst, s[i]|0x20)
 			i++

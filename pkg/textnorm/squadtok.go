@@ -106,17 +106,9 @@ loop:
 		switch squadByte[s[i]] {
 		case sqWord:
 			dst, tok, run = openRun(dst, start, tok, run)
-			// Copy the run of letters and digits, lowercased, eight bytes at a time while dst
-			// has room for eight more.
-			for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
-				w := load64(s, i)
-				n := asciiWordPrefix(w)
-				m := len(dst)
-				binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
-				dst = dst[:m+n]
-				if i += n; n < 8 {
-					continue loop
-				}
+			var ended bool
+			if dst, i, ended = copyLowerWord(dst, s, i); ended {
+				continue loop
 			}
 			for i < len(s) && squadByte[s[i]] == sqWord {
 				dst = append(dst, s[i]|0x20)
@@ -157,6 +149,24 @@ func openRun(dst []byte, start, tok, run int) ([]byte, int, int) {
 		tok = len(dst)
 	}
 	return dst, tok, len(dst)
+}
+
+// copyLowerWord copies the run of ASCII letters and digits at s[i:] to dst, lowered (bit 0x20
+// set: digits have it already), eight bytes at a time while eight remain in s and dst has room
+// for eight more. It returns dst, where it stopped in s, and whether that is the run's end; if
+// not, the caller copies the rest a byte at a time.
+func copyLowerWord(dst []byte, s string, i int) ([]byte, int, bool) {
+	for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
+		w := load64(s, i)
+		n := asciiWordPrefix(w)
+		m := len(dst)
+		binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
+		dst = dst[:m+n]
+		if i += n; n < 8 {
+			return dst, i, true
+		}
+	}
+	return dst, i, false
 }
 
 // load64 returns s[i:i+8] as a little-endian word.
