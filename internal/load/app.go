@@ -196,11 +196,11 @@ func (a *app) loadFile(name string) error {
 		count = a.bar
 	}
 	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
-		br := bufio.NewReaderSize(in.R, 1<<16)
+		br := bufio.NewReaderSize(in.R, detectHead)
 		in.R = br
 		format := a.format
 		if format == "" {
-			head, err := br.Peek(1 << 16)
+			head, err := br.Peek(detectHead)
 			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 				return fmt.Errorf("read %s: %w", in.DisplayName(), err) // a damaged gzip file, say
 			}
@@ -261,7 +261,7 @@ func detectFile(name string) string {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(textfile.NewReader(f), 1<<16).Peek(1 << 16)
+	head, _ := bufio.NewReaderSize(textfile.NewReader(f), detectHead).Peek(detectHead)
 	return Detect(name, head)
 }
 

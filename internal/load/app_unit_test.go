@@ -223,3 +223,27 @@ func FuzzUTF8Stream(f *testing.F) {
 		checkUTF8Stream(t, b, rand.New(rand.NewPCG(seed, 0)))
 	})
 }
+
+// TestRunRecordsLongLine: a saved LongMemEval run, whose first line (a record with its history)
+// is longer than what format detection reads, is loaded as records and passes through whole.
+func TestRunRecordsLongLine(t *testing.T) {
+	rec := &record.Record{Schema: 1, ID: "longmemeval:q1", Dataset: "longmemeval", Question: "Where?", Answers: []string{"Acme"},
+		Context:    []record.Passage{{Date: "2023/05/01 (Mon) 09:00", Text: strings.Repeat("user: I work at Acme. ", 5000)}},
+		Meta:       map[string]json.RawMessage{"haystack_session_ids": json.RawMessage(`["s1"]`)},
+		Prediction: &record.Prediction{Text: "Acme", Model: "gpt-4o"}, Scores: map[string]float64{"em": 1}}
+	line, err := rec.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, append(line, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr); err != nil {
+		t.Fatalf("Run = %v; stderr %s", err, stderr.String())
+	}
+	if got := strings.TrimSuffix(stdout.String(), "\n"); got != string(line) || len(line) <= detectHead {
+		t.Errorf("a %d-byte record line came out as %.200q", len(line), got)
+	}
+}

@@ -3,14 +3,14 @@ package load
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
 // or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
 // numeric schema and a string id) is records, whatever its name. Otherwise content wins over the
-// name, except that a SQuAD-layout file
-// is cmrc2018 when its name says cmrc or its text is Chinese. When the content says nothing, a
+// name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is Chinese. When the content says nothing, a
 // benchmark's name in the file name decides, then the extension (.jsonl, .csv). A ".gz" suffix
 // is ignored: head is the decompressed text (textfile.NewReader).
 func Detect(name string, head []byte) string {
@@ -51,13 +51,14 @@ func Detect(name string, head []byte) string {
 	return ""
 }
 
-// isRecordLine reports whether the first non-blank line of head is a whole JSON object with a
-// numeric "schema" and a string "id" at its top level: a line qapipe wrote.
+// isRecordLine reports whether the first non-blank line of head is a qapipe record: a JSON
+// object with a numeric "schema" and a string "id" at its top level. A line longer than head (a
+// LongMemEval record with its history runs to hundreds of kB) cannot be decoded; it is one when
+// it opens with those two members, as every stage writes them.
 func isRecordLine(head []byte) bool {
-	head = bytes.TrimLeft(head, " \t\r\n")
-	line, _, found := bytes.Cut(head, []byte("\n"))
-	if !found && len(head) == 1<<16 {
-		return false // the line goes on past what was read
+	line, _, found := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	if !found && len(head) >= detectHead {
+		return recordStart.Match(line)
 	}
 	var probe struct {
 		Schema *float64 `json:"schema"`
@@ -65,3 +66,10 @@ func isRecordLine(head []byte) bool {
 	}
 	return jsonUnmarshal(line, &probe) == nil && probe.Schema != nil && probe.ID != nil
 }
+
+// detectHead is how many bytes of a file Detect is given.
+const detectHead = 1 << 16
+
+// recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)
+// lays it out.
+var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*,\s*"id"\s*:\s*"`)

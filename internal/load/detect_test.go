@@ -3,6 +3,7 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,11 +58,17 @@ func TestDetectByName(t *testing.T) {
 		{"run.jsonl", `{"schema":1,"id":"x"`, "jsonl"},           // not a whole object
 		{"run.json", `[{"schema":1,"id":"x"}]`, ""},              // an array
 		{"run.jsonl", `{"meta":{"schema":1,"id":"x"}}`, "jsonl"}, // not at the top level
+		// A record line longer than the head, whose meta would say longmemeval: its opening decides.
+		{"run.jsonl", `{"schema":1,"id":"longmemeval:q","meta":{"haystack_session_ids":["s"]},"context":"` + strings.Repeat("x", detectHead), "records"},
+		{"run.jsonl", `{ "schema": 1, "id": "q", "x": "` + strings.Repeat("x", detectHead), "records"},
+		{"longmemeval_s.json", `[{"question_id":"q","haystack_sessions":[["` + strings.Repeat("x", detectHead), "longmemeval"},
+		{"run.jsonl", `{"id":"q","schema":1,"x":"` + strings.Repeat("x", detectHead), "jsonl"}, // not as qapipe writes it
 		{"notes.txt", "hello", ""},
 	}
 	for _, tt := range tests {
-		if got := Detect(tt.name, []byte(tt.head)); got != tt.want {
-			t.Errorf("Detect(%q, %q) = %q, want %q", tt.name, tt.head, got, tt.want)
+		head := []byte(tt.head)[:min(len(tt.head), detectHead)]
+		if got := Detect(tt.name, head); got != tt.want {
+			t.Errorf("Detect(%q, %.80q) = %q, want %q", tt.name, tt.head, got, tt.want)
 		}
 	}
 }
