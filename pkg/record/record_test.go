@@ -90,6 +90,8 @@ func TestReaderErrors(t *testing.T) {
 		`not json`,
 		`{"schema":1,"question":"q","answers":["a"]}`,
 		`{"schema":2,"id":"v2","question":"q","answers":["a"]}`,
+		`{"id":"v0","question":"q","answers":["a"]}`,
+		`{"_id":"5ab4","answer":"romance","question":"q"}`,
 		`{"schema":1,"id":"ok2","question":"q","answers":["a"]}`,
 	}, "\n")
 	r := NewReader(strings.NewReader(in), "preds.jsonl")
@@ -113,7 +115,9 @@ func TestReaderErrors(t *testing.T) {
 		t.Errorf("ids (-want +got):\n%s", diff)
 	}
 	wantPrefixes := []string{`preds.jsonl:3 (id "bad"): invalid record`, `preds.jsonl:4: invalid record`,
-		`preds.jsonl:5: missing field "id"`, `preds.jsonl:6 (id "v2"): schema 2 is not supported`}
+		`preds.jsonl:5: missing field "id"`, `preds.jsonl:6 (id "v2"): schema 2 is not supported`,
+		`preds.jsonl:7 (id "v0"): field "schema" missing or 0 (records carry "schema": 1`,
+		`preds.jsonl:8: not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`}
 	if len(errs) != len(wantPrefixes) {
 		t.Fatalf("got %d errors %q, want %d", len(errs), errs, len(wantPrefixes))
 	}

@@ -137,12 +137,18 @@ func (r *Reader) decode(line []byte) (*Record, error) {
 	return rec, nil
 }
 
-// Validate checks what every stage relies on: an id and a known schema version.
+// Validate checks what every stage relies on: an id and a known schema version. A line with
+// neither is most likely a benchmark's own data given to a stage that wants records, and the
+// message says what turns it into records.
 func (r *Record) Validate() error {
-	if r.ID == "" {
+	switch {
+	case r.ID == "" && r.Schema == 0:
+		return errors.New(`not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`)
+	case r.ID == "":
 		return errors.New(`missing field "id"`)
-	}
-	if r.Schema != SchemaVersion {
+	case r.Schema == 0:
+		return fmt.Errorf(`field "schema" missing or 0 (records carry "schema": %d; qa-load turns other files into records)`, SchemaVersion)
+	case r.Schema != SchemaVersion:
 		return fmt.Errorf("schema %d is not supported (want %d)", r.Schema, SchemaVersion)
 	}
 	return nil
