@@ -19,6 +19,7 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -72,7 +73,10 @@ are not. The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as
 Anthropic has no JSON mode). --seed is sent to the model only when given. cost_usd prices each
 judgment's replies, cached or not (as qa-predict prices predictions), from a built-in table (dated
 ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens); an
-unknown model's cost_usd is left empty. Token and cost totals go to stderr.
+unknown model's cost_usd is left empty. Token and cost totals go to stderr. --max-cost USD makes no
+new call once the replies (not those the cache serves) have cost USD: calls in flight finish, the
+records left carry the error "budget spent: ..." (failed, exit 3), and --retry-errors with a larger
+--max-cost goes on. It needs a price for the judge model.
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request
@@ -105,6 +109,7 @@ type config struct {
 	progress       bool
 	dryRun         bool
 	cache          *cache.Cache
+	budget         *model.Budget // --max-cost, or nil
 }
 
 // Run is the qa-judge command. args includes the program name.
@@ -150,6 +155,7 @@ func flags() []cli.Flag {
 		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_JUDGE_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
+		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once the replies have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_JUDGE_MAX_COST"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to the judge model when set (the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
 		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "when stderr is not a terminal, report progress there every 100 records (a terminal gets a progress bar anyway)"},
@@ -192,7 +198,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if cfg.concurrency < 1 {
 		return nil, command.Usagef("--concurrency: must be at least 1")
 	}
-	if err := command.NotNegative(c, "parse-retries", "max-retries", "rpm", "tpm", "timeout", "backoff"); err != nil {
+	if err := command.NotNegative(c, "parse-retries", "max-retries", "rpm", "tpm", "timeout", "backoff", "max-cost"); err != nil {
 		return nil, err
 	}
 	prices, err := model.LoadPrices(c.String("prices"))
@@ -230,6 +236,15 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	client, err := newClient(ctx, c, j)
 	if err != nil {
 		return nil, err
+	}
+	if usd := c.Float64("max-cost"); usd > 0 {
+		cfg.budget = &model.Budget{MaxUSD: usd, Prices: prices}
+		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
+			if !cfg.budget.Priced(m) {
+				return nil, command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", m)
+			}
+		}
+		client = cfg.budget.Wrap(client)
 	}
 	if p := c.String("cache"); p != "" {
 		cc, err := cache.Open(p)
@@ -343,6 +358,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if err != nil {
 		return err
+	}
+	if w := cfg.budget.Warning(); w != "" {
+		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
 	}
 	summarize(stderr, cfg.name, &t)
 	if bad := t.unparsable.Load() + t.failed.Load() + t.carried.Load(); bad > 0 {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -417,5 +418,31 @@ func TestLongMemEvalJudgeAlias(t *testing.T) {
 	}
 	if lme != 3 {
 		t.Errorf("%d LongMemEval judgments, want 3", lme)
+	}
+}
+
+// TestMaxCost: qa-judge makes no call once the replies have cost --max-cost; the records left
+// carry the budget error, counted as failed (exit 3), with a warning.
+func TestMaxCost(t *testing.T) {
+	srv := newChatServer(t, protocolReply) // 100 tokens in, 5 out a reply
+	prices := filepath.Join(t.TempDir(), "prices.json")
+	if err := os.WriteFile(prices, []byte(`{"judge-1": {"input": 1000, "output": 1000}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// $0.105 a reply: the second starts at $0.105 < $0.2, the third at $0.21 is not made.
+	args := []string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1", "--prices", prices,
+		"--concurrency", "1", "--max-cost", "0.2"}
+	stdout, stderr, code := runJudge(t, args, mixedInput)
+	if code != 3 || srv.count() != 2 {
+		t.Fatalf("exit %d, %d calls (want 3 and 2); stderr %s", code, srv.count(), stderr)
+	}
+	refused := 0
+	for _, r := range decodeAll(t, stdout) {
+		if j := r.Judgments["auto/judge-1"]; j != nil && strings.Contains(j.Error, "budget spent: $0.210000 of --max-cost $0.200000") {
+			refused++
+		}
+	}
+	if refused != 3 || !strings.Contains(stderr, "3 calls not made") || !strings.Contains(stderr, "3 failed") {
+		t.Errorf("%d judgments refused (want 3 of the 5 model calls); stderr %s", refused, stderr)
 	}
 }

@@ -64,7 +64,11 @@ prediction failed still count as errors (exit 3), and --retry-errors predicts th
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
 built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
-per million tokens); an unknown model's cost_usd is left empty. Totals go to stderr.
+per million tokens); an unknown model's cost_usd is left empty. Totals go to stderr. --max-cost USD
+makes no new call once the replies (the EvaLearn judge's too; not those the cache serves) have cost
+USD at those prices: calls in flight finish, so a run may end a little above it, and the records
+left carry the error "budget spent: ..." (exit 3); --retry-errors with a larger --max-cost goes on.
+A model without a price cannot be metered: --max-cost then is a usage error.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
 line per record in input order: the requests predicting it would send (stage, model, temperature,
@@ -107,6 +111,7 @@ func flags() []cli.Flag {
 		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", Usage: "SQLite reply cache `FILE`", EnvVars: []string{"QA_CACHE"}},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_PRICES"}},
+		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once the replies (the EvaLearn judge's included) have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_MAX_COST"}},
 		&cli.BoolFlag{Name: "force", Usage: "predict again records that already have a prediction", EnvVars: []string{"QA_FORCE"}},
 		&cli.BoolFlag{Name: "retry-errors", Usage: "predict again the records whose prediction failed (prediction.error); the others pass through", EnvVars: []string{"QA_RETRY_ERRORS"}},
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
@@ -135,6 +140,7 @@ type app struct {
 	dryRun                       bool // --dry-run: no client, no calls
 
 	client    model.Client
+	budget    *model.Budget // --max-cost, or nil
 	transport *model.Transport
 	prices    model.Prices
 	prompts   *prompter
@@ -169,7 +175,7 @@ func (a *app) configure(c *cli.Context) error {
 	if a.concurrency < 1 {
 		return command.Usagef("--concurrency: must be at least 1")
 	}
-	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature",
+	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature", "max-cost",
 		"history-sessions", "sample-index", "judge-parse-retries"); err != nil {
 		return err
 	}
@@ -195,6 +201,13 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if err := a.configureClient(c); err != nil {
 		return err
+	}
+	if usd := c.Float64("max-cost"); usd > 0 {
+		a.budget = &model.Budget{MaxUSD: usd, Prices: a.prices}
+		if !a.budget.Priced(a.modelName) {
+			return command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", a.modelName)
+		}
+		a.client = a.budget.Wrap(a.client)
 	}
 	if f := c.String("cache"); f != "" {
 		if a.store, err = cache.Open(f); err != nil {

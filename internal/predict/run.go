@@ -114,6 +114,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		fmt.Fprintln(a.stderr)
 	}
 	a.warnUnpriced()
+	if w := a.budget.Warning(); w != "" {
+		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
+	}
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
 	if n := a.prompts.cut.Load(); n > 0 {
 		fmt.Fprintf(a.stderr, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, a.prompts.history.MaxTokens)

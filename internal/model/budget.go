@@ -1,0 +1,90 @@
+package model
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// ErrBudget marks a call that was not made because the run's --max-cost was spent.
+var ErrBudget = errors.New("budget spent")
+
+// Budget meters what a run's replies cost and stops new calls once MaxUSD is spent. One Budget
+// may wrap several clients (qa-predict's model and its EvaLearn judge), which then share it.
+// Calls already in flight when the limit is reached finish, so a run can end above MaxUSD by
+// what those cost.
+type Budget struct {
+	MaxUSD float64
+	Prices Prices
+
+	mu      sync.Mutex
+	spent   float64
+	refused int
+}
+
+// Refused returns how many calls were not made because the budget was spent.
+func (b *Budget) Refused() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.refused
+}
+
+// Warning returns the line a command prints when calls were refused, or "".
+func (b *Budget) Warning() string {
+	if b == nil || b.Refused() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("warning: --max-cost $%.6f reached ($%.6f spent): %d calls not made, their records carry the error (rerun with --retry-errors and a larger --max-cost)",
+		b.MaxUSD, b.Spent(), b.Refused())
+}
+
+// Spent returns what the replies have cost so far.
+func (b *Budget) Spent() float64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.spent
+}
+
+// Priced reports whether a reply of model can be metered (its price is known).
+func (b *Budget) Priced(model string) bool {
+	return b.Prices.Cost(model, record.Usage{}) != nil
+}
+
+// Wrap returns next metered by b. Put it inside a cache: replies the cache serves cost nothing
+// and are never refused.
+func (b *Budget) Wrap(next Client) Client { return budgetClient{b, next} }
+
+type budgetClient struct {
+	b    *Budget
+	next Client
+}
+
+func (c budgetClient) Generate(ctx context.Context, req Request) (Response, error) {
+	c.b.mu.Lock()
+	spent := c.b.spent
+	if spent >= c.b.MaxUSD {
+		c.b.refused++
+	}
+	c.b.mu.Unlock()
+	if spent >= c.b.MaxUSD {
+		return Response{}, fmt.Errorf("%w: $%.6f of --max-cost $%.6f, so this call was not made", ErrBudget, spent, c.b.MaxUSD)
+	}
+	resp, err := c.next.Generate(ctx, req)
+	if err != nil || resp.Cached {
+		return resp, err
+	}
+	cost := c.b.Prices.Cost(cmp.Or(resp.Model, req.Model), resp.Usage)
+	if cost == nil {
+		cost = c.b.Prices.Cost(req.Model, resp.Usage)
+	}
+	if cost != nil {
+		c.b.mu.Lock()
+		c.b.spent += *cost
+		c.b.mu.Unlock()
+	}
+	return resp, nil
+}
