@@ -83,7 +83,8 @@ given). It writes, instead of the records, one JSON line per record in input ord
 judging would send (mode, template, prompt_sha256, model, temperature, max_tokens,
 response_format, the messages byte for byte, and their o200k_base input_tokens), or the rule
 verdict, skip:true, already_judged:true or the error that judging would record. stderr counts the
-requests and input tokens per model, priced as above (input only: replies have no length yet).
+requests and input tokens per model, priced as above (input only: replies have no length yet),
+with a warning when that alone is over --max-cost.
 
 SUBCOMMAND:
    qa-judge agree [--names a,b] FILE...   agreement between judges (raw, Cohen's or Fleiss' kappa,
@@ -110,6 +111,7 @@ type config struct {
 	dryRun         bool
 	cache          *cache.Cache
 	budget         *model.Budget // --max-cost, or nil
+	maxCost        float64       // --max-cost, 0 for none
 }
 
 // Run is the qa-judge command. args includes the program name.
@@ -169,7 +171,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
 	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), retryErrors: c.Bool("retry-errors"), allowSelfJudge: c.Bool("allow-self-judge"),
 		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress"),
-		dryRun: c.Bool("dry-run")}
+		dryRun: c.Bool("dry-run"), maxCost: c.Float64("max-cost")}
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
 	}
@@ -237,8 +239,8 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if usd := c.Float64("max-cost"); usd > 0 {
-		cfg.budget = &model.Budget{MaxUSD: usd, Prices: prices}
+	if cfg.maxCost > 0 {
+		cfg.budget = &model.Budget{MaxUSD: cfg.maxCost, Prices: prices}
 		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
 			if !cfg.budget.Priced(m) {
 				return nil, command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", m)

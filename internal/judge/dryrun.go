@@ -66,7 +66,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	if err != nil {
 		return err
 	}
-	t.summarize(stderr, cfg.name, cfg.judge.Prices)
+	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	if t.errors > 0 {
 		return &command.BadRecordsError{N: t.errors, What: "records could not be judged (see error fields)"}
 	}
@@ -114,9 +114,11 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 }
 
 // summarize writes the dry run's one-line summary: requests and input tokens per model, priced
-// when the model has a price (input only: the replies' length is not known).
-func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices) {
+// when the model has a price (input only: the replies' length is not known), after a warning
+// when that alone is over --max-cost.
+func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxCost float64) {
 	var parts []string
+	input := 0.0 // the priced input of every model
 	for _, m := range slices.Sorted(maps.Keys(t.requests)) {
 		part := fmt.Sprintf("%d requests, %d input tokens (o200k_base)", t.requests[m], t.tokens[m])
 		if m == "" {
@@ -125,12 +127,16 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices) {
 			part += " to " + m
 			if c := prices.Cost(m, record.Usage{InputTokens: t.tokens[m]}); c != nil {
 				part += fmt.Sprintf(", input $%.6f", *c)
+				input += *c
 			}
 		}
 		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		parts = []string{"0 requests"}
+	}
+	if warn := model.DryRunWarning(input, maxCost); warn != "" {
+		fmt.Fprintf(w, "qa-judge: %s\n", warn)
 	}
 	fmt.Fprintf(w, "qa-judge: %s: dry run, no calls: %s; %d by rule, %d skipped, %d already judged, %d errors\n",
 		name, strings.Join(parts, "; "), t.rule, t.skip, t.already, t.errors)

@@ -88,3 +88,12 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 	}
 	return resp, nil
 }
+
+// DryRunWarning returns the warning a dry run prints when its requests' input alone, priced at
+// inputUSD, exceeds a --max-cost of maxUSD (0: none), or "".
+func DryRunWarning(inputUSD, maxUSD float64) string {
+	if maxUSD <= 0 || inputUSD <= maxUSD {
+		return ""
+	}
+	return fmt.Sprintf("warning: the requests' input alone costs $%.6f, more than --max-cost $%.6f: the run would stop part way", inputUSD, maxUSD)
+}

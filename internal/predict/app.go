@@ -76,7 +76,8 @@ max_tokens, the messages byte for byte, prompt_sha256 and their o200k_base input
 "then" the calls whose prompts hold replies not yet given (LongMemEval's reading call over its
 notes; EvaLearn's judge, and a sequence's later positions, shown only from the first one left to
 answer); or already_predicted, or the error predicting would record. stderr counts the requests
-and their input tokens, priced as above (input only).`
+and their input tokens, priced as above (input only), with a warning when that alone is over
+--max-cost.`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -137,7 +138,8 @@ type app struct {
 	force                        bool
 	retryErrors                  bool // --retry-errors
 	concurrency                  int
-	dryRun                       bool // --dry-run: no client, no calls
+	dryRun                       bool    // --dry-run: no client, no calls
+	maxCost                      float64 // --max-cost, 0 for none
 
 	client    model.Client
 	budget    *model.Budget // --max-cost, or nil
@@ -163,7 +165,7 @@ func (a *app) configure(c *cli.Context) error {
 	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
 	a.force, a.retryErrors, a.concurrency = c.Bool("force"), c.Bool("retry-errors"), c.Int("concurrency")
-	a.dryRun = c.Bool("dry-run")
+	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
 	}
@@ -202,8 +204,8 @@ func (a *app) configure(c *cli.Context) error {
 	if err := a.configureClient(c); err != nil {
 		return err
 	}
-	if usd := c.Float64("max-cost"); usd > 0 {
-		a.budget = &model.Budget{MaxUSD: usd, Prices: a.prices}
+	if a.maxCost > 0 {
+		a.budget = &model.Budget{MaxUSD: a.maxCost, Prices: a.prices}
 		if !a.budget.Priced(a.modelName) {
 			return command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", a.modelName)
 		}

@@ -70,7 +70,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	if err != nil {
 		return err
 	}
-	t.summarize(a.stderr, a.modelName, a.prices)
+	t.summarize(a.stderr, a.modelName, a.prices, a.maxCost)
 	if n := t.errors + src.Bad; n > 0 {
 		return &command.BadRecordsError{N: n, What: "records that could not be prompted or bad input lines"}
 	}
@@ -179,11 +179,15 @@ func (t *dryTally) count(d dryPrediction) {
 	}
 }
 
-// summarize writes the dry run's one-line summary, pricing the input when the model has a price.
-func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices) {
+// summarize writes the dry run's one-line summary, pricing the input when the model has a price,
+// after a warning when that alone is over --max-cost.
+func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices, maxCost float64) {
 	price := ""
 	if c := prices.Cost(modelName, record.Usage{InputTokens: t.tokens}); c != nil && t.tokens > 0 {
 		price = fmt.Sprintf(", input $%.6f", *c)
+		if warn := model.DryRunWarning(*c, maxCost); warn != "" {
+			fmt.Fprintf(w, "qa-predict: %s\n", warn)
+		}
 	}
 	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (o200k_base)%s; %d with calls that need replies first, %d already predicted, %d errors\n",
 		t.records, t.requests, modelName, t.tokens, price, t.later, t.already, t.errors)
