@@ -130,11 +130,13 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 		var history []prompt.EvaLearnRecord
 		asked := 0 // the position asked, once one is
 		broken := ""
-		for _, rec := range order {
+		for i, rec := range order {
 			d := dryPrediction{ID: rec.ID}
 			switch {
 			case broken != "":
 				d.Error = "skipped: " + broken
+			case i > 0 && order[i-1].Sequence.Position == rec.Sequence.Position:
+				d.Error = fmt.Sprintf("duplicate position %d in sequence %s", rec.Sequence.Position, b.seq)
 			case asked > 0:
 				d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", asked)
 			case a.passes(rec):
