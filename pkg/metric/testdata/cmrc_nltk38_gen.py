@@ -4,6 +4,10 @@ baseline/cmrc2018_evaluate.py) on NLTK 3.8, with nltk.word_tokenize given the en
 parameters of pkg/textnorm/punkt_english.tsv (nltk_data is not installed here). Run from pkg/metric:
 
     python3 testdata/cmrc_nltk38_gen.py PATH/TO/cmrc2018_evaluate.py > testdata/cmrc_nltk38.jsonl
+
+Optional SEED N LONG arguments (defaults 2018 1200 0, which write the committed file) draw other
+pairs for a differential check with ../shared/tools/check-metrics --pairs; a fraction LONG of
+them are glued from 20 to 200 pieces instead of up to 4.
 """
 import importlib.util, json, random, sys
 import nltk
@@ -29,18 +33,19 @@ pieces = [s for g in gold if g["lang"] == "zh" for s in [g["prediction"]] + g["r
 extra = ["Dr. Smith went home. He left", "U.S. Army", "don't", "3.5", "(", ")", "……", "…", "——",
          " ", "é", "“", "”", "‘", "’", "can not", "cannot", "  ", "a.", "ABC.", "x--y", "İ", "Σ",
          "\u3000", "北京", "大学", "〇", "ｱ", "１２", "Ａ", "ⅰ", "'s", '"', "«»"]
-rng = random.Random(2018)
+args = sys.argv[2:] + ["2018", "1200", "0"][len(sys.argv[2:]):]
+rng, N, LONG = random.Random(int(args[0])), int(args[1]), float(args[2])
 
 def text():
     parts = []
-    for _ in range(rng.randint(0, 4)):
+    for _ in range(rng.randint(20, 200) if LONG and rng.random() < LONG else rng.randint(0, 4)):
         s = rng.choice(pieces) if rng.random() < 0.6 else rng.choice(extra)
         if rng.random() < 0.5 and s:
             a = rng.randint(0, len(s)); s = s[a:rng.randint(a, len(s))]
         parts.append(s)
     return "".join(parts)
 
-for i in range(1200):
+for i in range(N):
     pred, refs = text(), [text() for _ in range(rng.randint(1, 3))]
     print(json.dumps({"id": "r%04d" % i, "prediction": pred, "references": refs, "lang": "zh",
         "source": "random", "expected": {"cmrc_em": cmrc.calc_em_score(refs, pred),
