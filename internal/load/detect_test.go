@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 func TestDetectSamples(t *testing.T) {
@@ -71,4 +74,28 @@ func TestDetectByName(t *testing.T) {
 			t.Errorf("Detect(%q, %.80q) = %q, want %q", tt.name, tt.head, got, tt.want)
 		}
 	}
+}
+
+// FuzzDetectRecords: a line any stage writes is detected as records whatever the file's name
+// and whatever its text holds (benchmark keys included), whole or cut at the detection head.
+func FuzzDetectRecords(f *testing.F) {
+	f.Add("hotpotqa:1", "Who?", `"supporting_facts" "_id"`, "hotpotqa_run.jsonl", 0)
+	f.Add("evalearn:1:1", "Q", `"question_ids" "gpt4judge"`, "evalearn_x.json", detectHead)
+	f.Add("x", "", `"haystack_sessions"`, "longmemeval_s.json", 3*detectHead)
+	f.Fuzz(func(t *testing.T, id, question, meta, name string, pad int) {
+		if id == "" || !utf8.ValidString(id+question+meta) {
+			t.Skip() // an id is required, and the writer's strings are UTF-8
+		}
+		rec := &record.Record{Schema: record.SchemaVersion, ID: id, Question: question,
+			Context: []record.Passage{{Text: meta + strings.Repeat("x", min(max(pad, 0), 4*detectHead))}}}
+		line, err := rec.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := append(line, '\n')
+		head = head[:min(len(head), detectHead)]
+		if got := Detect(name, head); got != "records" {
+			t.Errorf("Detect(%q, a %d-byte record line) = %q, want records", name, len(line), got)
+		}
+	})
 }
