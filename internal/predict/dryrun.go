@@ -71,6 +71,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		return err
 	}
 	t.summarize(a.stderr, a.modelName, a.prices, a.maxCost)
+	a.prompts.reportCut(a.stderr)
 	if n := t.errors + src.Bad; n > 0 {
 		return &command.BadRecordsError{N: n, What: "records that could not be prompted or bad input lines"}
 	}

@@ -114,3 +114,17 @@ func TestDryRunSequences(t *testing.T) {
 		t.Errorf("summary %q", stderr)
 	}
 }
+
+// TestDryRunCutHistories: the dry run says how many LongMemEval histories the token budget cut,
+// as a run does, and shows the prompts cut.
+func TestDryRunCutHistories(t *testing.T) {
+	in := jsonl(t, longMemEvalRecord("longmemeval:q1", ""), longMemEvalRecord("longmemeval:q2", ""))
+	whole, _, _ := dryRunLines(t, in, "--provider", "openai", "--model", "gpt-4o", "--history-tokens", "none")
+	cut, stderr, code := dryRunLines(t, in, "--provider", "openai", "--model", "gpt-4o", "--history-tokens", "100")
+	if code != 0 || !strings.Contains(stderr, "qa-predict: 2 LongMemEval histories cut to their first 100 o200k_base tokens") {
+		t.Errorf("exit %d, stderr %q; want the cut counted", code, stderr)
+	}
+	if len(cut) != 2 || cut[0].Requests[0].InputTokens >= whole[0].Requests[0].InputTokens {
+		t.Errorf("cut prompt %d tokens, whole %d; want fewer", cut[0].Requests[0].InputTokens, whole[0].Requests[0].InputTokens)
+	}
+}

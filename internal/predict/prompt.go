@@ -134,6 +134,13 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	return execute(p.generic, rec)
 }
 
+// reportCut says on w how many LongMemEval histories were cut to the token budget, if any.
+func (p *prompter) reportCut(w io.Writer) {
+	if n := p.cut.Load(); n > 0 {
+		fmt.Fprintf(w, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, p.history.MaxTokens)
+	}
+}
+
 // readerNotice prints the reader's budget warning, if any, at the first LongMemEval record.
 func (p *prompter) readerNotice() {
 	if p.historyWarn != "" {

@@ -118,9 +118,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
 	}
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
-	if n := a.prompts.cut.Load(); n > 0 {
-		fmt.Fprintf(a.stderr, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, a.prompts.history.MaxTokens)
-	}
+	a.prompts.reportCut(a.stderr)
 	if err != nil {
 		return err
 	}
