@@ -75,7 +75,8 @@ line per record in input order: the requests predicting it would send (stage, mo
 max_tokens, the messages byte for byte, prompt_sha256 and their o200k_base input_tokens), and in
 "then" the calls whose prompts hold replies not yet given (LongMemEval's reading call over its
 notes; EvaLearn's judge, and a sequence's later positions, shown only from the first one left to
-answer); or already_predicted, or the error predicting would record. stderr counts the requests
+answer); or already_predicted, or the error predicting would record. The extractive provider
+reads no prompt, so it has no dry run. stderr counts the requests
 and their input tokens, priced as above (input only), with a warning when that alone is over
 --max-cost.`
 
@@ -168,6 +169,9 @@ func (a *app) configure(c *cli.Context) error {
 	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
+	}
+	if a.provider == "extractive" && a.dryRun {
+		return command.Usagef("--dry-run: the provider is extractive (the default), which reads no prompt and calls nothing; give the --provider and --model to show and price")
 	}
 	if a.provider == "extractive" {
 		a.modelName = extractive.Name
