@@ -25,7 +25,7 @@ func BLEU(pred string, refs []string) BLEUScores {
 	s := getScratch()
 	defer putScratch(s)
 	hyp, closest, ok := s.bleuRead(pred, refs, true)
-	if !ok { // two tokens share a key
+	if !ok { // two long tokens share a key
 		hyp, closest, _ = s.bleuRead(pred, refs, false)
 	}
 	bounds := s.bounds
@@ -35,8 +35,9 @@ func BLEU(pred string, refs []string) BLEUScores {
 		refLen = bounds[len(bounds)-1] - hyp
 	}
 	if hyp <= maxRunHyp && hyp*refLen <= 1024 {
-		num, den = s.clippedRuns(hyp, bounds)
+		num, den = clippedRuns(s.words, hyp, bounds)
 	} else {
+		s.wordIDs()
 		s.clippedOrders(&num, &den, hyp, bounds)
 	}
 	if num[0] == 0 {
@@ -88,36 +89,15 @@ func (s *scratch) clippedOrders(num, den *[4]int, hyp int, bounds []int) {
 const maxRunHyp = 64
 
 // clippedRuns returns clipped's numerators and denominators for the orders 1 to 4 at once, for a
-// hypothesis of at most maxRunHyp tokens: the n-gram at hypothesis position i occurs at reference
+// hypothesis of at most maxRunHyp tokens, words[:hyp], and references ending at the offsets in
+// bounds; equal words are equal tokens. The n-gram at hypothesis position i occurs at reference
 // position j when the common run of tokens from i and j is at least n long. A distinct n-gram
 // is counted at its first position, with its count in the hypothesis and its largest count in a
 // reference.
-func (s *scratch) clippedRuns(hyp int, bounds []int) (num, den [4]int) {
-	h := s.ids[:hyp]
-	var best [4][maxRunHyp]int32 // largest count in one reference, by order and position
-	start := hyp
-	for _, end := range bounds {
-		r := s.ids[start:end]
-		var c [4][maxRunHyp]int32
-		for i, x := range h {
-			for j, y := range r {
-				if x != y {
-					continue
-				}
-				c[0][i]++
-				for n := 1; n < 4 && i+n < len(h) && j+n < len(r) && h[i+n] == r[j+n]; n++ {
-					c[n][i]++
-				}
-			}
-		}
-		for n := range c {
-			for i := range h {
-				best[n][i] = max(best[n][i], c[n][i])
-			}
-		}
-		start = end
-	}
+func clippedRuns(words []uint64, hyp int, bounds []int) (num, den [4]int) {
+	h := words[:hyp]
 	for i, x := range h {
+		// The counts in the hypothesis of the n-grams at i, and whether i is their first position.
 		var self [4]int32
 		first := [4]bool{true, true, true, true}
 		for k, y := range h {
@@ -131,9 +111,32 @@ func (s *scratch) clippedRuns(hyp int, bounds []int) (num, den [4]int) {
 				first[n] = first[n] && k >= i
 			}
 		}
+		if first == [4]bool{} {
+			continue
+		}
+		// Their largest counts in one reference.
+		var best [4]int32
+		start := hyp
+		for _, end := range bounds {
+			r := words[start:end]
+			var c [4]int32
+			for j, y := range r {
+				if x != y {
+					continue
+				}
+				c[0]++
+				for n := 1; n < 4 && i+n < len(h) && j+n < len(r) && h[i+n] == r[j+n]; n++ {
+					c[n]++
+				}
+			}
+			for n := range c {
+				best[n] = max(best[n], c[n])
+			}
+			start = end
+		}
 		for n := 0; n < 4 && i+n < len(h); n++ {
 			if first[n] {
-				num[n] += int(min(self[n], best[n][i]))
+				num[n] += int(min(self[n], best[n]))
 			}
 		}
 	}
@@ -143,47 +146,57 @@ func (s *scratch) clippedRuns(hyp int, bounds []int) (num, den [4]int) {
 	return num, den
 }
 
-// bleuRead puts the ids of the tokens of pred and then refs in s.ids, the ends of the references
-// in s.bounds, and returns the hypothesis length and the closest reference length. Tokens are
-// interned by key, or by their bytes unless byKey is set; by key, it reports false if two tokens
-// share a key.
+// bleuRead puts the tokens of pred and then refs in s.words, the ends of the references in
+// s.bounds, and returns the hypothesis length and the closest reference length. Words are the
+// tokens' keys, or unless byKey is set their ids interned by bytes; by key, it reports false if
+// two different long tokens share a key.
 func (s *scratch) bleuRead(pred string, refs []string, byKey bool) (hyp, closest int, ok bool) {
-	read := func(dst []int32, str string) ([]int32, bool) { return s.bleuIDs(dst, str), true }
+	read := s.bleuIDs
 	if byKey {
-		n := len(pred)
-		for _, r := range refs {
-			n += len(r)
-		}
-		s.bleuInternStart(n)
+		s.longs = s.longs[:0]
 		read = s.bleuTokens
 	}
-	s.ids, ok = read(s.ids[:0], pred)
-	hyp = len(s.ids)
+	s.words = read(s.words[:0], pred)
+	hyp = len(s.words)
 	bounds := s.bounds[:0]
 	closest = -1
 	for k, r := range refs {
-		if !ok {
-			return 0, 0, false
-		}
 		switch {
 		case slices.Contains(refs[:k], r):
 			continue // a repeated reference changes neither the clipping counts nor the closest length
 		case r == pred:
-			s.ids = append(s.ids, s.ids[:hyp]...)
+			s.words = append(s.words, s.words[:hyp]...)
 		default:
-			s.ids, ok = read(s.ids, r)
+			s.words = read(s.words, r)
 		}
-		n := len(s.ids) - hyp
+		n := len(s.words) - hyp
 		if len(bounds) > 0 {
-			n = len(s.ids) - bounds[len(bounds)-1]
+			n = len(s.words) - bounds[len(bounds)-1]
 		}
-		bounds = append(bounds, len(s.ids))
+		bounds = append(bounds, len(s.words))
 		if closest < 0 || abs(n-hyp) < abs(closest-hyp) || abs(n-hyp) == abs(closest-hyp) && n < closest {
 			closest = n
 		}
 	}
 	s.bounds = bounds
-	return hyp, closest, ok
+	return hyp, closest, !byKey || s.bleuLongsDistinct()
+}
+
+// wordIDs sets s.ids to dense ids of s.words, in order of first appearance.
+func (s *scratch) wordIDs() {
+	s.tokIDs.reset(min(len(s.words)/2+1, 256)) // grown as needed
+	s.ids = s.ids[:0]
+	next := int32(0)
+	for _, w := range s.words {
+		if 2*(next+1) > int32(len(s.tokIDs.slots)) {
+			s.tokIDs.grow()
+		}
+		id, isNew := s.tokIDs.insert(w, next)
+		if isNew {
+			next++
+		}
+		s.ids = append(s.ids, id)
+	}
 }
 
 // memo returns f(), memoised under key (not 0) in the scratch: BLEU's logarithms and brevity
@@ -233,8 +246,8 @@ func brevityPenalty(closest, hyp int) float64 {
 	return roundedExp(1 - float64(closest)/float64(hyp))
 }
 
-// bleuIDs appends the ids of split(lower(str)) to dst.
-func (s *scratch) bleuIDs(dst []int32, str string) []int32 {
+// bleuIDs appends the ids of split(lower(str)) to dst, interned by bytes.
+func (s *scratch) bleuIDs(dst []uint64, str string) []uint64 {
 	start := len(s.buf)
 	if isASCIIString(str) {
 		for i := 0; i < len(str); i++ {
@@ -255,7 +268,7 @@ func (s *scratch) bleuIDs(dst []int32, str string) []int32 {
 		}
 		if textnorm.IsSpace(c) {
 			if tok >= 0 {
-				dst = append(dst, s.id(s.buf[tok:i]))
+				dst = append(dst, uint64(s.id(s.buf[tok:i])))
 				tok = -1
 			}
 		} else if tok < 0 {
@@ -264,7 +277,7 @@ func (s *scratch) bleuIDs(dst []int32, str string) []int32 {
 		i += n
 	}
 	if tok >= 0 {
-		dst = append(dst, s.id(s.buf[tok:]))
+		dst = append(dst, uint64(s.id(s.buf[tok:])))
 	}
 	s.buf = s.buf[:start]
 	return dst

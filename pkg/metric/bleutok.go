@@ -9,11 +9,12 @@ import (
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
-// BLEU tokens: split(lower(text)) interned by key.
+// BLEU tokens: split(lower(text)) as keys.
 //
-// Tokens are lowered into s.buf, which keeps every token of the call so that a long token's
-// bytes can confirm a key match, and interned through s.tokIDs, a key → id table: dense ids in
-// order of first appearance. ASCII text is lowered and cut eight bytes at a time.
+// Tokens are lowered into s.buf, which keeps every token of the call, and stand for their keys
+// (see tokenKey). A short token's key is its bytes, so equal keys are equal tokens; a long token's
+// key is a hash, so the long tokens of a call are listed in s.longs and bleuLongsDistinct checks
+// their keys against their bytes. ASCII text is lowered and cut eight bytes at a time.
 
 // Eight-byte lanes for the SWAR scans.
 const (
@@ -26,20 +27,12 @@ func laneBetween(x uint64, lo, hi byte) uint64 {
 	return (x + laneOnes*uint64(0x80-lo)) &^ (x + laneOnes*uint64(0x7f-hi)) & laneHigh
 }
 
-// bleuInternStart empties the token table, sized for the tokens of texts totalling n bytes, up
-// to a size that stays in cache.
-func (s *scratch) bleuInternStart(n int) {
-	s.tokIDs.reset(min(n/2+1, 256)) // grown by internKey as needed
-	s.idToks = s.idToks[:0]
-}
-
-// bleuTokens appends the ids of split(lower(str)) to dst. It reports false if two different
-// tokens share a key; then the ids are unusable and the caller interns by bytes instead.
+// bleuTokens appends the keys of split(lower(str)) to dst, and lists its long tokens in s.longs.
 //
 // Python whitespace is neither cased nor case-ignorable, so it bounds the context of the final
 // sigma rule: lowering each whitespace-separated token on its own is lowering the text. ASCII
 // tokens are lowered eight bytes at a time, the others by textnorm.AppendLower.
-func (s *scratch) bleuTokens(dst []int32, str string) ([]int32, bool) {
+func (s *scratch) bleuTokens(dst []uint64, str string) []uint64 {
 	buf := slices.Grow(s.buf, len(str)+8) // room to store eight bytes past the tokens
 	for i := 0; i < len(str); {
 		if k := bleuByte[str[i]]; k == bleuSpaceByte {
@@ -93,40 +86,45 @@ func (s *scratch) bleuTokens(dst []int32, str string) ([]int32, bool) {
 		if !ascii {
 			buf = textnorm.AppendLower(buf[:start], str[from:i])
 		}
-		id, ok := s.internKey(buf, start, len(buf))
-		if !ok {
-			s.buf = buf
-			return dst, false
+		var key uint64
+		switch n := len(buf) - start; {
+		case n <= 7 && start+8 <= cap(buf):
+			key = binary.LittleEndian.Uint64(buf[start:start+8])&(1<<(8*n)-1) | uint64(n)<<56 // tokenKey
+		case n <= 7:
+			key = tokenKey(buf[start:])
+		default:
+			key = hashBytes(buf[start:]) | longKey
+			s.longs = append(s.longs, span{int32(start), int32(len(buf)), key})
 		}
-		dst = append(dst, id)
+		dst = append(dst, key)
 	}
 	s.buf = buf
-	return dst, true
+	return dst
 }
 
-// internKey returns the id of the token buf[start:end], which must stay in s.buf; it reports
-// false if a different token has the same key.
-func (s *scratch) internKey(buf []byte, start, end int) (int32, bool) {
-	tok := buf[start:end]
-	var key uint64
-	if n := end - start; n <= 7 && start+8 <= cap(buf) {
-		key = binary.LittleEndian.Uint64(buf[start:start+8])&(1<<(8*n)-1) | uint64(n)<<56 // tokenKey(tok)
-	} else {
-		key = tokenKey(tok)
+// bleuLongsDistinct reports whether the long tokens listed in s.longs have equal keys only when
+// they are equal, so that keys can stand for tokens.
+func (s *scratch) bleuLongsDistinct() bool {
+	longs := s.longs
+	if len(longs) <= 32 {
+		for i, a := range longs {
+			for _, b := range longs[:i] {
+				if a.key == b.key && string(s.buf[a.start:a.end]) != string(s.buf[b.start:b.end]) {
+					return false
+				}
+			}
+		}
+		return true
 	}
-	if 2*(len(s.idToks)+1) > len(s.tokIDs.slots) {
-		s.tokIDs.grow()
+	s.tokIDs.reset(len(longs))
+	for i, a := range longs {
+		if j, isNew := s.tokIDs.insert(a.key, int32(i)); !isNew {
+			if b := longs[j]; string(s.buf[a.start:a.end]) != string(s.buf[b.start:b.end]) {
+				return false
+			}
+		}
 	}
-	id, isNew := s.tokIDs.insert(key, int32(len(s.idToks)))
-	if isNew {
-		s.idToks = append(s.idToks, span{int32(start), int32(end), key})
-		return id, true
-	}
-	if key&longKey != 0 {
-		first := s.idToks[id]
-		return id, string(buf[first.start:first.end]) == string(tok)
-	}
-	return id, true
+	return true
 }
 
 // load64 returns s[i:i+8] as a little-endian word.

@@ -169,8 +169,9 @@ type scratch struct {
 	table    tokenTable // this call's token ids
 	grams    keyTable   // BLEU n-gram → index into distinct; ROUGE bigram → index into bigrams
 	bigrams  []int32    // ROUGE: the prediction's bigram counts
-	tokIDs   keyTable   // BLEU token key → id
-	idToks   []span     // BLEU token of each id, in buf
+	words    []uint64   // BLEU tokens as keys, or as ids when interned by bytes
+	longs    []span     // BLEU's long tokens, whose keys are hashes
+	tokIDs   keyTable   // BLEU word → id
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
 	// it grows past internLimit.
 	stems map[string]string
