@@ -31,10 +31,25 @@ func laneBetween(x uint64, lo, hi byte) uint64 {
 //
 // Python whitespace is neither cased nor case-ignorable, so it bounds the context of the final
 // sigma rule: lowering each whitespace-separated token on its own is lowering the text. ASCII
-// tokens are lowered eight bytes at a time, the others by textnorm.AppendLower.
+// tokens are lowered eight bytes at a time, the others by textnorm.AppendLower. An ASCII token of
+// at most seven bytes followed by ASCII whitespace, the common case, is keyed from one load of
+// eight bytes without being copied.
 func (s *scratch) bleuTokens(dst []uint64, str string) []uint64 {
 	buf := slices.Grow(s.buf, len(str)+8) // room to store eight bytes past the tokens
 	for i := 0; i < len(str); {
+		if i+8 <= len(str) {
+			w := load64(str, i)
+			x := w &^ laneHigh
+			n := bits.TrailingZeros64(laneBetween(x, 0, ' ')|w&laneHigh) / 8
+			if n < 8 && bleuByte[byte(w>>(8*n))] == bleuSpaceByte {
+				if n > 0 {
+					lower := w | laneBetween(x, 'A', 'Z')>>2
+					dst = append(dst, lower&(1<<(8*n)-1)|uint64(n)<<56) // tokenKey
+				}
+				i += n + 1
+				continue
+			}
+		}
 		if k := bleuByte[str[i]]; k == bleuSpaceByte {
 			i++
 			continue
