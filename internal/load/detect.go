@@ -2,15 +2,19 @@ package load
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
 // or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
 // numeric schema and a string id) is records, whatever its name. Otherwise content wins over the
-// name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is Chinese. When the content says nothing, a
+// name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is
+// Chinese (mostlyHan). When the content says nothing, a
 // benchmark's name in the file name decides, then the extension (.jsonl, .csv). A ".gz" suffix
 // is ignored: head is the decompressed text (textfile.NewReader).
 func Detect(name string, head []byte) string {
@@ -30,7 +34,7 @@ func Detect(name string, head []byte) string {
 	case has("sample_id") && has("conversation") || has("qa") && has("session_1"):
 		return "locomo"
 	case has("paragraphs") && has("qas"):
-		if strings.Contains(base, "cmrc") || hasHan(string(head)) {
+		if strings.Contains(base, "cmrc") || mostlyHan(head) {
 			return "cmrc2018"
 		}
 		return "squad"
@@ -73,3 +77,50 @@ const detectHead = 1 << 16
 // recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)
 // lays it out.
 var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*,\s*"id"\s*:\s*"`)
+
+// mostlyHan reports whether the text of the SQuAD-layout JSON head (the strings under title,
+// context, question and text; a cut at the end is ignored) holds at least as many Chinese
+// characters as ASCII letters: Chinese text, not English text that names a Chinese place or
+// person.
+func mostlyHan(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	var han, latin int
+	var objects []bool // for each open object or array: whether it is an object
+	key, last := false, ""
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				objects = append(objects, t == '{')
+				key = t == '{'
+				continue
+			default:
+				objects = objects[:len(objects)-1]
+			}
+		case string:
+			if key {
+				key, last = false, t
+				continue
+			}
+			if last != "title" && last != "context" && last != "question" && last != "text" {
+				break
+			}
+			for _, r := range t {
+				switch {
+				case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
+					latin++
+				case r >= 0x2E80 && unicode.Is(unicode.Han, r):
+					han++
+				}
+			}
+		}
+		// A value ended: in an object, a key comes next.
+		key = len(objects) > 0 && objects[len(objects)-1]
+	}
+	return han > 0 && han >= latin
+}

@@ -50,6 +50,11 @@ func TestDetectByName(t *testing.T) {
 		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
 		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
 		{"data.json", `{"version": "v1.0", "data": [{"paragraphs": [{"context": "长江", "qas": []}]}]}`, "cmrc2018"},
+		{"data.json", `{"data": [{"paragraphs": [{"context": "长江（Yangtze）是中国最长的河流。", "qas": [{"id": "TRAIN_1_QUERY_0", "question": "长江是什么？"`, "cmrc2018"},
+		// English text naming a Chinese person is SQuAD; keys are not text.
+		{"dev.json", `{"data": [{"title": "Genghis_Khan", "paragraphs": [{"context": "Genghis Khan (成吉思汗) founded the Mongol Empire.", "qas": []}]}]}`, "squad"},
+		{"dev.json", `{"data": [{"paragraphs": [{"context": "成吉思汗", "qas": [{"question": "Who founded it?"}]}]}]}`, "squad"},
+		{"dev.json", `{"data": [{"paragraphs": [{"context": "成吉思汗", "qas": [{"question": "谁", "id": "q"}]}]}]}`, "cmrc2018"},
 		{"mine.ndjson", `{"q": 1}`, "jsonl"},
 		// A first line qapipe wrote is records, whatever the name or the other keys say.
 		{"hotpotqa_run.jsonl", "\n" + `{"schema":1,"id":"hotpotqa:1","meta":{"supporting_facts":[],"_id":"x"}}` + "\n{", "records"},
