@@ -4,7 +4,7 @@
 //   - env: KEY=VALUE lines set for the run;
 //   - args: the arguments, split on blanks;
 //   - stdin;
-//   - "file NAME": written to $TMP/NAME before the run;
+//   - "file NAME": written to $TMP/NAME (folders in NAME are made) before the run;
 //   - stdout, stderr, exit (the exit code): what the run must print and return;
 //   - "out NAME": the content $TMP/NAME must have after the run.
 //
@@ -78,7 +78,11 @@ func (c Config) runFile(t *testing.T, file string) {
 	for _, f := range ar.Files {
 		sections[f.Name] = f.Data
 		if name, ok := strings.CutPrefix(f.Name, "file "); ok {
-			if err := os.WriteFile(filepath.Join(tmp, name), f.Data, 0o644); err != nil {
+			path := filepath.Join(tmp, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode"
@@ -28,8 +29,8 @@ bad item, a JSON document a failure.
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map; a warning counts their records that come out with no answers, or with Chinese characters
-and no lang: see --lang), records (qapipe records as any stage writes them, passed through whole,
+--map; a row without an id gets FILE:LINE, FILE the file's base name; a warning counts their
+records that come out with no answers, or with Chinese characters and no lang: see --lang), records (qapipe records as any stage writes them, passed through whole,
 prediction, judgments and scores included: to select from a saved run). Without --format the
 format is detected from each file's name and first bytes; a first line with a schema and an id
 is records. longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output):
@@ -84,7 +85,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed)", EnvVars: []string{"QA_SAMPLE"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of --sample", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
-		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES`", EnvVars: []string{"QA_TYPES"}},
+		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format)", EnvVars: []string{"QA_MAP"}},
@@ -113,7 +114,9 @@ func (a *app) configure(c *cli.Context) error {
 		}
 	}
 	if t := c.String("types"); t != "" {
-		a.sel.Types = strings.Split(t, ",")
+		if a.sel.Types = ParseTypes(t); len(a.sel.Types) == 0 {
+			return command.Usagef("--types %q names no type", t)
+		}
 	}
 	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
 	return command.NotNegative(c, "limit", "sample")
@@ -143,6 +146,7 @@ func (a *app) action(c *cli.Context) error {
 		a.bar.Finish()
 		fmt.Fprintln(a.stderr)
 	}
+	whole := err == nil // every record was offered to the selection
 	if errors.Is(err, errLimit) {
 		err = nil
 	}
@@ -157,10 +161,25 @@ func (a *app) action(c *cli.Context) error {
 	}
 	a.printSummary()
 	a.generics.warn(a.stderr, a.opt.Map)
+	if types, others := a.sel.Unmatched(); whole && len(types) > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", strings.Join(quoteAll(types), ", "))
+		if len(others) > 0 {
+			fmt.Fprintf(a.stderr, " (the records' types: %s)", strings.Join(quoteAll(others), ", "))
+		}
+		fmt.Fprintln(a.stderr)
+	}
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, What: "bad input items skipped"}
 	}
 	return nil
+}
+
+func quoteAll(s []string) []string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = strconv.Quote(x)
+	}
+	return q
 }
 
 // loadAll loads every input; the files of the evalearn pair are loaded together.

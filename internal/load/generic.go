@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -143,7 +144,7 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 		delete(obj, m.source(f))
 		return raw, ok && !isNull(raw)
 	}
-	rec := newRecord(fmt.Sprintf("%s:%d", in.DisplayName(), line), "", "")
+	rec := newRecord(fmt.Sprintf("%s:%d", idName(in), line), "", "")
 	if raw, ok := take("id"); ok {
 		id, ok := scalarText(raw)
 		if !ok || id == "" {
@@ -185,6 +186,16 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 	return rec, nil
 }
 
+// idName is the file name in the default id of a generic record, FILE:LINE: the base name,
+// without a ".gz" suffix, so that the id does not depend on how the path was typed or whether
+// the file was compressed ("stdin" for standard input).
+func idName(in Input) string {
+	if in.Name == "" {
+		return "stdin"
+	}
+	return strings.TrimSuffix(filepath.Base(in.Name), ".gz")
+}
+
 // textList reads a string, a number or a list of them as a list of strings (absent: empty).
 func textList(raw jsonRaw, ok bool) ([]string, error) {
 	if !ok {
@@ -198,7 +209,10 @@ func textList(raw jsonRaw, ok bool) ([]string, error) {
 		return nil, errors.New("want a string or a list of strings")
 	}
 	out := make([]string, 0, len(items))
-	for _, it := range items {
+	for i, it := range items {
+		if isNull(it) {
+			return nil, fmt.Errorf("item %d is null; want a list of strings", i+1)
+		}
 		s, ok := scalarText(it)
 		if !ok {
 			return nil, errors.New("want a list of strings")

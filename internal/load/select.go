@@ -47,13 +47,28 @@ type Selection struct {
 	kept    sampleHeap
 	n       int // records seen by the sampler
 	written int
+	matched []bool   // for each of Types, whether a record had it
+	seen    []string // the types records had, up to maxSeenTypes
 }
+
+// maxSeenTypes bounds the types a Selection remembers for its warning.
+const maxSeenTypes = 64
 
 // Add offers rec to the selection and calls write for it unless it is held for the sample or
 // filtered out. It reports false once Limit records were written and the rest can be skipped.
 func (s *Selection) Add(rec *record.Record, write func(*record.Record) error) (bool, error) {
-	if len(s.Types) > 0 && !slices.Contains(s.Types, rec.Type) {
-		return true, nil
+	if len(s.Types) > 0 {
+		i := slices.Index(s.Types, rec.Type)
+		if len(s.matched) != len(s.Types) {
+			s.matched = make([]bool, len(s.Types))
+		}
+		if len(s.seen) < maxSeenTypes && !slices.Contains(s.seen, rec.Type) {
+			s.seen = append(s.seen, rec.Type)
+		}
+		if i < 0 {
+			return true, nil
+		}
+		s.matched[i] = true
 	}
 	if s.Shard.N > 1 && int(idHash(nil, rec.ID)%uint64(s.Shard.N)) != s.Shard.I-1 {
 		return true, nil
@@ -63,6 +78,30 @@ func (s *Selection) Add(rec *record.Record, write func(*record.Record) error) (b
 		return true, nil
 	}
 	return s.emit(rec, write)
+}
+
+// ParseTypes splits a comma-separated list of types, trimming spaces and dropping empty items.
+func ParseTypes(list string) []string {
+	var types []string
+	for t := range strings.SplitSeq(list, ",") {
+		if t = strings.TrimSpace(t); t != "" && !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	return types
+}
+
+// Unmatched returns the Types no record offered so far had, and the types records had (up to
+// maxSeenTypes of them, sorted).
+func (s *Selection) Unmatched() (types, others []string) {
+	for i, t := range s.Types {
+		if i >= len(s.matched) || !s.matched[i] {
+			types = append(types, t)
+		}
+	}
+	others = slices.Clone(s.seen)
+	slices.Sort(others)
+	return types, others
 }
 
 func (s *Selection) emit(rec *record.Record, write func(*record.Record) error) (bool, error) {
