@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -126,5 +127,35 @@ func TestDryRunCutHistories(t *testing.T) {
 	}
 	if len(cut) != 2 || cut[0].Requests[0].InputTokens >= whole[0].Requests[0].InputTokens {
 		t.Errorf("cut prompt %d tokens, whole %d; want fewer", cut[0].Requests[0].InputTokens, whole[0].Requests[0].InputTokens)
+	}
+}
+
+// TestLoCoMoMaxTokens: a LoCoMo question goes out with LoCoMo's max_tokens 32 unless --max-tokens
+// is given; a generic record gets --max-tokens (none by default) and a custom template's LoCoMo
+// record too.
+func TestLoCoMoMaxTokens(t *testing.T) {
+	locomo := &record.Record{Schema: 1, ID: "locomo:c:1", Dataset: "locomo", Question: "What did Mel paint?", Answers: []string{"a lake"},
+		Context: []record.Passage{{Title: "session_1", Date: "1:56 pm on 8 May, 2023", Text: "Mel: I painted a lake."}},
+		Meta:    map[string]json.RawMessage{"category": json.RawMessage("4")}}
+	generic := &record.Record{Schema: 1, ID: "g1", Question: "Who wrote it?", Answers: []string{"Ann"}}
+	in := jsonl(t, locomo, generic)
+	tmpl := clitest.TempFile(t, "t.tmpl", []byte("Q: {{.Question}}"))
+	for _, tt := range []struct {
+		args []string
+		want [2]int // LoCoMo's, the generic record's
+	}{
+		{nil, [2]int{32, 0}},
+		{[]string{"--max-tokens", "64"}, [2]int{64, 64}},
+		{[]string{"--template", tmpl}, [2]int{0, 0}},
+	} {
+		srv, seen := recordingServer(t)
+		args := append([]string{"--provider", "openai", "--model", "gpt-4o", "--concurrency", "1", "--base-url", srv.URL, "--api-key-file", keyFile(t)}, tt.args...)
+		if _, stderr, err := run(t, context.Background(), in, args...); err != nil {
+			t.Fatalf("%v: %v\n%s", tt.args, err, stderr)
+		}
+		sent := seen()
+		if len(sent) != 2 || sent[0].MaxTokens != tt.want[0] || sent[1].MaxTokens != tt.want[1] {
+			t.Errorf("%v: sent %+v, want max_tokens %v", tt.args, sent, tt.want)
+		}
 	}
 }

@@ -232,11 +232,18 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	return true
 }
 
+// locomoMaxTokens is the max_tokens of LoCoMo's QA calls one question at a time (run_chatgpt).
+const locomoMaxTokens = 32
+
 // request builds the model request for rec with the user prompt text.
 func (a *app) request(rec *record.Record, text string) model.Request {
 	maxTokens := a.maxTokens
-	if rec.InDataset("longmemeval") && a.prompts.custom == nil {
+	switch {
+	case a.prompts.custom != nil:
+	case rec.InDataset("longmemeval"):
 		maxTokens = a.genLength() // the reader's gen_length
+	case rec.InDataset("locomo") && !a.maxTokensSet:
+		maxTokens = locomoMaxTokens
 	}
 	req := a.chat(text, maxTokens)
 	if a.provider == "extractive" {

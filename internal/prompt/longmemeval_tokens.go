@@ -28,6 +28,23 @@ var longMemEvalMaxLength = map[string]int{
 	"In2Training/FILM-7B":                    32000,
 }
 
+// longMemEvalReaderAliases is run_generation.sh's model_zoo: the names its command line takes and
+// the models they stand for.
+var longMemEvalReaderAliases = map[string]string{
+	"gpt-4o":                     "gpt-4o-2024-08-06",
+	"gpt-4o-mini":                "gpt-4o-mini-2024-07-18",
+	"llama-3-8b-instruct":        "meta-llama/Meta-Llama-3-8B-Instruct",
+	"llama-3-70b-instruct":       "meta-llama/Meta-Llama-3-70B-Instruct",
+	"llama-3.1-8b-instruct":      "meta-llama/Meta-Llama-3.1-8B-Instruct",
+	"llama-3.1-70b-instruct":     "meta-llama/Meta-Llama-3.1-70B-Instruct",
+	"mistral-7b-instruct-v0.2":   "mistralai/Mistral-7B-Instruct-v0.2",
+	"mistral-7b-instruct-v0.3":   "mistralai/Mistral-7B-Instruct-v0.3",
+	"film-7b":                    "In2Training/FILM-7B",
+	"phi-3-medium-128k-instruct": "microsoft/Phi-3-medium-128k-instruct",
+	"phi-3.5-mini-instruct":      "microsoft/Phi-3.5-mini-instruct",
+	"phi-4":                      "microsoft/phi-4",
+}
+
 // LongMemEvalGenLength is run_generation.py's max_tokens when --gen_length is not given, for
 // either reading. The script reads `500 if not args.cot else 800`, meaning 500 for the direct
 // prompt, but args.cot is the string "true" or "false", never false as a condition: it sends 800
@@ -37,10 +54,15 @@ const LongMemEvalGenLength = 800
 // LongMemEvalHistoryLimit returns the history budget run_generation.py gives model when it
 // generates up to genLength tokens, and how it counts them: isO200k is true for the GPT models
 // (o200k_base, which TruncateHistory reproduces) and false for the open models, counted with
-// their Hugging Face tokenizers. known is false for a model outside its table (the script stops
-// on those).
+// their Hugging Face tokenizers. A name of run_generation.sh's model_zoo (gpt-4o-mini, say)
+// counts as the model it stands for. known is false for a model outside its table (the script
+// stops on those).
 func LongMemEvalHistoryLimit(model string, genLength int) (limit int, isO200k, known bool) {
 	n, known := longMemEvalMaxLength[model]
+	if m, ok := longMemEvalReaderAliases[model]; ok && !known {
+		model = m
+		n, known = longMemEvalMaxLength[model]
+	}
 	if !known {
 		return 0, false, false
 	}

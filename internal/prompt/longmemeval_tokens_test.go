@@ -197,7 +197,11 @@ func TestLongMemEvalHistoryLimit(t *testing.T) {
 		{"gpt-4o", 500, 126500, true, true},
 		{"gpt-4o-2024-08-06", 800, 126200, true, true},
 		{"gpt-4o-mini-2024-07-18", 500, 126500, true, true},
-		{"gpt-4o-mini", 500, 0, false, false}, // not in run_generation.py's table
+		// run_generation.sh's names stand for the models they call.
+		{"gpt-4o-mini", 500, 126500, true, true},
+		{"llama-3.1-70b-instruct", 800, 126200, false, true},
+		{"llama-3-8b-instruct", 800, 0, false, false}, // its model is not in the table
+		{"gpt-4o-mini-2024-07-19", 500, 0, false, false},
 		{"meta-llama/Meta-Llama-3.1-70B-Instruct", 500, 126500, false, true},
 		{"mistral-7b-instruct-v0.2", 500, 30500, false, true},
 	} {
