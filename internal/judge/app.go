@@ -29,7 +29,7 @@ and writes the record back with judgments[NAME] filled in, in input order:
 
 MODES (--mode):
    auto               route by dataset (in any case) and type (--route FILE overrides the table):
-                      locomo -> locomo-continuous (adversarial -> adversarial), longmemeval -> longmemeval,
+                      locomo -> locomo-continuous (category 5 by its rule), longmemeval -> longmemeval,
                       evalearn -> evalearn, anything else -> rules
    longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids and
                       meta.abstention true -> abstention),
@@ -51,9 +51,11 @@ MODES (--mode):
 
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as
 error "unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures
-likewise. Three replies that upstream scores 0 without a word count as unparsable here: a MAGMA
-object without "score", a mem0 "label" that is not a string, an empty yes/no reply (qa-score
---errors-as-zero gives upstream's figure). Records already judged under NAME are passed through
+likewise. Replies that upstream scores 0 count as unparsable here: a MAGMA object without
+"score", a mem0 "label" that is not a string, an empty yes/no reply, and an EvaLearn reply without
+a numeric "answer_score" (none found, a fenced object without it, a score that is no number:
+upstream's 0 after a warning, from a missing key, or from an exception). qa-score
+--errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
 unless --force; a failed judgment passed through still counts as failed (exit 3), and
 --retry-errors judges those records again. Judging with the same provider and model that made
 the predictions is refused unless --allow-self-judge.

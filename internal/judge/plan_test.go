@@ -157,15 +157,31 @@ func TestLoadRoutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct{ ds, typ, want string }{
-		{"locomo", "single_hop", ModeMem0}, {"locomo", "adversarial", ModeAdversarial},
+		// A dataset key decides all its types: mem0 itself skips category 5.
+		{"locomo", "single_hop", ModeMem0}, {"locomo", "adversarial", ModeMem0},
 		{"longmemeval", "temporal-reasoning", ModeRules}, {"longmemeval", "multi-session", ModeLongMemEval},
 		{"squad", "has_answer", ModeRules}, {"evalearn", "Summarization", ModeEvaLearn},
 		// Dataset names match whatever their case, in records and in the route file.
-		{"LoCoMo", "single_hop", ModeMem0}, {"LOCOMO", "adversarial", ModeAdversarial},
+		{"LoCoMo", "single_hop", ModeMem0}, {"LOCOMO", "adversarial", ModeMem0},
 		{"longmemeval", "temporal-reasoning", ModeRules}, {"EvaLearn", "Summarization", ModeEvaLearn},
 	} {
 		if got, _ := r.Route(&record.Record{Dataset: tt.ds, Type: tt.typ}); got != tt.want {
 			t.Errorf("Route(%s/%s) = %q, want %q", tt.ds, tt.typ, got, tt.want)
+		}
+	}
+	// Routed to mem0, a category-5 question is skipped as mem0's evals.py skips it; by default it
+	// is decided by MAGMA's rule.
+	cat5 := &record.Record{ID: "locomo:c:1", Dataset: "locomo", Type: "adversarial", Answers: []string{"x"},
+		Meta: map[string]json.RawMessage{"category": json.RawMessage("5")}, Prediction: &record.Prediction{Text: "Not mentioned"}}
+	for _, tt := range []struct {
+		routes   Routes
+		skip     bool
+		template string
+	}{{r, true, ""}, {DefaultRoutes(), false, prompt.MAGMACat5}} {
+		j := &Judge{Mode: ModeAuto, Routes: tt.routes}
+		p, err := j.Plan(cat5)
+		if err != nil || p.Skip != tt.skip || p.Template != tt.template {
+			t.Errorf("category 5 with routes %v: plan skip %v template %q (%v), want skip %v template %q", tt.routes, p.Skip, p.Template, err, tt.skip, tt.template)
 		}
 	}
 }

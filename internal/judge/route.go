@@ -33,15 +33,16 @@ var Modes = []string{ModeAuto, ModeLongMemEval, ModeLoCoMo, ModeMem0, ModeEvaLea
 // Routes maps "dataset/type", "dataset" or "*" to a mode; the most specific key wins.
 type Routes map[string]string
 
-// DefaultRoutes is the auto table: LoCoMo → MAGMA continuous (adversarial → the rule), LongMemEval →
-// its official yes/no templates, EvaLearn → its rubric judge, anything else → the approximate rules.
+// DefaultRoutes is the auto table: LoCoMo → MAGMA continuous (which decides category 5 by its
+// rule), LongMemEval → its official yes/no templates, EvaLearn → its rubric judge, anything else →
+// the approximate rules. It has no dataset/type keys, so that a route file's dataset key decides
+// every record of the dataset: {"locomo": "mem0"} skips category 5 as mem0 does.
 func DefaultRoutes() Routes {
 	return Routes{
-		"locomo":             ModeLoCoMo,
-		"locomo/adversarial": ModeAdversarial,
-		"longmemeval":        ModeLongMemEval,
-		"evalearn":           ModeEvaLearn,
-		"*":                  ModeRules,
+		"locomo":      ModeLoCoMo,
+		"longmemeval": ModeLongMemEval,
+		"evalearn":    ModeEvaLearn,
+		"*":           ModeRules,
 	}
 }
 
