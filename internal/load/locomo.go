@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -13,7 +14,7 @@ import (
 type locomoConversation struct {
 	SampleID     string             `json:"sample_id"`
 	Conversation map[string]jsonRaw `json:"conversation"`
-	QA           []locomoQA         `json:"qa"`
+	QA           []jsonRaw          `json:"qa"` // decoded one by one, so that a bad item is skipped alone
 }
 
 type locomoQA struct {
@@ -21,7 +22,7 @@ type locomoQA struct {
 	Answer            jsonRaw `json:"answer"`
 	AdversarialAnswer jsonRaw `json:"adversarial_answer"`
 	Evidence          jsonRaw `json:"evidence"`
-	Category          *int    `json:"category"`
+	Category          jsonRaw `json:"category"`
 }
 
 type locomoTurn struct {
@@ -36,9 +37,12 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // that exists (some conversations have more session dates than sessions), dated from
 // session_N_date_time, with one `speaker: text` line per turn; the passage's extra field "turns"
 // keeps the session's turn list verbatim (dia_id, blip_caption… for prompts that render image
-// captions as upstream does), and meta keeps speaker_a and speaker_b. Category 5 (adversarial) gold is
+// captions as upstream does), and meta keeps speaker_a and speaker_b. The category is a number or
+// a string holding one (record.ParseLoCoMoCategory). Category 5 (adversarial) gold is
 // adversarial_answer when present; a non-string answer becomes str() of it, as upstream inserts it
-// (2022 → "2022"). meta keeps category, evidence and adversarial_answer.
+// (2022 → "2022"). meta keeps category, evidence, adversarial_answer, and the answer when
+// adversarial_answer took its place. A bad QA item is reported with its own line and skipped
+// alone.
 func LoCoMo(in Input, _ Options, emit Emit) error {
 	return eachItem(in, emit, func(raw jsonRaw, line int) error {
 		var conv locomoConversation
@@ -53,8 +57,9 @@ func LoCoMo(in Input, _ Options, emit Emit) error {
 		if err != nil {
 			return emit(nil, badf(in, line, "locomo:"+conv.SampleID, "%v", err))
 		}
-		for i := range conv.QA {
-			rec, bad := locomoRecord(in, line, conv.SampleID, i, &conv.QA[i], ctx)
+		lines := itemLines(raw, line, conv.QA)
+		for i, item := range conv.QA {
+			rec, bad := locomoRecord(in, lines[i], conv.SampleID, i, item, ctx)
 			if rec != nil {
 				setMeta(rec, "speaker_a", speakers[0])
 				setMeta(rec, "speaker_b", speakers[1])
@@ -65,6 +70,22 @@ func LoCoMo(in Input, _ Options, emit Emit) error {
 		}
 		return nil
 	})
+}
+
+// itemLines returns the line each of items starts on, items being raw values that appear in
+// order in parent, which starts on line first. An item not found (never, for values decoded as
+// json.RawMessage, which keeps their bytes) gets the line of the one before it.
+func itemLines(parent []byte, first int, items []jsonRaw) []int {
+	lines := make([]int, len(items))
+	at, line := 0, first
+	for i, it := range items {
+		if j := bytes.Index(parent[at:], it); j >= 0 && len(it) > 0 {
+			line += bytes.Count(parent[at:at+j], []byte("\n"))
+			at += j
+		}
+		lines[i] = line
+	}
+	return lines
 }
 
 // locomoSessions returns the sessions of a conversation as passages, in session number order.
@@ -101,16 +122,25 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 	return ctx, nil
 }
 
-func locomoRecord(in Input, line int, sample string, i int, qa *locomoQA, ctx []record.Passage) (*record.Record, error) {
+func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []record.Passage) (*record.Record, error) {
 	id := fmt.Sprintf("locomo:%s:%d", sample, i)
-	if qa.Question == nil {
-		return nil, badf(in, line, id, `missing field "question"`)
+	var qa locomoQA
+	if err := decodeItem(in, line, id, item, &qa); err != nil {
+		return nil, err
 	}
-	if qa.Category == nil || record.LoCoMoType(*qa.Category) == "" {
-		return nil, badf(in, line, id, `missing or unknown "category"`)
+	if qa.Question == nil {
+		return nil, badf(in, line, id, `missing field "question" (or not a string)`)
+	}
+	if len(qa.Category) == 0 || isNull(qa.Category) {
+		return nil, badf(in, line, id, `missing field "category"`)
+	}
+	category, err := record.ParseLoCoMoCategory(qa.Category)
+	if err != nil {
+		return nil, badf(in, line, id, "field \"category\": %v", err)
 	}
 	gold := qa.Answer
-	if *qa.Category == 5 && len(qa.AdversarialAnswer) > 0 {
+	adversarial := category == 5 && len(qa.AdversarialAnswer) > 0 && !isNull(qa.AdversarialAnswer)
+	if adversarial {
 		gold = qa.AdversarialAnswer
 	}
 	answer, ok := pyStrAnswer(gold)
@@ -118,12 +148,15 @@ func locomoRecord(in Input, line int, sample string, i int, qa *locomoQA, ctx []
 		return nil, badf(in, line, id, "missing or non-scalar answer")
 	}
 	rec := newRecord(id, "locomo", "en")
-	rec.Type = record.LoCoMoType(*qa.Category)
+	rec.Type = record.LoCoMoType(category)
 	rec.Question = *qa.Question
 	rec.Answers = []string{answer}
 	rec.Context = ctx
-	setMeta(rec, "category", []byte(strconv.Itoa(*qa.Category)))
+	setMeta(rec, "category", []byte(strconv.Itoa(category)))
 	setMeta(rec, "evidence", qa.Evidence)
 	setMeta(rec, "adversarial_answer", qa.AdversarialAnswer)
+	if adversarial {
+		setMeta(rec, "answer", qa.Answer)
+	}
 	return rec, nil
 }

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -30,25 +31,14 @@ func LoCoMoType(n int) string {
 }
 
 // LoCoMoCategory returns r's LoCoMo category number (1–5): meta.category when it is present and
-// not null, either a number or a string holding one, else the category r.Type names. ok is false
-// when neither gives a category. err is set when meta.category is present and not null but holds
-// no category; n and ok are then zero.
+// not null (ParseLoCoMoCategory), else the category r.Type names. ok is false when neither gives a
+// category. err is set when meta.category is present and not null but holds no category; n and
+// ok are then zero.
 func (r *Record) LoCoMoCategory() (n int, ok bool, err error) {
 	if raw, present := r.Meta["category"]; present && !isNull(raw) {
-		var v any
-		n := 0
-		if unmarshal(raw, &v) == nil {
-			switch v := v.(type) {
-			case float64:
-				if v >= 1 && v <= 5 && v == math.Trunc(v) {
-					n = int(v)
-				}
-			case string:
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		if LoCoMoType(n) == "" {
-			return 0, false, fmt.Errorf("meta.category: want a LoCoMo category, 1 to 5, got %s", excerpt(raw))
+		n, err := ParseLoCoMoCategory(raw)
+		if err != nil {
+			return 0, false, fmt.Errorf("meta.category: %w", err)
 		}
 		return n, true, nil
 	}
@@ -58,6 +48,27 @@ func (r *Record) LoCoMoCategory() (n int, ok bool, err error) {
 		}
 	}
 	return 0, false, nil
+}
+
+// ParseLoCoMoCategory reads a LoCoMo category, 1 to 5, from JSON: a number (5 or 5.0) or a string
+// holding one ("5").
+func ParseLoCoMoCategory(raw json.RawMessage) (int, error) {
+	var v any
+	n := 0
+	if unmarshal(raw, &v) == nil {
+		switch v := v.(type) {
+		case float64:
+			if v >= 1 && v <= 5 && v == math.Trunc(v) {
+				n = int(v)
+			}
+		case string:
+			n, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	if LoCoMoType(n) == "" {
+		return 0, fmt.Errorf("want a LoCoMo category, 1 to 5, got %s", excerpt(raw))
+	}
+	return n, nil
 }
 
 // Abstention reports whether r's question is one whose right answer is to decline: its id holds
