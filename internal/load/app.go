@@ -29,8 +29,9 @@ bad item, a JSON document a failure.
 
 Formats: ` + "hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +\n" +
 	`EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map; a row without an id gets FILE:LINE, FILE the file's base name; a warning counts their
-records that come out with no answers, or with Chinese characters and no lang: see --lang), records (qapipe records as any stage writes them, passed through whole,
+--map; a row without an id gets FILE:LINE, FILE the file's base name; warnings count their
+records that come out with no answers, with the empty (unanswerable) answer "", or with Chinese
+characters and no lang: see --lang), records (qapipe records as any stage writes them, passed through whole,
 prediction, judgments and scores included: to select from a saved run). Without --format the
 format is detected from each file's name and first bytes; a first line with a schema and an id
 is records. longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output):
@@ -320,6 +321,7 @@ func (a *app) emit(rec *record.Record, bad error) error {
 // Chinese metrics run only on lang zh).
 type genericCount struct {
 	read, noAnswers, noLang int
+	emptyAnswer             int // answers [""]: unanswerable, or an answer cell left empty
 	firstID                 string
 	fields                  []string // the unmapped fields of the first record without answers
 }
@@ -328,6 +330,9 @@ func (c *genericCount) add(rec *record.Record) {
 	c.read++
 	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
 		c.noLang++
+	}
+	if len(rec.Answers) == 1 && rec.Answers[0] == "" {
+		c.emptyAnswer++
 	}
 	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
 		return
@@ -354,6 +359,9 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 			fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
 		}
 		fmt.Fprintln(w)
+	}
+	if c.emptyAnswer > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records have the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n", c.emptyAnswer, c.read)
 	}
 	if c.noLang > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records hold Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n", c.noLang, c.read)
