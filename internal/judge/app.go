@@ -25,7 +25,8 @@ import (
 
 const description = `qa-judge grades each record's prediction with a benchmark's own LLM-judge protocol (or a rule)
 and writes the record back with judgments[NAME] filled in, in input order:
-{score, label, mode, model, prompt_sha256, raw, reasoning, usage, cost_usd, attempts, cached, error}.
+{score, label, mode, model, prompt_sha256, raw, reasoning, usage, cost_usd, attempts, cached, error};
+prompt_sha256 is the SHA-256 of the judge's template file (a prediction's hashes the messages sent).
 
 MODES (--mode):
    auto               route by dataset (in any case) and type (--route FILE overrides the table):
