@@ -34,7 +34,9 @@ MODES (--mode):
                       evalearn -> evalearn, anything else -> rules
    longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids and
                       meta.abstention true -> abstention),
-                      temperature 0, max 10 tokens, correct iff the reply contains "yes"; its model
+                      temperature 0, max 10 tokens, correct iff the reply contains "yes" (one with
+                      neither "yes" nor "no", a refusal say, scores 0 labelled "neither", counted
+                      in a warning); its model
                       aliases apply (gpt-4o calls gpt-4o-2024-08-06, gpt-4o-mini gpt-4o-mini-2024-07-18,
                       llama-3.1-70b-instruct meta-llama/Meta-Llama-3.1-70B-Instruct)
    locomo-continuous  MAGMA's 0.0-1.0 JSON score with reasoning, clamped; category 5 is decided by
@@ -285,6 +287,7 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, err
 // tally counts what happened to the records, and the tokens and dollars the judgments cost.
 type tally struct {
 	judged, rule, cached, skipped, already, unparsable, failed atomic.Int64
+	neither                                                    atomic.Int64 // yes/no replies saying neither
 	carried                                                    atomic.Int64 // already judged, and failed
 
 	mu       sync.Mutex
@@ -419,6 +422,9 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	case jg.Cached:
 		t.cached.Add(1)
 	}
+	if jg.Error == "" && jg.Label == LabelNeither {
+		t.neither.Add(1)
+	}
 	t.judged.Add(1)
 	t.spend(jg)
 	if rec.Judgments == nil {
@@ -436,6 +442,9 @@ func summarize(w io.Writer, name string, t *tally) {
 	models := slices.Sorted(maps.Keys(t.unpriced))
 	for _, m := range models {
 		fmt.Fprintf(w, "qa-judge: warning: no price for model %q: cost_usd left empty on %d judgments (add it with --prices)\n", m, t.unpriced[m])
+	}
+	if n := t.neither.Load(); n > 0 {
+		fmt.Fprintf(w, "qa-judge: warning: %d yes/no replies say neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores them, labelled %q\n", n, LabelNeither)
 	}
 	carried := ""
 	if n := t.carried.Load(); n > 0 {

@@ -257,6 +257,33 @@ func TestLoopbackUnparsableAndFailures(t *testing.T) {
 	}
 }
 
+// TestLoopbackNeither: a LongMemEval reply that says neither yes nor no (a refusal) scores 0, as
+// upstream scores it, labelled "neither" and counted in a warning; exit 0.
+func TestLoopbackNeither(t *testing.T) {
+	srv := newChatServer(t, func(r chatRequest) (string, int) {
+		if strings.Contains(r.last(), "Which city?") {
+			return "I'm sorry, I can't help with that.", 200
+		}
+		return "No.", 200
+	})
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "") +
+		rec("longmemeval:q2", "longmemeval", "single-session-user", "Which town?", "Rome", "Milan", "")
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1"}, in)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (stderr %s)", code, stderr)
+	}
+	recs := decodeAll(t, stdout)
+	for i, want := range []string{LabelNeither, "no"} {
+		j := recs[i].Judgments["auto/judge-1"]
+		if j.Score == nil || *j.Score != 0 || j.Label != want || j.Error != "" {
+			t.Errorf("%s: %+v, want score 0 labelled %q", recs[i].ID, j, want)
+		}
+	}
+	if !strings.Contains(stderr, "warning: 1 yes/no replies say neither yes nor no") {
+		t.Errorf("stderr = %q, want the reply that says neither counted", stderr)
+	}
+}
+
 func TestSelfJudgeRefused(t *testing.T) {
 	srv := newChatServer(t, protocolReply)
 	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")

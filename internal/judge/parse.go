@@ -28,17 +28,24 @@ func unparsable(format string, args ...any) error {
 
 // ParseYesNo applies LongMemEval's rule: the reply is stripped and lower-cased, and it is correct iff
 // it contains "yes" anywhere (so "Yes.", "eyes" and "yesterday" all count). An empty reply is
-// unparsable here (upstream would score it 0; a None reply crashes upstream).
+// unparsable here (upstream would score it 0; a None reply crashes upstream). A reply with
+// neither "yes" nor "no" in it (a refusal, say) scores 0 as upstream scores it, under the label
+// LabelNeither, so that it can be counted.
 func ParseYesNo(raw string) (Verdict, error) {
 	s := textnorm.Lower(textnorm.Strip(raw))
-	if s == "" {
+	switch {
+	case s == "":
 		return Verdict{}, unparsable("empty reply")
-	}
-	if strings.Contains(s, "yes") {
+	case strings.Contains(s, "yes"):
 		return Verdict{Score: 1, Label: "yes"}, nil
+	case strings.Contains(s, "no"):
+		return Verdict{Score: 0, Label: "no"}, nil
 	}
-	return Verdict{Score: 0, Label: "no"}, nil
+	return Verdict{Score: 0, Label: LabelNeither}, nil
 }
+
+// LabelNeither labels a yes/no reply that says neither.
+const LabelNeither = "neither"
 
 // ParseMAGMA applies MAGMA's rule: json.loads of the whole reply (no fence stripping; NaN and
 // Infinity allowed), score = float(obj["score"]) clamped with max(0.0, min(1.0, s)), so NaN and

@@ -12,18 +12,21 @@ import (
 
 func TestParseYesNo(t *testing.T) {
 	tests := []struct {
-		raw  string
-		want float64
-		bad  bool
+		raw   string
+		want  float64
+		label string
+		bad   bool
 	}{
-		{"Yes.", 1, false}, {"yes, because", 1, false}, {" YES \n", 1, false},
-		{"No.", 0, false}, {"eyes", 1, false}, {"yesterday", 1, false}, {"no, not yes", 1, false},
-		{"N/A", 0, false}, {"", 0, true}, {" \x1c\n", 0, true},
+		{"Yes.", 1, "yes", false}, {"yes, because", 1, "yes", false}, {" YES \n", 1, "yes", false},
+		{"No.", 0, "no", false}, {"eyes", 1, "yes", false}, {"yesterday", 1, "yes", false}, {"no, not yes", 1, "yes", false},
+		{"Not really", 0, "no", false}, {"N/A", 0, LabelNeither, false},
+		{"I'm sorry, I can't help with that.", 0, LabelNeither, false},
+		{"", 0, "", true}, {" \x1c\n", 0, "", true},
 	}
 	for _, tt := range tests {
 		v, err := ParseYesNo(tt.raw)
-		if (err != nil) != tt.bad || !tt.bad && v.Score != tt.want {
-			t.Errorf("ParseYesNo(%q) = %v, %v, want %v (unparsable %v)", tt.raw, v.Score, err, tt.want, tt.bad)
+		if (err != nil) != tt.bad || !tt.bad && (v.Score != tt.want || v.Label != tt.label) {
+			t.Errorf("ParseYesNo(%q) = %v %q, %v, want %v %q (unparsable %v)", tt.raw, v.Score, v.Label, err, tt.want, tt.label, tt.bad)
 		}
 	}
 }
