@@ -62,10 +62,13 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 			return nil
 		})
 	}
+	// An input that cannot be opened or read ends the reading, not the run: the lines read before
+	// it are still scored and written, and then its error is returned.
+	var readErr error
 	g.Go(func() error {
 		defer close(futures)
 		defer close(tasks)
-		return command.OpenInputs(inputs, stdin, count, func(in command.Input) error {
+		readErr = command.OpenInputs(inputs, stdin, count, func(in command.Input) error {
 			rd := record.NewReader(in.R, in.DisplayName())
 			if maxLine > 0 {
 				rd.SetMaxLine(maxLine)
@@ -99,6 +102,10 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 				}
 			}
 		})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return nil
 	})
 	g.Go(func() error {
 		for fut := range futures {
@@ -113,7 +120,10 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 		}
 		return nil
 	})
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return readErr
 }
 
 // bufPool recycles the buffers of input and output lines once they are written (putBuf), so

@@ -204,3 +204,24 @@ func TestFailedRunLeavesNoSummary(t *testing.T) {
 		t.Errorf("summary after a run with a bad line: %v, %.100s; want one with records 1", err, b)
 	}
 }
+
+// TestLaterInputMissing: an input that cannot be opened ends the run with its error, but every
+// record of the inputs read before it is written first, whatever the number of workers.
+func TestLaterInputMissing(t *testing.T) {
+	var in strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"q","answers":["a b"],"prediction":{"text":"a c"}}`+"\n", i)
+	}
+	first := clitest.TempFile(t, "first.jsonl", []byte(in.String()))
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	for _, jobs := range []string{"1", "4"} {
+		var out, errs bytes.Buffer
+		err := Run(context.Background(), []string{"qa-score", "--jobs", jobs, "--metrics", "f1", first, missing}, nil, &out, &errs)
+		if err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
+			t.Errorf("--jobs %s: Run = %v, want the missing file's error", jobs, err)
+		}
+		if n := bytes.Count(out.Bytes(), []byte("\n")); n != 400 {
+			t.Errorf("--jobs %s: %d records written before the missing file, want 400", jobs, n)
+		}
+	}
+}
