@@ -5,12 +5,14 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -76,6 +78,57 @@ func TestNotAnInput(t *testing.T) {
 		if got := errors.As(err, &ue); got != tc.bad {
 			t.Errorf("NotAnInput(%q) = %v, want a usage error: %v", tc.path, err, tc.bad)
 		}
+	}
+}
+
+func TestDistinctOutputs(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.json")
+	if err := os.WriteFile(a, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Link(a, link); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	fresh := filepath.Join(dir, "new.json")
+	for _, tc := range []struct {
+		a, b string
+		bad  bool
+	}{
+		{"", "", false}, {"-", "-", false}, {a, fresh, false}, {a, "", false},
+		{a, a, true}, {a, link, true}, {fresh, filepath.Join(dir, ".", "new.json"), true},
+	} {
+		err := DistinctOutputs([][2]string{{"--x", tc.a}, {"--y", tc.b}})
+		var ue *UsageError
+		if got := errors.As(err, &ue); got != tc.bad {
+			t.Errorf("DistinctOutputs(%q, %q) = %v, want a usage error: %v", tc.a, tc.b, err, tc.bad)
+		}
+	}
+}
+
+// TestCreateOutputWriteOnly: an output named by a path to a pipe's write end (as /dev/stdout is
+// when stdout is a pipe) is opened for writing only, so that once the reader is gone a write
+// fails with EPIPE; opened for reading too, the process would be a reader of its own pipe and
+// the write would succeed, or block once the pipe is full.
+func TestCreateOutputWriteOnly(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("no /proc/self/fd here:", err)
+	}
+	f, err := CreateOutput(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r.Close()
+	w.Close()
+	if _, err := f.Write([]byte("x")); !errors.Is(err, syscall.EPIPE) {
+		t.Errorf("write after the reader closed: %v, want EPIPE", err)
 	}
 }
 

@@ -113,10 +113,14 @@ func configure(c *cli.Context) (Config, error) {
 			return cfg, command.Usagef("--plot: %v", err)
 		}
 	}
-	for _, o := range [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}} {
+	outputs := [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}}
+	for _, o := range outputs {
 		if err := command.NotAnInput(o[0], o[1], c.Args().Slice()); err != nil {
 			return cfg, err
 		}
+	}
+	if err := command.DistinctOutputs(outputs); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

@@ -256,10 +256,14 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	case cfg.maxLine < 1:
 		return nil, command.Usagef("--max-line: must be at least 1")
 	}
-	for _, o := range [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}} {
+	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
+	for _, o := range outputs {
 		if err := command.NotAnInput(o[0], o[1], cfg.inputs); err != nil {
 			return nil, err
 		}
+	}
+	if err := command.DistinctOutputs(outputs); err != nil {
+		return nil, err
 	}
 	if cfg.mismatches != "" {
 		name := c.String("mismatch-metric")
@@ -294,7 +298,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		// Created before the work, so that a path that cannot be written fails at once, and
 		// removed again unless the summary gets written: a failed run leaves no empty summary
 		// that make would take for an up-to-date one.
-		if summary, err = os.Create(cfg.summary); err != nil {
+		if summary, err = command.CreateOutput(cfg.summary); err != nil {
 			return fmt.Errorf("summary: %w", err)
 		}
 		defer func() {
@@ -319,7 +323,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(records)
 	var mm *record.Writer
 	if cfg.mismatches != "" {
-		f, ferr := os.Create(cfg.mismatches)
+		f, ferr := command.CreateOutput(cfg.mismatches)
 		if ferr != nil {
 			return fmt.Errorf("mismatches: %w", ferr)
 		}
