@@ -37,7 +37,8 @@ const ExitCodesHelp = `EXIT CODES:
    1    failure (I/O, configuration, internal error)
    2    usage error (bad flag or argument)
    3    finished, but some records were bad or carry errors (see stderr)
-   130  interrupted (completed output was flushed first)`
+   130  interrupted (completed output was flushed first; a second signal, or 10 s
+        without the flush finishing, ends it without)`
 
 // UsageError is a mistake in how the command was called.
 type UsageError struct{ Err error }
@@ -186,12 +187,42 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 
 // Main is the whole of a command's main: it runs run with the process's arguments and streams under
 // a context that SIGINT and SIGTERM cancel, reports the error once, and exits with its code.
+//
+// Once interrupted, run flushes its completed output and returns. A run that cannot (its stdout
+// is a pipe whose reader stopped reading, so a write blocks) is ended with exit 130 by a second
+// signal, or interruptGrace after the first.
 func Main(prog string, run RunFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go forceExit(ctx, done, prog)
 	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	close(done)
 	stop()
 	Report(os.Stderr, prog, err)
 	os.Exit(ExitCode(err))
+}
+
+// interruptGrace is how long an interrupted run may take to flush its output.
+var interruptGrace = 10 * time.Second
+
+// forceExit waits for ctx to be cancelled by a signal, then exits the process with 130 on a
+// second signal or after interruptGrace, unless done is closed first.
+func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
+	select {
+	case <-ctx.Done():
+	case <-done:
+		return
+	}
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	select {
+	case <-again:
+	case <-time.After(interruptGrace):
+	case <-done:
+		return
+	}
+	fmt.Fprintf(os.Stderr, "%s: interrupted; completed output could not be flushed\n", prog)
+	os.Exit(ExitInterrupted)
 }
 
 // Execute runs app with args and returns its error, with a missing required flag turned into a

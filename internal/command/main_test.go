@@ -1,0 +1,93 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMainHelper is the process TestMainStuckRun interrupts: a command whose run never returns,
+// as one blocked writing to a stalled pipe. It does nothing unless QA_TEST_MAIN_HELPER is set.
+func TestMainHelper(t *testing.T) {
+	grace := os.Getenv("QA_TEST_MAIN_HELPER")
+	if grace == "" {
+		t.Skip("run by TestMainStuckRun")
+	}
+	interruptGrace, _ = time.ParseDuration(grace)
+	Main("qa-stuck", func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+		io.WriteString(stdout, "ready\n")
+		select {} // never returns, even once ctx is cancelled
+	})
+}
+
+// TestMainStuckRun: an interrupted command whose run cannot return is ended with exit 130 by a
+// second signal, or by the grace period after the first.
+func TestMainStuckRun(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		grace   string
+		signals int
+	}{
+		{"second signal", "1h", 2},
+		{"grace period", "200ms", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestMainHelper$")
+			cmd.Env = append(os.Environ(), "QA_TEST_MAIN_HELPER="+tt.grace)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, len("ready\n"))
+			if _, err := io.ReadFull(stdout, buf); err != nil {
+				t.Fatalf("helper did not start: %v", err)
+			}
+			cmd.Process.Signal(syscall.SIGINT)
+			waited := make(chan error, 1)
+			go func() { waited <- cmd.Wait() }()
+			if tt.signals > 1 {
+				// Again and again, as a user would, until it exits: a signal sent before the first
+				// one is taken in is not a second one.
+				stop := make(chan struct{})
+				defer close(stop)
+				go func() {
+					tick := time.NewTicker(100 * time.Millisecond)
+					defer tick.Stop()
+					for {
+						select {
+						case <-tick.C:
+							cmd.Process.Signal(syscall.SIGINT)
+						case <-stop:
+							return
+						}
+					}
+				}()
+			}
+			select {
+			case err := <-waited:
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+					t.Errorf("exit: %v, want %d", err, ExitInterrupted)
+				}
+				if !strings.Contains(stderr.String(), "qa-stuck: interrupted; completed output could not be flushed") {
+					t.Errorf("stderr %q", stderr.String())
+				}
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the interrupted helper did not exit")
+			}
+		})
+	}
+}
