@@ -61,7 +61,9 @@ Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried w
 backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3.
 Records that already have a prediction are passed through untouched unless --force; those whose
-prediction failed still count as errors (exit 3), and --retry-errors predicts them again.
+prediction failed still count as errors (exit 3), and --retry-errors predicts them again. A record
+predicted again loses the judgments and scores it carried (they graded the old prediction), with
+a warning.
 
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a

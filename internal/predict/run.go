@@ -27,6 +27,7 @@ type tally struct {
 	passed    int
 	carried   int // passed through with a failed prediction
 	errors    int
+	stale     int // records whose judgments or scores went with the prediction they graded
 	usage     record.Usage
 	cost      float64
 	unpriced  map[string]int
@@ -117,6 +118,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if w := a.budget.Warning(); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
 	}
+	if a.tally.stale > 0 {
+		fmt.Fprintf(a.stderr, "qa-predict: warning: %d records had judgments or scores of the prediction now replaced; they were removed, as they do not grade the new one\n", a.tally.stale)
+	}
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
 	a.prompts.reportCut(a.stderr)
 	if err != nil {
@@ -151,6 +155,18 @@ func (a *app) warnUnpriced() {
 	}
 }
 
+// setPrediction gives rec the new prediction p. The judgments and scores rec carries graded the
+// prediction p replaces, so they go with it, and are counted.
+func (a *app) setPrediction(rec *record.Record, p *record.Prediction) {
+	if rec.Judgments != nil || rec.Scores != nil {
+		rec.Judgments, rec.Scores = nil, nil
+		a.tally.mu.Lock()
+		a.tally.stale++
+		a.tally.mu.Unlock()
+	}
+	rec.Prediction = p
+}
+
 // passes reports whether rec goes through unanswered: it has a prediction, and neither --force
 // nor, for a failed one, --retry-errors asks for another.
 func (a *app) passes(rec *record.Record) bool {
@@ -165,7 +181,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		return rec, nil
 	}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName}
-	rec.Prediction = p
+	a.setPrediction(rec, p)
 	var text string
 	var opts []string
 	var notes spent

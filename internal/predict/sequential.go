@@ -261,7 +261,7 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 
 // fail records a prediction error on rec.
 func (a *app) fail(rec *record.Record, msg string) {
-	rec.Prediction = &record.Prediction{Provider: a.provider, Model: a.modelName, Error: msg}
+	a.setPrediction(rec, &record.Prediction{Provider: a.provider, Model: a.modelName, Error: msg})
 	a.tally.add(rec.Prediction, false)
 }
 
@@ -342,7 +342,7 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 		MaxTokens: a.seq.maxTokens, Seed: a.seed, Sample: a.sample,
 		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
-	rec.Prediction = p
+	a.setPrediction(rec, p)
 	start := time.Now()
 	resp, err := a.client.Generate(ctx, req)
 	if ctx.Err() != nil {
