@@ -122,7 +122,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func flags() []cli.Flag {
 	return append(append([]cli.Flag{
 		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
-		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: first judge name in sorted order)"},
+		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ")},
 		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none)"},
@@ -409,8 +409,15 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records))
 	}
+	judges := sc.names.warning()
+	if cfg.summary == "" && judges != "" {
+		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
+	}
 	if cfg.summary != "" {
 		s := agg.summarize(cfg.reps, cfg.seed, bad)
+		if judges != "" {
+			s.Warnings = append(s.Warnings, judges)
+		}
 		corpus.attach(s)
 		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
 			return err

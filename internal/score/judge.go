@@ -1,7 +1,11 @@
 package score
 
 import (
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -21,11 +25,24 @@ func judgeFamily() *family {
 
 // judgment returns the judgment judge_score reads, or nil.
 func (it *item) judgment() *record.Judgment {
-	if len(it.rec.Judgments) == 0 {
+	name := it.judgmentName()
+	if name == "" {
 		return nil
 	}
+	return it.rec.Judgments[name]
+}
+
+// judgmentName returns the name of the judgment judge_score reads: --judge, or else the first
+// name in sorted order of the record's judgments; "" when there is none.
+func (it *item) judgmentName() string {
+	if len(it.rec.Judgments) == 0 {
+		return ""
+	}
 	if it.judge != "" {
-		return it.rec.Judgments[it.judge]
+		if it.rec.Judgments[it.judge] == nil {
+			return ""
+		}
+		return it.judge
 	}
 	names := make([]string, 0, len(it.rec.Judgments))
 	for n, j := range it.rec.Judgments {
@@ -34,7 +51,42 @@ func (it *item) judgment() *record.Judgment {
 		}
 	}
 	if len(names) == 0 {
-		return nil
+		return ""
 	}
-	return it.rec.Judgments[slices.Min(names)]
+	return slices.Min(names)
+}
+
+// judgeNames counts, without --judge, the judgment names judge_score read, so that a run whose
+// records were graded by different judges says so instead of averaging them unawares. It is safe
+// for concurrent use and holds at most maxJudgeNames names.
+type judgeNames struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+const maxJudgeNames = 64
+
+func (j *judgeNames) add(name string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.counts == nil {
+		j.counts = make(map[string]int)
+	}
+	if _, ok := j.counts[name]; ok || len(j.counts) < maxJudgeNames {
+		j.counts[name]++
+	}
+}
+
+// warning says which judgments judge_score read when it read more than one name, or "".
+func (j *judgeNames) warning() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.counts) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, n := range slices.Sorted(maps.Keys(j.counts)) {
+		parts = append(parts, fmt.Sprintf("%q on %d", n, j.counts[n]))
+	}
+	return fmt.Sprintf("judge_score read different judgments on different records (%s records): their scores are averaged together; give --judge NAME to read one", strings.Join(parts, ", "))
 }

@@ -9,10 +9,12 @@ import (
 )
 
 // scorer turns one record into its scores. It is safe for concurrent use: it holds only
-// configuration.
+// configuration, and a count of judgment names behind a lock.
 type scorer struct {
 	sel   *selection
 	judge string
+	// names counts the judgments judge_score read without --judge (its only mutable state).
+	names *judgeNames
 	// judged is whether judge_score is selected: only then does a judge error fail a record.
 	judged bool
 	// order lists the indices of the selected names in sorted name order (the order scores are
@@ -33,7 +35,7 @@ func newScorer(sel *selection, judge string) *scorer {
 	for _, name := range sel.names {
 		size += len(name) + 28
 	}
-	return &scorer{sel: sel, judge: judge, judged: sel.index("judge_score") >= 0, order: order, memberSize: size}
+	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, order: order, memberSize: size}
 }
 
 // outcome is what the summary and the mismatch file need from one scored record: a few strings
@@ -62,6 +64,11 @@ func (s *scorer) score(rec *record.Record) outcome {
 		o.vals[k] = math.NaN()
 	}
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
+	if s.judged && s.judge == "" {
+		if name := it.judgmentName(); name != "" {
+			s.names.add(name)
+		}
+	}
 	o.locomoCat, _ = locomoCategory(rec)
 	if rec.InDataset("longmemeval") {
 		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
