@@ -51,6 +51,9 @@ Notes: ROUGE uses rouge-score's tokenizer, which drops every non-ASCII character
 scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (lang zh);
 locomo_f1 only on LoCoMo records (category from meta.category, else the type); sp_* and joint_*
 only when the prediction carries supporting_facts and meta.supporting_facts holds the gold ones.
+LoCoMo category-5 questions get no reference metric (em, f1, ROUGE, BLEU, METEOR, CMRC,
+embeddings): their gold is the adversarial answer, the trap the question sets, and LoCoMo and
+MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.
 LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. Gold facts, a
 LoCoMo category or an abstention flag that cannot be read make the line bad.
 

@@ -22,9 +22,9 @@ import (
 
 func embedFamilies() []*family {
 	return []*family{
-		{names: []string{"sbert"}, heavy: true, batched: true, applies: (*item).hasPrediction,
+		{names: []string{"sbert"}, heavy: true, batched: true, applies: (*item).hasReference,
 			about: "cosine of the prediction's and the best answer's sentence embeddings (--embed-*)"},
-		{names: []string{"bertscore_p", "bertscore_r", "bertscore_f1"}, heavy: true, batched: true, applies: (*item).hasPrediction,
+		{names: []string{"bertscore_p", "bertscore_r", "bertscore_f1"}, heavy: true, batched: true, applies: (*item).hasReference,
 			about: "BERTScore P/R/F1: greedy cosine matching of TEI token embeddings, best over answers (--idf, --baseline)"},
 	}
 }

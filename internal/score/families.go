@@ -9,8 +9,9 @@ import (
 // item is one record on its way through the scorer, with the facts the families look up more
 // than once.
 type item struct {
-	rec   *record.Record
-	judge string // the judgment that judge_score reads, "" for the first in sorted order
+	rec       *record.Record
+	judge     string // the judgment that judge_score reads, "" for the first in sorted order
+	locomoCat int    // the LoCoMo category of a LoCoMo record, else 0
 }
 
 // pred returns the prediction text.
@@ -20,6 +21,16 @@ func (it *item) pred() string { return it.rec.Prediction.Text }
 // with: what every reference-based metric needs.
 func (it *item) hasPrediction() bool {
 	return it.rec.Prediction != nil && len(it.rec.Answers) > 0
+}
+
+// hasReference reports whether the record's gold answers are answers the prediction should
+// match: it has a prediction and gold answers, and it is no LoCoMo category-5 question, whose
+// gold is the adversarial answer, the trap the question sets. LoCoMo's and MAGMA's evaluations
+// score those by whether the prediction declines (locomo_f1 does, and the judges), so the
+// reference metrics (em, f1, rouge, bleu, meteor, ..., embeddings) leave them out rather than
+// reward the trap.
+func (it *item) hasReference() bool {
+	return it.hasPrediction() && it.locomoCat != 5
 }
 
 // isChinese reports whether the record's language is Chinese (zh, zh-CN, zh-Hans, …).

@@ -10,7 +10,7 @@ func squadFamily() *family {
 	return &family{
 		names:   []string{"em", "f1"},
 		about:   "SQuAD v1.1 exact match and token F1, maximum over answers",
-		applies: (*item).hasPrediction,
+		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
 			out[0], out[1] = metric.SquadScores(it.pred(), it.rec.Answers)
 		},
@@ -21,7 +21,7 @@ func squad2Family() *family {
 	return &family{
 		names:   []string{"squad2_em", "squad2_f1"},
 		about:   "SQuAD v2.0 rules (an empty answer matches only an empty prediction)",
-		applies: (*item).hasPrediction,
+		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
 			out[0], out[1] = metric.Squad2Scores(it.pred(), it.rec.Answers)
 		},
@@ -32,7 +32,7 @@ func hotpotFamily() *family {
 	return &family{
 		names:   []string{"hotpot_em", "hotpot_f1"},
 		about:   "HotpotQA answer EM and F1 (yes/no/noanswer must match exactly)",
-		applies: (*item).hasPrediction,
+		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
 			out[0], out[1] = metric.HotpotScores(it.pred(), it.rec.Answers)
 		},
@@ -43,7 +43,7 @@ func meteorFamily(synonyms bool) *family {
 	f := &family{
 		names:   []string{"meteor"},
 		about:   "NLTK METEOR (alpha 0.9, beta 3, gamma 0.5) with WordNet 3.0 synonyms",
-		applies: (*item).hasPrediction,
+		applies: (*item).hasReference,
 		score:   func(it *item, out []float64) { out[0] = metric.METEOR(it.pred(), it.rec.Answers, synonyms) },
 	}
 	if !synonyms {
@@ -56,7 +56,7 @@ func rougeFamily(stem bool) *family {
 	f := &family{
 		names:   []string{"rouge1", "rouge2", "rougeL"},
 		about:   "rouge-score F-measure with the Porter stemmer, maximum over answers",
-		applies: (*item).hasPrediction,
+		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
 			r := metric.Rouge(it.pred(), it.rec.Answers, stem)
 			out[0], out[1], out[2] = r.R1, r.R2, r.RL
@@ -72,7 +72,7 @@ func bleuFamily() *family {
 	return &family{
 		names:   []string{"bleu1", "bleu2", "bleu4"},
 		about:   "NLTK sentence_bleu (method1 smoothing, pooled multi-reference clipping)",
-		applies: (*item).hasPrediction,
+		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
 			b := metric.BLEU(it.pred(), it.rec.Answers)
 			out[0], out[1], out[2] = b.B1, b.B2, b.B4
@@ -85,7 +85,7 @@ func cmrcFamily() *family {
 		names: []string{"cmrc_em", "cmrc_f1"},
 		about: "CMRC 2018 v6 EM and F1 (Chinese records only: lang zh)",
 		applies: func(it *item) bool {
-			return it.hasPrediction() && it.isChinese()
+			return it.hasReference() && it.isChinese()
 		},
 		score: func(it *item, out []float64) {
 			out[0] = metric.CMRCEM(it.pred(), it.rec.Answers)

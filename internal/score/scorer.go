@@ -70,6 +70,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 		}
 	}
 	o.locomoCat, _ = locomoCategory(rec)
+	it.locomoCat = o.locomoCat
 	if rec.InDataset("longmemeval") {
 		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
 	}
