@@ -40,8 +40,10 @@ flat-session or flat-turn, and with --context full the ranked items' texts as
 meta.retrieval_texts, for its --key-expansion readings.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
-whose SHA-256(id) mod n is i-1, so n machines each take one part. --sample N keeps the N records
-with the smallest SHA-256(seed, id), in input order: the same --seed gives the same sample.
+whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
+machines each take one part. --sample N keeps the N records with the smallest such h of the
+seed (8 big-endian bytes) followed by the id, in input order: the same --seed gives the same
+sample.
 
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
 qa-load exits 3 at the end; --strict stops at the first one. On a terminal, a progress bar of
