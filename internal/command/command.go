@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -170,13 +171,31 @@ func NotNegative(c *cli.Context, names ...string) error {
 // CheckInputs returns a usage error for an input argument that begins with "-", names no file
 // and is not "-" itself: a flag given after the input files, where urfave/cli does not read
 // flags. Checked before any work, so a misplaced --concurrency or --model never runs a whole
-// file with the defaults and fails at the end.
+// file with the defaults and fails at the end. Then it returns the error of the first input file
+// that does not exist, cannot be looked at, or is a directory, so that a mistyped second file
+// stops a run before the first is read (for qa-predict, before its calls are paid for). It
+// opens nothing: a named pipe is left for its one reading.
 func CheckInputs(args []string) error {
 	for _, a := range args {
 		if len(a) > 1 && a[0] == '-' {
 			if _, err := os.Stat(a); err != nil {
 				return Usagef("%s: flags go before the input files (the arguments after the first file are all read as files)", a)
 			}
+		}
+	}
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		st, err := os.Stat(a)
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &pe):
+			return &fs.PathError{Op: "open", Path: a, Err: pe.Err}
+		case err != nil:
+			return err
+		case st.IsDir():
+			return fmt.Errorf("%s is a directory, not an input file", a)
 		}
 	}
 	return nil

@@ -209,23 +209,32 @@ func TestCheckInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
+	if err := os.WriteFile("a.jsonl", []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir("sub", 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
-		bad  string // the argument named in the error; "" for none
+		bad  string // the error; "" for none
+		exit int
 	}{
-		{nil, ""},
-		{[]string{"a.jsonl", "b.jsonl"}, ""}, // missing files are the commands' own errors
-		{[]string{"-"}, ""},
-		{[]string{"-odd.jsonl"}, ""}, // a file whose name begins with "-"
-		{[]string{"a.jsonl", "--metrics", "f1"}, "--metrics"},
-		{[]string{"a.jsonl", "-q"}, "-q"},
+		{nil, "", 0},
+		{[]string{"-"}, "", 0},
+		{[]string{"a.jsonl", "-", "-odd.jsonl"}, "", 0}, // a file whose name begins with "-"
+		{[]string{"a.jsonl", "--metrics", "f1"}, "--metrics: flags go before the input files", ExitUsage},
+		{[]string{"a.jsonl", "-q"}, "-q: flags go before the input files", ExitUsage},
+		// A missing second file, or a folder, stops the run before the first is read.
+		{[]string{"a.jsonl", "b.jsonl"}, "open b.jsonl: no such file or directory", ExitFailure},
+		{[]string{"a.jsonl", "sub"}, "sub is a directory, not an input file", ExitFailure},
 	} {
 		err := CheckInputs(tc.args)
 		switch {
 		case tc.bad == "" && err != nil:
 			t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
-		case tc.bad != "" && (ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.bad+": flags go before the input files")):
-			t.Errorf("CheckInputs(%q) = %v (exit %d), want a usage error naming %s", tc.args, err, ExitCode(err), tc.bad)
+		case tc.bad != "" && (err == nil || ExitCode(err) != tc.exit || !strings.HasPrefix(err.Error(), tc.bad)):
+			t.Errorf("CheckInputs(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.bad, tc.exit)
 		}
 	}
 }

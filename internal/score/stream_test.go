@@ -205,23 +205,30 @@ func TestFailedRunLeavesNoSummary(t *testing.T) {
 	}
 }
 
-// TestLaterInputMissing: an input that cannot be opened ends the run with its error, but every
-// record of the inputs read before it is written first, whatever the number of workers.
-func TestLaterInputMissing(t *testing.T) {
+// TestLaterInputUnreadable: an input that fails while it is read (here a damaged gzip file) ends
+// the run with its error, but every record of the inputs read before it is written first,
+// whatever the number of workers. A missing file is refused before any reading (CheckInputs).
+func TestLaterInputUnreadable(t *testing.T) {
 	var in strings.Builder
 	for i := range 400 {
 		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","question":"q","answers":["a b"],"prediction":{"text":"a c"}}`+"\n", i)
 	}
 	first := clitest.TempFile(t, "first.jsonl", []byte(in.String()))
-	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	// gzip's magic bytes, then a compression method that is not deflate: fails at once.
+	second := clitest.TempFile(t, "second.jsonl.gz", []byte{0x1f, 0x8b, 0x01, 0, 0, 0, 0, 0, 0, 0xff})
 	for _, jobs := range []string{"1", "4"} {
 		var out, errs bytes.Buffer
-		err := Run(context.Background(), []string{"qa-score", "--jobs", jobs, "--metrics", "f1", first, missing}, nil, &out, &errs)
-		if err == nil || !strings.Contains(err.Error(), "missing.jsonl") {
-			t.Errorf("--jobs %s: Run = %v, want the missing file's error", jobs, err)
+		err := Run(context.Background(), []string{"qa-score", "--jobs", jobs, "--metrics", "f1", first, second}, nil, &out, &errs)
+		if err == nil || !strings.Contains(err.Error(), "second.jsonl.gz") {
+			t.Errorf("--jobs %s: Run = %v, want the damaged file's error", jobs, err)
 		}
 		if n := bytes.Count(out.Bytes(), []byte("\n")); n != 400 {
-			t.Errorf("--jobs %s: %d records written before the missing file, want 400", jobs, n)
+			t.Errorf("--jobs %s: %d records written, want the first file's 400", jobs, n)
 		}
+	}
+	var out, errs bytes.Buffer
+	err := Run(context.Background(), []string{"qa-score", "--metrics", "f1", first, filepath.Join(t.TempDir(), "missing.jsonl")}, nil, &out, &errs)
+	if err == nil || out.Len() != 0 {
+		t.Errorf("missing second file: Run = %v with %d bytes written, want an error before any", err, out.Len())
 	}
 }
