@@ -187,6 +187,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		j.Routes = r
 	}
+	if c.IsSet("prompt-format") && c.String("prompt") == "" {
+		fmt.Fprintln(c.App.ErrWriter, "qa-judge: warning: --prompt-format is the reply format of a --prompt judge; without --prompt it does nothing")
+	}
 	if p := c.String("prompt"); p != "" {
 		cu, err := LoadCustom(p, c.String("prompt-format"))
 		if err != nil {

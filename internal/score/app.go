@@ -248,6 +248,9 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	if err != nil {
 		return nil, command.Usagef("--metrics: %v", err)
 	}
+	if c.IsSet("format") && cfg.summary == "" {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
+	}
 	cfg.sel = sel
 	switch {
 	case !slices.Contains(formats, cfg.format):
