@@ -113,8 +113,12 @@ func (s *Summary) header() string {
 	if s.ErrorsAsZero {
 		errs = "counted as 0"
 	}
-	return fmt.Sprintf("records %d, scored %d, errors %d (%s), unscored %d, bad lines %d; %g%% bootstrap intervals from %d resamples, seed %d",
-		s.Records, s.Scored, s.Errors, errs, s.Unscored, s.BadLines, s.Level*100, s.Bootstrap, s.Seed)
+	intervals := fmt.Sprintf("%g%% bootstrap intervals from %d resamples, seed %d", s.Level*100, s.Bootstrap, s.Seed)
+	if s.Bootstrap == 0 {
+		intervals = "no intervals (--bootstrap 0)"
+	}
+	return fmt.Sprintf("records %d, scored %d, errors %d (%s), unscored %d, bad lines %d; %s",
+		s.Records, s.Scored, s.Errors, errs, s.Unscored, s.BadLines, intervals)
 }
 
 func (s *Summary) writeTable(w io.Writer) error {

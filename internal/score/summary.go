@@ -320,6 +320,11 @@ func (s *Summary) warnings() {
 	if s.RepeatedIDs > 0 {
 		w = append(w, fmt.Sprintf("%d records repeat the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)", s.RepeatedIDs))
 	}
+	if s.Bootstrap == 0 { // no intervals (--bootstrap 0): none to call unreliable
+		slices.Sort(s.Warnings)
+		s.Warnings = append(w, s.Warnings...)
+		return
+	}
 	if n := maxCount(s.Overall); n > 0 && n < minReliable {
 		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
 	}
