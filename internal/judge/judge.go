@@ -75,6 +75,13 @@ func (j *Judge) calledModel(rec *record.Record) string {
 	return j.Model
 }
 
+// callsModel reports whether judging rec would call the judge model: not for a record a rule
+// decides or the protocol skips (nor for one that cannot be planned, which gets an error).
+func (j *Judge) callsModel(rec *record.Record) bool {
+	p, err := j.Plan(rec)
+	return err == nil && !p.Skip && p.Rule == nil
+}
+
 // Plan decides how rec is judged.
 func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 	mode, err := j.modeFor(rec)

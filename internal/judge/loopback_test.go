@@ -307,6 +307,15 @@ func TestSelfJudgeRefused(t *testing.T) {
 	if _, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "gpt-4o"}, loc); code != 0 {
 		t.Errorf("gpt-4o judging gpt-4o-2024-08-06 on LoCoMo: exit %d (stderr %q), want 0", code, stderr)
 	}
+	// Records a rule decides never reach the model: a HotpotQA record (auto: rules) and a LoCoMo
+	// category-5 one (the adversarial rule) answered by the judge model are judged, and no call
+	// is made.
+	ruled := rec("hotpotqa:1", "hotpotqa", "bridge", "Who?", "Ann", "Ann", "") +
+		rec("locomo:c:1", "locomo", "adversarial", "What?", "x", "Not mentioned", `{"category":5}`)
+	before := srv.count()
+	if _, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "reader-1"}, ruled); code != 0 || srv.count() != before {
+		t.Errorf("records decided by rules: exit %d, %d calls (stderr %q), want 0 and none", code, srv.count()-before, stderr)
+	}
 }
 
 func TestInterrupted(t *testing.T) {
