@@ -46,8 +46,8 @@ seed (8 big-endian bytes) followed by the id, in input order: the same --seed gi
 sample.
 
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
-qa-load exits 3 at the end; --strict stops at the first one. On a terminal, a progress bar of
-the bytes read goes to stderr.`
+qa-load exits 3 at the end; --strict stops at the first one (exit 1). On a terminal, a progress
+bar of the bytes read goes to stderr.`
 
 // errLimit stops the reading once --limit records were written.
 var errLimit = errors.New("limit reached")
@@ -293,11 +293,11 @@ func (a *app) emit(rec *record.Record, bad error) error {
 		return err
 	}
 	if bad != nil {
+		if a.strict {
+			return bad // the run stops, exit 1, as every command's --strict does
+		}
 		a.bad++
 		fmt.Fprintf(a.stderr, "qa-load: %v\n", bad)
-		if a.strict {
-			return &command.BadRecordsError{N: a.bad, What: "bad input item (--strict stops at the first)"}
-		}
 		return nil
 	}
 	if a.split != "" {
