@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -63,7 +64,12 @@ func decodeView(l line) (*record.Record, *record.Error) {
 		// Present (even as null): remember that, so the line's member is replaced, not added.
 		rec.Scores = map[string]float64{}
 		if err := record.Unmarshal(v.Scores, &rec.Scores); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("scores: %w", err)}
+			msg := record.DescribeDecodeError(err) // "f1: want a number, …" or "want an object, …"
+			sep := "."
+			if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
+				sep = ": "
+			}
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: scores%s%s", sep, msg)}
 		}
 		if rec.Scores == nil {
 			rec.Scores = map[string]float64{}
