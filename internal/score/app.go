@@ -415,7 +415,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records))
 	}
-	judges := sc.names.warning()
+	judges := sc.names.warning(cfg.judge)
 	if cfg.summary == "" && judges != "" {
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -56,8 +57,9 @@ func (it *item) judgmentName() string {
 	return slices.Min(names)
 }
 
-// judgeNames counts, without --judge, the judgment names judge_score read, so that a run whose
-// records were graded by different judges says so instead of averaging them unawares. It is safe
+// judgeNames counts the judgment names judge_score read without --judge, so that a run whose
+// records were graded by different judges says so instead of averaging them unawares; with
+// --judge it counts the names records carry, so that a misspelt name is pointed out. It is safe
 // for concurrent use and holds at most maxJudgeNames names.
 type judgeNames struct {
 	mu     sync.Mutex
@@ -77,10 +79,17 @@ func (j *judgeNames) add(name string) {
 	}
 }
 
-// warning says which judgments judge_score read when it read more than one name, or "".
-func (j *judgeNames) warning() string {
+// warning says which judgments judge_score read when it read more than one name, or, with
+// --judge NAME (named), that no record had NAME though records had other judgments; else "".
+func (j *judgeNames) warning(named string) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if named != "" {
+		if j.counts[named] > 0 || len(j.counts) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("no record has a judgment named %q (--judge); the records' judgments: %s", named, strings.Join(quoted(slices.Sorted(maps.Keys(j.counts))), ", "))
+	}
 	if len(j.counts) < 2 {
 		return ""
 	}
@@ -89,4 +98,12 @@ func (j *judgeNames) warning() string {
 		parts = append(parts, fmt.Sprintf("%q on %d", n, j.counts[n]))
 	}
 	return fmt.Sprintf("judge_score read different judgments on different records (%s records): their scores are averaged together; give --judge NAME to read one", strings.Join(parts, ", "))
+}
+
+func quoted(s []string) []string {
+	q := make([]string, len(s))
+	for i, x := range s {
+		q[i] = strconv.Quote(x)
+	}
+	return q
 }

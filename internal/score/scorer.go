@@ -64,9 +64,19 @@ func (s *scorer) score(rec *record.Record) outcome {
 		o.vals[k] = math.NaN()
 	}
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
-	if s.judged && s.judge == "" {
+	switch {
+	case !s.judged:
+	case s.judge == "":
 		if name := it.judgmentName(); name != "" {
 			s.names.add(name)
+		}
+	case rec.Judgments[s.judge] != nil:
+		s.names.add(s.judge)
+	default:
+		for name, j := range rec.Judgments {
+			if j != nil {
+				s.names.add(name)
+			}
 		}
 	}
 	o.locomoCat, _ = locomoCategory(rec)
