@@ -3,7 +3,9 @@ package judge
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -152,7 +154,11 @@ out and counted.`,
 			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
 				level: 0.95, maxList: c.Int("list")}
 			if s := c.String("names"); s != "" {
-				cfg.names = strings.Split(s, ",")
+				for n := range strings.SplitSeq(s, ",") {
+					if n = strings.TrimSpace(n); n != "" {
+						cfg.names = append(cfg.names, n)
+					}
+				}
 			}
 			if err := command.NotNegative(c, "bootstrap"); err != nil {
 				return err
@@ -184,6 +190,11 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 	})
 	if err != nil {
 		return err
+	}
+	for _, n := range cfg.names {
+		if !seen[n] {
+			return command.Usagef("agree: no record has a judgment named %q (the records' judgments: %s)", n, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+		}
 	}
 	names := cfg.names
 	if names == nil {
