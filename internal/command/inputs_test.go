@@ -312,3 +312,34 @@ func TestVersion(t *testing.T) {
 		t.Errorf("Version() = %q, want a version, then %s", v, runtime.Version())
 	}
 }
+
+// TestSourceLeadingBad: a file whose first lines are all bad stops at the twentieth, with one
+// error saying it is no file of records; a file with a good record first is read to its end,
+// every bad line skipped, and the next file starts afresh.
+func TestSourceLeadingBad(t *testing.T) {
+	good := `{"schema":1,"id":"a","question":"q"}` + "\n"
+	bad := strings.Repeat("[not, a record\n", 30)
+	dir := t.TempDir()
+	doc, mixed := filepath.Join(dir, "doc.json"), filepath.Join(dir, "mixed.jsonl")
+	os.WriteFile(doc, []byte(bad+good), 0o644)
+	os.WriteFile(mixed, []byte(good+bad+good), 0o644)
+	for _, tc := range []struct {
+		args      []string
+		records   int
+		bad       int
+		errPrefix string
+	}{
+		{[]string{mixed}, 2, 30, ""},
+		{[]string{mixed, doc}, 2, 50, doc + ": its first 20 lines are not qapipe records"},
+		{[]string{doc, mixed}, 0, 20, doc + ": its first 20 lines are not qapipe records"},
+	} {
+		var stderr bytes.Buffer
+		s := &Source{Args: tc.args, Stderr: &stderr, Prog: "qa-x"}
+		n := 0
+		err := s.Each(func(*record.Record) error { n++; return nil })
+		if n != tc.records || s.Bad != tc.bad || (tc.errPrefix == "") != (err == nil) ||
+			err != nil && !strings.HasPrefix(err.Error(), tc.errPrefix) {
+			t.Errorf("%v: %d records, %d bad, error %v; want %d, %d, %q", tc.args, n, s.Bad, err, tc.records, tc.bad, tc.errPrefix)
+		}
+	}
+}

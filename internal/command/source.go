@@ -25,6 +25,7 @@ type Source struct {
 // fatal read error, or (with Strict) the first bad line.
 func (s *Source) Each(fn func(*record.Record) error) error {
 	return OpenInputs(s.Args, s.Stdin, nil, func(in Input) error {
+		var lead LeadingBad
 		rd := record.NewReader(in.R, in.DisplayName())
 		if s.MaxLine > 0 {
 			rd.SetMaxLine(s.MaxLine)
@@ -42,11 +43,15 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 				}
 				s.Bad++
 				fmt.Fprintf(s.Stderr, "%s: %v\n", s.Prog, err)
+				if err := lead.Bad(in.DisplayName()); err != nil {
+					return err
+				}
 				continue
 			}
 			if err != nil {
 				return fmt.Errorf("read %s: %w", in.DisplayName(), err)
 			}
+			lead.Good()
 			if err := fn(rec); err != nil {
 				return err
 			}
@@ -71,4 +76,31 @@ func (s *Source) Err() error {
 		return &BadRecordsError{N: s.Bad, What: "bad input lines skipped"}
 	}
 	return nil
+}
+
+// LeadingBad stops the reading of a file whose first lines are all bad: a benchmark file given to
+// a stage that reads records (a JSON document, or another JSON Lines schema) would otherwise give
+// one message per line, thousands of them, and no record. A file with a good record among its
+// first lines is read to its end, every bad line reported and skipped.
+type LeadingBad struct {
+	good bool
+	bad  int
+}
+
+// leadingBadLimit is how many bad lines at the start of a file stop its reading.
+const leadingBadLimit = 20
+
+// Good records a good line.
+func (l *LeadingBad) Good() { l.good = true }
+
+// Bad records a bad line of file, and returns the error that stops the run when it is one too
+// many at the start of the file.
+func (l *LeadingBad) Bad(file string) error {
+	if l.good {
+		return nil
+	}
+	if l.bad++; l.bad < leadingBadLimit {
+		return nil
+	}
+	return fmt.Errorf("%s: its first %d lines are not qapipe records, so it is no file of records: stopped (qa-load turns benchmark files into records)", file, l.bad)
 }

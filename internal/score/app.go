@@ -337,16 +337,26 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		mm = record.NewWriter(f)
 	}
 	bad := 0
+	var lead command.LeadingBad
+	leadFile := ""
 	process := func(l line) result { return cfg.process(sc, l) }
 	emitOne := func(r result) error {
+		file := r.l.file
+		if r.bad != nil {
+			file = r.bad.File
+		}
+		if file != leadFile {
+			lead, leadFile = command.LeadingBad{}, file
+		}
 		if r.bad != nil {
 			if cfg.strict {
 				return r.bad
 			}
 			bad++
 			fmt.Fprintf(stderr, "qa-score: %v\n", r.bad)
-			return nil
+			return lead.Bad(file)
 		}
+		lead.Good()
 		for _, p := range r.o.corpus.problems {
 			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p)})
 		}
