@@ -49,6 +49,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	var t dryTally
 	enc := json.NewEncoder(a.stdout)
 	enc.SetEscapeHTML(false)
+	needsJudge := "" // a record with a sequence, when no --judge-model is given
 	err := batches(src.Each)(func(b *batch) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -58,6 +59,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 			lines = []dryPrediction{a.dryPlain(b.recs[0])}
 		} else {
 			lines = a.drySequence(b)
+			if a.seq.judge == nil && needsJudge == "" {
+				needsJudge = b.recs[0].ID
+			}
 		}
 		for _, d := range lines {
 			t.count(d)
@@ -72,6 +76,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	}
 	t.summarize(a.stderr, a.modelName, a.prices, a.maxCost)
 	a.prompts.reportCut(a.stderr)
+	if needsJudge != "" {
+		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked\n", needsJudge)
+	}
 	if n := t.errors + src.Bad; n > 0 {
 		return &command.BadRecordsError{N: n, What: "records that could not be prompted or bad input lines"}
 	}
