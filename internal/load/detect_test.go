@@ -1,10 +1,12 @@
 package load
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -102,5 +104,33 @@ func FuzzDetectRecords(f *testing.F) {
 		if got := Detect(name, head); got != "records" {
 			t.Errorf("Detect(%q, a %d-byte record line) = %q, want records", name, len(line), got)
 		}
+	})
+}
+
+// FuzzMostlyHan: the text of any SQuAD-layout head, cut anywhere, is Chinese exactly when the
+// strings under its text keys hold at least as many Han characters as ASCII letters, and the
+// keys, other members and the cut never change that.
+func FuzzMostlyHan(f *testing.F) {
+	f.Add("长江是中国最长的河流", "Which river?", "TRAIN_1_QUERY_0", 40)
+	f.Add("Genghis Khan (成吉思汗) founded it.", "Who?", "q1", 1000)
+	f.Fuzz(func(t *testing.T, context, question, id string, cut int) {
+		if !utf8.ValidString(context) || !utf8.ValidString(question) || !utf8.ValidString(id) {
+			t.Skip()
+		}
+		doc, _ := json.Marshal(map[string]any{"data": []any{map[string]any{"title": "", "paragraphs": []any{
+			map[string]any{"context": context, "qas": []any{map[string]any{"id": id, "question": question}}}}}}})
+		han, latin := 0, 0
+		for _, r := range context + question {
+			switch {
+			case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
+				latin++
+			case r >= 0x2E80 && unicode.Is(unicode.Han, r):
+				han++
+			}
+		}
+		if got, want := mostlyHan(doc), han > 0 && han >= latin; got != want {
+			t.Errorf("mostlyHan(%s) = %v, want %v (%d Han, %d letters)", doc, got, want, han, latin)
+		}
+		mostlyHan(doc[:min(max(cut, 0), len(doc))]) // a cut head: no panic
 	})
 }
