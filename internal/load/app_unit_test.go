@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -245,5 +246,14 @@ func TestRunRecordsLongLine(t *testing.T) {
 	}
 	if got := strings.TrimSuffix(stdout.String(), "\n"); got != string(line) || len(line) <= detectHead {
 		t.Errorf("a %d-byte record line came out as %.200q", len(line), got)
+	}
+}
+
+// TestItemLines: each item gets the line it starts on, identical items included.
+func TestItemLines(t *testing.T) {
+	parent := []byte("{\"qa\": [\n  {\"q\": 1},\n  {\"q\": 1},\n  {\"q\":\n 2}, {\"q\": 3}\n]}")
+	items := []jsonRaw{jsonRaw(`{"q": 1}`), jsonRaw(`{"q": 1}`), jsonRaw("{\"q\":\n 2}"), jsonRaw(`{"q": 3}`)}
+	if got, want := itemLines(parent, 5, items), []int{6, 7, 8, 9}; !slices.Equal(got, want) {
+		t.Errorf("itemLines = %v, want %v", got, want)
 	}
 }

@@ -77,13 +77,17 @@ func LoCoMo(in Input, _ Options, emit Emit) error {
 // json.RawMessage, which keeps their bytes) gets the line of the one before it.
 func itemLines(parent []byte, first int, items []jsonRaw) []int {
 	lines := make([]int, len(items))
-	at, line := 0, first
+	at, line := 0, first // at: the end of the item before, on line
 	for i, it := range items {
-		if j := bytes.Index(parent[at:], it); j >= 0 && len(it) > 0 {
-			line += bytes.Count(parent[at:at+j], []byte("\n"))
-			at += j
+		j := bytes.Index(parent[at:], it)
+		if j < 0 || len(it) == 0 {
+			lines[i] = line
+			continue
 		}
+		line += bytes.Count(parent[at:at+j], []byte("\n"))
 		lines[i] = line
+		line += bytes.Count(it, []byte("\n"))
+		at += j + len(it)
 	}
 	return lines
 }

@@ -13,7 +13,8 @@ import (
 type scorer struct {
 	sel   *selection
 	judge string
-	// names counts the judgments judge_score read without --judge (its only mutable state).
+	// names counts the judgment names judge_score read, or with --judge the names records carry
+	// (its only mutable state).
 	names *judgeNames
 	// judged is whether judge_score is selected: only then does a judge error fail a record.
 	judged bool
