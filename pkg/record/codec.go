@@ -73,11 +73,22 @@ func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
 }
 
 // MarshalJSON encodes the known fields in schema order followed by the unknown ones, sorted.
+//
+// An empty question and nil answers (a record read without them) are left out rather than
+// written as "" and null: a stage that passes a record through must not add members to it. The
+// known members come first, and every string before answers is escaped, so the first such
+// member in the encoding is the record's own.
 func (r Record) MarshalJSON() ([]byte, error) {
 	type plain Record
 	b, err := marshal(plain(r))
 	if err != nil {
 		return nil, err
+	}
+	if r.Question == "" {
+		b = bytes.Replace(b, []byte(`,"question":""`), nil, 1)
+	}
+	if r.Answers == nil {
+		b = bytes.Replace(b, []byte(`,"answers":null`), nil, 1)
 	}
 	return appendExtra(b, r.Extra)
 }

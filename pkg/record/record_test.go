@@ -69,6 +69,27 @@ func TestUnknownNumberBytesKept(t *testing.T) {
 	}
 }
 
+// TestNoAddedMembers: a record read without a question or answers is written without them, not
+// with "" and null; an empty answer list and questions or answers that look like those members
+// are written as they are.
+func TestNoAddedMembers(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"schema":1,"id":"a","prediction":{"text":"x"}}`, `{"schema":1,"id":"a","prediction":{"text":"x"}}`},
+		{`{"schema":1,"id":"a","question":"","answers":[]}`, `{"schema":1,"id":"a","answers":[]}`},
+		{`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`,
+			`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":[""]}`, `{"schema":1,"id":"a","question":"q","answers":[""]}`},
+	} {
+		var r Record
+		if err := Unmarshal([]byte(tt.in), &r); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := r.MarshalJSON(); string(b) != tt.want {
+			t.Errorf("%s\nencoded as %s\nwant       %s", tt.in, b, tt.want)
+		}
+	}
+}
+
 func TestNoHTMLEscaping(t *testing.T) {
 	r := &Record{Schema: 1, ID: "a<b>&", Question: "x < y && z", Answers: []string{"<i>"},
 		Prediction: &Prediction{Text: "a&b"}}
