@@ -1,6 +1,9 @@
 package metric
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // benchPairs runs score over every golden pair per iteration and reports pairs/s.
 func benchPairs(b *testing.B, score func(goldenPair)) {
@@ -46,4 +49,71 @@ func BenchmarkBLEU(b *testing.B) {
 
 func BenchmarkLocomoF1(b *testing.B) {
 	benchPairs(b, func(p goldenPair) { LocomoF1(p.Prediction, p.References[0], LocomoSingleHop) })
+}
+
+// The floors under SQuAD F1's speed: loops that do strictly less than any correct SQuAD F1 over
+// the golden corpus must, so that its time a pass can be set against theirs (README, Speed).
+
+// floorTable classifies bytes for the floor loops: 0 for ASCII whitespace, 1 otherwise.
+var floorTable = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = 1
+	}
+	for _, c := range []byte(" \t\n\v\f\r") {
+		t[c] = 0
+	}
+	return t
+}()
+
+var floorSink uint64
+
+// floorBytes adds one table lookup per byte of s.
+func floorBytes(s string) (t uint64) {
+	for i := 0; i < len(s); i++ {
+		t += uint64(floorTable[s[i]])
+	}
+	return t
+}
+
+// floorTokens hashes the whitespace-separated tokens of s.
+func floorTokens(s string) (t uint64) {
+	var h uint64
+	in := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if floorTable[c] == 0 {
+			if in {
+				t += h
+				h, in = 0, false
+			}
+			continue
+		}
+		h = h*31 + uint64(c|0x20)
+		in = true
+	}
+	if in {
+		t += h
+	}
+	return t
+}
+
+// BenchmarkFloorBytes adds one table lookup per byte of every prediction and reference.
+func BenchmarkFloorBytes(b *testing.B) { benchFloor(b, floorBytes) }
+
+// BenchmarkFloorTokens hashes the whitespace-separated tokens of every prediction and reference,
+// with no normalising and no matching.
+func BenchmarkFloorTokens(b *testing.B) { benchFloor(b, floorTokens) }
+
+// benchFloor runs f over the texts SQuAD F1 normalises: the prediction, and each reference that
+// is neither the prediction nor an earlier reference.
+func benchFloor(b *testing.B, f func(string) uint64) {
+	benchPairs(b, func(p goldenPair) {
+		t := f(p.Prediction)
+		for k, r := range p.References {
+			if r != p.Prediction && !slices.Contains(p.References[:k], r) {
+				t += f(r)
+			}
+		}
+		floorSink += t
+	})
 }
