@@ -279,6 +279,10 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 
 // lmeSummary is LongMemEval's own report: accuracy per question type, the task-averaged accuracy
 // (the mean of the type means), the overall accuracy and the accuracy on abstention questions.
+// longMemEvalTypes are LongMemEval's question types in print_qa_metrics.py's order.
+var longMemEvalTypes = []string{"single-session-user", "single-session-preference", "single-session-assistant",
+	"multi-session", "temporal-reasoning", "knowledge-update"}
+
 func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	if len(a.lme) == 0 {
 		return nil
@@ -286,7 +290,23 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	l := &LongMemEval{Metric: "judge_score", ByType: map[string]Stat{}}
 	var all meanAcc
 	sumMeans := 0.0
-	for t, m := range a.lme {
+	// Summed in print_qa_metrics.py's order of the six types (np.mean of six values adds them in
+	// turn), then any other type by name, so that the figures are upstream's to the last bit and
+	// the same on every run.
+	types := slices.SortedFunc(maps.Keys(a.lme), func(x, y string) int {
+		ix, iy := slices.Index(longMemEvalTypes, x), slices.Index(longMemEvalTypes, y)
+		switch {
+		case ix >= 0 && iy >= 0:
+			return ix - iy
+		case ix >= 0:
+			return -1
+		case iy >= 0:
+			return 1
+		}
+		return strings.Compare(x, y)
+	})
+	for _, t := range types {
+		m := a.lme[t]
 		l.ByType[t] = Stat{Mean: m.mean(), Count: m.n}
 		sumMeans += m.sum / float64(m.n)
 		all.sum += m.sum
