@@ -374,6 +374,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if w := cfg.budget.Warning(); w != "" {
 		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
 	}
+	if n := cfg.judge.NoUsage.Load(); n > 0 {
+		fmt.Fprintf(stderr, "qa-judge: warning: %d judgments had replies without token usage from the server: their usage and cost_usd are left empty (unknown, not free), and the totals leave them out\n", n)
+	}
 	summarize(stderr, cfg.name, &t)
 	if bad := t.unparsable.Load() + t.failed.Load() + t.carried.Load(); bad > 0 {
 		return &command.BadRecordsError{N: int(bad), What: "judgments failed (see error fields)"}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/model"
@@ -53,6 +54,9 @@ type Judge struct {
 	Prices model.Prices
 	// Seed, when set, is sent with every request (the benchmarks' judges send none).
 	Seed *int
+	// NoUsage counts the judgments one of whose replies came without token usage; their usage
+	// and cost are left empty.
+	NoUsage atomic.Int64
 }
 
 func temp(t float64) *float64 { return &t }
@@ -238,22 +242,24 @@ func unjudgeable(rec *record.Record) string {
 // cache writes the same judgment, marked cached.
 func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
-	replied, allCached := false, true
+	replied, allCached, noUsage := false, true, false
 	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
 		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
 			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: attempt, ResponseFormat: p.ResponseFormat}
 		resp, err := j.Client.Generate(ctx, req)
 		jg.Attempts++
-		if err != nil {
+		if err != nil && !errors.Is(err, model.ErrEmptyReply) {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			jg.Error = "judge call: " + err.Error()
 			break
 		}
+		// A reply, perhaps an empty one: the parser calls that unparsable, and it is asked again.
 		replied = true
 		usage.InputTokens += resp.Usage.InputTokens
 		usage.OutputTokens += resp.Usage.OutputTokens
+		noUsage = noUsage || resp.NoUsage
 		allCached = allCached && resp.Cached
 		jg.Raw = resp.Text
 		v, perr := p.Parse(resp.Text)
@@ -268,6 +274,10 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		}
 	}
 	jg.Cached = allCached && jg.Raw != "" // every reply came from the cache
+	if noUsage {                          // the server did not say what a reply used: unknown, not free
+		j.NoUsage.Add(1)
+		return nil
+	}
 	if usage != (record.Usage{}) {
 		jg.Usage = &usage
 	}

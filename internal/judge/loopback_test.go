@@ -257,6 +257,21 @@ func TestLoopbackUnparsableAndFailures(t *testing.T) {
 	}
 }
 
+// TestLoopbackEmptyReply: an empty judge reply is no verdict: it is asked again
+// (--parse-retries), and a judgment whose every reply was empty is unparsable, never a score.
+func TestLoopbackEmptyReply(t *testing.T) {
+	srv := newChatServer(t, func(chatRequest) (string, int) { return "", 200 })
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--parse-retries", "2"}, in)
+	if code != command.ExitBadRecords {
+		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
+	if j.Score != nil || j.Error != "unparsable judge reply: empty reply" || j.Attempts != 3 || srv.count() != 3 {
+		t.Errorf("judgment %+v after %d calls, want an unparsable empty reply after 3", j, srv.count())
+	}
+}
+
 // TestLoopbackNeither: a LongMemEval reply that says neither yes nor no (a refusal) scores 0, as
 // upstream scores it, labelled "neither" and counted in a warning; exit 0.
 func TestLoopbackNeither(t *testing.T) {

@@ -21,9 +21,10 @@ type Budget struct {
 	MaxUSD float64
 	Prices Prices
 
-	mu      sync.Mutex
-	spent   float64
-	refused int
+	mu        sync.Mutex
+	spent     float64
+	refused   int
+	unmetered bool // a reply came without token usage
 }
 
 // Refused returns how many calls were not made because the budget was spent.
@@ -37,6 +38,13 @@ func (b *Budget) Refused() int {
 func (b *Budget) Warning() string {
 	if b == nil || b.Refused() == 0 {
 		return ""
+	}
+	b.mu.Lock()
+	unmetered := b.unmetered
+	b.mu.Unlock()
+	if unmetered {
+		return fmt.Sprintf("warning: --max-cost $%.6f cannot be kept: the server reported no token usage for a reply, so %d calls were not made, their records carry the error (rerun without --max-cost)",
+			b.MaxUSD, b.Refused())
 	}
 	return fmt.Sprintf("warning: --max-cost $%.6f reached ($%.6f spent): %d calls not made, their records carry the error (rerun with --retry-errors and a larger --max-cost)",
 		b.MaxUSD, b.Spent(), b.Refused())
@@ -65,18 +73,29 @@ type budgetClient struct {
 
 func (c budgetClient) Generate(ctx context.Context, req Request) (Response, error) {
 	c.b.mu.Lock()
-	spent := c.b.spent
-	if spent >= c.b.MaxUSD {
+	spent, unmetered := c.b.spent, c.b.unmetered
+	if spent >= c.b.MaxUSD || unmetered {
 		c.b.refused++
 	}
 	c.b.mu.Unlock()
-	if spent >= c.b.MaxUSD {
+	switch {
+	case unmetered:
+		return Response{}, fmt.Errorf("%w: the server reported no token usage for a reply, so what the run spends cannot be counted against --max-cost $%.6f, and this call was not made", ErrBudget, c.b.MaxUSD)
+	case spent >= c.b.MaxUSD:
 		return Response{}, fmt.Errorf("%w: $%.6f of --max-cost $%.6f, so this call was not made", ErrBudget, spent, c.b.MaxUSD)
 	}
 	resp, err := c.next.Generate(ctx, req)
-	if err != nil || resp.Cached {
+	if resp.Cached || resp.Usage == (record.Usage{}) && !resp.NoUsage {
+		return resp, err // served from the cache, or no reply (a failed call): nothing to pay
+	}
+	if resp.NoUsage {
+		// The server says nothing of what the reply cost: from now on the limit cannot be kept.
+		c.b.mu.Lock()
+		c.b.unmetered = true
+		c.b.mu.Unlock()
 		return resp, err
 	}
+	// A reply is paid for even when it is no answer (an empty reply is an error).
 	cost := c.b.Prices.Cost(cmp.Or(resp.Model, req.Model), resp.Usage)
 	if cost == nil {
 		cost = c.b.Prices.Cost(req.Model, resp.Usage)
@@ -86,7 +105,7 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 		c.b.spent += *cost
 		c.b.mu.Unlock()
 	}
-	return resp, nil
+	return resp, err
 }
 
 // DryRunWarning returns the warning a dry run prints when its requests' input alone, priced at

@@ -50,6 +50,11 @@ type Response struct {
 	Usage    record.Usage `json:"usage"`
 	Attempts int          `json:"attempts"`
 	Cached   bool         `json:"cached"`
+	// NoUsage is set when the server reported no token usage: Usage is then unknown, not zero,
+	// and the reply's cost cannot be counted.
+	NoUsage bool `json:"no_usage,omitempty"`
+	// Cut is set when the reply stopped at max_tokens.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Client answers requests. Implementations must be safe for concurrent use.

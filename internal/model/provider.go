@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
@@ -145,8 +146,33 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	ch := resp.Choices[0]
 	out.Text = ch.Content
 	out.Usage = UsageFromInfo(ch.GenerationInfo)
+	out.NoUsage = out.Usage == (record.Usage{})
+	out.Cut = cutShort(ch.StopReason)
 	c.tpm.Adjust(float64(out.Usage.InputTokens+out.Usage.OutputTokens) - estimate)
+	if strings.TrimSpace(ch.Content) == "" {
+		// A reply with no text is no answer (an outage, a safety block, a refusal in OpenAI's
+		// refusal field): an error on the record, never an empty answer. Its usage stays on the
+		// response, for the budget: the reply was paid for.
+		why := "empty reply"
+		if ch.StopReason != "" {
+			why += " (stop reason " + ch.StopReason + ")"
+		}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, why[len("empty reply"):])}
+	}
 	return out, nil
+}
+
+// ErrEmptyReply marks a reply that holds no text.
+var ErrEmptyReply = errors.New("empty reply")
+
+// cutShort reports whether a stop reason says the reply was cut at max_tokens: OpenAI's and
+// Ollama's "length", Anthropic's "max_tokens", Gemini's "MAX_TOKENS".
+func cutShort(stop string) bool {
+	switch stop {
+	case "length", "max_tokens", "MAX_TOKENS":
+		return true
+	}
+	return false
 }
 
 func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {

@@ -65,7 +65,9 @@ var (
 // server is a loopback OpenAI-compatible chat server. A question "ID7 FAULTS=429,500" is answered
 // "A7" after failing its first attempts with the listed faults: 429 (no Retry-After), 429ra
 // (Retry-After: 0), 500, 502, 503, hang (until the client gives up), trunc (a body cut short),
-// bad (malformed JSON), 400, 401 (echoing the key, as real APIs do). It counts calls per ID.
+// bad (malformed JSON), 400, 401 (echoing the key, as real APIs do). Replies that are no failure
+// of the call: empty (no text), refusal (OpenAI's refusal field, content null), nousage (no usage
+// member), length (stopped at max_tokens). It counts calls per ID.
 type server struct {
 	*httptest.Server
 	calls    atomic.Int64
@@ -138,6 +140,14 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	case "400":
 		w.WriteHeader(400)
 		io.WriteString(w, `{"error":{"message":"This model's maximum context length is 4096 tokens."}}`)
+	case "empty":
+		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":""`, 1))
+	case "refusal":
+		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":null,"refusal":"I can't help with that."`, 1))
+	case "nousage":
+		io.WriteString(w, reply[:strings.Index(reply, `,"usage"`)]+"}")
+	case "length":
+		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
 	case "401":
 		w.WriteHeader(401)
 		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+r.Header.Get("Authorization")+`"}}`)
@@ -232,6 +242,70 @@ func TestFaultsEndToEnd(t *testing.T) {
 	// the 401 and 400 replies were not retried, the 503s exhausted 1+3 attempts
 	if got := srv.attempts["7"] + srv.attempts["8"] + srv.attempts["9"]; got != 1+1+4 {
 		t.Errorf("server saw %d attempts for records 7-9, want 6", got)
+	}
+}
+
+// TestRepliesThatAreNoAnswer: an empty reply and an OpenAI refusal are errors on their records
+// (exit 3), never empty answers; a reply without usage keeps its text but leaves usage and cost
+// empty (unknown, not free) with a warning; a reply cut at max_tokens is kept, and counted in a
+// warning.
+func TestRepliesThatAreNoAnswer(t *testing.T) {
+	srv := faultServer(t)
+	faults := map[int]string{0: "empty", 1: "refusal", 2: "nousage", 3: "length"}
+	recs, stderr, err := run(t, context.Background(), input(5, faults), "--provider", "openai", "--model", "gpt-4o-mini",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--backoff", "1ms")
+	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 5 {
+		t.Fatalf("exit %d with %d records (%v), want 3 with 5; stderr:\n%s", code, len(recs), err, stderr)
+	}
+	for i := range 2 {
+		if p := recs[i].Prediction; !strings.Contains(p.Error, "empty reply") || p.Text != "" {
+			t.Errorf("%s: %+v, want the error empty reply", faults[i], p)
+		}
+	}
+	if p := recs[2].Prediction; p.Error != "" || p.Text != "A2" || p.Usage != nil || p.CostUSD != nil {
+		t.Errorf("nousage: %+v, want text A2 with no usage and no cost", p)
+	}
+	if p := recs[3].Prediction; p.Error != "" || p.Text != "A3" || p.Usage == nil || p.CostUSD == nil {
+		t.Errorf("length: %+v, want text A3 with usage and cost", p)
+	}
+	for _, want := range []string{"2 errors", "warning: 1 replies came without token usage", "warning: 1 replies stopped at max_tokens"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "no price for model") {
+		t.Errorf("a reply without usage counted as unpriced:\n%s", stderr)
+	}
+}
+
+// TestMaxCostWithoutUsage: a reply without usage makes --max-cost unkeepable, so no further call
+// is made and the records left carry the budget error; an empty reply, paid for, counts against
+// the budget.
+func TestMaxCostWithoutUsage(t *testing.T) {
+	srv := faultServer(t)
+	recs, stderr, err := run(t, context.Background(), input(4, map[int]string{1: "nousage"}), "--provider", "openai", "--model", "gpt-4o-mini",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--max-cost", "10")
+	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 4 {
+		t.Fatalf("exit %d with %d records, want 3 with 4; stderr:\n%s", code, len(recs), stderr)
+	}
+	for i, want := range []string{"", "", "no token usage", "no token usage"} {
+		if p := recs[i].Prediction; want == "" && p.Error != "" || want != "" && !strings.Contains(p.Error, want) {
+			t.Errorf("record %d: error %q, want %q", i, p.Error, want)
+		}
+	}
+	if got := srv.calls.Load(); got != 2 {
+		t.Errorf("%d calls made, want 2 (none after the reply without usage)", got)
+	}
+	if !strings.Contains(stderr, "cannot be kept") {
+		t.Errorf("stderr lacks the budget warning:\n%s", stderr)
+	}
+	// An empty reply (100 tokens in, 2 out: $0.0000162 at gpt-4o-mini's price) is paid for, so it
+	// spends a budget of $0.00001 and the next call is not made.
+	srv2 := faultServer(t)
+	recs, stderr, _ = run(t, context.Background(), input(2, map[int]string{0: "empty"}), "--provider", "openai", "--model", "gpt-4o-mini",
+		"--base-url", srv2.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--max-cost", "0.00001")
+	if len(recs) != 2 || !strings.Contains(recs[0].Prediction.Error, "empty reply") || !strings.Contains(recs[1].Prediction.Error, "budget spent") || srv2.calls.Load() != 1 {
+		t.Errorf("empty reply under a budget: %d records, %d calls, stderr:\n%s", len(recs), srv2.calls.Load(), stderr)
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 // spent is what a record's note calls used.
 type spent struct {
 	usage    record.Usage
+	noUsage  bool // a note's reply came without token usage
 	attempts int
 	cached   bool      // every note came from the cache
 	start    time.Time // when the first note was asked for
@@ -54,6 +55,8 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 			return "", spent{}, false
 		}
 		notes[i] = textnorm.Strip(resp.Text) // upstream's .strip()
+		a.tally.noteReply(resp)
+		s.noUsage = s.noUsage || resp.NoUsage
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens
 		s.attempts += resp.Attempts
@@ -73,18 +76,19 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 
 // addNotes adds what the note calls spent to the answer's prediction.
 func (a *app) addNotes(pred *record.Prediction, s spent) {
-	var u record.Usage
-	if pred.Usage != nil {
-		u = *pred.Usage
-	}
-	u.InputTokens += s.usage.InputTokens
-	u.OutputTokens += s.usage.OutputTokens
-	pred.Usage = &u
 	pred.Attempts += s.attempts
 	pred.Cached = pred.Cached && s.cached
 	pred.LatencyMS = 0
 	if !pred.Cached {
 		pred.LatencyMS = time.Since(s.start).Milliseconds()
 	}
+	if s.noUsage || pred.Usage == nil { // a reply without usage: the whole is unknown
+		pred.Usage, pred.CostUSD = nil, nil
+		return
+	}
+	u := *pred.Usage
+	u.InputTokens += s.usage.InputTokens
+	u.OutputTokens += s.usage.OutputTokens
+	pred.Usage = &u
 	pred.CostUSD = a.prices.Cost(pred.Model, u)
 }

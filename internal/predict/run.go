@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -28,6 +29,8 @@ type tally struct {
 	carried   int // passed through with a failed prediction
 	errors    int
 	stale     int // records whose judgments or scores went with the prediction they graded
+	noUsage   int // replies whose server reported no token usage
+	cut       int // replies that stopped at max_tokens
 	usage     record.Usage
 	cost      float64
 	unpriced  map[string]int
@@ -60,13 +63,38 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		t.usage.InputTokens += p.Usage.InputTokens
 		t.usage.OutputTokens += p.Usage.OutputTokens
 	}
-	if p.CostUSD != nil {
+	switch {
+	case p.CostUSD != nil:
 		t.cost += *p.CostUSD
-	} else {
+	case p.Usage != nil: // a usage without a price; a reply without usage is counted by noteReply
 		if t.unpriced == nil {
 			t.unpriced = make(map[string]int)
 		}
 		t.unpriced[p.Model]++
+	}
+}
+
+// noteReply counts a reply without token usage, or cut at max_tokens.
+func (t *tally) noteReply(resp model.Response) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if resp.NoUsage {
+		t.noUsage++
+	}
+	if resp.Cut {
+		t.cut++
+	}
+}
+
+// warnReplies writes the warnings about replies: without usage, or cut short.
+func (t *tally) warnReplies(w io.Writer) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.noUsage > 0 {
+		fmt.Fprintf(w, "qa-predict: warning: %d replies came without token usage from the server: their usage and cost_usd are left empty (unknown, not free), and the totals leave them out\n", t.noUsage)
+	}
+	if t.cut > 0 {
+		fmt.Fprintf(w, "qa-predict: warning: %d replies stopped at max_tokens, cut short (as the benchmark's own script would take them); a larger --max-tokens lets them finish\n", t.cut)
 	}
 }
 
@@ -115,6 +143,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		fmt.Fprintln(a.stderr)
 	}
 	a.warnUnpriced()
+	a.tally.warnReplies(a.stderr)
 	if w := a.budget.Warning(); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
 	}
@@ -238,11 +267,15 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	}
 	p.Attempts, p.Cached = resp.Attempts, resp.Cached
 	if withUsage {
-		u := resp.Usage
-		p.Usage = &u
 		if !resp.Cached {
 			p.LatencyMS = time.Since(start).Milliseconds()
 		}
+		a.tally.noteReply(resp)
+		if resp.NoUsage { // unknown, not free: no usage and no cost
+			return true
+		}
+		u := resp.Usage
+		p.Usage = &u
 	}
 	p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
 	return true

@@ -58,7 +58,7 @@ func TestSequentialFailures(t *testing.T) {
 		{
 			name:     "empty answer",
 			faults:   map[int]fault{4: {raw: " \n\t "}},
-			wantPred: map[int]string{2: "empty answer", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			wantPred: map[int]string{2: "empty reply", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
 			asked:    map[int]int{5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
 		},
 		{
