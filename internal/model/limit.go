@@ -6,64 +6,103 @@ import (
 	"time"
 )
 
-// Limiter is a token bucket refilled continuously at a rate per minute, with a burst of one
-// minute's worth. Wait reserves tokens first and then sleeps off any deficit, so waiters are served
-// in arrival order and a reservation larger than the bucket still goes through (after its wait).
+// Limiter admits at most a limit of units (requests, or tokens) in any one minute: it keeps the
+// reservations of the last minute, and gives each new one the earliest start, no earlier than
+// the one before it, at which the minute up to that start holds no more than the limit. A run
+// may so spend the whole limit at once, and then goes at the pace the window slides. Waiters are
+// served in arrival order; a reservation larger than the limit goes alone.
+//
+// Note: a token bucket with a minute's burst, used before, let twice the limit through in the
+// first minute.
 type Limiter struct {
 	mu     sync.Mutex
-	perSec float64
-	burst  float64
-	tokens float64
-	last   time.Time
+	limit  float64
+	window time.Duration
+	slots  []*Slot // the reservations that start within the last window or later, in start order
 	now    func() time.Time
 	sleep  func(context.Context, time.Duration) error
 }
 
-// NewLimiter returns a Limiter allowing perMinute tokens a minute. sleep may be nil (a real timer).
+// Slot is one reservation of a Limiter.
+type Slot struct {
+	l  *Limiter
+	at time.Time
+	n  float64
+}
+
+// NewLimiter returns a Limiter allowing perMinute units a minute. sleep may be nil (a real timer).
 func NewLimiter(perMinute float64, sleep func(context.Context, time.Duration) error) *Limiter {
 	if sleep == nil {
 		sleep = Sleep
 	}
-	return &Limiter{perSec: perMinute / 60, burst: perMinute, tokens: perMinute, now: time.Now, sleep: sleep}
+	return &Limiter{limit: perMinute, window: time.Minute, now: time.Now, sleep: sleep}
 }
 
-// Wait takes n tokens, waiting until the bucket has paid for them or ctx is done.
-func (l *Limiter) Wait(ctx context.Context, n float64) error {
+// Wait reserves n units and waits until their start, or until ctx is done (the reservation is
+// then given back). A nil Limiter admits everything at once.
+func (l *Limiter) Wait(ctx context.Context, n float64) (*Slot, error) {
 	if l == nil || n <= 0 {
-		return nil
+		return nil, nil
 	}
 	l.mu.Lock()
 	now := l.now()
-	l.refill(now)
-	l.tokens -= n
-	var wait time.Duration
-	if l.tokens < 0 {
-		wait = time.Duration(-l.tokens / l.perSec * float64(time.Second))
+	drop := 0
+	for drop < len(l.slots) && !l.slots[drop].at.Add(l.window).After(now) {
+		drop++
 	}
+	l.slots = append(l.slots[:0], l.slots[drop:]...)
+	start := now
+	if k := len(l.slots); k > 0 && l.slots[k-1].at.After(start) {
+		start = l.slots[k-1].at
+	}
+	// The minute before start holds the slots after start-window; move start past the oldest of
+	// them until the rest and n fit.
+	held := 0.0
+	first := len(l.slots)
+	for i, sl := range l.slots {
+		if sl.at.After(start.Add(-l.window)) {
+			if first == len(l.slots) {
+				first = i
+			}
+			held += sl.n
+		}
+	}
+	for i := first; i < len(l.slots) && held+n > l.limit; i++ {
+		held -= l.slots[i].n
+		start = l.slots[i].at.Add(l.window)
+	}
+	sl := &Slot{l: l, at: start, n: n}
+	l.slots = append(l.slots, sl)
 	l.mu.Unlock()
-	if err := l.sleep(ctx, wait); err != nil {
-		l.Adjust(-n) // give the reservation back
-		return err
+	if err := l.sleep(ctx, start.Sub(now)); err != nil {
+		sl.Settle(0) // give the reservation back
+		return nil, err
 	}
-	return nil
+	return sl, nil
 }
 
-// Adjust charges delta more tokens (or refunds -delta), e.g. once a reply's real usage is known.
-func (l *Limiter) Adjust(delta float64) {
-	if l == nil {
+// Settle sets the units the reservation really took, e.g. a reply's real token usage in place of
+// its estimate; later reservations are placed by it. A nil Slot is ignored.
+func (s *Slot) Settle(n float64) {
+	if s == nil {
 		return
 	}
-	l.mu.Lock()
-	l.refill(l.now())
-	l.tokens = min(l.tokens-delta, l.burst)
-	l.mu.Unlock()
+	s.l.mu.Lock()
+	s.n = n
+	s.l.mu.Unlock()
 }
 
-func (l *Limiter) refill(now time.Time) {
-	if !l.last.IsZero() {
-		l.tokens = min(l.burst, l.tokens+now.Sub(l.last).Seconds()*l.perSec)
+// held returns the units reserved in the minute up to t (for tests).
+func (l *Limiter) held(t time.Time) float64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sum := 0.0
+	for _, sl := range l.slots {
+		if sl.at.After(t.Add(-l.window)) && !sl.at.After(t) {
+			sum += sl.n
+		}
 	}
-	l.last = now
+	return sum
 }
 
 // gate bounds the requests in flight with an additive-increase, multiplicative-decrease limit:

@@ -130,14 +130,15 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return Response{}, err
 	}
 	estimate := float64(EstimateTokens(req) + req.MaxTokens)
-	if err := c.tpm.Wait(ctx, estimate); err != nil {
+	slot, err := c.tpm.Wait(ctx, estimate)
+	if err != nil {
 		return Response{}, err
 	}
 	ctx, attempts := WithAttempts(ctx)
 	resp, err := c.llm.GenerateContent(ctx, msgs, opts...)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	if err != nil {
-		c.tpm.Adjust(-estimate)
+		slot.Settle(0)
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key))}
 	}
 	if len(resp.Choices) == 0 {
@@ -148,7 +149,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out.Usage = UsageFromInfo(ch.GenerationInfo)
 	out.NoUsage = out.Usage == (record.Usage{})
 	out.Cut = cutShort(ch.StopReason)
-	c.tpm.Adjust(float64(out.Usage.InputTokens+out.Usage.OutputTokens) - estimate)
+	if !out.NoUsage {
+		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
+	}
 	if strings.TrimSpace(ch.Content) == "" {
 		// A reply with no text is no answer (an outage, a safety block, a refusal in OpenAI's
 		// refusal field): an error on the record, never an empty answer. Its usage stays on the

@@ -159,8 +159,8 @@ func TestTPMChargesRealUsage(t *testing.T) {
 	if _, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini")); err != nil {
 		t.Fatal(err)
 	}
-	if got := tpm.tokens; got != 1000-15 {
-		t.Errorf("TPM bucket after one call = %v, want 985 (the estimate replaced by the real 12+3)", got)
+	if got := tpm.held(fixed); got != 15 {
+		t.Errorf("TPM window after one call holds %v, want 15 (the estimate replaced by the real 12+3)", got)
 	}
 }
 

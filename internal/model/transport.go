@@ -164,7 +164,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 // and wait is the server's Retry-After (0 when it gave none).
 func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte) (*http.Response, time.Duration, error) {
 	if t.rpm != nil {
-		if err := t.rpm.Wait(ctx, 1); err != nil {
+		if _, err := t.rpm.Wait(ctx, 1); err != nil {
 			return nil, -1, err
 		}
 	}

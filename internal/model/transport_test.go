@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -185,27 +186,46 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
+// TestLimiter: 60 a minute go at once, the next ones wait until the minute after the first has
+// passed, in arrival order, and no window of a minute ever holds more than 60; a reservation
+// given back (a cancelled wait) makes room.
 func TestLimiter(t *testing.T) {
 	var s sleeps
-	l := NewLimiter(60, s.sleep) // one a second, burst 60
-	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	l := NewLimiter(60, s.sleep)
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := t0
 	l.now = func() time.Time { return now }
 	for range 60 {
 		l.Wait(context.Background(), 1)
 	}
+	now = t0.Add(30 * time.Second)
 	l.Wait(context.Background(), 1)
 	l.Wait(context.Background(), 1)
-	want := []time.Duration{0, 0, time.Second, 2 * time.Second}
-	got := s.d[58:]
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("waits = %v, want %v", got, want)
+	want := []time.Duration{0, 0, 30 * time.Second, 30 * time.Second}
+	if got := s.d[58:]; !slices.Equal(got, want) {
+		t.Fatalf("waits = %v, want %v", got, want)
+	}
+	for _, at := range []time.Duration{0, 30 * time.Second, 59 * time.Second, 60 * time.Second, 89 * time.Second} {
+		if got := l.held(t0.Add(at)); got > 60 {
+			t.Errorf("the minute up to t0+%v holds %v, more than 60", at, got)
 		}
 	}
-	now = now.Add(10 * time.Second) // repays the 2-token debt and refills 8
-	l.Wait(context.Background(), 8)
+	// 30 tokens at once, then one larger than the whole limit: it goes alone, a minute later.
+	tl := NewLimiter(100, s.sleep)
+	tl.now = func() time.Time { return t0 }
+	tl.Wait(context.Background(), 30)
+	tl.Wait(context.Background(), 250)
+	if d := s.d[len(s.d)-1]; d != time.Minute {
+		t.Errorf("oversize reservation waits %v, want 1m", d)
+	}
+	// A reservation settled at less makes room for the next.
+	sl := NewLimiter(100, s.sleep)
+	sl.now = func() time.Time { return t0 }
+	slot, _ := sl.Wait(context.Background(), 90)
+	slot.Settle(10)
+	sl.Wait(context.Background(), 80)
 	if d := s.d[len(s.d)-1]; d != 0 {
-		t.Errorf("wait after refill = %v, want 0", d)
+		t.Errorf("wait after a reservation settled at 10 of 100 = %v, want 0", d)
 	}
 }
 
