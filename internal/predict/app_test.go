@@ -258,8 +258,8 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 		t.Fatalf("exit %d with %d records (%v), want 3 with 5; stderr:\n%s", code, len(recs), err, stderr)
 	}
 	for i := range 2 {
-		if p := recs[i].Prediction; !strings.Contains(p.Error, "empty reply") || p.Text != "" {
-			t.Errorf("%s: %+v, want the error empty reply", faults[i], p)
+		if p := recs[i].Prediction; !strings.Contains(p.Error, "empty reply") || p.Text != "" || p.Usage == nil || p.Usage.InputTokens != 100 || p.CostUSD == nil {
+			t.Errorf("%s: %+v, want the error empty reply, with the usage and cost it was paid", faults[i], p)
 		}
 	}
 	if p := recs[2].Prediction; p.Error != "" || p.Text != "A2" || p.Usage != nil || p.CostUSD != nil {
@@ -268,7 +268,8 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 	if p := recs[3].Prediction; p.Error != "" || p.Text != "A3" || p.Usage == nil || p.CostUSD == nil {
 		t.Errorf("length: %+v, want text A3 with usage and cost", p)
 	}
-	for _, want := range []string{"2 errors", "warning: 1 replies came without token usage", "warning: 1 replies stopped at max_tokens"} {
+	// The totals count every reply that reported its usage, empty ones included: 4 of 100 + 2.
+	for _, want := range []string{"2 errors; tokens 400 in, 8 out", "warning: 1 replies came without token usage", "warning: 1 replies stopped at max_tokens"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,13 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		t.errors++
 		if len(t.firstErrs) < 3 {
 			t.firstErrs = append(t.firstErrs, p.Error)
+		}
+		if p.Usage != nil { // a failed call that was paid for (an empty reply)
+			t.usage.InputTokens += p.Usage.InputTokens
+			t.usage.OutputTokens += p.Usage.OutputTokens
+		}
+		if p.CostUSD != nil {
+			t.cost += *p.CostUSD
 		}
 		return
 	}
@@ -257,6 +265,10 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	switch {
 	case errors.As(err, &ce):
 		p.Error, p.Attempts = err.Error(), ce.Attempts
+		if resp.Usage != (record.Usage{}) { // a reply that is no answer (empty), but paid for
+			u := resp.Usage
+			p.Usage, p.CostUSD = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u)
+		}
 		return false
 	case err != nil:
 		p.Error, p.Attempts = err.Error(), resp.Attempts
