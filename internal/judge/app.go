@@ -368,9 +368,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		bar.Finish()
 		fmt.Fprintln(stderr)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
+	// Interrupted or not, say what was judged and spent, as qa-predict does.
 	if w := cfg.budget.Warning(); w != "" {
 		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
 	}
@@ -378,6 +379,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-judge: warning: %d judgments had replies without token usage from the server: their usage and cost_usd are left empty (unknown, not free), and the totals leave them out\n", n)
 	}
 	summarize(stderr, cfg.name, &t)
+	if err != nil {
+		return err
+	}
 	if bad := t.unparsable.Load() + t.failed.Load() + t.carried.Load(); bad > 0 {
 		return &command.BadRecordsError{N: int(bad), What: "judgments failed (see error fields)"}
 	}

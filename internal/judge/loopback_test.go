@@ -353,6 +353,9 @@ func TestInterrupted(t *testing.T) {
 	if command.ExitCode(err) != command.ExitInterrupted || !strings.Contains(errb.String(), "interrupted") {
 		t.Errorf("interrupted run: err %v (exit %d, stderr %q), want 130", err, command.ExitCode(err), errb.String())
 	}
+	if !strings.Contains(errb.String(), "qa-judge: auto/j: 0 judged") {
+		t.Errorf("interrupted run: stderr %q, want the summary line of what was judged", errb.String())
+	}
 }
 
 // TestInjectionKeepsStructure renders every LLM judge prompt with predictions that try to close or
