@@ -186,8 +186,8 @@ func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpus
 	}
 	loss, okl := rawNumber(rl)
 	tokens, okt := rawNumber(rt)
-	if !okl || !okt || tokens != math.Trunc(tokens) || tokens < 0 {
-		f.problems = append(f.problems, fmt.Sprintf("perplexity: want a number at %s and a whole token count at %s", c.lossPath, c.tokensPath))
+	if !okl || !okt || tokens != math.Trunc(tokens) || tokens < 1 || math.IsInf(loss, 0) || math.IsNaN(loss) {
+		f.problems = append(f.problems, fmt.Sprintf("perplexity: want a finite number at %s and a whole token count of at least 1 at %s", c.lossPath, c.tokensPath))
 		return
 	}
 	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true

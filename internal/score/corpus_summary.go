@@ -86,15 +86,16 @@ type ChunkStat struct {
 	metric.PRF
 }
 
-// Perplexity is ERNIE-kit's Ppl; PPL is null when it overflows.
+// Perplexity is ERNIE-kit's Ppl. A figure that overflows (a loss sum past the largest float, or
+// ppl past it) is null, and so is ppl_int then.
 type Perplexity struct {
 	Records   int      `json:"records"`
 	WordCount int      `json:"word_count"`
-	MeanLoss  float64  `json:"mean_loss"`
-	TotalLoss float64  `json:"total_loss"`
-	AveLoss   float64  `json:"ave_loss"`
+	MeanLoss  *float64 `json:"mean_loss"`
+	TotalLoss *float64 `json:"total_loss"`
+	AveLoss   *float64 `json:"ave_loss"`
 	PPL       *float64 `json:"ppl"`
-	PPLInt    int64    `json:"ppl_int"`
+	PPLInt    *int64   `json:"ppl_int"`
 }
 
 // CorpusBLEU is NLTK corpus_bleu with its parts; Ratio is hyp_len/ref_len (null when ref_len is 0).
@@ -459,9 +460,16 @@ func (a *corpusGroup) perplexity() *Perplexity {
 		return p
 	}
 	r := metric.Perplexity(a.loss, a.tokens)
-	p.WordCount, p.MeanLoss, p.TotalLoss, p.AveLoss, p.PPLInt = r.WordCount, r.MeanLoss, r.TotalLoss, r.AveLoss, r.PPLInt
-	if !math.IsInf(r.PPL, 0) && !math.IsNaN(r.PPL) {
-		p.PPL = ptr(r.PPL)
+	p.WordCount = r.WordCount
+	finite := func(x float64) *float64 {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil
+		}
+		return ptr(x)
+	}
+	p.MeanLoss, p.TotalLoss, p.AveLoss, p.PPL = finite(r.MeanLoss), finite(r.TotalLoss), finite(r.AveLoss), finite(r.PPL)
+	if p.PPL != nil {
+		p.PPLInt = &r.PPLInt
 	}
 	return p
 }
