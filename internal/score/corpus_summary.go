@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/qapipe/qapipe/pkg/metric"
 )
@@ -163,6 +164,11 @@ func (a *corpusAcc) attach(s *Summary) {
 		s.Overall.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
 	}
 	s.Warnings = append(s.Warnings, warn...)
+	if s.Errors > 0 && s.ErrorsAsZero {
+		// A failed prediction has no label, score or text to count, so the corpus metrics leave
+		// it out whatever --errors-as-zero says of the per-record ones.
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %d records with prediction or judge errors: --errors-as-zero counts them as 0 in the per-record metrics only", strings.Join(a.cfg.want, ", "), s.Errors))
+	}
 	for t, g := range a.byType {
 		grp := s.ByType[t]
 		if grp == nil {
