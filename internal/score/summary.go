@@ -123,7 +123,9 @@ func (a *aggregator) add(o outcome) {
 	if o.embedFailed || len(o.corpus.problems) > 0 {
 		a.metricErrors++
 	}
-	if !any && !o.failed && !o.corpus.any() {
+	// A record no selected metric applies to is unscored, a failed one too under --errors-as-zero
+	// (without it, failed records went back above): no zero stands for it in any mean.
+	if !any && !o.corpus.any() {
 		a.unscored++
 	}
 }

@@ -61,6 +61,12 @@ func TestAggregatorErrorsAsZero(t *testing.T) {
 	if *st.Mean != 0.5 || st.Count != 2 || st.CI != nil {
 		t.Errorf("f1 with errors as zero = (%v, %d, %v), want (0.5, 2, no interval)", *st.Mean, st.Count, st.CI)
 	}
+	// A failed record that no metric applies to (no answers) has no zero to count: unscored.
+	a.add(outcome{typ: "x", failed: true, vals: []float64{math.NaN()}})
+	if s := a.summarize(0, 1, 0); s.Scored != 2 || s.Unscored != 1 || s.Errors != 2 || s.Overall.Metrics["f1"].Count != 2 {
+		t.Errorf("after a failed record with no metric: scored %d unscored %d errors %d f1 count %d, want 2 1 2 2",
+			s.Scored, s.Unscored, s.Errors, s.Overall.Metrics["f1"].Count)
+	}
 }
 
 func TestLongMemEvalAggregates(t *testing.T) {
