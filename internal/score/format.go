@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -153,7 +154,7 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 		if r[4] != "" {
 			ci = "[" + r[4] + ", " + r[5] + "]"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r[0], r[1], r[2], r[3], ci)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdCell(r[0]), mdCell(r[1]), r[2], r[3], ci)
 	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintln(w)
@@ -165,6 +166,11 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 	}
 	return nil
 }
+
+// mdCell makes s one Markdown table cell: a "|" escaped, line breaks as spaces.
+func mdCell(s string) string { return mdEscaper.Replace(s) }
+
+var mdEscaper = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
 // rows flattens the summary into (group, metric, count, mean, ci_lo, ci_hi) for the human formats,
 // in a fixed order: overall, each type, then the benchmark aggregates.
