@@ -120,6 +120,10 @@ func (ci *CI) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "\n=== BOOTSTRAP %g%% INTERVALS (%d resamples of sequences, seed %d) ===\n", pct, ci.Replicates, ci.Seed)
 	write := func(indent string, c MetricsCI) {
 		line := func(name string, iv stats.Interval) {
+			if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) { // no data: no interval, as JSON's null says
+				fmt.Fprintf(&b, "%s%s: none (no data)\n", indent, name)
+				return
+			}
 			fmt.Fprintf(&b, "%s%s: [%.4f, %.4f]\n", indent, name, iv.Lo, iv.Hi)
 		}
 		line("Overall Accuracy", c.Accuracy)
