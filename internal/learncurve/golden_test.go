@@ -266,3 +266,15 @@ func sameText(got, want string) bool {
 	}
 	return true
 }
+
+// TestTextSlope: rounding noise around 0 prints as 0.0000, a real slope as it is.
+func TestTextSlope(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{{-1.586e-17, "0.0000"}, {1e-13, "0.0000"}, {-0.00004, "-0.0000"}, {-0.2, "-0.2000"}, {0.21875, "0.2188"}} {
+		if got := fmt.Sprintf("%.4f", textSlope(tt.v)); got != tt.want {
+			t.Errorf("textSlope(%v) prints %s, want %s", tt.v, got, tt.want)
+		}
+	}
+}
