@@ -88,6 +88,9 @@ var formats = []string{"json", "table", "markdown", "csv"}
 func (s *Summary) write(w io.Writer, format string) error {
 	switch format {
 	case "json":
+		if s.Warnings == nil {
+			s.Warnings = []string{} // [] rather than null: a list to iterate over, empty or not
+		}
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
