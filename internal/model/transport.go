@@ -214,7 +214,9 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	case isTransientStatus(resp.StatusCode):
 		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
 	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):
-		return nil, 0, errors.New("malformed JSON in response body")
+		err := errors.New("malformed JSON in response body")
+		noteError(ctx, err) // the cause the call error names, not the client's generic words
+		return nil, 0, err
 	}
 	ok = resp.StatusCode < 400
 	return resp, -1, nil

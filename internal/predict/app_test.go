@@ -203,10 +203,10 @@ func TestFaultsEndToEnd(t *testing.T) {
 	srv := faultServer(t)
 	faults := map[int]string{
 		1: "429", 2: "429ra,429ra", 3: "500,502,503", 4: "hang", 5: "trunc", 6: "bad",
-		7: "400", 8: "401", 9: "503,503,503,503", 11: "500",
+		7: "400", 8: "401", 9: "503,503,503,503", 10: "bad,bad,bad,bad", 11: "500",
 	}
-	wantAttempts := map[int]int{1: 2, 2: 3, 3: 4, 4: 2, 5: 2, 6: 2, 7: 1, 8: 1, 9: 4, 11: 2}
-	wantErr := map[int]string{7: "400", 8: "401", 9: "503"}
+	wantAttempts := map[int]int{1: 2, 2: 3, 3: 4, 4: 2, 5: 2, 6: 2, 7: 1, 8: 1, 9: 4, 10: 4, 11: 2}
+	wantErr := map[int]string{7: "400", 8: "401", 9: "503", 10: "malformed JSON in response body"}
 	const n = 16
 	recs, stderr, err := run(t, context.Background(), input(n, faults), "--provider", "openai", "--model", "gpt-4o-mini",
 		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "4", "--max-retries", "3",
@@ -236,7 +236,7 @@ func TestFaultsEndToEnd(t *testing.T) {
 			t.Errorf("record %d: prediction = %+v, want text A%d with usage and cost", i, p, i)
 		}
 	}
-	if !strings.Contains(stderr, "3 errors") {
+	if !strings.Contains(stderr, "4 errors") {
 		t.Errorf("stderr lacks the error count:\n%s", stderr)
 	}
 	// the 401 and 400 replies were not retried, the 503s exhausted 1+3 attempts
