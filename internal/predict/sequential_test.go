@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -86,6 +88,7 @@ type replayServer struct {
 	// go; hung (if set) is then signalled without blocking.
 	hangAfter int
 	hung      chan struct{}
+	active    atomic.Int64 // handlers running
 
 	mu       sync.Mutex
 	answered map[int]int // call index → times answered
@@ -109,7 +112,21 @@ func newReplayServer(t testing.TB, calls []call) *replayServer {
 	return s
 }
 
+// quiesce waits until no handler has run for d: the requests a killed client had sent are then
+// all handled (hung, and returned as their connections closed), none still waiting to start.
+func (s *replayServer) quiesce(d time.Duration) {
+	idle := time.Now()
+	for time.Since(idle) < d {
+		time.Sleep(d / 10)
+		if s.active.Load() > 0 {
+			idle = time.Now()
+		}
+	}
+}
+
 func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
+	s.active.Add(1)
+	defer s.active.Add(-1)
 	body, _ := io.ReadAll(r.Body)
 	var req struct {
 		Model       string          `json:"model"`
