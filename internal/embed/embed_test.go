@@ -428,3 +428,14 @@ func tempCache(t *testing.T) *cache.Cache {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// TestSBERTAllZero: a call whose vectors are all zero (a failing server) is an error, never a
+// silent 0 for every record; one zero vector among others scores 0 (TestSBERTBatchesDistinctTexts).
+func TestSBERTAllZero(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
+	if _, err := s.SBERT(context.Background(), []string{"zero"}, [][]string{{"zero"}}); err == nil || !strings.Contains(err.Error(), "only zero vectors") {
+		t.Errorf("SBERT over zero vectors = %v, want an error", err)
+	}
+}

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -23,6 +24,9 @@ func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]
 	dim, err := sameDim(vecs, func(v []float32) int { return len(v) })
 	if err != nil {
 		return nil, fmt.Errorf("sbert: %w", err)
+	}
+	if allZero(vecs, func(v []float32) [][]float32 { return [][]float32{v} }) {
+		return nil, errors.New("sbert: the server returned only zero vectors, which have no direction to compare (a failing or misconfigured model?)")
 	}
 	zero := make([]float32, dim)
 	vec := func(t string) []float32 {
@@ -68,6 +72,9 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 	}
 	if _, err := sameDim(toks, func(t tokens) int { return dimOf(t.vecs) }); err != nil {
 		return nil, fmt.Errorf("bertscore: %w", err)
+	}
+	if allZero(toks, func(t tokens) [][]float32 { return t.vecs }) {
+		return nil, errors.New("bertscore: the server returned only zero vectors, which have no direction to compare (a failing or misconfigured model?)")
 	}
 	weights := func(t tokens) []float64 {
 		if opts.IDF != nil {
@@ -158,4 +165,22 @@ func sameDim[V any](vals map[string]V, dim func(V) int) (int, error) {
 		}
 	}
 	return max(d, 0), nil
+}
+
+// allZero reports whether the call's vectors, there being some, are all zero: what a failing
+// server sends, never a real model. A zero vector among others (a fixture's special token, say)
+// scores as metric.Cosine says, 0.
+func allZero[V any](vals map[string]V, vecs func(V) [][]float32) bool {
+	some := false
+	for _, v := range vals {
+		for _, vec := range vecs(v) {
+			for _, x := range vec {
+				if x != 0 {
+					return false
+				}
+			}
+			some = some || len(vec) > 0
+		}
+	}
+	return some
 }

@@ -127,7 +127,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 				continue // reported by the scoring pass
 			}
 			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data})
-			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && len(rec.Answers) > 0 {
+			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && referenceItem(rec).hasReference() {
 				refs = append(refs, rec.Answers)
 			}
 		}
@@ -150,8 +150,8 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	var preds []string
 	var refs [][]string
 	for i, r := range rs {
-		if r.bad != nil || r.o.failed || r.rec.Prediction == nil || len(r.rec.Answers) == 0 {
-			continue
+		if r.bad != nil || r.o.failed || !referenceItem(r.rec).hasReference() {
+			continue // the embedding families apply as the other reference metrics do
 		}
 		idx = append(idx, i)
 		preds = append(preds, r.rec.Prediction.Text)

@@ -33,6 +33,12 @@ func (it *item) hasReference() bool {
 	return it.hasPrediction() && it.locomoCat != 5
 }
 
+// referenceItem is rec as hasReference sees it: with its LoCoMo category.
+func referenceItem(rec *record.Record) *item {
+	cat, _ := locomoCategory(rec)
+	return &item{rec: rec, locomoCat: cat}
+}
+
 // isChinese reports whether the record's language is Chinese (zh, zh-CN, zh-Hans, …).
 func (it *item) isChinese() bool {
 	l := strings.ToLower(it.rec.Lang)
