@@ -63,11 +63,29 @@ func Open(path string) (*Cache, error) {
 		}
 		time.Sleep(time.Duration(5+rand.IntN(20)) * time.Millisecond)
 	}
+	if err == nil {
+		err = writable(db)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
 	return &Cache{db: db, path: path}, nil
+}
+
+// writable checks that db can be written: a cache file SQLite could open only for reading (a
+// read-only file in a writable folder) would otherwise fail at the first reply's put, after the
+// call was paid for.
+func writable(db *sql.DB) error {
+	tx, err := db.Begin() // BEGIN IMMEDIATE (_txlock): takes the write lock, as a put does
+	if err != nil {
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	if _, err := tx.Exec(`DELETE FROM entries WHERE 0`); err != nil {
+		tx.Rollback() //nolint:errcheck // the write failed; nothing to undo
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	return tx.Rollback()
 }
 
 // isBusy reports whether err is SQLite's SQLITE_BUSY (or one of its extended codes).

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -239,5 +240,35 @@ func TestOpenWaitsForAnotherWriter(t *testing.T) {
 	}
 	if v, ok, err := c.Get(ctx, "k"); err != nil || !ok || string(v) != "v" {
 		t.Fatalf("Get = %q, %v, %v", v, ok, err)
+	}
+}
+
+// TestWritable: a cache file SQLite can open only for reading is refused at open, before any
+// reply is paid for and then lost at its put. (Root writes a mode-0444 file anyway, so the
+// read-only open is asked for here.)
+func TestWritable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if err := func() error {
+		db, err := sql.Open("sqlite", "file:"+path+"?mode=rw")
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return writable(db)
+	}(); err != nil {
+		t.Errorf("writable(read-write) = %v, want nil", err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if err := writable(db); err == nil || !strings.Contains(err.Error(), "cannot be written") {
+		t.Errorf("writable(read-only) = %v, want an error", err)
 	}
 }
