@@ -201,12 +201,20 @@ func TestClientErrorIsAnError(t *testing.T) {
 	}
 }
 
-func TestUnknownTextIsAnError(t *testing.T) {
-	f := newFake(t)
-	srv := f.start()
-	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
-	if _, err := s.SBERT(context.Background(), []string{"nowhere"}, [][]string{{"paris"}}); err == nil || !strings.Contains(err.Error(), "422") {
-		t.Errorf("SBERT on a 422 reply = %v, want an error with 422", err)
+// TestSBERTErrors: a text the server refuses (422), and a call whose vectors are all zero (a
+// failing server), are errors, never a silent 0 for every record; one zero vector among others
+// scores 0 (TestSBERTBatchesDistinctTexts).
+func TestSBERTErrors(t *testing.T) {
+	for _, tt := range []struct{ pred, ref, want string }{
+		{"nowhere", "paris", "422"},
+		{"zero", "zero", "only zero vectors"},
+	} {
+		f := newFake(t)
+		srv := f.start()
+		s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
+		if _, err := s.SBERT(context.Background(), []string{tt.pred}, [][]string{{tt.ref}}); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("SBERT(%q, %q) = %v, want an error with %q", tt.pred, tt.ref, err, tt.want)
+		}
 	}
 }
 
@@ -427,15 +435,4 @@ func tempCache(t *testing.T) *cache.Cache {
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
-}
-
-// TestSBERTAllZero: a call whose vectors are all zero (a failing server) is an error, never a
-// silent 0 for every record; one zero vector among others scores 0 (TestSBERTBatchesDistinctTexts).
-func TestSBERTAllZero(t *testing.T) {
-	f := newFake(t)
-	srv := f.start()
-	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
-	if _, err := s.SBERT(context.Background(), []string{"zero"}, [][]string{{"zero"}}); err == nil || !strings.Contains(err.Error(), "only zero vectors") {
-		t.Errorf("SBERT over zero vectors = %v, want an error", err)
-	}
 }
