@@ -19,8 +19,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/textfile"
 )
 
 // Exit codes shared by every command.

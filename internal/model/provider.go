@@ -8,11 +8,12 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // Default endpoints, used when Config.BaseURL is empty.
@@ -156,11 +157,11 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		// A reply with no text is no answer (an outage, a safety block, a refusal in OpenAI's
 		// refusal field): an error on the record, never an empty answer. Its usage stays on the
 		// response, for the budget: the reply was paid for.
-		why := "empty reply"
+		stop := ""
 		if ch.StopReason != "" {
-			why += " (stop reason " + ch.StopReason + ")"
+			stop = " (stop reason " + ch.StopReason + ")"
 		}
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, why[len("empty reply"):])}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
 }
