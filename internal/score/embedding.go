@@ -217,5 +217,5 @@ func span(rs []result, idx []int) string {
 // stats is the one-line account of the embedding work, for stderr.
 func (st *embedStage) stats() string {
 	s := st.scorer.Stats()
-	return fmt.Sprintf("embeddings: %d requests for %d texts, %d texts from the cache", s.Requests, s.Texts, s.CacheHits)
+	return fmt.Sprintf("embeddings: %d batches for %d texts, %d texts from the cache", s.Requests, s.Texts, s.CacheHits)
 }

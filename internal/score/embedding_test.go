@@ -54,7 +54,7 @@ func TestEmbedCacheAndKey(t *testing.T) {
 	if second != first {
 		t.Errorf("rerun output = %s, want %s", second, first)
 	}
-	if want := "0 requests for 0 texts, 4 texts from the cache"; !strings.Contains(stderr, want) {
+	if want := "0 batches for 0 texts, 4 texts from the cache"; !strings.Contains(stderr, want) {
 		t.Errorf("rerun stderr = %q, want it to contain %q", stderr, want)
 	}
 	if !strings.Contains(first, `"sbert":0.6`) {
