@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -316,6 +317,16 @@ func NotAnInput(flag, path string, inputs []string) error {
 		}
 	}
 	return nil
+}
+
+// QuotedList writes names as a comma-separated list of Go-quoted strings, for messages that must
+// show an empty or odd name as it is.
+func QuotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // DistinctOutputs returns a usage error when two of the output files (flag, path) are the same

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"unicode"
@@ -165,9 +164,9 @@ func (a *app) action(c *cli.Context) error {
 	a.printSummary()
 	a.generics.warn(a.stderr, a.opt.Map)
 	if types, others := a.sel.Unmatched(); whole && len(types) > 0 {
-		fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", strings.Join(quoteAll(types), ", "))
+		fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
 		if len(others) > 0 {
-			fmt.Fprintf(a.stderr, " (the records' types: %s)", strings.Join(quoteAll(others), ", "))
+			fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
 		}
 		fmt.Fprintln(a.stderr)
 	}
@@ -175,14 +174,6 @@ func (a *app) action(c *cli.Context) error {
 		return &command.BadRecordsError{N: a.bad, What: "bad input items skipped"}
 	}
 	return nil
-}
-
-func quoteAll(s []string) []string {
-	q := make([]string, len(s))
-	for i, x := range s {
-		q[i] = strconv.Quote(x)
-	}
-	return q
 }
 
 // loadAll loads every input; the files of the evalearn pair are loaded together.

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -88,7 +88,7 @@ func (j *judgeNames) warning(named string) string {
 		if j.counts[named] > 0 || len(j.counts) == 0 {
 			return ""
 		}
-		return fmt.Sprintf("no record has a judgment named %q (--judge); the records' judgments: %s", named, strings.Join(quoted(slices.Sorted(maps.Keys(j.counts))), ", "))
+		return fmt.Sprintf("no record has a judgment named %q (--judge); the records' judgments: %s", named, command.QuotedList(slices.Sorted(maps.Keys(j.counts))))
 	}
 	if len(j.counts) < 2 {
 		return ""
@@ -98,12 +98,4 @@ func (j *judgeNames) warning(named string) string {
 		parts = append(parts, fmt.Sprintf("%q on %d", n, j.counts[n]))
 	}
 	return fmt.Sprintf("judge_score read different judgments on different records (%s records): their scores are averaged together; give --judge NAME to read one", strings.Join(parts, ", "))
-}
-
-func quoted(s []string) []string {
-	q := make([]string, len(s))
-	for i, x := range s {
-		q[i] = strconv.Quote(x)
-	}
-	return q
 }
