@@ -97,10 +97,9 @@ func TestClippedPaths(t *testing.T) {
 	}
 }
 
-// TestClippedOrders checks clippedOrders, whose orders above 1 skip the positions whose lower
-// order found nothing on the other side, against the map fallback order by order, on long texts
-// (the hash-table path) over alphabets small enough for matches at every order and large
-// enough for few.
+// TestClippedOrders checks clippedOrders, which skips the orders above one that found nothing,
+// against the map fallback order by order, on long texts (the hash-table path) over alphabets
+// small enough for matches at every order and large enough for few.
 func TestClippedOrders(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 300 {
