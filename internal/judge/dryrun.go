@@ -11,9 +11,9 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
-	"github.com/qapipe/qapipe/internal/o200k"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -106,7 +106,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	d.Model = cmp.Or(p.Model, j.Model)
 	d.Temperature, d.MaxTokens, d.ResponseFormat, d.Messages = p.Temperature, p.MaxTokens, p.ResponseFormat, p.Messages
 	for _, m := range p.Messages {
-		d.InputTokens += o200k.Count(m.Content)
+		d.InputTokens += bpe.O200k.Count(m.Content)
 	}
 	t.requests[d.Model]++
 	t.tokens[d.Model] += d.InputTokens

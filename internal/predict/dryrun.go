@@ -8,9 +8,9 @@ import (
 
 	"github.com/goccy/go-json"
 
+	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
-	"github.com/qapipe/qapipe/internal/o200k"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -90,7 +90,7 @@ func dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens,
 		Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
 	for _, m := range req.Messages {
-		c.InputTokens += o200k.Count(m.Content)
+		c.InputTokens += bpe.O200k.Count(m.Content)
 	}
 	return c
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/qapipe/qapipe/internal/o200k"
+	"github.com/qapipe/qapipe/internal/bpe"
 )
 
 // LongMemEval's reader (src/generation/run_generation.py) cuts the chat history to a token budget
@@ -105,14 +105,14 @@ func TruncateHistory(history string, limit int) (string, bool, error) {
 			continue
 		}
 		piece := history[start:end]
-		if n := o200k.Count(piece); used+n <= limit {
+		if n := bpe.O200k.Count(piece); used+n <= limit {
 			used += n
 			start = end
 			continue
 		}
 		cut := start
 		if keep := limit - used; keep > 0 {
-			cut += o200k.Ends(nil, piece)[keep-1]
+			cut += bpe.O200k.Ends(nil, piece)[keep-1]
 		}
 		// Only the end of a prefix of valid UTF-8 can be invalid: one maximal subpart, which
 		// Python's errors="replace" turns into one U+FFFD, as ToValidUTF8 does.

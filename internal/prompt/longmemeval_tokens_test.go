@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/qapipe/qapipe/internal/o200k"
+	"github.com/qapipe/qapipe/internal/bpe"
 )
 
 // wholeTokens returns the texts of the tokens of history encoded the plain way: all at once, split
@@ -22,7 +22,7 @@ func wholeTokens(t testing.TB, history string) []string {
 			toks = append(toks, endOfText)
 		}
 		start := 0
-		for _, end := range o200k.Ends(nil, part) {
+		for _, end := range bpe.O200k.Ends(nil, part) {
 			toks = append(toks, part[start:end])
 			start = end
 		}

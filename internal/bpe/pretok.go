@@ -1,11 +1,11 @@
-package o200k
+package bpe
 
 import (
 	"unicode"
 	"unicode/utf8"
 )
 
-// The pre-tokenizer: o200k_base's pattern, as tiktoken writes it,
+// The pre-tokenizers: o200k_base's pattern, as tiktoken writes it,
 //
 //	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
 //	|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
@@ -15,10 +15,21 @@ import (
 //	|\s+(?!\S)
 //	|\s+
 //
+// and cl100k_base's,
+//
+//	(?i:'s|'t|'re|'ve|'m|'ll|'d)
+//	|[^\r\n\p{L}\p{N}]?\p{L}+
+//	|\p{N}{1,3}
+//	| ?[^\s\p{L}\p{N}]+[\r\n]*
+//	|\s*[\r\n]+
+//	|\s+(?!\S)
+//	|\s+
+//
 // matched at each position in turn, the first alternative that matches winning, each with the
 // backtracking of a regular expression engine; \s is Unicode's White_Space. Every character is
 // matched by some alternative, so pieces tile the text. The matching below is that, written out:
-// each alternative is a function returning the end of its match at i, or -1.
+// each alternative is a function returning the end of its match at i, or -1; the last four are
+// shared.
 
 // class bits of a character.
 const (
@@ -86,8 +97,8 @@ func run(s string, i int, want uint8) int {
 }
 
 // nextPiece returns the end of the pre-token that starts at start (< len(s)).
-func nextPiece(s string, start int) int {
-	for _, alt := range [...]func(string, int) int{letters, capitals, digits, punctuation, newlines, spacesBeforeSpace, spaces} {
+func (e *Encoding) nextPiece(s string, start int) int {
+	for _, alt := range e.alts {
 		if end := alt(s, start); end > start {
 			return end
 		}
@@ -109,10 +120,10 @@ func prefix(s string, i int) int {
 	return n
 }
 
-// letters is the first alternative: [^\r\n\p{L}\p{N}]? U* L+ contraction?, where U and L are the
-// upper and lower classes (they share Lm, Lo and M). U* gives back characters, last first, until
-// L+ can match; the prefix is tried taken, then not.
-func letters(s string, i int) int {
+// o200kLetters is o200k_base's first alternative: [^\r\n\p{L}\p{N}]? U* L+ contraction?, where U
+// and L are the upper and lower classes (they share Lm, Lo and M). U* gives back characters, last
+// first, until L+ can match; the prefix is tried taken, then not.
+func o200kLetters(s string, i int) int {
 	for _, p := range [2]int{prefix(s, i), 0} {
 		j0 := i + p
 		for j := run(s, j0, cUpper); ; {
@@ -132,8 +143,8 @@ func letters(s string, i int) int {
 	return -1
 }
 
-// capitals is the second alternative: [^\r\n\p{L}\p{N}]? U+ L* contraction?.
-func capitals(s string, i int) int {
+// o200kCapitals is o200k_base's second alternative: [^\r\n\p{L}\p{N}]? U+ L* contraction?.
+func o200kCapitals(s string, i int) int {
 	for _, p := range [2]int{prefix(s, i), 0} {
 		if end := run(s, i+p, cUpper); end > i+p {
 			return contraction(s, run(s, end, cLower))
@@ -182,6 +193,28 @@ func contraction(s string, i int) int {
 	return i
 }
 
+// contractionAlone is cl100k_base's first alternative, (?i:'s|'t|'re|'ve|'m|'ll|'d), on its own.
+func contractionAlone(s string, i int) int {
+	if end := contraction(s, i); end > i {
+		return end
+	}
+	return -1
+}
+
+// letters is cl100k_base's second alternative, [^\r\n\p{L}\p{N}]?\p{L}+: the prefix tried taken,
+// then not.
+func letters(s string, i int) int {
+	if p := prefix(s, i); p > 0 {
+		if end := run(s, i+p, cLetter); end > i+p {
+			return end
+		}
+	}
+	if end := run(s, i, cLetter); end > i {
+		return end
+	}
+	return -1
+}
+
 // digits is \p{N}{1,3}.
 func digits(s string, i int) int {
 	j := i
@@ -198,8 +231,14 @@ func digits(s string, i int) int {
 	return j
 }
 
-// punctuation is " ?[^\s\p{L}\p{N}]+[\r\n/]*".
-func punctuation(s string, i int) int {
+// symbols is cl100k_base's " ?[^\s\p{L}\p{N}]+[\r\n]*".
+func symbols(s string, i int) int { return symbolRun(s, i, false) }
+
+// symbolsSlash is o200k_base's " ?[^\s\p{L}\p{N}]+[\r\n/]*".
+func symbolsSlash(s string, i int) int { return symbolRun(s, i, true) }
+
+// symbolRun is " ?[^\s\p{L}\p{N}]+" followed by a run of \r and \n, and of / when slash.
+func symbolRun(s string, i int, slash bool) int {
 	j := i
 	if s[j] == ' ' {
 		j++
@@ -215,7 +254,7 @@ func punctuation(s string, i int) int {
 	if end == j {
 		return -1 // with the space taken no symbol follows; without it, a space is no symbol
 	}
-	for end < len(s) && (s[end] == '\r' || s[end] == '\n' || s[end] == '/') {
+	for end < len(s) && (s[end] == '\r' || s[end] == '\n' || slash && s[end] == '/') {
 		end++
 	}
 	return end

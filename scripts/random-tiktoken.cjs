@@ -1,26 +1,32 @@
 #!/usr/bin/env node
-// random-o200k.cjs: random texts with their o200k_base tokens as tiktoken's Rust core gives them,
-// for internal/o200k's vector test:
+// random-tiktoken.cjs: random texts with their tokens in one of tiktoken's encodings as its Rust
+// core gives them, for internal/bpe's vector tests:
 //
 //     npm install --prefix /tmp/tt tiktoken@1.0.22
-//     NODE_PATH=/tmp/tt/node_modules scripts/random-o200k.cjs --seed 1 --n 100000 > /tmp/o200k.jsonl
-//     QA_O200K_VECTORS=/tmp/o200k.jsonl go test ./internal/o200k -run Vectors
+//     NODE_PATH=/tmp/tt/node_modules scripts/random-tiktoken.cjs --seed 1 --n 100000 > /tmp/o200k.jsonl
+//     QA_O200K_VECTORS=/tmp/o200k.jsonl go test ./internal/bpe -run Vectors
+//     NODE_PATH=/tmp/tt/node_modules scripts/random-tiktoken.cjs --encoding cl100k_base --seed 4 --n 100000 > /tmp/cl100k.jsonl
+//     QA_CL100K_VECTORS=/tmp/cl100k.jsonl go test ./internal/bpe -run Vectors
 //
-// Each line is {"text": ..., "ends": [...]}: the byte offset in the UTF-8 text just past each
-// token of encode_ordinary(text). The npm package `tiktoken` is the WebAssembly build of the Rust
-// crate behind Python's tiktoken (its pre-tokenizer on fancy-regex, its byte-pair merge), with the
-// o200k_base ranks it ships; it is not part of qapipe. Texts mix what steers the pre-tokenizer:
-// letters of every case class, marks, digits of several scripts, contractions in any case (and
-// with ſ), runs of whitespace around newlines, punctuation with slashes and newlines, DEL and
-// other controls, emoji with joiners, CJK, private-use and unassigned code points, and longer
-// chat-like lines.
+// --encoding is o200k_base (the default) or cl100k_base; a seed gives the same texts whatever the
+// encoding. Each line is {"text": ..., "ends": [...]}: the byte offset in the UTF-8 text just past
+// each token of encode_ordinary(text). The npm package `tiktoken` is the WebAssembly build of the
+// Rust crate behind Python's tiktoken (its pre-tokenizer on fancy-regex, its byte-pair merge), with
+// the ranks and patterns it ships; it is not part of qapipe. Texts mix what steers the
+// pre-tokenizers: letters of every case class, marks, digits of several scripts, contractions in
+// any case (and with ſ), runs of whitespace around newlines, punctuation with slashes and
+// newlines, DEL and other controls, emoji with joiners, CJK, private-use and unassigned code
+// points, and longer chat-like lines.
 "use strict";
 const { get_encoding } = require("tiktoken");
 
 function parseArgs() {
-  const a = { seed: 1, n: 1000 };
+  const a = { seed: 1, n: 1000, encoding: "o200k_base" };
   const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i += 2) a[argv[i].replace(/^--/, "")] = Number(argv[i + 1]);
+  for (let i = 0; i < argv.length; i += 2) {
+    const k = argv[i].replace(/^--/, "");
+    a[k] = k === "encoding" ? argv[i + 1] : Number(argv[i + 1]);
+  }
   return a;
 }
 
@@ -69,7 +75,7 @@ function text(r) {
 function main() {
   const a = parseArgs();
   const r = rng(a.seed);
-  const enc = get_encoding("o200k_base");
+  const enc = get_encoding(a.encoding);
   const out = [];
   for (let i = 0; i < a.n; i++) {
     const s = text(r);

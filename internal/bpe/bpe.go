@@ -1,13 +1,16 @@
-// Package o200k counts and cuts text in OpenAI's o200k_base tokens exactly as tiktoken does:
-// tiktoken's pre-tokenizer (its regular expression, with a regular expression engine's
-// backtracking) and byte-pair merges by rank. The ranks come from the vocabulary that
+// Package bpe counts and cuts text in OpenAI's byte-pair encodings o200k_base and cl100k_base
+// exactly as tiktoken does: each encoding's pre-tokenizer (its regular expression, with a regular
+// expression engine's backtracking) and byte-pair merges by rank. The two encodings share the
+// merge and the character classes and differ in their pattern's alternatives and their ranks,
+// so an Encoding is those two things. The ranks come from the vocabularies that
 // github.com/tiktoken-go/tokenizer compiles in; nothing is downloaded.
 //
 // Note: tiktoken-go/tokenizer v0.10.0's own encoder is not used. Its generated matcher for the
-// pattern differs from tiktoken's: it drops U+007F and splits whitespace such as "\n\n  \n"
-// (one pre-token in tiktoken) in two, so its counts run long or short. Tested here against
-// tiktoken's Rust core (testdata) and against the pattern run by an interpreting engine (fuzz).
-package o200k
+// o200k_base pattern differs from tiktoken's: it drops U+007F and splits whitespace such as
+// "\n\n  \n" (one pre-token in tiktoken) in two, so its counts run long or short. Tested here
+// against tiktoken's Rust core (testdata) and against each pattern run by an interpreting engine
+// (fuzz).
+package bpe
 
 import (
 	"math"
@@ -16,27 +19,54 @@ import (
 	"github.com/tiktoken-go/tokenizer/codec"
 )
 
-// Ends appends to dst the byte offset in s just past each o200k_base token of s, in order, and
-// returns it; len of what was appended is the token count. Special tokens such as
-// "<|endoftext|>" are encoded as ordinary text (tiktoken's encode_ordinary); callers that allow
-// them split s around them.
-func Ends(dst []int, s string) []int {
-	r := ranks()
+// Encoding is one of tiktoken's encodings: its pre-tokenizer and its ranks.
+type Encoding struct {
+	name  string
+	alts  []func(s string, i int) int // the pattern's alternatives, in order (pretok.go)
+	codec func() *codec.Codec         // the compiled-in vocabulary
+
+	once  sync.Once
+	table rankTable
+}
+
+// O200k is o200k_base (gpt-4o, gpt-4.1 and later).
+var O200k = &Encoding{
+	name:  "o200k_base",
+	alts:  []func(string, int) int{o200kLetters, o200kCapitals, digits, symbolsSlash, newlines, spacesBeforeSpace, spaces},
+	codec: codec.NewO200kBase,
+}
+
+// Cl100k is cl100k_base (gpt-3.5-turbo, gpt-4 and gpt-4-turbo).
+var Cl100k = &Encoding{
+	name:  "cl100k_base",
+	alts:  []func(string, int) int{contractionAlone, letters, digits, symbols, newlines, spacesBeforeSpace, spaces},
+	codec: codec.NewCl100kBase,
+}
+
+// Name returns the encoding's name as tiktoken spells it ("o200k_base").
+func (e *Encoding) Name() string { return e.name }
+
+// Ends appends to dst the byte offset in s just past each token of s, in order, and returns it;
+// len of what was appended is the token count. Special tokens such as "<|endoftext|>" are
+// encoded as ordinary text (tiktoken's encode_ordinary); callers that allow them split s around
+// them.
+func (e *Encoding) Ends(dst []int, s string) []int {
+	r := e.ranks()
 	for start := 0; start < len(s); {
-		end := nextPiece(s, start)
+		end := e.nextPiece(s, start)
 		dst = appendPiece(dst, r, s, start, end)
 		start = end
 	}
 	return dst
 }
 
-// Count returns the number of o200k_base tokens of s (encoded as ordinary text).
-func Count(s string) int {
-	r := ranks()
+// Count returns the number of tokens of s (encoded as ordinary text).
+func (e *Encoding) Count(s string) int {
+	r := e.ranks()
 	var buf [64]int
 	n := 0
 	for start := 0; start < len(s); {
-		end := nextPiece(s, start)
+		end := e.nextPiece(s, start)
 		n += len(appendPiece(buf[:0], r, s, start, end))
 		start = end
 	}
@@ -46,17 +76,12 @@ func Count(s string) int {
 // rankTable maps a token's bytes to its rank (its id).
 type rankTable map[string]int32
 
-var (
-	rankOnce sync.Once
-	table    rankTable
-)
-
-// ranks returns the o200k_base ranks, read at first use from tiktoken-go's compiled-in
-// vocabulary (by decoding every id; about 80 ms and 15 MB), so that commands that never count
-// tokens never build the table.
-func ranks() rankTable {
-	rankOnce.Do(func() {
-		c := codec.NewO200kBase()
+// ranks returns the encoding's ranks, read at first use from tiktoken-go's compiled-in
+// vocabulary (by decoding every id; for o200k_base about 80 ms and 15 MB), so that commands that
+// never count tokens never build the table.
+func (e *Encoding) ranks() rankTable {
+	e.once.Do(func() {
+		c := e.codec()
 		t := make(rankTable, 200000)
 		misses := 0
 		for id := uint(0); misses < 64; id++ {
@@ -68,9 +93,9 @@ func ranks() rankTable {
 			misses = 0
 			t[piece] = int32(id)
 		}
-		table = t
+		e.table = t
 	})
-	return table
+	return e.table
 }
 
 // appendPiece appends the token ends of the pre-token s[start:end]: one token when the piece is
