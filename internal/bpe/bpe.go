@@ -14,6 +14,7 @@ package bpe
 
 import (
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer/codec"
@@ -21,9 +22,10 @@ import (
 
 // Encoding is one of tiktoken's encodings: its pre-tokenizer and its ranks.
 type Encoding struct {
-	name  string
-	alts  []func(s string, i int) int // the pattern's alternatives, in order (pretok.go)
-	codec func() *codec.Codec         // the compiled-in vocabulary
+	name     string
+	alts     []func(s string, i int) int // the pattern's alternatives, in order (pretok.go)
+	codec    func() *codec.Codec         // the compiled-in vocabulary
+	specials []string                    // the special tokens' texts
 
 	once  sync.Once
 	table rankTable
@@ -31,20 +33,34 @@ type Encoding struct {
 
 // O200k is o200k_base (gpt-4o, gpt-4.1 and later).
 var O200k = &Encoding{
-	name:  "o200k_base",
-	alts:  []func(string, int) int{o200kLetters, o200kCapitals, digits, symbolsSlash, newlines, spacesBeforeSpace, spaces},
-	codec: codec.NewO200kBase,
+	name:     "o200k_base",
+	alts:     []func(string, int) int{o200kLetters, o200kCapitals, digits, symbolsSlash, newlines, spacesBeforeSpace, spaces},
+	codec:    codec.NewO200kBase,
+	specials: []string{"<|endoftext|>", "<|endofprompt|>"},
 }
 
 // Cl100k is cl100k_base (gpt-3.5-turbo, gpt-4 and gpt-4-turbo).
 var Cl100k = &Encoding{
-	name:  "cl100k_base",
-	alts:  []func(string, int) int{contractionAlone, letters, digits, symbols, newlines, spacesBeforeSpace, spaces},
-	codec: codec.NewCl100kBase,
+	name:     "cl100k_base",
+	alts:     []func(string, int) int{contractionAlone, letters, digits, symbols, newlines, spacesBeforeSpace, spaces},
+	codec:    codec.NewCl100kBase,
+	specials: []string{"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"},
 }
 
 // Name returns the encoding's name as tiktoken spells it ("o200k_base").
 func (e *Encoding) Name() string { return e.name }
+
+// Special returns the leftmost special token s holds ("<|endoftext|>", …), or "" when it holds
+// none. tiktoken's encode refuses such a text unless the token is allowed.
+func (e *Encoding) Special(s string) string {
+	at, tok := -1, ""
+	for _, sp := range e.specials {
+		if i := strings.Index(s, sp); i >= 0 && (at < 0 || i < at) {
+			at, tok = i, sp
+		}
+	}
+	return tok
+}
 
 // Ends appends to dst the byte offset in s just past each token of s, in order, and returns it;
 // len of what was appended is the token count. Special tokens such as "<|endoftext|>" are

@@ -183,3 +183,21 @@ func BenchmarkCount(b *testing.B) {
 		})
 	}
 }
+
+func TestSpecial(t *testing.T) {
+	for _, tt := range []struct {
+		enc  *Encoding
+		text string
+		want string
+	}{
+		{Cl100k, "plain <|text|>", ""},
+		{Cl100k, "a <|fim_suffix|> b <|endoftext|>", "<|fim_suffix|>"},
+		{Cl100k, "<|endofprompt|><|fim_prefix|>", "<|endofprompt|>"},
+		{O200k, "a <|fim_suffix|> b", ""}, // not one of o200k_base's
+		{O200k, "x<|endoftext|>", "<|endoftext|>"},
+	} {
+		if got := tt.enc.Special(tt.text); got != tt.want {
+			t.Errorf("%s.Special(%q) = %q, want %q", tt.enc.Name(), tt.text, got, tt.want)
+		}
+	}
+}

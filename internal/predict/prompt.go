@@ -75,6 +75,13 @@ type prompter struct {
 	stderr      io.Writer
 	warnOnce    sync.Once
 	cut         atomic.Int64 // histories cut to the budget
+
+	// LoCoMo: the model setting of its script that records are asked as (nil: the conversation
+	// whole, as a user message), a note printed at the first LoCoMo record, and the contexts cut.
+	locomo     *prompt.LoCoMoVariant
+	locomoNote string
+	locomoOnce sync.Once
+	locomoCut  atomic.Int64
 }
 
 func newPrompter(file string, seed int64) (*prompter, error) {
@@ -110,10 +117,20 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	case "hotpotqa":
 		return prompt.HotpotQA(rec), nil, nil
 	case "locomo":
+		if p.locomoNote != "" {
+			p.locomoOnce.Do(func() { fmt.Fprintln(p.stderr, p.locomoNote) })
+		}
 		first := p.abstainFirst(rec.ID)
-		s, err := prompt.LoCoMoQA(rec, first)
+		maxLength := 0
+		if p.locomo != nil {
+			maxLength = p.locomo.MaxLength
+		}
+		s, cut, err := prompt.LoCoMoQA(rec, first, maxLength)
 		if err != nil {
 			return "", nil, err
+		}
+		if cut {
+			p.locomoCut.Add(1)
 		}
 		var opts []string
 		if cat, _, _ := rec.LoCoMoCategory(); cat == 5 { // LoCoMoQA has checked it
@@ -134,11 +151,23 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	return execute(p.generic, rec)
 }
 
-// reportCut says on w how many LongMemEval histories were cut to the token budget, if any.
+// reportCut says on w how many LongMemEval histories and LoCoMo conversations were cut to their
+// token budgets, if any.
 func (p *prompter) reportCut(w io.Writer) {
 	if n := p.cut.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, p.history.MaxTokens)
 	}
+	if n := p.locomoCut.Load(); n > 0 {
+		fmt.Fprintf(w, "qa-predict: %d LoCoMo conversations cut to fit %s's %d cl100k_base tokens (the oldest sessions kept)\n", n, p.locomo.Name, p.locomo.MaxLength)
+	}
+}
+
+// locomoRole is the role of a LoCoMo query's message: the variant's, else user.
+func (p *prompter) locomoRole() string {
+	if p.locomo != nil {
+		return p.locomo.Role
+	}
+	return "user"
 }
 
 // readerNotice prints the reader's budget warning, if any, at the first LongMemEval record.

@@ -61,7 +61,7 @@ func TestDatasetPrompts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := prompt.LoCoMoQA(rec, p.abstainFirst(rec.ID))
+		want, _, _ := prompt.LoCoMoQA(rec, p.abstainFirst(rec.ID), 0)
 		if got != want {
 			t.Errorf("render(locomo cat %s) = %q, want %q", cat, got, want)
 		}

@@ -39,7 +39,7 @@ func TestLoaderLayouts(t *testing.T) {
 	if n := len(sessions[0].Turns); n != 4 || sessions[0].Turns[2].Text != "a\nmulti: line" {
 		t.Errorf("LoCoMoSessions(text layout) turns = %+v, want 4 with a two-line third turn", sessions[0].Turns)
 	}
-	q, _ := LoCoMoQA(loc, true)
+	q, _, _ := LoCoMoQA(loc, true, 0)
 	wantQ := "Below is a conversation between two people: Ann and Bob. The conversation takes place over multiple days and the date of each conversation is wriiten at the beginning of the conversation.\n\n" +
 		"DATE: 2 May\nCONVERSATION:\nBob said, \"again\"\n\nAnn said, \"yes\"\n\n" +
 		"DATE: 1 May\nCONVERSATION:\nAnn said, \"hi\"\n\nBob said, \"hello\"\n\nAnn said, \"a\nmulti: line\"\n\nBob said, \"b\"\n\n\n\n\n\n" +

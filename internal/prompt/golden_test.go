@@ -150,7 +150,7 @@ func TestLoCoMoQueryGolden(t *testing.T) {
 				AbstainFirst bool `json:"abstain_first"`
 			}
 			json.Unmarshal(c.Inputs, &in)
-			got, err := LoCoMoQA(recs[in.Record], in.AbstainFirst)
+			got, _, err := LoCoMoQA(recs[in.Record], in.AbstainFirst, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,24 +43,31 @@ type LoCoMoTurnData struct {
 }
 
 // LoCoMoContext renders LoCoMo's get_input_context over sessions given oldest first: each session
-// block (header + turns) newest first, then "\n\n" once per session. It does not truncate: no
-// LoCoMo conversation reaches the 128k-token limit of the official gpt-4-turbo runs.
+// block (header + turns) newest first, then "\n\n" once per session. It does not cut: see
+// LoCoMoContextWithin for the token budget.
 func LoCoMoContext(sessions []LoCoMoSession) string {
-	header, turn, capt := Must(LoCoMoSessionHeader), Must(LoCoMoTurn), Must(LoCoMoTurnWithCaption)
 	var b strings.Builder
 	for i := len(sessions) - 1; i >= 0; i-- {
-		s := sessions[i]
-		b.WriteString(header.MustFill(map[string]string{"date_time": s.DateTime}))
-		for _, t := range s.Turns {
-			if t.HasCaption {
-				b.WriteString(capt.MustFill(map[string]string{"speaker": t.Speaker, "text": t.Text, "blip_caption": t.BlipCaption}))
-			} else {
-				b.WriteString(turn.MustFill(map[string]string{"speaker": t.Speaker, "text": t.Text}))
-			}
+		b.WriteString(locomoHeader(sessions[i]))
+		for _, t := range sessions[i].Turns {
+			b.WriteString(locomoTurn(t))
 		}
 	}
 	b.WriteString(strings.Repeat("\n\n", len(sessions)))
 	return b.String()
+}
+
+// locomoHeader is a session's "DATE: …\nCONVERSATION:\n" line pair.
+func locomoHeader(s LoCoMoSession) string {
+	return Must(LoCoMoSessionHeader).MustFill(map[string]string{"date_time": s.DateTime})
+}
+
+// locomoTurn is one turn as get_input_context writes it, with its caption when it has one.
+func locomoTurn(t LoCoMoTurnData) string {
+	if t.HasCaption {
+		return Must(LoCoMoTurnWithCaption).MustFill(map[string]string{"speaker": t.Speaker, "text": t.Text, "blip_caption": t.BlipCaption})
+	}
+	return Must(LoCoMoTurn).MustFill(map[string]string{"speaker": t.Speaker, "text": t.Text})
 }
 
 // LoCoMoQuestion returns the question text LoCoMo sends: category 2 gets the date suffix, category 5
@@ -82,29 +89,44 @@ func LoCoMoQuestion(question string, category int, adversarial string, abstainFi
 // LoCoMoQuery builds the batch-size-1 query: conv_start + context + the QA prompt (the category-5
 // prompt when category is 5) filled with questionText (see LoCoMoQuestion).
 func LoCoMoQuery(speaker1, speaker2 string, sessions []LoCoMoSession, questionText string, category int) string {
+	return locomoQuery(locomoConvStart(speaker1, speaker2), LoCoMoContext(sessions), questionText, category)
+}
+
+// locomoQuery fills query_single.txt with the conversation start, the context and the QA prompt.
+func locomoQuery(convStart, context, questionText string, category int) string {
 	qa := Must(LoCoMoQAPrompt)
 	if category == 5 {
 		qa = Must(LoCoMoQAPromptCat5)
 	}
 	return Must(LoCoMoQuerySingle).MustFill(map[string]string{
-		"conv_start": Must(LoCoMoConvStart).MustFill(map[string]string{"speaker_1": speaker1, "speaker_2": speaker2}),
-		"context":    LoCoMoContext(sessions),
+		"conv_start": convStart,
+		"context":    context,
 		"qa_prompt":  qa.MustFill(map[string]string{"question": questionText}),
 	})
 }
 
+// locomoConvStart is CONV_START_PROMPT filled with the two speakers.
+func locomoConvStart(speaker1, speaker2 string) string {
+	return Must(LoCoMoConvStart).MustFill(map[string]string{"speaker_1": speaker1, "speaker_2": speaker2})
+}
+
 // LoCoMoBatchQuery builds the batch query for several question texts (0-based index lines).
 func LoCoMoBatchQuery(speaker1, speaker2 string, sessions []LoCoMoSession, questionTexts []string) string {
+	return Must(LoCoMoQueryBatch).MustFill(map[string]string{
+		"conv_start":   locomoConvStart(speaker1, speaker2),
+		"context":      LoCoMoContext(sessions),
+		"batch_prompt": locomoBatchPrompt(questionTexts),
+	})
+}
+
+// locomoBatchPrompt is QA_PROMPT_BATCH followed by the numbered question lines.
+func locomoBatchPrompt(questionTexts []string) string {
 	lines := make([]string, len(questionTexts))
 	line := Must(LoCoMoQABatchLine)
 	for i, q := range questionTexts {
 		lines[i] = line.MustFill(map[string]string{"index": fmt.Sprint(i), "question": q})
 	}
-	return Must(LoCoMoQueryBatch).MustFill(map[string]string{
-		"conv_start":   Must(LoCoMoConvStart).MustFill(map[string]string{"speaker_1": speaker1, "speaker_2": speaker2}),
-		"context":      LoCoMoContext(sessions),
-		"batch_prompt": Must(LoCoMoQAPromptBatch).Text + strings.Join(lines, "\n"),
-	})
+	return Must(LoCoMoQAPromptBatch).Text + strings.Join(lines, "\n")
 }
 
 // LoCoMoSessions reads a LoCoMo record's context back into sessions. A passage's turns come from its
@@ -162,18 +184,34 @@ func LoCoMoSpeakers(rec *record.Record, sessions []LoCoMoSession) (string, strin
 // LoCoMoQA renders the official batch-size-1 LoCoMo generation query for rec. abstainFirst places
 // "Not mentioned in the conversation" as option (a) for category 5 (the caller draws it from its
 // seeded random source); the adversarial answer comes from meta.adversarial_answer, else answers[0].
-func LoCoMoQA(rec *record.Record, abstainFirst bool) (string, error) {
+// maxLength > 0 is the MAX_LENGTH of the model LoCoMo is asked to run (LoCoMoVariant): the
+// conversation is cut to fit it as get_input_context cuts it, and cut reports whether it was;
+// 0 keeps it whole.
+func LoCoMoQA(rec *record.Record, abstainFirst bool, maxLength int) (query string, cut bool, err error) {
 	cat, _, err := rec.LoCoMoCategory()
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	sessions, err := LoCoMoSessions(rec)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	adv := LoCoMoAdversarialAnswer(rec)
 	s1, s2 := LoCoMoSpeakers(rec, sessions)
-	return LoCoMoQuery(s1, s2, sessions, LoCoMoQuestion(rec.Question, cat, adv, abstainFirst), cat), nil
+	question := LoCoMoQuestion(rec.Question, cat, adv, abstainFirst)
+	start := locomoConvStart(s1, s2)
+	if maxLength == 0 {
+		return locomoQuery(start, LoCoMoContext(sessions), question, cat), false, nil
+	}
+	budget, err := locomoBudget(maxLength, start, question)
+	if err != nil {
+		return "", false, err
+	}
+	context, cut, err := LoCoMoContextWithin(sessions, budget)
+	if err != nil {
+		return "", false, err
+	}
+	return locomoQuery(start, context, question, cat), cut, nil
 }
 
 // lineSpeakers guesses the speakers of "speaker: text" lines: meta speaker_a/speaker_b when present,
