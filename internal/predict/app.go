@@ -39,6 +39,16 @@ and longmemeval records, and a generic context+question prompt for the rest; --t
 Go text/template over the record) overrides it. prompt_sha256 is the SHA-256 of the JSON array of
 messages sent.
 
+locomo records are asked as LoCoMo's evaluate_qa.py asks for one of its --model names, given by
+--locomo-variant: gpt-4-turbo, gpt-4, gpt-4-32k, gpt-3.5-turbo, gpt-3.5-turbo-4k, -8k, -12k or
+-16k. The conversation is cut to fit the name's MAX_LENGTH (128000, 4096, 320000, 4096, 4000,
+8000, 12000, 16000) in cl100k_base tokens, less 50 for the answer and the question's and
+conversation start's tokens: sessions are taken oldest first and each one's turns newest first
+until one does not fit, so the newest sessions are left out. For the gpt-3.5 names the query is
+sent as a system message, not a user message, and LoCoMo's script calls gpt-3.5-turbo whatever
+the name (the model called here is --model, with a note when it differs). auto, the default, is
+--model when it is one of these names; none sends the conversation whole as a user message.
+
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
 --key-expansion, --reading, --history-format, --history-sessions and --user-only are its options.
 The history holds every session (orig-session, the default), every turn as its own block
@@ -110,6 +120,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "history-sessions", Usage: "longmemeval records: keep the last `N` sessions, or turns with orig-turn, or the first N with oracle-* and flat-* (LongMemEval's topk_context; 0: all, as its recommended 1000)", EnvVars: []string{"QA_HISTORY_SESSIONS"}},
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
+		&cli.StringFlag{Name: "locomo-variant", Value: "auto", Usage: "locomo records: ask as LoCoMo's script asks for its --model `NAME` (gpt-4-turbo, gpt-4, gpt-4-32k, gpt-3.5-turbo, gpt-3.5-turbo-4k, -8k, -12k, -16k): the conversation cut to that name's token limit, and for the gpt-3.5 names the query as a system message; auto: --model when it is one of these, none: the whole conversation as a user message", EnvVars: []string{"QA_LOCOMO_VARIANT"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
@@ -205,6 +216,9 @@ func (a *app) configure(c *cli.Context) error {
 	if err := a.configureReader(c); err != nil {
 		return err
 	}
+	if err := a.configureLoCoMo(c.String("locomo-variant")); err != nil {
+		return err
+	}
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
 		return command.Usagef("--prices: %v", err)
 	}
@@ -297,6 +311,31 @@ func (a *app) configureReader(c *cli.Context) error {
 			return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q", v)
 		}
 		p.history.MaxTokens = n
+	}
+	return nil
+}
+
+// configureLoCoMo sets how locomo records are asked from --locomo-variant: the model setting of
+// LoCoMo's script named (auto: --model when it is one), or none. A note is kept for the first
+// LoCoMo record when the setting's script calls another model than --model.
+func (a *app) configureLoCoMo(name string) error {
+	p := a.prompts
+	switch name {
+	case "none":
+		return nil
+	case "auto":
+		if v, ok := prompt.LoCoMoVariantNamed(a.modelName); ok {
+			p.locomo = &v
+		}
+	default:
+		v, ok := prompt.LoCoMoVariantNamed(name)
+		if !ok {
+			return command.Usagef("--locomo-variant: want auto, none or one of %s, not %q", strings.Join(prompt.LoCoMoVariantNames(), ", "), name)
+		}
+		p.locomo = &v
+	}
+	if v := p.locomo; v != nil && v.Model != a.modelName && a.provider != "extractive" {
+		p.locomoNote = fmt.Sprintf("qa-predict: note: LoCoMo's script calls %s for its %s setting; this run calls %s, the --model given", v.Model, v.Name, a.modelName)
 	}
 	return nil
 }

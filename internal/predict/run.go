@@ -298,15 +298,18 @@ const locomoMaxTokens = 32
 
 // request builds the model request for rec with the user prompt text.
 func (a *app) request(rec *record.Record, text string) model.Request {
-	maxTokens := a.maxTokens
+	maxTokens, role := a.maxTokens, "user"
 	switch {
 	case a.prompts.custom != nil:
 	case rec.InDataset("longmemeval"):
 		maxTokens = a.genLength() // the reader's gen_length
-	case rec.InDataset("locomo") && !a.maxTokensSet:
-		maxTokens = locomoMaxTokens
+	case rec.InDataset("locomo"):
+		if !a.maxTokensSet {
+			maxTokens = locomoMaxTokens
+		}
+		role = a.prompts.locomoRole()
 	}
-	req := a.chat(text, maxTokens)
+	req := a.chatAs(role, text, maxTokens)
 	if a.provider == "extractive" {
 		req.Question, req.Context = rec.Question, rec.Context
 	}
@@ -315,11 +318,16 @@ func (a *app) request(rec *record.Record, text string) model.Request {
 
 // chat is the request of one user message, after --system if given.
 func (a *app) chat(text string, maxTokens int) model.Request {
+	return a.chatAs("user", text, maxTokens)
+}
+
+// chatAs is the request of one message of role, after --system if given.
+func (a *app) chatAs(role, text string, maxTokens int) model.Request {
 	var msgs []model.Message
 	if a.system != "" {
 		msgs = append(msgs, model.Message{Role: "system", Content: a.system})
 	}
-	msgs = append(msgs, model.Message{Role: "user", Content: text})
+	msgs = append(msgs, model.Message{Role: role, Content: text})
 	temp := a.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
 		Temperature: &temp, MaxTokens: maxTokens, Seed: a.seed, Sample: a.sample}
