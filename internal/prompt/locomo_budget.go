@@ -16,6 +16,12 @@ import (
 // table), and run_chatgpt sends the query as a system message to gpt-3.5-turbo for the gpt-3.5
 // names ('chatgpt'), as a user message to the model named for the gpt-4 ones.
 
+// Note: the repository's older `code` branch (task_eval/evaluate_gpts.py) walks the sessions the
+// other way, newest first, so that its text reads oldest first and its cut keeps the newest
+// sessions; it writes captions as "[shares …]" and reads turns' compressed_text or clean_text,
+// which the released data does not have. qapipe follows the
+// released gpt_utils.py @ 3eb6f2c, whose prompts and context it reproduces for every model.
+
 // locomoMaxLength is gpt_utils.py's MAX_LENGTH. gpt-4-32k's 320000 (not 32000) is upstream's.
 var locomoMaxLength = map[string]int{
 	"gpt-4-turbo":       128000,
