@@ -13,6 +13,7 @@ import (
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -130,8 +131,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	estimate := float64(EstimateTokens(req) + req.MaxTokens)
-	slot, err := c.tpm.Wait(ctx, estimate)
+	slot, err := c.waitTPM(ctx, req)
 	if err != nil {
 		return Response{}, err
 	}
@@ -140,6 +140,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	if err != nil {
 		slot.Settle(0)
+		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
+			return out, c.notCalled(req, out.Attempts)
+		}
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key))}
 	}
 	if len(resp.Choices) == 0 {
@@ -164,6 +167,27 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
+}
+
+// waitTPM reserves the request's estimated tokens (input and max_tokens) with the TPM limiter.
+// A finishing run stops waiting: the call is not made.
+func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
+	wctx, cancel := interrupt.Waiting(ctx)
+	defer cancel()
+	slot, err := c.tpm.Wait(wctx, float64(EstimateTokens(req)+req.MaxTokens))
+	switch {
+	case err == nil:
+		return slot, nil
+	case ctx.Err() == nil && interrupt.Asked(ctx):
+		return nil, c.notCalled(req, 0)
+	}
+	return nil, err
+}
+
+// notCalled is the CallError of a call that a finishing run did not make; it wraps
+// interrupt.ErrNotCalled.
+func (c *chat) notCalled(req Request, attempts int) error {
+	return &CallError{Attempts: attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, interrupt.ErrNotCalled)}
 }
 
 // ErrEmptyReply marks a reply that holds no text.

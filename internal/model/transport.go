@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // Transport is an http.RoundTripper that retries transient failures and rate-limits requests. It is
@@ -144,41 +146,52 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return nil, ctx.Err()
 		}
-		if attempt >= t.maxRetries {
+		// A finishing run makes no retry (a new call to pay for): the last failure is final.
+		if attempt >= t.maxRetries || interrupt.Asked(ctx) || !t.pause(ctx, wait, attempt) {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			if resp != nil {
 				return resp, nil // let the client turn the status into its own error
 			}
 			return nil, fmt.Errorf("after %d attempts: %w", attempt+1, err)
 		}
-		if wait == 0 {
-			wait = t.backoffFor(attempt)
-		}
-		if err := t.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
 		t.retries.Add(1)
 	}
+}
+
+// pause waits before the retry after attempt: wait, the server's Retry-After, or else the
+// backoff. It reports false when the wait was cut short, by cancellation or because the run is
+// finishing.
+func (t *Transport) pause(ctx context.Context, wait time.Duration, attempt int) bool {
+	if wait == 0 {
+		wait = t.backoffFor(attempt)
+	}
+	wctx, cancel := interrupt.Waiting(ctx)
+	defer cancel()
+	return t.sleep(wctx, wait) == nil && !interrupt.Asked(ctx)
 }
 
 // attempt makes one try. wait < 0 means the result is final; otherwise the try failed transiently
 // and wait is the server's Retry-After (0 when it gave none).
 func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte) (*http.Response, time.Duration, error) {
-	if t.rpm != nil {
-		if _, err := t.rpm.Wait(ctx, 1); err != nil {
-			return nil, -1, err
-		}
-	}
-	if t.gate != nil {
-		if err := t.gate.acquire(ctx); err != nil {
-			return nil, -1, err
-		}
+	slot, acquired, err := t.admit(ctx)
+	if err != nil {
+		return nil, -1, err
 	}
 	throttled, ok := false, false
 	defer func() {
-		if t.gate != nil {
+		if acquired {
 			t.gate.release(ok, throttled)
 		}
 	}()
+	end, started := interrupt.Begin(ctx)
+	if !started {
+		slot.Settle(0) // the reservation is given back: no request goes out
+		noteError(ctx, interrupt.ErrNotCalled)
+		return nil, -1, interrupt.ErrNotCalled
+	}
+	defer end()
 	t.requests.Add(1)
 	countAttempt(ctx)
 
@@ -220,6 +233,38 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	}
 	ok = resp.StatusCode < 400
 	return resp, -1, nil
+}
+
+// admit waits for the RPM limiter and the adaptive gate; acquired says whether a gate token is
+// held. A finishing run stops waiting: the call it waits for is not made (interrupt.ErrNotCalled).
+func (t *Transport) admit(ctx context.Context) (slot *Slot, acquired bool, err error) {
+	wctx, cancel := interrupt.Waiting(ctx)
+	defer cancel()
+	if t.rpm != nil {
+		if slot, err = t.rpm.Wait(wctx, 1); err != nil {
+			return nil, false, notCalled(ctx, err)
+		}
+	}
+	if t.gate != nil {
+		if err := t.gate.acquire(wctx); err != nil {
+			slot.Settle(0)
+			return nil, false, notCalled(ctx, err)
+		}
+	}
+	return slot, t.gate != nil, nil
+}
+
+// notCalled returns the error of a wait for a call cut short: ctx's own when it was cancelled,
+// else (the run is finishing) interrupt.ErrNotCalled, noted as the call's cause.
+func notCalled(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if interrupt.Asked(ctx) {
+		noteError(ctx, interrupt.ErrNotCalled)
+		return interrupt.ErrNotCalled
+	}
+	return err
 }
 
 // transientWait returns 0 (retry, no server hint) for a transient transport error and -1 otherwise.

@@ -10,6 +10,9 @@
 //
 // On cancellation Map stops reading, lets the sink take every result that completed in order before
 // the first unfinished one (so a rerun resumes from a clean prefix), and returns the context's error.
+// A run asked to finish (package interrupt) is not cancelled: Map reads on and passes every result
+// to the sink, the work function making no new model call (the model transport refuses them, and
+// the work function hands no new item to the model), and then returns interrupt.ErrInterrupted.
 //
 // Note: a pool of n long-lived workers fed by a channel was rejected: it needs its own reorder
 // buffer bound and shutdown protocol, which the slot window gives for free.
@@ -20,6 +23,8 @@ import (
 	"errors"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // Options configure Map.
@@ -47,7 +52,8 @@ type slot[Out any] struct {
 // the results to sink in input order. It returns the first error of src, work or sink; a work error
 // is fatal, so per-item failures that should not stop the run belong in Out. When ctx is
 // cancelled, completed results before the first unfinished item are still passed to sink and Map
-// returns ctx.Err().
+// returns ctx.Err(); when the run was asked to finish, it returns interrupt.ErrInterrupted after
+// passing every result.
 func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work func(context.Context, In) (Out, error), sink func(Out) error) error {
 	n := max(opts.Concurrency, 1)
 	stop, cancel := context.WithCancel(ctx) // a sink error stops the reader and workers too
@@ -101,8 +107,12 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 		return ctx.Err()
 	case err != nil:
 		return err
+	case sinkErr != nil:
+		return sinkErr
+	case interrupt.Asked(ctx):
+		return interrupt.ErrInterrupted
 	}
-	return sinkErr
+	return nil
 }
 
 // drain passes finished results to sink in order. After cancellation it keeps passing results that

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 func ints(n int) Source[int] {
@@ -155,6 +157,37 @@ func TestMapCancelFlushesCompletedPrefix(t *testing.T) {
 		if v != i {
 			t.Fatalf("result %d = %d, want %d", i, v, i)
 		}
+	}
+}
+
+// TestMapFinish: a run asked to finish is not cancelled: every item, those read after the request
+// too, goes through work and to the sink in order, and Map then says interrupted.
+func TestMapFinish(t *testing.T) {
+	ctx, finish := interrupt.WithFinish(context.Background())
+	var got []int
+	var asked atomic.Int64 // items whose work saw the request
+	err := Map(ctx, Options{Concurrency: 4}, ints(100), func(ctx context.Context, i int) (int, error) {
+		if i == 20 {
+			finish()
+		}
+		if interrupt.Asked(ctx) {
+			asked.Add(1)
+		}
+		return i, ctx.Err()
+	}, func(v int) error { got = append(got, v); return nil })
+	if !errors.Is(err, interrupt.ErrInterrupted) || !errors.Is(err, context.Canceled) {
+		t.Errorf("Map = %v, want interrupt.ErrInterrupted", err)
+	}
+	if len(got) != 100 {
+		t.Fatalf("sink got %d results, want all 100", len(got))
+	}
+	for i, v := range got {
+		if v != i {
+			t.Fatalf("result %d = %d, want %d", i, v, i)
+		}
+	}
+	if n := asked.Load(); n < 100-20-4 {
+		t.Errorf("%d items saw the request, want at least the %d read after it", n, 100-20-4)
 	}
 }
 

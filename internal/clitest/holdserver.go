@@ -1,0 +1,87 @@
+package clitest
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// HoldServer is a loopback server speaking OpenAI's chat completions that answers at once every
+// request but those whose last message contains its marker: it holds those until Release, or
+// until their client goes away. Its channels let a test wait for each held request to arrive and
+// for each to be abandoned, never for a time to pass.
+type HoldServer struct {
+	*httptest.Server
+	// Held receives the last message of each held request as it arrives; Abandoned receives it
+	// when the client gave the request up before Release. Both have room for every request a
+	// test makes (64).
+	Held, Abandoned chan string
+
+	marker  string
+	reply   func(prompt string) string
+	release chan struct{}
+	once    sync.Once
+	mu      sync.Mutex
+	prompts []string
+}
+
+// NewHoldServer starts a HoldServer holding the requests whose last message contains marker and
+// answering each with reply(its last message). The test's cleanup releases and closes it.
+func NewHoldServer(t *testing.T, marker string, reply func(prompt string) string) *HoldServer {
+	s := &HoldServer{Held: make(chan string, 64), Abandoned: make(chan string, 64), marker: marker,
+		reply: reply, release: make(chan struct{})}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(func() {
+		s.Release()
+		s.Close()
+	})
+	return s
+}
+
+// Release lets the held requests, and those to come, be answered.
+func (s *HoldServer) Release() { s.once.Do(func() { close(s.release) }) }
+
+// Prompts returns the last message of every request that reached the server, in arrival order.
+func (s *HoldServer) Prompts() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.prompts...)
+}
+
+func (s *HoldServer) serve(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Content string `json:"content"`
+		} `json:"messages"`
+	}
+	body, _ := io.ReadAll(r.Body)
+	if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
+		http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+		return
+	}
+	prompt := req.Messages[len(req.Messages)-1].Content
+	s.mu.Lock()
+	s.prompts = append(s.prompts, prompt)
+	s.mu.Unlock()
+	if strings.Contains(prompt, s.marker) {
+		s.Held <- prompt
+		select {
+		case <-s.release:
+		case <-r.Context().Done():
+			s.Abandoned <- prompt
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "c", "object": "chat.completion", "created": 1, "model": req.Model,
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": s.reply(prompt)}}},
+		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 2, "total_tokens": 102},
+	})
+}

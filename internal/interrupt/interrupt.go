@@ -1,0 +1,113 @@
+// Package interrupt lets a run that pays for model calls stop in two steps. The first, finishing,
+// travels in a context value: from then on no new call is made, the calls in flight run to their
+// end, and every record is still written (those left without a call carry ErrNotCalled). The
+// second, abandoning, is the context's own cancellation, which cuts the calls in flight as any
+// cancelled context does.
+//
+// The command layer asks (WithFinish); the model transport refuses new calls (Begin) and cuts
+// short its waits for a rate limit or a retry (Waiting); the apps stop handing records to the
+// model (Asked); the pipeline returns ErrInterrupted once it has written everything.
+//
+// Note: cancelling the run's context at the first signal, as the commands did before, made the
+// calls in flight fail, so replies the provider had already billed were lost and paid for again
+// on the rerun. A second context carrying the first step was rejected: every layer would have to
+// pass two contexts, and the ones that only stop on cancellation would not know which to watch.
+package interrupt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// ErrNotCalled is the error of a model call that was not made because the run was finishing.
+var ErrNotCalled = errors.New("interrupted before the call was made")
+
+// ErrInterrupted is what a run returns when it has finished after being asked to. It wraps
+// context.Canceled, so a command reports it, and exits, as interrupted.
+var ErrInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+
+type key struct{}
+
+// state is one run's finish request and the calls in flight.
+type state struct {
+	finish context.Context // done once the run is asked to finish
+	ask    context.CancelFunc
+
+	mu       sync.Mutex
+	asked    bool
+	inFlight int
+}
+
+// WithFinish returns a copy of parent that carries a finish request, and the function that makes
+// it. That function reports how many calls were in flight at that moment; calling it again does
+// nothing more.
+func WithFinish(parent context.Context) (context.Context, func() int) {
+	s := &state{}
+	s.finish, s.ask = context.WithCancel(context.Background())
+	finish := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.asked = true
+		s.ask()
+		return s.inFlight
+	}
+	return context.WithValue(parent, key{}, s), finish
+}
+
+func from(ctx context.Context) *state {
+	s, _ := ctx.Value(key{}).(*state)
+	return s
+}
+
+// Asked reports whether the run of ctx was asked to finish.
+func Asked(ctx context.Context) bool {
+	s := from(ctx)
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asked
+}
+
+// Waiting returns a context derived from ctx that is also done once the run is asked to finish:
+// a wait for a rate limit or before a retry uses it, so finishing does not sit out a wait for a
+// call it will not make. Call cancel when the wait is over.
+func Waiting(ctx context.Context) (wait context.Context, cancel context.CancelFunc) {
+	wait, cancelWait := context.WithCancel(ctx)
+	s := from(ctx)
+	if s == nil {
+		return wait, cancelWait
+	}
+	stop := context.AfterFunc(s.finish, cancelWait)
+	return wait, func() {
+		stop()
+		cancelWait()
+	}
+}
+
+// Begin admits a call about to be made and counts it in flight until end is called, or, once
+// the run is asked to finish, refuses it (ok false, and end does nothing). It is the one place
+// where a finishing run stops making calls.
+func Begin(ctx context.Context) (end func(), ok bool) {
+	s := from(ctx)
+	if s == nil {
+		return func() {}, true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.asked {
+		return func() {}, false
+	}
+	s.inFlight++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.inFlight--
+			s.mu.Unlock()
+		})
+	}, true
+}

@@ -1,0 +1,53 @@
+package interrupt
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// TestFinish: Begin counts the calls in flight until the finish request, which reports them and
+// after which Begin refuses every call; Waiting's context ends with it; a context without a
+// request admits everything.
+func TestFinish(t *testing.T) {
+	ctx, finish := WithFinish(context.Background())
+	end1, ok1 := Begin(ctx)
+	end2, ok2 := Begin(ctx)
+	end3, ok3 := Begin(ctx)
+	if !ok1 || !ok2 || !ok3 {
+		t.Fatalf("Begin before finishing: %v %v %v, want every call admitted", ok1, ok2, ok3)
+	}
+	end3()
+	end3() // a second end changes nothing
+	wait, cancel := Waiting(ctx)
+	defer cancel()
+	if Asked(ctx) || wait.Err() != nil {
+		t.Fatalf("before finishing: Asked %v, waiting context %v", Asked(ctx), wait.Err())
+	}
+	if n := finish(); n != 2 {
+		t.Errorf("finish() = %d calls in flight, want 2", n)
+	}
+	if !Asked(ctx) {
+		t.Error("Asked after finish() = false")
+	}
+	<-wait.Done() // Waiting's context ends with the request
+	if ctx.Err() != nil {
+		t.Errorf("the run's context itself ended with the finish request: %v", ctx.Err())
+	}
+	if _, ok := Begin(ctx); ok {
+		t.Error("Begin after finish() admitted a call")
+	}
+	end1()
+	end2()
+	if n := finish(); n != 0 {
+		t.Errorf("finish() again = %d calls in flight, want 0 once both ended", n)
+	}
+	if !errors.Is(ErrInterrupted, context.Canceled) {
+		t.Error("ErrInterrupted does not read as context.Canceled (exit 130)")
+	}
+
+	plain := context.Background()
+	if _, ok := Begin(plain); !ok || Asked(plain) {
+		t.Error("a context without a finish request refused a call or reads as finishing")
+	}
+}
