@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -197,7 +198,8 @@ func (j *Judge) NeedsModel() bool {
 }
 
 // Grade judges rec. It returns nil when the plan skips the record, and an error only when ctx is
-// done; every other failure is a Judgment with Error set and no Score.
+// done; every other failure is a Judgment with Error set and no Score, among them the call a
+// finishing run does not make (interrupt.ErrNotCalled; rules still judge).
 func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
 	mode := j.Mode
 	if mode == ModeRules {
@@ -223,6 +225,10 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 		jg.Error = "mode " + p.Mode + " needs a judge model (--model)"
 		return jg, nil
 	}
+	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
+		jg.Error = "judge call: " + interrupt.ErrNotCalled.Error()
+		return jg, nil
+	}
 	return jg, j.call(ctx, p, jg)
 }
 
@@ -244,6 +250,9 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
 	replied, allCached, noUsage := false, true, false
 	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
+		if attempt > 0 && interrupt.Asked(ctx) {
+			break // finishing: asking again is a new call; the unparsable reply stands
+		}
 		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
 			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: attempt, ResponseFormat: p.ResponseFormat}
 		resp, err := j.Client.Generate(ctx, req)

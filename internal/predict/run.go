@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -211,7 +212,7 @@ func (a *app) passes(rec *record.Record) bool {
 }
 
 // predict answers one record. Only an interruption is an error: a failed call is recorded in the
-// prediction.
+// prediction, as is the call a finishing run does not make.
 func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, error) {
 	if a.passes(rec) {
 		a.tally.add(rec.Prediction, true)
@@ -219,6 +220,11 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName}
 	a.setPrediction(rec, p)
+	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
+		p.Error = interrupt.ErrNotCalled.Error()
+		a.tally.add(p, false)
+		return rec, nil
+	}
 	var text string
 	var opts []string
 	var notes spent

@@ -29,6 +29,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/judge"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
@@ -291,18 +292,33 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			history = append(history, h)
 			continue
 		}
+		if interrupt.Asked(ctx) { // finishing: no new position goes to the model
+			a.fail(rec, interrupt.ErrNotCalled.Error())
+			broken = "interrupted"
+			continue
+		}
 		p, err := a.answer(ctx, rec, history)
 		if err != nil {
 			return err
 		}
 		if p.Error != "" {
+			a.tally.add(p, false)
 			broken = fmt.Sprintf("position %d failed", pos)
 			continue
 		}
-		jg, err := a.seq.judge.Grade(ctx, rec)
+		jg, err := a.verdict(ctx, rec)
 		if err != nil {
 			return err
 		}
+		if jg == nil {
+			// The answer came, but the run is finishing, so its verdict is not asked: the answer
+			// stays, as an error, for --retry-errors to answer again (from the cache, with --cache).
+			p.Error = "interrupted before its verdict was asked"
+			a.tally.add(p, false)
+			broken = "interrupted"
+			continue
+		}
+		a.tally.add(p, false)
 		if rec.Judgments == nil {
 			rec.Judgments = make(map[string]*record.Judgment)
 		}
@@ -333,8 +349,8 @@ func earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
 		Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)}, ""
 }
 
-// answer asks the model for one position of a sequence and sets rec.Prediction. Only an
-// interruption is an error; an empty answer is a prediction error.
+// answer asks the model for one position of a sequence and sets rec.Prediction, which the caller
+// counts. Only an interruption is an error; an empty answer is a prediction error.
 func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.EvaLearnRecord) (*record.Prediction, error) {
 	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
 	temp := a.seq.temperature
@@ -354,8 +370,17 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 			p.Error = "empty answer: not passed to the judge"
 		}
 	}
-	a.tally.add(p, false)
 	return p, nil
+}
+
+// verdict asks the judge to grade rec's answer. It returns nil, and no error, when the run is
+// finishing and the verdict would have been a new call (judge.Grade then makes none).
+func (a *app) verdict(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
+	jg, err := a.seq.judge.Grade(ctx, rec)
+	if err != nil || jg.Raw == "" && strings.Contains(jg.Error, interrupt.ErrNotCalled.Error()) {
+		return nil, err
+	}
+	return jg, nil
 }
 
 // count adds a verdict to the judge tally; a failed verdict also counts as a record error.

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -129,5 +130,86 @@ func TestSequentialInterrupt(t *testing.T) {
 	want := []string{"evalearn:4:1", "evalearn:4:2", "evalearn:4:3", "evalearn:4:4", "evalearn:4:5", "evalearn:4:6", "evalearn:4:7"}
 	if !slices.Equal(ids, want) {
 		t.Errorf("written %v, want %v", ids, want)
+	}
+}
+
+// TestSequentialFinish asks a run to finish (as a first signal does) while a call of sequence 36
+// is in flight, at concurrency 1: the call is answered and kept, no further call is made, every
+// record is written (the positions left with an error), and the exit code says interrupted. Then
+// --retry-errors over that output, with the cache, makes only the calls not made, and writes what
+// an uninterrupted run writes.
+func TestSequentialFinish(t *testing.T) {
+	calls := loadTranscript(t)
+	for _, tt := range []struct {
+		name      string
+		hangAfter int               // the call in flight: 16 is the answer of position 36:2, 17 its verdict
+		errors    map[string]string // the prediction errors of the records left
+	}{
+		{"answer in flight", 16, map[string]string{"evalearn:36:2": "interrupted before its verdict was asked",
+			"evalearn:36:3": "skipped: interrupted"}},
+		{"verdict in flight", 17, map[string]string{"evalearn:36:3": "interrupted before the call was made"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newReplayServer(t, calls)
+			srv.hangAfter, srv.hung, srv.release = tt.hangAfter, make(chan struct{}, 1), make(chan struct{})
+			args := seqArgs(t, srv.URL, "--cache", filepath.Join(t.TempDir(), "run.sqlite"), "--concurrency", "1")
+			ctx, finish := interrupt.WithFinish(context.Background())
+			go func() {
+				<-srv.hung
+				finish()
+				close(srv.release)
+			}()
+			var stdout, stderr bytes.Buffer
+			err := Run(ctx, append([]string{"qa-predict"}, args...), strings.NewReader(seqInput(t)), &stdout, &stderr)
+			if got := command.ExitCode(err); got != command.ExitInterrupted {
+				t.Errorf("exit code %d (%v), want %d", got, err, command.ExitInterrupted)
+			}
+			if got := srv.answeredTotal(); got != tt.hangAfter+1 {
+				t.Errorf("%d calls answered, want %d (none after the one in flight)", got, tt.hangAfter+1)
+			}
+			recs := readRecords(t, stdout.Bytes())
+			if in := readRecords(t, []byte(seqInput(t))); len(recs) != len(in) {
+				t.Fatalf("wrote %d records, want the %d read", len(recs), len(in))
+			}
+			for i, r := range recs {
+				want := tt.errors[r.ID]
+				if strings.HasPrefix(r.ID, "evalearn:36:") && r.Sequence.Position > 3 {
+					want = "skipped: interrupted"
+				}
+				if p := r.Prediction; p == nil || p.Error != want {
+					t.Errorf("record %d %s: prediction %+v, want error %q", i, r.ID, p, want)
+				}
+				if answered := r.Prediction != nil && r.Prediction.Text != ""; answered != (i < 9) {
+					t.Errorf("record %d %s: answered %v, want %v (the answers up to the call in flight are kept)", i, r.ID, answered, i < 9)
+				}
+			}
+
+			// The rerun over the output with --retry-errors.
+			srv.mu.Lock()
+			srv.hangAfter = 0
+			srv.mu.Unlock()
+			resumed, stderr2, err := seqRun(t, stdout.String(), append(args, "--retry-errors")...)
+			if err != nil {
+				t.Fatalf("rerun: %v\n%s", err, stderr2)
+			}
+			srv.check(t)
+			for i := range calls {
+				if n := srv.asked(i); n != 1 {
+					t.Errorf("call %d answered %d times over both runs, want 1", i, n)
+				}
+			}
+			want, stderr3, err := seqRun(t, seqInput(t), seqArgs(t, newReplayServer(t, calls).URL)...)
+			if err != nil {
+				t.Fatalf("uninterrupted run: %v\n%s", err, stderr3)
+			}
+			if len(resumed) != len(want) {
+				t.Fatalf("rerun wrote %d records, want %d", len(resumed), len(want))
+			}
+			for i := range resumed {
+				if d := cmp.Diff(normalize(want[i]), normalize(resumed[i])); d != "" {
+					t.Errorf("record %d differs from the uninterrupted run's (-want +got):\n%s", i, d)
+				}
+			}
+		})
 	}
 }

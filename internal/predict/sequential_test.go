@@ -85,9 +85,11 @@ type replayServer struct {
 	byKey  map[string]int
 	faults map[int]fault
 	// hangAfter, when > 0, makes every request after that many answered ones wait for the client to
-	// go; hung (if set) is then signalled without blocking.
+	// go, or for release to be closed (then it is answered); hung (if set) is then signalled
+	// without blocking.
 	hangAfter int
 	hung      chan struct{}
+	release   chan struct{}
 	active    atomic.Int64 // handlers running
 
 	mu       sync.Mutex
@@ -159,8 +161,12 @@ func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
 		case s.hung <- struct{}{}:
 		default:
 		}
-		<-r.Context().Done()
-		return
+		select {
+		case <-r.Context().Done():
+			return
+		case <-s.release:
+		}
+		s.mu.Lock()
 	}
 	s.total++
 	s.answered[i]++
