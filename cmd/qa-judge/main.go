@@ -6,4 +6,4 @@ import (
 	"github.com/qapipe/qapipe/internal/judge"
 )
 
-func main() { command.Main("qa-judge", judge.Run) }
+func main() { command.MainCalls("qa-judge", judge.Run) }

@@ -6,4 +6,4 @@ import (
 	"github.com/qapipe/qapipe/internal/predict"
 )
 
-func main() { command.Main("qa-predict", predict.Run) }
+func main() { command.MainCalls("qa-predict", predict.Run) }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/textfile"
 )
 
@@ -244,6 +245,107 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 	}
 	fmt.Fprintf(os.Stderr, "%s: interrupted; completed output could not be flushed\n", prog)
 	os.Exit(ExitInterrupted)
+}
+
+// MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge), which it does
+// not let a first signal throw away. The first SIGINT or SIGTERM asks the run to finish
+// (interrupt.WithFinish): it makes no new call, lets the calls in flight end and writes their
+// records and replies, writes the records left with an error, prints its summary and returns
+// interrupt.ErrInterrupted (exit 130). A second signal, or finishGrace after the first, abandons
+// the calls in flight by cancelling the run's context, after which the run flushes its completed
+// output as under Main; a third signal, or interruptGrace more, ends the process with exit 130.
+// A SIGTERM within signalEcho of another counts as the same one: make, stopped with SIGTERM,
+// passes it on to commands whose process group may have had it already.
+func MainCalls(prog string, run RunFunc) {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	ctx, abandon := context.WithCancel(context.Background())
+	ctx, finish := interrupt.WithFinish(ctx)
+	done := make(chan struct{})
+	go escalate(prog, sigs, done, finish, abandon)
+	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	close(done)
+	signal.Stop(sigs)
+	abandon()
+	Report(os.Stderr, prog, err)
+	os.Exit(ExitCode(err))
+}
+
+// finishGrace is how long an interrupted run may take to finish its calls in flight: as long as
+// one attempt may take under the default --timeout, for no retry is made once it finishes.
+var finishGrace = 2 * time.Minute
+
+// signalEcho is how soon after a SIGTERM another one is taken as the same.
+const signalEcho = time.Second
+
+// escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
+// the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits.
+func escalate(prog string, sigs <-chan os.Signal, done <-chan struct{}, finish func() int, abandon func()) {
+	var sig os.Signal
+	select {
+	case sig = <-sigs:
+	case <-done:
+		return
+	}
+	n := finish()
+	if n == 0 {
+		fmt.Fprintf(os.Stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", prog)
+	} else {
+		fmt.Fprintf(os.Stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon them\n", prog, calls(n), finishGrace)
+	}
+	sig, why := nextSignal(sigs, done, sig, finishGrace)
+	switch why {
+	case stopDone:
+		return
+	case stopSignal:
+		fmt.Fprintf(os.Stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
+	case stopGrace:
+		fmt.Fprintf(os.Stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
+	}
+	abandon()
+	if _, why := nextSignal(sigs, done, sig, interruptGrace); why == stopDone {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "%s: interrupted; completed output could not be flushed\n", prog)
+	os.Exit(ExitInterrupted)
+}
+
+// What ended a wait of nextSignal.
+const (
+	stopDone   = iota // the run returned
+	stopSignal        // another signal
+	stopGrace         // the grace period passed
+)
+
+// nextSignal waits for a signal, for grace to pass, or for done to be closed, and says which came
+// first. A SIGTERM within signalEcho of the last signal, itself a SIGTERM, is the same one.
+func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, grace time.Duration) (os.Signal, int) {
+	var echo <-chan time.Time
+	if last == syscall.SIGTERM {
+		echo = time.After(signalEcho)
+	}
+	expired := time.After(grace)
+	for {
+		select {
+		case sig := <-sigs:
+			if echo == nil || sig != syscall.SIGTERM {
+				return sig, stopSignal
+			}
+		case <-echo:
+			echo = nil
+		case <-expired:
+			return last, stopGrace
+		case <-done:
+			return last, stopDone
+		}
+	}
+}
+
+func calls(n int) string {
+	if n == 1 {
+		return "1 call"
+	}
+	return fmt.Sprintf("%d calls", n)
 }
 
 // Execute runs app with args and returns its error, with a missing required flag turned into a

@@ -1,0 +1,168 @@
+package clitest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// mainChildEnv names the environment variable that makes a test binary run a command's main in
+// place of the test that MainChild guards: its value is the command's arguments, as JSON.
+const mainChildEnv = "QAPIPE_MAIN_CHILD"
+
+// MainChild, called first in a test function, runs main (which exits) when this process is a
+// child that StartMain started for that test, with os.Args set to the command's arguments, so
+// that main reads them, its signals and its streams as the built command would. Otherwise it
+// skips the test.
+func MainChild(t *testing.T, prog string, main func()) {
+	argsJSON := os.Getenv(mainChildEnv)
+	if argsJSON == "" {
+		t.Skip("the child process of a test that signals a command")
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+		t.Fatal(err)
+	}
+	os.Args = append([]string{prog}, args...)
+	main()
+	t.Fatal("main returned")
+}
+
+// Process is a command's main running in a child process (see StartMain).
+type Process struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer // read only after the process has exited
+	stderr notifyBuffer
+	exited chan struct{}
+	err    error // of cmd.Wait, set before exited is closed
+}
+
+// StartMain starts this test binary again to run only the test named test, which must begin
+// with MainChild, as a command with args and stdin. The test's cleanup kills it if it is still
+// running.
+func StartMain(t *testing.T, test string, args []string, stdin string) *Process {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "stdin.jsonl")
+	if err := os.WriteFile(file, []byte(stdin), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close() })
+	argsJSON, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Process{exited: make(chan struct{}), stderr: notifyBuffer{changed: make(chan struct{}, 1)}}
+	p.cmd = exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	p.cmd.Env = append(os.Environ(), mainChildEnv+"="+string(argsJSON))
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = in, &p.stdout, &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.exited)
+	}()
+	t.Cleanup(func() {
+		p.cmd.Process.Kill()
+		<-p.exited
+	})
+	return p
+}
+
+// childTimeout bounds every wait on a child: far longer than any of them takes, it only turns a
+// hung test into a failure that shows what the child wrote.
+const childTimeout = 2 * time.Minute
+
+// Signal sends sig to the process.
+func (p *Process) Signal(t *testing.T, sig os.Signal) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(sig); err != nil {
+		t.Fatalf("signal %v: %v", sig, err)
+	}
+}
+
+// WaitStderr waits until the process has written want to stderr.
+func (p *Process) WaitStderr(t *testing.T, want string) {
+	t.Helper()
+	timeout := time.After(childTimeout)
+	for !strings.Contains(p.stderr.String(), want) {
+		select {
+		case <-p.stderr.changed:
+		case <-p.exited:
+			if !strings.Contains(p.stderr.String(), want) {
+				t.Fatalf("the child exited (%v) without writing %q to stderr:\n%s", p.err, want, p.stderr.String())
+			}
+		case <-timeout:
+			t.Fatalf("the child did not write %q to stderr in %v:\n%s", want, childTimeout, p.stderr.String())
+		}
+	}
+}
+
+// Wait waits for the process to exit and returns its exit code and what it wrote.
+func (p *Process) Wait(t *testing.T) (code int, stdout, stderr string) {
+	t.Helper()
+	select {
+	case <-p.exited:
+	case <-time.After(childTimeout):
+		p.cmd.Process.Kill()
+		<-p.exited
+		t.Fatalf("the child did not exit in %v:\n%s", childTimeout, p.stderr.String())
+	}
+	var ee *exec.ExitError
+	switch {
+	case p.err == nil:
+	case errors.As(p.err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("child: %v", p.err)
+	}
+	return code, p.stdout.String(), p.stderr.String()
+}
+
+// notifyBuffer is a buffer that the child's output is copied into while the test reads it, and
+// that says when it has grown.
+type notifyBuffer struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // capacity 1: a pending notice
+}
+
+func (n *notifyBuffer) Write(p []byte) (int, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	select {
+	case n.changed <- struct{}{}:
+	default:
+	}
+	return n.b.Write(p)
+}
+
+func (n *notifyBuffer) String() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.b.String()
+}
+
+// Receive returns the next value of ch, failing the test if none comes in childTimeout: a bound
+// on a hang, not a timing assertion.
+func Receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(childTimeout):
+		t.Fatalf("no %s in %v", what, childTimeout)
+		panic("unreachable")
+	}
+}

@@ -1,0 +1,116 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
+)
+
+// TestMainChild is the child process of TestSignal: qa-judge's main, as cmd/qa-judge runs it.
+func TestMainChild(t *testing.T) {
+	clitest.MainChild(t, "qa-judge", func() { command.MainCalls("qa-judge", Run) })
+}
+
+// TestSignal signals qa-judge, running in a child process, while three judge calls hang on the
+// server (records 2-4 of 12, at --concurrency 3). After one signal the three verdicts come, are
+// written and cached, no other call reaches the server, the 7 records never sent are written
+// with the error, and the exit code is 130. A second signal abandons the three calls: the
+// server sees them go, and only the 2 records judged before are written.
+func TestSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	const n, name = 12, "longmemeval/j"
+	var in strings.Builder
+	for i := range n {
+		q := fmt.Sprintf("Q%d?", i)
+		if i >= 2 && i <= 4 {
+			q += " HOLD"
+		}
+		in.WriteString(rec(fmt.Sprintf("q%d", i), "longmemeval", "single-session-user", q, "A", "A", ""))
+	}
+	for _, tt := range []struct {
+		name    string
+		signals []os.Signal
+	}{
+		{"interrupt", []os.Signal{syscall.SIGINT}},
+		{"interrupt twice", []os.Signal{syscall.SIGINT, syscall.SIGINT}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := clitest.NewHoldServer(t, "HOLD", func(string) string { return "Yes." })
+			db := filepath.Join(t.TempDir(), "cache.db")
+			args := []string{"--mode", "longmemeval", "--model", "j", "--base-url", srv.URL, "--cache", db,
+				"--concurrency", "3", "--timeout", "1h", "--max-retries", "0"}
+			p := clitest.StartMain(t, "TestMainChild", args, in.String())
+			for range 3 {
+				clitest.Receive(t, srv.Held, "a held call")
+			}
+			p.Signal(t, tt.signals[0])
+			p.WaitStderr(t, "qa-judge: interrupted: finishing 3 calls in flight")
+			abandon := len(tt.signals) > 1
+			if abandon {
+				p.Signal(t, tt.signals[1])
+				p.WaitStderr(t, "qa-judge: interrupted again: abandoning the calls in flight")
+				for range 3 {
+					clitest.Receive(t, srv.Abandoned, "an abandoned call")
+				}
+			} else {
+				srv.Release()
+			}
+			code, stdout, stderr := p.Wait(t)
+			if code != command.ExitInterrupted || !strings.HasSuffix(stderr, "qa-judge: interrupted\n") {
+				t.Errorf("exit code %d, want %d, and stderr ending with the interruption:\n%s", code, command.ExitInterrupted, stderr)
+			}
+			if asked := srv.Prompts(); len(asked) != 5 {
+				t.Errorf("the server was asked %d times, want 5 (records 0-4, none after the signal)", len(asked))
+			}
+			judged, summary := 5, name+": 12 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; 0 unparsable, 7 failed"
+			if abandon {
+				judged, summary = 2, name+": 2 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; 0 unparsable, 0 failed"
+			}
+			if !strings.Contains(stderr, summary) {
+				t.Errorf("stderr lacks %q:\n%s", summary, stderr)
+			}
+			var ids []string
+			for i, r := range decodeAll(t, stdout) {
+				ids = append(ids, r.ID)
+				jg := r.Judgments[name]
+				switch {
+				case jg == nil:
+					t.Errorf("record %s: no judgment %s", r.ID, name)
+				case i < judged && (jg.Score == nil || *jg.Score != 1 || jg.Error != ""):
+					t.Errorf("record %s: judgment %+v, want the verdict 1", r.ID, jg)
+				case i >= judged && (jg.Score != nil || jg.Error != "judge call: interrupted before the call was made"):
+					t.Errorf("record %s: judgment %+v, want the error of a call not made", r.ID, jg)
+				}
+			}
+			want := make([]string, n)
+			for i := range want {
+				want[i] = fmt.Sprintf("q%d", i)
+			}
+			if !abandon && !slices.Equal(ids, want) {
+				t.Errorf("records written: %v, want every record in input order: %v", ids, want)
+			}
+			if abandon && !slices.Equal(ids, want[:judged]) {
+				t.Errorf("records written: %v, want the ones judged before the calls abandoned: %v", ids, want[:judged])
+			}
+			cc, err := cache.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cc.Close()
+			if got, err := cc.Len(context.Background()); err != nil || got != judged {
+				t.Errorf("cache holds %d replies (%v), want %d", got, err, judged)
+			}
+		})
+	}
+}
