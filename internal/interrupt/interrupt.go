@@ -72,6 +72,18 @@ func Asked(ctx context.Context) bool {
 	return s.asked
 }
 
+// Err returns ctx's error, or else ErrInterrupted once the run was asked to finish: work that
+// makes no model call, such as a dry run, stops at the first signal as it would if cancelled.
+func Err(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if Asked(ctx) {
+		return ErrInterrupted
+	}
+	return nil
+}
+
 // Waiting returns a context derived from ctx that is also done once the run is asked to finish:
 // a wait for a rate limit or before a retry uses it, so finishing does not sit out a wait for a
 // call it will not make. Call cancel when the wait is over.

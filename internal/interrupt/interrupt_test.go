@@ -21,14 +21,14 @@ func TestFinish(t *testing.T) {
 	end3() // a second end changes nothing
 	wait, cancel := Waiting(ctx)
 	defer cancel()
-	if Asked(ctx) || wait.Err() != nil {
-		t.Fatalf("before finishing: Asked %v, waiting context %v", Asked(ctx), wait.Err())
+	if Asked(ctx) || Err(ctx) != nil || wait.Err() != nil {
+		t.Fatalf("before finishing: Asked %v, Err %v, waiting context %v", Asked(ctx), Err(ctx), wait.Err())
 	}
 	if n := finish(); n != 2 {
 		t.Errorf("finish() = %d calls in flight, want 2", n)
 	}
-	if !Asked(ctx) {
-		t.Error("Asked after finish() = false")
+	if !Asked(ctx) || Err(ctx) != ErrInterrupted {
+		t.Errorf("after finish(): Asked %v, Err %v; want true, ErrInterrupted", Asked(ctx), Err(ctx))
 	}
 	<-wait.Done() // Waiting's context ends with the request
 	if ctx.Err() != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -58,7 +59,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	err := src.Each(func(rec *record.Record) error {
-		if err := ctx.Err(); err != nil {
+		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
 		return enc.Encode(cfg.dryRequest(rec, &t))

@@ -1,10 +1,15 @@
 package judge
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // TestDryRunShowsWhatIsSent runs the mixed records through --dry-run and then through a loopback
@@ -72,5 +77,18 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 	slices.SortFunc(want, func(a, b sent) int { return strings.Compare(key(a), key(b)) })
 	if !slices.Equal(got, want) {
 		t.Errorf("the server received\n%v\nthe dry run showed\n%v", got, want)
+	}
+}
+
+// TestDryRunFinishing: a dry run makes no call, so a run asked to finish (a first signal) stops
+// at once, writes nothing more and says interrupted.
+func TestDryRunFinishing(t *testing.T) {
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	var stdout, stderr bytes.Buffer
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", "")
+	err := Run(ctx, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, strings.NewReader(in), &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
+		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -51,7 +52,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
 	err := batches(src.Each)(func(b *batch) error {
-		if err := ctx.Err(); err != nil {
+		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
 		var lines []dryPrediction

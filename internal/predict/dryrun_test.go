@@ -10,6 +10,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -157,5 +158,17 @@ func TestLoCoMoMaxTokens(t *testing.T) {
 		if len(sent) != 2 || sent[0].MaxTokens != tt.want[0] || sent[1].MaxTokens != tt.want[1] {
 			t.Errorf("%v: sent %+v, want max_tokens %v", tt.args, sent, tt.want)
 		}
+	}
+}
+
+// TestDryRunFinishing: a dry run makes no call, so a run asked to finish (a first signal) stops
+// at once, writes nothing more and says interrupted.
+func TestDryRunFinishing(t *testing.T) {
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	var stdout, stderr bytes.Buffer
+	err := Run(ctx, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, strings.NewReader(input(3, nil)), &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
+		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
 	}
 }
