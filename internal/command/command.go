@@ -41,8 +41,18 @@ const ExitCodesHelp = `EXIT CODES:
    1    failure (I/O, configuration, internal error)
    2    usage error (bad flag or argument)
    3    finished, but some records were bad or carry errors (see stderr)
-   130  interrupted (completed output was flushed first; a second signal, or 10 s
-        without the flush finishing, ends it without)`
+   130  interrupted (completed output was flushed first; when that cannot finish, a
+        further signal or 10 s ends it without)`
+
+// FinishHelp is the paragraph of --help of the commands that pay for model calls and run under
+// MainCalls; it says what finishGrace and signalEcho are.
+const FinishHelp = `INTERRUPTING: the first SIGINT or SIGTERM (Ctrl-C) makes no new call, and no retry, but lets the
+calls in flight end (for at most 2 minutes); their records are written and their replies cached
+(--cache); every record that still needed a call is written with the error "interrupted before
+the call was made", so --retry-errors over the output makes those calls; then the summary, and
+exit 130. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
+records completed before the first unfinished one are written. A SIGTERM within a second of
+another counts once (make passes on the SIGTERM its process group got).`
 
 // UsageError is a mistake in how the command was called.
 type UsageError struct{ Err error }
@@ -273,7 +283,7 @@ func MainCalls(prog string, run RunFunc) {
 
 // finishGrace is how long an interrupted run may take to finish its calls in flight: as long as
 // one attempt may take under the default --timeout, for no retry is made once it finishes.
-var finishGrace = 2 * time.Minute
+const finishGrace = 2 * time.Minute
 
 // signalEcho is how soon after a SIGTERM another one is taken as the same.
 const signalEcho = time.Second
@@ -293,7 +303,7 @@ func escalate(prog string, sigs <-chan os.Signal, done <-chan struct{}, finish f
 	} else {
 		fmt.Fprintf(os.Stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon them\n", prog, calls(n), finishGrace)
 	}
-	sig, why := nextSignal(sigs, done, sig, finishGrace)
+	sig, why := nextSignal(sigs, done, sig, signalEcho, finishGrace)
 	switch why {
 	case stopDone:
 		return
@@ -303,7 +313,7 @@ func escalate(prog string, sigs <-chan os.Signal, done <-chan struct{}, finish f
 		fmt.Fprintf(os.Stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}
 	abandon()
-	if _, why := nextSignal(sigs, done, sig, interruptGrace); why == stopDone {
+	if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why == stopDone {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "%s: interrupted; completed output could not be flushed\n", prog)
@@ -318,21 +328,21 @@ const (
 )
 
 // nextSignal waits for a signal, for grace to pass, or for done to be closed, and says which came
-// first. A SIGTERM within signalEcho of the last signal, itself a SIGTERM, is the same one.
-func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, grace time.Duration) (os.Signal, int) {
-	var echo <-chan time.Time
+// first. A SIGTERM within echo of the last signal, itself a SIGTERM, is the same one.
+func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, echo, grace time.Duration) (os.Signal, int) {
+	var echoed <-chan time.Time
 	if last == syscall.SIGTERM {
-		echo = time.After(signalEcho)
+		echoed = time.After(echo)
 	}
 	expired := time.After(grace)
 	for {
 		select {
 		case sig := <-sigs:
-			if echo == nil || sig != syscall.SIGTERM {
+			if echoed == nil || sig != syscall.SIGTERM {
 				return sig, stopSignal
 			}
-		case <-echo:
-			echo = nil
+		case <-echoed:
+			echoed = nil
 		case <-expired:
 			return last, stopGrace
 		case <-done:

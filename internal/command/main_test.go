@@ -91,3 +91,41 @@ func TestMainStuckRun(t *testing.T) {
 		})
 	}
 }
+
+// TestNextSignal: what ends each wait of MainCalls's escalation. A SIGTERM right after a SIGTERM
+// is its echo (make passing on its process group's SIGTERM) and is not counted; any other signal
+// is. The waits here are an hour long or none, so no timing decides the outcome.
+func TestNextSignal(t *testing.T) {
+	closed := make(chan struct{})
+	close(closed)
+	for _, tt := range []struct {
+		name    string
+		last    os.Signal
+		queued  []os.Signal
+		done    chan struct{}
+		grace   time.Duration
+		want    int
+		wantSig os.Signal
+	}{
+		{"interrupt again", os.Interrupt, []os.Signal{os.Interrupt}, nil, time.Hour, stopSignal, os.Interrupt},
+		{"terminate after interrupt", os.Interrupt, []os.Signal{syscall.SIGTERM}, nil, time.Hour, stopSignal, syscall.SIGTERM},
+		{"echo of terminate", syscall.SIGTERM, []os.Signal{syscall.SIGTERM, os.Interrupt}, nil, time.Hour, stopSignal, os.Interrupt},
+		{"only an echo", syscall.SIGTERM, []os.Signal{syscall.SIGTERM}, nil, 0, stopGrace, syscall.SIGTERM},
+		{"grace", os.Interrupt, nil, nil, 0, stopGrace, os.Interrupt},
+		{"run returned", os.Interrupt, nil, closed, time.Hour, stopDone, os.Interrupt},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			sigs := make(chan os.Signal, len(tt.queued))
+			for _, s := range tt.queued {
+				sigs <- s
+			}
+			sig, why := nextSignal(sigs, tt.done, tt.last, time.Hour, tt.grace)
+			if why != tt.want || sig != tt.wantSig {
+				t.Errorf("nextSignal = %v, %d; want %v, %d", sig, why, tt.wantSig, tt.want)
+			}
+		})
+	}
+	if !strings.Contains(FinishHelp, "at most 2 minutes") || finishGrace != 2*time.Minute {
+		t.Errorf("FinishHelp says 2 minutes, finishGrace is %v", finishGrace)
+	}
+}

@@ -92,6 +92,8 @@ verdict, skip:true, already_judged:true or the error that judging would record. 
 requests and input tokens per model, priced as above (input only: replies have no length yet),
 with a warning when that alone is over --max-cost.
 
+` + command.FinishHelp + `
+
 SUBCOMMAND:
    qa-judge agree [--names a,b] FILE...   agreement between judges (raw, Cohen's or Fleiss' kappa,
                                          bootstrap CIs, per type) and the disagreements

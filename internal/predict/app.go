@@ -100,7 +100,7 @@ and their input tokens, priced as above (input only), with a warning when that a
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
-	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp, stdout, stderr)
+	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp, stdout, stderr)
 	cliApp.Flags = append(flags(), sequentialFlags()...)
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)

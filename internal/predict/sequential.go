@@ -13,8 +13,10 @@ package predict
 // buffered until a record of another sequence, or the end of the input, arrives), because the
 // pipeline cannot know before that whether a later line still belongs to it. qa-load emits a
 // sequence's records together. Memory holds at most --concurrency sequences being solved or
-// awaiting their turn to be written, plus the one being read. On interruption only whole sequences
-// are written; with the cache, a rerun replays what the interrupted one was told. A sequence
+// awaiting their turn to be written, plus the one being read. A run asked to finish (a first
+// signal) makes no new call: every sequence is written, its positions after the call in flight
+// with an error. A cancelled run (a second signal) writes only whole sequences. With the cache, a
+// rerun replays what the interrupted one was told. A sequence
 // id that reappears after other records is not merged (that would need the whole input in memory):
 // its later records get a prediction error.
 
@@ -61,7 +63,10 @@ qa-load writes them); a sequence id that reappears later makes those records err
 failed answer is an error on its record and the later positions of its sequence are skipped (errors,
 never a silent 0), as are those after a verdict the judge could not give. Each record gets
 judgments.evalearn. With --cache, a rerun after a crash replays the stored answers and verdicts, so
-each sequence resumes where it stopped with the same history and no call is repeated.`
+each sequence resumes where it stopped with the same history and no call is repeated. Interrupted
+once, a sequence stops at its call in flight: an answer whose verdict is then not asked keeps its
+text with the error "interrupted before its verdict was asked", the positions after it are
+"skipped: interrupted", and --retry-errors over the output, with the cache, goes on from there.`
 
 // sequentialFlags are the flags of the judge used for sequences.
 func sequentialFlags() []cli.Flag {
