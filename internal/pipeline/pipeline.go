@@ -10,9 +10,9 @@
 //
 // On cancellation Map stops reading, lets the sink take every result that completed in order before
 // the first unfinished one (so a rerun resumes from a clean prefix), and returns the context's error.
-// A run asked to finish (package interrupt) is not cancelled: Map reads on and passes every result
-// to the sink, the work function making no new model call (the model transport refuses them, and
-// the work function hands no new item to the model), and then returns interrupt.ErrInterrupted.
+// A run asked to finish (package interrupt) is not cancelled: Map reads on, passes every result to
+// the sink and then returns interrupt.ErrInterrupted. Making no new model call is the work
+// function's part (and the model transport's, which refuses them).
 //
 // Note: a pool of n long-lived workers fed by a channel was rejected: it needs its own reorder
 // buffer bound and shutdown protocol, which the slot window gives for free.
