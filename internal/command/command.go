@@ -283,7 +283,7 @@ func MainCalls(prog string, run RunFunc) {
 
 // finishGrace is how long an interrupted run may take to finish its calls in flight: as long as
 // one attempt may take under the default --timeout, for no retry is made once it finishes.
-const finishGrace = 2 * time.Minute
+var finishGrace = 2 * time.Minute
 
 // signalEcho is how soon after a SIGTERM another one is taken as the same.
 const signalEcho = time.Second

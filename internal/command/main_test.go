@@ -1,6 +1,7 @@
 package command
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // TestMainHelper is the process TestMainStuckRun interrupts: a command whose run never returns,
@@ -127,5 +130,85 @@ func TestNextSignal(t *testing.T) {
 	}
 	if !strings.Contains(FinishHelp, "at most 2 minutes") || finishGrace != 2*time.Minute {
 		t.Errorf("FinishHelp says 2 minutes, finishGrace is %v", finishGrace)
+	}
+}
+
+// TestMainCallsHelper is the process TestMainCalls interrupts: a command with one call in
+// flight, which says on stdout when it is asked to finish and when its call is abandoned. It does
+// nothing unless QA_TEST_MAINCALLS_HELPER (the finishing grace) is set.
+func TestMainCallsHelper(t *testing.T) {
+	grace := os.Getenv("QA_TEST_MAINCALLS_HELPER")
+	if grace == "" {
+		t.Skip("run by TestMainCalls")
+	}
+	finishGrace, _ = time.ParseDuration(grace)
+	MainCalls("qa-calls", func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+		end, _ := interrupt.Begin(ctx) // the call in flight
+		defer end()
+		io.WriteString(stdout, "ready\n")
+		wait, cancel := interrupt.Waiting(ctx)
+		defer cancel()
+		<-wait.Done()
+		io.WriteString(stdout, "finishing\n")
+		<-ctx.Done()
+		io.WriteString(stdout, "abandoned\n")
+		return ctx.Err()
+	})
+}
+
+// TestMainCalls: the first signal asks a command's run to finish, saying how many calls are in
+// flight; a second signal, or the grace period, abandons them (the run's context is cancelled),
+// and the run's return then ends the process with exit 130.
+func TestMainCalls(t *testing.T) {
+	for _, tt := range []struct {
+		name, grace string
+		signals     []os.Signal
+		abandoning  string
+	}{
+		{"second signal", "1h", []os.Signal{syscall.SIGINT, syscall.SIGINT}, "qa-calls: interrupted again: abandoning the calls in flight"},
+		{"terminate, then interrupt", "1h", []os.Signal{syscall.SIGTERM, syscall.SIGINT}, "qa-calls: interrupted again: abandoning the calls in flight"},
+		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, "qa-calls: calls still in flight after 200ms: abandoning them"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestMainCallsHelper$")
+			cmd.Env = append(os.Environ(), "QA_TEST_MAINCALLS_HELPER="+tt.grace)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			lines := bufio.NewScanner(stdout)
+			expect := func(want string) {
+				t.Helper()
+				if !lines.Scan() || lines.Text() != want {
+					t.Fatalf("helper wrote %q (%v), want %q", lines.Text(), lines.Err(), want)
+				}
+			}
+			expect("ready")
+			for i, sig := range tt.signals {
+				cmd.Process.Signal(sig)
+				if i == 0 {
+					expect("finishing")
+				}
+			}
+			expect("abandoned")
+			for lines.Scan() { // to the end, so that Wait may close the pipe
+			}
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+				t.Errorf("exit: %v, want %d", err, ExitInterrupted)
+			}
+			for _, want := range []string{"qa-calls: interrupted: finishing 1 call in flight", tt.abandoning, "qa-calls: interrupted\n"} {
+				if !strings.Contains(stderr.String(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+				}
+			}
+		})
 	}
 }
