@@ -151,14 +151,14 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	return execute(p.generic, rec)
 }
 
-// reportCut says on w how many LongMemEval histories and LoCoMo conversations were cut to their
-// token budgets, if any.
+// reportCut says on w how many LongMemEval histories, and the conversations of how many LoCoMo
+// questions, were cut to their token budgets, if any.
 func (p *prompter) reportCut(w io.Writer) {
 	if n := p.cut.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, p.history.MaxTokens)
 	}
 	if n := p.locomoCut.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-predict: %d LoCoMo conversations cut to fit %s's %d cl100k_base tokens (the oldest sessions kept)\n", n, p.locomo.Name, p.locomo.MaxLength)
+		fmt.Fprintf(w, "qa-predict: LoCoMo: the conversation cut to fit %s's %d cl100k_base tokens (the oldest sessions kept) for %d of the questions asked\n", p.locomo.Name, p.locomo.MaxLength, n)
 	}
 }
 
