@@ -5,8 +5,26 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/qapipe/qapipe/pkg/record"
 )
+
+// MaxLineFlag returns the --max-line flag (QA_MAX_LINE) of a command that reads JSON Lines, with
+// usage as its help text. Every stage takes it, so a record one stage writes can be read by the
+// next with the same setting.
+func MaxLineFlag(usage string) *cli.IntFlag {
+	return &cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: usage}
+}
+
+// MaxLine returns the value of --max-line, or a usage error when it is below 1.
+func MaxLine(c *cli.Context) (int, error) {
+	n := c.Int("max-line")
+	if n < 1 {
+		return 0, Usagef("--max-line: must be at least 1")
+	}
+	return n, nil
+}
 
 // Source reads records from a command's inputs. A bad line is reported on Stderr as
 // `FILE:LINE (id "x"): message`, counted and skipped; with Strict the first one stops the run.

@@ -170,7 +170,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
 		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "when stderr is not a terminal, report progress there every 100 records (a terminal gets a progress bar anyway)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}
 }
 
@@ -178,7 +178,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	j := &Judge{Mode: c.String("mode"), Provider: c.String("provider"), Model: c.String("model"),
 		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
 	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), retryErrors: c.Bool("retry-errors"), allowSelfJudge: c.Bool("allow-self-judge"),
-		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), maxLine: c.Int("max-line"), progress: c.Bool("progress"),
+		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), progress: c.Bool("progress"),
 		dryRun: c.Bool("dry-run"), maxCost: c.Float64("max-cost")}
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
@@ -210,6 +210,10 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	}
 	if cfg.concurrency < 1 {
 		return nil, command.Usagef("--concurrency: must be at least 1")
+	}
+	var err error
+	if cfg.maxLine, err = command.MaxLine(c); err != nil {
+		return nil, err
 	}
 	if err := command.NotNegative(c, "parse-retries", "max-retries", "rpm", "tpm", "timeout", "backoff", "max-cost"); err != nil {
 		return nil, err

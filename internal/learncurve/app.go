@@ -85,7 +85,7 @@ func flags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
 		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}
 }
 
@@ -94,7 +94,11 @@ func configure(c *cli.Context) (Config, error) {
 		Problems: c.Int("problems"), Warmup: c.Int("warmup"), Format: c.String("format"),
 		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
 		Level: c.Float64("level"), Seed: c.Uint64("seed"), Judge: c.String("judge"),
-		Strict: c.Bool("strict"), MaxLine: c.Int("max-line"),
+		Strict: c.Bool("strict"),
+	}
+	var err error
+	if cfg.MaxLine, err = command.MaxLine(c); err != nil {
+		return cfg, err
 	}
 	switch {
 	case cfg.Problems < 1:

@@ -94,6 +94,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
+		command.MaxLineFlag("longest line of a JSON Lines input accepted, in bytes"),
 	}
 }
 
@@ -121,6 +122,9 @@ func (a *app) configure(c *cli.Context) error {
 		}
 	}
 	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
+	if a.opt.MaxLine, err = command.MaxLine(c); err != nil {
+		return err
+	}
 	return command.NotNegative(c, "limit", "sample")
 }
 

@@ -34,9 +34,9 @@ type evaLearnSequence struct {
 // last element), with the rubric and the task type; answers hold canonical_answer when it is not
 // empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
 // source and level.
-func EvaLearn(problems, sequences Input, _ Options, emit Emit) error {
+func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
-	err := eachItem(problems, emit, func(raw jsonRaw, line int) error {
+	err := eachItem(problems, opt, emit, func(raw jsonRaw, line int) error {
 		p := new(evaLearnProblem)
 		if err := decodeItem(problems, line, "", raw, p); err != nil {
 			return emit(nil, err)
@@ -51,7 +51,7 @@ func EvaLearn(problems, sequences Input, _ Options, emit Emit) error {
 	if err != nil {
 		return err
 	}
-	return eachItem(sequences, emit, func(raw jsonRaw, line int) error {
+	return eachItem(sequences, opt, emit, func(raw jsonRaw, line int) error {
 		var s evaLearnSequence
 		if err := decodeItem(sequences, line, "", raw, &s); err != nil {
 			return emit(nil, err)

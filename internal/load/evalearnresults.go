@@ -32,9 +32,9 @@ import (
 //
 // Ids are evalearn:<sequence>:<position> (evalearn:problem:<id> without a sequence); a repeated
 // id gets the suffix #2, #3… in file order, so later stages can apply "last wins".
-func EvaLearnResults(in Input, _ Options, emit Emit) error {
+func EvaLearnResults(in Input, opt Options, emit Emit) error {
 	seen := make(map[string]int)
-	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var m map[string]jsonRaw
 		if err := decodeItem(in, line, "", raw, &m); err != nil {
 			return emit(nil, err)

@@ -53,7 +53,7 @@ func (m Mapping) source(f string) string {
 // string (one passage) or a list of strings; id a string or a number (default <input>:<line>).
 // Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
-	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var obj map[string]jsonRaw
 		if err := decodeItem(in, line, "", raw, &obj); err != nil {
 			return emit(nil, err)

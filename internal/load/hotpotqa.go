@@ -44,8 +44,8 @@ func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
 // becomes a passage whose sentences are kept (supporting facts index them) and whose text is the
 // sentences concatenated as they are: HotpotQA sentences carry their own leading spaces, so this
 // restores the original paragraph. supporting_facts and level go to meta.
-func HotpotQA(in Input, _ Options, emit Emit) error {
-	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+func HotpotQA(in Input, opt Options, emit Emit) error {
+	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var it hotpotItem
 		if err := decodeItem(in, line, "", raw, &it); err != nil {
 			return emit(nil, err)
@@ -87,9 +87,10 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 }
 
 // eachItem calls fn for every item of a JSON array or JSON Lines input, with the line it starts
-// on. A bad JSONL line is passed to emit as a bad item; other read errors are fatal.
-func eachItem(in Input, emit Emit, fn func(raw jsonRaw, line int) error) error {
-	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16))
+// on. A bad JSONL line (one longer than opt.MaxLine too) is passed to emit as a bad item; other
+// read errors are fatal.
+func eachItem(in Input, opt Options, emit Emit, fn func(raw jsonRaw, line int) error) error {
+	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16), opt.MaxLine)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ type items struct {
 }
 
 // newItems sniffs the first non-blank byte of br: '[' means a JSON array, anything else JSON Lines.
-func newItems(in Input, br *bufio.Reader) (*items, error) {
+func newItems(in Input, br *bufio.Reader, maxLine int) (*items, error) {
 	first, err := firstByte(br)
 	if err != nil {
 		return nil, err
@@ -38,6 +38,9 @@ func newItems(in Input, br *bufio.Reader) (*items, error) {
 	it := &items{in: in}
 	if first != '[' && !(first == '{' && multiline(br)) {
 		it.jsonl = record.NewReader(br, in.DisplayName())
+		if maxLine > 0 {
+			it.jsonl.SetMaxLine(maxLine)
+		}
 		return it, nil
 	}
 	it.lines = &lineCounter{r: br}

@@ -36,6 +36,9 @@ type Emit func(rec *record.Record, bad error) error
 type Options struct {
 	// Map names the source fields of the generic jsonl and csv formats (see ParseMap).
 	Map Mapping
+	// MaxLine is the longest line of a JSON Lines input accepted, in bytes (0: the default,
+	// record.DefaultMaxLine).
+	MaxLine int
 }
 
 // Loader reads every record of one input.

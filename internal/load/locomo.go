@@ -43,8 +43,8 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // (2022 → "2022"). meta keeps category, evidence, adversarial_answer, and the answer when
 // adversarial_answer took its place. A bad QA item is reported with its own line and skipped
 // alone.
-func LoCoMo(in Input, _ Options, emit Emit) error {
-	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+func LoCoMo(in Input, opt Options, emit Emit) error {
+	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var conv locomoConversation
 		if err := decodeItem(in, line, "", raw, &conv); err != nil {
 			return emit(nil, err)

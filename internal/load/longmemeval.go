@@ -41,8 +41,8 @@ type longMemEvalTurn struct {
 // of a retrieval log (LongMemEval's run_retrieval.py output) keeps its ranking: the ranked items'
 // corpus ids, best first, as meta.retrieval_corpus_ids, and their texts (JSON values as they are)
 // as meta.retrieval_texts; the metrics are left out.
-func LongMemEval(in Input, _ Options, emit Emit) error {
-	return eachItem(in, emit, func(raw jsonRaw, line int) error {
+func LongMemEval(in Input, opt Options, emit Emit) error {
+	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var it longMemEvalItem
 		if err := decodeItem(in, line, "", raw, &it); err != nil {
 			return emit(nil, err)

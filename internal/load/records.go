@@ -12,8 +12,11 @@ import (
 // judgments and the scores included, and fields this schema does not know. It lets qa-load's
 // selection (--types, --shard, --sample, --limit) and --split/--lang work on a saved run. A line
 // that is no record is a bad item; --map does not apply.
-func Records(in Input, _ Options, emit Emit) error {
+func Records(in Input, opt Options, emit Emit) error {
 	rd := record.NewReader(in.R, in.DisplayName())
+	if opt.MaxLine > 0 {
+		rd.SetMaxLine(opt.MaxLine)
+	}
 	for {
 		rec, err := rd.Read()
 		if err == io.EOF {

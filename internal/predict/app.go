@@ -139,6 +139,7 @@ func flags() []cli.Flag {
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price their input (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}
 }
 
@@ -157,6 +158,7 @@ type app struct {
 	force                        bool
 	retryErrors                  bool // --retry-errors
 	concurrency                  int
+	maxLine                      int     // --max-line
 	dryRun                       bool    // --dry-run: no client, no calls
 	maxCost                      float64 // --max-cost, 0 for none
 
@@ -199,6 +201,10 @@ func (a *app) configure(c *cli.Context) error {
 	if a.concurrency < 1 {
 		return command.Usagef("--concurrency: must be at least 1")
 	}
+	var err error
+	if a.maxLine, err = command.MaxLine(c); err != nil {
+		return err
+	}
 	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature", "max-cost",
 		"history-sessions", "sample-index", "judge-parse-retries"); err != nil {
 		return err
@@ -209,7 +215,6 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	a.sample = c.Int("sample-index")
 	a.maxTokensSet = c.IsSet("max-tokens")
-	var err error
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
 		return command.Usagef("--template: %v", err)
 	}

@@ -128,7 +128,7 @@ func (t *tally) line() string {
 }
 
 func (a *app) run(ctx context.Context, c *cli.Context) error {
-	src := &command.Source{Args: c.Args().Slice(), Stdin: a.stdin, Stderr: a.stderr, Prog: "qa-predict", Strict: c.Bool("strict")}
+	src := &command.Source{Args: c.Args().Slice(), Stdin: a.stdin, Stderr: a.stderr, Prog: "qa-predict", Strict: c.Bool("strict"), MaxLine: a.maxLine}
 	if a.dryRun {
 		return a.dryRunAll(ctx, src)
 	}

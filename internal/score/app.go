@@ -139,7 +139,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		&cli.IntFlag{Name: "jobs", Value: runtime.GOMAXPROCS(0), EnvVars: []string{"QA_JOBS"}, Usage: "records scored concurrently"},
-		&cli.IntFlag{Name: "max-line", Value: record.DefaultMaxLine, EnvVars: []string{"QA_MAX_LINE"}, Usage: "longest input line accepted, in bytes"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}, corpusFlags()...), embedFlags()...)
 }
 
@@ -246,7 +246,7 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
 		format: c.String("format"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
-		strict: c.Bool("strict"), jobs: c.Int("jobs"), maxLine: c.Int("max-line")}
+		strict: c.Bool("strict"), jobs: c.Int("jobs")}
 	sel, err := selectMetrics(reg, c.String("metrics"))
 	if err != nil {
 		return nil, command.Usagef("--metrics: %v", err)
@@ -262,8 +262,9 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 		return nil, command.Usagef("--bootstrap: must not be negative")
 	case cfg.jobs < 1:
 		return nil, command.Usagef("--jobs: must be at least 1")
-	case cfg.maxLine < 1:
-		return nil, command.Usagef("--max-line: must be at least 1")
+	}
+	if cfg.maxLine, err = command.MaxLine(c); err != nil {
+		return nil, err
 	}
 	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
 	for _, o := range outputs {
