@@ -130,6 +130,8 @@ type agreeConfig struct {
 	seed      uint64
 	level     float64
 	maxList   int
+	strict    bool // --strict: the first bad line stops the run
+	maxLine   int  // --max-line
 }
 
 func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
@@ -148,11 +150,13 @@ out and counted.`,
 			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
+			&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
+			command.MaxLineFlag("longest input line accepted, in bytes"),
 		},
 		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
 			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
-				level: 0.95, maxList: c.Int("list")}
+				level: 0.95, maxList: c.Int("list"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
 				for n := range strings.SplitSeq(s, ",") {
 					if n = strings.TrimSpace(n); n != "" {
@@ -161,6 +165,10 @@ out and counted.`,
 				}
 			}
 			if err := command.NotNegative(c, "bootstrap"); err != nil {
+				return err
+			}
+			var err error
+			if cfg.maxLine, err = command.MaxLine(c); err != nil {
 				return err
 			}
 			return runAgree(c.Args().Slice(), cfg, stdin, stdout, stderr)
@@ -174,7 +182,7 @@ type judgedRecord struct {
 }
 
 func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
-	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree"}
+	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
 	var recs []judgedRecord
 	seen := map[string]bool{}
 	err := src.Each(func(rec *record.Record) error {
