@@ -59,8 +59,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		if b.seq == "" {
 			lines = []dryPrediction{a.dryPlain(b.recs[0])}
 		} else {
+			a.seq.checkWhole(b)
 			lines = a.drySequence(b)
-			if a.seq.judge == nil && needsJudge == "" {
+			if a.seq.judgeModel == "" && needsJudge == "" {
 				needsJudge = b.recs[0].ID
 			}
 		}
@@ -77,6 +78,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	}
 	t.summarize(a.stderr, a.modelName, a.prices, a.maxCost)
 	a.prompts.reportCut(a.stderr)
+	a.seq.warnGaps(a)
 	if needsJudge != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked\n", needsJudge)
 	}

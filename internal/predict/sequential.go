@@ -24,6 +24,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -59,7 +60,9 @@ times when unparsable), and every earlier problem, answer, rubric and verdict sh
 its history, with EvaLearn's system prompt for the record type. Temperature 0.2 and max_tokens 32000
 are EvaLearn's unless --temperature or --max-tokens is given; --system and --template do not apply.
 Different sequences run concurrently. A sequence's records must be contiguous in the input (as
-qa-load writes them); a sequence id that reappears later makes those records errors. An empty or
+qa-load writes them); a sequence id that reappears later makes those records errors. A sequence
+without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
+records, not sequences) is answered without them in its history, with a warning. An empty or
 failed answer is an error on its record and the later positions of its sequence are skipped (errors,
 never a silent 0), as are those after a verdict the judge could not give. Each record gets
 judgments.evalearn. With --cache, a rerun after a crash replays the stored answers and verdicts, so
@@ -81,12 +84,57 @@ func sequentialFlags() []cli.Flag {
 
 // sequencer holds what the sequential path needs beyond the plain one.
 type sequencer struct {
-	judge       *judge.Judge // nil when no --judge-model was given
+	judge       *judge.Judge // nil when no --judge-model was given, or in a dry run
+	judgeModel  string       // --judge-model
 	temperature float64
 	maxTokens   int
 
 	mu    sync.Mutex
 	tally judgeTally
+	gaps  gapTally // sequences read without some of their earlier positions
+}
+
+// gapTally counts the sequences whose positions are not 1, 2, … without a gap: their later
+// answers are asked without the missing positions in their history, which EvaLearn never does.
+type gapTally struct {
+	n     int
+	first string // the first such sequence, with its positions
+}
+
+// checkWhole counts b when it is a sequence that lacks an earlier position.
+func (s *sequencer) checkWhole(b *batch) {
+	if b.seq == "" || b.reappeared {
+		return
+	}
+	pos := make([]int, len(b.recs))
+	for i, rec := range b.recs {
+		pos[i] = rec.Sequence.Position
+	}
+	slices.Sort(pos)
+	pos = slices.Compact(pos) // a repeated position is an error of its own
+	if pos[0] == 1 && pos[len(pos)-1] == len(pos) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gaps.n++; s.gaps.first == "" {
+		list := make([]string, len(pos))
+		for i, p := range pos {
+			list[i] = strconv.Itoa(p)
+		}
+		s.gaps.first = fmt.Sprintf("sequence %s has positions %s", b.seq, strings.Join(list, ", "))
+	}
+}
+
+// warnGaps prints the warning for the sequences checkWhole counted.
+func (s *sequencer) warnGaps(a *app) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gaps.n == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-predict: warning: %d sequences lack earlier positions (%s): their answers are asked without those in their history, unlike EvaLearn's runs; qa-load's --shard, --sample, --types and --limit select records, not whole sequences\n",
+		s.gaps.n, s.gaps.first)
 }
 
 // judgeTally counts the judge's verdicts for the summary line.
@@ -125,11 +173,12 @@ func (a *app) configureSequences(c *cli.Context) error {
 	return nil
 }
 
-// configureSequenceParams sets the student request's temperature and max_tokens: EvaLearn's,
-// unless --temperature or --max-tokens is given.
+// configureSequenceParams sets the student request's temperature and max_tokens, EvaLearn's unless
+// --temperature or --max-tokens is given, and notes the --judge-model name (a dry run builds no
+// judge).
 func (a *app) configureSequenceParams(c *cli.Context) {
 	s := &a.seq
-	s.temperature, s.maxTokens = evaLearnTemperature, evaLearnMaxTokens
+	s.temperature, s.maxTokens, s.judgeModel = evaLearnTemperature, evaLearnMaxTokens, c.String("judge-model")
 	if c.IsSet("temperature") {
 		s.temperature = a.temperature
 	}
@@ -245,11 +294,13 @@ func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipelin
 		return nil
 	})
 	a.seq.summary(a)
+	a.seq.warnGaps(a)
 	return err
 }
 
 // solve answers one batch.
 func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
+	a.seq.checkWhole(b)
 	switch {
 	case b.seq == "":
 		_, err := a.predict(ctx, b.recs[0])
