@@ -91,12 +91,33 @@ func ExitCode(err error) int {
 	}
 }
 
+// Interrupted is the error of a run stopped by a signal after it wrote Written records, when
+// Unwritten more were finished (and paid for) but not written: output keeps input order, so a
+// record finished after one still in flight is dropped with it. It unwraps to context.Canceled.
+type Interrupted struct{ Written, Unwritten int }
+
+func (e *Interrupted) Error() string {
+	return fmt.Sprintf("interrupted: %d records written; %d more were finished but not written, as output keeps input order", e.Written, e.Unwritten)
+}
+
+func (e *Interrupted) Unwrap() error { return context.Canceled }
+
+// Interruption returns err, a run's error, as an *Interrupted when it is an interruption that
+// left some of the finished records unwritten; otherwise err itself.
+func Interruption(err error, written, finished int) error {
+	if errors.Is(err, context.Canceled) && finished > written {
+		return &Interrupted{Written: written, Unwritten: finished - written}
+	}
+	return err
+}
+
 // Report prints err once, prefixed with the program name, unless it is nil.
 func Report(stderr io.Writer, prog string, err error) {
 	if err == nil {
 		return
 	}
-	if errors.Is(err, context.Canceled) {
+	var ie *Interrupted
+	if errors.Is(err, context.Canceled) && !errors.As(err, &ie) {
 		fmt.Fprintf(stderr, "%s: interrupted\n", prog)
 		return
 	}

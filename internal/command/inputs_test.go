@@ -343,3 +343,30 @@ func TestSourceLeadingBad(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruption: an interruption that left finished records unwritten says how many, and still
+// exits 130; one that left none, and any other error, are reported as before.
+func TestInterruption(t *testing.T) {
+	other := errors.New("boom")
+	for _, tc := range []struct {
+		err               error
+		written, finished int
+		want              string // Report's line
+	}{
+		{context.Canceled, 4, 6, "qa-x: interrupted: 4 records written; 2 more were finished but not written, as output keeps input order\n"},
+		{fmt.Errorf("read: %w", context.Canceled), 0, 1, "qa-x: interrupted: 0 records written; 1 more were finished but not written, as output keeps input order\n"},
+		{context.Canceled, 5, 5, "qa-x: interrupted\n"},
+		{other, 1, 3, "qa-x: boom\n"},
+		{nil, 2, 2, ""},
+	} {
+		err := Interruption(tc.err, tc.written, tc.finished)
+		var b strings.Builder
+		Report(&b, "qa-x", err)
+		if b.String() != tc.want {
+			t.Errorf("Report(Interruption(%v, %d, %d)) = %q, want %q", tc.err, tc.written, tc.finished, b.String(), tc.want)
+		}
+		if tc.err != nil && ExitCode(err) != ExitCode(tc.err) {
+			t.Errorf("ExitCode(Interruption(%v, %d, %d)) = %d, want %d", tc.err, tc.written, tc.finished, ExitCode(err), ExitCode(tc.err))
+		}
+	}
+}

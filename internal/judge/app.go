@@ -353,20 +353,25 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			}
 		}
 	}
+	var finished atomic.Int64 // records judged or passed, written or not
 	work := func(ctx context.Context, rec *record.Record) (outcome, error) {
 		err := cfg.judgeOne(ctx, rec, &t)
 		if err != nil && ctx.Err() != nil {
 			return outcome{}, ctx.Err()
 		}
+		finished.Add(1)
 		return outcome{rec: rec, err: err}, nil
 	}
+	written := 0
 	sink := func(o outcome) error {
 		if o.err != nil {
 			return o.err
 		}
+		written++
 		return out.Write(o.rec)
 	}
 	err := pipeline.Map(ctx, opts, pipeline.Source[*record.Record](src.Each), work, sink)
+	err = command.Interruption(err, written, int(finished.Load()))
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = fmt.Errorf("write records: %w", ferr)
 	}

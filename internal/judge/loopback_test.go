@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -355,6 +357,39 @@ func TestInterrupted(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "qa-judge: auto/j: 0 judged") {
 		t.Errorf("interrupted run: stderr %q, want the summary line of what was judged", errb.String())
+	}
+}
+
+// TestInterruptedSaysWhatIsUnwritten: the second record is judged while the first hangs, so the
+// interruption writes neither; the error says one finished judgment was not written.
+func TestInterruptedSaysWhatIsUnwritten(t *testing.T) {
+	answered := make(chan struct{}, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if strings.Contains(string(b), "HANG") {
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"id": "x", "object": "chat.completion", "model": "j",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": "yes"}}},
+			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 1, "total_tokens": 101}})
+		answered <- struct{}{}
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { <-answered; time.Sleep(200 * time.Millisecond); cancel() }()
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "HANG", "A", "A", "") +
+		rec("longmemeval:q2", "longmemeval", "single-session-user", "Q", "A", "A", "")
+	var out, errb bytes.Buffer
+	err := Run(ctx, []string{"qa-judge", "--base-url", srv.URL, "--model", "j", "--concurrency", "2"}, strings.NewReader(in), &out, &errb)
+	var ie *command.Interrupted
+	if !errors.As(err, &ie) || *ie != (command.Interrupted{Written: 0, Unwritten: 1}) {
+		t.Fatalf("error = %v, want an *command.Interrupted of 0 written and 1 unwritten", err)
+	}
+	if command.ExitCode(err) != command.ExitInterrupted || out.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, want 130 and nothing", command.ExitCode(err), out.String())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -402,6 +403,48 @@ func TestInterruptFlushesCompletedPrefix(t *testing.T) {
 		if r.ID != fmt.Sprintf("r%d", i) || r.Prediction == nil || r.Prediction.Error != "" {
 			t.Errorf("record %d = %s %+v, want r%d with an answer", i, r.ID, r.Prediction, i)
 		}
+	}
+}
+
+// TestInterruptSaysWhatIsUnwritten: record 6 is answered while record 5 hangs, so the interruption
+// writes records 0-4 only; the error, and so stderr, says that one finished record was not
+// written, where the summary line counts it among the predicted.
+func TestInterruptSaysWhatIsUnwritten(t *testing.T) {
+	srv := faultServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // cancel once record 5 hangs and record 6 has had time to be answered
+		for {
+			srv.mu.Lock()
+			n5, n6 := srv.attempts["5"], srv.attempts["6"]
+			srv.mu.Unlock()
+			if n5 > 0 && n6 > 0 {
+				time.Sleep(200 * time.Millisecond)
+				cancel()
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	recs, stderr, err := run(t, ctx, input(20, map[int]string{5: "hang,hang,hang"}), "--provider", "openai", "--model", "m",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "2", "--timeout", "10s")
+	if code := command.ExitCode(err); code != command.ExitInterrupted {
+		t.Errorf("exit code = %d (%v), want 130", code, err)
+	}
+	var ie *command.Interrupted
+	if !errors.As(err, &ie) || *ie != (command.Interrupted{Written: 5, Unwritten: 1}) {
+		t.Fatalf("error = %v, want an *command.Interrupted of 5 written and 1 unwritten", err)
+	}
+	if len(recs) != 5 {
+		t.Errorf("wrote %d records, want 5", len(recs))
+	}
+	want := "qa-predict: interrupted: 5 records written; 1 more were finished but not written, as output keeps input order\n"
+	if !strings.HasSuffix(stderr, want) || !strings.Contains(stderr, "6 records: 6 predicted") {
+		t.Errorf("stderr = %q, want the summary of 6 predicted and to end with %q", stderr, want)
 	}
 }
 

@@ -141,9 +141,14 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 			bar.Add(1)
 		}
 	}
+	written := 0
 	err := a.mapRecords(ctx, opts, src.Each, func(rec *record.Record) error { // sequences: sequential.go
+		written++
 		return out.Write(rec)
 	})
+	a.tally.mu.Lock()
+	err = command.Interruption(err, written, a.tally.records)
+	a.tally.mu.Unlock()
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
 	}
