@@ -55,6 +55,9 @@ func decodeView(l line) (*record.Record, *record.Error) {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data),
 			Err: fmt.Errorf("invalid record: %s", record.DescribeDecodeError(err))}
 	}
+	if err := record.NullAnswer(l.data, v.Answers); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: v.ID, Err: fmt.Errorf("invalid record: %w", err)}
+	}
 	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,
 		Question: v.Question, Answers: v.Answers}
 	if err := rec.Validate(); err != nil {

@@ -100,12 +100,37 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := unmarshal(b, &p); err != nil {
 		return judgmentPath(b, err)
 	}
+	if err := NullAnswer(b, p.Answers); err != nil {
+		return err
+	}
 	extra, err := unknownFields(b, recordKeys)
 	if err != nil {
 		return err
 	}
 	*r = Record(p)
 	r.Extra = extra
+	return nil
+}
+
+// NullAnswer returns an error naming the first null among the answers of the record encoded in
+// b, given the answers b decoded to, or nil. The decoder reads a null answer as "", the answer of
+// an unanswerable question, which would turn a missing gold answer into a question to decline
+// without a word. Only a record with an empty answer is looked at again.
+func NullAnswer(b []byte, answers []string) error {
+	if !slices.Contains(answers, "") {
+		return nil
+	}
+	var v struct {
+		Answers []*string `json:"answers"`
+	}
+	if unmarshal(b, &v) != nil {
+		return nil
+	}
+	for i, a := range v.Answers {
+		if a == nil {
+			return fmt.Errorf(`answers[%d]: want a string, got null (an unanswerable question's answer is "")`, i)
+		}
+	}
 	return nil
 }
 

@@ -14,6 +14,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":"1","id":"a"}`, `schema: want an integer, got a string`},
 		{`{"schema":1,"id":"a","answers":"x"}`, `answers: want a list of strings, got a string`},
 		{`{"schema":1,"id":"a","answers":["x",2]}`, `answers[1]: want a string, got a number`},
+		{`{"schema":1,"id":"a","answers":["x",null]}`, `answers[1]: want a string, got null (an unanswerable question's answer is "")`},
+		{`{"schema":1,"id":"a","answers":[null]}`, `answers[0]: want a string, got null (an unanswerable question's answer is "")`},
 		{`{"schema":1,"id":"a","meta":[]}`, `meta: want an object, got a list`},
 		{`{"schema":1,"id":"a","context":[{"title":3}]}`, `context.title: want a string, got a number`},
 		{`{"schema":1,"id":"a","prediction":{"text":5}}`, `prediction.text: want a string, got a number`},
