@@ -112,6 +112,9 @@ func configure(c *cli.Context) (Config, error) {
 	case !(cfg.Level > 0 && cfg.Level < 1):
 		return cfg, command.Usagef("--level: want a number between 0 and 1, got %v", cfg.Level)
 	}
+	if cfg.Output == "-" { // it would make a file named "-"
+		return cfg, command.Usagef("--output: - is stdout, where the report goes anyway: name a file")
+	}
 	if cfg.Plot != "" {
 		if _, err := plotFormat(cfg.Plot); err != nil {
 			return cfg, command.Usagef("--plot: %v", err)

@@ -266,6 +266,9 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
 		return nil, err
 	}
+	if cfg.mismatches == "-" { // it would make a file named "-"
+		return nil, command.Usagef("--mismatches: - would mix them with the records (or the summary) on stdout: name a file, such as /dev/stderr")
+	}
 	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
 	for _, o := range outputs {
 		if err := command.NotAnInput(o[0], o[1], cfg.inputs); err != nil {
