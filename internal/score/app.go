@@ -314,9 +314,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if summary, err = command.CreateOutput(cfg.summary); err != nil {
 			return fmt.Errorf("summary: %w", err)
 		}
+		regular := regularFile(cfg.summary, summary)
 		defer func() {
 			closeInto(summary, &err, "summary")
-			if !summaryDone {
+			if !summaryDone && regular {
 				os.Remove(cfg.summary)
 			}
 		}()
@@ -523,6 +524,19 @@ func finalError(bad, failed, metricErrors int) error {
 		return &command.BadRecordsError{N: failed, What: "records with prediction or judge errors not scored"}
 	}
 	return nil
+}
+
+// regularFile reports whether path names, itself and not through a link, the regular file f
+// opened. Only such a summary is removed after a failed run: removing /dev/stdout, a device or
+// a named pipe the user made would break the system or the user's plumbing, and they hold no
+// stale summary anyway.
+func regularFile(path string, f *os.File) bool {
+	lst, err := os.Lstat(path)
+	if err != nil || !lst.Mode().IsRegular() {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && os.SameFile(lst, st)
 }
 
 func closeInto(f *os.File, err *error, what string) {
