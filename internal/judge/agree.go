@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"maps"
@@ -231,7 +232,11 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 		}
 		items = append(items, it)
 	}
-	writeAgreement(stdout, names, items, left, cfg)
+	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
+	writeAgreement(out, names, items, left, cfg)
+	if err := out.Flush(); err != nil {
+		return err
+	}
 	if len(items) < 10 {
 		fmt.Fprintf(stderr, "qa-judge agree: warning: only %d records compared; the intervals are rough\n", len(items))
 	}
