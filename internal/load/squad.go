@@ -46,10 +46,12 @@ func CMRC2018(in Input, _ Options, emit Emit) error {
 func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	lines := &lineCounter{r: bufio.NewReaderSize(in.R, 1<<16)}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
+	data := false // a "data" member was read
 	err := w.object(func(key string) error {
 		if key != "data" {
 			return w.skip()
 		}
+		data = true
 		return w.array(func() error {
 			var art squadArticle
 			if err := w.article(&art); err != nil {
@@ -67,6 +69,9 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	})
 	if err != nil {
 		return err
+	}
+	if !data { // another file read as SQuAD would give no record without a word
+		return fmt.Errorf(`%s: no "data" member, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
 	}
 	if _, err := w.dec.Token(); err != io.EOF {
 		return w.fail(errors.New("more JSON after the top-level object"))
