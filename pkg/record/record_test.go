@@ -149,6 +149,37 @@ func TestReaderErrors(t *testing.T) {
 	}
 }
 
+// TestReaderJoinedFiles: a byte order mark at the start of a line, where cat put a file that
+// began with one, is skipped as at the start of the input; Read and ReadRaw both drop it, and
+// only at the start of a line.
+func TestReaderJoinedFiles(t *testing.T) {
+	const bom = "\ufeff"
+	in := `{"schema":1,"id":"a"}` + "\r\n" + bom + `{"schema":1,"id":"b"}` + "\r\n" + `{"schema":1,"id":"c","question":"` + bom + `x"}` + "\n"
+	r := NewReader(strings.NewReader(in), "joined.jsonl")
+	var ids []string
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("line %d: %v", r.Line(), err)
+		}
+		ids = append(ids, rec.ID)
+		if rec.ID == "c" && rec.Question != bom+"x" {
+			t.Errorf("record c: question %q, want the mark inside a value kept", rec.Question)
+		}
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, ids); diff != "" {
+		t.Errorf("ids (-want +got):\n%s", diff)
+	}
+	r = NewReader(strings.NewReader(in), "joined.jsonl")
+	r.ReadRaw()
+	if raw, err := r.ReadRaw(); err != nil || string(raw) != `{"schema":1,"id":"b"}` {
+		t.Errorf("ReadRaw of line 2 = %q, %v, want the line without its mark", raw, err)
+	}
+}
+
 func TestReaderLineTooLong(t *testing.T) {
 	long := `{"schema":1,"id":"long","question":"` + strings.Repeat("x", 300) + `","answers":[]}`
 	in := long + "\n" + `{"schema":1,"id":"next","question":"q","answers":[]}` + "\n"

@@ -158,6 +158,9 @@ func (r *Reader) errorf(id, format string, args ...any) *Error {
 	return &Error{File: r.file, Line: r.line, ID: id, Err: fmt.Errorf(format, args...)}
 }
 
+// byteOrderMark is U+FEFF in UTF-8.
+var byteOrderMark = []byte("\xef\xbb\xbf")
+
 // readLine returns the next line without its terminator. The slice is valid until the next call.
 func (r *Reader) readLine() ([]byte, error) {
 	r.buf = r.buf[:0]
@@ -187,6 +190,9 @@ func (r *Reader) readLine() ([]byte, error) {
 			return nil, r.errorf("", "%w (more than %d bytes)", ErrLineTooLong, r.maxLine)
 		}
 		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
+		// A byte order mark at the start of a line is one of a file that began with it, joined
+		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
+		line = bytes.TrimPrefix(line, byteOrderMark)
 		if err := CheckUTF8(line); err != nil {
 			return nil, &Error{File: r.file, Line: r.line, ID: peekID(line), Err: err}
 		}
