@@ -149,14 +149,14 @@ out and counted.`,
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
 			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals)"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
 			&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 			command.MaxLineFlag("longest input line accepted, in bytes"),
 		},
 		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
-			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
+			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 				level: 0.95, maxList: c.Int("list"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
 				for n := range strings.SplitSeq(s, ",") {

@@ -82,7 +82,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png)"},
 		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none)"},
 		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}, Usage: "confidence `LEVEL` of the intervals"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
+		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
 		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		command.MaxLineFlag("longest input line accepted, in bytes"),
@@ -93,7 +93,7 @@ func configure(c *cli.Context) (Config, error) {
 	cfg := Config{
 		Problems: c.Int("problems"), Warmup: c.Int("warmup"), Format: c.String("format"),
 		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
-		Level: c.Float64("level"), Seed: c.Uint64("seed"), Judge: c.String("judge"),
+		Level: c.Float64("level"), Seed: uint64(c.Int64("seed")), Judge: c.String("judge"),
 		Strict: c.Bool("strict"),
 	}
 	var err error

@@ -16,7 +16,7 @@ import (
 // resample that type's sequences.
 type CI struct {
 	Replicates int
-	Seed       uint64
+	Seed       int64
 	Level      float64
 	Warmup     int // K, which names the post-warmup key
 	Overall    MetricsCI
@@ -42,7 +42,7 @@ type TypeCI struct {
 func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64) *CI {
 	m, k := rep.Problems, rep.Warmup
 	rng := stats.NewRand(seed)
-	ci := &CI{Replicates: reps, Seed: seed, Level: level, Warmup: k}
+	ci := &CI{Replicates: reps, Seed: int64(seed), Level: level, Warmup: k}
 	ci.Overall = intervals(rng, seqs, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })
 	if len(seqs) < 2 {
 		ci.Warnings = append(ci.Warnings, fmt.Sprintf("%d sequences: the overall intervals are degenerate", len(seqs)))

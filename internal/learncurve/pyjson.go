@@ -64,8 +64,8 @@ func writePy(b *bytes.Buffer, v any, depth int) {
 		b.WriteString(python.JSONString(v))
 	case int:
 		b.WriteString(strconv.Itoa(v))
-	case uint64:
-		b.WriteString(strconv.FormatUint(v, 10))
+	case int64:
+		b.WriteString(strconv.FormatInt(v, 10))
 	case float64:
 		b.WriteString(python.JSONFloat(v))
 	default:

@@ -132,7 +132,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ")},
 		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none)"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, question, gold, prediction, score) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
@@ -244,7 +244,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 
 func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
-		format: c.String("format"), reps: c.Int("bootstrap"), seed: c.Uint64("seed"),
+		format: c.String("format"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
 		strict: c.Bool("strict"), jobs: c.Int("jobs")}
 	sel, err := selectMetrics(reg, c.String("metrics"))

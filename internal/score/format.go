@@ -30,7 +30,7 @@ type Summary struct {
 	// each still counts in every figure; omitted when 0.
 	RepeatedIDs int     `json:"repeated_ids,omitempty"`
 	Bootstrap   int     `json:"bootstrap"`
-	Seed        uint64  `json:"seed"`
+	Seed        int64   `json:"seed"`
 	Level       float64 `json:"level"`
 	Overall     *Group  `json:"overall"`
 	// ByType is omitted when no record has a type.

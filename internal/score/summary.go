@@ -140,7 +140,7 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 // summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed.
 func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
-		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: seed, Level: 0.95}
+		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: 0.95}
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored
