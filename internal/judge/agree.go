@@ -201,7 +201,7 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 		return err
 	}
 	for _, n := range cfg.names {
-		if !seen[n] {
+		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
 			return command.Usagef("agree: no record has a judgment named %q (the records' judgments: %s)", n, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
 		}
 	}
@@ -212,7 +212,10 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 		}
 		sort.Strings(names)
 	}
-	if len(names) < 2 {
+	switch {
+	case len(names) < 2 && len(recs) == 0:
+		return command.Usagef("agree: no records, so no judgment names to compare: give them with --names")
+	case len(names) < 2:
 		return command.Usagef("agree: need at least two judgment names, found %d (%s)", len(names), strings.Join(names, ", "))
 	}
 	var items []Item
@@ -237,7 +240,10 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 	if err := out.Flush(); err != nil {
 		return err
 	}
-	if len(items) < 10 {
+	switch {
+	case len(items) == 0:
+		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
+	case len(items) < 10:
 		fmt.Fprintf(stderr, "qa-judge agree: warning: only %d records compared; the intervals are rough\n", len(items))
 	}
 	return src.Err()
