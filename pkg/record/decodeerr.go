@@ -3,7 +3,9 @@ package record
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	gojson "github.com/goccy/go-json"
@@ -17,7 +19,7 @@ func DescribeDecodeError(err error) string {
 	msg := err.Error()
 	var te *gojson.UnmarshalTypeError
 	if errors.As(err, &te) && te.Type != nil {
-		plain := "want " + jsonKind(te.Type) + ", got " + jsonValue(te.Value)
+		plain := wantGot(te.Type, te.Value)
 		if te.Field != "" {
 			plain = fieldPath(te.Field) + ": " + plain
 		}
@@ -138,6 +140,23 @@ func plural(kind string) string {
 		return strings.TrimPrefix(kind, "a ") + "s"
 	}
 	return kind
+}
+
+// wantGot says what a field of type t wants and what the decoder found, v in its words. A
+// number that fits the kind but not the type is said to be out of range, and an integer field's
+// whole number in exponent form or past 64 bits says so, where "want a number, got the number
+// 1e400" or "want an integer, got the number 1e3" would leave the reader guessing.
+func wantGot(t reflect.Type, v string) string {
+	want := jsonKind(t)
+	if lit, ok := strings.CutPrefix(v, "number "); ok {
+		switch f, err := strconv.ParseFloat(lit, 64); {
+		case want == "a number":
+			return "want a number within ±1.8e308, got " + lit
+		case want == "an integer" && (err != nil || f == math.Trunc(f)):
+			return "want an integer written in digits within 64 bits, got " + lit
+		}
+	}
+	return "want " + want + ", got " + jsonValue(v)
 }
 
 // jsonValue names the JSON value a type error found, from the decoder's description of it
