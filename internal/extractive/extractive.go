@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -45,7 +46,21 @@ func (Client) Generate(ctx context.Context, req model.Request) (model.Response, 
 	if strings.TrimSpace(req.Question) == "" {
 		return model.Response{}, errors.New("extractive: empty question")
 	}
+	if !hasText(req.Context) {
+		// An answer read from nothing would be a guess ("" or "yes"), scored as if it were one.
+		return model.Response{}, errors.New("extractive: the record has no context to read an answer from")
+	}
 	return model.Response{Text: Answer(req.Question, req.Context), Model: Name}, nil
+}
+
+// hasText reports whether some passage has text that is not blank.
+func hasText(passages []record.Passage) bool {
+	for _, p := range passages {
+		if strings.TrimSpace(p.Text) != "" || slices.ContainsFunc(p.Sentences, func(s string) bool { return strings.TrimSpace(s) != "" }) {
+			return true
+		}
+	}
+	return false
 }
 
 // sentence is one BM25 document.

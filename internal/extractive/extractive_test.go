@@ -2,6 +2,7 @@ package extractive
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
@@ -40,8 +41,22 @@ func TestGenerate(t *testing.T) {
 	if err != nil || resp.Text != "Mary Shelley" || resp.Model != Name || resp.Usage != (record.Usage{}) {
 		t.Errorf("Generate = %+v, %v, want Mary Shelley with zero usage", resp, err)
 	}
-	if _, err := c.Generate(context.Background(), model.Request{}); err == nil {
-		t.Error("Generate(empty question) succeeded, want an error")
+	for _, tc := range []struct {
+		name string
+		req  model.Request
+		want string
+	}{
+		{"empty question", model.Request{Context: []record.Passage{{Text: "Some text."}}}, "empty question"},
+		{"no context", model.Request{Question: "Is it red?"}, "no context"},
+		{"blank passages", model.Request{Question: "Who wrote it?", Context: []record.Passage{{Title: "T", Text: " \n"}, {Sentences: []string{" "}}}}, "no context"},
+	} {
+		if resp, err := c.Generate(context.Background(), tc.req); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Generate(%s) = %q, %v; want an error saying %q", tc.name, resp.Text, err, tc.want)
+		}
+	}
+	if resp, err := c.Generate(context.Background(), model.Request{Question: "Who wrote it?",
+		Context: []record.Passage{{Sentences: []string{"Mary Shelley wrote it."}}}}); err != nil || resp.Text == "" {
+		t.Errorf("Generate over sentences only = %q, %v; want an answer", resp.Text, err)
 	}
 }
 
