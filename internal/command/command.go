@@ -41,16 +41,16 @@ const ExitCodesHelp = `EXIT CODES:
    1    failure (I/O, configuration, internal error)
    2    usage error (bad flag or argument)
    3    finished, but some records were bad or carry errors (see stderr)
-   130  interrupted (completed output was flushed first; when that cannot finish, a
-        further signal or 10 s ends it without)`
+   130  interrupted by SIGINT, SIGTERM or SIGHUP (completed output was flushed first;
+        when that cannot finish, a further signal or 10 s ends it without)`
 
 // FinishHelp is the paragraph of --help of the commands that pay for model calls and run under
 // MainCalls; it says what finishGrace and signalEcho are.
-const FinishHelp = `INTERRUPTING: the first SIGINT or SIGTERM (Ctrl-C) makes no new call, and no retry, but lets the
-calls in flight end (for at most 2 minutes); their records are written and their replies cached
-(--cache); every record that still needed a call is written with the error "interrupted before
-the call was made", so --retry-errors over the output makes those calls; then the summary, and
-exit 130. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
+const FinishHelp = `INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new call, and no retry, but
+lets the calls in flight end (for at most 2 minutes); their records are written and their replies
+cached (--cache); every record that still needed a call is written with the error "interrupted
+before the call was made", so --retry-errors over the output makes those calls; then the summary,
+and exit 130. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
 records completed before the first unfinished one are written. A SIGTERM within a second of
 another counts once (make passes on the SIGTERM its process group got).`
 
@@ -235,17 +235,22 @@ func CheckInputs(args []string) error {
 	return nil
 }
 
+// stopSignals are the signals that interrupt a command: SIGINT (Ctrl-C), SIGTERM, and SIGHUP,
+// which a closing terminal or SSH session sends, so that output is flushed at a record's end
+// rather than cut mid-line.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 // RunFunc is a command's in-process seam: every app package exports one as Run.
 type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
 
 // Main is the whole of a command's main: it runs run with the process's arguments and streams under
-// a context that SIGINT and SIGTERM cancel, reports the error once, and exits with its code.
+// a context that SIGINT, SIGTERM and SIGHUP cancel, reports the error once, and exits with its code.
 //
 // Once interrupted, run flushes its completed output and returns. A run that cannot (its stdout
 // is a pipe whose reader stopped reading, so a write blocks) is ended with exit 130 by a second
 // signal, or interruptGrace after the first.
 func Main(prog string, run RunFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	done := make(chan struct{})
 	go forceExit(ctx, done, prog)
 	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
@@ -267,7 +272,7 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 		return
 	}
 	again := make(chan os.Signal, 1)
-	signal.Notify(again, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(again, stopSignals...)
 	select {
 	case <-again:
 	case <-time.After(interruptGrace):
@@ -279,7 +284,7 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 }
 
 // MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge), which it does
-// not let a first signal throw away. The first SIGINT or SIGTERM asks the run to finish
+// not let a first signal throw away. The first SIGINT, SIGTERM or SIGHUP asks the run to finish
 // (interrupt.WithFinish): it makes no new call, lets the calls in flight end and writes their
 // records and replies, writes the records left with an error, prints its summary and returns
 // interrupt.ErrInterrupted (exit 130). A second signal, or finishGrace after the first, abandons
@@ -289,7 +294,7 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 // passes it on to commands whose process group may have had it already.
 func MainCalls(prog string, run RunFunc) {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignals...)
 	ctx, abandon := context.WithCancel(context.Background())
 	ctx, finish := interrupt.WithFinish(ctx)
 	done := make(chan struct{})

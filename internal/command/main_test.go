@@ -35,11 +35,13 @@ func TestMainHelper(t *testing.T) {
 func TestMainStuckRun(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
+		first   os.Signal
 		grace   string
 		signals int
 	}{
-		{"second signal", "1h", 2},
-		{"grace period", "200ms", 1},
+		{"second signal", syscall.SIGINT, "1h", 2},
+		{"grace period", syscall.SIGINT, "200ms", 1},
+		{"hangup, grace period", syscall.SIGHUP, "200ms", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestMainHelper$")
@@ -57,7 +59,7 @@ func TestMainStuckRun(t *testing.T) {
 			if _, err := io.ReadFull(stdout, buf); err != nil {
 				t.Fatalf("helper did not start: %v", err)
 			}
-			cmd.Process.Signal(syscall.SIGINT)
+			cmd.Process.Signal(tt.first)
 			waited := make(chan error, 1)
 			go func() { waited <- cmd.Wait() }()
 			if tt.signals > 1 {
