@@ -235,10 +235,19 @@ func CheckInputs(args []string) error {
 	return nil
 }
 
-// stopSignals are the signals that interrupt a command: SIGINT (Ctrl-C), SIGTERM, and SIGHUP,
+// stopSignals returns the signals that interrupt a command: SIGTERM, SIGINT (Ctrl-C) and SIGHUP,
 // which a closing terminal or SSH session sends, so that output is flushed at a record's end
-// rather than cut mid-line.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+// rather than cut mid-line. SIGINT and SIGHUP are left out when the command started with them
+// ignored, as nohup and a shell's background jobs start it: catching them would undo that.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{syscall.SIGTERM}
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	return sigs
+}
 
 // RunFunc is a command's in-process seam: every app package exports one as Run.
 type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
@@ -250,7 +259,7 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // is a pipe whose reader stopped reading, so a write blocks) is ended with exit 130 by a second
 // signal, or interruptGrace after the first.
 func Main(prog string, run RunFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
 	done := make(chan struct{})
 	go forceExit(ctx, done, prog)
 	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
@@ -272,7 +281,7 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 		return
 	}
 	again := make(chan os.Signal, 1)
-	signal.Notify(again, stopSignals...)
+	signal.Notify(again, stopSignals()...)
 	select {
 	case <-again:
 	case <-time.After(interruptGrace):
@@ -294,7 +303,7 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 // passes it on to commands whose process group may have had it already.
 func MainCalls(prog string, run RunFunc) {
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, stopSignals...)
+	signal.Notify(sigs, stopSignals()...)
 	ctx, abandon := context.WithCancel(context.Background())
 	ctx, finish := interrupt.WithFinish(ctx)
 	done := make(chan struct{})

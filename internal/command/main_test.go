@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -212,5 +213,35 @@ func TestMainCalls(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStopSignalsHelper prints stopSignals() as a child process started by TestStopSignals sees
+// them. It does nothing unless QA_TEST_STOP_SIGNALS is set.
+func TestStopSignalsHelper(t *testing.T) {
+	if os.Getenv("QA_TEST_STOP_SIGNALS") == "" {
+		t.Skip("run by TestStopSignals")
+	}
+	fmt.Printf("stop signals: %v\n", stopSignals())
+}
+
+// TestStopSignals: SIGINT and SIGHUP interrupt a command unless it started with them ignored, as
+// nohup and a non-interactive shell's background jobs start it; catching them then would let a
+// closed terminal or a Ctrl-C meant for the foreground stop it. SIGTERM always does.
+func TestStopSignals(t *testing.T) {
+	for _, tt := range []struct{ trap, want string }{
+		{"", "stop signals: [terminated interrupt hangup]"},
+		{"trap '' HUP;", "stop signals: [terminated interrupt]"},
+		{"trap '' INT HUP;", "stop signals: [terminated]"},
+	} {
+		cmd := exec.Command("sh", "-c", tt.trap+` exec "$0" -test.run='^TestStopSignalsHelper$' -test.v`, os.Args[0])
+		cmd.Env = append(os.Environ(), "QA_TEST_STOP_SIGNALS=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", tt.trap, err, out)
+		}
+		if !strings.Contains(string(out), tt.want+"\n") {
+			t.Errorf("%q: output\n%s\nwant a line %q", tt.trap, out, tt.want)
+		}
 	}
 }
