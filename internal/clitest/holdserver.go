@@ -2,12 +2,16 @@ package clitest
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
 )
 
 // HoldServer is a loopback server speaking OpenAI's chat completions that answers at once every
@@ -84,4 +88,37 @@ func (s *HoldServer) serve(w http.ResponseWriter, r *http.Request) {
 			"message": map[string]any{"role": "assistant", "content": s.reply(prompt)}}},
 		"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 2, "total_tokens": 102},
 	})
+}
+
+// Interrupt runs the command of a paid stage (qa-predict, qa-judge) as TestSignal tests it: the
+// child test child runs prog's main with args over stdin, while held of its calls hang on s.
+// Once they have all arrived it sends the first of signals and waits for the command to say it
+// is finishing them; with a second signal it waits for the calls to be abandoned, else it lets
+// them be answered. It checks that the command exits as interrupted, with stderr ending so, and
+// that the server was asked asked times in all, and returns the command's output.
+func (s *HoldServer) Interrupt(t *testing.T, prog, child string, args []string, stdin string, held, asked int, signals []os.Signal) (stdout, stderr string) {
+	t.Helper()
+	p := StartMain(t, child, args, stdin)
+	for range held {
+		Receive(t, s.Held, "a held call")
+	}
+	p.Signal(t, signals[0])
+	p.WaitStderr(t, fmt.Sprintf("%s: interrupted: finishing %d calls in flight", prog, held))
+	if len(signals) > 1 {
+		p.Signal(t, signals[1])
+		p.WaitStderr(t, prog+": interrupted again: abandoning the calls in flight")
+		for range held {
+			Receive(t, s.Abandoned, "an abandoned call")
+		}
+	} else {
+		s.Release()
+	}
+	code, stdout, stderr := p.Wait(t)
+	if code != command.ExitInterrupted || !strings.HasSuffix(stderr, prog+": interrupted\n") {
+		t.Errorf("exit code %d, want %d, and stderr ending with the interruption:\n%s", code, command.ExitInterrupted, stderr)
+	}
+	if got := len(s.Prompts()); got != asked {
+		t.Errorf("the server was asked %d times, want %d (none after the signal)", got, asked)
+	}
+	return stdout, stderr
 }

@@ -50,29 +50,8 @@ func TestSignal(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "cache.db")
 			args := []string{"--mode", "longmemeval", "--model", "j", "--base-url", srv.URL, "--cache", db,
 				"--concurrency", "3", "--timeout", "1h", "--max-retries", "0"}
-			p := clitest.StartMain(t, "TestMainChild", args, in.String())
-			for range 3 {
-				clitest.Receive(t, srv.Held, "a held call")
-			}
-			p.Signal(t, tt.signals[0])
-			p.WaitStderr(t, "qa-judge: interrupted: finishing 3 calls in flight")
+			stdout, stderr := srv.Interrupt(t, "qa-judge", "TestMainChild", args, in.String(), 3, 5, tt.signals)
 			abandon := len(tt.signals) > 1
-			if abandon {
-				p.Signal(t, tt.signals[1])
-				p.WaitStderr(t, "qa-judge: interrupted again: abandoning the calls in flight")
-				for range 3 {
-					clitest.Receive(t, srv.Abandoned, "an abandoned call")
-				}
-			} else {
-				srv.Release()
-			}
-			code, stdout, stderr := p.Wait(t)
-			if code != command.ExitInterrupted || !strings.HasSuffix(stderr, "qa-judge: interrupted\n") {
-				t.Errorf("exit code %d, want %d, and stderr ending with the interruption:\n%s", code, command.ExitInterrupted, stderr)
-			}
-			if asked := srv.Prompts(); len(asked) != 5 {
-				t.Errorf("the server was asked %d times, want 5 (records 0-4, none after the signal)", len(asked))
-			}
 			judged, summary := 5, name+": 12 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; 0 unparsable, 7 failed"
 			if abandon {
 				judged, summary = 2, name+": 2 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; 0 unparsable, 0 failed"

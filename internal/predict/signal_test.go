@@ -46,33 +46,9 @@ func TestSignal(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "cache.db")
 			args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
 				"--cache", db, "--concurrency", "3", "--timeout", "1h", "--max-retries", "0"}
-			p := clitest.StartMain(t, "TestMainChild", args, input(n, map[int]string{2: "HOLD", 3: "HOLD", 4: "HOLD"}))
-			for range 3 {
-				clitest.Receive(t, srv.Held, "a held call")
-			}
-			p.Signal(t, tt.signals[0])
-			p.WaitStderr(t, "qa-predict: interrupted: finishing 3 calls in flight")
+			stdin := input(n, map[int]string{2: "HOLD", 3: "HOLD", 4: "HOLD"})
+			stdout, stderr := srv.Interrupt(t, "qa-predict", "TestMainChild", args, stdin, 3, 5, tt.signals)
 			abandon := len(tt.signals) > 1
-			if abandon {
-				p.Signal(t, tt.signals[1])
-				p.WaitStderr(t, "qa-predict: interrupted again: abandoning the calls in flight")
-				for range 3 {
-					clitest.Receive(t, srv.Abandoned, "an abandoned call")
-				}
-			} else {
-				srv.Release()
-			}
-			code, stdout, stderr := p.Wait(t)
-			if code != command.ExitInterrupted {
-				t.Errorf("exit code %d, want %d; stderr:\n%s", code, command.ExitInterrupted, stderr)
-			}
-			if !strings.HasSuffix(stderr, "qa-predict: interrupted\n") {
-				t.Errorf("stderr does not end with the interruption:\n%s", stderr)
-			}
-			asked := srv.Prompts()
-			if len(asked) != 5 {
-				t.Errorf("the server was asked %d times, want 5 (records 0-4, none after the signal):\n%q", len(asked), asked)
-			}
 			recs := readRecords(t, []byte(stdout))
 			answered, stored := 5, 5
 			summary := fmt.Sprintf("qa-predict: %d records: 5 predicted (0 cached), 0 passed through, 7 errors", n)
