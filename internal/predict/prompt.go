@@ -12,13 +12,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"text/template"
-	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
-	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // genericPrompt is the prompt for records of no known dataset: the passages (title, date and text),
@@ -132,14 +130,8 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		if cut {
 			p.locomoCut.Add(1)
 		}
-		var opts []string
-		if cat, _, _ := rec.LoCoMoCategory(); cat == 5 { // LoCoMoQA has checked it
-			opts = []string{prompt.LoCoMoAbstainOption, prompt.LoCoMoAdversarialAnswer(rec)}
-			if !first {
-				opts[0], opts[1] = opts[1], opts[0]
-			}
-		}
-		return s, opts, nil
+		ask, _ := prompt.LoCoMoAskOf(rec, first) // LoCoMoQA has read it
+		return s, ask.Options, nil
 	case "longmemeval":
 		p.readerNotice()
 		s, cut, err := prompt.LongMemEvalPrompt(rec, p.history, p.con)
@@ -192,26 +184,6 @@ func (p *prompter) abstainFirst(id string) bool {
 	binary.Write(h, binary.BigEndian, p.seed)
 	h.Write([]byte(id))
 	return h.Sum(nil)[0]&1 == 0
-}
-
-// locomoCat5 maps a category-5 reply to its option as LoCoMo's get_cat_5_answer does: strip and
-// lower-case (Python's, counting characters after); a 1-character reply is option a if it contains "a", else b; a 3-character reply is a
-// if it contains "(a)", else b; any other reply is kept lower-cased.
-func locomoCat5(reply string, opts []string) string {
-	r := textnorm.Lower(textnorm.Strip(reply)) // Python's strip().lower(): "İ" becomes two characters
-	switch utf8.RuneCountInString(r) {
-	case 1:
-		if strings.Contains(r, "a") {
-			return opts[0]
-		}
-		return opts[1]
-	case 3:
-		if strings.Contains(r, "(a)") {
-			return opts[0]
-		}
-		return opts[1]
-	}
-	return r
 }
 
 // promptSHA256 is the hex SHA-256 of the compact JSON array of messages sent

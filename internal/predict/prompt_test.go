@@ -8,31 +8,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
-	"github.com/qapipe/qapipe/pkg/textnorm"
 )
-
-func TestLoCoMoCat5(t *testing.T) {
-	opts := []string{"Not mentioned in the conversation", "a red car"}
-	tests := []struct{ reply, want string }{
-		{"a", opts[0]},
-		{" A \n", opts[0]},
-		{"b", opts[1]},
-		{"x", opts[1]},
-		{"(a)", opts[0]},
-		{"(b)", opts[1]},
-		{"(A)", opts[0]},
-		{"abc", opts[1]},
-		{"A red car.", "a red car."},
-		{"", ""},
-		{"İ", "i\u0307"},       // Python's lower() makes two characters: not an option
-		{"\x1cb\x1c", opts[1]}, // Python's strip() removes U+001C
-	}
-	for _, tt := range tests {
-		if got := locomoCat5(tt.reply, opts); got != tt.want {
-			t.Errorf("locomoCat5(%q) = %q, want %q", tt.reply, got, tt.want)
-		}
-	}
-}
 
 func locomoRecord(cat string) *record.Record {
 	r := &record.Record{ID: "locomo:conv-1:" + cat, Dataset: "locomo", Question: "What car did Ann buy?", Answers: []string{"a red car"},
@@ -148,17 +124,4 @@ func TestPromptSHA256NoHTMLEscape(t *testing.T) {
 	if got, want := promptSHA256(msgs), "0bcd9261efac2558a20172b91f1b2d4d63162e9ec5414dfc7a04897ba3c10372"; got != want {
 		t.Errorf("promptSHA256(%v) = %s, want %s", msgs, got, want)
 	}
-}
-
-func FuzzLoCoMoCat5(f *testing.F) {
-	for _, s := range []string{"a", "(b)", "Not mentioned", " A ", "ä"} {
-		f.Add(s)
-	}
-	opts := []string{"Not mentioned in the conversation", "blue"}
-	f.Fuzz(func(t *testing.T, reply string) {
-		got := locomoCat5(reply, opts)
-		if got != opts[0] && got != opts[1] && got != textnorm.Lower(textnorm.Strip(reply)) {
-			t.Errorf("locomoCat5(%q) = %q: neither an option nor the lower-cased reply", reply, got)
-		}
-	})
 }

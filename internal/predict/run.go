@@ -17,6 +17,7 @@ import (
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -258,7 +259,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	if a.settle(p, resp, err, start, a.provider != "extractive") {
 		p.Text = textnorm.Strip(resp.Text) // Python's strip(), as the readers' scripts do
 		if opts != nil {
-			p.Text = textnorm.Strip(locomoCat5(p.Text, opts))
+			p.Text = textnorm.Strip(prompt.LoCoMoCat5Answer(p.Text, opts))
 		}
 		if p.Notes != nil {
 			a.addNotes(p, notes)

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // LoCoMo template names.
@@ -110,25 +112,6 @@ func locomoConvStart(speaker1, speaker2 string) string {
 	return Must(LoCoMoConvStart).MustFill(map[string]string{"speaker_1": speaker1, "speaker_2": speaker2})
 }
 
-// LoCoMoBatchQuery builds the batch query for several question texts (0-based index lines).
-func LoCoMoBatchQuery(speaker1, speaker2 string, sessions []LoCoMoSession, questionTexts []string) string {
-	return Must(LoCoMoQueryBatch).MustFill(map[string]string{
-		"conv_start":   locomoConvStart(speaker1, speaker2),
-		"context":      LoCoMoContext(sessions),
-		"batch_prompt": locomoBatchPrompt(questionTexts),
-	})
-}
-
-// locomoBatchPrompt is QA_PROMPT_BATCH followed by the numbered question lines.
-func locomoBatchPrompt(questionTexts []string) string {
-	lines := make([]string, len(questionTexts))
-	line := Must(LoCoMoQABatchLine)
-	for i, q := range questionTexts {
-		lines[i] = line.MustFill(map[string]string{"index": fmt.Sprint(i), "question": q})
-	}
-	return Must(LoCoMoQAPromptBatch).Text + strings.Join(lines, "\n")
-}
-
 // LoCoMoSessions reads a LoCoMo record's context back into sessions. A passage's turns come from its
 // "turns" field ([{speaker, text, blip_caption?}], kept by the loader) when present, else from its
 // text lines "speaker: text" (qa-load's layout, which keeps no blip_caption: those turns then
@@ -182,13 +165,12 @@ func LoCoMoSpeakers(rec *record.Record, sessions []LoCoMoSession) (string, strin
 }
 
 // LoCoMoQA renders the official batch-size-1 LoCoMo generation query for rec. abstainFirst places
-// "Not mentioned in the conversation" as option (a) for category 5 (the caller draws it from its
-// seeded random source); the adversarial answer comes from meta.adversarial_answer, else answers[0].
+// "Not mentioned in the conversation" as option (a) for category 5 (see LoCoMoAskOf).
 // maxLength > 0 is the MAX_LENGTH of the model LoCoMo is asked to run (LoCoMoVariant): the
 // conversation is cut to fit it as get_input_context cuts it, and cut reports whether it was;
 // 0 keeps it whole.
 func LoCoMoQA(rec *record.Record, abstainFirst bool, maxLength int) (query string, cut bool, err error) {
-	cat, _, err := rec.LoCoMoCategory()
+	ask, err := LoCoMoAskOf(rec, abstainFirst)
 	if err != nil {
 		return "", false, err
 	}
@@ -196,22 +178,73 @@ func LoCoMoQA(rec *record.Record, abstainFirst bool, maxLength int) (query strin
 	if err != nil {
 		return "", false, err
 	}
-	adv := LoCoMoAdversarialAnswer(rec)
 	s1, s2 := LoCoMoSpeakers(rec, sessions)
-	question := LoCoMoQuestion(rec.Question, cat, adv, abstainFirst)
 	start := locomoConvStart(s1, s2)
+	context, cut, err := locomoContext(sessions, maxLength, 1, start, []string{ask.Text})
+	if err != nil {
+		return "", false, err
+	}
+	return locomoQuery(start, context, ask.Text, ask.Category), cut, nil
+}
+
+// locomoContext is the conversation of a query of questions: whole when maxLength is 0, else cut
+// to what get_input_context leaves it of maxLength for a batch of batchSize (locomoBudget).
+func locomoContext(sessions []LoCoMoSession, maxLength, batchSize int, convStart string, questions []string) (string, bool, error) {
 	if maxLength == 0 {
-		return locomoQuery(start, LoCoMoContext(sessions), question, cat), false, nil
+		return LoCoMoContext(sessions), false, nil
 	}
-	budget, err := locomoBudget(maxLength, start, question)
+	budget, err := locomoBudget(maxLength, batchSize, convStart, questions)
 	if err != nil {
 		return "", false, err
 	}
-	context, cut, err := LoCoMoContextWithin(sessions, budget)
+	return LoCoMoContextWithin(sessions, budget)
+}
+
+// LoCoMoAsk is one question as LoCoMo's get_gpt_answers words it.
+type LoCoMoAsk struct {
+	Category int
+	Text     string   // the question, with category 2's date suffix or category 5's options
+	Options  []string // category 5: the options (a) and (b) in the order offered; nil otherwise
+}
+
+// LoCoMoAskOf words rec's question. abstainFirst places "Not mentioned in the conversation" as
+// option (a) of a category-5 question (upstream: random.random() < 0.5, which the caller draws
+// from its seeded source); the other option is LoCoMoAdversarialAnswer.
+func LoCoMoAskOf(rec *record.Record, abstainFirst bool) (LoCoMoAsk, error) {
+	cat, _, err := rec.LoCoMoCategory()
 	if err != nil {
-		return "", false, err
+		return LoCoMoAsk{}, err
 	}
-	return locomoQuery(start, context, question, cat), cut, nil
+	adv := LoCoMoAdversarialAnswer(rec)
+	ask := LoCoMoAsk{Category: cat, Text: LoCoMoQuestion(rec.Question, cat, adv, abstainFirst)}
+	if cat == 5 {
+		ask.Options = []string{LoCoMoAbstainOption, adv}
+		if !abstainFirst {
+			ask.Options[0], ask.Options[1] = adv, LoCoMoAbstainOption
+		}
+	}
+	return ask, nil
+}
+
+// LoCoMoCat5Answer maps a category-5 reply to its option as LoCoMo's get_cat_5_answer does: strip
+// and lower-case (Python's, counting characters after: "İ" lowers to two); a 1-character reply is
+// option (a) if it contains "a", else (b); a 3-character reply is (a) if it contains "(a)", else
+// (b); any other reply is kept stripped and lower-cased. options are (a) and (b) in order.
+func LoCoMoCat5Answer(reply string, options []string) string {
+	r := textnorm.Lower(textnorm.Strip(reply))
+	switch utf8.RuneCountInString(r) {
+	case 1:
+		if strings.Contains(r, "a") {
+			return options[0]
+		}
+		return options[1]
+	case 3:
+		if strings.Contains(r, "(a)") {
+			return options[0]
+		}
+		return options[1]
+	}
+	return r
 }
 
 // lineSpeakers guesses the speakers of "speaker: text" lines: meta speaker_a/speaker_b when present,

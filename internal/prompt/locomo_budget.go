@@ -34,9 +34,13 @@ var locomoMaxLength = map[string]int{
 	"gpt-4-32k":         320000,
 }
 
-// locomoPerQABudget is gpt_utils.py's PER_QA_TOKEN_BUDGET: tokens kept for each answer of a batch
-// (qapipe asks one question per call, evaluate_qa.py's default --batch-size 1).
+// locomoPerQABudget is gpt_utils.py's PER_QA_TOKEN_BUDGET: tokens kept for each answer of a batch,
+// evaluate_qa.py's --batch-size of them (its default 1 asks one question per call).
 const locomoPerQABudget = 50
+
+// LoCoMoBatchMaxTokens is the max_tokens of LoCoMo's batched call for its --batch-size n (n > 1):
+// PER_QA_TOKEN_BUDGET for each question the batch may hold, however many it asks.
+func LoCoMoBatchMaxTokens(n int) int { return n * locomoPerQABudget }
 
 // locomoChatGPT is the model run_chatgpt calls for every gpt-3.5 name (its model='chatgpt').
 const locomoChatGPT = "gpt-3.5-turbo"
@@ -73,12 +77,13 @@ func LoCoMoVariantNames() []string {
 	return names
 }
 
-// locomoBudget is what get_input_context leaves the conversation of a query for one question:
-// MAX_LENGTH less PER_QA_TOKEN_BUDGET, less the tokens of the conversation start and of the
-// question as QA_PROMPT_BATCH words it ("0: " and the question text), which upstream counts even
-// for a batch of one, though the query it sends uses QA_PROMPT.
-func locomoBudget(maxLength int, convStart, question string) (int, error) {
-	prompt := locomoBatchPrompt([]string{question})
+// locomoBudget is what get_input_context leaves the conversation of a query: MAX_LENGTH less
+// PER_QA_TOKEN_BUDGET for each of the batchSize questions a batch may hold (evaluate_qa.py's
+// --batch-size, not the number asked), less the tokens of the conversation start and, counted
+// apart, of the questions as QA_PROMPT_BATCH words them ("0: " and each question text), which
+// upstream counts even for a batch of one, though the query it then sends uses QA_PROMPT.
+func locomoBudget(maxLength, batchSize int, convStart string, questions []string) (int, error) {
+	prompt := locomoBatchPrompt(questions)
 	fixed := 0
 	for _, s := range []string{prompt, convStart} {
 		n, err := cl100kTokens(s)
@@ -87,7 +92,7 @@ func locomoBudget(maxLength int, convStart, question string) (int, error) {
 		}
 		fixed += n
 	}
-	return maxLength - locomoPerQABudget - fixed, nil
+	return maxLength - locomoPerQABudget*batchSize - fixed, nil
 }
 
 // cl100kTokens counts s as tiktoken's encode does: a text that holds a special token is refused.

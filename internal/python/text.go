@@ -204,3 +204,21 @@ func finite(f float64) string {
 	}
 	return sign + digits[:exp+1] + "." + digits[exp+1:]
 }
+
+// UTF8 returns s, a str held in WTF-8, as UTF-8: each lone surrogate becomes one U+FFFD, so
+// that Python's len() and indexing of s count as utf8 counts the result.
+func UTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := decode(s[i:])
+		if 0xd800 <= r && r <= 0xdfff {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+		i += n
+	}
+	return b.String()
+}

@@ -85,3 +85,20 @@ func TestParseFloat(t *testing.T) {
 		}
 	}
 }
+
+func TestUTF8(t *testing.T) {
+	for _, tt := range []struct{ json, want string }{
+		{`"plain é"`, "plain é"},
+		{`"\ud800x"`, "\uFFFDx"},
+		{`"\udc00\ud800"`, "\uFFFD\uFFFD"}, // two surrogates are two characters, as len() counts them
+		{`"\ud83d\ude00"`, "😀"},
+	} {
+		v, err := Loads(tt.json)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UTF8(v.S); got != tt.want {
+			t.Errorf("UTF8(Loads(%s)) = %q, want %q", tt.json, got, tt.want)
+		}
+	}
+}

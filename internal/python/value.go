@@ -163,10 +163,11 @@ func (v Value) Float() (float64, error) {
 	case Str:
 		return ParseFloat(v.S)
 	}
-	return 0, fmt.Errorf("float() argument must be a string or a real number, not %s", v.typeName())
+	return 0, fmt.Errorf("float() argument must be a string or a real number, not %s", v.TypeName())
 }
 
-func (v Value) typeName() string {
+// TypeName is the name of v's Python type: NoneType, bool, int, float, str, list or dict.
+func (v Value) TypeName() string {
 	return [...]string{"NoneType", "bool", "int", "float", "str", "list", "dict"}[v.Kind]
 }
 
