@@ -49,6 +49,22 @@ sent as a system message, not a user message, and LoCoMo's script calls gpt-3.5-
 the name (the model called here is --model, with a note when it differs). auto, the default, is
 --model when it is one of these names; none sends the conversation whole as a user message.
 
+LOCOMO BATCHES: --batch-size N (N > 1) asks locomo records as evaluate_qa.py --batch-size N does
+(LoCoMo's published runs: 10 for gpt-3.5, 20 for gpt-4-turbo): the questions of a conversation in
+blocks at fixed places of its qa list (0 to N-1, N to 2N-1, …: a record's place is the index in its
+id, locomo:<sample_id>:<index>, as qa-load writes it), the records of a block not yet predicted
+asked in one call with LoCoMo's batch prompt, max_tokens N*50 unless --max-tokens is given, and the
+conversation cut (--locomo-variant) to leave 50 tokens for each of N answers and the questions'. A
+block's records must be contiguous in the input, as qa-load writes them; memory holds about
+--concurrency blocks. The reply is read as LoCoMo's script reads it (its clean-up, the swap of
+single quotes, json.loads, each question's number as a key, then its fallbacks): a reply the script
+cannot read is an error on every record of the call, a question it cannot find there an error on
+its record, never an empty answer. Each record gets its own prediction, with batch {first, index,
+size}; the call's usage, cost_usd and latency_ms are on the first record asked alone, so that sums
+over records count the call once. Category-5 option orders are drawn per record from --seed as for
+one question per call. A reply is cached as any other: to ask again for a reply the script could
+not read, --retry-errors needs another --sample-index or no --cache.
+
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
 --key-expansion, --reading, --history-format, --history-sessions and --user-only are its options.
 The history holds every session (orig-session, the default), every turn as its own block
@@ -92,8 +108,10 @@ line per record in input order: the requests predicting it would send (stage, mo
 max_tokens, the messages byte for byte, prompt_sha256 and their o200k_base input_tokens), and in
 "then" the calls whose prompts hold replies not yet given (LongMemEval's reading call over its
 notes; EvaLearn's judge, and a sequence's later positions, shown only from the first one left to
-answer); or already_predicted, or the error predicting would record. The extractive provider
-reads no prompt, so it has no dry run. stderr counts the requests
+answer); or already_predicted, or the error predicting would record. A LoCoMo batch's request
+(--batch-size) is on the line of its first question asked, whose asks names the records it asks;
+their lines name that record in asked_with. The extractive provider reads no prompt, so it has no
+dry run. stderr counts the requests
 and their input tokens, priced as above (input only), with a warning when that alone is over
 --max-cost.`
 
@@ -121,6 +139,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "user-only", Usage: "longmemeval records: keep only the user's turns of the history", EnvVars: []string{"QA_USER_ONLY"}},
 		&cli.StringFlag{Name: "history-tokens", Value: "auto", Usage: "longmemeval records: keep the first `N` o200k_base tokens of the chat history, as LongMemEval's reader does; auto: its budget for the model, none: keep it whole", EnvVars: []string{"QA_HISTORY_TOKENS"}},
 		&cli.StringFlag{Name: "locomo-variant", Value: "auto", Usage: "locomo records: ask as LoCoMo's script asks for its --model `NAME` (gpt-4-turbo, gpt-4, gpt-4-32k, gpt-3.5-turbo, gpt-3.5-turbo-4k, -8k, -12k, -16k): the conversation cut to that name's token limit, and for the gpt-3.5 names the query as a system message; auto: --model when it is one of these, none: the whole conversation as a user message", EnvVars: []string{"QA_LOCOMO_VARIANT"}},
+		&cli.IntFlag{Name: "batch-size", Value: 1, Usage: "locomo records: ask the questions of a conversation `N` at a time in one call, as LoCoMo's evaluate_qa.py --batch-size N (its published runs: 10 for gpt-3.5, 20 for gpt-4-turbo), in blocks at fixed places of its qa list, max_tokens N*50, the reply read as its script reads it (see LOCOMO BATCHES)", EnvVars: []string{"QA_BATCH_SIZE"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
@@ -161,6 +180,7 @@ type app struct {
 	maxLine                      int     // --max-line
 	dryRun                       bool    // --dry-run: no client, no calls
 	maxCost                      float64 // --max-cost, 0 for none
+	locomoBatch                  int     // --batch-size: LoCoMo's questions asked per call (locomo.go)
 
 	client    model.Client
 	budget    *model.Budget // --max-cost, or nil
@@ -222,6 +242,9 @@ func (a *app) configure(c *cli.Context) error {
 		return err
 	}
 	if err := a.configureLoCoMo(c.String("locomo-variant")); err != nil {
+		return err
+	}
+	if err := a.configureBatch(c.Int("batch-size")); err != nil {
 		return err
 	}
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
@@ -342,6 +365,20 @@ func (a *app) configureLoCoMo(name string) error {
 	if v := p.locomo; v != nil && v.Model != a.modelName && a.provider != "extractive" {
 		p.locomoNote = fmt.Sprintf("qa-predict: note: LoCoMo's script calls %s for its %s setting; this run calls %s, the --model given", v.Model, v.Name, a.modelName)
 	}
+	return nil
+}
+
+// configureBatch sets how many of a conversation's LoCoMo questions are asked per call.
+func (a *app) configureBatch(n int) error {
+	switch {
+	case n < 1:
+		return command.Usagef("--batch-size: want a number of questions of at least 1, not %d", n)
+	case n > 1 && a.provider == "extractive":
+		return command.Usagef("--batch-size: the extractive baseline reads no prompt and answers each record alone")
+	case n > 1 && a.prompts.custom != nil:
+		return command.Usagef("--batch-size: LoCoMo's batched prompt is its own, and --template replaces the prompt")
+	}
+	a.locomoBatch = n
 	return nil
 }
 

@@ -35,13 +35,15 @@ type dryPrediction struct {
 	ID               string    `json:"id"`
 	Requests         []dryCall `json:"requests,omitempty"`
 	Then             string    `json:"then,omitempty"`
+	Asks             []string  `json:"asks,omitempty"`       // a LoCoMo batch's request: the records whose questions it asks
+	AskedWith        string    `json:"asked_with,omitempty"` // a LoCoMo question asked in the request on this record's line
 	AlreadyPredicted bool      `json:"already_predicted,omitempty"`
 	Error            string    `json:"error,omitempty"`
 }
 
 // dryTally counts a dry run's requests and input tokens.
 type dryTally struct {
-	requests, tokens, records, already, errors, later int
+	requests, tokens, records, already, errors, later, batched int
 }
 
 // dryRunAll writes, for every record in input order, the requests predicting it would send: the
@@ -51,14 +53,17 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	enc := json.NewEncoder(a.stdout)
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
-	err := batches(src.Each)(func(b *batch) error {
+	err := batches(src.Each, a.blockOf())(func(b *batch) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
 		var lines []dryPrediction
-		if b.seq == "" {
+		switch {
+		case b.block != "":
+			lines = a.dryLoCoMo(b)
+		case b.seq == "":
 			lines = []dryPrediction{a.dryPlain(b.recs[0])}
-		} else {
+		default:
 			a.seq.checkWhole(b)
 			lines = a.drySequence(b)
 			if a.seq.judgeModel == "" && needsJudge == "" {
@@ -189,6 +194,8 @@ func (t *dryTally) count(d dryPrediction) {
 		t.errors++
 	case d.Then != "":
 		t.later++
+	case d.AskedWith != "":
+		t.batched++
 	}
 }
 
@@ -202,6 +209,10 @@ func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices,
 			fmt.Fprintf(w, "qa-predict: %s\n", warn)
 		}
 	}
-	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (o200k_base)%s; %d with calls that need replies first, %d already predicted, %d errors\n",
-		t.records, t.requests, modelName, t.tokens, price, t.later, t.already, t.errors)
+	batched := ""
+	if t.batched > 0 {
+		batched = fmt.Sprintf(", %d asked in another record's request (--batch-size)", t.batched)
+	}
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (o200k_base)%s; %d with calls that need replies first%s, %d already predicted, %d errors\n",
+		t.records, t.requests, modelName, t.tokens, price, t.later, batched, t.already, t.errors)
 }

@@ -316,10 +316,7 @@ func (a *app) request(rec *record.Record, text string) model.Request {
 	case rec.InDataset("longmemeval"):
 		maxTokens = a.genLength() // the reader's gen_length
 	case rec.InDataset("locomo"):
-		if !a.maxTokensSet {
-			maxTokens = locomoMaxTokens
-		}
-		role = a.prompts.locomoRole()
+		maxTokens, role = a.locomoMaxTokens(), a.prompts.locomoRole()
 	}
 	req := a.chatAs(role, text, maxTokens)
 	if a.provider == "extractive" {

@@ -5,7 +5,7 @@ package predict
 // positions are shown to the model as its history.
 //
 // The unit of work is a batch: one record without a sequence, or all the contiguous records of one
-// sequence. Batches go through the same ordered, bounded pipeline.Map as plain records, so different
+// sequence (or, with --batch-size, of one block of a LoCoMo conversation: locomo.go). Batches go through the same ordered, bounded pipeline.Map as plain records, so different
 // sequences are solved concurrently (--concurrency) while the positions of one sequence are strictly
 // in order, and records come out in input order.
 //
@@ -228,46 +228,61 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 	return client, nil
 }
 
-// batch is one unit of work: a record without a sequence, or the contiguous records of a sequence.
+// batch is one unit of work: a record alone, the contiguous records of a sequence, or the
+// contiguous records of one LoCoMo batch (locomo.go).
 type batch struct {
-	recs []*record.Record
-	seq  string // "" for a plain record
-	// reappeared marks records of a sequence that was already closed earlier in the input.
+	recs  []*record.Record
+	seq   string // the sequence, "" for none
+	block string // the LoCoMo batch (locomoBlock), "" for none
+	// reappeared marks records of a sequence or LoCoMo batch that was already closed earlier in
+	// the input.
 	reappeared bool
 }
 
-// batches groups the records of src into batches (see the file comment for the rule).
-func batches(src pipeline.Source[*record.Record]) pipeline.Source[*batch] {
+// batches groups the records of src into batches (see the file comment for the rule; a LoCoMo
+// batch, named by blockOf, groups as a sequence does). blockOf is nil when LoCoMo's records are
+// asked one at a time.
+func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) string) pipeline.Source[*batch] {
 	return func(yield func(*batch) error) error {
 		closed := make(map[string]bool)
 		var open *batch
+		key := func(b *batch) string {
+			if b.seq != "" {
+				return "sequence " + b.seq
+			}
+			return "block " + b.block
+		}
 		flush := func() error {
 			if open == nil {
 				return nil
 			}
 			b := open
 			open = nil
-			if b.seq != "" {
-				closed[b.seq] = true
+			if b.seq != "" || b.block != "" {
+				closed[key(b)] = true
 			}
 			return yield(b)
 		}
 		err := src(func(rec *record.Record) error {
-			seq := ""
-			if rec.Sequence != nil {
-				seq = rec.Sequence.ID
+			b := &batch{recs: []*record.Record{rec}}
+			switch {
+			case rec.Sequence != nil:
+				b.seq = rec.Sequence.ID
+			case blockOf != nil:
+				b.block = blockOf(rec)
 			}
-			if open != nil && seq != "" && seq == open.seq {
+			if open != nil && (b.seq != "" && b.seq == open.seq || b.block != "" && b.block == open.block) {
 				open.recs = append(open.recs, rec)
 				return nil
 			}
 			if err := flush(); err != nil {
 				return err
 			}
-			open = &batch{recs: []*record.Record{rec}, seq: seq, reappeared: seq != "" && closed[seq]}
-			if seq == "" {
+			open = b
+			if b.seq == "" && b.block == "" {
 				return flush()
 			}
+			b.reappeared = closed[key(b)]
 			return nil
 		})
 		if err != nil {
@@ -282,7 +297,7 @@ func batches(src pipeline.Source[*record.Record]) pipeline.Source[*batch] {
 func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipeline.Source[*record.Record], sink func(*record.Record) error) error {
 	finished := opts.Finished
 	opts.Finished = nil
-	err := pipeline.Map(ctx, opts, batches(src), a.solve, func(b *batch) error {
+	err := pipeline.Map(ctx, opts, batches(src, a.blockOf()), a.solve, func(b *batch) error {
 		for _, rec := range b.recs {
 			if err := sink(rec); err != nil {
 				return err
@@ -302,6 +317,8 @@ func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipelin
 func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 	a.seq.checkWhole(b)
 	switch {
+	case b.block != "":
+		return b, a.solveLoCoMo(ctx, b)
 	case b.seq == "":
 		_, err := a.predict(ctx, b.recs[0])
 		return b, err

@@ -286,18 +286,24 @@ func slicesConcat(parts ...[]string) []string {
 }
 
 // FuzzBatches checks the grouping rule on arbitrary streams: every record comes out once and in
-// order, a batch holds one plain record or contiguous records of one sequence, and a sequence is
-// marked reappeared exactly when an earlier batch already had its id.
+// order, a batch holds one plain record or contiguous records of one sequence or one LoCoMo
+// batch, and a sequence or LoCoMo batch is marked reappeared exactly when an earlier batch
+// already had it. A byte b gives a plain record (b%8 == 0), one of sequence b%8 (1 to 3) or one
+// of LoCoMo batch b%8 (4 to 7).
 func FuzzBatches(f *testing.F) {
 	f.Add([]byte{1, 1, 1, 2, 2, 0, 3})
 	f.Add([]byte{1, 2, 1, 0, 0, 2, 2})
+	f.Add([]byte{4, 4, 5, 1, 1, 4, 0, 6, 6})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, ids []byte) {
 		var recs []*record.Record
 		for i, b := range ids {
 			rec := &record.Record{ID: fmt.Sprint(i)}
-			if b%4 != 0 {
-				rec.Sequence = &record.Sequence{ID: fmt.Sprint(b % 4), Position: i}
+			switch k := b % 8; {
+			case k >= 4:
+				rec.Type = fmt.Sprint(k) // the block blockOf names below
+			case k > 0:
+				rec.Sequence = &record.Sequence{ID: fmt.Sprint(k), Position: i}
 			}
 			recs = append(recs, rec)
 		}
@@ -309,22 +315,32 @@ func FuzzBatches(f *testing.F) {
 			}
 			return nil
 		}
+		blockOf := func(r *record.Record) string { return r.Type }
 		var out []*record.Record
 		seen := map[string]bool{}
 		prev := ""
-		err := batches(src)(func(b *batch) error {
-			if len(b.recs) == 0 || (b.seq == "" && len(b.recs) != 1) || (b.seq != "" && b.seq == prev) {
-				t.Fatalf("bad batch %+v after sequence %q", b, prev)
+		err := batches(src, blockOf)(func(b *batch) error {
+			key := ""
+			switch {
+			case b.seq != "" && b.block != "":
+				t.Fatalf("batch %+v is of a sequence and a LoCoMo batch", b)
+			case b.seq != "":
+				key = "s" + b.seq
+			case b.block != "":
+				key = "b" + b.block
+			}
+			if len(b.recs) == 0 || (key == "" && len(b.recs) != 1) || (key != "" && key == prev) {
+				t.Fatalf("bad batch %+v after %q", b, prev)
 			}
 			for _, r := range b.recs {
-				if got := seqID(r); got != b.seq {
-					t.Fatalf("record %s of sequence %q in batch of %q", r.ID, got, b.seq)
+				if got := seqID(r); got != b.seq || r.Type != b.block {
+					t.Fatalf("record %s of sequence %q, block %q in batch of %q, %q", r.ID, got, r.Type, b.seq, b.block)
 				}
 			}
-			if b.reappeared != (b.seq != "" && seen[b.seq]) {
-				t.Fatalf("batch of %q: reappeared = %v, seen before = %v", b.seq, b.reappeared, seen[b.seq])
+			if b.reappeared != (key != "" && seen[key]) {
+				t.Fatalf("batch of %q: reappeared = %v, seen before = %v", key, b.reappeared, seen[key])
 			}
-			seen[b.seq], prev = true, b.seq
+			seen[key], prev = true, key
 			out = append(out, b.recs...)
 			return nil
 		})

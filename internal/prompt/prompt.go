@@ -1,7 +1,8 @@
 // Package prompt holds the benchmarks' own prompt templates, embedded byte for byte from the
 // upstream code, and the renderers that build real prompts from records: the `{placeholder}`
 // substitution rule, Python str()/repr()/json.dumps/strip, and the context layouts of LoCoMo,
-// LongMemEval, AFlow HotpotQA and EvaLearn.
+// LongMemEval, AFlow HotpotQA and EvaLearn. For LoCoMo it also reads the reply to a batched query
+// as LoCoMo's script reads it (LoCoMoBatchAnswers), since that reading is part of its protocol.
 //
 // The templates are data (templates/, with manifest.json giving each file's source, licence and
 // sha256), never string literals in code, so a test can prove that what is sent is what the

@@ -26,7 +26,7 @@ var (
 		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments", "scores")
 	passageKeys    = keySet("title", "date", "text", "sentences")
 	predictionKeys = keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
-		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes")
+		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "batch")
 	judgmentKeys = keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
 		"usage", "cost_usd", "attempts", "cached", "error")
 )

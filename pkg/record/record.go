@@ -83,8 +83,20 @@ type Prediction struct {
 	// (LongMemEval's con-separate reading: one per history block, session, turn or round, in the
 	// order they were asked for).
 	Notes []string `json:"notes,omitempty"`
+	// Batch is set when the question was asked in one call with others (LoCoMo's batched QA).
+	Batch *Batch `json:"batch,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Batch places a prediction in the call it shared with other records' questions. The call's
+// usage, cost_usd and latency_ms are on the prediction of the record named First alone, so that
+// sums over records count the call once; the others carry its prompt_sha256, attempts and
+// cached flag.
+type Batch struct {
+	First string `json:"first"` // the id of the record whose prediction carries the call's usage and cost
+	Index int    `json:"index"` // the question's number in the call's prompt, from 0
+	Size  int    `json:"size"`  // the questions asked in the call
 }
 
 // Fact is a HotpotQA supporting fact, written as the JSON pair [title, sentence index].

@@ -1,0 +1,253 @@
+package predict
+
+// LoCoMo's batched question answering (--batch-size N > 1, evaluate_qa.py's --batch-size): the
+// questions of one conversation are asked N at a time, in blocks at fixed offsets of its qa list
+// (range(0, len(qa), N)). A record's conversation and place in that list come from its id,
+// locomo:<sample_id>:<index>, as qa-load writes it; the records of one block that are not yet
+// predicted (passes: a prediction and no --force, or a failed one without --retry-errors) are
+// asked in one call, as upstream's include_idxs leaves out the answered ones. So a run over a
+// selection (qa-load --types, --limit) asks the blocks' questions present, and a rerun with
+// --retry-errors asks the failed ones of each block together again.
+//
+// A block's records go through the pipeline as one batch, grouped by batches as a sequence is:
+// they must be contiguous in the input (qa-load writes a conversation's questions in order), and
+// memory holds at most --concurrency blocks being asked or awaiting their turn to be written,
+// plus the one being read. A block that reappears after records of another is an error on its
+// later records, as a sequence's.
+//
+// The shared call's usage, cost and latency go on the prediction of the block's first question
+// asked, the others naming it in prediction.batch, so that totals over records count it once.
+//
+// Note: splitting the usage between the questions was rejected: token counts do not divide
+// evenly, and a record would carry a share no server reported.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// blockOf names the LoCoMo batch of a record, for batches; nil when LoCoMo's questions are asked
+// one at a time (--batch-size 1, or a --template that replaces its prompt). A record whose id
+// does not give its place is a batch of its own, refused by solveLoCoMo.
+func (a *app) blockOf() func(*record.Record) string {
+	n := a.locomoBatch
+	if n <= 1 || a.prompts.custom != nil {
+		return nil
+	}
+	return func(rec *record.Record) string {
+		if !rec.InDataset("locomo") {
+			return ""
+		}
+		conv, i, err := locomoPlace(rec.ID)
+		if err != nil {
+			return "unplaced\x00" + rec.ID
+		}
+		return conv + "\x00" + strconv.Itoa(i/n)
+	}
+}
+
+// locomoPlace reads a LoCoMo record's conversation and index in its qa list from its id,
+// locomo:<sample_id>:<index>.
+func locomoPlace(id string) (conv string, index int, err error) {
+	i := strings.LastIndexByte(id, ':')
+	if i >= 0 {
+		index, err = strconv.Atoi(id[i+1:])
+	}
+	if i < 0 || err != nil || index < 0 || strings.HasPrefix(id[i+1:], "+") {
+		return "", 0, fmt.Errorf("--batch-size: the id %q does not give the record's place in its conversation (locomo:<sample_id>:<index>, as qa-load writes it)", id)
+	}
+	return id[:i], index, nil
+}
+
+// locomoAsked sorts out a LoCoMo batch: the records to ask, in the order of their qa list, and
+// the failure of each record that cannot be (a duplicate place, an id without one, a block
+// that reappears); the records that pass through are counted.
+func (a *app) locomoAsked(b *batch, dry bool) (asked []*record.Record, failed map[*record.Record]string) {
+	failed = make(map[*record.Record]string)
+	index := make(map[*record.Record]int)
+	for _, rec := range b.recs {
+		conv, i, err := locomoPlace(rec.ID)
+		switch {
+		case a.passes(rec):
+			if !dry {
+				a.tally.add(rec.Prediction, true)
+			}
+		case b.reappeared:
+			failed[rec] = fmt.Sprintf("--batch-size: the questions of block %d of LoCoMo conversation %s reappear after records of others: a block's records must be contiguous", i/a.locomoBatch, conv)
+		case err != nil:
+			failed[rec] = err.Error()
+		default:
+			asked, index[rec] = append(asked, rec), i
+		}
+	}
+	slices.SortStableFunc(asked, func(x, y *record.Record) int { return index[x] - index[y] })
+	for i := 1; i < len(asked); i++ {
+		if index[asked[i]] == index[asked[i-1]] {
+			failed[asked[i]] = fmt.Sprintf("--batch-size: %s repeats the place of %s in its conversation", asked[i].ID, asked[i-1].ID)
+		}
+	}
+	asked = slices.DeleteFunc(asked, func(r *record.Record) bool { return failed[r] != "" })
+	return asked, failed
+}
+
+// locomoBatchRequest renders the batched query of asked and its request, with the option order
+// of each question and what reading the reply needs.
+func (a *app) locomoBatchRequest(asked []*record.Record) (model.Request, []prompt.LoCoMoAsk, error) {
+	text, asks, err := a.prompts.locomoBatch(asked, a.locomoBatch)
+	if err != nil {
+		return model.Request{}, nil, err
+	}
+	return a.chatAs(a.prompts.locomoRole(), text, a.locomoMaxTokens()), asks, nil
+}
+
+// solveLoCoMo asks the questions of one LoCoMo batch in one call and gives each its answer as
+// LoCoMo's script reads the reply. Only an interruption is an error: a failed call, a reply the
+// script cannot read, or a question it cannot find there is an error on the records concerned.
+func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
+	asked, failed := a.locomoAsked(b, false)
+	for _, rec := range b.recs {
+		if msg := failed[rec]; msg != "" {
+			a.fail(rec, msg)
+		}
+	}
+	if len(asked) == 0 {
+		return nil
+	}
+	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
+		for _, rec := range asked {
+			a.fail(rec, interrupt.ErrNotCalled.Error())
+		}
+		return nil
+	}
+	req, asks, err := a.locomoBatchRequest(asked)
+	if err != nil {
+		for _, rec := range asked {
+			a.fail(rec, fmt.Sprintf("prompt: %v", err))
+		}
+		return nil
+	}
+	first := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
+	start := time.Now()
+	resp, err := a.client.Generate(ctx, req)
+	if ctx.Err() != nil {
+		return ctx.Err() // interrupted: this batch is not complete and is not written
+	}
+	answered := a.settle(first, resp, err, start, true)
+	var answers []prompt.LoCoMoAnswer
+	if answered {
+		if answers, err = prompt.LoCoMoBatchAnswers(resp.Text, asks); err != nil {
+			answered, first.Error = false, fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(resp.Text))
+		}
+	}
+	for k, rec := range asked {
+		p := first
+		if k > 0 { // the call's usage, cost and latency stay on the first
+			p = &record.Prediction{Provider: first.Provider, Model: first.Model, PromptSHA256: first.PromptSHA256,
+				Attempts: first.Attempts, Cached: first.Cached, Error: first.Error}
+		}
+		p.Batch = &record.Batch{First: asked[0].ID, Index: k, Size: len(asked)}
+		if answered {
+			p.Text = answers[k].Text
+			if e := answers[k].Err; e != nil {
+				p.Text, p.Error = "", fmt.Sprintf("reply: %v; the reply: %s", e, excerpt(resp.Text))
+			}
+		}
+		a.setPrediction(rec, p)
+		a.tally.add(p, false)
+	}
+	return nil
+}
+
+// excerpt is the start of a reply for an error message: at most 200 bytes, cut at a character.
+func excerpt(s string) string {
+	const most = 200
+	if len(s) <= most {
+		return strconv.Quote(s)
+	}
+	cut := most
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
+// locomoMaxTokens is the max_tokens of a LoCoMo call: --max-tokens when given, else
+// run_chatgpt's 32 for one question, or 50 for each of --batch-size's questions.
+func (a *app) locomoMaxTokens() int {
+	switch {
+	case a.maxTokensSet:
+		return a.maxTokens
+	case a.locomoBatch > 1:
+		return prompt.LoCoMoBatchMaxTokens(a.locomoBatch)
+	}
+	return locomoMaxTokens
+}
+
+// dryLoCoMo is what asking a LoCoMo batch would send, in the batch's input order: the request on
+// the line of its first question asked, which names the questions it asks; the others name that
+// record.
+func (a *app) dryLoCoMo(b *batch) []dryPrediction {
+	asked, failed := a.locomoAsked(b, true)
+	out := make(map[*record.Record]dryPrediction, len(b.recs))
+	for _, rec := range b.recs {
+		d := dryPrediction{ID: rec.ID, Error: failed[rec]}
+		if d.Error == "" && !slices.Contains(asked, rec) {
+			d.AlreadyPredicted = true
+		}
+		out[rec] = d
+	}
+	if len(asked) > 0 {
+		req, _, err := a.locomoBatchRequest(asked)
+		for k, rec := range asked {
+			d := out[rec]
+			switch {
+			case err != nil:
+				d.Error = fmt.Sprintf("prompt: %v", err)
+			case k == 0:
+				d.Requests = []dryCall{dryRequest("answer", req)}
+				for _, r := range asked {
+					d.Asks = append(d.Asks, r.ID)
+				}
+			default:
+				d.AskedWith = asked[0].ID
+			}
+			out[rec] = d
+		}
+	}
+	lines := make([]dryPrediction, len(b.recs))
+	for i, rec := range b.recs {
+		lines[i] = out[rec]
+	}
+	return lines
+}
+
+// locomoBatch renders the batched query of recs (locomoBatchRequest), counting a cut
+// conversation and giving the variant's note at the first LoCoMo record.
+func (p *prompter) locomoBatch(recs []*record.Record, batchSize int) (string, []prompt.LoCoMoAsk, error) {
+	if p.locomoNote != "" {
+		p.locomoOnce.Do(func() { fmt.Fprintln(p.stderr, p.locomoNote) })
+	}
+	firsts := make([]bool, len(recs))
+	for i, rec := range recs {
+		firsts[i] = p.abstainFirst(rec.ID)
+	}
+	maxLength := 0
+	if p.locomo != nil {
+		maxLength = p.locomo.MaxLength
+	}
+	text, asks, cut, err := prompt.LoCoMoBatchQA(recs, firsts, maxLength, batchSize)
+	if cut {
+		p.locomoCut.Add(1)
+	}
+	return text, asks, err
+}
