@@ -34,10 +34,10 @@ Keys are read only from OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY (or GE
 --api-key-file; they are never printed, cached or written into records.
 
 The prompt is the benchmark's own for hotpotqa (AFlow), locomo (LoCoMo QA, with its category-2
-suffix and category-5 options, and max_tokens 32 as its script sends unless --max-tokens is given)
-and longmemeval records, and a generic context+question prompt for the rest; --template FILE (a
-Go text/template over the record) overrides it. prompt_sha256 is the SHA-256 of the JSON array of
-messages sent.
+suffix and category-5 options, and max_tokens 32 as its script sends unless --max-tokens is given;
+see LOCOMO BATCHES for --batch-size) and longmemeval records, and a generic context+question
+prompt for the rest; --template FILE (a Go text/template over the record) overrides it.
+prompt_sha256 is the SHA-256 of the JSON array of messages sent.
 
 locomo records are asked as LoCoMo's evaluate_qa.py asks for one of its --model names, given by
 --locomo-variant: gpt-4-turbo, gpt-4, gpt-4-32k, gpt-3.5-turbo, gpt-3.5-turbo-4k, -8k, -12k or
@@ -130,7 +130,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
-		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default, which for anthropic and googleai is langchaingo's 2048; unless set, longmemeval records get 800 and locomo records 32, as their scripts send)", EnvVars: []string{"QA_MAX_TOKENS"}},
+		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default, which for anthropic and googleai is langchaingo's 2048; unless set, longmemeval records get 800 and locomo records 32, or 50 for each of --batch-size's questions, as their scripts send)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids), oracle-session or oracle-turn (as orig-*, but keeping the first blocks) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
 		&cli.StringFlag{Name: "key-expansion", Value: "none", Usage: "longmemeval records read from a retrieval log: its retrieval texts (the facts or summaries an expanded index holds) `HOW`: none, merge (beside each block) or replace (in place of each block) (LongMemEval's merge_key_expansion_into_value)", EnvVars: []string{"QA_KEY_EXPANSION"}},
