@@ -413,3 +413,61 @@ func TestLoCoMoBatchFinish(t *testing.T) {
 		}
 	}
 }
+
+func TestLoCoMoPlace(t *testing.T) {
+	for _, tt := range []struct {
+		id    string
+		conv  string
+		index int
+		ok    bool
+	}{
+		{"locomo:conv-26:17", "locomo:conv-26", 17, true},
+		{"locomo:a:b:0", "locomo:a:b", 0, true},
+		{"locomo:c:-1", "", 0, false},
+		{"locomo:c:+1", "", 0, false},
+		{"locomo:c:x", "", 0, false},
+		{"locomo:c:", "", 0, false},
+		{"nocolon", "", 0, false},
+	} {
+		conv, index, err := locomoPlace(tt.id)
+		if conv != tt.conv || index != tt.index || (err == nil) != tt.ok {
+			t.Errorf("locomoPlace(%q) = %q, %d, %v; want %q, %d, ok %v", tt.id, conv, index, err, tt.conv, tt.index, tt.ok)
+		}
+	}
+}
+
+// TestLoCoMoBatchPlaces: in a dry run with --batch-size 3, a record repeating the place of
+// another in its block is an error and the block asks the others; a record of a block that comes
+// back after another block keeps its prediction when it has one (it passes through) and is an
+// error otherwise.
+func TestLoCoMoBatchPlaces(t *testing.T) {
+	recs := goldenLoCoMo(t)
+	dup := *recs[1]
+	dup.Question = "A repeated place?"
+	back, backDone := *recs[2], *recs[2]
+	backDone.ID, backDone.Prediction = "locomo:conv-26:1", &record.Prediction{Text: "earlier"}
+	in := []*record.Record{recs[0], recs[1], &dup, recs[3], &back, &backDone}
+	dry, stderr, code := dryRunLines(t, jsonl(t, in...), "--provider", "openai", "--model", "gpt-4-turbo", "--batch-size", "3")
+	if code != 3 || len(dry) != len(in) {
+		t.Fatalf("exit %d, %d lines; want 3, %d\n%s", code, len(dry), len(in), stderr)
+	}
+	want := []string{"asks 2", "asked_with", "error repeats the place", "asks 1", "error reappear", "already_predicted"}
+	for i, d := range dry {
+		var got string
+		switch {
+		case len(d.Asks) > 0:
+			got = fmt.Sprintf("asks %d", len(d.Asks))
+		case d.AskedWith != "":
+			got = "asked_with"
+		case d.AlreadyPredicted:
+			got = "already_predicted"
+		case strings.Contains(d.Error, "repeats the place"):
+			got = "error repeats the place"
+		case strings.Contains(d.Error, "reappear"):
+			got = "error reappear"
+		}
+		if got != want[i] {
+			t.Errorf("line %d (%s): %+v, want %s", i, in[i].ID, d, want[i])
+		}
+	}
+}
