@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """LoCoMo's own get_gpt_answers (task_eval/gpt_utils.py) and run_chatgpt (global_methods.py) run
-on qapipe LoCoMo records with a fake OpenAI client, recording each request, for the golden test
-of internal/prompt's LoCoMo context cut and model settings:
+on qapipe LoCoMo records with a fake OpenAI client, recording each request (and, with --batch,
+what it stores from chosen replies), for the golden tests of internal/prompt's LoCoMo context cut,
+model settings and batches:
 
     npm install --prefix /tmp/tt tiktoken@1.0.22
     go run ./cmd/qa-load testdata/locomo/locomo_conv26.json > /tmp/conv26.jsonl
