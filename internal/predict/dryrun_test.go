@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,9 +132,9 @@ func TestDryRunCutHistories(t *testing.T) {
 	}
 }
 
-// TestLoCoMoMaxTokens: a LoCoMo question goes out with LoCoMo's max_tokens 32 unless --max-tokens
-// is given; a generic record gets --max-tokens (none by default) and a custom template's LoCoMo
-// record too.
+// TestLoCoMoMaxTokens: a LoCoMo question goes out with LoCoMo's max_tokens 32, or 50 for each of
+// --batch-size's questions, unless --max-tokens is given; a generic record gets --max-tokens (none
+// by default) and a custom template's LoCoMo record too.
 func TestLoCoMoMaxTokens(t *testing.T) {
 	locomo := &record.Record{Schema: 1, ID: "locomo:c:1", Dataset: "locomo", Question: "What did Mel paint?", Answers: []string{"a lake"},
 		Context: []record.Passage{{Title: "session_1", Date: "1:56 pm on 8 May, 2023", Text: "Mel: I painted a lake."}},
@@ -148,10 +149,13 @@ func TestLoCoMoMaxTokens(t *testing.T) {
 		{nil, [2]int{32, 0}},
 		{[]string{"--max-tokens", "64"}, [2]int{64, 64}},
 		{[]string{"--template", tmpl}, [2]int{0, 0}},
+		{[]string{"--batch-size", "20"}, [2]int{1000, 0}},
+		{[]string{"--batch-size", "20", "--max-tokens", "64"}, [2]int{64, 64}},
 	} {
 		srv, seen := recordingServer(t)
 		args := append([]string{"--provider", "openai", "--model", "gpt-4o", "--concurrency", "1", "--base-url", srv.URL, "--api-key-file", keyFile(t)}, tt.args...)
-		if _, stderr, err := run(t, context.Background(), in, args...); err != nil {
+		// The server's reply is no batch's json: under --batch-size the LoCoMo record is an error (exit 3).
+		if _, stderr, err := run(t, context.Background(), in, args...); err != nil && !(slices.Contains(tt.args, "--batch-size") && command.ExitCode(err) == 3) {
 			t.Fatalf("%v: %v\n%s", tt.args, err, stderr)
 		}
 		sent := seen()
