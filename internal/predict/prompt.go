@@ -150,7 +150,7 @@ func (p *prompter) reportCut(w io.Writer) {
 		fmt.Fprintf(w, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, p.history.MaxTokens)
 	}
 	if n := p.locomoCut.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-predict: LoCoMo: the conversation cut to fit %s's %d cl100k_base tokens (the oldest sessions kept) for %d of the questions asked\n", p.locomo.Name, p.locomo.MaxLength, n)
+		fmt.Fprintf(w, "qa-predict: LoCoMo: the conversation cut to fit %s's %d cl100k_base tokens (the oldest sessions kept) in %d requests (a batch of questions is one)\n", p.locomo.Name, p.locomo.MaxLength, n)
 	}
 }
 
