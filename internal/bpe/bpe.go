@@ -47,6 +47,27 @@ var Cl100k = &Encoding{
 	specials: []string{"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|endofprompt|>"},
 }
 
+// ForModel returns the encoding tiktoken's encoding_for_model gives model, of the two here:
+// cl100k_base for gpt-4, gpt-4-turbo, gpt-3.5-turbo and their dated, Azure and fine-tuned names
+// (tiktoken's exact names and prefixes: "gpt-4-" takes gpt-4-0613 and gpt-4-turbo but not gpt-4o
+// or gpt-4.1), o200k_base for the rest: gpt-4o, gpt-4.1, o1 and later, and, as a stand-in, models
+// tiktoken does not know.
+func ForModel(model string) *Encoding {
+	switch model {
+	case "gpt-4", "gpt-3.5-turbo", "gpt-3.5", "gpt-35-turbo", "davinci-002", "babbage-002", "text-embedding-ada-002":
+		return Cl100k
+	}
+	if strings.HasPrefix(model, "ft:gpt-4o") {
+		return O200k
+	}
+	for _, p := range []string{"gpt-4-", "gpt-3.5-turbo-", "gpt-35-turbo-", "ft:gpt-4", "ft:gpt-3.5-turbo", "ft:davinci-002", "ft:babbage-002"} {
+		if strings.HasPrefix(model, p) {
+			return Cl100k
+		}
+	}
+	return O200k
+}
+
 // Name returns the encoding's name as tiktoken spells it ("o200k_base").
 func (e *Encoding) Name() string { return e.name }
 

@@ -201,3 +201,27 @@ func TestSpecial(t *testing.T) {
 		}
 	}
 }
+
+// TestForModel: the encoding of each model name as tiktoken gives it. The names npm tiktoken
+// 1.0.22's encoding_for_model knows were checked with it; the dated, Azure and fine-tuned names
+// follow Python tiktoken's MODEL_PREFIX_TO_ENCODING ("gpt-4-" does not take gpt-4o or gpt-4.1).
+func TestForModel(t *testing.T) {
+	for _, tt := range []struct {
+		model string
+		want  *Encoding
+	}{
+		{"gpt-4", Cl100k}, {"gpt-4-turbo", Cl100k}, {"gpt-4-0613", Cl100k}, {"gpt-4-32k", Cl100k},
+		{"gpt-3.5-turbo", Cl100k}, {"gpt-3.5-turbo-16k", Cl100k}, {"gpt-3.5-turbo-0125", Cl100k},
+		{"gpt-3.5-turbo-4k", Cl100k}, {"gpt-35-turbo", Cl100k}, {"gpt-35-turbo-16k", Cl100k},
+		{"text-embedding-ada-002", Cl100k}, {"davinci-002", Cl100k},
+		{"ft:gpt-4-0613:org", Cl100k}, {"ft:gpt-3.5-turbo:org", Cl100k},
+		{"gpt-4o", O200k}, {"gpt-4o-mini", O200k}, {"gpt-4o-2024-08-06", O200k}, {"chatgpt-4o-latest", O200k},
+		{"gpt-4.1", O200k}, {"gpt-4.1-mini", O200k}, {"gpt-4.5-preview", O200k}, {"gpt-5", O200k},
+		{"o1", O200k}, {"o1-mini", O200k}, {"o3-mini", O200k}, {"ft:gpt-4o-mini:org", O200k},
+		{"claude-3-5-haiku-20241022", O200k}, {"", O200k},
+	} {
+		if got := ForModel(tt.model); got != tt.want {
+			t.Errorf("ForModel(%q) = %s, want %s", tt.model, got.Name(), tt.want.Name())
+		}
+	}
+}

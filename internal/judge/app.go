@@ -86,11 +86,12 @@ records left carry the error "budget spent: ..." (failed, exit 3), and --retry-e
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request
-judging would send (mode, template, prompt_sha256, model, temperature, max_tokens,
-response_format, the messages byte for byte, and their o200k_base input_tokens), or the rule
-verdict, skip:true, already_judged:true or the error that judging would record. stderr counts the
-requests and input tokens per model, priced as above (input only: replies have no length yet),
-with a warning when that alone is over --max-cost.
+judging would send (mode, template, prompt_sha256, model, temperature, max_tokens, response_format,
+the messages byte for byte, and their input_tokens in the model's tiktoken encoding: cl100k_base
+for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule verdict, skip:true,
+already_judged:true or the error that judging would record. stderr counts the requests and input
+tokens per model, priced as above (input only: replies have no length yet), with a warning when
+that alone is over --max-cost.
 
 ` + command.FinishHelp + `
 

@@ -31,7 +31,7 @@ type dryRequest struct {
 	MaxTokens      int             `json:"max_tokens,omitempty"`
 	ResponseFormat string          `json:"response_format,omitempty"`
 	Messages       []model.Message `json:"messages,omitempty"`
-	InputTokens    int             `json:"input_tokens,omitempty"` // o200k_base tokens of the messages' text
+	InputTokens    int             `json:"input_tokens,omitempty"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
 	Rule           *dryRule        `json:"rule,omitempty"`
 	Skip           bool            `json:"skip,omitempty"`
 	AlreadyJudged  bool            `json:"already_judged,omitempty"`
@@ -106,8 +106,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	}
 	d.Model = cmp.Or(p.Model, j.Model)
 	d.Temperature, d.MaxTokens, d.ResponseFormat, d.Messages = p.Temperature, p.MaxTokens, p.ResponseFormat, p.Messages
+	enc := bpe.ForModel(d.Model)
 	for _, m := range p.Messages {
-		d.InputTokens += bpe.O200k.Count(m.Content)
+		d.InputTokens += enc.Count(m.Content)
 	}
 	t.requests[d.Model]++
 	t.tokens[d.Model] += d.InputTokens
@@ -121,7 +122,7 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 	var parts []string
 	input := 0.0 // the priced input of every model
 	for _, m := range slices.Sorted(maps.Keys(t.requests)) {
-		part := fmt.Sprintf("%d requests, %d input tokens (o200k_base)", t.requests[m], t.tokens[m])
+		part := fmt.Sprintf("%d requests, %d input tokens (%s)", t.requests[m], t.tokens[m], bpe.ForModel(m).Name())
 		if m == "" {
 			part += " with no model given"
 		} else {

@@ -26,7 +26,7 @@ type dryCall struct {
 	MaxTokens    int             `json:"max_tokens,omitempty"`
 	Messages     []model.Message `json:"messages"`
 	PromptSHA256 string          `json:"prompt_sha256"`
-	InputTokens  int             `json:"input_tokens"` // o200k_base tokens of the messages' text
+	InputTokens  int             `json:"input_tokens"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -97,8 +97,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 func dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens,
 		Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
+	enc := bpe.ForModel(req.Model)
 	for _, m := range req.Messages {
-		c.InputTokens += bpe.O200k.Count(m.Content)
+		c.InputTokens += enc.Count(m.Content)
 	}
 	return c
 }
@@ -213,6 +214,6 @@ func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices,
 	if t.batched > 0 {
 		batched = fmt.Sprintf(", %d asked in another record's request (--batch-size)", t.batched)
 	}
-	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (o200k_base)%s; %d with calls that need replies first%s, %d already predicted, %d errors\n",
-		t.records, t.requests, modelName, t.tokens, price, t.later, batched, t.already, t.errors)
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (%s)%s; %d with calls that need replies first%s, %d already predicted, %d errors\n",
+		t.records, t.requests, modelName, t.tokens, bpe.ForModel(modelName).Name(), price, t.later, batched, t.already, t.errors)
 }
