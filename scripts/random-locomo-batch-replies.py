@@ -48,7 +48,7 @@ ADVERSARIAL = ["Paris", "pottery", "A", "b", "(a)", "İstanbul", "ΟΔΟΣ", "Zo
 PIECES = ["a", "b", "A", "B", "(a)", "(b)", "(A)", "(B)", " ", "  ", "Mel", "May 2023", "Caroline", "pottery",
           "the week before 9 June", "json", "`json`", "```", "```json\n", "`", "jsonify", "JSON", "it's", "'",
           "Caroline's", '\\"', "\\'", "\\\\", "\\/", "\\n", "\\t", "\\u00e9", "\\u0130", "\\u03a3", "\\ud800",
-          "\\udc00", "\\ud83d\\ude00", "\\u0028a)", "İ", "Σ", "ΑΣ", "é", "日本", "😀", "\u00a0", "\u3000",
+          "\\udc00", "\\ud83d\\ude00", "\\ud83d(a)", "(b)\\ude00", "\\ud83d(a)\\ude00", "\\ud800(b)\\udc00", "\\u0028a)", "İ", "Σ", "ΑΣ", "é", "日本", "😀", "\u00a0", "\u3000",
           "\u2028", "\x85", ",", ":", "{", "}", "[", "]", ABSTAIN, "not mentioned", "1",
           "null", "True", "a.", "ab", "abc"]
 # Rarer pieces that json.loads refuses inside a string or as a number.
@@ -63,9 +63,13 @@ FENCES = [("```json\n", "\n```"), ("```\n", "\n```"), ("```json", "```"), ("json
 
 def content(rng):
     if rng.random() < 0.1:
-        pad = ["", " ", "  ", "\u00a0", "\u3000", "\x85", "\u2028", "\\n", "\\t", "\\u3000"]
-        return rng.choice(pad) + bare_content(rng) + rng.choice(pad)
+        return padded(rng)
     return bare_content(rng)
+
+
+def padded(rng):
+    pad = ["", " ", "  ", "\u00a0", "\u3000", "\x85", "\u2028", "\\n", "\\t", "\\u3000"]
+    return rng.choice(pad) + bare_content(rng) + rng.choice(pad)
 
 
 def bare_content(rng):
@@ -142,7 +146,9 @@ def line(rng):
     r = rng.random()
     if r < 0.15:
         return string(rng, rng.choice(["(a)", "(b)", "(a)(b)", "((a)b)"]) + content(rng))
-    if r < 0.55:
+    if r < 0.25:
+        return "[" + string(rng, padded(rng)) + "]"
+    if r < 0.6:
         return "[" + ", ".join(value(rng, 2) for _ in range(rng.choice([0, 1, 1, 1, 2]))) + "]"
     if r < 0.9:
         return value(rng, 2)
