@@ -22,8 +22,10 @@ and either "raises": "ValueError" (the trial loop gives up on the whole reply) o
 and "reached": false for the questions after one that raises, which upstream never reaches: their
 outcome is upstream's for the same reply with the questions before them made category 5 (which
 never raise; a question's reading depends only on the reply, its index and whether it is
-category 5). Strings are written with \\u escapes where they hold lone surrogates, which JSON
-readers outside Python turn into U+FFFD.
+category 5). A stored str's surrogates (json.loads keeps a lone one, and removing "(a)" or "(b)"
+can bring two together, which Python holds as two characters) are each written as U+FFFD, as
+LoCoMoBatchAnswers writes them: JSON's escapes cannot tell two such characters from the one they
+would encode as a pair.
 
 Replies: JSON dicts keyed "0".."N-1" with keys missing, extra, repeated, spaced or escaped and
 values of every JSON type; single-quoted pseudo-JSON and mixed quotes; \\" and \\' escapes; the
@@ -39,9 +41,11 @@ import io
 import json
 import os
 import random
+import re
 import types
 
 ABSTAIN = "Not mentioned in the conversation"
+SURROGATE = re.compile("[\ud800-\udfff]")
 ADVERSARIAL = ["Paris", "pottery", "A", "b", "(a)", "İstanbul", "ΟΔΟΣ", "Zoë's", "7 May 2023", " x "]
 
 # Pieces of text inside a quoted value (raw reply text, escapes included).
@@ -282,7 +286,7 @@ class CharCount:
 
 def outcome(stored):
     if isinstance(stored, str):
-        return {"stored": stored}
+        return {"stored": SURROGATE.sub("\ufffd", stored)}
     return {"type": type(stored).__name__, "repr": repr(stored)}
 
 
@@ -313,15 +317,6 @@ def vector(up, rng):
     return v
 
 
-def dumps(v):
-    s = json.dumps(v, ensure_ascii=False)
-    try:
-        s.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: keep it as an escape
-        s = json.dumps(v)
-    return s
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--git-dir", required=True, help="a LoCoMo checkout's git directory, holding commit 3eb6f2c")
@@ -331,7 +326,7 @@ def main():
     up = Upstream(a.git_dir)
     rng = random.Random(a.seed)
     for _ in range(a.n):
-        print(dumps(vector(up, rng)))
+        print(json.dumps(vector(up, rng), ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -13,9 +13,9 @@ import (
 // TestLoCoMoBatchAnswersRandom checks LoCoMoBatchAnswers against LoCoMo's own get_gpt_answers on
 // random replies to random batches (scripts/random-locomo-batch-replies.py): the committed ones,
 // or the file QA_LOCOMO_BATCH_VECTORS names. Where upstream gives up on the whole reply the reply
-// is an error; where it stores a str the answer is that text (a lone surrogate, which the vector
-// writes as an escape, is U+FFFD on both sides); where it raises at a question, or stores a value
-// that is not a str, the answer is an error. Questions upstream never reaches, after one that
+// is an error; where it stores a str the answer is that text (each surrogate U+FFFD on both
+// sides); where it raises at a question, or stores a value that is not a str, the answer is an
+// error. Questions upstream never reaches, after one that
 // raises, are checked against upstream's reading of them alone (reached false).
 func TestLoCoMoBatchAnswersRandom(t *testing.T) {
 	type vector struct {

@@ -215,23 +215,23 @@ func TestLoCoMoBatchAnswersUpstream(t *testing.T) {
 	}
 }
 
-// TestLoCoMoBatchAnswersSurrogatePair: removing "(a)" or "(b)" from a value can bring two lone
-// surrogates together. Upstream stores them as two characters, which its json.dump of the
-// predictions writes as a pair of escapes and its scoring reads back as the one character they
-// encode; a lone surrogate stays U+FFFD. The first reply is the random one that showed the
-// difference (scripts/random-locomo-batch-replies.py); the stored values are upstream's.
-func TestLoCoMoBatchAnswersSurrogatePair(t *testing.T) {
+// TestLoCoMoBatchAnswersSurrogates: removing "(a)" or "(b)" from a value can bring a high and a low
+// surrogate together. Upstream's str then holds two lone surrogates (len 2), which its in-memory
+// scoring compares as two characters; each is U+FFFD here, as every lone surrogate is. (Its
+// json.dump of the predictions writes them as an escape pair that reads back as the character the
+// pair encodes: not what it scores.) The first reply is a random one; the values are upstream's.
+func TestLoCoMoBatchAnswersSurrogates(t *testing.T) {
 	cat5 := prompt.LoCoMoAsk{Category: 5, Options: []string{prompt.LoCoMoAbstainOption, "Paris"}}
 	for _, c := range []struct {
 		reply string
 		asks  []prompt.LoCoMoAsk
 		want  []string
 	}{
-		{"\u00a0[true,\n\"```\\ud83d(a)\\ude00\",\n[\"A\"],\n\",JSON\"]\t", []prompt.LoCoMoAsk{cat5, {Category: 2}}, []string{"[true,\n\"\\ud83d(a)\\ude00\",\n[\"a\"],\n\",json\"]", "😀"}},
-		{`["x", "\ud83d(a)\ude00"]`, []prompt.LoCoMoAsk{{Category: 1}, {Category: 4}}, []string{"x", "😀"}},
-		{`{"0": " \ud83d(b)\ude00 ", "1": "\ud83d(a)(b)\ude00!"}`, []prompt.LoCoMoAsk{{Category: 1}, {Category: 4}}, []string{"😀", "😀!"}},
+		{"\u00a0[true,\n\"```\\ud83d(a)\\ude00\",\n[\"A\"],\n\",JSON\"]\t", []prompt.LoCoMoAsk{cat5, {Category: 2}}, []string{"[true,\n\"\\ud83d(a)\\ude00\",\n[\"a\"],\n\",json\"]", "\uFFFD\uFFFD"}},
+		{`["x", "\ud83d(a)\ude00"]`, []prompt.LoCoMoAsk{{Category: 1}, {Category: 4}}, []string{"x", "\uFFFD\uFFFD"}},
+		{`{"0": " \ud83d(b)\ude00 ", "1": "\ud83d(a)(b)\ude00!"}`, []prompt.LoCoMoAsk{{Category: 1}, {Category: 4}}, []string{"\uFFFD\uFFFD", "\uFFFD\uFFFD!"}},
 		{`{"0": "\ud800(a)x", "1": "\ude00(b)\ud83d"}`, []prompt.LoCoMoAsk{{Category: 1}, cat5}, []string{"\uFFFDx", "\uFFFD(b)\uFFFD"}},
-		{"[\n\"\\ud83d(a)\\ude00\"\n]", []prompt.LoCoMoAsk{{Category: 1}, cat5}, []string{"😀", "[\n\"\\ud83d(a)\\ude00\"\n]"}},
+		{`{"0": "\ud83d\ude00 (a)"}`, []prompt.LoCoMoAsk{{Category: 1}}, []string{"😀"}},
 	} {
 		got, err := prompt.LoCoMoBatchAnswers(c.reply, c.asks)
 		if err != nil {

@@ -42,8 +42,7 @@ type LoCoMoAnswer struct {
 // get_gpt_answers does, giving one answer per ask; it returns an error wrapping ErrLoCoMoReply,
 // and no answers, when the reply cannot be read at all. Strings are Python's (str.strip,
 // str.lower, len in characters, str() of any JSON value); a lone surrogate json.loads decodes is
-// written as U+FFFD, and two that removing "(a)" or "(b)" brings together as the character they
-// encode, as upstream's json.dump of its predictions writes them and its scoring reads them back.
+// written as U+FFFD.
 func LoCoMoBatchAnswers(reply string, asks []LoCoMoAsk) ([]LoCoMoAnswer, error) {
 	answer := strings.ReplaceAll(reply, `\"`, "'")
 	answer = strings.ReplaceAll(answer, "json", "")
@@ -75,7 +74,7 @@ func locomoAnswerOf(answers python.Value, text string, k int, ask LoCoMoAsk) LoC
 	if v, ok := answers.Get(strconv.Itoa(k)); ok && answers.Kind == python.Dict {
 		switch {
 		case ask.Options == nil:
-			return LoCoMoAnswer{Text: python.DumpedUTF8(textnorm.Strip(withoutLetters(v.Str())))}
+			return LoCoMoAnswer{Text: textnorm.Strip(withoutLetters(python.UTF8(v.Str())))}
 		case v.Kind == python.Str:
 			return LoCoMoAnswer{Text: LoCoMoCat5Answer(python.UTF8(v.S), ask.Options)}
 		}
@@ -83,9 +82,9 @@ func locomoAnswerOf(answers python.Value, text string, k int, ask LoCoMoAsk) LoC
 	if v, err := python.Loads(text); err == nil {
 		if item, ok := pyItem(v, k); ok && item.Kind == python.Str {
 			if ask.Options != nil {
-				return LoCoMoAnswer{Text: LoCoMoCat5Answer(python.UTF8(item.S), ask.Options)}
+				return LoCoMoAnswer{Text: LoCoMoCat5Answer(item.S, ask.Options)}
 			}
-			return LoCoMoAnswer{Text: python.DumpedUTF8(textnorm.Strip(withoutLetters(item.S)))}
+			return LoCoMoAnswer{Text: textnorm.Strip(withoutLetters(item.S))}
 		}
 	}
 	if ask.Options != nil {
@@ -116,7 +115,7 @@ func locomoLastReading(text string, k int) LoCoMoAnswer {
 	case item.Kind != python.Str:
 		return fail("is the %s %s, which upstream stores as it is, not as text, and its scoring cannot read", item.TypeName(), python.UTF8(item.Repr()))
 	}
-	return LoCoMoAnswer{Text: python.UTF8(item.S)}
+	return LoCoMoAnswer{Text: item.S}
 }
 
 // withoutLetters is s.replace('(a)', ”).replace('(b)', ”).
@@ -124,14 +123,18 @@ func withoutLetters(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "(a)", ""), "(b)", "")
 }
 
-// pyItem is Python's v[i] for an int i >= 0: a list's item (as json.loads holds it, WTF-8) or
-// a str's character (made UTF-8, see python.UTF8); ok is false where Python raises (out of range,
-// a dict, whose keys json.loads makes str, or a value that cannot be indexed).
+// pyItem is Python's v[i] for an int i >= 0: a list's item or a str's character (strings are
+// made UTF-8 first, see python.UTF8); ok is false where Python raises (out of range, a dict, whose
+// keys json.loads makes str, or a value that cannot be indexed).
 func pyItem(v python.Value, i int) (python.Value, bool) {
 	switch v.Kind {
 	case python.List:
 		if i < len(v.Items) {
-			return v.Items[i], true
+			item := v.Items[i]
+			if item.Kind == python.Str {
+				item.S = python.UTF8(item.S)
+			}
+			return item, true
 		}
 	case python.Str:
 		s := python.UTF8(v.S)

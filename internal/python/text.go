@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -204,31 +203,6 @@ func finite(f float64) string {
 		return sign + digits + strings.Repeat("0", exp+1-len(digits)) + ".0"
 	}
 	return sign + digits[:exp+1] + "." + digits[exp+1:]
-}
-
-// DumpedUTF8 returns s, a str held in WTF-8, as a JSON reader reads json.dumps(s): a high
-// surrogate right before a low one, which json.dumps writes as two escapes, is the character the
-// pair encodes, and any other surrogate is U+FFFD. json.loads never leaves such a pair in a str,
-// but removing the text between two lone surrogates (str.replace) can.
-func DumpedUTF8(s string) string {
-	if utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := decode(s[i:])
-		if 0xd800 <= r && r < 0xdc00 && i+n < len(s) {
-			if lo, m := decode(s[i+n:]); 0xdc00 <= lo && lo <= 0xdfff {
-				r, n = utf16.DecodeRune(r, lo), n+m
-			}
-		}
-		if 0xd800 <= r && r <= 0xdfff {
-			r = utf8.RuneError
-		}
-		b.WriteRune(r)
-		i += n
-	}
-	return b.String()
 }
 
 // UTF8 returns s, a str held in WTF-8, as UTF-8: each lone surrogate becomes one U+FFFD, so

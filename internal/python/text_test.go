@@ -102,24 +102,3 @@ func TestUTF8(t *testing.T) {
 		}
 	}
 }
-
-// TestDumpedUTF8: surrogates left side by side by str.replace read back as one character, as
-// json.loads(json.dumps(s)) gives; lone ones, and pairs in the wrong order, are U+FFFD.
-func TestDumpedUTF8(t *testing.T) {
-	for _, tt := range []struct{ json, want string }{
-		{`"plain é"`, "plain é"},
-		{`"\ud83d(a)\ude00x"`, "😀x"},
-		{`"\ud83d(a)\ud83d(a)\ude00"`, "\uFFFD😀"},
-		{`"\udc00(a)\ud800"`, "\uFFFD\uFFFD"},
-		{`"\ud800(a)"`, "\uFFFD"},
-		{`"\ud83d\ude00"`, "😀"},
-	} {
-		v, err := Loads(tt.json)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := DumpedUTF8(strings.ReplaceAll(v.S, "(a)", "")); got != tt.want {
-			t.Errorf("DumpedUTF8(%s without (a)) = %q, want %q", tt.json, got, tt.want)
-		}
-	}
-}
