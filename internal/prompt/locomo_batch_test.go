@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -64,26 +63,13 @@ type locomoBatchUpstream struct {
 	} `json:"replies"`
 }
 
-func readBatchUpstream(t testing.TB) locomoBatchUpstream {
-	t.Helper()
-	b, err := os.ReadFile("testdata/golden/locomo_batch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var u locomoBatchUpstream
-	if err := json.Unmarshal(b, &u); err != nil {
-		t.Fatal(err)
-	}
-	return u
-}
-
 // TestLoCoMoBatchRequestsUpstream checks every request upstream sends with --batch-size N on
 // seven questions of conv-26 (batch sizes 2, 3, 10 and 20, some questions already answered, a
 // block left empty, the conversation cut at 1,500 tokens and by gpt-4's 4,096) and on conv-26
 // whole with its published settings (10 for gpt-3.5-turbo-16k and -4k, 20 for gpt-4-turbo):
 // the query byte for byte, max_tokens, model and role.
 func TestLoCoMoBatchRequestsUpstream(t *testing.T) {
-	u, recs := readBatchUpstream(t), upstreamRecords(t)
+	u, recs := readGolden[locomoBatchUpstream](t, "testdata/golden/locomo_batch.json"), upstreamRecords(t)
 	n := 0
 	for _, c := range u.Requests {
 		v, ok := prompt.LoCoMoVariantNamed(c.Variant)
@@ -126,7 +112,7 @@ func TestLoCoMoBatchRequestsUpstream(t *testing.T) {
 // of MAX_LENGTH values that gives it, for batch sizes 2 and 5 (which keep 100 and 250 tokens for
 // the answers), at both ends of each range and one token beyond.
 func TestLoCoMoBatchCutUpstream(t *testing.T) {
-	u, recs := readBatchUpstream(t), upstreamRecords(t)
+	u, recs := readGolden[locomoBatchUpstream](t, "testdata/golden/locomo_batch.json"), upstreamRecords(t)
 	if len(u.Cut) < 20 {
 		t.Fatalf("%d cut cases, want the 24 the script writes", len(u.Cut))
 	}
@@ -179,7 +165,7 @@ func batchAsks(qs []struct {
 // raises for a question, that question's answer is an error (the questions after it, which
 // upstream never reaches, are not checked); a value it stores that is not a str is an error too.
 func TestLoCoMoBatchAnswersUpstream(t *testing.T) {
-	u := readBatchUpstream(t)
+	u := readGolden[locomoBatchUpstream](t, "testdata/golden/locomo_batch.json")
 	if len(u.Replies) < 25 {
 		t.Fatalf("%d replies, want the 28 the script writes", len(u.Replies))
 	}
@@ -264,7 +250,7 @@ func TestLoCoMoBatchQAConversation(t *testing.T) {
 // ErrLoCoMoReply, never a panic; answers are valid UTF-8 and a category-5 answer is an option or
 // lower-cased.
 func FuzzLoCoMoBatchAnswers(f *testing.F) {
-	u := readBatchUpstream(f)
+	u := readGolden[locomoBatchUpstream](f, "testdata/golden/locomo_batch.json")
 	for _, c := range u.Replies {
 		f.Add(c.Reply, uint8(5))
 	}

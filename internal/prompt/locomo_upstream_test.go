@@ -77,17 +77,18 @@ func decodeRecords(t *testing.T, r io.Reader) []*record.Record {
 	return recs
 }
 
-func readUpstream(t *testing.T) locomoUpstream {
+// readGolden reads the JSON golden file path into a T.
+func readGolden[T any](t testing.TB, path string) T {
 	t.Helper()
-	b, err := os.ReadFile("testdata/golden/locomo_cut.json")
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var u locomoUpstream
-	if err := json.Unmarshal(b, &u); err != nil {
-		t.Fatal(err)
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%s: %v", path, err)
 	}
-	return u
+	return v
 }
 
 // TestLoCoMoCutUpstream checks each query upstream sends for a range of MAX_LENGTH values at both
@@ -95,7 +96,7 @@ func readUpstream(t *testing.T) locomoUpstream {
 // place where a turn just fits or just does not, on three synthetic conversations, and some on
 // four sessions of conv-26.
 func TestLoCoMoCutUpstream(t *testing.T) {
-	u, recs := readUpstream(t), upstreamRecords(t)
+	u, recs := readGolden[locomoUpstream](t, "testdata/golden/locomo_cut.json"), upstreamRecords(t)
 	if len(u.Cut) < 40 {
 		t.Fatalf("%d cut cases, want the 55 the script writes", len(u.Cut))
 	}
@@ -128,7 +129,7 @@ func TestLoCoMoCutUpstream(t *testing.T) {
 // the query (by its SHA-256: conv-26 whole is cut by the gpt-3.5 names and gpt-4), its role and
 // the model called.
 func TestLoCoMoVariantUpstream(t *testing.T) {
-	u, recs := readUpstream(t), upstreamRecords(t)
+	u, recs := readGolden[locomoUpstream](t, "testdata/golden/locomo_cut.json"), upstreamRecords(t)
 	for _, c := range u.Requests {
 		rec := recs[c.Records][c.Index]
 		v, ok := prompt.LoCoMoVariantNamed(c.Variant)
