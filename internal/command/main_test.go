@@ -45,17 +45,7 @@ func TestMainStuckRun(t *testing.T) {
 		{"hangup, grace period", syscall.SIGHUP, "200ms", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMainHelper$")
-			cmd.Env = append(os.Environ(), "QA_TEST_MAIN_HELPER="+tt.grace)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stdout, stderr := startHelper(t, "TestMainHelper", "QA_TEST_MAIN_HELPER="+tt.grace)
 			buf := make([]byte, len("ready\n"))
 			if _, err := io.ReadFull(stdout, buf); err != nil {
 				t.Fatalf("helper did not start: %v", err)
@@ -173,17 +163,7 @@ func TestMainCalls(t *testing.T) {
 		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, "qa-calls: calls still in flight after 200ms: abandoning them"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMainCallsHelper$")
-			cmd.Env = append(os.Environ(), "QA_TEST_MAINCALLS_HELPER="+tt.grace)
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
 			defer cmd.Process.Kill()
 			lines := bufio.NewScanner(stdout)
 			expect := func(want string) {
@@ -202,7 +182,7 @@ func TestMainCalls(t *testing.T) {
 			expect("abandoned")
 			for lines.Scan() { // to the end, so that Wait may close the pipe
 			}
-			err = cmd.Wait()
+			err := cmd.Wait()
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
 				t.Errorf("exit: %v, want %d", err, ExitInterrupted)
@@ -244,4 +224,22 @@ func TestStopSignals(t *testing.T) {
 			t.Errorf("%q: output\n%s\nwant a line %q", tt.trap, out, tt.want)
 		}
 	}
+}
+
+// startHelper starts this test binary running only the test named helper, with env added to the
+// environment, and returns it with its stdout to read and its stderr as written so far.
+func startHelper(t *testing.T, helper, env string) (*exec.Cmd, io.ReadCloser, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
+	cmd.Env = append(os.Environ(), env)
+	stderr := new(bytes.Buffer)
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, stdout, stderr
 }
