@@ -81,8 +81,51 @@ func (s *scratch) clippedOrders(num, den *[4]int, hyp int, bounds []int) {
 			num[n-1], den[n-1] = 0, max(1, hyp-n+1)
 			continue
 		}
+		if n == 1 && small {
+			num[0], den[0] = s.clippedUnigrams(hyp, bounds)
+			continue
+		}
 		num[n-1], den[n-1] = s.clippedIDs(n, hyp, bounds, small)
 	}
+}
+
+// clippedUnigrams is clipped for order 1 over 16-bit ids, counting in arrays indexed by id
+// instead of a hash table. u is one more than the hypothesis' largest id, so a reference token of
+// id u or more is absent from it and passed over; with wordIDs's ids (dense, in order of first
+// appearance, the hypothesis first) those are all the reference's other tokens.
+func (s *scratch) clippedUnigrams(hyp int, bounds []int) (num, den int) {
+	u := int32(0)
+	for _, id := range s.ids[:hyp] {
+		u = max(u, id+1)
+	}
+	counts := growTo(s.counts[:0], int(3*u))
+	clear(counts)
+	self, best, cur := counts[:u], counts[u:2*u], counts[2*u:]
+	for _, id := range s.ids[:hyp] {
+		self[id]++
+	}
+	start := hyp
+	for _, end := range bounds {
+		touched := s.row[:0]
+		for _, id := range s.ids[start:end] {
+			if id < u {
+				if cur[id]++; cur[id] == 1 {
+					touched = append(touched, id)
+				}
+			}
+		}
+		for _, id := range touched {
+			best[id] = max(best[id], cur[id])
+			cur[id] = 0
+		}
+		s.row = touched
+		start = end
+	}
+	for id, c := range self {
+		num += int(min(c, best[id]))
+	}
+	s.counts = counts
+	return num, max(1, hyp)
 }
 
 // maxRunHyp is the longest hypothesis clippedRuns takes.
