@@ -17,6 +17,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -300,6 +301,7 @@ type tally struct {
 	judged, rule, cached, skipped, already, unparsable, failed atomic.Int64
 	neither                                                    atomic.Int64 // yes/no replies saying neither
 	carried                                                    atomic.Int64 // already judged, and failed
+	notCalled                                                  atomic.Int64 // failed: calls a finishing run did not make
 
 	mu       sync.Mutex
 	usage    record.Usage
@@ -441,6 +443,9 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.unparsable.Add(1)
 	case jg.Error != "":
 		t.failed.Add(1)
+		if strings.HasSuffix(jg.Error, interrupt.ErrNotCalled.Error()) {
+			t.notCalled.Add(1)
+		}
 	case jg.Model == "":
 		t.rule.Add(1)
 	case jg.Cached:
@@ -474,8 +479,12 @@ func summarize(w io.Writer, name string, t *tally) {
 	if n := t.carried.Load(); n > 0 {
 		carried = fmt.Sprintf(" (%d failed: --retry-errors judges them again)", n)
 	}
-	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed",
-		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load())
+	notCalled := ""
+	if n := t.notCalled.Load(); n > 0 {
+		notCalled = fmt.Sprintf(" (%d of them not called: interrupted)", n)
+	}
+	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
+		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if t.usage != (record.Usage{}) || t.cost > 0 {
 		fmt.Fprintf(w, "; tokens %d in, %d out; cost $%.6f", t.usage.InputTokens, t.usage.OutputTokens, t.cost)
 		if len(models) > 0 {

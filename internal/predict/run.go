@@ -31,6 +31,7 @@ type tally struct {
 	passed    int
 	carried   int // passed through with a failed prediction
 	errors    int
+	notCalled int // errors that are calls a finishing run did not make
 	stale     int // records whose judgments or scores went with the prediction they graded
 	noUsage   int // replies whose server reported no token usage
 	cut       int // replies that stopped at max_tokens
@@ -50,6 +51,10 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		if p.Error != "" {
 			t.carried++
 		}
+		return
+	case p.Error == interrupt.ErrNotCalled.Error():
+		t.errors++
+		t.notCalled++
 		return
 	case p.Error != "":
 		t.errors++
@@ -115,8 +120,12 @@ func (t *tally) line() string {
 	if t.carried > 0 {
 		carried = fmt.Sprintf(" (%d with failed predictions: --retry-errors predicts them again)", t.carried)
 	}
-	s := fmt.Sprintf("%d records: %d predicted (%d cached), %d passed through%s, %d errors; tokens %d in, %d out; cost $%.6f",
-		t.records, t.predicted, t.cached, t.passed, carried, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	notCalled := ""
+	if t.notCalled > 0 {
+		notCalled = fmt.Sprintf(" (%d of them not called: interrupted)", t.notCalled)
+	}
+	s := fmt.Sprintf("%d records: %d predicted (%d cached), %d passed through%s, %d errors%s; tokens %d in, %d out; cost $%.6f",
+		t.records, t.predicted, t.cached, t.passed, carried, t.errors, notCalled, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
 		for m := range t.unpriced {
