@@ -109,6 +109,15 @@ func (p *Process) WaitStderr(t *testing.T, want string) {
 	}
 }
 
+// Kill stops the process with SIGKILL, as a crash would: nothing is flushed, closed or deferred.
+func (p *Process) Kill() {
+	p.cmd.Process.Kill()
+	<-p.exited
+}
+
+// Stderr returns what the process has written to stderr so far.
+func (p *Process) Stderr() string { return p.stderr.String() }
+
 // Wait waits for the process to exit and returns its exit code and what it wrote.
 func (p *Process) Wait(t *testing.T) (code int, stdout, stderr string) {
 	t.Helper()

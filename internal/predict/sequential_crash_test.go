@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -37,14 +38,14 @@ func resumeAfterKill(t *testing.T, calls []call, k int) {
 	srv.hangAfter = k
 	db := filepath.Join(t.TempDir(), "run.sqlite")
 	args := seqArgs(t, srv.URL, "--cache", db, "--concurrency", "2", "--timeout", "1h")
-	c := startChild(t, args, seqInput(t))
-	c.waitCache(t, db, func(stored int) bool {
+	c := clitest.StartMain(t, "TestMainChild", args, seqInput(t))
+	waitCache(t, c, db, func(stored int) bool {
 		if stored > k {
 			t.Fatalf("child stored %d replies, want %d", stored, k)
 		}
 		return stored == k
 	})
-	c.kill(t)
+	c.Kill()
 	// A request the child sent just before it died may reach a handler only now: it must still
 	// hang, not be answered once the rerun lifts the hang (and then be asked again).
 	srv.quiesce(200 * time.Millisecond)

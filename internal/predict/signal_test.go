@@ -15,7 +15,8 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 )
 
-// TestMainChild is the child process of TestSignal: qa-predict's main, as cmd/qa-predict runs it.
+// TestMainChild is the child process of TestSignal and of the kill-and-rerun tests: qa-predict's
+// main, as cmd/qa-predict runs it.
 func TestMainChild(t *testing.T) {
 	clitest.MainChild(t, "qa-predict", func() { command.MainCalls("qa-predict", Run) })
 }
