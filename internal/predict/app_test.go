@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -375,22 +376,7 @@ func TestInterruptFlushesCompletedPrefix(t *testing.T) {
 	srv := faultServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { // cancel once record 5 is hanging
-		for {
-			srv.mu.Lock()
-			n := srv.attempts["5"]
-			srv.mu.Unlock()
-			if n > 0 {
-				cancel()
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
+	go cancelOnceAsked(ctx, cancel, srv, 0, "5") // once record 5 is hanging
 	recs, _, err := run(t, ctx, input(50, map[int]string{5: "hang,hang,hang"}), "--provider", "openai", "--model", "m",
 		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "2", "--timeout", "10s")
 	if code := command.ExitCode(err); code != command.ExitInterrupted {
@@ -441,25 +427,29 @@ func interruptAfterAnswer(t *testing.T, wait time.Duration) ([]*record.Record, s
 	srv := faultServer(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { // cancel once record 5 hangs and record 6 has been asked, and wait has passed
-		for {
-			srv.mu.Lock()
-			n5, n6 := srv.attempts["5"], srv.attempts["6"]
-			srv.mu.Unlock()
-			if n5 > 0 && n6 > 0 {
-				time.Sleep(wait)
-				cancel()
-				return
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Millisecond):
-			}
-		}
-	}()
+	go cancelOnceAsked(ctx, cancel, srv, wait, "5", "6") // record 5 hangs, record 6 is answered
 	return run(t, ctx, input(20, map[int]string{5: "hang,hang,hang"}), "--provider", "openai", "--model", "m",
 		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "2", "--timeout", "10s")
+}
+
+// cancelOnceAsked calls cancel wait after the server has been asked for every one of ids, or
+// returns when ctx is done first.
+func cancelOnceAsked(ctx context.Context, cancel context.CancelFunc, srv *server, wait time.Duration, ids ...string) {
+	for {
+		srv.mu.Lock()
+		asked := !slices.ContainsFunc(ids, func(id string) bool { return srv.attempts[id] == 0 })
+		srv.mu.Unlock()
+		if asked {
+			time.Sleep(wait)
+			cancel()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(time.Millisecond):
+		}
+	}
 }
 
 func TestAnthropicEndToEnd(t *testing.T) {
