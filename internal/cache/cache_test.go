@@ -69,6 +69,43 @@ func TestKey(t *testing.T) {
 	}
 }
 
+// TestRequestKey: base URLs naming the same endpoint key alike, and keys made before the rule
+// (no base URL, or one without a trailing slash) are kept.
+func TestRequestKey(t *testing.T) {
+	key := func(provider, base string) string {
+		k, err := RequestKey(model.Request{Provider: provider, BaseURL: base, Model: "m"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	plain := func(provider, base string) string {
+		k, _ := Key(Namespace, model.Request{Provider: provider, BaseURL: base, Model: "m"})
+		return k
+	}
+	for _, tt := range []struct {
+		provider, base, same string
+	}{
+		{"openai", "", ""},
+		{"openai", "https://api.openai.com/v1", ""},
+		{"openai", "https://api.openai.com/v1//", ""},
+		{"anthropic", "https://api.anthropic.com/v1/", ""},
+		{"ollama", "http://127.0.0.1:11434/", ""},
+		{"googleai", "https://generativelanguage.googleapis.com/", ""},
+		{"openai", "http://127.0.0.1:8000/v1/", "http://127.0.0.1:8000/v1"},
+		{"openai", "http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"},
+		{"ollama", "https://api.openai.com/v1", "https://api.openai.com/v1"},
+		{"extractive", "", ""},
+	} {
+		if got, want := key(tt.provider, tt.base), plain(tt.provider, tt.same); got != want {
+			t.Errorf("%s %q keys as %.12s, want the key of %q, %.12s", tt.provider, tt.base, got, tt.same, want)
+		}
+	}
+	if key("openai", "http://127.0.0.1:8000/v1") == key("openai", "http://127.0.0.1:8000") {
+		t.Error("two endpoints key alike")
+	}
+}
+
 type countingClient struct {
 	calls atomic.Int64
 	fail  bool

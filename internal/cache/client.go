@@ -11,6 +11,19 @@ import (
 // Namespace is the key namespace of model replies; bump its version when Response changes meaning.
 const Namespace = "model.Response/v1"
 
+// RequestKey returns the cache key of req. Its base URL is keyed as the endpoint it names, so the
+// same call made with a base URL written with or without a trailing slash, or with the provider's
+// default endpoint written out or left out, finds the same reply. (A default written out keys as
+// none, which keeps the keys of replies stored before this rule.)
+func RequestKey(req model.Request) (string, error) {
+	if end := model.Endpoint(req.Provider, req.BaseURL); end == model.Endpoint(req.Provider, "") {
+		req.BaseURL = ""
+	} else {
+		req.BaseURL = end
+	}
+	return Key(Namespace, req)
+}
+
 // Client is a model.Client that answers from the cache when it can and stores every successful
 // reply of Next. A cached Response has Cached set and Attempts zero.
 type Client struct {
@@ -23,7 +36,7 @@ func (c *Cache) Wrap(next model.Client) *Client { return &Client{Next: next, Cac
 
 // Generate answers req from the cache, or asks Next and stores a successful reply.
 func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	key, err := Key(Namespace, req)
+	key, err := RequestKey(req)
 	if err != nil {
 		return model.Response{}, err
 	}

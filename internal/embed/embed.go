@@ -107,10 +107,7 @@ func NewScorer(cfg Config) (*Scorer, error) {
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = DefaultParallel
 	}
-	s := &Scorer{cfg: cfg, base: strings.TrimRight(cfg.BaseURL, "/"), client: cfg.HTTPClient}
-	if s.base == "" {
-		s.base = map[string]string{OpenAI: model.OpenAIURL, Ollama: model.OllamaURL}[cfg.Provider]
-	}
+	s := &Scorer{cfg: cfg, base: model.Endpoint(cfg.Provider, cfg.BaseURL), client: cfg.HTTPClient}
 	if s.client == nil {
 		s.client = model.NewTransport(model.TransportConfig{
 			MaxRetries:  5,

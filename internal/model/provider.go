@@ -25,6 +25,18 @@ const (
 	GoogleAIURL  = "https://generativelanguage.googleapis.com"
 )
 
+// DefaultURL maps each provider with a default endpoint to it.
+var DefaultURL = map[string]string{"openai": OpenAIURL, "anthropic": AnthropicURL, "ollama": OllamaURL, "googleai": GoogleAIURL}
+
+// Endpoint returns the endpoint a client of provider calls when given base: base without its
+// trailing slashes, or the provider's default when base is empty.
+func Endpoint(provider, base string) string {
+	if base = strings.TrimRight(base, "/"); base == "" {
+		return DefaultURL[provider]
+	}
+	return base
+}
+
 // Providers lists the provider names New accepts.
 var Providers = []string{"openai", "anthropic", "ollama", "googleai", "extractive"}
 
@@ -54,40 +66,28 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	if hc == nil {
 		hc = &http.Client{}
 	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
+	base := Endpoint(cfg.Provider, cfg.BaseURL)
 	var (
 		llm llms.Model
 		err error
 	)
 	switch cfg.Provider {
 	case "openai":
-		if base == "" {
-			base = OpenAIURL
-		}
 		llm, err = openai.New(openai.WithToken(keyOr(cfg.APIKey, "none")), openai.WithBaseURL(base),
 			openai.WithHTTPClient(hc))
 	case "anthropic":
-		if base == "" {
-			base = AnthropicURL
-		}
 		if cfg.APIKey == "" {
 			return nil, errors.New("anthropic: no API key (set ANTHROPIC_API_KEY or --api-key-file)")
 		}
 		llm, err = anthropic.New(anthropic.WithToken(cfg.APIKey), anthropic.WithBaseURL(base),
 			anthropic.WithHTTPClient(hc))
 	case "ollama":
-		if base == "" {
-			base = OllamaURL
-		}
 		u, perr := url.Parse(base)
 		if perr != nil {
 			return nil, fmt.Errorf("ollama: base url: %w", perr)
 		}
 		llm, err = ollama.New(ollama.WithServerURL(u.String()), ollama.WithHTTPClient(hc))
 	case "googleai":
-		if base == "" {
-			base = GoogleAIURL
-		}
 		if cfg.APIKey == "" {
 			return nil, errors.New("googleai: no API key (set GOOGLE_API_KEY or --api-key-file)")
 		}
