@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -423,6 +425,59 @@ func TestCancelledContext(t *testing.T) {
 	cancel()
 	if got, err := s.SBERT(ctx, []string{"rome"}, [][]string{{"roma"}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("SBERT on a cancelled context = %v, %v; want context.Canceled", got, err)
+	}
+}
+
+// TestFinishingKeepsCallsInFlight: once the run is asked to finish, a request not yet made is
+// refused, and the requests in flight still end and have their vectors stored, not cancelled with
+// the refused one.
+func TestFinishingKeepsCallsInFlight(t *testing.T) {
+	c := tempCache(t)
+	f := newFake(t)
+	arrived := make(chan string, 3)
+	release := map[string]chan struct{}{"paris": make(chan struct{}), "london": make(chan struct{})}
+	f.hold = func(in []string) {
+		arrived <- in[0]
+		if ch := release[in[0]]; ch != nil {
+			<-ch
+		}
+	}
+	srv := f.start()
+	cfg := Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Cache: c, Batch: 1, Parallel: 2}
+	s := newScorer(t, cfg)
+	ctx, finish := interrupt.WithFinish(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.SBERT(ctx, []string{"paris", "london"}, [][]string{{"rome"}, {}})
+		done <- err
+	}()
+	got := []string{<-arrived, <-arrived}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"london", "paris"}) {
+		t.Fatalf("requests in flight: %v, want london and paris", got)
+	}
+	if n := finish(); n != 2 {
+		t.Errorf("finish() = %d calls in flight, want 2", n)
+	}
+	close(release["london"]) // frees a slot: the request for rome is refused
+	for s.Stats().Requests < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // room for a cancellation of paris, which must not come
+	close(release["paris"])
+	if err := <-done; !errors.Is(err, interrupt.ErrNotCalled) {
+		t.Errorf("SBERT = %v, want interrupt.ErrNotCalled", err)
+	}
+	if in := f.total(); in != 2 {
+		t.Errorf("server got %d requests, want 2 (rome's not made)", in)
+	}
+	// Both answers were stored: a rerun asks for rome alone.
+	rerun := newScorer(t, cfg)
+	if _, err := rerun.SBERT(context.Background(), []string{"paris", "london"}, [][]string{{"rome"}, {}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := rerun.Stats(); st.CacheHits != 2 || st.Texts != 1 {
+		t.Errorf("rerun Stats() = %+v, want 2 texts from the cache and 1 asked", st)
 	}
 }
 

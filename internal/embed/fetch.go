@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -45,7 +46,10 @@ var tokensCodec = codec[tokens]{tokensNamespace, encodeTokens, decodeTokens}
 
 // fetch returns the value of every distinct non-empty text in texts, from the cache when it holds
 // it and otherwise from call, in requests of at most Batch texts, Parallel at a time. Each fetched
-// value is stored before fetch returns, even if ctx is cancelled meanwhile.
+// value is stored before fetch returns, even if ctx is cancelled meanwhile. A failed request makes
+// fetch return its error once the requests in flight have ended, and no new request is made; the
+// ones in flight are not cancelled, so what they fetched (and was paid for) is stored, and a
+// finishing run (internal/interrupt) keeps its calls in flight as qa-predict's do.
 func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 	call func(context.Context, []string) ([]V, error)) (map[string]V, error) {
 	got := make(map[string]V)
@@ -69,19 +73,25 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 		miss = append(miss, t)
 	}
 	results := make([][]V, (len(miss)+s.cfg.Batch-1)/s.cfg.Batch)
-	g, gctx := errgroup.WithContext(ctx)
+	var g errgroup.Group
 	g.SetLimit(s.cfg.Parallel)
+	var failed atomic.Bool
 	for b := range results {
 		batch := miss[b*s.cfg.Batch : min((b+1)*s.cfg.Batch, len(miss))]
 		g.Go(func() error {
+			if failed.Load() {
+				return nil // after a failure no new call is made
+			}
 			s.requests.Add(1)
 			s.texts.Add(int64(len(batch)))
-			vs, err := call(gctx, batch)
+			vs, err := call(ctx, batch)
 			if err != nil {
+				failed.Store(true)
 				return err
 			}
 			for i, v := range vs {
-				if err := s.store(context.WithoutCancel(gctx), keys[batch[i]], c.encode(v)); err != nil {
+				if err := s.store(context.WithoutCancel(ctx), keys[batch[i]], c.encode(v)); err != nil {
+					failed.Store(true)
 					return err
 				}
 			}

@@ -30,6 +30,9 @@ type fakeServer struct {
 	batches  []int          // input count of each embedding request
 	fail     []int          // statuses to answer first, one per request
 	bodies   []string       // raw request bodies
+
+	// hold, when set, sees each embedding request's inputs before it is answered, and may block.
+	hold func(inputs []string)
 }
 
 const clsID, sepID = 101, 102
@@ -104,6 +107,9 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 	if err := json.Unmarshal(body, &req); err != nil {
 		http.Error(w, err.Error(), http.StatusUnprocessableEntity)
 		return
+	}
+	if f.hold != nil {
+		f.hold(append(req.Input, req.Inputs...))
 	}
 	var reply any
 	var err error
