@@ -6,4 +6,4 @@ import (
 	"github.com/qapipe/qapipe/internal/score"
 )
 
-func main() { command.Main("qa-score", score.Run) }
+func main() { command.MainCalls("qa-score", score.Run) }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -82,6 +83,13 @@ vectors are all zero (a failing server). An empty prediction or reference is nev
 counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so). --baseline FILE
 takes the highest layer's row of bert_score's tsv. --idf reads the input files twice: the
 references first, for the idf table (references only are held in memory).
+
+INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new embedding call but lets
+those in flight end (for at most 2 minutes) and stores them (--cache); every record is still read,
+scored and written, those whose call was not made without embedding scores (reported); then exit
+130, without the summary. So in a pipeline qa-score passes on every record that an interrupted
+qa-predict or qa-judge before it still writes. A second signal stops at once: only the records
+completed before the first unfinished one are written.
 
 Examples:
    qa-score preds.jsonl > scored.jsonl
@@ -415,6 +423,12 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if serr == nil && len(pending) > 0 {
 		serr = flush()
+	}
+	if serr == nil {
+		// Asked to finish (the first signal), the run still read, scored and wrote every
+		// record, but the embedding calls not yet made were refused (their records are left
+		// without embedding scores, reported as after a failed call): it ends interrupted.
+		serr = interrupt.Err(ctx)
 	}
 	if err := out.Flush(); err != nil && serr == nil {
 		serr = fmt.Errorf("write records: %w", err)

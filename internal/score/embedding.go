@@ -12,6 +12,7 @@ import (
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -137,6 +138,9 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 	}
 	idf, err := st.scorer.IDF(ctx, refs)
 	if err != nil {
+		if ierr := interrupt.Err(ctx); ierr != nil {
+			return ierr // finishing: the calls in flight were stored, and nothing is scored
+		}
 		return err
 	}
 	st.opts.IDF = idf

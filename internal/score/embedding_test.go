@@ -3,13 +3,17 @@ package score
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 const sbertInput = `{"schema":1,"id":"a","question":"q","answers":["Paris"],"prediction":{"text":"the capital is Paris"}}
@@ -60,4 +64,84 @@ func TestEmbedCacheAndKey(t *testing.T) {
 	if !strings.Contains(first, `"sbert":0.6`) {
 		t.Errorf("first run = %s, want sbert 0.6 for a", first)
 	}
+}
+
+// TestEmbedFinishing: a run asked to finish (the first signal) lets its embedding call in flight
+// end and stores it, makes no new call, still reads and writes every record (those whose call was
+// not made without embedding scores, reported) and ends interrupted; the rerun finds the answer
+// of the call that was in flight in the cache.
+func TestEmbedFinishing(t *testing.T) {
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	var mu sync.Mutex
+	var requests int
+	srv := newOpenAIServer(t, func(*http.Request) {
+		mu.Lock()
+		requests++
+		mu.Unlock()
+		once.Do(func() {
+			close(arrived)
+			<-release
+		})
+	})
+	db := filepath.Join(t.TempDir(), "cache.db")
+	args := []string{"qa-score", "--metrics", "sbert", "--embed-provider", "openai", "--embed-model", "m",
+		"--embed-base-url", srv.URL + "/v1", "--cache", db, "--embed-batch", "1", "--jobs", "2"}
+	first := `{"schema":1,"id":"a","answers":["Paris"],"prediction":{"text":"Paris"}}` + "\n" // one text, one request
+	input := first
+	for _, id := range []string{"b", "c", "d"} { // texts no call is made for: never sent
+		input += `{"schema":1,"id":"` + id + `","answers":["Roma ` + id + `"],"prediction":{"text":"Rome ` + id + `"}}` + "\n"
+	}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	var stdout, stderr bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- Run(ctx, args, strings.NewReader(input), &stdout, &stderr) }()
+	<-arrived
+	if n := finish(); n != 1 {
+		t.Errorf("finish() = %d calls in flight, want 1", n)
+	}
+	close(release)
+	err := <-done
+	if !errors.Is(err, interrupt.ErrInterrupted) || command.ExitCode(err) != command.ExitInterrupted {
+		t.Fatalf("Run = %v (exit %d), want interrupted; stderr:\n%s", err, command.ExitCode(err), stderr.String())
+	}
+	var ids, scored []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var r record.Record
+		if err := record.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, r.ID)
+		if v, ok := r.Scores["sbert"]; ok && v == 1 {
+			scored = append(scored, r.ID)
+		}
+	}
+	if want := []string{"a", "b", "c", "d"}; !slices.Equal(ids, want) {
+		t.Errorf("records written: %v, want %v", ids, want)
+	}
+	if want := []string{"a"}; !slices.Equal(scored, want) {
+		t.Errorf("records with sbert 1: %v, want %v (the one whose call was in flight)", scored, want)
+	}
+	for _, want := range []string{"stdin:2-2: 1 ", "stdin:3-3: 1 ", "stdin:4-4: 1 ", interrupt.ErrNotCalled.Error()} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr = %q, want it to contain %q", stderr.String(), want)
+		}
+	}
+	mu.Lock()
+	if requests != 1 {
+		t.Errorf("server got %d requests, want 1", requests)
+	}
+	mu.Unlock()
+
+	// The rerun of the first record asks for nothing: the call in flight was stored.
+	stdout.Reset()
+	stderr.Reset()
+	if err := Run(context.Background(), args, strings.NewReader(first), &stdout, &stderr); err != nil {
+		t.Fatalf("rerun: %v: %s", err, stderr.String())
+	}
+	mu.Lock()
+	if requests != 1 {
+		t.Errorf("the rerun made %d requests, want 0", requests-1)
+	}
+	mu.Unlock()
 }

@@ -1,0 +1,79 @@
+package score
+
+import (
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestMainChild is the child process of TestSignal: qa-score's main, as cmd/qa-score runs it.
+func TestMainChild(t *testing.T) {
+	clitest.MainChild(t, "qa-score", func() { command.MainCalls("qa-score", Run) })
+}
+
+// TestSignal interrupts qa-score, running in a child process, while its first embedding call
+// hangs on the server: the call ends and its record is scored, no other call is made, every
+// record is still written, and the exit code is 130.
+func TestSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv := newOpenAIServer(t, func(*http.Request) {
+		once.Do(func() { // the first request: one text, record a's (--embed-batch 1)
+			close(arrived)
+			<-release
+		})
+	})
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	args := []string{"--metrics", "sbert", "--embed-provider", "openai", "--embed-model", "m",
+		"--embed-base-url", srv.URL + "/v1", "--cache", filepath.Join(t.TempDir(), "cache.db"), "--embed-batch", "1"}
+	in := `{"schema":1,"id":"a","answers":["Paris"],"prediction":{"text":"Paris"}}` + "\n" +
+		`{"schema":1,"id":"b","answers":["London"],"prediction":{"text":"London"}}` + "\n" +
+		`{"schema":1,"id":"c","answers":["Berlin"],"prediction":{"text":"Berlin"}}` + "\n"
+	p := clitest.StartMain(t, "TestMainChild", args, in)
+	clitest.Receive(t, arrived, "the first embedding request")
+	p.Signal(t, syscall.SIGINT)
+	p.WaitStderr(t, "finishing 1 call in flight")
+	close(release)
+	code, stdout, stderr := p.Wait(t)
+	if code != command.ExitInterrupted {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, command.ExitInterrupted, stderr)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		var r record.Record
+		if err := record.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		v, ok := r.Scores["sbert"]
+		switch {
+		case !ok:
+			got = append(got, r.ID+":-")
+		case v == 1:
+			got = append(got, r.ID+":1")
+		default:
+			got = append(got, r.ID+":?")
+		}
+	}
+	if want := "a:1 b:- c:-"; strings.Join(got, " ") != want {
+		t.Errorf("records (id:sbert) = %q, want %q", strings.Join(got, " "), want)
+	}
+	if want := "interrupted before the call was made"; strings.Count(stderr, want) != 2 {
+		t.Errorf("stderr should report the two records whose call was not made:\n%s", stderr)
+	}
+}
