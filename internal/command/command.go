@@ -292,8 +292,8 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 	os.Exit(ExitInterrupted)
 }
 
-// MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge), which it does
-// not let a first signal throw away. The first SIGINT, SIGTERM or SIGHUP asks the run to finish
+// MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge; qa-score's
+// embedding calls), which it does not let a first signal throw away. The first SIGINT, SIGTERM or SIGHUP asks the run to finish
 // (interrupt.WithFinish): it makes no new call, lets the calls in flight end and writes their
 // records and replies, writes the records left with an error, prints its summary and returns
 // interrupt.ErrInterrupted (exit 130). A second signal, or finishGrace after the first, abandons
@@ -339,12 +339,14 @@ func escalate(prog string, sigs <-chan os.Signal, done <-chan struct{}, finish f
 		fmt.Fprintf(os.Stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon them\n", prog, calls(n), finishGrace)
 	}
 	sig, why := nextSignal(sigs, done, sig, signalEcho, finishGrace)
-	switch why {
-	case stopDone:
+	switch {
+	case why == stopDone:
 		return
-	case stopSignal:
+	case why == stopSignal && n == 0: // none in flight then, and no call has started since
+		fmt.Fprintf(os.Stderr, "%s: interrupted again: stopping at once\n", prog)
+	case why == stopSignal:
 		fmt.Fprintf(os.Stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
-	case stopGrace:
+	case why == stopGrace:
 		fmt.Fprintf(os.Stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}
 	abandon()

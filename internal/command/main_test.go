@@ -127,17 +127,20 @@ func TestNextSignal(t *testing.T) {
 }
 
 // TestMainCallsHelper is the process TestMainCalls interrupts: a command with one call in
-// flight, which says on stdout when it is asked to finish and when its call is abandoned. It does
-// nothing unless QA_TEST_MAINCALLS_HELPER (the finishing grace) is set.
+// flight (none with "idle" after the grace), which says on stdout when it is asked to finish and
+// when its call is abandoned. It does nothing unless QA_TEST_MAINCALLS_HELPER (the finishing
+// grace) is set.
 func TestMainCallsHelper(t *testing.T) {
-	grace := os.Getenv("QA_TEST_MAINCALLS_HELPER")
+	grace, idle := strings.CutSuffix(os.Getenv("QA_TEST_MAINCALLS_HELPER"), " idle")
 	if grace == "" {
 		t.Skip("run by TestMainCalls")
 	}
 	finishGrace, _ = time.ParseDuration(grace)
 	MainCalls("qa-calls", func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
-		end, _ := interrupt.Begin(ctx) // the call in flight
-		defer end()
+		if !idle {
+			end, _ := interrupt.Begin(ctx) // the call in flight
+			defer end()
+		}
 		io.WriteString(stdout, "ready\n")
 		wait, cancel := interrupt.Waiting(ctx)
 		defer cancel()
@@ -153,14 +156,16 @@ func TestMainCallsHelper(t *testing.T) {
 // flight; a second signal, or the grace period, abandons them (the run's context is cancelled),
 // and the run's return then ends the process with exit 130.
 func TestMainCalls(t *testing.T) {
+	const finishing, none = "qa-calls: interrupted: finishing 1 call in flight", "qa-calls: interrupted: no calls in flight"
 	for _, tt := range []struct {
-		name, grace string
-		signals     []os.Signal
-		abandoning  string
+		name, grace           string
+		signals               []os.Signal
+		interrupted, stopping string
 	}{
-		{"second signal", "1h", []os.Signal{syscall.SIGINT, syscall.SIGINT}, "qa-calls: interrupted again: abandoning the calls in flight"},
-		{"terminate, then interrupt", "1h", []os.Signal{syscall.SIGTERM, syscall.SIGINT}, "qa-calls: interrupted again: abandoning the calls in flight"},
-		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, "qa-calls: calls still in flight after 200ms: abandoning them"},
+		{"second signal", "1h", []os.Signal{syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted again: abandoning the calls in flight"},
+		{"terminate, then interrupt", "1h", []os.Signal{syscall.SIGTERM, syscall.SIGINT}, finishing, "qa-calls: interrupted again: abandoning the calls in flight"},
+		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, finishing, "qa-calls: calls still in flight after 200ms: abandoning them"},
+		{"no call in flight", "1h idle", []os.Signal{syscall.SIGINT, syscall.SIGINT}, none, "qa-calls: interrupted again: stopping at once"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
@@ -187,7 +192,7 @@ func TestMainCalls(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
 				t.Errorf("exit: %v, want %d", err, ExitInterrupted)
 			}
-			for _, want := range []string{"qa-calls: interrupted: finishing 1 call in flight", tt.abandoning, "qa-calls: interrupted\n"} {
+			for _, want := range []string{tt.interrupted, tt.stopping, "qa-calls: interrupted\n"} {
 				if !strings.Contains(stderr.String(), want) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 				}
