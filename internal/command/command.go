@@ -260,12 +260,13 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // signal, or interruptGrace after the first.
 func Main(prog string, run RunFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+	stderr := Stderr()
 	done := make(chan struct{})
-	go forceExit(ctx, done, prog)
-	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	go forceExit(ctx, done, prog, stderr)
+	err := run(ctx, os.Args, os.Stdin, os.Stdout, stderr)
 	close(done)
 	stop()
-	Report(os.Stderr, prog, err)
+	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
 }
 
@@ -274,7 +275,7 @@ var interruptGrace = 10 * time.Second
 
 // forceExit waits for ctx to be cancelled by a signal, then exits the process with 130 on a
 // second signal or after interruptGrace, unless done is closed first.
-func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
+func forceExit(ctx context.Context, done <-chan struct{}, prog string, stderr io.Writer) {
 	select {
 	case <-ctx.Done():
 	case <-done:
@@ -288,13 +289,13 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string) {
 	case <-done:
 		return
 	}
-	fmt.Fprintf(os.Stderr, "%s: interrupted; completed output could not be flushed\n", prog)
+	fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", prog)
 	os.Exit(ExitInterrupted)
 }
 
 // MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge; qa-score's
-// embedding calls), which it does not let a first signal throw away. The first SIGINT, SIGTERM or SIGHUP asks the run to finish
-// (interrupt.WithFinish): it makes no new call, lets the calls in flight end and writes their
+// embedding calls), which it does not let a first signal throw away. The first SIGINT, SIGTERM or
+// SIGHUP asks the run to finish (interrupt.WithFinish): it makes no new call, lets the calls in flight end and writes their
 // records and replies, writes the records left with an error, prints its summary and returns
 // interrupt.ErrInterrupted (exit 130). A second signal, or finishGrace after the first, abandons
 // the calls in flight by cancelling the run's context, after which the run flushes its completed
@@ -306,13 +307,14 @@ func MainCalls(prog string, run RunFunc) {
 	signal.Notify(sigs, stopSignals()...)
 	ctx, abandon := context.WithCancel(context.Background())
 	ctx, finish := interrupt.WithFinish(ctx)
+	stderr := Stderr()
 	done := make(chan struct{})
-	go escalate(prog, sigs, done, finish, abandon)
-	err := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
+	go escalate(prog, stderr, sigs, done, finish, abandon)
+	err := run(ctx, os.Args, os.Stdin, os.Stdout, stderr)
 	close(done)
 	signal.Stop(sigs)
 	abandon()
-	Report(os.Stderr, prog, err)
+	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
 }
 
@@ -325,7 +327,7 @@ const signalEcho = time.Second
 
 // escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
 // the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits.
-func escalate(prog string, sigs <-chan os.Signal, done <-chan struct{}, finish func() int, abandon func()) {
+func escalate(prog string, stderr io.Writer, sigs <-chan os.Signal, done <-chan struct{}, finish func() int, abandon func()) {
 	var sig os.Signal
 	select {
 	case sig = <-sigs:
@@ -334,26 +336,26 @@ func escalate(prog string, sigs <-chan os.Signal, done <-chan struct{}, finish f
 	}
 	n := finish()
 	if n == 0 {
-		fmt.Fprintf(os.Stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", prog)
+		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", prog)
 	} else {
-		fmt.Fprintf(os.Stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon them\n", prog, calls(n), finishGrace)
+		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon them\n", prog, calls(n), finishGrace)
 	}
 	sig, why := nextSignal(sigs, done, sig, signalEcho, finishGrace)
 	switch {
 	case why == stopDone:
 		return
 	case why == stopSignal && n == 0: // none in flight then, and no call has started since
-		fmt.Fprintf(os.Stderr, "%s: interrupted again: stopping at once\n", prog)
+		fmt.Fprintf(stderr, "%s: interrupted again: stopping at once\n", prog)
 	case why == stopSignal:
-		fmt.Fprintf(os.Stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
+		fmt.Fprintf(stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
 	case why == stopGrace:
-		fmt.Fprintf(os.Stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
+		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}
 	abandon()
 	if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why == stopDone {
 		return
 	}
-	fmt.Fprintf(os.Stderr, "%s: interrupted; completed output could not be flushed\n", prog)
+	fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", prog)
 	os.Exit(ExitInterrupted)
 }
 

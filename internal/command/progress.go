@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -21,7 +20,7 @@ func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 	if !terminal(stderr) {
 		return nil
 	}
-	return progressbar.NewOptions64(CountLines(inputs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowCount(),
+	return progressbar.NewOptions64(CountLines(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"), progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(200*time.Millisecond))
 }
@@ -33,7 +32,7 @@ func ByteProgress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 	if !terminal(stderr) {
 		return nil
 	}
-	return progressbar.NewOptions64(inputSize(inputs), progressbar.OptionSetWriter(stderr), progressbar.OptionShowBytes(true),
+	return progressbar.NewOptions64(inputSize(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowBytes(true),
 		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
 }
 
@@ -52,12 +51,6 @@ func inputSize(inputs []string) int64 {
 		n += fi.Size()
 	}
 	return n
-}
-
-// terminal reports whether w is a terminal.
-func terminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // CountLines returns the number of non-blank lines in the named inputs, read as textfile reads
