@@ -128,14 +128,19 @@ func TestNextSignal(t *testing.T) {
 
 // TestMainCallsHelper is the process TestMainCalls interrupts: a command with one call in
 // flight (none with "idle" after the grace), which says on stdout when it is asked to finish and
-// when its call is abandoned. It does nothing unless QA_TEST_MAINCALLS_HELPER (the finishing
+// when its call is abandoned, and then returns (or, with "stuck", never does, as a run whose
+// output cannot be flushed). It does nothing unless QA_TEST_MAINCALLS_HELPER (the finishing
 // grace) is set.
 func TestMainCallsHelper(t *testing.T) {
-	grace, idle := strings.CutSuffix(os.Getenv("QA_TEST_MAINCALLS_HELPER"), " idle")
+	grace, stuck := strings.CutSuffix(os.Getenv("QA_TEST_MAINCALLS_HELPER"), " stuck")
+	grace, idle := strings.CutSuffix(grace, " idle")
 	if grace == "" {
 		t.Skip("run by TestMainCalls")
 	}
 	finishGrace, _ = time.ParseDuration(grace)
+	if stuck {
+		interruptGrace = time.Hour // only the third signal ends it
+	}
 	MainCalls("qa-calls", func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
 		if !idle {
 			end, _ := interrupt.Begin(ctx) // the call in flight
@@ -148,6 +153,9 @@ func TestMainCallsHelper(t *testing.T) {
 		io.WriteString(stdout, "finishing\n")
 		<-ctx.Done()
 		io.WriteString(stdout, "abandoned\n")
+		if stuck {
+			select {}
+		}
 		return ctx.Err()
 	})
 }
@@ -166,6 +174,7 @@ func TestMainCalls(t *testing.T) {
 		{"terminate, then interrupt", "1h", []os.Signal{syscall.SIGTERM, syscall.SIGINT}, finishing, "qa-calls: interrupted again: abandoning the calls in flight"},
 		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, finishing, "qa-calls: calls still in flight after 200ms: abandoning them"},
 		{"no call in flight", "1h idle", []os.Signal{syscall.SIGINT, syscall.SIGINT}, none, "qa-calls: interrupted again: stopping at once"},
+		{"third signal", "1h stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted; completed output could not be flushed"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
@@ -179,12 +188,17 @@ func TestMainCalls(t *testing.T) {
 			}
 			expect("ready")
 			for i, sig := range tt.signals {
+				if i == 2 {
+					expect("abandoned") // the third signal comes to a run that does not end
+				}
 				cmd.Process.Signal(sig)
 				if i == 0 {
 					expect("finishing")
 				}
 			}
-			expect("abandoned")
+			if len(tt.signals) < 3 {
+				expect("abandoned")
+			}
 			for lines.Scan() { // to the end, so that Wait may close the pipe
 			}
 			err := cmd.Wait()
@@ -192,7 +206,11 @@ func TestMainCalls(t *testing.T) {
 			if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
 				t.Errorf("exit: %v, want %d", err, ExitInterrupted)
 			}
-			for _, want := range []string{tt.interrupted, tt.stopping, "qa-calls: interrupted\n"} {
+			reported := "qa-calls: interrupted\n" // by the run's return, unless it never returns
+			if strings.HasSuffix(tt.grace, "stuck") {
+				reported = tt.stopping
+			}
+			for _, want := range []string{tt.interrupted, tt.stopping, reported} {
 				if !strings.Contains(stderr.String(), want) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 				}
