@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -138,6 +139,24 @@ func isJSONList(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "[") && jsonUnmarshal([]byte(s), &v) == nil
 }
 
+// questionHint says, for a record without its question field, which fields it has and, unless
+// --map names the question's field already, how to name it.
+func questionHint(obj map[string]jsonRaw, m Mapping) string {
+	const most = 8
+	fields := slices.Sorted(maps.Keys(obj))
+	list := strings.Join(fields[:min(len(fields), most)], ", ")
+	if len(fields) > most {
+		list += fmt.Sprintf(", and %d more", len(fields)-most)
+	}
+	if len(fields) == 0 {
+		list = "none"
+	}
+	if _, mapped := m["question"]; mapped {
+		return fmt.Sprintf(" (its fields: %s)", list)
+	}
+	return fmt.Sprintf(" (its fields: %s; if the question is under another name, give --map question=FIELD)", list)
+}
+
 func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*record.Record, error) {
 	take := func(f string) (jsonRaw, bool) {
 		raw, ok := obj[m.source(f)]
@@ -154,7 +173,7 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 	}
 	raw, ok := take("question")
 	if !ok {
-		return nil, badf(in, line, rec.ID, "missing field %q", m.source("question"))
+		return nil, badf(in, line, rec.ID, "missing field %q%s", m.source("question"), questionHint(obj, m))
 	}
 	if !isString(raw) {
 		return nil, badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))
