@@ -161,7 +161,12 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		// refusal field): an error on the record, never an empty answer. Its usage stays on the
 		// response, for the budget: the reply was paid for.
 		stop := ""
-		if ch.StopReason != "" {
+		switch {
+		case out.Cut && req.MaxTokens > 0:
+			// A reasoning model (o1, o3, gpt-5…) counts its hidden thinking in max_tokens, and
+			// a budget set for answers can go on thinking alone.
+			stop = fmt.Sprintf(" (stop reason %s: max_tokens %d ran out before any text; a reasoning model's thinking counts in it)", ch.StopReason, req.MaxTokens)
+		case ch.StopReason != "":
 			stop = " (stop reason " + ch.StopReason + ")"
 		}
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}

@@ -122,6 +122,42 @@ func TestProvidersWireFormat(t *testing.T) {
 	}
 }
 
+// TestReasoningModel: OpenAI's reasoning models take no temperature but the default, so none is
+// sent (langchaingo leaves it out for o1, o3 and gpt-5 names); a reply whose max_tokens all went
+// on thinking is an error that says so.
+func TestReasoningModel(t *testing.T) {
+	w := wires[0]
+	w.reply = `{"id":"chatcmpl-2","object":"chat.completion","created":1,"model":"o3-mini","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"length"}],"usage":{"prompt_tokens":12,"completion_tokens":16,"total_tokens":28,"completion_tokens_details":{"reasoning_tokens":16}}}`
+	var calls atomic.Int64
+	bodies := make(chan string, 1)
+	srv := wireServer(t, w, &calls, bodies)
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Generate(context.Background(), testRequest("openai", "o3-mini"))
+	want := "openai o3-mini: empty reply (stop reason length: max_tokens 16 ran out before any text; a reasoning model's thinking counts in it)"
+	if err == nil || err.Error() != want {
+		t.Errorf("Generate = %v, want the error %q", err, want)
+	}
+	if resp.Usage.OutputTokens != 16 {
+		t.Errorf("usage %+v, want the 16 output tokens paid for", resp.Usage)
+	}
+	<-bodies
+	// Which names get no temperature is langchaingo's list (the README names it).
+	for name, sent := range map[string]bool{"o3-mini": false, "o3": false, "o1-mini": false, "gpt-5-mini": false,
+		"o1": true, "o4-mini": true, "gpt-4o": true} {
+		c.Generate(context.Background(), testRequest("openai", name)) //nolint:errcheck // the reply is the empty one
+		var body map[string]any
+		if err := json.Unmarshal([]byte(<-bodies), &body); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := body["temperature"]; ok != sent || body["model"] != name {
+			t.Errorf("request %v: want model %s and a temperature %v", body, name, sent)
+		}
+	}
+}
+
 func TestUsageFromInfo(t *testing.T) {
 	tests := []struct {
 		name string
