@@ -139,11 +139,11 @@ func isJSONList(s string) bool {
 	return strings.HasPrefix(strings.TrimSpace(s), "[") && jsonUnmarshal([]byte(s), &v) == nil
 }
 
-// questionHint says, for a record without its question field, which fields it has and, unless
-// --map names the question's field already, how to name it.
-func questionHint(obj map[string]jsonRaw, m Mapping) string {
+// questionHint says, for a record without its question field, which fields it has (those left in
+// obj and taken) and, unless --map names the question's field already, how to name it.
+func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 	const most = 8
-	fields := slices.Sorted(maps.Keys(obj))
+	fields := slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(obj)), taken...)))
 	list := strings.Join(fields[:min(len(fields), most)], ", ")
 	if len(fields) > most {
 		list += fmt.Sprintf(", and %d more", len(fields)-most)
@@ -164,7 +164,9 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 		return raw, ok && !isNull(raw)
 	}
 	rec := newRecord(fmt.Sprintf("%s:%d", idName(in), line), "", "")
+	var taken []string
 	if raw, ok := take("id"); ok {
+		taken = append(taken, m.source("id"))
 		id, ok := scalarText(raw)
 		if !ok || id == "" {
 			return nil, badf(in, line, "", "field %q: id must be a string or a number", m.source("id"))
@@ -173,7 +175,7 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 	}
 	raw, ok := take("question")
 	if !ok {
-		return nil, badf(in, line, rec.ID, "missing field %q%s", m.source("question"), questionHint(obj, m))
+		return nil, badf(in, line, rec.ID, "missing field %q%s", m.source("question"), questionHint(obj, taken, m))
 	}
 	if !isString(raw) {
 		return nil, badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))

@@ -180,7 +180,7 @@ func TestPrettyObjectStream(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil || strings.Join(ids, ",") != "p1,p2" || len(bads) != 1 || bads[0] != `p.json:7 (id "p3"): missing field "question"` {
+	if err != nil || strings.Join(ids, ",") != "p1,p2" || len(bads) != 1 || bads[0] != `p.json:7 (id "p3"): missing field "question" (its fields: qid; if the question is under another name, give --map question=FIELD)` {
 		t.Errorf("JSONL(pretty objects) = %v, ids %q, bad %q; want p1,p2 and p3 bad at line 7", err, ids, bads)
 	}
 }
