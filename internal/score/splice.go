@@ -52,8 +52,7 @@ type view struct {
 func decodeView(l line) (*record.Record, *record.Error) {
 	var v view
 	if err := record.Unmarshal(l.data, &v); err != nil {
-		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data),
-			Err: fmt.Errorf("invalid record: %s", record.DescribeDecodeError(err))}
+		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data), Err: record.InvalidLine(l.data, err)}
 	}
 	if err := record.NullAnswer(l.data, v.Answers); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: v.ID, Err: fmt.Errorf("invalid record: %w", err)}

@@ -113,6 +113,9 @@ func TestReaderErrors(t *testing.T) {
 		`{"schema":2,"id":"v2","question":"q","answers":["a"]}`,
 		`{"id":"v0","question":"q","answers":["a"]}`,
 		`{"_id":"5ab4","answer":"romance","question":"q"}`,
+		`{"questions":[{"category":4}],"answers":[{"stored":""}]}`, // no record, though "answers" fails first
+		`{"id":"x","answers":[{"stored":""}]}`,
+		`[{"schema":1,"id":"y"}]`,
 		`{"schema":1,"id":"ok2","question":"q","answers":["a"]}`,
 	}, "\n")
 	r := NewReader(strings.NewReader(in), "preds.jsonl")
@@ -138,7 +141,10 @@ func TestReaderErrors(t *testing.T) {
 	wantPrefixes := []string{`preds.jsonl:3 (id "bad"): invalid record`, `preds.jsonl:4: invalid record`,
 		`preds.jsonl:5: missing field "id"`, `preds.jsonl:6 (id "v2"): schema 2 is not supported`,
 		`preds.jsonl:7 (id "v0"): field "schema" missing or 0 (records carry "schema": 1`,
-		`preds.jsonl:8: not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`}
+		`preds.jsonl:8: not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`,
+		`preds.jsonl:9: not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`,
+		`preds.jsonl:10 (id "x"): invalid record: answers[0]: want a string, got an object`,
+		`preds.jsonl:11: invalid record: want an object`}
 	if len(errs) != len(wantPrefixes) {
 		t.Fatalf("got %d errors %q, want %d", len(errs), errs, len(wantPrefixes))
 	}

@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,12 +130,30 @@ func (r *Reader) ReadRaw() ([]byte, error) {
 func (r *Reader) decode(line []byte) (*Record, error) {
 	rec := new(Record)
 	if err := unmarshal(line, rec); err != nil {
-		return nil, r.errorf(peekID(line), "invalid record: %s", DescribeDecodeError(err))
+		return nil, r.errorf(peekID(line), "%s", InvalidLine(line, err))
 	}
 	if err := rec.Validate(); err != nil {
 		return nil, r.errorf(rec.ID, "%s", err)
 	}
 	return rec, nil
+}
+
+// errNotRecord is the error of a line with neither an id nor a schema.
+var errNotRecord = errors.New(`not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`)
+
+// InvalidLine returns the error of a line that err, from decoding it as a record, rejects:
+// "invalid record: " and what did not decode, or, for a JSON object with neither a "schema" nor
+// an "id" member, the error Validate gives such a line. Such a line is most likely a benchmark's
+// own data, whose first field of the wrong type says less than that.
+func InvalidLine(line []byte, err error) error {
+	var v struct {
+		Schema json.RawMessage `json:"schema"`
+		ID     json.RawMessage `json:"id"`
+	}
+	if bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema == nil && v.ID == nil {
+		return errNotRecord
+	}
+	return fmt.Errorf("invalid record: %s", DescribeDecodeError(err))
 }
 
 // Validate checks what every stage relies on: an id and a known schema version. A line with
@@ -143,7 +162,7 @@ func (r *Reader) decode(line []byte) (*Record, error) {
 func (r *Record) Validate() error {
 	switch {
 	case r.ID == "" && r.Schema == 0:
-		return errors.New(`not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`)
+		return errNotRecord
 	case r.ID == "":
 		return errors.New(`missing field "id"`)
 	case r.Schema == 0:
