@@ -1,0 +1,65 @@
+package english
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		n                      int
+		singular, plural, want string
+	}{
+		{0, "record", "records", "0 records"},
+		{1, "record", "records", "1 record"},
+		{2, "record", "records", "2 records"},
+		{-1, "record", "records", "-1 records"},
+		{11, "record", "records", "11 records"},
+		{21, "record", "records", "21 records"},
+		{1, "batch", "batches", "1 batch"},
+		{3, "batch", "batches", "3 batches"},
+		{1, "entry", "entries", "1 entry"},
+		{2, "category", "categories", "2 categories"},
+		{5, "child", "children", "5 children"},
+		{1, "bad input line skipped", "bad input lines skipped", "1 bad input line skipped"},
+		{4, "bad input line skipped", "bad input lines skipped", "4 bad input lines skipped"},
+		{1, "record has", "records have", "1 record has"},
+	} {
+		if got := Count(tc.n, tc.singular, tc.plural); got != tc.want {
+			t.Errorf("Count(%d, %q, %q) = %q, want %q", tc.n, tc.singular, tc.plural, got, tc.want)
+		}
+	}
+}
+
+func TestForm(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{0, "have"},
+		{1, "has"},
+		{2, "have"},
+		{-1, "have"},
+	} {
+		if got := Form(tc.n, "has", "have"); got != tc.want {
+			t.Errorf("Form(%d, %q, %q) = %q, want %q", tc.n, "has", "have", got, tc.want)
+		}
+	}
+}
+
+func ExampleCount() {
+	for _, n := range []int{0, 1, 2} {
+		fmt.Println(Count(n, "batch", "batches"))
+	}
+	// Output:
+	// 0 batches
+	// 1 batch
+	// 2 batches
+}
+
+func ExampleForm() {
+	bad, read := 1, 3
+	fmt.Printf("%d of %s %s no answers\n", bad, Count(read, "record", "records"), Form(bad, "has", "have"))
+	// Output:
+	// 1 of 3 records has no answers
+}
