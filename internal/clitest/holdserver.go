@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // HoldServer is a loopback server speaking OpenAI's chat completions that answers at once every
@@ -103,7 +104,7 @@ func (s *HoldServer) Interrupt(t *testing.T, prog, child string, args []string, 
 		Receive(t, s.Held, "a held call")
 	}
 	p.Signal(t, signals[0])
-	p.WaitStderr(t, fmt.Sprintf("%s: interrupted: finishing %d calls in flight", prog, held))
+	p.WaitStderr(t, fmt.Sprintf("%s: interrupted: finishing %s in flight", prog, english.Count(held, "call", "calls")))
 	if len(signals) > 1 {
 		p.Signal(t, signals[1])
 		p.WaitStderr(t, prog+": interrupted again: abandoning the calls in flight")

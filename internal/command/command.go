@@ -22,6 +22,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/textfile"
 )
@@ -65,13 +66,16 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// BadRecordsError reports that the command finished but some records were bad or failed.
+// BadRecordsError reports that the command finished but N records were bad or failed, said as
+// Singular when N is 1 and as Plural otherwise: "1 bad input line skipped", "2 bad input lines
+// skipped".
 type BadRecordsError struct {
-	N    int
-	What string // e.g. "bad input lines", "prediction errors"
+	N        int
+	Singular string // e.g. "bad input line skipped"
+	Plural   string // e.g. "bad input lines skipped"
 }
 
-func (e *BadRecordsError) Error() string { return fmt.Sprintf("%d %s", e.N, e.What) }
+func (e *BadRecordsError) Error() string { return english.Count(e.N, e.Singular, e.Plural) }
 
 // ExitCode maps an error returned by an app to the process exit code.
 func ExitCode(err error) int {
@@ -97,7 +101,8 @@ func ExitCode(err error) int {
 type Interrupted struct{ Written, Unwritten int }
 
 func (e *Interrupted) Error() string {
-	return fmt.Sprintf("interrupted: %d records written; %d more were finished but not written, as output keeps input order", e.Written, e.Unwritten)
+	return fmt.Sprintf("interrupted: %s written; %d more %s finished but not written, as output keeps input order",
+		english.Count(e.Written, "record", "records"), e.Unwritten, english.Form(e.Unwritten, "was", "were"))
 }
 
 func (e *Interrupted) Unwrap() error { return context.Canceled }
@@ -338,7 +343,8 @@ func escalate(prog string, stderr io.Writer, sigs <-chan os.Signal, done <-chan 
 	if n == 0 {
 		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", prog)
 	} else {
-		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon them\n", prog, calls(n), finishGrace)
+		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon %s\n",
+			prog, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
 	}
 	sig, why := nextSignal(sigs, done, sig, signalEcho, finishGrace)
 	switch {
@@ -388,13 +394,6 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 			return last, stopDone
 		}
 	}
-}
-
-func calls(n int) string {
-	if n == 1 {
-		return "1 call"
-	}
-	return fmt.Sprintf("%d calls", n)
 }
 
 // Execute runs app with args and returns its error, with a missing required flag turned into a

@@ -354,7 +354,8 @@ func TestInterruption(t *testing.T) {
 		want              string // Report's line
 	}{
 		{context.Canceled, 4, 6, "qa-x: interrupted: 4 records written; 2 more were finished but not written, as output keeps input order\n"},
-		{fmt.Errorf("read: %w", context.Canceled), 0, 1, "qa-x: interrupted: 0 records written; 1 more were finished but not written, as output keeps input order\n"},
+		{fmt.Errorf("read: %w", context.Canceled), 0, 1, "qa-x: interrupted: 0 records written; 1 more was finished but not written, as output keeps input order\n"},
+		{context.Canceled, 1, 3, "qa-x: interrupted: 1 record written; 2 more were finished but not written, as output keeps input order\n"},
 		{context.Canceled, 5, 5, "qa-x: interrupted\n"},
 		{other, 1, 3, "qa-x: boom\n"},
 		{nil, 2, 2, ""},
@@ -367,6 +368,30 @@ func TestInterruption(t *testing.T) {
 		}
 		if tc.err != nil && ExitCode(err) != ExitCode(tc.err) {
 			t.Errorf("ExitCode(Interruption(%v, %d, %d)) = %d, want %d", tc.err, tc.written, tc.finished, ExitCode(err), ExitCode(tc.err))
+		}
+	}
+}
+
+// TestSourceErr: the error of a run with bad lines says how many, in the singular for one.
+func TestSourceErr(t *testing.T) {
+	for _, tc := range []struct {
+		bad  int
+		want string
+	}{
+		{0, ""},
+		{1, "1 bad input line skipped"},
+		{2, "2 bad input lines skipped"},
+	} {
+		s := &Source{Bad: tc.bad}
+		got := ""
+		if err := s.Err(); err != nil {
+			got = err.Error()
+			if ExitCode(err) != ExitBadRecords {
+				t.Errorf("ExitCode(Source{Bad: %d}.Err()) = %d, want %d", tc.bad, ExitCode(err), ExitBadRecords)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("Source{Bad: %d}.Err() = %q, want %q", tc.bad, got, tc.want)
 		}
 	}
 }

@@ -210,7 +210,11 @@ func TestMainCalls(t *testing.T) {
 			if strings.HasSuffix(tt.grace, "stuck") {
 				reported = tt.stopping
 			}
-			for _, want := range []string{tt.interrupted, tt.stopping, reported} {
+			wants := []string{tt.interrupted, tt.stopping, reported}
+			if tt.interrupted == finishing {
+				wants = append(wants, "interrupt again to abandon it\n")
+			}
+			for _, want := range wants {
 				if !strings.Contains(stderr.String(), want) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 				}

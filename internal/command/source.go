@@ -91,7 +91,7 @@ func (s *Source) At(id string, err error) *record.Error {
 // Err returns a BadRecordsError if any bad lines were seen, else nil.
 func (s *Source) Err() error {
 	if s.Bad > 0 {
-		return &BadRecordsError{N: s.Bad, What: "bad input lines skipped"}
+		return &BadRecordsError{N: s.Bad, Singular: "bad input line skipped", Plural: "bad input lines skipped"}
 	}
 	return nil
 }

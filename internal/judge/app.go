@@ -397,7 +397,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	if bad := t.unparsable.Load() + t.failed.Load() + t.carried.Load(); bad > 0 {
-		return &command.BadRecordsError{N: int(bad), What: "judgments failed (see error fields)"}
+		return &command.BadRecordsError{N: int(bad), Singular: "judgment failed (see error fields)", Plural: "judgments failed (see error fields)"}
 	}
 	return src.Err()
 }

@@ -69,7 +69,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	}
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	if t.errors > 0 {
-		return &command.BadRecordsError{N: t.errors, What: "records could not be judged (see error fields)"}
+		return &command.BadRecordsError{N: t.errors, Singular: "record could not be judged (see error fields)", Plural: "records could not be judged (see error fields)"}
 	}
 	return src.Err()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -239,16 +240,17 @@ func badRecords(src *command.Source, unplaced, failed int) error {
 	var parts []string
 	n := src.Bad + unplaced + failed
 	if src.Bad > 0 {
-		parts = append(parts, fmt.Sprintf("%d bad input lines skipped", src.Bad))
+		parts = append(parts, english.Count(src.Bad, "bad input line skipped", "bad input lines skipped"))
 	}
 	if unplaced > 0 {
-		parts = append(parts, fmt.Sprintf("%d records without a sequence skipped", unplaced))
+		parts = append(parts, english.Count(unplaced, "record without a sequence skipped", "records without a sequence skipped"))
 	}
 	if failed > 0 {
-		parts = append(parts, fmt.Sprintf("%d failed records counted as wrong", failed))
+		parts = append(parts, english.Count(failed, "failed record counted as wrong", "failed records counted as wrong"))
 	}
 	if n == 0 {
 		return nil
 	}
-	return &command.BadRecordsError{N: n, What: "bad records (" + strings.Join(parts, ", ") + ")"}
+	which := " (" + strings.Join(parts, ", ") + ")"
+	return &command.BadRecordsError{N: n, Singular: "bad record" + which, Plural: "bad records" + which}
 }

@@ -175,7 +175,7 @@ func (a *app) action(c *cli.Context) error {
 		fmt.Fprintln(a.stderr)
 	}
 	if a.bad > 0 {
-		return &command.BadRecordsError{N: a.bad, What: "bad input items skipped"}
+		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
@@ -180,11 +181,11 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		return err
 	}
 	if n := a.tally.errors + a.tally.carried + src.Bad; n > 0 {
-		what := "records with prediction errors"
-		if src.Bad > 0 {
-			what = fmt.Sprintf("bad input lines or prediction errors (%d bad lines, %d errors)", src.Bad, a.tally.errors+a.tally.carried)
+		if src.Bad == 0 {
+			return &command.BadRecordsError{N: n, Singular: "record with a prediction error", Plural: "records with prediction errors"}
 		}
-		return &command.BadRecordsError{N: n, What: what}
+		counts := fmt.Sprintf(" (%s, %s)", english.Count(src.Bad, "bad line", "bad lines"), english.Count(a.tally.errors+a.tally.carried, "error", "errors"))
+		return &command.BadRecordsError{N: n, Singular: "bad input line or prediction error" + counts, Plural: "bad input lines or prediction errors" + counts}
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -522,20 +523,24 @@ func (cfg *config) writeSummary(s *Summary, f *os.File, stdout, stderr io.Writer
 // finalError is the exit status of a run that got to the end: bad lines and failed records both
 // make it 3.
 func finalError(bad, failed, metricErrors int) error {
+	const failedOne, failedMany = "record with a prediction or judge error not scored", "records with prediction or judge errors not scored"
 	if metricErrors > 0 {
-		what := "records with metric errors (see the messages above) not fully scored"
+		rest := ""
 		if bad > 0 || failed > 0 {
-			what += fmt.Sprintf(", %d bad input lines skipped, %d records with prediction or judge errors not scored", bad, failed)
+			rest = ", " + english.Count(bad, "bad input line skipped", "bad input lines skipped") + ", " + english.Count(failed, failedOne, failedMany)
 		}
-		return &command.BadRecordsError{N: metricErrors, What: what}
+		return &command.BadRecordsError{N: metricErrors,
+			Singular: "record with metric errors (see the messages above) not fully scored" + rest,
+			Plural:   "records with metric errors (see the messages above) not fully scored" + rest}
 	}
 	switch {
 	case bad > 0 && failed > 0:
-		return &command.BadRecordsError{N: bad, What: fmt.Sprintf("bad input lines skipped, and %d records with prediction or judge errors not scored", failed)}
+		and := ", and " + english.Count(failed, failedOne, failedMany)
+		return &command.BadRecordsError{N: bad, Singular: "bad input line skipped" + and, Plural: "bad input lines skipped" + and}
 	case bad > 0:
-		return &command.BadRecordsError{N: bad, What: "bad input lines skipped"}
+		return &command.BadRecordsError{N: bad, Singular: "bad input line skipped", Plural: "bad input lines skipped"}
 	case failed > 0:
-		return &command.BadRecordsError{N: failed, What: "records with prediction or judge errors not scored"}
+		return &command.BadRecordsError{N: failed, Singular: failedOne, Plural: failedMany}
 	}
 	return nil
 }
