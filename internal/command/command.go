@@ -107,6 +107,20 @@ func (e *Interrupted) Error() string {
 
 func (e *Interrupted) Unwrap() error { return context.Canceled }
 
+// NotCalledNote is what a summary line of a run under MainCalls puts after its count of errors
+// (or failures), of of them, when n of those are calls the interrupted run did not make:
+// " (it was not called: interrupted)" for the one error, " (2 of them not called: interrupted)"
+// for some of several, and "" when n is 0.
+func NotCalledNote(n, of int) string {
+	switch {
+	case n == 0:
+		return ""
+	case n == 1 && of == 1:
+		return " (it was not called: interrupted)"
+	}
+	return fmt.Sprintf(" (%d of them not called: interrupted)", n)
+}
+
 // Interruption returns err, a run's error, as an *Interrupted when it is an interruption that
 // left some of the finished records unwritten; otherwise err itself.
 func Interruption(err error, written, finished int) error {

@@ -395,3 +395,22 @@ func TestSourceErr(t *testing.T) {
 		}
 	}
 }
+
+// TestNotCalledNote: the note on the errors of an interrupted run says "it" for its one error.
+func TestNotCalledNote(t *testing.T) {
+	for _, tc := range []struct {
+		n, of int
+		want  string
+	}{
+		{0, 0, ""},
+		{0, 3, ""},
+		{1, 1, " (it was not called: interrupted)"},
+		{1, 3, " (1 of them not called: interrupted)"},
+		{2, 2, " (2 of them not called: interrupted)"},
+		{7, 7, " (7 of them not called: interrupted)"},
+	} {
+		if got := NotCalledNote(tc.n, tc.of); got != tc.want {
+			t.Errorf("NotCalledNote(%d, %d) = %q, want %q", tc.n, tc.of, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -244,7 +245,7 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 	case len(items) == 0:
 		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
 	case len(items) < 10:
-		fmt.Fprintf(stderr, "qa-judge agree: warning: only %d records compared; the intervals are rough\n", len(items))
+		fmt.Fprintf(stderr, "qa-judge agree: warning: only %s compared; the intervals are rough\n", english.Count(len(items), "record", "records"))
 	}
 	return src.Err()
 }

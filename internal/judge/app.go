@@ -17,6 +17,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
@@ -390,7 +391,8 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
 	}
 	if n := cfg.judge.NoUsage.Load(); n > 0 {
-		fmt.Fprintf(stderr, "qa-judge: warning: %d judgments had replies without token usage from the server: their usage and cost_usd are left empty (unknown, not free), and the totals leave them out\n", n)
+		fmt.Fprintf(stderr, "qa-judge: warning: %s replies without token usage from the server: %s usage and cost_usd are left empty (unknown, not free), and the totals leave %s out\n",
+			english.Count(int(n), "judgment had", "judgments had"), english.Form(int(n), "its", "their"), english.Form(int(n), "it", "them"))
 	}
 	summarize(stderr, cfg.name, &t)
 	if err != nil {
@@ -470,19 +472,17 @@ func summarize(w io.Writer, name string, t *tally) {
 	defer t.mu.Unlock()
 	models := slices.Sorted(maps.Keys(t.unpriced))
 	for _, m := range models {
-		fmt.Fprintf(w, "qa-judge: warning: no price for model %q: cost_usd left empty on %d judgments (add it with --prices)\n", m, t.unpriced[m])
+		fmt.Fprintf(w, "qa-judge: warning: no price for model %q: cost_usd left empty on %s (add it with --prices)\n", m, english.Count(t.unpriced[m], "judgment", "judgments"))
 	}
 	if n := t.neither.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-judge: warning: %d yes/no replies say neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores them, labelled %q\n", n, LabelNeither)
+		fmt.Fprintf(w, "qa-judge: warning: %s neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores %s, labelled %q\n",
+			english.Count(int(n), "yes/no reply says", "yes/no replies say"), english.Form(int(n), "it", "them"), LabelNeither)
 	}
 	carried := ""
 	if n := t.carried.Load(); n > 0 {
-		carried = fmt.Sprintf(" (%d failed: --retry-errors judges them again)", n)
+		carried = fmt.Sprintf(" (%d failed: --retry-errors judges %s again)", n, english.Form(int(n), "it", "them"))
 	}
-	notCalled := ""
-	if n := t.notCalled.Load(); n > 0 {
-		notCalled = fmt.Sprintf(" (%d of them not called: interrupted)", n)
-	}
+	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load()))
 	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if t.usage != (record.Usage{}) || t.cost > 0 {

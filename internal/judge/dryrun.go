@@ -13,6 +13,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -122,7 +123,8 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 	var parts []string
 	input := 0.0 // the priced input of every model
 	for _, m := range slices.Sorted(maps.Keys(t.requests)) {
-		part := fmt.Sprintf("%d requests, %d input tokens (%s)", t.requests[m], t.tokens[m], bpe.ForModel(m).Name())
+		part := fmt.Sprintf("%s, %s (%s)", english.Count(t.requests[m], "request", "requests"),
+			english.Count(t.tokens[m], "input token", "input tokens"), bpe.ForModel(m).Name())
 		if m == "" {
 			part += " with no model given"
 		} else {
@@ -140,6 +142,6 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 	if warn := model.DryRunWarning(input, maxCost); warn != "" {
 		fmt.Fprintf(w, "qa-judge: %s\n", warn)
 	}
-	fmt.Fprintf(w, "qa-judge: %s: dry run, no calls: %s; %d by rule, %d skipped, %d already judged, %d errors\n",
-		name, strings.Join(parts, "; "), t.rule, t.skip, t.already, t.errors)
+	fmt.Fprintf(w, "qa-judge: %s: dry run, no calls: %s; %d by rule, %d skipped, %d already judged, %s\n",
+		name, strings.Join(parts, "; "), t.rule, t.skip, t.already, english.Count(t.errors, "error", "errors"))
 }

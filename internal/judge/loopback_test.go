@@ -296,7 +296,7 @@ func TestLoopbackNeither(t *testing.T) {
 			t.Errorf("%s: %+v, want score 0 labelled %q", recs[i].ID, j, want)
 		}
 	}
-	if !strings.Contains(stderr, "warning: 1 yes/no replies say neither yes nor no") {
+	if !strings.Contains(stderr, "warning: 1 yes/no reply says neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores it,") {
 		t.Errorf("stderr = %q, want the reply that says neither counted", stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -42,12 +43,14 @@ func (b *Budget) Warning() string {
 	b.mu.Lock()
 	unmetered := b.unmetered
 	b.mu.Unlock()
+	n := b.Refused()
+	records := english.Form(n, "its record carries", "their records carry")
 	if unmetered {
-		return fmt.Sprintf("warning: --max-cost $%.6f cannot be kept: the server reported no token usage for a reply, so %d calls were not made, their records carry the error (rerun without --max-cost)",
-			b.MaxUSD, b.Refused())
+		return fmt.Sprintf("warning: --max-cost $%.6f cannot be kept: the server reported no token usage for a reply, so %s not made, %s the error (rerun without --max-cost)",
+			b.MaxUSD, english.Count(n, "call was", "calls were"), records)
 	}
-	return fmt.Sprintf("warning: --max-cost $%.6f reached ($%.6f spent): %d calls not made, their records carry the error (rerun with --retry-errors and a larger --max-cost)",
-		b.MaxUSD, b.Spent(), b.Refused())
+	return fmt.Sprintf("warning: --max-cost $%.6f reached ($%.6f spent): %s not made, %s the error (rerun with --retry-errors and a larger --max-cost)",
+		b.MaxUSD, b.Spent(), english.Count(n, "call", "calls"), records)
 }
 
 // Spent returns what the replies have cost so far.

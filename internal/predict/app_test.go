@@ -271,7 +271,7 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 		t.Errorf("length: %+v, want text A3 with usage and cost", p)
 	}
 	// The totals count every reply that reported its usage, empty ones included: 4 of 100 + 2.
-	for _, want := range []string{"2 errors; tokens 400 in, 8 out", "warning: 1 replies came without token usage", "warning: 1 replies stopped at max_tokens"} {
+	for _, want := range []string{"2 errors; tokens 400 in, 8 out", "warning: 1 reply came without token usage from the server: its usage", "the totals leave it out", "warning: 1 reply stopped at max_tokens"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/bpe"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -214,6 +215,9 @@ func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices,
 	if t.batched > 0 {
 		batched = fmt.Sprintf(", %d asked in another record's request (--batch-size)", t.batched)
 	}
-	fmt.Fprintf(w, "qa-predict: dry run, no calls: %d records: %d requests to %s, %d input tokens (%s)%s; %d with calls that need replies first%s, %d already predicted, %d errors\n",
-		t.records, t.requests, modelName, t.tokens, bpe.ForModel(modelName).Name(), price, t.later, batched, t.already, t.errors)
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s to %s, %s (%s)%s; %d %s%s, %d already predicted, %s\n",
+		english.Count(t.records, "record", "records"), english.Count(t.requests, "request", "requests"), modelName,
+		english.Count(t.tokens, "input token", "input tokens"), bpe.ForModel(modelName).Name(), price,
+		t.later, english.Form(t.later, "with a call that needs replies first", "with calls that need replies first"), batched,
+		t.already, english.Count(t.errors, "error", "errors"))
 }

@@ -92,7 +92,7 @@ func TestLoCoMoVariantWire(t *testing.T) {
 		stderr      []string // lines stderr holds
 	}{
 		{[]string{"--model", "gpt-3.5-turbo", "--locomo-variant", "gpt-3.5-turbo-4k"}, "gpt-3.5-turbo", "system", cut4k,
-			[]string{"qa-predict: LoCoMo: the conversation cut to fit gpt-3.5-turbo-4k's 4000 cl100k_base tokens (the oldest sessions kept) in 1 requests (a batch of questions is one)"}},
+			[]string{"qa-predict: LoCoMo: the conversation cut to fit gpt-3.5-turbo-4k's 4000 cl100k_base tokens (the oldest sessions kept) in 1 request (a batch of questions is one)"}},
 		{[]string{"--model", "gpt-3.5-turbo-4k"}, "gpt-3.5-turbo-4k", "system", cut4k,
 			[]string{"qa-predict: note: LoCoMo's script calls gpt-3.5-turbo for its gpt-3.5-turbo-4k setting; this run calls gpt-3.5-turbo-4k, the --model given"}},
 		{[]string{"--model", "gpt-3.5-turbo", "--locomo-variant", "gpt-3.5-turbo-8k"}, "gpt-3.5-turbo", "system", whole, nil},
@@ -155,7 +155,7 @@ func TestLoCoMoVariantDryRun(t *testing.T) {
 		d.Requests[0].Messages[0].Role != "system" || d.Requests[0].Messages[0].Content != want || d.Requests[0].MaxTokens != 32 {
 		t.Errorf("dry run = %.300s…, want one gpt-3.5-turbo request of a system message of %d bytes", stdout.String(), len(want))
 	}
-	if !strings.Contains(stderr.String(), "qa-predict: LoCoMo: the conversation cut to fit gpt-3.5-turbo-4k's 4000 cl100k_base tokens (the oldest sessions kept) in 1 requests") {
+	if !strings.Contains(stderr.String(), "qa-predict: LoCoMo: the conversation cut to fit gpt-3.5-turbo-4k's 4000 cl100k_base tokens (the oldest sessions kept) in 1 request") {
 		t.Errorf("stderr lacks the cut count:\n%s", stderr.String())
 	}
 }

@@ -112,8 +112,8 @@ func TestLongMemEvalReaderRequest(t *testing.T) {
 		stderr    string // expected in stderr
 	}{
 		{"auto, gpt-4o: 126200 tokens kept", []string{"--model", "gpt-4o"}, whole, 800, ""},
-		{"explicit budget", []string{"--model", "gpt-4o", "--history-tokens", "60"}, cut60, 800, "1 LongMemEval histories cut to their first 60 o200k_base tokens"},
-		{"environment", []string{"--model", "gpt-4o"}, cut60, 800, "cut to their first 60"},
+		{"explicit budget", []string{"--model", "gpt-4o", "--history-tokens", "60"}, cut60, 800, "1 LongMemEval history cut to its first 60 o200k_base tokens"},
+		{"environment", []string{"--model", "gpt-4o"}, cut60, 800, "cut to its first 60"},
 		{"max tokens given", []string{"--model", "gpt-4o-2024-08-06", "--history-tokens", "60", "--max-tokens", "300"}, cut60, 300, ""},
 		{"none", []string{"--model", "gpt-4o", "--history-tokens", "none"}, whole, 800, ""},
 		{"con reading", []string{"--model", "gpt-4o", "--reading", "con"}, con, 800, ""},

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"text/template"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/internal/textfile"
@@ -147,10 +148,12 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 // questions, were cut to their token budgets, if any.
 func (p *prompter) reportCut(w io.Writer) {
 	if n := p.cut.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-predict: %d LongMemEval histories cut to their first %d o200k_base tokens\n", n, p.history.MaxTokens)
+		fmt.Fprintf(w, "qa-predict: %s cut to %s first %s\n", english.Count(int(n), "LongMemEval history", "LongMemEval histories"),
+			english.Form(int(n), "its", "their"), english.Count(p.history.MaxTokens, "o200k_base token", "o200k_base tokens"))
 	}
 	if n := p.locomoCut.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-predict: LoCoMo: the conversation cut to fit %s's %d cl100k_base tokens (the oldest sessions kept) in %d requests (a batch of questions is one)\n", p.locomo.Name, p.locomo.MaxLength, n)
+		fmt.Fprintf(w, "qa-predict: LoCoMo: the conversation cut to fit %s's %d cl100k_base tokens (the oldest sessions kept) in %s (a batch of questions is one)\n",
+			p.locomo.Name, p.locomo.MaxLength, english.Count(int(n), "request", "requests"))
 	}
 }
 

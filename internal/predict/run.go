@@ -107,10 +107,12 @@ func (t *tally) warnReplies(w io.Writer) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.noUsage > 0 {
-		fmt.Fprintf(w, "qa-predict: warning: %d replies came without token usage from the server: their usage and cost_usd are left empty (unknown, not free), and the totals leave them out\n", t.noUsage)
+		fmt.Fprintf(w, "qa-predict: warning: %s without token usage from the server: %s usage and cost_usd are left empty (unknown, not free), and the totals leave %s out\n",
+			english.Count(t.noUsage, "reply came", "replies came"), english.Form(t.noUsage, "its", "their"), english.Form(t.noUsage, "it", "them"))
 	}
 	if t.cut > 0 {
-		fmt.Fprintf(w, "qa-predict: warning: %d replies stopped at max_tokens, cut short (as the benchmark's own script would take them); a larger --max-tokens lets them finish\n", t.cut)
+		fmt.Fprintf(w, "qa-predict: warning: %s at max_tokens, cut short (as the benchmark's own script would take %s); a larger --max-tokens lets %s finish\n",
+			english.Count(t.cut, "reply stopped", "replies stopped"), english.Form(t.cut, "it", "them"), english.Form(t.cut, "it", "them"))
 	}
 }
 
@@ -119,14 +121,12 @@ func (t *tally) line() string {
 	defer t.mu.Unlock()
 	carried := ""
 	if t.carried > 0 {
-		carried = fmt.Sprintf(" (%d with failed predictions: --retry-errors predicts them again)", t.carried)
+		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
+			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
 	}
-	notCalled := ""
-	if t.notCalled > 0 {
-		notCalled = fmt.Sprintf(" (%d of them not called: interrupted)", t.notCalled)
-	}
-	s := fmt.Sprintf("%d records: %d predicted (%d cached), %d passed through%s, %d errors%s; tokens %d in, %d out; cost $%.6f",
-		t.records, t.predicted, t.cached, t.passed, carried, t.errors, notCalled, t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	s := fmt.Sprintf("%s: %d predicted (%d cached), %d passed through%s, %s%s; tokens %d in, %d out; cost $%.6f",
+		english.Count(t.records, "record", "records"), t.predicted, t.cached, t.passed, carried,
+		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors), t.usage.InputTokens, t.usage.OutputTokens, t.cost)
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
 		for m := range t.unpriced {
@@ -173,7 +173,8 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
 	}
 	if a.tally.stale > 0 {
-		fmt.Fprintf(a.stderr, "qa-predict: warning: %d records had judgments or scores of the prediction now replaced; they were removed, as they do not grade the new one\n", a.tally.stale)
+		fmt.Fprintf(a.stderr, "qa-predict: warning: %s judgments or scores of the prediction now replaced; they were removed, as they do not grade the new one\n",
+			english.Count(a.tally.stale, "record had", "records had"))
 	}
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
 	a.prompts.reportCut(a.stderr)
@@ -205,7 +206,7 @@ func (a *app) warnUnpriced() {
 	}
 	sort.Strings(models)
 	for _, m := range models {
-		fmt.Fprintf(a.stderr, "qa-predict: warning: no price for model %q: cost_usd left empty on %d records (add it with --prices)\n", m, a.tally.unpriced[m])
+		fmt.Fprintf(a.stderr, "qa-predict: warning: no price for model %q: cost_usd left empty on %s (add it with --prices)\n", m, english.Count(a.tally.unpriced[m], "record", "records"))
 	}
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/judge"
 	"github.com/qapipe/qapipe/internal/model"
@@ -122,7 +123,7 @@ func (s *sequencer) checkWhole(b *batch) {
 		for i, p := range pos {
 			list[i] = strconv.Itoa(p)
 		}
-		s.gaps.first = fmt.Sprintf("sequence %s has positions %s", b.seq, strings.Join(list, ", "))
+		s.gaps.first = fmt.Sprintf("sequence %s has %s %s", b.seq, english.Form(len(list), "position", "positions"), strings.Join(list, ", "))
 	}
 }
 
@@ -133,8 +134,8 @@ func (s *sequencer) warnGaps(a *app) {
 	if s.gaps.n == 0 {
 		return
 	}
-	fmt.Fprintf(a.stderr, "qa-predict: warning: %d sequences lack earlier positions (%s): their answers are asked without those in their history, unlike EvaLearn's runs; qa-load's --shard, --sample, --types and --limit select records, not whole sequences\n",
-		s.gaps.n, s.gaps.first)
+	fmt.Fprintf(a.stderr, "qa-predict: warning: %s earlier positions (%s): %s answers are asked without those in their history, unlike EvaLearn's runs; qa-load's --shard, --sample, --types and --limit select records, not whole sequences\n",
+		english.Count(s.gaps.n, "sequence lacks", "sequences lack"), s.gaps.first, english.Form(s.gaps.n, "its", "their"))
 }
 
 // judgeTally counts the judge's verdicts for the summary line.
@@ -494,8 +495,9 @@ func (s *sequencer) summary(a *app) {
 	}
 	unpriced := ""
 	if t.unpriced > 0 {
-		unpriced = fmt.Sprintf(" (not counting %d verdicts: no price for %s, add it with --prices)", t.unpriced, s.judge.Model)
+		unpriced = fmt.Sprintf(" (not counting %s: no price for %s, add it with --prices)", english.Count(t.unpriced, "verdict", "verdicts"), s.judge.Model)
 	}
-	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %d verdicts (%d cached), %d errors; tokens %d in, %d out; cost $%.6f%s\n",
-		s.judge.Model, t.verdicts, t.cached, t.errors, t.usage.InputTokens, t.usage.OutputTokens, t.cost, unpriced)
+	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %s (%d cached), %s; tokens %d in, %d out; cost $%.6f%s\n",
+		s.judge.Model, english.Count(t.verdicts, "verdict", "verdicts"), t.cached, english.Count(t.errors, "error", "errors"),
+		t.usage.InputTokens, t.usage.OutputTokens, t.cost, unpriced)
 }

@@ -1,0 +1,44 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSummarize: the summary line and its warnings say "it" of one judgment, and "them" of more.
+func TestSummarize(t *testing.T) {
+	for _, tc := range []struct {
+		name                                string
+		failed, notCalled, carried, neither int64
+		unpriced                            int
+		want                                []string
+	}{
+		{"one failed, not called", 1, 1, 0, 0, 0, []string{"; 0 unparsable, 1 failed (it was not called: interrupted)\n"}},
+		{"one of three not called", 3, 1, 0, 0, 0, []string{"; 0 unparsable, 3 failed (1 of them not called: interrupted)\n"}},
+		{"one carried", 0, 0, 1, 0, 0, []string{"(1 failed: --retry-errors judges it again)"}},
+		{"two carried", 0, 0, 2, 0, 0, []string{"(2 failed: --retry-errors judges them again)"}},
+		{"one neither", 0, 0, 0, 1, 1, []string{
+			`warning: no price for model "m": cost_usd left empty on 1 judgment (add it with --prices)`,
+			"warning: 1 yes/no reply says neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores it,"}},
+		{"two neither", 0, 0, 0, 2, 2, []string{
+			`warning: no price for model "m": cost_usd left empty on 2 judgments (add it with --prices)`,
+			"warning: 2 yes/no replies say neither yes nor no (a refusal?): scored 0 as LongMemEval's rule scores them,"}},
+	} {
+		var tl tally
+		tl.failed.Store(tc.failed)
+		tl.notCalled.Store(tc.notCalled)
+		tl.carried.Store(tc.carried)
+		tl.already.Store(tc.carried)
+		tl.neither.Store(tc.neither)
+		if tc.unpriced > 0 {
+			tl.unpriced = map[string]int{"m": tc.unpriced}
+		}
+		var b strings.Builder
+		summarize(&b, "j", &tl)
+		for _, want := range tc.want {
+			if !strings.Contains(b.String(), want) {
+				t.Errorf("%s: summarize wrote %q, want it to hold %q", tc.name, b.String(), want)
+			}
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package predict
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTallyLine: the summary line counts records and errors in the singular when there is one,
+// and says of an interrupted run's one error that it was not called.
+func TestTallyLine(t *testing.T) {
+	for _, tc := range []struct {
+		t    *tally
+		want string
+	}{
+		{&tally{records: 1, predicted: 1},
+			"1 record: 1 predicted (0 cached), 0 passed through, 0 errors"},
+		{&tally{records: 2, predicted: 1, errors: 1},
+			"2 records: 1 predicted (0 cached), 0 passed through, 1 error;"},
+		{&tally{records: 1, errors: 1, notCalled: 1},
+			"1 record: 0 predicted (0 cached), 0 passed through, 1 error (it was not called: interrupted);"},
+		{&tally{records: 3, errors: 3, notCalled: 1},
+			"3 records: 0 predicted (0 cached), 0 passed through, 3 errors (1 of them not called: interrupted);"},
+		{&tally{records: 2, passed: 2, carried: 1},
+			"2 records: 0 predicted (0 cached), 2 passed through (1 with a failed prediction: --retry-errors predicts it again), 0 errors;"},
+		{&tally{records: 2, passed: 2, carried: 2},
+			"2 records: 0 predicted (0 cached), 2 passed through (2 with failed predictions: --retry-errors predicts them again), 0 errors;"},
+	} {
+		if got := tc.t.line(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("line() = %q, want it to start %q", got, tc.want)
+		}
+	}
+}
