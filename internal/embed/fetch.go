@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // Cache namespaces; bump the version when an encoding changes.
@@ -147,7 +148,7 @@ func encodeVector(v []float32) []byte {
 
 func decodeVector(b []byte) ([]float32, error) {
 	if len(b)%4 != 0 || len(b) == 0 {
-		return nil, fmt.Errorf("vector of %d bytes", len(b))
+		return nil, fmt.Errorf("vector of %s", english.Count(len(b), "byte", "bytes"))
 	}
 	v := make([]float32, len(b)/4)
 	for i := range v {

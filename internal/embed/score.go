@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -15,7 +16,7 @@ import (
 // prediction with no references.
 func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]float64, error) {
 	if len(preds) != len(refs) {
-		return nil, fmt.Errorf("sbert: %d predictions but %d reference lists", len(preds), len(refs))
+		return nil, fmt.Errorf("sbert: %s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
 	vecs, err := fetch(ctx, s, allTexts(preds, refs), vectorCodec, s.sentences)
 	if err != nil {
@@ -64,7 +65,7 @@ type BERTOptions struct {
 // scores an empty sentence; so does a prediction with no references (before rescaling).
 func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string, opts BERTOptions) ([]metric.PRF, error) {
 	if len(preds) != len(refs) {
-		return nil, fmt.Errorf("bertscore: %d predictions but %d reference lists", len(preds), len(refs))
+		return nil, fmt.Errorf("bertscore: %s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
 	toks, err := fetch(ctx, s, allTexts(preds, refs), tokensCodec, s.tokenEmbeddings)
 	if err != nil {

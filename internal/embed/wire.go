@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // The request and response bodies of the three servers. Only the fields read are declared.
@@ -65,7 +67,7 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 		out = make([][]float32, len(texts))
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
-				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %d inputs", s.base, d.Index, len(texts))
+				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %s", s.base, d.Index, english.Count(len(texts), "input", "inputs"))
 			}
 			out[d.Index] = d.Embedding
 		}
@@ -132,7 +134,7 @@ func align(toks []teiToken, vecs [][]float32) (tokens, error) {
 	n := len(vecs)
 	switch {
 	case len(toks) < n:
-		return tokens{}, fmt.Errorf("/tokenize gave %d tokens but /embed_all %d vectors", len(toks), n)
+		return tokens{}, fmt.Errorf("/tokenize gave %s but /embed_all %s", english.Count(len(toks), "token", "tokens"), english.Count(n, "vector", "vectors"))
 	case len(toks) > n && n > 0:
 		last := toks[len(toks)-1]
 		toks = toks[:n:n]
@@ -142,7 +144,7 @@ func align(toks []teiToken, vecs [][]float32) (tokens, error) {
 	}
 	for i, v := range vecs {
 		if len(v) == 0 || len(v) != len(vecs[0]) {
-			return tokens{}, fmt.Errorf("/embed_all token %d has %d dimensions, token 0 has %d", i, len(v), len(vecs[0]))
+			return tokens{}, fmt.Errorf("/embed_all token %d has %s, token 0 has %d", i, english.Count(len(v), "dimension", "dimensions"), len(vecs[0]))
 		}
 	}
 	t := tokens{ids: make([]int, n), special: make([]bool, n), vecs: vecs}
@@ -153,7 +155,7 @@ func align(toks []teiToken, vecs [][]float32) (tokens, error) {
 }
 
 func countError(where string, got, want int) error {
-	return fmt.Errorf("embed %s: %d embeddings for %d inputs", where, got, want)
+	return fmt.Errorf("embed %s: %s for %s", where, english.Count(got, "embedding", "embeddings"), english.Count(want, "input", "inputs"))
 }
 
 // post sends body as JSON to path and decodes the JSON reply into out. A non-2xx status is an error

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -154,7 +155,7 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 			r.Gold, r.Pred = nil, nil
 			f.chunk = &r
 		} else {
-			f.problems = append(f.problems, fmt.Sprintf("chunk: %d predicted tags for %d gold tags", len(p), len(g)))
+			f.problems = append(f.problems, fmt.Sprintf("chunk: %s for %s", english.Count(len(p), "predicted tag", "predicted tags"), english.Count(len(g), "gold tag", "gold tags")))
 		}
 	}
 	if c.wants("corpus_bleu", "gen_eval_bleu") && len(rec.Answers) > 0 {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -167,7 +168,8 @@ func (a *corpusAcc) attach(s *Summary) {
 	if s.Errors > 0 && s.ErrorsAsZero {
 		// A failed prediction has no label, score or text to count, so the corpus metrics leave
 		// it out whatever --errors-as-zero says of the per-record ones.
-		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %d records with prediction or judge errors: --errors-as-zero counts them as 0 in the per-record metrics only", strings.Join(a.cfg.want, ", "), s.Errors))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
+			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
 	for t, g := range a.byType {
 		grp := s.ByType[t]

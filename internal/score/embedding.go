@@ -12,6 +12,7 @@ import (
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -166,7 +167,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	}
 	var msgs []string
 	fail := func(err error) {
-		msgs = append(msgs, fmt.Sprintf("%s: %d records not scored: %v", span(rs, idx), len(idx), err))
+		msgs = append(msgs, fmt.Sprintf("%s: %s not scored: %v", span(rs, idx), english.Count(len(idx), "record", "records"), err))
 		for _, i := range idx {
 			rs[i].o.embedFailed = true
 		}
@@ -221,5 +222,6 @@ func span(rs []result, idx []int) string {
 // stats is the one-line account of the embedding work, for stderr.
 func (st *embedStage) stats() string {
 	s := st.scorer.Stats()
-	return fmt.Sprintf("embeddings: %d batches for %d texts, %d texts from the cache", s.Requests, s.Texts, s.CacheHits)
+	return fmt.Sprintf("embeddings: %s for %s, %s from the cache", english.Count(int(s.Requests), "batch", "batches"),
+		english.Count(int(s.Texts), "text", "texts"), english.Count(int(s.CacheHits), "text", "texts"))
 }

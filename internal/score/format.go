@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -117,7 +118,7 @@ func (s *Summary) header() string {
 	if s.ErrorsAsZero {
 		errs = "counted as 0"
 	}
-	intervals := fmt.Sprintf("%g%% bootstrap intervals from %d resamples, seed %d", s.Level*100, s.Bootstrap, s.Seed)
+	intervals := fmt.Sprintf("%g%% bootstrap intervals from %s, seed %d", s.Level*100, english.Count(s.Bootstrap, "resample", "resamples"), s.Seed)
 	if s.Bootstrap == 0 {
 		intervals = "no intervals (--bootstrap 0)"
 	}
@@ -226,8 +227,8 @@ func num(v *float64) string {
 
 // writeTable prints the per-class table and the confusion matrix.
 func (c *Classification) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "\nclassification: %d records, accuracy %s, average %s, zero division %g, labels in %s order\n",
-		c.Records, num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder)
+	fmt.Fprintf(w, "\nclassification: %s, accuracy %s, average %s, zero division %g, labels in %s order\n",
+		english.Count(c.Records, "record", "records"), num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "label\tprecision\trecall\tf1\tsupport\tpredicted")
 	for i, l := range c.Labels {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -94,8 +95,11 @@ func (j *judgeNames) warning(named string) string {
 		return ""
 	}
 	var parts []string
+	last := 0 // the count the closing "records" agrees with
 	for _, n := range slices.Sorted(maps.Keys(j.counts)) {
-		parts = append(parts, fmt.Sprintf("%q on %d", n, j.counts[n]))
+		last = j.counts[n]
+		parts = append(parts, fmt.Sprintf("%q on %d", n, last))
 	}
-	return fmt.Sprintf("judge_score read different judgments on different records (%s records): their scores are averaged together; give --judge NAME to read one", strings.Join(parts, ", "))
+	return fmt.Sprintf("judge_score read different judgments on different records (%s %s): their scores are averaged together; give --judge NAME to read one",
+		strings.Join(parts, ", "), english.Form(last, "record", "records"))
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -318,7 +319,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
 	if len(a.lme) != 6 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %d question types, not the benchmark's 6", len(a.lme)))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %s, not the benchmark's 6", english.Count(len(a.lme), "question type", "question types")))
 	}
 	return l
 }
@@ -331,16 +332,17 @@ func (s *Summary) warnings() {
 	}
 	if s.Errors > 0 {
 		if s.ErrorsAsZero {
-			w = append(w, fmt.Sprintf("%d records carry prediction or judge errors and count as 0 (--errors-as-zero)", s.Errors))
+			w = append(w, english.Count(s.Errors, "record carries a prediction or judge error and counts", "records carry prediction or judge errors and count")+" as 0 (--errors-as-zero)")
 		} else {
-			w = append(w, fmt.Sprintf("%d records carry prediction or judge errors and are excluded (--errors-as-zero counts them as 0)", s.Errors))
+			w = append(w, fmt.Sprintf("%s excluded (--errors-as-zero counts %s as 0)",
+				english.Count(s.Errors, "record carries a prediction or judge error and is", "records carry prediction or judge errors and are"), english.Form(s.Errors, "it", "them")))
 		}
 	}
 	if s.Unscored > 0 {
 		w = append(w, unscoredWarning(s.Unscored, s.Records))
 	}
 	if s.RepeatedIDs > 0 {
-		w = append(w, fmt.Sprintf("%d records repeat the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)", s.RepeatedIDs))
+		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)")
 	}
 	if s.Bootstrap == 0 { // no intervals (--bootstrap 0): none to call unreliable
 		slices.Sort(s.Warnings)
@@ -348,7 +350,7 @@ func (s *Summary) warnings() {
 		return
 	}
 	if n := maxCount(s.Overall); n > 0 && n < minReliable {
-		w = append(w, fmt.Sprintf("overall: %d scored records (< %d): the intervals are unreliable", n, minReliable))
+		w = append(w, fmt.Sprintf("overall: %s (< %d): the intervals are unreliable", english.Count(n, "scored record", "scored records"), minReliable))
 	}
 	var small []string
 	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
