@@ -161,7 +161,7 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	seqs, warns := g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
 	if unjudged > 0 {
-		warns = append(warns, fmt.Sprintf("%d records have no %q verdict (no score, empty reply): counted as wrong", unjudged, cfg.Judge))
+		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong", english.Count(unjudged, "record has", "records have"), cfg.Judge))
 	}
 	warn(stderr, append(warns, rep.Warnings...))
 	var ci *CI
@@ -229,7 +229,7 @@ func write(cfg Config, rep Report, ci *CI, stdout io.Writer) error {
 func warn(stderr io.Writer, warns []string) {
 	for i, w := range warns {
 		if i == maxWarnings {
-			fmt.Fprintf(stderr, "qa-learncurve: warning: %d more warnings\n", len(warns)-maxWarnings)
+			fmt.Fprintf(stderr, "qa-learncurve: warning: %s\n", english.Count(len(warns)-maxWarnings, "more warning", "more warnings"))
 			return
 		}
 		fmt.Fprintf(stderr, "qa-learncurve: warning: %s\n", w)

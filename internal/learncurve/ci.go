@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 )
 
@@ -45,14 +46,14 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 	ci := &CI{Replicates: reps, Seed: int64(seed), Level: level, Warmup: k}
 	ci.Overall = intervals(rng, seqs, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })
 	if len(seqs) < 2 {
-		ci.Warnings = append(ci.Warnings, fmt.Sprintf("%d sequences: the overall intervals are degenerate", len(seqs)))
+		ci.Warnings = append(ci.Warnings, english.Count(len(seqs), "sequence", "sequences")+": the overall intervals are degenerate")
 	}
 	_, byType := groupTypes(seqs)
 	for _, t := range rep.Types {
 		ts := byType[t.Type.Key]
 		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(rng, ts, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
 		if len(ts) < 2 {
-			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %d sequence: its intervals are degenerate", t.Type.Name, len(ts)))
+			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %s: its intervals are degenerate", t.Type.Name, english.Count(len(ts), "sequence", "sequences")))
 		}
 	}
 	return ci
@@ -117,7 +118,7 @@ func interval(iv stats.Interval) pyObject {
 func (ci *CI) WriteText(w io.Writer) error {
 	var b strings.Builder
 	pct := ci.Level * 100
-	fmt.Fprintf(&b, "\n=== BOOTSTRAP %g%% INTERVALS (%d resamples of sequences, seed %d) ===\n", pct, ci.Replicates, ci.Seed)
+	fmt.Fprintf(&b, "\n=== BOOTSTRAP %g%% INTERVALS (%s of sequences, seed %d) ===\n", pct, english.Count(ci.Replicates, "resample", "resamples"), ci.Seed)
 	write := func(indent string, c MetricsCI) {
 		line := func(name string, iv stats.Interval) {
 			if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) { // no data: no interval, as JSON's null says

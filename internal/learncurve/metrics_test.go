@@ -114,7 +114,7 @@ func TestGrouper(t *testing.T) {
 	wantWarns := []string{
 		"sequence s1 has 4 positions, expected 3",
 		"sequence s2 has 2 positions, expected 3; missing positions 1,2 count as wrong",
-		`sequence "s2" has 1 positions, expected 3; missing positions 2,3 count as wrong`,
+		`sequence "s2" has 1 position, expected 3; missing positions 2,3 count as wrong`,
 	}
 	if diff := cmp.Diff(wantWarns, warns); diff != "" {
 		t.Errorf("Sequences warnings mismatch (-want +got):\n%s", diff)

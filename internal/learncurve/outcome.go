@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // UnknownType is the name of the type of a sequence whose first record has none (EvaLearn's
@@ -87,9 +89,10 @@ func positionWarning(s *group, n, m int) string {
 			missing = append(missing, fmt.Sprint(p))
 		}
 	}
-	msg := fmt.Sprintf("sequence %s has %d positions, expected %d", s.id, n, m)
+	msg := fmt.Sprintf("sequence %s has %s, expected %d", s.id, english.Count(n, "position", "positions"), m)
 	if len(missing) > 0 {
-		msg += "; missing positions " + strings.Join(missing, ",") + " count as wrong"
+		msg += "; missing " + english.Form(len(missing), "position ", "positions ") + strings.Join(missing, ",") +
+			english.Form(len(missing), " counts as wrong", " count as wrong")
 	}
 	return msg
 }

@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 )
 
@@ -79,7 +80,7 @@ func WritePlot(w io.Writer, format string, rep Report) error {
 
 func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("EvaLearn learning curve: accuracy by position (%d sequences, M=%d)", rep.Sequences, rep.Problems)
+	p.Title.Text = fmt.Sprintf("EvaLearn learning curve: accuracy by position (%s, M=%d)", english.Count(rep.Sequences, "sequence", "sequences"), rep.Problems)
 	p.X.Label.Text = "Position in sequence"
 	p.Y.Label.Text = "Accuracy (share of sequences correct)"
 	p.X.Min, p.X.Max = 0.8, float64(rep.Problems)+0.2
