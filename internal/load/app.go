@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -350,18 +351,22 @@ func hasHan(s string) bool {
 
 // warn says on w what the records lack, if anything, and how to give it.
 func (c *genericCount) warn(w io.Writer, m Mapping) {
+	read := english.Count(c.read, "jsonl/csv record", "jsonl/csv records")
 	if c.noAnswers > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records have no answers (no field %q, or an empty list); if they are under another name, give --map answers=FIELD", c.noAnswers, c.read, m.source("answers"))
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (no field %q, or an empty list); if they are under another name, give --map answers=FIELD",
+			c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), m.source("answers"))
 		if len(c.fields) > 0 {
 			fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
 		}
 		fmt.Fprintln(w)
 	}
 	if c.emptyAnswer > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records have the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n", c.emptyAnswer, c.read)
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n",
+			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
 	}
 	if c.noLang > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %d jsonl/csv records hold Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n", c.noLang, c.read)
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n",
+			c.noLang, read, english.Form(c.noLang, "holds", "hold"))
 	}
 }
 

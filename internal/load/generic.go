@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -98,7 +99,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 		}
 		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {
-			if err := emit(nil, badf(in, line, "", "%d fields, header has %d", len(row), len(header))); err != nil {
+			if err := emit(nil, badf(in, line, "", "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {
 				return err
 			}
 			continue
