@@ -228,7 +228,7 @@ func (f *Fact) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if len(pair) != 2 {
-		return fmt.Errorf("supporting fact: want [title, sentence], got %d elements", len(pair))
+		return fmt.Errorf("supporting fact: want [title, sentence], got %s", count(len(pair), "element", "elements"))
 	}
 	if err := unmarshal(pair[0], &f.Title); err != nil {
 		return fmt.Errorf("supporting fact title: %w", err)

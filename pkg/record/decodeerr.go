@@ -125,6 +125,16 @@ func jsonKind(t reflect.Type) string {
 	return "a JSON value"
 }
 
+// count returns n and the form of a noun that agrees with it: "1 element", "2 elements".
+//
+// Note: it is internal/english.Count's twin, for nothing in pkg/ imports internal/.
+func count(n int, singular, plural string) string {
+	if n == 1 {
+		return "1 " + singular
+	}
+	return strconv.Itoa(n) + " " + plural
+}
+
 // plural turns "a string" into "strings", "an object" into "objects".
 func plural(kind string) string {
 	switch {

@@ -27,6 +27,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"cached":"yes"}}`, `prediction.cached: want true or false, got a string`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":"T"}}`, `prediction.supporting_facts: want a list of [title, sentence] pairs, got a string`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T","1"]]}}`, `prediction: supporting fact sentence: want an integer, got a string`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T"]]}}`, `prediction: supporting fact: want [title, sentence], got 1 element`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",1,2]]}}`, `prediction: supporting fact: want [title, sentence], got 3 elements`},
 		{`{"schema":1,"id":"a","judgments":{"j":{"score":"high"}}}`, `judgments.j.score: want a number, got a string`},
 		{`{"schema":1,"id":"a","judgments":{"ok":{"score":1},"b.c":{"usage":{"input_tokens":"2"}}}}`, `judgments.b.c.usage.input_tokens: want an integer, got a string`},
 		{`{"schema":1,"id":"a","turns":[{"role":"user"}]}`, `turns[0]: want a string, got an object`},

@@ -195,9 +195,22 @@ func TestReaderLineTooLong(t *testing.T) {
 	if !errors.Is(err, ErrLineTooLong) {
 		t.Fatalf("first Read error = %v, want ErrLineTooLong", err)
 	}
+	if want := "line too long (more than 100 bytes)"; !strings.Contains(err.Error(), want) {
+		t.Errorf("first Read error = %v, want it to say %q", err, want)
+	}
 	rec, err := r.Read()
 	if err != nil || rec.ID != "next" || r.Line() != 2 {
 		t.Fatalf("second Read = %v, %v at line %d; want record next at line 2", rec, err, r.Line())
+	}
+}
+
+// TestReaderLineTooLongOneByte: a limit of one byte is said in the singular.
+func TestReaderLineTooLongOneByte(t *testing.T) {
+	r := NewReader(strings.NewReader("{}\n"), "f")
+	r.SetMaxLine(1)
+	_, err := r.Read()
+	if want := "line too long (more than 1 byte)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Read error = %v, want it to say %q", err, want)
 	}
 }
 

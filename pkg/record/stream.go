@@ -206,7 +206,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		r.line++
 		if tooLong {
-			return nil, r.errorf("", "%w (more than %d bytes)", ErrLineTooLong, r.maxLine)
+			return nil, r.errorf("", "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
 		}
 		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
 		// A byte order mark at the start of a line is one of a file that began with it, joined
