@@ -39,8 +39,9 @@ import (
 
 const description = `qa-score reads records with prediction.text and answers and writes them back with
 scores filled in, in input order. It can also summarise them: each metric's mean, count and a
-bootstrap 95% confidence interval, overall and by record type, plus LoCoMo's per-category F1 and
-LongMemEval's judge accuracies.
+bootstrap 95% confidence interval, overall and by record type (and by the values of any --by
+field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's judge
+accuracies.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
@@ -116,6 +117,7 @@ type config struct {
 	maxLine      int
 	corpus       *corpusConfig
 	embed        *embedStage
+	by           byFields // --by, with a summary only
 }
 
 // Run is the qa-score command. args includes the program name.
@@ -140,6 +142,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ")},
+		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
 		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none)"},
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
@@ -263,6 +266,15 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	if c.IsSet("format") && cfg.summary == "" {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
 	}
+	if by := c.StringSlice("by"); len(by) > 0 {
+		if cfg.by, err = parseBy(by); err != nil {
+			return nil, command.Usagef("--by: %v", err)
+		}
+		if cfg.summary == "" {
+			fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --by breaks the summary down; without --summary it does nothing")
+			cfg.by = nil
+		}
+	}
 	cfg.sel = sel
 	switch {
 	case !slices.Contains(formats, cfg.format):
@@ -337,7 +349,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	sc := newScorer(cfg.sel, cfg.judge)
-	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "")
+	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by)
 	corpus := newCorpusAcc(cfg.corpus)
 	records := stdout
 	if cfg.summary == "-" {
@@ -474,6 +486,12 @@ func (cfg *config) process(sc *scorer, l line) result {
 		return result{bad: bad}
 	}
 	r := result{o: sc.score(rec), l: l, rec: rec}
+	if cfg.by != nil {
+		var err error
+		if r.o.by, err = cfg.by.values(l.data); err != nil {
+			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+		}
+	}
 	if cfg.corpus != nil {
 		var err error
 		if r.o.corpus, err = cfg.corpus.extract(l.data, rec); err != nil {

@@ -138,7 +138,7 @@ func BenchmarkSummarize(b *testing.B) {
 	for k := range names {
 		names[k] = fmt.Sprintf("m%d", k)
 	}
-	a := newAggregator(names, false, true)
+	a := newAggregator(names, false, true, nil)
 	for i := range benchRecords {
 		vals := make([]float64, len(names))
 		for k := range vals {

@@ -35,9 +35,11 @@ type Summary struct {
 	Level       float64 `json:"level"`
 	Overall     *Group  `json:"overall"`
 	// ByType is omitted when no record has a type.
-	ByType      map[string]*Group `json:"by_type,omitempty"`
-	LoCoMo      *LoCoMo           `json:"locomo,omitempty"`
-	LongMemEval *LongMemEval      `json:"longmemeval,omitempty"`
+	ByType map[string]*Group `json:"by_type,omitempty"`
+	// By holds the breakdown by each --by field, keyed by its path; omitted without --by.
+	By          map[string]*Breakdown `json:"by,omitempty"`
+	LoCoMo      *LoCoMo               `json:"locomo,omitempty"`
+	LongMemEval *LongMemEval          `json:"longmemeval,omitempty"`
 	// Corpus holds the corpus metrics' full reports, when any is selected.
 	Corpus   *Corpus  `json:"corpus,omitempty"`
 	Warnings []string `json:"warnings"`
@@ -199,6 +201,11 @@ func (s *Summary) rows() [][]string {
 	addGroup("overall", s.Overall)
 	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
 		addGroup("type "+t, s.ByType[t])
+	}
+	for _, p := range slices.Sorted(maps.Keys(s.By)) {
+		for _, v := range slices.Sorted(maps.Keys(s.By[p].Groups)) {
+			addGroup(p+" "+v, s.By[p].Groups[v])
+		}
 	}
 	if l := s.LoCoMo; l != nil {
 		for _, c := range l.Categories {

@@ -54,6 +54,8 @@ type outcome struct {
 	corpus corpusFacts
 	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
 	embedFailed bool
+	// by holds the record's values at the --by paths (with a summary only).
+	by []byValue
 }
 
 // score computes the selected metrics that apply to rec and returns the outcome; encode writes

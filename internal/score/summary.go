@@ -38,6 +38,9 @@ type aggregator struct {
 	locomo       map[int]*meanAcc     // locomo_f1 by LoCoMo category
 	lme          map[string]*meanAcc  // LongMemEval judge_score by type
 	lmeAbs       meanAcc              // LongMemEval judge_score over abstention questions
+	byPaths      byFields             // --by
+	by           []byAcc              // by[i]: the breakdown by byPaths[i]
+	in           []*groupAcc          // add's scratch: the groups a record counts in
 }
 
 type groupAcc struct {
@@ -61,10 +64,25 @@ func (m meanAcc) mean() *float64 {
 }
 
 // newAggregator returns an aggregator of the values of names; keep says whether a summary is
-// wanted: without one only the counts are kept, so memory does not grow with the input.
-func newAggregator(names []string, errorsAsZero, keep bool) *aggregator {
-	return &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
-		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, idSeed: maphash.MakeSeed()}
+// wanted: without one only the counts are kept, so memory does not grow with the input. by names
+// the fields of the summary's further breakdowns (--by).
+func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggregator {
+	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, idSeed: maphash.MakeSeed(), byPaths: by}
+	for range by {
+		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
+	}
+	return a
+}
+
+// groupIn returns the group of key in groups, made when missing.
+func (a *aggregator) groupIn(groups map[string]*groupAcc, key string) *groupAcc {
+	g := groups[key]
+	if g == nil {
+		g = &groupAcc{vals: make([][]float64, len(a.names))}
+		groups[key] = g
+	}
+	return g
 }
 
 // addID takes in a record's id, when a summary is kept: a repeated id is counted at the end.
@@ -83,17 +101,24 @@ func (a *aggregator) repeatedIDs() int {
 // add takes in one record's outcome.
 func (a *aggregator) add(o outcome) {
 	a.records++
-	var g *groupAcc
+	in := a.in[:0] // its type's group, and its value's group of each breakdown
 	if a.keep {
-		if g = a.groups[o.typ]; g == nil {
-			g = &groupAcc{vals: make([][]float64, len(a.names))}
-			a.groups[o.typ] = g
+		in = append(in, a.groupIn(a.groups, o.typ))
+		for i, v := range o.by {
+			if v.ok {
+				in = append(in, a.groupIn(a.by[i].groups, v.text))
+			} else {
+				a.by[i].without++
+			}
 		}
-		g.records++
+		for _, g := range in {
+			g.records++
+		}
 	}
+	a.in = in
 	if o.failed {
 		a.failed++
-		if g != nil {
+		for _, g := range in {
 			g.failed++
 		}
 		if !a.errorsAsZero {
@@ -105,10 +130,12 @@ func (a *aggregator) add(o outcome) {
 		if math.IsNaN(v) {
 			continue
 		}
-		if any = true; g == nil {
+		if any = true; len(in) == 0 {
 			break // counted as scored; its values are kept for a summary only
 		}
-		g.vals[k] = append(g.vals[k], v)
+		for _, g := range in {
+			g.vals[k] = append(g.vals[k], v)
+		}
 		switch a.names[k] {
 		case "locomo_f1":
 			acc(a.locomo, o.locomoCat).add(v)
@@ -171,6 +198,7 @@ func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
 		s.ByType[t] = a.group("type "+t, g.records, g.failed, g.vals, reps, seed, false, s)
 	}
 	s.Overall = a.group("overall", a.records, a.failed, overall, reps, seed, true, s)
+	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
 	s.warnings()
@@ -344,6 +372,7 @@ func (s *Summary) warnings() {
 	if s.RepeatedIDs > 0 {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)")
 	}
+	w = append(w, s.byMissing()...)
 	if s.Bootstrap == 0 { // no intervals (--bootstrap 0): none to call unreliable
 		slices.Sort(s.Warnings)
 		s.Warnings = append(w, s.Warnings...)
@@ -361,6 +390,7 @@ func (s *Summary) warnings() {
 	if len(small) > 0 {
 		w = append(w, fmt.Sprintf("types with fewer than %d scored records, whose intervals are unreliable: %s", minReliable, strings.Join(small, ", ")))
 	}
+	w = append(w, s.bySmall()...)
 	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
 	s.Warnings = append(w, s.Warnings...)
 }

@@ -12,7 +12,7 @@ func outcomeOf(typ string, failed bool, vals ...float64) outcome {
 
 func TestAggregatorMeans(t *testing.T) {
 	nan := math.NaN()
-	a := newAggregator([]string{"em", "f1"}, false, true)
+	a := newAggregator([]string{"em", "f1"}, false, true, nil)
 	a.add(outcomeOf("x", false, 1, 0.5))
 	a.add(outcomeOf("x", false, 0, 0.25))
 	a.add(outcomeOf("y", false, nan, 1))
@@ -53,7 +53,7 @@ func TestAggregatorMeans(t *testing.T) {
 }
 
 func TestAggregatorErrorsAsZero(t *testing.T) {
-	a := newAggregator([]string{"f1"}, true, true)
+	a := newAggregator([]string{"f1"}, true, true, nil)
 	a.add(outcomeOf("x", false, 1))
 	a.add(outcomeOf("x", true, 0))
 	s := a.summarize(0, 1, 0)
@@ -70,7 +70,7 @@ func TestAggregatorErrorsAsZero(t *testing.T) {
 }
 
 func TestLongMemEvalAggregates(t *testing.T) {
-	a := newAggregator([]string{"judge_score"}, false, true)
+	a := newAggregator([]string{"judge_score"}, false, true, nil)
 	add := func(typ string, abs bool, v float64) {
 		a.add(outcome{typ: typ, dataset: "longmemeval", abstention: abs, vals: []float64{v}})
 	}
@@ -109,7 +109,7 @@ func TestLongMemEvalTaskAveragedOrder(t *testing.T) {
 		{"single-session-assistant", 11, 5}, {"single-session-preference", 7, 2}, {"single-session-user", 3, 1},
 	}
 	for range 20 { // map order varies from run to run
-		a := newAggregator([]string{"judge_score"}, false, true)
+		a := newAggregator([]string{"judge_score"}, false, true, nil)
 		for _, c := range counts {
 			for i := range c.n {
 				v := 0.0

@@ -1,0 +1,125 @@
+package score
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// The summary is broken down by record type; --by PATH adds a breakdown by the value of another
+// field (meta.level, prediction.model, dataset, …): one group per distinct value, summarised as a
+// type's group is. A worker reads the values from the line; the aggregator keeps each record's
+// metric values once more per breakdown.
+
+// byFields are the --by paths, in the order given, without repeats.
+type byFields []fieldPath
+
+// parseBy parses the --by values; each may hold several comma-separated paths.
+func parseBy(values []string) (byFields, error) {
+	var b byFields
+	seen := map[string]bool{}
+	for _, v := range values {
+		for _, s := range strings.Split(v, ",") {
+			p, err := parsePath(s)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[p.String()] {
+				seen[p.String()] = true
+				b = append(b, p)
+			}
+		}
+	}
+	return b, nil
+}
+
+// byValue is a record's value at a --by path: a string as itself, a number or boolean as written;
+// ok is false when the record has none there (absent, null, an object or a list).
+type byValue struct {
+	text string
+	ok   bool
+}
+
+// values reads the record's value at each path from its line.
+func (b byFields) values(data []byte) ([]byValue, error) {
+	var top map[string]json.RawMessage
+	if err := record.Unmarshal(data, &top); err != nil {
+		return nil, err
+	}
+	vs := make([]byValue, len(b))
+	for i, p := range b {
+		if raw, ok := p.lookup(top); ok {
+			vs[i].text, vs[i].ok = rawLabel(raw)
+		}
+	}
+	return vs, nil
+}
+
+// byAcc collects one breakdown: a group per value, and the count of records without one.
+type byAcc struct {
+	groups  map[string]*groupAcc
+	without int
+}
+
+// Breakdown is the summary by the values of one --by field.
+type Breakdown struct {
+	// Groups holds a group per value.
+	Groups map[string]*Group `json:"groups"`
+	// Without counts the records with no value at the field (in no group).
+	Without int `json:"without"`
+}
+
+// breakdowns summarises the --by groups into s.By.
+func (a *aggregator) breakdowns(reps int, seed uint64, s *Summary) {
+	if len(a.byPaths) == 0 {
+		return
+	}
+	s.By = map[string]*Breakdown{}
+	for i, p := range a.byPaths {
+		b := a.by[i]
+		bd := &Breakdown{Groups: map[string]*Group{}, Without: b.without}
+		for _, v := range slices.Sorted(maps.Keys(b.groups)) {
+			g := b.groups[v]
+			bd.Groups[v] = a.group(p.String()+" "+v, g.records, g.failed, g.vals, reps, seed, false, s)
+		}
+		s.By[p.String()] = bd
+	}
+}
+
+// byMissing says how many records had no value at each --by field (all of them: most likely a
+// misspelt path).
+func (s *Summary) byMissing() []string {
+	var w []string
+	for _, p := range slices.Sorted(maps.Keys(s.By)) {
+		switch n := s.By[p].Without; {
+		case n == s.Records && n > 0:
+			w = append(w, fmt.Sprintf("--by %s: no record has a value there (a string, number or boolean), so it has no groups", p))
+		case n > 0:
+			w = append(w, fmt.Sprintf("--by %s: %d of %d records %s no value there and %s in none of its groups", p, n, s.Records,
+				english.Form(n, "has", "have"), english.Form(n, "is", "are")))
+		}
+	}
+	return w
+}
+
+// bySmall says which --by groups have too few records for their intervals.
+func (s *Summary) bySmall() []string {
+	var w []string
+	for _, p := range slices.Sorted(maps.Keys(s.By)) {
+		var small []string
+		for _, v := range slices.Sorted(maps.Keys(s.By[p].Groups)) {
+			if n := maxCount(s.By[p].Groups[v]); n > 0 && n < minReliable {
+				small = append(small, fmt.Sprintf("%s (%d)", v, n))
+			}
+		}
+		if len(small) > 0 {
+			w = append(w, fmt.Sprintf("--by %s: groups with fewer than %d scored records, whose intervals are unreliable: %s", p, minReliable, strings.Join(small, ", ")))
+		}
+	}
+	return w
+}
