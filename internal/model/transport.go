@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
@@ -154,7 +155,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if resp != nil {
 				return resp, nil // let the client turn the status into its own error
 			}
-			return nil, fmt.Errorf("after %d attempts: %w", attempt+1, err)
+			return nil, fmt.Errorf("after %s: %w", english.Count(attempt+1, "attempt", "attempts"), err)
 		}
 		t.retries.Add(1)
 	}

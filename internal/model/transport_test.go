@@ -146,6 +146,23 @@ func TestTransportFaults(t *testing.T) {
 	}
 }
 
+// TestTransportUnreachable: a server that cannot be reached fails every attempt, and the error
+// counts them in agreement ("after 1 attempt" with no retry).
+func TestTransportUnreachable(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	for retries, want := range map[int]string{0: "after 1 attempt: ", 2: "after 3 attempts: "} {
+		var s sleeps
+		tr := NewTransport(TransportConfig{MaxRetries: retries, Timeout: time.Second, Backoff: time.Millisecond, Seed: 1, Sleep: s.sleep})
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader("{}"))
+		_, err := tr.RoundTrip(req)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("RoundTrip with %d retries = %v, want an error with %q", retries, err, want)
+		}
+	}
+}
+
 func TestTransportLowersConcurrencyOn429(t *testing.T) {
 	srv, _ := faultServer(t, "429", "429")
 	var s sleeps
