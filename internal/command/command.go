@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -462,15 +463,23 @@ func OpenInputs(args []string, stdin io.Reader, count io.Writer, fn func(Input) 
 
 // NotAnInput returns a usage error naming flag when the output file path is one of the input
 // files (by identity, so another name for the same file counts): writing it would destroy the
-// input, for a file created before the reading even before it is read. A path that does not
-// exist yet, "" and "-" are fine.
-func NotAnInput(flag, path string, inputs []string) error {
+// input, for a file created before the reading even before it is read. Stdin is an input when
+// inputs is empty or holds "-": a file redirected to it (< file) counts too. A path that does
+// not exist yet, "" and "-" are fine.
+func NotAnInput(flag, path string, inputs []string, stdin io.Reader) error {
 	if path == "" || path == "-" {
 		return nil
 	}
 	out, err := os.Stat(path)
 	if err != nil {
 		return nil
+	}
+	if len(inputs) == 0 || slices.Contains(inputs, "-") {
+		if f, ok := stdin.(interface{ Stat() (os.FileInfo, error) }); ok {
+			if st, err := f.Stat(); err == nil && os.SameFile(st, out) {
+				return Usagef("%s: %s is also the input, on stdin", flag, path)
+			}
+		}
 	}
 	for _, in := range inputs {
 		if in == "-" {

@@ -73,11 +73,45 @@ func TestNotAnInput(t *testing.T) {
 		{"", false}, {"-", false}, {filepath.Join(dir, "new.json"), false}, {other, false},
 		{in, true}, {link, true}, {filepath.Join(dir, ".", "in.jsonl"), true},
 	} {
-		err := NotAnInput("--out", tc.path, inputs)
+		err := NotAnInput("--out", tc.path, inputs, nil)
 		var ue *UsageError
 		if got := errors.As(err, &ue); got != tc.bad {
 			t.Errorf("NotAnInput(%q) = %v, want a usage error: %v", tc.path, err, tc.bad)
 		}
+	}
+}
+
+// TestNotAnInputStdin: a file redirected to stdin is an input when stdin is read (no inputs, or
+// "-" among them), and only then.
+func TestNotAnInputStdin(t *testing.T) {
+	dir := t.TempDir()
+	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
+	for _, p := range []string{in, other} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdin, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	for _, tc := range []struct {
+		path   string
+		inputs []string
+		bad    bool
+	}{
+		{in, nil, true}, {in, []string{"-"}, true}, {in, []string{other, "-"}, true},
+		{in, []string{other}, false}, {other, nil, false},
+	} {
+		err := NotAnInput("--summary", tc.path, tc.inputs, stdin)
+		var ue *UsageError
+		if got := errors.As(err, &ue); got != tc.bad {
+			t.Errorf("NotAnInput(%q, inputs %q, stdin %s) = %v, want a usage error: %v", tc.path, tc.inputs, in, err, tc.bad)
+		}
+	}
+	if err := NotAnInput("--summary", in, nil, strings.NewReader("{}")); err != nil {
+		t.Errorf("NotAnInput with stdin no file = %v, want nil", err)
 	}
 }
 

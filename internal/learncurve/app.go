@@ -65,7 +65,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	app := command.NewApp("qa-learncurve", "EvaLearn learning-curve metrics from judged sequential records", description, stdout, stderr)
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
-		cfg, err := configure(c)
+		cfg, err := configure(c, stdin)
 		if err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func flags() []cli.Flag {
 	}
 }
 
-func configure(c *cli.Context) (Config, error) {
+func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	cfg := Config{
 		Problems: c.Int("problems"), Warmup: c.Int("warmup"), Format: c.String("format"),
 		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
@@ -123,7 +123,7 @@ func configure(c *cli.Context) (Config, error) {
 	}
 	outputs := [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}}
 	for _, o := range outputs {
-		if err := command.NotAnInput(o[0], o[1], c.Args().Slice()); err != nil {
+		if err := command.NotAnInput(o[0], o[1], c.Args().Slice(), stdin); err != nil {
 			return cfg, err
 		}
 	}

@@ -127,7 +127,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		strings.Replace(description, "{metrics}", metricsHelp(reg), 1), stdout, stderr)
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
-		cfg, err := parseConfig(c, reg)
+		cfg, err := parseConfig(c, reg, stdin)
 		if err != nil {
 			return err
 		}
@@ -254,7 +254,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	return err
 }
 
-func parseConfig(c *cli.Context, reg []*family) (*config, error) {
+func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
 		format: c.String("format"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
@@ -292,7 +292,7 @@ func parseConfig(c *cli.Context, reg []*family) (*config, error) {
 	}
 	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
 	for _, o := range outputs {
-		if err := command.NotAnInput(o[0], o[1], cfg.inputs); err != nil {
+		if err := command.NotAnInput(o[0], o[1], cfg.inputs, stdin); err != nil {
 			return nil, err
 		}
 	}
