@@ -348,15 +348,21 @@ func TestVersion(t *testing.T) {
 }
 
 // TestSourceLeadingBad: a file whose first lines are all bad stops at the twentieth, with one
-// error saying it is no file of records; a file with a good record first is read to its end,
-// every bad line skipped, and the next file starts afresh.
+// error saying it is no file of records; a file with a good record first, or with bad records
+// that have a schema, is read to its end, every bad line skipped, and the next file starts afresh.
 func TestSourceLeadingBad(t *testing.T) {
 	good := `{"schema":1,"id":"a","question":"q"}` + "\n"
 	bad := strings.Repeat("[not, a record\n", 30)
+	// Records with a bad field (they have a schema), and lines of another schema that do not.
+	badRecords := strings.Repeat(`{"schema":1,"id":"b","answers":[5]}`+"\n", 25)
+	noSchema := strings.Repeat(`{"id":"c","answers":[5]}`+"\n", 25)
 	dir := t.TempDir()
 	doc, mixed := filepath.Join(dir, "doc.json"), filepath.Join(dir, "mixed.jsonl")
+	records, foreign := filepath.Join(dir, "records.jsonl"), filepath.Join(dir, "foreign.jsonl")
 	os.WriteFile(doc, []byte(bad+good), 0o644)
 	os.WriteFile(mixed, []byte(good+bad+good), 0o644)
+	os.WriteFile(records, []byte(badRecords+good), 0o644)
+	os.WriteFile(foreign, []byte(noSchema+good), 0o644)
 	for _, tc := range []struct {
 		args      []string
 		records   int
@@ -366,6 +372,8 @@ func TestSourceLeadingBad(t *testing.T) {
 		{[]string{mixed}, 2, 30, ""},
 		{[]string{mixed, doc}, 2, 50, doc + ": its first 20 lines are not qapipe records"},
 		{[]string{doc, mixed}, 0, 20, doc + ": its first 20 lines are not qapipe records"},
+		{[]string{records}, 1, 25, ""},
+		{[]string{foreign}, 0, 20, foreign + ": its first 20 lines are not qapipe records"},
 	} {
 		var stderr bytes.Buffer
 		s := &Source{Args: tc.args, Stderr: &stderr, Prog: "qa-x"}

@@ -61,7 +61,7 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 				}
 				s.Bad++
 				fmt.Fprintf(s.Stderr, "%s: %v\n", s.Prog, err)
-				if err := lead.Bad(in.DisplayName()); err != nil {
+				if err := lead.Bad(in.DisplayName(), perr); err != nil {
 					return err
 				}
 				continue
@@ -99,7 +99,8 @@ func (s *Source) Err() error {
 // LeadingBad stops the reading of a file whose first lines are all bad: a benchmark file given to
 // a stage that reads records (a JSON document, or another JSON Lines schema) would otherwise give
 // one message per line, thousands of them, and no record. A file with a good record among its
-// first lines is read to its end, every bad line reported and skipped.
+// first lines, or a bad one that is still a record (it has a schema: a field of the wrong type,
+// say), is read to its end, every bad line reported and skipped.
 type LeadingBad struct {
 	good bool
 	bad  int
@@ -113,7 +114,10 @@ func (l *LeadingBad) Good() { l.good = true }
 
 // Bad records a bad line of file, and returns the error that stops the run when it is one too
 // many at the start of the file.
-func (l *LeadingBad) Bad(file string) error {
+func (l *LeadingBad) Bad(file string, e *record.Error) error {
+	if e != nil && e.Record {
+		l.good = true
+	}
 	if l.good {
 		return nil
 	}

@@ -383,7 +383,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			}
 			bad++
 			fmt.Fprintf(stderr, "qa-score: %v\n", r.bad)
-			return lead.Bad(file)
+			return lead.Bad(file, r.bad)
 		}
 		lead.Good()
 		for _, p := range r.o.corpus.problems {

@@ -48,8 +48,16 @@ type view struct {
 }
 
 // decodeView parses a line into a record holding only the fields qa-score reads, with the errors
-// record.Reader gives.
+// record.Reader gives (a bad line that has a schema is a Record still).
 func decodeView(l line) (*record.Record, *record.Error) {
+	rec, bad := decodeLine(l)
+	if bad != nil {
+		bad.Record = record.HasSchema(l.data)
+	}
+	return rec, bad
+}
+
+func decodeLine(l line) (*record.Record, *record.Error) {
 	var v view
 	if err := record.Unmarshal(l.data, &v); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data), Err: record.InvalidLine(l.data, err)}

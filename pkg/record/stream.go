@@ -21,6 +21,9 @@ type Error struct {
 	Line int
 	ID   string
 	Err  error
+	// Record says the line is a record, though a bad one: a JSON object with a "schema" member.
+	// A stage that stops at a file whose first lines are no records counts only the others.
+	Record bool
 }
 
 func (e *Error) Error() string {
@@ -130,12 +133,25 @@ func (r *Reader) ReadRaw() ([]byte, error) {
 func (r *Reader) decode(line []byte) (*Record, error) {
 	rec := new(Record)
 	if err := unmarshal(line, rec); err != nil {
-		return nil, r.errorf(peekID(line), "%s", InvalidLine(line, err))
+		e := r.errorf(peekID(line), "%s", InvalidLine(line, err))
+		e.Record = HasSchema(line)
+		return nil, e
 	}
 	if err := rec.Validate(); err != nil {
-		return nil, r.errorf(rec.ID, "%s", err)
+		e := r.errorf(rec.ID, "%s", err)
+		e.Record = rec.Schema != 0
+		return nil, e
 	}
 	return rec, nil
+}
+
+// HasSchema reports whether line is a JSON object with a "schema" member: a record, if perhaps a
+// bad one.
+func HasSchema(line []byte) bool {
+	var v struct {
+		Schema json.RawMessage `json:"schema"`
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema != nil
 }
 
 // errNotRecord is the error of a line with neither an id nor a schema.
