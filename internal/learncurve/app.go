@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -137,14 +139,21 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	g := NewGrouper(cfg.Problems)
-	var unplaced, failed, unjudged int
+	var unplaced, failed, unjudged, placed int
+	names := map[string]bool{} // the judgment names the records carry
 	err := src.Each(func(r *record.Record) error {
+		for name := range r.Judgments {
+			if len(names) < maxNames {
+				names[name] = true
+			}
+		}
 		o, err := observe(r, cfg.Judge)
 		if errors.Is(err, ErrNoSequence) {
 			unplaced++
 			fmt.Fprintf(stderr, "qa-learncurve: %v; skipped\n", src.At(r.ID, err))
 			return nil
 		}
+		placed++
 		if j := r.Judgments[cfg.Judge]; j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "") {
 			unjudged++
 		}
@@ -177,7 +186,23 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 			return fmt.Errorf("plot %s: %w", cfg.Plot, err)
 		}
 	}
-	return badRecords(src, unplaced, failed)
+	noVerdict := ""
+	if placed > 0 && unjudged == placed {
+		noVerdict = noVerdictError(cfg.Judge, names)
+	}
+	return badRecords(src, unplaced, failed, unjudged, noVerdict)
+}
+
+// maxNames is how many judgment names noVerdictError lists at most.
+const maxNames = 20
+
+// noVerdictError says that no record has a verdict under judge, and what the records have
+// instead: a misspelt --judge, or records not judged yet, whose report would read 0 throughout.
+func noVerdictError(judge string, names map[string]bool) string {
+	if len(names) == 0 {
+		return fmt.Sprintf("no record has a %q verdict, nor any judgment: judge them first (qa-judge --mode evalearn, or qa-predict's sequential judge)", judge)
+	}
+	return fmt.Sprintf("no record has a %q verdict (--judge); the records' judgments: %s", judge, command.QuotedList(slices.Sorted(maps.Keys(names))))
 }
 
 // observe is Observe reading the verdicts of the named judge.
@@ -236,9 +261,15 @@ func warn(stderr io.Writer, warns []string) {
 	}
 }
 
-func badRecords(src *command.Source, unplaced, failed int) error {
+// badRecords is the run's exit error: the bad lines, the records skipped or counted as wrong,
+// and, when noVerdict says no record had a verdict, the unjudged ones.
+func badRecords(src *command.Source, unplaced, failed, unjudged int, noVerdict string) error {
 	var parts []string
 	n := src.Bad + unplaced + failed
+	if noVerdict != "" {
+		n += unjudged
+		parts = append(parts, english.Count(unjudged, "record", "records")+" counted as wrong: "+noVerdict)
+	}
 	if src.Bad > 0 {
 		parts = append(parts, english.Count(src.Bad, "bad input line skipped", "bad input lines skipped"))
 	}
