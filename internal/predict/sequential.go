@@ -90,9 +90,10 @@ type sequencer struct {
 	temperature float64
 	maxTokens   int
 
-	mu    sync.Mutex
-	tally judgeTally
-	gaps  gapTally // sequences read without some of their earlier positions
+	mu      sync.Mutex
+	tally   judgeTally
+	gaps    gapTally // sequences read without some of their earlier positions
+	noJudge string   // the first record of a sequence left unanswered for want of --judge-model
 }
 
 // gapTally counts the sequences whose positions are not 1, 2, … without a gap: their later
@@ -131,6 +132,9 @@ func (s *sequencer) checkWhole(b *batch) {
 func (s *sequencer) warnGaps(a *app) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.noJudge != "" {
+		fmt.Fprintf(a.stderr, "qa-predict: --judge-model is required for records with a sequence (%s, …): they were written unanswered, with that error; rerun with --judge-model and --retry-errors\n", s.noJudge)
+	}
 	if s.gaps.n == 0 {
 		return
 	}
@@ -329,7 +333,17 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 		}
 		return b, nil
 	case a.seq.judge == nil:
-		return nil, command.Usagef("--judge-model is required: the input has records with a sequence (%s)", b.recs[0].ID)
+		// An error on each of the sequence's records, not a usage error: it is found only here,
+		// perhaps after other records were answered (and paid for), which must still be written.
+		for _, rec := range b.recs {
+			a.fail(rec, "needs --judge-model: the answers of a sequence (EvaLearn) are judged as they come, each verdict part of the next question's history")
+		}
+		a.seq.mu.Lock()
+		if a.seq.noJudge == "" {
+			a.seq.noJudge = b.recs[0].ID
+		}
+		a.seq.mu.Unlock()
+		return b, nil
 	}
 	return b, a.solveSequence(ctx, b)
 }

@@ -215,12 +215,23 @@ func TestSequentialGrouping(t *testing.T) {
 				break
 			}
 		}
-		_, stderr, err := seqRun(t, seqInput(t), args...)
-		if got := command.ExitCode(err); got != 2 || !strings.Contains(stderr, "--judge-model is required") {
-			t.Errorf("exit code %d, stderr %q; want 2 and a message naming --judge-model", got, stderr)
+		// A plain record first: it is answered, and still written with the others.
+		plain := `{"schema":1,"id":"plain","question":"Q?","answers":["A"]}` + "\n"
+		out, stderr, err := seqRun(t, plain+seqInput(t), args...)
+		if got := command.ExitCode(err); got != 3 || !strings.Contains(stderr, "--judge-model is required") {
+			t.Errorf("exit code %d, stderr %q; want 3 and a message naming --judge-model", got, stderr)
 		}
-		if srv.answeredTotal() != 0 {
-			t.Errorf("server answered %d calls, want 0", srv.answeredTotal())
+		in, noJudge := 1+strings.Count(seqInput(t), "\n"), 0
+		for _, r := range out {
+			if r.Prediction != nil && strings.HasPrefix(r.Prediction.Error, "needs --judge-model") {
+				noJudge++
+			}
+		}
+		if len(out) != in || noJudge != in-1 || out[0].ID != "plain" {
+			t.Errorf("%d records out of %d, %d with the --judge-model error; want all, all but the plain one", len(out), in, noJudge)
+		}
+		if srv.answeredTotal() > 1 {
+			t.Errorf("server answered %d calls, want at most the plain record's", srv.answeredTotal())
 		}
 	})
 }
