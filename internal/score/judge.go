@@ -65,6 +65,7 @@ func (it *item) judgmentName() string {
 type judgeNames struct {
 	mu     sync.Mutex
 	counts map[string]int
+	passed map[string]bool // other judgments on records, left unread (no --judge)
 }
 
 const maxJudgeNames = 64
@@ -80,11 +81,30 @@ func (j *judgeNames) add(name string) {
 	}
 }
 
+// pass notes a judgment a record carries beside the one judge_score read.
+func (j *judgeNames) pass(name string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.passed == nil {
+		j.passed = make(map[string]bool)
+	}
+	if len(j.passed) < maxJudgeNames {
+		j.passed[name] = true
+	}
+}
+
 // warning says which judgments judge_score read when it read more than one name, or, with
-// --judge NAME (named), that no record had NAME though records had other judgments; else "".
+// --judge NAME (named), that no record had NAME though records had other judgments; or, without
+// --judge, that records carry other judgments than the one read (a second judge's run beside a
+// first one's, whose name sorts first); else "".
 func (j *judgeNames) warning(named string) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if named == "" && len(j.counts) == 1 && len(j.passed) > 0 {
+		read := slices.Collect(maps.Keys(j.counts))[0]
+		return fmt.Sprintf("judge_score read the judgment %q, the first name in sorted order; records also carry %s: give --judge NAME to read another",
+			read, command.QuotedList(slices.Sorted(maps.Keys(j.passed))))
+	}
 	if named != "" {
 		if j.counts[named] > 0 || len(j.counts) == 0 {
 			return ""

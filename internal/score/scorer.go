@@ -72,6 +72,13 @@ func (s *scorer) score(rec *record.Record) outcome {
 	case s.judge == "":
 		if name := it.judgmentName(); name != "" {
 			s.names.add(name)
+			if len(rec.Judgments) > 1 {
+				for other, j := range rec.Judgments {
+					if j != nil && other != name {
+						s.names.pass(other)
+					}
+				}
+			}
 		}
 	case rec.Judgments[s.judge] != nil:
 		s.names.add(s.judge)
