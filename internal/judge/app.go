@@ -140,6 +140,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return run(c.Context, cfg, stdin, stdout, stderr)
 	}
 	app.Commands = []*cli.Command{agreeCommand(stdin, stdout, stderr)}
+	for _, sub := range app.Commands {
+		// urfave/cli gives a subcommand its own usage-error handling, which prints the help to
+		// stdout and exits 1: take the app's (a UsageError, exit 2, printed once on stderr).
+		sub.OnUsageError = app.OnUsageError
+		sub.HideHelpCommand = true // "qa-judge agree help" reads a file named help, as the app does
+	}
 	return command.Execute(ctx, app, args)
 }
 
