@@ -71,22 +71,6 @@ func (j *Judge) modeFor(rec *record.Record) (string, error) {
 	return j.Mode, nil
 }
 
-// calledModel returns the model a call for rec names: LongMemEval's alias target for a record its
-// protocol judges (gpt-4o is gpt-4o-2024-08-06), else the judge's model.
-func (j *Judge) calledModel(rec *record.Record) string {
-	if mode, err := j.modeFor(rec); err == nil && mode == ModeLongMemEval {
-		return prompt.LongMemEvalJudgeModel(j.Model)
-	}
-	return j.Model
-}
-
-// callsModel reports whether judging rec would call the judge model: not for a record a rule
-// decides or the protocol skips (nor for one that cannot be planned, which gets an error).
-func (j *Judge) callsModel(rec *record.Record) bool {
-	p, err := j.Plan(rec)
-	return err == nil && !p.Skip && p.Rule == nil
-}
-
 // Plan decides how rec is judged.
 func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 	mode, err := j.modeFor(rec)

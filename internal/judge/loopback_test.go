@@ -567,3 +567,91 @@ func TestAgreeWriteError(t *testing.T) {
 		t.Errorf("agree into a failing stdout: exit %d (%v), want 1 and the write error", code, err)
 	}
 }
+
+// TestSelfJudgeMidStream: a record predicted by the judge model found after other records were
+// sent to the judge is not judged, but written with an error (no call for it), counted, exit 3;
+// every record comes out and the others are judged.
+func TestSelfJudgeMidStream(t *testing.T) {
+	srv := newChatServer(t, protocolReply)
+	var in strings.Builder
+	for i := 1; i <= 10; i++ {
+		r := rec(fmt.Sprintf("q%d", i), "locomo", "temporal", "When?", "May", "May", `{"category":2}`)
+		if i <= 5 {
+			r = strings.Replace(r, `"model":"reader-1"`, `"model":"other"`, 1)
+		} else {
+			r = strings.Replace(r, `"model":"reader-1"`, `"model":"gpt-4o-mini"`, 1)
+		}
+		in.WriteString(r)
+	}
+	stdout, stderr, code := runJudge(t, []string{"--mode", ModeLoCoMo, "--base-url", srv.URL, "--model", "gpt-4o-mini"}, in.String())
+	if code != command.ExitBadRecords {
+		t.Errorf("exit %d (stderr %q), want %d", code, stderr, command.ExitBadRecords)
+	}
+	recs := decodeAll(t, stdout)
+	if len(recs) != 10 {
+		t.Fatalf("10 records in, %d out (stderr %q)", len(recs), stderr)
+	}
+	if n := srv.count(); n != 5 {
+		t.Errorf("%d judge calls, want 5 (none for the records the judge model predicted)", n)
+	}
+	for i, r := range recs {
+		jg := r.Judgments["locomo-continuous/gpt-4o-mini"]
+		switch {
+		case jg == nil:
+			t.Errorf("%s: no judgment", r.ID)
+		case i < 5 && (jg.Error != "" || jg.Score == nil):
+			t.Errorf("%s: judgment error %q score %v, want a score", r.ID, jg.Error, jg.Score)
+		case i >= 5 && (jg.Score != nil || jg.Attempts != 0 ||
+			!strings.Contains(jg.Error, "openai/gpt-4o-mini") || !strings.Contains(jg.Error, "--allow-self-judge")):
+			t.Errorf("%s: judgment score %v attempts %d error %q, want no score, no call, an error naming the model and --allow-self-judge",
+				r.ID, jg.Score, jg.Attempts, jg.Error)
+		}
+	}
+	if !strings.Contains(stderr, "5 failed") || !strings.Contains(stderr, "--allow-self-judge") {
+		t.Errorf("stderr %q, want 5 failed and how to allow self-judging", stderr)
+	}
+}
+
+// TestSelfJudgeNamesModels: the refusal names the model the record names and the judge model
+// apart: gpt-4o judges LongMemEval as gpt-4o-2024-08-06.
+func TestSelfJudgeNamesModels(t *testing.T) {
+	srv := newChatServer(t, protocolReply)
+	mk := func(id, model, provider string) string {
+		r := rec(id, "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+		r = strings.Replace(r, `"model":"reader-1"`, `"model":"`+model+`"`, 1)
+		return strings.Replace(r, `"provider":"openai"`, `"provider":"`+provider+`"`, 1)
+	}
+	for _, tt := range []struct {
+		name, in string
+		code     int
+		want     []string // in the refusal
+		wantNot  string
+	}{
+		{"first record, dated", mk("q1", "gpt-4o-2024-08-06", "openai"), command.ExitUsage,
+			[]string{`stdin:1 (id "q1")`, "openai/gpt-4o-2024-08-06", "--model gpt-4o", "--allow-self-judge"}, "openai/gpt-4o,"},
+		{"mid-stream, dated", mk("q0", "other", "openai") + mk("q1", "gpt-4o-2024-08-06", "openai"), command.ExitBadRecords,
+			[]string{"openai/gpt-4o-2024-08-06", "--model gpt-4o", "gpt-4o-2024-08-06", "--allow-self-judge"}, ""},
+		{"no provider named", mk("q1", "gpt-4o", ""), command.ExitUsage,
+			[]string{"prediction.model gpt-4o", "--allow-self-judge"}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "gpt-4o", "--concurrency", "1"}, tt.in)
+			msg := stderr
+			if code == command.ExitBadRecords {
+				recs := decodeAll(t, stdout)
+				msg = recs[len(recs)-1].Judgments["auto/gpt-4o"].Error
+			}
+			if code != tt.code {
+				t.Errorf("exit %d (stderr %q), want %d", code, stderr, tt.code)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("refusal %q, want it to say %q", msg, w)
+				}
+			}
+			if tt.wantNot != "" && strings.Contains(msg, tt.wantNot) {
+				t.Errorf("refusal %q says %q", msg, tt.wantNot)
+			}
+		})
+	}
+}
