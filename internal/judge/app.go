@@ -32,7 +32,8 @@ and writes the record back with judgments[NAME] filled in, in input order:
 prompt_sha256 is the SHA-256 of the judge's template file (a prediction's hashes the messages sent).
 
 MODES (--mode):
-   auto               route by dataset (in any case) and type (--route FILE overrides the table):
+   auto               route by dataset (in any case) and type (--route FILE overrides the table;
+                      a warning names its keys that route no record):
                       locomo -> locomo-continuous (category 5 by its rule), longmemeval -> longmemeval,
                       evalearn -> evalearn, anything else -> rules
    longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids and
@@ -126,6 +127,7 @@ type config struct {
 	cache          *cache.Cache
 	budget         *model.Budget // --max-cost, or nil
 	maxCost        float64       // --max-cost, 0 for none
+	routes         *routeUse     // --route in auto mode, or nil
 }
 
 // Run is the qa-judge command. args includes the program name.
@@ -196,11 +198,11 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
 	}
 	if p := c.String("route"); p != "" {
-		r, err := LoadRoutes(p)
+		r, keys, err := LoadRoutes(p)
 		if err != nil {
 			return nil, command.Usagef("--route: %v", err)
 		}
-		j.Routes = r
+		j.Routes, cfg.routes = r, newRouteUse(p, r, keys)
 	}
 	if c.IsSet("prompt-format") && c.String("prompt") == "" {
 		fmt.Fprintln(c.App.ErrWriter, "qa-judge: warning: --prompt-format is the reply format of a --prompt judge; without --prompt it does nothing")
@@ -219,6 +221,14 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 				p, strings.Join(cu.Unknown, ", "), what, strings.Join(customPlaceholders, "} {"))
 		}
 		j.Custom, j.Mode = cu, ModeCustom
+	}
+	if cfg.routes != nil && j.Mode != ModeAuto {
+		how := "--mode " + j.Mode
+		if j.Mode == ModeCustom {
+			how = "a --prompt judge"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --route %s does nothing with %s: only --mode auto routes\n", cfg.routes.path, how)
+		cfg.routes = nil
 	}
 	if cfg.concurrency < 1 {
 		return nil, command.Usagef("--concurrency: must be at least 1")
@@ -387,6 +397,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
+	if err == nil {
+		cfg.warnRoutes(stderr) // an interrupted run has not seen every record
+	}
 	// Interrupted or not, say what was judged and spent, as qa-predict does.
 	if w := cfg.budget.Warning(); w != "" {
 		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
@@ -424,6 +437,7 @@ func (cfg *config) source(src *command.Source) pipeline.Source[*record.Record] {
 	return func(yield func(*record.Record) error) error {
 		first := true
 		return src.Each(func(rec *record.Record) error {
+			cfg.noteRoute(rec)
 			if first {
 				first = false
 				if pass, _ := cfg.passes(rec); !pass {
@@ -434,6 +448,23 @@ func (cfg *config) source(src *command.Source) pipeline.Source[*record.Record] {
 			}
 			return yield(rec)
 		})
+	}
+}
+
+// noteRoute counts the --route key that routes rec (in the reading goroutine only).
+func (cfg *config) noteRoute(rec *record.Record) {
+	if cfg.routes != nil {
+		cfg.routes.note(rec)
+	}
+}
+
+// warnRoutes warns of the --route keys that routed no record.
+func (cfg *config) warnRoutes(stderr io.Writer) {
+	if cfg.routes == nil {
+		return
+	}
+	if w := cfg.routes.warning(); w != "" {
+		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
 	}
 }
 

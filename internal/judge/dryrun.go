@@ -63,11 +63,13 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
+		cfg.noteRoute(rec)
 		return enc.Encode(cfg.dryRequest(rec, &t))
 	})
 	if err != nil {
 		return err
 	}
+	cfg.warnRoutes(stderr)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	if t.errors > 0 {
 		return &command.BadRecordsError{N: t.errors, Singular: "record could not be judged (see error fields)", Plural: "records could not be judged (see error fields)"}

@@ -2,9 +2,11 @@ package judge
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -152,7 +154,7 @@ func TestCustomPrompt(t *testing.T) {
 func TestLoadRoutes(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "r.json")
 	os.WriteFile(path, []byte(`{"locomo": "mem0", "LongMemEval/temporal-reasoning": "rules"}`), 0o644)
-	r, err := LoadRoutes(path)
+	r, _, err := LoadRoutes(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,4 +197,40 @@ func BenchmarkRulesVerdict(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
+}
+
+// TestRouteUse: the warning names the route file's keys, as written, that routed no record,
+// and nothing when every key routed one.
+func TestRouteUse(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	os.WriteFile(path, []byte(`{"LoCoMo": "mem0", "squad/Has_Answer": "rules"}`), 0o644)
+	r, keys, err := LoadRoutes(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many := make([]*record.Record, 30)
+	for i := range many {
+		many[i] = &record.Record{Dataset: "squad", Type: fmt.Sprintf("t%02d", i)}
+	}
+	for _, tt := range []struct {
+		name string
+		recs []*record.Record
+		want string // in the warning; "" for none
+	}{
+		{"all used", []*record.Record{{Dataset: "LOCOMO", Type: "x"}, {Dataset: "Squad", Type: "Has_Answer"}}, ""},
+		{"type case", []*record.Record{{Dataset: "locomo"}, {Dataset: "squad", Type: "has_answer"}},
+			`no record routed by "squad/Has_Answer" (a dataset matches in any case, a type only as written; the records' dataset/type: "locomo", "squad/has_answer")`},
+		{"many pairs", many, `"squad/t19", …)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			u := newRouteUse(path, r, keys)
+			for _, rec := range tt.recs {
+				u.note(rec)
+			}
+			got := u.warning()
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("warning() = %q, want %q in it", got, tt.want)
+			}
+		})
+	}
 }

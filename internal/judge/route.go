@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -48,33 +49,46 @@ func DefaultRoutes() Routes {
 
 // Route returns the mode for rec. Dataset names match whatever their case.
 func (r Routes) Route(rec *record.Record) (string, error) {
-	ds := strings.ToLower(rec.Dataset)
-	for _, k := range []string{ds + "/" + rec.Type, ds, "*"} {
-		if m, ok := r[k]; ok {
-			return m, nil
-		}
+	if k, ok := r.Key(rec); ok {
+		return r[k], nil
 	}
 	return "", fmt.Errorf("no route for dataset %q type %q", rec.Dataset, rec.Type)
 }
 
+// Key returns the key that routes rec: the most specific of "dataset/type", "dataset" and "*"
+// the table has, the dataset lower-cased.
+func (r Routes) Key(rec *record.Record) (string, bool) {
+	ds := strings.ToLower(rec.Dataset)
+	for _, k := range []string{ds + "/" + rec.Type, ds, "*"} {
+		if _, ok := r[k]; ok {
+			return k, true
+		}
+	}
+	return "", false
+}
+
 // LoadRoutes reads a JSON object {"dataset/type" | "dataset" | "*": mode} from path and lays it
-// over the default table. Dataset names are kept lower-cased, as Route looks them up.
-func LoadRoutes(path string) (Routes, error) {
+// over the default table. Dataset names are kept lower-cased, as Route looks them up. It also
+// returns the file's keys as written, by the key of the table each became.
+func LoadRoutes(path string) (Routes, map[string]string, error) {
 	b, err := textfile.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var over map[string]string
 	if err := json.Unmarshal(b, &over); err != nil {
-		return nil, fmt.Errorf("route file %s: %w", path, err)
+		return nil, nil, fmt.Errorf("route file %s: %w", path, err)
 	}
 	r := DefaultRoutes()
+	written := map[string]string{}
 	for k, m := range over {
+		w := k
 		if ds, typ, ok := strings.Cut(k, "/"); ok {
 			k = strings.ToLower(ds) + "/" + typ
 		} else {
 			k = strings.ToLower(k)
 		}
+		written[k] = w
 		if m != ModeSkip && m != ModeAuto && contains(Modes, m) {
 			r[k] = m
 			continue
@@ -83,10 +97,10 @@ func LoadRoutes(path string) (Routes, error) {
 			r[k] = m
 			continue
 		}
-		return nil, fmt.Errorf("route file %s: key %q: unknown mode %q (want one of %s, skip)", path, k, m,
+		return nil, nil, fmt.Errorf("route file %s: key %q: unknown mode %q (want one of %s, skip)", path, k, m,
 			strings.Join(Modes[1:], ", "))
 	}
-	return r, nil
+	return r, written, nil
 }
 
 // String lists the table, sorted, one "key → mode" per line.
@@ -105,4 +119,66 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// maxSeenRoutes bounds the records' dataset/type pairs a routeUse remembers for its warning.
+const maxSeenRoutes = 20
+
+// routeUse tracks which keys of a route file route some record, so that a warning can name the
+// keys that routed none: a misspelt dataset or a type in another case would otherwise leave the
+// default table in force without a word.
+type routeUse struct {
+	path  string
+	keys  map[string]string // the file's keys as written, by table key
+	used  map[string]bool
+	seen  []string // the records' "dataset/type", up to maxSeenRoutes
+	more  bool     // more were seen
+	table Routes
+}
+
+func newRouteUse(path string, table Routes, keys map[string]string) *routeUse {
+	return &routeUse{path: path, keys: keys, used: map[string]bool{}, table: table}
+}
+
+// note counts the key that routes rec as used.
+func (u *routeUse) note(rec *record.Record) {
+	if k, ok := u.table.Key(rec); ok {
+		u.used[k] = true
+	}
+	pair := strings.ToLower(rec.Dataset)
+	if rec.Type != "" {
+		pair += "/" + rec.Type
+	}
+	switch {
+	case slices.Contains(u.seen, pair):
+	case len(u.seen) < maxSeenRoutes:
+		u.seen = append(u.seen, pair)
+	default:
+		u.more = true
+	}
+}
+
+// warning names the file's keys that routed no record, with the records' datasets and types,
+// or returns "" when every key routed one.
+func (u *routeUse) warning() string {
+	var unused []string
+	for k, w := range u.keys {
+		if !u.used[k] {
+			unused = append(unused, w)
+		}
+	}
+	if len(unused) == 0 {
+		return ""
+	}
+	slices.Sort(unused)
+	seen := slices.Sorted(slices.Values(u.seen))
+	pairs := "none"
+	if len(seen) > 0 {
+		pairs = command.QuotedList(seen)
+		if u.more {
+			pairs += ", …"
+		}
+	}
+	return fmt.Sprintf("warning: --route %s: no record routed by %s (a dataset matches in any case, a type only as written; the records' dataset/type: %s)",
+		u.path, command.QuotedList(unused), pairs)
 }
