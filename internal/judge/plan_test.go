@@ -234,3 +234,17 @@ func TestRouteUse(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadRoutesSameKey: two keys that differ only in the case of their dataset name one route;
+// which mode won depended on map order, so the file is refused.
+func TestLoadRoutesSameKey(t *testing.T) {
+	for _, body := range []string{`{"LoCoMo": "mem0", "locomo": "rules"}`, `{"LoCoMo/temporal": "mem0", "locomo/temporal": "mem0"}`} {
+		path := filepath.Join(t.TempDir(), "r.json")
+		os.WriteFile(path, []byte(body), 0o644)
+		for range 20 {
+			if _, _, err := LoadRoutes(path); err == nil || !strings.Contains(err.Error(), "same route") {
+				t.Fatalf("LoadRoutes(%s) error = %v, want one saying the keys name the same route", body, err)
+			}
+		}
+	}
+}

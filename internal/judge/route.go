@@ -88,6 +88,10 @@ func LoadRoutes(path string) (Routes, map[string]string, error) {
 		} else {
 			k = strings.ToLower(k)
 		}
+		if other, ok := written[k]; ok {
+			a, b := min(other, w), max(other, w) // map order: sorted, so the message is always the same
+			return nil, nil, fmt.Errorf("route file %s: keys %q and %q name the same route (dataset names match in any case)", path, a, b)
+		}
 		written[k] = w
 		if m != ModeSkip && m != ModeAuto && contains(Modes, m) {
 			r[k] = m
