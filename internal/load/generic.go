@@ -77,10 +77,8 @@ func CSV(in Input, opt Options, emit Emit) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
-	for i, name := range header {
-		if e := record.CheckUTF8([]byte(name)); e != nil {
-			return fmt.Errorf("%s:1: header field %d: %w", in.DisplayName(), i+1, e)
-		}
+	if err := checkHeader(header); err != nil {
+		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
 	for {
 		row, err := r.Read()
@@ -123,6 +121,30 @@ func CSV(in Input, opt Options, emit Emit) error {
 			return err
 		}
 	}
+}
+
+// checkHeader checks that every column name of a CSV header is UTF-8 text and that none is
+// given twice: two columns of one name would go to one field, the second silently replacing the
+// first (id,question,answers,answers would lose an answer), so the file cannot be read.
+//
+// Note: a repeated column is the file's error, not each row's: every row would be read the same
+// ambiguous way, so reporting and skipping rows would only repeat the one fault.
+func checkHeader(header []string) error {
+	first := make(map[string]int, len(header))
+	for i, name := range header {
+		if e := record.CheckUTF8([]byte(name)); e != nil {
+			return fmt.Errorf("header field %d: %w", i+1, e)
+		}
+		j, ok := first[name]
+		if ok && name == "" {
+			return fmt.Errorf("fields %d and %d of the header have no name (name every column, or remove the empty ones)", j+1, i+1)
+		}
+		if ok {
+			return fmt.Errorf("column %q is named twice in the header (fields %d and %d)", name, j+1, i+1)
+		}
+		first[name] = i
+	}
+	return nil
 }
 
 // notText returns the first cell of row that is not UTF-8 text, and where it is not.
