@@ -94,3 +94,15 @@ func BenchmarkSQuAD(b *testing.B) {
 	buf.WriteString("]}")
 	benchLoad(b, SQuAD, buf.Bytes(), articles*paragraphs*questions)
 }
+
+// BenchmarkJSONL streams generated generic JSON Lines (10,000 records of a question, two answers,
+// a type and a nested meta object, about 2 MB) through the loader and the record writer.
+func BenchmarkJSONL(b *testing.B) {
+	var buf bytes.Buffer
+	const records = 10000
+	for i := range records {
+		fmt.Fprintf(&buf, `{"id": "q%d", "question": "Which word comes %d in the sentence?", "answers": ["words", "word"], `+
+			`"type": "lookup", "source": {"book": "x", "page": %d, "tags": ["a", "b"]}, "difficulty": 3}`+"\n", i, i, i)
+	}
+	benchLoad(b, JSONL, buf.Bytes(), records)
+}

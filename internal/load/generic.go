@@ -1,7 +1,9 @@
 package load
 
 import (
+	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,13 +58,50 @@ func (m Mapping) source(f string) string {
 // Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
-		var obj map[string]jsonRaw
-		if err := decodeItem(in, line, "", raw, &obj); err != nil {
-			return emit(nil, err)
+		obj, repeated, ok := members(raw)
+		if !ok {
+			if err := decodeItem(in, line, "", raw, &obj); err != nil { // not an object: the usual message
+				return emit(nil, err)
+			}
+		}
+		if repeated != "" {
+			id := ""
+			if repeated != opt.Map.source("id") {
+				id, _ = scalarText(obj[opt.Map.source("id")])
+			}
+			return emit(nil, badf(in, line, id, "field %q is given twice", repeated))
 		}
 		rec, err := genericRecord(in, line, obj, opt.Map)
 		return emit(rec, err)
 	})
+}
+
+// members decodes the members of the JSON object raw (valid JSON) and returns the first key the
+// object gives twice, if any. It reports false if raw is not an object.
+//
+// Note: json.Unmarshal into a map keeps the last of two members of one name, so
+// {"answers":"a","answers":"b"} would load as answers ["b"] without a word. A generic record
+// cannot say which it means, so a repeated key makes it a bad item, as a repeated CSV column
+// makes the file an error. Objects nested in a field (meta) are kept verbatim, repeats and all.
+func members(raw []byte) (obj map[string]jsonRaw, repeated string, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, "", false
+	}
+	obj = make(map[string]jsonRaw)
+	for dec.More() {
+		tok, err := dec.Token()
+		key, isKey := tok.(string)
+		var v jsonRaw
+		if err != nil || !isKey || dec.Decode(&v) != nil {
+			return nil, "", false // not reached for valid JSON
+		}
+		if _, seen := obj[key]; seen && repeated == "" {
+			repeated = key
+		}
+		obj[key] = v
+	}
+	return obj, repeated, true
 }
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that

@@ -1,6 +1,9 @@
 package load
 
 import (
+	"bytes"
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,4 +52,65 @@ func TestCSVHeader(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestJSONLRepeatedKey(t *testing.T) {
+	m := Mapping{"question": "q"}
+	for _, tt := range []struct {
+		name, in string
+		ids      []string
+		bads     []string
+	}{
+		{"none", `{"id":"1","q":"x","answers":["a","b"]}`, []string{"1"}, nil},
+		{"answers", `{"id":"1","q":"x","answers":"a","answers":"b"}`, nil,
+			[]string{`j.jsonl:1 (id "1"): field "answers" is given twice`}},
+		{"mapped question", `{"id":"1","q":"x","q":"y"}`, nil, []string{`j.jsonl:1 (id "1"): field "q" is given twice`}},
+		{"meta", `{"id":"1","q":"x","note":1,"note":2}`, nil, []string{`j.jsonl:1 (id "1"): field "note" is given twice`}},
+		{"id", `{"id":"1","q":"x","id":"2"}`, nil, []string{`j.jsonl:1: field "id" is given twice`}},
+		{"nested kept", `{"id":"1","q":"x","src":{"a":1,"a":2}}`, []string{"1"}, nil},
+		{"array", `[{"id":"1","q":"x"},` + "\n" + `{"id":"2","q":"x","q":"y"}]`, []string{"1"},
+			[]string{`j.jsonl:2 (id "2"): field "q" is given twice`}},
+		{"not an object", `{"id":"1","q":"x"}` + "\n" + `["q"]`, []string{"1"}, []string{"j.jsonl:2: unexpected JSON array"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ids, bads, err := loadString(t, JSONL, "j.jsonl", tt.in, Options{Map: m})
+			if err != nil || !slices.Equal(ids, tt.ids) || !slices.Equal(bads, tt.bads) {
+				t.Errorf("JSONL(%s) = ids %q, bad %q, %v; want %q, %q", tt.in, ids, bads, err, tt.ids, tt.bads)
+			}
+		})
+	}
+}
+
+// FuzzMembers checks members against json.Unmarshal: the same members for every valid object
+// (the last value of a repeated key), a repeated key only when the object has fewer members than
+// keys, and false for anything else.
+func FuzzMembers(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1,{"c":2}]}`, `{"a":1,"a":2}`, `{}`, `[1]`, `null`, `"x"`, `{"a":{"b":1,"b":2}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !json.Valid(raw) {
+			return
+		}
+		got, repeated, ok := members(raw)
+		var want map[string]json.RawMessage
+		isObject := json.Unmarshal(raw, &want) == nil && want != nil
+		if ok != isObject {
+			t.Fatalf("members(%s) ok = %v, want %v", raw, ok, isObject)
+		}
+		if !ok {
+			return
+		}
+		if len(got) != len(want) {
+			t.Fatalf("members(%s) = %d members, want %d", raw, len(got), len(want))
+		}
+		for k, v := range want {
+			if !bytes.Equal(bytes.TrimSpace(got[k]), bytes.TrimSpace(v)) {
+				t.Errorf("members(%s)[%q] = %s, want %s", raw, k, got[k], v)
+			}
+		}
+		if repeated != "" && got[repeated] == nil {
+			t.Errorf("members(%s) repeated %q, not a key", raw, repeated)
+		}
+	})
 }

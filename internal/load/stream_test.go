@@ -137,6 +137,7 @@ func FuzzLoaders(f *testing.F) {
 	}
 	f.Add([]byte(`[{"qa": [{"question": "q", "answer": 1, "category": 5}], "conversation": {"session_1": []}, "sample_id": "c"}]`))
 	f.Add([]byte("[1, \"x\", null, {}]"))
+	f.Add([]byte(`{"qid":"1","q":"x","q":"y","gold":"a"}` + "\n" + `{"qid":"2","q":" ","gold":"b"}` + "\n"))
 	f.Add([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"},"x":[1]}` + "\n\n{\"schema\":2}\n"))
 	m, _ := ParseMap("question=q,answers=gold,id=qid,type=category")
 	f.Fuzz(func(t *testing.T, data []byte) {
