@@ -242,7 +242,9 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 	if !isString(raw) {
 		return nil, badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))
 	}
-	rec.Question, _ = scalarText(raw)
+	if rec.Question, _ = scalarText(raw); strings.TrimSpace(rec.Question) == "" {
+		return nil, badf(in, line, rec.ID, "field %q is empty", m.source("question")) // a model would be asked nothing
+	}
 	var err error
 	if rec.Answers, err = textList(take("answers")); err != nil {
 		return nil, badf(in, line, rec.ID, "field %q: %v", m.source("answers"), err)

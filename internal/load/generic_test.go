@@ -114,3 +114,27 @@ func FuzzMembers(f *testing.F) {
 		}
 	})
 }
+
+func TestGenericEmptyQuestion(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		load Loader
+		in   string
+		ids  []string
+		bads []string
+	}{
+		{"csv empty", CSV, "id,q,answers\n1,,Paris\n2,Where?,Rome\n", []string{"2"}, []string{`g:2 (id "1"): field "q" is empty`}},
+		{"csv blank", CSV, "id,q,answers\n1, \t,Paris\n", nil, []string{`g:2 (id "1"): field "q" is empty`}},
+		{"csv default id", CSV, "q,answers\n,Paris\n", nil, []string{`g:2 (id "g:2"): field "q" is empty`}},
+		{"jsonl empty", JSONL, `{"id":"1","q":"","answers":"a"}`, nil, []string{`g:1 (id "1"): field "q" is empty`}},
+		{"jsonl ideographic space", JSONL, `{"id":"1","q":"\u3000\n"}`, nil, []string{`g:1 (id "1"): field "q" is empty`}},
+		{"jsonl one character", JSONL, `{"id":"1","q":"?"}`, []string{"1"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ids, bads, err := loadString(t, tt.load, "g", tt.in, Options{Map: Mapping{"question": "q"}})
+			if err != nil || !slices.Equal(ids, tt.ids) || !slices.Equal(bads, tt.bads) {
+				t.Errorf("load(%q) = ids %q, bad %q, %v; want %q, %q", tt.in, ids, bads, err, tt.ids, tt.bads)
+			}
+		})
+	}
+}
