@@ -69,6 +69,7 @@ type app struct {
 	bar            *progressbar.ProgressBar // bytes read, on a terminal
 	generic        bool                     // the input being read is generic jsonl or csv
 	generics       genericCount             // what its records lack
+	found          map[string]bool          // the --map sources some item has
 	ctx            context.Context
 }
 
@@ -91,7 +92,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format)", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has)", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
@@ -112,6 +113,10 @@ func (a *app) configure(c *cli.Context) error {
 		return command.Usagef("--map: %v", err)
 	}
 	a.opt.Map = m
+	if len(m) > 0 {
+		a.found = make(map[string]bool)
+		a.opt.Found = func(src string) { a.found[src] = true }
+	}
 	if s := c.String("shard"); s != "" {
 		if a.sel.Shard, err = ParseShard(s); err != nil {
 			return command.Usagef("--shard: %v", err)
@@ -167,6 +172,7 @@ func (a *app) action(c *cli.Context) error {
 		return err
 	}
 	a.printSummary()
+	a.warnUnfound(whole)
 	a.generics.warn(a.stderr, a.opt.Map)
 	if types, others := a.sel.Unmatched(); whole && len(types) > 0 {
 		fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
@@ -179,6 +185,18 @@ func (a *app) action(c *cli.Context) error {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
 	return nil
+}
+
+// warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
+// every item was read (not stopped by --limit).
+func (a *app) warnUnfound(whole bool) {
+	has := "no record has"
+	if !whole {
+		has = "no record read has"
+	}
+	for _, f := range a.opt.Map.unfound(a.found) {
+		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s: %s a field %q\n", f, a.opt.Map[f], has, a.opt.Map[f])
+	}
 }
 
 // loadAll loads every input; the files of the evalearn pair are loaded together.

@@ -52,6 +52,33 @@ func (m Mapping) source(f string) string {
 	return f
 }
 
+// found calls report with each source field of m that has reports present (nothing if report is
+// nil).
+func (m Mapping) found(report func(string), has func(source string) bool) {
+	if report == nil {
+		return
+	}
+	for _, src := range m {
+		if has(src) {
+			report(src)
+		}
+	}
+}
+
+// unfound returns the record fields of m, in their order, whose source is not in found, each
+// source once.
+func (m Mapping) unfound(found map[string]bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range mappable {
+		if src, ok := m[f]; ok && !found[src] && !seen[src] {
+			seen[src] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
 // source fields named by the mapping: answers may be a string, a number or a list; context a
 // string (one passage) or a list of strings; id a string or a number (default <input>:<line>).
@@ -64,6 +91,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 				return emit(nil, err)
 			}
 		}
+		opt.Map.found(opt.Found, func(src string) bool { _, ok := obj[src]; return ok })
 		if repeated != "" {
 			id := ""
 			if repeated != opt.Map.source("id") {
@@ -119,6 +147,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 	if err := checkHeader(header); err != nil {
 		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
+	opt.Map.found(opt.Found, func(src string) bool { return slices.Contains(header, src) })
 	for {
 		row, err := r.Read()
 		if err == io.EOF {

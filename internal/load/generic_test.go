@@ -138,3 +138,31 @@ func TestGenericEmptyQuestion(t *testing.T) {
 		})
 	}
 }
+
+func TestMapFound(t *testing.T) {
+	m := Mapping{"question": "q", "type": "categ", "answers": "gold", "lang": "gold"}
+	for _, tt := range []struct {
+		name    string
+		load    Loader
+		in      string
+		unfound []string
+	}{
+		{"jsonl", JSONL, `{"id":"1","q":"x","gold":"a"}` + "\n" + `{"id":"2","q":"y","category":"c"}`, []string{"type"}},
+		{"jsonl null", JSONL, `{"id":"1","q":"x","categ":null}`, []string{"answers"}},
+		{"jsonl bad item", JSONL, `{"id":"1","q":"","gold":"a","categ":"c"}`, nil},
+		{"csv header", CSV, "id,q,categ\n", []string{"answers"}},
+		{"csv", CSV, "id,question,gold\n1,x,a\n", []string{"question", "type"}},
+		{"empty", JSONL, "", []string{"question", "answers", "type"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			found := map[string]bool{}
+			opt := Options{Map: m, Found: func(src string) { found[src] = true }}
+			if _, _, err := loadString(t, tt.load, "g", tt.in, opt); err != nil {
+				t.Fatal(err)
+			}
+			if got := m.unfound(found); !slices.Equal(got, tt.unfound) {
+				t.Errorf("unfound after %q = %q, want %q", tt.in, got, tt.unfound)
+			}
+		})
+	}
+}
