@@ -75,7 +75,8 @@ func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
 // MarshalJSON encodes the known fields in schema order followed by the unknown ones, sorted.
 //
 // An empty question and nil answers (a record read without them) are left out rather than
-// written as "" and null: a stage that passes a record through must not add members to it. The
+// written as "" and null: a stage that passes a record through must not add members to it, nor
+// take them away, so a question read as "" is written as "". The
 // known members come first, and every string before answers is escaped, so the first such
 // member in the encoding is the record's own.
 func (r Record) MarshalJSON() ([]byte, error) {
@@ -84,7 +85,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.Question == "" {
+	if r.Question == "" && !r.emptyQuestion {
 		b = bytes.Replace(b, []byte(`,"question":""`), nil, 1)
 	}
 	if r.Answers == nil {
@@ -109,7 +110,16 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	*r = Record(p)
 	r.Extra = extra
+	r.emptyQuestion = p.Question == "" && hasQuestion(b)
 	return nil
+}
+
+// hasQuestion reports whether the record encoded in b has a question member (of any value).
+func hasQuestion(b []byte) bool {
+	var v struct {
+		Question *json.RawMessage `json:"question"`
+	}
+	return unmarshal(b, &v) == nil && v.Question != nil
 }
 
 // NullAnswer returns an error naming the first null among the answers of the record encoded in

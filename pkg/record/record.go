@@ -38,6 +38,10 @@ type Record struct {
 
 	// Extra holds the top-level fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+
+	// emptyQuestion is set when the record was decoded from a line that has "question":"", so
+	// that encoding it again keeps the member a record built without a question leaves out.
+	emptyQuestion bool
 }
 
 // Passage is one piece of context: a paragraph, a conversation session, a document.

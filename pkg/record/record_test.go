@@ -16,6 +16,7 @@ func TestRoundTrip(t *testing.T) {
 		line string
 	}{
 		{"minimal", `{"schema":1,"id":"a","question":"q","answers":["x"]}`},
+		{"empty question", `{"schema":1,"id":"a","question":"","answers":["x"]}`},
 		{"unknown top-level fields kept verbatim", `{"schema":1,"id":"a","question":"q","answers":[""],"zeta":1.50,"alpha":{"b":[1,2,"c"]}}`},
 		{"nested unknown fields", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","logprob":-0.125e0},"judgments":{"j":{"score":1,"label":"yes","extra":[true]}},"context":[{"title":"t","text":"s","url":"u"}]}`},
 		{"meta verbatim", `{"schema":1,"id":"a","question":"q","answers":["x"],"meta":{"level":"hard","evidence":["D1:3"],"n":1e400}}`},
@@ -37,7 +38,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := Unmarshal(b1, &r2); err != nil {
 				t.Fatalf("decode again: %v (%s)", err, b1)
 			}
-			if diff := cmp.Diff(r1, r2); diff != "" {
+			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{})); diff != "" {
 				t.Errorf("decode(encode(r)) != r (-first +second):\n%s", diff)
 			}
 			b2, _ := r2.MarshalJSON()
@@ -70,12 +71,14 @@ func TestUnknownNumberBytesKept(t *testing.T) {
 }
 
 // TestNoAddedMembers: a record read without a question or answers is written without them, not
-// with "" and null; an empty answer list and questions or answers that look like those members
-// are written as they are.
+// with "" and null; an empty question or answer list, and questions or answers that look like
+// those members, are written as they are.
 func TestNoAddedMembers(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{`{"schema":1,"id":"a","prediction":{"text":"x"}}`, `{"schema":1,"id":"a","prediction":{"text":"x"}}`},
-		{`{"schema":1,"id":"a","question":"","answers":[]}`, `{"schema":1,"id":"a","answers":[]}`},
+		{`{"schema":1,"id":"a","question":"","answers":[]}`, `{"schema":1,"id":"a","question":"","answers":[]}`},
+		{`{"schema":1,"id":"a","\u0071uestion":"","answers":["x"]}`, `{"schema":1,"id":"a","question":"","answers":["x"]}`},
+		{`{"schema":1,"id":"a","question":null,"answers":["x"]}`, `{"schema":1,"id":"a","answers":["x"]}`},
 		{`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`,
 			`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`},
 		{`{"schema":1,"id":"a","question":"q","answers":[""]}`, `{"schema":1,"id":"a","question":"q","answers":[""]}`},
@@ -87,6 +90,26 @@ func TestNoAddedMembers(t *testing.T) {
 		if b, _ := r.MarshalJSON(); string(b) != tt.want {
 			t.Errorf("%s\nencoded as %s\nwant       %s", tt.in, b, tt.want)
 		}
+	}
+	// A question given a value by a stage is written whatever the line had; one built without
+	// a question, or emptied, is left out.
+	var r Record
+	if err := Unmarshal([]byte(`{"schema":1,"id":"a","question":"","answers":["x"]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	r.Question = "q"
+	if b, _ := r.MarshalJSON(); string(b) != `{"schema":1,"id":"a","question":"q","answers":["x"]}` {
+		t.Errorf("question set after decoding: encoded as %s", b)
+	}
+	if err := Unmarshal([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	r.Question = ""
+	if b, _ := r.MarshalJSON(); string(b) != `{"schema":1,"id":"a","answers":["x"]}` {
+		t.Errorf("question emptied after decoding: encoded as %s", b)
+	}
+	if b, _ := (Record{Schema: 1, ID: "a", Answers: []string{"x"}}).MarshalJSON(); string(b) != `{"schema":1,"id":"a","answers":["x"]}` {
+		t.Errorf("record built without a question: encoded as %s", b)
 	}
 }
 
