@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"strings"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver; its Error carries the result code
@@ -49,7 +50,7 @@ func Open(path string) (*Cache, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	db, err := sql.Open("sqlite", fileURI(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
@@ -68,9 +69,22 @@ func Open(path string) (*Cache, error) {
 	}
 	if err != nil {
 		db.Close()
+		if isNotADatabase(err) {
+			return nil, fmt.Errorf("cache %s: not a reply cache (the file is not an SQLite database): name a new file, or one a run made", path)
+		}
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
 	return &Cache{db: db, path: path}, nil
+}
+
+// fileURI is the SQLite URI of the file at path. SQLite reads the path of a "file:" URI with
+// percent-escapes decoded, a '?' starting the parameters and a '#' the fragment, and a leading
+// "//" as an authority, so a cache named "runs/a?b.db" or "x%41.db" would be another file.
+func fileURI(path string) string {
+	if strings.HasPrefix(path, "//") {
+		path = "/" + strings.TrimLeft(path, "/")
+	}
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
 // writable checks that db can be written: a cache file SQLite could open only for reading (a
@@ -86,6 +100,12 @@ func writable(db *sql.DB) error {
 		return fmt.Errorf("cannot be written: %w", err)
 	}
 	return tx.Rollback()
+}
+
+// isNotADatabase reports whether err is SQLite's SQLITE_NOTADB: the file holds something else.
+func isNotADatabase(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == 26
 }
 
 // isBusy reports whether err is SQLite's SQLITE_BUSY (or one of its extended codes).

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -283,6 +284,70 @@ func TestOpenWaitsForAnotherWriter(t *testing.T) {
 // TestWritable: a cache file SQLite can open only for reading is refused at open, before any
 // reply is paid for and then lost at its put. (Root writes a mode-0444 file anyway, so the
 // read-only open is asked for here.)
+// TestOpenOddNames: a cache is the file its name names, whatever characters SQLite's URIs give a
+// meaning to, and keeps its replies from one run to the next.
+func TestOpenOddNames(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	for _, name := range []string{"x%41.db", "a?b.db", "c#d.db", "e f.db", "g%3f.db", "sub/h&i=j.db"} {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for run := range 2 {
+			c, err := Open(path)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if run == 0 {
+				err = c.Put(ctx, "k", []byte(name))
+			} else if v, ok, gerr := c.Get(ctx, "k"); !ok || gerr != nil || string(v) != name {
+				err = fmt.Errorf("second run got %q, %v, %v, want the first run's reply", v, ok, gerr)
+			}
+			c.Close()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%s: the cache is not at its name: %v", name, err)
+		}
+	}
+	// //dir/… is the absolute path, not a URI authority
+	if c, err := Open("/" + filepath.Join(dir, "k.db")); err != nil {
+		t.Errorf("Open(//…): %v", err)
+	} else {
+		c.Close()
+	}
+	entries, _ := os.ReadDir(dir)
+	var got []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), "-wal") && !strings.HasSuffix(e.Name(), "-shm") {
+			got = append(got, e.Name())
+		}
+	}
+	if want := []string{"a?b.db", "c#d.db", "e f.db", "g%3f.db", "k.db", "sub", "x%41.db"}; !slices.Equal(got, want) {
+		t.Errorf("files made: %q, want %q", got, want)
+	}
+}
+
+// TestOpenNotADatabase: naming another kind of file (a run's records, say) says what is wrong
+// with it, and leaves the file as it was.
+func TestOpenNotADatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	const records = `{"schema":1,"id":"a","question":"q","answers":["x"]}` + "\n"
+	if err := os.WriteFile(path, []byte(records), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(path)
+	if err == nil || !strings.Contains(err.Error(), "cache "+path+": not a reply cache") {
+		t.Errorf("Open(records) = %v, want an error saying it is not a reply cache", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != records {
+		t.Errorf("the file became %q", b)
+	}
+}
+
 func TestWritable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.sqlite")
 	c, err := Open(path)

@@ -288,7 +288,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if p := c.String("cache"); p != "" {
 		cc, err := cache.Open(p)
 		if err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
+			return nil, err // it names the cache
 		}
 		cfg.cache = cc
 		client = cc.Wrap(client)

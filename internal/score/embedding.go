@@ -90,7 +90,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 	if cachePath != "" {
 		c, err := cache.Open(cachePath)
 		if err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
+			return nil, err // it names the cache
 		}
 		ec.Cache, st.cache = c, c
 	}
