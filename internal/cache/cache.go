@@ -21,7 +21,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"io/fs"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -50,6 +53,9 @@ func Open(path string) (*Cache, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_txlock", "immediate")
+	if err := openable(path); err != nil {
+		return nil, fmt.Errorf("cache %s: %w", path, err)
+	}
 	db, err := sql.Open("sqlite", fileURI(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("cache %s: %w", path, err)
@@ -75,6 +81,24 @@ func Open(path string) (*Cache, error) {
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
 	return &Cache{db: db, path: path}, nil
+}
+
+// openable says what keeps the file at path from being opened or made, where SQLite would say
+// only "unable to open database file": a folder named as the cache, or a missing folder.
+func openable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return errors.New("is a folder: name a file (in it, say)")
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("its folder %s does not exist", dir)
+		}
+		return err
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	return nil
 }
 
 // fileURI is the SQLite URI of the file at path. SQLite reads the path of a "file:" URI with

@@ -348,6 +348,32 @@ func TestOpenNotADatabase(t *testing.T) {
 	}
 }
 
+// TestOpenWhereNot: a folder, or a file in a folder that does not exist, is refused with what is
+// wrong, not SQLite's "unable to open database file".
+func TestOpenWhereNot(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ path, want string }{
+		{dir, "is a folder"},
+		{filepath.Join(dir, "no", "c.db"), "its folder " + filepath.Join(dir, "no") + " does not exist"},
+		{filepath.Join(file, "c.db"), file + " is not a folder"},
+	} {
+		c, err := Open(tt.path)
+		if err == nil {
+			c.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "cache "+tt.path+": "+tt.want) {
+			t.Errorf("Open(%s) = %v, want %q", tt.path, err, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
+		t.Error("a missing folder was made")
+	}
+}
+
 func TestWritable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.sqlite")
 	c, err := Open(path)
