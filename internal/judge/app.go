@@ -470,10 +470,11 @@ func (cfg *config) warnRoutes(stderr io.Writer) {
 
 // selfJudging returns the failed judgment of rec when judging it would call the model that made
 // its prediction (named by the judge's provider, or by none) without --allow-self-judge; else nil.
-// A record a rule decides, or whose prediction failed, calls no model and is judged.
+// A record a rule decides, or whose prediction failed, calls no model and is judged. It looks at
+// the judge model given, not at the client, so that a dry run (which builds none) refuses alike.
 func (cfg *config) selfJudging(rec *record.Record) *record.Judgment {
 	j, pred := cfg.judge, rec.Prediction
-	if cfg.allowSelfJudge || j.Client == nil || unjudgeable(rec) != "" || pred.Model == "" ||
+	if cfg.allowSelfJudge || j.Model == "" || unjudgeable(rec) != "" || pred.Model == "" ||
 		pred.Provider != "" && pred.Provider != j.Provider {
 		return nil
 	}

@@ -3,6 +3,7 @@ package judge
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -37,6 +38,8 @@ type dryRequest struct {
 	Skip           bool            `json:"skip,omitempty"`
 	AlreadyJudged  bool            `json:"already_judged,omitempty"`
 	Error          string          `json:"error,omitempty"`
+
+	selfJudged bool // Error refuses to judge a prediction the judge model made
 }
 
 type dryRule struct {
@@ -59,12 +62,18 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
+	first := true
 	err := src.Each(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
 		cfg.noteRoute(rec)
-		return enc.Encode(cfg.dryRequest(rec, &t))
+		d := cfg.dryRequest(rec, &t)
+		if first && d.selfJudged { // as the run would: the command's mistake, before any call
+			return &command.UsageError{Err: src.At(rec.ID, errors.New(d.Error))}
+		}
+		first = false
+		return enc.Encode(d)
 	})
 	if err != nil {
 		return err
@@ -83,6 +92,11 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	if pass, _ := cfg.passes(rec); pass {
 		d.AlreadyJudged = true
 		t.already++
+		return d
+	}
+	if jg := cfg.selfJudging(rec); jg != nil {
+		d.Error, d.selfJudged = jg.Error, true
+		t.errors++
 		return d
 	}
 	j := cfg.judge
