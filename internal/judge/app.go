@@ -158,7 +158,7 @@ func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "mode", Value: ModeAuto, EnvVars: []string{"QA_JUDGE_MODE"}, Usage: "judge protocol: " + strings.Join(Modes, ", ")},
 		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model; rules is named rules-approximate)"},
-		&cli.StringFlag{Name: "provider", Value: "openai", EnvVars: []string{"QA_JUDGE_PROVIDER"}, Usage: "model provider: " + strings.Join(model.Providers, ", ")},
+		&cli.StringFlag{Name: "provider", Value: "openai", EnvVars: []string{"QA_JUDGE_PROVIDER"}, Usage: "model provider: " + strings.Join(judgeProviders(), ", ")},
 		&cli.StringFlag{Name: "model", EnvVars: []string{"QA_JUDGE_MODEL"}, Usage: "judge model (e.g. gpt-4o-2024-08-06, LongMemEval's official judge)"},
 		&cli.StringFlag{Name: "base-url", EnvVars: []string{"QA_JUDGE_BASE_URL"}, Usage: "provider endpoint (default: the provider's)"},
 		&cli.StringFlag{Name: "api-key-file", EnvVars: []string{"QA_JUDGE_API_KEY_FILE"}, Usage: "read the API key from `FILE` (default: the provider's usual environment variable)"},
@@ -263,6 +263,13 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		j.Model = ""
 		return cfg, nil
 	}
+	if !slices.Contains(judgeProviders(), j.Provider) {
+		why := "want one of " + strings.Join(judgeProviders(), ", ")
+		if j.Provider == "extractive" {
+			why = "extractive picks answers from a record's context and cannot judge; " + why
+		}
+		return nil, command.Usagef("--provider: unknown provider %q (%s)", j.Provider, why)
+	}
 	if cfg.dryRun {
 		return cfg, nil // no client, no key: nothing is sent
 	}
@@ -295,6 +302,12 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	}
 	j.Client = client
 	return cfg, nil
+}
+
+// judgeProviders lists the providers a judge can call: qa-predict's, but for its offline
+// extractive baseline, which reads no prompt.
+func judgeProviders() []string {
+	return slices.DeleteFunc(slices.Clone(model.Providers), func(p string) bool { return p == "extractive" })
 }
 
 // newClient builds the judge's client exactly as qa-predict builds its own (model.Setup).
