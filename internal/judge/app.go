@@ -270,6 +270,14 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		return nil, command.Usagef("--provider: unknown provider %q (%s)", j.Provider, why)
 	}
+	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
+		budget := model.Budget{Prices: prices}
+		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
+			if !budget.Priced(m) {
+				return nil, command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", m)
+			}
+		}
+	}
 	if cfg.dryRun {
 		return cfg, nil // no client, no key: nothing is sent
 	}
@@ -284,12 +292,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, err
 	}
 	if cfg.maxCost > 0 {
-		cfg.budget = &model.Budget{MaxUSD: cfg.maxCost, Prices: prices}
-		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
-			if !cfg.budget.Priced(m) {
-				return nil, command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", m)
-			}
-		}
+		cfg.budget = &model.Budget{MaxUSD: cfg.maxCost, Prices: prices} // its models are priced (above)
 		client = cfg.budget.Wrap(client)
 	}
 	if p := c.String("cache"); p != "" {

@@ -202,6 +202,22 @@ func (a *app) action(c *cli.Context) error {
 	return a.run(c.Context, c)
 }
 
+// unpriced refuses --max-cost when a model it would meter has no price, so that its spend could
+// not be counted: the reader's, and the EvaLearn judge's when judgeModel (--judge-model) is given.
+func (a *app) unpriced(judgeModel string) error {
+	if a.maxCost <= 0 {
+		return nil
+	}
+	b := model.Budget{Prices: a.prices}
+	if !b.Priced(a.modelName) {
+		return command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", a.modelName)
+	}
+	if judgeModel != "" && !b.Priced(judgeModel) {
+		return command.Usagef("--max-cost: no price for the judge model %q, so its spend cannot be counted (add it with --prices)", judgeModel)
+	}
+	return nil
+}
+
 func (a *app) configure(c *cli.Context) error {
 	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
@@ -250,6 +266,9 @@ func (a *app) configure(c *cli.Context) error {
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
 		return command.Usagef("--prices: %v", err)
 	}
+	if err := a.unpriced(c.String("judge-model")); err != nil {
+		return err // before a dry run too, which refuses as the run does
+	}
 	if a.dryRun {
 		a.configureSequenceParams(c)
 		return nil // no client, key or cache: nothing is sent
@@ -258,10 +277,7 @@ func (a *app) configure(c *cli.Context) error {
 		return err
 	}
 	if a.maxCost > 0 {
-		a.budget = &model.Budget{MaxUSD: a.maxCost, Prices: a.prices}
-		if !a.budget.Priced(a.modelName) {
-			return command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", a.modelName)
-		}
+		a.budget = &model.Budget{MaxUSD: a.maxCost, Prices: a.prices} // its models are priced (unpriced)
 		a.client = a.budget.Wrap(a.client)
 	}
 	if f := c.String("cache"); f != "" {

