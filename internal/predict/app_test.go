@@ -281,6 +281,26 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 	}
 }
 
+// TestUnpricedFailedReplies: the warning about a model with no price counts every record whose
+// reply reported usage, the empty and refused replies (errors, but paid for) included.
+func TestUnpricedFailedReplies(t *testing.T) {
+	srv := faultServer(t)
+	faults := map[int]string{0: "empty", 1: "refusal", 2: "nousage", 3: "length"}
+	recs, stderr, err := run(t, context.Background(), input(5, faults), "--provider", "openai", "--model", "local-model",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--backoff", "1ms")
+	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 5 {
+		t.Fatalf("exit %d with %d records (%v), want 3 with 5; stderr:\n%s", code, len(recs), err, stderr)
+	}
+	for i, r := range recs {
+		if p := r.Prediction; p.CostUSD != nil || (p.Usage == nil) != (i == 2) {
+			t.Errorf("record %d: %+v, want no cost, and usage unless the reply had none", i, p)
+		}
+	}
+	if want := `warning: no price for model "local-model": cost_usd left empty on 4 records`; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
 // TestMaxCostWithoutUsage: a reply without usage makes --max-cost unkeepable, so no further call
 // is made and the records left carry the budget error; an empty reply, paid for, counts against
 // the budget.

@@ -42,6 +42,24 @@ type tally struct {
 	firstErrs []string
 }
 
+// spend adds p's usage and cost; a usage without a price is counted by model for the warning (a
+// reply without usage is counted by noteReply). The caller holds t.mu.
+func (t *tally) spend(p *record.Prediction) {
+	if p.Usage != nil {
+		t.usage.InputTokens += p.Usage.InputTokens
+		t.usage.OutputTokens += p.Usage.OutputTokens
+	}
+	switch {
+	case p.CostUSD != nil:
+		t.cost += *p.CostUSD
+	case p.Usage != nil:
+		if t.unpriced == nil {
+			t.unpriced = make(map[string]int)
+		}
+		t.unpriced[p.Model]++
+	}
+}
+
 func (t *tally) add(p *record.Prediction, passed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -62,32 +80,14 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		if len(t.firstErrs) < 3 {
 			t.firstErrs = append(t.firstErrs, p.Error)
 		}
-		if p.Usage != nil { // a failed call that was paid for (an empty reply)
-			t.usage.InputTokens += p.Usage.InputTokens
-			t.usage.OutputTokens += p.Usage.OutputTokens
-		}
-		if p.CostUSD != nil {
-			t.cost += *p.CostUSD
-		}
+		t.spend(p) // a failed call that was paid for (an empty reply)
 		return
 	}
 	t.predicted++
 	if p.Cached {
 		t.cached++
 	}
-	if p.Usage != nil {
-		t.usage.InputTokens += p.Usage.InputTokens
-		t.usage.OutputTokens += p.Usage.OutputTokens
-	}
-	switch {
-	case p.CostUSD != nil:
-		t.cost += *p.CostUSD
-	case p.Usage != nil: // a usage without a price; a reply without usage is counted by noteReply
-		if t.unpriced == nil {
-			t.unpriced = make(map[string]int)
-		}
-		t.unpriced[p.Model]++
-	}
+	t.spend(p)
 }
 
 // noteReply counts a reply without token usage, or cut at max_tokens.
