@@ -36,6 +36,8 @@ func BLEU(pred string, refs []string) BLEUScores {
 	}
 	if hyp <= maxRunHyp && hyp*refLen <= 1024 {
 		num, den = clippedRuns(s.words, hyp, bounds)
+	} else if refLen <= maxFromRefs {
+		num, den = clippedFromRefs(s.words, hyp, bounds)
 	} else {
 		s.wordIDs()
 		s.clippedOrders(&num, &den, hyp, bounds)
@@ -126,6 +128,72 @@ func (s *scratch) clippedUnigrams(hyp int, bounds []int) (num, den int) {
 	}
 	s.counts = counts
 	return num, max(1, hyp)
+}
+
+// maxFromRefs is the most reference tokens, the references together, that clippedFromRefs takes.
+const maxFromRefs = 24
+
+// refGram is a distinct n-gram of the references for clippedFromRefs: its order, the position in
+// words of one of its occurrences, its largest count in one reference, and its count in the
+// reference being read and in the hypothesis.
+type refGram struct {
+	at             int32
+	n              int32
+	best, cur, hyp int32
+}
+
+// clippedFromRefs returns clipped's numerators and denominators for the orders 1 to 4 at once when
+// the references hold at most maxFromRefs tokens, whatever the hypothesis' length (a long answer
+// to a short gold). Only an n-gram that some reference has is clipped above 0, so the distinct
+// n-grams of the references are listed and counted in the hypothesis, in one pass over it that
+// passes over, by a 64-bit filter of the references' tokens, the positions no n-gram can start at.
+func clippedFromRefs(words []uint64, hyp int, bounds []int) (num, den [4]int) {
+	var store [4 * maxFromRefs]refGram
+	grams := store[:0]
+	var filter uint64
+	start := hyp
+	for _, end := range bounds {
+		for j := start; j < end; j++ {
+			filter |= 1 << (words[j] * 0x9E3779B97F4A7C15 >> 58)
+			for n := 1; n <= 4 && j+n <= end; n++ {
+				g := len(grams)
+				for k := range grams {
+					if int(grams[k].n) == n && slices.Equal(words[grams[k].at:int(grams[k].at)+n], words[j:j+n]) {
+						g = k
+						break
+					}
+				}
+				if g == len(grams) {
+					grams = append(grams, refGram{at: int32(j), n: int32(n)})
+				}
+				grams[g].cur++
+			}
+		}
+		for k := range grams {
+			grams[k].best = max(grams[k].best, grams[k].cur)
+			grams[k].cur = 0
+		}
+		start = end
+	}
+	h := words[:hyp]
+	for i, x := range h {
+		if filter&(1<<(x*0x9E3779B97F4A7C15>>58)) == 0 {
+			continue
+		}
+		for k := range grams {
+			g := &grams[k]
+			if n := int(g.n); words[g.at] == x && i+n <= hyp && slices.Equal(h[i+1:i+n], words[g.at+1:int(g.at)+n]) {
+				g.hyp++
+			}
+		}
+	}
+	for _, g := range grams {
+		num[g.n-1] += int(min(g.hyp, g.best))
+	}
+	for n := range den {
+		den[n] = max(1, hyp-n)
+	}
+	return num, den
 }
 
 // maxRunHyp is the longest hypothesis clippedRuns takes.

@@ -147,6 +147,39 @@ func TestClippedRuns(t *testing.T) {
 	}
 }
 
+// TestClippedFromRefs checks the counting from short references against the map counting on
+// random hypotheses of any length and references of at most maxFromRefs tokens in all, over small
+// vocabularies, where n-grams repeat, and larger ones, where the filter passes over positions.
+func TestClippedFromRefs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	s := new(scratch)
+	for range 3000 {
+		hyp := rng.IntN(300)
+		vocab := 1 + rng.IntN(5)
+		if rng.IntN(2) == 0 {
+			vocab = 1 + rng.IntN(200)
+		}
+		var bounds []int
+		for bounds == nil || bounds[len(bounds)-1]-hyp > maxFromRefs {
+			bounds = randomBounds(rng, hyp, 1+rng.IntN(maxFromRefs))
+		}
+		total := bounds[len(bounds)-1]
+		s.ids, s.words = s.ids[:0], s.words[:0]
+		for range total {
+			w := rng.IntN(vocab)
+			s.ids = append(s.ids, int32(w))
+			s.words = append(s.words, uint64(w)<<56|uint64(w)*977) // not ids, as keys are not
+		}
+		num, den := clippedFromRefs(s.words, hyp, bounds)
+		for n := 1; n <= 4; n++ {
+			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
+			if num[n-1] != wantNum || den[n-1] != wantDen {
+				t.Fatalf("clippedFromRefs on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
+			}
+		}
+	}
+}
+
 // TestKeyTableGrowShrink fills a table through several doublings, resets it small and large, and
 // checks that every key is found with its value and nothing else is, even keys of earlier rounds.
 func TestKeyTableGrowShrink(t *testing.T) {
