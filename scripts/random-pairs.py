@@ -24,6 +24,11 @@ the folder of its dict files, and a missing `lexnames` file is written into a co
 pieces), so that the paths qa-score takes for long texts (hash tables, the bit-parallel LCS,
 BLEU's n-gram tables) are compared too; references then share a larger part of the prediction.
 
+--long-pred F (nltk family) makes a fraction F of the pairs a long prediction (40 to 800 words,
+sometimes over a vocabulary of a few words, so that n-grams repeat) against short references
+(24 words at most in all, pieces of the prediction and other words), the shape of the golden
+corpus's long_pred pairs, which BLEU counts from the references' side.
+
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
 FAIL; what counts is "differ 0" on the fields the family has.
 """
@@ -229,7 +234,7 @@ def rouge_pairs(rng, n, long=0.0):
         yield pred, refs, expected
 
 
-def nltk_pairs(rng, n, wordnet_dir, long=0.0):
+def nltk_pairs(rng, n, wordnet_dir, long=0.0, long_pred=0.0):
     import warnings
     warnings.filterwarnings("ignore")
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
@@ -250,8 +255,35 @@ def nltk_pairs(rng, n, wordnet_dir, long=0.0):
         words = [rng.choice(vocab) if rng.random() < 0.7 else rng.choice(forms) for _ in range(rng.randint(0, most))]
         return " ".join(w.upper() if rng.random() < 0.05 else w for w in words)
 
+    def long_pred_pair():
+        few = rng.sample(vocab + forms, rng.randint(2, 12)) if rng.random() < 0.5 else vocab + forms
+        pred = [rng.choice(few) for _ in range(rng.randint(40, 800))]
+        refs, room = [], rng.randint(1, 24)
+        for _ in range(rng.randint(1, 3)):
+            size = rng.randint(0, room)
+            room -= size
+            at = rng.randint(0, len(pred) - 1)
+            words = pred[at:at + size]
+            words += [rng.choice(few) for _ in range(size - len(words))]
+            if rng.random() < 0.3:
+                rng.shuffle(words)
+            refs.append(" ".join(w.upper() if rng.random() < 0.05 else w for w in words))
+        return " ".join(pred), refs
+
     method1 = SmoothingFunction().method1
     for _ in range(n):
+        if rng.random() < long_pred:
+            pred, refs = long_pred_pair()
+            r = [x.lower().split() for x in refs]
+            h = pred.lower().split()
+            yield pred, refs, {
+                "bleu1": sentence_bleu(r, h, weights=(1, 0, 0, 0), smoothing_function=method1),
+                "bleu2": sentence_bleu(r, h, weights=(0.5, 0.5, 0, 0), smoothing_function=method1),
+                "bleu4": sentence_bleu(r, h, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=method1),
+                "meteor": meteor_score(r, h, wordnet=wn),
+                "meteor_nosyn": meteor_score(r, h, wordnet=NoSynonyms()),
+            }
+            continue
         most = rng.randint(40, 400) if rng.random() < long else 14
         pred, other = sentence(most), sentence(most).split()
         refs = []
@@ -279,6 +311,8 @@ def main():
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict folder (nltk family)")
     ap.add_argument("--long", type=float, default=0.0, help="fraction of long pairs (0 to 1)")
+    ap.add_argument("--long-pred", type=float, default=0.0,
+                    help="nltk family: fraction of long predictions against short references (0 to 1)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     if a.family == "squad":
@@ -286,7 +320,7 @@ def main():
     elif a.family == "rouge":
         pairs = rouge_pairs(rng, a.n, a.long)
     else:
-        pairs = nltk_pairs(rng, a.n, a.wordnet, a.long)
+        pairs = nltk_pairs(rng, a.n, a.wordnet, a.long, a.long_pred)
     for i, (pred, refs, expected) in enumerate(pairs):
         json.dump({"id": "%s%d" % (a.family, i), "prediction": pred, "references": refs, "lang": "en",
                    "expected": expected}, sys.stdout, ensure_ascii=False)
