@@ -271,18 +271,22 @@ def nltk_pairs(rng, n, wordnet_dir, long=0.0, long_pred=0.0):
         return " ".join(pred), refs
 
     method1 = SmoothingFunction().method1
+
+    def scores(pred, refs):
+        r = [x.lower().split() for x in refs]
+        h = pred.lower().split()
+        return {
+            "bleu1": sentence_bleu(r, h, weights=(1, 0, 0, 0), smoothing_function=method1),
+            "bleu2": sentence_bleu(r, h, weights=(0.5, 0.5, 0, 0), smoothing_function=method1),
+            "bleu4": sentence_bleu(r, h, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=method1),
+            "meteor": meteor_score(r, h, wordnet=wn),
+            "meteor_nosyn": meteor_score(r, h, wordnet=NoSynonyms()),
+        }
+
     for _ in range(n):
-        if rng.random() < long_pred:
+        if long_pred and rng.random() < long_pred:
             pred, refs = long_pred_pair()
-            r = [x.lower().split() for x in refs]
-            h = pred.lower().split()
-            yield pred, refs, {
-                "bleu1": sentence_bleu(r, h, weights=(1, 0, 0, 0), smoothing_function=method1),
-                "bleu2": sentence_bleu(r, h, weights=(0.5, 0.5, 0, 0), smoothing_function=method1),
-                "bleu4": sentence_bleu(r, h, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=method1),
-                "meteor": meteor_score(r, h, wordnet=wn),
-                "meteor_nosyn": meteor_score(r, h, wordnet=NoSynonyms()),
-            }
+            yield pred, refs, scores(pred, refs)
             continue
         most = rng.randint(40, 400) if rng.random() < long else 14
         pred, other = sentence(most), sentence(most).split()
@@ -293,15 +297,7 @@ def nltk_pairs(rng, n, wordnet_dir, long=0.0, long_pred=0.0):
             if rng.random() < 0.3:
                 rng.shuffle(words)
             refs.append(" ".join(words) if rng.random() < 0.9 else sentence(most))
-        r = [x.lower().split() for x in refs]
-        h = pred.lower().split()
-        yield pred, refs, {
-            "bleu1": sentence_bleu(r, h, weights=(1, 0, 0, 0), smoothing_function=method1),
-            "bleu2": sentence_bleu(r, h, weights=(0.5, 0.5, 0, 0), smoothing_function=method1),
-            "bleu4": sentence_bleu(r, h, weights=(0.25, 0.25, 0.25, 0.25), smoothing_function=method1),
-            "meteor": meteor_score(r, h, wordnet=wn),
-            "meteor_nosyn": meteor_score(r, h, wordnet=NoSynonyms()),
-        }
+        yield pred, refs, scores(pred, refs)
 
 
 def main():
