@@ -247,18 +247,30 @@ func TestFaultsEndToEnd(t *testing.T) {
 	}
 }
 
+// noAnswerFaults are the replies of records 0-3 of runNoAnswers' five; record 4 gets an answer.
+var noAnswerFaults = map[int]string{0: "empty", 1: "refusal", 2: "nousage", 3: "length"}
+
+// runNoAnswers asks model for five records one at a time, the first four answered by the fault
+// server as noAnswerFaults says, and returns the records and stderr of the run, which must end
+// with exit 3.
+func runNoAnswers(t *testing.T, model string) ([]*record.Record, string) {
+	t.Helper()
+	srv := faultServer(t)
+	recs, stderr, err := run(t, context.Background(), input(5, noAnswerFaults), "--provider", "openai", "--model", model,
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--backoff", "1ms")
+	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 5 {
+		t.Fatalf("exit %d with %d records (%v), want 3 with 5; stderr:\n%s", code, len(recs), err, stderr)
+	}
+	return recs, stderr
+}
+
 // TestRepliesThatAreNoAnswer: an empty reply and an OpenAI refusal are errors on their records
 // (exit 3), never empty answers; a reply without usage keeps its text but leaves usage and cost
 // empty (unknown, not free) with a warning; a reply cut at max_tokens is kept, and counted in a
 // warning.
 func TestRepliesThatAreNoAnswer(t *testing.T) {
-	srv := faultServer(t)
-	faults := map[int]string{0: "empty", 1: "refusal", 2: "nousage", 3: "length"}
-	recs, stderr, err := run(t, context.Background(), input(5, faults), "--provider", "openai", "--model", "gpt-4o-mini",
-		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--backoff", "1ms")
-	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 5 {
-		t.Fatalf("exit %d with %d records (%v), want 3 with 5; stderr:\n%s", code, len(recs), err, stderr)
-	}
+	recs, stderr := runNoAnswers(t, "gpt-4o-mini")
+	faults := noAnswerFaults
 	for i := range 2 {
 		if p := recs[i].Prediction; !strings.Contains(p.Error, "empty reply") || p.Text != "" || p.Usage == nil || p.Usage.InputTokens != 100 || p.CostUSD == nil {
 			t.Errorf("%s: %+v, want the error empty reply, with the usage and cost it was paid", faults[i], p)
@@ -284,13 +296,7 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 // TestUnpricedFailedReplies: the warning about a model with no price counts every record whose
 // reply reported usage, the empty and refused replies (errors, but paid for) included.
 func TestUnpricedFailedReplies(t *testing.T) {
-	srv := faultServer(t)
-	faults := map[int]string{0: "empty", 1: "refusal", 2: "nousage", 3: "length"}
-	recs, stderr, err := run(t, context.Background(), input(5, faults), "--provider", "openai", "--model", "local-model",
-		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1", "--backoff", "1ms")
-	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 5 {
-		t.Fatalf("exit %d with %d records (%v), want 3 with 5; stderr:\n%s", code, len(recs), err, stderr)
-	}
+	recs, stderr := runNoAnswers(t, "local-model")
 	for i, r := range recs {
 		if p := r.Prediction; p.CostUSD != nil || (p.Usage == nil) != (i == 2) {
 			t.Errorf("record %d: %+v, want no cost, and usage unless the reply had none", i, p)
