@@ -217,7 +217,7 @@ func (s *Summary) rows() [][]string {
 		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
 			add("longmemeval "+t, l.Metric, l.ByType[t])
 		}
-		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: len(l.ByType)})
+		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
 		add("longmemeval overall", l.Metric, l.Overall)
 		add("longmemeval abstention", l.Metric, l.Abstention)
 	}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -309,7 +310,11 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 }
 
 // lmeSummary is LongMemEval's own report: accuracy per question type, the task-averaged accuracy
-// (the mean of the type means), the overall accuracy and the accuracy on abstention questions.
+// (the mean of the means of LongMemEval's six question types), the overall accuracy and the
+// accuracy on abstention questions. A type that is none of the six (a record without a type, a
+// misspelt one) has its accuracy in by_type and its records in the overall accuracy, as upstream's
+// overall counts every question, but it is no task of the benchmark's, so it is left out of the
+// task-averaged accuracy, with a warning.
 // longMemEvalTypes are LongMemEval's question types in print_qa_metrics.py's order.
 var longMemEvalTypes = []string{"single-session-user", "single-session-preference", "single-session-assistant",
 	"multi-session", "temporal-reasoning", "knowledge-update"}
@@ -320,36 +325,49 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	}
 	l := &LongMemEval{Metric: "judge_score", ByType: map[string]Stat{}}
 	var all meanAcc
-	sumMeans := 0.0
-	// Summed in print_qa_metrics.py's order of the six types (np.mean of six values adds them in
-	// turn), then any other type by name, so that the figures are upstream's to the last bit and
-	// the same on every run.
-	types := slices.SortedFunc(maps.Keys(a.lme), func(x, y string) int {
-		ix, iy := slices.Index(longMemEvalTypes, x), slices.Index(longMemEvalTypes, y)
-		switch {
-		case ix >= 0 && iy >= 0:
-			return ix - iy
-		case ix >= 0:
-			return -1
-		case iy >= 0:
-			return 1
-		}
-		return strings.Compare(x, y)
-	})
-	for _, t := range types {
+	sumMeans, tasks := 0.0, 0
+	var others []string
+	// The six type means are summed in print_qa_metrics.py's order (np.mean of six values adds
+	// them in turn), so that the figure is upstream's to the last bit and the same on every run.
+	for _, t := range slices.Sorted(maps.Keys(a.lme)) {
 		m := a.lme[t]
 		l.ByType[t] = Stat{Mean: m.mean(), Count: m.n}
-		sumMeans += m.sum / float64(m.n)
 		all.sum += m.sum
 		all.n += m.n
+		if !slices.Contains(longMemEvalTypes, t) {
+			others = append(others, strconv.Quote(t))
+		}
 	}
-	l.TaskAveraged = ptr(sumMeans / float64(len(a.lme)))
+	for _, t := range longMemEvalTypes {
+		if m, ok := a.lme[t]; ok {
+			sumMeans += m.sum / float64(m.n)
+			tasks++
+		}
+	}
+	if tasks > 0 {
+		l.TaskAveraged = ptr(sumMeans / float64(tasks))
+	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
-	if len(a.lme) != 6 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %s, not the benchmark's 6", english.Count(len(a.lme), "question type", "question types")))
+	if tasks != len(longMemEvalTypes) {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %s, not the benchmark's 6", english.Count(tasks, "question type", "question types")))
+	}
+	if len(others) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: %s %s %s none of LongMemEval's six question types: %s in by_type and overall but not in the task-averaged accuracy",
+			english.Form(len(others), "type", "types"), strings.Join(others, ", "), english.Form(len(others), "is", "are"), english.Form(len(others), "it is", "they are")))
 	}
 	return l
+}
+
+// lmeTasks is how many of LongMemEval's six question types the task-averaged accuracy is over.
+func (l *LongMemEval) lmeTasks() int {
+	n := 0
+	for _, t := range longMemEvalTypes {
+		if _, ok := l.ByType[t]; ok {
+			n++
+		}
+	}
+	return n
 }
 
 // warnings adds the caveats a reader of the summary should not miss.
