@@ -137,7 +137,7 @@ func (s *Summary) writeTable(w io.Writer) error {
 		if r[4] != "" {
 			ci = "[" + r[4] + ", " + r[5] + "]"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r[0], r[1], r[2], r[3], ci)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tableCell(r[0]), tableCell(r[1]), r[2], r[3], ci)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -172,6 +172,12 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 	}
 	return nil
 }
+
+// tableCell makes s one cell of the aligned table: a tab would start another column and a line
+// break another row, so both are printed as spaces, as in a Markdown cell.
+func tableCell(s string) string { return tableEscaper.Replace(s) }
+
+var tableEscaper = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
 
 // mdCell makes s one Markdown table cell: a "|" escaped, line breaks as spaces.
 func mdCell(s string) string { return mdEscaper.Replace(s) }
