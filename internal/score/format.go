@@ -221,7 +221,11 @@ func (s *Summary) rows() [][]string {
 	}
 	if l := s.LongMemEval; l != nil {
 		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
-			add("longmemeval "+t, l.Metric, l.ByType[t])
+			label := t
+			if t == "" { // JSON keeps the empty key; a row named "longmemeval " would read as cut off
+				label = "(no type)"
+			}
+			add("longmemeval "+label, l.Metric, l.ByType[t])
 		}
 		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
 		add("longmemeval overall", l.Metric, l.Overall)
