@@ -22,7 +22,8 @@ load squad testdata/squad/squad_v20_synthetic.json
 load longmemeval testdata/longmemeval/longmemeval_synthetic.json
 load evalearn testdata/evalearn/EvaLearn_Problem.json testdata/evalearn/EvaLearn_Sequence.json
 load evalearn-results --format evalearn-results testdata/evalearn/results_sample.jsonl
-load generic --format csv --map question=q,answers=gold,id=qid,type=category testdata/generic/qa.csv
+load generic-csv --format csv --map question=q,answers=gold,id=qid,type=category testdata/generic/qa.csv
+load generic-jsonl --format jsonl --map question=q,answers=gold,id=qid,type=category testdata/generic/qa.jsonl
 
 echo "qa-load: records per type for each sample (records in $OUT)"
 printf '%-18s %-26s %8s\n' sample type records
