@@ -169,6 +169,12 @@ out and counted.`,
 			if err := command.NotNegative(c, "bootstrap"); err != nil {
 				return err
 			}
+			if math.IsNaN(cfg.threshold) || math.IsInf(cfg.threshold, 0) {
+				return command.Usagef("--threshold: want a finite number, got %v", cfg.threshold)
+			}
+			if cfg.maxList < -1 {
+				return command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
+			}
 			var err error
 			if cfg.maxLine, err = command.MaxLine(c); err != nil {
 				return err
