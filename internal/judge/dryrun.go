@@ -3,7 +3,6 @@ package judge
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -38,8 +37,6 @@ type dryRequest struct {
 	Skip           bool            `json:"skip,omitempty"`
 	AlreadyJudged  bool            `json:"already_judged,omitempty"`
 	Error          string          `json:"error,omitempty"`
-
-	selfJudged bool // Error refuses to judge a prediction the judge model made
 }
 
 type dryRule struct {
@@ -62,18 +59,12 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	first := true
-	err := src.Each(func(rec *record.Record) error {
+	// The run's source: it notes the routes, and refuses a first record the judge model predicted.
+	err := cfg.source(src)(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
-		cfg.noteRoute(rec)
-		d := cfg.dryRequest(rec, &t)
-		if first && d.selfJudged { // as the run would: the command's mistake, before any call
-			return &command.UsageError{Err: src.At(rec.ID, errors.New(d.Error))}
-		}
-		first = false
-		return enc.Encode(d)
+		return enc.Encode(cfg.dryRequest(rec, &t))
 	})
 	if err != nil {
 		return err
@@ -95,7 +86,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		return d
 	}
 	if jg := cfg.selfJudging(rec); jg != nil {
-		d.Error, d.selfJudged = jg.Error, true
+		d.Error = jg.Error
 		t.errors++
 		return d
 	}
