@@ -43,7 +43,9 @@ func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
 // HotpotQA loads the official HotpotQA format, a JSON array or JSON Lines. Each context paragraph
 // becomes a passage whose sentences are kept (supporting facts index them) and whose text is the
 // sentences concatenated as they are: HotpotQA sentences carry their own leading spaces, so this
-// restores the original paragraph. supporting_facts and level go to meta.
+// restores the original paragraph. supporting_facts and level go to meta. An item without an
+// answer (the test files withhold it) has no answers; a null answer is a bad item, never the
+// empty answer "" that marks a question unanswerable.
 func HotpotQA(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var it hotpotItem
@@ -72,7 +74,7 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 	rec.Answers = []string{}
 	if len(it.Answer) > 0 {
 		a, ok := scalarText(it.Answer)
-		if !ok {
+		if !ok || isNull(it.Answer) { // null is no answer: "" would make the question unanswerable
 			return nil, badf(in, line, id, `field "answer" is not a string`)
 		}
 		rec.Answers = []string{a}

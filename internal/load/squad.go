@@ -27,7 +27,7 @@ type squadAnswer struct {
 // passage (titled with the article). A v2.0 question (one with is_impossible) without answers gets
 // answers [""] and type no_answer, the others has_answer: evaluate-v2.0.py goes by the answers, not
 // by the flag. v1.1 questions have no type. answer_start offsets go to meta as they are and are
-// never used.
+// never used. An answer text that is null is a bad item, never the empty answer "".
 func SQuAD(in Input, _ Options, emit Emit) error {
 	return loadSQuAD(in, emit, "squad", "en")
 }
@@ -256,7 +256,7 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	var starts []json.RawMessage
 	for _, a := range qa.Answers {
 		text, ok := scalarText(a.Text)
-		if !ok {
+		if !ok || isNull(a.Text) { // null is no text: "" would make the question unanswerable
 			return nil, badf(in, line, id, "answer text is not a string")
 		}
 		rec.Answers = append(rec.Answers, text)
