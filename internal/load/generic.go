@@ -81,8 +81,9 @@ func (m Mapping) unfound(found map[string]bool) []string {
 
 // JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
 // source fields named by the mapping: answers may be a string, a number or a list; context a
-// string (one passage) or a list of strings; id a string or a number (default <input>:<line>).
-// Every source field not mapped goes to meta verbatim.
+// string (one passage) or a list of strings; id a string or a number (default <input>:<line>);
+// type, rubric, lang, dataset and split a string or a number (a list or an object there is a bad
+// item). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		obj, repeated, ok := members(raw)
@@ -291,7 +292,9 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 	}{{"type", &rec.Type}, {"rubric", &rec.Rubric}, {"lang", &rec.Lang}, {"dataset", &rec.Dataset},
 		{"split", &rec.Split}} {
 		if raw, ok := take(f.name); ok {
-			*f.dst, _ = scalarText(raw)
+			if *f.dst, ok = scalarText(raw); !ok { // a list or an object would be lost without a word
+				return nil, badf(in, line, rec.ID, "field %q: %s must be a string or a number", m.source(f.name), f.name)
+			}
 		}
 	}
 	for k, v := range obj {
