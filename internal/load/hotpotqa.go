@@ -49,7 +49,7 @@ func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
 func HotpotQA(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var it hotpotItem
-		if err := decodeItem(in, line, "", raw, &it); err != nil {
+		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
 			return emit(nil, err)
 		}
 		rec, err := hotpotRecord(in, line, &it)

@@ -252,13 +252,31 @@ func decodeItem(in Input, line int, id string, raw []byte, v any) error {
 	return nil
 }
 
-// peekID returns the first string or number under a key benchmarks use for ids, or "".
-func peekID(raw []byte) string {
+// decodeRecord decodes raw, an item whose record id is prefix followed by the item's member key,
+// into v, turning a type error into a bad item at line that names that record id when the item
+// has one (so that it reads as the records' ids do: hotpotqa:5a8b…, not 5a8b…).
+func decodeRecord(in Input, line int, prefix, key string, raw []byte, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		id := peekID(raw, key)
+		if id != "" {
+			id = prefix + id
+		}
+		return badf(in, line, id, "%s", shortError(err))
+	}
+	return nil
+}
+
+// peekID returns the first string or number under one of keys (by default, the keys benchmarks
+// use for ids), or "".
+func peekID(raw []byte, keys ...string) string {
 	var m map[string]jsonRaw
 	if json.Unmarshal(raw, &m) != nil {
 		return ""
 	}
-	for _, k := range []string{"_id", "id", "question_id", "sample_id", "sequence_id"} {
+	if len(keys) == 0 {
+		keys = []string{"_id", "id", "question_id", "sample_id", "sequence_id"}
+	}
+	for _, k := range keys {
 		if s, ok := scalarText(m[k]); ok && s != "" && len(m[k]) > 0 {
 			return s
 		}

@@ -283,8 +283,8 @@ func TestLongMemEvalRetrievalLog(t *testing.T) {
 	checkMeta(t, recs[1], map[string]string{"retrieval_corpus_ids": "<absent>", "retrieval_texts": "<absent>"})
 	trimContext(recs[0], "text")
 	checkMeta(t, recs[0], map[string]string{"retrieval_corpus_ids": `["noans_x_1_1","answer_x_1"]`, "retrieval_texts": "<absent>"})
-	if len(bads) != 1 || !strings.HasPrefix(bads[0], `log.jsonl:3 (id "q3")`) {
-		t.Errorf("bad items = %q, want line 3 naming q3", bads)
+	if len(bads) != 1 || !strings.HasPrefix(bads[0], `log.jsonl:3 (id "longmemeval:q3")`) {
+		t.Errorf("bad items = %q, want line 3 naming longmemeval:q3", bads)
 	}
 }
 

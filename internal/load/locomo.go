@@ -46,7 +46,7 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 func LoCoMo(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var conv locomoConversation
-		if err := decodeItem(in, line, "", raw, &conv); err != nil {
+		if err := decodeRecord(in, line, "locomo:", "sample_id", raw, &conv); err != nil {
 			return emit(nil, err)
 		}
 		if conv.SampleID == "" {

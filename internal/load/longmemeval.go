@@ -44,7 +44,7 @@ type longMemEvalTurn struct {
 func LongMemEval(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
 		var it longMemEvalItem
-		if err := decodeItem(in, line, "", raw, &it); err != nil {
+		if err := decodeRecord(in, line, "longmemeval:", "question_id", raw, &it); err != nil {
 			return emit(nil, err)
 		}
 		rec, bad := longMemEvalRecord(in, line, &it)
