@@ -33,6 +33,8 @@ func Detect(name string, head []byte) string {
 		return "longmemeval"
 	case has("sample_id") && has("conversation") || has("qa") && has("session_1"):
 		return "locomo"
+	case has("context_text") && has("query_id"): // CMRC 2018's first layout (its trial file)
+		return "cmrc2018"
 	case has("paragraphs") && has("qas"):
 		if strings.Contains(base, "cmrc") || mostlyHan(head) {
 			return "cmrc2018"

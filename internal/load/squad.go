@@ -32,13 +32,6 @@ func SQuAD(in Input, _ Options, emit Emit) error {
 	return loadSQuAD(in, emit, "squad", "en")
 }
 
-// CMRC2018 loads CMRC 2018 files, which use the SQuAD v1.1 layout, as Chinese (lang zh). Some
-// answer_start values are -1 (the answer is not a substring of the context): offsets are kept in
-// meta and never trusted.
-func CMRC2018(in Input, _ Options, emit Emit) error {
-	return loadSQuAD(in, emit, "cmrc2018", "zh")
-}
-
 // loadSQuAD streams a file of the SQuAD layout ({"data": [{"title", "paragraphs": [{"context",
 // "qas": [...]}]}]}) with a token decoder, so that it holds one article at a time and names the
 // line of every question it reports. Keys may come in any order (SQuAD v2.0 puts "qas" before

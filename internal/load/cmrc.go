@@ -1,0 +1,85 @@
+package load
+
+import (
+	"bufio"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// cmrcArticle is one passage of CMRC 2018's first data layout (the trial and dev files of its
+// data/ folder, which its v5 evaluation script reads): a JSON array of these.
+type cmrcArticle struct {
+	ContextID   jsonRaw   `json:"context_id"`
+	ContextText string    `json:"context_text"`
+	Title       string    `json:"title"`
+	QAs         []jsonRaw `json:"qas"` // decoded one by one, so that a bad question is skipped alone
+}
+
+type cmrcQuery struct {
+	QueryID   jsonRaw   `json:"query_id"`
+	QueryText *string   `json:"query_text"`
+	Answers   []jsonRaw `json:"answers"`
+}
+
+// CMRC2018 loads CMRC 2018 files as Chinese (lang zh). Most use the SQuAD v1.1 layout (see
+// SQuAD); some answer_start values are -1 (the answer is not a substring of the context), so
+// offsets are kept in meta and never trusted. A file that is a JSON array is CMRC 2018's first
+// layout ([{context_id, context_text, title, qas: [{query_id, query_text, answers: [text, …]}]}],
+// as in its trial file): one record per query, id cmrc2018:<query_id>, the context_text as the
+// one passage titled with the title, and the context_id in meta.
+func CMRC2018(in Input, opt Options, emit Emit) error {
+	br := bufio.NewReaderSize(in.R, 1<<16)
+	in.R = br
+	first, err := firstByte(br)
+	if err != nil {
+		return err
+	}
+	if first != '[' {
+		return loadSQuAD(in, emit, "cmrc2018", "zh")
+	}
+	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
+		var art cmrcArticle
+		if err := decodeItem(in, line, "", raw, &art); err != nil {
+			return emit(nil, err)
+		}
+		ctx := []record.Passage{{Title: art.Title, Text: art.ContextText}}
+		lines := itemLines(raw, line, art.QAs)
+		for i, q := range art.QAs {
+			rec, bad := cmrcRecord(in, lines[i], q, ctx)
+			if rec != nil {
+				setMeta(rec, "context_id", art.ContextID)
+			}
+			if err := emit(rec, bad); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.Record, error) {
+	var q cmrcQuery
+	if err := decodeItem(in, line, "", raw, &q); err != nil {
+		return nil, err
+	}
+	qid, ok := scalarText(q.QueryID)
+	if !ok || qid == "" {
+		return nil, badf(in, line, "", `query without field "query_id"`)
+	}
+	id := "cmrc2018:" + qid
+	if q.QueryText == nil {
+		return nil, badf(in, line, id, `missing field "query_text"`)
+	}
+	rec := newRecord(id, "cmrc2018", "zh")
+	rec.Question = *q.QueryText
+	rec.Context = ctx
+	rec.Answers = make([]string, 0, len(q.Answers))
+	for _, a := range q.Answers {
+		text, ok := scalarText(a)
+		if !ok || isNull(a) {
+			return nil, badf(in, line, id, "answer is not a string")
+		}
+		rec.Answers = append(rec.Answers, text)
+	}
+	return rec, nil
+}
