@@ -3,6 +3,8 @@ package load
 import (
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/python"
+
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -36,7 +38,8 @@ type longMemEvalTurn struct {
 // haystack date, with one `role: content` line per turn; its extra field "turns" keeps the turn
 // list verbatim (with has_answer), as the reader prompts print it. A question_id holding _abs
 // anywhere is an abstention question (print_qa_metrics.py's test): meta.abstention is true and the
-// type stays the official one. A non-string answer (a number) becomes str() of it (3.0 → "3.0").
+// type stays the official one. A non-string answer becomes str() of it, as evaluate_qa.py inserts
+// it in the judge prompt (3.0 → "3.0", a list → its repr), a list or an object kept in meta.answer.
 // question_date, haystack_session_ids, haystack_dates and answer_session_ids go to meta. An entry
 // of a retrieval log (LongMemEval's run_retrieval.py output) keeps its ranking: the ranked items'
 // corpus ids, best first, as meta.retrieval_corpus_ids, and their texts (JSON values as they are)
@@ -60,9 +63,9 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	if it.Question == nil {
 		return nil, badf(in, line, id, `missing field "question"`)
 	}
-	answer, ok := pyStrAnswer(it.Answer)
-	if !ok || len(it.Answer) == 0 {
-		return nil, badf(in, line, id, "missing or non-scalar answer")
+	answer, ok := longMemEvalAnswer(it.Answer)
+	if !ok {
+		return nil, badf(in, line, id, "missing or null answer")
 	}
 	rec := newRecord(id, "longmemeval", "en")
 	rec.Type = it.QuestionType
@@ -81,6 +84,9 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 			p.Date = it.HaystackDates[i]
 		}
 		rec.Context = append(rec.Context, p)
+	}
+	if a := trimSpace(it.Answer); a[0] == '[' || a[0] == '{' {
+		setMeta(rec, "answer", a) // the items, which the judge's text does not give back
 	}
 	setMeta(rec, "question_date", it.QuestionDate)
 	if err := rec.SetMeta("haystack_session_ids", it.HaystackSessionIDs); err != nil {
@@ -110,6 +116,18 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 		setMeta(rec, "abstention", []byte("true"))
 	}
 	return rec, nil
+}
+
+// longMemEvalAnswer is the answer as evaluate_qa.py puts it in the judge prompt, str() of the
+// loaded value: a string as it is, 3 as "3", a list as its repr (['a', 'b']). It reports false
+// for a missing or null answer.
+func longMemEvalAnswer(raw jsonRaw) (string, bool) {
+	raw = trimSpace(raw)
+	if len(raw) == 0 || isNull(raw) {
+		return "", false
+	}
+	s, err := python.StrOfJSON(raw)
+	return s, err == nil
 }
 
 func sessionText(turns []longMemEvalTurn) string {
