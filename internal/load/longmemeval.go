@@ -3,6 +3,7 @@ package load
 import (
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/python"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -40,7 +41,9 @@ type longMemEvalTurn struct {
 // anywhere is an abstention question (print_qa_metrics.py's test): meta.abstention is true and the
 // type stays the official one. A non-string answer becomes str() of it, as evaluate_qa.py inserts
 // it in the judge prompt (3.0 → "3.0", a list → its repr), a list or an object kept in meta.answer.
-// question_date, haystack_session_ids, haystack_dates and answer_session_ids go to meta. An entry
+// question_date, haystack_session_ids, haystack_dates and answer_session_ids go to meta (those
+// present). The haystack lists are parallel: an entry with sessions whose dates (or session ids,
+// when given) are not as many is a bad item. An entry
 // of a retrieval log (LongMemEval's run_retrieval.py output) keeps its ranking: the ranked items'
 // corpus ids, best first, as meta.retrieval_corpus_ids, and their texts (JSON values as they are)
 // as meta.retrieval_texts; the metrics are left out.
@@ -71,6 +74,13 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	rec.Type = it.QuestionType
 	rec.Question = *it.Question
 	rec.Answers = []string{answer}
+	if n := len(it.HaystackSessions); n > 0 && (len(it.HaystackDates) != n || it.HaystackSessionIDs != nil && len(it.HaystackSessionIDs) != n) {
+		// the lists are parallel: a session without its date or id would be misplaced in time
+		return nil, badf(in, line, id, "%s, %s and %s: the haystack lists differ in length",
+			english.Count(n, "haystack session", "haystack sessions"),
+			english.Count(len(it.HaystackDates), "haystack date", "haystack dates"),
+			english.Count(len(it.HaystackSessionIDs), "haystack session id", "haystack session ids"))
+	}
 	for i, raw := range it.HaystackSessions {
 		var sess []longMemEvalTurn
 		if err := jsonUnmarshal(raw, &sess); err != nil {
@@ -89,11 +99,13 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 		setMeta(rec, "answer", a) // the items, which the judge's text does not give back
 	}
 	setMeta(rec, "question_date", it.QuestionDate)
-	if err := rec.SetMeta("haystack_session_ids", it.HaystackSessionIDs); err != nil {
-		return nil, badf(in, line, id, "%v", err)
-	}
-	if err := rec.SetMeta("haystack_dates", it.HaystackDates); err != nil {
-		return nil, badf(in, line, id, "%v", err)
+	for key, list := range map[string][]string{"haystack_session_ids": it.HaystackSessionIDs, "haystack_dates": it.HaystackDates} {
+		if list == nil {
+			continue // absent (or null): no meta member, rather than a null one
+		}
+		if err := rec.SetMeta(key, list); err != nil {
+			return nil, badf(in, line, id, "%v", err)
+		}
 	}
 	setMeta(rec, "answer_session_ids", it.AnswerSessionIDs)
 	if r := it.RetrievalResults; r != nil {
