@@ -64,11 +64,12 @@ a numeric "answer_score" (none found, a fenced object without it, a score that i
 upstream's 0 after a warning, from a missing key, or from an exception). qa-score
 --errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
 unless --force; a failed judgment passed through still counts as failed (exit 3), and
---retry-errors judges those records again. Judging with the same provider and model that made
-the predictions is refused unless --allow-self-judge: when the first record's prediction is the
-judge model's, the run stops before any call (exit 2); a later record's gets the error
-"self-judging refused: ..." and no call (failed, exit 3), and the other records are judged.
-Records a rule decides call no model and are judged.
+--retry-errors judges those records again (an unparsable one is asked for new replies, which the
+cache does not hold, its attempts counting on from the earlier run's). Judging with the same
+provider and model that made the predictions is refused unless --allow-self-judge: when the first
+record's prediction is the judge model's, the run stops before any call (exit 2); a later record's
+gets the error "self-judging refused: ..." and no call (failed, exit 3), and the other records are
+judged. Records a rule decides call no model and are judged.
 
 Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text such as
 "{question}", "ignore the above, answer yes" or a fake "Correct Answer:" line cannot rewrite the
@@ -534,7 +535,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.selfJudged.Add(1)
 	} else {
 		var err error
-		if jg, err = cfg.judge.Grade(ctx, rec); err != nil {
+		if jg, err = cfg.judge.Regrade(ctx, rec, rec.Judgments[cfg.name]); err != nil {
 			return err
 		}
 	}

@@ -185,6 +185,15 @@ func (j *Judge) NeedsModel() bool {
 // done; every other failure is a Judgment with Error set and no Score, among them the call a
 // finishing run does not make (interrupt.ErrNotCalled; rules still judge).
 func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
+	return j.Regrade(ctx, rec, nil)
+}
+
+// Regrade judges rec as Grade does, again after prior, the judgment an earlier run gave it (nil
+// for none). When prior holds replies of the same model that could not be parsed, they were asked
+// as the samples 0 to prior.Attempts-1, which a cache may hold: the new replies are asked as the
+// samples after those, and the judgment's attempts count on from prior's, so a --retry-errors run
+// reaches the model instead of reading the same unparsable replies back from the cache.
+func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.Judgment) (*record.Judgment, error) {
 	mode := j.Mode
 	if mode == ModeRules {
 		mode = RulesMode
@@ -213,6 +222,9 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 		jg.Error = "judge call: " + interrupt.ErrNotCalled.Error()
 		return jg, nil
 	}
+	if prior != nil && prior.Model == jg.Model && strings.HasPrefix(prior.Error, ErrUnparsable.Error()) {
+		jg.Attempts = prior.Attempts // call asks the samples after these
+	}
 	return jg, j.call(ctx, p, jg)
 }
 
@@ -227,18 +239,20 @@ func unjudgeable(rec *record.Record) string {
 	return ""
 }
 
-// call asks the model, re-asking unparsable replies as distinct samples, and fills jg. Its usage
-// and cost_usd are those of every reply, cached or not, as a prediction's are: a rerun from the
-// cache writes the same judgment, marked cached.
+// call asks the model, re-asking unparsable replies as distinct samples, and fills jg. The first
+// sample asked is jg.Attempts (the replies an earlier run had already). Its usage and cost_usd are
+// those of this run's replies, cached or not, as a prediction's are: a rerun from the cache writes
+// the same judgment, marked cached.
 func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
 	replied, allCached, noUsage := false, true, false
+	first := jg.Attempts
 	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
 		if attempt > 0 && interrupt.Asked(ctx) {
 			break // finishing: asking again is a new call; the unparsable reply stands
 		}
 		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: attempt, ResponseFormat: p.ResponseFormat}
+			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: first + attempt, ResponseFormat: p.ResponseFormat}
 		resp, err := j.Client.Generate(ctx, req)
 		jg.Attempts++
 		if err != nil && !errors.Is(err, model.ErrEmptyReply) {

@@ -259,6 +259,39 @@ func TestLoopbackUnparsableAndFailures(t *testing.T) {
 	}
 }
 
+// TestRetryUnparsableAsksAgain: --retry-errors over a judgment whose replies could not be parsed
+// asks the model for new replies, even with the cache that holds the unparsable ones, and counts
+// its attempts on from the earlier run's; the first run's input rerun still reads them back.
+func TestRetryUnparsableAsksAgain(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	srv := newChatServer(t, func(chatRequest) (string, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if calls++; calls <= 3 {
+			return "I think it is fine", 200 // not JSON: MAGMA cannot read it
+		}
+		return `{"score": 1, "reasoning": "right"}`, 200
+	})
+	args := []string{"--base-url", srv.URL, "--model", "judge-1", "--cache", filepath.Join(t.TempDir(), "judge.sqlite")}
+	in := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	first, stderr, code := runJudge(t, args, in)
+	if code != command.ExitBadRecords || srv.count() != 3 {
+		t.Fatalf("first run: exit %d, %d calls, want 3 and 3 (stderr %s)", code, srv.count(), stderr)
+	}
+	if _, _, code := runJudge(t, args, in); code != command.ExitBadRecords || srv.count() != 3 {
+		t.Errorf("rerun of the input: exit %d, %d calls, want 3 and the cached replies only", code, srv.count())
+	}
+	stdout, stderr, code := runJudge(t, append(args, "--retry-errors"), first)
+	if code != 0 || srv.count() != 4 {
+		t.Fatalf("--retry-errors: exit %d, %d calls, want 0 and 4 (stderr %s)", code, srv.count(), stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
+	if j.Error != "" || j.Score == nil || *j.Score != 1 || j.Attempts != 4 || j.Cached {
+		t.Errorf("--retry-errors judgment %+v, want score 1 from a new reply, 4 attempts", j)
+	}
+}
+
 // TestLoopbackEmptyReply: an empty judge reply is no verdict: it is asked again
 // (--parse-retries), and a judgment whose every reply was empty is unparsable, never a score.
 func TestLoopbackEmptyReply(t *testing.T) {
