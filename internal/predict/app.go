@@ -89,10 +89,10 @@ A record whose call finally fails carries prediction.error and its attempts, and
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A reply
 without token usage keeps its text with usage and cost_usd left empty, with a warning, and under
 --max-cost no further call is made; replies cut at max_tokens are kept and counted in a warning.
-Records that already have a prediction are passed through untouched unless --force; those whose
-prediction failed still count as errors (exit 3), and --retry-errors predicts them again. A record
-predicted again loses the judgments and scores it carried (they graded the old prediction), with
-a warning.
+Records that already have a prediction are passed through untouched unless --force (a warning
+counts those whose prediction another provider or model made); those whose prediction failed still
+count as errors (exit 3), and --retry-errors predicts them again. A record predicted again loses the
+judgments and scores it carried (they graded the old prediction), with a warning.
 
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
@@ -237,6 +237,7 @@ func (a *app) configure(c *cli.Context) error {
 	if a.concurrency < 1 {
 		return command.Usagef("--concurrency: must be at least 1")
 	}
+	a.tally.provider, a.tally.model = a.provider, a.modelName
 	var err error
 	if a.maxLine, err = command.MaxLine(c); err != nil {
 		return err

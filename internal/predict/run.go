@@ -40,6 +40,9 @@ type tally struct {
 	cost      float64
 	unpriced  map[string]int
 	firstErrs []string
+
+	provider, model string         // what this run asks
+	others          map[string]int // passed through with another model's prediction, by provider/model
 }
 
 // spend adds p's usage and cost; a usage without a price is counted by model for the warning (a
@@ -70,6 +73,12 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		if p.Error != "" {
 			t.carried++
 		}
+		if !t.asks(p) {
+			if t.others == nil {
+				t.others = make(map[string]int)
+			}
+			t.others[strings.TrimPrefix(p.Provider+"/"+p.Model, "/")]++
+		}
 		return
 	case p.Error == interrupt.ErrNotCalled.Error():
 		t.errors++
@@ -88,6 +97,32 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		t.cached++
 	}
 	t.spend(p)
+}
+
+// asks reports whether p could be an answer of the provider and model this run asks: the same
+// names, or a dated version of the model (a server names gpt-4o-mini's replies
+// gpt-4o-mini-2024-07-18). A name the prediction leaves out matches any.
+func (t *tally) asks(p *record.Prediction) bool {
+	return (p.Provider == "" || p.Provider == t.provider) &&
+		(p.Model == "" || p.Model == t.model || strings.HasPrefix(p.Model, t.model+"-"))
+}
+
+// warnOthers warns of the records passed through with a prediction of another provider or model,
+// which a run asking a new model keeps without --force.
+func (t *tally) warnOthers(w io.Writer) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.others) == 0 {
+		return
+	}
+	n, names := 0, make([]string, 0, len(t.others))
+	for name, k := range t.others {
+		n += k
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	fmt.Fprintf(w, "qa-predict: warning: %s through keeping a prediction by %s, not by %s/%s as asked: --force predicts %s again\n",
+		english.Count(n, "record passed", "records passed"), strings.Join(names, ", "), t.provider, t.model, english.Form(n, "it", "them"))
 }
 
 // noteReply counts a reply without token usage, or cut at max_tokens.
@@ -168,6 +203,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		fmt.Fprintln(a.stderr)
 	}
 	a.warnUnpriced()
+	a.tally.warnOthers(a.stderr)
 	a.tally.warnReplies(a.stderr)
 	if w := a.budget.Warning(); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
