@@ -145,7 +145,7 @@ func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
 confidence intervals over records, then lists the disagreements. A verdict is 1 when the judgment's
 score is at least --threshold, else 0. Records where a compared judge is missing or failed are left
-out and counted.`,
+out and counted; a failed judgment among them makes the exit code 3.`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
@@ -187,6 +187,7 @@ out and counted.`,
 type judgedRecord struct {
 	id, typ string
 	cats    map[string]int
+	failed  map[string]bool // names whose judgment carries an error
 }
 
 func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -199,6 +200,11 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 			seen[name] = true
 			if c, ok := Category(j, cfg.threshold); ok {
 				jr.cats[name] = c
+			} else if j != nil && j.Error != "" {
+				if jr.failed == nil {
+					jr.failed = map[string]bool{}
+				}
+				jr.failed[name] = true
 			}
 		}
 		recs = append(recs, jr)
@@ -226,7 +232,7 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 		return command.Usagef("agree: need at least two judgment names, found %d (%s)", len(names), strings.Join(names, ", "))
 	}
 	var items []Item
-	left := 0
+	left, failed := 0, 0
 	for _, r := range recs {
 		it := Item{ID: r.id, Type: r.typ}
 		for _, n := range names {
@@ -238,6 +244,9 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 		}
 		if len(it.Ratings) != len(names) {
 			left++
+			if slices.ContainsFunc(names, func(n string) bool { return r.failed[n] }) {
+				failed++
+			}
 			continue
 		}
 		items = append(items, it)
@@ -253,7 +262,14 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 	case len(items) < 10:
 		fmt.Fprintf(stderr, "qa-judge agree: warning: only %s compared; the intervals are rough\n", english.Count(len(items), "record", "records"))
 	}
-	return src.Err()
+	if err := src.Err(); err != nil {
+		return err
+	}
+	if failed > 0 { // failed judgments are errors, as qa-score and qa-learncurve count them
+		return &command.BadRecordsError{N: failed, Singular: "record left out with a failed judgment (see its error field)",
+			Plural: "records left out with a failed judgment (see their error fields)"}
+	}
+	return nil
 }
 
 func writeAgreement(w io.Writer, names []string, items []Item, left int, cfg agreeConfig) {
