@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/tmc/langchaingo/llms/googleai"
+	"google.golang.org/api/googleapi"
 	"google.golang.org/api/option"
 )
 
@@ -14,6 +16,12 @@ import (
 // googleai. The genai client is created on first use, because its constructor wants a context and
 // dials eagerly; the API key travels in the x-goog-api-key header added by keyHeader, since the
 // Google client libraries drop option.WithAPIKey when a custom HTTP client is given.
+//
+// The generated client under genai runs every generateContent call through gax with a policy of
+// its own: a 503 retried for up to ten minutes, and a ten-minute deadline on a call that has none.
+// Both would stack on the Transport's, which already retried (--max-retries, --timeout), so
+// keyHeader hands a final 503 back as an error gax does not retry, and Generate gives each call a
+// deadline (far away) so that gax sets none.
 func newGoogle(base string, cfg Config, hc *http.Client) Client {
 	authed := &http.Client{Transport: &keyHeader{base: transportOf(hc), key: cfg.APIKey}, Timeout: hc.Timeout}
 	g := &google{key: cfg.APIKey, tpm: cfg.TPM}
@@ -43,8 +51,17 @@ func (g *google) Generate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, &CallError{Err: errors.New("googleai: " + redact(err.Error(), g.key))}
 	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, time.Now().Add(noDeadline))
+		defer cancel()
+	}
 	return c.Generate(ctx, req)
 }
+
+// noDeadline is the deadline a Gemini call gets when its caller gives none: far enough to mean
+// none, present so that gax does not put its own ten minutes on the call.
+const noDeadline = 100 * 365 * 24 * time.Hour
 
 func transportOf(hc *http.Client) http.RoundTripper {
 	if hc.Transport != nil {
@@ -59,8 +76,21 @@ type keyHeader struct {
 	key  string
 }
 
+// RoundTrip sends req with the key. A 503 that comes back has outlasted the Transport's retries,
+// and goes back as a plain error, holding the server's words, which gax does not retry again.
 func (k *keyHeader) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := req.Clone(req.Context())
 	r.Header.Set("x-goog-api-key", k.key)
-	return k.base.RoundTrip(r)
+	resp, err := k.base.RoundTrip(r)
+	if err != nil || resp.StatusCode != http.StatusServiceUnavailable {
+		return resp, err
+	}
+	defer resp.Body.Close()
+	return nil, &finalStatus{msg: googleapi.CheckResponse(resp).Error()}
 }
+
+// finalStatus is an HTTP error status the Transport gave up retrying; it wraps no
+// googleapi.Error, so gax takes it as final.
+type finalStatus struct{ msg string }
+
+func (e *finalStatus) Error() string { return e.msg }

@@ -253,6 +253,10 @@ func chatRole(role string) (llms.ChatMessageType, error) {
 // (langchaingo words every network error alike).
 func withCause(err error, attempts *Attempts) string {
 	msg := err.Error()
+	var fs *finalStatus
+	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them
+		msg = fs.msg
+	}
 	if cause := attempts.Err(); cause != nil && !strings.Contains(msg, cause.Error()) {
 		msg += " (" + cause.Error() + ")"
 	}

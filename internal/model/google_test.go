@@ -1,0 +1,88 @@
+package model
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// userOnly is testRequest without its system message: genai sends a lone user message to
+// generateContent (which gax retries and times), a conversation to streamGenerateContent.
+func userOnly(provider, model string) Request {
+	req := testRequest(provider, model)
+	req.Messages = req.Messages[1:]
+	return req
+}
+
+// TestGoogleRetriesOnce: the Gemini client under langchaingo (genai over gax) retries a 503
+// itself, for up to ten minutes, on top of the Transport's retries; a 503 that outlasts
+// --max-retries must end the call after the Transport's attempts, with the server's words.
+func TestGoogleRetriesOnce(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, `{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`)
+	}))
+	defer srv.Close()
+	tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1})
+	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), userOnly("googleai", "gemini-2.0-flash"))
+	if got := calls.Load(); got != 3 {
+		t.Errorf("%d requests reached the server, want 3 (1 + --max-retries 2)", got)
+	}
+	ce, ok := err.(*CallError)
+	if !ok {
+		t.Fatalf("Generate error = %v, want a CallError", err)
+	}
+	if ce.Attempts != 3 {
+		t.Errorf("CallError counts %d attempts, want 3", ce.Attempts)
+	}
+	for _, want := range []string{"503", "The model is overloaded"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), srv.URL) {
+		t.Errorf("error %q names the request URL", err)
+	}
+}
+
+// TestGoogleNoCallDeadline: gax gives a Gemini call without a deadline one of ten minutes, which
+// would cut the Transport's retries short; the call runs under the caller's context alone.
+func TestGoogleNoCallDeadline(t *testing.T) {
+	var calls atomic.Int64
+	srv := wireServer(t, wires[3], &calls, nil)
+	var seen atomic.Bool
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		if d, ok := r.Context().Deadline(); ok && time.Until(d) < time.Hour {
+			seen.Store(true)
+		}
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	tr := NewTransport(TransportConfig{Base: base})
+	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: wires[3].baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Generate(context.Background(), userOnly("googleai", "gemini-2.0-flash")); err != nil {
+		t.Fatal(err)
+	}
+	if seen.Load() {
+		t.Errorf("the request carried a deadline within the hour; want none but the caller's")
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
