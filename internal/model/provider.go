@@ -199,10 +199,11 @@ func (c *chat) notCalled(req Request, attempts int) error {
 var ErrEmptyReply = errors.New("empty reply")
 
 // cutShort reports whether a stop reason says the reply was cut at max_tokens: OpenAI's and
-// Ollama's "length", Anthropic's "max_tokens", Gemini's "MAX_TOKENS".
+// Ollama's "length", Anthropic's "max_tokens", Gemini's MAX_TOKENS (which genai names
+// "FinishReasonMaxTokens").
 func cutShort(stop string) bool {
 	switch stop {
-	case "length", "max_tokens", "MAX_TOKENS":
+	case "length", "max_tokens", "MAX_TOKENS", "FinishReasonMaxTokens":
 		return true
 	}
 	return false

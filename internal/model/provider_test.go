@@ -244,3 +244,51 @@ func TestCallErrorCause(t *testing.T) {
 		}
 	}
 }
+
+// TestReplyAccounting: what a reply used and how it stopped, as each provider reports it on the
+// wire. Gemini's thinking models bill their thoughts as output but count them apart from the
+// candidates (totalTokenCount holds them); Gemini's cut reads FinishReasonMaxTokens through genai.
+func TestReplyAccounting(t *testing.T) {
+	gemini := func(parts, finish, usage string) string {
+		return `{"candidates":[{"content":{"parts":[` + parts + `],"role":"model"},"finishReason":"` + finish + `","index":0}],"usageMetadata":` + usage + `}`
+	}
+	tests := []struct {
+		name    string
+		w       wire
+		reply   string
+		usage   record.Usage
+		noUsage bool
+		cut     bool
+		wantErr string
+	}{
+		{name: "gemini thoughts", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":110,"thoughtsTokenCount":100}`),
+			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
+		{name: "gemini cut", w: wires[3], reply: gemini(`{"text":"Par"}`, "MAX_TOKENS", `{"promptTokenCount":8,"candidatesTokenCount":16,"totalTokenCount":24}`),
+			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true},
+		{name: "gemini thought to the limit", w: wires[3], reply: `{"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":24,"thoughtsTokenCount":16}}`,
+			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true, wantErr: "max_tokens 16 ran out before any text"},
+	}
+	models := map[string]string{"openai": "gpt-4o-mini", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := tt.w
+			w.reply = tt.reply
+			var calls atomic.Int64
+			srv := wireServer(t, w, &calls, nil)
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Generate: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("Generate error = %v, want one with %q", err, tt.wantErr)
+			}
+			if resp.Usage != tt.usage || resp.NoUsage != tt.noUsage || resp.Cut != tt.cut {
+				t.Errorf("Generate = usage %+v, no usage %v, cut %v; want %+v, %v, %v", resp.Usage, resp.NoUsage, resp.Cut, tt.usage, tt.noUsage, tt.cut)
+			}
+		})
+	}
+}

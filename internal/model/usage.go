@@ -2,22 +2,28 @@ package model
 
 import "github.com/qapipe/qapipe/pkg/record"
 
-// usageKeys lists, per provider family, the GenerationInfo keys langchaingo v0.1.14 uses for input
-// and output tokens: openai and ollama report PromptTokens/CompletionTokens, anthropic
-// InputTokens/OutputTokens, and googleai input_tokens/output_tokens.
-var usageKeys = [][2]string{
-	{"PromptTokens", "CompletionTokens"},
-	{"InputTokens", "OutputTokens"},
-	{"input_tokens", "output_tokens"},
-	{"prompt_tokens", "completion_tokens"},
+// usageKeys lists, per provider family, the GenerationInfo keys langchaingo v0.1.14 uses for input,
+// output and total tokens: openai, ollama and googleai report PromptTokens/CompletionTokens/
+// TotalTokens, anthropic InputTokens/OutputTokens (no total), and googleai also
+// input_tokens/output_tokens/total_tokens.
+var usageKeys = [][3]string{
+	{"PromptTokens", "CompletionTokens", "TotalTokens"},
+	{"InputTokens", "OutputTokens", ""},
+	{"input_tokens", "output_tokens", "total_tokens"},
+	{"prompt_tokens", "completion_tokens", "total_tokens"},
 }
 
 // UsageFromInfo normalises the token counts in a langchaingo GenerationInfo map. The first key pair
-// with any non-zero count wins; missing counts are zero.
+// with any non-zero count wins; missing counts are zero. A total above input and output counts
+// the rest as output: Gemini's thinking models report their thoughts (billed as output) in
+// totalTokenCount only, apart from candidatesTokenCount, and genai drops thoughtsTokenCount.
 func UsageFromInfo(info map[string]any) record.Usage {
 	for _, k := range usageKeys {
 		in, okIn := toInt(info[k[0]])
 		out, okOut := toInt(info[k[1]])
+		if total, ok := toInt(info[k[2]]); ok && total > in+out {
+			out, okOut = total-in, true
+		}
 		if (okIn || okOut) && in+out > 0 {
 			return record.Usage{InputTokens: in, OutputTokens: out}
 		}
