@@ -151,7 +151,12 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	ch := resp.Choices[0]
 	out.Text = ch.Content
 	out.Usage = UsageFromInfo(ch.GenerationInfo)
-	out.NoUsage = out.Usage == (record.Usage{})
+	// A count of 0 where there must be tokens (every request has input, and text is output) is a
+	// count the server left out, as old Ollama leaves out prompt_eval_count for a cached prompt:
+	// the usage is then unknown, not partly free.
+	if out.Usage.InputTokens == 0 || out.Usage.OutputTokens == 0 && strings.TrimSpace(ch.Content) != "" {
+		out.Usage, out.NoUsage = record.Usage{}, true
+	}
 	out.Cut = cutShort(ch.StopReason)
 	if !out.NoUsage {
 		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))

@@ -247,7 +247,9 @@ func TestCallErrorCause(t *testing.T) {
 
 // TestReplyAccounting: what a reply used and how it stopped, as each provider reports it on the
 // wire. Gemini's thinking models bill their thoughts as output but count them apart from the
-// candidates (totalTokenCount holds them); Gemini's cut reads FinishReasonMaxTokens through genai.
+// candidates (totalTokenCount holds them); Gemini's cut reads FinishReasonMaxTokens through genai;
+// a usage block with a count missing (old Ollama leaves out prompt_eval_count for a cached prompt)
+// is unknown, not zero.
 func TestReplyAccounting(t *testing.T) {
 	gemini := func(parts, finish, usage string) string {
 		return `{"candidates":[{"content":{"parts":[` + parts + `],"role":"model"},"finishReason":"` + finish + `","index":0}],"usageMetadata":` + usage + `}`
@@ -267,6 +269,10 @@ func TestReplyAccounting(t *testing.T) {
 			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true},
 		{name: "gemini thought to the limit", w: wires[3], reply: `{"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":24,"thoughtsTokenCount":16}}`,
 			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true, wantErr: "max_tokens 16 ran out before any text"},
+		{name: "openai partial usage", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12}}`,
+			noUsage: true},
+		{name: "ollama cached prompt", w: wires[2], reply: `{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Paris"},"done":true,"total_duration":1,"eval_count":5}`,
+			noUsage: true},
 	}
 	models := map[string]string{"openai": "gpt-4o-mini", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
 	for _, tt := range tests {
