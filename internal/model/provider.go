@@ -143,6 +143,16 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
 			return out, c.notCalled(req, out.Attempts)
 		}
+		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {
+			// A reply without text that langchaingo calls an error: an empty reply, paid for.
+			out.Usage = u
+			out.NoUsage = u.InputTokens == 0
+			if out.NoUsage {
+				out.Usage = record.Usage{}
+			}
+			slot.Settle(float64(u.InputTokens + u.OutputTokens))
+			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
+		}
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key))}
 	}
 	if len(resp.Choices) == 0 {

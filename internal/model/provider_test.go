@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -294,6 +295,54 @@ func TestReplyAccounting(t *testing.T) {
 			}
 			if resp.Usage != tt.usage || resp.NoUsage != tt.noUsage || resp.Cut != tt.cut {
 				t.Errorf("Generate = usage %+v, no usage %v, cut %v; want %+v, %v, %v", resp.Usage, resp.NoUsage, resp.Cut, tt.usage, tt.noUsage, tt.cut)
+			}
+		})
+	}
+}
+
+// TestEmptyReplies: a reply with no text is the error ErrEmptyReply with the usage paid for, on
+// every provider, including the shapes langchaingo turns into errors of its own: Anthropic's empty
+// content (end_turn, or Claude's refusal), OpenAI's empty choices, and Gemini's safety blocks
+// (genai asks for enums as numbers).
+func TestEmptyReplies(t *testing.T) {
+	tests := []struct {
+		name  string
+		w     wire
+		reply string
+		usage record.Usage
+		why   string
+	}{
+		{"anthropic end_turn", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":2}}`,
+			record.Usage{InputTokens: 20, OutputTokens: 2}, "stop reason end_turn"},
+		{"anthropic refusal", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":0}}`,
+			record.Usage{InputTokens: 20}, "stop reason refusal"},
+		{"openai no choices", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
+			record.Usage{InputTokens: 12}, "no choices"},
+		{"gemini prompt blocked", wires[3], `[{"promptFeedback":{"blockReason":1,"safetyRatings":[{"category":8,"probability":4}]},"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}]`,
+			record.Usage{InputTokens: 8}, "prompt blocked: SAFETY"},
+		{"gemini candidate blocked", wires[3], `[{"candidates":[{"finishReason":3,"index":0,"safetyRatings":[{"category":8,"probability":4,"blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}}]`,
+			record.Usage{InputTokens: 8, OutputTokens: 1}, "finish reason SAFETY"},
+	}
+	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "googleai": "gemini-2.0-flash"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := tt.w
+			w.reply = tt.reply
+			if w.provider == "googleai" {
+				w.reply = strings.TrimSuffix(strings.TrimPrefix(tt.reply, "["), "]") // wireServer wraps it for the stream
+			}
+			var calls atomic.Int64
+			srv := wireServer(t, w, &calls, nil)
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
+			if !errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), tt.why) {
+				t.Errorf("Generate error = %v, want an empty reply (%s)", err, tt.why)
+			}
+			if resp.Usage != tt.usage || resp.NoUsage {
+				t.Errorf("Generate usage = %+v (no usage %v), want %+v", resp.Usage, resp.NoUsage, tt.usage)
 			}
 		})
 	}

@@ -219,6 +219,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return nil, t.transientWait(ctx, rerr), rerr
 	}
 	noteError(ctx, nil)
+	noteBody(ctx, data)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
 	switch {
@@ -374,6 +375,7 @@ type Attempts struct {
 	n    atomic.Int64
 	mu   sync.Mutex
 	last error
+	body []byte // of the latest response
 }
 
 // N returns the number of attempts counted.
@@ -404,6 +406,25 @@ func noteError(ctx context.Context, err error) {
 	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
 		a.mu.Lock()
 		a.last = err
+		if err != nil {
+			a.body = nil
+		}
 		a.mu.Unlock()
 	}
+}
+
+// noteBody keeps the body of the latest attempt's response under ctx.
+func noteBody(ctx context.Context, body []byte) {
+	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
+		a.mu.Lock()
+		a.body = body
+		a.mu.Unlock()
+	}
+}
+
+// Body returns the body of the latest attempt's response, nil when it got none.
+func (a *Attempts) Body() []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.body
 }

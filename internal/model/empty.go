@@ -1,0 +1,117 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// emptyReply reads a successful reply body that holds no text, which langchaingo turns into an
+// error of its own and drops with its usage: OpenAI's empty choices, Anthropic's empty content
+// (its stop reason end_turn or refusal), and Gemini's safety blocks (of the prompt or of the
+// candidate) or reply without candidates. It returns the reply's usage and why it stopped, and
+// false when body is no such reply (an error object, another shape, or a reply with text).
+func emptyReply(provider string, body []byte) (u record.Usage, why string, ok bool) {
+	switch provider {
+	case "openai":
+		var r struct {
+			Choices *[]json.RawMessage `json:"choices"`
+			Usage   struct {
+				PromptTokens     int `json:"prompt_tokens"`
+				CompletionTokens int `json:"completion_tokens"`
+			} `json:"usage"`
+		}
+		if json.Unmarshal(body, &r) != nil || r.Choices == nil || len(*r.Choices) > 0 {
+			return u, "", false
+		}
+		return record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}, "no choices", true
+	case "anthropic":
+		var r struct {
+			Type    string `json:"type"`
+			Content []struct {
+				Type, Text string
+			} `json:"content"`
+			StopReason string `json:"stop_reason"`
+			Usage      struct {
+				InputTokens  int `json:"input_tokens"`
+				OutputTokens int `json:"output_tokens"`
+			} `json:"usage"`
+		}
+		if json.Unmarshal(body, &r) != nil || r.Type != "message" {
+			return u, "", false
+		}
+		for _, c := range r.Content {
+			if strings.TrimSpace(c.Text) != "" {
+				return u, "", false
+			}
+		}
+		return record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}, "stop reason " + r.StopReason, true
+	case "googleai":
+		return emptyGemini(body)
+	}
+	return u, "", false
+}
+
+// geminiReply is the part of a generateContent reply emptyGemini reads.
+type geminiReply struct {
+	Candidates []struct {
+		Content struct {
+			Parts []struct{ Text string }
+		}
+		FinishReason json.RawMessage
+	}
+	PromptFeedback *struct{ BlockReason json.RawMessage }
+	UsageMetadata  *struct{ PromptTokenCount, CandidatesTokenCount, TotalTokenCount int }
+	Error          json.RawMessage
+}
+
+// emptyGemini is emptyReply for a Gemini reply: one object, or the array of them a streamed reply is.
+func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
+	var rs []geminiReply
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+		if json.Unmarshal(t, &rs) != nil {
+			return u, "", false
+		}
+	} else {
+		var r geminiReply
+		if json.Unmarshal(t, &r) != nil {
+			return u, "", false
+		}
+		rs = []geminiReply{r}
+	}
+	why = "no candidates"
+	for _, r := range rs {
+		if r.Error != nil {
+			return u, "", false
+		}
+		for _, c := range r.Candidates {
+			for _, p := range c.Content.Parts {
+				if strings.TrimSpace(p.Text) != "" {
+					return u, "", false
+				}
+			}
+			if len(c.FinishReason) > 0 {
+				why = "finish reason " + enumName(c.FinishReason, "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER")
+			}
+		}
+		if r.PromptFeedback != nil && len(r.PromptFeedback.BlockReason) > 0 {
+			why = "prompt blocked: " + enumName(r.PromptFeedback.BlockReason, "SAFETY", "OTHER")
+		}
+		if m := r.UsageMetadata; m != nil {
+			u = record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount)}
+		}
+	}
+	return u, why, len(rs) > 0
+}
+
+// enumName is the name of a Gemini enum value, which genai asks for as a number (names[0] is 1);
+// a number it does not know, or a name, is given as it came.
+func enumName(v json.RawMessage, names ...string) string {
+	var n int
+	if json.Unmarshal(v, &n) == nil && n >= 1 && n <= len(names) {
+		return names[n-1]
+	}
+	return strings.Trim(string(v), `"`)
+}
