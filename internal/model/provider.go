@@ -159,6 +159,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
 	}
 	ch := resp.Choices[0]
+	if ch.StopReason == "" && c.provider == "ollama" {
+		ch.StopReason = ollamaDoneReason(attempts.Body())
+	}
 	out.Text = ch.Content
 	out.Usage = UsageFromInfo(ch.GenerationInfo)
 	// A count of 0 where there must be tokens (every request has input, and text is output) is a

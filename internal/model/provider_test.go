@@ -347,3 +347,25 @@ func TestEmptyReplies(t *testing.T) {
 		})
 	}
 }
+
+// TestOllamaCut: Ollama says a reply stopped at num_predict in done_reason "length", which
+// langchaingo does not pass on; the reply is counted as cut all the same.
+func TestOllamaCut(t *testing.T) {
+	for reason, cut := range map[string]bool{"length": true, "stop": false} {
+		w := wires[2]
+		w.reply = `{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Par"},"done_reason":"` + reason + `","done":true,"total_duration":1,"prompt_eval_count":26,"eval_count":16}`
+		var calls atomic.Int64
+		srv := wireServer(t, w, &calls, nil)
+		c, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := c.Generate(context.Background(), testRequest("ollama", "llama3"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Cut != cut {
+			t.Errorf("done_reason %s: Cut = %v, want %v", reason, resp.Cut, cut)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package model
 
+// This file reads what langchaingo drops from a reply body the Transport kept (Attempts.Body).
+
 import (
 	"bytes"
 	"encoding/json"
@@ -114,4 +116,18 @@ func enumName(v json.RawMessage, names ...string) string {
 		return names[n-1]
 	}
 	return strings.Trim(string(v), `"`)
+}
+
+// ollamaDoneReason is the done_reason of an Ollama chat reply (its last line, when streamed),
+// which langchaingo does not pass on: "length" when it stopped at num_predict.
+func ollamaDoneReason(body []byte) string {
+	body = bytes.TrimSpace(body)
+	if i := bytes.LastIndexByte(body, '\n'); i >= 0 {
+		body = body[i+1:]
+	}
+	var r struct {
+		DoneReason string `json:"done_reason"`
+	}
+	json.Unmarshal(body, &r) //nolint:errcheck // no reason read is no reason
+	return r.DoneReason
 }
