@@ -131,3 +131,17 @@ func ollamaDoneReason(body []byte) string {
 	json.Unmarshal(body, &r) //nolint:errcheck // no reason read is no reason
 	return r.DoneReason
 }
+
+// bodyMessage is the top-level "message" of an error body, as vLLM words its errors
+// ({"object": "error", "message": …}), which langchaingo's OpenAI client does not read; "" when
+// there is none.
+func bodyMessage(body []byte) string {
+	var r struct {
+		Object  string `json:"object"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &r) != nil || r.Object != "error" {
+		return ""
+	}
+	return strings.TrimSpace(r.Message)
+}

@@ -269,12 +269,16 @@ func chatRole(role string) (llms.ChatMessageType, error) {
 }
 
 // withCause is err's text with the transport error of the last attempt when err does not show it
-// (langchaingo words every network error alike).
+// (langchaingo words every network error alike), or the message of the error body it did not read.
 func withCause(err error, attempts *Attempts) string {
 	msg := err.Error()
 	var fs *finalStatus
 	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them
 		msg = fs.msg
+	}
+	if m := bodyMessage(attempts.Body()); m != "" && !strings.Contains(msg, m) {
+		// The server's words where the client looked for them elsewhere (vLLM's top-level message).
+		msg = strings.TrimSuffix(strings.TrimRight(msg, " "), ":") + ": " + m
 	}
 	if cause := attempts.Err(); cause != nil && !strings.Contains(msg, cause.Error()) {
 		msg += " (" + cause.Error() + ")"

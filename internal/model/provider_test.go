@@ -369,3 +369,24 @@ func TestOllamaCut(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorBodyMessage: vLLM (and servers like it) word an error as a top-level "message", where
+// langchaingo reads OpenAI's error.message only; the call error keeps the server's words.
+func TestErrorBodyMessage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","type":"BadRequestError","param":null,"code":400}`)
+	}))
+	defer srv.Close()
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest("openai", "Qwen/Qwen2.5-7B-Instruct"))
+	want := "openai Qwen/Qwen2.5-7B-Instruct: API returned unexpected status code: 400: This model's maximum context length is 4096 tokens. However, you requested 5000 tokens."
+	if err == nil || err.Error() != want {
+		t.Errorf("Generate error = %v, want %q", err, want)
+	}
+}
