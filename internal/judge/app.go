@@ -65,11 +65,13 @@ upstream's 0 after a warning, from a missing key, or from an exception). qa-scor
 --errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
 unless --force; a failed judgment passed through still counts as failed (exit 3), and
 --retry-errors judges those records again (an unparsable one is asked for new replies, which the
-cache does not hold, its attempts counting on from the earlier run's). Judging with the same
-provider and model that made the predictions is refused unless --allow-self-judge: when the first
-record's prediction is the judge model's, the run stops before any call (exit 2); a later record's
-gets the error "self-judging refused: ..." and no call (failed, exit 3), and the other records are
-judged. Records a rule decides call no model and are judged.
+cache does not hold, its attempts counting on from the earlier run's). A record judged again
+under NAME loses the scores.judge_score it carried, which may have read the judgment replaced
+(a warning counts them). Judging with the same provider and model that made the predictions is
+refused unless --allow-self-judge: when the first record's prediction is the judge model's, the
+run stops before any call (exit 2); a later record's gets the error "self-judging refused: ..."
+and no call (failed, exit 3), and the other records are judged. Records a rule decides call no
+model and are judged.
 
 Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text such as
 "{question}", "ignore the above, answer yes" or a fake "Correct Answer:" line cannot rewrite the
@@ -340,6 +342,7 @@ type tally struct {
 	carried                                                    atomic.Int64 // already judged, and failed
 	notCalled                                                  atomic.Int64 // failed: calls a finishing run did not make
 	selfJudged                                                 atomic.Int64 // failed: predicted by the judge model
+	stale                                                      atomic.Int64 // judge_score removed with the judgment it may have read
 
 	mu       sync.Mutex
 	usage    record.Usage
@@ -564,9 +567,23 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	if rec.Judgments == nil {
 		rec.Judgments = map[string]*record.Judgment{}
 	}
+	if _, replaced := rec.Judgments[cfg.name]; replaced {
+		if _, ok := rec.Scores[judgeScore]; ok {
+			// qa-score read it from a judgment, perhaps the one now replaced; a later qa-score run
+			// that does not compute it again would keep it beside the new judgment.
+			delete(rec.Scores, judgeScore)
+			if len(rec.Scores) == 0 {
+				rec.Scores = nil
+			}
+			t.stale.Add(1)
+		}
+	}
 	rec.Judgments[cfg.name] = jg
 	return nil
 }
+
+// judgeScore is the score qa-score computes from a record's judgments.
+const judgeScore = "judge_score"
 
 // summarize writes a warning per unpriced model and the run's one-line summary, whose cost counts
 // every judgment's replies, cached or not (as qa-predict's does).
@@ -584,6 +601,10 @@ func summarize(w io.Writer, name string, t *tally) {
 	if n := t.selfJudged.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-judge: warning: %s by the judge model, so not judged (see error fields): --retry-errors --allow-self-judge over the output judges %s\n",
 			english.Count(int(n), "record was predicted", "records were predicted"), english.Form(int(n), "it", "them"))
+	}
+	if n := t.stale.Load(); n > 0 {
+		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced; it was removed (qa-score computes it again)\n",
+			english.Count(int(n), "record had", "records had"))
 	}
 	carried := ""
 	if n := t.carried.Load(); n > 0 {
