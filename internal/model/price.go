@@ -24,7 +24,8 @@ type Price struct {
 type Prices map[string]Price
 
 // DefaultPrices returns a copy of the built-in table (list prices as of PricesDate, standard tier,
-// no batch or cache discounts). Local and extractive models are free.
+// no batch or cache discounts). The extractive predictor is free; a local model served by Ollama
+// or vLLM has no price unless --prices gives it one (0 for a free one).
 func DefaultPrices() Prices {
 	return Prices{
 		"gpt-4o":                 {2.50, 10.00},
@@ -34,7 +35,11 @@ func DefaultPrices() Prices {
 		"gpt-4.1-nano":           {0.10, 0.40},
 		"gpt-4-turbo":            {10.00, 30.00},
 		"gpt-3.5-turbo":          {0.50, 1.50},
+		"gpt-3.5-turbo-16k":      {3.00, 4.00},
+		"gpt-4":                  {30.00, 60.00},
+		"gpt-4-32k":              {60.00, 120.00},
 		"o1":                     {15.00, 60.00},
+		"o1-pro":                 {150.00, 600.00},
 		"o1-mini":                {1.10, 4.40},
 		"o3":                     {2.00, 8.00},
 		"o3-mini":                {1.10, 4.40},
@@ -90,9 +95,13 @@ func (p Prices) Merge(q Prices) Prices {
 	return out
 }
 
-// Lookup finds model's price: an exact match, else the longest entry that is a prefix of model
-// followed by "-" (so "gpt-4o-2024-08-06" finds "gpt-4o", but "gpt-4o-mini" is never priced as
-// "gpt-4o" when it has its own entry). A provider prefix such as "openai/" is ignored.
+// Lookup finds model's price: an exact match, else the longest entry k such that model is k
+// followed by a version tag, "-" and words that are each all digits, "latest", "preview" or
+// "exp" ("gpt-4o-2024-08-06", "claude-3-5-haiku-20241022", "gemini-2.0-flash-001",
+// "gemini-2.5-pro-preview-06-05" and "claude-3-5-sonnet-latest" find their base model's entry).
+// Another suffix names another model, which may cost more ("o1-pro" is not "o1", nor
+// "gemini-2.5-flash-lite" "gemini-2.5-flash"): it has no price unless it has its own entry. A
+// provider prefix such as "openai/" is ignored.
 func (p Prices) Lookup(model string) (Price, bool) {
 	if pr, ok := p[model]; ok {
 		return pr, true
@@ -100,11 +109,11 @@ func (p Prices) Lookup(model string) (Price, bool) {
 	if i := strings.LastIndexByte(model, '/'); i >= 0 {
 		return p.Lookup(model[i+1:])
 	}
-	// The longest key k with model = k + "-" + suffix (a dated or tagged variant). Two keys of one
-	// length cannot both be prefixes of model, so the result does not depend on map order.
+	// The longest key k with model = k + "-" + tag. Two keys of one length cannot both be
+	// prefixes of model, so the result does not depend on map order.
 	best, found := -1, Price{}
 	for k, pr := range p {
-		if len(k) > best && len(model) > len(k) && model[len(k)] == '-' && strings.HasPrefix(model, k) {
+		if len(k) > best && len(model) > len(k)+1 && model[len(k)] == '-' && strings.HasPrefix(model, k) && versionTag(model[len(k)+1:]) {
 			best, found = len(k), pr
 		}
 	}
@@ -112,6 +121,26 @@ func (p Prices) Lookup(model string) (Price, bool) {
 		return found, true
 	}
 	return Price{}, false
+}
+
+// versionTag reports whether tag (what follows a model name and "-") names a version of that
+// model rather than another model: "-"-separated words, each all digits, "latest", "preview" or
+// "exp".
+func versionTag(tag string) bool {
+	for w := range strings.SplitSeq(tag, "-") {
+		switch w {
+		case "latest", "preview", "exp":
+			continue
+		case "":
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if w[i] < '0' || w[i] > '9' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Cost returns the cost of usage u on model, or nil when the model has no price (unknown is not

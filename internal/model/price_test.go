@@ -19,8 +19,23 @@ func TestPricesLookup(t *testing.T) {
 		{"gpt-4o-mini-2024-07-18", Price{0.15, 0.60}, true},
 		{"openai/gpt-4o-mini", Price{0.15, 0.60}, true},
 		{"claude-3-5-haiku-20241022", Price{0.80, 4.00}, true},
+		{"gpt-3.5-turbo-0125", Price{0.50, 1.50}, true},
+		{"claude-sonnet-4-20250514", Price{3.00, 15.00}, true},
+		{"claude-3-5-sonnet-latest", Price{3.00, 15.00}, true},
+		{"gemini-2.0-flash-001", Price{0.10, 0.40}, true},
+		{"gemini-2.5-pro-preview-06-05", Price{1.25, 10.00}, true},
+		{"gemini-2.0-flash-exp", Price{0.10, 0.40}, true},
+		{"o1-pro", Price{150.00, 600.00}, true},
+		{"o1-pro-2025-03-19", Price{150.00, 600.00}, true},
 		{"llama3:8b", Price{}, false},
 		{"gpt-4oo", Price{}, false},
+		// Another model, not a version: no price rather than a lower one.
+		{"o3-pro", Price{}, false},
+		{"o3-pro-2025-06-10", Price{}, false},
+		{"gemini-2.5-flash-lite", Price{}, false},
+		{"gpt-4o-audio-preview", Price{}, false},
+		{"gpt-4o-", Price{}, false},
+		{"gpt-4o-2024--08", Price{}, false},
 	}
 	for _, tt := range tests {
 		got, ok := p.Lookup(tt.model)
