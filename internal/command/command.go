@@ -122,6 +122,16 @@ func NotCalledNote(n, of int) string {
 	return fmt.Sprintf(" (%d of them not called: interrupted)", n)
 }
 
+// CostNote is how a summary line of qa-predict or qa-judge gives what its replies cost, cost in
+// all and cached the part of it the cache served, which a rerun does not pay again:
+// "cost $0.064040", or "cost $0.064040 ($0.060000 of it from the cache)".
+func CostNote(cost, cached float64) string {
+	if cached > 0 {
+		return fmt.Sprintf("cost $%.6f ($%.6f of it from the cache)", cost, cached)
+	}
+	return fmt.Sprintf("cost $%.6f", cost)
+}
+
 // Interruption returns err, a run's error, as an *Interrupted when it is an interruption that
 // left some of the finished records unwritten; otherwise err itself.
 func Interruption(err error, written, finished int) error {

@@ -88,10 +88,10 @@ are not. The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as
 Anthropic has no JSON mode). --seed is sent to the model only when given. cost_usd prices each
 judgment's replies, cached or not (as qa-predict prices predictions), from a built-in table (dated
 ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens); an
-unknown model's cost_usd is left empty. Token and cost totals go to stderr. --max-cost USD makes no
-new call once the replies (not those the cache serves) have cost USD: calls in flight finish, the
-records left carry the error "budget spent: ..." (failed, exit 3), and --retry-errors with a larger
---max-cost goes on. It needs a price for the judge model.
+unknown model's cost_usd is left empty. Token and cost totals go to stderr, with the part of the
+cost the cache served (not paid again). --max-cost USD makes no new call once the replies (not
+those the cache serves) have cost USD: calls in flight finish, the records left carry the error
+"budget spent: ..." (failed, exit 3), and --retry-errors with a larger --max-cost goes on. It needs a price for the judge model.
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request
@@ -344,10 +344,11 @@ type tally struct {
 	selfJudged                                                 atomic.Int64 // failed: predicted by the judge model
 	stale                                                      atomic.Int64 // judge_score removed with the judgment it may have read
 
-	mu       sync.Mutex
-	usage    record.Usage
-	cost     float64
-	unpriced map[string]int // judgments with token usage but no price, by model
+	mu         sync.Mutex
+	usage      record.Usage
+	cost       float64
+	cachedCost float64        // the part of cost the cache served
+	unpriced   map[string]int // judgments with token usage but no price, by model
 }
 
 // spend adds jg's usage and cost (as qa-predict's tally does for predictions).
@@ -361,6 +362,9 @@ func (t *tally) spend(jg *record.Judgment) {
 	t.usage.OutputTokens += jg.Usage.OutputTokens
 	if jg.CostUSD != nil {
 		t.cost += *jg.CostUSD
+		if jg.Cached {
+			t.cachedCost += *jg.CostUSD
+		}
 		return
 	}
 	if t.unpriced == nil {
@@ -614,7 +618,7 @@ func summarize(w io.Writer, name string, t *tally) {
 	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if t.usage != (record.Usage{}) || t.cost > 0 {
-		fmt.Fprintf(w, "; tokens %d in, %d out; cost $%.6f", t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost))
 		if len(models) > 0 {
 			fmt.Fprintf(w, " (not counting %s: no price)", strings.Join(models, ", "))
 		}

@@ -105,8 +105,13 @@ func TestCost(t *testing.T) {
 					}
 				}
 			}
-			if !strings.HasSuffix(stderr2, tt.summary) {
-				t.Errorf("cached rerun stderr = %q, want it to end %q", stderr2, tt.summary)
+			// The rerun's summary says that all of its cost came from the cache.
+			want := tt.summary
+			if tt.cost != 0 {
+				want = strings.TrimSuffix(want, "\n") + fmt.Sprintf(" ($%.6f of it from the cache)\n", 2*tt.cost)
+			}
+			if !strings.HasSuffix(stderr2, want) {
+				t.Errorf("cached rerun stderr = %q, want it to end %q", stderr2, want)
 			}
 		})
 	}

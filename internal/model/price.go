@@ -113,7 +113,7 @@ func (p Prices) Lookup(model string) (Price, bool) {
 	// prefixes of model, so the result does not depend on map order.
 	best, found := -1, Price{}
 	for k, pr := range p {
-		if len(k) > best && len(model) > len(k)+1 && model[len(k)] == '-' && strings.HasPrefix(model, k) && versionTag(model[len(k)+1:]) {
+		if len(k) > best && VersionOf(model, k) {
 			best, found = len(k), pr
 		}
 	}
@@ -123,11 +123,14 @@ func (p Prices) Lookup(model string) (Price, bool) {
 	return Price{}, false
 }
 
-// versionTag reports whether tag (what follows a model name and "-") names a version of that
-// model rather than another model: "-"-separated words, each all digits, "latest", "preview" or
-// "exp".
-func versionTag(tag string) bool {
-	for w := range strings.SplitSeq(tag, "-") {
+// VersionOf reports whether name is a version of the model base: base, "-" and "-"-separated
+// words that are each all digits, "latest", "preview" or "exp" (a server names gpt-4o-mini's
+// replies gpt-4o-mini-2024-07-18). "o1-pro" is no version of "o1" but another model.
+func VersionOf(name, base string) bool {
+	if len(name) <= len(base)+1 || name[len(base)] != '-' || !strings.HasPrefix(name, base) {
+		return false
+	}
+	for w := range strings.SplitSeq(name[len(base)+1:], "-") {
 		switch w {
 		case "latest", "preview", "exp":
 			continue

@@ -99,10 +99,11 @@ judgments and scores it carried (they graded the old prediction), with a warning
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
 built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
 per million tokens; a dated or tagged version of a listed model takes its price, another suffix
-such as -pro names another model); an unknown model's cost_usd is left empty. Totals go to stderr. --max-cost USD
-makes no new call once the replies (the EvaLearn judge's too; not those the cache serves) have cost
-USD at those prices: calls in flight finish, so a run may end a little above it, and the records
-left carry the error "budget spent: ..." (exit 3); --retry-errors with a larger --max-cost goes on.
+such as -pro names another model); an unknown model's cost_usd is left empty. Totals go to
+stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no new
+call once the replies (the EvaLearn judge's too; not those the cache serves) have cost USD at
+those prices: calls in flight finish, so a run may end a little above it, and the records left
+carry the error "budget spent: ..." (exit 3); --retry-errors with a larger --max-cost goes on.
 A model without a price cannot be metered: --max-cost then is a usage error.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON

@@ -396,6 +396,11 @@ func TestCacheSecondRunMakesNoCalls(t *testing.T) {
 	if !strings.Contains(stderr, "9 predicted (9 cached)") {
 		t.Errorf("stderr lacks the cache count:\n%s", stderr)
 	}
+	// All that the second run's replies cost came from the cache: the failed call costs nothing.
+	m := regexp.MustCompile(`cost \$([0-9.]+) \(\$([0-9.]+) of it from the cache\)`).FindStringSubmatch(stderr)
+	if m == nil || m[1] != m[2] || m[1] == "0.000000" {
+		t.Errorf("second run's summary does not give its whole cost as from the cache:\n%s", stderr)
+	}
 }
 
 func TestInterruptFlushesCompletedPrefix(t *testing.T) {

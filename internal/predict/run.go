@@ -25,21 +25,22 @@ import (
 
 // tally counts what happened to the records; it is updated from worker goroutines.
 type tally struct {
-	mu        sync.Mutex
-	records   int
-	predicted int
-	cached    int
-	passed    int
-	carried   int // passed through with a failed prediction
-	errors    int
-	notCalled int // errors that are calls a finishing run did not make
-	stale     int // records whose judgments or scores went with the prediction they graded
-	noUsage   int // replies whose server reported no token usage
-	cut       int // replies that stopped at max_tokens
-	usage     record.Usage
-	cost      float64
-	unpriced  map[string]int
-	firstErrs []string
+	mu         sync.Mutex
+	records    int
+	predicted  int
+	cached     int
+	passed     int
+	carried    int // passed through with a failed prediction
+	errors     int
+	notCalled  int // errors that are calls a finishing run did not make
+	stale      int // records whose judgments or scores went with the prediction they graded
+	noUsage    int // replies whose server reported no token usage
+	cut        int // replies that stopped at max_tokens
+	usage      record.Usage
+	cost       float64
+	cachedCost float64 // the part of cost the cache served
+	unpriced   map[string]int
+	firstErrs  []string
 
 	provider, model string         // what this run asks
 	others          map[string]int // passed through with another model's prediction, by provider/model
@@ -55,6 +56,9 @@ func (t *tally) spend(p *record.Prediction) {
 	switch {
 	case p.CostUSD != nil:
 		t.cost += *p.CostUSD
+		if p.Cached {
+			t.cachedCost += *p.CostUSD
+		}
 	case p.Usage != nil:
 		if t.unpriced == nil {
 			t.unpriced = make(map[string]int)
@@ -100,11 +104,11 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 }
 
 // asks reports whether p could be an answer of the provider and model this run asks: the same
-// names, or a dated version of the model (a server names gpt-4o-mini's replies
-// gpt-4o-mini-2024-07-18). A name the prediction leaves out matches any.
+// names, or a dated or tagged version of the model (model.VersionOf). A name the prediction
+// leaves out matches any.
 func (t *tally) asks(p *record.Prediction) bool {
 	return (p.Provider == "" || p.Provider == t.provider) &&
-		(p.Model == "" || p.Model == t.model || strings.HasPrefix(p.Model, t.model+"-"))
+		(p.Model == "" || p.Model == t.model || model.VersionOf(p.Model, t.model))
 }
 
 // warnOthers warns of the records passed through with a prediction of another provider or model,
@@ -159,9 +163,10 @@ func (t *tally) line() string {
 		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
 			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
 	}
-	s := fmt.Sprintf("%s: %d predicted (%d cached), %d passed through%s, %s%s; tokens %d in, %d out; cost $%.6f",
+	s := fmt.Sprintf("%s: %d predicted (%d cached), %d passed through%s, %s%s; tokens %d in, %d out; %s",
 		english.Count(t.records, "record", "records"), t.predicted, t.cached, t.passed, carried,
-		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors), t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors), t.usage.InputTokens, t.usage.OutputTokens,
+		command.CostNote(t.cost, t.cachedCost))
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
 		for m := range t.unpriced {

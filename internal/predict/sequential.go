@@ -148,6 +148,7 @@ type judgeTally struct {
 	unpriced                 int // verdicts with usage but no known price
 	usage                    record.Usage
 	cost                     float64
+	cachedCost               float64 // the part of cost the cache served
 }
 
 // configureSequences reads the judge flags and builds the judge client (sharing the retrying
@@ -482,6 +483,9 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 	}
 	if jg.CostUSD != nil {
 		s.tally.cost += *jg.CostUSD
+		if jg.Cached {
+			s.tally.cachedCost += *jg.CostUSD
+		}
 	} else if jg.Usage != nil {
 		s.tally.unpriced++
 	}
@@ -508,7 +512,7 @@ func (s *sequencer) summary(a *app) {
 	if t.unpriced > 0 {
 		unpriced = fmt.Sprintf(" (not counting %s: no price for %s, add it with --prices)", english.Count(t.unpriced, "verdict", "verdicts"), s.judge.Model)
 	}
-	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %s (%d cached), %s; tokens %d in, %d out; cost $%.6f%s\n",
+	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %s (%d cached), %s; tokens %d in, %d out; %s%s\n",
 		s.judge.Model, english.Count(t.verdicts, "verdict", "verdicts"), t.cached, english.Count(t.errors, "error", "errors"),
-		t.usage.InputTokens, t.usage.OutputTokens, t.cost, unpriced)
+		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost), unpriced)
 }

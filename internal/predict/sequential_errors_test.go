@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -27,6 +28,9 @@ func TestSequentialCacheRerun(t *testing.T) {
 		t.Fatalf("rerun: %v\n%s", err, stderr)
 	}
 	srv.check(t)
+	if !regexp.MustCompile(`(?m)^qa-predict: evalearn judge .*; cost \$[0-9.]+ \(\$[0-9.]+ of it from the cache\)$`).MatchString(stderr) {
+		t.Errorf("rerun's summary does not say which cost came from the cache:\n%s", stderr)
+	}
 	if srv.answeredTotal() != 28 {
 		t.Errorf("server answered %d calls over both runs, want 28", srv.answeredTotal())
 	}
