@@ -269,8 +269,15 @@ func chatRole(role string) (llms.ChatMessageType, error) {
 }
 
 // withCause is err's text with the transport error of the last attempt when err does not show it
-// (langchaingo words every network error alike), or the message of the error body it did not read.
+// (langchaingo words every network error alike), or the message of the error body it did not read;
+// a reply the transport found at fault (an error in a 200 body, malformed JSON) is that fault alone.
 func withCause(err error, attempts *Attempts) string {
+	var ib *InBandError
+	if cause := attempts.Err(); errors.As(cause, &ib) || errors.Is(cause, errMalformedBody) {
+		// The server replied, so langchaingo's words ("network error: failed to reach API
+		// server") would mislead: the reply's fault is the message.
+		return cause.Error()
+	}
 	msg := err.Error()
 	var fs *finalStatus
 	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them

@@ -390,3 +390,68 @@ func TestErrorBodyMessage(t *testing.T) {
 		t.Errorf("Generate error = %v, want %q", err, want)
 	}
 }
+
+// TestInBandError: OpenRouter answers 200 with {"error": {"code", "message"}} in the body when
+// the model fails after it started. A transient code is retried as that status would be, and the
+// reply that follows is the answer; another code ends the call at once; the message is kept, and
+// neither it nor a malformed body is worded as a network error.
+func TestInBandError(t *testing.T) {
+	ok := wires[0].reply
+	for _, tc := range []struct {
+		name     string
+		replies  []string // in order; the last repeats
+		calls    int64
+		wantErr  []string // substrings of the error, none for success
+		attempts int
+	}{
+		{"502 then an answer", []string{`{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"X"}}}`, ok}, 2, nil, 2},
+		{"429 twice, then an answer", []string{`{"error":{"code":429,"message":"Rate limit exceeded"}}`, `{"error":{"code":429,"message":"Rate limit exceeded"}}`, ok}, 3, nil, 3},
+		{"503 throughout", []string{`{"error":{"code":503,"message":"No endpoints found that can handle the request"}}`}, 3,
+			[]string{"after 3 attempts", "reply with status 200 holds error 503: No endpoints found that can handle the request"}, 3},
+		{"403 is final", []string{`{"error":{"code":403,"message":"Input flagged by moderation"}, "user_id":"u1"}`}, 1,
+			[]string{"reply with status 200 holds error 403: Input flagged by moderation"}, 1},
+		{"code that is no number", []string{`{"error":{"code":"server_error","message":"The server had an error"}}`}, 1,
+			[]string{"reply with status 200 holds an error: The server had an error"}, 1},
+		{"malformed JSON", []string{`{"choices":[{"index":0,`}, 3, []string{"malformed JSON in response body", "after 3 attempts"}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := int(calls.Add(1))
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
+			}))
+			defer srv.Close()
+			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond})
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest("openai", "openai/gpt-4o-mini"))
+			if got := calls.Load(); got != tc.calls {
+				t.Errorf("%d requests reached the server, want %d", got, tc.calls)
+			}
+			if resp.Attempts != tc.attempts {
+				t.Errorf("attempts %d, want %d", resp.Attempts, tc.attempts)
+			}
+			if tc.wantErr == nil {
+				if err != nil || resp.Text != "Paris" || resp.Usage != wires[0].usage {
+					t.Errorf("Generate = %+v, %v; want the answer Paris with its usage", resp, err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Generate = %+v, want an error", resp)
+			}
+			for _, w := range tc.wantErr {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if strings.Contains(err.Error(), "network error") {
+				t.Errorf("error %q calls a reply a network error", err)
+			}
+		})
+	}
+}

@@ -229,9 +229,20 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	case isTransientStatus(resp.StatusCode):
 		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
 	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):
-		err := errors.New("malformed JSON in response body")
+		err := errMalformedBody
 		noteError(ctx, err) // the cause the call error names, not the client's generic words
 		return nil, 0, err
+	case resp.StatusCode == http.StatusOK:
+		if err := inBandError(data); err != nil {
+			// A gateway that failed once the model had started (OpenRouter) answers 200 with the
+			// error in the body: it is retried, or not, as its code would be as a status.
+			noteError(ctx, err)
+			if err.Code == http.StatusTooManyRequests || isTransientStatus(err.Code) {
+				throttled = err.Code == http.StatusTooManyRequests
+				return nil, 0, err
+			}
+			return nil, -1, err
+		}
 	}
 	ok = resp.StatusCode < 400
 	return resp, -1, nil
@@ -289,6 +300,44 @@ func (t *Transport) backoffFor(attempt int) time.Duration {
 	j := t.rnd.Int64N(int64(d)/2 + 1)
 	t.mu.Unlock()
 	return d/2 + time.Duration(j)
+}
+
+// errMalformedBody is the error of a 200 reply whose JSON body does not parse.
+var errMalformedBody = errors.New("malformed JSON in response body")
+
+// InBandError is an error a server gave in the body of a 200 reply, {"error": {"code": …,
+// "message": …}}, as OpenRouter does for a model that fails after it started.
+type InBandError struct {
+	Code    int // the error's code, an HTTP status; 0 when it gives none that is a number
+	Message string
+}
+
+func (e *InBandError) Error() string {
+	if e.Code != 0 {
+		return fmt.Sprintf("reply with status 200 holds error %d: %s", e.Code, e.Message)
+	}
+	return "reply with status 200 holds an error: " + e.Message
+}
+
+// inBandError returns the error a 200 reply's body holds, or nil: the body is an object whose
+// "error" member is an object with a message, and that holds no answer ("choices").
+func inBandError(data []byte) *InBandError {
+	if !bytes.Contains(data, []byte(`"error"`)) {
+		return nil // the common case, without decoding
+	}
+	var r struct {
+		Choices json.RawMessage `json:"choices"`
+		Error   *struct {
+			Code    json.RawMessage `json:"code"`
+			Message string          `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &r) != nil || r.Error == nil || r.Error.Message == "" || len(r.Choices) > 0 && string(r.Choices) != "null" {
+		return nil
+	}
+	e := &InBandError{Message: r.Error.Message}
+	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
+	return e
 }
 
 func isTransientStatus(code int) bool {

@@ -85,6 +85,7 @@ their own tokenizers).
 
 Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried with exponential
 backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
+An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}) counts as its code.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3.
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A reply
 without token usage (or with a count left out) keeps its text with usage and cost_usd left empty,
