@@ -55,6 +55,10 @@ type Response struct {
 	NoUsage bool `json:"no_usage,omitempty"`
 	// Cut is set when the reply stopped at max_tokens.
 	Cut bool `json:"cut,omitempty"`
+	// Filtered is set when a reply with text was stopped by the provider's content filter
+	// (OpenAI's finish_reason content_filter) or as a refusal (Claude's stop_reason refusal): the
+	// text, perhaps partial, is the answer.
+	Filtered bool `json:"filtered,omitempty"`
 }
 
 // Client answers requests. Implementations must be safe for concurrent use.

@@ -171,6 +171,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		out.Usage, out.NoUsage = record.Usage{}, true
 	}
 	out.Cut = cutShort(ch.StopReason)
+	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
 	if !out.NoUsage {
 		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
 	}

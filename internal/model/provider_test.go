@@ -455,3 +455,34 @@ func TestInBandError(t *testing.T) {
 		})
 	}
 }
+
+// TestFiltered: a reply with text that OpenAI's content filter stopped, or that Claude stopped as
+// a refusal, keeps its text and is marked Filtered; a normal stop is not.
+func TestFiltered(t *testing.T) {
+	for _, tc := range []struct {
+		w        wire
+		reply    string
+		filtered bool
+	}{
+		{wires[0], `{"id":"c","object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"Par"},"finish_reason":"content_filter"}],"usage":{"prompt_tokens":12,"completion_tokens":1,"total_tokens":13}}`, true},
+		{wires[0], wires[0].reply, false},
+		{wires[1], `{"id":"m","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"text","text":"I can"}],"stop_reason":"refusal","usage":{"input_tokens":20,"output_tokens":2}}`, true},
+		{wires[1], wires[1].reply, false},
+	} {
+		w := tc.w
+		w.reply = tc.reply
+		var calls atomic.Int64
+		srv := wireServer(t, w, &calls, nil)
+		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := c.Generate(context.Background(), testRequest(w.provider, "m"))
+		if err != nil {
+			t.Fatalf("%s: %v", w.provider, err)
+		}
+		if resp.Filtered != tc.filtered || resp.Text == "" {
+			t.Errorf("%s %s: Filtered = %v with text %q, want %v with the text", w.provider, tc.reply, resp.Filtered, resp.Text, tc.filtered)
+		}
+	}
+}

@@ -89,8 +89,8 @@ An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}})
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3.
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A reply
 without token usage (or with a count left out) keeps its text with usage and cost_usd left empty,
-with a warning, and under --max-cost no further call is made; replies cut at max_tokens are kept
-and counted in a warning.
+with a warning, and under --max-cost no further call is made; replies cut at max_tokens, or with
+text stopped by a content filter or as a refusal, are kept and counted in a warning.
 Records that already have a prediction are passed through untouched unless --force (a warning
 counts those whose prediction another provider or model made); those whose prediction failed still
 count as errors (exit 3), and --retry-errors predicts them again. A record predicted again loses the

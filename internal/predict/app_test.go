@@ -69,7 +69,8 @@ var (
 // (Retry-After: 0), 500, 502, 503, hang (until the client gives up), trunc (a body cut short),
 // bad (malformed JSON), 400, 401 (echoing the key, as real APIs do). Replies that are no failure
 // of the call: empty (no text), refusal (OpenAI's refusal field, content null), nousage (no usage
-// member), length (stopped at max_tokens). It counts calls per ID.
+// member), length (stopped at max_tokens), filter (stopped by the content filter). It counts calls
+// per ID.
 type server struct {
 	*httptest.Server
 	calls    atomic.Int64
@@ -150,6 +151,8 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, reply[:strings.Index(reply, `,"usage"`)]+"}")
 	case "length":
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
+	case "filter":
+		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"content_filter"`, 1))
 	case "401":
 		w.WriteHeader(401)
 		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+r.Header.Get("Authorization")+`"}}`)
@@ -290,6 +293,25 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 	}
 	if strings.Contains(stderr, "no price for model") {
 		t.Errorf("a reply without usage counted as unpriced:\n%s", stderr)
+	}
+}
+
+// TestFilteredReplies: a reply with text that the content filter stopped is kept as the answer,
+// and counted in a warning.
+func TestFilteredReplies(t *testing.T) {
+	srv := faultServer(t)
+	recs, stderr, err := run(t, context.Background(), input(3, map[int]string{0: "filter", 2: "filter"}), "--provider", "openai", "--model", "gpt-4o-mini",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t))
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records, %v; stderr:\n%s", len(recs), err, stderr)
+	}
+	for i, r := range recs {
+		if p := r.Prediction; p.Error != "" || p.Text != fmt.Sprintf("A%d", i) {
+			t.Errorf("record %d: %+v, want its text kept", i, p)
+		}
+	}
+	if want := "qa-predict: warning: 2 replies were stopped by the provider's content filter or as a refusal (stop reason content_filter or refusal): their text, perhaps partial, is kept as the answer\n"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }
 

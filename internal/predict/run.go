@@ -36,6 +36,7 @@ type tally struct {
 	stale      int // records whose judgments or scores went with the prediction they graded
 	noUsage    int // replies whose server reported no token usage
 	cut        int // replies that stopped at max_tokens
+	filtered   int // replies with text stopped by a content filter or as a refusal
 	usage      record.Usage
 	cost       float64
 	cachedCost float64 // the part of cost the cache served
@@ -129,7 +130,7 @@ func (t *tally) warnOthers(w io.Writer) {
 		english.Count(n, "record passed", "records passed"), strings.Join(names, ", "), t.provider, t.model, english.Form(n, "it", "them"))
 }
 
-// noteReply counts a reply without token usage, or cut at max_tokens.
+// noteReply counts a reply without token usage, cut at max_tokens, or stopped by a filter.
 func (t *tally) noteReply(resp model.Response) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -139,9 +140,12 @@ func (t *tally) noteReply(resp model.Response) {
 	if resp.Cut {
 		t.cut++
 	}
+	if resp.Filtered {
+		t.filtered++
+	}
 }
 
-// warnReplies writes the warnings about replies: without usage, or cut short.
+// warnReplies writes the warnings about replies: without usage, cut short, or filtered.
 func (t *tally) warnReplies(w io.Writer) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -152,6 +156,10 @@ func (t *tally) warnReplies(w io.Writer) {
 	if t.cut > 0 {
 		fmt.Fprintf(w, "qa-predict: warning: %s at max_tokens, cut short (as the benchmark's own script would take %s); a larger --max-tokens lets %s finish\n",
 			english.Count(t.cut, "reply stopped", "replies stopped"), english.Form(t.cut, "it", "them"), english.Form(t.cut, "it", "them"))
+	}
+	if t.filtered > 0 {
+		fmt.Fprintf(w, "qa-predict: warning: %s by the provider's content filter or as a refusal (stop reason content_filter or refusal): %s text, perhaps partial, is kept as the answer\n",
+			english.Count(t.filtered, "reply was stopped", "replies were stopped"), english.Form(t.filtered, "its", "their"))
 	}
 }
 
