@@ -144,6 +144,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			return out, c.notCalled(req, out.Attempts)
 		}
 		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {
+			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) && c.spent(req) != "" {
+				why += ": " + c.spent(req)
+			}
 			// A reply without text that langchaingo calls an error: an empty reply, paid for.
 			out.Usage = u
 			out.NoUsage = u.InputTokens == 0
@@ -181,10 +184,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		// response, for the budget: the reply was paid for.
 		stop := ""
 		switch {
-		case out.Cut && req.MaxTokens > 0:
-			// A reasoning model (o1, o3, gpt-5…) counts its hidden thinking in max_tokens, and
-			// a budget set for answers can go on thinking alone.
-			stop = fmt.Sprintf(" (stop reason %s: max_tokens %d ran out before any text; a reasoning model's thinking counts in it)", ch.StopReason, req.MaxTokens)
+		case out.Cut && c.spent(req) != "":
+			stop = " (stop reason " + ch.StopReason + ": " + c.spent(req) + ")"
 		case ch.StopReason != "":
 			stop = " (stop reason " + ch.StopReason + ")"
 		}
@@ -213,6 +214,24 @@ func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
 func (c *chat) notCalled(req Request, attempts int) error {
 	return &CallError{Attempts: attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, interrupt.ErrNotCalled)}
 }
+
+// spent says why a reply cut at max_tokens can hold no text, or "" when req's budget is not known:
+// a reasoning model (o1, o3, gpt-5, Claude or Gemini thinking) counts its hidden thinking in
+// max_tokens, and a budget set for answers can go on thinking alone.
+func (c *chat) spent(req Request) string {
+	const why = "ran out before any text; a reasoning model's thinking counts in it"
+	switch {
+	case req.MaxTokens > 0:
+		return fmt.Sprintf("max_tokens %d %s", req.MaxTokens, why)
+	case c.provider == "anthropic" || c.provider == "googleai":
+		return fmt.Sprintf("max_tokens %d, langchaingo's default without --max-tokens, %s", langchaingoMaxTokens, why)
+	}
+	return ""
+}
+
+// langchaingoMaxTokens is the max_tokens langchaingo v0.1.14 sends to anthropic and googleai when
+// a request sets none.
+const langchaingoMaxTokens = 2048
 
 // ErrEmptyReply marks a reply that holds no text.
 var ErrEmptyReply = errors.New("empty reply")

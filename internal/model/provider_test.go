@@ -486,3 +486,36 @@ func TestFiltered(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyAtMaxTokens: a reply cut at max_tokens before any text (a thinking model's budget
+// spent on thinking) says so, naming the budget: --max-tokens, or langchaingo's 2048 for
+// anthropic and googleai when none is given.
+func TestEmptyAtMaxTokens(t *testing.T) {
+	anthropic := `{"id":"m","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":"max_tokens","usage":{"input_tokens":20,"output_tokens":2048}}`
+	gemini := `{"candidates":[{"content":{"role":"model"},"finishReason":2,"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":2056}}`
+	for _, tc := range []struct {
+		w         wire
+		reply     string
+		maxTokens int
+		want      string
+	}{
+		{wires[1], anthropic, 0, "empty reply (stop reason max_tokens: max_tokens 2048, langchaingo's default without --max-tokens, ran out before any text"},
+		{wires[1], anthropic, 16, "empty reply (stop reason max_tokens: max_tokens 16 ran out before any text"},
+		{wires[3], gemini, 0, "empty reply (stop reason FinishReasonMaxTokens: max_tokens 2048, langchaingo's default without --max-tokens, ran out before any text"},
+	} {
+		w := tc.w
+		w.reply = tc.reply
+		var calls atomic.Int64
+		srv := wireServer(t, w, &calls, nil)
+		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := testRequest(w.provider, "gemini-2.0-flash")
+		req.MaxTokens = tc.maxTokens
+		_, err = c.Generate(context.Background(), req)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s, max_tokens %d: error %v, want one containing %q", w.provider, tc.maxTokens, err, tc.want)
+		}
+	}
+}
