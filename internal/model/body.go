@@ -118,6 +118,22 @@ func enumName(v json.RawMessage, names ...string) string {
 	return strings.Trim(string(v), `"`)
 }
 
+// openAIRefusal is the refusal text of an OpenAI chat reply's first choice (its message.refusal,
+// which langchaingo does not pass on), "" when there is none.
+func openAIRefusal(body []byte) string {
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Refusal string `json:"refusal"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
+		return ""
+	}
+	return strings.TrimSpace(r.Choices[0].Message.Refusal)
+}
+
 // ollamaDoneReason is the done_reason of an Ollama chat reply (its last line, when streamed),
 // which langchaingo does not pass on: "length" when it stopped at num_predict.
 func ollamaDoneReason(body []byte) string {

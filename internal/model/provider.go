@@ -186,6 +186,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		switch {
 		case out.Cut && c.spent(req) != "":
 			stop = " (stop reason " + ch.StopReason + ": " + c.spent(req) + ")"
+		case c.provider == "openai" && openAIRefusal(attempts.Body()) != "":
+			stop = fmt.Sprintf(" (refused: %q)", openAIRefusal(attempts.Body()))
 		case ch.StopReason != "":
 			stop = " (stop reason " + ch.StopReason + ")"
 		}

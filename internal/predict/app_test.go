@@ -279,6 +279,9 @@ func TestRepliesThatAreNoAnswer(t *testing.T) {
 			t.Errorf("%s: %+v, want the error empty reply, with the usage and cost it was paid", faults[i], p)
 		}
 	}
+	if want := `empty reply (refused: "I can't help with that.")`; !strings.HasSuffix(recs[1].Prediction.Error, want) {
+		t.Errorf("refusal: error %q, want it to end %q", recs[1].Prediction.Error, want)
+	}
 	if p := recs[2].Prediction; p.Error != "" || p.Text != "A2" || p.Usage != nil || p.CostUSD != nil {
 		t.Errorf("nousage: %+v, want text A2 with no usage and no cost", p)
 	}
