@@ -70,7 +70,9 @@ judgments.evalearn. With --cache, a rerun after a crash replays the stored answe
 each sequence resumes where it stopped with the same history and no call is repeated. Interrupted
 once, a sequence stops at its call in flight: an answer whose verdict is then not asked keeps its
 text with the error "interrupted before its verdict was asked", the positions after it are
-"skipped: interrupted", and --retry-errors over the output, with the cache, goes on from there.`
+"skipped: interrupted", and --retry-errors over the output, with the cache, goes on from there. A
+record passed through with a failed verdict still counts as an error; --retry-errors solves it
+again (the verdict asked as new samples, not read back from the cache) and the positions after it.`
 
 // sequentialFlags are the flags of the judge used for sequences.
 func sequentialFlags() []cli.Flag {
@@ -358,7 +360,8 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 	order := slices.Clone(b.recs)
 	slices.SortStableFunc(order, func(x, y *record.Record) int { return x.Sequence.Position - y.Sequence.Position })
 	var history []prompt.EvaLearnRecord
-	broken := "" // why the rest of the sequence is skipped
+	broken := ""     // why the rest of the sequence is skipped
+	solving := false // a position was solved in this run: those after it were asked with another history
 	for i, rec := range order {
 		pos := rec.Sequence.Position
 		switch {
@@ -368,8 +371,13 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 		case i > 0 && order[i-1].Sequence.Position == pos:
 			a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
 			continue
-		case a.passes(rec):
+		case !solving && a.passesSolved(rec):
 			a.tally.add(rec.Prediction, true)
+			if jg := rec.Judgments[judgeKey]; jg != nil && jg.Error != "" && rec.Prediction.Error == "" {
+				a.tally.mu.Lock()
+				a.tally.carried++ // its verdict failed: still an error, for --retry-errors
+				a.tally.mu.Unlock()
+			}
 			h, why := earlier(rec)
 			if why != "" {
 				broken = why
@@ -383,6 +391,8 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			broken = "interrupted"
 			continue
 		}
+		solving = true
+		prior := rec.Judgments[judgeKey] // an earlier run's verdict, which answering again removes
 		p, err := a.answer(ctx, rec, history)
 		if err != nil {
 			return err
@@ -392,7 +402,7 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			broken = fmt.Sprintf("position %d failed", pos)
 			continue
 		}
-		jg, err := a.verdict(ctx, rec)
+		jg, err := a.verdict(ctx, rec, prior)
 		if err != nil {
 			return err
 		}
@@ -418,6 +428,16 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)})
 	}
 	return nil
+}
+
+// passesSolved is passes for a position of a sequence: one whose verdict failed is solved again
+// under --retry-errors too, as its answer and verdict are one step of the sequence (an unparsable
+// verdict stands in the history of the positions after it).
+func (a *app) passesSolved(rec *record.Record) bool {
+	if jg := rec.Judgments[judgeKey]; a.retryErrors && jg != nil && jg.Error != "" {
+		return false
+	}
+	return a.passes(rec)
 }
 
 // earlier returns the history entry of a record that was solved before (passed through), or why
@@ -459,10 +479,12 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 	return p, nil
 }
 
-// verdict asks the judge to grade rec's answer. It returns nil, and no error, when the run is
-// finishing and the verdict would have been a new call (judge.Grade then makes none).
-func (a *app) verdict(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
-	jg, err := a.seq.judge.Grade(ctx, rec)
+// verdict asks the judge to grade rec's answer, after prior, the verdict an earlier run gave it
+// (nil for none): replies of the judge model that could not be parsed are not asked again as the
+// same samples, which the cache holds (judge.Regrade). It returns nil, and no error, when the run
+// is finishing and the verdict would have been a new call (the judge then makes none).
+func (a *app) verdict(ctx context.Context, rec *record.Record, prior *record.Judgment) (*record.Judgment, error) {
+	jg, err := a.seq.judge.Regrade(ctx, rec, prior)
 	if err != nil || jg.Raw == "" && strings.Contains(jg.Error, interrupt.ErrNotCalled.Error()) {
 		return nil, err
 	}

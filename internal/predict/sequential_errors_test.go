@@ -404,3 +404,44 @@ func TestSequentialJudgeEndpoint(t *testing.T) {
 		t.Errorf("got %d records, want 14", len(recs))
 	}
 }
+
+// TestSequentialRetryUnparsableVerdict: a verdict that could not be parsed, passed through, still
+// counts as an error; --retry-errors over it asks the judge again with --cache on, as new samples,
+// instead of reading the same unparsable replies back from the cache; the answer itself comes
+// from the cache.
+func TestSequentialRetryUnparsableVerdict(t *testing.T) {
+	calls := loadTranscript(t)
+	srv := newReplayServer(t, calls)
+	srv.faults = map[int]fault{13: {raw: "[Grade]: 1 point, no JSON"}}
+	args := seqArgs(t, srv.URL, "--cache", filepath.Join(t.TempDir(), "run.sqlite"))
+	first, stderr, err := seqRun(t, seqInput(t), args...)
+	if command.ExitCode(err) != 3 || len(first) != 14 {
+		t.Fatalf("first run: %d records, %v\n%s", len(first), err, stderr)
+	}
+	if jg := first[6].Judgments["evalearn"]; jg == nil || !strings.Contains(jg.Error, "unparsable") || jg.Attempts != 3 {
+		t.Fatalf("first run's last verdict %+v, want unparsable after 3 attempts", jg)
+	}
+	srv.faults = map[int]fault{} // the judge now replies as recorded
+	var out strings.Builder
+	for _, r := range first {
+		b, _ := json.Marshal(r)
+		out.Write(append(b, '\n'))
+	}
+	// Passed through, the failed verdict still counts (exit 3), and nothing is asked.
+	if _, stderr, err := seqRun(t, out.String(), args...); command.ExitCode(err) != 3 || srv.asked(13) != 3 {
+		t.Errorf("rerun without --retry-errors: %v, verdict asked %d times, want exit 3 and 3\n%s", err, srv.asked(13), stderr)
+	}
+	recs, stderr, err := seqRun(t, out.String(), append(args, "--retry-errors")...)
+	if err != nil || len(recs) != 14 {
+		t.Fatalf("rerun: %d records, %v\n%s", len(recs), err, stderr)
+	}
+	if got := srv.asked(13); got != 4 {
+		t.Errorf("the last verdict was asked %d times over both runs, want 4 (3, then 1 new sample)", got)
+	}
+	if got := srv.asked(12); got != 1 {
+		t.Errorf("the last answer was asked %d times over both runs, want 1 (then from the cache)", got)
+	}
+	if jg := recs[6].Judgments["evalearn"]; jg == nil || jg.Error != "" || jg.Score == nil || *jg.Score != 0 || jg.Attempts != 4 {
+		t.Errorf("rerun's last verdict %+v, want the recorded score 0 at attempt 4", jg)
+	}
+}
