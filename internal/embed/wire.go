@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -23,8 +24,8 @@ type openAIRequest struct {
 
 type openAIResponse struct {
 	Data []struct {
-		Index     int       `json:"index"`
-		Embedding []float32 `json:"embedding"`
+		Index     int    `json:"index"`
+		Embedding vector `json:"embedding"`
 	} `json:"data"`
 }
 
@@ -34,7 +35,7 @@ type ollamaRequest struct {
 }
 
 type ollamaResponse struct {
-	Embeddings [][]float32 `json:"embeddings"`
+	Embeddings []vector `json:"embeddings"`
 }
 
 // TEI: /embed and /embed_all take {"inputs", "truncate"}; /tokenize {"inputs", "add_special_tokens"}.
@@ -57,14 +58,14 @@ type teiToken struct {
 
 // sentences returns one embedding per text from the configured provider.
 func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, error) {
-	var out [][]float32
+	var out []vector
 	switch s.cfg.Provider {
 	case OpenAI:
 		var resp openAIResponse
 		if err := s.post(ctx, "/embeddings", openAIRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
 			return nil, err
 		}
-		out = make([][]float32, len(texts))
+		out = make([]vector, len(texts))
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
 				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %s", s.base, d.Index, english.Count(len(texts), "input", "inputs"))
@@ -93,7 +94,7 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 			return nil, fmt.Errorf("embed %s: empty embedding for input %d", s.base, i)
 		}
 	}
-	return out, nil
+	return floats(out), nil
 }
 
 // tokenEmbeddings returns the tokens and token embeddings of each text from TEI: /tokenize (with
@@ -106,7 +107,7 @@ func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens,
 	if err := s.post(ctx, "/tokenize", teiTokenizeRequest{Inputs: texts, AddSpecialTokens: true}, &toks); err != nil {
 		return nil, err
 	}
-	var vecs [][][]float32
+	var vecs [][]vector
 	if err := s.post(ctx, "/embed_all", teiEmbedRequest{Inputs: texts, Truncate: true}, &vecs); err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens,
 	}
 	out := make([]tokens, len(texts))
 	for i := range texts {
-		t, err := align(toks[i], vecs[i])
+		t, err := align(toks[i], floats(vecs[i]))
 		if err != nil {
 			return nil, fmt.Errorf("embed %s: input %d: %w", s.base, i, err)
 		}
@@ -152,6 +153,52 @@ func align(toks []teiToken, vecs [][]float32) (tokens, error) {
 		t.ids[i], t.special[i] = tok.ID, tok.Special
 	}
 	return t, nil
+}
+
+// vector is one embedding as a server sends it, a JSON array of numbers. A null in it is an
+// error, never the 0 encoding/json would leave there: TEI (serde_json) and llama.cpp's server
+// (nlohmann::json) write a NaN or infinite component as null, which is what a model in numeric
+// trouble (fp16 overflow, say) sends, for one text or for all.
+type vector []float32
+
+var errNullComponent = errors.New("an embedding holds null where a number belongs (the model produced NaN or infinity; try another precision or model)")
+
+// UnmarshalJSON reads an array of numbers. encoding/json has checked that b is valid JSON.
+func (v *vector) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if string(b) == "null" {
+		*v = nil // no embedding at all: the caller's length checks report it
+		return nil
+	}
+	if len(b) < 2 || b[0] != '[' || b[len(b)-1] != ']' {
+		return fmt.Errorf("an embedding is %s, not an array of numbers", snippet(b))
+	}
+	body := bytes.TrimSpace(b[1 : len(b)-1])
+	out := make([]float32, 0, bytes.Count(body, []byte{','})+1)
+	for len(body) > 0 {
+		elem, rest, _ := bytes.Cut(body, []byte{','})
+		body = rest
+		elem = bytes.TrimSpace(elem)
+		if string(elem) == "null" {
+			return errNullComponent
+		}
+		x, err := strconv.ParseFloat(string(elem), 32)
+		if err != nil {
+			return fmt.Errorf("embedding component %d: %s is not a finite float32", len(out), snippet(elem))
+		}
+		out = append(out, float32(x))
+	}
+	*v = out
+	return nil
+}
+
+// floats returns vs as plain slices.
+func floats(vs []vector) [][]float32 {
+	out := make([][]float32, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
 }
 
 func countError(where string, got, want int) error {
