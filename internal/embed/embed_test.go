@@ -311,6 +311,34 @@ func TestBERTScore(t *testing.T) {
 	checkPRF(t, "BERTScore rescaled", got, resc)
 }
 
+// TestBERTScoreStrips: bert_score strips every sentence (Python's str.strip) before tokenizing,
+// so a trailing newline is no token for a byte-level tokenizer and a text of whitespace only is
+// an empty sentence. Only the stripped texts go to the server, each once.
+func TestBERTScoreStrips(t *testing.T) {
+	s := 1 / math.Sqrt2
+	p, r := (1+s)/2, (1+s)/3
+	prf := metric.PRF{Precision: p, Recall: r, F1: 2 * p * r / (p + r)}
+	f := newFake(t)
+	srv := f.start()
+	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL})
+	got, err := sc.BERTScore(context.Background(), []string{"a b", " a b\n", "\t \u3000\x1f"},
+		[][]string{{"a c d"}, {"\u2003a c d "}, {"a"}}, BERTOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPRF(t, "BERTScore", got, []metric.PRF{prf, prf, {}})
+	want := `{"inputs":["a b","a c d","a"],"add_special_tokens":true}`
+	if len(f.bodies) != 2 || f.bodies[0] != want && f.bodies[1] != want {
+		t.Errorf("request bodies %q, want a /tokenize of %s and an /embed_all of the same", f.bodies, want)
+	}
+	if _, err := sc.IDF(context.Background(), [][]string{{" a\n"}, {"a"}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"inputs":["a"],"add_special_tokens":true}`; len(f.bodies) != 4 || f.bodies[2] != want && f.bodies[3] != want {
+		t.Errorf("IDF made requests %q, want a /tokenize of %s and an /embed_all", f.bodies[2:], want)
+	}
+}
+
 // idf over the references of the whole set: "a c d", "b", "a c d", "a" (M = 4). Document
 // frequencies: [CLS] and [SEP] 4 (idf 0), a 3, c 2, d 2, b 1. idf = ln(5/(df+1)).
 func TestBERTScoreIDF(t *testing.T) {

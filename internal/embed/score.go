@@ -7,6 +7,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // SBERT returns, for each prediction, the largest cosine similarity between its embedding and the
@@ -61,12 +62,16 @@ type BERTOptions struct {
 // BERTScore returns BERTScore's precision, recall and F1 of each prediction against its references:
 // the scores against each reference, combined by taking the best P, best R and best F1 separately
 // (as bert_score does for several references), then rescaled when opts has a baseline. Token
-// embeddings come from TEI's /embed_all. An empty text has no tokens and scores 0, as bert_score
-// scores an empty sentence; so does a prediction with no references (before rescaling).
+// embeddings come from TEI's /embed_all. Each text is first stripped of leading and trailing
+// whitespace, as bert_score's sent_encode does (Python's str.strip), so a byte-level tokenizer
+// (RoBERTa's, GPT-2's) makes no token of a trailing newline. An empty text, or one of whitespace
+// only, has no tokens and scores 0, as bert_score scores an empty sentence; so does a prediction
+// with no references (before rescaling).
 func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string, opts BERTOptions) ([]metric.PRF, error) {
 	if len(preds) != len(refs) {
 		return nil, fmt.Errorf("bertscore: %s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
+	preds, refs = stripped(preds), strippedLists(refs)
 	toks, err := fetch(ctx, s, allTexts(preds, refs), tokensCodec, s.tokenEmbeddings)
 	if err != nil {
 		return nil, fmt.Errorf("bertscore: %w", err)
@@ -108,12 +113,12 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 
 // IDF returns the idf table of the references of the whole input set (every list of refs, each
 // reference one document, as bert_score counts the flattened reference list), from TEI's
-// tokenizer. An empty reference counts as a document holding only the special tokens the
-// tokenizer adds to every text.
+// tokenizer. References are stripped as BERTScore strips them; an empty reference counts as a
+// document holding only the special tokens the tokenizer adds to every text.
 func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) {
 	var flat []string
 	for _, rs := range refs {
-		flat = append(flat, rs...)
+		flat = append(flat, stripped(rs)...)
 	}
 	toks, err := fetch(ctx, s, flat, tokensCodec, s.tokenEmbeddings)
 	if err != nil {
@@ -137,6 +142,24 @@ func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) 
 		}
 	}
 	return metric.NewIDF(docs), nil
+}
+
+// stripped returns texts with Python's str.strip() applied to each, as bert_score's sent_encode
+// does before tokenizing.
+func stripped(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = textnorm.Strip(t)
+	}
+	return out
+}
+
+func strippedLists(lists [][]string) [][]string {
+	out := make([][]string, len(lists))
+	for i, l := range lists {
+		out[i] = stripped(l)
+	}
+	return out
 }
 
 func allTexts(preds []string, refs [][]string) []string {
