@@ -99,18 +99,18 @@ func TestSBERTBatchesDistinctTexts(t *testing.T) {
 	f := newFake(t)
 	srv := f.start()
 	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL, Batch: 2, Parallel: 3})
-	preds := []string{"paris", "paris", "london", "rome", "roma", "paris", "zero"}
-	refs := [][]string{{"london"}, {"paris"}, {"london"}, {"roma"}, {"rome"}, {"Paris, France"}, {"paris"}}
+	preds := []string{"paris", "paris", "london", "rome", "roma", "paris"}
+	refs := [][]string{{"london"}, {"paris"}, {"london"}, {"roma"}, {"rome"}, {"Paris, France"}}
 	got, err := s.SBERT(context.Background(), preds, refs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []float64{0, 1, 1, 8.0 / 9, 8.0 / 9, 1 / math.Sqrt2, 0} // "zero" is a zero vector: 0
+	want := []float64{0, 1, 1, 8.0 / 9, 8.0 / 9, 1 / math.Sqrt2}
 	if !nearAll(got, want) {
 		t.Errorf("SBERT = %v, want %v", got, want)
 	}
-	// 6 distinct texts, 2 a request: 3 requests of 2.
-	if got, want := f.sortedBatches(), []int{2, 2, 2}; !slices.Equal(got, want) {
+	// 5 distinct texts, 2 a request: requests of 1, 2 and 2.
+	if got, want := f.sortedBatches(), []int{1, 2, 2}; !slices.Equal(got, want) {
 		t.Errorf("batch sizes = %v, want %v", got, want)
 	}
 }
@@ -203,13 +203,14 @@ func TestClientErrorIsAnError(t *testing.T) {
 	}
 }
 
-// TestSBERTErrors: a text the server refuses (422), and a call whose vectors are all zero (a
-// failing server), are errors, never a silent 0 for every record; one zero vector among others
-// scores 0 (TestSBERTBatchesDistinctTexts).
+// TestSBERTErrors: a text the server refuses (422), and a zero vector for a text sent, whether
+// every vector of the call is zero or one among others (a failing server), are errors, never a
+// silent 0.
 func TestSBERTErrors(t *testing.T) {
 	for _, tt := range []struct{ pred, ref, want string }{
 		{"nowhere", "paris", "422"},
-		{"zero", "zero", "only zero vectors"},
+		{"zero", "zero", `zero vector, which has no direction to compare, for 1 text of 1 ("zero"`},
+		{"paris", "zero", `zero vector, which has no direction to compare, for 1 text of 2 ("zero"`},
 	} {
 		f := newFake(t)
 		srv := f.start()
@@ -309,6 +310,24 @@ func TestBERTScore(t *testing.T) {
 		resc[i] = metric.PRF{Precision: 2*w.Precision - 1, Recall: 2*w.Recall - 1, F1: 2*w.F1 - 1}
 	}
 	checkPRF(t, "BERTScore rescaled", got, resc)
+}
+
+// TestBERTScoreZeroText: a text all of whose token vectors are zero ("z" between the fixture's
+// zero [CLS] and [SEP]) is a failing server's reply, an error; one zero token among others ("a z")
+// is matched with cosine 0: P = (1 + 0)/2 against "a", R = 1.
+func TestBERTScoreZeroText(t *testing.T) {
+	f := newFake(t)
+	srv := f.start()
+	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL})
+	got, err := sc.BERTScore(context.Background(), []string{"a z"}, [][]string{{"a"}}, BERTOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPRF(t, "BERTScore", got, []metric.PRF{{Precision: 0.5, Recall: 1, F1: 2.0 / 3}})
+	_, err = sc.BERTScore(context.Background(), []string{"a b"}, [][]string{{"z"}}, BERTOptions{})
+	if want := `zero vector, which has no direction to compare, for 1 text of 2 ("z"`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("BERTScore against \"z\" = %v, want an error with %q", err, want)
+	}
 }
 
 // TestBERTScoreStrips: bert_score strips every sentence (Python's str.strip) before tokenizing,

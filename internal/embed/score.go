@@ -2,8 +2,9 @@ package embed
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -27,8 +28,8 @@ func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("sbert: %w", err)
 	}
-	if allZero(vecs, func(v []float32) [][]float32 { return [][]float32{v} }) {
-		return nil, errors.New("sbert: the server returned only zero vectors, which have no direction to compare (a failing or misconfigured model?)")
+	if err := zeroError(vecs, func(v []float32) [][]float32 { return [][]float32{v} }); err != nil {
+		return nil, fmt.Errorf("sbert: %w", err)
 	}
 	zero := make([]float32, dim)
 	vec := func(t string) []float32 {
@@ -79,8 +80,8 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 	if _, err := sameDim(toks, func(t tokens) int { return dimOf(t.vecs) }); err != nil {
 		return nil, fmt.Errorf("bertscore: %w", err)
 	}
-	if allZero(toks, func(t tokens) [][]float32 { return t.vecs }) {
-		return nil, errors.New("bertscore: the server returned only zero vectors, which have no direction to compare (a failing or misconfigured model?)")
+	if err := zeroError(toks, func(t tokens) [][]float32 { return t.vecs }); err != nil {
+		return nil, fmt.Errorf("bertscore: %w", err)
 	}
 	weights := func(t tokens) []float64 {
 		if opts.IDF != nil {
@@ -191,20 +192,44 @@ func sameDim[V any](vals map[string]V, dim func(V) int) (int, error) {
 	return max(d, 0), nil
 }
 
-// allZero reports whether the call's vectors, there being some, are all zero: what a failing
-// server sends, never a real model. A zero vector among others (a fixture's special token, say)
-// scores as metric.Cosine says, 0.
-func allZero[V any](vals map[string]V, vecs func(V) [][]float32) bool {
+// zeroError reports the texts of a call whose embedding is all zero (for token embeddings, every
+// token's vector), or nil when there is none. A real model gives no text it was sent a zero
+// embedding, which has no direction to compare: a failing server does, for one text or for all,
+// and scoring those 0 would pass the failure off as a score. One zero token vector among others
+// (a fixture's special token, say) is left to metric.Cosine, which scores it 0.
+func zeroError[V any](vals map[string]V, vecs func(V) [][]float32) error {
+	var zero []string
+	for t, v := range vals {
+		if isZero(vecs(v)) {
+			zero = append(zero, t)
+		}
+	}
+	if len(zero) == 0 {
+		return nil
+	}
+	slices.Sort(zero)
+	return fmt.Errorf("the server returned a zero vector, which has no direction to compare, for %s of %d (%s; a failing or misconfigured model?)",
+		english.Count(len(zero), "text", "texts"), len(vals), quoteShort(zero[0]))
+}
+
+// isZero reports whether vecs hold some component and every one is 0.
+func isZero(vecs [][]float32) bool {
 	some := false
-	for _, v := range vals {
-		for _, vec := range vecs(v) {
-			for _, x := range vec {
-				if x != 0 {
-					return false
-				}
+	for _, vec := range vecs {
+		for _, x := range vec {
+			if x != 0 {
+				return false
 			}
-			some = some || len(vec) > 0
+			some = true
 		}
 	}
 	return some
+}
+
+// quoteShort quotes the first 40 characters of t.
+func quoteShort(t string) string {
+	if r := []rune(t); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(t)
 }

@@ -49,9 +49,9 @@ func newFake(t *testing.T) *fakeServer {
 			"zero":          {0, 0, 0},
 		},
 		words: map[string][]float32{
-			"a": {1, 0}, "b": {0, 1}, "c": {1, 1}, "d": {0, -1},
+			"a": {1, 0}, "b": {0, 1}, "c": {1, 1}, "d": {0, -1}, "z": {0, 0},
 		},
-		vocab:    map[string]int{"a": 1, "b": 2, "c": 3, "d": 4},
+		vocab:    map[string]int{"a": 1, "b": 2, "c": 3, "d": 4, "z": 5},
 		requests: map[string]int{},
 	}
 }
