@@ -209,8 +209,8 @@ func TestClientErrorIsAnError(t *testing.T) {
 func TestSBERTErrors(t *testing.T) {
 	for _, tt := range []struct{ pred, ref, want string }{
 		{"nowhere", "paris", "422"},
-		{"zero", "zero", `zero vector, which has no direction to compare, for 1 text of 1 ("zero"`},
-		{"paris", "zero", `zero vector, which has no direction to compare, for 1 text of 2 ("zero"`},
+		{"zero", "zero", `zero vector (no direction to compare) for "zero"`},
+		{"paris", "zero", `zero vector (no direction to compare) for "zero"`},
 	} {
 		f := newFake(t)
 		srv := f.start()
@@ -218,6 +218,42 @@ func TestSBERTErrors(t *testing.T) {
 		if _, err := s.SBERT(context.Background(), []string{tt.pred}, [][]string{{tt.ref}}); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("SBERT(%q, %q) = %v, want an error with %q", tt.pred, tt.ref, err, tt.want)
 		}
+	}
+}
+
+// TestZeroVectorNotCached: a zero vector is refused before it is stored, so once the server is
+// fixed a rerun over the same cache asks for that text again (the good text of the batch, paid
+// for, is served from the cache); and an entry an earlier version stored is asked for again.
+func TestZeroVectorNotCached(t *testing.T) {
+	c := tempCache(t)
+	f := newFake(t)
+	srv := f.start()
+	cfg := Config{Provider: Ollama, Model: "m", BaseURL: srv.URL, Cache: c}
+	if _, err := newScorer(t, cfg).SBERT(context.Background(), []string{"paris"}, [][]string{{"zero"}}); err == nil {
+		t.Fatal("SBERT against a zero vector = nil error")
+	}
+	f.sentences["zero"] = []float32{1, 1, 0}
+	s := newScorer(t, cfg)
+	got, err := s.SBERT(context.Background(), []string{"paris"}, [][]string{{"zero"}})
+	if err != nil || !nearAll(got, []float64{1 / math.Sqrt2}) {
+		t.Errorf("rerun SBERT = %v, %v, want [1/√2]", got, err)
+	}
+	if st := s.Stats(); st.Texts != 1 || st.CacheHits != 1 {
+		t.Errorf("rerun Stats() = %+v, want 1 text asked and 1 from the cache", st)
+	}
+
+	// An entry stored by an earlier version that cached zero vectors.
+	key, err := cache.Key(vectorNamespace, cacheKey{Ollama, srv.URL, "m", "london"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(context.Background(), key, encodeVector([]float32{0, 0, 0})); err != nil {
+		t.Fatal(err)
+	}
+	s = newScorer(t, cfg)
+	got, err = s.SBERT(context.Background(), []string{"london"}, [][]string{{"paris"}})
+	if err != nil || !nearAll(got, []float64{0}) || s.Stats().Texts != 1 {
+		t.Errorf("SBERT over a cached zero vector = %v, %v, %+v, want [0] with london asked again", got, err, s.Stats())
 	}
 }
 
@@ -325,7 +361,7 @@ func TestBERTScoreZeroText(t *testing.T) {
 	}
 	checkPRF(t, "BERTScore", got, []metric.PRF{{Precision: 0.5, Recall: 1, F1: 2.0 / 3}})
 	_, err = sc.BERTScore(context.Background(), []string{"a b"}, [][]string{{"z"}}, BERTOptions{})
-	if want := `zero vector, which has no direction to compare, for 1 text of 2 ("z"`; err == nil || !strings.Contains(err.Error(), want) {
+	if want := `zero vector (no direction to compare) for "z"`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("BERTScore against \"z\" = %v, want an error with %q", err, want)
 	}
 }

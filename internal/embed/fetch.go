@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -35,19 +36,46 @@ type tokens struct {
 	vecs    [][]float32
 }
 
-// codec stores a value in the cache.
+// codec stores a value in the cache, and says whether a value is one a model can give.
 type codec[V any] struct {
 	namespace string
 	encode    func(V) []byte
 	decode    func([]byte) (V, error)
+	check     func(V) error
 }
 
-var vectorCodec = codec[[]float32]{vectorNamespace, encodeVector, decodeVector}
-var tokensCodec = codec[tokens]{tokensNamespace, encodeTokens, decodeTokens}
+var vectorCodec = codec[[]float32]{vectorNamespace, encodeVector, decodeVector,
+	func(v []float32) error { return zeroCheck([][]float32{v}) }}
+var tokensCodec = codec[tokens]{tokensNamespace, encodeTokens, decodeTokens,
+	func(t tokens) error { return zeroCheck(t.vecs) }}
+
+var errZeroVector = errors.New("a zero vector (no direction to compare)")
+
+// zeroCheck refuses a text's embedding that is all zero (for token embeddings, every token's
+// vector). A real model gives no text it was sent a zero embedding: a failing server does, for one
+// text or for all, and scoring it 0 would pass the failure off as a score. One zero token vector
+// among others (a fixture's special token, say) is left to metric.Cosine, which scores it 0.
+func zeroCheck(vecs [][]float32) error {
+	some := false
+	for _, vec := range vecs {
+		for _, x := range vec {
+			if x != 0 {
+				return nil
+			}
+			some = true
+		}
+	}
+	if some {
+		return errZeroVector
+	}
+	return nil
+}
 
 // fetch returns the value of every distinct non-empty text in texts, from the cache when it holds
 // it and otherwise from call, in requests of at most Batch texts, Parallel at a time. Each fetched
-// value is stored before fetch returns, even if ctx is cancelled meanwhile. A failed request makes
+// value is stored before fetch returns, even if ctx is cancelled meanwhile; one that c.check
+// refuses is not stored (so a rerun asks again) and makes fetch fail, and a cached one it refuses
+// is fetched again. A failed request makes
 // fetch return its error once the requests in flight have ended, and no new request is made; the
 // ones in flight are not cancelled, so what they fetched (and was paid for) is stored, and a
 // finishing run (internal/interrupt) keeps its calls in flight as qa-predict's do.
@@ -90,11 +118,22 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 				failed.Store(true)
 				return err
 			}
+			var bad error
 			for i, v := range vs {
+				if err := c.check(v); err != nil {
+					if bad == nil {
+						bad = fmt.Errorf("the server returned %w for %s: a failing or misconfigured model?", err, quoteShort(batch[i]))
+					}
+					continue
+				}
 				if err := s.store(context.WithoutCancel(ctx), keys[batch[i]], c.encode(v)); err != nil {
 					failed.Store(true)
 					return err
 				}
+			}
+			if bad != nil {
+				failed.Store(true)
+				return bad
 			}
 			results[b] = vs
 			return nil
@@ -125,6 +164,9 @@ func cached[V any](ctx context.Context, s *Scorer, key string, c codec[V]) (V, b
 	v, err := c.decode(b)
 	if err != nil {
 		return zero, false, fmt.Errorf("cache entry %s: %w", key[:12], err)
+	}
+	if c.check(v) != nil {
+		return zero, false, nil // stored by an earlier version: asked for again
 	}
 	s.hits.Add(1)
 	return v, true, nil
@@ -212,4 +254,12 @@ func decodeTokens(b []byte) (tokens, error) {
 		b = b[4*dim:]
 	}
 	return t, nil
+}
+
+// quoteShort quotes the first 40 characters of t.
+func quoteShort(t string) string {
+	if r := []rune(t); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(t)
 }

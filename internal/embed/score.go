@@ -3,8 +3,6 @@ package embed
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strconv"
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -26,9 +24,6 @@ func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]
 	}
 	dim, err := sameDim(vecs, func(v []float32) int { return len(v) })
 	if err != nil {
-		return nil, fmt.Errorf("sbert: %w", err)
-	}
-	if err := zeroError(vecs, func(v []float32) [][]float32 { return [][]float32{v} }); err != nil {
 		return nil, fmt.Errorf("sbert: %w", err)
 	}
 	zero := make([]float32, dim)
@@ -78,9 +73,6 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 		return nil, fmt.Errorf("bertscore: %w", err)
 	}
 	if _, err := sameDim(toks, func(t tokens) int { return dimOf(t.vecs) }); err != nil {
-		return nil, fmt.Errorf("bertscore: %w", err)
-	}
-	if err := zeroError(toks, func(t tokens) [][]float32 { return t.vecs }); err != nil {
 		return nil, fmt.Errorf("bertscore: %w", err)
 	}
 	weights := func(t tokens) []float64 {
@@ -190,46 +182,4 @@ func sameDim[V any](vals map[string]V, dim func(V) int) (int, error) {
 		}
 	}
 	return max(d, 0), nil
-}
-
-// zeroError reports the texts of a call whose embedding is all zero (for token embeddings, every
-// token's vector), or nil when there is none. A real model gives no text it was sent a zero
-// embedding, which has no direction to compare: a failing server does, for one text or for all,
-// and scoring those 0 would pass the failure off as a score. One zero token vector among others
-// (a fixture's special token, say) is left to metric.Cosine, which scores it 0.
-func zeroError[V any](vals map[string]V, vecs func(V) [][]float32) error {
-	var zero []string
-	for t, v := range vals {
-		if isZero(vecs(v)) {
-			zero = append(zero, t)
-		}
-	}
-	if len(zero) == 0 {
-		return nil
-	}
-	slices.Sort(zero)
-	return fmt.Errorf("the server returned a zero vector, which has no direction to compare, for %s of %d (%s; a failing or misconfigured model?)",
-		english.Count(len(zero), "text", "texts"), len(vals), quoteShort(zero[0]))
-}
-
-// isZero reports whether vecs hold some component and every one is 0.
-func isZero(vecs [][]float32) bool {
-	some := false
-	for _, vec := range vecs {
-		for _, x := range vec {
-			if x != 0 {
-				return false
-			}
-			some = true
-		}
-	}
-	return some
-}
-
-// quoteShort quotes the first 40 characters of t.
-func quoteShort(t string) string {
-	if r := []rune(t); len(r) > 40 {
-		return strconv.Quote(string(r[:40])) + "…"
-	}
-	return strconv.Quote(t)
 }
