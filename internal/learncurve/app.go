@@ -33,8 +33,8 @@ stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap 
 with percentile bootstrap intervals over sequences for every figure), or with
 --format evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and
 type with the fitted lines (.svg or .png). Warnings go to stderr. Records without a sequence, and
-records whose prediction or judgment failed (counted as wrong, as EvaLearn does), make the exit
-status 3.
+records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn does), make the
+exit status 3.
 
 Example:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png`
@@ -157,9 +157,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		if j := r.Judgments[cfg.Judge]; j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "") {
 			unjudged++
 		}
-		if r.Failed() {
+		if msg := failure(r, cfg.Judge); msg != "" {
 			failed++
-			fmt.Fprintf(stderr, "qa-learncurve: %v; counted as wrong\n", src.At(r.ID, errors.New(failure(r))))
+			fmt.Fprintf(stderr, "qa-learncurve: %v; counted as wrong\n", src.At(r.ID, errors.New(msg)))
 		}
 		g.Add(o)
 		return nil
@@ -215,16 +215,17 @@ func observe(r *record.Record, judge string) (Observation, error) {
 	return Observe(&shadow)
 }
 
-func failure(r *record.Record) string {
+// failure says why r's answer counts as wrong for an error, or returns "" when it has none: a
+// failed prediction, or a failed judgment under judge. Another judge's error (a second judge run
+// for agreement) decides nothing here: the verdict read is judge's.
+func failure(r *record.Record, judge string) string {
 	if r.Prediction != nil && r.Prediction.Error != "" {
 		return "prediction error: " + r.Prediction.Error
 	}
-	for name, j := range r.Judgments {
-		if j != nil && j.Error != "" {
-			return "judgment " + name + " error: " + j.Error
-		}
+	if j := r.Judgments[judge]; j != nil && j.Error != "" {
+		return "judgment " + judge + " error: " + j.Error
 	}
-	return "failed"
+	return ""
 }
 
 func write(cfg Config, rep Report, ci *CI, stdout io.Writer) error {
