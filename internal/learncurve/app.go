@@ -167,8 +167,12 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	seqs, warns := g.Sequences()
+	seqs, seqWarns := g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
+	// One warning per odd sequence could be thousands: those are capped, the others are about
+	// the whole report (a post-warmup accuracy of 0, answers without a verdict) and always shown.
+	warn(stderr, seqWarns)
+	var warns []string
 	if unjudged > 0 {
 		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong", english.Count(unjudged, "record has", "records have"), cfg.Judge))
 	}
@@ -252,6 +256,7 @@ func write(cfg Config, rep Report, ci *CI, stdout io.Writer) error {
 	return nil
 }
 
+// warn prints warns, the first maxWarnings of them and then how many more there are.
 func warn(stderr io.Writer, warns []string) {
 	for i, w := range warns {
 		if i == maxWarnings {
