@@ -81,6 +81,9 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 			}
 			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: scores%s%s", sep, msg)}
 		}
+		if err := record.NullScore(l.data, rec.Scores); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
 		if rec.Scores == nil {
 			rec.Scores = map[string]float64{}
 		}

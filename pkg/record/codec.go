@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 
@@ -104,6 +105,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := NullAnswer(b, p.Answers); err != nil {
 		return err
 	}
+	if err := NullScore(b, p.Scores); err != nil {
+		return err
+	}
 	extra, err := unknownFields(b, recordKeys)
 	if err != nil {
 		return err
@@ -139,6 +143,32 @@ func NullAnswer(b []byte, answers []string) error {
 	for i, a := range v.Answers {
 		if a == nil {
 			return fmt.Errorf(`answers[%d]: want a string, got null (an unanswerable question's answer is "")`, i)
+		}
+	}
+	return nil
+}
+
+// NullScore returns an error naming the first null among the scores of the record encoded in b,
+// given the scores b decoded to, or nil. The decoder reads a null score (what pandas writes for a
+// NaN) as 0, which a stage passing the record through would then write as a score of 0. Only a
+// record with a score of 0 is looked at again.
+func NullScore(b []byte, scores map[string]float64) error {
+	zero := false
+	for _, v := range scores {
+		zero = zero || v == 0
+	}
+	if !zero {
+		return nil
+	}
+	var v struct {
+		Scores map[string]*float64 `json:"scores"`
+	}
+	if unmarshal(b, &v) != nil {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.Scores)) {
+		if v.Scores[k] == nil {
+			return fmt.Errorf("scores.%s: want a number, got null", k)
 		}
 	}
 	return nil
