@@ -1,6 +1,7 @@
 package learncurve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -140,7 +141,8 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	g := NewGrouper(cfg.Problems)
 	var unplaced, failed, unjudged, placed int
-	names := map[string]bool{} // the judgment names the records carry
+	var firstUnjudged *record.Error // where the first record without a verdict is
+	names := map[string]bool{}      // the judgment names the records carry
 	err := src.Each(func(r *record.Record) error {
 		for name := range r.Judgments {
 			if len(names) < maxNames {
@@ -155,7 +157,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		}
 		placed++
 		if j := r.Judgments[cfg.Judge]; j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "") {
-			unjudged++
+			if unjudged++; firstUnjudged == nil {
+				firstUnjudged = src.At(r.ID, nil)
+			}
 		}
 		if msg := failure(r, cfg.Judge); msg != "" {
 			failed++
@@ -174,7 +178,11 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	warn(stderr, seqWarns)
 	var warns []string
 	if unjudged > 0 {
-		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong", english.Count(unjudged, "record has", "records have"), cfg.Judge))
+		first := ""
+		if unjudged < placed { // when none has one, the error below says so
+			first = english.Form(unjudged, ": ", "; the first is ") + where(firstUnjudged)
+		}
+		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
 	}
 	warn(stderr, append(warns, rep.Warnings...))
 	var ci *CI
@@ -195,6 +203,18 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		noVerdict = noVerdictError(cfg.Judge, names)
 	}
 	return badRecords(src, unplaced, failed, unjudged, noVerdict)
+}
+
+// where names a record's place as an error about it does: FILE:LINE (id "x").
+func where(e *record.Error) string {
+	s := cmp.Or(e.File, "-")
+	if e.Line > 0 {
+		s += fmt.Sprintf(":%d", e.Line)
+	}
+	if e.ID != "" {
+		s += fmt.Sprintf(" (id %q)", e.ID)
+	}
+	return s
 }
 
 // maxNames is how many judgment names noVerdictError lists at most.
