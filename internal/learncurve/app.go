@@ -142,7 +142,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	g := NewGrouper(cfg.Problems)
 	var unplaced, failed, unjudged, placed int
 	var firstUnjudged *record.Error // where the first record without a verdict is
-	names := map[string]bool{}      // the judgment names the records carry
+	var repeated int                // records whose sequence and position an earlier one had
+	var firstRepeated *record.Error
+	names := map[string]bool{} // the judgment names the records carry
 	err := src.Each(func(r *record.Record) error {
 		for name := range r.Judgments {
 			if len(names) < maxNames {
@@ -165,7 +167,11 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 			failed++
 			fmt.Fprintf(stderr, "qa-learncurve: %v; counted as wrong\n", src.At(r.ID, errors.New(msg)))
 		}
-		g.Add(o)
+		if g.Add(o) {
+			if repeated++; firstRepeated == nil {
+				firstRepeated = src.At(r.ID, nil)
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -183,6 +189,11 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 			first = english.Form(unjudged, ": ", "; the first is ") + where(firstUnjudged)
 		}
 		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
+	}
+	if repeated > 0 {
+		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",
+			english.Count(repeated, "record repeats", "records repeat"), english.Form(repeated, "it replaces", "they replace"),
+			english.Form(repeated, ": ", "; the first is ")+where(firstRepeated)))
 	}
 	warn(stderr, append(warns, rep.Warnings...))
 	var ci *CI

@@ -47,8 +47,9 @@ func NewGrouper(m int) *Grouper {
 	return &Grouper{M: m, byKey: make(map[string]*group)}
 }
 
-// Add records one observation. The first observation of a sequence fixes its type.
-func (g *Grouper) Add(o Observation) {
+// Add records one observation, and reports whether it replaces an earlier one of the same
+// sequence and position. The first observation of a sequence fixes its type.
+func (g *Grouper) Add(o Observation) (replaced bool) {
 	s, ok := g.byKey[o.Seq]
 	if !ok {
 		typ := o.Type
@@ -59,7 +60,9 @@ func (g *Grouper) Add(o Observation) {
 		g.byKey[o.Seq] = s
 		g.order = append(g.order, s)
 	}
+	_, replaced = s.pos[o.Pos]
 	s.pos[o.Pos] = o.Correct
+	return replaced
 }
 
 // Sequences returns the outcome rows in first-appearance order, and one warning for each
