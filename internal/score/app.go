@@ -140,7 +140,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func flags() []cli.Flag {
 	return append(append([]cli.Flag{
 		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
-		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too)"},
+		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ")},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
@@ -476,7 +476,17 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		summaryDone = true
 	}
-	return finalError(bad, agg.failed, agg.metricErrors)
+	if err := finalError(bad, agg.failed, agg.metricErrors); err != nil {
+		return err
+	}
+	if n := sc.names.misnamed(cfg.judge); n > 0 {
+		// As qa-learncurve does: a report with no judge_score at all, read under a name no record
+		// has, is no clean run.
+		return &command.BadRecordsError{N: n,
+			Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", cfg.judge),
+			Plural:   fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", cfg.judge)}
+	}
+	return nil
 }
 
 // process decodes and scores one line, and encodes it unless the embedding metrics are still to

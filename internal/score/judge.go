@@ -66,6 +66,7 @@ type judgeNames struct {
 	mu     sync.Mutex
 	counts map[string]int
 	passed map[string]bool // other judgments on records, left unread (no --judge)
+	missed int             // records with judgments, none of them --judge's
 }
 
 const maxJudgeNames = 64
@@ -79,6 +80,24 @@ func (j *judgeNames) add(name string) {
 	if _, ok := j.counts[name]; ok || len(j.counts) < maxJudgeNames {
 		j.counts[name]++
 	}
+}
+
+// miss notes a record that carries judgments but not the one --judge names.
+func (j *judgeNames) miss() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.missed++
+}
+
+// misnamed returns, when --judge NAME (named) is on no record though records carry other
+// judgments (a misspelt name, most likely), how many records judge_score could not read; else 0.
+func (j *judgeNames) misnamed(named string) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if named == "" || j.counts[named] > 0 {
+		return 0
+	}
+	return j.missed
 }
 
 // pass notes a judgment a record carries beside the one judge_score read.

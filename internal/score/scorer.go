@@ -83,10 +83,15 @@ func (s *scorer) score(rec *record.Record) outcome {
 	case rec.Judgments[s.judge] != nil:
 		s.names.add(s.judge)
 	default:
+		others := false
 		for name, j := range rec.Judgments {
 			if j != nil {
 				s.names.add(name)
+				others = true
 			}
+		}
+		if others {
+			s.names.miss()
 		}
 	}
 	o.locomoCat, _ = locomoCategory(rec)
