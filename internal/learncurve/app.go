@@ -235,9 +235,9 @@ const maxNames = 20
 // instead: a misspelt --judge, or records not judged yet, whose report would read 0 throughout.
 func noVerdictError(judge string, names map[string]bool) string {
 	if len(names) == 0 {
-		return fmt.Sprintf("no record has a %q verdict, nor any judgment: judge them first (qa-judge --mode evalearn, or qa-predict's sequential judge)", judge)
+		return fmt.Sprintf("no record has a verdict under %q, nor any judgment: judge them first (qa-judge --mode evalearn, or qa-predict's sequential judge)", judge)
 	}
-	return fmt.Sprintf("no record has a %q verdict (--judge); the records' judgments: %s", judge, command.QuotedList(slices.Sorted(maps.Keys(names))))
+	return fmt.Sprintf("no record has a verdict under %q (--judge); the records' judgments: %s", judge, command.QuotedList(slices.Sorted(maps.Keys(names))))
 }
 
 // observe is Observe reading the verdicts of the named judge.
