@@ -83,6 +83,20 @@ func wireServer(t *testing.T, w wire, calls *atomic.Int64, bodies chan<- string)
 	return srv
 }
 
+// replyClient is a client of w's provider talking to a loopback server that answers every
+// request with reply in w's wire format.
+func replyClient(t *testing.T, w wire, reply string) Client {
+	t.Helper()
+	w.reply = reply
+	var calls atomic.Int64
+	srv := wireServer(t, w, &calls, nil)
+	c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func testRequest(provider, model string) Request {
 	temp := 0.0
 	return Request{Provider: provider, Model: model, Temperature: &temp, MaxTokens: 16,
@@ -279,13 +293,7 @@ func TestReplyAccounting(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := tt.w
-			w.reply = tt.reply
-			var calls atomic.Int64
-			srv := wireServer(t, w, &calls, nil)
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := replyClient(t, w, tt.reply)
 			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
 			switch {
 			case tt.wantErr == "" && err != nil:
@@ -331,12 +339,7 @@ func TestEmptyReplies(t *testing.T) {
 			if w.provider == "googleai" {
 				w.reply = strings.TrimSuffix(strings.TrimPrefix(tt.reply, "["), "]") // wireServer wraps it for the stream
 			}
-			var calls atomic.Int64
-			srv := wireServer(t, w, &calls, nil)
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := replyClient(t, w, w.reply)
 			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
 			if !errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), tt.why) {
 				t.Errorf("Generate error = %v, want an empty reply (%s)", err, tt.why)
@@ -352,14 +355,7 @@ func TestEmptyReplies(t *testing.T) {
 // langchaingo does not pass on; the reply is counted as cut all the same.
 func TestOllamaCut(t *testing.T) {
 	for reason, cut := range map[string]bool{"length": true, "stop": false} {
-		w := wires[2]
-		w.reply = `{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Par"},"done_reason":"` + reason + `","done":true,"total_duration":1,"prompt_eval_count":26,"eval_count":16}`
-		var calls atomic.Int64
-		srv := wireServer(t, w, &calls, nil)
-		c, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL, HTTPClient: NewTransport(TransportConfig{}).Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := replyClient(t, wires[2], `{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Par"},"done_reason":"`+reason+`","done":true,"total_duration":1,"prompt_eval_count":26,"eval_count":16}`)
 		resp, err := c.Generate(context.Background(), testRequest("ollama", "llama3"))
 		if err != nil {
 			t.Fatal(err)
@@ -470,13 +466,7 @@ func TestFiltered(t *testing.T) {
 		{wires[1], wires[1].reply, false},
 	} {
 		w := tc.w
-		w.reply = tc.reply
-		var calls atomic.Int64
-		srv := wireServer(t, w, &calls, nil)
-		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := replyClient(t, w, tc.reply)
 		resp, err := c.Generate(context.Background(), testRequest(w.provider, "m"))
 		if err != nil {
 			t.Fatalf("%s: %v", w.provider, err)
@@ -504,16 +494,10 @@ func TestEmptyAtMaxTokens(t *testing.T) {
 		{wires[3], gemini, 0, "empty reply (stop reason FinishReasonMaxTokens: max_tokens 2048, langchaingo's default without --max-tokens, ran out before any text"},
 	} {
 		w := tc.w
-		w.reply = tc.reply
-		var calls atomic.Int64
-		srv := wireServer(t, w, &calls, nil)
-		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := replyClient(t, w, tc.reply)
 		req := testRequest(w.provider, "gemini-2.0-flash")
 		req.MaxTokens = tc.maxTokens
-		_, err = c.Generate(context.Background(), req)
+		_, err := c.Generate(context.Background(), req)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s, max_tokens %d: error %v, want one containing %q", w.provider, tc.maxTokens, err, tc.want)
 		}
