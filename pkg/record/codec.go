@@ -24,7 +24,7 @@ func Unmarshal(b []byte, v any) error { return unmarshal(b, v) }
 
 var (
 	recordKeys = keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
-		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments", "scores")
+		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments", "scores", "score_errors")
 	passageKeys    = keySet("title", "date", "text", "sentences")
 	predictionKeys = keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
 		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "batch")
@@ -108,6 +108,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := NullScore(b, p.Scores); err != nil {
 		return err
 	}
+	if err := NullScoreError(b, p.ScoreErrors); err != nil {
+		return err
+	}
 	extra, err := unknownFields(b, recordKeys)
 	if err != nil {
 		return err
@@ -169,6 +172,28 @@ func NullScore(b []byte, scores map[string]float64) error {
 	for _, k := range slices.Sorted(maps.Keys(v.Scores)) {
 		if v.Scores[k] == nil {
 			return fmt.Errorf("scores.%s: want a number, got null", k)
+		}
+	}
+	return nil
+}
+
+// NullScoreError returns an error naming the first null among the score_errors of the record
+// encoded in b, given the messages b decoded to, or nil. The decoder reads a null message as "",
+// which would say a metric failed without saying why. Only a record with an empty message is
+// looked at again.
+func NullScoreError(b []byte, errs map[string]string) error {
+	if !slices.Contains(slices.Collect(maps.Values(errs)), "") {
+		return nil
+	}
+	var v struct {
+		ScoreErrors map[string]*string `json:"score_errors"`
+	}
+	if unmarshal(b, &v) != nil {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(v.ScoreErrors)) {
+		if v.ScoreErrors[k] == nil {
+			return fmt.Errorf("score_errors.%s: want a string, got null", k)
 		}
 	}
 	return nil

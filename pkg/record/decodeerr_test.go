@@ -18,6 +18,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","answers":[null]}`, `answers[0]: want a string, got null (an unanswerable question's answer is "")`},
 		{`{"schema":1,"id":"a","scores":{"f1":0,"b":null}}`, `scores.b: want a number, got null`},
 		{`{"schema":1,"id":"a","scores":{"f1":"high"}}`, `scores.f1: want a number, got a string`},
+		{`{"schema":1,"id":"a","score_errors":{"f1":"","sbert":null}}`, `score_errors.sbert: want a string, got null`},
+		{`{"schema":1,"id":"a","score_errors":{"sbert":1}}`, `score_errors.sbert: want a string, got a number`},
 		{`{"schema":1,"id":"a","meta":[]}`, `meta: want an object, got a list`},
 		{`{"schema":1,"id":"a","context":[{"title":3}]}`, `context.title: want a string, got a number`},
 		{`{"schema":1,"id":"a","prediction":{"text":5}}`, `prediction.text: want a string, got a number`},

@@ -35,6 +35,10 @@ type Record struct {
 	Prediction *Prediction          `json:"prediction,omitempty"`
 	Judgments  map[string]*Judgment `json:"judgments,omitempty"`
 	Scores     map[string]float64   `json:"scores,omitempty"`
+	// ScoreErrors says, per metric name, why qa-score did not compute a metric it was asked for
+	// and that applies to the record (a failed embedding call, a field the metric reads that
+	// cannot be read): a metric missing from Scores with no entry here does not apply.
+	ScoreErrors map[string]string `json:"score_errors,omitempty"`
 
 	// Extra holds the top-level fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`

@@ -22,6 +22,7 @@ func TestRoundTrip(t *testing.T) {
 		{"meta verbatim", `{"schema":1,"id":"a","question":"q","answers":["x"],"meta":{"level":"hard","evidence":["D1:3"],"n":1e400}}`},
 		{"facts and sequence", `{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"17","position":3},"prediction":{"text":"y","supporting_facts":[["T",0],["U",2]]}}`},
 		{"escaped keys", `{"schema":1,"id":"a","question":"q","answers":["x"],"\u0069d2":"y","a\"b":{"c":"}"}}`},
+		{"scores and their errors", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"scores":{"em":0},"score_errors":{"sbert":"embedding call failed: 503"}}`},
 		{"html and unicode kept", `{"schema":1,"id":"a<b>&","question":"é\u2028x","answers":["<i>"]}`},
 	}
 	for _, tt := range tests {
