@@ -94,7 +94,7 @@ text stopped by a content filter or as a refusal, are kept and counted in a warn
 Records that already have a prediction are passed through untouched unless --force (a warning
 counts those whose prediction another provider or model made); those whose prediction failed still
 count as errors (exit 3), and --retry-errors predicts them again. A record predicted again loses the
-judgments and scores it carried (they graded the old prediction), with a warning.
+judgments, scores and score_errors it carried (they graded the old prediction), with a warning.
 
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a

@@ -33,7 +33,7 @@ type tally struct {
 	carried    int // passed through with a failed prediction
 	errors     int
 	notCalled  int // errors that are calls a finishing run did not make
-	stale      int // records whose judgments or scores went with the prediction they graded
+	stale      int // records whose judgments, scores or score errors went with the prediction they graded
 	noUsage    int // replies whose server reported no token usage
 	cut        int // replies that stopped at max_tokens
 	filtered   int // replies with text stopped by a content filter or as a refusal
@@ -222,7 +222,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
 	}
 	if a.tally.stale > 0 {
-		fmt.Fprintf(a.stderr, "qa-predict: warning: %s judgments or scores of the prediction now replaced; they were removed, as they do not grade the new one\n",
+		fmt.Fprintf(a.stderr, "qa-predict: warning: %s judgments, scores or score errors of the prediction now replaced; they were removed, as they do not grade the new one\n",
 			english.Count(a.tally.stale, "record had", "records had"))
 	}
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
@@ -260,10 +260,11 @@ func (a *app) warnUnpriced() {
 }
 
 // setPrediction gives rec the new prediction p. The judgments and scores rec carries graded the
-// prediction p replaces, so they go with it, and are counted.
+// prediction p replaces, so they go with it, and are counted; so do the score errors, which say
+// why a score of that prediction is missing.
 func (a *app) setPrediction(rec *record.Record, p *record.Prediction) {
-	if rec.Judgments != nil || rec.Scores != nil {
-		rec.Judgments, rec.Scores = nil, nil
+	if rec.Judgments != nil || rec.Scores != nil || rec.ScoreErrors != nil {
+		rec.Judgments, rec.Scores, rec.ScoreErrors = nil, nil, nil
 		a.tally.mu.Lock()
 		a.tally.stale++
 		a.tally.mu.Unlock()
