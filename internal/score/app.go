@@ -45,8 +45,11 @@ accuracies.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
-scores; the summary counts it separately and leaves it out unless --errors-as-zero. On a
-terminal, a progress bar of the bytes read goes to stderr.
+scores; the summary counts it separately and leaves it out unless --errors-as-zero. A selected
+metric that applies to a record but could not be computed (a failed embedding call, a corpus
+metric's field that cannot be read) is reported, exits 3, and is named in the record's
+score_errors with the reason; a later run that computes the metric removes the entry, and one
+that does not select it leaves it. On a terminal, a progress bar of the bytes read goes to stderr.
 
 METRICS:
 {metrics}
@@ -81,7 +84,8 @@ Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider
 and --embed-base-url (a usage error, exit 2, when unset), --embed-batch records at a time, in input
 order; with --cache the embeddings are stored and a rerun makes no call. A batch whose call fails
 leaves its records without embedding scores, reports it, and exits 3; so does a batch in which
-a text's embedding is all zero or holds null (a NaN the model produced: a failing server). An empty prediction or reference is never sent: it
+a text's embedding is all zero or holds null (a NaN the model produced: a failing server); each
+such record names the metrics it lacks in score_errors. An empty prediction or reference is never sent: it
 counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so; for bertscore_*
 a text is first stripped of surrounding whitespace, as bert_score does). --baseline FILE
 takes the highest layer's row of bert_score's tsv. --idf reads the input files twice: the
@@ -388,7 +392,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		lead.Good()
 		for _, p := range r.o.corpus.problems {
-			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p)})
+			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p.msg)})
 		}
 		agg.add(r.o)
 		agg.addID(r.rec.ID)
@@ -507,6 +511,11 @@ func (cfg *config) process(sc *scorer, l line) result {
 		var err error
 		if r.o.corpus, err = cfg.corpus.extract(l.data, rec); err != nil {
 			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
+		}
+		for _, p := range r.o.corpus.problems {
+			for _, m := range p.metrics {
+				r.o.setError(m, p.msg)
+			}
 		}
 	}
 	if cfg.embed != nil {

@@ -101,7 +101,24 @@ type corpusFacts struct {
 	hasLoss  bool
 	chunk    *metric.ChunkReport
 	bleu     *metric.BLEUCounts
-	problems []string // why this record left out a metric it should have had
+	problems []corpusProblem // why this record left out metrics it should have had
+}
+
+// corpusProblem is why a record left out the selected corpus metrics it names.
+type corpusProblem struct {
+	metrics []string
+	msg     string
+}
+
+// problem records that the record left out the selected ones of metrics, and why.
+func (c *corpusConfig) problem(f *corpusFacts, msg string, metrics ...string) {
+	var sel []string
+	for _, m := range metrics {
+		if c.wants(m) {
+			sel = append(sel, m)
+		}
+	}
+	f.problems = append(f.problems, corpusProblem{metrics: sel, msg: msg})
 }
 
 // any reports whether the record takes part in some corpus metric.
@@ -137,7 +154,7 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 			if v, ok := rawNumber(raw); ok {
 				l.score = v
 			} else {
-				f.problems = append(f.problems, fmt.Sprintf("%s is not a number", c.scorePath))
+				c.problem(&f, fmt.Sprintf("%s is not a number", c.scorePath), "auc", "pn", "pairwise_acc", "mrr", "map")
 			}
 		}
 		if raw, ok := c.groupPath.lookup(top); ok {
@@ -155,7 +172,8 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 			r.Gold, r.Pred = nil, nil
 			f.chunk = &r
 		} else {
-			f.problems = append(f.problems, fmt.Sprintf("chunk: %s for %s", english.Count(len(p), "predicted tag", "predicted tags"), english.Count(len(g), "gold tag", "gold tags")))
+			c.problem(&f, fmt.Sprintf("chunk: %s for %s", english.Count(len(p), "predicted tag", "predicted tags"), english.Count(len(g), "gold tag", "gold tags")),
+				"chunk_p", "chunk_r", "chunk_f1")
 		}
 	}
 	if c.wants("corpus_bleu", "gen_eval_bleu") && len(rec.Answers) > 0 {
@@ -188,7 +206,7 @@ func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpus
 	loss, okl := rawNumber(rl)
 	tokens, okt := rawNumber(rt)
 	if !okl || !okt || tokens != math.Trunc(tokens) || tokens < 1 || math.IsInf(loss, 0) || math.IsNaN(loss) {
-		f.problems = append(f.problems, fmt.Sprintf("perplexity: want a finite number at %s and a whole token count of at least 1 at %s", c.lossPath, c.tokensPath))
+		c.problem(f, fmt.Sprintf("perplexity: want a finite number at %s and a whole token count of at least 1 at %s", c.lossPath, c.tokensPath), "perplexity")
 		return
 	}
 	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true

@@ -2,12 +2,15 @@ package score
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
@@ -40,6 +43,8 @@ type embedStage struct {
 	sbert, bp, br, bf int
 	opts              embed.BERTOptions
 	idf               bool
+	// secrets are what a message written into a record must not hold: the API key.
+	apiKey string
 }
 
 // embedMetrics returns the embed package's names of the selected embedding metrics.
@@ -76,7 +81,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 		return nil, command.Usagef("--metrics %s: %v", strings.Join(metrics, ","), err)
 	}
 	st := &embedStage{batch: max(ec.Batch, 1), sbert: sel.index("sbert"), bp: sel.index("bertscore_p"),
-		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf}
+		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf, apiKey: ec.APIKey}
 	if baseline != "" {
 		b, err := embed.ParseBaseline(baseline)
 		if err != nil {
@@ -166,6 +171,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 		return nil
 	}
 	var msgs []string
+	var sbertErr, bertErr error
 	fail := func(err error) {
 		msgs = append(msgs, fmt.Sprintf("%s: %s not scored: %v", span(rs, idx), english.Count(len(idx), "record", "records"), err))
 		for _, i := range idx {
@@ -176,6 +182,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 		vals, err := st.scorer.SBERT(ctx, preds, refs)
 		if err != nil {
 			fail(err)
+			sbertErr = err
 		} else {
 			for j, i := range idx {
 				rs[i].o.vals[st.sbert] = vals[j]
@@ -186,6 +193,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 		prfs, err := st.scorer.BERTScore(ctx, preds, refs, st.opts)
 		if err != nil {
 			fail(err)
+			bertErr = err
 		} else {
 			for j, i := range idx {
 				setSlot(rs[i].o.vals, st.bp, prfs[j].Precision)
@@ -194,15 +202,58 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 			}
 		}
 	}
-	for _, i := range idx {
-		if rs[i].o.embedFailed { // no partial embedding scores: all or none
-			for _, k := range []int{st.sbert, st.bp, st.br, st.bf} {
-				setSlot(rs[i].o.vals, k, math.NaN())
-			}
+	if sbertErr == nil && bertErr == nil {
+		return msgs
+	}
+	// No partial embedding scores: all or none. Each metric left out says why on the record, by
+	// its own call's error, else the other call's.
+	for _, m := range []struct {
+		k    int
+		name string
+	}{{st.sbert, "sbert"}, {st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}} {
+		if m.k < 0 {
+			continue
+		}
+		err := bertErr
+		if m.k == st.sbert && sbertErr != nil || bertErr == nil {
+			err = sbertErr
+		}
+		msg := st.recordMessage(err)
+		for _, i := range idx {
+			rs[i].o.vals[m.k] = math.NaN()
+			rs[i].o.setError(m.name, msg)
 		}
 	}
 	return msgs
 }
+
+// recordMessage is the message a record's score_errors keeps for a failed embedding call: the
+// error, without the API key or a password in a URL, and at most maxRecordMessage bytes.
+func (st *embedStage) recordMessage(err error) string {
+	what := "embedding call failed: "
+	if errors.Is(err, interrupt.ErrNotCalled) {
+		what = "embedding call not made: "
+	}
+	msg := userinfo.ReplaceAllString(err.Error(), "$1")
+	if len(st.apiKey) >= 4 {
+		msg = strings.ReplaceAll(msg, st.apiKey, "[redacted]")
+	}
+	if len(msg) > maxRecordMessage {
+		cut := maxRecordMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	return what + msg
+}
+
+// maxRecordMessage bounds the message of a failed call written into a record (stderr has it
+// whole): the server's reply in it is cut at 300 bytes already.
+const maxRecordMessage = 400
+
+// userinfo matches the user and password of a URL, which a base URL may carry.
+var userinfo = regexp.MustCompile(`(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]*@`)
 
 func setSlot(vals []float64, k int, v float64) {
 	if k >= 0 {

@@ -3,12 +3,17 @@ package score
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"math"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -144,4 +149,125 @@ func TestEmbedFinishing(t *testing.T) {
 		t.Errorf("the rerun made %d requests, want 0", requests-1)
 	}
 	mu.Unlock()
+}
+
+// TestEmbedFailureOnRecord: a batch whose embedding call fails leaves on each of its records a
+// score_errors entry for every selected embedding metric, saying why (without the key or the
+// password of the URL), so that the output file tells "sbert failed here" from "sbert does not
+// apply here"; a rerun over that output with the server working and --cache asks only for the
+// failed batch's texts, fills in the scores and removes the entries; and qa-score over its own
+// output then writes it unchanged.
+func TestEmbedFailureOnRecord(t *testing.T) {
+	t.Setenv("QA_EMBED_API_KEY", "sk-very-secret")
+	real := newOpenAIServer(t, nil)
+	var broken atomic.Bool
+	broken.Store(true)
+	var mu sync.Mutex
+	var sent []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Input []string `json:"input"`
+		}
+		json.Unmarshal(body, &req) //nolint:errcheck // the real server checks the request
+		mu.Lock()
+		sent = append(sent, req.Input...)
+		mu.Unlock()
+		if broken.Load() && slices.Contains(req.Input, "Berlin") {
+			http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusBadRequest)
+			return
+		}
+		resp, err := http.Post(real.URL+r.URL.Path, "application/json", bytes.NewReader(body))
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.WriteHeader(resp.StatusCode)
+		io.Copy(w, resp.Body) //nolint:errcheck
+	}))
+	t.Cleanup(srv.Close)
+	base := strings.Replace(srv.URL, "http://", "http://user:pa55word@", 1) + "/v1"
+	db := filepath.Join(t.TempDir(), "cache.db")
+	args := []string{"qa-score", "--metrics", "sbert,em", "--embed-provider", "openai", "--embed-model", "m",
+		"--embed-base-url", base, "--embed-batch", "2", "--cache", db}
+	input := `{"schema":1,"id":"a","question":"q","answers":["Paris"],"prediction":{"text":"the capital is Paris"}}
+{"schema":1,"id":"b","question":"q","answers":["London"],"prediction":{"text":"London"}}
+{"schema":1,"id":"c","question":"q","answers":["Paris"],"prediction":{"text":"Berlin"}}
+{"schema":1,"id":"d","question":"q","answers":["Paris"],"prediction":{"text":"Paris"}}
+{"schema":1,"id":"e","question":"q","answers":["Paris"]}
+`
+	run := func(in string, wantExit int) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), args, strings.NewReader(in), &stdout, &stderr)
+		if code := command.ExitCode(err); code != wantExit {
+			t.Fatalf("qa-score: exit %d, want %d: %s", code, wantExit, stderr.String())
+		}
+		return stdout.String()
+	}
+	records := func(out string) map[string]record.Record {
+		t.Helper()
+		m := map[string]record.Record{}
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var r record.Record
+			if err := record.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatalf("%s: %v", l, err)
+			}
+			m[r.ID] = r
+		}
+		return m
+	}
+
+	first := run(input, 3)
+	recs := records(first)
+	for _, id := range []string{"a", "b", "e"} {
+		if got := recs[id].ScoreErrors; got != nil {
+			t.Errorf("first run: %s score_errors = %v, want none", id, got)
+		}
+	}
+	for _, id := range []string{"c", "d"} {
+		r := recs[id]
+		msg := r.ScoreErrors["sbert"]
+		if len(r.ScoreErrors) != 1 || !strings.HasPrefix(msg, "embedding call failed: ") || !strings.Contains(msg, "400 Bad Request") ||
+			!strings.Contains(msg, "model not loaded") {
+			t.Errorf("first run: %s score_errors = %q, want sbert: embedding call failed: … 400 Bad Request … model not loaded", id, r.ScoreErrors)
+		}
+		if _, ok := r.Scores["sbert"]; ok {
+			t.Errorf("first run: %s has an sbert score beside its error: %v", id, r.Scores)
+		}
+		if _, ok := r.Scores["em"]; !ok {
+			t.Errorf("first run: %s lost em: %v", id, r.Scores)
+		}
+	}
+	for _, secret := range []string{"pa55word", "sk-very-secret"} {
+		if strings.Contains(first, secret) {
+			t.Errorf("first run's records hold %q:\n%s", secret, first)
+		}
+	}
+
+	broken.Store(false)
+	mu.Lock()
+	sent = nil
+	mu.Unlock()
+	second := run(first, 0)
+	mu.Lock()
+	if want := []string{"Berlin"}; !slices.Equal(slices.Sorted(slices.Values(sent)), want) {
+		t.Errorf("rerun sent %q, want only the failed batch's texts that are not in the cache (Paris is, from the first batch), %q", sent, want)
+	}
+	mu.Unlock()
+	recs = records(second)
+	for id, r := range recs {
+		if r.ScoreErrors != nil || strings.Contains(second, "score_errors") {
+			t.Errorf("rerun: %s score_errors = %v, want none", id, r.ScoreErrors)
+		}
+	}
+	for id, want := range map[string]float64{"c": 1 / math.Sqrt2, "d": 1} {
+		if got, ok := recs[id].Scores["sbert"]; !ok || math.Abs(got-want) > 1e-6 {
+			t.Errorf("rerun: %s sbert = %v (present %v), want %v", id, got, ok, want)
+		}
+	}
+	if third := run(second, 0); third != second {
+		t.Errorf("qa-score over its own output changed it:\n%s\nwant\n%s", third, second)
+	}
 }

@@ -54,8 +54,20 @@ type outcome struct {
 	corpus corpusFacts
 	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
 	embedFailed bool
+	// errs says, by metric name, why a selected metric that applies to the record was not
+	// computed (a failed embedding call, a corpus metric's field that cannot be read): the
+	// record's score_errors.
+	errs map[string]string
 	// by holds the record's values at the --by paths (with a summary only).
 	by []byValue
+}
+
+// setError records why the selected metric name, which applies to the record, was not computed.
+func (o *outcome) setError(name, msg string) {
+	if o.errs == nil {
+		o.errs = map[string]string{}
+	}
+	o.errs[name] = msg
 }
 
 // score computes the selected metrics that apply to rec and returns the outcome; encode writes
@@ -129,7 +141,23 @@ func (s *scorer) score(rec *record.Record) outcome {
 
 // write merges the values into the scores the record came with; a failed record gets none of the
 // selected scores (a stale value from an earlier run is removed rather than left to look current).
+// The errors of the selected metrics, corpus ones included, replace those the record came with;
+// the others' are kept, as their scores are.
 func (s *scorer) write(rec *record.Record, o outcome) {
+	for _, names := range [][]string{s.sel.names, s.sel.corpus} {
+		for _, name := range names {
+			delete(rec.ScoreErrors, name)
+		}
+	}
+	for name, msg := range o.errs {
+		if rec.ScoreErrors == nil {
+			rec.ScoreErrors = make(map[string]string, len(o.errs))
+		}
+		rec.ScoreErrors[name] = msg
+	}
+	if len(rec.ScoreErrors) == 0 {
+		rec.ScoreErrors = nil
+	}
 	for k, name := range s.sel.names {
 		v := o.vals[k]
 		if o.failed || math.IsNaN(v) {

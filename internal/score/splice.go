@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -44,7 +45,8 @@ type view struct {
 		Score *float64 `json:"score"`
 		Error string   `json:"error"`
 	} `json:"judgments"`
-	Scores json.RawMessage `json:"scores"`
+	Scores      json.RawMessage `json:"scores"`
+	ScoreErrors json.RawMessage `json:"score_errors"`
 }
 
 // decodeView parses a line into a record holding only the fields qa-score reads, with the errors
@@ -86,6 +88,24 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 		if rec.Scores == nil {
 			rec.Scores = map[string]float64{}
+		}
+	}
+	if v.ScoreErrors != nil {
+		// Present (even as null), as for scores.
+		rec.ScoreErrors = map[string]string{}
+		if err := record.Unmarshal(v.ScoreErrors, &rec.ScoreErrors); err != nil {
+			msg := record.DescribeDecodeError(err)
+			sep := "."
+			if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
+				sep = ": "
+			}
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: score_errors%s%s", sep, msg)}
+		}
+		if err := record.NullScoreError(l.data, rec.ScoreErrors); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
+		if rec.ScoreErrors == nil {
+			rec.ScoreErrors = map[string]string{}
 		}
 	}
 	if m := v.Meta; m != nil {
@@ -136,6 +156,26 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 // is empty). Every other member keeps its bytes, and the bytes around it; a duplicated scores key
 // is replaced by one.
 func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
+	var val []byte
+	if len(scores) > 0 {
+		var err error
+		if val, err = appendScores(nil, scores); err != nil {
+			return nil, err
+		}
+	}
+	return spliceMembers(line, member{"scores", val})
+}
+
+// member is a top-level member spliceMembers sets: val is its encoded value, nil to remove it.
+type member struct {
+	key string
+	val []byte
+}
+
+// spliceMembers returns line with each of the given top-level members set (in place of the first
+// of that key, the others of it dropped; a new one added at the end, in the order given) or
+// removed. Every other member keeps its bytes, and the bytes around it.
+func spliceMembers(line []byte, set ...member) ([]byte, error) {
 	ms, err := record.Members(line)
 	if err != nil {
 		return nil, err
@@ -143,43 +183,71 @@ func spliceScores(line []byte, scores map[string]float64) ([]byte, error) {
 	if len(ms) == 0 {
 		return nil, errors.New("empty object")
 	}
-	var val []byte
-	if len(scores) > 0 {
-		if val, err = appendScores(nil, scores); err != nil {
-			return nil, err
-		}
+	size := len(line)
+	for _, m := range set {
+		size += len(m.key) + len(m.val) + 4
 	}
-	out := make([]byte, 0, len(line)+len(val)+12)
+	out := make([]byte, 0, size)
 	out = append(out, line[:ms[0].Start]...)
 	first := true
-	put := func(sep, member []byte) {
+	put := func(sep []byte, m member) {
 		if !first {
 			if len(sep) == 0 {
 				sep = []byte(",")
 			}
 			out = append(out, sep...)
 		}
-		out = append(out, member...)
+		out = append(append(append(append(out, '"'), m.key...), `":`...), m.val...)
 		first = false
 	}
-	done := false
+	done := make([]bool, len(set))
 	for k, m := range ms {
 		var sep []byte
 		if k > 0 {
 			sep = line[ms[k-1].End:m.Start]
 		}
+		i := slices.IndexFunc(set, func(s member) bool { return s.key == m.Key })
 		switch {
-		case m.Key != "scores":
-			put(sep, line[m.Start:m.End])
-		case val != nil && !done:
-			put(sep, append([]byte(`"scores":`), val...))
-			done = true
+		case i < 0:
+			if !first {
+				if len(sep) == 0 {
+					sep = []byte(",")
+				}
+				out = append(out, sep...)
+			}
+			out = append(out, line[m.Start:m.End]...)
+			first = false
+		case set[i].val != nil && !done[i]:
+			put(sep, set[i])
+			done[i] = true
 		}
 	}
-	if val != nil && !done {
-		put(nil, append([]byte(`"scores":`), val...))
+	for i, m := range set {
+		if m.val != nil && !done[i] {
+			put(nil, m)
+		}
 	}
 	return append(out, line[ms[len(ms)-1].End:]...), nil
+}
+
+// appendScoreErrors appends errs as a JSON object with sorted keys, strings escaped as the record
+// package writes them.
+func appendScoreErrors(dst []byte, errs map[string]string) ([]byte, error) {
+	dst = append(dst, '{')
+	for i, k := range slices.Sorted(maps.Keys(errs)) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		for _, s := range []string{k, errs[k]} {
+			b, err := record.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			dst = append(append(dst, b...), ':')
+		}
+		dst = dst[:len(dst)-1]
+	}
+	return append(dst, '}'), nil
 }
 
 // appendScores appends scores as a JSON object with sorted keys and numbers written as
@@ -224,14 +292,26 @@ func plainKey(k string) bool {
 	return true
 }
 
-// encode returns line with the outcome's scores in it. When the line has no scores member (the
-// usual case) the new member is written straight from the values, in sorted name order, and
-// inserted before the closing brace; otherwise the old and new scores are merged and the member
-// replaced.
+// encode returns line with the outcome's scores in it. When the line has no scores or
+// score_errors member and the outcome no error (the usual case) the new member is written straight
+// from the values, in sorted name order, and inserted before the closing brace; otherwise the old
+// and new scores and errors are merged and the members replaced.
 func (s *scorer) encode(line []byte, rec *record.Record, o outcome) ([]byte, error) {
-	if rec.Scores != nil {
+	if rec.Scores != nil || rec.ScoreErrors != nil || len(o.errs) > 0 {
 		s.write(rec, o)
-		return spliceScores(line, rec.Scores)
+		var scores, errs []byte
+		var err error
+		if len(rec.Scores) > 0 {
+			if scores, err = appendScores(nil, rec.Scores); err != nil {
+				return nil, err
+			}
+		}
+		if len(rec.ScoreErrors) > 0 {
+			if errs, err = appendScoreErrors(nil, rec.ScoreErrors); err != nil {
+				return nil, err
+			}
+		}
+		return spliceMembers(line, member{"scores", scores}, member{"score_errors", errs})
 	}
 	if o.failed {
 		return line, nil

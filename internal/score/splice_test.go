@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSpliceScores(t *testing.T) {
@@ -105,6 +106,74 @@ func FuzzAppendScores(f *testing.F) {
 		want, _ := json.Marshal(m)
 		if string(got) != string(want) {
 			t.Errorf("appendScores(%v) = %s, want %s", m, got, want)
+		}
+	})
+}
+
+func TestSpliceMembers(t *testing.T) {
+	errs := member{"score_errors", []byte(`{"sbert":"x"}`)}
+	tests := []struct {
+		line string
+		set  []member
+		want string
+	}{
+		{`{"id":"a"}`, []member{{"scores", nil}, errs}, `{"id":"a","score_errors":{"sbert":"x"}}`},
+		{`{"id":"a","scores":{"em":1}}`, []member{{"scores", []byte(`{"em":0}`)}, errs}, `{"id":"a","scores":{"em":0},"score_errors":{"sbert":"x"}}`},
+		{`{"score_errors":{"f1":"y"}, "id":"a" ,"scores":{"em":1}}`, []member{{"scores", nil}, errs}, `{"score_errors":{"sbert":"x"}, "id":"a"}`},
+		{`{"score_errors":{"f1":"y"}, "id":"a"}`, []member{{"scores", nil}, {"score_errors", nil}}, `{"id":"a"}`},
+		{`{"score_errors":1,"score_errors":2,"id":"a"}`, []member{errs}, `{"score_errors":{"sbert":"x"},"id":"a"}`},
+	}
+	for _, tt := range tests {
+		got, err := spliceMembers([]byte(tt.line), tt.set...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != tt.want {
+			t.Errorf("spliceMembers(%q) = %q, want %q", tt.line, got, tt.want)
+		}
+	}
+}
+
+// FuzzSpliceScoreErrors checks, for any JSON object and message, that the spliced line is valid
+// JSON with the same members except scores and score_errors, which hold exactly the new ones.
+func FuzzSpliceScoreErrors(f *testing.F) {
+	f.Add(`{"id":"a","score_errors":{"sbert":"x"},"scores":{"em":1}}`, "embedding call failed: <503>", 0.5)
+	f.Add(` {"a":[1,"]"], "score_errors" : 3 ,"c":"\\\""} `, "café\u2028\"", -1.0)
+	f.Fuzz(func(t *testing.T, line, msg string, v float64) {
+		var before map[string]any
+		if json.Unmarshal([]byte(line), &before) != nil || len(before) == 0 || !utf8.ValidString(msg) {
+			return
+		}
+		var scores []byte
+		if v >= 0 && v <= 1 {
+			scores, _ = appendScores(nil, map[string]float64{"f1": v})
+		}
+		var errs []byte
+		if msg != "" {
+			var err error
+			if errs, err = appendScoreErrors(nil, map[string]string{"sbert": msg}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := spliceMembers([]byte(line), member{"scores", scores}, member{"score_errors", errs})
+		if err != nil {
+			t.Fatalf("spliceMembers(%q): %v", line, err)
+		}
+		var after map[string]any
+		if err := json.Unmarshal(got, &after); err != nil {
+			t.Fatalf("spliceMembers(%q) = %q, not JSON: %v", line, got, err)
+		}
+		want := maps.Clone(before)
+		delete(want, "scores")
+		delete(want, "score_errors")
+		if scores != nil {
+			want["scores"] = map[string]any{"f1": v}
+		}
+		if errs != nil {
+			want["score_errors"] = map[string]any{"sbert": msg}
+		}
+		if !reflect.DeepEqual(after, want) {
+			t.Errorf("spliceMembers(%q) = %q, decodes to %v, want %v", line, got, after, want)
 		}
 	})
 }
