@@ -156,25 +156,10 @@ func NullAnswer(b []byte, answers []string) error {
 // NaN) as 0, which a stage passing the record through would then write as a score of 0. Only a
 // record with a score of 0 is looked at again.
 func NullScore(b []byte, scores map[string]float64) error {
-	zero := false
-	for _, v := range scores {
-		zero = zero || v == 0
-	}
-	if !zero {
+	if !slices.Contains(slices.Collect(maps.Values(scores)), 0) {
 		return nil
 	}
-	var v struct {
-		Scores map[string]*float64 `json:"scores"`
-	}
-	if unmarshal(b, &v) != nil {
-		return nil
-	}
-	for _, k := range slices.Sorted(maps.Keys(v.Scores)) {
-		if v.Scores[k] == nil {
-			return fmt.Errorf("scores.%s: want a number, got null", k)
-		}
-	}
-	return nil
+	return firstNull(b, "scores", "a number")
 }
 
 // NullScoreError returns an error naming the first null among the score_errors of the record
@@ -185,15 +170,23 @@ func NullScoreError(b []byte, errs map[string]string) error {
 	if !slices.Contains(slices.Collect(maps.Values(errs)), "") {
 		return nil
 	}
-	var v struct {
-		ScoreErrors map[string]*string `json:"score_errors"`
-	}
-	if unmarshal(b, &v) != nil {
+	return firstNull(b, "score_errors", "a string")
+}
+
+// firstNull returns an error naming the first (in sorted order) member of the object member of
+// the record encoded in b whose value is null, where want was wanted; nil when there is none.
+func firstNull(b []byte, member, want string) error {
+	var top map[string]json.RawMessage
+	if unmarshal(b, &top) != nil {
 		return nil
 	}
-	for _, k := range slices.Sorted(maps.Keys(v.ScoreErrors)) {
-		if v.ScoreErrors[k] == nil {
-			return fmt.Errorf("score_errors.%s: want a string, got null", k)
+	var vals map[string]json.RawMessage
+	if unmarshal(top[member], &vals) != nil {
+		return nil
+	}
+	for _, k := range slices.Sorted(maps.Keys(vals)) {
+		if string(bytes.TrimSpace(vals[k])) == "null" {
+			return fmt.Errorf("%s.%s: want %s, got null", member, k, want)
 		}
 	}
 	return nil
