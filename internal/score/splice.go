@@ -74,38 +74,15 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 	}
 	if v.Scores != nil {
 		// Present (even as null): remember that, so the line's member is replaced, not added.
-		rec.Scores = map[string]float64{}
-		if err := record.Unmarshal(v.Scores, &rec.Scores); err != nil {
-			msg := record.DescribeDecodeError(err) // "f1: want a number, …" or "want an object, …"
-			sep := "."
-			if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
-				sep = ": "
-			}
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: scores%s%s", sep, msg)}
-		}
-		if err := record.NullScore(l.data, rec.Scores); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
-		}
-		if rec.Scores == nil {
-			rec.Scores = map[string]float64{}
+		var err error
+		if rec.Scores, err = decodeMember(v.Scores, "scores", l.data, record.NullScore); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 		}
 	}
-	if v.ScoreErrors != nil {
-		// Present (even as null), as for scores.
-		rec.ScoreErrors = map[string]string{}
-		if err := record.Unmarshal(v.ScoreErrors, &rec.ScoreErrors); err != nil {
-			msg := record.DescribeDecodeError(err)
-			sep := "."
-			if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
-				sep = ": "
-			}
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: score_errors%s%s", sep, msg)}
-		}
-		if err := record.NullScoreError(l.data, rec.ScoreErrors); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
-		}
-		if rec.ScoreErrors == nil {
-			rec.ScoreErrors = map[string]string{}
+	if v.ScoreErrors != nil { // as for scores
+		var err error
+		if rec.ScoreErrors, err = decodeMember(v.ScoreErrors, "score_errors", l.data, record.NullScoreError); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 		}
 	}
 	if m := v.Meta; m != nil {
@@ -150,6 +127,28 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	return rec, nil
+}
+
+// decodeMember decodes raw, the record's object member name (present, even as null), into a map
+// that is never nil, refusing a null value with null (which reads the record's line, data). The
+// error names the member and what is wrong with it.
+func decodeMember[V any](raw json.RawMessage, name string, data []byte, null func([]byte, map[string]V) error) (map[string]V, error) {
+	m := map[string]V{}
+	if err := record.Unmarshal(raw, &m); err != nil {
+		msg := record.DescribeDecodeError(err) // "f1: want a number, …" or "want an object, …"
+		sep := "."
+		if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
+			sep = ": "
+		}
+		return nil, fmt.Errorf("invalid record: %s%s%s", name, sep, msg)
+	}
+	if err := null(data, m); err != nil {
+		return nil, fmt.Errorf("invalid record: %w", err)
+	}
+	if m == nil {
+		m = map[string]V{}
+	}
+	return m, nil
 }
 
 // spliceScores returns line with its top-level scores member set to scores (removed when scores
