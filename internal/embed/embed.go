@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -91,6 +92,7 @@ func (c Config) Validate(metrics ...string) error {
 type Scorer struct {
 	cfg    Config
 	base   string
+	shown  string // base as messages show it, without a password it may carry
 	client *http.Client
 
 	requests, texts, hits atomic.Int64
@@ -108,6 +110,10 @@ func NewScorer(cfg Config) (*Scorer, error) {
 		cfg.Parallel = DefaultParallel
 	}
 	s := &Scorer{cfg: cfg, base: model.Endpoint(cfg.Provider, cfg.BaseURL), client: cfg.HTTPClient}
+	s.shown = s.base
+	if u, err := url.Parse(s.base); err == nil {
+		s.shown = u.Redacted()
+	}
 	if s.client == nil {
 		s.client = model.NewTransport(model.TransportConfig{
 			MaxRetries:  5,

@@ -68,12 +68,12 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 		out = make([]vector, len(texts))
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
-				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %s", s.base, d.Index, english.Count(len(texts), "input", "inputs"))
+				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %s", s.shown, d.Index, english.Count(len(texts), "input", "inputs"))
 			}
 			out[d.Index] = d.Embedding
 		}
 		if len(resp.Data) != len(texts) {
-			return nil, countError(s.base, len(resp.Data), len(texts))
+			return nil, countError(s.shown, len(resp.Data), len(texts))
 		}
 	case Ollama:
 		var resp ollamaResponse
@@ -87,11 +87,11 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 		}
 	}
 	if len(out) != len(texts) {
-		return nil, countError(s.base, len(out), len(texts))
+		return nil, countError(s.shown, len(out), len(texts))
 	}
 	for i, v := range out {
 		if len(v) == 0 {
-			return nil, fmt.Errorf("embed %s: empty embedding for input %d", s.base, i)
+			return nil, fmt.Errorf("embed %s: empty embedding for input %d", s.shown, i)
 		}
 	}
 	return floats(out), nil
@@ -112,16 +112,16 @@ func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens,
 		return nil, err
 	}
 	if len(toks) != len(texts) {
-		return nil, countError(s.base+"/tokenize", len(toks), len(texts))
+		return nil, countError(s.shown+"/tokenize", len(toks), len(texts))
 	}
 	if len(vecs) != len(texts) {
-		return nil, countError(s.base+"/embed_all", len(vecs), len(texts))
+		return nil, countError(s.shown+"/embed_all", len(vecs), len(texts))
 	}
 	out := make([]tokens, len(texts))
 	for i := range texts {
 		t, err := align(toks[i], floats(vecs[i]))
 		if err != nil {
-			return nil, fmt.Errorf("embed %s: input %d: %w", s.base, i, err)
+			return nil, fmt.Errorf("embed %s: input %d: %w", s.shown, i, err)
 		}
 		out[i] = t
 	}
@@ -210,11 +210,11 @@ func countError(where string, got, want int) error {
 func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
-		return fmt.Errorf("embed %s%s: %w", s.base, path, err)
+		return fmt.Errorf("embed %s%s: %w", s.shown, path, err)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(b))
 	if err != nil {
-		return fmt.Errorf("embed %s%s: %w", s.base, path, err)
+		return fmt.Errorf("embed %s%s: %w", s.shown, path, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if s.cfg.APIKey != "" {
@@ -226,18 +226,18 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return fmt.Errorf("embed %s%s: %w", s.base, path, err) // the key travels in a header, never in err
+		return fmt.Errorf("embed %s%s: %w", s.shown, path, err) // the key travels in a header, never in err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("embed %s%s: read reply: %w", s.base, path, err)
+		return fmt.Errorf("embed %s%s: read reply: %w", s.shown, path, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("embed %s%s: %s: %s", s.base, path, resp.Status, s.redact(snippet(data)))
+		return fmt.Errorf("embed %s%s: %s: %s", s.shown, path, resp.Status, s.redact(snippet(data)))
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("embed %s%s: decode reply: %w", s.base, path, err)
+		return fmt.Errorf("embed %s%s: decode reply: %w", s.shown, path, err)
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -43,8 +42,6 @@ type embedStage struct {
 	sbert, bp, br, bf int
 	opts              embed.BERTOptions
 	idf               bool
-	// secrets are what a message written into a record must not hold: the API key.
-	apiKey string
 }
 
 // embedMetrics returns the embed package's names of the selected embedding metrics.
@@ -81,7 +78,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 		return nil, command.Usagef("--metrics %s: %v", strings.Join(metrics, ","), err)
 	}
 	st := &embedStage{batch: max(ec.Batch, 1), sbert: sel.index("sbert"), bp: sel.index("bertscore_p"),
-		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf, apiKey: ec.APIKey}
+		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf}
 	if baseline != "" {
 		b, err := embed.ParseBaseline(baseline)
 		if err != nil {
@@ -228,16 +225,14 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 }
 
 // recordMessage is the message a record's score_errors keeps for a failed embedding call: the
-// error, without the API key or a password in a URL, and at most maxRecordMessage bytes.
+// error (which internal/embed words without the API key or a password in the URL), at most
+// maxRecordMessage bytes.
 func (st *embedStage) recordMessage(err error) string {
 	what := "embedding call failed: "
 	if errors.Is(err, interrupt.ErrNotCalled) {
 		what = "embedding call not made: "
 	}
-	msg := userinfo.ReplaceAllString(err.Error(), "$1")
-	if len(st.apiKey) >= 4 {
-		msg = strings.ReplaceAll(msg, st.apiKey, "[redacted]")
-	}
+	msg := err.Error()
 	if len(msg) > maxRecordMessage {
 		cut := maxRecordMessage
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {
@@ -251,9 +246,6 @@ func (st *embedStage) recordMessage(err error) string {
 // maxRecordMessage bounds the message of a failed call written into a record (stderr has it
 // whole): the server's reply in it is cut at 300 bytes already.
 const maxRecordMessage = 400
-
-// userinfo matches the user and password of a URL, which a base URL may carry.
-var userinfo = regexp.MustCompile(`(\b[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]*@`)
 
 func setSlot(vals []float64, k int, v float64) {
 	if k >= 0 {

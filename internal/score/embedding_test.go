@@ -153,7 +153,7 @@ func TestEmbedFinishing(t *testing.T) {
 
 // TestEmbedFailureOnRecord: a batch whose embedding call fails leaves on each of its records a
 // score_errors entry for every selected embedding metric, saying why (without the key or the
-// password of the URL), so that the output file tells "sbert failed here" from "sbert does not
+// password of the URL, which stderr leaves out too), so that the output file tells "sbert failed here" from "sbert does not
 // apply here"; a rerun over that output with the server working and --cache asks only for the
 // failed batch's texts, fills in the scores and removes the entries; and qa-score over its own
 // output then writes it unchanged.
@@ -203,6 +203,14 @@ func TestEmbedFailureOnRecord(t *testing.T) {
 		err := Run(context.Background(), args, strings.NewReader(in), &stdout, &stderr)
 		if code := command.ExitCode(err); code != wantExit {
 			t.Fatalf("qa-score: exit %d, want %d: %s", code, wantExit, stderr.String())
+		}
+		if wantExit != 0 && !strings.Contains(stderr.String(), "http://user:xxxxx@") {
+			t.Errorf("stderr does not name the server as http://user:xxxxx@…:\n%s", stderr.String())
+		}
+		for _, secret := range []string{"pa55word", "sk-very-secret"} {
+			if strings.Contains(stderr.String(), secret) {
+				t.Errorf("stderr holds %q:\n%s", secret, stderr.String())
+			}
 		}
 		return stdout.String()
 	}
