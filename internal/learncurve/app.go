@@ -141,8 +141,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	g := NewGrouper(cfg.Problems)
 	var unplaced, failed, unjudged, placed int
-	var firstUnjudged *record.Error // where the first record without a verdict is
-	var repeated int                // records whose sequence and position an earlier one had
+	var skippedNotes, failedNotes recordNotes // one line a record, for the first few of each kind
+	var firstUnjudged *record.Error           // where the first record without a verdict is
+	var repeated int                          // records whose sequence and position an earlier one had
 	var firstRepeated *record.Error
 	names := map[string]bool{} // the judgment names the records carry
 	err := src.Each(func(r *record.Record) error {
@@ -154,18 +155,20 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		o, err := observe(r, cfg.Judge)
 		if errors.Is(err, ErrNoSequence) {
 			unplaced++
-			fmt.Fprintf(stderr, "qa-learncurve: %v; skipped\n", src.At(r.ID, err))
+			skippedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; skipped", src.At(r.ID, err)))
 			return nil
 		}
 		placed++
-		if j := r.Judgments[cfg.Judge]; j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "") {
+		msg := failure(r, cfg.Judge)
+		if j := r.Judgments[cfg.Judge]; msg == "" && (j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "")) {
+			// A failed record has no verdict either; it is counted as failed only.
 			if unjudged++; firstUnjudged == nil {
 				firstUnjudged = src.At(r.ID, nil)
 			}
 		}
-		if msg := failure(r, cfg.Judge); msg != "" {
+		if msg != "" {
 			failed++
-			fmt.Fprintf(stderr, "qa-learncurve: %v; counted as wrong\n", src.At(r.ID, errors.New(msg)))
+			failedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; counted as wrong", src.At(r.ID, errors.New(msg))))
 		}
 		if g.Add(o) {
 			if repeated++; firstRepeated == nil {
@@ -177,6 +180,8 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
+	skippedNotes.rest(stderr, "record without a sequence id or position skipped", "records without a sequence id or position skipped")
+	failedNotes.rest(stderr, "failed record counted as wrong", "failed records counted as wrong")
 	seqs, seqWarns := g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
 	// One warning per odd sequence could be thousands: those are capped, the others are about
@@ -185,7 +190,7 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	var warns []string
 	if unjudged > 0 {
 		first := ""
-		if unjudged < placed { // when none has one, the error below says so
+		if unjudged < placed-failed { // when none has one, the error below says so
 			first = english.Form(unjudged, ": ", "; the first is ") + where(firstUnjudged)
 		}
 		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
@@ -210,10 +215,32 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		}
 	}
 	noVerdict := ""
-	if placed > 0 && unjudged == placed {
+	if unjudged > 0 && unjudged == placed-failed {
 		noVerdict = noVerdictError(cfg.Judge, names)
 	}
 	return badRecords(src, unplaced, failed, unjudged, noVerdict)
+}
+
+// recordNotes prints a line for each of the first maxRecordNotes records of one kind, and counts
+// the others: a file of records from another benchmark would otherwise print a line a record.
+type recordNotes struct{ shown, more int }
+
+const maxRecordNotes = 10
+
+func (n *recordNotes) note(w io.Writer, line string) {
+	if n.shown == maxRecordNotes {
+		n.more++
+		return
+	}
+	n.shown++
+	fmt.Fprintln(w, line)
+}
+
+// rest says how many records of the kind were not shown.
+func (n *recordNotes) rest(w io.Writer, one, many string) {
+	if n.more > 0 {
+		fmt.Fprintf(w, "qa-learncurve: %s (not shown one by one)\n", english.Count(n.more, "more "+one, "more "+many))
+	}
 }
 
 // where names a record's place as an error about it does: FILE:LINE (id "x").
