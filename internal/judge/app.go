@@ -91,7 +91,8 @@ judgment's replies, cached or not (as qa-predict prices predictions), from a bui
 unknown model's cost_usd is left empty. Token and cost totals go to stderr, with the part of the
 cost the cache served (not paid again). --max-cost USD makes no new call once the replies (not
 those the cache serves) have cost USD: calls in flight finish, the records left carry the error
-"budget spent: ..." (failed, exit 3), and --retry-errors with a larger --max-cost goes on. It needs a price for the judge model.
+"budget spent: ..." (failed, exit 3), and --retry-errors with a larger --max-cost goes on. It
+needs a price for the judge model.
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request

@@ -85,9 +85,9 @@ and --embed-base-url (a usage error, exit 2, when unset), --embed-batch records 
 order; with --cache the embeddings are stored and a rerun makes no call. A batch whose call fails
 leaves its records without embedding scores, reports it, and exits 3; so does a batch in which
 a text's embedding is all zero or holds null (a NaN the model produced: a failing server); each
-such record names the metrics it lacks in score_errors. An empty prediction or reference is never sent: it
-counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so; for bertscore_*
-a text is first stripped of surrounding whitespace, as bert_score does). --baseline FILE
+such record names the metrics it lacks in score_errors. An empty prediction or reference is
+never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so;
+for bertscore_* a text is first stripped of surrounding whitespace, as bert_score does). --baseline FILE
 takes the highest layer's row of bert_score's tsv. --idf reads the input files twice: the
 references first, for the idf table (references only are held in memory).
 
