@@ -144,15 +144,13 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			return out, c.notCalled(req, out.Attempts)
 		}
 		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {
-			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) && c.spent(req) != "" {
-				why += ": " + c.spent(req)
+			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
+				if spent := c.spent(req); spent != "" {
+					why += ": " + spent
+				}
 			}
 			// A reply without text that langchaingo calls an error: an empty reply, paid for.
-			out.Usage = u
-			out.NoUsage = u.InputTokens == 0
-			if out.NoUsage {
-				out.Usage = record.Usage{}
-			}
+			out.Usage, out.NoUsage = knownUsage(u, "")
 			slot.Settle(float64(u.InputTokens + u.OutputTokens))
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
@@ -166,13 +164,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		ch.StopReason = ollamaDoneReason(attempts.Body())
 	}
 	out.Text = ch.Content
-	out.Usage = UsageFromInfo(ch.GenerationInfo)
-	// A count of 0 where there must be tokens (every request has input, and text is output) is a
-	// count the server left out, as old Ollama leaves out prompt_eval_count for a cached prompt:
-	// the usage is then unknown, not partly free.
-	if out.Usage.InputTokens == 0 || out.Usage.OutputTokens == 0 && strings.TrimSpace(ch.Content) != "" {
-		out.Usage, out.NoUsage = record.Usage{}, true
-	}
+	out.Usage, out.NoUsage = knownUsage(UsageFromInfo(ch.GenerationInfo), ch.Content)
 	out.Cut = cutShort(ch.StopReason)
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
 	if !out.NoUsage {
@@ -182,12 +174,18 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		// A reply with no text is no answer (an outage, a safety block, a refusal in OpenAI's
 		// refusal field): an error on the record, never an empty answer. Its usage stays on the
 		// response, for the budget: the reply was paid for.
-		stop := ""
+		stop, spent, refusal := "", "", ""
+		if out.Cut {
+			spent = c.spent(req)
+		}
+		if c.provider == "openai" {
+			refusal = openAIRefusal(attempts.Body())
+		}
 		switch {
-		case out.Cut && c.spent(req) != "":
-			stop = " (stop reason " + ch.StopReason + ": " + c.spent(req) + ")"
-		case c.provider == "openai" && openAIRefusal(attempts.Body()) != "":
-			stop = fmt.Sprintf(" (refused: %q)", openAIRefusal(attempts.Body()))
+		case spent != "":
+			stop = " (stop reason " + ch.StopReason + ": " + spent + ")"
+		case refusal != "":
+			stop = fmt.Sprintf(" (refused: %q)", refusal)
 		case ch.StopReason != "":
 			stop = " (stop reason " + ch.StopReason + ")"
 		}
@@ -215,6 +213,17 @@ func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
 // interrupt.ErrNotCalled.
 func (c *chat) notCalled(req Request, attempts int) error {
 	return &CallError{Attempts: attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, interrupt.ErrNotCalled)}
+}
+
+// knownUsage returns u, the usage a reply of text reported, and whether it is unknown (then u is
+// returned zero). A count of 0 where there must be tokens (every request has input, and text is
+// output) is a count the server left out, as old Ollama leaves out prompt_eval_count for a cached
+// prompt: the usage is then unknown, not partly free.
+func knownUsage(u record.Usage, text string) (record.Usage, bool) {
+	if u.InputTokens == 0 || u.OutputTokens == 0 && strings.TrimSpace(text) != "" {
+		return record.Usage{}, true
+	}
+	return u, false
 }
 
 // spent says why a reply cut at max_tokens can hold no text, or "" when req's budget is not known:
