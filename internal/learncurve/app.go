@@ -1,7 +1,6 @@
 package learncurve
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -191,14 +190,14 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	if unjudged > 0 {
 		first := ""
 		if unjudged < placed-failed { // when none has one, the error below says so
-			first = english.Form(unjudged, ": ", "; the first is ") + where(firstUnjudged)
+			first = english.Form(unjudged, ": ", "; the first is ") + firstUnjudged.Place()
 		}
 		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
 	}
 	if repeated > 0 {
 		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",
 			english.Count(repeated, "record repeats", "records repeat"), english.Form(repeated, "it replaces", "they replace"),
-			english.Form(repeated, ": ", "; the first is ")+where(firstRepeated)))
+			english.Form(repeated, ": ", "; the first is ")+firstRepeated.Place()))
 	}
 	warn(stderr, append(warns, rep.Warnings...))
 	var ci *CI
@@ -241,18 +240,6 @@ func (n *recordNotes) rest(w io.Writer, one, many string) {
 	if n.more > 0 {
 		fmt.Fprintf(w, "qa-learncurve: %s (not shown one by one)\n", english.Count(n.more, "more "+one, "more "+many))
 	}
-}
-
-// where names a record's place as an error about it does: FILE:LINE (id "x").
-func where(e *record.Error) string {
-	s := cmp.Or(e.File, "-")
-	if e.Line > 0 {
-		s += fmt.Sprintf(":%d", e.Line)
-	}
-	if e.ID != "" {
-		s += fmt.Sprintf(" (id %q)", e.ID)
-	}
-	return s
 }
 
 // maxNames is how many judgment names noVerdictError lists at most.

@@ -27,6 +27,11 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
+	return e.Place() + ": " + e.Err.Error()
+}
+
+// Place is where the error is, as Error begins: FILE:LINE (id "x"), "-" for stdin.
+func (e *Error) Place() string {
 	var b bytes.Buffer
 	if e.File != "" {
 		b.WriteString(e.File)
@@ -39,8 +44,6 @@ func (e *Error) Error() string {
 	if e.ID != "" {
 		fmt.Fprintf(&b, " (id %q)", e.ID)
 	}
-	b.WriteString(": ")
-	b.WriteString(e.Err.Error())
 	return b.String()
 }
 
