@@ -63,3 +63,22 @@ func ExampleForm() {
 	// Output:
 	// 1 of 3 records has no answers
 }
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		most int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "abc…"},
+		{"aé", 2, "a…"}, // é is two bytes: cut before it, not inside
+		{"aé", 3, "aé"},
+		{"日本語", 4, "日…"},
+		{"", 0, ""},
+	} {
+		if got := Clip(tc.s, tc.most); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.most, got, tc.want)
+		}
+	}
+}

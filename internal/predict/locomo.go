@@ -28,8 +28,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -174,11 +174,8 @@ func excerpt(s string) string {
 	if len(s) <= most {
 		return strconv.Quote(s)
 	}
-	cut := most
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "…"
+	clipped := english.Clip(s, most)
+	return strconv.Quote(strings.TrimSuffix(clipped, "…")) + "…"
 }
 
 // locomoMaxTokens is the max_tokens of a LoCoMo call: --max-tokens when given, else

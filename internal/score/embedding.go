@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
@@ -232,15 +231,7 @@ func (st *embedStage) recordMessage(err error) string {
 	if errors.Is(err, interrupt.ErrNotCalled) {
 		what = "embedding call not made: "
 	}
-	msg := err.Error()
-	if len(msg) > maxRecordMessage {
-		cut := maxRecordMessage
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut--
-		}
-		msg = msg[:cut] + "…"
-	}
-	return what + msg
+	return what + english.Clip(err.Error(), maxRecordMessage)
 }
 
 // maxRecordMessage bounds the message of a failed call written into a record (stderr has it
