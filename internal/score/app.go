@@ -87,9 +87,9 @@ leaves its records without embedding scores, reports it, and exits 3; so does a 
 a text's embedding is all zero or holds null (a NaN the model produced: a failing server); each
 such record names the metrics it lacks in score_errors. An empty prediction or reference is
 never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so;
-for bertscore_* a text is first stripped of surrounding whitespace, as bert_score does). --baseline FILE
-takes the highest layer's row of bert_score's tsv. --idf reads the input files twice: the
-references first, for the idf table (references only are held in memory).
+for bertscore_* a text is first stripped of surrounding whitespace, as bert_score does).
+--baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
+twice: the references first, for the idf table (references only are held in memory).
 
 INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new embedding call but lets
 those in flight end (for at most 2 minutes) and stores them (--cache); every record is still read,
