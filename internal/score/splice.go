@@ -75,13 +75,13 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 	if v.Scores != nil {
 		// Present (even as null): remember that, so the line's member is replaced, not added.
 		var err error
-		if rec.Scores, err = decodeMember(v.Scores, "scores", l.data, record.NullScore); err != nil {
+		if rec.Scores, err = decodeMember[float64](v.Scores, "scores", "a number"); err != nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 		}
 	}
 	if v.ScoreErrors != nil { // as for scores
 		var err error
-		if rec.ScoreErrors, err = decodeMember(v.ScoreErrors, "score_errors", l.data, record.NullScoreError); err != nil {
+		if rec.ScoreErrors, err = decodeMember[string](v.ScoreErrors, "score_errors", "a string"); err != nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 		}
 	}
@@ -130,9 +130,9 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 }
 
 // decodeMember decodes raw, the record's object member name (present, even as null), into a map
-// that is never nil, refusing a null value with null (which reads the record's line, data). The
-// error names the member and what is wrong with it.
-func decodeMember[V any](raw json.RawMessage, name string, data []byte, null func([]byte, map[string]V) error) (map[string]V, error) {
+// that is never nil. A null value, which decoding reads as the zero value, is refused as not
+// being want. The error names the member and what is wrong with it.
+func decodeMember[V comparable](raw json.RawMessage, name, want string) (map[string]V, error) {
 	m := map[string]V{}
 	if err := record.Unmarshal(raw, &m); err != nil {
 		msg := record.DescribeDecodeError(err) // "f1: want a number, …" or "want an object, …"
@@ -142,8 +142,11 @@ func decodeMember[V any](raw json.RawMessage, name string, data []byte, null fun
 		}
 		return nil, fmt.Errorf("invalid record: %s%s%s", name, sep, msg)
 	}
-	if err := null(data, m); err != nil {
-		return nil, fmt.Errorf("invalid record: %w", err)
+	var zero V
+	if slices.Contains(slices.Collect(maps.Values(m)), zero) { // a null, or a value that is zero
+		if err := record.NullMember(raw, name, want); err != nil {
+			return nil, fmt.Errorf("invalid record: %w", err)
+		}
 	}
 	if m == nil {
 		m = map[string]V{}

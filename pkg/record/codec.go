@@ -105,10 +105,10 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := NullAnswer(b, p.Answers); err != nil {
 		return err
 	}
-	if err := NullScore(b, p.Scores); err != nil {
+	if err := nullValue(b, p.Scores, "scores", "a number"); err != nil {
 		return err
 	}
-	if err := NullScoreError(b, p.ScoreErrors); err != nil {
+	if err := nullValue(b, p.ScoreErrors, "score_errors", "a string"); err != nil {
 		return err
 	}
 	extra, err := unknownFields(b, recordKeys)
@@ -151,37 +151,29 @@ func NullAnswer(b []byte, answers []string) error {
 	return nil
 }
 
-// NullScore returns an error naming the first null among the scores of the record encoded in b,
-// given the scores b decoded to, or nil. The decoder reads a null score (what pandas writes for a
-// NaN) as 0, which a stage passing the record through would then write as a score of 0. Only a
-// record with a score of 0 is looked at again.
-func NullScore(b []byte, scores map[string]float64) error {
-	if !slices.Contains(slices.Collect(maps.Values(scores)), 0) {
+// nullValue returns an error naming the first null among the values of the record's object
+// member (scores, score_errors) encoded in b, or nil. The decoder reads a null there as the zero
+// value (a null score, what pandas writes for a NaN, as 0; a null message as ""), which a stage
+// passing the record on would then write as a value: only when vals, what b's member decoded to,
+// holds a zero value is b looked at again.
+func nullValue[V comparable](b []byte, vals map[string]V, member, want string) error {
+	var zero V
+	if !slices.Contains(slices.Collect(maps.Values(vals)), zero) {
 		return nil
 	}
-	return firstNull(b, "scores", "a number")
-}
-
-// NullScoreError returns an error naming the first null among the score_errors of the record
-// encoded in b, given the messages b decoded to, or nil. The decoder reads a null message as "",
-// which would say a metric failed without saying why. Only a record with an empty message is
-// looked at again.
-func NullScoreError(b []byte, errs map[string]string) error {
-	if !slices.Contains(slices.Collect(maps.Values(errs)), "") {
-		return nil
-	}
-	return firstNull(b, "score_errors", "a string")
-}
-
-// firstNull returns an error naming the first (in sorted order) member of the object member of
-// the record encoded in b whose value is null, where want was wanted; nil when there is none.
-func firstNull(b []byte, member, want string) error {
 	var top map[string]json.RawMessage
 	if unmarshal(b, &top) != nil {
 		return nil
 	}
+	return NullMember(top[member], member, want)
+}
+
+// NullMember returns an error naming the first (in sorted order) key of obj, the encoded object
+// of a record's member named member, whose value is null where want was wanted; nil when there is
+// none, or when obj is no object.
+func NullMember(obj []byte, member, want string) error {
 	var vals map[string]json.RawMessage
-	if unmarshal(top[member], &vals) != nil {
+	if unmarshal(obj, &vals) != nil {
 		return nil
 	}
 	for _, k := range slices.Sorted(maps.Keys(vals)) {
