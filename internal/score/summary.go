@@ -49,18 +49,27 @@ type groupAcc struct {
 	vals            [][]float64 // vals[k]: values of names[k]
 }
 
+// meanAcc is a running mean. Beside the sum it keeps the sum of the values divided by 2⁶⁴, which
+// stays finite where the sum overflows (judge scores near the largest float): the mean is then
+// taken from it, so that it is never infinite, as JSON cannot hold it.
 type meanAcc struct {
-	sum float64
-	n   int
+	sum, scaled float64
+	n           int
 }
 
-func (m *meanAcc) add(v float64) { m.sum += v; m.n++ }
+func (m *meanAcc) add(v float64) { m.sum += v; m.scaled += v * 0x1p-64; m.n++ }
+
+// merge adds o's values to m.
+func (m *meanAcc) merge(o *meanAcc) { m.sum += o.sum; m.scaled += o.scaled; m.n += o.n }
 
 func (m meanAcc) mean() *float64 {
 	if m.n == 0 {
 		return nil
 	}
 	v := m.sum / float64(m.n)
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		v = min(max(m.scaled/float64(m.n)*0x1p64, -math.MaxFloat64), math.MaxFloat64)
+	}
 	return &v
 }
 
@@ -231,7 +240,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 			}
 			if !math.IsNaN(ivs[i].Lo) {
 				st.CI = &[2]float64{ivs[i].Lo, ivs[i].Hi}
-				if n > 1 && ivs[i].Lo == ivs[i].Hi {
+				if n > 1 && ivs[i].Lo == ivs[i].Hi { // all values equal: the bounds are that value
 					flat = append(flat, flatMetric{a.names[k], n})
 				}
 			}
@@ -280,12 +289,26 @@ func hashOf(label string, n int) uint64 {
 	return h.Sum64()
 }
 
+// mean is the mean of xs (at least one value): their sum, in order, over their count, as
+// Python's scripts take it, but never outside the values' range, which rounding can leave (the
+// mean of equal values is that value: 0.1 summed 37 times is not 3.7), and never infinite: when
+// the sum overflows (values near the largest float) the values are divided by the count before
+// they are summed.
 func mean(xs []float64) float64 {
-	s := 0.0
+	s, lo, hi := 0.0, xs[0], xs[0]
 	for _, x := range xs {
 		s += x
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	return s / float64(len(xs))
+	n := float64(len(xs))
+	m := s / n
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		m = 0
+		for _, x := range xs {
+			m += x / n
+		}
+	}
+	return min(max(m, lo), hi)
 }
 
 func ptr(v float64) *float64 { return &v }
@@ -302,8 +325,7 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 			continue
 		}
 		l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
-		all.sum += m.sum
-		all.n += m.n
+		all.merge(m)
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	return l
@@ -325,27 +347,26 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	}
 	l := &LongMemEval{Metric: "judge_score", ByType: map[string]Stat{}}
 	var all meanAcc
-	sumMeans, tasks := 0.0, 0
+	var means []float64
 	var others []string
 	// The six type means are summed in print_qa_metrics.py's order (np.mean of six values adds
 	// them in turn), so that the figure is upstream's to the last bit and the same on every run.
 	for _, t := range slices.Sorted(maps.Keys(a.lme)) {
 		m := a.lme[t]
 		l.ByType[t] = Stat{Mean: m.mean(), Count: m.n}
-		all.sum += m.sum
-		all.n += m.n
+		all.merge(m)
 		if !slices.Contains(longMemEvalTypes, t) {
 			others = append(others, strconv.Quote(t))
 		}
 	}
 	for _, t := range longMemEvalTypes {
 		if m, ok := a.lme[t]; ok {
-			sumMeans += m.sum / float64(m.n)
-			tasks++
+			means = append(means, *m.mean())
 		}
 	}
+	tasks := len(means)
 	if tasks > 0 {
-		l.TaskAveraged = ptr(sumMeans / float64(tasks))
+		l.TaskAveraged = ptr(mean(means))
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"io"
 	"math"
 	"slices"
 	"testing"
@@ -168,5 +169,55 @@ func TestDegenerateWarning(t *testing.T) {
 		if got := degenerate("overall", tt.flat); got != tt.want {
 			t.Errorf("degenerate(%v) = %q, want %q", tt.flat, got, tt.want)
 		}
+	}
+}
+
+// TestAggregatorExtremeValues: judge scores are whatever numbers a judge gave. The means and
+// intervals of values whose sum overflows are finite (JSON cannot hold an infinity, and the
+// summary failed to write), and those of equal values are that value, with the warning that the
+// interval is degenerate.
+func TestAggregatorExtremeValues(t *testing.T) {
+	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	for range 3 {
+		a.add(outcome{typ: "single-session-user", dataset: "longmemeval", vals: []float64{1.7e308}})
+	}
+	a.add(outcome{typ: "multi-session", dataset: "longmemeval", vals: []float64{1.6e308}})
+	s := a.summarize(100, 1, 0)
+	finite := func(name string, v *float64) {
+		t.Helper()
+		if v == nil || math.IsInf(*v, 0) || math.IsNaN(*v) {
+			t.Errorf("%s = %v, want a finite number", name, v)
+		}
+	}
+	st := s.Overall.Metrics["judge_score"]
+	finite("overall mean", st.Mean)
+	if st.CI == nil {
+		t.Fatalf("overall interval missing")
+	}
+	finite("overall interval low", &st.CI[0])
+	finite("overall interval high", &st.CI[1])
+	l := s.LongMemEval
+	finite("longmemeval overall", l.Overall.Mean)
+	finite("longmemeval task-averaged", l.TaskAveraged)
+	finite("longmemeval single-session-user", l.ByType["single-session-user"].Mean)
+	if got := *s.ByType["single-session-user"].Metrics["judge_score"].Mean; got != 1.7e308 {
+		t.Errorf("single-session-user mean = %v, want 1.7e308", got)
+	}
+	if err := s.write(io.Discard, "json"); err != nil {
+		t.Errorf("write json: %v", err)
+	}
+
+	a = newAggregator([]string{"judge_score"}, false, true, nil)
+	for range 37 {
+		a.add(outcomeOf("", false, 0.1))
+	}
+	s = a.summarize(100, 1, 0)
+	st = s.Overall.Metrics["judge_score"]
+	if *st.Mean != 0.1 || st.CI == nil || st.CI[0] != 0.1 || st.CI[1] != 0.1 {
+		t.Errorf("37 values 0.1: mean %v interval %v, want 0.1 and [0.1, 0.1]", *st.Mean, st.CI)
+	}
+	want := "overall: judge_score: all 37 values are equal, so the interval is degenerate"
+	if !slices.Contains(s.Warnings, want) {
+		t.Errorf("warnings %q lack %q", s.Warnings, want)
 	}
 }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -21,6 +22,12 @@ const meanBlocks = 8
 // The resamples are split into a fixed number of blocks, each with its own random source seeded
 // from rng, and the blocks run in parallel; the intervals depend only on rng's state, not on the
 // number of CPUs.
+//
+// Every resample mean lies between the column's least and greatest value, and so do its bounds:
+// they are held to that range, which rounding can leave (0.1 summed 37 times is not 3.7), so a
+// column of equal values has that value for both. A column whose sums could pass the largest
+// float (n times its largest magnitude does) is resampled divided by a power of two above n and
+// its bounds multiplied back, so they are finite.
 //
 // Note: each resample is kept as unit counts and the means computed as dot products with the
 // columns, which reads the columns sequentially instead of gathering them by random index; for
@@ -43,6 +50,19 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 		}
 		return out
 	}
+	lo, hi, scale := make([]float64, len(cols)), make([]float64, len(cols)), make([]float64, len(cols))
+	work := slices.Clone(cols)
+	for i, c := range cols {
+		lo[i], hi[i] = slices.Min(c), slices.Max(c)
+		scale[i] = 1
+		if max(-lo[i], hi[i])*float64(n) > math.MaxFloat64 {
+			scale[i] = math.Ldexp(1, bits.Len(uint(n)))
+			work[i] = make([]float64, n)
+			for j, x := range c {
+				work[i][j] = x / scale[i]
+			}
+		}
+	}
 	means := make([][]float64, len(cols))
 	for i := range means {
 		means[i] = make([]float64, reps)
@@ -54,21 +74,22 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for b := range meanBlocks {
-		lo, hi := b*reps/meanBlocks, (b+1)*reps/meanBlocks
-		if lo == hi {
+		first, end := b*reps/meanBlocks, (b+1)*reps/meanBlocks
+		if first == end {
 			continue
 		}
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			resampleMeans(NewRand(seeds[b]), cols, n, lo, hi, means)
+			resampleMeans(NewRand(seeds[b]), work, n, first, end, means)
 		})
 	}
 	wg.Wait()
 	alpha := (1 - level) / 2
 	for i, m := range means {
 		slices.Sort(m)
-		out[i] = Interval{Lo: Quantile(m, alpha), Hi: Quantile(m, 1-alpha), Level: level}
+		bound := func(q float64) float64 { return min(max(Quantile(m, q)*scale[i], lo[i]), hi[i]) }
+		out[i] = Interval{Lo: bound(alpha), Hi: bound(1 - alpha), Level: level}
 	}
 	return out
 }

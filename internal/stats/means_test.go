@@ -147,3 +147,33 @@ func BenchmarkResampleMeans(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*n*ncols*reps/b.Elapsed().Seconds(), "products/s")
 }
+
+// TestBootstrapMeansExtremes: every resample mean lies between the column's least and greatest
+// value, so an interval does too: a column of equal values has exactly that value for both bounds
+// (0.1 summed 37 times is not 3.7), and values near the largest float give finite bounds, not the
+// infinity their sums overflow to.
+func TestBootstrapMeansExtremes(t *testing.T) {
+	tenth := make([]float64, 37)
+	for i := range tenth {
+		tenth[i] = 0.1
+	}
+	huge := []float64{1.7e308, 1.6e308, 1.5e308, -1e308, 1.7e308}
+	var got []Interval
+	for _, col := range [][]float64{tenth, huge, {math.MaxFloat64, math.MaxFloat64}} {
+		got = append(got, BootstrapMeans(NewRand(1), [][]float64{col}, 200, 0.95)[0])
+	}
+	if got[0].Lo != 0.1 || got[0].Hi != 0.1 {
+		t.Errorf("BootstrapMeans(0.1 × 37) = %+v, want [0.1, 0.1]", got[0])
+	}
+	for i, iv := range got[1:] {
+		if math.IsInf(iv.Lo, 0) || math.IsInf(iv.Hi, 0) || math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) || iv.Lo > iv.Hi {
+			t.Errorf("BootstrapMeans(huge values %d) = %+v, want finite bounds", i, iv)
+		}
+	}
+	if got[1].Lo < -1e308 || got[1].Hi > 1.7e308 || got[1].Hi < 1e308 {
+		t.Errorf("BootstrapMeans(%v) = %+v, want bounds within the values, the upper above 1e308", huge, got[1])
+	}
+	if got[2].Lo != math.MaxFloat64 || got[2].Hi != math.MaxFloat64 {
+		t.Errorf("BootstrapMeans(largest float × 2) = %+v, want both bounds the largest float", got[2])
+	}
+}
