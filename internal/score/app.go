@@ -148,7 +148,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ")},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
-		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none)"},
+		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000)"},
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, question, gold, prediction, score) as JSONL to `FILE`"},
@@ -259,6 +259,12 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	return err
 }
 
+// maxBootstrap bounds --bootstrap. The summary keeps every resample's mean of each metric of a
+// group (8 bytes each) to take the percentiles from: a million resamples are 8 MB a metric, and
+// more than enough for a 95% interval's two percentiles; a billion were 8 GB a metric, an
+// out-of-memory crash after the whole input had been scored.
+const maxBootstrap = 1_000_000
+
 func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
 		format: c.String("format"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
@@ -286,6 +292,8 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		return nil, command.Usagef("--format: unknown format %q (want one of %s)", cfg.format, strings.Join(formats, ", "))
 	case cfg.reps < 0:
 		return nil, command.Usagef("--bootstrap: must not be negative")
+	case cfg.reps > maxBootstrap:
+		return nil, command.Usagef("--bootstrap: at most %d resamples (got %d)", maxBootstrap, cfg.reps)
 	case cfg.jobs < 1:
 		return nil, command.Usagef("--jobs: must be at least 1")
 	}
