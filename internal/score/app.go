@@ -41,7 +41,10 @@ const description = `qa-score reads records with prediction.text and answers and
 scores filled in, in input order. It can also summarise them: each metric's mean, count and a
 bootstrap 95% confidence interval, overall and by record type (and by the values of any --by
 field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's judge
-accuracies.
+accuracies. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles of the
+means of --bootstrap resamples of the records, interpolated linearly (numpy's default), the same
+for one --seed on every machine (the records' order is part of the resample). The corpus metrics
+have no interval.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
