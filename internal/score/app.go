@@ -66,8 +66,9 @@ MAGMA score them by whether the prediction declines, as locomo_f1 and the judges
 LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. Gold facts, a
 LoCoMo category or an abstention flag that cannot be read make the line bad.
 
-Corpus metrics need --summary and appear only there (overall.metrics and a "corpus" section with
-the full reports; --format table also prints the per-class table and confusion matrix). Records
+Corpus metrics need --summary and appear only there (overall.metrics, each type's and --by
+group's metrics, computed over its records alone, and a "corpus" section with the full reports
+of all records; --format table also prints the per-class table and confusion matrix). Records
 without a prediction, or whose prediction failed, take no part.
    Labels: gold from answers[0] (or --label-field, e.g. meta.label; a JSON number is read as its
    literal text), predicted from prediction.text. Without --label-map labels compare exactly.
@@ -366,7 +367,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	sc := newScorer(cfg.sel, cfg.judge)
 	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by)
-	corpus := newCorpusAcc(cfg.corpus)
+	corpus := newCorpusAcc(cfg.corpus, cfg.by)
 	records := stdout
 	if cfg.summary == "-" {
 		records = io.Discard
@@ -407,7 +408,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		agg.add(r.o)
 		agg.addID(r.rec.ID)
-		corpus.add(r.o.typ, r.o.corpus)
+		corpus.add(r.o.typ, r.o.by, r.o.corpus)
 		if r.mismatch != nil {
 			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush
 		}

@@ -123,34 +123,52 @@ type GenEval struct {
 	ReferenceLength   int       `json:"reference_length"`
 }
 
-// corpusAcc accumulates the facts of every record, overall and by record type.
+// corpusAcc accumulates the facts of every record, overall, by record type and by the value of
+// each --by field.
 //
 // Memory: each record's labelled entry (two label strings, a group string, a float64) and loss
-// are held twice when records have types, once overall and once in their type's group.
+// are held once overall, once more in their type's group when records have types, and once more
+// for each --by field they have a value at.
 type corpusAcc struct {
-	cfg    *corpusConfig
-	all    *corpusGroup
-	byType map[string]*corpusGroup
+	cfg     *corpusConfig
+	all     *corpusGroup
+	byType  map[string]*corpusGroup
+	byPaths byFields
+	by      []map[string]*corpusGroup // by[i]: the groups by the value at byPaths[i]
 }
 
-func newCorpusAcc(cfg *corpusConfig) *corpusAcc {
-	return &corpusAcc{cfg: cfg, all: newCorpusGroup(cfg), byType: map[string]*corpusGroup{}}
+func newCorpusAcc(cfg *corpusConfig, by byFields) *corpusAcc {
+	a := &corpusAcc{cfg: cfg, all: newCorpusGroup(cfg), byType: map[string]*corpusGroup{}, byPaths: by}
+	for range by {
+		a.by = append(a.by, map[string]*corpusGroup{})
+	}
+	return a
 }
 
-func (a *corpusAcc) add(typ string, f corpusFacts) {
+// add takes in one record's facts; typ is its type and by its values at the --by fields.
+func (a *corpusAcc) add(typ string, by []byValue, f corpusFacts) {
 	if !f.any() {
 		return
 	}
 	a.all.add(f)
-	if typ == "" {
-		return
+	if typ != "" {
+		a.groupIn(a.byType, typ).add(f)
 	}
-	g := a.byType[typ]
+	for i, v := range by {
+		if v.ok && i < len(a.by) {
+			a.groupIn(a.by[i], v.text).add(f)
+		}
+	}
+}
+
+// groupIn returns the group of key in groups, made when missing.
+func (a *corpusAcc) groupIn(groups map[string]*corpusGroup, key string) *corpusGroup {
+	g := groups[key]
 	if g == nil {
 		g = newCorpusGroup(a.cfg)
-		a.byType[typ] = g
+		groups[key] = g
 	}
-	g.add(f)
+	return g
 }
 
 // attach adds the corpus section, the headline values (overall and by type) and the overall
@@ -171,17 +189,27 @@ func (a *corpusAcc) attach(s *Summary) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
 			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
-	for t, g := range a.byType {
-		grp := s.ByType[t]
-		if grp == nil {
-			continue
-		}
-		_, vals, _ := g.summarize()
-		for _, v := range vals {
-			if v.n > 0 {
-				grp.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+	headlines := func(groups map[string]*corpusGroup, into func(key string) *Group) {
+		for key, g := range groups {
+			grp := into(key)
+			if grp == nil {
+				continue
+			}
+			_, vals, _ := g.summarize()
+			for _, v := range vals {
+				if v.n > 0 {
+					grp.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+				}
 			}
 		}
+	}
+	headlines(a.byType, func(t string) *Group { return s.ByType[t] })
+	for i, p := range a.byPaths {
+		bd := s.By[p.String()]
+		if bd == nil {
+			continue
+		}
+		headlines(a.by[i], func(v string) *Group { return bd.Groups[v] })
 	}
 }
 
