@@ -93,59 +93,95 @@ type ClassReport struct {
 // Classify computes accuracy, per-class and averaged precision/recall/F1 and the confusion matrix
 // of predicted labels against true labels (equal lengths, at least one).
 func Classify(yTrue, yPred []string, opt PRFOptions) ClassReport {
-	z := opt.ZeroDivision
 	all := opt.Order.Sorted(yTrue, yPred)
-	labels := opt.Labels
-	if labels == nil {
-		labels = all
+	c := CountLabels(yTrue, yPred, all)
+	r := c.Report(opt)
+	r.Confusion = confusion(yTrue, yPred, all)
+	return r
+}
+
+// LabelCounts are what a classification report is computed from: for each label of All (the
+// labels seen, in their order) its true positives, predictions and support, and how many records
+// there are and how many of them are right. Counts of resampled records give the report of the
+// resample without the labels themselves.
+type LabelCounts struct {
+	All                    []string
+	TP, Predicted, Support []int // indexed like All
+	Correct, N             int
+}
+
+// CountLabels counts the labels of yTrue and yPred, all of which are in all.
+func CountLabels(yTrue, yPred, all []string) LabelCounts {
+	idx := make(map[string]int, len(all))
+	for i, l := range all {
+		idx[l] = i
 	}
-	r := ClassReport{Labels: labels, CMLabels: all}
-	correct := 0
+	c := LabelCounts{All: all, TP: make([]int, len(all)), Predicted: make([]int, len(all)),
+		Support: make([]int, len(all)), N: len(yTrue)}
 	for i := range yTrue {
-		if yTrue[i] == yPred[i] {
-			correct++
+		t, p := idx[yTrue[i]], idx[yPred[i]]
+		c.Support[t]++
+		c.Predicted[p]++
+		if t == p {
+			c.TP[t]++
+			c.Correct++
 		}
 	}
-	r.Accuracy = float64(correct) / float64(len(yTrue))
-	r.TP, r.Predicted, r.Support = classCounts(yTrue, yPred, labels)
+	return c
+}
+
+// at returns the true positives, predictions and support of All[i] (0 for i < 0: a label not in All).
+func (c LabelCounts) at(i int) (tp, pred, sup int) {
+	if i < 0 {
+		return 0, 0, 0
+	}
+	return c.TP[i], c.Predicted[i], c.Support[i]
+}
+
+// Report computes the ClassReport of the counts (at least one record), all but its confusion
+// matrix, as scikit-learn 1.2 computes it: over opt.Labels, or every label of All.
+func (c LabelCounts) Report(opt PRFOptions) ClassReport {
+	z := opt.ZeroDivision
+	labels, pos := opt.Labels, make([]int, len(opt.Labels)) // pos[k]: labels[k]'s index in All, or -1
+	if labels == nil {
+		labels, pos = c.All, nil
+	} else {
+		idx := make(map[string]int, len(c.All))
+		for i, l := range c.All {
+			idx[l] = i
+		}
+		for k, l := range labels {
+			if i, ok := idx[l]; ok {
+				pos[k] = i
+			} else {
+				pos[k] = -1
+			}
+		}
+	}
+	r := ClassReport{Labels: labels, CMLabels: c.All, Accuracy: float64(c.Correct) / float64(c.N)}
+	r.TP, r.Predicted, r.Support = make([]int, len(labels)), make([]int, len(labels)), make([]int, len(labels))
 	var sumTP, sumPred, sumTrue int
-	for c := range labels {
-		p, rc, f := prf(r.TP[c], r.Predicted[c], r.Support[c], z)
+	for k := range labels {
+		i := k
+		if pos != nil {
+			i = pos[k]
+		}
+		r.TP[k], r.Predicted[k], r.Support[k] = c.at(i)
+		p, rc, f := prf(r.TP[k], r.Predicted[k], r.Support[k], z)
 		r.Precision = append(r.Precision, p)
 		r.Recall = append(r.Recall, rc)
 		r.F1 = append(r.F1, f)
-		sumTP += r.TP[c]
-		sumPred += r.Predicted[c]
-		sumTrue += r.Support[c]
+		sumTP += r.TP[k]
+		sumPred += r.Predicted[k]
+		sumTrue += r.Support[k]
 	}
 	n := float64(len(labels))
 	r.Macro = PRF{sumFloats(r.Precision) / n, sumFloats(r.Recall) / n, sumFloats(r.F1) / n}
 	r.Micro.Precision, r.Micro.Recall, r.Micro.F1 = prf(sumTP, sumPred, sumTrue, z)
 	r.Weighted = weighted(r, sumTrue, sumPred, z)
 	r.F1OfMacroPR = harmonic(r.Macro.Precision, r.Macro.Recall)
-	r.Binary = binaryPRF(yTrue, yPred, all, opt.PosLabel, z)
-	r.Confusion = confusion(yTrue, yPred, all)
+	r.Binary = c.binary(opt.PosLabel, z)
 	return r
-}
-
-func classCounts(yTrue, yPred, labels []string) (tp, pred, sup []int) {
-	idx := make(map[string]int, len(labels))
-	for i, l := range labels {
-		idx[l] = i
-	}
-	tp, pred, sup = make([]int, len(labels)), make([]int, len(labels)), make([]int, len(labels))
-	for i := range yTrue {
-		if c, ok := idx[yTrue[i]]; ok {
-			sup[c]++
-			if yTrue[i] == yPred[i] {
-				tp[c]++
-			}
-		}
-		if c, ok := idx[yPred[i]]; ok {
-			pred[c]++
-		}
-	}
-	return tp, pred, sup
 }
 
 // prf computes precision, recall and F1 from counts, substituting z for zero denominators first.
@@ -187,13 +223,15 @@ func weighted(r ClassReport, sumTrue, sumPred int, z float64) PRF {
 	return PRF{w.Precision / t, w.Recall / t, w.F1 / t}
 }
 
-func binaryPRF(yTrue, yPred, all []string, pos *string, z float64) *PRF {
-	if pos == nil || len(all) > 2 || (len(all) == 2 && !slices.Contains(all, *pos)) {
+// binary is the average='binary' figure for pos, nil when there is none or more than two labels,
+// or two without pos.
+func (c LabelCounts) binary(pos *string, z float64) *PRF {
+	if pos == nil || len(c.All) > 2 || (len(c.All) == 2 && !slices.Contains(c.All, *pos)) {
 		return nil
 	}
-	tp, pred, sup := classCounts(yTrue, yPred, []string{*pos})
+	tp, pred, sup := c.at(slices.Index(c.All, *pos))
 	var b PRF
-	b.Precision, b.Recall, b.F1 = prf(tp[0], pred[0], sup[0], z)
+	b.Precision, b.Recall, b.F1 = prf(tp, pred, sup, z)
 	return &b
 }
 
