@@ -42,3 +42,28 @@ func TestBootstrapMean(t *testing.T) {
 		t.Errorf("empty Bootstrap = %v, want NaN bounds", e)
 	}
 }
+
+// TestBootstrapVecUndefined: a replicate in which a statistic is NaN is left out of that
+// statistic's interval only; a statistic NaN in every replicate has NaN bounds.
+func TestBootstrapVecUndefined(t *testing.T) {
+	vals := []float64{0, 1, 2, 3}
+	ivs := BootstrapVec(NewRand(3), len(vals), 400, 3, 0.95, func(idx []int, out []float64) {
+		s := 0.0
+		for _, i := range idx {
+			s += vals[i]
+		}
+		out[0], out[1], out[2] = s, s, math.NaN()
+		if s < 6 {
+			out[1] = math.NaN() // defined only where the sum is at least 6
+		}
+	})
+	if ivs[0].Lo >= 6 {
+		t.Fatalf("the sum's interval %+v does not reach below 6, so the test shows nothing", ivs[0])
+	}
+	if ivs[1].Lo < 6 || math.IsNaN(ivs[1].Lo) || ivs[1].Hi != ivs[0].Hi {
+		t.Errorf("interval of the sum where it is at least 6 = %+v, want a low bound of at least 6 and the high bound %v", ivs[1], ivs[0].Hi)
+	}
+	if !math.IsNaN(ivs[2].Lo) || !math.IsNaN(ivs[2].Hi) {
+		t.Errorf("interval of a statistic never defined = %+v, want NaN bounds", ivs[2])
+	}
+}

@@ -9,8 +9,10 @@ import (
 // BootstrapVec is Bootstrap for k statistics computed from the same resamples: stat receives the
 // resampled unit indices and fills out (length k); the result holds one percentile interval per
 // statistic. Resampling all statistics together keeps them consistent (one replicate is one
-// resampled data set) and costs one pass per replicate instead of k. With n == 0 or reps == 0
-// every bound is NaN.
+// resampled data set) and costs one pass per replicate instead of k. A statistic that is NaN in a
+// replicate (undefined on that resample, such as a ROC AUC drawn with one class) leaves that
+// replicate out of its interval. With n == 0 or reps == 0, or a statistic NaN in every replicate,
+// the bounds are NaN.
 func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx []int, out []float64)) []Interval {
 	ivs := make([]Interval, k)
 	if n == 0 || reps == 0 {
@@ -36,6 +38,7 @@ func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx [
 	}
 	alpha := (1 - level) / 2
 	for i, col := range cols {
+		col = slices.DeleteFunc(col, math.IsNaN)
 		slices.Sort(col)
 		ivs[i] = Interval{Lo: Quantile(col, alpha), Hi: Quantile(col, 1-alpha), Level: level}
 	}
