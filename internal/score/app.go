@@ -43,8 +43,10 @@ bootstrap 95% confidence interval, overall and by record type (and by the values
 field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's judge
 accuracies. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles of the
 means of --bootstrap resamples of the records, interpolated linearly (numpy's default), the same
-for one --seed on every machine (the records' order is part of the resample). The corpus metrics
-have no interval.
+for one --seed on every machine (the records' order is part of the resample). A corpus metric's
+resamples draw each record's sufficient statistics (its labels, score, counts or loss; for pn,
+pairwise_acc, mrr and map each query group's) and finish the metric on them; a resample in which
+it is undefined (auc with one class drawn) is left out.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no

@@ -177,10 +177,12 @@ func (a *corpusAcc) attach(s *Summary) {
 	if a.cfg == nil || len(a.cfg.want) == 0 {
 		return
 	}
+	reps, seed := s.Bootstrap, uint64(s.Seed)
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
+	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps)
 	for _, v := range vals {
-		s.Overall.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+		s.Overall.Metrics[v.name] = corpusStatOf(v, ivs)
 	}
 	s.Warnings = append(s.Warnings, warn...)
 	if s.Errors > 0 && s.ErrorsAsZero {
@@ -189,28 +191,38 @@ func (a *corpusAcc) attach(s *Summary) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
 			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
-	headlines := func(groups map[string]*corpusGroup, into func(key string) *Group) {
+	headlines := func(label string, groups map[string]*corpusGroup, into func(key string) *Group) {
 		for key, g := range groups {
 			grp := into(key)
 			if grp == nil {
 				continue
 			}
 			_, vals, _ := g.summarize()
+			ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps)
 			for _, v := range vals {
 				if v.n > 0 {
-					grp.Metrics[v.name] = &Stat{Mean: v.v, Count: v.n}
+					grp.Metrics[v.name] = corpusStatOf(v, ivs)
 				}
 			}
 		}
 	}
-	headlines(a.byType, func(t string) *Group { return s.ByType[t] })
+	headlines("type ", a.byType, func(t string) *Group { return s.ByType[t] })
 	for i, p := range a.byPaths {
 		bd := s.By[p.String()]
 		if bd == nil {
 			continue
 		}
-		headlines(a.by[i], func(v string) *Group { return bd.Groups[v] })
+		headlines("by "+p.String()+"=", a.by[i], func(v string) *Group { return bd.Groups[v] })
 	}
+}
+
+// corpusStatOf is the Stat of a headline value, with its interval from ivs when it has one.
+func corpusStatOf(v value, ivs map[string][2]float64) *Stat {
+	st := &Stat{Mean: v.v, Count: v.n}
+	if iv, ok := ivs[v.name]; ok && v.v != nil {
+		st.CI = &iv
+	}
+	return st
 }
 
 // corpusGroup accumulates the facts of one set of records.
@@ -224,6 +236,9 @@ type corpusGroup struct {
 	bleuN         int
 	chunkPerType  map[string]metric.ChunkCounts
 	chunkTotalCnt metric.ChunkCounts
+	// Each record's chunk and BLEU counts, resampled for the intervals.
+	chunks []metric.ChunkCounts
+	bleus  []*metric.BLEUCounts
 }
 
 func newCorpusGroup(cfg *corpusConfig) *corpusGroup {
@@ -249,6 +264,7 @@ func (a *corpusGroup) add(f corpusFacts) {
 		}
 		t := &a.chunkTotalCnt
 		t.Label, t.Infer, t.Correct = t.Label+f.chunk.Total.Label, t.Infer+f.chunk.Total.Infer, t.Correct+f.chunk.Total.Correct
+		a.chunks = append(a.chunks, f.chunk.Total)
 	}
 	if f.bleu != nil {
 		if a.bleu == nil {
@@ -256,6 +272,7 @@ func (a *corpusGroup) add(f corpusFacts) {
 		}
 		a.bleu.Merge(f.bleu)
 		a.bleuN++
+		a.bleus = append(a.bleus, f.bleu)
 	}
 }
 
@@ -373,10 +390,7 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 		gold[i], pred[i] = l.gold, l.pred
 	}
 	order := labelOrder(gold, pred)
-	opt := metric.PRFOptions{ZeroDivision: a.cfg.zeroDiv, Order: order, Labels: a.cfg.classes}
-	if a.cfg.average == "binary" {
-		opt.PosLabel = &a.cfg.posLabel
-	}
+	opt := a.prfOptions(order)
 	cl := &Classification{Records: len(a.labs), Average: a.cfg.average, ZeroDivision: a.cfg.zeroDiv,
 		PosLabel: a.cfg.posLabel, LabelOrder: "code point", ClassReport: metric.Classify(gold, pred, opt)}
 	if order.Numeric {
@@ -390,6 +404,15 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %v); precision, recall and f1_score are null", a.cfg.posLabel, cl.CMLabels))
 	}
 	return cl, warn
+}
+
+// prfOptions are scikit-learn's options as the flags set them, for labels in order.
+func (a *corpusGroup) prfOptions(order metric.LabelOrder) metric.PRFOptions {
+	opt := metric.PRFOptions{ZeroDivision: a.cfg.zeroDiv, Order: order, Labels: a.cfg.classes}
+	if a.cfg.average == "binary" {
+		opt.PosLabel = &a.cfg.posLabel
+	}
+	return opt
 }
 
 // average returns the --average figures, or nil when they do not exist.

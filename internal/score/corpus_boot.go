@@ -1,0 +1,263 @@
+package score
+
+import (
+	"math"
+	"slices"
+
+	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+// Intervals of the corpus metrics.
+//
+// A corpus metric is no mean of per-record values, so its interval comes from resampling what
+// each unit contributes, its sufficient statistics, and finishing the metric on the sums: a
+// record's label indices (accuracy, precision, recall, f1_score), its score and class (auc), its
+// chunk counts, its loss and token count, its BLEU n-gram counts. The unit of pn and pairwise_acc
+// is the query group (its pair counts), and of mrr and map the query (its reciprocal rank and
+// average precision), since their records are not independent. A resample in which a metric is
+// undefined (auc drawn with one class) is left out of that metric's interval.
+
+// corpusStat is one family of corpus metrics to resample: n units, and stat, which fills out
+// (one value per name, NaN where undefined) from the resampled unit indices.
+type corpusStat struct {
+	names []string
+	n     int
+	stat  func(idx []int, out []float64)
+}
+
+// intervals returns the interval of each selected headline value of the group that has one, from
+// reps resamples seeded by seed.
+func (a *corpusGroup) intervals(seed uint64, reps int) map[string][2]float64 {
+	out := map[string][2]float64{}
+	if reps == 0 {
+		return out
+	}
+	for _, f := range a.resamplers() {
+		if f.n == 0 {
+			continue
+		}
+		ivs := stats.BootstrapVec(stats.NewRand(seed^hashOf(f.names[0], f.n)), f.n, reps, len(f.names), 0.95, f.stat)
+		for i, name := range f.names {
+			if a.cfg.wants(name) && !math.IsNaN(ivs[i].Lo) {
+				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
+			}
+		}
+	}
+	return out
+}
+
+// resamplers returns the selected families' corpusStats.
+func (a *corpusGroup) resamplers() []corpusStat {
+	var fs []corpusStat
+	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
+		fs = append(fs, a.classStat())
+	}
+	if a.cfg.wants("auc") {
+		fs = append(fs, a.aucStat())
+	}
+	if a.cfg.wants("pn", "pairwise_acc") {
+		fs = append(fs, a.pairStat())
+	}
+	if a.cfg.wants("mrr", "map") {
+		fs = append(fs, a.rankStat())
+	}
+	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
+		fs = append(fs, corpusStat{names: []string{"chunk_p", "chunk_r", "chunk_f1"}, n: len(a.chunks),
+			stat: func(idx []int, out []float64) {
+				var t metric.ChunkCounts
+				for _, i := range idx {
+					c := a.chunks[i]
+					t.Label, t.Infer, t.Correct = t.Label+c.Label, t.Infer+c.Infer, t.Correct+c.Correct
+				}
+				r := t.PRF()
+				out[0], out[1], out[2] = r.Precision, r.Recall, r.F1
+			}})
+	}
+	if a.cfg.wants("perplexity") {
+		loss, tokens := make([]float64, len(a.loss)), make([]int, len(a.loss))
+		fs = append(fs, corpusStat{names: []string{"perplexity"}, n: len(a.loss), stat: func(idx []int, out []float64) {
+			for k, i := range idx {
+				loss[k], tokens[k] = a.loss[i], a.tokens[i]
+			}
+			out[0] = metric.Perplexity(loss, tokens).PPL
+			if math.IsInf(out[0], 0) {
+				out[0] = math.NaN() // the summary reports no overflowing perplexity
+			}
+		}})
+	}
+	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
+		sum := metric.NewBLEUCounts(len(a.cfg.bleuWeights))
+		fs = append(fs, corpusStat{names: []string{"corpus_bleu", "gen_eval_bleu"}, n: len(a.bleus), stat: func(idx []int, out []float64) {
+			*sum = *metric.NewBLEUCounts(len(a.cfg.bleuWeights))
+			for _, i := range idx {
+				sum.Merge(a.bleus[i])
+			}
+			out[0], out[1] = corpusBLEU(sum, a.cfg.bleuWeights, len(idx)).BLEU, math.NaN()
+			if g := genEval(sum, a.cfg.bleuWeights); g != nil {
+				out[1] = g.BLEU
+			}
+		}})
+	}
+	return fs
+}
+
+// classStat resamples the records' label pairs: each resample's report is computed from its label
+// counts, over the labels it has (or --labels), as scikit-learn computes it over the resampled
+// labels.
+func (a *corpusGroup) classStat() corpusStat {
+	names := []string{"accuracy", "precision", "recall", "f1_score"}
+	if len(a.labs) == 0 {
+		return corpusStat{names: names}
+	}
+	gold, pred := make([]string, len(a.labs)), make([]string, len(a.labs))
+	for i, l := range a.labs {
+		gold[i], pred[i] = l.gold, l.pred
+	}
+	all := labelOrder(gold, pred).Sorted(gold, pred)
+	at := make(map[string]int32, len(all))
+	for i, l := range all {
+		at[l] = int32(i)
+	}
+	gi, pi := make([]int32, len(a.labs)), make([]int32, len(a.labs))
+	for i := range a.labs {
+		gi[i], pi[i] = at[gold[i]], at[pred[i]]
+	}
+	full := metric.LabelCounts{All: all, TP: make([]int, len(all)), Predicted: make([]int, len(all)), Support: make([]int, len(all))}
+	var c metric.LabelCounts
+	opt := a.prfOptions(labelOrder(gold, pred))
+	return corpusStat{names: names, n: len(a.labs), stat: func(idx []int, out []float64) {
+		clear(full.TP)
+		clear(full.Predicted)
+		clear(full.Support)
+		full.Correct, full.N = 0, len(idx)
+		for _, i := range idx {
+			g, p := gi[i], pi[i]
+			full.Support[g]++
+			full.Predicted[p]++
+			if g == p {
+				full.TP[g]++
+				full.Correct++
+			}
+		}
+		// The resample's labels are those it has, in the order of all.
+		c = metric.LabelCounts{All: c.All[:0], TP: c.TP[:0], Predicted: c.Predicted[:0], Support: c.Support[:0], Correct: full.Correct, N: full.N}
+		for k, l := range all {
+			if full.Support[k] > 0 || full.Predicted[k] > 0 {
+				c.All, c.TP = append(c.All, l), append(c.TP, full.TP[k])
+				c.Predicted, c.Support = append(c.Predicted, full.Predicted[k]), append(c.Support, full.Support[k])
+			}
+		}
+		r := c.Report(opt)
+		out[0] = r.Accuracy
+		out[1], out[2], out[3] = math.NaN(), math.NaN(), math.NaN()
+		cl := Classification{Average: a.cfg.average, ClassReport: r}
+		if avg := cl.average(); avg != nil {
+			out[1], out[2], out[3] = avg.Precision, avg.Recall, avg.F1
+		}
+	}}
+}
+
+// aucStat resamples the scored records. The records are sorted by score once; a resample counts
+// how often it drew each, and its AUC is the Mann–Whitney count of (positive, negative) pairs
+// ordered right, a tie counting half, over all such pairs: the area under the ROC curve.
+func (a *corpusGroup) aucStat() corpusStat {
+	labs := a.scored()
+	order := make([]int, len(labs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return compareFloat(labs[x].score, labs[y].score) })
+	times := make([]int, len(labs))
+	return corpusStat{names: []string{"auc"}, n: len(labs), stat: func(idx []int, out []float64) {
+		clear(times)
+		for _, i := range idx {
+			times[i]++
+		}
+		var right, negBelow, pos, neg float64
+		for s := 0; s < len(order); {
+			e := s
+			var p, n float64 // positives and negatives drawn at this score
+			for ; e < len(order) && labs[order[e]].score == labs[order[s]].score; e++ {
+				if labs[order[e]].gold == a.cfg.posLabel {
+					p += float64(times[order[e]])
+				} else {
+					n += float64(times[order[e]])
+				}
+			}
+			right += p * (negBelow + n/2)
+			negBelow += n
+			pos, neg = pos+p, neg+n
+			s = e
+		}
+		out[0] = math.NaN()
+		if pos > 0 && neg > 0 {
+			out[0] = right / (pos * neg)
+		}
+	}}
+}
+
+func compareFloat(x, y float64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// pairStat resamples the query groups with their pair counts.
+func (a *corpusGroup) pairStat() corpusStat {
+	groups, rel, scores := a.grouped()
+	var counts []metric.PairCounts
+	for _, m := range members(groups) {
+		g, r, s := make([]string, len(m)), make([]float64, len(m)), make([]float64, len(m))
+		for k, i := range m {
+			g[k], r[k], s[k] = groups[i], rel[i], scores[i]
+		}
+		counts = append(counts, metric.CountGroupPairs(g, r, s))
+	}
+	return corpusStat{names: []string{"pn", "pairwise_acc"}, n: len(counts), stat: func(idx []int, out []float64) {
+		var t metric.PairCounts
+		for _, i := range idx {
+			c := counts[i]
+			t.Pairs, t.Right, t.Wrong, t.Ties = t.Pairs+c.Pairs, t.Right+c.Right, t.Wrong+c.Wrong, t.Ties+c.Ties
+		}
+		out[0], _ = t.PN(PNCap)
+		out[1] = math.NaN()
+		if acc, ok := t.Accuracy(); ok {
+			out[1] = acc
+		}
+	}}
+}
+
+// rankStat resamples the queries with their reciprocal rank and average precision.
+func (a *corpusGroup) rankStat() corpusStat {
+	groups, rel, scores := a.grouped()
+	order := labelOrder(groups)
+	qs := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 }).Queries
+	return corpusStat{names: []string{"mrr", "map"}, n: len(qs), stat: func(idx []int, out []float64) {
+		var rr, ap float64
+		for _, i := range idx {
+			rr, ap = rr+qs[i].RR, ap+qs[i].AP
+		}
+		out[0], out[1] = rr/float64(len(idx)), ap/float64(len(idx))
+	}}
+}
+
+// members returns the indices of each distinct value of groups, in order of first appearance.
+func members(groups []string) [][]int {
+	at := map[string]int{}
+	var out [][]int
+	for i, g := range groups {
+		k, ok := at[g]
+		if !ok {
+			k = len(out)
+			at[g] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], i)
+	}
+	return out
+}
