@@ -33,15 +33,14 @@ prompt_sha256 is the SHA-256 of the judge's template file (a prediction's hashes
 
 MODES (--mode):
    auto               route by dataset (in any case) and type (--route FILE overrides the table;
-                      a warning names its keys that route no record):
-                      locomo -> locomo-continuous (category 5 by its rule), longmemeval -> longmemeval,
-                      evalearn -> evalearn, anything else -> rules
+                      a warning names its keys that route no record): locomo -> locomo-continuous
+                      (category 5 by its rule), longmemeval -> longmemeval, evalearn -> evalearn,
+                      anything else -> rules
    longmemeval        LongMemEval's five yes/no templates (by question_type; "_abs" ids and
-                      meta.abstention true -> abstention),
-                      temperature 0, max 10 tokens, correct iff the reply contains "yes" (one with
-                      neither "yes" nor "no", a refusal say, scores 0 labelled "neither", counted
-                      in a warning); its model
-                      aliases apply (gpt-4o calls gpt-4o-2024-08-06, gpt-4o-mini gpt-4o-mini-2024-07-18,
+                      meta.abstention true -> abstention), temperature 0, max 10 tokens, correct
+                      iff the reply contains "yes" (one with neither "yes" nor "no", a refusal say,
+                      scores 0 labelled "neither", counted in a warning); its model aliases apply
+                      (gpt-4o calls gpt-4o-2024-08-06, gpt-4o-mini gpt-4o-mini-2024-07-18,
                       llama-3.1-70b-instruct meta-llama/Meta-Llama-3.1-70B-Instruct)
    locomo-continuous  MAGMA's 0.0-1.0 JSON score with reasoning, clamped; category 5 is decided by
                       the rule below, never sent to a model

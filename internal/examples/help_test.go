@@ -1,0 +1,53 @@
+package examples
+
+import (
+	"bufio"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// helpWidth is the widest line of --help prose, indent included: the paragraphs are wrapped at
+// about 100 columns, and a line left far past it after an edit is a wrap forgotten.
+const helpWidth = 105
+
+// sectionHead is a heading of urfave/cli's help, at the left margin: "GLOBAL OPTIONS:".
+var sectionHead = regexp.MustCompile(`^[A-Z][A-Z ]*:$`)
+
+// TestHelpWrap checks that the DESCRIPTION of every command's --help (and of qa-judge agree's) is
+// wrapped at the width of the rest: a line of prose is at most helpWidth columns. Table rows (a
+// name, then two or more spaces, then its text) and example command lines are left as they are.
+func TestHelpWrap(t *testing.T) {
+	bin := commands(t)
+	for _, args := range [][]string{
+		{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"},
+	} {
+		name := strings.Join(args, " ")
+		out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
+		if err != nil {
+			t.Fatalf("%s --help: %v", name, err)
+		}
+		in := false
+		sc := bufio.NewScanner(strings.NewReader(string(out)))
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case line == "DESCRIPTION:":
+				in = true
+				continue
+			case sectionHead.MatchString(line):
+				in = false
+			}
+			text := strings.TrimLeft(line, " ")
+			if !in || strings.HasPrefix(text, "qa-") || strings.Contains(text, "  ") {
+				continue
+			}
+			if n := utf8.RuneCountInString(line); n > helpWidth {
+				t.Errorf("%s --help: a line of %d columns (at most %d):\n%s", name, n, helpWidth, line)
+			}
+		}
+	}
+}
