@@ -140,12 +140,14 @@ func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
 		Name:      "agree",
 		Usage:     "agreement between two or more judges on the same records",
-		ArgsUsage: "[FILE...]",
+		ArgsUsage: "[FILE ...]",
 		Description: `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
 same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
 confidence intervals over records, then lists the disagreements. A verdict is 1 when the judgment's
 score is at least --threshold, else 0. Records where a compared judge is missing or failed are left
-out and counted; a failed judgment among them makes the exit code 3.`,
+out and counted; a failed judgment among them makes the exit code 3.
+
+` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
