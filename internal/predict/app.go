@@ -230,6 +230,9 @@ func (a *app) configure(c *cli.Context) error {
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
 	}
+	if _, err := a.judgeProvider(c); err != nil {
+		return err // before a dry run too, which builds no judge
+	}
 	if a.provider == "extractive" && a.dryRun {
 		return command.Usagef("--dry-run: the provider is extractive (the default), which reads no prompt and calls nothing; give the --provider and --model to show and price")
 	}

@@ -162,15 +162,13 @@ func (a *app) configureSequences(c *cli.Context) error {
 	if name == "" {
 		return nil
 	}
-	provider, baseURL := c.String("judge-provider"), c.String("judge-base-url")
-	if provider == "" {
-		provider = a.provider
+	provider, err := a.judgeProvider(c)
+	if err != nil {
+		return err
 	}
+	baseURL := c.String("judge-base-url")
 	if !c.IsSet("judge-base-url") && provider == a.provider {
 		baseURL = a.baseURL
-	}
-	if provider == "extractive" || !slices.Contains(model.Providers, provider) {
-		return command.Usagef("--judge-provider: unknown or unusable provider %q", provider)
 	}
 	client, err := a.judgeClient(c, provider, baseURL)
 	if err != nil {
@@ -179,6 +177,28 @@ func (a *app) configureSequences(c *cli.Context) error {
 	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
 		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices}
 	return nil
+}
+
+// judgeProvider is the EvaLearn judge's provider: --judge-provider, else --provider. A
+// --judge-provider no judge can call is a usage error whether or not a record needs the judge;
+// --provider's extractive, which calls no model, is one only when --judge-model asks for a judge.
+func (a *app) judgeProvider(c *cli.Context) (string, error) {
+	p := c.String("judge-provider")
+	if p == "" {
+		if a.provider == "extractive" && c.String("judge-model") != "" {
+			return "", command.Usagef("--judge-model: the judge's provider is --provider's, extractive, which calls no model: give --judge-provider (one of %s)", strings.Join(judgeProviders(), ", "))
+		}
+		return a.provider, nil
+	}
+	if !slices.Contains(judgeProviders(), p) {
+		return "", command.Usagef("--judge-provider: %q is no provider a judge can call (want one of %s)", p, strings.Join(judgeProviders(), ", "))
+	}
+	return p, nil
+}
+
+// judgeProviders lists the providers a judge can call: all but the extractive baseline.
+func judgeProviders() []string {
+	return slices.DeleteFunc(slices.Clone(model.Providers), func(p string) bool { return p == "extractive" })
 }
 
 // configureSequenceParams sets the student request's temperature and max_tokens, EvaLearn's unless
