@@ -79,6 +79,10 @@ func (c Config) Validate(metrics ...string) error {
 		return fmt.Errorf("%w: --embed-model is not set (%s)", ErrNotConfigured, need)
 	case c.Provider == TEI && c.BaseURL == "":
 		return fmt.Errorf("%w: --embed-base-url is not set (the TEI server, e.g. http://127.0.0.1:8080)", ErrNotConfigured)
+	case c.Provider == OpenAI && c.BaseURL == "" && c.APIKey == "":
+		// As qa-predict refuses a hosted provider without a key: OpenAI's own endpoint answers
+		// every call 401, and each record would be left unscored for it.
+		return errors.New("no API key for openai's endpoint: set QA_EMBED_API_KEY or OPENAI_API_KEY (or --embed-base-url for a compatible server that needs none)")
 	case c.Batch < 0:
 		return fmt.Errorf("--embed-batch %d: want a positive number", c.Batch)
 	}
