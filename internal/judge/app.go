@@ -436,10 +436,21 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	if bad := t.unparsable.Load() + t.failed.Load() + t.carried.Load(); bad > 0 {
-		return &command.BadRecordsError{N: int(bad), Singular: "judgment failed (see error fields)", Plural: "judgments failed (see error fields)"}
+	return badRecords(int(t.unparsable.Load()+t.failed.Load()+t.carried.Load()), "judgment failed", "judgments failed", src)
+}
+
+// badRecords is the exit status of a run that got to the end with n records failed (said as
+// one or many, "judgment failed") and src's bad input lines: both make it 3, and the message
+// counts both, as each was reported on its own line above.
+func badRecords(n int, one, many string, src *command.Source) error {
+	if n == 0 {
+		return src.Err()
 	}
-	return src.Err()
+	rest := " (see error fields)"
+	if src.Bad > 0 {
+		rest += ", and " + english.Count(src.Bad, "bad input line skipped", "bad input lines skipped")
+	}
+	return &command.BadRecordsError{N: n, Singular: one + rest, Plural: many + rest}
 }
 
 // passes reports whether rec goes through unjudged: it is judged under the name already, and

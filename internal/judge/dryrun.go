@@ -71,10 +71,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	}
 	cfg.warnRoutes(stderr)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
-	if t.errors > 0 {
-		return &command.BadRecordsError{N: t.errors, Singular: "record could not be judged (see error fields)", Plural: "records could not be judged (see error fields)"}
-	}
-	return src.Err()
+	return badRecords(t.errors, "record could not be judged", "records could not be judged", src)
 }
 
 // dryRequest is what judging rec would do, counted in t.
