@@ -2,6 +2,7 @@ package judge
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -181,7 +183,7 @@ out and counted; a failed judgment among them makes the exit code 3.
 			if cfg.maxLine, err = command.MaxLine(c); err != nil {
 				return err
 			}
-			return runAgree(c.Args().Slice(), cfg, stdin, stdout, stderr)
+			return runAgree(c.Context, c.Args().Slice(), cfg, stdin, stdout, stderr)
 		},
 	}
 }
@@ -192,11 +194,16 @@ type judgedRecord struct {
 	failed  map[string]bool // names whose judgment carries an error
 }
 
-func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+// runAgree reads the judged records and prints the agreement. It makes no call, so a signal
+// (ctx) stops it at once, before the next record or before the report.
+func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
 	var recs []judgedRecord
 	seen := map[string]bool{}
 	err := src.Each(func(rec *record.Record) error {
+		if err := interrupt.Err(ctx); err != nil {
+			return err
+		}
 		jr := judgedRecord{id: rec.ID, typ: rec.Type, cats: map[string]int{}}
 		for name, j := range rec.Judgments {
 			seen[name] = true
@@ -212,6 +219,9 @@ func runAgree(inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr 
 		recs = append(recs, jr)
 		return nil
 	})
+	if err == nil {
+		err = interrupt.Err(ctx)
+	}
 	if err != nil {
 		return err
 	}

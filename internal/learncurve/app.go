@@ -14,6 +14,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -71,7 +72,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if err != nil {
 			return err
 		}
-		return run(cfg, c.Args().Slice(), stdin, stdout, stderr)
+		return run(c.Context, cfg, c.Args().Slice(), stdin, stdout, stderr)
 	}
 	return command.Execute(ctx, app, args)
 }
@@ -135,8 +136,9 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	return cfg, nil
 }
 
-// run reads the records, computes the report and writes it.
-func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// run reads the records, computes the report and writes it. A signal (ctx) stops it before the
+// next record, or before the report when it came during the last read: no report is written.
+func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	g := NewGrouper(cfg.Problems)
 	var unplaced, failed, unjudged, placed int
@@ -146,6 +148,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 	var firstRepeated *record.Error
 	names := map[string]bool{} // the judgment names the records carry
 	err := src.Each(func(r *record.Record) error {
+		if err := interrupt.Err(ctx); err != nil {
+			return err
+		}
 		for name := range r.Judgments {
 			if len(names) < maxNames {
 				names[name] = true
@@ -176,6 +181,9 @@ func run(cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) 
 		}
 		return nil
 	})
+	if err == nil {
+		err = interrupt.Err(ctx)
+	}
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,46 @@
+package learncurve
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+)
+
+const judged = `{"schema":1,"id":"r1","question":"q","answers":[],"type":"T","sequence":{"id":"1","position":1},"judgments":{"evalearn":{"score":1}}}
+{"schema":1,"id":"r2","question":"q","answers":[],"type":"T","sequence":{"id":"1","position":2},"judgments":{"evalearn":{"score":0}}}
+`
+
+// signalAtEOF is a reader that cancels its context when the input ends, as a signal that comes
+// while the command waits on its last read.
+type signalAtEOF struct{ cancel context.CancelFunc }
+
+func (r signalAtEOF) Read([]byte) (int, error) { r.cancel(); return 0, io.EOF }
+
+// TestRunInterrupted checks that a signal stops qa-learncurve with exit 130 and no report, whether
+// it came before a record was read or during the last read: the README says qa-learncurve stops at
+// the first signal, and it read on and printed its report with exit 0.
+func TestRunInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		stdin func(cancel context.CancelFunc) io.Reader
+	}{
+		{"before", func(cancel context.CancelFunc) io.Reader { cancel(); return strings.NewReader(judged) }},
+		{"last read", func(cancel context.CancelFunc) io.Reader {
+			return io.MultiReader(strings.NewReader(judged), signalAtEOF{cancel})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			err := Run(ctx, []string{"qa-learncurve"}, tc.stdin(cancel), &stdout, &stderr)
+			if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() > 0 {
+				t.Errorf("Run(interrupted) exit = %d (%v), stdout %.80q; want %d and no report", code, err, stdout.String(), command.ExitInterrupted)
+			}
+		})
+	}
+}
