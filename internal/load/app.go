@@ -154,6 +154,9 @@ func (a *app) action(c *cli.Context) error {
 	a.out = record.NewWriter(a.stdout)
 	a.bar = command.ByteProgress(a.stderr, files)
 	err := a.loadAll(files)
+	if err == nil {
+		err = a.ctx.Err() // a signal during the last read: no record came after it to notice
+	}
 	if a.bar != nil {
 		a.bar.Finish()
 		fmt.Fprintln(a.stderr)

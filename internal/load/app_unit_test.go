@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -255,5 +256,24 @@ func TestItemLines(t *testing.T) {
 	items := []jsonRaw{jsonRaw(`{"q": 1}`), jsonRaw(`{"q": 1}`), jsonRaw("{\"q\":\n 2}"), jsonRaw(`{"q": 3}`)}
 	if got, want := itemLines(parent, 5, items), []int{6, 7, 8, 9}; !slices.Equal(got, want) {
 		t.Errorf("itemLines = %v, want %v", got, want)
+	}
+}
+
+// signalAtEOF is a reader that cancels its context when the input ends, as a signal that comes
+// while qa-load waits on its last read.
+type signalAtEOF struct{ cancel context.CancelFunc }
+
+func (r signalAtEOF) Read([]byte) (int, error) { r.cancel(); return 0, io.EOF }
+
+// TestRunInterruptedAtLastRead checks that a signal during the last read is not lost when the
+// input then ends: the run exits 130, as at any other read, instead of 0.
+func TestRunInterruptedAtLastRead(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := io.MultiReader(strings.NewReader(`{"schema":1,"id":"a","question":"q","answers":["x"]}`+"\n"), signalAtEOF{cancel})
+	var stdout, stderr bytes.Buffer
+	err := Run(ctx, []string{"qa-load", "--format", "records"}, in, &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitInterrupted {
+		t.Errorf("Run(signal at the last read) exit = %d (%v), want %d", code, err, command.ExitInterrupted)
 	}
 }
