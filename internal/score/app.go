@@ -257,6 +257,9 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if c.Int("embed-batch") < 1 {
 		return command.Usagef("--embed-batch: must be at least 1")
 	}
+	if (c.IsSet("baseline") || c.Bool("idf")) && !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --baseline and --idf rescale and weight BERTScore; without bertscore_p, bertscore_r or bertscore_f1 in --metrics they do nothing")
+	}
 	provider := c.String("embed-provider")
 	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: c.String("embed-base-url"),
 		APIKey: apiKey(provider), Batch: c.Int("embed-batch")}
