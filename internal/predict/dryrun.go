@@ -113,6 +113,7 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 		return d
 	}
 	if a.prompts.takesNotes(rec) {
+		a.prompts.textNotice(rec)
 		asks, err := prompt.LongMemEvalNotePrompts(rec, a.prompts.history)
 		if err != nil {
 			d.Error = fmt.Sprintf("prompt: %v", err)

@@ -236,6 +236,7 @@ func (p *prompter) locomoBatch(recs []*record.Record, batchSize int) (string, []
 	}
 	firsts := make([]bool, len(recs))
 	for i, rec := range recs {
+		p.textNotice(rec)
 		firsts[i] = p.abstainFirst(rec.ID)
 	}
 	maxLength := 0

@@ -38,6 +38,7 @@ func (p *prompter) takesNotes(rec *record.Record) bool {
 func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Prediction) (string, spent, bool) {
 	p := a.prompts
 	p.readerNotice()
+	p.textNotice(rec)
 	asks, err := prompt.LongMemEvalNotePrompts(rec, p.history)
 	if err != nil {
 		pred.Error = fmt.Sprintf("prompt: %v", err)

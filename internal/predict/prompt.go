@@ -81,6 +81,10 @@ type prompter struct {
 	locomoNote string
 	locomoOnce sync.Once
 	locomoCut  atomic.Int64
+
+	// textOnce gives, at the first LoCoMo or LongMemEval record whose conversation is rebuilt
+	// from its passages' text, the warning that its prompt is not the benchmark's own.
+	textOnce sync.Once
 }
 
 func newPrompter(file string, seed int64) (*prompter, error) {
@@ -119,6 +123,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		if p.locomoNote != "" {
 			p.locomoOnce.Do(func() { fmt.Fprintln(p.stderr, p.locomoNote) })
 		}
+		p.textNotice(rec)
 		first := p.abstainFirst(rec.ID)
 		maxLength := 0
 		if p.locomo != nil {
@@ -135,6 +140,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		return s, ask.Options, nil
 	case "longmemeval":
 		p.readerNotice()
+		p.textNotice(rec)
 		s, cut, err := prompt.LongMemEvalPrompt(rec, p.history, p.con)
 		if cut {
 			p.cut.Add(1)
@@ -170,6 +176,18 @@ func (p *prompter) readerNotice() {
 	if p.historyWarn != "" {
 		p.warnOnce.Do(func() { fmt.Fprintln(p.stderr, p.historyWarn) })
 	}
+}
+
+// textNotice warns, once a run, when rec's conversation is rebuilt from its passages' text
+// (prompt.RebuiltFromText): qa-load --context text keeps no raw turns, and the prompt then lacks
+// what only they hold.
+func (p *prompter) textNotice(rec *record.Record) {
+	if !prompt.RebuiltFromText(rec) {
+		return
+	}
+	p.textOnce.Do(func() {
+		fmt.Fprintln(p.stderr, "qa-predict: warning: a LoCoMo or LongMemEval record carries no raw turns (qa-load --context text): its conversation is rebuilt from the passages' \"speaker: text\" lines, without LoCoMo's image captions (\"and shared ...\") or LongMemEval's has_answer marks, so its prompt is not the benchmark's own; qa-load --context full keeps the turns")
+	})
 }
 
 func execute(t *template.Template, rec *record.Record) (string, []string, error) {

@@ -576,6 +576,24 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 	return out, nil
 }
 
+// RebuiltFromText reports whether the conversation of a LoCoMo or LongMemEval record is read back
+// from its passages' text: a passage carries no raw "turns" (qa-load --context text) and, for
+// LongMemEval, no meta haystack_sessions stands in. The "speaker: text" lines lose what the text
+// does not show, LoCoMo's image captions (its prompt's "and shared …" lines) and LongMemEval's
+// has_answer marks (kept on a lone turn), and split a turn whose text holds such a line, so the
+// prompt is then not the benchmark's own.
+func RebuiltFromText(rec *record.Record) bool {
+	if _, ok := rec.Meta["haystack_sessions"]; ok {
+		return false
+	}
+	for _, p := range rec.Context {
+		if _, ok := p.Extra["turns"]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // turnsFromText recovers {"role", "content"} turns from a passage written as "role: content" lines
 // (qa-load's LongMemEval layout). A line starting with "user: " or "assistant: " opens a turn; any
 // other line continues the previous turn's content. Content that itself holds a line starting with
