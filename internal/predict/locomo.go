@@ -149,11 +149,12 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 			answered, first.Error = false, fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(resp.Text))
 		}
 	}
+	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone
 	for k, rec := range asked {
 		p := first
 		if k > 0 { // the call's usage, cost and latency stay on the first
 			p = &record.Prediction{Provider: first.Provider, Model: first.Model, PromptSHA256: first.PromptSHA256,
-				Attempts: first.Attempts, Cached: first.Cached, Error: first.Error}
+				Attempts: first.Attempts, Cached: first.Cached, Error: callErr}
 		}
 		p.Batch = &record.Batch{First: asked[0].ID, Index: k, Size: len(asked)}
 		if answered {

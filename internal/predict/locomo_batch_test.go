@@ -471,3 +471,27 @@ func TestLoCoMoBatchPlaces(t *testing.T) {
 		}
 	}
 }
+
+// TestLoCoMoBatchFirstMissing: when a readable batched reply lacks the answer of its first
+// question, that question's error is on its record alone; the other questions of the call keep
+// their answers and no error.
+func TestLoCoMoBatchFirstMissing(t *testing.T) {
+	recs := goldenLoCoMo(t)[:3]
+	srv, _ := batchServer(t, func(qs []string) string { return `{"1": "Sweden", "2": "Paris"}` })
+	out, stderr, err := run(t, context.Background(), jsonl(t, recs...), "--provider", "openai", "--model", "gpt-4-turbo",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--batch-size", "3")
+	if command.ExitCode(err) != 3 || len(out) != 3 {
+		t.Fatalf("exit %d, %d records; want 3, 3\n%s", command.ExitCode(err), len(out), stderr)
+	}
+	if p := out[0].Prediction; !strings.Contains(p.Error, "question 0: not in the reply") || p.Text != "" {
+		t.Errorf("%s: %+v, want question 0's error", out[0].ID, p)
+	}
+	for i, want := range []string{"", "Sweden", "Paris"} {
+		if p := out[i].Prediction; i > 0 && (p.Error != "" || p.Text != want) {
+			t.Errorf("%s: text %q, error %q; want %q and no error", out[i].ID, p.Text, p.Error, want)
+		}
+	}
+	if want := "3 records: 2 predicted (0 cached), 0 passed through, 1 error"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
