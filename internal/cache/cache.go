@@ -189,3 +189,11 @@ func Key(namespace string, v any) (string, error) {
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// Delete removes the entry under key, if there is one.
+func (c *Cache) Delete(ctx context.Context, key string) error {
+	if _, err := c.db.ExecContext(ctx, `DELETE FROM entries WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("cache %s: delete: %w", c.path, err)
+	}
+	return nil
+}

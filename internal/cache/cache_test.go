@@ -400,3 +400,34 @@ func TestWritable(t *testing.T) {
 		t.Errorf("writable(read-only) = %v, want an error", err)
 	}
 }
+
+// TestForget: a forgotten reply is asked for again; other replies stay.
+func TestForget(t *testing.T) {
+	ctx := context.Background()
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	next := &countingClient{}
+	cl := c.Wrap(next)
+	req := func(q string) model.Request {
+		return model.Request{Provider: "openai", BaseURL: "http://127.0.0.1:1/v1/", Model: "m", Messages: []model.Message{{Role: "user", Content: q}}}
+	}
+	for _, q := range []string{"a", "b"} {
+		if _, err := cl.Generate(ctx, req(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.Forget(ctx, req("a")); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"a", "b"} {
+		if _, err := cl.Generate(ctx, req(q)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := next.calls.Load(); n != 3 {
+		t.Errorf("calls = %d, want 3 (the forgotten reply asked again, the other served)", n)
+	}
+}

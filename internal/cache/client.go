@@ -24,6 +24,17 @@ func RequestKey(req model.Request) (string, error) {
 	return Key(Namespace, req)
 }
 
+// Forget removes the reply stored for req, so that the next run asks for it again: a reply that
+// was read and found to hold no answer at all, which the cache would otherwise serve to every
+// retry.
+func (c *Cache) Forget(ctx context.Context, req model.Request) error {
+	key, err := RequestKey(req)
+	if err != nil {
+		return err
+	}
+	return c.Delete(ctx, key)
+}
+
 // Client is a model.Client that answers from the cache when it can and stores every successful
 // reply of Next. A cached Response has Cached set and Attempts zero.
 type Client struct {

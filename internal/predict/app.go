@@ -62,8 +62,9 @@ cannot read is an error on every record of the call, a question it cannot find t
 its record, never an empty answer. Each record gets its own prediction, with batch {first, index,
 size}; the call's usage, cost_usd and latency_ms are on the first record asked alone, so that sums
 over records count the call once. Category-5 option orders are drawn per record from --seed as for
-one question per call. A reply is cached as any other: to ask again for a reply the script could
-not read, --retry-errors needs another --sample-index or no --cache.
+one question per call. A reply that answers none of its questions (the script cannot read it, or
+finds none of them) is not kept in --cache, so --retry-errors asks for it again; any other reply is
+cached as usual.
 
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
 --key-expansion, --reading, --history-format, --history-sessions and --user-only are its options.

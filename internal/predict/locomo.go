@@ -143,10 +143,19 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 		return ctx.Err() // interrupted: this batch is not complete and is not written
 	}
 	answered := a.settle(first, resp, err, start, true)
+	replied := answered
 	var answers []prompt.LoCoMoAnswer
 	if answered {
 		if answers, err = prompt.LoCoMoBatchAnswers(resp.Text, asks); err != nil {
 			answered, first.Error = false, fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(resp.Text))
+		}
+	}
+	if replied && a.store != nil && !slices.ContainsFunc(answers, func(x prompt.LoCoMoAnswer) bool { return x.Err == nil }) {
+		// No question got its answer from this reply (unreadable, or none of them in it): it is
+		// not kept, so that --retry-errors, which asks these same questions, gets a new reply
+		// instead of this one from the cache.
+		if err := a.store.Forget(context.WithoutCancel(ctx), req); err != nil {
+			first.Error += "; " + err.Error()
 		}
 	}
 	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone

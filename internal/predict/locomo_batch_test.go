@@ -495,3 +495,48 @@ func TestLoCoMoBatchFirstMissing(t *testing.T) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }
+
+// TestLoCoMoBatchUnreadableNotCached: a batched reply from which no question gets its answer (one
+// LoCoMo's script cannot read at all, or one without any of the questions asked) is not kept in
+// the cache, so that --retry-errors over the run's output asks the same questions again and gets
+// the model's new reply, instead of the unreadable one from the cache, forever. A reply that
+// answers some of its questions stays cached.
+func TestLoCoMoBatchUnreadableNotCached(t *testing.T) {
+	recs := goldenLoCoMo(t)
+	var mu sync.Mutex
+	asked := map[string]int{}
+	srv, seen := batchServer(t, func(qs []string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		asked[qs[0]]++
+		switch {
+		case asked[qs[0]] > 1:
+			return dictReply(qs)
+		case strings.HasPrefix(qs[0], recs[0].Question):
+			return `{"7": "Sweden"}` // readable, but none of the questions asked
+		case strings.HasPrefix(qs[0], recs[3].Question):
+			return "Sorry, I cannot answer these questions."
+		}
+		return dictReply(qs)
+	})
+	args := []string{"--provider", "openai", "--model", "gpt-4-turbo", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--batch-size", "3", "--cache", filepath.Join(t.TempDir(), "cache.sqlite"), "--concurrency", "1"}
+	first, stderr, err := run(t, context.Background(), jsonl(t, recs...), args...)
+	if command.ExitCode(err) != 3 || len(first) != len(recs) || len(seen()) != 3 {
+		t.Fatalf("first run: exit %d, %d records, %d calls; want 3, %d, 3\n%s", command.ExitCode(err), len(first), len(seen()), len(recs), stderr)
+	}
+	for i, rec := range first {
+		if failed := rec.Prediction.Error != ""; failed != (i < 6) {
+			t.Fatalf("first run: %s: %+v, want an error on the records of the first two blocks alone", rec.ID, rec.Prediction)
+		}
+	}
+	second, stderr, err := run(t, context.Background(), jsonl(t, first...), append(args, "--retry-errors")...)
+	if err != nil || len(seen()) != 5 {
+		t.Fatalf("--retry-errors: %v, %d calls in all; want no error and 2 new calls (the failed blocks asked again)\n%s", err, len(seen()), stderr)
+	}
+	for _, rec := range second[:6] {
+		if p := rec.Prediction; p.Error != "" || p.Text == "" || p.Cached {
+			t.Errorf("--retry-errors: %s: %+v, want a new answer", rec.ID, p)
+		}
+	}
+}
