@@ -5,7 +5,8 @@
 // value is the encoded reply. The database runs in WAL mode with a busy timeout, so concurrent
 // readers never block and writers from several processes queue instead of failing; every Put is its
 // own committed transaction, so a run killed with -9 keeps every reply stored before the kill and a
-// rerun makes no call twice. Only successful replies are stored: errors are never cached.
+// rerun makes no call twice. Only successful replies are stored: errors are never cached, and an
+// entry that cannot be read back as a reply (damaged, or without text) is asked for again.
 //
 // Note: modernc.org/sqlite (pure Go) is used rather than mattn/go-sqlite3 so the binaries build
 // without cgo. A key-value file per entry was rejected: thousands of small files, no atomic

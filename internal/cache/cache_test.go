@@ -431,3 +431,39 @@ func TestForget(t *testing.T) {
 		t.Errorf("calls = %d, want 3 (the forgotten reply asked again, the other served)", n)
 	}
 }
+
+// TestClientAsksAgainForBadEntries: an entry that does not decode (a damaged file) or holds no
+// text (an empty reply, which versions before empty replies were errors stored as answers) is no
+// reply: it is asked for again and replaced, instead of failing, or answering with nothing, on
+// every run.
+func TestClientAsksAgainForBadEntries(t *testing.T) {
+	ctx := context.Background()
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for name, bad := range map[string]string{
+		"undecodable": `{{`,
+		"empty text":  `{"text":"","model":"m","usage":{"input_tokens":3,"output_tokens":0},"attempts":0,"cached":false}`,
+		"blank text":  `{"text":" \n","model":"m","usage":{"input_tokens":3,"output_tokens":1},"attempts":0,"cached":false}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			req := model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: name}}}
+			key, _ := RequestKey(req)
+			if err := c.Put(ctx, key, []byte(bad)); err != nil {
+				t.Fatal(err)
+			}
+			next := &countingClient{}
+			for i := range 2 {
+				resp, err := c.Wrap(next).Generate(ctx, req)
+				if err != nil || resp.Text != "a:"+name || resp.Cached != (i == 1) {
+					t.Fatalf("Generate %d = %+v, %v; want the model's reply, then its cached copy", i, resp, err)
+				}
+			}
+			if n := next.calls.Load(); n != 1 {
+				t.Errorf("calls = %d, want 1", n)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/model"
 )
@@ -36,7 +37,7 @@ func (c *Cache) Forget(ctx context.Context, req model.Request) error {
 }
 
 // Client is a model.Client that answers from the cache when it can and stores every successful
-// reply of Next. A cached Response has Cached set and Attempts zero.
+// reply of Next that has text. A cached Response has Cached set and Attempts zero.
 type Client struct {
 	Next  model.Client
 	Cache *Cache
@@ -54,16 +55,18 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if v, ok, err := c.Cache.Get(ctx, key); err != nil {
 		return model.Response{}, err
 	} else if ok {
+		// An entry that does not decode (a damaged file) or holds no text (an empty reply, which
+		// versions before such replies were errors stored as answers) is no reply: it is asked
+		// for again and replaced, rather than failing or answering with nothing on every run.
 		var resp model.Response
-		if err := json.Unmarshal(v, &resp); err != nil {
-			return model.Response{}, fmt.Errorf("cache entry %s: %w", key[:12], err)
+		if json.Unmarshal(v, &resp) == nil && strings.TrimSpace(resp.Text) != "" {
+			resp.Cached, resp.Attempts = true, 0
+			return resp, nil
 		}
-		resp.Cached, resp.Attempts = true, 0
-		return resp, nil
 	}
 	resp, err := c.Next.Generate(ctx, req)
-	if err != nil {
-		return resp, err
+	if err != nil || strings.TrimSpace(resp.Text) == "" {
+		return resp, err // errors, and replies without text, are never stored
 	}
 	stored := resp
 	stored.Cached, stored.Attempts = false, 0
