@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -571,5 +572,31 @@ func TestOllamaEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(stderr, `no price for model "llama3.2"`) {
 		t.Errorf("stderr lacks the unpriced warning:\n%s", stderr)
+	}
+}
+
+// TestExtractiveNotCached: the offline extractive baseline's answers are not stored in --cache. It
+// calls nothing, so a cache saves nothing, and its answers change with qapipe's versions (its
+// ranking and span rules), which no key names: a stored answer would be served after an upgrade
+// in place of the one the baseline now gives. The cache file still serves the EvaLearn judge.
+func TestExtractiveNotCached(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cache.db")
+	in := `{"schema":1,"id":"r1","question":"Where was Ada born?","answers":["London"],"context":[{"title":"Ada","text":"Ada was born in London. She wrote notes."}]}` + "\n"
+	for i := range 2 {
+		recs, stderr, err := run(t, context.Background(), in, "--provider", "extractive", "--cache", db)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("run %d: %v\n%s", i, err, stderr)
+		}
+		if p := recs[0].Prediction; p.Error != "" || p.Text == "" || p.Cached {
+			t.Errorf("run %d: %+v, want the baseline's answer, not cached", i, p)
+		}
+	}
+	c, err := cache.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if n, err := c.Len(context.Background()); n != 0 || err != nil {
+		t.Errorf("cache entries = %d, %v; want none", n, err)
 	}
 }
