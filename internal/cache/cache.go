@@ -65,7 +65,9 @@ func Open(path string) (*Cache, error) {
 	// switching it to WAL needs, and SQLite reports that at once instead of waiting: wait here.
 	deadline := time.Now().Add(BusyTimeout)
 	for {
-		_, err = db.Exec(schema)
+		if err = ours(db); err == nil {
+			_, err = db.Exec(schema)
+		}
 		if err == nil || !isBusy(err) || time.Now().After(deadline) {
 			break
 		}
@@ -76,6 +78,9 @@ func Open(path string) (*Cache, error) {
 	}
 	if err != nil {
 		db.Close()
+		if errors.Is(err, errNotOurs) {
+			return nil, fmt.Errorf("cache %s: %w: name a new file, or one a run made", path, err)
+		}
 		if isNotADatabase(err) {
 			return nil, fmt.Errorf("cache %s: not a reply cache (the file is not an SQLite database): name a new file, or one a run made", path)
 		}
@@ -83,6 +88,44 @@ func Open(path string) (*Cache, error) {
 	}
 	return &Cache{db: db, path: path}, nil
 }
+
+// ours checks that db is a reply cache, or empty: a cache is never made inside another
+// database (a --cache naming the wrong file), and a table of its name it cannot read (another
+// program's, or another layout) is said to be none, before any reply is asked for.
+func ours(db *sql.DB) error {
+	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var others []string
+	entries := false
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		if name == "entries" {
+			entries = true
+		} else {
+			others = append(others, name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(others) > 0 {
+		return fmt.Errorf("%w: the database holds other tables (%s)", errNotOurs, strings.Join(others, ", "))
+	}
+	if entries {
+		if _, err := db.Exec(`SELECT key, value, created FROM entries LIMIT 0`); err != nil {
+			return fmt.Errorf("%w: its entries table is not a reply cache's (%v)", errNotOurs, err)
+		}
+	}
+	return nil
+}
+
+var errNotOurs = errors.New("not a reply cache")
 
 // openable says what keeps the file at path from being opened or made, where SQLite would say
 // only "unable to open database file": a folder named as the cache, or a missing folder.

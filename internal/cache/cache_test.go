@@ -253,7 +253,8 @@ func TestOpenWaitsForAnotherWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	for _, q := range []string{"CREATE TABLE other (x)", "BEGIN IMMEDIATE", "INSERT INTO other VALUES (1)"} {
+	// The other writer is another run making the cache (a file with other tables is no cache).
+	for _, q := range []string{schema, "BEGIN IMMEDIATE", "INSERT INTO entries VALUES ('o', 'v', 1)"} {
 		if _, err := conn.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -465,5 +466,50 @@ func TestClientAsksAgainForBadEntries(t *testing.T) {
 				t.Errorf("calls = %d, want 1", n)
 			}
 		})
+	}
+}
+
+// TestOpenNotOurs: a database of another program, or an entries table of another layout, is
+// refused at open with what it is, and left as it was; an empty database becomes a cache.
+func TestOpenNotOurs(t *testing.T) {
+	dir := t.TempDir()
+	for name, ddl := range map[string]string{
+		"other.db":  `CREATE TABLE people (name TEXT)`,
+		"layout.db": `CREATE TABLE entries (k TEXT PRIMARY KEY, v BLOB)`,
+		"empty.db":  ``,
+	} {
+		path := filepath.Join(dir, name)
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`CREATE TABLE t (x); DROP TABLE t;` + ddl); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		c, err := Open(path)
+		if name == "empty.db" {
+			if err != nil {
+				t.Errorf("%s: %v, want a new cache", name, err)
+			} else {
+				c.Close()
+			}
+			continue
+		}
+		if err == nil {
+			c.Close()
+			t.Errorf("%s opened, want it refused", name)
+			continue
+		}
+		if !strings.Contains(err.Error(), "not a reply cache") {
+			t.Errorf("%s: %v, want it said to be no reply cache", name, err)
+		}
+		db, _ = sql.Open("sqlite", path)
+		var n int
+		db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'entries'`).Scan(&n)
+		db.Close()
+		if want := map[string]int{"other.db": 0, "layout.db": 1}[name]; n != want {
+			t.Errorf("%s: %d entries tables after Open, want %d (untouched)", name, n, want)
+		}
 	}
 }
