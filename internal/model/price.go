@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -76,8 +77,10 @@ func ParsePrices(data []byte) (Prices, error) {
 		return nil, fmt.Errorf("prices: %w", err)
 	}
 	for m, pr := range p {
-		if pr.Input < 0 || pr.Output < 0 {
-			return nil, fmt.Errorf("prices: model %q: negative price", m)
+		// YAML reads .nan and .inf as numbers. A NaN price makes every cost NaN, and a NaN spend
+		// is never >= --max-cost, so the budget would never stop a run.
+		if !(pr.Input >= 0 && pr.Output >= 0) || math.IsInf(pr.Input, 0) || math.IsInf(pr.Output, 0) {
+			return nil, fmt.Errorf("prices: model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
 		}
 	}
 	return p, nil

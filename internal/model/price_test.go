@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -66,6 +67,8 @@ func TestParsePrices(t *testing.T) {
 		{"yaml", "my-model:\n  input: 0.1\n  output: 0.2\nother: {input: 0, output: 0}\n", Prices{"my-model": {0.1, 0.2}, "other": {}}, false},
 		{"unknown field", `{"m": {"inp": 1}}`, nil, true},
 		{"negative", `{"m": {"input": -1, "output": 0}}`, nil, true},
+		{"nan", "m: {input: .nan, output: 1}", nil, true},
+		{"infinite", "m: {input: 1, output: .inf}", nil, true},
 		{"not a map", `[1, 2]`, nil, true},
 	}
 	for _, tt := range tests {
@@ -89,14 +92,15 @@ func TestParsePrices(t *testing.T) {
 func FuzzParsePrices(f *testing.F) {
 	f.Add(`{"m": {"input": 1, "output": 2}}`)
 	f.Add("m:\n  input: 1\n")
+	f.Add("m: {input: .NaN, output: -.Inf}")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParsePrices([]byte(s))
 		if err != nil {
 			return
 		}
 		for m, pr := range p {
-			if pr.Input < 0 || pr.Output < 0 {
-				t.Errorf("ParsePrices(%q) accepted negative price for %q", s, m)
+			if !(pr.Input >= 0 && pr.Output >= 0) || math.IsInf(pr.Input, 0) || math.IsInf(pr.Output, 0) {
+				t.Errorf("ParsePrices(%q) accepted price %v for %q, not finite and 0 or more", s, pr, m)
 			}
 		}
 	})
