@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -209,7 +210,8 @@ func Version() string {
 }
 
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or
-// duration flags) whose value is negative.
+// duration flags) whose value is negative, or NaN: strconv reads "NaN", and a NaN --max-cost or
+// --temperature passes every comparison, so it would turn the budget off or reach the provider.
 func NotNegative(c *cli.Context, names ...string) error {
 	for _, n := range names {
 		negative := false
@@ -219,6 +221,9 @@ func NotNegative(c *cli.Context, names ...string) error {
 		case int64:
 			negative = v < 0
 		case float64:
+			if math.IsNaN(v) {
+				return Usagef("--%s: want a number, got NaN", n)
+			}
 			negative = v < 0
 		case time.Duration:
 			negative = v < 0

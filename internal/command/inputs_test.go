@@ -284,6 +284,7 @@ func TestNotNegative(t *testing.T) {
 		{[]string{"--n", "0", "--f", "0", "--d", "0s", "--i", "0"}, ""},
 		{[]string{"--n", "-1"}, "--n: must not be negative"},
 		{[]string{"--f", "-0.5"}, "--f: must not be negative"},
+		{[]string{"--f", "NaN"}, "--f: want a number, got NaN"},
 		{[]string{"--d", "-1ms"}, "--d: must not be negative"},
 		{[]string{"--i", "-7", "--n", "-1"}, "--n: must not be negative"}, // the first named
 	} {
