@@ -228,6 +228,25 @@ func TestReaderLineTooLong(t *testing.T) {
 	}
 }
 
+// TestReaderLineTooLongTerminator: the limit is on a line's text, whatever ends it: "\r\n", "\n",
+// or the end of the input (a last line of one byte more was once let through, and a line of the
+// limit ending in "\r\n" was once refused).
+func TestReaderLineTooLongTerminator(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		tooLong bool
+	}{
+		{`{"a"}` + "\r\n", false}, {`{"a"}` + "\n", false}, {`{"a"}`, false},
+		{`{"ab"}` + "\r\n", true}, {`{"ab"}` + "\n", true}, {`{"ab"}`, true},
+	} {
+		r := NewReader(strings.NewReader(tc.in), "f")
+		r.SetMaxLine(5)
+		if _, err := r.Read(); errors.Is(err, ErrLineTooLong) != tc.tooLong {
+			t.Errorf("Read(%q) with a limit of 5 bytes = %v, want too long %v", tc.in, err, tc.tooLong)
+		}
+	}
+}
+
 // TestReaderLineTooLongOneByte: a limit of one byte is said in the singular.
 func TestReaderLineTooLongOneByte(t *testing.T) {
 	r := NewReader(strings.NewReader("{}\n"), "f")

@@ -200,13 +200,15 @@ func (r *Reader) errorf(id, format string, args ...any) *Error {
 var byteOrderMark = []byte("\xef\xbb\xbf")
 
 // readLine returns the next line without its terminator. The slice is valid until the next call.
+// A line is too long when its text, without "\n" or "\r\n", is longer than the maximum, whether
+// or not it ends the input.
 func (r *Reader) readLine() ([]byte, error) {
 	r.buf = r.buf[:0]
 	tooLong := false
 	for {
 		chunk, err := r.br.ReadSlice('\n')
 		if !tooLong {
-			if len(r.buf)+len(chunk) > r.maxLine+1 {
+			if len(r.buf)+len(chunk) > r.maxLine+len("\r\n") {
 				tooLong = true
 				r.buf = r.buf[:0]
 			} else {
@@ -224,10 +226,10 @@ func (r *Reader) readLine() ([]byte, error) {
 			return nil, err
 		}
 		r.line++
-		if tooLong {
+		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
+		if tooLong || len(line) > r.maxLine {
 			return nil, r.errorf("", "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
 		}
-		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
 		// A byte order mark at the start of a line is one of a file that began with it, joined
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
 		line = bytes.TrimPrefix(line, byteOrderMark)

@@ -1,0 +1,102 @@
+package record
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// readResult is one Read: a record, or the line and kind of a bad line's error.
+type readResult struct {
+	rec     *Record
+	line    int
+	tooLong bool
+	utf8    bool
+}
+
+// referenceRead is what a Reader with the given longest line reads from data, worked out over the
+// whole input at once: lines end at "\n" (a "\r" before it is the line's too), blank lines are
+// skipped, the length of a line is that of its text without its terminator, and a line's leading
+// byte order mark is dropped after that.
+func referenceRead(data []byte, maxLine int) []readResult {
+	var out []readResult
+	lines := bytes.Split(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		switch {
+		case len(l) > maxLine:
+			out = append(out, readResult{line: i + 1, tooLong: true})
+			continue
+		case !utf8.Valid(bytes.TrimPrefix(l, byteOrderMark)):
+			out = append(out, readResult{line: i + 1, utf8: true})
+			continue
+		}
+		l = bytes.TrimPrefix(l, byteOrderMark)
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		rec := new(Record)
+		if Unmarshal(l, rec) != nil || rec.Validate() != nil {
+			out = append(out, readResult{line: i + 1})
+			continue
+		}
+		out = append(out, readResult{rec: rec, line: i + 1})
+	}
+	return out
+}
+
+// FuzzReader checks the Reader's own line framing (a small buffer, so that lines come in pieces,
+// and a small --max-line) against referenceRead: the same records and bad lines, at the same line
+// numbers, and each bad line a *Error the caller can skip.
+func FuzzReader(f *testing.F) {
+	f.Add([]byte(`{"schema":1,"id":"a","question":"q","answers":[]}`+"\n\n"+`{"schema":1,"id":"b"}`+"\r\n"), uint8(60), false)
+	f.Add([]byte("\ufeff{\"schema\":1,\"id\":\"a\"}\n\xff\n{}"), uint8(21), true)
+	f.Add([]byte("abc\r\nabcd\nabcde"), uint8(3), false)
+	f.Add([]byte(strings.Repeat("x", 40)+"\n"+`{"schema":1,"id":"c"}`), uint8(25), true)
+	f.Fuzz(func(t *testing.T, data []byte, most uint8, oneByte bool) {
+		maxLine := int(most%64) + 1
+		var in io.Reader = bytes.NewReader(data)
+		if oneByte {
+			in = iotest.OneByteReader(in)
+		}
+		r := &Reader{br: bufio.NewReaderSize(in, 16), file: "f", maxLine: maxLine}
+		want := referenceRead(data, maxLine)
+		for k := 0; ; k++ {
+			rec, err := r.Read()
+			if err == io.EOF {
+				if k != len(want) {
+					t.Fatalf("Read(%q, max %d): EOF after %d results, want %d", data, maxLine, k, len(want))
+				}
+				return
+			}
+			if k >= len(want) {
+				t.Fatalf("Read(%q, max %d): result %d (%v, %v) past the %d wanted", data, maxLine, k, rec, err, len(want))
+			}
+			w := want[k]
+			var e *Error
+			var ue *UTF8Error
+			switch {
+			case err != nil && !errors.As(err, &e):
+				t.Fatalf("Read(%q, max %d): %v, not a *Error", data, maxLine, err)
+			case r.Line() != w.line || (e != nil && e.Line != w.line):
+				t.Fatalf("Read(%q, max %d): result %d at line %d (%v), want line %d", data, maxLine, k, r.Line(), err, w.line)
+			case (err != nil) != (w.rec == nil):
+				t.Fatalf("Read(%q, max %d): line %d = %v, %v; want record %v", data, maxLine, w.line, rec, err, w.rec)
+			case errors.Is(err, ErrLineTooLong) != w.tooLong || errors.As(err, &ue) != w.utf8:
+				t.Fatalf("Read(%q, max %d): line %d error %v, want too long %v, not UTF-8 %v", data, maxLine, w.line, err, w.tooLong, w.utf8)
+			case w.rec != nil && !cmp.Equal(rec, w.rec, cmp.AllowUnexported(Record{})):
+				t.Fatalf("Read(%q, max %d): line %d = %+v, want %+v", data, maxLine, w.line, rec, w.rec)
+			}
+		}
+	})
+}
