@@ -65,6 +65,12 @@ func FuzzStem(f *testing.F) {
 		if utf8.ValidString(word) && !utf8.ValidString(got) {
 			t.Errorf("Stem(%q) = %q, not valid UTF-8", word, got)
 		}
+		// The rules run over bytes for an ASCII word and over runes for any other: the two agree.
+		if low := Lower(word); isASCII(low) {
+			if b, r := string(stemWord([]byte(low))), string(stemWord([]rune(low))); b != r {
+				t.Errorf("stem of %q over bytes = %q, over runes = %q", low, b, r)
+			}
+		}
 	})
 }
 
