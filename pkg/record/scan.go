@@ -22,7 +22,8 @@ type Member struct {
 
 // Members lists the top-level members of the JSON object b, in order, without decoding values.
 // b must be valid JSON (a decoder has accepted it). Stages that change one member use it to pass
-// every other byte of a line through untouched.
+// every other byte of a line through untouched. On other input (a decode error's message walks a
+// line the decoder stopped in) it returns an error or members whose values are not empty.
 func Members(b []byte) ([]Member, error) {
 	var ms []Member
 	err := walkMembers(b, func(q []byte, escaped bool, kStart, vStart, vEnd int) error {
@@ -158,9 +159,13 @@ func skipValue(b []byte, i int) (int, error) {
 		}
 		return 0, errScan
 	default:
+		start := i
 		for ; i < len(b); i++ {
 			switch b[i] {
 			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				if i == start { // no value: `{"a":}`, `{"a":,"b":1}`
+					return 0, errScan
+				}
 				return i, nil
 			}
 		}
