@@ -106,25 +106,39 @@ func TestPunktWords(t *testing.T) {
 }
 
 func FuzzSentTokenize(f *testing.F) {
-	for _, s := range []string{"Mr. Smith left. He came.", "(a.) b! c? \"d.\"", "...", ". . . x", "a.\n\nb."} {
+	for _, s := range []string{"Mr. Smith left. He came.", "(a.) b! c? \"d.\"", "...", ". . . x", "a.\n\nb.", "!\u00a0\xc2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		// Sentences are pieces of s in order: each is found after the previous one.
+		// Sentences are pieces of s in order, each found after the previous one, and only white
+		// space is left out between them (as NLTK's spans leave out only the space after a break).
 		rest := s
 		for _, sent := range SentTokenize(s) {
 			i := indexOf(rest, sent)
 			if sent == "" || i < 0 {
 				t.Fatalf("SentTokenize(%q) returned %q, not a later piece of the text", s, sent)
 			}
+			if gap := rest[:i]; Strip(gap) != "" {
+				t.Fatalf("SentTokenize(%q) left out %q before %q", s, gap, sent)
+			}
 			rest = rest[i+len(sent):]
+		}
+		if Strip(rest) != "" {
+			t.Fatalf("SentTokenize(%q) left out %q at the end", s, rest)
 		}
 	})
 }
 
+// indexOf is the first index of sub in s that starts and ends at character boundaries (as range
+// decodes s, one byte for each byte that is not UTF-8), or -1: a byte search could find a
+// sentence of one invalid byte inside the character before it.
 func indexOf(s, sub string) int {
+	starts := map[int]bool{len(s): true}
+	for i := range s {
+		starts[i] = true
+	}
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
+		if starts[i] && starts[i+len(sub)] && s[i:i+len(sub)] == sub {
 			return i
 		}
 	}
