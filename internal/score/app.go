@@ -327,7 +327,11 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		if k < 0 {
 			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)", name, strings.Join(sel.names, ", "))
 		}
-		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below")}
+		below := c.Float64("below")
+		if math.IsNaN(below) {
+			return nil, command.Usagef("--below: want a number, got NaN") // no score is below NaN
+		}
+		cfg.mismatch = &mismatchRule{metric: name, index: k, below: below}
 	}
 	if cfg.corpus, err = parseCorpus(c, sel); err != nil {
 		return nil, err
