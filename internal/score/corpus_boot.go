@@ -1,6 +1,7 @@
 package score
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -167,7 +168,7 @@ func (a *corpusGroup) aucStat() corpusStat {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return compareFloat(labs[x].score, labs[y].score) })
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(labs[x].score, labs[y].score) })
 	times := make([]int, len(labs))
 	return corpusStat{names: []string{"auc"}, n: len(labs), stat: func(idx []int, out []float64) {
 		clear(times)
@@ -195,16 +196,6 @@ func (a *corpusGroup) aucStat() corpusStat {
 			out[0] = right / (pos * neg)
 		}
 	}}
-}
-
-func compareFloat(x, y float64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
 }
 
 // pairStat resamples the query groups with their pair counts.
