@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -14,8 +15,10 @@ import (
 // or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
 // numeric schema and a string id) is records, whatever its name. Otherwise content wins over the
 // name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is
-// Chinese (mostlyHan). When the content says nothing, a
-// benchmark's name in the file name decides, then the extension (.jsonl, .csv). A ".gz" suffix
+// Chinese (mostlyHan), and that a .csv, .tsv or .tab file is csv: no benchmark is a table, and a
+// spreadsheet export named squad_subset.csv, or with JSON cells that name a benchmark's keys,
+// would otherwise be read as JSON and fail. When the content says nothing, a
+// benchmark's name in the file name decides, then the extension (.jsonl, .ndjson). A ".gz" suffix
 // is ignored: head is the decompressed text (textfile.NewReader).
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(name, ".gz")))
@@ -23,6 +26,8 @@ func Detect(name string, head []byte) string {
 	switch {
 	case isRecordLine(head):
 		return "records"
+	case slices.Contains([]string{".csv", ".tsv", ".tab"}, filepath.Ext(base)):
+		return "csv"
 	case has("gpt4judge") || has("gpt4res") || has("position_in_sequence"):
 		return "evalearn-results"
 	case has("question_ids") || strings.HasPrefix(base, "evalearn_"):
@@ -49,8 +54,6 @@ func Detect(name string, head []byte) string {
 		}
 	}
 	switch filepath.Ext(base) {
-	case ".csv":
-		return "csv"
 	case ".jsonl", ".ndjson":
 		return "jsonl"
 	}

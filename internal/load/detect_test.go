@@ -74,6 +74,12 @@ func TestDetectByName(t *testing.T) {
 		{"longmemeval_s.json", `[{"question_id":"q","haystack_sessions":[["` + strings.Repeat("x", detectHead), "longmemeval"},
 		{"run.jsonl", `{"id":"q","schema":1,"x":"` + strings.Repeat("x", detectHead), "jsonl"}, // not as qapipe writes it
 		{"notes.txt", "hello", ""},
+		// A spreadsheet export is generic whatever benchmark its name or its JSON cells mention.
+		{"squad_subset.csv", "id,question,answers\n1,q?,a\n", "csv"},
+		{"hotpotqa_hard.csv", `id,question,meta` + "\n" + `1,q?,"{""supporting_facts"": [], ""_id"": ""x""}"`, "csv"},
+		{"locomo_qa.tsv", "id\tquestion\tanswers\n", "csv"},
+		{"export.TSV", "id\tquestion\n", "csv"},
+		{"export.tab", "id\tquestion\n", "csv"},
 	}
 	for _, tt := range tests {
 		head := []byte(tt.head)[:min(len(tt.head), detectHead)]
