@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -134,9 +135,13 @@ func members(raw []byte) (obj map[string]jsonRaw, repeated string, ok bool) {
 }
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
-// holds a JSON list of strings (["a","b"]) is several answers; any other cell is one answer.
+// holds a JSON list of strings (["a","b"]) is several answers; any other cell is one answer. The
+// delimiter is the one the header line holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
-	r := csv.NewReader(in.R)
+	br := bufio.NewReaderSize(in.R, sniffHead)
+	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
+	r := csv.NewReader(br)
+	r.Comma = sniffDelimiter(head)
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err == io.EOF {
@@ -190,6 +195,50 @@ func CSV(in Input, opt Options, emit Emit) error {
 			return err
 		}
 	}
+}
+
+// sniffHead is how much of a CSV file sniffDelimiter sees: a header line longer than this is
+// sniffed from its start.
+const sniffHead = 64 << 10
+
+// sniffDelimiter returns the delimiter of a table whose text starts with head: of a comma, a tab
+// and a semicolon, the one its first line (up to a line end outside quotes) holds most of outside
+// quotes, a comma on a tie or when it holds none (a single column).
+//
+// Note: a spreadsheet or pandas gives one of these three: a tab for a .tsv file, pandas'
+// to_csv(sep="\t") or Excel's "Unicode text" export, a semicolon for Excel's CSV where the decimal
+// mark is a comma. Read with a comma, such a file is one column, every row a bad item; the header
+// line names the columns, so it says which character separates them, as Python's csv.Sniffer
+// judges from the character's frequency.
+func sniffDelimiter(head []byte) rune {
+	var comma, tab, semi int
+	quoted := false
+	for _, c := range head {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '\n':
+			return pickDelimiter(comma, tab, semi)
+		case c == ',':
+			comma++
+		case c == '\t':
+			tab++
+		case c == ';':
+			semi++
+		}
+	}
+	return pickDelimiter(comma, tab, semi)
+}
+
+func pickDelimiter(comma, tab, semi int) rune {
+	switch {
+	case tab > comma && tab >= semi:
+		return '\t'
+	case semi > comma && semi > tab:
+		return ';'
+	}
+	return ','
 }
 
 // checkHeader checks that every column name of a CSV header is UTF-8 text and that none is

@@ -166,3 +166,26 @@ func TestMapFound(t *testing.T) {
 		})
 	}
 }
+
+func TestSniffDelimiter(t *testing.T) {
+	for _, tt := range []struct {
+		head string
+		want rune
+	}{
+		{"id,question,answers\n1\t2\t3\t4\n", ','},
+		{"id\tquestion\tanswers\r\n1,2,3,4,5\n", '\t'},
+		{"id;question;answers\n", ';'},
+		{"id\tquestion, in words\tanswers\n", '\t'},
+		{"id,\"a\tb\tc\",answers\n", ','}, // a tab inside quotes is a name's
+		{"\"multi\nline;;;\",x\n", ','},   // the line ends outside quotes
+		{"question\n", ','},               // one column
+		{"a,b\tc\n", ','},                 // a tie
+		{"a;b\tc\n", '\t'},                // a tie without a comma
+		{"id\tquestion\tanswers", '\t'},   // no line end
+		{"", ','},
+	} {
+		if got := sniffDelimiter([]byte(tt.head)); got != tt.want {
+			t.Errorf("sniffDelimiter(%q) = %q, want %q", tt.head, got, tt.want)
+		}
+	}
+}
