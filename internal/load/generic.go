@@ -135,7 +135,8 @@ func members(raw []byte) (obj map[string]jsonRaw, repeated string, ok bool) {
 }
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
-// holds a JSON list of strings (["a","b"]) is several answers; any other cell is one answer. The
+// holds a JSON list of strings (["a","b"]) or Python's str() of one (['a', 'b'], as pandas writes a
+// list) is several answers; any other cell is one answer. The
 // delimiter is the one the header line holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, sniffHead)
@@ -185,8 +186,12 @@ func CSV(in Input, opt Options, emit Emit) error {
 		obj := make(map[string]jsonRaw, len(row))
 		for i, cell := range row {
 			b, _ := jsonMarshal(cell)
-			if header[i] == opt.Map.source("answers") && isJSONList(cell) {
-				b = []byte(cell)
+			if header[i] == opt.Map.source("answers") {
+				if isJSONList(cell) {
+					b = []byte(cell)
+				} else if items, ok := pyStrList(cell); ok {
+					b, _ = jsonMarshal(items)
+				}
 			}
 			obj[header[i]] = b
 		}

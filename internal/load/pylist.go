@@ -1,0 +1,124 @@
+package load
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// pyStrList reads s as Python's str() of a list of str, ['a', "it's", 'b\n'], the text pandas'
+// to_csv writes for a cell that holds a list: the items, and true; false if s is anything else.
+// Items are Python string literals without prefixes, in single or double quotes, with Python's
+// escapes (\\ \' \" \n \r \t \a \b \f \v, octal, \xhh, \uXXXX, \UXXXXXXXX, a backslash before a
+// line end); spaces around items and a trailing comma are allowed, as Python's parser allows them.
+//
+// Note: a researcher's answers often live in a DataFrame column of lists; to_csv writes each as
+// its str(), which is no JSON (single quotes), so the cell would be one answer, "['x', 'y']", and
+// every prediction would be scored against that text.
+func pyStrList(s string) ([]string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, false
+	}
+	inner := s[1 : len(s)-1]
+	items := []string{}
+	i := skipPySpace(inner, 0)
+	for i < len(inner) {
+		item, n, ok := pyStr(inner[i:])
+		if !ok {
+			return nil, false
+		}
+		items = append(items, item)
+		if i = skipPySpace(inner, i+n); i == len(inner) {
+			break
+		}
+		if inner[i] != ',' {
+			return nil, false
+		}
+		i = skipPySpace(inner, i+1)
+	}
+	return items, true
+}
+
+func skipPySpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\r\n\f", s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+// pyStr reads the Python string literal at the start of s: its value, its length in s, and
+// whether it is one. An escape Python would reject (a lone surrogate, \N{…}, a code point past
+// U+10FFFF) makes it none.
+func pyStr(s string) (string, int, bool) {
+	if s == "" || s[0] != '\'' && s[0] != '"' {
+		return "", 0, false
+	}
+	q := s[0]
+	var b strings.Builder
+	for i := 1; i < len(s); {
+		c := s[i]
+		switch {
+		case c == q:
+			return b.String(), i + 1, true
+		case c == '\n' || c == '\r':
+			return "", 0, false // a line end ends a one-quote literal unclosed
+		case c != '\\':
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if i+1 >= len(s) {
+			return "", 0, false
+		}
+		e := s[i+1]
+		i += 2
+		switch e {
+		case '\\', '\'', '"':
+			b.WriteByte(e)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'v':
+			b.WriteByte('\v')
+		case '\n': // a continued line
+		case '\r':
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+		case 'x', 'u', 'U':
+			n := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			if i+n > len(s) {
+				return "", 0, false
+			}
+			r, err := strconv.ParseUint(s[i:i+n], 16, 32)
+			if err != nil || strings.ContainsAny(s[i:i+n], "+-_") || !utf8.ValidRune(rune(r)) {
+				return "", 0, false
+			}
+			b.WriteRune(rune(r))
+			i += n
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			r := rune(e - '0')
+			for k := 0; k < 2 && i < len(s) && '0' <= s[i] && s[i] <= '7'; k++ {
+				r = r*8 + rune(s[i]-'0')
+				i++
+			}
+			b.WriteRune(r)
+		case 'N':
+			return "", 0, false
+		default: // an unknown escape keeps its backslash
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return "", 0, false
+}
