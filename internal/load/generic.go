@@ -172,13 +172,13 @@ func CSV(in Input, opt Options, emit Emit) error {
 		}
 		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {
-			if err := emit(nil, badf(in, line, "", "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {
+			if err := emit(nil, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {
 				return err
 			}
 			continue
 		}
 		if i, e := notText(row); e != nil {
-			if err := emit(nil, badf(in, line, "", "field %q: %v", header[i], e)); err != nil {
+			if err := emit(nil, badf(in, line, rowID(header, row, opt.Map), "field %q: %v", header[i], e)); err != nil {
 				return err
 			}
 			continue
@@ -270,6 +270,16 @@ func checkHeader(header []string) error {
 	return nil
 }
 
+// rowID returns the id cell of a CSV row that is bad as a whole, for its report: "" when the row
+// has none, or one that is not UTF-8 text.
+func rowID(header, row []string, m Mapping) string {
+	i := slices.Index(header, m.source("id"))
+	if i < 0 || i >= len(row) || !utf8.ValidString(row[i]) {
+		return ""
+	}
+	return row[i]
+}
+
 // notText returns the first cell of row that is not UTF-8 text, and where it is not.
 func notText(row []string) (int, *record.UTF8Error) {
 	for i, cell := range row {
@@ -314,12 +324,19 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 	if raw, ok := take("id"); ok {
 		taken = append(taken, m.source("id"))
 		id, ok := scalarText(raw)
-		if !ok || id == "" {
+		if !ok {
 			return nil, badf(in, line, "", "field %q: id must be a string or a number", m.source("id"))
+		}
+		if id == "" {
+			return nil, badf(in, line, "", "field %q is empty", m.source("id"))
 		}
 		rec.ID = id
 	}
+	_, present := obj[m.source("question")]
 	raw, ok := take("question")
+	if !ok && present {
+		return nil, badf(in, line, rec.ID, "field %q is null", m.source("question"))
+	}
 	if !ok {
 		return nil, badf(in, line, rec.ID, "missing field %q%s", m.source("question"), questionHint(obj, taken, m))
 	}
