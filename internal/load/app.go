@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"slices"
@@ -343,11 +344,27 @@ type genericCount struct {
 	read, noAnswers, noLang int
 	emptyAnswer             int // answers [""]: unanswerable, or an answer cell left empty
 	firstID                 string
-	fields                  []string // the unmapped fields of the first record without answers
+	fields                  []string            // the unmapped fields of the first record without answers
+	ids                     map[uint64]struct{} // the hashes of the ids read
+	repeated                int                 // records whose id an earlier record had
+	firstRepeated           string
 }
+
+// idSeed seeds the hashes of genericCount.ids.
+var idSeed = maphash.MakeSeed()
 
 func (c *genericCount) add(rec *record.Record) {
 	c.read++
+	if c.ids == nil {
+		c.ids = make(map[uint64]struct{})
+	}
+	h := maphash.String(idSeed, rec.ID)
+	if _, seen := c.ids[h]; seen {
+		if c.repeated++; c.repeated == 1 {
+			c.firstRepeated = rec.ID
+		}
+	}
+	c.ids[h] = struct{}{}
 	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
 		c.noLang++
 	}
@@ -385,6 +402,10 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 	if c.emptyAnswer > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n",
 			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
+	}
+	if c.repeated > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the id of an earlier record (the first: %q): an id names one question, and qa-score warns of repeats as of an input given twice; give each row its own id (or none, for FILE:LINE)\n",
+			c.repeated, read, english.Form(c.repeated, "repeats", "repeat"), c.firstRepeated)
 	}
 	if c.noLang > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n",
