@@ -162,7 +162,15 @@ func CSV(in Input, opt Options, emit Emit) error {
 		}
 		var perr *csv.ParseError
 		if errors.As(err, &perr) {
-			if err := emit(nil, badf(in, perr.StartLine, "", "%v", perr.Err)); err != nil {
+			hint := ""
+			if errors.Is(perr.Err, csv.ErrBareQuote) || errors.Is(perr.Err, csv.ErrQuote) {
+				hint = ` (a cell that holds a " must be quoted whole, its quotes doubled: "say ""hi""")`
+			}
+			at := fmt.Sprintf("column %d", perr.Column)
+			if perr.Line != perr.StartLine { // in a cell that spans lines
+				at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
+			}
+			if err := emit(nil, badf(in, perr.StartLine, "", "%v at %s%s", perr.Err, at, hint)); err != nil {
 				return err
 			}
 			continue
