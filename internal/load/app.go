@@ -350,6 +350,10 @@ type genericCount struct {
 	firstRepeated           string
 }
 
+// maxIDs bounds the ids held to find repeats (about 40 MB), so that memory stops growing with
+// the input: past it, a record is checked against the first maxIDs ids only.
+const maxIDs = 1 << 20
+
 // idSeed seeds the hashes of genericCount.ids.
 var idSeed = maphash.MakeSeed()
 
@@ -364,7 +368,9 @@ func (c *genericCount) add(rec *record.Record) {
 			c.firstRepeated = rec.ID
 		}
 	}
-	c.ids[h] = struct{}{}
+	if len(c.ids) < maxIDs {
+		c.ids[h] = struct{}{}
+	}
 	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
 		c.noLang++
 	}
