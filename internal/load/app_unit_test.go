@@ -140,7 +140,7 @@ func TestNotUTF8(t *testing.T) {
 		{"a.jsonl", "{\"id\":\"a\",\"question\":\"x\"}\n{\"id\":\"b\",\"question\":\"Ren\xe9e\"}\n{\"id\":\"c\",\"question\":\"Renée\"}\n",
 			nil, command.ExitBadRecords, "a c", `a.jsonl:2 (id "b"): not UTF-8 text: byte 0xE9 at column 26` + hint},
 		{"a.csv", "id,question\n1,x\n2,Ren\xe9e\n3,Renée\n",
-			nil, command.ExitBadRecords, "1 3", `a.csv:3: field "question": not UTF-8 text: byte 0xE9 at column 4` + hint},
+			nil, command.ExitBadRecords, "1 3", `a.csv:3 (id "2"): field "question": not UTF-8 text: byte 0xE9 at column 4` + hint},
 		{"h.csv", "id,qu\xe9stion\n1,x\n", nil, command.ExitFailure, "", "h.csv:1: header field 2: not UTF-8 text: byte 0xE9 at column 3" + hint},
 		{"arr.json", "[{\"id\":\"a\",\"question\":\"x\"},\n {\"id\":\"b\",\n  \"question\":\"R\xe9\"}]\n",
 			[]string{"--format", "jsonl"}, command.ExitFailure, "", "arr.json:3: not UTF-8 text: byte 0xE9 at column 16" + hint},
