@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +140,7 @@ func TestClientCachesReplies(t *testing.T) {
 	defer c.Close()
 	cl = c.Wrap(next)
 	r2, err := cl.Generate(ctx, req)
-	if err != nil || !r2.Cached || r2.Text != r1.Text || r2.Usage != r1.Usage || r2.Attempts != 0 {
+	if err != nil || !r2.Cached || r2.Text != r1.Text || !reflect.DeepEqual(r2.Usage, r1.Usage) || r2.Attempts != 0 {
 		t.Errorf("second Generate = %+v, %v, want cached copy of %+v", r2, err, r1)
 	}
 	if n := next.calls.Load(); n != 1 {

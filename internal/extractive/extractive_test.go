@@ -38,7 +38,7 @@ func TestGenerate(t *testing.T) {
 	var c model.Client = Client{}
 	resp, err := c.Generate(context.Background(), model.Request{Question: "Who wrote Frankenstein?",
 		Context: []record.Passage{{Text: "Frankenstein was written by Mary Shelley in 1818."}}})
-	if err != nil || resp.Text != "Mary Shelley" || resp.Model != Name || resp.Usage != (record.Usage{}) {
+	if err != nil || resp.Text != "Mary Shelley" || resp.Model != Name || !resp.Usage.IsZero() {
 		t.Errorf("Generate = %+v, %v, want Mary Shelley with zero usage", resp, err)
 	}
 	for _, tc := range []struct {

@@ -628,7 +628,7 @@ func summarize(w io.Writer, name string, t *tally) {
 	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load()))
 	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
-	if t.usage != (record.Usage{}) || t.cost > 0 {
+	if !t.usage.IsZero() || t.cost > 0 {
 		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost))
 		if len(models) > 0 {
 			fmt.Fprintf(w, " (not counting %s: no price)", strings.Join(models, ", "))

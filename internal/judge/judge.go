@@ -285,7 +285,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		j.NoUsage.Add(1)
 		return nil
 	}
-	if usage != (record.Usage{}) {
+	if !usage.IsZero() {
 		jg.Usage = &usage
 	}
 	if replied && j.Prices != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -340,7 +341,7 @@ func TestEvaLearnRecords(t *testing.T) {
 		t.Errorf("types (-want +got):\n%s", diff)
 	}
 	r := find(t, recs, "evalearn:1:2") // sequence 1 = problems 252, 258, …
-	if r.Type != "Extraction" || *r.Sequence != (record.Sequence{ID: "1", Position: 2}) || len(r.Turns) != 1 ||
+	if r.Type != "Extraction" || r.Sequence.ID != "1" || r.Sequence.Position != 2 || len(r.Turns) != 1 ||
 		r.Question != r.Turns[0] || r.Rubric == "" || len(r.Answers) != 0 {
 		t.Errorf("evalearn:1:2 = %q %+v %d turns", r.Type, r.Sequence, len(r.Turns))
 	}
@@ -390,7 +391,7 @@ func TestEvaLearnResultsKeys(t *testing.T) {
 		t.Fatalf("%d records, err %v; want %d", len(recs), err, len(want))
 	}
 	for i, w := range want {
-		if r := recs[i]; r.ID != w.id || r.Sequence == nil || *r.Sequence != w.seq {
+		if r := recs[i]; r.ID != w.id || r.Sequence == nil || !reflect.DeepEqual(*r.Sequence, w.seq) {
 			t.Errorf("line %d: %s %+v, want %s %+v", i+1, r.ID, r.Sequence, w.id, w.seq)
 		}
 	}

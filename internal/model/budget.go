@@ -88,7 +88,7 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 		return Response{}, fmt.Errorf("%w: $%.6f of --max-cost $%.6f, so this call was not made", ErrBudget, spent, c.b.MaxUSD)
 	}
 	resp, err := c.next.Generate(ctx, req)
-	if resp.Cached || resp.Usage == (record.Usage{}) && !resp.NoUsage {
+	if resp.Cached || resp.Usage.IsZero() && !resp.NoUsage {
 		return resp, err // served from the cache, or no reply (a failed call): nothing to pay
 	}
 	if resp.NoUsage {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -119,7 +120,7 @@ func TestProvidersWireFormat(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
-			if resp.Text != "Paris" || resp.Usage != w.usage || resp.Attempts != 1 {
+			if resp.Text != "Paris" || !reflect.DeepEqual(resp.Usage, w.usage) || resp.Attempts != 1 {
 				t.Errorf("Generate = %+v, want text Paris, usage %+v, 1 attempt", resp, w.usage)
 			}
 			body := <-bodies
@@ -187,7 +188,7 @@ func TestUsageFromInfo(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := UsageFromInfo(tt.info); got != tt.want {
+			if got := UsageFromInfo(tt.info); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("UsageFromInfo(%v) = %+v, want %+v", tt.info, got, tt.want)
 			}
 		})
@@ -301,7 +302,7 @@ func TestReplyAccounting(t *testing.T) {
 			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 				t.Errorf("Generate error = %v, want one with %q", err, tt.wantErr)
 			}
-			if resp.Usage != tt.usage || resp.NoUsage != tt.noUsage || resp.Cut != tt.cut {
+			if !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage != tt.noUsage || resp.Cut != tt.cut {
 				t.Errorf("Generate = usage %+v, no usage %v, cut %v; want %+v, %v, %v", resp.Usage, resp.NoUsage, resp.Cut, tt.usage, tt.noUsage, tt.cut)
 			}
 		})
@@ -344,7 +345,7 @@ func TestEmptyReplies(t *testing.T) {
 			if !errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), tt.why) {
 				t.Errorf("Generate error = %v, want an empty reply (%s)", err, tt.why)
 			}
-			if resp.Usage != tt.usage || resp.NoUsage {
+			if !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage {
 				t.Errorf("Generate usage = %+v (no usage %v), want %+v", resp.Usage, resp.NoUsage, tt.usage)
 			}
 		})
@@ -432,7 +433,7 @@ func TestInBandError(t *testing.T) {
 				t.Errorf("attempts %d, want %d", resp.Attempts, tc.attempts)
 			}
 			if tc.wantErr == nil {
-				if err != nil || resp.Text != "Paris" || resp.Usage != wires[0].usage {
+				if err != nil || resp.Text != "Paris" || !reflect.DeepEqual(resp.Usage, wires[0].usage) {
 					t.Errorf("Generate = %+v, %v; want the answer Paris with its usage", resp, err)
 				}
 				return

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -415,7 +416,7 @@ func TestCacheSecondRunMakesNoCalls(t *testing.T) {
 		if i == 4 {
 			continue
 		}
-		if !b.Cached || b.Text != a.Text || *b.Usage != *a.Usage || b.Attempts != 0 {
+		if !b.Cached || b.Text != a.Text || !reflect.DeepEqual(*b.Usage, *a.Usage) || b.Attempts != 0 {
 			t.Errorf("record %d: second prediction %+v, want a cached copy of %+v", i, b, a)
 		}
 	}

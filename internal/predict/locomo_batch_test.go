@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -149,7 +150,7 @@ func TestLoCoMoBatchWire(t *testing.T) {
 				wantText = asks[k].Options[0]
 			}
 			wantBatch := record.Batch{First: recs[block[0]].ID, Index: k, Size: len(block)}
-			if pred == nil || pred.Error != "" || pred.Text != wantText || pred.Batch == nil || *pred.Batch != wantBatch {
+			if pred == nil || pred.Error != "" || pred.Text != wantText || pred.Batch == nil || !reflect.DeepEqual(*pred.Batch, wantBatch) {
 				t.Errorf("%s: prediction %+v, want %q in batch %+v", recs[i].ID, pred, wantText, wantBatch)
 				continue
 			}
@@ -270,7 +271,7 @@ func TestLoCoMoBatchCacheAndDryRun(t *testing.T) {
 	}
 	for i := range second {
 		p, q := first[i].Prediction, second[i].Prediction
-		if !q.Cached || q.Text != p.Text || q.Text == "" || *q.Batch != *p.Batch || (q.Usage == nil) != (p.Usage == nil) {
+		if !q.Cached || q.Text != p.Text || q.Text == "" || !reflect.DeepEqual(*q.Batch, *p.Batch) || (q.Usage == nil) != (p.Usage == nil) {
 			t.Errorf("%s: second run %+v, first %+v; want the same answer, cached", recs[i].ID, q, p)
 		}
 	}

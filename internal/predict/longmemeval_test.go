@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -280,7 +281,7 @@ func TestLongMemEvalNotes(t *testing.T) {
 		}
 		p, cached := recs[0].Prediction, run1 == 1
 		attempts := map[bool]int{false: 4, true: 0}[cached] // a cached reply took no attempt
-		if p.Text != "ok" || !slices.Equal(p.Notes, notes) || p.Attempts != attempts || p.Usage == nil || *p.Usage != (record.Usage{InputTokens: 40, OutputTokens: 4}) {
+		if p.Text != "ok" || !slices.Equal(p.Notes, notes) || p.Attempts != attempts || p.Usage == nil || !reflect.DeepEqual(*p.Usage, record.Usage{InputTokens: 40, OutputTokens: 4}) {
 			t.Errorf("run %d: prediction %+v (usage %+v), want ok, %q, %d attempts, 40 tokens in and 4 out", run1+1, p, p.Usage, notes, attempts)
 		}
 		if p.CostUSD == nil || *p.CostUSD <= 0 || *p.CostUSD != *wantCost || p.Cached != cached || cached && p.LatencyMS != 0 {

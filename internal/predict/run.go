@@ -338,7 +338,7 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	switch {
 	case errors.As(err, &ce):
 		p.Error, p.Attempts = err.Error(), ce.Attempts
-		if resp.Usage != (record.Usage{}) { // a reply that is no answer (empty), but paid for
+		if !resp.Usage.IsZero() { // a reply that is no answer (empty), but paid for
 			u := resp.Usage
 			p.Usage, p.CostUSD = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u)
 		}

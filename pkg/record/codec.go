@@ -30,6 +30,9 @@ var (
 		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "batch")
 	judgmentKeys = keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
 		"usage", "cost_usd", "attempts", "cached", "error")
+	sequenceKeys = keySet("id", "position")
+	usageKeys    = keySet("input_tokens", "output_tokens")
+	batchKeys    = keySet("first", "index", "size")
 )
 
 func keySet(keys ...string) map[string]bool {
@@ -99,25 +102,22 @@ func (r Record) MarshalJSON() ([]byte, error) {
 func (r *Record) UnmarshalJSON(b []byte) error {
 	type plain Record
 	var p plain
-	if err := unmarshal(b, &p); err != nil {
+	src, extra, err := decodeKnown(b, recordKeys, &p)
+	if err != nil {
 		return judgmentPath(b, err)
 	}
-	if err := NullAnswer(b, p.Answers); err != nil {
+	if err := NullAnswer(src, p.Answers); err != nil {
 		return err
 	}
-	if err := nullValue(b, p.Scores, "scores", "a number"); err != nil {
+	if err := nullValue(src, p.Scores, "scores", "a number"); err != nil {
 		return err
 	}
-	if err := nullValue(b, p.ScoreErrors, "score_errors", "a string"); err != nil {
-		return err
-	}
-	extra, err := unknownFields(b, recordKeys)
-	if err != nil {
+	if err := nullValue(src, p.ScoreErrors, "score_errors", "a string"); err != nil {
 		return err
 	}
 	*r = Record(p)
 	r.Extra = extra
-	r.emptyQuestion = p.Question == "" && hasQuestion(b)
+	r.emptyQuestion = p.Question == "" && hasQuestion(src)
 	return nil
 }
 
@@ -198,12 +198,9 @@ func (p Passage) MarshalJSON() ([]byte, error) {
 func (p *Passage) UnmarshalJSON(b []byte) error {
 	type plain Passage
 	var q plain
-	if err := unmarshal(b, &q); err != nil {
-		return inField("context", err)
-	}
-	extra, err := unknownFields(b, passageKeys)
+	_, extra, err := decodeKnown(b, passageKeys, &q)
 	if err != nil {
-		return err
+		return inField("context", err)
 	}
 	*p = Passage(q)
 	p.Extra = extra
@@ -224,12 +221,9 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 func (p *Prediction) UnmarshalJSON(b []byte) error {
 	type plain Prediction
 	var q plain
-	if err := unmarshal(b, &q); err != nil {
-		return inField("prediction", err)
-	}
-	extra, err := unknownFields(b, predictionKeys)
+	_, extra, err := decodeKnown(b, predictionKeys, &q)
 	if err != nil {
-		return err
+		return inField("prediction", err)
 	}
 	*p = Prediction(q)
 	p.Extra = extra
@@ -250,12 +244,9 @@ func (j Judgment) MarshalJSON() ([]byte, error) {
 func (j *Judgment) UnmarshalJSON(b []byte) error {
 	type plain Judgment
 	var q plain
-	if err := unmarshal(b, &q); err != nil {
-		return inField("judgment", err)
-	}
-	extra, err := unknownFields(b, judgmentKeys)
+	_, extra, err := decodeKnown(b, judgmentKeys, &q)
 	if err != nil {
-		return err
+		return inField("judgment", err)
 	}
 	*j = Judgment(q)
 	j.Extra = extra
@@ -292,5 +283,74 @@ func (f *Fact) UnmarshalJSON(b []byte) error {
 		}
 		f.Sentence = int(x)
 	}
+	return nil
+}
+
+// MarshalJSON encodes the sequence with its unknown fields.
+func (s Sequence) MarshalJSON() ([]byte, error) {
+	type plain Sequence
+	b, err := marshal(plain(s))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, s.Extra)
+}
+
+// UnmarshalJSON decodes a sequence, keeping unknown fields in Extra.
+func (s *Sequence) UnmarshalJSON(b []byte) error {
+	type plain Sequence
+	var q plain
+	_, extra, err := decodeKnown(b, sequenceKeys, &q)
+	if err != nil {
+		return inField("sequence", err)
+	}
+	*s = Sequence(q)
+	s.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the usage with its unknown fields.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	type plain Usage
+	b, err := marshal(plain(u))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, u.Extra)
+}
+
+// UnmarshalJSON decodes a usage, keeping unknown fields in Extra.
+func (u *Usage) UnmarshalJSON(b []byte) error {
+	type plain Usage
+	var q plain
+	_, extra, err := decodeKnown(b, usageKeys, &q)
+	if err != nil {
+		return inField("usage", err)
+	}
+	*u = Usage(q)
+	u.Extra = extra
+	return nil
+}
+
+// MarshalJSON encodes the batch with its unknown fields.
+func (b Batch) MarshalJSON() ([]byte, error) {
+	type plain Batch
+	out, err := marshal(plain(b))
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(out, b.Extra)
+}
+
+// UnmarshalJSON decodes a batch, keeping unknown fields in Extra.
+func (b *Batch) UnmarshalJSON(data []byte) error {
+	type plain Batch
+	var q plain
+	_, extra, err := decodeKnown(data, batchKeys, &q)
+	if err != nil {
+		return inField("batch", err)
+	}
+	*b = Batch(q)
+	b.Extra = extra
 	return nil
 }

@@ -62,12 +62,21 @@ type Passage struct {
 type Sequence struct {
 	ID       string `json:"id"`
 	Position int    `json:"position"`
+	// Extra holds fields this schema does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Usage counts the tokens of one model call (or the sum over its attempts).
 type Usage struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// Extra holds fields this schema does not know, verbatim (a provider's further counts, say).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// IsZero reports whether u counts nothing and carries nothing else.
+func (u Usage) IsZero() bool {
+	return u.InputTokens == 0 && u.OutputTokens == 0 && len(u.Extra) == 0
 }
 
 // Prediction is the answer a model (or a baseline) gave, with what it cost.
@@ -105,6 +114,8 @@ type Batch struct {
 	First string `json:"first"` // the id of the record whose prediction carries the call's usage and cost
 	Index int    `json:"index"` // the question's number in the call's prompt, from 0
 	Size  int    `json:"size"`  // the questions asked in the call
+	// Extra holds fields this schema does not know, verbatim.
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // Fact is a HotpotQA supporting fact, written as the JSON pair [title, sentence index].

@@ -24,6 +24,8 @@ func TestRoundTrip(t *testing.T) {
 		{"escaped keys", `{"schema":1,"id":"a","question":"q","answers":["x"],"\u0069d2":"y","a\"b":{"c":"}"}}`},
 		{"scores and their errors", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"scores":{"em":0},"score_errors":{"sbert":"embedding call failed: 503"}}`},
 		{"html and unicode kept", `{"schema":1,"id":"a<b>&","question":"é\u2028x","answers":["<i>"]}`},
+		{"unknown fields of usage, sequence and batch", `{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"1","position":2,"set":"a"},"prediction":{"text":"y","usage":{"input_tokens":1,"output_tokens":2,"cached_tokens":{"n":1.0}},"batch":{"first":"a","index":0,"size":2,"w":[]}},"judgments":{"j":{"score":1,"usage":{"input_tokens":3,"output_tokens":4,"reasoning_tokens":5}}}}`},
+		{"keys that differ from known ones in case", `{"schema":1,"id":"a","ID":"b","question":"q","Question":5,"answers":["x"],"ANSWERS":[null],"Meta":{"level":"x"},"prediction":{"text":"y","Text":"z","USAGE":{"input_tokens":9}},"context":[{"text":"p","TEXT":5}],"judgments":{"j":{"score":1,"Score":"s","usage":{"input_tokens":1,"output_tokens":1,"Input_Tokens":"x"}}},"sequence":{"id":"1","position":2,"ID":"9","Position":"x"},"Prediction":{"text":"w"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,6 +56,22 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("fields changed (-in +out):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCaseVariantKeysStayUnknown checks that a member whose key differs from a known one only in
+// case is not read as the known member (the JSON decoder matches keys case-insensitively).
+func TestCaseVariantKeysStayUnknown(t *testing.T) {
+	line := `{"schema":1,"id":"a","ID":"b","question":"q","QUESTION":"other","answers":["x"],"Prediction":{"text":"w"},"context":[{"text":"p","Text":"t"}]}`
+	var r Record
+	if err := Unmarshal([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.ID != "a" || r.Question != "q" || r.Prediction != nil || r.Context[0].Text != "p" {
+		t.Errorf("case variants read as known members: id %q, question %q, prediction %v, context text %q", r.ID, r.Question, r.Prediction, r.Context[0].Text)
+	}
+	if string(r.Extra["ID"]) != `"b"` || string(r.Extra["Prediction"]) != `{"text":"w"}` || string(r.Context[0].Extra["Text"]) != `"t"` {
+		t.Errorf("case variants not kept as unknown members: %v, %v", r.Extra, r.Context[0].Extra)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -91,6 +92,65 @@ func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage,
 		return nil
 	})
 	return extra, err
+}
+
+// decodeKnown decodes the members of the JSON object b whose keys are in known into v, and returns
+// the others, as unknownFields does, and the object the decoder was given: b, or b without the
+// members below, which is what later looks at the known members must read.
+//
+// Note: the decoder matches a member to a field case-insensitively, as encoding/json does, so an
+// unknown member "ID" or "Question" would overwrite the record's own id or question (and, written
+// back, stand beside it). A member whose key differs from a known key only in case is therefore
+// taken out of what the decoder sees: it stays an unknown member, kept verbatim. Such keys are
+// rare, so the object is rebuilt only when one is there.
+func decodeKnown(b []byte, known map[string]bool, v any) ([]byte, map[string]json.RawMessage, error) {
+	extra, err := unknownFields(b, known)
+	if err != nil {
+		// Not an object a decoder accepts: its error says what is wrong.
+		if derr := unmarshal(b, v); derr != nil {
+			return b, nil, derr
+		}
+		return b, nil, err
+	}
+	src := b
+	for k := range extra {
+		if foldsToKnown(k, known) {
+			src = withoutCaseVariants(b, known)
+			break
+		}
+	}
+	if err := unmarshal(src, v); err != nil {
+		return src, nil, err
+	}
+	return src, extra, nil
+}
+
+// foldsToKnown reports whether key, which is not in known, equals a known key but for case.
+func foldsToKnown(key string, known map[string]bool) bool {
+	for k := range known {
+		if strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutCaseVariants returns the object b without its members whose keys are case variants of
+// known keys (b has been walked already, so it scans).
+func withoutCaseVariants(b []byte, known map[string]bool) []byte {
+	out := []byte{'{'}
+	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, vEnd int) error {
+		key, err := decodeKey(q, escaped)
+		if err == nil && !known[key] && foldsToKnown(key, known) {
+			return nil
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, b[kStart:vEnd]...)
+		return nil
+	})
+	return append(out, '}')
 }
 
 // decodeKey returns the value of the quoted key q; keys with escapes or invalid UTF-8 go through
