@@ -8,7 +8,8 @@
 // reordered, and memory stays bounded however long the stream. Every channel send selects on the
 // context, so cancellation never leaves a goroutine blocked.
 //
-// On cancellation Map stops reading, lets the sink take every result that completed in order before
+// A source error stops the reading; the items read before it are finished and passed to the sink
+// in order, and Map then returns the error. On cancellation Map stops reading, lets the sink take every result that completed in order before
 // the first unfinished one (so a rerun resumes from a clean prefix), and returns the context's error.
 // A run asked to finish (package interrupt) is not cancelled: Map reads on, passes every result to
 // the sink and then returns interrupt.ErrInterrupted. Making no new model call is the work
@@ -63,9 +64,10 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 	window := make(chan struct{}, n)
 	order := make(chan *slot[Out], n)
 
+	var srcErr error // the source's own failure, returned once the items it gave are done
 	g.Go(func() error {
 		defer close(order)
-		return src(func(item In) error {
+		err := src(func(item In) error {
 			select { // take a slot in the window
 			case window <- struct{}{}:
 			case <-gctx.Done():
@@ -91,6 +93,14 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 			})
 			return nil
 		})
+		if err != nil && gctx.Err() == nil {
+			// A source that fails (a bad line under --strict, an unreadable input) stops the
+			// reading, not the work: the items it gave are finished and passed on, as the records
+			// before the bad line are written (and their calls, perhaps paid for, not dropped).
+			srcErr = err
+			return nil
+		}
+		return err
 	})
 
 	sinkErr := drain(gctx, order, window, sink)
@@ -109,6 +119,8 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 		return err
 	case sinkErr != nil:
 		return sinkErr
+	case srcErr != nil:
+		return srcErr
 	case interrupt.Asked(ctx):
 		return interrupt.ErrInterrupted
 	}

@@ -119,6 +119,35 @@ func TestMapWorkErrorStops(t *testing.T) {
 	}
 }
 
+// TestMapSourceErrorFinishesItemsRead: a source that fails (a bad line under --strict, an input
+// that cannot be read) stops the reading, but the items it gave before are finished, not
+// cancelled, and reach the sink in order; then Map returns the source's error.
+func TestMapSourceErrorFinishesItemsRead(t *testing.T) {
+	bad := errors.New("bad line")
+	src := func(yield func(int) error) error {
+		for i := range 5 {
+			if err := yield(i); err != nil {
+				return err
+			}
+		}
+		return bad
+	}
+	var got []int
+	err := Map(context.Background(), Options{Concurrency: 8}, src, func(ctx context.Context, i int) (int, error) {
+		time.Sleep(20 * time.Millisecond) // still at work when the source fails
+		if ctx.Err() != nil {
+			return 0, ctx.Err()
+		}
+		return i, nil
+	}, func(v int) error { got = append(got, v); return nil })
+	if !errors.Is(err, bad) {
+		t.Fatalf("Map = %v, want %v", err, bad)
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4]" {
+		t.Errorf("sink got %v, want the 5 items read before the error, in order", got)
+	}
+}
+
 func TestMapSinkErrorStops(t *testing.T) {
 	bad := errors.New("disk full")
 	err := Map(context.Background(), Options{Concurrency: 2}, ints(1000), func(_ context.Context, i int) (int, error) {
