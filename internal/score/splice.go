@@ -59,12 +59,98 @@ func decodeView(l line) (*record.Record, *record.Error) {
 	return rec, bad
 }
 
+// viewKeys are the keys view reads at each level: top, meta, prediction, a judgment.
+var viewKeys = map[string][]string{
+	"":           {"schema", "id", "dataset", "lang", "type", "question", "answers", "meta", "prediction", "judgments", "scores", "score_errors"},
+	"meta":       {"category", "abstention", "supporting_facts"},
+	"prediction": {"text", "error", "supporting_facts"},
+	"judgment":   {"score", "error"},
+}
+
+// exactKeys returns data, or, when a member at a level view reads has a key that differs from one
+// view reads there only in case, data without those members. The decoder matches keys
+// case-insensitively, so an unknown "ID", "Prediction" or "Score" member would otherwise be read
+// as the record's own, as the other stages no longer read it.
+func exactKeys(data []byte) []byte {
+	variant := func(key, level string) bool {
+		for _, k := range viewKeys[level] {
+			if key != k && strings.EqualFold(key, k) {
+				return true
+			}
+		}
+		return false
+	}
+	// strip returns obj without its variant members at level, and whether it had any; sub
+	// handles the value of a member kept.
+	var strip func(obj []byte, level string, sub func(key string, val []byte) []byte) ([]byte, bool)
+	strip = func(obj []byte, level string, sub func(key string, val []byte) []byte) ([]byte, bool) {
+		ms, err := record.Members(obj)
+		if err != nil {
+			return obj, false
+		}
+		changed := false
+		out := []byte{'{'}
+		for _, m := range ms {
+			if variant(m.Key, level) {
+				changed = true
+				continue
+			}
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			val := obj[m.ValueStart:m.End]
+			if sub != nil {
+				if nv := sub(m.Key, val); nv != nil {
+					changed = true
+					val = nv
+				}
+			}
+			out = append(out, obj[m.Start:m.ValueStart]...)
+			out = append(out, val...)
+		}
+		if !changed {
+			return obj, false
+		}
+		return append(out, '}'), true
+	}
+	isObject := func(b []byte) bool { return len(b) > 0 && b[0] == '{' }
+	out, changed := strip(data, "", func(key string, val []byte) []byte {
+		if !isObject(val) {
+			return nil
+		}
+		switch key {
+		case "meta", "prediction":
+			if nv, ok := strip(val, key, nil); ok {
+				return nv
+			}
+		case "judgments":
+			if nv, ok := strip(val, "judgments", func(_ string, j []byte) []byte {
+				if !isObject(j) {
+					return nil
+				}
+				if nj, ok := strip(j, "judgment", nil); ok {
+					return nj
+				}
+				return nil
+			}); ok {
+				return nv
+			}
+		}
+		return nil
+	})
+	if !changed {
+		return data
+	}
+	return out
+}
+
 func decodeLine(l line) (*record.Record, *record.Error) {
 	var v view
-	if err := record.Unmarshal(l.data, &v); err != nil {
+	data := exactKeys(l.data)
+	if err := record.Unmarshal(data, &v); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data), Err: record.InvalidLine(l.data, err)}
 	}
-	if err := record.NullAnswer(l.data, v.Answers); err != nil {
+	if err := record.NullAnswer(data, v.Answers); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: v.ID, Err: fmt.Errorf("invalid record: %w", err)}
 	}
 	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,

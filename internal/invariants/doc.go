@@ -1,0 +1,7 @@
+// Package invariants holds no code: its tests run generated records, with unknown members and odd
+// JSON at every level, through qa-predict (extractive), qa-judge (rules) and qa-score in several
+// orders and twice, in-process, and check the pipeline's promises: as many records out as good
+// ones in, in order; every member a stage does not own kept; a rerun over a stage's own output
+// changes nothing; the same output for the same input; exit codes and bad-line reports that agree
+// with what happened.
+package invariants
