@@ -177,3 +177,27 @@ func FuzzSpliceScoreErrors(f *testing.F) {
 		}
 	})
 }
+
+// TestMayHaveCaseVariant: the quick look before exactKeys finds every key that folds to one
+// qa-score reads, at any level, escaped keys too, and passes over quotes inside strings.
+func TestMayHaveCaseVariant(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}`, false},
+		{`{"schema":1,"id":"a","ID":"b","question":"q"}`, true},
+		{`{"schema":1,"id":"a","Prediction":{"text":"y"}}`, true},
+		{`{"id":"a","meta":{"Category":4}}`, true},
+		{`{"id":"a","judgments":{"j":{"score":1,"Score":0}}}`, true},
+		{`{"id":"a","judgments":{"j":{"score":1,"raw":"{\"Score\": 0, \"ID\":1}"}}}`, false},
+		{`{"id":"a","question":"ends with a backslash \\","answers":[]}`, false},
+		{`{"\u0069d":"a"}`, true},
+		{`{"id":"a","ſcore":1}`, true},
+		{`{"id":"a","Notes":"x","Extra":1,"context":[{"Title":"t"}]}`, false},
+	} {
+		if got := mayHaveCaseVariant([]byte(c.line)); got != c.want {
+			t.Errorf("mayHaveCaseVariant(%s) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}
