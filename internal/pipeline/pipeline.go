@@ -8,9 +8,10 @@
 // reordered, and memory stays bounded however long the stream. Every channel send selects on the
 // context, so cancellation never leaves a goroutine blocked.
 //
-// A source error stops the reading; the items read before it are finished and passed to the sink
-// in order, and Map then returns the error. On cancellation Map stops reading, lets the sink take every result that completed in order before
-// the first unfinished one (so a rerun resumes from a clean prefix), and returns the context's error.
+// A source error stops the reading; the items read before it are finished and passed to the sink in
+// order, and Map then returns the error. On cancellation Map stops reading, lets the sink take
+// every result that completed in order before the first unfinished one (so a rerun resumes from a
+// clean prefix), and returns the context's error.
 // A run asked to finish (package interrupt) is not cancelled: Map reads on, passes every result to
 // the sink and then returns interrupt.ErrInterrupted. Making no new model call is the work
 // function's part (and the model transport's, which refuses them).
