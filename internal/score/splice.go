@@ -82,8 +82,7 @@ func exactKeys(data []byte) []byte {
 	}
 	// strip returns obj without its variant members at level, and whether it had any; sub
 	// handles the value of a member kept.
-	var strip func(obj []byte, level string, sub func(key string, val []byte) []byte) ([]byte, bool)
-	strip = func(obj []byte, level string, sub func(key string, val []byte) []byte) ([]byte, bool) {
+	strip := func(obj []byte, level string, sub func(key string, val []byte) []byte) ([]byte, bool) {
 		ms, err := record.Members(obj)
 		if err != nil {
 			return obj, false
