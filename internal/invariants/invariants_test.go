@@ -384,7 +384,7 @@ func TestBadLinesAcrossStages(t *testing.T) {
 		{`{"schema":1,"id":"b2","question":"q","answers":["a"],"scores":{"f1":null}}`, "b2"},
 		{`{"schema":1,"id":"b3","question":"q","answers":["a"],"prediction":{"text":5}}`, "b3"},
 		{`{"schema":2,"id":"b4","question":"q","answers":["a"]}`, "b4"},
-		{`{"schema":1,"id":"b5","question":"` + strings.Repeat("x", 600) + `","answers":["a"]}`, ""},
+		{`{"schema":1,"id":"b5","question":"` + strings.Repeat("x", 600) + `","answers":["a"]}`, "b5"}, // named by the id before the cut
 		{`{"schema":1,"id":"b6","question":"q","answers":["a",null]}`, "b6"},
 	}
 	for seed := range uint64(3) {

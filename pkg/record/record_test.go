@@ -374,3 +374,34 @@ func TestMembers(t *testing.T) {
 		t.Errorf("member span = %q, want %q", line[ms[0].Start:ms[0].End], `"a" : 1`)
 	}
 }
+
+// TestReaderLineTooLongID: a line too long to read is named by its id when the id comes before
+// the cut, as in every line the stages write, however long the line and whatever its end.
+func TestReaderLineTooLongID(t *testing.T) {
+	for _, c := range []struct {
+		name, line string
+		max        int
+		want       string
+	}{
+		{"one chunk", `{"schema":1,"id":"long","question":"` + strings.Repeat("x", 300) + `"}`, 100, "long"},
+		{"many chunks", `{"schema":1,"id":"huge","question":"` + strings.Repeat("x", 200_000) + `"}`, 1000, "huge"},
+		{"escaped id", `{"schema":1,"id":"a\"b","question":"` + strings.Repeat("x", 300) + `"}`, 100, `a"b`},
+		{"last line", `{"id":"end","question":"` + strings.Repeat("x", 300) + `"}`, 100, "end"},
+		{"just over", `{"id":"edge","q":"` + strings.Repeat("x", 10) + `"}`, 29, "edge"},
+		{"id after the cut", `{"schema":1,"question":"` + strings.Repeat("x", 9000) + `","id":"late"}`, 100, ""},
+		{"no id", `{"schema":1,"question":"` + strings.Repeat("x", 300) + `"}`, 100, ""},
+		{"not json", strings.Repeat("x", 300), 100, ""},
+	} {
+		in := c.line + "\n"
+		if c.name == "last line" {
+			in = c.line
+		}
+		r := NewReader(strings.NewReader(in), "f")
+		r.SetMaxLine(c.max)
+		_, err := r.Read()
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, ErrLineTooLong) || e.ID != c.want {
+			t.Errorf("%s: Read = %v, want a line-too-long error with id %q", c.name, err, c.want)
+		}
+	}
+}

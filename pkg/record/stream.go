@@ -91,7 +91,11 @@ type Reader struct {
 	line    int
 	maxLine int
 	buf     []byte
+	head    []byte // the start of a line too long to keep, for its id
 }
+
+// headLen is how much of a line too long to keep is held to find its id in.
+const headLen = 4096
 
 // NewReader returns a Reader over r; file names the input in errors ("" for stdin).
 func NewReader(r io.Reader, file string) *Reader {
@@ -210,6 +214,8 @@ func (r *Reader) readLine() ([]byte, error) {
 		if !tooLong {
 			if len(r.buf)+len(chunk) > r.maxLine+len("\r\n") {
 				tooLong = true
+				r.head = append(r.head[:0], r.buf[:min(len(r.buf), headLen)]...)
+				r.head = append(r.head, chunk[:min(len(chunk), headLen-len(r.head))]...)
 				r.buf = r.buf[:0]
 			} else {
 				r.buf = append(r.buf, chunk...)
@@ -228,7 +234,11 @@ func (r *Reader) readLine() ([]byte, error) {
 		r.line++
 		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
 		if tooLong || len(line) > r.maxLine {
-			return nil, r.errorf("", "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
+			head := r.head
+			if !tooLong {
+				head = line
+			}
+			return nil, r.errorf(headID(head), "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
 		}
 		// A byte order mark at the start of a line is one of a file that began with it, joined
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
@@ -249,6 +259,20 @@ func peekID(line []byte) string {
 		return ""
 	}
 	return v.ID
+}
+
+// headID returns the id of a line from its start, when the "id" member comes before the cut, as
+// in the lines every stage writes: a line too long to read is still named by its id.
+func headID(head []byte) string {
+	var id string
+	walkMembers(head, func(q []byte, escaped bool, _, vStart, vEnd int) error { //nolint:errcheck // a cut line ends in an error
+		if key, err := decodeKey(q, escaped); err == nil && key == "id" {
+			unmarshal(head[vStart:vEnd], &id) //nolint:errcheck // not a string: no id
+			return errScan
+		}
+		return nil
+	})
+	return id
 }
 
 // Writer writes records as JSON Lines through a buffer. It keeps the first error and returns it
