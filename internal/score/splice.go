@@ -208,7 +208,7 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		data = exactKeys(data)
 	}
 	if err := record.Unmarshal(data, &v); err != nil {
-		return nil, &record.Error{File: l.file, Line: l.no, ID: peekID(l.data), Err: record.InvalidLine(l.data, err)}
+		return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.InvalidLine(l.data, err)}
 	}
 	if err := record.NullAnswer(data, v.Answers); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: v.ID, Err: fmt.Errorf("invalid record: %w", err)}

@@ -153,14 +153,3 @@ func putBuf(b []byte) {
 func sameBuf(a, b []byte) bool {
 	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
 }
-
-// peekID recovers the id of a line that failed to decode, for the error message.
-func peekID(data []byte) string {
-	var v struct {
-		ID string `json:"id"`
-	}
-	if record.Unmarshal(data, &v) != nil {
-		return ""
-	}
-	return v.ID
-}

@@ -140,7 +140,7 @@ func (r *Reader) ReadRaw() ([]byte, error) {
 func (r *Reader) decode(line []byte) (*Record, error) {
 	rec := new(Record)
 	if err := unmarshal(line, rec); err != nil {
-		e := r.errorf(peekID(line), "%s", InvalidLine(line, err))
+		e := r.errorf(PeekID(line), "%s", InvalidLine(line, err))
 		e.Record = HasSchema(line)
 		return nil, e
 	}
@@ -244,14 +244,15 @@ func (r *Reader) readLine() ([]byte, error) {
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
 		line = bytes.TrimPrefix(line, byteOrderMark)
 		if err := CheckUTF8(line); err != nil {
-			return nil, &Error{File: r.file, Line: r.line, ID: peekID(line), Err: err}
+			return nil, &Error{File: r.file, Line: r.line, ID: PeekID(line), Err: err}
 		}
 		return line, nil
 	}
 }
 
-// peekID recovers the id of a line that failed to decode, if it has one, for the error message.
-func peekID(line []byte) string {
+// PeekID recovers the id of a line that failed to decode as a record, if it has one, for the
+// error message.
+func PeekID(line []byte) string {
 	var v struct {
 		ID string `json:"id"`
 	}
