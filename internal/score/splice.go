@@ -143,9 +143,6 @@ func exactKeys(data []byte) []byte {
 	return out
 }
 
-// keyEnd is what ends a member's key in lines JSON encoders write.
-var keyEnd = []byte(`":`)
-
 // mayHaveCaseVariant reports whether data may hold a member whose key differs from one view reads
 // only in case: whether some key, the text from a quote to the next `":`, holds an escape, or
 // folds to a key of viewKeys without being it. exactKeys walks every member of every level read,
@@ -158,12 +155,15 @@ var keyEnd = []byte(`":`)
 func mayHaveCaseVariant(data []byte) bool {
 	const longest = 6 * len("score_errors") // a key of viewKeys, each character escaped
 	for i := 0; ; {
-		j := bytes.Index(data[i:], keyEnd)
+		j := bytes.IndexByte(data[i:], ':')
 		if j < 0 {
 			return false
 		}
-		end := i + j
-		i = end + len(keyEnd)
+		end := i + j - 1 // the quote that ends a key, if this colon follows one
+		i += j + 1
+		if end < 0 || data[end] != '"' {
+			continue
+		}
 		// Back to the key's opening quote, noting whether the key could fold to one read.
 		start, odd := -1, false
 		for k := end - 1; k >= 0 && end-k <= longest+1; k-- {
