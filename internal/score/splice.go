@@ -153,7 +153,6 @@ func exactKeys(data []byte) []byte {
 // decoder matches it (case-insensitively). Encoders (Go's, Python's json.dumps, with or without
 // indent) write none there.
 func mayHaveCaseVariant(data []byte) bool {
-	const longest = 6 * len("score_errors") // a key of viewKeys, each character escaped
 	for i := 0; ; {
 		j := bytes.IndexByte(data[i:], ':')
 		if j < 0 {
@@ -166,7 +165,7 @@ func mayHaveCaseVariant(data []byte) bool {
 		}
 		// Back to the key's opening quote, noting whether the key could fold to one read.
 		start, odd := -1, false
-		for k := end - 1; k >= 0 && end-k <= longest+1; k-- {
+		for k := end - 1; k >= 0 && end-k <= longestViewKey+1; k-- {
 			c := data[k]
 			if c == '"' {
 				start = k
@@ -190,6 +189,18 @@ func mayHaveCaseVariant(data []byte) bool {
 		}
 	}
 }
+
+// longestViewKey is the most bytes a key that folds to one of viewKeys takes in a line: the
+// longest of them (supporting_facts), each character written as a \u escape.
+var longestViewKey = func() int {
+	n := 0
+	for _, keys := range viewKeys {
+		for _, k := range keys {
+			n = max(n, 6*len(k))
+		}
+	}
+	return n
+}()
 
 // escapedAt reports whether the quote at data[i] is escaped: an odd run of backslashes before it.
 func escapedAt(data []byte, i int) bool {

@@ -2,9 +2,11 @@ package score
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -195,9 +197,20 @@ func TestMayHaveCaseVariant(t *testing.T) {
 		{`{"\u0069d":"a"}`, true},
 		{`{"id":"a","ſcore":1}`, true},
 		{`{"id":"a","Notes":"x","Extra":1,"context":[{"Title":"t"}]}`, false},
+		// The longest key read, every character escaped: 96 bytes.
+		{`{"id":"a","prediction":{"supporting_facts":[],"` + escapeAll("Supporting_Facts") + `":[["t",0]]}}`, true},
 	} {
 		if got := mayHaveCaseVariant([]byte(c.line)); got != c.want {
 			t.Errorf("mayHaveCaseVariant(%s) = %v, want %v", c.line, got, c.want)
 		}
 	}
+}
+
+// escapeAll writes every character of s as a \u escape.
+func escapeAll(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		fmt.Fprintf(&b, `\u%04x`, c)
+	}
+	return b.String()
 }
