@@ -12,7 +12,7 @@ import (
 
 // Corpus is the summary's section for the corpus metrics: each family's full report. Their
 // headline values also appear in overall.metrics (mean = the value, count = the records it is
-// computed from, no interval).
+// computed from, and the interval of resampling its units: corpus_boot.go).
 type Corpus struct {
 	Classification *Classification `json:"classification,omitempty"`
 	AUC            *AUC            `json:"auc,omitempty"`
