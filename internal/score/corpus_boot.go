@@ -40,13 +40,15 @@ func (a *corpusGroup) intervals(seed uint64, reps int) map[string][2]float64 {
 		}
 		ivs := stats.BootstrapVec(stats.NewRand(seed^hashOf(f.names[0], f.n)), f.n, reps, len(f.names), 0.95, f.stat)
 		for i, name := range f.names {
-			if a.cfg.wants(name) && !math.IsNaN(ivs[i].Lo) {
+			if a.cfg.wants(name) && finite(ivs[i].Lo) && finite(ivs[i].Hi) {
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
 			}
 		}
 	}
 	return out
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // resamplers returns the selected families' corpusStats.
 func (a *corpusGroup) resamplers() []corpusStat {
@@ -81,10 +83,9 @@ func (a *corpusGroup) resamplers() []corpusStat {
 			for k, i := range idx {
 				loss[k], tokens[k] = a.loss[i], a.tokens[i]
 			}
+			// A perplexity that overflows stays +Inf, so that an upper bound it reaches is no
+			// number and the metric gets no interval, rather than one cut below it.
 			out[0] = metric.Perplexity(loss, tokens).PPL
-			if math.IsInf(out[0], 0) {
-				out[0] = math.NaN() // the summary reports no overflowing perplexity
-			}
 		}})
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {

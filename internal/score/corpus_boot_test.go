@@ -149,3 +149,27 @@ func slicesSortFunc(ids []string, order metric.LabelOrder) {
 		}
 	}
 }
+
+// TestPerplexityIntervalOverflow: when resamples' perplexity overflows up to the upper bound, the
+// metric gets no interval, rather than one whose upper bound leaves those resamples out.
+func TestPerplexityIntervalOverflow(t *testing.T) {
+	cfg := &corpusConfig{want: []string{"perplexity"}}
+	for _, c := range []struct {
+		name   string
+		losses []float64
+		want   bool
+	}{
+		{"finite", []float64{1, 2, 3}, true},
+		// Two draws of the first record: exp(2840/4) overflows; a quarter of the resamples do.
+		{"overflowing resamples", []float64{1420, 0}, false},
+	} {
+		g := newCorpusGroup(cfg)
+		for _, l := range c.losses {
+			g.add(corpusFacts{loss: l, tokens: 2, hasLoss: true})
+		}
+		ivs := g.intervals(1, 1000)
+		if _, ok := ivs["perplexity"]; ok != c.want {
+			t.Errorf("%s: perplexity interval %v, want one: %v", c.name, ivs["perplexity"], c.want)
+		}
+	}
+}
