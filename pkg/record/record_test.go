@@ -405,3 +405,18 @@ func TestReaderLineTooLongID(t *testing.T) {
 		}
 	}
 }
+
+// TestKnownKeysLowerASCII: foldsToKnown skips keys of lower-case ASCII, which holds only while
+// every known key is lower-case ASCII itself.
+func TestKnownKeysLowerASCII(t *testing.T) {
+	for _, set := range []map[string]bool{recordKeys, passageKeys, predictionKeys, judgmentKeys, sequenceKeys, usageKeys, batchKeys} {
+		for k := range set {
+			if mayFold(k) {
+				t.Errorf("known key %q is not lower-case ASCII: foldsToKnown would miss its case variants", k)
+			}
+		}
+	}
+	if !foldsToKnown("ID", recordKeys) || !foldsToKnown("ſchema", recordKeys) || foldsToKnown("ids", recordKeys) {
+		t.Errorf("foldsToKnown: want ID and ſchema to fold to known keys and ids not")
+	}
+}

@@ -127,8 +127,22 @@ func decodeKnown(b []byte, known map[string]bool, v any) ([]byte, map[string]jso
 
 // foldsToKnown reports whether key, which is not in known, equals a known key but for case.
 func foldsToKnown(key string, known map[string]bool) bool {
+	if !mayFold(key) {
+		return false // the known keys are lower-case ASCII: so must a key be that folds to one but for case
+	}
 	for k := range known {
 		if strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayFold reports whether key has an upper-case ASCII letter or a non-ASCII byte (the Kelvin sign
+// folds to k, the long s to s): a key without either folds to no other lower-case ASCII key.
+func mayFold(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; 'A' <= c && c <= 'Z' || c >= 0x80 {
 			return true
 		}
 	}
