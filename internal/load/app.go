@@ -410,7 +410,7 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
 	}
 	if c.repeated > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the id of an earlier record (the first: %q): an id names one question, and qa-score warns of repeats as of an input given twice; give each row its own id (or none, for FILE:LINE)\n",
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the id of an earlier record (the first: %q): an id names one question, and qa-score warns of repeats as of an input given twice; give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat)\n",
 			c.repeated, read, english.Form(c.repeated, "repeats", "repeat"), c.firstRepeated)
 	}
 	if c.noLang > 0 {
