@@ -187,20 +187,16 @@ func NullMember(obj []byte, member, want string) error {
 // MarshalJSON encodes the passage with its unknown fields.
 func (p Passage) MarshalJSON() ([]byte, error) {
 	type plain Passage
-	b, err := marshal(plain(p))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(b, p.Extra)
+	return encodeWithExtra(plain(p), p.Extra)
 }
 
 // UnmarshalJSON decodes a passage, keeping unknown fields in Extra.
 func (p *Passage) UnmarshalJSON(b []byte) error {
 	type plain Passage
 	var q plain
-	_, extra, err := decodeKnown(b, passageKeys, &q)
+	extra, err := decodeWithExtra(b, passageKeys, "context", &q)
 	if err != nil {
-		return inField("context", err)
+		return err
 	}
 	*p = Passage(q)
 	p.Extra = extra
@@ -210,20 +206,16 @@ func (p *Passage) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the prediction with its unknown fields.
 func (p Prediction) MarshalJSON() ([]byte, error) {
 	type plain Prediction
-	b, err := marshal(plain(p))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(b, p.Extra)
+	return encodeWithExtra(plain(p), p.Extra)
 }
 
 // UnmarshalJSON decodes a prediction, keeping unknown fields in Extra.
 func (p *Prediction) UnmarshalJSON(b []byte) error {
 	type plain Prediction
 	var q plain
-	_, extra, err := decodeKnown(b, predictionKeys, &q)
+	extra, err := decodeWithExtra(b, predictionKeys, "prediction", &q)
 	if err != nil {
-		return inField("prediction", err)
+		return err
 	}
 	*p = Prediction(q)
 	p.Extra = extra
@@ -233,20 +225,16 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the judgment with its unknown fields.
 func (j Judgment) MarshalJSON() ([]byte, error) {
 	type plain Judgment
-	b, err := marshal(plain(j))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(b, j.Extra)
+	return encodeWithExtra(plain(j), j.Extra)
 }
 
 // UnmarshalJSON decodes a judgment, keeping unknown fields in Extra.
 func (j *Judgment) UnmarshalJSON(b []byte) error {
 	type plain Judgment
 	var q plain
-	_, extra, err := decodeKnown(b, judgmentKeys, &q)
+	extra, err := decodeWithExtra(b, judgmentKeys, "judgment", &q)
 	if err != nil {
-		return inField("judgment", err)
+		return err
 	}
 	*j = Judgment(q)
 	j.Extra = extra
@@ -289,20 +277,16 @@ func (f *Fact) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the sequence with its unknown fields.
 func (s Sequence) MarshalJSON() ([]byte, error) {
 	type plain Sequence
-	b, err := marshal(plain(s))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(b, s.Extra)
+	return encodeWithExtra(plain(s), s.Extra)
 }
 
 // UnmarshalJSON decodes a sequence, keeping unknown fields in Extra.
 func (s *Sequence) UnmarshalJSON(b []byte) error {
 	type plain Sequence
 	var q plain
-	_, extra, err := decodeKnown(b, sequenceKeys, &q)
+	extra, err := decodeWithExtra(b, sequenceKeys, "sequence", &q)
 	if err != nil {
-		return inField("sequence", err)
+		return err
 	}
 	*s = Sequence(q)
 	s.Extra = extra
@@ -312,20 +296,16 @@ func (s *Sequence) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the usage with its unknown fields.
 func (u Usage) MarshalJSON() ([]byte, error) {
 	type plain Usage
-	b, err := marshal(plain(u))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(b, u.Extra)
+	return encodeWithExtra(plain(u), u.Extra)
 }
 
 // UnmarshalJSON decodes a usage, keeping unknown fields in Extra.
 func (u *Usage) UnmarshalJSON(b []byte) error {
 	type plain Usage
 	var q plain
-	_, extra, err := decodeKnown(b, usageKeys, &q)
+	extra, err := decodeWithExtra(b, usageKeys, "usage", &q)
 	if err != nil {
-		return inField("usage", err)
+		return err
 	}
 	*u = Usage(q)
 	u.Extra = extra
@@ -335,22 +315,38 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the batch with its unknown fields.
 func (b Batch) MarshalJSON() ([]byte, error) {
 	type plain Batch
-	out, err := marshal(plain(b))
-	if err != nil {
-		return nil, err
-	}
-	return appendExtra(out, b.Extra)
+	return encodeWithExtra(plain(b), b.Extra)
 }
 
 // UnmarshalJSON decodes a batch, keeping unknown fields in Extra.
 func (b *Batch) UnmarshalJSON(data []byte) error {
 	type plain Batch
 	var q plain
-	_, extra, err := decodeKnown(data, batchKeys, &q)
+	extra, err := decodeWithExtra(data, batchKeys, "batch", &q)
 	if err != nil {
-		return inField("batch", err)
+		return err
 	}
 	*b = Batch(q)
 	b.Extra = extra
 	return nil
+}
+
+// encodeWithExtra encodes v, the plain form of a type (without its MarshalJSON), followed by
+// extra, its unknown members.
+func encodeWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
+	b, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return appendExtra(b, extra)
+}
+
+// decodeWithExtra decodes the members of b whose keys are in known into v, the plain form of a
+// type (without its UnmarshalJSON), and returns the others; an error is placed in field.
+func decodeWithExtra(b []byte, known map[string]bool, field string, v any) (map[string]json.RawMessage, error) {
+	_, extra, err := decodeKnown(b, known, v)
+	if err != nil {
+		return nil, inField(field, err)
+	}
+	return extra, nil
 }
