@@ -209,6 +209,21 @@ func Version() string {
 	return v + ", " + bi.GoVersion
 }
 
+// MaxBootstrap bounds every --bootstrap. Each interval keeps every resample's value to take its
+// percentiles from (8 bytes each): a million resamples are 8 MB a statistic, and more than enough
+// for a 95% interval's two percentiles; a billion were an out-of-memory crash after all the input
+// had been read.
+const MaxBootstrap = 1_000_000
+
+// Bootstrap returns the --bootstrap flag: a usage error unless it is 0 to MaxBootstrap.
+func Bootstrap(c *cli.Context) (int, error) {
+	n := c.Int("bootstrap")
+	if n < 0 || n > MaxBootstrap {
+		return 0, Usagef("--bootstrap: want 0 to %d resamples, got %d", MaxBootstrap, n)
+	}
+	return n, nil
+}
+
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or
 // duration flags) whose value is negative, or NaN: strconv reads "NaN", and a NaN --max-cost or
 // --temperature passes every comparison, so it would turn the budget off or reach the provider.

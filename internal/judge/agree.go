@@ -153,7 +153,7 @@ out and counted; a failed judgment among them makes the exit code 3.
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
-			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals)"},
+			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
 			&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
@@ -170,7 +170,8 @@ out and counted; a failed judgment among them makes the exit code 3.
 					}
 				}
 			}
-			if err := command.NotNegative(c, "bootstrap"); err != nil {
+			var err error
+			if cfg.reps, err = command.Bootstrap(c); err != nil {
 				return err
 			}
 			if math.IsNaN(cfg.threshold) || math.IsInf(cfg.threshold, 0) {
@@ -179,7 +180,6 @@ out and counted; a failed judgment among them makes the exit code 3.
 			if cfg.maxList < -1 {
 				return command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
 			}
-			var err error
 			if cfg.maxLine, err = command.MaxLine(c); err != nil {
 				return err
 			}

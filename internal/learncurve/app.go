@@ -84,7 +84,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
 		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE`"},
 		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png)"},
-		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none)"},
+		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none; at most 1000000)"},
 		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}, Usage: "confidence `LEVEL` of the intervals"},
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
 		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts"},
@@ -104,6 +104,9 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	if cfg.MaxLine, err = command.MaxLine(c); err != nil {
 		return cfg, err
 	}
+	if cfg.Bootstrap, err = command.Bootstrap(c); err != nil {
+		return cfg, err
+	}
 	switch {
 	case cfg.Problems < 1:
 		return cfg, command.Usagef("--problems: want at least 1, got %d", cfg.Problems)
@@ -111,8 +114,6 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 		return cfg, command.Usagef("--warmup: want 0 or more, got %d", cfg.Warmup)
 	case cfg.Format != FormatJSON && cfg.Format != FormatText:
 		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)", cfg.Format, FormatJSON, FormatText)
-	case cfg.Bootstrap < 0:
-		return cfg, command.Usagef("--bootstrap: want 0 or more, got %d", cfg.Bootstrap)
 	case !(cfg.Level > 0 && cfg.Level < 1):
 		return cfg, command.Usagef("--level: want a number between 0 and 1, got %v", cfg.Level)
 	}

@@ -268,17 +268,15 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	return err
 }
 
-// maxBootstrap bounds --bootstrap. The summary keeps every resample's mean of each metric of a
-// group (8 bytes each) to take the percentiles from: a million resamples are 8 MB a metric, and
-// more than enough for a 95% interval's two percentiles; a billion were 8 GB a metric, an
-// out-of-memory crash after the whole input had been scored.
-const maxBootstrap = 1_000_000
-
 func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
 		format: c.String("format"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
 		strict: c.Bool("strict"), jobs: c.Int("jobs")}
+	var err error
+	if cfg.reps, err = command.Bootstrap(c); err != nil {
+		return nil, err
+	}
 	sel, err := selectMetrics(reg, c.String("metrics"))
 	if err != nil {
 		return nil, command.Usagef("--metrics: %v", err)
@@ -299,10 +297,6 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	switch {
 	case !slices.Contains(formats, cfg.format):
 		return nil, command.Usagef("--format: unknown format %q (want one of %s)", cfg.format, strings.Join(formats, ", "))
-	case cfg.reps < 0:
-		return nil, command.Usagef("--bootstrap: must not be negative")
-	case cfg.reps > maxBootstrap:
-		return nil, command.Usagef("--bootstrap: at most %d resamples (got %d)", maxBootstrap, cfg.reps)
 	case cfg.jobs < 1:
 		return nil, command.Usagef("--jobs: must be at least 1")
 	}
