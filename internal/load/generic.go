@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/python"
+
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -197,7 +199,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			if header[i] == opt.Map.source("answers") {
 				if isJSONList(cell) {
 					b = []byte(cell)
-				} else if items, ok := pyStrList(cell); ok {
+				} else if items, ok := python.ParseStrList(cell); ok {
 					b, _ = jsonMarshal(items)
 				}
 			}

@@ -1,7 +1,8 @@
 // Package python reproduces the Python behaviour that upstream benchmark scripts depend on, so that
 // prompts, judge verdicts and reports come out byte for byte as theirs: json.loads (Loads, to a
 // Value), json.dumps with default arguments (Value.Dumps, JSONString, JSONFloat), str() and
-// repr() (Value.Str, Value.Repr, Repr, StrList, FloatRepr) and float() (ParseFloat, Value.Float).
+// repr() (Value.Str, Value.Repr, Repr, StrList, FloatRepr), the literal of a list of str that
+// str() writes read back (ParseStrList) and float() (ParseFloat, Value.Float).
 // The reference is CPython 3.11, the interpreter of the golden outputs.
 //
 // The main design choice: strings are kept as Python has them, lone surrogates included, by

@@ -1,4 +1,4 @@
-package load
+package python
 
 import (
 	"strconv"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// pyStrList reads s as Python's str() of a list of str, ['a', "it's", 'b\n'], the text pandas'
+// ParseStrList reads s as Python's str() of a list of str, ['a', "it's", 'b\n'], the text pandas'
 // to_csv writes for a cell that holds a list: the items, and true; false if s is anything else.
 // Items are Python string literals without prefixes, in single or double quotes, with Python's
 // escapes (\\ \' \" \n \r \t \a \b \f \v, octal, \xhh, \uXXXX, \UXXXXXXXX, a backslash before a
@@ -15,42 +15,42 @@ import (
 // Note: a researcher's answers often live in a DataFrame column of lists; to_csv writes each as
 // its str(), which is no JSON (single quotes), so the cell would be one answer, "['x', 'y']", and
 // every prediction would be scored against that text.
-func pyStrList(s string) ([]string, bool) {
+func ParseStrList(s string) ([]string, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
 		return nil, false
 	}
 	inner := s[1 : len(s)-1]
 	items := []string{}
-	i := skipPySpace(inner, 0)
+	i := skipSpace(inner, 0)
 	for i < len(inner) {
-		item, n, ok := pyStr(inner[i:])
+		item, n, ok := strLiteral(inner[i:])
 		if !ok {
 			return nil, false
 		}
 		items = append(items, item)
-		if i = skipPySpace(inner, i+n); i == len(inner) {
+		if i = skipSpace(inner, i+n); i == len(inner) {
 			break
 		}
 		if inner[i] != ',' {
 			return nil, false
 		}
-		i = skipPySpace(inner, i+1)
+		i = skipSpace(inner, i+1)
 	}
 	return items, true
 }
 
-func skipPySpace(s string, i int) int {
+func skipSpace(s string, i int) int {
 	for i < len(s) && strings.IndexByte(" \t\r\n\f", s[i]) >= 0 {
 		i++
 	}
 	return i
 }
 
-// pyStr reads the Python string literal at the start of s: its value, its length in s, and
+// strLiteral reads the Python string literal at the start of s: its value, its length in s, and
 // whether it is one. An escape Python would reject (a lone surrogate, \N{…}, a code point past
 // U+10FFFF) makes it none.
-func pyStr(s string) (string, int, bool) {
+func strLiteral(s string) (string, int, bool) {
 	if s == "" || s[0] != '\'' && s[0] != '"' {
 		return "", 0, false
 	}

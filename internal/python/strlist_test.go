@@ -1,14 +1,12 @@
-package load
+package python
 
 import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/qapipe/qapipe/internal/python"
 )
 
-func TestPyStrList(t *testing.T) {
+func TestParseStrList(t *testing.T) {
 	for _, tt := range []struct {
 		in   string
 		want []string // nil: not a list
@@ -34,29 +32,29 @@ func TestPyStrList(t *testing.T) {
 		{`[1] and ['b']`, nil},         //
 		{`x`, nil},                     //
 	} {
-		got, ok := pyStrList(tt.in)
+		got, ok := ParseStrList(tt.in)
 		if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
-			t.Errorf("pyStrList(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+			t.Errorf("ParseStrList(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 		}
 	}
 }
 
-// FuzzPyStrList: Python's str() of any list of strings (python.StrList, as pandas writes a list
+// FuzzParseStrList: Python's str() of any list of strings (as StrList writes it, and pandas writes a list
 // cell) reads back as that list, and no input panics.
-func FuzzPyStrList(f *testing.F) {
+func FuzzParseStrList(f *testing.F) {
 	f.Add("x\x00y", "it's \"q\"", "\u2028\t\\")
 	f.Add("", "'", "\U0001F600\u00a0")
 	f.Fuzz(func(t *testing.T, a, b, c string) {
-		pyStrList(a)
+		ParseStrList(a)
 		items := []string{a, b, c}
 		for i, s := range items {
 			items[i] = strings.ToValidUTF8(s, "\uFFFD")
 		}
 		for n := range 4 {
-			s := python.StrList(items[:n])
-			got, ok := pyStrList(s)
+			s := StrList(items[:n])
+			got, ok := ParseStrList(s)
 			if !ok || !slices.Equal(got, items[:n]) {
-				t.Fatalf("pyStrList(%q) = %q, %v; want %q", s, got, ok, items[:n])
+				t.Fatalf("ParseStrList(%q) = %q, %v; want %q", s, got, ok, items[:n])
 			}
 		}
 	})
