@@ -131,13 +131,19 @@ func (s *Summary) header() string {
 func (s *Summary) writeTable(w io.Writer) error {
 	fmt.Fprintln(w, s.header())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "group\tmetric\tcount\tmean\t95% CI")
-	for _, r := range s.rows() {
-		ci := ""
-		if r[4] != "" {
-			ci = "[" + r[4] + ", " + r[5] + "]"
+	rows := s.rows()
+	withCI := hasInterval(rows)
+	head := "group\tmetric\tcount\tmean"
+	if withCI {
+		head += "\t95% CI"
+	}
+	fmt.Fprintln(tw, head)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", tableCell(r[0]), tableCell(r[1]), r[2], r[3])
+		if withCI {
+			fmt.Fprintf(tw, "\t%s", interval(r))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", tableCell(r[0]), tableCell(r[1]), r[2], r[3], ci)
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -154,13 +160,19 @@ func (s *Summary) writeTable(w io.Writer) error {
 }
 
 func (s *Summary) writeMarkdown(w io.Writer) error {
-	fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | 95%% CI |\n|---|---|---:|---:|---|\n", s.header())
-	for _, r := range s.rows() {
-		ci := ""
-		if r[4] != "" {
-			ci = "[" + r[4] + ", " + r[5] + "]"
+	rows := s.rows()
+	withCI := hasInterval(rows)
+	if withCI {
+		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | 95%% CI |\n|---|---|---:|---:|---|\n", s.header())
+	} else {
+		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean |\n|---|---|---:|---:|\n", s.header())
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |", mdCell(r[0]), mdCell(r[1]), r[2], r[3])
+		if withCI {
+			fmt.Fprintf(w, " %s |", interval(r))
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", mdCell(r[0]), mdCell(r[1]), r[2], r[3], ci)
+		fmt.Fprintln(w)
 	}
 	if len(s.Warnings) > 0 {
 		fmt.Fprintln(w)
@@ -171,6 +183,22 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// hasInterval reports whether any row has an interval. Without one (--bootstrap 0, or no metric
+// with an interval) the people's formats leave the "95% CI" column out rather than print it
+// empty; csv keeps its ci_lo and ci_hi columns, empty, so that a script reads the same columns
+// from every run.
+func hasInterval(rows [][]string) bool {
+	return slices.ContainsFunc(rows, func(r []string) bool { return r[4] != "" })
+}
+
+// interval is a row's interval as "[lo, hi]", or "" when it has none.
+func interval(r []string) string {
+	if r[4] == "" {
+		return ""
+	}
+	return "[" + r[4] + ", " + r[5] + "]"
 }
 
 // tableCell makes s one cell of the aligned table: a tab would start another column and a line
