@@ -80,6 +80,17 @@ func uniformWeights(w []float64) bool {
 	return true
 }
 
+// selected returns those of names that are selected, in the order given.
+func (c *corpusConfig) selected(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if slices.Contains(c.want, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func (c *corpusConfig) wants(names ...string) bool {
 	for _, n := range names {
 		if slices.Contains(c.want, n) {

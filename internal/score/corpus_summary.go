@@ -46,7 +46,9 @@ type AUC struct {
 
 // Pairwise is ERNIE's Pn and pairwise accuracy over query groups. When no pair is wrong (no pairs
 // at all included) the reference's ratio is +Inf: PN is then PNCap and PNInf is true, the
-// convention of the golden vectors, since JSON cannot hold +Inf.
+// convention of the golden vectors, since JSON cannot hold +Inf. With no record (none has a
+// label, a score and a group) there is no ratio at all: PN is null and PNInf false, as
+// PairwiseAcc is null, and the headline pn has no mean, as any metric of count 0.
 type Pairwise struct {
 	Records       int      `json:"records"`
 	Groups        int      `json:"groups"`
@@ -324,6 +326,11 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		if c.Pairwise.PNInf {
 			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 		}
+		if c.Pairwise.Records == 0 {
+			names := a.cfg.selected("pn", "pairwise_acc")
+			warn = append(warn, fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no value",
+				strings.Join(names, ", "), english.Form(len(names), "it has", "they have")))
+		}
 	}
 	if a.cfg.wants("mrr", "map") {
 		c.Ranking = a.ranking()
@@ -476,8 +483,10 @@ func (a *corpusGroup) pairwise() *Pairwise {
 	pc := metric.CountGroupPairs(groups, rel, scores)
 	p := &Pairwise{Records: len(groups), Groups: distinct(groups), Pairs: pc.Pairs, Right: pc.Right,
 		Wrong: pc.Wrong, Ties: pc.Ties, PNTiesSkipped: pc.PNTiesSkipped()}
-	pn, inf := pc.PN(PNCap)
-	p.PN, p.PNInf = &pn, inf
+	if len(groups) > 0 {
+		pn, inf := pc.PN(PNCap)
+		p.PN, p.PNInf = &pn, inf
+	}
 	if acc, ok := pc.Accuracy(); ok {
 		p.PairwiseAcc = &acc
 	}
