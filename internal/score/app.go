@@ -495,17 +495,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		summaryDone = true
 	}
-	if err := finalError(bad, agg.failed, agg.metricErrors); err != nil {
-		return err
-	}
-	if n := sc.names.misnamed(cfg.judge); n > 0 {
-		// As qa-learncurve does: a report with no judge_score at all, read under a name no record
-		// has, is no clean run.
-		return &command.BadRecordsError{N: n,
-			Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", cfg.judge),
-			Plural:   fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", cfg.judge)}
-	}
-	return nil
+	return tally{bad: bad, failed: agg.failed, metricErrors: agg.metricErrors, misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
 }
 
 // process decodes and scores one line, and encodes it unless the embedding metrics are still to
@@ -573,29 +563,49 @@ func (cfg *config) writeSummary(s *Summary, f *os.File, stdout, stderr io.Writer
 	return nil
 }
 
-// finalError is the exit status of a run that got to the end: bad lines and failed records both
-// make it 3.
-func finalError(bad, failed, metricErrors int) error {
-	const failedOne, failedMany = "record with a prediction or judge error not scored", "records with prediction or judge errors not scored"
-	if metricErrors > 0 {
-		rest := ""
-		if bad > 0 || failed > 0 {
-			rest = ", " + english.Count(bad, "bad input line skipped", "bad input lines skipped") + ", " + english.Count(failed, failedOne, failedMany)
+// tally counts what makes a run that got to the end exit 3.
+type tally struct {
+	bad          int // bad input lines
+	failed       int // records with a prediction or judge error
+	metricErrors int // records that lost a metric they should have had
+	// misnamed counts the records with judgments none of which is named judge (--judge): as
+	// qa-learncurve has it, a report with no judge_score at all, read under a name no record
+	// has, is no clean run.
+	misnamed int
+	judge    string
+}
+
+// err is the exit status of the run: nil, or a BadRecordsError whose message names every kind of
+// problem the run had, counted, the first one's count being its N.
+func (t tally) err() error {
+	type part struct {
+		n                int
+		singular, plural string
+	}
+	var parts []part
+	for _, p := range []part{
+		{t.metricErrors, "record with metric errors (see the messages above) not fully scored", "records with metric errors (see the messages above) not fully scored"},
+		{t.bad, "bad input line skipped", "bad input lines skipped"},
+		{t.failed, "record with a prediction or judge error not scored", "records with prediction or judge errors not scored"},
+		{t.misnamed, fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
+			fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
+	} {
+		if p.n > 0 {
+			parts = append(parts, p)
 		}
-		return &command.BadRecordsError{N: metricErrors,
-			Singular: "record with metric errors (see the messages above) not fully scored" + rest,
-			Plural:   "records with metric errors (see the messages above) not fully scored" + rest}
 	}
-	switch {
-	case bad > 0 && failed > 0:
-		and := ", and " + english.Count(failed, failedOne, failedMany)
-		return &command.BadRecordsError{N: bad, Singular: "bad input line skipped" + and, Plural: "bad input lines skipped" + and}
-	case bad > 0:
-		return &command.BadRecordsError{N: bad, Singular: "bad input line skipped", Plural: "bad input lines skipped"}
-	case failed > 0:
-		return &command.BadRecordsError{N: failed, Singular: failedOne, Plural: failedMany}
+	if len(parts) == 0 {
+		return nil
 	}
-	return nil
+	rest := ""
+	for i, p := range parts[1:] {
+		sep := ", "
+		if i == len(parts)-2 {
+			sep = ", and "
+		}
+		rest += sep + english.Count(p.n, p.singular, p.plural)
+	}
+	return &command.BadRecordsError{N: parts[0].n, Singular: parts[0].singular + rest, Plural: parts[0].plural + rest}
 }
 
 // regularFile reports whether path names, itself and not through a link, the regular file f

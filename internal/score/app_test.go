@@ -20,29 +20,33 @@ func TestCLI(t *testing.T) {
 	clitest.Config{Prog: "qa-score", Run: Run, Update: *update, Vars: vars}.RunDir(t, "testdata/cli")
 }
 
-// TestFinalError: the last line of a run with bad lines, failed records or metric errors counts
-// each in the singular when there is one.
-func TestFinalError(t *testing.T) {
+// TestTallyErr: the last line of a run with bad lines, failed records, metric errors or records
+// without the --judge judgment names each kind it had, counted in the singular when there is one.
+func TestTallyErr(t *testing.T) {
 	for _, tc := range []struct {
-		bad, failed, metricErrors int
-		want                      string
+		tally tally
+		want  string
 	}{
-		{0, 0, 0, ""},
-		{1, 0, 0, "1 bad input line skipped"},
-		{2, 0, 0, "2 bad input lines skipped"},
-		{0, 1, 0, "1 record with a prediction or judge error not scored"},
-		{0, 3, 0, "3 records with prediction or judge errors not scored"},
-		{1, 1, 0, "1 bad input line skipped, and 1 record with a prediction or judge error not scored"},
-		{2, 2, 0, "2 bad input lines skipped, and 2 records with prediction or judge errors not scored"},
-		{0, 0, 1, "1 record with metric errors (see the messages above) not fully scored"},
-		{1, 0, 2, "2 records with metric errors (see the messages above) not fully scored, 1 bad input line skipped, 0 records with prediction or judge errors not scored"},
+		{tally{}, ""},
+		{tally{bad: 1}, "1 bad input line skipped"},
+		{tally{bad: 2}, "2 bad input lines skipped"},
+		{tally{failed: 1}, "1 record with a prediction or judge error not scored"},
+		{tally{failed: 3}, "3 records with prediction or judge errors not scored"},
+		{tally{bad: 1, failed: 1}, "1 bad input line skipped, and 1 record with a prediction or judge error not scored"},
+		{tally{bad: 2, failed: 2}, "2 bad input lines skipped, and 2 records with prediction or judge errors not scored"},
+		{tally{metricErrors: 1}, "1 record with metric errors (see the messages above) not fully scored"},
+		{tally{bad: 1, metricErrors: 2}, "2 records with metric errors (see the messages above) not fully scored, and 1 bad input line skipped"},
+		{tally{bad: 1, failed: 3, metricErrors: 2}, "2 records with metric errors (see the messages above) not fully scored, 1 bad input line skipped, and 3 records with prediction or judge errors not scored"},
+		{tally{misnamed: 1, judge: "rules"}, `1 record with judgments has none named "rules" (--judge): judge_score not scored`},
+		{tally{bad: 2, misnamed: 3, judge: "rules"}, `2 bad input lines skipped, and 3 records with judgments have none named "rules" (--judge): judge_score not scored`},
+		{tally{bad: 1, failed: 1, misnamed: 1, judge: "j"}, `1 bad input line skipped, 1 record with a prediction or judge error not scored, and 1 record with judgments has none named "j" (--judge): judge_score not scored`},
 	} {
 		got := ""
-		if err := finalError(tc.bad, tc.failed, tc.metricErrors); err != nil {
+		if err := tc.tally.err(); err != nil {
 			got = err.Error()
 		}
 		if got != tc.want {
-			t.Errorf("finalError(%d, %d, %d) = %q, want %q", tc.bad, tc.failed, tc.metricErrors, got, tc.want)
+			t.Errorf("%+v.err() = %q, want %q", tc.tally, got, tc.want)
 		}
 	}
 }
