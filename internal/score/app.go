@@ -485,11 +485,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
 	}
 	if cfg.summary != "" {
-		s := agg.summarize(cfg.reps, cfg.seed, bad)
+		s := agg.summarize(cfg.reps, cfg.seed, bad, corpus)
 		if judges != "" {
 			s.Warnings = append(s.Warnings, judges)
 		}
-		corpus.attach(s)
 		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
 			return err
 		}

@@ -148,7 +148,7 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		a.summarize(1000, 1, 0)
+		a.summarize(1000, 1, 0, nil)
 	}
 	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
 }

@@ -106,20 +106,3 @@ func (s *Summary) byMissing() []string {
 	}
 	return w
 }
-
-// bySmall says which --by groups have too few records for their intervals.
-func (s *Summary) bySmall() []string {
-	var w []string
-	for _, p := range slices.Sorted(maps.Keys(s.By)) {
-		var small []string
-		for _, v := range slices.Sorted(maps.Keys(s.By[p].Groups)) {
-			if n := maxCount(s.By[p].Groups[v]); n > 0 && n < minReliable {
-				small = append(small, fmt.Sprintf("%s (%d)", v, n))
-			}
-		}
-		if len(small) > 0 {
-			w = append(w, fmt.Sprintf("--by %s: groups with fewer than %d scored records, whose intervals are unreliable: %s", p, minReliable, strings.Join(small, ", ")))
-		}
-	}
-	return w
-}

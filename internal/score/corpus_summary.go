@@ -176,7 +176,7 @@ func (a *corpusAcc) groupIn(groups map[string]*corpusGroup, key string) *corpusG
 // attach adds the corpus section, the headline values (overall and by type) and the overall
 // warnings to s.
 func (a *corpusAcc) attach(s *Summary) {
-	if a.cfg == nil || len(a.cfg.want) == 0 {
+	if a == nil || a.cfg == nil || len(a.cfg.want) == 0 {
 		return
 	}
 	reps, seed := s.Bootstrap, uint64(s.Seed)
@@ -220,7 +220,7 @@ func (a *corpusAcc) attach(s *Summary) {
 
 // corpusStatOf is the Stat of a headline value, with its interval from ivs when it has one.
 func corpusStatOf(v value, ivs map[string][2]float64) *Stat {
-	st := &Stat{Mean: v.v, Count: v.n}
+	st := &Stat{Mean: v.v, Count: v.n, queries: v.queries}
 	if iv, ok := ivs[v.name]; ok && v.v != nil {
 		st.CI = &iv
 	}
@@ -278,11 +278,13 @@ func (a *corpusGroup) add(f corpusFacts) {
 	}
 }
 
-// value is one headline number for overall.metrics.
+// value is one headline number for overall.metrics: v over n records, and for the metrics whose
+// resampled unit is the query group (pn, pairwise_acc, mrr, map) over that many queries.
 type value struct {
-	name string
-	v    *float64
-	n    int
+	name    string
+	v       *float64
+	n       int
+	queries int
 }
 
 // summarize computes the corpus section, the headline values and the warnings.
@@ -292,7 +294,13 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	var warn []string
 	put := func(name string, v *float64, n int) {
 		if a.cfg.wants(name) {
-			vals = append(vals, value{name, v, n})
+			vals = append(vals, value{name: name, v: v, n: n})
+		}
+	}
+	// putQueries puts a value whose resampled unit is the query group.
+	putQueries := func(name string, v *float64, n, queries int) {
+		if a.cfg.wants(name) {
+			vals = append(vals, value{name: name, v: v, n: n, queries: queries})
 		}
 	}
 	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
@@ -321,8 +329,8 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	}
 	if a.cfg.wants("pn", "pairwise_acc") {
 		c.Pairwise = a.pairwise()
-		put("pn", c.Pairwise.PN, c.Pairwise.Records)
-		put("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records)
+		putQueries("pn", c.Pairwise.PN, c.Pairwise.Records, c.Pairwise.Groups)
+		putQueries("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records, c.Pairwise.Groups)
 		if c.Pairwise.PNInf {
 			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 		}
@@ -338,8 +346,8 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		if c.Ranking.Queries > 0 {
 			mrr, mp = ptr(c.Ranking.MRR), ptr(c.Ranking.MAP)
 		}
-		put("mrr", mrr, c.Ranking.Records)
-		put("map", mp, c.Ranking.Records)
+		putQueries("mrr", mrr, c.Ranking.Records, c.Ranking.Queries)
+		putQueries("map", mp, c.Ranking.Records, c.Ranking.Queries)
 	}
 	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
 		c.Chunk = a.chunkSummary()

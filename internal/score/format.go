@@ -58,6 +58,9 @@ type Stat struct {
 	Mean  *float64    `json:"mean"`
 	Count int         `json:"count"`
 	CI    *[2]float64 `json:"ci,omitempty"`
+	// queries is how many query groups the interval resamples, for the metrics whose unit is
+	// the query group (pn, pairwise_acc, mrr, map); 0 for those whose unit is the record.
+	queries int
 }
 
 // LoCoMo holds LoCoMo's official report: locomo_f1 per category and the micro average.

@@ -14,9 +14,6 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// minReliable is the sample size below which a bootstrap interval is flagged as unreliable.
-const minReliable = 30
-
 // aggregator collects what the summary needs, one outcome at a time.
 //
 // Memory: without a summary only counts are kept. With one, the bootstrap resamples per-record
@@ -175,8 +172,9 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 	return m[k]
 }
 
-// summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed.
-func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
+// summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed, and
+// the corpus metrics of corpus (nil: none).
+func (a *aggregator) summarize(reps int, seed uint64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: 0.95}
 	s.Scored = a.records - a.failed - a.unscored
@@ -211,6 +209,8 @@ func (a *aggregator) summarize(reps int, seed uint64, badLines int) *Summary {
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
+	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
+	corpus.attach(s)
 	s.warnings()
 	return s
 }
@@ -391,7 +391,8 @@ func (l *LongMemEval) lmeTasks() int {
 	return n
 }
 
-// warnings adds the caveats a reader of the summary should not miss.
+// warnings puts the caveats a reader of the summary should not miss before the warnings of its
+// parts (degenerate intervals, LongMemEval's types, the corpus metrics).
 func (s *Summary) warnings() {
 	var w []string
 	if s.Records == 0 {
@@ -412,25 +413,7 @@ func (s *Summary) warnings() {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)")
 	}
 	w = append(w, s.byMissing()...)
-	if s.Bootstrap == 0 { // no intervals (--bootstrap 0): none to call unreliable
-		slices.Sort(s.Warnings)
-		s.Warnings = append(w, s.Warnings...)
-		return
-	}
-	if n := maxCount(s.Overall); n > 0 && n < minReliable {
-		w = append(w, fmt.Sprintf("overall: %s (< %d): the intervals are unreliable", english.Count(n, "scored record", "scored records"), minReliable))
-	}
-	var small []string
-	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
-		if n := maxCount(s.ByType[t]); n > 0 && n < minReliable {
-			small = append(small, fmt.Sprintf("%s (%d)", t, n))
-		}
-	}
-	if len(small) > 0 {
-		w = append(w, fmt.Sprintf("types with fewer than %d scored records, whose intervals are unreliable: %s", minReliable, strings.Join(small, ", ")))
-	}
-	w = append(w, s.bySmall()...)
-	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
+	w = append(w, s.unreliable()...)
 	s.Warnings = append(w, s.Warnings...)
 }
 
@@ -442,13 +425,4 @@ func unscoredWarning(unscored, records int) string {
 		return fmt.Sprintf("no record got a score (%s)", why)
 	}
 	return fmt.Sprintf("%d of %d records got no score (%s)", unscored, records, why)
-}
-
-// maxCount is the largest metric count in g: the number of records scored in it.
-func maxCount(g *Group) int {
-	n := 0
-	for _, st := range g.Metrics {
-		n = max(n, st.Count)
-	}
-	return n
 }

@@ -1,0 +1,90 @@
+package score
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
+)
+
+// minReliable is the number of resampled units below which a bootstrap interval is flagged as
+// unreliable.
+const minReliable = 30
+
+// units are what a group's intervals resample: records for most metrics, query groups for pn,
+// pairwise_acc, mrr and map, whose records are not independent.
+type units struct {
+	records int      // the largest count of a metric whose unit is the record
+	queries int      // the most query groups a metric whose unit is the query group resamples
+	names   []string // the metrics whose unit is the query group, sorted
+}
+
+// unitsOf returns the units g's intervals resample.
+func unitsOf(g *Group) units {
+	var u units
+	for _, name := range slices.Sorted(maps.Keys(g.Metrics)) {
+		st := g.Metrics[name]
+		if st.queries == 0 {
+			u.records = max(u.records, st.Count)
+			continue
+		}
+		u.queries = max(u.queries, st.queries)
+		u.names = append(u.names, name)
+	}
+	return u
+}
+
+// small reports whether n units, some, are too few for a reliable interval.
+func small(n int) bool { return n > 0 && n < minReliable }
+
+// unreliable says which groups (overall, each type, each --by value) have too few units for their
+// intervals: scored records, and query groups for the metrics that resample those. Without
+// intervals (--bootstrap 0) there are none to call unreliable.
+func (s *Summary) unreliable() []string {
+	if s.Bootstrap == 0 {
+		return nil
+	}
+	var w []string
+	u := unitsOf(s.Overall)
+	if small(u.records) {
+		w = append(w, fmt.Sprintf("overall: %s (< %d): the intervals are unreliable", english.Count(u.records, "scored record", "scored records"), minReliable))
+	}
+	if small(u.queries) {
+		w = append(w, fmt.Sprintf("overall: %s %s %s (< %d): their intervals are unreliable", strings.Join(u.names, ", "),
+			english.Form(len(u.names), "resamples", "resample"), english.Count(u.queries, "query group", "query groups"), minReliable))
+	}
+	w = append(w, smallGroups("types", s.ByType)...)
+	for _, p := range slices.Sorted(maps.Keys(s.By)) {
+		w = append(w, smallGroups("--by "+p+": groups", s.By[p].Groups)...)
+	}
+	return w
+}
+
+// smallGroups says which of groups (what names them) have too few scored records, and which too
+// few query groups, for their intervals.
+func smallGroups(what string, groups map[string]*Group) []string {
+	var records, queries, names []string
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		u := unitsOf(groups[k])
+		if small(u.records) {
+			records = append(records, fmt.Sprintf("%s (%d)", k, u.records))
+		}
+		if small(u.queries) {
+			queries = append(queries, fmt.Sprintf("%s (%d)", k, u.queries))
+			names = append(names, u.names...)
+		}
+	}
+	var w []string
+	if len(records) > 0 {
+		w = append(w, fmt.Sprintf("%s with fewer than %d scored records, whose intervals are unreliable: %s", what, minReliable, strings.Join(records, ", ")))
+	}
+	if len(queries) > 0 {
+		slices.Sort(names)
+		names = slices.Compact(names)
+		w = append(w, fmt.Sprintf("%s in which %s %s fewer than %d query groups, so that their intervals are unreliable: %s",
+			what, strings.Join(names, ", "), english.Form(len(names), "resamples", "resample"), minReliable, strings.Join(queries, ", ")))
+	}
+	return w
+}
