@@ -36,6 +36,9 @@ type Summary struct {
 	Overall     *Group  `json:"overall"`
 	// ByType is omitted when no record has a type.
 	ByType map[string]*Group `json:"by_type,omitempty"`
+	// WithoutType counts the records with no type, when others have one: they are in overall
+	// but in none of ByType's groups. Omitted when 0, and when ByType is.
+	WithoutType int `json:"without_type,omitempty"`
 	// By holds the breakdown by each --by field, keyed by its path; omitted without --by.
 	By          map[string]*Breakdown `json:"by,omitempty"`
 	LoCoMo      *LoCoMo               `json:"locomo,omitempty"`

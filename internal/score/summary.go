@@ -205,6 +205,9 @@ func (a *aggregator) summarize(reps int, seed uint64, badLines int, corpus *corp
 		}
 		s.ByType[t] = a.group("type "+t, g.records, g.failed, g.vals, reps, seed, false, s)
 	}
+	if g := a.groups[""]; g != nil && s.ByType != nil {
+		s.WithoutType = g.records
+	}
 	s.Overall = a.group("overall", a.records, a.failed, overall, reps, seed, true, s)
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
@@ -411,6 +414,10 @@ func (s *Summary) warnings() {
 	}
 	if s.RepeatedIDs > 0 {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)")
+	}
+	if n := s.WithoutType; n > 0 {
+		w = append(w, fmt.Sprintf("%d of %d records %s no type: %s in overall but in no type's group", n, s.Records,
+			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
 	w = append(w, s.byMissing()...)
 	w = append(w, s.unreliable()...)
