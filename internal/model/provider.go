@@ -159,7 +159,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if len(resp.Choices) == 0 {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
 	}
-	ch := resp.Choices[0]
+	ch := answer(c.provider, resp.Choices)
 	if ch.StopReason == "" && c.provider == "ollama" {
 		ch.StopReason = ollamaDoneReason(attempts.Body())
 	}
@@ -192,6 +192,25 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
+}
+
+// answer is the choice of a reply that holds its answer. Anthropic's reply is one message of
+// content blocks, which langchaingo v0.1.14 turns into a choice each (a thinking or tool_use
+// block into one without text), all with the message's stop reason and usage: its answer is
+// the text of its text blocks joined in order, as the Anthropic SDKs' text helpers read it.
+// The choices of the other providers are alternatives (OpenAI's n), of which the first is the
+// answer asked for.
+func answer(provider string, choices []*llms.ContentChoice) *llms.ContentChoice {
+	if provider != "anthropic" || len(choices) == 1 {
+		return choices[0]
+	}
+	ch := *choices[0]
+	var b strings.Builder
+	for _, c := range choices {
+		b.WriteString(c.Content)
+	}
+	ch.Content = b.String()
+	return &ch
 }
 
 // waitTPM reserves the request's estimated tokens (input and max_tokens) with the TPM limiter.

@@ -504,3 +504,53 @@ func TestEmptyAtMaxTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestAnthropicContentBlocks: a Claude reply's answer is the text of its text blocks joined in
+// order, as the Anthropic SDKs read it (langchaingo makes each block a choice of its own); a
+// thinking block is no part of it. The usage, cut and refusal are the message's. An OpenAI
+// reply's choices are alternatives (n > 1): the answer is the first, never their join.
+func TestAnthropicContentBlocks(t *testing.T) {
+	msg := func(content, stop string) string {
+		return `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[` + content +
+			`],"stop_reason":"` + stop + `","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":9}}`
+	}
+	const (
+		thinking = `{"type":"thinking","thinking":"The capital of France is Paris.","signature":"EqQBCgIYAhIM"}`
+		text1    = `{"type":"text","text":"The capital is "}`
+		text2    = `{"type":"text","text":"Paris."}`
+	)
+	claude := record.Usage{InputTokens: 20, OutputTokens: 9}
+	tests := []struct {
+		name     string
+		w        wire
+		reply    string
+		text     string
+		usage    record.Usage
+		cut      bool
+		filtered bool
+	}{
+		{name: "two text blocks", w: wires[1], reply: msg(text1+","+text2, "end_turn"), text: "The capital is Paris.", usage: claude},
+		{name: "thinking, then text", w: wires[1], reply: msg(thinking+","+text2, "end_turn"), text: "Paris.", usage: claude},
+		{name: "thinking, then two text blocks, cut", w: wires[1], reply: msg(thinking+","+text1+","+text2, "max_tokens"),
+			text: "The capital is Paris.", usage: claude, cut: true},
+		{name: "two text blocks, refused", w: wires[1], reply: msg(text1+","+text2, "refusal"), text: "The capital is Paris.", usage: claude, filtered: true},
+		{name: "openai n=2", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[` +
+			`{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"},` +
+			`{"index":1,"message":{"role":"assistant","content":"Lyon"},"finish_reason":"length"}],` +
+			`"usage":{"prompt_tokens":12,"completion_tokens":2,"total_tokens":14}}`,
+			text: "Paris", usage: record.Usage{InputTokens: 12, OutputTokens: 2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := replyClient(t, tt.w, tt.reply)
+			resp, err := c.Generate(context.Background(), testRequest(tt.w.provider, "m"))
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if resp.Text != tt.text || !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage || resp.Cut != tt.cut || resp.Filtered != tt.filtered {
+				t.Errorf("Generate = text %q, usage %+v (no usage %v), cut %v, filtered %v; want %q, %+v, cut %v, filtered %v",
+					resp.Text, resp.Usage, resp.NoUsage, resp.Cut, resp.Filtered, tt.text, tt.usage, tt.cut, tt.filtered)
+			}
+		})
+	}
+}
