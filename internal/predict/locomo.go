@@ -150,12 +150,15 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 			answered, first.Error = false, fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(resp.Text))
 		}
 	}
+	// kept is why a reply that answered nothing stays in the cache; it follows each record's own
+	// error, which every record then has (none got its answer).
+	kept := ""
 	if replied && a.store != nil && !slices.ContainsFunc(answers, func(x prompt.LoCoMoAnswer) bool { return x.Err == nil }) {
 		// No question got its answer from this reply (unreadable, or none of them in it): it is
 		// not kept, so that --retry-errors, which asks these same questions, gets a new reply
 		// instead of this one from the cache.
 		if err := a.store.Forget(context.WithoutCancel(ctx), req); err != nil {
-			first.Error += "; " + err.Error()
+			kept = "; " + err.Error()
 		}
 	}
 	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone
@@ -172,6 +175,7 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 				p.Text, p.Error = "", fmt.Sprintf("reply: %v; the reply: %s", e, excerpt(resp.Text))
 			}
 		}
+		p.Error += kept
 		a.setPrediction(rec, p)
 		a.tally.add(p, false)
 	}

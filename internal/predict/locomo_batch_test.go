@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,10 +15,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/load"
@@ -538,6 +541,50 @@ func TestLoCoMoBatchUnreadableNotCached(t *testing.T) {
 	for _, rec := range second[:6] {
 		if p := rec.Prediction; p.Error != "" || p.Text == "" || p.Cached {
 			t.Errorf("--retry-errors: %s: %+v, want a new answer", rec.ID, p)
+		}
+	}
+}
+
+// TestLoCoMoBatchForgetFails: when the cache cannot drop a batched reply that answers none of
+// its questions, every record of the call says so after its own error, as one well-formed
+// message: the reply's fault, then the cache's. The cache file refuses deletes through a trigger.
+func TestLoCoMoBatchForgetFails(t *testing.T) {
+	recs := goldenLoCoMo(t)[:6]
+	srv, _ := batchServer(t, func(qs []string) string {
+		if strings.HasPrefix(qs[0], recs[0].Question) {
+			return `{"7": "Sweden"}` // readable, but none of the questions asked
+		}
+		return "Sorry, I cannot answer these questions."
+	})
+	path := filepath.Join(t.TempDir(), "cache.sqlite")
+	c, err := cache.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TRIGGER keep BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'deletes refused'); END`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	out, stderr, err := run(t, context.Background(), jsonl(t, recs...), "--provider", "openai", "--model", "gpt-4-turbo",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--batch-size", "3", "--cache", path, "--concurrency", "1")
+	if command.ExitCode(err) != 3 || len(out) != len(recs) {
+		t.Fatalf("exit %d, %d records; want 3, %d\n%s", command.ExitCode(err), len(out), len(recs), stderr)
+	}
+	forget := "; cache " + path + ": delete: "
+	for i, rec := range out {
+		reply := `reply: question ` + strconv.Itoa(i%3) + `: not in the reply`
+		if i >= 3 {
+			reply = "reply: " + prompt.ErrLoCoMoReply.Error()
+		}
+		p := rec.Prediction
+		at := strings.Index(p.Error, forget)
+		if !strings.HasPrefix(p.Error, reply) || at < 0 || strings.Count(p.Error, forget) != 1 || !strings.Contains(p.Error[at:], "deletes refused") {
+			t.Errorf("%s: error %q, want %q…, then %q… \"deletes refused\"", rec.ID, p.Error, reply, forget)
 		}
 	}
 }
