@@ -420,3 +420,32 @@ func TestKnownKeysLowerASCII(t *testing.T) {
 		t.Errorf("foldsToKnown: want ID and ſchema to fold to known keys and ids not")
 	}
 }
+
+// TestPeekID: the id of a line that fails to decode is the member the decoder reads as the id:
+// key "id" exactly, the last of several; a key that differs only in case is an unknown member.
+// Where the line does decode, PeekID agrees with the record's id.
+func TestPeekID(t *testing.T) {
+	for _, tt := range []struct{ line, want string }{
+		{`{"schema":1,"id":"a","question":5}`, "a"},
+		{`{"schema":1,"ID":"b","question":5}`, ""},
+		{`{"schema":1,"Id":"b","iD":"c","question":5}`, ""},
+		{`{"schema":1,"id":"a","ID":"b","question":5}`, "a"},
+		{`{"schema":1,"ID":"b","id":"a","question":5}`, "a"},
+		{`{"schema":1,"\u0069d":"a","question":5}`, "a"},
+		{`{"schema":1,"id":"a","id":"b","question":5}`, "b"},
+		{`{"schema":1,"id":5,"question":"q"}`, ""},
+		{`{"schema":1,"id":"a",}`, ""},
+		{`["id","a"]`, ""},
+		{`{"schema":1,"id":"a","ID":"b","question":"q","answers":["x"]}`, "a"},
+		{`{"schema":1,"ID":"b","id":"a","question":"q","answers":["x"]}`, "a"},
+		{`{"schema":1,"id":"a","id":"b","question":"q","answers":["x"]}`, "b"},
+	} {
+		if got := PeekID([]byte(tt.line)); got != tt.want {
+			t.Errorf("PeekID(%s) = %q, want %q", tt.line, got, tt.want)
+		}
+		var r Record
+		if Unmarshal([]byte(tt.line), &r) == nil && r.ID != tt.want {
+			t.Errorf("%s decodes with id %q, PeekID wants %q", tt.line, r.ID, tt.want)
+		}
+	}
+}

@@ -251,16 +251,19 @@ func (r *Reader) readLine() ([]byte, error) {
 }
 
 // PeekID recovers the id of a line that failed to decode as a record, if it has one, for the
-// error message.
+// error message. The id is the member a record's decoder reads as its id: key "id" exactly (a
+// key such as "ID" is an unknown member), the last when there are several.
 func PeekID(line []byte) string {
 	var v struct {
 		ID string `json:"id"`
 	}
-	if unmarshal(line, &v) != nil {
+	if _, _, err := decodeKnown(line, idKey, &v); err != nil {
 		return ""
 	}
 	return v.ID
 }
+
+var idKey = keySet("id")
 
 // headID returns the id of a line from its start, when the "id" member comes before the cut, as
 // in the lines every stage writes: a line too long to read is still named by its id.
