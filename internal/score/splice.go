@@ -143,16 +143,16 @@ func exactKeys(data []byte) []byte {
 	return out
 }
 
-// mayHaveCaseVariant reports whether data may hold a member whose key differs from one view reads
-// only in case: whether some key, the text from a quote to the next `":`, holds an escape, or
-// folds to a key of viewKeys without being it. exactKeys walks every member of every level read,
-// which cost qa-score a third of its speed on lines that, all but never, hold such a key; this
-// looks only at the bytes before each `":`.
-//
-// Note: a key followed by white space before its colon is not seen here, and is matched as the
-// decoder matches it (case-insensitively). Encoders (Go's, Python's json.dumps, with or without
-// indent) write none there.
-func mayHaveCaseVariant(data []byte) bool {
+// oddKeys reports whether data may hold a key the decoder would read otherwise than the other
+// stages do: one that differs from a key view reads only in case (exactKeys takes it out), and
+// prediction given twice (lastPrediction reads the last alone). It looks at every key, the text
+// from a quote to the next `":` (blanks allowed before the colon), and says true for a key that
+// holds an escape, or folds to a key of viewKeys without being it, or for a second prediction,
+// at any level. exactKeys walks every member of every level read, which cost qa-score a third of
+// its speed on lines that, all but never, hold such a key; this looks only at the bytes before
+// each colon.
+func oddKeys(data []byte) bool {
+	predictions := 0
 	for i := 0; ; {
 		j := bytes.IndexByte(data[i:], ':')
 		if j < 0 {
@@ -160,6 +160,10 @@ func mayHaveCaseVariant(data []byte) bool {
 		}
 		end := i + j - 1 // the quote that ends a key, if this colon follows one
 		i += j + 1
+		if end >= 0 && data[end] != '"' && blank(data[end]) {
+			for end--; end >= 0 && blank(data[end]); end-- {
+			}
+		}
 		if end < 0 || data[end] != '"' {
 			continue
 		}
@@ -173,8 +177,19 @@ func mayHaveCaseVariant(data []byte) bool {
 			}
 			odd = odd || 'A' <= c && c <= 'Z' || c >= 0x80 || c == '\\'
 		}
-		if start < 0 || !odd || escapedAt(data, end) {
-			continue // a long key, or one of lower-case ASCII, or a quote inside a string
+		if start < 0 {
+			continue // a long key
+		}
+		if !odd { // a key of lower-case ASCII, without an escape
+			if end-start == len(`"prediction`) && string(data[start+1:end]) == "prediction" {
+				if predictions++; predictions > 1 {
+					return true
+				}
+			}
+			continue
+		}
+		if escapedAt(data, end) {
+			continue // a quote inside a string
 		}
 		key := data[start+1 : end]
 		if bytes.IndexByte(key, '\\') >= 0 {
@@ -189,6 +204,9 @@ func mayHaveCaseVariant(data []byte) bool {
 		}
 	}
 }
+
+// blank reports whether c is JSON white space.
+func blank(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // longestViewKey is the most bytes a key that folds to one of viewKeys takes in a line: the
 // longest of them (supporting_facts), each character written as a \u escape.
@@ -215,11 +233,15 @@ func escapedAt(data []byte, i int) bool {
 func decodeLine(l line) (*record.Record, *record.Error) {
 	var v view
 	data := l.data
-	if mayHaveCaseVariant(data) {
+	odd := oddKeys(data)
+	if odd {
 		data = exactKeys(data)
 	}
 	if err := record.Unmarshal(data, &v); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.InvalidLine(l.data, err)}
+	}
+	if odd {
+		lastPrediction(data, &v)
 	}
 	if err := record.NullAnswer(data, v.Answers); err != nil {
 		return nil, &record.Error{File: l.file, Line: l.no, ID: v.ID, Err: fmt.Errorf("invalid record: %w", err)}
@@ -284,6 +306,29 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	return rec, nil
+}
+
+// lastPrediction sets v's prediction to the last top-level prediction member of data, decoded
+// on its own, when data has several, as the other stages read such a line. The decoder reads
+// each into the same struct, so members of an earlier one that the last leaves out (an error, a
+// text, supporting facts) would be scored with the last one's; a record.Prediction is replaced.
+// It walks the top level, so it is called only for a line oddKeys picks out.
+func lastPrediction(data []byte, v *view) {
+	ms, err := record.Members(data)
+	if err != nil {
+		return // cannot happen: data has been decoded
+	}
+	n, last := 0, record.Member{}
+	for _, m := range ms {
+		if m.Key == "prediction" {
+			n, last = n+1, m
+		}
+	}
+	if n > 1 {
+		v.Prediction = nil
+		// The decoder has read this value once already, into the same type.
+		record.Unmarshal(data[last.ValueStart:last.End], &v.Prediction) //nolint:errcheck
+	}
 }
 
 // decodeMember decodes raw, the record's object member name (present, even as null), into a map

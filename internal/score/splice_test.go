@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 func TestSpliceScores(t *testing.T) {
@@ -180,9 +182,10 @@ func FuzzSpliceScoreErrors(f *testing.F) {
 	})
 }
 
-// TestMayHaveCaseVariant: the quick look before exactKeys finds every key that folds to one
-// qa-score reads, at any level, escaped keys too, and passes over quotes inside strings.
-func TestMayHaveCaseVariant(t *testing.T) {
+// TestOddKeys: the quick look before exactKeys and lastPrediction finds every key that folds to
+// one qa-score reads, at any level, escaped keys too, and a second prediction key, blanks before
+// a colon or not, and passes over quotes inside strings.
+func TestOddKeys(t *testing.T) {
 	for _, c := range []struct {
 		line string
 		want bool
@@ -199,9 +202,14 @@ func TestMayHaveCaseVariant(t *testing.T) {
 		{`{"id":"a","Notes":"x","Extra":1,"context":[{"Title":"t"}]}`, false},
 		// The longest key read, every character escaped: 96 bytes.
 		{`{"id":"a","prediction":{"supporting_facts":[],"` + escapeAll("Supporting_Facts") + `":[["t",0]]}}`, true},
+		{`{"schema":1,"id":"a" , "ID" :"b"}`, true},
+		{`{"id":"a","prediction":{"text":"x"},"prediction":{"text":"y"}}`, true},
+		{"{\"id\":\"a\",\"prediction\" : {\"text\":\"x\"},\n\"prediction\"\t:{}}", true},
+		{`{"id":"a","meta":{"prediction":1},"prediction":{"text":"x"}}`, true},
+		{`{"id":"a","meta":{"task":"prediction"},"prediction":{"text":"prediction:"},"raw":"\"prediction\": 1"}`, false},
 	} {
-		if got := mayHaveCaseVariant([]byte(c.line)); got != c.want {
-			t.Errorf("mayHaveCaseVariant(%s) = %v, want %v", c.line, got, c.want)
+		if got := oddKeys([]byte(c.line)); got != c.want {
+			t.Errorf("oddKeys(%s) = %v, want %v", c.line, got, c.want)
 		}
 	}
 }
@@ -213,4 +221,54 @@ func escapeAll(s string) string {
 		fmt.Fprintf(&b, `\u%04x`, c)
 	}
 	return b.String()
+}
+
+// TestRepeatedMembers: of a top-level member given twice, qa-score reads what the other stages
+// read (record.Record): the last value, all of it. A prediction is the last one alone, never
+// the last one's members over the first's (an error, a text or supporting facts the last leaves
+// out); the last answers, dataset and type decide the scores as they do elsewhere.
+func TestRepeatedMembers(t *testing.T) {
+	const head = `{"schema":1,"id":"a","question":"q",`
+	for _, tt := range []struct {
+		name, line string
+		pred       *record.Prediction
+	}{
+		{"prediction, text", head + `"answers":["Paris"],"prediction":{"text":"Lyon"},"prediction":{"text":"Paris"}}`,
+			&record.Prediction{Text: "Paris"}},
+		{"prediction, error then text", head + `"answers":["Paris"],"prediction":{"text":"","error":"timeout"},"prediction":{"text":"Paris"}}`,
+			&record.Prediction{Text: "Paris"}},
+		{"prediction, text then none", head + `"answers":["Paris"],"prediction":{"text":"Paris"},"prediction":{}}`,
+			&record.Prediction{}},
+		{"prediction, facts then none", head + `"answers":["Paris"],"prediction":{"text":"Paris","supporting_facts":[["T",0]]},"prediction":{"text":"Paris"}}`,
+			&record.Prediction{Text: "Paris"}},
+		{"prediction, then null", head + `"answers":["Paris"],"prediction":{"text":"Paris"},"prediction":null}`, nil},
+		{"prediction, escaped key", head + `"answers":["Paris"],"prediction":{"text":"Paris","error":"e"},"\u0070rediction":{"text":"Lyon"}}`,
+			&record.Prediction{Text: "Lyon"}},
+		{"prediction, case variant", head + `"answers":["Paris"],"prediction":{"text":"Paris"},"Prediction":{"text":"Lyon"}}`,
+			&record.Prediction{Text: "Paris"}},
+		{"prediction, nested key", head + `"answers":["Paris"],"meta":{"task":"prediction"},"prediction":{"text":"Paris","error":"e"}}`,
+			&record.Prediction{Text: "Paris", Error: "e"}},
+		{"answers", head + `"answers":["Lyon"],"answers":["Paris"],"prediction":{"text":"Paris"}}`, &record.Prediction{Text: "Paris"}},
+		{"dataset and type", `{"schema":1,"id":"a","dataset":"squad","type":"x","question":"q","answers":["Paris"],"dataset":"locomo","type":"y","meta":{"category":1},"prediction":{"text":"Paris"}}`,
+			&record.Prediction{Text: "Paris"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var want record.Record
+			if err := record.Unmarshal([]byte(tt.line), &want); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(want.Prediction, tt.pred) {
+				t.Fatalf("record.Unmarshal: prediction %+v, want %+v", want.Prediction, tt.pred)
+			}
+			got, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(tt.line)})
+			if bad != nil {
+				t.Fatal(bad)
+			}
+			if !reflect.DeepEqual(got.Prediction, want.Prediction) || !reflect.DeepEqual(got.Answers, want.Answers) ||
+				got.Dataset != want.Dataset || got.Type != want.Type {
+				t.Errorf("decodeView: prediction %+v, answers %q, dataset %q, type %q; want %+v, %q, %q, %q (as record.Record)",
+					got.Prediction, got.Answers, got.Dataset, got.Type, want.Prediction, want.Answers, want.Dataset, want.Type)
+			}
+		})
+	}
 }
