@@ -2,16 +2,39 @@ package textnorm
 
 import "unicode/utf8"
 
-// stemPool is NLTK's table of irregular forms, consulted before any rule runs.
-var stemPool = map[string]string{
-	"sky": "sky", "skies": "sky",
-	"dying": "die", "lying": "lie", "tying": "tie",
-	"news":    "news",
-	"innings": "inning", "inning": "inning",
-	"outings": "outing", "outing": "outing",
-	"cannings": "canning", "canning": "canning",
-	"howe":    "howe",
-	"proceed": "proceed", "exceed": "exceed", "succeed": "succeed",
+// irregular returns NLTK's stem for the words of its pool of irregular forms, consulted before
+// any rule runs.
+//
+// Note: a switch, which compiles to a search over lengths and then bytes, rather than a map:
+// most words miss, and a miss then costs no hashing.
+func irregular(word string) (string, bool) {
+	switch word {
+	case "sky", "skies":
+		return "sky", true
+	case "dying":
+		return "die", true
+	case "lying":
+		return "lie", true
+	case "tying":
+		return "tie", true
+	case "news":
+		return "news", true
+	case "innings", "inning":
+		return "inning", true
+	case "outings", "outing":
+		return "outing", true
+	case "cannings", "canning":
+		return "canning", true
+	case "howe":
+		return "howe", true
+	case "proceed":
+		return "proceed", true
+	case "exceed":
+		return "exceed", true
+	case "succeed":
+		return "succeed", true
+	}
+	return "", false
 }
 
 // Stem returns the Porter stem of word exactly as NLTK 3.8's PorterStemmer().stem(word) does in
@@ -22,21 +45,18 @@ var stemPool = map[string]string{
 // Note: the rules are written once, generically over bytes and runes, so ASCII words (the
 // common case) are stemmed in a stack buffer without converting to []rune.
 func Stem(word string) string {
-	if s, ok := stemPool[word]; ok {
+	if s, ok := irregular(word); ok {
 		return s
+	}
+	if isASCII(word) {
+		return stemASCII(lowerASCII(word))
 	}
 	low := Lower(word)
 	if utf8.RuneCountInString(word) <= 2 {
 		return low
 	}
 	if isASCII(low) {
-		var buf [48]byte
-		w := append(buf[:0], low...)
-		w = stemWord(w)
-		if len(w) == len(low) && string(w) == low {
-			return low
-		}
-		return string(w)
+		return stemASCII(low) // a non-ASCII letter such as the Kelvin sign lowered to ASCII
 	}
 	var buf [48]rune
 	w := buf[:0]
@@ -44,6 +64,20 @@ func Stem(word string) string {
 		w = append(w, r)
 	}
 	return string(stemWord(w))
+}
+
+// stemASCII returns the stem of the lowercased ASCII word low, not in the irregular pool; it
+// allocates only when the stem differs from low.
+func stemASCII(low string) string {
+	if len(low) <= 2 {
+		return low
+	}
+	var buf [48]byte
+	w := stemWord(append(buf[:0], low...))
+	if string(w) == low {
+		return low
+	}
+	return string(w)
 }
 
 // isASCII reports whether s has only bytes below 0x80, testing eight bytes at a time.
@@ -155,17 +189,55 @@ type rule struct {
 	minM         int // the stem's measure must exceed minM - 1; 0 means unconditional
 }
 
+// ruleList is a step's rules in NLTK's order, grouped by the last letter of their suffix. A
+// rule can match a word only if that letter ends the word, so the first rule of the word's
+// group that matches is the first of the whole list that does.
+//
+// Note: the lists used to be walked whole, testing every suffix; stemming a new word spent
+// a quarter of its time there.
+type ruleList struct {
+	rules  []rule // in order
+	byLast ['z' - 'a' + 1][]rule
+}
+
+func newRuleList(rules ...rule) *ruleList {
+	l := &ruleList{rules: rules}
+	for _, r := range rules {
+		c := r.suffix[len(r.suffix)-1]
+		if c < 'a' || c > 'z' {
+			panic("textnorm: stem rule suffix " + r.suffix + " does not end in a-z")
+		}
+		l.byLast[c-'a'] = append(l.byLast[c-'a'], r)
+	}
+	return l
+}
+
+// firstRule returns the first rule of l whose suffix ends w.
+func firstRule[T char](w []T, l *ruleList) (rule, bool) {
+	if len(w) == 0 {
+		return rule{}, false
+	}
+	c := w[len(w)-1]
+	if c < 'a' || c > 'z' {
+		return rule{}, false
+	}
+	for _, r := range l.byLast[c-'a'] {
+		if hasSuffix(w, r.suffix) {
+			return r, true
+		}
+	}
+	return rule{}, false
+}
+
 // applyRules applies the first rule whose suffix matches, if its condition holds; a matching
 // suffix whose condition fails stops the search, as in NLTK's _apply_rule_list.
-func applyRules[T char](w []T, rules []rule) []T {
-	for _, r := range rules {
-		if hasSuffix(w, r.suffix) {
-			stem := w[:len(w)-len(r.suffix)]
-			if r.minM == 0 || measure(stem) >= r.minM {
-				return replace(w, len(r.suffix), r.repl)
-			}
-			return w
-		}
+func applyRules[T char](w []T, rules *ruleList) []T {
+	r, ok := firstRule(w, rules)
+	if !ok {
+		return w
+	}
+	if r.minM == 0 || measure(w[:len(w)-len(r.suffix)]) >= r.minM {
+		return replace(w, len(r.suffix), r.repl)
 	}
 	return w
 }
@@ -235,26 +307,25 @@ func step1c[T char](w []T) []T {
 	return w
 }
 
-var step2Rules = []rule{
-	{"ational", "ate", 1}, {"tional", "tion", 1}, {"enci", "ence", 1}, {"anci", "ance", 1},
-	{"izer", "ize", 1}, {"bli", "ble", 1}, {"alli", "al", 1}, {"entli", "ent", 1},
-	{"eli", "e", 1}, {"ousli", "ous", 1}, {"ization", "ize", 1}, {"ation", "ate", 1},
-	{"ator", "ate", 1}, {"alism", "al", 1}, {"iveness", "ive", 1}, {"fulness", "ful", 1},
-	{"ousness", "ous", 1}, {"aliti", "al", 1}, {"iviti", "ive", 1}, {"biliti", "ble", 1},
-	{"fulli", "ful", 1},
-}
+var step2Rules = newRuleList(
+	rule{"ational", "ate", 1}, rule{"tional", "tion", 1}, rule{"enci", "ence", 1},
+	rule{"anci", "ance", 1}, rule{"izer", "ize", 1}, rule{"bli", "ble", 1}, rule{"alli", "al", 1},
+	rule{"entli", "ent", 1}, rule{"eli", "e", 1}, rule{"ousli", "ous", 1},
+	rule{"ization", "ize", 1}, rule{"ation", "ate", 1}, rule{"ator", "ate", 1},
+	rule{"alism", "al", 1}, rule{"iveness", "ive", 1}, rule{"fulness", "ful", 1},
+	rule{"ousness", "ous", 1}, rule{"aliti", "al", 1}, rule{"iviti", "ive", 1},
+	rule{"biliti", "ble", 1}, rule{"fulli", "ful", 1},
+)
 
 func step2[T char](w []T) []T {
 	if hasSuffix(w, "alli") && measure(w[:len(w)-4]) > 0 {
 		return step2(replace(w, 4, "al"))
 	}
-	for _, r := range step2Rules {
-		if hasSuffix(w, r.suffix) {
-			if measure(w[:len(w)-len(r.suffix)]) > 0 {
-				return replace(w, len(r.suffix), r.repl)
-			}
-			return w
+	if r, ok := firstRule(w, step2Rules); ok {
+		if measure(w[:len(w)-len(r.suffix)]) >= r.minM {
+			return replace(w, len(r.suffix), r.repl)
 		}
+		return w
 	}
 	// logi -> log, with the condition tested on the word minus "ogi" (NLTK keeps the l).
 	if hasSuffix(w, "logi") && measure(w[:len(w)-3]) > 0 {
@@ -263,41 +334,36 @@ func step2[T char](w []T) []T {
 	return w
 }
 
-var step3Rules = []rule{
-	{"icate", "ic", 1}, {"ative", "", 1}, {"alize", "al", 1}, {"iciti", "ic", 1},
-	{"ical", "ic", 1}, {"ful", "", 1}, {"ness", "", 1},
-}
+var step3Rules = newRuleList(
+	rule{"icate", "ic", 1}, rule{"ative", "", 1}, rule{"alize", "al", 1}, rule{"iciti", "ic", 1},
+	rule{"ical", "ic", 1}, rule{"ful", "", 1}, rule{"ness", "", 1},
+)
 
 func step3[T char](w []T) []T { return applyRules(w, step3Rules) }
 
-var step4Rules = []rule{
-	{"al", "", 2}, {"ance", "", 2}, {"ence", "", 2}, {"er", "", 2}, {"ic", "", 2},
-	{"able", "", 2}, {"ible", "", 2}, {"ant", "", 2}, {"ement", "", 2}, {"ment", "", 2},
-	{"ent", "", 2},
-}
-
-var step4Tail = []rule{
-	{"ou", "", 2}, {"ism", "", 2}, {"ate", "", 2}, {"iti", "", 2}, {"ous", "", 2},
-	{"ive", "", 2}, {"ize", "", 2},
-}
+// step4Rules are NLTK's step 4 rules in order; all remove the suffix when the stem's measure
+// exceeds 1, and "ion" also needs the stem to end in s or t (step4 tests that).
+var step4Rules = newRuleList(
+	rule{"al", "", 2}, rule{"ance", "", 2}, rule{"ence", "", 2}, rule{"er", "", 2},
+	rule{"ic", "", 2}, rule{"able", "", 2}, rule{"ible", "", 2}, rule{"ant", "", 2},
+	rule{"ement", "", 2}, rule{"ment", "", 2}, rule{"ent", "", 2}, rule{"ion", "", 2},
+	rule{"ou", "", 2}, rule{"ism", "", 2}, rule{"ate", "", 2}, rule{"iti", "", 2},
+	rule{"ous", "", 2}, rule{"ive", "", 2}, rule{"ize", "", 2},
+)
 
 func step4[T char](w []T) []T {
-	for _, r := range step4Rules {
-		if hasSuffix(w, r.suffix) {
-			if measure(w[:len(w)-len(r.suffix)]) > 1 {
-				return w[:len(w)-len(r.suffix)]
-			}
-			return w
-		}
-	}
-	if hasSuffix(w, "ion") {
-		stem := w[:len(w)-3]
-		if measure(stem) > 1 && (stem[len(stem)-1] == 's' || stem[len(stem)-1] == 't') {
-			return stem
-		}
+	r, ok := firstRule(w, step4Rules)
+	if !ok {
 		return w
 	}
-	return applyRules(w, step4Tail)
+	stem := w[:len(w)-len(r.suffix)]
+	if measure(stem) < r.minM {
+		return w
+	}
+	if r.suffix == "ion" && stem[len(stem)-1] != 's' && stem[len(stem)-1] != 't' {
+		return w
+	}
+	return stem
 }
 
 func step5a[T char](w []T) []T {

@@ -110,3 +110,28 @@ func TestStemNLTK(t *testing.T) {
 		t.Errorf("%d of %d NLTK stems differ", bad, n)
 	}
 }
+
+// TestFirstRule checks that the rule lists, grouped by last letter, find the rule a walk of the
+// whole list in NLTK's order finds, for words ending in every suffix and in its tails.
+func TestFirstRule(t *testing.T) {
+	for name, l := range map[string]*ruleList{"step2": step2Rules, "step3": step3Rules, "step4": step4Rules} {
+		for _, r := range l.rules {
+			for cut := range len(r.suffix) {
+				for _, pre := range []string{"", "b", "al", "ent", "ic", "ous"} {
+					w := []byte(pre + r.suffix[cut:])
+					got, ok := firstRule(w, l)
+					want, wantOK := rule{}, false
+					for _, r := range l.rules {
+						if strings.HasSuffix(string(w), r.suffix) {
+							want, wantOK = r, true
+							break
+						}
+					}
+					if got != want || ok != wantOK {
+						t.Errorf("%s: firstRule(%q) = %v, %v, want %v, %v", name, w, got, ok, want, wantOK)
+					}
+				}
+			}
+		}
+	}
+}
