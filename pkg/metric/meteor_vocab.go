@@ -162,8 +162,8 @@ func (v *vocab) stem(w int32) int32 {
 func (v *vocab) name(wn *wordNet, w int32) int32 {
 	if v.words[w].name == -2 {
 		v.words[w].name = -1
-		if id, ok := wn.names[v.words[w].text]; ok {
-			v.words[w].name = int32(id)
+		if k := find(&wn.dict, v.words[w].text, v.words[w].hash); k != nil {
+			v.words[w].name = k.name
 		}
 	}
 	return v.words[w].name

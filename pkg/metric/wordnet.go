@@ -30,27 +30,33 @@ const (
 
 var posLetters = [numPOS]string{"n", "v", "a", "r"}
 
-// wordNet is the decoded table. It is immutable after loading and shared by all callers.
+// wordNet is the decoded table. It is immutable after loading and shared by all callers. It
+// holds no pointers but those to its few arrays, so the garbage collector does not trace it.
 //
 // Note: METEOR, the only user, needs of a lemma's synsets only the set of their lemma names
 // without '_'. So the loader keeps, per index entry and part of speech, that set as one
 // contiguous list of interned name ids: a lookup reads one slice instead of chasing every
 // synset, and a synonym test is an integer comparison.
 type wordNet struct {
-	lemmas     map[string]uint32       // index lemma -> entry number e
-	maxLen     int                     // length of the longest index lemma
-	posMask    []uint8                 // entry e -> bit p set when e is a lemma of pos p
-	nameOff    []uint32                // names of entry e, pos p: entryNames[nameOff[4e+p]:nameOff[4e+p+1]]
-	entryNames []uint32                // name ids, distinct within each entry and pos
-	names      map[string]uint32       // lemma name without '_' -> id
-	exc        map[string]*wnException // inflected form -> base forms per pos
+	dict       wnDict        // index lemmas, names and inflected forms
+	nLemmas    int           // index entries, numbered 0 to nLemmas-1
+	nNames     int           // name ids, numbered 0 to nNames-1
+	maxLen     int           // length of the longest index lemma
+	posMask    []uint8       // entry e -> bit p set when e is a lemma of pos p
+	nameOff    []uint32      // names of entry e, pos p: entryNames[nameOff[4e+p]:nameOff[4e+p+1]]
+	entryNames []uint32      // name ids, distinct within each entry and pos
+	exc        []wnException // exception number -> base forms per pos
+	excBases   []uint32      // index entries of the base forms of exceptions
 	nSynsets   int
 }
 
-// wnException holds the exception-list entries of one inflected form.
+// wnException holds the exception-list entries of one inflected form: for each pos p in has,
+// the form is in p's list, and its base forms that are index lemmas (of any pos) are the
+// entries excBases[bases[p][0]:bases[p][1]], in the list's order. The other bases can never
+// be found, so the loader drops them.
 type wnException struct {
-	has   [numPOS]bool // the form is in the pos's list (its base list may still be empty)
-	bases [numPOS][]string
+	has   uint8
+	bases [numPOS][2]uint32
 }
 
 // loadWordNet decodes the embedded table on first use; the table is checked in, so a decoding
@@ -64,7 +70,8 @@ var loadWordNet = sync.OnceValue(func() *wordNet {
 })
 
 // wnDecoder walks the lines of the decompressed table. Lines and fields are substrings of one
-// string, so decoding allocates little beyond the maps.
+// string, so decoding allocates little beyond the tables; the dict copies the keys it keeps, so
+// the text is garbage once decoded.
 type wnDecoder struct {
 	text string
 	off  int
@@ -115,7 +122,7 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 	if line, err := d.next(); err != nil || line != "wordnet-table 1" {
 		return nil, fmt.Errorf("bad header %q (%v)", line, err)
 	}
-	wn := &wordNet{lemmas: make(map[string]uint32, 150000), names: make(map[string]uint32, 150000)}
+	wn := &wordNet{dict: newDict(170000)} // WordNet 3.0 has 168,057 keys; more would grow it
 	var b wnBuild
 	for p := range numPOS {
 		if err := wn.decodeSynsets(d, p, &b); err != nil {
@@ -163,12 +170,12 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 			if strings.IndexByte(name, '_') >= 0 {
 				continue
 			}
-			id, ok := wn.names[name]
-			if !ok {
-				id = uint32(len(wn.names))
-				wn.names[name] = id
+			k := wn.dict.insert(name)
+			if k.name < 0 {
+				k.name = int32(wn.nNames)
+				wn.nNames++
 			}
-			b.nameIDs = append(b.nameIDs, id)
+			b.nameIDs = append(b.nameIDs, uint32(k.name))
 		}
 	}
 	return nil
@@ -188,13 +195,14 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 		if !ok {
 			return fmt.Errorf("line %d: index entry without synsets", d.line)
 		}
-		e, ok := wn.lemmas[lemma]
-		if !ok {
+		k := wn.dict.insert(lemma)
+		if k.entry < 0 {
 			wn.maxLen = max(wn.maxLen, len(lemma))
-			e = uint32(len(b.spans))
-			wn.lemmas[lemma] = e
+			k.entry = int32(wn.nLemmas)
+			wn.nLemmas++
 			b.spans = append(b.spans, [numPOS][2]uint32{})
 		}
+		e := uint32(k.entry)
 		start := uint32(len(b.flat[p]))
 		for f := range strings.FieldsSeq(rest) {
 			k, err := strconv.ParseUint(f, 10, 32)
@@ -212,7 +220,7 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 func (wn *wordNet) collectNames(b *wnBuild) {
 	wn.posMask = make([]uint8, len(b.spans))
 	wn.nameOff = make([]uint32, 0, numPOS*len(b.spans)+1)
-	stamp := make([]uint32, len(wn.names)) // list number + 1 that last took each name
+	stamp := make([]uint32, wn.nNames) // list number + 1 that last took each name
 	for e, sp := range b.spans {
 		for p := range numPOS {
 			list := uint32(len(wn.nameOff) + 1)
@@ -239,9 +247,6 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 	if err != nil {
 		return err
 	}
-	if wn.exc == nil {
-		wn.exc = make(map[string]*wnException, 6000)
-	}
 	for range n {
 		line, err := d.next()
 		if err != nil {
@@ -251,14 +256,35 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 		if len(f) == 0 {
 			return fmt.Errorf("line %d: empty exception", d.line)
 		}
-		x := wn.exc[f[0]]
-		if x == nil {
-			x = new(wnException)
-			wn.exc[f[0]] = x
+		k := wn.dict.insert(f[0])
+		if k.exc < 0 {
+			k.exc = int32(len(wn.exc))
+			wn.exc = append(wn.exc, wnException{})
 		}
-		x.has[p], x.bases[p] = true, f[1:]
+		x := &wn.exc[k.exc]
+		x.has |= 1 << p
+		x.bases[p][0] = uint32(len(wn.excBases))
+		for _, base := range f[1:] {
+			if e := wn.lemma(base); e >= 0 {
+				wn.excBases = append(wn.excBases, uint32(e))
+			}
+		}
+		x.bases[p][1] = uint32(len(wn.excBases))
 	}
 	return nil
+}
+
+// lemma returns the index entry of lemma, -1 if it is none.
+func (wn *wordNet) lemma(lemma string) int32 {
+	if k := find(&wn.dict, lemma, strHash(lemma)); k != nil {
+		return k.entry
+	}
+	return -1
+}
+
+// excBasesOf returns the index entries of the base forms of exception x, pos p.
+func (wn *wordNet) excBasesOf(x *wnException, p int) []uint32 {
+	return wn.excBases[x.bases[p][0]:x.bases[p][1]]
 }
 
 // hasPOS reports whether index entry e is a lemma of pos p.

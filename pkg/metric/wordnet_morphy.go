@@ -81,8 +81,8 @@ func (wn *wordNet) lookup(f form, p int, sc *morphScratch) (uint32, bool) {
 	}
 	if !found {
 		sc.key = append(append(sc.key[:0], f.pre...), f.suf...)
-		if u, ok := wn.lemmas[string(sc.key)]; ok {
-			e = int32(u)
+		if k := find(&wn.dict, sc.key, bytesHash(sc.key)); k != nil {
+			e = k.entry
 		}
 		sc.seen = append(sc.seen, seenForm{f, e})
 	}
@@ -95,10 +95,13 @@ func (wn *wordNet) lookup(f form, p int, sc *morphScratch) (uint32, bool) {
 // keep appends the entry of f to sc.entries[start:] if it is a lemma of pos p not yet there,
 // like NLTK's filter_forms.
 func (wn *wordNet) keep(f form, p int, start int, sc *morphScratch) {
-	e, ok := wn.lookup(f, p, sc)
-	if !ok {
-		return
+	if e, ok := wn.lookup(f, p, sc); ok {
+		keepEntry(e, start, sc)
 	}
+}
+
+// keepEntry appends entry e to sc.entries[start:] if not yet there.
+func keepEntry(e uint32, start int, sc *morphScratch) {
 	for _, have := range sc.entries[start:] {
 		if have == e {
 			return
@@ -137,10 +140,12 @@ func applyRules(p int, sc *morphScratch) {
 // lemma (the word itself counts in the first round).
 func (wn *wordNet) morphy(word string, p int, exc *wnException, sc *morphScratch) {
 	start := len(sc.entries)
-	if exc != nil && exc.has[p] {
+	if exc != nil && exc.has&(1<<p) != 0 {
 		wn.keep(form{pre: word}, p, start, sc)
-		for _, b := range exc.bases[p] {
-			wn.keep(form{pre: b}, p, start, sc)
+		for _, e := range wn.excBasesOf(exc, p) {
+			if wn.hasPOS(e, p) {
+				keepEntry(e, start, sc)
+			}
 		}
 		return
 	}
@@ -162,7 +167,10 @@ func (wn *wordNet) morphy(word string, p int, exc *wnException, sc *morphScratch
 // wordnet.synsets(word) returns: word lowercased, then every part of speech through morphy.
 func (wn *wordNet) synonyms(dst []uint32, word string, sc *morphScratch) []uint32 {
 	word = textnorm.Lower(word)
-	exc := wn.exc[word]
+	var exc *wnException
+	if k := find(&wn.dict, word, strHash(word)); k != nil && k.exc >= 0 {
+		exc = &wn.exc[k.exc]
+	}
 	sc.seen = sc.seen[:0]
 	for p := range numPOS {
 		sc.entries = sc.entries[:0]

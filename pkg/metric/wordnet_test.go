@@ -12,26 +12,86 @@ func TestWordNetTable(t *testing.T) {
 	if got := wn.numSynsets(); got != 117659 {
 		t.Errorf("numSynsets() = %d, want 117659 (WordNet 3.0)", got)
 	}
-	if got := len(wn.lemmas); got != 147306 {
-		t.Errorf("len(lemmas) = %d, want 147306 distinct index lemmas", got)
+	lemmas, names := 0, 0
+	for k := range wn.dict.all {
+		if k.entry >= 0 {
+			lemmas++
+		}
+		if k.name >= 0 {
+			names++
+		}
+	}
+	if lemmas != 147306 || wn.nLemmas != lemmas {
+		t.Errorf("%d keys are index lemmas, nLemmas = %d, want 147306 distinct index lemmas", lemmas, wn.nLemmas)
+	}
+	if names != wn.nNames {
+		t.Errorf("%d keys are names, want nNames = %d", names, wn.nNames)
 	}
 	// adj.exc lists "offer" twice; NLTK's dict keeps the later line.
-	if x := wn.exc["offer"]; x == nil || !slices.Equal(x.bases[posAdj], []string{"offer"}) {
-		t.Errorf(`exc["offer"] = %v, want adj bases [offer]`, x)
+	lemmaText := lemmaTexts(wn)
+	if x := exception(wn, "offer"); x == nil || x.has != 1<<posAdj || len(wn.excBasesOf(x, posAdj)) != 1 ||
+		lemmaText[wn.excBasesOf(x, posAdj)[0]] != "offer" {
+		t.Errorf(`exception("offer") = %v, want adj bases [offer]`, x)
 	}
+	// A base form that is no index lemma is dropped: noun.exc maps "adyta" to "adytum", no
+	// lemma, so the form is in the noun list with no bases.
+	if x := exception(wn, "adyta"); x == nil || x.has != 1<<posNoun || len(wn.excBasesOf(x, posNoun)) != 0 {
+		t.Errorf(`exception("adyta") = %v, want in the noun list with no bases`, x)
+	}
+	for _, word := range []string{"car", "America", "dog", "run_up", "runup"} {
+		k := find(&wn.dict, word, strHash(word))
+		if k == nil || wn.dict.key(k) != word {
+			t.Errorf("find(%q) = %v, want its key", word, k)
+		}
+		if k := find(&wn.dict, []byte(word), strHash(word)); k == nil || wn.dict.key(k) != word {
+			t.Errorf("find([]byte(%q)) = %v, want its key", word, k)
+		}
+	}
+	for _, word := range []string{"", "automobil", "car ", "run up"} {
+		if k := find(&wn.dict, word, strHash(word)); k != nil {
+			t.Errorf("find(%q) = %q, want nil", word, wn.dict.key(k))
+		}
+	}
+}
+
+// lemmaTexts returns the index lemmas by entry number.
+func lemmaTexts(wn *wordNet) []string {
+	out := make([]string, wn.nLemmas)
+	for k := range wn.dict.all {
+		if k.entry >= 0 {
+			out[k.entry] = wn.dict.key(k)
+		}
+	}
+	return out
+}
+
+// nameTexts returns the lemma names by name id.
+func nameTexts(wn *wordNet) []string {
+	out := make([]string, wn.nNames)
+	for k := range wn.dict.all {
+		if k.name >= 0 {
+			out[k.name] = wn.dict.key(k)
+		}
+	}
+	return out
+}
+
+// exception returns the exception lists of form, nil if none holds it.
+func exception(wn *wordNet, form string) *wnException {
+	if k := find(&wn.dict, form, strHash(form)); k != nil && k.exc >= 0 {
+		return &wn.exc[k.exc]
+	}
+	return nil
 }
 
 // morphyForms returns the lemmas NLTK's _morphy(word, pos) gives, as strings.
 func morphyForms(wn *wordNet, word string, p int) []string {
-	byEntry := make(map[uint32]string, len(wn.lemmas))
-	for l, e := range wn.lemmas {
-		byEntry[e] = l
-	}
+	lemmaText := lemmaTexts(wn)
 	var sc morphScratch
-	wn.morphy(word, p, wn.exc[word], &sc)
+	wn.morphy(word, p, exception(wn, word), &sc)
 	var out []string
 	for _, e := range sc.entries {
-		out = append(out, byEntry[e])
+		out = append(out, lemmaText[e])
 	}
 	return out
 }
@@ -75,10 +135,7 @@ func TestMorphy(t *testing.T) {
 
 func TestSynonyms(t *testing.T) {
 	wn := loadWordNet()
-	names := make([]string, len(wn.names))
-	for n, id := range wn.names {
-		names[id] = n
-	}
+	names := nameTexts(wn)
 	// Want values come from an independent port of NLTK's synsets over the raw dict files.
 	tests := []struct{ word, want string }{
 		{"car", "auto automobile car gondola machine motorcar railcar"},
@@ -115,10 +172,7 @@ func TestSynonymsNLTK(t *testing.T) {
 		t.Fatal(err)
 	}
 	wn := loadWordNet()
-	names := make([]string, len(wn.names))
-	for n, id := range wn.names {
-		names[id] = n
-	}
+	names := nameTexts(wn)
 	var sc morphScratch
 	var ids []uint32
 	var got []string
