@@ -22,6 +22,17 @@ type form struct{ pre, suf string }
 
 func (f form) len() int { return len(f.pre) + len(f.suf) }
 
+// last returns the last byte of the form, 0 if it is empty.
+func (f form) last() byte {
+	switch {
+	case f.suf != "":
+		return f.suf[len(f.suf)-1]
+	case f.pre != "":
+		return f.pre[len(f.pre)-1]
+	}
+	return 0
+}
+
 // hasSuffix reports whether pre+suf ends with s.
 func (f form) hasSuffix(s string) bool {
 	if len(s) <= len(f.suf) {
@@ -115,9 +126,10 @@ func keepEntry(e uint32, start int, sc *morphScratch) {
 func applyRules(p int, sc *morphScratch) {
 	sc.next = sc.next[:0]
 	for _, f := range sc.cur {
+		last := f.last()
 		for _, r := range substitutions[p] {
-			if !f.hasSuffix(r.old) {
-				continue
+			if r.old[len(r.old)-1] != last || !f.hasSuffix(r.old) {
+				continue // the byte test rejects most rules at once
 			}
 			g := f.replaceSuffix(r.old, r.new)
 			dup := false
