@@ -22,13 +22,14 @@ import (
 // copied into append-only chunks rather than allocated one by one, so a dataset's first pass,
 // where most words are new, allocates little more than the old per-call vocabulary did.
 type vocab struct {
-	slots []int32 // word id + 1, 0 for a free slot; at most half full
-	mask  uint64
-	words []vword
-	syn   []uint32 // WordNet name ids
-	bytes int      // text bytes of words
-	chunk []byte   // where new words' texts are copied; bytes below len are never rewritten
-	short shortWords
+	slots   []int32 // word id + 1, 0 for a free slot; at most half full
+	mask    uint64
+	words   []vword
+	syn     []uint32 // WordNet name ids
+	bytes   int      // text bytes of words
+	chunk   []byte   // where new words' texts are copied; bytes below len are never rewritten
+	stemBuf []byte   // a stem being computed
+	short   shortWords
 }
 
 // vword is one interned word and what has been computed about it.
@@ -149,10 +150,17 @@ func (v *vocab) internBytes(w []byte) int32 {
 	return v.add(i, own(v, w), h)
 }
 
-// stem returns the word id of the Porter stem of word id w.
+// stem returns the word id of the Porter stem of word id w. A word that is its own stem, as
+// half a dataset's words are, is found so without hashing it again.
 func (v *vocab) stem(w int32) int32 {
 	if v.words[w].stem < 0 {
-		s := v.intern(stem(v.words[w].text)) // may grow v.words
+		s, text := w, v.words[w].text
+		if stems(text) {
+			v.stemBuf = textnorm.AppendStem(v.stemBuf[:0], text)
+			if string(v.stemBuf) != text {
+				s = v.internBytes(v.stemBuf) // may grow v.words
+			}
+		}
 		v.words[w].stem = s
 	}
 	return v.words[w].stem
@@ -179,13 +187,11 @@ func (v *vocab) synonyms(wn *wordNet, w int32, sc *morphScratch) []uint32 {
 	return v.syn[v.words[w].synLo:v.words[w].synHi]
 }
 
-// stem is textnorm.Stem for a lowercased token. Two cases skip the call: NLTK returns a word of
-// at most two characters lowercased, and a token that does not end in a letter a-z is its own
-// stem, since every Porter rule, NLTK's extensions and its irregular-form pool need such a
-// suffix (rules only ever rewrite the suffix they match).
-func stem(tok string) string {
-	if c := tok[len(tok)-1]; len(tok) <= 2 || c < 'a' || c > 'z' {
-		return tok
-	}
-	return textnorm.Stem(tok)
+// stems reports whether textnorm.Stem may change the lowercased token tok. Two cases cannot:
+// NLTK returns a word of at most two characters lowercased, and a token that does not end in
+// a letter a-z is its own stem, since every Porter rule, NLTK's extensions and its
+// irregular-form pool need such a suffix (rules only ever rewrite the suffix they match).
+func stems(tok string) bool {
+	c := tok[len(tok)-1]
+	return len(tok) > 2 && 'a' <= c && c <= 'z'
 }

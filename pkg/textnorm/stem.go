@@ -80,6 +80,29 @@ func stemASCII(low string) string {
 	return string(w)
 }
 
+// AppendStem appends Stem(word) to dst and returns the extended slice. An ASCII word is
+// lowercased and stemmed in place in dst, so with room in dst it allocates nothing.
+func AppendStem(dst []byte, word string) []byte {
+	if s, ok := irregular(word); ok {
+		return append(dst, s...)
+	}
+	if !isASCII(word) {
+		return append(dst, Stem(word)...)
+	}
+	start := len(dst)
+	dst = append(dst, word...)
+	w := dst[start:]
+	for i, c := range w {
+		if 'A' <= c && c <= 'Z' {
+			w[i] = c + 'a' - 'A'
+		}
+	}
+	if len(w) <= 2 {
+		return dst
+	}
+	return append(dst[:start], stemWord(w)...) // stemWord's result starts at dst[start]
+}
+
 // isASCII reports whether s has only bytes below 0x80, testing eight bytes at a time.
 func isASCII(s string) bool {
 	for len(s) >= 8 {

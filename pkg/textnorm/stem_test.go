@@ -49,9 +49,13 @@ func TestStem(t *testing.T) {
 		// NLTK's "*d" pseudo-suffix also strips a literal asterisk.
 		{"a*ded", "ad"},
 	}
+	buf := []byte("x")
 	for _, tt := range tests {
 		if got := Stem(tt.word); got != tt.want {
 			t.Errorf("Stem(%q) = %q, want %q", tt.word, got, tt.want)
+		}
+		if buf = AppendStem(buf[:1], tt.word); string(buf[1:]) != tt.want {
+			t.Errorf("AppendStem(%q, %q) = %q, want %q", "x", tt.word, buf, "x"+tt.want)
 		}
 	}
 }
@@ -64,6 +68,11 @@ func FuzzStem(f *testing.F) {
 		got := Stem(word)
 		if utf8.ValidString(word) && !utf8.ValidString(got) {
 			t.Errorf("Stem(%q) = %q, not valid UTF-8", word, got)
+		}
+		for _, prefix := range []string{"", "ab"} {
+			if app := AppendStem([]byte(prefix), word); string(app) != prefix+got {
+				t.Errorf("AppendStem(%q, %q) = %q, want %q", prefix, word, app, prefix+got)
+			}
 		}
 		// The rules run over bytes for an ASCII word and over runes for any other: the two agree.
 		if low := Lower(word); isASCII(low) {
