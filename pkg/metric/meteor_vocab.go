@@ -94,11 +94,18 @@ func (v *vocab) full(maxWords int) bool {
 	return len(v.words) > maxWords || v.bytes > 32*maxWords || len(v.syn) > 16*maxWords
 }
 
-// grow doubles the table (or creates it) and re-inserts every word; ids do not change.
+// grow doubles the table (or creates it) and re-inserts every word; ids do not change. It
+// also makes room in words for as many words as the table takes before it grows again.
+//
+// Note: append alone grew words a quarter at a time, which copied a first pass's word records
+// five times over.
 func (v *vocab) grow() {
 	size := max(vocabMinSlots, 2*len(v.slots))
 	v.slots = make([]int32, size)
 	v.mask = uint64(size - 1)
+	if cap(v.words) < size/2+1 {
+		v.words = append(make([]vword, 0, size/2+1), v.words...)
+	}
 	for id, w := range v.words {
 		i := w.hash & v.mask
 		for v.slots[i] != 0 {
