@@ -188,7 +188,7 @@ func (v *vocab) name(wn *wordNet, w int32) int32 {
 func (v *vocab) synonyms(wn *wordNet, w int32, sc *morphScratch) []uint32 {
 	if v.words[w].synLo < 0 {
 		start := len(v.syn)
-		v.syn = wn.synonyms(v.syn, v.words[w].text, sc)
+		v.syn = wn.synonymsHashed(v.syn, v.words[w].text, v.words[w].hash, sc)
 		v.words[w].synLo, v.words[w].synHi = int32(start), int32(len(v.syn))
 	}
 	return v.syn[v.words[w].synLo:v.words[w].synHi]

@@ -178,12 +178,24 @@ func (wn *wordNet) morphy(word string, p int, exc *wnException, sc *morphScratch
 // synonyms appends to dst the ids of the lemma names without '_' of every synset NLTK's
 // wordnet.synsets(word) returns: word lowercased, then every part of speech through morphy.
 func (wn *wordNet) synonyms(dst []uint32, word string, sc *morphScratch) []uint32 {
-	word = textnorm.Lower(word)
-	var exc *wnException
-	if k := find(&wn.dict, word, strHash(word)); k != nil && k.exc >= 0 {
-		exc = &wn.exc[k.exc]
+	return wn.synonymsHashed(dst, word, strHash(word), sc)
+}
+
+// synonymsHashed is synonyms for a word with hash h, strHash(word). The one lookup of the word
+// finds its exception lists and whether it is itself a lemma.
+func (wn *wordNet) synonymsHashed(dst []uint32, word string, h uint64, sc *morphScratch) []uint32 {
+	if low := textnorm.Lower(word); low != word {
+		word, h = low, strHash(low)
 	}
-	sc.seen = sc.seen[:0]
+	var exc *wnException
+	self := int32(-1)
+	if k := find(&wn.dict, word, h); k != nil {
+		self = k.entry
+		if k.exc >= 0 {
+			exc = &wn.exc[k.exc]
+		}
+	}
+	sc.seen = append(sc.seen[:0], seenForm{form{pre: word}, self})
 	for p := range numPOS {
 		sc.entries = sc.entries[:0]
 		wn.morphy(word, p, exc, sc)
