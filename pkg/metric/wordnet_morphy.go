@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -16,13 +17,24 @@ var substitutions = [numPOS][]struct{ old, new string }{
 	posAdv: nil,
 }
 
+// rulesEndingIn has, per part of speech and byte c, bit k set when substitution k's old
+// suffix ends in c: only those rules can apply to a form that ends in c.
+var rulesEndingIn = func() (m [numPOS][256]uint16) {
+	for p, rules := range substitutions {
+		for k, r := range rules {
+			m[p][r.old[len(r.old)-1]] |= 1 << k
+		}
+	}
+	return m
+}()
+
 // form is a candidate base form pre+suf. pre is a prefix of the looked-up word, so building a
 // form allocates nothing.
 type form struct{ pre, suf string }
 
 func (f form) len() int { return len(f.pre) + len(f.suf) }
 
-// last returns the last byte of the form, 0 if it is empty.
+// last returns the last byte of the form, 0 if it is empty (no rule's suffix ends in 0).
 func (f form) last() byte {
 	switch {
 	case f.suf != "":
@@ -126,10 +138,10 @@ func keepEntry(e uint32, start int, sc *morphScratch) {
 func applyRules(p int, sc *morphScratch) {
 	sc.next = sc.next[:0]
 	for _, f := range sc.cur {
-		last := f.last()
-		for _, r := range substitutions[p] {
-			if r.old[len(r.old)-1] != last || !f.hasSuffix(r.old) {
-				continue // the byte test rejects most rules at once
+		for m := rulesEndingIn[p][f.last()]; m != 0; m &= m - 1 {
+			r := substitutions[p][bits.TrailingZeros16(m)] // in NLTK's order
+			if !f.hasSuffix(r.old) {
+				continue
 			}
 			g := f.replaceSuffix(r.old, r.new)
 			dup := false
