@@ -84,23 +84,21 @@ func (t *shortWords) add(i, lo, hi uint64, n int, id int32) {
 	}
 }
 
-// grow doubles the table (or creates it) and re-inserts every entry.
+// grow doubles the table (or creates it) and re-inserts every entry, visiting the used slots
+// only.
 func (t *shortWords) grow() {
 	old := t.slots
 	size := max(shortMinSlots, 2*len(old))
 	t.slots = make([]shortSlot, size)
 	t.mask = uint64(size - 1)
-	t.used = t.used[:0]
-	for _, s := range old {
-		if s.n == 0 {
-			continue
-		}
+	for k, j := range t.used {
+		s := old[j]
 		i := mix(s.lo^wordSeed^uint64(s.n), s.hi^wordSeed2) & t.mask
 		for t.slots[i].n != 0 {
 			i = (i + 1) & t.mask
 		}
 		t.slots[i] = s
-		t.used = append(t.used, int32(i))
+		t.used[k] = int32(i)
 	}
 }
 
