@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -267,6 +268,37 @@ func TestAlignEqualShortcut(t *testing.T) {
 			if got := sc.align(); got != len(ids) || !slices.Equal(sc.match, stages) {
 				t.Fatalf("align(%v) = %d, %v, want %d, %v", ids, got, sc.match, len(ids), stages)
 			}
+		}
+	}
+}
+
+// TestIsCJK checks tokens' shortcut: every rune isCJK accepts is what utf8 decodes from the
+// same three bytes, neither whitespace nor changed by lowering, and it accepts all of
+// U+4000–U+9FFF.
+func TestIsCJK(t *testing.T) {
+	classes := runeClasses()
+	var b [3]byte
+	for c0 := 0x80; c0 < 0x100; c0++ {
+		for c1 := range 0x100 {
+			for c2 := range 0x100 {
+				b = [3]byte{byte(c0), byte(c1), byte(c2)}
+				s := string(b[:])
+				if !isCJK(s) {
+					continue
+				}
+				r, n := utf8.DecodeRuneInString(s)
+				if r < 0x4000 || r > 0x9fff || n != 3 {
+					t.Fatalf("isCJK(%q) = true for %U, size %d", s, r, n)
+				}
+				if space, lower := classes.classify(r); space || lower || textnorm.Lower(s) != s {
+					t.Fatalf("isCJK(%q) = true for %U, whitespace %v, lowered %v", s, r, space, lower)
+				}
+			}
+		}
+	}
+	for r := rune(0x4000); r <= 0x9fff; r++ {
+		if !isCJK(string(r)) {
+			t.Fatalf("isCJK(%q) = false for %U", string(r), r)
 		}
 	}
 }
