@@ -157,41 +157,60 @@ func (v *vocab) internBytes(w []byte) int32 {
 	return v.add(i, own(v, w), h)
 }
 
-// stem returns the word id of the Porter stem of word id w. A word that is its own stem, as
-// half a dataset's words are, is found so without hashing it again.
+// stem returns the word id of the Porter stem of word id w.
+//
+// Note: stem, name and synonyms test their cache inline and compute a missing entry in a
+// function of its own, so that the cached case, by far the most common, inlines into the
+// matching loops.
 func (v *vocab) stem(w int32) int32 {
 	if v.words[w].stem < 0 {
-		s, text := w, v.words[w].text
-		if stems(text) {
-			v.stemBuf = textnorm.AppendStem(v.stemBuf[:0], text)
-			if string(v.stemBuf) != text {
-				s = v.internBytes(v.stemBuf) // may grow v.words
-			}
-		}
-		v.words[w].stem = s
+		v.computeStem(w)
 	}
 	return v.words[w].stem
+}
+
+// computeStem sets the stem of word id w. A word that is its own stem, as half a dataset's
+// words are, is found so without hashing it again.
+func (v *vocab) computeStem(w int32) {
+	s, text := w, v.words[w].text
+	if stems(text) {
+		v.stemBuf = textnorm.AppendStem(v.stemBuf[:0], text)
+		if string(v.stemBuf) != text {
+			s = v.internBytes(v.stemBuf) // may grow v.words
+		}
+	}
+	v.words[w].stem = s
 }
 
 // name returns the WordNet lemma-name id of word id w (names with '_' excluded), -1 if none.
 func (v *vocab) name(wn *wordNet, w int32) int32 {
 	if v.words[w].name == -2 {
-		v.words[w].name = -1
-		if k := find(&wn.dict, v.words[w].text, v.words[w].hash); k != nil {
-			v.words[w].name = k.name
-		}
+		v.computeName(wn, w)
 	}
 	return v.words[w].name
+}
+
+// computeName sets the name id of word id w.
+func (v *vocab) computeName(wn *wordNet, w int32) {
+	v.words[w].name = -1
+	if k := find(&wn.dict, v.words[w].text, v.words[w].hash); k != nil {
+		v.words[w].name = k.name
+	}
 }
 
 // synonyms returns the name ids of the lemmas of wordnet.synsets(word w).
 func (v *vocab) synonyms(wn *wordNet, w int32, sc *morphScratch) []uint32 {
 	if v.words[w].synLo < 0 {
-		start := len(v.syn)
-		v.syn = wn.synonymsHashed(v.syn, v.words[w].text, v.words[w].hash, sc)
-		v.words[w].synLo, v.words[w].synHi = int32(start), int32(len(v.syn))
+		v.computeSynonyms(wn, w, sc)
 	}
 	return v.syn[v.words[w].synLo:v.words[w].synHi]
+}
+
+// computeSynonyms sets the synonyms of word id w.
+func (v *vocab) computeSynonyms(wn *wordNet, w int32, sc *morphScratch) {
+	start := len(v.syn)
+	v.syn = wn.synonymsHashed(v.syn, v.words[w].text, v.words[w].hash, sc)
+	v.words[w].synLo, v.words[w].synHi = int32(start), int32(len(v.syn))
 }
 
 // stems reports whether textnorm.Stem may change the lowercased token tok. Two cases cannot:
