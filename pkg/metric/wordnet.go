@@ -50,12 +50,12 @@ type wordNet struct {
 	nSynsets   int
 }
 
-// wnException holds the exception-list entries of one inflected form: for each pos p in has,
-// the form is in p's list, and its base forms that are index lemmas (of any pos) are the
-// entries excBases[bases[p][0]:bases[p][1]], in the list's order. The other bases can never
-// be found, so the loader drops them.
+// wnException holds the exception-list entries of one inflected form. For each pos p in has,
+// its base forms that are index lemmas (of any pos) are the entries
+// excBases[bases[p][0]:bases[p][1]], in the list's order; the other bases can never be found,
+// so the loader drops them.
 type wnException struct {
-	has   uint8
+	has   uint8 // bit p: the form is in pos p's list (its bases may still be none)
 	bases [numPOS][2]uint32
 }
 

@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -235,6 +236,39 @@ func TestFormEqual(t *testing.T) {
 		}
 		if got := tt.g.equal(tt.f); got != tt.want {
 			t.Errorf("%q.equal(%q) = %v, want %v", tt.g, tt.f, got, tt.want)
+		}
+	}
+}
+
+// TestWNDict checks the key table on its own, past several doublings: every key inserted is
+// found with its facts, as a string and as bytes, and no other string is.
+func TestWNDict(t *testing.T) {
+	d := newDict(1)
+	const n = 5000
+	for i := range n {
+		k := d.insert(fmt.Sprintf("k%d", i))
+		if k.entry != -1 || k.name != -1 || k.exc != -1 {
+			t.Fatalf("insert(k%d) = %+v, want a new key with no facts", i, *k)
+		}
+		k.entry, k.name = int32(i), int32(2*i)
+		if again := d.insert(fmt.Sprintf("k%d", i)); again.entry != int32(i) {
+			t.Fatalf("insert(k%d) again = %+v, want the key inserted", i, *again)
+		}
+	}
+	if d.n != n || len(d.slots) < 2*n {
+		t.Errorf("%d keys in %d slots, want %d in at least %d", d.n, len(d.slots), n, 2*n)
+	}
+	for i := range n {
+		w := fmt.Sprintf("k%d", i)
+		k := find(&d, w, strHash(w))
+		if k == nil || k.entry != int32(i) || k.name != int32(2*i) || d.key(k) != w {
+			t.Fatalf("find(%q) = %v, want entry %d, name %d", w, k, i, 2*i)
+		}
+		if kb := find(&d, []byte(w), bytesHash([]byte(w))); kb != k {
+			t.Fatalf("find([]byte(%q)) = %v, want %v", w, kb, k)
+		}
+		if k := find(&d, w+"x", strHash(w+"x")); k != nil {
+			t.Fatalf("find(%q) = %q, want nil", w+"x", d.key(k))
 		}
 	}
 }

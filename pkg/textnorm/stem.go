@@ -217,7 +217,9 @@ type rule struct {
 // group that matches is the first of the whole list that does.
 //
 // Note: the lists used to be walked whole, testing every suffix; stemming a new word spent
-// a quarter of its time there.
+// a quarter of its time there. Grouping by the last two letters (groups of one or two rules
+// instead of up to seven) saved only another 0.7% of the instructions of a first METEOR pass
+// over the golden pairs, not worth a second table.
 type ruleList struct {
 	rules  []rule // in order
 	byLast ['z' - 'a' + 1][]rule
