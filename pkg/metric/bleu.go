@@ -28,22 +28,13 @@ func BLEU(pred string, refs []string) BLEUScores {
 	if !ok { // two long tokens share a key
 		hyp, closest, _ = s.bleuRead(pred, refs, false)
 	}
-	bounds := s.bounds
-	var num, den [4]int
-	refLen := 0
-	if len(bounds) > 0 {
-		refLen = bounds[len(bounds)-1] - hyp
-	}
-	if hyp <= maxRunHyp && hyp*refLen <= 1024 {
-		num, den = clippedRuns(s.words, hyp, bounds)
-	} else if refLen <= maxFromRefs {
-		num, den = clippedFromRefs(s.words, hyp, bounds)
-	} else {
-		s.wordIDs()
-		s.clippedOrders(&num, &den, hyp, bounds)
-	}
+	num := s.bleuClipped(hyp)
 	if num[0] == 0 {
 		return BLEUScores{}
+	}
+	var den [4]int
+	for n := range den {
+		den[n] = max(1, hyp-n)
 	}
 	bp := s.memo(1<<63|uint64(closest)<<32|uint64(hyp), func() float64 { return brevityPenalty(closest, hyp) })
 	var logp [4]float64
@@ -72,6 +63,30 @@ func BLEU(pred string, refs []string) BLEUScores {
 		}
 	}
 	return BLEUScores{out[0], out[1], out[2]}
+}
+
+// bleuClipped returns the clipped counts of the orders 1 to 4 of the hypothesis s.words[:hyp]
+// against the references that end at s.bounds, counted the way that suits their lengths. Their
+// denominators, the n-gram counts of the hypothesis, are max(1, hyp-n+1) on every path.
+func (s *scratch) bleuClipped(hyp int) [4]int {
+	bounds := s.bounds
+	refLen := 0
+	if len(bounds) > 0 {
+		refLen = bounds[len(bounds)-1] - hyp
+	}
+	var num, den [4]int
+	switch {
+	case hyp*(hyp+refLen) <= maxRunPairs:
+		num, _ = clippedRuns(s.words, hyp, bounds)
+	case hyp <= maxMaskHyp && refLen <= maxMaskRefs:
+		num, _ = s.clippedMasks(hyp, bounds)
+	case refLen <= maxFromRefs:
+		num, _ = clippedFromRefs(s.words, hyp, bounds)
+	default:
+		s.wordIDs()
+		s.clippedOrders(&num, &den, hyp, bounds)
+	}
+	return num
 }
 
 // clippedOrders sets num and den to clipped's for the orders 1 to 4.
@@ -196,12 +211,16 @@ func clippedFromRefs(words []uint64, hyp int, bounds []int) (num, den [4]int) {
 	return num, den
 }
 
-// maxRunHyp is the longest hypothesis clippedRuns takes.
-const maxRunHyp = 64
+// maxRunPairs is the most pairs of a hypothesis token and a token of the hypothesis or the
+// references that bleuClipped compares with clippedRuns rather than count with clippedMasks, whose
+// setup (a hash table and masks) costs more than so few comparisons; past it, clippedRuns's
+// branches on token equality mispredict more than clippedMasks's.
+const maxRunPairs = 32
 
 // clippedRuns returns clipped's numerators and denominators for the orders 1 to 4 at once, for a
-// hypothesis of at most maxRunHyp tokens, words[:hyp], and references ending at the offsets in
-// bounds; equal words are equal tokens. The n-gram at hypothesis position i occurs at reference
+// hypothesis words[:hyp] and references ending at the offsets in bounds; equal words are equal
+// tokens. It compares every pair of a hypothesis token and a token of the hypothesis or the
+// references, so it suits short texts. The n-gram at hypothesis position i occurs at reference
 // position j when the common run of tokens from i and j is at least n long. A distinct n-gram
 // is counted at its first position, with its count in the hypothesis and its largest count in a
 // reference.

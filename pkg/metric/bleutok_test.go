@@ -127,7 +127,7 @@ func TestClippedRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	s := new(scratch)
 	for range 3000 {
-		hyp := rng.IntN(maxRunHyp + 1)
+		hyp := rng.IntN(65)
 		vocab := 1 + rng.IntN(5)
 		bounds := randomBounds(rng, hyp, 20)
 		total := bounds[len(bounds)-1]
@@ -201,6 +201,46 @@ func TestKeyTableGrowShrink(t *testing.T) {
 		}
 		if got := kt.find(uint64(n) * 7919); got != -1 {
 			t.Fatalf("round %d: find(absent key) = %d, want -1", round, got)
+		}
+	}
+}
+
+// TestClippedMasks checks the all-orders mask counting against the map counting on random
+// hypotheses and references over small vocabularies, where n-grams repeat, with references long
+// enough to take several windows.
+func TestClippedMasks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	s := new(scratch)
+	for range 5000 {
+		hyp := rng.IntN(maxMaskHyp + 1)
+		vocab := 1 + rng.IntN(5)
+		if rng.IntN(4) == 0 {
+			vocab = 1 + rng.IntN(100)
+		}
+		most := 20
+		if rng.IntN(3) == 0 {
+			most = 300
+		}
+		bounds := randomBounds(rng, hyp, most)
+		if rng.IntN(4) == 0 {
+			// A reference whose length puts an n-gram across the edge of a window.
+			edges := []int{maxMaskHyp - 1, maxMaskHyp, maxMaskHyp + 1, maxMaskHyp + maskStride - 1,
+				maxMaskHyp + maskStride, maxMaskHyp + maskStride + 3, 3*maskStride + 1}
+			bounds = append(bounds, bounds[len(bounds)-1]+edges[rng.IntN(len(edges))])
+		}
+		total := bounds[len(bounds)-1]
+		s.ids, s.words = s.ids[:0], s.words[:0]
+		for range total {
+			w := rng.IntN(vocab)
+			s.ids = append(s.ids, int32(w))
+			s.words = append(s.words, uint64(w)<<60|uint64(w)) // not ids, as keys are not
+		}
+		num, den := s.clippedMasks(hyp, bounds)
+		for n := 1; n <= 4; n++ {
+			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
+			if num[n-1] != wantNum || den[n-1] != wantDen {
+				t.Fatalf("clippedMasks on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
+			}
 		}
 	}
 }

@@ -172,6 +172,8 @@ type scratch struct {
 	words    []uint64   // BLEU tokens as keys, or as ids when interned by bytes
 	longs    []span     // BLEU's long tokens, whose keys are hashes
 	tokIDs   keyTable   // BLEU word → id
+	// bleuMasks holds BLEU's position masks of the hypothesis' tokens (see clippedMasks).
+	bleuMasks []uint64
 	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
 	// it grows past internLimit.
 	stems map[string]string
