@@ -494,8 +494,8 @@ func (s *scratch) clippedIDs(n, hyp int, bounds []int, small bool) (num, den int
 	start := hyp
 	for _, end := range bounds {
 		touched := s.row[:0]
-		for i := start; i+n <= end; i++ {
-			if d := s.grams.find(packNgram(s.ids[i : i+n])); d >= 0 {
+		for _, k := range s.ngrams(s.ids[start:end], n, len(hk)) {
+			if d := s.grams.find(k); d >= 0 {
 				if cur[d]++; cur[d] == 1 {
 					touched = append(touched, d)
 				}
@@ -560,11 +560,18 @@ next:
 	return num, max(1, len(hk))
 }
 
-// ngrams writes the packed n-grams of ids into s.keys[off:] and returns them.
+// ngrams writes the packed n-grams of ids into s.keys[off:] and returns them. Each is the one
+// before it shifted by one id, with the next id added.
 func (s *scratch) ngrams(ids []int32, n, off int) []uint64 {
 	s.keys = s.keys[:off]
-	for i := 0; i+n <= len(ids); i++ {
-		s.keys = append(s.keys, packNgram(ids[i:i+n]))
+	if len(ids) < n {
+		return s.keys[off:]
+	}
+	mask := uint64(1)<<(16*n) - 1 // n ≤ 4: for n = 4, 1<<64 is 0 and mask all ones
+	k := packNgram(ids[:n-1])
+	for _, id := range ids[n-1:] {
+		k = (k<<16 | uint64(id)) & mask
+		s.keys = append(s.keys, k)
 	}
 	return s.keys[off:]
 }
