@@ -24,6 +24,11 @@ func BLEU(pred string, refs []string) BLEUScores {
 	}
 	s := getScratch()
 	defer putScratch(s)
+	return s.bleu(pred, refs)
+}
+
+// bleu is BLEU in the scratch s, for at least one reference.
+func (s *scratch) bleu(pred string, refs []string) BLEUScores {
 	hyp, closest, ok := s.bleuRead(pred, refs, true)
 	if !ok { // two long tokens share a key
 		hyp, closest, _ = s.bleuRead(pred, refs, false)
@@ -32,6 +37,68 @@ func BLEU(pred string, refs []string) BLEUScores {
 	if num[0] == 0 {
 		return BLEUScores{}
 	}
+	return s.bleuScores(num, hyp, closest)
+}
+
+// bleuClipped returns the clipped counts of the orders 1 to 4 of the hypothesis s.words[:hyp]
+// against the references that end at s.bounds, counted the way that suits their lengths. Their
+// denominators, the n-gram counts of the hypothesis, are max(1, hyp-n+1) on every path.
+func (s *scratch) bleuClipped(hyp int) [4]int {
+	bounds := s.bounds
+	refLen := 0
+	if len(bounds) > 0 {
+		refLen = bounds[len(bounds)-1] - hyp
+	}
+	var num, den [4]int
+	switch {
+	case hyp*(hyp+refLen) <= maxRunPairs:
+		num, _ = clippedRuns(s.words, hyp, bounds)
+	case hyp <= maxMaskHyp && refLen <= maxMaskRefs:
+		num, _ = s.clippedMasks(hyp, bounds)
+	case refLen <= maxFromRefs:
+		num, _ = clippedFromRefs(s.words, hyp, bounds)
+	default:
+		s.wordIDs()
+		s.clippedOrders(&num, &den, hyp, bounds)
+	}
+	return num
+}
+
+// bleuScores returns the scores of clipped numerators num for a hypothesis of hyp tokens and a
+// closest reference length closest, memoised in the scratch (see bleuResult) when they are small.
+func (s *scratch) bleuScores(num [4]int, hyp, closest int) BLEUScores {
+	key, ok := bleuResultKey(num, hyp, closest)
+	if !ok {
+		return s.bleuCompute(num, hyp, closest)
+	}
+	e := &s.bleuResults[(key*0x9e3779b97f4a7c15)>>(64-bleuResultBits)]
+	if e.key != key {
+		*e = bleuResult{key, s.bleuCompute(num, hyp, closest)}
+	}
+	return e.val
+}
+
+// bleuResultKey packs num, hyp and closest, ten bits each, into a key with the top bit set, or
+// reports false when one needs more than ten bits.
+func bleuResultKey(num [4]int, hyp, closest int) (uint64, bool) {
+	if hyp >= 1<<10 || closest >= 1<<10 { // num[n] ≤ hyp
+		return 0, false
+	}
+	return 1<<63 | uint64(num[0]) | uint64(num[1])<<10 | uint64(num[2])<<20 | uint64(num[3])<<30 |
+		uint64(hyp)<<40 | uint64(closest)<<50, true
+}
+
+// bleuResultBits sizes the direct-mapped cache of bleuScores.
+const bleuResultBits = 10
+
+// bleuResult is a cached result of bleuScores with its key; the zero key marks an empty entry.
+type bleuResult struct {
+	key uint64
+	val BLEUScores
+}
+
+// bleuCompute is bleuScores without its cache.
+func (s *scratch) bleuCompute(num [4]int, hyp, closest int) BLEUScores {
 	var den [4]int
 	for n := range den {
 		den[n] = max(1, hyp-n)
@@ -63,30 +130,6 @@ func BLEU(pred string, refs []string) BLEUScores {
 		}
 	}
 	return BLEUScores{out[0], out[1], out[2]}
-}
-
-// bleuClipped returns the clipped counts of the orders 1 to 4 of the hypothesis s.words[:hyp]
-// against the references that end at s.bounds, counted the way that suits their lengths. Their
-// denominators, the n-gram counts of the hypothesis, are max(1, hyp-n+1) on every path.
-func (s *scratch) bleuClipped(hyp int) [4]int {
-	bounds := s.bounds
-	refLen := 0
-	if len(bounds) > 0 {
-		refLen = bounds[len(bounds)-1] - hyp
-	}
-	var num, den [4]int
-	switch {
-	case hyp*(hyp+refLen) <= maxRunPairs:
-		num, _ = clippedRuns(s.words, hyp, bounds)
-	case hyp <= maxMaskHyp && refLen <= maxMaskRefs:
-		num, _ = s.clippedMasks(hyp, bounds)
-	case refLen <= maxFromRefs:
-		num, _ = clippedFromRefs(s.words, hyp, bounds)
-	default:
-		s.wordIDs()
-		s.clippedOrders(&num, &den, hyp, bounds)
-	}
-	return num
 }
 
 // clippedOrders sets num and den to clipped's for the orders 1 to 4.

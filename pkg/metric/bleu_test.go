@@ -202,3 +202,36 @@ func TestRoundedExpLog(t *testing.T) {
 		}
 	}
 }
+
+// TestBLEUScoresMemo checks that the scores bleuScores memoises are those bleuCompute computes,
+// bit for bit, on the golden pairs' counts read twice over one scratch, so that the second round
+// is served from the cache; and that counts too large to key are computed.
+func TestBLEUScoresMemo(t *testing.T) {
+	s := new(scratch)
+	pairs := loadPairs(t)
+	for round := range 2 {
+		for _, p := range pairs {
+			if len(p.References) == 0 {
+				continue
+			}
+			s.buf, s.toks = s.buf[:0], s.toks[:0]
+			s.table.reset()
+			hyp, closest, _ := s.bleuRead(p.Prediction, p.References, false)
+			num := s.bleuClipped(hyp)
+			if num[0] == 0 {
+				continue
+			}
+			got, want := s.bleuScores(num, hyp, closest), s.bleuCompute(num, hyp, closest)
+			if got != want {
+				t.Fatalf("round %d, pair %s: bleuScores(%v, %d, %d) = %v, want %v", round, p.ID, num, hyp, closest, got, want)
+			}
+		}
+	}
+	if _, ok := bleuResultKey([4]int{1, 0, 0, 0}, 1<<10, 3); ok {
+		t.Errorf("bleuResultKey keyed a hypothesis of %d tokens", 1<<10)
+	}
+	num := [4]int{1000, 900, 800, 700}
+	if got, want := s.bleuScores(num, 1500, 1400), s.bleuCompute(num, 1500, 1400); got != want {
+		t.Errorf("bleuScores(%v, 1500, 1400) = %v, want %v", num, got, want)
+	}
+}
