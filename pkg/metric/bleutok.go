@@ -32,23 +32,31 @@ func laneBetween(x uint64, lo, hi byte) uint64 {
 // Python whitespace is neither cased nor case-ignorable, so it bounds the context of the final
 // sigma rule: lowering each whitespace-separated token on its own is lowering the text. ASCII
 // tokens are lowered eight bytes at a time, the others by textnorm.AppendLower. An ASCII token of
-// at most seven bytes followed by ASCII whitespace, the common case, is keyed from one load of
-// eight bytes without being copied.
+// at most seven bytes followed by ASCII whitespace or the end of the text, the common case, is
+// keyed from one load of eight bytes without being copied; the last token of a text, the most
+// common one of short answers, so no longer goes byte by byte.
 func (s *scratch) bleuTokens(dst []uint64, str string) []uint64 {
 	buf := slices.Grow(s.buf, len(str)+8) // room to store eight bytes past the tokens
 	for i := 0; i < len(str); {
+		// The bytes past the end of the text read as zeros, which stop a token as whitespace
+		// does: a token that reaches the end is keyed here too.
+		var w uint64
 		if i+8 <= len(str) {
-			w := load64(str, i)
-			x := w &^ laneHigh
-			n := bits.TrailingZeros64(laneBetween(x, 0, ' ')|w&laneHigh) / 8
-			if n < 8 && bleuByte[byte(w>>(8*n))] == bleuSpaceByte {
-				if n > 0 {
-					lower := w | laneBetween(x, 'A', 'Z')>>2
-					dst = append(dst, lower&(1<<(8*n)-1)|uint64(n)<<56) // tokenKey
-				}
-				i += n + 1
-				continue
+			w = load64(str, i)
+		} else if str[i] < utf8.RuneSelf {
+			w = tailWord(str, i)
+		} else {
+			w = laneHigh // a non-ASCII token: read below
+		}
+		x := w &^ laneHigh
+		n := bits.TrailingZeros64(laneBetween(x, 0, ' ')|w&laneHigh) / 8
+		if n < 8 && (i+n == len(str) || bleuByte[byte(w>>(8*n))] == bleuSpaceByte) {
+			if n > 0 {
+				lower := w | laneBetween(x, 'A', 'Z')>>2
+				dst = append(dst, lower&(1<<(8*n)-1)|uint64(n)<<56) // tokenKey
 			}
+			i += n + 1
+			continue
 		}
 		if k := bleuByte[str[i]]; k == bleuSpaceByte {
 			i++
@@ -140,6 +148,18 @@ func (s *scratch) bleuLongsDistinct() bool {
 		}
 	}
 	return true
+}
+
+// tailWord returns the fewer than eight bytes of s from i on as a little-endian word, zeros above.
+func tailWord(s string, i int) uint64 {
+	if len(s) >= 8 {
+		return load64(s, len(s)-8) >> (64 - 8*(len(s)-i))
+	}
+	var w uint64
+	for j := len(s) - 1; j >= i; j-- {
+		w = w<<8 | uint64(s[j])
+	}
+	return w
 }
 
 // load64 returns s[i:i+8] as a little-endian word.
