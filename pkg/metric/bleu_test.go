@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -234,4 +235,36 @@ func TestBLEUScoresMemo(t *testing.T) {
 	if got, want := s.bleuScores(num, 1500, 1400), s.bleuCompute(num, 1500, 1400); got != want {
 		t.Errorf("bleuScores(%v, 1500, 1400) = %v, want %v", num, got, want)
 	}
+}
+
+// FuzzBLEUCounts checks the clipped counts BLEU takes, by whichever way suits the texts' lengths
+// (pairwise runs, position masks, the references' n-grams or hash tables), against counting with
+// maps, and the scores against computing them without the cache.
+func FuzzBLEUCounts(f *testing.F) {
+	long := strings.Repeat("a b a c ", 40)
+	for _, s := range [][3]string{
+		{"Denver Broncos", "Denver Broncos.", "Broncos"}, {"the the the", "the cat the", ""},
+		{"a b c d e f g", "a b c d e f g h", "b c d"}, {"a a a a a a a a a", "a a a a", "a a"},
+		{"x y a b a c", long, "a b"}, {long, "a b a", long[:100]}, {"ΟΔΟΣ ΑΣ x", "οδος ας", "x"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, pred, r1, r2 string) {
+		s := getScratch()
+		defer putScratch(s)
+		refs := []string{r1, r2}
+		hyp, closest, _ := s.bleuRead(pred, refs, false)
+		got := s.bleuClipped(hyp)
+		s.wordIDs()
+		for n := 1; n <= 4; n++ {
+			if want, _ := s.clippedMap(n, hyp, s.bounds); got[n-1] != want {
+				t.Fatalf("bleuClipped(%q, %q) order %d = %d, want %d", pred, refs, n, got[n-1], want)
+			}
+		}
+		if got[0] > 0 {
+			if b, want := s.bleuScores(got, hyp, closest), s.bleuCompute(got, hyp, closest); b != want {
+				t.Fatalf("bleuScores(%q, %q) = %v, want %v", pred, refs, b, want)
+			}
+		}
+	})
 }
