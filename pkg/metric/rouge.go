@@ -22,12 +22,17 @@ type RougeScores struct{ R1, R2, RL float64 }
 // by merging sorted keys; ROUGE-L switches to a bit-parallel LCS on long texts. No map is built
 // per call.
 func Rouge(pred string, refs []string, stem bool) RougeScores {
-	var best RougeScores
 	if len(refs) == 0 {
-		return best
+		return RougeScores{}
 	}
 	s := getScratch()
 	defer putScratch(s)
+	return s.rouge(pred, refs, stem)
+}
+
+// rouge is Rouge in s, which has been reset.
+func (s *scratch) rouge(pred string, refs []string, stem bool) RougeScores {
+	var best RougeScores
 	s.ids = s.rougeIDs(s.ids[:0], pred, stem)
 	np := len(s.ids)
 	s.counts = s.counts[:0]

@@ -3,7 +3,10 @@ package metric
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 func TestRouge(t *testing.T) {
@@ -84,4 +87,117 @@ func lcsDP(a, b []int32) int {
 		}
 	}
 	return d[len(a)][len(b)]
+}
+
+// rougeRef restates Rouge plainly: string tokens from textnorm.RougeTokens, n-grams counted in
+// maps, the textbook LCS. It holds the interning, keys and overlap counting of Rouge to the
+// definition.
+func rougeRef(pred string, refs []string, stem bool) RougeScores {
+	var best RougeScores
+	p := textnorm.RougeTokens(pred, stem)
+	for _, ref := range refs {
+		r := textnorm.RougeTokens(ref, stem)
+		r1 := fmeasure(overlapRef(p, r), len(p), len(r))
+		r2 := fmeasure(overlapRef(bigramsRef(p), bigramsRef(r)), max(len(p)-1, 0), max(len(r)-1, 0))
+		var rl float64
+		if len(p) > 0 && len(r) > 0 {
+			rl = lcsF(lcsRef(p, r), len(p), len(r))
+		}
+		best.R1, best.R2, best.RL = max(best.R1, r1), max(best.R2, r2), max(best.RL, rl)
+	}
+	return best
+}
+
+func bigramsRef(toks []string) []string {
+	var g []string
+	for i := 1; i < len(toks); i++ {
+		g = append(g, toks[i-1]+" "+toks[i])
+	}
+	return g
+}
+
+// overlapRef is Σ min(count in a, count in b).
+func overlapRef(a, b []string) int {
+	count := map[string]int{}
+	for _, x := range a {
+		count[x]++
+	}
+	n := 0
+	for _, y := range b {
+		if count[y] > 0 {
+			count[y]--
+			n++
+		}
+	}
+	return n
+}
+
+// lcsRef is lcsDP over strings.
+func lcsRef(a, b []string) int {
+	ids := map[string]int32{}
+	id := func(toks []string) []int32 {
+		out := make([]int32, len(toks))
+		for i, t := range toks {
+			if _, ok := ids[t]; !ok {
+				ids[t] = int32(len(ids))
+			}
+			out[i] = ids[t]
+		}
+		return out
+	}
+	return lcsDP(id(a), id(b))
+}
+
+// FuzzRouge holds Rouge to rougeRef, stemmed and not, on the same scratch call after call, so that
+// words memoised by one call are met again by the next.
+func FuzzRouge(f *testing.F) {
+	for _, s := range [][3]string{
+		{"The cats were sitting", "a cat sat", "the cat was sitting"},
+		{"Beyoncé Knowles", "Beyonce", "BEYONCÉ knowles knowles"},
+		{"İstanbul \u212Aelvin", "istanbul kelvin", "i stanbul"},
+		{"generously generalization generalizations", "general generous", "generalizations"},
+		{"a b a b a b c", "b a b a", ""},
+		{"北京 2008 Olympics", "2008 olympic games", "北京"},
+		{"abcdefg abcdefgh abcdefghi", "abcdefgh abcdefg", "abcdefghi abcdefghij"},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, pred, r1, r2 string) {
+		for _, refs := range [][]string{{r1, r2}, {r2}, {pred, r1}} {
+			for _, stem := range []bool{true, false} {
+				got, want := Rouge(pred, refs, stem), rougeRef(pred, refs, stem)
+				if got != want {
+					t.Errorf("Rouge(%q, %q, %v) = %+v, want %+v", pred, refs, stem, got, want)
+				}
+			}
+		}
+	})
+}
+
+// TestRougeLongTexts holds Rouge to rougeRef on texts long enough for its bigram table and
+// bit-parallel LCS, over a vocabulary larger than internLimit, so the memo of words is emptied
+// on the way.
+func TestRougeLongTexts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		if rng.IntN(4) == 0 {
+			return fmt.Sprintf("w%dings", rng.IntN(3*internLimit)) // new words, stemmed
+		}
+		return []string{"the", "cats", "sitting", "generalizations", "abcdefgh", "a", "Runs"}[rng.IntN(7)]
+	}
+	text := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(word())
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	for i := range 1000 {
+		pred, refs := text(rng.IntN(300)), []string{text(rng.IntN(300)), text(rng.IntN(30))}
+		stem := i%2 == 0
+		if got, want := Rouge(pred, refs, stem), rougeRef(pred, refs, stem); got != want {
+			t.Fatalf("Rouge(%q, %q, %v) = %+v, want %+v", pred, refs, stem, got, want)
+		}
+	}
 }

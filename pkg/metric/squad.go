@@ -200,9 +200,14 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 func getScratch() *scratch {
 	s := scratchPool.Get().(*scratch)
+	s.reset()
+	return s
+}
+
+// reset readies s for a call, keeping what it memoises across calls.
+func (s *scratch) reset() {
 	s.buf, s.toks = s.buf[:0], s.toks[:0]
 	s.table.reset()
-	return s
 }
 
 func putScratch(s *scratch) {
