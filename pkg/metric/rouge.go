@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
 	"slices"
@@ -17,10 +18,10 @@ type RougeScores struct{ R1, R2, RL float64 }
 // each F-measure is the best over the references. Tokens are rouge-score's: lowercase ASCII
 // letters and digits only, so non-ASCII text contributes nothing.
 //
-// Note: tokens are mapped to per-call integer ids (stems memoised across calls); unigram overlap
-// is counted in an array indexed by id, bigram overlap by pairwise matching or, for long texts,
-// by merging sorted keys; ROUGE-L switches to a bit-parallel LCS on long texts. No map is built
-// per call.
+// Note: tokens are mapped to per-call integer ids (words and stems memoised across calls, see
+// rougeVocab); unigram overlap is counted in an array indexed by id, bigram overlap by pairwise
+// matching or, for long texts, by merging sorted keys; ROUGE-L switches to a bit-parallel LCS on
+// long texts. No map is built per call.
 func Rouge(pred string, refs []string, stem bool) RougeScores {
 	if len(refs) == 0 {
 		return RougeScores{}
@@ -33,6 +34,7 @@ func Rouge(pred string, refs []string, stem bool) RougeScores {
 // rouge is Rouge in s, which has been reset.
 func (s *scratch) rouge(pred string, refs []string, stem bool) RougeScores {
 	var best RougeScores
+	s.vocab.begin()
 	s.ids = s.rougeIDs(s.ids[:0], pred, stem)
 	np := len(s.ids)
 	s.counts = s.counts[:0]
@@ -153,33 +155,26 @@ func (s *scratch) pairOverlap(a, b []uint64) int {
 func (s *scratch) rougeIDs(dst []int32, str string, stem bool) []int32 {
 	start := len(s.buf)
 	s.buf = textnorm.AppendRougeText(s.buf, str)
+	buf := s.buf[:cap(s.buf)] // keys of short tokens load eight bytes
 	tok := start
-	for i := start; i < len(s.buf); i++ {
-		if s.buf[i] != ' ' {
+	for end := start; end < len(s.buf); end++ {
+		if s.buf[end] != ' ' {
 			continue
 		}
-		dst = append(dst, s.tokenID(s.buf[tok:i], stem))
-		tok = i + 1
+		var key uint64
+		switch n := end - tok; {
+		case n > 7:
+			key = hashBytes(buf[tok:end]) | longKey
+		case tok+8 <= len(buf):
+			key = binary.LittleEndian.Uint64(buf[tok:])&(1<<(8*n)-1) | uint64(n)<<56 // tokenKey
+		default:
+			key = tokenKey(buf[tok:end])
+		}
+		dst = append(dst, s.vocab.id(buf[tok:end], key, stem))
+		tok = end + 1
 	}
 	s.buf = s.buf[:start]
 	return dst
-}
-
-// tokenID returns the id of tok, or of its Porter stem when stem is set and tok is longer than
-// three characters. A token's stem id is worked out once per call, and stems are memoised across
-// calls in the scratch.
-func (s *scratch) tokenID(tok []byte, stem bool) int32 {
-	if !stem || len(tok) <= 3 {
-		return s.id(tok)
-	}
-	sl := s.table.slot(tok)
-	if sl.stem < 0 {
-		sl.stem = -2 // reserve: interning the stem may move the slots
-		id := s.idString(s.stem(tok))
-		sl = s.table.slot(tok)
-		sl.stem = id
-	}
-	return sl.stem
 }
 
 // id returns the id of tok in this call's token table.
@@ -206,7 +201,6 @@ type tableSlot struct {
 	hash       uint64
 	start, end int32 // the token's bytes in the arena
 	id         int32
-	stem       int32 // id of the token's Porter stem, or -1 when not yet known
 	gen        uint32
 }
 
@@ -236,7 +230,7 @@ func (t *tokenTable) slot(tok []byte) *tableSlot {
 		if sl.gen != t.gen {
 			start := int32(len(t.arena))
 			t.arena = append(t.arena, tok...)
-			*sl = tableSlot{hash: h, start: start, end: int32(len(t.arena)), id: t.n, stem: -1, gen: t.gen}
+			*sl = tableSlot{hash: h, start: start, end: int32(len(t.arena)), id: t.n, gen: t.gen}
 			t.n++
 			return sl
 		}

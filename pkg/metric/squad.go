@@ -174,9 +174,10 @@ type scratch struct {
 	tokIDs   keyTable   // BLEU word → id
 	// bleuMasks holds BLEU's position masks of the hypothesis' tokens (see clippedMasks).
 	bleuMasks []uint64
-	// stems memoises Porter stems across the calls that reuse this scratch; it is dropped when
-	// it grows past internLimit.
+	// stems memoises LoCoMo's Porter stems across the calls that reuse this scratch; it is
+	// dropped when it grows past internLimit.
 	stems map[string]string
+	vocab rougeVocab // ROUGE's words and stems across calls, and their ids in this one
 	// floats memoises BLEU's logarithms and brevity penalties by their integer arguments, exps
 	// its exponentials by their argument.
 	floats, exps [1 << floatCacheBits]floatEntry
