@@ -6,8 +6,6 @@ import (
 	"math/bits"
 	"slices"
 	"unsafe"
-
-	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // RougeScores holds the ROUGE-1, ROUGE-2 and ROUGE-L F-measures of one prediction.
@@ -154,24 +152,19 @@ func (s *scratch) pairOverlap(a, b []uint64) int {
 // rougeIDs appends the token ids of str to dst, stemming tokens longer than three characters.
 func (s *scratch) rougeIDs(dst []int32, str string, stem bool) []int32 {
 	start := len(s.buf)
-	s.buf = textnorm.AppendRougeText(s.buf, str)
-	buf := s.buf[:cap(s.buf)] // keys of short tokens load eight bytes
-	tok := start
-	for end := start; end < len(s.buf); end++ {
-		if s.buf[end] != ' ' {
-			continue
+	s.words = s.rougeTokens(s.words[:0], str)
+	long := 0 // the next of s.longs
+	var short [8]byte
+	for _, key := range s.words {
+		var tok []byte
+		if key&longKey == 0 {
+			binary.LittleEndian.PutUint64(short[:], key)
+			tok = short[:key>>56]
+		} else {
+			tok = s.buf[s.longs[long].start:s.longs[long].end]
+			long++
 		}
-		var key uint64
-		switch n := end - tok; {
-		case n > 7:
-			key = hashBytes(buf[tok:end]) | longKey
-		case tok+8 <= len(buf):
-			key = binary.LittleEndian.Uint64(buf[tok:])&(1<<(8*n)-1) | uint64(n)<<56 // tokenKey
-		default:
-			key = tokenKey(buf[tok:end])
-		}
-		dst = append(dst, s.vocab.id(buf[tok:end], key, stem))
-		tok = end + 1
+		dst = append(dst, s.vocab.id(tok, key, stem))
 	}
 	s.buf = s.buf[:start]
 	return dst
