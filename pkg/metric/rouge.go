@@ -157,14 +157,19 @@ func (s *scratch) rougeIDs(dst []int32, str string, stem bool) []int32 {
 	var short [8]byte
 	for _, key := range s.words {
 		var tok []byte
-		if key&longKey == 0 {
-			binary.LittleEndian.PutUint64(short[:], key)
-			tok = short[:key>>56]
-		} else {
+		if key&longKey != 0 {
 			tok = s.buf[s.longs[long].start:s.longs[long].end]
 			long++
 		}
-		dst = append(dst, s.vocab.id(tok, key, stem))
+		id, ok := s.vocab.known(key, tok, stem)
+		if !ok {
+			if tok == nil {
+				binary.LittleEndian.PutUint64(short[:], key)
+				tok = short[:key>>56]
+			}
+			id = s.vocab.id(tok, key, stem)
+		}
+		dst = append(dst, id)
 	}
 	s.buf = s.buf[:start]
 	return dst

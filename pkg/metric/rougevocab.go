@@ -26,22 +26,23 @@ type rougeVocab struct {
 	stem  []byte // a stem being interned
 }
 
+// vocabSlot is a word's slot; a slot with key 0 is empty (no key is 0).
 type vocabSlot struct {
-	key  uint64
-	word int32 // 1 + the word's index in words, or 0 for an empty slot
+	key        uint64
+	word, stem int32 // 1 + the index in words of the word and of its token when stemmed, or 0
 }
 
 type vocabWord struct {
 	start, end int32  // a long word's bytes in the arena
-	stem       int32  // the index of the word's Porter stem, or -1 until it is needed
 	call       uint32 // the call that gave the word its id
 	id         int32
 }
 
 // begin starts a call: no word has an id in it yet.
 func (v *rougeVocab) begin() {
-	if len(v.words) > internLimit {
+	if len(v.words) > internLimit || v.slots == nil {
 		*v = rougeVocab{call: v.call, stem: v.stem}
+		v.grow()
 	}
 	v.n = 0
 	v.call++
@@ -53,19 +54,52 @@ func (v *rougeVocab) begin() {
 	}
 }
 
-// id returns the id in this call of tok, whose key is key, or of its Porter stem when stem is
-// set and tok is longer than three characters, as rouge-score stems.
-func (v *rougeVocab) id(tok []byte, key uint64, stem bool) int32 {
-	w := v.word(tok, key)
-	if stem && len(tok) > 3 {
-		st := v.words[w].stem
-		if st < 0 {
-			v.stem = textnorm.AppendStem(v.stem[:0], string(tok))
-			st = v.word(v.stem, tokenKey(v.stem))
-			v.words[w].stem = st
+// known returns the id in this call of the token keyed key (tok holds its bytes if it is long),
+// or of its Porter stem when stem is set, if the token is in the vocabulary and its stem is known
+// when needed. It is the path of a token seen before: one probe and no bytes compared for a
+// short token.
+func (v *rougeVocab) known(key uint64, tok []byte, stem bool) (int32, bool) {
+	mask := uint64(len(v.slots) - 1)
+	for i := (key * 0x9e3779b97f4a7c15) >> v.shift; ; i = (i + 1) & mask {
+		sl := &v.slots[i]
+		if sl.key != key {
+			if sl.key == 0 {
+				return 0, false
+			}
+			continue
 		}
-		w = st
+		if key&longKey != 0 && string(v.arena[v.words[sl.word-1].start:v.words[sl.word-1].end]) != string(tok) {
+			continue
+		}
+		w := sl.word
+		if stem {
+			if w = sl.stem; w == 0 {
+				return 0, false
+			}
+		}
+		return v.idOf(w - 1), true
 	}
+}
+
+// id is known for any token: it adds the token and its stem to the vocabulary when they are new.
+// tok is the token's bytes.
+func (v *rougeVocab) id(tok []byte, key uint64, stem bool) int32 {
+	sl := v.slot(tok, key)
+	w := sl.word
+	if stem {
+		if sl.stem == 0 {
+			v.stem = textnorm.AppendStem(v.stem[:0], string(tok))
+			st := v.slot(v.stem, tokenKey(v.stem)).word
+			sl = v.slot(tok, key) // adding the stem may have moved the slots
+			sl.stem = st
+		}
+		w = sl.stem
+	}
+	return v.idOf(w - 1)
+}
+
+// idOf returns the id of word w in this call, giving it the next one if it has none.
+func (v *rougeVocab) idOf(w int32) int32 {
 	e := &v.words[w]
 	if e.call != v.call {
 		e.call, e.id = v.call, v.n
@@ -74,27 +108,32 @@ func (v *rougeVocab) id(tok []byte, key uint64, stem bool) int32 {
 	return e.id
 }
 
-// word returns the index of tok's word, adding the word when it is new.
-func (v *rougeVocab) word(tok []byte, key uint64) int32 {
+// slot returns the slot of tok, whose key is key, adding tok when it is new. A token of at most
+// three characters, which rouge-score does not stem, is its own stem. The pointer is valid until
+// the next addition.
+func (v *rougeVocab) slot(tok []byte, key uint64) *vocabSlot {
 	if 2*(len(v.words)+1) > len(v.slots) {
 		v.grow()
 	}
 	mask := uint64(len(v.slots) - 1)
 	for i := (key * 0x9e3779b97f4a7c15) >> v.shift; ; i = (i + 1) & mask {
 		sl := &v.slots[i]
-		if sl.word == 0 {
-			w := vocabWord{stem: -1}
+		if sl.key == 0 {
+			var w vocabWord
 			if key&longKey != 0 {
 				w.start = int32(len(v.arena))
 				v.arena = append(v.arena, tok...)
 				w.end = int32(len(v.arena))
 			}
 			v.words = append(v.words, w)
-			*sl = vocabSlot{key, int32(len(v.words))}
-			return sl.word - 1
+			*sl = vocabSlot{key: key, word: int32(len(v.words))}
+			if len(tok) <= 3 {
+				sl.stem = sl.word
+			}
+			return sl
 		}
 		if sl.key == key && (key&longKey == 0 || string(v.arena[v.words[sl.word-1].start:v.words[sl.word-1].end]) == string(tok)) {
-			return sl.word - 1
+			return sl
 		}
 	}
 }
@@ -106,11 +145,11 @@ func (v *rougeVocab) grow() {
 	v.shift = uint8(64 - bits.Len(uint(len(v.slots)-1)))
 	mask := uint64(len(v.slots) - 1)
 	for _, sl := range old {
-		if sl.word == 0 {
+		if sl.key == 0 {
 			continue
 		}
 		i := (sl.key * 0x9e3779b97f4a7c15) >> v.shift
-		for v.slots[i].word != 0 {
+		for v.slots[i].key != 0 {
 			i = (i + 1) & mask
 		}
 		v.slots[i] = sl
