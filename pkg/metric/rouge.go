@@ -35,9 +35,8 @@ func (s *scratch) rouge(pred string, refs []string, stem bool) RougeScores {
 	s.vocab.begin()
 	s.ids = s.rougeIDs(s.ids[:0], pred, stem)
 	np := len(s.ids)
-	s.counts = s.counts[:0]
+	s.counts = growTo(s.counts[:0], int(s.vocab.n)) // the prediction's ids are below s.vocab.n
 	for _, id := range s.ids {
-		s.counts = growTo(s.counts, int(id)+1)
 		s.counts[id]++
 	}
 	s.keys = appendBigrams(s.keys[:0], s.ids)
