@@ -68,6 +68,14 @@ func TestLCSBits(t *testing.T) {
 		if got := s.lcsBits(a, b); got != want {
 			t.Fatalf("lcsBits(%v, %v) = %d, want %d", a, b, got, want)
 		}
+		if got := s.lcs(a, b); got != want {
+			t.Fatalf("lcs(%v, %v) = %d, want %d", a, b, got, want)
+		}
+		if len(b) <= 64 {
+			if got := s.lcsWord(a, b); got != want {
+				t.Fatalf("lcsWord(%v, %v) = %d, want %d", a, b, got, want)
+			}
+		}
 	}
 }
 
