@@ -209,3 +209,32 @@ func TestRougeLongTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestRougeVocabBounded scores texts of new words on one scratch: the vocabulary is emptied once
+// it holds more than internLimit words, and the scores stay right across the emptying.
+func TestRougeVocabBounded(t *testing.T) {
+	s := new(scratch)
+	emptied := false
+	for i := range 3 * internLimit / 100 {
+		var b strings.Builder
+		for j := range 50 {
+			fmt.Fprintf(&b, "word%dings x%d ", 50*i+j, j)
+		}
+		pred, refs := b.String(), []string{"the word0ings x1 x2", b.String()[:40]}
+		before := len(s.vocab.words)
+		s.reset()
+		got := s.rouge(pred, refs, true)
+		if want := rougeRef(pred, refs, true); got != want {
+			t.Fatalf("call %d: rouge(%q, %q) = %+v, want %+v", i, pred, refs, got, want)
+		}
+		// A call adds at most its tokens and their stems.
+		if n := len(s.vocab.words); n > internLimit+2*120 {
+			t.Fatalf("call %d: %d words in the vocabulary, want at most %d", i, n, internLimit+2*120)
+		} else if n < before {
+			emptied = true
+		}
+	}
+	if !emptied {
+		t.Errorf("the vocabulary was never emptied")
+	}
+}

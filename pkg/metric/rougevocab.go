@@ -8,7 +8,8 @@ import (
 
 // rougeVocab interns rouge-score tokens across the calls that reuse a scratch, and numbers the
 // tokens of one call densely. A token seen before costs one probe: its key (see tokenKey) finds
-// its word, the word names its Porter stem's word, and that word carries its id in this call.
+// its slot, the slot names the token's word and its Porter stem's, and the word carries its id
+// in this call.
 //
 // Note: it replaces a per-call table over maphash hashes and a cross-call map[string]string of
 // stems, which hashed each stemmed token three times (the token, the stem map, the stem). Short

@@ -169,8 +169,8 @@ type scratch struct {
 	table    tokenTable // this call's token ids
 	grams    keyTable   // BLEU n-gram → index into distinct; ROUGE bigram → index into bigrams
 	bigrams  []int32    // ROUGE: the prediction's bigram counts
-	words    []uint64   // BLEU tokens as keys, or as ids when interned by bytes
-	longs    []span     // BLEU's long tokens, whose keys are hashes
+	words    []uint64   // BLEU or ROUGE tokens as keys, or BLEU's as ids when interned by bytes
+	longs    []span     // BLEU's or ROUGE's long tokens, whose keys are hashes
 	tokIDs   keyTable   // BLEU word → id
 	// bleuMasks holds BLEU's position masks of the hypothesis' tokens (see clippedMasks).
 	bleuMasks []uint64
