@@ -15,8 +15,7 @@ func BenchmarkBLEUFirstPass(b *testing.B) {
 			if len(p.References) == 0 {
 				continue
 			}
-			s.buf, s.toks = s.buf[:0], s.toks[:0] // as getScratch does
-			s.table.reset()
+			s.reset() // as getScratch does
 			s.bleu(p.Prediction, p.References)
 		}
 		n += len(pairs)

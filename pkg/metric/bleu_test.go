@@ -215,8 +215,7 @@ func TestBLEUScoresMemo(t *testing.T) {
 			if len(p.References) == 0 {
 				continue
 			}
-			s.buf, s.toks = s.buf[:0], s.toks[:0]
-			s.table.reset()
+			s.reset()
 			hyp, closest, _ := s.bleuRead(p.Prediction, p.References, false)
 			num := s.bleuClipped(hyp)
 			if num[0] == 0 {

@@ -103,8 +103,7 @@ func TestBleuReadPaths(t *testing.T) {
 	for _, p := range loadPairs(t) {
 		var got [2][8]int
 		for k, byKey := range []bool{true, false} {
-			s.buf, s.toks = s.buf[:0], s.toks[:0]
-			s.table.reset()
+			s.reset()
 			hyp, closest, ok := s.bleuRead(p.Prediction, p.References, byKey)
 			if !ok {
 				t.Fatalf("bleuRead(%q, byKey=%v) reported a key collision", p.ID, byKey)

@@ -70,8 +70,7 @@ func TestSquadTokensRandom(t *testing.T) {
 	s := getScratch()
 	defer putScratch(s)
 	for range 3000 {
-		s.buf, s.toks = s.buf[:0], s.toks[:0]
-		s.table.reset()
+		s.reset()
 		checkOverlap(t, s, text(), text())
 	}
 }
