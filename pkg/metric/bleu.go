@@ -71,6 +71,9 @@ func (s *scratch) bleuScores(num [4]int, hyp, closest int) BLEUScores {
 	if !ok {
 		return s.bleuCompute(num, hyp, closest)
 	}
+	if s.bleuResults == nil {
+		s.bleuResults = new([1 << bleuResultBits]bleuResult)
+	}
 	e := &s.bleuResults[(key*0x9e3779b97f4a7c15)>>(64-bleuResultBits)]
 	if e.key != key {
 		*e = bleuResult{key, s.bleuCompute(num, hyp, closest)}

@@ -181,8 +181,9 @@ type scratch struct {
 	// floats memoises BLEU's logarithms and brevity penalties by their integer arguments, exps
 	// its exponentials by their argument.
 	floats, exps [1 << floatCacheBits]floatEntry
-	// bleuResults memoises BLEU's scores by its counts.
-	bleuResults [1 << bleuResultBits]bleuResult
+	// bleuResults memoises BLEU's scores by its counts; allocated by the first BLEU call, so
+	// that the other metrics' scratches stay small.
+	bleuResults *[1 << bleuResultBits]bleuResult
 }
 
 // internLimit bounds the per-scratch token caches.
