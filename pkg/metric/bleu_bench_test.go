@@ -6,19 +6,9 @@ import "testing"
 // run over a dataset does: its caches of logarithms, exponentials and scores fill as counts first
 // come up.
 func BenchmarkBLEUFirstPass(b *testing.B) {
-	pairs := loadPairs(b)
-	b.ReportAllocs()
-	n := 0
-	for b.Loop() {
-		s := new(scratch)
-		for _, p := range pairs {
-			if len(p.References) == 0 {
-				continue
-			}
-			s.reset() // as getScratch does
+	benchFirstPass(b, func(s *scratch, p goldenPair) {
+		if len(p.References) > 0 {
 			s.bleu(p.Prediction, p.References)
 		}
-		n += len(pairs)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pairs/s")
+	})
 }
