@@ -1,11 +1,12 @@
 package metric
 
 import (
-	"encoding/binary"
 	"math/bits"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // ROUGE tokens: textnorm.AppendRougeText's tokens as keys.
@@ -37,7 +38,7 @@ func (s *scratch) rougeTokens(dst []uint64, str string) []uint64 {
 		} else {
 			w = loadTail(str, i)
 		}
-		n := rougeWordPrefix(w)
+		n := textnorm.ASCIIWordPrefix(w)
 		if n < 8 {
 			// The common case: a short token, or none, then a byte that ends it (a zero byte
 			// past the end of str).
@@ -67,16 +68,7 @@ func (s *scratch) rougeToken(dst []uint64, str string, i int) ([]uint64, int) {
 	start := len(buf)
 loop:
 	for i < len(str) {
-		for i+8 <= len(str) && cap(buf)-len(buf) >= 8 {
-			w := load64(str, i)
-			n := rougeWordPrefix(w)
-			m := len(buf)
-			binary.LittleEndian.PutUint64(buf[m:m+8], w|0x2020202020202020)
-			buf = buf[:m+n]
-			if i += n; n < 8 {
-				break
-			}
-		}
+		buf, i, _ = textnorm.CopyLowerWord(buf, str, i)
 		if i == len(str) {
 			break
 		}
@@ -128,12 +120,6 @@ func rougeByte(c byte) bool {
 func rougeWordMask(w uint64) uint64 {
 	x := w &^ laneHigh
 	return (laneBetween(x|0x2020202020202020, 'a', 'z') | laneBetween(x, '0', '9')) &^ w
-}
-
-// rougeWordPrefix returns how many of the bytes of w, from the lowest, are ASCII letters or
-// digits.
-func rougeWordPrefix(w uint64) int {
-	return bits.TrailingZeros64(^rougeWordMask(w)&laneHigh) / 8
 }
 
 // skipRougeOther returns the offset of the first byte at or after str[i] that is an ASCII letter

@@ -29,7 +29,7 @@ func appendRougeASCII(dst []byte, s string) []byte {
 			i++
 			continue
 		}
-		dst, i, _ = copyLowerWord(dst, s, i)
+		dst, i, _ = CopyLowerWord(dst, s, i)
 		for i < len(s) && isRougeByte(s[i]) {
 			dst = append(dst, s[i]|0x20)
 			i++

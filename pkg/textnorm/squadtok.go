@@ -107,7 +107,7 @@ loop:
 		case sqWord:
 			dst, tok, run = openRun(dst, start, tok, run)
 			var ended bool
-			if dst, i, ended = copyLowerWord(dst, s, i); ended {
+			if dst, i, ended = CopyLowerWord(dst, s, i); ended {
 				continue loop
 			}
 			for i < len(s) && squadByte[s[i]] == sqWord {
@@ -151,14 +151,15 @@ func openRun(dst []byte, start, tok, run int) ([]byte, int, int) {
 	return dst, tok, len(dst)
 }
 
-// copyLowerWord copies the run of ASCII letters and digits at s[i:] to dst, lowered (bit 0x20
+// CopyLowerWord copies the run of ASCII letters and digits at s[i:] to dst, lowered (bit 0x20
 // set: digits have it already), eight bytes at a time while eight remain in s and dst has room
 // for eight more. It returns dst, where it stopped in s, and whether that is the run's end; if
-// not, the caller copies the rest a byte at a time.
-func copyLowerWord(dst []byte, s string, i int) ([]byte, int, bool) {
+// not, the caller copies the rest a byte at a time. The SQuAD and ROUGE tokenizers, here and in
+// pkg/metric, copy their words with it.
+func CopyLowerWord(dst []byte, s string, i int) ([]byte, int, bool) {
 	for i+8 <= len(s) && cap(dst)-len(dst) >= 8 {
 		w := load64(s, i)
-		n := asciiWordPrefix(w)
+		n := ASCIIWordPrefix(w)
 		m := len(dst)
 		binary.LittleEndian.PutUint64(dst[m:m+8], w|0x2020202020202020)
 		dst = dst[:m+n]
@@ -176,10 +177,10 @@ func load64(s string, i int) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// asciiWordPrefix returns how many of the bytes of w, lowest first, are ASCII letters or digits
+// ASCIIWordPrefix returns how many of the bytes of w, lowest first, are ASCII letters or digits
 // before the first that is not. Each byte is range-checked in parallel: for x ≤ 0x7f, the high
 // bit of x + 0x80 - lo is set when x ≥ lo, and that of x + 0x7f - hi when x > hi.
-func asciiWordPrefix(w uint64) int {
+func ASCIIWordPrefix(w uint64) int {
 	const (
 		ones = 0x0101010101010101
 		high = 0x8080808080808080
