@@ -129,13 +129,7 @@ func TestClippedRuns(t *testing.T) {
 		hyp := rng.IntN(65)
 		vocab := 1 + rng.IntN(5)
 		bounds := randomBounds(rng, hyp, 20)
-		total := bounds[len(bounds)-1]
-		s.ids, s.words = s.ids[:0], s.words[:0]
-		for range total {
-			w := rng.IntN(vocab)
-			s.ids = append(s.ids, int32(w))
-			s.words = append(s.words, uint64(w)<<60|uint64(w)) // not ids, as keys are not
-		}
+		randomWords(rng, s, bounds[len(bounds)-1], vocab)
 		num, den := clippedRuns(s.words, hyp, bounds)
 		for n := 1; n <= 4; n++ {
 			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
@@ -227,13 +221,7 @@ func TestClippedMasks(t *testing.T) {
 				maxMaskHyp + maskStride, maxMaskHyp + maskStride + 3, 3*maskStride + 1}
 			bounds = append(bounds, bounds[len(bounds)-1]+edges[rng.IntN(len(edges))])
 		}
-		total := bounds[len(bounds)-1]
-		s.ids, s.words = s.ids[:0], s.words[:0]
-		for range total {
-			w := rng.IntN(vocab)
-			s.ids = append(s.ids, int32(w))
-			s.words = append(s.words, uint64(w)<<60|uint64(w)) // not ids, as keys are not
-		}
+		randomWords(rng, s, bounds[len(bounds)-1], vocab)
 		num, den := s.clippedMasks(hyp, bounds)
 		for n := 1; n <= 4; n++ {
 			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
@@ -241,5 +229,16 @@ func TestClippedMasks(t *testing.T) {
 				t.Fatalf("clippedMasks on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
 			}
 		}
+	}
+}
+
+// randomWords puts n random words of a vocabulary of vocab into s, as ids and as words: the
+// words are keys that are not ids, as real keys are not.
+func randomWords(rng *rand.Rand, s *scratch, n, vocab int) {
+	s.ids, s.words = s.ids[:0], s.words[:0]
+	for range n {
+		w := rng.IntN(vocab)
+		s.ids = append(s.ids, int32(w))
+		s.words = append(s.words, uint64(w)<<60|uint64(w))
 	}
 }
