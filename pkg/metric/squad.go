@@ -165,7 +165,7 @@ type scratch struct {
 	// Bit-parallel LCS: each id's mask number, the masks, the V vector.
 	maskOf   []int32
 	masks, v []uint64
-	row      []int32    // LCS dynamic-programming row
+	row      []int32    // a list of ids or counts to put back (overlap counting)
 	table    tokenTable // this call's token ids
 	grams    keyTable   // BLEU n-gram → index into distinct; ROUGE bigram → index into bigrams
 	bigrams  []int32    // ROUGE: the prediction's bigram counts
