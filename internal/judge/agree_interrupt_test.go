@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/interrupt"
 )
@@ -14,12 +15,6 @@ import (
 const twoJudges = `{"schema":1,"id":"a","question":"q","answers":["x"],"judgments":{"a":{"score":1},"b":{"score":0}}}
 {"schema":1,"id":"b","question":"q","answers":["x"],"judgments":{"a":{"score":1},"b":{"score":1}}}
 `
-
-// finishAtEOF is a reader that makes the first signal's finish request when the input ends, as
-// a Ctrl-C while qa-judge agree waits on its last read.
-type finishAtEOF struct{ finish func() int }
-
-func (r finishAtEOF) Read([]byte) (int, error) { r.finish(); return 0, io.EOF }
 
 // TestAgreeInterrupted checks that qa-judge agree, which makes no call, stops at the first signal
 // (qa-judge's main only asks the run to finish) with exit 130 and no report: it read on and
@@ -31,7 +26,7 @@ func TestAgreeInterrupted(t *testing.T) {
 	}{
 		{"before", func(finish func() int) io.Reader { finish(); return strings.NewReader(twoJudges) }},
 		{"last read", func(finish func() int) io.Reader {
-			return io.MultiReader(strings.NewReader(twoJudges), finishAtEOF{finish})
+			return clitest.ThenAtEOF(strings.NewReader(twoJudges), func() { finish() })
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

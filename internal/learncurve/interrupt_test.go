@@ -7,18 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
 const judged = `{"schema":1,"id":"r1","question":"q","answers":[],"type":"T","sequence":{"id":"1","position":1},"judgments":{"evalearn":{"score":1}}}
 {"schema":1,"id":"r2","question":"q","answers":[],"type":"T","sequence":{"id":"1","position":2},"judgments":{"evalearn":{"score":0}}}
 `
-
-// signalAtEOF is a reader that cancels its context when the input ends, as a signal that comes
-// while the command waits on its last read.
-type signalAtEOF struct{ cancel context.CancelFunc }
-
-func (r signalAtEOF) Read([]byte) (int, error) { r.cancel(); return 0, io.EOF }
 
 // TestRunInterrupted checks that a signal stops qa-learncurve with exit 130 and no report, whether
 // it came before a record was read or during the last read: the README says qa-learncurve stops at
@@ -30,7 +25,7 @@ func TestRunInterrupted(t *testing.T) {
 	}{
 		{"before", func(cancel context.CancelFunc) io.Reader { cancel(); return strings.NewReader(judged) }},
 		{"last read", func(cancel context.CancelFunc) io.Reader {
-			return io.MultiReader(strings.NewReader(judged), signalAtEOF{cancel})
+			return clitest.ThenAtEOF(strings.NewReader(judged), cancel)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

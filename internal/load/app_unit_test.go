@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -259,18 +259,12 @@ func TestItemLines(t *testing.T) {
 	}
 }
 
-// signalAtEOF is a reader that cancels its context when the input ends, as a signal that comes
-// while qa-load waits on its last read.
-type signalAtEOF struct{ cancel context.CancelFunc }
-
-func (r signalAtEOF) Read([]byte) (int, error) { r.cancel(); return 0, io.EOF }
-
 // TestRunInterruptedAtLastRead checks that a signal during the last read is not lost when the
 // input then ends: the run exits 130, as at any other read, instead of 0.
 func TestRunInterruptedAtLastRead(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	in := io.MultiReader(strings.NewReader(`{"schema":1,"id":"a","question":"q","answers":["x"]}`+"\n"), signalAtEOF{cancel})
+	in := clitest.ThenAtEOF(strings.NewReader(`{"schema":1,"id":"a","question":"q","answers":["x"]}`+"\n"), cancel)
 	var stdout, stderr bytes.Buffer
 	err := Run(ctx, []string{"qa-load", "--format", "records"}, in, &stdout, &stderr)
 	if code := command.ExitCode(err); code != command.ExitInterrupted {
