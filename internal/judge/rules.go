@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -114,37 +115,11 @@ func RulesVerdict(rec *record.Record, pred string) (Verdict, error) {
 			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}, nil
 		}
 	}
-	f1 := bestF1(pred, rec.Answers)
+	f1 := metric.SquadF1(pred, rec.Answers) // SQuAD v1.1 token F1, the best over the golds
 	if f1 >= 0.5 {
 		return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("token F1 %.3f >= 0.5", f1)}, nil
 	}
 	return Verdict{Score: 0, Label: "wrong", Reasoning: fmt.Sprintf("no gold contained, token F1 %.3f < 0.5", f1)}, nil
-}
-
-// bestF1 is SQuAD token F1 (bag of normalised tokens), the maximum over golds.
-func bestF1(pred string, golds []string) float64 {
-	pt := strings.Fields(textnorm.SquadNormalize(pred))
-	best := 0.0
-	for _, g := range golds {
-		gt := strings.Fields(textnorm.SquadNormalize(g))
-		counts := make(map[string]int, len(gt))
-		for _, w := range gt {
-			counts[w]++
-		}
-		common := 0
-		for _, w := range pt {
-			if counts[w] > 0 {
-				counts[w]--
-				common++
-			}
-		}
-		if common == 0 {
-			continue
-		}
-		p, r := float64(common)/float64(len(pt)), float64(common)/float64(len(gt))
-		best = max(best, 2*p*r/(p+r))
-	}
-	return best
 }
 
 func shaHex(s string) string {
