@@ -67,10 +67,10 @@ const PNCap = 128.0
 
 // Ranking is MRR and MAP over the query groups.
 type Ranking struct {
-	Records int     `json:"records"`
-	Queries int     `json:"queries"`
-	MRR     float64 `json:"mrr"`
-	MAP     float64 `json:"map"`
+	Records int      `json:"records"`
+	Queries int      `json:"queries"`
+	MRR     *float64 `json:"mrr"` // null over no query
+	MAP     *float64 `json:"map"`
 }
 
 // ChunkSummary is conlleval's chunk counts and ratios, overall and per chunk type.
@@ -335,19 +335,16 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 		}
 		if c.Pairwise.Records == 0 {
-			names := a.cfg.selected("pn", "pairwise_acc")
-			warn = append(warn, fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no value",
-				strings.Join(names, ", "), english.Form(len(names), "it has", "they have")))
+			warn = append(warn, noGroupWarning(a.cfg.selected("pn", "pairwise_acc")))
 		}
 	}
 	if a.cfg.wants("mrr", "map") {
 		c.Ranking = a.ranking()
-		var mrr, mp *float64
-		if c.Ranking.Queries > 0 {
-			mrr, mp = ptr(c.Ranking.MRR), ptr(c.Ranking.MAP)
+		putQueries("mrr", c.Ranking.MRR, c.Ranking.Records, c.Ranking.Queries)
+		putQueries("map", c.Ranking.MAP, c.Ranking.Records, c.Ranking.Queries)
+		if c.Ranking.Queries == 0 {
+			warn = append(warn, noGroupWarning(a.cfg.selected("mrr", "map")))
 		}
-		putQueries("mrr", mrr, c.Ranking.Records, c.Ranking.Queries)
-		putQueries("map", mp, c.Ranking.Records, c.Ranking.Queries)
 	}
 	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
 		c.Chunk = a.chunkSummary()
@@ -486,6 +483,13 @@ func (a *corpusGroup) grouped() (groups []string, rel, scores []float64) {
 	return groups, rel, scores
 }
 
+// noGroupWarning says that the named metrics, which rank or pair records within query groups,
+// have no value because no record could take part.
+func noGroupWarning(names []string) string {
+	return fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no value",
+		strings.Join(names, ", "), english.Form(len(names), "it has", "they have"))
+}
+
 func (a *corpusGroup) pairwise() *Pairwise {
 	groups, rel, scores := a.grouped()
 	pc := metric.CountGroupPairs(groups, rel, scores)
@@ -505,7 +509,11 @@ func (a *corpusGroup) ranking() *Ranking {
 	groups, rel, scores := a.grouped()
 	order := labelOrder(groups)
 	r := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 })
-	return &Ranking{Records: len(groups), Queries: len(r.Queries), MRR: r.MRR, MAP: r.MAP}
+	k := &Ranking{Records: len(groups), Queries: len(r.Queries)}
+	if k.Queries > 0 {
+		k.MRR, k.MAP = ptr(r.MRR), ptr(r.MAP)
+	}
+	return k
 }
 
 func distinct(xs []string) int {

@@ -314,8 +314,8 @@ func TestGoldenRanking(t *testing.T) {
 		}
 		r := runGolden(t, c.ID, recs, "--metrics", "ranking").Corpus.Ranking
 		equalInt(t, c.ID, "num_queries", r.Queries, c.Expected["num_queries"])
-		closeTo(t, c.ID, "mrr", &r.MRR, c.Expected["mrr"])
-		closeTo(t, c.ID, "map", &r.MAP, c.Expected["map"])
+		closeTo(t, c.ID, "mrr", r.MRR, c.Expected["mrr"])
+		closeTo(t, c.ID, "map", r.MAP, c.Expected["map"])
 	}
 }
 
