@@ -104,6 +104,20 @@ func (c *corpusConfig) labelled() bool {
 	return c.wants("accuracy", "precision", "recall", "f1_score", "auc", "pn", "pairwise_acc", "mrr", "map")
 }
 
+// takesPart reports whether a record with label facts l takes part in a selected label metric:
+// the classification metrics take every labelled record, auc those with a score, and the
+// pairwise and ranking metrics those with a score and a query group. A record that takes part in
+// none is no scored record.
+func (c *corpusConfig) takesPart(l *labelled) bool {
+	switch {
+	case c.wants("accuracy", "precision", "recall", "f1_score"):
+		return true
+	case math.IsNaN(l.score):
+		return false
+	}
+	return c.wants("auc") || l.grouped && c.wants("pn", "pairwise_acc", "mrr", "map")
+}
+
 // corpusFacts are the values one record contributes to the corpus metrics, taken in a worker.
 type corpusFacts struct {
 	lab      *labelled
@@ -171,7 +185,9 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 		if raw, ok := c.groupPath.lookup(top); ok {
 			l.group, l.grouped = rawLabel(raw)
 		}
-		f.lab = l
+		if c.takesPart(l) {
+			f.lab = l
+		}
 	}
 	if c.wants("perplexity") {
 		c.perplexityFacts(top, &f)
