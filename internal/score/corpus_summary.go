@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -183,9 +184,29 @@ func (a *corpusAcc) attach(s *Summary) {
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
 	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps)
-	for _, v := range vals {
-		s.Overall.Metrics[v.name] = corpusStatOf(v, ivs)
+	var flat []string // the degenerate-interval warnings, one a group
+	flatOf := func(label string, stats []*Stat, vals []value) {
+		var names []string
+		for i, st := range stats {
+			units := vals[i].n // what the interval resamples: records, or query groups
+			if vals[i].queries > 0 {
+				units = vals[i].queries
+			}
+			if st.CI != nil && st.CI[0] == st.CI[1] && units > 1 {
+				names = append(names, vals[i].name)
+			}
+		}
+		if len(names) > 0 {
+			flat = append(flat, fmt.Sprintf("%s: %s: every resample gives the same value, so %s degenerate", label,
+				strings.Join(names, ", "), english.Form(len(names), "the interval is", "their intervals are")))
+		}
 	}
+	stats := make([]*Stat, len(vals))
+	for i, v := range vals {
+		stats[i] = corpusStatOf(v, ivs)
+		s.Overall.Metrics[v.name] = stats[i]
+	}
+	flatOf("overall", stats, vals)
 	s.Warnings = append(s.Warnings, warn...)
 	if s.Errors > 0 && s.ErrorsAsZero {
 		// A failed prediction has no label, score or text to count, so the corpus metrics leave
@@ -193,7 +214,9 @@ func (a *corpusAcc) attach(s *Summary) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
 			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
-	headlines := func(label string, groups map[string]*corpusGroup, into func(key string) *Group) {
+	// headlines puts each group's values in its Group; label (and the key) seeds its intervals,
+	// shown (and the key) names it in warnings as the per-record metrics' warnings do.
+	headlines := func(label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) {
 		for key, g := range groups {
 			grp := into(key)
 			if grp == nil {
@@ -201,21 +224,28 @@ func (a *corpusAcc) attach(s *Summary) {
 			}
 			_, vals, _ := g.summarize()
 			ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps)
+			var stats []*Stat
+			var kept []value
 			for _, v := range vals {
 				if v.n > 0 {
-					grp.Metrics[v.name] = corpusStatOf(v, ivs)
+					st := corpusStatOf(v, ivs)
+					grp.Metrics[v.name] = st
+					stats, kept = append(stats, st), append(kept, v)
 				}
 			}
+			flatOf(shown+key, stats, kept)
 		}
 	}
-	headlines("type ", a.byType, func(t string) *Group { return s.ByType[t] })
+	headlines("type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] })
 	for i, p := range a.byPaths {
 		bd := s.By[p.String()]
 		if bd == nil {
 			continue
 		}
-		headlines("by "+p.String()+"=", a.by[i], func(v string) *Group { return bd.Groups[v] })
+		headlines("by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] })
 	}
+	slices.Sort(flat)
+	s.Warnings = append(s.Warnings, flat...)
 }
 
 // corpusStatOf is the Stat of a headline value, with its interval from ivs when it has one.
