@@ -145,9 +145,11 @@ func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		ArgsUsage: "[FILE ...]",
 		Description: `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
 same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
-confidence intervals over records, then lists the disagreements. A verdict is 1 when the judgment's
-score is at least --threshold, else 0. Records where a compared judge is missing or failed are left
-out and counted; a failed judgment among them makes the exit code 3.
+confidence intervals over records, then lists the disagreements. With --bootstrap 0 there are no
+intervals, and the table leaves out its "95% CI" columns (as it does whenever no figure has one).
+A verdict is 1 when the judgment's score is at least --threshold, else 0. Records where a compared
+judge is missing or failed are left out and counted; a failed judgment among them makes the exit
+code 3.
 
 ` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
@@ -287,9 +289,21 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 func writeAgreement(w io.Writer, names []string, items []Item, left int, cfg agreeConfig) {
 	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(names)), cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(items), left)
-	fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", "95% CI", "kappa", "95% CI")
-	for _, a := range Agree(items, cfg.reps, cfg.level, cfg.seed) {
-		fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", a.Group, a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
+	rows := Agree(items, cfg.reps, cfg.level, cfg.seed)
+	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
+	// columns are left out rather than printed empty, as qa-score's summary leaves out its own.
+	withCI := slices.ContainsFunc(rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
+	if withCI {
+		fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", "95% CI", "kappa", "95% CI")
+	} else {
+		fmt.Fprintf(w, "%-28s %6s %7s %7s\n", "type", "n", "agree", "kappa")
+	}
+	for _, a := range rows {
+		if withCI {
+			fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", a.Group, a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
+		} else {
+			fmt.Fprintf(w, "%-28s %6d %7s %7s\n", a.Group, a.N, num(a.Raw), num(a.Kappa))
+		}
 	}
 	var dis []Item
 	for _, it := range items {
@@ -321,8 +335,12 @@ func num(x float64) string {
 	return fmt.Sprintf("%.3f", x)
 }
 
+// hasCI reports whether iv is an interval: the bootstrap gives none with no resample, no item,
+// or (κ) no resample where the statistic is defined.
+func hasCI(iv stats.Interval) bool { return !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) }
+
 func ci(iv stats.Interval) string {
-	if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) {
+	if !hasCI(iv) {
 		return "-"
 	}
 	return fmt.Sprintf("[%.3f, %.3f]", iv.Lo, iv.Hi)
