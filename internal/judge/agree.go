@@ -273,7 +273,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	switch {
 	case len(items) == 0:
 		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
-	case len(items) < 10:
+	case len(items) < 10 && cfg.reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
 		fmt.Fprintf(stderr, "qa-judge agree: warning: only %s compared; the intervals are rough\n", english.Count(len(items), "record", "records"))
 	}
 	if err := src.Err(); err != nil {
