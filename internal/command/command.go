@@ -442,14 +442,54 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 }
 
 // Execute runs app with args and returns its error, with a missing required flag turned into a
-// UsageError. It prints nothing: every command's main reports the error once, with Report.
+// UsageError. It prints nothing: every command's main reports the error once, with Report. Each
+// of app's subcommands answers --version as the app does (see answerVersion).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
+	for _, sub := range app.Commands {
+		answerVersion(sub)
+	}
 	err := app.RunContext(ctx, args)
+	if errors.Is(err, errVersionShown) {
+		return nil
+	}
 	if err != nil && strings.HasPrefix(err.Error(), "Required flag") {
 		err = &UsageError{Err: err}
 	}
 	return err
 }
+
+// answerVersion gives sub the app's --version flag (-v too): it prints the app's version line,
+// "qa-judge version ...", checks no input and runs nothing. urfave/cli gives the flag to the app
+// alone, so "qa-judge agree --version" was a usage error. A subcommand with a flag of its own
+// named version or v keeps it.
+//
+// Note: the version is printed in Before, the first of sub's code urfave/cli runs after --help
+// (and after its check of required flags, which no subcommand here has); Before's error,
+// errVersionShown, stops the run and Execute returns nil for it. Wrapping Action instead would
+// have to stand in for urfave/cli's default action when sub has none.
+func answerVersion(sub *cli.Command) {
+	names := cli.VersionFlag.Names()
+	for _, f := range sub.Flags {
+		if slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(names, n) }) {
+			return
+		}
+	}
+	sub.Flags = append(sub.Flags, cli.VersionFlag)
+	before := sub.Before
+	sub.Before = func(c *cli.Context) error {
+		if c.Bool(names[0]) {
+			cli.ShowVersion(c)
+			return errVersionShown
+		}
+		if before == nil {
+			return nil
+		}
+		return before(c)
+	}
+}
+
+// errVersionShown stops a subcommand whose --version was printed (see answerVersion).
+var errVersionShown = errors.New("version shown")
 
 // Input is one input stream: a named file or standard input.
 type Input struct {

@@ -348,6 +348,48 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// TestSubcommandVersion: a subcommand answers --version and -v with its app's version line, as
+// the app does, checking no input and running nothing; its other flags still work.
+func TestSubcommandVersion(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.jsonl")
+	want := "qa-x version " + Version() + "\n"
+	for _, args := range [][]string{{"sub", "--version"}, {"sub", "-v"}, {"sub", "--n", "3", "--version", missing}} {
+		var stdout, stderr bytes.Buffer
+		app, ran := subApp(&stdout, &stderr)
+		err := Execute(context.Background(), app, append([]string{"qa-x"}, args...))
+		if err != nil || *ran || stdout.String() != want || stderr.Len() > 0 {
+			t.Errorf("qa-x %s = %v, ran %v, stdout %q, stderr %q; want %q", strings.Join(args, " "), err, *ran, stdout.String(), stderr.String(), want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	app, ran := subApp(&stdout, &stderr)
+	if err := Execute(context.Background(), app, []string{"qa-x", "sub", "--n", "3"}); err != nil || !*ran || stdout.String() != "n 3\n" {
+		t.Errorf("qa-x sub --n 3 = %v, ran %v, stdout %q; want it run, printing n 3", err, *ran, stdout.String())
+	}
+	stdout.Reset()
+	app, ran = subApp(&stdout, &stderr)
+	if err := Execute(context.Background(), app, []string{"qa-x", "sub", missing}); err == nil || *ran {
+		t.Errorf("qa-x sub %s = %v, ran %v; want the missing file's error", missing, err, *ran)
+	}
+}
+
+// subApp is an app with one subcommand, "sub", whose action prints its --n; ran says whether it ran.
+func subApp(stdout, stderr io.Writer) (*cli.App, *bool) {
+	app := NewApp("qa-x", "test", "", stdout, stderr)
+	ran := new(bool)
+	app.Commands = []*cli.Command{{
+		Name:   "sub",
+		Flags:  []cli.Flag{&cli.IntFlag{Name: "n"}},
+		Before: func(c *cli.Context) error { return CheckInputs(c.Args().Slice()) },
+		Action: func(c *cli.Context) error {
+			*ran = true
+			fmt.Fprintf(c.App.Writer, "n %d\n", c.Int("n"))
+			return nil
+		},
+	}}
+	return app, ran
+}
+
 // TestSourceLeadingBad: a file whose first lines are all bad stops at the twentieth, with one
 // error saying it is no file of records; a file with a good record first, or with bad records
 // that have a schema, is read to its end, every bad line skipped, and the next file starts afresh.
