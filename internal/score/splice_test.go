@@ -272,3 +272,39 @@ func TestRepeatedMembers(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedScoreMembers: of a scores or score_errors member given twice, qa-score and
+// record.Record read the last alone, and a line is bad for both or for neither, with the same
+// message: a stage that decodes and writes records again does not merge the first member (or a
+// null score in it, as 0) into the scores qa-score would keep.
+func TestRepeatedScoreMembers(t *testing.T) {
+	const head = `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"},`
+	for _, tail := range []string{
+		`"scores":{"f1":0.5},"scores":{"em":1}}`,
+		`"scores":{"f1":null},"scores":{"em":1}}`,
+		`"scores":{"em":1},"scores":{"f1":null}}`,
+		`"scores":{"f1":0.25,"em":1},"scores":{"f1":0.5}}`,
+		`"scores":{"f1":0.5},"scores":null}`,
+		`"scores":5,"scores":{"em":1}}`,
+		`"scores":{"em":1},"scores":[1]}`,
+		`"score_errors":{"sbert":"503"},"score_errors":{"bertscore_f1":"504"}}`,
+		`"score_errors":{"sbert":null},"score_errors":{}}`,
+		`"score_errors":{"sbert":"503"},"score_errors":{"sbert":null}}`,
+		`"scores":{"a":1},"score_errors":{"b":"x"},"scores":{"c":2},"score_errors":{"d":"y"}}`,
+		`"scores":{"f1":null},"score\u0073":{"em":1}}`,
+		`"scores":{"f1":0.5},"Scores":{"em":null}}`,
+	} {
+		ln := head + tail
+		got, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+		want, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
+		switch {
+		case bad != nil || err != nil:
+			if bad == nil || err == nil || bad.Error() != err.Error() {
+				t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
+			}
+		case !maps.Equal(got.Scores, want.Scores) || !maps.Equal(got.ScoreErrors, want.ScoreErrors):
+			t.Errorf("%s: qa-score reads scores %v, score_errors %v; record.Reader %v, %v",
+				ln, got.Scores, got.ScoreErrors, want.Scores, want.ScoreErrors)
+		}
+	}
+}

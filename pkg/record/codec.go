@@ -23,8 +23,10 @@ func Marshal(v any) ([]byte, error) { return marshal(v) }
 func Unmarshal(b []byte, v any) error { return unmarshal(b, v) }
 
 var (
-	recordKeys = keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
-		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments", "scores", "score_errors")
+	// scores and score_errors are read from their last member alone, as qa-score reads them: it
+	// splices the one it writes in place of every member of the key.
+	recordKeys = lastAlone(keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
+		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "scores", "score_errors")
 	passageKeys    = keySet("title", "date", "text", "sentences")
 	predictionKeys = keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
 		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "batch")
@@ -35,12 +37,40 @@ var (
 	batchKeys    = keySet("first", "index", "size")
 )
 
-func keySet(keys ...string) map[string]bool {
-	m := make(map[string]bool, len(keys))
+// keyRole says how a type's decoder reads a member of the JSON object it decodes.
+type keyRole uint8
+
+const (
+	unknownKey keyRole = iota // not the type's own: kept verbatim among its unknown members
+	knownKey                  // read by the JSON decoder, a key given twice as it reads one
+	// lastKey and up: read from its last member alone when given twice (see decodeKnown). Each
+	// such key of a set has a role of its own, lastKey+i, so that one given twice is told from
+	// two such keys given once.
+	lastKey
+)
+
+// maxLastKeys is the most keys of one set that lastAlone can mark (unknownFields notes them in a
+// uint64).
+const maxLastKeys = 64
+
+// keySet returns the roles of a type's keys, each of keys known.
+func keySet(keys ...string) map[string]keyRole {
+	m := make(map[string]keyRole, len(keys))
 	for _, k := range keys {
-		m[k] = true
+		m[k] = knownKey
 	}
 	return m
+}
+
+// lastAlone adds keys to set as keys read from their last member alone, and returns set.
+func lastAlone(set map[string]keyRole, keys ...string) map[string]keyRole {
+	if len(keys) > maxLastKeys {
+		panic("record: too many keys read from their last member")
+	}
+	for i, k := range keys {
+		set[k] = lastKey + keyRole(i)
+	}
+	return set
 }
 
 // appendExtra splices extra members, in sorted key order, into the encoded object obj.
@@ -343,7 +373,7 @@ func encodeWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
 
 // decodeWithExtra decodes the members of b whose keys are in known into v, the plain form of a
 // type (without its UnmarshalJSON), and returns the others; an error is placed in field.
-func decodeWithExtra(b []byte, known map[string]bool, field string, v any) (map[string]json.RawMessage, error) {
+func decodeWithExtra(b []byte, known map[string]keyRole, field string, v any) (map[string]json.RawMessage, error) {
 	_, extra, err := decodeKnown(b, known, v)
 	if err != nil {
 		return nil, inField(field, err)

@@ -34,7 +34,10 @@ type Record struct {
 
 	Prediction *Prediction          `json:"prediction,omitempty"`
 	Judgments  map[string]*Judgment `json:"judgments,omitempty"`
-	Scores     map[string]float64   `json:"scores,omitempty"`
+	// Scores holds qa-score's scores by metric name. A null among them is a bad line, not a 0;
+	// a scores member given twice is read from the last alone, as qa-score reads it, and so is
+	// score_errors.
+	Scores map[string]float64 `json:"scores,omitempty"`
 	// ScoreErrors says, per metric name, why qa-score did not compute a metric it was asked for
 	// and that applies to the record (a failed embedding call, a field the metric reads that
 	// cannot be read): a metric missing from Scores with no entry here does not apply.

@@ -409,7 +409,7 @@ func TestReaderLineTooLongID(t *testing.T) {
 // TestKnownKeysLowerASCII: foldsToKnown skips keys of lower-case ASCII, which holds only while
 // every known key is lower-case ASCII itself.
 func TestKnownKeysLowerASCII(t *testing.T) {
-	for _, set := range []map[string]bool{recordKeys, passageKeys, predictionKeys, judgmentKeys, sequenceKeys, usageKeys, batchKeys} {
+	for _, set := range []map[string]keyRole{recordKeys, passageKeys, predictionKeys, judgmentKeys, sequenceKeys, usageKeys, batchKeys} {
 		for k := range set {
 			if mayFold(k) {
 				t.Errorf("known key %q is not lower-case ASCII: foldsToKnown would miss its case variants", k)
@@ -447,5 +447,70 @@ func TestPeekID(t *testing.T) {
 		if Unmarshal([]byte(tt.line), &r) == nil && r.ID != tt.want {
 			t.Errorf("%s decodes with id %q, PeekID wants %q", tt.line, r.ID, tt.want)
 		}
+	}
+}
+
+// TestRepeatedScores: a scores or score_errors member given twice is read from the last alone,
+// as qa-score reads it and writes one in its place; the decoder would merge the two objects, so
+// that a null score in the first (read as 0) or a score the last leaves out went on as a value.
+// A null in the last is a bad line, as in a single member. A case variant ("Scores") stays an
+// unknown member, and scores beside score_errors, each once, are not a repeat.
+func TestRepeatedScores(t *testing.T) {
+	const head = `{"schema":1,"id":"a","question":"q","answers":["x"],`
+	for _, tt := range []struct {
+		name, line string
+		scores     map[string]float64
+		errs       map[string]string
+		out        string // the record encoded again
+		err        string // the Reader's error, "" for none
+	}{
+		{"scores", head + `"scores":{"f1":0.5},"scores":{"em":1}}`, map[string]float64{"em": 1}, nil,
+			head + `"scores":{"em":1}}`, ""},
+		{"a null score before", head + `"scores":{"f1":null},"scores":{"em":1}}`, map[string]float64{"em": 1}, nil,
+			head + `"scores":{"em":1}}`, ""},
+		{"a null score after", head + `"scores":{"em":1},"scores":{"f1":null}}`, nil, nil,
+			"", `in.jsonl:1 (id "a"): invalid record: scores.f1: want a number, got null`},
+		{"a null beside a zero after", head + `"scores":{"em":0},"scores":{"em":0,"f1":null}}`, nil, nil,
+			"", `in.jsonl:1 (id "a"): invalid record: scores.f1: want a number, got null`},
+		{"the same score twice", head + `"scores":{"f1":0.25,"em":1},"scores":{"f1":0.5}}`, map[string]float64{"f1": 0.5}, nil,
+			head + `"scores":{"f1":0.5}}`, ""},
+		{"scores then null", head + `"scores":{"f1":0.5},"scores":null}`, nil, nil, head[:len(head)-1] + `}`, ""},
+		{"no object before", head + `"scores":5,"scores":{"em":1}}`, map[string]float64{"em": 1}, nil,
+			head + `"scores":{"em":1}}`, ""},
+		{"no object after", head + `"scores":{"em":1},"scores":[1]}`, nil, nil,
+			"", `in.jsonl:1 (id "a"): invalid record: scores: want an object, got a list`},
+		{"score errors", head + `"score_errors":{"sbert":"503"},"score_errors":{"bertscore_f1":"504"}}`, nil,
+			map[string]string{"bertscore_f1": "504"}, head + `"score_errors":{"bertscore_f1":"504"}}`, ""},
+		{"a null score error before", head + `"score_errors":{"sbert":null},"score_errors":{}}`, nil, map[string]string{},
+			head[:len(head)-1] + `}`, ""},
+		{"a null score error after", head + `"score_errors":{"sbert":"503"},"score_errors":{"sbert":null}}`, nil, nil,
+			"", `in.jsonl:1 (id "a"): invalid record: score_errors.sbert: want a string, got null`},
+		{"interleaved", head + `"scores":{"a":1},"score_errors":{"b":"x"},"z":0,"scores":{"c":2},"score_errors":{"d":"y"}}`,
+			map[string]float64{"c": 2}, map[string]string{"d": "y"}, head + `"scores":{"c":2},"score_errors":{"d":"y"},"z":0}`, ""},
+		{"escaped key", head + `"scores":{"f1":null},"score\u0073":{"em":1}}`, map[string]float64{"em": 1}, nil,
+			head + `"scores":{"em":1}}`, ""},
+		{"case variant", head + `"scores":{"f1":0.5},"Scores":{"em":null}}`, map[string]float64{"f1": 0.5}, nil,
+			head + `"scores":{"f1":0.5},"Scores":{"em":null}}`, ""},
+		{"each once", head + `"scores":{"em":0},"score_errors":{"sbert":"503"}}`, map[string]float64{"em": 0},
+			map[string]string{"sbert": "503"}, head + `"scores":{"em":0},"score_errors":{"sbert":"503"}}`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := NewReader(strings.NewReader(tt.line), "in.jsonl").Read()
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("Read(%s): error %v, want %s", tt.line, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Read(%s): %v", tt.line, err)
+			}
+			if !cmp.Equal(rec.Scores, tt.scores) || !cmp.Equal(rec.ScoreErrors, tt.errs) {
+				t.Errorf("Read(%s): scores %v, score_errors %v; want %v, %v", tt.line, rec.Scores, rec.ScoreErrors, tt.scores, tt.errs)
+			}
+			if b, err := rec.MarshalJSON(); err != nil || string(b) != tt.out {
+				t.Errorf("encoded as %s (%v), want %s", b, err, tt.out)
+			}
+		})
 	}
 }

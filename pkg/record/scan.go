@@ -70,20 +70,39 @@ func walkMembers(b []byte, fn func(q []byte, escaped bool, kStart, vStart, vEnd 
 	return nil
 }
 
-// unknownFields returns the members of the JSON object b whose keys are not in known, or nil. It
-// walks the top level without decoding values and allocates only for unknown members.
+// unknownFields returns the members of the JSON object b whose keys are not in known, or nil, and
+// whether a key of a lastKey role is given more than once. It walks the top level without decoding
+// values and allocates only for unknown members.
 //
 // Note: an earlier version decoded the whole object a second time into map[string]RawMessage;
 // that doubled the decode cost and allocations of every stage.
-func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage, error) {
+func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessage, bool, error) {
 	var extra map[string]json.RawMessage
+	var seen uint64 // bit i: a member of role lastKey+i has been seen
+	repeated := false
 	err := walkMembers(b, func(q []byte, escaped bool, _, vStart, vEnd int) error {
-		if !escaped && known[string(q[1:len(q)-1])] { // this conversion does not allocate
+		var key string
+		var role keyRole
+		if escaped {
+			var err error
+			if key, err = decodeKey(q, escaped); err != nil {
+				return err
+			}
+			role = known[key]
+		} else {
+			role = known[string(q[1:len(q)-1])] // this conversion does not allocate
+		}
+		switch {
+		case role >= lastKey:
+			bit := uint64(1) << (role - lastKey)
+			repeated = repeated || seen&bit != 0
+			seen |= bit
+			return nil
+		case role == knownKey:
 			return nil
 		}
-		key, err := decodeKey(q, escaped)
-		if err != nil || known[key] {
-			return err
+		if !escaped {
+			key = string(q[1 : len(q)-1])
 		}
 		if extra == nil {
 			extra = make(map[string]json.RawMessage)
@@ -91,7 +110,7 @@ func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage,
 		extra[key] = append(json.RawMessage(nil), b[vStart:vEnd]...)
 		return nil
 	})
-	return extra, err
+	return extra, repeated, err
 }
 
 // decodeKnown decodes the members of the JSON object b whose keys are in known into v, and returns
@@ -103,8 +122,12 @@ func unknownFields(b []byte, known map[string]bool) (map[string]json.RawMessage,
 // back, stand beside it). A member whose key differs from a known key only in case is therefore
 // taken out of what the decoder sees: it stays an unknown member, kept verbatim. Such keys are
 // rare, so the object is rebuilt only when one is there.
-func decodeKnown(b []byte, known map[string]bool, v any) ([]byte, map[string]json.RawMessage, error) {
-	extra, err := unknownFields(b, known)
+//
+// The decoder also reads every member of a key given twice into the same field, which merges two
+// objects into one map. A key of a lastKey role is read from its last member alone: the others
+// are taken out of what the decoder sees, when there are others.
+func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]json.RawMessage, error) {
+	extra, repeated, err := unknownFields(b, known)
 	if err != nil {
 		// Not an object a decoder accepts: its error says what is wrong.
 		if derr := unmarshal(b, v); derr != nil {
@@ -112,12 +135,16 @@ func decodeKnown(b []byte, known map[string]bool, v any) ([]byte, map[string]jso
 		}
 		return b, nil, err
 	}
-	src := b
+	shadowed := repeated
 	for k := range extra {
-		if foldsToKnown(k, known) {
-			src = withoutCaseVariants(b, known)
+		if shadowed {
 			break
 		}
+		shadowed = foldsToKnown(k, known)
+	}
+	src := b
+	if shadowed {
+		src = withoutShadowed(b, known)
 	}
 	if err := unmarshal(src, v); err != nil {
 		return src, nil, err
@@ -126,7 +153,7 @@ func decodeKnown(b []byte, known map[string]bool, v any) ([]byte, map[string]jso
 }
 
 // foldsToKnown reports whether key, which is not in known, equals a known key but for case.
-func foldsToKnown(key string, known map[string]bool) bool {
+func foldsToKnown(key string, known map[string]keyRole) bool {
 	if !mayFold(key) {
 		return false // the known keys are lower-case ASCII: so must a key be that folds to one but for case
 	}
@@ -149,14 +176,24 @@ func mayFold(key string) bool {
 	return false
 }
 
-// withoutCaseVariants returns the object b without its members whose keys are case variants of
-// known keys (b has been walked already, so it scans).
-func withoutCaseVariants(b []byte, known map[string]bool) []byte {
+// withoutShadowed returns the object b without the members its decoder must not see: those whose
+// keys are case variants of known keys, and those of a key of a lastKey role but the last (b has
+// been walked already, so it scans).
+func withoutShadowed(b []byte, known map[string]keyRole) []byte {
+	last := map[string]int{} // where the last member of each key of a lastKey role starts
+	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, _ int) error {
+		if key, err := decodeKey(q, escaped); err == nil && known[key] >= lastKey {
+			last[key] = kStart
+		}
+		return nil
+	})
 	out := []byte{'{'}
 	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, vEnd int) error {
-		key, err := decodeKey(q, escaped)
-		if err == nil && !known[key] && foldsToKnown(key, known) {
-			return nil
+		if key, err := decodeKey(q, escaped); err == nil {
+			switch role := known[key]; {
+			case role == unknownKey && foldsToKnown(key, known), role >= lastKey && last[key] != kStart:
+				return nil
+			}
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
