@@ -185,23 +185,50 @@ func NullAnswer(b []byte, answers []string) error {
 // member (scores, score_errors) encoded in b, or nil. The decoder reads a null there as the zero
 // value (a null score, what pandas writes for a NaN, as 0; a null message as ""), which a stage
 // passing the record on would then write as a value: only when vals, what b's member decoded to,
-// holds a zero value is b looked at again.
+// holds a zero value is the member's own encoding looked at again.
+//
+// Note: it decoded the whole of b into a map to find the member, which cost a record with a score
+// of 0 (a wrong answer's em) two fifths more time and 42 allocations more than another.
 func nullValue[V comparable](b []byte, vals map[string]V, member, want string) error {
 	var zero V
-	if !slices.Contains(slices.Collect(maps.Values(vals)), zero) {
-		return nil
+	for _, v := range vals {
+		if v == zero {
+			return NullMember(lastMember(b, member), member, want)
+		}
 	}
-	var top map[string]json.RawMessage
-	if unmarshal(b, &top) != nil {
+	return nil
+}
+
+// lastMember returns the value of the last top-level member of the object b whose key is key, or
+// nil.
+func lastMember(b []byte, key string) []byte {
+	var val []byte
+	_ = walkMembers(b, func(q []byte, escaped bool, _, vStart, vEnd int) error { // b has been decoded
+		match := string(q[1:len(q)-1]) == key // this comparison does not allocate
+		if escaped {
+			k, err := decodeKey(q, escaped)
+			match = err == nil && k == key
+		}
+		if match {
+			val = b[vStart:vEnd]
+		}
 		return nil
-	}
-	return NullMember(top[member], member, want)
+	})
+	return val
 }
 
 // NullMember returns an error naming the first (in sorted order) key of obj, the encoded object
 // of a record's member named member, whose value is null where want was wanted; nil when there is
 // none, or when obj is no object.
 func NullMember(obj []byte, member, want string) error {
+	nulls := false
+	err := walkMembers(obj, func(_ []byte, _ bool, _, vStart, vEnd int) error {
+		nulls = nulls || string(obj[vStart:vEnd]) == "null"
+		return nil
+	})
+	if err == nil && !nulls {
+		return nil // the usual case, a score of 0, read without decoding the object
+	}
 	var vals map[string]json.RawMessage
 	if unmarshal(obj, &vals) != nil {
 		return nil

@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -512,5 +513,52 @@ func TestRepeatedScores(t *testing.T) {
 				t.Errorf("encoded as %s (%v), want %s", b, err, tt.out)
 			}
 		})
+	}
+}
+
+// TestNullMember: a null among an object's values is named, the first key in sorted order, where
+// the decoder reads it (the last of a key given twice); an object without one, or no object, is
+// nil.
+func TestNullMember(t *testing.T) {
+	for _, tt := range []struct{ obj, want string }{
+		{`{"f1":0,"em":0}`, ""},
+		{`{"f1":0,"em":null,"bleu":null}`, "scores.bleu: want a number, got null"},
+		{`{"f1":0, "em" : null }`, "scores.em: want a number, got null"},
+		{`{"f1":0,"f1":null}`, "scores.f1: want a number, got null"},
+		{`{"f1":null,"f1":0}`, ""},
+		{`{"note":"null"}`, ""},
+		{`{}`, ""},
+		{`null`, ""},
+		{`[null]`, ""},
+		{``, ""},
+	} {
+		err := NullMember([]byte(tt.obj), "scores", "a number")
+		if got := fmt.Sprint(err); err == nil && tt.want != "" || err != nil && got != tt.want {
+			t.Errorf("NullMember(%s) = %v, want %q", tt.obj, err, tt.want)
+		}
+	}
+}
+
+// TestZeroScoreAllocations: a record with a score of 0, which the decoder may have read from a
+// null, is checked in its scores member's own bytes, allocating no more than a record without
+// one; the whole line was decoded again into a map for it.
+func TestZeroScoreAllocations(t *testing.T) {
+	allocs := func(score float64) float64 {
+		r := benchRecord(1)
+		r.Scores = map[string]float64{"em": score, "f1": 0.75}
+		line, err := r.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testing.AllocsPerRun(100, func() {
+			var r Record
+			if err := Unmarshal(line, &r); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	// The decoder's pools may add an allocation now and then.
+	if zero, one := allocs(0), allocs(1); zero > one+2 {
+		t.Errorf("decoding a record with a score of 0 allocates %v times, one with none %v", zero, one)
 	}
 }
