@@ -152,7 +152,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
-		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ")},
+		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures)"},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
 		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000)"},
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},

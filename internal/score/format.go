@@ -107,7 +107,7 @@ func (s *Summary) write(w io.Writer, format string) error {
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"group", "metric", "count", "mean", "ci_lo", "ci_hi"}) //nolint:errcheck // cw.Error reports it
-		for _, r := range s.rows() {
+		for _, r := range s.rows(exact) {
 			cw.Write(r) //nolint:errcheck
 		}
 		cw.Flush()
@@ -137,7 +137,7 @@ func (s *Summary) header() string {
 func (s *Summary) writeTable(w io.Writer) error {
 	fmt.Fprintln(w, s.header())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	rows := s.rows()
+	rows := s.rows(num)
 	withCI := hasInterval(rows)
 	head := "group\tmetric\tcount\tmean"
 	if withCI {
@@ -166,7 +166,7 @@ func (s *Summary) writeTable(w io.Writer) error {
 }
 
 func (s *Summary) writeMarkdown(w io.Writer) error {
-	rows := s.rows()
+	rows := s.rows(num)
 	withCI := hasInterval(rows)
 	if withCI {
 		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | 95%% CI |\n|---|---|---:|---:|---|\n", s.header())
@@ -218,9 +218,10 @@ func mdCell(s string) string { return mdEscaper.Replace(s) }
 
 var mdEscaper = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
 
-// rows flattens the summary into (group, metric, count, mean, ci_lo, ci_hi) for the human formats,
+// rows flattens the summary into (group, metric, count, mean, ci_lo, ci_hi), figures as num writes
+// them, for the table, Markdown and csv formats,
 // in a fixed order: overall, each type, then the benchmark aggregates.
-func (s *Summary) rows() [][]string {
+func (s *Summary) rows(num func(*float64) string) [][]string {
 	var rows [][]string
 	add := func(group, metric string, st Stat) {
 		lo, hi := "", ""
@@ -274,6 +275,15 @@ func num(v *float64) string {
 		return "-"
 	}
 	return strconv.FormatFloat(*v, 'f', 4, 64)
+}
+
+// exact formats a figure for csv, which scripts read: the shortest decimal that reads back as the
+// same float64, as the JSON has it, and an empty cell for no value (a missing value to pandas).
+func exact(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*v, 'f', -1, 64)
 }
 
 // writeTable prints the per-class table and the confusion matrix.
