@@ -45,11 +45,13 @@ func KappaName(k int) string {
 }
 
 // Agree computes raw agreement and κ over items with percentile bootstrap intervals (resampling
-// items), overall ("all") and per type, types sorted.
+// items), overall ("all") and per type, types sorted. Items without a type are in "all" alone.
 func Agree(items []Item, reps int, level float64, seed uint64) []Agreement {
 	groups := map[string][]Item{}
 	for _, it := range items {
-		groups[it.Type] = append(groups[it.Type], it)
+		if it.Type != "" {
+			groups[it.Type] = append(groups[it.Type], it)
+		}
 	}
 	types := make([]string, 0, len(groups))
 	for t := range groups {
@@ -149,7 +151,8 @@ confidence intervals over records, then lists the disagreements. With --bootstra
 intervals, and the table leaves out its "95% CI" columns (as it does whenever no figure has one).
 A verdict is 1 when the judgment's score is at least --threshold, else 0. Records where a compared
 judge is missing or failed are left out and counted; a failed judgment among them makes the exit
-code 3.
+code 3. Records without a type count in "all" alone. Kappa has no value ("-", with a warning) where
+every verdict is the same: agreement by chance is then 1.
 
 ` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
@@ -265,8 +268,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		}
 		items = append(items, it)
 	}
+	rows := Agree(items, cfg.reps, cfg.level, cfg.seed)
 	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
-	writeAgreement(out, names, items, left, cfg)
+	writeAgreement(out, names, items, rows, left, cfg)
 	if err := out.Flush(); err != nil {
 		return err
 	}
@@ -275,6 +279,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
 	case len(items) < 10 && cfg.reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
 		fmt.Fprintf(stderr, "qa-judge agree: warning: only %s compared; the intervals are rough\n", english.Count(len(items), "record", "records"))
+	}
+	for _, w := range agreeWarnings(items, rows) {
+		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
 	}
 	if err := src.Err(); err != nil {
 		return err
@@ -286,10 +293,35 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	return nil
 }
 
-func writeAgreement(w io.Writer, names []string, items []Item, left int, cfg agreeConfig) {
+// agreeWarnings says which rows have no kappa although they have records, and how many records
+// compared have no type when others have one.
+func agreeWarnings(items []Item, rows []Agreement) []string {
+	var w, undefined []string
+	for _, a := range rows {
+		if a.N > 0 && math.IsNaN(a.Kappa) {
+			undefined = append(undefined, a.Group)
+		}
+	}
+	if len(undefined) > 0 {
+		w = append(w, fmt.Sprintf("kappa has no value for %s: every verdict there is the same, so agreement by chance is 1 and kappa is 0/0",
+			strings.Join(undefined, ", ")))
+	}
+	untyped := 0
+	for _, it := range items {
+		if it.Type == "" {
+			untyped++
+		}
+	}
+	if untyped > 0 && untyped < len(items) {
+		w = append(w, fmt.Sprintf("%d of %d records compared %s no type: %s in all but in no type's row",
+			untyped, len(items), english.Form(untyped, "has", "have"), english.Form(untyped, "it is", "they are")))
+	}
+	return w
+}
+
+func writeAgreement(w io.Writer, names []string, items []Item, rows []Agreement, left int, cfg agreeConfig) {
 	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(names)), cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(items), left)
-	rows := Agree(items, cfg.reps, cfg.level, cfg.seed)
 	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
 	// columns are left out rather than printed empty, as qa-score's summary leaves out its own.
 	withCI := slices.ContainsFunc(rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
