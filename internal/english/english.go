@@ -2,7 +2,7 @@
 // "1 record", "0 records", "2 records". The caller gives both forms of every word, so an
 // irregular plural (batch, batches; entry, entries; child, children) needs no rule, and a
 // form may be a phrase ("bad input line skipped") or a verb ("has", "have"). Clip shortens a text
-// quoted in a message.
+// quoted in a message, and Suggest finds the known name an unknown one most likely misspells.
 //
 // Note: a plural made by appending "s" was rejected: it is wrong for the irregular nouns, and a
 // phrase's plural is rarely its last word plus "s" ("record has" is "records have").
