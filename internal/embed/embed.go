@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -74,7 +75,8 @@ func (c Config) Validate(metrics ...string) error {
 	case c.Provider == "":
 		return fmt.Errorf("%w: %s", ErrNotConfigured, need)
 	case !slices.Contains(Providers(), c.Provider):
-		return fmt.Errorf("--embed-provider %q: want one of %s", c.Provider, strings.Join(Providers(), ", "))
+		return fmt.Errorf("--embed-provider %q: want one of %s%s", c.Provider, strings.Join(Providers(), ", "),
+			english.DidYouMean(c.Provider, Providers()))
 	case c.Model == "":
 		return fmt.Errorf("%w: --embed-model is not set (%s)", ErrNotConfigured, need)
 	case c.Provider == TEI && c.BaseURL == "":

@@ -198,7 +198,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), progress: c.Bool("progress"),
 		dryRun: c.Bool("dry-run"), maxCost: c.Float64("max-cost")}
 	if !contains(Modes, j.Mode) {
-		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)", j.Mode, strings.Join(Modes, ", "))
+		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)%s", j.Mode, strings.Join(Modes, ", "), english.DidYouMean(j.Mode, Modes))
 	}
 	if p := c.String("route"); p != "" {
 		r, keys, err := LoadRoutes(p)
@@ -271,7 +271,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if j.Provider == "extractive" {
 			why = "extractive picks answers from a record's context and cannot judge; " + why
 		}
-		return nil, command.Usagef("--provider: unknown provider %q (%s)", j.Provider, why)
+		return nil, command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, english.DidYouMean(j.Provider, judgeProviders()))
 	}
 	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
 		budget := model.Budget{Prices: prices}

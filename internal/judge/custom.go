@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/internal/python"
@@ -54,7 +55,8 @@ func LoadCustom(path, format string) (*Custom, error) {
 	case FormatYesNo:
 		c.parse = ParseYesNo
 	default:
-		return nil, fmt.Errorf("prompt format %q: want %s, %s or %s", format, FormatJSONScore, FormatLabel, FormatYesNo)
+		return nil, fmt.Errorf("prompt format %q: want %s, %s or %s%s", format, FormatJSONScore, FormatLabel, FormatYesNo,
+			english.DidYouMean(format, []string{FormatJSONScore, FormatLabel, FormatYesNo}))
 	}
 	if !strings.Contains(c.Text, "{prediction}") {
 		return nil, fmt.Errorf("prompt %s: no {prediction} placeholder", path)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -101,8 +102,8 @@ func LoadRoutes(path string) (Routes, map[string]string, error) {
 			r[k] = m
 			continue
 		}
-		return nil, nil, fmt.Errorf("route file %s: key %q: unknown mode %q (want one of %s, skip)", path, k, m,
-			strings.Join(Modes[1:], ", "))
+		return nil, nil, fmt.Errorf("route file %s: key %q: unknown mode %q (want one of %s, skip)%s", path, k, m,
+			strings.Join(Modes[1:], ", "), english.DidYouMean(m, append(slices.Clip(Modes[1:]), ModeSkip)))
 	}
 	return r, written, nil
 }

@@ -113,7 +113,8 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	case cfg.Warmup < 0:
 		return cfg, command.Usagef("--warmup: want 0 or more, got %d", cfg.Warmup)
 	case cfg.Format != FormatJSON && cfg.Format != FormatText:
-		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)", cfg.Format, FormatJSON, FormatText)
+		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.Format, FormatJSON, FormatText,
+			english.DidYouMean(cfg.Format, []string{FormatJSON, FormatText}))
 	case !(cfg.Level > 0 && cfg.Level < 1):
 		return cfg, command.Usagef("--level: want a number between 0 and 1, got %v", cfg.Level)
 	}

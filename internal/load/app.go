@@ -104,11 +104,13 @@ func flags() []cli.Flag {
 
 func (a *app) configure(c *cli.Context) error {
 	a.format, a.split, a.lang, a.strict = c.String("format"), c.String("split"), c.String("lang"), c.Bool("strict")
-	if a.context = c.String("context"); !slices.Contains([]string{"full", "text", "none"}, a.context) {
-		return command.Usagef("--context: %q is not one of full, text, none", a.context)
+	contexts := []string{"full", "text", "none"}
+	if a.context = c.String("context"); !slices.Contains(contexts, a.context) {
+		return command.Usagef("--context: %q is not one of full, text, none%s", a.context, english.DidYouMean(a.context, contexts))
 	}
 	if a.format != "" && !slices.Contains(Formats(), a.format) {
-		return command.Usagef("--format: %v %q (want one of %s)", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "))
+		return command.Usagef("--format: %v %q (want one of %s)%s", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "),
+			english.DidYouMean(a.format, Formats()))
 	}
 	m, err := ParseMap(c.String("map"))
 	if err != nil {

@@ -40,7 +40,7 @@ func ParseMap(s string) (Mapping, error) {
 			return nil, fmt.Errorf("map %q: want field=source", pair)
 		}
 		if !slices.Contains(mappable, field) {
-			return nil, fmt.Errorf("map %q: %q is not one of %v", pair, field, mappable)
+			return nil, fmt.Errorf("map %q: %q is not one of %v%s", pair, field, mappable, english.DidYouMean(field, mappable))
 		}
 		m[field] = src
 	}

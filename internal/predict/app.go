@@ -20,6 +20,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/extractive"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -229,7 +230,8 @@ func (a *app) configure(c *cli.Context) error {
 	a.force, a.retryErrors, a.concurrency = c.Bool("force"), c.Bool("retry-errors"), c.Int("concurrency")
 	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
 	if !slices.Contains(model.Providers, a.provider) {
-		return command.Usagef("--provider: unknown provider %q (want one of %s)", a.provider, strings.Join(model.Providers, ", "))
+		return command.Usagef("--provider: unknown provider %q (want one of %s)%s", a.provider, strings.Join(model.Providers, ", "),
+			english.DidYouMean(a.provider, model.Providers))
 	}
 	if _, err := a.judgeProvider(c); err != nil {
 		return err // before a dry run too, which builds no judge
@@ -317,7 +319,8 @@ func (a *app) configureReader(c *cli.Context) error {
 	case "direct", "con", "con-separate":
 		p.con, p.notes = r != "direct", r == "con-separate"
 	default:
-		return command.Usagef("--reading: want direct, con or con-separate, not %q", r)
+		return command.Usagef("--reading: want direct, con or con-separate, not %q%s", r,
+			english.DidYouMean(r, []string{"direct", "con", "con-separate"}))
 	}
 	switch r := c.String("retriever"); r {
 	case "orig-session", "full-history-session":
@@ -327,12 +330,15 @@ func (a *app) configureReader(c *cli.Context) error {
 	case "no-retrieval", "flat-session", "flat-turn", "oracle-session", "oracle-turn":
 		p.history.Retriever = r
 	default:
-		return command.Usagef("--retriever: want orig-session, orig-turn, oracle-session, oracle-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q", r)
+		return command.Usagef("--retriever: want orig-session, orig-turn, oracle-session, oracle-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q%s", r,
+			english.DidYouMean(r, []string{"orig-session", "orig-turn", "oracle-session", "oracle-turn", "flat-session", "flat-turn",
+				"no-retrieval", "full-history-session", "full-history-turn"}))
 	}
 	p.history.KeyExpansion = c.String("key-expansion")
 	switch x := p.history.KeyExpansion; {
 	case x != "none" && x != "merge" && x != "replace":
-		return command.Usagef("--key-expansion: want none, merge or replace, not %q", x)
+		return command.Usagef("--key-expansion: want none, merge or replace, not %q%s", x,
+			english.DidYouMean(x, []string{"none", "merge", "replace"}))
 	case x == "merge" && !p.history.FromRetrievalLog() && p.history.Retriever != prompt.RetrieverNone:
 		return command.Usagef("--key-expansion merge: needs --retriever flat-session or flat-turn (LongMemEval's script fails on full histories)")
 	case x == "replace" && c.String("history-format") == "nl":
@@ -342,7 +348,8 @@ func (a *app) configureReader(c *cli.Context) error {
 	}
 	p.history.Format = c.String("history-format")
 	if p.history.Format != "json" && p.history.Format != "nl" {
-		return command.Usagef("--history-format: want json or nl, not %q", p.history.Format)
+		return command.Usagef("--history-format: want json or nl, not %q%s", p.history.Format,
+			english.DidYouMean(p.history.Format, []string{"json", "nl"}))
 	}
 	switch {
 	case p.notes && p.history.Format == "nl":
@@ -365,7 +372,8 @@ func (a *app) configureReader(c *cli.Context) error {
 	default:
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q", v)
+			return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q%s", v,
+				english.DidYouMean(v, []string{"auto", "none"}))
 		}
 		p.history.MaxTokens = n
 	}
@@ -387,7 +395,8 @@ func (a *app) configureLoCoMo(name string) error {
 	default:
 		v, ok := prompt.LoCoMoVariantNamed(name)
 		if !ok {
-			return command.Usagef("--locomo-variant: want auto, none or one of %s, not %q", strings.Join(prompt.LoCoMoVariantNames(), ", "), name)
+			return command.Usagef("--locomo-variant: want auto, none or one of %s, not %q%s", strings.Join(prompt.LoCoMoVariantNames(), ", "), name,
+				english.DidYouMean(name, append([]string{"auto", "none"}, prompt.LoCoMoVariantNames()...)))
 		}
 		p.locomo = &v
 	}

@@ -191,7 +191,8 @@ func (a *app) judgeProvider(c *cli.Context) (string, error) {
 		return a.provider, nil
 	}
 	if !slices.Contains(judgeProviders(), p) {
-		return "", command.Usagef("--judge-provider: %q is no provider a judge can call (want one of %s)", p, strings.Join(judgeProviders(), ", "))
+		return "", command.Usagef("--judge-provider: %q is no provider a judge can call (want one of %s)%s", p, strings.Join(judgeProviders(), ", "),
+			english.DidYouMean(p, judgeProviders()))
 	}
 	return p, nil
 }

@@ -217,7 +217,8 @@ func parseWeights(s string) ([]float64, error) {
 func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label")}
 	if !slices.Contains(averages, cc.average) {
-		return nil, command.Usagef("--average: unknown average %q (want one of %s)", cc.average, strings.Join(averages, ", "))
+		return nil, command.Usagef("--average: unknown average %q (want one of %s)%s", cc.average, strings.Join(averages, ", "),
+			english.DidYouMean(cc.average, averages))
 	}
 	switch c.String("zero-division") {
 	case "0", "warn":
@@ -296,7 +297,8 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	cfg.sel = sel
 	switch {
 	case !slices.Contains(formats, cfg.format):
-		return nil, command.Usagef("--format: unknown format %q (want one of %s)", cfg.format, strings.Join(formats, ", "))
+		return nil, command.Usagef("--format: unknown format %q (want one of %s)%s", cfg.format, strings.Join(formats, ", "),
+			english.DidYouMean(cfg.format, formats))
 	case cfg.jobs < 1:
 		return nil, command.Usagef("--jobs: must be at least 1")
 	}
@@ -319,7 +321,8 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		name := c.String("mismatch-metric")
 		k := sel.index(name)
 		if k < 0 {
-			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)", name, strings.Join(sel.names, ", "))
+			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
+				english.DidYouMean(name, sel.names))
 		}
 		below := c.Float64("below")
 		if math.IsNaN(below) {

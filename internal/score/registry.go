@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // A family computes one or more named scores that share work (ROUGE-1, -2 and -L come from one
@@ -63,7 +65,9 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 			continue
 		}
 		if !slices.Contains(known, n) {
-			return nil, fmt.Errorf("unknown metric %q (known: %s; groups: %s)", n, strings.Join(known, ", "), strings.Join(slices.Sorted(maps.Keys(metricGroups)), ", "))
+			groups := slices.Sorted(maps.Keys(metricGroups))
+			return nil, fmt.Errorf("unknown metric %q (known: %s; groups: %s)%s", n, strings.Join(known, ", "), strings.Join(groups, ", "),
+				english.DidYouMean(n, append(slices.Clip(known), groups...)))
 		}
 		want[n] = true
 	}
