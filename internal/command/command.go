@@ -167,8 +167,8 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 	app.Writer = stdout
 	app.ErrWriter = stderr
 	app.ExitErrHandler = func(*cli.Context, error) {}
-	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-		return &UsageError{Err: err}
+	app.OnUsageError = func(c *cli.Context, err error, _ bool) error {
+		return &UsageError{Err: suggestFlag(c, err)}
 	}
 	app.UseShortOptionHandling = false
 	app.ArgsUsage = "[FILE ...]"
@@ -180,6 +180,33 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 		return CheckInputs(c.Args().Slice())
 	}
 	return app
+}
+
+// notDefined begins the error of the flag package for a flag the command does not have; the
+// flag's name follows, after one dash however many were given.
+const notDefined = "flag provided but not defined: -"
+
+// suggestFlag returns err, the error of c's flag parsing, with the wording of
+// english.DidYouMean when it is for an unknown flag that Suggest finds a flag of c for
+// ("--metircs": "--metrics"). Names are compared without their dashes, so that the dashes count
+// toward no name's length. Hidden flags are not suggested.
+func suggestFlag(c *cli.Context, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), notDefined)
+	if !ok || c == nil || c.Command == nil {
+		return err
+	}
+	var names []string
+	for _, f := range c.Command.VisibleFlags() {
+		names = append(names, f.Names()...)
+	}
+	s := english.Suggest(name, names)
+	if s == "" {
+		return err
+	}
+	if len(s) > 1 {
+		s = "-" + s
+	}
+	return fmt.Errorf("%w; did you mean %q?", err, "-"+s)
 }
 
 // Version is the qapipe build a command runs: the module version the go command recorded (a
