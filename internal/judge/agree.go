@@ -232,7 +232,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	}
 	for _, n := range cfg.names {
 		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
-			return command.Usagef("agree: no record has a judgment named %q (the records' judgments: %s)", n, strings.Join(slices.Sorted(maps.Keys(seen)), ", "))
+			known := slices.Sorted(maps.Keys(seen))
+			return command.Usagef("agree: no record has a judgment named %q (the records' judgments: %s)%s", n, strings.Join(known, ", "),
+				english.DidYouMean(n, known))
 		}
 	}
 	names := cfg.names

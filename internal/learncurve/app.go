@@ -261,7 +261,9 @@ func noVerdictError(judge string, names map[string]bool) string {
 	if len(names) == 0 {
 		return fmt.Sprintf("no record has a verdict under %q, nor any judgment: judge them first (qa-judge --mode evalearn, or qa-predict's sequential judge)", judge)
 	}
-	return fmt.Sprintf("no record has a verdict under %q (--judge); the records' judgments: %s", judge, command.QuotedList(slices.Sorted(maps.Keys(names))))
+	known := slices.Sorted(maps.Keys(names))
+	return fmt.Sprintf("no record has a verdict under %q (--judge); the records' judgments: %s%s", judge, command.QuotedList(known),
+		english.DidYouMean(judge, known))
 }
 
 // observe is Observe reading the verdicts of the named judge.

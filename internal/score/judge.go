@@ -128,7 +128,9 @@ func (j *judgeNames) warning(named string) string {
 		if j.counts[named] > 0 || len(j.counts) == 0 {
 			return ""
 		}
-		return fmt.Sprintf("no record has a judgment named %q (--judge); the records' judgments: %s", named, command.QuotedList(slices.Sorted(maps.Keys(j.counts))))
+		names := slices.Sorted(maps.Keys(j.counts))
+		return fmt.Sprintf("no record has a judgment named %q (--judge); the records' judgments: %s%s", named, command.QuotedList(names),
+			english.DidYouMean(named, names))
 	}
 	if len(j.counts) < 2 {
 		return ""
