@@ -186,8 +186,7 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 // flag's name follows, after one dash however many were given.
 const notDefined = "flag provided but not defined: -"
 
-// suggestFlag returns err, the error of c's flag parsing, with the wording of
-// english.DidYouMean when it is for an unknown flag that Suggest finds a flag of c for
+// suggestFlag returns err, the error of c's flag parsing, with english.Hint's ending when it is for an unknown flag that Suggest finds a flag of c for
 // ("--metircs": "--metrics"). Names are compared without their dashes, so that the dashes count
 // toward no name's length. Hidden flags are not suggested.
 func suggestFlag(c *cli.Context, err error) error {
@@ -206,7 +205,7 @@ func suggestFlag(c *cli.Context, err error) error {
 	if len(s) > 1 {
 		s = "-" + s
 	}
-	return fmt.Errorf("%w; did you mean %q?", err, "-"+s)
+	return fmt.Errorf("%w%s", err, english.Hint("-"+s))
 }
 
 // Version is the qapipe build a command runs: the module version the go command recorded (a

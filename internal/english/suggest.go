@@ -39,11 +39,15 @@ func Suggest(name string, known []string) string {
 
 // DidYouMean returns `; did you mean "NAME"?` with Suggest's name for name among known, or ""
 // when Suggest has none: the ending every message that rejects an unknown name gives itself.
-func DidYouMean(name string, known []string) string {
-	if s := Suggest(name, known); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
+func DidYouMean(name string, known []string) string { return Hint(Suggest(name, known)) }
+
+// Hint returns `; did you mean "S"?`, or "" for s "": DidYouMean's ending for a suggestion s
+// shown otherwise than Suggest returns it (a flag, with its dashes).
+func Hint(s string) string {
+	if s == "" {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf("; did you mean %q?", s)
 }
 
 // distance is the optimal string alignment distance between a and b: the fewest insertions,
