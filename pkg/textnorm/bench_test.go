@@ -35,3 +35,14 @@ func BenchmarkStem(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "words/s")
 }
+
+// BenchmarkStemYRun stems a 16,000-letter run of y's with a suffix, the worst case of the
+// consonant test: a y's class depends on every y before it.
+func BenchmarkStemYRun(b *testing.B) {
+	w := strings.Repeat("y", 16000) + "ing"
+	b.SetBytes(int64(len(w)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Stem(w)
+	}
+}
