@@ -97,10 +97,18 @@ func CMRCSegment(s string) []string {
 
 // cmrcIDs segments text into token ids for one CMRCF1 call: an ideograph's id is its code point,
 // any other token's is cmrcVocabBase plus its index in vocab.
+//
+// Note: a short answer's few words are looked up by scanning vocab, which allocates nothing;
+// past cmrcScanVocab distinct words they go through index, so a long text costs linear time
+// rather than one comparison per earlier distinct word (a 1 MB text of distinct words took 25 s).
 type cmrcIDs struct {
 	vocab []string
-	words []string // scratch for the word tokenizer
+	index map[string]int32 // vocab's ids by token once it outgrows the scan, else nil
+	words []string         // scratch for the word tokenizer
 }
+
+// cmrcScanVocab is the vocabulary size up to which id scans vocab instead of using a map.
+const cmrcScanVocab = 32
 
 // cmrcVocabBase is past every code point, so vocabulary ids never equal an ideograph's.
 const cmrcVocabBase = 0x110000
@@ -180,14 +188,30 @@ func (c *cmrcIDs) flush(dst []int32, run string, gap bool) []int32 {
 
 // id returns the vocabulary id of tok, a token of the word tokenizer (never an ideograph).
 func (c *cmrcIDs) id(tok string) int32 {
-	for i, v := range c.vocab {
-		if v == tok {
-			return cmrcVocabBase + int32(i)
+	if c.index != nil {
+		if id, ok := c.index[tok]; ok {
+			return id
+		}
+	} else {
+		for i, v := range c.vocab {
+			if v == tok {
+				return cmrcVocabBase + int32(i)
+			}
 		}
 	}
 	if c.vocab == nil {
 		c.vocab = make([]string, 0, 8)
 	}
 	c.vocab = append(c.vocab, tok)
-	return cmrcVocabBase + int32(len(c.vocab)-1)
+	id := cmrcVocabBase + int32(len(c.vocab)-1)
+	switch {
+	case c.index != nil:
+		c.index[tok] = id
+	case len(c.vocab) > cmrcScanVocab:
+		c.index = make(map[string]int32, 2*len(c.vocab))
+		for i, v := range c.vocab {
+			c.index[v] = cmrcVocabBase + int32(i)
+		}
+	}
+	return id
 }

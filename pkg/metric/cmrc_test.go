@@ -2,6 +2,9 @@ package metric
 
 import (
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode"
 
@@ -171,4 +174,23 @@ func BenchmarkCMRC(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*len(zh))/b.Elapsed().Seconds(), "pairs/s")
+}
+
+// TestCMRCManyWords checks a text of many distinct words: each one used to be looked up by
+// comparing it with every earlier distinct word, so these 3 MB took minutes.
+func TestCMRCManyWords(t *testing.T) {
+	const n = 400000
+	words := make([]string, n)
+	for i := range words {
+		words[i] = "w" + strconv.Itoa(i)
+	}
+	pred := strings.Join(words, " ") + " " + strings.Join(words[:100], " ")
+	if got, want := CMRCSegment(pred), strings.Fields(pred); !slices.Equal(got, want) {
+		t.Errorf("CMRCSegment(%d words) differs from its fields", len(want))
+	}
+	ref := strings.Join(words[20:60], " ") // ids assigned both before and after the switch to a map
+	p, r := 40.0/(n+100), 40.0/40
+	if got, want := CMRCF1(pred, []string{"x", ref}), 2*p*r/(p+r); math.Abs(got-want) > 1e-15 {
+		t.Errorf("CMRCF1(%d words, %q) = %v, want %v", n+100, ref, got, want)
+	}
 }
