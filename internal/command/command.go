@@ -177,9 +177,32 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 		if c.App.Command(c.Args().First()) != nil {
 			return nil // a subcommand: its own Before checks its arguments
 		}
+		if err := misspeltCommand(c.App, c.Args().First()); err != nil {
+			return err
+		}
 		return CheckInputs(c.Args().Slice())
 	}
 	return app
+}
+
+// misspeltCommand returns a usage error when first, the first argument, names no file but is
+// near the name of one of app's subcommands ("qa-judge agre"), which would otherwise be opened as
+// an input file and fail as a missing one.
+func misspeltCommand(app *cli.App, first string) error {
+	if len(app.Commands) == 0 || first == "" || first == "-" {
+		return nil
+	}
+	if _, err := os.Stat(first); err == nil {
+		return nil
+	}
+	var names []string
+	for _, sub := range app.VisibleCommands() {
+		names = append(names, sub.Name)
+	}
+	if s := english.Suggest(first, names); s != "" {
+		return Usagef("%s: no such input file or subcommand%s", first, english.Hint(s))
+	}
+	return nil
 }
 
 // notDefined begins the error of the flag package for a flag the command does not have; the

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -370,6 +371,24 @@ func TestSubcommandVersion(t *testing.T) {
 	app, ran = subApp(&stdout, &stderr)
 	if err := Execute(context.Background(), app, []string{"qa-x", "sub", missing}); err == nil || *ran {
 		t.Errorf("qa-x sub %s = %v, ran %v; want the missing file's error", missing, err, *ran)
+	}
+}
+
+// TestMisspeltSubcommand: a first argument that names no file but is near a subcommand's name is
+// a usage error suggesting the subcommand; one far from every name is still opened as a file.
+func TestMisspeltSubcommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	app, ran := subApp(&stdout, &stderr)
+	err := Execute(context.Background(), app, []string{"qa-x", "sbu"})
+	var ue *UsageError
+	if !errors.As(err, &ue) || *ran || err.Error() != `sbu: no such input file or subcommand; did you mean "sub"?` {
+		t.Errorf("qa-x sbu = %v (ran %v), want a usage error suggesting sub", err, *ran)
+	}
+	app, _ = subApp(&stdout, &stderr)
+	missing := filepath.Join(t.TempDir(), "results.jsonl")
+	err = Execute(context.Background(), app, []string{"qa-x", missing})
+	if !errors.Is(err, fs.ErrNotExist) || errors.As(err, &ue) {
+		t.Errorf("qa-x %s = %v, want the missing file's error", missing, err)
 	}
 }
 
