@@ -57,21 +57,20 @@ func TestWordNetTable(t *testing.T) {
 
 // lemmaTexts returns the index lemmas by entry number.
 func lemmaTexts(wn *wordNet) []string {
-	out := make([]string, wn.nLemmas)
-	for k := range wn.dict.all {
-		if k.entry >= 0 {
-			out[k.entry] = wn.dict.key(k)
-		}
-	}
-	return out
+	return keysBy(wn, wn.nLemmas, func(k *wnKey) int32 { return k.entry })
 }
 
 // nameTexts returns the lemma names by name id.
 func nameTexts(wn *wordNet) []string {
-	out := make([]string, wn.nNames)
+	return keysBy(wn, wn.nNames, func(k *wnKey) int32 { return k.name })
+}
+
+// keysBy returns the n keys of wn's table that have a number at index, by that number.
+func keysBy(wn *wordNet, n int, index func(*wnKey) int32) []string {
+	out := make([]string, n)
 	for k := range wn.dict.all {
-		if k.name >= 0 {
-			out[k.name] = wn.dict.key(k)
+		if i := index(k); i >= 0 {
+			out[i] = wn.dict.key(k)
 		}
 	}
 	return out
