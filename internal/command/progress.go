@@ -54,16 +54,20 @@ func inputSize(inputs []string) int64 {
 }
 
 // CountLines returns the number of non-blank lines in the named inputs, read as textfile reads
-// them (gzip, byte order mark), or -1 if there are none, one is stdin ("-") or one cannot be read.
+// them (gzip, byte order mark), or -1 if there are none, one is stdin ("-"), one is not a regular
+// file or one cannot be read. A named pipe (bash's <(…), /dev/fd/63) or a device is read once
+// only, by the run: counting its lines would consume them.
 func CountLines(inputs []string) int64 {
 	if len(inputs) == 0 {
 		return -1
 	}
-	var n int64
 	for _, name := range inputs {
-		if name == "-" {
+		if fi, err := os.Stat(name); name == "-" || err != nil || !fi.Mode().IsRegular() {
 			return -1
 		}
+	}
+	var n int64
+	for _, name := range inputs {
 		f, err := os.Open(name)
 		if err != nil {
 			return -1
