@@ -85,7 +85,9 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 			t.others[strings.TrimPrefix(p.Provider+"/"+p.Model, "/")]++
 		}
 		return
-	case p.Error == interrupt.ErrNotCalled.Error():
+	case strings.HasSuffix(p.Error, interrupt.ErrNotCalled.Error()):
+		// Not made, whether the record never started ("interrupted before …") or the client
+		// stopped it at a limiter ("openai m: interrupted before …"), as qa-judge counts them.
 		t.errors++
 		t.notCalled++
 		return

@@ -3,6 +3,9 @@ package predict
 import (
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestTallyLine: the summary line counts records and errors in the singular when there is one,
@@ -28,5 +31,20 @@ func TestTallyLine(t *testing.T) {
 		if got := tc.t.line(); !strings.HasPrefix(got, tc.want) {
 			t.Errorf("line() = %q, want it to start %q", got, tc.want)
 		}
+	}
+}
+
+// TestTallyNotCalledThroughClient: a call the client itself did not make because the run was
+// finishing (stopped at the rate limiter or the gate, after the record had started) carries the
+// client's "openai m: interrupted before the call was made"; it is a call not made like those
+// never started, and the summary counts it so, not as one more failure to look into.
+func TestTallyNotCalledThroughClient(t *testing.T) {
+	var tl tally
+	tl.add(&record.Prediction{Error: interrupt.ErrNotCalled.Error()}, false)
+	tl.add(&record.Prediction{Provider: "openai", Model: "m", Error: "openai m: " + interrupt.ErrNotCalled.Error()}, false)
+	tl.add(&record.Prediction{Error: "openai m: API returned unexpected status code: 500: boom"}, false)
+	want := "3 records: 0 predicted (0 cached), 0 passed through, 3 errors (2 of them not called: interrupted);"
+	if got := tl.line(); !strings.HasPrefix(got, want) {
+		t.Errorf("line() = %q, want it to start %q", got, want)
 	}
 }
