@@ -571,7 +571,8 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		}
 	case jg.Model == "":
 		t.rule.Add(1)
-	case jg.Cached:
+	}
+	if jg.Cached { // its replies came from the cache, parsable or not: no call was made
 		t.cached.Add(1)
 	}
 	if jg.Error == "" && jg.Label == LabelNeither {

@@ -292,6 +292,26 @@ func TestRetryUnparsableAsksAgain(t *testing.T) {
 	}
 }
 
+// TestCachedUnparsableCounted: a rerun whose unparsable replies all come from the cache made no
+// call, and its summary says so: "from cache" counts them, as the cost it gives as the cache's
+// part does (the line read "0 from cache" beside "$… of it from the cache").
+func TestCachedUnparsableCounted(t *testing.T) {
+	srv := newChatServer(t, func(chatRequest) (string, int) { return "I think it is fine", 200 })
+	args := []string{"--base-url", srv.URL, "--model", "gpt-4o-mini", "--cache", filepath.Join(t.TempDir(), "judge.sqlite")}
+	in := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	if _, stderr, code := runJudge(t, args, in); code != command.ExitBadRecords || srv.count() != 3 {
+		t.Fatalf("first run: exit %d, %d calls, want 3 and 3 (stderr %s)", code, srv.count(), stderr)
+	}
+	_, stderr, code := runJudge(t, args, in)
+	if code != command.ExitBadRecords || srv.count() != 3 {
+		t.Fatalf("rerun: exit %d, %d calls, want 3 and no new call (stderr %s)", code, srv.count(), stderr)
+	}
+	want := "auto/gpt-4o-mini: 1 judged (0 by rule, 1 from cache), 0 skipped, 0 already judged; 1 unparsable, 0 failed;"
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "of it from the cache)") {
+		t.Errorf("rerun stderr = %q, want %q and the cost served from the cache", stderr, want)
+	}
+}
+
 // TestLoopbackEmptyReply: an empty judge reply is no verdict: it is asked again
 // (--parse-retries), and a judgment whose every reply was empty is unparsable, never a score.
 func TestLoopbackEmptyReply(t *testing.T) {
