@@ -214,6 +214,11 @@ func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatReque
 		mu.Lock()
 		seen = append(seen, chatRequest{req.Model, req.MaxTokens, content})
 		reply := "ok"
+		if failAt < 0 && !strings.HasPrefix(content, "I will give you a chat history") {
+			mu.Unlock()
+			http.Error(w, `{"error":{"message":"no reading today","type":"invalid_request_error"}}`, 400)
+			return
+		}
 		if strings.HasPrefix(content, "I will give you a chat history") {
 			notes++
 			if notes == failAt {
@@ -322,11 +327,30 @@ func TestLongMemEvalNotesErrors(t *testing.T) {
 	if !strings.HasPrefix(bad.Error, "notes on history block 2 of 2: ") || !strings.Contains(bad.Error, "no notes today") || bad.Text != "" || bad.Notes != nil {
 		t.Errorf("record a: %+v, want the note call's error and no answer", bad)
 	}
+	// The note it got was paid for: its tokens and attempt count on the record and in the totals.
+	if bad.Attempts != 2 || bad.Usage == nil || !reflect.DeepEqual(*bad.Usage, record.Usage{InputTokens: 10, OutputTokens: 1}) || bad.CostUSD == nil {
+		t.Errorf("record a: %d attempts, usage %+v, cost %v; want 2 (a note, then the failed one), the note's 10 tokens in and 1 out, priced", bad.Attempts, bad.Usage, bad.CostUSD)
+	}
+	if !strings.Contains(stderr, "tokens 40 in, 4 out") {
+		t.Errorf("totals leave out the note record a paid for (want 40 in, 4 out):\n%s", stderr)
+	}
 	if good.Error != "" || good.Text != "ok" || !slices.Equal(good.Notes, []string{"note 3", "note 4"}) {
 		t.Errorf("record b: %+v", good)
 	}
 	if n := len(seen()); n != 5 {
 		t.Errorf("%d calls, want 5 (2 notes asked for a, 3 calls for b)", n)
+	}
+	// A reading call that fails after the notes: the notes and what they cost stay on the record.
+	failing, _ := notesServer(t, -1)
+	reading := slices.Clone(args)
+	reading[5] = failing.URL // --base-url
+	recs, stderr, err = run(t, context.Background(), jsonl(t, longMemEvalRecord("longmemeval:c", "")), reading...)
+	if command.ExitCode(err) != 3 || len(recs) != 1 {
+		t.Fatalf("qa-predict, reading call failing: %v (%d records), want exit 3 and 1 record\n%s", err, len(recs), stderr)
+	}
+	if p := recs[0].Prediction; !strings.Contains(p.Error, "no reading today") || p.Attempts != 3 || len(p.Notes) != 2 ||
+		p.Usage == nil || !reflect.DeepEqual(*p.Usage, record.Usage{InputTokens: 20, OutputTokens: 2}) || p.CostUSD == nil || !strings.Contains(stderr, "tokens 20 in, 2 out") {
+		t.Errorf("reading call failing: %+v (usage %+v), want its error, 3 attempts, 2 notes, their 20 tokens in and 2 out, priced and in the totals\n%s", p, p.Usage, stderr)
 	}
 	for _, extra := range [][]string{{"--history-format", "nl"}, {"--provider", "extractive"}} {
 		_, _, err := run(t, context.Background(), in, append(args, extra...)...)

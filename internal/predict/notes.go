@@ -52,6 +52,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 			if ctx.Err() == nil {
 				a.settle(pred, resp, err, time.Time{}, false)
 				pred.Error = fmt.Sprintf("notes on history block %d of %d: %s", i+1, len(asks), pred.Error)
+				a.addNotes(pred, s) // the notes got so far were paid for
 			}
 			return "", spent{}, false
 		}
@@ -75,21 +76,31 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 	return text, s, true
 }
 
-// addNotes adds what the note calls spent to the answer's prediction.
+// addNotes adds what the note calls spent to the prediction of the call after them: the reading
+// call's answer, or the error of the call that failed (a note's or the reading's), whose notes
+// were paid for all the same. A failed call without usage got no reply and adds nothing.
 func (a *app) addNotes(pred *record.Prediction, s spent) {
 	pred.Attempts += s.attempts
-	pred.Cached = pred.Cached && s.cached
-	pred.LatencyMS = 0
-	if !pred.Cached {
-		pred.LatencyMS = time.Since(s.start).Milliseconds()
+	failed := pred.Error != ""
+	pred.Cached = pred.Cached && s.cached && !failed
+	if !failed {
+		pred.LatencyMS = 0
+		if !pred.Cached {
+			pred.LatencyMS = time.Since(s.start).Milliseconds()
+		}
 	}
-	if s.noUsage || pred.Usage == nil { // a reply without usage: the whole is unknown
+	if s.noUsage || !failed && pred.Usage == nil { // a reply without usage: the whole is unknown
 		pred.Usage, pred.CostUSD = nil, nil
 		return
 	}
-	u := *pred.Usage
-	u.InputTokens += s.usage.InputTokens
-	u.OutputTokens += s.usage.OutputTokens
+	u := s.usage
+	if pred.Usage != nil {
+		u.InputTokens += pred.Usage.InputTokens
+		u.OutputTokens += pred.Usage.OutputTokens
+	}
+	if u.IsZero() {
+		return
+	}
 	pred.Usage = &u
 	pred.CostUSD = a.prices.Cost(pred.Model, u)
 }

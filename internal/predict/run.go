@@ -90,6 +90,7 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		// stopped it at a limiter ("openai m: interrupted before …"), as qa-judge counts them.
 		t.errors++
 		t.notCalled++
+		t.spend(p) // LongMemEval's notes asked before it were paid for
 		return
 	case p.Error != "":
 		t.errors++
@@ -298,7 +299,8 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	var opts []string
 	var notes spent
 	var err error
-	if a.prompts.takesNotes(rec) {
+	tookNotes := a.prompts.takesNotes(rec)
+	if tookNotes {
 		var ok bool
 		if text, notes, ok = a.takeNotes(ctx, rec, p); !ok {
 			if ctx.Err() != nil {
@@ -324,9 +326,9 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		if opts != nil {
 			p.Text = textnorm.Strip(prompt.LoCoMoCat5Answer(p.Text, opts))
 		}
-		if p.Notes != nil {
-			a.addNotes(p, notes)
-		}
+	}
+	if tookNotes {
+		a.addNotes(p, notes) // answered or not, the notes were paid for
 	}
 	a.tally.add(p, false)
 	return rec, nil

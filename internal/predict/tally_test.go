@@ -48,3 +48,15 @@ func TestTallyNotCalledThroughClient(t *testing.T) {
 		t.Errorf("line() = %q, want it to start %q", got, want)
 	}
 }
+
+// TestTallyNotCalledAfterNotes: a LongMemEval record whose reading call was not made (the run
+// was finishing) after its notes were asked carries the notes' usage, which the totals count:
+// they were paid for.
+func TestTallyNotCalledAfterNotes(t *testing.T) {
+	var tl tally
+	tl.add(&record.Prediction{Model: "m", Usage: &record.Usage{InputTokens: 20, OutputTokens: 2},
+		Error: "openai m: " + interrupt.ErrNotCalled.Error()}, false)
+	if want := "1 error (it was not called: interrupted); tokens 20 in, 2 out"; !strings.Contains(tl.line(), want) {
+		t.Errorf("line() = %q, want %q in it", tl.line(), want)
+	}
+}
