@@ -170,9 +170,13 @@ every verdict is the same: agreement by chance is then 1.
 				level: 0.95, maxList: c.Int("list"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
 				for n := range strings.SplitSeq(s, ",") {
-					if n = strings.TrimSpace(n); n != "" {
-						cfg.names = append(cfg.names, n)
+					if n = strings.TrimSpace(n); n == "" {
+						continue
 					}
+					if slices.Contains(cfg.names, n) { // compared with itself, or counted twice among raters
+						return command.Usagef("--names: %q given twice: a judge compared with itself", n)
+					}
+					cfg.names = append(cfg.names, n)
 				}
 			}
 			var err error
