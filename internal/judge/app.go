@@ -455,13 +455,13 @@ func badRecords(n int, one, many string, src *command.Source) error {
 
 // passes reports whether rec goes through unjudged: it is judged under the name already, and
 // neither --force nor, for a failed judgment, --retry-errors asks for another; failed says
-// whether that judgment failed.
+// whether that judgment failed. A null judgment is none, as a null prediction is to qa-predict.
 func (cfg *config) passes(rec *record.Record) (pass, failed bool) {
-	jg, ok := rec.Judgments[cfg.name]
-	if !ok || cfg.force {
+	jg := rec.Judgments[cfg.name]
+	if jg == nil || cfg.force {
 		return false, false
 	}
-	failed = jg != nil && jg.Error != ""
+	failed = jg.Error != ""
 	return !failed || !cfg.retryErrors, failed
 }
 
@@ -583,7 +583,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	if rec.Judgments == nil {
 		rec.Judgments = map[string]*record.Judgment{}
 	}
-	if _, replaced := rec.Judgments[cfg.name]; replaced {
+	if rec.Judgments[cfg.name] != nil { // replaced
 		if _, ok := rec.Scores[judgeScore]; ok {
 			// qa-score read it from a judgment, perhaps the one now replaced; a later qa-score run
 			// that does not compute it again would keep it beside the new judgment.
