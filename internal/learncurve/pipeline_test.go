@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html"
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,5 +78,47 @@ func TestPlotFiles(t *testing.T) {
 		if got := img.Bounds().Size(); got.X != wantW || got.Y != wantH {
 			t.Errorf("%s is %dx%d, want %dx%d", name, got.X, got.Y, wantW, wantH)
 		}
+	}
+}
+
+// TestPlotLegendFits: a type whose name is too long for the legend column keeps its "(n=…,
+// k=…)", the middle of the name left out ("…") to fit; the label ran off the picture's right edge, losing
+// the count and slope. Names that fit are written whole.
+func TestPlotLegendFits(t *testing.T) {
+	long := "A rather long task type name of a sequential benchmark"
+	rep := Compute([]Sequence{
+		{ID: "1", Type: NamedType(long), Y: []int{0, 1, 1}},
+		{ID: "2", Type: NamedType("Extraction"), Y: []int{1, 0, 1}},
+	}, 3, 1)
+	_, legend, err := newPlot(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svg bytes.Buffer
+	if err := WritePlot(&svg, "svg", rep); err != nil {
+		t.Fatal(err)
+	}
+	// The legend's entries, where they start and what they say.
+	texts := regexp.MustCompile(`<text x="([0-9.]+)"[^>]*>([^<]*\(n=[^<]*)</text>`).FindAllStringSubmatch(svg.String(), -1)
+	var labels []string
+	for _, m := range texts {
+		x, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		label := html.UnescapeString(m[2])
+		labels = append(labels, label)
+		if end := vg.Length(x) + legend.TextStyle.Width(label); end > PlotWidth {
+			t.Errorf("legend label %q ends at %v, past the picture's width %v", label, end, PlotWidth)
+		}
+	}
+	if len(labels) != 2 {
+		t.Fatalf("legend labels %q, want one per type", labels)
+	}
+	if !strings.HasPrefix(labels[0], "A rather ") || !strings.Contains(labels[0], "…") || !strings.HasSuffix(labels[0], "benchmark (n=1, k=+0.500)") {
+		t.Errorf("label of the long type = %q, want its name's start and end, … between, then (n=1, k=+0.500)", labels[0])
+	}
+	if labels[1] != "Extraction (n=1, k=+0.000)" {
+		t.Errorf("label of a short type = %q, want it whole", labels[1])
 	}
 }

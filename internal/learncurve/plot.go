@@ -73,7 +73,7 @@ func WritePlot(w io.Writer, format string, rep Report) error {
 	}
 	dc := draw.New(c)
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(8), 0, vg.Points(-8), vg.Points(-40)))
+	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(legendMargin), 0, vg.Points(-legendMargin), vg.Points(-40)))
 	_, err = c.WriteTo(w)
 	return err
 }
@@ -89,8 +89,7 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	for i, t := range rep.Types {
-		label := fmt.Sprintf("%s (n=%d, k=%+.3f)", t.Type.Name, t.Sequences, t.Slope)
-		if err := addCurve(p, &legend, label, t.Position, plotutil.Color(i), i, 1); err != nil {
+		if err := addCurve(p, &legend, typeLabel(legend, t), t.Position, plotutil.Color(i), i, 1); err != nil {
 			return nil, legend, err
 		}
 	}
@@ -115,6 +114,30 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 		return ticks
 	})
 	return p, legend, nil
+}
+
+// legendMargin is the room WritePlot leaves on each side of the legend column.
+const legendMargin = 8 // points
+
+// legendTextRoom is how wide a legend entry's text may be: from where it starts, after the
+// column's left margin, the entry's thumbnail and a space, to two points short of the picture's
+// right edge (the text may run into the column's right margin, as EvaLearn's type names do).
+func legendTextRoom(l plot.Legend) vg.Length {
+	return legendWidth - vg.Points(legendMargin) - l.ThumbnailWidth - l.TextStyle.Rectangle(" ").Max.X - vg.Points(2)
+}
+
+// typeLabel is t's legend entry, "name (n=…, k=…)", with the middle of its name left out ("…")
+// when the whole would run past the legend column: the count and the slope are what the entry is
+// for, and names that share a start (or an end) stay apart by the other.
+func typeLabel(l plot.Legend, t TypeMetrics) string {
+	suffix := fmt.Sprintf(" (n=%d, k=%+.3f)", t.Sequences, t.Slope)
+	name, room := []rune(t.Type.Name), legendTextRoom(l)
+	label := string(name) + suffix
+	for keep := len(name) - 1; keep > 1 && l.TextStyle.Width(label) > room; keep-- {
+		head := (keep + 1) / 2
+		label = strings.TrimRight(string(name[:head]), " ") + "…" + strings.TrimLeft(string(name[len(name)-(keep-head):]), " ") + suffix
+	}
+	return label
 }
 
 // addCurve adds one accuracy curve and its fitted line.
