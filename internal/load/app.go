@@ -250,6 +250,13 @@ func (a *app) loadFile(name string) error {
 			if format = Detect(name, head); format == "" {
 				return command.Usagef("%s: cannot detect the format; use --format", name)
 			}
+			// A pipe, whose format loadAll and mapApplies could not read ahead.
+			if format == "evalearn" {
+				return command.Usagef("%s is an EvaLearn file, read with its pair by name, which a pipe cannot be: name the two files", name)
+			}
+			if err := a.mapFits(name, format); err != nil {
+				return err
+			}
 		}
 		load, err := LoaderFor(format)
 		if err != nil {
@@ -280,25 +287,37 @@ func (a *app) loadEvaLearn(files []string) error {
 
 // mapApplies returns a usage error when --map is given and a file is read in a format it does
 // not apply to (a benchmark's, or records): the mapping would be ignored, and a generic file
-// whose name says hotpotqa, say, would be misread without a word.
+// whose name says hotpotqa, say, would be misread without a word. A file detectFile cannot read
+// ahead (a pipe) is checked by loadFile once its format is known.
 func (a *app) mapApplies(files []string) error {
-	if len(a.opt.Map) == 0 {
-		return nil
-	}
 	for _, f := range files {
 		format := a.format
 		if format == "" {
 			format = detectFile(f)
 		}
-		if format != "" && format != "jsonl" && format != "csv" {
-			return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", f, format)
+		if err := a.mapFits(f, format); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// detectFile detects the format of a named file from its name and first bytes.
+// mapFits returns mapApplies' usage error for the file name read in format, if --map is given
+// and format is a known one other than jsonl and csv.
+func (a *app) mapFits(name, format string) error {
+	if len(a.opt.Map) > 0 && format != "" && format != "jsonl" && format != "csv" {
+		return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", name, format)
+	}
+	return nil
+}
+
+// detectFile detects the format of a named regular file from its name and first bytes, or gives
+// "" for any other: a named pipe (bash's <(…), /dev/fd/63) or a device can be read once only, by
+// its loader, which detects the format from the stream as it reads it.
 func detectFile(name string) string {
+	if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return ""
