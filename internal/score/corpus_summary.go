@@ -192,7 +192,8 @@ func (a *corpusAcc) attach(s *Summary) {
 			if vals[i].queries > 0 {
 				units = vals[i].queries
 			}
-			if st.CI != nil && st.CI[0] == st.CI[1] && units > 1 {
+			// One resample gives every interval equal bounds: only more can agree.
+			if st.CI != nil && st.CI[0] == st.CI[1] && units > 1 && reps > 1 {
 				names = append(names, vals[i].name)
 			}
 		}

@@ -243,7 +243,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 			}
 			if !math.IsNaN(ivs[i].Lo) {
 				st.CI = &[2]float64{ivs[i].Lo, ivs[i].Hi}
-				if n > 1 && ivs[i].Lo == ivs[i].Hi { // all values equal: the bounds are that value
+				if n > 1 && allEqual(cols[k]) { // the bounds are that value
 					flat = append(flat, flatMetric{a.names[k], n})
 				}
 			}
@@ -254,6 +254,19 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 		s.Warnings = append(s.Warnings, degenerate(label, flat))
 	}
 	return g
+}
+
+// allEqual reports whether every value of xs is the first.
+//
+// Note: the bounds being equal is not the test: a single resample (--bootstrap 1) gives every
+// interval equal bounds, whatever the values, and the warning says the values are all equal.
+func allEqual(xs []float64) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // flatMetric is a metric of a group whose n values are all equal.
