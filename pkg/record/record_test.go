@@ -424,7 +424,8 @@ func TestKnownKeysLowerASCII(t *testing.T) {
 
 // TestPeekID: the id of a line that fails to decode is the member the decoder reads as the id:
 // key "id" exactly, the last of several; a key that differs only in case is an unknown member.
-// Where the line does decode, PeekID agrees with the record's id.
+// Where the line does decode, PeekID agrees with the record's id. A line that is not JSON is
+// named by the last "id" member whole before the fault.
 func TestPeekID(t *testing.T) {
 	for _, tt := range []struct{ line, want string }{
 		{`{"schema":1,"id":"a","question":5}`, "a"},
@@ -435,7 +436,16 @@ func TestPeekID(t *testing.T) {
 		{`{"schema":1,"\u0069d":"a","question":5}`, "a"},
 		{`{"schema":1,"id":"a","id":"b","question":5}`, "b"},
 		{`{"schema":1,"id":5,"question":"q"}`, ""},
-		{`{"schema":1,"id":"a",}`, ""},
+		{`{"schema":1,"id":"a",}`, "a"},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"te`, "a"},
+		{`{"schema":1,"id":"a","question":"q" "answers":["x"]}`, "a"},
+		{`{"schema":1,"id":"a","question":"q",,"id":"b"}`, "a"},
+		{`{"schema":1,"id":"a","id":"b","question":"q`, "b"},
+		{`{"schema":1,"id":"a","id":7,"question":"q`, ""},
+		{`{"schema":1,"id":"ab`, ""},
+		{`{"schema":1,"question":"say "id" twice","id":"a"}`, ""},
+		{`{"schema":1,"id":5,"question":"q`, ""},
+		{`{"schema":1,"ID":"a","question":"q`, ""},
 		{`["id","a"]`, ""},
 		{`{"schema":1,"id":"a","ID":"b","question":"q","answers":["x"]}`, "a"},
 		{`{"schema":1,"ID":"b","id":"a","question":"q","answers":["x"]}`, "a"},

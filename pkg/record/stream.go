@@ -252,12 +252,16 @@ func (r *Reader) readLine() ([]byte, error) {
 
 // PeekID recovers the id of a line that failed to decode as a record, if it has one, for the
 // error message. The id is the member a record's decoder reads as its id: key "id" exactly (a
-// key such as "ID" is an unknown member), the last when there are several.
+// key such as "ID" is an unknown member), the last when there are several. A line that is not
+// JSON (cut short, a stray comma) is named by the last "id" member before the fault.
 func PeekID(line []byte) string {
 	var v struct {
 		ID string `json:"id"`
 	}
 	if _, _, err := decodeKnown(line, idKey, &v); err != nil {
+		if !json.Valid(line) {
+			return headID(line)
+		}
 		return ""
 	}
 	return v.ID
@@ -265,14 +269,15 @@ func PeekID(line []byte) string {
 
 var idKey = keySet("id")
 
-// headID returns the id of a line from its start, when the "id" member comes before the cut, as
-// in the lines every stage writes: a line too long to read is still named by its id.
+// headID returns the id of a line from its start, its last "id" member (when a string) that comes
+// whole before the line is cut or stops being JSON, as in the lines every stage writes: a
+// line too long to read, or broken, is still named by its id.
 func headID(head []byte) string {
 	var id string
 	walkMembers(head, func(q []byte, escaped bool, _, vStart, vEnd int) error { //nolint:errcheck // a cut line ends in an error
 		if key, err := decodeKey(q, escaped); err == nil && key == "id" {
+			id = ""
 			unmarshal(head[vStart:vEnd], &id) //nolint:errcheck // not a string: no id
-			return errScan
 		}
 		return nil
 	})
