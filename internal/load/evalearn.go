@@ -36,7 +36,7 @@ type evaLearnSequence struct {
 // source and level.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
-	err := eachItem(problems, opt, emit, func(raw jsonRaw, line int) error {
+	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		p := new(evaLearnProblem)
 		if err := decodeItem(problems, line, "", raw, p); err != nil {
 			return emit(nil, err)
@@ -51,7 +51,7 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	if err != nil {
 		return err
 	}
-	return eachItem(sequences, opt, emit, func(raw jsonRaw, line int) error {
+	return eachItem(sequences, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		var s evaLearnSequence
 		if err := decodeItem(sequences, line, "", raw, &s); err != nil {
 			return emit(nil, err)

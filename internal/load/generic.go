@@ -88,7 +88,7 @@ func (m Mapping) unfound(found map[string]bool) []string {
 // type, rubric, lang, dataset and split a string or a number (a list or an object there is a bad
 // item). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID("", opt.Map.source("id")), func(raw jsonRaw, line int) error {
 		obj, repeated, ok := members(raw)
 		if !ok {
 			if err := decodeItem(in, line, "", raw, &obj); err != nil { // not an object: the usual message

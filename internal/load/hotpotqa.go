@@ -47,7 +47,7 @@ func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
 // answer (the test files withhold it) has no answers; a null answer is a bad item, never the
 // empty answer "" that marks a question unanswerable.
 func HotpotQA(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int) error {
 		var it hotpotItem
 		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
 			return emit(nil, err)
@@ -89,10 +89,10 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 }
 
 // eachItem calls fn for every item of a JSON array or JSON Lines input, with the line it starts
-// on. A bad JSONL line (one longer than opt.MaxLine too) is passed to emit as a bad item; other
-// read errors are fatal.
-func eachItem(in Input, opt Options, emit Emit, fn func(raw jsonRaw, line int) error) error {
-	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16), opt.MaxLine)
+// on. A bad JSONL line (one longer than opt.MaxLine too) is passed to emit as a bad item, named
+// by id when it is not JSON; other read errors are fatal.
+func eachItem(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, line int) error) error {
+	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16), opt.MaxLine, id)
 	if err != nil {
 		return err
 	}

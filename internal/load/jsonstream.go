@@ -24,18 +24,19 @@ func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 // a stream of JSON values, like an array without brackets.
 type items struct {
 	in    Input
-	dec   *json.Decoder // array mode
+	id    func(line []byte) string // the id of a JSONL line that is not JSON, for its error
+	dec   *json.Decoder            // array mode
 	lines *lineCounter
 	jsonl *record.Reader // JSONL mode
 }
 
 // newItems sniffs the first non-blank byte of br: '[' means a JSON array, anything else JSON Lines.
-func newItems(in Input, br *bufio.Reader, maxLine int) (*items, error) {
+func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (*items, error) {
 	first, err := firstByte(br)
 	if err != nil {
 		return nil, err
 	}
-	it := &items{in: in}
+	it := &items{in: in, id: id}
 	if first != '[' && !(first == '{' && multiline(br)) {
 		it.jsonl = record.NewReader(br, in.DisplayName())
 		if maxLine > 0 {
@@ -91,7 +92,7 @@ func (it *items) next() (jsonRaw, int, error) {
 		if !json.Valid(line) {
 			var v any
 			err := json.Unmarshal(line, &v)
-			return nil, it.jsonl.Line(), badf(it.in, it.jsonl.Line(), "", "invalid JSON: %v", err)
+			return nil, it.jsonl.Line(), badf(it.in, it.jsonl.Line(), it.id(line), "invalid JSON: %v", err)
 		}
 		return jsonRaw(line), it.jsonl.Line(), nil
 	}
@@ -266,12 +267,30 @@ func decodeRecord(in Input, line int, prefix, key string, raw []byte, v any) err
 	return nil
 }
 
+// itemID returns the function that names an item by peekID's rule, its id after prefix.
+func itemID(prefix string, keys ...string) func([]byte) string {
+	return func(raw []byte) string {
+		if id := peekID(raw, keys...); id != "" {
+			return prefix + id
+		}
+		return ""
+	}
+}
+
 // peekID returns the first string or number under one of keys (by default, the keys benchmarks
-// use for ids), or "".
+// use for ids), or "". In a JSONL line that is not JSON (cut short, a stray comma) it looks at
+// the members whole before the fault.
 func peekID(raw []byte, keys ...string) string {
 	var m map[string]jsonRaw
 	if json.Unmarshal(raw, &m) != nil {
-		return ""
+		if json.Valid(raw) {
+			return "" // not an object
+		}
+		ms, _ := record.Members(raw)
+		m = make(map[string]jsonRaw, len(ms))
+		for _, mb := range ms {
+			m[mb.Key] = raw[mb.ValueStart:mb.End]
+		}
 	}
 	if len(keys) == 0 {
 		keys = []string{"_id", "id", "question_id", "sample_id", "sequence_id"}

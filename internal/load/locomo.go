@@ -44,7 +44,7 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // adversarial_answer took its place. A bad QA item is reported with its own line and skipped
 // alone.
 func LoCoMo(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID("locomo:", "sample_id"), func(raw jsonRaw, line int) error {
 		var conv locomoConversation
 		if err := decodeRecord(in, line, "locomo:", "sample_id", raw, &conv); err != nil {
 			return emit(nil, err)

@@ -24,7 +24,8 @@ type Member struct {
 // Members lists the top-level members of the JSON object b, in order, without decoding values.
 // b must be valid JSON (a decoder has accepted it). Stages that change one member use it to pass
 // every other byte of a line through untouched. On other input (a decode error's message walks a
-// line the decoder stopped in) it returns an error or members whose values are not empty.
+// line the decoder stopped in) it returns an error, with the members whole before the point where
+// it stopped (their values not empty).
 func Members(b []byte) ([]Member, error) {
 	var ms []Member
 	err := walkMembers(b, func(q []byte, escaped bool, kStart, vStart, vEnd int) error {
