@@ -58,13 +58,8 @@ func StartMain(t *testing.T, test string, args []string, stdin string) *Process 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.Close() })
-	argsJSON, err := json.Marshal(args)
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := &Process{exited: make(chan struct{}), stderr: notifyBuffer{changed: make(chan struct{}, 1)}}
-	p.cmd = exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
-	p.cmd.Env = append(os.Environ(), mainChildEnv+"="+string(argsJSON))
+	p.cmd = MainCommand(test, args)
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = in, &p.stdout, &p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -78,6 +73,19 @@ func StartMain(t *testing.T, test string, args []string, stdin string) *Process 
 		<-p.exited
 	})
 	return p
+}
+
+// MainCommand returns the command that runs this test binary again to run only the test named
+// test, which must begin with MainChild, as a command with args; the caller sets its streams and
+// runs it (StartMain does both, with a file as stdin and buffers as stdout and stderr).
+func MainCommand(test string, args []string) *exec.Cmd {
+	argsJSON, err := json.Marshal(args)
+	if err != nil {
+		panic(err) // a []string always marshals
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), mainChildEnv+"="+string(argsJSON))
+	return cmd
 }
 
 // childTimeout bounds every wait on a child: far longer than any of them takes, it only turns a

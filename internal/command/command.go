@@ -365,6 +365,7 @@ func Main(prog string, run RunFunc) {
 	err := run(ctx, os.Args, os.Stdin, os.Stdout, stderr)
 	close(done)
 	stop()
+	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
 }
@@ -413,6 +414,7 @@ func MainCalls(prog string, run RunFunc) {
 	close(done)
 	signal.Stop(sigs)
 	abandon()
+	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
 }

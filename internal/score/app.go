@@ -359,11 +359,19 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return fmt.Errorf("summary: %w", err)
 		}
 		regular := regularFile(cfg.summary, summary)
+		release := func() {}
+		if regular {
+			// A reader of the records that goes away (| head -1) would end the process at a
+			// write, leaving the file empty: the write fails instead, and main ends the
+			// process with SIGPIPE once the file is removed.
+			release = command.CatchBrokenStdout()
+		}
 		defer func() {
 			closeInto(summary, &err, "summary")
 			if !summaryDone && regular {
 				os.Remove(cfg.summary)
 			}
+			release()
 		}()
 	}
 	if cfg.embed != nil {

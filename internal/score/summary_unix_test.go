@@ -4,13 +4,17 @@ package score
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
@@ -54,4 +58,53 @@ func TestFailedRunKeepsSpecialSummary(t *testing.T) {
 	}
 	r.Close()
 	<-done
+}
+
+// TestBrokenStdoutRemovesSummary: when the reader of the records goes away (qa-score --summary
+// s.json | head -1), the run removes the summary file it created, as a failed run does, and then
+// ends with SIGPIPE as it did before: Go's default would end it at the failed write, leaving the
+// file empty for make to take as up to date.
+func TestBrokenStdoutRemovesSummary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	summary := filepath.Join(t.TempDir(), "summary.json")
+	cmd := clitest.MainCommand("TestMainChild", []string{"--metrics", "em", "--summary", summary})
+	var in strings.Builder
+	for range 2000 {
+		in.WriteString(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n")
+	}
+	cmd.Stdin = strings.NewReader(in.String())
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader is gone before the first write
+	var stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = w, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(2 * time.Minute): // a bound on a hang, not a timing assertion
+		cmd.Process.Kill()
+		t.Fatalf("qa-score did not exit; stderr:\n%s", <-done)
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("exit: %v, want SIGPIPE; stderr:\n%s", err, stderr.String())
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+		t.Errorf("exit: %v, want SIGPIPE; stderr:\n%s", err, stderr.String())
+	}
+	if _, serr := os.Lstat(summary); !os.IsNotExist(serr) {
+		t.Errorf("--summary %s after stdout's reader went away: %v, want the file removed", summary, serr)
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("stderr: %q, want nothing (a command whose reader goes away ends quietly)", stderr.String())
+	}
 }
