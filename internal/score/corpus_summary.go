@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
@@ -443,10 +444,35 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 	if n := len(cl.CMLabels); n > manyClasses {
 		warn = append(warn, fmt.Sprintf("classification: %d distinct labels; free-text answers? map them to labels with --label-map", n))
 	}
+	if absent := absentClasses(a.cfg.classes, gold, pred); len(absent) > 0 {
+		warn = append(warn, fmt.Sprintf("classification: --labels names %s %s that no record has as its gold or predicted label (labels compare exactly; the records have %s): %s precision and recall are --zero-division's, and the macro average counts %s",
+			english.Form(len(absent), "a class", "classes"), command.QuotedList(absent), command.QuotedList(cl.CMLabels), english.Form(len(absent), "its", "their"), english.Form(len(absent), "it", "them")))
+	}
 	if a.cfg.average == "binary" && cl.Binary == nil {
 		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %v); precision, recall and f1_score are null", a.cfg.posLabel, cl.CMLabels))
 	}
 	return cl, warn
+}
+
+// absentClasses returns the classes, in order, that are neither a gold nor a predicted label.
+func absentClasses(classes, gold, pred []string) []string {
+	if len(classes) == 0 {
+		return nil
+	}
+	seen := make(map[string]bool, len(classes))
+	for _, l := range gold {
+		seen[l] = true
+	}
+	for _, l := range pred {
+		seen[l] = true
+	}
+	var out []string
+	for _, c := range classes {
+		if !seen[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // prfOptions are scikit-learn's options as the flags set them, for labels in order.
