@@ -320,6 +320,9 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if cfg.mismatches != "" {
 		name := c.String("mismatch-metric")
 		k := sel.index(name)
+		if k < 0 && slices.Contains(sel.corpus, name) {
+			return nil, command.Usagef("--mismatch-metric: %s is a corpus metric, computed over all records: no record has a score of its own to compare with --below", name)
+		}
 		if k < 0 {
 			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
 				english.DidYouMean(name, sel.names))
