@@ -27,7 +27,9 @@ type Mapping map[string]string
 // mappable lists the record fields a Mapping may name.
 var mappable = []string{"id", "question", "answers", "type", "context", "rubric", "lang", "dataset", "split"}
 
-// ParseMap parses `question=q,answers=gold,id=qid,type=category`.
+// ParseMap parses `question=q,answers=gold,id=qid,type=category`. A field mapped twice, or a source
+// mapped to two fields, is an error: a field takes its source's value away from the record, so
+// the later would be lost without a word.
 func ParseMap(s string) (Mapping, error) {
 	m := Mapping{}
 	if strings.TrimSpace(s) == "" {
@@ -41,6 +43,14 @@ func ParseMap(s string) (Mapping, error) {
 		}
 		if !slices.Contains(mappable, field) {
 			return nil, fmt.Errorf("map %q: %q is not one of %v%s", pair, field, mappable, english.DidYouMean(field, mappable))
+		}
+		if prev, ok := m[field]; ok {
+			return nil, fmt.Errorf("map %q: %s is mapped twice (from %q and from %q)", pair, field, prev, src)
+		}
+		for f, s := range m {
+			if s == src { // the first field would take the source, leaving the other empty
+				return nil, fmt.Errorf("map %q: source %q is mapped twice (to %s and to %s)", pair, src, f, field)
+			}
 		}
 		m[field] = src
 	}
