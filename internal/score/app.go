@@ -111,6 +111,11 @@ Examples:
    qa-score --metrics classification,auc --label-map yes=1,no=0 --summary - --format table preds.jsonl
    qa-score --metrics sbert,bertscore_f1 --embed-provider tei --embed-model bge --embed-base-url http://127.0.0.1:8080 preds.jsonl`
 
+// maxJobs is the most --jobs: scoring is bound by the CPU, so workers beyond the cores gain
+// nothing, and each costs memory before any record is read (a mistyped --jobs 100000000 took
+// 24 GB and was killed).
+const maxJobs = 1024
+
 // config is everything the flags decide.
 type config struct {
 	inputs       []string
@@ -161,7 +166,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		&cli.IntFlag{Name: "jobs", Value: runtime.GOMAXPROCS(0), EnvVars: []string{"QA_JOBS"}, Usage: "records scored concurrently"},
+		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently (at most %d)", maxJobs)},
 		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}, corpusFlags()...), embedFlags()...)
 }
@@ -299,8 +304,8 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	case !slices.Contains(formats, cfg.format):
 		return nil, command.Usagef("--format: unknown format %q (want one of %s)%s", cfg.format, strings.Join(formats, ", "),
 			english.DidYouMean(cfg.format, formats))
-	case cfg.jobs < 1:
-		return nil, command.Usagef("--jobs: must be at least 1")
+	case cfg.jobs < 1 || cfg.jobs > maxJobs:
+		return nil, command.Usagef("--jobs: want 1 to %d, got %d", maxJobs, cfg.jobs)
 	}
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
 		return nil, err
