@@ -87,8 +87,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "format", Usage: "input format: " + strings.Join(Formats(), ", "), EnvVars: []string{"QA_FORMAT"}},
-		&cli.IntFlag{Name: "limit", Usage: "write at most `N` records", EnvVars: []string{"QA_LIMIT"}},
-		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed)", EnvVars: []string{"QA_SAMPLE"}},
+		&cli.IntFlag{Name: "limit", Usage: "write at most `N` records (0: all)", EnvVars: []string{"QA_LIMIT"}},
+		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed; 0: all)", EnvVars: []string{"QA_SAMPLE"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of --sample", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has)", EnvVars: []string{"QA_TYPES"}},
