@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -97,6 +98,38 @@ func FuzzReader(f *testing.F) {
 			case w.rec != nil && !cmp.Equal(rec, w.rec, cmp.AllowUnexported(Record{})):
 				t.Fatalf("Read(%q, max %d): line %d = %+v, want %+v", data, maxLine, w.line, rec, w.rec)
 			}
+		}
+	})
+}
+
+// FuzzPeekIDCut: a record line cut anywhere, as a full disk or a killed writer leaves it, is named
+// by its id once the id member is whole (every stage writes it second, after the schema), and by
+// no other id before that.
+func FuzzPeekIDCut(f *testing.F) {
+	f.Add("hotpotqa:5a8b", "Who?", "x", 40)
+	f.Add(`q"\u2028`, "", "{\"id\":\"fake\"}", 1000)
+	f.Fuzz(func(t *testing.T, id, question, meta string, cut int) {
+		if id == "" || !utf8.ValidString(id) || !utf8.ValidString(question) || !utf8.ValidString(meta) {
+			t.Skip() // an id is required, and the writer's strings are UTF-8
+		}
+		rec := &Record{Schema: SchemaVersion, ID: id, Question: question, Answers: []string{meta},
+			Meta: map[string]json.RawMessage{"note": json.RawMessage(`{"id":"not this"}`)}}
+		line, err := rec.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := Members(line)
+		if err != nil || len(ms) < 2 || ms[1].Key != "id" {
+			t.Fatalf("Members(%s) = %v, %v; want the id second", line, ms, err)
+		}
+		idEnd := ms[1].End
+		cut = min(max(cut, 0), len(line))
+		got := PeekID(line[:cut])
+		switch {
+		case cut >= idEnd && got != id:
+			t.Errorf("PeekID(%q) = %q, want %q (the id member is whole)", line[:cut], got, id)
+		case cut < idEnd && got != "" && got != id:
+			t.Errorf("PeekID(%q) = %q, want %q or none", line[:cut], got, id)
 		}
 	})
 }
