@@ -29,6 +29,9 @@ func parseBy(values []string) (byFields, error) {
 			if err != nil {
 				return nil, err
 			}
+			if p.String() == "type" { // its rows would repeat the by-type ones, warnings and all
+				return nil, fmt.Errorf("the summary is broken down by type already")
+			}
 			if !seen[p.String()] {
 				seen[p.String()] = true
 				b = append(b, p)
