@@ -186,6 +186,9 @@ func (a *app) action(c *cli.Context) error {
 		if len(others) > 0 {
 			fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
 		}
+		if len(types) == 1 {
+			fmt.Fprint(a.stderr, english.DidYouMean(types[0], others))
+		}
 		fmt.Fprintln(a.stderr)
 	}
 	if a.bad > 0 {
