@@ -273,6 +273,20 @@ func Bootstrap(c *cli.Context) (int, error) {
 	return n, nil
 }
 
+// MaxConcurrency bounds every --concurrency. The pipeline keeps a slot for each call in flight
+// before any record is read (a mistyped 100000000 took 800 MB at once), and no provider serves
+// that many calls from one client.
+const MaxConcurrency = 10_000
+
+// Concurrency returns the --concurrency flag: a usage error unless it is 1 to MaxConcurrency.
+func Concurrency(c *cli.Context) (int, error) {
+	n := c.Int("concurrency")
+	if n < 1 || n > MaxConcurrency {
+		return 0, Usagef("--concurrency: want 1 to %d calls in flight, got %d", MaxConcurrency, n)
+	}
+	return n, nil
+}
+
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or
 // duration flags) whose value is negative, or NaN: strconv reads "NaN", and a NaN --max-cost or
 // --temperature passes every comparison, so it would turn the budget off or reach the provider.

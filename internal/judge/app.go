@@ -174,7 +174,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "allow-self-judge", EnvVars: []string{"QA_JUDGE_ALLOW_SELF_JUDGE"}, Usage: "allow the judge to be the provider and model that made the predictions"},
 		// The model-call flags below have qa-predict's names, meanings and defaults (model.Setup);
 		// only their environment variables differ, so a pipeline can set the two models apart.
-		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`); output order is kept", Value: 4, EnvVars: []string{"QA_JUDGE_CONCURRENCY"}},
+		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000); output order is kept", Value: 4, EnvVars: []string{"QA_JUDGE_CONCURRENCY"}},
 		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_JUDGE_RPM"}},
 		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_JUDGE_TPM"}},
 		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (429, 5xx, timeouts; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
@@ -195,7 +195,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	j := &Judge{Mode: c.String("mode"), Provider: c.String("provider"), Model: c.String("model"),
 		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
 	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), retryErrors: c.Bool("retry-errors"), allowSelfJudge: c.Bool("allow-self-judge"),
-		concurrency: c.Int("concurrency"), strict: c.Bool("strict"), progress: c.Bool("progress"),
+		strict: c.Bool("strict"), progress: c.Bool("progress"),
 		dryRun: c.Bool("dry-run"), maxCost: c.Float64("max-cost")}
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)%s", j.Mode, strings.Join(Modes, ", "), english.DidYouMean(j.Mode, Modes))
@@ -233,10 +233,10 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --route %s does nothing with %s: only --mode auto routes\n", cfg.routes.path, how)
 		cfg.routes = nil
 	}
-	if cfg.concurrency < 1 {
-		return nil, command.Usagef("--concurrency: must be at least 1")
-	}
 	var err error
+	if cfg.concurrency, err = command.Concurrency(c); err != nil {
+		return nil, err
+	}
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
 		return nil, err
 	}

@@ -152,7 +152,8 @@ func TestModelFlagUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--concurrency", "0"}, "--concurrency: must be at least 1"},
+		{[]string{"--concurrency", "0"}, "--concurrency: want 1 to 10000 calls in flight, got 0"},
+		{[]string{"--concurrency", "100000000"}, "--concurrency: want 1 to 10000 calls in flight, got 100000000"},
 		{[]string{"--max-retries", "-1"}, "--max-retries: must not be negative"},
 		{[]string{"--rpm", "-1"}, "--rpm: must not be negative"},
 		{[]string{"--tpm", "-1"}, "--tpm: must not be negative"},

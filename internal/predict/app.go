@@ -148,7 +148,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "batch-size", Value: 1, Usage: "locomo records: ask the questions of a conversation `N` at a time in one call, as LoCoMo's evaluate_qa.py --batch-size N (its published runs: 10 for gpt-3.5, 20 for gpt-4-turbo), in blocks at fixed places of its qa list, max_tokens N*50, the reply read as its script reads it (see LOCOMO BATCHES)", EnvVars: []string{"QA_BATCH_SIZE"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
-		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
+		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
 		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_RPM"}},
 		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_TPM"}},
 		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure", Value: 5, EnvVars: []string{"QA_MAX_RETRIES"}},
@@ -227,7 +227,7 @@ func (a *app) unpriced(judgeModel string) error {
 func (a *app) configure(c *cli.Context) error {
 	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
-	a.force, a.retryErrors, a.concurrency = c.Bool("force"), c.Bool("retry-errors"), c.Int("concurrency")
+	a.force, a.retryErrors = c.Bool("force"), c.Bool("retry-errors")
 	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)%s", a.provider, strings.Join(model.Providers, ", "),
@@ -244,11 +244,11 @@ func (a *app) configure(c *cli.Context) error {
 	} else if a.modelName == "" {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
-	if a.concurrency < 1 {
-		return command.Usagef("--concurrency: must be at least 1")
+	var err error
+	if a.concurrency, err = command.Concurrency(c); err != nil {
+		return err
 	}
 	a.tally.provider, a.tally.model = a.provider, a.modelName
-	var err error
 	if a.maxLine, err = command.MaxLine(c); err != nil {
 		return err
 	}
