@@ -23,97 +23,87 @@ import (
 // str.isupper/islower and \w, \d follow the Unicode tables of Go's unicode package, which can
 // differ from a given Python build's on characters added in recent Unicode versions.
 func SentTokenize(s string) []string {
-	spans := punktEnglish().spans(s)
-	out := make([]string, len(spans))
-	for i, sp := range spans {
-		out[i] = s[sp[0]:sp[1]]
-	}
+	var out []string
+	punktEnglish().eachSpan(s, func(start, end int) {
+		out = append(out, s[start:end])
+	})
 	return out
 }
 
-// spans is span_tokenize(text) with realign_boundaries=True: _slices_from_text followed by
-// _realign_boundaries, as byte offsets.
-func (m *punktModel) spans(text string) [][2]int {
-	slices := m.slices(text)
-	var out [][2]int
-	realign := 0
-	for i, s1 := range slices {
-		s1[0] += realign
-		if i+1 == len(slices) {
-			if s1[0] < s1[1] {
-				out = append(out, s1)
+// eachSpan calls f with the byte offsets of each sentence of span_tokenize(text) with
+// realign_boundaries=True: _slices_from_text followed by _realign_boundaries.
+//
+// Note: the candidates, their contexts, the slices and the spans are produced one at a time and
+// handed on, as NLTK's generators do, rather than collected in turn: a text of many short
+// sentences such as "! ! !" would otherwise build four lists as long as itself.
+func (m *punktModel) eachSpan(text string, f func(start, end int)) {
+	var s1 [2]int
+	have, realign := false, 0
+	m.eachSlice(text, func(s2 [2]int) {
+		if have {
+			s1[0] += realign
+			if end, kept, ok := punktRealign(text[s2[0]:s2[1]]); ok {
+				f(s1[0], s2[0]+kept)
+				realign = end
+			} else {
+				realign = 0
+				if s1[0] < s1[1] {
+					f(s1[0], s1[1])
+				}
 			}
+		}
+		s1, have = s2, true
+	})
+	// eachSlice ends with the slice after the last break.
+	if s1[0] += realign; s1[0] < s1[1] {
+		f(s1[0], s1[1])
+	}
+}
+
+// eachSlice is _slices_from_text: a sentence ends after each candidate whose context holds a
+// break, and the last one at the end of the text without its trailing whitespace.
+func (m *punktModel) eachSlice(text string, f func([2]int)) {
+	last := 0
+	m.eachEndContext(text, func(c punktPeriodContext, context string) {
+		if !m.hasBreak(context) {
+			return
+		}
+		f([2]int{last, c.at + 1})
+		if c.nextTok >= 0 {
+			last = c.nextTok
+		} else {
+			last = c.at + 1
+		}
+	})
+	f([2]int{last, len(strings.TrimRightFunc(text, IsSpace))})
+}
+
+// eachEndContext is _match_potential_end_contexts: it calls f with each candidate sentence end
+// and its context, the word before it, the candidate character and after_tok. For runs of
+// candidates such as "!!!" only the last one is kept, with the word before the run. The word ends
+// where the candidate starts, so the context NLTK glues together is one piece of the text.
+func (m *punktModel) eachEndContext(text string, f func(punktPeriodContext, string)) {
+	prevStart, prevStop := 0, 0
+	var prev punktPeriodContext
+	have := false
+	for i := 0; ; {
+		c, ok := punktNextContext(text, i)
+		if !ok {
 			break
 		}
-		s2 := slices[i+1]
-		if end, kept, ok := punktRealign(text[s2[0]:s2[1]]); ok {
-			out = append(out, [2]int{s1[0], s2[0] + kept})
-			realign = end
-		} else {
-			realign = 0
-			if s1[0] < s1[1] {
-				out = append(out, s1)
-			}
-		}
-	}
-	return out
-}
-
-// slices is _slices_from_text: a sentence ends after each candidate whose context holds a break.
-func (m *punktModel) slices(text string) [][2]int {
-	var out [][2]int
-	last := 0
-	var toks []punktToken
-	for _, c := range m.endContexts(text) {
-		toks = m.annotate(c.context, toks[:0])
-		if !punktHasBreak(toks) {
-			continue
-		}
-		out = append(out, [2]int{last, c.match.at + 1})
-		if c.match.nextTok >= 0 {
-			last = c.match.nextTok
-		} else {
-			last = c.match.at + 1
-		}
-	}
-	end := len(strings.TrimRightFunc(text, IsSpace))
-	return append(out, [2]int{last, end})
-}
-
-// punktEndContext pairs a candidate sentence end with its context: the word before it, the
-// candidate character and after_tok.
-type punktEndContext struct {
-	match   punktPeriodContext
-	context string
-}
-
-// endContexts is _match_potential_end_contexts: for runs of candidates such as "!!!" only the
-// last one is kept, with the word before the run.
-func (m *punktModel) endContexts(text string) []punktEndContext {
-	var out []punktEndContext
-	prevStart, prevStop := 0, 0
-	var prev *punktPeriodContext
-	matches := punktPeriodContexts(text)
-	emit := func() {
-		ctx := text[prevStart:prevStop] + text[prev.at:prev.afterEnd]
-		out = append(out, punktEndContext{*prev, ctx})
-	}
-	for i := range matches {
-		mt := &matches[i]
-		before := text[prevStop:mt.at]
+		i = c.at + 1
 		start := prevStart
-		if idx, n := punktLastSpace(before); idx > 0 {
+		if idx, n := punktLastSpace(text[prevStop:c.at]); idx > 0 {
 			start = prevStop + idx + n
 		}
-		if prev != nil && prevStop <= start {
-			emit()
+		if have && prevStop <= start {
+			f(prev, text[prevStart:prev.afterEnd])
 		}
-		prev, prevStart, prevStop = mt, start, mt.at
+		prev, prevStart, prevStop, have = c, start, c.at, true
 	}
-	if prev != nil {
-		emit()
+	if have {
+		f(prev, text[prevStart:prev.afterEnd])
 	}
-	return out
 }
 
 // punktLastSpace is _get_last_whitespace_index: the index of the last string.whitespace
@@ -129,19 +119,12 @@ func punktLastSpace(s string) (int, int) {
 	return 0, 0
 }
 
-// punktHasBreak is text_contains_sentbreak over annotated tokens: a break before the last token.
-func punktHasBreak(toks []punktToken) bool {
-	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].sentbreak {
-			return true
-		}
-	}
-	return false
-}
-
-// punktToken is PunktToken: a word with its type and annotations.
+// punktToken is PunktToken: a word with its annotations. Its type is computed when the second
+// pass first asks for it: most tokens never need it.
 type punktToken struct {
-	tok, typ                  string
+	tok                       string
+	typ                       string // valid once typed is set
+	typed                     bool
 	periodFinal               bool
 	sentbreak, abbr, ellipsis bool
 	firstUpper, firstLower    bool
@@ -149,10 +132,15 @@ type punktToken struct {
 }
 
 func newPunktToken(tok string) punktToken {
-	t := punktToken{tok: tok, typ: punktType(tok), periodFinal: strings.HasSuffix(tok, ".")}
+	t := punktToken{tok: tok, periodFinal: strings.HasSuffix(tok, ".")}
 	r, n := utf8.DecodeRuneInString(tok)
-	t.firstUpper = (unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)) && !NewInUnicode15(r)
-	t.firstLower = (unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)) && !NewInUnicode15(r)
+	if r < utf8.RuneSelf {
+		t.firstUpper = 'A' <= r && r <= 'Z'
+		t.firstLower = 'a' <= r && r <= 'z'
+	} else {
+		t.firstUpper = (unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)) && !NewInUnicode15(r)
+		t.firstLower = (unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)) && !NewInUnicode15(r)
+	}
 	// _RE_INITIAL, [^\W\d]\.$ with match: one word character that is not a decimal digit, then
 	// a period ending the token.
 	t.isInitial = tok[n:] == "." && isWord(r) && !isDecimal(r)
@@ -186,12 +174,21 @@ func punktNumeric(s string) bool {
 	return true
 }
 
-// typeNoPeriod is type_no_period.
-func (t *punktToken) typeNoPeriod() string {
-	if len(t.typ) > 1 && t.typ[len(t.typ)-1] == '.' {
-		return t.typ[:len(t.typ)-1]
+// typeOf returns the token's type, computing it on first use.
+func (t *punktToken) typeOf() string {
+	if !t.typed {
+		t.typ, t.typed = punktType(t.tok), true
 	}
 	return t.typ
+}
+
+// typeNoPeriod is type_no_period.
+func (t *punktToken) typeNoPeriod() string {
+	typ := t.typeOf()
+	if len(typ) > 1 && typ[len(typ)-1] == '.' {
+		return typ[:len(typ)-1]
+	}
+	return typ
 }
 
 // typeNoSentPeriod is type_no_sentperiod.
@@ -199,5 +196,5 @@ func (t *punktToken) typeNoSentPeriod() string {
 	if t.sentbreak {
 		return t.typeNoPeriod()
 	}
-	return t.typ
+	return t.typeOf()
 }

@@ -2,22 +2,38 @@ package textnorm
 
 import "strings"
 
-// annotate is _annotate_tokens(_tokenize_words(text)): the words of every line, annotated by the
-// first and second passes. toks is reused as the result's backing array.
-func (m *punktModel) annotate(text string, toks []punktToken) []punktToken {
-	var words []string
-	for _, line := range strings.Split(text, "\n") {
-		words = punktWords(line, words)
+// hasBreak is text_contains_sentbreak(text): whether a token other than the last is a sentence
+// break once annotated by the first and second passes (_annotate_tokens over _tokenize_words).
+// Like NLTK's generators it stops at the first break that has a token after it, and it keeps
+// only the two tokens the second pass looks at: a context can be a whole run of punctuation.
+func (m *punktModel) hasBreak(text string) bool {
+	var prev punktToken
+	have := false
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		for i := 0; ; {
+			start, end := punktNextWord(line, i)
+			if start == end {
+				break
+			}
+			i = end
+			t := newPunktToken(line[start:end])
+			m.firstPass(&t)
+			if have {
+				m.secondPass(&prev, &t)
+				if prev.sentbreak {
+					return true
+				}
+			}
+			prev, have = t, true
+		}
 	}
-	for _, w := range words {
-		t := newPunktToken(w)
-		m.firstPass(&t)
-		toks = append(toks, t)
-	}
-	for i := 0; i+1 < len(toks); i++ {
-		m.secondPass(&toks[i], &toks[i+1])
-	}
-	return toks
+	return false
 }
 
 // firstPass is _first_pass_annotation: decisions from the token's own type.
@@ -32,7 +48,7 @@ func (m *punktModel) firstPass(t *punktToken) {
 	case t.periodFinal && !strings.HasSuffix(tok, ".."):
 		typ := Lower(tok[:len(tok)-1])
 		last := typ[strings.LastIndexByte(typ, '-')+1:]
-		if m.abbrevs[typ] || m.abbrevs[last] {
+		if m.abbrevs[typ] || last != typ && m.abbrevs[last] {
 			t.abbr = true
 		} else {
 			t.sentbreak = true

@@ -30,21 +30,23 @@ func punktMultiChar(s string) int {
 		return n
 	}
 	// (?:\.\s){2,}\. : greedy repetition, backtracking one pair if the final period is missing.
-	i, pairs := 0, 0
-	var ends []int
+	// Every pair but the first starts with a period, so the match ends after the last pair or,
+	// with three or more, after the one before it.
+	i, pairs, prevEnd := 0, 0, 0
 	for i < len(s) && s[i] == '.' {
 		r, n := utf8.DecodeRuneInString(s[i+1:])
 		if n == 0 || !IsSpace(r) {
 			break
 		}
+		prevEnd = i
 		i += 1 + n
 		pairs++
-		ends = append(ends, i)
 	}
-	for k := pairs; k >= 2; k-- {
-		if e := ends[k-1]; e < len(s) && s[e] == '.' {
-			return e + 1
-		}
+	switch {
+	case pairs >= 2 && i < len(s) && s[i] == '.':
+		return i + 1
+	case pairs >= 3:
+		return prevEnd + 1
 	}
 	return 0
 }
@@ -64,31 +66,39 @@ func punktRun(s string, c byte) int {
 //
 // over a line without newlines.
 func punktWords(line string, out []string) []string {
-	for i := 0; i < len(line); {
+	for i := 0; ; {
+		start, end := punktNextWord(line, i)
+		if start == end {
+			return out
+		}
+		out = append(out, line[start:end])
+		i = end
+	}
+}
+
+// punktNextWord returns the bounds of the first word of punktWords(line[i:]) within line, or an
+// empty span when there is none.
+func punktNextWord(line string, i int) (start, end int) {
+	for i < len(line) {
 		r, n := utf8.DecodeRuneInString(line[i:])
 		if IsSpace(r) {
 			i += n
 			continue
 		}
 		if m := punktMultiChar(line[i:]); m > 0 {
-			out = append(out, line[i:i+m])
-			i += m
-			continue
+			return i, i + m
 		}
 		if !punktWordStart(r) {
-			out = append(out, line[i:i+n])
-			i += n
-			continue
+			return i, i + n
 		}
 		j := i + n
 		for j < len(line) && !punktWordEnd(line, j) {
 			_, n := utf8.DecodeRuneInString(line[j:])
 			j += n
 		}
-		out = append(out, line[i:j])
-		i = j
+		return i, j
 	}
-	return out
+	return i, i
 }
 
 // punktWordEnd reports whether the lazy \S+? of a word stops before line[j]: whitespace, a
@@ -119,20 +129,15 @@ type punktPeriodContext struct {
 	at, afterEnd, nextTok int
 }
 
-// punktPeriodContexts finds every period_context_re match in text.
-func punktPeriodContexts(text string) []punktPeriodContext {
-	return punktScanContexts(text, nil, false)
-}
-
 // punktHasCandidate reports whether period_context_re matches anywhere in text.
 func punktHasCandidate(text string) bool {
-	return len(punktScanContexts(text, nil, true)) > 0
+	_, ok := punktNextContext(text, 0)
+	return ok
 }
 
-// punktScanContexts appends the period_context_re matches in text to out, stopping after the
-// first one if first is set.
-func punktScanContexts(text string, out []punktPeriodContext, first bool) []punktPeriodContext {
-	for i := 0; i < len(text) && !(first && len(out) > 0); i++ {
+// punktNextContext returns the first period_context_re match in text at or after i.
+func punktNextContext(text string, i int) (punktPeriodContext, bool) {
+	for ; i < len(text); i++ {
 		c := text[i]
 		if c != '.' && c != '?' && c != '!' {
 			continue
@@ -142,8 +147,7 @@ func punktScanContexts(text string, out []punktPeriodContext, first bool) []punk
 			continue
 		}
 		if punktNonWord(r) {
-			out = append(out, punktPeriodContext{i, i + 1 + n, -1})
-			continue
+			return punktPeriodContext{i, i + 1 + n, -1}, true
 		}
 		if !IsSpace(r) {
 			continue
@@ -167,9 +171,9 @@ func punktScanContexts(text string, out []punktPeriodContext, first bool) []punk
 			}
 			k += n
 		}
-		out = append(out, punktPeriodContext{i, k, j})
+		return punktPeriodContext{i, k, j}, true
 	}
-	return out
+	return punktPeriodContext{}, false
 }
 
 // punktRealign returns the length of re_boundary_realignment, ["')\]}]+?(?:\s+|(?=--)|$) with

@@ -37,9 +37,9 @@ func AppendWordTokens(dst []string, s string) []string {
 		}
 		return treebankTokenize(dst, s)
 	}
-	for _, sent := range SentTokenize(s) {
-		dst = treebankTokenize(dst, sent)
-	}
+	punktEnglish().eachSpan(s, func(start, end int) {
+		dst = treebankTokenize(dst, s[start:end])
+	})
 	return dst
 }
 
