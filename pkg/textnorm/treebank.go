@@ -1,9 +1,7 @@
 package textnorm
 
 import (
-	"regexp"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -14,12 +12,13 @@ import (
 // apostrophes; punctuation, brackets and double dashes are padded; a sentence-final period is
 // split off; contractions such as n't, 's, can|not and gon|na are split; parentheses are kept.
 //
-// Note: Python's regexes use lookahead and a Unicode \b, \s and \d that Go's RE2 lacks, so the
-// rules needing them are hand-written scans (treebankQuote, treebankContract, treebankPunct) and
-// the rest are RE2 patterns run only when their text can match. Text that none of the rules can
-// touch (no quote, bracket or punctuation character and no contraction word), the common case
-// inside CMRC answers, is split at whitespace directly, and Punkt is skipped when no '.', '?' or
-// '!' could end a sentence.
+// Note: every rule is a hand-written scan that finds re.sub's matches left to right, not a
+// regexp: Python's patterns use lookahead and a Unicode \b, \s and \d that Go's RE2 lacks, and
+// Go's regexp ran the others at over 150 ns a byte on long texts of quotes or clitics. A sentence is scanned once for the characters the rules look
+// for, and a rule that cannot match is skipped. Text that none of the rules can touch (no quote,
+// bracket or punctuation character and no contraction word), the common case inside CMRC
+// answers, is split at whitespace directly, and Punkt is skipped when no '.', '?' or '!' could
+// end a sentence.
 func WordTokenize(s string) []string {
 	return AppendWordTokens(nil, s)
 }
@@ -72,31 +71,6 @@ func plainWords(s string) bool {
 	return true
 }
 
-// treebankRule is one regex substitution of NLTKWordTokenizer, run only when need reports that
-// the text may hold a match (nil means always).
-type treebankRule struct {
-	re   *regexp.Regexp
-	repl string
-	need func(string) bool
-}
-
-func (r treebankRule) apply(s string) string {
-	if r.need != nil && !r.need(s) {
-		return s
-	}
-	return r.re.ReplaceAllString(s, r.repl)
-}
-
-// anyOf returns a need function for text containing one of the characters in set.
-func anyOf(set string) func(string) bool {
-	return func(s string) bool { return strings.ContainsAny(s, set) }
-}
-
-// has returns a need function for text containing sub.
-func has(sub string) func(string) bool {
-	return func(s string) bool { return strings.Contains(s, sub) }
-}
-
 // clitic reports whether some apostrophe follows a character other than a space or an
 // apostrophe, as every ENDING_QUOTES clitic match needs.
 func clitic(s string) bool {
@@ -108,226 +82,111 @@ func clitic(s string) bool {
 	return false
 }
 
-var (
-	// STARTING_QUOTES, except ^" → `` and the rules in treebankQuotePair and treebankQuote.
-	tbStartQuote = treebankRule{regexp.MustCompile("([«“‘„]|`+)"), " ${1} ", anyOf("«“‘„`")}
+// treebankChars records which characters that NLTKWordTokenizer's rules look for a sentence
+// holds, so a rule that cannot match is skipped without a scan of its own. The rules only add
+// spaces, backticks and apostrophes (for double quotes), so what it records stays a superset
+// of what the text holds as the rules run once those are added.
+type treebankChars struct {
+	ascii       [2]uint64 // bit c&63 of ascii[c>>6] for each ASCII byte c
+	open, close bool      // one of « “ ‘ „, one of » ” ’
+}
 
-	// PUNCTUATION rules that need RE2 (the others are hand-written in treebankPunct).
-	tbEllipsis = treebankRule{regexp.MustCompile(`\.{2,}`), " ${0} ", has("..")}
-	tbPrime    = treebankRule{regexp.MustCompile(`([^'])' `), "${1} ' ", has("' ")}
-
-	// ENDING_QUOTES clitic rules, run after the text is padded with a space on each side.
-	tbEndQuote = []treebankRule{
-		{regexp.MustCompile(`([^' ])('[sS]|'[mM]|'[dD]|') `), "${1} ${2} ", clitic},
-		{regexp.MustCompile(`([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) `), "${1} ${2} ", clitic},
+func scanTreebankChars(s string) treebankChars {
+	var t treebankChars
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf:
+			t.ascii[c>>6] |= 1 << (c & 63)
+		case c == 0xc2 && i+1 < len(s):
+			// « C2 AB, » C2 BB
+			t.open = t.open || s[i+1] == 0xab
+			t.close = t.close || s[i+1] == 0xbb
+		case c == 0xe2 && i+2 < len(s) && s[i+1] == 0x80:
+			// ‘ E2 80 98, ’ 99, “ 9C, ” 9D, „ 9E
+			switch s[i+2] {
+			case 0x98, 0x9c, 0x9e:
+				t.open = true
+			case 0x99, 0x9d:
+				t.close = true
+			}
+		}
 	}
-)
+	return t
+}
+
+// has reports whether the ASCII byte c was seen.
+func (t *treebankChars) has(c byte) bool { return t.ascii[c>>6]&(1<<(c&63)) != 0 }
+
+// hasAny reports whether one of the ASCII bytes in set was seen.
+func (t *treebankChars) hasAny(set asciiSet) bool {
+	return t.ascii[0]&set[0] != 0 || t.ascii[1]&set[1] != 0
+}
+
+// add records the ASCII byte c.
+func (t *treebankChars) add(c byte) { t.ascii[c>>6] |= 1 << (c & 63) }
+
+// asciiSet is a set of ASCII bytes, in treebankChars's layout.
+type asciiSet [2]uint64
+
+func newASCIISet(chars string) asciiSet {
+	var set asciiSet
+	for i := 0; i < len(chars); i++ {
+		set[chars[i]>>6] |= 1 << (chars[i] & 63)
+	}
+	return set
+}
+
+func (set *asciiSet) contains(c byte) bool {
+	return c < utf8.RuneSelf && set[c>>6]&(1<<(c&63)) != 0
+}
 
 // treebankTokenize appends NLTKWordTokenizer.tokenize(s), with convert_parentheses=False, to dst.
 func treebankTokenize(dst []string, s string) []string {
-	s = tbStartQuote.apply(s)
-	if strings.HasPrefix(s, `"`) {
-		s = "``" + s[1:]
+	t := scanTreebankChars(s)
+	if t.open || t.has('`') {
+		s = treebankStartQuote(s)
 	}
-	if strings.Contains(s, "``") {
+	if t.has('"') {
+		// Double quotes become backticks here or apostrophes in the ending rules.
+		t.add('`')
+		t.add('\'')
+		if s[0] == '"' {
+			s = "``" + s[1:]
+		}
+	}
+	if t.has('`') && strings.Contains(s, "``") {
 		s = strings.ReplaceAll(s, "``", " `` ")
 	}
-	s = treebankQuotePair(s)
-	s = treebankQuote(s)
-	s = treebankPunct(s)
+	if t.has('"') || t.has('\'') {
+		s = treebankQuotePair(s)
+	}
+	if t.has('\'') {
+		s = treebankQuote(s)
+	}
+	s = treebankPunct(s, &t)
+	if !t.close && !t.has('\'') && !t.hasAny(contractionInitials) {
+		// Nothing below can match: the padding and the ending rules would leave the fields alone.
+		return appendSplit(dst, s)
+	}
 	s = " " + s + " "
-	s = treebankPadRunes(s, "»”’")
-	if strings.Contains(s, "''") {
-		s = strings.ReplaceAll(s, "''", " '' ")
+	if t.close {
+		s = treebankPadRunes(s, "»”’")
 	}
-	if strings.Contains(s, `"`) {
-		s = strings.ReplaceAll(s, `"`, " '' ")
+	if t.has('\'') {
+		if strings.Contains(s, "''") {
+			s = strings.ReplaceAll(s, "''", " '' ")
+		}
+		if t.has('"') && strings.Contains(s, `"`) {
+			s = strings.ReplaceAll(s, `"`, " '' ")
+		}
+		if clitic(s) {
+			s = treebankClitic(s)
+		}
 	}
-	for _, r := range tbEndQuote {
-		s = r.apply(s)
-	}
-	s = treebankContract(s)
+	s = treebankContract(s, &t)
 	return appendSplit(dst, s)
 }
 
-// treebankPadRunes is the rule ([set]) → " \1 " for a set of non-ASCII characters.
-func treebankPadRunes(s, set string) string {
-	if !strings.ContainsAny(s, set) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r != utf8.RuneError && strings.ContainsRune(set, r) {
-			b.WriteByte(' ')
-			b.WriteString(s[i : i+n])
-			b.WriteByte(' ')
-		} else {
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
-
-// treebankPunct runs PUNCTUATION, PARENS_BRACKETS and DOUBLE_DASHES in NLTK's order.
-func treebankPunct(s string) string {
-	s = treebankFinalPeriod(s, "])}>\"'»”’ ", true)
-	s = treebankColon(s)
-	if n := len(s); n > 0 && (s[n-1] == ':' || s[n-1] == ',') {
-		s = s[:n-1] + " " + s[n-1:] + " " // ([:,])$
-	}
-	s = tbEllipsis.apply(s)
-	s = treebankPad(s, ";@#$%&")
-	s = treebankFinalPeriod(s, "])}>\"'", false)
-	s = treebankPad(s, "?!")
-	s = tbPrime.apply(s)
-	s = treebankPad(s, "*")
-	s = treebankPad(s, "][(){}<>")
-	if strings.Contains(s, "--") {
-		s = strings.ReplaceAll(s, "--", " -- ")
-	}
-	return s
-}
-
-// treebankPad is the rule [set] → " \g<0> " for a set of ASCII characters.
-func treebankPad(s, set string) string {
-	if !strings.ContainsAny(s, set) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(set, s[i]) >= 0 {
-			b.WriteByte(' ')
-			b.WriteByte(s[i])
-			b.WriteByte(' ')
-		} else {
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
-}
-
-// treebankColon is the rule ([:,])([^\d]) → " \1 \2": a colon or comma not followed by a
-// decimal digit is padded; the character after it is consumed with it.
-func treebankColon(s string) string {
-	if !strings.ContainsAny(s, ":,") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != ':' && c != ',' {
-			b.WriteByte(c)
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i+1:])
-		if n == 0 || isDecimal(r) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte(' ')
-		b.WriteByte(c)
-		b.WriteByte(' ')
-		b.WriteString(s[i+1 : i+1+n])
-		i += n
-	}
-	return b.String()
-}
-
-// treebankFinalPeriod is the final-period rule ([^\.])(\.)([closers]*)\s*$, replaced by
-// "\1 \2 \3 " (spaced) or "\1 \2\3 ". Only the last period can match, since what follows it
-// may hold only closers and whitespace; greedy closers then leave whitespace alone.
-func treebankFinalPeriod(s, closers string, spaced bool) string {
-	p := strings.LastIndexByte(s, '.')
-	if p <= 0 || s[p-1] == '.' {
-		return s
-	}
-	rest := s[p+1:]
-	k := 0
-	for k < len(rest) {
-		r, n := utf8.DecodeRuneInString(rest[k:])
-		if !strings.ContainsRune(closers, r) {
-			break
-		}
-		k += n
-	}
-	if strings.TrimLeftFunc(rest[k:], IsSpace) != "" {
-		return s
-	}
-	if spaced {
-		return s[:p] + " . " + rest[:k] + " "
-	}
-	return s[:p] + " ." + rest[:k] + " "
-}
-
-// treebankQuotePair is the rule ([ \(\[{<])(\"|\'{2}), replaced by the opener and a spaced pair
-// of backticks: a double quote or two apostrophes after a space or an opening bracket open a
-// quotation.
-func treebankQuotePair(s string) string {
-	if !strings.Contains(s, `"`) && !strings.Contains(s, "''") {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		b.WriteByte(s[i])
-		if strings.IndexByte(" ([{<", s[i]) < 0 || i+1 == len(s) {
-			continue
-		}
-		switch {
-		case s[i+1] == '"':
-			b.WriteString(" `` ")
-			i++
-		case strings.HasPrefix(s[i+1:], "''"):
-			b.WriteString(" `` ")
-			i += 2
-		}
-	}
-	return b.String()
-}
-
-// treebankQuote is the rule (?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b → "\1 \2": an apostrophe
-// followed by a lone word character that does not start a clitic gets a space after it. The
-// two-letter alternatives can never hold when a single word character is followed by \b.
-func treebankQuote(s string) string {
-	if !strings.Contains(s, "'") {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\'' {
-			continue
-		}
-		c, n := utf8.DecodeRuneInString(s[i+1:])
-		if n == 0 || !isWord(c) || cliticInitial(c) {
-			continue
-		}
-		if next, _ := utf8.DecodeRuneInString(s[i+1+n:]); i+1+n < len(s) && isWord(next) {
-			continue
-		}
-		b.WriteString(s[last : i+1])
-		b.WriteByte(' ')
-		last = i + 1
-		i += n
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
-
-// cliticInitial reports whether c matches one of m, t, s, d, n under Python's IGNORECASE, which
-// also folds U+017F (long s) to s.
-func cliticInitial(c rune) bool {
-	switch unicode.ToLower(c) {
-	case 'm', 't', 's', 'd', 'n', 'ſ':
-		return true
-	}
-	return false
-}
+// contractionInitials holds the first characters of the contraction rules' matches.
+var contractionInitials = newASCIISet("cCdDgGlLmMwW'")

@@ -1,101 +1,133 @@
 package textnorm
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
 
-// treebankContraction is one of NLTK's CONTRACTIONS2/CONTRACTIONS3 rules, each replacing its two
-// groups with " \1 \2 ". RE2 has no Unicode \b and no lookahead, so the pattern holds only the
-// letters and the boundaries are checked by hand around each match.
+// treebankContraction is one of NLTK's CONTRACTIONS2/CONTRACTIONS3 rules, such as
+// (?i)\b(can)(not)\b, each replacing its two groups with " \1 \2 ". The rules are literal words
+// under IGNORECASE, so each is matched by hand: a letter matches itself in either case, and i and
+// s also match what Python's IGNORECASE folds to them (ı, İ and ſ); of the other letters in the
+// rules none has a non-ASCII case partner in Python's re.
 type treebankContraction struct {
-	re *regexp.Regexp
+	// lead: the rule starts with a space outside its groups (CONTRACTIONS3, " ('t)(is)\b").
+	lead bool
+	// g1, g2: the two groups, in lower case.
+	g1, g2 string
 	// wordBefore: the rule starts with \b, so the rune before the match must not be a word
 	// character (the match itself starts with one).
 	wordBefore bool
 	// spaceAfter: the rule ends with (?=\s) instead of \b.
 	spaceAfter bool
-	// lit is a piece of every match, in lower case and free of letters Python folds specially
-	// (i, s, k), so text not containing it (ignoring ASCII case) is skipped without the regexp.
-	lit string
 }
-
-// treebankI is Python's IGNORECASE i: sre also matches the dotless ı and, through its simple
-// lowercase mapping, İ, which Go's case folding does not.
-const treebankI = `[iIıİ]`
 
 var treebankContractions = []treebankContraction{
-	{regexp.MustCompile(`(?i)(can)(not)`), true, false, "cannot"},
-	{regexp.MustCompile(`(?i)(d)('ye)`), true, false, "d'ye"},
-	{regexp.MustCompile(`(?i)(g` + treebankI + `m)(me)`), true, false, "mme"},
-	{regexp.MustCompile(`(?i)(gon)(na)`), true, false, "gonna"},
-	{regexp.MustCompile(`(?i)(got)(ta)`), true, false, "gotta"},
-	{regexp.MustCompile(`(?i)(lem)(me)`), true, false, "lemme"},
-	{regexp.MustCompile(`(?i)(more)('n)`), true, false, "more'n"},
-	{regexp.MustCompile(`(?i)(wan)(na)`), true, true, "wanna"},
-	{regexp.MustCompile(`(?i) ('t)(` + treebankI + `s)`), false, false, " 't"},
-	{regexp.MustCompile(`(?i) ('t)(was)`), false, false, " 'twa"},
+	{false, "can", "not", true, false},
+	{false, "d", "'ye", true, false},
+	{false, "gim", "me", true, false},
+	{false, "gon", "na", true, false},
+	{false, "got", "ta", true, false},
+	{false, "lem", "me", true, false},
+	{false, "more", "'n", true, false},
+	{false, "wan", "na", true, true},
+	{true, "'t", "is", false, false},
+	{true, "'t", "was", false, false},
 }
 
-// containsFoldASCII reports whether s contains lit (lower-case ASCII) ignoring ASCII case.
-func containsFoldASCII(s, lit string) bool {
-	for i := 0; i+len(lit) <= len(s); i++ {
-		j := 0
-		for j < len(lit) && s[i+j]|0x20 == lit[j]|0x20 {
-			j++
+// treebankContract applies every contraction rule in NLTK's order to s, whose characters are
+// among those chars records.
+func treebankContract(s string, chars *treebankChars) string {
+	for i := range treebankContractions {
+		if c := &treebankContractions[i]; c.possible(chars) {
+			s = c.apply(s)
 		}
-		if j == len(lit) {
-			return true
-		}
-	}
-	return false
-}
-
-// treebankContract applies every contraction rule in NLTK's order.
-func treebankContract(s string) string {
-	for _, c := range treebankContractions {
-		s = c.apply(s)
 	}
 	return s
 }
 
-func (c treebankContraction) apply(s string) string {
-	if !containsFoldASCII(s, c.lit) {
-		return s
+// first returns the byte every match starts with, in lower case: a space or an ASCII letter
+// whose only case partner is ASCII.
+func (c *treebankContraction) first() byte {
+	if c.lead {
+		return ' '
 	}
+	return c.g1[0]
+}
+
+// possible reports whether text holding the characters chars records can match the rule: it
+// holds the rule's first letter, or an apostrophe and a t for the rules starting with " 't".
+func (c *treebankContraction) possible(chars *treebankChars) bool {
+	if c.lead {
+		return chars.has('\'') && (chars.has('t') || chars.has('T'))
+	}
+	f := c.g1[0]
+	return chars.has(f) || chars.has(f-'a'+'A')
+}
+
+func (c *treebankContraction) apply(s string) string {
 	var b strings.Builder
-	last, pos := 0, 0
-	for pos < len(s) {
-		m := c.re.FindStringSubmatchIndex(s[pos:])
-		if m == nil {
-			break
-		}
-		for i := range m {
-			m[i] += pos
-		}
-		if !c.boundaries(s, m[0], m[1]) {
-			_, n := utf8.DecodeRuneInString(s[m[0]:])
-			pos = m[0] + n
+	first := c.first()
+	last := 0
+	for p := 0; p < len(s); p++ {
+		if first == ' ' && s[p] != ' ' || first != ' ' && s[p]|0x20 != first {
 			continue
 		}
-		b.WriteString(s[last:m[0]])
+		mid, end, ok := c.match(s, p)
+		if !ok || !c.boundaries(s, p, end) {
+			continue
+		}
+		start := p
+		if c.lead {
+			start++
+		}
+		b.WriteString(s[last:p])
 		b.WriteByte(' ')
-		b.WriteString(s[m[2]:m[3]])
+		b.WriteString(s[start:mid])
 		b.WriteByte(' ')
-		b.WriteString(s[m[4]:m[5]])
+		b.WriteString(s[mid:end])
 		b.WriteByte(' ')
-		last, pos = m[1], m[1]
+		last = end
+		p = end - 1
 	}
-	if last == 0 {
-		return s
+	return finish(&b, s, last)
+}
+
+// match matches the rule's groups at s[p:], returning where the second group starts and ends.
+func (c *treebankContraction) match(s string, p int) (mid, end int, ok bool) {
+	if c.lead {
+		p++ // s[p] is the space
 	}
-	b.WriteString(s[last:])
-	return b.String()
+	if mid, ok = matchFold(s, p, c.g1); !ok {
+		return 0, 0, false
+	}
+	end, ok = matchFold(s, mid, c.g2)
+	return mid, end, ok
+}
+
+// matchFold matches lit, lower-case ASCII, at s[i:] under Python's IGNORECASE and returns where
+// the match ends.
+func matchFold(s string, i int, lit string) (int, bool) {
+	for k := 0; k < len(lit); k++ {
+		if i >= len(s) {
+			return 0, false
+		}
+		c := lit[k]
+		switch {
+		case s[i] == c, 'a' <= c && c <= 'z' && s[i] == c-'a'+'A':
+			i++
+		case c == 'i' && (strings.HasPrefix(s[i:], "ı") || strings.HasPrefix(s[i:], "İ")),
+			c == 's' && strings.HasPrefix(s[i:], "ſ"):
+			i += 2
+		default:
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // boundaries checks the \b (or (?=\s)) conditions around the match s[start:end].
-func (c treebankContraction) boundaries(s string, start, end int) bool {
+func (c *treebankContraction) boundaries(s string, start, end int) bool {
 	if c.wordBefore && start > 0 {
 		if r, _ := utf8.DecodeLastRuneInString(s[:start]); isWord(r) {
 			return false
