@@ -51,10 +51,15 @@ func TestSplitStrip(t *testing.T) {
 		{"\u001f\u001e", nil, ""},
 		{"a\xffb \xe3\x80\u3000", []string{"a\xffb", "\xe3\x80"}, "a\xffb \xe3\x80"}, // invalid UTF-8 is no space
 		{"", nil, ""},
+		// Long enough for Split to count the fields first.
+		{strings.Repeat("ab\u3000\xff\u0085", 300), slices.Repeat([]string{"ab", "\xff"}, 300), strings.Repeat("ab\u3000\xff\u0085", 299) + "ab\u3000\xff"},
 	}
 	for _, tt := range tests {
 		if got := Split(tt.in); !slices.Equal(got, tt.split) {
 			t.Errorf("Split(%q) = %q, want %q", tt.in, got, tt.split)
+		}
+		if got := countFields(tt.in); got != len(tt.split) {
+			t.Errorf("countFields(%q) = %d, want %d", tt.in, got, len(tt.split))
 		}
 		if got := Strip(tt.in); got != tt.strip {
 			t.Errorf("Strip(%q) = %q, want %q", tt.in, got, tt.strip)

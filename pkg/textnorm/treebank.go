@@ -1,6 +1,7 @@
 package textnorm
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,10 +37,23 @@ func AppendWordTokens(dst []string, s string) []string {
 		}
 		return treebankTokenize(dst, s)
 	}
+	first := len(dst)
 	punktEnglish().eachSpan(s, func(start, end int) {
+		if n := len(dst) - first; n >= 1024 && cap(dst)-len(dst) < 256 {
+			dst = slices.Grow(dst, tokensLeft(n, start, len(s)))
+		}
 		dst = treebankTokenize(dst, s[start:end])
 	})
 	return dst
+}
+
+// tokensLeft estimates how many tokens the text after byte done of a text of size bytes holds,
+// from the n tokens before it, for a text of many sentences to make room for them at once:
+// append grows a long slice by a quarter at a time, copying and clearing it each time, which
+// took 40% of the time on a megabyte of short sentences. The estimate is at most n, so an
+// unlikely one costs no more than the doubling append would do for a short slice.
+func tokensLeft(n, done, size int) int {
+	return int(min(int64(n), int64(n)*int64(size-done)/int64(max(done, 1))))
 }
 
 // plainWords reports whether every NLTKWordTokenizer rule leaves s alone, so its tokens are its

@@ -65,6 +65,20 @@ func TestWordTokenizeLarge(t *testing.T) {
 	}
 }
 
+// TestAppendWordTokensLong checks that AppendWordTokens keeps what dst holds while it makes
+// room for the tokens of many sentences ahead of them.
+func TestAppendWordTokensLong(t *testing.T) {
+	text := strings.Repeat("He left. Then? (x) ", 4000) + strings.Repeat("word ", 4000)
+	want := slices.Concat(repeatTokens([]string{"He", "left", ".", "Then", "?", "(", "x", ")"}, 4000),
+		repeatTokens([]string{"word"}, 4000))
+	for _, prefix := range [][]string{nil, {"a", "b"}, make([]string, 3000)} {
+		got := AppendWordTokens(slices.Clone(prefix), text)
+		if i := firstDiff(got, slices.Concat(prefix, want)); i >= 0 {
+			t.Errorf("AppendWordTokens(%d tokens, text) differs at token %d: %q", len(prefix), i, at(got, i))
+		}
+	}
+}
+
 func repeatTokens(body []string, n int) []string {
 	out := make([]string, 0, n*len(body))
 	for range n {
