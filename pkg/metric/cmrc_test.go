@@ -176,6 +176,22 @@ func BenchmarkCMRC(b *testing.B) {
 	b.ReportMetric(float64(b.N*len(zh))/b.Elapsed().Seconds(), "pairs/s")
 }
 
+// BenchmarkCMRCF1Large scores 64 kB predictions of one unit repeated, shapes whose word
+// tokenization once cost 200 to 600 ns a byte: runs of sentence ends, brackets, quotes and clitics.
+func BenchmarkCMRCF1Large(b *testing.B) {
+	refs := []string{"the answer is 42!", "x"}
+	for _, unit := range []string{"!", "! ", ".)", "x.) ", `." `, "A. B. C. ", "x' ", "don't ", "«"} {
+		pred := strings.Repeat(unit, (64<<10)/len(unit))
+		b.Run(unit, func(b *testing.B) {
+			b.SetBytes(int64(len(pred)))
+			b.ReportAllocs()
+			for b.Loop() {
+				CMRCF1(pred, refs)
+			}
+		})
+	}
+}
+
 // TestCMRCManyWords checks a text of many distinct words: each one used to be looked up by
 // comparing it with every earlier distinct word, so these 3 MB took minutes.
 func TestCMRCManyWords(t *testing.T) {
