@@ -15,11 +15,11 @@ import (
 //
 // Note: every rule is a hand-written scan that finds re.sub's matches left to right, not a
 // regexp: Python's patterns use lookahead and a Unicode \b, \s and \d that Go's RE2 lacks, and
-// Go's regexp ran the others at over 150 ns a byte on long texts of quotes or clitics. A sentence is scanned once for the characters the rules look
-// for, and a rule that cannot match is skipped. Text that none of the rules can touch (no quote,
-// bracket or punctuation character and no contraction word), the common case inside CMRC
-// answers, is split at whitespace directly, and Punkt is skipped when no '.', '?' or '!' could
-// end a sentence.
+// Go's regexp ran the others at over 150 ns a byte on long texts of quotes or clitics. A
+// sentence is scanned once for the characters the rules look for, and a rule that cannot match
+// is skipped. Text that none of the rules can touch (no quote, bracket or punctuation character
+// and no contraction word), the common case inside CMRC answers, is split at whitespace
+// directly, and Punkt is skipped when no '.', '?' or '!' could end a sentence.
 func WordTokenize(s string) []string {
 	return AppendWordTokens(nil, s)
 }
@@ -96,15 +96,16 @@ func clitic(s string) bool {
 	return false
 }
 
-// treebankChars records which characters that NLTKWordTokenizer's rules look for a sentence
+// treebankChars records which of the characters NLTKWordTokenizer's rules look for a sentence
 // holds, so a rule that cannot match is skipped without a scan of its own. The rules only add
-// spaces, backticks and apostrophes (for double quotes), so what it records stays a superset
-// of what the text holds as the rules run once those are added.
+// spaces, and backticks and apostrophes for double quotes, so once those two are recorded with
+// the first double quote, what it records stays a superset of what the text holds.
 type treebankChars struct {
 	ascii       [2]uint64 // bit c&63 of ascii[c>>6] for each ASCII byte c
 	open, close bool      // one of « “ ‘ „, one of » ” ’
 }
 
+// scanTreebankChars records the characters of s.
 func scanTreebankChars(s string) treebankChars {
 	var t treebankChars
 	for i := 0; i < len(s); i++ {
