@@ -98,22 +98,12 @@ func treebankEllipsis(s string) string {
 	if !strings.Contains(s, "..") {
 		return s
 	}
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); {
-		n := punktRun(s[i:], '.')
-		if n < 2 {
-			i += max(n, 1)
-			continue
+	return padMatches(s, func(rest string) int {
+		if n := punktRun(rest, '.'); n >= 2 {
+			return n
 		}
-		b.WriteString(s[last:i])
-		b.WriteByte(' ')
-		b.WriteString(s[i : i+n])
-		b.WriteByte(' ')
-		i += n
-		last = i
-	}
-	return finish(&b, s, last)
+		return 0
+	})
 }
 
 // treebankPrime is the rule ([^'])' → "\1 ' ": an apostrophe followed by a space is split from

@@ -13,19 +13,28 @@ import (
 // treebankStartQuote is the rule ([«“‘„]|`+) → " \1 ": an opening quote, or a run of backticks,
 // is padded.
 func treebankStartQuote(s string) string {
+	return padMatches(s, func(rest string) int {
+		switch c := rest[0]; {
+		case c == '`':
+			return punktRun(rest, '`')
+		case c == 0xc2 && strings.HasPrefix(rest, "«"):
+			return len("«")
+		case c == 0xe2 && (strings.HasPrefix(rest, "“") || strings.HasPrefix(rest, "‘") ||
+			strings.HasPrefix(rest, "„")):
+			return len("“")
+		}
+		return 0
+	})
+}
+
+// padMatches puts a space on each side of every match in s, found left to right as re.sub finds
+// them: match returns the length of the match at the start of rest, or 0 for none there. It
+// returns s itself when nothing matched.
+func padMatches(s string, match func(rest string) int) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); {
-		n := 0
-		switch c := s[i]; {
-		case c == '`':
-			n = punktRun(s[i:], '`')
-		case c == 0xc2 && strings.HasPrefix(s[i:], "«"):
-			n = len("«")
-		case c == 0xe2 && (strings.HasPrefix(s[i:], "“") || strings.HasPrefix(s[i:], "‘") ||
-			strings.HasPrefix(s[i:], "„")):
-			n = len("“")
-		}
+		n := match(s[i:])
 		if n == 0 {
 			i++
 			continue
