@@ -9,20 +9,12 @@ Optional SEED N LONG arguments (defaults 2018 1200 0, which write the committed 
 pairs for a differential check with ../shared/tools/check-metrics --pairs; a fraction LONG of
 them are glued from 20 to 200 pieces instead of up to 4.
 """
-import importlib.util, json, random, sys
+import importlib.util, json, os, random, sys
 import nltk
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
-from nltk.tokenize.destructive import NLTKWordTokenizer
 
-p = PunktParameters()
-for line in open("../textnorm/punkt_english.tsv", encoding="utf-8"):
-    f = line.rstrip("\n").split("\t")
-    if f[0] == "a": p.abbrev_types.add(f[1])
-    elif f[0] == "c": p.collocations.add((f[1], f[2]))
-    elif f[0] == "s": p.sent_starters.add(f[1])
-    elif f[0] == "o": p.ortho_context[f[1]] = int(f[2])
-sents, words = PunktSentenceTokenizer(p), NLTKWordTokenizer()
-nltk.word_tokenize = lambda text: [t for s in sents.tokenize(text) for t in words.tokenize(s)]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "textnorm", "testdata"))
+from nltk_english import word_tokenize  # noqa: E402 (found through the path above)
+nltk.word_tokenize = word_tokenize
 
 spec = importlib.util.spec_from_file_location("cmrc", sys.argv[1])
 cmrc = importlib.util.module_from_spec(spec)

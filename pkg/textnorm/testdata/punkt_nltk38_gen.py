@@ -3,17 +3,7 @@ and tokens NLTK 3.8 gives them (PunktSentenceTokenizer with the parameters of ..
 then NLTKWordTokenizer, i.e. nltk.word_tokenize). Run from pkg/textnorm with Debian's
 python3-nltk 3.8: python3 testdata/punkt_nltk38_gen.py > testdata/punkt_nltk38.jsonl"""
 import json, random
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
-from nltk.tokenize.destructive import NLTKWordTokenizer
-
-p = PunktParameters()
-for line in open("punkt_english.tsv", encoding="utf-8"):
-    f = line.rstrip("\n").split("\t")
-    if f[0] == "a": p.abbrev_types.add(f[1])
-    elif f[0] == "c": p.collocations.add((f[1], f[2]))
-    elif f[0] == "s": p.sent_starters.add(f[1])
-    elif f[0] == "o": p.ortho_context[f[1]] = int(f[2])
-sents, words = PunktSentenceTokenizer(p), NLTKWordTokenizer()
+from nltk_english import sents, words
 
 WORDS = ["dr.", "Dr.", "mr.", "Mr.", "u.s.", "U.S.", "a.m.", "p.m.", "etc.", "inc.", "Inc.", "co.",
     "jan.", "no.", "vs.", "e.g.", "i.e.", "J.", "j.", "S.", "A.", "b.", "smith", "Smith", "He", "he",
