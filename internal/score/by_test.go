@@ -13,7 +13,8 @@ func TestParseBy(t *testing.T) {
 	}{
 		{[]string{"meta.level"}, []string{"meta.level"}, false},
 		{[]string{"meta.level,prediction.model", "dataset"}, []string{"meta.level", "prediction.model", "dataset"}, false},
-		{[]string{"type", " type ", "answers[0]", "answers.0"}, []string{"type", "answers.0"}, false},
+		{[]string{"dataset", " dataset ", "answers[0]", "answers.0"}, []string{"dataset", "answers.0"}, false},
+		{[]string{"meta.level", " type "}, nil, true}, // the summary's own breakdown
 		{[]string{"meta..level"}, nil, true},
 		{[]string{"a,"}, nil, true},
 	} {
