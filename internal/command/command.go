@@ -168,7 +168,7 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 	app.ErrWriter = stderr
 	app.ExitErrHandler = func(*cli.Context, error) {}
 	app.OnUsageError = func(c *cli.Context, err error, _ bool) error {
-		return &UsageError{Err: suggestFlag(c, err)}
+		return &UsageError{Err: suggestFlag(c, badValue(c, err))}
 	}
 	app.UseShortOptionHandling = false
 	app.ArgsUsage = "[FILE ...]"
@@ -225,10 +225,7 @@ func suggestFlag(c *cli.Context, err error) error {
 	if s == "" {
 		return err
 	}
-	if len(s) > 1 {
-		s = "-" + s
-	}
-	return fmt.Errorf("%w%s", err, english.Hint("-"+s))
+	return fmt.Errorf("%w%s", err, english.Hint(dashed(s)))
 }
 
 // Version is the qapipe build a command runs: the module version the go command recorded (a

@@ -1,0 +1,169 @@
+package command
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// badValue returns err, the error of c's flag parsing, reworded when it is for a value that does
+// not parse as its flag's type, given on the command line or in a flag's environment variable:
+// `--seed: want an integer, got "abc"`, `--seed: want an integer, got "abc" from QA_SEED`. The
+// flag package says `invalid value "abc" for flag -seed: parse error`, with one dash and nothing
+// of what was wanted, and urfave/cli says of a variable `could not parse "abc" as int value from
+// environment variable "QA_SEED" for flag seed: strconv.ParseInt: ...`. Every other error,
+// and one for a flag of a type not known here, is returned as it is.
+//
+// Note: urfave/cli and the flag package give these errors as text only, so they are read back
+// from it, as suggestFlag reads an unknown flag's; a Value of our own wrapping each flag's would
+// give typed errors, but for the command line only, not for the environment, whose values
+// urfave/cli parses itself.
+func badValue(c *cli.Context, err error) error {
+	v, ok := parseValueError(err.Error())
+	if !ok || c == nil || c.Command == nil {
+		return err
+	}
+	var flag cli.Flag
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			if n == v.name {
+				flag = f
+			}
+		}
+	}
+	want, note := wanted(flag, v.value, v.outOfRange)
+	if want == "" {
+		return err
+	}
+	msg := fmt.Sprintf("%s: want %s, got %q", dashed(v.name), want, v.value)
+	if v.env != "" {
+		msg += " from " + v.env
+	}
+	return errors.New(msg + note)
+}
+
+// valueError is what an error of the flag package or of urfave/cli says of a value that does not
+// parse: the flag's name as given, the value, the environment variable it came from ("" for the
+// command line), and whether it parsed as a number too large for the flag.
+type valueError struct {
+	name, value, env string
+	outOfRange       bool
+}
+
+// parseValueError reads the three errors badValue rewords: the flag package's
+// `invalid value "V" for flag -N: R` and `invalid boolean value "V" for -N: R`, and urfave/cli's
+// `could not parse "V" as T value from environment variable "E" for flag N: R`.
+func parseValueError(msg string) (valueError, bool) {
+	var v valueError
+	var sep string
+	rest, ok := strings.CutPrefix(msg, "invalid value ")
+	if ok {
+		sep = " for flag -"
+	} else if rest, ok = strings.CutPrefix(msg, "invalid boolean value "); ok {
+		sep = " for -"
+	} else if rest, ok = strings.CutPrefix(msg, "could not parse "); ok {
+		sep = " for flag "
+	} else {
+		return v, false
+	}
+	if v.value, rest, ok = cutQuoted(rest); !ok {
+		return v, false
+	}
+	if sep == " for flag " { // from the environment: a variable's name, quoted, is next
+		if _, rest, ok = strings.Cut(rest, " value from environment variable "); !ok {
+			return v, false
+		}
+		if v.env, rest, ok = cutQuoted(rest); !ok {
+			return v, false
+		}
+	}
+	if rest, ok = strings.CutPrefix(rest, sep); !ok {
+		return v, false
+	}
+	var reason string
+	if v.name, reason, ok = strings.Cut(rest, ": "); !ok || v.name == "" {
+		return v, false
+	}
+	v.outOfRange = strings.HasSuffix(reason, strconv.ErrRange.Error())
+	return v, true
+}
+
+// cutQuoted returns the Go-quoted string s begins with, unquoted, and what follows it.
+func cutQuoted(s string) (value, rest string, ok bool) {
+	q, err := strconv.QuotedPrefix(s)
+	if err != nil {
+		return "", s, false
+	}
+	value, err = strconv.Unquote(q)
+	return value, s[len(q):], err == nil
+}
+
+// wanted says what flag f takes, for an error about value, which did not parse: "an integer",
+// or, when it is out of range, "an integer from ... to ...". It is "" for no flag, and for a flag
+// of a type whose values cannot fail to parse (strings, string slices) or that is not known here.
+// The note, when not "", ends the error: it says why a decimal integer such as "08" failed.
+func wanted(f cli.Flag, value string, outOfRange bool) (want, note string) {
+	var kind, bounds string
+	switch f.(type) {
+	case *cli.IntFlag:
+		kind, bounds = "an integer", fmt.Sprintf("an integer from %d to %d", math.MinInt, math.MaxInt)
+	case *cli.Int64Flag:
+		kind, bounds = "an integer", fmt.Sprintf("an integer from %d to %d", math.MinInt64, math.MaxInt64)
+	case *cli.UintFlag:
+		kind, bounds = "a non-negative integer", fmt.Sprintf("an integer from 0 to %d", uint(math.MaxUint))
+	case *cli.Uint64Flag:
+		kind, bounds = "a non-negative integer", fmt.Sprintf("an integer from 0 to %d", uint64(math.MaxUint64))
+	case *cli.Float64Flag:
+		return ranged("a number", fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange), ""
+	case *cli.DurationFlag:
+		return "a duration such as 90s or 2m", ""
+	case *cli.BoolFlag:
+		return "true or false", ""
+	case *cli.IntSliceFlag, *cli.Int64SliceFlag:
+		return "a comma-separated list of integers", ""
+	case *cli.UintSliceFlag, *cli.Uint64SliceFlag:
+		return "a comma-separated list of non-negative integers", ""
+	case *cli.Float64SliceFlag:
+		return "a comma-separated list of numbers", ""
+	default:
+		return "", ""
+	}
+	if !outOfRange && octal(value) {
+		note = " (a leading 0 makes it octal)"
+	}
+	return ranged(kind, bounds, outOfRange), note
+}
+
+func ranged(kind, bounds string, outOfRange bool) string {
+	if outOfRange {
+		return bounds
+	}
+	return kind
+}
+
+// octal reports whether value is decimal digits after an optional sign, with a leading 0 and an
+// 8 or 9 among them: integer flags read a leading 0 as octal (strconv's base 0), so "08" fails.
+func octal(value string) bool {
+	digits := strings.TrimLeft(value, "+-")
+	if len(value)-len(digits) > 1 || len(digits) < 2 || digits[0] != '0' {
+		return false
+	}
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return strings.ContainsAny(digits, "89")
+}
+
+// dashed is a flag's name as it is typed: "-v" for a one-letter name, "--seed" for a longer one.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}

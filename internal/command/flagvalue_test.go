@@ -1,0 +1,139 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TestBadValue: a flag value that does not parse, on the command line or in the flag's
+// environment variable, is a usage error naming the flag with its dashes, what it wants and what
+// it got (and the variable); other flag errors are as urfave/cli and the flag package give them.
+func TestBadValue(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  [2]string // variable and value; none when the variable is ""
+		want string    // "" for no error
+	}{
+		{[]string{"--count", "abc"}, [2]string{}, `--count: want an integer, got "abc"`},
+		{[]string{"-count", "abc"}, [2]string{}, `--count: want an integer, got "abc"`},
+		{[]string{"--count=abc"}, [2]string{}, `--count: want an integer, got "abc"`},
+		{[]string{"-c", "1.5"}, [2]string{}, `-c: want an integer, got "1.5"`}, // the alias given
+		{[]string{"--count", ""}, [2]string{}, `--count: want an integer, got ""`},
+		{[]string{"--count", "08"}, [2]string{}, `--count: want an integer, got "08" (a leading 0 makes it octal)`},
+		{[]string{"--count", "-09"}, [2]string{}, `--count: want an integer, got "-09" (a leading 0 makes it octal)`},
+		{[]string{"--count", "010"}, [2]string{}, ""}, // octal 8: parses
+		{[]string{"--count", "99999999999999999999"}, [2]string{},
+			`--count: want an integer from -9223372036854775808 to 9223372036854775807, got "99999999999999999999"`},
+		{[]string{"--seed", "x"}, [2]string{}, `--seed: want an integer, got "x"`},
+		{[]string{"--seed", "-9223372036854775809"}, [2]string{},
+			`--seed: want an integer from -9223372036854775808 to 9223372036854775807, got "-9223372036854775809"`},
+		{[]string{"--uint", "-1"}, [2]string{}, `--uint: want a non-negative integer, got "-1"`},
+		{[]string{"--uint64", "18446744073709551616"}, [2]string{},
+			`--uint64: want an integer from 0 to 18446744073709551615, got "18446744073709551616"`},
+		{[]string{"--below", "x"}, [2]string{}, `--below: want a number, got "x"`},
+		{[]string{"--below", "1e999"}, [2]string{},
+			`--below: want a number from -1.7976931348623157e+308 to 1.7976931348623157e+308, got "1e999"`},
+		{[]string{"--timeout", "5"}, [2]string{}, `--timeout: want a duration such as 90s or 2m, got "5"`},
+		{[]string{"--strict=maybe"}, [2]string{}, `--strict: want true or false, got "maybe"`},
+		{[]string{"--ints", "1,x"}, [2]string{}, `--ints: want a comma-separated list of integers, got "1,x"`},
+		{[]string{"--floats", "0.5,y"}, [2]string{}, `--floats: want a comma-separated list of numbers, got "0.5,y"`},
+		{[]string{"--names", "a,,b", "--name", `"`}, [2]string{}, ""}, // strings always parse
+		// The value is quoted as given, whatever it holds.
+		{[]string{"--count", `1" for flag -seed: x`}, [2]string{}, `--count: want an integer, got "1\" for flag -seed: x"`},
+		// Other errors are unchanged.
+		{[]string{"--cont", "1"}, [2]string{}, `flag provided but not defined: -cont; did you mean "--count"?`},
+		{[]string{"--count"}, [2]string{}, `flag needs an argument: -count`},
+		// From the environment, naming the variable.
+		{nil, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
+		{nil, [2]string{"QA_COUNT", "08"}, `--count: want an integer, got "08" from QA_COUNT (a leading 0 makes it octal)`},
+		{nil, [2]string{"QA_SEED", "9223372036854775808"},
+			`--seed: want an integer from -9223372036854775808 to 9223372036854775807, got "9223372036854775808" from QA_SEED`},
+		{nil, [2]string{"QA_UINT", "-1"}, `--uint: want a non-negative integer, got "-1" from QA_UINT`},
+		{nil, [2]string{"QA_BELOW", "half"}, `--below: want a number, got "half" from QA_BELOW`},
+		{nil, [2]string{"QA_TIMEOUT", "5"}, `--timeout: want a duration such as 90s or 2m, got "5" from QA_TIMEOUT`},
+		{nil, [2]string{"QA_STRICT", "maybe"}, `--strict: want true or false, got "maybe" from QA_STRICT`},
+		{nil, [2]string{"QA_INTS", "1,x"}, `--ints: want a comma-separated list of integers, got "1,x" from QA_INTS`},
+		{nil, [2]string{"QA_STRICT", ""}, ""}, // set and empty: false
+		// The command line does not save a bad variable.
+		{[]string{"--count", "3"}, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
+	} {
+		name := strings.Join(tc.args, " ")
+		if tc.env[0] != "" {
+			name = tc.env[0] + "=" + tc.env[1] + " " + name
+		}
+		t.Run(name, func(t *testing.T) {
+			if tc.env[0] != "" {
+				t.Setenv(tc.env[0], tc.env[1])
+			}
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app.Flags = []cli.Flag{
+				&cli.IntFlag{Name: "count", Aliases: []string{"c"}, EnvVars: []string{"QA_COUNT"}},
+				&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
+				&cli.UintFlag{Name: "uint", EnvVars: []string{"QA_UINT"}},
+				&cli.Uint64Flag{Name: "uint64"},
+				&cli.Float64Flag{Name: "below", EnvVars: []string{"QA_BELOW"}},
+				&cli.DurationFlag{Name: "timeout", EnvVars: []string{"QA_TIMEOUT"}},
+				&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}},
+				&cli.IntSliceFlag{Name: "ints", EnvVars: []string{"QA_INTS"}},
+				&cli.Float64SliceFlag{Name: "floats"},
+				&cli.StringSliceFlag{Name: "names"},
+				&cli.StringFlag{Name: "name"},
+			}
+			app.Action = func(*cli.Context) error { return nil }
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("qa-x %s = %v, want nil", name, err)
+			case tc.want != "" && (err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage):
+				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
+			}
+			if stdout.Len() > 0 || stderr.Len() > 0 {
+				t.Errorf("qa-x %s printed %q to stdout, %q to stderr; want nothing", name, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+// TestBadValueSubcommand: a subcommand given the app's OnUsageError, as qa-judge's agree is,
+// reports its flags' values as the app does.
+func TestBadValueSubcommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	app, ran := subApp(&stdout, &stderr)
+	app.Commands[0].OnUsageError = app.OnUsageError
+	err := Execute(context.Background(), app, []string{"qa-x", "sub", "--n", "abc"})
+	if want := `-n: want an integer, got "abc"`; err == nil || err.Error() != want || ExitCode(err) != ExitUsage || *ran {
+		t.Errorf("qa-x sub --n abc = %v (exit %d, ran %v), want %q (exit %d)", err, ExitCode(err), *ran, want, ExitUsage)
+	}
+}
+
+// TestParseValueError: only the three errors of a value that does not parse are read, whole;
+// other text, a file's value and a cut message are not.
+func TestParseValueError(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want valueError
+		ok   bool
+	}{
+		{`invalid value "abc" for flag -seed: parse error`, valueError{name: "seed", value: "abc"}, true},
+		{`invalid value "1e999" for flag -below: value out of range`, valueError{name: "below", value: "1e999", outOfRange: true}, true},
+		{`invalid boolean value "maybe" for -strict: parse error`, valueError{name: "strict", value: "maybe"}, true},
+		{`could not parse "9223372036854775808" as int value from environment variable "QA_SEED" for flag seed: strconv.ParseInt: parsing "9223372036854775808": value out of range`,
+			valueError{name: "seed", value: "9223372036854775808", env: "QA_SEED", outOfRange: true}, true},
+		{`could not parse "x" as bool value from file "f" for flag strict: invalid syntax`, valueError{}, false},
+		{`invalid value "abc`, valueError{}, false},
+		{`invalid value "abc" for -seed: parse error`, valueError{}, false},
+		{`invalid value "abc" for flag -seed`, valueError{}, false},
+		{`flag needs an argument: -seed`, valueError{}, false},
+		{`--seed: want an integer, got "abc"`, valueError{}, false},
+	} {
+		got, ok := parseValueError(tc.msg)
+		if ok != tc.ok || (ok && got != tc.want) {
+			t.Errorf("parseValueError(%q) = %+v, %v; want %+v, %v", tc.msg, got, ok, tc.want, tc.ok)
+		}
+	}
+}
