@@ -263,11 +263,11 @@ const MaxBootstrap = 1_000_000
 
 // Bootstrap returns the --bootstrap flag: a usage error unless it is 0 to MaxBootstrap.
 func Bootstrap(c *cli.Context) (int, error) {
-	return intBetween(c, "bootstrap", 0, MaxBootstrap, "resamples")
+	return IntBetween(c, "bootstrap", 0, MaxBootstrap, "resamples")
 }
 
-// intBetween returns the int flag name: a usage error unless it is lo to hi, counted in units.
-func intBetween(c *cli.Context, name string, lo, hi int, units string) (int, error) {
+// IntBetween returns the int flag name: a usage error unless it is lo to hi, counted in units.
+func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, error) {
 	n := c.Int(name)
 	if n < lo || n > hi {
 		return 0, Usagef("--%s: want %d to %d %s, got %d", name, lo, hi, units, n)
@@ -282,7 +282,7 @@ const MaxConcurrency = 10_000
 
 // Concurrency returns the --concurrency flag: a usage error unless it is 1 to MaxConcurrency.
 func Concurrency(c *cli.Context) (int, error) {
-	return intBetween(c, "concurrency", 1, MaxConcurrency, "calls in flight")
+	return IntBetween(c, "concurrency", 1, MaxConcurrency, "calls in flight")
 }
 
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or

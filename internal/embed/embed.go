@@ -46,7 +46,10 @@ const (
 
 // Defaults of Config's zero values.
 const (
-	DefaultBatch    = 32 // TEI's default max_client_batch_size
+	DefaultBatch = 32 // TEI's default max_client_batch_size
+	// MaxBatch bounds --embed-batch: a batch's records are held until its vectors come back, so
+	// a mistyped huge batch would hold the whole input; OpenAI takes at most 2,048 texts a request.
+	MaxBatch        = 4096
 	DefaultParallel = 2
 )
 

@@ -194,7 +194,7 @@ func embedFlags() []cli.Flag {
 		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
 		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name"},
 		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (required for tei)"},
-		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: "records per embedding batch (and texts per request)"},
+		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request), 1 to %d", embed.MaxBatch)},
 		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice; not stdin)"},
 		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
@@ -260,15 +260,16 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 }
 
 func parseEmbed(c *cli.Context, cfg *config) error {
-	if c.Int("embed-batch") < 1 {
-		return command.Usagef("--embed-batch: must be at least 1")
+	batch, err := command.IntBetween(c, "embed-batch", 1, embed.MaxBatch, "records")
+	if err != nil {
+		return err
 	}
 	if (c.IsSet("baseline") || c.Bool("idf")) && !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --baseline and --idf rescale and weight BERTScore; without bertscore_p, bertscore_r or bertscore_f1 in --metrics they do nothing")
 	}
 	provider := c.String("embed-provider")
 	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: c.String("embed-base-url"),
-		APIKey: apiKey(provider), Batch: c.Int("embed-batch")}
+		APIKey: apiKey(provider), Batch: batch}
 	st, err := newEmbedStage(cfg.sel, ec, c.String("cache"), c.String("baseline"), c.Bool("idf"), cfg.inputs)
 	cfg.embed = st
 	return err
