@@ -266,11 +266,15 @@ func Bootstrap(c *cli.Context) (int, error) {
 	return IntBetween(c, "bootstrap", 0, MaxBootstrap, "resamples")
 }
 
-// IntBetween returns the int flag name: a usage error unless it is lo to hi, counted in units.
+// IntBetween returns the int flag name: a usage error unless it is lo to hi, counted in units
+// (none when "").
 func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, error) {
 	n := c.Int(name)
 	if n < lo || n > hi {
-		return 0, Usagef("--%s: want %d to %d %s, got %d", name, lo, hi, units, n)
+		if units != "" {
+			units = " " + units
+		}
+		return 0, Usagef("--%s: want %d to %d%s, got %d", name, lo, hi, units, n)
 	}
 	return n, nil
 }

@@ -279,7 +279,7 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
 		format: c.String("format"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
-		strict: c.Bool("strict"), jobs: c.Int("jobs")}
+		strict: c.Bool("strict")}
 	var err error
 	if cfg.reps, err = command.Bootstrap(c); err != nil {
 		return nil, err
@@ -305,8 +305,9 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	case !slices.Contains(formats, cfg.format):
 		return nil, command.Usagef("--format: unknown format %q (want one of %s)%s", cfg.format, strings.Join(formats, ", "),
 			english.DidYouMean(cfg.format, formats))
-	case cfg.jobs < 1 || cfg.jobs > maxJobs:
-		return nil, command.Usagef("--jobs: want 1 to %d, got %d", maxJobs, cfg.jobs)
+	}
+	if cfg.jobs, err = command.IntBetween(c, "jobs", 1, maxJobs, ""); err != nil {
+		return nil, err
 	}
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
 		return nil, err
