@@ -26,6 +26,7 @@ type items struct {
 	in    Input
 	id    func(line []byte) string // the id of a JSONL line that is not JSON, for its error
 	dec   *json.Decoder            // array mode
+	array bool                     // the input opened with '[': nothing may follow its ']'
 	lines *lineCounter
 	jsonl *record.Reader // JSONL mode
 }
@@ -49,6 +50,7 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 	if first != '[' {
 		return it, nil
 	}
+	it.array = true
 	if _, err := it.dec.Token(); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
@@ -100,6 +102,9 @@ func (it *items) next() (jsonRaw, int, error) {
 		if _, err := it.dec.Token(); err != nil && !errors.Is(err, io.EOF) {
 			return nil, 0, it.fatal(err)
 		}
+		if it.array {
+			return nil, 0, it.end()
+		}
 		return nil, 0, io.EOF
 	}
 	var raw jsonRaw
@@ -108,6 +113,22 @@ func (it *items) next() (jsonRaw, int, error) {
 	}
 	start := it.dec.InputOffset() - int64(len(raw))
 	return raw, it.lines.lineAt(start), nil
+}
+
+// end returns io.EOF after the closing ']' of an array when only blanks follow it, else the error
+// that names what does (a second array, as `cat a.json b.json` makes, or stray text), which
+// would otherwise be dropped without a word: Python's json.load fails on it ("Extra data").
+// Later calls return io.EOF.
+func (it *items) end() error {
+	it.array = false
+	_, err := it.dec.Token()
+	switch {
+	case err == io.EOF:
+		return io.EOF
+	case errors.As(err, new(*lineError)):
+		return it.fatal(err)
+	}
+	return atLine(it.in, it.lines.lineAt(it.dec.InputOffset()), errors.New("more JSON after the top-level array"))
 }
 
 // fatal places an error inside an array: at the end of the input when the input ended early,

@@ -185,3 +185,25 @@ func TestPrettyObjectStream(t *testing.T) {
 		t.Errorf("JSONL(pretty objects) = %v, ids %q, bad %q; want p1,p2 and p3 bad at line 7", err, ids, bads)
 	}
 }
+
+// What follows an array's closing bracket is no part of it: a second array (cat a.json b.json)
+// or stray text stops the load, as Python's json.load stops on it, rather than being dropped.
+func TestArrayTrailingData(t *testing.T) {
+	item := `{"_id": "a", "question": "q", "answer": "x"}`
+	for _, tc := range []struct{ in, want string }{
+		{"[" + item + "]\n \n", ""},
+		{"[" + item + "]\n[" + item + "]\n", "t.json:2: more JSON after the top-level array"},
+		{"[\n" + item + "\n]\n\nxyz\n", "t.json:5: more JSON after the top-level array"},
+		{"[" + item + "]]", "t.json:1: more JSON after the top-level array"},
+	} {
+		n := 0
+		err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, error) error { n++; return nil })
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want || n != 1 {
+			t.Errorf("HotpotQA(%q) = %q after %d items, want %q after 1", tc.in, got, n, tc.want)
+		}
+	}
+}
