@@ -132,14 +132,33 @@ func (it *items) end() error {
 }
 
 // fatal places an error inside an array: at the end of the input when the input ended early,
-// else where the decoder stopped.
+// else where the decoder stopped (a syntax error at its byte, see syntaxAt).
 func (it *items) fatal(err error) error {
-	off := it.dec.InputOffset()
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = errors.New("unexpected end of JSON array")
-		off = it.lines.read
+		return atLine(it.in, it.lines.lineAt(it.lines.read), errors.New("unexpected end of JSON array"))
 	}
-	return atLine(it.in, it.lines.lineAt(off), err)
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return syntaxAt(it.in, it.dec, it.lines, se)
+	}
+	return atLine(it.in, it.lines.lineAt(it.dec.InputOffset()), err)
+}
+
+// syntaxAt returns the syntax error se, which dec met reading in, as FILE:LINE: message at column
+// C, placed at the byte it is about. A failed Decode leaves the decoder at the start of the value
+// it could not read (a whole LoCoMo conversation, thousands of lines of indented JSON), and its
+// buffer holds that value up to the bad byte: scanning those bytes again finds the byte. A failed
+// Token leaves the decoder at the bad byte itself, which a new scan may read otherwise; then the
+// two messages differ and the decoder's place is the one. The column counts bytes, as a UTF-8
+// error's does, and locates the fault in a file that is all one line (HotpotQA's, SQuAD's).
+func syntaxAt(in Input, dec *json.Decoder, lines *lineCounter, se *json.SyntaxError) error {
+	off := dec.InputOffset()
+	rest, _ := io.ReadAll(dec.Buffered())
+	var v jsonRaw
+	if again, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(rest, &v)); ok && again.Error() == se.Error() {
+		off += again.Offset - 1 // Offset counts the bytes read, the bad one included
+	}
+	line, col := lines.position(off)
+	return fmt.Errorf("%s:%d: %s at column %d", in.DisplayName(), line, se, col)
 }
 
 // lineCounter counts the newlines read through it so that a byte offset can be turned into a line
@@ -150,6 +169,7 @@ type lineCounter struct {
 	r       io.Reader
 	read    int64   // bytes read so far
 	passed  int     // newlines before the last offset asked
+	begun   int64   // offset of the line of the last offset asked: just past the last newline passed
 	pending []int64 // offsets of newlines read but not yet passed
 	lines   int     // newlines read so far
 	start   int64   // offset of the line being read: just past the last newline
@@ -254,12 +274,22 @@ func (c *lineCounter) lineAt(off int64) int {
 	for i < len(c.pending) && c.pending[i] < off {
 		i++
 	}
+	if i > 0 {
+		c.begun = c.pending[i-1] + 1
+	}
 	c.passed += i
 	c.pending = c.pending[i:]
 	if len(c.pending) == 0 {
 		c.pending = nil
 	}
 	return c.passed + 1
+}
+
+// position returns the 1-based line of byte offset off and its 1-based byte column. Offsets must
+// be asked in increasing order, as for lineAt.
+func (c *lineCounter) position(off int64) (line, col int) {
+	line = c.lineAt(off)
+	return line, int(off-c.begun) + 1
 }
 
 // decodeItem decodes raw into v, turning a type error into a bad item at line that names the

@@ -196,8 +196,8 @@ func (w *squadWalker) skip() error {
 	return w.value(&raw)
 }
 
-// fail places a decoding error at the line where the decoder stopped, or at the end of the input
-// when it ended early.
+// fail places a decoding error at the line where the decoder stopped (a syntax error at its byte,
+// see syntaxAt), or at the end of the input when it ended early.
 func (w *squadWalker) fail(err error) error {
 	off := w.dec.InputOffset()
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
@@ -206,6 +206,9 @@ func (w *squadWalker) fail(err error) error {
 	}
 	if _, ok := errors.AsType[*lineError](err); ok {
 		return atLine(w.in, w.lines.lineAt(off), err)
+	}
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return syntaxAt(w.in, w.dec, w.lines, se)
 	}
 	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), shortError(err))
 }

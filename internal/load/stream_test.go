@@ -207,3 +207,31 @@ func TestArrayTrailingData(t *testing.T) {
 		}
 	}
 }
+
+// A syntax error is named by the line and column of its byte, as Python's json.load names it, not
+// by the line where the item holding it begins: in an indented file (LoCoMo's) an item runs to
+// thousands of lines, and a file that is all one line (SQuAD's) needs the column.
+func TestSyntaxErrorPlace(t *testing.T) {
+	locomo := "[\n  {\n    \"sample_id\": \"c\",\n    \"qa\": [],\n    \"conversation\": {\n      \"speaker_a\": \"A\",\n" +
+		"      \"speaker_b\" \"B\"\n    }\n  }\n]\n"
+	squad := `{"data": [{"title": "t", "paragraphs": [{"context": "c", "qas": [{"id": "1", "question": "q"` + "\n" +
+		` "answers": []}]}]}]}`
+	for _, tc := range []struct {
+		name string
+		load Loader
+		in   string
+		want string
+	}{
+		{"locomo", LoCoMo, locomo, `x.json:7: invalid character '"' after object key at column 19`},
+		{"hotpotqa", HotpotQA, `[{"_id": "a", "question": "q", "answer": "x"}, {"_id": "b", "question": x}]`,
+			`x.json:1: invalid character 'x' looking for beginning of value at column 73`},
+		{"squad", SQuAD, squad, `x.json:2: invalid character '"' after object key:value pair at column 2`},
+		{"squad token", SQuAD, `{"data": [{"title": "t" "paragraphs": []}]}`,
+			`x.json:1: invalid character '"' after object key:value pair at column 25`},
+	} {
+		err := tc.load(Input{Name: "x.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, error) error { return nil })
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: load = %v, want %s", tc.name, err, tc.want)
+		}
+	}
+}
