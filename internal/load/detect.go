@@ -61,19 +61,26 @@ func Detect(name string, head []byte) string {
 }
 
 // isRecordLine reports whether the first non-blank line of head is a qapipe record: a JSON
-// object with a numeric "schema" and a string "id" at its top level. A line longer than head (a
-// LongMemEval record with its history runs to hundreds of kB) cannot be decoded; it is one when
-// it opens with those two members, as every stage writes them.
+// object with a numeric "schema" and a string or numeric "id" at its top level. A line longer than
+// head (a LongMemEval record with its history runs to hundreds of kB) cannot be decoded; it is one
+// when it opens with those two members, as every stage writes them.
+//
+// Note: an id that is a number makes a bad record, as every other stage reads it, not a generic
+// row: read as one, a record written by another program with "id": 7 would load with its
+// prediction, judgments and scores moved into meta, and exit 0.
 func isRecordLine(head []byte) bool {
 	line, _, found := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
 	if !found && len(head) >= detectHead {
 		return recordStart.Match(line)
 	}
 	var probe struct {
-		Schema *float64 `json:"schema"`
-		ID     *string  `json:"id"`
+		Schema *float64        `json:"schema"`
+		ID     json.RawMessage `json:"id"`
 	}
-	return jsonUnmarshal(line, &probe) == nil && probe.Schema != nil && probe.ID != nil
+	if jsonUnmarshal(line, &probe) != nil || probe.Schema == nil || len(probe.ID) == 0 {
+		return false
+	}
+	return probe.ID[0] == '"' || probe.ID[0] == '-' || '0' <= probe.ID[0] && probe.ID[0] <= '9'
 }
 
 // detectHead is how many bytes of a file Detect is given.
@@ -81,7 +88,7 @@ const detectHead = 1 << 16
 
 // recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)
 // lays it out.
-var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*,\s*"id"\s*:\s*"`)
+var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*,\s*"id"\s*:\s*["0-9-]`)
 
 // mostlyHan reports whether the text of the SQuAD-layout JSON head (the strings under title,
 // context, question and text; a cut at the end is ignored) holds at least as many Chinese

@@ -62,8 +62,12 @@ func TestDetectByName(t *testing.T) {
 		{"hotpotqa_run.jsonl", "\n" + `{"schema":1,"id":"hotpotqa:1","meta":{"supporting_facts":[],"_id":"x"}}` + "\n{", "records"},
 		{"evalearn_run.jsonl", `{"schema":1,"id":"e:1:1","rubric":"r","meta":{"prompt":"p","canonical_answer":"a"}}`, "records"},
 		{"out", `{"id":"x","schema":1.0}`, "records"},
-		{"run.jsonl", `{"schema":"1","id":"x"}`, "jsonl"},        // no number
-		{"run.jsonl", `{"schema":1,"id":7}`, "jsonl"},            // no string id
+		{"run.jsonl", `{"schema":"1","id":"x"}`, "jsonl"},    // no number
+		{"run.jsonl", `{"schema":1,"id":7}`, "records"},      // a bad record, as the other stages read it
+		{"run.jsonl", `{"schema":1,"id":-7.5e1}`, "records"}, // another
+		{"run.jsonl", `{"schema":1,"id":null}`, "jsonl"},     // no id
+		{"run.jsonl", `{"schema":1,"id":["x"]}`, "jsonl"},    // a list
+		{"run.jsonl", `{"schema":1,"id":7,"x":"` + strings.Repeat("x", detectHead), "records"},
 		{"run.jsonl", `{"schema":1}`, "jsonl"},                   // no id
 		{"run.jsonl", `{"schema":1,"id":"x"`, "jsonl"},           // not a whole object
 		{"run.json", `[{"schema":1,"id":"x"}]`, ""},              // an array
