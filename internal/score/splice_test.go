@@ -308,3 +308,16 @@ func TestRepeatedScoreMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestLinesNoRecord: a line that is no record (a JSON value other than an object, or an object
+// without schema or id) is bad in qa-score with the message record.Reader gives it, null
+// included, which the view decodes as an object with no member.
+func TestLinesNoRecord(t *testing.T) {
+	for _, ln := range []string{`null`, ` null `, `[]`, `5`, `"x"`, `true`, `{}`, `{"question":"q"}`, `{"schema":1}`, `{"id":"a"}`} {
+		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+		_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
+		if bad == nil || err == nil || bad.Error() != err.Error() {
+			t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
+		}
+	}
+}

@@ -37,6 +37,9 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","judgments":{"ok":{"score":1},"b.c":{"usage":{"input_tokens":"2"}}}}`, `judgments.b.c.usage.input_tokens: want an integer, got a string`},
 		{`{"schema":1,"id":"a","turns":[{"role":"user"}]}`, `turns[0]: want a string, got an object`},
 		{`{"schema":1,"id":"a"} x`, `invalid character 'x' after top-level value`},
+		{`[{"schema":1,"id":"a"}]`, `want an object, got a list`},
+		{`null`, `want an object, got null`},
+		{`{"schema":1,"id":"a","context":[{"text":"x"},null]}`, `context: want an object, got null`},
 	} {
 		rd := NewReader(strings.NewReader(tc.line+"\n"), "in.jsonl")
 		_, err := rd.Read()

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
+
+	gojson "github.com/goccy/go-json"
 )
 
 // errScan is returned for input the member scanner cannot walk. Callers scan bytes a JSON decoder
@@ -133,6 +136,11 @@ func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]
 		// Not an object a decoder accepts: its error says what is wrong.
 		if derr := unmarshal(b, v); derr != nil {
 			return b, nil, derr
+		}
+		if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+			// The decoder takes null for an object with no member; the type that calls this
+			// wants an object, as a record line or a passage in context must be.
+			return b, nil, &gojson.UnmarshalTypeError{Value: "null", Type: reflect.TypeOf(v)}
 		}
 		return b, nil, err
 	}
