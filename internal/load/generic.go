@@ -190,6 +190,9 @@ func CSV(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.DisplayName(), err)
 		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue // a line of blanks is a blank line, as in JSON Lines (and pandas skips it)
+		}
 		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {
 			if err := emit(nil, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {

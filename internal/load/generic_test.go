@@ -54,6 +54,16 @@ func TestCSVHeader(t *testing.T) {
 	}
 }
 
+// A line of blanks in a CSV file is a blank line, skipped as an empty one is (and as JSON Lines
+// and pandas skip it); a row of empty cells is a row.
+func TestCSVBlankLines(t *testing.T) {
+	in := "id,question,answers\n1,q,a\n   \n\t\n\n2,q,b\n,,\n \t \n"
+	ids, bads, err := loadString(t, CSV, "d.csv", in, Options{})
+	if err != nil || strings.Join(ids, ",") != "1,2" || strings.Join(bads, "\n") != `d.csv:7: field "id" is empty` {
+		t.Errorf("CSV(%q) = ids %q, bad %q, %v; want 1,2 and the row of empty cells bad at line 7", in, ids, bads, err)
+	}
+}
+
 func TestJSONLRepeatedKey(t *testing.T) {
 	m := Mapping{"question": "q"}
 	for _, tt := range []struct {
