@@ -30,7 +30,8 @@ bad item, a JSON document a failure.
 
 Formats: hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +
 EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map; a row without an id gets FILE:LINE, FILE the file's base name; a csv file's delimiter is the
+--map; a row without an id gets FILE:LINE, FILE the file's base name, or FILE:LINE:COLUMN when it
+starts on the line where the item before it in a JSON array ends; a csv file's delimiter is the
 comma, tab or semicolon its header line holds most of, so TSV loads as csv; warnings count their
 records that come out with no answers, with the empty (unanswerable) answer "", or with Chinese
 characters and no lang: see --lang), records (qapipe records as any stage writes them, passed

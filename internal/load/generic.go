@@ -94,11 +94,12 @@ func (m Mapping) unfound(found map[string]bool) []string {
 
 // JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
 // source fields named by the mapping: answers may be a string, a number or a list; context a
-// string (one passage) or a list of strings; id a string or a number (default <input>:<line>);
+// string (one passage) or a list of strings; id a string or a number (default FILE:LINE, see defaultID);
 // type, rubric, lang, dataset and split a string or a number (a list or an object there is a bad
 // item). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, itemID("", opt.Map.source("id")), func(raw jsonRaw, line int) error {
+	return eachItemAt(in, opt, emit, itemID("", opt.Map.source("id")), func(raw jsonRaw, at itemAt) error {
+		line := at.line
 		obj, repeated, ok := members(raw)
 		if !ok {
 			if err := decodeItem(in, line, "", raw, &obj); err != nil { // not an object: the usual message
@@ -113,7 +114,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 			}
 			return emit(nil, badf(in, line, id, "field %q is given twice", repeated))
 		}
-		rec, err := genericRecord(in, line, obj, opt.Map)
+		rec, err := genericRecord(in, line, defaultID(in, at), obj, opt.Map)
 		return emit(rec, err)
 	})
 }
@@ -218,7 +219,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			}
 			obj[header[i]] = b
 		}
-		rec, bad := genericRecord(in, line, obj, opt.Map)
+		rec, bad := genericRecord(in, line, defaultID(in, itemAt{line: line}), obj, opt.Map)
 		if err := emit(rec, bad); err != nil {
 			return err
 		}
@@ -336,13 +337,14 @@ func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 	return fmt.Sprintf(" (its fields: %s; if the question is under another name, give --map question=FIELD)", list)
 }
 
-func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*record.Record, error) {
+// genericRecord makes the record of the row obj at line, whose id is id when the row has none.
+func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapping) (*record.Record, error) {
 	take := func(f string) (jsonRaw, bool) {
 		raw, ok := obj[m.source(f)]
 		delete(obj, m.source(f))
 		return raw, ok && !isNull(raw)
 	}
-	rec := newRecord(fmt.Sprintf("%s:%d", idName(in), line), "", "")
+	rec := newRecord(id, "", "")
 	var taken []string
 	if raw, ok := take("id"); ok {
 		taken = append(taken, m.source("id"))
@@ -395,6 +397,18 @@ func genericRecord(in Input, line int, obj map[string]jsonRaw, m Mapping) (*reco
 		setMeta(rec, k, v)
 	}
 	return rec, nil
+}
+
+// defaultID is the id of a generic row without one: FILE:LINE (see idName), and FILE:LINE:COLUMN
+// for an item of a JSON array that starts on the line where the item before it ends, as every
+// item but the first of an array written on one line (json.dump's default) does: their ids would
+// otherwise all be FILE:1, one --shard part and one joined row for them all. Ids that were
+// unique stay as they were.
+func defaultID(in Input, at itemAt) string {
+	if at.col > 0 {
+		return fmt.Sprintf("%s:%d:%d", idName(in), at.line, at.col)
+	}
+	return fmt.Sprintf("%s:%d", idName(in), at.line)
 }
 
 // idName is the file name in the default id of a generic record, FILE:LINE: the base name,

@@ -64,6 +64,25 @@ func TestCSVBlankLines(t *testing.T) {
 	}
 }
 
+// A generic row without an id is named by its place: FILE:LINE, and FILE:LINE:COLUMN for an item
+// of a JSON array that starts on the line where the item before it ends, so that the items of an
+// array written on one line get ids of their own.
+func TestGenericDefaultIDs(t *testing.T) {
+	m := Mapping{"question": "q"}
+	for _, tt := range []struct{ name, in, want string }{
+		{"jsonl", "{\"q\": \"a\"}\n\n{\"q\": \"b\"}\n", "d.json:1,d.json:3"},
+		{"one-line array", `[{"q": "a"}, {"q": "b"},{"q": "c"}]`, "d.json:1,d.json:1:14,d.json:1:25"},
+		{"indented array", "[\n  {\"q\": \"a\"},\n  {\n    \"q\": \"b\"\n  }, {\"q\": \"c\"}\n]\n", "d.json:2,d.json:3,d.json:5:6"},
+		{"first item beside the bracket", "[{\"q\": \"a\"},\n {\"q\": \"b\"}]", "d.json:1,d.json:2"},
+		{"indented objects", "{\n  \"q\": \"a\"\n} {\"q\": \"b\"}\n{\"q\": \"c\"}\n", "d.json:1,d.json:3:3,d.json:4"},
+	} {
+		ids, bads, err := loadString(t, JSONL, "d.json", tt.in, Options{Map: m})
+		if err != nil || len(bads) > 0 || strings.Join(ids, ",") != tt.want {
+			t.Errorf("%s: ids %q, bad %q, %v; want %s", tt.name, ids, bads, err, tt.want)
+		}
+	}
+}
+
 func TestJSONLRepeatedKey(t *testing.T) {
 	m := Mapping{"question": "q"}
 	for _, tt := range []struct {

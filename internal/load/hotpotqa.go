@@ -92,12 +92,17 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 // on. A bad JSONL line (one longer than opt.MaxLine too) is passed to emit as a bad item, named
 // by id when it is not JSON; other read errors are fatal.
 func eachItem(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, line int) error) error {
+	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt) error { return fn(raw, at.line) })
+}
+
+// eachItemAt is eachItem, calling fn with where the item starts, its column too.
+func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, at itemAt) error) error {
 	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16), opt.MaxLine, id)
 	if err != nil {
 		return err
 	}
 	for {
-		raw, line, err := it.next()
+		raw, at, err := it.next()
 		if err == io.EOF {
 			return nil
 		}
@@ -105,7 +110,7 @@ func eachItem(in Input, opt Options, emit Emit, id func([]byte) string, fn func(
 		if errors.As(err, &bad) {
 			err = emit(nil, bad)
 		} else if err == nil {
-			err = fn(raw, line)
+			err = fn(raw, at)
 		}
 		if err != nil {
 			return err

@@ -27,6 +27,7 @@ type items struct {
 	id    func(line []byte) string // the id of a JSONL line that is not JSON, for its error
 	dec   *json.Decoder            // array mode
 	array bool                     // the input opened with '[': nothing may follow its ']'
+	ended int                      // array mode: the line the last item ended on (0 before the first)
 	lines *lineCounter
 	jsonl *record.Reader // JSONL mode
 }
@@ -83,36 +84,47 @@ func firstByte(br *bufio.Reader) (byte, error) {
 	}
 }
 
-// next returns the next item and its line. A bad JSONL line comes back as a *record.Error; the
-// end is io.EOF; other errors are fatal.
-func (it *items) next() (jsonRaw, int, error) {
+// itemAt is where an item starts: its line, and its byte column when an item before it ends on
+// that line, as in a JSON array written on one line (0 otherwise, as for every JSONL line).
+type itemAt struct {
+	line, col int
+}
+
+// next returns the next item and where it starts. A bad JSONL line comes back as a *record.Error;
+// the end is io.EOF; other errors are fatal.
+func (it *items) next() (jsonRaw, itemAt, error) {
 	if it.jsonl != nil {
 		line, err := it.jsonl.ReadRaw()
 		if err != nil {
-			return nil, it.jsonl.Line(), err
+			return nil, itemAt{line: it.jsonl.Line()}, err
 		}
 		if !json.Valid(line) {
 			var v any
 			err := json.Unmarshal(line, &v)
-			return nil, it.jsonl.Line(), badf(it.in, it.jsonl.Line(), it.id(line), "invalid JSON: %v", err)
+			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "invalid JSON: %v", err)
 		}
-		return jsonRaw(line), it.jsonl.Line(), nil
+		return jsonRaw(line), itemAt{line: it.jsonl.Line()}, nil
 	}
 	if !it.dec.More() {
 		if _, err := it.dec.Token(); err != nil && !errors.Is(err, io.EOF) {
-			return nil, 0, it.fatal(err)
+			return nil, itemAt{}, it.fatal(err)
 		}
 		if it.array {
-			return nil, 0, it.end()
+			return nil, itemAt{}, it.end()
 		}
-		return nil, 0, io.EOF
+		return nil, itemAt{}, io.EOF
 	}
 	var raw jsonRaw
 	if err := it.dec.Decode(&raw); err != nil {
-		return nil, 0, it.fatal(err)
+		return nil, itemAt{}, it.fatal(err)
 	}
-	start := it.dec.InputOffset() - int64(len(raw))
-	return raw, it.lines.lineAt(start), nil
+	var at itemAt
+	at.line, at.col = it.lines.position(it.dec.InputOffset() - int64(len(raw)))
+	if at.line != it.ended {
+		at.col = 0
+	}
+	it.ended = it.lines.lineAt(it.dec.InputOffset())
+	return raw, at, nil
 }
 
 // end returns io.EOF after the closing ']' of an array when only blanks follow it, else the error
