@@ -107,9 +107,14 @@ func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn fun
 			return nil
 		}
 		var bad *record.Error
-		if errors.As(err, &bad) {
+		switch {
+		case errors.As(err, &bad):
 			err = emit(nil, bad)
-		} else if err == nil {
+		case err == nil && isNull(raw):
+			// Decoded into an item's struct, null reads as an object with no member: as a list
+			// or a number does, it says what it is.
+			err = emit(nil, badf(in, at.line, "", "unexpected JSON null"))
+		case err == nil:
 			err = fn(raw, at)
 		}
 		if err != nil {

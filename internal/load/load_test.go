@@ -528,7 +528,8 @@ func TestBadItems(t *testing.T) {
 	in := "{\"_id\": \"a\", \"question\": \"q?\", \"answer\": \"x\", \"type\": \"bridge\"}\n" +
 		"{not json\n" +
 		"{\"question\": \"no id\"}\n" +
-		"{\"_id\": \"b\", \"question\": \"q2?\", \"answer\": \"y\", \"type\": \"comparison\"}\n"
+		"{\"_id\": \"b\", \"question\": \"q2?\", \"answer\": \"y\", \"type\": \"comparison\"}\n" +
+		"null\n[]\n"
 	var ids []string
 	var bads []string
 	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
@@ -549,7 +550,8 @@ func TestBadItems(t *testing.T) {
 	if !cmp.Equal(ids, []string{"hotpotqa:a", "hotpotqa:b"}) {
 		t.Errorf("ids = %q", ids)
 	}
-	if len(bads) != 2 || !strings.HasPrefix(bads[0], "h.jsonl:2: invalid JSON") || bads[1] != `h.jsonl:3: missing field "_id"` {
+	if len(bads) != 4 || !strings.HasPrefix(bads[0], "h.jsonl:2: invalid JSON") || bads[1] != `h.jsonl:3: missing field "_id"` ||
+		bads[2] != "h.jsonl:5: unexpected JSON null" || bads[3] != "h.jsonl:6: unexpected JSON array" {
 		t.Errorf("bad items = %q", bads)
 	}
 }
