@@ -2,6 +2,7 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -252,6 +253,9 @@ func (a *app) loadFile(name string) error {
 				return fmt.Errorf("read %s: %w", in.DisplayName(), err) // a damaged gzip file, say
 			}
 			if format = Detect(name, head); format == "" {
+				if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
+					return command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
+				}
 				return command.Usagef("%s: cannot detect the format; use --format", name)
 			}
 			// A pipe, whose format loadAll and mapApplies could not read ahead.
