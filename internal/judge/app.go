@@ -80,11 +80,12 @@ template can prevent.
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
 so a pipeline sets the predicting and judging models apart. At most --concurrency calls are in
-flight and records come out in input order. Transient failures (429, 5xx, timeouts, resets) are
-retried with exponential backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404)
-are not. The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their scripts do
-(OpenAI response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type;
-Anthropic has no JSON mode). --seed is sent to the model only when given. cost_usd prices each
+flight and records come out in input order. Transient failures (HTTP 408, 409, 425, 429, 500,
+502, 503, 504 and 529, timeouts, resets) are retried with exponential backoff and jitter,
+honouring Retry-After; every other status (400, 401, 404; 501 and the other 5xx) fails at once.
+The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their scripts do (OpenAI
+response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type; Anthropic
+has no JSON mode). --seed is sent to the model only when given. cost_usd prices each
 judgment's replies, cached or not (as qa-predict prices predictions), from a built-in table (dated
 ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens); an
 unknown model's cost_usd is left empty. Token and cost totals go to stderr, with the part of the
@@ -177,7 +178,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000); output order is kept", Value: 4, EnvVars: []string{"QA_JUDGE_CONCURRENCY"}},
 		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_JUDGE_RPM"}},
 		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_JUDGE_TPM"}},
-		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (429, 5xx, timeouts; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
+		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
 		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout (0: none)", Value: 2 * time.Minute, EnvVars: []string{"QA_JUDGE_TIMEOUT"}},
 		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_JUDGE_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},

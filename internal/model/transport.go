@@ -25,10 +25,11 @@ import (
 // handed to the langchaingo clients through their WithHTTPClient options, so every provider gets the
 // same behaviour:
 //
-//   - transient failures (429, 500, 502, 503, 504, 529, timeouts, connection resets, truncated bodies,
-//     malformed JSON in a 200 reply) are retried with exponential backoff and seeded jitter, up to
-//     MaxRetries times; a Retry-After header on 429/503 sets the wait instead;
-//   - every other status (400, 401, 403, 404, 422, ...) is returned at once;
+//   - transient failures (408, 409, 425, 429, 500, 502, 503, 504, 529, timeouts, connection resets,
+//     truncated bodies, malformed JSON in a 200 reply) are retried with exponential backoff and
+//     seeded jitter, up to MaxRetries times; a Retry-After header on a transient status sets the
+//     wait instead;
+//   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once;
 //   - each attempt runs under its own Timeout and waits for the RPM limiter and the adaptive gate,
 //     which halves the number of requests in flight on every 429 and grows it back by one after a
 //     window of successes.

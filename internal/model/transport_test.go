@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -44,8 +45,8 @@ func serveFault(w http.ResponseWriter, r *http.Request, fault string) {
 		w.Header().Set("Retry-After", "7")
 		w.WriteHeader(429)
 		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
-	case "500", "502", "503":
-		code := map[string]int{"500": 500, "502": 502, "503": 503}[fault]
+	case "408", "409", "425", "500", "501", "502", "503", "504", "505", "529":
+		code, _ := strconv.Atoi(fault)
 		w.WriteHeader(code)
 		io.WriteString(w, `{"error":{"message":"server error"}}`)
 	case "400":
@@ -92,12 +93,18 @@ func TestTransportFaults(t *testing.T) {
 		{"429 then ok", []string{"429"}, 2, ""},
 		{"429 retry-after then ok", []string{"429-retry-after"}, 2, ""},
 		{"5xx then ok", []string{"500", "502", "503"}, 4, ""},
+		// The transient statuses the --help and README list, besides 429 and those above.
+		{"408 409 425 then ok", []string{"408", "409", "425"}, 4, ""},
+		{"504 529 then ok", []string{"504", "529"}, 3, ""},
 		{"hang then ok", []string{"hang"}, 2, ""},
 		{"truncated then ok", []string{"truncated"}, 2, ""},
 		{"malformed then ok", []string{"malformed"}, 2, ""},
 		{"503 forever", []string{"503", "503", "503", "503", "503"}, 4, "503"},
 		{"400 not retried", []string{"400"}, 1, "400"},
 		{"401 not retried", []string{"401"}, 1, "401"},
+		// Not every 5xx is transient: a server that does not implement the call will not later.
+		{"501 not retried", []string{"501"}, 1, "501"},
+		{"505 not retried", []string{"505"}, 1, "505"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -85,8 +85,9 @@ run_generation.sh names it, counts as the latter; the model called is the one gi
 whole histories (with a warning for the open models of upstream's table, which it counts with
 their own tokenizers).
 
-Transient failures (429, 5xx, timeouts, resets, truncated replies) are retried with exponential
-backoff and jitter, honouring Retry-After; permanent ones (400, 401, 404, context length) are not.
+Transient failures (HTTP 408, 409, 425, 429, 500, 502, 503, 504 and 529, timeouts, resets,
+truncated replies) are retried with exponential backoff and jitter, honouring Retry-After; every
+other status (400, 401, 404, context length; 501 and the other 5xx) fails at once.
 An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}) counts as its code.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3.
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A reply
