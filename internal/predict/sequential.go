@@ -80,7 +80,7 @@ func sequentialFlags() []cli.Flag {
 		&cli.StringFlag{Name: "judge-provider", Usage: "provider `NAME` of the EvaLearn judge (default: --provider)", EnvVars: []string{"QA_PREDICT_JUDGE_PROVIDER"}},
 		&cli.StringFlag{Name: "judge-model", Usage: "EvaLearn judge model `NAME` (needed for records with a sequence)", EnvVars: []string{"QA_PREDICT_JUDGE_MODEL"}},
 		&cli.StringFlag{Name: "judge-base-url", Usage: "judge API base `URL` (default: --base-url when the providers agree)", EnvVars: []string{"QA_PREDICT_JUDGE_BASE_URL"}},
-		&cli.StringFlag{Name: "judge-api-key-file", Usage: "read the judge's API key from `FILE` (default: as for --provider)", EnvVars: []string{"QA_PREDICT_JUDGE_API_KEY_FILE"}},
+		&cli.StringFlag{Name: "judge-api-key-file", Usage: "read the judge's API key from `FILE` (default: --api-key-file when --judge-provider is --provider, else the judge provider's environment variable)", EnvVars: []string{"QA_PREDICT_JUDGE_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "judge-parse-retries", Usage: "times an unparsable verdict is asked again", Value: 2, EnvVars: []string{"QA_PREDICT_JUDGE_PARSE_RETRIES"}},
 	}
 }
