@@ -166,7 +166,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently (at most %d)", maxJobs)},
+		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently, 1 to %d (unless set, the CPUs this process may use: GOMAXPROCS)", maxJobs)},
 		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}, corpusFlags()...), embedFlags()...)
 }
@@ -192,7 +192,7 @@ func corpusFlags() []cli.Flag {
 func embedFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
-		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name"},
+		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name, required (sent to openai and ollama; for tei, whose server serves one model, it names that model in --cache's keys)"},
 		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (required for tei)"},
 		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request), 1 to %d", embed.MaxBatch)},
 		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice; not stdin)"},
