@@ -26,8 +26,9 @@ the first correct answer, the mean longest run of correct answers and the accura
 Evaluate/evaluate_metric.py, to 1e-9 (see the package documentation for its rules).
 
 Input files are positional arguments; none or "-" means stdin. Records need sequence (id and
-position); an answer is correct when judgments["evalearn"].score > 0, else when the EvaLearn judge
-reply in judgments["evalearn"].raw says so (EvaLearn's own parsing rule). Use
+position); an answer is correct when judgments[NAME].score > 0, NAME the --judge name ("evalearn"
+unless set), else when the EvaLearn judge reply in judgments[NAME].raw says so (EvaLearn's own
+parsing rule). Use
 "qa-load --format evalearn-results" to read EvaLearn's own results files.
 
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
@@ -35,7 +36,8 @@ with percentile bootstrap intervals over sequences for every figure), or with
 --format evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and
 type with the fitted lines (.svg or .png). Warnings go to stderr. Records without a sequence, and
 records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn does), make the
-exit status 3.
+exit status 3; so does a run in which no record has a verdict under the --judge name (unjudged
+records, or a misspelt name), whose report would read 0.
 
 Example:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png`
