@@ -100,8 +100,8 @@ judging would send (mode, template, prompt_sha256, model, temperature, max_token
 the messages byte for byte, and their input_tokens in the model's tiktoken encoding: cl100k_base
 for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule verdict, skip:true,
 already_judged:true or the error that judging would record. stderr counts the requests and input
-tokens per model, priced as above (input only: replies have no length yet), with a warning when
-that alone is over --max-cost.
+tokens per model, priced as above (input only: replies have no length yet; "no price" for a model
+without one), with a warning when that alone is over --max-cost.
 
 ` + command.FinishHelp + `
 

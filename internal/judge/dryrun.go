@@ -136,6 +136,8 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 			if c := prices.Cost(m, record.Usage{InputTokens: t.tokens[m]}); c != nil {
 				part += fmt.Sprintf(", input $%.6f", *c)
 				input += *c
+			} else {
+				part += ", " + model.NoPriceNote
 			}
 		}
 		parts = append(parts, part)

@@ -111,6 +111,10 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 	return resp, err
 }
 
+// NoPriceNote is what a dry run's summary line says in place of the input's price for a model
+// the price table does not have, as a run warns of the cost_usd it leaves empty.
+const NoPriceNote = "no price (add it with --prices)"
+
 // DryRunWarning returns the warning a dry run prints when its requests' input alone, priced at
 // inputUSD, exceeds a --max-cost of maxUSD (0: none), or "".
 func DryRunWarning(inputUSD, maxUSD float64) string {

@@ -119,8 +119,8 @@ EvaLearn's judge, and a sequence's later positions, shown only from the first on
 or already_predicted, or the error predicting would record. A LoCoMo batch's request (--batch-size)
 is on the line of its first question asked, whose asks names the records it asks; their lines name
 that record in asked_with. The extractive provider reads no prompt, so it has no dry run. stderr
-counts the requests and their input tokens, priced as above (input only), with a warning when that
-alone is over --max-cost.`
+counts the requests and their input tokens, priced as above (input only; "no price" for a model
+without one), with a warning when that alone is over --max-cost.`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -206,7 +206,11 @@ func (t *dryTally) count(d dryPrediction) {
 // after a warning when that alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices, maxCost float64) {
 	price := ""
-	if c := prices.Cost(modelName, record.Usage{InputTokens: t.tokens}); c != nil && t.tokens > 0 {
+	switch c := prices.Cost(modelName, record.Usage{InputTokens: t.tokens}); {
+	case t.tokens == 0:
+	case c == nil:
+		price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price
+	default:
 		price = fmt.Sprintf(", input $%.6f", *c)
 		if warn := model.DryRunWarning(*c, maxCost); warn != "" {
 			fmt.Fprintf(w, "qa-predict: %s\n", warn)
