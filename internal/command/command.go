@@ -1,5 +1,6 @@
 // Package command holds what every qa-* command shares: exit codes, the urfave/cli setup that keeps
-// help and errors off stdout, input files, and the tally of bad records.
+// errors, and help not asked for, off stdout (--help itself prints there), input files, and the
+// tally of bad records.
 //
 // Library packages never print or exit; the apps built on this package return errors, and main maps
 // them to exit codes with ExitCode.
