@@ -143,10 +143,26 @@ func Interruption(err error, written, finished int) error {
 	return err
 }
 
-// Report prints err once, prefixed with the program name, unless it is nil.
+// ProgError is an error that Report prints after Prog instead of the command's name: a
+// subcommand's Source names it on every bad line it skips ("qa-judge agree: stdin:2: ..."), and
+// so on the one that stops the run.
+type ProgError struct {
+	Prog string
+	Err  error
+}
+
+func (e *ProgError) Error() string { return e.Err.Error() }
+func (e *ProgError) Unwrap() error { return e.Err }
+
+// Report prints err once, prefixed with the program name (a ProgError's, when err holds one),
+// unless it is nil.
 func Report(stderr io.Writer, prog string, err error) {
 	if err == nil {
 		return
+	}
+	var pe *ProgError
+	if errors.As(err, &pe) && pe.Prog != "" {
+		prog = pe.Prog
 	}
 	var ie *Interrupted
 	if errors.Is(err, context.Canceled) && !errors.As(err, &ie) {

@@ -518,3 +518,30 @@ func TestNotCalledNote(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceProg: the bad line that stops a run, under Strict or as one too many at the start of
+// a file, is reported after the Source's Prog, as the lines it skips are, not after the
+// command's name; it is still the *record.Error it was, exit 1.
+func TestSourceProg(t *testing.T) {
+	for _, tc := range []struct {
+		strict bool
+		lines  int
+		want   string // Report's last line
+	}{
+		{true, 1, "qa-x sub: stdin:1: invalid record: want an object, got a list\n"},
+		{false, 21, "qa-x sub: stdin: its first 20 lines are not qapipe records, so it is no file of records: stopped (qa-load turns benchmark files into records)\n"},
+	} {
+		var stderr bytes.Buffer
+		s := &Source{Stdin: strings.NewReader(strings.Repeat("[1]\n", 25)), Stderr: &stderr, Prog: "qa-x sub", Strict: tc.strict}
+		err := s.Each(func(*record.Record) error { return nil })
+		Report(&stderr, "qa-x", err)
+		lines := strings.SplitAfter(stderr.String(), "\n")
+		if got := lines[len(lines)-2]; len(lines) != tc.lines+1 || got != tc.want {
+			t.Errorf("strict %v: stderr %q, ending %q; want %d lines, ending %q", tc.strict, stderr.String(), got, tc.lines, tc.want)
+		}
+		var perr *record.Error
+		if tc.strict && !errors.As(err, &perr) || ExitCode(err) != ExitFailure {
+			t.Errorf("strict %v: error %#v, exit %d; want a *record.Error, exit %d", tc.strict, err, ExitCode(err), ExitFailure)
+		}
+	}
+}

@@ -27,11 +27,14 @@ func MaxLine(c *cli.Context) (int, error) {
 }
 
 // Source reads records from a command's inputs. A bad line is reported on Stderr as
-// `FILE:LINE (id "x"): message`, counted and skipped; with Strict the first one stops the run.
+// `PROG: FILE:LINE (id "x"): message`, counted and skipped; with Strict the first one stops the
+// run.
 type Source struct {
-	Args    []string
-	Stdin   io.Reader
-	Stderr  io.Writer
+	Args   []string
+	Stdin  io.Reader
+	Stderr io.Writer
+	// Prog begins each bad line's message, and the error of a bad line that stops the run (see
+	// ProgError): a subcommand's name ("qa-judge agree") where the app's would not say which ran.
 	Prog    string
 	Strict  bool
 	MaxLine int // 0 means record.DefaultMaxLine
@@ -40,7 +43,9 @@ type Source struct {
 }
 
 // Each calls fn for every good record of every input, in order. It returns fn's first error, a
-// fatal read error, or (with Strict) the first bad line.
+// fatal read error, or the bad line that stops the run: with Strict the first, else one too
+// many at the start of a file (LeadingBad). That last error is a *ProgError of Prog, so it is
+// printed after the name the skipped lines were.
 func (s *Source) Each(fn func(*record.Record) error) error {
 	return OpenInputs(s.Args, s.Stdin, nil, func(in Input) error {
 		var lead LeadingBad
@@ -57,12 +62,12 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 			var perr *record.Error
 			if errors.As(err, &perr) {
 				if s.Strict {
-					return err
+					return &ProgError{Prog: s.Prog, Err: err}
 				}
 				s.Bad++
 				fmt.Fprintf(s.Stderr, "%s: %v\n", s.Prog, err)
 				if err := lead.Bad(in.DisplayName(), perr); err != nil {
-					return err
+					return &ProgError{Prog: s.Prog, Err: err}
 				}
 				continue
 			}
