@@ -274,19 +274,15 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		}
 		items = append(items, it)
 	}
-	rows := Agree(items, cfg.reps, cfg.level, cfg.seed)
+	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
+		leftOut: left, failed: failed, cfg: cfg}
+	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps)
 	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
-	writeAgreement(out, names, items, rows, left, cfg)
+	rep.writeText(out)
 	if err := out.Flush(); err != nil {
 		return err
 	}
-	switch {
-	case len(items) == 0:
-		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
-	case len(items) < 10 && cfg.reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
-		fmt.Fprintf(stderr, "qa-judge agree: warning: only %s compared; the intervals are rough\n", english.Count(len(items), "record", "records"))
-	}
-	for _, w := range agreeWarnings(items, rows) {
+	for _, w := range rep.warnings {
 		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
 	}
 	if err := src.Err(); err != nil {
@@ -299,10 +295,17 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	return nil
 }
 
-// agreeWarnings says which rows have no kappa although they have records, and how many records
-// compared have no type when others have one.
-func agreeWarnings(items []Item, rows []Agreement) []string {
+// agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
+// reps resamples) to mean much; rows with records but no kappa; and how many records compared
+// have no type when others have one.
+func agreeWarnings(items []Item, rows []Agreement, reps int) []string {
 	var w, undefined []string
+	switch {
+	case len(items) == 0:
+		w = append(w, "no records compared")
+	case len(items) < 10 && reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
+		w = append(w, fmt.Sprintf("only %s compared; the intervals are rough", english.Count(len(items), "record", "records")))
+	}
 	for _, a := range rows {
 		if a.N > 0 && math.IsNaN(a.Kappa) {
 			undefined = append(undefined, a.Group)
@@ -323,63 +326,4 @@ func agreeWarnings(items []Item, rows []Agreement) []string {
 			untyped, len(items), english.Form(untyped, "has", "have"), english.Form(untyped, "it is", "they are")))
 	}
 	return w
-}
-
-func writeAgreement(w io.Writer, names []string, items []Item, rows []Agreement, left int, cfg agreeConfig) {
-	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(names)), cfg.threshold)
-	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(items), left)
-	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
-	// columns are left out rather than printed empty, as qa-score's summary leaves out its own.
-	withCI := slices.ContainsFunc(rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
-	if withCI {
-		fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", "95% CI", "kappa", "95% CI")
-	} else {
-		fmt.Fprintf(w, "%-28s %6s %7s %7s\n", "type", "n", "agree", "kappa")
-	}
-	for _, a := range rows {
-		if withCI {
-			fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", a.Group, a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
-		} else {
-			fmt.Fprintf(w, "%-28s %6d %7s %7s\n", a.Group, a.N, num(a.Raw), num(a.Kappa))
-		}
-	}
-	var dis []Item
-	for _, it := range items {
-		for _, c := range it.Ratings[1:] {
-			if c != it.Ratings[0] {
-				dis = append(dis, it)
-				break
-			}
-		}
-	}
-	fmt.Fprintf(w, "\ndisagreements: %d\n", len(dis))
-	for i, it := range dis {
-		if cfg.maxList >= 0 && i >= cfg.maxList {
-			fmt.Fprintf(w, "  ... %d more\n", len(dis)-i)
-			break
-		}
-		parts := make([]string, len(names))
-		for k, n := range names {
-			parts[k] = fmt.Sprintf("%s=%d", n, it.Ratings[k])
-		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\n", it.ID, it.Type, strings.Join(parts, " "))
-	}
-}
-
-func num(x float64) string {
-	if math.IsNaN(x) {
-		return "-"
-	}
-	return fmt.Sprintf("%.3f", x)
-}
-
-// hasCI reports whether iv is an interval: the bootstrap gives none with no resample, no item,
-// or (κ) no resample where the statistic is defined.
-func hasCI(iv stats.Interval) bool { return !math.IsNaN(iv.Lo) && !math.IsNaN(iv.Hi) }
-
-func ci(iv stats.Interval) string {
-	if !hasCI(iv) {
-		return "-"
-	}
-	return fmt.Sprintf("[%.3f, %.3f]", iv.Lo, iv.Hi)
 }
