@@ -136,8 +136,9 @@ type agreeConfig struct {
 	seed      uint64
 	level     float64
 	maxList   int
-	strict    bool // --strict: the first bad line stops the run
-	maxLine   int  // --max-line
+	format    string // --format: agreeText or agreeJSON
+	strict    bool   // --strict: the first bad line stops the run
+	maxLine   int    // --max-line
 }
 
 func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
@@ -154,6 +155,14 @@ judge is missing or failed are left out and counted; a failed judgment among the
 code 3. Records without a type count in "all" alone. Kappa has no value ("-", with a warning) where
 every verdict is the same: agreement by chance is then 1.
 
+--format json prints the same report as one JSON document, for scripts, keyed as qa-score's
+summary is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them
+left_out_missing and left_out_failed), bad_lines, bootstrap, seed, level; overall (the "all" row)
+and by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value
+null where it has none, with a "reason", and "ci" left out where there is no interval; then the
+disagreements (count, and the listed ones with id, type and each judge's verdict) and the
+warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3 places.
+
 ` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
@@ -161,13 +170,14 @@ every verdict is the same: agreement by chance is then 1.
 			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
 			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
+			&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
 			&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 			command.MaxLineFlag("longest input line accepted, in bytes"),
 		},
 		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
 			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
-				level: 0.95, maxList: c.Int("list"), strict: c.Bool("strict")}
+				level: 0.95, maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
 				for n := range strings.SplitSeq(s, ",") {
 					if n = strings.TrimSpace(n); n == "" {
@@ -188,6 +198,10 @@ every verdict is the same: agreement by chance is then 1.
 			}
 			if cfg.maxList < -1 {
 				return command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
+			}
+			if !slices.Contains(agreeFormats, cfg.format) {
+				return command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.format, agreeText, agreeJSON,
+					english.DidYouMean(cfg.format, agreeFormats))
 			}
 			if cfg.maxLine, err = command.MaxLine(c); err != nil {
 				return err
@@ -275,11 +289,18 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		items = append(items, it)
 	}
 	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
-		leftOut: left, failed: failed, cfg: cfg}
+		leftOut: left, failed: failed, badLines: src.Bad, cfg: cfg}
 	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps)
 	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
-	rep.writeText(out)
-	if err := out.Flush(); err != nil {
+	if cfg.format == agreeJSON {
+		err = rep.writeJSON(out)
+	} else {
+		rep.writeText(out)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
 		return err
 	}
 	for _, w := range rep.warnings {

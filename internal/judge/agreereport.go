@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -18,6 +19,7 @@ type agreeReport struct {
 	rows     []Agreement
 	leftOut  int // records left out: a compared judgment missing or failed
 	failed   int // of those, the records with a failed one
+	badLines int
 	warnings []string
 	cfg      agreeConfig
 }
@@ -76,6 +78,137 @@ func (r *agreeReport) writeText(w io.Writer) {
 	if more := len(dis) - len(listed); more > 0 {
 		fmt.Fprintf(w, "  ... %d more\n", more)
 	}
+}
+
+// Agreement report formats (--format).
+const (
+	agreeText = "text"
+	agreeJSON = "json"
+)
+
+var agreeFormats = []string{agreeText, agreeJSON}
+
+// agreeDoc is the report --format json writes, one JSON document named as qa-score's summary
+// is: snake_case keys, "overall" and "by_type" groups, a figure with no value null (here with
+// its reason), and its interval, [lo, hi], left out where it has none (with --bootstrap 0,
+// everywhere). Beside the text report's figures it has the bad lines skipped and the warnings
+// (also on stderr), as the summary does.
+//
+// Note: a disagreement's verdicts are an object by judge name, not an array in the order of
+// judges, so that a script picks a judge's verdict by its name; kappa_method is a code, not the
+// text's "Cohen's kappa", so that a script compares it without quoting an apostrophe.
+type agreeDoc struct {
+	Judges []string `json:"judges"`
+	// KappaMethod is "cohen" (two judges) or "fleiss" (more).
+	KappaMethod string  `json:"kappa_method"`
+	Threshold   float64 `json:"threshold"`
+	Compared    int     `json:"compared"`
+	// LeftOut counts the records left out, LeftOutMissing those where a compared judgment is
+	// missing (or has no score) and LeftOutFailed those where one failed, which make the exit
+	// code 3.
+	LeftOut        int                   `json:"left_out"`
+	LeftOutMissing int                   `json:"left_out_missing"`
+	LeftOutFailed  int                   `json:"left_out_failed"`
+	BadLines       int                   `json:"bad_lines"`
+	Bootstrap      int                   `json:"bootstrap"`
+	Seed           int64                 `json:"seed"`
+	Level          float64               `json:"level"`
+	Overall        agreeGroup            `json:"overall"`
+	ByType         map[string]agreeGroup `json:"by_type,omitempty"` // omitted when no record compared has a type
+	WithoutType    int                   `json:"without_type,omitempty"`
+	Disagreements  agreeDisagreements    `json:"disagreements"`
+	Warnings       []string              `json:"warnings"`
+}
+
+// agreeGroup is one row of the report: "all" (the JSON's overall) or a type.
+type agreeGroup struct {
+	Records   int       `json:"records"`
+	Agreement agreeStat `json:"agreement"`
+	Kappa     agreeStat `json:"kappa"`
+}
+
+// agreeStat is a figure, null when it has no value, with Reason saying why, and its bootstrap
+// interval when it has one.
+type agreeStat struct {
+	Value  *float64    `json:"value"`
+	CI     *[2]float64 `json:"ci,omitempty"`
+	Reason string      `json:"reason,omitempty"`
+}
+
+// agreeDisagreements counts the disagreements and lists the first --list of them.
+type agreeDisagreements struct {
+	Count  int                 `json:"count"`
+	Listed []agreeDisagreement `json:"listed"`
+}
+
+// agreeDisagreement is one record on which the judges differ: each judge's verdict by name.
+type agreeDisagreement struct {
+	ID       string         `json:"id"`
+	Type     string         `json:"type,omitempty"`
+	Verdicts map[string]int `json:"verdicts"`
+}
+
+// Why a figure has no value.
+const (
+	noRecords   = "no records compared"
+	sameVerdict = "every verdict is the same, so agreement by chance is 1 and kappa is 0/0"
+)
+
+// writeJSON writes the report as one JSON document (agreeDoc).
+func (r *agreeReport) writeJSON(w io.Writer) error {
+	method := "fleiss"
+	if len(r.names) == 2 {
+		method = "cohen"
+	}
+	doc := agreeDoc{Judges: r.names, KappaMethod: method, Threshold: r.cfg.threshold, Compared: len(r.items),
+		LeftOut: r.leftOut, LeftOutMissing: r.leftOut - r.failed, LeftOutFailed: r.failed, BadLines: r.badLines,
+		Bootstrap: r.cfg.reps, Seed: int64(r.cfg.seed), Level: r.cfg.level, Warnings: r.warnings}
+	doc.Overall = jsonGroup(r.rows[0]) // Agree's first row is "all"; a type named "all" follows it
+	if len(r.rows) > 1 {
+		doc.ByType = map[string]agreeGroup{}
+		for _, a := range r.rows[1:] {
+			doc.ByType[a.Group] = jsonGroup(a)
+			doc.WithoutType -= a.N
+		}
+		doc.WithoutType += len(r.items)
+	}
+	dis := r.disagreements()
+	doc.Disagreements = agreeDisagreements{Count: len(dis), Listed: []agreeDisagreement{}}
+	for _, it := range r.listed(dis) {
+		v := make(map[string]int, len(r.names))
+		for k, n := range r.names {
+			v[n] = it.Ratings[k]
+		}
+		doc.Disagreements.Listed = append(doc.Disagreements.Listed, agreeDisagreement{ID: it.ID, Type: it.Type, Verdicts: v})
+	}
+	if doc.Warnings == nil {
+		doc.Warnings = []string{} // [] rather than null, as in qa-score's summary
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// jsonGroup is a row as the JSON report has it.
+func jsonGroup(a Agreement) agreeGroup {
+	why := noRecords
+	if a.N > 0 {
+		why = sameVerdict // the one way κ has no value over records (see stats.CohenKappa)
+	}
+	return agreeGroup{Records: a.N, Agreement: jsonStat(a.Raw, a.RawCI, noRecords), Kappa: jsonStat(a.Kappa, a.KappaCI, why)}
+}
+
+// jsonStat is a figure x with its interval iv, and why when x has no value.
+func jsonStat(x float64, iv stats.Interval, why string) agreeStat {
+	if math.IsNaN(x) {
+		return agreeStat{Reason: why}
+	}
+	st := agreeStat{Value: &x}
+	if hasCI(iv) {
+		st.CI = &[2]float64{iv.Lo, iv.Hi}
+	}
+	return st
 }
 
 func num(x float64) string {

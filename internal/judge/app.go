@@ -107,7 +107,8 @@ without one), with a warning when that alone is over --max-cost.
 
 SUBCOMMAND:
    qa-judge agree [--names a,b] FILE...   agreement between judges (raw, Cohen's or Fleiss' kappa,
-                                         bootstrap CIs, per type) and the disagreements
+                                         bootstrap CIs, per type) and the disagreements, as text
+                                         or (--format json) one JSON document
 
 Examples:
    qa-judge --mode rules preds.jsonl > judged.jsonl

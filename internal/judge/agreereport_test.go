@@ -1,0 +1,201 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/qapipe/qapipe/internal/command"
+)
+
+// agreeInput returns n judged records for agree, drawn from seed: types a, b and none, and a type
+// "same" where every judge calls every record correct (kappa has no value there); scores on both
+// sides of every threshold, and some judgments missing, failed or without a score, and a bad
+// line.
+func agreeInput(seed uint64, n int) string {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	var b strings.Builder
+	for i := range n {
+		typ := []string{"a", "b", "", "same"}[rng.IntN(4)]
+		js := map[string]any{}
+		for _, name := range []string{"j1", "j2", "j3"} {
+			switch r := rng.IntN(20); {
+			case typ == "same":
+				js[name] = map[string]any{"score": 1}
+			case r == 0: // missing
+			case r == 1:
+				js[name] = map[string]any{"error": "unparsable judge reply: ?"}
+			case r == 2:
+				js[name] = map[string]any{"raw": "no score"}
+			default:
+				js[name] = map[string]any{"score": []float64{0, 0.3, 0.5, 0.8, 1}[rng.IntN(5)]}
+			}
+		}
+		rec := map[string]any{"schema": 1, "id": fmt.Sprintf("r%d", i), "question": "q", "answers": []string{"x"}, "judgments": js}
+		if typ != "" {
+			rec["type"] = typ
+		}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			panic(err)
+		}
+		b.Write(append(line, '\n'))
+		if i == n/2 {
+			b.WriteString("{not json\n")
+		}
+	}
+	return b.String()
+}
+
+// TestAgreeFormatsAgree runs agree over the same input with --format text and --format json and
+// checks that the JSON holds every figure of the text, which rounds them: the judges, method and
+// threshold, the counts, each row's n, agreement, kappa and intervals (none in the JSON where the
+// text has "-" or no interval columns), the disagreements and the ones listed. stderr and the exit
+// code are the same in both formats.
+func TestAgreeFormatsAgree(t *testing.T) {
+	for _, args := range [][]string{
+		{"--bootstrap", "100", "--seed", "3", "--list", "5"},
+		{"--names", "j1,j2", "--bootstrap", "0", "--list", "-1"},
+		{"--names", "j3,j1", "--bootstrap", "50", "--list", "0", "--threshold", "0.3"},
+		{"--names", "j1,j2,j3", "--bootstrap", "20", "--threshold", "0.9"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			input := agreeInput(uint64(len(args)), 80)
+			run := func(format string) (string, string, int) {
+				var stdout, stderr bytes.Buffer
+				argv := append([]string{"qa-judge", "agree", "--format", format}, args...)
+				err := Run(context.Background(), argv, strings.NewReader(input), &stdout, &stderr)
+				command.Report(&stderr, "qa-judge", err)
+				return stdout.String(), stderr.String(), command.ExitCode(err)
+			}
+			text, textErr, textExit := run("text")
+			js, jsonErr, jsonExit := run("json")
+			if textErr != jsonErr || textExit != jsonExit {
+				t.Errorf("text: exit %d, stderr %q; json: exit %d, stderr %q; want the same", textExit, textErr, jsonExit, jsonErr)
+			}
+			var doc agreeDoc
+			if err := json.Unmarshal([]byte(js), &doc); err != nil {
+				t.Fatalf("json report: %v\n%s", err, js)
+			}
+			if diff := cmp.Diff(parseAgreeText(t, text), textOf(doc)); diff != "" {
+				t.Errorf("the JSON report's figures differ from the text's (-text +json):\n%s", diff)
+			}
+			for name, g := range doc.ByType {
+				checkReasons(t, name, g)
+			}
+			checkReasons(t, "overall", doc.Overall)
+			if args[1] == "0" && strings.Contains(js, `"ci"`) {
+				t.Errorf("--bootstrap 0: the JSON report has an interval:\n%s", js)
+			}
+		})
+	}
+}
+
+// agreeTextReport is what the text report says, as strings.
+type agreeTextReport struct {
+	Header, Records string
+	Rows            [][]string // group, n, agree, CI, kappa, CI; without intervals no CI cells
+	Disagreements   string
+	Listed          []string
+}
+
+var (
+	agreeRowCI = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) (\[\S+, \S+\]|-) +(\S+) (\[\S+, \S+\]|-) *$`)
+	agreeRow   = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) +(\S+)$`)
+)
+
+// parseAgreeText reads the text report.
+func parseAgreeText(t *testing.T, text string) agreeTextReport {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	r := agreeTextReport{Header: lines[0], Records: lines[1]}
+	withCI := strings.Contains(lines[3], "95% CI")
+	i := 4
+	for ; lines[i] != ""; i++ {
+		re := agreeRow
+		if withCI {
+			re = agreeRowCI
+		}
+		m := re.FindStringSubmatch(lines[i])
+		if m == nil {
+			t.Fatalf("text report: row %q", lines[i])
+		}
+		r.Rows = append(r.Rows, m[1:])
+	}
+	r.Disagreements = lines[i+1]
+	r.Listed = lines[i+2:]
+	return r
+}
+
+// textOf writes the figures of doc as the text report does, for comparison with parseAgreeText's.
+func textOf(doc agreeDoc) agreeTextReport {
+	method := map[string]string{"cohen": "Cohen's kappa", "fleiss": "Fleiss' kappa"}[doc.KappaMethod]
+	r := agreeTextReport{
+		Header:        fmt.Sprintf("judges: %s (%s; verdict = score >= %s)", strings.Join(doc.Judges, ", "), method, strconv.FormatFloat(doc.Threshold, 'g', -1, 64)),
+		Records:       fmt.Sprintf("records: %d compared, %d left out (a judgment missing or failed)", doc.Compared, doc.LeftOut),
+		Disagreements: fmt.Sprintf("disagreements: %d", doc.Disagreements.Count),
+	}
+	if doc.LeftOutMissing+doc.LeftOutFailed != doc.LeftOut {
+		r.Records += fmt.Sprintf(" (but %d missing + %d failed)", doc.LeftOutMissing, doc.LeftOutFailed)
+	}
+	withCI := false
+	groups := []agreeGroup{doc.Overall}
+	names := []string{"all"}
+	for _, k := range slices.Sorted(maps.Keys(doc.ByType)) {
+		groups, names = append(groups, doc.ByType[k]), append(names, k)
+	}
+	for _, g := range groups {
+		withCI = withCI || g.Agreement.CI != nil || g.Kappa.CI != nil
+	}
+	value := func(s agreeStat) string {
+		if s.Value == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%.3f", *s.Value)
+	}
+	interval := func(s agreeStat) string {
+		if s.CI == nil {
+			return "-"
+		}
+		return fmt.Sprintf("[%.3f, %.3f]", s.CI[0], s.CI[1])
+	}
+	for k, g := range groups {
+		row := []string{names[k], strconv.Itoa(g.Records), value(g.Agreement), value(g.Kappa)}
+		if withCI {
+			row = []string{names[k], strconv.Itoa(g.Records), value(g.Agreement), interval(g.Agreement), value(g.Kappa), interval(g.Kappa)}
+		}
+		r.Rows = append(r.Rows, row)
+	}
+	for _, d := range doc.Disagreements.Listed {
+		parts := make([]string, len(doc.Judges))
+		for k, n := range doc.Judges {
+			parts[k] = fmt.Sprintf("%s=%d", n, d.Verdicts[n])
+		}
+		r.Listed = append(r.Listed, fmt.Sprintf("  %s\t%s\t%s", d.ID, d.Type, strings.Join(parts, " ")))
+	}
+	if more := doc.Disagreements.Count - len(doc.Disagreements.Listed); more > 0 {
+		r.Listed = append(r.Listed, fmt.Sprintf("  ... %d more", more))
+	}
+	return r
+}
+
+// checkReasons fails unless each figure of g with no value has a reason, and each with one has
+// none.
+func checkReasons(t *testing.T, name string, g agreeGroup) {
+	t.Helper()
+	for fig, s := range map[string]agreeStat{"agreement": g.Agreement, "kappa": g.Kappa} {
+		if (s.Value == nil) != (s.Reason != "") {
+			t.Errorf("%s %s: value %v, reason %q; want a reason exactly when there is no value", name, fig, s.Value, s.Reason)
+		}
+	}
+}
