@@ -611,13 +611,16 @@ func (failingWriter) Write([]byte) (int, error) {
 	return 0, errors.New("write stdout: no space left on device")
 }
 
-// TestAgreeWriteError: a report that cannot be written is a failure (exit 1), not a success.
+// TestAgreeWriteError: a report that cannot be written, in either format, is a failure (exit 1),
+// not a success.
 func TestAgreeWriteError(t *testing.T) {
 	in := `{"schema":1,"id":"r1","question":"q","answers":["x"],"judgments":{"a":{"score":1},"b":{"score":0}}}` + "\n"
-	var errb bytes.Buffer
-	err := Run(context.Background(), []string{"qa-judge", "agree", "--bootstrap", "0"}, strings.NewReader(in), failingWriter{}, &errb)
-	if code := command.ExitCode(err); code != command.ExitFailure || err == nil || !strings.Contains(err.Error(), "no space left") {
-		t.Errorf("agree into a failing stdout: exit %d (%v), want 1 and the write error", code, err)
+	for _, format := range agreeFormats {
+		var errb bytes.Buffer
+		err := Run(context.Background(), []string{"qa-judge", "agree", "--bootstrap", "0", "--format", format}, strings.NewReader(in), failingWriter{}, &errb)
+		if code := command.ExitCode(err); code != command.ExitFailure || err == nil || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("agree --format %s into a failing stdout: exit %d (%v), want 1 and the write error", format, code, err)
+		}
 	}
 }
 
