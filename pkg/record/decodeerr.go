@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -14,18 +15,29 @@ import (
 // DescribeDecodeError returns the message of an error from Unmarshal for a person reading it
 // beside a file and line: a value of the wrong type is named by its field path and the JSON
 // types wanted and found ("prediction.text: want a string, got a number") instead of Go's type
-// names; other errors keep their text, without the "json: " prefix.
+// names; other errors keep their text, without the "json: " prefix. It reads the type errors of
+// encoding/json as well as those of the decoder the Reader uses, so that a program decoding its
+// own input with the standard library words it as qapipe's stages do.
 func DescribeDecodeError(err error) string {
 	msg := err.Error()
 	var te *gojson.UnmarshalTypeError
-	if errors.As(err, &te) && te.Type != nil {
-		plain := wantGot(te.Type, te.Value)
-		if te.Field != "" {
-			plain = fieldPath(te.Field) + ": " + plain
-		}
-		msg = strings.Replace(msg, te.Error(), plain, 1)
+	var se *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &te) && te.Type != nil:
+		msg = strings.Replace(msg, te.Error(), typeError(te.Field, te.Type, te.Value), 1)
+	case errors.As(err, &se) && se.Type != nil:
+		msg = strings.Replace(msg, se.Error(), typeError(se.Field, se.Type, se.Value), 1)
 	}
 	return strings.TrimPrefix(msg, "json: ")
+}
+
+// typeError words a type error: the field's path, if any, and what t wants and value is.
+func typeError(field string, t reflect.Type, value string) string {
+	plain := wantGot(t, value)
+	if field != "" {
+		plain = fieldPath(field) + ": " + plain
+	}
+	return plain
 }
 
 // fieldPath writes the decoder's path "answers.0.text" as "answers[0].text".

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -57,6 +58,34 @@ func TestDecodeErrorMessages(t *testing.T) {
 		}
 		if _, err := rd.Read(); err != io.EOF {
 			t.Errorf("%s: second Read = %v, want EOF", tc.line, err)
+		}
+	}
+}
+
+// TestDecodeErrorStandardLibrary: encoding/json's type errors are worded as the Reader's are, so
+// that a stage decoding its own input with it (qa-load) says what the others say.
+func TestDecodeErrorStandardLibrary(t *testing.T) {
+	type item struct {
+		Question string   `json:"question"`
+		Answers  []string `json:"answers"`
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`[1]`, `want an object, got a list`},
+		{`5`, `want an object, got a number`},
+		{`"s"`, `want an object, got a string`},
+		{`true`, `want an object, got true or false`},
+		{`{"question":5}`, `question: want a string, got a number`},
+		{`{"answers":"x"}`, `answers: want a list of strings, got a string`},
+		{`{"question":"q"} x`, `invalid character 'x' after top-level value`},
+	} {
+		var v item
+		err := json.Unmarshal([]byte(tc.in), &v)
+		if err == nil {
+			t.Errorf("Unmarshal(%s) = nil, want an error", tc.in)
+			continue
+		}
+		if got := DescribeDecodeError(err); got != tc.want {
+			t.Errorf("DescribeDecodeError(%s) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
