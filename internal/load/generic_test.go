@@ -99,7 +99,7 @@ func TestJSONLRepeatedKey(t *testing.T) {
 		{"nested kept", `{"id":"1","q":"x","src":{"a":1,"a":2}}`, []string{"1"}, nil},
 		{"array", `[{"id":"1","q":"x"},` + "\n" + `{"id":"2","q":"x","q":"y"}]`, []string{"1"},
 			[]string{`j.jsonl:2 (id "2"): field "q" is given twice`}},
-		{"not an object", `{"id":"1","q":"x"}` + "\n" + `["q"]`, []string{"1"}, []string{"j.jsonl:2: unexpected JSON array"}},
+		{"not an object", `{"id":"1","q":"x"}` + "\n" + `["q"]`, []string{"1"}, []string{"j.jsonl:2: want an object, got a list"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ids, bads, err := loadString(t, JSONL, "j.jsonl", tt.in, Options{Map: m})

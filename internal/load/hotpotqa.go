@@ -113,7 +113,7 @@ func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn fun
 		case err == nil && isNull(raw):
 			// Decoded into an item's struct, null reads as an object with no member: as a list
 			// or a number does, it says what it is.
-			err = emit(nil, badf(in, at.line, "", "unexpected JSON null"))
+			err = emit(nil, badf(in, at.line, "", nullItem))
 		case err == nil:
 			err = fn(raw, at)
 		}

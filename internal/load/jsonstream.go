@@ -304,9 +304,12 @@ func (c *lineCounter) position(off int64) (line, col int) {
 	return line, int(off-c.begun) + 1
 }
 
-// decodeItem decodes raw into v, turning a type error into a bad item at line that names the
-// item's own id when it has one.
+// decodeItem decodes raw, an item that must be an object, into v, turning a type error (or null)
+// into a bad item at line that names the item's own id when it has one.
 func decodeItem(in Input, line int, id string, raw []byte, v any) error {
+	if isNull(raw) {
+		return badf(in, line, id, nullItem)
+	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		if id == "" {
 			id = peekID(raw)
@@ -320,6 +323,9 @@ func decodeItem(in Input, line int, id string, raw []byte, v any) error {
 // into v, turning a type error into a bad item at line that names that record id when the item
 // has one (so that it reads as the records' ids do: hotpotqa:5a8b…, not 5a8b…).
 func decodeRecord(in Input, line int, prefix, key string, raw []byte, v any) error {
+	if isNull(raw) {
+		return badf(in, line, "", nullItem)
+	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		id := peekID(raw, key)
 		if id != "" {
@@ -366,13 +372,17 @@ func peekID(raw []byte, keys ...string) string {
 	return ""
 }
 
+// shortError words a decoding error. A value that is itself of the wrong kind (an item that is
+// a list, a title that is a number) is worded as the other stages word a line that is not a
+// record: "want an object, got a list".
 func shortError(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
 		return fmt.Sprintf("field %q: unexpected JSON %s", te.Field, te.Value)
 	}
-	if errors.As(err, &te) {
-		return fmt.Sprintf("unexpected JSON %s", te.Value)
-	}
-	return string(bytes.TrimPrefix([]byte(err.Error()), []byte("json: ")))
+	return record.DescribeDecodeError(err)
 }
+
+// nullItem is the message of an item that is null: a decoder takes it for an object with no
+// member, and it is worded as the other stages word a line that is null.
+const nullItem = "want an object, got null"

@@ -551,7 +551,7 @@ func TestBadItems(t *testing.T) {
 		t.Errorf("ids = %q", ids)
 	}
 	if len(bads) != 4 || !strings.HasPrefix(bads[0], "h.jsonl:2: invalid JSON") || bads[1] != `h.jsonl:3: missing field "_id"` ||
-		bads[2] != "h.jsonl:5: unexpected JSON null" || bads[3] != "h.jsonl:6: unexpected JSON array" {
+		bads[2] != "h.jsonl:5: want an object, got null" || bads[3] != "h.jsonl:6: want an object, got a list" {
 		t.Errorf("bad items = %q", bads)
 	}
 }
@@ -584,5 +584,34 @@ func TestReadFile(t *testing.T) {
 	}
 	if _, err := ReadFile(HotpotQA, filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("ReadFile(missing) succeeded")
+	}
+}
+
+// TestNotAnObjectWording: an item that is not an object, on a JSON Lines line, in a JSON array or
+// among a SQuAD paragraph's questions, is worded as the record reader words the same line read
+// as a record (what qa-predict, qa-judge, qa-score and qa-learncurve say of it).
+func TestNotAnObjectWording(t *testing.T) {
+	for _, item := range []string{`["q"]`, `5`, `"q"`, `null`, `true`} {
+		_, err := record.NewReader(strings.NewReader(item+"\n"), "r.jsonl").Read()
+		var rerr *record.Error
+		if !errors.As(err, &rerr) {
+			t.Fatalf("record reader on %s: %v, want a *record.Error", item, err)
+		}
+		want := strings.TrimPrefix(rerr.Err.Error(), "invalid record: ")
+		for _, tc := range []struct {
+			name string
+			load Loader
+			in   string
+		}{
+			{"jsonl line", HotpotQA, `{"_id":"a","question":"q","answer":"x"}` + "\n" + item + "\n"},
+			{"array item", HotpotQA, `[{"_id":"a","question":"q","answer":"x"},` + "\n" + item + "]"},
+			{"generic line", JSONL, `{"id":"a","question":"q"}` + "\n" + item + "\n"},
+			{"squad question", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[` + "\n" + item + "]}]}]}"},
+		} {
+			_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
+			if err != nil || len(bads) != 1 || bads[0] != "i.json:2: "+want {
+				t.Errorf("%s %s: bad items %q, %v; want [%q]", tc.name, item, bads, err, "i.json:2: "+want)
+			}
+		}
 	}
 }
