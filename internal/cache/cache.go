@@ -55,7 +55,7 @@ func Open(path string) (*Cache, error) {
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_txlock", "immediate")
 	if err := openable(path); err != nil {
-		return nil, fmt.Errorf("cache %s: %w", path, err)
+		return nil, &FileError{Path: path, Err: err}
 	}
 	db, err := sql.Open("sqlite", fileURI(path)+"?"+q.Encode())
 	if err != nil {
@@ -78,16 +78,31 @@ func Open(path string) (*Cache, error) {
 	}
 	if err != nil {
 		db.Close()
-		if errors.Is(err, errNotOurs) {
-			return nil, fmt.Errorf("cache %s: %w: name a new file, or one a run made", path, err)
-		}
-		if isNotADatabase(err) {
-			return nil, fmt.Errorf("cache %s: not a reply cache (the file is not an SQLite database): name a new file, or one a run made", path)
+		switch {
+		case errors.Is(err, errNotOurs):
+			return nil, &FileError{Path: path, Err: fmt.Errorf("%w: name a new file, or one a run made", err)}
+		case isNotADatabase(err):
+			return nil, &FileError{Path: path, Err: errors.New("not a reply cache (the file is not an SQLite database): name a new file, or one a run made")}
+		case isDenied(err):
+			return nil, &FileError{Path: path, Err: err}
 		}
 		return nil, fmt.Errorf("cache %s: %w", path, err)
 	}
 	return &Cache{db: db, path: path}, nil
 }
+
+// FileError is an Open error that comes from the file named, not from the run: a folder named
+// in its place, a folder that does not exist, a file that is not a reply cache, or one that
+// cannot be opened or written. Naming another file mends it, as for any bad flag value. A file
+// locked by another process past BusyTimeout is no FileError.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "cache " + e.Path + ": " + e.Err.Error() }
+
+func (e *FileError) Unwrap() error { return e.Err }
 
 // ours checks that db is a reply cache, or empty: a cache is never made inside another
 // database (a --cache naming the wrong file), and a table of its name it cannot read (another
@@ -174,6 +189,20 @@ func writable(db *sql.DB) error {
 func isNotADatabase(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == 26
+}
+
+// isDenied reports whether err is SQLite's refusal of the file itself: SQLITE_PERM,
+// SQLITE_READONLY or SQLITE_CANTOPEN (or one of their extended codes).
+func isDenied(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 3, 8, 14:
+		return true
+	}
+	return false
 }
 
 // isBusy reports whether err is SQLite's SQLITE_BUSY (or one of its extended codes).

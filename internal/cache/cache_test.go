@@ -345,6 +345,9 @@ func TestOpenNotADatabase(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cache "+path+": not a reply cache") {
 		t.Errorf("Open(records) = %v, want an error saying it is not a reply cache", err)
 	}
+	if _, ok := errors.AsType[*FileError](err); !ok {
+		t.Errorf("Open(records) = %#v, want a *FileError (the file named is at fault)", err)
+	}
 	if b, _ := os.ReadFile(path); string(b) != records {
 		t.Errorf("the file became %q", b)
 	}
@@ -369,6 +372,9 @@ func TestOpenWhereNot(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), "cache "+tt.path+": "+tt.want) {
 			t.Errorf("Open(%s) = %v, want %q", tt.path, err, tt.want)
+		}
+		if fe, ok := errors.AsType[*FileError](err); !ok || fe.Path != tt.path || !strings.HasPrefix(fe.Err.Error(), tt.want) {
+			t.Errorf("Open(%s) = %#v, want a *FileError of %s saying %q (the file named is at fault)", tt.path, err, tt.path, tt.want)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "no")); err == nil {
@@ -504,6 +510,9 @@ func TestOpenNotOurs(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "not a reply cache") {
 			t.Errorf("%s: %v, want it said to be no reply cache", name, err)
+		}
+		if _, ok := errors.AsType[*FileError](err); !ok {
+			t.Errorf("%s: %#v, want a *FileError (the file named is at fault)", name, err)
 		}
 		db, _ = sql.Open("sqlite", path)
 		var n int

@@ -303,7 +303,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if p := c.String("cache"); p != "" {
 		cc, err := cache.Open(p)
 		if err != nil {
-			return nil, err // it names the cache
+			return nil, cacheFlag(err)
 		}
 		cfg.cache = cc
 		client = cc.Wrap(client)
@@ -638,4 +638,13 @@ func summarize(w io.Writer, name string, t *tally) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+// cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
+// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is.
+func cacheFlag(err error) error {
+	if fe, ok := errors.AsType[*cache.FileError](err); ok {
+		return command.Usagef("--cache: %s: %v", fe.Path, fe.Err)
+	}
+	return err
 }

@@ -294,7 +294,7 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if f := c.String("cache"); f != "" {
 		if a.store, err = cache.Open(f); err != nil {
-			return err
+			return cacheFlag(err)
 		}
 		// The extractive baseline calls nothing, and its answers change with qapipe's versions,
 		// which no key names: only the models' replies (its EvaLearn judge's too) are cached.
@@ -463,4 +463,13 @@ func apiKey(provider, file string) (string, error) {
 		return "", command.Usagef("--api-key-file: %v", err)
 	}
 	return key, nil
+}
+
+// cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
+// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is.
+func cacheFlag(err error) error {
+	if fe, ok := errors.AsType[*cache.FileError](err); ok {
+		return command.Usagef("--cache: %s: %v", fe.Path, fe.Err)
+	}
+	return err
 }

@@ -91,7 +91,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 	if cachePath != "" {
 		c, err := cache.Open(cachePath)
 		if err != nil {
-			return nil, err // it names the cache
+			return nil, cacheFlag(err)
 		}
 		ec.Cache, st.cache = c, c
 	}
@@ -258,4 +258,13 @@ func (st *embedStage) stats() string {
 	s := st.scorer.Stats()
 	return fmt.Sprintf("embeddings: %s for %s, %s from the cache", english.Count(int(s.Requests), "batch", "batches"),
 		english.Count(int(s.Texts), "text", "texts"), english.Count(int(s.CacheHits), "text", "texts"))
+}
+
+// cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
+// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is.
+func cacheFlag(err error) error {
+	if fe, ok := errors.AsType[*cache.FileError](err); ok {
+		return command.Usagef("--cache: %s: %v", fe.Path, fe.Err)
+	}
+	return err
 }
