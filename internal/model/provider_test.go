@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -552,5 +553,99 @@ func TestAnthropicContentBlocks(t *testing.T) {
 					resp.Text, resp.Usage, resp.NoUsage, resp.Cut, resp.Filtered, tt.text, tt.usage, tt.cut, tt.filtered)
 			}
 		})
+	}
+}
+
+// TestSeedOnTheWire: a request's body carries a seed exactly when SentSeed says so, with its
+// value (openai at the top level, ollama among its options); anthropic and googleai get none,
+// and a seed of 0 is left out. The dry runs show the seed by SentSeed.
+func TestSeedOnTheWire(t *testing.T) {
+	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
+	want := map[string]bool{"openai": true, "ollama": true}
+	for _, w := range wires {
+		for _, seed := range []*int{nil, new(0), new(7)} {
+			var calls atomic.Int64
+			bodies := make(chan string, 1)
+			srv := wireServer(t, w, &calls, bodies)
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := testRequest(w.provider, models[w.provider])
+			req.Seed = seed
+			if _, err := c.Generate(context.Background(), req); err != nil {
+				t.Fatalf("%s: Generate: %v", w.provider, err)
+			}
+			var body any
+			if err := json.Unmarshal([]byte(<-bodies), &body); err != nil {
+				t.Fatal(err)
+			}
+			got, found := seedIn(body)
+			sent := req.SentSeed()
+			if found != (sent != nil) || sent != nil && got != float64(*sent) {
+				t.Errorf("%s, seed %v: body has a seed %v (%v), SentSeed = %v", w.provider, ptrText(seed), found, got, ptrText(sent))
+			}
+			if wantSent := want[w.provider] && seed != nil && *seed != 0; (sent != nil) != wantSent {
+				t.Errorf("%s, seed %v: SentSeed = %v, want one sent %v", w.provider, ptrText(seed), ptrText(sent), wantSent)
+			}
+		}
+	}
+}
+
+// seedIn finds a "seed" member anywhere in a decoded JSON body.
+func seedIn(v any) (float64, bool) {
+	switch v := v.(type) {
+	case map[string]any:
+		if s, ok := v["seed"].(float64); ok {
+			return s, true
+		}
+		for _, x := range v {
+			if s, ok := seedIn(x); ok {
+				return s, true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if s, ok := seedIn(x); ok {
+				return s, true
+			}
+		}
+	}
+	return 0, false
+}
+
+func ptrText(p *int) string {
+	if p == nil {
+		return "nil"
+	}
+	return strconv.Itoa(*p)
+}
+
+// TestResponseFormatOnTheWire: JSON mode reaches openai as response_format json_object, ollama
+// as format "json" and googleai as the response MIME type application/json; anthropic, which has
+// none, gets nothing of the kind (the README says so).
+func TestResponseFormatOnTheWire(t *testing.T) {
+	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
+	marks := map[string]string{"openai": `"response_format":{"type":"json_object"}`, "ollama": `"format":"json"`, "googleai": `"responseMimeType":"application/json"`}
+	for _, w := range wires {
+		var calls atomic.Int64
+		bodies := make(chan string, 1)
+		srv := wireServer(t, w, &calls, bodies)
+		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := testRequest(w.provider, models[w.provider])
+		req.ResponseFormat = ResponseJSON
+		if _, err := c.Generate(context.Background(), req); err != nil {
+			t.Fatalf("%s: Generate: %v", w.provider, err)
+		}
+		body := <-bodies
+		if mark := marks[w.provider]; mark != "" && !strings.Contains(body, mark) {
+			t.Errorf("%s: body %s lacks %s", w.provider, body, mark)
+		}
+		if w.provider == "anthropic" && (strings.Contains(body, "json") || strings.Contains(body, "format")) {
+			t.Errorf("anthropic: body %s asks for a format", body)
+		}
 	}
 }
