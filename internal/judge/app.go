@@ -96,12 +96,12 @@ needs a price for the judge model.
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request
-judging would send (mode, template, prompt_sha256, model, temperature, max_tokens, response_format,
-the messages byte for byte, and their input_tokens in the model's tiktoken encoding: cl100k_base
-for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule verdict, skip:true,
-already_judged:true or the error that judging would record. stderr counts the requests and input
-tokens per model, priced as above (input only: replies have no length yet; "no price" for a model
-without one), with a warning when that alone is over --max-cost.
+judging would send (mode, template, prompt_sha256, model, temperature, max_tokens, seed where the
+call carries it, response_format, the messages byte for byte, and their input_tokens in the model's
+tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule
+verdict, skip:true, already_judged:true or the error that judging would record. stderr counts the
+requests and input tokens per model, priced as above (input only: replies have no length yet; "no
+price" for a model without one), with a warning when that alone is over --max-cost.
 
 ` + command.FinishHelp + `
 
@@ -185,7 +185,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_JUDGE_MAX_COST"}},
-		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to openai and ollama judge models when set (the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to openai and ollama judge models when set, unless 0 (langchaingo leaves a seed of 0 out; the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
 		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "when stderr is not a terminal, report progress there every 100 records (a terminal gets a progress bar anyway)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -30,6 +29,7 @@ type dryRequest struct {
 	Model          string          `json:"model,omitempty"`
 	Temperature    *float64        `json:"temperature,omitempty"`
 	MaxTokens      int             `json:"max_tokens,omitempty"`
+	Seed           *int            `json:"seed,omitempty"` // --seed, where the call carries it (model.Request.SentSeed)
 	ResponseFormat string          `json:"response_format,omitempty"`
 	Messages       []model.Message `json:"messages,omitempty"`
 	InputTokens    int             `json:"input_tokens,omitempty"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
@@ -109,10 +109,11 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		t.rule++
 		return d
 	}
-	d.Model = cmp.Or(p.Model, j.Model)
-	d.Temperature, d.MaxTokens, d.ResponseFormat, d.Messages = p.Temperature, p.MaxTokens, p.ResponseFormat, p.Messages
+	req := j.request(p, 0)
+	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.Temperature, req.MaxTokens, req.SentSeed()
+	d.ResponseFormat, d.Messages = req.ResponseFormat, req.Messages
 	enc := bpe.ForModel(d.Model)
-	for _, m := range p.Messages {
+	for _, m := range req.Messages {
 		d.InputTokens += enc.Count(m.Content)
 	}
 	t.requests[d.Model]++

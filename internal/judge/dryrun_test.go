@@ -14,9 +14,10 @@ import (
 
 // TestDryRunShowsWhatIsSent runs the mixed records through --dry-run and then through a loopback
 // server: every request the dry run shows must be one the server receives, messages byte for
-// byte with the same model and parameters, and the rules and skips must match the real run's.
+// byte with the same model and parameters (the seed and response format too), and the rules and
+// skips must match the real run's.
 func TestDryRunShowsWhatIsSent(t *testing.T) {
-	stdout, stderr, code := runJudge(t, []string{"--dry-run", "--model", "judge-1"}, mixedInput)
+	stdout, stderr, code := runJudge(t, []string{"--dry-run", "--model", "judge-1", "--seed", "7"}, mixedInput)
 	if code != 0 {
 		t.Fatalf("dry run: exit %d, stderr %s", code, stderr)
 	}
@@ -37,19 +38,33 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 	}
 
 	srv := newChatServer(t, protocolReply)
-	if _, stderr, code := runJudge(t, []string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1"}, mixedInput); code != 0 {
+	if _, stderr, code := runJudge(t, []string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1", "--seed", "7"}, mixedInput); code != 0 {
 		t.Fatalf("real run: exit %d, stderr %s", code, stderr)
 	}
 	type sent struct {
 		model     string
 		temp      float64
 		maxTokens int
+		seed      int // 0: none
+		format    string
 		msgs      string
 	}
 	var got, want []sent
+	formats := 0
 	for _, c := range srv.calls {
 		msgs, _ := json.Marshal(c.msgs)
-		got = append(got, sent{c.Model, *c.Temperature, c.MaxTokens + c.MaxCompl, string(msgs)})
+		s := sent{model: c.Model, temp: *c.Temperature, maxTokens: c.MaxTokens + c.MaxCompl, msgs: string(msgs)}
+		if c.Seed != nil {
+			s.seed = *c.Seed
+		}
+		if c.Format != nil {
+			s.format = c.Format.Type
+			formats++
+		}
+		got = append(got, s)
+	}
+	if len(got) == 0 || got[0].seed != 7 || formats == 0 {
+		t.Errorf("the server received %v, want requests with seed 7 and some with a response format", got)
 	}
 	for _, d := range dry {
 		switch {
@@ -67,7 +82,11 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 			msgs = append(msgs, struct{ Role, Content string }{m.Role, m.Content})
 		}
 		b, _ := json.Marshal(msgs)
-		want = append(want, sent{d.Model, *d.Temperature, d.MaxTokens, string(b)})
+		s := sent{model: d.Model, temp: *d.Temperature, maxTokens: d.MaxTokens, format: d.ResponseFormat, msgs: string(b)}
+		if d.Seed != nil {
+			s.seed = *d.Seed
+		}
+		want = append(want, s)
 		if d.InputTokens <= 0 || d.PromptSHA256 == "" {
 			t.Errorf("%s: input_tokens %d, prompt_sha256 %q; want both", d.ID, d.InputTokens, d.PromptSHA256)
 		}

@@ -239,6 +239,12 @@ func unjudgeable(rec *record.Record) string {
 	return ""
 }
 
+// request is the request of p's sample: a run sends it, and a dry run shows it.
+func (j *Judge) request(p Plan, sample int) model.Request {
+	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
+		Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
+}
+
 // call asks the model, re-asking unparsable replies as distinct samples, and fills jg. The first
 // sample asked is jg.Attempts (the replies an earlier run had already). Its usage and cost_usd are
 // those of this run's replies, cached or not, as a prediction's are: a rerun from the cache writes
@@ -251,9 +257,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		if attempt > 0 && interrupt.Asked(ctx) {
 			break // finishing: asking again is a new call; the unparsable reply stands
 		}
-		req := model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-			Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: first + attempt, ResponseFormat: p.ResponseFormat}
-		resp, err := j.Client.Generate(ctx, req)
+		resp, err := j.Client.Generate(ctx, j.request(p, first+attempt))
 		jg.Attempts++
 		if err != nil && !errors.Is(err, model.ErrEmptyReply) {
 			if ctx.Err() != nil {

@@ -32,11 +32,13 @@ type chatServer struct {
 }
 
 type chatRequest struct {
-	Model       string            `json:"model"`
-	Messages    []json.RawMessage `json:"messages"`
-	Temperature *float64          `json:"temperature"`
-	MaxTokens   int               `json:"max_tokens"`
-	MaxCompl    int               `json:"max_completion_tokens"`
+	Model       string                 `json:"model"`
+	Messages    []json.RawMessage      `json:"messages"`
+	Temperature *float64               `json:"temperature"`
+	MaxTokens   int                    `json:"max_tokens"`
+	MaxCompl    int                    `json:"max_completion_tokens"`
+	Seed        *int                   `json:"seed"`
+	Format      *struct{ Type string } `json:"response_format"`
 	msgs        []struct{ Role, Content string }
 	body        string // the raw request body
 }

@@ -112,15 +112,15 @@ A model without a price cannot be metered: --max-cost then is a usage error.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
 line per record in input order: the requests predicting it would send (stage, model, temperature,
-max_tokens, the messages byte for byte, prompt_sha256 and their input_tokens in the model's
-tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), and in "then" the
-calls whose prompts hold replies not yet given (LongMemEval's reading call over its notes;
-EvaLearn's judge, and a sequence's later positions, shown only from the first one left to answer);
-or already_predicted, or the error predicting would record. A LoCoMo batch's request (--batch-size)
-is on the line of its first question asked, whose asks names the records it asks; their lines name
-that record in asked_with. The extractive provider reads no prompt, so it has no dry run. stderr
-counts the requests and their input tokens, priced as above (input only; "no price" for a model
-without one), with a warning when that alone is over --max-cost.`
+max_tokens, seed where the call carries it, the messages byte for byte, prompt_sha256 and their
+input_tokens in the model's tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for
+the rest), and in "then" the calls whose prompts hold replies not yet given (LongMemEval's reading
+call over its notes; EvaLearn's judge, and a sequence's later positions, shown only from the first
+one left to answer); or already_predicted, or the error predicting would record. A LoCoMo batch's
+request (--batch-size) is on the line of its first question asked, whose asks names the records it
+asks; their lines name that record in asked_with. The extractive provider reads no prompt, so it
+has no dry run. stderr counts the requests and their input tokens, priced as above (input only; "no
+price" for a model without one), with a warning when that alone is over --max-cost.`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -162,7 +162,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "retry-errors", Usage: "predict again the records whose prediction failed (prediction.error); the others pass through", EnvVars: []string{"QA_RETRY_ERRORS"}},
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
 		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, so runs with K = 0, 1, … give independent answers instead of one cached reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
-		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set", Value: 1, EnvVars: []string{"QA_SEED"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set, unless 0 (langchaingo leaves a seed of 0 out)", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price their input (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
 		command.MaxLineFlag("longest input line accepted, in bytes"),

@@ -25,6 +25,7 @@ type dryCall struct {
 	Model        string          `json:"model"`
 	Temperature  *float64        `json:"temperature,omitempty"`
 	MaxTokens    int             `json:"max_tokens,omitempty"`
+	Seed         *int            `json:"seed,omitempty"` // --seed, where the call carries it (model.Request.SentSeed)
 	Messages     []model.Message `json:"messages"`
 	PromptSHA256 string          `json:"prompt_sha256"`
 	InputTokens  int             `json:"input_tokens"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
@@ -97,7 +98,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 // dryRequest is the dry-run view of req.
 func dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens,
-		Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
+		Seed: req.SentSeed(), Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
 	enc := bpe.ForModel(req.Model)
 	for _, m := range req.Messages {
 		c.InputTokens += enc.Count(m.Content)
@@ -166,11 +167,7 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 					history = append(history, h)
 				}
 			default:
-				sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
-				temp := a.seq.temperature
-				req := model.Request{Model: a.modelName, Temperature: &temp, MaxTokens: a.seq.maxTokens,
-					Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
-				d.Requests = []dryCall{dryRequest("student", req)}
+				d.Requests = []dryCall{dryRequest("student", a.studentRequest(rec, history))}
 				d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
 				asked = rec.Sequence.Position
 			}

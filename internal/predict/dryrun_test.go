@@ -34,8 +34,8 @@ func dryRunLines(t *testing.T, stdin string, args ...string) ([]dryPrediction, s
 
 // TestDryRunShowsWhatIsSent: the requests a dry run shows for LoCoMo (category 2 and 5), a
 // generic record, and a LongMemEval record read directly and with notes, are the ones a loopback
-// server receives from a real run, in order, prompt and max_tokens alike; the reading call after
-// the notes is named, not shown.
+// server receives from a real run, in order, prompt, max_tokens and seed alike; the reading call
+// after the notes is named, not shown.
 func TestDryRunShowsWhatIsSent(t *testing.T) {
 	locomo := func(id string, cat int) *record.Record {
 		return &record.Record{Schema: 1, ID: id, Dataset: "locomo", Question: "What did Mel paint?", Answers: []string{"a lake"},
@@ -46,7 +46,7 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 		Context: []record.Passage{{Text: "Ann wrote it."}}}
 	in := jsonl(t, locomo("locomo:c:1", 2), locomo("locomo:c:2", 5), generic, longMemEvalRecord("longmemeval:q1", ""))
 	for _, reading := range []string{"direct", "con-separate"} {
-		args := []string{"--provider", "openai", "--model", "gpt-4o", "--reading", reading, "--history-sessions", "3"}
+		args := []string{"--provider", "openai", "--model", "gpt-4o", "--reading", reading, "--history-sessions", "3", "--seed", "7"}
 		dry, stderr, code := dryRunLines(t, in, args...)
 		if code != 0 || len(dry) != 4 {
 			t.Fatalf("%s: dry run exit %d, %d lines; stderr %s", reading, code, len(dry), stderr)
@@ -61,7 +61,11 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 				if c.Model != "gpt-4o" || c.PromptSHA256 != promptSHA256(c.Messages) || c.InputTokens <= 0 {
 					t.Errorf("%s: %s request model %q sha %q tokens %d", reading, d.ID, c.Model, c.PromptSHA256, c.InputTokens)
 				}
-				shown = append(shown, chatRequest{c.Model, c.MaxTokens, c.Messages[len(c.Messages)-1].Content})
+				seed := 0
+				if c.Seed != nil {
+					seed = *c.Seed
+				}
+				shown = append(shown, chatRequest{c.Model, c.MaxTokens, c.Messages[len(c.Messages)-1].Content, seed})
 			}
 		}
 		sent := seen()
@@ -75,19 +79,21 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 			t.Fatalf("%s: the dry run shows %d requests, the server received %d (then the reading call)", reading, len(shown), len(sent))
 		}
 		for i := range sent {
-			if shown[i] != sent[i] {
-				t.Errorf("%s: request %d: shown max_tokens %d\n%.300s\nsent max_tokens %d\n%.300s", reading, i, shown[i].MaxTokens, shown[i].Prompt, sent[i].MaxTokens, sent[i].Prompt)
+			if shown[i] != sent[i] || sent[i].Seed != 7 {
+				t.Errorf("%s: request %d: shown max_tokens %d, seed %d\n%.300s\nsent max_tokens %d, seed %d (want 7)\n%.300s", reading, i,
+					shown[i].MaxTokens, shown[i].Seed, shown[i].Prompt, sent[i].MaxTokens, sent[i].Seed, sent[i].Prompt)
 			}
 		}
 	}
 }
 
 // TestDryRunSequences: for EvaLearn sequences the dry run shows each sequence's first student
-// request, which must be the request EvaLearn's own evaluate.py made (the recorded transcript),
-// and names the later positions as waiting; it needs no judge model or key.
+// request, which must be the request EvaLearn's own evaluate.py made (the recorded transcript)
+// with --seed as a run sends it, and names the later positions as waiting; it needs no judge
+// model or key.
 func TestDryRunSequences(t *testing.T) {
 	calls := loadTranscript(t)
-	dry, stderr, code := dryRunLines(t, seqInput(t), "--provider", "openai", "--model", "fake-client")
+	dry, stderr, code := dryRunLines(t, seqInput(t), "--provider", "openai", "--model", "fake-client", "--seed", "7")
 	if code != 0 {
 		t.Fatalf("dry run exit %d; stderr %s", code, stderr)
 	}
@@ -105,6 +111,9 @@ func TestDryRunSequences(t *testing.T) {
 			}
 			if !found || c.Stage != "student" {
 				t.Errorf("%s: the dry-run request is none of evaluate.py's first requests (stage %s)", d.ID, c.Stage)
+			}
+			if c.Seed == nil || *c.Seed != 7 {
+				t.Errorf("%s: the dry-run request's seed %v, want --seed's 7, which the student call carries to openai", d.ID, c.Seed)
 			}
 		case d.Then == "" || d.Error != "":
 			t.Errorf("%s: %+v, want the later positions named as waiting", d.ID, d)

@@ -33,6 +33,7 @@ import (
 type batchCall struct {
 	Model, Role string
 	MaxTokens   int
+	Seed        *int
 	Content     string
 	Questions   []string // the numbered question lines, without their numbers
 }
@@ -66,7 +67,7 @@ func batchHandler(reply func(qs []string) string, seen func(batchCall)) http.Han
 			return
 		}
 		m := req.Messages[len(req.Messages)-1]
-		c := batchCall{Model: req.Model, Role: m.Role, MaxTokens: max(req.MaxTokens, req.MaxCompletionTokens), Content: m.Content}
+		c := batchCall{Model: req.Model, Role: m.Role, MaxTokens: max(req.MaxTokens, req.MaxCompletionTokens), Seed: req.Seed, Content: m.Content}
 		_, lines, _ := strings.Cut(m.Content, "whenever possible.\n\n")
 		for i, line := range strings.Split(lines, "\n") {
 			c.Questions = append(c.Questions, strings.TrimPrefix(line, fmt.Sprintf("%d: ", i)))
@@ -228,13 +229,13 @@ func TestLoCoMoBatchReplyErrors(t *testing.T) {
 	}
 }
 
-// TestLoCoMoBatchCacheAndDryRun: the dry run shows each call a run makes, asks naming its
-// records; a second run with --cache makes no call and gives every record the same prediction,
-// cached.
+// TestLoCoMoBatchCacheAndDryRun: the dry run shows each call a run makes, its seed too, asks
+// naming its records; a second run with --cache makes no call and gives every record the same
+// prediction, cached.
 func TestLoCoMoBatchCacheAndDryRun(t *testing.T) {
 	recs := goldenLoCoMo(t)
 	stdin := jsonl(t, recs...)
-	args := []string{"--provider", "openai", "--model", "gpt-3.5-turbo", "--locomo-variant", "gpt-3.5-turbo-4k", "--batch-size", "4"}
+	args := []string{"--provider", "openai", "--model", "gpt-3.5-turbo", "--locomo-variant", "gpt-3.5-turbo-4k", "--batch-size", "4", "--seed", "7"}
 	dry, stderr, code := dryRunLines(t, stdin, args...)
 	if code != 0 || len(dry) != len(recs) {
 		t.Fatalf("dry run exit %d, %d lines\n%s", code, len(dry), stderr)
@@ -260,6 +261,9 @@ func TestLoCoMoBatchCacheAndDryRun(t *testing.T) {
 		c, m := calls[i], d.Requests[0].Messages[0]
 		if m.Content != c.Content || m.Role != c.Role || c.Role != "system" || d.Requests[0].MaxTokens != c.MaxTokens || c.MaxTokens != 200 {
 			t.Errorf("call %d: shown %s max_tokens %d, sent %s max_tokens %d (want system, 200)", i, m.Role, d.Requests[0].MaxTokens, c.Role, c.MaxTokens)
+		}
+		if s := d.Requests[0].Seed; s == nil || c.Seed == nil || *s != *c.Seed || *c.Seed != 7 {
+			t.Errorf("call %d: shown seed %v, sent %v; want 7 both", i, s, c.Seed)
 		}
 		if want := []string{recs[4*i].ID}; !slices.Equal(d.Asks[:1], want) || len(d.Asks) != len(c.Questions) {
 			t.Errorf("call %d: asks %v for %d questions sent", i, d.Asks, len(c.Questions))

@@ -52,8 +52,9 @@ type chatBody struct {
 		Role    string `json:"role"`
 		Content string `json:"content"`
 	} `json:"messages"`
-	MaxTokens           int `json:"max_tokens"`
-	MaxCompletionTokens int `json:"max_completion_tokens"`
+	MaxTokens           int  `json:"max_tokens"`
+	MaxCompletionTokens int  `json:"max_completion_tokens"`
+	Seed                *int `json:"seed"`
 }
 
 // TestLoCoMoVariantWire runs qa-predict against a loopback server speaking OpenAI's wire format and

@@ -25,6 +25,7 @@ type chatRequest struct {
 	Model     string
 	MaxTokens int // max_tokens or max_completion_tokens, 0 when absent
 	Prompt    string
+	Seed      int // 0 when absent
 }
 
 // recordingServer answers every chat call "ok" and keeps the requests.
@@ -37,6 +38,7 @@ func recordingServer(t *testing.T) (*httptest.Server, func() []chatRequest) {
 			Model               string                     `json:"model"`
 			MaxTokens           int                        `json:"max_tokens"`
 			MaxCompletionTokens int                        `json:"max_completion_tokens"`
+			Seed                int                        `json:"seed"`
 			Messages            []struct{ Content string } `json:"messages"`
 		}
 		if err := json.Unmarshal(body, &req); err != nil || len(req.Messages) == 0 {
@@ -44,7 +46,7 @@ func recordingServer(t *testing.T) (*httptest.Server, func() []chatRequest) {
 			return
 		}
 		mu.Lock()
-		seen = append(seen, chatRequest{req.Model, max(req.MaxTokens, req.MaxCompletionTokens), req.Messages[len(req.Messages)-1].Content})
+		seen = append(seen, chatRequest{req.Model, max(req.MaxTokens, req.MaxCompletionTokens), req.Messages[len(req.Messages)-1].Content, req.Seed})
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`, req.Model)
@@ -212,7 +214,7 @@ func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatReque
 		}
 		content := req.Messages[len(req.Messages)-1].Content
 		mu.Lock()
-		seen = append(seen, chatRequest{req.Model, req.MaxTokens, content})
+		seen = append(seen, chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Prompt: content})
 		reply := "ok"
 		if failAt < 0 && !strings.HasPrefix(content, "I will give you a chat history") {
 			mu.Unlock()

@@ -476,14 +476,20 @@ func earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
 		Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)}, ""
 }
 
+// studentRequest is the request that asks the model for rec, a position of a sequence, after
+// history: a run sends it, and a dry run shows it.
+func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord) model.Request {
+	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
+	temp := a.seq.temperature
+	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
+		MaxTokens: a.seq.maxTokens, Seed: a.seed, Sample: a.sample,
+		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
+}
+
 // answer asks the model for one position of a sequence and sets rec.Prediction, which the caller
 // counts. Only an interruption is an error; an empty answer is a prediction error.
 func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.EvaLearnRecord) (*record.Prediction, error) {
-	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
-	temp := a.seq.temperature
-	req := model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
-		MaxTokens: a.seq.maxTokens, Seed: a.seed, Sample: a.sample,
-		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
+	req := a.studentRequest(rec, history)
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
 	a.setPrediction(rec, p)
 	start := time.Now()
