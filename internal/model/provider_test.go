@@ -99,6 +99,28 @@ func replyClient(t *testing.T, w wire, reply string) Client {
 	return c
 }
 
+// wireModels names a model of each provider for the requests the wire tests send.
+var wireModels = map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
+
+// sentBody sends req (testRequest's, changed by edit) to a loopback server speaking w and
+// returns the request and the body the server received.
+func sentBody(t *testing.T, w wire, edit func(*Request)) (Request, string) {
+	t.Helper()
+	var calls atomic.Int64
+	bodies := make(chan string, 1)
+	srv := wireServer(t, w, &calls, bodies)
+	c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := testRequest(w.provider, wireModels[w.provider])
+	edit(&req)
+	if _, err := c.Generate(context.Background(), req); err != nil {
+		t.Fatalf("%s: Generate: %v", w.provider, err)
+	}
+	return req, <-bodies
+}
+
 func testRequest(provider, model string) Request {
 	temp := 0.0
 	return Request{Provider: provider, Model: model, Temperature: &temp, MaxTokens: 16,
@@ -106,7 +128,6 @@ func testRequest(provider, model string) Request {
 }
 
 func TestProvidersWireFormat(t *testing.T) {
-	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
 	for _, w := range wires {
 		t.Run(w.provider, func(t *testing.T) {
 			var calls atomic.Int64
@@ -117,7 +138,7 @@ func TestProvidersWireFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
 			if err != nil {
 				t.Fatalf("Generate: %v", err)
 			}
@@ -128,7 +149,7 @@ func TestProvidersWireFormat(t *testing.T) {
 			if !strings.Contains(body, "Capital of France?") || !strings.Contains(body, "Answer briefly.") {
 				t.Errorf("request body %s lacks the messages", body)
 			}
-			if w.provider != "googleai" && !strings.Contains(body, models[w.provider]) {
+			if w.provider != "googleai" && !strings.Contains(body, wireModels[w.provider]) {
 				t.Errorf("request body %s lacks the model", body)
 			}
 			var js map[string]any
@@ -291,12 +312,11 @@ func TestReplyAccounting(t *testing.T) {
 		{name: "ollama cached prompt", w: wires[2], reply: `{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Paris"},"done":true,"total_duration":1,"eval_count":5}`,
 			noUsage: true},
 	}
-	models := map[string]string{"openai": "gpt-4o-mini", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := tt.w
 			c := replyClient(t, w, tt.reply)
-			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("Generate: %v", err)
@@ -333,7 +353,6 @@ func TestEmptyReplies(t *testing.T) {
 		{"gemini candidate blocked", wires[3], `[{"candidates":[{"finishReason":3,"index":0,"safetyRatings":[{"category":8,"probability":4,"blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}}]`,
 			record.Usage{InputTokens: 8, OutputTokens: 1}, "finish reason SAFETY"},
 	}
-	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "googleai": "gemini-2.0-flash"}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := tt.w
@@ -342,7 +361,7 @@ func TestEmptyReplies(t *testing.T) {
 				w.reply = strings.TrimSuffix(strings.TrimPrefix(tt.reply, "["), "]") // wireServer wraps it for the stream
 			}
 			c := replyClient(t, w, w.reply)
-			resp, err := c.Generate(context.Background(), testRequest(w.provider, models[w.provider]))
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
 			if !errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), tt.why) {
 				t.Errorf("Generate error = %v, want an empty reply (%s)", err, tt.why)
 			}
@@ -560,24 +579,12 @@ func TestAnthropicContentBlocks(t *testing.T) {
 // value (openai at the top level, ollama among its options); anthropic and googleai get none,
 // and a seed of 0 is left out. The dry runs show the seed by SentSeed.
 func TestSeedOnTheWire(t *testing.T) {
-	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
 	want := map[string]bool{"openai": true, "ollama": true}
 	for _, w := range wires {
 		for _, seed := range []*int{nil, new(0), new(7)} {
-			var calls atomic.Int64
-			bodies := make(chan string, 1)
-			srv := wireServer(t, w, &calls, bodies)
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			req := testRequest(w.provider, models[w.provider])
-			req.Seed = seed
-			if _, err := c.Generate(context.Background(), req); err != nil {
-				t.Fatalf("%s: Generate: %v", w.provider, err)
-			}
+			req, sentText := sentBody(t, w, func(r *Request) { r.Seed = seed })
 			var body any
-			if err := json.Unmarshal([]byte(<-bodies), &body); err != nil {
+			if err := json.Unmarshal([]byte(sentText), &body); err != nil {
 				t.Fatal(err)
 			}
 			got, found := seedIn(body)
@@ -619,33 +626,4 @@ func ptrText(p *int) string {
 		return "nil"
 	}
 	return strconv.Itoa(*p)
-}
-
-// TestResponseFormatOnTheWire: JSON mode reaches openai as response_format json_object, ollama
-// as format "json" and googleai as the response MIME type application/json; anthropic, which has
-// none, gets nothing of the kind (the README says so).
-func TestResponseFormatOnTheWire(t *testing.T) {
-	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
-	marks := map[string]string{"openai": `"response_format":{"type":"json_object"}`, "ollama": `"format":"json"`, "googleai": `"responseMimeType":"application/json"`}
-	for _, w := range wires {
-		var calls atomic.Int64
-		bodies := make(chan string, 1)
-		srv := wireServer(t, w, &calls, bodies)
-		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		req := testRequest(w.provider, models[w.provider])
-		req.ResponseFormat = ResponseJSON
-		if _, err := c.Generate(context.Background(), req); err != nil {
-			t.Fatalf("%s: Generate: %v", w.provider, err)
-		}
-		body := <-bodies
-		if mark := marks[w.provider]; mark != "" && !strings.Contains(body, mark) {
-			t.Errorf("%s: body %s lacks %s", w.provider, body, mark)
-		}
-		if w.provider == "anthropic" && (strings.Contains(body, "json") || strings.Contains(body, "format")) {
-			t.Errorf("anthropic: body %s asks for a format", body)
-		}
-	}
 }

@@ -13,7 +13,6 @@ import (
 )
 
 func TestResponseFormatWire(t *testing.T) {
-	models := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
 	// The JSON-mode fragment each provider's request body carries; anthropic has none.
 	want := map[string]string{"openai": `"response_format":{"type":"json_object"}`, "ollama": `"format":"json"`,
 		"googleai": `"responseMimeType":"application/json"`, "anthropic": ""}
@@ -27,7 +26,7 @@ func TestResponseFormatWire(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				req := testRequest(w.provider, models[w.provider])
+				req := testRequest(w.provider, wireModels[w.provider])
 				req.ResponseFormat = format
 				if _, err := c.Generate(context.Background(), req); err != nil {
 					t.Fatalf("Generate: %v", err)
