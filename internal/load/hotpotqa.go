@@ -3,9 +3,11 @@ package load
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -40,6 +42,56 @@ func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
 	return jsonUnmarshal(pair[1], &p.Sentences)
 }
 
+// hotpotContextFault returns bad, the bad item of raw, an item that did not decode, with its fault
+// worded by hotpotContextError when the fault is in its context: a type error would name the
+// paragraph's Go struct ("want a list of objects") and not say which pair is at fault. Only an
+// item that failed is decoded again, so that the items that load pay nothing for it.
+func hotpotContextFault(raw jsonRaw, bad error) error {
+	var item struct {
+		hotpotItem
+		Context jsonRaw `json:"context"`
+	}
+	re, ok := bad.(*record.Error)
+	if !ok || jsonUnmarshal(raw, &item) != nil {
+		return bad
+	}
+	if err := hotpotContextError(item.Context); err != nil {
+		moved := *re
+		moved.Err = err
+		return &moved
+	}
+	return bad
+}
+
+// hotpotContextError returns the fault of a context that is not a list of [title, [sentence,
+// ...]] pairs, worded as the record reader words a supporting fact's, or nil.
+func hotpotContextError(raw jsonRaw) error {
+	if len(raw) == 0 || isNull(raw) {
+		return nil
+	}
+	var pairs []jsonRaw
+	if jsonUnmarshal(raw, &pairs) != nil {
+		return fmt.Errorf("context: want a list of [title, sentences] pairs, got %s", jsonValueKind(raw))
+	}
+	for i, b := range pairs {
+		var pair []jsonRaw
+		if jsonUnmarshal(b, &pair) != nil || isNull(b) {
+			return fmt.Errorf("context[%d]: want a [title, sentences] pair, got %s", i, jsonValueKind(b))
+		}
+		if len(pair) != 2 {
+			return fmt.Errorf("context[%d]: want [title, sentences], got %s", i, english.Count(len(pair), "element", "elements"))
+		}
+		var p hotpotParagraph
+		if err := jsonUnmarshal(pair[0], &p.Title); err != nil {
+			return fmt.Errorf("context[%d] title: %s", i, shortError(err))
+		}
+		if err := jsonUnmarshal(pair[1], &p.Sentences); err != nil {
+			return fmt.Errorf("context[%d] sentences: %s", i, shortError(err))
+		}
+	}
+	return nil
+}
+
 // HotpotQA loads the official HotpotQA format, a JSON array or JSON Lines. Each context paragraph
 // becomes a passage whose sentences are kept (supporting facts index them) and whose text is the
 // sentences concatenated as they are: HotpotQA sentences carry their own leading spaces, so this
@@ -50,7 +102,7 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int) error {
 		var it hotpotItem
 		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
-			return emit(nil, err)
+			return emit(nil, hotpotContextFault(raw, err))
 		}
 		rec, err := hotpotRecord(in, line, &it)
 		if err != nil {

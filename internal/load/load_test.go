@@ -615,3 +615,37 @@ func TestNotAnObjectWording(t *testing.T) {
 		}
 	}
 }
+
+// TestHotpotContextFaults: a HotpotQA context out of shape is named by the pair at fault and
+// worded as the record reader words a supporting fact, never by Go's struct ("want a list of
+// objects"); a well-formed one still becomes passages with their sentences.
+func TestHotpotContextFaults(t *testing.T) {
+	for _, tt := range []struct{ context, want string }{
+		{`"s"`, "context: want a list of [title, sentences] pairs, got a string"},
+		{`{}`, "context: want a list of [title, sentences] pairs, got an object"},
+		{`["s"]`, "context[0]: want a [title, sentences] pair, got a string"},
+		{`[["t",["a"]],null]`, "context[1]: want a [title, sentences] pair, got null"},
+		{`[["t"]]`, "context[0]: want [title, sentences], got 1 element"},
+		{`[["t",["a"],"x"]]`, "context[0]: want [title, sentences], got 3 elements"},
+		{`[[1,["a"]]]`, "context[0] title: want a string, got a number"},
+		{`[["t","a"]]`, "context[0] sentences: want a list of strings, got a string"},
+		{`[["t",["a",true]]]`, "context[0] sentences: want a string, got true or false"},
+	} {
+		in := `{"_id":"a","question":"q","answer":"x","context":` + tt.context + "}\n"
+		ids, bads, err := loadString(t, HotpotQA, "h.jsonl", in, Options{})
+		want := `h.jsonl:1 (id "hotpotqa:a"): ` + tt.want
+		if err != nil || len(ids) != 0 || len(bads) != 1 || bads[0] != want {
+			t.Errorf("context %s: ids %q, bad items %q, %v; want [%q]", tt.context, ids, bads, err, want)
+		}
+	}
+	var got *record.Record
+	in := `{"_id":"a","question":"q","answer":"x","context":[["T",["One."," Two."]],["U",[]]]}`
+	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
+		got = r
+		return bad
+	})
+	want := []record.Passage{{Title: "T", Text: "One. Two.", Sentences: []string{"One.", " Two."}}, {Title: "U", Sentences: []string{}}}
+	if err != nil || got == nil || !cmp.Equal(got.Context, want, cmpopts.EquateEmpty()) {
+		t.Errorf("context = %+v, %v; want %+v", got, err, want)
+	}
+}
