@@ -372,14 +372,11 @@ func peekID(raw []byte, keys ...string) string {
 	return ""
 }
 
-// shortError words a decoding error. A value that is itself of the wrong kind (an item that is
-// a list, a title that is a number) is worded as the other stages word a line that is not a
-// record: "want an object, got a list".
+// shortError words a decoding error as the other stages word the same fault in a record line: a
+// value that is itself of the wrong kind (an item that is a list, a title that is a number) as
+// "want an object, got a list", a field of the wrong kind by its path ("question: want a string,
+// got a number").
 func shortError(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("field %q: unexpected JSON %s", te.Field, te.Value)
-	}
 	return record.DescribeDecodeError(err)
 }
 

@@ -649,3 +649,38 @@ func TestHotpotContextFaults(t *testing.T) {
 		t.Errorf("context = %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// TestFieldTypeWording: a field of the wrong kind in an item of any benchmark's layout is worded
+// as the record reader words the same field in a record line (what qa-predict, qa-judge,
+// qa-score and qa-learncurve say of it), by its path and the JSON kinds wanted and found.
+func TestFieldTypeWording(t *testing.T) {
+	_, err := record.NewReader(strings.NewReader(`{"schema":1,"id":"a","question":5}`+"\n"), "r.jsonl").Read()
+	var rerr *record.Error
+	if !errors.As(err, &rerr) {
+		t.Fatalf("record reader: %v, want a *record.Error", err)
+	}
+	want := strings.TrimPrefix(rerr.Err.Error(), "invalid record: ")
+	if want != "question: want a string, got a number" {
+		t.Fatalf("record reader says %q", want)
+	}
+	for _, tc := range []struct {
+		name string
+		load Loader
+		in   string
+		id   string
+	}{
+		{"hotpotqa line", HotpotQA, `{"_id":"a","question":5,"answer":"x"}`, "hotpotqa:a"},
+		{"hotpotqa array", HotpotQA, `[{"_id":"a","question":5,"answer":"x"}]`, "hotpotqa:a"},
+		{"longmemeval", LongMemEval, `[{"question_id":"a","question_type":"t","question":5,"answer":"x"}]`, "longmemeval:a"},
+		{"locomo", LoCoMo, `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B"},"qa":[{"question":5,"answer":"x","category":1}]}]`, "locomo:c:0"},
+	} {
+		_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
+		w := "i.json:1: " + want
+		if tc.id != "" {
+			w = fmt.Sprintf("i.json:1 (id %q): %s", tc.id, want)
+		}
+		if err != nil || len(bads) != 1 || bads[0] != w {
+			t.Errorf("%s: bad items %q, %v; want [%q]", tc.name, bads, err, w)
+		}
+	}
+}

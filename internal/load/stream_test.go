@@ -81,7 +81,7 @@ func TestArrayLineNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{`a.json:3 (id "hotpotqa:b"): field "question": unexpected JSON number`, `a.json:7: missing field "_id"`}
+	want := []string{`a.json:3 (id "hotpotqa:b"): question: want a string, got a number`, `a.json:7: missing field "_id"`}
 	if strings.Join(bads, "\n") != strings.Join(want, "\n") || strings.Join(ids, ",") != "hotpotqa:a,hotpotqa:d" {
 		t.Errorf("bad = %q, ids = %q; want %q and hotpotqa:a,hotpotqa:d", bads, ids, want)
 	}
