@@ -140,7 +140,7 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	}
 	category, err := record.ParseLoCoMoCategory(qa.Category)
 	if err != nil {
-		return nil, badf(in, line, id, "field \"category\": %v", err)
+		return nil, badf(in, line, id, "category: %v", err)
 	}
 	gold := qa.Answer
 	adversarial := category == 5 && len(qa.AdversarialAnswer) > 0 && !isNull(qa.AdversarialAnswer)
