@@ -59,7 +59,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 
 func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.Record, error) {
 	var q cmrcQuery
-	if err := decodeItem(in, line, "", raw, &q); err != nil {
+	if err := decodeRecord(in, line, "cmrc2018:", "query_id", raw, &q); err != nil {
 		return nil, err
 	}
 	qid, ok := scalarText(q.QueryID)

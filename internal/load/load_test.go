@@ -652,7 +652,8 @@ func TestHotpotContextFaults(t *testing.T) {
 
 // TestFieldTypeWording: a field of the wrong kind in an item of any benchmark's layout is worded
 // as the record reader words the same field in a record line (what qa-predict, qa-judge,
-// qa-score and qa-learncurve say of it), by its path and the JSON kinds wanted and found.
+// qa-score and qa-learncurve say of it), by its path and the JSON kinds wanted and found, and
+// the item is named by the id its record would have had.
 func TestFieldTypeWording(t *testing.T) {
 	_, err := record.NewReader(strings.NewReader(`{"schema":1,"id":"a","question":5}`+"\n"), "r.jsonl").Read()
 	var rerr *record.Error
@@ -668,16 +669,20 @@ func TestFieldTypeWording(t *testing.T) {
 		load Loader
 		in   string
 		id   string
+		path string // where the question is, if not under "question"
 	}{
-		{"hotpotqa line", HotpotQA, `{"_id":"a","question":5,"answer":"x"}`, "hotpotqa:a"},
-		{"hotpotqa array", HotpotQA, `[{"_id":"a","question":5,"answer":"x"}]`, "hotpotqa:a"},
-		{"longmemeval", LongMemEval, `[{"question_id":"a","question_type":"t","question":5,"answer":"x"}]`, "longmemeval:a"},
-		{"locomo", LoCoMo, `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B"},"qa":[{"question":5,"answer":"x","category":1}]}]`, "locomo:c:0"},
+		{"hotpotqa line", HotpotQA, `{"_id":"a","question":5,"answer":"x"}`, "hotpotqa:a", ""},
+		{"hotpotqa array", HotpotQA, `[{"_id":"a","question":5,"answer":"x"}]`, "hotpotqa:a", ""},
+		{"longmemeval", LongMemEval, `[{"question_id":"a","question_type":"t","question":5,"answer":"x"}]`, "longmemeval:a", ""},
+		{"locomo", LoCoMo, `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B"},"qa":[{"question":5,"answer":"x","category":1}]}]`, "locomo:c:0", ""},
+		{"squad", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "squad:a", ""},
+		{"cmrc2018", CMRC2018, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "cmrc2018:a", ""},
+		{"cmrc2018 first layout", CMRC2018, `[{"context_id":"c","context_text":"c","title":"t","qas":[{"query_id":"a","query_text":5,"answers":[]}]}]`, "cmrc2018:a", "query_text"},
 	} {
 		_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
-		w := "i.json:1: " + want
-		if tc.id != "" {
-			w = fmt.Sprintf("i.json:1 (id %q): %s", tc.id, want)
+		w := fmt.Sprintf("i.json:1 (id %q): %s", tc.id, want)
+		if tc.path != "" {
+			w = strings.Replace(w, "question:", tc.path+":", 1)
 		}
 		if err != nil || len(bads) != 1 || bads[0] != w {
 			t.Errorf("%s: bad items %q, %v; want [%q]", tc.name, bads, err, w)

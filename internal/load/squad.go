@@ -234,7 +234,7 @@ func describeToken(tok json.Token) string {
 func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Passage) (*record.Record, error) {
 	var qa squadQA
 	line := item.line
-	if err := decodeItem(in, line, "", item.raw, &qa); err != nil {
+	if err := decodeRecord(in, line, dataset+":", "id", item.raw, &qa); err != nil {
 		return nil, err
 	}
 	qid, ok := scalarText(qa.ID)
