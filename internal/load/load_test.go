@@ -689,3 +689,28 @@ func TestFieldTypeWording(t *testing.T) {
 		}
 	}
 }
+
+// TestSQuADLayoutWording: a value out of place in a SQuAD-layout file (SQuAD, CMRC 2018) stops
+// the load with its line, worded as the record reader words a line of the wrong kind: an
+// article that is a list reads "want an object, got a list", as such a line does elsewhere.
+func TestSQuADLayoutWording(t *testing.T) {
+	_, err := record.NewReader(strings.NewReader(`["t"]`+"\n"), "r.jsonl").Read()
+	var rerr *record.Error
+	if !errors.As(err, &rerr) || rerr.Err.Error() != "invalid record: want an object, got a list" {
+		t.Fatalf("record reader on a list: %v", err)
+	}
+	for _, tt := range []struct{ in, want string }{
+		{"{\"data\": [\n[\"t\"]]}", "s.json:2: want an object, got a list"},
+		{"{\"data\":\n {\"title\": \"t\"}}", "s.json:2: want a list, got an object"},
+		{"{\"data\": [\n5]}", "s.json:2: want an object, got a number"},
+		{"{\"data\": [{\"paragraphs\": [\ntrue]}]}", "s.json:2: want an object, got true or false"},
+		{"{\"data\": [{\"paragraphs\": [{\"qas\":\n\"q\"}]}]}", "s.json:2: want a list, got a string"},
+	} {
+		for _, load := range []Loader{SQuAD, CMRC2018} {
+			_, _, err := loadString(t, load, "s.json", tt.in, Options{})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("%q: %v, want %q", tt.in, err, tt.want)
+			}
+		}
+	}
+}

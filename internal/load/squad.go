@@ -145,7 +145,7 @@ func (w *squadWalker) object(f func(key string) error) error {
 
 // array reads a JSON array, calling f to read each element; null reads as [].
 func (w *squadWalker) array(f func() error) error {
-	if ok, err := w.open('[', "an array"); !ok || err != nil {
+	if ok, err := w.open('[', "a list"); !ok || err != nil {
 		return err
 	}
 	for w.dec.More() {
@@ -156,7 +156,9 @@ func (w *squadWalker) array(f func() error) error {
 	return w.close()
 }
 
-// open reads the delimiter that starts a value of the kind named, or null (false).
+// open reads the delimiter that starts a value of the kind named, or null (false). A value of
+// another kind is worded as the record reader words a line that is not an object: "want an
+// object, got a list".
 func (w *squadWalker) open(delim json.Delim, kind string) (bool, error) {
 	tok, err := w.dec.Token()
 	if err != nil {
@@ -166,7 +168,7 @@ func (w *squadWalker) open(delim json.Delim, kind string) (bool, error) {
 		return false, nil
 	}
 	if tok != delim {
-		return false, fmt.Errorf("%s:%d: expected %s, found %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), kind, describeToken(tok))
+		return false, fmt.Errorf("%s:%d: want %s, got %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), kind, describeToken(tok))
 	}
 	return true, nil
 }
@@ -213,20 +215,21 @@ func (w *squadWalker) fail(err error) error {
 	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), shortError(err))
 }
 
-// describeToken names a JSON token for messages.
+// describeToken names the JSON value a token starts, in the record reader's words (see
+// jsonValueKind).
 func describeToken(tok json.Token) string {
 	switch t := tok.(type) {
 	case json.Delim:
 		if t == '{' || t == '}' {
 			return "an object"
 		}
-		return "an array"
+		return "a list"
 	case string:
 		return "a string"
 	case float64, json.Number:
 		return "a number"
 	case bool:
-		return "a boolean"
+		return "true or false"
 	}
 	return fmt.Sprint(tok)
 }
