@@ -145,7 +145,7 @@ func Interruption(err error, written, finished int) error {
 
 // ProgError is an error that Report prints after Prog instead of the command's name: a
 // subcommand's Source names it on every bad line it skips ("qa-judge agree: stdin:2: ..."), and
-// so on the one that stops the run.
+// so on the one that stops the run, and Execute on every other error of a subcommand.
 type ProgError struct {
 	Prog string
 	Err  error
@@ -527,9 +527,11 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 
 // Execute runs app with args and returns its error, with a missing required flag turned into a
 // UsageError. It prints nothing: every command's main reports the error once, with Report. Each
-// of app's subcommands answers --version as the app does (see answerVersion).
+// of app's subcommands answers --version as the app does (see answerVersion), and its errors are
+// named after it (see nameErrors).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
 	for _, sub := range app.Commands {
+		nameErrors(app.Name+" "+sub.Name, sub)
 		answerVersion(sub)
 	}
 	err := app.RunContext(ctx, args)
@@ -569,6 +571,27 @@ func answerVersion(sub *cli.Command) {
 			return nil
 		}
 		return before(c)
+	}
+}
+
+// nameErrors makes every error of sub, a usage error in its flags or one its Before or Action
+// returns, a *ProgError of prog ("qa-judge agree"), so that Report begins it as sub's skipped
+// bad lines and warnings begin, not with the app's name alone.
+func nameErrors(prog string, sub *cli.Command) {
+	named := func(err error) error {
+		if err == nil {
+			return nil
+		}
+		return &ProgError{Prog: prog, Err: err}
+	}
+	if before := sub.Before; before != nil {
+		sub.Before = func(c *cli.Context) error { return named(before(c)) }
+	}
+	if action := sub.Action; action != nil {
+		sub.Action = func(c *cli.Context) error { return named(action(c)) }
+	}
+	if usage := sub.OnUsageError; usage != nil {
+		sub.OnUsageError = func(c *cli.Context, err error, isSub bool) error { return named(usage(c, err, isSub)) }
 	}
 }
 

@@ -251,7 +251,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	for _, n := range cfg.names {
 		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
 			known := slices.Sorted(maps.Keys(seen))
-			return command.Usagef("agree: no record has a judgment named %q (the records' judgments: %s)%s", n, strings.Join(known, ", "),
+			return command.Usagef("no record has a judgment named %q (the records' judgments: %s)%s", n, strings.Join(known, ", "),
 				english.DidYouMean(n, known))
 		}
 	}
@@ -264,9 +264,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	}
 	switch {
 	case len(names) < 2 && len(recs) == 0:
-		return command.Usagef("agree: no records, so no judgment names to compare: give them with --names")
+		return command.Usagef("no records, so no judgment names to compare: give them with --names")
 	case len(names) < 2:
-		return command.Usagef("agree: need at least two judgment names, found %d (%s)", len(names), strings.Join(names, ", "))
+		return command.Usagef("need at least two judgment names, found %d (%s)", len(names), strings.Join(names, ", "))
 	}
 	var items []Item
 	left, failed := 0, 0

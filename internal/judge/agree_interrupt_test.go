@@ -18,7 +18,7 @@ const twoJudges = `{"schema":1,"id":"a","question":"q","answers":["x"],"judgment
 
 // TestAgreeInterrupted checks that qa-judge agree, which makes no call, stops at the first signal
 // (qa-judge's main only asks the run to finish) with exit 130 and no report: it read on and
-// printed the agreement with exit 0.
+// printed the agreement with exit 0. It says so after its own name, "qa-judge agree".
 func TestAgreeInterrupted(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -35,6 +35,11 @@ func TestAgreeInterrupted(t *testing.T) {
 			err := Run(ctx, []string{"qa-judge", "agree"}, tc.stdin(finish), &stdout, &stderr)
 			if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() > 0 {
 				t.Errorf("agree (interrupted) exit = %d (%v), stdout %.80q; want %d and no report", code, err, stdout.String(), command.ExitInterrupted)
+			}
+			var report bytes.Buffer
+			command.Report(&report, "qa-judge", err)
+			if got, want := report.String(), "qa-judge agree: interrupted\n"; got != want {
+				t.Errorf("agree (interrupted) reports %q, want %q", got, want)
 			}
 		})
 	}
