@@ -80,6 +80,38 @@ type BadRecordsError struct {
 
 func (e *BadRecordsError) Error() string { return english.Count(e.N, e.Singular, e.Plural) }
 
+// Count is how many of one kind of problem a run had, said as Singular when N is 1 and as Plural
+// otherwise ("1 bad input line skipped", "2 bad input lines skipped").
+type Count struct {
+	N                int
+	Singular, Plural string
+}
+
+// BadRecords returns the exit error of a run that got to its end with the problems counted, nil
+// when all are 0: a BadRecordsError whose message names every kind present, counted, in the
+// order given ("2 judgments failed (see error fields), and 1 bad input line skipped"), so that a
+// run with two kinds of trouble does not say only one. Its N is the first kind's count.
+func BadRecords(counts ...Count) error {
+	var present []Count
+	for _, c := range counts {
+		if c.N > 0 {
+			present = append(present, c)
+		}
+	}
+	if len(present) == 0 {
+		return nil
+	}
+	rest := ""
+	for i, c := range present[1:] {
+		sep := ", "
+		if i == len(present)-2 {
+			sep = ", and "
+		}
+		rest += sep + english.Count(c.N, c.Singular, c.Plural)
+	}
+	return &BadRecordsError{N: present[0].N, Singular: present[0].Singular + rest, Plural: present[0].Plural + rest}
+}
+
 // ExitCode maps an error returned by an app to the process exit code.
 func ExitCode(err error) int {
 	var ue *UsageError

@@ -306,14 +306,10 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	for _, w := range rep.warnings {
 		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
 	}
-	if err := src.Err(); err != nil {
-		return err
-	}
-	if failed > 0 { // failed judgments are errors, as qa-score and qa-learncurve count them
-		return &command.BadRecordsError{N: failed, Singular: "record left out with a failed judgment (see its error field)",
-			Plural: "records left out with a failed judgment (see their error fields)"}
-	}
-	return nil
+	// Failed judgments are errors, as qa-score and qa-learncurve count them; the message names
+	// them and the bad lines, in qa-judge's order.
+	return command.BadRecords(command.Count{N: failed, Singular: "record left out with a failed judgment (see its error field)",
+		Plural: "records left out with a failed judgment (see their error fields)"}, src.Skipped())
 }
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from

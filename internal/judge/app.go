@@ -445,14 +445,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 // one or many, "judgment failed") and src's bad input lines: both make it 3, and the message
 // counts both, as each was reported on its own line above.
 func badRecords(n int, one, many string, src *command.Source) error {
-	if n == 0 {
-		return src.Err()
-	}
-	rest := " (see error fields)"
-	if src.Bad > 0 {
-		rest += ", and " + english.Count(src.Bad, "bad input line skipped", "bad input lines skipped")
-	}
-	return &command.BadRecordsError{N: n, Singular: one + rest, Plural: many + rest}
+	return command.BadRecords(command.Count{N: n, Singular: one + " (see error fields)", Plural: many + " (see error fields)"}, src.Skipped())
 }
 
 // passes reports whether rec goes through unjudged: it is judged under the name already, and
