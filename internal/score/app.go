@@ -598,34 +598,13 @@ type tally struct {
 // err is the exit status of the run: nil, or a BadRecordsError whose message names every kind of
 // problem the run had, counted, the first one's count being its N.
 func (t tally) err() error {
-	type part struct {
-		n                int
-		singular, plural string
-	}
-	var parts []part
-	for _, p := range []part{
-		{t.metricErrors, "record with metric errors (see the messages above) not fully scored", "records with metric errors (see the messages above) not fully scored"},
-		{t.bad, "bad input line skipped", "bad input lines skipped"},
-		{t.failed, "record with a prediction or judge error not scored", "records with prediction or judge errors not scored"},
-		{t.misnamed, fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
-			fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
-	} {
-		if p.n > 0 {
-			parts = append(parts, p)
-		}
-	}
-	if len(parts) == 0 {
-		return nil
-	}
-	rest := ""
-	for i, p := range parts[1:] {
-		sep := ", "
-		if i == len(parts)-2 {
-			sep = ", and "
-		}
-		rest += sep + english.Count(p.n, p.singular, p.plural)
-	}
-	return &command.BadRecordsError{N: parts[0].n, Singular: parts[0].singular + rest, Plural: parts[0].plural + rest}
+	return command.BadRecords(
+		command.Count{N: t.metricErrors, Singular: "record with metric errors (see the messages above) not fully scored", Plural: "records with metric errors (see the messages above) not fully scored"},
+		command.Count{N: t.bad, Singular: "bad input line skipped", Plural: "bad input lines skipped"},
+		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored", Plural: "records with prediction or judge errors not scored"},
+		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
+			Plural: fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
+	)
 }
 
 // regularFile reports whether path names, itself and not through a link, the regular file f
