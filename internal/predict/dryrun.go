@@ -89,10 +89,8 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	if needsJudge != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked\n", needsJudge)
 	}
-	if n := t.errors + src.Bad; n > 0 {
-		return &command.BadRecordsError{N: n, Singular: "record that could not be prompted or bad input line", Plural: "records that could not be prompted or bad input lines"}
-	}
-	return nil
+	return command.BadRecords(command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
+		src.Skipped())
 }
 
 // dryRequest is the dry-run view of req.

@@ -233,14 +233,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if n := a.tally.errors + a.tally.carried + src.Bad; n > 0 {
-		if src.Bad == 0 {
-			return &command.BadRecordsError{N: n, Singular: "record with a prediction error", Plural: "records with prediction errors"}
-		}
-		counts := fmt.Sprintf(" (%s, %s)", english.Count(src.Bad, "bad line", "bad lines"), english.Count(a.tally.errors+a.tally.carried, "error", "errors"))
-		return &command.BadRecordsError{N: n, Singular: "bad input line or prediction error" + counts, Plural: "bad input lines or prediction errors" + counts}
-	}
-	return nil
+	// Named as qa-judge and qa-score name their own: the records that failed, then the bad lines.
+	return command.BadRecords(command.Count{N: a.tally.errors + a.tally.carried, Singular: "record with a prediction error", Plural: "records with prediction errors"},
+		src.Skipped())
 }
 
 func (t *tally) short() string {
