@@ -89,7 +89,7 @@ type Count struct {
 
 // BadRecords returns the exit error of a run that got to its end with the problems counted, nil
 // when all are 0: a BadRecordsError whose message names every kind present, counted, in the
-// order given ("2 judgments failed (see error fields), and 1 bad input line skipped"), so that a
+// order given ("2 judgments failed (see their error fields), and 1 bad input line skipped"), so that a
 // run with two kinds of trouble does not say only one. Its N is the first kind's count.
 func BadRecords(counts ...Count) error {
 	var present []Count

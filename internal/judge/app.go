@@ -443,9 +443,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 
 // badRecords is the exit status of a run that got to the end with n records failed (said as
 // one or many, "judgment failed") and src's bad input lines: both make it 3, and the message
-// counts both, as each was reported on its own line above.
+// counts both, as each was reported on its own line above. It points to the error fields in
+// agree's words: "(see its error field)", "(see their error fields)".
 func badRecords(n int, one, many string, src *command.Source) error {
-	return command.BadRecords(command.Count{N: n, Singular: one + " (see error fields)", Plural: many + " (see error fields)"}, src.Skipped())
+	return command.BadRecords(command.Count{N: n, Singular: one + " (see its error field)", Plural: many + " (see their error fields)"}, src.Skipped())
 }
 
 // passes reports whether rec goes through unjudged: it is judged under the name already, and
@@ -610,8 +611,8 @@ func summarize(w io.Writer, name string, t *tally) {
 			english.Count(int(n), "yes/no reply says", "yes/no replies say"), english.Form(int(n), "it", "them"), LabelNeither)
 	}
 	if n := t.selfJudged.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-judge: warning: %s by the judge model, so not judged (see error fields): --retry-errors --allow-self-judge over the output judges %s\n",
-			english.Count(int(n), "record was predicted", "records were predicted"), english.Form(int(n), "it", "them"))
+		fmt.Fprintf(w, "qa-judge: warning: %s by the judge model, so not judged (see %s): --retry-errors --allow-self-judge over the output judges %s\n",
+			english.Count(int(n), "record was predicted", "records were predicted"), english.Form(int(n), "its error field", "their error fields"), english.Form(int(n), "it", "them"))
 	}
 	if n := t.stale.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced; it was removed (qa-score computes it again)\n",

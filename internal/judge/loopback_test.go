@@ -668,6 +668,15 @@ func TestSelfJudgeMidStream(t *testing.T) {
 	if !strings.Contains(stderr, "5 failed") || !strings.Contains(stderr, "--allow-self-judge") {
 		t.Errorf("stderr %q, want 5 failed and how to allow self-judging", stderr)
 	}
+	// The counts agree in number with the error fields they point to, as agree's do.
+	for _, want := range []string{
+		"qa-judge: warning: 5 records were predicted by the judge model, so not judged (see their error fields): --retry-errors --allow-self-judge over the output judges them\n",
+		"qa-judge: 5 judgments failed (see their error fields)\n",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr %q, want the line %q", stderr, want)
+		}
+	}
 }
 
 // TestSelfJudgeNamesModels: the refusal names the model the record names and the judge model
