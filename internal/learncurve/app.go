@@ -327,26 +327,16 @@ func warn(stderr io.Writer, warns []string) {
 }
 
 // badRecords is the run's exit error: the bad lines, the records skipped or counted as wrong,
-// and, when noVerdict says no record had a verdict, the unjudged ones.
+// and, when noVerdict says no record had a verdict, the unjudged ones, each kind counted as the
+// other commands count theirs ("1 bad input line skipped, and 2 failed records counted as
+// wrong"). The unjudged come last, for the reason after them is long.
 func badRecords(src *command.Source, unplaced, failed, unjudged int, noVerdict string) error {
-	var parts []string
-	n := src.Bad + unplaced + failed
+	var unjudgedCount command.Count
 	if noVerdict != "" {
-		n += unjudged
-		parts = append(parts, english.Count(unjudged, "record", "records")+" counted as wrong: "+noVerdict)
+		unjudgedCount = command.Count{N: unjudged, Singular: "record counted as wrong: " + noVerdict, Plural: "records counted as wrong: " + noVerdict}
 	}
-	if src.Bad > 0 {
-		parts = append(parts, english.Count(src.Bad, "bad input line skipped", "bad input lines skipped"))
-	}
-	if unplaced > 0 {
-		parts = append(parts, english.Count(unplaced, "record without a sequence skipped", "records without a sequence skipped"))
-	}
-	if failed > 0 {
-		parts = append(parts, english.Count(failed, "failed record counted as wrong", "failed records counted as wrong"))
-	}
-	if n == 0 {
-		return nil
-	}
-	which := " (" + strings.Join(parts, ", ") + ")"
-	return &command.BadRecordsError{N: n, Singular: "bad record" + which, Plural: "bad records" + which}
+	return command.BadRecords(src.Skipped(),
+		command.Count{N: unplaced, Singular: "record without a sequence skipped", Plural: "records without a sequence skipped"},
+		command.Count{N: failed, Singular: "failed record counted as wrong", Plural: "failed records counted as wrong"},
+		unjudgedCount)
 }
