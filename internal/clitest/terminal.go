@@ -3,9 +3,11 @@ package clitest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,4 +86,45 @@ func TempFile(t *testing.T, name string, content []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// ProgressLines runs the command three times with args (args[0] the program name, the input
+// files last) and stderr no terminal: with --progress, with the flag's environment variable env
+// set to true, and with neither. The first two must report "PROG: N records" every
+// command.ProgressEvery of the n records in the input, and the third nothing; the records on
+// stdout must be the same each time.
+func ProgressLines(t *testing.T, run command.RunFunc, args []string, env string, n int) {
+	t.Helper()
+	var want []string
+	for k := command.ProgressEvery; k <= n; k += command.ProgressEvery {
+		want = append(want, fmt.Sprintf("%s: %d records", args[0], k))
+	}
+	withFlag := append([]string{args[0], "--progress"}, args[1:]...)
+	var records string
+	for _, tc := range []struct {
+		how  string
+		args []string
+		env  string
+		want []string
+	}{{"--progress", withFlag, "", want}, {env + "=true", args, "true", want}, {"neither", args, "", nil}} {
+		t.Setenv(env, tc.env)
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), tc.args, nil, &stdout, &stderr); err != nil {
+			t.Fatalf("%s with %s: %v; stderr %s", args[0], tc.how, err, stderr.String())
+		}
+		var got []string
+		for line := range strings.Lines(stderr.String()) {
+			if strings.HasSuffix(line, " records\n") && strings.HasPrefix(line, args[0]+": ") && !strings.Contains(line, ",") {
+				got = append(got, strings.TrimSuffix(line, "\n"))
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s with %s: stderr reports %q, want %q; stderr:\n%s", args[0], tc.how, got, tc.want, stderr.String())
+		}
+		if records == "" {
+			records = stdout.String()
+		} else if stdout.String() != records {
+			t.Errorf("%s with %s wrote other records than with --progress", args[0], tc.how)
+		}
+	}
 }

@@ -3,11 +3,14 @@ package command
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -85,4 +88,72 @@ func CountLines(inputs []string) int64 {
 		}
 	}
 	return n
+}
+
+// ProgressEvery is how many records apart --progress reports when stderr is not a terminal.
+const ProgressEvery = 100
+
+// ProgressFlag returns the --progress flag of a command that maps records through model calls
+// (qa-predict, qa-judge), read from the environment variable env; RecordProgress acts on it.
+func ProgressFlag(env string) *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "progress", EnvVars: []string{env},
+		Usage: fmt.Sprintf("when stderr is not a terminal, report progress there every %d records (a terminal gets a progress bar anyway)", ProgressEvery)}
+}
+
+// RecordProgress reports a run's progress by records finished on stderr: a bar (Progress) when
+// stderr is a terminal; else, when the run was given --progress, a line "prog: N records" every
+// ProgressEvery records, for logs and CI jobs that have no terminal; else nothing. A nil
+// *RecordProgress reports nothing.
+type RecordProgress struct {
+	bar      *progressbar.ProgressBar
+	describe func() string // the bar's description after each record, or nil
+	stderr   io.Writer
+	prog     string
+	done     atomic.Int64
+}
+
+// NewRecordProgress returns the progress of a run of prog over inputs, with lines the value of
+// its --progress flag and describe, when not nil, the text the bar shows beside it (counts of
+// errors, tokens). It is nil when there is nothing to report.
+func NewRecordProgress(stderr io.Writer, prog string, inputs []string, lines bool, describe func() string) *RecordProgress {
+	bar := Progress(stderr, inputs)
+	if bar == nil && !lines {
+		return nil
+	}
+	return &RecordProgress{bar: bar, describe: describe, stderr: stderr, prog: prog}
+}
+
+// Finished returns what a pipeline calls as each record is finished (pipeline.Options.Finished),
+// safe for concurrent use, or nil when p is nil.
+func (p *RecordProgress) Finished() func(error) {
+	if p == nil {
+		return nil
+	}
+	return func(error) { p.Add() }
+}
+
+// Add counts one record finished.
+func (p *RecordProgress) Add() {
+	if p == nil {
+		return
+	}
+	if p.bar == nil {
+		if n := p.done.Add(1); n%ProgressEvery == 0 {
+			fmt.Fprintf(p.stderr, "%s: %d records\n", p.prog, n)
+		}
+		return
+	}
+	if p.describe != nil {
+		p.bar.Describe(p.describe())
+	}
+	p.bar.Add(1)
+}
+
+// Finish completes the bar and ends its line, so that the summary after it starts on its own.
+func (p *RecordProgress) Finish() {
+	if p == nil || p.bar == nil {
+		return
+	}
+	p.bar.Finish()
+	fmt.Fprintln(p.stderr)
 }

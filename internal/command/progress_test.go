@@ -32,3 +32,57 @@ func TestProgressOnTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordProgressLines: with stderr no terminal, --progress reports a line every
+// ProgressEvery records, and nothing between; without it there is nothing to report (nil, whose
+// methods do nothing).
+func TestRecordProgressLines(t *testing.T) {
+	var stderr strings.Builder
+	p := command.NewRecordProgress(&stderr, "qa-x", nil, true, func() string { return "never shown" })
+	if p == nil {
+		t.Fatal("NewRecordProgress(lines) = nil, want a progress")
+	}
+	finished := p.Finished()
+	for range 2*command.ProgressEvery + 99 {
+		finished(nil)
+	}
+	p.Finish()
+	if got, want := stderr.String(), "qa-x: 100 records\nqa-x: 200 records\n"; got != want {
+		t.Errorf("stderr after 299 records = %q, want %q", got, want)
+	}
+
+	stderr.Reset()
+	p = command.NewRecordProgress(&stderr, "qa-x", nil, false, nil)
+	if p != nil {
+		t.Fatalf("NewRecordProgress(no terminal, no lines) = %v, want nil", p)
+	}
+	if p.Finished() != nil {
+		t.Error("a nil progress's Finished() is a func, want nil (the pipeline calls nothing)")
+	}
+	p.Add()
+	p.Finish()
+	if stderr.Len() != 0 {
+		t.Errorf("stderr = %q, want nothing", stderr.String())
+	}
+}
+
+// TestRecordProgressBar: on a terminal the bar is drawn, with --progress or without, showing
+// the description and the count of records; the lines are for stderr that is no terminal.
+func TestRecordProgressBar(t *testing.T) {
+	file := clitest.TempFile(t, "in.jsonl", []byte("{}\n{}\n{}\n"))
+	tty, done := clitest.Terminal(t)
+	p := command.NewRecordProgress(tty, "qa-x", []string{file}, true, func() string { return "errors 0" })
+	for range 3 {
+		p.Add()
+	}
+	p.Finish()
+	got := done()
+	for _, want := range []string{"errors 0", "100% |", "(3/3, "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the terminal shows %q, want %q in it", got, want)
+		}
+	}
+	if strings.Contains(got, "qa-x: ") {
+		t.Errorf("the terminal shows %q, want the bar alone, no progress lines", got)
+	}
+}

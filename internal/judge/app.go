@@ -187,7 +187,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_JUDGE_MAX_COST"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to openai and ollama judge models when set, unless 0 (langchaingo leaves a seed of 0 out; the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
-		&cli.BoolFlag{Name: "progress", EnvVars: []string{"QA_JUDGE_PROGRESS"}, Usage: "when stderr is not a terminal, report progress there every 100 records (a terminal gets a progress bar anyway)"},
+		command.ProgressFlag("QA_JUDGE_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}
@@ -382,22 +382,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	out := record.NewWriter(stdout)
 	var t tally
-	var done atomic.Int64
-	opts := pipeline.Options{Concurrency: cfg.concurrency}
-	bar := command.Progress(stderr, cfg.inputs)
-	switch {
-	case bar != nil:
-		opts.Finished = func(error) {
-			bar.Describe(fmt.Sprintf("failed %d  unparsable %d", t.failed.Load(), t.unparsable.Load()))
-			bar.Add(1)
-		}
-	case cfg.progress:
-		opts.Finished = func(error) {
-			if n := done.Add(1); n%100 == 0 {
-				fmt.Fprintf(stderr, "qa-judge: %d records\n", n)
-			}
-		}
-	}
+	progress := command.NewRecordProgress(stderr, "qa-judge", cfg.inputs, cfg.progress, func() string {
+		return fmt.Sprintf("failed %d  unparsable %d", t.failed.Load(), t.unparsable.Load())
+	})
+	opts := pipeline.Options{Concurrency: cfg.concurrency, Finished: progress.Finished()}
 	var finished atomic.Int64 // records judged or passed, written or not
 	work := func(ctx context.Context, rec *record.Record) (*record.Record, error) {
 		if err := cfg.judgeOne(ctx, rec, &t); err != nil {
@@ -416,10 +404,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = fmt.Errorf("write records: %w", ferr)
 	}
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(stderr)
-	}
+	progress.Finish()
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

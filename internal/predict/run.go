@@ -195,14 +195,8 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		return a.dryRunAll(ctx, src)
 	}
 	out := record.NewWriter(a.stdout)
-	bar := command.Progress(a.stderr, c.Args().Slice())
-	opts := pipeline.Options{Concurrency: a.concurrency}
-	if bar != nil {
-		opts.Finished = func(error) {
-			bar.Describe(a.tally.short())
-			bar.Add(1)
-		}
-	}
+	progress := command.NewRecordProgress(a.stderr, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
+	opts := pipeline.Options{Concurrency: a.concurrency, Finished: progress.Finished()}
 	written := 0
 	err := a.mapRecords(ctx, opts, src.Each, func(rec *record.Record) error { // sequences: sequential.go
 		written++
@@ -214,10 +208,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = fmt.Errorf("write: %w", ferr)
 	}
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(a.stderr)
-	}
+	progress.Finish()
 	a.warnUnpriced()
 	a.tally.warnOthers(a.stderr)
 	a.tally.warnReplies(a.stderr)

@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -14,4 +16,16 @@ func TestProgressBar(t *testing.T) {
 {"schema":1,"id":"c","question":"Who moved?","context":[{"text":"Ann was born in Paris. She moved to Rome."}],"answers":["Ann"]}
 `))
 	clitest.ProgressBar(t, Run, []string{"qa-predict", "--provider", "extractive", path}, "(3/3, ")
+}
+
+// TestProgressLines: with stderr no terminal (a log, a CI job), --progress or QA_PREDICT_PROGRESS
+// reports every 100 records answered, as qa-judge's --progress does; without either, only the
+// summary.
+func TestProgressLines(t *testing.T) {
+	var in strings.Builder
+	for i := range 250 {
+		fmt.Fprintf(&in, `{"schema":1,"id":"q%d","question":"Where was Ann born?","context":[{"text":"Ann was born in Paris. She moved to Rome."}],"answers":["Paris"]}`+"\n", i)
+	}
+	path := clitest.TempFile(t, "in.jsonl", []byte(in.String()))
+	clitest.ProgressLines(t, Run, []string{"qa-predict", "--provider", "extractive", path}, "QA_PREDICT_PROGRESS", 250)
 }
