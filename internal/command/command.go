@@ -315,6 +315,26 @@ func Bootstrap(c *cli.Context) (int, error) {
 	return IntBetween(c, "bootstrap", 0, MaxBootstrap, "resamples")
 }
 
+// DefaultLevel is the confidence level of every command's bootstrap intervals unless --level
+// sets another.
+const DefaultLevel = 0.95
+
+// LevelFlag returns the --level flag (QA_LEVEL), the confidence level of a command's bootstrap
+// intervals, with usage as its help text; Level reads it.
+func LevelFlag(usage string) *cli.Float64Flag {
+	return &cli.Float64Flag{Name: "level", Value: DefaultLevel, EnvVars: []string{"QA_LEVEL"}, Usage: usage}
+}
+
+// Level returns the --level flag: a usage error unless it is between 0 and 1, both left out (a
+// 0 or 100% interval is no interval; NaN is refused too).
+func Level(c *cli.Context) (float64, error) {
+	l := c.Float64("level")
+	if !(l > 0 && l < 1) {
+		return 0, Usagef("--level: want a number between 0 and 1, got %v", l)
+	}
+	return l, nil
+}
+
 // IntBetween returns the int flag name: a usage error unless it is lo to hi, counted in units
 // (none when "").
 func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, error) {

@@ -148,8 +148,9 @@ func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		ArgsUsage: "[FILE ...]",
 		Description: `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
 same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
-confidence intervals over records, then lists the disagreements. With --bootstrap 0 there are no
-intervals, and the table leaves out its "95% CI" columns (as it does whenever no figure has one).
+confidence intervals over records (95%, or --level: its columns are headed "90% CI" at 0.9), then
+lists the disagreements. With --bootstrap 0 there are no intervals, and the table leaves out its
+"95% CI" columns (as it does whenever no figure has one).
 A verdict is 1 when the judgment's score is at least --threshold, else 0. Records where a compared
 judge is missing or failed are left out and counted; a failed judgment among them makes the exit
 code 3. Records without a type count in "all" alone. Kappa has no value ("-", with a warning) where
@@ -168,6 +169,7 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
 			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
+			command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
 			&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
@@ -177,7 +179,7 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
 			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
-				level: 0.95, maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
+				maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
 				for n := range strings.SplitSeq(s, ",") {
 					if n = strings.TrimSpace(n); n == "" {
@@ -191,6 +193,9 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 			}
 			var err error
 			if cfg.reps, err = command.Bootstrap(c); err != nil {
+				return err
+			}
+			if cfg.level, err = command.Level(c); err != nil {
 				return err
 			}
 			if math.IsNaN(cfg.threshold) || math.IsInf(cfg.threshold, 0) {

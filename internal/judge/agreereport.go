@@ -51,10 +51,12 @@ func (r *agreeReport) writeText(w io.Writer) {
 	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(r.names, ", "), KappaName(len(r.names)), r.cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(r.items), r.leftOut)
 	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
-	// columns are left out rather than printed empty, as qa-score's summary leaves out its own.
+	// columns (at the default --level) are left out rather than printed empty, as qa-score's
+	// summary leaves out its own.
 	withCI := slices.ContainsFunc(r.rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
 	if withCI {
-		fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", "95% CI", "kappa", "95% CI")
+		heading := stats.Percent(r.cfg.level) + " CI"
+		fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", heading, "kappa", heading)
 	} else {
 		fmt.Fprintf(w, "%-28s %6s %7s %7s\n", "type", "n", "agree", "kappa")
 	}

@@ -87,7 +87,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE`"},
 		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png)"},
 		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none; at most 1000000)"},
-		&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}, Usage: "confidence `LEVEL` of the intervals"},
+		command.LevelFlag("confidence `LEVEL` of the intervals"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
 		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
@@ -99,7 +99,7 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	cfg := Config{
 		Problems: c.Int("problems"), Warmup: c.Int("warmup"), Format: c.String("format"),
 		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
-		Level: c.Float64("level"), Seed: uint64(c.Int64("seed")), Judge: c.String("judge"),
+		Seed: uint64(c.Int64("seed")), Judge: c.String("judge"),
 		Strict: c.Bool("strict"),
 	}
 	var err error
@@ -107,6 +107,9 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 		return cfg, err
 	}
 	if cfg.Bootstrap, err = command.Bootstrap(c); err != nil {
+		return cfg, err
+	}
+	if cfg.Level, err = command.Level(c); err != nil {
 		return cfg, err
 	}
 	switch {
@@ -117,8 +120,6 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	case cfg.Format != FormatJSON && cfg.Format != FormatText:
 		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.Format, FormatJSON, FormatText,
 			english.DidYouMean(cfg.Format, []string{FormatJSON, FormatText}))
-	case !(cfg.Level > 0 && cfg.Level < 1):
-		return cfg, command.Usagef("--level: want a number between 0 and 1, got %v", cfg.Level)
 	}
 	if cfg.Output == "-" { // it would make a file named "-"
 		return cfg, command.Usagef("--output: - is stdout, where the report goes anyway: name a file")

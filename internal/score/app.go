@@ -39,14 +39,15 @@ import (
 
 const description = `qa-score reads records with prediction.text and answers and writes them back with
 scores filled in, in input order. It can also summarise them: each metric's mean, count and a
-bootstrap 95% confidence interval, overall and by record type (and by the values of any --by
-field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's judge
-accuracies. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles of the
-means of --bootstrap resamples of the records, interpolated linearly (numpy's default), the same
-for one --seed on every machine (the records' order is part of the resample). A corpus metric's
-resamples draw each record's sufficient statistics (its labels, score, counts or loss; for pn,
-pairwise_acc, mrr and map each query group's) and finish the metric on them; a resample in which
-it is undefined (auc with one class drawn) is left out.
+bootstrap confidence interval (95%, or --level), overall and by record type (and by the values of
+any --by field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's
+judge accuracies. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles (at
+--level L, the 50(1-L)th and 50(1+L)th) of the means of --bootstrap resamples of the records,
+interpolated linearly (numpy's default), the same for one --seed on every machine (the records'
+order is part of the resample). A corpus metric's resamples draw each record's sufficient
+statistics (its labels, score, counts or loss; for pn, pairwise_acc, mrr and map each query
+group's) and finish the metric on them; a resample in which it is undefined (auc with one class
+drawn) is left out.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
@@ -125,6 +126,7 @@ type config struct {
 	format       string
 	reps         int
 	seed         uint64
+	level        float64 // --level of the intervals
 	errorsAsZero bool
 	mismatches   string
 	mismatch     *mismatchRule
@@ -160,6 +162,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures)"},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
 		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000)"},
+		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, question, gold, prediction, score) as JSONL to `FILE`"},
@@ -282,6 +285,9 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		strict: c.Bool("strict")}
 	var err error
 	if cfg.reps, err = command.Bootstrap(c); err != nil {
+		return nil, err
+	}
+	if cfg.level, err = command.Level(c); err != nil {
 		return nil, err
 	}
 	sel, err := selectMetrics(reg, c.String("metrics"))
@@ -506,7 +512,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
 	}
 	if cfg.summary != "" {
-		s := agg.summarize(cfg.reps, cfg.seed, bad, corpus)
+		s := agg.summarize(cfg.reps, cfg.seed, cfg.level, bad, corpus)
 		if judges != "" {
 			s.Warnings = append(s.Warnings, judges)
 		}

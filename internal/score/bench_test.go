@@ -148,7 +148,7 @@ func BenchmarkSummarize(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		a.summarize(1000, 1, 0, nil)
+		a.summarize(1000, 1, 0.95, 0, nil)
 	}
 	b.ReportMetric(float64(b.N)*benchRecords/b.Elapsed().Seconds(), "records/s")
 }

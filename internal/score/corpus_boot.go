@@ -27,9 +27,9 @@ type corpusStat struct {
 	stat  func(idx []int, out []float64)
 }
 
-// intervals returns the interval of each selected headline value of the group that has one, from
-// reps resamples seeded by seed.
-func (a *corpusGroup) intervals(seed uint64, reps int) map[string][2]float64 {
+// intervals returns the interval at level of each selected headline value of the group that has
+// one, from reps resamples seeded by seed.
+func (a *corpusGroup) intervals(seed uint64, reps int, level float64) map[string][2]float64 {
 	out := map[string][2]float64{}
 	if reps == 0 {
 		return out
@@ -38,7 +38,7 @@ func (a *corpusGroup) intervals(seed uint64, reps int) map[string][2]float64 {
 		if f.n == 0 {
 			continue
 		}
-		ivs := stats.BootstrapVec(stats.NewRand(seed^hashOf(f.names[0], f.n)), f.n, reps, len(f.names), 0.95, f.stat)
+		ivs := stats.BootstrapVec(stats.NewRand(seed^hashOf(f.names[0], f.n)), f.n, reps, len(f.names), level, f.stat)
 		for i, name := range f.names {
 			if a.cfg.wants(name) && finite(ivs[i].Lo) && finite(ivs[i].Hi) {
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}

@@ -184,7 +184,7 @@ func (a *corpusAcc) attach(s *Summary) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
-	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps)
+	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
 	var flat []string // the degenerate-interval warnings, one a group
 	flatOf := func(label string, stats []*Stat, vals []value) {
 		var names []string
@@ -225,7 +225,7 @@ func (a *corpusAcc) attach(s *Summary) {
 				continue
 			}
 			_, vals, _ := g.summarize()
-			ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps)
+			ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
 			var stats []*Stat
 			var kept []value
 			for _, v := range vals {

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -126,7 +127,7 @@ func (s *Summary) header() string {
 	if s.ErrorsAsZero {
 		errs = "counted as 0"
 	}
-	intervals := fmt.Sprintf("%g%% bootstrap intervals from %s, seed %d", s.Level*100, english.Count(s.Bootstrap, "resample", "resamples"), s.Seed)
+	intervals := fmt.Sprintf("%s bootstrap intervals from %s, seed %d", stats.Percent(s.Level), english.Count(s.Bootstrap, "resample", "resamples"), s.Seed)
 	if s.Bootstrap == 0 {
 		intervals = "no intervals (--bootstrap 0)"
 	}
@@ -141,7 +142,7 @@ func (s *Summary) writeTable(w io.Writer) error {
 	withCI := hasInterval(rows)
 	head := "group\tmetric\tcount\tmean"
 	if withCI {
-		head += "\t95% CI"
+		head += "\t" + s.ciHeading()
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rows {
@@ -169,7 +170,7 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 	rows := s.rows(num)
 	withCI := hasInterval(rows)
 	if withCI {
-		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | 95%% CI |\n|---|---|---:|---:|---|\n", s.header())
+		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean | %s |\n|---|---|---:|---:|---|\n", s.header(), s.ciHeading())
 	} else {
 		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean |\n|---|---|---:|---:|\n", s.header())
 	}
@@ -190,6 +191,10 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 	}
 	return nil
 }
+
+// ciHeading is the heading of the intervals' column in the people's formats: "95% CI" at the
+// default --level.
+func (s *Summary) ciHeading() string { return stats.Percent(s.Level) + " CI" }
 
 // hasInterval reports whether any row has an interval. Without one (--bootstrap 0, or no metric
 // with an interval) the people's formats leave the "95% CI" column out rather than print it

@@ -172,11 +172,11 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 	return m[k]
 }
 
-// summarize computes the summary, with bootstrap intervals from reps resamples seeded by seed, and
-// the corpus metrics of corpus (nil: none).
-func (a *aggregator) summarize(reps int, seed uint64, badLines int, corpus *corpusAcc) *Summary {
+// summarize computes the summary, with bootstrap intervals at level from reps resamples seeded by
+// seed, and the corpus metrics of corpus (nil: none).
+func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
-		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: 0.95}
+		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored
@@ -235,7 +235,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 		for i, k := range ks {
 			sub[i] = cols[k]
 		}
-		ivs := bootstrapColumns(seed^hashOf(label, n), sub, reps)
+		ivs := bootstrapColumns(seed^hashOf(label, n), sub, reps, s.Level)
 		for i, k := range ks {
 			st := &Stat{Count: n}
 			if n > 0 {

@@ -19,7 +19,7 @@ func TestAggregatorMeans(t *testing.T) {
 	a.add(outcomeOf("y", false, nan, 1))
 	a.add(outcomeOf("y", true, 0, 0))
 	a.add(outcomeOf("", false, nan, nan))
-	s := a.summarize(100, 1, 2, nil)
+	s := a.summarize(100, 1, 0.95, 2, nil)
 	tests := []struct {
 		name  string
 		got   *Stat
@@ -57,14 +57,14 @@ func TestAggregatorErrorsAsZero(t *testing.T) {
 	a := newAggregator([]string{"f1"}, true, true, nil)
 	a.add(outcomeOf("x", false, 1))
 	a.add(outcomeOf("x", true, 0))
-	s := a.summarize(0, 1, 0, nil)
+	s := a.summarize(0, 1, 0.95, 0, nil)
 	st := s.Overall.Metrics["f1"]
 	if *st.Mean != 0.5 || st.Count != 2 || st.CI != nil {
 		t.Errorf("f1 with errors as zero = (%v, %d, %v), want (0.5, 2, no interval)", *st.Mean, st.Count, st.CI)
 	}
 	// A failed record that no metric applies to (no answers) has no zero to count: unscored.
 	a.add(outcome{typ: "x", failed: true, vals: []float64{math.NaN()}})
-	if s := a.summarize(0, 1, 0, nil); s.Scored != 2 || s.Unscored != 1 || s.Errors != 2 || s.Overall.Metrics["f1"].Count != 2 {
+	if s := a.summarize(0, 1, 0.95, 0, nil); s.Scored != 2 || s.Unscored != 1 || s.Errors != 2 || s.Overall.Metrics["f1"].Count != 2 {
 		t.Errorf("after a failed record with no metric: scored %d unscored %d errors %d f1 count %d, want 2 1 2 2",
 			s.Scored, s.Unscored, s.Errors, s.Overall.Metrics["f1"].Count)
 	}
@@ -81,7 +81,7 @@ func TestLongMemEvalAggregates(t *testing.T) {
 	add("multi-session", false, 1)
 	add("multi-session", true, 0)
 	add("temporal-reasoning", true, 1)
-	l := a.summarize(10, 1, 0, nil).LongMemEval
+	l := a.summarize(10, 1, 0.95, 0, nil).LongMemEval
 	// type means 2/3, 1/2, 1: task-averaged (2/3 + 1/2 + 1) / 3, overall 4/6, abstention 1/2.
 	if want := (2.0/3 + 0.5 + 1) / 3; *l.TaskAveraged != want {
 		t.Errorf("task-averaged = %v, want %v", *l.TaskAveraged, want)
@@ -120,7 +120,7 @@ func TestLongMemEvalTaskAveragedOrder(t *testing.T) {
 				a.add(outcome{typ: c.typ, dataset: "longmemeval", vals: []float64{v}})
 			}
 		}
-		if got := *a.summarize(0, 1, 0, nil).LongMemEval.TaskAveraged; got != 0.4061688225774913 {
+		if got := *a.summarize(0, 1, 0.95, 0, nil).LongMemEval.TaskAveraged; got != 0.4061688225774913 {
 			t.Fatalf("task-averaged = %v, want 0.4061688225774913", got)
 		}
 	}
@@ -182,7 +182,7 @@ func TestAggregatorExtremeValues(t *testing.T) {
 		a.add(outcome{typ: "single-session-user", dataset: "longmemeval", vals: []float64{1.7e308}})
 	}
 	a.add(outcome{typ: "multi-session", dataset: "longmemeval", vals: []float64{1.6e308}})
-	s := a.summarize(100, 1, 0, nil)
+	s := a.summarize(100, 1, 0.95, 0, nil)
 	finite := func(name string, v *float64) {
 		t.Helper()
 		if v == nil || math.IsInf(*v, 0) || math.IsNaN(*v) {
@@ -211,7 +211,7 @@ func TestAggregatorExtremeValues(t *testing.T) {
 	for range 37 {
 		a.add(outcomeOf("", false, 0.1))
 	}
-	s = a.summarize(100, 1, 0, nil)
+	s = a.summarize(100, 1, 0.95, 0, nil)
 	st = s.Overall.Metrics["judge_score"]
 	if *st.Mean != 0.1 || st.CI == nil || st.CI[0] != 0.1 || st.CI[1] != 0.1 {
 		t.Errorf("37 values 0.1: mean %v interval %v, want 0.1 and [0.1, 0.1]", *st.Mean, st.CI)

@@ -9,12 +9,20 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 )
 
 // Interval is a two-sided confidence interval.
 type Interval struct {
 	Lo, Hi float64
 	Level  float64 // e.g. 0.95
+}
+
+// Percent writes a confidence level as people read it in a heading: 0.95 as "95%", 0.999 as
+// "99.9%". level*100 is rounded to 12 significant digits, so that 0.57 is "57%", not the
+// "56.99999999999999%" of its product in float64.
+func Percent(level float64) string {
+	return strconv.FormatFloat(level*100, 'g', 12, 64) + "%"
 }
 
 // Bootstrap returns the percentile bootstrap interval of stat over reps resamples (with

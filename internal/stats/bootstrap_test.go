@@ -67,3 +67,14 @@ func TestBootstrapVecUndefined(t *testing.T) {
 		t.Errorf("interval of a statistic never defined = %+v, want NaN bounds", ivs[2])
 	}
 }
+
+func TestPercent(t *testing.T) {
+	for _, tt := range []struct {
+		level float64
+		want  string
+	}{{0.95, "95%"}, {0.5, "50%"}, {0.9, "90%"}, {0.999, "99.9%"}, {0.57, "57%"}, {0.07, "7%"}, {0.125, "12.5%"}} {
+		if got := Percent(tt.level); got != tt.want {
+			t.Errorf("Percent(%v) = %q, want %q", tt.level, got, tt.want)
+		}
+	}
+}
