@@ -117,8 +117,7 @@ func interval(iv stats.Interval) pyObject {
 // WriteText prints the intervals after the EvaLearn text report.
 func (ci *CI) WriteText(w io.Writer) error {
 	var b strings.Builder
-	pct := ci.Level * 100
-	fmt.Fprintf(&b, "\n=== BOOTSTRAP %g%% INTERVALS (%s of sequences, seed %d) ===\n", pct, english.Count(ci.Replicates, "resample", "resamples"), ci.Seed)
+	fmt.Fprintf(&b, "\n=== BOOTSTRAP %s INTERVALS (%s of sequences, seed %d) ===\n", stats.Percent(ci.Level), english.Count(ci.Replicates, "resample", "resamples"), ci.Seed)
 	write := func(indent string, c MetricsCI) {
 		line := func(name string, iv stats.Interval) {
 			if math.IsNaN(iv.Lo) || math.IsNaN(iv.Hi) { // no data: no interval, as JSON's null says
