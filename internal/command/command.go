@@ -353,9 +353,10 @@ func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, err
 // that many calls from one client.
 const MaxConcurrency = 10_000
 
-// Concurrency returns the --concurrency flag: a usage error unless it is 1 to MaxConcurrency.
-func Concurrency(c *cli.Context) (int, error) {
-	return IntBetween(c, "concurrency", 1, MaxConcurrency, "calls in flight")
+// Concurrency returns the int flag name, a --concurrency (qa-score's --embed-concurrency): a
+// usage error unless it is 1 to MaxConcurrency.
+func Concurrency(c *cli.Context, name string) (int, error) {
+	return IntBetween(c, name, 1, MaxConcurrency, "calls in flight")
 }
 
 // NotNegative returns a usage error naming the first of the flags names (int, int64, float64 or

@@ -44,13 +44,15 @@ const (
 	BERTScore = "bertscore"
 )
 
-// Defaults of Config's zero values.
+// Defaults of Config's zero values (Batch, Parallel), and of the flags that set the others.
 const (
 	DefaultBatch = 32 // TEI's default max_client_batch_size
 	// MaxBatch bounds --embed-batch: a batch's records are held until its vectors come back, so
 	// a mistyped huge batch would hold the whole input; OpenAI takes at most 2,048 texts a request.
-	MaxBatch        = 4096
-	DefaultParallel = 2
+	MaxBatch          = 4096
+	DefaultParallel   = 2
+	DefaultMaxRetries = 5               // --embed-max-retries, as qa-predict's --max-retries
+	DefaultTimeout    = 2 * time.Minute // --embed-timeout, as qa-predict's --timeout
 )
 
 // Config configures a Scorer. Provider and Model are required; BaseURL is required for TEI.
@@ -60,10 +62,15 @@ type Config struct {
 	BaseURL  string // default per provider (see the constants)
 	APIKey   string // sent as a bearer token when set; never part of a cache key or an error
 	Batch    int    // texts per request (--embed-batch), default DefaultBatch
-	Parallel int    // requests in flight, default DefaultParallel
+	Parallel int    // requests in flight (--embed-concurrency), default DefaultParallel
+	// MaxRetries is how many times a transient failure (429, 503, a timeout, ...) is retried
+	// (--embed-max-retries; 0: none) and Timeout how long one attempt may take (--embed-timeout;
+	// 0: no limit). Their zero values are none, not defaults: the command passes its flags'.
+	MaxRetries int
+	Timeout    time.Duration
 
 	Cache      *cache.Cache // nil: no cache
-	HTTPClient *http.Client // nil: a model.Transport client with retries and a per-attempt timeout
+	HTTPClient *http.Client // nil: a model.Transport client with MaxRetries, Timeout and Parallel
 }
 
 // ErrNotConfigured is wrapped by Validate's error when no endpoint is configured.
@@ -87,7 +94,7 @@ func (c Config) Validate(metrics ...string) error {
 	case c.Provider == OpenAI && c.BaseURL == "" && c.APIKey == "":
 		// As qa-predict refuses a hosted provider without a key: OpenAI's own endpoint answers
 		// every call 401, and each record would be left unscored for it.
-		return errors.New("no API key for openai's endpoint: set QA_EMBED_API_KEY or OPENAI_API_KEY (or --embed-base-url for a compatible server that needs none)")
+		return errors.New("no API key for openai's endpoint: set QA_EMBED_API_KEY or OPENAI_API_KEY, or give --embed-api-key-file (or --embed-base-url for a compatible server that needs none)")
 	case c.Batch < 0:
 		return fmt.Errorf("--embed-batch %d: want a positive number", c.Batch)
 	}
@@ -125,8 +132,8 @@ func NewScorer(cfg Config) (*Scorer, error) {
 	}
 	if s.client == nil {
 		s.client = model.NewTransport(model.TransportConfig{
-			MaxRetries:  5,
-			Timeout:     2 * time.Minute,
+			MaxRetries:  cfg.MaxRetries,
+			Timeout:     cfg.Timeout,
 			Concurrency: cfg.Parallel,
 		}).Client()
 	}

@@ -236,7 +236,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		cfg.routes = nil
 	}
 	var err error
-	if cfg.concurrency, err = command.Concurrency(c); err != nil {
+	if cfg.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
 		return nil, err
 	}
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {

@@ -247,7 +247,7 @@ func (a *app) configure(c *cli.Context) error {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
 	var err error
-	if a.concurrency, err = command.Concurrency(c); err != nil {
+	if a.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
 		return err
 	}
 	a.tally.provider, a.tally.model = a.provider, a.modelName

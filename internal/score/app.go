@@ -87,14 +87,19 @@ without a prediction, or whose prediction failed, take no part.
    left out (exit 3).
    perplexity: --loss-field (summed negative log-likelihood, nats) and --tokens-field per record.
    corpus_bleu, gen_eval_bleu: every answer is a reference.
-Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider, --embed-model
-and --embed-base-url (a usage error, exit 2, when unset), --embed-batch records at a time, in input
-order; with --cache the embeddings are stored and a rerun makes no call. A batch whose call fails
-leaves its records without embedding scores, reports it, and exits 3; so does a batch in which
-a text's embedding is all zero or holds null (a NaN the model produced: a failing server); each
-such record names the metrics it lacks in score_errors. An empty prediction or reference is
-never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so;
-for bertscore_* a text is first stripped of surrounding whitespace, as bert_score does).
+Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider, --embed-model and
+--embed-base-url (a usage error, exit 2, when unset), --embed-batch records at a time, in input
+order; with --cache the embeddings are stored and a rerun makes no call. The calls are made as
+qa-predict's are: at most --embed-concurrency requests in flight (2), each attempt cut off after
+--embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429, 500, 502, 503, 504 and 529,
+timeouts, resets) retried --embed-max-retries times (5) with backoff, honouring Retry-After; the
+key is read from --embed-api-key-file, else QA_EMBED_API_KEY (or OPENAI_API_KEY for openai). A
+batch whose call fails leaves its records without embedding scores, reports it, and exits 3; so
+does a batch in which a text's embedding is all zero or holds null (a NaN the model produced: a
+failing server); each such record names the metrics it lacks in score_errors. An empty prediction
+or reference is never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty
+sentence so; for bertscore_* a text is first stripped of surrounding whitespace, as bert_score
+does).
 --baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
 twice: the references first, for the idf table (references only are held in memory).
 
@@ -191,13 +196,19 @@ func corpusFlags() []cli.Flag {
 	}
 }
 
-// embedFlags configure the embedding metrics. The API key comes only from the environment.
+// embedFlags configure the embedding metrics. The API key comes only from the environment or
+// from --embed-api-key-file; the calls take qa-predict's --concurrency, --max-retries and
+// --timeout under --embed-* names, with the defaults the embedding calls always had.
 func embedFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
+		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from --embed-api-key-file, else QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
 		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name, required (sent to openai and ollama; for tei, whose server serves one model, it names that model in --cache's keys)"},
 		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (required for tei)"},
+		&cli.StringFlag{Name: "embed-api-key-file", EnvVars: []string{"QA_EMBED_API_KEY_FILE"}, Usage: "read the embedding server's API key from `FILE` instead of the environment"},
 		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request), 1 to %d", embed.MaxBatch)},
+		&cli.IntFlag{Name: "embed-concurrency", Value: embed.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
+		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)"},
+		&cli.DurationFlag{Name: "embed-timeout", Value: embed.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
 		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice; not stdin)"},
 		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
@@ -270,9 +281,21 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if (c.IsSet("baseline") || c.Bool("idf")) && !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --baseline and --idf rescale and weight BERTScore; without bertscore_p, bertscore_r or bertscore_f1 in --metrics they do nothing")
 	}
+	parallel, err := command.Concurrency(c, "embed-concurrency")
+	if err != nil {
+		return err
+	}
+	if err := command.NotNegative(c, "embed-max-retries", "embed-timeout"); err != nil {
+		return err
+	}
 	provider := c.String("embed-provider")
 	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: c.String("embed-base-url"),
-		APIKey: apiKey(provider), Batch: batch}
+		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout")}
+	if len(cfg.sel.embedMetrics()) > 0 { // the key file is read only for a run that sends it
+		if ec.APIKey, err = apiKey(provider, c.String("embed-api-key-file")); err != nil {
+			return err
+		}
+	}
 	st, err := newEmbedStage(cfg.sel, ec, c.String("cache"), c.String("baseline"), c.Bool("idf"), cfg.inputs)
 	cfg.embed = st
 	return err

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bytes"
 	"flag"
 	"testing"
 
@@ -11,13 +12,22 @@ var update = flag.Bool("update", false, "rewrite the txtar CLI tests' expected o
 
 // TestCLI runs every testdata/cli/*.txtar archive through Run in-process (see package clitest for
 // the sections; "out NAME" checks a file the run wrote). $OPENAI_URL and $TEI_URL in args are
-// loopback embedding servers (see embed_server_test.go); QA_EMBED_API_KEY is cleared so that no
-// real key is used.
+// loopback embedding servers, and $FLAKY_URL, $SLOW_URL and $KEY_URL fresh ones for each case
+// (see embed_server_test.go); QA_EMBED_API_KEY and its file's variable are cleared so that no
+// real key is used, and no output may contain the test key.
 func TestCLI(t *testing.T) {
 	t.Setenv("QA_EMBED_API_KEY", "")
+	t.Setenv("QA_EMBED_API_KEY_FILE", "")
 	t.Setenv("OPENAI_API_KEY", "")
 	vars := map[string]string{"$OPENAI_URL": newOpenAIServer(t, nil).URL + "/v1", "$TEI_URL": newTEIServer(t).URL}
-	clitest.Config{Prog: "qa-score", Run: Run, Update: *update, Vars: vars}.RunDir(t, "testdata/cli")
+	check := func(t *testing.T, _ string, got map[string][]byte) {
+		for name, out := range got {
+			if bytes.Contains(out, []byte(embedKey)) {
+				t.Errorf("%s leaks the embedding API key:\n%s", name, out)
+			}
+		}
+	}
+	clitest.Config{Prog: "qa-score", Run: Run, Update: *update, Vars: vars, Setup: callServers, Check: check}.RunDir(t, "testdata/cli")
 }
 
 // TestTallyErr: the last line of a run with bad lines, failed records, metric errors or records

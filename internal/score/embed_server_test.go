@@ -5,7 +5,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Loopback embedding servers for the CLI tests, speaking the real request and response formats
@@ -34,9 +36,20 @@ var tokenIDs = map[string]int{"[CLS]": 101, "[SEP]": 102, "paris": 1, "rome": 2,
 
 // newOpenAIServer serves /v1/embeddings; hook, when not nil, sees every request first.
 func newOpenAIServer(t *testing.T, hook func(*http.Request)) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return newGatedServer(t, func(_ http.ResponseWriter, r *http.Request) bool {
 		if hook != nil {
 			hook(r)
+		}
+		return false
+	})
+}
+
+// newGatedServer is newOpenAIServer behind gate, which sees every request first and answers it
+// itself (an error status, say) when it returns true.
+func newGatedServer(t *testing.T, gate func(http.ResponseWriter, *http.Request) bool) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if gate(w, r) {
+			return
 		}
 		var req struct {
 			Model string   `json:"model"`
@@ -112,4 +125,39 @@ func newTEIServer(t *testing.T) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// embedKey is the key the $KEY_URL server of the CLI tests wants in the Authorization header.
+const embedKey = "sk-embed-FILE-key-7c1d"
+
+// callServers are the CLI tests' servers for the embedding calls' flags, fresh for each case, as
+// they count requests: $FLAKY_URL answers its first two requests 503 (Retry-After 0.01 s), then
+// serves; $SLOW_URL serves each request after 300 ms; $KEY_URL answers 401 to a request without
+// embedKey as its bearer token.
+func callServers(t *testing.T) map[string]string {
+	var n atomic.Int64
+	flaky := newGatedServer(t, func(w http.ResponseWriter, _ *http.Request) bool {
+		if n.Add(1) > 2 {
+			return false
+		}
+		w.Header().Set("Retry-After", "0.01")
+		http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+		return true
+	})
+	slow := newGatedServer(t, func(_ http.ResponseWriter, r *http.Request) bool {
+		select {
+		case <-time.After(300 * time.Millisecond):
+			return false
+		case <-r.Context().Done():
+			return true
+		}
+	})
+	key := newGatedServer(t, func(w http.ResponseWriter, r *http.Request) bool {
+		if r.Header.Get("Authorization") == "Bearer "+embedKey {
+			return false
+		}
+		http.Error(w, `{"error":{"message":"invalid api key"}}`, http.StatusUnauthorized)
+		return true
+	})
+	return map[string]string{"$FLAKY_URL": flaky.URL + "/v1", "$SLOW_URL": slow.URL + "/v1", "$KEY_URL": key.URL + "/v1"}
 }

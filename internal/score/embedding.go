@@ -15,6 +15,7 @@ import (
 	"github.com/qapipe/qapipe/internal/embed"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -55,15 +56,24 @@ func (sel *selection) embedMetrics() []string {
 	return m
 }
 
-// apiKey is the embedding endpoint's key: QA_EMBED_API_KEY, else the provider's usual variable.
-func apiKey(provider string) string {
+// apiKey is the embedding endpoint's key: read from file (trimmed) as qa-predict reads
+// --api-key-file's (model.APIKey), a usage error when it cannot be; else QA_EMBED_API_KEY, else
+// the provider's usual variable.
+func apiKey(provider, file string) (string, error) {
+	if file != "" {
+		key, err := model.APIKey(provider, file, os.Getenv)
+		if err != nil {
+			return "", command.Usagef("--embed-api-key-file: %v", err)
+		}
+		return key, nil
+	}
 	if k := os.Getenv("QA_EMBED_API_KEY"); k != "" {
-		return k
+		return k, nil
 	}
 	if provider == embed.OpenAI {
-		return os.Getenv("OPENAI_API_KEY")
+		return os.Getenv("OPENAI_API_KEY"), nil
 	}
-	return ""
+	return "", nil
 }
 
 // newEmbedStage validates the --embed-* flags (a usage error naming them when the endpoint is not

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/interrupt"
@@ -277,5 +278,63 @@ func TestEmbedFailureOnRecord(t *testing.T) {
 	}
 	if third := run(second, 0); third != second {
 		t.Errorf("qa-score over its own output changed it:\n%s\nwant\n%s", third, second)
+	}
+}
+
+// TestEmbedConcurrency: --embed-concurrency bounds the embedding requests in flight. One record
+// with four distinct texts and --embed-batch 1 makes four requests of one text; the server holds
+// each until three are in flight at once, or for hold. At 1 no two overlap (each waits out its
+// 100 ms); at 3 three arrive together and are let go as the third comes, where the 2 that used
+// to be fixed would wait out the hold.
+func TestEmbedConcurrency(t *testing.T) {
+	const in = `{"schema":1,"id":"a","question":"q","answers":["Paris","London","Berlin"],"prediction":{"text":"the capital is Paris"}}` + "\n"
+	for _, tc := range []struct {
+		flag     string
+		hold     time.Duration
+		wantPeak int
+	}{{"1", 100 * time.Millisecond, 1}, {"3", 10 * time.Second, 3}} {
+		var mu sync.Mutex
+		inflight, peak, requests := 0, 0, 0
+		enough := make(chan struct{})
+		srv := newGatedServer(t, func(_ http.ResponseWriter, r *http.Request) bool {
+			mu.Lock()
+			inflight++
+			requests++
+			peak = max(peak, inflight)
+			if inflight == 3 {
+				close(enough)
+			}
+			mu.Unlock()
+			select {
+			case <-enough:
+			case <-time.After(tc.hold):
+			case <-r.Context().Done():
+			}
+			mu.Lock()
+			inflight--
+			mu.Unlock()
+			return false
+		})
+		args := []string{"qa-score", "--metrics", "sbert", "--embed-provider", "openai", "--embed-model", "m",
+			"--embed-base-url", srv.URL + "/v1", "--embed-batch", "1", "--embed-concurrency", tc.flag}
+		var stdout, stderr bytes.Buffer
+		start := time.Now()
+		err := Run(context.Background(), args, strings.NewReader(in), &stdout, &stderr)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatalf("--embed-concurrency %s: %v; stderr:\n%s", tc.flag, err, stderr.String())
+		}
+		mu.Lock()
+		if peak != tc.wantPeak || requests != 4 {
+			t.Errorf("--embed-concurrency %s: %d requests, at most %d in flight; want 4, at most %d", tc.flag, requests, peak, tc.wantPeak)
+		}
+		mu.Unlock()
+		if tc.hold > time.Second && took > tc.hold {
+			t.Errorf("--embed-concurrency %s took %v: the requests waited out the hold, so three were never in flight at once", tc.flag, took)
+		}
+		// The best answer is Berlin, (1, 1): cos with (3, 4) is 7/(5√2).
+		if !strings.Contains(stdout.String(), `"sbert":0.9899494936611665`) {
+			t.Errorf("--embed-concurrency %s wrote %s, want sbert 7/(5√2) = 0.98995", tc.flag, stdout.String())
+		}
 	}
 }
