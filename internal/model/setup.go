@@ -67,14 +67,19 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 
 // APIKey returns the key in file (trimmed of surrounding space) when file is set, else the first
 // non-empty value of provider's KeyEnv variables as getenv reports them (the command layer passes
-// os.Getenv; this package never reads the environment itself). No key is "", nil.
+// os.Getenv; this package never reads the environment itself). No key is "", nil; a file that
+// holds nothing but space is an error naming it: whoever named the file meant to give a key.
 func APIKey(provider, file string, getenv func(string) string) (string, error) {
 	if file != "" {
 		b, err := textfile.ReadFile(file)
 		if err != nil {
 			return "", err
 		}
-		return strings.TrimSpace(string(b)), nil
+		key := strings.TrimSpace(string(b))
+		if key == "" {
+			return "", fmt.Errorf("%s is empty", file)
+		}
+		return key, nil
 	}
 	for _, v := range KeyEnv[provider] {
 		if k := getenv(v); k != "" {

@@ -133,6 +133,14 @@ func TestAPIKey(t *testing.T) {
 	if _, err := APIKey("openai", filepath.Join(dir, "missing"), getenv); err == nil {
 		t.Errorf("APIKey(missing file) = nil error, want one")
 	}
+	blank := filepath.Join(dir, "blank") // the environment's key must not stand in for the file's
+	if err := os.WriteFile(blank, []byte(" \r\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := APIKey("openai", blank, getenv)
+	if want := blank + " is empty"; err == nil || err.Error() != want {
+		t.Errorf("APIKey(blank file) = %q, %v, want error %q", got, err, want)
+	}
 }
 
 func TestLoadPrices(t *testing.T) {

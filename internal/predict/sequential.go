@@ -23,6 +23,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +39,6 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/internal/prompt"
-	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -223,11 +223,9 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 	var err error
 	switch f := c.String("judge-api-key-file"); {
 	case f != "":
-		b, rerr := textfile.ReadFile(f)
-		if rerr != nil {
-			return nil, command.Usagef("--judge-api-key-file: %v", rerr)
+		if key, err = model.APIKey(provider, f, os.Getenv); err != nil {
+			return nil, command.Usagef("--judge-api-key-file: %v", err)
 		}
-		key = strings.TrimSpace(string(b))
 	case provider == a.provider:
 		key, err = apiKey(provider, c.String("api-key-file"))
 	default:
