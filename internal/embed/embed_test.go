@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -175,11 +178,32 @@ func TestPersistentFailureIsAnError(t *testing.T) {
 	srv := f.start()
 	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
 	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
-	if err == nil || !strings.Contains(err.Error(), "503") {
-		t.Errorf("SBERT after 4 503s = %v, %v; want an error with 503", got, err)
+	// The attempts are counted as a model call's are (model.CallError), after the server's words.
+	want := "sbert: embed " + srv.URL + `/api/embed: 503 Service Unavailable: {"error":"injected 503"} (after 4 attempts)`
+	if err == nil || err.Error() != want {
+		t.Errorf("SBERT after 4 503s = %v, %v; want error %q", got, err, want)
 	}
 	if n := f.count("/api/embed"); n != 4 {
 		t.Errorf("%d attempts, want 4 (1 + 3 retries)", n)
+	}
+}
+
+// TestTimeoutCountsAttempts: attempts that time out end in the latest one's error with the count
+// in the model calls' words, not in the transport's own "after 2 attempts: ..." before it.
+func TestTimeoutCountsAttempts(t *testing.T) {
+	release := make(chan struct{}) // the server sees no hang-up of a request whose body it has not read
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // first: Close waits for the handlers
+	for retries, suffix := range map[int]string{0: "", 1: " (after 2 attempts)"} {
+		client := model.NewTransport(model.TransportConfig{MaxRetries: retries, Timeout: 20 * time.Millisecond,
+			Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}).Client()
+		s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL, HTTPClient: client})
+		_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+		want := "sbert: embed " + srv.URL + "/embed: context deadline exceeded" + suffix
+		if err == nil || err.Error() != want {
+			t.Errorf("SBERT with %d retries against a server that never answers = %v, want %q", retries, err, want)
+		}
 	}
 }
 

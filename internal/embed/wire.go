@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/model"
 )
 
 // The request and response bodies of the three servers. Only the fields read are declared.
@@ -206,12 +207,14 @@ func countError(where string, got, want int) error {
 }
 
 // post sends body as JSON to path and decodes the JSON reply into out. A non-2xx status is an error
-// quoting the start of the server's message; the transport has already retried transient ones.
+// quoting the start of the server's message; the transport has already retried transient ones. A
+// failed call is a *model.CallError, so that it counts its attempts in the model calls' words.
 func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return fmt.Errorf("embed %s%s: %w", s.shown, path, err)
 	}
+	ctx, attempts := model.WithAttempts(ctx)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("embed %s%s: %w", s.shown, path, err)
@@ -222,24 +225,32 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		var ue *url.Error // its text repeats the URL, already named
-		if errors.As(err, &ue) {
+		// The latest attempt's own error, not the transport's summary, which counts the attempts
+		// in words of its own; else the client's, whose text repeats the URL, already named.
+		if cause := attempts.Err(); cause != nil {
+			err = cause
+		} else if ue, ok := errors.AsType[*url.Error](err); ok {
 			err = ue.Err
 		}
-		return fmt.Errorf("embed %s%s: %w", s.shown, path, err) // the key travels in a header, never in err
+		return s.failed(path, attempts, err) // the key travels in a header, never in err
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("embed %s%s: read reply: %w", s.shown, path, err)
+		return s.failed(path, attempts, fmt.Errorf("read reply: %w", err))
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("embed %s%s: %s: %s", s.shown, path, resp.Status, s.redact(snippet(data)))
+		return s.failed(path, attempts, fmt.Errorf("%s: %s", resp.Status, s.redact(snippet(data))))
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return fmt.Errorf("embed %s%s: decode reply: %w", s.shown, path, err)
 	}
 	return nil
+}
+
+// failed is the error of a call to path that err ended after the attempts counted.
+func (s *Scorer) failed(path string, attempts *model.Attempts, err error) error {
+	return &model.CallError{Attempts: attempts.N(), Err: fmt.Errorf("embed %s%s: %w", s.shown, path, err)}
 }
 
 // redact removes the API key from a message that might echo it.
