@@ -330,7 +330,7 @@ func LevelFlag(usage string) *cli.Float64Flag {
 func Level(c *cli.Context) (float64, error) {
 	l := c.Float64("level")
 	if !(l > 0 && l < 1) {
-		return 0, Usagef("--level: want a number between 0 and 1, got %v", l)
+		return 0, Usagef("--level: want a number between 0 and 1, got %v%s", l, fromEnv(c, "level"))
 	}
 	return l, nil
 }
@@ -343,7 +343,7 @@ func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, err
 		if units != "" {
 			units = " " + units
 		}
-		return 0, Usagef("--%s: want %d to %d%s, got %d", name, lo, hi, units, n)
+		return 0, Usagef("--%s: want %d to %d%s, got %d%s", name, lo, hi, units, n, fromEnv(c, name))
 	}
 	return n, nil
 }
@@ -372,7 +372,7 @@ func NotNegative(c *cli.Context, names ...string) error {
 			negative = v < 0
 		case float64:
 			if math.IsNaN(v) {
-				return Usagef("--%s: want a number, got NaN", n)
+				return Usagef("--%s: want a number, got NaN%s", n, fromEnv(c, n))
 			}
 			negative = v < 0
 		case time.Duration:
@@ -381,6 +381,9 @@ func NotNegative(c *cli.Context, names ...string) error {
 			panic(fmt.Sprintf("NotNegative: flag --%s holds a %T", n, v))
 		}
 		if negative {
+			if from := fromEnv(c, n); from != "" { // the value shown, as no one typed it
+				return Usagef("--%s: must not be negative, got %v%s", n, c.Value(n), from)
+			}
 			return Usagef("--%s: must not be negative", n)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -166,4 +168,55 @@ func dashed(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// fromEnv returns " from QA_X" when the value of c's flag name came from its environment variable
+// QA_X, not the command line, else "": a range check's error ends with it, as badValue's does, so
+// that a value no one typed is traced to where it was set.
+//
+// Note: urfave/cli keeps which flags the command line set in a flag.FlagSet it does not show; its
+// IsSet is true of a variable's flag too. A flag holds the variable's value from the time it
+// was applied, so a command-line value that differs from it is the command line's; one that is
+// the same is named after the variable, which does hold it.
+func fromEnv(c *cli.Context, name string) string {
+	for _, ctx := range c.Lineage() {
+		if ctx.Command == nil {
+			continue
+		}
+		for _, f := range ctx.Command.Flags {
+			if slices.Contains(f.Names(), name) {
+				return envOrigin(c, f, name)
+			}
+		}
+	}
+	return ""
+}
+
+// envOrigin is fromEnv's answer for flag f, found by name.
+func envOrigin(c *cli.Context, f cli.Flag, name string) string {
+	e, ok := f.(cli.DocGenerationFlag)
+	if !ok || !f.IsSet() {
+		return ""
+	}
+	var same bool
+	switch f := f.(type) {
+	case *cli.IntFlag:
+		same = c.Int(name) == f.Value
+	case *cli.Int64Flag:
+		same = c.Int64(name) == f.Value
+	case *cli.Float64Flag:
+		v := c.Float64(name)
+		same = v == f.Value || math.IsNaN(v) && math.IsNaN(f.Value)
+	case *cli.DurationFlag:
+		same = c.Duration(name) == f.Value
+	}
+	if !same {
+		return ""
+	}
+	for _, v := range e.GetEnvVars() { // the first that is set, as urfave/cli reads them
+		if _, set := os.LookupEnv(strings.TrimSpace(v)); set {
+			return " from " + strings.TrimSpace(v)
+		}
+	}
+	return ""
 }

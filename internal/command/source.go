@@ -21,6 +21,9 @@ func MaxLineFlag(usage string) *cli.IntFlag {
 func MaxLine(c *cli.Context) (int, error) {
 	n := c.Int("max-line")
 	if n < 1 {
+		if from := fromEnv(c, "max-line"); from != "" { // the value shown, as no one typed it
+			return 0, Usagef("--max-line: must be at least 1, got %d%s", n, from)
+		}
 		return 0, Usagef("--max-line: must be at least 1")
 	}
 	return n, nil
