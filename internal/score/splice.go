@@ -40,9 +40,9 @@ type view struct {
 		SupportingFacts json.RawMessage `json:"supporting_facts"`
 	} `json:"meta"`
 	Prediction *struct {
-		Text            string        `json:"text"`
-		Error           string        `json:"error"`
-		SupportingFacts []record.Fact `json:"supporting_facts"`
+		Text            string          `json:"text"`
+		Error           string          `json:"error"`
+		SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
 	} `json:"prediction"`
 	Judgments map[string]*struct {
 		Score *float64 `json:"score"`
@@ -275,10 +275,8 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 	if m := v.Meta; m != nil {
 		if m.SupportingFacts != nil {
 			// Gold facts that cannot be read would leave the SP scores out without a word.
-			var fs []record.Fact
-			if err := record.Unmarshal(m.SupportingFacts, &fs); err != nil {
-				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID,
-					Err: fmt.Errorf("meta.supporting_facts: %s", record.DescribeDecodeError(err))}
+			if err := record.FactsError("meta.supporting_facts", m.SupportingFacts); err != nil {
+				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 			}
 		}
 		rec.Meta = map[string]json.RawMessage{}
@@ -301,7 +299,13 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	if p := v.Prediction; p != nil {
-		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error, SupportingFacts: p.SupportingFacts}
+		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error}
+		if p.SupportingFacts != nil && string(p.SupportingFacts) != "null" {
+			if err := record.FactsError("prediction.supporting_facts", p.SupportingFacts); err != nil {
+				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+			}
+			record.Unmarshal(p.SupportingFacts, &rec.Prediction.SupportingFacts) //nolint:errcheck // FactsError has read them
+		}
 	}
 	if len(v.Judgments) > 0 {
 		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))

@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -272,6 +273,16 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 	var q plain
 	extra, err := decodeWithExtra(b, predictionKeys, "prediction", &q)
 	if err != nil {
+		if _, ok := errors.AsType[*factError](err); ok { // the decoder does not say which fact
+			var v struct {
+				Facts json.RawMessage `json:"supporting_facts"`
+			}
+			if unmarshal(b, &v) == nil {
+				if ferr := FactsError("prediction.supporting_facts", v.Facts); ferr != nil {
+					return ferr
+				}
+			}
+		}
 		return err
 	}
 	*p = Prediction(q)
@@ -307,28 +318,81 @@ func (f Fact) MarshalJSON() ([]byte, error) {
 	return fmt.Appendf(nil, "[%s,%d]", t, f.Sentence), nil
 }
 
-// UnmarshalJSON reads a fact from [title, sentence].
+// UnmarshalJSON reads a fact from [title, sentence]. Its error is a *factError, which
+// FactsError and a prediction's decoder put under the fact's path.
 func (f *Fact) UnmarshalJSON(b []byte) error {
 	var pair []json.RawMessage
-	if err := unmarshal(b, &pair); err != nil {
-		return err
+	if err := unmarshal(b, &pair); err != nil || pair == nil {
+		return &factError{msg: "want a [title, sentence index] pair, got " + kindOf(b)}
 	}
 	if len(pair) != 2 {
-		return fmt.Errorf("supporting fact: want [title, sentence], got %s", count(len(pair), "element", "elements"))
+		return &factError{msg: "want a [title, sentence index] pair, got a list of " + count(len(pair), "element", "elements")}
 	}
 	if err := unmarshal(pair[0], &f.Title); err != nil {
-		return fmt.Errorf("supporting fact title: %w", err)
+		return &factError{at: "[0]", msg: "want a string, got " + kindOf(pair[0])}
 	}
 	if err := unmarshal(pair[1], &f.Sentence); err != nil {
 		// An integral number written as a float (1.0, 1e0) is that index, as Python's tuples
 		// compare it in HotpotQA's evaluation.
 		var x float64
 		if unmarshal(pair[1], &x) != nil || x != math.Trunc(x) || math.Abs(x) > 1<<53 {
-			return fmt.Errorf("supporting fact sentence: %w", err)
+			return &factError{at: "[1]", msg: "want an integer, got " + kindOf(pair[1])}
 		}
 		f.Sentence = int(x)
 	}
 	return nil
+}
+
+// factError is a supporting fact that does not read: at is "" for the pair itself, "[0]" for its
+// title, "[1]" for its sentence index; FactsError puts the list's path and index before it.
+type factError struct{ at, msg string }
+
+func (e *factError) Error() string {
+	if e.at == "" {
+		return e.msg
+	}
+	return e.at + ": " + e.msg
+}
+
+// FactsError returns the fault of raw, supporting facts found at path, when it is not a list of
+// [title, sentence index] pairs, named by its path as the record reader names a field's
+// ("meta.supporting_facts[2][1]: want an integer, got a string"); else nil.
+func FactsError(path string, raw []byte) error {
+	var elems []json.RawMessage
+	if err := unmarshal(raw, &elems); err != nil {
+		return fmt.Errorf("%s: want a list of [title, sentence index] pairs, got %s", path, kindOf(raw))
+	}
+	for i, e := range elems {
+		var f Fact
+		if err := unmarshal(e, &f); err != nil {
+			if fe, ok := errors.AsType[*factError](err); ok {
+				return fmt.Errorf("%s[%d]%s: %s", path, i, fe.at, fe.msg)
+			}
+			return fmt.Errorf("%s[%d]: %s", path, i, DescribeDecodeError(err))
+		}
+	}
+	return nil
+}
+
+// kindOf names the JSON value b as the decode errors do: "a string", "the number 1.5", "null".
+func kindOf(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return "nothing"
+	}
+	switch b[0] {
+	case '"':
+		return "a string"
+	case '[':
+		return "a list"
+	case '{':
+		return "an object"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "the number " + string(b)
 }
 
 // MarshalJSON encodes the sequence with its unknown fields.

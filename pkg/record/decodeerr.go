@@ -113,7 +113,7 @@ var rawType = reflect.TypeFor[gojson.RawMessage]()
 func jsonKind(t reflect.Type) string {
 	switch t {
 	case reflect.TypeFor[Fact]():
-		return "a [title, sentence] pair"
+		return "a [title, sentence index] pair"
 	case rawType:
 		return "a JSON value"
 	}
