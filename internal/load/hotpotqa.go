@@ -71,12 +71,12 @@ func hotpotContextError(raw jsonRaw) error {
 	}
 	var pairs []jsonRaw
 	if jsonUnmarshal(raw, &pairs) != nil {
-		return fmt.Errorf("context: want a list of [title, sentences] pairs, got %s", jsonValueKind(raw))
+		return fmt.Errorf("context: want a list of [title, sentences] pairs, got %s", record.Kind(raw))
 	}
 	for i, b := range pairs {
 		var pair []jsonRaw
 		if jsonUnmarshal(b, &pair) != nil || isNull(b) {
-			return fmt.Errorf("context[%d]: want a [title, sentences] pair, got %s", i, jsonValueKind(b))
+			return fmt.Errorf("context[%d]: want a [title, sentences] pair, got %s", i, record.Kind(b))
 		}
 		if len(pair) != 2 {
 			return fmt.Errorf("context[%d]: want [title, sentences], got %s", i, english.Count(len(pair), "element", "elements"))

@@ -383,25 +383,3 @@ func shortError(err error) string {
 // nullItem is the message of an item that is null: a decoder takes it for an object with no
 // member, and it is worded as the other stages word a line that is null.
 const nullItem = "want an object, got null"
-
-// jsonValueKind names the JSON value raw as the record reader names a value of the wrong kind:
-// "a list", "an object", "a string", "a number", "true or false", "null".
-func jsonValueKind(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '[':
-		return "a list"
-	case '{':
-		return "an object"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "true or false"
-	case 'n':
-		return "null"
-	}
-	return "a number"
-}

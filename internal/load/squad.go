@@ -216,7 +216,7 @@ func (w *squadWalker) fail(err error) error {
 }
 
 // describeToken names the JSON value a token starts, in the record reader's words (see
-// jsonValueKind).
+// record.Kind).
 func describeToken(tok json.Token) string {
 	switch t := tok.(type) {
 	case json.Delim:

@@ -374,25 +374,35 @@ func FactsError(path string, raw []byte) error {
 	return nil
 }
 
-// kindOf names the JSON value b as the decode errors do: "a string", "the number 1.5", "null".
-func kindOf(b []byte) string {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 {
+// Kind names the JSON value raw as the decode errors name a value of the wrong kind: "a list",
+// "an object", "a string", "a number", "true or false", "null" ("nothing" when raw is blank).
+// qa-load words the faults of the benchmark files it reads with it.
+func Kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
 		return "nothing"
 	}
-	switch b[0] {
-	case '"':
-		return "a string"
+	switch raw[0] {
 	case '[':
 		return "a list"
 	case '{':
 		return "an object"
+	case '"':
+		return "a string"
 	case 't', 'f':
 		return "true or false"
 	case 'n':
 		return "null"
 	}
-	return "the number " + string(b)
+	return "a number"
+}
+
+// kindOf is Kind, with a number's text: "the number 1.5", for a pair's sentence index.
+func kindOf(b []byte) string {
+	if k := Kind(b); k != "a number" {
+		return k
+	}
+	return "the number " + string(bytes.TrimSpace(b))
 }
 
 // MarshalJSON encodes the sequence with its unknown fields.
