@@ -275,7 +275,8 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 	if m := v.Meta; m != nil {
 		if m.SupportingFacts != nil {
 			// Gold facts that cannot be read would leave the SP scores out without a word.
-			if err := record.FactsError("meta.supporting_facts", m.SupportingFacts); err != nil {
+			var fs []record.Fact
+			if err := readFacts("meta.supporting_facts", m.SupportingFacts, &fs); err != nil {
 				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 			}
 		}
@@ -300,11 +301,10 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 	}
 	if p := v.Prediction; p != nil {
 		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error}
-		if p.SupportingFacts != nil && string(p.SupportingFacts) != "null" {
-			if err := record.FactsError("prediction.supporting_facts", p.SupportingFacts); err != nil {
+		if p.SupportingFacts != nil {
+			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {
 				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 			}
-			record.Unmarshal(p.SupportingFacts, &rec.Prediction.SupportingFacts) //nolint:errcheck // FactsError has read them
 		}
 	}
 	if len(v.Judgments) > 0 {
@@ -586,4 +586,17 @@ func appendFloat(dst []byte, f float64) ([]byte, error) {
 		}
 	}
 	return dst, nil
+}
+
+// readFacts decodes raw, the supporting facts at path, into fs, and words a fault as the record
+// reader does, by the path of the fact at fault (record.FactsError), read again only then.
+func readFacts(path string, raw []byte, fs *[]record.Fact) error {
+	err := record.Unmarshal(raw, fs)
+	if err == nil {
+		return nil
+	}
+	if ferr := record.FactsError(path, raw); ferr != nil {
+		return ferr
+	}
+	return fmt.Errorf("%s: %s", path, record.DescribeDecodeError(err))
 }
