@@ -29,15 +29,7 @@ func badValue(c *cli.Context, err error) error {
 	if !ok || c == nil || c.Command == nil {
 		return err
 	}
-	var flag cli.Flag
-	for _, f := range c.Command.Flags {
-		for _, n := range f.Names() {
-			if n == v.name {
-				flag = f
-			}
-		}
-	}
-	want, note := wanted(flag, v.value, v.outOfRange)
+	want, note := wanted(flagNamed(c, v.name), v.value, v.outOfRange)
 	if want == "" {
 		return err
 	}
@@ -179,17 +171,26 @@ func dashed(name string) string {
 // was applied, so a command-line value that differs from it is the command line's; one that is
 // the same is named after the variable, which does hold it.
 func fromEnv(c *cli.Context, name string) string {
+	if f := flagNamed(c, name); f != nil {
+		return envOrigin(c, f, name)
+	}
+	return ""
+}
+
+// flagNamed returns the flag of c's command, or of a command above it, that has name among its
+// names, or nil.
+func flagNamed(c *cli.Context, name string) cli.Flag {
 	for _, ctx := range c.Lineage() {
 		if ctx.Command == nil {
 			continue
 		}
 		for _, f := range ctx.Command.Flags {
 			if slices.Contains(f.Names(), name) {
-				return envOrigin(c, f, name)
+				return f
 			}
 		}
 	}
-	return ""
+	return nil
 }
 
 // envOrigin is fromEnv's answer for flag f, found by name.
