@@ -83,10 +83,10 @@ func hotpotContextError(raw jsonRaw) error {
 		}
 		var p hotpotParagraph
 		if err := jsonUnmarshal(pair[0], &p.Title); err != nil {
-			return fmt.Errorf("context[%d] title: %s", i, shortError(err))
+			return fmt.Errorf("context[%d] title: %s", i, record.DescribeDecodeError(err))
 		}
 		if err := jsonUnmarshal(pair[1], &p.Sentences); err != nil {
-			return fmt.Errorf("context[%d] sentences: %s", i, shortError(err))
+			return fmt.Errorf("context[%d] sentences: %s", i, record.DescribeDecodeError(err))
 		}
 	}
 	return nil

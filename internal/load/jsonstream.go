@@ -314,7 +314,7 @@ func decodeItem(in Input, line int, id string, raw []byte, v any) error {
 		if id == "" {
 			id = peekID(raw)
 		}
-		return badf(in, line, id, "%s", shortError(err))
+		return badf(in, line, id, "%s", record.DescribeDecodeError(err))
 	}
 	return nil
 }
@@ -331,7 +331,7 @@ func decodeRecord(in Input, line int, prefix, key string, raw []byte, v any) err
 		if id != "" {
 			id = prefix + id
 		}
-		return badf(in, line, id, "%s", shortError(err))
+		return badf(in, line, id, "%s", record.DescribeDecodeError(err))
 	}
 	return nil
 }
@@ -370,14 +370,6 @@ func peekID(raw []byte, keys ...string) string {
 		}
 	}
 	return ""
-}
-
-// shortError words a decoding error as the other stages word the same fault in a record line: a
-// value that is itself of the wrong kind (an item that is a list, a title that is a number) as
-// "want an object, got a list", a field of the wrong kind by its path ("question: want a string,
-// got a number").
-func shortError(err error) string {
-	return record.DescribeDecodeError(err)
 }
 
 // nullItem is the message of an item that is null: a decoder takes it for an object with no

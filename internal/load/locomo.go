@@ -107,7 +107,7 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 		key := fmt.Sprintf("session_%d", n)
 		var turns []locomoTurn
 		if err := jsonUnmarshal(conv[key], &turns); err != nil {
-			return nil, fmt.Errorf("%s: %s", key, shortError(err))
+			return nil, fmt.Errorf("%s: %s", key, record.DescribeDecodeError(err))
 		}
 		extra := map[string]jsonRaw{"turns": compact(conv[key])}
 		var date string

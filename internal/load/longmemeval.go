@@ -84,7 +84,7 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	for i, raw := range it.HaystackSessions {
 		var sess []longMemEvalTurn
 		if err := jsonUnmarshal(raw, &sess); err != nil {
-			return nil, badf(in, line, id, "haystack session %d: %s", i+1, shortError(err))
+			return nil, badf(in, line, id, "haystack session %d: %s", i+1, record.DescribeDecodeError(err))
 		}
 		p := record.Passage{Text: sessionText(sess), Extra: map[string]jsonRaw{"turns": compact(raw)}}
 		if i < len(it.HaystackSessionIDs) {

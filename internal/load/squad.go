@@ -185,7 +185,7 @@ func (w *squadWalker) value(v any) error {
 	if err := w.dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) { // the value was read: name the line it ends on
-			return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), shortError(err))
+			return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), record.DescribeDecodeError(err))
 		}
 		return w.fail(err)
 	}
@@ -212,7 +212,7 @@ func (w *squadWalker) fail(err error) error {
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		return syntaxAt(w.in, w.dec, w.lines, se)
 	}
-	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), shortError(err))
+	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), record.DescribeDecodeError(err))
 }
 
 // describeToken names the JSON value a token starts, in the record reader's words (see
