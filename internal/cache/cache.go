@@ -78,20 +78,25 @@ func Open(path string) (*Cache, error) {
 	}
 	if err != nil {
 		db.Close()
-		switch {
-		case errors.Is(err, errNotOurs):
-			return nil, &FileError{Path: path, Err: fmt.Errorf("%w: name a new file, or one a run made", err)}
-		case isNotADatabase(err):
-			return nil, &FileError{Path: path, Err: errors.New("not a reply cache (the file is not an SQLite database): name a new file, or one a run made")}
-		case isDenied(err):
-			return nil, &FileError{Path: path, Err: err}
-		}
-		return nil, fmt.Errorf("cache %s: %w", path, err)
+		return nil, fault(path, err)
 	}
 	return &Cache{db: db, path: path}, nil
 }
 
-// FileError is an Open error that comes from the file named, not from the run: a folder named
+// fault is err, from opening the cache file at path, as a *FileError when the file is at fault.
+func fault(path string, err error) error {
+	switch {
+	case errors.Is(err, errNotOurs):
+		return &FileError{Path: path, Err: fmt.Errorf("%w: name a new file, or one a run made", err)}
+	case isNotADatabase(err):
+		return &FileError{Path: path, Err: errors.New("not a reply cache (the file is not an SQLite database): name a new file, or one a run made")}
+	case isDenied(err):
+		return &FileError{Path: path, Err: err}
+	}
+	return fmt.Errorf("cache %s: %w", path, err)
+}
+
+// FileError is an Open (or Check) error that comes from the file named, not from the run: a folder named
 // in its place, a folder that does not exist, a file that is not a reply cache, or one that
 // cannot be opened or written. Naming another file mends it, as for any bad flag value. A file
 // locked by another process past BusyTimeout is no FileError.
@@ -103,6 +108,50 @@ type FileError struct {
 func (e *FileError) Error() string { return "cache " + e.Path + ": " + e.Err.Error() }
 
 func (e *FileError) Unwrap() error { return e.Err }
+
+// Check returns the *FileError Open would return for the file at path (a folder, a missing
+// folder, a file that is not a reply cache, one that cannot be written), without making or
+// changing any file: a dry run checks --cache with it where a run would open the cache. A file
+// that does not exist is one Open would make; Check makes none, and checks that its folder can be
+// written instead.
+//
+// Note: the file is read as an immutable, read-only database, which takes no lock and makes no
+// -wal or -shm file beside it; a cache another run has open may keep its newest pages in its
+// -wal, unread, but a run writes only a cache's own table there. Whether the file and its folder
+// can be written is asked of the system (access(2)), since trying would write; where there is no
+// such call, a file that cannot be written is left for the run's Open to find.
+func Check(path string) error {
+	if err := openable(path); err != nil {
+		return &FileError{Path: path, Err: err}
+	}
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return writableFolder(path)
+	case err != nil:
+		return &FileError{Path: path, Err: err}
+	}
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&immutable=1")
+	if err != nil {
+		return fmt.Errorf("cache %s: %w", path, err)
+	}
+	defer db.Close()
+	if err := ours(db); err != nil {
+		return fault(path, err)
+	}
+	if err := canWrite(path); err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
+	}
+	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
+}
+
+// writableFolder is Check's *FileError when the folder of path cannot be written.
+func writableFolder(path string) error {
+	dir := filepath.Dir(path)
+	if err := canWrite(dir); err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("its folder %s cannot be written: %w", dir, err)}
+	}
+	return nil
+}
 
 // ours checks that db is a reply cache, or empty: a cache is never made inside another
 // database (a --cache naming the wrong file), and a table of its name it cannot read (another

@@ -1,0 +1,169 @@
+package cache
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheck: Check refuses a --cache file exactly when Open does because of the file, with
+// Open's words, and makes, changes and locks no file, not even a -wal or -shm beside one.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	database := func(name, ddl string) string {
+		path := filepath.Join(dir, name)
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(ddl); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	cache := func(name string) (string, *Cache) {
+		path := filepath.Join(dir, name)
+		c, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(context.Background(), "k", []byte(`{"text":"a"}`)); err != nil {
+			t.Fatal(err)
+		}
+		return path, c
+	}
+	closed, c := cache("closed.db")
+	c.Close()
+	live, c := cache("live.db") // open, as another run holds it: its -wal and -shm beside it
+	defer c.Close()
+	for _, tt := range []struct {
+		name, path string
+		want       string // the start of the *FileError's message after "cache PATH: ", "" for none
+	}{
+		{"folder", dir, "is a folder"},
+		{"missing folder", filepath.Join(dir, "no", "c.db"), "its folder " + filepath.Join(dir, "no") + " does not exist"},
+		{"file for a folder", filepath.Join(file("f", ""), "c.db"), filepath.Join(dir, "f") + " is not a folder"},
+		{"records", file("run.jsonl", `{"schema":1,"id":"a","question":"q","answers":["x"]}`+"\n"), "not a reply cache (the file is not an SQLite database)"},
+		{"another database", database("other.db", `CREATE TABLE people (name TEXT)`), "not a reply cache: the database holds other tables (people)"},
+		{"another layout", database("layout.db", `PRAGMA journal_mode=WAL; CREATE TABLE entries (k TEXT PRIMARY KEY, v BLOB)`), "not a reply cache: its entries table is not a reply cache's"},
+		{"new file", filepath.Join(dir, "new.db"), ""},
+		{"empty file", file("empty.db", ""), ""},
+		{"empty database", database("emptydb.db", `CREATE TABLE t (x); DROP TABLE t`), ""},
+		{"cache", closed, ""},
+		{"cache in use", live, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := snapshot(t, dir)
+			err := Check(tt.path)
+			if after := snapshot(t, dir); after != before {
+				t.Errorf("Check(%s) changed the folder:\n%s\nwas\n%s", tt.path, after, before)
+			}
+			checkFileError(t, "Check", tt.path, err, tt.want)
+			opened, oerr := Open(tt.path)
+			if oerr == nil {
+				opened.Close()
+			}
+			checkFileError(t, "Open", tt.path, oerr, tt.want)
+		})
+	}
+}
+
+// TestCheckUnwritable: a cache file, or the folder a new one would be made in, that this process
+// may not write is refused as Open refuses it. Root may write anything, so the test needs another
+// user.
+func TestCheckUnwritable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write any file")
+	}
+	dir := t.TempDir()
+	roFile := filepath.Join(dir, "ro.db")
+	c, err := Open(roFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	roDir := filepath.Join(dir, "ro")
+	if err := os.Mkdir(roDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(roFile, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(roDir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(roDir, 0o755) //nolint:errcheck // so that TempDir can remove it
+	for path, want := range map[string]string{
+		roFile:                       "cannot be written: permission denied",
+		filepath.Join(roDir, "c.db"): "its folder " + roDir + " cannot be written: permission denied",
+	} {
+		checkFileError(t, "Check", path, Check(path), want)
+		c, err := Open(path)
+		if err == nil {
+			c.Close()
+		}
+		if _, ok := errors.AsType[*FileError](err); !ok {
+			t.Errorf("Open(%s) = %v, want a *FileError, as Check gives", path, err)
+		}
+	}
+}
+
+// checkFileError checks that err, from fn(path), is a *FileError for path whose message starts
+// with want, or nil when want is "".
+func checkFileError(t *testing.T, fn, path string, err error, want string) {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Errorf("%s(%s) = %v, want nil", fn, path, err)
+		}
+		return
+	}
+	fe, ok := errors.AsType[*FileError](err)
+	if !ok || fe.Path != path || !strings.HasPrefix(fe.Err.Error(), want) {
+		t.Errorf("%s(%s) = %#v (%v), want a *FileError of %s saying %q", fn, path, err, err, path, want)
+	}
+}
+
+// snapshot lists every file under dir with its mode, size, modification time and content.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %s", path, fs.FormatFileInfo(info))
+		if !d.IsDir() {
+			content, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %x", sha256.Sum256(content))
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
