@@ -101,7 +101,9 @@ call carries it, response_format, the messages byte for byte, and their input_to
 tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule
 verdict, skip:true, already_judged:true or the error that judging would record. stderr counts the
 requests and input tokens per model, priced as above (input only: replies have no length yet; "no
-price" for a model without one), with a warning when that alone is over --max-cost.
+price" for a model without one), with a warning when that alone is over --max-cost. A --cache
+FILE a run with a model could not open is refused as that run refuses it (exit 2), but none is
+made or written.
 
 ` + command.FinishHelp + `
 
@@ -284,7 +286,15 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 	}
 	if cfg.dryRun {
-		return cfg, nil // no client, no key: nothing is sent
+		// No client or key: nothing is sent. The requests shown are those of a run with a
+		// model, which would open --cache: it is checked as that run opens it, but no cache is
+		// opened, nor a file made (cache.Check).
+		if p := c.String("cache"); p != "" {
+			if err := cache.Check(p); err != nil {
+				return nil, cacheFlag(err)
+			}
+		}
+		return cfg, nil
 	}
 	if j.Model == "" {
 		if j.Mode == ModeAuto || j.Mode == "" {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -109,5 +111,19 @@ func TestDryRunFinishing(t *testing.T) {
 	err := Run(ctx, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, strings.NewReader(in), &stdout, &stderr)
 	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
 		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
+	}
+}
+
+// TestDryRunMakesNoCache: a dry run checks --cache but writes no file: a cache that does not exist
+// is not made (nor its -wal or -shm), and the folder holds what it held.
+func TestDryRunMakesNoCache(t *testing.T) {
+	dir := t.TempDir()
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", "")
+	_, stderr, code := runJudge(t, []string{"--dry-run", "--mode", "longmemeval", "--model", "gpt-4o", "--cache", filepath.Join(dir, "judge.sqlite")}, in)
+	if code != 0 {
+		t.Fatalf("dry run: exit %d; stderr %s", code, stderr)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("the dry run made %v, want no file", files)
 	}
 }

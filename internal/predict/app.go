@@ -120,7 +120,8 @@ one left to answer); or already_predicted, or the error predicting would record.
 request (--batch-size) is on the line of its first question asked, whose asks names the records it
 asks; their lines name that record in asked_with. The extractive provider reads no prompt, so it
 has no dry run. stderr counts the requests and their input tokens, priced as above (input only; "no
-price" for a model without one), with a warning when that alone is over --max-cost.`
+price" for a model without one), with a warning when that alone is over --max-cost. A --cache
+FILE the run could not open is refused as the run refuses it (exit 2), but none is made or written.`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -284,7 +285,12 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if a.dryRun {
 		a.configureSequenceParams(c)
-		return nil // no client, key or cache: nothing is sent
+		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
+		// is opened, nor a file made (cache.Check).
+		if f := c.String("cache"); f != "" {
+			return cacheFlag(cache.Check(f))
+		}
+		return nil
 	}
 	if err := a.configureClient(c); err != nil {
 		return err

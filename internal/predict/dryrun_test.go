@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -183,5 +185,19 @@ func TestDryRunFinishing(t *testing.T) {
 	err := Run(ctx, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, strings.NewReader(input(3, nil)), &stdout, &stderr)
 	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
 		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
+	}
+}
+
+// TestDryRunMakesNoCache: a dry run checks --cache but writes no file: a cache that does not exist
+// is not made (nor its -wal or -shm), and the folder holds what it held.
+func TestDryRunMakesNoCache(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "replies.sqlite")
+	lines, stderr, code := dryRunLines(t, input(2, nil), "--provider", "openai", "--model", "gpt-4o-mini", "--cache", path)
+	if code != 0 || len(lines) != 2 {
+		t.Fatalf("dry run: exit %d, %d lines; stderr %s", code, len(lines), stderr)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("the dry run made %v, want no file", files)
 	}
 }
