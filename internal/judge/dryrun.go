@@ -27,10 +27,10 @@ type dryRequest struct {
 	Template       string          `json:"template,omitempty"`
 	PromptSHA256   string          `json:"prompt_sha256,omitempty"`
 	Model          string          `json:"model,omitempty"`
-	Temperature    *float64        `json:"temperature,omitempty"`
+	Temperature    *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
 	MaxTokens      int             `json:"max_tokens,omitempty"`
-	Seed           *int            `json:"seed,omitempty"` // --seed, where the call carries it (model.Request.SentSeed)
-	ResponseFormat string          `json:"response_format,omitempty"`
+	Seed           *int            `json:"seed,omitempty"`            // --seed, where the call carries it (model.Request.SentSeed)
+	ResponseFormat string          `json:"response_format,omitempty"` // where the call asks for one (model.Request.SentResponseFormat)
 	Messages       []model.Message `json:"messages,omitempty"`
 	InputTokens    int             `json:"input_tokens,omitempty"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
 	Rule           *dryRule        `json:"rule,omitempty"`
@@ -110,8 +110,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		return d
 	}
 	req := j.request(p, 0)
-	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.Temperature, req.MaxTokens, req.SentSeed()
-	d.ResponseFormat, d.Messages = req.ResponseFormat, req.Messages
+	// The fields as the call carries them on the wire.
+	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.MaxTokens, req.SentSeed()
+	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.Messages
 	enc := bpe.ForModel(d.Model)
 	for _, m := range req.Messages {
 		d.InputTokens += enc.Count(m.Content)

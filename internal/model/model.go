@@ -40,20 +40,6 @@ type Request struct {
 	Context  []record.Passage `json:"context,omitempty"`
 }
 
-// SentSeed is the seed r's call carries on the wire, or nil when it carries none: langchaingo
-// v0.1.14 sends a seed to openai and ollama only, and leaves a seed of 0 out (both request
-// bodies mark it omitempty). A dry run shows the seed by it.
-func (r Request) SentSeed() *int {
-	if r.Seed == nil || *r.Seed == 0 {
-		return nil
-	}
-	switch r.Provider {
-	case "openai", "ollama":
-		return r.Seed
-	}
-	return nil
-}
-
 // ResponseJSON is the Request.ResponseFormat that asks for a JSON object (OpenAI's JSON mode).
 const ResponseJSON = "json_object"
 

@@ -23,7 +23,7 @@ import (
 type dryCall struct {
 	Stage        string          `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
 	Model        string          `json:"model"`
-	Temperature  *float64        `json:"temperature,omitempty"`
+	Temperature  *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
 	MaxTokens    int             `json:"max_tokens,omitempty"`
 	Seed         *int            `json:"seed,omitempty"` // --seed, where the call carries it (model.Request.SentSeed)
 	Messages     []model.Message `json:"messages"`
@@ -93,9 +93,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		src.Skipped())
 }
 
-// dryRequest is the dry-run view of req.
+// dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
 func dryRequest(stage string, req model.Request) dryCall {
-	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.Temperature, MaxTokens: req.MaxTokens,
+	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), MaxTokens: req.MaxTokens,
 		Seed: req.SentSeed(), Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
 	enc := bpe.ForModel(req.Model)
 	for _, m := range req.Messages {

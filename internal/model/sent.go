@@ -1,0 +1,65 @@
+package model
+
+import "strings"
+
+// What a request's call carries on the wire, which is not always what the Request says:
+// langchaingo v0.1.14 leaves some fields out for some providers and models, and sends others
+// the Request leaves out. The dry runs show a request by these, so that they show what the
+// provider receives; TestSentOnTheWire holds them to the bodies a loopback server receives.
+
+// SentSeed is the seed r's call carries on the wire, or nil when it carries none: langchaingo
+// v0.1.14 sends a seed to openai and ollama only, and leaves a seed of 0 out (both request
+// bodies mark it omitempty).
+func (r Request) SentSeed() *int {
+	if r.Seed == nil || *r.Seed == 0 {
+		return nil
+	}
+	switch r.Provider {
+	case "openai", "ollama":
+		return r.Seed
+	}
+	return nil
+}
+
+// SentTemperature is the temperature r's call carries on the wire, or nil when it carries none:
+// langchaingo v0.1.14 sends none to the OpenAI models it takes for reasoning models (see
+// openAIReasoning), which accept only their default, and else always sends one: r's, or when r
+// has none 0 (openai, anthropic, ollama) or googleai's default, 0.5.
+func (r Request) SentTemperature() *float64 {
+	unset := 0.0
+	switch r.Provider {
+	case "openai":
+		if openAIReasoning(r.Model) {
+			return nil
+		}
+	case "anthropic", "ollama":
+	case "googleai":
+		unset = googleTemperature
+	default:
+		return r.Temperature
+	}
+	if r.Temperature != nil {
+		return r.Temperature
+	}
+	return &unset
+}
+
+// googleTemperature is the temperature langchaingo v0.1.14 sends to googleai when a request sets
+// none.
+const googleTemperature = 0.5
+
+// openAIReasoning reports whether langchaingo v0.1.14 takes an OpenAI model name for a reasoning
+// model's and sends it no temperature: "o1-…", "o3", "o3-…" and "gpt-5…", as written (its
+// isReasoningModel). Others of the kind ("o1", "o4-mini") get the temperature asked for.
+func openAIReasoning(name string) bool {
+	return strings.HasPrefix(name, "o1-") || name == "o3" || strings.HasPrefix(name, "o3-") || strings.HasPrefix(name, "gpt-5")
+}
+
+// SentResponseFormat is the reply format r's call asks for on the wire, "" for none: r's, but
+// for anthropic, which has no JSON mode, and to which langchaingo v0.1.14 sends none.
+func (r Request) SentResponseFormat() string {
+	if r.Provider == "anthropic" {
+		return ""
+	}
+	return r.ResponseFormat
+}
