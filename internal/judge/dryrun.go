@@ -27,8 +27,8 @@ type dryRequest struct {
 	Template       string          `json:"template,omitempty"`
 	PromptSHA256   string          `json:"prompt_sha256,omitempty"`
 	Model          string          `json:"model,omitempty"`
-	Temperature    *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
-	MaxTokens      int             `json:"max_tokens,omitempty"`
+	Temperature    *float64        `json:"temperature,omitempty"`     // where the call carries it (model.Request.SentTemperature)
+	MaxTokens      int             `json:"max_tokens,omitempty"`      // as the call carries it (model.Request.SentMaxTokens)
 	Seed           *int            `json:"seed,omitempty"`            // --seed, where the call carries it (model.Request.SentSeed)
 	ResponseFormat string          `json:"response_format,omitempty"` // where the call asks for one (model.Request.SentResponseFormat)
 	Messages       []model.Message `json:"messages,omitempty"`
@@ -111,7 +111,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	}
 	req := j.request(p, 0)
 	// The fields as the call carries them on the wire.
-	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.MaxTokens, req.SentSeed()
+	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
 	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.Messages
 	enc := bpe.ForModel(d.Model)
 	for _, m := range req.Messages {

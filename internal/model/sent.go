@@ -63,3 +63,17 @@ func (r Request) SentResponseFormat() string {
 	}
 	return r.ResponseFormat
 }
+
+// SentMaxTokens is the most tokens r's call asks for on the wire (OpenAI's max_tokens or
+// max_completion_tokens, Ollama's num_predict, Gemini's maxOutputTokens), 0 for none: r's, or
+// when r sets none, langchaingo v0.1.14's 2048 for anthropic and googleai, which always send one.
+func (r Request) SentMaxTokens() int {
+	if r.MaxTokens > 0 {
+		return r.MaxTokens
+	}
+	switch r.Provider {
+	case "anthropic", "googleai":
+		return langchaingoMaxTokens
+	}
+	return 0
+}

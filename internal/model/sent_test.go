@@ -3,7 +3,6 @@ package model
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"testing"
 )
 
@@ -13,43 +12,75 @@ var sentModels = map[string][]string{
 	"openai": {"gpt-4o-mini", "o1", "o1-mini", "o1-preview", "o3", "o3-mini", "o4-mini", "gpt-5", "gpt-5-mini", "O3-mini"},
 }
 
-// TestSentOnTheWire: the temperature and response format a request's body holds (at the top,
-// among ollama's options or in Gemini's generationConfig) are those SentTemperature and
-// SentResponseFormat say, present exactly when they say so. The dry runs show a request by them.
-func TestSentOnTheWire(t *testing.T) {
-	for _, w := range wires {
-		for _, name := range append([]string{wireModels[w.provider]}, sentModels[w.provider]...) {
-			for _, temp := range []*float64{nil, new(0.0), new(0.7)} {
-				for _, format := range []string{"", ResponseJSON} {
-					req, sentText := sentBody(t, w, func(r *Request) {
-						r.Model, r.Temperature, r.ResponseFormat = name, temp, format
-					})
-					var body any
-					if err := json.Unmarshal([]byte(sentText), &body); err != nil {
-						t.Fatal(err)
-					}
-					what := fmt.Sprintf("%s %s, temperature %v, format %q", w.provider, name, floatText(temp), format)
-					got, found := membersIn(body, "temperature")
-					if want := req.SentTemperature(); found != (want != nil) || want != nil && float32(got.(float64)) != float32(*want) {
-						t.Errorf("%s: body has temperature %v (%v), SentTemperature = %v", what, got, found, floatText(want))
-					}
-					gotFormat := ""
-					if v, ok := membersIn(body, "response_format", "format", "responseMimeType"); ok {
-						if m, ok := v.(map[string]any); ok { // openai's {"type": "json_object"}
-							v = m["type"]
-						}
-						if s, _ := v.(string); s != "" && slices.Contains([]string{"json_object", "json", "application/json"}, s) {
-							gotFormat = ResponseJSON
-						} else if s != "" {
-							t.Errorf("%s: body asks for the format %v", what, v)
-						}
-					}
-					if want := req.SentResponseFormat(); gotFormat != want {
-						t.Errorf("%s: body asks for the format %q, SentResponseFormat = %q", what, gotFormat, want)
-					}
+// sentCase is one request TestSentOnTheWire sends: testRequest's, with these fields.
+type sentCase struct {
+	model       string
+	temperature *float64
+	format      string
+	maxTokens   int
+}
+
+func (c sentCase) String() string {
+	return fmt.Sprintf("%s, temperature %s, format %q, max_tokens %d", c.model, floatText(c.temperature), c.format, c.maxTokens)
+}
+
+// sentCases are the requests sent to provider: each of its models with and without each field.
+func sentCases(provider string) []sentCase {
+	var cases []sentCase
+	for _, name := range append([]string{wireModels[provider]}, sentModels[provider]...) {
+		for _, temp := range []*float64{nil, new(0.0), new(0.7)} {
+			for _, format := range []string{"", ResponseJSON} {
+				for _, maxTokens := range []int{0, 16} {
+					cases = append(cases, sentCase{name, temp, format, maxTokens})
 				}
 			}
 		}
+	}
+	return cases
+}
+
+// TestSentOnTheWire: the temperature, response format and max tokens a request's body holds (at
+// the top, among ollama's options or in Gemini's generationConfig) are those SentTemperature,
+// SentResponseFormat and SentMaxTokens say, present exactly when they say so. The dry runs show a
+// request by them.
+func TestSentOnTheWire(t *testing.T) {
+	for _, w := range wires {
+		for _, c := range sentCases(w.provider) {
+			req, sentText := sentBody(t, w, func(r *Request) {
+				r.Model, r.Temperature, r.ResponseFormat, r.MaxTokens = c.model, c.temperature, c.format, c.maxTokens
+			})
+			var body any
+			if err := json.Unmarshal([]byte(sentText), &body); err != nil {
+				t.Fatal(err)
+			}
+			got, found := membersIn(body, "temperature")
+			if want := req.SentTemperature(); found != (want != nil) || want != nil && float32(got.(float64)) != float32(*want) {
+				t.Errorf("%s %s: body has temperature %v (%v), SentTemperature = %s", w.provider, c, got, found, floatText(want))
+			}
+			if got, want := formatIn(body), req.SentResponseFormat(); got != want {
+				t.Errorf("%s %s: body asks for the format %q, SentResponseFormat = %q", w.provider, c, got, want)
+			}
+			got, _ = membersIn(body, "max_tokens", "max_completion_tokens", "num_predict", "maxOutputTokens")
+			if n, _ := got.(float64); n != float64(req.SentMaxTokens()) {
+				t.Errorf("%s %s: body asks for at most %v tokens, SentMaxTokens = %d", w.provider, c, got, req.SentMaxTokens())
+			}
+		}
+	}
+}
+
+// formatIn is the reply format a decoded request body asks for: ResponseJSON for OpenAI's
+// response_format {"type": "json_object"}, Ollama's format "json" or Gemini's responseMimeType
+// application/json; "" for none, or what else it asks for.
+func formatIn(body any) string {
+	v, _ := membersIn(body, "response_format", "format", "responseMimeType")
+	if m, ok := v.(map[string]any); ok {
+		v = m["type"]
+	}
+	switch s, _ := v.(string); s {
+	case "json_object", "json", "application/json":
+		return ResponseJSON
+	default:
+		return s
 	}
 }
 

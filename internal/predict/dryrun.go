@@ -24,8 +24,8 @@ type dryCall struct {
 	Stage        string          `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
 	Model        string          `json:"model"`
 	Temperature  *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
-	MaxTokens    int             `json:"max_tokens,omitempty"`
-	Seed         *int            `json:"seed,omitempty"` // --seed, where the call carries it (model.Request.SentSeed)
+	MaxTokens    int             `json:"max_tokens,omitempty"`  // as the call carries it (model.Request.SentMaxTokens)
+	Seed         *int            `json:"seed,omitempty"`        // --seed, where the call carries it (model.Request.SentSeed)
 	Messages     []model.Message `json:"messages"`
 	PromptSHA256 string          `json:"prompt_sha256"`
 	InputTokens  int             `json:"input_tokens"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
@@ -95,7 +95,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
 func dryRequest(stage string, req model.Request) dryCall {
-	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), MaxTokens: req.MaxTokens,
+	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), MaxTokens: req.SentMaxTokens(),
 		Seed: req.SentSeed(), Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
 	enc := bpe.ForModel(req.Model)
 	for _, m := range req.Messages {
