@@ -31,8 +31,8 @@ type dryRequest struct {
 	MaxTokens      int             `json:"max_tokens,omitempty"`      // as the call carries it (model.Request.SentMaxTokens)
 	Seed           *int            `json:"seed,omitempty"`            // --seed, where the call carries it (model.Request.SentSeed)
 	ResponseFormat string          `json:"response_format,omitempty"` // where the call asks for one (model.Request.SentResponseFormat)
-	Messages       []model.Message `json:"messages,omitempty"`
-	InputTokens    int             `json:"input_tokens,omitempty"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	Messages       []model.Message `json:"messages,omitempty"`        // as the call carries them (model.Request.SentMessages)
+	InputTokens    int             `json:"input_tokens,omitempty"`    // tokens of the messages' text in the model's encoding (bpe.ForModel)
 	Rule           *dryRule        `json:"rule,omitempty"`
 	Skip           bool            `json:"skip,omitempty"`
 	AlreadyJudged  bool            `json:"already_judged,omitempty"`
@@ -112,9 +112,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	req := j.request(p, 0)
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
-	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.Messages
+	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.SentMessages()
 	enc := bpe.ForModel(d.Model)
-	for _, m := range req.Messages {
+	for _, m := range d.Messages {
 		d.InputTokens += enc.Count(m.Content)
 	}
 	t.requests[d.Model]++

@@ -3,9 +3,12 @@ package model
 import "strings"
 
 // What a request's call carries on the wire, which is not always what the Request says:
-// langchaingo v0.1.14 leaves some fields out for some providers and models, and sends others
-// the Request leaves out. The dry runs show a request by these, so that they show what the
-// provider receives; TestSentOnTheWire holds them to the bodies a loopback server receives.
+// langchaingo v0.1.14 leaves some fields out for some providers and models, sends others the
+// Request leaves out, and moves a system message for some models. The dry runs show a request by
+// these, so that they show what the provider receives; the wire tests (TestSeedOnTheWire,
+// TestSentOnTheWire, TestMessagesOnTheWire) hold them to the bodies a loopback server receives,
+// so that a langchaingo upgrade that changes a body fails them. Fields the dry runs do not show
+// (googleai's topK and topP) have none.
 
 // SentSeed is the seed r's call carries on the wire, or nil when it carries none: langchaingo
 // v0.1.14 sends a seed to openai and ollama only, and leaves a seed of 0 out (both request
@@ -76,4 +79,47 @@ func (r Request) SentMaxTokens() int {
 		return langchaingoMaxTokens
 	}
 	return 0
+}
+
+// SentMessages is the messages r's call carries on the wire: r's, but for the OpenAI models
+// langchaingo v0.1.14 takes for having no system message (openAINoSystem), which it sends none:
+// the system messages' text, joined by blank lines, and a blank line go at the head of the first
+// user message.
+func (r Request) SentMessages() []Message {
+	if r.Provider != "openai" || !openAINoSystem(r.Model) {
+		return r.Messages
+	}
+	system := ""
+	for _, m := range r.Messages {
+		if m.Role == "system" {
+			if system != "" {
+				system += "\n\n"
+			}
+			system += m.Content
+		}
+	}
+	out := make([]Message, 0, len(r.Messages))
+	for _, m := range r.Messages {
+		switch m.Role {
+		case "system":
+			continue
+		case "user", "":
+			if system != "" {
+				m.Content = system + "\n\n" + m.Content
+				system = ""
+			}
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// openAINoSystem reports whether langchaingo v0.1.14 takes an OpenAI model name for one without
+// system messages: "o1", "o3", and their "-mini" and "-preview", in any case, but not dated.
+func openAINoSystem(name string) bool {
+	switch strings.ToLower(name) {
+	case "o1", "o1-mini", "o1-preview", "o3", "o3-mini", "o3-preview":
+		return true
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -113,4 +114,65 @@ func floatText(p *float64) string {
 		return "nil"
 	}
 	return fmt.Sprint(*p)
+}
+
+// TestMessagesOnTheWire: the messages a request's body holds are those SentMessages says: as made
+// but for the OpenAI models langchaingo takes for the first reasoning models ("o1", "o1-mini",
+// "o1-preview", "o3", "o3-mini", in any case), which get no system message: its text and a blank
+// line head the first user message. Dated names, and later models, get the system message.
+func TestMessagesOnTheWire(t *testing.T) {
+	sys := func(text string) Message { return Message{Role: "system", Content: text} }
+	user := func(text string) Message { return Message{Role: "user", Content: text} }
+	conversations := [][]Message{
+		{sys("Answer briefly."), user("Capital of France?")},
+		{user("Capital of France?")},
+		{sys(""), user("Capital of France?")}, // EvaLearn's judge sends an empty system message
+		{sys("One."), user("Q1"), {Role: "assistant", Content: "A1"}, sys("Two."), user("Q2")},
+	}
+	for name, merged := range map[string]bool{"o1": true, "o1-mini": true, "o1-preview": true, "o3": true, "o3-mini": true, "O1": true,
+		"o3-preview": true, "o1-2024-12-17": false, "o3-mini-2025-01-31": false, "o4-mini": false, "gpt-5": false, "gpt-4o-mini": false} {
+		for _, msgs := range conversations {
+			req, sentText := sentBody(t, wires[0], func(r *Request) { r.Model, r.Messages = name, msgs })
+			got, err := wireMessages(sentText)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := req.SentMessages(); !slices.Equal(got, want) {
+				t.Errorf("%s: messages sent %q, SentMessages = %q", name, got, want)
+			}
+			isSystem := func(m Message) bool { return m.Role == "system" }
+			if slices.ContainsFunc(msgs, isSystem) && slices.ContainsFunc(req.SentMessages(), isSystem) == merged {
+				t.Errorf("%s: SentMessages %q, want a system message %v", name, req.SentMessages(), !merged)
+			}
+		}
+	}
+}
+
+// wireMessages reads the messages of an OpenAI chat request body, a message of text parts as
+// their text joined.
+func wireMessages(body string) ([]Message, error) {
+	var req struct {
+		Messages []struct {
+			Role    string
+			Content json.RawMessage
+		}
+	}
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		return nil, err
+	}
+	var msgs []Message
+	for _, m := range req.Messages {
+		var text string
+		if json.Unmarshal(m.Content, &text) != nil { // parts: [{"text": …, "type": "text"}, …]
+			var parts []struct{ Text string }
+			if err := json.Unmarshal(m.Content, &parts); err != nil {
+				return nil, err
+			}
+			for _, p := range parts {
+				text += p.Text
+			}
+		}
+		msgs = append(msgs, Message{Role: m.Role, Content: text})
+	}
+	return msgs, nil
 }

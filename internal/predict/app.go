@@ -111,17 +111,18 @@ carry the error "budget spent: ..." (exit 3); --retry-errors with a larger --max
 A model without a price cannot be metered: --max-cost then is a usage error.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
-line per record in input order: the requests predicting it would send (stage, model, max_tokens,
-temperature and seed as the call carries them, the messages byte for byte, prompt_sha256 and their
-input_tokens in the model's tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for
-the rest), and in "then" the calls whose prompts hold replies not yet given (LongMemEval's reading
-call over its notes; EvaLearn's judge, and a sequence's later positions, shown only from the first
-one left to answer); or already_predicted, or the error predicting would record. A LoCoMo batch's
-request (--batch-size) is on the line of its first question asked, whose asks names the records it
-asks; their lines name that record in asked_with. The extractive provider reads no prompt, so it
-has no dry run. stderr counts the requests and their input tokens, priced as above (input only; "no
-price" for a model without one), with a warning when that alone is over --max-cost. A --cache FILE
-the run could not open is refused as the run refuses it (exit 2), but none is made or written.`
+line per record in input order: the requests predicting it would send (stage; model; max_tokens,
+temperature, seed and the messages byte for byte, as the call carries them; prompt_sha256, the
+prediction's; and the messages' input_tokens in the model's tiktoken encoding: cl100k_base for
+gpt-4 and gpt-3.5, o200k_base for the rest), and in "then" the calls whose prompts hold replies not
+yet given (LongMemEval's reading call over its notes; EvaLearn's judge, and a sequence's later
+positions, shown only from the first one left to answer); or already_predicted, or the error
+predicting would record. A LoCoMo batch's request (--batch-size) is on the line of its first
+question asked, whose asks names the records it asks; their lines name that record in asked_with.
+The extractive provider reads no prompt, so it has no dry run. stderr counts the requests and their
+input tokens, priced as above (input only; "no price" for a model without one), with a warning when
+that alone is over --max-cost. A --cache FILE the run could not open is refused as the run refuses
+it (exit 2), but none is made or written.`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -26,9 +26,9 @@ type dryCall struct {
 	Temperature  *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
 	MaxTokens    int             `json:"max_tokens,omitempty"`  // as the call carries it (model.Request.SentMaxTokens)
 	Seed         *int            `json:"seed,omitempty"`        // --seed, where the call carries it (model.Request.SentSeed)
-	Messages     []model.Message `json:"messages"`
-	PromptSHA256 string          `json:"prompt_sha256"`
-	InputTokens  int             `json:"input_tokens"` // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	Messages     []model.Message `json:"messages"`              // as the call carries them (model.Request.SentMessages)
+	PromptSHA256 string          `json:"prompt_sha256"`         // the prediction's: of the messages as made, before SentMessages
+	InputTokens  int             `json:"input_tokens"`          // tokens of the messages' text in the model's encoding (bpe.ForModel)
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -96,9 +96,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
 func dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), MaxTokens: req.SentMaxTokens(),
-		Seed: req.SentSeed(), Messages: req.Messages, PromptSHA256: promptSHA256(req.Messages)}
+		Seed: req.SentSeed(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
 	enc := bpe.ForModel(req.Model)
-	for _, m := range req.Messages {
+	for _, m := range c.Messages {
 		c.InputTokens += enc.Count(m.Content)
 	}
 	return c
