@@ -3,6 +3,7 @@ module github.com/qapipe/qapipe
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2/v2 v2.5.1
 	github.com/goccy/go-json v0.12.0
 	github.com/google/go-cmp v0.7.0
@@ -37,7 +38,6 @@ require (
 	git.sr.ht/~sbinet/gg v0.7.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
-	github.com/creack/pty v1.1.24 // indirect
 	github.com/dlclark/regexp2 v1.10.0 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/felixge/httpsnoop v1.0.4 // indirect
