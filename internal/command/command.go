@@ -584,9 +584,12 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 // Execute runs app with args and returns its error, with a missing required flag turned into a
 // UsageError. It prints nothing: every command's main reports the error once, with Report. Each
 // of app's subcommands answers --version as the app does (see answerVersion), and its errors are
-// named after it (see nameErrors).
+// named after it (see nameErrors). The integer flags of app and its subcommands are read in
+// decimal (see decimalFlags).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
+	decimalFlags(app.Flags)
 	for _, sub := range app.Commands {
+		decimalFlags(sub.Flags)
 		nameErrors(app.Name+" "+sub.Name, sub)
 		answerVersion(sub)
 	}

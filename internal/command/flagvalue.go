@@ -29,7 +29,7 @@ func badValue(c *cli.Context, err error) error {
 	if !ok || c == nil || c.Command == nil {
 		return err
 	}
-	want, note := wanted(flagNamed(c, v.name), v.value, v.outOfRange)
+	want := wanted(flagNamed(c, v.name), v.value, v.outOfRange)
 	if want == "" {
 		return err
 	}
@@ -37,7 +37,7 @@ func badValue(c *cli.Context, err error) error {
 	if v.env != "" {
 		msg += " from " + v.env
 	}
-	return errors.New(msg + note)
+	return errors.New(msg)
 }
 
 // valueError is what an error of the flag package or of urfave/cli says of a value that does not
@@ -97,39 +97,51 @@ func cutQuoted(s string) (value, rest string, ok bool) {
 }
 
 // wanted says what flag f takes, for an error about value, which did not parse: "an integer",
-// or, when it is out of range, "an integer from ... to ...". It is "" for no flag, and for a flag
-// of a type whose values cannot fail to parse (strings, string slices) or that is not known here.
-// The note, when not "", ends the error: it says why a decimal integer such as "08" failed.
-func wanted(f cli.Flag, value string, outOfRange bool) (want, note string) {
+// or, when it is out of range, "an integer from ... to ...", or, for a value written with a base
+// prefix (0x10, 0o17, 0b101), "a decimal integer": integer flags read no other base (see
+// decimalFlags). It is "" for no flag, and for a flag of a type whose values cannot fail to
+// parse (strings, string slices) or that is not known here.
+func wanted(f cli.Flag, value string, outOfRange bool) string {
 	var kind, bounds string
 	switch f.(type) {
 	case *cli.IntFlag:
-		kind, bounds = "an integer", fmt.Sprintf("an integer from %d to %d", math.MinInt, math.MaxInt)
+		kind, bounds = integerKind(false, value), fmt.Sprintf("an integer from %d to %d", math.MinInt, math.MaxInt)
 	case *cli.Int64Flag:
-		kind, bounds = "an integer", fmt.Sprintf("an integer from %d to %d", math.MinInt64, math.MaxInt64)
+		kind, bounds = integerKind(false, value), fmt.Sprintf("an integer from %d to %d", math.MinInt64, math.MaxInt64)
 	case *cli.UintFlag:
-		kind, bounds = "a non-negative integer", fmt.Sprintf("an integer from 0 to %d", uint(math.MaxUint))
+		kind, bounds = integerKind(true, value), fmt.Sprintf("an integer from 0 to %d", uint(math.MaxUint))
 	case *cli.Uint64Flag:
-		kind, bounds = "a non-negative integer", fmt.Sprintf("an integer from 0 to %d", uint64(math.MaxUint64))
+		kind, bounds = integerKind(true, value), fmt.Sprintf("an integer from 0 to %d", uint64(math.MaxUint64))
 	case *cli.Float64Flag:
-		return ranged("a number", fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange), ""
+		return ranged("a number", fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange)
 	case *cli.DurationFlag:
-		return "a duration such as 90s or 2m", ""
+		return "a duration such as 90s or 2m"
 	case *cli.BoolFlag:
-		return "true or false", ""
+		return "true or false"
 	case *cli.IntSliceFlag, *cli.Int64SliceFlag:
-		return "a comma-separated list of integers", ""
+		return "a comma-separated list of integers"
 	case *cli.UintSliceFlag, *cli.Uint64SliceFlag:
-		return "a comma-separated list of non-negative integers", ""
+		return "a comma-separated list of non-negative integers"
 	case *cli.Float64SliceFlag:
-		return "a comma-separated list of numbers", ""
+		return "a comma-separated list of numbers"
 	default:
-		return "", ""
+		return ""
 	}
-	if !outOfRange && octal(value) {
-		note = " (a leading 0 makes it octal)"
+	return ranged(kind, bounds, outOfRange)
+}
+
+// integerKind is what an integer flag, signed or unsigned, wants of value: "a decimal integer"
+// when value is written with a base prefix.
+func integerKind(unsigned bool, value string) string {
+	switch prefixed := basePrefixed(value); {
+	case unsigned && prefixed:
+		return "a non-negative decimal integer"
+	case unsigned:
+		return "a non-negative integer"
+	case prefixed:
+		return "a decimal integer"
 	}
-	return ranged(kind, bounds, outOfRange), note
+	return "an integer"
 }
 
 func ranged(kind, bounds string, outOfRange bool) string {
@@ -137,21 +149,6 @@ func ranged(kind, bounds string, outOfRange bool) string {
 		return bounds
 	}
 	return kind
-}
-
-// octal reports whether value is decimal digits after an optional sign, with a leading 0 and an
-// 8 or 9 among them: integer flags read a leading 0 as octal (strconv's base 0), so "08" fails.
-func octal(value string) bool {
-	digits := strings.TrimLeft(value, "+-")
-	if len(value)-len(digits) > 1 || len(digits) < 2 || digits[0] != '0' {
-		return false
-	}
-	for _, r := range digits {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return strings.ContainsAny(digits, "89")
 }
 
 // dashed is a flag's name as it is typed: "-v" for a one-letter name, "--seed" for a longer one.
@@ -178,7 +175,7 @@ func fromEnv(c *cli.Context, name string) string {
 }
 
 // flagNamed returns the flag of c's command, or of a command above it, that has name among its
-// names, or nil.
+// names (the flag itself, not decimalFlags's wrapper of it), or nil.
 func flagNamed(c *cli.Context, name string) cli.Flag {
 	for _, ctx := range c.Lineage() {
 		if ctx.Command == nil {
@@ -186,7 +183,7 @@ func flagNamed(c *cli.Context, name string) cli.Flag {
 		}
 		for _, f := range ctx.Command.Flags {
 			if slices.Contains(f.Names(), name) {
-				return f
+				return unwrapFlag(f)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package command
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,9 +24,18 @@ func TestBadValue(t *testing.T) {
 		{[]string{"--count=abc"}, [2]string{}, `--count: want an integer, got "abc"`},
 		{[]string{"-c", "1.5"}, [2]string{}, `-c: want an integer, got "1.5"`}, // the alias given
 		{[]string{"--count", ""}, [2]string{}, `--count: want an integer, got ""`},
-		{[]string{"--count", "08"}, [2]string{}, `--count: want an integer, got "08" (a leading 0 makes it octal)`},
-		{[]string{"--count", "-09"}, [2]string{}, `--count: want an integer, got "-09" (a leading 0 makes it octal)`},
-		{[]string{"--count", "010"}, [2]string{}, ""}, // octal 8: parses
+		{[]string{"--count", "08"}, [2]string{}, ""}, // decimal: 8
+		{[]string{"--count", "-09"}, [2]string{}, ""},
+		{[]string{"--count", "0x10"}, [2]string{}, `--count: want a decimal integer, got "0x10"`},
+		{[]string{"--count", "-0X1f"}, [2]string{}, `--count: want a decimal integer, got "-0X1f"`},
+		{[]string{"--count", "0o17"}, [2]string{}, `--count: want a decimal integer, got "0o17"`},
+		{[]string{"--seed", "0b101"}, [2]string{}, `--seed: want a decimal integer, got "0b101"`},
+		{[]string{"--uint", "0x1"}, [2]string{}, `--uint: want a non-negative decimal integer, got "0x1"`},
+		{[]string{"--uint64", "0B1"}, [2]string{}, `--uint64: want a non-negative decimal integer, got "0B1"`},
+		{[]string{"--count", "1_000"}, [2]string{}, `--count: want an integer, got "1_000"`},
+		{[]string{"--count", "0x"}, [2]string{}, `--count: want an integer, got "0x"`},
+		{[]string{"--count", "+-1"}, [2]string{}, `--count: want an integer, got "+-1"`},
+		{[]string{"--count", "-"}, [2]string{}, `--count: want an integer, got "-"`},
 		{[]string{"--count", "99999999999999999999"}, [2]string{},
 			`--count: want an integer from -9223372036854775808 to 9223372036854775807, got "99999999999999999999"`},
 		{[]string{"--seed", "x"}, [2]string{}, `--seed: want an integer, got "x"`},
@@ -49,7 +59,11 @@ func TestBadValue(t *testing.T) {
 		{[]string{"--count"}, [2]string{}, `flag needs an argument: -count`},
 		// From the environment, naming the variable.
 		{nil, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
-		{nil, [2]string{"QA_COUNT", "08"}, `--count: want an integer, got "08" from QA_COUNT (a leading 0 makes it octal)`},
+		{nil, [2]string{"QA_COUNT", "08"}, ""},
+		{nil, [2]string{"QA_COUNT", "0x10"}, `--count: want a decimal integer, got "0x10" from QA_COUNT`},
+		{nil, [2]string{"QA_SEED", "0o7"}, `--seed: want a decimal integer, got "0o7" from QA_SEED`},
+		{nil, [2]string{"QA_UINT", "0b1"}, `--uint: want a non-negative decimal integer, got "0b1" from QA_UINT`},
+		{nil, [2]string{"QA_COUNT", "1_000"}, `--count: want an integer, got "1_000" from QA_COUNT`},
 		{nil, [2]string{"QA_SEED", "9223372036854775808"},
 			`--seed: want an integer from -9223372036854775808 to 9223372036854775807, got "9223372036854775808" from QA_SEED`},
 		{nil, [2]string{"QA_UINT", "-1"}, `--uint: want a non-negative integer, got "-1" from QA_UINT`},
@@ -75,7 +89,7 @@ func TestBadValue(t *testing.T) {
 				&cli.IntFlag{Name: "count", Aliases: []string{"c"}, EnvVars: []string{"QA_COUNT"}},
 				&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
 				&cli.UintFlag{Name: "uint", EnvVars: []string{"QA_UINT"}},
-				&cli.Uint64Flag{Name: "uint64"},
+				&cli.Uint64Flag{Name: "uint64", EnvVars: []string{"QA_UINT64"}},
 				&cli.Float64Flag{Name: "below", EnvVars: []string{"QA_BELOW"}},
 				&cli.DurationFlag{Name: "timeout", EnvVars: []string{"QA_TIMEOUT"}},
 				&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}},
@@ -94,6 +108,60 @@ func TestBadValue(t *testing.T) {
 			}
 			if stdout.Len() > 0 || stderr.Len() > 0 {
 				t.Errorf("qa-x %s printed %q to stdout, %q to stderr; want nothing", name, stdout.String(), stderr.String())
+			}
+		})
+	}
+}
+
+// TestDecimalFlags: every integer flag, of an app or of its subcommand, reads its value in
+// decimal from the command line and from its variable: a leading 0 is no octal prefix, and
+// the value read is the one typed, as a flag's IsSet and the range checks' fromEnv see it.
+func TestDecimalFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  [2]string // variable and value; none when the variable is ""
+		want string    // count seed uint uint64, and where count came from
+	}{
+		{nil, [2]string{}, "7 1 0 0"},
+		{[]string{"--count", "010", "--seed", "010", "--uint", "010", "--uint64", "010"}, [2]string{}, "10 10 10 10"},
+		{[]string{"--count=08", "--seed=-0009"}, [2]string{}, "8 -9 0 0"},
+		{[]string{"-c", "+012", "--seed", "000"}, [2]string{}, "12 0 0 0"},
+		{[]string{"--seed", "-09223372036854775808"}, [2]string{}, "7 -9223372036854775808 0 0"},
+		{nil, [2]string{"QA_COUNT", "010"}, "10 1 0 0 from QA_COUNT"},
+		{nil, [2]string{"QA_SEED", "-010"}, "7 -10 0 0"},
+		{nil, [2]string{"QA_UINT", "010"}, "7 1 10 0"},
+		{nil, [2]string{"QA_UINT64", "0018446744073709551615"}, "7 1 0 18446744073709551615"},
+		{[]string{"--count", "011"}, [2]string{"QA_COUNT", "010"}, "11 1 0 0"},
+		{[]string{"sub", "--count", "010"}, [2]string{}, "10 1 0 0"},
+		{[]string{"sub"}, [2]string{"QA_COUNT", "010"}, "10 1 0 0 from QA_COUNT"},
+	} {
+		name := strings.Join(tc.args, " ")
+		if tc.env[0] != "" {
+			name = tc.env[0] + "=" + tc.env[1] + " " + name
+		}
+		t.Run(name, func(t *testing.T) {
+			if tc.env[0] != "" {
+				t.Setenv(tc.env[0], tc.env[1])
+			}
+			flags := func() []cli.Flag {
+				return []cli.Flag{
+					&cli.IntFlag{Name: "count", Aliases: []string{"c"}, Value: 7, EnvVars: []string{"QA_COUNT"}},
+					&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}},
+					&cli.UintFlag{Name: "uint", EnvVars: []string{"QA_UINT"}},
+					&cli.Uint64Flag{Name: "uint64", EnvVars: []string{"QA_UINT64"}},
+				}
+			}
+			var got string
+			action := func(c *cli.Context) error {
+				got = fmt.Sprintf("%d %d %d %d%s", c.Int("count"), c.Int64("seed"), c.Uint("uint"), c.Uint64("uint64"), fromEnv(c, "count"))
+				return nil
+			}
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app.Flags, app.Action = flags(), action
+			app.Commands = []*cli.Command{{Name: "sub", Flags: flags(), Action: action}}
+			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil || got != tc.want {
+				t.Errorf("qa-x %s: read %q, %v; want %q, nil", name, got, err, tc.want)
 			}
 		})
 	}

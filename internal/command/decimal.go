@@ -1,0 +1,123 @@
+package command
+
+import (
+	"errors"
+	"flag"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// decimalFlags makes every integer flag of flags (cli.IntFlag, Int64Flag, UintFlag and
+// Uint64Flag) read its value in decimal, from the command line and from its QA_* variable alike:
+// "--seed 010" is 10, and "--seed 0x10" a usage error that asks for a decimal integer (see
+// wanted). The flag package and urfave/cli read them as strconv's base 0 does, so that 010 was
+// 8, 0x10 16, 0b10 2 and 1_000 1000: a researcher's zero-padded seed silently became another.
+// Flags already made decimal are left as they are. Execute calls it for an app's flags and its
+// subcommands', so that no command can declare an integer flag that is not read in decimal.
+//
+// Note: urfave/cli's Base field is read for the variable only; the command line is parsed by
+// the flag package, whose integer values are base 0 whatever the Base. So each such flag is
+// wrapped (decimalInt, …), its declaration unchanged: the wrapper's Apply lets the flag apply
+// itself with Base 10, then puts a decimalValue in front of the flag.Value it defined. A flag
+// type of our own at every declaration would have done the same at some thirty places, and the
+// next plain cli.IntFlag would have been read in base 0 again. Integer slice flags, which no
+// command has, are not changed.
+func decimalFlags(flags []cli.Flag) {
+	for i, f := range flags {
+		switch f := f.(type) {
+		case *cli.IntFlag:
+			f.Base = 10
+			flags[i] = decimalInt{f}
+		case *cli.Int64Flag:
+			f.Base = 10
+			flags[i] = decimalInt64{f}
+		case *cli.UintFlag:
+			f.Base = 10
+			flags[i] = decimalUint{f}
+		case *cli.Uint64Flag:
+			f.Base = 10
+			flags[i] = decimalUint64{f}
+		}
+	}
+}
+
+// decimalInt and its siblings are the integer flags decimalFlags wraps: the flag in all but
+// Apply. Unwrap returns the flag itself.
+type (
+	decimalInt    struct{ *cli.IntFlag }
+	decimalInt64  struct{ *cli.Int64Flag }
+	decimalUint   struct{ *cli.UintFlag }
+	decimalUint64 struct{ *cli.Uint64Flag }
+)
+
+func (f decimalInt) Apply(set *flag.FlagSet) error    { return applyDecimal(f.IntFlag, set) }
+func (f decimalInt64) Apply(set *flag.FlagSet) error  { return applyDecimal(f.Int64Flag, set) }
+func (f decimalUint) Apply(set *flag.FlagSet) error   { return applyDecimal(f.UintFlag, set) }
+func (f decimalUint64) Apply(set *flag.FlagSet) error { return applyDecimal(f.Uint64Flag, set) }
+
+func (f decimalInt) Unwrap() cli.Flag    { return f.IntFlag }
+func (f decimalInt64) Unwrap() cli.Flag  { return f.Int64Flag }
+func (f decimalUint) Unwrap() cli.Flag   { return f.UintFlag }
+func (f decimalUint64) Unwrap() cli.Flag { return f.Uint64Flag }
+
+// unwrapFlag returns the flag f wraps, when it is one of decimalFlags's, else f.
+func unwrapFlag(f cli.Flag) cli.Flag {
+	if w, ok := f.(interface{ Unwrap() cli.Flag }); ok {
+		return w.Unwrap()
+	}
+	return f
+}
+
+// applyDecimal applies f to set, then reads every name of it through a decimalValue.
+func applyDecimal(f cli.Flag, set *flag.FlagSet) error {
+	if err := f.Apply(set); err != nil {
+		return err
+	}
+	for _, name := range f.Names() {
+		if fl := set.Lookup(name); fl != nil {
+			if g, ok := fl.Value.(flag.Getter); ok {
+				fl.Value = decimalValue{g}
+			}
+		}
+	}
+	return nil
+}
+
+// errNotDecimal is a decimalValue's error for a value that is not a decimal integer.
+var errNotDecimal = errors.New("not a decimal integer")
+
+// decimalValue is the flag package's value of an integer flag, set only from a decimal integer:
+// an optional sign and digits, leading zeros and all. It passes the value on without those
+// zeros, so that the flag package's base 0 reads it as decimal.
+type decimalValue struct{ flag.Getter }
+
+func (v decimalValue) Set(s string) error {
+	sign, digits := "", s
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, digits = s[:1], s[1:]
+	}
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return errNotDecimal
+	}
+	if digits = strings.TrimLeft(digits, "0"); digits == "" {
+		digits = "0"
+	}
+	return v.Getter.Set(sign + digits)
+}
+
+// String returns the value as the flag it wraps writes it: decimal. The flag package may call
+// it on the zero decimalValue, which wraps none, to learn a default's text.
+func (v decimalValue) String() string {
+	if v.Getter == nil {
+		return ""
+	}
+	return v.Getter.String()
+}
+
+// basePrefixed reports whether value is an integer written with a base prefix after an optional
+// sign, 0x, 0o or 0b (either case), as Go and Python write hexadecimal, octal and binary.
+func basePrefixed(value string) bool {
+	digits := strings.TrimLeft(value, "+-")
+	return len(value)-len(digits) <= 1 && len(digits) > 2 && digits[0] == '0' && strings.ContainsRune("xXoObB", rune(digits[1]))
+}
