@@ -348,6 +348,16 @@ func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, err
 	return n, nil
 }
 
+// FloatBetween returns the float64 flag name: a usage error unless it is lo to hi, both
+// included; NaN, which strconv reads and which passes every comparison, is refused too.
+func FloatBetween(c *cli.Context, name string, lo, hi float64) (float64, error) {
+	v := c.Float64(name)
+	if !(v >= lo && v <= hi) {
+		return 0, Usagef("--%s: want a number from %g to %g, got %v%s", name, lo, hi, v, fromEnv(c, name))
+	}
+	return v, nil
+}
+
 // MaxConcurrency bounds every --concurrency. The pipeline keeps a slot for each call in flight
 // before any record is read (a mistyped 100000000 took 800 MB at once), and no provider serves
 // that many calls from one client.

@@ -309,6 +309,54 @@ func TestNotNegative(t *testing.T) {
 	}
 }
 
+// TestFloatBetween: a value from lo to hi, both included, is returned; one outside, or NaN or
+// an infinity, is a usage error naming the flag, the bounds and the value, and the variable it
+// came from.
+func TestFloatBetween(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  string // QA_T's value, unset when ""
+		want string // the value read, or the error
+	}{
+		{nil, "", "0.5"},
+		{[]string{"--t", "0"}, "", "0"},
+		{[]string{"--t", "1"}, "", "1"},
+		{[]string{"--t", "1.5"}, "", "--t: want a number from 0 to 1, got 1.5"},
+		{[]string{"--t", "-0.25"}, "", "--t: want a number from 0 to 1, got -0.25"},
+		{[]string{"--t", "1.0000001"}, "", "--t: want a number from 0 to 1, got 1.0000001"},
+		{[]string{"--t", "NaN"}, "", "--t: want a number from 0 to 1, got NaN"},
+		{[]string{"--t", "-Inf"}, "", "--t: want a number from 0 to 1, got -Inf"},
+		{nil, "2", "--t: want a number from 0 to 1, got 2 from QA_T"},
+		{[]string{"--t", "3"}, "0.5", "--t: want a number from 0 to 1, got 3"},
+	} {
+		t.Run(fmt.Sprintf("QA_T=%s %q", tc.env, tc.args), func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("QA_T", tc.env)
+			}
+			var got string
+			app := &cli.App{
+				Flags: []cli.Flag{&cli.Float64Flag{Name: "t", Value: 0.5, EnvVars: []string{"QA_T"}}},
+				Action: func(c *cli.Context) error {
+					v, err := FloatBetween(c, "t", 0, 1)
+					if got = fmt.Sprint(v); err != nil {
+						got = err.Error()
+						if ExitCode(err) != ExitUsage {
+							got += " (no usage error)"
+						}
+					}
+					return nil
+				},
+			}
+			if err := app.Run(append([]string{"x"}, tc.args...)); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("x %q: FloatBetween = %q, want %q", tc.args, got, tc.want)
+			}
+		})
+	}
+}
+
 // TestSourceAt: At names the file and line of the record being handed to fn, across files and
 // past blank and bad lines, as a bad line is named.
 func TestSourceAt(t *testing.T) {

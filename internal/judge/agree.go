@@ -167,7 +167,7 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 ` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
-			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score at or above which a verdict counts as correct"},
+			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
 			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
 			command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
@@ -178,7 +178,7 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 		},
 		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
-			cfg := agreeConfig{threshold: c.Float64("threshold"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
+			cfg := agreeConfig{reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 				maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
 				for n := range strings.SplitSeq(s, ",") {
@@ -198,8 +198,8 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 			if cfg.level, err = command.Level(c); err != nil {
 				return err
 			}
-			if math.IsNaN(cfg.threshold) || math.IsInf(cfg.threshold, 0) {
-				return command.Usagef("--threshold: want a finite number, got %v", cfg.threshold)
+			if cfg.threshold, err = command.FloatBetween(c, "threshold", 0, 1); err != nil {
+				return err // judgments' scores are 0 to 1: beyond, every verdict would be the same
 			}
 			if cfg.maxList < -1 {
 				return command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
