@@ -714,3 +714,29 @@ func TestSQuADLayoutWording(t *testing.T) {
 		}
 	}
 }
+
+// TestCRLineEndings: a JSON Lines file whose lines carriage returns alone end is one bad item
+// that says so, in every loader of JSON Lines, as the other stages say it, not "invalid JSON" or
+// a type error about what follows the first line; CRLF lines load.
+func TestCRLineEndings(t *testing.T) {
+	const want = `i.jsonl:1: the file has CR line endings (a carriage return with no line feed after it, at column %d): convert them to LF with tr '\r' '\n'`
+	for _, tc := range []struct {
+		name string
+		load Loader
+		a, b string // two lines
+		ids  string // the ids CRLF lines load as
+	}{
+		{"jsonl", JSONL, `{"id":"a","question":"q","answers":["x"]}`, `{"id":"b","question":"q","answers":["y"]}`, "a,b"},
+		{"hotpotqa", HotpotQA, `{"_id":"a","question":"q","answer":"x"}`, `{"_id":"b","question":"q","answer":"y"}`, "hotpotqa:a,hotpotqa:b"},
+		{"records", Records, `{"schema":1,"id":"a"}`, `{"schema":1,"id":"b"}`, "a,b"},
+	} {
+		ids, bads, err := loadString(t, tc.load, "i.jsonl", tc.a+"\r"+tc.b+"\r", Options{})
+		if w := fmt.Sprintf(want, len(tc.a)+1); err != nil || len(ids) > 0 || len(bads) != 1 || bads[0] != w {
+			t.Errorf("%s, CR: records %q, bad items %q, %v; want none and [%q]", tc.name, ids, bads, err, w)
+		}
+		ids, bads, err = loadString(t, tc.load, "i.jsonl", tc.a+"\r\n"+tc.b+"\r\n", Options{})
+		if err != nil || len(bads) > 0 || strings.Join(ids, ",") != tc.ids {
+			t.Errorf("%s, CRLF: records %q, bad items %q, %v; want %s", tc.name, ids, bads, err, tc.ids)
+		}
+	}
+}

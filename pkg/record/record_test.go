@@ -316,6 +316,85 @@ func TestReaderNotUTF8(t *testing.T) {
 	}
 }
 
+// TestReaderCRLineEndings: a line that is not JSON, or is too long, because carriage returns
+// alone end the lines it holds (a file with classic Mac OS line endings) is a bad line that says
+// so, naming where the first one is and no id, for Read and ReadRaw alike. A carriage return
+// that JSON reads as a blank, and CRLF line endings, read as they did.
+func TestReaderCRLineEndings(t *testing.T) {
+	const a, b = `{"schema":1,"id":"a"}`, `{"schema":1,"id":"b"}`
+	cr := func(col int) string {
+		return fmt.Sprintf("f.jsonl:1: the file has CR line endings (a carriage return with no line feed after it, at column %d): convert them to LF with tr '\\r' '\\n'", col)
+	}
+	for _, tc := range []struct {
+		name, in string
+		maxLine  int
+		want     []string // ids read, or the error of a bad line
+	}{
+		{"CR", a + "\r" + b + "\r", 0, []string{cr(22)}},
+		{"CR at the start", "\r\r" + a + "\r" + b, 0, []string{cr(1)}},
+		{"CR and a bad record", a + "\r" + `{"schema":1}`, 0, []string{cr(22)}},
+		{"CR too long", a + "\r" + b + "\r" + a, 30, []string{cr(22)}},
+		{"CR then LF lines", a + "\r" + b + "\n" + b + "\n", 0, []string{cr(22), "b"}},
+		{"one record ending in CR", a + "\r", 0, []string{"a"}},
+		{"CRLF", a + "\r\n" + b + "\r\n", 0, []string{"a", "b"}},
+		{"CR CRLF", a + "\r\r\n" + b + "\r\r\n", 0, []string{"a", "b"}},
+		{"CR as a blank", `{"schema":1,` + "\r" + `"id":"a"}` + "\n", 0, []string{"a"}},
+		{"trailing CR of a bad line", `{"schema":1,"id":"a",}` + "\r\r\n", 0, []string{`f.jsonl:1 (id "a"): invalid record`}},
+		{"too long, CR at the end", a + "\r\r\n", 10, []string{`f.jsonl:1 (id "a"): line too long (more than 10 bytes)`}},
+	} {
+		for _, raw := range []bool{false, true} {
+			r := NewReader(strings.NewReader(tc.in), "f.jsonl")
+			if tc.maxLine > 0 {
+				r.SetMaxLine(tc.maxLine)
+			}
+			var got []string
+			for {
+				var rec Record
+				var err error
+				if raw {
+					var line []byte
+					if line, err = r.ReadRaw(); err == nil {
+						err = unmarshal(line, &rec)
+					}
+				} else {
+					var p *Record
+					if p, err = r.Read(); p != nil {
+						rec = *p
+					}
+				}
+				if err == io.EOF {
+					break
+				}
+				var perr *Error
+				switch {
+				case errors.As(err, &perr):
+					msg := perr.Error()
+					if strings.Contains(msg, "invalid record") {
+						msg = msg[:strings.Index(msg, "invalid record")+len("invalid record")]
+					}
+					if errors.Is(err, ErrCRLineEndings) != strings.Contains(msg, "CR line endings") {
+						t.Errorf("%s: %v: errors.Is(ErrCRLineEndings) wrong", tc.name, err)
+					}
+					got = append(got, msg)
+				case err != nil && raw:
+					got = append(got, "not decoded")
+				case err != nil:
+					t.Fatalf("%s: %v", tc.name, err)
+				default:
+					got = append(got, rec.ID)
+				}
+			}
+			want := tc.want
+			if raw && tc.name == "trailing CR of a bad line" {
+				want = []string{"not decoded"} // ReadRaw leaves the decoding to its caller
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s (ReadRaw %v): %q read (-want +got):\n%s", tc.name, raw, tc.in, diff)
+			}
+		}
+	}
+}
+
 type failWriter struct{ n int }
 
 func (f *failWriter) Write(p []byte) (int, error) {

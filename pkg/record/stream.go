@@ -52,6 +52,12 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrLineTooLong is wrapped by the Error for a line longer than the Reader's maximum.
 var ErrLineTooLong = errors.New("line too long")
 
+// ErrCRLineEndings is wrapped by the Error for a line that is not JSON, or too long, and holds a
+// carriage return with text after it and no line feed: most likely lines of a file with CR
+// line endings (classic Mac OS), which the Reader, ending lines at "\n" as JSON Lines does,
+// reads as one.
+var ErrCRLineEndings = errors.New("the file has CR line endings")
+
 // UTF8Error is the error for text that is not UTF-8 (see CheckUTF8).
 type UTF8Error struct {
 	Byte   byte // the first byte that is not UTF-8 text
@@ -238,16 +244,42 @@ func (r *Reader) readLine() ([]byte, error) {
 			if !tooLong {
 				head = line
 			}
+			if i := loneCR(head); i >= 0 {
+				return nil, r.crError(i)
+			}
 			return nil, r.errorf(headID(head), "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
 		}
 		// A byte order mark at the start of a line is one of a file that began with it, joined
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
 		line = bytes.TrimPrefix(line, byteOrderMark)
+		if i := loneCR(line); i >= 0 && !json.Valid(line) {
+			return nil, r.crError(i)
+		}
 		if err := CheckUTF8(line); err != nil {
 			return nil, &Error{File: r.file, Line: r.line, ID: PeekID(line), Err: err}
 		}
 		return line, nil
 	}
+}
+
+// loneCR returns the index of the first carriage return in line, a line without its terminator,
+// when text other than blanks follows it, else -1. JSON takes a carriage return for a blank, so
+// only a line that is not JSON is looked at with it: one whose lines a CR ended.
+//
+// Note: a CR followed by blanks alone is left alone, as the end of a line that ended in
+// "\r\r\n"; CRLF input never gets here, its "\r\n" being the terminator.
+func loneCR(line []byte) int {
+	i := bytes.IndexByte(line, '\r')
+	if i < 0 || len(bytes.TrimSpace(line[i:])) == 0 {
+		return -1
+	}
+	return i
+}
+
+// crError is the error of the line just read, which has CR line endings, the first at byte i. It
+// names no id: the line holds the records of several.
+func (r *Reader) crError(i int) *Error {
+	return r.errorf("", "%w (a carriage return with no line feed after it, at column %d): convert them to LF with tr '\\r' '\\n'", ErrCRLineEndings, i+1)
 }
 
 // PeekID recovers the id of a line that failed to decode as a record, if it has one, for the
