@@ -157,6 +157,9 @@ func CSV(in Input, opt Options, emit Emit) error {
 	r := csv.NewReader(br)
 	r.Comma = sniffDelimiter(head)
 	r.FieldsPerRecord = -1
+	if err := crLines(head); err != nil {
+		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
+	}
 	header, err := r.Read()
 	if err == io.EOF {
 		return nil
@@ -224,6 +227,20 @@ func CSV(in Input, opt Options, emit Emit) error {
 			return err
 		}
 	}
+}
+
+// crLines returns the error of a CSV file that begins with head when its first line, up to a
+// line feed, holds a carriage return with text after it: a file with CR line endings (classic
+// Mac OS), whose lines encoding/csv reads as one row, the header, and so loads as no record at
+// all, without a word (or, its header quoted, as a quote out of place).
+func crLines(head []byte) error {
+	if end := bytes.IndexByte(head, '\n'); end >= 0 {
+		head = head[:end]
+	}
+	if i := record.LoneCR(head); i >= 0 {
+		return record.CRLineEndings(i + 1)
+	}
+	return nil
 }
 
 // sniffHead is how much of a CSV file sniffDelimiter sees: a header line longer than this is

@@ -38,6 +38,12 @@ func TestCSVHeader(t *testing.T) {
 		{"repeated empty", "id,question,,\n1,q,a,b\n",
 			"d.csv:1: fields 3 and 4 of the header have no name"},
 		{"not text", "id,question,\xff\n1,q,a\n", "d.csv:1: header field 3: "},
+		{"CRLF", "id,question,answers\r\n1,q,a\r\n", ""},
+		{"CR", "id,question,answers\r1,q,a\r",
+			`d.csv:1: the file has CR line endings (a carriage return with no line feed after it, at column 20): convert them to LF with tr '\r' '\n'`},
+		{"CR, quoted", `"id","question","answers"` + "\r" + `"1","q","a"`,
+			`d.csv:1: the file has CR line endings (a carriage return with no line feed after it, at column 26)`},
+		{"CR in a quoted cell", "id,question,answers\n1,\"q\rr\",a\n", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ids, bads, err := loadString(t, CSV, "d.csv", tt.in, Options{})

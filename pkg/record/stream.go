@@ -244,7 +244,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			if !tooLong {
 				head = line
 			}
-			if i := loneCR(head); i >= 0 {
+			if i := LoneCR(head); i >= 0 {
 				return nil, r.crError(i)
 			}
 			return nil, r.errorf(headID(head), "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
@@ -252,7 +252,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		// A byte order mark at the start of a line is one of a file that began with it, joined
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
 		line = bytes.TrimPrefix(line, byteOrderMark)
-		if i := loneCR(line); i >= 0 && !json.Valid(line) {
+		if i := LoneCR(line); i >= 0 && !json.Valid(line) {
 			return nil, r.crError(i)
 		}
 		if err := CheckUTF8(line); err != nil {
@@ -262,13 +262,14 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 }
 
-// loneCR returns the index of the first carriage return in line, a line without its terminator,
-// when text other than blanks follows it, else -1. JSON takes a carriage return for a blank, so
-// only a line that is not JSON is looked at with it: one whose lines a CR ended.
+// LoneCR returns the index of the first carriage return in line, a line without its terminator,
+// when text other than blanks follows it, else -1: the sign of lines that carriage returns alone
+// ended (CR line endings), which a reader ending lines at "\n" reads as one. JSON takes a
+// carriage return for a blank, so the Reader asks only of a line that is not JSON, or too long.
 //
 // Note: a CR followed by blanks alone is left alone, as the end of a line that ended in
 // "\r\r\n"; CRLF input never gets here, its "\r\n" being the terminator.
-func loneCR(line []byte) int {
+func LoneCR(line []byte) int {
 	i := bytes.IndexByte(line, '\r')
 	if i < 0 || len(bytes.TrimSpace(line[i:])) == 0 {
 		return -1
@@ -279,7 +280,14 @@ func loneCR(line []byte) int {
 // crError is the error of the line just read, which has CR line endings, the first at byte i. It
 // names no id: the line holds the records of several.
 func (r *Reader) crError(i int) *Error {
-	return r.errorf("", "%w (a carriage return with no line feed after it, at column %d): convert them to LF with tr '\\r' '\\n'", ErrCRLineEndings, i+1)
+	return &Error{File: r.file, Line: r.line, Err: CRLineEndings(i + 1)}
+}
+
+// CRLineEndings returns the error, wrapping ErrCRLineEndings, of a line whose first carriage
+// return with no line feed after it is at byte column col: it says how to convert the file.
+// qa-load words a CSV file's with it.
+func CRLineEndings(col int) error {
+	return fmt.Errorf("%w (a carriage return with no line feed after it, at column %d): convert them to LF with tr '\\r' '\\n'", ErrCRLineEndings, col)
 }
 
 // PeekID recovers the id of a line that failed to decode as a record, if it has one, for the
