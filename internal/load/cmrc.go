@@ -2,6 +2,7 @@ package load
 
 import (
 	"bufio"
+	"fmt"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -62,22 +63,22 @@ func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.
 	if err := decodeRecord(in, line, "cmrc2018:", "query_id", raw, &q); err != nil {
 		return nil, err
 	}
-	qid, ok := scalarText(q.QueryID)
-	if !ok || qid == "" {
-		return nil, badf(in, line, "", `query without field "query_id"`)
+	qid, err := idText("query_id", q.QueryID)
+	if err != nil {
+		return nil, badf(in, line, "", "%v", err)
 	}
 	id := "cmrc2018:" + qid
 	if q.QueryText == nil {
-		return nil, badf(in, line, id, `missing field "query_text"`)
+		return nil, badf(in, line, id, "%v", missingField("query_text"))
 	}
 	rec := newRecord(id, "cmrc2018", "zh")
 	rec.Question = *q.QueryText
 	rec.Context = ctx
 	rec.Answers = make([]string, 0, len(q.Answers))
-	for _, a := range q.Answers {
-		text, ok := scalarText(a)
-		if !ok || isNull(a) {
-			return nil, badf(in, line, id, "answer is not a string")
+	for i, a := range q.Answers {
+		text, err := fieldText(fmt.Sprintf("answers[%d]", i), a)
+		if err != nil {
+			return nil, badf(in, line, id, "%v", err)
 		}
 		rec.Answers = append(rec.Answers, text)
 	}

@@ -41,9 +41,9 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		if err := decodeItem(problems, line, "", raw, p); err != nil {
 			return emit(nil, err)
 		}
-		id, ok := scalarText(p.ID)
-		if !ok || id == "" {
-			return emit(nil, badf(problems, line, "", `problem without field "id"`))
+		id, err := idText("id", p.ID)
+		if err != nil {
+			return emit(nil, badf(problems, line, "", "%v", err))
 		}
 		byID[id] = p
 		return nil
@@ -56,9 +56,9 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		if err := decodeItem(sequences, line, "", raw, &s); err != nil {
 			return emit(nil, err)
 		}
-		seq, _ := scalarText(s.SequenceID)
-		if seq == "" {
-			return emit(nil, badf(sequences, line, "", `sequence without field "sequence_id"`))
+		seq, err := idText("sequence_id", s.SequenceID)
+		if err != nil {
+			return emit(nil, badf(sequences, line, "", "%v", err))
 		}
 		for i, q := range s.QuestionIDs {
 			qid, _ := scalarText(q)

@@ -75,7 +75,7 @@ func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 	}
 	if raw, ok := m["prompt"]; ok && !isNull(raw) {
 		if err := jsonUnmarshal(raw, &rec.Turns); err != nil {
-			return rec, fmt.Errorf(`field "prompt": want a list of strings`)
+			return rec, fmt.Errorf("prompt: %s", record.DescribeDecodeError(err))
 		}
 		if n := len(rec.Turns); n > 0 {
 			rec.Question = rec.Turns[n-1]

@@ -125,9 +125,10 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 	rec.Question = *it.Question
 	rec.Answers = []string{}
 	if len(it.Answer) > 0 {
-		a, ok := scalarText(it.Answer)
-		if !ok || isNull(it.Answer) { // null is no answer: "" would make the question unanswerable
-			return nil, badf(in, line, id, `field "answer" is not a string`)
+		// null is no answer: "" would make the question unanswerable
+		a, err := fieldText("answer", it.Answer)
+		if err != nil {
+			return nil, badf(in, line, id, "%v", err)
 		}
 		rec.Answers = []string{a}
 	}

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/python"
@@ -109,6 +110,51 @@ func LoaderFor(format string) (Loader, error) {
 // badf returns the *record.Error for a bad item of input in at line (0 when unknown).
 func badf(in Input, line int, id, format string, args ...any) *record.Error {
 	return &record.Error{File: in.DisplayName(), Line: line, ID: id, Err: fmt.Errorf(format, args...)}
+}
+
+// The faults of a benchmark's fields are worded as the record reader words a record's, which
+// the other stages print: `missing field "question"` for a field that is absent, and the field's
+// path, what it wants and the kind of value it holds for one of the wrong kind
+// (`answers[0].text: want a string or a number, got a list`).
+
+// missingField returns the error of a field that is absent, name being its path: `missing field
+// "id"`, or `answers[0]: missing field "text"` for a field inside another.
+func missingField(name string) error {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return fmt.Errorf("%s: missing field %q", name[:i], name[i+1:])
+	}
+	return fmt.Errorf("missing field %q", name)
+}
+
+// wrongKind returns the error of the field name, whose value raw is not want.
+func wrongKind(name, want string, raw []byte) error {
+	return fmt.Errorf("%s: want %s, got %s", name, want, record.Kind(raw))
+}
+
+// fieldText returns the text of raw, the value of the field name (a path), as scalarText reads
+// it, or the error that says it is absent (raw empty) or no string or number (null, a list, an
+// object).
+func fieldText(name string, raw []byte) (string, error) {
+	text, ok := scalarText(raw)
+	switch {
+	case len(trimSpace(raw)) == 0:
+		return "", missingField(name)
+	case !ok || isNull(raw):
+		return "", wrongKind(name, "a string or a number", raw)
+	}
+	return text, nil
+}
+
+// idText is fieldText for an id, which is missing when it is null or "" too, as a record's id is.
+func idText(name string, raw []byte) (string, error) {
+	if isNull(raw) {
+		return "", missingField(name)
+	}
+	id, err := fieldText(name, raw)
+	if err == nil && id == "" {
+		err = missingField(name)
+	}
+	return id, err
 }
 
 // scalarText renders a JSON scalar answer as text: strings as they are, numbers and booleans as

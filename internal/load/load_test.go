@@ -740,3 +740,62 @@ func TestCRLineEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldFaultWording: a field a loader checks itself, past decoding, is worded as the record
+// reader words a record's field, what the other stages print: `missing field "id"` when it is
+// absent (an id null or "" too), and its path, what it wants and the kind it holds when it is of
+// the wrong kind, in every benchmark's layout.
+func TestFieldFaultWording(t *testing.T) {
+	squad := func(qa string) string {
+		return `{"version":"v2.0","data":[{"title":"T","paragraphs":[{"context":"c","qas":[` + qa + `]}]}]}`
+	}
+	cmrc := func(q string) string { return `[{"context_id":"C","context_text":"c","title":"T","qas":[` + q + `]}]` }
+	for _, tc := range []struct {
+		name string
+		load Loader
+		in   string
+		want string
+	}{
+		{"squad id missing", SQuAD, squad(`{"question":"q","answers":[]}`), `i.json:1: missing field "id"`},
+		{"squad id null", SQuAD, squad(`{"id":null,"question":"q","answers":[]}`), `i.json:1: missing field "id"`},
+		{"squad id empty", SQuAD, squad(`{"id":"","question":"q","answers":[]}`), `i.json:1: missing field "id"`},
+		{"squad id a list", SQuAD, squad(`{"id":["q1"],"question":"q","answers":[]}`), `i.json:1: id: want a string or a number, got a list`},
+		{"squad text missing", SQuAD, squad(`{"id":"q1","question":"q","answers":[{"text":"a","answer_start":0},{"answer_start":0}]}`),
+			`i.json:1 (id "squad:q1"): answers[1]: missing field "text"`},
+		{"cmrc query_id a list", CMRC2018, cmrc(`{"query_id":[1],"query_text":"q","answers":["a"]}`),
+			`i.json:1: query_id: want a string or a number, got a list`},
+		{"cmrc query_id missing", CMRC2018, cmrc(`{"query_text":"q","answers":["a"]}`), `i.json:1: missing field "query_id"`},
+		{"cmrc answer a list", CMRC2018, cmrc(`{"query_id":"Q","query_text":"q","answers":["a",["b"]]}`),
+			`i.json:1 (id "cmrc2018:Q"): answers[1]: want a string or a number, got a list`},
+		{"hotpotqa answer a list", HotpotQA, `{"_id":"a","question":"q","answer":["x"]}`,
+			`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got a list`},
+		{"longmemeval answer missing", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q"}]`,
+			`i.json:1 (id "longmemeval:a"): missing field "answer"`},
+		{"locomo sample_id missing", LoCoMo, `[{"conversation":{},"qa":[]}]`, `i.json:1: missing field "sample_id"`},
+		{"evalearn results prompt", EvaLearnResults, `{"id":1,"prompt":"Solve A.","sequence_id":3,"position_in_sequence":1}`,
+			`i.json:1 (id "evalearn:3:1"): prompt: want a list of strings, got a string`},
+	} {
+		_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
+		if err != nil || len(bads) != 1 || bads[0] != tc.want {
+			t.Errorf("%s: bad items %q, %v; want [%q]", tc.name, bads, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ name, problems, sequences, want string }{
+		{"problem id a list", `[{"id":[1],"prompt":["q"]}]`, `[]`, `p.json:1: id: want a string or a number, got a list`},
+		{"problem id missing", `[{"prompt":["q"]}]`, `[]`, `p.json:1: missing field "id"`},
+		{"sequence_id null", `[]`, `[{"sequence_id":null,"question_ids":[]}]`, `s.json:1: missing field "sequence_id"`},
+		{"sequence_id an object", `[]`, `[{"sequence_id":{},"question_ids":[]}]`, `s.json:1: sequence_id: want a string or a number, got an object`},
+	} {
+		var bads []string
+		err := EvaLearn(Input{Name: "p.json", R: strings.NewReader(tc.problems)}, Input{Name: "s.json", R: strings.NewReader(tc.sequences)}, Options{},
+			func(_ *record.Record, bad error) error {
+				if bad != nil {
+					bads = append(bads, bad.Error())
+				}
+				return nil
+			})
+		if err != nil || len(bads) != 1 || bads[0] != tc.want {
+			t.Errorf("evalearn %s: bad items %q, %v; want [%q]", tc.name, bads, err, tc.want)
+		}
+	}
+}

@@ -50,7 +50,7 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 			return emit(nil, err)
 		}
 		if conv.SampleID == "" {
-			return emit(nil, badf(in, line, "", `conversation without field "sample_id"`))
+			return emit(nil, badf(in, line, "", "%v", missingField("sample_id")))
 		}
 		ctx, err := locomoSessions(conv.Conversation)
 		speakers := [2]jsonRaw{conv.Conversation["speaker_a"], conv.Conversation["speaker_b"]}
@@ -132,24 +132,27 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	if err := decodeItem(in, line, id, item, &qa); err != nil {
 		return nil, err
 	}
-	if qa.Question == nil {
-		return nil, badf(in, line, id, `missing field "question" (or not a string)`)
+	if qa.Question == nil { // absent or null: a question of another kind did not decode
+		return nil, badf(in, line, id, "%v", missingField("question"))
 	}
 	if len(qa.Category) == 0 || isNull(qa.Category) {
-		return nil, badf(in, line, id, `missing field "category"`)
+		return nil, badf(in, line, id, "%v", missingField("category"))
 	}
 	category, err := record.ParseLoCoMoCategory(qa.Category)
 	if err != nil {
 		return nil, badf(in, line, id, "category: %v", err)
 	}
-	gold := qa.Answer
+	gold, field := qa.Answer, "answer"
 	adversarial := category == 5 && len(qa.AdversarialAnswer) > 0 && !isNull(qa.AdversarialAnswer)
 	if adversarial {
-		gold = qa.AdversarialAnswer
+		gold, field = qa.AdversarialAnswer, "adversarial_answer"
 	}
 	answer, ok := pyStrAnswer(gold)
-	if !ok || len(gold) == 0 {
-		return nil, badf(in, line, id, "missing or non-scalar answer")
+	switch {
+	case len(gold) == 0:
+		return nil, badf(in, line, id, "%v", missingField(field))
+	case !ok:
+		return nil, badf(in, line, id, "%v", wrongKind(field, "a string or a number", gold))
 	}
 	rec := newRecord(id, "locomo", "en")
 	rec.Type = record.LoCoMoType(category)

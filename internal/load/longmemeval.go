@@ -67,8 +67,11 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 		return nil, badf(in, line, id, `missing field "question"`)
 	}
 	answer, ok := longMemEvalAnswer(it.Answer)
-	if !ok {
-		return nil, badf(in, line, id, "missing or null answer")
+	switch {
+	case len(trimSpace(it.Answer)) == 0:
+		return nil, badf(in, line, id, "%v", missingField("answer"))
+	case !ok:
+		return nil, badf(in, line, id, "%v", wrongKind("answer", "a string", it.Answer))
 	}
 	rec := newRecord(id, "longmemeval", "en")
 	rec.Type = it.QuestionType

@@ -240,23 +240,24 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	if err := decodeRecord(in, line, dataset+":", "id", item.raw, &qa); err != nil {
 		return nil, err
 	}
-	qid, ok := scalarText(qa.ID)
-	if !ok || qid == "" {
-		return nil, badf(in, line, "", `question without field "id"`)
+	qid, err := idText("id", qa.ID)
+	if err != nil {
+		return nil, badf(in, line, "", "%v", err)
 	}
 	id := dataset + ":" + qid
 	if qa.Question == nil {
-		return nil, badf(in, line, id, `missing field "question"`)
+		return nil, badf(in, line, id, "%v", missingField("question"))
 	}
 	rec := newRecord(id, dataset, lang)
 	rec.Question = *qa.Question
 	rec.Context = ctx
 	rec.Answers = []string{}
 	var starts []json.RawMessage
-	for _, a := range qa.Answers {
-		text, ok := scalarText(a.Text)
-		if !ok || isNull(a.Text) { // null is no text: "" would make the question unanswerable
-			return nil, badf(in, line, id, "answer text is not a string")
+	for i, a := range qa.Answers {
+		// null is no text: "" would make the question unanswerable
+		text, err := fieldText(fmt.Sprintf("answers[%d].text", i), a.Text)
+		if err != nil {
+			return nil, badf(in, line, id, "%v", err)
 		}
 		rec.Answers = append(rec.Answers, text)
 		starts = append(starts, a.AnswerStart)
