@@ -87,13 +87,19 @@ type Count struct {
 	Singular, Plural string
 }
 
-// BadRecords returns the exit error of a run that got to its end with the problems counted, nil
-// when all are 0: a BadRecordsError whose message names every kind present, counted, in the
-// order given ("2 judgments failed (see their error fields), and 1 bad input line skipped"), so that a
-// run with two kinds of trouble does not say only one. Its N is the first kind's count.
-func BadRecords(counts ...Count) error {
+// BadRecords returns the exit error of a run that got to its end with badLines bad input lines
+// skipped and the problems of its own counted, nil when all are 0: a BadRecordsError whose
+// message names every kind present, counted, so that a run with two kinds of trouble does not
+// say only one ("1 bad input line skipped, and 2 judgments failed (see their error fields)").
+// The bad lines come first, in every command: they are the one kind all share, met as the input
+// was read; the command's own kinds follow in the order given, so that one whose reason is long
+// can close the line. Its N is the first kind's count.
+//
+// Note: it took every kind as a Count, the bad lines among them, and each command put them
+// where it liked: first in qa-learncurve, last in qa-judge and qa-predict, second in qa-score.
+func BadRecords(badLines int, counts ...Count) error {
 	var present []Count
-	for _, c := range counts {
+	for _, c := range append([]Count{skippedLines(badLines)}, counts...) {
 		if c.N > 0 {
 			present = append(present, c)
 		}
@@ -110,6 +116,11 @@ func BadRecords(counts ...Count) error {
 		rest += sep + english.Count(c.N, c.Singular, c.Plural)
 	}
 	return &BadRecordsError{N: present[0].N, Singular: present[0].Singular + rest, Plural: present[0].Plural + rest}
+}
+
+// skippedLines is the Count of n bad input lines skipped.
+func skippedLines(n int) Count {
+	return Count{N: n, Singular: "bad input line skipped", Plural: "bad input lines skipped"}
 }
 
 // ExitCode maps an error returned by an app to the process exit code.

@@ -96,14 +96,9 @@ func (s *Source) At(id string, err error) *record.Error {
 	return e
 }
 
-// Err returns a BadRecordsError if any bad lines were seen, else nil.
-func (s *Source) Err() error { return BadRecords(s.Skipped()) }
-
-// Skipped returns the count of bad lines seen, for BadRecords: a run that also counts records
-// of its own that failed names both kinds in its exit error.
-func (s *Source) Skipped() Count {
-	return Count{N: s.Bad, Singular: "bad input line skipped", Plural: "bad input lines skipped"}
-}
+// Err returns a BadRecordsError if any bad lines were seen, else nil. A run that also counts
+// records of its own that failed names both kinds in its exit error: BadRecords(s.Bad, …).
+func (s *Source) Err() error { return BadRecords(s.Bad) }
 
 // LeadingBad stops the reading of a file whose first lines are all bad: a benchmark file given to
 // a stage that reads records (a JSON document, or another JSON Lines schema) would otherwise give

@@ -312,9 +312,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
 	}
 	// Failed judgments are errors, as qa-score and qa-learncurve count them; the message names
-	// them and the bad lines, in qa-judge's order.
-	return command.BadRecords(command.Count{N: failed, Singular: "record left out with a failed judgment (see its error field)",
-		Plural: "records left out with a failed judgment (see their error fields)"}, src.Skipped())
+	// them after the bad lines, as every command does.
+	return command.BadRecords(src.Bad, command.Count{N: failed, Singular: "record left out with a failed judgment (see its error field)",
+		Plural: "records left out with a failed judgment (see their error fields)"})
 }
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from

@@ -441,7 +441,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 // counts both, as each was reported on its own line above. It points to the error fields in
 // agree's words: "(see its error field)", "(see their error fields)".
 func badRecords(n int, one, many string, src *command.Source) error {
-	return command.BadRecords(command.Count{N: n, Singular: one + " (see its error field)", Plural: many + " (see their error fields)"}, src.Skipped())
+	return command.BadRecords(src.Bad, command.Count{N: n, Singular: one + " (see its error field)", Plural: many + " (see their error fields)"})
 }
 
 // passes reports whether rec goes through unjudged: it is judged under the name already, and

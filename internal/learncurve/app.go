@@ -336,7 +336,7 @@ func badRecords(src *command.Source, unplaced, failed, unjudged int, noVerdict s
 	if noVerdict != "" {
 		unjudgedCount = command.Count{N: unjudged, Singular: "record counted as wrong: " + noVerdict, Plural: "records counted as wrong: " + noVerdict}
 	}
-	return command.BadRecords(src.Skipped(),
+	return command.BadRecords(src.Bad,
 		command.Count{N: unplaced, Singular: "record without a sequence skipped", Plural: "records without a sequence skipped"},
 		command.Count{N: failed, Singular: "failed record counted as wrong", Plural: "failed records counted as wrong"},
 		unjudgedCount)

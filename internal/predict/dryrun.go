@@ -89,8 +89,8 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	if needsJudge != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked\n", needsJudge)
 	}
-	return command.BadRecords(command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
-		src.Skipped())
+	return command.BadRecords(src.Bad,
+		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"})
 }
 
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.

@@ -224,9 +224,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// Named as qa-judge and qa-score name their own: the records that failed, then the bad lines.
-	return command.BadRecords(command.Count{N: a.tally.errors + a.tally.carried, Singular: "record with a prediction error", Plural: "records with prediction errors"},
-		src.Skipped())
+	// Named as every command names its own: the bad lines, then the records that failed.
+	return command.BadRecords(src.Bad,
+		command.Count{N: a.tally.errors + a.tally.carried, Singular: "record with a prediction error", Plural: "records with prediction errors"})
 }
 
 func (t *tally) short() string {

@@ -625,11 +625,10 @@ type tally struct {
 }
 
 // err is the exit status of the run: nil, or a BadRecordsError whose message names every kind of
-// problem the run had, counted, the first one's count being its N.
+// problem the run had, counted, the bad lines first (see command.BadRecords).
 func (t tally) err() error {
-	return command.BadRecords(
+	return command.BadRecords(t.bad,
 		command.Count{N: t.metricErrors, Singular: "record with metric errors (see the messages above) not fully scored", Plural: "records with metric errors (see the messages above) not fully scored"},
-		command.Count{N: t.bad, Singular: "bad input line skipped", Plural: "bad input lines skipped"},
 		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored", Plural: "records with prediction or judge errors not scored"},
 		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
 			Plural: fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
