@@ -606,7 +606,7 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 // UsageError. It prints nothing: every command's main reports the error once, with Report. Each
 // of app's subcommands answers --version as the app does (see answerVersion), and its errors are
 // named after it (see nameErrors). The integer flags of app and its subcommands are read in
-// decimal (see decimalFlags).
+// decimal, and their float flags as finite decimal numbers (see decimalFlags).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
 	decimalFlags(app.Flags)
 	for _, sub := range app.Commands {

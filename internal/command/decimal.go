@@ -3,7 +3,10 @@ package command
 import (
 	"errors"
 	"flag"
+	"fmt"
+	"os"
 	"strings"
+	"syscall"
 
 	"github.com/urfave/cli/v2"
 )
@@ -16,13 +19,16 @@ import (
 // Flags already made decimal are left as they are. Execute calls it for an app's flags and its
 // subcommands', so that no command can declare an integer flag that is not read in decimal.
 //
+// Every cli.Float64Flag of flags is made to read a finite decimal number likewise (see
+// decimalFloat): "--threshold 0x1p-1" was 0.5, and "1_000.5", "Inf" and "NaN" read too.
+//
 // Note: urfave/cli's Base field is read for the variable only; the command line is parsed by
 // the flag package, whose integer values are base 0 whatever the Base. So each such flag is
 // wrapped (decimalInt, …), its declaration unchanged: the wrapper's Apply lets the flag apply
 // itself with Base 10, then puts a decimalValue in front of the flag.Value it defined. A flag
 // type of our own at every declaration would have done the same at some thirty places, and the
-// next plain cli.IntFlag would have been read in base 0 again. Integer slice flags, which no
-// command has, are not changed.
+// next plain cli.IntFlag would have been read in base 0 again. Integer and float slice flags,
+// which no command has, are not changed.
 func decimalFlags(flags []cli.Flag) {
 	for i, f := range flags {
 		switch f := f.(type) {
@@ -38,6 +44,8 @@ func decimalFlags(flags []cli.Flag) {
 		case *cli.Uint64Flag:
 			f.Base = 10
 			flags[i] = decimalUint64{f}
+		case *cli.Float64Flag:
+			flags[i] = decimalFloat{f}
 		}
 	}
 }
@@ -120,4 +128,117 @@ func (v decimalValue) String() string {
 func basePrefixed(value string) bool {
 	digits := strings.TrimLeft(value, "+-")
 	return len(value)-len(digits) <= 1 && len(digits) > 2 && digits[0] == '0' && strings.ContainsRune("xXoObB", rune(digits[1]))
+}
+
+// decimalFloat is a cli.Float64Flag that decimalFlags wraps: the flag in all but Apply, which
+// refuses a value, from the command line or from the flag's variable, that is not a finite
+// decimal number (see isDecimalFloat). strconv.ParseFloat, which the flag package and urfave/cli
+// read it with, takes Go's hexadecimal floats (0x1p-1), underscores between digits (1_000.5),
+// and Inf, Infinity and NaN in any case: none of these is what a user means by a threshold, a
+// rate or a price, and a NaN passes every range check.
+//
+// Note: urfave/cli reads a float flag's variable in Apply, with no Base to set as the integer
+// flags have, so the wrapper reads it first, where urfave/cli would (flagSource), and refuses it
+// with urfave/cli's own words, which badValue rewords as it does any other value's.
+type decimalFloat struct{ *cli.Float64Flag }
+
+func (f decimalFloat) Unwrap() cli.Flag { return f.Float64Flag }
+
+func (f decimalFloat) Apply(set *flag.FlagSet) error {
+	if val, source, found := flagSource(f.EnvVars, f.FilePath); found && val != "" && !isDecimalFloat(val) {
+		return fmt.Errorf("could not parse %q as float64 value from %s for flag %s: %s", val, source, f.Name, errNotDecimalFloat)
+	}
+	if err := f.Float64Flag.Apply(set); err != nil {
+		return err
+	}
+	for _, name := range f.Names() {
+		if fl := set.Lookup(name); fl != nil {
+			if g, ok := fl.Value.(flag.Getter); ok {
+				fl.Value = decimalFloatValue{g}
+			}
+		}
+	}
+	return nil
+}
+
+// flagSource returns the value urfave/cli reads for a flag with envVars and filePath, where it
+// came from in urfave/cli's words, and whether it found one: the first variable that is set, or
+// else the first of the files that reads.
+func flagSource(envVars []string, filePath string) (value, source string, found bool) {
+	for _, v := range envVars {
+		v = strings.TrimSpace(v)
+		if value, found := syscall.Getenv(v); found {
+			return value, fmt.Sprintf("environment variable %q", v), true
+		}
+	}
+	for _, name := range strings.Split(filePath, ",") {
+		if name == "" {
+			continue
+		}
+		if data, err := os.ReadFile(name); err == nil {
+			return string(data), fmt.Sprintf("file %q", filePath), true
+		}
+	}
+	return "", "", false
+}
+
+// errNotDecimalFloat is a decimalFloatValue's error for a value that is not a finite decimal
+// number.
+var errNotDecimalFloat = errors.New("not a finite decimal number")
+
+// decimalFloatValue is the flag package's value of a float flag, set only from a finite decimal
+// number.
+type decimalFloatValue struct{ flag.Getter }
+
+func (v decimalFloatValue) Set(s string) error {
+	if !isDecimalFloat(s) {
+		return errNotDecimalFloat
+	}
+	return v.Getter.Set(s)
+}
+
+// String returns the value as the flag it wraps writes it; see decimalValue.String.
+func (v decimalFloatValue) String() string {
+	if v.Getter == nil {
+		return ""
+	}
+	return v.Getter.String()
+}
+
+// isDecimalFloat reports whether s is a decimal number as people write one: an optional sign,
+// digits with at most one decimal point among or around them, and an optional exponent (e or E,
+// an optional sign, digits). Such a number may still be too large for a float64, which
+// strconv.ParseFloat then refuses as out of range.
+func isDecimalFloat(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	mantissa, exponent, hasExp := strings.Cut(strings.ToLower(s), "e")
+	whole, frac, _ := strings.Cut(mantissa, ".")
+	if whole+frac == "" || !allDigits(whole) || !allDigits(frac) {
+		return false
+	}
+	if !hasExp {
+		return true
+	}
+	if exponent != "" && (exponent[0] == '+' || exponent[0] == '-') {
+		exponent = exponent[1:]
+	}
+	return exponent != "" && allDigits(exponent)
+}
+
+// allDigits reports whether s holds the digits 0 to 9 only ("" does).
+func allDigits(s string) bool { return strings.Trim(s, "0123456789") == "" }
+
+// nonFinite reports whether s spells what strconv.ParseFloat reads as an infinity or NaN:
+// "inf", "infinity" or "nan" in any case, after an optional sign.
+func nonFinite(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	switch strings.ToLower(s) {
+	case "inf", "infinity", "nan":
+		return true
+	}
+	return false
 }

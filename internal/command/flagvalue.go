@@ -99,7 +99,8 @@ func cutQuoted(s string) (value, rest string, ok bool) {
 // wanted says what flag f takes, for an error about value, which did not parse: "an integer",
 // or, when it is out of range, "an integer from ... to ...", or, for a value written with a base
 // prefix (0x10, 0o17, 0b101), "a decimal integer": integer flags read no other base (see
-// decimalFlags). It is "" for no flag, and for a flag of a type whose values cannot fail to
+// decimalFlags). A float flag wants "a number", "a decimal number" of a hexadecimal float
+// (0x1p-1) and "a finite number" of Inf or NaN (see decimalFloat). It is "" for no flag, and for a flag of a type whose values cannot fail to
 // parse (strings, string slices) or that is not known here.
 func wanted(f cli.Flag, value string, outOfRange bool) string {
 	var kind, bounds string
@@ -113,7 +114,7 @@ func wanted(f cli.Flag, value string, outOfRange bool) string {
 	case *cli.Uint64Flag:
 		kind, bounds = integerKind(true, value), fmt.Sprintf("an integer from 0 to %d", uint64(math.MaxUint64))
 	case *cli.Float64Flag:
-		return ranged("a number", fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange)
+		return ranged(floatKind(value), fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange)
 	case *cli.DurationFlag:
 		return "a duration such as 90s or 2m"
 	case *cli.BoolFlag:
@@ -142,6 +143,18 @@ func integerKind(unsigned bool, value string) string {
 		return "a decimal integer"
 	}
 	return "an integer"
+}
+
+// floatKind is what a float flag wants of value: "a decimal number" when value is written with
+// a base prefix, "a finite number" when it spells an infinity or NaN, else "a number".
+func floatKind(value string) string {
+	switch {
+	case basePrefixed(value):
+		return "a decimal number"
+	case nonFinite(value):
+		return "a finite number"
+	}
+	return "a number"
 }
 
 func ranged(kind, bounds string, outOfRange bool) string {

@@ -47,6 +47,22 @@ func TestBadValue(t *testing.T) {
 		{[]string{"--below", "x"}, [2]string{}, `--below: want a number, got "x"`},
 		{[]string{"--below", "1e999"}, [2]string{},
 			`--below: want a number from -1.7976931348623157e+308 to 1.7976931348623157e+308, got "1e999"`},
+		{[]string{"--below", "0x1p-1"}, [2]string{}, `--below: want a decimal number, got "0x1p-1"`},
+		{[]string{"--below", "-0X1.8P1"}, [2]string{}, `--below: want a decimal number, got "-0X1.8P1"`},
+		{[]string{"--below", "0x1p9999"}, [2]string{}, `--below: want a decimal number, got "0x1p9999"`},
+		{[]string{"--below", "1_000.5"}, [2]string{}, `--below: want a number, got "1_000.5"`},
+		{[]string{"--below", "Inf"}, [2]string{}, `--below: want a finite number, got "Inf"`},
+		{[]string{"--below", "-infinity"}, [2]string{}, `--below: want a finite number, got "-infinity"`},
+		{[]string{"--below", "NaN"}, [2]string{}, `--below: want a finite number, got "NaN"`},
+		{[]string{"--below", "+nan"}, [2]string{}, `--below: want a finite number, got "+nan"`},
+		{[]string{"--below", " 0.5"}, [2]string{}, `--below: want a number, got " 0.5"`},
+		{[]string{"--below", "1e"}, [2]string{}, `--below: want a number, got "1e"`},
+		{[]string{"--below", "."}, [2]string{}, `--below: want a number, got "."`},
+		{[]string{"--below", "1.5.5"}, [2]string{}, `--below: want a number, got "1.5.5"`},
+		{[]string{"--below", "-1.5E-3"}, [2]string{}, ""},
+		{[]string{"--below", ".5"}, [2]string{}, ""},
+		{[]string{"--below", "5."}, [2]string{}, ""},
+		{[]string{"--below", "+007"}, [2]string{}, ""},
 		{[]string{"--timeout", "5"}, [2]string{}, `--timeout: want a duration such as 90s or 2m, got "5"`},
 		{[]string{"--strict=maybe"}, [2]string{}, `--strict: want true or false, got "maybe"`},
 		{[]string{"--ints", "1,x"}, [2]string{}, `--ints: want a comma-separated list of integers, got "1,x"`},
@@ -68,6 +84,14 @@ func TestBadValue(t *testing.T) {
 			`--seed: want an integer from -9223372036854775808 to 9223372036854775807, got "9223372036854775808" from QA_SEED`},
 		{nil, [2]string{"QA_UINT", "-1"}, `--uint: want a non-negative integer, got "-1" from QA_UINT`},
 		{nil, [2]string{"QA_BELOW", "half"}, `--below: want a number, got "half" from QA_BELOW`},
+		{nil, [2]string{"QA_BELOW", "0x1p-1"}, `--below: want a decimal number, got "0x1p-1" from QA_BELOW`},
+		{nil, [2]string{"QA_BELOW", "1_0"}, `--below: want a number, got "1_0" from QA_BELOW`},
+		{nil, [2]string{"QA_BELOW", "-Inf"}, `--below: want a finite number, got "-Inf" from QA_BELOW`},
+		{nil, [2]string{"QA_BELOW", "NaN"}, `--below: want a finite number, got "NaN" from QA_BELOW`},
+		{nil, [2]string{"QA_BELOW", "1e999"},
+			`--below: want a number from -1.7976931348623157e+308 to 1.7976931348623157e+308, got "1e999" from QA_BELOW`},
+		{nil, [2]string{"QA_BELOW", "2.5e-1"}, ""},
+		{nil, [2]string{"QA_BELOW", ""}, ""}, // set and empty: the default
 		{nil, [2]string{"QA_TIMEOUT", "5"}, `--timeout: want a duration such as 90s or 2m, got "5" from QA_TIMEOUT`},
 		{nil, [2]string{"QA_STRICT", "maybe"}, `--strict: want true or false, got "maybe" from QA_STRICT`},
 		{nil, [2]string{"QA_INTS", "1,x"}, `--ints: want a comma-separated list of integers, got "1,x" from QA_INTS`},
@@ -115,7 +139,8 @@ func TestBadValue(t *testing.T) {
 
 // TestDecimalFlags: every integer flag, of an app or of its subcommand, reads its value in
 // decimal from the command line and from its variable: a leading 0 is no octal prefix, and
-// the value read is the one typed, as a flag's IsSet and the range checks' fromEnv see it.
+// the value read is the one typed, as a flag's IsSet and the range checks' fromEnv see it. A
+// float flag reads a finite decimal number, and refuses a hexadecimal float, Inf and NaN.
 func TestDecimalFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -134,6 +159,12 @@ func TestDecimalFlags(t *testing.T) {
 		{[]string{"--count", "011"}, [2]string{"QA_COUNT", "010"}, "11 1 0 0"},
 		{[]string{"sub", "--count", "010"}, [2]string{}, "10 1 0 0"},
 		{[]string{"sub"}, [2]string{"QA_COUNT", "010"}, "10 1 0 0 from QA_COUNT"},
+		{[]string{"--level", "0.9"}, [2]string{}, "7 1 0 0 level 0.9"},
+		{[]string{"--level", "9e-1"}, [2]string{}, "7 1 0 0 level 0.9"},
+		{nil, [2]string{"QA_LEVEL", "0.99"}, "7 1 0 0 level 0.99 from QA_LEVEL"},
+		{[]string{"sub", "--level", ".5"}, [2]string{}, "7 1 0 0 level 0.5"},
+		{[]string{"sub", "--level", "0x1p-1"}, [2]string{}, `--level: want a decimal number, got "0x1p-1"`},
+		{[]string{"sub"}, [2]string{"QA_LEVEL", "nan"}, `--level: want a finite number, got "nan" from QA_LEVEL`},
 	} {
 		name := strings.Join(tc.args, " ")
 		if tc.env[0] != "" {
@@ -149,19 +180,26 @@ func TestDecimalFlags(t *testing.T) {
 					&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}},
 					&cli.UintFlag{Name: "uint", EnvVars: []string{"QA_UINT"}},
 					&cli.Uint64Flag{Name: "uint64", EnvVars: []string{"QA_UINT64"}},
+					&cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}},
 				}
 			}
 			var got string
 			action := func(c *cli.Context) error {
 				got = fmt.Sprintf("%d %d %d %d%s", c.Int("count"), c.Int64("seed"), c.Uint("uint"), c.Uint64("uint64"), fromEnv(c, "count"))
+				if l := c.Float64("level"); l != 0.95 {
+					got += fmt.Sprintf(" level %v%s", l, fromEnv(c, "level"))
+				}
 				return nil
 			}
 			var stdout, stderr bytes.Buffer
 			app := NewApp("qa-x", "test", "", &stdout, &stderr)
 			app.Flags, app.Action = flags(), action
-			app.Commands = []*cli.Command{{Name: "sub", Flags: flags(), Action: action}}
-			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil || got != tc.want {
-				t.Errorf("qa-x %s: read %q, %v; want %q, nil", name, got, err, tc.want)
+			app.Commands = []*cli.Command{{Name: "sub", Flags: flags(), Action: action, OnUsageError: app.OnUsageError}}
+			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("qa-x %s: read %q; want %q", name, got, tc.want)
 			}
 		})
 	}

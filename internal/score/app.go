@@ -363,11 +363,8 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
 				english.DidYouMean(name, sel.names))
 		}
-		below := c.Float64("below")
-		if math.IsNaN(below) {
-			return nil, command.Usagef("--below: want a number, got NaN") // no score is below NaN
-		}
-		cfg.mismatch = &mismatchRule{metric: name, index: k, below: below}
+		// --below is finite: command.Execute refuses NaN, below which no score is, as it is read.
+		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below")}
 	}
 	if cfg.corpus, err = parseCorpus(c, sel); err != nil {
 		return nil, err
