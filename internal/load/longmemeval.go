@@ -71,7 +71,8 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	case len(trimSpace(it.Answer)) == 0:
 		return nil, badf(in, line, id, "%v", missingField("answer"))
 	case !ok:
-		return nil, badf(in, line, id, "%v", wrongKind("answer", "a string", it.Answer))
+		// what str() is read from; true and false are read too, but no dataset holds one
+		return nil, badf(in, line, id, "%v", wrongKind("answer", "a string, a number, a list or an object", it.Answer))
 	}
 	rec := newRecord(id, "longmemeval", "en")
 	rec.Type = it.QuestionType
