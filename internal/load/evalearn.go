@@ -61,8 +61,7 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 			return emit(nil, badf(sequences, line, "", "%v", err))
 		}
 		for i, q := range s.QuestionIDs {
-			qid, _ := scalarText(q)
-			rec, bad := evaLearnRecord(sequences, line, seq, i+1, qid, byID)
+			rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
 			if err := emit(rec, bad); err != nil {
 				return err
 			}
@@ -71,9 +70,18 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	})
 }
 
-func evaLearnRecord(in Input, line int, seq string, pos int, qid string, byID map[string]*evaLearnProblem) (*record.Record, error) {
+// evaLearnRecord is the record of position pos of sequence seq, whose question id is raw, the
+// JSON value at question_ids[pos-1]: a string or a number, as a problem's id is.
+func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID map[string]*evaLearnProblem) (*record.Record, error) {
 	id := fmt.Sprintf("evalearn:%s:%d", seq, pos)
+	qid, err := fieldText(fmt.Sprintf("question_ids[%d]", pos-1), raw)
+	if err != nil { // a list, an object or null names no problem
+		return nil, badf(in, line, id, "%v", err)
+	}
 	p := byID[qid]
+	if p == nil && qid == "" {
+		return nil, badf(in, line, id, `question id "" is not in the problem file`)
+	}
 	if p == nil {
 		return nil, badf(in, line, id, "question id %s is not in the problem file", qid)
 	}
