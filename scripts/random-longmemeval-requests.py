@@ -40,6 +40,9 @@ PIECES = ["I bought a green bike", "'single'", '"double"', "back\\slash", "{brac
           "### Session 9:", "Session Date: 2020/01/01", "user: ", "assistant: ", "  ", "</s>", "%s %d",
           "\\n", "C:\\path", "<tag>", "&amp;", "line end  ", "Answer:", "\ud7ff", "\ue000"]
 EDGES = ["", "", " ", "\n", "\x1c", "\x1f ", "\u3000", "\t", "\u00a0"]
+# What Go's unicode.IsSpace counts, the blanks qa-load finds a question made only of: it refuses
+# such an entry (a model would be asked nothing), so the cases leave it out.
+GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 TYPES = ["single-session-user", "single-session-assistant", "single-session-preference",
          "multi-session", "temporal-reasoning", "knowledge-update"]
 
@@ -189,6 +192,10 @@ def main():
         if flat:
             for e in entries:
                 e["retrieval_results"] = ranking(rng, e, retriever, useronly, expansion, fmt)
+        entries = [e for e in entries if e["question"].strip(GO_SPACE)]  # after every draw: the rest stay the same
+        if not entries:
+            os.rmdir(d)
+            continue
         cot, con = ("false" if reading == "direct" else "true"), ("true" if reading == "con-separate" else "false")
         with open(os.path.join(d, "entries.json"), "w", encoding="utf-8") as f:
             json.dump(entries, f, ensure_ascii=False, indent=1)

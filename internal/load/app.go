@@ -50,8 +50,9 @@ seed (8 big-endian bytes) followed by the id, in input order: the same --seed gi
 sample.
 
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
-qa-load exits 3 at the end; --strict stops at the first one (exit 1). On a terminal, a progress
-bar of the bytes read goes to stderr.`
+qa-load exits 3 at the end; --strict stops at the first one (exit 1). An item whose question is
+empty or only blanks is a bad item in every format but records and evalearn-results: a model would
+be asked nothing. On a terminal, a progress bar of the bytes read goes to stderr.`
 
 // errLimit stops the reading once --limit records were written.
 var errLimit = errors.New("limit reached")

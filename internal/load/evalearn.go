@@ -20,6 +20,10 @@ type evaLearnProblem struct {
 	Prompt          []string `json:"prompt"`
 	Rubric          string   `json:"rubric"`
 	CanonicalAnswer string   `json:"canonical_answer"`
+
+	// noQuestion is the fault of a problem whose prompt ends with no question, named by the
+	// problem file's line: each record that would ask it is a bad item that says so.
+	noQuestion *record.Error
 }
 
 type evaLearnSequence struct {
@@ -33,7 +37,8 @@ type evaLearnSequence struct {
 // with positions from 1. The problem's prompt list is kept exactly in turns (the question is its
 // last element), with the rubric and the task type; answers hold canonical_answer when it is not
 // empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
-// source and level.
+// source and level. A problem whose prompt ends with no question makes each record that would ask
+// it a bad item, named by the problem's line in its file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
@@ -44,6 +49,9 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		id, err := idText("id", p.ID)
 		if err != nil {
 			return emit(nil, badf(problems, line, "", "%v", err))
+		}
+		if err := evaLearnQuestion(p.Prompt); err != nil {
+			p.noQuestion = badf(problems, line, "", "problem %s: %v", id, err)
 		}
 		byID[id] = p
 		return nil
@@ -85,6 +93,11 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	if p == nil {
 		return nil, badf(in, line, id, "question id %s is not in the problem file", qid)
 	}
+	if p.noQuestion != nil {
+		bad := *p.noQuestion
+		bad.ID = id
+		return nil, &bad
+	}
 	rec := newRecord(id, "evalearn", "")
 	rec.Type = p.Type
 	rec.Turns = p.Prompt
@@ -101,6 +114,18 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	setMeta(rec, "source", p.Source)
 	setMeta(rec, "level", p.Level)
 	return rec, nil
+}
+
+// evaLearnQuestion returns the error of a problem's prompt that ends with no question: none, an
+// empty list, or a last element that is empty or only blanks.
+func evaLearnQuestion(prompt []string) error {
+	if prompt == nil {
+		return missingField("prompt")
+	}
+	if len(prompt) == 0 {
+		return errors.New("prompt: want a list that ends with the question, got an empty list")
+	}
+	return emptyQuestion(fmt.Sprintf("prompt[%d]", len(prompt)-1), prompt[len(prompt)-1])
 }
 
 // EvaLearnPair sorts the files given for the evalearn format into the problem file and the

@@ -385,8 +385,9 @@ func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapp
 	if !isString(raw) {
 		return nil, badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))
 	}
-	if rec.Question, _ = scalarText(raw); strings.TrimSpace(rec.Question) == "" {
-		return nil, badf(in, line, rec.ID, "field %q is empty", m.source("question")) // a model would be asked nothing
+	rec.Question, _ = scalarText(raw)
+	if err := emptyQuestion(m.source("question"), rec.Question); err != nil {
+		return nil, badf(in, line, rec.ID, "%v", err)
 	}
 	var err error
 	if rec.Answers, err = textList(take("answers")); err != nil {

@@ -120,6 +120,9 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 	if it.Question == nil {
 		return nil, badf(in, line, id, `missing field "question"`)
 	}
+	if err := emptyQuestion("question", *it.Question); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
 	rec := newRecord(id, "hotpotqa", "en")
 	rec.Type = it.Type
 	rec.Question = *it.Question

@@ -126,6 +126,17 @@ func missingField(name string) error {
 	return fmt.Errorf("missing field %q", name)
 }
 
+// emptyQuestion returns the error of an item whose question, the text of the field name (a path), is
+// empty or only blanks (Unicode white space), or nil: `field "question" is empty`. Every
+// benchmark loader, and the generic ones, refuse such an item, since a model would be asked
+// nothing (the benchmarks' own scripts would send it as it is).
+func emptyQuestion(name, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return fmt.Errorf("field %q is empty", name)
+	}
+	return nil
+}
+
 // wrongKind returns the error of the field name, whose value raw is not want.
 func wrongKind(name, want string, raw []byte) error {
 	return fmt.Errorf("%s: want %s, got %s", name, want, record.Kind(raw))

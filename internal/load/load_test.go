@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -796,6 +797,74 @@ func TestFieldFaultWording(t *testing.T) {
 			})
 		if err != nil || len(bads) != 1 || bads[0] != tc.want {
 			t.Errorf("evalearn %s: bad items %q, %v; want [%q]", tc.name, bads, err, tc.want)
+		}
+	}
+}
+
+// TestEmptyQuestion: an item whose question is empty or only blanks is a bad item in every
+// loader that reads benchmark items, named by its line and id, as the generic loaders name one;
+// the items around it load. A question of one character is a question.
+func TestEmptyQuestion(t *testing.T) {
+	squad := func(q string) string {
+		return `{"version":"v2.0","data":[{"title":"T","paragraphs":[{"context":"c","qas":[` +
+			`{"id":"e","question":` + q + `,"answers":[]},` + "\n" + `{"id":"k","question":"?","answers":[]}]}]}]}`
+	}
+	cmrc := func(q string) string {
+		return `[{"context_id":"C","context_text":"c","title":"T","qas":[{"query_id":"e","query_text":` + q + `,"answers":["a"]},` +
+			"\n" + `{"query_id":"k","query_text":"?","answers":["a"]}]}]`
+	}
+	hotpot := func(q string) string {
+		return `{"_id":"e","question":` + q + `,"answer":"x"}` + "\n" + `{"_id":"k","question":"?","answer":"x"}`
+	}
+	locomo := func(q string) string {
+		return `[{"sample_id":"s","conversation":{},"qa":[{"question":` + q + `,"answer":"x","category":1},` + "\n" +
+			`{"question":"?","answer":"x","category":1}]}]`
+	}
+	longmemeval := func(q string) string {
+		return `[{"question_id":"e","question_type":"t","question":` + q + `,"answer":"x"},` + "\n" +
+			`{"question_id":"k","question_type":"t","question":"?","answer":"x"}]`
+	}
+	for _, tc := range []struct {
+		name string
+		load Loader
+		in   func(question string) string
+		ids  []string
+		bad  string
+	}{
+		{"squad", SQuAD, squad, []string{"squad:k"}, `i.json:1 (id "squad:e"): field "question" is empty`},
+		{"cmrc", CMRC2018, cmrc, []string{"cmrc2018:k"}, `i.json:1 (id "cmrc2018:e"): field "query_text" is empty`},
+		{"hotpotqa", HotpotQA, hotpot, []string{"hotpotqa:k"}, `i.json:1 (id "hotpotqa:e"): field "question" is empty`},
+		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): field "question" is empty`},
+		{"longmemeval", LongMemEval, longmemeval, []string{"longmemeval:k"}, `i.json:1 (id "longmemeval:e"): field "question" is empty`},
+	} {
+		for _, q := range []string{`""`, `" \t\n"`, `"\u3000"`} {
+			ids, bads, err := loadString(t, tc.load, "i.json", tc.in(q), Options{})
+			if err != nil || !slices.Equal(ids, tc.ids) || len(bads) != 1 || bads[0] != tc.bad {
+				t.Errorf("%s, question %s: ids %q, bad items %q, %v; want %q, [%q]", tc.name, q, ids, bads, err, tc.ids, tc.bad)
+			}
+		}
+	}
+	for _, tc := range []struct{ name, prompt, want string }{
+		{"empty", `["Solve A.", "A.", ""]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[2]" is empty`},
+		{"blank", `[" "]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[0]" is empty`},
+		{"no turns", `[]`, `p.json:2 (id "evalearn:7:1"): problem 2: prompt: want a list that ends with the question, got an empty list`},
+		{"null", `null`, `p.json:2 (id "evalearn:7:1"): problem 2: missing field "prompt"`},
+	} {
+		problems := `[{"id":1,"prompt":["Solve B."]},` + "\n" + `{"id":2,"prompt":` + tc.prompt + `}]`
+		sequences := `[{"sequence_id":7,"question_ids":[2,1,2]}]`
+		var ids, bads []string
+		err := EvaLearn(Input{Name: "p.json", R: strings.NewReader(problems)}, Input{Name: "s.json", R: strings.NewReader(sequences)}, Options{},
+			func(r *record.Record, bad error) error {
+				if bad != nil {
+					bads = append(bads, bad.Error())
+				} else {
+					ids = append(ids, r.ID)
+				}
+				return nil
+			})
+		want := []string{tc.want, strings.Replace(tc.want, "evalearn:7:1", "evalearn:7:3", 1)}
+		if err != nil || !slices.Equal(ids, []string{"evalearn:7:2"}) || !slices.Equal(bads, want) {
+			t.Errorf("evalearn, prompt %s: ids %q, bad items %q, %v; want [evalearn:7:2], %q", tc.prompt, ids, bads, err, want)
 		}
 	}
 }

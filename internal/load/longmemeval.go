@@ -66,6 +66,9 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	if it.Question == nil {
 		return nil, badf(in, line, id, `missing field "question"`)
 	}
+	if err := emptyQuestion("question", *it.Question); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
 	answer, ok := longMemEvalAnswer(it.Answer)
 	switch {
 	case len(trimSpace(it.Answer)) == 0:
