@@ -38,10 +38,11 @@ records that come out with no answers, with the empty (unanswerable) answer "", 
 characters and no lang: see --lang), records (qapipe records as any stage writes them, passed
 through whole, prediction, judgments and scores included: to select from a saved run). Without
 --format the format is detected from each file's name and first bytes; a first line with a schema
-and an id is records. longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py
-output): each entry's ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever
-flat-session or flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts,
-for its --key-expansion readings.
+and an id is records, and so is a second one when the first is no JSON (a file cut at its start).
+longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's
+ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or
+flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts, for its
+--key-expansion readings.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n

@@ -13,7 +13,8 @@ import (
 
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
 // or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
-// numeric schema and a string id) is records, whatever its name. Otherwise content wins over the
+// numeric schema and a string id), or whose second line is when the first is cut, is records,
+// whatever its name. Otherwise content wins over the
 // name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is
 // Chinese (mostlyHan), and that a .csv, .tsv or .tab file is csv: no benchmark is a table, and a
 // spreadsheet export named squad_subset.csv, or with JSON cells that name a benchmark's keys,
@@ -60,27 +61,49 @@ func Detect(name string, head []byte) string {
 	return ""
 }
 
-// isRecordLine reports whether the first non-blank line of head is a qapipe record: a JSON
-// object with a numeric "schema" and a string or numeric "id" at its top level. A line longer than
-// head (a LongMemEval record with its history runs to hundreds of kB) cannot be decoded; it is one
-// when it opens with those two members, as every stage writes them.
+// isRecordLine reports whether head opens with a qapipe record line: a JSON object with a numeric
+// "schema" and a string or numeric "id" at its top level. The first non-blank line decides, unless
+// it is not JSON at all: a file cut at its start (by tail -c, split -b, a download resumed at the
+// wrong byte) begins with the end of a line, and the next line decides then; the Records loader
+// reports the cut line as a bad one. A line longer than head (a LongMemEval record with its
+// history runs to hundreds of kB) cannot be decoded; it is one when it opens with those two
+// members, as every stage writes them. A cut line longer than head hides the next one: --format
+// records reads such a file.
 //
 // Note: an id that is a number makes a bad record, as every other stage reads it, not a generic
 // row: read as one, a record written by another program with "id": 7 would load with its
-// prediction, judgments and scores moved into meta, and exit 0.
+// prediction, judgments and scores moved into meta, and exit 0. Only one line is looked past:
+// a file that is cut has one cut line, and one with more lines that are not JSON at its start is
+// no file of records, nor JSON Lines (a JSON document laid out on lines, a table).
 func isRecordLine(head []byte) bool {
-	line, _, found := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
-	if !found && len(head) >= detectHead {
-		return recordStart.Match(line)
+	rest := bytes.TrimLeft(head, " \t\r\n")
+	for looked := 0; ; looked++ {
+		line, after, found := bytes.Cut(rest, []byte("\n"))
+		if !found && len(head) >= detectHead {
+			return recordStart.Match(line)
+		}
+		record, isJSON := recordLine(line)
+		if isJSON || !found || looked == 1 {
+			return record
+		}
+		rest = bytes.TrimLeft(after, " \t\r\n")
+	}
+}
+
+// recordLine reports whether line, whole, is a qapipe record line (see isRecordLine), and whether
+// it is JSON at all.
+func recordLine(line []byte) (record, isJSON bool) {
+	if !json.Valid(line) {
+		return false, false
 	}
 	var probe struct {
 		Schema *float64        `json:"schema"`
 		ID     json.RawMessage `json:"id"`
 	}
 	if jsonUnmarshal(line, &probe) != nil || probe.Schema == nil || len(probe.ID) == 0 {
-		return false
+		return false, true
 	}
-	return probe.ID[0] == '"' || probe.ID[0] == '-' || '0' <= probe.ID[0] && probe.ID[0] <= '9'
+	return probe.ID[0] == '"' || probe.ID[0] == '-' || '0' <= probe.ID[0] && probe.ID[0] <= '9', true
 }
 
 // detectHead is how many bytes of a file Detect is given.

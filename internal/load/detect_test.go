@@ -77,6 +77,16 @@ func TestDetectByName(t *testing.T) {
 		{"run.jsonl", `{ "schema": 1, "id": "q", "x": "` + strings.Repeat("x", detectHead), "records"},
 		{"longmemeval_s.json", `[{"question_id":"q","haystack_sessions":[["` + strings.Repeat("x", detectHead), "longmemeval"},
 		{"run.jsonl", `{"id":"q","schema":1,"x":"` + strings.Repeat("x", detectHead), "jsonl"}, // not as qapipe writes it
+		// A file of records cut at its start (tail -c, split -b): the cut line is no JSON, the next decides.
+		{"run.jsonl", `wers":["x"],"prediction":{"text":"y"}}` + "\n" + `{"schema":1,"id":"b","question":"q"}` + "\n", "records"},
+		{"part-ab", `"}}` + "\r\n\n" + `{"schema":1,"id":"b","question":"q"}`, "records"},
+		{"part-ab", `{"schema":1,"id":"a","qu` + "\n" + `{"schema":1,"id":"b","x":"` + strings.Repeat("x", detectHead), "records"},
+		{"run.jsonl", "x}\n" + `{"q":"generic"}` + "\n", "jsonl"},                         // the next line is no record
+		{"run.jsonl", "x}\n" + `["schema",1,"id","b"]` + "\n", "jsonl"},                   // nor is it
+		{"run.jsonl", "x}\ny}\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"},               // one line only is looked past
+		{"run.jsonl", `{"q":"generic"}` + "\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"}, // a first line that is JSON decides
+		{"run.json", "[\n" + `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"}` + "\n]", ""},
+		{"run.jsonl", "x" + strings.Repeat("x", detectHead) + "\n" + `{"schema":1,"id":"b"}`, "jsonl"}, // the cut line fills the head
 		{"notes.txt", "hello", ""},
 		// A spreadsheet export is generic whatever benchmark its name or its JSON cells mention.
 		{"squad_subset.csv", "id,question,answers\n1,q?,a\n", "csv"},
