@@ -20,24 +20,46 @@ type readResult struct {
 	line    int
 	tooLong bool
 	utf8    bool
+	cr      bool // a line with CR line endings (ErrCRLineEndings)
 }
 
 // referenceRead is what a Reader with the given longest line reads from data, worked out over the
 // whole input at once: lines end at "\n" (a "\r" before it is the line's too), blank lines are
 // skipped, the length of a line is that of its text without its terminator, and a line's leading
-// byte order mark is dropped after that.
-func referenceRead(data []byte, maxLine int) []readResult {
+// byte order mark is dropped after that. A line that is too long, or is no JSON, is one with CR
+// line endings when a carriage return with text after it is in it; when it is longer than the
+// maximum with its terminator, in what the Reader holds of it: its bytes up to the end of the
+// buffer's worth (of bufSize bytes) that took it past the maximum, at most headLen.
+func referenceRead(data []byte, maxLine, bufSize int) []readResult {
 	var out []readResult
 	lines := bytes.Split(data, []byte("\n"))
 	if len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}
 	for i, l := range lines {
+		raw := l
+		if i < len(lines)-1 || len(data) > 0 && data[len(data)-1] == '\n' {
+			raw = append(raw[:len(raw):len(raw)], '\n')
+		}
 		l = bytes.TrimSuffix(l, []byte("\r"))
-		switch {
-		case len(l) > maxLine:
-			out = append(out, readResult{line: i + 1, tooLong: true})
+		if len(l) > maxLine {
+			head := l
+			if len(raw) > maxLine+len("\r\n") {
+				held := (maxLine + len("\r\n") + bufSize) / bufSize * bufSize
+				head = raw[:min(len(raw), held, headLen)]
+			}
+			if LoneCR(head) >= 0 {
+				out = append(out, readResult{line: i + 1, cr: true})
+			} else {
+				out = append(out, readResult{line: i + 1, tooLong: true})
+			}
 			continue
+		}
+		if b := bytes.TrimPrefix(l, byteOrderMark); LoneCR(b) >= 0 && !json.Valid(b) {
+			out = append(out, readResult{line: i + 1, cr: true})
+			continue
+		}
+		switch {
 		case !utf8.Valid(bytes.TrimPrefix(l, byteOrderMark)):
 			out = append(out, readResult{line: i + 1, utf8: true})
 			continue
@@ -64,14 +86,16 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte("\ufeff{\"schema\":1,\"id\":\"a\"}\n\xff\n{}"), uint8(21), true)
 	f.Add([]byte("abc\r\nabcd\nabcde"), uint8(3), false)
 	f.Add([]byte(strings.Repeat("x", 40)+"\n"+`{"schema":1,"id":"c"}`), uint8(25), true)
+	f.Add([]byte(`{"schema":1,"id":"a"}`+"\r"+`{"schema":1,"id":"b"}`+"\n000\r0\n"), uint8(60), false)
 	f.Fuzz(func(t *testing.T, data []byte, most uint8, oneByte bool) {
 		maxLine := int(most%64) + 1
 		var in io.Reader = bytes.NewReader(data)
 		if oneByte {
 			in = iotest.OneByteReader(in)
 		}
-		r := &Reader{br: bufio.NewReaderSize(in, 16), file: "f", maxLine: maxLine}
-		want := referenceRead(data, maxLine)
+		const bufSize = 16
+		r := &Reader{br: bufio.NewReaderSize(in, bufSize), file: "f", maxLine: maxLine}
+		want := referenceRead(data, maxLine, bufSize)
 		for k := 0; ; k++ {
 			rec, err := r.Read()
 			if err == io.EOF {
@@ -93,8 +117,8 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("Read(%q, max %d): result %d at line %d (%v), want line %d", data, maxLine, k, r.Line(), err, w.line)
 			case (err != nil) != (w.rec == nil):
 				t.Fatalf("Read(%q, max %d): line %d = %v, %v; want record %v", data, maxLine, w.line, rec, err, w.rec)
-			case errors.Is(err, ErrLineTooLong) != w.tooLong || errors.As(err, &ue) != w.utf8:
-				t.Fatalf("Read(%q, max %d): line %d error %v, want too long %v, not UTF-8 %v", data, maxLine, w.line, err, w.tooLong, w.utf8)
+			case errors.Is(err, ErrLineTooLong) != w.tooLong || errors.As(err, &ue) != w.utf8 || errors.Is(err, ErrCRLineEndings) != w.cr:
+				t.Fatalf("Read(%q, max %d): line %d error %v, want too long %v, not UTF-8 %v, CR line endings %v", data, maxLine, w.line, err, w.tooLong, w.utf8, w.cr)
 			case w.rec != nil && !cmp.Equal(rec, w.rec, cmp.AllowUnexported(Record{})):
 				t.Fatalf("Read(%q, max %d): line %d = %+v, want %+v", data, maxLine, w.line, rec, w.rec)
 			}
