@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // NotAnInput returns a usage error naming flag when the output file path is one of the input
@@ -72,3 +74,82 @@ func sameOutput(a, b string) bool {
 func CreateOutput(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 }
+
+// OpenOutput opens the output file a flag names for writing. When path is the file the
+// command's stdout or stderr writes to, /dev/stdout or /dev/stderr, or the file a shell
+// redirection opened for them named as such, it returns that stream itself, whose Close does
+// nothing. Another descriptor's name (/dev/fd/3, /proc/self/fd/3) gets a duplicate of the
+// descriptor, which writes where the shell's redirection does (3>>log appends). Anything else, a
+// named pipe too, is opened by CreateOutput.
+//
+// Note: Linux opens /dev/stdout, /dev/fd/N and the like afresh, at offset 0 and truncated, when
+// they are a regular file: the output was written over what the stream had written and would
+// write (the records before qa-score's summary, the messages around its mismatches), and
+// 3>>log lost what log held. A pipe, a terminal or a device has no offset, so there any opening
+// did the same.
+func OpenOutput(path string, stdout, stderr io.Writer) (io.WriteCloser, error) {
+	fd := descriptor(path)
+	streams := []io.Writer{stdout, stderr}
+	if fd == 2 { // the same terminal as stdout, say, but named as stderr
+		streams = []io.Writer{stderr, stdout}
+	}
+	if w := streamAt(path, streams); w != nil {
+		return nopCloser{w}, nil
+	}
+	if fd >= 0 {
+		return dupDescriptor(path, fd)
+	}
+	return CreateOutput(path)
+}
+
+// streamAt returns the first of streams whose file path names, or nil.
+func streamAt(path string, streams []io.Writer) io.Writer {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	for _, w := range streams {
+		f := fileOf(w)
+		if f == nil {
+			continue
+		}
+		if fst, err := f.Stat(); err == nil && os.SameFile(st, fst) {
+			return w
+		}
+	}
+	return nil
+}
+
+// fileOf returns the file w writes to, or nil when it is no file (a test's buffer).
+func fileOf(w io.Writer) *os.File {
+	if m, ok := w.(*messages); ok {
+		return m.f
+	}
+	f, _ := w.(*os.File)
+	return f
+}
+
+// descriptor returns the number of the open descriptor path names (/dev/stderr, /dev/fd/2 and
+// /proc/self/fd/2 are 2), or -1 when it names none.
+func descriptor(path string) int {
+	switch path {
+	case "/dev/stdin":
+		return 0
+	case "/dev/stdout":
+		return 1
+	case "/dev/stderr":
+		return 2
+	}
+	for _, dir := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		if n, ok := strings.CutPrefix(path, dir); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			if fd, err := strconv.Atoi(n); err == nil {
+				return fd
+			}
+		}
+	}
+	return -1
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }

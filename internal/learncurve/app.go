@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -218,11 +217,11 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 		ci = Bootstrap(seqs, rep, cfg.Bootstrap, cfg.Level, cfg.Seed)
 		warn(stderr, ci.Warnings)
 	}
-	if err := write(cfg, rep, ci, stdout); err != nil {
+	if err := write(cfg, rep, ci, stdout, stderr); err != nil {
 		return err
 	}
 	if cfg.Plot != "" {
-		if err := SavePlot(cfg.Plot, rep); err != nil {
+		if err := SavePlot(cfg.Plot, rep, stdout, stderr); err != nil {
 			return fmt.Errorf("plot %s: %w", cfg.Plot, err)
 		}
 	}
@@ -292,10 +291,10 @@ func failure(r *record.Record, judge string) string {
 	return ""
 }
 
-func write(cfg Config, rep Report, ci *CI, stdout io.Writer) error {
+func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
 	doc := rep.JSON(ci)
 	if cfg.Output != "" {
-		if err := os.WriteFile(cfg.Output, doc, 0o644); err != nil {
+		if err := writeFile(cfg.Output, doc, stdout, stderr); err != nil {
 			return fmt.Errorf("output: %w", err)
 		}
 	}
@@ -314,6 +313,20 @@ func write(cfg Config, rep Report, ci *CI, stdout io.Writer) error {
 		return ci.WriteText(stdout)
 	}
 	return nil
+}
+
+// writeFile writes data to the output file path (see command.OpenOutput: /dev/stdout is the
+// stream stdout itself, the report after it).
+func writeFile(path string, data []byte, stdout, stderr io.Writer) error {
+	w, err := command.OpenOutput(path, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(data)
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // warn prints warns, the first maxWarnings of them and then how many more there are.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -41,8 +40,9 @@ func plotFormat(name string) (string, error) {
 	}
 }
 
-// SavePlot draws rep (see WritePlot) to the file name, in the format its extension names.
-func SavePlot(name string, rep Report) error {
+// SavePlot draws rep (see WritePlot) to the file name, in the format its extension names, once
+// it is drawn whole; a name that is stdout's or stderr's file is written through them.
+func SavePlot(name string, rep Report, stdout, stderr io.Writer) error {
 	format, err := plotFormat(name)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func SavePlot(name string, rep Report) error {
 	if err := WritePlot(&b, format, rep); err != nil {
 		return err
 	}
-	return os.WriteFile(name, b.Bytes(), 0o644)
+	return writeFile(name, b.Bytes(), stdout, stderr)
 }
 
 // WritePlot draws the accuracy at each position for every type (points joined by thin lines)

@@ -385,13 +385,13 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			err = fmt.Errorf("cache: %w", cerr)
 		}
 	}()
-	var summary *os.File
+	var summary io.WriteCloser
 	summaryDone := false
 	if cfg.summary != "" && cfg.summary != "-" {
 		// Created before the work, so that a path that cannot be written fails at once, and
 		// removed again unless the summary gets written: a failed run leaves no empty summary
 		// that make would take for an up-to-date one.
-		if summary, err = command.CreateOutput(cfg.summary); err != nil {
+		if summary, err = command.OpenOutput(cfg.summary, stdout, stderr); err != nil {
 			return fmt.Errorf("summary: %w", err)
 		}
 		regular := regularFile(cfg.summary, summary)
@@ -425,7 +425,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(records)
 	var mm *record.Writer
 	if cfg.mismatches != "" {
-		f, ferr := command.CreateOutput(cfg.mismatches)
+		f, ferr := command.OpenOutput(cfg.mismatches, stdout, stderr)
 		if ferr != nil {
 			return fmt.Errorf("mismatches: %w", ferr)
 		}
@@ -596,7 +596,7 @@ func (cfg *config) finish(sc *scorer, r result) result {
 }
 
 // writeSummary writes the summary to its file f (stdout for -) and its warnings to stderr.
-func (cfg *config) writeSummary(s *Summary, f *os.File, stdout, stderr io.Writer) error {
+func (cfg *config) writeSummary(s *Summary, f io.Writer, stdout, stderr io.Writer) error {
 	for _, w := range s.Warnings {
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", w)
 	}
@@ -635,8 +635,13 @@ func (t tally) err() error {
 // regularFile reports whether path names, itself and not through a link, the regular file f
 // opened. Only such a summary is removed after a failed run: removing /dev/stdout, a device or
 // a named pipe the user made would break the system or the user's plumbing, and they hold no
-// stale summary anyway.
-func regularFile(path string, f *os.File) bool {
+// stale summary anyway; nor is the file stdout was redirected to, given by its name (the
+// summary was to follow the records there), which f is not then.
+func regularFile(path string, w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
 	lst, err := os.Lstat(path)
 	if err != nil || !lst.Mode().IsRegular() {
 		return false
@@ -645,7 +650,7 @@ func regularFile(path string, f *os.File) bool {
 	return err == nil && os.SameFile(lst, st)
 }
 
-func closeInto(f *os.File, err *error, what string) {
+func closeInto(f io.Closer, err *error, what string) {
 	if cerr := f.Close(); cerr != nil && *err == nil {
 		*err = fmt.Errorf("%s: %w", what, cerr)
 	}

@@ -5,6 +5,7 @@ package score
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -106,5 +107,109 @@ func TestBrokenStdoutRemovesSummary(t *testing.T) {
 	}
 	if stderr.Len() > 0 {
 		t.Errorf("stderr: %q, want nothing (a command whose reader goes away ends quietly)", stderr.String())
+	}
+}
+
+// scoreTo runs qa-score with args over in, stdout and stderr going where the caller says.
+func scoreTo(t *testing.T, in string, stdout, stderr io.Writer, args ...string) error {
+	t.Helper()
+	return Run(context.Background(), append([]string{"qa-score", "--metrics", "em", "--bootstrap", "0"}, args...),
+		strings.NewReader(in), stdout, stderr)
+}
+
+// scoreOutputs runs qa-score with args over in in memory and returns its stdout and stderr.
+func scoreOutputs(t *testing.T, in string, args ...string) (string, string) {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	err := scoreTo(t, in, &stdout, &stderr, args...)
+	if code := command.ExitCode(err); code != command.ExitOK && code != command.ExitBadRecords {
+		t.Fatalf("qa-score %s: %v", strings.Join(args, " "), err)
+	}
+	return stdout.String(), stderr.String()
+}
+
+// TestOutputsToNamedPipes: --summary and --mismatches write to named pipes as to files (mkfifo
+// s; qa-score --summary s … & cat s), all of it, with exit 0.
+func TestOutputsToNamedPipes(t *testing.T) {
+	const in = `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n" +
+		`{"schema":1,"id":"b","question":"q","answers":["x"],"prediction":{"text":"y"}}` + "\n"
+	records, _ := scoreOutputs(t, in)
+	for _, format := range []string{"json", "table", "csv"} {
+		summary, _ := scoreOutputs(t, in, "--summary", "-", "--format", format)
+		dir := t.TempDir()
+		summaryFIFO, mismatchesFIFO := filepath.Join(dir, "summary"), filepath.Join(dir, "mismatches")
+		summaryGot, mismatchesGot := clitest.ReadFIFO(t, summaryFIFO), clitest.ReadFIFO(t, mismatchesFIFO)
+		var stdout, stderr strings.Builder
+		err := scoreTo(t, in, &stdout, &stderr, "--summary", summaryFIFO, "--format", format,
+			"--mismatches", mismatchesFIFO, "--mismatch-metric", "em")
+		if err != nil {
+			t.Errorf("qa-score --summary FIFO --format %s --mismatches FIFO: %v; stderr:\n%s", format, err, stderr.String())
+		}
+		if stdout.String() != records {
+			t.Errorf("--format %s: stdout:\n%s\nwant the records:\n%s", format, stdout.String(), records)
+		}
+		if got := summaryGot(); got != summary {
+			t.Errorf("--format %s: the summary pipe carried:\n%s\nwant:\n%s", format, got, summary)
+		}
+		want := `{"id":"b","question":"q","gold":["x"],"prediction":"y","metric":"em","score":0}` + "\n"
+		if got := mismatchesGot(); got != want {
+			t.Errorf("--format %s: the mismatches pipe carried:\n%s\nwant:\n%s", format, got, want)
+		}
+	}
+}
+
+// TestOutputsIntoStreamFiles: --summary /dev/stdout with stdout redirected to a file (or the
+// file's own name, or /dev/fd/1) puts the summary after the records, and --mismatches
+// /dev/stderr with stderr redirected to a file puts them among the messages: opened afresh,
+// the file was truncated and written from its start, and the summary overwrote the records,
+// the mismatches the messages. A failed run leaves the file stdout writes to where it is.
+func TestOutputsIntoStreamFiles(t *testing.T) {
+	const good = `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n" +
+		`{"schema":1,"id":"b","question":"q","answers":["x"],"prediction":{"text":"y"}}` + "\n"
+	const in = good + "not json\n"
+	records, messages := scoreOutputs(t, in)
+	summary, _ := scoreOutputs(t, in, "--summary", "-", "--format", "table")
+	const mismatch = `{"id":"b","question":"q","gold":["x"],"prediction":"y","metric":"em","score":0}` + "\n"
+	dir := t.TempDir()
+	create := func(name string) *os.File {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	read := func(f *os.File) string {
+		b, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for i, name := range []string{"", "/dev/fd/%d"} {
+		out, errs := create(fmt.Sprintf("out%d", i)), create(fmt.Sprintf("err%d", i))
+		summaryPath, mismatchesPath := out.Name(), errs.Name()
+		if name != "" {
+			summaryPath, mismatchesPath = fmt.Sprintf(name, out.Fd()), fmt.Sprintf(name, errs.Fd())
+		}
+		err := scoreTo(t, in, out, errs, "--summary", summaryPath, "--format", "table",
+			"--mismatches", mismatchesPath, "--mismatch-metric", "em")
+		if code := command.ExitCode(err); code != command.ExitBadRecords {
+			t.Errorf("--summary %s --mismatches %s: exit %d (%v), want 3", summaryPath, mismatchesPath, code, err)
+		}
+		if got, want := read(out), records+summary; got != want {
+			t.Errorf("--summary %s: stdout's file holds\n%s\nwant the records, then the summary:\n%s", summaryPath, got, want)
+		}
+		if got, want := read(errs), messages+mismatch; got != want {
+			t.Errorf("--mismatches %s: stderr's file holds\n%s\nwant the messages, then the mismatches:\n%s", mismatchesPath, got, want)
+		}
+	}
+	out := create("failed")
+	err := scoreTo(t, good+"not json\n"+good, out, io.Discard, "--strict", "--summary", out.Name())
+	if code := command.ExitCode(err); code != command.ExitFailure {
+		t.Errorf("--strict, a bad line: exit %d (%v), want 1", code, err)
+	}
+	if got := read(out); got != records {
+		t.Errorf("--summary naming stdout's file, a failed run: the file holds\n%s\nwant the records before the bad line:\n%s", got, records)
 	}
 }

@@ -1,0 +1,27 @@
+//go:build unix
+
+package command
+
+import (
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// dupDescriptor returns a duplicate of the open descriptor fd, which path names, as a file of
+// that name: it shares the descriptor's offset and its append mode. A descriptor open for
+// reading only fails here, before the work, and not at the first write.
+func dupDescriptor(path string, fd int) (*os.File, error) {
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err == nil && flags&unix.O_ACCMODE == unix.O_RDONLY {
+		err = unix.EBADF
+	}
+	var d int
+	if err == nil {
+		d, err = unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(d), path), nil
+}

@@ -1,0 +1,166 @@
+//go:build unix
+
+package command
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fdName is the /dev/fd name of f's descriptor.
+func fdName(t *testing.T, f *os.File) string {
+	t.Helper()
+	name := fmt.Sprintf("/dev/fd/%d", f.Fd())
+	if _, err := os.Stat(name); err != nil {
+		t.Skipf("no /dev/fd: %v", err)
+	}
+	return name
+}
+
+// writeOutput writes text to the output OpenOutput opens for path, and closes it.
+func writeOutput(t *testing.T, path string, stdout, stderr io.Writer, text string) {
+	t.Helper()
+	w, err := OpenOutput(path, stdout, stderr)
+	if err != nil {
+		t.Fatalf("OpenOutput(%s): %v", path, err)
+	}
+	if _, err := io.WriteString(w, text); err != nil {
+		t.Fatalf("OpenOutput(%s): write: %v", path, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("OpenOutput(%s): close: %v", path, err)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestOpenOutputStream: an output that names the regular file stdout (or stderr) was redirected
+// to, as /dev/stdout, /dev/fd/1 or the file's own name, goes into the stream after what it wrote,
+// and the stream carries on after it: opened afresh, it was truncated and written from offset 0,
+// over the records (qa-score --summary /dev/stdout > scored.jsonl kept the summary alone).
+func TestOpenOutputStream(t *testing.T) {
+	out, err := os.Create(filepath.Join(t.TempDir(), "scored.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	for _, path := range []string{out.Name(), fdName(t, out)} {
+		for _, stream := range []string{"stdout", "stderr"} {
+			if err := out.Truncate(0); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := out.Seek(0, io.SeekStart); err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(out, "record 1\nrecord 2\n")
+			stdout, stderr := io.Writer(out), io.Writer(os.Stderr)
+			if stream == "stderr" {
+				stdout, stderr = io.Discard, out
+			}
+			writeOutput(t, path, stdout, stderr, "summary\n")
+			if _, err := io.WriteString(out, "after\n"); err != nil { // Close left the stream open
+				t.Fatalf("%s as %s: writing the stream after the output: %v", path, stream, err)
+			}
+			if got, want := readFile(t, out.Name()), "record 1\nrecord 2\nsummary\nafter\n"; got != want {
+				t.Errorf("%s as %s: the file holds %q, want %q", path, stream, got, want)
+			}
+		}
+	}
+}
+
+// TestOpenOutputStderrByName: /dev/stderr is written through stderr when stdout is the same file
+// (one terminal for both, or 2>&1), so that it goes through stderr's writer.
+func TestOpenOutputStderrByName(t *testing.T) {
+	if _, err := os.Stat("/dev/stderr"); err != nil {
+		t.Skipf("no /dev/stderr: %v", err)
+	}
+	stderr := &messages{f: os.Stderr}
+	w, err := OpenOutput("/dev/stderr", os.Stderr, stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nc, ok := w.(nopCloser); !ok || nc.Writer != io.Writer(stderr) {
+		t.Errorf("OpenOutput(/dev/stderr, stdout and stderr one file) = %#v, want stderr's writer", w)
+	}
+}
+
+// TestOpenOutputDescriptor: /dev/fd/N, for a descriptor that is neither stream, writes where the
+// descriptor does: after what the file held for 3>>log, after what the script wrote to fd 3 for
+// exec 3>log, and the script's next write to fd 3 goes after it. Opened afresh, the file was
+// truncated and written from offset 0.
+func TestOpenOutputDescriptor(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		flag  int
+		start string // in the file before the redirection
+	}{
+		{"3>>log", os.O_WRONLY | os.O_APPEND, "earlier run\n"},
+		{"exec 3>log", os.O_WRONLY | os.O_TRUNC, "stale\n"},
+	} {
+		path := filepath.Join(dir, "log")
+		if err := os.WriteFile(path, []byte(tc.start), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fd3, err := os.OpenFile(path, tc.flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(fd3, "header\n")
+		var stdout, stderr strings.Builder
+		writeOutput(t, fdName(t, fd3), &stdout, &stderr, "summary\n")
+		io.WriteString(fd3, "trailer\n")
+		fd3.Close()
+		want := "header\nsummary\ntrailer\n"
+		if tc.flag&os.O_APPEND != 0 {
+			want = tc.start + want
+		}
+		if got := readFile(t, path); got != want {
+			t.Errorf("%s: the file holds %q, want %q", tc.name, got, want)
+		}
+	}
+}
+
+// TestOpenOutputReadOnlyDescriptor: a descriptor open for reading only is refused when the output
+// is opened, before any work, not at its first write.
+func TestOpenOutputReadOnlyDescriptor(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in")
+	if err := os.WriteFile(path, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fd3, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fd3.Close()
+	name := fdName(t, fd3)
+	if w, err := OpenOutput(name, io.Discard, io.Discard); err == nil {
+		w.Close()
+		t.Errorf("OpenOutput(%s, open for reading only) succeeded, want an error", name)
+	} else if !strings.Contains(err.Error(), name) {
+		t.Errorf("OpenOutput(%s, open for reading only) = %v, want the error to name %s", name, err, name)
+	}
+}
+
+// TestOpenOutputFile: any other path is created, or truncated, as CreateOutput does.
+func TestOpenOutputFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "summary.json")
+	if err := os.WriteFile(path, []byte("an older, longer summary\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeOutput(t, path, io.Discard, io.Discard, "new\n")
+	if got := readFile(t, path); got != "new\n" {
+		t.Errorf("the file holds %q, want %q", got, "new\n")
+	}
+}
