@@ -89,12 +89,13 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	for i, t := range rep.Types {
-		if err := addCurve(p, &legend, typeLabel(legend, t), t.Position, plotutil.Color(i), i, 1); err != nil {
+		c, glyph := typeStyle(i)
+		if err := addCurve(p, &legend, typeLabel(legend, t), t.Position, c, glyph, 1); err != nil {
 			return nil, legend, err
 		}
 	}
 	label := fmt.Sprintf("all types, averaged (k=%+.3f)", rep.Overall.Slope)
-	if err := addCurve(p, &legend, label, rep.Overall.Position, color.Black, len(rep.Types), 2.5); err != nil {
+	if err := addCurve(p, &legend, label, rep.Overall.Position, color.Black, plotutil.Shape(len(rep.Types)), 2.5); err != nil {
 		return nil, legend, err
 	}
 	dashed := plotter.NewFunction(func(float64) float64 { return -1 })
@@ -140,8 +141,37 @@ func typeLabel(l plot.Legend, t TypeMetrics) string {
 	return label
 }
 
+// typeColors are the colours of the types' curves: plotutil's seven soft colours (its default
+// palette), then six of other hues, none near black (the averaged curve) or grey (the fit's
+// legend entry). Their number, 13, is prime to the 8 of plotutil's glyph shapes, which the
+// curves' points cycle through, so no two of the first 104 types share both colour
+// and glyph, and no two of the first 13 share a colour.
+//
+// Note: plotutil's palette alone gave the 8th type the 1st one's colour, told apart only by
+// its points' glyph. Dash patterns, the other usual cue, already mean the least-squares fit.
+var typeColors = [...]color.RGBA{
+	{241, 90, 96, 255},   // red
+	{122, 195, 106, 255}, // green
+	{90, 155, 212, 255},  // blue
+	{250, 167, 91, 255},  // orange
+	{158, 103, 171, 255}, // purple
+	{206, 112, 88, 255},  // brick
+	{215, 127, 180, 255}, // pink
+	{23, 190, 207, 255},  // teal
+	{188, 189, 34, 255},  // olive
+	{140, 86, 75, 255},   // brown
+	{44, 62, 140, 255},   // navy
+	{27, 120, 55, 255},   // dark green
+	{204, 163, 0, 255},   // gold
+}
+
+// typeStyle is the colour of the i-th type's curve and the glyph of its points.
+func typeStyle(i int) (color.Color, draw.GlyphDrawer) {
+	return typeColors[i%len(typeColors)], plotutil.Shape(i)
+}
+
 // addCurve adds one accuracy curve and its fitted line.
-func addCurve(p *plot.Plot, legend *plot.Legend, label string, acc []float64, c color.Color, shape int, width vg.Length) error {
+func addCurve(p *plot.Plot, legend *plot.Legend, label string, acc []float64, c color.Color, glyph draw.GlyphDrawer, width vg.Length) error {
 	pts := make(plotter.XYs, len(acc))
 	x := make([]float64, len(acc))
 	for i, v := range acc {
@@ -153,7 +183,7 @@ func addCurve(p *plot.Plot, legend *plot.Legend, label string, acc []float64, c 
 		return err
 	}
 	line.Color, line.Width = c, width*vg.Points(0.5)
-	points.Color, points.Shape = c, plotutil.Shape(shape)
+	points.Color, points.Shape = c, glyph
 	fit := stats.FitLine(x, acc)
 	fitted := plotter.NewFunction(func(x float64) float64 { return fit.Intercept + fit.Slope*x })
 	fitted.XMin, fitted.XMax = 1, float64(len(acc))
