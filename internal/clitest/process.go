@@ -58,6 +58,25 @@ func StartMain(t *testing.T, test string, args []string, stdin string) *Process 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { in.Close() })
+	return startMain(t, test, args, in)
+}
+
+// StartMainPipe is StartMain with a pipe for stdin, whose write end it returns: the command
+// reads what the test writes when it writes it, and its end when the test closes it.
+func StartMainPipe(t *testing.T, test string, args []string) (*Process, *os.File) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	p := startMain(t, test, args, r)
+	r.Close() // the child's now
+	return p, w
+}
+
+func startMain(t *testing.T, test string, args []string, in *os.File) *Process {
+	t.Helper()
 	p := &Process{exited: make(chan struct{}), stderr: notifyBuffer{changed: make(chan struct{}, 1)}}
 	p.cmd = MainCommand(test, args)
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = in, &p.stdout, &p.stderr

@@ -510,7 +510,8 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string, stderr io
 // the calls in flight by cancelling the run's context, after which the run flushes its completed
 // output as under Main; a third signal, or interruptGrace more, ends the process with exit 130.
 // A SIGTERM within signalEcho of another counts as the same one: make, stopped with SIGTERM,
-// passes it on to commands whose process group may have had it already.
+// passes it on to commands whose process group may have had it already. A run that makes no
+// call (interrupt.NoCalls: qa-judge agree, a dry run) is stopped as under Main.
 func MainCalls(prog string, run RunFunc) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, stopSignals()...)
@@ -518,7 +519,7 @@ func MainCalls(prog string, run RunFunc) {
 	ctx, finish := interrupt.WithFinish(ctx)
 	stderr := Stderr()
 	done := make(chan struct{})
-	go escalate(prog, stderr, sigs, done, finish, abandon)
+	go escalate(ctx, prog, stderr, sigs, done, finish, abandon)
 	err := run(ctx, os.Args, os.Stdin, os.Stdout, stderr)
 	close(done)
 	signal.Stop(sigs)
@@ -536,8 +537,10 @@ var finishGrace = 2 * time.Minute
 const signalEcho = time.Second
 
 // escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
-// the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits.
-func escalate(prog string, stderr io.Writer, sigs <-chan os.Signal, done <-chan struct{}, finish func() int, abandon func()) {
+// the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits. A run of
+// ctx that makes no call (interrupt.NoCalls) is stopped as Main stops one: the first signal
+// cancels it, quietly, and the second (or interruptGrace) exits.
+func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os.Signal, done <-chan struct{}, finish func() int, abandon func()) {
 	var sig os.Signal
 	select {
 	case sig = <-sigs:
@@ -545,6 +548,14 @@ func escalate(prog string, stderr io.Writer, sigs <-chan os.Signal, done <-chan 
 		return
 	}
 	n := finish()
+	if name, ok := interrupt.NoCallsName(ctx); ok {
+		abandon()
+		if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why == stopDone {
+			return
+		}
+		fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", name)
+		os.Exit(ExitInterrupted)
+	}
 	if n == 0 {
 		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", prog)
 	} else {

@@ -270,3 +270,49 @@ func startHelper(t *testing.T, helper, env string) (*exec.Cmd, io.ReadCloser, *b
 	}
 	return cmd, stdout, stderr
 }
+
+// TestEscalateNoCalls: under MainCalls, a run that makes no call (interrupt.NoCalls: qa-judge
+// agree, a dry run) is cancelled by the first signal, as Main cancels a run, with no word of
+// calls in flight or of records left to write, which it has none of: "qa-judge: interrupted: no
+// calls in flight; writing the records left" came before qa-judge agree's "interrupted". A run
+// that may make calls is asked to finish and told so, as before.
+func TestEscalateNoCalls(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		noCalls   bool
+		stderr    string
+		abandoned bool
+	}{
+		{"no calls", true, "", true},
+		{"calls", false, "qa-judge: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, finish := interrupt.WithFinish(context.Background())
+			if tt.noCalls {
+				interrupt.NoCalls(ctx, "qa-judge agree")
+			}
+			finished := make(chan struct{})
+			var abandoned bool
+			sigs, done, returned := make(chan os.Signal, 1), make(chan struct{}), make(chan struct{})
+			var stderr bytes.Buffer
+			go func() {
+				defer close(returned)
+				escalate(ctx, "qa-judge", &stderr, sigs,
+					done, func() int { defer close(finished); return finish() }, func() { abandoned = true })
+			}()
+			sigs <- syscall.SIGINT
+			<-finished
+			close(done) // the run returned: escalate says what it had to say first
+			<-returned
+			if got := stderr.String(); got != tt.stderr {
+				t.Errorf("escalate wrote %q at the first signal, want %q", got, tt.stderr)
+			}
+			if abandoned != tt.abandoned {
+				t.Errorf("the first signal cancelled the run: %v, want %v", abandoned, tt.abandoned)
+			}
+			if !interrupt.Asked(ctx) {
+				t.Error("the first signal did not ask the run to finish")
+			}
+		})
+	}
+}

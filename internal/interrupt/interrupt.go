@@ -38,6 +38,7 @@ type state struct {
 	mu       sync.Mutex
 	asked    bool
 	inFlight int
+	noCalls  string // the name NoCalls gave a run that makes no call
 }
 
 // WithFinish returns a copy of parent that carries a finish request, and the function that makes
@@ -70,6 +71,30 @@ func Asked(ctx context.Context) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.asked
+}
+
+// NoCalls declares that the run of ctx makes no model call (qa-judge agree, a dry run): asked to
+// finish, it stops as a cancelled run does (see Err), and has no calls in flight nor records
+// left to write. The command layer then takes the first signal for the cancellation it is, as
+// for a command that never calls a model, and names the run prog ("qa-judge agree") in what it
+// says.
+func NoCalls(ctx context.Context, prog string) {
+	if s := from(ctx); s != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.noCalls = prog
+	}
+}
+
+// NoCallsName returns the name NoCalls gave the run of ctx, and whether it declared itself so.
+func NoCallsName(ctx context.Context) (prog string, ok bool) {
+	s := from(ctx)
+	if s == nil {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.noCalls, s.noCalls != ""
 }
 
 // Err returns ctx's error, or else ErrInterrupted once the run was asked to finish: work that

@@ -51,3 +51,20 @@ func TestFinish(t *testing.T) {
 		t.Error("a context without a finish request refused a call or reads as finishing")
 	}
 }
+
+// TestNoCalls: a run declares that it makes no call, under its name, for the command layer to
+// read; a context without a finish request takes the declaration and says nothing.
+func TestNoCalls(t *testing.T) {
+	ctx, _ := WithFinish(context.Background())
+	if name, ok := NoCallsName(ctx); ok || name != "" {
+		t.Errorf("NoCallsName before NoCalls = %q, %v; want \"\", false", name, ok)
+	}
+	NoCalls(ctx, "qa-judge agree")
+	if name, ok := NoCallsName(ctx); !ok || name != "qa-judge agree" {
+		t.Errorf("NoCallsName after NoCalls = %q, %v; want %q, true", name, ok, "qa-judge agree")
+	}
+	NoCalls(context.Background(), "qa-judge agree") // no request: nothing to declare to
+	if name, ok := NoCallsName(context.Background()); ok || name != "" {
+		t.Errorf("NoCallsName of a plain context = %q, %v; want \"\", false", name, ok)
+	}
+}

@@ -225,6 +225,7 @@ type judgedRecord struct {
 // runAgree reads the judged records and prints the agreement. It makes no call, so a signal
 // (ctx) stops it at once, before the next record or before the report.
 func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+	interrupt.NoCalls(ctx, "qa-judge agree")
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
 	var recs []judgedRecord
 	seen := map[string]bool{}

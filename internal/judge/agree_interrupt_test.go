@@ -41,6 +41,9 @@ func TestAgreeInterrupted(t *testing.T) {
 			if got, want := report.String(), "qa-judge agree: interrupted\n"; got != want {
 				t.Errorf("agree (interrupted) reports %q, want %q", got, want)
 			}
+			if name, ok := interrupt.NoCallsName(ctx); !ok || name != "qa-judge agree" {
+				t.Errorf("agree: interrupt.NoCallsName = %q, %v; want %q, true (no \"writing the records left\" at the signal)", name, ok, "qa-judge agree")
+			}
 		})
 	}
 }

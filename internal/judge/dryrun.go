@@ -56,6 +56,7 @@ type dryTally struct {
 // model: the requests with their messages byte for byte, for reading the protocols' prompts
 // and for pricing a run before it is paid for.
 func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
+	interrupt.NoCalls(ctx, "qa-judge")
 	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)

@@ -102,7 +102,8 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 }
 
 // TestDryRunFinishing: a dry run makes no call, so a run asked to finish (a first signal) stops
-// at once, writes nothing more and says interrupted.
+// at once, writes nothing more and says interrupted. It says it makes no call (interrupt.NoCalls),
+// so that the command layer does not announce "writing the records left" at the signal.
 func TestDryRunFinishing(t *testing.T) {
 	ctx, finish := interrupt.WithFinish(context.Background())
 	finish()
@@ -111,6 +112,9 @@ func TestDryRunFinishing(t *testing.T) {
 	err := Run(ctx, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, strings.NewReader(in), &stdout, &stderr)
 	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
 		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
+	}
+	if name, ok := interrupt.NoCallsName(ctx); !ok || name != "qa-judge" {
+		t.Errorf("dry run: interrupt.NoCallsName = %q, %v; want %q, true", name, ok, "qa-judge")
 	}
 }
 

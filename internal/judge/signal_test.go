@@ -3,12 +3,14 @@ package judge
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -91,5 +93,44 @@ func TestSignal(t *testing.T) {
 				t.Errorf("cache holds %d replies (%v), want %d", got, err, judged)
 			}
 		})
+	}
+}
+
+// TestAgreeSignal: qa-judge agree, run by qa-judge's main in a child process, stops at a signal
+// with exit 130, no report and one line, "qa-judge agree: interrupted". The message with which
+// the runs that call models take the first signal, "qa-judge: interrupted: no calls in flight;
+// writing the records left", came before it, though agree makes no call and writes no records.
+func TestAgreeSignal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	p, stdin := clitest.StartMainPipe(t, "TestMainChild", []string{"agree"})
+	io.WriteString(stdin, "not json\n") // a bad line, whose message shows the run has begun
+	const bad = "qa-judge agree: stdin:1: "
+	p.WaitStderr(t, bad)
+	p.Signal(t, syscall.SIGINT)
+	// The run sees the signal before its next record: records come until it has.
+	stop := make(chan struct{})
+	fed := make(chan struct{})
+	go func() {
+		defer close(fed)
+		for {
+			if _, err := io.WriteString(stdin, twoJudges); err != nil {
+				return // the child is gone
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}()
+	code, stdout, stderr := p.Wait(t)
+	close(stop)
+	<-fed
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if code != command.ExitInterrupted || stdout != "" || len(lines) != 2 || !strings.HasPrefix(lines[0], bad) || lines[1] != "qa-judge agree: interrupted" {
+		t.Errorf("qa-judge agree, interrupted: exit %d, stdout %q, stderr:\n%s\nwant exit %d, no report, and after the bad line's message only %q",
+			code, stdout, stderr, command.ExitInterrupted, "qa-judge agree: interrupted")
 	}
 }

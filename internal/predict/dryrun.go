@@ -51,6 +51,7 @@ type dryTally struct {
 // dryRunAll writes, for every record in input order, the requests predicting it would send: the
 // prompts byte for byte, for reading them and for pricing a run before it is paid for.
 func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
+	interrupt.NoCalls(ctx, "qa-predict")
 	var t dryTally
 	enc := json.NewEncoder(a.stdout)
 	enc.SetEscapeHTML(false)

@@ -177,7 +177,8 @@ func TestLoCoMoMaxTokens(t *testing.T) {
 }
 
 // TestDryRunFinishing: a dry run makes no call, so a run asked to finish (a first signal) stops
-// at once, writes nothing more and says interrupted.
+// at once, writes nothing more and says interrupted. It says it makes no call (interrupt.NoCalls),
+// so that the command layer does not announce "writing the records left" at the signal.
 func TestDryRunFinishing(t *testing.T) {
 	ctx, finish := interrupt.WithFinish(context.Background())
 	finish()
@@ -185,6 +186,9 @@ func TestDryRunFinishing(t *testing.T) {
 	err := Run(ctx, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, strings.NewReader(input(3, nil)), &stdout, &stderr)
 	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
 		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
+	}
+	if name, ok := interrupt.NoCallsName(ctx); !ok || name != "qa-predict" {
+		t.Errorf("dry run: interrupt.NoCallsName = %q, %v; want %q, true", name, ok, "qa-predict")
 	}
 }
 
