@@ -225,8 +225,8 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	}
 	resp, err := s.client.Do(req)
 	if err != nil {
-		// The latest attempt's own error, not the transport's summary, which counts the attempts
-		// in words of its own; else the client's, whose text repeats the URL, already named.
+		// The latest attempt's own error; else the client's without the URL it repeats, which
+		// the message names already.
 		if cause := attempts.Err(); cause != nil {
 			err = cause
 		} else if ue, ok := errors.AsType[*url.Error](err); ok {

@@ -627,3 +627,35 @@ func ptrText(p *int) string {
 	}
 	return strconv.Itoa(*p)
 }
+
+// TestCallErrorCountsOnce: a call that fails every attempt counts them once, at the end, in
+// CallError's words, whichever client quotes the transport's error: anthropic, ollama and
+// googleai put "Post …: after 3 attempts: dial tcp …" inside it, so the message read "…: after 3
+// attempts: … connection refused (after 3 attempts)". One attempt is not counted.
+func TestCallErrorCountsOnce(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL
+	dead.Close()
+	for _, provider := range []string{"openai", "anthropic", "ollama", "googleai"} {
+		for retries, suffix := range map[int]string{0: "", 2: " (after 3 attempts)"} {
+			base := url
+			if provider == "openai" {
+				base += "/v1"
+			}
+			tr := NewTransport(TransportConfig{MaxRetries: retries, Backoff: time.Millisecond})
+			c, err := New(context.Background(), Config{Provider: provider, BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Generate(context.Background(), testRequest(provider, "m"))
+			if err == nil {
+				t.Fatalf("%s against a closed port: no error", provider)
+			}
+			msg := err.Error() // openai gives the cause in brackets after its own words
+			ends := strings.HasSuffix(msg, "connection refused"+suffix) || strings.HasSuffix(msg, "connection refused)"+suffix)
+			if !ends || strings.Count(msg, "attempt") != strings.Count(suffix, "attempt") {
+				t.Errorf("%s, %d retries, against a closed port: %q, want the refused connection, then %q, and no other count of attempts", provider, retries, msg, suffix)
+			}
+		}
+	}
+}

@@ -17,7 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
@@ -36,7 +35,9 @@ import (
 //
 // The response body is read completely inside the attempt, so a truncated body is an attempt failure
 // rather than a decoding error later. Attempts are counted into the Attempts found in the request's
-// context (see WithAttempts).
+// context (see WithAttempts). A failure that outlasts the retries is the latest attempt's error,
+// with no count of its own: the langchaingo clients quote it inside their words, and the caller
+// counts the attempts once, at the end, as CallError does ("… (after 3 attempts)").
 //
 // Note: retrying at the HTTP layer rather than around langchaingo's Generate keeps retries blind to
 // provider error strings, which differ per client and version; the status code is the one contract.
@@ -156,7 +157,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if resp != nil {
 				return resp, nil // let the client turn the status into its own error
 			}
-			return nil, fmt.Errorf("after %s: %w", english.Count(attempt+1, "attempt", "attempts"), err)
+			return nil, err // the count is the caller's to word (see Transport)
 		}
 		t.retries.Add(1)
 	}
