@@ -9,12 +9,22 @@ import (
 // close: the first known name equal to name but for case; else the first, in known's order, at
 // the smallest edit distance (insertions, deletions, substitutions and swaps of two adjacent
 // characters, letters compared without case) when that distance is at most 2 and less than half
-// name's length in characters. So "blue4" suggests "bleu4", "F1" suggests "f1", and "x" suggests
-// nothing, not "em".
+// name's length in characters; else the one known name that name shortens or lengthens by whole
+// words (see affix). So "blue4" suggests "bleu4", "F1" suggests "f1", "locomo" among qa-judge's
+// modes "locomo-continuous", and "x" suggests nothing, not "em".
 //
 // Note: a suggestion for any nearest name was rejected: a short name is near every short name
 // ("x" is two edits from "em" and from "f1"), and a wrong hint misleads more than none.
 func Suggest(name string, known []string) string {
+	if s := nearest(name, known); s != "" {
+		return s
+	}
+	return affix(name, known)
+}
+
+// nearest is Suggest without affix: a known name equal to name but for case, or the first
+// within its edit distance.
+func nearest(name string, known []string) string {
 	for _, k := range known {
 		if strings.EqualFold(name, k) {
 			return k
@@ -35,6 +45,58 @@ func Suggest(name string, known []string) string {
 		return ""
 	}
 	return best
+}
+
+// affix returns the one known name that name is a part of, or that is a part of name, where a
+// part is whole words at the start or the end, words being separated by '-' or '_': a name that
+// leaves out a word ("locomo" for "locomo-continuous", "api-key" for "api-key-file") or adds
+// one ("longmemeval-judge" for "longmemeval", "judge-model" for "model"). A part of a known
+// name may also be within nearest's distance of name ("rule" for "rules-approximate"). Parts
+// have at least 4 characters, and two known names that fit give none: "key" and "f1_macro"
+// suggest nothing, where a short word says too little.
+func affix(name string, known []string) string {
+	const least = 4
+	lower := strings.ToLower(name)
+	found := ""
+	for _, k := range known {
+		lk := strings.ToLower(k)
+		fits := false
+		for _, part := range parts(lk) {
+			if len([]rune(part)) >= least && nearest(lower, []string{part}) != "" {
+				fits = true
+			}
+		}
+		for _, part := range parts(lower) {
+			if len([]rune(part)) >= least && part == lk {
+				fits = true
+			}
+		}
+		if !fits {
+			continue
+		}
+		if found != "" && found != k {
+			return "" // two fit: a guess
+		}
+		found = k
+	}
+	return found
+}
+
+// parts returns the proper parts of s that are whole words at its start or its end, words being
+// separated by '-' or '_': "a-b-c" has "a", "a-b", "c" and "b-c".
+func parts(s string) []string {
+	var out []string
+	for i, r := range s {
+		if r == '-' || r == '_' {
+			if i > 0 {
+				out = append(out, s[:i])
+			}
+			if i+1 < len(s) {
+				out = append(out, s[i+1:])
+			}
+		}
+	}
+	return out
 }
 
 // DidYouMean returns `; did you mean "NAME"?` with Suggest's name for name among known, or ""

@@ -19,6 +19,11 @@ var metrics = strings.Split("em,f1,squad2_em,squad2_f1,hotpot_em,hotpot_f1,rouge
 var (
 	formats   = []string{"hotpotqa", "squad", "cmrc2018", "locomo", "longmemeval", "evalearn", "evalearn-results", "jsonl", "csv", "records"}
 	providers = []string{"openai", "anthropic", "ollama", "googleai", "extractive"}
+	// modes is qa-judge's --mode names; judgeFlags and predictFlags some of the commands' flags.
+	modes        = []string{"auto", "longmemeval", "locomo-continuous", "mem0", "evalearn", "adversarial", "unanswerable", "rules"}
+	judgeFlags   = []string{"mode", "name", "provider", "model", "base-url", "api-key-file", "route", "prompt", "prompt-format", "parse-retries"}
+	predictFlags = []string{"provider", "model", "base-url", "api-key-file", "key-expansion", "locomo-variant", "judge-model", "judge-base-url", "judge-api-key-file"}
+	variants     = []string{"gpt-4-turbo", "gpt-4", "gpt-4-32k", "gpt-3.5-turbo", "gpt-3.5-turbo-4k", "gpt-3.5-turbo-8k"}
 )
 
 func TestSuggest(t *testing.T) {
@@ -41,11 +46,11 @@ func TestSuggest(t *testing.T) {
 		{"bertscore", metrics, "bertscore_p"},        // two insertions; bertscore_r ties, and comes later
 		{"clasification", metrics, "classification"}, // a group name
 		{"perplexty", metrics, "perplexity"},
-		{"zzz", metrics, ""},            // three edits from em, map, auc, ...
-		{"x", metrics, ""},              // two edits from em and f1, in a name of one letter
-		{"f2", metrics, ""},             // one edit, but half of a two-letter name
-		{"em1", metrics, "em"},          // one edit in three letters
-		{"accuracy_score", metrics, ""}, // six edits from accuracy
+		{"zzz", metrics, ""},                    // three edits from em, map, auc, ...
+		{"x", metrics, ""},                      // two edits from em and f1, in a name of one letter
+		{"f2", metrics, ""},                     // one edit, but half of a two-letter name
+		{"em1", metrics, "em"},                  // one edit in three letters
+		{"accuracy_score", metrics, "accuracy"}, // six edits, but scikit-learn's name: a word added
 		{"", metrics, ""},
 		{"josnl", formats, "jsonl"},
 		{"json", formats, "jsonl"},
@@ -58,6 +63,20 @@ func TestSuggest(t *testing.T) {
 		{"Ollama", providers, "ollama"},
 		{"gemini", providers, ""},
 		{"anything", nil, ""},
+		// A word left out or added, when no name is within the edit distance.
+		{"locomo", modes, "locomo-continuous"},
+		{"longmemeval-judge", modes, "longmemeval"},
+		{"rule", []string{"rules-approximate", "mem0/gpt-4o"}, "rules-approximate"}, // the part within one edit
+		{"judge", metrics, "judge_score"},
+		{"text", []string{"json", "evalearn-text"}, "evalearn-text"},
+		{"judge-model", judgeFlags, "model"},
+		{"judge-base-url", judgeFlags, "base-url"},
+		{"api-key", predictFlags, "api-key-file"},
+		{"key", predictFlags, ""},   // a part of three letters says too little
+		{"f1_macro", metrics, ""},   // f1 is two letters
+		{"gpt-3.5", variants, ""},   // the start of four names
+		{"turbo-16k", variants, ""}, // no name ends or starts so
+		{"LOCOMO", modes, "locomo-continuous"},
 		{"café", []string{"cafe", "CAFÉ"}, "CAFÉ"}, // case-insensitive beats one edit, in any script
 		{"éé", []string{"ée"}, ""},                 // lengths count characters, not bytes
 	} {
@@ -136,7 +155,7 @@ func suggestPlain(name string, known []string) string {
 		}
 	}
 	if bestD < 0 || bestD > 2 || 2*bestD >= utf8.RuneCountInString(strings.ToLower(name)) {
-		return ""
+		return affix(name, known)
 	}
 	return best
 }
