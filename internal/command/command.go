@@ -264,14 +264,24 @@ func misspeltCommand(app *cli.App, first string) error {
 	return nil
 }
 
-// notDefined begins the error of the flag package for a flag the command does not have; the
-// flag's name follows, after one dash however many were given.
-const notDefined = "flag provided but not defined: -"
+// notDefined and needsValue begin the errors of the flag package for a flag the command does not
+// have and for one given last without its value; the flag's name follows, after one dash however
+// many were given.
+const (
+	notDefined = "flag provided but not defined: -"
+	needsValue = "flag needs an argument: -"
+)
 
-// suggestFlag returns err, the error of c's flag parsing, with english.Hint's ending when it is for an unknown flag that Suggest finds a flag of c for
-// ("--metircs": "--metrics"). Names are compared without their dashes, so that the dashes count
-// toward no name's length. Hidden flags are not suggested.
+// suggestFlag returns err, the error of c's flag parsing, worded as the commands word theirs
+// ("unknown flag --metircs", "--seed needs a value"), with english.Hint's ending when it is for
+// an unknown flag that Suggest finds a flag of c for ("--metircs": "--metrics"). Names are
+// compared without their dashes, so that the dashes count toward no name's length. Hidden flags
+// are not suggested. An output flag that the command does not have (-o, --output) is told where
+// the records go.
 func suggestFlag(c *cli.Context, err error) error {
+	if name, ok := strings.CutPrefix(err.Error(), needsValue); ok {
+		return fmt.Errorf("%s needs a value", dashed(name))
+	}
 	name, ok := strings.CutPrefix(err.Error(), notDefined)
 	if !ok || c == nil || c.Command == nil {
 		return err
@@ -281,10 +291,18 @@ func suggestFlag(c *cli.Context, err error) error {
 		names = append(names, f.Names()...)
 	}
 	s := english.Suggest(name, names)
-	if s == "" {
-		return err
+	output := slices.Contains([]string{"o", "out", "output"}, name)
+	if s == "" && output && slices.Contains(names, "output") {
+		s = "output" // qa-learncurve's report file
 	}
-	return fmt.Errorf("%w%s", err, english.Hint(dashed(s)))
+	hint := ""
+	switch {
+	case s != "":
+		hint = english.Hint(dashed(s))
+	case output:
+		hint = " (the records go to stdout: redirect it, > FILE)"
+	}
+	return fmt.Errorf("unknown flag %s%s", dashed(name), hint)
 }
 
 // Version is the qapipe build a command runs: the module version the go command recorded (a

@@ -70,9 +70,14 @@ func TestBadValue(t *testing.T) {
 		{[]string{"--names", "a,,b", "--name", `"`}, [2]string{}, ""}, // strings always parse
 		// The value is quoted as given, whatever it holds.
 		{[]string{"--count", `1" for flag -seed: x`}, [2]string{}, `--count: want an integer, got "1\" for flag -seed: x"`},
-		// Other errors are unchanged.
-		{[]string{"--cont", "1"}, [2]string{}, `flag provided but not defined: -cont; did you mean "--count"?`},
-		{[]string{"--count"}, [2]string{}, `flag needs an argument: -count`},
+		// The flag package's other errors, worded as the commands word theirs.
+		{[]string{"--cont", "1"}, [2]string{}, `unknown flag --cont; did you mean "--count"?`},
+		{[]string{"-cont", "1"}, [2]string{}, `unknown flag --cont; did you mean "--count"?`},
+		{[]string{"-x"}, [2]string{}, `unknown flag -x`},
+		{[]string{"--count"}, [2]string{}, `--count needs a value`},
+		// An output flag the command lacks says where the records go.
+		{[]string{"-o", "out.jsonl"}, [2]string{}, `unknown flag -o (the records go to stdout: redirect it, > FILE)`},
+		{[]string{"--output", "out.jsonl"}, [2]string{}, `unknown flag --output (the records go to stdout: redirect it, > FILE)`},
 		// From the environment, naming the variable.
 		{nil, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
 		{nil, [2]string{"QA_COUNT", "08"}, ""},

@@ -158,8 +158,8 @@ func TestModelFlagUsage(t *testing.T) {
 		{[]string{"--rpm", "-1"}, "--rpm: must not be negative"},
 		{[]string{"--tpm", "-1"}, "--tpm: must not be negative"},
 		{[]string{"--prices", filepath.Join(t.TempDir(), "none.json")}, "--prices: open "},
-		{[]string{"--jobs", "2"}, "flag provided but not defined: -jobs"},
-		{[]string{"--retries", "2"}, "flag provided but not defined: -retries"},
+		{[]string{"--jobs", "2"}, "unknown flag --jobs"},
+		{[]string{"--retries", "2"}, "unknown flag --retries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.args[0], func(t *testing.T) {
