@@ -7,6 +7,7 @@ package textfile
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,8 +22,55 @@ import (
 // order mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders
 // reject, and decoded from UTF-16 when it begins with a UTF-16 byte order mark (FF FE little-
 // endian, FE FF big-endian), as Python's json.loads decodes bytes. It reads the first bytes at
-// the first Read; a gzip stream that is damaged is a read error.
+// the first Read; a gzip stream that is damaged is a read error, and so is data in another
+// format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook): a
+// *FormatError that says how to get the text out, where the bytes would otherwise be read as
+// text that is not UTF-8 and each line refused with advice to convert it from Latin-1.
 func NewReader(r io.Reader) io.Reader { return &textReader{r: r} }
+
+// FormatError is the error of reading data that begins as a known format that is no text.
+type FormatError struct {
+	What string // "a zip archive"
+	Fix  string // what to do instead
+}
+
+func (e *FormatError) Error() string { return e.What + ", not text: " + e.Fix }
+
+// gzipOnly ends the fix of a compressed format.
+const gzipOnly = "; of compressed files, gzip alone is read as it is"
+
+// binary lists the formats NewReader refuses by their first bytes. A magic made of text
+// characters ("BZh", "PAR1") is followed by a byte no text has, or by one that only that
+// format has there, so that a CSV file whose header begins so is still read.
+var binary = []struct {
+	magic string
+	ok    func(head []byte) bool // more of the head that must hold, or nil
+	err   FormatError
+}{
+	{"PK\x03\x04", nil, FormatError{"a zip archive (an .xlsx workbook is one too)", "unzip it first (unzip -p FILE), or save a workbook as CSV" + gzipOnly}},
+	{"PK\x05\x06", nil, FormatError{"an empty zip archive", "it holds no file"}},
+	{"\xfd7zXZ\x00", nil, FormatError{"xz-compressed data", "decompress it first (xz -dc FILE)" + gzipOnly}},
+	{"BZh", func(h []byte) bool { return len(h) > 3 && '1' <= h[3] && h[3] <= '9' }, FormatError{"bzip2-compressed data", "decompress it first (bzip2 -dc FILE)" + gzipOnly}},
+	{"\x28\xb5\x2f\xfd", nil, FormatError{"zstd-compressed data", "decompress it first (zstd -dc FILE)" + gzipOnly}},
+	{"7z\xbc\xaf\x27\x1c", nil, FormatError{"a 7-Zip archive", "extract it first (7z x FILE)" + gzipOnly}},
+	{"PAR1", func(h []byte) bool { return len(h) > 4 && h[4] < 0x20 && h[4] != '\t' && h[4] != '\n' && h[4] != '\r' }, FormatError{"a Parquet file", `convert it to JSON Lines first (pandas: pd.read_parquet(FILE).to_json(OUT, orient="records", lines=True))`}},
+	{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", nil, FormatError{"an Excel .xls workbook (or another Microsoft Office file)", "save it as CSV first"}},
+}
+
+// headSize is how many bytes NewReader looks at before the text: the longest magic of binary.
+const headSize = 8
+
+// binaryFormat returns the error for head, the first bytes of data, when they begin a format of
+// binary, else nil.
+func binaryFormat(head []byte) error {
+	for _, b := range binary {
+		if bytes.HasPrefix(head, []byte(b.magic)) && (b.ok == nil || b.ok(head)) {
+			e := b.err
+			return &e
+		}
+	}
+	return nil
+}
 
 type textReader struct {
 	r       io.Reader
@@ -35,12 +83,14 @@ type textReader struct {
 func (t *textReader) Read(p []byte) (int, error) {
 	if !t.started {
 		t.started = true
-		head := make([]byte, 3)
+		head := make([]byte, headSize)
 		n, err := io.ReadFull(t.r, head)
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			return 0, err
 		}
 		switch t.head = head[:n]; {
+		case binaryFormat(t.head) != nil:
+			t.err = binaryFormat(t.head)
 		case !t.plain && n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
 			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
 			if err != nil {
@@ -48,8 +98,8 @@ func (t *textReader) Read(p []byte) (int, error) {
 				break
 			}
 			t.r, t.head = &textReader{r: zr, plain: true}, nil // the BOM, if any, is in the decompressed text
-		case string(t.head) == "\ufeff":
-			t.head = nil
+		case bytes.HasPrefix(t.head, []byte("\ufeff")):
+			t.head = t.head[3:]
 		case n >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff):
 			dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder() // the mark decides the order
 			t.r, t.head = transform.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r), dec), nil
@@ -68,7 +118,7 @@ func (t *textReader) Read(p []byte) (int, error) {
 
 // ReadFile reads the named file whole through NewReader. Text that is not UTF-8 is an error
 // naming the line and column of its first bad byte, where a JSON decoder or an HTTP request would
-// silently put U+FFFD in its place.
+// silently put U+FFFD in its place; so is data that is no text (a *FormatError), named by the file.
 func ReadFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -77,6 +127,9 @@ func ReadFile(name string) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(NewReader(f))
 	if err != nil {
+		if _, ok := errors.AsType[*FormatError](err); ok {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		return nil, err
 	}
 	if e := record.CheckUTF8(b); e != nil {

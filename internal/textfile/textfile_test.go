@@ -147,7 +147,7 @@ func TestReadFile(t *testing.T) {
 // FuzzNewReader: text that is not gzip comes out as it went in, less one leading byte order
 // mark, however it is read; gzip data comes out as what was compressed.
 func FuzzNewReader(f *testing.F) {
-	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb"} {
+	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb", "PK\x03\x04", "BZh9", "PAR1\n"} {
 		f.Add([]byte(s), false)
 	}
 	f.Add([]byte("\ufeffx\n"), true)
@@ -160,6 +160,13 @@ func FuzzNewReader(f *testing.F) {
 			in = gz(t, string(data))
 		} else if strings.HasPrefix(in, "\x1f\x8b") {
 			return // gzip's magic bytes: read as gzip, which they are not
+		}
+		if binaryFormat(data[:min(len(data), headSize)]) != nil {
+			// Another format's magic bytes: refused, compressed or not.
+			if _, err := io.ReadAll(NewReader(strings.NewReader(in))); !errors.As(err, new(*FormatError)) {
+				t.Fatalf("NewReader(%q, gzip %v) error = %v, want a FormatError", data, compress, err)
+			}
+			return
 		}
 		if utf8.Valid(data) { // and in UTF-16, it comes back
 			for _, big := range []bool{false, true} {
@@ -179,4 +186,55 @@ func FuzzNewReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNewReaderBinary: data that begins as a compressed or binary format other than gzip is a
+// FormatError that says what it is, at the first Read, however the data is cut; text whose first
+// bytes only look like such a magic is read as text.
+func TestNewReaderBinary(t *testing.T) {
+	for _, tc := range []struct{ in, what string }{
+		{"PK\x03\x04\x14\x00\x00\x00", "a zip archive (an .xlsx workbook is one too)"},
+		{"PK\x05\x06" + strings.Repeat("\x00", 18), "an empty zip archive"},
+		{"\xfd7zXZ\x00\x00\x04", "xz-compressed data"},
+		{"BZh91AY&SY", "bzip2-compressed data"},
+		{"\x28\xb5\x2f\xfd\x24\x00", "zstd-compressed data"},
+		{"7z\xbc\xaf\x27\x1c\x00\x04", "a 7-Zip archive"},
+		{"PAR1\x15\x04\x15\x10", "a Parquet file"},
+		{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00", "an Excel .xls workbook (or another Microsoft Office file)"},
+		{gz(t, "PK\x03\x04\x14\x00\x00\x00"), "a zip archive (an .xlsx workbook is one too)"}, // inside gzip too
+	} {
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(tc.in),
+			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
+		} {
+			_, err := io.ReadAll(NewReader(r))
+			var fe *FormatError
+			if !errors.As(err, &fe) || fe.What != tc.what {
+				t.Errorf("NewReader(%q) %s: error %v, want a FormatError for %s", tc.in, name, err, tc.what)
+			}
+		}
+	}
+	for _, text := range []string{
+		"PAR1,PAR2\n1,2\n", // a CSV header
+		"BZh,x\n",
+		"BZhx\n",
+		"PK,id\n",
+		"PAR1\t2\n",
+		"7z\n",
+	} {
+		checkRead(t, fmt.Sprintf("%q", text), text, text)
+	}
+}
+
+// TestReadFileBinary: ReadFile names the file whose data is no text.
+func TestReadFileBinary(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "prices.zip")
+	if err := os.WriteFile(f, []byte("PK\x03\x04\x14\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(f)
+	want := f + ": a zip archive (an .xlsx workbook is one too), not text: unzip it first (unzip -p FILE), or save a workbook as CSV; of compressed files, gzip alone is read as it is"
+	if err == nil || err.Error() != want {
+		t.Errorf("ReadFile(%s) error = %v, want %s", f, err, want)
+	}
 }
