@@ -151,7 +151,7 @@ func (a *app) action(c *cli.Context) error {
 		files = []string{"-"}
 	}
 	if a.format == "" && slices.Contains(files, "-") {
-		return command.Usagef("reading stdin needs --format")
+		return command.Usagef("reading stdin needs --format (one of %s); or name the benchmark files: qa-load FILE ...", strings.Join(Formats(), ", "))
 	}
 	if err := a.mapApplies(files); err != nil {
 		return err
@@ -258,7 +258,7 @@ func (a *app) loadFile(name string) error {
 				if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
 					return command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
 				}
-				return command.Usagef("%s: cannot detect the format; use --format", name)
+				return command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv); use --format (one of %s)", name, strings.Join(Formats(), ", "))
 			}
 			// A pipe, whose format loadAll and mapApplies could not read ahead.
 			if format == "evalearn" {
