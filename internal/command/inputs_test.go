@@ -473,6 +473,11 @@ func TestSourceLeadingBad(t *testing.T) {
 	os.WriteFile(mixed, []byte(good+bad+good), 0o644)
 	os.WriteFile(records, []byte(badRecords+good), 0o644)
 	os.WriteFile(foreign, []byte(noSchema+good), 0o644)
+	// Short files of bad lines only: a small CSV, one line of another schema, one bad record.
+	csv, one, oneRecord := filepath.Join(dir, "qa.csv"), filepath.Join(dir, "one.jsonl"), filepath.Join(dir, "one-record.jsonl")
+	os.WriteFile(csv, []byte("question,answer\nWho?,me\nWhat?,it\n"), 0o644)
+	os.WriteFile(one, []byte(`{"question":"q"}`+"\n"), 0o644)
+	os.WriteFile(oneRecord, []byte(`{"schema":1,"id":"b","answers":[5]}`+"\n"), 0o644)
 	for _, tc := range []struct {
 		args      []string
 		records   int
@@ -484,6 +489,10 @@ func TestSourceLeadingBad(t *testing.T) {
 		{[]string{doc, mixed}, 0, 20, doc + ": its first 20 lines are not qapipe records"},
 		{[]string{records}, 1, 25, ""},
 		{[]string{foreign}, 0, 20, foreign + ": its first 20 lines are not qapipe records"},
+		{[]string{csv, mixed}, 0, 3, csv + ": none of its 3 lines is a qapipe record, so it is no file of records"},
+		{[]string{mixed, one}, 2, 31, one + ": its one line is not a qapipe record, so it is no file of records"},
+		{[]string{oneRecord}, 0, 1, ""}, // a record with a bad field: skipped, exit 3
+		{[]string{bad20(dir)}, 0, 20, bad20(dir) + ": its first 20 lines are not qapipe records"},
 	} {
 		var stderr bytes.Buffer
 		s := &Source{Args: tc.args, Stderr: &stderr, Prog: "qa-x"}
@@ -494,6 +503,14 @@ func TestSourceLeadingBad(t *testing.T) {
 			t.Errorf("%v: %d records, %d bad, error %v; want %d, %d, %q", tc.args, n, s.Bad, err, tc.records, tc.bad, tc.errPrefix)
 		}
 	}
+}
+
+// bad20 writes a file of exactly 20 bad lines in dir and returns its name: stopped at its last
+// line, not again at its end.
+func bad20(dir string) string {
+	f := filepath.Join(dir, "bad20.json")
+	os.WriteFile(f, []byte(strings.Repeat("[not, a record\n", 20)), 0o644)
+	return f
 }
 
 // TestInterruption: an interruption that left finished records unwritten says how many, and still

@@ -60,6 +60,9 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 		for {
 			rec, err := rd.Read()
 			if err == io.EOF {
+				if err := lead.End(in.DisplayName()); err != nil {
+					return &ProgError{Prog: s.Prog, Err: err}
+				}
 				return nil
 			}
 			var perr *record.Error
@@ -104,7 +107,9 @@ func (s *Source) Err() error { return BadRecords(s.Bad) }
 // a stage that reads records (a JSON document, or another JSON Lines schema) would otherwise give
 // one message per line, thousands of them, and no record. A file with a good record among its
 // first lines, or a bad one that is still a record (it has a schema: a field of the wrong type,
-// say), is read to its end, every bad line reported and skipped.
+// say), is read to its end, every bad line reported and skipped. A file shorter than that whose
+// lines are all bad is no file of records either (End): a small CSV or benchmark sample, tried
+// first, would otherwise be lines skipped, exit 3, with no word of qa-load.
 type LeadingBad struct {
 	good bool
 	bad  int
@@ -128,5 +133,22 @@ func (l *LeadingBad) Bad(file string, e *record.Error) error {
 	if l.bad++; l.bad < leadingBadLimit {
 		return nil
 	}
-	return fmt.Errorf("%s: its first %d lines are not qapipe records, so it is no file of records: stopped (qa-load turns benchmark files into records)", file, l.bad)
+	return notRecords(file, fmt.Sprintf("its first %d lines are not qapipe records", l.bad))
+}
+
+// End returns the error that stops the run when file, now read to its end, had bad lines only,
+// fewer than stop it as they come, none of them a record; else nil.
+func (l *LeadingBad) End(file string) error {
+	if l.good || l.bad == 0 || l.bad >= leadingBadLimit {
+		return nil
+	}
+	if l.bad == 1 {
+		return notRecords(file, "its one line is not a qapipe record")
+	}
+	return notRecords(file, fmt.Sprintf("none of its %d lines is a qapipe record", l.bad))
+}
+
+// notRecords is the error of a file that why says is no file of records.
+func notRecords(file, why string) error {
+	return fmt.Errorf("%s: %s, so it is no file of records: stopped (qa-load turns benchmark files into records)", file, why)
 }

@@ -442,6 +442,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			file = r.bad.File
 		}
 		if file != leadFile {
+			if err := lead.End(leadFile); err != nil {
+				return err // the file before this one had bad lines only
+			}
 			lead, leadFile = command.LeadingBad{}, file
 		}
 		if r.bad != nil {
@@ -503,6 +506,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if serr == nil && len(pending) > 0 {
 		serr = flush()
+	}
+	if serr == nil {
+		serr = lead.End(leadFile)
 	}
 	if serr == nil {
 		// Asked to finish (the first signal), the run still read, scored and wrote every
