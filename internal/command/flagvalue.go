@@ -220,6 +220,8 @@ func envOrigin(c *cli.Context, f cli.Flag, name string) string {
 		same = v == f.Value || math.IsNaN(v) && math.IsNaN(f.Value)
 	case *cli.DurationFlag:
 		same = c.Duration(name) == f.Value
+	case *cli.StringFlag:
+		same = c.String(name) == f.Value
 	}
 	if !same {
 		return ""

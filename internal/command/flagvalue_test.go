@@ -248,3 +248,47 @@ func TestParseValueError(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseURL: a URL flag takes an http or https URL with a host, or nothing; anything else is a
+// usage error naming the flag (and its variable), what is wrong, and the fix when it is the scheme.
+func TestBaseURL(t *testing.T) {
+	for _, tc := range []struct {
+		arg, env, want string
+	}{
+		{"", "", ""},
+		{"http://127.0.0.1:8000/v1", "", ""},
+		{"https://api.example.com/v1/", "", ""},
+		{"HTTP://localhost:8000", "", ""}, // schemes are read without case
+		{"localhost:8000/v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "localhost:8000/v1": it has no scheme (did you mean "http://localhost:8000/v1"?)`},
+		{"127.0.0.1:8000", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "127.0.0.1:8000": it has no scheme (did you mean "http://127.0.0.1:8000"?)`},
+		{"ftp://host/v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "ftp://host/v1": its scheme is "ftp", not http or https`},
+		{"http:///v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http:///v1": it has no host`},
+		{"http://host:port/v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://host:port/v1": invalid port ":port" after host`},
+		{"", "localhost:11434", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "localhost:11434" from QA_BASE_URL: it has no scheme (did you mean "http://localhost:11434"?)`},
+	} {
+		t.Setenv("QA_BASE_URL", tc.env)
+		app := cli.NewApp()
+		app.Flags = []cli.Flag{&cli.StringFlag{Name: "base-url", EnvVars: []string{"QA_BASE_URL"}}}
+		var got string
+		app.Action = func(c *cli.Context) error {
+			_, err := BaseURL(c, "base-url")
+			if err != nil {
+				got = err.Error()
+				if ExitCode(err) != ExitUsage {
+					t.Errorf("BaseURL(%q): exit %d, want %d", tc.arg, ExitCode(err), ExitUsage)
+				}
+			}
+			return nil
+		}
+		args := []string{"qa-x"}
+		if tc.arg != "" {
+			args = append(args, "--base-url", tc.arg)
+		}
+		if err := app.Run(args); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("BaseURL(%q, env %q) = %q, want %q", tc.arg, tc.env, got, tc.want)
+		}
+	}
+}

@@ -196,8 +196,12 @@ func flags() []cli.Flag {
 }
 
 func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
+	baseURL, err := command.BaseURL(c, "base-url")
+	if err != nil {
+		return nil, err
+	}
 	j := &Judge{Mode: c.String("mode"), Provider: c.String("provider"), Model: c.String("model"),
-		BaseURL: c.String("base-url"), ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
+		BaseURL: baseURL, ParseRetries: c.Int("parse-retries"), Routes: DefaultRoutes()}
 	cfg := &config{inputs: c.Args().Slice(), judge: j, force: c.Bool("force"), retryErrors: c.Bool("retry-errors"), allowSelfJudge: c.Bool("allow-self-judge"),
 		strict: c.Bool("strict"), progress: c.Bool("progress"),
 		dryRun: c.Bool("dry-run"), maxCost: c.Float64("max-cost")}
@@ -237,7 +241,6 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --route %s does nothing with %s: only --mode auto routes\n", cfg.routes.path, how)
 		cfg.routes = nil
 	}
-	var err error
 	if cfg.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
 		return nil, err
 	}

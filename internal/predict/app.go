@@ -229,7 +229,14 @@ func (a *app) unpriced(judgeModel string) error {
 }
 
 func (a *app) configure(c *cli.Context) error {
-	a.provider, a.modelName, a.baseURL = c.String("provider"), c.String("model"), c.String("base-url")
+	a.provider, a.modelName = c.String("provider"), c.String("model")
+	var err error
+	if a.baseURL, err = command.BaseURL(c, "base-url"); err != nil {
+		return err
+	}
+	if _, err := command.BaseURL(c, "judge-base-url"); err != nil {
+		return err
+	}
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
 	a.force, a.retryErrors = c.Bool("force"), c.Bool("retry-errors")
 	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
@@ -248,7 +255,6 @@ func (a *app) configure(c *cli.Context) error {
 	} else if a.modelName == "" {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
-	var err error
 	if a.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
 		return err
 	}

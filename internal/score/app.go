@@ -289,7 +289,11 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 		return err
 	}
 	provider := c.String("embed-provider")
-	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: c.String("embed-base-url"),
+	embedURL, err := command.BaseURL(c, "embed-base-url")
+	if err != nil {
+		return err
+	}
+	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL,
 		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout")}
 	if len(cfg.sel.embedMetrics()) > 0 { // the key file is read only for a run that sends it
 		if ec.APIKey, err = apiKey(provider, c.String("embed-api-key-file")); err != nil {

@@ -1,0 +1,46 @@
+package command
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// BaseURL returns the value of c's URL flag name (--base-url, --embed-base-url, …), or a usage
+// error naming the flag, and its QA_* variable when that set it, when the value is no http or
+// https URL with a host: "localhost:8000/v1" wants its "http://", which the error suggests.
+// An empty value (the provider's own endpoint) is returned as it is.
+//
+// Note: the HTTP clients take "localhost:8000" for a URL of scheme "localhost", and each call then
+// failed on its record ("unsupported protocol scheme"), exit 3 after a run of failures, where the
+// flag is at fault before any call.
+func BaseURL(c *cli.Context, name string) (string, error) {
+	v := c.String(name)
+	if v == "" {
+		return "", nil
+	}
+	if why := badURL(v); why != "" {
+		return "", Usagef("%s: want a URL such as http://127.0.0.1:8000/v1, got %q%s: %s", dashed(name), v, fromEnv(c, name), why)
+	}
+	return v, nil
+}
+
+// badURL says what is wrong with u as an endpoint, or returns "" when it is an http or https URL
+// with a host.
+func badURL(u string) string {
+	if !strings.Contains(u, "://") {
+		return fmt.Sprintf("it has no scheme (did you mean %q?)", "http://"+u)
+	}
+	p, err := url.Parse(u)
+	switch {
+	case err != nil:
+		return strings.TrimPrefix(err.Error(), fmt.Sprintf("parse %q: ", u))
+	case p.Scheme != "http" && p.Scheme != "https":
+		return fmt.Sprintf("its scheme is %q, not http or https", p.Scheme)
+	case p.Host == "":
+		return "it has no host"
+	}
+	return ""
+}
