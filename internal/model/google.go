@@ -35,7 +35,7 @@ func newGoogle(base string, cfg Config, hc *http.Client) Client {
 		if err != nil {
 			return nil, err
 		}
-		return &chat{provider: "googleai", llm: llm, key: cfg.APIKey, tpm: cfg.TPM}, nil
+		return &chat{provider: "googleai", base: base, llm: llm, key: cfg.APIKey, tpm: cfg.TPM}, nil
 	})
 	return g
 }

@@ -98,7 +98,7 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", cfg.Provider, redact(err.Error(), cfg.APIKey))
 	}
-	return &chat{provider: cfg.Provider, llm: llm, key: cfg.APIKey, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
+	return &chat{provider: cfg.Provider, base: base, llm: llm, key: cfg.APIKey, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
 }
 
 func keyOr(key, def string) string {
@@ -111,6 +111,7 @@ func keyOr(key, def string) string {
 // chat is a Client over a langchaingo model.
 type chat struct {
 	provider  string
+	base      string // the endpoint, for the hint of a failed call
 	llm       llms.Model
 	key       string
 	tpm       *Limiter
@@ -154,7 +155,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			slot.Settle(float64(u.InputTokens + u.OutputTokens))
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key))}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key)),
+			Hint: hint(c.provider, c.base, attempts)}
 	}
 	if len(resp.Choices) == 0 {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
@@ -328,7 +330,9 @@ func withCause(err error, attempts *Attempts) string {
 		// server") would mislead: the reply's fault is the message.
 		return cause.Error()
 	}
-	msg := err.Error()
+	// langchaingo's anthropic client puts its own words before the server's; the caller names
+	// the provider and model already.
+	msg := strings.TrimPrefix(err.Error(), "anthropic: failed to create message: ")
 	var fs *finalStatus
 	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them
 		msg = fs.msg
@@ -343,17 +347,24 @@ func withCause(err error, attempts *Attempts) string {
 	return msg
 }
 
-// CallError is a failed model call: the error and how many HTTP attempts were made.
+// CallError is a failed model call: the error, how many HTTP attempts were made, and what the
+// failure most likely needs (a key, a model name, a base URL), when that can be told.
 type CallError struct {
 	Attempts int
 	Err      error
+	Hint     string
 }
 
 func (e *CallError) Error() string {
+	msg := e.Err.Error()
 	if e.Attempts > 1 {
-		return fmt.Sprintf("%v (after %d attempts)", e.Err, e.Attempts)
+		msg = fmt.Sprintf("%s (after %d attempts)", msg, e.Attempts)
 	}
-	return e.Err.Error()
+	if e.Hint != "" {
+		// "Error 404:" and "…api-keys." end otherwise than before a semicolon.
+		msg = strings.TrimSuffix(strings.TrimRight(msg, ": "), ".") + "; " + e.Hint
+	}
+	return msg
 }
 
 func (e *CallError) Unwrap() error { return e.Err }

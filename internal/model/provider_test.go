@@ -631,7 +631,8 @@ func ptrText(p *int) string {
 // TestCallErrorCountsOnce: a call that fails every attempt counts them once, at the end, in
 // CallError's words, whichever client quotes the transport's error: anthropic, ollama and
 // googleai put "Post …: after 3 attempts: dial tcp …" inside it, so the message read "…: after 3
-// attempts: … connection refused (after 3 attempts)". One attempt is not counted.
+// attempts: … connection refused (after 3 attempts)". One attempt is not counted. The count comes
+// before the hint on what to check.
 func TestCallErrorCountsOnce(t *testing.T) {
 	dead := httptest.NewServer(http.NotFoundHandler())
 	url := dead.URL
@@ -651,8 +652,11 @@ func TestCallErrorCountsOnce(t *testing.T) {
 			if err == nil {
 				t.Fatalf("%s against a closed port: no error", provider)
 			}
-			msg := err.Error() // openai gives the cause in brackets after its own words
+			msg, hint, _ := strings.Cut(err.Error(), "; ") // openai gives the cause in brackets after its own words
 			ends := strings.HasSuffix(msg, "connection refused"+suffix) || strings.HasSuffix(msg, "connection refused)"+suffix)
+			if !strings.HasPrefix(hint, "nothing answers at ") {
+				t.Errorf("%s, %d retries, against a closed port: %q, want the hint that nothing answers", provider, retries, err)
+			}
 			if !ends || strings.Count(msg, "attempt") != strings.Count(suffix, "attempt") {
 				t.Errorf("%s, %d retries, against a closed port: %q, want the refused connection, then %q, and no other count of attempts", provider, retries, msg, suffix)
 			}

@@ -221,7 +221,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return nil, t.transientWait(ctx, rerr), rerr
 	}
 	noteError(ctx, nil)
-	noteBody(ctx, data)
+	noteResponse(ctx, resp, data)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
 	switch {
@@ -423,10 +423,12 @@ type attemptsKey struct{}
 // the latest one: langchaingo replaces every network error with "network error: failed to reach
 // API server", which does not say whether the port was closed, the name unknown or TLS refused.
 type Attempts struct {
-	n    atomic.Int64
-	mu   sync.Mutex
-	last error
-	body []byte // of the latest response
+	n           atomic.Int64
+	mu          sync.Mutex
+	last        error
+	body        []byte // of the latest response
+	status      int    // its status code
+	contentType string // and its Content-Type
 }
 
 // N returns the number of attempts counted.
@@ -458,19 +460,27 @@ func noteError(ctx context.Context, err error) {
 		a.mu.Lock()
 		a.last = err
 		if err != nil {
-			a.body = nil
+			a.body, a.status, a.contentType = nil, 0, ""
 		}
 		a.mu.Unlock()
 	}
 }
 
-// noteBody keeps the body of the latest attempt's response under ctx.
-func noteBody(ctx context.Context, body []byte) {
+// noteResponse keeps the status, Content-Type and body of the latest attempt's response under ctx.
+func noteResponse(ctx context.Context, resp *http.Response, body []byte) {
 	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
 		a.mu.Lock()
-		a.body = body
+		a.body, a.status, a.contentType = body, resp.StatusCode, resp.Header.Get("Content-Type")
 		a.mu.Unlock()
 	}
+}
+
+// Status returns the status code and Content-Type of the latest attempt's response, 0 and ""
+// when it got none.
+func (a *Attempts) Status() (int, string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.status, a.contentType
 }
 
 // Body returns the body of the latest attempt's response, nil when it got none.

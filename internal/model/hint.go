@@ -1,0 +1,103 @@
+package model
+
+// This file says what a failed call most likely needs, from what its last attempt got: the
+// provider's words ("API returned unexpected status code: 404", "invalid character '<'") say
+// what happened, and a first-time user's mistake (a key, a model name, a base URL) is behind most.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// hint returns the advice for a call of provider to base (its endpoint) that failed, from what
+// attempts saw last, or "" when there is none to give:
+//   - a refused connection or an unknown host: the server, or the base URL;
+//   - a reply that is no JSON (an HTML page, "404 page not found"): a base URL that is a web
+//     server's, not the API's, with where the provider's API is; with a 5xx status, a proxy
+//     whose server is down;
+//   - 401, or Gemini's invalid key (a 400): where the key came from (for a provider that sends one);
+//   - 404 in JSON: the model name, or the base URL.
+//
+// Other statuses (400, 403, 429, 5xx) carry the server's own words, which say more than a guess.
+func hint(provider, base string, attempts *Attempts) string {
+	cause := attempts.Err()
+	status, contentType := attempts.Status()
+	body := bytes.TrimSpace(attempts.Body())
+	var dns *net.DNSError
+	switch {
+	case errors.Is(cause, syscall.ECONNREFUSED):
+		return fmt.Sprintf("nothing answers at %s: is the server running, and is the base URL right?", shownURL(base))
+	case errors.As(cause, &dns) && dns.IsNotFound:
+		return fmt.Sprintf("no host %q: check the base URL", dns.Name)
+	case status >= 500 && len(body) > 0 && body[0] != '{' && body[0] != '[':
+		return fmt.Sprintf("the server answered %s, not JSON: a proxy or gateway in front of the API, whose server is most likely down or starting",
+			replyKind(contentType, body))
+	case status != 0 && len(body) > 0 && body[0] != '{' && body[0] != '[':
+		return fmt.Sprintf("the server answered %s, not JSON: %s is most likely not the API's base URL%s",
+			replyKind(contentType, body), shownURL(base), apiPlace(provider))
+	case status == http.StatusUnauthorized || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):
+		return keyAdvice(provider)
+	case status == http.StatusNotFound:
+		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider))
+	}
+	return ""
+}
+
+// replyKind names a reply that is no JSON by its media type and its first words: `text/html
+// ("<!DOCTYPE html>")`.
+func replyKind(contentType string, body []byte) string {
+	kind := "text"
+	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
+		kind = mt
+	}
+	first, _, _ := bytes.Cut(body, []byte("\n"))
+	first = bytes.TrimSpace(first)
+	const most = 40
+	if len(first) > most {
+		cut := most
+		for cut > 0 && !utf8.RuneStart(first[cut]) {
+			cut--
+		}
+		first = append(first[:cut:cut], "…"...)
+	}
+	return fmt.Sprintf("%s (%q)", kind, first)
+}
+
+// apiPlace says where provider's API is, for a base URL that is not it.
+func apiPlace(provider string) string {
+	switch provider {
+	case "openai":
+		return " (an OpenAI-compatible server's usually ends in /v1)"
+	case "anthropic":
+		return " (Anthropic's is " + AnthropicURL + ")"
+	case "ollama":
+		return " (Ollama's own API is at the server's root, without /v1; its /v1 is --provider openai's)"
+	}
+	return ""
+}
+
+// keyAdvice says where a refused key came from, "" for a provider that sends none.
+func keyAdvice(provider string) string {
+	if env := KeyEnv[provider]; len(env) > 0 {
+		return fmt.Sprintf("the API key was refused: check %s, or the file --api-key-file names", strings.Join(env, " or "))
+	}
+	return ""
+}
+
+// shownURL is base as a message may show it: without a password or a query, which may hold a key.
+func shownURL(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.Redacted()
+}
