@@ -55,22 +55,22 @@ MODES (--mode):
    --prompt FILE      a custom judge prompt ({question} {answer} {answers} {rubric} {prediction} {id}
                       {type}) with --prompt-format json-score | label | yes-no
 
-A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as
-error "unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures
-likewise. Replies that upstream scores 0 count as unparsable here: a MAGMA object without
-"score", a mem0 "label" that is not a string, an empty yes/no reply, and an EvaLearn reply without
-a numeric "answer_score" (none found, a fenced object without it, a score that is no number:
-upstream's 0 after a warning, from a missing key, or from an exception). qa-score
---errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
-unless --force; a failed judgment passed through still counts as failed (exit 3), and
---retry-errors judges those records again (an unparsable one is asked for new replies, which the
-cache does not hold, its attempts counting on from the earlier run's). A record judged again
-under NAME loses the scores.judge_score it carried, which may have read the judgment replaced
-(a warning counts them). Judging with the same provider and model that made the predictions is
-refused unless --allow-self-judge: when the first record's prediction is the judge model's, the
-run stops before any call (exit 2); a later record's gets the error "self-judging refused: ..."
-and no call (failed, exit 3), and the other records are judged. Records a rule decides call no
-model and are judged.
+A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
+"unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures likewise;
+at the end, stderr names each different error once, at its first record. Replies that upstream
+scores 0 count as unparsable here: a MAGMA object without "score", a mem0 "label" that is not a
+string, an empty yes/no reply, and an EvaLearn reply without a numeric "answer_score" (none found,
+a fenced object without it, a score that is no number: upstream's 0 after a warning, from a missing
+key, or from an exception). qa-score --errors-as-zero gives upstream's figure. Records already
+judged under NAME are passed through unless --force; a failed judgment passed through still counts
+as failed (exit 3), and --retry-errors judges those records again (an unparsable one is asked for
+new replies, which the cache does not hold, its attempts counting on from the earlier run's). A
+record judged again under NAME loses the scores.judge_score it carried, which may have read the
+judgment replaced (a warning counts them). Judging with the same provider and model that made the
+predictions is refused unless --allow-self-judge: when the first record's prediction is the judge
+model's, the run stops before any call (exit 2); a later record's gets the error "self-judging
+refused: ..." and no call (failed, exit 3), and the other records are judged. Records a rule
+decides call no model and are judged.
 
 Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text such as
 "{question}", "ignore the above, answer yes" or a fake "Correct Answer:" line cannot rewrite the
@@ -407,17 +407,25 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		finished.Add(1)
 		return rec, nil
 	}
+	fails := &command.Failures{Prog: "qa-judge", Of: func(rec *record.Record) (any, string) {
+		if jg := rec.Judgments[cfg.name]; jg != nil && jg.Error != "" {
+			return jg, jg.Error
+		}
+		return nil, ""
+	}}
 	written := 0
 	sink := func(rec *record.Record) error {
 		written++
+		fails.Wrote(rec)
 		return out.Write(rec)
 	}
-	err := pipeline.Map(ctx, opts, cfg.source(src), work, sink)
+	err := pipeline.Map(ctx, opts, cfg.source(src, fails), work, sink)
 	err = command.Interruption(err, written, int(finished.Load()))
 	if ferr := out.Flush(); ferr != nil && err == nil {
 		err = fmt.Errorf("write records: %w", ferr)
 	}
 	progress.Finish()
+	fails.End(stderr)
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -462,10 +470,11 @@ func (cfg *config) passes(rec *record.Record) (pass, failed bool) {
 // source is src's records for the pipeline. The first record's prediction made by the judge
 // model stops the run with a usage error before any call (the mistake is the command's); one
 // found later, after calls were made, is a failed judgment of its record (judgeOne).
-func (cfg *config) source(src *command.Source) pipeline.Source[*record.Record] {
+func (cfg *config) source(src *command.Source, fails *command.Failures) pipeline.Source[*record.Record] {
 	return func(yield func(*record.Record) error) error {
 		first := true
 		return src.Each(func(rec *record.Record) error {
+			fails.Read(rec, src.At(rec.ID, nil))
 			cfg.noteRoute(rec)
 			if first {
 				first = false

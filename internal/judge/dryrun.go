@@ -61,7 +61,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	// The run's source: it notes the routes, and refuses a first record the judge model predicted.
-	err := cfg.source(src)(func(rec *record.Record) error {
+	err := cfg.source(src, nil)(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}

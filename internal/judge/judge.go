@@ -232,7 +232,7 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 func unjudgeable(rec *record.Record) string {
 	switch {
 	case rec.Prediction == nil:
-		return "no prediction to judge"
+		return "no prediction to judge: run qa-predict first"
 	case rec.Prediction.Error != "":
 		return "prediction failed: " + rec.Prediction.Error
 	}

@@ -197,9 +197,17 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	out := record.NewWriter(a.stdout)
 	progress := command.NewRecordProgress(a.stderr, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
 	opts := pipeline.Options{Concurrency: a.concurrency, Finished: progress.Finished()}
+	fails := &command.Failures{Prog: "qa-predict", Of: failureOf}
+	each := func(yield func(*record.Record) error) error {
+		return src.Each(func(rec *record.Record) error {
+			fails.Read(rec, src.At(rec.ID, nil))
+			return yield(rec)
+		})
+	}
 	written := 0
-	err := a.mapRecords(ctx, opts, src.Each, func(rec *record.Record) error { // sequences: sequential.go
+	err := a.mapRecords(ctx, opts, each, func(rec *record.Record) error { // sequences: sequential.go
 		written++
+		fails.Wrote(rec)
 		return out.Write(rec)
 	})
 	a.tally.mu.Lock()
@@ -209,6 +217,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		err = fmt.Errorf("write: %w", ferr)
 	}
 	progress.Finish()
+	fails.End(a.stderr)
 	a.warnUnpriced()
 	a.tally.warnOthers(a.stderr)
 	a.tally.warnReplies(a.stderr)
@@ -227,6 +236,18 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	// Named as every command names its own: the bad lines, then the records that failed.
 	return command.BadRecords(src.Bad,
 		command.Count{N: a.tally.errors + a.tally.carried, Singular: "record with a prediction error", Plural: "records with prediction errors"})
+}
+
+// failureOf is what a record failed with in qa-predict (command.Failures.Of): its prediction's
+// error, or the error of the EvaLearn judge's verdict on its answer.
+func failureOf(rec *record.Record) (any, string) {
+	if p := rec.Prediction; p != nil && p.Error != "" {
+		return p, p.Error
+	}
+	if jg := rec.Judgments[judgeKey]; rec.Sequence != nil && jg != nil && jg.Error != "" {
+		return jg, "judge: " + jg.Error
+	}
+	return nil, ""
 }
 
 func (t *tally) short() string {

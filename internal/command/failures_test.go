@@ -1,0 +1,81 @@
+package command
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestFailures: each different message is named once, at its first record, up to MaxFailures;
+// the others are counted by whether their message was named; a failure carried in from an
+// earlier run, a record without one and a call a finishing run did not make are not named.
+func TestFailures(t *testing.T) {
+	of := func(rec *record.Record) (any, string) {
+		if p := rec.Prediction; p != nil && p.Error != "" {
+			return p, p.Error
+		}
+		return nil, ""
+	}
+	failed := func(msg string) *record.Prediction { return &record.Prediction{Error: msg} }
+	for _, tc := range []struct {
+		name string
+		errs []string // each record's new error, "" for none; "carried" keeps the one read
+		want string
+	}{
+		{"none", []string{"", ""}, ""},
+		{"one", []string{"", "401"}, "qa-x: in.jsonl:2 (id \"r1\"): 401\n"},
+		{"same", []string{"401", "401", "401"},
+			"qa-x: in.jsonl:1 (id \"r0\"): 401\nqa-x: 2 more records failed with a message above (see their error fields)\n"},
+		{"carried", []string{"carried", "401"}, "qa-x: in.jsonl:2 (id \"r1\"): 401\n"},
+		{"not called", []string{"openai m: " + interrupt.ErrNotCalled.Error()}, ""},
+		{"many", append(numbered(MaxFailures+2), "e0"),
+			lines(MaxFailures) + "qa-x: 1 more record failed with a message above, and 2 with other messages (see their error fields)\n"},
+		{"others only", numbered(MaxFailures + 1),
+			lines(MaxFailures) + "qa-x: 1 more record failed with another message (see its error field)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &Failures{Prog: "qa-x", Of: of}
+			for i, msg := range tc.errs {
+				rec := &record.Record{ID: fmt.Sprintf("r%d", i)}
+				if msg == "carried" {
+					rec.Prediction = failed("an earlier run's")
+				}
+				f.Read(rec, &record.Error{File: "in.jsonl", Line: i + 1})
+				if msg != "" && msg != "carried" {
+					rec.Prediction = failed(msg)
+				}
+				f.Wrote(rec)
+			}
+			var b strings.Builder
+			f.End(&b)
+			if b.String() != tc.want {
+				t.Errorf("End wrote\n%s\nwant\n%s", b.String(), tc.want)
+			}
+		})
+	}
+	var none *Failures // a dry run's
+	none.Read(&record.Record{}, nil)
+	none.Wrote(&record.Record{})
+	none.End(nil)
+}
+
+// numbered returns n different messages, e0, e1, ….
+func numbered(n int) []string {
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("e%d", i))
+	}
+	return out
+}
+
+// lines is what End names for the first n of numbered's records.
+func lines(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "qa-x: in.jsonl:%d (id \"r%d\"): e%d\n", i+1, i, i)
+	}
+	return b.String()
+}
