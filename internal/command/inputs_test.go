@@ -610,3 +610,33 @@ func TestSourceProg(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputFolder: an output file is refused before the work when its folder does not exist or
+// is a file, or when it names a folder; a failure, not a usage error.
+func TestOutputFolder(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	for _, tc := range []struct{ path, want string }{
+		{"", ""},
+		{"-", ""},
+		{filepath.Join(dir, "new.json"), ""},
+		{file, ""}, // overwritten, as a redirection would
+		{"relative.json", ""},
+		{filepath.Join(dir, "no", "s.json"), "--summary: cannot write " + filepath.Join(dir, "no", "s.json") + ": there is no folder " + filepath.Join(dir, "no") + " (make it first: mkdir -p " + filepath.Join(dir, "no") + ")"},
+		{filepath.Join(file, "s.json"), "--summary: cannot write " + filepath.Join(file, "s.json") + ": " + file + " is a file, not a folder"},
+		{dir, "--summary: " + dir + " is a folder: name a file in it"},
+	} {
+		err := OutputFolder("--summary", tc.path)
+		got := ""
+		if err != nil {
+			got = err.Error()
+			if ExitCode(err) != ExitFailure {
+				t.Errorf("OutputFolder(%q): exit %d, want %d", tc.path, ExitCode(err), ExitFailure)
+			}
+		}
+		if got != tc.want {
+			t.Errorf("OutputFolder(%q) = %q, want %q", tc.path, got, tc.want)
+		}
+	}
+}

@@ -1,7 +1,10 @@
 package command
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,3 +156,27 @@ func descriptor(path string) int {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// OutputFolder returns an error naming flag when the output file path cannot be made where it is
+// named: in a folder that does not exist (which is not made: a misspelt folder would take the
+// output out of sight), or when path is a folder itself. It is meant for a check before the work,
+// so that a report written at the end is not lost to a typo; "" and "-" are fine. The error is
+// not a usage error: output that cannot be written is a failure (exit 1), as it is when found
+// at the end.
+func OutputFolder(flag, path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: %s is a folder: name a file in it", flag, path)
+	}
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: cannot write %s: there is no folder %s (make it first: mkdir -p %s)", flag, path, dir, dir)
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("%s: cannot write %s: %s is a file, not a folder", flag, path, dir)
+	}
+	return nil
+}

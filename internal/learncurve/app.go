@@ -137,6 +137,11 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	if err := command.DistinctOutputs(outputs); err != nil {
 		return cfg, err
 	}
+	for _, o := range outputs { // written at the end: a typo found then would lose the report
+		if err := command.OutputFolder(o[0], o[1]); err != nil {
+			return cfg, err
+		}
+	}
 	return cfg, nil
 }
 
@@ -222,7 +227,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	}
 	if cfg.Plot != "" {
 		if err := SavePlot(cfg.Plot, rep, stdout, stderr); err != nil {
-			return fmt.Errorf("plot %s: %w", cfg.Plot, err)
+			return fmt.Errorf("--plot %s: %w", cfg.Plot, err)
 		}
 	}
 	noVerdict := ""
@@ -295,7 +300,7 @@ func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
 	doc := rep.JSON(ci)
 	if cfg.Output != "" {
 		if err := writeFile(cfg.Output, doc, stdout, stderr); err != nil {
-			return fmt.Errorf("output: %w", err)
+			return fmt.Errorf("--output: %w", err)
 		}
 	}
 	if cfg.Format == FormatJSON {

@@ -389,6 +389,11 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			err = fmt.Errorf("cache: %w", cerr)
 		}
 	}()
+	for _, o := range [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}} {
+		if err := command.OutputFolder(o[0], o[1]); err != nil {
+			return err
+		}
+	}
 	var summary io.WriteCloser
 	summaryDone := false
 	if cfg.summary != "" && cfg.summary != "-" {
@@ -396,7 +401,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		// removed again unless the summary gets written: a failed run leaves no empty summary
 		// that make would take for an up-to-date one.
 		if summary, err = command.OpenOutput(cfg.summary, stdout, stderr); err != nil {
-			return fmt.Errorf("summary: %w", err)
+			return fmt.Errorf("--summary: %w", err)
 		}
 		regular := regularFile(cfg.summary, summary)
 		release := func() {}
@@ -431,7 +436,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.mismatches != "" {
 		f, ferr := command.OpenOutput(cfg.mismatches, stdout, stderr)
 		if ferr != nil {
-			return fmt.Errorf("mismatches: %w", ferr)
+			return fmt.Errorf("--mismatches: %w", ferr)
 		}
 		defer closeInto(f, &err, "mismatches")
 		mm = record.NewWriter(f)
