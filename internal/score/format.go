@@ -24,6 +24,7 @@ type Summary struct {
 	Errors       int  `json:"errors"`
 	ErrorsAsZero bool `json:"errors_as_zero"`
 	Unscored     int  `json:"unscored"`
+	unpredicted  int  // of Unscored, the records without a prediction, for its warning
 	BadLines     int  `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.

@@ -44,6 +44,8 @@ func newScorer(sel *selection, judge string) *scorer {
 type outcome struct {
 	typ    string
 	failed bool
+	// unpredicted: the record has no prediction (qa-score run before qa-predict, say).
+	unpredicted bool
 	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
 	// record, 0 where it would have applied (used only with --errors-as-zero).
 	vals       []float64
@@ -79,6 +81,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 		o.vals[k] = math.NaN()
 	}
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
+	o.unpredicted = rec.Prediction == nil
 	switch {
 	case !s.judged:
 	case s.judge == "":

@@ -221,3 +221,24 @@ func TestAggregatorExtremeValues(t *testing.T) {
 		t.Errorf("warnings %q lack %q", s.Warnings, want)
 	}
 }
+
+// TestUnscoredWarning: records without a prediction are named as the reason they got no score,
+// with what to run when none has one; other unscored records get the list of what a metric reads.
+func TestUnscoredWarning(t *testing.T) {
+	const why = " (lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above)"
+	for _, tc := range []struct {
+		unscored, records, unpredicted int
+		want                           string
+	}{
+		{3, 3, 3, "no record got a score: none has a prediction (run qa-predict first)"},
+		{3, 3, 0, "no record got a score" + why},
+		{3, 3, 1, "no record got a score" + why + "; 1 of them has no prediction"},
+		{2, 5, 2, "2 of 5 records got no score: they have no prediction"},
+		{1, 5, 1, "1 of 5 records got no score: it has no prediction"},
+		{3, 5, 2, "3 of 5 records got no score" + why + "; 2 of them have no prediction"},
+	} {
+		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted); got != tc.want {
+			t.Errorf("unscoredWarning(%d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, got, tc.want)
+		}
+	}
+}
