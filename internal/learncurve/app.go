@@ -234,7 +234,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	if unjudged > 0 && unjudged == placed-failed {
 		noVerdict = noVerdictError(cfg.Judge, names)
 	}
-	return badRecords(src, unplaced, failed, unjudged, noVerdict)
+	return badRecords(src, unplaced, placed, failed, unjudged, noVerdict)
 }
 
 // recordNotes prints a line for each of the first maxRecordNotes records of one kind, and counts
@@ -345,17 +345,25 @@ func warn(stderr io.Writer, warns []string) {
 	}
 }
 
+// notSequential says what qa-learncurve reads, when no record was one.
+const notSequential = "none is a record of an EvaLearn sequence, which qa-learncurve reads (qa-load --format evalearn, answered by qa-predict with its --judge-model; or qa-load --format evalearn-results)"
+
 // badRecords is the run's exit error: the bad lines, the records skipped or counted as wrong,
 // and, when noVerdict says no record had a verdict, the unjudged ones, each kind counted as the
 // other commands count theirs ("1 bad input line skipped, and 2 failed records counted as
 // wrong"). The unjudged come last, for the reason after them is long.
-func badRecords(src *command.Source, unplaced, failed, unjudged int, noVerdict string) error {
+func badRecords(src *command.Source, unplaced, placed, failed, unjudged int, noVerdict string) error {
 	var unjudgedCount command.Count
 	if noVerdict != "" {
 		unjudgedCount = command.Count{N: unjudged, Singular: "record counted as wrong: " + noVerdict, Plural: "records counted as wrong: " + noVerdict}
 	}
+	skipped := command.Count{N: unplaced, Singular: "record without a sequence skipped", Plural: "records without a sequence skipped"}
+	if placed == 0 { // records of another benchmark, most likely
+		skipped.Singular += ": " + notSequential
+		skipped.Plural += ": " + notSequential
+	}
 	return command.BadRecords(src.Bad,
-		command.Count{N: unplaced, Singular: "record without a sequence skipped", Plural: "records without a sequence skipped"},
+		skipped,
 		command.Count{N: failed, Singular: "failed record counted as wrong", Plural: "failed records counted as wrong"},
 		unjudgedCount)
 }
