@@ -278,7 +278,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if j.Provider == "extractive" {
 			why = "extractive picks answers from a record's context and cannot judge; " + why
 		}
-		return nil, command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, english.DidYouMean(j.Provider, judgeProviders()))
+		return nil, command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, model.ProviderHint(j.Provider, judgeProviders(), "--base-url"))
 	}
 	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
 		budget := model.Budget{Prices: prices}

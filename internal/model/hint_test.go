@@ -119,3 +119,27 @@ func TestShownURL(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderHint: an unknown provider near a known one suggests it; a product's name suggests
+// its provider, and a server that speaks OpenAI's API says how to reach it.
+func TestProviderHint(t *testing.T) {
+	judges := []string{"openai", "anthropic", "ollama", "googleai"}
+	for _, tc := range []struct {
+		name  string
+		known []string
+		want  string
+	}{
+		{"opnai", Providers, `; did you mean "openai"?`},
+		{"claude", Providers, `; did you mean "anthropic"?`},
+		{"Gemini", Providers, `; did you mean "googleai"?`},
+		{"vllm", Providers, "; vllm speaks OpenAI's API: give --provider openai and its URL in --base-url"},
+		{"llama.cpp", Providers, "; llama.cpp speaks OpenAI's API: give --provider openai and its URL in --base-url"},
+		{"LM-Studio", judges, "; LM-Studio speaks OpenAI's API: give --provider openai and its URL in --base-url"},
+		{"bm25", Providers, ""},
+		{"vllm", []string{"anthropic"}, ""}, // openai is not among them
+	} {
+		if got := ProviderHint(tc.name, tc.known, "--base-url"); got != tc.want {
+			t.Errorf("ProviderHint(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

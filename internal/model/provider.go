@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -13,6 +14,7 @@ import (
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -385,4 +387,39 @@ func EstimateTokens(req Request) int {
 		n += len(m.Content)/4 + 4
 	}
 	return n
+}
+
+// ProviderHint returns the ending of the message that rejects name, an unknown provider, among
+// known (Providers, or those that can judge): english.DidYouMean's suggestion; else the provider
+// behind a product's name ("claude": anthropic, "gemini": googleai); else, for a server that
+// speaks OpenAI's API (vLLM, llama.cpp, LM Studio, OpenRouter, …), that it is openai's, at its
+// URL given by baseFlag (--base-url).
+func ProviderHint(name string, known []string, baseFlag string) string {
+	if s := english.DidYouMean(name, known); s != "" {
+		return s
+	}
+	key := strings.NewReplacer("-", "", "_", "", ".", "", " ", "").Replace(strings.ToLower(name))
+	if p := productProviders[key]; p != "" && slices.Contains(known, p) {
+		return english.Hint(p)
+	}
+	if openAICompatible[key] && slices.Contains(known, "openai") {
+		return fmt.Sprintf("; %s speaks OpenAI's API: give --provider openai and its URL in %s", name, baseFlag)
+	}
+	return ""
+}
+
+// productProviders maps the names of model families, written without case or separators, to
+// the provider that serves them.
+var productProviders = map[string]string{
+	"claude": "anthropic", "gemini": "googleai", "google": "googleai",
+	"gpt": "openai", "chatgpt": "openai", "gpt4": "openai", "gpt4o": "openai",
+}
+
+// openAICompatible holds the servers and services, written without case or separators, that
+// answer OpenAI's chat API and are reached as openai with a base URL.
+var openAICompatible = map[string]bool{
+	"vllm": true, "llamacpp": true, "lmstudio": true, "sglang": true, "tgi": true, "localai": true,
+	"openrouter": true, "together": true, "togetherai": true, "groq": true, "deepseek": true,
+	"fireworks": true, "mistral": true, "xai": true, "grok": true, "perplexity": true,
+	"textgenerationinference": true,
 }

@@ -244,7 +244,7 @@ func (a *app) configure(c *cli.Context) error {
 	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
 	if !slices.Contains(model.Providers, a.provider) {
 		return command.Usagef("--provider: unknown provider %q (want one of %s)%s", a.provider, strings.Join(model.Providers, ", "),
-			english.DidYouMean(a.provider, model.Providers))
+			model.ProviderHint(a.provider, model.Providers, "--base-url"))
 	}
 	if _, err := a.judgeProvider(c); err != nil {
 		return err // before a dry run too, which builds no judge

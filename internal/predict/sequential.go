@@ -192,7 +192,7 @@ func (a *app) judgeProvider(c *cli.Context) (string, error) {
 	}
 	if !slices.Contains(judgeProviders(), p) {
 		return "", command.Usagef("--judge-provider: %q is no provider a judge can call (want one of %s)%s", p, strings.Join(judgeProviders(), ", "),
-			english.DidYouMean(p, judgeProviders()))
+			model.ProviderHint(p, judgeProviders(), "--judge-base-url"))
 	}
 	return p, nil
 }
