@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -455,7 +456,7 @@ func CheckInputs(args []string) error {
 		case err != nil:
 			return err
 		case st.IsDir():
-			return fmt.Errorf("%s is a directory, not an input file", a)
+			return fmt.Errorf("%s is a directory, not an input file: name the files in it (%s)", a, filepath.Join(a, "*"))
 		}
 	}
 	return nil

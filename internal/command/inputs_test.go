@@ -262,7 +262,7 @@ func TestCheckInputs(t *testing.T) {
 		{[]string{"a.jsonl", "-q"}, "-q: flags go before the input files", ExitUsage},
 		// A missing second file, or a folder, stops the run before the first is read.
 		{[]string{"a.jsonl", "b.jsonl"}, "open b.jsonl: no such file or directory", ExitFailure},
-		{[]string{"a.jsonl", "sub"}, "sub is a directory, not an input file", ExitFailure},
+		{[]string{"a.jsonl", "sub"}, "sub is a directory, not an input file: name the files in it (sub/*)", ExitFailure},
 	} {
 		err := CheckInputs(tc.args)
 		switch {
