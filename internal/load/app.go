@@ -272,9 +272,38 @@ func (a *app) loadFile(name string) error {
 		if err != nil {
 			return command.Usagef("--format: %v", err)
 		}
+		if a.format != "" {
+			a.warnOtherFormat(in.DisplayName(), br)
+		}
 		a.generic = format == "jsonl" || format == "csv"
 		return load(in, a.opt, a.emit)
 	})
+}
+
+// warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
+// its first bytes, another benchmark's fields: its items would be bad ones, each lacking the
+// fields of the format given ('missing field "_id"'), with no word of what the file is. The
+// generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
+// fields are mapped by hand. SQuAD's layout is also CMRC 2018's.
+func (a *app) warnOtherFormat(name string, br *bufio.Reader) {
+	if a.format == "jsonl" || a.format == "csv" {
+		return
+	}
+	head, err := br.Peek(detectHead)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return // the loader reports it
+	}
+	seen := Detect("", head) // the content alone, not the name
+	layout := map[string]bool{"squad": true, "cmrc2018": true}
+	if seen == "" || seen == a.format || layout[seen] && layout[a.format] {
+		return
+	}
+	detected := " (named without --format, a file's format is detected)"
+	if name == "stdin" {
+		detected = ""
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like a %s file by its fields, and --format %s reads it as %s%s\n",
+		name, seen, a.format, a.format, detected)
 }
 
 func (a *app) loadEvaLearn(files []string) error {
