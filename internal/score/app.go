@@ -540,7 +540,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-score: %s\n", cfg.embed.stats())
 	}
 	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
-		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted))
+		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted, agg.unjudged))
 	}
 	judges := sc.names.warning(cfg.judge)
 	if cfg.summary == "" && judges != "" {

@@ -25,6 +25,7 @@ type Summary struct {
 	ErrorsAsZero bool `json:"errors_as_zero"`
 	Unscored     int  `json:"unscored"`
 	unpredicted  int  // of Unscored, the records without a prediction, for its warning
+	unjudged     int  // and those without a judgment, for judge_score
 	BadLines     int  `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.

@@ -44,8 +44,9 @@ func newScorer(sel *selection, judge string) *scorer {
 type outcome struct {
 	typ    string
 	failed bool
-	// unpredicted: the record has no prediction (qa-score run before qa-predict, say).
-	unpredicted bool
+	// unpredicted: the record has no prediction (qa-score run before qa-predict, say);
+	// unjudged: it has one but no judgment, and judge_score is selected (before qa-judge).
+	unpredicted, unjudged bool
 	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
 	// record, 0 where it would have applied (used only with --errors-as-zero).
 	vals       []float64
@@ -82,6 +83,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
 	o.unpredicted = rec.Prediction == nil
+	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
 	switch {
 	case !s.judged:
 	case s.judge == "":

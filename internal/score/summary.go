@@ -32,6 +32,7 @@ type aggregator struct {
 	failed       int
 	unscored     int
 	unpredicted  int                  // of the unscored, those without a prediction
+	unjudged     int                  // and those with one but without a judgment, for judge_score
 	metricErrors int                  // records with a corpus-metric problem or a failed embedding call
 	groups       map[string]*groupAcc // by record type; "" for records without one
 	locomo       map[int]*meanAcc     // locomo_f1 by LoCoMo category
@@ -166,6 +167,9 @@ func (a *aggregator) add(o outcome) {
 		if o.unpredicted {
 			a.unpredicted++
 		}
+		if o.unjudged {
+			a.unjudged++
+		}
 	}
 }
 
@@ -181,7 +185,7 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: level}
-	s.unpredicted = a.unpredicted
+	s.unpredicted, s.unjudged = a.unpredicted, a.unjudged
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored
@@ -428,7 +432,7 @@ func (s *Summary) warnings() {
 		}
 	}
 	if s.Unscored > 0 {
-		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted))
+		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged))
 	}
 	if s.RepeatedIDs > 0 {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)")
@@ -442,22 +446,32 @@ func (s *Summary) warnings() {
 	s.Warnings = append(w, s.Warnings...)
 }
 
-// unscoredWarning says that unscored of records records got no score, and why that may be: no
-// prediction, for unpredicted of them (none at all: qa-score run before qa-predict), or what
-// else the metrics read; otherwise they would be silent, for they take no part in any mean.
-func unscoredWarning(unscored, records, unpredicted int) string {
+// unscoredWarning says that unscored of records records got no score, and why that may be:
+// unpredicted of them have no prediction and unjudged no judgment for judge_score (none at all:
+// a stage run before qa-predict or qa-judge, which it names), or what else the metrics read;
+// otherwise they would be silent, for they take no part in any mean.
+func unscoredWarning(unscored, records, unpredicted, unjudged int) string {
 	const why = "lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above"
 	head := fmt.Sprintf("%d of %d records got no score", unscored, records)
 	if unscored == records {
 		head = "no record got a score"
 	}
+	var lack []string
+	if unpredicted > 0 {
+		lack = append(lack, english.Count(unpredicted, "has no prediction", "have no prediction"))
+	}
+	if unjudged > 0 {
+		lack = append(lack, english.Count(unjudged, "has no judgment", "have no judgment"))
+	}
 	switch {
-	case unpredicted == 0:
-		return fmt.Sprintf("%s (%s)", head, why)
 	case unpredicted == records:
 		return head + ": none has a prediction (run qa-predict first)"
-	case unpredicted == unscored:
-		return fmt.Sprintf("%s: %s no prediction", head, english.Form(unpredicted, "it has", "they have"))
+	case unjudged == records:
+		return head + ": none has a judgment (run qa-judge first)"
+	case len(lack) == 0:
+		return fmt.Sprintf("%s (%s)", head, why)
+	case unpredicted+unjudged == unscored:
+		return head + ": " + strings.Join(lack, ", ")
 	}
-	return fmt.Sprintf("%s (%s); %s no prediction", head, why, english.Count(unpredicted, "of them has", "of them have"))
+	return fmt.Sprintf("%s (%s); of them, %s", head, why, strings.Join(lack, ", "))
 }

@@ -222,23 +222,26 @@ func TestAggregatorExtremeValues(t *testing.T) {
 	}
 }
 
-// TestUnscoredWarning: records without a prediction are named as the reason they got no score,
-// with what to run when none has one; other unscored records get the list of what a metric reads.
+// TestUnscoredWarning: records without a prediction, or without a judgment for judge_score, are
+// named as the reason they got no score, with what to run when no record has one; other unscored
+// records get the list of what a metric reads.
 func TestUnscoredWarning(t *testing.T) {
 	const why = " (lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above)"
 	for _, tc := range []struct {
-		unscored, records, unpredicted int
-		want                           string
+		unscored, records, unpredicted, unjudged int
+		want                                     string
 	}{
-		{3, 3, 3, "no record got a score: none has a prediction (run qa-predict first)"},
-		{3, 3, 0, "no record got a score" + why},
-		{3, 3, 1, "no record got a score" + why + "; 1 of them has no prediction"},
-		{2, 5, 2, "2 of 5 records got no score: they have no prediction"},
-		{1, 5, 1, "1 of 5 records got no score: it has no prediction"},
-		{3, 5, 2, "3 of 5 records got no score" + why + "; 2 of them have no prediction"},
+		{3, 3, 3, 0, "no record got a score: none has a prediction (run qa-predict first)"},
+		{3, 3, 0, 3, "no record got a score: none has a judgment (run qa-judge first)"},
+		{3, 3, 0, 0, "no record got a score" + why},
+		{3, 3, 1, 0, "no record got a score" + why + "; of them, 1 has no prediction"},
+		{3, 3, 1, 2, "no record got a score: 1 has no prediction, 2 have no judgment"},
+		{2, 5, 2, 0, "2 of 5 records got no score: 2 have no prediction"},
+		{1, 5, 1, 0, "1 of 5 records got no score: 1 has no prediction"},
+		{3, 5, 2, 0, "3 of 5 records got no score" + why + "; of them, 2 have no prediction"},
 	} {
-		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted); got != tc.want {
-			t.Errorf("unscoredWarning(%d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, got, tc.want)
+		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted, tc.unjudged); got != tc.want {
+			t.Errorf("unscoredWarning(%d, %d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, tc.unjudged, got, tc.want)
 		}
 	}
 }
