@@ -82,14 +82,20 @@ func applyDecimal(f cli.Flag, set *flag.FlagSet) error {
 	if err := f.Apply(set); err != nil {
 		return err
 	}
+	wrapValues(f, set, func(g flag.Getter) flag.Value { return decimalValue{g} })
+	return nil
+}
+
+// wrapValues puts wrap's value in front of the flag.Value that f defined in set, under each of
+// its names.
+func wrapValues(f cli.Flag, set *flag.FlagSet, wrap func(flag.Getter) flag.Value) {
 	for _, name := range f.Names() {
 		if fl := set.Lookup(name); fl != nil {
 			if g, ok := fl.Value.(flag.Getter); ok {
-				fl.Value = decimalValue{g}
+				fl.Value = wrap(g)
 			}
 		}
 	}
-	return nil
 }
 
 // errNotDecimal is a decimalValue's error for a value that is not a decimal integer.
@@ -151,13 +157,7 @@ func (f decimalFloat) Apply(set *flag.FlagSet) error {
 	if err := f.Float64Flag.Apply(set); err != nil {
 		return err
 	}
-	for _, name := range f.Names() {
-		if fl := set.Lookup(name); fl != nil {
-			if g, ok := fl.Value.(flag.Getter); ok {
-				fl.Value = decimalFloatValue{g}
-			}
-		}
-	}
+	wrapValues(f, set, func(g flag.Getter) flag.Value { return decimalFloatValue{g} })
 	return nil
 }
 
