@@ -82,7 +82,7 @@ func applyDecimal(f cli.Flag, set *flag.FlagSet) error {
 	if err := f.Apply(set); err != nil {
 		return err
 	}
-	wrapValues(f, set, func(g flag.Getter) flag.Value { return decimalValue{g} })
+	wrapValues(f, set, func(g flag.Getter) flag.Value { return decimalValue{wrappedValue{g}} })
 	return nil
 }
 
@@ -104,14 +104,11 @@ var errNotDecimal = errors.New("not a decimal integer")
 // decimalValue is the flag package's value of an integer flag, set only from a decimal integer:
 // an optional sign and digits, leading zeros and all. It passes the value on without those
 // zeros, so that the flag package's base 0 reads it as decimal.
-type decimalValue struct{ flag.Getter }
+type decimalValue struct{ wrappedValue }
 
 func (v decimalValue) Set(s string) error {
-	sign, digits := "", s
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		sign, digits = s[:1], s[1:]
-	}
-	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+	sign, digits := cutSign(s)
+	if digits == "" || !allDigits(digits) {
 		return errNotDecimal
 	}
 	if digits = strings.TrimLeft(digits, "0"); digits == "" {
@@ -120,9 +117,12 @@ func (v decimalValue) Set(s string) error {
 	return v.Getter.Set(sign + digits)
 }
 
-// String returns the value as the flag it wraps writes it: decimal. The flag package may call
-// it on the zero decimalValue, which wraps none, to learn a default's text.
-func (v decimalValue) String() string {
+// wrappedValue is the flag.Value a decimal reader wraps. Its String is the wrapped value's, as
+// that flag writes it: decimal. The flag package may call it on a zero value, which wraps none,
+// to learn a default's text.
+type wrappedValue struct{ flag.Getter }
+
+func (v wrappedValue) String() string {
 	if v.Getter == nil {
 		return ""
 	}
@@ -157,7 +157,7 @@ func (f decimalFloat) Apply(set *flag.FlagSet) error {
 	if err := f.Float64Flag.Apply(set); err != nil {
 		return err
 	}
-	wrapValues(f, set, func(g flag.Getter) flag.Value { return decimalFloatValue{g} })
+	wrapValues(f, set, func(g flag.Getter) flag.Value { return decimalFloatValue{wrappedValue{g}} })
 	return nil
 }
 
@@ -188,7 +188,7 @@ var errNotDecimalFloat = errors.New("not a finite decimal number")
 
 // decimalFloatValue is the flag package's value of a float flag, set only from a finite decimal
 // number.
-type decimalFloatValue struct{ flag.Getter }
+type decimalFloatValue struct{ wrappedValue }
 
 func (v decimalFloatValue) Set(s string) error {
 	if !isDecimalFloat(s) {
@@ -197,22 +197,12 @@ func (v decimalFloatValue) Set(s string) error {
 	return v.Getter.Set(s)
 }
 
-// String returns the value as the flag it wraps writes it; see decimalValue.String.
-func (v decimalFloatValue) String() string {
-	if v.Getter == nil {
-		return ""
-	}
-	return v.Getter.String()
-}
-
 // isDecimalFloat reports whether s is a decimal number as people write one: an optional sign,
 // digits with at most one decimal point among or around them, and an optional exponent (e or E,
 // an optional sign, digits). Such a number may still be too large for a float64, which
 // strconv.ParseFloat then refuses as out of range.
 func isDecimalFloat(s string) bool {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		s = s[1:]
-	}
+	_, s = cutSign(s)
 	mantissa, exponent, hasExp := strings.Cut(strings.ToLower(s), "e")
 	whole, frac, _ := strings.Cut(mantissa, ".")
 	if whole+frac == "" || !allDigits(whole) || !allDigits(frac) {
@@ -221,10 +211,16 @@ func isDecimalFloat(s string) bool {
 	if !hasExp {
 		return true
 	}
-	if exponent != "" && (exponent[0] == '+' || exponent[0] == '-') {
-		exponent = exponent[1:]
-	}
+	_, exponent = cutSign(exponent)
 	return exponent != "" && allDigits(exponent)
+}
+
+// cutSign returns the sign that s begins with, + or -, if any, and the rest of s.
+func cutSign(s string) (sign, rest string) {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[:1], s[1:]
+	}
+	return "", s
 }
 
 // allDigits reports whether s holds the digits 0 to 9 only ("" does).
@@ -233,9 +229,7 @@ func allDigits(s string) bool { return strings.Trim(s, "0123456789") == "" }
 // nonFinite reports whether s spells what strconv.ParseFloat reads as an infinity or NaN:
 // "inf", "infinity" or "nan" in any case, after an optional sign.
 func nonFinite(s string) bool {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		s = s[1:]
-	}
+	_, s = cutSign(s)
 	switch strings.ToLower(s) {
 	case "inf", "infinity", "nan":
 		return true
