@@ -243,14 +243,25 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 		return s.failed(path, attempts, fmt.Errorf("%s: %s", resp.Status, s.redact(snippet(data))))
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("embed %s%s: decode reply: %w", s.shown, path, err)
+		return s.failed(path, attempts, fmt.Errorf("decode reply: %w", err))
 	}
 	return nil
 }
 
-// failed is the error of a call to path that err ended after the attempts counted.
+// failed is the error of a call to path that err ended after the attempts counted, with the
+// model calls' hint (model.Hint) on what to check, in qa-score's --embed-* words.
 func (s *Scorer) failed(path string, attempts *model.Attempts, err error) error {
-	return &model.CallError{Attempts: attempts.N(), Err: fmt.Errorf("embed %s%s: %w", s.shown, path, err)}
+	return &model.CallError{Attempts: attempts.N(), Err: fmt.Errorf("embed %s%s: %w", s.shown, path, err),
+		Hint: model.Hint(s.cfg.Provider, s.base, attempts, hintNames(s.cfg.Provider))}
+}
+
+// hintNames are the flag and variables qa-score reads the embedding provider and key from.
+func hintNames(provider string) model.HintNames {
+	env := []string{"QA_EMBED_API_KEY"}
+	if provider == OpenAI {
+		env = append(env, "OPENAI_API_KEY")
+	}
+	return model.HintNames{ProviderFlag: "--embed-provider", KeyFileFlag: "--embed-api-key-file", KeyEnv: env}
 }
 
 // redact removes the API key from a message that might echo it.

@@ -17,8 +17,21 @@ import (
 	"unicode/utf8"
 )
 
-// hint returns the advice for a call of provider to base (its endpoint) that failed, from what
-// attempts saw last, or "" when there is none to give:
+// HintNames names what a hint sends the user to check, in the words of the command that made the
+// call: qa-predict's --provider and --api-key-file, qa-score's --embed-provider and so on.
+type HintNames struct {
+	ProviderFlag string   // the flag that names the provider: "--provider"
+	KeyFileFlag  string   // the flag that names the key's file: "--api-key-file"
+	KeyEnv       []string // the variables the key is read from; none: no advice on a refused key
+}
+
+// hint is Hint in the chat flags' words.
+func hint(provider, base string, attempts *Attempts) string {
+	return Hint(provider, base, attempts, HintNames{ProviderFlag: "--provider", KeyFileFlag: "--api-key-file", KeyEnv: KeyEnv[provider]})
+}
+
+// Hint returns the advice for a call of provider to base (its endpoint) that failed, from what
+// attempts saw last, or "" when there is none to give; names words the flags and variables:
 //   - a refused connection or an unknown host: the server, or the base URL;
 //   - a reply that is no JSON (an HTML page, "404 page not found"): a base URL that is a web
 //     server's, not the API's, with where the provider's API is; with a 5xx status, a proxy
@@ -27,7 +40,9 @@ import (
 //   - 404 in JSON: the model name, or the base URL.
 //
 // Other statuses (400, 403, 429, 5xx) carry the server's own words, which say more than a guess.
-func hint(provider, base string, attempts *Attempts) string {
+// Any HTTP client whose transport is a Transport, under WithAttempts, can ask for it: the embedding
+// calls do, so that their failures say what the model calls' say.
+func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	cause := attempts.Err()
 	status, contentType := attempts.Status()
 	body := bytes.TrimSpace(attempts.Body())
@@ -42,11 +57,11 @@ func hint(provider, base string, attempts *Attempts) string {
 			replyKind(contentType, body))
 	case status != 0 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: %s is most likely not the API's base URL%s",
-			replyKind(contentType, body), shownURL(base), apiPlace(provider))
+			replyKind(contentType, body), shownURL(base), apiPlace(provider, names.ProviderFlag))
 	case status == http.StatusUnauthorized || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):
-		return keyAdvice(provider)
+		return keyAdvice(names)
 	case status == http.StatusNotFound:
-		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider))
+		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider, names.ProviderFlag))
 	}
 	return ""
 }
@@ -71,23 +86,24 @@ func replyKind(contentType string, body []byte) string {
 	return fmt.Sprintf("%s (%q)", kind, first)
 }
 
-// apiPlace says where provider's API is, for a base URL that is not it.
-func apiPlace(provider string) string {
+// apiPlace says where provider's API is, for a base URL that is not it; providerFlag is the flag
+// that names the provider.
+func apiPlace(provider, providerFlag string) string {
 	switch provider {
 	case "openai":
 		return " (an OpenAI-compatible server's usually ends in /v1)"
 	case "anthropic":
 		return " (Anthropic's is " + AnthropicURL + ")"
 	case "ollama":
-		return " (Ollama's own API is at the server's root, without /v1; its /v1 is --provider openai's)"
+		return " (Ollama's own API is at the server's root, without /v1; its /v1 is " + providerFlag + " openai's)"
 	}
 	return ""
 }
 
 // keyAdvice says where a refused key came from, "" for a provider that sends none.
-func keyAdvice(provider string) string {
-	if env := KeyEnv[provider]; len(env) > 0 {
-		return fmt.Sprintf("the API key was refused: check %s, or the file --api-key-file names", strings.Join(env, " or "))
+func keyAdvice(names HintNames) string {
+	if len(names.KeyEnv) > 0 {
+		return fmt.Sprintf("the API key was refused: check %s, or the file %s names", strings.Join(names.KeyEnv, " or "), names.KeyFileFlag)
 	}
 	return ""
 }

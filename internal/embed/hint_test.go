@@ -1,0 +1,70 @@
+package embed
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestCallErrorHint: an embedding call that fails as a first run's mistakes make it fail (no
+// server at the base URL, a web page where the API should be, a refused key, an unknown model)
+// says what to check, as a model call does (model.Hint), in qa-score's --embed-* words. $URL is
+// the base URL.
+func TestCallErrorHint(t *testing.T) {
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // nothing listens on its port now
+	html := reply{200, "text/html; charset=utf-8", "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
+	for _, tc := range []struct {
+		name, provider string
+		reply          reply // none: the closed port
+		want           string
+	}{
+		{"refused", TEI, reply{},
+			"sbert: embed $URL/embed: dial tcp $HOST: connect: connection refused (after 4 attempts); nothing answers at $URL: is the server running, and is the base URL right?"},
+		{"html", OpenAI, html,
+			`sbert: embed $URL/embeddings: decode reply: invalid character '<' looking for beginning of value; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL (an OpenAI-compatible server's usually ends in /v1)`},
+		{"404 text", Ollama, reply{404, "text/plain; charset=utf-8", "404 page not found\n"},
+			`sbert: embed $URL/api/embed: 404 Not Found: 404 page not found; the server answered text/plain ("404 page not found"), not JSON: $URL is most likely not the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --embed-provider openai's)`},
+		{"401", OpenAI, reply{401, "application/json", `{"error":{"message":"Incorrect API key provided.","code":"invalid_api_key"}}`},
+			`sbert: embed $URL/embeddings: 401 Unauthorized: {"error":{"message":"Incorrect API key provided.","code":"invalid_api_key"}}; the API key was refused: check QA_EMBED_API_KEY or OPENAI_API_KEY, or the file --embed-api-key-file names`},
+		{"404 model", Ollama, reply{404, "application/json", `{"error":"model \"m\" not found, try pulling it first"}`},
+			`sbert: embed $URL/api/embed: 404 Not Found: {"error":"model \"m\" not found, try pulling it first"}; no such model or endpoint: check the model name, and that $URL is the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --embed-provider openai's)`},
+		{"400", OpenAI, reply{400, "application/json", `{"error":{"message":"bad input"}}`},
+			`sbert: embed $URL/embeddings: 400 Bad Request: {"error":{"message":"bad input"}}`},
+	} {
+		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
+			base := closed.URL
+			if tc.reply.status != 0 {
+				base = replyServer(t, tc.reply)
+			}
+			s := newScorer(t, Config{Provider: tc.provider, Model: "m", BaseURL: base})
+			_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed.URL, "http://")).Replace(tc.want)
+			if err == nil || err.Error() != want {
+				t.Errorf("SBERT error =\n%v\nwant\n%s", err, want)
+			}
+		})
+	}
+}
+
+// reply is a canned answer of a loopback server: a status, a Content-Type and a body.
+type reply struct {
+	status      int
+	contentType string
+	body        string
+}
+
+func replyServer(t *testing.T, r reply) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		io.Copy(io.Discard, req.Body)
+		w.Header().Set("Content-Type", r.contentType)
+		w.WriteHeader(r.status)
+		io.WriteString(w, r.body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
