@@ -380,9 +380,19 @@ func IntBetween(c *cli.Context, name string, lo, hi int, units string) (int, err
 // FloatBetween returns the float64 flag name: a usage error unless it is lo to hi, both
 // included; NaN, which strconv reads and which passes every comparison, is refused too.
 func FloatBetween(c *cli.Context, name string, lo, hi float64) (float64, error) {
+	return FloatBetweenFor(c, name, lo, hi, "")
+}
+
+// FloatBetweenFor is FloatBetween for a range that is whose (a provider's, say), which the
+// error names: `--temperature: want a number from 0 to 1 for anthropic, got 3`. An empty whose
+// names none.
+func FloatBetweenFor(c *cli.Context, name string, lo, hi float64, whose string) (float64, error) {
 	v := c.Float64(name)
 	if !(v >= lo && v <= hi) {
-		return 0, Usagef("--%s: want a number from %g to %g, got %v%s", name, lo, hi, v, fromEnv(c, name))
+		if whose != "" {
+			whose = " for " + whose
+		}
+		return 0, Usagef("--%s: want a number from %g to %g%s, got %v%s", name, lo, hi, whose, v, fromEnv(c, name))
 	}
 	return v, nil
 }

@@ -357,6 +357,26 @@ func TestFloatBetween(t *testing.T) {
 	}
 }
 
+// TestFloatBetweenFor: a range that is someone's names them before the value.
+func TestFloatBetweenFor(t *testing.T) {
+	t.Setenv("QA_T", "3")
+	var got error
+	app := &cli.App{
+		Flags: []cli.Flag{&cli.Float64Flag{Name: "t", EnvVars: []string{"QA_T"}}},
+		Action: func(c *cli.Context) error {
+			_, got = FloatBetweenFor(c, "t", 0, 2, "openai")
+			return nil
+		},
+	}
+	if err := app.Run([]string{"x"}); err != nil {
+		t.Fatal(err)
+	}
+	want := "--t: want a number from 0 to 2 for openai, got 3 from QA_T"
+	if got == nil || got.Error() != want || ExitCode(got) != ExitUsage {
+		t.Errorf("FloatBetweenFor = %v, want the usage error %q", got, want)
+	}
+}
+
 // TestSourceAt: At names the file and line of the record being handed to fn, across files and
 // past blank and bad lines, as a bad line is named.
 func TestSourceAt(t *testing.T) {

@@ -39,6 +39,26 @@ func Endpoint(provider, base string) string {
 	return base
 }
 
+// MaxTemperature returns the highest temperature provider's API at base (as Endpoint takes it)
+// accepts, and false when it sets no bound; every provider refuses a negative one. OpenAI's is 2,
+// Anthropic's 1 and Gemini's 2, as their API references give them; Ollama sets none, nor does an
+// OpenAI-compatible server other than OpenAI's (vLLM and llama.cpp take any), which applies its own.
+// langchaingo v0.1.14 sends the temperature as it is given, so one out of range fails, or is
+// clamped, only at the provider.
+func MaxTemperature(provider, base string) (float64, bool) {
+	switch provider {
+	case "openai":
+		if u, err := url.Parse(Endpoint(provider, base)); err == nil && u.Hostname() == "api.openai.com" {
+			return 2, true
+		}
+	case "anthropic":
+		return 1, true
+	case "googleai":
+		return 2, true
+	}
+	return 0, false
+}
+
 // Providers lists the provider names New accepts.
 var Providers = []string{"openai", "anthropic", "ollama", "googleai", "extractive"}
 

@@ -663,3 +663,26 @@ func TestCallErrorCountsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxTemperature: the providers' documented upper bounds; none for Ollama or an
+// OpenAI-compatible server other than OpenAI's, which apply their own.
+func TestMaxTemperature(t *testing.T) {
+	for _, tc := range []struct {
+		provider, base string
+		hi             float64
+		ok             bool
+	}{
+		{"openai", "", 2, true},
+		{"openai", "https://api.openai.com/v1/", 2, true},
+		{"openai", "http://127.0.0.1:8000/v1", 0, false},
+		{"anthropic", "", 1, true},
+		{"anthropic", "http://127.0.0.1:4000", 1, true},
+		{"googleai", "", 2, true},
+		{"ollama", "", 0, false},
+		{"extractive", "", 0, false},
+	} {
+		if hi, ok := MaxTemperature(tc.provider, tc.base); hi != tc.hi || ok != tc.ok {
+			t.Errorf("MaxTemperature(%q, %q) = %v, %v, want %v, %v", tc.provider, tc.base, hi, ok, tc.hi, tc.ok)
+		}
+	}
+}

@@ -140,7 +140,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "provider", Usage: "`NAME`: " + strings.Join(model.Providers, ", "), Value: "extractive", EnvVars: []string{"QA_PROVIDER"}},
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
-		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
+		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature, at most 2 for openai's API and googleai, 1 for anthropic", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default, which for anthropic and googleai is langchaingo's 2048; unless set, longmemeval records get 800 and locomo records 32, or 50 for each of --batch-size's questions, as their scripts send, but not under --template, whose prompt is not theirs)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids), oracle-session or oracle-turn (as orig-*, but keeping the first blocks) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
@@ -267,6 +267,12 @@ func (a *app) configure(c *cli.Context) error {
 	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature", "max-cost",
 		"history-sessions", "sample-index", "judge-parse-retries"); err != nil {
 		return err
+	}
+	if hi, ok := model.MaxTemperature(a.provider, a.baseURL); ok {
+		// Refused here, the dry run's too, not by the provider at the first call.
+		if _, err := command.FloatBetweenFor(c, "temperature", 0, hi, a.provider); err != nil {
+			return err
+		}
 	}
 	if c.IsSet("seed") {
 		s := int(c.Int64("seed"))
