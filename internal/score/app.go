@@ -569,7 +569,7 @@ func (cfg *config) process(sc *scorer, l line) result {
 	r := result{o: sc.score(rec), l: l, rec: rec}
 	if cfg.by != nil {
 		var err error
-		if r.o.by, err = cfg.by.values(l.data); err != nil {
+		if r.o.by, r.o.byKnown, err = cfg.by.values(l.data, l.no <= byKnownLines); err != nil {
 			return result{bad: &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}}
 		}
 	}

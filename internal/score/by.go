@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -48,19 +49,72 @@ type byValue struct {
 	ok   bool
 }
 
-// values reads the record's value at each path from its line.
-func (b byFields) values(data []byte) ([]byValue, error) {
+// values reads the record's value at each path from its line. With known, when a path has
+// none, it also returns the paths the record has values at (knownPaths), for a suggestion.
+func (b byFields) values(data []byte, known bool) ([]byValue, []string, error) {
 	var top map[string]json.RawMessage
 	if err := record.Unmarshal(data, &top); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	vs := make([]byValue, len(b))
+	missed := false
 	for i, p := range b {
 		if raw, ok := p.lookup(top); ok {
 			vs[i].text, vs[i].ok = rawLabel(raw)
 		}
+		missed = missed || !vs[i].ok
 	}
-	return vs, nil
+	if !known || !missed {
+		return vs, nil, nil
+	}
+	var paths []string
+	knownPaths(top, "", 1, &paths)
+	return vs, paths, nil
+}
+
+// byKnownLines is how many lines at the start of each input give knownPaths: a misspelt path
+// is most likely one the first records have, and looking further would cost every record.
+const byKnownLines = 16
+
+// knownPaths appends to paths those under prefix in obj at which --by finds a value (a string,
+// number or boolean), down to three levels (meta.level, prediction.usage.model), but not type,
+// which --by refuses. Lists are not entered: a path into one names one element.
+func knownPaths(obj map[string]json.RawMessage, prefix string, depth int, paths *[]string) {
+	for k, raw := range obj {
+		p := prefix + k
+		if _, ok := rawLabel(raw); ok && p != "type" {
+			*paths = append(*paths, p)
+			continue
+		}
+		var sub map[string]json.RawMessage
+		if depth < 3 && len(bytes.TrimSpace(raw)) > 0 && bytes.TrimSpace(raw)[0] == '{' && record.Unmarshal(raw, &sub) == nil {
+			knownPaths(sub, p+".", depth+1, paths)
+		}
+	}
+}
+
+// suggestPath returns the path of known that p, at which no record had a value, most likely
+// misspells, or "": one near it whole ("meta.levle" for meta.level), else one whose last segment
+// is near p's, when only one path ends so ("level" or "levl" for meta.level).
+func suggestPath(p string, known []string) string {
+	if s := english.Suggest(p, known); s != "" {
+		return s
+	}
+	byLast := map[string]string{} // last segment → its one path, "" when several end so
+	var lasts []string
+	for _, k := range known {
+		last := k[strings.LastIndexByte(k, '.')+1:]
+		if _, seen := byLast[last]; seen {
+			byLast[last] = ""
+			continue
+		}
+		byLast[last] = k
+		lasts = append(lasts, last)
+	}
+	if s := english.Suggest(p[strings.LastIndexByte(p, '.')+1:], lasts); byLast[s] != p {
+		return byLast[s]
+	}
+	return ""
 }
 
 // byAcc collects one breakdown: a group per value, and the count of records without one.
@@ -95,13 +149,14 @@ func (a *aggregator) breakdowns(reps int, seed uint64, s *Summary) {
 }
 
 // byMissing says how many records had no value at each --by field (all of them: most likely a
-// misspelt path).
+// misspelt path, for which it suggests one the first records have).
 func (s *Summary) byMissing() []string {
 	var w []string
 	for _, p := range slices.Sorted(maps.Keys(s.By)) {
 		switch n := s.By[p].Without; {
 		case n == s.Records && n > 0:
-			w = append(w, fmt.Sprintf("--by %s: no record has a value there (a string, number or boolean), so it has no groups", p))
+			w = append(w, fmt.Sprintf("--by %s: no record has a value there (a string, number or boolean), so it has no groups%s", p,
+				english.Hint(suggestPath(p, s.byKnown))))
 		case n > 0:
 			w = append(w, fmt.Sprintf("--by %s: %d of %d records %s no value there and %s in none of its groups", p, n, s.Records,
 				english.Form(n, "has", "have"), english.Form(n, "is", "are")))

@@ -61,8 +61,10 @@ type outcome struct {
 	// computed (a failed embedding call, a corpus metric's field that cannot be read): the
 	// record's score_errors.
 	errs map[string]string
-	// by holds the record's values at the --by paths (with a summary only).
-	by []byValue
+	// by holds the record's values at the --by paths (with a summary only); byKnown, for one of
+	// an input's first lines without a value at some path, the paths it has values at.
+	by      []byValue
+	byKnown []string
 }
 
 // setError records why the selected metric name, which applies to the record, was not computed.

@@ -40,6 +40,7 @@ type aggregator struct {
 	lmeAbs       meanAcc              // LongMemEval judge_score over abstention questions
 	byPaths      byFields             // --by
 	by           []byAcc              // by[i]: the breakdown by byPaths[i]
+	byKnown      map[string]bool      // the paths with values in the first records (outcome.byKnown)
 	in           []*groupAcc          // add's scratch: the groups a record counts in
 }
 
@@ -77,7 +78,7 @@ func (m meanAcc) mean() *float64 {
 // the fields of the summary's further breakdowns (--by).
 func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggregator {
 	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
-		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, idSeed: maphash.MakeSeed(), byPaths: by}
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, idSeed: maphash.MakeSeed(), byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
 	}
@@ -113,6 +114,9 @@ func (a *aggregator) add(o outcome) {
 	in := a.in[:0] // its type's group, and its value's group of each breakdown
 	if a.keep {
 		in = append(in, a.groupIn(a.groups, o.typ))
+		for _, p := range o.byKnown {
+			a.byKnown[p] = true
+		}
 		for i, v := range o.by {
 			if v.ok {
 				in = append(in, a.groupIn(a.by[i].groups, v.text))
@@ -186,6 +190,7 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged = a.unpredicted, a.unjudged
+	s.byKnown = slices.Sorted(maps.Keys(a.byKnown))
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored
