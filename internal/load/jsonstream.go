@@ -101,7 +101,11 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 		if !json.Valid(line) {
 			var v any
 			err := json.Unmarshal(line, &v)
-			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "invalid JSON: %v", err)
+			what := "invalid JSON"
+			if col := record.NotJSON(line); col > 0 {
+				what = fmt.Sprintf("not JSON at column %d", col) // as the other stages say it
+			}
+			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "%s: %v", what, err)
 		}
 		return jsonRaw(line), itemAt{line: it.jsonl.Line()}, nil
 	}

@@ -181,7 +181,7 @@ func TestReaderErrors(t *testing.T) {
 	if diff := cmp.Diff([]string{"ok1", "ok2"}, ids); diff != "" {
 		t.Errorf("ids (-want +got):\n%s", diff)
 	}
-	wantPrefixes := []string{`preds.jsonl:3 (id "bad"): invalid record`, `preds.jsonl:4: invalid record`,
+	wantPrefixes := []string{`preds.jsonl:3 (id "bad"): invalid record`, `preds.jsonl:4: not JSON at column 1: invalid character 'o' in literal null (expecting 'u')`,
 		`preds.jsonl:5: missing field "id"`, `preds.jsonl:6 (id "v2"): schema 2 is not supported`,
 		`preds.jsonl:7 (id "v0"): field "schema" missing or 0 (records carry "schema": 1`,
 		`preds.jsonl:8: not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`,
@@ -194,6 +194,30 @@ func TestReaderErrors(t *testing.T) {
 	for i, w := range wantPrefixes {
 		if !strings.HasPrefix(errs[i], w) {
 			t.Errorf("error %d = %q, want prefix %q", i, errs[i], w)
+		}
+	}
+}
+
+// TestInvalidLineNotJSON: a line that is no JSON at all says so, with the column where its
+// text begins, before the decoder's words; one that begins as JSON does keeps the decoder's.
+func TestInvalidLineNotJSON(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{`nothing`, `not JSON at column 1: invalid character 'o' in literal null (expecting 'u')`},
+		{`note: the run was cut`, `not JSON at column 1: invalid character 'o' in literal null (expecting 'u')`},
+		{`  qid,question,answer`, `not JSON at column 3: invalid character 'q' looking for beginning of value`},
+		{`None`, `not JSON at column 1: invalid character 'N' looking for beginning of value`},
+		{`trueish`, `not JSON at column 1: invalid character 'i' after top-level value`},
+		{`true, false`, `invalid record: invalid character ',' after top-level value`},
+		{`{"schema":1,"id":"a",}`, `invalid record: invalid character '}' looking for beginning of object key string`},
+		{`{"schema":1,"id":"a"`, `invalid record: unexpected end of JSON input`},
+		{`"text"`, `invalid record: want an object, got a string`},
+	} {
+		err := unmarshal([]byte(tc.line), new(Record))
+		if err == nil {
+			t.Fatalf("%q decoded", tc.line)
+		}
+		if got := InvalidLine([]byte(tc.line), err).Error(); got != tc.want {
+			t.Errorf("InvalidLine(%q) = %q, want %q", tc.line, got, tc.want)
 		}
 	}
 }

@@ -171,7 +171,8 @@ func HasSchema(line []byte) bool {
 var errNotRecord = errors.New(`not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`)
 
 // InvalidLine returns the error of a line that err, from decoding it as a record, rejects:
-// "invalid record: " and what did not decode, or, for a JSON object with neither a "schema" nor
+// "invalid record: " and what did not decode; for a line that is no JSON at all (NotJSON), "not
+// JSON at column N: " and the decoder's words; or, for a JSON object with neither a "schema" nor
 // an "id" member, the error Validate gives such a line. Such a line is most likely a benchmark's
 // own data, whose first field of the wrong type says less than that.
 func InvalidLine(line []byte, err error) error {
@@ -182,7 +183,40 @@ func InvalidLine(line []byte, err error) error {
 	if bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema == nil && v.ID == nil {
 		return errNotRecord
 	}
+	if col := NotJSON(line); col > 0 {
+		return fmt.Errorf("not JSON at column %d: %s", col, DescribeDecodeError(err))
+	}
 	return fmt.Errorf("invalid record: %s", DescribeDecodeError(err))
+}
+
+// NotJSON returns the 1-based byte column at which line, one that did not decode, shows itself
+// to be no JSON at all, or 0 when it begins as JSON does: its first character, after blanks,
+// begins no JSON value ("note: …", a CSV header), or begins a word that is not true, false or
+// null ("nothing", "None"). The decoder's words for such a line ("invalid character 'o' in
+// literal null") are about a JSON value no one wrote. A line that begins as JSON and goes wrong
+// later (cut short, a stray comma, text after a value) is left to the decoder's words.
+func NotJSON(line []byte) int {
+	rest := bytes.TrimLeft(line, " \t\r\n")
+	col := len(line) - len(rest) + 1
+	if len(rest) == 0 {
+		return 0
+	}
+	switch c := rest[0]; {
+	case c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9':
+		return 0
+	}
+	for _, lit := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(rest, []byte(lit)) && (len(rest) == len(lit) || !isWordByte(rest[len(lit)])) {
+			return 0
+		}
+	}
+	return col
+}
+
+// isWordByte reports whether c continues a word: a letter, a digit, an underscore or any byte of
+// a non-ASCII character.
+func isWordByte(c byte) bool {
+	return c >= 0x80 || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // Validate checks what every stage relies on: an id and a known schema version. A line with
