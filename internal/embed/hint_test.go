@@ -2,11 +2,12 @@ package embed
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // TestCallErrorHint: an embedding call that fails as a first run's mistakes make it fail (no
@@ -16,29 +17,29 @@ import (
 func TestCallErrorHint(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close() // nothing listens on its port now
-	html := reply{200, "text/html; charset=utf-8", "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
+	html := clitest.Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
 	for _, tc := range []struct {
 		name, provider string
-		reply          reply // none: the closed port
+		reply          clitest.Reply // none: the closed port
 		want           string
 	}{
-		{"refused", TEI, reply{},
+		{"refused", TEI, clitest.Reply{},
 			"sbert: embed $URL/embed: dial tcp $HOST: connect: connection refused (after 4 attempts); nothing answers at $URL: is the server running, and is the base URL right?"},
 		{"html", OpenAI, html,
 			`sbert: embed $URL/embeddings: decode reply: invalid character '<' looking for beginning of value; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL (an OpenAI-compatible server's usually ends in /v1)`},
-		{"404 text", Ollama, reply{404, "text/plain; charset=utf-8", "404 page not found\n"},
+		{"404 text", Ollama, clitest.Reply{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found\n"},
 			`sbert: embed $URL/api/embed: 404 Not Found: 404 page not found; the server answered text/plain ("404 page not found"), not JSON: $URL is most likely not the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --embed-provider openai's)`},
-		{"401", OpenAI, reply{401, "application/json", `{"error":{"message":"Incorrect API key provided.","code":"invalid_api_key"}}`},
+		{"401", OpenAI, clitest.Reply{Status: 401, ContentType: "application/json", Body: `{"error":{"message":"Incorrect API key provided.","code":"invalid_api_key"}}`},
 			`sbert: embed $URL/embeddings: 401 Unauthorized: {"error":{"message":"Incorrect API key provided.","code":"invalid_api_key"}}; the API key was refused: check QA_EMBED_API_KEY or OPENAI_API_KEY, or the file --embed-api-key-file names`},
-		{"404 model", Ollama, reply{404, "application/json", `{"error":"model \"m\" not found, try pulling it first"}`},
+		{"404 model", Ollama, clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":"model \"m\" not found, try pulling it first"}`},
 			`sbert: embed $URL/api/embed: 404 Not Found: {"error":"model \"m\" not found, try pulling it first"}; no such model or endpoint: check the model name, and that $URL is the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --embed-provider openai's)`},
-		{"400", OpenAI, reply{400, "application/json", `{"error":{"message":"bad input"}}`},
+		{"400", OpenAI, clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"message":"bad input"}}`},
 			`sbert: embed $URL/embeddings: 400 Bad Request: {"error":{"message":"bad input"}}`},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
 			base := closed.URL
-			if tc.reply.status != 0 {
-				base = replyServer(t, tc.reply)
+			if tc.reply.Status != 0 {
+				base = clitest.ReplyServer(t, tc.reply)
 			}
 			s := newScorer(t, Config{Provider: tc.provider, Model: "m", BaseURL: base})
 			_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
@@ -48,23 +49,4 @@ func TestCallErrorHint(t *testing.T) {
 			}
 		})
 	}
-}
-
-// reply is a canned answer of a loopback server: a status, a Content-Type and a body.
-type reply struct {
-	status      int
-	contentType string
-	body        string
-}
-
-func replyServer(t *testing.T, r reply) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		io.Copy(io.Discard, req.Body)
-		w.Header().Set("Content-Type", r.contentType)
-		w.WriteHeader(r.status)
-		io.WriteString(w, r.body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
 }

@@ -2,32 +2,14 @@ package model
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
-
-// reply is a canned answer of a loopback server: a status, a Content-Type and a body.
-type reply struct {
-	status      int
-	contentType string
-	body        string
-}
-
-func replyServer(t *testing.T, r reply) string {
-	t.Helper()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		io.Copy(io.Discard, req.Body)
-		w.Header().Set("Content-Type", r.contentType)
-		w.WriteHeader(r.status)
-		io.WriteString(w, r.body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
 
 // TestCallErrorHint: a call that fails as a first run's mistakes make it fail (no server at the
 // base URL, a web page where the API should be, a refused key, an unknown model) says what to
@@ -36,26 +18,26 @@ func replyServer(t *testing.T, r reply) string {
 func TestCallErrorHint(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close() // nothing listens on its port now
-	html := reply{200, "text/html; charset=utf-8", "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
+	html := clitest.Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
 	for _, tc := range []struct {
 		name, provider string
-		reply          reply // none: the closed port
+		reply          clitest.Reply // none: the closed port
 		path           string
 		want           string
 	}{
-		{"refused", "openai", reply{}, "/v1",
+		{"refused", "openai", clitest.Reply{}, "/v1",
 			"openai m: network error: failed to reach API server (dial tcp $HOST: connect: connection refused) (after 2 attempts); nothing answers at $URL: is the server running, and is the base URL right?"},
-		{"401", "openai", reply{401, "application/json", `{"error":{"message":"Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","code":"invalid_api_key"}}`}, "/v1",
+		{"401", "openai", clitest.Reply{Status: 401, ContentType: "application/json", Body: `{"error":{"message":"Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","code":"invalid_api_key"}}`}, "/v1",
 			"openai m: API returned unexpected status code: 401: Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys; the API key was refused: check OPENAI_API_KEY, or the file --api-key-file names"},
-		{"401", "anthropic", reply{401, "application/json", `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}, "/v1",
+		{"401", "anthropic", clitest.Reply{Status: 401, ContentType: "application/json", Body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`}, "/v1",
 			"anthropic m: API returned unexpected status code: 401: invalid x-api-key; the API key was refused: check ANTHROPIC_API_KEY, or the file --api-key-file names"},
-		{"bad key", "googleai", reply{400, "application/json", `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`}, "",
+		{"bad key", "googleai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`}, "",
 			"googleai m: googleapi: Error 400: API key not valid. Please pass a valid API key; the API key was refused: check GOOGLE_API_KEY or GEMINI_API_KEY, or the file --api-key-file names"},
-		{"404 model", "openai", reply{404, "application/json", `{"error":{"message":"The model ` + "`m`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`}, "/v1",
+		{"404 model", "openai", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":{"message":"The model ` + "`m`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`}, "/v1",
 			"openai m: API returned unexpected status code: 404: The model `m` does not exist or you do not have access to it; no such model or endpoint: check the model name, and that $URL is the API's base URL (an OpenAI-compatible server's usually ends in /v1)"},
-		{"404 model", "ollama", reply{404, "application/json", `{"error":"model \"m\" not found, try pulling it first"}`}, "",
+		{"404 model", "ollama", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":"model \"m\" not found, try pulling it first"}`}, "",
 			`ollama m: model "m" not found, try pulling it first; no such model or endpoint: check the model name, and that $URL is the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --provider openai's)`},
-		{"404 text", "openai", reply{404, "text/plain; charset=utf-8", "404 page not found\n"}, "",
+		{"404 text", "openai", clitest.Reply{Status: 404, ContentType: "text/plain; charset=utf-8", Body: "404 page not found\n"}, "",
 			`openai m: API returned unexpected status code: 404; the server answered text/plain ("404 page not found"), not JSON: $URL is most likely not the API's base URL (an OpenAI-compatible server's usually ends in /v1)`},
 		{"html", "openai", html, "",
 			`openai m: invalid character '<' looking for beginning of value; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL (an OpenAI-compatible server's usually ends in /v1)`},
@@ -65,17 +47,17 @@ func TestCallErrorHint(t *testing.T) {
 		// syntax error"): the hint after them is checked.
 		{"html", "googleai", html, "",
 			`…; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL`},
-		{"html 502", "openai", reply{502, "text/html", "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n</html>\r\n"}, "/v1",
+		{"html 502", "openai", clitest.Reply{Status: 502, ContentType: "text/html", Body: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n</html>\r\n"}, "/v1",
 			`openai m: API returned unexpected status code: 502 (after 2 attempts); the server answered text/html ("<html>"), not JSON: a proxy or gateway in front of the API, whose server is most likely down or starting`},
-		{"400", "openai", reply{400, "application/json", `{"error":{"message":"Invalid value for 'temperature': must be between 0 and 2.","type":"invalid_request_error"}}`}, "/v1",
+		{"400", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"message":"Invalid value for 'temperature': must be between 0 and 2.","type":"invalid_request_error"}}`}, "/v1",
 			"openai m: API returned unexpected status code: 400: Invalid value for 'temperature': must be between 0 and 2."},
-		{"400", "anthropic", reply{400, "application/json", `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 100000 > 8192"}}`}, "/v1",
+		{"400", "anthropic", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 100000 > 8192"}}`}, "/v1",
 			"anthropic m: API returned unexpected status code: 400: max_tokens: 100000 > 8192"},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
 			base := closed.URL
-			if tc.reply.status != 0 {
-				base = replyServer(t, tc.reply)
+			if tc.reply.Status != 0 {
+				base = clitest.ReplyServer(t, tc.reply)
 			}
 			base += tc.path
 			tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
