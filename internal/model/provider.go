@@ -166,6 +166,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
 			return out, c.notCalled(req, out.Attempts)
 		}
+		if ue := (*UnreachedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
+			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, attempts)}
+		}
 		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
 				if spent := c.spent(req); spent != "" {

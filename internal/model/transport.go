@@ -51,6 +51,7 @@ type Transport struct {
 	sleep      func(context.Context, time.Duration) error
 	rpm        *Limiter
 	gate       *gate
+	reach      reach
 
 	mu  sync.Mutex
 	rnd *rand.Rand
@@ -85,6 +86,7 @@ func NewTransport(cfg TransportConfig) *Transport {
 		maxWait:    cfg.MaxWait,
 		sleep:      cfg.Sleep,
 		rnd:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
+		reach:      reach{limit: reachLimit(cfg.Concurrency)},
 	}
 	if t.base == nil {
 		// http.DefaultTransport keeps only 2 idle connections per host, so with more calls in
@@ -131,8 +133,26 @@ func (t *Transport) Concurrency() int {
 	return t.gate.current()
 }
 
-// RoundTrip sends req, retrying transient failures.
+// Unreached returns the UnreachedError of the calls t stopped making because the server was never
+// reached, or nil when it makes them all.
+func (t *Transport) Unreached() error { return t.reach.stop() }
+
+// RoundTrip sends req, retrying transient failures. Once the server has been found unreachable
+// (see reach), it fails at once with an UnreachedError.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	ctx := req.Context()
+	if err := t.reach.stop(); err != nil {
+		noteError(ctx, err)
+		return nil, err
+	}
+	resp, err := t.roundTrip(req)
+	if err != nil && ctx.Err() == nil && !errors.Is(err, interrupt.ErrNotCalled) {
+		t.reach.failed(req.URL, err)
+	}
+	return resp, err
+}
+
+func (t *Transport) roundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	body, err := readRequestBody(req)
 	if err != nil {
@@ -213,6 +233,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		noteError(ctx, err)
 		return nil, t.transientWait(ctx, err), err
 	}
+	t.reach.answered()
 	data, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr != nil {
