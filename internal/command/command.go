@@ -153,6 +153,22 @@ func (e *Interrupted) Error() string {
 
 func (e *Interrupted) Unwrap() error { return context.Canceled }
 
+// Unreached reports whether msg, a record's error, is that of a call not made because the server
+// was never reached (model.UnreachedError: "openai m: not called: server … was never reached …").
+func Unreached(msg string) bool { return strings.Contains(msg, ": not called: server ") }
+
+// UnreachedNote is what a summary line puts after its count of errors (or failures), of of them,
+// when n of those are calls not made because the server was never reached, as NotCalledNote words it.
+func UnreachedNote(n, of int) string {
+	switch {
+	case n == 0:
+		return ""
+	case n == 1 && of == 1:
+		return " (it was not called: server never reached)"
+	}
+	return fmt.Sprintf(" (%d of them not called: server never reached)", n)
+}
+
 // NotCalledNote is what a summary line of a run under MainCalls puts after its count of errors
 // (or failures), of of them, when n of those are calls the interrupted run did not make:
 // " (it was not called: interrupted)" for the one error, " (2 of them not called: interrupted)"

@@ -74,7 +74,7 @@ func (f *Failures) Wrote(rec *record.Record) {
 	at := f.read[rec]
 	delete(f.read, rec)
 	switch {
-	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()):
+	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Unreached(msg):
 		return
 	case f.seen[msg]:
 		f.same++

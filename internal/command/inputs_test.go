@@ -660,3 +660,24 @@ func TestOutputFolder(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreached: a record's error from a call not made as the server was never reached is told
+// from the error of a call made.
+func TestUnreached(t *testing.T) {
+	for msg, want := range map[string]bool{
+		"openai m: not called: server http://127.0.0.1:1 was never reached (first error: connection refused)": true,
+		"judge call: openai m: not called: server http://h:1 was never reached (first error: x)":              true,
+		"openai m: network error: failed to reach API server (dial tcp: connection refused)":                  false,
+		"openai m: interrupted before the call was made":                                                      false,
+	} {
+		if got := Unreached(msg); got != want {
+			t.Errorf("Unreached(%q) = %v, want %v", msg, got, want)
+		}
+	}
+	if got, want := UnreachedNote(3, 10), " (3 of them not called: server never reached)"; got != want {
+		t.Errorf("UnreachedNote(3, 10) = %q, want %q", got, want)
+	}
+	if got, want := UnreachedNote(1, 1), " (it was not called: server never reached)"; got != want {
+		t.Errorf("UnreachedNote(1, 1) = %q, want %q", got, want)
+	}
+}

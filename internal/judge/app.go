@@ -132,9 +132,10 @@ type config struct {
 	progress       bool
 	dryRun         bool
 	cache          *cache.Cache
-	budget         *model.Budget // --max-cost, or nil
-	maxCost        float64       // --max-cost, 0 for none
-	routes         *routeUse     // --route in auto mode, or nil
+	budget         *model.Budget    // --max-cost, or nil
+	transport      *model.Transport // the judge calls' (nil: no judge model), for its StopWarning
+	maxCost        float64          // --max-cost, 0 for none
+	routes         *routeUse        // --route in auto mode, or nil
 }
 
 // Run is the qa-judge command. args includes the program name.
@@ -305,7 +306,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		return nil, command.Usagef("--model: mode %s needs a judge model", j.Mode)
 	}
-	client, err := newClient(ctx, c, j)
+	client, tr, err := newClient(ctx, c, j)
 	if err != nil {
 		return nil, err
 	}
@@ -322,6 +323,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		client = cc.Wrap(client)
 	}
 	j.Client = client
+	cfg.transport = tr
 	return cfg, nil
 }
 
@@ -332,22 +334,25 @@ func judgeProviders() []string {
 }
 
 // newClient builds the judge's client exactly as qa-predict builds its own (model.Setup).
-func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, error) {
+// Its transport is returned too, for the warning of calls it stopped making.
+func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *model.Transport, error) {
 	key, err := model.APIKey(j.Provider, c.String("api-key-file"), os.Getenv)
 	if err != nil {
-		return nil, command.Usagef("--api-key-file: %v", err)
+		return nil, nil, command.Usagef("--api-key-file: %v", err)
 	}
-	client, err := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
+	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
-		Seed: uint64(c.Int64("seed"))}.Client(ctx)
+		Seed: uint64(c.Int64("seed"))}
+	s.Transport = s.NewTransport()
+	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {
-		return nil, command.Usagef("%v", err)
+		return nil, nil, command.Usagef("%v", err)
 	}
 	if err != nil {
-		return nil, command.Usagef("--provider: %v", err)
+		return nil, nil, command.Usagef("--provider: %v", err)
 	}
-	return client, nil
+	return client, s.Transport, nil
 }
 
 // tally counts what happened to the records, and the tokens and dollars the judgments cost.
@@ -356,6 +361,7 @@ type tally struct {
 	neither                                                    atomic.Int64 // yes/no replies saying neither
 	carried                                                    atomic.Int64 // already judged, and failed
 	notCalled                                                  atomic.Int64 // failed: calls a finishing run did not make
+	unreached                                                  atomic.Int64 // failed: calls not made as the server was never reached
 	selfJudged                                                 atomic.Int64 // failed: predicted by the judge model
 	stale                                                      atomic.Int64 // judge_score removed with the judgment it may have read
 
@@ -434,6 +440,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	// Interrupted or not, say what was judged and spent, as qa-predict does.
 	if w := cfg.budget.Warning(); w != "" {
+		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
+	}
+	if w := cfg.transport.StopWarning("rerun on the output with --retry-errors"); w != "" {
 		fmt.Fprintf(stderr, "qa-judge: %s\n", w)
 	}
 	if n := cfg.judge.NoUsage.Load(); n > 0 {
@@ -571,6 +580,8 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.failed.Add(1)
 		if strings.HasSuffix(jg.Error, interrupt.ErrNotCalled.Error()) {
 			t.notCalled.Add(1)
+		} else if command.Unreached(jg.Error) {
+			t.unreached.Add(1)
 		}
 	case jg.Model == "":
 		t.rule.Add(1)
@@ -629,7 +640,7 @@ func summarize(w io.Writer, name string, t *tally) {
 	if n := t.carried.Load(); n > 0 {
 		carried = fmt.Sprintf(" (%d failed: --retry-errors judges %s again)", n, english.Form(int(n), "it", "them"))
 	}
-	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load()))
+	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load())) + command.UnreachedNote(int(t.unreached.Load()), int(t.failed.Load()))
 	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if !t.usage.IsZero() || t.cost > 0 {

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"sync"
 	"syscall"
+
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // UnreachedError is the error of a call a Transport did not make because the server was never
@@ -45,6 +47,7 @@ type reach struct {
 	streak  int
 	first   *UnreachedError // the first failure of the streak
 	stopped *UnreachedError // set once the limit is hit
+	skipped int             // calls not made since
 }
 
 // reachLimit is the number of failed calls in a row after which a Transport stops calling.
@@ -65,6 +68,17 @@ func (r *reach) stop() error {
 	if r.stopped == nil {
 		return nil
 	}
+	return r.stopped
+}
+
+// refuse returns the error of a call not to make, counting it, or nil.
+func (r *reach) refuse() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped == nil {
+		return nil
+	}
+	r.skipped++
 	return r.stopped
 }
 
@@ -100,4 +114,21 @@ func isUnreached(err error) bool {
 		return true
 	}
 	return false
+}
+
+// StopWarning returns the warning of a run whose calls t stopped making because the server was
+// never reached, or "" when it made them all; rerun says how to make them (the command's flag).
+func (t *Transport) StopWarning(rerun string) string {
+	if t == nil {
+		return ""
+	}
+	r := &t.reach
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped == nil {
+		return ""
+	}
+	return fmt.Sprintf("warning: calls stopped: %s was never reached (the first %d calls failed, the first with: %v); %s not made and %s the error %q (%s once the server is up, or check the base URL)",
+		r.stopped.Base, r.limit, r.stopped.First, english.Count(r.skipped, "call was", "calls were"), english.Form(r.skipped, "its record carries", "their records carry"),
+		NotCalledUnreached+" … was never reached", rerun)
 }

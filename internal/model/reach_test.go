@@ -136,3 +136,12 @@ func TestIsUnreached(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreachedErrorMarker: a record keeps only an error's text, so the commands know a call not
+// made by the words NotCalledUnreached begins; every UnreachedError, as a CallError, holds them.
+func TestUnreachedErrorMarker(t *testing.T) {
+	err := &CallError{Err: fmt.Errorf("openai m: %w", &UnreachedError{Base: "http://127.0.0.1:1", First: syscall.ECONNREFUSED})}
+	if want := ": " + NotCalledUnreached + " "; !strings.Contains(err.Error(), want) {
+		t.Errorf("%q does not hold %q", err, want)
+	}
+}

@@ -141,7 +141,7 @@ func (t *Transport) Unreached() error { return t.reach.stop() }
 // (see reach), it fails at once with an UnreachedError.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	if err := t.reach.stop(); err != nil {
+	if err := t.reach.refuse(); err != nil {
 		noteError(ctx, err)
 		return nil, err
 	}

@@ -33,6 +33,7 @@ type tally struct {
 	carried    int // passed through with a failed prediction
 	errors     int
 	notCalled  int // errors that are calls a finishing run did not make
+	unreached  int // errors that are calls not made as the server was never reached
 	stale      int // records whose judgments, scores or score errors went with the prediction they graded
 	noUsage    int // replies whose server reported no token usage
 	cut        int // replies that stopped at max_tokens
@@ -91,6 +92,10 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		t.errors++
 		t.notCalled++
 		t.spend(p) // LongMemEval's notes asked before it were paid for
+		return
+	case command.Unreached(p.Error):
+		t.errors++
+		t.unreached++
 		return
 	case p.Error != "":
 		t.errors++
@@ -176,7 +181,7 @@ func (t *tally) line() string {
 	}
 	s := fmt.Sprintf("%s: %d predicted (%d cached), %d passed through%s, %s%s; tokens %d in, %d out; %s",
 		english.Count(t.records, "record", "records"), t.predicted, t.cached, t.passed, carried,
-		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors), t.usage.InputTokens, t.usage.OutputTokens,
+		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+command.UnreachedNote(t.unreached, t.errors), t.usage.InputTokens, t.usage.OutputTokens,
 		command.CostNote(t.cost, t.cachedCost))
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
@@ -222,6 +227,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	a.tally.warnOthers(a.stderr)
 	a.tally.warnReplies(a.stderr)
 	if w := a.budget.Warning(); w != "" {
+		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
+	}
+	if w := a.transport.StopWarning("rerun on the output with --retry-errors"); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
 	}
 	if a.tally.stale > 0 {
