@@ -110,6 +110,7 @@ type Scorer struct {
 	base   string
 	shown  string // base as messages show it, without a password it may carry
 	client *http.Client
+	tr     *model.Transport // the client's when NewScorer made it, for its StopWarning; else nil
 
 	requests, texts, hits atomic.Int64
 }
@@ -131,11 +132,12 @@ func NewScorer(cfg Config) (*Scorer, error) {
 		s.shown = u.Redacted()
 	}
 	if s.client == nil {
-		s.client = model.NewTransport(model.TransportConfig{
+		s.tr = model.NewTransport(model.TransportConfig{
 			MaxRetries:  cfg.MaxRetries,
 			Timeout:     cfg.Timeout,
 			Concurrency: cfg.Parallel,
-		}).Client()
+		})
+		s.client = s.tr.Client()
 	}
 	return s, nil
 }
@@ -150,6 +152,12 @@ type Stats struct {
 // Stats returns the counts so far.
 func (s *Scorer) Stats() Stats {
 	return Stats{Requests: s.requests.Load(), Texts: s.texts.Load(), CacheHits: s.hits.Load()}
+}
+
+// StopWarning returns the warning of a run whose embedding calls were stopped because the server
+// was never reached (see model.Transport.StopWarning), or "".
+func (s *Scorer) StopWarning() string {
+	return s.tr.StopWarning("run qa-score again")
 }
 
 func errNeedTEI(provider string) error {

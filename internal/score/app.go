@@ -538,6 +538,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if cfg.embed != nil {
 		fmt.Fprintf(stderr, "qa-score: %s\n", cfg.embed.stats())
+		if w := cfg.embed.stopWarning(); w != "" {
+			fmt.Fprintf(stderr, "qa-score: %s\n", w)
+		}
 	}
 	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted, agg.unjudged))

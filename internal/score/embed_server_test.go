@@ -159,5 +159,8 @@ func callServers(t *testing.T) map[string]string {
 		http.Error(w, `{"error":{"message":"invalid api key"}}`, http.StatusUnauthorized)
 		return true
 	})
-	return map[string]string{"$FLAKY_URL": flaky.URL + "/v1", "$SLOW_URL": slow.URL + "/v1", "$KEY_URL": key.URL + "/v1"}
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close() // nothing listens there: a wrong port
+	return map[string]string{"$FLAKY_URL": flaky.URL + "/v1", "$SLOW_URL": slow.URL + "/v1", "$KEY_URL": key.URL + "/v1",
+		"$CLOSED": closed.URL, "$ADDR_CLOSED": closed.Listener.Addr().String()}
 }
