@@ -83,6 +83,9 @@ so a pipeline sets the predicting and judging models apart. At most --concurrenc
 flight and records come out in input order. Transient failures (HTTP 408, 409, 425, 429, 500,
 502, 503, 504 and 529, timeouts, resets) are retried with exponential backoff and jitter,
 honouring Retry-After; every other status (400, 401, 404; 501 and the other 5xx) fails at once.
+As in qa-predict, a judge server never reached (max(8, 2×--concurrency) calls in a row refused,
+or its host unknown, and no reply yet) stops the calls: the records left fail with "not called:
+server ... was never reached", stderr says so once, and --retry-errors over the output judges them.
 The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their scripts do (OpenAI
 response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type; Anthropic
 has no JSON mode). --seed is sent to the model only when given. cost_usd prices each

@@ -91,7 +91,12 @@ other status (400, 401, 404, context length; 501 and the other 5xx) fails at onc
 An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}) counts as its code.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3;
 the error ends with what to check when a key, the model name or the base URL is the likely cause,
-and at the end stderr names each different error once, at its first record.
+and at the end stderr names each different error once, at its first record. A server never
+reached stops the run's calls: once max(8, 2×--concurrency) calls in a row have failed after all
+their retries with a refused connection, an unknown host or an unreachable network, and none was
+ever answered, the records left carry "not called: server ... was never reached" (exit 3; stderr
+says so once) and --retry-errors over the output makes their calls; after any reply, failures are
+retried as above.
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A reply
 without token usage (or with a count left out) keeps its text with usage and cost_usd left empty,
 with a warning, and under --max-cost no further call is made; replies cut at max_tokens, or with

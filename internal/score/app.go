@@ -92,7 +92,9 @@ Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider
 order; with --cache the embeddings are stored and a rerun makes no call. The calls are made as
 qa-predict's are: at most --embed-concurrency requests in flight (2), each attempt cut off after
 --embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429, 500, 502, 503, 504 and 529,
-timeouts, resets) retried --embed-max-retries times (5) with backoff, honouring Retry-After; the
+timeouts, resets) retried --embed-max-retries times (5) with backoff, honouring Retry-After (a
+server never reached, max(8, 2×--embed-concurrency) calls in a row refused and no reply yet,
+stops the calls: the batches left are "not made" in score_errors, as stderr says once); the
 key is read from --embed-api-key-file, else QA_EMBED_API_KEY (or OPENAI_API_KEY for openai). A
 batch whose call fails leaves its records without embedding scores, reports it, and exits 3; so
 does a batch in which a text's embedding is all zero or holds null (a NaN the model produced: a
