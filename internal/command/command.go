@@ -158,29 +158,25 @@ func (e *Interrupted) Unwrap() error { return context.Canceled }
 func Unreached(msg string) bool { return strings.Contains(msg, ": not called: server ") }
 
 // UnreachedNote is what a summary line puts after its count of errors (or failures), of of them,
-// when n of those are calls not made because the server was never reached, as NotCalledNote words it.
-func UnreachedNote(n, of int) string {
-	switch {
-	case n == 0:
-		return ""
-	case n == 1 && of == 1:
-		return " (it was not called: server never reached)"
-	}
-	return fmt.Sprintf(" (%d of them not called: server never reached)", n)
-}
+// when n of those are calls not made because the server was never reached, worded as
+// NotCalledNote words the interrupted run's.
+func UnreachedNote(n, of int) string { return notCalledNote(n, of, "server never reached") }
 
 // NotCalledNote is what a summary line of a run under MainCalls puts after its count of errors
 // (or failures), of of them, when n of those are calls the interrupted run did not make:
 // " (it was not called: interrupted)" for the one error, " (2 of them not called: interrupted)"
 // for some of several, and "" when n is 0.
-func NotCalledNote(n, of int) string {
+func NotCalledNote(n, of int) string { return notCalledNote(n, of, "interrupted") }
+
+// notCalledNote is the note of n calls not made, of of the errors, for the reason why.
+func notCalledNote(n, of int, why string) string {
 	switch {
 	case n == 0:
 		return ""
 	case n == 1 && of == 1:
-		return " (it was not called: interrupted)"
+		return " (it was not called: " + why + ")"
 	}
-	return fmt.Sprintf(" (%d of them not called: interrupted)", n)
+	return fmt.Sprintf(" (%d of them not called: %s)", n, why)
 }
 
 // CostNote is how a summary line of qa-predict or qa-judge gives what its replies cost, cost in
