@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -37,8 +39,10 @@ type evaLearnSequence struct {
 // with positions from 1. The problem's prompt list is kept exactly in turns (the question is its
 // last element), with the rubric and the task type; answers hold canonical_answer when it is not
 // empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
-// source and level. A problem whose prompt ends with no question makes each record that would ask
-// it a bad item, named by the problem's line in its file.
+// source and level. A question id names the problem whose id equals it in Python, as upstream looks
+// it up (3.0 is 3, the string "3" is not); of problems with equal ids the last one counts. A
+// problem whose prompt ends with no question makes each record that would ask it a bad item, named
+// by the problem's line in its file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
@@ -53,7 +57,7 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		if err := evaLearnQuestion(p.Prompt); err != nil {
 			p.noQuestion = badf(problems, line, "", "problem %s: %v", id, err)
 		}
-		byID[id] = p
+		byID[evaLearnKey(p.ID)] = p // a later problem with an equal id replaces it, as in upstream's dict
 		return nil
 	})
 	if err != nil {
@@ -86,9 +90,9 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	if err != nil { // a list, an object or null names no problem
 		return nil, badf(in, line, id, "%v", err)
 	}
-	p := byID[qid]
-	if p == nil && qid == "" {
-		return nil, badf(in, line, id, `question id "" is not in the problem file`)
+	p := byID[evaLearnKey(raw)]
+	if p == nil && isString(raw) { // quoted, so that "3" is told from 3, which it does not match
+		return nil, badf(in, line, id, "question id %s is not in the problem file", strconv.Quote(qid))
 	}
 	if p == nil {
 		return nil, badf(in, line, id, "question id %s is not in the problem file", qid)
@@ -114,6 +118,15 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	setMeta(rec, "source", p.Source)
 	setMeta(rec, "level", p.Level)
 	return rec, nil
+}
+
+// evaLearnKey returns the key that finds a problem by its id, raw (a JSON string, number or
+// boolean), as upstream's evaluate.py finds it: in a dict keyed by the ids json.load decoded, so
+// ids match when they are equal in Python (evalearn.Key): 3, 3.0 and 3e0 are one id and true is
+// 1, while the string "3" is not the number 3.
+func evaLearnKey(raw jsonRaw) string {
+	key, _, _ := evalearn.Key(raw)
+	return key
 }
 
 // evaLearnQuestion returns the error of a problem's prompt that ends with no question: none, an

@@ -357,6 +357,65 @@ func TestEvaLearnRecords(t *testing.T) {
 	}
 }
 
+// TestEvaLearnQuestionIDs checks that a sequence's question id finds a problem id exactly when the two
+// JSON values are equal, with the same hash, in Python after json.load (each pair was checked there:
+// {json.loads(a): 1}.get(json.loads(b))), as evaluate.py looks problems up.
+func TestEvaLearnQuestionIDs(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{`3`, `3.0`, true},
+		{`3`, `3e0`, true},
+		{`3`, `30e-1`, true},
+		{`1E2`, `100`, true},
+		{`3.0000000000000001`, `3`, true},
+		{`-0`, `0`, true},
+		{`3.5`, `35e-1`, true},
+		{`0.1`, `0.10`, true},
+		{`10000000000000000000`, `1e19`, true},
+		{`10000000000000000001`, `1e19`, false},
+		{`9007199254740992`, `9007199254740993.0`, true},
+		{`9007199254740993`, `9007199254740993.0`, false},
+		{`1e400`, `2e400`, true},
+		{`-1e400`, `1e400`, false},
+		{`1`, `2`, false},
+		{`true`, `1`, true},
+		{`true`, `1.0`, true},
+		{`false`, `0`, true},
+		{`false`, `-0.0`, true},
+		{`true`, `true`, true},
+		{`true`, `false`, false},
+		{`3`, `"3"`, false},
+		{`0.5`, `"0.5"`, false},
+		{`true`, `"true"`, false},
+		{`"3"`, `"3"`, true},
+		{`"3"`, `"\u0033"`, true},
+		{`"3"`, `"3.0"`, false},
+		{`"3"`, `" 3"`, false},
+	} {
+		problems := `[{"id": ` + tt.a + `, "type": "T", "prompt": ["Q?"], "rubric": "R"}]`
+		sequences := `[{"sequence_id": 1, "type": "T", "question_ids": [` + tt.b + `]}]`
+		var found, bads int
+		err := EvaLearn(Input{Name: "p", R: strings.NewReader(problems)}, Input{Name: "s", R: strings.NewReader(sequences)},
+			Options{}, func(rec *record.Record, bad error) error {
+				if rec != nil {
+					found++
+				}
+				if bad != nil {
+					bads++
+				}
+				return nil
+			})
+		if err != nil || found+bads != 1 {
+			t.Fatalf("problem id %s, question id %s: %d records, %d bad, %v; want one of them", tt.a, tt.b, found, bads, err)
+		}
+		if got := found == 1; got != tt.want {
+			t.Errorf("problem id %s found by question id %s = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
 // TestEvaLearnResultsKeys checks that sequence ids and positions are keyed as Python's dicts key
 // them after json.load: by value across int, float and bool, strings apart from numbers.
 func TestEvaLearnResultsKeys(t *testing.T) {
