@@ -104,14 +104,7 @@ func TestBadValue(t *testing.T) {
 		// The command line does not save a bad variable.
 		{[]string{"--count", "3"}, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
 	} {
-		name := strings.Join(tc.args, " ")
-		if tc.env[0] != "" {
-			name = tc.env[0] + "=" + tc.env[1] + " " + name
-		}
-		t.Run(name, func(t *testing.T) {
-			if tc.env[0] != "" {
-				t.Setenv(tc.env[0], tc.env[1])
-			}
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			var stdout, stderr bytes.Buffer
 			app := NewApp("qa-x", "test", "", &stdout, &stderr)
 			app.Flags = []cli.Flag{
@@ -171,14 +164,7 @@ func TestDecimalFlags(t *testing.T) {
 		{[]string{"sub", "--level", "0x1p-1"}, [2]string{}, `--level: want a decimal number, got "0x1p-1"`},
 		{[]string{"sub"}, [2]string{"QA_LEVEL", "nan"}, `--level: want a finite number, got "nan" from QA_LEVEL`},
 	} {
-		name := strings.Join(tc.args, " ")
-		if tc.env[0] != "" {
-			name = tc.env[0] + "=" + tc.env[1] + " " + name
-		}
-		t.Run(name, func(t *testing.T) {
-			if tc.env[0] != "" {
-				t.Setenv(tc.env[0], tc.env[1])
-			}
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			flags := func() []cli.Flag {
 				return []cli.Flag{
 					&cli.IntFlag{Name: "count", Aliases: []string{"c"}, Value: 7, EnvVars: []string{"QA_COUNT"}},
@@ -291,4 +277,20 @@ func TestBaseURL(t *testing.T) {
 			t.Errorf("BaseURL(%q, env %q) = %q, want %q", tc.arg, tc.env, got, tc.want)
 		}
 	}
+}
+
+// runWithEnv runs f as a subtest named by the command line args and the variable env (name,
+// value) it sets, when env names one; f is given that name.
+func runWithEnv(t *testing.T, args []string, env [2]string, f func(t *testing.T, name string)) {
+	t.Helper()
+	name := strings.Join(args, " ")
+	if env[0] != "" {
+		name = env[0] + "=" + env[1] + " " + name
+	}
+	t.Run(name, func(t *testing.T) {
+		if env[0] != "" {
+			t.Setenv(env[0], env[1])
+		}
+		f(t, name)
+	})
 }
