@@ -27,3 +27,12 @@ func ReplyServer(t *testing.T, r Reply) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// ClosedURL returns the URL of a loopback server that has been closed: nothing listens at its
+// port, as at a wrong one, so a call there is refused.
+func ClosedURL(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	return srv.URL
+}

@@ -2,8 +2,6 @@ package embed
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -15,8 +13,7 @@ import (
 // says what to check, as a model call does (model.Hint), in qa-score's --embed-* words. $URL is
 // the base URL.
 func TestCallErrorHint(t *testing.T) {
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close() // nothing listens on its port now
+	closed := clitest.ClosedURL(t)
 	html := clitest.Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
 	for _, tc := range []struct {
 		name, provider string
@@ -37,13 +34,13 @@ func TestCallErrorHint(t *testing.T) {
 			`sbert: embed $URL/embeddings: 400 Bad Request: {"error":{"message":"bad input"}}`},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
-			base := closed.URL
+			base := closed
 			if tc.reply.Status != 0 {
 				base = clitest.ReplyServer(t, tc.reply)
 			}
 			s := newScorer(t, Config{Provider: tc.provider, Model: "m", BaseURL: base})
 			_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
-			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed.URL, "http://")).Replace(tc.want)
+			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed, "http://")).Replace(tc.want)
 			if err == nil || err.Error() != want {
 				t.Errorf("SBERT error =\n%v\nwant\n%s", err, want)
 			}

@@ -2,8 +2,7 @@ package judge
 
 import (
 	"flag"
-	"net/http"
-	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -17,9 +16,8 @@ var update = flag.Bool("update", false, "rewrite the txtar CLI tests' expected o
 func TestCLI(t *testing.T) {
 	setup := func(t *testing.T) map[string]string {
 		t.Setenv("OPENAI_API_KEY", "")
-		closed := httptest.NewServer(http.NotFoundHandler())
-		closed.Close()
-		return map[string]string{"$CLOSED": closed.URL, "$ADDR_CLOSED": closed.Listener.Addr().String()}
+		closed := clitest.ClosedURL(t)
+		return map[string]string{"$CLOSED": closed, "$ADDR_CLOSED": strings.TrimPrefix(closed, "http://")}
 	}
 	clitest.Config{Prog: "qa-judge", Run: Run, Update: *update, Setup: setup}.RunDir(t, "testdata/cli")
 }

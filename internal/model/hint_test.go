@@ -2,8 +2,6 @@ package model
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +14,7 @@ import (
 // check after the provider's own words, in each provider's wire format; failures whose words say
 // it all (a 400 with the server's reason) get no hint. $URL is the server's base URL.
 func TestCallErrorHint(t *testing.T) {
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close() // nothing listens on its port now
+	closed := clitest.ClosedURL(t)
 	html := clitest.Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
 	for _, tc := range []struct {
 		name, provider string
@@ -55,7 +52,7 @@ func TestCallErrorHint(t *testing.T) {
 			"anthropic m: API returned unexpected status code: 400: max_tokens: 100000 > 8192"},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
-			base := closed.URL
+			base := closed
 			if tc.reply.Status != 0 {
 				base = clitest.ReplyServer(t, tc.reply)
 			}
@@ -66,7 +63,7 @@ func TestCallErrorHint(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = c.Generate(context.Background(), testRequest(tc.provider, "m"))
-			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed.URL, "http://")).Replace(tc.want)
+			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed, "http://")).Replace(tc.want)
 			if tail, ok := strings.CutPrefix(want, "…"); ok && err != nil && strings.HasPrefix(err.Error(), tc.provider+" m: ") {
 				want = err.Error()[:max(0, len(err.Error())-len(tail))] + tail
 			}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -241,8 +242,7 @@ func TestTPMChargesRealUsage(t *testing.T) {
 // TestCallErrorCause: langchaingo words every network error "network error: failed to reach API
 // server"; the call error adds what the last attempt's transport said, and only that attempt's.
 func TestCallErrorCause(t *testing.T) {
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close() // nothing listens on its port now
+	closed := clitest.ClosedURL(t)
 	var first atomic.Bool
 	flaky := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if !first.Swap(true) { // the first attempt's connection is dropped
@@ -260,7 +260,7 @@ func TestCallErrorCause(t *testing.T) {
 		want      []string
 		not       string
 	}{
-		{"closed port", closed.URL, []string{"failed to reach API server (", "connection refused"}, ""},
+		{"closed port", closed, []string{"failed to reach API server (", "connection refused"}, ""},
 		{"dropped, then 400", flaky.URL, []string{"400", "bad request body"}, "EOF"},
 	} {
 		tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
@@ -634,9 +634,7 @@ func ptrText(p *int) string {
 // attempts: … connection refused (after 3 attempts)". One attempt is not counted. The count comes
 // before the hint on what to check.
 func TestCallErrorCountsOnce(t *testing.T) {
-	dead := httptest.NewServer(http.NotFoundHandler())
-	url := dead.URL
-	dead.Close()
+	url := clitest.ClosedURL(t)
 	for _, provider := range []string{"openai", "anthropic", "ollama", "googleai"} {
 		for retries, suffix := range map[int]string{0: "", 2: " (after 3 attempts)"} {
 			base := url

@@ -12,14 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// closedURL returns the URL of a loopback server that has been closed: nothing listens there.
-func closedURL(t *testing.T) string {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	srv.Close()
-	return srv.URL
-}
+	"github.com/qapipe/qapipe/internal/clitest"
+)
 
 // generateAll makes n calls through c, at most par at a time, and returns their errors.
 func generateAll(c Client, n, par int) []error {
@@ -47,7 +42,7 @@ func TestTransportStopsCallingUnreachedServer(t *testing.T) {
 	const calls, par, retries = 50, 4, 2
 	var s sleeps
 	tr := NewTransport(TransportConfig{MaxRetries: retries, Backoff: time.Millisecond, Seed: 1, Sleep: s.sleep, Concurrency: par})
-	base := closedURL(t)
+	base := clitest.ClosedURL(t)
 	c, err := Setup{Provider: "openai", BaseURL: base + "/v1", APIKey: testKey, Transport: tr}.Client(context.Background())
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 const okReply = `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`
@@ -159,9 +161,7 @@ func TestTransportFaults(t *testing.T) {
 // is the latest attempt's own, with no count: the attempts are counted into the request's
 // Attempts, for the caller to word (CallError's "(after 3 attempts)", see TestCallErrorCountsOnce).
 func TestTransportUnreachable(t *testing.T) {
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close()
+	url := clitest.ClosedURL(t)
 	for _, retries := range []int{0, 2} {
 		var s sleeps
 		tr := NewTransport(TransportConfig{MaxRetries: retries, Timeout: time.Second, Backoff: time.Millisecond, Seed: 1, Sleep: s.sleep})

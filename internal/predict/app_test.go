@@ -41,9 +41,8 @@ func TestCLI(t *testing.T) {
 		for _, v := range []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY"} {
 			t.Setenv(v, "")
 		}
-		closed := httptest.NewServer(http.NotFoundHandler())
-		closed.Close() // nothing listens at $CLOSED: a wrong port
-		return map[string]string{"$URL": faultServer(t).URL, "$CLOSED": closed.URL, "$ADDR_CLOSED": closed.Listener.Addr().String()}
+		closed := clitest.ClosedURL(t) // nothing listens at $CLOSED: a wrong port
+		return map[string]string{"$URL": faultServer(t).URL, "$CLOSED": closed, "$ADDR_CLOSED": strings.TrimPrefix(closed, "http://")}
 	}
 	filter := func(section string, b []byte) []byte {
 		if section == "stdout" {

@@ -3,11 +3,10 @@ package predict
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
@@ -16,14 +15,13 @@ import (
 // exits 3.
 func TestUnreachedServerStopsCalls(t *testing.T) {
 	const n, par = 50, 4
-	srv := httptest.NewServer(http.NotFoundHandler())
-	srv.Close()
+	closed := clitest.ClosedURL(t)
 	var in strings.Builder
 	for i := range n {
 		fmt.Fprintf(&in, `{"schema":1,"id":"q%d","question":"Q%d","answers":["A%d"]}`+"\n", i, i, i)
 	}
 	recs, stderr, err := run(t, context.Background(), in.String(), "--provider", "openai", "--model", "gpt-4o-mini",
-		"--base-url", srv.URL, "--max-retries", "0", "--concurrency", fmt.Sprint(par))
+		"--base-url", closed, "--max-retries", "0", "--concurrency", fmt.Sprint(par))
 	if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != n {
 		t.Fatalf("exit %d with %d records, want %d with %d; stderr:\n%s", code, len(recs), command.ExitBadRecords, n, stderr)
 	}

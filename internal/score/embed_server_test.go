@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // Loopback embedding servers for the CLI tests, speaking the real request and response formats
@@ -159,8 +161,7 @@ func callServers(t *testing.T) map[string]string {
 		http.Error(w, `{"error":{"message":"invalid api key"}}`, http.StatusUnauthorized)
 		return true
 	})
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closed.Close() // nothing listens there: a wrong port
+	closed := clitest.ClosedURL(t) // nothing listens there: a wrong port
 	return map[string]string{"$FLAKY_URL": flaky.URL + "/v1", "$SLOW_URL": slow.URL + "/v1", "$KEY_URL": key.URL + "/v1",
-		"$CLOSED": closed.URL, "$ADDR_CLOSED": closed.Listener.Addr().String()}
+		"$CLOSED": closed, "$ADDR_CLOSED": strings.TrimPrefix(closed, "http://")}
 }
