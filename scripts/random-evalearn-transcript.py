@@ -15,7 +15,9 @@ the history format must carry through: quotes of both kinds, backslashes, braces
 tabs, Python whitespace such as \\x1c at the ends, controls, non-ASCII and non-BMP characters, and
 text that looks like the history's own markers. Student answers and judge verdicts are drawn
 from a generator seeded by the request, so a rerun gives the same replies; they carry spaces and
-\\x1c..\\x1f at their ends (evaluate.py strips them with Python's strip()).
+\\x1c..\\x1f at their ends (evaluate.py strips them with Python's strip()). A sequence never asks
+a problem whose question is blank (qa-load refuses it); a case left with no sequence is not
+written, and its number is not given to the next.
 
 It needs the original script (https://github.com/ByteDance-Seed/EvaLearn, Apache-2.0, not part
 of qapipe) and what it imports but the OpenAI client: pandas, numpy and tqdm (Debian:
@@ -140,13 +142,15 @@ def main():
     made = 0
     while made < a.cases:
         problems, sequences = make_case(rng)
+        if not sequences:
+            continue
+        made += 1
         blank = {p["id"] for p in problems if not p["prompt"][-1].strip(GO_SPACE)}
         for s in sequences:  # after every draw: the rest of the case, and the cases after it, stay the same
             s["question_ids"] = [q for q in s["question_ids"] if q not in blank]
         sequences = [s for s in sequences if s["question_ids"]]
         if not sequences:
-            continue
-        made += 1
+            continue  # its number stays taken, so that the cases after it keep theirs
         d = "case%03d" % made
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "EvaLearn_Problem.json"), "w", encoding="utf-8") as f:
