@@ -37,9 +37,6 @@ PIECES = ["plain words", "'single'", '"double"', "back\\slash", "{braces} {quest
           "[History Record 1 Start]", "**All history records end", "user: ", "assistant: ", "  ", "```json",
           '{"answer": "x"}', "%s %d", "\\n", "C:\\path", "$HOME", "<tag>", "&amp;", "line end  "]
 EDGES = ["", "", " ", "  ", "\n", "\x1c", "\x1f ", "\u3000", "\t"]
-# What Go's unicode.IsSpace counts, the blanks qa-load finds a question made only of: it refuses a
-# record whose problem's last prompt is one (a model would be asked nothing), so no sequence asks it.
-GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 TYPES = ["Logical Reasoning", "Math", "Données [x]", "Sequential {Type}", "推理"]
 
 
@@ -145,7 +142,10 @@ def main():
         if not sequences:
             continue
         made += 1
-        blank = {p["id"] for p in problems if not p["prompt"][-1].strip(GO_SPACE)}
+        # qa-load refuses a record whose problem's question (its last prompt) is blank, white space
+        # as Python's str.strip() and evaluate.py know it (a model would be asked nothing), so no
+        # sequence asks it.
+        blank = {p["id"] for p in problems if not p["prompt"][-1].strip()}
         for s in sequences:  # after every draw: the rest of the case, and the cases after it, stay the same
             s["question_ids"] = [q for q in s["question_ids"] if q not in blank]
         sequences = [s for s in sequences if s["question_ids"]]
