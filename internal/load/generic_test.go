@@ -163,7 +163,10 @@ func TestGenericEmptyQuestion(t *testing.T) {
 		{"csv default id", CSV, "q,answers\n,Paris\n", nil, []string{`g:2 (id "g:2"): field "q" is empty`}},
 		{"jsonl empty", JSONL, `{"id":"1","q":"","answers":"a"}`, nil, []string{`g:1 (id "1"): field "q" is empty`}},
 		{"jsonl ideographic space", JSONL, `{"id":"1","q":"\u3000\n"}`, nil, []string{`g:1 (id "1"): field "q" is empty`}},
+		{"csv python blank", CSV, "id,q,answers\n1,\x1c\x1f ,Paris\n", nil, []string{`g:2 (id "1"): field "q" is empty`}},
+		{"jsonl python blank", JSONL, `{"id":"1","q":"\u001c\u001f "}`, nil, []string{`g:1 (id "1"): field "q" is empty`}},
 		{"jsonl one character", JSONL, `{"id":"1","q":"?"}`, []string{"1"}, nil},
+		{"jsonl one character in separators", JSONL, `{"id":"1","q":"\u001e?\u001c"}`, []string{"1"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ids, bads, err := loadString(t, tt.load, "g", tt.in, Options{Map: Mapping{"question": "q"}})

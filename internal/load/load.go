@@ -23,6 +23,7 @@ import (
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Input is one input stream: a named file or standard input (Name ""), as every command opens
@@ -127,11 +128,15 @@ func missingField(name string) error {
 }
 
 // emptyQuestion returns the error of an item whose question, the text of the field name (a path), is
-// empty or only blanks (Unicode white space), or nil: `field "question" is empty`. Every
-// benchmark loader, and the generic ones, refuse such an item, since a model would be asked
-// nothing (the benchmarks' own scripts would send it as it is).
+// empty or only blanks, or nil: `field "question" is empty`. Every benchmark loader, and the
+// generic ones, refuse such an item, since a model would be asked nothing (the benchmarks' own
+// scripts would send it as it is). Blanks are white space as the benchmarks' Python knows it
+// (textnorm.IsSpace, what str.strip() removes), so the file separators \x1c..\x1f are blanks too.
+//
+// Note: strings.TrimSpace was rejected: its unicode.IsSpace lacks \x1c..\x1f, so a question of
+// them alone, blank to Python, would have been sent to a model.
 func emptyQuestion(name, text string) error {
-	if strings.TrimSpace(text) == "" {
+	if textnorm.Strip(text) == "" {
 		return fmt.Errorf("field %q is empty", name)
 	}
 	return nil

@@ -862,7 +862,8 @@ func TestFieldFaultWording(t *testing.T) {
 
 // TestEmptyQuestion: an item whose question is empty or only blanks is a bad item in every
 // loader that reads benchmark items, named by its line and id, as the generic loaders name one;
-// the items around it load. A question of one character is a question.
+// the items around it load. A question of one character is a question. Blanks are Python's
+// white space, the information separators \x1c..\x1f too, which Go's unicode.IsSpace lacks.
 func TestEmptyQuestion(t *testing.T) {
 	squad := func(q string) string {
 		return `{"version":"v2.0","data":[{"title":"T","paragraphs":[{"context":"c","qas":[` +
@@ -896,7 +897,7 @@ func TestEmptyQuestion(t *testing.T) {
 		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): field "question" is empty`},
 		{"longmemeval", LongMemEval, longmemeval, []string{"longmemeval:k"}, `i.json:1 (id "longmemeval:e"): field "question" is empty`},
 	} {
-		for _, q := range []string{`""`, `" \t\n"`, `"\u3000"`} {
+		for _, q := range []string{`""`, `" \t\n"`, `"\u3000"`, `"\u001c\u001f "`, `"\u001d\u0085\u001e"`} {
 			ids, bads, err := loadString(t, tc.load, "i.json", tc.in(q), Options{})
 			if err != nil || !slices.Equal(ids, tc.ids) || len(bads) != 1 || bads[0] != tc.bad {
 				t.Errorf("%s, question %s: ids %q, bad items %q, %v; want %q, [%q]", tc.name, q, ids, bads, err, tc.ids, tc.bad)
@@ -906,6 +907,7 @@ func TestEmptyQuestion(t *testing.T) {
 	for _, tc := range []struct{ name, prompt, want string }{
 		{"empty", `["Solve A.", "A.", ""]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[2]" is empty`},
 		{"blank", `[" "]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[0]" is empty`},
+		{"python blank", `["Solve A.", "\u001c\u001f "]`, `p.json:2 (id "evalearn:7:1"): problem 2: field "prompt[1]" is empty`},
 		{"no turns", `[]`, `p.json:2 (id "evalearn:7:1"): problem 2: prompt: want a list that ends with the question, got an empty list`},
 		{"null", `null`, `p.json:2 (id "evalearn:7:1"): problem 2: missing field "prompt"`},
 	} {
