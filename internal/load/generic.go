@@ -194,8 +194,10 @@ func CSV(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.DisplayName(), err)
 		}
-		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
-			continue // a line of blanks is a blank line, as in JSON Lines (and pandas skips it)
+		if len(row) == 1 && strings.Trim(row[0], " \t") == "" {
+			// A line of spaces and tabs is a blank line, as in JSON Lines, and pandas' reader
+			// skips it. Other white space (\f, \v, U+00A0) makes a row, as it does for pandas.
+			continue
 		}
 		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {

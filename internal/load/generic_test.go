@@ -60,13 +60,17 @@ func TestCSVHeader(t *testing.T) {
 	}
 }
 
-// A line of blanks in a CSV file is a blank line, skipped as an empty one is (and as JSON Lines
-// and pandas skip it); a row of empty cells is a row.
+// A line of spaces and tabs in a CSV file is a blank line, skipped as an empty one is (and as
+// JSON Lines and pandas skip it); a row of empty cells is a row, and so is a line of other white
+// space, which pandas reads as a row too.
 func TestCSVBlankLines(t *testing.T) {
-	in := "id,question,answers\n1,q,a\n   \n\t\n\n2,q,b\n,,\n \t \n"
+	in := "id,question,answers\n1,q,a\n   \n\t\n\n2,q,b\n,,\n \t \n\f\n\u00a0\n"
 	ids, bads, err := loadString(t, CSV, "d.csv", in, Options{})
-	if err != nil || strings.Join(ids, ",") != "1,2" || strings.Join(bads, "\n") != `d.csv:7: field "id" is empty` {
-		t.Errorf("CSV(%q) = ids %q, bad %q, %v; want 1,2 and the row of empty cells bad at line 7", in, ids, bads, err)
+	want := `d.csv:7: field "id" is empty` + "\n" +
+		`d.csv:9 (id "\f"): 1 field, header has 3` + "\n" +
+		`d.csv:10 (id "\u00a0"): 1 field, header has 3`
+	if err != nil || strings.Join(ids, ",") != "1,2" || strings.Join(bads, "\n") != want {
+		t.Errorf("CSV(%q) = ids %q, bad %q, %v; want 1,2 and bad lines:\n%s", in, ids, bads, err, want)
 	}
 }
 
