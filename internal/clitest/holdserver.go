@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -122,4 +123,22 @@ func (s *HoldServer) Interrupt(t *testing.T, prog, child string, args []string, 
 		t.Errorf("the server was asked %d times, want %d (none after the signal)", got, asked)
 	}
 	return stdout, stderr
+}
+
+// CheckWritten checks the ids of the records a paid stage wrote after Interrupt, its input being
+// n records with the ids prefix0 to prefix<n-1>: after one signal every record, in input order;
+// after a second (abandon), only the first done, those whose calls were done before the rest
+// were abandoned (verb says how: "judged", "answered").
+func CheckWritten(t *testing.T, ids []string, prefix string, n, done int, abandon bool, verb string) {
+	t.Helper()
+	want := make([]string, n)
+	for i := range want {
+		want[i] = fmt.Sprintf("%s%d", prefix, i)
+	}
+	if !abandon && !slices.Equal(ids, want) {
+		t.Errorf("records written: %v, want every record in input order: %v", ids, want)
+	}
+	if abandon && !slices.Equal(ids, want[:done]) {
+		t.Errorf("records written: %v, want the ones %s before the calls abandoned: %v", ids, verb, want[:done])
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -74,16 +73,7 @@ func TestSignal(t *testing.T) {
 					t.Errorf("record %s: judgment %+v, want the error of a call not made", r.ID, jg)
 				}
 			}
-			want := make([]string, n)
-			for i := range want {
-				want[i] = fmt.Sprintf("q%d", i)
-			}
-			if !abandon && !slices.Equal(ids, want) {
-				t.Errorf("records written: %v, want every record in input order: %v", ids, want)
-			}
-			if abandon && !slices.Equal(ids, want[:judged]) {
-				t.Errorf("records written: %v, want the ones judged before the calls abandoned: %v", ids, want[:judged])
-			}
+			clitest.CheckWritten(t, ids, "q", n, judged, abandon, "judged")
 			cc, err := cache.Open(db)
 			if err != nil {
 				t.Fatal(err)

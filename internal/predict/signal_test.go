@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -71,16 +70,7 @@ func TestSignal(t *testing.T) {
 					t.Errorf("record %s: prediction %+v, want the error of a call not made", r.ID, p)
 				}
 			}
-			want := make([]string, n)
-			for i := range want {
-				want[i] = fmt.Sprintf("r%d", i)
-			}
-			if !abandon && !slices.Equal(ids, want) {
-				t.Errorf("records written: %v, want every record in input order: %v", ids, want)
-			}
-			if abandon && !slices.Equal(ids, want[:answered]) {
-				t.Errorf("records written: %v, want the ones answered before the calls abandoned: %v", ids, want[:answered])
-			}
+			clitest.CheckWritten(t, ids, "r", n, answered, abandon, "answered")
 			cc, err := cache.Open(db)
 			if err != nil {
 				t.Fatal(err)
