@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 )
 
@@ -35,4 +36,26 @@ func ClosedURL(t *testing.T) string {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	return srv.URL
+}
+
+// WebPage is a chat UI's front page, the reply of a base URL that names a web page where the API
+// should be.
+func WebPage() Reply {
+	return Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
+}
+
+// ReplyURL returns the URL of a ReplyServer answering r or, for the zero Reply, closed (a
+// ClosedURL), where a call is refused: a table of failed calls names each call's server so.
+func ReplyURL(t *testing.T, r Reply, closed string) string {
+	t.Helper()
+	if r.Status == 0 {
+		return closed
+	}
+	return ReplyServer(t, r)
+}
+
+// FailedCallWant returns want, a failed call's message as a table of them writes it, with $URL
+// replaced by base, the URL called, and $HOST by the host and port of closed (a ClosedURL).
+func FailedCallWant(want, base, closed string) string {
+	return strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed, "http://")).Replace(want)
 }

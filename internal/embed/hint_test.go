@@ -2,7 +2,6 @@ package embed
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -14,7 +13,7 @@ import (
 // the base URL.
 func TestCallErrorHint(t *testing.T) {
 	closed := clitest.ClosedURL(t)
-	html := clitest.Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
+	html := clitest.WebPage()
 	for _, tc := range []struct {
 		name, provider string
 		reply          clitest.Reply // none: the closed port
@@ -34,13 +33,10 @@ func TestCallErrorHint(t *testing.T) {
 			`sbert: embed $URL/embeddings: 400 Bad Request: {"error":{"message":"bad input"}}`},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
-			base := closed
-			if tc.reply.Status != 0 {
-				base = clitest.ReplyServer(t, tc.reply)
-			}
+			base := clitest.ReplyURL(t, tc.reply, closed)
 			s := newScorer(t, Config{Provider: tc.provider, Model: "m", BaseURL: base})
 			_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
-			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed, "http://")).Replace(tc.want)
+			want := clitest.FailedCallWant(tc.want, base, closed)
 			if err == nil || err.Error() != want {
 				t.Errorf("SBERT error =\n%v\nwant\n%s", err, want)
 			}

@@ -15,7 +15,7 @@ import (
 // it all (a 400 with the server's reason) get no hint. $URL is the server's base URL.
 func TestCallErrorHint(t *testing.T) {
 	closed := clitest.ClosedURL(t)
-	html := clitest.Reply{Status: 200, ContentType: "text/html; charset=utf-8", Body: "<!doctype html>\n<html><head><title>Open WebUI</title></head></html>\n"}
+	html := clitest.WebPage()
 	for _, tc := range []struct {
 		name, provider string
 		reply          clitest.Reply // none: the closed port
@@ -52,10 +52,7 @@ func TestCallErrorHint(t *testing.T) {
 			"anthropic m: API returned unexpected status code: 400: max_tokens: 100000 > 8192"},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
-			base := closed
-			if tc.reply.Status != 0 {
-				base = clitest.ReplyServer(t, tc.reply)
-			}
+			base := clitest.ReplyURL(t, tc.reply, closed)
 			base += tc.path
 			tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
 			c, err := New(context.Background(), Config{Provider: tc.provider, BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
@@ -63,7 +60,7 @@ func TestCallErrorHint(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = c.Generate(context.Background(), testRequest(tc.provider, "m"))
-			want := strings.NewReplacer("$URL", base, "$HOST", strings.TrimPrefix(closed, "http://")).Replace(tc.want)
+			want := clitest.FailedCallWant(tc.want, base, closed)
 			if tail, ok := strings.CutPrefix(want, "…"); ok && err != nil && strings.HasPrefix(err.Error(), tc.provider+" m: ") {
 				want = err.Error()[:max(0, len(err.Error())-len(tail))] + tail
 			}
