@@ -1,8 +1,6 @@
 package judge
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qapipe/qapipe/internal/command"
-	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // TestDryRunShowsWhatIsSent runs the mixed records through --dry-run and then through a loopback
@@ -102,20 +99,10 @@ func TestDryRunShowsWhatIsSent(t *testing.T) {
 }
 
 // TestDryRunFinishing: a dry run makes no call, so a run asked to finish (a first signal) stops
-// at once, writes nothing more and says interrupted. It says it makes no call (interrupt.NoCalls),
-// so that the command layer does not announce "writing the records left" at the signal.
+// at once, writes nothing more and says interrupted, and says it makes no call.
 func TestDryRunFinishing(t *testing.T) {
-	ctx, finish := interrupt.WithFinish(context.Background())
-	finish()
-	var stdout, stderr bytes.Buffer
 	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", "")
-	err := Run(ctx, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, strings.NewReader(in), &stdout, &stderr)
-	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
-		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
-	}
-	if name, ok := interrupt.NoCallsName(ctx); !ok || name != "qa-judge" {
-		t.Errorf("dry run: interrupt.NoCallsName = %q, %v; want %q, true", name, ok, "qa-judge")
-	}
+	clitest.DryRunFinishing(t, Run, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, in)
 }
 
 // TestDryRunMakesNoCache: a dry run checks --cache but writes no file: a cache that does not exist

@@ -13,7 +13,6 @@ import (
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
-	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -177,19 +176,9 @@ func TestLoCoMoMaxTokens(t *testing.T) {
 }
 
 // TestDryRunFinishing: a dry run makes no call, so a run asked to finish (a first signal) stops
-// at once, writes nothing more and says interrupted. It says it makes no call (interrupt.NoCalls),
-// so that the command layer does not announce "writing the records left" at the signal.
+// at once, writes nothing more and says interrupted, and says it makes no call.
 func TestDryRunFinishing(t *testing.T) {
-	ctx, finish := interrupt.WithFinish(context.Background())
-	finish()
-	var stdout, stderr bytes.Buffer
-	err := Run(ctx, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, strings.NewReader(input(3, nil)), &stdout, &stderr)
-	if code := command.ExitCode(err); code != command.ExitInterrupted || stdout.Len() != 0 {
-		t.Errorf("dry run asked to finish: exit %d (%v), stdout %q; want %d and nothing", code, err, stdout.String(), command.ExitInterrupted)
-	}
-	if name, ok := interrupt.NoCallsName(ctx); !ok || name != "qa-predict" {
-		t.Errorf("dry run: interrupt.NoCallsName = %q, %v; want %q, true", name, ok, "qa-predict")
-	}
+	clitest.DryRunFinishing(t, Run, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, input(3, nil))
 }
 
 // TestDryRunMakesNoCache: a dry run checks --cache but writes no file: a cache that does not exist
