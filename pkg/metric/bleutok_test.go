@@ -131,12 +131,7 @@ func TestClippedRuns(t *testing.T) {
 		bounds := randomBounds(rng, hyp, 20)
 		randomWords(rng, s, bounds[len(bounds)-1], vocab)
 		num, den := clippedRuns(s.words, hyp, bounds)
-		for n := 1; n <= 4; n++ {
-			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
-			if num[n-1] != wantNum || den[n-1] != wantDen {
-				t.Fatalf("clippedRuns on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
-			}
-		}
+		s.checkClipped(t, "clippedRuns", hyp, bounds, num, den)
 	}
 }
 
@@ -164,11 +159,19 @@ func TestClippedFromRefs(t *testing.T) {
 			s.words = append(s.words, uint64(w)<<56|uint64(w)*977) // not ids, as keys are not
 		}
 		num, den := clippedFromRefs(s.words, hyp, bounds)
-		for n := 1; n <= 4; n++ {
-			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
-			if num[n-1] != wantNum || den[n-1] != wantDen {
-				t.Fatalf("clippedFromRefs on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
-			}
+		s.checkClipped(t, "clippedFromRefs", hyp, bounds, num, den)
+	}
+}
+
+// checkClipped checks num and den, the clipped counts of every order that the function called
+// name gave for s's words, a hypothesis of hyp and references ending at bounds, against the map
+// counting.
+func (s *scratch) checkClipped(t *testing.T, name string, hyp int, bounds []int, num, den [4]int) {
+	t.Helper()
+	for n := 1; n <= 4; n++ {
+		wantNum, wantDen := s.clippedMap(n, hyp, bounds)
+		if num[n-1] != wantNum || den[n-1] != wantDen {
+			t.Fatalf("%s on %v / %v order %d = %d/%d, want %d/%d", name, s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
 		}
 	}
 }
@@ -223,12 +226,7 @@ func TestClippedMasks(t *testing.T) {
 		}
 		randomWords(rng, s, bounds[len(bounds)-1], vocab)
 		num, den := s.clippedMasks(hyp, bounds)
-		for n := 1; n <= 4; n++ {
-			wantNum, wantDen := s.clippedMap(n, hyp, bounds)
-			if num[n-1] != wantNum || den[n-1] != wantDen {
-				t.Fatalf("clippedMasks on %v / %v order %d = %d/%d, want %d/%d", s.ids, bounds, n, num[n-1], den[n-1], wantNum, wantDen)
-			}
-		}
+		s.checkClipped(t, "clippedMasks", hyp, bounds, num, den)
 	}
 }
 
