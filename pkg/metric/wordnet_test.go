@@ -1,12 +1,48 @@
 package metric
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 )
+
+// TestDecodeWordNetErrors: a damaged table is refused at the line at fault, in every section
+// (synsets, index, exceptions), and the smallest whole table, every section empty, decodes.
+func TestDecodeWordNetErrors(t *testing.T) {
+	const syn = "syn n 0\nsyn v 0\nsyn a 0\nsyn r 0\n"
+	const idx = "idx n 0\nidx v 0\nidx a 0\nidx r 0\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"empty", syn + idx + "exc n 0\nexc v 0\nexc a 0\nexc r 0\n", ""},
+		{"bad first line", "wordnet-table 2\n", `bad header "wordnet-table 2" (<nil>)`},
+		{"wrong section", "idx n 0\n", `line 2: got "idx n 0", want syn n header`},
+		{"bad count", "syn n x\n", `line 2: strconv.Atoi: parsing "x": invalid syntax`},
+		{"short synsets", "syn n 2\na b\n", "line 4: unexpected end"},
+		{"no synsets", syn + "idx n 1\nfoo\n", "line 7: index entry without synsets"},
+		{"bad synset", syn + "idx n 1\nfoo 0\n", `line 7: bad synset number "0"`},
+		{"short index", syn + "idx n 0\nidx v 1\n", "line 8: unexpected end"},
+		{"empty exception", syn + idx + "exc n 1\n\n", "line 11: empty exception"},
+		{"short exceptions", syn + idx + "exc n 0\nexc v 0\nexc a 0\nexc r 1\n", "line 14: unexpected end"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := tc.text
+			if !strings.HasPrefix(text, "wordnet-table") {
+				text = "wordnet-table 1\n" + text
+			}
+			var gz bytes.Buffer
+			zw := gzip.NewWriter(&gz)
+			zw.Write([]byte(text))
+			zw.Close()
+			_, err := decodeWordNet(gz.Bytes())
+			if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+				t.Errorf("decodeWordNet(%q) = %v, want %q", text, err, tc.want)
+			}
+		})
+	}
+}
 
 func TestWordNetTable(t *testing.T) {
 	wn := loadWordNet()
