@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,6 +110,28 @@ func (d *wnDecoder) header(kind string, p int) (int, error) {
 	return n, nil
 }
 
+// section yields the lines of a section, after its header "kind pos count"; it stops at an
+// error of the text, which it puts in *err.
+func (d *wnDecoder) section(kind string, p int, err *error) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		n, e := d.header(kind, p)
+		if e != nil {
+			*err = e
+			return
+		}
+		for range n {
+			line, e := d.next()
+			if e != nil {
+				*err = e
+				return
+			}
+			if !yield(line) {
+				return
+			}
+		}
+	}
+}
+
 func decodeWordNet(gz []byte) (*wordNet, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
@@ -155,16 +178,9 @@ type wnBuild struct {
 }
 
 func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
-	n, err := d.header("syn", p)
-	if err != nil {
-		return err
-	}
+	var err error
 	b.base[p] = uint32(len(b.synName))
-	for range n {
-		line, err := d.next()
-		if err != nil {
-			return err
-		}
+	for line := range d.section("syn", p, &err) {
 		b.synName = append(b.synName, uint32(len(b.nameIDs)))
 		for name := range strings.FieldsSeq(line) {
 			if strings.IndexByte(name, '_') >= 0 {
@@ -178,19 +194,12 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 			b.nameIDs = append(b.nameIDs, uint32(k.name))
 		}
 	}
-	return nil
+	return err
 }
 
 func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
-	n, err := d.header("idx", p)
-	if err != nil {
-		return err
-	}
-	for range n {
-		line, err := d.next()
-		if err != nil {
-			return err
-		}
+	var err error
+	for line := range d.section("idx", p, &err) {
 		lemma, rest, ok := strings.Cut(line, " ")
 		if !ok {
 			return fmt.Errorf("line %d: index entry without synsets", d.line)
@@ -213,7 +222,7 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 		}
 		b.spans[e][p] = [2]uint32{start, uint32(len(b.flat[p]))}
 	}
-	return nil
+	return err
 }
 
 // collectNames packs, for every entry and pos, the distinct names of its synsets.
@@ -243,15 +252,8 @@ func (wn *wordNet) collectNames(b *wnBuild) {
 }
 
 func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
-	n, err := d.header("exc", p)
-	if err != nil {
-		return err
-	}
-	for range n {
-		line, err := d.next()
-		if err != nil {
-			return err
-		}
+	var err error
+	for line := range d.section("exc", p, &err) {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			return fmt.Errorf("line %d: empty exception", d.line)
@@ -271,7 +273,7 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 		}
 		x.bases[p][1] = uint32(len(wn.excBases))
 	}
-	return nil
+	return err
 }
 
 // lemma returns the index entry of lemma, -1 if it is none.
