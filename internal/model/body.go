@@ -65,8 +65,36 @@ type geminiReply struct {
 		FinishReason json.RawMessage
 	}
 	PromptFeedback *struct{ BlockReason json.RawMessage }
-	UsageMetadata  *struct{ PromptTokenCount, CandidatesTokenCount, TotalTokenCount int }
+	UsageMetadata  *geminiUsage
 	Error          json.RawMessage
+}
+
+// geminiUsage is a Gemini reply's usageMetadata.
+type geminiUsage struct{ PromptTokenCount, CandidatesTokenCount, TotalTokenCount int }
+
+// usage is m as a record.Usage: a thinking model's thoughts, counted in the total apart from the
+// candidates, are billed as output.
+func (m *geminiUsage) usage() record.Usage {
+	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount)}
+}
+
+// geminiStreamUsage is the usage of a streamed Gemini reply (streamGenerateContent's JSON array of
+// responses, which genai asks for when a request has a system message or several turns): that of
+// its last response with a usageMetadata, which holds the running totals. genai v0.15.1 merges the
+// stream keeping the first response's ("TODO: Take the last UsageMetadata"), the count of the first
+// few tokens or of the prompt alone. ok is false when body is no such array or holds no usage.
+func geminiStreamUsage(body []byte) (u record.Usage, ok bool) {
+	t := bytes.TrimSpace(body)
+	var rs []geminiReply
+	if len(t) == 0 || t[0] != '[' || json.Unmarshal(t, &rs) != nil {
+		return u, false
+	}
+	for i := len(rs) - 1; i >= 0; i-- {
+		if m := rs[i].UsageMetadata; m != nil {
+			return m.usage(), true
+		}
+	}
+	return u, false
 }
 
 // emptyGemini is emptyReply for a Gemini reply: one object, or the array of them a streamed reply is.
@@ -102,7 +130,7 @@ func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
 			why = "prompt blocked: " + enumName(r.PromptFeedback.BlockReason, "SAFETY", "OTHER")
 		}
 		if m := r.UsageMetadata; m != nil {
-			u = record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount)}
+			u = m.usage()
 		}
 	}
 	return u, why, len(rs) > 0

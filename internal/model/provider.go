@@ -191,7 +191,13 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		ch.StopReason = ollamaDoneReason(attempts.Body())
 	}
 	out.Text = ch.Content
-	out.Usage, out.NoUsage = knownUsage(UsageFromInfo(ch.GenerationInfo), ch.Content)
+	u := UsageFromInfo(ch.GenerationInfo)
+	if c.provider == "googleai" {
+		if su, ok := geminiStreamUsage(attempts.Body()); ok {
+			u = su
+		}
+	}
+	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
 	out.Cut = cutShort(ch.StopReason)
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
 	if !out.NoUsage {

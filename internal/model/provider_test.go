@@ -285,7 +285,10 @@ func TestCallErrorCause(t *testing.T) {
 
 // TestReplyAccounting: what a reply used and how it stopped, as each provider reports it on the
 // wire. Gemini's thinking models bill their thoughts as output but count them apart from the
-// candidates (totalTokenCount holds them); Gemini's cut reads FinishReasonMaxTokens through genai;
+// candidates (totalTokenCount holds them); a streamed Gemini reply (testRequest has a system
+// message, which genai sends to streamGenerateContent) counts by its last chunk, whose usage holds
+// the running totals, and its first chunks may carry no candidates count at all; Gemini's cut
+// reads FinishReasonMaxTokens through genai;
 // a usage block with a count missing (old Ollama leaves out prompt_eval_count for a cached prompt)
 // is unknown, not zero.
 func TestReplyAccounting(t *testing.T) {
@@ -303,6 +306,13 @@ func TestReplyAccounting(t *testing.T) {
 	}{
 		{name: "gemini thoughts", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":110,"thoughtsTokenCount":100}`),
 			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
+		{name: "gemini streamed", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}},` +
+			`{"candidates":[{"content":{"parts":[{"text":" is Paris."}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":5,"totalTokenCount":13}},` +
+			gemini(`{"text":""}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":6,"totalTokenCount":14}`),
+			usage: record.Usage{InputTokens: 8, OutputTokens: 6}},
+		{name: "gemini streamed, totals last", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}},` +
+			gemini(`{"text":"."}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}`),
+			usage: record.Usage{InputTokens: 8, OutputTokens: 2}},
 		{name: "gemini cut", w: wires[3], reply: gemini(`{"text":"Par"}`, "MAX_TOKENS", `{"promptTokenCount":8,"candidatesTokenCount":16,"totalTokenCount":24}`),
 			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true},
 		{name: "gemini thought to the limit", w: wires[3], reply: `{"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":24,"thoughtsTokenCount":16}}`,
