@@ -28,7 +28,8 @@ import (
 //     truncated bodies, malformed JSON in a 200 reply) are retried with exponential backoff and
 //     seeded jitter, up to MaxRetries times; a Retry-After header on a transient status sets the
 //     wait instead;
-//   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once;
+//   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once, and so is
+//     OpenAI's 429 insufficient_quota (an account out of credit), which no wait cures;
 //   - each attempt runs under its own Timeout and waits for the RPM limiter and the adaptive gate,
 //     which halves the number of requests in flight on every 429 and grows it back by one after a
 //     window of successes.
@@ -246,6 +247,8 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
 	switch {
+	case resp.StatusCode == http.StatusTooManyRequests && quotaSpent(data):
+		return resp, -1, nil // final: the client words the status, with the server's message
 	case resp.StatusCode == http.StatusTooManyRequests:
 		throttled = true
 		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
@@ -361,6 +364,21 @@ func inBandError(data []byte) *InBandError {
 	e := &InBandError{Message: r.Error.Message}
 	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
 	return e
+}
+
+// quotaSpent reports whether a 429 reply's body is OpenAI's insufficient_quota, an account out of
+// credit or over its monthly limit: no rate limit, and no wait or retry cures it.
+func quotaSpent(data []byte) bool {
+	if !bytes.Contains(data, []byte("insufficient_quota")) {
+		return false
+	}
+	var r struct {
+		Error *struct {
+			Code any    `json:"code"`
+			Type string `json:"type"`
+		} `json:"error"`
+	}
+	return json.Unmarshal(data, &r) == nil && r.Error != nil && (r.Error.Code == "insufficient_quota" || r.Error.Type == "insufficient_quota")
 }
 
 func isTransientStatus(code int) bool {

@@ -49,6 +49,10 @@ func serveFault(w http.ResponseWriter, r *http.Request, fault string) {
 		w.Header().Set("Retry-After", "7")
 		w.WriteHeader(429)
 		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
+	case "429-quota":
+		// OpenAI's answer for an account with no credit left.
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`)
 	case "408", "409", "425", "500", "501", "502", "503", "504", "505", "529":
 		code, _ := strconv.Atoi(fault)
 		w.WriteHeader(code)
@@ -106,6 +110,8 @@ func TestTransportFaults(t *testing.T) {
 		{"503 forever", []string{"503", "503", "503", "503", "503"}, 4, "503"},
 		{"400 not retried", []string{"400"}, 1, "400"},
 		{"401 not retried", []string{"401"}, 1, "401"},
+		// A 429 for an account out of credit is no rate limit: no wait cures it.
+		{"429 insufficient_quota not retried", []string{"429-quota"}, 1, "You exceeded your current quota"},
 		// Not every 5xx is transient: a server that does not implement the call will not later.
 		{"501 not retried", []string{"501"}, 1, "501"},
 		{"505 not retried", []string{"505"}, 1, "505"},
