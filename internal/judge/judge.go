@@ -228,6 +228,13 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 	return jg, j.call(ctx, p, jg)
 }
 
+// notMade reports whether err is that of a call that was not made, which asked nothing: the
+// budget was spent, the run was finishing, or the server was never reached.
+func notMade(err error) bool {
+	var ue *model.UnreachedError
+	return errors.Is(err, model.ErrBudget) || errors.Is(err, interrupt.ErrNotCalled) || errors.As(err, &ue)
+}
+
 // unjudgeable returns why rec's prediction cannot be judged (none, or a failed one), or "".
 func unjudgeable(rec *record.Record) string {
 	switch {
@@ -258,7 +265,9 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 			break // finishing: asking again is a new call; the unparsable reply stands
 		}
 		resp, err := j.Client.Generate(ctx, j.request(p, first+attempt))
-		jg.Attempts++
+		if !notMade(err) {
+			jg.Attempts++
+		}
 		if err != nil && !errors.Is(err, model.ErrEmptyReply) {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -599,6 +599,10 @@ func TestMaxCost(t *testing.T) {
 	for _, r := range decodeAll(t, stdout) {
 		if j := r.Judgments["auto/judge-1"]; j != nil && strings.Contains(j.Error, "budget spent: $0.210000 of --max-cost $0.200000") {
 			refused++
+			if j.Attempts != 0 || j.Usage != nil || j.CostUSD != nil {
+				// attempts counts the times the judgment was asked: a call not made is none.
+				t.Errorf("%s: refused judgment has attempts %d, usage %v, cost %v; want none", r.ID, j.Attempts, j.Usage, j.CostUSD)
+			}
 		}
 	}
 	if refused != 3 || !strings.Contains(stderr, "3 calls not made") || !strings.Contains(stderr, "3 failed") {
