@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -159,7 +160,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return Response{}, err
 	}
 	ctx, attempts := WithAttempts(ctx)
-	resp, err := c.llm.GenerateContent(ctx, msgs, opts...)
+	resp, err := c.generate(ctx, msgs, opts, attempts)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	if err != nil {
 		slot.Settle(0)
@@ -225,6 +226,20 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
+}
+
+// generate has langchaingo ask the model, its client's panic turned into the call's error:
+// langchaingo v0.1.14 dereferences nil on some replies that are JSON but no reply (its Anthropic
+// client on a body of null, its OpenAI client on a null choice), and a reply that cannot be read
+// must fail its record, not end the run before the records not yet written are.
+func (c *chat) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption, attempts *Attempts) (resp *llms.ContentResponse, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			_, contentType := attempts.Status()
+			resp, err = nil, fmt.Errorf("the client could not read the reply %s: %v", replyKind(contentType, bytes.TrimSpace(attempts.Body())), p)
+		}
+	}()
+	return c.llm.GenerateContent(ctx, msgs, opts...)
 }
 
 // answer is the choice of a reply that holds its answer. Anthropic's reply is one message of

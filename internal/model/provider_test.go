@@ -382,6 +382,33 @@ func TestEmptyReplies(t *testing.T) {
 	}
 }
 
+// TestUnreadableReplies: a 200 reply that langchaingo v0.1.14 crashes on (its Anthropic client
+// dereferences nil for a body of JSON null, its OpenAI client for a null choice) is an error of the
+// call, naming the reply, not a panic that ends the run and loses the records not yet written.
+func TestUnreadableReplies(t *testing.T) {
+	tests := []struct {
+		w     wire
+		reply string
+	}{
+		{wires[0], `{"choices":[null]}`},
+		{wires[1], `null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.w.provider, func(t *testing.T) {
+			c := replyClient(t, tt.w, tt.reply)
+			resp, err := c.Generate(context.Background(), testRequest(tt.w.provider, wireModels[tt.w.provider]))
+			var ce *CallError
+			if !errors.As(err, &ce) || ce.Attempts != 1 || resp.Text != "" {
+				t.Fatalf("Generate = %+v, %v; want a CallError after 1 attempt", resp, err)
+			}
+			want := tt.w.provider + " " + wireModels[tt.w.provider] + ": the client could not read the reply application/json (" + strconv.Quote(tt.reply) + "): "
+			if !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("Generate error = %q, want it to begin %q", err, want)
+			}
+		})
+	}
+}
+
 // TestOllamaCut: Ollama says a reply stopped at num_predict in done_reason "length", which
 // langchaingo does not pass on; the reply is counted as cut all the same.
 func TestOllamaCut(t *testing.T) {
