@@ -86,3 +86,31 @@ func TestGoogleNoCallDeadline(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestGoogleStreamedErrorMessage: genai sends a request with a system message to
+// streamGenerateContent, whose error body is an array holding the error object; the call's error
+// keeps the server's words, as it does for generateContent's bare object.
+func TestGoogleStreamedErrorMessage(t *testing.T) {
+	const msg = "User location is not supported for the API use."
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		body := `{"error":{"code":400,"message":"` + msg + `","status":"FAILED_PRECONDITION"}}`
+		if strings.Contains(r.URL.Path, ":streamGenerateContent") {
+			body = "[" + body + "]"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, req := range map[string]Request{"generateContent": userOnly("googleai", "gemini-2.0-flash"), "streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")} {
+		_, err := c.Generate(context.Background(), req)
+		if want := "googleai gemini-2.0-flash: googleapi: Error 400: " + msg; err == nil || err.Error() != want {
+			t.Errorf("%s: Generate error = %v, want %q", name, err, want)
+		}
+	}
+}
