@@ -26,10 +26,10 @@ import (
 //
 //   - transient failures (408, 409, 425, 429, 500, 502, 503, 504, 529, timeouts, connection resets,
 //     truncated bodies, malformed JSON in a 200 reply) are retried with exponential backoff and
-//     seeded jitter, up to MaxRetries times; a Retry-After header on a transient status sets the
-//     wait instead;
+//     seeded jitter, up to MaxRetries times; the wait a transient status's reply asks for (its
+//     Retry-After, or the Gemini API's retryDelay in the body) is taken instead;
 //   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once, and so is
-//     OpenAI's 429 insufficient_quota (an account out of credit), which no wait cures;
+//     a 429 for a quota that no wait within the run restores (see quotaSpent);
 //   - each attempt runs under its own Timeout and waits for the RPM limiter and the adaptive gate,
 //     which halves the number of requests in flight on every 429 and grows it back by one after a
 //     window of successes.
@@ -251,9 +251,9 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return resp, -1, nil // final: the client words the status, with the server's message
 	case resp.StatusCode == http.StatusTooManyRequests:
 		throttled = true
-		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
+		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
 	case isTransientStatus(resp.StatusCode):
-		return resp, retryAfter(resp.Header.Get("Retry-After"), time.Now(), t.maxWait), nil
+		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
 	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):
 		err := errMalformedBody
 		noteError(ctx, err) // the cause the call error names, not the client's generic words
@@ -364,21 +364,6 @@ func inBandError(data []byte) *InBandError {
 	e := &InBandError{Message: r.Error.Message}
 	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
 	return e
-}
-
-// quotaSpent reports whether a 429 reply's body is OpenAI's insufficient_quota, an account out of
-// credit or over its monthly limit: no rate limit, and no wait or retry cures it.
-func quotaSpent(data []byte) bool {
-	if !bytes.Contains(data, []byte("insufficient_quota")) {
-		return false
-	}
-	var r struct {
-		Error *struct {
-			Code any    `json:"code"`
-			Type string `json:"type"`
-		} `json:"error"`
-	}
-	return json.Unmarshal(data, &r) == nil && r.Error != nil && (r.Error.Code == "insufficient_quota" || r.Error.Type == "insufficient_quota")
 }
 
 func isTransientStatus(code int) bool {

@@ -223,6 +223,69 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
+// TestTransportRetryDelay: the Gemini API says how long to wait after a 429 not in a Retry-After
+// header, which it never sends, but in the body, as a google.rpc.RetryInfo's retryDelay (a
+// protobuf duration); the retry waits that long (at most MaxWait, 2 minutes by default), not the
+// backoff, which would spend the retries within the minute of the quota. The streamed endpoint
+// wraps the error in an array. A body without one falls back to the backoff. A quota per day
+// still comes with a retryDelay of seconds, but no wait within the run restores it: it is final.
+func TestTransportRetryDelay(t *testing.T) {
+	quota := func(quotaID, delay string) string {
+		return `{"error":{"code":429,"message":"You exceeded your current quota, please check your plan and billing details.","status":"RESOURCE_EXHAUSTED","details":[` +
+			`{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_free_tier_requests","quotaId":"` + quotaID + `"}]},` +
+			`{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"` + delay + `"}]}}`
+	}
+	const minute, day = "GenerateRequestsPerMinutePerProjectPerModel-FreeTier", "GenerateRequestsPerDayPerProjectPerModel-FreeTier"
+	tests := []struct {
+		name, body string
+		lo, hi     time.Duration
+		final      bool
+	}{
+		{"whole seconds", quota(minute, "36s"), 36 * time.Second, 36 * time.Second, false},
+		{"fraction", quota(minute, "45.837906927s"), 45837906927, 45837906927, false},
+		{"streamed", "[" + quota(minute, "7s") + "]", 7 * time.Second, 7 * time.Second, false},
+		{"longer than MaxWait", quota(minute, "3600s"), 2 * time.Minute, 2 * time.Minute, false},
+		{"none", `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}`, time.Second / 2, time.Second, false},
+		{"quota per day", quota(day, "36s"), 0, 0, true},
+		{"quota per day, streamed", "[" + quota(day, "36s") + "]", 0, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				if calls.Add(1) == 1 {
+					w.WriteHeader(http.StatusTooManyRequests)
+					io.WriteString(w, tt.body)
+					return
+				}
+				io.WriteString(w, "["+wires[3].reply+"]")
+			}))
+			defer srv.Close()
+			var s sleeps
+			tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Second, Seed: 1, Sleep: s.sleep})
+			c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Generate(context.Background(), testRequest("googleai", "gemini-2.0-flash"))
+			if tt.final {
+				if err == nil || !strings.Contains(err.Error(), "You exceeded your current quota") || calls.Load() != 1 || len(s.d) != 0 {
+					t.Errorf("Generate error = %v after %d calls and waits %v; want the quota error after 1 call and no wait", err, calls.Load(), s.d)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if len(s.d) != 1 || s.d[0] < tt.lo || s.d[0] > tt.hi {
+				t.Errorf("waits = %v, want one in [%v, %v]", s.d, tt.lo, tt.hi)
+			}
+		})
+	}
+}
+
 // TestLimiter: 60 a minute go at once, the next ones wait until the minute after the first has
 // passed, in arrival order, and no window of a minute ever holds more than 60; a reservation
 // given back (a cancelled wait) makes room.

@@ -1,0 +1,98 @@
+package model
+
+// This file reads what a failed reply says about trying again: how long to wait, or that no wait
+// within a run will do.
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// serverWait is the wait before retrying that a transient failure's reply asks for, at most
+// limit: its Retry-After header, else the retryDelay of a google.rpc.RetryInfo in its body, which
+// is how the Gemini API says it (it sends no Retry-After); 0 when it asks for none.
+func serverWait(h http.Header, body []byte, now time.Time, limit time.Duration) time.Duration {
+	if ra := h.Get("Retry-After"); ra != "" {
+		return retryAfter(ra, now, limit)
+	}
+	for _, d := range googleDetails(body) {
+		if !strings.HasSuffix(d.Type, "google.rpc.RetryInfo") || !strings.HasSuffix(d.RetryDelay, "s") {
+			continue
+		}
+		// A protobuf duration in JSON: decimal seconds with an "s", such as "45.837906927s".
+		if w, err := time.ParseDuration(d.RetryDelay); err == nil && w > 0 {
+			return min(w, limit)
+		}
+	}
+	return 0
+}
+
+// quotaSpent reports whether a 429 reply's body says that a quota ran out which no wait within
+// the run restores, so that retrying only spends time: OpenAI's insufficient_quota (an account out
+// of credit, or over its monthly limit) and a Gemini quota per day (a QuotaFailure whose quotaId
+// says PerDay), although the Gemini API still gives a retryDelay of seconds for it.
+func quotaSpent(body []byte) bool {
+	if bytes.Contains(body, []byte("insufficient_quota")) {
+		var r struct {
+			Error *struct {
+				Code any    `json:"code"`
+				Type string `json:"type"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(body, &r) == nil && r.Error != nil && (r.Error.Code == "insufficient_quota" || r.Error.Type == "insufficient_quota") {
+			return true
+		}
+	}
+	for _, d := range googleDetails(body) {
+		for _, v := range d.Violations {
+			if strings.HasSuffix(d.Type, "google.rpc.QuotaFailure") && strings.Contains(v.QuotaID, "PerDay") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// googleDetail is one of the details of a Google API error.
+type googleDetail struct {
+	Type       string `json:"@type"`
+	RetryDelay string `json:"retryDelay"` // google.rpc.RetryInfo
+	Violations []struct {
+		QuotaID string `json:"quotaId"`
+	} `json:"violations"` // google.rpc.QuotaFailure
+}
+
+// googleDetails returns the details of a Google API error body: {"error": {"details": […]}}, or
+// the array of one such object that the streamed endpoint answers; none for another body.
+func googleDetails(body []byte) []googleDetail {
+	if !bytes.Contains(body, []byte(`"details"`)) {
+		return nil // the common case, without decoding
+	}
+	type googleError struct {
+		Error *struct {
+			Details []googleDetail `json:"details"`
+		} `json:"error"`
+	}
+	var errs []googleError
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+		if json.Unmarshal(t, &errs) != nil {
+			return nil
+		}
+	} else {
+		var e googleError
+		if json.Unmarshal(t, &e) != nil {
+			return nil
+		}
+		errs = []googleError{e}
+	}
+	var ds []googleDetail
+	for _, e := range errs {
+		if e.Error != nil {
+			ds = append(ds, e.Error.Details...)
+		}
+	}
+	return ds
+}
