@@ -108,6 +108,44 @@ func TestRequestKey(t *testing.T) {
 	}
 }
 
+// TestRequestKeySeed: a seed keys a request as its call carries it. One the call does not carry
+// (0, or any seed to anthropic and googleai, whose calls send none) keys as none, so that it finds
+// the replies stored without one; one it carries keys as it did before the rule.
+func TestRequestKeySeed(t *testing.T) {
+	seed := func(n int) *int { return &n }
+	key := func(provider string, s *int) string {
+		k, err := RequestKey(model.Request{Provider: provider, Model: "m", Seed: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	plain := func(provider string, s *int) string {
+		k, _ := Key(Namespace, model.Request{Provider: provider, Model: "m", Seed: s})
+		return k
+	}
+	for _, tt := range []struct {
+		provider string
+		seed     *int
+		same     *int // the seed of the request keyed as before the rule that it keys as
+	}{
+		{"openai", nil, nil},
+		{"openai", seed(0), nil},
+		{"openai", seed(7), seed(7)},
+		{"ollama", seed(-3), seed(-3)},
+		{"anthropic", seed(7), nil},
+		{"googleai", seed(7), nil},
+		{"anthropic", seed(0), nil},
+	} {
+		if got, want := key(tt.provider, tt.seed), plain(tt.provider, tt.same); got != want {
+			t.Errorf("%s seed %v keys as %.12s, want %.12s", tt.provider, tt.seed, got, want)
+		}
+	}
+	if key("openai", seed(7)) == key("openai", seed(8)) {
+		t.Error("two seeds sent to openai key alike")
+	}
+}
+
 type countingClient struct {
 	calls atomic.Int64
 	fail  bool

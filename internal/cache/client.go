@@ -15,8 +15,11 @@ const Namespace = "model.Response/v1"
 // RequestKey returns the cache key of req. Its base URL is keyed as the endpoint it names, so the
 // same call made with a base URL written with or without a trailing slash, or with the provider's
 // default endpoint written out or left out, finds the same reply. (A default written out keys as
-// none, which keeps the keys of replies stored before this rule.)
+// none, which keeps the keys of replies stored before this rule.) Its seed is keyed as the call
+// carries it (model.Request.SentSeed): a seed of 0, or any seed to a provider that is sent none,
+// makes no other key, so that an exported QA_SEED does not pay for calls already answered.
 func RequestKey(req model.Request) (string, error) {
+	req.Seed = req.SentSeed()
 	if end := model.Endpoint(req.Provider, req.BaseURL); end == model.Endpoint(req.Provider, "") {
 		req.BaseURL = ""
 	} else {
