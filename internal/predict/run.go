@@ -32,6 +32,7 @@ type tally struct {
 	passed     int
 	carried    int // passed through with a failed prediction
 	errors     int
+	verdicts   int // predicted records whose EvaLearn verdict failed (sequence mode)
 	notCalled  int // errors that are calls a finishing run did not make
 	unreached  int // errors that are calls not made as the server was never reached
 	stale      int // records whose judgments, scores or score errors went with the prediction they graded
@@ -179,10 +180,14 @@ func (t *tally) line() string {
 		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
 			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
 	}
-	s := fmt.Sprintf("%s: %d predicted (%d cached), %d passed through%s, %s%s; tokens %d in, %d out; %s",
-		english.Count(t.records, "record", "records"), t.predicted, t.cached, t.passed, carried,
-		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+command.UnreachedNote(t.unreached, t.errors), t.usage.InputTokens, t.usage.OutputTokens,
-		command.CostNote(t.cost, t.cachedCost))
+	verdicts := "" // sequence mode: answers predicted whose verdict, asked in the run, failed
+	if t.verdicts > 0 {
+		verdicts = fmt.Sprintf(", %d with a failed verdict", t.verdicts)
+	}
+	s := fmt.Sprintf("%s: %d predicted (%d cached%s), %d passed through%s, %s%s; tokens %d in, %d out; %s",
+		english.Count(t.records, "record", "records"), t.predicted, t.cached, verdicts, t.passed, carried,
+		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+command.UnreachedNote(t.unreached, t.errors),
+		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost))
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
 		for m := range t.unpriced {
@@ -242,8 +247,11 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		return err
 	}
 	// Named as every command names its own: the bad lines, then the records that failed.
-	return command.BadRecords(src.Bad,
-		command.Count{N: a.tally.errors + a.tally.carried, Singular: "record with a prediction error", Plural: "records with prediction errors"})
+	failed := command.Count{N: a.tally.errors + a.tally.carried + a.tally.verdicts, Singular: "record with a prediction error", Plural: "records with prediction errors"}
+	if a.tally.verdicts > 0 {
+		failed.Singular, failed.Plural = "record with a prediction or verdict error", "records with prediction or verdict errors"
+	}
+	return command.BadRecords(src.Bad, failed)
 }
 
 // failureOf is what a record failed with in qa-predict (command.Failures.Of): its prediction's
@@ -261,7 +269,7 @@ func failureOf(rec *record.Record) (any, string) {
 func (t *tally) short() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost, t.errors)
+	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost, t.errors+t.verdicts)
 }
 
 func (a *app) warnUnpriced() {

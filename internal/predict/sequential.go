@@ -516,7 +516,8 @@ func (a *app) verdict(ctx context.Context, rec *record.Record, prior *record.Jud
 	return jg, nil
 }
 
-// count adds a verdict to the judge tally; a failed verdict also counts as a record error.
+// count adds a verdict to the judge tally; a failed verdict also counts in the run's, as a record
+// predicted with a failed verdict.
 func (s *sequencer) count(jg *record.Judgment, a *app) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -539,7 +540,7 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 	if jg.Error != "" {
 		s.tally.errors++
 		a.tally.mu.Lock()
-		a.tally.errors++
+		a.tally.verdicts++
 		if len(a.tally.firstErrs) < 3 {
 			a.tally.firstErrs = append(a.tally.firstErrs, "judge: "+jg.Error)
 		}
