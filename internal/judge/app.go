@@ -53,7 +53,11 @@ MODES (--mode):
                       prediction (SQuAD-normalised) or token F1 >= 0.5. Judgments say
                       mode "rules-approximate". Needs no model or key.
    --prompt FILE      a custom judge prompt ({question} {answer} {answers} {rubric} {prediction} {id}
-                      {type}) with --prompt-format json-score | label | yes-no
+                      {type}) sent as one user message, with --prompt-format for its reply:
+                      json-score, a bare JSON object {"score": 0..1} read as MAGMA reads it
+                      (no code fence; clamped); label, {"label": "CORRECT"} read as mem0 reads
+                      it (a json code fence allowed); yes-no, read as LongMemEval reads it. No JSON
+                      mode is asked for: the prompt must ask for the format itself
 
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures likewise;

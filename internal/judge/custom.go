@@ -20,9 +20,6 @@ const (
 	FormatYesNo     = "yes-no"     // read with LongMemEval's rule
 )
 
-// CustomPlaceholders are the {name} tokens a custom prompt may use.
-var CustomPlaceholders = []string{"id", "type", "question", "answer", "answers", "rubric", "prediction"}
-
 // Custom is a user's judge prompt with its declared output format.
 type Custom struct {
 	Path   string
