@@ -480,21 +480,27 @@ func TestMembers(t *testing.T) {
 }
 
 // TestReaderLineTooLongID: a line too long to read is named by its id when the id comes before
-// the cut, as in every line the stages write, however long the line and whatever its end.
+// the cut, as in every line the stages write, however long the line and whatever its end; and
+// it is a record (Error.Record) when a "schema" member comes before the cut, as in those lines
+// too, so that a file of such records is not taken for no file of records.
 func TestReaderLineTooLongID(t *testing.T) {
 	for _, c := range []struct {
 		name, line string
 		max        int
 		want       string
+		record     bool
 	}{
-		{"one chunk", `{"schema":1,"id":"long","question":"` + strings.Repeat("x", 300) + `"}`, 100, "long"},
-		{"many chunks", `{"schema":1,"id":"huge","question":"` + strings.Repeat("x", 200_000) + `"}`, 1000, "huge"},
-		{"escaped id", `{"schema":1,"id":"a\"b","question":"` + strings.Repeat("x", 300) + `"}`, 100, `a"b`},
-		{"last line", `{"id":"end","question":"` + strings.Repeat("x", 300) + `"}`, 100, "end"},
-		{"just over", `{"id":"edge","q":"` + strings.Repeat("x", 10) + `"}`, 29, "edge"},
-		{"id after the cut", `{"schema":1,"question":"` + strings.Repeat("x", 9000) + `","id":"late"}`, 100, ""},
-		{"no id", `{"schema":1,"question":"` + strings.Repeat("x", 300) + `"}`, 100, ""},
-		{"not json", strings.Repeat("x", 300), 100, ""},
+		{"one chunk", `{"schema":1,"id":"long","question":"` + strings.Repeat("x", 300) + `"}`, 100, "long", true},
+		{"many chunks", `{"schema":1,"id":"huge","question":"` + strings.Repeat("x", 200_000) + `"}`, 1000, "huge", true},
+		{"escaped id", `{"schema":1,"id":"a\"b","question":"` + strings.Repeat("x", 300) + `"}`, 100, `a"b`, true},
+		{"last line", `{"id":"end","question":"` + strings.Repeat("x", 300) + `"}`, 100, "end", false},
+		{"just over", `{"id":"edge","q":"` + strings.Repeat("x", 10) + `"}`, 29, "edge", false},
+		{"id after the cut", `{"schema":1,"question":"` + strings.Repeat("x", 9000) + `","id":"late"}`, 100, "", true},
+		{"no id", `{"schema":1,"question":"` + strings.Repeat("x", 300) + `"}`, 100, "", true},
+		{"schema after the cut", `{"id":"s","question":"` + strings.Repeat("x", 9000) + `","schema":1}`, 100, "s", false},
+		{"escaped schema key", `{"\u0073chema":1,"id":"u","question":"` + strings.Repeat("x", 300) + `"}`, 100, "u", true},
+		{"schema inside a value", `{"id":"v","meta":{"schema":1},"question":"` + strings.Repeat("x", 300) + `"}`, 100, "v", false},
+		{"not json", strings.Repeat("x", 300), 100, "", false},
 	} {
 		in := c.line + "\n"
 		if c.name == "last line" {
@@ -506,6 +512,10 @@ func TestReaderLineTooLongID(t *testing.T) {
 		var e *Error
 		if !errors.As(err, &e) || !errors.Is(err, ErrLineTooLong) || e.ID != c.want {
 			t.Errorf("%s: Read = %v, want a line-too-long error with id %q", c.name, err, c.want)
+			continue
+		}
+		if e.Record != c.record {
+			t.Errorf("%s: Read = %v with Record %v, want %v", c.name, err, e.Record, c.record)
 		}
 	}
 }

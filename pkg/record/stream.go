@@ -281,7 +281,9 @@ func (r *Reader) readLine() ([]byte, error) {
 			if i := LoneCR(head); i >= 0 {
 				return nil, r.crError(i)
 			}
-			return nil, r.errorf(headID(head), "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
+			e := r.errorf(headID(head), "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
+			e.Record = headHasSchema(head)
+			return nil, e
 		}
 		// A byte order mark at the start of a line is one of a file that began with it, joined
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
@@ -356,6 +358,20 @@ func headID(head []byte) string {
 		return nil
 	})
 	return id
+}
+
+// headHasSchema reports whether a line's start holds a "schema" member whole before it is cut or
+// stops being JSON: a line too long to read that is a record, as HasSchema tells of a whole line,
+// so that a file of records too long for --max-line is not taken for no file of records.
+func headHasSchema(head []byte) bool {
+	found := false
+	walkMembers(head, func(q []byte, escaped bool, _, _, _ int) error { //nolint:errcheck // a cut line ends in an error
+		if key, err := decodeKey(q, escaped); err == nil && key == "schema" {
+			found = true
+		}
+		return nil
+	})
+	return found
 }
 
 // Writer writes records as JSON Lines through a buffer. It keeps the first error and returns it
