@@ -27,8 +27,23 @@ const (
 	legendWidth = 3.4 * vg.Inch
 )
 
-// PlotDPI is the resolution of PNG plots: a PNG is PlotWidth×PlotHeight inches at this DPI.
+// PlotDPI is the resolution of PNG plots: a PNG is PlotWidth×PlotHeight inches at this DPI, or
+// taller when the legend needs more room (see plotHeight).
 const PlotDPI = vgimg.DefaultDPI
+
+// legendTop is the room left above the legend column, beside the plot's title.
+const legendTop = 40 // points
+
+// plotHeight is the height of the picture: PlotHeight, or more when the legend, an entry per
+// type and two more, would run past its bottom edge (about 30 types), so that every entry is
+// drawn, the averaged curve's and the fit's last among them.
+//
+// Note: entries past the edge were drawn off the picture without a word; a smaller font, or a
+// legend cut at some number of types, would leave the entries unreadable or some curves unnamed.
+func plotHeight(legend plot.Legend) vg.Length {
+	need := legend.Rectangle(draw.Canvas{}).Size().Y + vg.Points(legendTop+legendMargin)
+	return max(PlotHeight, need)
+}
 
 // plotFormat returns "png" or "svg" from a file name's extension.
 func plotFormat(name string) (string, error) {
@@ -62,18 +77,19 @@ func WritePlot(w io.Writer, format string, rep Report) error {
 	if err != nil {
 		return err
 	}
+	height := plotHeight(legend)
 	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.New(PlotWidth, PlotHeight)}
+		c = vgimg.PngCanvas{Canvas: vgimg.New(PlotWidth, height)}
 	case "svg":
-		c = vgsvg.New(PlotWidth, PlotHeight)
+		c = vgsvg.New(PlotWidth, height)
 	default:
 		return fmt.Errorf("unsupported plot format %q", format)
 	}
 	dc := draw.New(c)
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(legendMargin), 0, vg.Points(-legendMargin), vg.Points(-40)))
+	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(legendMargin), 0, vg.Points(-legendMargin), vg.Points(-legendTop)))
 	_, err = c.WriteTo(w)
 	return err
 }

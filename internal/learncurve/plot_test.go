@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotutil"
@@ -77,5 +79,53 @@ func TestPlotManyTypes(t *testing.T) {
 	// The types' 13, black for the average, and the grid's and the fit entry's greys.
 	if len(strokes) != 16 {
 		t.Errorf("the plot of 20 types strokes in %d colours, want 16 (13 for the types); strokes %v", len(strokes), strokes)
+	}
+}
+
+// TestPlotLegendAllEntries: every legend entry is drawn inside the picture, however many types:
+// past about 30 the picture grows taller for them, where the entries past its bottom edge, the
+// averaged curve's and the fit's among them, were drawn off it. With few types the picture keeps
+// its size.
+func TestPlotLegendAllEntries(t *testing.T) {
+	for _, tc := range []struct {
+		types  int
+		height float64 // points; 0: more than PlotHeight
+	}{
+		{6, float64(PlotHeight)},
+		{28, float64(PlotHeight)},
+		{40, 0},
+		{100, 0},
+	} {
+		var seqs []Sequence
+		for i := range tc.types {
+			seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(fmt.Sprintf("type %03d", i)), Y: []int{i % 2, 1, 0}})
+		}
+		var svg bytes.Buffer
+		if err := WritePlot(&svg, "svg", Compute(seqs, 3, 1)); err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`).FindStringSubmatch(svg.String())
+		if m == nil {
+			t.Fatalf("%d types: no viewBox in the SVG", tc.types)
+		}
+		height, _ := strconv.ParseFloat(m[2], 64)
+		if tc.height > 0 && height != tc.height || tc.height == 0 && height <= float64(PlotHeight) {
+			t.Errorf("%d types: the picture is %vpt tall, want %v (0: taller than %v)", tc.types, height, tc.height, float64(PlotHeight))
+		}
+		// The text is drawn flipped: a baseline at y="-b" is b points above the bottom edge.
+		entries := 0
+		for _, e := range regexp.MustCompile(`<text x="[0-9.]+" y="(-?[0-9.]+)"[^>]*>\s*([^<]*)</text>`).FindAllStringSubmatch(svg.String(), -1) {
+			if !strings.Contains(e[2], "(n=") && !strings.HasPrefix(e[2], "all types") && !strings.HasPrefix(e[2], "dashed") {
+				continue
+			}
+			entries++
+			y, _ := strconv.ParseFloat(e[1], 64)
+			if base := -y; base < 3 || base > height {
+				t.Errorf("%d types: legend entry %q has its baseline %vpt above the bottom edge of a picture %vpt tall", tc.types, e[2], base, height)
+			}
+		}
+		if entries != tc.types+2 {
+			t.Errorf("%d types: %d legend entries, want %d", tc.types, entries, tc.types+2)
+		}
 	}
 }
