@@ -247,7 +247,11 @@ func (a *corpusAcc) attach(s *Summary) {
 		headlines("by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] })
 	}
 	slices.Sort(flat)
-	s.Warnings = append(s.Warnings, flat...)
+	kept, more := capGroupWarnings(flat, "corpus metrics whose every resample gives the same value, so their intervals are degenerate")
+	s.Warnings = append(s.Warnings, kept...)
+	if more != "" {
+		s.Warnings = append(s.Warnings, more)
+	}
 }
 
 // corpusStatOf is the Stat of a headline value, with its interval from ivs when it has one.

@@ -27,6 +27,7 @@ type Summary struct {
 	unpredicted  int      // of Unscored, the records without a prediction, for its warning
 	unjudged     int      // and those without a judgment, for judge_score
 	byKnown      []string // paths the first records have values at, sorted, for --by's suggestion
+	degenerate   []string // the groups' degenerate-interval warnings, one a group, until summarize ends
 	BadLines     int      `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.

@@ -78,13 +78,48 @@ func smallGroups(what string, groups map[string]*Group) []string {
 	}
 	var w []string
 	if len(records) > 0 {
-		w = append(w, fmt.Sprintf("%s with fewer than %d scored records, whose intervals are unreliable: %s", what, minReliable, strings.Join(records, ", ")))
+		w = append(w, fmt.Sprintf("%s with fewer than %d scored records, whose intervals are unreliable: %s", what, minReliable, listGroups(records)))
 	}
 	if len(queries) > 0 {
 		slices.Sort(names)
 		names = slices.Compact(names)
 		w = append(w, fmt.Sprintf("%s in which %s %s fewer than %d query groups, so that their intervals are unreliable: %s",
-			what, strings.Join(names, ", "), english.Form(len(names), "resamples", "resample"), minReliable, strings.Join(queries, ", ")))
+			what, strings.Join(names, ", "), english.Form(len(names), "resamples", "resample"), minReliable, listGroups(queries)))
 	}
 	return w
+}
+
+// maxGroupWarnings is how many groups a warning names, and how many groups' warnings of one kind
+// are given, before the rest are counted: a --by field of thousands of values (or as many types)
+// wrote every group's name into one line, and a line for each group, megabytes of them on
+// stderr and in the summary, where the figures hold them all.
+const maxGroupWarnings = 10
+
+// listGroups joins the groups a warning names, the first maxGroupWarnings of them and then how
+// many more there are.
+func listGroups(groups []string) string {
+	if len(groups) <= maxGroupWarnings {
+		return strings.Join(groups, ", ")
+	}
+	return strings.Join(groups[:maxGroupWarnings], ", ") + fmt.Sprintf(" and %d more", len(groups)-maxGroupWarnings)
+}
+
+// capGroupWarnings keeps, of ws, one warning a group in a stable order, overall's and those of the
+// first maxGroupWarnings other groups; more counts the rest, what (the end of a sentence about
+// them) says of them, or is "" when none is left out.
+func capGroupWarnings(ws []string, what string) (kept []string, more string) {
+	others := 0
+	for _, w := range ws {
+		if strings.HasPrefix(w, "overall: ") {
+			kept = append(kept, w)
+			continue
+		}
+		if others++; others <= maxGroupWarnings {
+			kept = append(kept, w)
+		}
+	}
+	if others > maxGroupWarnings {
+		more = english.Count(others-maxGroupWarnings, "more group has", "more groups have") + " " + what
+	}
+	return kept, more
 }

@@ -226,7 +226,13 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
-	slices.Sort(s.Warnings) // the degenerate-interval ones, in a stable order
+	slices.Sort(s.degenerate)
+	kept, more := capGroupWarnings(s.degenerate, "metrics whose values are all equal, so their intervals are degenerate")
+	s.Warnings = append(s.Warnings, kept...)
+	slices.Sort(s.Warnings) // the degenerate-interval ones and LongMemEval's, in a stable order
+	if more != "" {
+		s.Warnings = append(s.Warnings, more)
+	}
 	corpus.attach(s)
 	s.warnings()
 	return s
@@ -265,7 +271,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 		}
 	}
 	if len(flat) > 0 {
-		s.Warnings = append(s.Warnings, degenerate(label, flat))
+		s.degenerate = append(s.degenerate, degenerate(label, flat))
 	}
 	return g
 }

@@ -1,9 +1,11 @@
 package score
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -243,5 +245,36 @@ func TestUnscoredWarning(t *testing.T) {
 		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted, tc.unjudged); got != tc.want {
 			t.Errorf("unscoredWarning(%d, %d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, tc.unjudged, got, tc.want)
 		}
+	}
+}
+
+// TestCapGroupWarnings: overall's warning is kept wherever it sorts, with those of the first ten
+// other groups, and the rest are counted in one line; ten or fewer are kept whole.
+func TestCapGroupWarnings(t *testing.T) {
+	var ws []string
+	for i := range 12 {
+		ws = append(ws, fmt.Sprintf("meta.k %02d: x", i))
+	}
+	ws = append(ws, "overall: x", "type a: x")
+	for _, tc := range []struct {
+		in       []string
+		wantKept []string
+		wantMore string
+	}{
+		{ws[:10], ws[:10], ""},
+		{append(ws[:10:10], "overall: x"), append(ws[:10:10], "overall: x"), ""},
+		{ws, append(ws[:10:10], "overall: x"), "3 more groups have y"},
+		{ws[2:], append(ws[2:12:12], "overall: x"), "1 more group has y"},
+	} {
+		kept, more := capGroupWarnings(tc.in, "y")
+		if !slices.Equal(kept, tc.wantKept) || more != tc.wantMore {
+			t.Errorf("capGroupWarnings(%q) = %q, %q, want %q, %q", tc.in, kept, more, tc.wantKept, tc.wantMore)
+		}
+	}
+	if got, want := listGroups([]string{"a (1)", "b (2)"}), "a (1), b (2)"; got != want {
+		t.Errorf("listGroups = %q, want %q", got, want)
+	}
+	if got, want := listGroups(ws), strings.Join(ws[:10], ", ")+" and 4 more"; got != want {
+		t.Errorf("listGroups = %q, want %q", got, want)
 	}
 }
