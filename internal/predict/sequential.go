@@ -92,17 +92,19 @@ type sequencer struct {
 	temperature float64
 	maxTokens   int
 
-	mu      sync.Mutex
-	tally   judgeTally
-	gaps    gapTally // sequences read without some of their earlier positions
-	noJudge string   // the first record of a sequence left unanswered for want of --judge-model
+	mu        sync.Mutex
+	tally     judgeTally
+	gaps      gapTally // sequences read without some of their earlier positions
+	noJudge   string   // the first record of a sequence left unanswered for want of --judge-model
+	noJudgeAt int      // the index of its batch; the one first in the input is named
 }
 
 // gapTally counts the sequences whose positions are not 1, 2, … without a gap: their later
 // answers are asked without the missing positions in their history, which EvaLearn never does.
 type gapTally struct {
-	n     int
-	first string // the first such sequence, with its positions
+	n       int
+	first   string // the first such sequence in the input, with its positions
+	firstAt int    // the index of its batch
 }
 
 // checkWhole counts b when it is a sequence that lacks an earlier position.
@@ -121,7 +123,8 @@ func (s *sequencer) checkWhole(b *batch) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.gaps.n++; s.gaps.first == "" {
+	if s.gaps.n++; s.gaps.first == "" || b.index < s.gaps.firstAt {
+		s.gaps.firstAt = b.index
 		list := make([]string, len(pos))
 		for i, p := range pos {
 			list[i] = strconv.Itoa(p)
@@ -261,6 +264,10 @@ type batch struct {
 	// reappeared marks records of a sequence or LoCoMo batch that was already closed earlier in
 	// the input.
 	reappeared bool
+	// index is the place of the batch's first record in the input (1, 2, …): batches are solved
+	// concurrently, and a message that names the first of several names the first in the input,
+	// run after run.
+	index int
 }
 
 // batches groups the records of src into batches (see the file comment for the rule; a LoCoMo
@@ -287,8 +294,10 @@ func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) s
 			}
 			return yield(b)
 		}
+		n := 0
 		err := src(func(rec *record.Record) error {
-			b := &batch{recs: []*record.Record{rec}}
+			n++
+			b := &batch{recs: []*record.Record{rec}, index: n}
 			switch {
 			case rec.Sequence != nil:
 				b.seq = rec.Sequence.ID
@@ -358,8 +367,8 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 			a.fail(rec, "needs --judge-model: the answers of a sequence (EvaLearn) are judged as they come, each verdict part of the next question's history")
 		}
 		a.seq.mu.Lock()
-		if a.seq.noJudge == "" {
-			a.seq.noJudge = b.recs[0].ID
+		if a.seq.noJudge == "" || b.index < a.seq.noJudgeAt {
+			a.seq.noJudge, a.seq.noJudgeAt = b.recs[0].ID, b.index
 		}
 		a.seq.mu.Unlock()
 		return b, nil

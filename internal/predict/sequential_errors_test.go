@@ -445,3 +445,27 @@ func TestSequentialRetryUnparsableVerdict(t *testing.T) {
 		t.Errorf("rerun's last verdict %+v, want the recorded score 0 at attempt 4", jg)
 	}
 }
+
+// TestSequentialMessagesNameFirst: the messages that name one record or sequence of several
+// (records of a sequence left unanswered for want of --judge-model, sequences that lack earlier
+// positions) name the first in the input, run after run; they named whichever batch a worker
+// happened to solve first.
+func TestSequentialMessagesNameFirst(t *testing.T) {
+	var in strings.Builder
+	for s := range 40 {
+		for p := 2; p <= 3; p++ { // position 1 left out: every sequence lacks it
+			fmt.Fprintf(&in, `{"schema":1,"id":"evalearn:s%02d:%d","dataset":"evalearn","question":"Q?","answers":[],"sequence":{"id":"s%02d","position":%d}}`+"\n", s, p, s, p)
+		}
+	}
+	for range 10 {
+		_, stderr, err := seqRun(t, in.String(), "--provider", "extractive", "--concurrency", "8")
+		if code := command.ExitCode(err); code != 3 {
+			t.Fatalf("exit code %d, want 3\n%s", code, stderr)
+		}
+		for _, want := range []string{"(evalearn:s00:2, …)", "(sequence s00 has positions 2, 3)"} {
+			if !strings.Contains(stderr, want) {
+				t.Fatalf("stderr names another record or sequence than the first, want %q:\n%s", want, stderr)
+			}
+		}
+	}
+}
