@@ -30,15 +30,16 @@ Text must be UTF-8 (or UTF-16 with its byte order mark): a JSONL line or CSV row
 bad item, a JSON document a failure.
 
 Formats: hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +
-EvaLearn_Sequence.json), evalearn-results (EvaLearn's results files), jsonl and csv (generic, see
---map; a row without an id gets FILE:LINE, FILE the file's base name, or FILE:LINE:COLUMN when it
-starts on the line where the item before it in a JSON array ends; a csv file's delimiter is the
-comma, tab or semicolon its header line holds most of, so TSV loads as csv; warnings count their
-records that come out with no answers, with the empty (unanswerable) answer "", or with Chinese
-characters and no lang: see --lang), records (qapipe records as any stage writes them, passed
-through whole, prediction, judgments and scores included: to select from a saved run). Without
---format the format is detected from each file's name and first bytes; a first line with a schema
-and an id is records, and so is a second one when the first is no JSON (a file cut at its start).
+EvaLearn_Sequence.json; given one, the other is read from beside it under its name),
+evalearn-results (EvaLearn's results files), jsonl and csv (generic, see --map; a row without an id
+gets FILE:LINE, FILE the file's base name, or FILE:LINE:COLUMN when it starts on the line where the
+item before it in a JSON array ends; a csv file's delimiter is the comma, tab or semicolon its
+header line holds most of, so TSV loads as csv; warnings count their records that come out with no
+answers, with the empty (unanswerable) answer "", or with Chinese characters and no lang: see
+--lang), records (qapipe records as any stage writes them, passed through whole, prediction,
+judgments and scores included: to select from a saved run). Without --format the format is detected
+from each file's name and first bytes; a first line with a schema and an id is records, and so is a
+second one when the first is no JSON (a file cut at its start).
 longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's
 ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or
 flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts, for its

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -143,33 +144,44 @@ func evaLearnQuestion(prompt []string) error {
 
 // EvaLearnPair sorts the files given for the evalearn format into the problem file and the
 // sequence file, by content. When only one is given, the other is looked for beside it under its
-// upstream name (EvaLearn_Problem.json or EvaLearn_Sequence.json).
+// upstream name (EvaLearn_Problem.json or EvaLearn_Sequence.json); when it is not there, or two
+// files of one kind are given, the error says what was given and what is missing.
 func EvaLearnPair(paths []string) (problems, sequences string, err error) {
+	if len(paths) > 2 {
+		return "", "", errors.New("evalearn reads two files: EvaLearn_Problem.json and EvaLearn_Sequence.json")
+	}
 	for _, p := range paths {
 		isSeq, err := isSequenceFile(p)
 		if err != nil {
 			return "", "", err
 		}
+		kind, slot := "problem", &problems
 		if isSeq {
-			sequences = p
-		} else {
-			problems = p
+			kind, slot = "sequence", &sequences
 		}
+		if *slot != "" {
+			return "", "", fmt.Errorf("%s and %s are both EvaLearn %s files: evalearn reads a problem file (EvaLearn_Problem.json) and a sequence file (EvaLearn_Sequence.json)", *slot, p, kind)
+		}
+		*slot = p
 	}
-	dir := "."
-	if len(paths) > 0 {
-		dir = filepath.Dir(paths[0])
+	switch {
+	case problems == "" && sequences != "":
+		problems, err = evaLearnBeside(sequences, "sequence", "problem", "EvaLearn_Problem.json")
+	case sequences == "" && problems != "":
+		sequences, err = evaLearnBeside(problems, "problem", "sequence", "EvaLearn_Sequence.json")
 	}
-	if problems == "" {
-		problems = filepath.Join(dir, "EvaLearn_Problem.json")
+	return problems, sequences, err
+}
+
+// evaLearnBeside returns the path of the EvaLearn file named name beside given, a file of kind
+// has, whose other file (of kind want) was not given; an error that says so when it is not there,
+// which os.Open's "open EvaLearn_Problem.json: no such file or directory" left unsaid.
+func evaLearnBeside(given, has, want, name string) (string, error) {
+	p := filepath.Join(filepath.Dir(given), name)
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("%s is an EvaLearn %s file, and its %s file was neither given nor found beside it as %s: name both files", given, has, want, p)
 	}
-	if sequences == "" {
-		sequences = filepath.Join(dir, "EvaLearn_Sequence.json")
-	}
-	if len(paths) > 2 {
-		return "", "", errors.New("evalearn reads two files: EvaLearn_Problem.json and EvaLearn_Sequence.json")
-	}
-	return problems, sequences, nil
+	return p, nil
 }
 
 // isSequenceFile reports whether the start of a file looks like EvaLearn_Sequence.json.
