@@ -214,7 +214,11 @@ func (a *app) warnUnfound(whole bool) {
 	}
 }
 
-// loadAll loads every input; the files of the evalearn pair are loaded together.
+// loadAll loads every input in the order given; the files of the evalearn pair are loaded
+// together, where the first of them is given.
+//
+// Note: the pair was loaded before every other file, so that qa-load a.jsonl EvaLearn_Problem.json
+// EvaLearn_Sequence.json wrote EvaLearn's records first, and --limit took them in a.jsonl's place.
 func (a *app) loadAll(files []string) error {
 	var pair []string
 	for _, f := range files {
@@ -222,20 +226,20 @@ func (a *app) loadAll(files []string) error {
 			pair = append(pair, f)
 		}
 	}
-	if len(pair) > 0 {
-		if slices.Contains(pair, "-") {
-			return command.Usagef("format evalearn reads two files, not stdin")
-		}
-		if err := a.loadEvaLearn(pair); err != nil {
-			return err
-		}
+	if slices.Contains(pair, "-") {
+		return command.Usagef("format evalearn reads two files, not stdin")
 	}
 	for _, f := range files {
-		if slices.Contains(pair, f) {
-			continue
-		}
-		if err := a.loadFile(f); err != nil {
-			return err
+		switch {
+		case len(pair) > 0 && f == pair[0]:
+			if err := a.loadEvaLearn(pair); err != nil {
+				return err
+			}
+		case slices.Contains(pair, f):
+		default:
+			if err := a.loadFile(f); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
