@@ -120,3 +120,29 @@ func TestGrouper(t *testing.T) {
 		t.Errorf("Sequences warnings mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestPositionWarningRuns: the missing positions of a sequence are written as runs, three or
+// more in a row as first-last, so that a sequence of 7 read with --problems 1000000 gets a short
+// warning, not a list of 999,993 numbers (7 MB a sequence, which ran qa-learncurve out of memory).
+func TestPositionWarningRuns(t *testing.T) {
+	for _, tc := range []struct {
+		have []string // the positions the sequence has
+		m    int
+		want string
+	}{
+		{[]string{"1", "3"}, 3, "sequence s has 2 positions, expected 3; missing position 2 counts as wrong"},
+		{[]string{"3"}, 3, "sequence s has 1 position, expected 3; missing positions 1,2 count as wrong"},
+		{[]string{"1"}, 4, "sequence s has 1 position, expected 4; missing positions 2-4 count as wrong"},
+		{[]string{"2", "6", "9"}, 12, "sequence s has 3 positions, expected 12; missing positions 1,3-5,7,8,10-12 count as wrong"},
+		{[]string{"1", "2", "3", "4", "5", "6", "7"}, 1000000, "sequence s has 7 positions, expected 1000000; missing positions 8-1000000 count as wrong"},
+	} {
+		g := NewGrouper(tc.m)
+		for _, p := range tc.have {
+			g.Add(Observation{Seq: "s", Type: NamedType("A"), Pos: p, Correct: true})
+		}
+		_, warns := g.Sequences()
+		if len(warns) != 1 || warns[0] != tc.want {
+			t.Errorf("positions %v of %d: warnings %q, want [%q]", tc.have, tc.m, warns, tc.want)
+		}
+	}
+}
