@@ -28,9 +28,18 @@ var ErrNoSequence = errors.New("no sequence id or position")
 // Observe turns a judged record into an Observation. Correctness is the judgment's score > 0 when
 // the judge scored it, else the judge's raw reply read by evalearn.ParseReply; a record with no EvaLearn
 // judgment counts as wrong (as an empty reply does in EvaLearn). It returns ErrNoSequence for a
-// record without a sequence.
+// record without a sequence, and for one whose sequence has no id or no position (1, 2, …) and
+// holds no EvaLearn results placement (MetaPosition).
+//
+// Note: a sequence without a position (absent, null, or misspelt "pos") reads as position 0,
+// which was kept apart as EvaLearn keeps a position 0: every such record made a sequence of
+// positions all missing, and so all wrong, with exit status 0. EvaLearn skips a position of
+// None, as this does.
 func Observe(r *record.Record) (Observation, error) {
 	if r.Sequence == nil {
+		return Observation{}, ErrNoSequence
+	}
+	if _, ok := r.Meta[MetaPosition]; !ok && (r.Sequence.ID == "" || r.Sequence.Position < 1) {
 		return Observation{}, ErrNoSequence
 	}
 	o := Observation{Seq: r.Sequence.ID, Pos: strconv.Itoa(r.Sequence.Position)}
