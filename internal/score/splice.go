@@ -300,6 +300,9 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	if p := v.Prediction; p != nil {
+		if err := record.NullText(data, p.Text, p.Error); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
 		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error}
 		if p.SupportingFacts != nil {
 			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {

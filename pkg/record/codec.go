@@ -140,6 +140,11 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err := NullAnswer(src, p.Answers); err != nil {
 		return err
 	}
+	if pr := p.Prediction; pr != nil {
+		if err := NullText(src, pr.Text, pr.Error); err != nil {
+			return err
+		}
+	}
 	if err := nullValue(src, p.Scores, "scores", "a number"); err != nil {
 		return err
 	}
@@ -178,6 +183,22 @@ func NullAnswer(b []byte, answers []string) error {
 		if a == nil {
 			return fmt.Errorf(`answers[%d]: want a string, got null (an unanswerable question's answer is "")`, i)
 		}
+	}
+	return nil
+}
+
+// NullText returns an error when the record encoded in b has a prediction whose text is null and
+// which carries no error, given the text and error its prediction decoded to; else nil. The
+// decoder reads a null text as "", the empty answer, which SQuAD v2's rules score as a right
+// "no answer" to an unanswerable question: a prediction a script wrote as None (a generation
+// that failed) would be credited as declining, without a word. Only a prediction with an empty
+// text and no error is looked at again.
+func NullText(b []byte, text, errMsg string) error {
+	if text != "" || errMsg != "" {
+		return nil
+	}
+	if t := lastMember(lastMember(b, "prediction"), "text"); string(bytes.TrimSpace(t)) == "null" {
+		return errors.New(`prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`)
 	}
 	return nil
 }

@@ -24,6 +24,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","meta":[]}`, `meta: want an object, got a list`},
 		{`{"schema":1,"id":"a","context":[{"title":3}]}`, `context.title: want a string, got a number`},
 		{`{"schema":1,"id":"a","prediction":{"text":5}}`, `prediction.text: want a string, got a number`},
+		{`{"schema":1,"id":"a","prediction":{"text":null}}`, `prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{"model":"m","text" : null ,"cached":true}}`, `prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`},
 		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":1.5}}}`, `prediction.usage.input_tokens: want an integer, got the number 1.5`},
 		{`{"schema":1,"id":"a","prediction":{"latency_ms":1e400}}`, `prediction.latency_ms: want an integer written in digits within 64 bits, got 1e400`},
 		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":1e3}}}`, `prediction.usage.input_tokens: want an integer written in digits within 64 bits, got 1e3`},
@@ -105,6 +107,28 @@ func TestFieldPath(t *testing.T) {
 	} {
 		if got := fieldPath(in); got != want {
 			t.Errorf("fieldPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestNullTextAllowed: a prediction whose text is null is read when it carries an error (the
+// call failed, and the record is counted as failed), and an empty text "" is read as the empty
+// answer; only a null text without an error is refused (TestDecodeErrorMessages).
+func TestNullTextAllowed(t *testing.T) {
+	for _, line := range []string{
+		`{"schema":1,"id":"a","prediction":{"text":null,"error":"timeout"}}`,
+		`{"schema":1,"id":"a","prediction":{"text":""}}`,
+		`{"schema":1,"id":"a","prediction":{}}`,
+		`{"schema":1,"id":"a","prediction":null}`,
+		`{"schema":1,"id":"a","prediction":{"text":"","notes":[null]}}`,
+	} {
+		rec, err := NewReader(strings.NewReader(line+"\n"), "in.jsonl").Read()
+		if err != nil {
+			t.Errorf("%s: Read = %v, want the record", line, err)
+			continue
+		}
+		if p := rec.Prediction; p != nil && p.Text != "" {
+			t.Errorf("%s: prediction text %q, want \"\"", line, p.Text)
 		}
 	}
 }
