@@ -400,6 +400,27 @@ func TestSourceAt(t *testing.T) {
 	}
 }
 
+// TestSourceCutGzip: a gzip file cut short is read up to the cut, and the error says how far
+// the reading got and that the file was cut, not the gzip package's bare "unexpected EOF".
+func TestSourceCutGzip(t *testing.T) {
+	var whole bytes.Buffer
+	zw := gzip.NewWriter(&whole)
+	for i := range 2000 {
+		fmt.Fprintf(zw, `{"schema":1,"id":"r%d","question":"q","answers":["a"]}`+"\n", i)
+	}
+	zw.Close()
+	name := filepath.Join(t.TempDir(), "cut.jsonl.gz")
+	os.WriteFile(name, whole.Bytes()[:whole.Len()/2], 0o644)
+	var stderr bytes.Buffer
+	src := &Source{Args: []string{name}, Stderr: &stderr, Prog: "test"}
+	n := 0
+	err := src.Each(func(*record.Record) error { n++; return nil })
+	want := fmt.Sprintf("read %s after line %d: gzip data ends early: the file was cut short (a download or copy that did not finish?)", name, n)
+	if n == 0 || n >= 2000 || err == nil || err.Error() != want || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("Each over a cut gzip file: %d records, %v; want some records, then %q", n, err, want)
+	}
+}
+
 // TestVersion: every command answers --version with the build's version and Go's, on stdout,
 // and does nothing else.
 func TestVersion(t *testing.T) {

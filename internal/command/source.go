@@ -78,7 +78,7 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 				continue
 			}
 			if err != nil {
-				return fmt.Errorf("read %s: %w", in.DisplayName(), err)
+				return ReadError(in.DisplayName(), rd.Line(), err)
 			}
 			lead.Good()
 			if err := fn(rec); err != nil {
@@ -86,6 +86,16 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 			}
 		}
 	})
+}
+
+// ReadError is the error of an input, name, that could not be read on after its line number line
+// (0 when no line was read whole): a damaged or cut gzip file, say. The line says how much of the
+// input was read, and so how many of its records were written.
+func ReadError(name string, line int, err error) error {
+	if line > 0 {
+		return fmt.Errorf("read %s after line %d: %w", name, line, err)
+	}
+	return fmt.Errorf("read %s: %w", name, err)
 }
 
 // At returns err as a *record.Error at the file and line of the record fn was called with, and

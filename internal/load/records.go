@@ -2,9 +2,9 @@ package load
 
 import (
 	"errors"
-	"fmt"
 	"io"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -27,7 +27,7 @@ func Records(in Input, opt Options, emit Emit) error {
 		case errors.As(err, &bad):
 			err = emit(nil, bad)
 		case err != nil:
-			return fmt.Errorf("read %s: %w", in.DisplayName(), err)
+			return command.ReadError(in.DisplayName(), rd.Line(), err)
 		default:
 			err = emit(rec, nil)
 		}

@@ -3,7 +3,6 @@ package score
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 
@@ -84,7 +83,7 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 				case errors.As(err, &perr):
 					fut <- result{bad: perr}
 				case err != nil:
-					return fmt.Errorf("read %s: %w", in.DisplayName(), err)
+					return command.ReadError(in.DisplayName(), rd.Line(), err)
 				}
 				select {
 				case futures <- fut:

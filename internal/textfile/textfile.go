@@ -97,7 +97,7 @@ func (t *textReader) Read(p []byte) (int, error) {
 				t.err = err // gzip's errors say "gzip: "
 				break
 			}
-			t.r, t.head = &textReader{r: zr, plain: true}, nil // the BOM, if any, is in the decompressed text
+			t.r, t.head = &textReader{r: gzipText{zr}, plain: true}, nil // the BOM, if any, is in the decompressed text
 		case bytes.HasPrefix(t.head, []byte("\ufeff")):
 			t.head = t.head[3:]
 		case n >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff):
@@ -114,6 +114,29 @@ func (t *textReader) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	return t.r.Read(p)
+}
+
+// ErrGzipCut is the error of gzip data that ends before its stream does: a file cut short. It
+// wraps io.ErrUnexpectedEOF, the gzip package's own error for it, which says nothing of gzip.
+var ErrGzipCut error = gzipCut{}
+
+type gzipCut struct{}
+
+func (gzipCut) Error() string {
+	return "gzip data ends early: the file was cut short (a download or copy that did not finish?)"
+}
+
+func (gzipCut) Unwrap() error { return io.ErrUnexpectedEOF }
+
+// gzipText reads a gzip stream's text, with ErrGzipCut for a stream cut short.
+type gzipText struct{ zr *gzip.Reader }
+
+func (g gzipText) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		err = ErrGzipCut
+	}
+	return n, err
 }
 
 // ReadFile reads the named file whole through NewReader. Text that is not UTF-8 is an error

@@ -88,6 +88,12 @@ func TestNewReaderGzip(t *testing.T) {
 			t.Errorf("NewReader(damaged gzip %q…) = %q, nil; want an error", bad[:2], got)
 		}
 	}
+	// Cut short: ErrGzipCut, which is still io.ErrUnexpectedEOF for errors.Is.
+	for _, cut := range []int{len(whole) / 2, len(whole) - 4} {
+		if _, err := io.ReadAll(NewReader(strings.NewReader(whole[:cut]))); !errors.Is(err, ErrGzipCut) || !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("NewReader(gzip cut at %d of %d bytes): %v; want ErrGzipCut", cut, len(whole), err)
+		}
+	}
 }
 
 // utf16 is s in UTF-16 with its byte order mark, little-endian or big-endian.
