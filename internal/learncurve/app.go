@@ -64,6 +64,11 @@ type Config struct {
 // maxWarnings is how many sequence warnings are printed before they are summarised.
 const maxWarnings = 10
 
+// MaxProblems is the most --problems: the report holds M values a sequence and type (and the
+// warnings name missing positions), so an M mistyped by some digits would take gigabytes, while
+// sequential benchmarks have a few to some hundreds of problems a sequence (EvaLearn's 7).
+const MaxProblems = 10000
+
 // Run runs qa-learncurve with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	app := command.NewApp("qa-learncurve", "EvaLearn learning-curve metrics from judged sequential records", description, stdout, stderr)
@@ -80,7 +85,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 func flags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "problems", Value: 7, EnvVars: []string{"QA_PROBLEMS"}, Usage: "problems per sequence `M`; positions above M are ignored"},
+		&cli.IntFlag{Name: "problems", Value: 7, EnvVars: []string{"QA_PROBLEMS"}, Usage: fmt.Sprintf("problems per sequence `M`, 1 to %d; positions above M are ignored", MaxProblems)},
 		&cli.IntFlag{Name: "warmup", Value: 3, EnvVars: []string{"QA_WARMUP"}, Usage: "post-warmup accuracy leaves out the first `K` positions"},
 		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
 		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE`"},
@@ -114,6 +119,8 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	switch {
 	case cfg.Problems < 1:
 		return cfg, command.Usagef("--problems: want at least 1, got %d", cfg.Problems)
+	case cfg.Problems > MaxProblems:
+		return cfg, command.Usagef("--problems: want at most %d (problems per sequence; EvaLearn's are 7), got %d", MaxProblems, cfg.Problems)
 	case cfg.Warmup < 0:
 		return cfg, command.Usagef("--warmup: want 0 or more, got %d", cfg.Warmup)
 	case cfg.Format != FormatJSON && cfg.Format != FormatText:
