@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -120,5 +121,21 @@ func TestPlotLegendFits(t *testing.T) {
 	}
 	if labels[1] != "Extraction (n=1, k=+0.000)" {
 		t.Errorf("label of a short type = %q, want it whole", labels[1])
+	}
+}
+
+// TestSlopeText: a legend's slope is signed with three decimals, and one that rounds to zero
+// (a slope of -1e-17 from the fit's noise, or -0.0004) reads +0.000, not -0.000.
+func TestSlopeText(t *testing.T) {
+	for _, tc := range []struct {
+		k    float64
+		want string
+	}{
+		{0.5, "+0.500"}, {-0.25, "-0.250"}, {0, "+0.000"}, {math.Copysign(0, -1), "+0.000"},
+		{-1e-17, "+0.000"}, {-0.0004, "+0.000"}, {-0.0006, "-0.001"}, {0.0004, "+0.000"},
+	} {
+		if got := slopeText(tc.k); got != tc.want {
+			t.Errorf("slopeText(%g) = %q, want %q", tc.k, got, tc.want)
+		}
 	}
 }

@@ -110,7 +110,7 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 			return nil, legend, err
 		}
 	}
-	label := fmt.Sprintf("all types, averaged (k=%+.3f)", rep.Overall.Slope)
+	label := fmt.Sprintf("all types, averaged (k=%s)", slopeText(rep.Overall.Slope))
 	if err := addCurve(p, &legend, label, rep.Overall.Position, color.Black, plotutil.Shape(len(rep.Types)), 2.5); err != nil {
 		return nil, legend, err
 	}
@@ -143,11 +143,20 @@ func legendTextRoom(l plot.Legend) vg.Length {
 	return legendWidth - vg.Points(legendMargin) - l.ThumbnailWidth - l.TextStyle.Rectangle(" ").Max.X - vg.Points(2)
 }
 
+// slopeText is a slope as the legend shows it, signed with three decimals; one that rounds to
+// zero is +0.000 whatever its sign, as a flat curve is neither rising nor falling.
+func slopeText(k float64) string {
+	if s := fmt.Sprintf("%+.3f", k); s != "-0.000" {
+		return s
+	}
+	return "+0.000"
+}
+
 // typeLabel is t's legend entry, "name (n=…, k=…)", with the middle of its name left out ("…")
 // when the whole would run past the legend column: the count and the slope are what the entry is
 // for, and names that share a start (or an end) stay apart by the other.
 func typeLabel(l plot.Legend, t TypeMetrics) string {
-	suffix := fmt.Sprintf(" (n=%d, k=%+.3f)", t.Sequences, t.Slope)
+	suffix := fmt.Sprintf(" (n=%d, k=%s)", t.Sequences, slopeText(t.Slope))
 	name, room := []rune(t.Type.Name), legendTextRoom(l)
 	label := string(name) + suffix
 	for keep := len(name) - 1; keep > 1 && l.TextStyle.Width(label) > room; keep-- {
