@@ -73,10 +73,11 @@ func (f *Failures) Wrote(rec *record.Record) {
 	defer f.mu.Unlock()
 	at := f.read[rec]
 	delete(f.read, rec)
+	kind := failureKind(msg)
 	switch {
 	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Unreached(msg):
 		return
-	case f.seen[msg]:
+	case f.seen[kind]:
 		f.same++
 	case len(f.shown) == MaxFailures:
 		f.others++
@@ -84,7 +85,7 @@ func (f *Failures) Wrote(rec *record.Record) {
 		if f.seen == nil {
 			f.seen = make(map[string]bool)
 		}
-		f.seen[msg] = true
+		f.seen[kind] = true
 		e := &record.Error{ID: rec.ID}
 		if at.place != nil {
 			e.File, e.Line = at.place.File, at.place.Line
@@ -92,6 +93,19 @@ func (f *Failures) Wrote(rec *record.Record) {
 		e.Err = failureText(msg)
 		f.shown = append(f.shown, e)
 	}
+}
+
+// budgetSpent begins the message of a call that --max-cost stopped (model.ErrBudget's).
+const budgetSpent = "budget spent: "
+
+// failureKind is what tells msg apart from the messages already named: msg itself, but for a
+// call --max-cost stopped, whose message gives the sum spent when it was stopped, which differs
+// from call to call as the calls in flight finish: those are one kind, named at the first.
+func failureKind(msg string) string {
+	if i := strings.Index(msg, budgetSpent); i >= 0 {
+		return msg[:i+len(budgetSpent)]
+	}
+	return msg
 }
 
 // failureText is a failure's message as an error.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -31,6 +32,8 @@ func TestFailures(t *testing.T) {
 			"qa-x: in.jsonl:1 (id \"r0\"): 401\nqa-x: 2 more records failed with a message above (see their error fields)\n"},
 		{"carried", []string{"carried", "401"}, "qa-x: in.jsonl:2 (id \"r1\"): 401\n"},
 		{"not called", []string{"openai m: " + interrupt.ErrNotCalled.Error()}, ""},
+		{"budget", []string{"budget spent: $0.306000 of --max-cost $0.250000, so this call was not made", "budget spent: $0.412000 of --max-cost $0.250000, so this call was not made"},
+			"qa-x: in.jsonl:1 (id \"r0\"): budget spent: $0.306000 of --max-cost $0.250000, so this call was not made\nqa-x: 1 more record failed with a message above (see its error field)\n"},
 		{"many", append(numbered(MaxFailures+2), "e0"),
 			lines(MaxFailures) + "qa-x: 1 more record failed with a message above, and 2 with other messages (see their error fields)\n"},
 		{"others only", numbered(MaxFailures + 1),
@@ -78,4 +81,12 @@ func lines(n int) string {
 		fmt.Fprintf(&b, "qa-x: in.jsonl:%d (id \"r%d\"): e%d\n", i+1, i, i)
 	}
 	return b.String()
+}
+
+// TestBudgetSpentText ties the text Failures knows a --max-cost refusal by to model.ErrBudget,
+// which begins its message.
+func TestBudgetSpentText(t *testing.T) {
+	if got := model.ErrBudget.Error() + ": "; got != budgetSpent {
+		t.Errorf("model.ErrBudget begins %q, Failures looks for %q", got, budgetSpent)
+	}
 }
