@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -88,6 +89,10 @@ func TempFile(t *testing.T, name string, content []byte) string {
 	return path
 }
 
+// progressLine matches a progress line of command.RecordProgress, "prog: N records (R/s, T): …",
+// its start ("prog: N records") the submatch.
+var progressLine = regexp.MustCompile(`^(\S+: [0-9]+ records) \([0-9]+\.[0-9]/s, [0-9hms.]+\): .*\n$`)
+
 // ProgressLines runs the command three times with args (args[0] the program name, the input
 // files last) and stderr no terminal: with --progress, with the flag's environment variable env
 // set to true, and with neither. The first two must report "PROG: N records" every
@@ -114,8 +119,8 @@ func ProgressLines(t *testing.T, run command.RunFunc, args []string, env string,
 		}
 		var got []string
 		for line := range strings.Lines(stderr.String()) {
-			if strings.HasSuffix(line, " records\n") && strings.HasPrefix(line, args[0]+": ") && !strings.Contains(line, ",") {
-				got = append(got, strings.TrimSuffix(line, "\n"))
+			if m := progressLine.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, args[0]+": ") {
+				got = append(got, m[1])
 			}
 		}
 		if !slices.Equal(got, tc.want) {

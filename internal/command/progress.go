@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -101,15 +102,18 @@ func ProgressFlag(env string) *cli.BoolFlag {
 }
 
 // RecordProgress reports a run's progress by records finished on stderr: a bar (Progress) when
-// stderr is a terminal; else, when the run was given --progress, a line "prog: N records" every
-// ProgressEvery records, for logs and CI jobs that have no terminal; else nothing. A nil
-// *RecordProgress reports nothing.
+// stderr is a terminal; else, when the run was given --progress, a line every ProgressEvery
+// records, for logs and CI jobs that have no terminal, "prog: N records (R/s, T): D" with the
+// rate, the time since the run began and the description the bar would show (tokens, cost,
+// errors); else nothing. A nil *RecordProgress reports nothing.
 type RecordProgress struct {
 	bar      *progressbar.ProgressBar
 	describe func() string // the bar's description after each record, or nil
 	stderr   io.Writer
 	prog     string
+	start    time.Time
 	done     atomic.Int64
+	mu       sync.Mutex // orders the lines
 }
 
 // NewRecordProgress returns the progress of a run of prog over inputs, with lines the value of
@@ -120,7 +124,7 @@ func NewRecordProgress(stderr io.Writer, prog string, inputs []string, lines boo
 	if bar == nil && !lines {
 		return nil
 	}
-	return &RecordProgress{bar: bar, describe: describe, stderr: stderr, prog: prog}
+	return &RecordProgress{bar: bar, describe: describe, stderr: stderr, prog: prog, start: time.Now()}
 }
 
 // Finished returns what a pipeline calls as each record is finished (pipeline.Options.Finished),
@@ -139,7 +143,7 @@ func (p *RecordProgress) Add() {
 	}
 	if p.bar == nil {
 		if n := p.done.Add(1); n%ProgressEvery == 0 {
-			fmt.Fprintf(p.stderr, "%s: %d records\n", p.prog, n)
+			p.line(n)
 		}
 		return
 	}
@@ -147,6 +151,18 @@ func (p *RecordProgress) Add() {
 		p.bar.Describe(p.describe())
 	}
 	p.bar.Add(1)
+}
+
+// line writes the progress line of n records finished.
+func (p *RecordProgress) line(n int64) {
+	elapsed := time.Since(p.start)
+	text := fmt.Sprintf("%s: %d records (%.1f/s, %s)", p.prog, n, float64(n)/max(elapsed.Seconds(), 1e-9), elapsed.Round(time.Second))
+	if p.describe != nil {
+		text += ": " + p.describe()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(p.stderr, text)
 }
 
 // Finish completes the bar and ends its line, so that the summary after it starts on its own.

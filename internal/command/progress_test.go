@@ -1,6 +1,7 @@
 package command_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -34,11 +35,11 @@ func TestProgressOnTerminal(t *testing.T) {
 }
 
 // TestRecordProgressLines: with stderr no terminal, --progress reports a line every
-// ProgressEvery records, and nothing between; without it there is nothing to report (nil, whose
-// methods do nothing).
+// ProgressEvery records, with the rate, the time so far and what the bar would show, and nothing
+// between; without it there is nothing to report (nil, whose methods do nothing).
 func TestRecordProgressLines(t *testing.T) {
 	var stderr strings.Builder
-	p := command.NewRecordProgress(&stderr, "qa-x", nil, true, func() string { return "never shown" })
+	p := command.NewRecordProgress(&stderr, "qa-x", nil, true, func() string { return "errors 0" })
 	if p == nil {
 		t.Fatal("NewRecordProgress(lines) = nil, want a progress")
 	}
@@ -47,8 +48,9 @@ func TestRecordProgressLines(t *testing.T) {
 		finished(nil)
 	}
 	p.Finish()
-	if got, want := stderr.String(), "qa-x: 100 records\nqa-x: 200 records\n"; got != want {
-		t.Errorf("stderr after 299 records = %q, want %q", got, want)
+	want := regexp.MustCompile(`^qa-x: 100 records \([0-9]+\.[0-9]/s, 0s\): errors 0\nqa-x: 200 records \([0-9]+\.[0-9]/s, 0s\): errors 0\n$`)
+	if got := stderr.String(); !want.MatchString(got) {
+		t.Errorf("stderr after 299 records = %q, want it to match %s", got, want)
 	}
 
 	stderr.Reset()
