@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strings"
 	"syscall"
 	"testing"
@@ -45,6 +46,9 @@ func TestMainStuckRun(t *testing.T) {
 		{"hangup, grace period", syscall.SIGHUP, "200ms", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			if signal.Ignored(tt.first) || tt.signals > 1 && signal.Ignored(syscall.SIGINT) {
+				t.Skipf("%v is ignored by this process (run under nohup?), so the helper ignores it too", tt.first)
+			}
 			cmd, stdout, stderr := startHelper(t, "TestMainHelper", "QA_TEST_MAIN_HELPER="+tt.grace)
 			buf := make([]byte, len("ready\n"))
 			if _, err := io.ReadFull(stdout, buf); err != nil {
@@ -235,12 +239,20 @@ func TestStopSignalsHelper(t *testing.T) {
 // TestStopSignals: SIGINT and SIGHUP interrupt a command unless it started with them ignored, as
 // nohup and a non-interactive shell's background jobs start it; catching them then would let a
 // closed terminal or a Ctrl-C meant for the foreground stop it. SIGTERM always does.
+//
+// A signal this test process started with ignored (under nohup, say) is ignored by the children
+// too, and a shell cannot trap it again, so the cases that need it caught are left out.
 func TestStopSignals(t *testing.T) {
 	for _, tt := range []struct{ trap, want string }{
 		{"", "stop signals: [terminated interrupt hangup]"},
 		{"trap '' HUP;", "stop signals: [terminated interrupt]"},
 		{"trap '' INT HUP;", "stop signals: [terminated]"},
 	} {
+		if signal.Ignored(syscall.SIGINT) && tt.want != "stop signals: [terminated]" ||
+			signal.Ignored(syscall.SIGHUP) && strings.Contains(tt.want, "hangup") {
+			t.Logf("%q: left out, as this process ignores SIGINT or SIGHUP (run under nohup?)", tt.trap)
+			continue
+		}
 		cmd := exec.Command("sh", "-c", tt.trap+` exec "$0" -test.run='^TestStopSignalsHelper$' -test.v`, os.Args[0])
 		cmd.Env = append(os.Environ(), "QA_TEST_STOP_SIGNALS=1")
 		out, err := cmd.CombinedOutput()
