@@ -172,7 +172,7 @@ func flags() []cli.Flag {
 		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
-		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, question, gold, prediction, score) as JSONL to `FILE`"},
+		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type, question, gold, prediction, metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
@@ -370,7 +370,7 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 				english.DidYouMean(name, sel.names))
 		}
 		// --below is finite: command.Execute refuses NaN, below which no score is, as it is read.
-		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below")}
+		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below"), judge: cfg.judge}
 	}
 	if cfg.corpus, err = parseCorpus(c, sel); err != nil {
 		return nil, err

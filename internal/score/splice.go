@@ -47,6 +47,7 @@ type view struct {
 	Judgments map[string]*struct {
 		Score *float64 `json:"score"`
 		Error string   `json:"error"`
+		Mode  string   `json:"mode"` // for --mismatches, which says what a LoCoMo category-5 rule wanted
 	} `json:"judgments"`
 	Scores      json.RawMessage `json:"scores"`
 	ScoreErrors json.RawMessage `json:"score_errors"`
@@ -67,7 +68,7 @@ var viewKeys = map[string][]string{
 	"":           {"schema", "id", "dataset", "lang", "type", "question", "answers", "meta", "prediction", "judgments", "scores", "score_errors"},
 	"meta":       {"category", "abstention", "supporting_facts"},
 	"prediction": {"text", "error", "supporting_facts"},
-	"judgment":   {"score", "error"},
+	"judgment":   {"score", "error", "mode"},
 }
 
 // exactKeys returns data, or, when a member at a level view reads has a key that differs from one
@@ -314,7 +315,7 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))
 		for name, j := range v.Judgments {
 			if j != nil {
-				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error}
+				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error, Mode: j.Mode}
 			} else {
 				rec.Judgments[name] = nil
 			}
