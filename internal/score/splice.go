@@ -43,6 +43,7 @@ type view struct {
 		Text            string          `json:"text"`
 		Error           string          `json:"error"`
 		SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
+		Score           json.RawMessage `json:"score"`            // checked for null only: the corpus metrics read it by --score-field
 	} `json:"prediction"`
 	Judgments map[string]*struct {
 		Score *float64 `json:"score"`
@@ -67,7 +68,7 @@ func decodeView(l line) (*record.Record, *record.Error) {
 var viewKeys = map[string][]string{
 	"":           {"schema", "id", "dataset", "lang", "type", "question", "answers", "meta", "prediction", "judgments", "scores", "score_errors"},
 	"meta":       {"category", "abstention", "supporting_facts"},
-	"prediction": {"text", "error", "supporting_facts"},
+	"prediction": {"text", "error", "supporting_facts", "score"},
 	"judgment":   {"score", "error", "mode"},
 }
 
@@ -304,6 +305,9 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		if err := record.NullText(data, p.Text, p.Error); err != nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
 		}
+		if err := nullScore(data, p.Score, p.Error); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
 		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error}
 		if p.SupportingFacts != nil {
 			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {
@@ -322,6 +326,15 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	return rec, nil
+}
+
+// nullScore is record.NullScore for the view, which reads the prediction's score as raw JSON:
+// only a null one is looked at again.
+func nullScore(data, score json.RawMessage, errMsg string) error {
+	if string(bytes.TrimSpace(score)) != "null" {
+		return nil
+	}
+	return record.NullScore(data, nil, errMsg)
 }
 
 // lastPrediction sets v's prediction to the last top-level prediction member of data, decoded

@@ -321,3 +321,37 @@ func TestLinesNoRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestNullScoreAgrees: a prediction's null score without an error is a bad line in qa-score's
+// view as in record.Reader, with the same message, wherever the member is (given twice, with
+// an escaped key, in a prediction given twice), and neither refuses what the other reads.
+func TestNullScoreAgrees(t *testing.T) {
+	const head = `{"schema":1,"id":"a","question":"q","answers":["x"],`
+	for _, tc := range []struct {
+		tail string
+		bad  bool
+	}{
+		{`"prediction":{"text":"x","score":null}}`, true},
+		{`"prediction":{"text":"x","score" : null }}`, true},
+		{`"prediction":{"text":"x","score":0.5,"score":null}}`, true},
+		{`"prediction":{"text":"x","scor\u0065":null}}`, true},
+		{`"prediction":{"text":"x","score":0.5},"prediction":{"text":"x","score":null}}`, true},
+		{`"prediction":{"text":"x","score":null,"score":0.5}}`, false},
+		{`"prediction":{"text":"x","score":null},"prediction":{"text":"x","score":0.5}}`, false},
+		{`"prediction":{"text":"","score":null,"error":"timeout"}}`, false},
+		{`"prediction":{"text":"x","Score":null}}`, false},
+		{`"prediction":{"text":"x","meta":{"score":null}}}`, false},
+		{`"prediction":{"text":"null"}}`, false},
+		{`"meta":{"score":null},"prediction":{"text":"x","score":0}}`, false},
+	} {
+		ln := head + tc.tail
+		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+		_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
+		switch {
+		case (bad != nil) != tc.bad || (err != nil) != tc.bad:
+			t.Errorf("%s: qa-score's error %v, record.Reader's %v; want bad %v", ln, bad, err, tc.bad)
+		case bad != nil && bad.Error() != err.Error():
+			t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
+		}
+	}
+}

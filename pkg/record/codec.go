@@ -144,6 +144,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		if err := NullText(src, pr.Text, pr.Error); err != nil {
 			return err
 		}
+		if err := NullScore(src, pr.Score, pr.Error); err != nil {
+			return err
+		}
 	}
 	if err := nullValue(src, p.Scores, "scores", "a number"); err != nil {
 		return err
@@ -199,6 +202,25 @@ func NullText(b []byte, text, errMsg string) error {
 	}
 	if t := lastMember(lastMember(b, "prediction"), "text"); string(bytes.TrimSpace(t)) == "null" {
 		return errors.New(`prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`)
+	}
+	return nil
+}
+
+// NullScore returns an error when the record encoded in b has a prediction whose score is null
+// and which carries no error, given the score and error its prediction decoded to; else nil.
+// The decoder reads a null score as no score, so a record whose classifier wrote None (pandas
+// writes a NaN so) would leave auc, pn, pairwise_acc, mrr and map without a word; a prediction
+// without a score leaves the member out. Beside an error it is a failed prediction's, which no
+// metric reads. Only a line that holds "null" and a prediction without a score or an error is
+// looked at again: most predictions have no score, and walking every line's members cost more
+// than finding no "null" in it. As for the text, the last prediction member and its last score
+// member are the ones read.
+func NullScore(b []byte, score *float64, errMsg string) error {
+	if score != nil || errMsg != "" || !bytes.Contains(b, []byte("null")) {
+		return nil
+	}
+	if s := lastMember(lastMember(b, "prediction"), "score"); string(bytes.TrimSpace(s)) == "null" {
+		return errors.New(`prediction.score: want a number, got null (a prediction without a score leaves the member out)`)
 	}
 	return nil
 }

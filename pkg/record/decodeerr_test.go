@@ -26,6 +26,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"text":5}}`, `prediction.text: want a string, got a number`},
 		{`{"schema":1,"id":"a","prediction":{"text":null}}`, `prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`},
 		{`{"schema":1,"id":"a","prediction":{"model":"m","text" : null ,"cached":true}}`, `prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{"text":"1","score":null}}`, `prediction.score: want a number, got null (a prediction without a score leaves the member out)`},
+		{`{"schema":1,"id":"a","prediction":{"text":"1","score":0.5,"notes":["null"],"score" : null }}`, `prediction.score: want a number, got null (a prediction without a score leaves the member out)`},
 		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":1.5}}}`, `prediction.usage.input_tokens: want an integer, got the number 1.5`},
 		{`{"schema":1,"id":"a","prediction":{"latency_ms":1e400}}`, `prediction.latency_ms: want an integer written in digits within 64 bits, got 1e400`},
 		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":1e3}}}`, `prediction.usage.input_tokens: want an integer written in digits within 64 bits, got 1e3`},
@@ -132,3 +134,32 @@ func TestNullTextAllowed(t *testing.T) {
 		}
 	}
 }
+
+// TestNullScoreAllowed: a prediction's score of null is read when the prediction carries an
+// error (the call failed: no metric reads its score), and a score given twice is read from its
+// last member, a number; a case variant ("Score") is an unknown member, kept as it is. Only a
+// null score without an error is refused (TestDecodeErrorMessages).
+func TestNullScoreAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		score *float64
+	}{
+		{`{"schema":1,"id":"a","prediction":{"text":"","score":null,"error":"timeout"}}`, nil},
+		{`{"schema":1,"id":"a","prediction":{"text":"1","score":null,"score":0.5}}`, ptrTo(0.5)},
+		{`{"schema":1,"id":"a","prediction":{"text":"null","Score":null}}`, nil},
+		{`{"schema":1,"id":"a","prediction":{"text":"1","notes":[null]}}`, nil},
+		{`{"schema":1,"id":"a","prediction":{"text":"1","score":0}}`, ptrTo(0)},
+	} {
+		rec, err := NewReader(strings.NewReader(tc.line+"\n"), "in.jsonl").Read()
+		if err != nil {
+			t.Errorf("%s: Read = %v, want the record", tc.line, err)
+			continue
+		}
+		got := rec.Prediction.Score
+		if (got == nil) != (tc.score == nil) || got != nil && *got != *tc.score {
+			t.Errorf("%s: prediction score %v, want %v", tc.line, got, tc.score)
+		}
+	}
+}
+
+func ptrTo(f float64) *float64 { return &f }
