@@ -75,3 +75,23 @@ func TestSuggestPath(t *testing.T) {
 		t.Errorf("suggestPath(%q, none) = %q, want none", "levl", got)
 	}
 }
+
+// TestShownValue: a group's value is shown as it is, unless a row would hide or blur it: empty,
+// white space at an end, or a leading quote, which are quoted.
+func TestShownValue(t *testing.T) {
+	for _, tc := range []struct{ v, want string }{
+		{"easy", "easy"},
+		{"two words", "two words"},
+		{"", `""`},
+		{" ", `" "`},
+		{"k ", `"k "`},
+		{"\tk", `"\tk"`},
+		{`"q"`, `"\"q\""`},
+		{`a"b`, `a"b`},
+		{"日本", "日本"},
+	} {
+		if got := shownValue(tc.v); got != tc.want {
+			t.Errorf("shownValue(%q) = %s, want %s", tc.v, got, tc.want)
+		}
+	}
+}

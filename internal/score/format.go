@@ -250,11 +250,11 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 	}
 	addGroup("overall", s.Overall)
 	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
-		addGroup("type "+t, s.ByType[t])
+		addGroup("type "+shownValue(t), s.ByType[t])
 	}
 	for _, p := range slices.Sorted(maps.Keys(s.By)) {
 		for _, v := range slices.Sorted(maps.Keys(s.By[p].Groups)) {
-			addGroup(p+" "+v, s.By[p].Groups[v])
+			addGroup(p+" "+shownValue(v), s.By[p].Groups[v])
 		}
 	}
 	if l := s.LoCoMo; l != nil {
@@ -276,6 +276,17 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 		add("longmemeval abstention", l.Metric, l.Abstention)
 	}
 	return rows
+}
+
+// shownValue is a group's value (a type, or a --by field's value) as the table, Markdown and csv
+// rows and the warnings name it: as it is, or quoted when it is empty, has white space at an end
+// or starts with a quote, which a row would hide ("meta.v " read as cut off) or make ambiguous.
+// The JSON keys the group by the value itself, which is data.
+func shownValue(v string) string {
+	if v == "" || strings.TrimSpace(v) != v || strings.HasPrefix(v, `"`) {
+		return strconv.Quote(v)
+	}
+	return v
 }
 
 // num prints a value with four decimals, or "-" for none.

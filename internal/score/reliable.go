@@ -69,10 +69,10 @@ func smallGroups(what string, groups map[string]*Group) []string {
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		u := unitsOf(groups[k])
 		if small(u.records) {
-			records = append(records, fmt.Sprintf("%s (%d)", k, u.records))
+			records = append(records, fmt.Sprintf("%s (%d)", shownValue(k), u.records))
 		}
 		if small(u.queries) {
-			queries = append(queries, fmt.Sprintf("%s (%d)", k, u.queries))
+			queries = append(queries, fmt.Sprintf("%s (%d)", shownValue(k), u.queries))
 			names = append(names, u.names...)
 		}
 	}

@@ -217,12 +217,12 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 		if s.ByType == nil {
 			s.ByType = map[string]*Group{}
 		}
-		s.ByType[t] = a.group("type "+t, g.records, g.failed, g.vals, reps, seed, false, s)
+		s.ByType[t] = a.group("type "+t, "type "+shownValue(t), g.records, g.failed, g.vals, reps, seed, false, s)
 	}
 	if g := a.groups[""]; g != nil && s.ByType != nil {
 		s.WithoutType = g.records
 	}
-	s.Overall = a.group("overall", a.records, a.failed, overall, reps, seed, true, s)
+	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, reps, seed, true, s)
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
@@ -239,8 +239,9 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 }
 
 // group summarises one set of columns. With all, every selected metric is listed, even with no
-// values; otherwise only those with values.
-func (a *aggregator) group(label string, records, failed int, cols [][]float64, reps int, seed uint64, all bool, s *Summary) *Group {
+// values; otherwise only those with values. label seeds the intervals; shown names the group in
+// warnings (its value as shownValue writes it).
+func (a *aggregator) group(label, shown string, records, failed int, cols [][]float64, reps int, seed uint64, all bool, s *Summary) *Group {
 	g := &Group{Records: records, Errors: failed, Metrics: map[string]*Stat{}}
 	// Columns of equal length share one resample (see stats.BootstrapMeans).
 	byLen := map[int][]int{}
@@ -271,7 +272,7 @@ func (a *aggregator) group(label string, records, failed int, cols [][]float64, 
 		}
 	}
 	if len(flat) > 0 {
-		s.degenerate = append(s.degenerate, degenerate(label, flat))
+		s.degenerate = append(s.degenerate, degenerate(shown, flat))
 	}
 	return g
 }
