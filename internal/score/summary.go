@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -454,6 +455,10 @@ func (s *Summary) warnings() {
 			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
 	w = append(w, s.byMissing()...)
+	if need := stats.MinResamples(s.Level); s.Bootstrap > 0 && s.Bootstrap < need && s.Records > 0 {
+		w = append(w, fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least %d; the default is 1000)",
+			s.Bootstrap, stats.Percent(s.Level), need))
+	}
 	w = append(w, s.unreliable()...)
 	s.Warnings = append(w, s.Warnings...)
 }

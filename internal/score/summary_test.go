@@ -278,3 +278,40 @@ func TestCapGroupWarnings(t *testing.T) {
 		t.Errorf("listGroups = %q, want %q", got, want)
 	}
 }
+
+// TestFewResamplesWarning: a summary whose intervals come from fewer resamples than
+// stats.MinResamples wants at its level (100 at 95%, 50 at 90%) says so; with none (--bootstrap
+// 0), enough, or no record to resample, it does not.
+func TestFewResamplesWarning(t *testing.T) {
+	const head = "--bootstrap "
+	for _, tc := range []struct {
+		reps    int
+		level   float64
+		records int
+		want    string // the warning's start, "" for none
+	}{
+		{1, 0.95, 3, "--bootstrap 1 is too few resamples for 95% intervals"},
+		{99, 0.95, 3, "--bootstrap 99 is too few resamples for 95% intervals"},
+		{100, 0.95, 3, ""},
+		{49, 0.9, 3, "--bootstrap 49 is too few resamples for 90% intervals"},
+		{50, 0.9, 3, ""},
+		{100, 0.99, 3, "--bootstrap 100 is too few resamples for 99% intervals"},
+		{0, 0.95, 3, ""},
+		{10, 0.95, 0, ""},
+	} {
+		a := newAggregator([]string{"em"}, false, true, nil)
+		for i := range tc.records {
+			a.add(outcomeOf("", false, float64(i%2)))
+		}
+		s := a.summarize(tc.reps, 1, tc.level, 0, nil)
+		got := ""
+		for _, w := range s.Warnings {
+			if strings.HasPrefix(w, head) {
+				got = w
+			}
+		}
+		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("--bootstrap %d at %v over %d records: warning %q, want one starting %q", tc.reps, tc.level, tc.records, got, tc.want)
+		}
+	}
+}

@@ -78,3 +78,16 @@ func TestPercent(t *testing.T) {
 		}
 	}
 }
+
+// TestMinResamples: 2.5 resamples beyond each bound, so 100 at 95%, and whole numbers where the
+// level's complement is not exact in binary.
+func TestMinResamples(t *testing.T) {
+	for _, tc := range []struct {
+		level float64
+		want  int
+	}{{0.95, 100}, {0.9, 50}, {0.99, 500}, {0.8, 25}, {0.5, 10}, {0.999, 5000}, {0.97, 167}} {
+		if got := MinResamples(tc.level); got != tc.want {
+			t.Errorf("MinResamples(%v) = %d, want %d", tc.level, got, tc.want)
+		}
+	}
+}
