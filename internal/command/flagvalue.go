@@ -187,6 +187,10 @@ func fromEnv(c *cli.Context, name string) string {
 	return ""
 }
 
+// FromEnv is fromEnv for the apps' warnings about a flag's value: " from QA_X" when it came from
+// the flag's variable, else "".
+func FromEnv(c *cli.Context, name string) string { return fromEnv(c, name) }
+
 // flagNamed returns the flag of c's command, or of a command above it, that has name among its
 // names (the flag itself, not decimalFlags's wrapper of it), or nil.
 func flagNamed(c *cli.Context, name string) cli.Flag {

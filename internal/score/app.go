@@ -165,8 +165,8 @@ func flags() []cli.Flag {
 	return append(append([]cli.Flag{
 		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
-		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`; - prints it on stdout instead of the records"},
-		&cli.StringFlag{Name: "format", Value: "json", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary format: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures)"},
+		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format); - prints it on stdout instead of the records"},
+		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
 		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000; fewer than 5/(1-LEVEL), 100 at 95%, are warned of as too few to place the bounds)"},
 		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
@@ -309,7 +309,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 
 func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
-		format: c.String("format"), reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
+		reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
 		strict: c.Bool("strict")}
 	var err error
@@ -326,6 +326,7 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if c.IsSet("format") && cfg.summary == "" {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
 	}
+	cfg.format = summaryFormat(c, cfg.summary)
 	if by := c.StringSlice("by"); len(by) > 0 {
 		if cfg.by, err = parseBy(by); err != nil {
 			return nil, command.Usagef("--by: %v", err)

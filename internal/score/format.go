@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -341,4 +345,48 @@ func (c *Classification) writeTable(w io.Writer) error {
 		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
+}
+
+// summaryExtensions are the --summary file extensions (lower-cased) that name a format, which the
+// summary is written in when --format is not given; any other file gets JSON.
+var summaryExtensions = []struct{ ext, format string }{
+	{".json", "json"}, {".csv", "csv"}, {".md", "markdown"}, {".markdown", "markdown"}, {".txt", "table"},
+}
+
+// extensionsHelp lists summaryExtensions for --format's help: ".json json, .csv csv, ...".
+func extensionsHelp() string {
+	parts := make([]string, len(summaryExtensions))
+	for i, e := range summaryExtensions {
+		parts[i] = e.ext + " " + e.format
+	}
+	return strings.Join(parts, ", ")
+}
+
+// summaryFormat returns the format of the summary written to the --summary file summary:
+// --format's (or QA_SUMMARY_FORMAT's) when given, else the one the file's extension names, else
+// json. A --format that another extension names is kept, with a warning: --summary s.csv
+// --format json is what was asked for, if not what the name says. .txt names no format of its
+// own (any of them is text): it takes table unless told, without a warning.
+//
+// Note: --summary s.csv wrote JSON unless --format csv was given too, a file whose name said
+// otherwise; the extension is now read as the format it names.
+func summaryFormat(c *cli.Context, summary string) string {
+	ext, byExt := strings.ToLower(filepath.Ext(summary)), ""
+	for _, e := range summaryExtensions {
+		if e.ext == ext {
+			byExt = e.format
+		}
+	}
+	f := c.String("format")
+	if f == "" {
+		if byExt == "" || summary == "-" {
+			return "json"
+		}
+		return byExt
+	}
+	if byExt != "" && byExt != f && ext != ".txt" && slices.Contains(formats, f) {
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --summary %s: writing %s (--format%s), not the %s its extension names\n",
+			summary, f, command.FromEnv(c, "format"), byExt)
+	}
+	return f
 }
