@@ -472,7 +472,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p.msg)})
 		}
 		agg.add(r.o)
-		agg.addID(r.rec.ID)
+		agg.addID(r.rec.ID, r.l.file, r.l.no)
 		corpus.add(r.o.typ, r.o.by, r.o.corpus)
 		if r.mismatch != nil {
 			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush

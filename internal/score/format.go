@@ -30,6 +30,7 @@ type Summary struct {
 	Unscored     int      `json:"unscored"`
 	unpredicted  int      // of Unscored, the records without a prediction, for its warning
 	unjudged     int      // and those without a judgment, for judge_score
+	firstRepeat  string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
 	byKnown      []string // paths the first records have values at, sorted, for --by's suggestion
 	degenerate   []string // the groups' degenerate-interval warnings, one a group, until summarize ends
 	BadLines     int      `json:"bad_lines"`

@@ -21,14 +21,16 @@ import (
 // values, so the aggregator keeps one float64 per record per selected metric that applies to it:
 // 8 bytes × records × metrics, held once, in the record's type group (1M records × 20 metrics =
 // 160 MB). When the summary is computed the overall columns are assembled from the type groups,
-// so with more than one type the peak is twice that. Each record's id hash takes 8 bytes more
-// (repeated ids). Everything else is counts and sums.
+// so with more than one type the peak is twice that. Each record's id hash is held in a set, 11
+// to 21 bytes (idSet; repeated ids). Everything else is counts and sums.
 type aggregator struct {
 	names        []string
 	errorsAsZero bool
-	keep         bool     // keep the values, for a summary
-	ids          []uint64 // the records' id hashes, for a summary (repeated ids)
+	keep         bool  // keep the values, for a summary
+	ids          idSet // the records' id hashes, for a summary (repeated ids)
 	idSeed       maphash.Seed
+	repeated     int           // records whose id an earlier record had
+	firstRepeat  *record.Error // the first of them, where it is
 	records      int
 	failed       int
 	unscored     int
@@ -96,17 +98,22 @@ func (a *aggregator) groupIn(groups map[string]*groupAcc, key string) *groupAcc 
 	return g
 }
 
-// addID takes in a record's id, when a summary is kept: a repeated id is counted at the end.
-func (a *aggregator) addID(id string) {
-	if a.keep {
-		a.ids = append(a.ids, maphash.String(a.idSeed, id))
+// addID takes in the id of the record read at file:line, when a summary is kept: one that an
+// earlier record had is counted, and the first such is noted, so that the warning names it.
+//
+// Note: the hashes were appended to a slice and the repeats counted by sorting it at the end,
+// which knew how many there were but not which came first; the set finds each as it comes, in
+// about as much memory (idSet).
+func (a *aggregator) addID(id, file string, line int) {
+	if !a.keep {
+		return
 	}
-}
-
-// repeatedIDs returns how many ids repeat an earlier one.
-func (a *aggregator) repeatedIDs() int {
-	slices.Sort(a.ids)
-	return len(a.ids) - len(slices.Compact(a.ids))
+	if !a.ids.add(maphash.String(a.idSeed, id)) {
+		return
+	}
+	if a.repeated++; a.firstRepeat == nil {
+		a.firstRepeat = &record.Error{File: file, Line: line, ID: id}
+	}
 }
 
 // add takes in one record's outcome.
@@ -189,8 +196,11 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 // seed, and the corpus metrics of corpus (nil: none).
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
-		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeatedIDs(), Bootstrap: reps, Seed: int64(seed), Level: level}
+		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeated, Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged = a.unpredicted, a.unjudged
+	if a.firstRepeat != nil {
+		s.firstRepeat = a.firstRepeat.Place()
+	}
 	s.byKnown = slices.Sorted(maps.Keys(a.byKnown))
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
@@ -448,7 +458,8 @@ func (s *Summary) warnings() {
 		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged))
 	}
 	if s.RepeatedIDs > 0 {
-		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)")
+		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)"+
+			english.Form(s.RepeatedIDs, ": ", "; the first is ")+s.firstRepeat)
 	}
 	if n := s.WithoutType; n > 0 {
 		w = append(w, fmt.Sprintf("%d of %d records %s no type: %s in overall but in no type's group", n, s.Records,

@@ -315,3 +315,33 @@ func TestFewResamplesWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedIDs: the summary counts the records whose id an earlier record had and names the
+// first of them in input order by file, line and id; without repeats it names none.
+func TestRepeatedIDs(t *testing.T) {
+	type rec struct {
+		id, file string
+		line     int
+	}
+	for _, tc := range []struct {
+		name  string
+		recs  []rec
+		count int
+		first string
+	}{
+		{"none", []rec{{"a", "x", 1}, {"b", "x", 2}}, 0, ""},
+		{"one", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 3}}, 1, `x:3 (id "a")`},
+		{"file twice", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 1}, {"b", "x", 2}}, 2, `x:1 (id "a")`},
+		{"later first", []rec{{"a", "x", 1}, {"b", "x", 2}, {"b", "y", 1}, {"a", "y", 2}, {"a", "y", 3}}, 3, `y:1 (id "b")`},
+	} {
+		a := newAggregator([]string{"em"}, false, true, nil)
+		for _, r := range tc.recs {
+			a.add(outcomeOf("", false, 1))
+			a.addID(r.id, r.file, r.line)
+		}
+		s := a.summarize(0, 1, 0.95, 0, nil)
+		if s.RepeatedIDs != tc.count || s.firstRepeat != tc.first {
+			t.Errorf("%s: repeated %d, first %q, want %d, %q", tc.name, s.RepeatedIDs, s.firstRepeat, tc.count, tc.first)
+		}
+	}
+}
