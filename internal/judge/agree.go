@@ -296,7 +296,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	}
 	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
 		leftOut: left, failed: failed, badLines: src.Bad, cfg: cfg}
-	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps)
+	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps, cfg.level)
 	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
 	if cfg.format == agreeJSON {
 		err = rep.writeJSON(out)
@@ -321,13 +321,16 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
 // reps resamples) to mean much; rows with records but no kappa; and how many records compared
 // have no type when others have one.
-func agreeWarnings(items []Item, rows []Agreement, reps int) []string {
+func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []string {
 	var w, undefined []string
 	switch {
 	case len(items) == 0:
 		w = append(w, "no records compared")
 	case len(items) < 10 && reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
 		w = append(w, fmt.Sprintf("only %s compared; the intervals are rough", english.Count(len(items), "record", "records")))
+	}
+	if few := stats.FewResamples(reps, level); few != "" && len(items) > 0 {
+		w = append(w, few)
 	}
 	for _, a := range rows {
 		if a.N > 0 && math.IsNaN(a.Kappa) {

@@ -44,6 +44,9 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 	m, k := rep.Problems, rep.Warmup
 	rng := stats.NewRand(seed)
 	ci := &CI{Replicates: reps, Seed: int64(seed), Level: level, Warmup: k}
+	if few := stats.FewResamples(reps, level); few != "" && len(seqs) > 0 {
+		ci.Warnings = append(ci.Warnings, few)
+	}
 	ci.Overall = intervals(rng, seqs, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })
 	if len(seqs) < 2 {
 		ci.Warnings = append(ci.Warnings, english.Count(len(seqs), "sequence", "sequences")+": the overall intervals are degenerate")

@@ -466,9 +466,8 @@ func (s *Summary) warnings() {
 			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
 	w = append(w, s.byMissing()...)
-	if need := stats.MinResamples(s.Level); s.Bootstrap > 0 && s.Bootstrap < need && s.Records > 0 {
-		w = append(w, fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least %d; the default is 1000)",
-			s.Bootstrap, stats.Percent(s.Level), need))
+	if few := stats.FewResamples(s.Bootstrap, s.Level); few != "" && s.Records > 0 {
+		w = append(w, few)
 	}
 	w = append(w, s.unreliable()...)
 	s.Warnings = append(w, s.Warnings...)

@@ -6,6 +6,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -75,6 +76,17 @@ func Quantile(sorted []float64, q float64) float64 {
 func MinResamples(level float64) int {
 	// The product is rounded down by a hair first: 5/(1-0.9) is 50.00000000000001 in float64.
 	return int(math.Ceil(2*minTail/(1-level) - 1e-9))
+}
+
+// FewResamples is the warning for intervals at level from n resamples, when n is more than 0 and
+// fewer than MinResamples(level); else "".
+func FewResamples(n int, level float64) string {
+	need := MinResamples(level)
+	if n <= 0 || n >= need {
+		return ""
+	}
+	return fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least %d; the default is 1000)",
+		n, Percent(level), need)
 }
 
 // minTail is how many resamples MinResamples wants beyond each bound.

@@ -91,3 +91,21 @@ func TestMinResamples(t *testing.T) {
 		}
 	}
 }
+
+// TestFewResamples: the warning is given for 1 to MinResamples-1 resamples, naming the level and
+// the count wanted, and not for none (no intervals) or enough.
+func TestFewResamples(t *testing.T) {
+	for _, tc := range []struct {
+		n     int
+		level float64
+		want  string
+	}{
+		{0, 0.95, ""}, {100, 0.95, ""}, {1000, 0.95, ""}, {50, 0.9, ""},
+		{99, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100; the default is 1000)"},
+		{1, 0.99, "--bootstrap 1 is too few resamples for 99% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 500; the default is 1000)"},
+	} {
+		if got := FewResamples(tc.n, tc.level); got != tc.want {
+			t.Errorf("FewResamples(%d, %v) = %q, want %q", tc.n, tc.level, got, tc.want)
+		}
+	}
+}
