@@ -340,6 +340,36 @@ func TestReaderNotUTF8(t *testing.T) {
 	}
 }
 
+// TestReaderNotUTF8Record: a line that is not UTF-8 is still a record (Error.Record) when it has
+// a top-level "schema" member, as a line with a field of the wrong type is, so that a file of
+// records in Latin-1 is read to its end, each line reported, and not taken for no file of
+// records (a benchmark file for qa-load); a line without one, or with "schema" deeper down, is not.
+func TestReaderNotUTF8Record(t *testing.T) {
+	for _, c := range []struct {
+		name, line string
+		record     bool
+	}{
+		{"record", "{\"schema\":1,\"id\":\"q1\",\"question\":\"Ren\xe9e?\",\"answers\":[]}", true},
+		{"bad byte before the schema", "{\"question\":\"Ren\xe9e?\",\"schema\":1,\"id\":\"q1\"}", true},
+		{"bad byte in a key", "{\"schema\":1,\"q\xe9\":1}", true},
+		{"benchmark item", "{\"_id\":\"a\",\"question\":\"Ren\xe9e?\",\"answer\":\"x\"}", false},
+		{"schema inside a value", "{\"id\":\"v\",\"meta\":{\"schema\":1},\"q\":\"\xe9\"}", false},
+		{"not json", "Ren\xe9e;x", false},
+	} {
+		r := NewReader(strings.NewReader(c.line+"\n"), "f")
+		_, err := r.Read()
+		var e *Error
+		var enc *UTF8Error
+		if !errors.As(err, &e) || !errors.As(err, &enc) {
+			t.Errorf("%s: Read = %v, want a not-UTF-8 bad line", c.name, err)
+			continue
+		}
+		if e.Record != c.record {
+			t.Errorf("%s: Read = %v with Record %v, want %v", c.name, err, e.Record, c.record)
+		}
+	}
+}
+
 // TestReaderCRLineEndings: a line that is not JSON, or is too long, because carriage returns
 // alone end the lines it holds (a file with classic Mac OS line endings) is a bad line that says
 // so, naming where the first one is and no id, for Read and ReadRaw alike. A carriage return

@@ -292,7 +292,8 @@ func (r *Reader) readLine() ([]byte, error) {
 			return nil, r.crError(i)
 		}
 		if err := CheckUTF8(line); err != nil {
-			return nil, &Error{File: r.file, Line: r.line, ID: PeekID(line), Err: err}
+			// A record in Latin-1, say, is a record still: its file is no benchmark file.
+			return nil, &Error{File: r.file, Line: r.line, ID: PeekID(line), Err: err, Record: headHasSchema(line)}
 		}
 		return line, nil
 	}
@@ -361,8 +362,8 @@ func headID(head []byte) string {
 }
 
 // headHasSchema reports whether a line's start holds a "schema" member whole before it is cut or
-// stops being JSON: a line too long to read that is a record, as HasSchema tells of a whole line,
-// so that a file of records too long for --max-line is not taken for no file of records.
+// stops being JSON: a line too long to read, or not UTF-8, that is a record, as HasSchema tells
+// of a whole line, so that a file of such records is not taken for no file of records.
 func headHasSchema(head []byte) bool {
 	found := false
 	walkMembers(head, func(q []byte, escaped bool, _, _, _ int) error { //nolint:errcheck // a cut line ends in an error
