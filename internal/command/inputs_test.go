@@ -421,6 +421,26 @@ func TestSourceCutGzip(t *testing.T) {
 	}
 }
 
+// TestSourceCRFile: a file of records with CR line endings, read as one bad line, stops with the
+// advice to convert them, not to run qa-load, which the file does not need.
+func TestSourceCRFile(t *testing.T) {
+	dir := t.TempDir()
+	rec := `{"schema":1,"id":"r","question":"q","answers":["a"]}`
+	for _, tc := range []struct{ name, data, want string }{
+		{"cr.jsonl", rec + "\r" + rec + "\r", "so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)"},
+		{"items.jsonl", `{"question":"q"}` + "\n", "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
+	} {
+		name := filepath.Join(dir, tc.name)
+		os.WriteFile(name, []byte(tc.data), 0o644)
+		var stderr bytes.Buffer
+		src := &Source{Args: []string{name}, Stderr: &stderr, Prog: "test"}
+		err := src.Each(func(*record.Record) error { return nil })
+		if err == nil || !strings.HasSuffix(err.Error(), tc.want) {
+			t.Errorf("%s: Each = %v; want an error ending %q", tc.name, err, tc.want)
+		}
+	}
+}
+
 // TestVersion: every command answers --version with the build's version and Go's, on stdout,
 // and does nothing else.
 func TestVersion(t *testing.T) {

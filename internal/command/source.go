@@ -123,6 +123,7 @@ func (s *Source) Err() error { return BadRecords(s.Bad) }
 type LeadingBad struct {
 	good bool
 	bad  int
+	cr   bool // a bad line was one of CR line endings, which a conversion mends
 }
 
 // leadingBadLimit is how many bad lines at the start of a file stop its reading.
@@ -140,10 +141,11 @@ func (l *LeadingBad) Bad(file string, e *record.Error) error {
 	if l.good {
 		return nil
 	}
+	l.cr = l.cr || errors.Is(e, record.ErrCRLineEndings)
 	if l.bad++; l.bad < leadingBadLimit {
 		return nil
 	}
-	return notRecords(file, fmt.Sprintf("its first %d lines are not qapipe records", l.bad))
+	return l.notRecords(file, fmt.Sprintf("its first %d lines are not qapipe records", l.bad))
 }
 
 // End returns the error that stops the run when file, now read to its end, had bad lines only,
@@ -153,12 +155,16 @@ func (l *LeadingBad) End(file string) error {
 		return nil
 	}
 	if l.bad == 1 {
-		return notRecords(file, "its one line is not a qapipe record")
+		return l.notRecords(file, "its one line is not a qapipe record")
 	}
-	return notRecords(file, fmt.Sprintf("none of its %d lines is a qapipe record", l.bad))
+	return l.notRecords(file, fmt.Sprintf("none of its %d lines is a qapipe record", l.bad))
 }
 
-// notRecords is the error of a file that why says is no file of records.
-func notRecords(file, why string) error {
+// notRecords is the error of a file that why says is no file of records, with what mends it: a
+// conversion of its line endings when they are CR's, as its bad line said, else qa-load.
+func (l *LeadingBad) notRecords(file, why string) error {
+	if l.cr {
+		return fmt.Errorf("%s: %s, so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)", file, why)
+	}
 	return fmt.Errorf("%s: %s, so it is no file of records: stopped (qa-load turns benchmark files into records)", file, why)
 }
