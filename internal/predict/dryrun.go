@@ -75,6 +75,9 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		}
 		for _, d := range lines {
 			t.count(d)
+			if d.AlreadyPredicted {
+				a.tally.kept(predictionOf(b.recs, d.ID))
+			}
 			if err := enc.Encode(d); err != nil {
 				return err
 			}
@@ -84,6 +87,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	if err != nil {
 		return err
 	}
+	a.tally.warnOthers(a.stderr, true) // as the run would warn
 	t.summarize(a.stderr, a.modelName, a.prices, a.maxCost)
 	a.prompts.reportCut(a.stderr)
 	a.seq.warnGaps(a)
@@ -103,6 +107,16 @@ func dryRequest(stage string, req model.Request) dryCall {
 		c.InputTokens += enc.Count(m.Content)
 	}
 	return c
+}
+
+// predictionOf returns the prediction of the record of recs whose id is id.
+func predictionOf(recs []*record.Record, id string) *record.Prediction {
+	for _, r := range recs {
+		if r.ID == id {
+			return r.Prediction
+		}
+	}
+	return nil
 }
 
 // dryPlain is what predicting a record without a sequence would send.

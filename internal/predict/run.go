@@ -80,12 +80,7 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		if p.Error != "" {
 			t.carried++
 		}
-		if !t.asks(p) {
-			if t.others == nil {
-				t.others = make(map[string]int)
-			}
-			t.others[strings.TrimPrefix(p.Provider+"/"+p.Model, "/")]++
-		}
+		t.noteOther(p)
 		return
 	case strings.HasSuffix(p.Error, interrupt.ErrNotCalled.Error()):
 		// Not made, whether the record never started ("interrupted before …") or the client
@@ -121,9 +116,32 @@ func (t *tally) asks(p *record.Prediction) bool {
 		(p.Model == "" || p.Model == t.model || model.VersionOf(p.Model, t.model))
 }
 
+// noteOther counts p, a prediction passed through, for warnOthers when another provider or
+// model made it. The caller holds t.mu.
+func (t *tally) noteOther(p *record.Prediction) {
+	if t.asks(p) {
+		return
+	}
+	if t.others == nil {
+		t.others = make(map[string]int)
+	}
+	t.others[strings.TrimPrefix(p.Provider+"/"+p.Model, "/")]++
+}
+
+// kept counts p, a prediction a dry run would pass through, for warnOthers.
+func (t *tally) kept(p *record.Prediction) {
+	if p == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.noteOther(p)
+}
+
 // warnOthers warns of the records passed through with a prediction of another provider or model,
-// which a run asking a new model keeps without --force.
-func (t *tally) warnOthers(w io.Writer) {
+// which a run asking a new model keeps without --force; dry words it for a dry run, which passes
+// nothing through.
+func (t *tally) warnOthers(w io.Writer, dry bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(t.others) == 0 {
@@ -135,8 +153,12 @@ func (t *tally) warnOthers(w io.Writer) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	passed := english.Count(n, "record passed", "records passed")
+	if dry {
+		passed = english.Count(n, "record would pass", "records would pass")
+	}
 	fmt.Fprintf(w, "qa-predict: warning: %s through keeping a prediction by %s, not by %s/%s as asked: --force predicts %s again\n",
-		english.Count(n, "record passed", "records passed"), strings.Join(names, ", "), t.provider, t.model, english.Form(n, "it", "them"))
+		passed, strings.Join(names, ", "), t.provider, t.model, english.Form(n, "it", "them"))
 }
 
 // noteReply counts a reply without token usage, cut at max_tokens, or stopped by a filter.
@@ -229,7 +251,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	progress.Finish()
 	fails.End(a.stderr)
 	a.warnUnpriced()
-	a.tally.warnOthers(a.stderr)
+	a.tally.warnOthers(a.stderr, false)
 	a.tally.warnReplies(a.stderr)
 	if w := a.budget.Warning(); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
