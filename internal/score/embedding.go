@@ -139,7 +139,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 			if err != nil {
 				continue // reported by the scoring pass
 			}
-			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data})
+			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data, unended: rd.Unended()})
 			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && referenceItem(rec).hasReference() {
 				refs = append(refs, rec.Answers)
 			}

@@ -243,7 +243,7 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		data = exactKeys(data)
 	}
 	if err := record.Unmarshal(data, &v); err != nil {
-		return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.InvalidLine(l.data, err)}
+		return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
 	}
 	if odd {
 		lastPrediction(data, &v)

@@ -14,9 +14,10 @@ import (
 
 // line is one raw input line and where it came from.
 type line struct {
-	file string
-	no   int
-	data []byte
+	file    string
+	no      int
+	data    []byte
+	unended bool // the last line of its input, with no line end (record.Reader.Unended)
 }
 
 // result is one line after decoding, scoring and encoding: the output line, the outcome for the
@@ -93,7 +94,7 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 				if err != nil {
 					continue
 				}
-				l := line{file: in.DisplayName(), no: rd.Line(), data: append(getBuf(len(data)), data...)}
+				l := line{file: in.DisplayName(), no: rd.Line(), data: append(getBuf(len(data)), data...), unended: rd.Unended()}
 				select {
 				case tasks <- task{l, fut}:
 				case <-ctx.Done():

@@ -232,3 +232,15 @@ func TestLaterInputUnreadable(t *testing.T) {
 		t.Errorf("missing second file: Run = %v with %d bytes written, want an error before any", err, out.Len())
 	}
 }
+
+// TestCutLastLine: qa-score's own line reader says, as record.Reader does, that an input ends
+// inside its last line when that line has no line end and is no whole JSON value.
+func TestCutLastLine(t *testing.T) {
+	in := `{"schema":1,"id":"a","question":"q","answers":["a"],"prediction":{"text":"a"}}` + "\n" + `{"schema":1,"id":"b","quest`
+	var out, errs bytes.Buffer
+	err := Run(context.Background(), []string{"qa-score", "--metrics", "em"}, strings.NewReader(in), &out, &errs)
+	want := `qa-score: stdin:2 (id "b"): invalid record: unexpected end of JSON input (the input ends inside this line, which has no line end: was it cut short, or did its writer stop?)`
+	if err == nil || !strings.Contains(errs.String(), want+"\n") || strings.Count(out.String(), "\n") != 1 {
+		t.Errorf("Run = %v, %d lines out; stderr:\n%s\nwant the line %q", err, strings.Count(out.String(), "\n"), errs.String(), want)
+	}
+}

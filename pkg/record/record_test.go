@@ -715,3 +715,42 @@ func TestZeroScoreAllocations(t *testing.T) {
 		t.Errorf("decoding a record with a score of 0 allocates %v times, one with none %v", zero, one)
 	}
 }
+
+// TestReaderCutLastLine: a last line with no line end that is no whole JSON value (a writer that
+// stopped mid-line) says the input ends inside it; a whole last line without a line end reads,
+// and a bad line that is not the last, or is whole JSON, gets no such words.
+func TestReaderCutLastLine(t *testing.T) {
+	const cut = "the input ends inside this line, which has no line end: was it cut short, or did its writer stop?"
+	rec := `{"schema":1,"id":"a","question":"q","answers":["a"]}`
+	for _, tc := range []struct {
+		name, in string
+		cut      bool // the last line's error says it was cut
+		bad      int  // bad lines
+	}{
+		{"cut", rec + "\n" + `{"schema":1,"id":"b","quest`, true, 1},
+		{"whole, no line end", rec + "\n" + rec, false, 0},
+		{"cut, then a line end", rec + "\n" + `{"schema":1,"id":"b","quest` + "\n", false, 1},
+		{"whole JSON, bad record, no line end", rec + "\n" + `{"schema":1,"id":"b","answers":5}`, false, 1},
+	} {
+		r := NewReader(strings.NewReader(tc.in), "run.jsonl")
+		var bads []error
+		for {
+			_, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				bads = append(bads, err)
+			}
+		}
+		if len(bads) != tc.bad {
+			t.Errorf("%s: %d bad lines %v, want %d", tc.name, len(bads), bads, tc.bad)
+			continue
+		}
+		for _, err := range bads {
+			if got := errors.Is(err, ErrCutLine) && strings.HasSuffix(err.Error(), "("+cut+")"); got != tc.cut {
+				t.Errorf("%s: %v; cut = %v, want %v", tc.name, err, got, tc.cut)
+			}
+		}
+	}
+}

@@ -98,6 +98,7 @@ type Reader struct {
 	maxLine int
 	buf     []byte
 	head    []byte // the start of a line too long to keep, for its id
+	unended bool   // the line read last ended at the end of the input, with no line end
 }
 
 // headLen is how much of a line too long to keep is held to find its id in.
@@ -146,7 +147,7 @@ func (r *Reader) ReadRaw() ([]byte, error) {
 func (r *Reader) decode(line []byte) (*Record, error) {
 	rec := new(Record)
 	if err := unmarshal(line, rec); err != nil {
-		e := r.errorf(PeekID(line), "%s", InvalidLine(line, err))
+		e := r.errorf(PeekID(line), "%w", CutLine(InvalidLine(line, err), line, r.unended))
 		e.Record = HasSchema(line)
 		return nil, e
 	}
@@ -169,6 +170,22 @@ func HasSchema(line []byte) bool {
 
 // errNotRecord is the error of a line with neither an id nor a schema.
 var errNotRecord = errors.New(`not a qapipe record: no "schema" and no "id" (qa-load turns benchmark files into records)`)
+
+// Unended reports whether the line read last ended at the end of the input, with no line end.
+func (r *Reader) Unended() bool { return r.unended }
+
+// ErrCutLine is wrapped by the error of a last line that has no line end and is no whole JSON
+// value: an input cut short, or written by a stage that stopped in the middle of a line.
+var ErrCutLine = errors.New("the input ends inside this line, which has no line end: was it cut short, or did its writer stop?")
+
+// CutLine returns err, line's error, with ErrCutLine's words after it when line is the last of
+// its input and has no line end (unended) and is no whole JSON value; else err.
+func CutLine(err error, line []byte, unended bool) error {
+	if !unended || json.Valid(line) {
+		return err
+	}
+	return fmt.Errorf("%w (%w)", err, ErrCutLine)
+}
 
 // InvalidLine returns the error of a line that err, from decoding it as a record, rejects:
 // "invalid record: " and what did not decode; for a line that is no JSON at all (NotJSON), "not
@@ -272,6 +289,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			return nil, err
 		}
 		r.line++
+		r.unended = err == io.EOF
 		line := bytes.TrimSuffix(bytes.TrimSuffix(r.buf, []byte("\n")), []byte("\r"))
 		if tooLong || len(line) > r.maxLine {
 			head := r.head
