@@ -27,7 +27,8 @@ type cmrcQuery struct {
 // offsets are kept in meta and never trusted. A file that is a JSON array is CMRC 2018's first
 // layout ([{context_id, context_text, title, qas: [{query_id, query_text, answers: [text, …]}]}],
 // as in its trial file): one record per query, id cmrc2018:<query_id>, the context_text as the
-// one passage titled with the title, and the context_id in meta.
+// one passage titled with the title, and the context_id in meta. Its dev file's answers include
+// numbers (20.0), which the evaluation script reads with str(): answerText reads them so.
 func CMRC2018(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
 	in.R = br
@@ -79,7 +80,7 @@ func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.
 	rec.Context = ctx
 	rec.Answers = make([]string, 0, len(q.Answers))
 	for i, a := range q.Answers {
-		text, err := fieldText(fmt.Sprintf("answers[%d]", i), a)
+		text, err := answerText(fmt.Sprintf("answers[%d]", i), a)
 		if err != nil {
 			return nil, badf(in, line, id, "%v", err)
 		}

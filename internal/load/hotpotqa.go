@@ -97,7 +97,7 @@ func hotpotContextError(raw jsonRaw) error {
 // sentences concatenated as they are: HotpotQA sentences carry their own leading spaces, so this
 // restores the original paragraph. supporting_facts and level go to meta. An item without an
 // answer (the test files withhold it) has no answers; a null answer is a bad item, never the
-// empty answer "" that marks a question unanswerable.
+// empty answer "" that marks a question unanswerable; a number answer is str() of it (answerText).
 func HotpotQA(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int) error {
 		var it hotpotItem
@@ -129,7 +129,7 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 	rec.Answers = []string{}
 	if len(it.Answer) > 0 {
 		// null is no answer: "" would make the question unanswerable
-		a, err := fieldText("answer", it.Answer)
+		a, err := answerText("answer", it.Answer)
 		if err != nil {
 			return nil, badf(in, line, id, "%v", err)
 		}

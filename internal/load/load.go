@@ -161,6 +161,20 @@ func fieldText(name string, raw []byte) (string, error) {
 	return text, nil
 }
 
+// answerText is fieldText for an answer: a number or true/false is Python's str() of the loaded
+// value (1e20 → "1e+20", -12.50 → "-12.5", true → "True"), as a benchmark's script that reads the
+// answer with str() (CMRC 2018's mixed_segmentation) sees it, not its JSON text.
+func answerText(name string, raw []byte) (string, error) {
+	text, err := fieldText(name, raw)
+	if err != nil || trimSpace(raw)[0] == '"' {
+		return text, err
+	}
+	if s, ok := pyStrAnswer(raw); ok {
+		return s, nil
+	}
+	return text, nil
+}
+
 // idText is fieldText for an id, which is missing when it is null or "" too, as a record's id is.
 func idText(name string, raw []byte) (string, error) {
 	if isNull(raw) {

@@ -27,7 +27,8 @@ type squadAnswer struct {
 // passage (titled with the article). A v2.0 question (one with is_impossible) without answers gets
 // answers [""] and type no_answer, the others has_answer: evaluate-v2.0.py goes by the answers, not
 // by the flag. v1.1 questions have no type. answer_start offsets go to meta as they are and are
-// never used. An answer text that is null is a bad item, never the empty answer "".
+// never used. An answer text that is null is a bad item, never the empty answer ""; one that is a
+// number is str() of it (answerText).
 func SQuAD(in Input, _ Options, emit Emit) error {
 	return loadSQuAD(in, emit, "squad", "en")
 }
@@ -258,7 +259,7 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	var starts []json.RawMessage
 	for i, a := range qa.Answers {
 		// null is no text: "" would make the question unanswerable
-		text, err := fieldText(fmt.Sprintf("answers[%d].text", i), a.Text)
+		text, err := answerText(fmt.Sprintf("answers[%d].text", i), a.Text)
 		if err != nil {
 			return nil, badf(in, line, id, "%v", err)
 		}
