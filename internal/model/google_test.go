@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -89,28 +90,37 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 
 // TestGoogleStreamedErrorMessage: genai sends a request with a system message to
 // streamGenerateContent, whose error body is an array holding the error object; the call's error
-// keeps the server's words, as it does for generateContent's bare object.
+// keeps the server's words, as it does for generateContent's bare object, for a status the client
+// reads (400) and for a 503 that outlasted the retries, which keyHeader words.
 func TestGoogleStreamedErrorMessage(t *testing.T) {
-	const msg = "User location is not supported for the API use."
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		body := `{"error":{"code":400,"message":"` + msg + `","status":"FAILED_PRECONDITION"}}`
-		if strings.Contains(r.URL.Path, ":streamGenerateContent") {
-			body = "[" + body + "]"
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		io.WriteString(w, body)
-	}))
-	defer srv.Close()
-	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		status int
+		msg    string
+	}{
+		{http.StatusBadRequest, "User location is not supported for the API use."},
+		{http.StatusServiceUnavailable, "The model is overloaded. Please try again later."},
 	}
-	for name, req := range map[string]Request{"generateContent": userOnly("googleai", "gemini-2.0-flash"), "streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")} {
-		_, err := c.Generate(context.Background(), req)
-		if want := "googleai gemini-2.0-flash: googleapi: Error 400: " + msg; err == nil || err.Error() != want {
-			t.Errorf("%s: Generate error = %v, want %q", name, err, want)
+	for _, tt := range tests {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			body := fmt.Sprintf(`{"error":{"code":%d,"message":%q,"status":"UNAVAILABLE"}}`, tt.status, tt.msg)
+			if strings.Contains(r.URL.Path, ":streamGenerateContent") {
+				body = "[" + body + "\n]" // as the API writes it, the array closed on a line of its own
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(tt.status)
+			io.WriteString(w, body)
+		}))
+		c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
 		}
+		for name, req := range map[string]Request{"generateContent": userOnly("googleai", "gemini-2.0-flash"), "streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")} {
+			_, err := c.Generate(context.Background(), req)
+			if want := fmt.Sprintf("googleai gemini-2.0-flash: googleapi: Error %d: %s", tt.status, tt.msg); err == nil || err.Error() != want {
+				t.Errorf("%d, %s: Generate error = %v, want %q", tt.status, name, err, want)
+			}
+		}
+		srv.Close()
 	}
 }
