@@ -12,9 +12,9 @@ import (
 
 // emptyReply reads a successful reply body that holds no text, which langchaingo turns into an
 // error of its own and drops with its usage: OpenAI's empty choices, Anthropic's empty content
-// (its stop reason end_turn or refusal), and Gemini's safety blocks (of the prompt or of the
-// candidate) or reply without candidates. It returns the reply's usage and why it stopped, and
-// false when body is no such reply (an error object, another shape, or a reply with text).
+// (its stop reason end_turn or refusal), and Gemini's reply without candidates (a blocked one is
+// geminiBlocked's, read first). It returns the reply's usage and why it stopped, and false when
+// body is no such reply (an error object, another shape, or a reply with text).
 func emptyReply(provider string, body []byte) (u record.Usage, why string, ok bool) {
 	switch provider {
 	case "openai":
@@ -97,19 +97,26 @@ func geminiStreamUsage(body []byte) (u record.Usage, ok bool) {
 	return u, false
 }
 
-// emptyGemini is emptyReply for a Gemini reply: one object, or the array of them a streamed reply is.
+// geminiReplies reads body as Gemini's: one generateContent reply, or the array of them that a
+// streamed reply (streamGenerateContent) is; ok is false for a body that is neither.
+func geminiReplies(body []byte) (rs []geminiReply, ok bool) {
+	t := bytes.TrimSpace(body)
+	if len(t) > 0 && t[0] == '[' {
+		return rs, json.Unmarshal(t, &rs) == nil
+	}
+	var r geminiReply
+	if json.Unmarshal(t, &r) != nil {
+		return nil, false
+	}
+	return []geminiReply{r}, true
+}
+
+// emptyGemini is emptyReply for a Gemini reply without candidates, or whose candidates hold no
+// text; a blocked one is geminiBlocked's.
 func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
-	var rs []geminiReply
-	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		if json.Unmarshal(t, &rs) != nil {
-			return u, "", false
-		}
-	} else {
-		var r geminiReply
-		if json.Unmarshal(t, &r) != nil {
-			return u, "", false
-		}
-		rs = []geminiReply{r}
+	rs, ok := geminiReplies(body)
+	if !ok {
+		return u, "", false
 	}
 	why = "no candidates"
 	for _, r := range rs {
@@ -122,12 +129,9 @@ func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
 					return u, "", false
 				}
 			}
-			if len(c.FinishReason) > 0 {
-				why = "finish reason " + enumName(c.FinishReason, "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER")
+			if f := enumName(c.FinishReason, geminiFinishReasons...); f != "" {
+				why = "finish reason " + f
 			}
-		}
-		if r.PromptFeedback != nil && len(r.PromptFeedback.BlockReason) > 0 {
-			why = "prompt blocked: " + enumName(r.PromptFeedback.BlockReason, "SAFETY", "OTHER")
 		}
 		if m := r.UsageMetadata; m != nil {
 			u = m.usage()
@@ -136,14 +140,74 @@ func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
 	return u, why, len(rs) > 0
 }
 
-// enumName is the name of a Gemini enum value, which genai asks for as a number (names[0] is 1);
-// a number it does not know, or a name, is given as it came.
+// geminiBlocked reads a Gemini reply that the API's filters blocked: the prompt (a
+// promptFeedback.blockReason, and no candidates) or the reply (a candidate's finishReason that
+// names a filter, its content then left out), in any response of a stream, which may have
+// streamed text before the block. It returns the reply's usage (a stream's last, which holds the
+// running totals) and the block; ok is false for any other body.
+//
+// Note: genai v0.15.1 calls a blocked prompt, or a reply stopped for SAFETY or RECITATION, an
+// error (BlockedError) but knows no other reason; langchaingo then reads a reply stopped for
+// another one (SPII, BLOCKLIST, ...) as an empty reply, or, streamed, as the text before the
+// block, dropping the reason of a last response without content. The body says it whole.
+func geminiBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
+	rs, _ := geminiReplies(body)
+	for _, r := range rs {
+		if r.Error != nil {
+			return u, nil, false
+		}
+		if pf := r.PromptFeedback; pf != nil && b == nil {
+			if why := enumName(pf.BlockReason, geminiBlockReasons...); why != "" {
+				b = &BlockedError{By: "Gemini", Prompt: true, Reason: why}
+			}
+		}
+		for _, c := range r.Candidates {
+			if f := enumName(c.FinishReason, geminiFinishReasons...); geminiFilters[f] && b == nil {
+				b = &BlockedError{By: "Gemini", Reason: f}
+			}
+		}
+		if m := r.UsageMetadata; m != nil {
+			u = m.usage()
+		}
+	}
+	return u, b, b != nil
+}
+
+// geminiFinishReasons names the values of a candidate's finishReason from 1, and
+// geminiBlockReasons those of promptFeedback.blockReason, as the Gemini API numbers them
+// (google.ai.generativelanguage's Candidate.FinishReason and PromptFeedback.BlockReason).
+var (
+	geminiFinishReasons = []string{"STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "OTHER", "LANGUAGE", "BLOCKLIST",
+		"PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "IMAGE_SAFETY", "UNEXPECTED_TOOL_CALL"}
+	geminiBlockReasons = []string{"SAFETY", "OTHER", "BLOCKLIST", "PROHIBITED_CONTENT", "IMAGE_SAFETY"}
+)
+
+// geminiFilters holds the finish reasons that say the API's filters stopped a reply and left its
+// content out: flagged for safety, recitation, an unsupported language, a blocklisted term,
+// prohibited content, sensitive personal data, or an unsafe image (by name too, as the API writes
+// reasons newer than the numbers above).
+var geminiFilters = map[string]bool{
+	"SAFETY": true, "RECITATION": true, "LANGUAGE": true, "BLOCKLIST": true, "PROHIBITED_CONTENT": true,
+	"SPII": true, "IMAGE_SAFETY": true, "IMAGE_PROHIBITED_CONTENT": true, "IMAGE_RECITATION": true,
+}
+
+// enumName is the name of a Gemini enum value, which genai asks for as a number (names[0] is 1),
+// "" for none (absent, null, 0, or a name ending _UNSPECIFIED); a number it does not know, or a
+// name, is given as it came.
 func enumName(v json.RawMessage, names ...string) string {
 	var n int
-	if json.Unmarshal(v, &n) == nil && n >= 1 && n <= len(names) {
+	switch {
+	case json.Unmarshal(v, &n) != nil:
+	case n >= 1 && n <= len(names):
 		return names[n-1]
+	case n == 0:
+		return ""
 	}
-	return strings.Trim(string(v), `"`)
+	s := strings.Trim(string(v), `"`)
+	if strings.HasSuffix(s, "_UNSPECIFIED") {
+		return ""
+	}
+	return s
 }
 
 // openAIRefusal is the refusal text of an OpenAI chat reply's first choice (its message.refusal,

@@ -2,14 +2,18 @@ package model
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // userOnly is testRequest without its system message: genai sends a lone user message to
@@ -123,4 +127,108 @@ func TestGoogleStreamedErrorMessage(t *testing.T) {
 		}
 		srv.Close()
 	}
+}
+
+// TestGoogleBlocked: a Gemini reply that the API's filters blocked is a BlockedError naming the
+// reason, asked once (no retry: it is blocked again) and with the usage it was paid for, whether
+// langchaingo's genai calls it an error (a blocked prompt; a reply stopped for SAFETY or
+// RECITATION), an empty reply (a reply stopped for a reason genai v0.15.1 does not know) or,
+// streamed, the text sent before the block. A prompt blocked has promptFeedback.blockReason and
+// no candidates; a reply blocked, a candidate with that finishReason and no content. genai asks
+// for the enums as numbers; the API writes them as names otherwise.
+func TestGoogleBlocked(t *testing.T) {
+	const (
+		ratings  = `"safetyRatings":[{"category":8,"probability":4,"blocked":true}]`
+		prompt8  = `"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}`
+		streamed = `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`
+	)
+	promptBlocked := func(reason string) string {
+		return `{"promptFeedback":{"blockReason":` + reason + `,` + ratings + `},` + prompt8 + `}`
+	}
+	replyBlocked := func(reason string) string {
+		return `{"candidates":[{"finishReason":` + reason + `,"index":0,` + ratings + `}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":3,"totalTokenCount":11}}`
+	}
+	tests := []struct {
+		name   string
+		chunks []string // the replies of a stream; one is also the reply of generateContent
+		want   string
+		usage  record.Usage
+	}{
+		{"prompt SAFETY", []string{promptBlocked("1")}, "prompt blocked by Gemini: SAFETY", record.Usage{InputTokens: 8}},
+		{"prompt OTHER", []string{promptBlocked("2")}, "prompt blocked by Gemini: OTHER", record.Usage{InputTokens: 8}},
+		{"prompt BLOCKLIST", []string{promptBlocked("3")}, "prompt blocked by Gemini: BLOCKLIST", record.Usage{InputTokens: 8}},
+		{"prompt PROHIBITED_CONTENT", []string{promptBlocked("4")}, "prompt blocked by Gemini: PROHIBITED_CONTENT", record.Usage{InputTokens: 8}},
+		{"prompt IMAGE_SAFETY", []string{promptBlocked("5")}, "prompt blocked by Gemini: IMAGE_SAFETY", record.Usage{InputTokens: 8}},
+		{"prompt by name", []string{promptBlocked(`"PROHIBITED_CONTENT"`)}, "prompt blocked by Gemini: PROHIBITED_CONTENT", record.Usage{InputTokens: 8}},
+		{"reply SAFETY", []string{replyBlocked("3")}, "reply blocked by Gemini: SAFETY", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply RECITATION", []string{replyBlocked("4")}, "reply blocked by Gemini: RECITATION", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply BLOCKLIST", []string{replyBlocked("7")}, "reply blocked by Gemini: BLOCKLIST", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply PROHIBITED_CONTENT", []string{replyBlocked("8")}, "reply blocked by Gemini: PROHIBITED_CONTENT", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply SPII", []string{replyBlocked("9")}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply SPII by name", []string{replyBlocked(`"SPII"`)}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"text streamed, then SAFETY", []string{streamed, replyBlocked("3")}, "reply blocked by Gemini: SAFETY", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"text streamed, then SPII", []string{streamed, replyBlocked("9")}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
+	}
+	for _, tt := range tests {
+		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
+		if len(tt.chunks) == 1 {
+			requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
+		}
+		for method, req := range requests {
+			t.Run(tt.name+", "+method, func(t *testing.T) {
+				c, calls := geminiClient(t, tt.chunks...)
+				resp, err := c.Generate(context.Background(), req)
+				var be *BlockedError
+				var ce *CallError
+				if !errors.As(err, &be) || !errors.As(err, &ce) || err.Error() != "googleai gemini-2.0-flash: "+tt.want {
+					t.Fatalf("Generate error = %v, want a BlockedError %q", err, "googleai gemini-2.0-flash: "+tt.want)
+				}
+				if n := calls.Load(); n != 1 || ce.Attempts != 1 {
+					t.Errorf("%d requests reached the server, %d attempts counted; want 1 (a block is not retried)", n, ce.Attempts)
+				}
+				if resp.Text != "" || !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage {
+					t.Errorf("Generate = text %q, usage %+v (no usage %v); want no text, usage %+v", resp.Text, resp.Usage, resp.NoUsage, tt.usage)
+				}
+			})
+		}
+	}
+}
+
+// TestGoogleNotBlocked: safety ratings in promptFeedback, or a block reason of 0 (unspecified),
+// block nothing: the reply is the answer.
+func TestGoogleNotBlocked(t *testing.T) {
+	for _, feedback := range []string{`{"safetyRatings":[{"category":8,"probability":1}]}`, `{"blockReason":0}`, `{"blockReason":"BLOCK_REASON_UNSPECIFIED"}`} {
+		reply := `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"finishReason":1,"index":0}],"promptFeedback":` + feedback + `,"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}}`
+		for method, req := range map[string]Request{"generateContent": userOnly("googleai", "gemini-2.0-flash"), "streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")} {
+			c, _ := geminiClient(t, reply)
+			if resp, err := c.Generate(context.Background(), req); err != nil || resp.Text != "Paris" {
+				t.Errorf("promptFeedback %s, %s: Generate = %q, %v; want Paris", feedback, method, resp.Text, err)
+			}
+		}
+	}
+}
+
+// geminiClient is a googleai client, with a Transport that retries transient failures, of a
+// loopback server answering generateContent with chunks[0] and streamGenerateContent with the
+// array of chunks, as the REST API streams; calls counts the requests.
+func geminiClient(t *testing.T, chunks ...string) (Client, *atomic.Int64) {
+	t.Helper()
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		body := chunks[0]
+		if strings.HasSuffix(r.URL.Path, ":streamGenerateContent") {
+			body = "[" + strings.Join(chunks, "\n,\r\n") + "\n]"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Millisecond, Seed: 1})
+	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, &calls
 }

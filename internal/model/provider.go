@@ -162,6 +162,13 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	ctx, attempts := WithAttempts(ctx)
 	resp, err := c.generate(ctx, msgs, opts, attempts)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
+	if u, blocked, ok := c.blocked(attempts.Body()); ok {
+		// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
+		// before the block), but paid for.
+		out.Usage, out.NoUsage = knownUsage(u, "")
+		slot.Settle(float64(u.InputTokens + u.OutputTokens))
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, blocked)}
+	}
 	if err != nil {
 		slot.Settle(0)
 		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
@@ -226,6 +233,14 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
+}
+
+// blocked reads body, the reply, for a block by the provider's filters: Gemini's (geminiBlocked).
+func (c *chat) blocked(body []byte) (record.Usage, *BlockedError, bool) {
+	if c.provider != "googleai" {
+		return record.Usage{}, nil, false
+	}
+	return geminiBlocked(body)
 }
 
 // generate has langchaingo ask the model, its client's panic turned into the call's error:
@@ -313,6 +328,25 @@ const langchaingoMaxTokens = 2048
 
 // ErrEmptyReply marks a reply that holds no text.
 var ErrEmptyReply = errors.New("empty reply")
+
+// BlockedError is a reply that the provider's filters blocked, Gemini's: its prompt
+// (promptFeedback.blockReason) or the reply itself (a finishReason such as SAFETY, RECITATION or
+// SPII, its text left out). It is no transient failure (the same request is blocked again), so it
+// is not retried, nor asked again as an empty judge reply is; the reply was paid for, and the
+// response keeps its usage.
+type BlockedError struct {
+	By     string // the provider, as its users name it: "Gemini"
+	Prompt bool   // the prompt was blocked, else the reply
+	Reason string // the provider's reason, as its API names it: SAFETY, PROHIBITED_CONTENT, ...
+}
+
+func (e *BlockedError) Error() string {
+	what := "reply"
+	if e.Prompt {
+		what = "prompt"
+	}
+	return what + " blocked by " + e.By + ": " + e.Reason
+}
 
 // cutShort reports whether a stop reason says the reply was cut at max_tokens: OpenAI's and
 // Ollama's "length", Anthropic's "max_tokens", Gemini's MAX_TOKENS (which genai names

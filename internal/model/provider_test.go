@@ -342,8 +342,8 @@ func TestReplyAccounting(t *testing.T) {
 
 // TestEmptyReplies: a reply with no text is the error ErrEmptyReply with the usage paid for, on
 // every provider, including the shapes langchaingo turns into errors of its own: Anthropic's empty
-// content (end_turn, or Claude's refusal), OpenAI's empty choices, and Gemini's safety blocks
-// (genai asks for enums as numbers).
+// content (end_turn, or Claude's refusal), OpenAI's empty choices, and Gemini's reply without
+// candidates (genai asks for enums as numbers). Gemini's blocks are TestGoogleBlocked's.
 func TestEmptyReplies(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -358,10 +358,10 @@ func TestEmptyReplies(t *testing.T) {
 			record.Usage{InputTokens: 20}, "stop reason refusal"},
 		{"openai no choices", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
 			record.Usage{InputTokens: 12}, "no choices"},
-		{"gemini prompt blocked", wires[3], `[{"promptFeedback":{"blockReason":1,"safetyRatings":[{"category":8,"probability":4}]},"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}]`,
-			record.Usage{InputTokens: 8}, "prompt blocked: SAFETY"},
-		{"gemini candidate blocked", wires[3], `[{"candidates":[{"finishReason":3,"index":0,"safetyRatings":[{"category":8,"probability":4,"blocked":true}]}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}}]`,
-			record.Usage{InputTokens: 8, OutputTokens: 1}, "finish reason SAFETY"},
+		{"gemini no candidates", wires[3], `[{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}]`,
+			record.Usage{InputTokens: 8}, "no candidates"},
+		{"gemini no text", wires[3], `[{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":5,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}}]`,
+			record.Usage{InputTokens: 8, OutputTokens: 1}, "stop reason FinishReasonOther"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

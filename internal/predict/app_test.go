@@ -577,6 +577,72 @@ func TestOllamaEndToEnd(t *testing.T) {
 	}
 }
 
+// TestGeminiBlockedEndToEnd: a prompt or reply that Gemini's filters block is a failed
+// prediction naming the reason (exit 3), asked once, with the usage and cost it was paid for; the
+// other records are answered. genai calls generateContent for a lone user message and
+// streamGenerateContent (a JSON array of replies) when --system adds a system message.
+func TestGeminiBlockedEndToEnd(t *testing.T) {
+	replies := map[string]string{
+		"ID0": `{"promptFeedback":{"blockReason":4},"usageMetadata":{"promptTokenCount":40,"totalTokenCount":40}}`,
+		"ID1": `{"candidates":[{"finishReason":9,"index":0}],"usageMetadata":{"promptTokenCount":40,"candidatesTokenCount":6,"totalTokenCount":46}}`,
+		"ID2": `{"candidates":[{"content":{"parts":[{"text":"A2"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":40,"candidatesTokenCount":2,"totalTokenCount":42}}`,
+	}
+	t.Setenv("GOOGLE_API_KEY", testKey)
+	for _, system := range []bool{false, true} {
+		var calls atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			calls.Add(1)
+			b, _ := io.ReadAll(r.Body)
+			method := map[bool]string{false: ":generateContent", true: ":streamGenerateContent"}[system]
+			if r.URL.Path != "/v1beta/models/gemini-2.0-flash"+method || r.Header.Get("X-Goog-Api-Key") != testKey {
+				http.Error(w, `{"error":{"code":404,"message":"not found"}}`, http.StatusNotFound)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			for id, reply := range replies {
+				if bytes.Contains(b, []byte(id+" ")) {
+					if system {
+						reply = "[" + reply + "\n]"
+					}
+					io.WriteString(w, reply)
+				}
+			}
+		}))
+		args := []string{"--provider", "googleai", "--model", "gemini-2.0-flash", "--base-url", srv.URL, "--concurrency", "1", "--backoff", "1ms"}
+		if system {
+			args = append(args, "--system", "Answer briefly.")
+		}
+		recs, stderr, err := run(t, context.Background(), input(3, nil), args...)
+		srv.Close()
+		if code := command.ExitCode(err); code != command.ExitBadRecords || len(recs) != 3 {
+			t.Fatalf("system %v: exit %d with %d records (%v), want 3 with 3; stderr:\n%s", system, code, len(recs), err, stderr)
+		}
+		if n := calls.Load(); n != 3 {
+			t.Errorf("system %v: %d requests, want 3 (a block is not retried)", system, n)
+		}
+		for i, want := range []struct {
+			err     string
+			in, out int
+		}{
+			{"googleai gemini-2.0-flash: prompt blocked by Gemini: PROHIBITED_CONTENT", 40, 0},
+			{"googleai gemini-2.0-flash: reply blocked by Gemini: SPII", 40, 6},
+			{"", 40, 2},
+		} {
+			p := recs[i].Prediction
+			cost := (float64(want.in)*0.10 + float64(want.out)*0.40) / 1e6
+			if p.Error != want.err || p.Attempts != 1 || p.Usage == nil || p.Usage.InputTokens != want.in || p.Usage.OutputTokens != want.out || p.CostUSD == nil || *p.CostUSD != cost {
+				t.Errorf("system %v, record %d: %+v, want error %q after 1 attempt, usage %d/%d, cost %v", system, i, p, want.err, want.in, want.out, cost)
+			}
+		}
+		if p := recs[2].Prediction; p.Text != "A2" {
+			t.Errorf("system %v, record 2: text %q, want A2", system, p.Text)
+		}
+		if !strings.Contains(stderr, "2 errors; tokens 120 in, 8 out") {
+			t.Errorf("system %v: stderr lacks the counts:\n%s", system, stderr)
+		}
+	}
+}
+
 // TestExtractiveNotCached: the offline extractive baseline's answers are not stored in --cache. It
 // calls nothing, so a cache saves nothing, and its answers change with qapipe's versions (its
 // ranking and span rules), which no key names: a stored answer would be served after an upgrade
