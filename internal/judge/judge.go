@@ -260,6 +260,13 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
 	replied, allCached, noUsage := false, true, false
 	first := jg.Attempts
+	paid := func(resp model.Response) { // a reply, which counts in the judgment's usage and cost
+		replied = true
+		usage.InputTokens += resp.Usage.InputTokens
+		usage.OutputTokens += resp.Usage.OutputTokens
+		noUsage = noUsage || resp.NoUsage
+		allCached = allCached && resp.Cached
+	}
 	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
 		if attempt > 0 && interrupt.Asked(ctx) {
 			break // finishing: asking again is a new call; the unparsable reply stands
@@ -273,14 +280,14 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 				return ctx.Err()
 			}
 			jg.Error = "judge call: " + err.Error()
+			if errors.As(err, new(*model.BlockedError)) {
+				// Blocked by the provider's filters: paid for, and blocked again if asked again.
+				paid(resp)
+			}
 			break
 		}
 		// A reply, perhaps an empty one: the parser calls that unparsable, and it is asked again.
-		replied = true
-		usage.InputTokens += resp.Usage.InputTokens
-		usage.OutputTokens += resp.Usage.OutputTokens
-		noUsage = noUsage || resp.NoUsage
-		allCached = allCached && resp.Cached
+		paid(resp)
 		jg.Raw = resp.Text
 		v, perr := p.Parse(resp.Text)
 		if perr == nil {

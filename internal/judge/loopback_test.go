@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -326,6 +327,42 @@ func TestLoopbackEmptyReply(t *testing.T) {
 	j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
 	if j.Score != nil || j.Error != "unparsable judge reply: empty reply" || j.Attempts != 3 || srv.count() != 3 {
 		t.Errorf("judgment %+v after %d calls, want an unparsable empty reply after 3", j, srv.count())
+	}
+}
+
+// TestLoopbackGeminiBlocked: a judge prompt that Gemini's filters block is no reply to parse: it
+// is not asked again (it would be blocked again), and the judgment fails with the reason, keeping
+// the usage it was paid for. The server speaks the Gemini API as genai calls it (generateContent
+// for the LongMemEval judge's one user message; enums as numbers).
+func TestLoopbackGeminiBlocked(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		if r.URL.Path != "/v1beta/models/gemini-2.0-flash:generateContent" {
+			http.Error(w, `{"error":{"code":404,"message":"not found"}}`, http.StatusNotFound)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"promptFeedback":{"blockReason":1,"safetyRatings":[{"category":10,"probability":4}]},"usageMetadata":{"promptTokenCount":80,"totalTokenCount":80}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("GOOGLE_API_KEY", "test-key-0123456789")
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	stdout, stderr, code := runJudge(t, []string{"--provider", "googleai", "--base-url", srv.URL, "--model", "gemini-2.0-flash", "--parse-retries", "2"}, in)
+	if code != command.ExitBadRecords {
+		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["auto/gemini-2.0-flash"]
+	const want = "judge call: googleai gemini-2.0-flash: prompt blocked by Gemini: SAFETY"
+	if j == nil || j.Score != nil || j.Error != want || j.Attempts != 1 || calls.Load() != 1 {
+		t.Fatalf("judgment %+v after %d calls, want the error %q after 1", j, calls.Load(), want)
+	}
+	if j.Usage == nil || j.Usage.InputTokens != 80 || j.Usage.OutputTokens != 0 || j.CostUSD == nil || *j.CostUSD != 80*0.10/1e6 {
+		t.Errorf("judgment usage %v, cost %v; want 80 tokens in, 0 out, at gemini-2.0-flash's $0.10 a million", j.Usage, j.CostUSD)
+	}
+	if !strings.Contains(stderr, "0 unparsable, 1 failed") {
+		t.Errorf("stderr does not count the judgment as failed:\n%s", stderr)
 	}
 }
 
