@@ -50,6 +50,7 @@ type dryTally struct {
 	requests, tokens    map[string]int
 	rule, skip, already int
 	errors              int
+	routed              int // named the judge model, as the run counts them for warnModelUnused
 }
 
 // dryRunAll writes, for every record in input order, what judging it would do, and calls no
@@ -71,6 +72,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 		return err
 	}
 	cfg.warnRoutes(stderr)
+	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.rule))
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	return badRecords(t.errors, "record could not be judged", "records could not be judged", src)
 }
@@ -86,6 +88,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	if jg := cfg.selfJudging(rec); jg != nil {
 		d.Error = jg.Error
 		t.errors++
+		t.routed++ // refused for the model
 		return d
 	}
 	j := cfg.judge
@@ -98,6 +101,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	case err != nil:
 		d.Error = err.Error()
 		t.errors++
+		if j.Model != "" {
+			t.routed++ // the run's judgment names the judge model (Regrade)
+		}
 		return d
 	case p.Skip:
 		d.Skip = true
@@ -119,6 +125,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		d.InputTokens += enc.Count(m.Content)
 	}
 	t.requests[d.Model]++
+	if d.Model != "" {
+		t.routed++
+	}
 	t.tokens[d.Model] += d.InputTokens
 	return d
 }

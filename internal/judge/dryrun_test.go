@@ -118,3 +118,34 @@ func TestDryRunMakesNoCache(t *testing.T) {
 		t.Errorf("the dry run made %v, want no file", files)
 	}
 }
+
+// TestDryRunWarnsOfModelUnused: a dry run with --mode auto and a --model warns that the model
+// judges no record exactly when the run over the same records does, with the same words: when
+// every record is routed to a rule, and not when one is routed to the model, asked or refused
+// (self-judging), nor when one cannot be planned (its judgment names the model).
+func TestDryRunWarnsOfModelUnused(t *testing.T) {
+	const warning = "qa-judge: warning: --model j1 judges no record: --mode auto routes every one to a rule (see MODES in --help); --mode or --prompt judges them with the model\n"
+	hotpot := rec("hotpotqa:1", "hotpotqa", "bridge", "q", "Paris", "Paris", "") +
+		`{"schema":1,"id":"hotpotqa:2","dataset":"hotpotqa","type":"bridge","question":"q","answers":["Paris"],"prediction":{"text":"","error":"model call: 500"}}` + "\n"
+	for _, tc := range []struct {
+		name string
+		in   string
+		warn bool
+	}{
+		{"every record to a rule", hotpot, true},
+		{"one to the model", hotpot + rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", ""), false},
+		{"one refused for the model", hotpot + `{"schema":1,"id":"longmemeval:q1","dataset":"longmemeval","type":"single-session-user","question":"Q","answers":["A"],"prediction":{"text":"A","provider":"openai","model":"j1"}}` + "\n", false},
+		{"one not planned", hotpot + rec("hotpotqa:3", "hotpotqa", "bridge", "q", "Paris", "Paris", `{"abstention":"yes"}`), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := newChatServer(t, protocolReply)
+			_, runErr, _ := runJudge(t, []string{"--base-url", srv.URL, "--model", "j1"}, tc.in)
+			_, dryErr, _ := runJudge(t, []string{"--dry-run", "--model", "j1"}, tc.in)
+			for _, r := range []struct{ what, stderr string }{{"run", runErr}, {"dry run", dryErr}} {
+				if got := strings.Contains(r.stderr, warning); got != tc.warn {
+					t.Errorf("%s warns %v, want %v; stderr:\n%s", r.what, got, tc.warn, r.stderr)
+				}
+			}
+		})
+	}
+}
