@@ -199,7 +199,7 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 		mode = RulesMode
 	}
 	if msg := unjudgeable(rec); msg != "" {
-		return &record.Judgment{Mode: mode, Model: j.Model, Error: msg}, nil
+		return j.unjudged(rec, mode, msg), nil
 	}
 	p, err := j.Plan(rec)
 	if err != nil {
@@ -226,6 +226,23 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 		jg.Attempts = prior.Attempts // call asks the samples after these
 	}
 	return jg, j.call(ctx, p, jg)
+}
+
+// unjudged is the failed judgment of rec, whose prediction cannot be judged (msg says why),
+// named as its judgment would be: by its plan's mode and template, with the model the plan
+// calls, and none where a rule decides (under auto, a HotpotQA record's is the approximate
+// rules', as their verdict is). A record that no plan names (one it skips, or one that cannot be
+// planned) keeps mode, the judge's, and the judge's model.
+func (j *Judge) unjudged(rec *record.Record, mode, msg string) *record.Judgment {
+	p, err := j.Plan(rec)
+	if err != nil || p.Skip {
+		return &record.Judgment{Mode: mode, Model: j.Model, Error: msg}
+	}
+	jg := &record.Judgment{Mode: p.Mode, PromptSHA256: p.PromptSHA256, Error: msg}
+	if p.Rule == nil {
+		jg.Model = cmp.Or(p.Model, j.Model)
+	}
+	return jg
 }
 
 // notMade reports whether err is that of a call that was not made, which asked nothing: the
