@@ -31,7 +31,7 @@ func TestFailures(t *testing.T) {
 		{"same", []string{"401", "401", "401"},
 			"qa-x: in.jsonl:1 (id \"r0\"): 401\nqa-x: 2 more records failed with a message above (see their error fields)\n"},
 		{"carried", []string{"carried", "401"}, "qa-x: in.jsonl:2 (id \"r1\"): 401\n"},
-		{"not called", []string{"openai m: " + interrupt.ErrNotCalled.Error()}, ""},
+		{"not called", []string{interrupt.ErrNotCalled.Error(), "judge call: " + interrupt.ErrNotCalled.Error()}, ""},
 		{"budget", []string{"budget spent: $0.306000 of --max-cost $0.250000, so this call was not made", "budget spent: $0.412000 of --max-cost $0.250000, so this call was not made"},
 			"qa-x: in.jsonl:1 (id \"r0\"): budget spent: $0.306000 of --max-cost $0.250000, so this call was not made\nqa-x: 1 more record failed with a message above (see its error field)\n"},
 		{"many", append(numbered(MaxFailures+2), "e0"),

@@ -709,7 +709,7 @@ func TestUnreached(t *testing.T) {
 		"openai m: not called: server http://127.0.0.1:1 was never reached (first error: connection refused)": true,
 		"judge call: openai m: not called: server http://h:1 was never reached (first error: x)":              true,
 		"openai m: network error: failed to reach API server (dial tcp: connection refused)":                  false,
-		"openai m: interrupted before the call was made":                                                      false,
+		"judge call: interrupted before the call was made":                                                    false,
 	} {
 		if got := Unreached(msg); got != want {
 			t.Errorf("Unreached(%q) = %v, want %v", msg, got, want)

@@ -14,6 +14,7 @@ import (
 // TestTransportFinishing: once the run is asked to finish, no request leaves: not a first
 // attempt, not one waiting for the rate limit or the token limit, not a retry (the last failure
 // is the call's error). Every wait asks to finish as it begins, as a signal arriving then would.
+// A call not made is worded as the apps word a record they never sent: ErrNotCalled alone.
 func TestTransportFinishing(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -75,6 +76,10 @@ func TestTransportFinishing(t *testing.T) {
 				t.Errorf("last call: error %q, want it to mention %q", err, tt.wantErr)
 			case tt.notCalled && ce.Attempts != 0:
 				t.Errorf("a call not made counts %d attempts, want 0", ce.Attempts)
+			case tt.notCalled && err.Error() != interrupt.ErrNotCalled.Error():
+				// The words of a call the run did not send to the model, as the apps write them
+				// for a record never handed to the model: no provider or model before them.
+				t.Errorf("last call: error %q, want %q", err, interrupt.ErrNotCalled)
 			}
 			if ctx.Err() != nil {
 				t.Errorf("finishing cancelled the run's context: %v", ctx.Err())

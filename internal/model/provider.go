@@ -172,7 +172,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		slot.Settle(0)
 		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
-			return out, c.notCalled(req, out.Attempts)
+			return out, c.notCalled(out.Attempts)
 		}
 		if ue := (*UnreachedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, attempts)}
@@ -286,15 +286,20 @@ func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
 	case err == nil:
 		return slot, nil
 	case ctx.Err() == nil && interrupt.Asked(ctx):
-		return nil, c.notCalled(req, 0)
+		return nil, c.notCalled(0)
 	}
 	return nil, err
 }
 
-// notCalled is the CallError of a call that a finishing run did not make; it wraps
-// interrupt.ErrNotCalled.
-func (c *chat) notCalled(req Request, attempts int) error {
-	return &CallError{Attempts: attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, interrupt.ErrNotCalled)}
+// notCalled is the CallError of a call that a finishing run did not make: interrupt.ErrNotCalled
+// in its own words, as the apps write them for a record they never hand to the model, so that a
+// call stopped here (at a rate limit, or at the gate) reads as the others do.
+//
+// Note: the provider and model were put before the words, as before every other CallError's;
+// they told nothing the record does not (its prediction or judgment names the model), and the
+// same interruption was worded two ways.
+func (c *chat) notCalled(attempts int) error {
+	return &CallError{Attempts: attempts, Err: interrupt.ErrNotCalled}
 }
 
 // knownUsage returns u, the usage a reply of text reported, and whether it is unknown (then u is

@@ -83,8 +83,9 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		t.noteOther(p)
 		return
 	case strings.HasSuffix(p.Error, interrupt.ErrNotCalled.Error()):
-		// Not made, whether the record never started ("interrupted before …") or the client
-		// stopped it at a limiter ("openai m: interrupted before …"), as qa-judge counts them.
+		// Not made, whether the record never started or the client stopped it at a limiter,
+		// both "interrupted before …", or a LongMemEval note call was not made ("notes on
+		// history block 2 of 3: interrupted before …"), as qa-judge counts them.
 		t.errors++
 		t.notCalled++
 		t.spend(p) // LongMemEval's notes asked before it were paid for

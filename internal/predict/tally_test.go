@@ -34,14 +34,14 @@ func TestTallyLine(t *testing.T) {
 	}
 }
 
-// TestTallyNotCalledThroughClient: a call the client itself did not make because the run was
-// finishing (stopped at the rate limiter or the gate, after the record had started) carries the
-// client's "openai m: interrupted before the call was made"; it is a call not made like those
-// never started, and the summary counts it so, not as one more failure to look into.
-func TestTallyNotCalledThroughClient(t *testing.T) {
+// TestTallyNotCalledAfterNote: a LongMemEval note call the run did not make, the record begun,
+// carries "notes on history block 2 of 3: interrupted before the call was made"; it is a call not
+// made like those never started, and the summary counts it so, not as one more failure to look
+// into.
+func TestTallyNotCalledAfterNote(t *testing.T) {
 	var tl tally
 	tl.add(&record.Prediction{Error: interrupt.ErrNotCalled.Error()}, false)
-	tl.add(&record.Prediction{Provider: "openai", Model: "m", Error: "openai m: " + interrupt.ErrNotCalled.Error()}, false)
+	tl.add(&record.Prediction{Provider: "openai", Model: "m", Error: "notes on history block 2 of 3: " + interrupt.ErrNotCalled.Error()}, false)
 	tl.add(&record.Prediction{Error: "openai m: API returned unexpected status code: 500: boom"}, false)
 	want := "3 records: 0 predicted (0 cached), 0 passed through, 3 errors (2 of them not called: interrupted);"
 	if got := tl.line(); !strings.HasPrefix(got, want) {
@@ -55,7 +55,7 @@ func TestTallyNotCalledThroughClient(t *testing.T) {
 func TestTallyNotCalledAfterNotes(t *testing.T) {
 	var tl tally
 	tl.add(&record.Prediction{Model: "m", Usage: &record.Usage{InputTokens: 20, OutputTokens: 2},
-		Error: "openai m: " + interrupt.ErrNotCalled.Error()}, false)
+		Error: interrupt.ErrNotCalled.Error()}, false)
 	if want := "1 error (it was not called: interrupted); tokens 20 in, 2 out"; !strings.Contains(tl.line(), want) {
 		t.Errorf("line() = %q, want %q in it", tl.line(), want)
 	}

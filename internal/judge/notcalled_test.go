@@ -1,0 +1,45 @@
+package judge
+
+import (
+	"context"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestNotCalledOneWording: once the run is asked to finish, a record not handed to the model
+// (Grade) and a call the client itself stops (at a rate limit, or at the gate, as here: call
+// past Grade's check) fail with the one wording of a call not made, with no provider or model
+// in it, and no request leaves.
+func TestNotCalledOneWording(t *testing.T) {
+	srv := newChatServer(t, protocolReply)
+	j := &Judge{Mode: ModeLongMemEval, Provider: "openai", Model: "gpt-4o", Routes: DefaultRoutes()}
+	s := model.Setup{Provider: "openai", BaseURL: srv.URL, APIKey: "sk-test", Concurrency: 1}
+	client, err := s.Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.Client = client
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	r := &record.Record{ID: "longmemeval:q1", Dataset: "longmemeval", Type: "single-session-user", Question: "Q",
+		Answers: []string{"A"}, Prediction: &record.Prediction{Text: "A"}}
+	const want = "judge call: interrupted before the call was made"
+	never, err := j.Grade(ctx, r)
+	if err != nil || never.Error != want {
+		t.Errorf("Grade, the run finishing: %+v, %v; want the error %q", never, err, want)
+	}
+	p, err := j.Plan(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopped := &record.Judgment{}
+	if err := j.call(ctx, p, stopped); err != nil || stopped.Error != want {
+		t.Errorf("a call the client stops: %+v, %v; want the error %q", stopped, err, want)
+	}
+	if n := srv.count(); n != 0 {
+		t.Errorf("%d requests reached the server, want none", n)
+	}
+}
