@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -222,7 +223,8 @@ func interval(r []string) string {
 }
 
 // tableCell makes s one cell of the aligned table: a tab would start another column and a line
-// break another row, so both are printed as spaces, as in a Markdown cell.
+// break another row, so both are printed as spaces, as in a Markdown cell. (A group's value has
+// them escaped already, by shownValue; a --by path given with one has not.)
 func tableCell(s string) string { return tableEscaper.Replace(s) }
 
 var tableEscaper = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
@@ -270,7 +272,7 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 	}
 	if l := s.LongMemEval; l != nil {
 		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
-			label := t
+			label := shownValue(t)
 			if t == "" { // JSON keeps the empty key; a row named "longmemeval " would read as cut off
 				label = "(no type)"
 			}
@@ -284,14 +286,27 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 }
 
 // shownValue is a group's value (a type, or a --by field's value) as the table, Markdown and csv
-// rows and the warnings name it: as it is, or quoted when it is empty, has white space at an end
-// or starts with a quote, which a row would hide ("meta.v " read as cut off) or make ambiguous.
-// The JSON keys the group by the value itself, which is data.
+// rows and the warnings name it: as it is, or Go-quoted when it is empty, has white space at an
+// end or starts with a quote, which a row would hide ("meta.v " read as cut off) or make
+// ambiguous, or holds a character that is not printable (a line break, a tab, an escape
+// sequence, a zero-width space), which would split a warning's line or a row, move the columns
+// or act on the terminal: the quotes show it escaped ("two\nlines"). The JSON keys the group by
+// the value itself, which is data.
+//
+// Note: csv could keep a line break inside its quoted cell, but the csv readers turn a "\r\n"
+// there into "\n", and other control characters would still reach a terminal that shows the
+// file; its group column is a label as the table's is, so it names the value the same way.
 func shownValue(v string) string {
-	if v == "" || strings.TrimSpace(v) != v || strings.HasPrefix(v, `"`) {
+	if v == "" || strings.TrimSpace(v) != v || strings.HasPrefix(v, `"`) || !printable(v) {
 		return strconv.Quote(v)
 	}
 	return v
+}
+
+// printable reports whether v is UTF-8 of printable characters and spaces only, which
+// strconv.Quote leaves as they are.
+func printable(v string) bool {
+	return utf8.ValidString(v) && !strings.ContainsFunc(v, func(r rune) bool { return !strconv.IsPrint(r) })
 }
 
 // num prints a value with four decimals, or "-" for none.
