@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -185,7 +186,7 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean |\n|---|---|---:|---:|\n", s.header())
 	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |", mdCell(r[0]), mdCell(r[1]), r[2], r[3])
+		fmt.Fprintf(w, "| %s | %s | %s | %s |", mdText(r[0]), mdText(r[1]), r[2], r[3])
 		if withCI {
 			fmt.Fprintf(w, " %s |", interval(r))
 		}
@@ -195,7 +196,7 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	for _, m := range s.Warnings {
-		if _, err := fmt.Fprintf(w, "- warning: %s\n", m); err != nil {
+		if _, err := fmt.Fprintf(w, "- warning: %s\n", mdText(m)); err != nil {
 			return err
 		}
 	}
@@ -229,10 +230,64 @@ func tableCell(s string) string { return tableEscaper.Replace(s) }
 
 var tableEscaper = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
 
-// mdCell makes s one Markdown table cell: a "|" escaped, line breaks as spaces.
-func mdCell(s string) string { return mdEscaper.Replace(s) }
+// mdText makes s Markdown text that shows s as it is, in a table cell or a list item: a "|"
+// escaped, which would end the cell, line breaks as spaces, which would end the row, and with a
+// backslash (CommonMark's escape of an ASCII punctuation character) the characters Markdown
+// would read as markup: "*", "~" and "_" (emphasis, GitHub's strikethrough), "`" (code), "["
+// (links and images), "$" (GitHub's math), "<" unless a space follows (a tag or an autolink
+// could start there: "<b>", "</", "<1@x.io>"), "&" before what could be an entity ("&lt;",
+// "&#60;"), and "\" before what it would escape. What cannot be markup is left as it is, so that the file reads as
+// plainly as the table: "_" between two letters or digits (judge_score), "< 30", a "\" before
+// a letter ("two\nlines", as shownValue writes it), a "]" without its "[".
+//
+// Note: a backslash does not stop GitHub's emoji (":name:"), mentions ("@name") or links of
+// bare URLs, which are left as they are.
+func mdText(s string) string {
+	s = mdBreaks.Replace(s)
+	var b strings.Builder
+	prev := rune(0)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		next := rune(0)
+		if i+n < len(s) {
+			next, _ = utf8.DecodeRuneInString(s[i+n:])
+		}
+		if mdMarkup(prev, r, next) {
+			b.WriteByte('\\')
+		}
+		b.WriteString(s[i : i+n])
+		prev, i = r, i+n
+	}
+	return b.String()
+}
 
-var mdEscaper = strings.NewReplacer("|", `\|`, "\r\n", " ", "\n", " ", "\r", " ")
+var mdBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+// mdMarkup reports whether r, between prev and next (0 at an end), could be read as Markdown
+// markup, and so needs a backslash to be shown as itself (see mdText).
+func mdMarkup(prev, r, next rune) bool {
+	switch r {
+	case '|', '*', '~', '`', '[', '$':
+		return true
+	case '_':
+		return !alnum(prev) || !alnum(next)
+	case '<':
+		return next != 0 && next != ' '
+	case '&':
+		return asciiLetter(next) || next == '#'
+	case '\\':
+		return next == 0 || strings.ContainsRune(asciiPunct, next)
+	}
+	return false
+}
+
+// asciiPunct are the characters a backslash escapes in CommonMark.
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+func asciiLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+
+// alnum reports whether r is a letter or a digit.
+func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // rows flattens the summary into (group, metric, count, mean, ci_lo, ci_hi), figures as num writes
 // them, for the table, Markdown and csv formats,
