@@ -75,36 +75,3 @@ func TestSuggestPath(t *testing.T) {
 		t.Errorf("suggestPath(%q, none) = %q, want none", "levl", got)
 	}
 }
-
-// TestShownValue: a group's value is shown as it is, unless a row would hide or blur it: empty,
-// white space at an end, a leading quote, or a character that is not printable inside (a line
-// break, a tab, an escape, a zero-width or no-break space, bytes that are not UTF-8), which are
-// quoted, the characters escaped.
-func TestShownValue(t *testing.T) {
-	for _, tc := range []struct{ v, want string }{
-		{"easy", "easy"},
-		{"two words", "two words"},
-		{"", `""`},
-		{" ", `" "`},
-		{"k ", `"k "`},
-		{"\tk", `"\tk"`},
-		{`"q"`, `"\"q\""`},
-		{`a"b`, `a"b`},
-		{"日本", "日本"},
-		{"two\nlines", `"two\nlines"`},
-		{"a\r\nb", `"a\r\nb"`},
-		{"t\tz", `"t\tz"`},
-		{"red\x1b[31m", `"red\x1b[31m"`},
-		{"a\u200bb", `"a\u200bb"`},
-		{"a\u00a0b", `"a\u00a0b"`},
-		{"a\u2028b", `"a\u2028b"`},
-		{"a\x00b", `"a\x00b"`},
-		{"a\xffb", `"a\xffb"`},
-		{`a\b`, `a\b`},
-		{"*em* <b>|`x`", "*em* <b>|`x`"},
-	} {
-		if got := shownValue(tc.v); got != tc.want {
-			t.Errorf("shownValue(%q) = %s, want %s", tc.v, got, tc.want)
-		}
-	}
-}

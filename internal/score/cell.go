@@ -1,0 +1,102 @@
+package score
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// How a summary's names are written in its people's formats: a group's value quoted when a row
+// would hide or blur it, a table cell kept to one cell, Markdown text shown as it is.
+
+// shownValue is a group's value (a type, or a --by field's value) as the table, Markdown and csv
+// rows and the warnings name it: as it is, or Go-quoted when it is empty, has white space at an
+// end or starts with a quote, which a row would hide ("meta.v " read as cut off) or make
+// ambiguous, or holds a character that is not printable (a line break, a tab, an escape
+// sequence, a zero-width space), which would split a warning's line or a row, move the columns
+// or act on the terminal: the quotes show it escaped ("two\nlines"). The JSON keys the group by
+// the value itself, which is data.
+//
+// Note: csv could keep a line break inside its quoted cell, but the csv readers turn a "\r\n"
+// there into "\n", and other control characters would still reach a terminal that shows the
+// file; its group column is a label as the table's is, so it names the value the same way.
+func shownValue(v string) string {
+	if v == "" || strings.TrimSpace(v) != v || strings.HasPrefix(v, `"`) || !printable(v) {
+		return strconv.Quote(v)
+	}
+	return v
+}
+
+// printable reports whether v is UTF-8 of printable characters and spaces only, which
+// strconv.Quote leaves as they are.
+func printable(v string) bool {
+	return utf8.ValidString(v) && !strings.ContainsFunc(v, func(r rune) bool { return !strconv.IsPrint(r) })
+}
+
+// tableCell makes s one cell of the aligned table: a tab would start another column and a line
+// break another row, so both are printed as spaces, as in a Markdown cell. (A group's value has
+// them escaped already, by shownValue; a --by path given with one has not.)
+func tableCell(s string) string { return tableEscaper.Replace(s) }
+
+var tableEscaper = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
+
+// mdText makes s Markdown text that shows s as it is, in a table cell or a list item: a "|"
+// escaped, which would end the cell, line breaks as spaces, which would end the row, and with a
+// backslash (CommonMark's escape of an ASCII punctuation character) the characters Markdown
+// would read as markup: "*", "~" and "_" (emphasis, GitHub's strikethrough), "`" (code), "["
+// (links and images), "$" (GitHub's math), "<" unless a space follows (a tag or an autolink
+// could start there: "<b>", "</", "<1@x.io>"), "&" before what could be an entity ("&lt;",
+// "&#60;"), and "\" before what it would escape. What cannot be markup is left as it is, so
+// that the file reads as plainly as the table: "_" between two letters or digits
+// (judge_score), "< 30", a "\" before a letter ("two\nlines", as shownValue writes it), a "]"
+// without its "[".
+//
+// Note: a backslash does not stop GitHub's emoji (":name:"), mentions ("@name") or links of
+// bare URLs, which are left as they are.
+func mdText(s string) string {
+	s = mdBreaks.Replace(s)
+	var b strings.Builder
+	prev := rune(0)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		next := rune(0)
+		if i+n < len(s) {
+			next, _ = utf8.DecodeRuneInString(s[i+n:])
+		}
+		if mdMarkup(prev, r, next) {
+			b.WriteByte('\\')
+		}
+		b.WriteString(s[i : i+n])
+		prev, i = r, i+n
+	}
+	return b.String()
+}
+
+var mdBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+// mdMarkup reports whether r, between prev and next (0 at an end), could be read as Markdown
+// markup, and so needs a backslash to be shown as itself (see mdText).
+func mdMarkup(prev, r, next rune) bool {
+	switch r {
+	case '|', '*', '~', '`', '[', '$':
+		return true
+	case '_':
+		return !alnum(prev) || !alnum(next)
+	case '<':
+		return next != 0 && next != ' '
+	case '&':
+		return asciiLetter(next) || next == '#'
+	case '\\':
+		return next == 0 || strings.ContainsRune(asciiPunct, next)
+	}
+	return false
+}
+
+// asciiPunct are the characters a backslash escapes in CommonMark.
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+func asciiLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+
+// alnum reports whether r is a letter or a digit.
+func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
