@@ -1,6 +1,7 @@
 package score
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -100,3 +101,35 @@ func asciiLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 
 
 // alnum reports whether r is a letter or a digit.
 func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// trimmed passes what is written to it on to w but the spaces at the end of each line. The
+// tabwriter pads a row's last cell to its column's width when another row has a cell after it
+// (a row without an interval under "95% CI", the classification's averages under support and
+// predicted), which left spaces at the end of those lines.
+type trimmed struct {
+	w      io.Writer
+	spaces int    // spaces held back until something other than a line end follows them
+	buf    []byte // Write's scratch
+}
+
+func (t *trimmed) Write(p []byte) (int, error) {
+	t.buf = t.buf[:0]
+	for _, c := range p {
+		switch c {
+		case ' ':
+			t.spaces++
+			continue
+		case '\n':
+			t.spaces = 0
+		default:
+			for ; t.spaces > 0; t.spaces-- {
+				t.buf = append(t.buf, ' ')
+			}
+		}
+		t.buf = append(t.buf, c)
+	}
+	if _, err := t.w.Write(t.buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}

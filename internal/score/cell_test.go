@@ -1,6 +1,9 @@
 package score
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestShownValue: a group's value is shown as it is, unless a row would hide or blur it: empty,
 // white space at an end, a leading quote, or a character that is not printable inside (a line
@@ -66,6 +69,32 @@ func TestMdText(t *testing.T) {
 	} {
 		if got := mdText(tc.s); got != tc.want {
 			t.Errorf("mdText(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestTrimmed: the spaces at the end of a line are dropped, those before other text kept, even
+// when a line comes in several writes, as tabwriter's Flush writes it cell by cell.
+func TestTrimmed(t *testing.T) {
+	for _, tc := range []struct {
+		writes []string
+		want   string
+	}{
+		{[]string{"a  b  \n"}, "a  b\n"},
+		{[]string{"a  ", " \n"}, "a\n"},
+		{[]string{"b ", " c  ", "\n", "   \n"}, "b  c\n\n"},
+		{[]string{"x", " ", " ", "y\n", "z"}, "x  y\nz"},
+		{[]string{"  lead\n"}, "  lead\n"},
+	} {
+		var b strings.Builder
+		w := &trimmed{w: &b}
+		for _, s := range tc.writes {
+			if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+				t.Fatalf("Write(%q) = %d, %v, want %d, nil", s, n, err, len(s))
+			}
+		}
+		if got := b.String(); got != tc.want {
+			t.Errorf("writes %q gave %q, want %q", tc.writes, got, tc.want)
 		}
 	}
 }
