@@ -25,7 +25,8 @@ import (
 
 const description = `qa-load reads benchmark files and writes one qapipe record per question as JSON Lines on
 stdout. Input files are positional arguments; none or "-" means stdin, which needs --format.
-Inputs may be gzip-compressed (known by their first bytes; a ".gz" suffix is ignored).
+Inputs may be gzip-compressed (known by their first bytes; a ".gz" suffix is ignored); a tar
+archive (.tar, .tar.gz, .tgz) is refused by its header, to be extracted first.
 Text must be UTF-8 (or UTF-16 with its byte order mark): a JSONL line or CSV row that is not is a
 bad item, a JSON document a failure.
 

@@ -53,6 +53,9 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 	}
 	it.array = true
 	if _, err := it.dec.Token(); err != nil {
+		if _, ok := errors.AsType[*lineError](err); ok { // text not UTF-8 in the first bytes read
+			return nil, atLine(in, 0, err)
+		}
 		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
 	return it, nil

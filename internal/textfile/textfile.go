@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
 	"golang.org/x/text/encoding/unicode"
@@ -23,9 +25,14 @@ import (
 // reject, and decoded from UTF-16 when it begins with a UTF-16 byte order mark (FF FE little-
 // endian, FE FF big-endian), as Python's json.loads decodes bytes. It reads the first bytes at
 // the first Read; a gzip stream that is damaged is a read error, and so is data in another
-// format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook): a
-// *FormatError that says how to get the text out, where the bytes would otherwise be read as
-// text that is not UTF-8 and each line refused with advice to convert it from Latin-1.
+// format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a tar
+// archive, gzip-compressed or not): a *FormatError that says how to get the text out, where the
+// bytes would otherwise be read as text that is not UTF-8 and each line refused with advice to
+// convert it from Latin-1, or a tar header as a line of text.
+//
+// To tell a tar archive, whose mark is at byte 257, it reads up to the first 512 bytes before
+// the first Read returns, but no further than the end of a line: a stage that reads a stream
+// record by record still has its first line as soon as the line is whole.
 func NewReader(r io.Reader) io.Reader { return &textReader{r: r} }
 
 // FormatError is the error of reading data that begins as a known format that is no text.
@@ -57,24 +64,72 @@ var binary = []struct {
 	{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", nil, FormatError{"an Excel .xls workbook (or another Microsoft Office file)", "save it as CSV first"}},
 }
 
-// headSize is how many bytes NewReader looks at before the text: the longest magic of binary.
-const headSize = 8
+// tarFix ends the fix of a tar archive.
+const tarFix = " and give the files in it"
+
+// tarArchive and tarGzip are the errors of a tar archive, and of one inside gzip (.tar.gz, .tgz).
+var (
+	tarArchive = FormatError{"a tar archive", "extract it first (tar -xf FILE)" + tarFix}
+	tarGzip    = FormatError{"a gzip-compressed tar archive", "extract it first (tar -xzf FILE)" + tarFix}
+)
+
+// tarBlock is the size of a tar header, the first thing in a tar archive.
+const tarBlock = 512
+
+// headSize is how many bytes NewReader looks at before the text, at most: a tar header.
+const headSize = tarBlock
 
 // binaryFormat returns the error for head, the first bytes of data, when they begin a format of
-// binary, else nil.
-func binaryFormat(head []byte) error {
+// binary or a tar archive, else nil; gzipped says head is the text of gzip data.
+func binaryFormat(head []byte, gzipped bool) error {
 	for _, b := range binary {
 		if bytes.HasPrefix(head, []byte(b.magic)) && (b.ok == nil || b.ok(head)) {
 			e := b.err
 			return &e
 		}
 	}
+	if isTar(head) {
+		e := tarArchive
+		if gzipped {
+			e = tarGzip
+		}
+		return &e
+	}
 	return nil
+}
+
+// isTar reports whether head begins with a tar header, as POSIX (ustar) and GNU tar write it:
+// "ustar" at byte 257, and the header's checksum at byte 148 (octal) that adds up, the sum of
+// its 512 bytes with the checksum's own 8 counted as spaces, unsigned or, as old tars took it,
+// signed. A header holds no line end (its names could, but do not), so that text, whose first
+// line ends sooner, is never one by chance.
+//
+// Note: the mark alone was not enough, as a line of text can hold "ustar " at byte 257; an old
+// (V7) tar archive, which has no mark, is not told.
+func isTar(head []byte) bool {
+	if len(head) < tarBlock || bytes.IndexByte(head[:tarBlock], '\n') >= 0 ||
+		string(head[257:262]) != "ustar" || head[262] != 0 && head[262] != ' ' {
+		return false
+	}
+	field := strings.Trim(string(head[148:156]), " \x00")
+	sum, err := strconv.ParseInt(field, 8, 64)
+	if err != nil {
+		return false
+	}
+	var unsigned, signed int64
+	for i, c := range head[:tarBlock] {
+		if 148 <= i && i < 156 {
+			c = ' '
+		}
+		unsigned += int64(c)
+		signed += int64(int8(c))
+	}
+	return sum == unsigned || sum == signed
 }
 
 type textReader struct {
 	r       io.Reader
-	plain   bool // text already decompressed: only a byte order mark is looked for
+	plain   bool // gzip data's text: gzip's magic is not looked for, and a tar archive is a .tar.gz
 	started bool
 	head    []byte // bytes read while looking at the start, still to be returned
 	err     error  // the error of opening a gzip stream, returned by every Read
@@ -83,14 +138,14 @@ type textReader struct {
 func (t *textReader) Read(p []byte) (int, error) {
 	if !t.started {
 		t.started = true
-		head := make([]byte, headSize)
-		n, err := io.ReadFull(t.r, head)
-		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		head, err := readHead(t.r)
+		if err != nil {
 			return 0, err
 		}
-		switch t.head = head[:n]; {
-		case binaryFormat(t.head) != nil:
-			t.err = binaryFormat(t.head)
+		n := len(head)
+		switch t.head = head; {
+		case binaryFormat(head, t.plain) != nil:
+			t.err = binaryFormat(head, t.plain)
 		case !t.plain && n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
 			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
 			if err != nil {
@@ -114,6 +169,24 @@ func (t *textReader) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	return t.r.Read(p)
+}
+
+// readHead reads the first bytes of r, headSize of them, or fewer when the data or its first
+// line ends sooner: no magic of binary holds a line end, nor does a tar header.
+func readHead(r io.Reader) ([]byte, error) {
+	head := make([]byte, headSize)
+	n := 0
+	for n < headSize {
+		m, err := r.Read(head[n:])
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		lineEnd := bytes.IndexByte(head[n:n+m], '\n') >= 0
+		if n += m; err == io.EOF || lineEnd {
+			break
+		}
+	}
+	return head[:n], nil
 }
 
 // ErrGzipCut is the error of gzip data that ends before its stream does: a file cut short. It

@@ -1,6 +1,7 @@
 package textfile
 
 import (
+	"archive/tar"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -157,6 +158,10 @@ func FuzzNewReader(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 	f.Add([]byte("\ufeffx\n"), true)
+	for _, format := range []tar.Format{tar.FormatUSTAR, tar.FormatGNU} {
+		f.Add([]byte(tarOf(f, format, "recs.jsonl", "{}\n")), false)
+		f.Add([]byte(tarOf(f, format, "recs.jsonl", "{}\n")), true)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, compress bool) {
 		in, want := string(data), strings.TrimPrefix(string(data), "\ufeff")
 		if strings.HasPrefix(in, "\xff\xfe") || strings.HasPrefix(in, "\xfe\xff") {
@@ -167,7 +172,7 @@ func FuzzNewReader(f *testing.F) {
 		} else if strings.HasPrefix(in, "\x1f\x8b") {
 			return // gzip's magic bytes: read as gzip, which they are not
 		}
-		if binaryFormat(data[:min(len(data), headSize)]) != nil {
+		if binaryFormat(data[:min(len(data), headSize)], compress) != nil {
 			// Another format's magic bytes: refused, compressed or not.
 			if _, err := io.ReadAll(NewReader(strings.NewReader(in))); !errors.As(err, new(*FormatError)) {
 				t.Fatalf("NewReader(%q, gzip %v) error = %v, want a FormatError", data, compress, err)
@@ -242,5 +247,117 @@ func TestReadFileBinary(t *testing.T) {
 	want := f + ": a zip archive (an .xlsx workbook is one too), not text: unzip it first (unzip -p FILE), or save a workbook as CSV; of compressed files, gzip alone is read as it is"
 	if err == nil || err.Error() != want {
 		t.Errorf("ReadFile(%s) error = %v, want %s", f, err, want)
+	}
+}
+
+// tarOf is a tar archive in format holding one file, name, of text.
+func tarOf(t testing.TB, format tar.Format, name, text string) string {
+	t.Helper()
+	var b strings.Builder
+	tw := tar.NewWriter(&b)
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(text)), Format: format}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte(text)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestNewReaderTar: a tar archive (a .tar, or a .tar.gz or .tgz, gzip's data a tar archive) is a
+// FormatError that says to extract it, known by its header whatever the file is called, where
+// its header was read as a line of text and the records after it as more lines; text whose
+// bytes at 257 read "ustar" is still text.
+func TestNewReaderTar(t *testing.T) {
+	const recs = "{\"schema\":1,\"id\":\"a\"}\n"
+	long := strings.Repeat("x", 1000) // a name past ustar's 100 bytes: a PAX or GNU header first
+	for _, tc := range []struct {
+		name, in string
+		want     FormatError
+	}{
+		{"ustar", tarOf(t, tar.FormatUSTAR, "recs.jsonl", recs), tarArchive},
+		{"pax", tarOf(t, tar.FormatPAX, long, recs), tarArchive},
+		{"gnu", tarOf(t, tar.FormatGNU, long, recs), tarArchive},
+		{"gzip", gz(t, tarOf(t, tar.FormatUSTAR, "data/recs.jsonl", recs)), tarGzip},
+		{"gzip pax", gz(t, tarOf(t, tar.FormatPAX, "données/é.jsonl", recs)), tarGzip},
+		{"empty file", tarOf(t, tar.FormatUSTAR, "empty.jsonl", ""), tarArchive},
+	} {
+		for name, r := range map[string]io.Reader{
+			"whole":   strings.NewReader(tc.in),
+			"onebyte": iotest.OneByteReader(strings.NewReader(tc.in)),
+		} {
+			got, err := io.ReadAll(NewReader(r))
+			fe, ok := errors.AsType[*FormatError](err)
+			if !ok || *fe != tc.want {
+				t.Errorf("NewReader(%s tar) %s = %q, %v; want %v", tc.name, name, got, err, &tc.want)
+			}
+		}
+	}
+	if want := "a gzip-compressed tar archive, not text: extract it first (tar -xzf FILE) and give the files in it"; tarGzip.Error() != want {
+		t.Errorf("tarGzip.Error() = %q, want %q", tarGzip.Error(), want)
+	}
+	// Text whose 512 bytes are a header but for a line end, or for the checksum; text with the
+	// mark alone.
+	header := []byte(tarOf(t, tar.FormatUSTAR, "recs.jsonl", recs)[:512])
+	for i, c := range header {
+		if c == 0 {
+			header[i] = ' ' // no NUL, as in text
+		}
+	}
+	if !isTar(withSum(header)) {
+		t.Fatalf("isTar(header with spaces for NULs) = false, want true")
+	}
+	lineEnd := withSum(header)
+	lineEnd[200] = '\n'
+	lineEnd = withSum(lineEnd)
+	badSum := withSum(header)
+	badSum[150]++
+	ustar := strings.Repeat("y", 257) + "ustar  " + strings.Repeat("z", 300) + "\n"
+	for _, text := range []string{string(lineEnd) + "\n", string(badSum) + "\n", ustar} {
+		checkRead(t, fmt.Sprintf("%.20q…", text), text, text)
+	}
+}
+
+// withSum is a copy of the tar header h with its checksum set to what its bytes add up to.
+func withSum(h []byte) []byte {
+	h = append([]byte(nil), h...)
+	copy(h[148:156], "        ")
+	sum := 0
+	for _, c := range h {
+		sum += int(c)
+	}
+	copy(h[148:156], fmt.Sprintf("%06o  ", sum))
+	return h
+}
+
+// lineThenFail returns one line, then fails the test if it is read again.
+type lineThenFail struct {
+	t    *testing.T
+	line string
+	done bool
+}
+
+func (r *lineThenFail) Read(p []byte) (int, error) {
+	if r.done {
+		r.t.Error("read past the first line before returning it")
+		return 0, errors.New("read past the first line")
+	}
+	r.done = true
+	return copy(p, r.line), nil
+}
+
+// TestNewReaderFirstLine: the first Read returns a first line as soon as it is whole, without
+// waiting for the bytes a tar header would fill, so that a stage reading from a pipe record by
+// record handles the first record before the next comes.
+func TestNewReaderFirstLine(t *testing.T) {
+	for _, line := range []string{"{}\n", "{\"schema\":1,\"id\":\"q-1\"}\n", "\ufeff{}\n"} {
+		p := make([]byte, 1024)
+		n, err := NewReader(&lineThenFail{t: t, line: line}).Read(p)
+		if want := strings.TrimPrefix(line, "\ufeff"); string(p[:n]) != want || err != nil {
+			t.Errorf("first Read of %q = %q, %v; want %q, nil", line, p[:n], err, want)
+		}
 	}
 }
