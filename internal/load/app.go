@@ -254,11 +254,16 @@ func (a *app) loadFile(name string) error {
 	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
 		br := bufio.NewReaderSize(in.R, detectHead)
 		in.R = br
+		// The first read finds a file that is no text (a tar or zip archive, a damaged gzip
+		// file), which every format is to say the same of, naming the file.
+		if _, err := br.Peek(1); err != nil && err != io.EOF {
+			return command.ReadError(in.DisplayName(), 0, err)
+		}
 		format := a.format
 		if format == "" {
 			head, err := br.Peek(detectHead)
 			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-				return fmt.Errorf("read %s: %w", in.DisplayName(), err) // a damaged gzip file, say
+				return command.ReadError(in.DisplayName(), 0, err)
 			}
 			if format = Detect(name, head); format == "" {
 				if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
@@ -314,6 +319,9 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader) {
 
 func (a *app) loadEvaLearn(files []string) error {
 	probs, seqs, err := EvaLearnPair(files)
+	if _, ok := errors.AsType[*textfile.FormatError](err); ok {
+		return err // a file that is no text: no fault of the command line's
+	}
 	if err != nil {
 		return command.Usagef("%v", err)
 	}

@@ -191,6 +191,9 @@ func isSequenceFile(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(textfile.NewReader(f), 4096).Peek(4096)
+	head, err := bufio.NewReaderSize(textfile.NewReader(f), 4096).Peek(4096)
+	if _, ok := errors.AsType[*textfile.FormatError](err); ok {
+		return false, fmt.Errorf("read %s: %w", path, err) // a tar archive, say: neither kind
+	}
 	return strings.Contains(string(head), `"question_ids"`), nil
 }

@@ -36,7 +36,7 @@ type items struct {
 func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (*items, error) {
 	first, err := firstByte(br)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read %s: %w", in.DisplayName(), err) // no text (a tar archive), a damaged gzip file
 	}
 	it := &items{in: in, id: id}
 	if first != '[' && !(first == '{' && multiline(br)) {
