@@ -3,7 +3,6 @@ package score
 import (
 	"fmt"
 	"hash/fnv"
-	"hash/maphash"
 	"maps"
 	"math"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -22,15 +22,12 @@ import (
 // 8 bytes × records × metrics, held once, in the record's type group (1M records × 20 metrics =
 // 160 MB). When the summary is computed the overall columns are assembled from the type groups,
 // so with more than one type the peak is twice that. Each record's id hash is held in a set, 11
-// to 21 bytes (idSet; repeated ids). Everything else is counts and sums.
+// to 21 bytes (repeat.IDs; repeated ids). Everything else is counts and sums.
 type aggregator struct {
 	names        []string
 	errorsAsZero bool
-	keep         bool  // keep the values, for a summary
-	ids          idSet // the records' id hashes, for a summary (repeated ids)
-	idSeed       maphash.Seed
-	repeated     int           // records whose id an earlier record had
-	firstRepeat  *record.Error // the first of them, where it is
+	keep         bool       // keep the values, for a summary
+	ids          repeat.IDs // the records' ids, for a summary (repeated ids)
 	records      int
 	failed       int
 	unscored     int
@@ -81,7 +78,7 @@ func (m meanAcc) mean() *float64 {
 // the fields of the summary's further breakdowns (--by).
 func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggregator {
 	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
-		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, idSeed: maphash.MakeSeed(), byPaths: by, byKnown: map[string]bool{}}
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
 	}
@@ -103,16 +100,10 @@ func (a *aggregator) groupIn(groups map[string]*groupAcc, key string) *groupAcc 
 //
 // Note: the hashes were appended to a slice and the repeats counted by sorting it at the end,
 // which knew how many there were but not which came first; the set finds each as it comes, in
-// about as much memory (idSet).
+// about as much memory (repeat.IDs, unbounded here: the summary keeps a value per record anyway).
 func (a *aggregator) addID(id, file string, line int) {
-	if !a.keep {
-		return
-	}
-	if !a.ids.add(maphash.String(a.idSeed, id)) {
-		return
-	}
-	if a.repeated++; a.firstRepeat == nil {
-		a.firstRepeat = &record.Error{File: file, Line: line, ID: id}
+	if a.keep {
+		a.ids.Add(id, file, line)
 	}
 }
 
@@ -196,10 +187,10 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 // seed, and the corpus metrics of corpus (nil: none).
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
-		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.repeated, Bootstrap: reps, Seed: int64(seed), Level: level}
+		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged = a.unpredicted, a.unjudged
-	if a.firstRepeat != nil {
-		s.firstRepeat = a.firstRepeat.Place()
+	if f := a.ids.First(); f != nil {
+		s.firstRepeat = f.Place()
 	}
 	s.byKnown = slices.Sorted(maps.Keys(a.byKnown))
 	s.Scored = a.records - a.failed - a.unscored
