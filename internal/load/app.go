@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"os"
 	"slices"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -77,13 +77,16 @@ type app struct {
 	bar            *progressbar.ProgressBar // bytes read, on a terminal
 	generic        bool                     // the input being read is generic jsonl or csv
 	generics       genericCount             // what its records lack
+	read           int                      // the records read, before the selection
+	ids            repeat.IDs               // their ids, to find repeats
+	genericRepeat  bool                     // the first repeat is a generic record
 	found          map[string]bool          // the --map sources some item has
 	ctx            context.Context
 }
 
 // Run runs qa-load with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx, ids: repeat.IDs{Max: maxIDs}}
 	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdout, stderr)
 	cliApp.Flags = flags()
 	cliApp.Action = a.action
@@ -187,6 +190,7 @@ func (a *app) action(c *cli.Context) error {
 	a.printSummary()
 	a.warnUnfound(whole)
 	a.generics.warn(a.stderr, a.opt.Map)
+	a.warnRepeats()
 	if types, others := a.sel.Unmatched(); whole && len(types) > 0 {
 		fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
 		if len(others) > 0 {
@@ -287,7 +291,7 @@ func (a *app) loadFile(name string) error {
 			a.warnOtherFormat(in.DisplayName(), br)
 		}
 		a.generic = format == "jsonl" || format == "csv"
-		return load(in, a.opt, a.emit)
+		return load(in, a.opt, a.emitter(in.DisplayName()))
 	})
 }
 
@@ -335,7 +339,8 @@ func (a *app) loadEvaLearn(files []string) error {
 		return err
 	}
 	defer sf.Close()
-	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, Input{Name: seqs, R: textfile.NewReader(sf)}, a.opt, a.emit)
+	sequences := Input{Name: seqs, R: textfile.NewReader(sf)}
+	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName()))
 }
 
 // mapApplies returns a usage error when --map is given and a file is read in a format it does
@@ -380,8 +385,14 @@ func detectFile(name string) string {
 	return Detect(name, head)
 }
 
-// emit is the Emit every loader calls: it reports bad items and passes records to the selection.
-func (a *app) emit(rec *record.Record, bad error) error {
+// emitter returns the Emit every loader calls, for records read from the file named: it
+// reports bad items and passes records to the selection.
+func (a *app) emitter(file string) Emit {
+	return func(rec *record.Record, line int, bad error) error { return a.emit(rec, file, line, bad) }
+}
+
+// emit takes in one record, read at file:line, or one bad item.
+func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if err := a.ctx.Err(); err != nil {
 		return err
 	}
@@ -398,6 +409,10 @@ func (a *app) emit(rec *record.Record, bad error) error {
 	}
 	if a.lang != "" {
 		rec.Lang = a.lang
+	}
+	a.read++
+	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
+		a.genericRepeat = a.generic
 	}
 	if a.generic {
 		a.generics.add(rec)
@@ -418,33 +433,11 @@ type genericCount struct {
 	read, noAnswers, noLang int
 	emptyAnswer             int // answers [""]: unanswerable, or an answer cell left empty
 	firstID                 string
-	fields                  []string            // the unmapped fields of the first record without answers
-	ids                     map[uint64]struct{} // the hashes of the ids read
-	repeated                int                 // records whose id an earlier record had
-	firstRepeated           string
+	fields                  []string // the unmapped fields of the first record without answers
 }
-
-// maxIDs bounds the ids held to find repeats (about 40 MB), so that memory stops growing with
-// the input: past it, a record is checked against the first maxIDs ids only.
-const maxIDs = 1 << 20
-
-// idSeed seeds the hashes of genericCount.ids.
-var idSeed = maphash.MakeSeed()
 
 func (c *genericCount) add(rec *record.Record) {
 	c.read++
-	if c.ids == nil {
-		c.ids = make(map[uint64]struct{})
-	}
-	h := maphash.String(idSeed, rec.ID)
-	if _, seen := c.ids[h]; seen {
-		if c.repeated++; c.repeated == 1 {
-			c.firstRepeated = rec.ID
-		}
-	}
-	if len(c.ids) < maxIDs {
-		c.ids[h] = struct{}{}
-	}
 	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
 		c.noLang++
 	}
@@ -483,14 +476,30 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n",
 			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
 	}
-	if c.repeated > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the id of an earlier record (the first: %q): an id names one question, and qa-score warns of repeats as of an input given twice; give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat)\n",
-			c.repeated, read, english.Form(c.repeated, "repeats", "repeat"), c.firstRepeated)
-	}
 	if c.noLang > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n",
 			c.noLang, read, english.Form(c.noLang, "holds", "hold"))
 	}
+}
+
+// maxIDs bounds the ids held to find repeats (16 MB of hashes), so that memory stops growing with
+// the input: past it, a record is checked against the first maxIDs ids only.
+const maxIDs = 1 << 20
+
+// warnRepeats warns of the records read that repeat an earlier record's id, in every format,
+// naming the first by file, line and id, with the likely cause: a generic file's id column that
+// is not unique, else a file given twice or files that overlap.
+func (a *app) warnRepeats() {
+	n := a.ids.Count()
+	if n == 0 {
+		return
+	}
+	cause := "a file given twice, or two files that hold the same questions (a sample and the set it came from), repeat every id they share"
+	if a.genericRepeat {
+		cause = "give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat)"
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the id of an earlier record (%s%s): an id names one question, and qa-score warns of repeats as of an input given twice; %s\n",
+		n, english.Count(a.read, "record", "records"), english.Form(n, "repeats", "repeat"), english.Form(n, "", "the first: "), a.ids.First().Place(), cause)
 }
 
 // trimContext drops the raw turns (text) or the whole context (none) of rec, and with either

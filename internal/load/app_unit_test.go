@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -84,7 +85,7 @@ func TestGzipInputs(t *testing.T) {
 	run := func(args ...string) string {
 		t.Helper()
 		var stdout, stderr bytes.Buffer
-		if err := Run(context.Background(), append([]string{"qa-load"}, args...), nil, &stdout, &stderr); err != nil {
+		if err := Run(context.Background(), append([]string{"qa-load", "--context", "none"}, args...), nil, &stdout, &stderr); err != nil {
 			t.Fatalf("Run(%v) = %v; stderr %s", args, err, stderr.String())
 		}
 		return stdout.String()
@@ -271,3 +272,67 @@ func TestRunInterruptedAtLastRead(t *testing.T) {
 		t.Errorf("Run(signal at the last read) exit = %d (%v), want %d", code, err, command.ExitInterrupted)
 	}
 }
+
+// TestRepeatedIDsEveryFormat: in every format, records that repeat an earlier record's id (a file
+// given twice, two files that overlap) are counted in one warning that names the first of them
+// by the file and line of its item and its id.
+func TestRepeatedIDsEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	saved := filepath.Join(dir, "run.jsonl")
+	run := `{"schema":1,"id":"r1","question":"q1","answers":["a"]}` + "\n" + `{"schema":1,"id":"r2","question":"q2","answers":["b"]}` + "\n"
+	if err := os.WriteFile(saved, []byte(run), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const warning = "qa-load: warning: %s the id of an earlier record (the first: %s): "
+	tests := []struct {
+		name  string
+		args  []string
+		count string // "N of M records repeat"
+		first string // FILE:LINE (id "ID")
+	}{
+		{"squad v1.1", twice("testdata/squad_v11_synthetic.json"), "2 of 4 records repeat", `testdata/squad_v11_synthetic.json:10 (id "squad:syn-q1")`},
+		{"squad v2.0", twice("testdata/squad_v20_synthetic.json"), "3 of 6 records repeat", `testdata/squad_v20_synthetic.json:10 (id "squad:syn-q3")`},
+		{"cmrc2018", twice("testdata/cmrc2018_dev_sample.json"), "301 of 602 records repeat", `testdata/cmrc2018_dev_sample.json:1 (id "cmrc2018:DEV_0_QUERY_0")`},
+		{"hotpotqa array", twice("testdata/hotpotqa_array5.json"), "5 of 10 records repeat", `testdata/hotpotqa_array5.json:2 (id "hotpotqa:5ab4435b5542990594ba9bdf")`},
+		{"hotpotqa jsonl", twice("testdata/hotpotqa_train_sample200.jsonl"), "200 of 400 records repeat", `testdata/hotpotqa_train_sample200.jsonl:1 (id "hotpotqa:5ab4435b5542990594ba9bdf")`},
+		{"locomo", twice("testdata/locomo10.json"), "1986 of 3972 records repeat", `testdata/locomo10.json:4 (id "locomo:conv-26:0")`},
+		{"longmemeval", twice("testdata/longmemeval_synthetic.json"), "7 of 14 records repeat", `testdata/longmemeval_synthetic.json:1 (id "longmemeval:syn_ssu_1")`},
+		{"evalearn-results", twice("testdata/evalearn_results_edge60.json"), "60 of 120 records repeat", `testdata/evalearn_results_edge60.json:2 (id "evalearn:19:2")`},
+		// EvaLearn's pair cannot be given twice; its results name the same (sequence, position)s
+		{"evalearn and its results", []string{"testdata/EvaLearn_Problem.json", "testdata/EvaLearn_Sequence.json", "testdata/evalearn_results_edge60.json"},
+			"59 of 1334 records repeat", `testdata/evalearn_results_edge60.json:2 (id "evalearn:19:2")`},
+		{"records", twice(saved), "2 of 4 records repeat", saved + `:1 (id "r1")`},
+		{"jsonl", append([]string{"--map", "question=q,answers=gold,id=qid"}, twice("testdata/generic.jsonl")...), "3 of 6 records repeat", `testdata/generic.jsonl:1 (id "g1")`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := Run(context.Background(), append([]string{"qa-load", "--context", "none"}, tc.args...), nil, &stdout, &stderr)
+			if err != nil {
+				t.Fatalf("Run = %v; stderr %s", err, stderr.String())
+			}
+			if want := fmt.Sprintf(warning, tc.count, tc.first); !strings.Contains(stderr.String(), want) {
+				t.Errorf("stderr:\n%s\nwant it to hold\n%s", stderr.String(), want)
+			}
+		})
+	}
+}
+
+// TestNoRepeatedIDs: files that share no id get no warning, nor does one file read once.
+func TestNoRepeatedIDs(t *testing.T) {
+	for _, args := range [][]string{
+		{"testdata/locomo10.json"},
+		{"testdata/squad_v11_synthetic.json", "testdata/squad_v20_synthetic.json"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := Run(context.Background(), append([]string{"qa-load", "--context", "none"}, args...), nil, &stdout, &stderr); err != nil {
+			t.Fatalf("Run(%v) = %v; stderr %s", args, err, stderr.String())
+		}
+		if strings.Contains(stderr.String(), "repeat") {
+			t.Errorf("Run(%v): stderr %s, want no warning of repeats", args, stderr.String())
+		}
+	}
+}
+
+// twice is the args that name file twice.
+func twice(file string) []string { return []string{file, file} }

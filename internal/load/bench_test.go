@@ -47,7 +47,7 @@ func benchLoad(b *testing.B, load Loader, data []byte, records int) {
 	for b.Loop() {
 		w := record.NewWriter(io.Discard)
 		n := 0
-		err := load(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, bad error) error {
+		err := load(Input{Name: "bench.json", R: bytes.NewReader(data)}, Options{}, func(r *record.Record, _ int, bad error) error {
 			if bad != nil {
 				return bad
 			}

@@ -42,7 +42,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		var art cmrcArticle
 		if err := decodeItem(in, line, "", raw, &art); err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
 		ctx := []record.Passage{{Title: art.Title, Text: art.ContextText}}
 		lines := itemLines(raw, line, art.QAs)
@@ -51,7 +51,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 			if rec != nil {
 				setMeta(rec, "context_id", art.ContextID)
 			}
-			if err := emit(rec, bad); err != nil {
+			if err := emit(rec, lines[i], bad); err != nil {
 				return err
 			}
 		}

@@ -43,17 +43,18 @@ type evaLearnSequence struct {
 // source and level. A question id names the problem whose id equals it in Python, as upstream looks
 // it up (3.0 is 3, the string "3" is not); of problems with equal ids the last one counts. A
 // problem whose prompt ends with no question makes each record that would ask it a bad item, named
-// by the problem's line in its file.
+// by the problem's line in its file. A record's line, given to emit, is its sequence's in the
+// sequence file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		p := new(evaLearnProblem)
 		if err := decodeItem(problems, line, "", raw, p); err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
 		id, err := idText("id", p.ID)
 		if err != nil {
-			return emit(nil, badf(problems, line, "", "%v", err))
+			return emit(nil, 0, badf(problems, line, "", "%v", err))
 		}
 		if err := evaLearnQuestion(p.Prompt); err != nil {
 			p.noQuestion = badf(problems, line, "", "problem %s: %v", id, err)
@@ -67,15 +68,15 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	return eachItem(sequences, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		var s evaLearnSequence
 		if err := decodeItem(sequences, line, "", raw, &s); err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
 		seq, err := idText("sequence_id", s.SequenceID)
 		if err != nil {
-			return emit(nil, badf(sequences, line, "", "%v", err))
+			return emit(nil, 0, badf(sequences, line, "", "%v", err))
 		}
 		for i, q := range s.QuestionIDs {
 			rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
-			if err := emit(rec, bad); err != nil {
+			if err := emit(rec, line, bad); err != nil {
 				return err
 			}
 		}

@@ -37,17 +37,17 @@ func EvaLearnResults(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		var m map[string]jsonRaw
 		if err := decodeItem(in, line, "", raw, &m); err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
 		rec, err := evaLearnResult(m)
 		if err != nil {
-			return emit(nil, badf(in, line, rec.ID, "%v", err))
+			return emit(nil, 0, badf(in, line, rec.ID, "%v", err))
 		}
 		seen[rec.ID]++
 		if n := seen[rec.ID]; n > 1 {
 			rec.ID += "#" + strconv.Itoa(n)
 		}
-		return emit(rec, nil)
+		return emit(rec, line, nil)
 	})
 }
 

@@ -103,7 +103,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 		obj, repeated, ok := members(raw)
 		if !ok {
 			if err := decodeItem(in, line, "", raw, &obj); err != nil { // not an object: the usual message
-				return emit(nil, err)
+				return emit(nil, 0, err)
 			}
 		}
 		opt.Map.found(opt.Found, func(src string) bool { _, ok := obj[src]; return ok })
@@ -112,10 +112,10 @@ func JSONL(in Input, opt Options, emit Emit) error {
 			if repeated != opt.Map.source("id") {
 				id, _ = scalarText(obj[opt.Map.source("id")])
 			}
-			return emit(nil, badf(in, line, id, "field %q is given twice", repeated))
+			return emit(nil, 0, badf(in, line, id, "field %q is given twice", repeated))
 		}
 		rec, err := genericRecord(in, line, defaultID(in, at), obj, opt.Map)
-		return emit(rec, err)
+		return emit(rec, line, err)
 	})
 }
 
@@ -186,7 +186,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			if perr.Line != perr.StartLine { // in a cell that spans lines
 				at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
 			}
-			if err := emit(nil, badf(in, perr.StartLine, "", "%v at %s%s", perr.Err, at, hint)); err != nil {
+			if err := emit(nil, 0, badf(in, perr.StartLine, "", "%v at %s%s", perr.Err, at, hint)); err != nil {
 				return err
 			}
 			continue
@@ -201,13 +201,13 @@ func CSV(in Input, opt Options, emit Emit) error {
 		}
 		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {
-			if err := emit(nil, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {
+			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {
 				return err
 			}
 			continue
 		}
 		if i, e := notText(row); e != nil {
-			if err := emit(nil, badf(in, line, rowID(header, row, opt.Map), "field %q: %v", header[i], e)); err != nil {
+			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "field %q: %v", header[i], e)); err != nil {
 				return err
 			}
 			continue
@@ -225,7 +225,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			obj[header[i]] = b
 		}
 		rec, bad := genericRecord(in, line, defaultID(in, itemAt{line: line}), obj, opt.Map)
-		if err := emit(rec, bad); err != nil {
+		if err := emit(rec, line, bad); err != nil {
 			return err
 		}
 	}

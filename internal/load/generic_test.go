@@ -14,7 +14,7 @@ import (
 // the bad items' messages and the loader's error.
 func loadString(t *testing.T, load Loader, name, in string, opt Options) (ids, bads []string, err error) {
 	t.Helper()
-	err = load(Input{Name: name, R: strings.NewReader(in)}, opt, func(r *record.Record, bad error) error {
+	err = load(Input{Name: name, R: strings.NewReader(in)}, opt, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			bads = append(bads, bad.Error())
 			return nil

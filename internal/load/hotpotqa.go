@@ -102,13 +102,13 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int) error {
 		var it hotpotItem
 		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
-			return emit(nil, hotpotContextFault(raw, err))
+			return emit(nil, 0, hotpotContextFault(raw, err))
 		}
 		rec, err := hotpotRecord(in, line, &it)
 		if err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
-		return emit(rec, nil)
+		return emit(rec, line, nil)
 	})
 }
 
@@ -165,11 +165,11 @@ func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn fun
 		var bad *record.Error
 		switch {
 		case errors.As(err, &bad):
-			err = emit(nil, bad)
+			err = emit(nil, 0, bad)
 		case err == nil && isNull(raw):
 			// Decoded into an item's struct, null reads as an object with no member: as a list
 			// or a number does, it says what it is.
-			err = emit(nil, badf(in, at.line, "", nullItem))
+			err = emit(nil, 0, badf(in, at.line, "", nullItem))
 		case err == nil:
 			err = fn(raw, at)
 		}

@@ -30,9 +30,10 @@ import (
 // them.
 type Input = command.Input
 
-// Emit receives either a record or a bad item (a *record.Error, rec nil). Returning an error stops
-// the loader, which returns that error.
-type Emit func(rec *record.Record, bad error) error
+// Emit receives either a record, with the line its item starts on in the input read (0 when not
+// known), or a bad item (a *record.Error, which says where it is; rec nil, line 0). Returning an
+// error stops the loader, which returns that error.
+type Emit func(rec *record.Record, line int, bad error) error
 
 // Options tune a loader.
 type Options struct {
@@ -66,7 +67,7 @@ func ReadFile(loader Loader, path string) ([]*record.Record, error) {
 	}
 	defer f.Close()
 	var recs []*record.Record
-	err = loader(Input{Name: path, R: textfile.NewReader(f)}, Options{}, func(r *record.Record, bad error) error {
+	err = loader(Input{Name: path, R: textfile.NewReader(f)}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			return bad
 		}

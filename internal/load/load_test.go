@@ -27,7 +27,7 @@ func loadAll(t *testing.T, load Loader, name string) ([]*record.Record, []error)
 	defer f.Close()
 	var recs []*record.Record
 	var bads []error
-	err = load(Input{Name: name, R: f}, Options{}, func(rec *record.Record, bad error) error {
+	err = load(Input{Name: name, R: f}, Options{}, func(rec *record.Record, _ int, bad error) error {
 		if bad != nil {
 			bads = append(bads, bad)
 			return nil
@@ -270,7 +270,7 @@ func TestLongMemEvalRetrievalLog(t *testing.T) {
 		fmt.Sprintf(entry, 2, "") + fmt.Sprintf(entry, 3, `, "retrieval_results": {"ranked_items": {"corpus_id": "a"}}`)
 	var recs []*record.Record
 	var bads []string
-	err := LongMemEval(Input{Name: "log.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
+	err := LongMemEval(Input{Name: "log.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			bads = append(bads, bad.Error())
 			return nil
@@ -301,7 +301,7 @@ func TestLongMemEvalAbstentionIDs(t *testing.T) {
 		fmt.Fprintf(&in, entry, id)
 	}
 	n := 0
-	err := LongMemEval(Input{Name: "q.json", R: strings.NewReader(in.String())}, Options{}, func(r *record.Record, bad error) error {
+	err := LongMemEval(Input{Name: "q.json", R: strings.NewReader(in.String())}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			t.Error(bad)
 			return nil
@@ -326,7 +326,7 @@ func TestEvaLearnRecords(t *testing.T) {
 	}
 	var recs []*record.Record
 	err := EvaLearn(open("EvaLearn_Problem.json"), open("EvaLearn_Sequence.json"), Options{},
-		func(rec *record.Record, bad error) error {
+		func(rec *record.Record, _ int, bad error) error {
 			if bad != nil {
 				t.Errorf("bad item: %v", bad)
 			}
@@ -398,7 +398,7 @@ func TestEvaLearnQuestionIDs(t *testing.T) {
 		sequences := `[{"sequence_id": 1, "type": "T", "question_ids": [` + tt.b + `]}]`
 		var found, bads int
 		err := EvaLearn(Input{Name: "p", R: strings.NewReader(problems)}, Input{Name: "s", R: strings.NewReader(sequences)},
-			Options{}, func(rec *record.Record, bad error) error {
+			Options{}, func(rec *record.Record, _ int, bad error) error {
 				if rec != nil {
 					found++
 				}
@@ -440,7 +440,7 @@ func TestEvaLearnResultsKeys(t *testing.T) {
 	}
 	var recs []*record.Record
 	in := Input{Name: "keys.jsonl", R: strings.NewReader(strings.Join(lines, "\n"))}
-	err := EvaLearnResults(in, Options{}, func(r *record.Record, bad error) error {
+	err := EvaLearnResults(in, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			t.Errorf("bad item: %v", bad)
 		}
@@ -476,7 +476,7 @@ func TestEvaLearnResultsTypes(t *testing.T) {
 		line := `{` + c.field + `"sequence_id": 1, "position_in_sequence": 1}`
 		var got *record.Record
 		in := Input{Name: "types.jsonl", R: strings.NewReader(line)}
-		err := EvaLearnResults(in, Options{}, func(r *record.Record, bad error) error {
+		err := EvaLearnResults(in, Options{}, func(r *record.Record, _ int, bad error) error {
 			if bad != nil {
 				t.Errorf("%s: bad item: %v", line, bad)
 			}
@@ -559,7 +559,7 @@ func TestGeneric(t *testing.T) {
 			f, _ := os.Open(filepath.Join("testdata", tt.file))
 			defer f.Close()
 			var recs []*record.Record
-			err := tt.load(Input{Name: tt.file, R: f}, Options{Map: m}, func(r *record.Record, bad error) error {
+			err := tt.load(Input{Name: tt.file, R: f}, Options{Map: m}, func(r *record.Record, _ int, bad error) error {
 				if bad != nil {
 					t.Errorf("bad: %v", bad)
 					return nil
@@ -592,7 +592,7 @@ func TestBadItems(t *testing.T) {
 		"null\n[]\n"
 	var ids []string
 	var bads []string
-	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
+	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			var re *record.Error
 			if !errors.As(bad, &re) {
@@ -700,7 +700,7 @@ func TestHotpotContextFaults(t *testing.T) {
 	}
 	var got *record.Record
 	in := `{"_id":"a","question":"q","answer":"x","context":[["T",["One."," Two."]],["U",[]]]}`
-	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
+	err := HotpotQA(Input{Name: "h.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, _ int, bad error) error {
 		got = r
 		return bad
 	})
@@ -848,7 +848,7 @@ func TestFieldFaultWording(t *testing.T) {
 	} {
 		var bads []string
 		err := EvaLearn(Input{Name: "p.json", R: strings.NewReader(tc.problems)}, Input{Name: "s.json", R: strings.NewReader(tc.sequences)}, Options{},
-			func(_ *record.Record, bad error) error {
+			func(_ *record.Record, _ int, bad error) error {
 				if bad != nil {
 					bads = append(bads, bad.Error())
 				}
@@ -915,7 +915,7 @@ func TestEmptyQuestion(t *testing.T) {
 		sequences := `[{"sequence_id":7,"question_ids":[2,1,2]}]`
 		var ids, bads []string
 		err := EvaLearn(Input{Name: "p.json", R: strings.NewReader(problems)}, Input{Name: "s.json", R: strings.NewReader(sequences)}, Options{},
-			func(r *record.Record, bad error) error {
+			func(r *record.Record, _ int, bad error) error {
 				if bad != nil {
 					bads = append(bads, bad.Error())
 				} else {

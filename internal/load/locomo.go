@@ -47,15 +47,15 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("locomo:", "sample_id"), func(raw jsonRaw, line int) error {
 		var conv locomoConversation
 		if err := decodeRecord(in, line, "locomo:", "sample_id", raw, &conv); err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
 		if conv.SampleID == "" {
-			return emit(nil, badf(in, line, "", "%v", missingField("sample_id")))
+			return emit(nil, 0, badf(in, line, "", "%v", missingField("sample_id")))
 		}
 		ctx, err := locomoSessions(conv.Conversation)
 		speakers := [2]jsonRaw{conv.Conversation["speaker_a"], conv.Conversation["speaker_b"]}
 		if err != nil {
-			return emit(nil, badf(in, line, "locomo:"+conv.SampleID, "%v", err))
+			return emit(nil, 0, badf(in, line, "locomo:"+conv.SampleID, "%v", err))
 		}
 		lines := itemLines(raw, line, conv.QA)
 		for i, item := range conv.QA {
@@ -64,7 +64,7 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 				setMeta(rec, "speaker_a", speakers[0])
 				setMeta(rec, "speaker_b", speakers[1])
 			}
-			if err := emit(rec, bad); err != nil {
+			if err := emit(rec, lines[i], bad); err != nil {
 				return err
 			}
 		}

@@ -51,10 +51,10 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("longmemeval:", "question_id"), func(raw jsonRaw, line int) error {
 		var it longMemEvalItem
 		if err := decodeRecord(in, line, "longmemeval:", "question_id", raw, &it); err != nil {
-			return emit(nil, err)
+			return emit(nil, 0, err)
 		}
 		rec, bad := longMemEvalRecord(in, line, &it)
-		return emit(rec, bad)
+		return emit(rec, line, bad)
 	})
 }
 

@@ -25,11 +25,11 @@ func Records(in Input, opt Options, emit Emit) error {
 		var bad *record.Error
 		switch {
 		case errors.As(err, &bad):
-			err = emit(nil, bad)
+			err = emit(nil, 0, bad)
 		case err != nil:
 			return command.ReadError(in.DisplayName(), rd.Line(), err)
 		default:
-			err = emit(rec, nil)
+			err = emit(rec, rd.Line(), nil)
 		}
 		if err != nil {
 			return err

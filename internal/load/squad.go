@@ -54,7 +54,7 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 			for _, q := range art.qas {
 				ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
 				rec, bad := squadRecord(in, q, dataset, lang, ctx)
-				if err := emit(rec, bad); err != nil {
+				if err := emit(rec, q.line, bad); err != nil {
 					return err
 				}
 			}

@@ -47,7 +47,7 @@ func TestLongMemEvalStreams(t *testing.T) {
 	}}
 	stop := errors.New("stop")
 	var ids []string
-	err := LongMemEval(Input{Name: "endless.json", R: src}, Options{}, func(r *record.Record, bad error) error {
+	err := LongMemEval(Input{Name: "endless.json", R: src}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			t.Fatalf("bad item: %v", bad)
 		}
@@ -70,7 +70,7 @@ func TestArrayLineNumbers(t *testing.T) {
 		"  {\"question\": \"no id\"},\n\n  {\"_id\": \"d\", \"question\": \"q\", \"answer\": \"y\"}\n]\n"
 	var bads []string
 	var ids []string
-	err := HotpotQA(Input{Name: "a.json", R: strings.NewReader(in)}, Options{}, func(r *record.Record, bad error) error {
+	err := HotpotQA(Input{Name: "a.json", R: strings.NewReader(in)}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			bads = append(bads, bad.Error())
 		} else {
@@ -95,7 +95,7 @@ func TestSQuADStreams(t *testing.T) {
 	}}
 	stop := errors.New("stop")
 	var recs []*record.Record
-	err := SQuAD(Input{Name: "endless.json", R: src}, Options{}, func(r *record.Record, bad error) error {
+	err := SQuAD(Input{Name: "endless.json", R: src}, Options{}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			t.Fatalf("bad item: %v", bad)
 		}
@@ -115,7 +115,7 @@ func TestSQuADStreams(t *testing.T) {
 func TestTruncatedArrayIsFatal(t *testing.T) {
 	in := "[\n {\"_id\": \"a\", \"question\": \"q\", \"answer\": \"x\"},\n {\"_id\": \"b\", \"quest"
 	n := 0
-	err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(in)}, Options{}, func(*record.Record, error) error { n++; return nil })
+	err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(in)}, Options{}, func(*record.Record, int, error) error { n++; return nil })
 	if err == nil || !strings.HasPrefix(err.Error(), "t.json:3: ") || n != 1 {
 		t.Errorf("HotpotQA(truncated) = %v after %d items, want a t.json:3 error after 1", err, n)
 	}
@@ -146,7 +146,7 @@ func FuzzLoaders(f *testing.F) {
 			if err != nil {
 				continue // evalearn reads a pair
 			}
-			_ = load(Input{Name: "fuzz", R: bytes.NewReader(data)}, Options{Map: m}, func(r *record.Record, bad error) error {
+			_ = load(Input{Name: "fuzz", R: bytes.NewReader(data)}, Options{Map: m}, func(r *record.Record, _ int, bad error) error {
 				if bad != nil {
 					var re *record.Error
 					if !errors.As(bad, &re) {
@@ -173,7 +173,7 @@ func TestPrettyObjectStream(t *testing.T) {
 	in := "{\n  \"qid\": \"p1\",\n  \"question\": \"q1\",\n  \"answers\": \"a\"\n}\n{\"qid\": \"p2\", \"question\": \"q2\"}\n{\n \"qid\": \"p3\"\n}\n"
 	m, _ := ParseMap("id=qid")
 	var ids, bads []string
-	err := JSONL(Input{Name: "p.json", R: strings.NewReader(in)}, Options{Map: m}, func(r *record.Record, bad error) error {
+	err := JSONL(Input{Name: "p.json", R: strings.NewReader(in)}, Options{Map: m}, func(r *record.Record, _ int, bad error) error {
 		if bad != nil {
 			bads = append(bads, bad.Error())
 		} else {
@@ -197,7 +197,7 @@ func TestArrayTrailingData(t *testing.T) {
 		{"[" + item + "]]", "t.json:1: more JSON after the top-level array"},
 	} {
 		n := 0
-		err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, error) error { n++; return nil })
+		err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, int, error) error { n++; return nil })
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -229,7 +229,7 @@ func TestSyntaxErrorPlace(t *testing.T) {
 		{"squad token", SQuAD, `{"data": [{"title": "t" "paragraphs": []}]}`,
 			`x.json:1: invalid character '"' after object key:value pair at column 25`},
 	} {
-		err := tc.load(Input{Name: "x.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, error) error { return nil })
+		err := tc.load(Input{Name: "x.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, int, error) error { return nil })
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: load = %v, want %s", tc.name, err, tc.want)
 		}
