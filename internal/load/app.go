@@ -339,6 +339,7 @@ func (a *app) loadEvaLearn(files []string) error {
 		return err
 	}
 	defer sf.Close()
+	a.generic = false // a jsonl or csv file read before it left it set
 	sequences := Input{Name: seqs, R: textfile.NewReader(sf)}
 	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName()))
 }
