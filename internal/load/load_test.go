@@ -831,6 +831,8 @@ func TestFieldFaultWording(t *testing.T) {
 			`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got a list`},
 		{"longmemeval answer missing", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q"}]`,
 			`i.json:1 (id "longmemeval:a"): missing field "answer"`},
+		{"longmemeval question_date missing", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q","answer":"x"}]`,
+			`i.json:1 (id "longmemeval:a"): missing field "question_date"`},
 		{"locomo sample_id missing", LoCoMo, `[{"conversation":{},"qa":[]}]`, `i.json:1: missing field "sample_id"`},
 		{"evalearn results prompt", EvaLearnResults, `{"id":1,"prompt":"Solve A.","sequence_id":3,"position_in_sequence":1}`,
 			`i.json:1 (id "evalearn:3:1"): prompt: want a list of strings, got a string`},
@@ -881,8 +883,8 @@ func TestEmptyQuestion(t *testing.T) {
 			`{"question":"?","answer":"x","category":1}]}]`
 	}
 	longmemeval := func(q string) string {
-		return `[{"question_id":"e","question_type":"t","question":` + q + `,"answer":"x"},` + "\n" +
-			`{"question_id":"k","question_type":"t","question":"?","answer":"x"}]`
+		return `[{"question_id":"e","question_type":"t","question":` + q + `,"answer":"x","question_date":"d"},` + "\n" +
+			`{"question_id":"k","question_type":"t","question":"?","answer":"x","question_date":"d"}]`
 	}
 	for _, tc := range []struct {
 		name string

@@ -41,8 +41,9 @@ type longMemEvalTurn struct {
 // anywhere is an abstention question (print_qa_metrics.py's test): meta.abstention is true and the
 // type stays the official one. A non-string answer becomes str() of it, as evaluate_qa.py inserts
 // it in the judge prompt (3.0 → "3.0", a list → its repr), a list or an object kept in meta.answer.
-// question_date, haystack_session_ids, haystack_dates and answer_session_ids go to meta (those
-// present). The haystack lists are parallel: an entry with sessions whose dates (or session ids,
+// An entry without question_date is a bad item: LongMemEval's reader and retrieval scripts fail on
+// it (KeyError). question_date (as it is, null too), haystack_session_ids, haystack_dates and
+// answer_session_ids go to meta (those present). The haystack lists are parallel: an entry with sessions whose dates (or session ids,
 // when given) are not as many is a bad item. An entry
 // of a retrieval log (LongMemEval's run_retrieval.py output) keeps its ranking: the ranked items'
 // corpus ids, best first, as meta.retrieval_corpus_ids, and their texts (JSON values as they are)
@@ -76,6 +77,10 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	case !ok:
 		// what str() is read from; true and false are read too, but no dataset holds one
 		return nil, badf(in, line, id, "%v", wrongKind("answer", "a string, a number, a list or an object", it.Answer))
+	case len(trimSpace(it.QuestionDate)) == 0:
+		// run_generation.py reads entry['question_date'] in every reader setting, outside its
+		// try (a KeyError that ends the run), as run_retrieval.py does; null is str()'d ("None")
+		return nil, badf(in, line, id, "%v", missingField("question_date"))
 	}
 	rec := newRecord(id, "longmemeval", "en")
 	rec.Type = it.QuestionType

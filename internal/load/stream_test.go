@@ -42,7 +42,7 @@ func (e *endlessArray) Read(p []byte) (int, error) {
 func TestLongMemEvalStreams(t *testing.T) {
 	src := &endlessArray{head: "[", item: func(n int) string {
 		return fmt.Sprintf(`{"question_id": "q%d", "question_type": "multi-session", "question": "q?", "answer": %d, `+
-			`"haystack_session_ids": ["s"], "haystack_dates": ["d"], "haystack_sessions": [[{"role": "user", "content": "%s"}]]}`,
+			`"question_date": "d", "haystack_session_ids": ["s"], "haystack_dates": ["d"], "haystack_sessions": [[{"role": "user", "content": "%s"}]]}`,
 			n, n, strings.Repeat("x", 10_000))
 	}}
 	stop := errors.New("stop")
