@@ -664,6 +664,10 @@ func recordChunks(rec *record.Record, opt HistoryOptions) ([]historyChunk, error
 // without retrieval the prompt is the question alone. An empty history is an error, as
 // run_generation.py asserts there is one.
 func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bool) (prompt string, cut bool, err error) {
+	date, err := questionDate(rec)
+	if err != nil {
+		return "", false, err
+	}
 	if opt.Retriever == RetrieverNone {
 		t := Must(LongMemEvalNoRetrievalDirect)
 		if con {
@@ -679,8 +683,26 @@ func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bo
 			return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
 		}
 	}
-	date, _ := rec.MetaString("question_date")
 	return readerTemplate(opt.KeyExpansion, con).MustFill(map[string]string{"history": history, "question_date": date, "question": rec.Question}), cut, nil
+}
+
+// questionDate is rec's question date as run_generation.py puts it in its prompts, str() of
+// entry['question_date']: a string as it is, null as None, a number as Python writes it. A
+// record without meta.question_date is an error, as the script's entry['question_date'] is a
+// KeyError in every reader setting, no-retrieval too (qa-load refuses such an entry).
+//
+// Note: rec.MetaString gave "" for a null or a number, a date upstream never shows, and for a
+// missing date, on which upstream stops.
+func questionDate(rec *record.Record) (string, error) {
+	raw, ok := rec.Meta["question_date"]
+	if !ok {
+		return "", fmt.Errorf("longmemeval %s: no meta.question_date (LongMemEval's reader stops on an entry without one)", rec.ID)
+	}
+	date, err := python.StrOfJSON(raw)
+	if err != nil {
+		return "", fmt.Errorf("longmemeval %s: meta.question_date: %w", rec.ID, err)
+	}
+	return date, nil
 }
 
 // LongMemEval's third reading method, con-separate (run_generation.py --cot true --con true),
@@ -710,7 +732,10 @@ func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEv
 	if err != nil {
 		return nil, err
 	}
-	date, _ := rec.MetaString("question_date")
+	date, err := questionDate(rec)
+	if err != nil {
+		return nil, err
+	}
 	notes := make([]LongMemEvalNote, len(chunks))
 	for i, c := range chunks {
 		body, err := c.entry()

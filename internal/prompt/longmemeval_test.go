@@ -83,6 +83,58 @@ func TestLongMemEvalPromptWithoutHistory(t *testing.T) {
 	}
 }
 
+// TestLongMemEvalQuestionDate: the date is str() of meta.question_date, as run_generation.py
+// formats entry['question_date'] (null is None, a number as Python writes it), in the reader and
+// note prompts; a record without one is an error in every setting, no-retrieval too, as the
+// script's KeyError is.
+func TestLongMemEvalQuestionDate(t *testing.T) {
+	for _, tc := range []struct {
+		date string // meta.question_date, "" for none
+		want string // the date shown, or the error's text after "error: "
+	}{
+		{`"2023/06/01 (Thu) 10:00"`, "2023/06/01 (Thu) 10:00"},
+		{`""`, ""},
+		{`null`, "None"},
+		{`20230601`, "20230601"},
+		{`2.5e3`, "2500.0"},
+		{"", "error: no meta.question_date"},
+	} {
+		rec := lmeRecord(t)
+		delete(rec.Meta, "question_date")
+		if tc.date != "" {
+			rec.Meta["question_date"] = json.RawMessage(tc.date)
+		}
+		wantErr, isErr := strings.CutPrefix(tc.want, "error: ")
+		// check checks a prompt of setting, which shows the date after label ("" for none).
+		check := func(setting, label, got string, err error) {
+			t.Helper()
+			line := label + " Date: " + tc.want + "\n"
+			switch {
+			case isErr && (err == nil || !strings.Contains(err.Error(), wantErr)):
+				t.Errorf("date %s, %s: %v, want an error holding %q", tc.date, setting, err, wantErr)
+			case !isErr && err != nil:
+				t.Errorf("date %s, %s: %v", tc.date, setting, err)
+			case !isErr && label != "" && !strings.Contains(got, line):
+				t.Errorf("date %s, %s:\n%s\nwant it to hold %q", tc.date, setting, got, line)
+			}
+		}
+		got, _, err := LongMemEvalPrompt(rec, HistoryOptions{}, false)
+		check("direct", "Current", got, err)
+		got, _, err = LongMemEvalPrompt(rec, HistoryOptions{}, true)
+		check("con", "Current", got, err)
+		got, _, err = LongMemEvalPrompt(rec, HistoryOptions{Retriever: RetrieverNone}, false)
+		check("no retrieval", "", got, err)
+		notes, err := LongMemEvalNotePrompts(rec, HistoryOptions{})
+		if err != nil {
+			check("note request", "Question", "", err)
+			continue
+		}
+		check("note request", "Question", notes[0].Prompt, nil)
+		got, _, err = LongMemEvalNotesPrompt(rec, notes, []string{"a", "b"}, HistoryOptions{})
+		check("reading over notes", "Current", got, err)
+	}
+}
+
 func TestLongMemEvalNotePrompts(t *testing.T) {
 	rec := lmeRecord(t)
 	notes, err := LongMemEvalNotePrompts(rec, HistoryOptions{Retriever: RetrieverTurn, Format: "nl", TopK: 3})
@@ -120,7 +172,8 @@ Extracted note (information relevant to answering the question):`
 
 // flatRecord is a LongMemEval record of two sessions with ids, ranked by a retrieval log.
 func flatRecord(ranked ...string) *record.Record {
-	rec := &record.Record{Schema: 1, ID: "longmemeval:f", Dataset: "longmemeval", Question: "?", Meta: map[string]json.RawMessage{}}
+	rec := &record.Record{Schema: 1, ID: "longmemeval:f", Dataset: "longmemeval", Question: "?",
+		Meta: map[string]json.RawMessage{"question_date": json.RawMessage(`"d3"`)}}
 	for _, s := range []struct{ id, date, turns string }{
 		{"answer_a_1", "d2", `[{"role": "user", "content": "u1", "has_answer": true}, {"role": "assistant", "content": "a1"}, {"role": "user", "content": "u2"}]`},
 		{"sharegpt_b", "d1", `[{"role": "user", "content": "v1"}]`},
