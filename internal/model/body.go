@@ -226,6 +226,48 @@ func openAIRefusal(body []byte) string {
 	return strings.TrimSpace(r.Choices[0].Message.Refusal)
 }
 
+// openAIReasoningText is the message.reasoning of an OpenAI-compatible chat reply's first choice,
+// trimmed, "" when there is none: the thinking that vLLM (since 0.11, where reasoning_content
+// was renamed), OpenRouter and Ollama's /v1 send apart from the text, which langchaingo v0.1.14
+// does not read. A reasoning that is no string (OpenRouter's reasoning_details are an array
+// beside it) is none.
+func openAIReasoningText(body []byte) string {
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Reasoning json.RawMessage `json:"reasoning"`
+			} `json:"message"`
+		} `json:"choices"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(r.Choices[0].Message.Reasoning, &s) != nil {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// ollamaThinking is the message.thinking of an Ollama chat reply, trimmed (the thinking of a
+// model that thinks, which Ollama sends apart from the text since 0.9 when asked, and since 0.12
+// by default), which langchaingo v0.1.14 drops; a streamed reply's is the thinking of its lines
+// joined.
+func ollamaThinking(body []byte) string {
+	var b strings.Builder
+	for line := range bytes.Lines(bytes.TrimSpace(body)) {
+		var r struct {
+			Message struct {
+				Thinking string `json:"thinking"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &r) == nil {
+			b.WriteString(r.Message.Thinking)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
 // ollamaDoneReason is the done_reason of an Ollama chat reply (its last line, when streamed),
 // which langchaingo does not pass on: "length" when it stopped at num_predict.
 func ollamaDoneReason(body []byte) string {

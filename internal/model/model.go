@@ -59,6 +59,22 @@ type Response struct {
 	// (OpenAI's finish_reason content_filter) or as a refusal (Claude's stop_reason refusal): the
 	// text, perhaps partial, is the answer.
 	Filtered bool `json:"filtered,omitempty"`
+	// Reasoning is a reasoning model's thinking: what the server sent apart from the text (an
+	// OpenAI-compatible server's reasoning_content or reasoning, Ollama's thinking), and, once
+	// Thinking has read the reply, the thinking it took out of the text.
+	Reasoning string `json:"reasoning,omitempty"`
+	// Raw is the text as it came, set by Thinking, which may take thinking out of Text; "" when
+	// no Thinking read the reply, whose Text is then as it came. It is never cached: the cache
+	// sits inside Thinking and stores Text as it came.
+	Raw string `json:"-"`
+}
+
+// AsCame is the reply's text as the model sent it, before any thinking was taken out of it.
+func (r Response) AsCame() string {
+	if r.Raw != "" {
+		return r.Raw
+	}
+	return r.Text
 }
 
 // Client answers requests. Implementations must be safe for concurrent use.

@@ -199,6 +199,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		ch.StopReason = ollamaDoneReason(attempts.Body())
 	}
 	out.Text = ch.Content
+	out.Reasoning = c.reasoning(ch, attempts.Body())
 	u := UsageFromInfo(ch.GenerationInfo)
 	if c.provider == "googleai" {
 		if su, ok := geminiStreamUsage(attempts.Body()); ok {
@@ -276,6 +277,24 @@ func answer(provider string, choices []*llms.ContentChoice) *llms.ContentChoice 
 	return &ch
 }
 
+// reasoning is the thinking a reply carries apart from its text, trimmed: an OpenAI-compatible
+// server's message.reasoning_content (DeepSeek's API, llama-server --reasoning-format deepseek,
+// vLLM --reasoning-parser before 0.11), which langchaingo v0.1.14 passes on as the choice's
+// ReasoningContent, else its message.reasoning (vLLM's name for it since 0.11, OpenRouter's,
+// Ollama's /v1), which it drops; or Ollama's message.thinking, which it drops too.
+func (c *chat) reasoning(ch *llms.ContentChoice, body []byte) string {
+	switch c.provider {
+	case "openai":
+		if r := strings.TrimSpace(ch.ReasoningContent); r != "" {
+			return r
+		}
+		return openAIReasoningText(body)
+	case "ollama":
+		return ollamaThinking(body)
+	}
+	return ""
+}
+
 // waitTPM reserves the request's estimated tokens (input and max_tokens) with the TPM limiter.
 // A finishing run stops waiting: the call is not made.
 func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
@@ -317,11 +336,18 @@ func knownUsage(u record.Usage, text string) (record.Usage, bool) {
 // a reasoning model (o1, o3, gpt-5, Claude or Gemini thinking) counts its hidden thinking in
 // max_tokens, and a budget set for answers can go on thinking alone.
 func (c *chat) spent(req Request) string {
-	const why = "ran out before any text; a reasoning model's thinking counts in it"
+	return spent(c.provider, req.MaxTokens, "before any text")
+}
+
+// spent says that the max_tokens of a call to provider ran out before what it names ("before any
+// text"), a reasoning model's thinking counted in it, or returns "" when the budget is not known
+// (none was sent, and the server applies its own).
+func spent(provider string, maxTokens int, before string) string {
+	why := "ran out " + before + "; a reasoning model's thinking counts in it"
 	switch {
-	case req.MaxTokens > 0:
-		return fmt.Sprintf("max_tokens %d %s", req.MaxTokens, why)
-	case c.provider == "anthropic" || c.provider == "googleai":
+	case maxTokens > 0:
+		return fmt.Sprintf("max_tokens %d %s", maxTokens, why)
+	case provider == "anthropic" || provider == "googleai":
 		return fmt.Sprintf("max_tokens %d, langchaingo's default without --max-tokens, %s", langchaingoMaxTokens, why)
 	}
 	return ""

@@ -1,0 +1,117 @@
+package model
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// This file reads the thinking that open reasoning models (DeepSeek-R1 and its distills, Qwen3,
+// QwQ) write into their reply's text when the server that runs them has no reasoning parser.
+
+// The --think modes of qa-predict and qa-judge.
+const (
+	// ThinkStrip takes the thinking out of a reply's text: the answer is the text after it
+	// (ReadThought), and the thinking is kept apart.
+	ThinkStrip = "strip"
+	// ThinkKeep leaves a reply's text whole, thinking and all.
+	ThinkKeep = "keep"
+)
+
+// ThinkModes lists the --think modes, the default first.
+var ThinkModes = []string{ThinkStrip, ThinkKeep}
+
+// Thought is a reply's text read for the thinking a reasoning model wrote into it.
+type Thought struct {
+	// Answer is the text after the thinking, or the whole text when none was taken out.
+	Answer string
+	// Thinking is the thinking without its tags, trimmed; "" when none was taken out.
+	Thinking string
+	// Found is set when the text held thinking, taken out of Answer (an empty one too).
+	Found bool
+	// Cut is set, with Found, when the text starts with "<think>" and holds no "</think>": the
+	// reply ended in its thinking (at max_tokens, as a rule) and has no answer; Answer is then "".
+	Cut bool
+}
+
+const (
+	openTag  = "<think>"
+	closeTag = "</think>"
+)
+
+// ReadThought reads text, a reply's text, for the thinking written into it, as vLLM, llama.cpp's
+// llama-server and Ollama's /v1 pass it on without a reasoning parser: "<think>\n…\n</think>\n\nParis",
+// or, where the chat template put the opening tag into the prompt (DeepSeek-R1's distills, QwQ),
+// "…\n</think>\n\nParis". Thinking is taken out when text holds "</think>" and either starts,
+// after white space, with "<think>" or holds no "<think>" at all: the answer is the text after
+// the last "</think>", its leading white space trimmed. Text that starts with "<think>" and holds
+// no "</think>" is Cut. Any other text is the answer whole, so that an answer that speaks of the
+// tags ("wrap it in <think> and </think>") is left as it is.
+//
+// Note: the last "</think>" ends the thinking, not the first, as a model that thinks in several
+// blocks (or quotes the tag while thinking) answers after all of them; the tags inside are left
+// in Thinking, which is the text between the opening tag and the last closing one.
+func ReadThought(text string) Thought {
+	lead := strings.TrimLeftFunc(text, unicode.IsSpace)
+	opens := strings.HasPrefix(lead, openTag)
+	end := strings.LastIndex(text, closeTag)
+	switch {
+	case end < 0 && opens:
+		return Thought{Found: true, Cut: true}
+	case end < 0, !opens && strings.Contains(text, openTag):
+		return Thought{Answer: text}
+	}
+	thinking := text[:end]
+	if opens {
+		thinking = strings.TrimLeftFunc(thinking, unicode.IsSpace)[len(openTag):]
+	}
+	return Thought{
+		Answer:   strings.TrimLeftFunc(text[end+len(closeTag):], unicode.IsSpace),
+		Thinking: strings.TrimSpace(thinking),
+		Found:    true,
+	}
+}
+
+// ErrCutThinking marks a reply that ended in its thinking (Thought.Cut): it holds no answer.
+var ErrCutThinking = errors.New("reply cut in its thinking: no </think>, so no answer")
+
+// Thinking is a Client that takes the thinking out of the text of every reply of Next
+// (ReadThought), as --think strip asks: Text is the answer, Raw the text as it came, and the
+// thinking is added to Reasoning. A reply cut in its thinking is the error ErrCutThinking, which
+// names the max_tokens that ran out as an empty reply's error does; one with nothing after its
+// thinking is ErrEmptyReply. Both keep the response, paid for, with its Raw.
+//
+// Thinking wraps a client from outside the cache, so that the cache keeps the replies as they
+// came: a run with another --think reads them again without a call.
+type Thinking struct{ Next Client }
+
+// Generate asks Next and reads the reply's thinking.
+func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
+	resp, err := t.Next.Generate(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	th := ReadThought(resp.Text)
+	resp.Raw = resp.Text
+	if !th.Found {
+		return resp, nil
+	}
+	resp.Text = th.Answer
+	if th.Thinking != "" {
+		resp.Reasoning = strings.TrimSpace(resp.Reasoning + "\n\n" + th.Thinking)
+	}
+	switch {
+	case th.Cut:
+		why := ""
+		if resp.Cut {
+			why = " (" + cmp.Or(spent(req.Provider, req.MaxTokens, "before the answer"), "it stopped at the server's token limit before the answer") + ")"
+		}
+		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w%s", req.Provider, req.Model, ErrCutThinking, why)}
+	case strings.TrimSpace(th.Answer) == "":
+		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after </think>)", req.Provider, req.Model, ErrEmptyReply)}
+	}
+	return resp, nil
+}

@@ -1,0 +1,167 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func TestReadThought(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       Thought
+	}{
+		{"both tags", "<think>\nThe capital is Paris.\n</think>\n\nParis", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true}},
+		{"closing tag only", "The capital is Paris.\n</think>\n\nParis", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true}},
+		{"white space before the opening tag", " \n<think>x</think> Paris ", Thought{Answer: "Paris ", Thinking: "x", Found: true}},
+		{"no tags", "Paris", Thought{Answer: "Paris"}},
+		{"cut in its thinking", "<think>\nThe capital is", Thought{Found: true, Cut: true}},
+		{"cut after white space", "\n\n<think>\nThe capital is", Thought{Found: true, Cut: true}},
+		{"opening tag only, not first", "Paris <think>", Thought{Answer: "Paris <think>"}},
+		{"tags inside the answer", "Wrap it in <think> and </think>.", Thought{Answer: "Wrap it in <think> and </think>."}},
+		{"the last closing tag ends the thinking", "<think>a</think>b<think>c</think>\nd", Thought{Answer: "d", Thinking: "a</think>b<think>c", Found: true}},
+		{"closing tag only, quoted in the thinking", "use </think> here? no.\n</think>\nParis", Thought{Answer: "Paris", Thinking: "use </think> here? no.", Found: true}},
+		{"empty thinking", "<think>\n\n</think>\n\nParis", Thought{Answer: "Paris", Found: true}},
+		{"nothing after the thinking", "<think>x</think>\n", Thought{Thinking: "x", Found: true}},
+		{"multi-line answer keeps its inside", "<think>x</think>\n\nline 1\n\nline 2\n", Thought{Answer: "line 1\n\nline 2\n", Thinking: "x", Found: true}},
+	} {
+		if got := ReadThought(tc.text); got != tc.want {
+			t.Errorf("%s: ReadThought(%q) = %+v, want %+v", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestThinkingClient: the Thinking client reads every reply of the client it wraps: the answer in
+// Text, the text as it came in Raw, the thinking added to what the server sent apart; a reply cut
+// in its thinking fails naming the max_tokens that ran out, one with nothing after its thinking
+// is an empty reply, and both keep their usage and Raw.
+func TestThinkingClient(t *testing.T) {
+	usage := record.Usage{InputTokens: 10, OutputTokens: 32}
+	for _, tc := range []struct {
+		name      string
+		reply     Response
+		maxTokens int
+		provider  string
+		want      Response
+		err       string
+	}{
+		{name: "both tags", reply: Response{Text: "<think>\nhmm\n</think>\n\nParis"},
+			want: Response{Text: "Paris", Reasoning: "hmm", Raw: "<think>\nhmm\n</think>\n\nParis"}},
+		{name: "no thinking", reply: Response{Text: "Paris", Reasoning: "sent apart"},
+			want: Response{Text: "Paris", Reasoning: "sent apart", Raw: "Paris"}},
+		{name: "sent apart and inline", reply: Response{Text: "b</think>Paris", Reasoning: "a"},
+			want: Response{Text: "Paris", Reasoning: "a\n\nb", Raw: "b</think>Paris"}},
+		{name: "cut at max_tokens", reply: Response{Text: "<think>\nThe capital", Cut: true, Usage: usage, Attempts: 1}, maxTokens: 32,
+			want: Response{Raw: "<think>\nThe capital", Cut: true, Usage: usage, Attempts: 1},
+			err:  "openai r1: reply cut in its thinking: no </think>, so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
+		{name: "cut at the server's limit", reply: Response{Text: "<think>\nThe capital", Cut: true},
+			want: Response{Raw: "<think>\nThe capital", Cut: true},
+			err:  "openai r1: reply cut in its thinking: no </think>, so no answer (it stopped at the server's token limit before the answer)"},
+		{name: "cut at langchaingo's default", provider: "anthropic", reply: Response{Text: "<think>\nThe capital", Cut: true},
+			want: Response{Raw: "<think>\nThe capital", Cut: true},
+			err:  "anthropic r1: reply cut in its thinking: no </think>, so no answer (max_tokens 2048, langchaingo's default without --max-tokens, ran out before the answer; a reasoning model's thinking counts in it)"},
+		{name: "stopped in its thinking", reply: Response{Text: "<think>\nThe capital"},
+			want: Response{Raw: "<think>\nThe capital"},
+			err:  "openai r1: reply cut in its thinking: no </think>, so no answer"},
+		{name: "nothing after the thinking", reply: Response{Text: "<think>x</think>\n\n", Usage: usage},
+			want: Response{Text: "", Reasoning: "x", Raw: "<think>x</think>\n\n", Usage: usage},
+			err:  "openai r1: empty reply (nothing after </think>)"},
+	} {
+		provider := tc.provider
+		if provider == "" {
+			provider = "openai"
+		}
+		next := clientFunc(func(context.Context, Request) (Response, error) { return tc.reply, nil })
+		got, err := Thinking{Next: next}.Generate(context.Background(), Request{Provider: provider, Model: "r1", MaxTokens: tc.maxTokens})
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: Generate = %+v, want %+v", tc.name, got, tc.want)
+		}
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: Generate error %v, want none", tc.name, err)
+		case tc.err != "" && (err == nil || err.Error() != tc.err):
+			t.Errorf("%s: Generate error %v, want %q", tc.name, err, tc.err)
+		case tc.err != "" && !errors.As(err, new(*CallError)):
+			t.Errorf("%s: Generate error %T, want a *CallError", tc.name, err)
+		}
+	}
+	cut, _ := Thinking{Next: clientFunc(func(context.Context, Request) (Response, error) { return Response{Text: "<think>"}, nil })}.Generate(context.Background(), Request{})
+	if cut.AsCame() != "<think>" {
+		t.Errorf("AsCame of a cut reply = %q, want the text as it came", cut.AsCame())
+	}
+	failed := errors.New("down")
+	if _, err := (Thinking{Next: clientFunc(func(context.Context, Request) (Response, error) { return Response{}, failed })}).Generate(context.Background(), Request{}); err != failed {
+		t.Errorf("Generate over a failed call: error %v, want the call's", err)
+	}
+}
+
+type clientFunc func(context.Context, Request) (Response, error)
+
+func (f clientFunc) Generate(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }
+
+// TestSentReasoning: the thinking a server sends apart from the text is the response's
+// Reasoning: reasoning_content (DeepSeek's API, llama-server, vLLM before 0.11) as langchaingo
+// passes it on, reasoning (vLLM since 0.11, OpenRouter, Ollama's /v1) and Ollama's native
+// thinking, which langchaingo drops; the text is the answer alone.
+func TestSentReasoning(t *testing.T) {
+	openai := func(message string) string {
+		return `{"id":"c","object":"chat.completion","created":1,"model":"deepseek-reasoner","choices":[{"index":0,"message":` + message +
+			`,"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42}}`
+	}
+	for _, tc := range []struct {
+		name  string
+		w     wire
+		reply string
+		want  string
+	}{
+		{"reasoning_content", wires[0], openai(`{"role":"assistant","content":"Paris","reasoning_content":"\nThe capital of France is Paris.\n"}`), "The capital of France is Paris."},
+		{"reasoning", wires[0], openai(`{"role":"assistant","content":"Paris","reasoning":"The capital of France is Paris."}`), "The capital of France is Paris."},
+		{"reasoning_details only", wires[0], openai(`{"role":"assistant","content":"Paris","reasoning":null,"reasoning_details":[{"type":"reasoning.text","text":"x"}]}`), ""},
+		{"none", wires[0], openai(`{"role":"assistant","content":"Paris"}`), ""},
+		{"ollama thinking", wires[2], `{"model":"qwen3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Paris","thinking":"The capital of France is Paris."},"done":true,"prompt_eval_count":26,"eval_count":5}`, "The capital of France is Paris."},
+	} {
+		c := replyClient(t, tc.w, tc.reply)
+		resp, err := c.Generate(context.Background(), testRequest(tc.w.provider, "deepseek-reasoner"))
+		if err != nil {
+			t.Errorf("%s: Generate: %v", tc.name, err)
+			continue
+		}
+		if resp.Text != "Paris" || resp.Reasoning != tc.want {
+			t.Errorf("%s: Generate = text %q, reasoning %q; want Paris, %q", tc.name, resp.Text, resp.Reasoning, tc.want)
+		}
+	}
+}
+
+func FuzzReadThought(f *testing.F) {
+	for _, s := range []string{"<think>\na\n</think>\n\nParis", "a\n</think>\nb", "<think>a", "Paris", "x<think>y</think>z", " <think></think>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		th := ReadThought(text)
+		switch {
+		case th.Cut:
+			if th.Answer != "" || th.Thinking != "" || strings.Contains(text, closeTag) {
+				t.Fatalf("ReadThought(%q) = %+v: cut with an answer, thinking, or a closing tag", text, th)
+			}
+		case !th.Found:
+			if th.Answer != text && !strings.Contains(text, closeTag) {
+				t.Fatalf("ReadThought(%q) = %+v: no thinking taken, yet not the whole text", text, th)
+			}
+		default:
+			if !strings.HasSuffix(text, th.Answer) || strings.Contains(th.Answer, closeTag) {
+				t.Fatalf("ReadThought(%q) = %+v: the answer is not the text after the last closing tag", text, th)
+			}
+		}
+		if utf8.ValidString(text) && (!utf8.ValidString(th.Answer) || !utf8.ValidString(th.Thinking)) {
+			t.Fatalf("ReadThought(%q) = %+v: invalid UTF-8 from valid text", text, th)
+		}
+		if again := ReadThought(th.Answer); th.Found && !th.Cut && again.Found && !strings.Contains(th.Answer, openTag) {
+			t.Fatalf("ReadThought(%q) = %+v, and its answer has thinking again: %+v", text, th, again)
+		}
+	})
+}
