@@ -30,7 +30,7 @@ var (
 		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "scores", "score_errors")
 	passageKeys    = keySet("title", "date", "text", "sentences")
 	predictionKeys = keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
-		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "batch")
+		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch")
 	judgmentKeys = keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
 		"usage", "cost_usd", "attempts", "cached", "error")
 	sequenceKeys = keySet("id", "position")

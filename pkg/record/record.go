@@ -103,6 +103,10 @@ type Prediction struct {
 	// (LongMemEval's con-separate reading: one per history block, session, turn or round, in the
 	// order they were asked for).
 	Notes []string `json:"notes,omitempty"`
+	// Reasoning is the thinking of a reasoning model that answered: the part of its reply's
+	// text before "</think>", taken out of Text, or what its server sent apart from the text
+	// (reasoning_content).
+	Reasoning string `json:"reasoning,omitempty"`
 	// Batch is set when the question was asked in one call with others (LoCoMo's batched QA).
 	Batch *Batch `json:"batch,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.

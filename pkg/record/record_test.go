@@ -23,6 +23,7 @@ func TestRoundTrip(t *testing.T) {
 		{"meta verbatim", `{"schema":1,"id":"a","question":"q","answers":["x"],"meta":{"level":"hard","evidence":["D1:3"],"n":1e400}}`},
 		{"facts and sequence", `{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"17","position":3},"prediction":{"text":"y","supporting_facts":[["T",0],["U",2]]}}`},
 		{"escaped keys", `{"schema":1,"id":"a","question":"q","answers":["x"],"\u0069d2":"y","a\"b":{"c":"}"}}`},
+		{"a prediction's reasoning beside unknown fields", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"Paris","reasoning":"France's capital.\n\nParis.","reasoning_tokens":12,"thinking":{"effort":"high"}}}`},
 		{"scores and their errors", `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"scores":{"em":0},"score_errors":{"sbert":"embedding call failed: 503"}}`},
 		{"html and unicode kept", `{"schema":1,"id":"a<b>&","question":"é\u2028x","answers":["<i>"]}`},
 		{"unknown fields of usage, sequence and batch", `{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"1","position":2,"set":"a"},"prediction":{"text":"y","usage":{"input_tokens":1,"output_tokens":2,"cached_tokens":{"n":1.0}},"batch":{"first":"a","index":0,"size":2,"w":[]}},"judgments":{"j":{"score":1,"usage":{"input_tokens":3,"output_tokens":4,"reasoning_tokens":5}}}}`},
@@ -752,5 +753,26 @@ func TestReaderCutLastLine(t *testing.T) {
 				t.Errorf("%s: %v; cut = %v, want %v", tc.name, err, got, tc.cut)
 			}
 		}
+	}
+}
+
+// TestPredictionReasoning: a prediction's reasoning is a known member, read into Reasoning and
+// written after notes; members beside it that the schema does not know stay unknown.
+func TestPredictionReasoning(t *testing.T) {
+	line := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"Paris","reasoning_tokens":12,"reasoning":"France's capital."}}`
+	var r Record
+	if err := Unmarshal([]byte(line), &r); err != nil {
+		t.Fatal(err)
+	}
+	if p := r.Prediction; p.Reasoning != "France's capital." || len(p.Extra) != 1 || string(p.Extra["reasoning_tokens"]) != "12" {
+		t.Errorf("prediction = %+v, want reasoning %q and only reasoning_tokens unknown", p, "France's capital.")
+	}
+	b, err := r.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"prediction":{"text":"Paris","reasoning":"France's capital.","reasoning_tokens":12}`
+	if !strings.Contains(string(b), want) {
+		t.Errorf("encoded %s, want it to hold %s", b, want)
 	}
 }
