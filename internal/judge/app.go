@@ -85,6 +85,21 @@ Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text
 template, but it is still text the judge model reads; an injection can sway a model, which no
 template can prevent.
 
+REASONING JUDGES: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server
+without a reasoning parser (vLLM, llama.cpp's llama-server, Ollama) writes its thinking into the
+reply before its verdict: "<think>\n…\n</think>\n\nyes", or only the closing tag when the chat
+template put the opening one in the prompt. Under --think strip, the default, a reply that holds
+"</think>" and starts (after white space) with "<think>" or holds no "<think>" at all is parsed
+from the text after its last "</think>", leading white space trimmed, so that thinking that
+weighs "yes" against "no" does not decide LongMemEval's verdict. raw keeps the reply as it came,
+thinking and all; the judgment's reasoning stays MAGMA's, from its JSON; thinking a server sends
+apart (reasoning_content) is not kept. A reply with nothing after its thinking is an empty reply,
+asked again; one that starts with "<think>" and holds no "</think>" was cut in its thinking: the
+judgment fails with "judge call: ... reply cut in its thinking: ..." naming the max_tokens that
+ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid for, and is
+not asked again. --think keep parses the whole reply. --cache stores replies as they came, so a
+rerun with the other --think makes no call.
+
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
 so a pipeline sets the predicting and judging models apart. At most --concurrency calls are in
@@ -186,6 +201,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "route", EnvVars: []string{"QA_JUDGE_ROUTE"}, Usage: "JSON `FILE` {\"dataset/type\"|\"dataset\"|\"*\": mode} laid over the auto table"},
 		&cli.StringFlag{Name: "prompt", EnvVars: []string{"QA_JUDGE_PROMPT"}, Usage: "custom judge prompt `FILE` (sets mode custom)"},
 		&cli.StringFlag{Name: "prompt-format", Value: FormatJSONScore, EnvVars: []string{"QA_JUDGE_PROMPT_FORMAT"}, Usage: "reply format of --prompt: json-score, label or yes-no"},
+		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
 		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},
@@ -262,6 +278,10 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, err
 	}
 	if err := command.NotNegative(c, "parse-retries", "max-retries", "rpm", "tpm", "timeout", "backoff", "max-cost"); err != nil {
+		return nil, err
+	}
+	strip, err := command.Think(c)
+	if err != nil {
 		return nil, err
 	}
 	prices, err := model.LoadPrices(c.String("prices"))
@@ -341,6 +361,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		cfg.cache = cc
 		client = cc.Wrap(client)
+	}
+	if strip { // from outside the cache, which keeps the replies as they came
+		client = model.Thinking{Next: client}
 	}
 	j.Client = client
 	cfg.transport = tr

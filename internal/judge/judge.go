@@ -297,15 +297,23 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 				return ctx.Err()
 			}
 			jg.Error = "judge call: " + err.Error()
-			if errors.As(err, new(*model.BlockedError)) {
+			switch {
+			case errors.As(err, new(*model.BlockedError)):
 				// Blocked by the provider's filters: paid for, and blocked again if asked again.
 				paid(resp)
+			case errors.Is(err, model.ErrCutThinking):
+				// Cut in its thinking: paid for, kept as it came, and cut again if asked again
+				// with the same max_tokens.
+				paid(resp)
+				jg.Raw = resp.AsCame()
 			}
 			break
 		}
 		// A reply, perhaps an empty one: the parser calls that unparsable, and it is asked again.
+		// The parser reads its answer, the text after any thinking that the client took out
+		// (model.Thinking, --think strip); raw keeps it as it came.
 		paid(resp)
-		jg.Raw = resp.Text
+		jg.Raw = resp.AsCame()
 		v, perr := p.Parse(resp.Text)
 		if perr == nil {
 			jg.Error = ""

@@ -12,18 +12,6 @@ import (
 // This file reads the thinking that open reasoning models (DeepSeek-R1 and its distills, Qwen3,
 // QwQ) write into their reply's text when the server that runs them has no reasoning parser.
 
-// The --think modes of qa-predict and qa-judge.
-const (
-	// ThinkStrip takes the thinking out of a reply's text: the answer is the text after it
-	// (ReadThought), and the thinking is kept apart.
-	ThinkStrip = "strip"
-	// ThinkKeep leaves a reply's text whole, thinking and all.
-	ThinkKeep = "keep"
-)
-
-// ThinkModes lists the --think modes, the default first.
-var ThinkModes = []string{ThinkStrip, ThinkKeep}
-
 // Thought is a reply's text read for the thinking a reasoning model wrote into it.
 type Thought struct {
 	// Answer is the text after the thinking, or the whole text when none was taken out.
