@@ -122,6 +122,24 @@ those prices: calls in flight finish, so a run may end a little above it, and th
 carry the error "budget spent: ..." (exit 3); --retry-errors with a larger --max-cost goes on.
 A model without a price cannot be metered: --max-cost then is a usage error.
 
+REASONING MODELS: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server
+without a reasoning parser (vLLM, llama.cpp's llama-server, Ollama) writes its thinking into the
+reply's text: "<think>\n…\n</think>\n\nParis", or "…\n</think>\n\nParis" when the chat template
+put the opening tag in the prompt. Under --think strip, the default, a reply that holds
+"</think>" and starts (after white space) with "<think>" or holds no "<think>" at all is answered
+by the text after its last "</think>", leading white space trimmed, and its thinking, without the
+tags, goes to prediction.reasoning; other text is the answer whole. A reply with nothing after
+its thinking is the error "empty reply"; one that starts with "<think>" and holds no "</think>"
+was cut in its thinking: the error "reply cut in its thinking: ...", which names the max_tokens
+that ran out (LoCoMo's 32 are soon spent), paid for as an empty reply is. Every reply is read so:
+LoCoMo's batches (the thinking on the record that carries the call's usage), LongMemEval's notes,
+EvaLearn's answers and its judge's verdicts (the history shows a verdict's text after its
+thinking). Thinking that a server sends apart (vLLM --reasoning-parser, llama-server
+--reasoning-format deepseek, DeepSeek's API: reasoning_content or reasoning; Ollama's thinking)
+goes to prediction.reasoning under either mode. --think keep leaves the text whole. --cache
+stores replies as they came, so a rerun with the other --think reads them again without a call; a
+reply cut in its thinking is stored too, and a larger --max-tokens asks again.
+
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
 line per record in input order: the requests predicting it would send (stage; model; max_tokens,
 temperature, seed and the messages byte for byte, as the call carries them; prompt_sha256, the
@@ -162,6 +180,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "locomo-variant", Value: "auto", Usage: "locomo records: ask as LoCoMo's script asks for its --model `NAME` (gpt-4-turbo, gpt-4, gpt-4-32k, gpt-3.5-turbo, gpt-3.5-turbo-4k, -8k, -12k, -16k): the conversation cut to that name's token limit, and for the gpt-3.5 names the query as a system message; auto: --model when it is one of these, none: the whole conversation as a user message", EnvVars: []string{"QA_LOCOMO_VARIANT"}},
 		&cli.IntFlag{Name: "batch-size", Value: 1, Usage: "locomo records: ask the questions of a conversation `N` at a time in one call, as LoCoMo's evaluate_qa.py --batch-size N (its published runs: 10 for gpt-3.5, 20 for gpt-4-turbo), in blocks at fixed places of its qa list, max_tokens N*50, the reply read as its script reads it (see LOCOMO BATCHES)", EnvVars: []string{"QA_BATCH_SIZE"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT`", EnvVars: []string{"QA_SYSTEM"}},
+		command.ThinkFlag("QA_THINK", "what becomes of the thinking a reasoning model writes into its reply (<think>…</think>): `MODE` strip (the answer is the text after </think>, the thinking goes to prediction.reasoning; see REASONING MODELS) or keep (the text whole, as it came)"),
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
 		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_RPM"}},
@@ -203,6 +222,7 @@ type app struct {
 	dryRun                       bool    // --dry-run: no client, no calls
 	maxCost                      float64 // --max-cost, 0 for none
 	locomoBatch                  int     // --batch-size: LoCoMo's questions asked per call (locomo.go)
+	strip                        bool    // --think strip: replies are read by model.Thinking
 
 	client    model.Client
 	budget    *model.Budget // --max-cost, or nil
@@ -284,6 +304,9 @@ func (a *app) configure(c *cli.Context) error {
 			return err
 		}
 	}
+	if a.strip, err = command.Think(c); err != nil {
+		return err
+	}
 	if c.IsSet("seed") {
 		s := int(c.Int64("seed"))
 		a.seed = &s
@@ -334,10 +357,22 @@ func (a *app) configure(c *cli.Context) error {
 			a.client = a.store.Wrap(a.client)
 		}
 	}
+	a.client = a.thinking(a.client)
 	if err := a.configureSequences(c); err != nil {
 		return err
 	}
 	return nil
+}
+
+// thinking is client with its replies read for a reasoning model's thinking under --think strip
+// (model.Thinking), from outside the cache, which keeps them as they came; client as it is under
+// keep, and for the extractive baseline, whose spans of the record's own text are no model's
+// reply.
+func (a *app) thinking(client model.Client) model.Client {
+	if !a.strip || a.provider == "extractive" {
+		return client
+	}
+	return model.Thinking{Next: client}
 }
 
 // configureReader sets how LongMemEval records are asked: the reading method, the history's

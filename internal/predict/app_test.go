@@ -72,8 +72,12 @@ var (
 // (Retry-After: 0), 500, 502, 503, hang (until the client gives up), trunc (a body cut short),
 // bad (malformed JSON), 400, 401 (echoing the key, as real APIs do). Replies that are no failure
 // of the call: empty (no text), refusal (OpenAI's refusal field, content null), nousage (no usage
-// member), length (stopped at max_tokens), filter (stopped by the content filter). It counts calls
-// per ID.
+// member), length (stopped at max_tokens), filter (stopped by the content filter). A reasoning
+// model's replies, without a reasoning parser: think (its thinking between both tags before the
+// answer), thinkclose (the closing tag only, as when the chat template put the opening one in the
+// prompt), thinkcut (cut at max_tokens in its thinking), thinkonly (nothing after its thinking);
+// with one: reasoning (vLLM's reasoning_content beside the answer), reasoningnew (vLLM's
+// reasoning, its name since 0.11). It counts calls per ID.
 type server struct {
 	*httptest.Server
 	calls    atomic.Int64
@@ -156,10 +160,34 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
 	case "filter":
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"content_filter"`, 1))
+	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew":
+		io.WriteString(w, thinkingReply(reply, fault, id))
 	case "401":
 		w.WriteHeader(401)
 		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+r.Header.Get("Authorization")+`"}}`)
 	}
+}
+
+// thinkingReply is reply, the fault server's answer "A<id>", as a reasoning model gives it
+// (fault names the shape; see server).
+func thinkingReply(reply, fault, id string) string {
+	thinking := "The question asks for " + id + ". Is it A0? No: A" + id + "."
+	message := map[string]string{
+		"think":      "<think>\\n" + thinking + "\\n</think>\\n\\nA" + id,
+		"thinkclose": thinking + "\\n</think>\\n\\nA" + id,
+		"thinkcut":   "<think>\\nThe question asks for",
+		"thinkonly":  "<think>\\n" + thinking + "\\n</think>\\n\\n",
+	}[fault]
+	content := `"content":"` + message + `"`
+	switch fault {
+	case "reasoning":
+		content = `"content":"A` + id + `","reasoning_content":"` + thinking + `"`
+	case "reasoningnew":
+		content = `"content":"\n\nA` + id + `","reasoning":"` + thinking + `"`
+	case "thinkcut":
+		reply = strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1)
+	}
+	return strings.Replace(reply, `"content":"A`+id+`"`, content, 1)
 }
 
 // input returns n generic records; faults[i], when set, is embedded in question i.

@@ -174,7 +174,7 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 				d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", asked)
 			case a.passes(rec):
 				d.AlreadyPredicted = true
-				if h, why := earlier(rec); why != "" {
+				if h, why := a.earlier(rec); why != "" {
 					broken = why
 				} else {
 					history = append(history, h)

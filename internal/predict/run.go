@@ -400,7 +400,7 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	if resp.Model != "" {
 		p.Model = resp.Model
 	}
-	p.Attempts, p.Cached = resp.Attempts, resp.Cached
+	p.Attempts, p.Cached, p.Reasoning = resp.Attempts, resp.Cached, resp.Reasoning
 	if withUsage {
 		if !resp.Cached {
 			p.LatencyMS = time.Since(start).Milliseconds()

@@ -250,7 +250,10 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 		client = a.budget.Wrap(client) // one budget for the reader and its judge
 	}
 	if a.store != nil {
-		return a.store.Wrap(client), nil
+		client = a.store.Wrap(client)
+	}
+	if a.strip {
+		client = model.Thinking{Next: client}
 	}
 	return client, nil
 }
@@ -406,7 +409,7 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 				a.tally.carried++ // its verdict failed: still an error, for --retry-errors
 				a.tally.mu.Unlock()
 			}
-			h, why := earlier(rec)
+			h, why := a.earlier(rec)
 			if why != "" {
 				broken = why
 				continue
@@ -448,12 +451,13 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 		}
 		rec.Judgments[judgeKey] = jg
 		a.seq.count(jg, a)
-		if jg.Raw == "" {
+		verdict := a.verdictText(jg)
+		if verdict == "" {
 			broken = fmt.Sprintf("position %d has no verdict", pos)
 			continue
 		}
 		history = append(history, prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: p.Text,
-			Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)})
+			Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)})
 	}
 	return nil
 }
@@ -470,17 +474,33 @@ func (a *app) passesSolved(rec *record.Record) bool {
 
 // earlier returns the history entry of a record that was solved before (passed through), or why
 // it cannot be one.
-func earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
+func (a *app) earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
 	pos := rec.Sequence.Position
 	jg := rec.Judgments[judgeKey]
+	verdict := ""
+	if jg != nil {
+		verdict = a.verdictText(jg)
+	}
 	switch {
 	case rec.Prediction.Error != "":
 		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d failed", pos)
-	case jg == nil || jg.Raw == "":
+	case verdict == "":
 		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d has a prediction but no %s verdict (use --force)", pos, judgeKey)
 	}
 	return prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: textnorm.Strip(rec.Prediction.Text),
-		Rubric: rec.Rubric, Judgment: textnorm.Strip(jg.Raw)}, ""
+		Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)}, ""
+}
+
+// verdictText is the judge's reply as a sequence's history shows it: the reply as it came
+// (judgment.raw), or under --think strip the text after its thinking (model.ReadThought), the
+// text its verdict was read from, as EvaLearn's judge reply is its content without the thinking
+// a server with a reasoning parser sends apart; "" when there is none (no reply, or one cut in
+// its thinking).
+func (a *app) verdictText(jg *record.Judgment) string {
+	if th := model.ReadThought(jg.Raw); a.strip && th.Found {
+		return th.Answer
+	}
+	return jg.Raw
 }
 
 // studentRequest is the request that asks the model for rec, a position of a sequence, after

@@ -1,0 +1,184 @@
+package predict
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// thinkInput is three records whose replies think: both tags, the closing tag only, and cut.
+const thinkInput = `{"schema":1,"id":"both","question":"ID1 FAULTS=think","answers":["A1"]}
+{"schema":1,"id":"close","question":"ID2 FAULTS=thinkclose","answers":["A2"]}
+{"schema":1,"id":"cut","question":"ID4 FAULTS=thinkcut","answers":["A4"]}
+`
+
+// TestThinkCache: the cache keeps replies as they came, so a run over it with the other --think
+// reads them again without a call, and a run with the first --think gives what the first did.
+func TestThinkCache(t *testing.T) {
+	srv := faultServer(t)
+	args := []string{"--provider", "openai", "--model", "deepseek-r1", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--max-tokens", "64", "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	type want struct{ text, reasoning, err string }
+	strip := []want{
+		{"A1", "The question asks for 1. Is it A0? No: A1.", ""},
+		{"A2", "The question asks for 2. Is it A0? No: A2.", ""},
+		{"", "", "openai deepseek-r1: reply cut in its thinking: no </think>, so no answer (max_tokens 64 ran out before the answer; a reasoning model's thinking counts in it)"},
+	}
+	keep := []want{
+		{"<think>\nThe question asks for 1. Is it A0? No: A1.\n</think>\n\nA1", "", ""},
+		{"The question asks for 2. Is it A0? No: A2.\n</think>\n\nA2", "", ""},
+		{"<think>\nThe question asks for", "", ""},
+	}
+	for i, step := range []struct {
+		think string
+		want  []want
+	}{{"strip", strip}, {"keep", keep}, {"strip", strip}} {
+		recs, stderr, err := run(t, context.Background(), thinkInput, append(args, "--think", step.think)...)
+		if len(recs) != 3 {
+			t.Fatalf("run %d (--think %s): %d records, %v\n%s", i+1, step.think, len(recs), err, stderr)
+		}
+		for k, rec := range recs {
+			p, w := rec.Prediction, step.want[k]
+			if p.Text != w.text || p.Reasoning != w.reasoning || p.Error != w.err {
+				t.Errorf("run %d (--think %s), %s: text %q, reasoning %q, error %q; want %q, %q, %q",
+					i+1, step.think, rec.ID, p.Text, p.Reasoning, p.Error, w.text, w.reasoning, w.err)
+			}
+			if i > 0 && w.err == "" && !p.Cached {
+				t.Errorf("run %d (--think %s), %s: not served from the cache", i+1, step.think, rec.ID)
+			}
+		}
+	}
+	if n := srv.calls.Load(); n != 3 {
+		t.Errorf("the server saw %d calls over three runs, want 3: the cache serves the second and third", n)
+	}
+}
+
+// thinkingServer is a loopback server speaking OpenAI's chat wire format that answers every
+// request with reply(model, prompt) after thinking that names a wrong answer, between both tags,
+// and the prompts it was sent, in order.
+func thinkingServer(t *testing.T, reply func(model, prompt string) string) (*httptest.Server, func() []string) {
+	var mu sync.Mutex
+	var prompts []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req chatBody
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		p := req.Messages[len(req.Messages)-1].Content
+		mu.Lock()
+		prompts = append(prompts, p)
+		mu.Unlock()
+		content, _ := json.Marshal("<think>\nIt could be \"wrong\", or {\"0\": \"wrong\"}; yes, no.\n</think>\n\n" + reply(req.Model, p))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":30,"total_tokens":40}}`,
+			req.Model, content)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(prompts)
+	}
+}
+
+// thoughtWrong is the thinking thinkingServer puts before every reply.
+const thoughtWrong = `It could be "wrong", or {"0": "wrong"}; yes, no.`
+
+// TestThinkLoCoMoBatch: a LoCoMo batch's reply is read after its thinking, which is kept on the
+// record that carries the call's usage.
+func TestThinkLoCoMoBatch(t *testing.T) {
+	recs := goldenLoCoMo(t)[:3]
+	srv, _ := thinkingServer(t, func(_, p string) string {
+		_, lines, _ := strings.Cut(p, "whenever possible.\n\n")
+		var qs []string
+		for i, line := range strings.Split(lines, "\n") {
+			qs = append(qs, strings.TrimPrefix(line, fmt.Sprintf("%d: ", i)))
+		}
+		return dictReply(qs)
+	})
+	out, stderr, err := run(t, context.Background(), jsonl(t, recs...), "--provider", "openai", "--model", "gpt-4-turbo",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--batch-size", "3")
+	if err != nil || len(out) != 3 {
+		t.Fatalf("%v (%d records)\n%s", err, len(out), stderr)
+	}
+	for k, rec := range out {
+		p := rec.Prediction
+		want := "answer to " + strings.Fields(recs[k].Question)[0]
+		reasoning := map[bool]string{true: thoughtWrong}[k == 0]
+		if p.Error != "" || p.Text != want || p.Reasoning != reasoning {
+			t.Errorf("%s: text %q, reasoning %q, error %q; want %q, %q and no error", rec.ID, p.Text, p.Reasoning, p.Error, want, reasoning)
+		}
+	}
+}
+
+// TestThinkNotes: LongMemEval's notes are read after their thinking, and the reading call over
+// them shows none of it.
+func TestThinkNotes(t *testing.T) {
+	rec := longMemEvalRecord("longmemeval:q1", "")
+	srv, prompts := thinkingServer(t, func(_, p string) string {
+		if strings.HasPrefix(p, "I will give you a chat history") {
+			return "note"
+		}
+		return "Acme"
+	})
+	out, stderr, err := run(t, context.Background(), jsonl(t, rec), "--provider", "openai", "--model", "gpt-4o",
+		"--base-url", srv.URL, "--api-key-file", keyFile(t), "--reading", "con-separate", "--history-sessions", "2")
+	if err != nil || len(out) != 1 {
+		t.Fatalf("%v (%d records)\n%s", err, len(out), stderr)
+	}
+	if p := out[0].Prediction; p.Text != "Acme" || !slices.Equal(p.Notes, []string{"note", "note"}) || p.Reasoning != thoughtWrong {
+		t.Errorf("prediction: text %q, notes %q, reasoning %q; want Acme, two notes \"note\", the reading call's thinking", p.Text, p.Notes, p.Reasoning)
+	}
+	ps := prompts()
+	if len(ps) != 3 || strings.Contains(ps[2], "wrong") || !strings.Contains(ps[2], `{"session_summary": "note"}`) {
+		t.Errorf("%d calls; the reading call's prompt:\n%s\nwant 3, the notes in it without their thinking", len(ps), ps[len(ps)-1])
+	}
+}
+
+// TestThinkEvaLearn: an EvaLearn answer and its verdict are read after their thinking (the
+// verdict's thinking names another score); the verdict's raw keeps its reply as it came, and the
+// next position's history shows the verdict's text after its thinking, as the judge's parser read.
+func TestThinkEvaLearn(t *testing.T) {
+	verdict := "[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```"
+	srv, prompts := thinkingServer(t, func(m, _ string) string {
+		if m == "fake-judge" {
+			return verdict
+		}
+		return "```json\n{\"answer\": \"X\"}\n```"
+	})
+	stdin := strings.Join(strings.SplitAfter(seqInput(t), "\n")[:2], "")
+	recs, stderr, err := seqRun(t, stdin, seqArgs(t, srv.URL)...)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%v (%d records)\n%s", err, len(recs), stderr)
+	}
+	raw := "<think>\n" + thoughtWrong + "\n</think>\n\n" + verdict
+	for _, rec := range recs {
+		p, jg := rec.Prediction, rec.Judgments[judgeKey]
+		if p.Text != "```json\n{\"answer\": \"X\"}\n```" || p.Reasoning != thoughtWrong {
+			t.Errorf("%s: text %q, reasoning %q; want the answer after the thinking, and the thinking", rec.ID, p.Text, p.Reasoning)
+		}
+		if jg == nil || jg.Score == nil || *jg.Score != 1 || jg.Raw != raw || jg.Error != "" {
+			t.Errorf("%s: verdict %+v, want score 1 and the reply as it came", rec.ID, jg)
+		}
+	}
+	ps := prompts()
+	if len(ps) != 4 {
+		t.Fatalf("%d calls, want 4: two answers and their verdicts", len(ps))
+	}
+	for i, p := range ps {
+		if strings.Contains(p, "wrong") {
+			t.Errorf("call %d's prompt shows a reply's thinking:\n%s", i+1, p)
+		}
+	}
+	if !strings.Contains(ps[2], verdict) {
+		t.Errorf("the second answer's prompt does not show the first verdict after its thinking:\n%s", ps[2])
+	}
+}
