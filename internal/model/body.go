@@ -250,9 +250,9 @@ func openAIReasoningText(body []byte) string {
 }
 
 // ollamaThinking is the message.thinking of an Ollama chat reply, trimmed (the thinking of a
-// model that thinks, which Ollama sends apart from the text since 0.9 when asked, and since 0.12
-// by default), which langchaingo v0.1.14 drops; a streamed reply's is the thinking of its lines
-// joined.
+// model that thinks, which Ollama sends apart from the text since 0.9, asked or, in later
+// versions, by default), which langchaingo v0.1.14 drops; a streamed reply's is the thinking of
+// its lines joined.
 func ollamaThinking(body []byte) string {
 	var b strings.Builder
 	for line := range bytes.Lines(bytes.TrimSpace(body)) {
