@@ -52,3 +52,40 @@ func TestClientCachesWholeClaudeReply(t *testing.T) {
 		t.Errorf("%d requests reached the server, want 1", n)
 	}
 }
+
+// TestClientStoresRepliesAsTheyCame: under model.Thinking, which wraps the cache, a reply is
+// stored as it came, its thinking in the text and the reasoning its server sent apart, so that a
+// client reading it with another --think gets it from the cache.
+func TestClientStoresRepliesAsTheyCame(t *testing.T) {
+	var calls atomic.Int64
+	next := clientFunc(func(context.Context, model.Request) (model.Response, error) {
+		calls.Add(1)
+		return model.Response{Text: "<think>\nhmm\n</think>\n\nParis", Reasoning: "sent apart", Usage: record.Usage{InputTokens: 5, OutputTokens: 9}}, nil
+	})
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	req := model.Request{Provider: "openai", Model: "r1", Messages: []model.Message{{Role: "user", Content: "Capital of France?"}}}
+	strip, keep := model.Thinking{Next: c.Wrap(next)}, c.Wrap(next)
+	if resp, err := strip.Generate(ctx, req); err != nil || resp.Text != "Paris" || resp.Reasoning != "sent apart\n\nhmm" {
+		t.Errorf("strip: Generate = %+v, %v; want Paris, reasoning sent apart and hmm", resp, err)
+	}
+	if resp, err := keep.Generate(ctx, req); err != nil || resp.Text != "<think>\nhmm\n</think>\n\nParis" || resp.Reasoning != "sent apart" || !resp.Cached {
+		t.Errorf("keep: Generate = %+v, %v; want the text as it came and the reasoning sent apart, from the cache", resp, err)
+	}
+	if resp, err := strip.Generate(ctx, req); err != nil || resp.Text != "Paris" || !resp.Cached {
+		t.Errorf("strip again: Generate = %+v, %v; want Paris from the cache", resp, err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("%d calls, want 1", n)
+	}
+}
+
+type clientFunc func(context.Context, model.Request) (model.Response, error)
+
+func (f clientFunc) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	return f(ctx, req)
+}

@@ -13,14 +13,17 @@ import (
 	"testing"
 )
 
-// thinkInput is three records whose replies think: both tags, the closing tag only, and cut.
+// thinkInput is four records whose replies think: both tags, the closing tag only, cut, and
+// sent apart (reasoning_content).
 const thinkInput = `{"schema":1,"id":"both","question":"ID1 FAULTS=think","answers":["A1"]}
 {"schema":1,"id":"close","question":"ID2 FAULTS=thinkclose","answers":["A2"]}
 {"schema":1,"id":"cut","question":"ID4 FAULTS=thinkcut","answers":["A4"]}
+{"schema":1,"id":"apart","question":"ID6 FAULTS=reasoning","answers":["A6"]}
 `
 
-// TestThinkCache: the cache keeps replies as they came, so a run over it with the other --think
-// reads them again without a call, and a run with the first --think gives what the first did.
+// TestThinkCache: the cache keeps replies as they came, and the thinking a server sent apart, so
+// a run over it with the other --think reads them again without a call, and a run with the first
+// --think gives what the first did.
 func TestThinkCache(t *testing.T) {
 	srv := faultServer(t)
 	args := []string{"--provider", "openai", "--model", "deepseek-r1", "--base-url", srv.URL, "--api-key-file", keyFile(t),
@@ -30,18 +33,20 @@ func TestThinkCache(t *testing.T) {
 		{"A1", "The question asks for 1. Is it A0? No: A1.", ""},
 		{"A2", "The question asks for 2. Is it A0? No: A2.", ""},
 		{"", "", "openai deepseek-r1: reply cut in its thinking: no </think>, so no answer (max_tokens 64 ran out before the answer; a reasoning model's thinking counts in it)"},
+		{"A6", "The question asks for 6. Is it A0? No: A6.", ""},
 	}
 	keep := []want{
 		{"<think>\nThe question asks for 1. Is it A0? No: A1.\n</think>\n\nA1", "", ""},
 		{"The question asks for 2. Is it A0? No: A2.\n</think>\n\nA2", "", ""},
 		{"<think>\nThe question asks for", "", ""},
+		{"A6", "The question asks for 6. Is it A0? No: A6.", ""},
 	}
 	for i, step := range []struct {
 		think string
 		want  []want
 	}{{"strip", strip}, {"keep", keep}, {"strip", strip}} {
 		recs, stderr, err := run(t, context.Background(), thinkInput, append(args, "--think", step.think)...)
-		if len(recs) != 3 {
+		if len(recs) != 4 {
 			t.Fatalf("run %d (--think %s): %d records, %v\n%s", i+1, step.think, len(recs), err, stderr)
 		}
 		for k, rec := range recs {
@@ -55,8 +60,8 @@ func TestThinkCache(t *testing.T) {
 			}
 		}
 	}
-	if n := srv.calls.Load(); n != 3 {
-		t.Errorf("the server saw %d calls over three runs, want 3: the cache serves the second and third", n)
+	if n := srv.calls.Load(); n != 4 {
+		t.Errorf("the server saw %d calls over three runs, want 4: the cache serves the second and third", n)
 	}
 }
 
