@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -217,7 +218,7 @@ func (a *corpusAcc) attach(s *Summary) {
 			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
 	// headlines puts each group's values in its Group; label (and the key) seeds its intervals,
-	// shown (and the key as shownValue writes it) names it in warnings as the per-record
+	// shown (and the key as cell.Value writes it) names it in warnings as the per-record
 	// metrics' warnings do.
 	headlines := func(label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) {
 		for key, g := range groups {
@@ -236,7 +237,7 @@ func (a *corpusAcc) attach(s *Summary) {
 					stats, kept = append(stats, st), append(kept, v)
 				}
 			}
-			flatOf(shown+shownValue(key), stats, kept)
+			flatOf(shown+cell.Value(key), stats, kept)
 		}
 	}
 	headlines("type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] })

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -146,7 +147,7 @@ func (s *Summary) header() string {
 
 func (s *Summary) writeTable(w io.Writer) error {
 	fmt.Fprintln(w, s.header())
-	tw := tabwriter.NewWriter(&trimmed{w: w}, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(cell.Trim(w), 0, 0, 2, ' ', 0)
 	rows := s.rows(num)
 	withCI := hasInterval(rows)
 	head := "group\tmetric\tcount\tmean"
@@ -155,7 +156,7 @@ func (s *Summary) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", tableCell(r[0]), tableCell(r[1]), r[2], r[3])
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s", cell.Table(r[0]), cell.Table(r[1]), r[2], r[3])
 		if withCI {
 			fmt.Fprintf(tw, "\t%s", interval(r))
 		}
@@ -184,7 +185,7 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "%s\n\n| group | metric | count | mean |\n|---|---|---:|---:|\n", s.header())
 	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s |", mdText(r[0]), mdText(r[1]), r[2], r[3])
+		fmt.Fprintf(w, "| %s | %s | %s | %s |", cell.Markdown(r[0]), cell.Markdown(r[1]), r[2], r[3])
 		if withCI {
 			fmt.Fprintf(w, " %s |", interval(r))
 		}
@@ -194,7 +195,7 @@ func (s *Summary) writeMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	for _, m := range s.Warnings {
-		if _, err := fmt.Fprintf(w, "- warning: %s\n", mdText(m)); err != nil {
+		if _, err := fmt.Fprintf(w, "- warning: %s\n", cell.Markdown(m)); err != nil {
 			return err
 		}
 	}
@@ -244,11 +245,11 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 	}
 	addGroup("overall", s.Overall)
 	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
-		addGroup("type "+shownValue(t), s.ByType[t])
+		addGroup("type "+cell.Value(t), s.ByType[t])
 	}
 	for _, p := range slices.Sorted(maps.Keys(s.By)) {
 		for _, v := range slices.Sorted(maps.Keys(s.By[p].Groups)) {
-			addGroup(p+" "+shownValue(v), s.By[p].Groups[v])
+			addGroup(p+" "+cell.Value(v), s.By[p].Groups[v])
 		}
 	}
 	if l := s.LoCoMo; l != nil {
@@ -259,7 +260,7 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 	}
 	if l := s.LongMemEval; l != nil {
 		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
-			label := shownValue(t)
+			label := cell.Value(t)
 			if t == "" { // JSON keeps the empty key; a row named "longmemeval " would read as cut off
 				label = "(no type)"
 			}
@@ -293,7 +294,7 @@ func exact(v *float64) string {
 func (c *Classification) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "\nclassification: %s, accuracy %s, average %s, zero division %g, labels in %s order\n",
 		english.Count(c.Records, "record", "records"), num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder)
-	tw := tabwriter.NewWriter(&trimmed{w: w}, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(cell.Trim(w), 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "label\tprecision\trecall\tf1\tsupport\tpredicted")
 	for i, l := range c.Labels {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\n", strconv.Quote(l), num(&c.Precision[i]), num(&c.Recall[i]), num(&c.F1[i]), c.Support[i], c.Predicted[i])
@@ -310,7 +311,7 @@ func (c *Classification) writeTable(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w, "\nconfusion matrix (rows: gold label, columns: predicted label)")
-	tw = tabwriter.NewWriter(&trimmed{w: w}, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = tabwriter.NewWriter(cell.Trim(w), 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "gold \\ predicted\t")
 	for _, l := range c.CMLabels {
 		fmt.Fprintf(tw, "%s\t", strconv.Quote(l))

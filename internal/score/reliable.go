@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
 )
 
@@ -69,10 +70,10 @@ func smallGroups(what string, groups map[string]*Group) []string {
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		u := unitsOf(groups[k])
 		if small(u.records) {
-			records = append(records, fmt.Sprintf("%s (%d)", shownValue(k), u.records))
+			records = append(records, fmt.Sprintf("%s (%d)", cell.Value(k), u.records))
 		}
 		if small(u.queries) {
-			queries = append(queries, fmt.Sprintf("%s (%d)", shownValue(k), u.queries))
+			queries = append(queries, fmt.Sprintf("%s (%d)", cell.Value(k), u.queries))
 			names = append(names, u.names...)
 		}
 	}

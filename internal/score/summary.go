@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -219,7 +220,7 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 		if s.ByType == nil {
 			s.ByType = map[string]*Group{}
 		}
-		s.ByType[t] = a.group("type "+t, "type "+shownValue(t), g.records, g.failed, g.vals, reps, seed, false, s)
+		s.ByType[t] = a.group("type "+t, "type "+cell.Value(t), g.records, g.failed, g.vals, reps, seed, false, s)
 	}
 	if g := a.groups[""]; g != nil && s.ByType != nil {
 		s.WithoutType = g.records
@@ -242,7 +243,7 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 
 // group summarises one set of columns. With all, every selected metric is listed, even with no
 // values; otherwise only those with values. label seeds the intervals; shown names the group in
-// warnings (its value as shownValue writes it).
+// warnings (its value as cell.Value writes it).
 func (a *aggregator) group(label, shown string, records, failed int, cols [][]float64, reps int, seed uint64, all bool, s *Summary) *Group {
 	g := &Group{Records: records, Errors: failed, Metrics: map[string]*Stat{}}
 	// Columns of equal length share one resample (see stats.BootstrapMeans).

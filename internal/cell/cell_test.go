@@ -1,15 +1,15 @@
-package score
+package cell
 
 import (
 	"strings"
 	"testing"
 )
 
-// TestShownValue: a group's value is shown as it is, unless a row would hide or blur it: empty,
+// TestValue: a group's value is shown as it is, unless a row would hide or blur it: empty,
 // white space at an end, a leading quote, or a character that is not printable inside (a line
 // break, a tab, an escape, a zero-width or no-break space, bytes that are not UTF-8), which are
 // quoted, the characters escaped.
-func TestShownValue(t *testing.T) {
+func TestValue(t *testing.T) {
 	for _, tc := range []struct{ v, want string }{
 		{"easy", "easy"},
 		{"two words", "two words"},
@@ -32,16 +32,16 @@ func TestShownValue(t *testing.T) {
 		{`a\b`, `a\b`},
 		{"*em* <b>|`x`", "*em* <b>|`x`"},
 	} {
-		if got := shownValue(tc.v); got != tc.want {
-			t.Errorf("shownValue(%q) = %s, want %s", tc.v, got, tc.want)
+		if got := Value(tc.v); got != tc.want {
+			t.Errorf("Value(%q) = %s, want %s", tc.v, got, tc.want)
 		}
 	}
 }
 
-// TestMdText: the characters Markdown would read as markup get a backslash, and only those, so
+// TestMarkdown: the characters Markdown would read as markup get a backslash, and only those, so
 // that the cell or list item shows the text as it is. (Each want was checked by rendering it
 // with a CommonMark and GitHub table renderer, goldmark with its GFM extension.)
-func TestMdText(t *testing.T) {
+func TestMarkdown(t *testing.T) {
 	for _, tc := range []struct{ s, want string }{
 		{"overall", "overall"},
 		{"a|b", `a\|b`},
@@ -67,15 +67,15 @@ func TestMdText(t *testing.T) {
 		{"# h 1. x + y - z", "# h 1. x + y - z"},
 		{"", ""},
 	} {
-		if got := mdText(tc.s); got != tc.want {
-			t.Errorf("mdText(%q) = %q, want %q", tc.s, got, tc.want)
+		if got := Markdown(tc.s); got != tc.want {
+			t.Errorf("Markdown(%q) = %q, want %q", tc.s, got, tc.want)
 		}
 	}
 }
 
-// TestTrimmed: the spaces at the end of a line are dropped, those before other text kept, even
+// TestTrim: the spaces at the end of a line are dropped, those before other text kept, even
 // when a line comes in several writes, as tabwriter's Flush writes it cell by cell.
-func TestTrimmed(t *testing.T) {
+func TestTrim(t *testing.T) {
 	for _, tc := range []struct {
 		writes []string
 		want   string
@@ -87,7 +87,7 @@ func TestTrimmed(t *testing.T) {
 		{[]string{"  lead\n"}, "  lead\n"},
 	} {
 		var b strings.Builder
-		w := &trimmed{w: &b}
+		w := Trim(&b)
 		for _, s := range tc.writes {
 			if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
 				t.Fatalf("Write(%q) = %d, %v, want %d, nil", s, n, err, len(s))

@@ -1,4 +1,12 @@
-package score
+// Package cell writes the names and text a command shows people in its tables, Markdown and
+// warnings: a value Go-quoted where a row or a line would hide or blur it (Value), a table's cell
+// kept to one cell (Table), Markdown text shown as it is (Markdown), and a table's lines without
+// the spaces a tabwriter pads them with (Trim). qa-score's summary and qa-judge agree's report
+// name their groups through it, so that a type reads the same in both.
+//
+// Note: the data formats (JSON) key a group by the value itself; only what people read goes
+// through this package.
+package cell
 
 import (
 	"io"
@@ -8,11 +16,8 @@ import (
 	"unicode/utf8"
 )
 
-// How a summary's names are written in its people's formats: a group's value quoted when a row
-// would hide or blur it, a table cell kept to one cell, Markdown text shown as it is.
-
-// shownValue is a group's value (a type, or a --by field's value) as the table, Markdown and csv
-// rows and the warnings name it: as it is, or Go-quoted when it is empty, has white space at an
+// Value is a group's value (a type, or qa-score's --by field's value) as the table, Markdown and
+// csv rows and the warnings name it: as it is, or Go-quoted when it is empty, has white space at an
 // end or starts with a quote, which a row would hide ("meta.v " read as cut off) or make
 // ambiguous, or holds a character that is not printable (a line break, a tab, an escape
 // sequence, a zero-width space), which would split a warning's line or a row, move the columns
@@ -22,7 +27,7 @@ import (
 // Note: csv could keep a line break inside its quoted cell, but the csv readers turn a "\r\n"
 // there into "\n", and other control characters would still reach a terminal that shows the
 // file; its group column is a label as the table's is, so it names the value the same way.
-func shownValue(v string) string {
+func Value(v string) string {
 	if v == "" || strings.TrimSpace(v) != v || strings.HasPrefix(v, `"`) || !printable(v) {
 		return strconv.Quote(v)
 	}
@@ -35,14 +40,14 @@ func printable(v string) bool {
 	return utf8.ValidString(v) && !strings.ContainsFunc(v, func(r rune) bool { return !strconv.IsPrint(r) })
 }
 
-// tableCell makes s one cell of the aligned table: a tab would start another column and a line
+// Table makes s one cell of the aligned table: a tab would start another column and a line
 // break another row, so both are printed as spaces, as in a Markdown cell. (A group's value has
-// them escaped already, by shownValue; a --by path given with one has not.)
-func tableCell(s string) string { return tableEscaper.Replace(s) }
+// them escaped already, by Value; a --by path given with one has not.)
+func Table(s string) string { return tableEscaper.Replace(s) }
 
 var tableEscaper = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", " ")
 
-// mdText makes s Markdown text that shows s as it is, in a table cell or a list item: a "|"
+// Markdown makes s Markdown text that shows s as it is, in a table cell or a list item: a "|"
 // escaped, which would end the cell, line breaks as spaces, which would end the row, and with a
 // backslash (CommonMark's escape of an ASCII punctuation character) the characters Markdown
 // would read as markup: "*", "~" and "_" (emphasis, GitHub's strikethrough), "`" (code), "["
@@ -50,12 +55,12 @@ var tableEscaper = strings.NewReplacer("\t", " ", "\r\n", " ", "\n", " ", "\r", 
 // could start there: "<b>", "</", "<1@x.io>"), "&" before what could be an entity ("&lt;",
 // "&#60;"), and "\" before what it would escape. What cannot be markup is left as it is, so
 // that the file reads as plainly as the table: "_" between two letters or digits
-// (judge_score), "< 30", a "\" before a letter ("two\nlines", as shownValue writes it), a "]"
+// (judge_score), "< 30", a "\" before a letter ("two\nlines", as Value writes it), a "]"
 // without its "[".
 //
 // Note: a backslash does not stop GitHub's emoji (":name:"), mentions ("@name") or links of
 // bare URLs, which are left as they are.
-func mdText(s string) string {
+func Markdown(s string) string {
 	s = mdBreaks.Replace(s)
 	var b strings.Builder
 	prev := rune(0)
@@ -77,7 +82,7 @@ func mdText(s string) string {
 var mdBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
 // mdMarkup reports whether r, between prev and next (0 at an end), could be read as Markdown
-// markup, and so needs a backslash to be shown as itself (see mdText).
+// markup, and so needs a backslash to be shown as itself (see Markdown).
 func mdMarkup(prev, r, next rune) bool {
 	switch r {
 	case '|', '*', '~', '`', '[', '$':
@@ -102,10 +107,15 @@ func asciiLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 
 // alnum reports whether r is a letter or a digit.
 func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-// trimmed passes what is written to it on to w but the spaces at the end of each line. The
-// tabwriter pads a row's last cell to its column's width when another row has a cell after it
-// (a row without an interval under "95% CI", the classification's averages under support and
-// predicted), which left spaces at the end of those lines.
+// Trim returns a writer that passes what is written to it on to w but the spaces at the end of
+// each line. A tabwriter pads a row's last cell to its column's width when another row has a
+// cell after it (in qa-score's summary a row without an interval under "95% CI", the
+// classification's averages under support and predicted), as does a row printed with fixed
+// widths, which left spaces at the end of those lines. Spaces not yet followed by anything are
+// held back, so a table must end its last line.
+func Trim(w io.Writer) io.Writer { return &trimmed{w: w} }
+
+// trimmed is Trim's writer.
 type trimmed struct {
 	w      io.Writer
 	spaces int    // spaces held back until something other than a line end follows them
