@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/stats"
 )
 
@@ -46,8 +47,10 @@ func (r *agreeReport) listed(dis []Item) []Item {
 	return dis
 }
 
-// writeText prints the report as a table for people.
+// writeText prints the report as a table for people. The rows' fixed-width columns pad the last
+// one with spaces, which cell.Trim drops at each line's end, as qa-score's table does.
 func (r *agreeReport) writeText(w io.Writer) {
+	w = cell.Trim(w)
 	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(r.names, ", "), KappaName(len(r.names)), r.cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(r.items), r.leftOut)
 	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
