@@ -154,7 +154,11 @@ lists the disagreements. With --bootstrap 0 there are no intervals, and the tabl
 A verdict is 1 when the judgment's score is at least --threshold, else 0. Records where a compared
 judge is missing or failed are left out and counted; a failed judgment among them makes the exit
 code 3. Records without a type count in "all" alone. Kappa has no value ("-", with a warning) where
-every verdict is the same: agreement by chance is then 1.
+every verdict is the same: agreement by chance is then 1. A type, id or judge name that is empty,
+has white space at an end, starts with a quote or holds a line break, tab or other unprintable
+character is named Go-quoted in the table, the list and the warnings ("two\nlines"), as in
+qa-score's summary; a record without a type lists as "". The JSON's keys and fields hold them as
+they are.
 
 --format json prints the same report as one JSON document, for scripts, keyed as qa-score's
 summary is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them
@@ -332,9 +336,9 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 	if few := stats.FewResamples(reps, level); few != "" && len(items) > 0 {
 		w = append(w, few)
 	}
-	for _, a := range rows {
+	for i, a := range rows {
 		if a.N > 0 && math.IsNaN(a.Kappa) {
-			undefined = append(undefined, a.Group)
+			undefined = append(undefined, rowName(i, a))
 		}
 	}
 	if len(undefined) > 0 {

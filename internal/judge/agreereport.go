@@ -47,11 +47,18 @@ func (r *agreeReport) listed(dis []Item) []Item {
 	return dis
 }
 
-// writeText prints the report as a table for people. The rows' fixed-width columns pad the last
-// one with spaces, which cell.Trim drops at each line's end, as qa-score's table does.
+// writeText prints the report as a table for people. A type, a record's id and a judge's name
+// are written as qa-score's summary writes a group's value (cell.Value): Go-quoted when a line
+// break, a tab or an escape sequence would split a row, move its columns or act on the terminal,
+// or when it is empty. The rows' fixed-width columns pad the last one with spaces, which
+// cell.Trim drops at each line's end.
 func (r *agreeReport) writeText(w io.Writer) {
 	w = cell.Trim(w)
-	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(r.names, ", "), KappaName(len(r.names)), r.cfg.threshold)
+	names := make([]string, len(r.names))
+	for k, n := range r.names {
+		names[k] = cell.Value(n)
+	}
+	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(r.names)), r.cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(r.items), r.leftOut)
 	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
 	// columns (at the default --level) are left out rather than printed empty, as qa-score's
@@ -63,26 +70,35 @@ func (r *agreeReport) writeText(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "%-28s %6s %7s %7s\n", "type", "n", "agree", "kappa")
 	}
-	for _, a := range r.rows {
+	for i, a := range r.rows {
 		if withCI {
-			fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", a.Group, a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
+			fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", rowName(i, a), a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
 		} else {
-			fmt.Fprintf(w, "%-28s %6d %7s %7s\n", a.Group, a.N, num(a.Raw), num(a.Kappa))
+			fmt.Fprintf(w, "%-28s %6d %7s %7s\n", rowName(i, a), a.N, num(a.Raw), num(a.Kappa))
 		}
 	}
 	dis := r.disagreements()
 	fmt.Fprintf(w, "\ndisagreements: %d\n", len(dis))
 	listed := r.listed(dis)
 	for _, it := range listed {
-		parts := make([]string, len(r.names))
-		for k, n := range r.names {
+		parts := make([]string, len(names))
+		for k, n := range names {
 			parts[k] = fmt.Sprintf("%s=%d", n, it.Ratings[k])
 		}
-		fmt.Fprintf(w, "  %s\t%s\t%s\n", it.ID, it.Type, strings.Join(parts, " "))
+		fmt.Fprintf(w, "  %s\t%s\t%s\n", cell.Value(it.ID), cell.Value(it.Type), strings.Join(parts, " "))
 	}
 	if more := len(dis) - len(listed); more > 0 {
 		fmt.Fprintf(w, "  ... %d more\n", more)
 	}
+}
+
+// rowName is the name of Agree's i-th row as the table and the warnings write it: "all" for the
+// first, then each type as cell.Value writes it ("two\nlines" Go-quoted).
+func rowName(i int, a Agreement) string {
+	if i == 0 {
+		return a.Group
+	}
+	return cell.Value(a.Group)
 }
 
 // Agreement report formats (--format).

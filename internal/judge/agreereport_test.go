@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
@@ -110,7 +111,7 @@ type agreeTextReport struct {
 }
 
 var (
-	agreeRowCI = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) (\[\S+, \S+\]|-) +(\S+) (\[\S+, \S+\]|-) *$`)
+	agreeRowCI = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) (\[\S+, \S+\]|-) +(\S+) (\[\S+, \S+\]|-)$`)
 	agreeRow   = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) +(\S+)$`)
 )
 
@@ -137,11 +138,16 @@ func parseAgreeText(t *testing.T, text string) agreeTextReport {
 	return r
 }
 
-// textOf writes the figures of doc as the text report does, for comparison with parseAgreeText's.
+// textOf writes the figures of doc as the text report does, for comparison with parseAgreeText's:
+// the types, ids and judges' names as cell.Value names them.
 func textOf(doc agreeDoc) agreeTextReport {
+	judges := make([]string, len(doc.Judges))
+	for k, n := range doc.Judges {
+		judges[k] = cell.Value(n)
+	}
 	method := map[string]string{"cohen": "Cohen's kappa", "fleiss": "Fleiss' kappa"}[doc.KappaMethod]
 	r := agreeTextReport{
-		Header:        fmt.Sprintf("judges: %s (%s; verdict = score >= %s)", strings.Join(doc.Judges, ", "), method, strconv.FormatFloat(doc.Threshold, 'g', -1, 64)),
+		Header:        fmt.Sprintf("judges: %s (%s; verdict = score >= %s)", strings.Join(judges, ", "), method, strconv.FormatFloat(doc.Threshold, 'g', -1, 64)),
 		Records:       fmt.Sprintf("records: %d compared, %d left out (a judgment missing or failed)", doc.Compared, doc.LeftOut),
 		Disagreements: fmt.Sprintf("disagreements: %d", doc.Disagreements.Count),
 	}
@@ -152,7 +158,7 @@ func textOf(doc agreeDoc) agreeTextReport {
 	groups := []agreeGroup{doc.Overall}
 	names := []string{"all"}
 	for _, k := range slices.Sorted(maps.Keys(doc.ByType)) {
-		groups, names = append(groups, doc.ByType[k]), append(names, k)
+		groups, names = append(groups, doc.ByType[k]), append(names, cell.Value(k))
 	}
 	for _, g := range groups {
 		withCI = withCI || g.Agreement.CI != nil || g.Kappa.CI != nil
@@ -179,9 +185,9 @@ func textOf(doc agreeDoc) agreeTextReport {
 	for _, d := range doc.Disagreements.Listed {
 		parts := make([]string, len(doc.Judges))
 		for k, n := range doc.Judges {
-			parts[k] = fmt.Sprintf("%s=%d", n, d.Verdicts[n])
+			parts[k] = fmt.Sprintf("%s=%d", judges[k], d.Verdicts[n])
 		}
-		r.Listed = append(r.Listed, fmt.Sprintf("  %s\t%s\t%s", d.ID, d.Type, strings.Join(parts, " ")))
+		r.Listed = append(r.Listed, fmt.Sprintf("  %s\t%s\t%s", cell.Value(d.ID), cell.Value(d.Type), strings.Join(parts, " ")))
 	}
 	if more := doc.Disagreements.Count - len(doc.Disagreements.Listed); more > 0 {
 		r.Listed = append(r.Listed, fmt.Sprintf("  ... %d more", more))
