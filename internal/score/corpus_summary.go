@@ -455,7 +455,7 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 			english.Form(len(absent), "a class", "classes"), command.QuotedList(absent), command.QuotedList(cl.CMLabels), english.Form(len(absent), "its", "their"), english.Form(len(absent), "it", "them")))
 	}
 	if a.cfg.average == "binary" && cl.Binary == nil {
-		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %v); precision, recall and f1_score are null", a.cfg.posLabel, cl.CMLabels))
+		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %s); precision, recall and f1_score are null", a.cfg.posLabel, command.QuotedList(cl.CMLabels)))
 	}
 	return cl, warn
 }
