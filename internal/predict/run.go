@@ -251,6 +251,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	progress.Finish()
 	fails.End(a.stderr)
+	if failedRun(err) {
+		return err
+	}
 	a.warnUnpriced()
 	a.tally.warnOthers(a.stderr, false)
 	a.tally.warnReplies(a.stderr)
@@ -276,6 +279,13 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	return command.BadRecords(src.Bad, failed)
 }
+
+// failedRun reports whether err, a run's error, ends it as a failure (an input that cannot be
+// read, a bad line under --strict, a file that holds no records, output that cannot be written):
+// the run then ends with its error alone, as qa-judge's and the dry run's do, where a summary
+// before it ("0 records: 0 predicted ...") would read as the run's result. An interrupted run
+// still says what was predicted and spent.
+func failedRun(err error) bool { return err != nil && !errors.Is(err, context.Canceled) }
 
 // failureOf is what a record failed with in qa-predict (command.Failures.Of): its prediction's
 // error, or the error of the EvaLearn judge's verdict on its answer.

@@ -344,8 +344,10 @@ func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipelin
 		}
 		return nil
 	})
-	a.seq.summary(a)
-	a.seq.warnGaps(a)
+	if !failedRun(err) { // as the run's own summary line
+		a.seq.summary(a)
+		a.seq.warnGaps(a)
+	}
 	return err
 }
 
