@@ -476,8 +476,8 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	progress.Finish()
 	fails.End(stderr)
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
+	if err != nil && !errors.Is(err, context.Canceled) && finished.Load() == 0 {
+		return err // before any record: a summary of none would read as the run's result
 	}
 	if err == nil {
 		cfg.warnRoutes(stderr) // an interrupted run has not seen every record

@@ -251,7 +251,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	progress.Finish()
 	fails.End(a.stderr)
-	if failedRun(err) {
+	if a.endsAlone(err) {
 		return err
 	}
 	a.warnUnpriced()
@@ -280,11 +280,18 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	return command.BadRecords(src.Bad, failed)
 }
 
-// failedRun reports whether err, a run's error, ends it as a failure (an input that cannot be
-// read, a bad line under --strict, a file that holds no records, output that cannot be written):
-// the run then ends with its error alone, as qa-judge's and the dry run's do, where a summary
-// before it ("0 records: 0 predicted ...") would read as the run's result. An interrupted run
-// still says what was predicted and spent.
+// endsAlone reports whether err, a run's error, ends it with the error alone: a failure (an
+// input that cannot be read, a bad line under --strict, a file that holds no records, output that
+// cannot be written) before any record was read, where a summary before the error ("0 records: 0
+// predicted ...") would read as the run's result, as qa-judge's and the dry run's do. A run that
+// read records says what it predicted and spent before its error, and so does an interrupted one.
+func (a *app) endsAlone(err error) bool {
+	a.tally.mu.Lock()
+	defer a.tally.mu.Unlock()
+	return failedRun(err) && a.tally.records == 0
+}
+
+// failedRun reports whether err, a run's error, ends it as a failure, not an interruption.
 func failedRun(err error) bool { return err != nil && !errors.Is(err, context.Canceled) }
 
 // failureOf is what a record failed with in qa-predict (command.Failures.Of): its prediction's

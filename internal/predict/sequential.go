@@ -344,7 +344,7 @@ func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipelin
 		}
 		return nil
 	})
-	if !failedRun(err) { // as the run's own summary line
+	if !a.endsAlone(err) { // as the run's own summary line
 		a.seq.summary(a)
 		a.seq.warnGaps(a)
 	}
