@@ -26,10 +26,18 @@ const MetaType = "evalearn_type"
 var ErrNoSequence = errors.New("no sequence id or position")
 
 // Observe turns a judged record into an Observation. Correctness is the judgment's score > 0 when
-// the judge scored it, else the judge's raw reply read by evalearn.ParseReply; a record with no EvaLearn
-// judgment counts as wrong (as an empty reply does in EvaLearn). It returns ErrNoSequence for a
-// record without a sequence, and for one whose sequence has no id or no position (1, 2, …) and
-// holds no EvaLearn results placement (MetaPosition).
+// the judge scored it, else the judge's raw reply read by evalearn.ParseReply, whole, as EvaLearn's
+// evaluate_metric.py reads a results file's gpt4judge. A record with no EvaLearn judgment counts
+// as wrong (as an empty reply does in EvaLearn), and so does one whose prediction or EvaLearn
+// judgment failed (error), whatever score or raw reply its judgment holds. It returns
+// ErrNoSequence for a record without a sequence, and for one whose sequence has no id or no
+// position (1, 2, …) and holds no EvaLearn results placement (MetaPosition).
+//
+// Note: a failed judgment's raw reply was read too, while the run said it counted as wrong; raw
+// can hold a score the judge stage did not take, as in a reply cut in a reasoning model's
+// thinking. qa-judge and qa-predict write a score or an error, so raw alone is read where no
+// qapipe judge wrote the judgment: EvaLearn's own results (qa-load --format evalearn-results)
+// and records written by hand.
 //
 // Note: a sequence without a position (absent, null, or misspelt "pos") reads as position 0,
 // which was kept apart as EvaLearn keeps a position 0: every such record made a sequence of
@@ -51,7 +59,7 @@ func Observe(r *record.Record) (Observation, error) {
 	if raw, ok := r.Meta[MetaPosition]; ok {
 		o.Pos, _, _ = evalearn.Key(raw)
 	}
-	if j := r.Judgments[JudgeName]; j != nil {
+	if j := r.Judgments[JudgeName]; j != nil && failure(r, JudgeName) == "" {
 		if j.Score != nil {
 			o.Correct = *j.Score > 0
 		} else {

@@ -1,0 +1,44 @@
+package learncurve
+
+import (
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestObserveFailed: a record whose prediction or EvaLearn judgment failed counts as wrong, as the
+// run reports it, whatever score or raw reply the judgment holds.
+func TestObserveFailed(t *testing.T) {
+	one := 1.0
+	tests := []struct {
+		name      string
+		predError string
+		j         *record.Judgment
+		want      bool
+	}{
+		{"scored", "", &record.Judgment{Score: &one}, true},
+		{"scored, prediction failed", "empty answer: not passed to the judge", &record.Judgment{Score: &one}, false},
+		{"scored, judgment failed", "", &record.Judgment{Score: &one, Error: "judge call: budget spent"}, false},
+		{"cut in its thinking", "", &record.Judgment{Raw: "<think>\nAt first {\"answer_score\": 1}",
+			Error: "judge call: openai r1: reply cut in its thinking: no </think>, so no answer"}, false},
+		// --think keep read the whole reply: the "```json" of its thinking made EvaLearn's rule read
+		// that block, which is no JSON; the text after the thinking has a score.
+		{"unparsable under keep", "", &record.Judgment{Raw: "<think>\nI will write ```json {score} ```.\n</think>\n\n{\"answer_score\": 1}",
+			Error: "unparsable judge reply: invalid JSON in the json block: expecting property name enclosed in double quotes at byte 1"}, false},
+		{"raw, not failed", "", &record.Judgment{Raw: "<think>\nhm\n</think>\n\n{\"answer_score\": 1}"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &record.Record{ID: "r", Sequence: &record.Sequence{ID: "s", Position: 1},
+				Prediction: &record.Prediction{Text: "42", Error: tt.predError},
+				Judgments:  map[string]*record.Judgment{JudgeName: tt.j}}
+			o, err := Observe(r)
+			if err != nil {
+				t.Fatalf("Observe: %v", err)
+			}
+			if o.Correct != tt.want {
+				t.Errorf("Observe(%s).Correct = %v, want %v", tt.name, o.Correct, tt.want)
+			}
+		})
+	}
+}
