@@ -62,9 +62,10 @@ MODES (--mode):
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures likewise;
 at the end, stderr names each different error once, at its first record. A prompt or reply that
-Gemini's filters block is not asked again, as an empty reply is: it would be blocked again, and
-the judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY" (or "reply blocked by
-Gemini: ..." and the finishReason), with the usage and cost it was paid. Replies that upstream
+the provider's filters block is not asked again, as an empty reply is: it would be blocked again,
+and the judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY" (or "reply blocked
+by Gemini: ..." and the finishReason, "reply blocked by OpenAI: content_filter" or "reply blocked
+by Anthropic: refusal" before any text), with the usage and cost it was paid. Replies that upstream
 scores 0 count as unparsable here: a MAGMA object without "score", a mem0 "label" that is not a
 string, an empty yes/no reply, and an EvaLearn reply without a numeric "answer_score" (none found,
 a fenced object without it, a score that is no number: upstream's 0 after a warning, from a missing

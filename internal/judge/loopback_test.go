@@ -366,6 +366,58 @@ func TestLoopbackGeminiBlocked(t *testing.T) {
 	}
 }
 
+// TestLoopbackFilterBlocked: a judge reply that OpenAI's content filter or Claude's safety
+// classifiers stopped before any text is blocked as a Gemini prompt is, not an empty reply: it is
+// not asked again (it would be stopped again), and the judgment fails with the reason, keeping the
+// usage and cost it was paid. The servers speak each API's wire format.
+func TestLoopbackFilterBlocked(t *testing.T) {
+	for _, tc := range []struct {
+		provider, model, path, reply, want string
+		in, out                            int
+		inPrice, outPrice                  float64 // the model's dollars a million tokens
+	}{
+		{"openai", "gpt-4o-mini-2024-07-18", "/v1/chat/completions",
+			`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null},"logprobs":null,"finish_reason":"content_filter"}],"usage":{"prompt_tokens":80,"completion_tokens":4,"total_tokens":84}}`,
+			"judge call: openai gpt-4o-mini-2024-07-18: reply blocked by OpenAI: content_filter", 80, 4, 0.15, 0.60},
+		{"anthropic", "claude-sonnet-4-20250514", "/v1/messages",
+			`{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":80,"output_tokens":4}}`,
+			"judge call: anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", 80, 4, 3.00, 15.00},
+	} {
+		t.Run(tc.provider, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				io.Copy(io.Discard, r.Body)
+				if r.URL.Path != tc.path {
+					http.Error(w, `{"error":{"message":"not found"}}`, http.StatusNotFound)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, tc.reply)
+			}))
+			defer srv.Close()
+			t.Setenv("OPENAI_API_KEY", "test-key-0123456789")
+			t.Setenv("ANTHROPIC_API_KEY", "test-key-0123456789")
+			in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+			stdout, stderr, code := runJudge(t, []string{"--provider", tc.provider, "--base-url", srv.URL + "/v1", "--model", tc.model, "--parse-retries", "2"}, in)
+			if code != command.ExitBadRecords {
+				t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
+			}
+			j := decodeAll(t, stdout)[0].Judgments["auto/"+tc.model]
+			if j == nil || j.Score != nil || j.Error != tc.want || j.Attempts != 1 || calls.Load() != 1 {
+				t.Fatalf("judgment %+v after %d calls, want the error %q after 1", j, calls.Load(), tc.want)
+			}
+			cost := (float64(tc.in)*tc.inPrice + float64(tc.out)*tc.outPrice) / 1e6
+			if j.Usage == nil || j.Usage.InputTokens != tc.in || j.Usage.OutputTokens != tc.out || j.CostUSD == nil || *j.CostUSD != cost {
+				t.Errorf("judgment usage %v, cost %v; want %d tokens in, %d out, costing %v", j.Usage, j.CostUSD, tc.in, tc.out, cost)
+			}
+			if !strings.Contains(stderr, "0 unparsable, 1 failed") {
+				t.Errorf("stderr does not count the judgment as failed:\n%s", stderr)
+			}
+		})
+	}
+}
+
 // TestLoopbackNeither: a LongMemEval reply that says neither yes nor no (a refusal) scores 0, as
 // upstream scores it, labelled "neither" and counted in a warning; exit 0.
 func TestLoopbackNeither(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 
 // emptyReply reads a successful reply body that holds no text, which langchaingo turns into an
 // error of its own and drops with its usage: OpenAI's empty choices, Anthropic's empty content
-// (its stop reason end_turn or refusal), and Gemini's reply without candidates (a blocked one is
-// geminiBlocked's, read first). It returns the reply's usage and why it stopped, and false when
+// (its stop reason end_turn; a refusal is anthropicBlocked's, read first), and Gemini's reply
+// without candidates (a blocked one is geminiBlocked's, read first). It returns the reply's usage and why it stopped, and false when
 // body is no such reply (an error object, another shape, or a reply with text).
 func emptyReply(provider string, body []byte) (u record.Usage, why string, ok bool) {
 	switch provider {
@@ -171,6 +171,72 @@ func geminiBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
 		}
 	}
 	return u, b, b != nil
+}
+
+// openAIBlocked reads an OpenAI chat reply whose first choice, the answer, the content filter
+// stopped before any text: finish_reason "content_filter" ("content was omitted due to a flag from
+// our content filters", Azure OpenAI's too) with its content null, "" or left out. It returns the
+// reply's usage and the block; ok is false for any other body, a reply with text among them (that
+// text is the answer, Response.Filtered).
+func openAIBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Content *string `json:"content"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
+		return u, nil, false
+	}
+	ch := r.Choices[0]
+	if ch.FinishReason != "content_filter" || ch.Message.Content != nil && strings.TrimSpace(*ch.Message.Content) != "" {
+		return u, nil, false
+	}
+	u = record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
+	return u, &BlockedError{By: "OpenAI", Reason: ch.FinishReason}, true
+}
+
+// anthropicBlocked reads an Anthropic message that stopped before any text with stop_reason
+// "refusal": Claude's streaming classifiers intervened for a potential policy violation, and
+// asking again without changing the prompt is refused again (Anthropic's "Streaming refusals"
+// guide). The reason is the stop reason, with the policy's category when stop_details gives it
+// ("refusal (cyber)"). It returns the message's usage, billed up to the refusal, and the block;
+// ok is false for any other body, a message with text among them (Response.Filtered).
+func anthropicBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
+	var r struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Type, Text string
+		} `json:"content"`
+		StopReason  string `json:"stop_reason"`
+		StopDetails *struct {
+			Category string `json:"category"`
+		} `json:"stop_details"`
+		Usage struct {
+			InputTokens  int `json:"input_tokens"`
+			OutputTokens int `json:"output_tokens"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(body, &r) != nil || r.Type != "message" || r.StopReason != "refusal" {
+		return u, nil, false
+	}
+	for _, c := range r.Content {
+		if strings.TrimSpace(c.Text) != "" {
+			return u, nil, false
+		}
+	}
+	why := r.StopReason
+	if d := r.StopDetails; d != nil && strings.TrimSpace(d.Category) != "" {
+		why += " (" + strings.TrimSpace(d.Category) + ")"
+	}
+	u = record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}
+	return u, &BlockedError{By: "Anthropic", Reason: why}, true
 }
 
 // geminiFinishReasons names the values of a candidate's finishReason from 1, and

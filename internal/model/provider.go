@@ -213,8 +213,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
 	}
 	if strings.TrimSpace(ch.Content) == "" {
-		// A reply with no text is no answer (an outage, a safety block, a refusal in OpenAI's
-		// refusal field): an error on the record, never an empty answer. Its usage stays on the
+		// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
+		// provider's block is blocked's): an error on the record, never an empty answer. Its usage stays on the
 		// response, for the budget: the reply was paid for.
 		stop, spent, refusal := "", "", ""
 		if out.Cut {
@@ -236,12 +236,19 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	return out, nil
 }
 
-// blocked reads body, the reply, for a block by the provider's filters: Gemini's (geminiBlocked).
+// blocked reads body, the reply, for a block by the provider's filters: Gemini's
+// (geminiBlocked), OpenAI's content filter (openAIBlocked) or Claude's refusal
+// (anthropicBlocked), the last two when they left no text.
 func (c *chat) blocked(body []byte) (record.Usage, *BlockedError, bool) {
-	if c.provider != "googleai" {
-		return record.Usage{}, nil, false
+	switch c.provider {
+	case "googleai":
+		return geminiBlocked(body)
+	case "openai":
+		return openAIBlocked(body)
+	case "anthropic":
+		return anthropicBlocked(body)
 	}
-	return geminiBlocked(body)
+	return record.Usage{}, nil, false
 }
 
 // generate has langchaingo ask the model, its client's panic turned into the call's error:
@@ -360,15 +367,18 @@ const langchaingoMaxTokens = 2048
 // ErrEmptyReply marks a reply that holds no text.
 var ErrEmptyReply = errors.New("empty reply")
 
-// BlockedError is a reply that the provider's filters blocked, Gemini's: its prompt
-// (promptFeedback.blockReason) or the reply itself (a finishReason such as SAFETY, RECITATION or
-// SPII, its text left out). It is no transient failure (the same request is blocked again), so it
-// is not retried, nor asked again as an empty judge reply is; the reply was paid for, and the
-// response keeps its usage.
+// BlockedError is a reply that the provider's filters blocked: Gemini's prompt
+// (promptFeedback.blockReason) or reply (a finishReason such as SAFETY, RECITATION or SPII, its
+// text left out), OpenAI's reply stopped by its content filter before any text (finish_reason
+// content_filter), or Claude's stopped by Anthropic's safety classifiers before any text
+// (stop_reason refusal). It is no transient failure (the same request is blocked again), so it is
+// not retried, nor asked again as an empty judge reply is; the reply was paid for, and the
+// response keeps its usage. A reply with text that OpenAI's filter or a refusal stopped is no
+// block: its text is the answer, marked Response.Filtered.
 type BlockedError struct {
-	By     string // the provider, as its users name it: "Gemini"
+	By     string // the provider, as its users name it: "Gemini", "OpenAI", "Anthropic"
 	Prompt bool   // the prompt was blocked, else the reply
-	Reason string // the provider's reason, as its API names it: SAFETY, PROHIBITED_CONTENT, ...
+	Reason string // the provider's reason, as its API names it: SAFETY, content_filter, refusal, ...
 }
 
 func (e *BlockedError) Error() string {

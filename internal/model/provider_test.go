@@ -342,8 +342,8 @@ func TestReplyAccounting(t *testing.T) {
 
 // TestEmptyReplies: a reply with no text is the error ErrEmptyReply with the usage paid for, on
 // every provider, including the shapes langchaingo turns into errors of its own: Anthropic's empty
-// content (end_turn, or Claude's refusal), OpenAI's empty choices, and Gemini's reply without
-// candidates (genai asks for enums as numbers). Gemini's blocks are TestGoogleBlocked's.
+// content (end_turn), OpenAI's empty choices, and Gemini's reply without candidates (genai asks
+// for enums as numbers). The providers' blocks are TestBlocked's and TestGoogleBlocked's.
 func TestEmptyReplies(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -354,8 +354,6 @@ func TestEmptyReplies(t *testing.T) {
 	}{
 		{"anthropic end_turn", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":2}}`,
 			record.Usage{InputTokens: 20, OutputTokens: 2}, "stop reason end_turn"},
-		{"anthropic refusal", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":0}}`,
-			record.Usage{InputTokens: 20}, "stop reason refusal"},
 		{"openai no choices", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
 			record.Usage{InputTokens: 12}, "no choices"},
 		{"gemini no candidates", wires[3], `[{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}]`,
@@ -377,6 +375,69 @@ func TestEmptyReplies(t *testing.T) {
 			}
 			if !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage {
 				t.Errorf("Generate usage = %+v (no usage %v), want %+v", resp.Usage, resp.NoUsage, tt.usage)
+			}
+		})
+	}
+}
+
+// TestBlocked: a reply without text that OpenAI's content filter stopped (finish_reason
+// content_filter, its content null or "") or that Claude's safety classifiers stopped (stop_reason
+// refusal, its content empty or an empty text block) is a BlockedError, as Gemini's blocks are:
+// asked once (the same prompt is stopped again), with the usage it was paid for, and never an
+// empty reply, which a judge asks again. Claude's stop_details names the policy's category when
+// the API sends it. A reply with text that was stopped so is TestFiltered's: its text is kept.
+func TestBlocked(t *testing.T) {
+	openai := func(message string) string {
+		return `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":` + message +
+			`,"logprobs":null,"finish_reason":"content_filter"}],"usage":{"prompt_tokens":12,"completion_tokens":7,"total_tokens":19}}`
+	}
+	claude := func(content, details string) string {
+		return `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":` + content +
+			`,"stop_reason":"refusal","stop_sequence":null` + details + `,"usage":{"input_tokens":20,"output_tokens":3}}`
+	}
+	tests := []struct {
+		name  string
+		w     wire
+		reply string
+		want  string
+		usage record.Usage
+	}{
+		{"openai content null", wires[0], openai(`{"role":"assistant","content":null,"refusal":null}`),
+			"openai gpt-4o-mini: reply blocked by OpenAI: content_filter", record.Usage{InputTokens: 12, OutputTokens: 7}},
+		{"openai content empty", wires[0], openai(`{"role":"assistant","content":""}`),
+			"openai gpt-4o-mini: reply blocked by OpenAI: content_filter", record.Usage{InputTokens: 12, OutputTokens: 7}},
+		{"openai content left out", wires[0], openai(`{"role":"assistant"}`),
+			"openai gpt-4o-mini: reply blocked by OpenAI: content_filter", record.Usage{InputTokens: 12, OutputTokens: 7}},
+		{"anthropic no content", wires[1], claude(`[]`, ""),
+			"anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", record.Usage{InputTokens: 20, OutputTokens: 3}},
+		{"anthropic empty text", wires[1], claude(`[{"type":"text","text":""}]`, ""),
+			"anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", record.Usage{InputTokens: 20, OutputTokens: 3}},
+		{"anthropic stop_details", wires[1], claude(`[]`, `,"stop_details":{"type":"refusal","category":"cyber","explanation":"This request was declined because it could enable cyber harm."}`),
+			"anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal (cyber)", record.Usage{InputTokens: 20, OutputTokens: 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := tt.w
+			w.reply = tt.reply
+			var calls atomic.Int64
+			srv := wireServer(t, w, &calls, nil)
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
+				HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model := map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-20250514"}[w.provider]
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, model))
+			var be *BlockedError
+			var ce *CallError
+			if !errors.As(err, &be) || !errors.As(err, &ce) || errors.Is(err, ErrEmptyReply) || err.Error() != tt.want {
+				t.Fatalf("Generate error = %v, want a BlockedError %q", err, tt.want)
+			}
+			if n := calls.Load(); n != 1 || ce.Attempts != 1 {
+				t.Errorf("%d requests reached the server, %d attempts counted; want 1 (a block is not retried)", n, ce.Attempts)
+			}
+			if resp.Text != "" || !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage {
+				t.Errorf("Generate = text %q, usage %+v (no usage %v); want no text, usage %+v", resp.Text, resp.Usage, resp.NoUsage, tt.usage)
 			}
 		})
 	}

@@ -100,12 +100,15 @@ ever answered, the records left carry "not called: server ... was never reached"
 says so once) and --retry-errors over the output makes their calls; after any reply, failures are
 retried as above.
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A
-prompt or reply that Gemini's filters block is the error "prompt blocked by Gemini: SAFETY" or
-"reply blocked by Gemini: RECITATION" (the API's blockReason or finishReason), paid for too, and
-not retried, as the same prompt is blocked again; text streamed before the block is not kept. A
-reply without token usage (or with a count left out) keeps its text with usage and cost_usd left
-empty, with a warning, and under --max-cost no further call is made; replies cut at max_tokens, or
-with text stopped by a content filter or as a refusal, are kept and counted in a warning.
+prompt or reply that the provider's filters block is the error "prompt blocked by Gemini: SAFETY"
+or "reply blocked by Gemini: RECITATION" (the API's blockReason or finishReason), "reply blocked
+by OpenAI: content_filter" (its finish_reason before any text) or "reply blocked by Anthropic:
+refusal" (its stop_reason before any text: Anthropic's safety classifiers stopped Claude), paid
+for too, and not retried, as the same prompt is blocked again; text Gemini streamed before the
+block is not kept. A reply without token usage (or with a count left out) keeps its text with
+usage and cost_usd left empty, with a warning, and under --max-cost no further call is made;
+replies cut at max_tokens, or with text stopped by a content filter or as a refusal, are kept and
+counted in a warning.
 Records that already have a prediction are passed through untouched unless --force (a warning
 counts those whose prediction another provider or model made); those whose prediction failed still
 count as errors (exit 3), and --retry-errors predicts them again. A record predicted again loses the
