@@ -174,15 +174,19 @@ func dashed(name string) string {
 
 // fromEnv returns " from QA_X" when the value of c's flag name came from its environment variable
 // QA_X, not the command line, else "": a range check's error ends with it, as badValue's does, so
-// that a value no one typed is traced to where it was set.
+// that a value no one typed is traced to where it was set. c is a context whose flags parsed, an
+// Action's or a Before's (OnUsageError's has no flag set).
 //
-// Note: urfave/cli keeps which flags the command line set in a flag.FlagSet it does not show; its
-// IsSet is true of a variable's flag too. A flag holds the variable's value from the time it
-// was applied, so a command-line value that differs from it is the command line's; one that is
-// the same is named after the variable, which does hold it.
+// Note: urfave/cli's IsSet, and its LocalFlagNames, count a flag that a variable set as set. The
+// flags the command line set are those its flag set saw, which the flag package records as it
+// parses (flag.FlagSet.Visit); urfave/cli keeps that set unexported, but LocalFlagNames lists
+// them, and adds the flags of the context's Command that a variable set: a copy of the context
+// without its Command lists the command line's alone (commandLine). The flag's value was compared
+// with the variable's before, which named a value typed on the command line after the variable
+// when the variable held the same.
 func fromEnv(c *cli.Context, name string) string {
-	if f := flagNamed(c, name); f != nil {
-		return envOrigin(c, f, name)
+	if ctx, f := flagOwner(c, name); f != nil {
+		return envOrigin(ctx, f)
 	}
 	return ""
 }
@@ -194,46 +198,49 @@ func FromEnv(c *cli.Context, name string) string { return fromEnv(c, name) }
 // flagNamed returns the flag of c's command, or of a command above it, that has name among its
 // names (the flag itself, not decimalFlags's wrapper of it), or nil.
 func flagNamed(c *cli.Context, name string) cli.Flag {
+	_, f := flagOwner(c, name)
+	return f
+}
+
+// flagOwner returns flagNamed's flag and the context of the command that has it, of c's lineage,
+// whose flag set holds the flag's value: a subcommand's flag of the app's name is another flag,
+// set apart.
+func flagOwner(c *cli.Context, name string) (*cli.Context, cli.Flag) {
 	for _, ctx := range c.Lineage() {
 		if ctx.Command == nil {
 			continue
 		}
 		for _, f := range ctx.Command.Flags {
 			if slices.Contains(f.Names(), name) {
-				return unwrapFlag(f)
+				return ctx, unwrapFlag(f)
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
-// envOrigin is fromEnv's answer for flag f, found by name.
-func envOrigin(c *cli.Context, f cli.Flag, name string) string {
+// envOrigin is fromEnv's answer for flag f of ctx's command: " from QA_X" when a variable set f
+// (IsSet) and the command line did not, naming the first of f's variables that is set, as
+// urfave/cli reads them.
+func envOrigin(ctx *cli.Context, f cli.Flag) string {
 	e, ok := f.(cli.DocGenerationFlag)
-	if !ok || !f.IsSet() {
+	if !ok || !f.IsSet() || commandLine(ctx, f) {
 		return ""
 	}
-	var same bool
-	switch f := f.(type) {
-	case *cli.IntFlag:
-		same = c.Int(name) == f.Value
-	case *cli.Int64Flag:
-		same = c.Int64(name) == f.Value
-	case *cli.Float64Flag:
-		v := c.Float64(name)
-		same = v == f.Value || math.IsNaN(v) && math.IsNaN(f.Value)
-	case *cli.DurationFlag:
-		same = c.Duration(name) == f.Value
-	case *cli.StringFlag:
-		same = c.String(name) == f.Value
-	}
-	if !same {
-		return ""
-	}
-	for _, v := range e.GetEnvVars() { // the first that is set, as urfave/cli reads them
+	for _, v := range e.GetEnvVars() {
 		if _, set := os.LookupEnv(strings.TrimSpace(v)); set {
 			return " from " + strings.TrimSpace(v)
 		}
 	}
 	return ""
+}
+
+// commandLine reports whether the command line set flag f of ctx's command, by any of its names:
+// LocalFlagNames of a copy of ctx without its Command, which holds the same flag set (see the note
+// at fromEnv).
+func commandLine(ctx *cli.Context, f cli.Flag) bool {
+	local := *ctx
+	local.Command = nil
+	set := local.LocalFlagNames()
+	return slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(set, n) })
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -191,6 +193,73 @@ func TestDecimalFlags(t *testing.T) {
 			}
 			if got != tc.want {
 				t.Errorf("qa-x %s: read %q; want %q", name, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFromEnv: a flag's value is named after its variable when the variable set it and the
+// command line did not, by any of the flag's names, whatever the value: a value typed that is the
+// variable's too is the command line's. A subcommand's flag is its own: the app's flag of the same
+// name set on the command line leaves the subcommand's to its variable.
+func TestFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  []string // variable=value pairs
+		flag string
+		want string
+	}{
+		{nil, nil, "n", ""},
+		{nil, []string{"QA_N=5"}, "n", " from QA_N"},
+		{nil, []string{"QA_N=7"}, "n", " from QA_N"}, // the default's value, set by the variable
+		{[]string{"--n", "5"}, []string{"QA_N=5"}, "n", ""},
+		{[]string{"--n=5"}, []string{"QA_N=5"}, "n", ""},
+		{[]string{"-c", "5"}, []string{"QA_N=5"}, "n", ""},
+		{[]string{"--n", "6"}, []string{"QA_N=5"}, "n", ""},
+		{[]string{"--n", "7"}, []string{"QA_N=5"}, "n", ""}, // the default's value, typed
+		{[]string{"--n", "5"}, nil, "n", ""},
+		{nil, []string{"QA_NAME_B=x"}, "name", " from QA_NAME_B"}, // the first of its variables that is set
+		{[]string{"--name", "x"}, []string{"QA_NAME_A=x"}, "name", ""},
+		{[]string{"--wait", "2s"}, []string{"QA_WAIT=2s"}, "wait", ""},
+		{nil, []string{"QA_WAIT=2s"}, "wait", " from QA_WAIT"},
+		{[]string{"--level", "0.9"}, []string{"QA_LEVEL=0.9"}, "level", ""},
+		{nil, []string{"QA_LEVEL=0.9"}, "level", " from QA_LEVEL"},
+		{[]string{"--force"}, []string{"QA_FORCE=true"}, "force", ""},
+		{nil, []string{"QA_FORCE=true"}, "force", " from QA_FORCE"},
+		{[]string{"--n", "5", "sub"}, []string{"QA_N=5"}, "n", " from QA_N"},
+		{[]string{"sub", "--n", "5"}, []string{"QA_N=5"}, "n", ""},
+		{[]string{"--level", "0.9", "sub"}, []string{"QA_LEVEL=0.9"}, "level", ""}, // the app's flag, read from sub
+		{nil, nil, "unknown", ""},
+	} {
+		name := strings.Join(append(slices.Clone(tc.env), tc.args...), " ") + ": " + tc.flag
+		t.Run(name, func(t *testing.T) {
+			for _, kv := range tc.env {
+				k, v, _ := strings.Cut(kv, "=")
+				t.Setenv(k, v)
+			}
+			flags := func() []cli.Flag {
+				return []cli.Flag{
+					&cli.IntFlag{Name: "n", Aliases: []string{"c"}, Value: 7, EnvVars: []string{"QA_N"}},
+					&cli.StringFlag{Name: "name", EnvVars: []string{"QA_NAME_A", "QA_NAME_B"}},
+					&cli.DurationFlag{Name: "wait", Value: time.Second, EnvVars: []string{"QA_WAIT"}},
+					&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_FORCE"}},
+				}
+			}
+			got := "not run"
+			action := func(c *cli.Context) error {
+				got = fromEnv(c, tc.flag)
+				return nil
+			}
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app.Flags = append(flags(), &cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}})
+			app.Action = action
+			app.Commands = []*cli.Command{{Name: "sub", Flags: flags(), Action: action}}
+			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
+				t.Fatalf("qa-x %s: %v", name, err)
+			}
+			if got != tc.want {
+				t.Errorf("fromEnv(%q) = %q, want %q", tc.flag, got, tc.want)
 			}
 		})
 	}
