@@ -11,12 +11,14 @@ package predict
 //
 // Note: a record's sequence is solved only once the whole sequence has been read (its records are
 // buffered until a record of another sequence, or the end of the input, arrives), because the
-// pipeline cannot know before that whether a later line still belongs to it. qa-load emits a
-// sequence's records together. Memory holds at most --concurrency sequences being solved or
-// awaiting their turn to be written, plus the one being read. A run asked to finish (a first
-// signal) makes no new call: every sequence is written, its positions after the call in flight
-// with an error. A cancelled run (a second signal) writes only whole sequences. With the cache, a
-// rerun replays what the interrupted one was told. A sequence
+// pipeline cannot know before that whether a later line still belongs to it. An input that fails
+// part-way (a later file that cannot be read, a bad line under --strict) ends the sequence being
+// read: its positions read so far are solved and written before the run stops, as every record
+// read before the failure is. qa-load emits a sequence's records together. Memory holds at most
+// --concurrency sequences being solved or awaiting their turn to be written, plus the one being
+// read. A run asked to finish (a first signal) makes no new call: every sequence is written, its
+// positions after the call in flight with an error. A cancelled run (a second signal) writes only
+// whole sequences. With the cache, a rerun replays what the interrupted one was told. A sequence
 // id that reappears after other records is not merged (that would need the whole input in memory):
 // its later records get a prediction error.
 
@@ -275,11 +277,15 @@ type batch struct {
 
 // batches groups the records of src into batches (see the file comment for the rule; a LoCoMo
 // batch, named by blockOf, groups as a sequence does). blockOf is nil when LoCoMo's records are
-// asked one at a time.
+// asked one at a time. When src fails (an input that cannot be read, a bad line under --strict),
+// the batch still open is yielded as it stands before the error is returned: its records were
+// read, and are predicted and written as every record read before the failure is. When yield
+// fails (the run was cancelled, or its output failed), nothing more is yielded.
 func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) string) pipeline.Source[*batch] {
 	return func(yield func(*batch) error) error {
 		closed := make(map[string]bool)
 		var open *batch
+		stopped := false // yield failed: the consumer takes no more batches
 		key := func(b *batch) string {
 			if b.seq != "" {
 				return "sequence " + b.seq
@@ -295,7 +301,9 @@ func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) s
 			if b.seq != "" || b.block != "" {
 				closed[key(b)] = true
 			}
-			return yield(b)
+			err := yield(b)
+			stopped = err != nil
+			return err
 		}
 		n := 0
 		err := src(func(rec *record.Record) error {
@@ -321,10 +329,13 @@ func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) s
 			b.reappeared = closed[key(b)]
 			return nil
 		})
-		if err != nil {
+		if err != nil && stopped {
 			return err
 		}
-		return flush()
+		if ferr := flush(); ferr != nil {
+			return ferr
+		}
+		return err
 	}
 }
 
