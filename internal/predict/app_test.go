@@ -42,7 +42,10 @@ func TestCLI(t *testing.T) {
 			t.Setenv(v, "")
 		}
 		closed := clitest.ClosedURL(t) // nothing listens at $CLOSED: a wrong port
-		return map[string]string{"$URL": faultServer(t).URL, "$CLOSED": closed, "$ADDR_CLOSED": strings.TrimPrefix(closed, "http://")}
+		// $BATCH_URL answers LoCoMo's batched queries (--batch-size), each question by its first word.
+		batch := httptest.NewServer(batchHandler(dictReply, nil))
+		t.Cleanup(batch.Close)
+		return map[string]string{"$URL": faultServer(t).URL, "$BATCH_URL": batch.URL, "$CLOSED": closed, "$ADDR_CLOSED": strings.TrimPrefix(closed, "http://")}
 	}
 	filter := func(section string, b []byte) []byte {
 		if section == "stdout" {
