@@ -498,10 +498,12 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		pending = pending[:0]
 		return nil
 	}
+	var emitErr error // the error of writing, or of the first bad line under --strict
 	if cfg.embed != nil {
 		emit = func(r result) error {
 			if pending = append(pending, r); len(pending) >= cfg.embed.batch {
-				return flush()
+				emitErr = flush()
+				return emitErr
 			}
 			return nil
 		}
@@ -516,8 +518,13 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		bar.Finish()
 		fmt.Fprintln(stderr)
 	}
-	if serr == nil && len(pending) > 0 {
-		serr = flush()
+	// The records waiting for their embeddings are scored and written when the input ended, and
+	// also when it failed part-way (a later file that cannot be read, a bad line under --strict),
+	// as the records before them were: not when writing failed or the run was cancelled.
+	if len(pending) > 0 && emitErr == nil && ctx.Err() == nil {
+		if err := flush(); serr == nil {
+			serr = err
+		}
 	}
 	if serr == nil {
 		serr = lead.End(leadFile)
