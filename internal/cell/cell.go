@@ -110,9 +110,9 @@ func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 // Trim returns a writer that passes what is written to it on to w but the spaces at the end of
 // each line. A tabwriter pads a row's last cell to its column's width when another row has a
 // cell after it (in qa-score's summary a row without an interval under "95% CI", the
-// classification's averages under support and predicted), as does a row printed with fixed
-// widths, which left spaces at the end of those lines. Spaces not yet followed by anything are
-// held back, so a table must end its last line.
+// classification's averages under support and predicted), which left spaces at the end of
+// those lines. Spaces not yet followed by anything are held back, so a table must end its last
+// line.
 func Trim(w io.Writer) io.Writer { return &trimmed{w: w} }
 
 // trimmed is Trim's writer.

@@ -6,7 +6,10 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -50,8 +53,9 @@ func (r *agreeReport) listed(dis []Item) []Item {
 // writeText prints the report as a table for people. A type, a record's id and a judge's name
 // are written as qa-score's summary writes a group's value (cell.Value): Go-quoted when a line
 // break, a tab or an escape sequence would split a row, move its columns or act on the terminal,
-// or when it is empty. The rows' fixed-width columns pad the last one with spaces, which
-// cell.Trim drops at each line's end.
+// or when it is empty. The table is aligned by a tabwriter, as qa-score's summary is, so that a
+// long or quoted type keeps every row in line; cell.Trim drops the spaces it pads a line's last
+// cell with.
 func (r *agreeReport) writeText(w io.Writer) {
 	w = cell.Trim(w)
 	names := make([]string, len(r.names))
@@ -60,23 +64,11 @@ func (r *agreeReport) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(r.names)), r.cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(r.items), r.leftOut)
-	// Without an interval in the table (--bootstrap 0, or no record compared) the two "95% CI"
-	// columns (at the default --level) are left out rather than printed empty, as qa-score's
-	// summary leaves out its own.
-	withCI := slices.ContainsFunc(r.rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
-	if withCI {
-		heading := stats.Percent(r.cfg.level) + " CI"
-		fmt.Fprintf(w, "%-28s %6s %7s %-17s %7s %-17s\n", "type", "n", "agree", heading, "kappa", heading)
-	} else {
-		fmt.Fprintf(w, "%-28s %6s %7s %7s\n", "type", "n", "agree", "kappa")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, row := range r.table() {
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
-	for i, a := range r.rows {
-		if withCI {
-			fmt.Fprintf(w, "%-28s %6d %7s %-17s %7s %-17s\n", rowName(i, a), a.N, num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI))
-		} else {
-			fmt.Fprintf(w, "%-28s %6d %7s %7s\n", rowName(i, a), a.N, num(a.Raw), num(a.Kappa))
-		}
-	}
+	tw.Flush() // the bufio.Writer under w keeps the first write error, which runAgree returns
 	dis := r.disagreements()
 	fmt.Fprintf(w, "\ndisagreements: %d\n", len(dis))
 	listed := r.listed(dis)
@@ -90,6 +82,36 @@ func (r *agreeReport) writeText(w io.Writer) {
 	if more := len(dis) - len(listed); more > 0 {
 		fmt.Fprintf(w, "  ... %d more\n", more)
 	}
+}
+
+// table is the report's table, heading first, as cells: the row's name, n, agreement, its
+// interval, kappa, its interval. Without an interval in the table (--bootstrap 0, or no record
+// compared) the two "95% CI" columns (at the default --level) are left out rather than printed
+// empty, as qa-score's summary leaves out its own. The figures' columns are aligned to the
+// right, each cell padded to its column's widest, so that a tabwriter, which aligns every
+// column to the left, lines up their last digits; the names and intervals stay on the left.
+func (r *agreeReport) table() [][]string {
+	withCI := slices.ContainsFunc(r.rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
+	heading := stats.Percent(r.cfg.level) + " CI"
+	rows := [][]string{{"type", "n", "agree", heading, "kappa", heading}}
+	for i, a := range r.rows {
+		rows = append(rows, []string{rowName(i, a), strconv.Itoa(a.N), num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI)})
+	}
+	for _, col := range []int{1, 2, 4} {
+		width := 0
+		for _, row := range rows {
+			width = max(width, utf8.RuneCountInString(row[col]))
+		}
+		for _, row := range rows {
+			row[col] = strings.Repeat(" ", width-utf8.RuneCountInString(row[col])) + row[col]
+		}
+	}
+	if !withCI {
+		for k, row := range rows {
+			rows[k] = []string{row[0], row[1], row[2], row[4]}
+		}
+	}
+	return rows
 }
 
 // rowName is the name of Agree's i-th row as the table and the warnings write it: "all" for the

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -111,8 +112,11 @@ type agreeTextReport struct {
 }
 
 var (
-	agreeRowCI = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) (\[\S+, \S+\]|-) +(\S+) (\[\S+, \S+\]|-)$`)
+	agreeRowCI = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) +(\[\S+, \S+\]|-) +(\S+) +(\[\S+, \S+\]|-)$`)
 	agreeRow   = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) +(\S+)$`)
+	// The table's heading, with and without the intervals' columns.
+	agreeHeadCI = regexp.MustCompile(`^(type) +(n) +(agree) +(\d+% CI) +(kappa) +(\d+% CI)$`)
+	agreeHead   = regexp.MustCompile(`^(type) +(n) +(agree) +(kappa)$`)
 )
 
 // parseAgreeText reads the text report.
@@ -204,4 +208,65 @@ func checkReasons(t *testing.T, name string, g agreeGroup) {
 			t.Errorf("%s %s: value %v, reason %q; want a reason exactly when there is no value", name, fig, s.Value, s.Reason)
 		}
 	}
+}
+
+// TestAgreeTableAligned checks that the table's columns line up whatever the types' lengths: a
+// type far longer than the others, one Go-quoted, one with a letter beyond ASCII. In every line,
+// heading included, the names and the intervals start, and the figures (n, agreement, kappa)
+// end, at the same character as in the heading.
+func TestAgreeTableAligned(t *testing.T) {
+	types := []string{"a", "single-session-preference-with-a-long-name", "two\nlines", "café", ""}
+	var in strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&in, `{"schema":1,"id":"r%d","type":%q,"question":"q","answers":["x"],"judgments":{"j1":{"score":%d},"j2":{"score":%d}}}`+"\n",
+			i, types[i%len(types)], i%2, i/2%2)
+	}
+	for _, bootstrap := range []string{"0", "50"} {
+		t.Run("bootstrap "+bootstrap, func(t *testing.T) {
+			stdout, stderr, code := runJudge(t, []string{"agree", "--bootstrap", bootstrap}, in.String())
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			lines := strings.Split(stdout, "\n")
+			head, row, left := agreeHead, agreeRow, []bool{true, false, false, false}
+			if bootstrap != "0" {
+				head, row, left = agreeHeadCI, agreeRowCI, []bool{true, false, false, true, false, true}
+			}
+			want := columnEdges(head.FindStringSubmatchIndex(lines[3]), lines[3], left)
+			if want == nil {
+				t.Fatalf("heading %q does not match %v", lines[3], head)
+			}
+			rows := 0
+			for _, line := range lines[4:] {
+				if line == "" {
+					break
+				}
+				rows++
+				if got := columnEdges(row.FindStringSubmatchIndex(line), line, left); !slices.Equal(got, want) {
+					t.Errorf("row %q: columns at %v, want %v as in the heading:\n%s", line, got, want, stdout)
+				}
+			}
+			if rows != len(types) { // all, then the four types
+				t.Errorf("%d rows, want %d:\n%s", rows, len(types), stdout)
+			}
+		})
+	}
+}
+
+// columnEdges returns, for each group that m (a FindStringSubmatchIndex of line) matched, the
+// character at which it starts (left[k]: a column aligned to the left) or ends (to the right),
+// or nil for no match.
+func columnEdges(m []int, line string, left []bool) []int {
+	if m == nil {
+		return nil
+	}
+	edges := make([]int, len(left))
+	for k, l := range left {
+		at := m[2*k+3]
+		if l {
+			at = m[2*k+2]
+		}
+		edges[k] = utf8.RuneCountInString(line[:at])
+	}
+	return edges
 }
