@@ -45,7 +45,9 @@ func KappaName(k int) string {
 }
 
 // Agree computes raw agreement and κ over items with percentile bootstrap intervals (resampling
-// items), overall ("all") and per type, types sorted. Items without a type are in "all" alone.
+// items), overall (the first row, Group "overall") and per type, types sorted (a type may be
+// named "overall" too: the rows are told apart by their place). Items without a type are in the
+// overall row alone.
 func Agree(items []Item, reps int, level float64, seed uint64) []Agreement {
 	groups := map[string][]Item{}
 	for _, it := range items {
@@ -58,7 +60,7 @@ func Agree(items []Item, reps int, level float64, seed uint64) []Agreement {
 		types = append(types, t)
 	}
 	sort.Strings(types)
-	out := []Agreement{agreement("all", items, reps, level, seed)}
+	out := []Agreement{agreement("overall", items, reps, level, seed)}
 	for _, t := range types {
 		out = append(out, agreement(t, groups[t], reps, level, seed))
 	}
@@ -153,7 +155,9 @@ lists the disagreements. With --bootstrap 0 there are no intervals, and the tabl
 "95% CI" columns (as it does whenever no figure has one).
 A verdict is 1 when the judgment's score is at least --threshold, else 0. Records where a compared
 judge is missing or failed are left out and counted; a failed judgment among them makes the exit
-code 3. Records without a type count in "all" alone. Kappa has no value ("-", with a warning) where
+code 3. The rows are named as qa-score's summary names its groups: "overall" (every record
+compared), then "type" and each type's name, so that a type named "overall" is not taken for it.
+Records without a type count in "overall" alone. Kappa has no value ("-", with a warning) where
 every verdict is the same: agreement by chance is then 1. A type, id or judge name that is empty,
 has white space at an end, starts with a quote or holds a line break, tab or other unprintable
 character is named Go-quoted in the table, the list and the warnings ("two\nlines"), as in
@@ -162,8 +166,8 @@ they are.
 
 --format json prints the same report as one JSON document, for scripts, keyed as qa-score's
 summary is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them
-left_out_missing and left_out_failed), bad_lines, bootstrap, seed, level; overall (the "all" row)
-and by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value
+left_out_missing and left_out_failed), bad_lines, bootstrap, seed, level; overall and
+by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value
 null where it has none, with a "reason", and "ci" left out where there is no interval; then the
 disagreements (count, and the listed ones with id, type and each judge's verdict) and the
 warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3 places.
@@ -352,7 +356,7 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 		}
 	}
 	if untyped > 0 && untyped < len(items) {
-		w = append(w, fmt.Sprintf("%d of %d records compared %s no type: %s in all but in no type's row",
+		w = append(w, fmt.Sprintf("%d of %d records compared %s no type: %s in the overall row but in no type's row",
 			untyped, len(items), english.Form(untyped, "has", "have"), english.Form(untyped, "it is", "they are")))
 	}
 	return w

@@ -84,8 +84,8 @@ func (r *agreeReport) writeText(w io.Writer) {
 	}
 }
 
-// table is the report's table, heading first, as cells: the row's name, n, agreement, its
-// interval, kappa, its interval. Without an interval in the table (--bootstrap 0, or no record
+// table is the report's table, heading first, as cells: the row's name (rowName), n, agreement,
+// its interval, kappa, its interval. Without an interval in the table (--bootstrap 0, or no record
 // compared) the two "95% CI" columns (at the default --level) are left out rather than printed
 // empty, as qa-score's summary leaves out its own. The figures' columns are aligned to the
 // right, each cell padded to its column's widest, so that a tabwriter, which aligns every
@@ -93,7 +93,7 @@ func (r *agreeReport) writeText(w io.Writer) {
 func (r *agreeReport) table() [][]string {
 	withCI := slices.ContainsFunc(r.rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
 	heading := stats.Percent(r.cfg.level) + " CI"
-	rows := [][]string{{"type", "n", "agree", heading, "kappa", heading}}
+	rows := [][]string{{"group", "n", "agree", heading, "kappa", heading}}
 	for i, a := range r.rows {
 		rows = append(rows, []string{rowName(i, a), strconv.Itoa(a.N), num(a.Raw), ci(a.RawCI), num(a.Kappa), ci(a.KappaCI)})
 	}
@@ -114,13 +114,15 @@ func (r *agreeReport) table() [][]string {
 	return rows
 }
 
-// rowName is the name of Agree's i-th row as the table and the warnings write it: "all" for the
-// first, then each type as cell.Value writes it ("two\nlines" Go-quoted).
+// rowName is the name of Agree's i-th row as the table and the warnings write it, as qa-score's
+// summary names its groups: "overall" for the first, then "type " and each type as cell.Value
+// writes it ("type two\nlines" Go-quoted), so that a type named "overall" or "all" is not taken
+// for the row of every record.
 func rowName(i int, a Agreement) string {
 	if i == 0 {
-		return a.Group
+		return "overall"
 	}
-	return cell.Value(a.Group)
+	return "type " + cell.Value(a.Group)
 }
 
 // Agreement report formats (--format).
@@ -163,7 +165,7 @@ type agreeDoc struct {
 	Warnings       []string              `json:"warnings"`
 }
 
-// agreeGroup is one row of the report: "all" (the JSON's overall) or a type.
+// agreeGroup is one row of the report: overall or a type.
 type agreeGroup struct {
 	Records   int       `json:"records"`
 	Agreement agreeStat `json:"agreement"`
@@ -206,7 +208,7 @@ func (r *agreeReport) writeJSON(w io.Writer) error {
 	doc := agreeDoc{Judges: r.names, KappaMethod: method, Threshold: r.cfg.threshold, Compared: len(r.items),
 		LeftOut: r.leftOut, LeftOutMissing: r.leftOut - r.failed, LeftOutFailed: r.failed, BadLines: r.badLines,
 		Bootstrap: r.cfg.reps, Seed: int64(r.cfg.seed), Level: r.cfg.level, Warnings: r.warnings}
-	doc.Overall = jsonGroup(r.rows[0]) // Agree's first row is "all"; a type named "all" follows it
+	doc.Overall = jsonGroup(r.rows[0]) // Agree's first row is every record; a type named "overall" follows it
 	if len(r.rows) > 1 {
 		doc.ByType = map[string]agreeGroup{}
 		for _, a := range r.rows[1:] {

@@ -20,15 +20,15 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 )
 
-// agreeInput returns n judged records for agree, drawn from seed: types a, b and none, and a type
-// "same" where every judge calls every record correct (kappa has no value there); scores on both
-// sides of every threshold, and some judgments missing, failed or without a score, and a bad
-// line.
+// agreeInput returns n judged records for agree, drawn from seed: types a, all (a row apart from
+// the overall one) and none, and a type "same" where every judge calls every record correct
+// (kappa has no value there); scores on both sides of every threshold, and some judgments
+// missing, failed or without a score, and a bad line.
 func agreeInput(seed uint64, n int) string {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	var b strings.Builder
 	for i := range n {
-		typ := []string{"a", "b", "", "same"}[rng.IntN(4)]
+		typ := []string{"a", "all", "", "same"}[rng.IntN(4)]
 		js := map[string]any{}
 		for _, name := range []string{"j1", "j2", "j3"} {
 			switch r := rng.IntN(20); {
@@ -112,11 +112,11 @@ type agreeTextReport struct {
 }
 
 var (
-	agreeRowCI = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) +(\[\S+, \S+\]|-) +(\S+) +(\[\S+, \S+\]|-)$`)
-	agreeRow   = regexp.MustCompile(`^(\S+) +(\d+) +(\S+) +(\S+)$`)
+	agreeRowCI = regexp.MustCompile(`^(overall|type \S+) +(\d+) +(\S+) +(\[\S+, \S+\]|-) +(\S+) +(\[\S+, \S+\]|-)$`)
+	agreeRow   = regexp.MustCompile(`^(overall|type \S+) +(\d+) +(\S+) +(\S+)$`)
 	// The table's heading, with and without the intervals' columns.
-	agreeHeadCI = regexp.MustCompile(`^(type) +(n) +(agree) +(\d+% CI) +(kappa) +(\d+% CI)$`)
-	agreeHead   = regexp.MustCompile(`^(type) +(n) +(agree) +(kappa)$`)
+	agreeHeadCI = regexp.MustCompile(`^(group) +(n) +(agree) +(\d+% CI) +(kappa) +(\d+% CI)$`)
+	agreeHead   = regexp.MustCompile(`^(group) +(n) +(agree) +(kappa)$`)
 )
 
 // parseAgreeText reads the text report.
@@ -143,7 +143,8 @@ func parseAgreeText(t *testing.T, text string) agreeTextReport {
 }
 
 // textOf writes the figures of doc as the text report does, for comparison with parseAgreeText's:
-// the types, ids and judges' names as cell.Value names them.
+// the rows named as qa-score's summary names its groups, "overall" and "type " and the type, the
+// types, ids and judges' names as cell.Value names them.
 func textOf(doc agreeDoc) agreeTextReport {
 	judges := make([]string, len(doc.Judges))
 	for k, n := range doc.Judges {
@@ -160,9 +161,9 @@ func textOf(doc agreeDoc) agreeTextReport {
 	}
 	withCI := false
 	groups := []agreeGroup{doc.Overall}
-	names := []string{"all"}
+	names := []string{"overall"}
 	for _, k := range slices.Sorted(maps.Keys(doc.ByType)) {
-		groups, names = append(groups, doc.ByType[k]), append(names, cell.Value(k))
+		groups, names = append(groups, doc.ByType[k]), append(names, "type "+cell.Value(k))
 	}
 	for _, g := range groups {
 		withCI = withCI || g.Agreement.CI != nil || g.Kappa.CI != nil

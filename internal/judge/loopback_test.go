@@ -619,7 +619,7 @@ func TestTwoJudgesAgree(t *testing.T) {
 	}
 	for _, want := range []string{
 		"judges: llm, rules (Cohen's kappa; verdict = score >= 0.5)",
-		"all         6  0.667  0.333\n",
+		"overall          6  0.667  0.333\n",
 		"disagreements: 2",
 		"locomo:c:2\tsingle_hop\tllm=0 rules=1",
 		"locomo:c:4\tsingle_hop\tllm=1 rules=0",
