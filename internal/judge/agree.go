@@ -264,8 +264,10 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	}
 	for _, n := range cfg.names {
 		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
+			// The names Go-quoted, as the other commands list them, so that one with a line
+			// break or a comma reads as one name.
 			known := slices.Sorted(maps.Keys(seen))
-			return command.Usagef("no record has a judgment named %q (the records' judgments: %s)%s", n, strings.Join(known, ", "),
+			return command.Usagef("no record has a judgment named %q (the records' judgments: %s)%s", n, command.QuotedList(known),
 				english.DidYouMean(n, known))
 		}
 	}
@@ -280,7 +282,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	case len(names) < 2 && len(recs) == 0:
 		return command.Usagef("no records, so no judgment names to compare: give them with --names")
 	case len(names) < 2:
-		return command.Usagef("need at least two judgment names, found %d (%s)", len(names), strings.Join(names, ", "))
+		return command.Usagef("need at least two judgment names, found %d (%s)", len(names), command.QuotedList(names))
 	}
 	var items []Item
 	left, failed := 0, 0
