@@ -264,6 +264,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	}
 	for _, n := range cfg.names {
 		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
+			if len(seen) == 0 {
+				return command.Usagef("no record has a judgment named %q, nor any other judgment", n)
+			}
 			// The names Go-quoted, as the other commands list them, so that one with a line
 			// break or a comma reads as one name.
 			known := slices.Sorted(maps.Keys(seen))
@@ -281,6 +284,8 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	switch {
 	case len(names) < 2 && len(recs) == 0:
 		return command.Usagef("no records, so no judgment names to compare: give them with --names")
+	case len(names) == 0:
+		return command.Usagef("need at least two judgment names, found none: no record has a judgment")
 	case len(names) < 2:
 		return command.Usagef("need at least two judgment names, found %d (%s)", len(names), command.QuotedList(names))
 	}
