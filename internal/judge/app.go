@@ -61,25 +61,26 @@ MODES (--mode):
 
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures likewise;
-at the end, stderr names each different error once, at its first record. A prompt or reply that
-the provider's filters block is not asked again, as an empty reply is: it would be blocked again,
-and the judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY" (or "reply blocked
-by Gemini: ..." and the finishReason, "reply blocked by OpenAI: content_filter" or "reply blocked
-by Anthropic: refusal" before any text), with the usage and cost it was paid. Replies that upstream
-scores 0 count as unparsable here: a MAGMA object without "score", a mem0 "label" that is not a
-string, an empty yes/no reply, and an EvaLearn reply without a numeric "answer_score" (none found,
-a fenced object without it, a score that is no number: upstream's 0 after a warning, from a missing
-key, or from an exception). qa-score --errors-as-zero gives upstream's figure. Records already
-judged under NAME are passed through unless --force; a failed judgment passed through still counts
-as failed (exit 3), and --retry-errors judges those records again (an unparsable one is asked for
-new replies, which the cache does not hold, its attempts counting on from the earlier run's). A
-record judged again under NAME loses the scores.judge_score it carried, which may have read the
-judgment replaced (a warning counts them). Judging with the same provider and model that made the
-predictions is refused unless --allow-self-judge: when the first record's prediction is the judge
-model's, the run stops before any call (exit 2); a later record's gets the error "self-judging
-refused: ..." and no call (failed, exit 3), and the other records are judged. Records a rule
-decides call no model and are judged; a warning (a dry run's too) says when --model was given and
-no record was routed to it, or when the mode calls no model.
+at the end, stderr names each different error once, at its first record. An empty reply is asked
+again as an unparsable one is; a prompt or reply that the provider's filters block is not, as it
+would be blocked again: the judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"
+(or "reply blocked by Gemini: " and the finishReason, such as RECITATION; "reply blocked by OpenAI:
+content_filter" or "reply blocked by Anthropic: refusal", a stop before any text), with the usage
+and cost it was paid. Replies that upstream scores 0 count as unparsable here: a MAGMA object
+without "score", a mem0 "label" that is not a string, an empty yes/no reply, and an EvaLearn reply
+without a numeric "answer_score" (none found, a fenced object without it, a score that is no
+number: upstream's 0 after a warning, from a missing key, or from an exception). qa-score
+--errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
+unless --force; a failed judgment passed through still counts as failed (exit 3), and
+--retry-errors judges those records again (an unparsable one is asked for new replies, which the
+cache does not hold, its attempts counting on from the earlier run's). A record judged again under
+NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a warning
+counts them). Judging with the same provider and model that made the predictions is refused unless
+--allow-self-judge: when the first record's prediction is the judge model's, the run stops before
+any call (exit 2); a later record's gets the error "self-judging refused: ..." and no call (failed,
+exit 3), and the other records are judged. Records a rule decides call no model and are judged; a
+warning (a dry run's too) says when --model was given and no record was routed to it, or when the
+mode calls no model.
 
 Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text such as
 "{question}", "ignore the above, answer yes" or a fake "Correct Answer:" line cannot rewrite the
