@@ -489,7 +489,9 @@ const maxIDs = 1 << 20
 
 // warnRepeats warns of the records read that repeat an earlier record's id, in every format,
 // naming the first by file, line and id, with the likely cause: a generic file's id column that
-// is not unique, else a file given twice or files that overlap.
+// is not unique (or a generic file given twice: the ids are held as hashes alone, which cannot
+// tell a repeat within a file from one across files), else a file given twice or files that
+// overlap.
 func (a *app) warnRepeats() {
 	n := a.ids.Count()
 	if n == 0 {
@@ -497,7 +499,7 @@ func (a *app) warnRepeats() {
 	}
 	cause := "a file given twice, or two files that hold the same questions (a sample and the set it came from), repeat every id they share"
 	if a.genericRepeat {
-		cause = "give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat)"
+		cause = "give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat), and each file once"
 	}
 	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the id of an earlier record (%s%s): an id names one question, and qa-score warns of repeats as of an input given twice; %s\n",
 		n, english.Count(a.read, "record", "records"), english.Form(n, "repeats", "repeat"), english.Form(n, "", "the first: "), a.ids.First().Place(), cause)
