@@ -99,8 +99,13 @@ apart (reasoning_content) is not kept. A reply with nothing after its thinking i
 asked again; one that starts with "<think>" and holds no "</think>" was cut in its thinking: the
 judgment fails with "judge call: ... reply cut in its thinking: ..." naming the max_tokens that
 ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid for, and is
-not asked again. --think keep parses the whole reply. --cache stores replies as they came, so a
-rerun with the other --think makes no call.
+not asked again. OpenAI's o-series and gpt-5 models think unseen, but their thinking counts in
+max_tokens too: their replies come back empty, and the judgment is unparsable ("empty reply"). The
+way round is --max-tokens N (say 2000), sent in every judge call in place of the protocol's own
+max_tokens (LongMemEval's 10; the other protocols send none): a departure from the protocol, which
+a warning names; --retry-errors --max-tokens N over the output judges the failed records again, a
+new request, which the cache does not answer with the reply that failed. --think keep parses the
+whole reply. --cache stores replies as they came, so a rerun with the other --think makes no call.
 
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
@@ -204,6 +209,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prompt", EnvVars: []string{"QA_JUDGE_PROMPT"}, Usage: "custom judge prompt `FILE` (sets mode custom)"},
 		&cli.StringFlag{Name: "prompt-format", Value: FormatJSONScore, EnvVars: []string{"QA_JUDGE_PROMPT_FORMAT"}, Usage: "reply format of --prompt: json-score, label or yes-no"},
 		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
+		&cli.IntFlag{Name: "max-tokens", EnvVars: []string{"QA_JUDGE_MAX_TOKENS"}, Usage: "most tokens a judge reply may take, a reasoning model's thinking included, in every judge call (`N`; 0: each protocol's own, LongMemEval's 10 and none for the others); not the protocol's (a warning says so), but the way to judge with a reasoning model (see REASONING JUDGES)"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
 		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},
@@ -279,9 +285,10 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
 		return nil, err
 	}
-	if err := command.NotNegative(c, "parse-retries", "max-retries", "rpm", "tpm", "timeout", "backoff", "max-cost"); err != nil {
+	if err := command.NotNegative(c, "parse-retries", "max-tokens", "max-retries", "rpm", "tpm", "timeout", "backoff", "max-cost"); err != nil {
 		return nil, err
 	}
+	j.MaxTokens = c.Int("max-tokens")
 	strip, err := command.Think(c)
 	if err != nil {
 		return nil, err
@@ -306,15 +313,21 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 	}
 	if !j.NeedsModel() {
+		how := "--mode " + j.Mode
+		if cfg.routes != nil {
+			how = "--route " + cfg.routes.path + ", which routes every record to a rule"
+		}
 		if j.Model != "" {
-			how := "--mode " + j.Mode
-			if cfg.routes != nil {
-				how = "--route " + cfg.routes.path + ", which routes every record to a rule"
-			}
 			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --model %s does nothing with %s: no model is called\n", j.Model, how)
+		}
+		if j.MaxTokens > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --max-tokens %d does nothing with %s: no model is called\n", j.MaxTokens, how)
 		}
 		j.Model = ""
 		return cfg, nil
+	}
+	if w := maxTokensWarning(j); w != "" {
+		fmt.Fprintf(c.App.ErrWriter, "qa-judge: %s\n", w)
 	}
 	if !slices.Contains(judgeProviders(), j.Provider) {
 		why := "want one of " + strings.Join(judgeProviders(), ", ")
@@ -370,6 +383,35 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	j.Client = client
 	cfg.transport = tr
 	return cfg, nil
+}
+
+// maxTokensWarning says that j's --max-tokens replaces the max_tokens of the protocols j may
+// call a model with (all those its routes name, in auto mode), naming each one's own; "" when
+// --max-tokens is not set or no protocol is called (a custom prompt is no protocol's).
+func maxTokensWarning(j *Judge) string {
+	if j.MaxTokens == 0 {
+		return ""
+	}
+	modes := []string{j.Mode}
+	if j.Mode == ModeAuto || j.Mode == "" {
+		modes = slices.Sorted(maps.Values(j.Routes))
+	}
+	var own []string
+	for _, m := range slices.Compact(modes) {
+		if n, ok := protocolMaxTokens(m); ok {
+			v := "none"
+			if n > 0 {
+				v = fmt.Sprint(n)
+			}
+			own = append(own, m+" "+v)
+		}
+	}
+	if len(own) == 0 {
+		return ""
+	}
+	whose := english.Form(len(own), "the protocol's", "the protocols'")
+	return fmt.Sprintf("warning: --max-tokens %d replaces %s own max_tokens (%s) in every judge call: the judgments depart from %s",
+		j.MaxTokens, whose, strings.Join(own, ", "), english.Form(len(own), "the protocol", "the protocols"))
 }
 
 // judgeProviders lists the providers a judge can call: qa-predict's, but for its offline

@@ -26,7 +26,8 @@ type Plan struct {
 	PromptSHA256 string
 	Messages     []model.Message
 	Temperature  *float64
-	MaxTokens    int
+	// MaxTokens is the protocol's max_tokens (0: it sends none); Judge.MaxTokens replaces it.
+	MaxTokens int
 	// ResponseFormat is the protocol's response_format: model.ResponseJSON for MAGMA and mem0,
 	// whose judges ask OpenAI for {"type": "json_object"}; "" (free text) otherwise.
 	ResponseFormat string
@@ -55,12 +56,31 @@ type Judge struct {
 	Prices model.Prices
 	// Seed, when set, is sent with every request (the benchmarks' judges send none).
 	Seed *int
+	// MaxTokens, when above 0, is the max_tokens of every request in place of the plan's
+	// (--max-tokens: a reasoning judge's thinking counts in it, which LongMemEval's 10 cannot hold).
+	MaxTokens int
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
 	NoUsage atomic.Int64
 }
 
 func temp(t float64) *float64 { return &t }
+
+// longMemEvalMaxTokens is the max_tokens LongMemEval's judge sends; the other protocols' judges
+// send none.
+const longMemEvalMaxTokens = 10
+
+// protocolMaxTokens returns the max_tokens that mode's protocol sends (0: none), and whether mode
+// is a protocol that calls a model: the rules call none, and a custom prompt is no protocol's.
+func protocolMaxTokens(mode string) (int, bool) {
+	switch mode {
+	case ModeLongMemEval:
+		return longMemEvalMaxTokens, true
+	case ModeLoCoMo, ModeMem0, ModeEvaLearn:
+		return 0, true
+	}
+	return 0, false
+}
 
 // modeFor returns the protocol that judges rec: the judge's mode, or in auto mode the routing
 // table's choice.
@@ -105,7 +125,7 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		if err != nil {
 			return Plan{}, err
 		}
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: 10,
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: longMemEvalMaxTokens,
 			Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo, Model: prompt.LongMemEvalJudgeModel(j.Model)}, nil
 	case ModeLoCoMo:
 		cat, _, err := rec.LoCoMoCategory()
@@ -263,10 +283,15 @@ func unjudgeable(rec *record.Record) string {
 	return ""
 }
 
-// request is the request of p's sample: a run sends it, and a dry run shows it.
+// request is the request of p's sample: a run sends it, and a dry run shows it. Its max_tokens
+// is the judge's when set, else the plan's.
 func (j *Judge) request(p Plan, sample int) model.Request {
+	maxTokens := p.MaxTokens
+	if j.MaxTokens > 0 {
+		maxTokens = j.MaxTokens
+	}
 	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-		Temperature: p.Temperature, MaxTokens: p.MaxTokens, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
+		Temperature: p.Temperature, MaxTokens: maxTokens, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
 }
 
 // call asks the model, re-asking unparsable replies as distinct samples, and fills jg. The first

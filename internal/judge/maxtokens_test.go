@@ -1,0 +1,156 @@
+package judge
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+// hiddenReasoningJudge is a loopback server speaking OpenAI's chat wire format as an o-series
+// model does: its reasoning, unseen, takes 500 tokens of the reply's budget, so a request whose
+// max_completion_tokens (or max_tokens) leaves no room after it gets an empty reply that stopped
+// at the limit (finish_reason length), and one with room gets "yes". It keeps each request's
+// budget as sent, 0 for none.
+func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
+	var mu sync.Mutex
+	var budgets []int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model     string `json:"model"`
+			MaxTokens *int   `json:"max_tokens"`
+			MaxCompl  *int   `json:"max_completion_tokens"`
+		}
+		if err := json.Unmarshal(b, &req); err != nil {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		budget := 0
+		for _, n := range []*int{req.MaxTokens, req.MaxCompl} {
+			if n != nil {
+				budget += *n
+			}
+		}
+		mu.Lock()
+		budgets = append(budgets, budget)
+		mu.Unlock()
+		content, finish, used := "yes", "stop", 501
+		if budget > 0 && budget <= 500 {
+			content, finish, used = "", "length", budget
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": map[string]any{"role": "assistant", "content": content}}},
+			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": used, "total_tokens": 100 + used},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []int {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]int(nil), budgets...)
+	}
+}
+
+// TestMaxTokensOnTheWire: LongMemEval's judge sends max_tokens 10, which a model whose hidden
+// reasoning counts in it spends before any answer; --max-tokens N (or QA_JUDGE_MAX_TOKENS) sends
+// N in its place, and the judgment is made. The MAGMA judge, which sends none, sends N too.
+func TestMaxTokensOnTheWire(t *testing.T) {
+	lme := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	magma := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	tests := []struct {
+		name  string
+		env   string
+		args  []string
+		in    string
+		sent  int // the budget each call carried
+		score bool
+	}{
+		{"protocol's own", "", nil, lme, 10, false},
+		{"flag", "", []string{"--max-tokens", "2000"}, lme, 2000, true},
+		{"env", "2000", nil, lme, 2000, true},
+		{"flag over env", "3", []string{"--max-tokens", "2000"}, lme, 2000, true},
+		{"zero keeps the protocol's", "", []string{"--max-tokens", "0"}, lme, 10, false},
+		{"protocol sends none", "", nil, magma, 0, false},
+		{"flag where the protocol sends none", "", []string{"--max-tokens", "2000"}, magma, 2000, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("QA_JUDGE_MAX_TOKENS", tt.env)
+			srv, budgets := hiddenReasoningJudge(t)
+			args := append([]string{"--base-url", srv.URL, "--model", "o3-mini", "--parse-retries", "0"}, tt.args...)
+			stdout, stderr, code := runJudge(t, args, tt.in)
+			got := budgets()
+			if len(got) != 1 || got[0] != tt.sent {
+				t.Fatalf("calls carried max tokens %v, want [%d] (exit %d, stderr %s)", got, tt.sent, code, stderr)
+			}
+			recs := decodeAll(t, stdout)
+			if len(recs) != 1 {
+				t.Fatalf("got %d records, want 1 (stderr %s)", len(recs), stderr)
+			}
+			jg := recs[0].Judgments["auto/o3-mini"]
+			if strings.HasPrefix(tt.in, `{"schema":1,"id":"longmemeval`) {
+				if tt.score && (code != 0 || jg.Error != "" || jg.Score == nil || *jg.Score != 1) {
+					t.Errorf("exit %d, judgment %+v, want score 1 (stderr %s)", code, jg, stderr)
+				}
+				if !tt.score && (code != command.ExitBadRecords || jg.Score != nil || !strings.Contains(jg.Error, "empty reply")) {
+					t.Errorf("exit %d, judgment %+v, want an empty reply, no score (stderr %s)", code, jg, stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestMaxTokensCacheKey: --max-tokens is part of the request, so the cache keys it: a run with
+// another --max-tokens is not served the reply (cut or not) of a run with the first, and a rerun
+// with the same one is.
+func TestMaxTokensCacheKey(t *testing.T) {
+	srv, budgets := hiddenReasoningJudge(t)
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	args := []string{"--base-url", srv.URL, "--model", "o3-mini", "--parse-retries", "0", "--cache", filepath.Join(t.TempDir(), "judge.sqlite"), "--force"}
+	for i, run := range []struct {
+		maxTokens string
+		calls     []int // every call so far, by its budget
+		cached    bool
+	}{
+		{"1000", []int{1000}, false},
+		{"1000", []int{1000}, true},
+		{"2000", []int{1000, 2000}, false},
+		{"2000", []int{1000, 2000}, true},
+		{"0", []int{1000, 2000, 10}, false},
+	} {
+		stdout, stderr, _ := runJudge(t, append(args, "--max-tokens", run.maxTokens), in)
+		if got := budgets(); !slices.Equal(got, run.calls) {
+			t.Fatalf("run %d (--max-tokens %s): calls %v, want %v (stderr %s)", i, run.maxTokens, got, run.calls, stderr)
+		}
+		if jg := decodeAll(t, stdout)[0].Judgments["auto/o3-mini"]; jg.Cached != run.cached {
+			t.Errorf("run %d (--max-tokens %s): cached %v, want %v", i, run.maxTokens, jg.Cached, run.cached)
+		}
+	}
+	// The key itself: the same request with another max_tokens is another key.
+	j := &Judge{Provider: "openai", Model: "o3-mini"}
+	p := Plan{Messages: []model.Message{{Role: "user", Content: "q"}}, MaxTokens: 10}
+	keys := map[string]int{}
+	for _, n := range []int{0, 2000, 3000} {
+		j.MaxTokens = n
+		k, err := cache.RequestKey(j.request(p, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[k] = n
+	}
+	if len(keys) != 3 {
+		t.Errorf("--max-tokens 0, 2000 and 3000 gave %d cache keys, want 3", len(keys))
+	}
+}
