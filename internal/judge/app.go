@@ -62,8 +62,11 @@ MODES (--mode):
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures likewise;
 at the end, stderr names each different error once, at its first record. An empty reply is asked
-again as an unparsable one is; a prompt or reply that the provider's filters block is not, as it
-would be blocked again: the judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"
+again as an unparsable one is, unless it stopped at max_tokens (the budget spent before any text,
+as by a reasoning model's unseen thinking), which the same budget would cut again: the judgment
+fails with "judge call: ... empty reply (stop reason length: max_tokens 10 ran out ...)". Nor is a
+prompt or reply that the provider's filters block asked again, as it would be blocked again: the
+judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"
 (or "reply blocked by Gemini: " and the finishReason, such as RECITATION; "reply blocked by OpenAI:
 content_filter" or "reply blocked by Anthropic: refusal", a stop before any text), with the usage
 and cost it was paid. Replies that upstream scores 0 count as unparsable here: a MAGMA object
@@ -100,7 +103,8 @@ asked again; one that starts with "<think>" and holds no "</think>" was cut in i
 judgment fails with "judge call: ... reply cut in its thinking: ..." naming the max_tokens that
 ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid for, and is
 not asked again. OpenAI's o-series and gpt-5 models think unseen, but their thinking counts in
-max_tokens too: their replies come back empty, and the judgment is unparsable ("empty reply"). The
+max_tokens too: their replies come back empty, stopped at the budget, and the judgment fails
+("empty reply (stop reason length: ...)"), not asked again. The
 way round is --max-tokens N (say 2000), sent in every judge call in place of the protocol's own
 max_tokens (LongMemEval's 10; the other protocols send none): a departure from the protocol, which
 a warning names; --retry-errors --max-tokens N over the output judges the failed records again, a

@@ -317,6 +317,14 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		if !notMade(err) {
 			jg.Attempts++
 		}
+		if errors.Is(err, model.ErrEmptyReply) && resp.Cut {
+			// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it):
+			// paid for, and cut again if asked again with the same max_tokens, so not asked again;
+			// the error names the budget.
+			paid(resp)
+			jg.Error = "judge call: " + err.Error()
+			break
+		}
 		if err != nil && !errors.Is(err, model.ErrEmptyReply) {
 			if ctx.Err() != nil {
 				return ctx.Err()

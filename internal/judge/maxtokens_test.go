@@ -154,3 +154,24 @@ func TestMaxTokensCacheKey(t *testing.T) {
 		t.Errorf("--max-tokens 0, 2000 and 3000 gave %d cache keys, want 3", len(keys))
 	}
 }
+
+// TestCutEmptyNotAskedAgain: a reply with no text that stopped at max_tokens (the hidden reasoning
+// spent LongMemEval's 10) is not asked again under --parse-retries, as an empty reply that stopped
+// otherwise is: the same budget cuts it again. The judgment fails naming the budget, and the one
+// reply is paid for.
+func TestCutEmptyNotAskedAgain(t *testing.T) {
+	srv, budgets := hiddenReasoningJudge(t)
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "o3-mini", "--parse-retries", "2"}, in)
+	if got := budgets(); !slices.Equal(got, []int{10}) {
+		t.Fatalf("calls carried max tokens %v, want one call with 10 (stderr %s)", got, stderr)
+	}
+	jg := decodeAll(t, stdout)[0].Judgments["auto/o3-mini"]
+	const want = "judge call: openai o3-mini: empty reply (stop reason length: max_tokens 10 ran out"
+	if code != command.ExitBadRecords || jg.Score != nil || jg.Attempts != 1 || !strings.HasPrefix(jg.Error, want) {
+		t.Errorf("exit %d, judgment %+v; want one attempt failing with %q… (stderr %s)", code, jg, want, stderr)
+	}
+	if jg.Usage == nil || jg.Usage.OutputTokens != 10 {
+		t.Errorf("usage %+v, want the cut reply's 10 output tokens", jg.Usage)
+	}
+}

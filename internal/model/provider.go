@@ -179,6 +179,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		}
 		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
+				out.Cut = true
 				if spent := c.spent(req); spent != "" {
 					why += ": " + spent
 				}
