@@ -92,22 +92,22 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		return d
 	}
 	j := cfg.judge
-	if d.Error = unjudgeable(rec); d.Error != "" {
-		t.errors++
-		return d
-	}
 	p, err := j.Plan(rec)
 	switch {
+	case err == nil && p.Skip: // its prediction failed or not, as the run skips it (unjudged)
+		d.Skip = true
+		t.skip++
+		return d
+	case unjudgeable(rec) != "":
+		d.Error = unjudgeable(rec)
+		t.errors++
+		return d
 	case err != nil:
 		d.Error = err.Error()
 		t.errors++
-		if j.Model != "" {
-			t.routed++ // the run's judgment names the judge model (Regrade)
+		if j.unplanned(rec, d.Error).Model != "" {
+			t.routed++ // the run's judgment names the judge model, as its mode calls it (unplanned)
 		}
-		return d
-	case p.Skip:
-		d.Skip = true
-		t.skip++
 		return d
 	}
 	d.Mode, d.Template, d.PromptSHA256 = p.Mode, p.Template, p.PromptSHA256

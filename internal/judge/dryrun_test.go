@@ -122,7 +122,10 @@ func TestDryRunMakesNoCache(t *testing.T) {
 // TestDryRunWarnsOfModelUnused: a dry run with --mode auto and a --model warns that the model
 // judges no record exactly when the run over the same records does, with the same words: when
 // every record is routed to a rule, and not when one is routed to the model, asked or refused
-// (self-judging), nor when one cannot be planned (its judgment names the model).
+// (self-judging), nor when one cannot be planned on a route whose protocol calls the model
+// whatever the fact at fault says (LongMemEval's, its judgment naming the model). A record routed
+// to a rule that cannot be planned, or a LoCoMo record whose category (rule or model) cannot be
+// read, is no record routed to the model: the warning stands.
 func TestDryRunWarnsOfModelUnused(t *testing.T) {
 	const warning = "qa-judge: warning: --model j1 judges no record: --mode auto routes every one to a rule (see MODES in --help); --mode or --prompt judges them with the model\n"
 	hotpot := rec("hotpotqa:1", "hotpotqa", "bridge", "q", "Paris", "Paris", "") +
@@ -135,7 +138,9 @@ func TestDryRunWarnsOfModelUnused(t *testing.T) {
 		{"every record to a rule", hotpot, true},
 		{"one to the model", hotpot + rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", ""), false},
 		{"one refused for the model", hotpot + `{"schema":1,"id":"longmemeval:q1","dataset":"longmemeval","type":"single-session-user","question":"Q","answers":["A"],"prediction":{"text":"A","provider":"openai","model":"j1"}}` + "\n", false},
-		{"one not planned", hotpot + rec("hotpotqa:3", "hotpotqa", "bridge", "q", "Paris", "Paris", `{"abstention":"yes"}`), false},
+		{"one not planned on the rules' route", hotpot + rec("hotpotqa:3", "hotpotqa", "bridge", "q", "Paris", "Paris", `{"abstention":"yes"}`), true},
+		{"one not planned on LongMemEval's route", hotpot + rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", `{"abstention":"yes"}`), false},
+		{"one not planned on LoCoMo's route", hotpot + rec("locomo:q1", "locomo", "multi_hop", "Q", "A", "A", `{"category":"five"}`), true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newChatServer(t, protocolReply)

@@ -201,8 +201,8 @@ func (j *Judge) NeedsModel() bool {
 	return true
 }
 
-// Grade judges rec. It returns nil when the plan skips the record, and an error only when ctx is
-// done; every other failure is a Judgment with Error set and no Score, among them the call a
+// Grade judges rec. It returns nil when the plan skips the record (its prediction failed or not),
+// and an error only when ctx is done; every other failure is a Judgment with Error set and no Score, among them the call a
 // finishing run does not make (interrupt.ErrNotCalled; rules still judge).
 func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment, error) {
 	return j.Regrade(ctx, rec, nil)
@@ -214,16 +214,12 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 // samples after those, and the judgment's attempts count on from prior's, so a --retry-errors run
 // reaches the model instead of reading the same unparsable replies back from the cache.
 func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.Judgment) (*record.Judgment, error) {
-	mode := j.Mode
-	if mode == ModeRules {
-		mode = RulesMode
-	}
 	if msg := unjudgeable(rec); msg != "" {
-		return j.unjudged(rec, mode, msg), nil
+		return j.unjudged(rec, msg), nil
 	}
 	p, err := j.Plan(rec)
 	if err != nil {
-		return &record.Judgment{Mode: mode, Model: j.Model, Error: err.Error()}, nil
+		return j.unplanned(rec, err.Error()), nil
 	}
 	if p.Skip {
 		return nil, nil
@@ -251,16 +247,43 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 // unjudged is the failed judgment of rec, whose prediction cannot be judged (msg says why),
 // named as its judgment would be: by its plan's mode and template, with the model the plan
 // calls, and none where a rule decides (under auto, a HotpotQA record's is the approximate
-// rules', as their verdict is). A record that no plan names (one it skips, or one that cannot be
-// planned) keeps mode, the judge's, and the judge's model.
-func (j *Judge) unjudged(rec *record.Record, mode, msg string) *record.Judgment {
+// rules', as their verdict is). A record its plan skips (mem0 leaves out LoCoMo category 5, a
+// skip route) gets none, as it would with a good prediction: nil, its prediction's error left
+// for qa-score to count. A record that cannot be planned is named as unplanned names it.
+func (j *Judge) unjudged(rec *record.Record, msg string) *record.Judgment {
 	p, err := j.Plan(rec)
-	if err != nil || p.Skip {
-		return &record.Judgment{Mode: mode, Model: j.Model, Error: msg}
+	switch {
+	case err != nil:
+		return j.unplanned(rec, msg)
+	case p.Skip:
+		return nil
 	}
 	jg := &record.Judgment{Mode: p.Mode, PromptSHA256: p.PromptSHA256, Error: msg}
 	if p.Rule == nil {
 		jg.Model = cmp.Or(p.Model, j.Model)
+	}
+	return jg
+}
+
+// unplanned is the failed judgment (msg) of rec, whose plan failed: named by the mode that
+// routes it (the judge's, where no route does), as far as that mode is known without the fact
+// that failed. The model is named where the mode calls it whatever that fact says
+// (LongMemEval's protocol, under its alias; EvaLearn's; a custom prompt), so that a run counts
+// the record as routed to the model; a LoCoMo record whose category cannot be read may be one
+// a rule decides or mem0 skips, and a rule calls none, so theirs name no model, nor a template.
+func (j *Judge) unplanned(rec *record.Record, msg string) *record.Judgment {
+	mode, err := j.modeFor(rec)
+	if err != nil {
+		mode = j.Mode
+	}
+	jg := &record.Judgment{Mode: mode, Error: msg}
+	switch mode {
+	case ModeRules:
+		jg.Mode = RulesMode
+	case ModeLongMemEval:
+		jg.Model = prompt.LongMemEvalJudgeModel(j.Model)
+	case ModeEvaLearn, ModeCustom:
+		jg.Model = j.Model
 	}
 	return jg
 }
