@@ -688,7 +688,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	case jg.Model == "":
 		t.rule.Add(1)
 	}
-	if jg.Model != "" && unjudgeable(rec) == "" {
+	if jg.Model != "" { // its route calls the model (a failed prediction's judgment is named so too)
 		t.routed.Add(1)
 	}
 	if jg.Cached { // its replies came from the cache, parsable or not: no call was made

@@ -101,6 +101,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	case unjudgeable(rec) != "":
 		d.Error = unjudgeable(rec)
 		t.errors++
+		if j.unjudged(rec, d.Error).Model != "" {
+			t.routed++ // the run's judgment names the judge model, as its route calls it
+		}
 		return d
 	case err != nil:
 		d.Error = err.Error()

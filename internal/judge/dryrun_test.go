@@ -141,6 +141,9 @@ func TestDryRunWarnsOfModelUnused(t *testing.T) {
 		{"one not planned on the rules' route", hotpot + rec("hotpotqa:3", "hotpotqa", "bridge", "q", "Paris", "Paris", `{"abstention":"yes"}`), true},
 		{"one not planned on LongMemEval's route", hotpot + rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", `{"abstention":"yes"}`), false},
 		{"one not planned on LoCoMo's route", hotpot + rec("locomo:q1", "locomo", "multi_hop", "Q", "A", "A", `{"category":"five"}`), true},
+		// A failed prediction counts by its route, as its judgment is named: LongMemEval's calls
+		// the model, so --model is not idle on such data.
+		{"a failed prediction on LongMemEval's route", hotpot + `{"schema":1,"id":"longmemeval:q1","dataset":"longmemeval","type":"single-session-user","question":"Q","answers":["A"],"prediction":{"text":"","error":"model call: 500"}}` + "\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newChatServer(t, protocolReply)
