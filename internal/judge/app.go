@@ -113,12 +113,12 @@ judgment fails with "judge call: ... reply cut in its thinking: ..." naming the 
 ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid for, and is
 not asked again. OpenAI's o-series and gpt-5 models think unseen, but their thinking counts in
 max_tokens too: their replies come back empty, stopped at the budget, and the judgment fails
-("empty reply (stop reason length: ...)"), not asked again. The
-way round is --max-tokens N (say 2000), sent in every judge call in place of the protocol's own
-max_tokens (LongMemEval's 10; the other protocols send none): a departure from the protocol, which
-a warning names; --retry-errors --max-tokens N over the output judges the failed records again, a
-new request, which the cache does not answer with the reply that failed. --think keep parses the
-whole reply. --cache stores replies as they came, so a rerun with the other --think makes no call.
+("empty reply (stop reason length: ...)"), not asked again. The way round is --max-tokens N (say
+2000), sent in every judge call in place of the protocol's own max_tokens (LongMemEval's 10; the
+other protocols send none): a departure from the protocol, which a warning names; --retry-errors
+--max-tokens N over the output judges the failed records again, a new request, which the cache
+does not answer with the reply that failed. --think keep parses the whole reply. --cache stores
+replies as they came, so a rerun with the other --think makes no call.
 
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
