@@ -232,3 +232,49 @@ func geminiClient(t *testing.T, chunks ...string) (Client, *atomic.Int64) {
 	}
 	return c, &calls
 }
+
+// TestGoogleCut: a Gemini reply that stopped at max_tokens (finishReason MAX_TOKENS, 2 as genai
+// asks for it) is marked Cut with its text kept, streamed or not. The stream gives the reason in
+// its last response, which may hold no content, content without parts, or an empty text part.
+func TestGoogleCut(t *testing.T) {
+	const (
+		text  = `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`
+		usage = `"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":16,"totalTokenCount":24}`
+	)
+	last := func(candidate string) string { return `{"candidates":[` + candidate + `],` + usage + `}` }
+	tests := []struct {
+		name   string
+		chunks []string // the replies of a stream; one is also the reply of generateContent
+		text   string
+		cut    bool
+	}{
+		{"text and MAX_TOKENS", []string{last(`{"content":{"parts":[{"text":"The capital"}],"role":"model"},"finishReason":2,"index":0}`)}, "The capital", true},
+		{"text and MAX_TOKENS by name", []string{last(`{"content":{"parts":[{"text":"The capital"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}`)}, "The capital", true},
+		{"text and STOP", []string{last(`{"content":{"parts":[{"text":"The capital"}],"role":"model"},"finishReason":1,"index":0}`)}, "The capital", false},
+		{"text, then MAX_TOKENS without content", []string{text, last(`{"finishReason":2,"index":0}`)}, "The capital", true},
+		{"text, then MAX_TOKENS without parts", []string{text, last(`{"content":{"role":"model"},"finishReason":2,"index":0}`)}, "The capital", true},
+		{"text, then MAX_TOKENS with no parts", []string{text, last(`{"content":{"parts":[],"role":"model"},"finishReason":2,"index":0}`)}, "The capital", true},
+		{"text, then MAX_TOKENS with an empty text", []string{text, last(`{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":2,"index":0}`)}, "The capital", true},
+		{"text, then MAX_TOKENS without an index", []string{text, last(`{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":2}`)}, "The capital", true},
+		{"text, then STOP with an empty text", []string{text, last(`{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":1,"index":0}`)}, "The capital", false},
+	}
+	for _, tt := range tests {
+		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
+		if len(tt.chunks) == 1 {
+			requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
+		}
+		for method, req := range requests {
+			t.Run(tt.name+", "+method, func(t *testing.T) {
+				c, _ := geminiClient(t, tt.chunks...)
+				resp, err := c.Generate(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := record.Usage{InputTokens: 8, OutputTokens: 16}
+				if resp.Text != tt.text || resp.Cut != tt.cut || !reflect.DeepEqual(resp.Usage, want) {
+					t.Errorf("Generate = %q, cut %v, usage %+v; want %q, cut %v, usage %+v", resp.Text, resp.Cut, resp.Usage, tt.text, tt.cut, want)
+				}
+			})
+		}
+	}
+}
