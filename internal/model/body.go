@@ -111,6 +111,23 @@ func geminiReplies(body []byte) (rs []geminiReply, ok bool) {
 	return []geminiReply{r}, true
 }
 
+// geminiFinish is the finish reason of a Gemini reply's first candidate as the API names it
+// (MAX_TOKENS, OTHER, MALFORMED_FUNCTION_CALL, ...): the last one its responses give, "" for
+// none. langchaingo reads it through genai v0.15.1, which names only the first five reasons, in
+// names of its own ("FinishReasonOther"; "FinishReason(10)" for the others), and which, merging
+// a stream, keeps the last response's reason even when that response gives none, losing a
+// MAX_TOKENS given before it.
+func geminiFinish(rs []geminiReply) string {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if cs := rs[i].Candidates; len(cs) > 0 {
+			if f := enumName(cs[0].FinishReason, geminiFinishReasons...); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
 // emptyGemini is emptyReply for a Gemini reply without candidates, or whose candidates hold no
 // text; a blocked one is geminiBlocked's.
 func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
@@ -118,7 +135,6 @@ func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
 	if !ok {
 		return u, "", false
 	}
-	why = "no candidates"
 	for _, r := range rs {
 		if r.Error != nil {
 			return u, "", false
@@ -129,13 +145,14 @@ func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
 					return u, "", false
 				}
 			}
-			if f := enumName(c.FinishReason, geminiFinishReasons...); f != "" {
-				why = "finish reason " + f
-			}
 		}
 		if m := r.UsageMetadata; m != nil {
 			u = m.usage()
 		}
+	}
+	why = "no candidates"
+	if f := geminiFinish(rs); f != "" {
+		why = "stop reason " + f
 	}
 	return u, why, len(rs) > 0
 }

@@ -233,6 +233,52 @@ func geminiClient(t *testing.T, chunks ...string) (Client, *atomic.Int64) {
 	return c, &calls
 }
 
+// TestGoogleEmptyReason: a Gemini reply without text that no filter blocked is an empty reply
+// naming its finishReason as the API does (OTHER, MALFORMED_FUNCTION_CALL, ...), as a blocked
+// reply names its reason, and not as genai v0.15.1 does ("FinishReasonOther", or
+// "FinishReason(10)" for the reasons it does not know); whether langchaingo read the candidate
+// or, losing it when a stream's first response has none, called the reply empty itself.
+func TestGoogleEmptyReason(t *testing.T) {
+	const usage = `"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}`
+	empty := func(reason string) string {
+		return `{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":` + reason + `,"index":0}],` + usage + `}`
+	}
+	tests := []struct {
+		name   string
+		chunks []string // the replies of a stream; one is also the reply of generateContent
+		want   string
+		cut    bool
+	}{
+		{"STOP", []string{empty("1")}, "empty reply (stop reason STOP)", false},
+		{"OTHER", []string{empty("5")}, "empty reply (stop reason OTHER)", false},
+		{"MALFORMED_FUNCTION_CALL", []string{empty("10")}, "empty reply (stop reason MALFORMED_FUNCTION_CALL)", false},
+		{"MALFORMED_FUNCTION_CALL by name", []string{empty(`"MALFORMED_FUNCTION_CALL"`)}, "empty reply (stop reason MALFORMED_FUNCTION_CALL)", false},
+		{"UNEXPECTED_TOOL_CALL", []string{empty("12")}, "empty reply (stop reason UNEXPECTED_TOOL_CALL)", false},
+		{"MAX_TOKENS", []string{`{"candidates":[{"content":{"role":"model"},"finishReason":2,"index":0}],` + usage + `}`},
+			"empty reply (stop reason MAX_TOKENS: max_tokens 16 ran out before any text; a reasoning model's thinking counts in it)", true},
+		{"OTHER after a response without candidates", []string{`{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`, empty("5")}, "empty reply (stop reason OTHER)", false},
+	}
+	for _, tt := range tests {
+		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
+		if len(tt.chunks) == 1 {
+			requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
+		}
+		for method, req := range requests {
+			t.Run(tt.name+", "+method, func(t *testing.T) {
+				c, _ := geminiClient(t, tt.chunks...)
+				resp, err := c.Generate(context.Background(), req)
+				if want := "googleai gemini-2.0-flash: " + tt.want; !errors.Is(err, ErrEmptyReply) || err.Error() != want {
+					t.Errorf("Generate error = %v, want an empty reply %q", err, want)
+				}
+				want := record.Usage{InputTokens: 8, OutputTokens: 1}
+				if resp.Cut != tt.cut || !reflect.DeepEqual(resp.Usage, want) {
+					t.Errorf("Generate = cut %v, usage %+v; want cut %v, usage %+v", resp.Cut, resp.Usage, tt.cut, want)
+				}
+			})
+		}
+	}
+}
+
 // TestGoogleCut: a Gemini reply that stopped at max_tokens (finishReason MAX_TOKENS, 2 as genai
 // asks for it) is marked Cut with its text kept, streamed or not. The stream gives the reason in
 // its last response, which may hold no content, content without parts, or an empty text part.
@@ -257,6 +303,9 @@ func TestGoogleCut(t *testing.T) {
 		{"text, then MAX_TOKENS with an empty text", []string{text, last(`{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":2,"index":0}`)}, "The capital", true},
 		{"text, then MAX_TOKENS without an index", []string{text, last(`{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":2}`)}, "The capital", true},
 		{"text, then STOP with an empty text", []string{text, last(`{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":1,"index":0}`)}, "The capital", false},
+		// genai merges a stream keeping its last response's reason, even one left out (0).
+		{"text, MAX_TOKENS, then a response without a reason", []string{text, `{"candidates":[{"finishReason":2,"index":0}]}`,
+			last(`{"content":{"parts":[{"text":""}],"role":"model"},"index":0}`)}, "The capital", true},
 	}
 	for _, tt := range tests {
 		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}

@@ -196,9 +196,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
 	}
 	ch := answer(c.provider, resp.Choices)
-	if ch.StopReason == "" && c.provider == "ollama" {
-		ch.StopReason = ollamaDoneReason(attempts.Body())
-	}
+	ch.StopReason = c.stopReason(ch.StopReason, attempts.Body())
 	out.Text = ch.Content
 	out.Reasoning = c.reasoning(ch, attempts.Body())
 	u := UsageFromInfo(ch.GenerationInfo)
@@ -235,6 +233,25 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
+}
+
+// stopReason is why the reply, body, stopped, given langchaingo's reading of it, stop: Ollama's
+// done_reason, which langchaingo does not pass on, and Gemini's finishReason as the API names it
+// (geminiFinish), are read from the body.
+func (c *chat) stopReason(stop string, body []byte) string {
+	switch c.provider {
+	case "ollama":
+		if stop == "" {
+			return ollamaDoneReason(body)
+		}
+	case "googleai":
+		if rs, ok := geminiReplies(body); ok {
+			if f := geminiFinish(rs); f != "" {
+				return f
+			}
+		}
+	}
+	return stop
 }
 
 // blocked reads body, the reply, for a block by the provider's filters: Gemini's

@@ -288,7 +288,7 @@ func TestCallErrorCause(t *testing.T) {
 // candidates (totalTokenCount holds them); a streamed Gemini reply (testRequest has a system
 // message, which genai sends to streamGenerateContent) counts by its last chunk, whose usage holds
 // the running totals, and its first chunks may carry no candidates count at all; Gemini's cut
-// reads FinishReasonMaxTokens through genai;
+// reads the finishReason MAX_TOKENS;
 // a usage block with a count missing (old Ollama leaves out prompt_eval_count for a cached prompt)
 // is unknown, not zero.
 func TestReplyAccounting(t *testing.T) {
@@ -359,7 +359,7 @@ func TestEmptyReplies(t *testing.T) {
 		{"gemini no candidates", wires[3], `[{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}]`,
 			record.Usage{InputTokens: 8}, "no candidates"},
 		{"gemini no text", wires[3], `[{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":5,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}}]`,
-			record.Usage{InputTokens: 8, OutputTokens: 1}, "stop reason FinishReasonOther"},
+			record.Usage{InputTokens: 8, OutputTokens: 1}, "stop reason OTHER"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -610,7 +610,7 @@ func TestEmptyAtMaxTokens(t *testing.T) {
 	}{
 		{wires[1], anthropic, 0, "empty reply (stop reason max_tokens: max_tokens 2048, langchaingo's default without --max-tokens, ran out before any text"},
 		{wires[1], anthropic, 16, "empty reply (stop reason max_tokens: max_tokens 16 ran out before any text"},
-		{wires[3], gemini, 0, "empty reply (stop reason FinishReasonMaxTokens: max_tokens 2048, langchaingo's default without --max-tokens, ran out before any text"},
+		{wires[3], gemini, 0, "empty reply (stop reason MAX_TOKENS: max_tokens 2048, langchaingo's default without --max-tokens, ran out before any text"},
 	} {
 		w := tc.w
 		c := replyClient(t, w, tc.reply)
