@@ -30,26 +30,11 @@ func emptyReply(provider string, body []byte) (u record.Usage, why string, ok bo
 		}
 		return record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}, "no choices", true
 	case "anthropic":
-		var r struct {
-			Type    string `json:"type"`
-			Content []struct {
-				Type, Text string
-			} `json:"content"`
-			StopReason string `json:"stop_reason"`
-			Usage      struct {
-				InputTokens  int `json:"input_tokens"`
-				OutputTokens int `json:"output_tokens"`
-			} `json:"usage"`
-		}
-		if json.Unmarshal(body, &r) != nil || r.Type != "message" {
+		r, ok := textlessAnthropic(body)
+		if !ok {
 			return u, "", false
 		}
-		for _, c := range r.Content {
-			if strings.TrimSpace(c.Text) != "" {
-				return u, "", false
-			}
-		}
-		return record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}, "stop reason " + r.StopReason, true
+		return r.usage(), "stop reason " + r.StopReason, true
 	case "googleai":
 		return emptyGemini(body)
 	}
@@ -226,34 +211,50 @@ func openAIBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
 // ("refusal (cyber)"). It returns the message's usage, billed up to the refusal, and the block;
 // ok is false for any other body, a message with text among them (Response.Filtered).
 func anthropicBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
-	var r struct {
-		Type    string `json:"type"`
-		Content []struct {
-			Type, Text string
-		} `json:"content"`
-		StopReason  string `json:"stop_reason"`
-		StopDetails *struct {
-			Category string `json:"category"`
-		} `json:"stop_details"`
-		Usage struct {
-			InputTokens  int `json:"input_tokens"`
-			OutputTokens int `json:"output_tokens"`
-		} `json:"usage"`
-	}
-	if json.Unmarshal(body, &r) != nil || r.Type != "message" || r.StopReason != "refusal" {
+	r, ok := textlessAnthropic(body)
+	if !ok || r.StopReason != "refusal" {
 		return u, nil, false
-	}
-	for _, c := range r.Content {
-		if strings.TrimSpace(c.Text) != "" {
-			return u, nil, false
-		}
 	}
 	why := r.StopReason
 	if d := r.StopDetails; d != nil && strings.TrimSpace(d.Category) != "" {
 		why += " (" + strings.TrimSpace(d.Category) + ")"
 	}
-	u = record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}
-	return u, &BlockedError{By: "Anthropic", Reason: why}, true
+	return r.usage(), &BlockedError{By: "Anthropic", Reason: why}, true
+}
+
+// anthropicMessage is the part of an Anthropic message that emptyReply and anthropicBlocked read.
+type anthropicMessage struct {
+	Type    string `json:"type"`
+	Content []struct {
+		Type, Text string
+	} `json:"content"`
+	StopReason  string `json:"stop_reason"`
+	StopDetails *struct {
+		Category string `json:"category"`
+	} `json:"stop_details"`
+	Usage struct {
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+	} `json:"usage"`
+}
+
+// textlessAnthropic reads body as an Anthropic message with no text in any of its blocks; ok is
+// false for any other body.
+func textlessAnthropic(body []byte) (r anthropicMessage, ok bool) {
+	if json.Unmarshal(body, &r) != nil || r.Type != "message" {
+		return r, false
+	}
+	for _, c := range r.Content {
+		if strings.TrimSpace(c.Text) != "" {
+			return r, false
+		}
+	}
+	return r, true
+}
+
+// usage is the message's usage as a record.Usage.
+func (r *anthropicMessage) usage() record.Usage {
+	return record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}
 }
 
 // geminiFinishReasons names the values of a candidate's finishReason from 1, and
