@@ -63,11 +63,7 @@ func TestUnjudgedNamed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j := &Judge{Mode: tt.mode, Model: "gpt-4o", Routes: tt.routes}
-			if j.Routes == nil {
-				j.Routes = DefaultRoutes()
-			}
-			got, err := j.Grade(context.Background(), tt.rec)
+			got, err := gpt4oJudge(tt.mode, tt.routes).Grade(context.Background(), tt.rec)
 			if err != nil {
 				t.Fatalf("Grade(%s): %v", tt.rec.ID, err)
 			}
@@ -120,11 +116,7 @@ func TestUnplannedNamed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			j := &Judge{Mode: tt.mode, Model: "gpt-4o", Routes: tt.routes}
-			if j.Routes == nil {
-				j.Routes = DefaultRoutes()
-			}
-			got, err := j.Grade(context.Background(), tt.rec)
+			got, err := gpt4oJudge(tt.mode, tt.routes).Grade(context.Background(), tt.rec)
 			if err != nil || got == nil {
 				t.Fatalf("Grade = %v, %v; want a failed judgment", got, err)
 			}
@@ -133,4 +125,12 @@ func TestUnplannedNamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gpt4oJudge is a judge of mode calling gpt-4o, with routes, or the default ones when nil.
+func gpt4oJudge(mode string, routes Routes) *Judge {
+	if routes == nil {
+		routes = DefaultRoutes()
+	}
+	return &Judge{Mode: mode, Model: "gpt-4o", Routes: routes}
 }

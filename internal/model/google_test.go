@@ -170,11 +170,7 @@ func TestGoogleBlocked(t *testing.T) {
 		{"text streamed, then SPII", []string{streamed, replyBlocked("9")}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
 	}
 	for _, tt := range tests {
-		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
-		if len(tt.chunks) == 1 {
-			requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
-		}
-		for method, req := range requests {
+		for method, req := range geminiRequests(len(tt.chunks)) {
 			t.Run(tt.name+", "+method, func(t *testing.T) {
 				c, calls := geminiClient(t, tt.chunks...)
 				resp, err := c.Generate(context.Background(), req)
@@ -259,11 +255,7 @@ func TestGoogleEmptyReason(t *testing.T) {
 		{"OTHER after a response without candidates", []string{`{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`, empty("5")}, "empty reply (stop reason OTHER)", false},
 	}
 	for _, tt := range tests {
-		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
-		if len(tt.chunks) == 1 {
-			requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
-		}
-		for method, req := range requests {
+		for method, req := range geminiRequests(len(tt.chunks)) {
 			t.Run(tt.name+", "+method, func(t *testing.T) {
 				c, _ := geminiClient(t, tt.chunks...)
 				resp, err := c.Generate(context.Background(), req)
@@ -308,11 +300,7 @@ func TestGoogleCut(t *testing.T) {
 			last(`{"content":{"parts":[{"text":""}],"role":"model"},"index":0}`)}, "The capital", true},
 	}
 	for _, tt := range tests {
-		requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
-		if len(tt.chunks) == 1 {
-			requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
-		}
-		for method, req := range requests {
+		for method, req := range geminiRequests(len(tt.chunks)) {
 			t.Run(tt.name+", "+method, func(t *testing.T) {
 				c, _ := geminiClient(t, tt.chunks...)
 				resp, err := c.Generate(context.Background(), req)
@@ -326,4 +314,15 @@ func TestGoogleCut(t *testing.T) {
 			})
 		}
 	}
+}
+
+// geminiRequests are the requests that reach a Gemini reply of n responses by each endpoint that
+// can send it: one with a system message, which streams (streamGenerateContent), and, for a single
+// response, one without, which does not (generateContent).
+func geminiRequests(n int) map[string]Request {
+	requests := map[string]Request{"streamGenerateContent": testRequest("googleai", "gemini-2.0-flash")}
+	if n == 1 {
+		requests["generateContent"] = userOnly("googleai", "gemini-2.0-flash")
+	}
+	return requests
 }
