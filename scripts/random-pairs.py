@@ -29,6 +29,11 @@ sometimes over a vocabulary of a few words, so that n-grams repeat) against shor
 (24 words at most in all, pieces of the prediction and other words), the shape of the golden
 corpus's long_pred pairs, which BLEU counts from the references' side.
 
+--vocab FILE (rouge and nltk families) draws the words from FILE's text, or from its strings when
+it is one JSON document (a dataset such as LoCoMo's locomo10.json), instead of the golden pairs'
+vocabulary, so that METEOR's WordNet lookups, the Porter stemmer and the tokenizers meet the
+words of real data.
+
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
 FAIL; what counts is "differ 0" on the fields the family has.
 """
@@ -134,8 +139,32 @@ def wordnet_reader(folder):
     return WordNetCorpusReader(folder, None)
 
 
+VOCAB = None  # --vocab FILE: draw words from its text instead of the golden pairs'
+
+
 def golden_vocab():
-    """The words of the golden pairs' English texts, sorted."""
+    """The words of the golden pairs' English texts, sorted; or, with --vocab FILE, the
+    whitespace-separated words of FILE's text (a JSON file's strings), such as a dataset's."""
+    if VOCAB:
+        with open(VOCAB, encoding="utf-8") as f:
+            text = f.read()
+        try:
+            strings = []
+
+            def walk(v):
+                if isinstance(v, str):
+                    strings.append(v)
+                elif isinstance(v, list):
+                    for x in v:
+                        walk(x)
+                elif isinstance(v, dict):
+                    for x in v.values():
+                        walk(x)
+            walk(json.loads(text))
+            text = "\n".join(strings)
+        except ValueError:
+            pass  # not one JSON document: its text as it is
+        return sorted(set(text.split()))
     vocab = set()
     with open(GOLDEN, encoding="utf-8") as f:
         for line in f:
@@ -309,7 +338,11 @@ def main():
     ap.add_argument("--long", type=float, default=0.0, help="fraction of long pairs (0 to 1)")
     ap.add_argument("--long-pred", type=float, default=0.0,
                     help="nltk family: fraction of long predictions against short references (0 to 1)")
+    ap.add_argument("--vocab", help="rouge and nltk families: draw words from this file's text (a JSON "
+                    "file's strings), a dataset's, instead of the golden pairs'")
     a = ap.parse_args()
+    global VOCAB
+    VOCAB = a.vocab
     rng = random.Random(a.seed)
     if a.family == "squad":
         pairs = squad_pairs(rng, a.n, a.long)
