@@ -7,7 +7,10 @@ parameters of pkg/textnorm/punkt_english.tsv (nltk_data is not installed here). 
 
 Optional SEED N LONG arguments (defaults 2018 1200 0, which write the committed file) draw other
 pairs for a differential check with ../shared/tools/check-metrics --pairs; a fraction LONG of
-them are glued from 20 to 200 pieces instead of up to 4.
+them are glued from 20 to 200 pieces instead of up to 4. A fifth argument, a JSON file (a CMRC
+2018 dataset such as ../shared/data/cmrc2018/cmrc2018_dev_sample.json), takes the pieces from its
+strings (contexts, questions, answers) in place of the zh golden pairs', so that the tokenizers
+meet real text.
 """
 import importlib.util, json, os, random, sys
 import nltk
@@ -22,6 +25,18 @@ spec.loader.exec_module(cmrc)
 
 gold = [json.loads(l) for l in open("testdata/pairs.jsonl", encoding="utf-8")]
 pieces = [s for g in gold if g["lang"] == "zh" for s in [g["prediction"]] + g["references"]]
+if len(sys.argv) > 5:  # a dataset's strings, the long ones cut into sentence-sized pieces
+    def strings(v):
+        if isinstance(v, str):
+            yield v
+        elif isinstance(v, list):
+            for x in v:
+                yield from strings(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                yield from strings(x)
+    with open(sys.argv[5], encoding="utf-8") as f:
+        pieces = [s[i:i + 60] for s in strings(json.load(f)) for i in range(0, max(len(s), 1), 60)]
 extra = ["Dr. Smith went home. He left", "U.S. Army", "don't", "3.5", "(", ")", "……", "…", "——",
          " ", "é", "“", "”", "‘", "’", "can not", "cannot", "  ", "a.", "ABC.", "x--y", "İ", "Σ",
          "\u3000", "北京", "大学", "〇", "ｱ", "１２", "Ａ", "ⅰ", "'s", '"', "«»"]
