@@ -29,10 +29,10 @@ sometimes over a vocabulary of a few words, so that n-grams repeat) against shor
 (24 words at most in all, pieces of the prediction and other words), the shape of the golden
 corpus's long_pred pairs, which BLEU counts from the references' side.
 
---vocab FILE (rouge and nltk families) draws the words from FILE's text, or from its strings when
-it is one JSON document (a dataset such as LoCoMo's locomo10.json), instead of the golden pairs'
-vocabulary, so that METEOR's WordNet lookups, the Porter stemmer and the tokenizers meet the
-words of real data.
+--vocab FILE draws the words from FILE's text, or from its strings when it is one JSON document
+(a dataset such as LoCoMo's locomo10.json), instead of the golden pairs' vocabulary (the squad
+family: half its pieces, each a word and a space), so that METEOR's WordNet lookups, the Porter
+stemmer and the normalisers and tokenizers meet the words of real data.
 
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
 FAIL; what counts is "differ 0" on the fields the family has.
@@ -92,8 +92,15 @@ SQUAD_ALPHABET = [
 
 
 def squad_pairs(rng, n, long=0.0):
+    words = golden_vocab() if VOCAB else None
+
+    def piece():
+        if words and rng.random() < 0.5:  # --vocab: a word of the dataset and a space
+            return rng.choice(words) + " "
+        return rng.choice(SQUAD_ALPHABET)
+
     def text(pieces=12):
-        return "".join(rng.choice(SQUAD_ALPHABET) for _ in range(rng.randint(0, pieces)))
+        return "".join(piece() for _ in range(rng.randint(0, pieces)))
 
     for i in range(n):
         pieces = rng.randint(100, 1500) if rng.random() < long else 12
@@ -338,8 +345,8 @@ def main():
     ap.add_argument("--long", type=float, default=0.0, help="fraction of long pairs (0 to 1)")
     ap.add_argument("--long-pred", type=float, default=0.0,
                     help="nltk family: fraction of long predictions against short references (0 to 1)")
-    ap.add_argument("--vocab", help="rouge and nltk families: draw words from this file's text (a JSON "
-                    "file's strings), a dataset's, instead of the golden pairs'")
+    ap.add_argument("--vocab", help="draw words from this file's text (a JSON file's strings), a dataset's, "
+                    "instead of the golden pairs' (squad family: half its pieces)")
     a = ap.parse_args()
     global VOCAB
     VOCAB = a.vocab
