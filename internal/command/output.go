@@ -180,3 +180,8 @@ func OutputFolder(flag, path string) error {
 	}
 	return nil
 }
+
+// Stdout reports whether the output file path a flag names is stdout: "-", or a name of
+// descriptor 1 (/dev/stdout, /dev/fd/1, /proc/self/fd/1). A command that writes something else
+// there (an image) can then keep its other output off stdout.
+func Stdout(path string) bool { return path == "-" || descriptor(path) == 1 }
