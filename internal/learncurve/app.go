@@ -33,13 +33,16 @@ parsing rule). Use
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
 with percentile bootstrap intervals over sequences for every figure), or with
 --format evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and
-type with the fitted lines (.svg or .png). Warnings go to stderr. Records without a sequence, and
-records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn does), make the
-exit status 3; so does a run in which no record has a verdict under the --judge name (unjudged
-records, or a misspelt name), whose report would read 0.
+type with the fitted lines, as SVG or PNG: the format its extension names, or --plot-format's.
+--plot - writes the image to stdout instead of the report, which then goes to --output FILE only
+(--plot-format is needed, the text format refused). Warnings go to stderr. Records without a
+sequence, and records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn
+does), make the exit status 3; so does a run in which no record has a verdict under the --judge
+name (unjudged records, or a misspelt name), whose report would read 0.
 
 Example:
-   qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png`
+   qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
+   qa-learncurve --output report.json --plot - --plot-format svg judged.jsonl > curve.svg`
 
 // Output formats.
 const (
@@ -52,7 +55,8 @@ type Config struct {
 	Problems, Warmup int
 	Format           string
 	Output           string // also write the JSON report here
-	Plot             string
+	Plot             string // "-" (or /dev/stdout): stdout, the report then in Output only
+	PlotFormat       string // "svg" or "png"
 	Bootstrap        int
 	Level            float64
 	Seed             uint64
@@ -88,8 +92,9 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "problems", Value: 7, EnvVars: []string{"QA_PROBLEMS"}, Usage: fmt.Sprintf("problems per sequence `M`, 1 to %d; positions above M are ignored", MaxProblems)},
 		&cli.IntFlag{Name: "warmup", Value: 3, EnvVars: []string{"QA_WARMUP"}, Usage: "post-warmup accuracy leaves out the first `K` positions"},
 		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
-		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE`"},
-		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png)"},
+		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE` (only there with --plot -)"},
+		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png; - for stdout, with --output and --plot-format)"},
+		&cli.StringFlag{Name: "plot-format", EnvVars: []string{"QA_PLOT_FORMAT"}, Usage: "image `FORMAT` of --plot: svg or png (default: the one its extension names)"},
 		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none; at most 1000000)"},
 		command.LevelFlag("confidence `LEVEL` of the intervals"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
@@ -130,10 +135,16 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	if cfg.Output == "-" { // it would make a file named "-"
 		return cfg, command.Usagef("--output: - is stdout, where the report goes anyway: name a file")
 	}
+	if cfg.Plot == "" && c.IsSet("plot-format") {
+		fmt.Fprintln(c.App.ErrWriter, "qa-learncurve: warning: --plot-format is the plot's format; without --plot it does nothing")
+	}
 	if cfg.Plot != "" {
-		if _, err := plotFormat(cfg.Plot); err != nil {
-			return cfg, command.Usagef("--plot: %v", err)
+		if cfg.PlotFormat, err = plotFormat(c, cfg.Plot); err != nil {
+			return cfg, err
 		}
+	}
+	if err := plotStdout(c, cfg); err != nil {
+		return cfg, err
 	}
 	outputs := [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}}
 	for _, o := range outputs {
@@ -233,7 +244,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 		return err
 	}
 	if cfg.Plot != "" {
-		if err := SavePlot(cfg.Plot, rep, stdout, stderr); err != nil {
+		if err := SavePlot(cfg.Plot, cfg.PlotFormat, rep, stdout, stderr); err != nil {
 			return fmt.Errorf("--plot %s: %w", cfg.Plot, err)
 		}
 	}
@@ -309,6 +320,9 @@ func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
 		if err := writeFile(cfg.Output, doc, stdout, stderr); err != nil {
 			return fmt.Errorf("--output: %w", err)
 		}
+	}
+	if command.Stdout(cfg.Plot) { // stdout carries the image (see plotStdout)
+		return nil
 	}
 	if cfg.Format == FormatJSON {
 		_, err := stdout.Write(doc)

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -16,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 )
@@ -45,25 +47,31 @@ func plotHeight(legend plot.Legend) vg.Length {
 	return max(PlotHeight, need)
 }
 
-// plotFormat returns "png" or "svg" from a file name's extension.
-func plotFormat(name string) (string, error) {
-	switch ext := strings.ToLower(filepath.Ext(name)); ext {
-	case ".png", ".svg":
-		return ext[1:], nil
-	default:
-		return "", fmt.Errorf("unsupported plot format %q (want .svg or .png)", ext)
+// PlotFormats are the image formats of --plot, each also the file extension that names it.
+//
+// Note: gonum/plot also writes PDF, EPS and TeX. Its PDF (go-pdf/fpdf) and EPS carry the time
+// they were made, so the same report would not give the same bytes (fpdf's date can only be set
+// through a package-wide default); EPS names fonts it does not embed. They are not offered.
+var PlotFormats = []string{"svg", "png"}
+
+// extPlotFormat returns the format a file name's extension names ("png" for curve.PNG), or "".
+func extPlotFormat(name string) string {
+	ext := strings.ToLower(filepath.Ext(name))
+	if f := strings.TrimPrefix(ext, "."); ext != "" && slices.Contains(PlotFormats, f) {
+		return f
 	}
+	return ""
 }
 
-// SavePlot draws rep (see WritePlot) to the file name, in the format its extension names, once
-// it is drawn whole; a name that is stdout's or stderr's file is written through them.
-func SavePlot(name string, rep Report, stdout, stderr io.Writer) error {
-	format, err := plotFormat(name)
-	if err != nil {
-		return err
-	}
+// SavePlot draws rep (see WritePlot) in format to the file name once it is drawn whole: to
+// stdout for "-" and /dev/stdout, and through stdout or stderr for a name that is their file.
+func SavePlot(name, format string, rep Report, stdout, stderr io.Writer) error {
 	var b bytes.Buffer
 	if err := WritePlot(&b, format, rep); err != nil {
+		return err
+	}
+	if command.Stdout(name) {
+		_, err := stdout.Write(b.Bytes())
 		return err
 	}
 	return writeFile(name, b.Bytes(), stdout, stderr)

@@ -2,8 +2,13 @@ package learncurve
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"image"
 	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -127,5 +132,56 @@ func TestPlotLegendAllEntries(t *testing.T) {
 		if entries != tc.types+2 {
 			t.Errorf("%d types: %d legend entries, want %d", tc.types, entries, tc.types+2)
 		}
+	}
+}
+
+// TestPlotToStdout: --plot - (or /dev/stdout) with --plot-format writes a whole, valid image to
+// stdout and nothing else, the report going to --output only: a PNG that decodes to the plot's
+// size, an SVG document whose root is an svg element of the plot's size in points.
+func TestPlotToStdout(t *testing.T) {
+	recs := []byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"type":"T","sequence":{"id":"s","position":1},"judgments":{"evalearn":{"score":1}}}
+{"schema":1,"id":"b","question":"q","answers":["x"],"type":"T","sequence":{"id":"s","position":2},"judgments":{"evalearn":{"score":0}}}
+`)
+	for _, tc := range []struct{ plot, format string }{{"-", "png"}, {"-", "svg"}, {"/dev/stdout", "png"}, {"/dev/stdout", "svg"}} {
+		t.Run(tc.plot+" "+tc.format, func(t *testing.T) {
+			report := filepath.Join(t.TempDir(), "report.json")
+			var stdout, stderr bytes.Buffer
+			args := []string{"qa-learncurve", "--problems", "2", "--warmup", "1", "--plot", tc.plot, "--plot-format", tc.format, "--output", report}
+			if err := Run(context.Background(), args, bytes.NewReader(recs), &stdout, &stderr); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+			}
+			b := stdout.Bytes()
+			switch tc.format {
+			case "png":
+				if !bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) {
+					t.Fatalf("stdout starts %.16q, want the PNG signature", b)
+				}
+				img, err := png.Decode(bytes.NewReader(b))
+				if err != nil {
+					t.Fatalf("png.Decode(stdout): %v", err)
+				}
+				if got, want := img.Bounds().Size(), image.Pt(int(PlotWidth.Dots(PlotDPI)), int(PlotHeight.Dots(PlotDPI))); got != want {
+					t.Errorf("PNG size = %v, want %v", got, want)
+				}
+			case "svg":
+				root, err := svgRoot(b)
+				if err != nil {
+					t.Fatalf("stdout is no SVG document: %v\n%.200s", err, b)
+				}
+				w, h := attr(root, "width"), attr(root, "height")
+				if want := fmt.Sprintf("%gpt", PlotWidth.Points()); w != want {
+					t.Errorf("svg width = %q, want %q", w, want)
+				}
+				if want := fmt.Sprintf("%gpt", PlotHeight.Points()); h != want {
+					t.Errorf("svg height = %q, want %q", h, want)
+				}
+			}
+			if bytes.Contains(b, []byte(`"model_evaluation"`)) {
+				t.Errorf("stdout holds the report besides the image")
+			}
+			if rep, err := os.ReadFile(report); err != nil || !bytes.HasPrefix(rep, []byte("{\n  \"model_evaluation\"")) {
+				t.Errorf("--output file = %.40q, %v; want the JSON report", rep, err)
+			}
+		})
 	}
 }
