@@ -351,6 +351,11 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if cfg.mismatches == "-" { // it would make a file named "-"
 		return nil, command.Usagef("--mismatches: - would mix them with the records (or the summary) on stdout: name a file, such as /dev/stderr")
 	}
+	if cfg.summary != "-" && command.Stdout(cfg.mismatches) {
+		// Written as the records are, line among line; before a summary printed in their place
+		// (--summary -), they stand apart.
+		return nil, command.Usagef("--mismatches: %s would mix them with the records on stdout, line among line: name a file, such as /dev/stderr (with --summary -, which prints no records, they come before the summary)", cfg.mismatches)
+	}
 	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
 	for _, o := range outputs {
 		if err := command.NotAnInput(o[0], o[1], cfg.inputs, stdin); err != nil {
