@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 )
@@ -22,8 +22,7 @@ import (
 // at the limit (finish_reason length), and one with room gets "yes". It keeps each request's
 // budget as sent, 0 for none.
 func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
-	var mu sync.Mutex
-	var budgets []int
+	var budgets clitest.Log[int]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		var req struct {
@@ -41,9 +40,7 @@ func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
 				budget += *n
 			}
 		}
-		mu.Lock()
-		budgets = append(budgets, budget)
-		mu.Unlock()
+		budgets.Add(budget)
 		content, finish, used := "yes", "stop", 501
 		if budget > 0 && budget <= 500 {
 			content, finish, used = "", "length", budget
@@ -56,11 +53,7 @@ func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
 		})
 	}))
 	t.Cleanup(srv.Close)
-	return srv, func() []int {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]int(nil), budgets...)
-	}
+	return srv, budgets.All
 }
 
 // TestMaxTokensOnTheWire: LongMemEval's judge sends max_tokens 10, which a model whose hidden

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -30,8 +31,7 @@ type chatRequest struct {
 
 // recordingServer answers every chat call "ok" and keeps the requests.
 func recordingServer(t *testing.T) (*httptest.Server, func() []chatRequest) {
-	var mu sync.Mutex
-	var seen []chatRequest
+	var seen clitest.Log[chatRequest]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		var req struct {
@@ -45,18 +45,12 @@ func recordingServer(t *testing.T) (*httptest.Server, func() []chatRequest) {
 			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
 			return
 		}
-		mu.Lock()
-		seen = append(seen, chatRequest{req.Model, max(req.MaxTokens, req.MaxCompletionTokens), req.Messages[len(req.Messages)-1].Content, req.Seed})
-		mu.Unlock()
+		seen.Add(chatRequest{req.Model, max(req.MaxTokens, req.MaxCompletionTokens), req.Messages[len(req.Messages)-1].Content, req.Seed})
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`, req.Model)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, func() []chatRequest {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]chatRequest(nil), seen...)
-	}
+	return srv, seen.All
 }
 
 // longMemEvalRecord is a LongMemEval record with eight sessions of a few hundred tokens each.
@@ -200,7 +194,7 @@ func TestLongMemEvalHistoryErrors(t *testing.T) {
 // failAt, if any, gets a permanent 400.
 func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatRequest) {
 	var mu sync.Mutex
-	var seen []chatRequest
+	var seen clitest.Log[chatRequest]
 	notes := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
@@ -213,8 +207,8 @@ func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatReque
 			return
 		}
 		content := req.Messages[len(req.Messages)-1].Content
+		seen.Add(chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Prompt: content})
 		mu.Lock()
-		seen = append(seen, chatRequest{Model: req.Model, MaxTokens: req.MaxTokens, Prompt: content})
 		reply := "ok"
 		if failAt < 0 && !strings.HasPrefix(content, "I will give you a chat history") {
 			mu.Unlock()
@@ -235,11 +229,7 @@ func notesServer(t *testing.T, failAt int) (*httptest.Server, func() []chatReque
 		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%q},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`, req.Model, reply)
 	}))
 	t.Cleanup(srv.Close)
-	return srv, func() []chatRequest {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]chatRequest(nil), seen...)
-	}
+	return srv, seen.All
 }
 
 // TestLongMemEvalNotes: con-separate asks for notes on each kept session, in file order, then
