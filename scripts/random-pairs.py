@@ -29,6 +29,11 @@ sometimes over a vocabulary of a few words, so that n-grams repeat) against shor
 (24 words at most in all, pieces of the prediction and other words), the shape of the golden
 corpus's long_pred pairs, which BLEU counts from the references' side.
 
+--odd F (nltk family) makes a fraction F of the words one to three pieces of the squad family's
+characters (Python whitespace, İ, Σ, marks, controls, …) and of the golden pairs' Chinese texts,
+glued, so that BLEU's and METEOR's lower() and split(), the stemmer and the WordNet lookups meet
+the characters of the golden corpus's edge and Chinese pairs.
+
 --vocab FILE draws the words from FILE's text, or from its strings when it is one JSON document
 (a dataset such as LoCoMo's locomo10.json), instead of the golden pairs' vocabulary (the squad
 family: half its pieces, each a word and a space), so that METEOR's WordNet lookups, the Porter
@@ -147,6 +152,7 @@ def wordnet_reader(folder):
 
 
 VOCAB = None  # --vocab FILE: draw words from its text instead of the golden pairs'
+ODD = 0.0  # --odd F: the nltk family's fraction of odd words
 
 
 def golden_vocab():
@@ -287,8 +293,24 @@ def nltk_pairs(rng, n, wordnet_dir, long=0.0, long_pred=0.0):
              "automobile", "auto", "dogs", "cad", "went", "gone", "Was", "is", "are", "the", "a", "an",
              "of", "US", "America", "happily", "happier"]
 
+    zh = []  # --odd: the golden pairs' Chinese texts, cut into pieces of up to 8 characters
+    if ODD:
+        with open(GOLDEN, encoding="utf-8") as f:
+            for line in f:
+                p = json.loads(line)
+                if p["lang"] == "zh":
+                    for t in [p["prediction"]] + p["references"]:
+                        zh += [t[i:i + rng.randint(1, 8)] for i in range(0, len(t), 8)]
+
+    def word():
+        w = rng.choice(vocab) if rng.random() < 0.7 else rng.choice(forms)
+        if ODD and rng.random() < ODD:  # glued with characters that steer lower() and split()
+            w = "".join(rng.choice(SQUAD_ALPHABET) if rng.random() < 0.6 else rng.choice(zh or [w])
+                        for _ in range(rng.randint(1, 3)))
+        return w
+
     def sentence(most=14):
-        words = [rng.choice(vocab) if rng.random() < 0.7 else rng.choice(forms) for _ in range(rng.randint(0, most))]
+        words = [word() for _ in range(rng.randint(0, most))]
         return " ".join(w.upper() if rng.random() < 0.05 else w for w in words)
 
     def long_pred_pair():
@@ -347,9 +369,11 @@ def main():
                     help="nltk family: fraction of long predictions against short references (0 to 1)")
     ap.add_argument("--vocab", help="draw words from this file's text (a JSON file's strings), a dataset's, "
                     "instead of the golden pairs' (squad family: half its pieces)")
+    ap.add_argument("--odd", type=float, default=0.0,
+                    help="nltk family: fraction of words made of the squad family's pieces and Chinese text")
     a = ap.parse_args()
-    global VOCAB
-    VOCAB = a.vocab
+    global VOCAB, ODD
+    VOCAB, ODD = a.vocab, a.odd
     rng = random.Random(a.seed)
     if a.family == "squad":
         pairs = squad_pairs(rng, a.n, a.long)

@@ -10,7 +10,9 @@ pairs for a differential check with ../shared/tools/check-metrics --pairs; a fra
 them are glued from 20 to 200 pieces instead of up to 4. A fifth argument, a JSON file (a CMRC
 2018 dataset such as ../shared/data/cmrc2018/cmrc2018_dev_sample.json), takes the pieces from its
 strings (contexts, questions, answers) in place of the zh golden pairs', so that the tokenizers
-meet real text.
+meet real text. --odd, anywhere among the arguments, adds to the tricky pieces the characters of
+the golden corpus's edge pairs (Python whitespace such as U+001C and U+0085, ZWSP, BOM, controls,
+emoji, CJK Ext-A, ideographs past U+9FA5, ligatures, final sigma, …) and more ASCII punctuation.
 """
 import importlib.util, json, os, random, sys
 import nltk
@@ -19,6 +21,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from nltk_english import word_tokenize  # noqa: E402 (found through the path above)
 nltk.word_tokenize = word_tokenize
 
+ODD = "--odd" in sys.argv
+sys.argv = [a for a in sys.argv if a != "--odd"]
 spec = importlib.util.spec_from_file_location("cmrc", sys.argv[1])
 cmrc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cmrc)
@@ -40,6 +44,11 @@ if len(sys.argv) > 5:  # a dataset's strings, the long ones cut into sentence-si
 extra = ["Dr. Smith went home. He left", "U.S. Army", "don't", "3.5", "(", ")", "……", "…", "——",
          " ", "é", "“", "”", "‘", "’", "can not", "cannot", "  ", "a.", "ABC.", "x--y", "İ", "Σ",
          "\u3000", "北京", "大学", "〇", "ｱ", "１２", "Ａ", "ⅰ", "'s", '"', "«»"]
+if ODD:
+    extra += ["\x1c", "\x1f", "\x85", "\xa0", "\u2028", "\u200b", "\ufeff", "\u0301", "ﬁ", "\U0001F600",
+              "㐀", "䶵", "\u9fa6", "\u9fff", "\x00", "\x01", "\x7f", "\t", "\n", "ΟΔΟΣ", "ß", "ẞ", "\u212a",
+              "ǅ", "Ⅻ", "①", "²", "٣", "e.g.", "Mr.", "1.", "?!", "--", "''", "``", "[", "]", "{", "}", "<",
+              ">", "&", "%", "$", "#", "@", "*", ":", ";", "/", "\\", "|", "~", "^", "_", "+", "="]
 args = sys.argv[2:] + ["2018", "1200", "0"][len(sys.argv[2:]):]
 rng, N, LONG = random.Random(int(args[0])), int(args[1]), float(args[2])
 
