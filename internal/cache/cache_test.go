@@ -55,6 +55,8 @@ func TestKey(t *testing.T) {
 		"role":        func(r *model.Request) { r.Messages = []model.Message{{Role: "system", Content: "q"}} },
 		"sample":      func(r *model.Request) { r.Sample = 1 },
 		"seed":        func(r *model.Request) { s := 1; r.Seed = &s },
+		"top p":       func(r *model.Request) { p := 0.9; r.TopP = &p },
+		"top k":       func(r *model.Request) { k := 40; r.TopK = &k },
 	}
 	k0, _ := Key(Namespace, base)
 	if k1, _ := Key(Namespace, base); k1 != k0 {
@@ -143,6 +145,45 @@ func TestRequestKeySeed(t *testing.T) {
 	}
 	if key("openai", seed(7)) == key("openai", seed(8)) {
 		t.Error("two seeds sent to openai key alike")
+	}
+}
+
+// TestRequestKeyStable: a request keys as it did before Request had TopK and qa-predict set TopP
+// (the keys below were made then), so that the replies cached by earlier versions are found; one
+// with top_p or top_k, or with another value of either, keys apart.
+func TestRequestKeyStable(t *testing.T) {
+	temp := 0.0
+	reqs := []model.Request{
+		{Provider: "openai", Model: "gpt-4o-mini", Temperature: &temp, MaxTokens: 32, Messages: []model.Message{{Role: "user", Content: "Capital of France?"}}},
+		{Provider: "googleai", Model: "gemini-2.0-flash", Temperature: &temp, Messages: []model.Message{{Role: "system", Content: "Terse."}, {Role: "user", Content: "Capital of France?"}}},
+	}
+	for i, want := range []string{
+		"6f6e394a2f5b4c65c8c5cf2578606696d772c271269d0df5894776f3f47af15c",
+		"824210fd6d329c5fa17d5218d8e141bef48f697db24b97ca78e420cdd4edb995",
+	} {
+		if got, err := RequestKey(reqs[i]); got != want || err != nil {
+			t.Errorf("RequestKey(%s request) = %s, %v, want %s", reqs[i].Provider, got, err, want)
+		}
+	}
+	seen := map[string]string{}
+	for _, tt := range []struct {
+		name string
+		p    *float64
+		k    *int
+	}{
+		{"neither", nil, nil}, {"top_p 0.9", new(0.9), nil}, {"top_p 0.95", new(0.95), nil}, {"top_k 3", nil, new(3)},
+		{"top_k 40", nil, new(40)}, {"top_p 0.95, top_k 3", new(0.95), new(3)}, {"top_p 0.9, top_k 40", new(0.9), new(40)},
+	} {
+		r := reqs[1]
+		r.TopP, r.TopK = tt.p, tt.k
+		key, err := RequestKey(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if other, ok := seen[key]; ok {
+			t.Errorf("%s keys as %s does", tt.name, other)
+		}
+		seen[key] = tt.name
 	}
 }
 

@@ -26,7 +26,8 @@ type Request struct {
 	Messages    []Message `json:"messages"`
 	Temperature *float64  `json:"temperature,omitempty"`
 	MaxTokens   int       `json:"max_tokens,omitempty"`
-	TopP        *float64  `json:"top_p,omitempty"`
+	TopP        *float64  `json:"top_p,omitempty"` // nil for none; what a call carries is SentTopP
+	TopK        *int      `json:"top_k,omitempty"` // nil for none; what a call carries is SentTopK
 	Seed        *int      `json:"seed,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`

@@ -432,6 +432,9 @@ func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
 	if req.TopP != nil {
 		opts = append(opts, llms.WithTopP(*req.TopP))
 	}
+	if req.TopK != nil {
+		opts = append(opts, llms.WithTopK(*req.TopK))
+	}
 	if req.Seed != nil {
 		opts = append(opts, llms.WithSeed(*req.Seed))
 	}

@@ -6,9 +6,8 @@ import "strings"
 // langchaingo v0.1.14 leaves some fields out for some providers and models, sends others the
 // Request leaves out, and moves a system message for some models. The dry runs show a request by
 // these, so that they show what the provider receives; the wire tests (TestSeedOnTheWire,
-// TestSentOnTheWire, TestMessagesOnTheWire) hold them to the bodies a loopback server receives,
-// so that a langchaingo upgrade that changes a body fails them. Fields the dry runs do not show
-// (googleai's topK and topP) have none.
+// TestSentOnTheWire, TestSamplingOnTheWire, TestMessagesOnTheWire) hold them to the bodies a
+// loopback server receives, so that a langchaingo upgrade that changes a body fails them.
 
 // SentSeed is the seed r's call carries on the wire, or nil when it carries none: langchaingo
 // v0.1.14 sends a seed to openai and ollama only, and leaves a seed of 0 out (both request
@@ -57,6 +56,57 @@ const googleTemperature = 0.5
 func openAIReasoning(name string) bool {
 	return strings.HasPrefix(name, "o1-") || name == "o3" || strings.HasPrefix(name, "o3-") || strings.HasPrefix(name, "gpt-5")
 }
+
+// SentTopP is the top_p r's call carries on the wire (Anthropic's top_p, Ollama's options.top_p,
+// Gemini's generationConfig.topP), or nil when it carries none: langchaingo v0.1.14 sends r's to
+// anthropic and ollama, but none of 0 (both request bodies mark it omitempty); to googleai always
+// one, r's or when r has none its default, 0.95; and to openai none at all (its chat request has
+// a top_p it never fills).
+func (r Request) SentTopP() *float64 {
+	switch r.Provider {
+	case "openai":
+		return nil
+	case "anthropic", "ollama":
+		if r.TopP != nil && *r.TopP == 0 {
+			return nil
+		}
+	case "googleai":
+		if r.TopP == nil {
+			p := googleTopP
+			return &p
+		}
+	}
+	return r.TopP
+}
+
+// SentTopK is the top_k r's call carries on the wire (Ollama's options.top_k, Gemini's
+// generationConfig.topK), or nil when it carries none: langchaingo v0.1.14 sends r's to ollama,
+// but none of 0 (its options mark it omitempty); to googleai always one, r's or when r has none
+// its default, 3; and to openai and anthropic none at all (neither request has a top_k; OpenAI's
+// API has none, but vLLM and llama.cpp take one, so its leaving out matters there too).
+func (r Request) SentTopK() *int {
+	switch r.Provider {
+	case "openai", "anthropic":
+		return nil
+	case "ollama":
+		if r.TopK != nil && *r.TopK == 0 {
+			return nil
+		}
+	case "googleai":
+		if r.TopK == nil {
+			k := googleTopK
+			return &k
+		}
+	}
+	return r.TopK
+}
+
+// googleTopP and googleTopK are the top_p and top_k langchaingo v0.1.14 sends to googleai when a
+// request sets none.
+const (
+	googleTopP = 0.95
+	googleTopK = 3
+)
 
 // SentResponseFormat is the reply format r's call asks for on the wire, "" for none: r's, but
 // for anthropic, which has no JSON mode, and to which langchaingo v0.1.14 sends none.

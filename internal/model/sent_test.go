@@ -176,3 +176,65 @@ func wireMessages(body string) ([]Message, error) {
 	}
 	return msgs, nil
 }
+
+// TestSamplingOnTheWire: the top_p and top_k a request's body holds (at the top, among ollama's
+// options or in Gemini's generationConfig) are those SentTopP and SentTopK say, present exactly
+// when they say so, and those langchaingo v0.1.14 is known to send: anthropic a top_p, ollama
+// both, none of 0; googleai both always, its 0.95 and 3 when the request sets none; openai
+// neither, which is why qa-predict refuses --top-p and --top-k with it.
+func TestSamplingOnTheWire(t *testing.T) {
+	type sent struct {
+		p *float64
+		k *int
+	}
+	want := func(provider string, p *float64, k *int) sent {
+		switch provider {
+		case "openai":
+			return sent{}
+		case "anthropic":
+			if p != nil && *p == 0 {
+				p = nil
+			}
+			return sent{p: p}
+		case "ollama":
+			if p != nil && *p == 0 {
+				p = nil
+			}
+			if k != nil && *k == 0 {
+				k = nil
+			}
+			return sent{p, k}
+		}
+		if p == nil {
+			p = new(0.95)
+		}
+		if k == nil {
+			k = new(3)
+		}
+		return sent{p, k}
+	}
+	for _, w := range wires {
+		for _, p := range []*float64{nil, new(0.0), new(0.9), new(1.0)} {
+			for _, k := range []*int{nil, new(0), new(40)} {
+				req, sentText := sentBody(t, w, func(r *Request) { r.TopP, r.TopK = p, k })
+				var body any
+				if err := json.Unmarshal([]byte(sentText), &body); err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s, top_p %s, top_k %s", w.provider, floatText(p), ptrText(k))
+				ws := want(w.provider, p, k)
+				wp, wk := ws.p, ws.k
+				gotP, foundP := membersIn(body, "top_p", "topP")
+				if sentP := req.SentTopP(); !sameFloat(sentP, wp) || foundP != (wp != nil) || wp != nil && float32(gotP.(float64)) != float32(*wp) {
+					t.Errorf("%s: body has top_p %v (%v), SentTopP = %s, want %s", name, gotP, foundP, floatText(sentP), floatText(wp))
+				}
+				gotK, foundK := membersIn(body, "top_k", "topK")
+				if sentK := req.SentTopK(); ptrText(sentK) != ptrText(wk) || foundK != (wk != nil) || wk != nil && gotK.(float64) != float64(*wk) {
+					t.Errorf("%s: body has top_k %v (%v), SentTopK = %s, want %s", name, gotK, foundK, ptrText(sentK), ptrText(wk))
+				}
+			}
+		}
+	}
+}
+
+func sameFloat(a, b *float64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
