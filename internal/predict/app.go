@@ -143,19 +143,19 @@ goes to prediction.reasoning under either mode. --think keep leaves the text who
 stores replies as they came, so a rerun with the other --think reads them again without a call; a
 reply cut in its thinking is stored too, and a larger --max-tokens asks again.
 
-DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
-line per record in input order: the requests predicting it would send (stage; model; max_tokens,
-temperature, seed and the messages byte for byte, as the call carries them; prompt_sha256, the
-prediction's; and the messages' input_tokens in the model's tiktoken encoding: cl100k_base for
-gpt-4 and gpt-3.5, o200k_base for the rest), and in "then" the calls whose prompts hold replies not
-yet given (LongMemEval's reading call over its notes; EvaLearn's judge, and a sequence's later
-positions, shown only from the first one left to answer); or already_predicted, or the error
-predicting would record. A LoCoMo batch's request (--batch-size) is on the line of its first
-question asked, whose asks names the records it asks; their lines name that record in asked_with.
-The extractive provider reads no prompt, so it has no dry run. stderr counts the requests and their
-input tokens, priced as above (input only; "no price" for a model without one), with a warning when
-that alone is over --max-cost. A --cache FILE the run could not open is refused as the run refuses
-it (exit 2), but none is made or written.`
+DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
+per record in input order: the requests predicting it would send (stage; model; max_tokens,
+temperature, top_p, top_k, seed and the messages byte for byte, as the call carries them;
+prompt_sha256, the prediction's; and the messages' input_tokens in the model's tiktoken encoding:
+cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), and in "then" the calls whose prompts
+hold replies not yet given (LongMemEval's reading call over its notes; EvaLearn's judge, and a
+sequence's later positions, shown only from the first one left to answer); or already_predicted, or
+the error predicting would record. A LoCoMo batch's request (--batch-size) is on the line of its
+first question asked, whose asks names the records it asks; their lines name that record in
+asked_with. The extractive provider reads no prompt, so it has no dry run. stderr counts the
+requests and their input tokens, priced as above (input only; "no price" for a model without one),
+with a warning when that alone is over --max-cost. A --cache FILE the run could not open is refused
+as the run refuses it (exit 2), but none is made or written.`
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -172,6 +172,8 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
 		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature, at most 2 for openai's API and googleai, 1 for anthropic", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
+		&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling: sample from the likeliest tokens whose probabilities add up to `P`, 0 to 1 (0: none sent, the provider's default, which for googleai is langchaingo's 0.95); anthropic, ollama and googleai only, as langchaingo sends openai none", EnvVars: []string{"QA_TOP_P"}},
+		&cli.IntFlag{Name: "top-k", Usage: "sample from the `K` likeliest tokens (0: none sent, the provider's default, which for googleai is langchaingo's 3); ollama and googleai only, as langchaingo sends openai and anthropic none", EnvVars: []string{"QA_TOP_K"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default, which for anthropic and googleai is langchaingo's 2048; unless set, longmemeval records get 800 and locomo records 32, or 50 for each of --batch-size's questions, as their scripts send, but not under --template, whose prompt is not theirs)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids), oracle-session or oracle-turn (as orig-*, but keeping the first blocks) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
@@ -213,6 +215,8 @@ type app struct {
 
 	provider, modelName, baseURL string
 	temperature                  float64
+	topP                         *float64 // --top-p, nil for none (sampling.go)
+	topK                         *int     // --top-k, nil for none
 	maxTokens                    int
 	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500 or 800
 	system                       string
@@ -306,6 +310,9 @@ func (a *app) configure(c *cli.Context) error {
 		if _, err := command.FloatBetweenFor(c, "temperature", 0, hi, a.provider); err != nil {
 			return err
 		}
+	}
+	if err := a.configureSampling(c); err != nil {
+		return err
 	}
 	if a.strip, err = command.Think(c); err != nil {
 		return err

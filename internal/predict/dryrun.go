@@ -24,6 +24,8 @@ type dryCall struct {
 	Stage        string          `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
 	Model        string          `json:"model"`
 	Temperature  *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
+	TopP         *float64        `json:"top_p,omitempty"`       // where the call carries it (model.Request.SentTopP)
+	TopK         *int            `json:"top_k,omitempty"`       // where the call carries it (model.Request.SentTopK)
 	MaxTokens    int             `json:"max_tokens,omitempty"`  // as the call carries it (model.Request.SentMaxTokens)
 	Seed         *int            `json:"seed,omitempty"`        // --seed, where the call carries it (model.Request.SentSeed)
 	Messages     []model.Message `json:"messages"`              // as the call carries them (model.Request.SentMessages)
@@ -100,8 +102,8 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
 func dryRequest(stage string, req model.Request) dryCall {
-	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), MaxTokens: req.SentMaxTokens(),
-		Seed: req.SentSeed(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
+	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), TopP: req.SentTopP(), TopK: req.SentTopK(),
+		MaxTokens: req.SentMaxTokens(), Seed: req.SentSeed(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
 	enc := bpe.ForModel(req.Model)
 	for _, m := range c.Messages {
 		c.InputTokens += enc.Count(m.Content)

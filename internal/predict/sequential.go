@@ -61,7 +61,8 @@ of a sequence strictly in order, each answer judged at once by EvaLearn's rubric
 (--judge-provider, --judge-model; its reply parsed by EvaLearn's rule, re-asked --judge-parse-retries
 times when unparsable), and every earlier problem, answer, rubric and verdict shown to the model as
 its history, with EvaLearn's system prompt for the record type. Temperature 0.2 and max_tokens 32000
-are EvaLearn's unless --temperature or --max-tokens is given; --system and --template do not apply.
+are EvaLearn's unless --temperature or --max-tokens is given, and --top-p and --top-k, which it
+sends none of, are sent when given; --system and --template do not apply.
 Different sequences run concurrently. A sequence's records must be contiguous in the input (as
 qa-load writes them); a sequence id that reappears later makes those records errors. A sequence
 without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
@@ -522,7 +523,7 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
-		MaxTokens: a.seq.maxTokens, Seed: a.seed, Sample: a.sample,
+		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, Seed: a.seed, Sample: a.sample,
 		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
 }
 

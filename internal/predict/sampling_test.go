@@ -1,0 +1,117 @@
+package predict
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// sampled is the model and sampling options of one request an Ollama server received, nil for
+// an option absent.
+type sampled struct {
+	Model string
+	TopP  *float64
+	TopK  *int
+}
+
+func (s sampled) String() string {
+	p, k := "none", "none"
+	if s.TopP != nil {
+		p = fmt.Sprint(*s.TopP)
+	}
+	if s.TopK != nil {
+		k = fmt.Sprint(*s.TopK)
+	}
+	return fmt.Sprintf("%s top_p %s top_k %s", s.Model, p, k)
+}
+
+// samplingServer is an Ollama server (/api/chat) that answers every call "ok" and keeps each
+// request's model and options.top_p and top_k.
+func samplingServer(t *testing.T) (*httptest.Server, func() []sampled) {
+	var seen clitest.Log[sampled]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model   string
+			Options struct {
+				TopP *float64 `json:"top_p"`
+				TopK *int     `json:"top_k"`
+			}
+		}
+		if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/api/chat" {
+			http.Error(w, `{"error":"unexpected request"}`, 400)
+			return
+		}
+		seen.Add(sampled{req.Model, req.Options.TopP, req.Options.TopK})
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		fmt.Fprintf(w, `{"model":%q,"created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"ok"},"done":true,"prompt_eval_count":10,"eval_count":1}`+"\n", req.Model)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, seen.All
+}
+
+// samplingInputs are the inputs of each kind of call a prediction makes: a generic record, a
+// LongMemEval record read with notes (the notes and the reading call), LoCoMo's batches, and
+// EvaLearn's sequences (the student's calls, and its judge's).
+func samplingInputs(t *testing.T) map[string][]string {
+	generic := &record.Record{Schema: 1, ID: "g1", Question: "Who wrote it?", Answers: []string{"Ann"},
+		Context: []record.Passage{{Text: "Ann wrote it."}}}
+	return map[string][]string{
+		jsonl(t, generic, longMemEvalRecord("longmemeval:q1", "")): {"--reading", "con-separate", "--history-sessions", "2"},
+		jsonl(t, goldenLoCoMo(t)...):                               {"--batch-size", "4"},
+		seqInput(t):                                                {"--judge-model", "judge", "--judge-parse-retries", "0"},
+	}
+}
+
+// TestSamplingReachesEveryCall: --top-p and --top-k reach every call a prediction makes, on the
+// wire (Ollama's options) and in the dry run alike: plain records, LongMemEval's notes and its
+// reading call, LoCoMo's batches and EvaLearn's student; EvaLearn's judge keeps its protocol's
+// parameters, as it keeps its temperature. Without them no call carries either.
+func TestSamplingReachesEveryCall(t *testing.T) {
+	for in, extra := range samplingInputs(t) {
+		for _, flags := range [][]string{{"--top-p", "0.9", "--top-k", "40"}, nil} {
+			args := append(append([]string{"--provider", "ollama", "--model", "llama3", "--concurrency", "1"}, extra...), flags...)
+			wantP, wantK := "none", "none"
+			if flags != nil {
+				wantP, wantK = "0.9", "40"
+			}
+			srv, seen := samplingServer(t)
+			// Records may fail: a reply of "ok" is no LoCoMo batch's answers nor an EvaLearn
+			// verdict. The calls are what is checked.
+			_, _, _ = run(t, context.Background(), in, append(args, "--base-url", srv.URL)...)
+			calls := seen()
+			if len(calls) < 2 {
+				t.Fatalf("%v: %d calls, want the calls of every record", args, len(calls))
+			}
+			for i, c := range calls {
+				want := sampled{Model: "llama3"}
+				if c.Model == "judge" { // EvaLearn's judge: its protocol sends neither
+					want.Model = "judge"
+				} else if flags != nil {
+					want.TopP, want.TopK = new(0.9), new(40)
+				}
+				if c.String() != want.String() {
+					t.Errorf("%v: call %d: %s, want %s", args, i, c, want)
+				}
+			}
+			dry, stderr, code := dryRunLines(t, in, args...)
+			if code != 0 {
+				t.Fatalf("%v: dry run exit %d\n%s", args, code, stderr)
+			}
+			for _, d := range dry {
+				for _, c := range d.Requests {
+					if got := (sampled{c.Model, c.TopP, c.TopK}); got.String() != fmt.Sprintf("llama3 top_p %s top_k %s", wantP, wantK) {
+						t.Errorf("%v: dry run of %s shows %s, want top_p %s top_k %s", args, d.ID, got, wantP, wantK)
+					}
+				}
+			}
+		}
+	}
+}
