@@ -28,6 +28,8 @@ type dryRequest struct {
 	PromptSHA256   string          `json:"prompt_sha256,omitempty"`
 	Model          string          `json:"model,omitempty"`
 	Temperature    *float64        `json:"temperature,omitempty"`     // where the call carries it (model.Request.SentTemperature)
+	TopP           *float64        `json:"top_p,omitempty"`           // where the call carries one (model.Request.SentTopP: googleai's)
+	TopK           *int            `json:"top_k,omitempty"`           // where the call carries one (model.Request.SentTopK: googleai's)
 	MaxTokens      int             `json:"max_tokens,omitempty"`      // as the call carries it (model.Request.SentMaxTokens)
 	Seed           *int            `json:"seed,omitempty"`            // --seed, where the call carries it (model.Request.SentSeed)
 	ResponseFormat string          `json:"response_format,omitempty"` // where the call asks for one (model.Request.SentResponseFormat)
@@ -122,6 +124,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	req := j.request(p, 0)
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
+	d.TopP, d.TopK = req.SentTopP(), req.SentTopK()
 	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.SentMessages()
 	enc := bpe.ForModel(d.Model)
 	for _, m := range d.Messages {
