@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/urfave/cli/v2"
@@ -47,6 +48,11 @@ func (a *app) configureSampling(c *cli.Context) error {
 		// anthropic's: its request has no top_k.
 		return command.Usagef("--top-k %d%s: langchaingo v0.1.14, through which qapipe calls %s, sends no top_k; leave it to the model's default",
 			k, command.FromEnv(c, "top-k"), a.provider)
+	}
+	if a.topP != nil && a.provider == "anthropic" {
+		// anthropicclient's request has temperature without omitempty.
+		fmt.Fprintf(a.stderr, "qa-predict: warning: --top-p %v%s: langchaingo sends anthropic a temperature with every call (%v here), and Claude models from Opus 4.1 and Sonnet 4.5 on refuse temperature and top_p together (\"temperature and top_p cannot both be specified for this model\"); older ones take both\n",
+			p, command.FromEnv(c, "top-p"), a.temperature)
 	}
 	return nil
 }
