@@ -1,6 +1,9 @@
 package model
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // What a request's call carries on the wire, which is not always what the Request says:
 // langchaingo v0.1.14 leaves some fields out for some providers and models, sends others the
@@ -62,22 +65,7 @@ func openAIReasoning(name string) bool {
 // anthropic and ollama, but none of 0 (both request bodies mark it omitempty); to googleai always
 // one, r's or when r has none its default, 0.95; and to openai none at all (its chat request has
 // a top_p it never fills).
-func (r Request) SentTopP() *float64 {
-	switch r.Provider {
-	case "openai":
-		return nil
-	case "anthropic", "ollama":
-		if r.TopP != nil && *r.TopP == 0 {
-			return nil
-		}
-	case "googleai":
-		if r.TopP == nil {
-			p := googleTopP
-			return &p
-		}
-	}
-	return r.TopP
-}
+func (r Request) SentTopP() *float64 { return sentSampling(r.Provider, r.TopP, googleTopP, "openai") }
 
 // SentTopK is the top_k r's call carries on the wire (Ollama's options.top_k, Gemini's
 // generationConfig.topK), or nil when it carries none: langchaingo v0.1.14 sends r's to ollama,
@@ -85,20 +73,23 @@ func (r Request) SentTopP() *float64 {
 // its default, 3; and to openai and anthropic none at all (neither request has a top_k; OpenAI's
 // API has none, but vLLM and llama.cpp take one, so its leaving out matters there too).
 func (r Request) SentTopK() *int {
-	switch r.Provider {
-	case "openai", "anthropic":
+	return sentSampling(r.Provider, r.TopK, googleTopK, "openai", "anthropic")
+}
+
+// sentSampling is a sampling parameter v as a call to provider carries it: none to the providers
+// that never send it, googleai's default when v is nil, and none of 0 to the others.
+func sentSampling[T float64 | int](provider string, v *T, google T, never ...string) *T {
+	switch {
+	case slices.Contains(never, provider):
 		return nil
-	case "ollama":
-		if r.TopK != nil && *r.TopK == 0 {
-			return nil
+	case provider == "googleai":
+		if v == nil {
+			return &google
 		}
-	case "googleai":
-		if r.TopK == nil {
-			k := googleTopK
-			return &k
-		}
+	case v != nil && *v == 0:
+		return nil
 	}
-	return r.TopK
+	return v
 }
 
 // googleTopP and googleTopK are the top_p and top_k langchaingo v0.1.14 sends to googleai when a
