@@ -166,6 +166,12 @@ func TestGoogleBlocked(t *testing.T) {
 		{"reply PROHIBITED_CONTENT", []string{replyBlocked("8")}, "reply blocked by Gemini: PROHIBITED_CONTENT", record.Usage{InputTokens: 8, OutputTokens: 3}},
 		{"reply SPII", []string{replyBlocked("9")}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
 		{"reply SPII by name", []string{replyBlocked(`"SPII"`)}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply LANGUAGE", []string{replyBlocked("6")}, "reply blocked by Gemini: LANGUAGE", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply IMAGE_SAFETY", []string{replyBlocked("11")}, "reply blocked by Gemini: IMAGE_SAFETY", record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply IMAGE_PROHIBITED_CONTENT by name", []string{replyBlocked(`"IMAGE_PROHIBITED_CONTENT"`)}, "reply blocked by Gemini: IMAGE_PROHIBITED_CONTENT",
+			record.Usage{InputTokens: 8, OutputTokens: 3}},
+		{"reply IMAGE_RECITATION by name", []string{replyBlocked(`"IMAGE_RECITATION"`)}, "reply blocked by Gemini: IMAGE_RECITATION",
+			record.Usage{InputTokens: 8, OutputTokens: 3}},
 		{"text streamed, then SAFETY", []string{streamed, replyBlocked("3")}, "reply blocked by Gemini: SAFETY", record.Usage{InputTokens: 8, OutputTokens: 3}},
 		{"text streamed, then SPII", []string{streamed, replyBlocked("9")}, "reply blocked by Gemini: SPII", record.Usage{InputTokens: 8, OutputTokens: 3}},
 	}
