@@ -176,7 +176,7 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
-			&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
+			&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
 			command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
@@ -344,7 +344,7 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 	case len(items) < 10 && reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
 		w = append(w, fmt.Sprintf("only %s compared; the intervals are rough", english.Count(len(items), "record", "records")))
 	}
-	if few := stats.FewResamples(reps, level); few != "" && len(items) > 0 {
+	if few := stats.FewResamples(reps, level, stats.DefaultResamples); few != "" && len(items) > 0 {
 		w = append(w, few)
 	}
 	for i, a := range rows {

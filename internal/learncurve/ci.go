@@ -44,7 +44,8 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 	m, k := rep.Problems, rep.Warmup
 	rng := stats.NewRand(seed)
 	ci := &CI{Replicates: reps, Seed: int64(seed), Level: level, Warmup: k}
-	if few := stats.FewResamples(reps, level); few != "" && len(seqs) > 0 {
+	// qa-learncurve's --bootstrap is 0 unless given: the warning names no default.
+	if few := stats.FewResamples(reps, level, 0); few != "" && len(seqs) > 0 {
 		ci.Warnings = append(ci.Warnings, few)
 	}
 	ci.Overall = intervals(rng, seqs, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })

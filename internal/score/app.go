@@ -34,6 +34,7 @@ import (
 	"github.com/qapipe/qapipe/internal/embed"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -168,7 +169,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format); - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several)"},
-		&cli.IntFlag{Name: "bootstrap", Value: 1000, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000; fewer than 5/(1-LEVEL), 100 at 95%, are warned of as too few to place the bounds)"},
+		&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000; fewer than 5/(1-LEVEL), 100 at 95%, are warned of as too few to place the bounds)"},
 		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},

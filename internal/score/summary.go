@@ -458,7 +458,7 @@ func (s *Summary) warnings() {
 			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
 	w = append(w, s.byMissing()...)
-	if few := stats.FewResamples(s.Bootstrap, s.Level); few != "" && s.Records > 0 {
+	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
 		w = append(w, few)
 	}
 	w = append(w, s.unreliable()...)

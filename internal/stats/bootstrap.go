@@ -79,15 +79,24 @@ func MinResamples(level float64) int {
 }
 
 // FewResamples is the warning for intervals at level from n resamples, when n is more than 0 and
-// fewer than MinResamples(level); else "".
-func FewResamples(n int, level float64) string {
+// fewer than MinResamples(level); else "". It names def, the command's default number of
+// resamples, when that is enough: qa-learncurve's default is 0, no intervals, so it names none.
+func FewResamples(n int, level float64, def int) string {
 	need := MinResamples(level)
 	if n <= 0 || n >= need {
 		return ""
 	}
-	return fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least %d; the default is 1000)",
-		n, Percent(level), need)
+	dflt := ""
+	if def >= need {
+		dflt = fmt.Sprintf("; the default is %d", def)
+	}
+	return fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least %d%s)",
+		n, Percent(level), need, dflt)
 }
+
+// DefaultResamples is qa-score's and qa-judge agree's --bootstrap default, the 1000 that Efron
+// and Tibshirani advise for percentile intervals.
+const DefaultResamples = 1000
 
 // minTail is how many resamples MinResamples wants beyond each bound.
 const minTail = 2.5

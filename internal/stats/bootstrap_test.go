@@ -92,20 +92,23 @@ func TestMinResamples(t *testing.T) {
 	}
 }
 
-// TestFewResamples: the warning is given for 1 to MinResamples-1 resamples, naming the level and
-// the count wanted, and not for none (no intervals) or enough.
+// TestFewResamples: the warning is given for 1 to MinResamples-1 resamples, naming the level, the
+// count wanted and the command's default when that is enough (qa-learncurve's, 0, is not), and
+// not for none (no intervals) or enough.
 func TestFewResamples(t *testing.T) {
 	for _, tc := range []struct {
-		n     int
-		level float64
-		want  string
+		n, def int
+		level  float64
+		want   string
 	}{
-		{0, 0.95, ""}, {100, 0.95, ""}, {1000, 0.95, ""}, {50, 0.9, ""},
-		{99, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100; the default is 1000)"},
-		{1, 0.99, "--bootstrap 1 is too few resamples for 99% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 500; the default is 1000)"},
+		{0, 1000, 0.95, ""}, {100, 1000, 0.95, ""}, {1000, 1000, 0.95, ""}, {50, 1000, 0.9, ""}, {50, 0, 0.9, ""},
+		{99, 1000, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100; the default is 1000)"},
+		{1, 1000, 0.99, "--bootstrap 1 is too few resamples for 99% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 500; the default is 1000)"},
+		{20, 0, 0.9, "--bootstrap 20 is too few resamples for 90% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 50)"},
+		{99, 50, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100)"},
 	} {
-		if got := FewResamples(tc.n, tc.level); got != tc.want {
-			t.Errorf("FewResamples(%d, %v) = %q, want %q", tc.n, tc.level, got, tc.want)
+		if got := FewResamples(tc.n, tc.level, tc.def); got != tc.want {
+			t.Errorf("FewResamples(%d, %v, %d) = %q, want %q", tc.n, tc.level, tc.def, got, tc.want)
 		}
 	}
 }
