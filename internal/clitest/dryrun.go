@@ -28,3 +28,21 @@ func DryRunFinishing(t *testing.T, run command.RunFunc, args []string, stdin str
 		t.Errorf("dry run: interrupt.NoCallsName = %q, %v; want %q, true", name, ok, args[0])
 	}
 }
+
+// DryRunFinishingAtEOF runs run as DryRunFinishing does, but asked to finish while it waits on
+// the last read of stdin, after its records were read (a first signal with no record after it,
+// as when the stage before writes nothing more). The run must still stop as interrupted (exit
+// 130), its completed output, lines records' lines, written, and not end as a finished run does,
+// with its summary and exit 0.
+func DryRunFinishingAtEOF(t *testing.T, run command.RunFunc, args []string, stdin string, lines int) {
+	t.Helper()
+	ctx, finish := interrupt.WithFinish(context.Background())
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, args, ThenAtEOF(strings.NewReader(stdin), func() { finish() }), &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitInterrupted {
+		t.Errorf("dry run asked to finish at the end of its input: exit %d (%v); want %d\nstderr:\n%s", code, err, command.ExitInterrupted, stderr.String())
+	}
+	if got := strings.Count(stdout.String(), "\n"); got != lines {
+		t.Errorf("dry run asked to finish at the end of its input wrote %d lines, want %d:\n%s", got, lines, stdout.String())
+	}
+}

@@ -70,6 +70,9 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 		}
 		return enc.Encode(cfg.dryRequest(rec, &t))
 	})
+	if err == nil { // a signal while it waited for input that then ended: interrupted all the same
+		err = interrupt.Err(ctx)
+	}
 	if err != nil {
 		return err
 	}

@@ -105,6 +105,14 @@ func TestDryRunFinishing(t *testing.T) {
 	clitest.DryRunFinishing(t, Run, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, in)
 }
 
+// TestDryRunFinishingAtEOF: a first signal that comes while the dry run waits for more input,
+// and none comes, still stops it as interrupted (exit 130), the request of the record read
+// before written; it ended as a finished run, with its summary and exit 0.
+func TestDryRunFinishingAtEOF(t *testing.T) {
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Q", "A", "A", "")
+	clitest.DryRunFinishingAtEOF(t, Run, []string{"qa-judge", "--dry-run", "--mode", "longmemeval", "--model", "gpt-4o"}, in, 1)
+}
+
 // TestDryRunMakesNoCache: a dry run checks --cache but writes no file: a cache that does not exist
 // is not made (nor its -wal or -shm), and the folder holds what it held.
 func TestDryRunMakesNoCache(t *testing.T) {

@@ -86,9 +86,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		}
 		return nil
 	})
-	if err == nil {
-		// A signal during the last read: no record came after it to notice, and the input that
-		// then ended (the stage before stopped at the same Ctrl-C) may be cut short.
+	if err == nil { // a signal while it waited for input that then ended: interrupted all the same
 		err = interrupt.Err(ctx)
 	}
 	if err != nil {

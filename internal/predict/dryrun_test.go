@@ -13,7 +13,6 @@ import (
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
-	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -182,43 +181,11 @@ func TestDryRunFinishing(t *testing.T) {
 	clitest.DryRunFinishing(t, Run, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, input(3, nil))
 }
 
-// signalAtEOF is an input that, once its text is read, is interrupted as the command layer
-// interrupts a dry run at a first signal (asked to finish, then cancelled) while the run waits
-// for another line, and then ends, as a pipe does when the stage before stops at the same Ctrl-C.
-type signalAtEOF struct {
-	r       *strings.Reader
-	signal  func()
-	arrived bool
-}
-
-func (s *signalAtEOF) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
-	if n == 0 && !s.arrived {
-		s.arrived = true
-		s.signal()
-	}
-	return n, err
-}
-
-// TestDryRunFinishingInLastRead: a dry run interrupted while it waits for its next line, which
-// never comes, is interrupted all the same (exit 130, no summary), though no record came after
-// the signal to notice it: its count and price would read as those of the whole input.
-func TestDryRunFinishingInLastRead(t *testing.T) {
-	ctx, abandon := context.WithCancel(context.Background())
-	defer abandon()
-	ctx, finish := interrupt.WithFinish(ctx)
-	in := &signalAtEOF{r: strings.NewReader(input(3, nil)), signal: func() { finish(); abandon() }}
-	var stdout, stderr bytes.Buffer
-	err := Run(ctx, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, in, &stdout, &stderr)
-	if code := command.ExitCode(err); code != command.ExitInterrupted {
-		t.Errorf("dry run interrupted in its last read: exit %d (%v), want %d", code, err, command.ExitInterrupted)
-	}
-	if strings.Contains(stderr.String(), "dry run, no calls:") {
-		t.Errorf("an interrupted dry run printed its summary:\n%s", stderr.String())
-	}
-	if got := strings.Count(stdout.String(), "\n"); got != 3 {
-		t.Errorf("dry run wrote %d lines, want the 3 read before the signal", got)
-	}
+// TestDryRunFinishingAtEOF: a first signal that comes while the dry run waits for more input,
+// and none comes, still stops it as interrupted (exit 130), the requests of the records read
+// before written; it ended as a finished run, with its summary and exit 0.
+func TestDryRunFinishingAtEOF(t *testing.T) {
+	clitest.DryRunFinishingAtEOF(t, Run, []string{"qa-predict", "--dry-run", "--provider", "openai", "--model", "gpt-4o-mini"}, input(3, nil), 3)
 }
 
 // TestDryRunMakesNoCache: a dry run checks --cache but writes no file: a cache that does not exist
