@@ -13,6 +13,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // agreeReport is what qa-judge agree reports: the judges compared, the rows of figures, the
@@ -229,7 +230,7 @@ func (r *agreeReport) writeJSON(w io.Writer) error {
 	if doc.Warnings == nil {
 		doc.Warnings = []string{} // [] rather than null, as in qa-score's summary
 	}
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(record.LineSafe(w))
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)

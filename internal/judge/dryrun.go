@@ -61,7 +61,7 @@ type dryTally struct {
 func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge")
 	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}}
-	enc := json.NewEncoder(stdout)
+	enc := json.NewEncoder(record.LineSafe(stdout))
 	enc.SetEscapeHTML(false)
 	// The run's source: it notes the routes, and refuses a first record the judge model predicted.
 	err := cfg.source(src, nil)(func(rec *record.Record) error {

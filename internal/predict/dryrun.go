@@ -55,7 +55,7 @@ type dryTally struct {
 func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	interrupt.NoCalls(ctx, "qa-predict")
 	var t dryTally
-	enc := json.NewEncoder(a.stdout)
+	enc := json.NewEncoder(record.LineSafe(a.stdout))
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
 	err := batches(src.Each, a.blockOf())(func(b *batch) error {

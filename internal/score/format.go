@@ -19,6 +19,7 @@ import (
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/metric"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // Summary is what --summary writes: counts, then each metric's mean, count and bootstrap interval
@@ -111,7 +112,7 @@ func (s *Summary) write(w io.Writer, format string) error {
 		if s.Warnings == nil {
 			s.Warnings = []string{} // [] rather than null: a list to iterate over, empty or not
 		}
-		enc := json.NewEncoder(w)
+		enc := json.NewEncoder(record.LineSafe(w))
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)

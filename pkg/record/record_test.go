@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -774,5 +775,35 @@ func TestPredictionReasoning(t *testing.T) {
 	want := `"prediction":{"text":"Paris","reasoning":"France's capital.","reasoning_tokens":12}`
 	if !strings.Contains(string(b), want) {
 		t.Errorf("encoded %s, want it to hold %s", b, want)
+	}
+}
+
+// TestLineSafe: what a json.Encoder writes through LineSafe has U+0085, U+2028 and U+2029 as \u
+// escapes, decodes to the same value, and counts as written in full; a failed write is passed on.
+func TestLineSafe(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", `"plain"` + "\n"},
+		{"a\u0085b\u2028c\u2029d", `"a\u0085b\u2028c\u2029d"` + "\n"},
+		{"é\u0084\u2027", "\"é\u0084\u2027\"\n"}, // neighbours of the three, kept raw
+	} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(LineSafe(&b))
+		if err := enc.Encode(tc.in); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != tc.want {
+			t.Errorf("LineSafe wrote %q for %q, want %q", b.String(), tc.in, tc.want)
+		}
+		var back string
+		if err := json.Unmarshal(b.Bytes(), &back); err != nil || back != tc.in {
+			t.Errorf("%q decodes to %q, %v; want %q", b.String(), back, err, tc.in)
+		}
+	}
+	w := LineSafe(&failWriter{})
+	if n, err := w.Write([]byte("x\u0085")); err == nil || n != 0 {
+		t.Errorf("Write to a failing writer = %d, %v; want 0 and its error", n, err)
+	}
+	if n, err := LineSafe(io.Discard).Write([]byte("x\u0085")); err != nil || n != 3 {
+		t.Errorf("Write = %d, %v; want 3 (the bytes given), nil", n, err)
 	}
 }

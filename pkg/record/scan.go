@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 	"unicode/utf8"
@@ -307,4 +308,19 @@ func EscapeLineBreaks(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// LineSafe returns a writer that passes what it is given to w with U+0085, U+2028 and U+2029
+// escaped (see EscapeLineBreaks), for JSON a json.Encoder writes: each Write must hold whole
+// characters of valid JSON, as the encoder's one Write per value does. The commands' other JSON
+// lines (dry runs, summaries, reports) so survive Python's splitlines() as records do.
+func LineSafe(w io.Writer) io.Writer { return lineSafe{w} }
+
+type lineSafe struct{ w io.Writer }
+
+func (l lineSafe) Write(p []byte) (int, error) {
+	if _, err := l.w.Write(EscapeLineBreaks(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
