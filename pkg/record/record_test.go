@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -806,4 +809,73 @@ func TestLineSafe(t *testing.T) {
 	if n, err := LineSafe(io.Discard).Write([]byte("x\u0085")); err != nil || n != 3 {
 		t.Errorf("Write = %d, %v; want 3 (the bytes given), nil", n, err)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer goroutine and a reading test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestFlushWhenIdle: a line no other follows reaches the underlying writer with no Flush called,
+// and after stop only Flush writes; an error of a flush is kept for the calls after it.
+func TestFlushWhenIdle(t *testing.T) {
+	var out lockedBuffer
+	w := NewWriter(&out)
+	stop := w.FlushWhenIdle()
+	if err := w.WriteRaw([]byte(`{"id":"a"}`)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute) // a bound on a hang, not a timing assertion
+	for out.String() != `{"id":"a"}`+"\n" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the idle line was not flushed: %q", out.String())
+		}
+		time.Sleep(IdleFlush / 4)
+	}
+	stop()
+	stop() // again: nothing
+	if err := w.WriteRaw([]byte(`{"id":"b"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil || out.String() != `{"id":"a"}`+"\n"+`{"id":"b"}`+"\n" {
+		t.Errorf("after stop: Flush = %v, output %q", err, out.String())
+	}
+
+	var failed failingCount
+	w = NewWriter(&failed)
+	stop = w.FlushWhenIdle()
+	defer stop()
+	if err := w.WriteRaw([]byte(`{"id":"a"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for failed.calls.Load() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no idle flush reached the failing writer")
+		}
+		time.Sleep(IdleFlush / 4)
+	}
+	if err := w.WriteRaw([]byte(`{"id":"b"}`)); err == nil || err.Error() != "disk full" {
+		t.Errorf("write after a failed idle flush: %v, want disk full", err)
+	}
+}
+
+// failingCount fails every write and counts them.
+type failingCount struct{ calls atomic.Int64 }
+
+func (f *failingCount) Write([]byte) (int, error) {
+	f.calls.Add(1)
+	return 0, errors.New("disk full")
 }
