@@ -64,10 +64,19 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 // multiline reports whether the first line of br is a lone "{", as in indented JSON: then the
 // input is not JSON Lines. (A JSONL file whose first line is merely malformed stays JSONL, so the
 // line is reported and skipped.)
+//
+// It reads no further than the first line's end, so that JSON Lines from a pipe are loaded as
+// they come, not once the buffer's 64 kB are there.
 func multiline(br *bufio.Reader) bool {
-	head, _ := br.Peek(br.Size())
-	line, _, found := bytes.Cut(head, []byte("\n"))
-	return found && string(bytes.TrimSpace(line)) == "{"
+	for {
+		head, _ := br.Peek(br.Buffered())
+		if line, _, found := bytes.Cut(head, []byte("\n")); found {
+			return string(bytes.TrimSpace(line)) == "{"
+		}
+		if _, err := br.Peek(len(head) + 1); err != nil {
+			return false // the input ends, or fills the buffer, before the first line does
+		}
+	}
 }
 
 // firstByte returns the first non-blank byte without consuming it (0 for an empty input).
