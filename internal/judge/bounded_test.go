@@ -23,3 +23,16 @@ func TestMemoryBounded(t *testing.T) {
 		Limit: 4 << 20,
 	})
 }
+
+// TestRecordsAsTheyCome: a judged record is written out before the next input line comes, not
+// held in the output buffer until it fills or the input ends.
+func TestRecordsAsTheyCome(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf(`{"schema":1,"id":"q%d","dataset":"squad","question":"Where?","answers":["Paris"],"prediction":{"text":"Paris"}}`, i))
+	}
+	out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-judge", "--mode", "rules", "--concurrency", "4"}, lines)
+	if n := strings.Count(out, `"judgments":`); n != 3 {
+		t.Errorf("%d judged records, want 3:\n%s", n, out)
+	}
+}

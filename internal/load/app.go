@@ -165,6 +165,7 @@ func (a *app) action(c *cli.Context) error {
 		a.counts = make(map[[2]string]int)
 	}
 	a.out = record.NewWriter(a.stdout)
+	defer a.out.FlushWhenIdle()() // records read from a slow pipe come out as they are read
 	a.bar = command.ByteProgress(a.stderr, files)
 	err := a.loadAll(files)
 	if err == nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -233,5 +234,18 @@ func TestSyntaxErrorPlace(t *testing.T) {
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("%s: load = %v, want %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestRecordsAsTheyCome: a record loaded from a line of stdin is written out before the next line
+// comes, not held in the output buffer until the input ends.
+func TestRecordsAsTheyCome(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf(`{"id":"q%d","question":"Where?","answers":["Paris"]}`, i))
+	}
+	out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-load", "--format", "jsonl"}, lines)
+	if n := strings.Count(out, `"schema":1`); n != 3 {
+		t.Errorf("%d records, want 3:\n%s", n, out)
 	}
 }

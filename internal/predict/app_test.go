@@ -699,3 +699,19 @@ func TestExtractiveNotCached(t *testing.T) {
 		t.Errorf("cache entries = %d, %v; want none", n, err)
 	}
 }
+
+// TestRecordsAsTheyCome: a predicted record is written out before the next input line comes, not
+// held in the output buffer until it fills or the input ends (a reader of the output as it grows
+// would see nothing for a long run's first hundreds of records).
+func TestRecordsAsTheyCome(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf(`{"schema":1,"id":"r%d","question":"Who wrote it?","answers":["Ann"],"context":[{"text":"Ann wrote it."}]}`, i))
+	}
+	out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-predict", "--provider", "extractive", "--concurrency", "4"}, lines)
+	for i := range 3 {
+		if !strings.Contains(out, fmt.Sprintf(`"id":"r%d"`, i)) {
+			t.Errorf("record r%d missing from the output:\n%s", i, out)
+		}
+	}
+}

@@ -441,6 +441,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		records = io.Discard
 	}
 	out := record.NewWriter(records)
+	defer out.FlushWhenIdle()() // records that come slowly (from qa-predict) go out as they are scored
 	var mm *record.Writer
 	if cfg.mismatches != "" {
 		f, ferr := command.OpenOutput(cfg.mismatches, stdout, stderr)
@@ -449,6 +450,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		defer closeInto(f, &err, "mismatches")
 		mm = record.NewWriter(f)
+		defer mm.FlushWhenIdle()() // stopped before f is closed (defers run last first)
 	}
 	bad := 0
 	var lead command.LeadingBad

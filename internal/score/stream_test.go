@@ -244,3 +244,16 @@ func TestCutLastLine(t *testing.T) {
 		t.Errorf("Run = %v, %d lines out; stderr:\n%s\nwant the line %q", err, strings.Count(out.String(), "\n"), errs.String(), want)
 	}
 }
+
+// TestRecordsAsTheyCome: a scored record is written out before the next input line comes (as
+// from qa-predict, a record at a time), not held in the output buffer until the input ends.
+func TestRecordsAsTheyCome(t *testing.T) {
+	var lines []string
+	for i := range 3 {
+		lines = append(lines, fmt.Sprintf(`{"schema":1,"id":"q%d","question":"Where?","answers":["Paris"],"prediction":{"text":"Paris"}}`, i))
+	}
+	out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-score", "--metrics", "em"}, lines)
+	if n := strings.Count(out, `"scores":{"em":1}`); n != 3 {
+		t.Errorf("%d scored records, want 3:\n%s", n, out)
+	}
+}
