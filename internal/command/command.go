@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -153,14 +154,60 @@ func (e *Interrupted) Error() string {
 
 func (e *Interrupted) Unwrap() error { return context.Canceled }
 
-// Unreached reports whether msg, a record's error, is that of a call not made because the server
-// was never reached (model.UnreachedError: "openai m: not called: server … was never reached …").
-func Unreached(msg string) bool { return strings.Contains(msg, ": not called: server ") }
+// The reasons a summary gives for calls not made because the model transport stopped calling
+// (model.StoppedError), by the words of the record's error that say it after the server's URL.
+var stopReasons = [...]struct{ words, why string }{
+	{" was never reached", "server never reached"},                     // model.NeverReached
+	{" refused every call so far with HTTP ", "refused by the server"}, // model.RefusedEvery
+}
 
-// UnreachedNote is what a summary line puts after its count of errors (or failures), of of them,
-// when n of those are calls not made because the server was never reached, worded as
-// NotCalledNote words the interrupted run's.
-func UnreachedNote(n, of int) string { return notCalledNote(n, of, "server never reached") }
+// Stopped returns why msg, a record's error, is that of a call not made because the model
+// transport stopped calling, in a summary's words: "server never reached" ("openai m: not
+// called: server … was never reached …"), "refused by the server" ("… refused every call so far
+// with HTTP 401 …"); "" for any other error. Only the error's text is kept in a record, so it is
+// told by its words (model.NotCalledServer and what follows the URL).
+func Stopped(msg string) string {
+	_, rest, ok := strings.Cut(msg, ": not called: server ")
+	if !ok {
+		return ""
+	}
+	for _, r := range stopReasons {
+		if strings.Contains(rest, r.words) {
+			return r.why
+		}
+	}
+	return ""
+}
+
+// Stops counts a run's records whose call was not made because the model transport stopped
+// calling, by why (see Stopped). It is safe for concurrent use.
+type Stops struct {
+	n [len(stopReasons)]atomic.Int64
+}
+
+// Count counts msg, a record's error, when it is that of a call the transport stopped, and
+// reports whether it was.
+func (s *Stops) Count(msg string) bool {
+	why := Stopped(msg)
+	for i, r := range stopReasons {
+		if r.why == why {
+			s.n[i].Add(1)
+			return true
+		}
+	}
+	return false
+}
+
+// Note is what a summary line puts after its count of errors (or failures), of of them, for
+// those counted, worded as NotCalledNote words the interrupted run's: " (3 of them not called:
+// server never reached)", or "" when none was.
+func (s *Stops) Note(of int) string {
+	note := ""
+	for i, r := range stopReasons {
+		note += notCalledNote(int(s.n[i].Load()), of, r.why)
+	}
+	return note
+}
 
 // NotCalledNote is what a summary line of a run under MainCalls puts after its count of errors
 // (or failures), of of them, when n of those are calls the interrupted run did not make:

@@ -75,7 +75,7 @@ func (f *Failures) Wrote(rec *record.Record) {
 	delete(f.read, rec)
 	kind := failureKind(msg)
 	switch {
-	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Unreached(msg):
+	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Stopped(msg) != "":
 		return
 	case f.seen[kind]:
 		f.same++

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -88,5 +89,23 @@ func lines(n int) string {
 func TestBudgetSpentText(t *testing.T) {
 	if got := model.ErrBudget.Error() + ": "; got != budgetSpent {
 		t.Errorf("model.ErrBudget begins %q, Failures looks for %q", got, budgetSpent)
+	}
+}
+
+// TestStoppedText ties the words Stopped tells a stopped call by to model.StoppedError's: every
+// kind, as a call's error, is told and given its reason.
+func TestStoppedText(t *testing.T) {
+	for _, tt := range []struct {
+		err  *model.StoppedError
+		want string
+	}{
+		{&model.StoppedError{Base: "http://h:1", First: errors.New("connection refused")}, "server never reached"},
+		{&model.StoppedError{Base: "http://h:1", Status: 401, Reply: "bad key"}, "refused by the server"},
+		{&model.StoppedError{Base: "http://h:1", Status: 404}, "refused by the server"},
+	} {
+		msg := (&model.CallError{Err: fmt.Errorf("openai m: %w", tt.err)}).Error()
+		if got := Stopped(msg); got != tt.want {
+			t.Errorf("Stopped(%q) = %q, want %q", msg, got, tt.want)
+		}
 	}
 }

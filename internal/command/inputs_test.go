@@ -702,23 +702,38 @@ func TestOutputFolder(t *testing.T) {
 	}
 }
 
-// TestUnreached: a record's error from a call not made as the server was never reached is told
-// from the error of a call made.
-func TestUnreached(t *testing.T) {
-	for msg, want := range map[string]bool{
-		"openai m: not called: server http://127.0.0.1:1 was never reached (first error: connection refused)": true,
-		"judge call: openai m: not called: server http://h:1 was never reached (first error: x)":              true,
-		"openai m: network error: failed to reach API server (dial tcp: connection refused)":                  false,
-		"judge call: interrupted before the call was made":                                                    false,
+// TestStopped: a record's error from a call not made as the server was never reached, or refused
+// every call, is told from the error of a call made, and counted apart by why.
+func TestStopped(t *testing.T) {
+	for msg, want := range map[string]string{
+		"openai m: not called: server http://127.0.0.1:1 was never reached (first error: connection refused)":                 "server never reached",
+		"judge call: openai m: not called: server http://h:1 was never reached (first error: x)":                              "server never reached",
+		"openai m: not called: server http://h:1 refused every call so far with HTTP 401 (first reply: Incorrect API key)":    "refused by the server",
+		"embed http://h:1/embed: not called: server http://h:1 refused every call so far with HTTP 404; no such model or ...": "refused by the server",
+		"openai m: network error: failed to reach API server (dial tcp: connection refused)":                                  "",
+		"openai m: API returned unexpected status code: 401: Incorrect API key provided":                                      "",
+		"judge call: interrupted before the call was made":                                                                    "",
 	} {
-		if got := Unreached(msg); got != want {
-			t.Errorf("Unreached(%q) = %v, want %v", msg, got, want)
+		if got := Stopped(msg); got != want {
+			t.Errorf("Stopped(%q) = %q, want %q", msg, got, want)
 		}
 	}
-	if got, want := UnreachedNote(3, 10), " (3 of them not called: server never reached)"; got != want {
-		t.Errorf("UnreachedNote(3, 10) = %q, want %q", got, want)
+	var s Stops
+	for _, msg := range []string{"a: not called: server h was never reached (x)", "b: failed", "a: not called: server h was never reached (x)", "a: not called: server h was never reached (x)"} {
+		s.Count(msg)
 	}
-	if got, want := UnreachedNote(1, 1), " (it was not called: server never reached)"; got != want {
-		t.Errorf("UnreachedNote(1, 1) = %q, want %q", got, want)
+	if got, want := s.Note(10), " (3 of them not called: server never reached)"; got != want {
+		t.Errorf("Note(10) after 3 never reached = %q, want %q", got, want)
+	}
+	var one Stops
+	if !one.Count("a: not called: server h refused every call so far with HTTP 403") {
+		t.Errorf("Count(refused) = false, want true")
+	}
+	if got, want := one.Note(1), " (it was not called: refused by the server)"; got != want {
+		t.Errorf("Note(1) after 1 refused = %q, want %q", got, want)
+	}
+	var none Stops
+	if none.Count("b: failed") || none.Note(3) != "" {
+		t.Errorf("Stops counted an error of a call made: Note(3) = %q", none.Note(3))
 	}
 }

@@ -155,7 +155,7 @@ func (s *Scorer) Stats() Stats {
 }
 
 // StopWarning returns the warning of a run whose embedding calls were stopped because the server
-// was never reached (see model.Transport.StopWarning), or "".
+// was never reached or refused every call (see model.Transport.StopWarning), or "".
 func (s *Scorer) StopWarning() string {
 	return s.tr.StopWarning("run qa-score again")
 }

@@ -458,13 +458,13 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *mo
 // tally counts what happened to the records, and the tokens and dollars the judgments cost.
 type tally struct {
 	judged, rule, cached, skipped, already, unparsable, failed atomic.Int64
-	neither                                                    atomic.Int64 // yes/no replies saying neither
-	carried                                                    atomic.Int64 // already judged, and failed
-	notCalled                                                  atomic.Int64 // failed: calls a finishing run did not make
-	unreached                                                  atomic.Int64 // failed: calls not made as the server was never reached
-	selfJudged                                                 atomic.Int64 // failed: predicted by the judge model
-	stale                                                      atomic.Int64 // judge_score removed with the judgment it may have read
-	routed                                                     atomic.Int64 // judged by (or refused for) the model
+	neither                                                    atomic.Int64  // yes/no replies saying neither
+	carried                                                    atomic.Int64  // already judged, and failed
+	notCalled                                                  atomic.Int64  // failed: calls a finishing run did not make
+	stopped                                                    command.Stops // failed: calls not made as the server was never reached or refused every call
+	selfJudged                                                 atomic.Int64  // failed: predicted by the judge model
+	stale                                                      atomic.Int64  // judge_score removed with the judgment it may have read
+	routed                                                     atomic.Int64  // judged by (or refused for) the model
 
 	mu         sync.Mutex
 	usage      record.Usage
@@ -683,8 +683,8 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.failed.Add(1)
 		if strings.HasSuffix(jg.Error, interrupt.ErrNotCalled.Error()) {
 			t.notCalled.Add(1)
-		} else if command.Unreached(jg.Error) {
-			t.unreached.Add(1)
+		} else {
+			t.stopped.Count(jg.Error)
 		}
 	case jg.Model == "":
 		t.rule.Add(1)
@@ -758,7 +758,7 @@ func summarize(w io.Writer, name string, t *tally) {
 	if n := t.carried.Load(); n > 0 {
 		carried = fmt.Sprintf(" (%d failed: --retry-errors judges %s again)", n, english.Form(int(n), "it", "them"))
 	}
-	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load())) + command.UnreachedNote(int(t.unreached.Load()), int(t.failed.Load()))
+	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load())) + t.stopped.Note(int(t.failed.Load()))
 	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if !t.usage.IsZero() || t.cost > 0 {

@@ -289,9 +289,9 @@ func (j *Judge) unplanned(rec *record.Record, msg string) *record.Judgment {
 }
 
 // notMade reports whether err is that of a call that was not made, which asked nothing: the
-// budget was spent, the run was finishing, or the server was never reached.
+// budget was spent, the run was finishing, or the server was never reached or refused every call.
 func notMade(err error) bool {
-	var ue *model.UnreachedError
+	var ue *model.StoppedError
 	return errors.Is(err, model.ErrBudget) || errors.Is(err, interrupt.ErrNotCalled) || errors.As(err, &ue)
 }
 

@@ -40,12 +40,18 @@ func hint(provider, base string, attempts *Attempts) string {
 //   - 404 in JSON: the model name, or the base URL.
 //
 // Other statuses (400, 403, 429, 5xx) carry the server's own words, which say more than a guess.
+// A call a Transport did not make as the server refused every call (a StoppedError) is advised as
+// the first refusal was.
 // Any HTTP client whose transport is a Transport, under WithAttempts, can ask for it: the embedding
 // calls do, so that their failures say what the model calls' say.
 func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	cause := attempts.Err()
 	status, contentType := attempts.Status()
 	body := bytes.TrimSpace(attempts.Body())
+	if se, ok := errors.AsType[*StoppedError](cause); ok && se.Status != 0 {
+		// A call not made as every call was refused: the advice is the first refusal's.
+		status, contentType, body = se.Status, se.contentType, bytes.TrimSpace(se.body)
+	}
 	var dns *net.DNSError
 	switch {
 	case errors.Is(cause, syscall.ECONNREFUSED):

@@ -174,7 +174,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
 			return out, c.notCalled(out.Attempts)
 		}
-		if ue := (*UnreachedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
+		if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, attempts)}
 		}
 		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {

@@ -52,7 +52,7 @@ type Transport struct {
 	sleep      func(context.Context, time.Duration) error
 	rpm        *Limiter
 	gate       *gate
-	reach      reach
+	stops      stopRule
 
 	mu  sync.Mutex
 	rnd *rand.Rand
@@ -87,7 +87,7 @@ func NewTransport(cfg TransportConfig) *Transport {
 		maxWait:    cfg.MaxWait,
 		sleep:      cfg.Sleep,
 		rnd:        rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
-		reach:      reach{limit: reachLimit(cfg.Concurrency)},
+		stops:      stopRule{limit: stopLimit(cfg.Concurrency)},
 	}
 	if t.base == nil {
 		// http.DefaultTransport keeps only 2 idle connections per host, so with more calls in
@@ -134,21 +134,21 @@ func (t *Transport) Concurrency() int {
 	return t.gate.current()
 }
 
-// Unreached returns the UnreachedError of the calls t stopped making because the server was never
-// reached, or nil when it makes them all.
-func (t *Transport) Unreached() error { return t.reach.stop() }
+// Stopped returns the StoppedError of the calls t stopped making because the server was never
+// reached or refused every call, or nil when it makes them all.
+func (t *Transport) Stopped() error { return t.stops.stop() }
 
-// RoundTrip sends req, retrying transient failures. Once the server has been found unreachable
-// (see reach), it fails at once with an UnreachedError.
+// RoundTrip sends req, retrying transient failures. Once the server has been found unreachable,
+// or refusing every call (see stopRule), it fails at once with a StoppedError.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
-	if err := t.reach.refuse(); err != nil {
+	if err := t.stops.refuse(); err != nil {
 		noteError(ctx, err)
 		return nil, err
 	}
 	resp, err := t.roundTrip(req)
-	if err != nil && ctx.Err() == nil && !errors.Is(err, interrupt.ErrNotCalled) {
-		t.reach.failed(req.URL, err)
+	if ctx.Err() == nil && !errors.Is(err, interrupt.ErrNotCalled) {
+		t.stops.ended(req, resp, err)
 	}
 	return resp, err
 }
@@ -234,7 +234,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		noteError(ctx, err)
 		return nil, t.transientWait(ctx, err), err
 	}
-	t.reach.answered()
+	t.stops.answered(resp.StatusCode)
 	data, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr != nil {

@@ -32,13 +32,13 @@ type tally struct {
 	passed     int
 	carried    int // passed through with a failed prediction
 	errors     int
-	verdicts   int // predicted records whose EvaLearn verdict failed (sequence mode)
-	notCalled  int // errors that are calls a finishing run did not make
-	unreached  int // errors that are calls not made as the server was never reached
-	stale      int // records whose judgments, scores or score errors went with the prediction they graded
-	noUsage    int // replies whose server reported no token usage
-	cut        int // replies that stopped at max_tokens
-	filtered   int // replies with text stopped by a content filter or as a refusal
+	verdicts   int           // predicted records whose EvaLearn verdict failed (sequence mode)
+	notCalled  int           // errors that are calls a finishing run did not make
+	stopped    command.Stops // errors that are calls not made as the server was never reached or refused every call
+	stale      int           // records whose judgments, scores or score errors went with the prediction they graded
+	noUsage    int           // replies whose server reported no token usage
+	cut        int           // replies that stopped at max_tokens
+	filtered   int           // replies with text stopped by a content filter or as a refusal
 	usage      record.Usage
 	cost       float64
 	cachedCost float64 // the part of cost the cache served
@@ -90,9 +90,8 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		t.notCalled++
 		t.spend(p) // LongMemEval's notes asked before it were paid for
 		return
-	case command.Unreached(p.Error):
+	case t.stopped.Count(p.Error):
 		t.errors++
-		t.unreached++
 		return
 	case p.Error != "":
 		t.errors++
@@ -209,7 +208,7 @@ func (t *tally) line() string {
 	}
 	s := fmt.Sprintf("%s: %d predicted (%d cached%s), %d passed through%s, %s%s; tokens %d in, %d out; %s",
 		english.Count(t.records, "record", "records"), t.predicted, t.cached, verdicts, t.passed, carried,
-		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+command.UnreachedNote(t.unreached, t.errors),
+		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+t.stopped.Note(t.errors),
 		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost))
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)

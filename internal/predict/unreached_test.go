@@ -33,7 +33,7 @@ func TestUnreachedServerStopsCalls(t *testing.T) {
 			t.Fatalf("record %s has no error: %+v", r.ID, p)
 		case p.Attempts > 0:
 			attempted++
-		case command.Unreached(p.Error):
+		case command.Stopped(p.Error) != "":
 			notCalled++
 		default:
 			t.Errorf("record %s: error %q, want a failed call or one not made", r.ID, p.Error)

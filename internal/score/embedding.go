@@ -238,7 +238,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 // maxRecordMessage bytes.
 func (st *embedStage) recordMessage(err error) string {
 	what := "embedding call failed: "
-	if _, unreached := errors.AsType[*model.UnreachedError](err); unreached || errors.Is(err, interrupt.ErrNotCalled) {
+	if _, stopped := errors.AsType[*model.StoppedError](err); stopped || errors.Is(err, interrupt.ErrNotCalled) {
 		what = "embedding call not made: "
 	}
 	return what + english.Clip(err.Error(), maxRecordMessage)
@@ -263,7 +263,8 @@ func span(rs []result, idx []int) string {
 	return fmt.Sprintf("%s:%d-%d", first.file, first.no, last.no)
 }
 
-// stopWarning is the warning of embedding calls stopped as the server was never reached, or "".
+// stopWarning is the warning of embedding calls stopped as the server was never reached, or
+// refused every call, or "".
 func (st *embedStage) stopWarning() string { return st.scorer.StopWarning() }
 
 // stats is the one-line account of the embedding work, for stderr.

@@ -1,0 +1,298 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
+)
+
+// generateAll makes n calls through c, at most par at a time, and returns their errors.
+func generateAll(c Client, n, par int) []error {
+	return generateEach(c, testRequest("openai", "gpt-4o-mini"), n, par)
+}
+
+// generateEach makes n calls of req through c, at most par at a time, and returns their errors.
+func generateEach(c Client, req Request, n, par int) []error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range par {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				_, errs[i] = c.Generate(context.Background(), req)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errs
+}
+
+func TestTransportStopsCallingUnreachedServer(t *testing.T) {
+	const calls, par, retries = 50, 4, 2
+	var s sleeps
+	tr := NewTransport(TransportConfig{MaxRetries: retries, Backoff: time.Millisecond, Seed: 1, Sleep: s.sleep, Concurrency: par})
+	base := clitest.ClosedURL(t)
+	c, err := Setup{Provider: "openai", BaseURL: base + "/v1", APIKey: testKey, Transport: tr}.Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := generateAll(c, calls, par)
+	limit := stopLimit(par)
+	// The calls in flight when the limit is hit finish too: at most par-1 more than it.
+	if got, lo, hi := tr.Requests(), int64(limit*(retries+1)), int64((limit+par-1)*(retries+1)); got < lo || got > hi {
+		t.Errorf("attempts = %d, want between %d and %d (%d calls in a row of %d attempts, and those in flight)", got, lo, hi, limit, retries+1)
+	}
+	unreached := 0
+	for i, err := range errs {
+		var ue *StoppedError
+		switch {
+		case err == nil:
+			t.Fatalf("call %d succeeded against a closed port", i)
+		case errors.As(err, &ue):
+			unreached++
+			if want := "openai gpt-4o-mini: not called: server " + base + " was never reached (first error: dial tcp "; !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("call %d: error = %q, want it to begin %q", i, err, want)
+			}
+			if !errors.Is(err, syscall.ECONNREFUSED) {
+				t.Errorf("call %d: error %q does not unwrap to ECONNREFUSED", i, err)
+			}
+		}
+	}
+	if lo := calls - (limit + par - 1); unreached < lo || unreached > calls-limit {
+		t.Errorf("calls not made = %d, want between %d and %d", unreached, lo, calls-limit)
+	}
+	if tr.Stopped() == nil {
+		t.Errorf("Stopped() = nil after the server was never reached")
+	}
+}
+
+func TestTransportKeepsCallingServerThatAnswered(t *testing.T) {
+	const calls, retries = 30, 2
+	var s sleeps
+	tr := NewTransport(TransportConfig{MaxRetries: retries, Backoff: time.Millisecond, Seed: 1, Sleep: s.sleep, Concurrency: 1})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"c","object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`)
+	}))
+	c, err := Setup{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, Transport: tr}.Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini")); err != nil {
+		t.Fatalf("first call: %v", err)
+	}
+	srv.Close()
+	for i, err := range generateAll(c, calls, 1) {
+		var ue *StoppedError
+		if err == nil || errors.As(err, &ue) {
+			t.Fatalf("call %d after the server went away: error = %v, want a failed call", i, err)
+		}
+	}
+	if got, want := tr.Requests(), int64(1+calls*(retries+1)); got != want {
+		t.Errorf("attempts = %d, want %d (every call retried)", got, want)
+	}
+	if err := tr.Stopped(); err != nil {
+		t.Errorf("Stopped() = %v, want nil once the server has answered", err)
+	}
+}
+
+func TestIsUnreached(t *testing.T) {
+	op := func(err error) error { return &net.OpError{Op: "dial", Net: "tcp", Err: err} }
+	tests := []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"refused", op(syscall.ECONNREFUSED), true},
+		{"network unreachable", op(syscall.ENETUNREACH), true},
+		{"host unreachable", op(syscall.EHOSTUNREACH), true},
+		{"no such host", op(&net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}), true},
+		{"dns timeout", op(&net.DNSError{Err: "i/o timeout", Name: "x", IsTimeout: true}), false},
+		{"deadline", context.DeadlineExceeded, false},
+		{"reset", op(syscall.ECONNRESET), false},
+		{"tls", errors.New("tls: failed to verify certificate"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := isUnreached(tt.err); got != tt.want {
+				t.Errorf("isUnreached(%v) = %v, want %v", tt.err, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStoppedErrorMarker: a record keeps only an error's text, so the commands know a call not
+// made by the words NotCalledServer begins, and why by those after the URL; every StoppedError,
+// as a CallError, holds them.
+func TestStoppedErrorMarker(t *testing.T) {
+	for _, tt := range []struct {
+		err   *StoppedError
+		words string
+	}{
+		{&StoppedError{Base: "http://127.0.0.1:1", First: syscall.ECONNREFUSED}, NeverReached},
+		{&StoppedError{Base: "http://127.0.0.1:1", Status: 401, Reply: "bad key"}, RefusedEvery + "401"},
+	} {
+		err := &CallError{Err: fmt.Errorf("openai m: %w", tt.err)}
+		if want := ": " + NotCalledServer + " http://127.0.0.1:1" + tt.words; !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not hold %q", err, want)
+		}
+	}
+}
+
+// refusingServer answers every request with status and body (JSON), but for the first ok ones,
+// which get an OpenAI reply; it counts the requests that reach it.
+func refusingServer(t *testing.T, ok int, status func(n int) int, body string) (*httptest.Server, *atomic.Int64) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		i := int(n.Add(1))
+		w.Header().Set("Content-Type", "application/json")
+		if i <= ok {
+			fmt.Fprint(w, `{"id":"c","object":"chat.completion","model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`)
+			return
+		}
+		w.WriteHeader(status(i))
+		fmt.Fprint(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func always(status int) func(int) int { return func(int) int { return status } }
+
+// TestTransportStopsCallingRefusingServer: a server that refuses every call with the same 401,
+// 403 or 404 gets max(8, 2×concurrency) calls (and those in flight), no more; the others fail at
+// once with a StoppedError that names the status and the server's words, and the advice the
+// first refusal had.
+func TestTransportStopsCallingRefusingServer(t *testing.T) {
+	const calls, par = 40, 3
+	tests := []struct {
+		name, provider, model string
+		status                int
+		body                  string
+		reply, hint           string
+	}{
+		{"openai key", "openai", "gpt-4o-mini", 401,
+			`{"error":{"message":"Incorrect API key provided: ` + testKey + `.","type":"invalid_request_error","code":"invalid_api_key"}}`,
+			"Incorrect API key provided: [redacted].", "the API key was refused: check OPENAI_API_KEY, or the file --api-key-file names"},
+		{"openai model", "openai", "gpt-5-nope", 404,
+			`{"error":{"message":"The model ` + "`gpt-5-nope`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`,
+			"The model `gpt-5-nope` does not exist or you do not have access to it.", "no such model or endpoint: check the model name"},
+		{"openai forbidden", "openai", "gpt-4o-mini", 403,
+			`{"error":{"message":"Project proj_x does not have access to model gpt-4o-mini","type":"invalid_request_error","code":"model_not_found"}}`,
+			"Project proj_x does not have access to model gpt-4o-mini", ""},
+		{"ollama model", "ollama", "llama9", 404, `{"error":"model 'llama9' not found"}`,
+			"model 'llama9' not found", "no such model or endpoint: check the model name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, served := refusingServer(t, 0, always(tt.status), tt.body)
+			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1, Concurrency: par})
+			base := srv.URL
+			if tt.provider == "openai" {
+				base += "/v1"
+			}
+			c, err := Setup{Provider: tt.provider, BaseURL: base, APIKey: testKey, Transport: tr}.Client(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			errs := generateEach(c, testRequest(tt.provider, tt.model), calls, par)
+			limit := stopLimit(par)
+			// No retries of a 401, 403 or 404: one request a call.
+			if got := int(served.Load()); got < limit || got > limit+par-1 {
+				t.Errorf("the server got %d requests, want %d to %d (the limit and the calls in flight)", got, limit, limit+par-1)
+			}
+			stopped := 0
+			want := fmt.Sprintf("%s %s: not called: server %s refused every call so far with HTTP %d (first reply: %s)", tt.provider, tt.model, srv.URL, tt.status, tt.reply)
+			for i, err := range errs {
+				se, ok := errors.AsType[*StoppedError](err)
+				switch {
+				case err == nil:
+					t.Fatalf("call %d succeeded against a server that refuses every call", i)
+				case !ok:
+					if strings.Contains(err.Error(), "not called") {
+						t.Errorf("call %d: error %q says not called but is no StoppedError", i, err)
+					}
+					continue
+				}
+				stopped++
+				if se.Status != tt.status {
+					t.Errorf("call %d: Status = %d, want %d", i, se.Status, tt.status)
+				}
+				got := err.Error()
+				if msg, _, _ := strings.Cut(got, "; "); msg != want {
+					t.Errorf("call %d: error = %q, want it to begin %q", i, got, want)
+				}
+				if tt.hint != "" && !strings.Contains(got, "; "+tt.hint) {
+					t.Errorf("call %d: error = %q, want the hint %q", i, got, tt.hint)
+				}
+				if strings.Contains(got, testKey) {
+					t.Errorf("call %d: error %q shows the API key", i, got)
+				}
+			}
+			if got := int(served.Load()) + stopped; got != calls {
+				t.Errorf("%d requests served and %d calls stopped, want %d in all", served.Load(), stopped, calls)
+			}
+			w := tr.StopWarning("rerun X")
+			if wantW := fmt.Sprintf("warning: calls stopped: %s refused the first %d calls with HTTP %d (the first reply: %s); %d calls were not made and their records carry the error \"not called: server … refused every call so far with HTTP %d\" (rerun X once ",
+				srv.URL, limit, tt.status, tt.reply, stopped, tt.status); !strings.HasPrefix(w, wantW) {
+				t.Errorf("StopWarning = %q, want it to begin %q", w, wantW)
+			}
+		})
+	}
+}
+
+// TestTransportKeepsCallingServerThatRefusedAfterSuccess: the rule is for a run none of whose
+// calls succeeded; a key that stops working, or a mix of refusals, is not it: every call is made.
+func TestTransportKeepsCallingServerThatRefusedAfterSuccess(t *testing.T) {
+	const calls = 30
+	tests := []struct {
+		name   string
+		ok     int
+		status func(int) int
+	}{
+		{"200 then 401s", 1, always(401)},
+		{"401 and 404 in turn", 0, func(n int) int { return 401 + 3*(n%2) }},
+		{"401s broken by a 400", 0, func(n int) int { return map[bool]int{true: 400, false: 401}[n%5 == 0] }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, served := refusingServer(t, tt.ok, tt.status, `{"error":{"message":"no"}}`)
+			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1, Concurrency: 1})
+			c, err := Setup{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, Transport: tr}.Client(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, err := range generateEach(c, testRequest("openai", "gpt-4o-mini"), calls, 1) {
+				if _, stopped := errors.AsType[*StoppedError](err); stopped {
+					t.Fatalf("call %d: error = %v, want a call made", i, err)
+				}
+			}
+			if got := served.Load(); got != calls {
+				t.Errorf("the server got %d requests, want %d (every call made)", got, calls)
+			}
+			if err := tr.Stopped(); err != nil {
+				t.Errorf("Stopped() = %v, want nil", err)
+			}
+			if w := tr.StopWarning("rerun"); w != "" {
+				t.Errorf("StopWarning = %q, want none", w)
+			}
+		})
+	}
+}
