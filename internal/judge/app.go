@@ -130,7 +130,9 @@ honouring Retry-After (and the Gemini API's retryDelay, given in the body); ever
 OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day.
 As in qa-predict, a judge server never reached (max(8, 2×--concurrency) calls in a row refused,
 or its host unknown, and no reply yet) stops the calls: the records left fail with "not called:
-server ... was never reached", stderr says so once, and --retry-errors over the output judges them.
+server ... was never reached", stderr says so once, and --retry-errors over the output judges them;
+as many calls in a row refused with the same 401, 403 or 404 (a key, a model name), none ever a
+success, leave "not called: server ... refused every call so far with HTTP 404" alike.
 The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their scripts do (OpenAI
 response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type; Anthropic
 has no JSON mode). --seed is sent to the model only when given. cost_usd prices each

@@ -135,7 +135,7 @@ const embedKey = "sk-embed-FILE-key-7c1d"
 // callServers are the CLI tests' servers for the embedding calls' flags, fresh for each case, as
 // they count requests: $FLAKY_URL answers its first two requests 503 (Retry-After 0.01 s), then
 // serves; $SLOW_URL serves each request after 300 ms; $KEY_URL answers 401 to a request without
-// embedKey as its bearer token.
+// embedKey as its bearer token ($KEY_SERVER is its server, without the /v1).
 func callServers(t *testing.T) map[string]string {
 	var n atomic.Int64
 	flaky := newGatedServer(t, func(w http.ResponseWriter, _ *http.Request) bool {
@@ -162,6 +162,6 @@ func callServers(t *testing.T) map[string]string {
 		return true
 	})
 	closed := clitest.ClosedURL(t) // nothing listens there: a wrong port
-	return map[string]string{"$FLAKY_URL": flaky.URL + "/v1", "$SLOW_URL": slow.URL + "/v1", "$KEY_URL": key.URL + "/v1",
+	return map[string]string{"$FLAKY_URL": flaky.URL + "/v1", "$SLOW_URL": slow.URL + "/v1", "$KEY_URL": key.URL + "/v1", "$KEY_SERVER": key.URL,
 		"$CLOSED": closed, "$ADDR_CLOSED": strings.TrimPrefix(closed, "http://")}
 }
