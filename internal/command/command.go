@@ -171,9 +171,13 @@ func Stopped(msg string) string {
 	if !ok {
 		return ""
 	}
-	for _, r := range stopReasons {
-		if strings.Contains(rest, r.words) {
-			return r.why
+	// The words follow the server's URL, which holds no space: a server's reply quoted later in
+	// the message cannot be taken for them.
+	if i := strings.IndexByte(rest, ' '); i >= 0 {
+		for _, r := range stopReasons {
+			if strings.HasPrefix(rest[i:], r.words) {
+				return r.why
+			}
 		}
 	}
 	return ""

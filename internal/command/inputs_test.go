@@ -713,6 +713,9 @@ func TestStopped(t *testing.T) {
 		"openai m: network error: failed to reach API server (dial tcp: connection refused)":                                  "",
 		"openai m: API returned unexpected status code: 401: Incorrect API key provided":                                      "",
 		"judge call: interrupted before the call was made":                                                                    "",
+		// The server's words quoted after the reason are not the reason.
+		"openai m: not called: server http://h:1 refused every call so far with HTTP 404 (first reply: host was never reached)": "refused by the server",
+		"openai m: not called: server http://h:1 failed (first reply: x refused every call so far with HTTP 401)":               "",
 	} {
 		if got := Stopped(msg); got != want {
 			t.Errorf("Stopped(%q) = %q, want %q", msg, got, want)
