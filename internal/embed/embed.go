@@ -112,7 +112,7 @@ type Scorer struct {
 	client *http.Client
 	tr     *model.Transport // the client's when NewScorer made it, for its StopWarning; else nil
 
-	requests, texts, hits atomic.Int64
+	requests, texts, hits, notSent atomic.Int64
 }
 
 // NewScorer returns a Scorer for cfg after validating it.
@@ -147,11 +147,12 @@ type Stats struct {
 	Requests  int64 // embedding requests made (one per batch; retries not counted)
 	Texts     int64 // texts sent in them
 	CacheHits int64 // distinct texts answered from the cache
+	NotSent   int64 // requests not made: the run was finishing, or the server was stopped (model.NotMade)
 }
 
 // Stats returns the counts so far.
 func (s *Scorer) Stats() Stats {
-	return Stats{Requests: s.requests.Load(), Texts: s.texts.Load(), CacheHits: s.hits.Load()}
+	return Stats{Requests: s.requests.Load(), Texts: s.texts.Load(), CacheHits: s.hits.Load(), NotSent: s.notSent.Load()}
 }
 
 // StopWarning returns the warning of a run whose embedding calls were stopped because the server

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/model"
 )
 
 // Cache namespaces; bump the version when an encoding changes.
@@ -111,9 +112,13 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 			if failed.Load() {
 				return nil // after a failure no new call is made
 			}
-			s.requests.Add(1)
-			s.texts.Add(int64(len(batch)))
 			vs, err := call(ctx, batch)
+			if model.NotMade(err) { // the transport did not make the call: no batch was sent
+				s.notSent.Add(1)
+			} else {
+				s.requests.Add(1)
+				s.texts.Add(int64(len(batch)))
+			}
 			if err != nil {
 				failed.Store(true)
 				return err

@@ -288,13 +288,6 @@ func (j *Judge) unplanned(rec *record.Record, msg string) *record.Judgment {
 	return jg
 }
 
-// notMade reports whether err is that of a call that was not made, which asked nothing: the
-// budget was spent, the run was finishing, or the server was never reached or refused every call.
-func notMade(err error) bool {
-	var ue *model.StoppedError
-	return errors.Is(err, model.ErrBudget) || errors.Is(err, interrupt.ErrNotCalled) || errors.As(err, &ue)
-}
-
 // unjudgeable returns why rec's prediction cannot be judged (none, or a failed one), or "".
 func unjudgeable(rec *record.Record) string {
 	switch {
@@ -337,7 +330,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 			break // finishing: asking again is a new call; the unparsable reply stands
 		}
 		resp, err := j.Client.Generate(ctx, j.request(p, first+attempt))
-		if !notMade(err) {
+		if !model.NotMade(err) {
 			jg.Attempts++
 		}
 		if errors.Is(err, model.ErrEmptyReply) && resp.Cut {

@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // StoppedError is the error of a call a Transport did not make because every call of the run so
@@ -43,6 +44,15 @@ func (e *StoppedError) Error() string {
 }
 
 func (e *StoppedError) Unwrap() error { return e.First }
+
+// NotMade reports whether err is that of a call that was not made, which asked the server
+// nothing: the run's budget was spent (ErrBudget), the run was finishing
+// (interrupt.ErrNotCalled), or the server was never reached or refused every call so far (a
+// StoppedError).
+func NotMade(err error) bool {
+	_, stopped := errors.AsType[*StoppedError](err)
+	return stopped || errors.Is(err, ErrBudget) || errors.Is(err, interrupt.ErrNotCalled)
+}
 
 // NotCalledServer begins the message of a StoppedError, so that a record's error string says,
 // without the error value, that its call was not made; NeverReached or RefusedEvery follows the

@@ -238,7 +238,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 // maxRecordMessage bytes.
 func (st *embedStage) recordMessage(err error) string {
 	what := "embedding call failed: "
-	if _, stopped := errors.AsType[*model.StoppedError](err); stopped || errors.Is(err, interrupt.ErrNotCalled) {
+	if model.NotMade(err) {
 		what = "embedding call not made: "
 	}
 	return what + english.Clip(err.Error(), maxRecordMessage)
@@ -270,8 +270,12 @@ func (st *embedStage) stopWarning() string { return st.scorer.StopWarning() }
 // stats is the one-line account of the embedding work, for stderr.
 func (st *embedStage) stats() string {
 	s := st.scorer.Stats()
-	return fmt.Sprintf("embeddings: %s for %s, %s from the cache", english.Count(int(s.Requests), "batch", "batches"),
-		english.Count(int(s.Texts), "text", "texts"), english.Count(int(s.CacheHits), "text", "texts"))
+	notSent := ""
+	if s.NotSent > 0 {
+		notSent = fmt.Sprintf(" (%d more not sent)", s.NotSent)
+	}
+	return fmt.Sprintf("embeddings: %s for %s%s, %s from the cache", english.Count(int(s.Requests), "batch", "batches"),
+		english.Count(int(s.Texts), "text", "texts"), notSent, english.Count(int(s.CacheHits), "text", "texts"))
 }
 
 // cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
