@@ -1,8 +1,10 @@
 // Package cell writes the names and text a command shows people in its tables, Markdown and
 // warnings: a value Go-quoted where a row or a line would hide or blur it (Value), a table's cell
-// kept to one cell (Table), Markdown text shown as it is (Markdown), and a table's lines without
-// the spaces a tabwriter pads them with (Trim). qa-score's summary and qa-judge agree's report
-// name their groups through it, so that a type reads the same in both.
+// kept to one cell (Table), Markdown text shown as it is (Markdown), a table's columns aligned
+// as a terminal draws them, a Chinese character two columns wide (Columns, Width), and a
+// table's lines without the spaces their last cells are padded with (Trim). qa-score's summary
+// and qa-judge agree's report name their groups through it, so that a type reads the same in
+// both.
 //
 // Note: the data formats (JSON) key a group by the value itself; only what people read goes
 // through this package.
@@ -108,8 +110,8 @@ func asciiLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 
 func alnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // Trim returns a writer that passes what is written to it on to w but the spaces at the end of
-// each line. A tabwriter pads a row's last cell to its column's width when another row has a
-// cell after it (in qa-score's summary a row without an interval under "95% CI", the
+// each line. Columns, as a tabwriter, pads a row's last cell to its column's width when another
+// row has a cell after it (in qa-score's summary a row without an interval under "95% CI", the
 // classification's averages under support and predicted), which left spaces at the end of
 // those lines. Spaces not yet followed by anything are held back, so a table must end its last
 // line.
