@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -148,7 +147,7 @@ func (s *Summary) header() string {
 
 func (s *Summary) writeTable(w io.Writer) error {
 	fmt.Fprintln(w, s.header())
-	tw := tabwriter.NewWriter(cell.Trim(w), 0, 0, 2, ' ', 0)
+	tw := cell.NewColumns(cell.Trim(w), cell.Left)
 	rows := s.rows(num)
 	withCI := hasInterval(rows)
 	head := "group\tmetric\tcount\tmean"
@@ -295,7 +294,7 @@ func exact(v *float64) string {
 func (c *Classification) writeTable(w io.Writer) error {
 	fmt.Fprintf(w, "\nclassification: %s, accuracy %s, average %s, zero division %g, labels in %s order\n",
 		english.Count(c.Records, "record", "records"), num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder)
-	tw := tabwriter.NewWriter(cell.Trim(w), 0, 0, 2, ' ', 0)
+	tw := cell.NewColumns(cell.Trim(w), cell.Left)
 	fmt.Fprintln(tw, "label\tprecision\trecall\tf1\tsupport\tpredicted")
 	for i, l := range c.Labels {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\n", strconv.Quote(l), num(&c.Precision[i]), num(&c.Recall[i]), num(&c.F1[i]), c.Support[i], c.Predicted[i])
@@ -312,7 +311,7 @@ func (c *Classification) writeTable(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(w, "\nconfusion matrix (rows: gold label, columns: predicted label)")
-	tw = tabwriter.NewWriter(cell.Trim(w), 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw = cell.NewColumns(cell.Trim(w), cell.Right)
 	fmt.Fprint(tw, "gold \\ predicted\t")
 	for _, l := range c.CMLabels {
 		fmt.Fprintf(tw, "%s\t", strconv.Quote(l))
