@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -54,9 +52,9 @@ func (r *agreeReport) listed(dis []Item) []Item {
 // writeText prints the report as a table for people. A type, a record's id and a judge's name
 // are written as qa-score's summary writes a group's value (cell.Value): Go-quoted when a line
 // break, a tab or an escape sequence would split a row, move its columns or act on the terminal,
-// or when it is empty. The table is aligned by a tabwriter, as qa-score's summary is, so that a
-// long or quoted type keeps every row in line; cell.Trim drops the spaces it pads a line's last
-// cell with.
+// or when it is empty. The table is aligned by cell.Columns, as qa-score's summary is, so that a
+// long, quoted or Chinese type (its characters two terminal columns wide) keeps every row in
+// line; cell.Trim drops the spaces it pads a line's last cell with.
 func (r *agreeReport) writeText(w io.Writer) {
 	w = cell.Trim(w)
 	names := make([]string, len(r.names))
@@ -65,7 +63,7 @@ func (r *agreeReport) writeText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "judges: %s (%s; verdict = score >= %g)\n", strings.Join(names, ", "), KappaName(len(r.names)), r.cfg.threshold)
 	fmt.Fprintf(w, "records: %d compared, %d left out (a judgment missing or failed)\n\n", len(r.items), r.leftOut)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := cell.NewColumns(w, cell.Left)
 	for _, row := range r.table() {
 		fmt.Fprintln(tw, strings.Join(row, "\t"))
 	}
@@ -89,7 +87,7 @@ func (r *agreeReport) writeText(w io.Writer) {
 // its interval, kappa, its interval. Without an interval in the table (--bootstrap 0, or no record
 // compared) the two "95% CI" columns (at the default --level) are left out rather than printed
 // empty, as qa-score's summary leaves out its own. The figures' columns are aligned to the
-// right, each cell padded to its column's widest, so that a tabwriter, which aligns every
+// right, each cell padded to its column's widest, so that cell.Columns, which aligns every
 // column to the left, lines up their last digits; the names and intervals stay on the left.
 func (r *agreeReport) table() [][]string {
 	withCI := slices.ContainsFunc(r.rows, func(a Agreement) bool { return hasCI(a.RawCI) || hasCI(a.KappaCI) })
@@ -101,10 +99,10 @@ func (r *agreeReport) table() [][]string {
 	for _, col := range []int{1, 2, 4} {
 		width := 0
 		for _, row := range rows {
-			width = max(width, utf8.RuneCountInString(row[col]))
+			width = max(width, cell.Width(row[col]))
 		}
 		for _, row := range rows {
-			row[col] = strings.Repeat(" ", width-utf8.RuneCountInString(row[col])) + row[col]
+			row[col] = strings.Repeat(" ", width-cell.Width(row[col])) + row[col]
 		}
 	}
 	if !withCI {
