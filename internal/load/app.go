@@ -10,12 +10,12 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/repeat"
@@ -546,7 +546,7 @@ func (a *app) printSummary() {
 	slices.SortFunc(keys, func(x, y [2]string) int {
 		return strings.Compare(x[0]+"\x00"+x[1], y[0]+"\x00"+y[1])
 	})
-	tw := tabwriter.NewWriter(a.stderr, 0, 4, 2, ' ', 0)
+	tw := cell.NewColumns(a.stderr, cell.Left)
 	fmt.Fprintln(tw, "dataset\ttype\trecords")
 	for _, k := range keys {
 		fmt.Fprintf(tw, "%s\t%s\t%d\n", dash(k[0]), dash(k[1]), a.counts[k])
