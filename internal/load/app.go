@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -555,9 +556,15 @@ func (a *app) printSummary() {
 	tw.Flush()
 }
 
+// dash is a dataset's or type's name as the summary's table shows it: "-" when it is empty, else
+// as qa-score's summary names a group (cell.Value: Go-quoted when a line break, a tab, white space
+// at an end or another unprintable character would blur the row), and "-" itself quoted.
 func dash(s string) string {
-	if s == "" {
+	switch s {
+	case "":
 		return "-"
+	case "-":
+		return strconv.Quote(s)
 	}
-	return s
+	return cell.Value(s)
 }
