@@ -365,29 +365,3 @@ func ollamaDoneReason(body []byte) string {
 	json.Unmarshal(body, &r) //nolint:errcheck // no reason read is no reason
 	return r.DoneReason
 }
-
-// bodyMessage is the message of an error body that the client does not read: the top-level
-// "message" of vLLM's errors ({"object": "error", "message": …}), which langchaingo's OpenAI
-// client misses, or that of the Google API error that streamGenerateContent wraps in an array
-// ([{"error": {"message": …}}]), where genai finds none; "" when there is none.
-func bodyMessage(body []byte) string {
-	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		var rs []struct {
-			Error *struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(t, &rs) != nil || len(rs) == 0 || rs[0].Error == nil {
-			return ""
-		}
-		return strings.TrimSpace(rs[0].Error.Message)
-	}
-	var r struct {
-		Object  string `json:"object"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body, &r) != nil || r.Object != "error" {
-		return ""
-	}
-	return strings.TrimSpace(r.Message)
-}

@@ -1,9 +1,7 @@
 package model
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -90,18 +88,8 @@ func (k *keyHeader) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body) // held in memory by the Transport, which read it whole
-	return nil, &finalStatus{msg: googleapi.CheckResponseWithBody(resp, errorObject(body)).Error()}
-}
-
-// errorObject is the error object of an error body: the first element of the array that
-// streamGenerateContent wraps it in ([{"error": {...}}]), where googleapi reads only a bare
-// object and would show the whole body for want of a message; body itself otherwise.
-func errorObject(body []byte) []byte {
-	var rs []json.RawMessage
-	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' && json.Unmarshal(t, &rs) == nil && len(rs) > 0 {
-		return rs[0]
-	}
-	return body
+	obj, _ := errorObject(body)
+	return nil, &finalStatus{msg: googleapi.CheckResponseWithBody(resp, obj).Error()}
 }
 
 // finalStatus is an HTTP error status the Transport gave up retrying; it wraps no

@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -213,39 +212,6 @@ func replyWords(body []byte, req *http.Request) string {
 		}
 	}
 	return english.Clip(msg, maxReply)
-}
-
-// jsonErrorMessage returns the message of an error reply's JSON body, or "".
-func jsonErrorMessage(body []byte) string {
-	body = bytes.TrimSpace(body)
-	if len(body) > 0 && body[0] == '[' { // Gemini's REST errors may come as a list of one
-		var rs []json.RawMessage
-		if json.Unmarshal(body, &rs) != nil || len(rs) == 0 {
-			return ""
-		}
-		body = rs[0]
-	}
-	var r struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-		Detail  string          `json:"detail"`
-	}
-	if json.Unmarshal(body, &r) != nil {
-		return ""
-	}
-	var s string
-	var o struct {
-		Message string `json:"message"`
-	}
-	switch {
-	case json.Unmarshal(r.Error, &s) == nil && s != "":
-		return s
-	case json.Unmarshal(r.Error, &o) == nil && o.Message != "":
-		return o.Message
-	case r.Message != "":
-		return r.Message
-	}
-	return r.Detail
 }
 
 // sentKeys returns the credentials req carries, as the providers send them: a bearer token,
