@@ -10,181 +10,77 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// emptyReply reads a successful reply body that holds no text, which langchaingo turns into an
-// error of its own and drops with its usage: OpenAI's empty choices, Anthropic's empty content
-// (its stop reason end_turn; a refusal is anthropicBlocked's, read first), and Gemini's reply
-// without candidates (a blocked one is geminiBlocked's, read first). It returns the reply's usage and why it stopped, and false when
-// body is no such reply (an error object, another shape, or a reply with text).
-func emptyReply(provider string, body []byte) (u record.Usage, why string, ok bool) {
+// reply is what a call's reply body says that langchaingo's reading of it drops, read once per
+// call by readReply: the body is decoded once, in its provider's shape, and each field is what
+// one of Generate's questions needs (was the reply blocked, why did an empty one stop, what did
+// the server think apart from its text). A provider's reader fills the fields it knows; the
+// others stay zero.
+//
+// Note: a reader per question, each decoding the body in a shape of its own, decoded a Gemini
+// reply three times a call (its block, finish reason and stream usage). The members that only
+// some questions read are kept raw and read from the one value they sit in (jsonString), so that
+// one that fits no question's shape spoils no other question's reading, as it did not when each
+// question decoded apart.
+type reply struct {
+	// usage is the reply's usage as the body gives it, where langchaingo drops it with the
+	// reply (a block, an empty reply): for Gemini, that of its last response with a
+	// usageMetadata, which holds a stream's running totals.
+	usage record.Usage
+	// streamUsage is set when usage is a streamed Gemini reply's (readGemini), which replaces
+	// langchaingo's reading.
+	streamUsage bool
+	// blocked is the provider's filters' block of the prompt or reply, nil for none.
+	blocked *BlockedError
+	// empty says why a reply that holds no text stopped ("no choices", "stop reason
+	// end_turn"), which langchaingo turns into an error of its own; "" when the body is no such
+	// reply (an error object, another shape, a reply with text). A block is blocked's.
+	empty string
+	// stop is the stop reason the body gives where langchaingo loses it: Ollama's done_reason
+	// and Gemini's finishReason as the API names it (geminiFinish).
+	stop string
+	// reasoning is the thinking a server sends apart from the text and langchaingo drops,
+	// trimmed: message.reasoning (readOpenAI), Ollama's message.thinking (readOllama).
+	reasoning string
+	// refusal is the refusal text of an OpenAI chat reply's first choice (its message.refusal,
+	// which langchaingo does not pass on), trimmed.
+	refusal string
+}
+
+// readReply reads body, the reply of a call to provider that the Transport kept
+// (Attempts.Body), decoding it once; a body of no shape the provider's reader knows reads as
+// nothing (a zero reply).
+func readReply(provider string, body []byte) reply {
 	switch provider {
 	case "openai":
-		var r struct {
-			Choices *[]json.RawMessage `json:"choices"`
-			Usage   struct {
-				PromptTokens     int `json:"prompt_tokens"`
-				CompletionTokens int `json:"completion_tokens"`
-			} `json:"usage"`
-		}
-		if json.Unmarshal(body, &r) != nil || r.Choices == nil || len(*r.Choices) > 0 {
-			return u, "", false
-		}
-		return record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}, "no choices", true
+		return readOpenAI(body)
 	case "anthropic":
-		r, ok := textlessAnthropic(body)
-		if !ok {
-			return u, "", false
-		}
-		return r.usage(), "stop reason " + r.StopReason, true
+		return readAnthropic(body)
 	case "googleai":
-		return emptyGemini(body)
+		return readGemini(body)
+	case "ollama":
+		return readOllama(body)
 	}
-	return u, "", false
+	return reply{}
 }
 
-// geminiReply is the part of a generateContent reply emptyGemini reads.
-type geminiReply struct {
-	Candidates []struct {
-		Content struct {
-			Parts []struct{ Text string }
-		}
-		FinishReason json.RawMessage
-	}
-	PromptFeedback *struct{ BlockReason json.RawMessage }
-	UsageMetadata  *geminiUsage
-	Error          json.RawMessage
-}
-
-// geminiUsage is a Gemini reply's usageMetadata.
-type geminiUsage struct{ PromptTokenCount, CandidatesTokenCount, TotalTokenCount int }
-
-// usage is m as a record.Usage: a thinking model's thoughts, counted in the total apart from the
-// candidates, are billed as output.
-func (m *geminiUsage) usage() record.Usage {
-	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount)}
-}
-
-// geminiStreamUsage is the usage of a streamed Gemini reply (streamGenerateContent's JSON array of
-// responses, which genai asks for when a request has a system message or several turns): that of
-// its last response with a usageMetadata, which holds the running totals. genai v0.15.1 merges the
-// stream keeping the first response's ("TODO: Take the last UsageMetadata"), the count of the first
-// few tokens or of the prompt alone. ok is false when body is no such array or holds no usage.
-func geminiStreamUsage(body []byte) (u record.Usage, ok bool) {
-	t := bytes.TrimSpace(body)
-	var rs []geminiReply
-	if len(t) == 0 || t[0] != '[' || json.Unmarshal(t, &rs) != nil {
-		return u, false
-	}
-	for i := len(rs) - 1; i >= 0; i-- {
-		if m := rs[i].UsageMetadata; m != nil {
-			return m.usage(), true
-		}
-	}
-	return u, false
-}
-
-// geminiReplies reads body as Gemini's: one generateContent reply, or the array of them that a
-// streamed reply (streamGenerateContent) is; ok is false for a body that is neither.
-func geminiReplies(body []byte) (rs []geminiReply, ok bool) {
-	t := bytes.TrimSpace(body)
-	if len(t) > 0 && t[0] == '[' {
-		return rs, json.Unmarshal(t, &rs) == nil
-	}
-	var r geminiReply
-	if json.Unmarshal(t, &r) != nil {
-		return nil, false
-	}
-	return []geminiReply{r}, true
-}
-
-// geminiFinish is the finish reason of a Gemini reply's first candidate as the API names it
-// (MAX_TOKENS, OTHER, MALFORMED_FUNCTION_CALL, ...): the last one its responses give, "" for
-// none. langchaingo reads it through genai v0.15.1, which names only the first five reasons, in
-// names of its own ("FinishReasonOther"; "FinishReason(10)" for the others), and which, merging
-// a stream, keeps the last response's reason even when that response gives none, losing a
-// MAX_TOKENS given before it.
-func geminiFinish(rs []geminiReply) string {
-	for i := len(rs) - 1; i >= 0; i-- {
-		if cs := rs[i].Candidates; len(cs) > 0 {
-			if f := enumName(cs[0].FinishReason, geminiFinishReasons...); f != "" {
-				return f
-			}
-		}
-	}
-	return ""
-}
-
-// emptyGemini is emptyReply for a Gemini reply without candidates, or whose candidates hold no
-// text; a blocked one is geminiBlocked's.
-func emptyGemini(body []byte) (u record.Usage, why string, ok bool) {
-	rs, ok := geminiReplies(body)
-	if !ok {
-		return u, "", false
-	}
-	for _, r := range rs {
-		if r.Error != nil {
-			return u, "", false
-		}
-		for _, c := range r.Candidates {
-			for _, p := range c.Content.Parts {
-				if strings.TrimSpace(p.Text) != "" {
-					return u, "", false
-				}
-			}
-		}
-		if m := r.UsageMetadata; m != nil {
-			u = m.usage()
-		}
-	}
-	why = "no candidates"
-	if f := geminiFinish(rs); f != "" {
-		why = "stop reason " + f
-	}
-	return u, why, len(rs) > 0
-}
-
-// geminiBlocked reads a Gemini reply that the API's filters blocked: the prompt (a
-// promptFeedback.blockReason, and no candidates) or the reply (a candidate's finishReason that
-// names a filter, its content then left out), in any response of a stream, which may have
-// streamed text before the block. It returns the reply's usage (a stream's last, which holds the
-// running totals) and the block; ok is false for any other body.
-//
-// Note: genai v0.15.1 calls a blocked prompt, or a reply stopped for SAFETY or RECITATION, an
-// error (BlockedError) but knows no other reason; langchaingo then reads a reply stopped for
-// another one (SPII, BLOCKLIST, ...) as an empty reply, or, streamed, as the text before the
-// block, dropping the reason of a last response without content. The body says it whole.
-func geminiBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
-	rs, _ := geminiReplies(body)
-	for _, r := range rs {
-		if r.Error != nil {
-			return u, nil, false
-		}
-		if pf := r.PromptFeedback; pf != nil && b == nil {
-			if why := enumName(pf.BlockReason, geminiBlockReasons...); why != "" {
-				b = &BlockedError{By: "Gemini", Prompt: true, Reason: why}
-			}
-		}
-		for _, c := range r.Candidates {
-			if f := enumName(c.FinishReason, geminiFinishReasons...); geminiFilters[f] && b == nil {
-				b = &BlockedError{By: "Gemini", Reason: f}
-			}
-		}
-		if m := r.UsageMetadata; m != nil {
-			u = m.usage()
-		}
-	}
-	return u, b, b != nil
-}
-
-// openAIBlocked reads an OpenAI chat reply whose first choice, the answer, the content filter
-// stopped before any text: finish_reason "content_filter" ("content was omitted due to a flag from
-// our content filters", Azure OpenAI's too) with its content null, "" or left out. It returns the
-// reply's usage and the block; ok is false for any other body, a reply with text among them (that
-// text is the answer, Response.Filtered).
-func openAIBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
+// readOpenAI reads an OpenAI chat reply:
+//   - empty: no choices, which langchaingo calls an error and drops with the usage;
+//   - blocked: the first choice, the answer, stopped by the content filter before any text:
+//     finish_reason "content_filter" ("content was omitted due to a flag from our content
+//     filters", Azure OpenAI's too) with its content null, "" or left out. A reply with text
+//     is no block (that text is the answer, Response.Filtered);
+//   - reasoning: the first choice's message.reasoning, the thinking that vLLM (since 0.11, where
+//     reasoning_content was renamed), OpenRouter and Ollama's /v1 send apart from the text,
+//     which langchaingo v0.1.14 does not read; a reasoning that is no string (OpenRouter's
+//     reasoning_details are an array beside it) is none;
+//   - refusal: the first choice's message.refusal, none when a choice's refusal is no string.
+func readOpenAI(body []byte) reply {
 	var r struct {
-		Choices []struct {
+		Choices *[]struct {
 			Message struct {
-				Content *string `json:"content"`
+				Content   *string         `json:"content"`
+				Refusal   json.RawMessage `json:"refusal"`
+				Reasoning json.RawMessage `json:"reasoning"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
@@ -193,36 +89,58 @@ func openAIBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
 			CompletionTokens int `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
-		return u, nil, false
+	if json.Unmarshal(body, &r) != nil || r.Choices == nil {
+		return reply{}
 	}
-	ch := r.Choices[0]
-	if ch.FinishReason != "content_filter" || ch.Message.Content != nil && strings.TrimSpace(*ch.Message.Content) != "" {
-		return u, nil, false
+	out := reply{usage: record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}}
+	cs := *r.Choices
+	if len(cs) == 0 {
+		out.empty = "no choices"
+		return out
 	}
-	u = record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}
-	return u, &BlockedError{By: "OpenAI", Reason: ch.FinishReason}, true
+	first := cs[0].Message
+	if cs[0].FinishReason == "content_filter" && (first.Content == nil || strings.TrimSpace(*first.Content) == "") {
+		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}
+	}
+	if s, ok := jsonString(first.Reasoning); ok {
+		out.reasoning = strings.TrimSpace(s)
+	}
+	for _, c := range cs {
+		if _, ok := jsonString(c.Message.Refusal); !ok {
+			return out
+		}
+	}
+	refusal, _ := jsonString(first.Refusal)
+	out.refusal = strings.TrimSpace(refusal)
+	return out
 }
 
-// anthropicBlocked reads an Anthropic message that stopped before any text with stop_reason
-// "refusal": Claude's streaming classifiers intervened for a potential policy violation, and
-// asking again without changing the prompt is refused again (Anthropic's "Streaming refusals"
-// guide). The reason is the stop reason, with the policy's category when stop_details gives it
-// ("refusal (cyber)"). It returns the message's usage, billed up to the refusal, and the block;
-// ok is false for any other body, a message with text among them (Response.Filtered).
-func anthropicBlocked(body []byte) (u record.Usage, b *BlockedError, ok bool) {
+// readAnthropic reads an Anthropic message that holds no text in any of its blocks:
+//   - blocked: one that stopped with stop_reason "refusal": Claude's streaming classifiers
+//     intervened for a potential policy violation, and asking again without changing the prompt
+//     is refused again (Anthropic's "Streaming refusals" guide). The reason is the stop reason,
+//     with the policy's category when stop_details gives it ("refusal (cyber)"); the usage is
+//     billed up to the refusal;
+//   - empty: any other (its stop reason end_turn, as a rule), which langchaingo calls an error.
+//
+// A message with text is read as nothing (a refusal after text is Response.Filtered).
+func readAnthropic(body []byte) reply {
 	r, ok := textlessAnthropic(body)
-	if !ok || r.StopReason != "refusal" {
-		return u, nil, false
+	if !ok {
+		return reply{}
 	}
-	why := r.StopReason
-	if d := r.StopDetails; d != nil && strings.TrimSpace(d.Category) != "" {
-		why += " (" + strings.TrimSpace(d.Category) + ")"
+	out := reply{usage: r.usage(), empty: "stop reason " + r.StopReason}
+	if r.StopReason == "refusal" {
+		why := r.StopReason
+		if d := r.StopDetails; d != nil && strings.TrimSpace(d.Category) != "" {
+			why += " (" + strings.TrimSpace(d.Category) + ")"
+		}
+		out.blocked = &BlockedError{By: "Anthropic", Reason: why}
 	}
-	return r.usage(), &BlockedError{By: "Anthropic", Reason: why}, true
+	return out
 }
 
-// anthropicMessage is the part of an Anthropic message that emptyReply and anthropicBlocked read.
+// anthropicMessage is the part of an Anthropic message that readAnthropic reads.
 type anthropicMessage struct {
 	Type    string `json:"type"`
 	Content []struct {
@@ -255,6 +173,169 @@ func textlessAnthropic(body []byte) (r anthropicMessage, ok bool) {
 // usage is the message's usage as a record.Usage.
 func (r *anthropicMessage) usage() record.Usage {
 	return record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}
+}
+
+// readGemini reads a Gemini reply: one generateContent reply, or the JSON array of them that a
+// streamed reply is (streamGenerateContent, which genai asks for when a request has a system
+// message or several turns):
+//   - blocked: a reply the API's filters blocked (geminiBlock);
+//   - empty: one without candidates, or whose candidates hold no text (geminiEmpty);
+//   - stop: the finish reason as the API names it (geminiFinish);
+//   - usage: that of the last response with a usageMetadata, which holds the running totals;
+//     streamUsage is set for a stream's, as genai v0.15.1 merges a stream keeping the first
+//     response's usage ("TODO: Take the last UsageMetadata"), the count of the first few tokens
+//     or of the prompt alone.
+//
+// A stream that does not decode whole (a response of another shape in it) is still read for a
+// block in the responses that did: a block is the answer, whatever else the stream holds.
+func readGemini(body []byte) reply {
+	rs, listed, ok := geminiReplies(body)
+	var out reply
+	for _, r := range rs {
+		if m := r.UsageMetadata; m != nil {
+			out.usage, out.streamUsage = m.usage(), listed && ok
+		}
+	}
+	out.blocked = geminiBlock(rs)
+	if ok {
+		out.stop = geminiFinish(rs)
+		out.empty = geminiEmpty(rs)
+	}
+	return out
+}
+
+// geminiReply is the part of a generateContent reply readGemini reads.
+type geminiReply struct {
+	Candidates []struct {
+		Content struct {
+			Parts []struct{ Text string }
+		}
+		FinishReason json.RawMessage
+	}
+	PromptFeedback *struct{ BlockReason json.RawMessage }
+	UsageMetadata  *geminiUsage
+	Error          json.RawMessage
+}
+
+// geminiUsage is a Gemini reply's usageMetadata.
+type geminiUsage struct{ PromptTokenCount, CandidatesTokenCount, TotalTokenCount int }
+
+// usage is m as a record.Usage: a thinking model's thoughts, counted in the total apart from the
+// candidates, are billed as output.
+func (m *geminiUsage) usage() record.Usage {
+	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount)}
+}
+
+// geminiReplies reads body as Gemini's: one generateContent reply, or the array of them that a
+// streamed reply (streamGenerateContent) is, listed; ok is false for a body that is neither, and
+// rs then holds the responses of an array that did decode (encoding/json fills what fits).
+func geminiReplies(body []byte) (rs []geminiReply, listed, ok bool) {
+	t := bytes.TrimSpace(body)
+	if len(t) > 0 && t[0] == '[' {
+		return rs, true, json.Unmarshal(t, &rs) == nil
+	}
+	var r geminiReply
+	if json.Unmarshal(t, &r) != nil {
+		return nil, false, false
+	}
+	return []geminiReply{r}, false, true
+}
+
+// geminiFinish is the finish reason of a Gemini reply's first candidate as the API names it
+// (MAX_TOKENS, OTHER, MALFORMED_FUNCTION_CALL, ...): the last one its responses give, "" for
+// none. langchaingo reads it through genai v0.15.1, which names only the first five reasons, in
+// names of its own ("FinishReasonOther"; "FinishReason(10)" for the others), and which, merging
+// a stream, keeps the last response's reason even when that response gives none, losing a
+// MAX_TOKENS given before it.
+func geminiFinish(rs []geminiReply) string {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if cs := rs[i].Candidates; len(cs) > 0 {
+			if f := enumName(cs[0].FinishReason, geminiFinishReasons...); f != "" {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// geminiEmpty says why rs, a Gemini reply without candidates or whose candidates hold no text,
+// stopped: "no candidates", or its finish reason; "" for any other reply. A blocked one is
+// geminiBlock's, read first.
+func geminiEmpty(rs []geminiReply) string {
+	for _, r := range rs {
+		if r.Error != nil {
+			return ""
+		}
+		for _, c := range r.Candidates {
+			for _, p := range c.Content.Parts {
+				if strings.TrimSpace(p.Text) != "" {
+					return ""
+				}
+			}
+		}
+	}
+	switch f := geminiFinish(rs); {
+	case len(rs) == 0:
+		return ""
+	case f != "":
+		return "stop reason " + f
+	}
+	return "no candidates"
+}
+
+// geminiBlock is the block of a Gemini reply that the API's filters blocked, nil for none: the
+// prompt (a promptFeedback.blockReason, and no candidates) or the reply (a candidate's
+// finishReason that names a filter, its content then left out), in any response of a stream,
+// which may have streamed text before the block. A reply that holds an error is none.
+//
+// Note: genai v0.15.1 calls a blocked prompt, or a reply stopped for SAFETY or RECITATION, an
+// error (BlockedError) but knows no other reason; langchaingo then reads a reply stopped for
+// another one (SPII, BLOCKLIST, ...) as an empty reply, or, streamed, as the text before the
+// block, dropping the reason of a last response without content. The body says it whole.
+func geminiBlock(rs []geminiReply) *BlockedError {
+	var b *BlockedError
+	for _, r := range rs {
+		if r.Error != nil {
+			return nil
+		}
+		if pf := r.PromptFeedback; pf != nil && b == nil {
+			if why := enumName(pf.BlockReason, geminiBlockReasons...); why != "" {
+				b = &BlockedError{By: "Gemini", Prompt: true, Reason: why}
+			}
+		}
+		for _, c := range r.Candidates {
+			if f := enumName(c.FinishReason, geminiFinishReasons...); geminiFilters[f] && b == nil {
+				b = &BlockedError{By: "Gemini", Reason: f}
+			}
+		}
+	}
+	return b
+}
+
+// readOllama reads an Ollama chat reply, one JSON object or, streamed, one a line (NDJSON):
+//   - reasoning: its message.thinking, the thinking of a model that thinks, which Ollama sends
+//     apart from the text since 0.9 (asked or, in later versions, by default) and langchaingo
+//     v0.1.14 drops; a stream's is the thinking of its lines joined;
+//   - stop: its done_reason (its last line's), which langchaingo does not pass on: "length"
+//     when it stopped at num_predict.
+func readOllama(body []byte) reply {
+	var out reply
+	var thinking strings.Builder
+	for line := range bytes.Lines(bytes.TrimSpace(body)) {
+		var r struct {
+			Message struct {
+				Thinking string `json:"thinking"`
+			} `json:"message"`
+			DoneReason json.RawMessage `json:"done_reason"`
+		}
+		if json.Unmarshal(line, &r) == nil {
+			thinking.WriteString(r.Message.Thinking)
+		}
+		// The last line's, whatever else that line holds (encoding/json fills what fits).
+		out.stop, _ = jsonString(r.DoneReason)
+	}
+	out.reasoning = strings.TrimSpace(thinking.String())
+	return out
 }
 
 // geminiFinishReasons names the values of a candidate's finishReason from 1, and
@@ -292,76 +373,4 @@ func enumName(v json.RawMessage, names ...string) string {
 		return ""
 	}
 	return s
-}
-
-// openAIRefusal is the refusal text of an OpenAI chat reply's first choice (its message.refusal,
-// which langchaingo does not pass on), "" when there is none.
-func openAIRefusal(body []byte) string {
-	var r struct {
-		Choices []struct {
-			Message struct {
-				Refusal string `json:"refusal"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
-		return ""
-	}
-	return strings.TrimSpace(r.Choices[0].Message.Refusal)
-}
-
-// openAIReasoningText is the message.reasoning of an OpenAI-compatible chat reply's first choice,
-// trimmed, "" when there is none: the thinking that vLLM (since 0.11, where reasoning_content
-// was renamed), OpenRouter and Ollama's /v1 send apart from the text, which langchaingo v0.1.14
-// does not read. A reasoning that is no string (OpenRouter's reasoning_details are an array
-// beside it) is none.
-func openAIReasoningText(body []byte) string {
-	var r struct {
-		Choices []struct {
-			Message struct {
-				Reasoning json.RawMessage `json:"reasoning"`
-			} `json:"message"`
-		} `json:"choices"`
-	}
-	if json.Unmarshal(body, &r) != nil || len(r.Choices) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(r.Choices[0].Message.Reasoning, &s) != nil {
-		return ""
-	}
-	return strings.TrimSpace(s)
-}
-
-// ollamaThinking is the message.thinking of an Ollama chat reply, trimmed (the thinking of a
-// model that thinks, which Ollama sends apart from the text since 0.9, asked or, in later
-// versions, by default), which langchaingo v0.1.14 drops; a streamed reply's is the thinking of
-// its lines joined.
-func ollamaThinking(body []byte) string {
-	var b strings.Builder
-	for line := range bytes.Lines(bytes.TrimSpace(body)) {
-		var r struct {
-			Message struct {
-				Thinking string `json:"thinking"`
-			} `json:"message"`
-		}
-		if json.Unmarshal(line, &r) == nil {
-			b.WriteString(r.Message.Thinking)
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// ollamaDoneReason is the done_reason of an Ollama chat reply (its last line, when streamed),
-// which langchaingo does not pass on: "length" when it stopped at num_predict.
-func ollamaDoneReason(body []byte) string {
-	body = bytes.TrimSpace(body)
-	if i := bytes.LastIndexByte(body, '\n'); i >= 0 {
-		body = body[i+1:]
-	}
-	var r struct {
-		DoneReason string `json:"done_reason"`
-	}
-	json.Unmarshal(body, &r) //nolint:errcheck // no reason read is no reason
-	return r.DoneReason
 }

@@ -162,12 +162,13 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	ctx, attempts := WithAttempts(ctx)
 	resp, err := c.generate(ctx, msgs, opts, attempts)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
-	if u, blocked, ok := c.blocked(attempts.Body()); ok {
+	body := readReply(c.provider, attempts.Body())
+	if body.blocked != nil {
 		// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
 		// before the block), but paid for.
-		out.Usage, out.NoUsage = knownUsage(u, "")
-		slot.Settle(float64(u.InputTokens + u.OutputTokens))
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, blocked)}
+		out.Usage, out.NoUsage = knownUsage(body.usage, "")
+		slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, body.blocked)}
 	}
 	if err != nil {
 		slot.Settle(0)
@@ -177,7 +178,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, attempts)}
 		}
-		if u, why, ok := emptyReply(c.provider, attempts.Body()); ok {
+		if why := body.empty; why != "" {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
 				out.Cut = true
 				if spent := c.spent(req); spent != "" {
@@ -185,8 +186,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 				}
 			}
 			// A reply without text that langchaingo calls an error: an empty reply, paid for.
-			out.Usage, out.NoUsage = knownUsage(u, "")
-			slot.Settle(float64(u.InputTokens + u.OutputTokens))
+			out.Usage, out.NoUsage = knownUsage(body.usage, "")
+			slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key)),
@@ -196,14 +197,12 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
 	}
 	ch := answer(c.provider, resp.Choices)
-	ch.StopReason = c.stopReason(ch.StopReason, attempts.Body())
+	ch.StopReason = c.stopReason(ch.StopReason, body)
 	out.Text = ch.Content
-	out.Reasoning = c.reasoning(ch, attempts.Body())
+	out.Reasoning = c.reasoning(ch, body)
 	u := UsageFromInfo(ch.GenerationInfo)
-	if c.provider == "googleai" {
-		if su, ok := geminiStreamUsage(attempts.Body()); ok {
-			u = su
-		}
+	if body.streamUsage {
+		u = body.usage
 	}
 	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
 	out.Cut = cutShort(ch.StopReason)
@@ -213,14 +212,11 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	}
 	if strings.TrimSpace(ch.Content) == "" {
 		// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
-		// provider's block is blocked's): an error on the record, never an empty answer. Its usage stays on the
+		// provider's block is read first): an error on the record, never an empty answer. Its usage stays on the
 		// response, for the budget: the reply was paid for.
-		stop, spent, refusal := "", "", ""
+		stop, spent, refusal := "", "", body.refusal
 		if out.Cut {
 			spent = c.spent(req)
-		}
-		if c.provider == "openai" {
-			refusal = openAIRefusal(attempts.Body())
 		}
 		switch {
 		case spent != "":
@@ -235,38 +231,21 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	return out, nil
 }
 
-// stopReason is why the reply, body, stopped, given langchaingo's reading of it, stop: Ollama's
-// done_reason, which langchaingo does not pass on, and Gemini's finishReason as the API names it
-// (geminiFinish), are read from the body.
-func (c *chat) stopReason(stop string, body []byte) string {
+// stopReason is why the reply stopped, given langchaingo's reading of it, stop, and the body's:
+// Ollama's done_reason, which langchaingo does not pass on, when it gives none, and Gemini's
+// finishReason as the API names it (geminiFinish) over genai's names.
+func (c *chat) stopReason(stop string, body reply) string {
 	switch c.provider {
 	case "ollama":
 		if stop == "" {
-			return ollamaDoneReason(body)
+			return body.stop
 		}
 	case "googleai":
-		if rs, ok := geminiReplies(body); ok {
-			if f := geminiFinish(rs); f != "" {
-				return f
-			}
+		if body.stop != "" {
+			return body.stop
 		}
 	}
 	return stop
-}
-
-// blocked reads body, the reply, for a block by the provider's filters: Gemini's
-// (geminiBlocked), OpenAI's content filter (openAIBlocked) or Claude's refusal
-// (anthropicBlocked), the last two when they left no text.
-func (c *chat) blocked(body []byte) (record.Usage, *BlockedError, bool) {
-	switch c.provider {
-	case "googleai":
-		return geminiBlocked(body)
-	case "openai":
-		return openAIBlocked(body)
-	case "anthropic":
-		return anthropicBlocked(body)
-	}
-	return record.Usage{}, nil, false
 }
 
 // generate has langchaingo ask the model, its client's panic turned into the call's error:
@@ -305,17 +284,17 @@ func answer(provider string, choices []*llms.ContentChoice) *llms.ContentChoice 
 // reasoning is the thinking a reply carries apart from its text, trimmed: an OpenAI-compatible
 // server's message.reasoning_content (DeepSeek's API, llama-server --reasoning-format deepseek,
 // vLLM --reasoning-parser before 0.11), which langchaingo v0.1.14 passes on as the choice's
-// ReasoningContent, else its message.reasoning (vLLM's name for it since 0.11, OpenRouter's,
-// Ollama's /v1), which it drops; or Ollama's message.thinking, which it drops too.
-func (c *chat) reasoning(ch *llms.ContentChoice, body []byte) string {
+// ReasoningContent, else the body's (readOpenAI's message.reasoning, vLLM's name for it since
+// 0.11, OpenRouter's, Ollama's /v1; readOllama's message.thinking), which it drops.
+func (c *chat) reasoning(ch *llms.ContentChoice, body reply) string {
 	switch c.provider {
 	case "openai":
 		if r := strings.TrimSpace(ch.ReasoningContent); r != "" {
 			return r
 		}
-		return openAIReasoningText(body)
+		return body.reasoning
 	case "ollama":
-		return ollamaThinking(body)
+		return body.reasoning
 	}
 	return ""
 }

@@ -1,0 +1,52 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// replyBodies are a successful reply of each provider as Generate reads it after langchaingo:
+// vLLM's with its reasoning apart, Claude's, Gemini's streamed in three responses (a request with
+// a system message), and a thinking model's from Ollama.
+var replyBodies = []struct{ provider, body string }{
+	{"openai", `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"Qwen/Qwen3-8B","choices":[{"index":0,"message":{"role":"assistant","content":"Paris","refusal":null,"reasoning":"The user asks for the capital of France. That is Paris.","tool_calls":[]},"logprobs":null,"finish_reason":"stop","stop_reason":null}],"usage":{"prompt_tokens":12,"total_tokens":40,"completion_tokens":28,"prompt_tokens_details":null},"prompt_logprobs":null,"kv_transfer_params":null}`},
+	{"anthropic", `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":4}}`},
+	{"googleai", `[{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8},"modelVersion":"gemini-2.0-flash"},
+{"candidates":[{"content":{"parts":[{"text":" of France is"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8},"modelVersion":"gemini-2.0-flash"},
+{"candidates":[{"content":{"parts":[{"text":" Paris."}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":6,"totalTokenCount":14},"modelVersion":"gemini-2.0-flash"}]`},
+	{"ollama", `{"model":"qwen3","created_at":"2025-06-01T00:00:00Z","message":{"role":"assistant","content":"Paris","thinking":"The user asks for the capital of France. That is Paris."},"done_reason":"stop","done":true,"total_duration":1,"prompt_eval_count":26,"eval_count":30}`},
+}
+
+// BenchmarkReadReply measures what Generate spends reading a reply's body after langchaingo,
+// which it decodes once a call (readReply).
+func BenchmarkReadReply(b *testing.B) {
+	for _, rb := range replyBodies {
+		b.Run(rb.provider, func(b *testing.B) {
+			body := []byte(rb.body)
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				readReply(rb.provider, body)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "replies/s")
+		})
+	}
+}
+
+// TestReadReply checks what readReply finds in replyBodies, the benchmark's replies.
+func TestReadReply(t *testing.T) {
+	want := map[string]reply{
+		"openai":    {usage: record.Usage{InputTokens: 12, OutputTokens: 28}, reasoning: "The user asks for the capital of France. That is Paris."},
+		"anthropic": {},
+		"googleai":  {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, streamUsage: true, stop: "STOP"},
+		"ollama":    {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
+	}
+	for _, rb := range replyBodies {
+		if diff := cmp.Diff(want[rb.provider], readReply(rb.provider, []byte(rb.body)), cmp.AllowUnexported(reply{})); diff != "" {
+			t.Errorf("readReply(%s) differs (-want +got):\n%s", rb.provider, diff)
+		}
+	}
+}
