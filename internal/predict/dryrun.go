@@ -71,8 +71,10 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		default:
 			a.seq.checkWhole(b)
 			lines = a.drySequence(b)
-			if a.seq.judgeModel == "" && needsJudge == "" {
-				needsJudge = b.recs[0].ID
+			for _, d := range lines { // the first that a run would ask, and so judge
+				if a.seq.judgeModel == "" && needsJudge == "" && len(d.Requests) > 0 {
+					needsJudge = d.ID
+				}
 			}
 		}
 		for _, d := range lines {

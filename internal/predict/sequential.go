@@ -377,20 +377,22 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 			a.fail(rec, fmt.Sprintf("sequence %s reappears after records of other sequences: a sequence's records must be contiguous", b.seq))
 		}
 		return b, nil
-	case a.seq.judge == nil:
-		// An error on each of the sequence's records, not a usage error: it is found only here,
-		// perhaps after other records were answered (and paid for), which must still be written.
-		for _, rec := range b.recs {
-			a.fail(rec, "needs --judge-model: the answers of a sequence (EvaLearn) are judged as they come, each verdict part of the next question's history")
-		}
-		a.seq.mu.Lock()
-		if a.seq.noJudge == "" || b.index < a.seq.noJudgeAt {
-			a.seq.noJudge, a.seq.noJudgeAt = b.recs[0].ID, b.index
-		}
-		a.seq.mu.Unlock()
-		return b, nil
 	}
 	return b, a.solveSequence(ctx, b)
+}
+
+// unjudged fails recs, the positions of batch b from the first that needs a call on, for want of
+// --judge-model: an error on each record, not a usage error, as it is found only here, perhaps
+// after other records were answered (and paid for), which must still be written.
+func (a *app) unjudged(b *batch, recs []*record.Record) {
+	for _, rec := range recs {
+		a.fail(rec, "needs --judge-model: the answers of a sequence (EvaLearn) are judged as they come, each verdict part of the next question's history")
+	}
+	a.seq.mu.Lock()
+	if a.seq.noJudge == "" || b.index < a.seq.noJudgeAt {
+		a.seq.noJudge, a.seq.noJudgeAt = recs[0].ID, b.index
+	}
+	a.seq.mu.Unlock()
 }
 
 // fail records a prediction error on rec.
@@ -410,6 +412,9 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 	for i, rec := range order {
 		pos := rec.Sequence.Position
 		switch {
+		case broken != "" && !solving && rec.Prediction != nil && rec.Prediction.Error != "" && a.passesSolved(rec):
+			a.tally.add(rec.Prediction, true) // an earlier run's error, kept as it is, still an error
+			continue
 		case broken != "":
 			a.fail(rec, "skipped: "+broken)
 			continue
@@ -435,6 +440,12 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			a.fail(rec, interrupt.ErrNotCalled.Error())
 			broken = "interrupted"
 			continue
+		}
+		if a.seq.judge == nil {
+			// The positions answered before pass through above, their paid answers and verdicts
+			// kept; this one and those after it would be asked.
+			a.unjudged(b, order[i:])
+			return nil
 		}
 		solving = true
 		prior := rec.Judgments[judgeKey] // an earlier run's verdict, which answering again removes
