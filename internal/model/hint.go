@@ -36,6 +36,8 @@ func hint(provider, base string, attempts *Attempts) string {
 //   - a reply that is no JSON (an HTML page, "404 page not found"): a base URL that is a web
 //     server's, not the API's, with where the provider's API is; with a 5xx status, a proxy
 //     whose server is down;
+//   - a 200 reply that is JSON of another shape than the API's (a ShapeError): a base URL, or a
+//     provider, that is not the server's;
 //   - 401, or Gemini's invalid key (a 400): where the key came from (for a provider that sends one);
 //   - 404 in JSON: the model name, or the base URL.
 //
@@ -64,6 +66,9 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	case status != 0 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: %s is most likely not the API's base URL%s",
 			replyKind(contentType, body), shownURL(base), apiPlace(provider, names.ProviderFlag))
+	case errors.As(cause, new(*ShapeError)):
+		return fmt.Sprintf("check that %s is the API's base URL%s and that its server speaks %s %s's API",
+			shownURL(base), apiPlace(provider, names.ProviderFlag), names.ProviderFlag, provider)
 	case status == http.StatusUnauthorized || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):
 		return keyAdvice(names)
 	case status == http.StatusNotFound:
@@ -79,6 +84,12 @@ func replyKind(contentType string, body []byte) string {
 	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
 		kind = mt
 	}
+	return fmt.Sprintf("%s (%q)", kind, firstWords(body))
+}
+
+// firstWords is the first line of body, trimmed and cut to 40 bytes (a cut marked "…"): enough
+// to tell what a reply is.
+func firstWords(body []byte) string {
 	first, _, _ := bytes.Cut(body, []byte("\n"))
 	first = bytes.TrimSpace(first)
 	const most = 40
@@ -89,7 +100,7 @@ func replyKind(contentType string, body []byte) string {
 		}
 		first = append(first[:cut:cut], "…"...)
 	}
-	return fmt.Sprintf("%s (%q)", kind, first)
+	return string(first)
 }
 
 // apiPlace says where provider's API is, for a base URL that is not it; providerFlag is the flag

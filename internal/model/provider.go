@@ -159,7 +159,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	ctx, attempts := WithAttempts(ctx)
+	ctx, attempts := WithAttempts(withChatShape(ctx, c.provider))
 	resp, err := c.generate(ctx, msgs, opts, attempts)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	body := readReply(c.provider, attempts.Body())
@@ -249,9 +249,10 @@ func (c *chat) stopReason(stop string, body reply) string {
 }
 
 // generate has langchaingo ask the model, its client's panic turned into the call's error:
-// langchaingo v0.1.14 dereferences nil on some replies that are JSON but no reply (its Anthropic
-// client on a body of null, its OpenAI client on a null choice), and a reply that cannot be read
-// must fail its record, not end the run before the records not yet written are.
+// langchaingo v0.1.14 dereferences nil on some replies that are JSON but no reply (its OpenAI
+// client on a null choice; its Anthropic client on a body of null, which the Transport already
+// finds of no message's shape), and a reply that cannot be read must fail its record, not end the
+// run before the records not yet written are.
 func (c *chat) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption, attempts *Attempts) (resp *llms.ContentResponse, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -443,10 +444,12 @@ func chatRole(role string) (llms.ChatMessageType, error) {
 
 // withCause is err's text with the transport error of the last attempt when err does not show it
 // (langchaingo words every network error alike), or the message of the error body it did not read;
-// a reply the transport found at fault (an error in a 200 body, malformed JSON) is that fault alone.
+// a reply the transport found at fault (an error in a 200 body, malformed JSON, JSON of another
+// shape) is that fault alone.
 func withCause(err error, attempts *Attempts) string {
 	var ib *InBandError
-	if cause := attempts.Err(); errors.As(cause, &ib) || errors.Is(cause, errMalformedBody) {
+	var se *ShapeError
+	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.Is(cause, errMalformedBody) {
 		// The server replied, so langchaingo's words ("network error: failed to reach API
 		// server") would mislead: the reply's fault is the message.
 		return cause.Error()

@@ -443,16 +443,16 @@ func TestBlocked(t *testing.T) {
 	}
 }
 
-// TestUnreadableReplies: a 200 reply that langchaingo v0.1.14 crashes on (its Anthropic client
-// dereferences nil for a body of JSON null, its OpenAI client for a null choice) is an error of the
-// call, naming the reply, not a panic that ends the run and loses the records not yet written.
+// TestUnreadableReplies: a 200 reply that langchaingo v0.1.14 crashes on (its OpenAI client
+// dereferences nil for a null choice) is an error of the call, naming the reply, not a panic that
+// ends the run and loses the records not yet written. (Its Anthropic client's crash on a body of
+// JSON null is not reached: that body is no message, TestShapeFaults'.)
 func TestUnreadableReplies(t *testing.T) {
 	tests := []struct {
 		w     wire
 		reply string
 	}{
 		{wires[0], `{"choices":[null]}`},
-		{wires[1], `null`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.w.provider, func(t *testing.T) {

@@ -25,7 +25,8 @@ import (
 // same behaviour:
 //
 //   - transient failures (408, 409, 425, 429, 500, 502, 503, 504, 529, timeouts, connection resets,
-//     truncated bodies, malformed JSON in a 200 reply) are retried with exponential backoff and
+//     truncated bodies, malformed JSON in a 200 reply or JSON of another shape than the reply's,
+//     see withChatShape) are retried with exponential backoff and
 //     seeded jitter, up to MaxRetries times; the wait a transient status's reply asks for (its
 //     Retry-After, or the Gemini API's retryDelay in the body) is taken instead;
 //   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once, and so is
@@ -269,6 +270,12 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 			}
 			return nil, -1, err
 		}
+		if err := shapeFault(ctx, data); err != nil {
+			// JSON of another shape (an array, a string, an object with none of the reply's
+			// members): a reply as unreadable as malformed JSON, retried as it is.
+			noteError(ctx, err)
+			return nil, 0, err
+		}
 	}
 	ok = resp.StatusCode < 400
 	return resp, -1, nil
@@ -328,7 +335,8 @@ func (t *Transport) backoffFor(attempt int) time.Duration {
 	return d/2 + time.Duration(j)
 }
 
-// errMalformedBody is the error of a 200 reply whose JSON body does not parse.
+// errMalformedBody is the error of a 200 reply whose JSON body does not parse; one that parses
+// but is of another shape than the reply's is a ShapeError.
 var errMalformedBody = errors.New("malformed JSON in response body")
 
 // InBandError is an error a server gave in the body of a 200 reply, {"error": {"code": …,

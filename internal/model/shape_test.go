@@ -1,0 +1,140 @@
+package model
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestShapeFaults: a 200 reply that is JSON but not the provider's reply (an array, a string, a
+// number, null, an object with none of the reply's members; in Gemini's stream, such a response)
+// is retried as malformed JSON is, and then fails naming what came, with the hint of a base URL
+// or a provider that is not the server's, and no Go type of a client's in the words.
+func TestShapeFaults(t *testing.T) {
+	byProvider := map[string]wire{}
+	for _, w := range wires {
+		byProvider[w.provider] = w
+	}
+	tests := []struct {
+		provider, body, want string
+	}{
+		{"openai", `[]`, `reply with status 200 is no chat completion: a JSON array ("[]")`},
+		{"openai", `"Service Unavailable"`, `reply with status 200 is no chat completion: a JSON string ("\"Service Unavailable\"")`},
+		{"openai", `42`, `reply with status 200 is no chat completion: a JSON number ("42")`},
+		{"openai", `null`, `reply with status 200 is no chat completion: JSON null ("null")`},
+		{"openai", `{}`, `reply with status 200 is no chat completion: an empty JSON object ("{}")`},
+		{"openai", `{"detail":"Not Found"}`, `reply with status 200 is no chat completion: a JSON object with none of the reply's members ("{\"detail\":\"Not Found\"}")`},
+		{"anthropic", `[{"type":"message"}]`, `reply with status 200 is no message: a JSON array ("[{\"type\":\"message\"}]")`},
+		{"anthropic", `null`, `reply with status 200 is no message: JSON null ("null")`},
+		{"anthropic", `{"detail":"Not Found"}`, `reply with status 200 is no message: a JSON object with none of the reply's members ("{\"detail\":\"Not Found\"}")`},
+		{"ollama", `[]`, `reply with status 200 is no chat reply: a JSON array ("[]")`},
+		{"ollama", `true`, `reply with status 200 is no chat reply: a JSON boolean ("true")`},
+		{"ollama", `{"detail":"Not Found"}`, `reply with status 200 is no chat reply: a JSON object with none of the reply's members ("{\"detail\":\"Not Found\"}")`},
+		// wireServer serves Gemini's stream: the body is an array of the responses given here.
+		{"googleai", `"x"`, `reply with status 200 is no generateContent reply: a JSON array holding a JSON string ("[\"x\"]")`},
+		{"googleai", `{"detail":"Not Found"}`, `reply with status 200 is no generateContent reply: a JSON array holding a JSON object with none of the reply's members ("[{\"detail\":\"Not Found\"}]")`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.provider+" "+tt.body, func(t *testing.T) {
+			w := byProvider[tt.provider]
+			w.reply = tt.body
+			var calls atomic.Int64
+			srv := wireServer(t, w, &calls, nil)
+			base := w.baseURL(srv.URL)
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: base, APIKey: testKey,
+				HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model := wireModels[w.provider]
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, model))
+			var ce *CallError
+			if !errors.As(err, &ce) || resp.Text != "" {
+				t.Fatalf("Generate = %+v, %v; want a CallError", resp, err)
+			}
+			if n := calls.Load(); n != 3 || ce.Attempts != 3 {
+				t.Errorf("%d requests reached the server, %d attempts counted; want 3 (retried as malformed JSON)", n, ce.Attempts)
+			}
+			if got, want := ce.Err.Error(), w.provider+" "+model+": "+tt.want; got != want {
+				t.Errorf("Generate error = %q, want %q", got, want)
+			}
+			hint := "check that " + base + " is the API's base URL" + apiPlace(w.provider, "--provider") +
+				" and that its server speaks --provider " + w.provider + "'s API"
+			if ce.Hint != hint {
+				t.Errorf("Generate hint = %q, want %q", ce.Hint, hint)
+			}
+			if strings.Contains(err.Error(), "Go value") || strings.Contains(err.Error(), "client.") {
+				t.Errorf("Generate error %q names a Go type", err)
+			}
+		})
+	}
+}
+
+// TestShapeFaultThenAnswer: a reply of another shape is retried, and the answer that follows is
+// the call's.
+func TestShapeFaultThenAnswer(t *testing.T) {
+	for _, w := range wires {
+		if w.provider == "googleai" {
+			continue // its stream's path is wireServer's
+		}
+		t.Run(w.provider, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				rw.Header().Set("Content-Type", "application/json")
+				if calls.Add(1) == 1 {
+					io.WriteString(rw, `[]`)
+					return
+				}
+				io.WriteString(rw, w.reply)
+			}))
+			defer srv.Close()
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
+				HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
+			if err != nil || resp.Text != "Paris" || resp.Attempts != 2 || !reflect.DeepEqual(resp.Usage, w.usage) {
+				t.Errorf("Generate = %+v, %v; want Paris after 2 attempts with usage %+v", resp, err, w.usage)
+			}
+		})
+	}
+}
+
+// TestShapeOfReplies: the replies of each provider's shape pass, streams included, and so does a
+// body that is no JSON, which is not for the shape to judge.
+func TestShapeOfReplies(t *testing.T) {
+	tests := []struct {
+		provider, body string
+	}{
+		{"openai", `{"id":"c","choices":[]}`},
+		{"openai", `{"error":{"message":"boom"}}`},
+		{"openai", `<html>`},
+		{"openai", ``},
+		{"anthropic", `{"type":"message","content":[]}`},
+		{"googleai", `{"usageMetadata":{"promptTokenCount":8}}`},
+		{"googleai", `[{"candidates":[]},{"usageMetadata":{}}]`},
+		{"ollama", "{\"message\":{\"content\":\"Pa\"},\"done\":false}\n{\"message\":{\"content\":\"ris\"},\"done\":true}\n"},
+		{"ollama", "{\"done\":false}\nnot json\n"},
+		{"embed", `[]`},
+	}
+	for _, tt := range tests {
+		if err := shapeFault(withChatShape(context.Background(), tt.provider), []byte(tt.body)); err != nil {
+			t.Errorf("shapeFault(%s, %q) = %v, want nil", tt.provider, tt.body, err)
+		}
+	}
+	ctx := withChatShape(context.Background(), "ollama")
+	body := "{\"done\":false}\n[1]\n"
+	want := `reply with status 200 is no chat reply: a stream holding a JSON array ("{\"done\":false}")`
+	if err := shapeFault(ctx, []byte(body)); err == nil || err.Error() != want {
+		t.Errorf("shapeFault(ollama, %q) = %v, want %s", body, err, want)
+	}
+}
