@@ -33,7 +33,8 @@ type reply struct {
 	blocked *BlockedError
 	// empty says why a reply that holds no text stopped ("no choices", "stop reason
 	// end_turn"), which langchaingo turns into an error of its own; "" when the body is no such
-	// reply (an error object, another shape, a reply with text). A block is blocked's.
+	// reply (another shape, a reply with text). A block is blocked's. An OpenAI error object,
+	// which holds no choices, reads as "no choices": it is read from a 200 reply only.
 	empty string
 	// stop is the stop reason the body gives where langchaingo loses it: Ollama's done_reason
 	// and Gemini's finishReason as the API names it (geminiFinish).
@@ -64,7 +65,9 @@ func readReply(provider string, body []byte) reply {
 }
 
 // readOpenAI reads an OpenAI chat reply:
-//   - empty: no choices, which langchaingo calls an error and drops with the usage;
+//   - empty: no choices (an empty list, null or none), which langchaingo calls an error ("empty
+//     response") and drops with the usage. An error body holds no choices either: Generate reads
+//     empty only from a 200 reply, which the Transport has found of a chat completion's shape;
 //   - blocked: the first choice, the answer, stopped by the content filter before any text:
 //     finish_reason "content_filter" ("content was omitted due to a flag from our content
 //     filters", Azure OpenAI's too) with its content null, "" or left out. A reply with text
@@ -89,15 +92,15 @@ func readOpenAI(body []byte) reply {
 			CompletionTokens int `json:"completion_tokens"`
 		} `json:"usage"`
 	}
-	if json.Unmarshal(body, &r) != nil || r.Choices == nil {
+	if json.Unmarshal(body, &r) != nil {
 		return reply{}
 	}
 	out := reply{usage: record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}}
-	cs := *r.Choices
-	if len(cs) == 0 {
+	if r.Choices == nil || len(*r.Choices) == 0 {
 		out.empty = "no choices"
 		return out
 	}
+	cs := *r.Choices
 	first := cs[0].Message
 	if cs[0].FinishReason == "content_filter" && (first.Content == nil || strings.TrimSpace(*first.Content) == "") {
 		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}
@@ -121,7 +124,8 @@ func readOpenAI(body []byte) reply {
 //     is refused again (Anthropic's "Streaming refusals" guide). The reason is the stop reason,
 //     with the policy's category when stop_details gives it ("refusal (cyber)"); the usage is
 //     billed up to the refusal;
-//   - empty: any other (its stop reason end_turn, as a rule), which langchaingo calls an error.
+//   - empty: any other (its stop reason end_turn, as a rule; "no content" for one that gives
+//     none), which langchaingo calls an error.
 //
 // A message with text is read as nothing (a refusal after text is Response.Filtered).
 func readAnthropic(body []byte) reply {
@@ -130,6 +134,9 @@ func readAnthropic(body []byte) reply {
 		return reply{}
 	}
 	out := reply{usage: r.usage(), empty: "stop reason " + r.StopReason}
+	if r.StopReason == "" {
+		out.empty = "no content"
+	}
 	if r.StopReason == "refusal" {
 		why := r.StopReason
 		if d := r.StopDetails; d != nil && strings.TrimSpace(d.Category) != "" {

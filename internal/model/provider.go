@@ -163,6 +163,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	resp, err := c.generate(ctx, msgs, opts, attempts)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	body := readReply(c.provider, attempts.Body())
+	status, _ := attempts.Status()
 	if body.blocked != nil {
 		// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
 		// before the block), but paid for.
@@ -178,7 +179,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, attempts)}
 		}
-		if why := body.empty; why != "" {
+		if why := body.empty; why != "" && status == http.StatusOK {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
 				out.Cut = true
 				if spent := c.spent(req); spent != "" {
@@ -194,7 +195,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			Hint: hint(c.provider, c.base, attempts)}
 	}
 	if len(resp.Choices) == 0 {
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: empty response", c.provider, req.Model)}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, req.Model, ErrEmptyReply)}
 	}
 	ch := answer(c.provider, resp.Choices)
 	ch.StopReason = c.stopReason(ch.StopReason, body)

@@ -342,7 +342,8 @@ func TestReplyAccounting(t *testing.T) {
 
 // TestEmptyReplies: a reply with no text is the error ErrEmptyReply with the usage paid for, on
 // every provider, including the shapes langchaingo turns into errors of its own: Anthropic's empty
-// content (end_turn), OpenAI's empty choices, and Gemini's reply without candidates (genai asks
+// content (end_turn) or none, OpenAI's choices empty, null or left out (langchaingo's "empty
+// response"), and Gemini's reply without candidates (genai asks
 // for enums as numbers). The providers' blocks are TestBlocked's and TestGoogleBlocked's.
 func TestEmptyReplies(t *testing.T) {
 	tests := []struct {
@@ -356,6 +357,12 @@ func TestEmptyReplies(t *testing.T) {
 			record.Usage{InputTokens: 20, OutputTokens: 2}, "stop reason end_turn"},
 		{"openai no choices", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
 			record.Usage{InputTokens: 12}, "no choices"},
+		{"openai choices null", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":null,"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
+			record.Usage{InputTokens: 12}, "no choices"},
+		{"openai choices left out", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
+			record.Usage{InputTokens: 12}, "no choices"},
+		{"anthropic no content", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","usage":{"input_tokens":20,"output_tokens":0}}`,
+			record.Usage{InputTokens: 20}, "no content"},
 		{"gemini no candidates", wires[3], `[{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}]`,
 			record.Usage{InputTokens: 8}, "no candidates"},
 		{"gemini no text", wires[3], `[{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":5,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":1,"totalTokenCount":9}}]`,
@@ -370,8 +377,9 @@ func TestEmptyReplies(t *testing.T) {
 			}
 			c := replyClient(t, w, w.reply)
 			resp, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
-			if !errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), tt.why) {
-				t.Errorf("Generate error = %v, want an empty reply (%s)", err, tt.why)
+			want := w.provider + " " + wireModels[w.provider] + ": empty reply (" + tt.why + ")"
+			if !errors.Is(err, ErrEmptyReply) || err.Error() != want {
+				t.Errorf("Generate error = %v, want %q", err, want)
 			}
 			if !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage {
 				t.Errorf("Generate usage = %+v (no usage %v), want %+v", resp.Usage, resp.NoUsage, tt.usage)
