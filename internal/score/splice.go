@@ -324,6 +324,9 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 				rec.Judgments[name] = nil
 			}
 		}
+		if err := record.NullJudgmentScore(data, rec.Judgments); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
 	}
 	return rec, nil
 }

@@ -148,6 +148,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 			return err
 		}
 	}
+	if err := NullJudgmentScore(src, p.Judgments); err != nil {
+		return err
+	}
 	if err := nullValue(src, p.Scores, "scores", "a number"); err != nil {
 		return err
 	}
@@ -221,6 +224,32 @@ func NullScore(b []byte, score *float64, errMsg string) error {
 	}
 	if s := lastMember(lastMember(b, "prediction"), "score"); string(bytes.TrimSpace(s)) == "null" {
 		return errors.New(`prediction.score: want a number, got null (a prediction without a score leaves the member out)`)
+	}
+	return nil
+}
+
+// NullJudgmentScore returns an error naming the first (in sorted order) judgment of the record
+// encoded in b whose score is null and which carries no error, given the judgments b decoded to;
+// else nil. The decoder reads a null score as no score, so judge_score would leave the record out
+// and qa-learncurve read the judge's raw reply instead, without a word, where a judge's score of
+// None (pandas: NaN) is a fault of the file; a judgment without a score leaves the member out.
+// As for a prediction's score (NullScore), only a line that holds "null" and a judgment without
+// a score or an error is looked at again, and the last members are the ones read.
+func NullJudgmentScore(b []byte, judgments map[string]*Judgment) error {
+	if len(judgments) == 0 || !bytes.Contains(b, []byte("null")) {
+		return nil
+	}
+	var js []byte
+	for _, name := range slices.Sorted(maps.Keys(judgments)) {
+		if j := judgments[name]; j == nil || j.Score != nil || j.Error != "" {
+			continue
+		}
+		if js == nil {
+			js = lastMember(b, "judgments")
+		}
+		if s := lastMember(lastMember(js, name), "score"); string(bytes.TrimSpace(s)) == "null" {
+			return fmt.Errorf(`judgments.%s.score: want a number, got null (a judgment without a score leaves the member out)`, name)
+		}
 	}
 	return nil
 }

@@ -43,6 +43,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T"]]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a list of 1 element`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",1,2]]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a list of 3 elements`},
 		{`{"schema":1,"id":"a","judgments":{"j":{"score":"high"}}}`, `judgments.j.score: want a number, got a string`},
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":null,"raw":"yes"}}}`, `judgments.j.score: want a number, got null (a judgment without a score leaves the member out)`},
+		{`{"schema":1,"id":"a","judgments":{"z":{"score":null},"b":{"score":1},"a\u002e1":{"raw":"null","score" : null }}}`, `judgments.a.1.score: want a number, got null (a judgment without a score leaves the member out)`},
 		{`{"schema":1,"id":"a","judgments":{"ok":{"score":1},"b.c":{"usage":{"input_tokens":"2"}}}}`, `judgments.b.c.usage.input_tokens: want an integer, got a string`},
 		{`{"schema":1,"id":"a","turns":[{"role":"user"}]}`, `turns[0]: want a string, got an object`},
 		{`{"schema":1,"id":"a"} x`, `invalid character 'x' after top-level value`},
@@ -163,3 +165,30 @@ func TestNullScoreAllowed(t *testing.T) {
 }
 
 func ptrTo(f float64) *float64 { return &f }
+
+// TestNullJudgmentScoreAllowed: a judgment's score of null is read when the judgment carries an
+// error (the judge call failed: no metric reads its score), and a score given twice is read from
+// its last member; a judgment without a score, or of null as a whole, is read as before. Only a
+// null score without an error is refused (TestDecodeErrorMessages).
+func TestNullJudgmentScoreAllowed(t *testing.T) {
+	for _, tc := range []struct {
+		line  string
+		score *float64
+	}{
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":null,"error":"judge call: timeout"}}}`, nil},
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":null,"score":1}}}`, ptrTo(1)},
+		{`{"schema":1,"id":"a","judgments":{"j":{"raw":"null","label":"CORRECT"}}}`, nil},
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":0},"k":null}}`, ptrTo(0)},
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":null},"j":{"score":1}}}`, ptrTo(1)},
+	} {
+		rec, err := NewReader(strings.NewReader(tc.line+"\n"), "in.jsonl").Read()
+		if err != nil {
+			t.Errorf("%s: Read = %v, want the record", tc.line, err)
+			continue
+		}
+		got := rec.Judgments["j"].Score
+		if (got == nil) != (tc.score == nil) || got != nil && *got != *tc.score {
+			t.Errorf("%s: judgment score %v, want %v", tc.line, got, tc.score)
+		}
+	}
+}
