@@ -254,13 +254,20 @@ func setSlot(vals []float64, k int, v float64) {
 	}
 }
 
-// span names the lines of a batch: "preds.jsonl:3-34".
+// span names the lines of a batch and its first and last record ids, as a bad line is named
+// (`preds.jsonl:42 (id "q-17")`): `preds.jsonl:3-34 (ids "q3" … "q34")`, or `preds.jsonl:3 (id
+// "q3")` for one record.
 func span(rs []result, idx []int) string {
-	first, last := rs[idx[0]].l, rs[idx[len(idx)-1]].l
-	if first.file != last.file {
-		return fmt.Sprintf("%s:%d-%s:%d", first.file, first.no, last.file, last.no)
+	a, b := rs[idx[0]], rs[idx[len(idx)-1]]
+	first, last := a.l, b.l
+	if len(idx) == 1 {
+		return fmt.Sprintf("%s:%d (id %q)", first.file, first.no, a.rec.ID)
 	}
-	return fmt.Sprintf("%s:%d-%d", first.file, first.no, last.no)
+	ids := fmt.Sprintf("(ids %q … %q)", a.rec.ID, b.rec.ID)
+	if first.file != last.file {
+		return fmt.Sprintf("%s:%d-%s:%d %s", first.file, first.no, last.file, last.no, ids)
+	}
+	return fmt.Sprintf("%s:%d-%d %s", first.file, first.no, last.no, ids)
 }
 
 // stopWarning is the warning of embedding calls stopped as the server was never reached, or

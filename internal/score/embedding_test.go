@@ -128,7 +128,7 @@ func TestEmbedFinishing(t *testing.T) {
 	if want := []string{"a"}; !slices.Equal(scored, want) {
 		t.Errorf("records with sbert 1: %v, want %v (the one whose call was in flight)", scored, want)
 	}
-	for _, want := range []string{"stdin:2-2: 1 ", "stdin:3-3: 1 ", "stdin:4-4: 1 ", interrupt.ErrNotCalled.Error()} {
+	for _, want := range []string{`stdin:2 (id "b"): 1 `, `stdin:3 (id "c"): 1 `, `stdin:4 (id "d"): 1 `, interrupt.ErrNotCalled.Error()} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr = %q, want it to contain %q", stderr.String(), want)
 		}
