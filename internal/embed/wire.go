@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -60,39 +61,42 @@ type teiToken struct {
 // sentences returns one embedding per text from the configured provider.
 func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, error) {
 	var out []vector
+	path := "/embed"
 	switch s.cfg.Provider {
 	case OpenAI:
 		var resp openAIResponse
-		if err := s.post(ctx, "/embeddings", openAIRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
+		path = "/embeddings"
+		if err := s.post(ctx, path, openAIRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
 			return nil, err
 		}
 		out = make([]vector, len(texts))
 		for _, d := range resp.Data {
 			if d.Index < 0 || d.Index >= len(texts) || out[d.Index] != nil {
-				return nil, fmt.Errorf("embed %s: reply index %d out of range or repeated for %s", s.shown, d.Index, english.Count(len(texts), "input", "inputs"))
+				return nil, fmt.Errorf("embed %s/embeddings: reply index %d out of range or repeated for %s", s.shown, d.Index, english.Count(len(texts), "input", "inputs"))
 			}
 			out[d.Index] = d.Embedding
 		}
 		if len(resp.Data) != len(texts) {
-			return nil, countError(s.shown, len(resp.Data), len(texts))
+			return nil, countError(s.shown+"/embeddings", len(resp.Data), len(texts))
 		}
 	case Ollama:
 		var resp ollamaResponse
-		if err := s.post(ctx, "/api/embed", ollamaRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
+		path = "/api/embed"
+		if err := s.post(ctx, path, ollamaRequest{Model: s.cfg.Model, Input: texts}, &resp); err != nil {
 			return nil, err
 		}
 		out = resp.Embeddings
 	case TEI:
-		if err := s.post(ctx, "/embed", teiEmbedRequest{Inputs: texts, Truncate: true}, &out); err != nil {
+		if err := s.post(ctx, path, teiEmbedRequest{Inputs: texts, Truncate: true}, &out); err != nil {
 			return nil, err
 		}
 	}
 	if len(out) != len(texts) {
-		return nil, countError(s.shown, len(out), len(texts))
+		return nil, countError(s.shown+path, len(out), len(texts))
 	}
 	for i, v := range out {
 		if len(v) == 0 {
-			return nil, fmt.Errorf("embed %s: empty embedding for input %d", s.shown, i)
+			return nil, fmt.Errorf("embed %s%s: empty embedding for input %d", s.shown, path, i)
 		}
 	}
 	return floats(out), nil
@@ -120,6 +124,11 @@ func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens,
 	}
 	out := make([]tokens, len(texts))
 	for i := range texts {
+		if len(vecs[i]) == 0 {
+			// A text sent has its special tokens at least: none is a failing server's reply,
+			// which would score 0 as if the texts had nothing in common.
+			return nil, fmt.Errorf("embed %s/embed_all: no token embeddings for input %d", s.shown, i)
+		}
 		t, err := align(toks[i], floats(vecs[i]))
 		if err != nil {
 			return nil, fmt.Errorf("embed %s: input %d: %w", s.shown, i, err)
@@ -214,7 +223,9 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	if err != nil {
 		return fmt.Errorf("embed %s%s: %w", s.shown, path, err)
 	}
-	ctx, attempts := model.WithAttempts(ctx)
+	// A 200 reply of another shape than the endpoint's (`[]` from an OpenAI-compatible server,
+	// `{"detail": …}` from a proxy) is retried as malformed JSON is, and fails naming what came.
+	ctx, attempts := model.WithAttempts(model.WithEmbedShape(ctx, s.cfg.Provider, path))
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.base+path, bytes.NewReader(b))
 	if err != nil {
 		return fmt.Errorf("embed %s%s: %w", s.shown, path, err)
@@ -243,9 +254,38 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 		return s.failed(path, attempts, fmt.Errorf("%s: %s", resp.Status, s.redact(snippet(data))))
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return s.failed(path, attempts, fmt.Errorf("decode reply: %w", err))
+		return s.failed(path, attempts, fmt.Errorf("decode reply: %w", decodeError(err)))
 	}
 	return nil
+}
+
+// decodeError words err, encoding/json's, without the Go types it names (`cannot unmarshal
+// string into Go struct field openAIResponse.data of type []struct {…}`): what the reply holds
+// where, and what belongs there.
+func decodeError(err error) error {
+	te, ok := errors.AsType[*json.UnmarshalTypeError](err)
+	if !ok || te.Type == nil {
+		return err
+	}
+	want := "a value of another kind"
+	switch te.Type.Kind() {
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		want = "a number"
+	}
+	where := ""
+	if te.Field != "" {
+		where = " at " + te.Field
+	}
+	return fmt.Errorf("a JSON %s%s where %s belongs", te.Value, where, want)
 }
 
 // failed is the error of a call to path that err ended after the attempts counted, with the

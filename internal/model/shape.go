@@ -2,7 +2,7 @@ package model
 
 // This file tells a 200 reply of the provider's shape from JSON of another (an array, a string,
 // a number, null, an object with none of the reply's members), which the Transport retries as it
-// does malformed JSON.
+// does malformed JSON: the chat calls' replies, and the embedding calls' (internal/embed).
 
 import (
 	"bytes"
@@ -11,11 +11,13 @@ import (
 	"fmt"
 )
 
-// shape is what a provider's reply to a chat call is: its name, in the provider's words, and the
-// members of its object, of which a reply holds at least one.
+// shape is what a provider's reply to a call is: its name, in the provider's words, and the
+// members of its object, of which a reply holds at least one; or, for a reply that is a JSON array
+// of arrays (one per text sent, as text-embeddings-inference answers), no members and list set.
 type shape struct {
 	name    string
 	members []string
+	list    bool
 }
 
 // chatShapes are the replies of the chat calls, by provider; each lists "error" too, which some
@@ -24,18 +26,41 @@ type shape struct {
 // Note: a reply that holds some of its members but not the one that carries its answer (an OpenAI
 // reply without choices) is of its shape: it is an empty reply, paid for, not retried.
 var chatShapes = map[string]shape{
-	"openai": {"chat completion", []string{"id", "object", "created", "model", "choices", "usage",
+	"openai": {name: "chat completion", members: []string{"id", "object", "created", "model", "choices", "usage",
 		"system_fingerprint", "service_tier", "error"}},
-	"anthropic": {"message", []string{"id", "type", "role", "model", "content", "stop_reason",
+	"anthropic": {name: "message", members: []string{"id", "type", "role", "model", "content", "stop_reason",
 		"stop_sequence", "stop_details", "usage", "error"}},
-	"googleai": {"generateContent reply", []string{"candidates", "promptFeedback", "usageMetadata",
+	"googleai": {name: "generateContent reply", members: []string{"candidates", "promptFeedback", "usageMetadata",
 		"modelVersion", "responseId", "createTime", "error"}},
-	"ollama": {"chat reply", []string{"model", "created_at", "message", "done", "done_reason",
+	"ollama": {name: "chat reply", members: []string{"model", "created_at", "message", "done", "done_reason",
 		"total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration", "eval_count",
 		"eval_duration", "error"}},
 }
 
+// embedShapes are the replies of the embedding calls, by provider and path. OpenAI's and
+// Ollama's list "error" as the chat replies do; text-embeddings-inference answers a JSON array of
+// arrays (vectors, token vectors or tokens), one per text sent.
+var embedShapes = map[string]shape{
+	"openai /embeddings": {name: "embedding list", members: []string{"object", "data", "model", "usage", "error"}},
+	"ollama /api/embed": {name: "embed reply", members: []string{"model", "embeddings", "total_duration",
+		"load_duration", "prompt_eval_count", "error"}},
+	"tei /embed":     {name: "list of embeddings", list: true},
+	"tei /embed_all": {name: "list of token embeddings", list: true},
+	"tei /tokenize":  {name: "list of tokenizations", list: true},
+}
+
 type shapeKey struct{}
+
+// WithEmbedShape returns a context under which a Transport checks a 200 reply against the shape
+// of the reply of provider's embedding endpoint at path ("/embeddings", "/api/embed", "/embed",
+// "/embed_all", "/tokenize"; another is not checked), as withChatShape does for a chat call.
+func WithEmbedShape(ctx context.Context, provider, path string) context.Context {
+	s, ok := embedShapes[provider+" "+path]
+	if !ok {
+		return ctx
+	}
+	return context.WithValue(ctx, shapeKey{}, &s)
+}
 
 // withChatShape returns a context under which a Transport checks a 200 reply against the shape
 // of provider's chat reply (a provider without one is not checked).
@@ -111,20 +136,13 @@ func (s *shape) fault(got string, body []byte) *ShapeError {
 }
 
 // misfit says what v, one JSON value, is when it is not one of s's replies: "a JSON array", "a
-// JSON object with none of its members"; "" when it is.
+// JSON object with none of its members", "a JSON array holding a JSON number"; "" when it is.
 func (s *shape) misfit(v []byte) string {
-	switch v[0] {
-	case '{':
-	case '[':
-		return "a JSON array"
-	case '"':
-		return "a JSON string"
-	case 't', 'f':
-		return "a JSON boolean"
-	case 'n':
-		return "JSON null"
-	default:
-		return "a JSON number"
+	if s.list {
+		return listMisfit(v)
+	}
+	if v[0] != '{' {
+		return jsonKind(v)
 	}
 	var members map[string]json.RawMessage
 	if json.Unmarshal(v, &members) != nil {
@@ -139,4 +157,41 @@ func (s *shape) misfit(v []byte) string {
 		return "an empty JSON object"
 	}
 	return "a JSON object with none of the reply's members"
+}
+
+// listMisfit says what v is when it is not a JSON array of arrays: an empty array is one, of no
+// text (the caller, which knows how many it sent, words that).
+func listMisfit(v []byte) string {
+	var elems []json.RawMessage
+	if v[0] != '[' || json.Unmarshal(v, &elems) != nil {
+		var members map[string]json.RawMessage
+		if v[0] == '{' && json.Unmarshal(v, &members) == nil && len(members) == 0 {
+			return "an empty JSON object"
+		}
+		return jsonKind(v)
+	}
+	for _, e := range elems {
+		if e[0] != '[' {
+			return "a JSON array holding " + jsonKind(e)
+		}
+	}
+	return ""
+}
+
+// jsonKind names the kind of v, one JSON value: "a JSON array", "JSON null".
+func jsonKind(v []byte) string {
+	switch v[0] {
+	case '{':
+		return "a JSON object"
+	case '[':
+		return "a JSON array"
+	case '"':
+		return "a JSON string"
+	case 't', 'f':
+		return "a JSON boolean"
+	case 'n':
+		return "JSON null"
+	default:
+		return "a JSON number"
+	}
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -136,5 +137,35 @@ func TestShapeOfReplies(t *testing.T) {
 	want := `reply with status 200 is no chat reply: a stream holding a JSON array ("{\"done\":false}")`
 	if err := shapeFault(ctx, []byte(body)); err == nil || err.Error() != want {
 		t.Errorf("shapeFault(ollama, %q) = %v, want %s", body, err, want)
+	}
+}
+
+// TestEmbedShapes: the embedding endpoints' replies pass, an empty list included (the caller
+// counts the vectors), and so does any body of an endpoint without a shape; JSON of another shape
+// is named, for text-embeddings-inference down to the lists it holds.
+func TestEmbedShapes(t *testing.T) {
+	tests := []struct {
+		provider, path, body, want string
+	}{
+		{"openai", "/embeddings", `{"object":"list","data":[],"model":"m"}`, ""},
+		{"openai", "/embeddings", `{"error":{"message":"boom"}}`, ""},
+		{"ollama", "/api/embed", `{"model":"m","embeddings":[[0.1]]}`, ""},
+		{"tei", "/embed", `[]`, ""},
+		{"tei", "/embed", ` [[0.1],[0.2]] `, ""},
+		{"tei", "/embed_all", `[[[0.1]],[]]`, ""},
+		{"tei", "/tokenize", `[[{"id":1}]]`, ""},
+		{"tei", "/info", `{"model_id":"m"}`, ""},
+		{"openai", "/embeddings", `[[0.1]]`, `reply with status 200 is no embedding list: a JSON array ("[[0.1]]")`},
+		{"ollama", "/api/embed", `{"data":[]}`, `reply with status 200 is no embed reply: a JSON object with none of the reply's members ("{\"data\":[]}")`},
+		{"tei", "/embed", `{ }`, `reply with status 200 is no list of embeddings: an empty JSON object ("{ }")`},
+		{"tei", "/embed", `{"error":"x"}`, `reply with status 200 is no list of embeddings: a JSON object ("{\"error\":\"x\"}")`},
+		{"tei", "/embed", `[[0.1], 0.2]`, `reply with status 200 is no list of embeddings: a JSON array holding a JSON number ("[[0.1], 0.2]")`},
+		{"tei", "/tokenize", `[null]`, `reply with status 200 is no list of tokenizations: a JSON array holding JSON null ("[null]")`},
+	}
+	for _, tt := range tests {
+		err := shapeFault(WithEmbedShape(context.Background(), tt.provider, tt.path), []byte(tt.body))
+		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && got != tt.want {
+			t.Errorf("shapeFault(%s %s, %q) = %v, want %q", tt.provider, tt.path, tt.body, err, tt.want)
+		}
 	}
 }

@@ -26,7 +26,7 @@ import (
 //
 //   - transient failures (408, 409, 425, 429, 500, 502, 503, 504, 529, timeouts, connection resets,
 //     truncated bodies, malformed JSON in a 200 reply or JSON of another shape than the reply's,
-//     see withChatShape) are retried with exponential backoff and
+//     see withChatShape and WithEmbedShape) are retried with exponential backoff and
 //     seeded jitter, up to MaxRetries times; the wait a transient status's reply asks for (its
 //     Retry-After, or the Gemini API's retryDelay in the body) is taken instead;
 //   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once, and so is
