@@ -17,7 +17,9 @@ const MaxFailures = 10
 // Failures names on stderr, at the end of a run, the records it wrote with a failure of its own
 // (a call that failed, a verdict that could not be read): each different message once, at the
 // first record that had it (`qa-predict: in.jsonl:3 (id "q-3"): openai gpt-4o-mini: …`), up to
-// MaxFailures of them, and then how many more records failed. A run of 10,000 records against a
+// MaxFailures of them, and then how many more records failed, by whether their message is one
+// named (`2 more records failed with a message above`), is a --max-cost refusal named but for the
+// sum spent, which differs from call to call, or is not named at all. A run of 10,000 records against a
 // refused key says the key's error once, where the exit line only counted the failures and the
 // message was left to be dug out of the records. A failure passed through from an earlier run (the
 // value holding it unchanged) is not named again; nor is a call that a finishing run did not make,
@@ -37,9 +39,10 @@ type Failures struct {
 	mu     sync.Mutex
 	read   map[*record.Record]readAt // the records read and not yet written
 	shown  []*record.Error           // the failures to name, with their messages
-	seen   map[string]bool
-	same   int // further failures with a message named
-	others int // further failures with another message
+	named  map[string]string         // the message named of each kind (failureKind)
+	same   int                       // further failures with a message named
+	like   int                       // further failures of a kind named, with another message (another sum spent)
+	others int                       // further failures of a kind not named
 }
 
 // readAt is where a record was read, and the value holding its failure then.
@@ -77,15 +80,17 @@ func (f *Failures) Wrote(rec *record.Record) {
 	switch {
 	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Stopped(msg) != "":
 		return
-	case f.seen[kind]:
+	case f.named[kind] == msg:
 		f.same++
+	case f.named[kind] != "":
+		f.like++
 	case len(f.shown) == MaxFailures:
 		f.others++
 	default:
-		if f.seen == nil {
-			f.seen = make(map[string]bool)
+		if f.named == nil {
+			f.named = make(map[string]string)
 		}
-		f.seen[kind] = true
+		f.named[kind] = msg
 		e := &record.Error{ID: rec.ID}
 		if at.place != nil {
 			e.File, e.Line = at.place.File, at.place.Line
@@ -113,7 +118,10 @@ type failureText string
 
 func (s failureText) Error() string { return string(s) }
 
-// End writes the failures noted to w: one line for each message named, then how many more.
+// End writes the failures noted to w: one line for each message named, then how many more, each
+// count true of every record it counts: `1 more record failed with a message above, 2 with the
+// --max-cost message above but another sum spent, and 3 with other messages (see their error
+// fields)`.
 func (f *Failures) End(w io.Writer) {
 	if f == nil {
 		return
@@ -123,17 +131,32 @@ func (f *Failures) End(w io.Writer) {
 	for _, e := range f.shown {
 		fmt.Fprintf(w, "%s: %v\n", f.Prog, e)
 	}
-	var more string
-	switch {
-	case f.same > 0 && f.others > 0:
-		more = english.Count(f.same, "more record failed with a message above", "more records failed with a message above") +
-			", and " + english.Count(f.others, "with another message", "with other messages")
-	case f.same > 0:
-		more = english.Count(f.same, "more record failed with a message above", "more records failed with a message above")
-	case f.others > 0:
-		more = english.Count(f.others, "more record failed with another message", "more records failed with other messages")
-	default:
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string // singular and plural alike
+	}{
+		{f.same, "a message above"},
+		{f.like, "the --max-cost message above but another sum spent"},
+		{f.others, "other messages"},
+	} {
+		switch {
+		case c.n == 0:
+		case len(parts) == 0 && c.what == "other messages":
+			parts = append(parts, english.Count(c.n, "more record failed with another message", "more records failed with other messages"))
+		case len(parts) == 0:
+			parts = append(parts, english.Count(c.n, "more record failed with ", "more records failed with ")+c.what)
+		case c.n == 1 && c.what == "other messages":
+			parts = append(parts, "1 with another message")
+		default:
+			parts = append(parts, fmt.Sprintf("%d with %s", c.n, c.what))
+		}
+	}
+	if len(parts) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: %s (see %s)\n", f.Prog, more, english.Form(f.same+f.others, "its error field", "their error fields"))
+	if len(parts) > 1 {
+		parts[len(parts)-1] = "and " + parts[len(parts)-1]
+	}
+	fmt.Fprintf(w, "%s: %s (see %s)\n", f.Prog, strings.Join(parts, ", "), english.Form(f.same+f.like+f.others, "its error field", "their error fields"))
 }

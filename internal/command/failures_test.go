@@ -33,8 +33,15 @@ func TestFailures(t *testing.T) {
 			"qa-x: in.jsonl:1 (id \"r0\"): 401\nqa-x: 2 more records failed with a message above (see their error fields)\n"},
 		{"carried", []string{"carried", "401"}, "qa-x: in.jsonl:2 (id \"r1\"): 401\n"},
 		{"not called", []string{interrupt.ErrNotCalled.Error(), "judge call: " + interrupt.ErrNotCalled.Error()}, ""},
-		{"budget", []string{"budget spent: $0.306000 of --max-cost $0.250000, so this call was not made", "budget spent: $0.412000 of --max-cost $0.250000, so this call was not made"},
-			"qa-x: in.jsonl:1 (id \"r0\"): budget spent: $0.306000 of --max-cost $0.250000, so this call was not made\nqa-x: 1 more record failed with a message above (see its error field)\n"},
+		// A --max-cost refusal is named once, at the first: the others give other sums spent, so
+		// they are counted apart from the records whose message is the one above, which they were
+		// counted with, though no message above was theirs.
+		{"budget", []string{budget("0.306000"), budget("0.412000")},
+			"qa-x: in.jsonl:1 (id \"r0\"): " + budget("0.306000") + "\nqa-x: 1 more record failed with the --max-cost message above but another sum spent (see its error field)\n"},
+		{"budget mixed", append([]string{budget("0.306000"), "e0", budget("0.306000"), budget("0.412000"), budget("0.5"), "e0"}, numbered(MaxFailures + 1)[1:]...),
+			"qa-x: in.jsonl:1 (id \"r0\"): " + budget("0.306000") + "\n" + strings.NewReplacer("in.jsonl:1 ", "in.jsonl:2 ", "r0", "r1").Replace(lines(1)) +
+				linesFrom(6, 1, MaxFailures-2) +
+				"qa-x: 2 more records failed with a message above, 2 with the --max-cost message above but another sum spent, and 2 with other messages (see their error fields)\n"},
 		{"many", append(numbered(MaxFailures+2), "e0"),
 			lines(MaxFailures) + "qa-x: 1 more record failed with a message above, and 2 with other messages (see their error fields)\n"},
 		{"others only", numbered(MaxFailures + 1),
@@ -76,12 +83,21 @@ func numbered(n int) []string {
 }
 
 // lines is what End names for the first n of numbered's records.
-func lines(n int) string {
+func lines(n int) string { return linesFrom(0, 0, n) }
+
+// linesFrom is what End names for n records from the record numbered rec on, which failed with
+// numbered's messages from e<msg> on.
+func linesFrom(rec, msg, n int) string {
 	var b strings.Builder
 	for i := range n {
-		fmt.Fprintf(&b, "qa-x: in.jsonl:%d (id \"r%d\"): e%d\n", i+1, i, i)
+		fmt.Fprintf(&b, "qa-x: in.jsonl:%d (id \"r%d\"): e%d\n", rec+i+1, rec+i, msg+i)
 	}
 	return b.String()
+}
+
+// budget is the message of a call --max-cost stopped after spent dollars.
+func budget(spent string) string {
+	return "budget spent: $" + spent + " of --max-cost $0.250000, so this call was not made"
 }
 
 // TestBudgetSpentText ties the text Failures knows a --max-cost refusal by to model.ErrBudget,
