@@ -178,7 +178,8 @@ func sameDim[V any](vals map[string]V, dim func(V) int) (int, error) {
 		case d < 0:
 			d = n
 		case n != d:
-			return 0, fmt.Errorf("embeddings of dimensions %d and %d in one call (another model's vectors in the cache, or a server switching models?)", d, n)
+			// The smaller first: the map's order, which differs from run to run, is not the message's.
+			return 0, fmt.Errorf("embeddings of dimensions %d and %d in one call (another model's vectors in the cache, or a server switching models?)", min(d, n), max(d, n))
 		}
 	}
 	return max(d, 0), nil
