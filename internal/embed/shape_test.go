@@ -85,18 +85,7 @@ func TestEmbedShapeFaults(t *testing.T) {
 		{TEI, "/embed_all", `null`, `bertscore: embed $URL/embed_all: reply with status 200 is no list of token embeddings: JSON null ("null") (after 4 attempts)` + teiHint},
 		{TEI, "/embed_all", `42`, `bertscore: embed $URL/embed_all: reply with status 200 is no list of token embeddings: a JSON number ("42") (after 4 attempts)` + teiHint},
 	} {
-		t.Run(tt.provider+tt.path+" "+tt.body, func(t *testing.T) {
-			var calls atomic.Int64
-			base := baseFor(tt.provider, oddServer(t, baseFor(tt.provider, "")+tt.path, tt.body, &calls))
-			s := newScorer(t, Config{Provider: tt.provider, Model: "m", BaseURL: base})
-			err := embedOnce(s, tt.path)
-			if want := strings.ReplaceAll(tt.want, "$URL", base); err == nil || err.Error() != want {
-				t.Errorf("error =\n%v\nwant\n%s", err, want)
-			}
-			if n := calls.Load(); n != 4 {
-				t.Errorf("%d requests to %s, want 4 (1 + 3 retries, as malformed JSON)", n, tt.path)
-			}
-		})
+		checkOddReply(t, tt.provider, tt.path, tt.body, tt.want, 4, "1 + 3 retries, as malformed JSON")
 	}
 }
 
@@ -151,17 +140,25 @@ func TestEmbedWrongContent(t *testing.T) {
 		{TEI, "/embed_all", `[[[1,0],[0.6,0.8],[0,1]]]`, `bertscore: embed $URL/embed_all: 1 embedding for 2 inputs`},
 		{TEI, "/tokenize", `[[{"id":1}],[1]]`, `bertscore: embed $URL/tokenize: decode reply: a JSON number where an object belongs`},
 	} {
-		t.Run(tt.provider+tt.path+" "+tt.body, func(t *testing.T) {
-			var calls atomic.Int64
-			base := baseFor(tt.provider, oddServer(t, baseFor(tt.provider, "")+tt.path, tt.body, &calls))
-			s := newScorer(t, Config{Provider: tt.provider, Model: "m", BaseURL: base})
-			err := embedOnce(s, tt.path)
-			if want := strings.ReplaceAll(tt.want, "$URL", base); err == nil || err.Error() != want {
-				t.Errorf("error =\n%v\nwant\n%s", err, want)
-			}
-			if n := calls.Load(); n != 1 {
-				t.Errorf("%d requests to %s, want 1: a reply of the endpoint's shape is not retried", n, tt.path)
-			}
-		})
+		checkOddReply(t, tt.provider, tt.path, tt.body, tt.want, 1, "a reply of the endpoint's shape is not retried")
 	}
+}
+
+// checkOddReply embeds once through provider's path against a server that answers every request
+// with body, and checks the error (want, $URL standing for the base URL) and that the server got
+// calls requests (why says why that many).
+func checkOddReply(t *testing.T, provider, path, body, want string, calls int64, why string) {
+	t.Helper()
+	t.Run(provider+path+" "+body, func(t *testing.T) {
+		var n atomic.Int64
+		base := baseFor(provider, oddServer(t, baseFor(provider, "")+path, body, &n))
+		s := newScorer(t, Config{Provider: provider, Model: "m", BaseURL: base})
+		err := embedOnce(s, path)
+		if want := strings.ReplaceAll(want, "$URL", base); err == nil || err.Error() != want {
+			t.Errorf("error =\n%v\nwant\n%s", err, want)
+		}
+		if got := n.Load(); got != calls {
+			t.Errorf("%d requests to %s, want %d (%s)", got, path, calls, why)
+		}
+	})
 }
