@@ -185,3 +185,10 @@ func OutputFolder(flag, path string) error {
 // descriptor 1 (/dev/stdout, /dev/fd/1, /proc/self/fd/1). A command that writes something else
 // there (an image) can then keep its other output off stdout.
 func Stdout(path string) bool { return path == "-" || descriptor(path) == 1 }
+
+// StdoutFile reports whether the output file path a flag names is where stdout writes: Stdout's
+// names, or the file stdout was redirected to given by its own name (`--plot c.svg > c.svg`),
+// which OpenOutput would write through stdout itself.
+func StdoutFile(path string, stdout io.Writer) bool {
+	return Stdout(path) || streamAt(path, []io.Writer{stdout}) != nil
+}

@@ -31,14 +31,16 @@ parsing rule). Use
 "qa-load --format evalearn-results" to read EvaLearn's own results files.
 
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
-with percentile bootstrap intervals over sequences for every figure), or with
---format evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and
-type with the fitted lines, as SVG or PNG: the format its extension names, or --plot-format's.
---plot - writes the image to stdout instead of the report, which then goes to --output FILE only
-(--plot-format is needed, the text format refused). Warnings go to stderr. Records without a
-sequence, and records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn
-does), make the exit status 3; so does a run in which no record has a verdict under the --judge
-name (unjudged records, or a misspelt name), whose report would read 0.
+with percentile bootstrap intervals over sequences for every figure), or with --format
+evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and type with
+the fitted lines, as SVG or PNG: the format its extension names, or --plot-format's. --plot -
+writes the image to stdout instead of the report, which then goes to --output FILE only
+(--plot-format is needed, the text format refused); so does a --plot naming the file stdout is
+redirected to, and an --output naming it is refused where stdout carries the image or the JSON
+report. Warnings go to stderr. Records without a sequence, and records whose prediction or --judge
+judgment failed (counted as wrong, as EvaLearn does), make the exit status 3; so does a run in
+which no record has a verdict under the --judge name (unjudged records, or a misspelt name), whose
+report would read 0.
 
 Example:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
@@ -56,6 +58,7 @@ type Config struct {
 	Format           string
 	Output           string // also write the JSON report here
 	Plot             string // "-" (or /dev/stdout): stdout, the report then in Output only
+	PlotToStdout     bool   // Plot is where stdout writes (command.StdoutFile)
 	PlotFormat       string // "svg" or "png"
 	Bootstrap        int
 	Level            float64
@@ -143,8 +146,13 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 			return cfg, err
 		}
 	}
+	cfg.PlotToStdout = cfg.Plot != "" && command.StdoutFile(cfg.Plot, c.App.Writer)
 	if err := plotStdout(c, cfg); err != nil {
 		return cfg, err
+	}
+	if !cfg.PlotToStdout && cfg.Format == FormatJSON && command.StdoutFile(cfg.Output, c.App.Writer) {
+		// The report would be written twice into one file: two JSON documents, no report.
+		return cfg, command.Usagef("--output %s: is where stdout writes, which carries the JSON report anyway: name another file", cfg.Output)
 	}
 	outputs := [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}}
 	for _, o := range outputs {
@@ -321,7 +329,7 @@ func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--output: %w", err)
 		}
 	}
-	if command.Stdout(cfg.Plot) { // stdout carries the image (see plotStdout)
+	if cfg.PlotToStdout { // stdout carries the image (see plotStdout)
 		return nil
 	}
 	if cfg.Format == FormatJSON {

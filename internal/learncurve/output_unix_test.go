@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/load"
 )
 
@@ -92,5 +93,60 @@ func TestOutputIntoStdoutFile(t *testing.T) {
 		if got := string(b); got != want {
 			t.Errorf("--output %s: stdout's file holds\n%s\nwant the JSON report, then the text:\n%s", path, got, want)
 		}
+	}
+}
+
+// TestOutputsIntoStdoutFile: an output flag naming, by its own name, the file stdout was
+// redirected to is taken for stdout (`--plot c.svg > c.svg`): the report and the image, or the
+// JSON report twice, would otherwise be written into one file, which would then be neither. So
+// --plot there is --plot -, with its rules, and one that follows them writes the image alone;
+// --output there is refused where stdout carries the image or the JSON report.
+func TestOutputsIntoStdoutFile(t *testing.T) {
+	recs := caseRecords(t)
+	dir := t.TempDir()
+	var report bytes.Buffer
+	learncurve(t, recs, &report)
+	for _, tc := range []struct {
+		args []string // $OUT: the file stdout writes to
+		want string   // the usage error
+	}{
+		{[]string{"--plot", "$OUT"}, "--plot $OUT: the image would go to stdout after the report: write the report to a file with --output FILE (then stdout carries the image only)"},
+		{[]string{"--output", "$OUT", "--plot", "-", "--plot-format", "svg"}, "--output $OUT: stdout carries the image of --plot -: name a file for the report"},
+		{[]string{"--output", "$OUT"}, "--output $OUT: is where stdout writes, which carries the JSON report anyway: name another file"},
+	} {
+		out, err := os.Create(filepath.Join(dir, "out.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := make([]string, len(tc.args))
+		for i, a := range tc.args {
+			args[i] = strings.ReplaceAll(a, "$OUT", out.Name())
+		}
+		var stderr bytes.Buffer
+		err = Run(context.Background(), append([]string{"qa-learncurve"}, args...), bytes.NewReader(recs), out, &stderr)
+		out.Close()
+		want := strings.ReplaceAll(tc.want, "$OUT", out.Name())
+		if code := command.ExitCode(err); code != command.ExitUsage || err.Error() != want {
+			t.Errorf("%s: exit %d, error %v; want exit %d, %q", strings.Join(args, " "), code, err, command.ExitUsage, want)
+		}
+		if b, _ := os.ReadFile(out.Name()); len(b) != 0 {
+			t.Errorf("%s: stdout's file holds %d bytes, want none", strings.Join(args, " "), len(b))
+		}
+	}
+
+	// Following --plot -'s rules, the file gets the image alone and --output the report.
+	out, err := os.Create(filepath.Join(dir, "curve.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := filepath.Join(dir, "report.json")
+	learncurve(t, recs, out, "--plot", out.Name(), "--output", saved)
+	out.Close()
+	img, _ := os.ReadFile(out.Name())
+	if !bytes.HasPrefix(img, []byte("<?xml")) || bytes.Contains(img, []byte("model_evaluation")) {
+		t.Errorf("--plot %s > itself: the file holds %.60q…, want the SVG image alone", out.Name(), img)
+	}
+	if doc, _ := os.ReadFile(saved); !bytes.Equal(doc, report.Bytes()) {
+		t.Errorf("--output %s holds %d bytes, want the %d of the report", saved, len(doc), report.Len())
 	}
 }

@@ -43,17 +43,18 @@ func plotFormat(c *cli.Context, plot string) (string, error) {
 	return f, nil
 }
 
-// plotStdout checks a --plot that writes the image to stdout ("-", /dev/stdout): stdout then
+// plotStdout checks a --plot that writes the image to stdout ("-", /dev/stdout, or the file stdout
+// was redirected to, by its own name: cfg.PlotToStdout): stdout then
 // carries the image alone, so the JSON report must go to an --output file (it is then written
 // there only), and the text report, which has no other place, cannot be asked for.
 //
 // Note: the report and then the image on one stream would be neither a report nor an image.
 func plotStdout(c *cli.Context, cfg Config) error {
 	switch {
-	case !command.Stdout(cfg.Plot):
+	case !cfg.PlotToStdout:
 	case cfg.Output == "":
 		return command.Usagef("--plot %s: the image would go to stdout after the report: write the report to a file with --output FILE (then stdout carries the image only)", cfg.Plot)
-	case command.Stdout(cfg.Output):
+	case command.StdoutFile(cfg.Output, c.App.Writer):
 		return command.Usagef("--output %s: stdout carries the image of --plot %s: name a file for the report", cfg.Output, cfg.Plot)
 	case cfg.Format != FormatJSON:
 		return command.Usagef("--format %s%s: the text report goes to stdout, which carries the image of --plot %s: leave --format out (the JSON report goes to --output)",
