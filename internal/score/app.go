@@ -353,9 +353,10 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if cfg.mismatches == "-" { // it would make a file named "-"
 		return nil, command.Usagef("--mismatches: - would mix them with the records (or the summary) on stdout: name a file, such as /dev/stderr")
 	}
-	if cfg.summary != "-" && command.Stdout(cfg.mismatches) {
+	if cfg.summary != "-" && command.StdoutFile(cfg.mismatches, c.App.Writer) {
 		// Written as the records are, line among line; before a summary printed in their place
-		// (--summary -), they stand apart.
+		// (--summary -), they stand apart. A file named by its own name that stdout was
+		// redirected to (--mismatches m.jsonl > m.jsonl) is written through stdout too.
 		return nil, command.Usagef("--mismatches: %s would mix them with the records on stdout, line among line: name a file, such as /dev/stderr (with --summary -, which prints no records, they come before the summary)", cfg.mismatches)
 	}
 	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}

@@ -213,3 +213,23 @@ func TestOutputsIntoStreamFiles(t *testing.T) {
 		t.Errorf("--summary naming stdout's file, a failed run: the file holds\n%s\nwant the records before the bad line:\n%s", got, records)
 	}
 }
+
+// TestMismatchesIntoStdoutFile: --mismatches naming, by its own name, the file stdout was
+// redirected to (--mismatches m.jsonl > m.jsonl) is refused as --mismatches /dev/stdout is: it is
+// written through stdout, and the mismatches came out line among line with the records.
+func TestMismatchesIntoStdoutFile(t *testing.T) {
+	const in = `{"schema":1,"id":"b","question":"q","answers":["x"],"prediction":{"text":"y"}}` + "\n"
+	out, err := os.Create(filepath.Join(t.TempDir(), "m.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	err = scoreTo(t, in, out, io.Discard, "--metrics", "em", "--mismatches", out.Name(), "--mismatch-metric", "em")
+	want := "--mismatches: " + out.Name() + " would mix them with the records on stdout, line among line: name a file, such as /dev/stderr (with --summary -, which prints no records, they come before the summary)"
+	if code := command.ExitCode(err); code != command.ExitUsage || err.Error() != want {
+		t.Errorf("exit %d, error %v; want exit %d, %q", code, err, command.ExitUsage, want)
+	}
+	if b, _ := os.ReadFile(out.Name()); len(b) != 0 {
+		t.Errorf("stdout's file holds %q, want nothing", b)
+	}
+}
