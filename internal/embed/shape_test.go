@@ -139,6 +139,7 @@ func TestEmbedWrongContent(t *testing.T) {
 		{TEI, "/embed_all", `[[[1,0],[0.6,0.8],[0,1]],[]]`, `bertscore: embed $URL/embed_all: no token embeddings for input 1`},
 		{TEI, "/embed_all", `[[[1,0],[0.6,0.8],[0,1]]]`, `bertscore: embed $URL/embed_all: 1 embedding for 2 inputs`},
 		{TEI, "/tokenize", `[[{"id":1}],[1]]`, `bertscore: embed $URL/tokenize: decode reply: a JSON number where an object belongs`},
+		{TEI, "/tokenize", `[[{"id":1}]]`, `bertscore: embed $URL/tokenize: 1 tokenization for 2 inputs`},
 	} {
 		checkOddReply(t, tt.provider, tt.path, tt.body, tt.want, 1, "a reply of the endpoint's shape is not retried")
 	}

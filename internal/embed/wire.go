@@ -77,7 +77,7 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 			out[d.Index] = d.Embedding
 		}
 		if len(resp.Data) != len(texts) {
-			return nil, countError(s.shown+"/embeddings", len(resp.Data), len(texts))
+			return nil, countError(s.shown+"/embeddings", "embedding", len(resp.Data), len(texts))
 		}
 	case Ollama:
 		var resp ollamaResponse
@@ -92,7 +92,7 @@ func (s *Scorer) sentences(ctx context.Context, texts []string) ([][]float32, er
 		}
 	}
 	if len(out) != len(texts) {
-		return nil, countError(s.shown+path, len(out), len(texts))
+		return nil, countError(s.shown+path, "embedding", len(out), len(texts))
 	}
 	for i, v := range out {
 		if len(v) == 0 {
@@ -117,10 +117,10 @@ func (s *Scorer) tokenEmbeddings(ctx context.Context, texts []string) ([]tokens,
 		return nil, err
 	}
 	if len(toks) != len(texts) {
-		return nil, countError(s.shown+"/tokenize", len(toks), len(texts))
+		return nil, countError(s.shown+"/tokenize", "tokenization", len(toks), len(texts))
 	}
 	if len(vecs) != len(texts) {
-		return nil, countError(s.shown+"/embed_all", len(vecs), len(texts))
+		return nil, countError(s.shown+"/embed_all", "embedding", len(vecs), len(texts))
 	}
 	out := make([]tokens, len(texts))
 	for i := range texts {
@@ -211,8 +211,10 @@ func floats(vs []vector) [][]float32 {
 	return out
 }
 
-func countError(where string, got, want int) error {
-	return fmt.Errorf("embed %s: %s for %s", where, english.Count(got, "embedding", "embeddings"), english.Count(want, "input", "inputs"))
+// countError is the error of a reply from where holding got items, what ("embedding" or
+// "tokenization"), for want inputs.
+func countError(where, what string, got, want int) error {
+	return fmt.Errorf("embed %s: %s for %s", where, english.Count(got, what, what+"s"), english.Count(want, "input", "inputs"))
 }
 
 // post sends body as JSON to path and decodes the JSON reply into out. A non-2xx status is an error
