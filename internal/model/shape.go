@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // shape is what a provider's reply to a call is: its name, in the provider's words, and the
@@ -137,6 +138,10 @@ func (s *shape) fault(got string, body []byte) *ShapeError {
 
 // misfit says what v, one JSON value, is when it is not one of s's replies: "a JSON array", "a
 // JSON object with none of its members", "a JSON array holding a JSON number"; "" when it is.
+//
+// Note: an embedding reply runs to megabytes, which the client decodes afterwards; v is read no
+// further than its answer needs (an object up to its first member of the reply's, a list by the
+// first byte of each element), and nothing of it is copied.
 func (s *shape) misfit(v []byte) string {
 	if s.list {
 		return listMisfit(v)
@@ -144,38 +149,87 @@ func (s *shape) misfit(v []byte) string {
 	if v[0] != '{' {
 		return jsonKind(v)
 	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(v, &members) != nil {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	if _, err := dec.Token(); err != nil { // the object's '{'
 		return "" // not for here to judge
 	}
-	for _, m := range s.members {
-		if _, ok := members[m]; ok {
+	n := 0
+	for ; dec.More(); n++ {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if key, _ := tok.(string); slices.Contains(s.members, key) {
+			return ""
+		}
+		if err := dec.Decode(new(skipped)); err != nil {
 			return ""
 		}
 	}
-	if len(members) == 0 {
+	if n == 0 {
 		return "an empty JSON object"
 	}
 	return "a JSON object with none of the reply's members"
 }
 
-// listMisfit says what v is when it is not a JSON array of arrays: an empty array is one, of no
-// text (the caller, which knows how many it sent, words that).
+// skipped is a JSON value read past: its bytes are neither kept nor copied.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON([]byte) error { return nil }
+
+// listMisfit says what v, valid JSON, is when it is not a JSON array of arrays: an empty array is
+// one, of no text (the caller, which knows how many it sent, words that).
 func listMisfit(v []byte) string {
-	var elems []json.RawMessage
-	if v[0] != '[' || json.Unmarshal(v, &elems) != nil {
-		var members map[string]json.RawMessage
-		if v[0] == '{' && json.Unmarshal(v, &members) == nil && len(members) == 0 {
+	if v[0] != '[' {
+		if string(bytes.Join(bytes.Fields(v), nil)) == "{}" {
 			return "an empty JSON object"
 		}
 		return jsonKind(v)
 	}
-	for _, e := range elems {
-		if e[0] != '[' {
-			return "a JSON array holding " + jsonKind(e)
+	got := ""
+	elements(v, func(first byte) bool {
+		if first != '[' {
+			got = "a JSON array holding " + jsonKind([]byte{first})
+		}
+		return got == ""
+	})
+	return got
+}
+
+// elements calls f with the first byte of each element of v, a valid JSON array, in order, until
+// f returns false. It scans v once, keeping only the depth and whether it is inside a string.
+func elements(v []byte, f func(first byte) bool) {
+	depth, inString, escaped, next := 0, false, false, true // next: an element may start here
+	for _, c := range v {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		if depth == 1 && next && c != ']' {
+			if !f(c) {
+				return
+			}
+		}
+		next = depth == 0 && c == '[' || depth == 1 && c == ','
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
 		}
 	}
-	return ""
 }
 
 // jsonKind names the kind of v, one JSON value: "a JSON array", "JSON null".

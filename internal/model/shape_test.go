@@ -169,3 +169,70 @@ func TestEmbedShapes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShapeFault checks the 200 replies of embedding calls, the largest a Transport reads: an
+// OpenAI embedding list and a text-embeddings-inference list of 64 vectors of 1,024 numbers each.
+func BenchmarkShapeFault(b *testing.B) {
+	var vec strings.Builder
+	vec.WriteByte('[')
+	for i := range 1024 {
+		if i > 0 {
+			vec.WriteByte(',')
+		}
+		fmt.Fprintf(&vec, "%.8f", float64(i)/1024-0.5)
+	}
+	vec.WriteByte(']')
+	var openai, tei strings.Builder
+	openai.WriteString(`{"object":"list","data":[`)
+	tei.WriteByte('[')
+	for i := range 64 {
+		if i > 0 {
+			openai.WriteByte(',')
+			tei.WriteByte(',')
+		}
+		fmt.Fprintf(&openai, `{"object":"embedding","index":%d,"embedding":%s}`, i, vec.String())
+		tei.WriteString(vec.String())
+	}
+	openai.WriteString(`],"model":"m","usage":{"prompt_tokens":64,"total_tokens":64}}`)
+	tei.WriteByte(']')
+	for _, c := range []struct{ provider, path, body string }{
+		{"openai", "/embeddings", openai.String()},
+		{"tei", "/embed", tei.String()},
+	} {
+		b.Run(c.provider, func(b *testing.B) {
+			ctx := WithEmbedShape(context.Background(), c.provider, c.path)
+			data := []byte(c.body)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := shapeFault(ctx, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestElements: the first byte of each element of a valid JSON array, past strings holding
+// brackets, commas, quotes and backslashes, and nested arrays and objects.
+func TestElements(t *testing.T) {
+	for in, want := range map[string]string{
+		`[]`:          "",
+		` [ ] `:       "",
+		`[[1,2],[3]]`: "[[",
+		"[\n [1, [2, {\"a\": [3]}]],\t{\"b\": 1} , \"x\" ]": `[{"`,
+		`["a,[\"]\\", 1, [2], -3, true, null]`:              `"1[-tn`,
+		`[{"k": "]"}, [","], "\\\\", 0.5e3]`:                `{["0`,
+	} {
+		var got []byte
+		elements([]byte(in), func(first byte) bool { got = append(got, first); return true })
+		if string(got) != want {
+			t.Errorf("elements(%s) gave first bytes %q, want %q", in, got, want)
+		}
+	}
+	n := 0
+	elements([]byte(`[1,2,3]`), func(byte) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("elements went on after f returned false: %d calls, want 2", n)
+	}
+}
