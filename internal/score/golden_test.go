@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"testing"
@@ -50,20 +51,9 @@ func TestGoldenSample(t *testing.T) {
 		b, _ := json.Marshal(rec)
 		in.Write(append(b, '\n'))
 	}
-	var out, stderr bytes.Buffer
-	if err := Run(context.Background(), []string{"qa-score"}, &in, &out, &stderr); err != nil {
-		t.Fatalf("Run: %v\n%s", err, stderr.Bytes())
-	}
 	differ := map[string]int{}
 	n := 0
-	for line := range bytes.Lines(out.Bytes()) {
-		var r struct {
-			ID     string             `json:"id"`
-			Scores map[string]float64 `json:"scores"`
-		}
-		if err := json.Unmarshal(line, &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range scoredRecords(t, &in, "qa-score") {
 		n++
 		exp := want[r.ID]
 		for name, field := range goldenFields {
@@ -83,4 +73,29 @@ func TestGoldenSample(t *testing.T) {
 	for name, k := range differ {
 		t.Errorf("%s differs on %d of %d pairs", name, k, n)
 	}
+}
+
+// scored is a record as the command wrote it, its id and scores.
+type scored struct {
+	ID     string             `json:"id"`
+	Scores map[string]float64 `json:"scores"`
+}
+
+// scoredRecords runs the command (args, from its name on) over in and returns the records it
+// wrote; the run must succeed.
+func scoredRecords(t *testing.T, in io.Reader, args ...string) []scored {
+	t.Helper()
+	var out, stderr bytes.Buffer
+	if err := Run(context.Background(), args, in, &out, &stderr); err != nil {
+		t.Fatalf("Run: %v\n%s", err, stderr.Bytes())
+	}
+	var recs []scored
+	for line := range bytes.Lines(out.Bytes()) {
+		var r scored
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	return recs
 }

@@ -1,0 +1,63 @@
+package score
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+// TestHotpotRandom runs random HotpotQA records through the command and checks their answer,
+// supporting-fact and joint scores against those hotpot_evaluate_v1.py gives them
+// (scripts/random-hotpot.py): the committed vectors, or the file QA_HOTPOT_VECTORS names. The
+// values are the script's own arithmetic, so they must match exactly.
+func TestHotpotRandom(t *testing.T) {
+	path := "testdata/hotpot_random.jsonl"
+	if p := os.Getenv("QA_HOTPOT_VECTORS"); p != "" {
+		path = p
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var in bytes.Buffer
+	var want []map[string]float64
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var v struct {
+			Record   json.RawMessage    `json:"record"`
+			Expected map[string]float64 `json:"expected"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			t.Fatalf("%s:%d: %v", path, len(want)+1, err)
+		}
+		in.Write(append(v.Record, '\n'))
+		want = append(want, v.Expected)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) == 0 {
+		t.Fatalf("%s: no vectors", path)
+	}
+	recs := scoredRecords(t, &in, "qa-score", "--metrics", "hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1")
+	if len(recs) != len(want) {
+		t.Fatalf("%d records out, want %d", len(recs), len(want))
+	}
+	bad := 0
+	for n, r := range recs {
+		for name, w := range want[n] {
+			if got, ok := r.Scores[name]; !ok || got != w {
+				if bad++; bad <= 20 {
+					t.Errorf("%s:%d (id %q): %s = %v (present: %v), want %v", path, n+1, r.ID, name, got, ok, w)
+				}
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%s: %d of %d values differ", path, bad, 6*len(recs))
+	}
+}
