@@ -1,11 +1,11 @@
 package score
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 // TestHotpotRandom runs random HotpotQA records through the command and checks their answer,
@@ -13,35 +13,16 @@ import (
 // (scripts/random-hotpot.py): the committed vectors, or the file QA_HOTPOT_VECTORS names. The
 // values are the script's own arithmetic, so they must match exactly.
 func TestHotpotRandom(t *testing.T) {
-	path := "testdata/hotpot_random.jsonl"
-	if p := os.Getenv("QA_HOTPOT_VECTORS"); p != "" {
-		path = p
+	type vector struct {
+		Record   json.RawMessage    `json:"record"`
+		Expected map[string]float64 `json:"expected"`
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	vs, path := vectors.Read[vector](t, "testdata/hotpot_random.jsonl", "QA_HOTPOT_VECTORS")
 	var in bytes.Buffer
-	var want []map[string]float64
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		var v struct {
-			Record   json.RawMessage    `json:"record"`
-			Expected map[string]float64 `json:"expected"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			t.Fatalf("%s:%d: %v", path, len(want)+1, err)
-		}
+	want := make([]map[string]float64, len(vs))
+	for i, v := range vs {
 		in.Write(append(v.Record, '\n'))
-		want = append(want, v.Expected)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(want) == 0 {
-		t.Fatalf("%s: no vectors", path)
+		want[i] = v.Expected
 	}
 	recs := scoredRecords(t, &in, "qa-score", "--metrics", "hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1")
 	if len(recs) != len(want) {

@@ -10,10 +10,10 @@ import (
 	"testing"
 )
 
-// Check decodes each line of the JSON-lines file that the environment variable env names, or of
-// def when env is unset, into a fresh T and passes it to check, which returns "" when the line
-// agrees and else what differs. A line that does not decode stops the test.
-func Check[T any](t *testing.T, def, env string, check func(c T) string) {
+// Read decodes each line of the JSON-lines file that the environment variable env names, or of
+// def when env is unset, into a T, and returns them with the file's path: vector k is line k+1.
+// A line that does not decode, or a file with none, stops the test.
+func Read[T any](t *testing.T, def, env string) ([]T, string) {
 	t.Helper()
 	path := def
 	if p := os.Getenv(env); p != "" {
@@ -26,26 +26,37 @@ func Check[T any](t *testing.T, def, env string, check func(c T) string) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 64<<20)
-	n, bad := 0, 0
+	var cs []T
 	for sc.Scan() {
-		n++
 		var c T
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
+			t.Fatalf("%s:%d: %v", path, len(cs)+1, err)
 		}
-		if msg := check(c); msg != "" {
-			if bad++; bad <= 20 {
-				t.Errorf("%s:%d: %s", path, n, msg)
-			}
-		}
+		cs = append(cs, c)
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if n == 0 {
+	if len(cs) == 0 {
 		t.Fatalf("%s: no vectors", path)
 	}
+	return cs, path
+}
+
+// Check passes each vector Read(t, def, env) gives to check, which returns "" when it agrees and
+// else what differs.
+func Check[T any](t *testing.T, def, env string, check func(c T) string) {
+	t.Helper()
+	cs, path := Read[T](t, def, env)
+	bad := 0
+	for i, c := range cs {
+		if msg := check(c); msg != "" {
+			if bad++; bad <= 20 {
+				t.Errorf("%s:%d: %s", path, i+1, msg)
+			}
+		}
+	}
 	if bad > 0 {
-		t.Errorf("%s: %d of %d vectors differ", path, bad, n)
+		t.Errorf("%s: %d of %d vectors differ", path, bad, len(cs))
 	}
 }
