@@ -119,10 +119,7 @@ loop:
 		case sqSpace:
 			i++
 			if run >= 0 {
-				// endSquadRun, with the test for an article inline and its removal not.
-				if len(dst)-run <= 3 && squadArticle(dst[run:]) {
-					dst, tok, ends = dropArticle(dst, ends, start, tok, run)
-				}
+				dst, tok, ends = endSquadRun(dst, ends, start, tok, run)
 				run = -1
 			}
 			if tok >= 0 {
