@@ -99,14 +99,19 @@ func (s *scratch) overlap(a, b text) int {
 	if nb <= 64 && na*nb <= 4096 {
 		return s.overlapSmall(a, b)
 	}
+	if na <= 64 && na*nb <= 4096 {
+		return s.overlapSmall(b, a) // the intersection's size does not depend on the order
+	}
 	if same, ok := s.overlapKeys(a, b); ok {
 		return same
 	}
 	return s.overlapIDs(a, b)
 }
 
-// overlapSmall is overlap for at most 64 gold tokens: each prediction token takes the first
-// unused gold token with its key, found by scanning the gold tokens.
+// overlapSmall is overlap for at most 64 tokens in b: each token of a takes the first unused
+// token of b with its key, found by scanning b's tokens. overlap calls it with either text as b,
+// the shorter when the other is over 64 tokens, so that a short prediction against a long
+// reference scans a few keys per reference token instead of counting the reference in a table.
 func (s *scratch) overlapSmall(a, b text) int {
 	gold := s.toks[b.lo:b.hi]
 	var used uint64
