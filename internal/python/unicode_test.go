@@ -1,14 +1,10 @@
 package python
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/vectors"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -47,61 +43,12 @@ func bit(b bool) byte {
 // when a Go release changes its Unicode tables, for one; TestUnicodeFacts then names the code
 // points.
 func TestUnicodeFactsDigest(t *testing.T) {
-	h := sha256.New()
-	var line []byte
-	for r := rune(0); r < 0x110000; r++ {
-		if r >= 0xd800 && r < 0xe000 {
-			continue
-		}
-		line = appendFact(line[:0], r)
-		h.Write(line)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != unicodeFactsSHA256 {
-		t.Errorf("facts of every code point: SHA-256 %s, want CPython 3.11's %s; see which with QA_UNICODE_FACTS (scripts/unicode-facts.py)", got, unicodeFactsSHA256)
-	}
+	vectors.CodePointsDigest(t, unicodeFactsSHA256, "scripts/unicode-facts.py", "QA_UNICODE_FACTS", appendFact)
 }
 
 // TestUnicodeFacts compares appendFact with CPython's facts code point by code point. It runs when
 // QA_UNICODE_FACTS names the file scripts/unicode-facts.py writes; the facts are 70 MB, so none is
 // committed.
 func TestUnicodeFacts(t *testing.T) {
-	path := os.Getenv("QA_UNICODE_FACTS")
-	if path == "" {
-		t.Skip("QA_UNICODE_FACTS is not set (write the file with scripts/unicode-facts.py)")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	bad, n := 0, 0
-	var got []byte
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") {
-			t.Log(line)
-			continue
-		}
-		cp, _, _ := strings.Cut(line, "\t")
-		c, err := strconv.ParseUint(cp, 16, 32)
-		if err != nil || c >= 0x110000 {
-			t.Fatalf("bad line %q", line)
-		}
-		n++
-		if got = appendFact(got[:0], rune(c)); string(got) != line+"\n" {
-			if bad++; bad <= 20 {
-				t.Errorf("U+%04X: got  %q\nwant %q", c, got, line+"\n")
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if n != 0x110000-0x800 {
-		t.Errorf("%d code points, want %d", n, 0x110000-0x800)
-	}
-	if bad > 0 {
-		t.Errorf("%d code points' facts differ", bad)
-	}
+	vectors.CodePointsFile(t, "QA_UNICODE_FACTS", "scripts/unicode-facts.py", appendFact)
 }
