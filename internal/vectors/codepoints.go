@@ -81,3 +81,23 @@ func CodePointsFile(t *testing.T, env, script string, line func(dst []byte, r ru
 		t.Errorf("%s: %d code points' facts differ", path, bad)
 	}
 }
+
+// AppendEscaped appends s to dst with a backslash, tab, carriage return or line feed written as
+// the facts scripts write them in a line: \\, \t, \r, \n.
+func AppendEscaped(dst []byte, s string) []byte {
+	for i := range len(s) {
+		switch c := s[i]; c {
+		case '\\':
+			dst = append(dst, `\\`...)
+		case '\t':
+			dst = append(dst, `\t`...)
+		case '\r':
+			dst = append(dst, `\r`...)
+		case '\n':
+			dst = append(dst, `\n`...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}

@@ -43,7 +43,7 @@ func appendNormalizerFacts(dst []byte, r rune) []byte {
 		}
 	}
 	for _, pieces := range stemTemplates {
-		dst = appendEscaped(append(dst, '\t'), Stem(around(r, pieces)))
+		dst = vectors.AppendEscaped(append(dst, '\t'), Stem(around(r, pieces)))
 	}
 	return append(dst, '\n')
 }
@@ -55,26 +55,6 @@ func around(r rune, pieces []string) string {
 		s += string(r) + p
 	}
 	return s
-}
-
-// appendEscaped appends s with a backslash, tab, carriage return or line feed written as the
-// script writes them: \\, \t, \r, \n. The normalisers' outputs hold none of them.
-func appendEscaped(dst []byte, s string) []byte {
-	for i := range len(s) {
-		switch c := s[i]; c {
-		case '\\':
-			dst = append(dst, `\\`...)
-		case '\t':
-			dst = append(dst, `\t`...)
-		case '\r':
-			dst = append(dst, `\r`...)
-		case '\n':
-			dst = append(dst, `\n`...)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
 }
 
 // TestNormalizerFactsDigest holds the SQuAD (v1.1, v2.0 and HotpotQA), LoCoMo and rouge-score
