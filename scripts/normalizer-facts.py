@@ -26,10 +26,9 @@ output (a stem can keep c whole) is written \\\\, \\t, \\r or \\n. A first line 
 the versions; the digest leaves it out.
 
 Run it with Debian 12's CPython 3.11.2, python3-regex 2022.10.31 and python3-nltk 3.8, the
-versions of the golden outputs (CPython's Unicode tables are 14.0, the regex module's its own 15.0); other versions can
-give other facts for the code points Unicode added since.
+versions of the golden outputs (CPython's Unicode tables are 14.0, the regex module's its own
+15.0); other versions can give other facts for the code points Unicode added since.
 """
-import hashlib
 import re
 import string
 import sys
@@ -37,6 +36,8 @@ import sys
 import nltk
 import regex
 from nltk.stem.porter import PorterStemmer
+
+from codepoint_facts import write
 
 TEMPLATES = ["{c}", "a{c}a", "x{c}the", "the{c}x", "A{c} an", "{c}{c}The", "\u03a3{c}", "\u0130{c}",
              "an{c}and", "_{c}a", "{c}\u03a3 x", "1{c}\u00b2"]
@@ -76,13 +77,4 @@ def lines():
         yield "%x\t%s\n" % (c, "\t".join(escape(o) for o in outs))
 
 
-if "--digest" in sys.argv[1:]:
-    h = hashlib.sha256()
-    for line in lines():
-        h.update(line.encode("utf-8"))
-    print(h.hexdigest())
-    sys.exit(0)
-out = sys.stdout.buffer
-out.write(("# python %s regex %s nltk %s\n" % (sys.version.split()[0], regex.__version__, nltk.__version__)).encode())
-for line in lines():
-    out.write(line.encode("utf-8"))
+write(lines(), "# python %s regex %s nltk %s\n" % (sys.version.split()[0], regex.__version__, nltk.__version__))

@@ -13,10 +13,11 @@ str.isalnum, str.isspace, then JSON strings of str.lower() and repr(). The refer
 is CPython 3.11 (Unicode 14.0), the one the golden outputs came from; another version gives other
 facts for the code points Unicode added since.
 """
-import hashlib
 import json
 import sys
 import unicodedata
+
+from codepoint_facts import write
 
 
 def lines():
@@ -28,13 +29,4 @@ def lines():
                                                 json.dumps(ch.lower()), json.dumps(repr(ch))))
 
 
-if "--digest" in sys.argv[1:]:
-    h = hashlib.sha256()
-    for line in lines():
-        h.update(line.encode("ascii"))
-    print(h.hexdigest())
-    sys.exit(0)
-out = sys.stdout
-out.write("# python %s unicode %s\n" % (sys.version.split()[0], unicodedata.unidata_version))
-for line in lines():
-    out.write(line)
+write(lines(), "# python %s unicode %s\n" % (sys.version.split()[0], unicodedata.unidata_version))
