@@ -170,8 +170,6 @@ func TestMorphy(t *testing.T) {
 }
 
 func TestSynonyms(t *testing.T) {
-	wn := loadWordNet()
-	names := nameTexts(wn)
 	// Want values come from an independent port of NLTK's synsets over the raw dict files.
 	tests := []struct{ word, want string }{
 		{"car", "auto automobile car gondola machine motorcar railcar"},
@@ -185,19 +183,38 @@ func TestSynonyms(t *testing.T) {
 		{"", ""},
 		{"Car", "auto automobile car gondola machine motorcar railcar"},
 	}
-	var sc morphScratch
+	syn := newSynonymText()
 	for _, tt := range tests {
 		t.Run(tt.word, func(t *testing.T) {
-			var got []string
-			for _, id := range wn.synonyms(nil, tt.word, &sc) {
-				got = append(got, names[id])
-			}
-			slices.Sort(got)
-			if g := strings.Join(slices.Compact(got), " "); g != tt.want {
+			if g := syn.of(tt.word); g != tt.want {
 				t.Errorf("synonyms(%q) = %q, want %q", tt.word, g, tt.want)
 			}
 		})
 	}
+}
+
+// synonymText writes the synonyms of a word as the NLTK-checked scripts do: the names sorted,
+// once each, space-separated.
+type synonymText struct {
+	wn    *wordNet
+	names []string
+	sc    morphScratch
+	ids   []uint32
+	got   []string
+}
+
+func newSynonymText() *synonymText {
+	wn := loadWordNet()
+	return &synonymText{wn: wn, names: nameTexts(wn)}
+}
+
+func (s *synonymText) of(word string) string {
+	s.ids, s.got = s.wn.synonyms(s.ids[:0], word, &s.sc), s.got[:0]
+	for _, id := range s.ids {
+		s.got = append(s.got, s.names[id])
+	}
+	slices.Sort(s.got)
+	return strings.Join(slices.Compact(s.got), " ")
 }
 
 // TestSynonymsNLTK checks synonyms against NLTK 3.8's wordnet.synsets for 5,000 words drawn from
@@ -207,11 +224,7 @@ func TestSynonymsNLTK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wn := loadWordNet()
-	names := nameTexts(wn)
-	var sc morphScratch
-	var ids []uint32
-	var got []string
+	syn := newSynonymText()
 	n, bad, some := 0, 0, 0
 	for line := range strings.SplitSeq(strings.TrimSuffix(string(data), "\n"), "\n") {
 		word, want, ok := strings.Cut(line, "\t")
@@ -222,12 +235,7 @@ func TestSynonymsNLTK(t *testing.T) {
 		if want != "" {
 			some++
 		}
-		ids, got = wn.synonyms(ids[:0], word, &sc), got[:0]
-		for _, id := range ids {
-			got = append(got, names[id])
-		}
-		slices.Sort(got)
-		if g := strings.Join(slices.Compact(got), " "); g != want {
+		if g := syn.of(word); g != want {
 			if bad++; bad <= 10 {
 				t.Errorf("synonyms(%q) = %q, want %q", word, g, want)
 			}

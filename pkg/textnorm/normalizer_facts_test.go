@@ -69,7 +69,7 @@ func TestNormalizerFactsDigest(t *testing.T) {
 
 // TestNormalizerFacts compares appendNormalizerFacts with the reference code point by code point.
 // It runs when QA_NORMALIZER_FACTS names the file scripts/normalizer-facts.py writes; the file is
-// 279 MB, so none is committed.
+// 336 MB, so none is committed.
 func TestNormalizerFacts(t *testing.T) {
 	vectors.CodePointsFile(t, "QA_NORMALIZER_FACTS", "scripts/normalizer-facts.py", appendNormalizerFacts)
 }
