@@ -113,13 +113,13 @@ func (s *scratch) overlap(a, b text) int {
 // the shorter when the other is over 64 tokens, so that a short prediction against a long
 // reference scans a few keys per reference token instead of counting the reference in a table.
 func (s *scratch) overlapSmall(a, b text) int {
-	gold := s.toks[b.lo:b.hi]
+	bs := s.toks[b.lo:b.hi]
 	var used uint64
 	same := 0
 	for i := a.lo; i < a.hi; i++ {
 		k := s.toks[i].key
-		for j := range gold {
-			if gold[j].key == k && used&(1<<j) == 0 && (k&longKey == 0 || s.sameTok(i, b.lo+int32(j))) {
+		for j := range bs {
+			if bs[j].key == k && used&(1<<j) == 0 && (k&longKey == 0 || s.sameTok(i, b.lo+int32(j))) {
 				used |= 1 << j
 				same++
 				break
