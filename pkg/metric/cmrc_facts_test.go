@@ -41,18 +41,11 @@ func appendCMRCFacts(dst []byte, r rune) []byte {
 	}
 	for i := range texts {
 		j := (i + 1) % len(texts)
-		if em := CMRCEM(texts[i], []string{texts[j]}); em != boolScore(clean[i] == clean[j]) {
+		if em := CMRCEM(texts[i], []string{texts[j]}); (em == 1) != (clean[i] == clean[j]) {
 			dst = append(dst, "\tCMRCEM("+strconv.Quote(texts[i])+", "+strconv.Quote(texts[j])+") = "+strconv.FormatFloat(em, 'g', -1, 64)...)
 		}
 	}
 	return append(dst, '\n')
-}
-
-func boolScore(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // TestCMRCFacts compares cmrc_em's and cmrc_f1's text handling with CMRC 2018's own

@@ -3,6 +3,9 @@ package metric
 import (
 	"slices"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // benchPairs runs score over every golden pair per iteration and reports pairs/s.
@@ -62,12 +65,12 @@ func squadKind(s string) int {
 	kind := 0
 	alnum, gap := false, false // a letter or digit seen in this word, and something else since
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= 0x80:
+		switch c := rune(s[i]); {
+		case c >= utf8.RuneSelf:
 			return 2
-		case c == ' ' || c >= '\t' && c <= '\r' || c >= 0x1c && c <= 0x1f: // Python's whitespace
+		case textnorm.IsSpace(c):
 			alnum, gap = false, false
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		case textnorm.IsAlnum(c):
 			if alnum && gap {
 				kind = 1
 			}
