@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -110,14 +112,34 @@ func (d *wnDecoder) header(kind string, p int) (int, error) {
 	return n, nil
 }
 
-// section yields the lines of a section, after its header "kind pos count"; it stops at an
-// error of the text, which it puts in *err.
-func (d *wnDecoder) section(kind string, p int, err *error) iter.Seq[string] {
+// ahead returns the text of the next n lines, or of those left if fewer, and how many lines
+// that is.
+func (d *wnDecoder) ahead(n int) (string, int) {
+	end, k := d.off, 0
+	for ; k < n && end < len(d.text); k++ {
+		j := strings.IndexByte(d.text[end:], '\n')
+		if j < 0 {
+			return d.text[d.off:], k + 1
+		}
+		end += j + 1
+	}
+	return d.text[d.off:end], k
+}
+
+// section yields the lines of a section, after its header "kind pos count". It first passes
+// the number of those lines and their text to sized, if not nil, so that the caller can make
+// room for what it builds from them (a count past the end of the text is not believed), and
+// stops at an error of the text, which it puts in *err.
+func (d *wnDecoder) section(kind string, p int, sized func(n int, body string), err *error) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		n, e := d.header(kind, p)
 		if e != nil {
 			*err = e
 			return
+		}
+		if sized != nil {
+			body, k := d.ahead(n)
+			sized(k, body)
 		}
 		for range n {
 			line, e := d.next()
@@ -138,6 +160,11 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 		return nil, err
 	}
 	var text strings.Builder
+	if n := len(gz); n >= 4 {
+		// gzip's trailer ends with the input's size (mod 2^32): growing the text to it once
+		// saves copying it over and over as it grows. It is only a hint.
+		text.Grow(int(min(binary.LittleEndian.Uint32(gz[n-4:]), 1<<26)))
+	}
 	if _, err := io.Copy(&text, zr); err != nil {
 		return nil, err
 	}
@@ -173,14 +200,24 @@ type wnBuild struct {
 	base    [numPOS]uint32 // first global synset number of each pos
 	synName []uint32       // names of synset s: nameIDs[synName[s]:synName[s+1]]
 	nameIDs []uint32
-	spans   [][numPOS][2]uint32 // synsets of entry e, pos p: flat[p][spans[e][p][0]:spans[e][p][1]]
-	flat    [numPOS][]uint32    // global synset numbers
+	lines   [numPOS][]wnIndexLine // the index lines of each pos
+	flat    [numPOS][]uint32      // global synset numbers
 }
+
+// wnIndexLine is an index line: its entry and its synsets, flat[p][start:end].
+type wnIndexLine struct{ entry, start, end uint32 }
+
+// fields returns an upper bound on the number of space-separated fields in n lines of body.
+func fields(n int, body string) int { return n + strings.Count(body, " ") }
 
 func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 	var err error
 	b.base[p] = uint32(len(b.synName))
-	for line := range d.section("syn", p, &err) {
+	sized := func(n int, body string) {
+		b.synName = slices.Grow(b.synName, n)
+		b.nameIDs = slices.Grow(b.nameIDs, fields(n, body))
+	}
+	for line := range d.section("syn", p, sized, &err) {
 		b.synName = append(b.synName, uint32(len(b.nameIDs)))
 		for name := range strings.FieldsSeq(line) {
 			if strings.IndexByte(name, '_') >= 0 {
@@ -199,7 +236,11 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 
 func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 	var err error
-	for line := range d.section("idx", p, &err) {
+	sized := func(n int, body string) {
+		b.lines[p] = make([]wnIndexLine, 0, n)
+		b.flat[p] = make([]uint32, 0, fields(n, body)-n) // the lemmas are no synsets
+	}
+	for line := range d.section("idx", p, sized, &err) {
 		lemma, rest, ok := strings.Cut(line, " ")
 		if !ok {
 			return fmt.Errorf("line %d: index entry without synsets", d.line)
@@ -209,9 +250,7 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 			wn.maxLen = max(wn.maxLen, len(lemma))
 			k.entry = int32(wn.nLemmas)
 			wn.nLemmas++
-			b.spans = append(b.spans, [numPOS][2]uint32{})
 		}
-		e := uint32(k.entry)
 		start := uint32(len(b.flat[p]))
 		for f := range strings.FieldsSeq(rest) {
 			k, err := strconv.ParseUint(f, 10, 32)
@@ -220,25 +259,36 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 			}
 			b.flat[p] = append(b.flat[p], b.base[p]+uint32(k))
 		}
-		b.spans[e][p] = [2]uint32{start, uint32(len(b.flat[p]))}
+		b.lines[p] = append(b.lines[p], wnIndexLine{uint32(k.entry), start, uint32(len(b.flat[p]))})
 	}
 	return err
 }
 
 // collectNames packs, for every entry and pos, the distinct names of its synsets.
 func (wn *wordNet) collectNames(b *wnBuild) {
-	wn.posMask = make([]uint8, len(b.spans))
-	wn.nameOff = make([]uint32, 0, numPOS*len(b.spans)+1)
+	n := wn.nLemmas
+	wn.posMask = make([]uint8, n)
+	wn.nameOff = make([]uint32, 0, numPOS*n+1)
+	// line[numPOS*e+p] is the number + 1 of entry e's index line in pos p, 0 for none; a later
+	// line for the same lemma replaces an earlier one.
+	line := make([]uint32, numPOS*n)
+	for p := range numPOS {
+		for i, l := range b.lines[p] {
+			line[numPOS*int(l.entry)+p] = uint32(i + 1)
+		}
+	}
 	stamp := make([]uint32, wn.nNames) // list number + 1 that last took each name
-	for e, sp := range b.spans {
+	for e := range n {
 		for p := range numPOS {
 			list := uint32(len(wn.nameOff) + 1)
 			wn.nameOff = append(wn.nameOff, uint32(len(wn.entryNames)))
-			if sp[p][0] == sp[p][1] {
+			i := line[numPOS*e+p]
+			if i == 0 || b.lines[p][i-1].start == b.lines[p][i-1].end {
 				continue
 			}
 			wn.posMask[e] |= 1 << p
-			for _, s := range b.flat[p][sp[p][0]:sp[p][1]] {
+			l := b.lines[p][i-1]
+			for _, s := range b.flat[p][l.start:l.end] {
 				for _, id := range b.nameIDs[b.synName[s]:b.synName[s+1]] {
 					if stamp[id] != list {
 						stamp[id] = list
@@ -253,7 +303,11 @@ func (wn *wordNet) collectNames(b *wnBuild) {
 
 func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 	var err error
-	for line := range d.section("exc", p, &err) {
+	sized := func(n int, body string) {
+		wn.exc = slices.Grow(wn.exc, n)
+		wn.excBases = slices.Grow(wn.excBases, fields(n, body)-n) // the forms are no bases
+	}
+	for line := range d.section("exc", p, sized, &err) {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			return fmt.Errorf("line %d: empty exception", d.line)

@@ -35,10 +35,11 @@ type wnKey struct {
 // tagOf returns the slot tag of hash h: its top half with the low bit set, so never 0.
 func tagOf(h uint64) uint32 { return uint32(h>>32) | 1 }
 
-// newDict returns an empty dict with room for about n keys.
+// newDict returns an empty dict with room for about n keys (and their bytes: WordNet's keys
+// average 11 bytes), filled to less than three quarters.
 func newDict(n int) wnDict {
-	size := 1 << bits.Len(uint(2*n))
-	return wnDict{slots: make([]wnKey, size), mask: uint64(size - 1)}
+	size := 1 << bits.Len(uint(4*n/3))
+	return wnDict{keys: make([]byte, 0, 12*n), slots: make([]wnKey, size), mask: uint64(size - 1)}
 }
 
 // find returns the slot of key k with hash h (strHash(k)), or nil if k is not a key.
@@ -61,7 +62,7 @@ func (d *wnDict) insert(k string) *wnKey {
 	if s := find(d, k, h); s != nil {
 		return s
 	}
-	if 2*(d.n+1) > len(d.slots) {
+	if 4*(d.n+1) > 3*len(d.slots) {
 		d.grow()
 	}
 	i := h & d.mask
