@@ -3,6 +3,7 @@ package score
 import (
 	"strings"
 
+	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -10,12 +11,23 @@ import (
 // than once.
 type item struct {
 	rec       *record.Record
-	judge     string // the judgment that judge_score reads, "" for the first in sorted order
-	locomoCat int    // the LoCoMo category of a LoCoMo record, else 0
+	judge     string          // the judgment that judge_score reads, "" for the first in sorted order
+	locomoCat int             // the LoCoMo category of a LoCoMo record, else 0
+	squad     metric.SquadSet // see squadSet
+	squadDone bool
 }
 
 // pred returns the prediction text.
 func (it *item) pred() string { return it.rec.Prediction.Text }
+
+// squadSet returns the record's SQuAD v1.1, SQuAD v2.0 and HotpotQA answer scores, computed
+// together by the first of their families to ask.
+func (it *item) squadSet() *metric.SquadSet {
+	if !it.squadDone {
+		it.squad, it.squadDone = metric.SquadAll(it.pred(), it.rec.Answers), true
+	}
+	return &it.squad
+}
 
 // hasPrediction reports whether the record carries a prediction and gold answers to compare it
 // with: what every reference-based metric needs.

@@ -12,7 +12,8 @@ func squadFamily() *family {
 		about:   "SQuAD v1.1 exact match and token F1, maximum over answers",
 		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
-			out[0], out[1] = metric.SquadScores(it.pred(), it.rec.Answers)
+			s := it.squadSet()
+			out[0], out[1] = s.EM, s.F1
 		},
 	}
 }
@@ -23,7 +24,8 @@ func squad2Family() *family {
 		about:   "SQuAD v2.0 rules (an empty answer matches only an empty prediction)",
 		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
-			out[0], out[1] = metric.Squad2Scores(it.pred(), it.rec.Answers)
+			s := it.squadSet()
+			out[0], out[1] = s.Squad2EM, s.Squad2F1
 		},
 	}
 }
@@ -34,7 +36,8 @@ func hotpotFamily() *family {
 		about:   "HotpotQA answer EM and F1 (yes/no/noanswer must match exactly)",
 		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
-			out[0], out[1] = metric.HotpotScores(it.pred(), it.rec.Answers)
+			s := it.squadSet()
+			out[0], out[1] = s.HotpotEM, s.HotpotF1
 		},
 	}
 }

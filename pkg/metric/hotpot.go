@@ -46,10 +46,16 @@ func HotpotF1PR(pred, gold string) (f1, precision, recall float64) {
 
 // hotpotF1 is HotpotF1PR for normalised texts.
 func (s *scratch) hotpotF1(p, g text) (f1, precision, recall float64) {
-	if !s.equal(p, g) && (hotpotSpecial(s.buf[p.bstart:p.bend]) || hotpotSpecial(s.buf[g.bstart:g.bend])) {
+	if s.hotpotZero(p, g) {
 		return 0, 0, 0
 	}
 	return s.tokenF1(p, g)
+}
+
+// hotpotZero reports whether hotpot_evaluate_v1.py's f1_score is 0 for the normalised texts p
+// and g whatever tokens they share: they differ and one of them is "yes", "no" or "noanswer".
+func (s *scratch) hotpotZero(p, g text) bool {
+	return !s.equal(p, g) && (hotpotSpecial(s.buf[p.bstart:p.bend]) || hotpotSpecial(s.buf[g.bstart:g.bend]))
 }
 
 func hotpotSpecial(norm []byte) bool {

@@ -67,6 +67,54 @@ func emF1(pred string, refs []string, tokenF1 func(s *scratch, p, g text) (f1, p
 	return em, f1
 }
 
+// SquadSet holds the answer scores of the three official scripts that share SQuAD's normaliser.
+type SquadSet struct {
+	EM, F1             float64 // SquadScores
+	Squad2EM, Squad2F1 float64 // Squad2Scores
+	HotpotEM, HotpotF1 float64 // HotpotScores
+}
+
+// SquadAll returns SquadScores, Squad2Scores and HotpotScores of pred against refs at once,
+// normalising each text and matching each pair of texts once: the three scripts normalise
+// alike and differ only in the references they keep and the scores they zero.
+func SquadAll(pred string, refs []string) SquadSet {
+	s := getScratch()
+	defer putScratch(s)
+	p := s.squad(pred)
+	var r SquadSet
+	kept := false // a reference evaluate-v2.0.py keeps, see squad2Golds
+	for k := range refs {
+		g, ok := s.ref(pred, p, refs, k)
+		if !ok {
+			continue
+		}
+		eq := s.equal(p, g)
+		f1, _, _ := s.tokenF1(p, g)
+		if eq {
+			r.EM, r.HotpotEM = 1, 1
+		}
+		r.F1 = max(r.F1, f1)
+		if !s.hotpotZero(p, g) {
+			r.HotpotF1 = max(r.HotpotF1, f1)
+		}
+		if g.lo < g.hi {
+			kept = true
+			if eq {
+				r.Squad2EM = 1
+			}
+			r.Squad2F1 = max(r.Squad2F1, f1) // squad2F1 is tokenF1 for a reference with tokens
+		}
+	}
+	if !kept {
+		g := s.squad("")
+		if s.equal(p, g) {
+			r.Squad2EM = 1
+		}
+		r.Squad2F1 = s.squad2F1(p, g)
+	}
+	return r
+}
+
 // ref returns the normal form of refs[k] for scores that take the best over references: p, the
 // prediction's, when the reference is the prediction's text, or false when it repeats an earlier
 // reference, which cannot change the best.

@@ -109,6 +109,13 @@ func checkScores(t *testing.T, pred string, refs []string) {
 			t.Fatalf("%s(%q, %q) = %v, %v, want %v, %v", c.name, pred, refs, em, f1, wantEM, wantF1)
 		}
 	}
+	var want SquadSet
+	want.EM, want.F1 = SquadScores(pred, refs)
+	want.Squad2EM, want.Squad2F1 = Squad2Scores(pred, refs)
+	want.HotpotEM, want.HotpotF1 = HotpotScores(pred, refs)
+	if got := SquadAll(pred, refs); got != want {
+		t.Fatalf("SquadAll(%q, %q) = %+v, want %+v", pred, refs, got, want)
+	}
 }
 
 func TestScoresGolden(t *testing.T) {
@@ -152,6 +159,19 @@ func FuzzScores(f *testing.F) {
 
 func BenchmarkSquadScores(b *testing.B) {
 	benchPairs(b, func(p goldenPair) { SquadScores(p.Prediction, p.References) })
+}
+
+func BenchmarkSquadAll(b *testing.B) {
+	benchPairs(b, func(p goldenPair) { SquadAll(p.Prediction, p.References) })
+}
+
+// BenchmarkSquadThree is the three calls SquadAll replaces.
+func BenchmarkSquadThree(b *testing.B) {
+	benchPairs(b, func(p goldenPair) {
+		SquadScores(p.Prediction, p.References)
+		Squad2Scores(p.Prediction, p.References)
+		HotpotScores(p.Prediction, p.References)
+	})
 }
 
 // BenchmarkSquadEMF1 is the two calls SquadScores replaces.
