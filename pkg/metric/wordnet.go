@@ -207,15 +207,12 @@ type wnBuild struct {
 // wnIndexLine is an index line: its entry and its synsets, flat[p][start:end].
 type wnIndexLine struct{ entry, start, end uint32 }
 
-// fields returns an upper bound on the number of space-separated fields in n lines of body.
-func fields(n int, body string) int { return n + strings.Count(body, " ") }
-
 func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 	var err error
 	b.base[p] = uint32(len(b.synName))
 	sized := func(n int, body string) {
 		b.synName = slices.Grow(b.synName, n)
-		b.nameIDs = slices.Grow(b.nameIDs, fields(n, body))
+		b.nameIDs = slices.Grow(b.nameIDs, n+strings.Count(body, " ")) // names: a line's spaces and one
 	}
 	for line := range d.section("syn", p, sized, &err) {
 		b.synName = append(b.synName, uint32(len(b.nameIDs)))
@@ -238,7 +235,7 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 	var err error
 	sized := func(n int, body string) {
 		b.lines[p] = make([]wnIndexLine, 0, n)
-		b.flat[p] = make([]uint32, 0, fields(n, body)-n) // the lemmas are no synsets
+		b.flat[p] = make([]uint32, 0, strings.Count(body, " ")) // a synset number after each space
 	}
 	for line := range d.section("idx", p, sized, &err) {
 		lemma, rest, ok := strings.Cut(line, " ")
@@ -305,7 +302,7 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 	var err error
 	sized := func(n int, body string) {
 		wn.exc = slices.Grow(wn.exc, n)
-		wn.excBases = slices.Grow(wn.excBases, fields(n, body)-n) // the forms are no bases
+		wn.excBases = slices.Grow(wn.excBases, strings.Count(body, " ")) // a base after each space
 	}
 	for line := range d.section("exc", p, sized, &err) {
 		f := strings.Fields(line)
