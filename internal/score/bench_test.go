@@ -180,6 +180,8 @@ func BenchmarkMetricGenerated(b *testing.B) {
 	}{
 		{"SquadF1", func(p string, r []string) { metric.SquadF1(p, r) }},
 		{"RougeStem", func(p string, r []string) { metric.Rouge(p, r, true) }},
+		{"RougeNoStem", func(p string, r []string) { metric.Rouge(p, r, false) }},
+		{"RougeBoth", func(p string, r []string) { metric.RougeBoth(p, r) }},
 		{"BLEU", func(p string, r []string) { metric.BLEU(p, r) }},
 		{"METEOR", func(p string, r []string) { metric.METEOR(p, r, true) }},
 	} {

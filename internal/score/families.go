@@ -15,6 +15,11 @@ type item struct {
 	locomoCat int             // the LoCoMo category of a LoCoMo record, else 0
 	squad     metric.SquadSet // see squadSet
 	squadDone bool
+	// rougeBoth: both ROUGE families are selected, so the first to ask computes the two
+	// (metric.RougeBoth, one reading of the texts); rouge holds them, stemmed first.
+	rougeBoth bool
+	rouge     [2]metric.RougeScores
+	rougeDone bool
 }
 
 // pred returns the prediction text.
@@ -27,6 +32,21 @@ func (it *item) squadSet() *metric.SquadSet {
 		it.squad, it.squadDone = metric.SquadAll(it.pred(), it.rec.Answers), true
 	}
 	return &it.squad
+}
+
+// rougeScores returns the record's ROUGE scores, with the Porter stemmer or without.
+func (it *item) rougeScores(stem bool) metric.RougeScores {
+	if !it.rougeBoth {
+		return metric.Rouge(it.pred(), it.rec.Answers, stem)
+	}
+	if !it.rougeDone {
+		it.rouge[0], it.rouge[1] = metric.RougeBoth(it.pred(), it.rec.Answers)
+		it.rougeDone = true
+	}
+	if stem {
+		return it.rouge[0]
+	}
+	return it.rouge[1]
 }
 
 // hasPrediction reports whether the record carries a prediction and gold answers to compare it

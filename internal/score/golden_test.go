@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -23,7 +24,9 @@ var goldenFields = map[string]string{
 
 // TestGoldenSample runs golden pairs through the whole command, as ../shared/tools/check-metrics
 // does, and checks every score against the official value: it proves each name is wired to the
-// right metric and that cmrc_* run exactly on the Chinese records.
+// right metric and that cmrc_* run exactly on the Chinese records. The ROUGE families are read
+// together (metric.RougeBoth) when both are selected and apart otherwise, so the run is repeated
+// with one of them, the other, and a few names of each.
 func TestGoldenSample(t *testing.T) {
 	type pair struct {
 		ID         string             `json:"id"`
@@ -51,28 +54,55 @@ func TestGoldenSample(t *testing.T) {
 		b, _ := json.Marshal(rec)
 		in.Write(append(b, '\n'))
 	}
-	differ := map[string]int{}
-	n := 0
-	for _, r := range scoredRecords(t, &in, "qa-score") {
-		n++
-		exp := want[r.ID]
-		for name, field := range goldenFields {
-			w, hasWant := exp[field]
-			g, hasGot := r.Scores[name]
-			if hasWant != hasGot || math.Abs(g-w) > 1e-9 {
-				if differ[name] < 3 {
-					t.Errorf("%s %s = %v (present %v), want %v (present %v)", r.ID, name, g, hasGot, w, hasWant)
+	for _, metrics := range []string{"", "rouge1,rouge2,rougeL", "rouge1_nostem,rouge2_nostem,rougeL_nostem", "rougeL,rouge2_nostem"} {
+		t.Run("metrics="+metrics, func(t *testing.T) {
+			fields := goldenFields
+			args := []string{"qa-score"}
+			if metrics != "" {
+				fields = map[string]string{}
+				for _, name := range strings.Split(metrics, ",") {
+					fields[name] = goldenFields[name]
 				}
-				differ[name]++
+				args = append(args, "--metrics", metrics)
 			}
+			differ := map[string]int{}
+			n := 0
+			for _, r := range scoredRecords(t, bytes.NewReader(in.Bytes()), args...) {
+				n++
+				exp := want[r.ID]
+				for name, field := range fields {
+					w, hasWant := exp[field]
+					g, hasGot := r.Scores[name]
+					if hasWant != hasGot || math.Abs(g-w) > 1e-9 {
+						if differ[name] < 3 {
+							t.Errorf("%s %s = %v (present %v), want %v (present %v)", r.ID, name, g, hasGot, w, hasWant)
+						}
+						differ[name]++
+					}
+				}
+				if len(r.Scores) != len(fields)-missing(exp, fields) {
+					t.Errorf("%s: %d scores, want %d: %v", r.ID, len(r.Scores), len(fields)-missing(exp, fields), r.Scores)
+				}
+			}
+			if n != len(want) {
+				t.Errorf("got %d records back, want %d", n, len(want))
+			}
+			for name, k := range differ {
+				t.Errorf("%s differs on %d of %d pairs", name, k, n)
+			}
+		})
+	}
+}
+
+// missing counts the fields that the golden values exp lack (cmrc_* of a pair that is not Chinese).
+func missing(exp map[string]float64, fields map[string]string) int {
+	n := 0
+	for _, field := range fields {
+		if _, ok := exp[field]; !ok {
+			n++
 		}
 	}
-	if n != len(want) {
-		t.Errorf("got %d records back, want %d", n, len(want))
-	}
-	for name, k := range differ {
-		t.Errorf("%s differs on %d of %d pairs", name, k, n)
-	}
+	return n
 }
 
 // scored is a record as the command wrote it, its id and scores.

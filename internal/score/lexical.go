@@ -61,7 +61,7 @@ func rougeFamily(stem bool) *family {
 		about:   "rouge-score F-measure with the Porter stemmer, maximum over answers",
 		applies: (*item).hasReference,
 		score: func(it *item, out []float64) {
-			r := metric.Rouge(it.pred(), it.rec.Answers, stem)
+			r := it.rougeScores(stem)
 			out[0], out[1], out[2] = r.R1, r.R2, r.RL
 		},
 	}

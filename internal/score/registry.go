@@ -97,6 +97,12 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 	return sel, nil
 }
 
+// hasFamily reports whether the family whose first score is named first is selected (all its
+// scores are computed when one of them is asked for).
+func (s *selection) hasFamily(first string) bool {
+	return slices.ContainsFunc(s.families, func(f *family) bool { return f.names[0] == first })
+}
+
 // index returns the position of name among the selected scores, or -1.
 func (s *selection) index(name string) int { return slices.Index(s.names, name) }
 

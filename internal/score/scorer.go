@@ -21,6 +21,8 @@ type scorer struct {
 	// order lists the indices of the selected names in sorted name order (the order scores are
 	// written in).
 	order []int
+	// rougeBoth: both ROUGE families are selected (see item.rougeScores).
+	rougeBoth bool
 	// memberSize bounds the length of the scores member encode writes, for values of up to 24
 	// bytes: `,"scores":{}` and `"name":value,` for every selected name.
 	memberSize int
@@ -36,7 +38,8 @@ func newScorer(sel *selection, judge string) *scorer {
 	for _, name := range sel.names {
 		size += len(name) + 28
 	}
-	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, order: order, memberSize: size}
+	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, order: order, memberSize: size,
+		rougeBoth: sel.hasFamily("rouge1") && sel.hasFamily("rouge1_nostem")}
 }
 
 // outcome is what the summary and the mismatch file need from one scored record: a few strings
@@ -78,7 +81,7 @@ func (o *outcome) setError(name, msg string) {
 // score computes the selected metrics that apply to rec and returns the outcome; encode writes
 // them into the record's line.
 func (s *scorer) score(rec *record.Record) outcome {
-	it := &item{rec: rec, judge: s.judge}
+	it := &item{rec: rec, judge: s.judge, rougeBoth: s.rougeBoth}
 	o := outcome{typ: rec.Type, dataset: strings.ToLower(rec.Dataset), vals: make([]float64, len(s.sel.names))}
 	for k := range o.vals {
 		o.vals[k] = math.NaN()

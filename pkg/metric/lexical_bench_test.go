@@ -102,6 +102,12 @@ func BenchmarkRougeNoStem(b *testing.B) {
 	benchPairs(b, func(p goldenPair) { Rouge(p.Prediction, p.References, false) })
 }
 
+// BenchmarkRougeBoth is BenchmarkRougeStem and BenchmarkRougeNoStem in one call a pair, as
+// qa-score computes the two families.
+func BenchmarkRougeBoth(b *testing.B) {
+	benchPairs(b, func(p goldenPair) { RougeBoth(p.Prediction, p.References) })
+}
+
 // BenchmarkRougeStemFirstPass scores the golden pairs once per iteration with a new scratch, as
 // one run over a dataset does: every word is stemmed and memoised as it first comes up.
 func BenchmarkRougeStemFirstPass(b *testing.B) {

@@ -27,25 +27,72 @@ func Rouge(pred string, refs []string, stem bool) RougeScores {
 	return s.rouge(pred, refs, stem)
 }
 
+// RougeBoth returns what Rouge(pred, refs, true) and Rouge(pred, refs, false) do, reading each
+// text once: a token's key finds its word and its stem together, and only the counting and
+// matching are done twice. It takes about two thirds of the time of the two calls.
+func RougeBoth(pred string, refs []string) (stemmed, plain RougeScores) {
+	if len(refs) == 0 {
+		return RougeScores{}, RougeScores{}
+	}
+	s := getScratch()
+	defer putScratch(s)
+	s.vocab.begin()
+	s.rougeTexts(pred, refs, rougeBoth)
+	return s.rougeScore(s.ids), s.rougeScore(s.plainIDs)
+}
+
 // rouge is Rouge in s, which has been reset.
 func (s *scratch) rouge(pred string, refs []string, stem bool) RougeScores {
-	var best RougeScores
 	s.vocab.begin()
-	s.ids = s.rougeIDs(s.ids[:0], pred, stem)
-	np := len(s.ids)
-	s.counts = growTo(s.counts[:0], int(s.vocab.n)) // the prediction's ids are below s.vocab.n
-	for _, id := range s.ids {
-		s.counts[id]++
+	mode := rougePlain
+	if stem {
+		mode = rougeStem
 	}
-	s.keys = appendBigrams(s.keys[:0], s.ids)
-	nk := len(s.keys)
-	counted := false // the prediction's bigrams are counted in s.grams and s.bigrams
+	s.rougeTexts(pred, refs, mode)
+	return s.rougeScore(s.ids)
+}
+
+// rougeMode says which ids rougeIDs gives a token: its stem's, its word's, or both.
+type rougeMode uint8
+
+const (
+	rougeStem  rougeMode = iota // the stem's ids, in s.ids
+	rougePlain                  // the word's, in s.ids
+	rougeBoth                   // the stem's in s.ids and the word's in s.plainIDs
+)
+
+// rougeTexts puts the token ids of pred and of each reference that repeats no earlier one one
+// after another in s.ids (and, with rougeBoth, s.plainIDs), and their ends in s.bounds: the
+// prediction's first. A repeated reference scores as its first occurrence did.
+func (s *scratch) rougeTexts(pred string, refs []string, mode rougeMode) {
+	s.ids, s.plainIDs = s.ids[:0], s.plainIDs[:0]
+	s.bounds = s.bounds[:0]
+	s.rougeIDs(pred, mode)
+	s.bounds = append(s.bounds, len(s.ids))
 	for k, ref := range refs {
 		if slices.Contains(refs[:k], ref) {
-			continue // scores the same as before
+			continue
 		}
-		s.ids = s.rougeIDs(s.ids[:np], ref, stem)
-		pr, rr := s.ids[:np], s.ids[np:]
+		s.rougeIDs(ref, mode)
+		s.bounds = append(s.bounds, len(s.ids))
+	}
+}
+
+// rougeScore returns the best F-measures of the prediction ids[:s.bounds[0]] against each
+// reference, ids[s.bounds[k-1]:s.bounds[k]]; the ids are below s.vocab.n.
+func (s *scratch) rougeScore(ids []int32) RougeScores {
+	var best RougeScores
+	np := s.bounds[0]
+	pr := ids[:np]
+	s.counts = growTo(s.counts[:0], int(s.vocab.n))
+	for _, id := range pr {
+		s.counts[id]++
+	}
+	s.keys = appendBigrams(s.keys[:0], pr)
+	nk := len(s.keys)
+	counted := false // the prediction's bigrams are counted in s.grams and s.bigrams
+	for k := 1; k < len(s.bounds); k++ {
+		rr := ids[s.bounds[k-1]:s.bounds[k]]
 		r1 := fmeasure(s.unigramOverlap(rr), np, len(rr))
 		s.keys = appendBigrams(s.keys[:nk], rr)
 		var o2 int
@@ -146,30 +193,38 @@ func (s *scratch) pairOverlap(a, b []uint64) int {
 	return n
 }
 
-// rougeIDs appends the token ids of str to dst, stemming tokens longer than three characters.
-func (s *scratch) rougeIDs(dst []int32, str string, stem bool) []int32 {
+// rougeIDs appends the token ids of str to s.ids, and with rougeBoth its words' ids to
+// s.plainIDs; rouge-score stems tokens longer than three characters.
+func (s *scratch) rougeIDs(str string, mode rougeMode) {
 	start := len(s.buf)
 	s.words = s.rougeTokens(s.words[:0], str)
 	long := 0 // the next of s.longs
 	var short [8]byte
+	stem := mode != rougePlain
 	for _, key := range s.words {
 		var tok []byte
 		if key&longKey != 0 {
 			tok = s.buf[s.longs[long].start:s.longs[long].end]
 			long++
 		}
-		id, ok := s.vocab.known(key, tok, stem)
-		if !ok {
+		sl := s.vocab.lookup(key, tok)
+		if sl == nil || stem && sl.stem == 0 {
 			if tok == nil {
 				binary.LittleEndian.PutUint64(short[:], key)
 				tok = short[:key>>56]
 			}
-			id = s.vocab.id(tok, key, stem)
+			sl = s.vocab.add(tok, key, stem)
 		}
-		dst = append(dst, id)
+		w := sl.word
+		if stem {
+			w = sl.stem
+		}
+		s.ids = append(s.ids, s.vocab.idOf(w-1))
+		if mode == rougeBoth {
+			s.plainIDs = append(s.plainIDs, s.vocab.idOf(sl.word-1))
+		}
 	}
 	s.buf = s.buf[:start]
-	return dst
 }
 
 func appendBigrams(dst []uint64, ids []int32) []uint64 {

@@ -178,6 +178,7 @@ func FuzzRouge(f *testing.F) {
 					t.Errorf("Rouge(%q, %q, %v) = %+v, want %+v", pred, refs, stem, got, want)
 				}
 			}
+			checkRougeBoth(t, pred, refs)
 		}
 	})
 }
@@ -207,6 +208,40 @@ func TestRougeLongTexts(t *testing.T) {
 		if got, want := Rouge(pred, refs, stem), rougeRef(pred, refs, stem); got != want {
 			t.Fatalf("Rouge(%q, %q, %v) = %+v, want %+v", pred, refs, stem, got, want)
 		}
+		if i%10 == 0 {
+			checkRougeBoth(t, pred, refs)
+		}
+	}
+}
+
+// checkRougeBoth holds RougeBoth to the two calls of Rouge it stands for.
+func checkRougeBoth(t *testing.T, pred string, refs []string) {
+	t.Helper()
+	stemmed, plain := RougeBoth(pred, refs)
+	if want := Rouge(pred, refs, true); stemmed != want {
+		t.Errorf("RougeBoth(%q, %q) stemmed = %+v, want Rouge's %+v", pred, refs, stemmed, want)
+	}
+	if want := Rouge(pred, refs, false); plain != want {
+		t.Errorf("RougeBoth(%q, %q) unstemmed = %+v, want Rouge's %+v", pred, refs, plain, want)
+	}
+}
+
+// TestRougeBothGolden holds RougeBoth to the golden pairs' six ROUGE fields, and to Rouge.
+func TestRougeBothGolden(t *testing.T) {
+	pairs := loadPairs(t)
+	both := func(f func(stemmed, plain RougeScores) float64) func(goldenPair) float64 {
+		return func(p goldenPair) float64 { return f(RougeBoth(p.Prediction, p.References)) }
+	}
+	checkFields(t, pairs, []lexicalField{
+		{"rouge1_f", both(func(s, _ RougeScores) float64 { return s.R1 })},
+		{"rouge2_f", both(func(s, _ RougeScores) float64 { return s.R2 })},
+		{"rougeL_f", both(func(s, _ RougeScores) float64 { return s.RL })},
+		{"rouge1_f_nostem", both(func(_, p RougeScores) float64 { return p.R1 })},
+		{"rouge2_f_nostem", both(func(_, p RougeScores) float64 { return p.R2 })},
+		{"rougeL_f_nostem", both(func(_, p RougeScores) float64 { return p.RL })},
+	})
+	for _, p := range pairs {
+		checkRougeBoth(t, p.Prediction, p.References)
 	}
 }
 

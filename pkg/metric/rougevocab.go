@@ -55,48 +55,37 @@ func (v *rougeVocab) begin() {
 	}
 }
 
-// known returns the id in this call of the token keyed key (tok holds its bytes if it is long),
-// or of its Porter stem when stem is set, if the token is in the vocabulary and its stem is known
-// when needed. It is the path of a token seen before: one probe and no bytes compared for a
-// short token.
-func (v *rougeVocab) known(key uint64, tok []byte, stem bool) (int32, bool) {
+// lookup returns the slot of the token keyed key (tok holds its bytes if it is long), or nil if
+// the token is not in the vocabulary. It is the path of a token seen before: one probe and no
+// bytes compared for a short token. The pointer is valid until the next addition.
+func (v *rougeVocab) lookup(key uint64, tok []byte) *vocabSlot {
 	mask := uint64(len(v.slots) - 1)
 	for i := (key * 0x9e3779b97f4a7c15) >> v.shift; ; i = (i + 1) & mask {
 		sl := &v.slots[i]
 		if sl.key != key {
 			if sl.key == 0 {
-				return 0, false
+				return nil
 			}
 			continue
 		}
 		if key&longKey != 0 && string(v.arena[v.words[sl.word-1].start:v.words[sl.word-1].end]) != string(tok) {
 			continue
 		}
-		w := sl.word
-		if stem {
-			if w = sl.stem; w == 0 {
-				return 0, false
-			}
-		}
-		return v.idOf(w - 1), true
+		return sl
 	}
 }
 
-// id is known for any token: it adds the token and its stem to the vocabulary when they are new.
-// tok is the token's bytes.
-func (v *rougeVocab) id(tok []byte, key uint64, stem bool) int32 {
+// add is lookup for any token: it adds the token, and its stem when stem is set, to the
+// vocabulary when they are new. tok is the token's bytes.
+func (v *rougeVocab) add(tok []byte, key uint64, stem bool) *vocabSlot {
 	sl := v.slot(tok, key)
-	w := sl.word
-	if stem {
-		if sl.stem == 0 {
-			v.stem = textnorm.AppendStem(v.stem[:0], string(tok))
-			st := v.slot(v.stem, tokenKey(v.stem)).word
-			sl = v.slot(tok, key) // adding the stem may have moved the slots
-			sl.stem = st
-		}
-		w = sl.stem
+	if stem && sl.stem == 0 {
+		v.stem = textnorm.AppendStem(v.stem[:0], string(tok))
+		st := v.slot(v.stem, tokenKey(v.stem)).word
+		sl = v.slot(tok, key) // adding the stem may have moved the slots
+		sl.stem = st
 	}
-	return v.idOf(w - 1)
+	return sl
 }
 
 // idOf returns the id of word w in this call, giving it the next one if it has none.

@@ -206,6 +206,7 @@ type scratch struct {
 	ends     []int32  // word ends from textnorm.AppendSquadTokens
 	used     []bool   // multiset matching marks
 	ids      []int32  // token ids (rouge, bleu)
+	plainIDs []int32  // ROUGE's unstemmed ids, when RougeBoth reads the stemmed ones into ids
 	counts   []int32  // token counts by id (long SQuAD texts)
 	keys     []uint64 // sorted n-gram keys
 	distinct []ngramCount
