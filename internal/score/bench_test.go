@@ -184,6 +184,8 @@ func BenchmarkMetricGenerated(b *testing.B) {
 		{"RougeBoth", func(p string, r []string) { metric.RougeBoth(p, r) }},
 		{"BLEU", func(p string, r []string) { metric.BLEU(p, r) }},
 		{"METEOR", func(p string, r []string) { metric.METEOR(p, r, true) }},
+		{"METEORNoSyn", func(p string, r []string) { metric.METEOR(p, r, false) }},
+		{"METEORBoth", func(p string, r []string) { metric.METEORBoth(p, r) }},
 	} {
 		b.Run(m.name, func(b *testing.B) {
 			b.ReportAllocs()

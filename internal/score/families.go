@@ -15,11 +15,33 @@ type item struct {
 	locomoCat int             // the LoCoMo category of a LoCoMo record, else 0
 	squad     metric.SquadSet // see squadSet
 	squadDone bool
-	// rougeBoth: both ROUGE families are selected, so the first to ask computes the two
-	// (metric.RougeBoth, one reading of the texts); rouge holds them, stemmed first.
-	rougeBoth bool
-	rouge     [2]metric.RougeScores
-	rougeDone bool
+	// twins says which pairs of families are both selected, so that the first of a pair to ask
+	// computes the two together: ROUGE stemmed and not (metric.RougeBoth), METEOR with synonyms
+	// and without (metric.METEORBoth).
+	twins  twins
+	rouge  twin[metric.RougeScores]
+	meteor twin[float64]
+}
+
+// twins says which pairs of families are both selected.
+type twins struct{ rouge, meteor bool }
+
+// twin holds the values of a pair of families computed together, the first family's first.
+type twin[T any] struct {
+	v    [2]T
+	done bool
+}
+
+// get returns the first family's value, or the second's, computing both with both the first time.
+func (t *twin[T]) get(first bool, both func() (T, T)) T {
+	if !t.done {
+		t.v[0], t.v[1] = both()
+		t.done = true
+	}
+	if first {
+		return t.v[0]
+	}
+	return t.v[1]
 }
 
 // pred returns the prediction text.
@@ -36,17 +58,20 @@ func (it *item) squadSet() *metric.SquadSet {
 
 // rougeScores returns the record's ROUGE scores, with the Porter stemmer or without.
 func (it *item) rougeScores(stem bool) metric.RougeScores {
-	if !it.rougeBoth {
+	if !it.twins.rouge {
 		return metric.Rouge(it.pred(), it.rec.Answers, stem)
 	}
-	if !it.rougeDone {
-		it.rouge[0], it.rouge[1] = metric.RougeBoth(it.pred(), it.rec.Answers)
-		it.rougeDone = true
+	return it.rouge.get(stem, func() (metric.RougeScores, metric.RougeScores) {
+		return metric.RougeBoth(it.pred(), it.rec.Answers)
+	})
+}
+
+// meteorScore returns the record's METEOR score, with WordNet synonyms or without.
+func (it *item) meteorScore(synonyms bool) float64 {
+	if !it.twins.meteor {
+		return metric.METEOR(it.pred(), it.rec.Answers, synonyms)
 	}
-	if stem {
-		return it.rouge[0]
-	}
-	return it.rouge[1]
+	return it.meteor.get(synonyms, func() (float64, float64) { return metric.METEORBoth(it.pred(), it.rec.Answers) })
 }
 
 // hasPrediction reports whether the record carries a prediction and gold answers to compare it

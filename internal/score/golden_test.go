@@ -24,9 +24,10 @@ var goldenFields = map[string]string{
 
 // TestGoldenSample runs golden pairs through the whole command, as ../shared/tools/check-metrics
 // does, and checks every score against the official value: it proves each name is wired to the
-// right metric and that cmrc_* run exactly on the Chinese records. The ROUGE families are read
-// together (metric.RougeBoth) when both are selected and apart otherwise, so the run is repeated
-// with one of them, the other, and a few names of each.
+// right metric and that cmrc_* run exactly on the Chinese records. The two ROUGE families are
+// computed together (metric.RougeBoth) when both are selected and apart otherwise, and so are the
+// two METEOR ones (metric.METEORBoth), so the run is repeated with one of a pair, the other, and
+// names of both.
 func TestGoldenSample(t *testing.T) {
 	type pair struct {
 		ID         string             `json:"id"`
@@ -54,7 +55,8 @@ func TestGoldenSample(t *testing.T) {
 		b, _ := json.Marshal(rec)
 		in.Write(append(b, '\n'))
 	}
-	for _, metrics := range []string{"", "rouge1,rouge2,rougeL", "rouge1_nostem,rouge2_nostem,rougeL_nostem", "rougeL,rouge2_nostem"} {
+	for _, metrics := range []string{"", "rouge1,rouge2,rougeL", "rouge1_nostem,rouge2_nostem,rougeL_nostem", "rougeL,rouge2_nostem",
+		"meteor", "meteor_nosyn", "meteor,meteor_nosyn,rouge1"} {
 		t.Run("metrics="+metrics, func(t *testing.T) {
 			fields := goldenFields
 			args := []string{"qa-score"}

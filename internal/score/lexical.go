@@ -47,7 +47,7 @@ func meteorFamily(synonyms bool) *family {
 		names:   []string{"meteor"},
 		about:   "NLTK METEOR (alpha 0.9, beta 3, gamma 0.5) with WordNet 3.0 synonyms",
 		applies: (*item).hasReference,
-		score:   func(it *item, out []float64) { out[0] = metric.METEOR(it.pred(), it.rec.Answers, synonyms) },
+		score:   func(it *item, out []float64) { out[0] = it.meteorScore(synonyms) },
 	}
 	if !synonyms {
 		f.names, f.about = []string{"meteor_nosyn"}, "NLTK METEOR without synonyms (exact and stem matches)"

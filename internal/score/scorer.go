@@ -21,8 +21,8 @@ type scorer struct {
 	// order lists the indices of the selected names in sorted name order (the order scores are
 	// written in).
 	order []int
-	// rougeBoth: both ROUGE families are selected (see item.rougeScores).
-	rougeBoth bool
+	// twins: the pairs of families computed together (see item.twins).
+	twins twins
 	// memberSize bounds the length of the scores member encode writes, for values of up to 24
 	// bytes: `,"scores":{}` and `"name":value,` for every selected name.
 	memberSize int
@@ -39,7 +39,8 @@ func newScorer(sel *selection, judge string) *scorer {
 		size += len(name) + 28
 	}
 	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, order: order, memberSize: size,
-		rougeBoth: sel.hasFamily("rouge1") && sel.hasFamily("rouge1_nostem")}
+		twins: twins{rouge: sel.hasFamily("rouge1") && sel.hasFamily("rouge1_nostem"),
+			meteor: sel.hasFamily("meteor") && sel.hasFamily("meteor_nosyn")}}
 }
 
 // outcome is what the summary and the mismatch file need from one scored record: a few strings
@@ -81,7 +82,7 @@ func (o *outcome) setError(name, msg string) {
 // score computes the selected metrics that apply to rec and returns the outcome; encode writes
 // them into the record's line.
 func (s *scorer) score(rec *record.Record) outcome {
-	it := &item{rec: rec, judge: s.judge, rougeBoth: s.rougeBoth}
+	it := &item{rec: rec, judge: s.judge, twins: s.twins}
 	o := outcome{typ: rec.Type, dataset: strings.ToLower(rec.Dataset), vals: make([]float64, len(s.sel.names))}
 	for k := range o.vals {
 		o.vals[k] = math.NaN()

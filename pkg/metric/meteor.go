@@ -49,6 +49,15 @@ type meteorConfig struct {
 // texts at most 1 MB, synonym ids at most 2 MB.
 var defaultMeteor = meteorConfig{groupAbove: 32, maxWords: 1 << 15}
 
+// METEORBoth returns METEOR(pred, refs, true) and METEOR(pred, refs, false) from one reading of
+// the texts and one alignment of each pair: the two share the exact and stem stages, and the
+// score without synonyms is taken before the synonym stage runs.
+func METEORBoth(pred string, refs []string) (synonyms, plain float64) {
+	sc := meteorPool.Get().(*meteorScratch)
+	defer meteorPool.Put(sc)
+	return sc.scores(pred, refs, true, true, defaultMeteor)
+}
+
 // meteor is METEOR with the given tuning, on a pooled scratch.
 func meteor(pred string, refs []string, synonyms bool, cfg meteorConfig) float64 {
 	sc := meteorPool.Get().(*meteorScratch)
@@ -58,8 +67,15 @@ func meteor(pred string, refs []string, synonyms bool, cfg meteorConfig) float64
 
 // meteor is METEOR with the given tuning, on scratch sc.
 func (sc *meteorScratch) meteor(pred string, refs []string, synonyms bool, cfg meteorConfig) float64 {
+	best, _ := sc.scores(pred, refs, synonyms, false, cfg)
+	return best
+}
+
+// scores returns the best score over refs, with the synonym stage when synonyms is set, and
+// when both is set also the best score without it (else 0).
+func (sc *meteorScratch) scores(pred string, refs []string, synonyms, both bool, cfg meteorConfig) (best, bestPlain float64) {
 	if len(refs) == 0 {
-		return 0
+		return 0, 0
 	}
 	sc.groupAbove = cfg.groupAbove
 	sc.wn = nil
@@ -73,17 +89,20 @@ func (sc *meteorScratch) meteor(pred string, refs []string, synonyms bool, cfg m
 		}
 	}
 	sc.load(pred, refs)
-	best := 0.0
 	for r := range refs {
 		if slices.Contains(refs[:r], refs[r]) {
 			continue // scores the same as before
 		}
-		if s := sc.score(sc.ids[sc.spans[r]:sc.spans[r+1]]); s > best {
-			best = s
+		ref := sc.ids[sc.spans[r]:sc.spans[r+1]]
+		if both {
+			s, plain := sc.scoreBoth(ref)
+			best, bestPlain = max(best, s), max(bestPlain, plain)
+		} else {
+			best = max(best, sc.score(ref))
 		}
 	}
 	sc.wn = nil
-	return best
+	return best, bestPlain
 }
 
 var meteorPool = sync.Pool{New: func() any { return new(meteorScratch) }}
@@ -139,7 +158,34 @@ func (sc *meteorScratch) score(ref []int32) float64 {
 		return 0
 	}
 	sc.ref = ref
-	m := sc.align()
+	return sc.fromAlignment(sc.align())
+}
+
+// scoreBoth is score with the synonym stage and without it, from one alignment: the exact and
+// stem stages are the same for both.
+func (sc *meteorScratch) scoreBoth(ref []int32) (synonyms, plain float64) {
+	if len(sc.hyp) == 0 || len(ref) == 0 {
+		return 0, 0
+	}
+	sc.ref = ref
+	if sc.alignEqual() {
+		s := sc.fromAlignment(len(sc.hyp))
+		return s, s
+	}
+	m := sc.alignStages(false)
+	plain = sc.fromAlignment(m)
+	if sc.wn == nil || len(sc.hRem) == 0 || len(sc.rRem) == 0 {
+		return plain, plain
+	}
+	if k := sc.matchSynonyms(); k > 0 {
+		return sc.fromAlignment(m + k), plain
+	}
+	return plain, plain
+}
+
+// fromAlignment is the score of the alignment in sc.match, which has m matches, of sc.hyp and
+// sc.ref.
+func (sc *meteorScratch) fromAlignment(m int) float64 {
 	if m == 0 {
 		return 0
 	}
@@ -155,7 +201,7 @@ func (sc *meteorScratch) score(ref []int32) float64 {
 	}
 	alpha := meteorAlpha // a float64 variable, so that 1-alpha rounds as in Python
 	precision := float64(m) / float64(len(sc.hyp))
-	recall := float64(m) / float64(len(ref))
+	recall := float64(m) / float64(len(sc.ref))
 	fmean := (precision * recall) / (alpha*precision + (1-alpha)*recall)
 	frag := float64(chunks) / float64(m)
 	penalty := meteorGamma * cube(frag)

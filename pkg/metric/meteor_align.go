@@ -5,19 +5,28 @@ import "slices"
 // align runs NLTK's three matching stages for sc.ref, fills sc.match and returns the number of
 // matches.
 func (sc *meteorScratch) align() int {
-	if slices.Equal(sc.hyp, sc.ref) {
-		// Equal token lists align position by position: walking from the end, the last
-		// remaining reference item with hypothesis item i's word is item i itself.
-		for i := range sc.match {
-			sc.match[i] = int32(i)
-		}
+	if sc.alignEqual() {
 		return len(sc.hyp)
 	}
-	return sc.alignStages()
+	return sc.alignStages(true)
 }
 
-// alignStages is align without the shortcut for equal token lists.
-func (sc *meteorScratch) alignStages() int {
+// alignEqual aligns equal token lists and reports whether they were. Equal lists align position
+// by position: walking from the end, the last remaining reference item with hypothesis item i's
+// word is item i itself.
+func (sc *meteorScratch) alignEqual() bool {
+	if !slices.Equal(sc.hyp, sc.ref) {
+		return false
+	}
+	for i := range sc.match {
+		sc.match[i] = int32(i)
+	}
+	return true
+}
+
+// alignStages is align without the shortcut for equal token lists. With synonyms false it stops
+// before the synonym stage, leaving the stems of the items not matched in sc.hKey and sc.rKey.
+func (sc *meteorScratch) alignStages(synonyms bool) int {
 	n, m := len(sc.hyp), len(sc.ref)
 	for i := range sc.match {
 		sc.match[i] = -1
@@ -39,7 +48,7 @@ func (sc *meteorScratch) alignStages() int {
 		sc.rKey[r] = sc.stem(sc.ref[r])
 	}
 	count += sc.matchEqual(sc.hKey, sc.rKey)
-	if sc.wn == nil || len(sc.hRem) == 0 || len(sc.rRem) == 0 {
+	if !synonyms || sc.wn == nil || len(sc.hRem) == 0 || len(sc.rRem) == 0 {
 		return count
 	}
 	return count + sc.matchSynonyms()

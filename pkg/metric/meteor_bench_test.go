@@ -20,6 +20,21 @@ func benchmarkMETEOR(b *testing.B, synonyms bool, cfg meteorConfig) {
 func BenchmarkMETEOR(b *testing.B)      { benchmarkMETEOR(b, true, defaultMeteor) }
 func BenchmarkMETEORNoSyn(b *testing.B) { benchmarkMETEOR(b, false, defaultMeteor) }
 
+// BenchmarkMETEORBoth is BenchmarkMETEOR and BenchmarkMETEORNoSyn in one call a pair, as
+// qa-score computes the two.
+func BenchmarkMETEORBoth(b *testing.B) {
+	pairs := loadPairs(b)
+	loadWordNet()
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pairs {
+			METEORBoth(p.Prediction, p.References)
+		}
+	}
+	b.ReportMetric(float64(b.N*len(pairs))/b.Elapsed().Seconds(), "pairs/s")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(b.N*len(pairs)), "ns/pair")
+}
+
 // BenchmarkMETEORCold empties the vocabulary before every call: every word is stemmed and
 // looked up in WordNet afresh, the worst case of a dataset whose words never repeat.
 func BenchmarkMETEORCold(b *testing.B) {

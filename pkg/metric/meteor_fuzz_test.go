@@ -40,6 +40,7 @@ func FuzzMETEOR(f *testing.F) {
 		if fresh := meteor(pred, []string{ref}, synonyms, meteorConfig{groupAbove: defaultMeteor.groupAbove}); fresh != got {
 			t.Fatalf("METEOR(%q, %q, %v) with an empty vocabulary = %v, want %v", pred, ref, synonyms, fresh, got)
 		}
+		checkMETEORBoth(t, pred, []string{ref, pred})
 		var sc meteorScratch
 		if toks, want := sc.lowerFields(pred), textnorm.Split(textnorm.Lower(pred)); !slices.Equal(toks, want) {
 			t.Fatalf("tokens(%q) = %q, want split(lower) %q", pred, toks, want)

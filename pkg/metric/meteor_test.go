@@ -29,6 +29,39 @@ func TestMETEORGolden(t *testing.T) {
 	t.Logf("compared %d meteor and %d meteor_nosyn values, %d bit-identical", n, n2, exact)
 }
 
+// TestMETEORBothGolden holds METEORBoth to the golden pairs' meteor and meteor_nosyn, and to
+// METEOR on every pair.
+func TestMETEORBothGolden(t *testing.T) {
+	pairs := loadPairs(t)
+	checkFields(t, pairs, []lexicalField{
+		{"meteor", func(p goldenPair) float64 { s, _ := METEORBoth(p.Prediction, p.References); return s }},
+		{"meteor_nosyn", func(p goldenPair) float64 { _, s := METEORBoth(p.Prediction, p.References); return s }},
+	})
+	for _, p := range pairs {
+		checkMETEORBoth(t, p.Prediction, p.References)
+	}
+}
+
+// checkMETEORBoth holds METEORBoth to the two calls of METEOR it stands for, and does the same
+// with NLTK's nested loops in every stage (no grouping) and with an empty vocabulary.
+func checkMETEORBoth(t *testing.T, pred string, refs []string) {
+	t.Helper()
+	syn, plain := METEORBoth(pred, refs)
+	if want := METEOR(pred, refs, true); syn != want {
+		t.Errorf("METEORBoth(%q, %q) with synonyms = %v, want METEOR's %v", pred, refs, syn, want)
+	}
+	if want := METEOR(pred, refs, false); plain != want {
+		t.Errorf("METEORBoth(%q, %q) without synonyms = %v, want METEOR's %v", pred, refs, plain, want)
+	}
+	for _, cfg := range []meteorConfig{{groupAbove: math.MaxInt, maxWords: defaultMeteor.maxWords}, {groupAbove: defaultMeteor.groupAbove}} {
+		var sc meteorScratch
+		s, p := sc.scores(pred, refs, true, true, cfg)
+		if s != syn || p != plain {
+			t.Errorf("METEORBoth(%q, %q) tuned %+v = %v, %v, want %v, %v", pred, refs, cfg, s, p, syn, plain)
+		}
+	}
+}
+
 // TestMETEOR holds the worked examples of the golden README (section "meteor, meteor_nosyn").
 func TestMETEOR(t *testing.T) {
 	tests := []struct {
@@ -203,6 +236,11 @@ func TestMETEORCacheMatchesFresh(t *testing.T) {
 		{groupAbove: 32, maxWords: 8},
 		defaultMeteor,
 	}
+	for i, in := range inputs {
+		if i%4 == 0 {
+			checkMETEORBoth(t, in.pred, in.refs)
+		}
+	}
 	for _, syn := range []bool{true, false} {
 		for _, in := range inputs {
 			want := meteor(in.pred, in.refs, syn, configs[0])
@@ -263,7 +301,7 @@ func TestAlignEqualShortcut(t *testing.T) {
 			sc.words = make([]vword, 4)
 			sc.hyp, sc.ref = ids, ids
 			sc.match = make([]int32, len(ids))
-			if got := sc.alignStages(); got != len(ids) {
+			if got := sc.alignStages(true); got != len(ids) {
 				t.Fatalf("alignStages(%v) = %d matches, want %d", ids, got, len(ids))
 			}
 			stages := slices.Clone(sc.match)
