@@ -46,13 +46,8 @@ func TestMETEORBothGolden(t *testing.T) {
 // with NLTK's nested loops in every stage (no grouping) and with an empty vocabulary.
 func checkMETEORBoth(t *testing.T, pred string, refs []string) {
 	t.Helper()
+	checkBoth(t, "METEOR", pred, refs, METEORBoth, METEOR)
 	syn, plain := METEORBoth(pred, refs)
-	if want := METEOR(pred, refs, true); syn != want {
-		t.Errorf("METEORBoth(%q, %q) with synonyms = %v, want METEOR's %v", pred, refs, syn, want)
-	}
-	if want := METEOR(pred, refs, false); plain != want {
-		t.Errorf("METEORBoth(%q, %q) without synonyms = %v, want METEOR's %v", pred, refs, plain, want)
-	}
 	for _, cfg := range []meteorConfig{{groupAbove: math.MaxInt, maxWords: defaultMeteor.maxWords}, {groupAbove: defaultMeteor.groupAbove}} {
 		var sc meteorScratch
 		s, p := sc.scores(pred, refs, true, true, cfg)

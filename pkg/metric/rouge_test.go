@@ -217,12 +217,21 @@ func TestRougeLongTexts(t *testing.T) {
 // checkRougeBoth holds RougeBoth to the two calls of Rouge it stands for.
 func checkRougeBoth(t *testing.T, pred string, refs []string) {
 	t.Helper()
-	stemmed, plain := RougeBoth(pred, refs)
-	if want := Rouge(pred, refs, true); stemmed != want {
-		t.Errorf("RougeBoth(%q, %q) stemmed = %+v, want Rouge's %+v", pred, refs, stemmed, want)
-	}
-	if want := Rouge(pred, refs, false); plain != want {
-		t.Errorf("RougeBoth(%q, %q) unstemmed = %+v, want Rouge's %+v", pred, refs, plain, want)
+	checkBoth(t, "Rouge", pred, refs, RougeBoth, Rouge)
+}
+
+// checkBoth holds a metric's function computing its two variants together (stemmed and not,
+// with synonyms and without) to the calls of the metric it stands for, the first with true.
+func checkBoth[T comparable](t *testing.T, name, pred string, refs []string, both func(string, []string) (T, T), one func(string, []string, bool) T) {
+	t.Helper()
+	first, second := both(pred, refs)
+	for _, c := range []struct {
+		got T
+		arg bool
+	}{{first, true}, {second, false}} {
+		if want := one(pred, refs, c.arg); c.got != want {
+			t.Errorf("%sBoth(%q, %q) = %+v where %s(…, %v) = %+v", name, pred, refs, c.got, name, c.arg, want)
+		}
 	}
 }
 
