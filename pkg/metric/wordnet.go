@@ -1,10 +1,10 @@
 package metric
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	_ "embed"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"iter"
@@ -72,27 +72,32 @@ var loadWordNet = sync.OnceValue(func() *wordNet {
 	return wn
 })
 
-// wnDecoder walks the lines of the decompressed table. Lines and fields are substrings of one
-// string, so decoding allocates little beyond the tables; the dict copies the keys it keeps, so
-// the text is garbage once decoded.
+// wnDecoder reads the lines of the table as they are decompressed, so that the 5.5 MB text is
+// never held whole: a line is valid until the next is read, and the dict copies the keys it keeps.
+//
+// Note: the decoder held the whole text once, and sized each section's arrays from its lines; the
+// text was a fifth of what loading allocated, and on a virtual machine whose page faults are dear
+// every page first touched shows in the time a run waits for its first METEOR score.
 type wnDecoder struct {
-	text string
-	off  int
+	r    *bufio.Reader
 	line int
 }
 
-func (d *wnDecoder) next() (string, error) {
-	if d.off >= len(d.text) {
-		return "", fmt.Errorf("line %d: unexpected end", d.line+1)
-	}
+// next returns the next line, without its newline.
+func (d *wnDecoder) next() ([]byte, error) {
 	d.line++
-	end := strings.IndexByte(d.text[d.off:], '\n')
-	if end < 0 {
-		end = len(d.text) - d.off
+	line, err := d.r.ReadSlice('\n')
+	switch {
+	case err == nil:
+		return line[:len(line)-1], nil
+	case err == io.EOF && len(line) > 0: // the last line, unterminated
+		return line, nil
+	case err == io.EOF:
+		return nil, fmt.Errorf("line %d: unexpected end", d.line)
+	case err == bufio.ErrBufferFull:
+		return nil, fmt.Errorf("line %d: longer than %d bytes", d.line, d.r.Size())
 	}
-	line := d.text[d.off : d.off+end]
-	d.off += end + 1
-	return line, nil
+	return nil, fmt.Errorf("line %d: %w", d.line, err)
 }
 
 // header reads a section header "kind pos count" and checks kind and pos.
@@ -101,7 +106,7 @@ func (d *wnDecoder) header(kind string, p int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	f := strings.Fields(line)
+	f := strings.Fields(string(line))
 	if len(f) != 3 || f[0] != kind || f[1] != posLetters[p] {
 		return 0, fmt.Errorf("line %d: got %q, want %s %s header", d.line, line, kind, posLetters[p])
 	}
@@ -112,34 +117,23 @@ func (d *wnDecoder) header(kind string, p int) (int, error) {
 	return n, nil
 }
 
-// ahead returns the text of the next n lines, or of those left if fewer, and how many lines
-// that is.
-func (d *wnDecoder) ahead(n int) (string, int) {
-	end, k := d.off, 0
-	for ; k < n && end < len(d.text); k++ {
-		j := strings.IndexByte(d.text[end:], '\n')
-		if j < 0 {
-			return d.text[d.off:], k + 1
-		}
-		end += j + 1
-	}
-	return d.text[d.off:end], k
-}
+// maxSized bounds the line count a section's header may make room for: WordNet 3.0's largest
+// section has 117,798 lines, and a damaged count past it must not allocate hundreds of MB before
+// the text is found too short.
+const maxSized = 1 << 18
 
 // section yields the lines of a section, after its header "kind pos count". It first passes
-// the number of those lines and their text to sized, if not nil, so that the caller can make
-// room for what it builds from them (a count past the end of the text is not believed), and
-// stops at an error of the text, which it puts in *err.
-func (d *wnDecoder) section(kind string, p int, sized func(n int, body string), err *error) iter.Seq[string] {
-	return func(yield func(string) bool) {
+// that count (at most maxSized) to sized, if not nil, so that the caller can make room for what
+// it builds from the lines, and stops at an error of the text, which it puts in *err.
+func (d *wnDecoder) section(kind string, p int, sized func(n int), err *error) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
 		n, e := d.header(kind, p)
 		if e != nil {
 			*err = e
 			return
 		}
 		if sized != nil {
-			body, k := d.ahead(n)
-			sized(k, body)
+			sized(min(max(n, 0), maxSized))
 		}
 		for range n {
 			line, e := d.next()
@@ -159,17 +153,8 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	var text strings.Builder
-	if n := len(gz); n >= 4 {
-		// gzip's trailer ends with the input's size (mod 2^32): growing the text to it once
-		// saves copying it over and over as it grows. It is only a hint.
-		text.Grow(int(min(binary.LittleEndian.Uint32(gz[n-4:]), 1<<26)))
-	}
-	if _, err := io.Copy(&text, zr); err != nil {
-		return nil, err
-	}
-	d := &wnDecoder{text: text.String()}
-	if line, err := d.next(); err != nil || line != "wordnet-table 1" {
+	d := &wnDecoder{r: bufio.NewReaderSize(zr, 1<<16)}
+	if line, err := d.next(); err != nil || string(line) != "wordnet-table 1" {
 		return nil, fmt.Errorf("bad header %q (%v)", line, err)
 	}
 	wn := &wordNet{dict: newDict(170000)} // WordNet 3.0 has 168,057 keys; more would grow it
@@ -192,6 +177,10 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 			return nil, err
 		}
 	}
+	// Read to the end of the gzip stream, where its checksum is checked.
+	if _, err := io.Copy(io.Discard, d.r); err != nil {
+		return nil, fmt.Errorf("after line %d: %w", d.line, err)
+	}
 	return wn, nil
 }
 
@@ -210,14 +199,14 @@ type wnIndexLine struct{ entry, start, end uint32 }
 func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 	var err error
 	b.base[p] = uint32(len(b.synName))
-	sized := func(n int, body string) {
+	sized := func(n int) {
 		b.synName = slices.Grow(b.synName, n)
-		b.nameIDs = slices.Grow(b.nameIDs, n+strings.Count(body, " ")) // names: a line's spaces and one
+		b.nameIDs = slices.Grow(b.nameIDs, 2*n) // WordNet 3.0's synsets have 1.4 to 1.6 names a line without '_'
 	}
 	for line := range d.section("syn", p, sized, &err) {
 		b.synName = append(b.synName, uint32(len(b.nameIDs)))
-		for name := range strings.FieldsSeq(line) {
-			if strings.IndexByte(name, '_') >= 0 {
+		for name := range bytes.FieldsSeq(line) {
+			if bytes.IndexByte(name, '_') >= 0 {
 				continue
 			}
 			k := wn.dict.insert(name)
@@ -233,12 +222,12 @@ func (wn *wordNet) decodeSynsets(d *wnDecoder, p int, b *wnBuild) error {
 
 func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 	var err error
-	sized := func(n int, body string) {
+	sized := func(n int) {
 		b.lines[p] = make([]wnIndexLine, 0, n)
-		b.flat[p] = make([]uint32, 0, strings.Count(body, " ")) // a synset number after each space
+		b.flat[p] = make([]uint32, 0, 2*n) // WordNet 3.0's lemmas have 1.2 to 2.2 synsets a part of speech
 	}
 	for line := range d.section("idx", p, sized, &err) {
-		lemma, rest, ok := strings.Cut(line, " ")
+		lemma, rest, ok := bytes.Cut(line, []byte(" "))
 		if !ok {
 			return fmt.Errorf("line %d: index entry without synsets", d.line)
 		}
@@ -249,8 +238,8 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 			wn.nLemmas++
 		}
 		start := uint32(len(b.flat[p]))
-		for f := range strings.FieldsSeq(rest) {
-			k, err := strconv.ParseUint(f, 10, 32)
+		for f := range bytes.FieldsSeq(rest) {
+			k, err := strconv.ParseUint(string(f), 10, 32)
 			if err != nil || int(b.base[p])+int(k) >= wn.nSynsets {
 				return fmt.Errorf("line %d: bad synset number %q", d.line, f)
 			}
@@ -265,47 +254,50 @@ func (wn *wordNet) decodeIndex(d *wnDecoder, p int, b *wnBuild) error {
 func (wn *wordNet) collectNames(b *wnBuild) {
 	n := wn.nLemmas
 	wn.posMask = make([]uint8, n)
-	wn.nameOff = make([]uint32, 0, numPOS*n+1)
-	// line[numPOS*e+p] is the number + 1 of entry e's index line in pos p, 0 for none; a later
-	// line for the same lemma replaces an earlier one.
-	line := make([]uint32, numPOS*n)
+	// Until its list is packed, nameOff[numPOS*e+p] holds the number + 1 of entry e's index line
+	// in pos p, 0 for none (a later line for the same lemma replaces an earlier one): the packing
+	// reads each before it writes it. Room for the names is their count with repeats.
+	wn.nameOff = make([]uint32, numPOS*n+1)
+	names := 0
 	for p := range numPOS {
 		for i, l := range b.lines[p] {
-			line[numPOS*int(l.entry)+p] = uint32(i + 1)
+			wn.nameOff[numPOS*int(l.entry)+p] = uint32(i + 1)
+			for _, s := range b.flat[p][l.start:l.end] {
+				names += int(b.synName[s+1] - b.synName[s])
+			}
 		}
 	}
+	wn.entryNames = make([]uint32, 0, names)
 	stamp := make([]uint32, wn.nNames) // list number + 1 that last took each name
-	for e := range n {
-		for p := range numPOS {
-			list := uint32(len(wn.nameOff) + 1)
-			wn.nameOff = append(wn.nameOff, uint32(len(wn.entryNames)))
-			i := line[numPOS*e+p]
-			if i == 0 || b.lines[p][i-1].start == b.lines[p][i-1].end {
-				continue
-			}
-			wn.posMask[e] |= 1 << p
-			l := b.lines[p][i-1]
-			for _, s := range b.flat[p][l.start:l.end] {
-				for _, id := range b.nameIDs[b.synName[s]:b.synName[s+1]] {
-					if stamp[id] != list {
-						stamp[id] = list
-						wn.entryNames = append(wn.entryNames, id)
-					}
+	for i := range numPOS * n {
+		line := wn.nameOff[i]
+		wn.nameOff[i] = uint32(len(wn.entryNames))
+		e, p := i/numPOS, i%numPOS
+		if line == 0 || b.lines[p][line-1].start == b.lines[p][line-1].end {
+			continue
+		}
+		wn.posMask[e] |= 1 << p
+		l := b.lines[p][line-1]
+		for _, s := range b.flat[p][l.start:l.end] {
+			for _, id := range b.nameIDs[b.synName[s]:b.synName[s+1]] {
+				if stamp[id] != uint32(i+1) {
+					stamp[id] = uint32(i + 1)
+					wn.entryNames = append(wn.entryNames, id)
 				}
 			}
 		}
 	}
-	wn.nameOff = append(wn.nameOff, uint32(len(wn.entryNames)))
+	wn.nameOff[numPOS*n] = uint32(len(wn.entryNames))
 }
 
 func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 	var err error
-	sized := func(n int, body string) {
+	sized := func(n int) {
 		wn.exc = slices.Grow(wn.exc, n)
-		wn.excBases = slices.Grow(wn.excBases, strings.Count(body, " ")) // a base after each space
+		wn.excBases = slices.Grow(wn.excBases, n) // WordNet 3.0's exception forms have one base, a few two
 	}
 	for line := range d.section("exc", p, sized, &err) {
-		f := strings.Fields(line)
+		f := bytes.Fields(line)
 		if len(f) == 0 {
 			return fmt.Errorf("line %d: empty exception", d.line)
 		}
@@ -318,7 +310,7 @@ func (wn *wordNet) decodeExceptions(d *wnDecoder, p int) error {
 		x.has |= 1 << p
 		x.bases[p][0] = uint32(len(wn.excBases))
 		for _, base := range f[1:] {
-			if e := wn.lemma(base); e >= 0 {
+			if e := wn.lemma(string(base)); e >= 0 {
 				wn.excBases = append(wn.excBases, uint32(e))
 			}
 		}

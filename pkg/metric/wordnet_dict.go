@@ -57,8 +57,8 @@ func find[T string | []byte](d *wnDict, k T, h uint64) *wnKey {
 }
 
 // insert returns the slot of key k, adding it with no facts if new.
-func (d *wnDict) insert(k string) *wnKey {
-	h := strHash(k)
+func (d *wnDict) insert(k []byte) *wnKey {
+	h := bytesHash(k)
 	if s := find(d, k, h); s != nil {
 		return s
 	}

@@ -46,9 +46,35 @@ func TestDecodeWordNetErrors(t *testing.T) {
 	}
 }
 
-// TestDecodeWordNetCountPastEnd: the decoder makes room for a section's lines by the lines
-// the text holds, not by the count its header claims, so a damaged count cannot make it
-// allocate hundreds of megabytes before it finds the text too short.
+// TestDecodeWordNetStream: the table is read as it is decompressed, so a damaged gzip stream is
+// found at its end (its checksum), after the lines; a line longer than the read buffer is refused.
+func TestDecodeWordNetStream(t *testing.T) {
+	table := func(text string) []byte {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte(text))
+		zw.Close()
+		return gz.Bytes()
+	}
+	const empty = "wordnet-table 1\nsyn n 0\nsyn v 0\nsyn a 0\nsyn r 0\nidx n 0\nidx v 0\nidx a 0\nidx r 0\n" +
+		"exc n 0\nexc v 0\nexc a 0\nexc r 0\n"
+	gz := table(empty)
+	if _, err := decodeWordNet(gz); err != nil {
+		t.Fatalf("decodeWordNet(empty table) = %v", err)
+	}
+	gz[len(gz)-8] ^= 1 // the CRC-32 of the text
+	if _, err := decodeWordNet(gz); fmt.Sprint(err) != "after line 13: gzip: invalid checksum" {
+		t.Errorf("decodeWordNet(bad checksum) = %v, want the checksum refused after line 13", err)
+	}
+	long := "wordnet-table 1\nsyn n 1\n" + strings.Repeat("x", 1<<16) + "\n"
+	if _, err := decodeWordNet(table(long)); fmt.Sprint(err) != "line 3: longer than 65536 bytes" {
+		t.Errorf("decodeWordNet(a line of 64 KiB) = %v, want line 3 refused", err)
+	}
+}
+
+// TestDecodeWordNetCountPastEnd: the decoder makes room for no more than maxSized lines a
+// section, whatever count its header claims, so a damaged count cannot make it allocate hundreds
+// of megabytes before it finds the text too short.
 func TestDecodeWordNetCountPastEnd(t *testing.T) {
 	text := "wordnet-table 1\nsyn n 100000000\na b\n"
 	var gz bytes.Buffer
@@ -313,12 +339,12 @@ func TestWNDict(t *testing.T) {
 	d := newDict(1)
 	const n = 5000
 	for i := range n {
-		k := d.insert(fmt.Sprintf("k%d", i))
+		k := d.insert(fmt.Appendf(nil, "k%d", i))
 		if k.entry != -1 || k.name != -1 || k.exc != -1 {
 			t.Fatalf("insert(k%d) = %+v, want a new key with no facts", i, *k)
 		}
 		k.entry, k.name = int32(i), int32(2*i)
-		if again := d.insert(fmt.Sprintf("k%d", i)); again.entry != int32(i) {
+		if again := d.insert(fmt.Appendf(nil, "k%d", i)); again.entry != int32(i) {
 			t.Fatalf("insert(k%d) again = %+v, want the key inserted", i, *again)
 		}
 	}
