@@ -348,8 +348,8 @@ func TestWNDict(t *testing.T) {
 			t.Fatalf("insert(k%d) again = %+v, want the key inserted", i, *again)
 		}
 	}
-	if d.n != n || 4*d.n > 3*len(d.slots) {
-		t.Errorf("%d keys in %d slots, want %d filling at most three quarters", d.n, len(d.slots), n)
+	if len(d.facts) != n || 4*len(d.facts) > 3*len(d.slots) {
+		t.Errorf("%d keys in %d slots, want %d filling at most three quarters", len(d.facts), len(d.slots), n)
 	}
 	for i := range n {
 		w := fmt.Sprintf("k%d", i)
