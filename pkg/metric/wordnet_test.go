@@ -72,6 +72,61 @@ func TestDecodeWordNetStream(t *testing.T) {
 	}
 }
 
+// FuzzDecodeWordNet: any table text decodes to a table or to an error, never a panic, and a
+// table it accepts holds together: its name lists name known names, its exceptions' bases are
+// index entries, every key's numbers are in range, and looking up any key's synonyms works.
+func FuzzDecodeWordNet(f *testing.F) {
+	const syn = "syn n 2\ndog Canis_familiaris\ncad\nsyn v 0\nsyn a 1\nlong Long\nsyn r 0\n"
+	const idx = "idx n 2\ncad 1\ndog 1 0\nidx v 0\nidx a 1\nlong 0\nidx r 0\n"
+	const exc = "exc n 1\ndogs dog\nexc v 0\nexc a 2\nlonger long\noffer offer\nexc r 0\n"
+	for _, text := range []string{
+		syn + idx + exc,
+		syn + idx,
+		syn + "idx n 1\nfoo 9\n",
+		"syn n 3\na b\n",
+		syn + "idx n 2\ncad 1\ncad 0\nidx v 1\ncad 0\nidx a 0\nidx r 0\n" + exc,    // a lemma twice
+		syn + "idx n 2\ncad 1\ndog 1 2\nidx v 0\nidx a 1\nlong 0\nidx r 0\n" + exc, // synset 2 of 2
+		syn + "idx n 1\ncad 1\nidx v 0\nidx a 0\nidx r 1\nsoon 0\n" + exc,          // synset 0 of none
+	} {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write([]byte("wordnet-table 1\n" + text))
+		zw.Close()
+		wn, err := decodeWordNet(gz.Bytes())
+		if err != nil {
+			return
+		}
+		if len(wn.nameOff) != numPOS*wn.nLemmas+1 || wn.nameOff[len(wn.nameOff)-1] != uint32(len(wn.entryNames)) {
+			t.Fatalf("%d name list offsets ending at %d for %d entries and %d names", len(wn.nameOff), wn.nameOff[len(wn.nameOff)-1], wn.nLemmas, len(wn.entryNames))
+		}
+		for i := 1; i < len(wn.nameOff); i++ {
+			if wn.nameOff[i] < wn.nameOff[i-1] {
+				t.Fatalf("name list offsets fall at %d: %v", i, wn.nameOff)
+			}
+		}
+		for _, id := range wn.entryNames {
+			if int(id) >= wn.nNames {
+				t.Fatalf("name id %d of %d", id, wn.nNames)
+			}
+		}
+		for _, e := range wn.excBases {
+			if int(e) >= wn.nLemmas {
+				t.Fatalf("exception base %d of %d entries", e, wn.nLemmas)
+			}
+		}
+		var sc morphScratch
+		for k := range wn.dict.all {
+			if int(k.entry) >= wn.nLemmas || int(k.name) >= wn.nNames || int(k.exc) >= len(wn.exc) {
+				t.Fatalf("key %q = %+v, with %d entries, %d names, %d exceptions", wn.dict.key(k), *k, wn.nLemmas, wn.nNames, len(wn.exc))
+			}
+			wn.synonyms(nil, wn.dict.key(k), &sc)
+		}
+	})
+}
+
 // TestDecodeWordNetCountPastEnd: the decoder makes room for no more than maxSized lines a
 // section, whatever count its header claims, so a damaged count cannot make it allocate hundreds
 // of megabytes before it finds the text too short.
