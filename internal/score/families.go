@@ -11,49 +11,49 @@ import (
 // than once.
 type item struct {
 	rec       *record.Record
-	judge     string          // the judgment that judge_score reads, "" for the first in sorted order
-	locomoCat int             // the LoCoMo category of a LoCoMo record, else 0
-	squad     metric.SquadSet // see squadSet
-	squadDone bool
-	// twins says which pairs of families are both selected, so that the first of a pair to ask
-	// computes the two together: ROUGE stemmed and not (metric.RougeBoth), METEOR with synonyms
-	// and without (metric.METEORBoth).
+	judge     string // the judgment that judge_score reads, "" for the first in sorted order
+	locomoCat int    // the LoCoMo category of a LoCoMo record, else 0
+	// The scores computed for several families at once, by the first of them to ask: SQuAD's,
+	// SQuAD v2.0's and HotpotQA's answer scores (metric.SquadAll), and, when twins says both
+	// families of a pair are selected, ROUGE stemmed and not (metric.RougeBoth) and METEOR with
+	// synonyms and without (metric.METEORBoth), the first family's first.
+	squad  lazy[metric.SquadSet]
 	twins  twins
-	rouge  twin[metric.RougeScores]
-	meteor twin[float64]
+	rouge  lazy[[2]metric.RougeScores]
+	meteor lazy[[2]float64]
 }
 
 // twins says which pairs of families are both selected.
 type twins struct{ rouge, meteor bool }
 
-// twin holds the values of a pair of families computed together, the first family's first.
-type twin[T any] struct {
-	v    [2]T
+// lazy holds a value computed the first time it is asked for.
+type lazy[T any] struct {
+	v    T
 	done bool
 }
 
-// get returns the first family's value, or the second's, computing both with both the first time.
-func (t *twin[T]) get(first bool, both func() (T, T)) T {
-	if !t.done {
-		t.v[0], t.v[1] = both()
-		t.done = true
+// get returns the value, computing it with f the first time.
+func (l *lazy[T]) get(f func() T) *T {
+	if !l.done {
+		l.v, l.done = f(), true
 	}
+	return &l.v
+}
+
+// pick returns the first of a pair of values, or the second.
+func pick[T any](v *[2]T, first bool) T {
 	if first {
-		return t.v[0]
+		return v[0]
 	}
-	return t.v[1]
+	return v[1]
 }
 
 // pred returns the prediction text.
 func (it *item) pred() string { return it.rec.Prediction.Text }
 
-// squadSet returns the record's SQuAD v1.1, SQuAD v2.0 and HotpotQA answer scores, computed
-// together by the first of their families to ask.
+// squadSet returns the record's SQuAD v1.1, SQuAD v2.0 and HotpotQA answer scores.
 func (it *item) squadSet() *metric.SquadSet {
-	if !it.squadDone {
-		it.squad, it.squadDone = metric.SquadAll(it.pred(), it.rec.Answers), true
-	}
-	return &it.squad
+	return it.squad.get(func() metric.SquadSet { return metric.SquadAll(it.pred(), it.rec.Answers) })
 }
 
 // rougeScores returns the record's ROUGE scores, with the Porter stemmer or without.
@@ -61,9 +61,10 @@ func (it *item) rougeScores(stem bool) metric.RougeScores {
 	if !it.twins.rouge {
 		return metric.Rouge(it.pred(), it.rec.Answers, stem)
 	}
-	return it.rouge.get(stem, func() (metric.RougeScores, metric.RougeScores) {
-		return metric.RougeBoth(it.pred(), it.rec.Answers)
-	})
+	return pick(it.rouge.get(func() [2]metric.RougeScores {
+		stemmed, plain := metric.RougeBoth(it.pred(), it.rec.Answers)
+		return [2]metric.RougeScores{stemmed, plain}
+	}), stem)
 }
 
 // meteorScore returns the record's METEOR score, with WordNet synonyms or without.
@@ -71,7 +72,10 @@ func (it *item) meteorScore(synonyms bool) float64 {
 	if !it.twins.meteor {
 		return metric.METEOR(it.pred(), it.rec.Answers, synonyms)
 	}
-	return it.meteor.get(synonyms, func() (float64, float64) { return metric.METEORBoth(it.pred(), it.rec.Answers) })
+	return pick(it.meteor.get(func() [2]float64 {
+		syn, plain := metric.METEORBoth(it.pred(), it.rec.Answers)
+		return [2]float64{syn, plain}
+	}), synonyms)
 }
 
 // hasPrediction reports whether the record carries a prediction and gold answers to compare it

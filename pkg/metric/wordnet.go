@@ -123,8 +123,8 @@ func (d *wnDecoder) header(kind string, p int) (int, error) {
 const maxSized = 1 << 18
 
 // section yields the lines of a section, after its header "kind pos count". It first passes
-// that count (at most maxSized) to sized, if not nil, so that the caller can make room for what
-// it builds from the lines, and stops at an error of the text, which it puts in *err.
+// that count (at most maxSized) to sized, so that the caller can make room for what it builds
+// from the lines, and stops at an error of the text, which it puts in *err.
 func (d *wnDecoder) section(kind string, p int, sized func(n int), err *error) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		n, e := d.header(kind, p)
@@ -132,9 +132,7 @@ func (d *wnDecoder) section(kind string, p int, sized func(n int), err *error) i
 			*err = e
 			return
 		}
-		if sized != nil {
-			sized(min(max(n, 0), maxSized))
-		}
+		sized(min(max(n, 0), maxSized))
 		for range n {
 			line, e := d.next()
 			if e != nil {
@@ -272,12 +270,15 @@ func (wn *wordNet) collectNames(b *wnBuild) {
 	for i := range numPOS * n {
 		line := wn.nameOff[i]
 		wn.nameOff[i] = uint32(len(wn.entryNames))
+		if line == 0 {
+			continue
+		}
 		e, p := i/numPOS, i%numPOS
-		if line == 0 || b.lines[p][line-1].start == b.lines[p][line-1].end {
+		l := b.lines[p][line-1]
+		if l.start == l.end {
 			continue
 		}
 		wn.posMask[e] |= 1 << p
-		l := b.lines[p][line-1]
 		for _, s := range b.flat[p][l.start:l.end] {
 			for _, id := range b.nameIDs[b.synName[s]:b.synName[s+1]] {
 				if stamp[id] != uint32(i+1) {
