@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	_ "embed"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"iter"
@@ -151,7 +152,12 @@ func decodeWordNet(gz []byte) (*wordNet, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &wnDecoder{r: bufio.NewReaderSize(zr, 1<<16)}
+	// Chunks of 256 KiB, or fewer bytes for a small text, as its gzip trailer gives its length
+	// (a wrong one costs only time), so that decoding a small table does not allocate 768 KiB.
+	size := int64(binary.LittleEndian.Uint32(gz[len(gz)-4:])) // NewReader has read a 10-byte header
+	ahead := newAheadReader(zr, int(min(max(size, 4096), 1<<18)), 2)
+	defer ahead.Close()
+	d := &wnDecoder{r: bufio.NewReaderSize(ahead, 1<<16)}
 	if line, err := d.next(); err != nil || string(line) != "wordnet-table 1" {
 		return nil, fmt.Errorf("bad header %q (%v)", line, err)
 	}
