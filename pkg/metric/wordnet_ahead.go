@@ -40,9 +40,14 @@ func newAheadReader(r io.Reader, size, n int) *aheadReader {
 			case <-a.stop:
 				return
 			}
-			m, err := io.ReadFull(r, b)
-			if err == io.ErrUnexpectedEOF {
-				err = io.EOF // the last chunk, short
+			// Fill b, as io.ReadFull would, but pass on r's own errors as they are: ReadFull
+			// turns a short end into io.ErrUnexpectedEOF, which r may give too (a cut gzip stream).
+			m := 0
+			var err error
+			for m < len(b) && err == nil {
+				var k int
+				k, err = r.Read(b[m:])
+				m += k
 			}
 			select {
 			case full <- aheadChunk{b[:m], err}:
@@ -63,7 +68,7 @@ func (a *aheadReader) Read(p []byte) (int, error) {
 			return 0, a.err
 		}
 		if a.buf != nil {
-			a.free <- a.buf[:cap(a.buf)] // never blocks: free holds every chunk
+			a.free <- a.buf[:cap(a.buf)] // never blocks: free has room for every chunk
 			a.buf = nil
 		}
 		c := <-a.full

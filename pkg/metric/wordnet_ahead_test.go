@@ -38,6 +38,14 @@ func testAheadReader(t *testing.T) {
 		a.Close()
 	}
 
+	// The source's own errors come through as they are, io.ErrUnexpectedEOF too (a cut gzip
+	// stream), after the bytes before them.
+	cut := newAheadReader(io.MultiReader(strings.NewReader("0123456789"), iotest.ErrReader(io.ErrUnexpectedEOF)), size, 2)
+	if got, err := io.ReadAll(cut); string(got) != "0123456789" || err != io.ErrUnexpectedEOF {
+		t.Errorf("source cut after 10 bytes: got %q, %v, want its 10 bytes, then %v", got, err, io.ErrUnexpectedEOF)
+	}
+	cut.Close()
+
 	bad := errors.New("bad")
 	a := newAheadReader(io.MultiReader(strings.NewReader("0123456789"), iotest.ErrReader(bad)), size, 2)
 	got, err := io.ReadAll(a)

@@ -47,7 +47,8 @@ func TestDecodeWordNetErrors(t *testing.T) {
 }
 
 // TestDecodeWordNetStream: the table is read as it is decompressed, so a damaged gzip stream is
-// found at its end (its checksum), after the lines; a line longer than the read buffer is refused.
+// found at its end (its checksum, or a trailer cut short), after the lines; a line longer than
+// the read buffer is refused.
 func TestDecodeWordNetStream(t *testing.T) {
 	table := func(text string) []byte {
 		var gz bytes.Buffer
@@ -61,6 +62,9 @@ func TestDecodeWordNetStream(t *testing.T) {
 	gz := table(empty)
 	if _, err := decodeWordNet(gz); err != nil {
 		t.Fatalf("decodeWordNet(empty table) = %v", err)
+	}
+	if _, err := decodeWordNet(gz[:len(gz)-4]); fmt.Sprint(err) != "after line 13: unexpected EOF" {
+		t.Errorf("decodeWordNet(no length in the trailer) = %v, want the cut refused after line 13", err)
 	}
 	gz[len(gz)-8] ^= 1 // the CRC-32 of the text
 	if _, err := decodeWordNet(gz); fmt.Sprint(err) != "after line 13: gzip: invalid checksum" {
