@@ -35,6 +35,7 @@ import (
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -434,6 +435,11 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
 			return err
 		}
+	}
+	if cfg.sel.hasFamily("meteor") {
+		// The WordNet table loads while the first records are awaited (from qa-predict or
+		// qa-judge upstream, say) instead of when the first METEOR score is asked for.
+		go metric.PrepareMETEOR()
 	}
 	sc := newScorer(cfg.sel, cfg.judge)
 	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by)

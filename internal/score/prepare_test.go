@@ -1,0 +1,71 @@
+package score
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWordNetBeforeInput: with meteor selected, qa-score loads the WordNet table while it waits
+// for its first record, so that in a pipeline the load hides behind the stages upstream. The
+// check runs in a process of its own (TestWordNetBeforeInputProcess), where no other test has
+// loaded the table.
+func TestWordNetBeforeInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	for _, tc := range []struct {
+		metrics, wait string // wait: how long the process waits for the table
+		want          string
+	}{
+		{"meteor", "60s", "loaded"},
+		{"em,bleu1,meteor_nosyn", "2s", "not loaded"}, // no synonym stage, no table
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestWordNetBeforeInputProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "QA_TEST_WORDNET_BEFORE_INPUT="+tc.metrics, "QA_TEST_WORDNET_WAIT="+tc.wait)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("--metrics %s: %v (%s)", tc.metrics, err, out)
+		}
+		if got, _, _ := strings.Cut(string(out), "\n"); got != tc.want {
+			t.Errorf("--metrics %s: the table was %s while no record had come, want %s", tc.metrics, got, tc.want)
+		}
+	}
+}
+
+// TestWordNetBeforeInputProcess is TestWordNetBeforeInput's process: it runs qa-score with the
+// metrics QA_TEST_WORDNET_BEFORE_INPUT names on an input that stays open and empty, and prints
+// "loaded" once the memory allocated meanwhile shows the table (over 15 MB; loading it allocates
+// some 19 MB), or "not loaded" when QA_TEST_WORDNET_WAIT passes without it. It does nothing
+// unless the variables are set.
+func TestWordNetBeforeInputProcess(t *testing.T) {
+	metrics := os.Getenv("QA_TEST_WORDNET_BEFORE_INPUT")
+	wait, err := time.ParseDuration(os.Getenv("QA_TEST_WORDNET_WAIT"))
+	if metrics == "" || err != nil {
+		return
+	}
+	var before, now runtime.MemStats
+	runtime.ReadMemStats(&before)
+	in, feed := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), []string{"qa-score", "--metrics", metrics}, in, io.Discard, io.Discard)
+	}()
+	state := "not loaded"
+	for end := time.Now().Add(wait); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		if runtime.ReadMemStats(&now); now.TotalAlloc-before.TotalAlloc > 15<<20 {
+			state = "loaded"
+			break
+		}
+	}
+	feed.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("Run on an empty input: %v", err)
+	}
+	os.Stdout.WriteString(state + "\n")
+}
