@@ -406,6 +406,12 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return err
 		}
 	}
+	if cfg.sel.hasFamily("meteor") {
+		// The WordNet table loads while the first records are awaited (from qa-predict or
+		// qa-judge upstream, say), or while --idf reads the references, instead of when the
+		// first METEOR score is asked for.
+		go metric.PrepareMETEOR()
+	}
 	var summary io.WriteCloser
 	summaryDone := false
 	if cfg.summary != "" && cfg.summary != "-" {
@@ -435,11 +441,6 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
 			return err
 		}
-	}
-	if cfg.sel.hasFamily("meteor") {
-		// The WordNet table loads while the first records are awaited (from qa-predict or
-		// qa-judge upstream, say) instead of when the first METEOR score is asked for.
-		go metric.PrepareMETEOR()
 	}
 	sc := newScorer(cfg.sel, cfg.judge)
 	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by)
