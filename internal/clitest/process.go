@@ -202,3 +202,19 @@ func Receive[T any](t *testing.T, ch <-chan T, what string) T {
 		panic("unreachable")
 	}
 }
+
+// ChildOutput runs this test binary again to run only the test named test, with the environment
+// variables env (NAME=value) added, and returns the first line that test printed. The test, which
+// does nothing unless one of those variables is set, checks what only a process of its own can
+// show, such as memory that no other test has touched.
+func ChildOutput(t *testing.T, test string, env ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v (%s)", test, env, err, out)
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	return first
+}

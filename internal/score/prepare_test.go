@@ -4,11 +4,11 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // TestWordNetBeforeInput: with meteor selected, qa-score loads the WordNet table while it waits
@@ -26,13 +26,9 @@ func TestWordNetBeforeInput(t *testing.T) {
 		{"meteor", "60s", "loaded"},
 		{"em,bleu1,meteor_nosyn", "2s", "not loaded"}, // no synonym stage, no table
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestWordNetBeforeInputProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "QA_TEST_WORDNET_BEFORE_INPUT="+tc.metrics, "QA_TEST_WORDNET_WAIT="+tc.wait)
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("--metrics %s: %v (%s)", tc.metrics, err, out)
-		}
-		if got, _, _ := strings.Cut(string(out), "\n"); got != tc.want {
+		got := clitest.ChildOutput(t, "TestWordNetBeforeInputProcess",
+			"QA_TEST_WORDNET_BEFORE_INPUT="+tc.metrics, "QA_TEST_WORDNET_WAIT="+tc.wait)
+		if got != tc.want {
 			t.Errorf("--metrics %s: the table was %s while no record had come, want %s", tc.metrics, got, tc.want)
 		}
 	}

@@ -2,11 +2,11 @@ package metric
 
 import (
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // TestPrepareMETEOR: after PrepareMETEOR, the first METEOR score with synonyms finds the WordNet
@@ -23,14 +23,8 @@ func TestPrepareMETEOR(t *testing.T) {
 		{true, 0, 1 << 20},
 		{false, 10 << 20, 1 << 40},
 	} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestPrepareMETEORProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "QA_TEST_PREPARE_METEOR="+strconv.FormatBool(tc.prepare))
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("prepare=%v: %v", tc.prepare, err)
-		}
-		first, _, _ := strings.Cut(string(out), "\n")
-		n, err := strconv.ParseUint(first, 10, 64)
+		out := clitest.ChildOutput(t, "TestPrepareMETEORProcess", "QA_TEST_PREPARE_METEOR="+strconv.FormatBool(tc.prepare))
+		n, err := strconv.ParseUint(out, 10, 64)
 		if err != nil {
 			t.Fatalf("prepare=%v: output %q: %v", tc.prepare, out, err)
 		}
