@@ -19,12 +19,16 @@ import (
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
+
+// qa-judge reaches googleai through package gemini, which package model does not link itself.
+func init() { model.UseGemini(gemini.New) }
 
 const description = `qa-judge grades each record's prediction with a benchmark's own LLM-judge protocol (or a rule)
 and writes the record back with judgments[NAME] filled in, in input order:

@@ -6,40 +6,52 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
-	"github.com/tmc/langchaingo/llms/googleai"
+	"github.com/tmc/langchaingo/llms"
 	"google.golang.org/api/googleapi"
-	"google.golang.org/api/option"
 )
 
 // newGoogle returns a Client for the Gemini API (generateContent over REST) through langchaingo's
-// googleai. The genai client is created on first use, because its constructor wants a context and
-// dials eagerly; the API key travels in the x-goog-api-key header added by keyHeader, since the
-// Google client libraries drop option.WithAPIKey when a custom HTTP client is given.
+// googleai, built by the function UseGemini registered (package gemini's New), or an error when
+// none is: qa-predict and qa-judge register it, and a command that does not links none of the
+// Google client libraries. The model is built on first use, because genai's constructor wants a
+// context and dials eagerly; the API key travels in the x-goog-api-key header added by keyHeader,
+// since the Google client libraries drop option.WithAPIKey when a custom HTTP client is given.
 //
 // The generated client under genai runs every generateContent call through gax with a policy of
 // its own: a 503 retried for up to ten minutes, and a ten-minute deadline on a call that has none.
 // Both would stack on the Transport's, which already retried (--max-retries, --timeout), so
 // keyHeader hands a final 503 back as an error gax does not retry, and Generate gives each call a
 // deadline (far away) so that gax sets none.
-func newGoogle(base string, cfg Config, hc *http.Client) Client {
+func newGoogle(base string, cfg Config, hc *http.Client) (Client, error) {
+	build := geminiFunc.Load()
+	if build == nil {
+		return nil, errors.New("googleai: this command was built without the Gemini client (model.UseGemini)")
+	}
 	authed := &http.Client{Transport: &keyHeader{base: transportOf(hc), key: cfg.APIKey}, Timeout: hc.Timeout}
 	g := &google{key: cfg.APIKey, tpm: cfg.TPM}
 	g.init = sync.OnceValues(func() (*chat, error) {
-		llm, err := googleai.New(context.Background(),
-			googleai.WithRest(),
-			googleai.WithAPIKey(cfg.APIKey), // for the gRPC cache client genai also builds (never dialled)
-			googleai.WithHTTPClient(authed),
-			func(o *googleai.Options) { o.ClientOptions = append(o.ClientOptions, option.WithEndpoint(base)) },
-		)
+		llm, err := (*build)(base, cfg.APIKey, authed)
 		if err != nil {
 			return nil, err
 		}
 		return &chat{provider: "googleai", base: base, llm: llm, key: cfg.APIKey, tpm: cfg.TPM}, nil
 	})
-	return g
+	return g, nil
 }
+
+// GeminiFunc builds langchaingo's model for the Gemini API at base, calling it through hc, which
+// adds the key to each request: package gemini's New.
+type GeminiFunc func(base, key string, hc *http.Client) (llms.Model, error)
+
+// geminiFunc is the GeminiFunc UseGemini registered, or nil.
+var geminiFunc atomic.Pointer[GeminiFunc]
+
+// UseGemini registers f as the builder of googleai's clients: qa-predict and qa-judge register
+// package gemini's New; the googleai provider is refused without one.
+func UseGemini(f GeminiFunc) { geminiFunc.Store(&f) }
 
 type google struct {
 	key  string

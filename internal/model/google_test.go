@@ -13,8 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/pkg/record"
 )
+
+// The tests reach googleai as qa-predict and qa-judge do, through package gemini (UseGemini).
+func init() { UseGemini(gemini.New) }
 
 // userOnly is testRequest without its system message: genai sends a lone user message to
 // generateContent (which gax retries and times), a conversation to streamGenerateContent.
@@ -22,6 +26,18 @@ func userOnly(provider, model string) Request {
 	req := testRequest(provider, model)
 	req.Messages = req.Messages[1:]
 	return req
+}
+
+// TestGoogleWithoutGemini: a command that registered no Gemini builder refuses googleai in
+// words that say so, instead of failing on a nil function at its first call.
+func TestGoogleWithoutGemini(t *testing.T) {
+	was := geminiFunc.Swap(nil)
+	defer geminiFunc.Store(was)
+	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: "http://127.0.0.1:1", APIKey: testKey})
+	const want = "googleai: this command was built without the Gemini client (model.UseGemini)"
+	if c != nil || err == nil || err.Error() != want {
+		t.Fatalf("New without a Gemini builder: %v, %v; want the error %q", c, err, want)
+	}
 }
 
 // TestGoogleRetriesOnce: the Gemini client under langchaingo (genai over gax) retries a 503

@@ -114,7 +114,7 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 		if cfg.APIKey == "" {
 			return nil, errors.New("googleai: no API key (set GOOGLE_API_KEY or --api-key-file)")
 		}
-		return newGoogle(base, cfg, hc), nil
+		return newGoogle(base, cfg, hc)
 	default:
 		return nil, fmt.Errorf("unknown provider %q (want one of %s)", cfg.Provider, strings.Join(Providers, ", "))
 	}

@@ -22,9 +22,13 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/extractive"
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
 )
+
+// qa-predict reaches googleai through package gemini, which package model does not link itself.
+func init() { model.UseGemini(gemini.New) }
 
 const description = `qa-predict reads qapipe records (JSON Lines) and writes each one back with a prediction
 from a model: openai (and any OpenAI-compatible server via --base-url: vLLM, llama.cpp, LM Studio,
