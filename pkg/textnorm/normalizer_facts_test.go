@@ -65,17 +65,6 @@ func around(r rune, pieces []string) string {
 	return s
 }
 
-// TestNormalizerFactsDigest holds the SQuAD (v1.1, v2.0 and HotpotQA), LoCoMo and rouge-score
-// normalisers, the Porter stemmer and Lower to the reference code on every code point but the
-// surrogates, each in eight or twelve contexts, through the digest of their outputs. The tests of
-// their parts (Lower, IsAlnum, IsSpace of one character, the regex module's \w) hold those to
-// Python code point by code point; this holds what is built of them, and Lower's final sigma. It
-// fails when a Go release changes its Unicode tables, for one; TestNormalizerFacts then names the
-// code points.
-func TestNormalizerFactsDigest(t *testing.T) {
-	vectors.CodePointsDigest(t, normalizerFactsSHA256, "scripts/normalizer-facts.py", "QA_NORMALIZER_FACTS", appendNormalizerFacts)
-}
-
 // TestNormalizerFacts compares appendNormalizerFacts with the reference code point by code point.
 // It runs when QA_NORMALIZER_FACTS names the file scripts/normalizer-facts.py writes; the file is
 // about 400 MB, so none is committed.
