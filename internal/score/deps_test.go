@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestLinksNoModelClients: qa-score's embedding metrics share package model's transport, but
+// TestLinksNoGeminiClient: qa-score's embedding metrics share package model's transport, but
 // not its Gemini client, whose Google libraries (gRPC, protobuf, the generated API clients)
-// doubled qa-score's size and start-up time (package gemini, model.UseGemini); nor does it need
-// any other provider's client library.
-func TestLinksNoModelClients(t *testing.T) {
+// doubled qa-score's size and start-up time (package gemini, model.UseGemini). langchaingo's
+// other provider packages, which package model imports, are small and stay linked.
+func TestLinksNoGeminiClient(t *testing.T) {
 	gotool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command, to list qa-score's packages: %v", err)
