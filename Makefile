@@ -6,7 +6,7 @@ STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(TOOLS)/staticcheck
 CMDS      := qa-load qa-predict qa-judge qa-score qa-learncurve
 
-.PHONY: all build test vet staticcheck race demo bench clean fmt
+.PHONY: all build test vet staticcheck race demo bench fuzz clean fmt
 
 all: build
 
@@ -40,6 +40,10 @@ demo: build
 
 bench:
 	@bash scripts/bench.sh
+
+# Every fuzz target in turn, FUZZTIME each (default 30s); FUZZ=REGEXP picks targets by name.
+fuzz:
+	@bash scripts/fuzz.sh '$(or $(FUZZ),.)'
 
 clean:
 	rm -rf $(BIN) $(TOOLS)
