@@ -39,9 +39,9 @@ while read -r dir name; do
 	done
 	execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1)
 	if [ $rc -eq 0 ]; then
-		printf 'ok    %-22s %-18s %s\n' "$dir" "$name" "$execs"
+		printf 'ok    %-22s %-24s %s\n' "$dir" "$name" "$execs"
 	else
-		printf 'FAIL  %-22s %-18s %s\n' "$dir" "$name" "$execs"
+		printf 'FAIL  %-22s %-24s %s\n' "$dir" "$name" "$execs"
 		sed 's/^/    /' "$log"
 		failed+=("$dir $name")
 	fi
