@@ -6,7 +6,7 @@
 # makes no progress. A failing input is written under the package's testdata/fuzz, as go test
 # writes it; the script exits 1 if any target failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 pattern=${1:-.}
 fuzztime=${FUZZTIME:-30s}
 minimize=${FUZZMINIMIZETIME:-200x}
@@ -25,7 +25,7 @@ n=0
 failed=()
 while read -r dir name; do
 	n=$((n + 1))
-	for attempt in 1 2; do
+	for _ in 1 2; do
 		go test "./$dir" -run '^$' -fuzz "^$name\$" -fuzztime "$fuzztime" -fuzzminimizetime "$minimize" >"$log" 2>&1
 		rc=$?
 		# With Go 1.26 a run given a duration can end in a bare "context deadline exceeded"
@@ -38,7 +38,7 @@ while read -r dir name; do
 		break
 	done
 	execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1)
-	if [ $rc -eq 0 ]; then
+	if [ "$rc" -eq 0 ]; then
 		printf 'ok    %-22s %-24s %s\n' "$dir" "$name" "$execs"
 	else
 		printf 'FAIL  %-22s %-24s %s\n' "$dir" "$name" "$execs"
