@@ -105,8 +105,7 @@ func bootstrapNaN(rng interface{ IntN(int) int }, n, reps int, level float64, st
 		return stats.Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
 	}
 	sort.Float64s(vals)
-	alpha := (1 - level) / 2
-	return stats.Interval{Lo: stats.Quantile(vals, alpha), Hi: stats.Quantile(vals, 1-alpha), Level: level}
+	return stats.Percentile(vals, level)
 }
 
 func kappa(ratings [][]int) float64 {

@@ -39,17 +39,18 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-const description = `qa-score reads records with prediction.text and answers and writes them back with
-scores filled in, in input order. It can also summarise them: each metric's mean, count and a
+const description = `qa-score reads records with prediction.text and answers and writes them back
+with scores filled in, in input order. It can also summarise them: each metric's mean, count and a
 bootstrap confidence interval (95%, or --level), overall and by record type (and by the values of
 any --by field: meta.level, prediction.model, …), plus LoCoMo's per-category F1 and LongMemEval's
 judge accuracies. The interval is the percentile bootstrap's: the 2.5th and 97.5th percentiles (at
---level L, the 50(1-L)th and 50(1+L)th) of the means of --bootstrap resamples of the records,
-interpolated linearly (numpy's default), the same for one --seed on every machine (the records'
-order is part of the resample). A corpus metric's resamples draw each record's sufficient
-statistics (its labels, score, counts or loss; for pn, pairwise_acc, mrr and map each query
-group's) and finish the metric on them; a resample in which it is undefined (auc with one class
-drawn) is left out.
+--level L, the 50(1-L)th and 50(1+L)th, taken in decimal: 0.025 and 0.975 exactly, not the
+0.025000000000000022 of (1-0.95)/2 in floating point) of the means of --bootstrap resamples of the
+records, interpolated linearly as numpy's default computes them, to the last bit; the same for one
+--seed on every machine (the records' order is part of the resample). A corpus metric's resamples
+draw each record's sufficient statistics (its labels, score, counts or loss; for pn, pairwise_acc,
+mrr and map each query group's) and finish the metric on them; a resample in which it is undefined
+(auc with one class drawn) is left out.
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no

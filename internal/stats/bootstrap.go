@@ -8,6 +8,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -42,23 +43,58 @@ func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) 
 		vals[r] = stat(idx)
 	}
 	slices.Sort(vals)
-	alpha := (1 - level) / 2
-	return Interval{Lo: Quantile(vals, alpha), Hi: Quantile(vals, 1-alpha), Level: level}
+	return Percentile(vals, level)
 }
 
-// Quantile returns the q-quantile of sorted values with linear interpolation between order
-// statistics (numpy's default "linear" method).
+// Quantile returns the q-quantile of sorted values, interpolated linearly between order
+// statistics exactly as numpy's default "linear" method computes it, to the last bit: the
+// virtual index (n-1)·q, and from its fraction t between the values a and b either side
+// a + (b-a)·t when t < 0.5 or b - (b-a)·(1-t) (numpy's _lerp, which keeps the result monotonic
+// in q and exact at the ends).
 func Quantile(sorted []float64, q float64) float64 {
-	if len(sorted) == 0 {
+	n := len(sorted)
+	if n == 0 {
 		return math.NaN()
 	}
-	h := q * float64(len(sorted)-1)
+	h := float64(n-1) * q
+	if h >= float64(n-1) {
+		return sorted[n-1]
+	}
+	if h <= 0 {
+		return sorted[0]
+	}
 	lo := math.Floor(h)
 	i := int(lo)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
+	a, b := sorted[i], sorted[i+1]
+	t := h - lo
+	d := b - a
+	// The conversions round each product, so that no fused multiply-add changes the result.
+	if t >= 0.5 {
+		return b - float64(d*(1-t))
 	}
-	return sorted[i] + (h-lo)*(sorted[i+1]-sorted[i])
+	return a + float64(d*t)
+}
+
+// Tails returns the quantiles that bound a two-sided interval at level: 50(1-level)% and
+// 50(1+level)%, computed in decimal from level's shortest decimal form and rounded once, so that
+// level 0.95 gives exactly 0.025 and 0.975, the numbers numpy is given for the 2.5th and 97.5th
+// percentiles, where (1-0.95)/2 in float64 is 0.025000000000000022.
+func Tails(level float64) (lo, hi float64) {
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(level, 'g', -1, 64))
+	if !ok { // NaN or an infinity: no decimal form; the callers reject such levels first.
+		return (1 - level) / 2, (1 + level) / 2
+	}
+	one, two := big.NewRat(1, 1), big.NewRat(2, 1)
+	lo, _ = new(big.Rat).Quo(new(big.Rat).Sub(one, r), two).Float64()
+	hi, _ = new(big.Rat).Quo(new(big.Rat).Add(one, r), two).Float64()
+	return lo, hi
+}
+
+// Percentile returns the percentile interval at level of sorted values: their Tails(level)
+// quantiles.
+func Percentile(sorted []float64, level float64) Interval {
+	lo, hi := Tails(level)
+	return Interval{Lo: Quantile(sorted, lo), Hi: Quantile(sorted, hi), Level: level}
 }
 
 // MinResamples is the fewest resamples for which percentile-bootstrap intervals at level are

@@ -36,11 +36,10 @@ func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx [
 			cols[i][r] = v
 		}
 	}
-	alpha := (1 - level) / 2
 	for i, col := range cols {
 		col = slices.DeleteFunc(col, math.IsNaN)
 		slices.Sort(col)
-		ivs[i] = Interval{Lo: Quantile(col, alpha), Hi: Quantile(col, 1-alpha), Level: level}
+		ivs[i] = Percentile(col, level)
 	}
 	return ivs
 }

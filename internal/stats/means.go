@@ -85,11 +85,11 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 		})
 	}
 	wg.Wait()
-	alpha := (1 - level) / 2
+	tlo, thi := Tails(level)
 	for i, m := range means {
 		slices.Sort(m)
 		bound := func(q float64) float64 { return min(max(Quantile(m, q)*scale[i], lo[i]), hi[i]) }
-		out[i] = Interval{Lo: bound(alpha), Hi: bound(1 - alpha), Level: level}
+		out[i] = Interval{Lo: bound(tlo), Hi: bound(thi), Level: level}
 	}
 	return out
 }
