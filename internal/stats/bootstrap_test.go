@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"slices"
 	"testing"
 )
 
@@ -166,4 +167,37 @@ func TestFewResamples(t *testing.T) {
 			t.Errorf("FewResamples(%d, %v, %d) = %q, want %q", tc.n, tc.level, tc.def, got, tc.want)
 		}
 	}
+}
+
+// FuzzQuantile checks what the interpolation promises for any sorted finite values (below 1e307
+// in size, as b-a overflows past half the largest float, in numpy too): a quantile
+// lies between the two values around it, and a higher q never gives a lower value (numpy's
+// two-sided formula keeps this where a + (b-a)t alone can step back by an ulp).
+func FuzzQuantile(f *testing.F) {
+	f.Add(0.3, 1e-300, 0.1, 0.2, 0.975, 0.025)
+	f.Add(-1e300, 1e300, 3.0, 0.0, 0.5, 0.5000000000000001)
+	f.Fuzz(func(t *testing.T, a, b, c, d, q1, q2 float64) {
+		vals := []float64{a, b, c, d}
+		for _, v := range vals {
+			if math.IsNaN(v) || math.Abs(v) > 1e307 {
+				return
+			}
+		}
+		if !(q1 >= 0 && q1 <= 1 && q2 >= 0 && q2 <= 1) {
+			return
+		}
+		slices.Sort(vals)
+		if q1 > q2 {
+			q1, q2 = q2, q1
+		}
+		x1, x2 := Quantile(vals, q1), Quantile(vals, q2)
+		if x1 > x2 {
+			t.Errorf("Quantile(%v, %v) = %v > Quantile(…, %v) = %v", vals, q1, x1, q2, x2)
+		}
+		h := 3 * q1
+		i := min(int(math.Floor(h)), 2)
+		if x1 < vals[i] || x1 > vals[i+1] || math.IsNaN(x1) {
+			t.Errorf("Quantile(%v, %v) = %v, outside [%v, %v]", vals, q1, x1, vals[i], vals[i+1])
+		}
+	})
 }
