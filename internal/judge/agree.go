@@ -81,31 +81,8 @@ func agreement(group string, items []Item, reps int, level float64, seed uint64)
 	}
 	a := Agreement{Group: group, N: len(items), Raw: stats.RawAgreement(ratings), Kappa: kappa(ratings)}
 	a.RawCI = stats.Bootstrap(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return stats.RawAgreement(pick(idx)) })
-	a.KappaCI = bootstrapNaN(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return kappa(pick(idx)) })
+	a.KappaCI = stats.Bootstrap(stats.NewRand(seed), len(items), reps, level, func(idx []int) float64 { return kappa(pick(idx)) })
 	return a
-}
-
-// bootstrapNaN is a percentile bootstrap that drops resamples where the statistic is undefined
-// (κ of a resample in which every rating is the same category).
-func bootstrapNaN(rng interface{ IntN(int) int }, n, reps int, level float64, stat func([]int) float64) stats.Interval {
-	if n == 0 || reps == 0 {
-		return stats.Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
-	}
-	var vals []float64
-	idx := make([]int, n)
-	for range reps {
-		for i := range idx {
-			idx[i] = rng.IntN(n)
-		}
-		if v := stat(idx); !math.IsNaN(v) {
-			vals = append(vals, v)
-		}
-	}
-	if len(vals) == 0 {
-		return stats.Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
-	}
-	sort.Float64s(vals)
-	return stats.Percentile(vals, level)
 }
 
 func kappa(ratings [][]int) float64 {

@@ -29,7 +29,9 @@ func Percent(level float64) string {
 
 // Bootstrap returns the percentile bootstrap interval of stat over reps resamples (with
 // replacement) of n units. stat receives the resampled unit indices; idx is reused between calls.
-// With n == 0 or reps == 0 it returns NaN bounds, which callers must report as "no interval".
+// A resample where stat is NaN (undefined, as κ when every rating is the same category) is left
+// out. With n == 0, reps == 0 or no resample defined it returns NaN bounds, which callers must
+// report as "no interval".
 func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) float64) Interval {
 	if n == 0 || reps == 0 {
 		return Interval{Lo: math.NaN(), Hi: math.NaN(), Level: level}
@@ -42,6 +44,7 @@ func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) 
 		}
 		vals[r] = stat(idx)
 	}
+	vals = slices.DeleteFunc(vals, math.IsNaN)
 	slices.Sort(vals)
 	return Percentile(vals, level)
 }

@@ -201,3 +201,28 @@ func FuzzQuantile(f *testing.F) {
 		}
 	})
 }
+
+func TestBootstrapLeavesOutNaN(t *testing.T) {
+	// The statistic is undefined on every resample that draws unit 0 twice or more: those are
+	// left out, and the interval is read from the rest.
+	stat := func(idx []int) float64 {
+		zeros := 0
+		for _, i := range idx {
+			if i == 0 {
+				zeros++
+			}
+		}
+		if zeros > 1 {
+			return math.NaN()
+		}
+		return float64(zeros)
+	}
+	iv := Bootstrap(NewRand(3), 4, 500, 0.95, stat)
+	if iv.Lo != 0 || iv.Hi != 1 {
+		t.Errorf("Bootstrap = [%v, %v], want [0, 1] from the defined resamples", iv.Lo, iv.Hi)
+	}
+	none := Bootstrap(NewRand(3), 4, 50, 0.95, func([]int) float64 { return math.NaN() })
+	if !math.IsNaN(none.Lo) || !math.IsNaN(none.Hi) {
+		t.Errorf("Bootstrap with no defined resample = [%v, %v], want NaN bounds", none.Lo, none.Hi)
+	}
+}
