@@ -53,7 +53,7 @@ func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) 
 // statistics exactly as numpy's default "linear" method computes it, to the last bit: the
 // virtual index (n-1)·q, and from its fraction t between the values a and b either side
 // a + (b-a)·t when t < 0.5 or b - (b-a)·(1-t) (numpy's _lerp, which keeps the result monotonic
-// in q and exact at the ends).
+// in q and exact at the ends). A q outside [0, 1], which numpy refuses, gives the nearer end.
 func Quantile(sorted []float64, q float64) float64 {
 	n := len(sorted)
 	if n == 0 {

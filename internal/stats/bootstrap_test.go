@@ -226,3 +226,12 @@ func TestBootstrapLeavesOutNaN(t *testing.T) {
 		t.Errorf("Bootstrap with no defined resample = [%v, %v], want NaN bounds", none.Lo, none.Hi)
 	}
 }
+
+func TestQuantileOutside(t *testing.T) {
+	s := []float64{1, 2, 3}
+	for _, tt := range []struct{ q, want float64 }{{-0.1, 1}, {1.5, 3}} {
+		if got := Quantile(s, tt.q); got != tt.want {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", s, tt.q, got, tt.want)
+		}
+	}
+}
