@@ -28,6 +28,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/internal/textfile"
 )
 
@@ -396,11 +397,8 @@ func Version() string {
 	return v + ", " + bi.GoVersion
 }
 
-// MaxBootstrap bounds every --bootstrap. Each interval keeps every resample's value to take its
-// percentiles from (8 bytes each): a million resamples are 8 MB a statistic, and more than enough
-// for a 95% interval's two percentiles; a billion were an out-of-memory crash after all the input
-// had been read.
-const MaxBootstrap = 1_000_000
+// MaxBootstrap bounds every --bootstrap (see stats.MaxResamples).
+const MaxBootstrap = stats.MaxResamples
 
 // Bootstrap returns the --bootstrap flag: a usage error unless it is 0 to MaxBootstrap.
 func Bootstrap(c *cli.Context) (int, error) {

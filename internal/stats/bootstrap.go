@@ -125,6 +125,10 @@ func FewResamples(n int, level float64, def int) string {
 	if n <= 0 || n >= need {
 		return ""
 	}
+	if need > MaxResamples {
+		return fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (they would take at least %d, more than the %d --bootstrap allows: give a lower --level)",
+			n, Percent(level), need, MaxResamples)
+	}
 	dflt := ""
 	if def >= need {
 		dflt = fmt.Sprintf("; the default is %d", def)
@@ -132,6 +136,13 @@ func FewResamples(n int, level float64, def int) string {
 	return fmt.Sprintf("--bootstrap %d is too few resamples for %s intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least %d%s)",
 		n, Percent(level), need, dflt)
 }
+
+// MaxResamples bounds every command's --bootstrap. Each interval keeps every resample's value to
+// take its percentiles from (8 bytes each): a million resamples are 8 MB a statistic, and more
+// than enough for a 95% interval's two percentiles; a billion were an out-of-memory crash after
+// all the input had been read. Levels above 99.9995% would want more (MinResamples); FewResamples
+// then asks for a lower level.
+const MaxResamples = 1_000_000
 
 // DefaultResamples is qa-score's and qa-judge agree's --bootstrap default, the 1000 that Efron
 // and Tibshirani advise for percentile intervals.

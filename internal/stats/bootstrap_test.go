@@ -149,8 +149,9 @@ func TestMinResamples(t *testing.T) {
 }
 
 // TestFewResamples: the warning is given for 1 to MinResamples-1 resamples, naming the level, the
-// count wanted and the command's default when that is enough (qa-learncurve's, 0, is not), and
-// not for none (no intervals) or enough.
+// count wanted and the command's default when that is enough (qa-learncurve's, 0, is not), or
+// a lower level when the count wanted is past what --bootstrap allows, and not for none (no
+// intervals) or enough.
 func TestFewResamples(t *testing.T) {
 	for _, tc := range []struct {
 		n, def int
@@ -161,6 +162,9 @@ func TestFewResamples(t *testing.T) {
 		{99, 1000, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100; the default is 1000)"},
 		{1, 1000, 0.99, "--bootstrap 1 is too few resamples for 99% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 500; the default is 1000)"},
 		{20, 0, 0.9, "--bootstrap 20 is too few resamples for 90% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 50)"},
+		{1000, 1000, 0.999999, "--bootstrap 1000 is too few resamples for 99.9999% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (they would take at least 5000000, more than the 1000000 --bootstrap allows: give a lower --level)"},
+		{MaxResamples, 1000, 0.999999, "--bootstrap 1000000 is too few resamples for 99.9999% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (they would take at least 5000000, more than the 1000000 --bootstrap allows: give a lower --level)"},
+		{999999, 0, 0.999995, "--bootstrap 999999 is too few resamples for 99.9995% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 1000000)"},
 		{99, 50, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100)"},
 	} {
 		if got := FewResamples(tc.n, tc.level, tc.def); got != tc.want {
