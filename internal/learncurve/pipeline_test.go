@@ -91,12 +91,12 @@ func TestPlotLegendFits(t *testing.T) {
 		{ID: "1", Type: NamedType(long), Y: []int{0, 1, 1}},
 		{ID: "2", Type: NamedType("Extraction"), Y: []int{1, 0, 1}},
 	}, 3, 1)
-	_, legend, err := newPlot(rep)
+	_, legend, _, err := newPlot(rep, "svg")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var svg bytes.Buffer
-	if err := WritePlot(&svg, "svg", rep); err != nil {
+	if _, err := WritePlot(&svg, "svg", rep); err != nil {
 		t.Fatal(err)
 	}
 	// The legend's entries, where they start and what they say.

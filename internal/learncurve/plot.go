@@ -65,10 +65,15 @@ func extPlotFormat(name string) string {
 
 // SavePlot draws rep (see WritePlot) in format to the file name once it is drawn whole: to
 // stdout for "-" and /dev/stdout, and through stdout or stderr for a name that is their file.
+// WritePlot's warning goes to stderr.
 func SavePlot(name, format string, rep Report, stdout, stderr io.Writer) error {
 	var b bytes.Buffer
-	if err := WritePlot(&b, format, rep); err != nil {
+	warning, err := WritePlot(&b, format, rep)
+	if err != nil {
 		return err
+	}
+	if warning != "" {
+		warn(stderr, []string{"--plot " + name + ": " + warning})
 	}
 	if command.Stdout(name) {
 		_, err := stdout.Write(b.Bytes())
@@ -79,30 +84,29 @@ func SavePlot(name, format string, rep Report, stdout, stderr io.Writer) error {
 
 // WritePlot draws the accuracy at each position for every type (points joined by thin lines)
 // with its least-squares line (dashed), and the type-averaged curve EvaLearn's overall slope is
-// fitted to (black), in format "png" or "svg".
-func WritePlot(w io.Writer, format string, rep Report) error {
-	p, legend, err := newPlot(rep)
+// fitted to (black), in format "png" or "svg". It returns a warning when the legend cannot
+// draw some type names as they are (see typeLabels), else "".
+func WritePlot(w io.Writer, format string, rep Report) (string, error) {
+	if format != "png" && format != "svg" {
+		return "", fmt.Errorf("unsupported plot format %q", format)
+	}
+	p, legend, warning, err := newPlot(rep, format)
 	if err != nil {
-		return err
+		return "", err
 	}
 	height := plotHeight(legend)
-	var c vg.CanvasWriterTo
-	switch format {
-	case "png":
+	var c vg.CanvasWriterTo = vgsvg.New(PlotWidth, height)
+	if format == "png" {
 		c = vgimg.PngCanvas{Canvas: vgimg.New(PlotWidth, height)}
-	case "svg":
-		c = vgsvg.New(PlotWidth, height)
-	default:
-		return fmt.Errorf("unsupported plot format %q", format)
 	}
 	dc := draw.New(c)
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
 	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(legendMargin), 0, vg.Points(-legendMargin), vg.Points(-legendTop)))
 	_, err = c.WriteTo(w)
-	return err
+	return warning, err
 }
 
-func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
+func newPlot(rep Report, format string) (*plot.Plot, plot.Legend, string, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("EvaLearn learning curve: accuracy by position (%s, M=%d)", english.Count(rep.Sequences, "sequence", "sequences"), rep.Problems)
 	p.X.Label.Text = "Position in sequence"
@@ -112,15 +116,16 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 	p.Add(plotter.NewGrid())
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
+	labels, warning := typeLabels(legend, rep.Types, format == "png")
 	for i, t := range rep.Types {
 		c, glyph := typeStyle(i)
-		if err := addCurve(p, &legend, typeLabel(legend, t), t.Position, c, glyph, 1); err != nil {
-			return nil, legend, err
+		if err := addCurve(p, &legend, labels[i], t.Position, c, glyph, 1); err != nil {
+			return nil, legend, "", err
 		}
 	}
 	label := fmt.Sprintf("all types, averaged (k=%s)", slopeText(rep.Overall.Slope))
 	if err := addCurve(p, &legend, label, rep.Overall.Position, color.Black, plotutil.Shape(len(rep.Types)), 2.5); err != nil {
-		return nil, legend, err
+		return nil, legend, "", err
 	}
 	dashed := plotter.NewFunction(func(float64) float64 { return -1 })
 	dashed.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
@@ -138,7 +143,7 @@ func newPlot(rep Report) (*plot.Plot, plot.Legend, error) {
 		}
 		return ticks
 	})
-	return p, legend, nil
+	return p, legend, warning, nil
 }
 
 // legendMargin is the room WritePlot leaves on each side of the legend column.
@@ -158,20 +163,6 @@ func slopeText(k float64) string {
 		return s
 	}
 	return "+0.000"
-}
-
-// typeLabel is t's legend entry, "name (n=…, k=…)", with the middle of its name left out ("…")
-// when the whole would run past the legend column: the count and the slope are what the entry is
-// for, and names that share a start (or an end) stay apart by the other.
-func typeLabel(l plot.Legend, t TypeMetrics) string {
-	suffix := fmt.Sprintf(" (n=%d, k=%s)", t.Sequences, slopeText(t.Slope))
-	name, room := []rune(t.Type.Name), legendTextRoom(l)
-	label := string(name) + suffix
-	for keep := len(name) - 1; keep > 1 && l.TextStyle.Width(label) > room; keep-- {
-		head := (keep + 1) / 2
-		label = strings.TrimRight(string(name[:head]), " ") + "…" + strings.TrimLeft(string(name[len(name)-(keep-head):]), " ") + suffix
-	}
-	return label
 }
 
 // typeColors are the colours of the types' curves: plotutil's seven soft colours (its default

@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -67,7 +69,7 @@ func TestPlotManyTypes(t *testing.T) {
 		seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(fmt.Sprintf("type %02d", i)), Y: []int{i % 2, 1, 0}})
 	}
 	var svg bytes.Buffer
-	if err := WritePlot(&svg, "svg", Compute(seqs, 3, 1)); err != nil {
+	if _, err := WritePlot(&svg, "svg", Compute(seqs, 3, 1)); err != nil {
 		t.Fatal(err)
 	}
 	strokes := map[string]bool{}
@@ -106,7 +108,7 @@ func TestPlotLegendAllEntries(t *testing.T) {
 			seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(fmt.Sprintf("type %03d", i)), Y: []int{i % 2, 1, 0}})
 		}
 		var svg bytes.Buffer
-		if err := WritePlot(&svg, "svg", Compute(seqs, 3, 1)); err != nil {
+		if _, err := WritePlot(&svg, "svg", Compute(seqs, 3, 1)); err != nil {
 			t.Fatal(err)
 		}
 		m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`).FindStringSubmatch(svg.String())
@@ -183,5 +185,104 @@ func TestPlotToStdout(t *testing.T) {
 				t.Errorf("--output file = %.40q, %v; want the JSON report", rep, err)
 			}
 		})
+	}
+}
+
+// TestPlotLegendApart: type names too long for the legend column that share their start and
+// their end are cut again where they differ, so that no two curves are named alike: the
+// symmetric cut gave both "Reasoning ov…d-out split", and six names "Type number…long name".
+// Every label still fits the column and keeps its count and slope.
+func TestPlotLegendApart(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  []string // a part each label must hold
+	}{
+		{[]string{"Reasoning over tables, subset 1, from the held-out split", "Reasoning over tables, subset 2, from the held-out split"},
+			[]string{"subset 1", "subset 2"}},
+		{[]string{"Type number 1 with a rather long name", "Type number 2 with a rather long name", "Type number 3 with a rather long name",
+			"Type number 4 with a rather long name", "Type number 5 with a rather long name", "Type number 6 with a rather long name"},
+			[]string{"number 1", "number 2", "number 3", "number 4", "number 5", "number 6"}},
+		{[]string{"A long name that only differs in its very last word: alpha", "A long name that only differs in its very last word: beta"},
+			[]string{"alpha", "beta"}},
+		{[]string{"Extraction", "A rather long task type name of a sequential benchmark"},
+			[]string{"Extraction", "benchmark"}},
+	} {
+		var seqs []Sequence
+		for i, n := range tc.names {
+			seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(n), Y: []int{1, 0, 1}})
+		}
+		rep := Compute(seqs, 3, 1)
+		labels, warning := typeLabels(plot.NewLegend(), rep.Types, false)
+		if warning != "" {
+			t.Errorf("%q: warning %q, want none", tc.names, warning)
+		}
+		seen := map[string]bool{}
+		room := legendTextRoom(plot.NewLegend())
+		for i, l := range labels {
+			name := rep.Types[i].Type.Name
+			k := slices.Index(tc.names, name)
+			if !strings.Contains(l, tc.want[k]) || !strings.HasSuffix(l, " (n=1, k=+0.000)") {
+				t.Errorf("label of %q = %q, want it to hold %q and end in its count and slope", name, l, tc.want[k])
+			}
+			if seen[l] {
+				t.Errorf("%q: two types labelled %q", tc.names, l)
+			}
+			seen[l] = true
+			if w := plot.NewLegend().TextStyle.Width(l); w > room {
+				t.Errorf("label %q is %v wide, more than the column's %v", l, w, room)
+			}
+		}
+	}
+}
+
+// TestPlotLegendNumbered: types whose names are the same text (the number 1 and the string
+// "1", say) are told apart by their place in the legend.
+func TestPlotLegendNumbered(t *testing.T) {
+	types := []TypeMetrics{{Type: NamedType("Same"), Sequences: 1}, {Type: NamedType("Same"), Sequences: 2}}
+	labels, _ := typeLabels(plot.NewLegend(), types, false)
+	if want := []string{"#1 Same (n=1, k=+0.000)", "#2 Same (n=2, k=+0.000)"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
+	}
+}
+
+// TestPlotPNGUndrawable: the PNG's font has no Chinese characters, so a PNG names such a type
+// by its place in the legend, and the warning says which name that is; the SVG keeps the names
+// (the viewer's fonts draw them), measured as an em a character so that a long one is still cut
+// to fit. The warning reaches stderr through the command, which still exits 0.
+func TestPlotPNGUndrawable(t *testing.T) {
+	seqs := []Sequence{
+		{ID: "1", Type: NamedType("数学推理"), Y: []int{1, 0}},
+		{ID: "2", Type: NamedType("Logic"), Y: []int{1, 1}},
+		{ID: "3", Type: NamedType("逻辑推理"), Y: []int{0, 1}},
+	}
+	rep := Compute(seqs, 2, 1)
+	labels, warning := typeLabels(plot.NewLegend(), rep.Types, true)
+	want := []string{"Logic (n=1, k=+0.000)", "type #2 (n=1, k=-1.000)", "type #3 (n=1, k=+1.000)"}
+	if !slices.Equal(labels, want) {
+		t.Errorf("PNG labels %q, want %q", labels, want)
+	}
+	if wantW := `the PNG's font has no characters for 2 type names, so the legend names those types by their place: type #2 is "数学推理", type #3 is "逻辑推理" (an SVG plot, drawn with the viewer's fonts, shows the names)`; warning != wantW {
+		t.Errorf("warning\n%s\nwant\n%s", warning, wantW)
+	}
+	labels, warning = typeLabels(plot.NewLegend(), rep.Types, false)
+	if want := []string{"Logic (n=1, k=+0.000)", "数学推理 (n=1, k=-1.000)", "逻辑推理 (n=1, k=+1.000)"}; !slices.Equal(labels, want) || warning != "" {
+		t.Errorf("SVG labels %q, warning %q; want %q, none", labels, warning, want)
+	}
+	long := strings.Repeat("推", 40)
+	labels, _ = typeLabels(plot.NewLegend(), []TypeMetrics{{Type: NamedType(long), Sequences: 1}}, false)
+	lb := newLabeller(plot.NewLegend())
+	if !strings.Contains(labels[0], "…") || lb.width(labels[0]) > lb.room || lb.width(labels[0]) < lb.room*3/4 {
+		t.Errorf("SVG label of 40 Chinese characters = %q, %v wide; want it cut to fit the column's %v", labels[0], lb.width(labels[0]), lb.room)
+	}
+
+	recs := `{"schema":1,"id":"a","type":"逻辑推理","sequence":{"id":"s","position":1},"judgments":{"evalearn":{"score":1}}}` + "\n"
+	png := filepath.Join(t.TempDir(), "c.png")
+	var stdout, stderr bytes.Buffer
+	args := []string{"qa-learncurve", "--problems", "1", "--warmup", "0", "--plot", png}
+	if err := Run(context.Background(), args, strings.NewReader(recs), &stdout, &stderr); err != nil {
+		t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+	}
+	if want := `qa-learncurve: warning: --plot ` + png + `: the PNG's font has no characters for 1 type name, so the legend names that type by its place: type #1 is "逻辑推理"`; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr\n%s\nwant it to hold\n%s", stderr.String(), want)
 	}
 }

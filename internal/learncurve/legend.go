@@ -1,0 +1,246 @@
+package learncurve
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rivo/uniseg"
+	"golang.org/x/image/font/sfnt"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/qapipe/qapipe/internal/english"
+)
+
+// The types' legend entries.
+//
+// Each entry is "name (n=…, k=…)". A name too long for the legend column loses its middle
+// ("…"), the count and the slope being what the entry is for. Names cut alike are cut again
+// where they differ, so that every curve stays named apart. A PNG is drawn with the plot's own
+// font (Liberation), which has no Chinese, Japanese or Korean characters, among others: such a
+// name would lose them without a word, so the PNG names that type by its place in the legend
+// ("type #2"), and a warning says which name that is.
+//
+// Note: embedding a font with CJK characters would add megabytes to the binary for the PNG
+// legend alone; an SVG is drawn by the viewer's fonts and shows every name.
+
+// maxNamedWarning is how many undrawable names the PNG warning spells out.
+const maxNamedWarning = 10
+
+// labeller measures legend text.
+type labeller struct {
+	legend plot.Legend
+	face   font.Face
+	buf    sfnt.Buffer
+	room   vg.Length
+}
+
+func newLabeller(l plot.Legend) *labeller {
+	return &labeller{
+		legend: l,
+		face:   l.TextStyle.Handler.Cache().Lookup(l.TextStyle.Font, l.TextStyle.Font.Size),
+		room:   legendTextRoom(l),
+	}
+}
+
+// has reports whether the legend's font has a glyph for r.
+func (lb *labeller) has(r rune) bool {
+	g, err := lb.face.Face.GlyphIndex(&lb.buf, r)
+	return err == nil && g != 0
+}
+
+// drawable reports whether the legend's font has a glyph for every character of s.
+func (lb *labeller) drawable(s string) bool {
+	for _, r := range s {
+		if !lb.has(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// width is how wide s is drawn: by the font's measure, with each character it lacks taken as
+// wide as the viewer's font will draw it, half an em a terminal column (an SVG viewer draws
+// a Chinese character an em wide, where the font's measure gives its missing-glyph box, 0.78).
+func (lb *labeller) width(s string) vg.Length {
+	if lb.drawable(s) {
+		return lb.legend.TextStyle.Width(s)
+	}
+	var kept strings.Builder
+	var missing vg.Length
+	for _, r := range s {
+		if lb.has(r) {
+			kept.WriteRune(r)
+		} else {
+			missing += vg.Length(uniseg.StringWidth(string(r))) * lb.legend.TextStyle.Font.Size / 2
+		}
+	}
+	return lb.legend.TextStyle.Width(kept.String()) + missing
+}
+
+// cutter shortens a name to keep of its characters and an ellipsis or two.
+type cutter func(name []rune, keep int) string
+
+// join is name[:head] … name[len(name)-tail:], without the spaces beside the ellipsis.
+func join(name []rune, head, tail int) string {
+	if tail == 0 {
+		return strings.TrimRight(string(name[:head]), " ") + "…"
+	}
+	return strings.TrimRight(string(name[:head]), " ") + "…" + strings.TrimLeft(string(name[len(name)-tail:]), " ")
+}
+
+// middle keeps the name's start and end, as many characters of each.
+func middle(name []rune, keep int) string {
+	head := (keep + 1) / 2
+	return join(name, head, keep-head)
+}
+
+// headThrough keeps the start through the character at d, the rest from the end.
+func headThrough(d int) cutter {
+	return func(name []rune, keep int) string {
+		head := min(keep, d+1)
+		return join(name, head, keep-head)
+	}
+}
+
+// tailThrough keeps the end through the character d from it, the rest from the start.
+func tailThrough(d int) cutter {
+	return func(name []rune, keep int) string {
+		tail := min(keep, d+1)
+		return join(name, keep-tail, tail)
+	}
+}
+
+// around keeps the characters around the one at d, with an ellipsis on each side cut.
+func around(d int) cutter {
+	return func(name []rune, keep int) string {
+		lo := max(0, d-keep/2)
+		hi := min(len(name), lo+keep)
+		lo = max(0, hi-keep)
+		s := strings.TrimSpace(string(name[lo:hi]))
+		if lo > 0 {
+			s = "…" + s
+		}
+		if hi < len(name) {
+			s += "…"
+		}
+		return s
+	}
+}
+
+// fit returns name as the entry shows it before suffix: whole when the two fit the legend
+// column, else cut by cut to as many characters as fit (two at least).
+func (lb *labeller) fit(name []rune, suffix string, cut cutter) string {
+	shown := string(name)
+	for keep := len(name) - 1; keep > 1 && lb.width(shown+suffix) > lb.room; keep-- {
+		shown = cut(name, keep)
+	}
+	return shown
+}
+
+// typeLabels returns the legend entry of each type and, for a PNG (png), a warning naming the
+// types whose names its font cannot draw, or "".
+func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string) {
+	lb := newLabeller(l)
+	names := make([][]rune, len(types))
+	suffixes := make([]string, len(types))
+	shown := make([]string, len(types))
+	var undrawn []string
+	for i, t := range types {
+		name := t.Type.Name
+		if png && !lb.drawable(name) {
+			undrawn = append(undrawn, fmt.Sprintf("type #%d is %q", i+1, name))
+			name = fmt.Sprintf("type #%d", i+1)
+		}
+		names[i] = []rune(name)
+		suffixes[i] = fmt.Sprintf(" (n=%d, k=%s)", t.Sequences, slopeText(t.Slope))
+		shown[i] = lb.fit(names[i], suffixes[i], middle)
+	}
+	// Names cut alike are cut again to keep the character where each first differs from the
+	// others of its kind, from the start, else from the end, else around it; failing those,
+	// each is numbered by its place.
+	for try := range 4 {
+		same := alike(names, shown)
+		if len(same) == 0 {
+			break
+		}
+		for _, group := range same {
+			for _, i := range group {
+				pre, suf := 0, 0
+				for _, j := range group {
+					if j != i {
+						pre = max(pre, commonPrefix(names[i], names[j]))
+						suf = max(suf, commonSuffix(names[i], names[j]))
+					}
+				}
+				switch try {
+				case 0:
+					shown[i] = lb.fit(names[i], suffixes[i], headThrough(pre))
+				case 1:
+					shown[i] = lb.fit(names[i], suffixes[i], tailThrough(suf))
+				case 2:
+					shown[i] = lb.fit(names[i], suffixes[i], around(pre))
+				default:
+					numbered := []rune(fmt.Sprintf("#%d %s", i+1, string(names[i])))
+					shown[i] = lb.fit(numbered, suffixes[i], headThrough(len(fmt.Sprint(i+1))))
+				}
+			}
+		}
+	}
+	labels := make([]string, len(types))
+	for i := range types {
+		labels[i] = shown[i] + suffixes[i]
+	}
+	return labels, undrawnWarning(undrawn)
+}
+
+// alike returns the groups of two or more types whose different names are shown alike.
+func alike(names [][]rune, shown []string) [][]int {
+	by := map[string][]int{}
+	var order []string
+	for i, s := range shown {
+		if by[s] == nil {
+			order = append(order, s)
+		}
+		by[s] = append(by[s], i)
+	}
+	var groups [][]int
+	for _, s := range order {
+		if g := by[s]; len(g) > 1 {
+			groups = append(groups, g)
+		}
+	}
+	return groups
+}
+
+func commonPrefix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func commonSuffix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// undrawnWarning is the PNG's warning for the type names its font cannot draw, or "".
+func undrawnWarning(undrawn []string) string {
+	if len(undrawn) == 0 {
+		return ""
+	}
+	listed := undrawn[:min(len(undrawn), maxNamedWarning)]
+	more := ""
+	if n := len(undrawn) - len(listed); n > 0 {
+		more = fmt.Sprintf(", and %d more", n)
+	}
+	return fmt.Sprintf("the PNG's font has no characters for %s, so the legend names %s by %s place: %s%s (an SVG plot, drawn with the viewer's fonts, shows the names)",
+		english.Count(len(undrawn), "type name", "type names"), english.Form(len(undrawn), "that type", "those types"),
+		english.Form(len(undrawn), "its", "their"), strings.Join(listed, ", "), more)
+}
