@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -34,7 +35,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	in.R = br
 	first, err := firstByte(br)
 	if err != nil {
-		return err
+		return command.ReadError(in.DisplayName(), 0, err)
 	}
 	if first != '[' {
 		return loadSQuAD(in, emit, "cmrc2018", "zh")

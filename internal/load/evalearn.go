@@ -2,6 +2,7 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -151,19 +152,39 @@ func EvaLearnPair(paths []string) (problems, sequences string, err error) {
 	if len(paths) > 2 {
 		return "", "", errors.New("evalearn reads two files: EvaLearn_Problem.json and EvaLearn_Sequence.json")
 	}
+	var blank []string // files with no text, which say nothing of their kind
 	for _, p := range paths {
-		isSeq, err := isSequenceFile(p)
+		kind, err := evaLearnKind(p)
 		if err != nil {
 			return "", "", err
 		}
-		kind, slot := "problem", &problems
-		if isSeq {
-			kind, slot = "sequence", &sequences
+		slot := &problems
+		switch kind {
+		case "":
+			blank = append(blank, p)
+			continue
+		case "sequence":
+			slot = &sequences
 		}
 		if *slot != "" {
 			return "", "", fmt.Errorf("%s and %s are both EvaLearn %s files: evalearn reads a problem file (EvaLearn_Problem.json) and a sequence file (EvaLearn_Sequence.json)", *slot, p, kind)
 		}
 		*slot = p
+	}
+	// An empty file takes the place left, or the one its name says when both are left.
+	for _, p := range blank {
+		switch {
+		case problems == "" && sequences == "":
+			if strings.Contains(strings.ToLower(filepath.Base(p)), "sequence") {
+				sequences = p
+			} else {
+				problems = p
+			}
+		case problems == "":
+			problems = p
+		default:
+			sequences = p
+		}
 	}
 	switch {
 	case problems == "" && sequences != "":
@@ -185,16 +206,24 @@ func evaLearnBeside(given, has, want, name string) (string, error) {
 	return p, nil
 }
 
-// isSequenceFile reports whether the start of a file looks like EvaLearn_Sequence.json.
-func isSequenceFile(path string) (bool, error) {
+// evaLearnKind tells an EvaLearn file's kind by its start: "sequence" for one like
+// EvaLearn_Sequence.json, "problem" for any other text, and "" for a file of blanks alone (an
+// empty file), which holds no item of either kind.
+func evaLearnKind(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, err
+		return "", err
 	}
 	defer f.Close()
 	head, err := bufio.NewReaderSize(textfile.NewReader(f), 4096).Peek(4096)
 	if _, ok := errors.AsType[*textfile.FormatError](err); ok {
-		return false, fmt.Errorf("read %s: %w", path, err) // a tar archive, say: neither kind
+		return "", fmt.Errorf("read %s: %w", path, err) // a tar archive, say: neither kind
 	}
-	return strings.Contains(string(head), `"question_ids"`), nil
+	switch {
+	case len(bytes.TrimSpace(head)) == 0:
+		return "", nil
+	case bytes.Contains(head, []byte(`"question_ids"`)):
+		return "sequence", nil
+	}
+	return "problem", nil
 }

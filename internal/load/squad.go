@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -37,8 +38,16 @@ func SQuAD(in Input, _ Options, emit Emit) error {
 // "qas": [...]}]}]}) with a token decoder, so that it holds one article at a time and names the
 // line of every question it reports. Keys may come in any order (SQuAD v2.0 puts "qas" before
 // "context"); unknown keys are skipped.
+//
+// An empty file (or one of blanks) holds no question, as an empty file of any format does.
 func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
-	lines := &lineCounter{r: bufio.NewReaderSize(in.R, 1<<16)}
+	br := bufio.NewReaderSize(in.R, 1<<16)
+	if first, err := firstByte(br); err != nil {
+		return command.ReadError(in.DisplayName(), 0, err)
+	} else if first == 0 {
+		return nil
+	}
+	lines := &lineCounter{r: br}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
 	data := false // a "data" member was read
 	err := w.object(func(key string) error {
