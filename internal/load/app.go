@@ -82,6 +82,7 @@ type app struct {
 	ids            repeat.IDs               // their ids, to find repeats
 	genericRepeat  bool                     // the first repeat is a generic record
 	found          map[string]bool          // the --map sources some item has
+	examined       bool                     // some item's fields were read (see Options.Found)
 	ctx            context.Context
 }
 
@@ -129,7 +130,14 @@ func (a *app) configure(c *cli.Context) error {
 	a.opt.Map = m
 	if len(m) > 0 {
 		a.found = make(map[string]bool)
-		a.opt.Found = func(src string) { a.found[src] = true }
+		a.opt.Found = func(has func(string) bool) {
+			a.examined = true
+			for _, src := range a.opt.Map {
+				if has(src) {
+					a.found[src] = true
+				}
+			}
+		}
 	}
 	if s := c.String("shard"); s != "" {
 		if a.sel.Shard, err = ParseShard(s); err != nil {
@@ -210,8 +218,12 @@ func (a *app) action(c *cli.Context) error {
 }
 
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
-// every item was read (not stopped by --limit).
+// every item was read (not stopped by --limit). When no item's fields could be read (every line
+// not UTF-8, say) it says nothing: the items' errors say why, and no source is known missing.
 func (a *app) warnUnfound(whole bool) {
+	if !a.examined {
+		return
+	}
 	has := "no record has"
 	if !whole {
 		has = "no record read has"
@@ -302,15 +314,15 @@ func (a *app) loadFile(name string) error {
 // fields of the format given ('missing field "_id"'), with no word of what the file is. The
 // generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
 // fields are mapped by hand. SQuAD's layout is also CMRC 2018's.
+//
+// It looks at what has come of the input once its first line is in (firstLines): most often the
+// whole 64 kB head of a file, but from a pipe the first line, so that records read from a slow
+// pipe come out as they are read and not once 64 kB are there.
 func (a *app) warnOtherFormat(name string, br *bufio.Reader) {
 	if a.format == "jsonl" || a.format == "csv" {
 		return
 	}
-	head, err := br.Peek(detectHead)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return // the loader reports it
-	}
-	seen := Detect("", head) // the content alone, not the name
+	seen := Detect("", firstLines(br)) // the content alone, not the name
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
 	if seen == "" || seen == a.format || layout[seen] && layout[a.format] {
 		return

@@ -125,9 +125,56 @@ func TestGzipInputs(t *testing.T) {
 	}
 }
 
+// TestGzipCutLines: a gzip file of JSON Lines or CSV cut short is read up to the cut, and the
+// error names the file and the last line read whole, so that how many of its records came out
+// is known: the lines before the cut are all written (a CSV's header is its line 1, and a
+// quoted cell spanning lines ends its row on its last line).
+func TestGzipCutLines(t *testing.T) {
+	dir := t.TempDir()
+	var jsonl, csvText bytes.Buffer
+	csvText.WriteString("id,question,answers\n")
+	for i := range 20000 {
+		fmt.Fprintf(&jsonl, `{"id":"q%d","question":"question %d","answers":["%d"]}`+"\n", i, i, i)
+		if i == 3 {
+			fmt.Fprintf(&csvText, "%d,\"question\non two lines\",%d\n", i, i)
+			continue
+		}
+		fmt.Fprintf(&csvText, "%d,question %d,%d\n", i, i, i)
+	}
+	for _, tc := range []struct {
+		name, text, prefix string                // prefix: of the ids, the row number after it
+		lines              func(records int) int // the last line read whole, after so many records
+	}{
+		{"cut.jsonl.gz", jsonl.String(), "q", func(n int) int { return n }},
+		{"cut.csv.gz", csvText.String(), "", func(n int) int { return n + 2 }}, // the header, row 3's second line
+	} {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(tc.text))
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, b.Bytes()[:b.Len()/2], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr)
+		records := strings.Count(stdout.String(), "\n")
+		want := fmt.Sprintf("read %s after line %d: gzip data ends early: the file was cut short (a download or copy that did not finish?)", path, tc.lines(records))
+		if code := command.ExitCode(err); code != command.ExitFailure || err == nil || err.Error() != want || records < 1000 {
+			t.Errorf("%s: %d records, error %v (exit %d); want more than 1000 and %q (exit 1)", tc.name, records, err, code, want)
+		}
+		if last := fmt.Sprintf(`"id":"%s%d"`, tc.prefix, records-1); !strings.Contains(stdout.String(), last) {
+			t.Errorf("%s: no record %s among the %d written", tc.name, last, records)
+		}
+	}
+}
+
 // TestNotUTF8: text that is not UTF-8 is named by file, line and column wherever qa-load reads
 // it, never turned into U+FFFD: a JSONL line or a CSV row is a bad item (the rest go on, exit 3);
 // in a JSON document, as in Python's json.load, the file fails (exit 1).
+// A bad line is named by the id its format reads (HotpotQA's _id, the --map id source).
 func TestNotUTF8(t *testing.T) {
 	dir := t.TempDir()
 	const hint = " (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)"
@@ -140,6 +187,10 @@ func TestNotUTF8(t *testing.T) {
 	}{
 		{"a.jsonl", "{\"id\":\"a\",\"question\":\"x\"}\n{\"id\":\"b\",\"question\":\"Ren\xe9e\"}\n{\"id\":\"c\",\"question\":\"Renée\"}\n",
 			nil, command.ExitBadRecords, "a c", `a.jsonl:2 (id "b"): not UTF-8 text: byte 0xE9 at column 26` + hint},
+		{"hotpot.jsonl", "{\"_id\":\"h1\",\"question\":\"Ren\xe9e?\",\"answer\":\"x\",\"context\":[]}\n",
+			[]string{"--format", "hotpotqa"}, command.ExitBadRecords, "", `hotpot.jsonl:1 (id "hotpotqa:h1"): not UTF-8 text: byte 0xE9 at column 28` + hint},
+		{"mapped.jsonl", "{\"qid\":\"A2\",\"id\":\"no\",\"q\":\"caf\xe9\",\"gold\":\"x\"}\n",
+			[]string{"--map", "id=qid,question=q,answers=gold"}, command.ExitBadRecords, "", `mapped.jsonl:1 (id "A2"): not UTF-8 text: byte 0xE9 at column 31` + hint},
 		{"a.csv", "id,question\n1,x\n2,Ren\xe9e\n3,Renée\n",
 			nil, command.ExitBadRecords, "1 3", `a.csv:3 (id "2"): field "question": not UTF-8 text: byte 0xE9 at column 4` + hint},
 		{"h.csv", "id,qu\xe9stion\n1,x\n", nil, command.ExitFailure, "", "h.csv:1: header field 2: not UTF-8 text: byte 0xE9 at column 3" + hint},
@@ -336,3 +387,31 @@ func TestNoRepeatedIDs(t *testing.T) {
 
 // twice is the args that name file twice.
 func twice(file string) []string { return []string{file, file} }
+
+// TestLongLineID: a JSON Lines line too long to load is named by the id its format reads, found
+// in the line's first 4 kB (HotpotQA's _id, the --map id source), not by a member named "id".
+func TestLongLineID(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("x", 6000)
+	for _, tc := range []struct {
+		name, content string
+		flags         []string
+		want          string
+	}{
+		{"h.jsonl", `{"_id":"h1","question":"` + long + `","answer":"x","context":[]}` + "\n", []string{"--format", "hotpotqa"},
+			`h.jsonl:1 (id "hotpotqa:h1"): line too long (more than 5000 bytes)`},
+		{"g.jsonl", `{"qid":"A2","id":"no","q":"` + long + `","gold":"x"}` + "\n", []string{"--map", "id=qid,question=q,answers=gold"},
+			`g.jsonl:1 (id "A2"): line too long (more than 5000 bytes)`},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), append(append([]string{"qa-load", "--max-line", "5000"}, tc.flags...), path), nil, &stdout, &stderr)
+		msg := strings.ReplaceAll(strings.SplitN(strings.TrimPrefix(stderr.String(), "qa-load: "), "\n", 2)[0], dir+string(filepath.Separator), "")
+		if code := command.ExitCode(err); code != command.ExitBadRecords || msg != tc.want {
+			t.Errorf("%s: exit %d, message %q; want %d, %q", tc.name, code, msg, command.ExitBadRecords, tc.want)
+		}
+	}
+}

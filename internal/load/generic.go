@@ -16,6 +16,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/python"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -65,19 +66,6 @@ func (m Mapping) source(f string) string {
 	return f
 }
 
-// found calls report with each source field of m that has reports present (nothing if report is
-// nil).
-func (m Mapping) found(report func(string), has func(source string) bool) {
-	if report == nil {
-		return
-	}
-	for _, src := range m {
-		if has(src) {
-			report(src)
-		}
-	}
-}
-
 // unfound returns the record fields of m, in their order, whose source is not in found, each
 // source once.
 func (m Mapping) unfound(found map[string]bool) []string {
@@ -106,7 +94,9 @@ func JSONL(in Input, opt Options, emit Emit) error {
 				return emit(nil, 0, err)
 			}
 		}
-		opt.Map.found(opt.Found, func(src string) bool { _, ok := obj[src]; return ok })
+		if opt.Found != nil {
+			opt.Found(func(src string) bool { _, ok := obj[src]; return ok })
+		}
 		if repeated != "" {
 			id := ""
 			if repeated != opt.Map.source("id") {
@@ -164,13 +154,19 @@ func CSV(in Input, opt Options, emit Emit) error {
 	if err == io.EOF {
 		return nil
 	}
+	if _, ok := errors.AsType[*csv.ParseError](err); err != nil && !ok {
+		return command.ReadError(in.DisplayName(), 0, err) // a damaged or cut gzip file
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
 	if err := checkHeader(header); err != nil {
 		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
-	opt.Map.found(opt.Found, func(src string) bool { return slices.Contains(header, src) })
+	if opt.Found != nil {
+		opt.Found(func(src string) bool { return slices.Contains(header, src) })
+	}
+	read := 1 // the last line of the last row read whole, to say how far a broken input was read
 	for {
 		row, err := r.Read()
 		if err == io.EOF {
@@ -192,8 +188,10 @@ func CSV(in Input, opt Options, emit Emit) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", in.DisplayName(), err)
+			return command.ReadError(in.DisplayName(), read, err) // a damaged or cut gzip file
 		}
+		last, _ := r.FieldPos(len(row) - 1) // where the row's last cell starts; its line ends end it
+		read = last + strings.Count(row[len(row)-1], "\n")
 		if len(row) == 1 && strings.Trim(row[0], " \t") == "" {
 			// A line of spaces and tabs is a blank line, as in JSON Lines, and pandas' reader
 			// skips it. Other white space (\f, \v, U+00A0) makes a row, as it does for pandas.

@@ -181,6 +181,9 @@ func TestGenericEmptyQuestion(t *testing.T) {
 	}
 }
 
+// TestMapFound: Found is called for each item whose fields were read, and says which --map
+// sources some item has; an input none of whose items could be read calls it not at all, so
+// that no source is taken for misspelt.
 func TestMapFound(t *testing.T) {
 	m := Mapping{"question": "q", "type": "categ", "answers": "gold", "lang": "gold"}
 	for _, tt := range []struct {
@@ -188,22 +191,35 @@ func TestMapFound(t *testing.T) {
 		load    Loader
 		in      string
 		unfound []string
+		read    bool // some item's fields were read
 	}{
-		{"jsonl", JSONL, `{"id":"1","q":"x","gold":"a"}` + "\n" + `{"id":"2","q":"y","category":"c"}`, []string{"type"}},
-		{"jsonl null", JSONL, `{"id":"1","q":"x","categ":null}`, []string{"answers"}},
-		{"jsonl bad item", JSONL, `{"id":"1","q":"","gold":"a","categ":"c"}`, nil},
-		{"csv header", CSV, "id,q,categ\n", []string{"answers"}},
-		{"csv", CSV, "id,question,gold\n1,x,a\n", []string{"question", "type"}},
-		{"empty", JSONL, "", []string{"question", "answers", "type"}},
+		{"jsonl", JSONL, `{"id":"1","q":"x","gold":"a"}` + "\n" + `{"id":"2","q":"y","category":"c"}`, []string{"type"}, true},
+		{"jsonl null", JSONL, `{"id":"1","q":"x","categ":null}`, []string{"answers"}, true},
+		{"jsonl bad item", JSONL, `{"id":"1","q":"","gold":"a","categ":"c"}`, nil, true},
+		{"jsonl not UTF-8", JSONL, "{\"id\":\"1\",\"q\":\"caf\xe9\",\"gold\":\"a\",\"categ\":\"c\"}\n", []string{"question", "answers", "type"}, false},
+		{"jsonl not an object", JSONL, `["q","gold"]`, []string{"question", "answers", "type"}, false},
+		{"csv header", CSV, "id,q,categ\n", []string{"answers"}, true},
+		{"csv", CSV, "id,question,gold\n1,x,a\n", []string{"question", "type"}, true},
+		{"empty", JSONL, "", []string{"question", "answers", "type"}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			found := map[string]bool{}
-			opt := Options{Map: m, Found: func(src string) { found[src] = true }}
+			found, read := map[string]bool{}, false
+			opt := Options{Map: m, Found: func(has func(string) bool) {
+				read = true
+				for _, src := range m {
+					if has(src) {
+						found[src] = true
+					}
+				}
+			}}
 			if _, _, err := loadString(t, tt.load, "g", tt.in, opt); err != nil {
 				t.Fatal(err)
 			}
 			if got := m.unfound(found); !slices.Equal(got, tt.unfound) {
 				t.Errorf("unfound after %q = %q, want %q", tt.in, got, tt.unfound)
+			}
+			if read != tt.read {
+				t.Errorf("after %q: Found called: %v, want %v", tt.in, read, tt.read)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -64,17 +65,24 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 // multiline reports whether the first line of br is a lone "{", as in indented JSON: then the
 // input is not JSON Lines. (A JSONL file whose first line is merely malformed stays JSONL, so the
 // line is reported and skipped.)
-//
-// It reads no further than the first line's end, so that JSON Lines from a pipe are loaded as
-// they come, not once the buffer's 64 kB are there.
 func multiline(br *bufio.Reader) bool {
+	line, _, found := bytes.Cut(firstLines(br), []byte("\n"))
+	return found && string(bytes.TrimSpace(line)) == "{"
+}
+
+// firstLines returns what br holds once its first line is in (or the input ended, or the buffer
+// filled before the line did), without consuming it: the first line, and whatever came with it.
+// It reads no further than that line's end, so that JSON Lines from a pipe are loaded as they
+// come, not once the buffer's 64 kB are there; a file's first read most often fills the buffer.
+func firstLines(br *bufio.Reader) []byte {
 	for {
 		head, _ := br.Peek(br.Buffered())
-		if line, _, found := bytes.Cut(head, []byte("\n")); found {
-			return string(bytes.TrimSpace(line)) == "{"
+		if bytes.IndexByte(head, '\n') >= 0 {
+			return head
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil {
-			return false // the input ends, or fills the buffer, before the first line does
+			head, _ = br.Peek(br.Buffered())
+			return head
 		}
 	}
 }
@@ -107,7 +115,16 @@ type itemAt struct {
 func (it *items) next() (jsonRaw, itemAt, error) {
 	if it.jsonl != nil {
 		line, err := it.jsonl.ReadRaw()
-		if err != nil {
+		var bad *record.Error
+		switch {
+		case errors.As(err, &bad):
+			if head := it.jsonl.BadLine(); head != nil && it.id != nil {
+				bad.ID = it.id(head) // the format's id, not a member named "id"
+			}
+			return nil, itemAt{line: it.jsonl.Line()}, err
+		case err != nil && err != io.EOF: // a damaged or cut gzip file: say how much was read
+			return nil, itemAt{line: it.jsonl.Line()}, command.ReadError(it.in.DisplayName(), it.jsonl.Line(), err)
+		case err != nil:
 			return nil, itemAt{line: it.jsonl.Line()}, err
 		}
 		if !json.Valid(line) {

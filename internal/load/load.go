@@ -39,11 +39,11 @@ type Emit func(rec *record.Record, line int, bad error) error
 type Options struct {
 	// Map names the source fields of the generic jsonl and csv formats (see ParseMap).
 	Map Mapping
-	// Found, if not nil, is called with each source field named by Map that an item of a generic
-	// jsonl or csv input has (a key of a JSON object, good or bad, or a column of a CSV header), so
-	// that the caller can say which names no item has: a misspelt --map source otherwise just
-	// leaves its field empty.
-	Found func(source string)
+	// Found, if not nil, is called for each item of a generic jsonl or csv input whose fields
+	// could be read (a JSON object, good or bad, or a CSV header), with has, which reports
+	// whether the item holds a source field, so that the caller can say which --map source no
+	// item has: a misspelt one otherwise just leaves its field empty.
+	Found func(has func(source string) bool)
 	// MaxLine is the longest line of a JSON Lines input accepted, in bytes (0: the default,
 	// record.DefaultMaxLine).
 	MaxLine int

@@ -238,14 +238,21 @@ func TestSyntaxErrorPlace(t *testing.T) {
 }
 
 // TestRecordsAsTheyCome: a record loaded from a line of stdin is written out before the next line
-// comes, not held in the output buffer until the input ends.
+// comes, not held in the output buffer until the input ends, nor held back until 64 kB of input
+// are there to see whether it looks like another format than --format's.
 func TestRecordsAsTheyCome(t *testing.T) {
-	var lines []string
-	for i := range 3 {
-		lines = append(lines, fmt.Sprintf(`{"id":"q%d","question":"Where?","answers":["Paris"]}`, i))
-	}
-	out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-load", "--format", "jsonl"}, lines)
-	if n := strings.Count(out, `"schema":1`); n != 3 {
-		t.Errorf("%d records, want 3:\n%s", n, out)
+	for _, tc := range []struct{ format, line string }{
+		{"jsonl", `{"id":"q%d","question":"Where?","answers":["Paris"]}`},
+		{"hotpotqa", `{"_id":"q%d","question":"Where?","answer":"Paris","context":[],"supporting_facts":[]}`},
+		{"records", `{"schema":1,"id":"q%d","question":"Where?","answers":["Paris"]}`},
+	} {
+		var lines []string
+		for i := range 3 {
+			lines = append(lines, fmt.Sprintf(tc.line, i))
+		}
+		out := clitest.RecordsAsTheyCome(t, Run, []string{"qa-load", "--format", tc.format}, lines)
+		if n := strings.Count(out, `"schema":1`); n != 3 {
+			t.Errorf("--format %s: %d records, want 3:\n%s", tc.format, n, out)
+		}
 	}
 }

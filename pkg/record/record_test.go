@@ -555,6 +555,25 @@ func TestReaderLineTooLongID(t *testing.T) {
 	}
 }
 
+// TestReaderBadLine: BadLine holds the first 4 kB of a line too long to keep, or the whole of a
+// line that is not UTF-8, after the error about it, and nil after a good line or another error,
+// so that a caller can name such a line by an id under another key.
+func TestReaderBadLine(t *testing.T) {
+	long := `{"_id":"h","q":"` + strings.Repeat("x", 9000) + `"}`
+	latin := "{\"_id\":\"l\",\"q\":\"Ren\xe9e\"}"
+	r := NewReader(strings.NewReader(`{"schema":1,"id":"a"}`+"\n"+long+"\n"+latin+"\n"+"not json\n"), "f")
+	r.SetMaxLine(100)
+	for i, want := range []string{"", long[:4096], latin, ""} {
+		_, err := r.ReadRaw()
+		if got := string(r.BadLine()); got != want || (want != "") != (err != nil) {
+			t.Errorf("line %d: ReadRaw error %v, BadLine %.40q (%d bytes); want %.40q (%d bytes)", i+1, err, got, len(got), want, len(want))
+		}
+	}
+	if _, err := r.Read(); err != io.EOF || r.BadLine() != nil {
+		t.Errorf("at the end: Read error %v, BadLine %q; want io.EOF, nil", err, r.BadLine())
+	}
+}
+
 // TestKnownKeysLowerASCII: foldsToKnown skips keys of lower-case ASCII, which holds only while
 // every known key is lower-case ASCII itself.
 func TestKnownKeysLowerASCII(t *testing.T) {

@@ -100,6 +100,7 @@ type Reader struct {
 	maxLine int
 	buf     []byte
 	head    []byte // the start of a line too long to keep, for its id
+	bad     []byte // what BadLine returns
 	unended bool   // the line read last ended at the end of the input, with no line end
 }
 
@@ -135,6 +136,12 @@ func (r *Reader) Read() (*Record, error) {
 		return r.decode(line)
 	}
 }
+
+// BadLine returns what was read of the line the last error from Read or ReadRaw was about, when
+// that line was too long to keep (its first 4 kB) or not UTF-8 text (all of it), so that a
+// caller whose lines name their ids under other keys than "id" can find the id there; else nil.
+// It is valid until the next read.
+func (r *Reader) BadLine() []byte { return r.bad }
 
 // ReadRaw returns the next non-blank line without decoding it. Errors are as for Read.
 func (r *Reader) ReadRaw() ([]byte, error) {
@@ -266,7 +273,7 @@ var byteOrderMark = []byte("\xef\xbb\xbf")
 // A line is too long when its text, without "\n" or "\r\n", is longer than the maximum, whether
 // or not it ends the input.
 func (r *Reader) readLine() ([]byte, error) {
-	r.buf = r.buf[:0]
+	r.buf, r.bad = r.buf[:0], nil
 	tooLong := false
 	for {
 		chunk, err := r.br.ReadSlice('\n')
@@ -303,6 +310,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			}
 			e := r.errorf(headID(head), "%w (more than %s)", ErrLineTooLong, count(r.maxLine, "byte", "bytes"))
 			e.Record = headHasSchema(head)
+			r.bad = head[:min(len(head), headLen)]
 			return nil, e
 		}
 		// A byte order mark at the start of a line is one of a file that began with it, joined
@@ -313,6 +321,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		if err := CheckUTF8(line); err != nil {
 			// A record in Latin-1, say, is a record still: its file is no benchmark file.
+			r.bad = line
 			return nil, &Error{File: r.file, Line: r.line, ID: PeekID(line), Err: err, Record: headHasSchema(line)}
 		}
 		return line, nil
