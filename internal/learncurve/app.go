@@ -37,12 +37,12 @@ the fitted lines, as SVG or PNG: the format its extension names, or --plot-forma
 writes the image to stdout instead of the report, which then goes to --output FILE only
 (--plot-format is needed, the text format refused); so does a --plot naming the file stdout is
 redirected to, and an --output naming it is refused where stdout carries the image or the JSON
-report. A PNG's font has no Chinese, Japanese or Korean characters: its legend names a type
-whose name it cannot draw by its place ("type #2"), and a warning says which name that is (an SVG
-shows every name). Warnings go to stderr. Records without a sequence, and records whose prediction or --judge
-judgment failed (counted as wrong, as EvaLearn does), make the exit status 3; so does a run in
-which no record has a verdict under the --judge name (unjudged records, or a misspelt name), whose
-report would read 0.
+report. A PNG's font has no Chinese, Japanese or Korean characters: its legend names a type whose
+name it cannot draw by its place ("type #2"), and a warning says which name that is (an SVG shows
+every name). Warnings go to stderr. Records without a sequence, and records whose prediction or
+--judge judgment failed (counted as wrong, as EvaLearn does), make the exit status 3; so does a
+run in which no record has a verdict under the --judge name (unjudged records, or a misspelt
+name), whose report would read 0.
 
 Example:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
