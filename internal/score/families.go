@@ -1,8 +1,6 @@
 package score
 
 import (
-	"strings"
-
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -98,12 +96,6 @@ func (it *item) hasReference() bool {
 func referenceItem(rec *record.Record) *item {
 	cat, _ := locomoCategory(rec)
 	return &item{rec: rec, locomoCat: cat}
-}
-
-// isChinese reports whether the record's language is Chinese (zh, zh-CN, zh-Hans, …).
-func (it *item) isChinese() bool {
-	l := strings.ToLower(it.rec.Lang)
-	return l == "zh" || strings.HasPrefix(l, "zh-") || strings.HasPrefix(l, "zh_")
 }
 
 // registry returns every metric family qa-score knows, in the order scores are listed.

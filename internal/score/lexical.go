@@ -88,7 +88,7 @@ func cmrcFamily() *family {
 		names: []string{"cmrc_em", "cmrc_f1"},
 		about: "CMRC 2018 v6 EM and F1 (Chinese records only: lang zh)",
 		applies: func(it *item) bool {
-			return it.hasReference() && it.isChinese()
+			return it.hasReference() && it.rec.IsChinese()
 		},
 		score: func(it *item, out []float64) {
 			out[0] = metric.CMRCEM(it.pred(), it.rec.Answers)

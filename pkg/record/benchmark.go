@@ -17,6 +17,14 @@ import (
 // ("LoCoMo" is locomo), so every stage picks a benchmark's prompt, judge and scores alike.
 func (r *Record) InDataset(name string) bool { return strings.EqualFold(r.Dataset, name) }
 
+// IsChinese reports whether r's language is Chinese: lang zh, or a tag of it such as zh-CN,
+// zh-Hans or zh_TW, in any case. Chinese text is scored and judged by CMRC 2018's rules (its
+// characters as tokens, its punctuation), which other languages' normalisation gets wrong.
+func (r *Record) IsChinese() bool {
+	l := strings.ToLower(r.Lang)
+	return l == "zh" || strings.HasPrefix(l, "zh-") || strings.HasPrefix(l, "zh_")
+}
+
 // locomoTypes are the record types of LoCoMo's question categories. The numbering is LoCoMo's
 // own and not in name order: 4 is single-hop.
 var locomoTypes = [...]string{1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}

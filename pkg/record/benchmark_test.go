@@ -136,3 +136,25 @@ func TestInDataset(t *testing.T) {
 		}
 	}
 }
+
+func TestIsChinese(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		want bool
+	}{
+		{"zh", true},
+		{"ZH", true},
+		{"zh-CN", true},
+		{"zh-Hans", true},
+		{"zh_TW", true},
+		{"", false},
+		{"en", false},
+		{"zho", false}, // the two-letter code and its tags alone
+		{"zh.", false},
+		{"x-zh", false},
+	} {
+		if got := (&Record{Lang: c.lang}).IsChinese(); got != c.want {
+			t.Errorf("Record{Lang: %q}.IsChinese() = %v, want %v", c.lang, got, c.want)
+		}
+	}
+}
