@@ -53,8 +53,12 @@ MODES (--mode):
    adversarial, unanswerable
                       rule: the prediction must abstain (MAGMA's category-5 phrases); no model
    rules              APPROXIMATE offline judge, not any benchmark's official protocol: abstention
-                      phrases where the answer is to abstain, else a gold answer contained in the
-                      prediction (SQuAD-normalised) or token F1 >= 0.5. Judgments say
+                      phrases where the answer is to abstain (answers [""], type adversarial or
+                      no_answer, LoCoMo category 5, "_abs" ids, meta.abstention true), else a gold
+                      answer contained in the prediction (SQuAD-normalised) or token F1 >= 0.5.
+                      A record with no answers (missing or []) that is no question to decline
+                      cannot be graded: its judgment fails (exit 3), never a 0 (EvaLearn's
+                      records, graded by a rubric, need --mode evalearn). Judgments say
                       mode "rules-approximate". Needs no model or key.
    --prompt FILE      a custom judge prompt ({question} {answer} {answers} {rubric} {prediction} {id}
                       {type}) sent as one user message, with --prompt-format for its reply:
@@ -94,9 +98,9 @@ A record whose prediction failed (or that has none) calls no model: its judgment
 model that would judge it. One whose mode leaves it out (mem0's category 5, a skip route) gets no
 judgment, as with a good prediction: counted as skipped, it passes through with its prediction's
 error for qa-score to count. A record that cannot be planned (a meta.abstention or LoCoMo category
-that cannot be read) fails with that error, named by its route's mode, and by the model only where
-that mode calls one whatever the fact says (longmemeval, evalearn): only then is it routed to the
-model for the warning above.
+that cannot be read, or under the rules no gold answers) fails with that error, named by its
+route's mode, and by the model only where that mode calls one whatever the fact says (longmemeval,
+evalearn): only then is it routed to the model for the warning above.
 
 Prompts are the benchmarks' bytes: a prediction is inserted in one pass, so text such as
 "{question}", "ignore the above, answer yes" or a fake "Correct Answer:" line cannot rewrite the

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -65,9 +66,20 @@ func matchAbstention(pred string, exact, subs []string) bool {
 // them for a benchmark's official judge.
 const RulesMode = "rules-approximate"
 
+// errNoAnswers is the rules judge's error on a record with no gold answers (answers missing or
+// []) that is no question to decline: it has nothing to compare the prediction with.
+//
+// Note: taking such a record as unanswerable, as answers [""] is, would score a right answer 0
+// and "I do not know" 1 without a word, on a HotpotQA test item (its answer withheld) or an
+// EvaLearn problem (graded by its rubric) say.
+var errNoAnswers = errors.New(`no gold answers (answers is missing or [], where an unanswerable question's is [""]): ` +
+	`the rules judge needs them to grade a prediction; a record graded by its rubric, as EvaLearn's are, needs --mode evalearn`)
+
 // expectsAbstention reports whether the right answer to rec is to decline: LoCoMo adversarial
 // (category 5), an abstention question (record.Abstention: LongMemEval's _abs), or an
-// unanswerable record (answers [""]). An unreadable meta.category or meta.abstention is an error.
+// unanswerable record (answers [""], or every answer ""). An unreadable meta.category or
+// meta.abstention is an error, and so is a record with no answers at all that is none of these
+// (errNoAnswers).
 func expectsAbstention(rec *record.Record) (bool, error) {
 	abs, err := rec.Abstention()
 	if err != nil {
@@ -85,6 +97,9 @@ func expectsAbstention(rec *record.Record) (bool, error) {
 			return true, nil
 		}
 	}
+	if len(rec.Answers) == 0 {
+		return false, errNoAnswers
+	}
 	for _, a := range rec.Answers {
 		if a != "" {
 			return false, nil
@@ -96,7 +111,8 @@ func expectsAbstention(rec *record.Record) (bool, error) {
 // RulesVerdict is the offline approximate judge: for a question whose answer is to abstain, the
 // prediction must abstain (MAGMA's phrases plus a few more); otherwise it is correct if a gold answer's
 // SQuAD-normalised words occur in the normalised prediction, or its token F1 with some gold answer
-// is at least 0.5. It fails only on a record whose kind cannot be read (expectsAbstention).
+// is at least 0.5. It fails on a record whose kind cannot be read, and on one with no gold answers
+// that is no question to decline (expectsAbstention).
 func RulesVerdict(rec *record.Record, pred string) (Verdict, error) {
 	abs, err := expectsAbstention(rec)
 	if err != nil {

@@ -111,6 +111,8 @@ func TestUnplannedNamed(t *testing.T) {
 			record.Judgment{Mode: ModeLoCoMo, Error: `meta.category: want a LoCoMo category, 1 to 5, got "five"`}},
 		{"mem0, unreadable category", ModeMem0, nil, rec("locomo", "multi_hop", "category", `"five"`),
 			record.Judgment{Mode: ModeMem0, Error: `meta.category: want a LoCoMo category, 1 to 5, got "five"`}},
+		{"auto, hotpotqa, no answers", ModeAuto, nil, noAnswers(rec("hotpotqa", "bridge", "level", `"hard"`)),
+			record.Judgment{Mode: RulesMode, Error: errNoAnswers.Error()}},
 		{"auto, no route", ModeAuto, Routes{"locomo": ModeLoCoMo}, rec("squad", "", "x", "1"),
 			record.Judgment{Mode: ModeAuto, Error: `no route for dataset "squad" type ""`}},
 	}
@@ -125,6 +127,12 @@ func TestUnplannedNamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// noAnswers takes r's gold answers away, as a HotpotQA test item has none.
+func noAnswers(r *record.Record) *record.Record {
+	r.Answers = nil
+	return r
 }
 
 // gpt4oJudge is a judge of mode calling gpt-4o, with routes, or the default ones when nil.

@@ -1,0 +1,77 @@
+package judge
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestRulesVerdict: the approximate rules judge's verdicts, with the reasoning each gives. A
+// question to decline wants an abstention; a record with no gold answers at all that is no such
+// question is an error (errNoAnswers), never a verdict: answers [""] is what marks a question
+// unanswerable.
+func TestRulesVerdict(t *testing.T) {
+	correct := func(why string) Verdict { return Verdict{Score: 1, Label: "correct", Reasoning: why} }
+	wrong := func(why string) Verdict { return Verdict{Score: 0, Label: "wrong", Reasoning: why} }
+	declines, answersIt := correct("abstains, as expected"), wrong("answers a question that should be declined")
+	meta := func(key, raw string) map[string]json.RawMessage {
+		return map[string]json.RawMessage{key: json.RawMessage(raw)}
+	}
+	tests := []struct {
+		name string
+		rec  record.Record
+		pred string
+		want Verdict
+		err  error
+	}{
+		// English: SQuAD-normalised containment, else SQuAD token F1.
+		{name: "contained", rec: record.Record{Answers: []string{"Barack Obama"}}, pred: "It was Obama, Barack Obama.",
+			want: correct(`contains gold "Barack Obama"`)},
+		{name: "contained after normalising", rec: record.Record{Answers: []string{"The Paris"}}, pred: "paris!",
+			want: correct(`contains gold "The Paris"`)},
+		{name: "words only, not inside a word", rec: record.Record{Answers: []string{"art"}}, pred: "a party",
+			want: wrong("no gold contained, token F1 0.000 < 0.5")},
+		{name: "token F1", rec: record.Record{Answers: []string{"the Eiffel Tower in Paris"}}, pred: "Eiffel Tower, Paris",
+			want: correct("token F1 0.857 >= 0.5")},
+		{name: "wrong", rec: record.Record{Answers: []string{"London"}}, pred: "Manchester",
+			want: wrong("no gold contained, token F1 0.000 < 0.5")},
+		{name: "best of the golds", rec: record.Record{Answers: []string{"London", "Manchester United"}}, pred: "Manchester",
+			want: correct("token F1 0.667 >= 0.5")},
+		{name: "english lang", rec: record.Record{Lang: "en", Answers: []string{"Paris"}}, pred: "Paris.",
+			want: correct(`contains gold "Paris"`)},
+
+		// Questions to decline.
+		{name: "answers [\"\"], declines", rec: record.Record{Answers: []string{""}}, pred: "I do not know", want: declines},
+		{name: "answers [\"\"], answers", rec: record.Record{Answers: []string{""}}, pred: "Paris", want: answersIt},
+		{name: "every answer empty", rec: record.Record{Answers: []string{"", ""}}, pred: "", want: declines},
+		{name: "squad v2 no_answer", rec: record.Record{Type: "no_answer", Answers: []string{""}}, pred: "Paris", want: answersIt},
+		{name: "longmemeval _abs", rec: record.Record{ID: "longmemeval:x_abs", Answers: []string{"You never mentioned a dog"}}, pred: "Rex", want: answersIt},
+
+		// No answers at all: declining is wanted only where the record says so.
+		{name: "no answers", rec: record.Record{ID: "q1"}, pred: "Paris", err: errNoAnswers},
+		{name: "no answers, declines", rec: record.Record{ID: "q1", Answers: []string{}}, pred: "I do not know", err: errNoAnswers},
+		{name: "evalearn rubric, no answers", rec: record.Record{Dataset: "evalearn", Rubric: "Full marks for 4.", Answers: []string{}}, pred: "4",
+			err: errNoAnswers},
+		{name: "no answers, adversarial type", rec: record.Record{Type: "adversarial"}, pred: "Not mentioned", want: declines},
+		{name: "no answers, no_answer type", rec: record.Record{Type: "no_answer", Answers: []string{}}, pred: "Paris", want: answersIt},
+		{name: "no answers, meta.abstention", rec: record.Record{Meta: meta("abstention", "true")}, pred: "Rex", want: answersIt},
+		{name: "no answers, locomo category 5", rec: record.Record{Dataset: "locomo", Meta: meta("category", "5")}, pred: "no information available",
+			want: declines},
+		{name: "no answers, locomo category 4", rec: record.Record{Dataset: "locomo", Meta: meta("category", "4")}, pred: "Paris",
+			err: errNoAnswers},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := RulesVerdict(&tt.rec, tt.pred)
+			if err != tt.err {
+				t.Fatalf("RulesVerdict(%q, %q) error = %v, want %v", tt.rec.Answers, tt.pred, err, tt.err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("RulesVerdict(%q, %q) (-want +got):\n%s", tt.rec.Answers, tt.pred, d)
+			}
+		})
+	}
+}
