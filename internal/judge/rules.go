@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -109,33 +110,72 @@ func expectsAbstention(rec *record.Record) (bool, error) {
 }
 
 // RulesVerdict is the offline approximate judge: for a question whose answer is to abstain, the
-// prediction must abstain (MAGMA's phrases plus a few more); otherwise it is correct if a gold answer's
-// SQuAD-normalised words occur in the normalised prediction, or its token F1 with some gold answer
-// is at least 0.5. It fails on a record whose kind cannot be read, and on one with no gold answers
-// that is no question to decline (expectsAbstention).
+// prediction must abstain (MAGMA's phrases plus a few more); otherwise it is correct if a gold
+// answer's normalised words occur in the normalised prediction, or its F1 with some gold answer is
+// at least 0.5. Words and F1 are SQuAD v1.1's, or CMRC 2018's for a Chinese record
+// (record.IsChinese), whose characters SQuAD's normalisation would keep as one word with their
+// full-width punctuation. It fails on a record whose kind cannot be read, and on one with no gold
+// answers that is no question to decline (expectsAbstention).
 func RulesVerdict(rec *record.Record, pred string) (Verdict, error) {
 	abs, err := expectsAbstention(rec)
 	if err != nil {
 		return Verdict{}, err
 	}
-	if abs {
+	switch {
+	case abs:
 		r := magmaCat5()
 		if matchAbstention(pred, r.ExactMatch, append(append([]string{}, r.Substrings...), approxAbstentions...)) {
 			return Verdict{Score: 1, Label: "correct", Reasoning: "abstains, as expected"}, nil
 		}
 		return Verdict{Score: 0, Label: "wrong", Reasoning: "answers a question that should be declined"}, nil
+	case rec.IsChinese():
+		return cmrcVerdict(rec.Answers, pred), nil
 	}
+	return squadVerdict(rec.Answers, pred), nil
+}
+
+// squadVerdict is the rules' verdict on pred by SQuAD v1.1's normalisation and token F1.
+func squadVerdict(golds []string, pred string) Verdict {
 	p := " " + textnorm.SquadNormalize(pred) + " "
-	for _, g := range rec.Answers {
+	for _, g := range golds {
 		if n := textnorm.SquadNormalize(g); n != "" && strings.Contains(p, " "+n+" ") {
-			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}, nil
+			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}
 		}
 	}
-	f1 := metric.SquadF1(pred, rec.Answers) // SQuAD v1.1 token F1, the best over the golds
-	if f1 >= 0.5 {
-		return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("token F1 %.3f >= 0.5", f1)}, nil
+	return f1Verdict("token F1", metric.SquadF1(pred, golds)) // the best over the golds
+}
+
+// cmrcVerdict is the rules' verdict on pred by CMRC 2018's tokens (metric.CMRCSegment: lowercased,
+// its punctuation dropped, each Chinese character a token) and its F1 (metric.CMRCF1), for Chinese
+// records.
+func cmrcVerdict(golds []string, pred string) Verdict {
+	p := metric.CMRCSegment(pred)
+	for _, g := range golds {
+		if n := metric.CMRCSegment(g); len(n) > 0 && containsRun(p, n) {
+			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q (CMRC-normalised)", g)}
+		}
 	}
-	return Verdict{Score: 0, Label: "wrong", Reasoning: fmt.Sprintf("no gold contained, token F1 %.3f < 0.5", f1)}, nil
+	return f1Verdict("CMRC F1", metric.CMRCF1(pred, golds)) // the best over the golds
+}
+
+// f1Verdict is the verdict when no gold is contained: correct when f1, the F1 named by name, is
+// at least 0.5.
+func f1Verdict(name string, f1 float64) Verdict {
+	if f1 >= 0.5 {
+		return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("%s %.3f >= 0.5", name, f1)}
+	}
+	return Verdict{Score: 0, Label: "wrong", Reasoning: fmt.Sprintf("no gold contained, %s %.3f < 0.5", name, f1)}
+}
+
+// containsRun reports whether the tokens of run occur in tokens, one after another: the token
+// sequences' counterpart of a substring that starts and ends at word boundaries.
+func containsRun(tokens, run []string) bool {
+	for i := 0; i+len(run) <= len(tokens); i++ {
+		if slices.Equal(tokens[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 func shaHex(s string) string {

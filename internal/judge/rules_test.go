@@ -9,8 +9,10 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// TestRulesVerdict: the approximate rules judge's verdicts, with the reasoning each gives. A
-// question to decline wants an abstention; a record with no gold answers at all that is no such
+// TestRulesVerdict: the approximate rules judge's verdicts, with the reasoning each gives. English
+// is compared by SQuAD's normalisation and token F1, Chinese (lang zh, zh-*, zh_*) by CMRC 2018's
+// tokens and F1, which keep "北京。" and "答案是北京" from missing gold "北京". A question to
+// decline wants an abstention; a record with no gold answers at all that is no such
 // question is an error (errNoAnswers), never a verdict: answers [""] is what marks a question
 // unanswerable.
 func TestRulesVerdict(t *testing.T) {
@@ -43,6 +45,38 @@ func TestRulesVerdict(t *testing.T) {
 		{name: "english lang", rec: record.Record{Lang: "en", Answers: []string{"Paris"}}, pred: "Paris.",
 			want: correct(`contains gold "Paris"`)},
 
+		// Chinese: CMRC 2018's tokens (each character one, its punctuation dropped) and its F1.
+		{name: "zh, full stop", rec: record.Record{Lang: "zh", Answers: []string{"北京"}}, pred: "北京。",
+			want: correct(`contains gold "北京" (CMRC-normalised)`)},
+		{name: "zh, after a word", rec: record.Record{Lang: "zh", Answers: []string{"北京"}}, pred: "是北京",
+			want: correct(`contains gold "北京" (CMRC-normalised)`)},
+		{name: "zh, in a sentence", rec: record.Record{Lang: "zh", Answers: []string{"北京"}}, pred: "答案是北京",
+			want: correct(`contains gold "北京" (CMRC-normalised)`)},
+		{name: "zh, punctuation in the gold", rec: record.Record{Lang: "zh", Answers: []string{"《红楼梦》"}}, pred: "是红楼梦。",
+			want: correct(`contains gold "《红楼梦》" (CMRC-normalised)`)},
+		{name: "zh, latin words", rec: record.Record{Lang: "zh", Answers: []string{"iPhone 6"}}, pred: "是iPhone 6。",
+			want: correct(`contains gold "iPhone 6" (CMRC-normalised)`)},
+		{name: "zh, a number between characters", rec: record.Record{Lang: "zh", Answers: []string{"2018"}}, pred: "在2018年",
+			want: correct(`contains gold "2018" (CMRC-normalised)`)},
+		{name: "zh, not inside a latin word", rec: record.Record{Lang: "zh", Answers: []string{"2018"}}, pred: "在12018年",
+			want: wrong("no gold contained, CMRC F1 0.000 < 0.5")},
+		{name: "zh, CMRC F1", rec: record.Record{Lang: "zh", Answers: []string{"北京大学"}}, pred: "北京大",
+			want: correct("CMRC F1 0.857 >= 0.5")},
+		{name: "zh, CMRC F1 below", rec: record.Record{Lang: "zh", Answers: []string{"北京大学"}}, pred: "北京的大学",
+			want: wrong("no gold contained, CMRC F1 0.444 < 0.5")},
+		{name: "zh, best of the golds", rec: record.Record{Lang: "zh", Answers: []string{"上海", "北京大学"}}, pred: "北京大",
+			want: correct("CMRC F1 0.857 >= 0.5")},
+		{name: "zh, unrelated", rec: record.Record{Lang: "zh", Answers: []string{"北京"}}, pred: "上海",
+			want: wrong("no gold contained, CMRC F1 0.000 < 0.5")},
+		{name: "zh-CN", rec: record.Record{Lang: "zh-CN", Answers: []string{"北京"}}, pred: "北京。",
+			want: correct(`contains gold "北京" (CMRC-normalised)`)},
+		{name: "zh_TW", rec: record.Record{Lang: "zh_TW", Answers: []string{"北京"}}, pred: "答案是北京",
+			want: correct(`contains gold "北京" (CMRC-normalised)`)},
+		{name: "Chinese without lang: SQuAD's rules", rec: record.Record{Answers: []string{"北京"}}, pred: "北京。",
+			want: wrong("no gold contained, token F1 0.000 < 0.5")},
+		{name: "zh, answers [\"\"]", rec: record.Record{Lang: "zh", Answers: []string{""}}, pred: "北京", want: answersIt},
+		{name: "zh, no answers", rec: record.Record{Lang: "zh"}, pred: "北京", err: errNoAnswers},
+
 		// Questions to decline.
 		{name: "answers [\"\"], declines", rec: record.Record{Answers: []string{""}}, pred: "I do not know", want: declines},
 		{name: "answers [\"\"], answers", rec: record.Record{Answers: []string{""}}, pred: "Paris", want: answersIt},
@@ -73,5 +107,23 @@ func TestRulesVerdict(t *testing.T) {
 				t.Errorf("RulesVerdict(%q, %q) (-want +got):\n%s", tt.rec.Answers, tt.pred, d)
 			}
 		})
+	}
+}
+
+func TestContainsRun(t *testing.T) {
+	for _, tt := range []struct {
+		tokens, run []string
+		want        bool
+	}{
+		{[]string{"答", "案", "是", "北", "京"}, []string{"北", "京"}, true},
+		{[]string{"北", "京"}, []string{"北", "京"}, true},
+		{[]string{"北", "的", "京"}, []string{"北", "京"}, false}, // in order, but not one after another
+		{[]string{"北"}, []string{"北", "京"}, false},
+		{nil, []string{"北"}, false},
+		{[]string{"在", "12018", "年"}, []string{"2018"}, false},
+	} {
+		if got := containsRun(tt.tokens, tt.run); got != tt.want {
+			t.Errorf("containsRun(%q, %q) = %v, want %v", tt.tokens, tt.run, got, tt.want)
+		}
 	}
 }
