@@ -43,6 +43,9 @@ var approxAbstentions = []string{
 	"don't know", "do not know", "not sure", "cannot determine", "can't determine", "cannot be determined",
 	"unable to", "i don't have", "there is no information", "no record", "not stated", "does not say",
 	"doesn't say", "not answerable", "no answer",
+	// Chinese, which the English phrases alone missed ("我不知道" scored wrong):
+	"不知道", "不清楚", "不确定", "无法回答", "无法确定", "无法判断", "没有提到", "没有提及", "未提及", "未提到",
+	"没有相关信息", "没有信息", "没有答案", "无答案", "不能回答",
 }
 
 func matchAbstention(pred string, exact, subs []string) bool {

@@ -75,6 +75,9 @@ func TestRulesVerdict(t *testing.T) {
 		{name: "Chinese without lang: SQuAD's rules", rec: record.Record{Answers: []string{"北京"}}, pred: "北京。",
 			want: wrong("no gold contained, token F1 0.000 < 0.5")},
 		{name: "zh, answers [\"\"]", rec: record.Record{Lang: "zh", Answers: []string{""}}, pred: "北京", want: answersIt},
+		{name: "zh, answers [\"\"], declines", rec: record.Record{Lang: "zh", Answers: []string{""}}, pred: "我不知道。", want: declines},
+		{name: "zh, no_answer, not mentioned", rec: record.Record{Lang: "zh-CN", Type: "no_answer", Answers: []string{""}}, pred: "文中没有提到", want: declines},
+		{name: "zh phrase, any record", rec: record.Record{Answers: []string{""}}, pred: "我不知道", want: declines},
 		{name: "zh, no answers", rec: record.Record{Lang: "zh"}, pred: "北京", err: errNoAnswers},
 
 		// Questions to decline.
