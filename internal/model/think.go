@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -37,7 +38,10 @@ const (
 // after white space, with "<think>" or holds no "<think>" at all: the answer is the text after
 // the last "</think>", its leading white space trimmed. Text that starts with "<think>" and holds
 // no "</think>" is Cut. Any other text is the answer whole, so that an answer that speaks of the
-// tags ("wrap it in <think> and </think>") is left as it is.
+// tags ("wrap it in <think> and </think>") is left as it is; so is a text without "<think>" that
+// is one JSON object or array whole (in a code fence or not), as a judge's verdict is
+// ({"score": 0.9, "reasoning": "… a stray </think> …"}): thinking before a closing tag is prose,
+// and cutting the object at the tag would lose a verdict its judge's script reads.
 //
 // Note: the last "</think>" ends the thinking, not the first, as a model that thinks in several
 // blocks (or quotes the tag while thinking) answers after all of them; the tags inside are left
@@ -49,7 +53,7 @@ func ReadThought(text string) Thought {
 	switch {
 	case end < 0 && opens:
 		return Thought{Found: true, Cut: true}
-	case end < 0, !opens && strings.Contains(text, openTag):
+	case end < 0, !opens && (strings.Contains(text, openTag) || wholeJSON(text)):
 		return Thought{Answer: text}
 	}
 	thinking := text[:end]
@@ -61,6 +65,17 @@ func ReadThought(text string) Thought {
 		Thinking: strings.TrimSpace(thinking),
 		Found:    true,
 	}
+}
+
+// wholeJSON reports whether text, trimmed and out of a Markdown code fence if it is in one, is
+// a JSON object or array.
+func wholeJSON(text string) bool {
+	t := strings.TrimSpace(text)
+	if rest, ok := strings.CutPrefix(t, "```"); ok {
+		_, body, _ := strings.Cut(rest, "\n") // past the fence's language tag
+		t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(body), "```"))
+	}
+	return (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t))
 }
 
 // ErrCutThinking marks a reply that ended in its thinking (Thought.Cut): it holds no answer.

@@ -28,6 +28,12 @@ func TestReadThought(t *testing.T) {
 		{"closing tag only, quoted in the thinking", "use </think> here? no.\n</think>\nParis", Thought{Answer: "Paris", Thinking: "use </think> here? no.", Found: true}},
 		{"empty thinking", "<think>\n\n</think>\n\nParis", Thought{Answer: "Paris", Found: true}},
 		{"nothing after the thinking", "<think>x</think>\n", Thought{Thinking: "x", Found: true}},
+		{"a JSON verdict that mentions the closing tag", `{"score": 0.9, "reasoning": "ends with a stray </think> tag"}`,
+			Thought{Answer: `{"score": 0.9, "reasoning": "ends with a stray </think> tag"}`}},
+		{"a fenced JSON verdict", "```json\n{\"label\": \"CORRECT\", \"why\": \"</think>\"}\n```",
+			Thought{Answer: "```json\n{\"label\": \"CORRECT\", \"why\": \"</think>\"}\n```"}},
+		{"JSON after the thinking", "hmm, {\"a\": 1}?\n</think>\n{\"score\": 1}", Thought{Answer: `{"score": 1}`, Thinking: `hmm, {"a": 1}?`, Found: true}},
+		{"a JSON-like answer cut by its tag", `{"score": 1 </think> }`, Thought{Answer: "}", Thinking: `{"score": 1`, Found: true}},
 		{"multi-line answer keeps its inside", "<think>x</think>\n\nline 1\n\nline 2\n", Thought{Answer: "line 1\n\nline 2\n", Thinking: "x", Found: true}},
 	} {
 		if got := ReadThought(tc.text); got != tc.want {
