@@ -348,3 +348,28 @@ func geminiRequests(n int) map[string]Request {
 	}
 	return requests
 }
+
+// TestGoogleSystemOnly: langchaingo's Gemini client fails on messages that are all system
+// messages before it sends anything (on two it indexes past its empty history and panics): the
+// call's error says no reply came, where it blamed a reply it could not read, and no request
+// reaches the server. (qa-predict refuses the one setting that sends such messages, LoCoMo's
+// gpt-3.5 ones, as a usage error.)
+func TestGoogleSystemOnly(t *testing.T) {
+	var calls atomic.Int64
+	srv := wireServer(t, wires[3], &calls, nil)
+	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: wires[3].baseURL(srv.URL), APIKey: testKey,
+		HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := testRequest("googleai", "gemini-2.0-flash")
+	req.Messages = []Message{{Role: "system", Content: "Be brief."}, {Role: "system", Content: "Where is Paris?"}}
+	_, err = c.Generate(context.Background(), req)
+	const want = "googleai gemini-2.0-flash: the client failed before any reply came, building the request: "
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Generate error = %v, want it to begin %q", err, want)
+	}
+	if n := calls.Load(); n != 0 {
+		t.Errorf("%d requests reached the server, want 0", n)
+	}
+}

@@ -252,12 +252,17 @@ func (c *chat) stopReason(stop string, body reply) string {
 // generate has langchaingo ask the model, its client's panic turned into the call's error:
 // langchaingo v0.1.14 dereferences nil on some replies that are JSON but no reply (its OpenAI
 // client on a null choice; its Anthropic client on a body of null, which the Transport already
-// finds of no message's shape), and a reply that cannot be read must fail its record, not end the
+// finds of no message's shape), and its Google AI client on messages that are all system
+// messages, before any request; a reply that cannot be read must fail its record, not end the
 // run before the records not yet written are.
 func (c *chat) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption, attempts *Attempts) (resp *llms.ContentResponse, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			_, contentType := attempts.Status()
+			status, contentType := attempts.Status()
+			if status == 0 { // no reply came: the client failed on the request it was to send
+				resp, err = nil, fmt.Errorf("the client failed before any reply came, building the request: %v", p)
+				return
+			}
 			resp, err = nil, fmt.Errorf("the client could not read the reply %s: %v", replyKind(contentType, bytes.TrimSpace(attempts.Body())), p)
 		}
 	}()

@@ -50,8 +50,9 @@ locomo records are asked as LoCoMo's evaluate_qa.py asks for one of its --model 
 8000, 12000, 16000) in cl100k_base tokens, less 50 for the answer and the question's and
 conversation start's tokens: sessions are taken oldest first and each one's turns newest first
 until one does not fit, so the newest sessions are left out. For the gpt-3.5 names the query is
-sent as a system message, not a user message, and LoCoMo's script calls gpt-3.5-turbo whatever
-the name (the model called here is --model, with a note when it differs). auto, the default, is
+sent as a system message, not a user message (alone, which anthropic and googleai cannot send:
+a usage error with them), and LoCoMo's script calls gpt-3.5-turbo whatever the name (the model
+called here is --model, with a note when it differs). auto, the default, is
 --model when it is one of these names; none sends the conversation whole as a user message.
 
 LOCOMO BATCHES: --batch-size N (N > 1) asks locomo records as evaluate_qa.py --batch-size N does
@@ -483,6 +484,18 @@ func (a *app) configureLoCoMo(name string) error {
 				english.DidYouMean(name, append([]string{"auto", "none"}, prompt.LoCoMoVariantNames()...)))
 		}
 		p.locomo = &v
+	}
+	if v := p.locomo; v != nil && v.Role == "system" && (a.provider == "anthropic" || a.provider == "googleai") {
+		how := "--locomo-variant " + name
+		if name == "auto" {
+			how = "--model " + a.modelName + " (--locomo-variant auto)"
+		}
+		why := "Anthropic's Messages API takes system text apart and wants at least one message"
+		if a.provider == "googleai" {
+			why = "langchaingo's Gemini client refuses a lone system message"
+		}
+		return command.Usagef("%s: LoCoMo's script sends the %s setting's query as a system message alone, which --provider %s cannot send (%s); call it through --provider openai or an OpenAI-compatible server, or give --locomo-variant none or a gpt-4 setting",
+			how, v.Name, a.provider, why)
 	}
 	if v := p.locomo; v != nil && v.Model != a.modelName && a.provider != "extractive" {
 		p.locomoNote = fmt.Sprintf("qa-predict: note: LoCoMo's script calls %s for its %s setting; this run calls %s, the --model given", v.Model, v.Name, a.modelName)
