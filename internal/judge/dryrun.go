@@ -50,6 +50,8 @@ type dryRule struct {
 // dryTally counts a dry run's requests and their input tokens by model ("" when none was given).
 type dryTally struct {
 	requests, tokens    map[string]int
+	input               map[string]model.InputTally // by the rate each request is priced at
+	prices              model.Prices
 	rule, skip, already int
 	errors              int
 	routed              int // named the judge model, as the run counts them for warnModelUnused
@@ -60,7 +62,7 @@ type dryTally struct {
 // and for pricing a run before it is paid for.
 func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge")
-	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}}
+	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, input: map[string]model.InputTally{}, prices: cfg.judge.Prices}
 	enc := json.NewEncoder(record.LineSafe(stdout))
 	enc.SetEscapeHTML(false)
 	// The run's source: it notes the routes, and refuses a first record the judge model predicted.
@@ -138,6 +140,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		t.routed++
 	}
 	t.tokens[d.Model] += d.InputTokens
+	in := t.input[d.Model]
+	in.Add(t.prices, d.Model, d.InputTokens)
+	t.input[d.Model] = in
 	return d
 }
 
@@ -154,7 +159,7 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 			part += " with no model given"
 		} else {
 			part += " to " + m
-			if c := prices.Cost(m, record.Usage{InputTokens: t.tokens[m]}); c != nil {
+			if c := t.input[m].Cost(prices, m); c != nil {
 				part += fmt.Sprintf(", input $%.6f", *c)
 				input += *c
 			} else {

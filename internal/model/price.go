@@ -19,6 +19,17 @@ const PricesDate = "2025-06-01"
 type Price struct {
 	Input  float64 `json:"input" yaml:"input"`
 	Output float64 `json:"output" yaml:"output"`
+	// Long, when its Above is set, is the price of a call whose prompt has more than Above
+	// tokens, its input and its output: Gemini's long-context rates (gemini-2.5-pro's above
+	// 200,000 prompt tokens), which a flat rate would undercount by half, and --max-cost with it.
+	Long LongPrice `json:"long,omitzero" yaml:"long,omitempty"`
+}
+
+// LongPrice is a model's price for calls with a prompt of more than Above tokens.
+type LongPrice struct {
+	Above  int     `json:"above" yaml:"above"`
+	Input  float64 `json:"input" yaml:"input"`
+	Output float64 `json:"output" yaml:"output"`
 }
 
 // Prices maps a model name to its price.
@@ -29,46 +40,47 @@ type Prices map[string]Price
 // or vLLM has no price unless --prices gives it one (0 for a free one).
 func DefaultPrices() Prices {
 	return Prices{
-		"gpt-4o":                 {2.50, 10.00},
-		"gpt-4o-mini":            {0.15, 0.60},
-		"gpt-4.1":                {2.00, 8.00},
-		"gpt-4.1-mini":           {0.40, 1.60},
-		"gpt-4.1-nano":           {0.10, 0.40},
-		"gpt-4-turbo":            {10.00, 30.00},
-		"gpt-3.5-turbo":          {0.50, 1.50},
-		"gpt-3.5-turbo-16k":      {3.00, 4.00},
-		"gpt-4":                  {30.00, 60.00},
-		"gpt-4-32k":              {60.00, 120.00},
-		"o1":                     {15.00, 60.00},
-		"o1-pro":                 {150.00, 600.00},
-		"o1-mini":                {1.10, 4.40},
-		"o3":                     {2.00, 8.00},
-		"o3-mini":                {1.10, 4.40},
-		"o4-mini":                {1.10, 4.40},
-		"claude-opus-4-0":        {15.00, 75.00},
-		"claude-sonnet-4-0":      {3.00, 15.00},
-		"claude-3-7-sonnet":      {3.00, 15.00},
-		"claude-3-5-sonnet":      {3.00, 15.00},
-		"claude-3-5-haiku":       {0.80, 4.00},
-		"claude-3-opus":          {15.00, 75.00},
-		"claude-3-haiku":         {0.25, 1.25},
-		"claude-opus-4":          {15.00, 75.00},
-		"claude-sonnet-4":        {3.00, 15.00},
-		"gemini-2.5-pro":         {1.25, 10.00},
-		"gemini-2.5-flash":       {0.30, 2.50},
-		"gemini-2.0-flash":       {0.10, 0.40},
-		"gemini-2.0-flash-lite":  {0.075, 0.30},
-		"gemini-1.5-pro":         {1.25, 5.00},
-		"gemini-1.5-flash":       {0.075, 0.30},
-		"extractive":             {0, 0},
-		"extractive-bm25":        {0, 0},
-		"text-embedding-3-small": {0.02, 0},
-		"text-embedding-3-large": {0.13, 0},
+		"gpt-4o":                 {Input: 2.50, Output: 10.00},
+		"gpt-4o-mini":            {Input: 0.15, Output: 0.60},
+		"gpt-4.1":                {Input: 2.00, Output: 8.00},
+		"gpt-4.1-mini":           {Input: 0.40, Output: 1.60},
+		"gpt-4.1-nano":           {Input: 0.10, Output: 0.40},
+		"gpt-4-turbo":            {Input: 10.00, Output: 30.00},
+		"gpt-3.5-turbo":          {Input: 0.50, Output: 1.50},
+		"gpt-3.5-turbo-16k":      {Input: 3.00, Output: 4.00},
+		"gpt-4":                  {Input: 30.00, Output: 60.00},
+		"gpt-4-32k":              {Input: 60.00, Output: 120.00},
+		"o1":                     {Input: 15.00, Output: 60.00},
+		"o1-pro":                 {Input: 150.00, Output: 600.00},
+		"o1-mini":                {Input: 1.10, Output: 4.40},
+		"o3":                     {Input: 2.00, Output: 8.00},
+		"o3-mini":                {Input: 1.10, Output: 4.40},
+		"o4-mini":                {Input: 1.10, Output: 4.40},
+		"claude-opus-4-0":        {Input: 15.00, Output: 75.00},
+		"claude-sonnet-4-0":      {Input: 3.00, Output: 15.00},
+		"claude-3-7-sonnet":      {Input: 3.00, Output: 15.00},
+		"claude-3-5-sonnet":      {Input: 3.00, Output: 15.00},
+		"claude-3-5-haiku":       {Input: 0.80, Output: 4.00},
+		"claude-3-opus":          {Input: 15.00, Output: 75.00},
+		"claude-3-haiku":         {Input: 0.25, Output: 1.25},
+		"claude-opus-4":          {Input: 15.00, Output: 75.00},
+		"claude-sonnet-4":        {Input: 3.00, Output: 15.00},
+		"gemini-2.5-pro":         {Input: 1.25, Output: 10.00, Long: LongPrice{Above: 200_000, Input: 2.50, Output: 15.00}},
+		"gemini-2.5-flash":       {Input: 0.30, Output: 2.50},
+		"gemini-2.0-flash":       {Input: 0.10, Output: 0.40},
+		"gemini-2.0-flash-lite":  {Input: 0.075, Output: 0.30},
+		"gemini-1.5-pro":         {Input: 1.25, Output: 5.00, Long: LongPrice{Above: 128_000, Input: 2.50, Output: 10.00}},
+		"gemini-1.5-flash":       {Input: 0.075, Output: 0.30, Long: LongPrice{Above: 128_000, Input: 0.15, Output: 0.60}},
+		"extractive":             {Input: 0, Output: 0},
+		"extractive-bm25":        {Input: 0, Output: 0},
+		"text-embedding-3-small": {Input: 0.02, Output: 0},
+		"text-embedding-3-large": {Input: 0.13, Output: 0},
 	}
 }
 
 // ParsePrices reads a price file: a JSON or YAML object mapping model names to {input, output}
-// USD per million tokens. (YAML is a superset of JSON, so one decoder reads both.)
+// USD per million tokens, and optionally long: {above, input, output}, the rates of calls with a
+// prompt of more than above tokens. (YAML is a superset of JSON, so one decoder reads both.)
 func ParsePrices(data []byte) (Prices, error) {
 	var p Prices
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -79,8 +91,14 @@ func ParsePrices(data []byte) (Prices, error) {
 	for m, pr := range p {
 		// YAML reads .nan and .inf as numbers. A NaN price makes every cost NaN, and a NaN spend
 		// is never >= --max-cost, so the budget would never stop a run.
-		if !(pr.Input >= 0 && pr.Output >= 0) || math.IsInf(pr.Input, 0) || math.IsInf(pr.Output, 0) {
+		if !finitePrice(pr.Input) || !finitePrice(pr.Output) {
 			return nil, fmt.Errorf("prices: model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
+		}
+		switch l := pr.Long; {
+		case l.Above < 0 || l.Above == 0 && l != LongPrice{}:
+			return nil, fmt.Errorf("prices: model %q: long: want above, the prompt tokens past which its prices apply, of 1 or more, got %d", m, l.Above)
+		case !finitePrice(l.Input) || !finitePrice(l.Output):
+			return nil, fmt.Errorf("prices: model %q: long: want a finite price of 0 or more, got input %v, output %v", m, l.Input, l.Output)
 		}
 	}
 	return p, nil
@@ -149,13 +167,46 @@ func VersionOf(name, base string) bool {
 	return true
 }
 
-// Cost returns the cost of usage u on model, or nil when the model has no price (unknown is not
-// free).
+// Cost returns the cost of usage u, one call's, on model, or nil when the model has no price
+// (unknown is not free). A call whose prompt is longer than the price's Long.Above is priced at
+// its Long rates, input and output.
 func (p Prices) Cost(model string, u record.Usage) *float64 {
 	pr, ok := p.Lookup(model)
 	if !ok {
 		return nil
 	}
-	c := (float64(u.InputTokens)*pr.Input + float64(u.OutputTokens)*pr.Output) / 1e6
+	in, out := pr.Input, pr.Output
+	if pr.Long.Above > 0 && u.InputTokens > pr.Long.Above {
+		in, out = pr.Long.Input, pr.Long.Output
+	}
+	c := (float64(u.InputTokens)*in + float64(u.OutputTokens)*out) / 1e6
 	return &c
 }
+
+// InputTally counts requests' input tokens by the rate each request's prompt is priced at (see
+// Price.Long), to price them all as their calls would be: a long-context rate applies to a
+// request, not to a run whose requests add up past it. It keeps counts, not a sum of costs, so
+// that requests priced at one rate cost what their tokens together do, to the last digit.
+type InputTally struct{ base, long int }
+
+// Add counts a request of tokens input tokens to model.
+func (t *InputTally) Add(p Prices, model string, tokens int) {
+	if pr, ok := p.Lookup(model); ok && pr.Long.Above > 0 && tokens > pr.Long.Above {
+		t.long += tokens
+		return
+	}
+	t.base += tokens
+}
+
+// Cost is the price of the input counted, or nil when model has no price.
+func (t InputTally) Cost(p Prices, model string) *float64 {
+	pr, ok := p.Lookup(model)
+	if !ok {
+		return nil
+	}
+	c := (float64(t.base)*pr.Input + float64(t.long)*pr.Long.Input) / 1e6
+	return &c
+}
+
+// finitePrice reports whether v is a price: finite, 0 or more.
+func finitePrice(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }

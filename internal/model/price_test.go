@@ -14,20 +14,20 @@ func TestPricesLookup(t *testing.T) {
 		want  Price
 		ok    bool
 	}{
-		{"gpt-4o", Price{2.50, 10.00}, true},
-		{"gpt-4o-mini", Price{0.15, 0.60}, true},
-		{"gpt-4o-2024-08-06", Price{2.50, 10.00}, true},
-		{"gpt-4o-mini-2024-07-18", Price{0.15, 0.60}, true},
-		{"openai/gpt-4o-mini", Price{0.15, 0.60}, true},
-		{"claude-3-5-haiku-20241022", Price{0.80, 4.00}, true},
-		{"gpt-3.5-turbo-0125", Price{0.50, 1.50}, true},
-		{"claude-sonnet-4-20250514", Price{3.00, 15.00}, true},
-		{"claude-3-5-sonnet-latest", Price{3.00, 15.00}, true},
-		{"gemini-2.0-flash-001", Price{0.10, 0.40}, true},
-		{"gemini-2.5-pro-preview-06-05", Price{1.25, 10.00}, true},
-		{"gemini-2.0-flash-exp", Price{0.10, 0.40}, true},
-		{"o1-pro", Price{150.00, 600.00}, true},
-		{"o1-pro-2025-03-19", Price{150.00, 600.00}, true},
+		{"gpt-4o", Price{Input: 2.50, Output: 10.00}, true},
+		{"gpt-4o-mini", Price{Input: 0.15, Output: 0.60}, true},
+		{"gpt-4o-2024-08-06", Price{Input: 2.50, Output: 10.00}, true},
+		{"gpt-4o-mini-2024-07-18", Price{Input: 0.15, Output: 0.60}, true},
+		{"openai/gpt-4o-mini", Price{Input: 0.15, Output: 0.60}, true},
+		{"claude-3-5-haiku-20241022", Price{Input: 0.80, Output: 4.00}, true},
+		{"gpt-3.5-turbo-0125", Price{Input: 0.50, Output: 1.50}, true},
+		{"claude-sonnet-4-20250514", Price{Input: 3.00, Output: 15.00}, true},
+		{"claude-3-5-sonnet-latest", Price{Input: 3.00, Output: 15.00}, true},
+		{"gemini-2.0-flash-001", Price{Input: 0.10, Output: 0.40}, true},
+		{"gemini-2.5-pro-preview-06-05", Price{Input: 1.25, Output: 10.00, Long: LongPrice{Above: 200_000, Input: 2.50, Output: 15.00}}, true},
+		{"gemini-2.0-flash-exp", Price{Input: 0.10, Output: 0.40}, true},
+		{"o1-pro", Price{Input: 150.00, Output: 600.00}, true},
+		{"o1-pro-2025-03-19", Price{Input: 150.00, Output: 600.00}, true},
 		{"llama3:8b", Price{}, false},
 		{"gpt-4oo", Price{}, false},
 		// Another model, not a version: no price rather than a lower one.
@@ -46,11 +46,28 @@ func TestPricesLookup(t *testing.T) {
 	}
 }
 
+// TestPricesCost: a call costs its tokens at the model's rates per million; one whose prompt is
+// longer than a long-context threshold costs all its tokens at the long rates (gemini-2.5-pro's
+// above 200,000 prompt tokens, 1.5's above 128,000), as Google prices it; an unknown model has
+// no cost, not 0.
 func TestPricesCost(t *testing.T) {
-	p := Prices{"m": {Input: 2, Output: 8}}
-	c := p.Cost("m", record.Usage{InputTokens: 1000, OutputTokens: 500})
-	if c == nil || *c != 0.006 {
-		t.Errorf("Cost = %v, want 0.006", c)
+	p := DefaultPrices().Merge(Prices{"m": {Input: 2, Output: 8}})
+	for _, tc := range []struct {
+		model   string
+		in, out int
+		want    float64
+	}{
+		{"m", 1000, 500, 0.006},
+		{"gemini-2.5-pro", 200_000, 1000, 0.26},      // at the threshold: 200000×1.25 + 1000×10
+		{"gemini-2.5-pro", 200_001, 1000, 0.5150025}, // past it: 200001×2.50 + 1000×15
+		{"gemini-2.5-pro-preview-06-05", 300_000, 1000, 0.765},
+		{"gemini-1.5-flash", 128_001, 100, 0.01926015}, // 128001×0.15 + 100×0.60
+		{"gemini-2.5-flash", 300_000, 1000, 0.0925},    // no long rate
+	} {
+		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out})
+		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
+			t.Errorf("Cost(%s, %d in, %d out) = %v, want %v", tc.model, tc.in, tc.out, c, tc.want)
+		}
 	}
 	if c := p.Cost("unknown", record.Usage{InputTokens: 1}); c != nil {
 		t.Errorf("Cost(unknown) = %v, want nil", *c)
@@ -63,8 +80,13 @@ func TestParsePrices(t *testing.T) {
 		want     Prices
 		wantErr  bool
 	}{
-		{"json", `{"my-model": {"input": 1.5, "output": 2}}`, Prices{"my-model": {1.5, 2}}, false},
-		{"yaml", "my-model:\n  input: 0.1\n  output: 0.2\nother: {input: 0, output: 0}\n", Prices{"my-model": {0.1, 0.2}, "other": {}}, false},
+		{"json", `{"my-model": {"input": 1.5, "output": 2}}`, Prices{"my-model": {Input: 1.5, Output: 2}}, false},
+		{"yaml", "my-model:\n  input: 0.1\n  output: 0.2\nother: {input: 0, output: 0}\n", Prices{"my-model": {Input: 0.1, Output: 0.2}, "other": {}}, false},
+		{"long", "m: {input: 1, output: 2, long: {above: 1000, input: 3, output: 4}}", Prices{"m": {Input: 1, Output: 2, Long: LongPrice{Above: 1000, Input: 3, Output: 4}}}, false},
+		{"long without above", "m: {input: 1, output: 2, long: {input: 3, output: 4}}", nil, true},
+		{"long, negative above", "m: {input: 1, output: 2, long: {above: -5, input: 3, output: 4}}", nil, true},
+		{"long, nan", "m: {input: 1, output: 2, long: {above: 5, input: .nan, output: 4}}", nil, true},
+		{"long, unknown field", "m: {input: 1, output: 2, long: {above: 5, in: 3}}", nil, true},
 		{"unknown field", `{"m": {"inp": 1}}`, nil, true},
 		{"negative", `{"m": {"input": -1, "output": 0}}`, nil, true},
 		{"nan", "m: {input: .nan, output: 1}", nil, true},
@@ -104,4 +126,29 @@ func FuzzParsePrices(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInputTally: requests' input is priced each at its own rate, the long-context one only for
+// a request past the threshold, and input at one rate costs what its tokens together do.
+func TestInputTally(t *testing.T) {
+	p := DefaultPrices()
+	var tally InputTally
+	tally.Add(p, "gemini-2.5-pro", 150_000)
+	tally.Add(p, "gemini-2.5-pro", 150_000)
+	if c := tally.Cost(p, "gemini-2.5-pro"); c == nil || *c != 0.375 {
+		t.Errorf("two requests of 150,000 tokens cost %v, want 0.375 (no long rate)", c)
+	}
+	tally.Add(p, "gemini-2.5-pro", 250_000)
+	if c := tally.Cost(p, "gemini-2.5-pro"); c == nil || math.Abs(*c-1.0) > 1e-12 {
+		t.Errorf("and one of 250,000 cost %v, want 1.0 (0.375 + 250,000 at $2.50)", c)
+	}
+	var o3 InputTally
+	o3.Add(p, "o3-mini", 200)
+	o3.Add(p, "o3-mini", 235)
+	if c, want := o3.Cost(p, "o3-mini"), *p.Cost("o3-mini", record.Usage{InputTokens: 435}); c == nil || *c != want {
+		t.Errorf("two o3-mini requests cost %v, want %v, what their 435 tokens cost together", c, want)
+	}
+	if c := tally.Cost(p, "unknown"); c != nil {
+		t.Errorf("Cost(unknown) = %v, want nil", *c)
+	}
 }

@@ -48,13 +48,17 @@ type dryPrediction struct {
 // dryTally counts a dry run's requests and input tokens.
 type dryTally struct {
 	requests, tokens, records, already, errors, later, batched int
+	// The requests' input by the rate each is priced at, by prices for model, the --model.
+	prices model.Prices
+	model  string
+	input  model.InputTally
 }
 
 // dryRunAll writes, for every record in input order, the requests predicting it would send: the
 // prompts byte for byte, for reading them and for pricing a run before it is paid for.
 func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	interrupt.NoCalls(ctx, "qa-predict")
-	var t dryTally
+	t := dryTally{prices: a.prices, model: a.modelName}
 	enc := json.NewEncoder(record.LineSafe(a.stdout))
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
@@ -206,6 +210,7 @@ func (t *dryTally) count(d dryPrediction) {
 	t.requests += len(d.Requests)
 	for _, c := range d.Requests {
 		t.tokens += c.InputTokens
+		t.input.Add(t.prices, t.model, c.InputTokens)
 	}
 	switch {
 	case d.AlreadyPredicted:
@@ -223,7 +228,7 @@ func (t *dryTally) count(d dryPrediction) {
 // after a warning when that alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices, maxCost float64) {
 	price := ""
-	switch c := prices.Cost(modelName, record.Usage{InputTokens: t.tokens}); {
+	switch c := t.input.Cost(prices, modelName); {
 	case t.tokens == 0:
 	case c == nil:
 		price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price

@@ -13,6 +13,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -199,5 +200,31 @@ func TestDryRunMakesNoCache(t *testing.T) {
 	}
 	if files, _ := os.ReadDir(dir); len(files) != 0 {
 		t.Errorf("the dry run made %v, want no file", files)
+	}
+}
+
+// TestDryRunPricesEachRequest: the dry run prices each request's input alone, as the run's calls
+// are priced, so that a long-context rate (gemini-2.5-pro's, past 200,000 prompt tokens) applies
+// to the requests past it and not to a run whose requests add up past it: two requests of
+// 150,000 tokens are 2 × 150,000 × $1.25 per million, one of 250,000 is 250,000 × $2.50.
+func TestDryRunPricesEachRequest(t *testing.T) {
+	for _, tc := range []struct {
+		tokens []int
+		want   string
+	}{
+		{[]int{150_000, 150_000}, "300000 input tokens (o200k_base), input $0.375000;"},
+		{[]int{250_000}, "250000 input tokens (o200k_base), input $0.625000;"},
+	} {
+		tally := dryTally{prices: model.DefaultPrices(), model: "gemini-2.5-pro"}
+		var d dryPrediction
+		for _, n := range tc.tokens {
+			d.Requests = append(d.Requests, dryCall{InputTokens: n})
+		}
+		tally.count(d)
+		var b strings.Builder
+		tally.summarize(&b, "gemini-2.5-pro", model.DefaultPrices(), 0)
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("requests of %v tokens: summary %q, want it to hold %q", tc.tokens, b.String(), tc.want)
+		}
 	}
 }
