@@ -14,10 +14,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/qapipe/qapipe/internal/python"
-
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
