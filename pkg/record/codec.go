@@ -400,8 +400,13 @@ func (f *Fact) UnmarshalJSON(b []byte) error {
 	if len(pair) != 2 {
 		return &factError{msg: "want a [title, sentence index] pair, got a list of " + count(len(pair), "element", "elements")}
 	}
-	if err := unmarshal(pair[0], &f.Title); err != nil {
+	// null decodes into a string or an int as nothing, leaving "" or 0, which HotpotQA's
+	// evaluation, comparing Python tuples, tells apart from None: it is no title or index.
+	if err := unmarshal(pair[0], &f.Title); err != nil || isNull(pair[0]) {
 		return &factError{at: "[0]", msg: "want a string, got " + kindOf(pair[0])}
+	}
+	if isNull(pair[1]) {
+		return &factError{at: "[1]", msg: "want an integer, got " + kindOf(pair[1])}
 	}
 	if err := unmarshal(pair[1], &f.Sentence); err != nil {
 		// An integral number written as a float (1.0, 1e0) is that index, as Python's tuples

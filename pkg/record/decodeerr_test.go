@@ -38,6 +38,8 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":["x"]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a string`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",1],null]}}`, `prediction.supporting_facts[1]: want a [title, sentence index] pair, got null`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T","1"]]}}`, `prediction.supporting_facts[0][1]: want an integer, got a string`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",0],["T",null]]}}`, `prediction.supporting_facts[1][1]: want an integer, got null`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[[null,0]]}}`, `prediction.supporting_facts[0][0]: want a string, got null`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",1],["T",1.5]]}}`, `prediction.supporting_facts[1][1]: want an integer, got the number 1.5`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[[3,1]]}}`, `prediction.supporting_facts[0][0]: want a string, got the number 3`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T"]]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a list of 1 element`},
