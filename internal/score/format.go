@@ -24,17 +24,19 @@ import (
 // Summary is what --summary writes: counts, then each metric's mean, count and bootstrap interval
 // overall and by record type, then the benchmark-specific aggregates, then warnings.
 type Summary struct {
-	Records      int      `json:"records"`
-	Scored       int      `json:"scored"`
-	Errors       int      `json:"errors"`
-	ErrorsAsZero bool     `json:"errors_as_zero"`
-	Unscored     int      `json:"unscored"`
-	unpredicted  int      // of Unscored, the records without a prediction, for its warning
-	unjudged     int      // and those without a judgment, for judge_score
-	firstRepeat  string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
-	byKnown      []string // paths the first records have values at, sorted, for --by's suggestion
-	degenerate   []string // the groups' degenerate-interval warnings, one a group, until summarize ends
-	BadLines     int      `json:"bad_lines"`
+	Records      int  `json:"records"`
+	Scored       int  `json:"scored"`
+	Errors       int  `json:"errors"`
+	ErrorsAsZero bool `json:"errors_as_zero"`
+	Unscored     int  `json:"unscored"`
+	unpredicted  int  // of Unscored, the records without a prediction, for its warning
+	unjudged     int  // and those without a judgment, for judge_score
+	// factsUnpredicted counts the records with gold supporting facts and none predicted.
+	factsUnpredicted int
+	firstRepeat      string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
+	byKnown          []string // paths the first records have values at, sorted, for --by's suggestion
+	degenerate       []string // the groups' degenerate-interval warnings, one a group, until summarize ends
+	BadLines         int      `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.
 	MetricErrors int `json:"metric_errors,omitempty"`

@@ -57,6 +57,9 @@ type outcome struct {
 	dataset    string
 	locomoCat  int  // LoCoMo category number, 0 when unknown
 	abstention bool // LongMemEval abstention question (record.Abstention)
+	// factsUnpredicted: the record has gold supporting facts and a prediction without any, which
+	// hotpot_evaluate_v1.py scores 0 where qa-score has no sp/joint scores (see Summary.warnings).
+	factsUnpredicted bool
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
 	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
@@ -90,6 +93,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
 	o.unpredicted = rec.Prediction == nil
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
+	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && hasGoldFacts(rec) && len(rec.Answers) > 0
 	switch {
 	case !s.judged:
 	case s.judge == "":

@@ -25,24 +25,25 @@ import (
 // so with more than one type the peak is twice that. Each record's id hash is held in a set, 11
 // to 21 bytes (repeat.IDs; repeated ids). Everything else is counts and sums.
 type aggregator struct {
-	names        []string
-	errorsAsZero bool
-	keep         bool       // keep the values, for a summary
-	ids          repeat.IDs // the records' ids, for a summary (repeated ids)
-	records      int
-	failed       int
-	unscored     int
-	unpredicted  int                  // of the unscored, those without a prediction
-	unjudged     int                  // and those with one but without a judgment, for judge_score
-	metricErrors int                  // records with a corpus-metric problem or a failed embedding call
-	groups       map[string]*groupAcc // by record type; "" for records without one
-	locomo       map[int]*meanAcc     // locomo_f1 by LoCoMo category
-	lme          map[string]*meanAcc  // LongMemEval judge_score by type
-	lmeAbs       meanAcc              // LongMemEval judge_score over abstention questions
-	byPaths      byFields             // --by
-	by           []byAcc              // by[i]: the breakdown by byPaths[i]
-	byKnown      map[string]bool      // the paths with values in the first records (outcome.byKnown)
-	in           []*groupAcc          // add's scratch: the groups a record counts in
+	names            []string
+	errorsAsZero     bool
+	keep             bool       // keep the values, for a summary
+	ids              repeat.IDs // the records' ids, for a summary (repeated ids)
+	records          int
+	failed           int
+	unscored         int
+	unpredicted      int                  // of the unscored, those without a prediction
+	factsUnpredicted int                  // records with gold supporting facts and none predicted
+	unjudged         int                  // and those with one but without a judgment, for judge_score
+	metricErrors     int                  // records with a corpus-metric problem or a failed embedding call
+	groups           map[string]*groupAcc // by record type; "" for records without one
+	locomo           map[int]*meanAcc     // locomo_f1 by LoCoMo category
+	lme              map[string]*meanAcc  // LongMemEval judge_score by type
+	lmeAbs           meanAcc              // LongMemEval judge_score over abstention questions
+	byPaths          byFields             // --by
+	by               []byAcc              // by[i]: the breakdown by byPaths[i]
+	byKnown          map[string]bool      // the paths with values in the first records (outcome.byKnown)
+	in               []*groupAcc          // add's scratch: the groups a record counts in
 }
 
 type groupAcc struct {
@@ -111,6 +112,9 @@ func (a *aggregator) addID(id, file string, line int) {
 // add takes in one record's outcome.
 func (a *aggregator) add(o outcome) {
 	a.records++
+	if o.factsUnpredicted {
+		a.factsUnpredicted++
+	}
 	in := a.in[:0] // its type's group, and its value's group of each breakdown
 	if a.keep {
 		in = append(in, a.groupIn(a.groups, o.typ))
@@ -189,7 +193,7 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
-	s.unpredicted, s.unjudged = a.unpredicted, a.unjudged
+	s.unpredicted, s.unjudged, s.factsUnpredicted = a.unpredicted, a.unjudged, a.factsUnpredicted
 	if f := a.ids.First(); f != nil {
 		s.firstRepeat = f.Place()
 	}
@@ -458,6 +462,9 @@ func (s *Summary) warnings() {
 			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
 	w = append(w, s.byMissing()...)
+	if warn := s.factsWarning(); warn != "" {
+		w = append(w, warn)
+	}
 	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
 		w = append(w, few)
 	}
@@ -466,6 +473,30 @@ func (s *Summary) warnings() {
 }
 
 // unscoredWarning says that unscored of records records got no score, and why that may be:
+// factsWarning says, when some records have HotpotQA's supporting-fact scores and others have
+// gold facts but a prediction without any, that the means are over the first alone, where
+// hotpot_evaluate_v1.py counts the others as 0 ("missing sp fact") and divides by all; else "".
+//
+// Note: scoring those records 0 would make the scores of a run that predicts no facts at all
+// zeros, where none apply; the warning says how the official means would differ instead.
+func (s *Summary) factsWarning() string {
+	if s.factsUnpredicted == 0 || s.Overall == nil {
+		return ""
+	}
+	var names []string
+	n := 0
+	for _, name := range []string{"sp_em", "sp_f1", "joint_em", "joint_f1"} {
+		if st := s.Overall.Metrics[name]; st != nil && st.Count > 0 {
+			names, n = append(names, name), max(n, st.Count)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: the means are over the %s whose prediction carries supporting facts; %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (over %d)",
+		strings.Join(names, ", "), english.Count(n, "record", "records"), english.Count(s.factsUnpredicted, "more record has", "more records have"), n+s.factsUnpredicted)
+}
+
 // unpredicted of them have no prediction and unjudged no judgment for judge_score (none at all:
 // a stage run before qa-predict or qa-judge, which it names), or what else the metrics read;
 // otherwise they would be silent, for they take no part in any mean.
