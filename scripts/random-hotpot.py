@@ -6,6 +6,8 @@ hotpot_em, hotpot_f1, sp_em, sp_f1, joint_em and joint_f1:
     /usr/bin/python3 scripts/random-hotpot.py --evaluate hotpot/hotpot_evaluate_v1.py \\
         --seed 1 --n 50000 > /tmp/hotpot.jsonl
     QA_HOTPOT_VECTORS=/tmp/hotpot.jsonl go test ./internal/score -run HotpotRandom
+    /usr/bin/python3 scripts/random-hotpot.py --evaluate hotpot/hotpot_evaluate_v1.py \\
+        --seed 1 --n 5000 --odd 0.5 --check bin/qa-score
 
 Each line is {"record": a qapipe record, "expected": {score name: value}}: the record's answers
 hold the one gold answer, prediction.supporting_facts the predicted facts and
@@ -21,15 +23,46 @@ spaced, non-ASCII or look-alike titles, are empty on either side, or are the gol
 a fact added or dropped; predictions are random or the gold answer changed (cased, punctuated,
 an article or a piece added, a piece dropped).
 
+--check BIN runs BIN --metrics hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1 over the records,
+and again with --summary -, and compares each record's scores, and the overall mean and count of
+each, to 1e-9, printing the counts and every difference as a JSON line (exit code 1 when any
+differ). The means are what the script's eval() prints when it is run on the records written as
+its gold and prediction files (eval() divides every sum by the number of gold questions); the
+counts must be that number. --aggregates FILE writes eval()'s printed metrics as JSON.
+
+These options draw more, after the draws above (so that a seed gives the records it gave before
+when they are left at 0):
+  --odd F         a fraction F of the records has its titles replaced, the same on both sides,
+                  by ones with quotes, backslashes, line and paragraph separators, NUL, a BOM,
+                  NFC/NFD pairs, full-width or long text, and some sentence indices written as
+                  floats (1.0, -0.0, 2.0**53) or large integers (2**53 + 1, 2**62) on either
+                  side, where Python's tuples still equal the integer's;
+  --surrogates F  a fraction F of the records holds titles with a lone surrogate (written as its
+                  \\u escape, which qapipe reads as U+FFFD);
+  --unreadable F  a fraction F of the records holds a fact that qapipe refuses and the script
+                  takes as it is (true for 1, "1", null, a list of one or three, a number for a
+                  title, an index past 2**63 or a float past 2**53);
+  --missing-sp F  a fraction F of the predictions carries no supporting_facts (eval() prints
+                  "missing sp fact" and counts 0 for it, qapipe leaves the record's sp and joint
+                  scores out).
+
 It needs the original script (https://github.com/hotpotqa/hotpot, Apache-2.0, not part of
 qapipe); its ujson import is served by the standard json module. Python 3.11's standard library
 only.
 """
 import argparse
+import ast
+import contextlib
 import importlib.util
+import io
 import json
+import os
 import random
 import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import score_check  # noqa: E402
 
 PIECES = ["yes", "no", "noanswer", "Yes.", "NO", "No!", "no-answer", "yes yes", "the", "a", "an", "The",
           "Paris", "paris", "France", "1,000", "1844", "first", "Magazine", "Arthur's", "don't", "-", "  ",
@@ -81,11 +114,82 @@ def predicted_facts(rng, gold):
     return pred
 
 
+ODD_TITLES = ['say "hi"', "back\\slash", "\\", "line\u2028sep", "para\u2029sep", "nul\x00", "\ufeffBOM",
+              "Caf\u00e9", "Cafe\u0301", "ＰＡＲＩＳ", "PARIS", "x" * 300, "[1, 2]", "a, b", "\x85", "\u200b",
+              "\u00a0", " ", "\t", "\U0001F600", "\x7f", "İ", "i\u0307", "ß", "SS", "null", "0"]
+SURROGATE_TITLES = ["\ud800", "\udbff", "\udc00", "\udfff", "Paris\ud83d", "Paris\ude00", "\ufffd"]
+
+
+def odd_facts(rng, gold, pred, titles):
+    """gold and pred with their titles mapped to titles (the same on both sides) and some
+    sentence indices written in another form that Python's tuples take as the same number."""
+    names = {t: rng.choice(titles) for f in gold + pred for t in [f[0]]}
+
+    def index(i):
+        r = rng.random()
+        if r < 0.2:
+            return float(i)
+        if r < 0.25:
+            return -0.0 if i == 0 else i
+        return i
+    big = rng.choice([2**53 + 1, 2**62, 2**53, 10**15])
+    gold = [[names[t], index(i)] for t, i in gold]
+    pred = [[names[t], index(i)] for t, i in pred]
+    if rng.random() < 0.2:
+        gold.append([rng.choice(titles), big])
+        if rng.random() < 0.5:
+            pred.append([gold[-1][0], float(big) if big == 2**53 else big])
+    return gold, pred
+
+
+def unreadable_fact(rng, facts):
+    """facts with one fact added that qapipe refuses; often it shares the title of another."""
+    title = rng.choice(facts)[0] if facts else "Paris"
+    bad = rng.choice([[title, True], [title, "1"], [title, None], [title], [title, 1, 2], [1, 1], [None, 0],
+                      [title, 2**63], [title, -(2**63) - 1], [title, 2.0**60], [title, 1e300], [title, 1.5]])
+    out = [list(f) for f in facts]
+    out.insert(rng.randint(0, len(out)), bad)
+    return out
+
+
+def upstream_eval(hotpot, golds, preds):
+    """What eval() prints for the gold and prediction files it is given: its metrics, each sum
+    divided by the number of gold questions."""
+    with tempfile.TemporaryDirectory(prefix="hotpot-") as d:
+        gold_file, pred_file = os.path.join(d, "gold.json"), os.path.join(d, "pred.json")
+        with open(gold_file, "w") as f:
+            json.dump(golds, f)  # ASCII: lone surrogates read back as they were
+        with open(pred_file, "w") as f:
+            json.dump(preds, f)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            hotpot.eval(pred_file, gold_file)
+    return ast.literal_eval(printed.getvalue().splitlines()[-1])
+
+
+def aggregates(metrics, n):
+    """The (name, eval()'s value, getter from qa-score's summary) triples to compare."""
+    def stat(name, key):
+        return lambda s: s["overall"]["metrics"][name][key]
+    out = []
+    for name, key in [("hotpot_em", "em"), ("hotpot_f1", "f1"), ("sp_em", "sp_em"), ("sp_f1", "sp_f1"),
+                      ("joint_em", "joint_em"), ("joint_f1", "joint_f1")]:
+        out.append((name + " mean", metrics[key], stat(name, "mean")))
+        out.append((name + " count", n, stat(name, "count")))
+    return out
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--evaluate", required=True, help="path of hotpot_evaluate_v1.py")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--odd", type=float, default=0.0, help="fraction of records with odd titles and indices")
+    ap.add_argument("--surrogates", type=float, default=0.0, help="fraction of records with lone surrogates in titles")
+    ap.add_argument("--unreadable", type=float, default=0.0, help="fraction of records with a fact qapipe refuses")
+    ap.add_argument("--missing-sp", type=float, default=0.0, help="fraction of predictions without supporting facts")
+    ap.add_argument("--check", metavar="BIN", help="run qa-score BIN over the records and compare")
+    ap.add_argument("--aggregates", metavar="FILE", help="write the metrics eval() prints to FILE as JSON")
     args = ap.parse_args()
     sys.modules.setdefault("ujson", json)
     spec = importlib.util.spec_from_file_location("hotpot_evaluate_v1", args.evaluate)
@@ -93,11 +197,24 @@ def main():
     spec.loader.exec_module(hotpot)
 
     rng = random.Random(args.seed)
+    records, expected, golds, preds = [], [], [], {"answer": {}, "sp": {}}
     for i in range(args.n):
         gold = answer(rng)
         pred = predicted_answer(rng, gold)
         gold_sp = facts(rng)
         pred_sp = predicted_facts(rng, gold_sp)
+        if args.odd and rng.random() < args.odd:
+            gold_sp, pred_sp = odd_facts(rng, gold_sp, pred_sp, ODD_TITLES + TITLES)
+        if args.surrogates and rng.random() < args.surrogates:
+            gold_sp, pred_sp = odd_facts(rng, gold_sp, pred_sp, SURROGATE_TITLES)
+            if pred_sp and rng.random() < 0.5:
+                pred_sp[0][0] = rng.choice(SURROGATE_TITLES)
+        if args.unreadable and rng.random() < args.unreadable:
+            if rng.random() < 0.5:
+                gold_sp = unreadable_fact(rng, gold_sp)
+            else:
+                pred_sp = unreadable_fact(rng, pred_sp)
+        missing = args.missing_sp and rng.random() < args.missing_sp
         metrics = {k: 0 for k in ["em", "f1", "prec", "recall", "sp_em", "sp_f1", "sp_prec", "sp_recall"]}
         em, prec, recall = hotpot.update_answer(metrics, pred, gold)
         sp_em, sp_prec, sp_recall = hotpot.update_sp(metrics, pred_sp, gold_sp)
@@ -106,9 +223,29 @@ def main():
         record = {"schema": 1, "id": f"hotpot-random-{i}", "dataset": "hotpotqa", "question": "q",
                   "answers": [gold], "prediction": {"text": pred, "supporting_facts": pred_sp},
                   "meta": {"supporting_facts": gold_sp}}
-        expected = {"hotpot_em": float(em), "hotpot_f1": float(metrics["f1"]), "sp_em": float(sp_em),
-                    "sp_f1": float(metrics["sp_f1"]), "joint_em": float(em) * sp_em, "joint_f1": float(joint_f1)}
-        print(json.dumps({"record": record, "expected": expected}, ensure_ascii=False))
+        want = {"hotpot_em": float(em), "hotpot_f1": float(metrics["f1"]), "sp_em": float(sp_em),
+                "sp_f1": float(metrics["sp_f1"]), "joint_em": float(em) * sp_em, "joint_f1": float(joint_f1)}
+        golds.append({"_id": record["id"], "answer": gold, "supporting_facts": gold_sp})
+        preds["answer"][record["id"]] = pred
+        if missing:
+            del record["prediction"]["supporting_facts"]
+            for k in ["sp_em", "sp_f1", "joint_em", "joint_f1"]:
+                del want[k]
+        else:
+            preds["sp"][record["id"]] = pred_sp
+        records.append(record)
+        expected.append(want)
+    if args.check:
+        metrics = upstream_eval(hotpot, golds, preds)
+        bad = score_check.check(args.check, records, expected, "hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1",
+                                aggregates(metrics, args.n))
+        sys.exit(1 if bad else 0)
+    if args.aggregates:
+        with open(args.aggregates, "w") as f:
+            json.dump(upstream_eval(hotpot, golds, preds), f, indent=1, sort_keys=True)
+    for record, want in zip(records, expected):
+        sys.stdout.write(score_check.record_line({"record": record, "expected": want}))
 
 
-main()
+if __name__ == "__main__":
+    main()
