@@ -10,15 +10,18 @@ import sys
 import tempfile
 
 TOLERANCE = 1e-9
+ESCAPED = re.compile("[\ud800-\udfff\x85\u2028\u2029]")
 SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def record_line(rec):
+def record_line(rec, separators=False):
     """rec (a record, or any JSON value) as one JSON line of UTF-8 text: characters written as
     they are, but a lone surrogate, which UTF-8 cannot hold, as its \\u escape, which Python's
-    json reads back as that surrogate."""
+    json reads back as that surrogate, and U+0085, U+2028 and U+2029 as theirs, as qapipe's
+    stages write them, so that Python's splitlines() does not cut the line (with separators, they
+    are written as they are, as JSON allows)."""
     text = json.dumps(rec, ensure_ascii=False)
-    return SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text) + "\n"
+    return (SURROGATE if separators else ESCAPED).sub(lambda m: "\\u%04x" % ord(m.group()), text) + "\n"
 
 
 BAD_LINE = re.compile(r':\d+ \(id "(.*?)"\): (.*)')
@@ -49,7 +52,7 @@ def check(binary, records, expected, metrics, aggregates, out=sys.stdout):
         path = os.path.join(d, "records.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             for rec in records:
-                f.write(record_line(rec))
+                f.write(record_line(rec, separators=True))  # qa-score reads lines to \n
         stdout, stderr = qa_score(binary, path, ["--metrics", metrics])
         summary = json.loads(qa_score(binary, path, ["--metrics", metrics, "--bootstrap", "0", "--summary", "-"])[0]
                              or "null")
