@@ -39,9 +39,11 @@ when they are left at 0):
                   side, where Python's tuples still equal the integer's;
   --surrogates F  a fraction F of the records holds titles with a lone surrogate (written as its
                   \\u escape, which qapipe reads as U+FFFD);
-  --unreadable F  a fraction F of the records holds a fact that qapipe refuses and the script
-                  takes as it is (true for 1, "1", null, a list of one or three, a number for a
-                  title, an index past 2**63 or a float past 2**53);
+  --unreadable F  a fraction F of the records holds a fact that is no [title, integer] pair
+                  qapipe can hold, which the script takes as it is: true for 1, "1", null for
+                  the title or the index, a list of one or three, a number for a title, an
+                  index past 2**63 or a float past 2**53 (qapipe's reader is to refuse them:
+                  the record a bad line, its scores differing);
   --missing-sp F  a fraction F of the predictions carries no supporting_facts (eval() prints
                   "missing sp fact" and counts 0 for it, qapipe leaves the record's sp and joint
                   scores out).
@@ -143,7 +145,8 @@ def odd_facts(rng, gold, pred, titles):
 
 
 def unreadable_fact(rng, facts):
-    """facts with one fact added that qapipe refuses; often it shares the title of another."""
+    """facts with one fact added that is no [title, integer] pair qapipe can hold; often it
+    shares the title of another."""
     title = rng.choice(facts)[0] if facts else "Paris"
     bad = rng.choice([[title, True], [title, "1"], [title, None], [title], [title, 1, 2], [1, 1], [None, 0],
                       [title, 2**63], [title, -(2**63) - 1], [title, 2.0**60], [title, 1e300], [title, 1.5]])
@@ -186,7 +189,7 @@ def main():
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--odd", type=float, default=0.0, help="fraction of records with odd titles and indices")
     ap.add_argument("--surrogates", type=float, default=0.0, help="fraction of records with lone surrogates in titles")
-    ap.add_argument("--unreadable", type=float, default=0.0, help="fraction of records with a fact qapipe refuses")
+    ap.add_argument("--unreadable", type=float, default=0.0, help="fraction of records with a fact that is no [title, integer] pair")
     ap.add_argument("--missing-sp", type=float, default=0.0, help="fraction of predictions without supporting facts")
     ap.add_argument("--check", metavar="BIN", help="run qa-score BIN over the records and compare")
     ap.add_argument("--aggregates", metavar="FILE", help="write the metrics eval() prints to FILE as JSON")
