@@ -1,36 +1,50 @@
 package metric
 
 import (
+	"cmp"
+	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // LabelOrder sorts class labels: numerically when Numeric (labels that are JSON integers),
 // otherwise by Unicode code point (Go's byte order), so "10" < "2".
 type LabelOrder struct{ Numeric bool }
 
-// Compare returns -1, 0 or +1 as a sorts before, equal to or after b.
+// Compare returns -1, 0 or +1 as a sorts before, equal to or after b. Numeric labels compare as
+// the integers they are, exactly (9007199254740993 after 9007199254740992, which float64 cannot
+// tell apart); two different labels that are equal as numbers ("1" and "01", "0" and "-0") are
+// ordered by code point, so that only equal labels compare equal and a sort keeps each label's
+// records together (Rank's query groups).
 func (o LabelOrder) Compare(a, b string) int {
-	if o.Numeric {
-		x, errx := strconv.ParseFloat(a, 64)
-		y, erry := strconv.ParseFloat(b, 64)
-		if errx == nil && erry == nil {
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-			return 0
+	if o.Numeric && a != b {
+		if c, ok := compareNumbers(a, b); ok && c != 0 {
+			return c
 		}
 	}
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+	return strings.Compare(a, b)
+}
+
+// compareNumbers compares a and b as numbers: exactly as integers when both are, else as
+// float64; false when either is no number.
+func compareNumbers(a, b string) (int, bool) {
+	x, errx := strconv.ParseInt(a, 10, 64)
+	y, erry := strconv.ParseInt(b, 10, 64)
+	if errx == nil && erry == nil {
+		return cmp.Compare(x, y), true
 	}
-	return 0
+	if bx, ok := new(big.Int).SetString(a, 10); ok {
+		if by, ok := new(big.Int).SetString(b, 10); ok {
+			return bx.Cmp(by), true
+		}
+	}
+	fx, errx := strconv.ParseFloat(a, 64)
+	fy, erry := strconv.ParseFloat(b, 64)
+	if errx != nil || erry != nil {
+		return 0, false
+	}
+	return cmp.Compare(fx, fy), true
 }
 
 // Sorted returns the distinct labels of the lists in this order.
