@@ -192,7 +192,7 @@ func corpusFlags() []cli.Flag {
 		&cli.StringFlag{Name: "label-map", EnvVars: []string{"QA_LABEL_MAP"}, Usage: "map answers to labels: \"yes=1,no=0\" or a JSON object file; keys match trimmed, lower-cased labels"},
 		&cli.StringFlag{Name: "average", Value: "macro", EnvVars: []string{"QA_AVERAGE"}, Usage: "precision/recall/f1_score average: " + strings.Join(averages, ", ")},
 		&cli.StringFlag{Name: "zero-division", Value: "0", EnvVars: []string{"QA_ZERO_DIVISION"}, Usage: "value of a ratio with a zero denominator: 0 (sklearn's \"warn\") or 1"},
-		&cli.StringFlag{Name: "labels", EnvVars: []string{"QA_LABELS"}, Usage: "comma-separated classes, in order, that precision/recall/f1_score and the per-class table use (sklearn's labels=; default: every label seen; a class no record has is warned of)"},
+		&cli.StringFlag{Name: "labels", EnvVars: []string{"QA_LABELS"}, Usage: "comma-separated classes, in order, that precision/recall/f1_score and the per-class table use (sklearn's labels=; default: every label seen; a class no record has is warned of), or a JSON list of them for classes holding a comma or empty ([\"\", \"a,b\"])"},
 		&cli.StringFlag{Name: "bleu-weights", Value: "0.25,0.25,0.25,0.25", EnvVars: []string{"QA_BLEU_WEIGHTS"}, Usage: "corpus_bleu weights, one per n-gram order (1 to 4); gen_eval_bleu needs uniform ones"},
 		&cli.StringFlag{Name: "pos-label", Value: "1", EnvVars: []string{"QA_POS_LABEL"}, Usage: "positive class for --average binary, auc, and non-numeric relevance"},
 		&cli.StringFlag{Name: "group-field", Value: "meta.group", EnvVars: []string{"QA_GROUP_FIELD"}, Usage: "`PATH` of the query group for pn, pairwise_acc, mrr, map"},
@@ -253,7 +253,11 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 		return nil, command.Usagef("--zero-division: want 0 or 1, not %q", c.String("zero-division"))
 	}
 	if l := c.String("labels"); l != "" {
-		cc.classes = strings.Split(l, ",")
+		classes, err := parseClasses(l)
+		if err != nil {
+			return nil, command.Usagef("--labels: %v", err)
+		}
+		cc.classes = classes
 	}
 	ws, err := parseWeights(c.String("bleu-weights"))
 	if err != nil {

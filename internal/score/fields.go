@@ -111,6 +111,30 @@ func rawNumber(raw json.RawMessage) (float64, bool) {
 	return f, err == nil
 }
 
+// parseClasses reads --labels: classes separated by commas, or a JSON list of them (strings or
+// numbers, as a label reads them), which can name a class that holds a comma or is empty.
+func parseClasses(arg string) ([]string, error) {
+	if !strings.HasPrefix(strings.TrimSpace(arg), "[") {
+		return strings.Split(arg, ","), nil
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal([]byte(arg), &raw); err != nil {
+		return nil, fmt.Errorf("a list that starts with [ is JSON: %w", err)
+	}
+	if len(raw) == 0 {
+		return nil, errors.New("the list is empty: name a class, or leave --labels out for every label seen")
+	}
+	out := make([]string, len(raw))
+	for i, r := range raw {
+		l, ok := rawLabel(r)
+		if !ok {
+			return nil, fmt.Errorf("class %d is %s, not a string or number", i+1, strings.TrimSpace(string(r)))
+		}
+		out[i] = l
+	}
+	return out, nil
+}
+
 // labelMap is --label-map: lower-cased, trimmed answer → label.
 type labelMap map[string]string
 
