@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,9 +27,21 @@ type goldenCase struct {
 	Expected map[string]json.RawMessage `json:"expected"`
 }
 
+// readGoldenCases returns the cases of testdata/golden/name, then those of the file of the same
+// name in the folder $QA_CLASSIFICATION_GOLDEN names, if set: random cases in the golden format,
+// such as scripts/random-classification.py writes.
 func readGoldenCases(t *testing.T, name string) []goldenCase {
 	t.Helper()
-	f, err := os.Open("testdata/golden/" + name)
+	cases := readCaseFile(t, filepath.Join("testdata", "golden", name))
+	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
+		cases = append(cases, readCaseFile(t, filepath.Join(dir, name))...)
+	}
+	return cases
+}
+
+func readCaseFile(t *testing.T, path string) []goldenCase {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

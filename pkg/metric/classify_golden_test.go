@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -41,6 +42,22 @@ func loadCases(t *testing.T, name string) []classCase {
 	}
 	if len(cases) == 0 {
 		t.Fatalf("no cases in %s", name)
+	}
+	return cases
+}
+
+// goldenCases returns the golden cases in testdata/classification/name, then those in the file of
+// the same name in the folder $QA_CLASSIFICATION_GOLDEN names, if set: random cases in the golden
+// format, such as scripts/random-classification.py writes.
+func goldenCases(t *testing.T, name string) []classCase {
+	t.Helper()
+	cases := loadCases(t, name)
+	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
+		abs, err := filepath.Abs(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, loadCases(t, abs)...)
 	}
 	return cases
 }

@@ -30,7 +30,7 @@ func nullable(x float64) any {
 	return x
 }
 
-func TestClassifyGolden(t *testing.T) { checkClassify(t, loadCases(t, "accuracy_prf.jsonl")) }
+func TestClassifyGolden(t *testing.T) { checkClassify(t, goldenCases(t, "accuracy_prf.jsonl")) }
 
 // TestClassifySklearn checks random cases scored by scikit-learn 1.2.1 itself
 // (testdata/classification/random_cases.py --family sklearn).
@@ -64,7 +64,7 @@ func checkClassify(t *testing.T, cases []classCase) {
 	})
 }
 
-func TestAUCGolden(t *testing.T) { checkAUC(t, loadCases(t, "auc.jsonl")) }
+func TestAUCGolden(t *testing.T) { checkAUC(t, goldenCases(t, "auc.jsonl")) }
 
 // TestAUCSklearn checks random cases scored by scikit-learn 1.2.1 itself.
 func TestAUCSklearn(t *testing.T) {
@@ -94,7 +94,7 @@ func checkAUC(t *testing.T, cases []classCase) {
 	})
 }
 
-func TestPairwiseGolden(t *testing.T) { checkPairwise(t, loadCases(t, "pairwise.jsonl")) }
+func TestPairwiseGolden(t *testing.T) { checkPairwise(t, goldenCases(t, "pairwise.jsonl")) }
 
 func checkPairwise(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
@@ -120,7 +120,7 @@ func checkPairwise(t *testing.T, cases []classCase) {
 	})
 }
 
-func TestChunkGolden(t *testing.T) { checkChunks(t, loadCases(t, "chunk.jsonl")) }
+func TestChunkGolden(t *testing.T) { checkChunks(t, goldenCases(t, "chunk.jsonl")) }
 
 func checkChunks(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
@@ -155,7 +155,7 @@ func checkChunks(t *testing.T, cases []classCase) {
 	})
 }
 
-func TestRankGolden(t *testing.T) { checkRank(t, loadCases(t, "ranking.jsonl")) }
+func TestRankGolden(t *testing.T) { checkRank(t, goldenCases(t, "ranking.jsonl")) }
 
 func checkRank(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
@@ -173,7 +173,7 @@ func checkRank(t *testing.T, cases []classCase) {
 	})
 }
 
-func TestPerplexityGolden(t *testing.T) { checkPerplexity(t, loadCases(t, "ppl.jsonl")) }
+func TestPerplexityGolden(t *testing.T) { checkPerplexity(t, goldenCases(t, "ppl.jsonl")) }
 
 func checkPerplexity(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestCorpusBLEUGolden(t *testing.T) { checkCorpusBLEU(t, loadCases(t, "corpus_bleu.jsonl")) }
+func TestCorpusBLEUGolden(t *testing.T) { checkCorpusBLEU(t, goldenCases(t, "corpus_bleu.jsonl")) }
 
 // TestCorpusBLEUNLTK checks random corpora scored by NLTK 3.8 itself
 // (testdata/classification/random_cases.py --family nltk).
