@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -122,19 +123,28 @@ func floats(t *testing.T, raw json.RawMessage) []float64 {
 // null against nil, and lists and objects element by element.
 func compare(t *testing.T, where string, got any, want json.RawMessage) {
 	t.Helper()
-	var w any
-	if err := json.Unmarshal(want, &w); err != nil {
+	w, err := decodeNumbers(want)
+	if err != nil {
 		t.Fatal(err)
 	}
 	g, err := json.Marshal(got)
 	if err != nil {
 		t.Fatalf("%s: marshal %v: %v", where, got, err)
 	}
-	var gv any
-	_ = json.Unmarshal(g, &gv)
+	gv, _ := decodeNumbers(g)
 	if msg := diffJSON(gv, w); msg != "" {
 		t.Errorf("%s: got %s, want %s (%s)", where, g, want, msg)
 	}
+}
+
+// decodeNumbers decodes JSON keeping numbers as their text, so that integers beyond 2^53 (labels,
+// query ids) are compared exactly, not as the float64 they round to.
+func decodeNumbers(raw []byte) (any, error) {
+	var v any
+	d := json.NewDecoder(bytesReader(raw))
+	d.UseNumber()
+	err := d.Decode(&v)
+	return v, err
 }
 
 func diffJSON(got, want any) string {
@@ -143,10 +153,23 @@ func diffJSON(got, want any) string {
 		if got != nil {
 			return "want null"
 		}
-	case float64:
-		g, ok := got.(float64)
-		if !ok || math.Abs(g-w) > 1e-9 {
+	case json.Number:
+		g, ok := got.(json.Number)
+		if !ok {
 			return fmt.Sprintf("%v != %v", got, w)
+		}
+		wi, wInt := new(big.Int).SetString(w.String(), 10)
+		gi, gInt := new(big.Int).SetString(g.String(), 10)
+		if wInt && gInt {
+			if gi.Cmp(wi) != 0 {
+				return fmt.Sprintf("%v != %v", g, w)
+			}
+			return ""
+		}
+		wf, _ := w.Float64()
+		gf, err := g.Float64()
+		if err != nil || math.Abs(gf-wf) > 1e-9 {
+			return fmt.Sprintf("%v != %v", g, w)
 		}
 	case []any:
 		g, ok := got.([]any)
