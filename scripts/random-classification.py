@@ -217,8 +217,8 @@ def prf_input(rng, kind):
                 "large_int_labels"):
         r = rng.random()
         if r < 0.25:
-            present = sorted(set(y_true) | set(y_pred))
-            labels = rng.sample(present + absent[:2], rng.randint(1, len(present) + 2))
+            some = sorted(set(y_true) | set(y_pred)) + absent[:2]
+            labels = rng.sample(some, rng.randint(1, len(some)))
         if rng.random() < 0.4:
             pos_label = rng.choice(sorted(set(y_true) | set(y_pred)) + absent[:1])
     every = y_true + y_pred + (labels or []) + ([] if pos_label is None else [pos_label])
