@@ -182,7 +182,11 @@ func TestGoldenClassification(t *testing.T) {
 			args = append(args, "--average", "binary", "--pos-label", literal(p))
 		}
 		if l := c.Params["labels"]; string(l) != "null" {
-			args = append(args, "--labels", strings.Join(literals(t, l), ","))
+			classes, err := json.Marshal(literals(t, l)) // a JSON list: a class may be "" or hold a comma
+			if err != nil {
+				t.Fatal(err)
+			}
+			args = append(args, "--labels", string(classes))
 		}
 		cl := runGolden(t, c.ID, recs, args...).Corpus.Classification
 		var want struct {
