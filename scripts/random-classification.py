@@ -520,31 +520,26 @@ def chunk_tag(rng, scheme, types):
     return rng.choice(prefixes) + "-" + typ
 
 
-def chunk_sentence(rng, n, scheme, types):
-    if scheme in ("BIO", "IOB1"):
-        out, i = [], 0
-        while i < n:
-            if rng.random() < 0.5:
-                out.append("O")
-                i += 1
-                continue
-            typ, k = rng.choice(types), rng.randint(1, 4)
-            first = "B" if scheme == "BIO" or (out and out[-1] != "O" and rng.random() < 0.8) else "I"
-            out += [first + "-" + typ] + ["I-" + typ] * (k - 1)
-            i += k
-        return out[:n]
+def chunk_run(rng, scheme, typ, k, before):
+    """The tags of one chunk of k tokens of type typ, in the scheme, after the tags before."""
     if scheme == "IOBES":
-        out, i = [], 0
-        while i < n:
-            if rng.random() < 0.5:
-                out.append("O")
-                i += 1
-                continue
-            typ, k = rng.choice(types), rng.randint(1, 4)
-            out += ["S-" + typ] if k == 1 else ["B-" + typ] + ["I-" + typ] * (k - 2) + ["E-" + typ]
-            i += k
-        return out[:n]
-    return [chunk_tag(rng, scheme, types) for _ in range(n)]
+        return ["S-" + typ] if k == 1 else ["B-" + typ] + ["I-" + typ] * (k - 2) + ["E-" + typ]
+    # IOB1 begins a chunk with I-, and mostly with B- right after another chunk.
+    first = "B" if scheme == "BIO" or (before and before[-1] != "O" and rng.random() < 0.8) else "I"
+    return [first + "-" + typ] + ["I-" + typ] * (k - 1)
+
+
+def chunk_sentence(rng, n, scheme, types):
+    if scheme not in ("BIO", "IOB1", "IOBES"):
+        return [chunk_tag(rng, scheme, types) for _ in range(n)]
+    out = []
+    while len(out) < n:
+        if rng.random() < 0.5:
+            out.append("O")
+            continue
+        typ, k = rng.choice(types), rng.randint(1, 4)
+        out += chunk_run(rng, scheme, typ, k, out)
+    return out[:n]
 
 
 def perturb(rng, gold, types, p, odd=()):
