@@ -28,23 +28,28 @@ among them) and a few more, so every kind gets about --n / kinds cases:
                 float64 cannot tell apart (2^53 and 2^53+1, neighbouring 19-digit ids).
   auc           ties, near-equal floats (0.1+0.2 vs 0.3, nextafter, -0.0 vs 0.0), int scores,
                 large and tiny magnitudes, one class present, -1/1 and 0/1 targets, string and
-                int targets with pos_label (pos_label 0 included), "01" and "1.0" beside "1".
+                int targets with pos_label (pos_label 0 included), "01" and "1.0" beside "1"; a
+                kind of target meets every kind of score (and the reverse) in some cases.
   pairwise      pairs with ties, all right/wrong/tied, no pair at all, ratios at and around 128;
                 groups with one label, single records, graded and -1/1 labels, interleaved qids,
-                tied scores, 1.0 beside 1, qids past 2^53 and strings of digits.
+                tied scores, 1.0 beside 1, qids past 2^53, strings of digits and qids apart by
+                case alone ("b", "B").
   chunk         BIO, IOB1, IOBES and mixed tags, I- without B-, type changes, B- after I-, runs
                 that would continue into the next sentence, bare and hyphenated tags ("B",
-                "I-ORG-X", "BPER"), Unicode and case in types, empty corpora and sentences,
+                "I-ORG-X", "BPER", "E-"), Unicode and case in types, empty corpora and sentences,
                 typed tags with prefixes outside BIESO ("U-PER", "O-LOC", ".-X").
   ranking       relevant at rank k, no relevant record in a query or anywhere, tied scores that
                 the input order breaks (-0.0 vs 0.0 too), fractional and negative labels (0.5
                 and -0.0 for MRR vs MAP), interleaved string and int qids, one-record queries,
-                int qids that float64 cannot tell apart, qids "1", "01" and "-0" beside "0".
+                int qids that float64 cannot tell apart, qids "1", "01" and "-0" beside "0", qids
+                apart by case alone.
   corpus_bleu   clipping, closest-length ties, empty hypotheses and references, hypotheses
-                shorter than the order, no n-gram overlap of some order, case, CJK characters,
-                orders 1-4, uniform and other weights (equal ones that are not 1/n among them).
+                shorter than the order, no n-gram overlap of some order, case, CJK characters
+                alone and among words with punctuation and the empty token, orders 1-4, uniform
+                and other weights (equal ones that are not 1/n, and zeros, among them), every
+                segment with an empty reference at each order (gen_eval null).
   ppl           zero loss, one record, one-token records, low and high losses, many records, a
-                ppl just under an integer.
+                ppl just under an integer, losses with 2 to 12 decimals.
 
 Where the values come from (all computed here, nothing fetched):
   accuracy_prf  scikit-learn: accuracy_score, precision_recall_fscore_support (average None,
@@ -297,45 +302,52 @@ def auc_scores(rng, n, kind):
     return [round(rng.gauss(0, 1), rng.choice([2, 3, 6])) for _ in range(n)]
 
 
+def auc_target(rng, n, kind):
+    """y_true and pos_label of an auc case of the kind."""
+    pools = {"string_labels_pos_label": STR_LABELS, "large_int_labels": BIG_INTS, "int_labels_pos_label": INT_LABELS}
+    if kind in pools:
+        pool = rng.sample(pools[kind], rng.randint(2, 3))
+        return [rng.choice(pool) for _ in range(n)], rng.choice(pool)
+    if kind == "numeric_looking_string_labels":  # "01" and "1.0" are not "1"
+        pool = ["1"] + rng.sample(["01", "1.0", "+1", "1e0", " 1", "0", "-1", "10"], rng.randint(1, 3))
+        return [rng.choice(pool) for _ in range(n)], rng.choice(pool[:1] * 3 + pool)
+    if kind == "single_class_pos_label":
+        pool, _ = label_pool(rng, 2)
+        return [pool[0]] * n, rng.choice(pool)
+    if kind == "labels_minus1_plus1":
+        return [rng.choice([-1, 1]) for _ in range(n)], None
+    if kind == "pos_label_0":
+        return [rng.randint(0, 1) for _ in range(n)], 0
+    if kind == "single_class_positive":
+        return [1] * n, None
+    if kind == "single_class_negative":
+        return [rng.choice([0, -1])] * n, None
+    return [rng.randint(0, 1) for _ in range(n)], None
+
+
+# The kinds that say what the targets are, and those that say what the scores are. A case draws
+# what its kind leaves open by another kind half the time ("random" always), so that targets and
+# scores of every kind meet.
+AUC_TARGET_KINDS = ["labels_minus1_plus1", "string_labels_pos_label", "numeric_looking_string_labels",
+                    "large_int_labels", "int_labels_pos_label", "pos_label_0", "single_class_positive",
+                    "single_class_negative", "single_class_pos_label"]
+AUC_SCORE_KINDS = ["all_scores_equal", "many_ties", "near_equal_floats", "float_sum_not_tie", "integer_scores",
+                   "large_or_negative_scores", "mixed_int_float"]
+
+
 def auc_input(rng, kind):
     n = rng.randint(2, 40) if rng.random() < 0.8 else rng.randint(41, 300)
-    pos_label = None
     if kind == "two_samples":
         n = 2
     elif kind == "tiny_n":
         n = rng.randint(1, 3)
-    if kind == "labels_minus1_plus1":
-        y_true = [rng.choice([-1, 1]) for _ in range(n)]
-    elif kind == "string_labels_pos_label":
-        pool = rng.sample(STR_LABELS, rng.randint(2, 3))
-        y_true = [rng.choice(pool) for _ in range(n)]
-        pos_label = rng.choice(pool)
-    elif kind == "numeric_looking_string_labels":  # "01" and "1.0" are not "1"
-        pool = ["1"] + rng.sample(["01", "1.0", "+1", "1e0", " 1", "0", "-1", "10"], rng.randint(1, 3))
-        y_true = [rng.choice(pool) for _ in range(n)]
-        pos_label = rng.choice(pool[:1] * 3 + pool)
-    elif kind == "large_int_labels":
-        pool = rng.sample(BIG_INTS, rng.randint(2, 3))
-        y_true = [rng.choice(pool) for _ in range(n)]
-        pos_label = rng.choice(pool)
-    elif kind == "int_labels_pos_label":
-        pool = rng.sample(INT_LABELS, rng.randint(2, 3))
-        y_true = [rng.choice(pool) for _ in range(n)]
-        pos_label = rng.choice(pool)
-    elif kind == "pos_label_0":
-        y_true = [rng.randint(0, 1) for _ in range(n)]
-        pos_label = 0
-    elif kind == "single_class_positive":
-        y_true = [1] * n
-    elif kind == "single_class_negative":
-        y_true = [rng.choice([0, -1])] * n
-    elif kind == "single_class_pos_label":
-        pool = rng.sample(STR_LABELS, 2)
-        y_true = [pool[0]] * n
-        pos_label = rng.choice(pool)
-    else:
-        y_true = [rng.randint(0, 1) for _ in range(n)]
-    y_score = auc_scores(rng, n, kind)
+    target = scores = kind
+    if kind not in AUC_TARGET_KINDS and (kind == "random" or rng.random() < 0.5):
+        target = rng.choice(AUC_TARGET_KINDS + ["random"])
+    if kind not in AUC_SCORE_KINDS and (kind == "random" or rng.random() < 0.5):
+        scores = rng.choice(AUC_SCORE_KINDS + ["random"])
+    y_true, pos_label = auc_target(rng, n, target)
+    y_score = auc_scores(rng, n, scores)
     if kind == "perfect_separation" or kind == "reversed":
         pos = 1 if pos_label is None else pos_label
         y_score = [abs(s) + 10 if (y == pos) == (kind == "perfect_separation") else -abs(s) - 10
@@ -387,8 +399,11 @@ def qid_pool(rng, k, kind=""):
         return rng.sample(BIG_INTS, min(k, len(BIG_INTS)))
     if kind == "digit_string_qids":  # strings: "01" is not "1", and "10" < "2"
         return rng.sample(["1", "01", "001", "2", "02", "10", "7", "007", "-1", "0", "-0"], k)
-    if rng.random() < 0.5:
+    x = rng.random()
+    if x < 0.4:
         return rng.sample(range(-50, 400), k)
+    if x < 0.6:  # apart by case alone
+        return rng.sample(["a", "A", "b", "B", "q", "Q", "\u00e9", "\u00c9"], k)
     return rng.sample(["q%03d" % i for i in range(1000)] + ["q2", "q10", "Q", "", "\u4e2d", "10", "9"], k)
 
 
@@ -573,7 +588,7 @@ def chunk_input(rng, kind):
                  unicodedata.normalize("NFD", "caf\u00e9")]
     elif kind == "bare_and_hyphenated_tags":
         scheme, types = "mixed", ["ORG-X", "ORG", "X-", "-X", "a-b-c"]
-        odd = ("B", "I", "E", "S", "B-", "I-", "BPER", "IPER", "B-PER", "Ix-PER", "S-ORG-X", "E")
+        odd = ("B", "I", "E", "S", "B-", "I-", "E-", "S-", "BPER", "IPER", "B-PER", "Ix-PER", "S-ORG-X", "E")
     elif kind == "prefixes_outside_bieso":
         scheme = "mixed"
         odd = ("U-PER", "L-PER", "M-LOC", "O-PER", "O-LOC", ".-PER", "U", ".", "X-ORG")
@@ -782,6 +797,14 @@ def gen_eval(hyps, refs, n):
             "reference_length": rl, "matches": matches, "possible_matches": possible}
 
 
+def normalised_weights(rng, n):
+    """n weights of a few sizes, zeros among them, divided by their sum."""
+    raw = [rng.choice([0, 0.1, 0.2, 0.5, 1]) for _ in range(n)]
+    if sum(raw) == 0:
+        raw[0] = 1
+    return [w / sum(raw) for w in raw]
+
+
 def bleu_weights(rng, kind):
     if kind == "uniform_weights_order_1":
         return [1.0]
@@ -790,19 +813,34 @@ def bleu_weights(rng, kind):
     if kind == "uniform_weights_order_3":
         return [1 / 3] * 3
     if kind == "non_uniform_weights":
+        if rng.random() < 0.5:
+            return normalised_weights(rng, rng.randint(1, 4))
         return rng.choice([[0.4, 0.3, 0.2, 0.1], [0.5, 0.5, 0.0, 0.0], [0.7, 0.3], [0.0, 1.0],
                            [0.1, 0.2, 0.7], [0.25, 0.25, 0.5, 0.0], [0.6, 0.2, 0.1, 0.1],
                            [1.0, 1.0], [0.3, 0.3, 0.3], [0.5, 0.5, 0.5, 0.5], [2.0]])  # equal, not 1/n
     if kind == "random":
         n = rng.randint(1, 4)
-        return [1 / n] * n if rng.random() < 0.7 else rng.choice([[0.4, 0.3, 0.2, 0.1], [0.7, 0.3]])
+        return [1 / n] * n if rng.random() < 0.6 else normalised_weights(rng, n)
+    if kind == "an_empty_reference":  # gen_eval is null where every segment has one, at any order
+        n = rng.randint(1, 4)
+        return [1 / n] * n
     return [0.25] * 4
 
 
-def bleu_input(rng, kind):
-    vocab = CJK if kind == "cjk_character_tokens" else rng.sample(WORDS, rng.randint(3, len(WORDS)))
+def bleu_vocab(rng, kind):
+    if kind == "cjk_character_tokens":
+        return CJK
+    vocab = rng.sample(WORDS, rng.randint(3, len(WORDS)))
     if kind == "case_sensitive_tokens":
         vocab = vocab + [w.capitalize() for w in vocab[:5]] + [w.upper() for w in vocab[:2]]
+    elif kind == "mixed_tokens" or (kind == "random" and rng.random() < 0.3):
+        # CJK characters among words, punctuation and the empty token: tokens as a list may hold them
+        vocab = vocab + [w.capitalize() for w in vocab[:2]] + rng.sample(CJK, 3) + [".", ",", ""]
+    return vocab
+
+
+def bleu_input(rng, kind):
+    vocab = bleu_vocab(rng, kind)
 
     def sent(lo, hi):
         return [rng.choice(vocab) for _ in range(rng.randint(lo, hi))]
@@ -819,6 +857,8 @@ def bleu_input(rng, kind):
         rs = [noisy_copy(h) if rng.random() < 0.7 else sent(0, 14) for _ in range(rng.randint(1, 3))]
         hyps.append(h)
         refs.append(rs)
+    if kind == "random":  # some references empty, under any order
+        refs = [[[] if rng.random() < 0.1 else r for r in rs] for rs in refs]
     if kind == "identical_single":
         hyps, refs = hyps[:1], [[list(hyps[0])]]
     elif kind == "identical_to_a_reference":
@@ -894,7 +934,7 @@ BLEU_KINDS = ["identical_single", "clipping_repeated_word", "closest_length_tie_
               "hypotheses_shorter_than_max_order", "no_bigram_overlap", "no_unigram_overlap",
               "one_empty_hypothesis", "clipping_max_over_references", "many_references", "cjk_character_tokens",
               "uniform_weights_order_3", "uniform_weights_order_2", "uniform_weights_order_1",
-              "an_empty_reference", "case_sensitive_tokens", "non_uniform_weights", "random"]
+              "an_empty_reference", "case_sensitive_tokens", "mixed_tokens", "non_uniform_weights", "random"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -903,8 +943,9 @@ BLEU_KINDS = ["identical_single", "clipping_repeated_word", "closest_length_tie_
 def ppl_input(rng, kind):
     n = {"one_record": 1, "single_record": 1, "many_records": rng.randint(50, 100)}.get(kind, rng.randint(1, 60))
     counts = [1 if kind == "one_token_records" else rng.randint(1, 60) for _ in range(n)]
-    per_token = {"low_loss": (0.0, 0.5), "high_loss": (5.0, 9.0)}.get(kind, (0.5, 5.0))
-    loss = [round(c * rng.uniform(*per_token), 6) for c in counts]
+    per_token = {"low_loss": (0.0, 0.5), "high_loss": (5.0, 9.0), "random": (0.0, 6.0)}.get(kind, (0.5, 5.0))
+    digits = rng.choice([2, 6, 12]) if kind == "random" else 6
+    loss = [round(c * rng.uniform(*per_token), digits) for c in counts]
     if kind == "zero_loss":
         loss = [0.0] * n
     elif kind == "one_record":  # ppl a hair below an integer, as ppl-0002
