@@ -1,16 +1,21 @@
 #!/usr/bin/python3
 """Write random cases of the classification, ranking and corpus-level golden files, with the values
-the reference implementations give them, for a differential check of qa-score:
+the reference implementations give them, for a differential check of qa-score. The committed
+cases, from the repository's root:
 
-    scripts/random-classification.py --seed 1 --n 400 --out /tmp/cls-1
-    QA_CLASSIFICATION_GOLDEN=/tmp/cls-1 go test -count=1 \\
+    scripts/random-classification.py --seed 1 --n 250 --out pkg/metric/testdata/classification/random
+
+The golden tests read them after the golden files: pkg/metric checks every expected field of
+every case on the functions, internal/score the summary fields qa-score reports, run in-process
+on records built from each case it can express. More cases, of another seed or --n:
+
+    scripts/random-classification.py --seed 2 --n 2000 --out /tmp/cls-2
+    QA_CLASSIFICATION_GOLDEN=/tmp/cls-2 go test -count=1 \\
         -run '(Classify|AUC|Pairwise|Chunk|Rank|Perplexity|CorpusBLEU)Golden$' ./pkg/metric
-    QA_CLASSIFICATION_GOLDEN=/tmp/cls-1 go test -count=1 \\
+    QA_CLASSIFICATION_GOLDEN=/tmp/cls-2 go test -count=1 \\
         -run 'TestGolden(Classification|AUC|Pairwise|Ranking|Chunk|Perplexity|CorpusBLEU)$' ./internal/score
 
-The golden tests check the folder's files after their own testdata: pkg/metric every expected
-field of every case on the functions, internal/score the summary fields qa-score reports, run
-in-process on records built from each case it can express (give the folder as an absolute path).
+(give that folder as an absolute path).
 
 --out DIR gets the seven files of the golden set, under the golden names (accuracy_prf.jsonl,
 auc.jsonl, pairwise.jsonl, chunk.jsonl, ranking.jsonl, corpus_bleu.jsonl, ppl.jsonl), each with

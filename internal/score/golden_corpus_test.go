@@ -27,12 +27,17 @@ type goldenCase struct {
 	Expected map[string]json.RawMessage `json:"expected"`
 }
 
-// readGoldenCases returns the cases of testdata/golden/name, then those of the file of the same
-// name in the folder $QA_CLASSIFICATION_GOLDEN names, if set: random cases in the golden format,
-// such as scripts/random-classification.py writes.
+// randomGolden holds scripts/random-classification.py's committed cases in the golden format. The
+// tests of pkg/metric read them too, so they are kept in one place, not copied here.
+const randomGolden = "../../pkg/metric/testdata/classification/random"
+
+// readGoldenCases returns the cases of testdata/golden/name, then the random ones of the same name
+// in randomGolden, then those of the file of the same name in the folder $QA_CLASSIFICATION_GOLDEN
+// names, if set: more cases in the golden format, such as that script writes with another seed.
 func readGoldenCases(t *testing.T, name string) []goldenCase {
 	t.Helper()
 	cases := readCaseFile(t, filepath.Join("testdata", "golden", name))
+	cases = append(cases, readCaseFile(t, filepath.Join(randomGolden, name))...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
 		cases = append(cases, readCaseFile(t, filepath.Join(dir, name))...)
 	}

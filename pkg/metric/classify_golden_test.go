@@ -47,12 +47,13 @@ func loadCases(t *testing.T, name string) []classCase {
 	return cases
 }
 
-// goldenCases returns the golden cases in testdata/classification/name, then those in the file of
-// the same name in the folder $QA_CLASSIFICATION_GOLDEN names, if set: random cases in the golden
-// format, such as scripts/random-classification.py writes.
+// goldenCases returns the golden cases in testdata/classification/name, then the random ones of the
+// same name in testdata/classification/random (scripts/random-classification.py's, committed),
+// then those in the file of the same name in the folder $QA_CLASSIFICATION_GOLDEN names, if set:
+// more cases in the golden format, such as that script writes with another seed or --n.
 func goldenCases(t *testing.T, name string) []classCase {
 	t.Helper()
-	cases := loadCases(t, name)
+	cases := append(loadCases(t, name), loadCases(t, "random/"+name)...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
 		abs, err := filepath.Abs(filepath.Join(dir, name))
 		if err != nil {
