@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 )
 
@@ -31,12 +30,6 @@ func nullable(x float64) any {
 }
 
 func TestClassifyGolden(t *testing.T) { checkClassify(t, goldenCases(t, "accuracy_prf.jsonl")) }
-
-// TestClassifySklearn checks random cases scored by scikit-learn 1.2.1 itself
-// (testdata/classification/random_cases.py --family sklearn).
-func TestClassifySklearn(t *testing.T) {
-	checkClassify(t, loadCases(t, os.Getenv("QA_SKLEARN_DIR")+"accuracy_prf_sklearn.jsonl"))
-}
 
 func checkClassify(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
@@ -65,11 +58,6 @@ func checkClassify(t *testing.T, cases []classCase) {
 }
 
 func TestAUCGolden(t *testing.T) { checkAUC(t, goldenCases(t, "auc.jsonl")) }
-
-// TestAUCSklearn checks random cases scored by scikit-learn 1.2.1 itself.
-func TestAUCSklearn(t *testing.T) {
-	checkAUC(t, loadCases(t, os.Getenv("QA_SKLEARN_DIR")+"auc_sklearn.jsonl"))
-}
 
 func checkAUC(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
@@ -184,15 +172,4 @@ func checkPerplexity(t *testing.T, cases []classCase) {
 			"ave_loss": r.AveLoss, "ppl": r.PPL, "ppl_int": r.PPLInt}
 		return got
 	})
-}
-
-// TestDefinitionsRandom checks random chunk, ranking, pairwise and perplexity cases whose values
-// restate the references independently (testdata/classification/random_cases.py, family
-// definitions).
-func TestDefinitionsRandom(t *testing.T) {
-	dir := os.Getenv("QA_DEFS_DIR")
-	checkChunks(t, loadCases(t, dir+"chunk_random.jsonl"))
-	checkRank(t, loadCases(t, dir+"ranking_random.jsonl"))
-	checkPairwise(t, loadCases(t, dir+"pairwise_random.jsonl"))
-	checkPerplexity(t, loadCases(t, dir+"ppl_random.jsonl"))
 }

@@ -3,17 +3,10 @@ package metric
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"testing"
 )
 
 func TestCorpusBLEUGolden(t *testing.T) { checkCorpusBLEU(t, goldenCases(t, "corpus_bleu.jsonl")) }
-
-// TestCorpusBLEUNLTK checks random corpora scored by NLTK 3.8 itself
-// (testdata/classification/random_cases.py --family nltk).
-func TestCorpusBLEUNLTK(t *testing.T) {
-	checkCorpusBLEU(t, loadCases(t, os.Getenv("QA_NLTK_DIR")+"corpus_bleu_nltk.jsonl"))
-}
 
 func checkCorpusBLEU(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
