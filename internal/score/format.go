@@ -261,12 +261,10 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 		add("locomo overall (micro)", l.Metric, l.Overall)
 	}
 	if l := s.LongMemEval; l != nil {
+		// A type's row is named as the type groups' are ("type " and its value, "" for the
+		// empty one), so that a type named overall or task-averaged is not taken for those rows.
 		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
-			label := cell.Value(t)
-			if t == "" { // JSON keeps the empty key; a row named "longmemeval " would read as cut off
-				label = "(no type)"
-			}
-			add("longmemeval "+label, l.Metric, l.ByType[t])
+			add("longmemeval type "+cell.Value(t), l.Metric, l.ByType[t])
 		}
 		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
 		add("longmemeval overall", l.Metric, l.Overall)
