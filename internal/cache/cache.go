@@ -26,16 +26,24 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // registers the "sqlite" driver; its Error carries the result code
+
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // Cache is an open cache file. It is safe for concurrent use.
 type Cache struct {
 	db   *sql.DB
 	path string
+
+	mu       sync.Mutex
+	unstored int   // replies Client could not store (see Unstored)
+	firstErr error // the first of their errors
 }
 
 // BusyTimeout is how long a writer waits for another process's lock before giving up.
@@ -182,9 +190,39 @@ func ours(db *sql.DB) error {
 		return fmt.Errorf("%w: the database holds other tables (%s)", errNotOurs, strings.Join(others, ", "))
 	}
 	if entries {
-		if _, err := db.Exec(`SELECT key, value, created FROM entries LIMIT 0`); err != nil {
+		if err := ourColumns(db); err != nil {
 			return fmt.Errorf("%w: its entries table is not a reply cache's (%v)", errNotOurs, err)
 		}
+	}
+	return nil
+}
+
+// ourColumns checks that the entries table has the columns of schema, and key as its one
+// primary key: a table that merely has columns of those names (no key to replace a reply on, a
+// column more that must be set) would take no reply, each paid for and then lost.
+func ourColumns(db *sql.DB) error {
+	rows, err := db.Query(`SELECT name, pk FROM pragma_table_info('entries') ORDER BY cid`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var name string
+		var pk int
+		if err := rows.Scan(&name, &pk); err != nil {
+			return err
+		}
+		if pk > 0 {
+			name += " (primary key)"
+		}
+		cols = append(cols, name)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if want := []string{"key (primary key)", "value", "created"}; !slices.Equal(cols, want) {
+		return fmt.Errorf("columns %s, want %s", strings.Join(cols, ", "), strings.Join(want, ", "))
 	}
 	return nil
 }
@@ -286,6 +324,29 @@ func (c *Cache) Put(ctx context.Context, key string, value []byte) error {
 		return fmt.Errorf("cache %s: put: %w", c.path, err)
 	}
 	return nil
+}
+
+// unstoredReply notes a reply Client could not store.
+func (c *Cache) unstoredReply(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.unstored == 0 {
+		c.firstErr = err
+	}
+	c.unstored++
+}
+
+// Unstored says, when some replies could not be stored (a lock held past BusyTimeout, a full
+// disk), how many and the first error, for a warning at the end of the run; else "". Those
+// replies were paid for and are in the records; a rerun with the cache asks for them again.
+func (c *Cache) Unstored() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.unstored == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s could not be stored in the cache (%v): %s in the records, and a rerun with this cache asks for %s again",
+		english.Count(c.unstored, "reply", "replies"), c.firstErr, english.Form(c.unstored, "it is", "they are"), english.Form(c.unstored, "it", "them"))
 }
 
 // Len returns the number of entries.

@@ -148,6 +148,31 @@ func TestRequestKeySeed(t *testing.T) {
 	}
 }
 
+// TestRequestKeyTemperature: a temperature keys as the call carries it only where none is sent
+// (OpenAI's reasoning models: o3-mini gets none), so that an exported QA_TEMPERATURE does not pay
+// again for replies stored without one; elsewhere each temperature keys apart, and a request
+// without one keys as before.
+func TestRequestKeyTemperature(t *testing.T) {
+	temp := func(v float64) *float64 { return &v }
+	key := func(m string, tp *float64) string {
+		k, err := RequestKey(model.Request{Provider: "openai", Model: m, Temperature: tp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	if a, b, c := key("o3-mini", nil), key("o3-mini", temp(1)), key("o3-mini", temp(0.3)); a != b || b != c {
+		t.Errorf("o3-mini keys %.12s, %.12s, %.12s for no temperature, 1 and 0.3; want one key (none is sent)", a, b, c)
+	}
+	if a, b := key("gpt-4o", temp(1)), key("gpt-4o", temp(0.3)); a == b {
+		t.Error("gpt-4o at temperatures 1 and 0.3 keys alike")
+	}
+	plain, _ := Key(Namespace, model.Request{Provider: "openai", Model: "gpt-4o"})
+	if got := key("gpt-4o", nil); got != plain {
+		t.Errorf("gpt-4o without a temperature keys as %.12s, want %.12s as before", got, plain)
+	}
+}
+
 // TestRequestKeyStable: a request keys as it did before Request had TopK and qa-predict set TopP
 // (the keys below were made then), so that the replies cached by earlier versions are found; one
 // with top_p or top_k, or with another value of either, keys apart.
@@ -241,6 +266,47 @@ func TestClientDoesNotCacheErrors(t *testing.T) {
 	}
 	if n, _ := c.Len(ctx); n != 0 || next.calls.Load() != 2 {
 		t.Errorf("entries = %d, calls = %d; want 0 entries and 2 calls", n, next.calls.Load())
+	}
+}
+
+// TestClientUnstored: a reply that cannot be stored (here a trigger refuses every insert, as a
+// full disk would) still answers its call, paid for as it was, and the cache counts it for the run's
+// warning, naming the first error; a reply stored is not counted.
+func TestClientUnstored(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	next := &countingClient{}
+	cl := c.Wrap(next)
+	ask := func(q string) {
+		t.Helper()
+		req := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: q}}}
+		if resp, err := cl.Generate(ctx, req); err != nil || resp.Text == "" {
+			t.Fatalf("Generate(%q) = %+v, %v; want the reply", q, resp, err)
+		}
+	}
+	ask("stored")
+	if w := c.Unstored(); w != "" {
+		t.Errorf("Unstored() = %q after a reply stored, want none", w)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`CREATE TRIGGER full BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	ask("lost 1")
+	ask("lost 2")
+	w := c.Unstored()
+	if want := "2 replies could not be stored in the cache (cache " + path + ": put: "; !strings.HasPrefix(w, want) ||
+		!strings.HasSuffix(w, "): they are in the records, and a rerun with this cache asks for them again") {
+		t.Errorf("Unstored() = %q, want it to begin %q and say where the replies are", w, want)
 	}
 }
 
@@ -562,7 +628,11 @@ func TestOpenNotOurs(t *testing.T) {
 	for name, ddl := range map[string]string{
 		"other.db":  `CREATE TABLE people (name TEXT)`,
 		"layout.db": `CREATE TABLE entries (k TEXT PRIMARY KEY, v BLOB)`,
-		"empty.db":  ``,
+		// The columns' names, but no key to replace a reply on, or a column more that must be
+		// set: every reply would fail to be stored.
+		"nokey.db": `CREATE TABLE entries (key TEXT, value BLOB, created INTEGER)`,
+		"extra.db": `CREATE TABLE entries (key TEXT PRIMARY KEY, value BLOB, created INTEGER, extra INTEGER NOT NULL)`,
+		"empty.db": ``,
 	} {
 		path := filepath.Join(dir, name)
 		db, err := sql.Open("sqlite", path)
@@ -597,7 +667,7 @@ func TestOpenNotOurs(t *testing.T) {
 		var n int
 		db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'entries'`).Scan(&n)
 		db.Close()
-		if want := map[string]int{"other.db": 0, "layout.db": 1}[name]; n != want {
+		if want := map[string]int{"other.db": 0, "layout.db": 1, "nokey.db": 1, "extra.db": 1}[name]; n != want {
 			t.Errorf("%s: %d entries tables after Open, want %d (untouched)", name, n, want)
 		}
 	}

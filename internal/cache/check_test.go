@@ -61,6 +61,7 @@ func TestCheck(t *testing.T) {
 		{"records", file("run.jsonl", `{"schema":1,"id":"a","question":"q","answers":["x"]}`+"\n"), "not a reply cache (the file is not an SQLite database)"},
 		{"another database", database("other.db", `CREATE TABLE people (name TEXT)`), "not a reply cache: the database holds other tables (people)"},
 		{"another layout", database("layout.db", `PRAGMA journal_mode=WAL; CREATE TABLE entries (k TEXT PRIMARY KEY, v BLOB)`), "not a reply cache: its entries table is not a reply cache's"},
+		{"no key", database("nokey.db", `CREATE TABLE entries (key TEXT, value BLOB, created INTEGER)`), "not a reply cache: its entries table is not a reply cache's (columns key, value, created, want key (primary key), value, created)"},
 		{"new file", filepath.Join(dir, "new.db"), ""},
 		{"empty file", file("empty.db", ""), ""},
 		{"empty database", database("emptydb.db", `CREATE TABLE t (x); DROP TABLE t`), ""},

@@ -17,9 +17,13 @@ const Namespace = "model.Response/v1"
 // default endpoint written out or left out, finds the same reply. (A default written out keys as
 // none, which keeps the keys of replies stored before this rule.) Its seed is keyed as the call
 // carries it (model.Request.SentSeed): a seed of 0, or any seed to a provider that is sent none,
-// makes no other key, so that an exported QA_SEED does not pay for calls already answered.
+// makes no other key, so that an exported QA_SEED does not pay for calls already answered. A
+// temperature to a model that is sent none (OpenAI's reasoning models) makes no other key either.
 func RequestKey(req model.Request) (string, error) {
 	req.Seed = req.SentSeed()
+	if req.SentTemperature() == nil {
+		req.Temperature = nil
+	}
 	if end := model.Endpoint(req.Provider, req.BaseURL); end == model.Endpoint(req.Provider, "") {
 		req.BaseURL = ""
 	} else {
@@ -77,9 +81,11 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if err != nil {
 		return resp, fmt.Errorf("cache entry: %w", err)
 	}
-	// A reply that was paid for is stored even if the run is being interrupted.
+	// A reply that was paid for is stored even if the run is being interrupted, and answers its
+	// record even when it cannot be stored: the failure is counted for the run's warning
+	// (Cache.Unstored), where failing the record threw the paid reply away.
 	if err := c.Cache.Put(context.WithoutCancel(ctx), key, v); err != nil {
-		return resp, err
+		c.Cache.unstoredReply(err)
 	}
 	return resp, nil
 }

@@ -211,7 +211,13 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if cfg.cache != nil {
 			defer cfg.cache.Close()
 		}
-		return run(c.Context, cfg, stdin, stdout, stderr)
+		err = run(c.Context, cfg, stdin, stdout, stderr)
+		if cfg.cache != nil {
+			if w := cfg.cache.Unstored(); w != "" {
+				fmt.Fprintf(stderr, "qa-judge: warning: %s\n", w)
+			}
+		}
+		return err
 	}
 	app.Commands = []*cli.Command{agreeCommand(stdin, stdout, stderr)}
 	for _, sub := range app.Commands {

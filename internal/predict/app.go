@@ -255,7 +255,13 @@ func (a *app) action(c *cli.Context) error {
 	if a.store != nil {
 		defer a.store.Close()
 	}
-	return a.run(c.Context, c)
+	err := a.run(c.Context, c)
+	if a.store != nil {
+		if w := a.store.Unstored(); w != "" {
+			fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
+		}
+	}
+	return err
 }
 
 // unpriced refuses --max-cost when a model it would meter has no price, so that its spend could
