@@ -51,7 +51,6 @@ type dryRule struct {
 type dryTally struct {
 	requests, tokens    map[string]int
 	input               map[string]model.InputTally // by the rate each request is priced at
-	prices              model.Prices
 	rule, skip, already int
 	errors              int
 	routed              int // named the judge model, as the run counts them for warnModelUnused
@@ -62,7 +61,7 @@ type dryTally struct {
 // and for pricing a run before it is paid for.
 func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge")
-	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, input: map[string]model.InputTally{}, prices: cfg.judge.Prices}
+	t := dryTally{requests: map[string]int{}, tokens: map[string]int{}, input: map[string]model.InputTally{}}
 	enc := json.NewEncoder(record.LineSafe(stdout))
 	enc.SetEscapeHTML(false)
 	// The run's source: it notes the routes, and refuses a first record the judge model predicted.
@@ -141,7 +140,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	}
 	t.tokens[d.Model] += d.InputTokens
 	in := t.input[d.Model]
-	in.Add(t.prices, d.Model, d.InputTokens)
+	in.Add(cfg.judge.Prices, d.Model, d.InputTokens)
 	t.input[d.Model] = in
 	return d
 }

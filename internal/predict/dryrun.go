@@ -99,7 +99,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		return err
 	}
 	a.tally.warnOthers(a.stderr, true) // as the run would warn
-	t.summarize(a.stderr, a.modelName, a.prices, a.maxCost)
+	t.summarize(a.stderr, a.maxCost)
 	a.prompts.reportCut(a.stderr)
 	a.seq.warnGaps(a)
 	if needsJudge != "" {
@@ -226,9 +226,10 @@ func (t *dryTally) count(d dryPrediction) {
 
 // summarize writes the dry run's one-line summary, pricing the input when the model has a price,
 // after a warning when that alone is over --max-cost.
-func (t *dryTally) summarize(w io.Writer, modelName string, prices model.Prices, maxCost float64) {
+func (t *dryTally) summarize(w io.Writer, maxCost float64) {
+	modelName := t.model
 	price := ""
-	switch c := t.input.Cost(prices, modelName); {
+	switch c := t.input.Cost(t.prices, modelName); {
 	case t.tokens == 0:
 	case c == nil:
 		price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price

@@ -222,7 +222,7 @@ func TestDryRunPricesEachRequest(t *testing.T) {
 		}
 		tally.count(d)
 		var b strings.Builder
-		tally.summarize(&b, "gemini-2.5-pro", model.DefaultPrices(), 0)
+		tally.summarize(&b, 0)
 		if !strings.Contains(b.String(), tc.want) {
 			t.Errorf("requests of %v tokens: summary %q, want it to hold %q", tc.tokens, b.String(), tc.want)
 		}
