@@ -281,6 +281,33 @@ func TestZeroVectorNotCached(t *testing.T) {
 	}
 }
 
+// TestMixedDimensionsNotCached: a reply whose embeddings differ in dimension is refused before
+// any of it is stored, so once the server is fixed a rerun over the same cache asks for that
+// batch again, where the vectors of the first reply stayed cached and failed every rerun.
+func TestMixedDimensionsNotCached(t *testing.T) {
+	c := tempCache(t)
+	f := newFake(t)
+	srv := f.start()
+	cfg := Config{Provider: Ollama, Model: "m", BaseURL: srv.URL, Cache: c}
+	f.sentences["odd"] = []float32{1, 1}
+	_, err := newScorer(t, cfg).SBERT(context.Background(), []string{"paris"}, [][]string{{"odd"}})
+	if err == nil || !strings.Contains(err.Error(), "embeddings of dimensions 2 and 3 in one reply") {
+		t.Fatalf("SBERT against a 2-d vector among 3-d ones = %v, want the reply refused", err)
+	}
+	if n, _ := c.Len(context.Background()); n != 0 {
+		t.Errorf("%d entries cached from the refused reply, want 0", n)
+	}
+	f.sentences["odd"] = []float32{1, 1, 0}
+	s := newScorer(t, cfg)
+	got, err := s.SBERT(context.Background(), []string{"paris"}, [][]string{{"odd"}})
+	if err != nil || !nearAll(got, []float64{1 / math.Sqrt2}) {
+		t.Errorf("rerun SBERT = %v, %v, want [1/√2]", got, err)
+	}
+	if st := s.Stats(); st.Texts != 2 || st.CacheHits != 0 {
+		t.Errorf("rerun Stats() = %+v, want both texts asked again", st)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	tests := []struct {
 		cfg     Config

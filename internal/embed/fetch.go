@@ -43,12 +43,13 @@ type codec[V any] struct {
 	encode    func(V) []byte
 	decode    func([]byte) (V, error)
 	check     func(V) error
+	dim       func(V) int // the embedding's dimension
 }
 
 var vectorCodec = codec[[]float32]{vectorNamespace, encodeVector, decodeVector,
-	func(v []float32) error { return zeroCheck([][]float32{v}) }}
+	func(v []float32) error { return zeroCheck([][]float32{v}) }, func(v []float32) int { return len(v) }}
 var tokensCodec = codec[tokens]{tokensNamespace, encodeTokens, decodeTokens,
-	func(t tokens) error { return zeroCheck(t.vecs) }}
+	func(t tokens) error { return zeroCheck(t.vecs) }, func(t tokens) int { return dimOf(t.vecs) }}
 
 var errZeroVector = errors.New("a zero vector (no direction to compare)")
 
@@ -68,6 +69,16 @@ func zeroCheck(vecs [][]float32) error {
 	}
 	if some {
 		return errZeroVector
+	}
+	return nil
+}
+
+// oneDim checks that the values of one reply share one dimension.
+func oneDim[V any](vs []V, dim func(V) int) error {
+	for i := 1; i < len(vs); i++ {
+		if a, b := dim(vs[0]), dim(vs[i]); a != b {
+			return fmt.Errorf("embeddings of dimensions %d and %d in one reply", min(a, b), max(a, b))
+		}
 	}
 	return nil
 }
@@ -122,6 +133,13 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 			if err != nil {
 				failed.Store(true)
 				return err
+			}
+			// A reply whose embeddings differ in dimension holds some of another model, or none
+			// of the model's: none of it is stored, so that a rerun asks for the batch again
+			// instead of failing on the cached vectors for good.
+			if err := oneDim(vs, c.dim); err != nil {
+				failed.Store(true)
+				return fmt.Errorf("the server returned %w: a failing or misconfigured model?", err)
 			}
 			var bad error
 			for i, v := range vs {
