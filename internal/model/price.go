@@ -176,7 +176,7 @@ func (p Prices) Cost(model string, u record.Usage) *float64 {
 		return nil
 	}
 	in, out := pr.Input, pr.Output
-	if pr.Long.Above > 0 && u.InputTokens > pr.Long.Above {
+	if pr.long(u.InputTokens) {
 		in, out = pr.Long.Input, pr.Long.Output
 	}
 	c := (float64(u.InputTokens)*in + float64(u.OutputTokens)*out) / 1e6
@@ -191,7 +191,7 @@ type InputTally struct{ base, long int }
 
 // Add counts a request of tokens input tokens to model.
 func (t *InputTally) Add(p Prices, model string, tokens int) {
-	if pr, ok := p.Lookup(model); ok && pr.Long.Above > 0 && tokens > pr.Long.Above {
+	if pr, ok := p.Lookup(model); ok && pr.long(tokens) {
 		t.long += tokens
 		return
 	}
@@ -207,6 +207,9 @@ func (t InputTally) Cost(p Prices, model string) *float64 {
 	c := (float64(t.base)*pr.Input + float64(t.long)*pr.Long.Input) / 1e6
 	return &c
 }
+
+// long reports whether a call with a prompt of tokens tokens is priced at the Long rates.
+func (p Price) long(tokens int) bool { return p.Long.Above > 0 && tokens > p.Long.Above }
 
 // finitePrice reports whether v is a price: finite, 0 or more.
 func finitePrice(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
