@@ -14,7 +14,7 @@ func supportFamily() *family {
 		names: []string{"sp_em", "sp_f1", "joint_em", "joint_f1"},
 		about: "HotpotQA supporting facts and joint EM/F1 (prediction.supporting_facts vs meta.supporting_facts)",
 		applies: func(it *item) bool {
-			return hasGoldFacts(it.rec) && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil && len(it.rec.Answers) > 0
+			return gradesFacts(it.rec) && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil
 		},
 		score: func(it *item, out []float64) {
 			gold := goldFacts(it.rec)
@@ -25,6 +25,10 @@ func supportFamily() *family {
 		},
 	}
 }
+
+// gradesFacts reports whether rec holds what the supporting-fact scores compare a prediction's
+// facts with: gold facts, and a gold answer for the joint scores.
+func gradesFacts(rec *record.Record) bool { return hasGoldFacts(rec) && len(rec.Answers) > 0 }
 
 // hasGoldFacts reports whether meta.supporting_facts holds gold facts: present and not null.
 // decodeView has turned away records whose facts cannot be read, so they need no decoding here.

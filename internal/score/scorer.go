@@ -93,7 +93,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
 	o.unpredicted = rec.Prediction == nil
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
-	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && hasGoldFacts(rec) && len(rec.Answers) > 0
+	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec)
 	switch {
 	case !s.judged:
 	case s.judge == "":
