@@ -161,7 +161,7 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 	// others of its kind, from the start, else from the end, else around it; failing those,
 	// each is numbered by its place.
 	for try := range 4 {
-		same := alike(names, shown)
+		same := alike(shown)
 		if len(same) == 0 {
 			break
 		}
@@ -195,8 +195,8 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 	return labels, undrawnWarning(undrawn)
 }
 
-// alike returns the groups of two or more types whose different names are shown alike.
-func alike(names [][]rune, shown []string) [][]int {
+// alike returns the groups of two or more types shown alike, in the order they first come.
+func alike(shown []string) [][]int {
 	by := map[string][]int{}
 	var order []string
 	for i, s := range shown {
