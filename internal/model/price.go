@@ -11,17 +11,18 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// PricesDate is the date the built-in price table was taken from the providers' public price
-// pages. Prices change; pass --prices to override.
-const PricesDate = "2025-06-01"
+// PricesDate is the date of the providers' list prices the built-in table gives. Prices change,
+// and newer models come; pass --prices to override or add.
+const PricesDate = "2025-11-30"
 
 // Price is what a model costs, in US dollars per million tokens.
 type Price struct {
 	Input  float64 `json:"input" yaml:"input"`
 	Output float64 `json:"output" yaml:"output"`
 	// Long, when its Above is set, is the price of a call whose prompt has more than Above
-	// tokens, its input and its output: Gemini's long-context rates (gemini-2.5-pro's above
-	// 200,000 prompt tokens), which a flat rate would undercount by half, and --max-cost with it.
+	// tokens, its input and its output: Gemini's and Claude's long-context rates (gemini-2.5-pro's
+	// and claude-sonnet-4's above 200,000 prompt tokens), which a flat rate would undercount by
+	// up to half, and --max-cost with it.
 	Long LongPrice `json:"long,omitzero" yaml:"long,omitempty"`
 }
 
@@ -35,11 +36,20 @@ type LongPrice struct {
 // Prices maps a model name to its price.
 type Prices map[string]Price
 
+// claudeLong is the rate of a Claude Sonnet 4 or 4.5 call whose prompt has more than 200,000
+// tokens (the 1M-token context window).
+var claudeLong = LongPrice{Above: 200_000, Input: 6.00, Output: 22.50}
+
 // DefaultPrices returns a copy of the built-in table (list prices as of PricesDate, standard tier,
 // no batch or cache discounts). The extractive predictor is free; a local model served by Ollama
 // or vLLM has no price unless --prices gives it one (0 for a free one).
 func DefaultPrices() Prices {
 	return Prices{
+		"gpt-5":                  {Input: 1.25, Output: 10.00},
+		"gpt-5.1":                {Input: 1.25, Output: 10.00},
+		"gpt-5-mini":             {Input: 0.25, Output: 2.00},
+		"gpt-5-nano":             {Input: 0.05, Output: 0.40},
+		"gpt-5-pro":              {Input: 15.00, Output: 120.00},
 		"gpt-4o":                 {Input: 2.50, Output: 10.00},
 		"gpt-4o-mini":            {Input: 0.15, Output: 0.60},
 		"gpt-4.1":                {Input: 2.00, Output: 8.00},
@@ -54,19 +64,26 @@ func DefaultPrices() Prices {
 		"o1-pro":                 {Input: 150.00, Output: 600.00},
 		"o1-mini":                {Input: 1.10, Output: 4.40},
 		"o3":                     {Input: 2.00, Output: 8.00},
+		"o3-pro":                 {Input: 20.00, Output: 80.00},
 		"o3-mini":                {Input: 1.10, Output: 4.40},
 		"o4-mini":                {Input: 1.10, Output: 4.40},
+		"claude-opus-4-5":        {Input: 5.00, Output: 25.00},
+		"claude-opus-4-1":        {Input: 15.00, Output: 75.00},
 		"claude-opus-4-0":        {Input: 15.00, Output: 75.00},
-		"claude-sonnet-4-0":      {Input: 3.00, Output: 15.00},
+		"claude-opus-4":          {Input: 15.00, Output: 75.00},
+		"claude-sonnet-4-5":      {Input: 3.00, Output: 15.00, Long: claudeLong},
+		"claude-sonnet-4-0":      {Input: 3.00, Output: 15.00, Long: claudeLong},
+		"claude-sonnet-4":        {Input: 3.00, Output: 15.00, Long: claudeLong},
+		"claude-haiku-4-5":       {Input: 1.00, Output: 5.00},
 		"claude-3-7-sonnet":      {Input: 3.00, Output: 15.00},
 		"claude-3-5-sonnet":      {Input: 3.00, Output: 15.00},
 		"claude-3-5-haiku":       {Input: 0.80, Output: 4.00},
 		"claude-3-opus":          {Input: 15.00, Output: 75.00},
 		"claude-3-haiku":         {Input: 0.25, Output: 1.25},
-		"claude-opus-4":          {Input: 15.00, Output: 75.00},
-		"claude-sonnet-4":        {Input: 3.00, Output: 15.00},
+		"gemini-3-pro":           {Input: 2.00, Output: 12.00, Long: LongPrice{Above: 200_000, Input: 4.00, Output: 18.00}},
 		"gemini-2.5-pro":         {Input: 1.25, Output: 10.00, Long: LongPrice{Above: 200_000, Input: 2.50, Output: 15.00}},
 		"gemini-2.5-flash":       {Input: 0.30, Output: 2.50},
+		"gemini-2.5-flash-lite":  {Input: 0.10, Output: 0.40},
 		"gemini-2.0-flash":       {Input: 0.10, Output: 0.40},
 		"gemini-2.0-flash-lite":  {Input: 0.075, Output: 0.30},
 		"gemini-1.5-pro":         {Input: 1.25, Output: 5.00, Long: LongPrice{Above: 128_000, Input: 2.50, Output: 10.00}},
@@ -117,12 +134,12 @@ func (p Prices) Merge(q Prices) Prices {
 }
 
 // Lookup finds model's price: an exact match, else the longest entry k such that model is k
-// followed by a version tag, "-" and words that are each all digits, "latest", "preview" or
-// "exp" ("gpt-4o-2024-08-06", "claude-3-5-haiku-20241022", "gemini-2.0-flash-001",
-// "gemini-2.5-pro-preview-06-05" and "claude-3-5-sonnet-latest" find their base model's entry).
-// Another suffix names another model, which may cost more ("o1-pro" is not "o1", nor
-// "gemini-2.5-flash-lite" "gemini-2.5-flash"): it has no price unless it has its own entry. A
-// provider prefix such as "openai/" is ignored.
+// followed by a version tag (see VersionOf: "gpt-4o-2024-08-06", "claude-3-5-haiku-20241022",
+// "gemini-2.0-flash-001", "gemini-2.5-pro-preview-06-05" and "claude-3-5-sonnet-latest" find
+// their base model's entry). Another suffix names another model, which may cost more or less
+// ("o1-pro" is not "o1", "gemini-2.5-flash-lite" not "gemini-2.5-flash", and "claude-opus-4-5"
+// not "claude-opus-4"): it has no price unless it has its own entry. A provider prefix such as
+// "openai/" is ignored.
 func (p Prices) Lookup(model string) (Price, bool) {
 	if pr, ok := p[model]; ok {
 		return pr, true
@@ -146,9 +163,15 @@ func (p Prices) Lookup(model string) (Price, bool) {
 
 // VersionOf reports whether name is a version of the model base: base, "-" and "-"-separated
 // words that are each all digits, "latest", "preview" or "exp" (a server names gpt-4o-mini's
-// replies gpt-4o-mini-2024-07-18). "o1-pro" is no version of "o1" but another model.
+// replies gpt-4o-mini-2024-07-18). "o1-pro" is no version of "o1" but another model, and so is a
+// name whose first word is a number of one or two digits: a minor version ("claude-opus-4-5" of
+// "claude-opus-4", a model of another price), where a dated or numbered release has three digits
+// or more ("gemini-2.0-flash-001", "gpt-4-0613", "claude-opus-4-20250514").
 func VersionOf(name, base string) bool {
 	if len(name) <= len(base)+1 || name[len(base)] != '-' || !strings.HasPrefix(name, base) {
+		return false
+	}
+	if minorVersion(name[len(base)+1:]) {
 		return false
 	}
 	for w := range strings.SplitSeq(name[len(base)+1:], "-") {
@@ -165,6 +188,13 @@ func VersionOf(name, base string) bool {
 		}
 	}
 	return true
+}
+
+// minorVersion reports whether tag, the words after a model name, begins with a word of one or
+// two digits.
+func minorVersion(tag string) bool {
+	w, _, _ := strings.Cut(tag, "-")
+	return len(w) > 0 && len(w) <= 2 && strings.Trim(w, "0123456789") == ""
 }
 
 // Cost returns the cost of usage u, one call's, on model, or nil when the model has no price

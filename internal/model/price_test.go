@@ -21,7 +21,15 @@ func TestPricesLookup(t *testing.T) {
 		{"openai/gpt-4o-mini", Price{Input: 0.15, Output: 0.60}, true},
 		{"claude-3-5-haiku-20241022", Price{Input: 0.80, Output: 4.00}, true},
 		{"gpt-3.5-turbo-0125", Price{Input: 0.50, Output: 1.50}, true},
-		{"claude-sonnet-4-20250514", Price{Input: 3.00, Output: 15.00}, true},
+		{"claude-sonnet-4-20250514", Price{Input: 3.00, Output: 15.00, Long: LongPrice{Above: 200_000, Input: 6.00, Output: 22.50}}, true},
+		{"claude-opus-4-20250514", Price{Input: 15.00, Output: 75.00}, true},
+		{"claude-opus-4-5-20251101", Price{Input: 5.00, Output: 25.00}, true},
+		{"claude-opus-4-1-20250805", Price{Input: 15.00, Output: 75.00}, true},
+		{"claude-haiku-4-5-20251001", Price{Input: 1.00, Output: 5.00}, true},
+		{"gpt-5-2025-08-07", Price{Input: 1.25, Output: 10.00}, true},
+		{"gpt-5-mini-2025-08-07", Price{Input: 0.25, Output: 2.00}, true},
+		{"gpt-4-0613", Price{Input: 30.00, Output: 60.00}, true},
+		{"gemini-3-pro-preview", Price{Input: 2.00, Output: 12.00, Long: LongPrice{Above: 200_000, Input: 4.00, Output: 18.00}}, true},
 		{"claude-3-5-sonnet-latest", Price{Input: 3.00, Output: 15.00}, true},
 		{"gemini-2.0-flash-001", Price{Input: 0.10, Output: 0.40}, true},
 		{"gemini-2.5-pro-preview-06-05", Price{Input: 1.25, Output: 10.00, Long: LongPrice{Above: 200_000, Input: 2.50, Output: 15.00}}, true},
@@ -31,9 +39,14 @@ func TestPricesLookup(t *testing.T) {
 		{"llama3:8b", Price{}, false},
 		{"gpt-4oo", Price{}, false},
 		// Another model, not a version: no price rather than a lower one.
-		{"o3-pro", Price{}, false},
-		{"o3-pro-2025-06-10", Price{}, false},
-		{"gemini-2.5-flash-lite", Price{}, false},
+		{"o3-deep-research", Price{}, false},
+		{"o3-deep-research-2025-06-26", Price{}, false},
+		{"gemini-2.5-flash-image", Price{}, false},
+		{"gpt-5-chat-latest", Price{}, false},
+		// A minor version is another model (claude-opus-4-5 costs a third of claude-opus-4).
+		{"claude-opus-4-6", Price{}, false},
+		{"claude-sonnet-4-7-20260101", Price{}, false},
+		{"claude-haiku-4", Price{}, false},
 		{"gpt-4o-audio-preview", Price{}, false},
 		{"gpt-4o-", Price{}, false},
 		{"gpt-4o-2024--08", Price{}, false},
@@ -48,8 +61,8 @@ func TestPricesLookup(t *testing.T) {
 
 // TestPricesCost: a call costs its tokens at the model's rates per million; one whose prompt is
 // longer than a long-context threshold costs all its tokens at the long rates (gemini-2.5-pro's
-// above 200,000 prompt tokens, 1.5's above 128,000), as Google prices it; an unknown model has
-// no cost, not 0.
+// and claude-sonnet-4-5's above 200,000 prompt tokens, gemini-1.5's above 128,000), as Google and
+// Anthropic price them; an unknown model has no cost, not 0.
 func TestPricesCost(t *testing.T) {
 	p := DefaultPrices().Merge(Prices{"m": {Input: 2, Output: 8}})
 	for _, tc := range []struct {
@@ -61,8 +74,11 @@ func TestPricesCost(t *testing.T) {
 		{"gemini-2.5-pro", 200_000, 1000, 0.26},      // at the threshold: 200000×1.25 + 1000×10
 		{"gemini-2.5-pro", 200_001, 1000, 0.5150025}, // past it: 200001×2.50 + 1000×15
 		{"gemini-2.5-pro-preview-06-05", 300_000, 1000, 0.765},
-		{"gemini-1.5-flash", 128_001, 100, 0.01926015}, // 128001×0.15 + 100×0.60
-		{"gemini-2.5-flash", 300_000, 1000, 0.0925},    // no long rate
+		{"gemini-1.5-flash", 128_001, 100, 0.01926015},       // 128001×0.15 + 100×0.60
+		{"gemini-2.5-flash", 300_000, 1000, 0.0925},          // no long rate
+		{"claude-sonnet-4-5-20250929", 200_000, 1000, 0.615}, // 200000×3 + 1000×15
+		{"claude-sonnet-4-5-20250929", 250_000, 2000, 1.545}, // 250000×6 + 2000×22.50
+		{"claude-opus-4-5", 250_000, 2000, 1.3},              // no long rate: 250000×5 + 2000×25
 	} {
 		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out})
 		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
@@ -150,5 +166,32 @@ func TestInputTally(t *testing.T) {
 	}
 	if c := tally.Cost(p, "unknown"); c != nil {
 		t.Errorf("Cost(unknown) = %v, want nil", *c)
+	}
+}
+
+// TestVersionOf: a dated, numbered or tagged release is a version of its model; another word, or
+// a minor version of one or two digits, names another model.
+func TestVersionOf(t *testing.T) {
+	for _, tc := range []struct {
+		name, base string
+		want       bool
+	}{
+		{"gpt-4o-2024-08-06", "gpt-4o", true},
+		{"gemini-2.0-flash-001", "gemini-2.0-flash", true},
+		{"gemini-2.5-pro-preview-06-05", "gemini-2.5-pro", true},
+		{"claude-opus-4-20250514", "claude-opus-4", true},
+		{"claude-3-5-sonnet-latest", "claude-3-5-sonnet", true},
+		{"gpt-4-0613", "gpt-4", true},
+		{"claude-opus-4-5", "claude-opus-4", false},
+		{"claude-opus-4-10-20270101", "claude-opus-4", false},
+		{"claude-sonnet-4-0", "claude-sonnet-4", false},
+		{"o1-pro", "o1", false},
+		{"gpt-4o", "gpt-4o", false},
+		{"gpt-4oo-2024-08-06", "gpt-4o", false},
+		{"gpt-4o-", "gpt-4o", false},
+	} {
+		if got := VersionOf(tc.name, tc.base); got != tc.want {
+			t.Errorf("VersionOf(%q, %q) = %v, want %v", tc.name, tc.base, got, tc.want)
+		}
 	}
 }

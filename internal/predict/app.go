@@ -125,7 +125,8 @@ judgments, scores and score_errors it carried (they graded the old prediction), 
 model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
 built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
 per million tokens; a dated or tagged version of a listed model takes its price, another suffix
-such as -pro names another model); an unknown model's cost_usd is left empty. Totals go to
+such as -pro, or a minor version such as claude-opus-4-5, names another model); an unknown model's
+cost_usd is left empty. Totals go to
 stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no new
 call once the replies (the EvaLearn judge's too; not those the cache serves) have cost USD at
 those prices: calls in flight finish, so a run may end a little above it, and the records left
