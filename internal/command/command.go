@@ -706,14 +706,19 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 // UsageError. It prints nothing: every command's main reports the error once, with Report. Each
 // of app's subcommands answers --version as the app does (see answerVersion), and its errors are
 // named after it (see nameErrors). The integer flags of app and its subcommands are read in
-// decimal, and their float flags as finite decimal numbers (see decimalFlags).
+// decimal, and their float flags as finite decimal numbers (see decimalFlags). A flag given on
+// the command line wins over its variable, which is then not read (see shadowEnv), and a usage
+// error about a value that came from a variable names it (see traceEnv).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
 	decimalFlags(app.Flags)
+	app.Before, app.Action = traceEnv(app.Before), traceEnv(app.Action)
 	for _, sub := range app.Commands {
 		decimalFlags(sub.Flags)
+		sub.Before, sub.Action = traceEnv(sub.Before), traceEnv(sub.Action)
 		nameErrors(app.Name+" "+sub.Name, sub)
 		answerVersion(sub)
 	}
+	defer shadowEnv(app, args)()
 	err := app.RunContext(ctx, args)
 	if errors.Is(err, errVersionShown) {
 		return nil

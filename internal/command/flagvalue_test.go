@@ -103,8 +103,16 @@ func TestBadValue(t *testing.T) {
 		{nil, [2]string{"QA_STRICT", "maybe"}, `--strict: want true or false, got "maybe" from QA_STRICT`},
 		{nil, [2]string{"QA_INTS", "1,x"}, `--ints: want a comma-separated list of integers, got "1,x" from QA_INTS`},
 		{nil, [2]string{"QA_STRICT", ""}, ""}, // set and empty: false
-		// The command line does not save a bad variable.
-		{[]string{"--count", "3"}, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
+		// A flag given wins over its variable, which is then not read, bad or not.
+		{[]string{"--count", "3"}, [2]string{"QA_COUNT", "abc"}, ""},
+		{[]string{"-c=3"}, [2]string{"QA_COUNT", "abc"}, ""},
+		{[]string{"--seed", "3"}, [2]string{"QA_SEED", "0x10"}, ""},
+		{[]string{"--below", "0.5"}, [2]string{"QA_BELOW", "NaN"}, ""},
+		{[]string{"--timeout", "5s"}, [2]string{"QA_TIMEOUT", "bad"}, ""},
+		{[]string{"--strict=false"}, [2]string{"QA_STRICT", "yes"}, ""},
+		{[]string{"--ints", "1"}, [2]string{"QA_INTS", "1,x"}, ""},
+		{[]string{"--uint", "3"}, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
+		{[]string{"--", "--count"}, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			var stdout, stderr bytes.Buffer
@@ -157,6 +165,8 @@ func TestDecimalFlags(t *testing.T) {
 		{nil, [2]string{"QA_UINT", "010"}, "7 1 10 0"},
 		{nil, [2]string{"QA_UINT64", "0018446744073709551615"}, "7 1 0 18446744073709551615"},
 		{[]string{"--count", "011"}, [2]string{"QA_COUNT", "010"}, "11 1 0 0"},
+		{[]string{"sub", "--count", "011"}, [2]string{"QA_COUNT", "x"}, "11 1 0 0"},
+		{[]string{"--seed", "5", "sub", "--count", "2"}, [2]string{"QA_SEED", "x"}, `--seed: want an integer, got "x" from QA_SEED`}, // sub's --seed is not given
 		{[]string{"sub", "--count", "010"}, [2]string{}, "10 1 0 0"},
 		{[]string{"sub"}, [2]string{"QA_COUNT", "010"}, "10 1 0 0 from QA_COUNT"},
 		{[]string{"--level", "0.9"}, [2]string{}, "7 1 0 0 level 0.9"},

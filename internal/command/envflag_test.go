@@ -1,0 +1,108 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+)
+
+// TestTraceEnv: a usage error about a flag's value that came from the flag's variable ends by
+// naming the variable, whether the app's action, its Before or a subcommand's action returns it;
+// one that names it already, one about a value typed, and one about no flag are left as they are.
+func TestTraceEnv(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  [2]string
+		want string
+	}{
+		{nil, [2]string{"QA_MODE", "b"}, `--mode: unknown mode "b" (from QA_MODE)`},
+		{[]string{"--mode", "b"}, [2]string{}, `--mode: unknown mode "b"`},
+		{[]string{"--mode", "b"}, [2]string{"QA_MODE", "c"}, `--mode: unknown mode "b"`},
+		{nil, [2]string{"QA_MODE", "a"}, ""},
+		{nil, [2]string{"QA_SHARD", "0/2"}, `--shard: shard "0/2": want i/n (from QA_SHARD)`},
+		{nil, [2]string{"QA_LEVEL", "2"}, `--level: want a number between 0 and 1, got 2 from QA_LEVEL`},
+		{[]string{"--level", "2"}, [2]string{}, `--level: want a number between 0 and 1, got 2`},
+		{[]string{"--mode", "none"}, [2]string{"QA_SHARD", "1/2"}, `no input: give --mode a or b`},
+		{[]string{"sub"}, [2]string{"QA_NAMES", "x"}, `--names: unknown name "x" (from QA_NAMES)`},
+		{[]string{"sub", "--names", "x"}, [2]string{"QA_NAMES", "y"}, `--names: unknown name "x"`},
+	} {
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app.Flags = []cli.Flag{
+				&cli.StringFlag{Name: "mode", Value: "a", EnvVars: []string{"QA_MODE"}},
+				&cli.StringFlag{Name: "shard", EnvVars: []string{"QA_SHARD"}},
+				LevelFlag("confidence level"),
+			}
+			app.Before = func(c *cli.Context) error {
+				if s := c.String("shard"); s == "0/2" {
+					return Usagef("--shard: shard %q: want i/n", s)
+				}
+				return nil
+			}
+			app.Action = func(c *cli.Context) error {
+				if _, err := Level(c); err != nil {
+					return err
+				}
+				switch m := c.String("mode"); m {
+				case "a":
+					return nil
+				case "none":
+					return Usagef("no input: give --mode a or b")
+				default:
+					return Usagef("--mode: unknown mode %q", m)
+				}
+			}
+			app.Commands = []*cli.Command{{
+				Name:         "sub",
+				Flags:        []cli.Flag{&cli.StringFlag{Name: "names", EnvVars: []string{"QA_NAMES"}}},
+				OnUsageError: app.OnUsageError,
+				Action: func(c *cli.Context) error {
+					return Usagef("--names: unknown name %q", c.String("names"))
+				},
+			}}
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("qa-x %s = %v, want nil", name, err)
+			case tc.want != "" && (err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage):
+				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
+			}
+		})
+	}
+}
+
+// TestShadowEnvRestores: the variables of the flags given are not read during the run, and
+// are the flags' again after it, for --help to list.
+func TestShadowEnvRestores(t *testing.T) {
+	t.Setenv("QA_COUNT", "abc")
+	var stdout, stderr bytes.Buffer
+	app := NewApp("qa-x", "test", "", &stdout, &stderr)
+	count := &cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}}
+	app.Flags = []cli.Flag{count}
+	var got int
+	app.Action = func(c *cli.Context) error {
+		got = c.Int("count")
+		if len(count.EnvVars) != 0 {
+			t.Errorf("during the run, --count reads %q", count.EnvVars)
+		}
+		return nil
+	}
+	if err := Execute(context.Background(), app, []string{"qa-x", "--count", "3"}); err != nil || got != 3 {
+		t.Fatalf("qa-x --count 3 with QA_COUNT=abc: %v, count %d; want nil, 3", err, got)
+	}
+	if !slices.Equal(count.EnvVars, []string{"QA_COUNT"}) {
+		t.Errorf("after the run, --count reads %q, want [QA_COUNT]", count.EnvVars)
+	}
+}
+
+// TestGivenNames: the flags a command line gives, by name, up to "--".
+func TestGivenNames(t *testing.T) {
+	got := givenNames([]string{"--seed", "3", "-c=2", "file", "--strict=false", "-", "--", "--count"})
+	if want := []string{"seed", "c", "strict"}; !slices.Equal(got, want) {
+		t.Errorf("givenNames = %q, want %q", got, want)
+	}
+}
