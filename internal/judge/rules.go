@@ -137,15 +137,34 @@ func RulesVerdict(rec *record.Record, pred string) (Verdict, error) {
 	return squadVerdict(rec.Answers, pred), nil
 }
 
-// squadVerdict is the rules' verdict on pred by SQuAD v1.1's normalisation and token F1.
+// squadVerdict is the rules' verdict on pred by SQuAD v1.1's normalisation and token F1. A gold
+// that SQuAD's normalisation empties, all articles or punctuation (a multiple-choice "A", "The"),
+// would match no prediction by either test, and every prediction by a looser containment (nearly
+// every English sentence holds an "a"): the prediction must equal it instead, lowered, with
+// punctuation dropped and articles kept (textnorm.SquadWords), or stripped and lowered when it is
+// punctuation alone.
 func squadVerdict(golds []string, pred string) Verdict {
 	p := " " + textnorm.SquadNormalize(pred) + " "
 	for _, g := range golds {
-		if n := textnorm.SquadNormalize(g); n != "" && strings.Contains(p, " "+n+" ") {
+		n := textnorm.SquadNormalize(g)
+		if n != "" && strings.Contains(p, " "+n+" ") {
 			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q", g)}
+		}
+		if n == "" && g != "" && equalWhole(g, pred) {
+			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("equals gold %q, which SQuAD's normalisation empties", g)}
 		}
 	}
 	return f1Verdict("token F1", metric.SquadF1(pred, golds)) // the best over the golds
+}
+
+// equalWhole reports whether pred equals gold, a text SQuAD's normalisation empties: by their
+// words with articles kept (textnorm.SquadWords), or, when gold has none, stripped and lowered.
+func equalWhole(gold, pred string) bool {
+	if w := textnorm.SquadWords(gold); w != "" {
+		return textnorm.SquadWords(pred) == w
+	}
+	g := textnorm.Lower(textnorm.Strip(gold))
+	return g != "" && textnorm.Lower(textnorm.Strip(pred)) == g
 }
 
 // cmrcVerdict is the rules' verdict on pred by CMRC 2018's tokens (metric.CMRCSegment: lowercased,

@@ -20,6 +20,14 @@ func AppendSquadNormalized(dst []byte, s string) []byte {
 	return appendNormalized(dst, s, squadArticle, isWord)
 }
 
+// SquadWords returns SquadNormalize(s) with the articles kept: Python lower, string.punctuation
+// dropped, the whitespace-separated words joined with single spaces. It tells apart texts that
+// SQuAD's normal form makes empty, such as the answers "A" and "The".
+func SquadWords(s string) string {
+	var buf [128]byte
+	return string(appendNormalized(buf[:0], s, func([]byte) bool { return false }, isWord))
+}
+
 // squadArticle reports whether a maximal run of word characters is an article SQuAD removes.
 func squadArticle(run []byte) bool {
 	switch string(run) {

@@ -108,6 +108,23 @@ func TestSquadNormalize(t *testing.T) {
 	}
 }
 
+// TestSquadWords: SQuAD's normal form with the articles kept.
+func TestSquadWords(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"The Denver Broncos!", "the denver broncos"},
+		{"(A)", "a"},
+		{"  THE  a ", "the a"},
+		{"t.h.e", "the"},
+		{"+", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := SquadWords(tt.in); got != tt.want {
+			t.Errorf("SquadWords(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestLocomoNormalize(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"Tom and Jerry, the cat", "tom jerry cat"},
@@ -148,7 +165,7 @@ func FuzzSquadNormalize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, norm := range []func(string) string{SquadNormalize, LocomoNormalize} {
+		for _, norm := range []func(string) string{SquadNormalize, LocomoNormalize, SquadWords} {
 			got := norm(s)
 			if !utf8.ValidString(got) {
 				t.Fatalf("normalize(%q) = %q, not valid UTF-8", s, got)
@@ -162,6 +179,9 @@ func FuzzSquadNormalize(f *testing.F) {
 			if again := norm(got); again != got {
 				t.Fatalf("normalize(%q) = %q, but normalize of that is %q", s, got, again)
 			}
+		}
+		if w := SquadWords(s); utf8.ValidString(s) && SquadNormalize(w) != SquadNormalize(s) {
+			t.Fatalf("SquadNormalize(SquadWords(%q)) = %q, want SquadNormalize's %q", s, SquadNormalize(w), SquadNormalize(s))
 		}
 		toks := RougeTokens(s, true)
 		for _, tok := range toks {
