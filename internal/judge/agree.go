@@ -258,7 +258,12 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		sort.Strings(names)
 	}
 	switch {
-	case len(names) < 2 && len(recs) == 0:
+	case cfg.names == nil && len(recs) == 0 && src.Bad > 0:
+		// Every line was bad: they were counted and skipped, exit 3 as for any bad line. The
+		// names they held are unknown, not missing, so this is no usage error.
+		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
+		return command.BadRecords(src.Bad)
+	case cfg.names == nil && len(recs) == 0:
 		return command.Usagef("no records, so no judgment names to compare: give them with --names")
 	case len(names) == 0:
 		return command.Usagef("need at least two judgment names, found none: no record has a judgment")
