@@ -118,16 +118,18 @@ func (e *FileError) Error() string { return "cache " + e.Path + ": " + e.Err.Err
 func (e *FileError) Unwrap() error { return e.Err }
 
 // Check returns the *FileError Open would return for the file at path (a folder, a missing
-// folder, a file that is not a reply cache, one that cannot be written), without making or
-// changing any file: a dry run checks --cache with it where a run would open the cache. A file
-// that does not exist is one Open would make; Check makes none, and checks that its folder can be
-// written instead.
+// folder, a file that is not a reply cache, one that cannot be written), without changing any
+// file or leaving one behind: a dry run checks --cache with it where a run would open the cache.
+// A file that does not exist is one Open would make; Check makes none, and checks that a file can
+// be made in its folder instead.
 //
 // Note: the file is read as an immutable, read-only database, which takes no lock and makes no
 // -wal or -shm file beside it; a cache another run has open may keep its newest pages in its
-// -wal, unread, but a run writes only a cache's own table there. Whether the file and its folder
-// can be written is asked of the system (access(2)), since trying would write; where there is no
-// such call, a file that cannot be written is left for the run's Open to find.
+// -wal, unread, but a run writes only a cache's own table there. Whether the file can be written
+// is asked of the system (access(2)), where there is such a call: opening it for writing, and
+// closing it, would drop the locks an SQLite connection of this process holds on it (POSIX
+// locks are the process's, per file). Whether its folder can be written is asked of the
+// system too, then tried (see writableFolder).
 func Check(path string) error {
 	if err := openable(path); err != nil {
 		return &FileError{Path: path, Err: err}
@@ -152,13 +154,36 @@ func Check(path string) error {
 	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
 }
 
-// writableFolder is Check's *FileError when the folder of path cannot be written.
+// writableFolder is Check's *FileError when no file can be made in the folder of path, as Open
+// makes the cache file and its -wal journal there.
+//
+// Note: access(2) alone answers for a folder's permissions, which root overrides, and not for the
+// file system: root may write /proc by its permissions, yet no file can be made in it. So a file
+// is made there and removed; the folder's modification time is all that changes.
 func writableFolder(path string) error {
 	dir := filepath.Dir(path)
-	if err := canWrite(dir); err != nil {
+	err := canWrite(dir)
+	if err == nil {
+		err = tryFolder(dir)
+	}
+	if err != nil {
 		return &FileError{Path: path, Err: fmt.Errorf("its folder %s cannot be written: %w", dir, err)}
 	}
 	return nil
+}
+
+// tryFolder makes an empty file in dir and removes it.
+func tryFolder(dir string) error {
+	f, err := os.CreateTemp(dir, ".qapipe-check-*")
+	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			return pe.Err // its path is a name made up for the try: the folder is named already
+		}
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name) // one that cannot be removed is named, to be removed by hand
 }
 
 // ours checks that db is a reply cache, or empty: a cache is never made inside another

@@ -124,6 +124,24 @@ func TestCheckUnwritable(t *testing.T) {
 	}
 }
 
+// TestCheckNoFileSystem: a folder no file can be made in, whatever its permissions say, is
+// refused as Open refuses it. /proc is one, for root too, which access(2) lets write it.
+func TestCheckNoFileSystem(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc")
+	}
+	path := "/proc/qapipe-check.db"
+	checkFileError(t, "Check", path, Check(path), "its folder /proc cannot be written: ")
+	c, err := Open(path)
+	if err == nil {
+		c.Close()
+		t.Fatalf("Open(%s) = nil, want an error, as Check gives", path)
+	}
+	if _, ok := errors.AsType[*FileError](err); !ok {
+		t.Errorf("Open(%s) = %v, want a *FileError, as Check gives", path, err)
+	}
+}
+
 // checkFileError checks that err, from fn(path), is a *FileError for path whose message starts
 // with want, or nil when want is "".
 func checkFileError(t *testing.T, fn, path string, err error, want string) {

@@ -380,7 +380,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if cfg.dryRun {
 		// No client or key: nothing is sent. The requests shown are those of a run with a
 		// model, which would open --cache: it is checked as that run opens it, but no cache is
-		// opened, nor a file made (cache.Check).
+		// opened, nor a file left (cache.Check).
 		if p := c.String("cache"); p != "" {
 			if err := cache.Check(p); err != nil {
 				return nil, cacheFlag(err)

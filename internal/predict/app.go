@@ -358,7 +358,7 @@ func (a *app) configure(c *cli.Context) error {
 	if a.dryRun {
 		a.configureSequenceParams(c)
 		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
-		// is opened, nor a file made (cache.Check).
+		// is opened, nor a file left (cache.Check).
 		if f := c.String("cache"); f != "" {
 			return cacheFlag(cache.Check(f))
 		}
