@@ -20,6 +20,9 @@ const (
 	FormatYesNo     = "yes-no"     // read with LongMemEval's rule
 )
 
+// CustomFormats are the output formats a custom judge prompt may declare, in the order --help lists them.
+var CustomFormats = []string{FormatJSONScore, FormatLabel, FormatYesNo}
+
 // Custom is a user's judge prompt with its declared output format.
 type Custom struct {
 	Path   string
@@ -53,7 +56,7 @@ func LoadCustom(path, format string) (*Custom, error) {
 		c.parse = ParseYesNo
 	default:
 		return nil, fmt.Errorf("prompt format %q: want %s, %s or %s%s", format, FormatJSONScore, FormatLabel, FormatYesNo,
-			english.DidYouMean(format, []string{FormatJSONScore, FormatLabel, FormatYesNo}))
+			english.DidYouMean(format, CustomFormats))
 	}
 	if !strings.Contains(c.Text, "{prediction}") {
 		return nil, fmt.Errorf("prompt %s: no {prediction} placeholder", path)
