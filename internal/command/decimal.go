@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -195,6 +196,21 @@ func (v decimalFloatValue) Set(s string) error {
 		return errNotDecimalFloat
 	}
 	return v.Getter.Set(s)
+}
+
+// ParseDecimal reads s as a float flag reads its value: a finite decimal number (see
+// isDecimalFloat), for the numbers of a flag that holds several, which the flag package does not
+// read. Its error says what was wanted of s in a float flag's words, `want a decimal number, got
+// "0x1p-1"`, for the caller to put after the flag's name.
+func ParseDecimal(s string) (float64, error) {
+	if !isDecimalFloat(s) {
+		return 0, fmt.Errorf("want %s, got %q", floatWanted(s, false), s)
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil { // out of range: isDecimalFloat let no other error through
+		return 0, fmt.Errorf("want %s, got %q", floatWanted(s, true), s)
+	}
+	return f, nil
 }
 
 // isDecimalFloat reports whether s is a decimal number as people write one: an optional sign,

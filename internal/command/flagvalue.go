@@ -114,7 +114,7 @@ func wanted(f cli.Flag, value string, outOfRange bool) string {
 	case *cli.Uint64Flag:
 		kind, bounds = integerKind(true, value), fmt.Sprintf("an integer from 0 to %d", uint64(math.MaxUint64))
 	case *cli.Float64Flag:
-		return ranged(floatKind(value), fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange)
+		return floatWanted(value, outOfRange)
 	case *cli.DurationFlag:
 		return "a duration such as 90s or 2m"
 	case *cli.BoolFlag:
@@ -155,6 +155,12 @@ func floatKind(value string) string {
 		return "a finite number"
 	}
 	return "a number"
+}
+
+// floatWanted is what a float flag wants of value: floatKind's answer, or the range of a float64
+// when value is a decimal number too large for one.
+func floatWanted(value string, outOfRange bool) string {
+	return ranged(floatKind(value), fmt.Sprintf("a number from %g to %g", -math.MaxFloat64, math.MaxFloat64), outOfRange)
 }
 
 func ranged(kind, bounds string, outOfRange bool) string {

@@ -21,11 +21,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -221,7 +219,8 @@ func embedFlags() []cli.Flag {
 	}
 }
 
-// parseWeights reads 1 to 4 comma-separated non-negative weights.
+// parseWeights reads 1 to 4 comma-separated non-negative weights, each a finite decimal number
+// as number flags read theirs (command.ParseDecimal). Its errors follow the flag's name.
 func parseWeights(s string) ([]float64, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) < 1 || len(parts) > 4 {
@@ -229,9 +228,13 @@ func parseWeights(s string) ([]float64, error) {
 	}
 	ws := make([]float64, len(parts))
 	for i, p := range parts {
-		w, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, fmt.Errorf("weight %q is not a non-negative number", p)
+		p = strings.TrimSpace(p)
+		w, err := command.ParseDecimal(p)
+		if err != nil {
+			return nil, err
+		}
+		if w < 0 {
+			return nil, fmt.Errorf("want a non-negative number, got %q", p)
 		}
 		ws[i] = w
 	}
@@ -261,7 +264,7 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 	}
 	ws, err := parseWeights(c.String("bleu-weights"))
 	if err != nil {
-		return nil, command.Usagef("--bleu-weights: %v", err)
+		return nil, command.Usagef("--bleu-weights: %v%s", err, command.FromEnv(c, "bleu-weights"))
 	}
 	cc.bleuWeights = ws
 	if cc.labels, err = parseLabelMap(c.String("label-map")); err != nil {
