@@ -181,6 +181,39 @@ func OutputFolder(flag, path string) error {
 	return nil
 }
 
+// OutputWritable returns an error naming flag when the output file path cannot be opened for
+// writing, as OutputFolder's check before the work: a folder the file system makes no file in
+// (/proc, which root's permissions let write), a file or folder this process may not write. It
+// writes nothing and leaves no file: an existing regular file is opened for writing without
+// truncating it, and closed; a missing one is made and removed. Any other file, a named pipe (whose
+// opening waits for a reader, and whose closing ends its reader's input), a device or a descriptor
+// (/dev/stdout, /dev/fd/3), is left to the writing; so are "" and "-". Like OutputFolder's, the error
+// is a failure (exit 1), not a usage error.
+func OutputWritable(flag, path string) error {
+	if path == "" || path == "-" || descriptor(path) >= 0 {
+		return nil
+	}
+	var f *os.File
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && !st.Mode().IsRegular():
+		return nil
+	case err == nil:
+		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+	case errors.Is(err, fs.ErrNotExist):
+		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666); err == nil {
+			defer os.Remove(path)
+		}
+	}
+	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			err = pe.Err // the path is named already
+		}
+		return fmt.Errorf("%s: cannot write %s: %w", flag, path, err)
+	}
+	return f.Close()
+}
+
 // Stdout reports whether the output file path a flag names is stdout: "-", or a name of
 // descriptor 1 (/dev/stdout, /dev/fd/1, /proc/self/fd/1). A command that writes something else
 // there (an image) can then keep its other output off stdout.

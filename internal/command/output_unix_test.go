@@ -3,11 +3,14 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -162,5 +165,39 @@ func TestOpenOutputFile(t *testing.T) {
 	writeOutput(t, path, io.Discard, io.Discard, "new\n")
 	if got := readFile(t, path); got != "new\n" {
 		t.Errorf("the file holds %q, want %q", got, "new\n")
+	}
+}
+
+// TestOutputWritable: an output file that cannot be opened for writing is an error naming the
+// flag and the file; one that can is left as it was, and a new one is not left behind. A named
+// pipe is not opened (that would wait for a reader).
+func TestOutputWritable(t *testing.T) {
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(existing, []byte("an older report\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "pipe.svg")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"", "-", "/dev/stdout", existing, filepath.Join(dir, "new.svg"), fifo} {
+		if err := OutputWritable("--plot", path); err != nil {
+			t.Errorf("OutputWritable(--plot, %q) = %v, want nil", path, err)
+		}
+	}
+	if got := readFile(t, existing); got != "an older report\n" {
+		t.Errorf("the existing file holds %q, want it unchanged", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.svg")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("OutputWritable left new.svg behind (stat: %v)", err)
+	}
+	if _, err := os.Stat("/proc/self"); err != nil {
+		return // no /proc
+	}
+	// No file can be made in /proc, though root's permissions would let it be written.
+	path := "/proc/qapipe-plot.svg"
+	if err := OutputWritable("--plot", path); err == nil || !strings.HasPrefix(err.Error(), "--plot: cannot write "+path+": ") {
+		t.Errorf("OutputWritable(--plot, %s) = %v, want an error naming --plot and the file", path, err)
 	}
 }

@@ -169,6 +169,9 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 		if err := command.OutputFolder(o[0], o[1]); err != nil {
 			return cfg, err
 		}
+		if err := command.OutputWritable(o[0], o[1]); err != nil {
+			return cfg, err // --plot is written after the report: found then, the report was out
+		}
 	}
 	return cfg, nil
 }

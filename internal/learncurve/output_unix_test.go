@@ -150,3 +150,26 @@ func TestOutputsIntoStdoutFile(t *testing.T) {
 		t.Errorf("--output %s holds %d bytes, want the %d of the report", saved, len(doc), report.Len())
 	}
 }
+
+// TestUnwritableOutputs: an --output or --plot file that cannot be written, in a folder the file
+// system makes no file in (/proc, even for root), fails before the report is written (exit 1):
+// --plot, written after the report, printed the whole report to stdout first.
+func TestUnwritableOutputs(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc")
+	}
+	recs := caseRecords(t)
+	for _, args := range [][]string{{"--plot", "/proc/qapipe-curve.svg"}, {"--output", "/proc/qapipe-report.json"}} {
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), append([]string{"qa-learncurve"}, args...), bytes.NewReader(recs), &stdout, &stderr)
+		if code := command.ExitCode(err); code != 1 {
+			t.Errorf("qa-learncurve %s: exit %d (%v), want 1", strings.Join(args, " "), code, err)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("qa-learncurve %s wrote %d bytes to stdout, want none", strings.Join(args, " "), stdout.Len())
+		}
+		if want := args[0] + ": cannot write " + args[1] + ": "; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("qa-learncurve %s: error %v, want one starting %q", strings.Join(args, " "), err, want)
+		}
+	}
+}
