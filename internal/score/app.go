@@ -413,6 +413,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if err := command.OutputFolder(o[0], o[1]); err != nil {
 			return err
 		}
+		if err := command.OutputWritable(o[0], o[1]); err != nil {
+			return err // written at the end: found then, the records were out
+		}
 	}
 	if cfg.sel.hasFamily("meteor") {
 		// The WordNet table loads while the first records are awaited (from qa-predict or

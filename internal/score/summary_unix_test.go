@@ -3,6 +3,7 @@
 package score
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -231,5 +232,28 @@ func TestMismatchesIntoStdoutFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(out.Name()); len(b) != 0 {
 		t.Errorf("stdout's file holds %q, want nothing", b)
+	}
+}
+
+// TestUnwritableOutputs: a --summary or --mismatches file that cannot be written (/proc makes
+// no file, though root's permissions let it write) fails the run before any record is written,
+// exit 1, where it was found only at the end, the records out.
+func TestUnwritableOutputs(t *testing.T) {
+	if _, err := os.Stat("/proc/self"); err != nil {
+		t.Skip("no /proc")
+	}
+	rec := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n"
+	for _, args := range [][]string{{"--summary", "/proc/qapipe-summary.json"}, {"--mismatches", "/proc/qapipe-low.jsonl", "--mismatch-metric", "em"}} {
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), append([]string{"qa-score", "--metrics", "em"}, args...), strings.NewReader(rec), &stdout, &stderr)
+		if code := command.ExitCode(err); code != 1 {
+			t.Errorf("qa-score %s: exit %d (%v), want 1", strings.Join(args, " "), code, err)
+		}
+		if stdout.Len() > 0 {
+			t.Errorf("qa-score %s wrote %q to stdout, want nothing", strings.Join(args, " "), stdout.String())
+		}
+		if want := args[0] + ": cannot write " + args[1] + ": "; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("qa-score %s: error %v, want one starting %q", strings.Join(args, " "), err, want)
+		}
 	}
 }
