@@ -3,11 +3,11 @@ package embed
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
@@ -91,9 +91,12 @@ func parseNumbers(s string) (metric.Baseline, error) {
 	}
 	v := make([]float64, len(f))
 	for i, x := range f {
-		n, err := strconv.ParseFloat(x, 64)
-		if err != nil || math.IsNaN(n) || math.IsInf(n, 0) || n >= 1 {
-			return metric.Baseline{}, fmt.Errorf("baseline %q: %q is not a finite number below 1", s, x)
+		n, err := command.ParseDecimal(x) // as number flags read theirs: no 0x1p-1, 1_0 or NaN
+		if err != nil {
+			return metric.Baseline{}, fmt.Errorf("baseline %q: %v", s, err)
+		}
+		if n >= 1 {
+			return metric.Baseline{}, fmt.Errorf("baseline %q: %q is not a number below 1", s, x)
 		}
 		v[i] = n
 	}
