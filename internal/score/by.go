@@ -53,8 +53,8 @@ type byValue struct {
 // values reads the record's value at each path from its line. With known, when a path has
 // none, it also returns the paths the record has values at (knownPaths), for a suggestion.
 func (b byFields) values(data []byte, known bool) ([]byValue, []string, error) {
-	var top map[string]json.RawMessage
-	if err := record.Unmarshal(data, &top); err != nil {
+	top, err := topMembers(data)
+	if err != nil {
 		return nil, nil, err
 	}
 	vs := make([]byValue, len(b))

@@ -167,7 +167,8 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 	}
 	var top map[string]json.RawMessage
 	if c.labelPath != nil || c.labelled() || c.wants("perplexity") {
-		if err := record.Unmarshal(data, &top); err != nil {
+		var err error
+		if top, err = topMembers(data); err != nil {
 			return f, err
 		}
 	}

@@ -37,6 +37,60 @@ func parsePath(s string) (fieldPath, error) {
 
 func (p fieldPath) String() string { return strings.Join(p, ".") }
 
+// topMembers decodes a record's line into its top-level members as the other stages read them:
+// a key given twice is its last value, but two meta or judgments objects are merged, the later
+// member's keys winning (README, Records), so that --by meta.level and --label-field meta.label
+// find what qa-load and qa-judge would write. Only a line that names meta or judgments twice is
+// read member by member.
+func topMembers(data []byte) (map[string]json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := record.Unmarshal(data, &top); err != nil {
+		return nil, err
+	}
+	if bytes.Count(data, []byte(`"meta"`)) < 2 && bytes.Count(data, []byte(`"judgments"`)) < 2 {
+		return top, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return top, nil
+	}
+	merged := map[string]map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return top, nil
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return top, nil
+		}
+		key, _ := t.(string)
+		if key != "meta" && key != "judgments" {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if record.Unmarshal(raw, &m) != nil || m == nil {
+			delete(merged, key) // a later member that is no object replaces the earlier ones
+			continue
+		}
+		if merged[key] == nil {
+			merged[key] = m
+			continue
+		}
+		for k, v := range m {
+			merged[key][k] = v
+		}
+	}
+	for key, m := range merged {
+		raw, err := json.Marshal(m)
+		if err != nil {
+			return nil, err
+		}
+		top[key] = raw
+	}
+	return top, nil
+}
+
 // lookup returns the raw JSON value at p in the object top (its members), or false when some
 // segment is missing, null, or of the wrong kind.
 func (p fieldPath) lookup(top map[string]json.RawMessage) (json.RawMessage, bool) {

@@ -1,7 +1,9 @@
 package score
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -137,4 +139,38 @@ func FuzzParsePath(f *testing.F) {
 			t.Errorf("parsePath(%q) = %q, %v, want %q", p.String(), q, err, p)
 		}
 	})
+}
+
+// TestTopMembers: a key given twice is its last value, but two meta or judgments objects are
+// merged, the later member's keys winning, as the record decoder reads them.
+func TestTopMembers(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want map[string]string // key → raw value, compacted
+	}{
+		{`{"id":"a","meta":{"level":"easy"}}`, map[string]string{"id": `"a"`, "meta": `{"level":"easy"}`}},
+		{`{"id":"a","meta":{"level":"easy","k":0},"meta":{"k":1}}`, map[string]string{"id": `"a"`, "meta": `{"k":1,"level":"easy"}`}},
+		{`{"judgments":{"a":{"score":1}},"id":"x","judgments":{"b":{"score":0}}}`,
+			map[string]string{"id": `"x"`, "judgments": `{"a":{"score":1},"b":{"score":0}}`}},
+		{`{"meta":{"level":"easy"},"meta":null}`, map[string]string{"meta": `null`}},
+		{`{"meta":null,"meta":{"k":1}}`, map[string]string{"meta": `{"k":1}`}},
+		{`{"id":"a","id":"b","note":"meta meta \"meta\" \"meta\""}`, map[string]string{"id": `"b"`, "note": `"meta meta \"meta\" \"meta\""`}},
+	} {
+		top, err := topMembers([]byte(tc.line))
+		if err != nil {
+			t.Errorf("topMembers(%s): %v", tc.line, err)
+			continue
+		}
+		got := map[string]string{}
+		for k, v := range top {
+			var b bytes.Buffer
+			if err := json.Compact(&b, v); err != nil {
+				t.Fatal(err)
+			}
+			got[k] = b.String()
+		}
+		if !maps.Equal(got, tc.want) {
+			t.Errorf("topMembers(%s) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
 }
