@@ -90,12 +90,17 @@ unless --force; a failed judgment passed through still counts as failed (exit 3)
 --retry-errors judges those records again (an unparsable one is asked for new replies, which the
 cache does not hold, its attempts counting on from the earlier run's). A record judged again under
 NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a warning
-counts them). Judging with the same provider and model that made the predictions is refused unless
---allow-self-judge: when the first record's prediction is the judge model's, the run stops before
-any call (exit 2); a later record's gets the error "self-judging refused: ..." and no call (failed,
-exit 3), and the other records are judged. Records a rule decides call no model and are judged; a
-warning (a dry run's too) says when --model was given and no record was routed to it, or when the
-mode calls no model.
+counts them). A run without --model names its judgments MODE (auto), and a record it routes to a
+model fails with "mode ... needs a judge model (--model)": a run over its output with --model and
+no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts them),
+which qa-score would read first; a judgment MODE that a rule made stays, so qa-score reads the
+rule's verdict there (the same as under MODE/MODEL) and warns that the names differ, and qa-score
+--judge MODE/MODEL reads the new run's on every record. Judging with the same provider and model
+that made the predictions is refused unless --allow-self-judge: when the first record's prediction
+is the judge model's, the run stops before any call (exit 2); a later record's gets the error
+"self-judging refused: ..." and no call (failed, exit 3), and the other records are judged.
+Records a rule decides call no model and are judged; a warning (a dry run's too) says when --model
+was given and no record was routed to it, or when the mode calls no model.
 
 A record whose prediction failed (or that has none) calls no model: its judgment fails with
 "prediction failed: ..." ("no prediction to judge: ..."; exit 3), named by the mode, template and
@@ -198,6 +203,10 @@ type config struct {
 	transport      *model.Transport // the judge calls' (nil: no judge model), for its StopWarning
 	maxCost        float64          // --max-cost, 0 for none
 	routes         *routeUse        // --route in auto mode, or nil
+	// bare is the default name a run without a model gives the judgments (MODE), when this run
+	// has a model and the default name (MODE/MODEL): its judgments that failed for want of a
+	// model are replaced (replaceFailedForModel). "" otherwise, with --name above all.
+	bare string
 }
 
 // Run is the qa-judge command. args includes the program name.
@@ -233,7 +242,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "mode", Value: ModeAuto, EnvVars: []string{"QA_JUDGE_MODE"}, Usage: "judge protocol: " + strings.Join(Modes, ", ")},
-		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model; rules is named rules-approximate)"},
+		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model or without --model; rules is named rules-approximate); the default MODE/MODEL replaces a judgment MODE that failed for want of a model"},
 		&cli.StringFlag{Name: "provider", Value: "openai", EnvVars: []string{"QA_JUDGE_PROVIDER"}, Usage: "model provider: " + strings.Join(judgeProviders(), ", ")},
 		&cli.StringFlag{Name: "model", EnvVars: []string{"QA_JUDGE_MODEL"}, Usage: "judge model (e.g. gpt-4o-2024-08-06, LongMemEval's official judge)"},
 		&cli.StringFlag{Name: "base-url", EnvVars: []string{"QA_JUDGE_BASE_URL"}, Usage: "provider endpoint (default: the provider's)"},
@@ -346,6 +355,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 			cfg.name = RulesMode
 		}
 		if j.NeedsModel() && j.Model != "" {
+			cfg.bare = cfg.name
 			cfg.name += "/" + j.Model
 		}
 	}
@@ -489,6 +499,7 @@ type tally struct {
 	selfJudged                                                 atomic.Int64  // failed: predicted by the judge model
 	stale                                                      atomic.Int64  // judge_score removed with the judgment it may have read
 	routed                                                     atomic.Int64  // judged by (or refused for) the model
+	replaced                                                   atomic.Int64  // lost the judgment MODE that failed for want of a model
 
 	mu         sync.Mutex
 	usage      record.Usage
@@ -576,6 +587,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-judge: warning: %s replies without token usage from the server: %s usage and cost_usd are left empty (unknown, not free), and the totals leave %s out\n",
 			english.Count(int(n), "judgment had", "judgments had"), english.Form(int(n), "its", "their"), english.Form(int(n), "it", "them"))
 	}
+	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load())
 	summarize(stderr, cfg.name, &t)
 	if err != nil {
 		return err
@@ -680,6 +692,7 @@ func selfJudgingError(pred *record.Prediction, provider, judgeModel, called, mod
 
 // judgeOne fills rec.Judgments[name]. It returns an error only when ctx is done.
 func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) error {
+	cfg.replaceFailedForModel(rec, t)
 	if pass, failed := cfg.passes(rec); pass {
 		t.already.Add(1)
 		if failed {
@@ -740,6 +753,30 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	}
 	rec.Judgments[cfg.name] = jg
 	return nil
+}
+
+// replaceFailedForModel removes from rec the judgment that a run without a model left under the
+// default name MODE when it failed only for want of a model (ErrNoModel), as this run, with the
+// default name and a model, judges the record under MODE/MODEL: left in place, that failure would
+// be what qa-score reads (MODE sorts first), and neither --retry-errors nor --force, which look at
+// MODE/MODEL, would repair it. A judgment MODE that a rule made, or that failed otherwise, stays.
+// A failed judgment gave qa-score no judge_score, so none is removed with it.
+func (cfg *config) replaceFailedForModel(rec *record.Record, t *tally) {
+	if cfg.bare == "" || !failedForModel(rec.Judgments[cfg.bare]) {
+		return
+	}
+	delete(rec.Judgments, cfg.bare)
+	t.replaced.Add(1)
+}
+
+// warnReplaced says how many records lost the judgment MODE (bare) that failed for want of a
+// model, replaced by their judgment MODE/MODEL (name).
+func warnReplaced(w io.Writer, bare, name string, n int64) {
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "qa-judge: warning: %s the judgment %q of a run without --model, failed for want of one (%q): replaced by %s judgment %q\n",
+		english.Count(int(n), "record had", "records had"), bare, ErrNoModel.Error(), english.Form(int(n), "its", "their"), name)
 }
 
 // warnModelUnused warns when --mode auto had a --model and routed every record it judged to a

@@ -64,6 +64,18 @@ type Judge struct {
 	NoUsage atomic.Int64
 }
 
+// ErrNoModel ends the error of a judgment that a run without a model (--mode auto, no --model)
+// gives a record routed to a protocol that calls one: "mode locomo-continuous needs a judge
+// model (--model)".
+var ErrNoModel = errors.New("needs a judge model (--model)")
+
+// failedForModel reports whether jg is a judgment that failed only for want of a model: ErrNoModel's,
+// which names no model.
+func failedForModel(jg *record.Judgment) bool {
+	return jg != nil && jg.Model == "" && jg.Score == nil && strings.HasPrefix(jg.Error, "mode ") &&
+		strings.HasSuffix(jg.Error, " "+ErrNoModel.Error())
+}
+
 func temp(t float64) *float64 { return &t }
 
 // longMemEvalMaxTokens is the max_tokens LongMemEval's judge sends; the other protocols' judges
@@ -231,7 +243,7 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 	}
 	jg.Model = cmp.Or(p.Model, j.Model)
 	if j.Client == nil {
-		jg.Error = "mode " + p.Mode + " needs a judge model (--model)"
+		jg.Error = "mode " + p.Mode + " " + ErrNoModel.Error()
 		return jg, nil
 	}
 	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
