@@ -86,19 +86,20 @@ without "score", a mem0 "label" that is not a string, an empty yes/no reply, and
 without a numeric "answer_score" (none found, a fenced object without it, a score that is no
 number: upstream's 0 after a warning, from a missing key, or from an exception). qa-score
 --errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
-unless --force; a failed judgment passed through still counts as failed (exit 3), and
---retry-errors judges those records again (an unparsable one is asked for new replies, which the
-cache does not hold, its attempts counting on from the earlier run's). A record judged again under
-NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a warning
-counts them). A run without --model names its judgments MODE (auto), and a record it routes to a
-model fails with "mode ... needs a judge model (--model)": a run over its output with --model and
-no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts them),
-which qa-score would read first; a judgment MODE that a rule made stays, so qa-score reads the
-rule's verdict there (the same as under MODE/MODEL) and warns that the names differ, and qa-score
---judge MODE/MODEL reads the new run's on every record. Judging with the same provider and model
-that made the predictions is refused unless --allow-self-judge: when the first record's prediction
-is the judge model's, the run stops before any call (exit 2); a later record's gets the error
-"self-judging refused: ..." and no call (failed, exit 3), and the other records are judged.
+unless --force, and a warning (a dry run's too) counts those whose judgment was made by another mode
+or model than this run's, naming them; a failed judgment passed through still counts as failed
+(exit 3), and --retry-errors judges those records again (an unparsable one is asked for new replies,
+which the cache does not hold, its attempts counting on from the earlier run's). A record judged again
+under NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a
+warning counts them). A run without --model names its judgments MODE (auto), and a record it routes
+to a model fails with "mode ... needs a judge model (--model)": a run over its output with --model
+and no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts
+them), which qa-score would read first; a judgment MODE that a rule made stays, so qa-score reads
+the rule's verdict there (the same as under MODE/MODEL) and warns that the names differ, and
+qa-score --judge MODE/MODEL reads the new run's on every record. Judging with the same provider and
+model that made the predictions is refused unless --allow-self-judge: when the first record's
+prediction is the judge model's, the run stops before any call (exit 2); a later record's gets the
+error "self-judging refused: ..." and no call (failed, exit 3), and the other records are judged.
 Records a rule decides call no model and are judged; a warning (a dry run's too) says when --model
 was given and no record was routed to it, or when the mode calls no model.
 
@@ -500,6 +501,7 @@ type tally struct {
 	stale                                                      atomic.Int64  // judge_score removed with the judgment it may have read
 	routed                                                     atomic.Int64  // judged by (or refused for) the model
 	replaced                                                   atomic.Int64  // lost the judgment MODE that failed for want of a model
+	others                                                     others        // passed through, judged by another mode or model
 
 	mu         sync.Mutex
 	usage      record.Usage
@@ -588,6 +590,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			english.Count(int(n), "judgment had", "judgments had"), english.Form(int(n), "its", "their"), english.Form(int(n), "it", "them"))
 	}
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load())
+	t.others.warn(stderr, cfg.name, false)
 	summarize(stderr, cfg.name, &t)
 	if err != nil {
 		return err
@@ -695,6 +698,7 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	cfg.replaceFailedForModel(rec, t)
 	if pass, failed := cfg.passes(rec); pass {
 		t.already.Add(1)
+		t.others.note(cfg.judge, rec, rec.Judgments[cfg.name])
 		if failed {
 			t.carried.Add(1)
 		}

@@ -53,7 +53,8 @@ type dryTally struct {
 	input               map[string]model.InputTally // by the rate each request is priced at
 	rule, skip, already int
 	errors              int
-	routed              int // named the judge model, as the run counts them for warnModelUnused
+	routed              int    // named the judge model, as the run counts them for warnModelUnused
+	others              others // would pass through, judged by another mode or model
 }
 
 // dryRunAll writes, for every record in input order, what judging it would do, and calls no
@@ -79,6 +80,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	}
 	cfg.warnRoutes(stderr)
 	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.rule))
+	t.others.warn(stderr, cfg.name, true) // as the run would warn
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	return badRecords(t.errors, "record could not be judged", "records could not be judged", src)
 }
@@ -89,6 +91,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	if pass, _ := cfg.passes(rec); pass {
 		d.AlreadyJudged = true
 		t.already++
+		t.others.note(cfg.judge, rec, rec.Judgments[cfg.name])
 		return d
 	}
 	if jg := cfg.selfJudging(rec); jg != nil {
