@@ -102,7 +102,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed; 0: all)", EnvVars: []string{"QA_SAMPLE"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of --sample", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
-		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has)", EnvVars: []string{"QA_TYPES"}},
+		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has)", EnvVars: []string{"QA_MAP"}},
@@ -201,20 +201,38 @@ func (a *app) action(c *cli.Context) error {
 	a.warnUnfound(whole)
 	a.generics.warn(a.stderr, a.opt.Map)
 	a.warnRepeats()
-	if types, others := a.sel.Unmatched(); whole && len(types) > 0 {
-		fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
-		if len(others) > 0 {
-			fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
-		}
-		if len(types) == 1 {
-			fmt.Fprint(a.stderr, english.DidYouMean(types[0], others))
-		}
-		fmt.Fprintln(a.stderr)
-	}
+	a.warnUnmatchedTypes(whole)
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
 	return nil
+}
+
+// warnUnmatchedTypes warns of the --types names that no record has, with the types the records
+// have; whole says every item was read. When --limit stopped the read, a type not yet seen may
+// come later in the file, so only a name near a type seen (a misspelt "multihop" for
+// "multi_hop"), which most likely names none, is warned of, as one no record read has.
+func (a *app) warnUnmatchedTypes(whole bool) {
+	types, others := a.sel.Unmatched()
+	if !whole {
+		for _, t := range types {
+			if s := english.Suggest(t, others); s != "" {
+				fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record read (before --limit stopped the read) has type %q%s\n", t, english.Hint(s))
+			}
+		}
+		return
+	}
+	if len(types) == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
+	if len(others) > 0 {
+		fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
+	}
+	if len(types) == 1 {
+		fmt.Fprint(a.stderr, english.DidYouMean(types[0], others))
+	}
+	fmt.Fprintln(a.stderr)
 }
 
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
