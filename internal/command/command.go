@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"os/signal"
@@ -20,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -569,6 +571,52 @@ func Main(prog string, run RunFunc) {
 	os.Exit(ExitCode(err))
 }
 
+// forcedExit holds what must be undone when the process is ended before its run returns (a
+// second signal, or a grace period passing): a run's cleanups that its deferred calls would have
+// made, such as removing an output file it truncated and has not written.
+var forcedExit struct {
+	sync.Mutex
+	next     int
+	cleanups map[int]func()
+}
+
+// OnForcedExit registers f to run if the process is ended before the run returns (see Main and
+// MainCalls), and returns the function that unregisters it, for the run to call once f is no
+// longer wanted. f runs on the exiting goroutine while the run may still be running, so it
+// should only undo what cannot be half done (removing a file).
+func OnForcedExit(f func()) (cancel func()) {
+	forcedExit.Lock()
+	defer forcedExit.Unlock()
+	if forcedExit.cleanups == nil {
+		forcedExit.cleanups = map[int]func(){}
+	}
+	id := forcedExit.next
+	forcedExit.next++
+	forcedExit.cleanups[id] = f
+	return func() {
+		forcedExit.Lock()
+		defer forcedExit.Unlock()
+		delete(forcedExit.cleanups, id)
+	}
+}
+
+// exitNow runs the cleanups OnForcedExit registered, in the order registered, and ends the
+// process with code.
+func exitNow(code int) {
+	forcedExit.Lock()
+	ids := slices.Sorted(maps.Keys(forcedExit.cleanups))
+	fns := make([]func(), 0, len(ids))
+	for _, id := range ids {
+		fns = append(fns, forcedExit.cleanups[id])
+	}
+	forcedExit.cleanups = nil
+	forcedExit.Unlock()
+	for _, f := range fns {
+		f()
+	}
+	os.Exit(code)
+}
+
 // interruptGrace is how long an interrupted run may take to flush its output.
 var interruptGrace = 10 * time.Second
 
@@ -589,7 +637,7 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string, stderr io
 		return
 	}
 	fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", prog)
-	os.Exit(ExitInterrupted)
+	exitNow(ExitInterrupted)
 }
 
 // MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge; qa-score's
@@ -644,7 +692,7 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 			return
 		}
 		fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", name)
-		os.Exit(ExitInterrupted)
+		exitNow(ExitInterrupted)
 	}
 	if n == 0 {
 		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", prog)
@@ -668,7 +716,7 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		return
 	}
 	fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", prog)
-	os.Exit(ExitInterrupted)
+	exitNow(ExitInterrupted)
 }
 
 // What ended a wait of nextSignal.

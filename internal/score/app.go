@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -424,7 +425,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		go metric.PrepareMETEOR()
 	}
 	var summary io.WriteCloser
-	summaryDone := false
+	var summaryWritten atomic.Bool // read by a forced exit's cleanup too, on another goroutine
 	if cfg.summary != "" && cfg.summary != "-" {
 		// Created before the work, so that a path that cannot be written fails at once, and
 		// removed again unless the summary gets written: a failed run leaves no empty summary
@@ -433,18 +434,26 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return fmt.Errorf("--summary: %w", err)
 		}
 		regular := regularFile(cfg.summary, summary)
-		release := func() {}
+		release, unregister := func() {}, func() {}
 		if regular {
 			// A reader of the records that goes away (| head -1) would end the process at a
 			// write, leaving the file empty: the write fails instead, and main ends the
 			// process with SIGPIPE once the file is removed.
 			release = command.CatchBrokenStdout()
+			// A run ended before it returns (a second interrupt while it waits on a slow
+			// input) runs no deferred call: the file is removed then too, unless written.
+			unregister = command.OnForcedExit(func() {
+				if !summaryWritten.Load() {
+					os.Remove(cfg.summary)
+				}
+			})
 		}
 		defer func() {
 			closeInto(summary, &err, "summary")
-			if !summaryDone && regular {
+			if !summaryWritten.Load() && regular {
 				os.Remove(cfg.summary)
 			}
+			unregister()
 			release()
 		}()
 	}
@@ -595,7 +604,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
 			return err
 		}
-		summaryDone = true
+		summaryWritten.Store(true)
 	}
 	return tally{bad: bad, failed: agg.failed, metricErrors: agg.metricErrors, misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
 }

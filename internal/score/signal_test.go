@@ -1,12 +1,16 @@
 package score
 
 import (
+	"errors"
+	"io/fs"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -75,5 +79,42 @@ func TestSignal(t *testing.T) {
 	}
 	if want := "interrupted before the call was made"; strings.Count(stderr, want) != 2 {
 		t.Errorf("stderr should report the two records whose call was not made:\n%s", stderr)
+	}
+}
+
+// TestForcedExitRemovesSummary: a run ended before it returns, here by signals while it waits on
+// an input that never ends, runs none of its deferred calls; the summary file it truncated is
+// removed all the same, so that make does not take an empty one for up to date.
+func TestForcedExitRemovesSummary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	summary := filepath.Join(t.TempDir(), "summary.json")
+	if err := os.WriteFile(summary, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, in := clitest.StartMainPipe(t, "TestMainChild", []string{"--metrics", "em", "--summary", summary})
+	if _, err := in.WriteString(`{"schema":1,"id":"a","answers":["x"],"prediction":{"text":"x"}}` + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if fi, err := os.Stat(summary); err == nil && fi.Size() == 0 {
+			break // truncated: the run has begun
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the summary file was not truncated")
+		}
+	}
+	p.Signal(t, syscall.SIGINT)
+	p.WaitStderr(t, "interrupt again")
+	p.Signal(t, syscall.SIGINT)
+	p.WaitStderr(t, "stopping at once")
+	p.Signal(t, syscall.SIGINT) // the run still waits on its input: end the process
+	code, _, stderr := p.Wait(t)
+	if code != command.ExitInterrupted {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, command.ExitInterrupted, stderr)
+	}
+	if _, err := os.Stat(summary); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("summary file after a forced exit: %v, want it removed; stderr:\n%s", err, stderr)
 	}
 }
