@@ -359,7 +359,7 @@ func checkTranscriptRecord(t *testing.T, rec *record.Record, student, judgeCall 
 	}
 	got := *p
 	got.LatencyMS = 0
-	if d := cmp.Diff(want, &got); d != "" {
+	if d := cmp.Diff(want, &got, cmp.AllowUnexported(record.Prediction{})); d != "" {
 		t.Errorf("%s: prediction differs (-want +got):\n%s", rec.ID, d)
 	}
 	jg := rec.Judgments["evalearn"]

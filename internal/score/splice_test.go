@@ -237,8 +237,8 @@ func TestRepeatedMembers(t *testing.T) {
 			&record.Prediction{Text: "Paris"}},
 		{"prediction, error then text", head + `"answers":["Paris"],"prediction":{"text":"","error":"timeout"},"prediction":{"text":"Paris"}}`,
 			&record.Prediction{Text: "Paris"}},
-		{"prediction, text then none", head + `"answers":["Paris"],"prediction":{"text":"Paris"},"prediction":{}}`,
-			&record.Prediction{}},
+		{"prediction, text then an empty one", head + `"answers":["Paris"],"prediction":{"text":"Paris"},"prediction":{"text":"","error":"e"}}`,
+			&record.Prediction{Error: "e"}},
 		{"prediction, facts then none", head + `"answers":["Paris"],"prediction":{"text":"Paris","supporting_facts":[["T",0]]},"prediction":{"text":"Paris"}}`,
 			&record.Prediction{Text: "Paris"}},
 		{"prediction, then null", head + `"answers":["Paris"],"prediction":{"text":"Paris"},"prediction":null}`, nil},
@@ -343,6 +343,42 @@ func TestNullScoreAgrees(t *testing.T) {
 		{`"prediction":{"text":"x","meta":{"score":null}}}`, false},
 		{`"prediction":{"text":"null"}}`, false},
 		{`"meta":{"score":null},"prediction":{"text":"x","score":0}}`, false},
+	} {
+		ln := head + tc.tail
+		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+		_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
+		switch {
+		case (bad != nil) != tc.bad || (err != nil) != tc.bad:
+			t.Errorf("%s: qa-score's error %v, record.Reader's %v; want bad %v", ln, bad, err, tc.bad)
+		case bad != nil && bad.Error() != err.Error():
+			t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
+		}
+	}
+}
+
+// TestMissingTextAgrees: a prediction without a text that carries no error is a bad line in
+// qa-score's view as in record.Reader, with the same message (never the empty answer, which
+// SQuAD v2's scores credit as declining), wherever the prediction is; one that failed, or that
+// carries a score or a loss and tokens in place of a text, is read by both.
+func TestMissingTextAgrees(t *testing.T) {
+	const head = `{"schema":1,"id":"a","dataset":"squad","type":"no_answer","question":"q","answers":[""],`
+	for _, tc := range []struct {
+		tail string
+		bad  bool
+	}{
+		{`"prediction":{"model":"gpt-4o"}}`, true},
+		{`"prediction":{}}`, true},
+		{`"prediction":{"text":"x"},"prediction":{"model":"m"}}`, true},
+		{`"prediction":{"Text":"x"}}`, true},
+		{`"prediction":{"text":"","error":""},"Prediction":{"text":"x"},"prediction":{"error":""}}`, true},
+		{`"prediction":{"score":null,"loss":null}}`, true},
+		{`"prediction":{"model":"m"},"prediction":{"text":""}}`, false},
+		{`"prediction":{"\u0074ext":""}}`, false},
+		{`"prediction":{"error":"timeout"}}`, false},
+		{`"prediction":{"model":"m","error":"interrupted before the call was made"}}`, false},
+		{`"prediction":{"score":0.25}}`, false},
+		{`"prediction":{"loss":2.5,"tokens":3}}`, false},
+		{`"prediction":null}`, false},
 	} {
 		ln := head + tc.tail
 		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})

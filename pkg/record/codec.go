@@ -193,20 +193,43 @@ func NullAnswer(b []byte, answers []string) error {
 	return nil
 }
 
-// NullText returns an error when the record encoded in b has a prediction whose text is null and
-// which carries no error, given the text and error its prediction decoded to; else nil. The
-// decoder reads a null text as "", the empty answer, which SQuAD v2's rules score as a right
-// "no answer" to an unanswerable question: a prediction a script wrote as None (a generation
-// that failed) would be credited as declining, without a word. Only a prediction with an empty
-// text and no error is looked at again.
+// NullText returns an error when the record encoded in b has a prediction whose text is null or
+// missing and which carries no error, given the text and error its prediction decoded to; else
+// nil. The decoder reads a null or missing text as "", the empty answer, which SQuAD v2's rules
+// score as a right "no answer" to an unanswerable question: a prediction a script wrote as None
+// or left without a text (a generation that failed) would be credited as declining, without a
+// word. A prediction without a text that carries a metric's other input is kept (textOptional).
+// Only a prediction with an empty text and no error is looked at again.
 func NullText(b []byte, text, errMsg string) error {
 	if text != "" || errMsg != "" {
 		return nil
 	}
-	if t := lastMember(lastMember(b, "prediction"), "text"); string(bytes.TrimSpace(t)) == "null" {
+	pred := lastMember(b, "prediction")
+	switch t := lastMember(pred, "text"); {
+	case string(bytes.TrimSpace(t)) == "null":
 		return errors.New(`prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`)
+	case t == nil && Kind(pred) == "an object" && !textOptional(pred):
+		return errors.New(`prediction.text: missing (a prediction that failed carries an error; an empty answer is "")`)
 	}
 	return nil
+}
+
+// textOptional reports whether pred, an encoded prediction without a text, carries what a metric
+// reads in place of a text: a positive-class score (auc, pn, pairwise_acc, mrr, map) or the loss
+// and tokens perplexity reads, the members qa-score's --score-field, --loss-field and
+// --tokens-field name by default. A classifier's or a language model's scores are no answer
+// declined, and their metrics read no text.
+//
+// Note: refusing every prediction without a text but a failed one would be simpler, but would
+// turn away score-only ranking and perplexity files that the metrics reading them take as they
+// are; whether such a shape is meant as an answer is not ours to say, so it stays valid.
+func textOptional(pred []byte) bool {
+	for _, k := range []string{"score", "loss", "tokens"} {
+		if v := lastMember(pred, k); v != nil && Kind(v) != "null" {
+			return true
+		}
+	}
+	return false
 }
 
 // NullScore returns an error when the record encoded in b has a prediction whose score is null
@@ -333,10 +356,20 @@ func (p *Passage) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON encodes the prediction with its unknown fields.
+// MarshalJSON encodes the prediction with its unknown fields. An empty text read from a
+// prediction without one is left out, not written as "", the empty answer.
 func (p Prediction) MarshalJSON() ([]byte, error) {
 	type plain Prediction
-	return encodeWithExtra(plain(p), p.Extra)
+	b, err := marshal(plain(p))
+	if err != nil {
+		return nil, err
+	}
+	if p.Text == "" && p.noText { // text is the first member
+		if rest, ok := bytes.CutPrefix(b, []byte(`{"text":""`)); ok {
+			b = append([]byte{'{'}, bytes.TrimPrefix(rest, []byte(","))...)
+		}
+	}
+	return appendExtra(b, p.Extra)
 }
 
 // UnmarshalJSON decodes a prediction, keeping unknown fields in Extra.
@@ -359,6 +392,7 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 	}
 	*p = Prediction(q)
 	p.Extra = extra
+	p.noText = q.Text == "" && lastMember(b, "text") == nil // only an empty text is looked at again
 	return nil
 }
 

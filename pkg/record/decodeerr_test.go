@@ -26,6 +26,11 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"text":5}}`, `prediction.text: want a string, got a number`},
 		{`{"schema":1,"id":"a","prediction":{"text":null}}`, `prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`},
 		{`{"schema":1,"id":"a","prediction":{"model":"m","text" : null ,"cached":true}}`, `prediction.text: want a string, got null (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{"model":"gpt-4o"}}`, `prediction.text: missing (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{}}`, `prediction.text: missing (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{"Text":"x","error":""}}`, `prediction.text: missing (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":3},"score":null,"loss":null}}`, `prediction.text: missing (a prediction that failed carries an error; an empty answer is "")`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x"},"prediction":{"model":"m"}}`, `prediction.text: missing (a prediction that failed carries an error; an empty answer is "")`},
 		{`{"schema":1,"id":"a","prediction":{"text":"1","score":null}}`, `prediction.score: want a number, got null (a prediction without a score leaves the member out)`},
 		{`{"schema":1,"id":"a","prediction":{"text":"1","score":0.5,"notes":["null"],"score" : null }}`, `prediction.score: want a number, got null (a prediction without a score leaves the member out)`},
 		{`{"schema":1,"id":"a","prediction":{"usage":{"input_tokens":1.5}}}`, `prediction.usage.input_tokens: want an integer, got the number 1.5`},
@@ -117,14 +122,21 @@ func TestFieldPath(t *testing.T) {
 	}
 }
 
-// TestNullTextAllowed: a prediction whose text is null is read when it carries an error (the
-// call failed, and the record is counted as failed), and an empty text "" is read as the empty
-// answer; only a null text without an error is refused (TestDecodeErrorMessages).
+// TestNullTextAllowed: a prediction whose text is null or missing is read when it carries an
+// error (the call failed, was interrupted or skipped, and the record is counted as failed), one
+// without a text when it carries what a metric reads in place of one (a score, a loss and
+// tokens), and an empty text "" is read as the empty answer; only a null or missing text
+// without an error is refused (TestDecodeErrorMessages).
 func TestNullTextAllowed(t *testing.T) {
 	for _, line := range []string{
 		`{"schema":1,"id":"a","prediction":{"text":null,"error":"timeout"}}`,
+		`{"schema":1,"id":"a","prediction":{"error":"timeout"}}`,
+		`{"schema":1,"id":"a","prediction":{"model":"m","error":"interrupted before the call was made"}}`,
 		`{"schema":1,"id":"a","prediction":{"text":""}}`,
-		`{"schema":1,"id":"a","prediction":{}}`,
+		`{"schema":1,"id":"a","prediction":{"\u0074ext":""}}`,
+		`{"schema":1,"id":"a","prediction":{"score":0.7}}`,
+		`{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`,
+		`{"schema":1,"id":"a","prediction":{},"prediction":{"text":""}}`,
 		`{"schema":1,"id":"a","prediction":null}`,
 		`{"schema":1,"id":"a","prediction":{"text":"","notes":[null]}}`,
 	} {

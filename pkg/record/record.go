@@ -111,6 +111,11 @@ type Prediction struct {
 	Batch *Batch `json:"batch,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+
+	// noText is set when the prediction was decoded from an object without a text member (a
+	// failed one, or a score alone: see NullText), so that encoding it again does not add the
+	// empty answer "" that it never gave.
+	noText bool
 }
 
 // Batch places a prediction in the call it shared with other records' questions. The call's

@@ -47,7 +47,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := Unmarshal(b1, &r2); err != nil {
 				t.Fatalf("decode again: %v (%s)", err, b1)
 			}
-			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{})); diff != "" {
+			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{}, Prediction{})); diff != "" {
 				t.Errorf("decode(encode(r)) != r (-first +second):\n%s", diff)
 			}
 			b2, _ := r2.MarshalJSON()
@@ -107,6 +107,11 @@ func TestNoAddedMembers(t *testing.T) {
 		{`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`,
 			`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`},
 		{`{"schema":1,"id":"a","question":"q","answers":[""]}`, `{"schema":1,"id":"a","question":"q","answers":[""]}`},
+		// A prediction without a text (a failed one, a score or a loss alone) gets no empty answer.
+		{`{"schema":1,"id":"a","prediction":{"error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"error":"timeout"}}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"","error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"text":"","error":"timeout"}}`},
+		{`{"schema":1,"id":"a","prediction":{"model":"m","score":0.5}}`, `{"schema":1,"id":"a","prediction":{"model":"m","score":0.5}}`},
+		{`{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`, `{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`},
 	} {
 		var r Record
 		if err := Unmarshal([]byte(tt.in), &r); err != nil {
