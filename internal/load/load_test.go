@@ -144,7 +144,7 @@ func TestHotpotQARecord(t *testing.T) {
 		Answers:  []string{"romance"}}
 	got := *r
 	got.Context, got.Meta = nil, nil
-	if diff := cmp.Diff(want, &got, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{})); diff != "" {
+	if diff := cmp.Diff(want, &got, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); diff != "" {
 		t.Errorf("record (-want +got):\n%s", diff)
 	}
 	if len(r.Context) != 10 {
@@ -162,7 +162,7 @@ func TestHotpotQARecord(t *testing.T) {
 func TestHotpotQAArrayMatchesJSONL(t *testing.T) {
 	lines, _ := loadAll(t, HotpotQA, "hotpotqa_train_sample200.jsonl")
 	array, _ := loadAll(t, HotpotQA, "hotpotqa_array5.json")
-	if diff := cmp.Diff(lines[:5], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{})); diff != "" {
+	if diff := cmp.Diff(lines[:5], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); diff != "" {
 		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
 	}
 }
@@ -537,7 +537,7 @@ func TestEvaLearnResultsEdgeCases(t *testing.T) {
 func TestEvaLearnResultsArrayMatchesJSONL(t *testing.T) {
 	lines, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge.jsonl")
 	array, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge60.json")
-	if diff := cmp.Diff(lines[:60], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{})); diff != "" {
+	if diff := cmp.Diff(lines[:60], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); diff != "" {
 		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
 	}
 }

@@ -45,7 +45,7 @@ func TestReadReply(t *testing.T) {
 		"ollama":    {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
 	}
 	for _, rb := range replyBodies {
-		if diff := cmp.Diff(want[rb.provider], readReply(rb.provider, []byte(rb.body)), cmp.AllowUnexported(reply{})); diff != "" {
+		if diff := cmp.Diff(want[rb.provider], readReply(rb.provider, []byte(rb.body)), cmp.AllowUnexported(reply{}, record.Usage{})); diff != "" {
 			t.Errorf("readReply(%s) differs (-want +got):\n%s", rb.provider, diff)
 		}
 	}

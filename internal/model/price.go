@@ -197,12 +197,13 @@ func minorVersion(tag string) bool {
 	return len(w) > 0 && len(w) <= 2 && strings.Trim(w, "0123456789") == ""
 }
 
-// Cost returns the cost of usage u, one call's, on model, or nil when the model has no price
-// (unknown is not free). A call whose prompt is longer than the price's Long.Above is priced at
-// its Long rates, input and output.
+// Cost returns the cost of usage u, one call's, on model, or nil when the model has no price or
+// a count of u is unknown, left out of the usage it was read from (unknown is not free). A call
+// whose prompt is longer than the price's Long.Above is priced at its Long rates, input and
+// output.
 func (p Prices) Cost(model string, u record.Usage) *float64 {
 	pr, ok := p.Lookup(model)
-	if !ok {
+	if !ok || !u.Known() {
 		return nil
 	}
 	in, out := pr.Input, pr.Output

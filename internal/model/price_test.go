@@ -88,6 +88,14 @@ func TestPricesCost(t *testing.T) {
 	if c := p.Cost("unknown", record.Usage{InputTokens: 1}); c != nil {
 		t.Errorf("Cost(unknown) = %v, want nil", *c)
 	}
+	// A count left out of a usage read from a record (or a cache entry) is unknown, not 0.
+	var u record.Usage
+	if err := record.Unmarshal([]byte(`{"input_tokens":1000}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Cost("m", u); c != nil {
+		t.Errorf("Cost(m, 1000 in, output unknown) = %v, want nil", *c)
+	}
 }
 
 func TestParsePrices(t *testing.T) {

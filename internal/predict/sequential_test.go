@@ -359,7 +359,7 @@ func checkTranscriptRecord(t *testing.T, rec *record.Record, student, judgeCall 
 	}
 	got := *p
 	got.LatencyMS = 0
-	if d := cmp.Diff(want, &got, cmp.AllowUnexported(record.Prediction{})); d != "" {
+	if d := cmp.Diff(want, &got, cmp.AllowUnexported(record.Prediction{}, record.Usage{})); d != "" {
 		t.Errorf("%s: prediction differs (-want +got):\n%s", rec.ID, d)
 	}
 	jg := rec.Judgments["evalearn"]
@@ -371,7 +371,7 @@ func checkTranscriptRecord(t *testing.T, rec *record.Record, student, judgeCall 
 		// what a cached verdict costs and counts is the judge engine's rule (internal/judge)
 		wantJ.CostUSD, wantJ.Attempts = jg.CostUSD, jg.Attempts
 	}
-	if d := cmp.Diff(wantJ, jg); d != "" {
+	if d := cmp.Diff(wantJ, jg, cmp.AllowUnexported(record.Usage{})); d != "" {
 		t.Errorf("%s: judgment differs (-want +got):\n%s", rec.ID, d)
 	}
 	if jg != nil && textnorm.Strip(jg.Raw) != res.GPT4Judge {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 
 	gojson "github.com/goccy/go-json"
 )
@@ -535,13 +536,28 @@ func (s *Sequence) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON encodes the usage with its unknown fields.
+// MarshalJSON encodes the usage's known counts (see Usage) with its unknown fields: a count the
+// decoded object left out stays out, never written as 0.
 func (u Usage) MarshalJSON() ([]byte, error) {
-	type plain Usage
-	return encodeWithExtra(plain(u), u.Extra)
+	b := make([]byte, 0, 64)
+	b = append(b, '{')
+	if u.InputKnown() {
+		b = strconv.AppendInt(append(b, `"input_tokens":`...), int64(u.InputTokens), 10)
+	}
+	if u.OutputKnown() {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(append(b, `"output_tokens":`...), int64(u.OutputTokens), 10)
+	}
+	return appendExtra(append(b, '}'), u.Extra)
 }
 
-// UnmarshalJSON decodes a usage, keeping unknown fields in Extra.
+// UnmarshalJSON decodes a usage, keeping unknown fields in Extra and noting the counts left out
+// (or null): unknown, not 0. Only a count that decoded to 0 is looked at again.
+//
+// Note: decoding the counts into *int told a count left out from one given without looking
+// again, but cost every record with a usage two allocations more (4% more in BenchmarkReader).
 func (u *Usage) UnmarshalJSON(b []byte) error {
 	type plain Usage
 	var q plain
@@ -551,7 +567,20 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	}
 	*u = Usage(q)
 	u.Extra = extra
+	if u.InputTokens == 0 && !givenCount(b, "input_tokens") {
+		u.unknown |= unknownInput
+	}
+	if u.OutputTokens == 0 && !givenCount(b, "output_tokens") {
+		u.unknown |= unknownOutput
+	}
 	return nil
+}
+
+// givenCount reports whether the encoded usage b gives a count under key: its last such member
+// is there and not null, as the decoder reads it.
+func givenCount(b []byte, key string) bool {
+	v := lastMember(b, key)
+	return v != nil && Kind(v) != "null"
 }
 
 // MarshalJSON encodes the batch with its unknown fields.

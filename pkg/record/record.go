@@ -69,18 +69,40 @@ type Sequence struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Usage counts the tokens of one model call (or the sum over its attempts).
+// Usage counts the tokens of one model call (or the sum over its attempts). A count is known
+// unless the usage was decoded from an object without it (or with it null): such a count reads
+// as 0 but is unknown, not free, and is left out when the usage is written again. A Usage built
+// in code (what a model call reports) has both counts known, a 0 included.
 type Usage struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
 	// Extra holds fields this schema does not know, verbatim (a provider's further counts, say).
 	Extra map[string]json.RawMessage `json:"-"`
+
+	// unknown holds the counts the decoded object left out (unknownInput, unknownOutput).
+	unknown uint8
 }
+
+// The bits of Usage.unknown.
+const (
+	unknownInput uint8 = 1 << iota
+	unknownOutput
+)
 
 // IsZero reports whether u counts nothing and carries nothing else.
 func (u Usage) IsZero() bool {
 	return u.InputTokens == 0 && u.OutputTokens == 0 && len(u.Extra) == 0
 }
+
+// Known reports whether both of u's counts are known: none was left out of the object u was
+// decoded from. A cost or a total over u's counts is only as known as they are.
+func (u Usage) Known() bool { return u.InputKnown() && u.OutputKnown() }
+
+// InputKnown reports whether u's input count is known (see Usage).
+func (u Usage) InputKnown() bool { return u.unknown&unknownInput == 0 || u.InputTokens != 0 }
+
+// OutputKnown reports whether u's output count is known (see Usage).
+func (u Usage) OutputKnown() bool { return u.unknown&unknownOutput == 0 || u.OutputTokens != 0 }
 
 // Prediction is the answer a model (or a baseline) gave, with what it cost.
 type Prediction struct {

@@ -47,7 +47,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := Unmarshal(b1, &r2); err != nil {
 				t.Fatalf("decode again: %v (%s)", err, b1)
 			}
-			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{}, Prediction{})); diff != "" {
+			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{}, Prediction{}, Usage{})); diff != "" {
 				t.Errorf("decode(encode(r)) != r (-first +second):\n%s", diff)
 			}
 			b2, _ := r2.MarshalJSON()
@@ -112,6 +112,10 @@ func TestNoAddedMembers(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"text":"","error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"text":"","error":"timeout"}}`},
 		{`{"schema":1,"id":"a","prediction":{"model":"m","score":0.5}}`, `{"schema":1,"id":"a","prediction":{"model":"m","score":0.5}}`},
 		{`{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`, `{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`},
+		// A token count left out is unknown, not 0, and stays out.
+		{`{"schema":1,"id":"g:1","question":"Q?","answers":["x"],"prediction":{"text":"x","usage":{"input_tokens":812}},"judgments":{"j":{"score":1,"usage":{"output_tokens":3}}}}`,
+			`{"schema":1,"id":"g:1","question":"Q?","answers":["x"],"prediction":{"text":"x","usage":{"input_tokens":812}},"judgments":{"j":{"score":1,"usage":{"output_tokens":3}}}}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{}}}`, `{"schema":1,"id":"a","prediction":{"text":"x","usage":{}}}`},
 	} {
 		var r Record
 		if err := Unmarshal([]byte(tt.in), &r); err != nil {
@@ -902,4 +906,58 @@ type failingCount struct{ calls atomic.Int64 }
 func (f *failingCount) Write([]byte) (int, error) {
 	f.calls.Add(1)
 	return 0, errors.New("disk full")
+}
+
+// TestUsageCounts: a token count that the decoded usage left out, or gave as null, is unknown:
+// it reads as 0, is not Known, and is left out when the usage is written again; a count given,
+// 0 included, and every count of a Usage built in code (what a model call reports) is written.
+func TestUsageCounts(t *testing.T) {
+	for _, tt := range []struct {
+		in, want  string
+		in0, out0 bool // InputKnown, OutputKnown
+	}{
+		{`{"input_tokens":812,"output_tokens":9}`, `{"input_tokens":812,"output_tokens":9}`, true, true},
+		{`{"input_tokens":0,"output_tokens":0}`, `{"input_tokens":0,"output_tokens":0}`, true, true},
+		{`{"input_tokens":812}`, `{"input_tokens":812}`, true, false},
+		{`{"output_tokens":3}`, `{"output_tokens":3}`, false, true},
+		{`{}`, `{}`, false, false},
+		{`{"input_tokens":null,"output_tokens":2}`, `{"output_tokens":2}`, false, true},
+		{`{"output_tokens":2,"input_tokens":0,"input_tokens":null}`, `{"output_tokens":2}`, false, true},
+		{`{"input_tokens":null,"input_tokens":0}`, `{"input_tokens":0}`, true, false},
+		{`{"cached_tokens":4,"input_tokens":5}`, `{"input_tokens":5,"cached_tokens":4}`, true, false},
+		{`{"Input_Tokens":7}`, `{"Input_Tokens":7}`, false, false},
+		{`{"\u0069nput_tokens":7}`, `{"input_tokens":7}`, true, false},
+	} {
+		var u Usage
+		if err := Unmarshal([]byte(tt.in), &u); err != nil {
+			t.Errorf("Unmarshal(%s) = %v", tt.in, err)
+			continue
+		}
+		if u.InputKnown() != tt.in0 || u.OutputKnown() != tt.out0 || u.Known() != (tt.in0 && tt.out0) {
+			t.Errorf("%s: InputKnown, OutputKnown, Known = %v, %v, %v, want %v, %v, %v", tt.in,
+				u.InputKnown(), u.OutputKnown(), u.Known(), tt.in0, tt.out0, tt.in0 && tt.out0)
+		}
+		if b, err := Marshal(u); err != nil || string(b) != tt.want {
+			t.Errorf("%s: encoded as %s (%v), want %s", tt.in, b, err, tt.want)
+		}
+	}
+	// A count set after decoding is known: written, whatever the object had.
+	var u Usage
+	if err := Unmarshal([]byte(`{"output_tokens":3}`), &u); err != nil {
+		t.Fatal(err)
+	}
+	u.InputTokens = 7
+	if b, _ := Marshal(u); string(b) != `{"input_tokens":7,"output_tokens":3}` || !u.Known() {
+		t.Errorf("input count set after decoding: encoded as %s, Known %v", b, u.Known())
+	}
+	for _, u := range []Usage{{}, {OutputTokens: 3}, {InputTokens: 5, Extra: map[string]json.RawMessage{"c": json.RawMessage("1")}}} {
+		want := fmt.Sprintf(`{"input_tokens":%d,"output_tokens":%d`, u.InputTokens, u.OutputTokens)
+		if u.Extra != nil {
+			want += `,"c":1`
+		}
+		want += "}"
+		if b, err := Marshal(u); err != nil || string(b) != want || !u.Known() {
+			t.Errorf("%+v built in code: encoded as %s (%v), Known %v; want %s, known", u, b, err, u.Known(), want)
+		}
+	}
 }
