@@ -134,7 +134,8 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 			if col := record.NotJSON(line); col > 0 {
 				what = fmt.Sprintf("not JSON at column %d", col) // as the other stages say it
 			}
-			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "%s: %v", what, err)
+			err = record.CutLine(fmt.Errorf("%s: %w", what, err), line, it.jsonl.Unended())
+			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "%w", err)
 		}
 		return jsonRaw(line), itemAt{line: it.jsonl.Line()}, nil
 	}

@@ -801,6 +801,42 @@ func TestCRLineEndings(t *testing.T) {
 	}
 }
 
+// TestCutLastLine: a last JSON Lines line with no line end that is no whole JSON value is a bad
+// item whose message says the input may have been cut short, in every loader of JSON Lines, as the
+// record reader says it; the same line followed by a line end, or a bad line before the last, is
+// plain invalid JSON.
+func TestCutLastLine(t *testing.T) {
+	const hint = " (" + "the input ends inside this line, which has no line end: was it cut short, or did its writer stop?" + ")"
+	for _, tc := range []struct {
+		name     string
+		load     Loader
+		whole    string
+		cut      string // a prefix of another line
+		wantCut  string // the bad item's message for cut as the last line, without the hint
+		wantLast string // the message for cut followed by a line end
+	}{
+		{"jsonl", JSONL, `{"id":"a","question":"q","answers":["x"]}`, `{"id":"b","question":"q","ans`,
+			`i.jsonl:2 (id "b"): invalid JSON: unexpected end of JSON input`, `i.jsonl:2 (id "b"): invalid JSON: unexpected end of JSON input`},
+		{"hotpotqa", HotpotQA, `{"_id":"a","question":"q","answer":"x"}`, `{"_id":"b","question":"q","ans`,
+			`i.jsonl:2 (id "hotpotqa:b"): invalid JSON: unexpected end of JSON input`, `i.jsonl:2 (id "hotpotqa:b"): invalid JSON: unexpected end of JSON input`},
+		{"evalearn-results", EvaLearnResults, `{"id": 1, "type": "T", "gpt4judge": "x"}`, `{"id": 2, "type": "T", "gpt4j`,
+			`i.jsonl:2 (id "2"): invalid JSON: unexpected end of JSON input`, `i.jsonl:2 (id "2"): invalid JSON: unexpected end of JSON input`},
+	} {
+		_, bads, err := loadString(t, tc.load, "i.jsonl", tc.whole+"\n"+tc.cut, Options{})
+		if err != nil || len(bads) != 1 || bads[0] != tc.wantCut+hint {
+			t.Errorf("%s, cut: bad items %q, %v; want [%q]", tc.name, bads, err, tc.wantCut+hint)
+		}
+		_, bads, err = loadString(t, tc.load, "i.jsonl", tc.whole+"\n"+tc.cut+"\n", Options{})
+		if err != nil || len(bads) != 1 || bads[0] != tc.wantLast {
+			t.Errorf("%s, ended: bad items %q, %v; want [%q]", tc.name, bads, err, tc.wantLast)
+		}
+		_, bads, err = loadString(t, tc.load, "i.jsonl", tc.cut+"\n"+tc.whole, Options{})
+		if err != nil || len(bads) != 1 || strings.HasSuffix(bads[0], hint) {
+			t.Errorf("%s, first: bad items %q, %v; want one without the hint", tc.name, bads, err)
+		}
+	}
+}
+
 // TestFieldFaultWording: a field a loader checks itself, past decoding, is worded as the record
 // reader words a record's field, what the other stages print: `missing field "id"` when it is
 // absent (an id null or "" too), and its path, what it wants and the kind it holds when it is of
