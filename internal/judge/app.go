@@ -94,8 +94,8 @@ under NAME loses the scores.judge_score it carried, which may have read the judg
 warning counts them). A run without --model names its judgments MODE (auto), and a record it routes
 to a model fails with "mode ... needs a judge model (--model)": a run over its output with --model
 and no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts
-them), which qa-score would read first; a judgment MODE that a rule made stays, so qa-score reads
-the rule's verdict there (the same as under MODE/MODEL) and warns that the names differ, and
+them, a dry run's too), which qa-score would read first; a judgment MODE that a rule made stays, so
+qa-score reads the rule's verdict there (the same as under MODE/MODEL) and warns that the names differ, and
 qa-score --judge MODE/MODEL reads the new run's on every record. Judging with the same provider and
 model that made the predictions is refused unless --allow-self-judge: when the first record's
 prediction is the judge model's, the run stops before any call (exit 2); a later record's gets the
@@ -589,7 +589,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "qa-judge: warning: %s replies without token usage from the server: %s usage and cost_usd are left empty (unknown, not free), and the totals leave %s out\n",
 			english.Count(int(n), "judgment had", "judgments had"), english.Form(int(n), "its", "their"), english.Form(int(n), "it", "them"))
 	}
-	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load())
+	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load(), false)
 	t.others.warn(stderr, cfg.name, false)
 	summarize(stderr, cfg.name, &t)
 	if err != nil {
@@ -774,13 +774,17 @@ func (cfg *config) replaceFailedForModel(rec *record.Record, t *tally) {
 }
 
 // warnReplaced says how many records lost the judgment MODE (bare) that failed for want of a
-// model, replaced by their judgment MODE/MODEL (name).
-func warnReplaced(w io.Writer, bare, name string, n int64) {
+// model, replaced by their judgment MODE/MODEL (name); for a dry run (dry), how many would.
+func warnReplaced(w io.Writer, bare, name string, n int64, dry bool) {
 	if n == 0 {
 		return
 	}
-	fmt.Fprintf(w, "qa-judge: warning: %s the judgment %q of a run without --model, failed for want of one (%q): replaced by %s judgment %q\n",
-		english.Count(int(n), "record had", "records had"), bare, ErrNoModel.Error(), english.Form(int(n), "its", "their"), name)
+	had, replaced := english.Count(int(n), "record had", "records had"), "replaced"
+	if dry {
+		had, replaced = english.Count(int(n), "record has", "records have"), "would be replaced"
+	}
+	fmt.Fprintf(w, "qa-judge: warning: %s the judgment %q of a run without --model, failed for want of one (%q): %s by %s judgment %q\n",
+		had, bare, ErrNoModel.Error(), replaced, english.Form(int(n), "its", "their"), name)
 }
 
 // warnModelUnused warns when --mode auto had a --model and routed every record it judged to a

@@ -55,6 +55,7 @@ type dryTally struct {
 	errors              int
 	routed              int    // named the judge model, as the run counts them for warnModelUnused
 	others              others // would pass through, judged by another mode or model
+	replaced            int64  // would lose the judgment MODE that failed for want of a model
 }
 
 // dryRunAll writes, for every record in input order, what judging it would do, and calls no
@@ -80,7 +81,8 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	}
 	cfg.warnRoutes(stderr)
 	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.rule))
-	t.others.warn(stderr, cfg.name, true) // as the run would warn
+	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced, true) // as the run would warn
+	t.others.warn(stderr, cfg.name, true)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	return badRecords(t.errors, "record could not be judged", "records could not be judged", src)
 }
@@ -88,6 +90,9 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 // dryRequest is what judging rec would do, counted in t.
 func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	d := dryRequest{ID: rec.ID, Judge: cfg.name}
+	if cfg.bare != "" && failedForModel(rec.Judgments[cfg.bare]) { // as replaceFailedForModel
+		t.replaced++
+	}
 	if pass, _ := cfg.passes(rec); pass {
 		d.AlreadyJudged = true
 		t.already++
