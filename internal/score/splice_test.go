@@ -322,6 +322,20 @@ func TestLinesNoRecord(t *testing.T) {
 	}
 }
 
+// badAgrees checks that qa-score's view and record.Reader both refuse the line ln, with the same
+// message, when bad, and both read it otherwise.
+func badAgrees(t *testing.T, ln string, bad bool) {
+	t.Helper()
+	_, viewErr := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+	_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
+	switch {
+	case (viewErr != nil) != bad || (err != nil) != bad:
+		t.Errorf("%s: qa-score's error %v, record.Reader's %v; want bad %v", ln, viewErr, err, bad)
+	case viewErr != nil && viewErr.Error() != err.Error():
+		t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, viewErr, err)
+	}
+}
+
 // TestNullScoreAgrees: a prediction's null score without an error is a bad line in qa-score's
 // view as in record.Reader, with the same message, wherever the member is (given twice, with
 // an escaped key, in a prediction given twice), and neither refuses what the other reads.
@@ -344,15 +358,7 @@ func TestNullScoreAgrees(t *testing.T) {
 		{`"prediction":{"text":"null"}}`, false},
 		{`"meta":{"score":null},"prediction":{"text":"x","score":0}}`, false},
 	} {
-		ln := head + tc.tail
-		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
-		_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
-		switch {
-		case (bad != nil) != tc.bad || (err != nil) != tc.bad:
-			t.Errorf("%s: qa-score's error %v, record.Reader's %v; want bad %v", ln, bad, err, tc.bad)
-		case bad != nil && bad.Error() != err.Error():
-			t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
-		}
+		badAgrees(t, head+tc.tail, tc.bad)
 	}
 }
 
@@ -380,14 +386,6 @@ func TestMissingTextAgrees(t *testing.T) {
 		{`"prediction":{"loss":2.5,"tokens":3}}`, false},
 		{`"prediction":null}`, false},
 	} {
-		ln := head + tc.tail
-		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
-		_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
-		switch {
-		case (bad != nil) != tc.bad || (err != nil) != tc.bad:
-			t.Errorf("%s: qa-score's error %v, record.Reader's %v; want bad %v", ln, bad, err, tc.bad)
-		case bad != nil && bad.Error() != err.Error():
-			t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
-		}
+		badAgrees(t, head+tc.tail, tc.bad)
 	}
 }
