@@ -500,6 +500,7 @@ type tally struct {
 	selfJudged                                                 atomic.Int64  // failed: predicted by the judge model
 	stale                                                      atomic.Int64  // judge_score removed with the judgment it may have read
 	routed                                                     atomic.Int64  // judged by (or refused for) the model
+	ruled                                                      atomic.Int64  // judged by a rule's route, its verdict or its failure
 	replaced                                                   atomic.Int64  // lost the judgment MODE that failed for want of a model
 	others                                                     others        // passed through, judged by another mode or model
 
@@ -576,7 +577,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	if err == nil {
 		cfg.warnRoutes(stderr) // an interrupted run has not seen every record
-		cfg.warnModelUnused(stderr, t.routed.Load(), t.rule.Load())
+		cfg.warnModelUnused(stderr, t.routed.Load(), t.ruled.Load())
 	}
 	// Interrupted or not, say what was judged and spent, as qa-predict does.
 	if w := cfg.budget.Warning(); w != "" {
@@ -733,6 +734,9 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	if jg.Model != "" { // its route calls the model (a failed prediction's judgment is named so too)
 		t.routed.Add(1)
 	}
+	if ruleJudgment(jg) {
+		t.ruled.Add(1)
+	}
 	if jg.Cached { // its replies came from the cache, parsable or not: no call was made
 		t.cached.Add(1)
 	}
@@ -773,6 +777,12 @@ func (cfg *config) replaceFailedForModel(rec *record.Record, t *tally) {
 	t.replaced.Add(1)
 }
 
+// ruleJudgment reports whether jg was made, or failed, on a rule's route: a mode that calls no
+// model (the approximate rules, MAGMA's category-5 rule), and no model named.
+func ruleJudgment(jg *record.Judgment) bool {
+	return jg.Model == "" && (jg.Mode == RulesMode || jg.Mode == ModeAdversarial || jg.Mode == ModeUnanswerable)
+}
+
 // warnReplaced says how many records lost the judgment MODE (bare) that failed for want of a
 // model, replaced by their judgment MODE/MODEL (name); for a dry run (dry), how many would.
 func warnReplaced(w io.Writer, bare, name string, n int64, dry bool) {
@@ -788,12 +798,14 @@ func warnReplaced(w io.Writer, bare, name string, n int64, dry bool) {
 }
 
 // warnModelUnused warns when --mode auto had a --model and routed every record it judged to a
-// rule (rule of them, routed to the model): the run asked no model, which only the "by rule"
-// count of the summary showed. A dry run warns alike, of the run it shows, so its words hold
-// for both.
-func (cfg *config) warnModelUnused(w io.Writer, routed, rule int64) {
+// rule (ruled of them, routed to the model): the run asked no model, which only the "by rule"
+// count of the summary showed. A record its rule's route judged counts whether it got the rule's
+// verdict or failed there (its prediction failed, a fact or its gold answers could not be read),
+// so that a run where every such record failed warns too. A dry run warns alike, of the run it
+// shows, so its words hold for both.
+func (cfg *config) warnModelUnused(w io.Writer, routed, ruled int64) {
 	j := cfg.judge
-	if j.Model == "" || (j.Mode != ModeAuto && j.Mode != "") || routed > 0 || rule == 0 {
+	if j.Model == "" || (j.Mode != ModeAuto && j.Mode != "") || routed > 0 || ruled == 0 {
 		return
 	}
 	fmt.Fprintf(w, "qa-judge: warning: --model %s judges no record: --mode auto routes every one to a rule (see MODES in --help); --mode or --prompt judges them with the model\n", j.Model)

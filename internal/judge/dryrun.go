@@ -54,6 +54,7 @@ type dryTally struct {
 	rule, skip, already int
 	errors              int
 	routed              int    // named the judge model, as the run counts them for warnModelUnused
+	ruled               int    // judged, or failed, on a rule's route, as the run counts them
 	others              others // would pass through, judged by another mode or model
 	replaced            int64  // would lose the judgment MODE that failed for want of a model
 }
@@ -80,7 +81,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 		return err
 	}
 	cfg.warnRoutes(stderr)
-	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.rule))
+	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.ruled))
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced, true) // as the run would warn
 	t.others.warn(stderr, cfg.name, true)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
@@ -115,15 +116,21 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	case unjudgeable(rec) != "":
 		d.Error = unjudgeable(rec)
 		t.errors++
-		if j.unjudged(rec, d.Error).Model != "" {
+		switch jg := j.unjudged(rec, d.Error); {
+		case jg.Model != "":
 			t.routed++ // the run's judgment names the judge model, as its route calls it
+		case ruleJudgment(jg):
+			t.ruled++
 		}
 		return d
 	case err != nil:
 		d.Error = err.Error()
 		t.errors++
-		if j.unplanned(rec, d.Error).Model != "" {
+		switch jg := j.unplanned(rec, d.Error); {
+		case jg.Model != "":
 			t.routed++ // the run's judgment names the judge model, as its mode calls it (unplanned)
+		case ruleJudgment(jg):
+			t.ruled++
 		}
 		return d
 	}
@@ -131,6 +138,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	if p.Rule != nil {
 		d.Rule = &dryRule{p.Rule.Score, p.Rule.Label, p.Rule.Reasoning}
 		t.rule++
+		t.ruled++
 		return d
 	}
 	req := j.request(p, 0)
