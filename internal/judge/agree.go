@@ -144,9 +144,11 @@ they are.
 summary is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them
 left_out_missing and left_out_failed), bad_lines, bootstrap, seed, level; overall and
 by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value
-null where it has none, with a "reason", and "ci" left out where there is no interval; then the
-disagreements (count, and the listed ones with id, type and each judge's verdict) and the
-warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3 places.
+null where it has none, with a "reason", and "ci" left out where there is no interval (by_type is
+left out when no record compared has a type; when only some have one, without_type counts the
+others); then the disagreements (count, and the listed ones with id, type and each judge's verdict)
+and the warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3
+places.
 
 ` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
