@@ -101,7 +101,8 @@ model that made the predictions is refused unless --allow-self-judge: when the f
 prediction is the judge model's, the run stops before any call (exit 2); a later record's gets the
 error "self-judging refused: ..." and no call (failed, exit 3), and the other records are judged.
 Records a rule decides call no model and are judged; a warning (a dry run's too) says when --model
-was given and no record was routed to it, or when the mode calls no model.
+was given and no record was routed to it, every one judged having gone to a rule (its verdict or its
+failure there), or when the mode calls no model.
 
 A record whose prediction failed (or that has none) calls no model: its judgment fails with
 "prediction failed: ..." ("no prediction to judge: ..."; exit 3), named by the mode, template and
