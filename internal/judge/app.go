@@ -136,8 +136,11 @@ max_tokens too: their replies come back empty, stopped at the budget, and the ju
 2000), sent in every judge call in place of the protocol's own max_tokens (LongMemEval's 10; the
 other protocols send none): a departure from the protocol, which a warning names; --retry-errors
 --max-tokens N over the output judges the failed records again, a new request, which the cache
-does not answer with the reply that failed. --think keep parses the whole reply. --cache stores
-replies as they came, so a rerun with the other --think makes no call.
+does not answer with the reply that failed. OpenAI's o1 and o4-mini also refuse any temperature
+but their default, 1, and are sent the protocol's (langchaingo sends none only to the names
+o1-…, o3, o3-… and gpt-5…): --temperature 1 sends 1 in every judge call, a departure a warning
+names too. --think keep parses the whole reply. --cache stores replies as they came, so a rerun
+with the other --think makes no call.
 
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
@@ -254,6 +257,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prompt-format", Value: FormatJSONScore, EnvVars: []string{"QA_JUDGE_PROMPT_FORMAT"}, Usage: "reply format of --prompt: json-score, label or yes-no"},
 		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
 		&cli.IntFlag{Name: "max-tokens", EnvVars: []string{"QA_JUDGE_MAX_TOKENS"}, Usage: "most tokens a judge reply may take, a reasoning model's thinking included, in every judge call (`N`; 0: each protocol's own, LongMemEval's 10 and none for the others); not the protocol's (a warning says so), but the way to judge with a reasoning model (see REASONING JUDGES)"},
+		&cli.Float64Flag{Name: "temperature", EnvVars: []string{"QA_JUDGE_TEMPERATURE"}, DefaultText: "each protocol's", Usage: "sampling temperature of every judge call (`T`; unset: each protocol's own, EvaLearn's 0.2 and 0 for the others, and 0 for a --prompt); not the protocol's (a warning says so), but the way to judge with OpenAI's o1 and o4-mini, which take only 1 (see REASONING JUDGES)"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
 		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},
@@ -337,6 +341,18 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, err
 	}
 	j.MaxTokens = c.Int("max-tokens")
+	if c.IsSet("temperature") {
+		if err := command.NotNegative(c, "temperature"); err != nil {
+			return nil, err
+		}
+		if hi, ok := model.MaxTemperature(j.Provider, j.BaseURL); ok {
+			if _, err := command.FloatBetweenFor(c, "temperature", 0, hi, j.Provider); err != nil {
+				return nil, err
+			}
+		}
+		t := c.Float64("temperature")
+		j.Temperature = &t
+	}
 	strip, err := command.Think(c)
 	if err != nil {
 		return nil, err
@@ -372,11 +388,16 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if j.MaxTokens > 0 {
 			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --max-tokens %d does nothing with %s: no model is called\n", j.MaxTokens, how)
 		}
+		if j.Temperature != nil {
+			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --temperature %g does nothing with %s: no model is called\n", *j.Temperature, how)
+		}
 		j.Model = ""
 		return cfg, nil
 	}
-	if w := maxTokensWarning(j); w != "" {
-		fmt.Fprintf(c.App.ErrWriter, "qa-judge: %s\n", w)
+	for _, w := range []string{maxTokensWarning(j), temperatureWarning(j)} {
+		if w != "" {
+			fmt.Fprintf(c.App.ErrWriter, "qa-judge: %s\n", w)
+		}
 	}
 	if !slices.Contains(judgeProviders(), j.Provider) {
 		why := "want one of " + strings.Join(judgeProviders(), ", ")
@@ -435,32 +456,54 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 }
 
 // maxTokensWarning says that j's --max-tokens replaces the max_tokens of the protocols j may
-// call a model with (all those its routes name, in auto mode), naming each one's own; "" when
-// --max-tokens is not set or no protocol is called (a custom prompt is no protocol's).
+// call a model with, naming each one's own; "" when --max-tokens is not set or no protocol is
+// called (a custom prompt is no protocol's).
 func maxTokensWarning(j *Judge) string {
 	if j.MaxTokens == 0 {
 		return ""
 	}
+	return departureWarning(j, fmt.Sprintf("--max-tokens %d", j.MaxTokens), "max_tokens", func(mode string) (string, bool) {
+		n, ok := protocolMaxTokens(mode)
+		if n == 0 {
+			return "none", ok
+		}
+		return fmt.Sprint(n), ok
+	})
+}
+
+// temperatureWarning says that j's --temperature replaces the temperature of the protocols j
+// may call a model with, naming each one's own; "" when --temperature is not set or no protocol
+// is called.
+func temperatureWarning(j *Judge) string {
+	if j.Temperature == nil {
+		return ""
+	}
+	return departureWarning(j, fmt.Sprintf("--temperature %g", *j.Temperature), "temperature", func(mode string) (string, bool) {
+		t, ok := protocolTemperature(mode)
+		return fmt.Sprintf("%g", t), ok
+	})
+}
+
+// departureWarning says that flag replaces the setting (named what) of the protocols j may call
+// a model with (all those its routes name, in auto mode), naming each one's own value, which own
+// gives with false for a mode that is no protocol calling a model; "" when there is none.
+func departureWarning(j *Judge, flag, what string, own func(mode string) (string, bool)) string {
 	modes := []string{j.Mode}
 	if j.Mode == ModeAuto || j.Mode == "" {
 		modes = slices.Sorted(maps.Values(j.Routes))
 	}
-	var own []string
+	var values []string
 	for _, m := range slices.Compact(modes) {
-		if n, ok := protocolMaxTokens(m); ok {
-			v := "none"
-			if n > 0 {
-				v = fmt.Sprint(n)
-			}
-			own = append(own, m+" "+v)
+		if v, ok := own(m); ok {
+			values = append(values, m+" "+v)
 		}
 	}
-	if len(own) == 0 {
+	if len(values) == 0 {
 		return ""
 	}
-	whose := english.Form(len(own), "the protocol's", "the protocols'")
-	return fmt.Sprintf("warning: --max-tokens %d replaces %s own max_tokens (%s) in every judge call: the judgments depart from %s",
-		j.MaxTokens, whose, strings.Join(own, ", "), english.Form(len(own), "the protocol", "the protocols"))
+	whose := english.Form(len(values), "the protocol's", "the protocols'")
+	return fmt.Sprintf("warning: %s replaces %s own %s (%s) in every judge call: the judgments depart from %s",
+		flag, whose, what, strings.Join(values, ", "), english.Form(len(values), "the protocol", "the protocols"))
 }
 
 // judgeProviders lists the providers a judge can call: qa-predict's, but for its offline

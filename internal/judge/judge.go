@@ -59,6 +59,9 @@ type Judge struct {
 	// MaxTokens, when above 0, is the max_tokens of every request in place of the plan's
 	// (--max-tokens: a reasoning judge's thinking counts in it, which LongMemEval's 10 cannot hold).
 	MaxTokens int
+	// Temperature, when set, is the temperature of every request in place of the plan's
+	// (--temperature: OpenAI's o1 and o4-mini take only 1, and are sent the protocol's 0).
+	Temperature *float64
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
 	NoUsage atomic.Int64
@@ -81,6 +84,22 @@ func temp(t float64) *float64 { return &t }
 // longMemEvalMaxTokens is the max_tokens LongMemEval's judge sends; the other protocols' judges
 // send none.
 const longMemEvalMaxTokens = 10
+
+// evaLearnTemperature is the temperature EvaLearn's judge sends; the other protocols' judges
+// send 0.
+const evaLearnTemperature = 0.2
+
+// protocolTemperature returns the temperature that mode's protocol sends, and whether mode is a
+// protocol that calls a model (as protocolMaxTokens).
+func protocolTemperature(mode string) (float64, bool) {
+	switch mode {
+	case ModeEvaLearn:
+		return evaLearnTemperature, true
+	case ModeLongMemEval, ModeLoCoMo, ModeMem0:
+		return 0, true
+	}
+	return 0, false
+}
 
 // protocolMaxTokens returns the max_tokens that mode's protocol sends (0: none), and whether mode
 // is a protocol that calls a model: the rules call none, and a custom prompt is no protocol's.
@@ -168,7 +187,7 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 			Messages: []model.Message{{Role: "user", Content: prompt.Mem0Judge(rec.Question, gold, pred)}}, Parse: ParseMem0}, nil
 	case ModeEvaLearn:
 		t := prompt.Must(prompt.EvaLearnJudgeUser)
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0.2),
+		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(evaLearnTemperature),
 			Messages: []model.Message{{Role: "system", Content: ""},
 				{Role: "user", Content: prompt.EvaLearnJudge(rec.Rubric, textnorm.Strip(pred))}},
 			Parse: parseEvaLearnVerdict}, nil
@@ -312,14 +331,17 @@ func unjudgeable(rec *record.Record) string {
 }
 
 // request is the request of p's sample: a run sends it, and a dry run shows it. Its max_tokens
-// is the judge's when set, else the plan's.
+// and temperature are the judge's when set, else the plan's.
 func (j *Judge) request(p Plan, sample int) model.Request {
-	maxTokens := p.MaxTokens
+	maxTokens, temperature := p.MaxTokens, p.Temperature
 	if j.MaxTokens > 0 {
 		maxTokens = j.MaxTokens
 	}
+	if j.Temperature != nil {
+		temperature = j.Temperature
+	}
 	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-		Temperature: p.Temperature, MaxTokens: maxTokens, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
+		Temperature: temperature, MaxTokens: maxTokens, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
 }
 
 // call asks the model, re-asking unparsable replies as distinct samples, and fills jg. The first

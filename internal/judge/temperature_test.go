@@ -1,0 +1,139 @@
+package judge
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+// defaultTemperatureJudge is a loopback server speaking OpenAI's chat wire format as o1 and
+// o4-mini do: a request carrying any temperature but 1 is refused with OpenAI's 400 error; one
+// with 1, or none, gets a reply that LongMemEval's and EvaLearn's judges both read as correct. It keeps each request's temperature as sent, -1 for none.
+func defaultTemperatureJudge(t *testing.T) (*httptest.Server, func() []float64) {
+	var temps clitest.Log[float64]
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model       string   `json:"model"`
+			Temperature *float64 `json:"temperature"`
+		}
+		if err := json.Unmarshal(b, &req); err != nil {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		sent := -1.0
+		if req.Temperature != nil {
+			sent = *req.Temperature
+		}
+		temps.Add(sent)
+		w.Header().Set("Content-Type", "application/json")
+		if req.Temperature != nil && *req.Temperature != 1 {
+			w.WriteHeader(400)
+			io.WriteString(w, `{"error":{"message":"Unsupported value: 'temperature' does not support `+
+				strconv.FormatFloat(*req.Temperature, 'g', -1, 64)+
+				` with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": reply}}},
+			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 1, "total_tokens": 101},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, temps.All
+}
+
+// reply is "yes" for LongMemEval's judge, with the object EvaLearn's judge reads.
+const reply = "yes\n```json\n{\"answer_score\": 1}\n```"
+
+// TestTemperatureOnTheWire: the protocols' judges send their own temperature (LongMemEval's 0,
+// EvaLearn's 0.2), which o4-mini refuses, and the judgment fails with the server's words;
+// --temperature T (or QA_JUDGE_TEMPERATURE) sends T in its place, and the judgment is made. A
+// name langchaingo takes for a reasoning model (o1-mini) is sent no temperature, given or not.
+func TestTemperatureOnTheWire(t *testing.T) {
+	lme := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	evl := `{"schema":1,"id":"evalearn:s1:1","dataset":"evalearn","type":"Extraction","question":"q","answers":["x"],"rubric":"r","prediction":{"text":"x"}}` + "\n"
+	tests := []struct {
+		name  string
+		model string
+		env   string
+		args  []string
+		in    string
+		sent  float64 // the temperature the call carried, -1 for none
+		ok    bool
+	}{
+		{"longmemeval's own", "o4-mini", "", nil, lme, 0, false},
+		{"evalearn's own", "o4-mini", "", nil, evl, 0.2, false},
+		{"flag", "o4-mini", "", []string{"--temperature", "1"}, lme, 1, true},
+		{"flag, evalearn", "o4-mini", "", []string{"--temperature", "1"}, evl, 1, true},
+		{"env", "o4-mini", "1", nil, lme, 1, true},
+		{"flag over env", "o4-mini", "0.5", []string{"--temperature", "1"}, lme, 1, true},
+		{"flag 0.7", "o4-mini", "", []string{"--temperature", "0.7"}, lme, 0.7, false},
+		{"empty env is unset", "o4-mini", "", nil, lme, 0, false},
+		{"none to o1-mini", "o1-mini", "", nil, lme, -1, true},
+		{"none to o1-mini, given", "o1-mini", "", []string{"--temperature", "0.5"}, lme, -1, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("QA_JUDGE_TEMPERATURE", tt.env)
+			srv, temps := defaultTemperatureJudge(t)
+			args := append([]string{"--base-url", srv.URL, "--model", tt.model, "--parse-retries", "0"}, tt.args...)
+			stdout, stderr, code := runJudge(t, args, tt.in)
+			if got := temps(); len(got) != 1 || got[0] != tt.sent {
+				t.Fatalf("calls carried temperatures %v, want [%v] (exit %d, stderr %s)", got, tt.sent, code, stderr)
+			}
+			recs := decodeAll(t, stdout)
+			if len(recs) != 1 {
+				t.Fatalf("got %d records, want 1 (stderr %s)", len(recs), stderr)
+			}
+			jg := recs[0].Judgments["auto/"+tt.model]
+			switch {
+			case jg == nil:
+				t.Fatalf("no judgment auto/%s (stderr %s)", tt.model, stderr)
+			case tt.ok && (code != 0 || jg.Error != "" || jg.Score == nil || *jg.Score != 1):
+				t.Errorf("exit %d, judgment %+v, want score 1 (stderr %s)", code, jg, stderr)
+			case !tt.ok && (code != command.ExitBadRecords || jg.Score != nil || !strings.Contains(jg.Error, "Only the default (1) value is supported")):
+				t.Errorf("exit %d, judgment %+v, want the server's refusal, no score (stderr %s)", code, jg, stderr)
+			}
+			warned := strings.Contains(stderr, "warning: --temperature ")
+			if given := len(tt.args) > 0 || tt.env != ""; warned != given {
+				t.Errorf("warned of --temperature: %v, want %v (stderr %s)", warned, given, stderr)
+			}
+		})
+	}
+}
+
+// TestTemperatureCacheKey: --temperature is part of the request the cache keys, so a run with it
+// is not served the refusal of a run without.
+func TestTemperatureCacheKey(t *testing.T) {
+	j := &Judge{Provider: "openai", Model: "o4-mini"}
+	p := Plan{Messages: []model.Message{{Role: "user", Content: "q"}}, Temperature: temp(0)}
+	keys := map[string]bool{}
+	for _, tv := range []*float64{nil, temp(0.5), temp(1)} {
+		j.Temperature = tv
+		k, err := cache.RequestKey(j.request(p, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys[k] = true
+	}
+	if len(keys) != 3 {
+		t.Errorf("three temperatures gave %d cache keys, want 3", len(keys))
+	}
+	j.Temperature = temp(0)
+	k0, _ := cache.RequestKey(j.request(p, 0))
+	j.Temperature = nil
+	if k, _ := cache.RequestKey(j.request(p, 0)); k != k0 {
+		t.Errorf("--temperature 0 keys apart from the protocol's 0: %s, %s", k0, k)
+	}
+}
