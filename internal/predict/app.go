@@ -316,7 +316,7 @@ func (a *app) configure(c *cli.Context) error {
 		return err
 	}
 	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature", "max-cost",
-		"history-sessions", "sample-index", "judge-parse-retries"); err != nil {
+		"history-sessions", "sample-index", "judge-parse-retries", "judge-temperature"); err != nil {
 		return err
 	}
 	if hi, ok := model.MaxTemperature(a.provider, a.baseURL); ok {

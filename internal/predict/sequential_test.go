@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -332,6 +333,57 @@ func TestSequentialTranscript(t *testing.T) {
 				t.Errorf("stderr lacks the judge summary:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestSequentialJudgeTemperature: --judge-temperature (or QA_PREDICT_JUDGE_TEMPERATURE) is sent
+// in every judge call in place of EvaLearn's 0.2, and in no student call; the replay server,
+// which holds each request to evaluate.py's parameters, sees exactly the 14 judge calls differ.
+func TestSequentialJudgeTemperature(t *testing.T) {
+	calls := loadTranscript(t)
+	for _, tc := range []struct {
+		name string
+		env  string
+		args []string
+	}{
+		{"flag", "", []string{"--judge-temperature", "1"}},
+		{"env", "1", nil},
+		{"flag over env", "0.5", []string{"--judge-temperature", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("QA_PREDICT_JUDGE_TEMPERATURE", tc.env)
+			srv := newReplayServer(t, calls)
+			recs, stderr, err := seqRun(t, seqInput(t), seqArgs(t, srv.URL, tc.args...)...)
+			if err != nil {
+				t.Fatalf("run: %v\n%s", err, stderr)
+			}
+			if len(recs) != 14 {
+				t.Fatalf("got %d records, want 14", len(recs))
+			}
+			srv.mu.Lock()
+			params, unknown := slices.Clone(srv.params), len(srv.unknown)
+			srv.mu.Unlock()
+			if unknown > 0 || len(params) != 14 {
+				t.Fatalf("%d requests not in the transcript, %d with other parameters, want 0 and 14:\n%s", unknown, len(params), strings.Join(params, "\n"))
+			}
+			for _, p := range params {
+				var i int
+				fmt.Sscanf(p, "call %d:", &i)
+				if calls[i].Role != "judge" || !strings.Contains(p, ": temperature 1 max_tokens absent max_completion_tokens absent seed absent, want 0.2 absent") {
+					t.Errorf("call %d (%s): %s; want only judge calls to differ, by temperature 1", i, calls[i].Role, p)
+				}
+			}
+			for _, rec := range recs {
+				if jg := rec.Judgments["evalearn"]; jg == nil || jg.Error != "" || jg.Score == nil {
+					t.Errorf("%s: judgment %+v, want a verdict", rec.ID, jg)
+				}
+			}
+		})
+	}
+	// Held to the judge provider's range, before any call.
+	_, stderr, err := seqRun(t, seqInput(t), seqArgs(t, "http://127.0.0.1:1", "--judge-provider", "anthropic", "--judge-temperature", "1.5")...)
+	if want := "--judge-temperature: want a number from 0 to 1 for anthropic, got 1.5"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("anthropic judge at 1.5: %v, want %q\n%s", err, want, stderr)
 	}
 }
 
