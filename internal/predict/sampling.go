@@ -18,7 +18,7 @@ import (
 // SentTopP and SentTopK) is a usage error that says why, not a value silently never sent; the
 // extractive baseline ignores both, as it does --temperature. Every prediction's model call
 // carries them, EvaLearn's student's too; qa-predict's EvaLearn judge keeps its protocol's
-// parameters, as it keeps its temperature.
+// parameters, as it keeps its temperature (unless --judge-temperature).
 func (a *app) configureSampling(c *cli.Context) error {
 	p, err := command.FloatBetween(c, "top-p", 0, 1)
 	if err != nil {
