@@ -136,11 +136,11 @@ max_tokens too: their replies come back empty, stopped at the budget, and the ju
 2000), sent in every judge call in place of the protocol's own max_tokens (LongMemEval's 10; the
 other protocols send none): a departure from the protocol, which a warning names; --retry-errors
 --max-tokens N over the output judges the failed records again, a new request, which the cache
-does not answer with the reply that failed. OpenAI's o1 and o4-mini also refuse any temperature
-but their default, 1, and are sent the protocol's (langchaingo sends none only to the names
-o1-…, o3, o3-… and gpt-5…): --temperature 1 sends 1 in every judge call, a departure a warning
-names too. --think keep parses the whole reply. --cache stores replies as they came, so a rerun
-with the other --think makes no call.
+does not answer with the reply that failed. OpenAI's o1 and o4-mini and Claude models after Opus
+4.6 also refuse any temperature but their default, 1, and are sent the protocol's (langchaingo
+sends none only to OpenAI's o1-…, o3, o3-… and gpt-5…): --temperature 1 sends 1 in every judge
+call, a departure a warning names too. --think keep parses the whole reply. --cache stores replies
+as they came, so a rerun with the other --think makes no call.
 
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
@@ -257,7 +257,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prompt-format", Value: FormatJSONScore, EnvVars: []string{"QA_JUDGE_PROMPT_FORMAT"}, Usage: "reply format of --prompt: json-score, label or yes-no"},
 		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
 		&cli.IntFlag{Name: "max-tokens", EnvVars: []string{"QA_JUDGE_MAX_TOKENS"}, Usage: "most tokens a judge reply may take, a reasoning model's thinking included, in every judge call (`N`; 0: each protocol's own, LongMemEval's 10 and none for the others); not the protocol's (a warning says so), but the way to judge with a reasoning model (see REASONING JUDGES)"},
-		&cli.Float64Flag{Name: "temperature", EnvVars: []string{"QA_JUDGE_TEMPERATURE"}, DefaultText: "each protocol's", Usage: "sampling temperature of every judge call (`T`; unset: each protocol's own, EvaLearn's 0.2 and 0 for the others, and 0 for a --prompt); not the protocol's (a warning says so), but the way to judge with OpenAI's o1 and o4-mini, which take only 1 (see REASONING JUDGES)"},
+		&cli.Float64Flag{Name: "temperature", EnvVars: []string{"QA_JUDGE_TEMPERATURE"}, DefaultText: "each protocol's", Usage: "sampling temperature of every judge call (`T`; unset: each protocol's own, EvaLearn's 0.2 and 0 for the others, and 0 for a --prompt); not the protocol's (a warning says so), but the way to judge with OpenAI's o1 and o4-mini and Claude models after Opus 4.6, which take only 1 (see REASONING JUDGES)"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
 		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},

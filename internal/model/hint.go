@@ -39,7 +39,9 @@ func hint(provider, base string, attempts *Attempts) string {
 //   - a 200 reply that is JSON of another shape than the API's (a ShapeError): a base URL, or a
 //     provider, that is not the server's;
 //   - 401, or Gemini's invalid key (a 400): where the key came from (for a provider that sends one);
-//   - 404 in JSON: the model name, or the base URL.
+//   - 404 in JSON: the model name, or the base URL;
+//   - a 400 that refuses any temperature but the model's default, 1 (onlyDefaultTemperature):
+//     --temperature 1, as langchaingo sends OpenAI's o1 and o4-mini and every Claude model one.
 //
 // Other statuses (400, 403, 429, 5xx) carry the server's own words, which say more than a guess.
 // A call a Transport did not make as the server refused every call (a StoppedError) is advised as
@@ -73,8 +75,29 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 		return keyAdvice(names)
 	case status == http.StatusNotFound:
 		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider, names.ProviderFlag))
+	case status == http.StatusBadRequest && onlyDefaultTemperature(body):
+		return "the model takes no temperature but its default, 1, and langchaingo sends one with every call " +
+			"(0 unless set): give --temperature 1 (qa-predict's EvaLearn judge: --judge-temperature 1)"
 	}
 	return ""
+}
+
+// onlyDefaultTemperature reports whether body, a 400's, refuses the request's temperature as a
+// model that takes only its default does: OpenAI's o1 and o4-mini ("Unsupported value:
+// 'temperature' does not support 0 with this model. Only the default (1) value is supported."),
+// Claude models after Opus 4.6 ("`temperature` is deprecated for this model.", or "may only be
+// set to 1" with thinking on). A temperature out of the API's range is refused in other words,
+// which say what to do.
+func onlyDefaultTemperature(body []byte) bool {
+	if !bytes.Contains(body, []byte("temperature")) {
+		return false
+	}
+	for _, words := range []string{"Only the default (1) value is supported", "`temperature` is deprecated", "temperature` may only be set to 1"} {
+		if bytes.Contains(body, []byte(words)) {
+			return true
+		}
+	}
+	return false
 }
 
 // replyKind names a reply that is no JSON by its media type and its first words: `text/html

@@ -13,6 +13,9 @@ import (
 // base URL, a web page where the API should be, a refused key, an unknown model) says what to
 // check after the provider's own words, in each provider's wire format; failures whose words say
 // it all (a 400 with the server's reason) get no hint. $URL is the server's base URL.
+// temperatureHint ends the error of a call refused for its temperature by a model that takes only 1.
+const temperatureHint = "the model takes no temperature but its default, 1, and langchaingo sends one with every call (0 unless set): give --temperature 1 (qa-predict's EvaLearn judge: --judge-temperature 1)"
+
 func TestCallErrorHint(t *testing.T) {
 	closed := clitest.ClosedURL(t)
 	html := clitest.WebPage()
@@ -50,6 +53,15 @@ func TestCallErrorHint(t *testing.T) {
 			"openai m: API returned unexpected status code: 400: Invalid value for 'temperature': must be between 0 and 2."},
 		{"400", "anthropic", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens: 100000 > 8192"}}`}, "/v1",
 			"anthropic m: API returned unexpected status code: 400: max_tokens: 100000 > 8192"},
+		// A model that takes only its default temperature, which langchaingo does not know.
+		{"400 temperature", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`}, "/v1",
+			"openai m: API returned unexpected status code: 400: Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported; " + temperatureHint},
+		{"400 temperature", "anthropic", clitest.Reply{Status: 400, ContentType: "application/json", Body: "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"`temperature` is deprecated for this model.\"}}"}, "/v1",
+			"anthropic m: API returned unexpected status code: 400: `temperature` is deprecated for this model; " + temperatureHint},
+		{"400 temperature thinking", "anthropic", clitest.Reply{Status: 400, ContentType: "application/json", Body: "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"`temperature` may only be set to 1 when thinking is enabled or in adaptive mode.\"}}"}, "/v1",
+			"anthropic m: API returned unexpected status code: 400: `temperature` may only be set to 1 when thinking is enabled or in adaptive mode; " + temperatureHint},
+		{"400 top_p", "anthropic", clitest.Reply{Status: 400, ContentType: "application/json", Body: "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"`temperature` and `top_p` cannot both be specified for this model. Please use only one.\"}}"}, "/v1",
+			"anthropic m: API returned unexpected status code: 400: `temperature` and `top_p` cannot both be specified for this model. Please use only one."},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
 			base := clitest.ReplyURL(t, tc.reply, closed)

@@ -59,9 +59,9 @@ const sequentialHelp = `
 Records that carry a sequence (qa-load --format evalearn) are solved as EvaLearn does: the positions
 of a sequence strictly in order, each answer judged at once by EvaLearn's rubric judge
 (--judge-provider, --judge-model; its reply parsed by EvaLearn's rule, re-asked --judge-parse-retries
-times when unparsable; temperature 0.2, which OpenAI's o1 and o4-mini refuse: --judge-temperature 1
-for them), and every earlier problem, answer, rubric and verdict shown to the model as
-its history, with EvaLearn's system prompt for the record type. Temperature 0.2 and max_tokens 32000
+times when unparsable; temperature 0.2, which OpenAI's o1 and o4-mini and Claude models after Opus
+4.6 refuse: --judge-temperature 1 for them), and every earlier problem, answer, rubric and verdict
+shown to the model as its history, with EvaLearn's system prompt for the record type. Temperature 0.2 and max_tokens 32000
 are EvaLearn's unless --temperature or --max-tokens is given, and --top-p and --top-k, which it
 sends none of, are sent when given; --system and --template do not apply.
 Different sequences run concurrently. A sequence's records must be contiguous in the input (as
@@ -86,7 +86,7 @@ func sequentialFlags() []cli.Flag {
 		&cli.StringFlag{Name: "judge-base-url", Usage: "judge API base `URL` (default: --base-url when the providers agree)", EnvVars: []string{"QA_PREDICT_JUDGE_BASE_URL"}},
 		&cli.StringFlag{Name: "judge-api-key-file", Usage: "read the judge's API key from `FILE` (default: --api-key-file when --judge-provider is --provider, else the judge provider's environment variable)", EnvVars: []string{"QA_PREDICT_JUDGE_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "judge-parse-retries", Usage: "times an unparsable verdict is asked again", Value: 2, EnvVars: []string{"QA_PREDICT_JUDGE_PARSE_RETRIES"}},
-		&cli.Float64Flag{Name: "judge-temperature", DefaultText: "EvaLearn's 0.2", Usage: "temperature of the EvaLearn judge's calls (`T`); not EvaLearn's, but the way to judge with OpenAI's o1 and o4-mini, which take only 1", EnvVars: []string{"QA_PREDICT_JUDGE_TEMPERATURE"}},
+		&cli.Float64Flag{Name: "judge-temperature", DefaultText: "EvaLearn's 0.2", Usage: "temperature of the EvaLearn judge's calls (`T`); not EvaLearn's, but the way to judge with OpenAI's o1 and o4-mini and Claude models after Opus 4.6, which take only 1", EnvVars: []string{"QA_PREDICT_JUDGE_TEMPERATURE"}},
 	}
 }
 
