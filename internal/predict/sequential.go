@@ -61,9 +61,9 @@ of a sequence strictly in order, each answer judged at once by EvaLearn's rubric
 (--judge-provider, --judge-model; its reply parsed by EvaLearn's rule, re-asked --judge-parse-retries
 times when unparsable; temperature 0.2, which OpenAI's o1 and o4-mini and Claude models after Opus
 4.6 refuse: --judge-temperature 1 for them), and every earlier problem, answer, rubric and verdict
-shown to the model as its history, with EvaLearn's system prompt for the record type. Temperature 0.2 and max_tokens 32000
-are EvaLearn's unless --temperature or --max-tokens is given, and --top-p and --top-k, which it
-sends none of, are sent when given; --system and --template do not apply.
+shown to the model as its history, with EvaLearn's system prompt for the record type. Temperature
+0.2 and max_tokens 32000 are EvaLearn's unless --temperature or --max-tokens is given, and --top-p
+and --top-k, which it sends none of, are sent when given; --system and --template do not apply.
 Different sequences run concurrently. A sequence's records must be contiguous in the input (as
 qa-load writes them); a sequence id that reappears later makes those records errors. A sequence
 without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
