@@ -60,7 +60,8 @@ type Judge struct {
 	// (--max-tokens: a reasoning judge's thinking counts in it, which LongMemEval's 10 cannot hold).
 	MaxTokens int
 	// Temperature, when set, is the temperature of every request in place of the plan's
-	// (--temperature: OpenAI's o1 and o4-mini take only 1, and are sent the protocol's 0).
+	// (--temperature: OpenAI's o1 and o4-mini and Claude models after Opus 4.6 take only 1, and
+	// are sent the protocol's).
 	Temperature *float64
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
