@@ -15,6 +15,15 @@ type cmrcArticle struct {
 	ContextText string    `json:"context_text"`
 	Title       string    `json:"title"`
 	QAs         []jsonRaw `json:"qas"` // decoded one by one, so that a bad question is skipped alone
+	// Paragraphs makes the element a SQuAD-layout article ({title, paragraphs: [{context, qas}]}),
+	// as in a file that holds a SQuAD file's "data" list alone.
+	Paragraphs []jsonRaw `json:"paragraphs"`
+}
+
+// cmrcParagraph is a paragraph of a SQuAD-layout article in a CMRC 2018 array.
+type cmrcParagraph struct {
+	Context string    `json:"context"`
+	QAs     []jsonRaw `json:"qas"`
 }
 
 type cmrcQuery struct {
@@ -30,6 +39,12 @@ type cmrcQuery struct {
 // as in its trial file): one record per query, id cmrc2018:<query_id>, the context_text as the
 // one passage titled with the title, and the context_id in meta. Its dev file's answers include
 // numbers (20.0), which the evaluation script reads with str(): answerText reads them so.
+//
+// An element of the array that has "paragraphs" is a SQuAD-layout article, read as SQuAD reads
+// one (a file that is a SQuAD file's "data" list alone): the evaluation script (v6, baseline/)
+// takes the paragraphs of an element that has them and the element itself as a paragraph
+// otherwise. An element with neither "paragraphs" nor "qas", which the script fails on, is a bad
+// item.
 func CMRC2018(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
 	in.R = br
@@ -45,6 +60,12 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 		if err := decodeItem(in, line, "", raw, &art); err != nil {
 			return emit(nil, 0, err)
 		}
+		if art.Paragraphs != nil {
+			return cmrcSQuADArticle(in, emit, raw, line, &art)
+		}
+		if art.QAs == nil { // absent or null: the script's para['qas'] fails
+			return emit(nil, 0, badf(in, line, "", "%v", missingField("qas")))
+		}
 		ctx := []record.Passage{{Title: art.Title, Text: art.ContextText}}
 		lines := itemLines(raw, line, art.QAs)
 		for i, q := range art.QAs {
@@ -58,6 +79,30 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 		}
 		return nil
 	})
+}
+
+// cmrcSQuADArticle emits the records of art, a SQuAD-layout article of a CMRC 2018 array that
+// starts on line, whose JSON is raw.
+func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArticle) error {
+	parLines := itemLines(raw, line, art.Paragraphs)
+	for i, praw := range art.Paragraphs {
+		var par cmrcParagraph
+		if err := decodeItem(in, parLines[i], "", praw, &par); err != nil {
+			if err := emit(nil, 0, err); err != nil {
+				return err
+			}
+			continue
+		}
+		ctx := []record.Passage{{Title: art.Title, Text: par.Context}}
+		lines := itemLines(praw, parLines[i], par.QAs)
+		for j, q := range par.QAs {
+			rec, bad := squadRecord(in, squadItem{raw: q, line: lines[j]}, "cmrc2018", "zh", ctx)
+			if err := emit(rec, lines[j], bad); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.Record, error) {
