@@ -49,7 +49,7 @@ def text(rng, k, pieces=PIECES):
 JUDGE_PIECES = [p for p in PIECES if "`" not in p and "answer" not in p]
 
 
-def make_case(rng):
+def make_case(rng, mixed=False):
     types_ = rng.sample(TYPES, rng.randint(1, 3))
     problems = []
     for i in range(rng.randint(6, 24)):
@@ -63,7 +63,7 @@ def make_case(rng):
     sequences = []
     for s in range(rng.randint(1, 4)):
         typ = rng.choice(types_)
-        ids = [p["id"] for p in problems if p["type"] == typ]
+        ids = [p["id"] for p in problems if p["type"] == typ or mixed]
         if not ids:
             continue
         m = rng.randint(1, 7)
@@ -125,6 +125,9 @@ def main():
     ap.add_argument("--cases", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--mixed-types", action="store_true",
+                    help="let a sequence ask problems of any type, not only its own (evaluate.py names "
+                         "the sequence's type in the student's system prompt)")
     a = ap.parse_args()
     transcript = []
     install_fakes(transcript)
@@ -138,7 +141,7 @@ def main():
     rng = random.Random(a.seed)
     made = 0
     while made < a.cases:
-        problems, sequences = make_case(rng)
+        problems, sequences = make_case(rng, a.mixed_types)
         if not sequences:
             continue
         made += 1

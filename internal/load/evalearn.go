@@ -41,7 +41,9 @@ type evaLearnSequence struct {
 // with positions from 1. The problem's prompt list is kept exactly in turns (the question is its
 // last element), with the rubric and the task type; answers hold canonical_answer when it is not
 // empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
-// source and level. A question id names the problem whose id equals it in Python, as upstream looks
+// source and level, and sequence_type the sequence's type when it is not the problem's: the type
+// evaluate.py's student system prompt names at every position of the sequence, while its results
+// (and so the record's type) keep the problem's. A question id names the problem whose id equals it in Python, as upstream looks
 // it up (3.0 is 3, the string "3" is not); of problems with equal ids the last one counts. A
 // problem whose prompt ends with no question makes each record that would ask it a bad item, named
 // by the problem's line in its file. A record's line, given to emit, is its sequence's in the
@@ -77,6 +79,11 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		}
 		for i, q := range s.QuestionIDs {
 			rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
+			if rec != nil && s.Type != "" && s.Type != rec.Type {
+				// evaluate.py names the sequence's type, not the problem's, in the student's
+				// system prompt of every position (system_prompts[seq['type']])
+				setMeta(rec, "sequence_type", strconv.AppendQuote(nil, s.Type))
+			}
 			if err := emit(rec, line, bad); err != nil {
 				return err
 			}

@@ -543,11 +543,21 @@ func (a *app) verdictText(jg *record.Judgment) string {
 // studentRequest is the request that asks the model for rec, a position of a sequence, after
 // history: a run sends it, and a dry run shows it.
 func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord) model.Request {
-	sys, user := prompt.EvaLearnStudent(rec.Type, history, rec.Turns)
+	sys, user := prompt.EvaLearnStudent(studentType(rec), history, rec.Turns)
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, Seed: a.seed, Sample: a.sample,
 		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
+}
+
+// studentType is the task type the student's system prompt names for rec: its sequence's type
+// (meta.sequence_type, which qa-load sets when it is not the problem's), as evaluate.py names it
+// for every position of a sequence, else the record's type.
+func studentType(rec *record.Record) string {
+	if t, ok := rec.MetaString("sequence_type"); ok {
+		return t
+	}
+	return rec.Type
 }
 
 // answer asks the model for one position of a sequence and sets rec.Prediction, which the caller
