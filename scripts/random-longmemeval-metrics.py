@@ -7,7 +7,8 @@ random judged runs:
         --print-qa-metrics /tmp/lme/print_qa_metrics.py --seed 1 --cases 300 --check bin/qa-score
 
 Each case is a run of 1 to 300 judged questions: question types drawn from the six (all six
-present, as in the benchmark's 500 questions), question ids that hold "_abs" or not (at the end as
+present, as in the benchmark's 500 questions; now and then a question judged twice, which both
+count), question ids that hold "_abs" or not (at the end as
 LongMemEval writes them, elsewhere, twice, or near misses such as "_ABS", "abs" and "_ab_s",
 which print_qa_metrics.py's substring test does not count), and verdicts 0 or 1. Upstream reads
 the run as evaluate_qa.py writes it (one JSON line per question with autoeval_label {"model",
@@ -60,8 +61,13 @@ def draw_case(rng):
     types = TYPES + [rng.choice(TYPES) for _ in range(n - len(TYPES))]
     rng.shuffle(types)
     p = rng.random()  # this run's accuracy
-    return [{'question_id': question_id(rng, i), 'question_type': t, 'label': rng.random() < p}
+    case = [{'question_id': question_id(rng, i), 'question_type': t, 'label': rng.random() < p}
             for i, t in enumerate(types)]
+    if rng.random() < 0.2:  # a question judged twice (a run concatenated with its rerun): both count
+        for _ in range(rng.randint(1, 5)):
+            q = dict(rng.choice(case), label=rng.random() < p)
+            case.insert(rng.randrange(len(case) + 1), q)
+    return case
 
 
 def upstream(script, case, tmp):
