@@ -70,6 +70,10 @@ embeddings): their gold is the adversarial answer, the trap the question sets, a
 MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.
 LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. Gold facts, a
 LoCoMo category or an abstention flag that cannot be read make the line bad.
+judge_score on LoCoMo records gets a locomo_judge section, by category: pooled over all records
+(mem0's generate_scores.py), also without category 5; and averaged over conversations (from ids,
+locomo:<sample_id>:<index>): each conversation's mean, then their mean, each conversation weighing
+the same whatever its size, as MAGMA's test_fixed_memory.py prints over several samples.
 
 Corpus metrics need --summary and appear only there (overall.metrics, each type's and --by
 group's metrics, computed over its records alone, and a "corpus" section with the full reports

@@ -56,6 +56,8 @@ type Summary struct {
 	By          map[string]*Breakdown `json:"by,omitempty"`
 	LoCoMo      *LoCoMo               `json:"locomo,omitempty"`
 	LongMemEval *LongMemEval          `json:"longmemeval,omitempty"`
+	// LoCoMoJudge is judge_score over LoCoMo records as mem0's and MAGMA's code report it.
+	LoCoMoJudge *LoCoMoJudge `json:"locomo_judge,omitempty"`
 	// Corpus holds the corpus metrics' full reports, when any is selected.
 	Corpus   *Corpus  `json:"corpus,omitempty"`
 	Warnings []string `json:"warnings"`
@@ -92,6 +94,27 @@ type Category struct {
 	Type     string   `json:"type"`
 	Mean     *float64 `json:"mean"`
 	Count    int      `json:"count"`
+}
+
+// LoCoMoJudge holds judge_score over LoCoMo records, by category (meta.category, else the type):
+// pooled over all records (mem0's generate_scores.py; MAGMA's figures for one conversation), and
+// averaged over conversations (MAGMA's aggregate over several samples; see locomoJudgeSummary).
+type LoCoMoJudge struct {
+	Metric           string     `json:"metric"`
+	Categories       []Category `json:"categories"`
+	Overall          Stat       `json:"overall"`
+	WithoutCategory5 Stat       `json:"without_category_5"`
+	Conversations    int        `json:"conversations"`
+	// ConversationAveraged is null when a record's id names no conversation.
+	ConversationAveraged *ConversationAveraged `json:"conversation_averaged"`
+}
+
+// ConversationAveraged holds the means of the conversations' means: over each conversation's
+// records (Overall; its count is the conversations'), and per category over the conversations
+// that have the category (each Category's count is theirs).
+type ConversationAveraged struct {
+	Categories []Category `json:"categories"`
+	Overall    Stat       `json:"overall"`
 }
 
 // LongMemEval holds LongMemEval's official report over judge_score.
@@ -269,6 +292,19 @@ func (s *Summary) rows(num func(*float64) string) [][]string {
 		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
 		add("longmemeval overall", l.Metric, l.Overall)
 		add("longmemeval abstention", l.Metric, l.Abstention)
+	}
+	if l := s.LoCoMoJudge; l != nil {
+		for _, c := range l.Categories {
+			add(fmt.Sprintf("locomo_judge category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+		}
+		add("locomo_judge overall (micro)", l.Metric, l.Overall)
+		add("locomo_judge without category 5 (micro)", l.Metric, l.WithoutCategory5)
+		if ca := l.ConversationAveraged; ca != nil {
+			for _, c := range ca.Categories {
+				add(fmt.Sprintf("locomo_judge conversation-averaged category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+			}
+			add("locomo_judge conversation-averaged overall", l.Metric, ca.Overall)
+		}
 	}
 	return rows
 }

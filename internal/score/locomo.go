@@ -1,6 +1,8 @@
 package score
 
 import (
+	"strings"
+
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -31,4 +33,20 @@ func locomoFamily() *family {
 			out[0] = metric.LocomoF1(it.pred(), it.rec.Answers[0], cat)
 		},
 	}
+}
+
+// locomoConversation returns the conversation a LoCoMo record belongs to, from its id as qa-load
+// writes it, locomo:<sample_id>:<index>: all but the last ":" and the index after it; "" when the
+// id does not end in an index.
+func locomoConversation(id string) string {
+	i := strings.LastIndexByte(id, ':')
+	if i <= 0 || i == len(id)-1 {
+		return ""
+	}
+	for _, c := range id[i+1:] {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return id[:i]
 }

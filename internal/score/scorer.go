@@ -53,9 +53,12 @@ type outcome struct {
 	unpredicted, unjudged bool
 	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
 	// record, 0 where it would have applied (used only with --errors-as-zero).
-	vals       []float64
-	dataset    string
-	locomoCat  int  // LoCoMo category number, 0 when unknown
+	vals      []float64
+	dataset   string
+	locomoCat int // LoCoMo category number, 0 when unknown
+	// locomoConv is a LoCoMo record's conversation, read from its id (locomoConversation); ""
+	// when the id gives none.
+	locomoConv string
 	abstention bool // LongMemEval abstention question (record.Abstention)
 	// factsUnpredicted: the record has gold supporting facts and a prediction without any, which
 	// hotpot_evaluate_v1.py scores 0 where qa-score has no sp/joint scores (see Summary.warnings).
@@ -123,6 +126,9 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	o.locomoCat, _ = locomoCategory(rec)
 	it.locomoCat = o.locomoCat
+	if o.locomoCat > 0 {
+		o.locomoConv = locomoConversation(rec.ID)
+	}
 	if rec.InDataset("longmemeval") {
 		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
 	}

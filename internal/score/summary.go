@@ -39,6 +39,11 @@ type aggregator struct {
 	groups           map[string]*groupAcc // by record type; "" for records without one
 	locomo           map[int]*meanAcc     // locomo_f1 by LoCoMo category
 	lme              map[string]*meanAcc  // LongMemEval judge_score by type
+	locomoJudge      map[int]*meanAcc     // LoCoMo judge_score by category
+	locomoConvs      []*convAcc           // LoCoMo judge_score by conversation, in order of first record
+	locomoConvAt     map[string]*convAcc  // locomoConvs by conversation
+	locomoNoConv     int                  // LoCoMo judge_scores whose record's id names no conversation
+	locomoAll        [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
 	lmeAbs           meanAcc              // LongMemEval judge_score over abstention questions
 	byPaths          byFields             // --by
 	by               []byAcc              // by[i]: the breakdown by byPaths[i]
@@ -80,7 +85,7 @@ func (m meanAcc) mean() *float64 {
 // the fields of the summary's further breakdowns (--by).
 func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggregator {
 	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
-		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, byPaths: by, byKnown: map[string]bool{}}
+		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, locomoJudge: map[int]*meanAcc{}, locomoConvAt: map[string]*convAcc{}, byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
 	}
@@ -163,6 +168,9 @@ func (a *aggregator) add(o outcome) {
 					a.lmeAbs.add(v)
 				}
 			}
+			if o.dataset == "locomo" && o.locomoCat > 0 {
+				a.addLoCoMoJudge(o, v)
+			}
 		}
 	}
 	if o.embedFailed || len(o.corpus.problems) > 0 {
@@ -233,6 +241,7 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
+	s.LoCoMoJudge = a.locomoJudgeSummary(s)
 	slices.Sort(s.degenerate)
 	kept, more := capGroupWarnings(s.degenerate, "metrics whose values are all equal, so their intervals are degenerate")
 	s.Warnings = append(s.Warnings, kept...)
@@ -372,6 +381,81 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 		all.merge(m)
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
+	return l
+}
+
+// convAcc is judge_score over one LoCoMo conversation: all its values, and by category.
+type convAcc struct {
+	all  meanAcc
+	cats map[int]*meanAcc
+}
+
+// addLoCoMoJudge takes in the judge_score v of a LoCoMo record.
+func (a *aggregator) addLoCoMoJudge(o outcome, v float64) {
+	acc(a.locomoJudge, o.locomoCat).add(v)
+	a.locomoAll[0].add(v) // summed in the records' order, as MAGMA sums them
+	if o.locomoCat != 5 {
+		a.locomoAll[1].add(v)
+	}
+	if o.locomoConv == "" {
+		a.locomoNoConv++
+		return
+	}
+	c := a.locomoConvAt[o.locomoConv]
+	if c == nil {
+		c = &convAcc{cats: map[int]*meanAcc{}}
+		a.locomoConvAt[o.locomoConv] = c
+		a.locomoConvs = append(a.locomoConvs, c)
+	}
+	c.all.add(v)
+	acc(c.cats, o.locomoCat).add(v)
+}
+
+// locomoJudgeSummary is judge_score over LoCoMo records as the LoCoMo judges' own code reports it.
+// mem0's generate_scores.py pools the questions of every conversation: the mean and count per
+// category, and the mean over all (category 5 has no judgment under mem0's mode, so it is not
+// among them). MAGMA's test_fixed_memory.py pools the questions of one conversation (a sample):
+// per category, over all (with category 5 when it was judged) and over all but category 5; over
+// several conversations it prints the mean of the conversations' means, each conversation
+// weighing the same whatever its number of questions, and per category the mean over the
+// conversations that have the category. Those are conversation_averaged, the conversation read
+// from the record's id (locomo:<sample_id>:<index>); null, with a warning, when an id names none.
+func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
+	if len(a.locomoJudge) == 0 {
+		return nil
+	}
+	l := &LoCoMoJudge{Metric: "judge_score", Conversations: len(a.locomoConvs)}
+	for c := 1; c <= 5; c++ {
+		if m, ok := a.locomoJudge[c]; ok {
+			l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
+		}
+	}
+	l.Overall = Stat{Mean: a.locomoAll[0].mean(), Count: a.locomoAll[0].n}
+	l.WithoutCategory5 = Stat{Mean: a.locomoAll[1].mean(), Count: a.locomoAll[1].n}
+	if a.locomoNoConv > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("locomo_judge: %s no conversation (locomo:<sample_id>:<index>, as qa-load writes it): no conversation-averaged figures",
+			english.Count(a.locomoNoConv, "record's id names", "records' ids name")))
+		return l
+	}
+	// Summed in the conversations' order, as MAGMA sums its samples' figures in theirs (mean).
+	ca := &ConversationAveraged{}
+	var means []float64
+	for _, c := range a.locomoConvs {
+		means = append(means, *c.all.mean())
+	}
+	ca.Overall = Stat{Mean: ptr(mean(means)), Count: len(means)}
+	for cat := 1; cat <= 5; cat++ {
+		means = means[:0]
+		for _, c := range a.locomoConvs {
+			if m, ok := c.cats[cat]; ok {
+				means = append(means, *m.mean())
+			}
+		}
+		if len(means) > 0 {
+			ca.Categories = append(ca.Categories, Category{Category: cat, Type: record.LoCoMoType(cat), Mean: ptr(mean(means)), Count: len(means)})
+		}
+	}
+	l.ConversationAveraged = ca
 	return l
 }
 
