@@ -815,3 +815,15 @@ func TestSelfJudgeNamesModels(t *testing.T) {
 		})
 	}
 }
+
+// writeCompletion writes an OpenAI chat completion of model whose one choice is message (a map
+// with its role and content, or more), stopped by finish, with the usage of 100 prompt tokens and
+// used completion tokens.
+func writeCompletion(w http.ResponseWriter, model string, message map[string]any, finish string, used int) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "x", "object": "chat.completion", "created": 1, "model": model,
+		"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
+		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": used, "total_tokens": 100 + used},
+	})
+}

@@ -45,12 +45,7 @@ func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
 		if budget > 0 && budget <= 500 {
 			content, finish, used = "", "length", budget
 		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": map[string]any{"role": "assistant", "content": content}}},
-			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": used, "total_tokens": 100 + used},
-		})
+		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": content}, finish, used)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, budgets.All

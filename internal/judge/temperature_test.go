@@ -17,7 +17,8 @@ import (
 
 // defaultTemperatureJudge is a loopback server speaking OpenAI's chat wire format as o1 and
 // o4-mini do: a request carrying any temperature but 1 is refused with OpenAI's 400 error; one
-// with 1, or none, gets a reply that LongMemEval's and EvaLearn's judges both read as correct. It keeps each request's temperature as sent, -1 for none.
+// with 1, or none, gets a reply that LongMemEval's and EvaLearn's judges both read as correct. It
+// keeps each request's temperature as sent, -1 for none.
 func defaultTemperatureJudge(t *testing.T) (*httptest.Server, func() []float64) {
 	var temps clitest.Log[float64]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -35,19 +36,15 @@ func defaultTemperatureJudge(t *testing.T) (*httptest.Server, func() []float64) 
 			sent = *req.Temperature
 		}
 		temps.Add(sent)
-		w.Header().Set("Content-Type", "application/json")
 		if req.Temperature != nil && *req.Temperature != 1 {
+			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(400)
 			io.WriteString(w, `{"error":{"message":"Unsupported value: 'temperature' does not support `+
 				strconv.FormatFloat(*req.Temperature, 'g', -1, 64)+
 				` with this model. Only the default (1) value is supported.","type":"invalid_request_error","param":"temperature","code":"unsupported_value"}}`)
 			return
 		}
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": reply}}},
-			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 1, "total_tokens": 101},
-		})
+		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": reply}, "stop", 1)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, temps.All

@@ -60,12 +60,7 @@ func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 		default:
 			message["content"] = verdict
 		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "x", "object": "chat.completion", "created": 1, "model": req.Model,
-			"choices": []any{map[string]any{"index": 0, "finish_reason": finish, "message": message}},
-			"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
-		})
+		writeCompletion(w, req.Model, message, finish, 10)
 	}))
 	t.Cleanup(srv.Close)
 	return srv, &calls
