@@ -37,16 +37,21 @@ func locomoFamily() *family {
 
 // locomoConversation returns the conversation a LoCoMo record belongs to, from its id as qa-load
 // writes it, locomo:<sample_id>:<index>: all but the last ":" and the index after it; "" when the
-// id does not end in an index.
+// id is not of that form.
+//
+// Note: any id ending in ":<digits>" was taken, so that ids numbering a run's questions alone
+// (locomo:0, locomo:1, …) made one conversation, "locomo", of them all, and conversation-averaged
+// figures that were the pooled ones, without a warning.
 func locomoConversation(id string) string {
-	i := strings.LastIndexByte(id, ':')
-	if i <= 0 || i == len(id)-1 {
+	rest, ok := strings.CutPrefix(id, "locomo:")
+	i := strings.LastIndexByte(rest, ':')
+	if !ok || i <= 0 || i == len(rest)-1 {
 		return ""
 	}
-	for _, c := range id[i+1:] {
+	for _, c := range rest[i+1:] {
 		if c < '0' || c > '9' {
 			return ""
 		}
 	}
-	return id[:i]
+	return id[:len("locomo:")+i]
 }

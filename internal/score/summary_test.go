@@ -345,3 +345,25 @@ func TestRepeatedIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestLoCoMoConversation: a conversation is read from an id of qa-load's form alone,
+// locomo:<sample_id>:<index>; any other id names none, so that its records leave the
+// conversation-averaged figures out rather than fall into a made-up conversation.
+func TestLoCoMoConversation(t *testing.T) {
+	for _, tc := range []struct{ id, want string }{
+		{"locomo:conv-26:0", "locomo:conv-26"},
+		{"locomo:conv-26:153", "locomo:conv-26"},
+		{"locomo:a:b:7", "locomo:a:b"},
+		{"locomo:0", ""},  // no sample id: all such ids would be one conversation, "locomo"
+		{"locomo::3", ""}, // an empty sample id
+		{"conv-26:3", ""}, // not qa-load's id
+		{"locomo:conv-26:", ""},
+		{"locomo:conv-26:q1", ""},
+		{"locomo:conv-26", ""},
+		{"", ""},
+	} {
+		if got := locomoConversation(tc.id); got != tc.want {
+			t.Errorf("locomoConversation(%q) = %q, want %q", tc.id, got, tc.want)
+		}
+	}
+}
