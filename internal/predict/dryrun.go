@@ -191,7 +191,13 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 					history = append(history, h)
 				}
 			default:
-				d.Requests = []dryCall{dryRequest("student", a.studentRequest(rec, history))}
+				req, err := a.studentRequest(rec, history)
+				if err != nil { // as the run fails it, and skips the positions after it
+					d.Error = err.Error()
+					broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
+					break
+				}
+				d.Requests = []dryCall{dryRequest("student", req)}
 				d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
 				asked = rec.Sequence.Position
 			}

@@ -61,9 +61,11 @@ of a sequence strictly in order, each answer judged at once by EvaLearn's rubric
 (--judge-provider, --judge-model; its reply parsed by EvaLearn's rule, re-asked --judge-parse-retries
 times when unparsable; temperature 0.2, which OpenAI's o1 and o4-mini and Claude models after Opus
 4.6 refuse: --judge-temperature 1 for them), and every earlier problem, answer, rubric and verdict
-shown to the model as its history, with EvaLearn's system prompt for the record type. Temperature
-0.2 and max_tokens 32000 are EvaLearn's unless --temperature or --max-tokens is given, and --top-p
-and --top-k, which it sends none of, are sent when given; --system and --template do not apply.
+shown to the model as its history, with EvaLearn's system prompt for the sequence's type
+(meta.sequence_type, which qa-load sets when a problem's type is another; else the record type: one
+that is not a string fails the position). Temperature 0.2 and max_tokens 32000 are EvaLearn's
+unless --temperature or --max-tokens is given, and --top-p and --top-k, which it sends none of, are
+sent when given; --system and --template do not apply.
 Different sequences run concurrently. A sequence's records must be contiguous in the input (as
 qa-load writes them); a sequence id that reappears later makes those records errors. A sequence
 without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
@@ -541,29 +543,45 @@ func (a *app) verdictText(jg *record.Judgment) string {
 }
 
 // studentRequest is the request that asks the model for rec, a position of a sequence, after
-// history: a run sends it, and a dry run shows it.
-func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord) model.Request {
-	sys, user := prompt.EvaLearnStudent(studentType(rec), history, rec.Turns)
+// history: a run sends it, and a dry run shows it. It fails when rec's meta.sequence_type cannot
+// be read (studentType).
+func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord) (model.Request, error) {
+	typ, err := studentType(rec)
+	if err != nil {
+		return model.Request{}, err
+	}
+	sys, user := prompt.EvaLearnStudent(typ, history, rec.Turns)
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, Seed: a.seed, Sample: a.sample,
-		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}
+		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
 }
 
 // studentType is the task type the student's system prompt names for rec: its sequence's type
 // (meta.sequence_type, which qa-load sets when it is not the problem's), as evaluate.py names it
-// for every position of a sequence, else the record's type.
-func studentType(rec *record.Record) string {
-	if t, ok := rec.MetaString("sequence_type"); ok {
-		return t
+// for every position of a sequence, else the record's type. A meta.sequence_type that is not a
+// string is an error, never taken as absent: the problem's type would name another system prompt
+// than evaluate.py's, without a word.
+func studentType(rec *record.Record) (string, error) {
+	var t string
+	if ok, err := rec.MetaValue("sequence_type", &t); err != nil {
+		return "", fmt.Errorf("meta.sequence_type: want a string, got %s", record.Kind(rec.Meta["sequence_type"]))
+	} else if ok {
+		return t, nil
 	}
-	return rec.Type
+	return rec.Type, nil
 }
 
 // answer asks the model for one position of a sequence and sets rec.Prediction, which the caller
-// counts. Only an interruption is an error; an empty answer is a prediction error.
+// counts. Only an interruption is an error; an empty answer, or a record whose request cannot be
+// made, is a prediction error.
 func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.EvaLearnRecord) (*record.Prediction, error) {
-	req := a.studentRequest(rec, history)
+	req, err := a.studentRequest(rec, history)
+	if err != nil {
+		p := &record.Prediction{Provider: a.provider, Model: a.modelName, Error: err.Error()}
+		a.setPrediction(rec, p)
+		return p, nil
+	}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
 	a.setPrediction(rec, p)
 	start := time.Now()
