@@ -460,6 +460,19 @@ func FloatBetweenFor(c *cli.Context, name string, lo, hi float64, whose string) 
 	return v, nil
 }
 
+// Temperature returns the float64 flag name, a sampling temperature: a usage error when it is
+// NaN or negative, or, when bounded, above hi, the highest whose (a provider) takes
+// (model.MaxTemperature), so that a temperature out of range is refused before any call.
+func Temperature(c *cli.Context, name string, hi float64, bounded bool, whose string) (float64, error) {
+	if err := NotNegative(c, name); err != nil {
+		return 0, err
+	}
+	if bounded {
+		return FloatBetweenFor(c, name, 0, hi, whose)
+	}
+	return c.Float64(name), nil
+}
+
 // MaxConcurrency bounds every --concurrency. The pipeline keeps a slot for each call in flight
 // before any record is read (a mistyped 100000000 took 800 MB at once), and no provider serves
 // that many calls from one client.

@@ -740,3 +740,44 @@ func TestStopped(t *testing.T) {
 		t.Errorf("Stops counted an error of a call made: Note(3) = %q", none.Note(3))
 	}
 }
+
+// TestTemperature: a temperature is refused when NaN or negative, and above a provider's bound
+// when there is one (named in the error); without a bound any other value is taken.
+func TestTemperature(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		hi      float64
+		bounded bool
+		want    string // the value read, or the error
+	}{
+		{nil, 2, true, "0"},
+		{[]string{"--t", "1"}, 1, true, "1"},
+		{[]string{"--t", "1.5"}, 1, true, "--t: want a number from 0 to 1 for anthropic, got 1.5"},
+		{[]string{"--t", "1.5"}, 0, false, "1.5"},
+		{[]string{"--t", "7"}, 0, false, "7"},
+		{[]string{"--t", "-0.5"}, 0, false, "--t: must not be negative"},
+		{[]string{"--t", "-0.5"}, 1, true, "--t: must not be negative"},
+		{[]string{"--t", "NaN"}, 0, false, "--t: want a number, got NaN"},
+	} {
+		var got string
+		app := &cli.App{
+			Flags: []cli.Flag{&cli.Float64Flag{Name: "t"}},
+			Action: func(c *cli.Context) error {
+				v, err := Temperature(c, "t", tc.hi, tc.bounded, "anthropic")
+				if got = fmt.Sprint(v); err != nil {
+					got = err.Error()
+					if ExitCode(err) != ExitUsage {
+						got += " (no usage error)"
+					}
+				}
+				return nil
+			},
+		}
+		if err := app.Run(append([]string{"x"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("x %q (bound %v %v): Temperature = %q, want %q", tc.args, tc.hi, tc.bounded, got, tc.want)
+		}
+	}
+}

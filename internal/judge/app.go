@@ -342,15 +342,11 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	}
 	j.MaxTokens = c.Int("max-tokens")
 	if c.IsSet("temperature") {
-		if err := command.NotNegative(c, "temperature"); err != nil {
+		hi, ok := model.MaxTemperature(j.Provider, j.BaseURL)
+		t, err := command.Temperature(c, "temperature", hi, ok, j.Provider)
+		if err != nil {
 			return nil, err
 		}
-		if hi, ok := model.MaxTemperature(j.Provider, j.BaseURL); ok {
-			if _, err := command.FloatBetweenFor(c, "temperature", 0, hi, j.Provider); err != nil {
-				return nil, err
-			}
-		}
-		t := c.Float64("temperature")
 		j.Temperature = &t
 	}
 	strip, err := command.Think(c)

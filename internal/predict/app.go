@@ -319,11 +319,10 @@ func (a *app) configure(c *cli.Context) error {
 		"history-sessions", "sample-index", "judge-parse-retries", "judge-temperature"); err != nil {
 		return err
 	}
-	if hi, ok := model.MaxTemperature(a.provider, a.baseURL); ok {
-		// Refused here, the dry run's too, not by the provider at the first call.
-		if _, err := command.FloatBetweenFor(c, "temperature", 0, hi, a.provider); err != nil {
-			return err
-		}
+	// Refused here, the dry run's too, not by the provider at the first call.
+	hi, bounded := model.MaxTemperature(a.provider, a.baseURL)
+	if _, err := command.Temperature(c, "temperature", hi, bounded, a.provider); err != nil {
+		return err
 	}
 	if err := a.configureSampling(c); err != nil {
 		return err

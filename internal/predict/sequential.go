@@ -182,12 +182,11 @@ func (a *app) configureSequences(c *cli.Context) error {
 	}
 	var temperature *float64 // EvaLearn's, unless given
 	if c.IsSet("judge-temperature") {
-		if hi, ok := model.MaxTemperature(provider, baseURL); ok {
-			if _, err := command.FloatBetweenFor(c, "judge-temperature", 0, hi, provider); err != nil {
-				return err
-			}
+		hi, ok := model.MaxTemperature(provider, baseURL)
+		t, err := command.Temperature(c, "judge-temperature", hi, ok, provider)
+		if err != nil {
+			return err
 		}
-		t := c.Float64("judge-temperature")
 		temperature = &t
 	}
 	client, err := a.judgeClient(c, provider, baseURL)
