@@ -810,11 +810,17 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 // MODE/MODEL, would repair it. A judgment MODE that a rule made, or that failed otherwise, stays.
 // A failed judgment gave qa-score no judge_score, so none is removed with it.
 func (cfg *config) replaceFailedForModel(rec *record.Record, t *tally) {
-	if cfg.bare == "" || !failedForModel(rec.Judgments[cfg.bare]) {
+	if !cfg.replacesFailed(rec) {
 		return
 	}
 	delete(rec.Judgments, cfg.bare)
 	t.replaced.Add(1)
+}
+
+// replacesFailed reports whether this run removes rec's judgment MODE, failed for want of a model
+// (replaceFailedForModel); a dry run counts those records by it, so that the two never disagree.
+func (cfg *config) replacesFailed(rec *record.Record) bool {
+	return cfg.bare != "" && failedForModel(rec.Judgments[cfg.bare])
 }
 
 // ruleJudgment reports whether jg was made, or failed, on a rule's route: a mode that calls no

@@ -91,7 +91,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 // dryRequest is what judging rec would do, counted in t.
 func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	d := dryRequest{ID: rec.ID, Judge: cfg.name}
-	if cfg.bare != "" && failedForModel(rec.Judgments[cfg.bare]) { // as replaceFailedForModel
+	if cfg.replacesFailed(rec) {
 		t.replaced++
 	}
 	if pass, _ := cfg.passes(rec); pass {
