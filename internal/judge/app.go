@@ -94,15 +94,15 @@ under NAME loses the scores.judge_score it carried, which may have read the judg
 warning counts them). A run without --model names its judgments MODE (auto), and a record it routes
 to a model fails with "mode ... needs a judge model (--model)": a run over its output with --model
 and no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts
-them, a dry run's too), which qa-score would read first; a judgment MODE that a rule made stays, so
-qa-score reads the rule's verdict there (the same as under MODE/MODEL) and warns that the names differ, and
-qa-score --judge MODE/MODEL reads the new run's on every record. Judging with the same provider and
-model that made the predictions is refused unless --allow-self-judge: when the first record's
-prediction is the judge model's, the run stops before any call (exit 2); a later record's gets the
-error "self-judging refused: ..." and no call (failed, exit 3), and the other records are judged.
-Records a rule decides call no model and are judged; a warning (a dry run's too) says when --model
-was given and no record was routed to it, every one judged having gone to a rule (its verdict or its
-failure there), or when the mode calls no model.
+them, a dry run's too), which qa-score would read first; a judgment MODE that a rule made stays,
+so qa-score reads the rule's verdict there (the same as under MODE/MODEL) and warns that the names
+differ, and qa-score --judge MODE/MODEL reads the new run's on every record. Judging with the same
+provider and model that made the predictions is refused unless --allow-self-judge: when the first
+record's prediction is the judge model's, the run stops before any call (exit 2); a later record's
+gets the error "self-judging refused: ..." and no call (failed, exit 3), and the other records are
+judged. Records a rule decides call no model and are judged; a warning (a dry run's too) says when
+--model was given and no record was routed to it, every one judged having gone to a rule (its
+verdict or its failure there), or when the mode calls no model.
 
 A record whose prediction failed (or that has none) calls no model: its judgment fails with
 "prediction failed: ..." ("no prediction to judge: ..."; exit 3), named by the mode, template and
