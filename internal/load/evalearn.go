@@ -43,11 +43,11 @@ type evaLearnSequence struct {
 // empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
 // source and level, and sequence_type the sequence's type when it is not the problem's: the type
 // evaluate.py's student system prompt names at every position of the sequence, while its results
-// (and so the record's type) keep the problem's. A question id names the problem whose id equals it in Python, as upstream looks
-// it up (3.0 is 3, the string "3" is not); of problems with equal ids the last one counts. A
-// problem whose prompt ends with no question makes each record that would ask it a bad item, named
-// by the problem's line in its file. A record's line, given to emit, is its sequence's in the
-// sequence file.
+// (and so the record's type) keep the problem's. A question id names the problem whose id equals it
+// in Python, as upstream looks it up (3.0 is 3, the string "3" is not); of problems with equal ids
+// the last one counts. A problem whose prompt ends with no question makes each record that would
+// ask it a bad item, named by the problem's line in its file. A record's line, given to emit, is
+// its sequence's in the sequence file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {

@@ -27,11 +27,11 @@ type squadAnswer struct {
 // SQuAD loads SQuAD v1.1 and v2.0 files: one record per question, the paragraph as the one
 // passage (titled with the article). A v2.0 question (one with is_impossible) without answers gets
 // answers [""] and type no_answer, the others has_answer: evaluate-v2.0.py goes by the answers, not
-// by the flag. v1.1 questions have no type, and one whose answers list is empty keeps no answers
-// (a test file's withheld answers look so): scored as unanswerable it would give made-up figures,
-// left without answers qa-score warns that it is unscored. answer_start offsets go to meta as
-// they are and are never used. An answer text that is null is a bad item, never the empty answer ""; one that is a
-// number is str() of it (answerText).
+// by the flag. v1.1 questions have no type, and one whose answers list is empty keeps no answers (a
+// test file's withheld answers look so): scored as unanswerable it would give made-up figures, left
+// without answers qa-score warns that it is unscored. answer_start offsets go to meta as they are
+// and are never used. An answer text that is null is a bad item, never the empty answer ""; one
+// that is a number is str() of it (answerText).
 func SQuAD(in Input, _ Options, emit Emit) error {
 	return loadSQuAD(in, emit, "squad", "en")
 }

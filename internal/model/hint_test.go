@@ -9,13 +9,14 @@ import (
 	"github.com/qapipe/qapipe/internal/clitest"
 )
 
+// temperatureHint ends the error of a call refused for its temperature by a model that takes
+// only 1.
+const temperatureHint = "the model takes no temperature but its default, 1, and langchaingo sends one with every call (0 unless set): give --temperature 1 (qa-predict's EvaLearn judge: --judge-temperature 1)"
+
 // TestCallErrorHint: a call that fails as a first run's mistakes make it fail (no server at the
 // base URL, a web page where the API should be, a refused key, an unknown model) says what to
 // check after the provider's own words, in each provider's wire format; failures whose words say
 // it all (a 400 with the server's reason) get no hint. $URL is the server's base URL.
-// temperatureHint ends the error of a call refused for its temperature by a model that takes only 1.
-const temperatureHint = "the model takes no temperature but its default, 1, and langchaingo sends one with every call (0 unless set): give --temperature 1 (qa-predict's EvaLearn judge: --judge-temperature 1)"
-
 func TestCallErrorHint(t *testing.T) {
 	closed := clitest.ClosedURL(t)
 	html := clitest.WebPage()
