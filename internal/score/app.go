@@ -73,7 +73,8 @@ LoCoMo category or an abstention flag that cannot be read make the line bad.
 judge_score on LoCoMo records gets a locomo_judge section, by category: pooled over all records
 (mem0's generate_scores.py), also without category 5; and averaged over conversations (from ids,
 locomo:<sample_id>:<index>): each conversation's mean, then their mean, each conversation weighing
-the same whatever its size, as MAGMA's test_fixed_memory.py prints over several samples.
+the same whatever its size, as MAGMA's test_fixed_memory.py prints over several samples; left out,
+with a warning, when a record's id is not of that form.
 
 Corpus metrics need --summary and appear only there (overall.metrics, each type's and --by
 group's metrics, computed over its records alone, and a "corpus" section with the full reports
