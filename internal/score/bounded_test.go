@@ -62,3 +62,19 @@ func TestMemoryBoundedScores(t *testing.T) {
 		Limit: 3 << 20,
 	})
 }
+
+// TestMemoryBoundedLoCoMoJudge: the locomo_judge section keeps one small entry per conversation
+// (its means, by category), never a record or its line, however many records each has.
+func TestMemoryBoundedLoCoMoJudge(t *testing.T) {
+	clitest.Bounded(t, clitest.Stream{
+		Run:  Run,
+		Args: []string{"qa-score", "--metrics", "judge_score", "--summary", t.TempDir() + "/summary.json"},
+		N:    4000,
+		Line: func(i int) []byte {
+			return fmt.Appendf(nil, `{"schema":1,"id":"locomo:conv-%d:%d","dataset":"locomo","type":"single_hop","question":"q %d",`+
+				`"answers":["a"],"meta":{"category":%d},"context":[{"title":"c","text":%q}],"prediction":{"text":"x"},`+
+				`"judgments":{"j":{"score":%d,"mode":"locomo-continuous"}}}`, i%10, i, i, 1+i%5, boundedContext, i%2)
+		},
+		Limit: 4 << 20,
+	})
+}
