@@ -808,27 +808,26 @@ func TestCRLineEndings(t *testing.T) {
 func TestCutLastLine(t *testing.T) {
 	const hint = " (" + "the input ends inside this line, which has no line end: was it cut short, or did its writer stop?" + ")"
 	for _, tc := range []struct {
-		name     string
-		load     Loader
-		whole    string
-		cut      string // a prefix of another line
-		wantCut  string // the bad item's message for cut as the last line, without the hint
-		wantLast string // the message for cut followed by a line end
+		name  string
+		load  Loader
+		whole string
+		cut   string // a prefix of another line
+		want  string // the bad item's message for cut with a line end; the hint follows it unended
 	}{
 		{"jsonl", JSONL, `{"id":"a","question":"q","answers":["x"]}`, `{"id":"b","question":"q","ans`,
-			`i.jsonl:2 (id "b"): invalid JSON: unexpected end of JSON input`, `i.jsonl:2 (id "b"): invalid JSON: unexpected end of JSON input`},
+			`i.jsonl:2 (id "b"): invalid JSON: unexpected end of JSON input`},
 		{"hotpotqa", HotpotQA, `{"_id":"a","question":"q","answer":"x"}`, `{"_id":"b","question":"q","ans`,
-			`i.jsonl:2 (id "hotpotqa:b"): invalid JSON: unexpected end of JSON input`, `i.jsonl:2 (id "hotpotqa:b"): invalid JSON: unexpected end of JSON input`},
+			`i.jsonl:2 (id "hotpotqa:b"): invalid JSON: unexpected end of JSON input`},
 		{"evalearn-results", EvaLearnResults, `{"id": 1, "type": "T", "gpt4judge": "x"}`, `{"id": 2, "type": "T", "gpt4j`,
-			`i.jsonl:2 (id "2"): invalid JSON: unexpected end of JSON input`, `i.jsonl:2 (id "2"): invalid JSON: unexpected end of JSON input`},
+			`i.jsonl:2 (id "2"): invalid JSON: unexpected end of JSON input`},
 	} {
 		_, bads, err := loadString(t, tc.load, "i.jsonl", tc.whole+"\n"+tc.cut, Options{})
-		if err != nil || len(bads) != 1 || bads[0] != tc.wantCut+hint {
-			t.Errorf("%s, cut: bad items %q, %v; want [%q]", tc.name, bads, err, tc.wantCut+hint)
+		if err != nil || len(bads) != 1 || bads[0] != tc.want+hint {
+			t.Errorf("%s, cut: bad items %q, %v; want [%q]", tc.name, bads, err, tc.want+hint)
 		}
 		_, bads, err = loadString(t, tc.load, "i.jsonl", tc.whole+"\n"+tc.cut+"\n", Options{})
-		if err != nil || len(bads) != 1 || bads[0] != tc.wantLast {
-			t.Errorf("%s, ended: bad items %q, %v; want [%q]", tc.name, bads, err, tc.wantLast)
+		if err != nil || len(bads) != 1 || bads[0] != tc.want {
+			t.Errorf("%s, ended: bad items %q, %v; want [%q]", tc.name, bads, err, tc.want)
 		}
 		_, bads, err = loadString(t, tc.load, "i.jsonl", tc.cut+"\n"+tc.whole, Options{})
 		if err != nil || len(bads) != 1 || strings.HasSuffix(bads[0], hint) {
