@@ -44,7 +44,7 @@ type cmrcQuery struct {
 // one (a file that is a SQuAD file's "data" list alone): the evaluation script (v6, baseline/)
 // takes the paragraphs of an element that has them and the element itself as a paragraph
 // otherwise. An element with neither "paragraphs" nor "qas", which the script fails on, is a bad
-// item.
+// item, as is a paragraph of an article without "qas".
 func CMRC2018(in Input, opt Options, emit Emit) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
 	in.R = br
@@ -89,6 +89,12 @@ func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArtic
 		var par cmrcParagraph
 		if err := decodeItem(in, parLines[i], "", praw, &par); err != nil {
 			if err := emit(nil, 0, err); err != nil {
+				return err
+			}
+			continue
+		}
+		if par.QAs == nil { // absent or null: the script's para['qas'] fails, as for an element
+			if err := emit(nil, 0, badf(in, parLines[i], "", "%v", missingField("qas"))); err != nil {
 				return err
 			}
 			continue
