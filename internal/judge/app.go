@@ -468,11 +468,16 @@ func maxTokensWarning(j *Judge) string {
 }
 
 // temperatureWarning says that j's --temperature replaces the temperature of the protocols j
-// may call a model with, naming each one's own; "" when --temperature is not set or no protocol
-// is called.
+// may call a model with, naming each one's own, or that it does nothing with a model langchaingo
+// sends no temperature (OpenAI's o1-…, o3, o3-…, gpt-5…); "" when --temperature is not set or no
+// protocol is called.
 func temperatureWarning(j *Judge) string {
 	if j.Temperature == nil {
 		return ""
+	}
+	if (model.Request{Provider: j.Provider, Model: j.Model, Temperature: j.Temperature}).SentTemperature() == nil {
+		return fmt.Sprintf("warning: --temperature %g does nothing with %s %s: langchaingo sends it no temperature (see --dry-run)",
+			*j.Temperature, j.Provider, j.Model)
 	}
 	return departureWarning(j, fmt.Sprintf("--temperature %g", *j.Temperature), "temperature", func(mode string) (string, bool) {
 		t, ok := protocolTemperature(mode)
