@@ -333,23 +333,8 @@ func TestFloatBetween(t *testing.T) {
 			if tc.env != "" {
 				t.Setenv("QA_T", tc.env)
 			}
-			var got string
-			app := &cli.App{
-				Flags: []cli.Flag{&cli.Float64Flag{Name: "t", Value: 0.5, EnvVars: []string{"QA_T"}}},
-				Action: func(c *cli.Context) error {
-					v, err := FloatBetween(c, "t", 0, 1)
-					if got = fmt.Sprint(v); err != nil {
-						got = err.Error()
-						if ExitCode(err) != ExitUsage {
-							got += " (no usage error)"
-						}
-					}
-					return nil
-				},
-			}
-			if err := app.Run(append([]string{"x"}, tc.args...)); err != nil {
-				t.Fatal(err)
-			}
+			got := floatFlagResult(t, &cli.Float64Flag{Name: "t", Value: 0.5, EnvVars: []string{"QA_T"}}, tc.args,
+				func(c *cli.Context) (float64, error) { return FloatBetween(c, "t", 0, 1) })
 			if got != tc.want {
 				t.Errorf("x %q: FloatBetween = %q, want %q", tc.args, got, tc.want)
 			}
@@ -759,25 +744,34 @@ func TestTemperature(t *testing.T) {
 		{[]string{"--t", "-0.5"}, 1, true, "--t: must not be negative"},
 		{[]string{"--t", "NaN"}, 0, false, "--t: want a number, got NaN"},
 	} {
-		var got string
-		app := &cli.App{
-			Flags: []cli.Flag{&cli.Float64Flag{Name: "t"}},
-			Action: func(c *cli.Context) error {
-				v, err := Temperature(c, "t", tc.hi, tc.bounded, "anthropic")
-				if got = fmt.Sprint(v); err != nil {
-					got = err.Error()
-					if ExitCode(err) != ExitUsage {
-						got += " (no usage error)"
-					}
-				}
-				return nil
-			},
-		}
-		if err := app.Run(append([]string{"x"}, tc.args...)); err != nil {
-			t.Fatal(err)
-		}
+		got := floatFlagResult(t, &cli.Float64Flag{Name: "t"}, tc.args,
+			func(c *cli.Context) (float64, error) { return Temperature(c, "t", tc.hi, tc.bounded, "anthropic") })
 		if got != tc.want {
 			t.Errorf("x %q (bound %v %v): Temperature = %q, want %q", tc.args, tc.hi, tc.bounded, got, tc.want)
 		}
 	}
+}
+
+// floatFlagResult runs an app with flag over args and returns what read gives: the value, or the
+// error's text, marked when it is no usage error.
+func floatFlagResult(t *testing.T, flag cli.Flag, args []string, read func(c *cli.Context) (float64, error)) string {
+	t.Helper()
+	var got string
+	app := &cli.App{
+		Flags: []cli.Flag{flag},
+		Action: func(c *cli.Context) error {
+			v, err := read(c)
+			if got = fmt.Sprint(v); err != nil {
+				got = err.Error()
+				if ExitCode(err) != ExitUsage {
+					got += " (no usage error)"
+				}
+			}
+			return nil
+		},
+	}
+	if err := app.Run(append([]string{"x"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
