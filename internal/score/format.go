@@ -31,6 +31,9 @@ type Summary struct {
 	Unscored     int  `json:"unscored"`
 	unpredicted  int  // of Unscored, the records without a prediction, for its warning
 	unjudged     int  // and those without a judgment, for judge_score
+	// failedUnscored counts, under ErrorsAsZero, the records with errors among Unscored: no
+	// selected metric reads them, so no 0 stands for them.
+	failedUnscored int
 	// factsUnpredicted counts the records with gold supporting facts and none predicted.
 	factsUnpredicted int
 	firstRepeat      string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")

@@ -31,6 +31,7 @@ type aggregator struct {
 	ids              repeat.IDs // the records' ids, for a summary (repeated ids)
 	records          int
 	failed           int
+	failedUnscored   int // of the failed, under --errors-as-zero, those no selected metric reads: no 0 stands for them
 	unscored         int
 	unpredicted      int                  // of the unscored, those without a prediction
 	factsUnpredicted int                  // records with gold supporting facts and none predicted
@@ -180,6 +181,9 @@ func (a *aggregator) add(o outcome) {
 	// (without it, failed records went back above): no zero stands for it in any mean.
 	if !any && !o.corpus.any() {
 		a.unscored++
+		if o.failed {
+			a.failedUnscored++
+		}
 		if o.unpredicted {
 			a.unpredicted++
 		}
@@ -202,6 +206,7 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.factsUnpredicted = a.unpredicted, a.unjudged, a.factsUnpredicted
+	s.failedUnscored = a.failedUnscored
 	if f := a.ids.First(); f != nil {
 		s.firstRepeat = f.Place()
 	}
@@ -527,9 +532,16 @@ func (s *Summary) warnings() {
 		w = append(w, "no records: every count is zero")
 	}
 	if s.Errors > 0 {
-		if s.ErrorsAsZero {
+		switch zeroed := s.Errors - s.failedUnscored; {
+		case s.ErrorsAsZero && zeroed == s.Errors:
 			w = append(w, english.Count(s.Errors, "record carries a prediction or judge error and counts", "records carry prediction or judge errors and count")+" as 0 (--errors-as-zero)")
-		} else {
+		case s.ErrorsAsZero:
+			// A failed record that no selected metric reads (no answers, no judgment for
+			// judge_score) gets no 0: it is among the unscored.
+			w = append(w, fmt.Sprintf("%s: %d %s as 0 (--errors-as-zero), %d no selected metric reads (unscored)",
+				english.Count(s.Errors, "record carries a prediction or judge error", "records carry prediction or judge errors"),
+				zeroed, english.Form(zeroed, "counts", "count"), s.failedUnscored))
+		default:
 			w = append(w, fmt.Sprintf("%s excluded (--errors-as-zero counts %s as 0)",
 				english.Count(s.Errors, "record carries a prediction or judge error and is", "records carry prediction or judge errors and are"), english.Form(s.Errors, "it", "them")))
 		}
