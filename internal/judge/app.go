@@ -459,11 +459,11 @@ func maxTokensWarning(j *Judge) string {
 		return ""
 	}
 	return departureWarning(j, fmt.Sprintf("--max-tokens %d", j.MaxTokens), "max_tokens", func(mode string) (string, bool) {
-		n, ok := protocolMaxTokens(mode)
-		if n == 0 {
+		p, ok := protocolCalls[mode]
+		if p.maxTokens == 0 {
 			return "none", ok
 		}
-		return fmt.Sprint(n), ok
+		return fmt.Sprint(p.maxTokens), ok
 	})
 }
 
@@ -480,8 +480,8 @@ func temperatureWarning(j *Judge) string {
 			*j.Temperature, j.Provider, j.Model)
 	}
 	return departureWarning(j, fmt.Sprintf("--temperature %g", *j.Temperature), "temperature", func(mode string) (string, bool) {
-		t, ok := protocolTemperature(mode)
-		return fmt.Sprintf("%g", t), ok
+		p, ok := protocolCalls[mode]
+		return fmt.Sprintf("%g", p.temperature), ok
 	})
 }
 

@@ -90,28 +90,21 @@ const longMemEvalMaxTokens = 10
 // send 0.
 const evaLearnTemperature = 0.2
 
-// protocolTemperature returns the temperature that mode's protocol sends, and whether mode is a
-// protocol that calls a model (as protocolMaxTokens).
-func protocolTemperature(mode string) (float64, bool) {
-	switch mode {
-	case ModeEvaLearn:
-		return evaLearnTemperature, true
-	case ModeLongMemEval, ModeLoCoMo, ModeMem0:
-		return 0, true
-	}
-	return 0, false
+// protocolCall is what a protocol's judge call sends besides its messages: max_tokens (0: none)
+// and temperature.
+type protocolCall struct {
+	maxTokens   int
+	temperature float64
 }
 
-// protocolMaxTokens returns the max_tokens that mode's protocol sends (0: none), and whether mode
-// is a protocol that calls a model: the rules call none, and a custom prompt is no protocol's.
-func protocolMaxTokens(mode string) (int, bool) {
-	switch mode {
-	case ModeLongMemEval:
-		return longMemEvalMaxTokens, true
-	case ModeLoCoMo, ModeMem0, ModeEvaLearn:
-		return 0, true
-	}
-	return 0, false
+// protocolCalls holds the call parameters of the modes that are protocols calling a model: the
+// rules call none, and a custom prompt is no protocol's. The plans (Judge.Plan) send these values
+// (TestProtocolCalls).
+var protocolCalls = map[string]protocolCall{
+	ModeLongMemEval: {maxTokens: longMemEvalMaxTokens},
+	ModeLoCoMo:      {},
+	ModeMem0:        {},
+	ModeEvaLearn:    {temperature: evaLearnTemperature},
 }
 
 // modeFor returns the protocol that judges rec: the judge's mode, or in auto mode the routing

@@ -13,6 +13,7 @@ import (
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // defaultTemperatureJudge is a loopback server speaking OpenAI's chat wire format as o1 and
@@ -132,5 +133,33 @@ func TestTemperatureCacheKey(t *testing.T) {
 	j.Temperature = nil
 	if k, _ := cache.RequestKey(j.request(p, 0)); k != k0 {
 		t.Errorf("--temperature 0 keys apart from the protocol's 0: %s, %s", k0, k)
+	}
+}
+
+// TestProtocolCalls: the call parameters the warnings name (protocolCalls) are those each
+// protocol's plan sends, and every protocol that calls a model is in the table.
+func TestProtocolCalls(t *testing.T) {
+	lines := map[string]string{
+		ModeLongMemEval: rec("longmemeval:q1", "longmemeval", "single-session-user", "q", "a", "a", ""),
+		ModeLoCoMo:      rec("locomo:c:1", "locomo", "multi_hop", "q", "a", "a", `{"category":1}`),
+		ModeMem0:        rec("locomo:c:1", "locomo", "multi_hop", "q", "a", "a", `{"category":1}`),
+		ModeEvaLearn:    rec("evalearn:s:1", "evalearn", "Math", "q", "a", "a", ""),
+	}
+	if len(lines) != len(protocolCalls) {
+		t.Errorf("protocolCalls has %d modes, the test %d", len(protocolCalls), len(lines))
+	}
+	for mode, line := range lines {
+		r, err := record.NewReader(strings.NewReader(line), "in.jsonl").Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := (&Judge{Mode: mode, Model: "m"}).Plan(r)
+		if err != nil || p.Temperature == nil {
+			t.Fatalf("%s: plan %+v, %v", mode, p, err)
+		}
+		want, ok := protocolCalls[mode]
+		if !ok || p.MaxTokens != want.maxTokens || *p.Temperature != want.temperature {
+			t.Errorf("%s: plan sends max_tokens %d, temperature %v; protocolCalls says %+v (%v)", mode, p.MaxTokens, *p.Temperature, want, ok)
+		}
 	}
 }
