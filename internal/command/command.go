@@ -781,6 +781,7 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 	}
 	defer shadowEnv(app, args)()
 	err := app.RunContext(ctx, args)
+	err = helpDespiteEnv(ctx, app, args, err)
 	if errors.Is(err, errVersionShown) {
 		return nil
 	}
@@ -788,6 +789,45 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 		err = &UsageError{Err: err}
 	}
 	return err
+}
+
+// helpDespiteEnv returns err, the error of running app with args, or, when args ask for help and
+// err is for a QA_* variable's value that does not parse ("QA_SEED=abc qa-score --help"), the
+// error of running app again without that variable, after a warning naming it: urfave/cli reads
+// the variables before it looks for --help, so a bad one hid the help that would tell how to set
+// it. The variable is unset for that run only, and so the help still names it beside its flag.
+func helpDespiteEnv(ctx context.Context, app *cli.App, args []string, err error) error {
+	if !helpAsked(args) {
+		return err
+	}
+	var restore []func()
+	defer func() {
+		for _, r := range slices.Backward(restore) {
+			r()
+		}
+	}()
+	for range 64 { // a variable each time; a bound, should one come back
+		var bad *envValueError
+		if !errors.As(err, &bad) {
+			break
+		}
+		value, set := os.LookupEnv(bad.env)
+		if !set {
+			break
+		}
+		fmt.Fprintf(app.ErrWriter, "%s: warning: %s; %s is not read for --help\n", app.Name, bad.msg, bad.env)
+		os.Unsetenv(bad.env)
+		restore = append(restore, func() { os.Setenv(bad.env, value) })
+		err = app.RunContext(ctx, args)
+	}
+	return err
+}
+
+// helpAsked reports whether args (a command line, the program's name first) give --help or -h
+// before "--".
+func helpAsked(args []string) bool {
+	given := givenNames(args[min(1, len(args)):])
+	return slices.ContainsFunc(cli.HelpFlag.Names(), func(n string) bool { return slices.Contains(given, n) })
 }
 
 // answerVersion gives sub the app's --version flag (-v too): it prints the app's version line,

@@ -35,10 +35,18 @@ func badValue(c *cli.Context, err error) error {
 	}
 	msg := fmt.Sprintf("%s: want %s, got %q", dashed(v.name), want, v.value)
 	if v.env != "" {
-		msg += " from " + v.env
+		return &envValueError{msg: msg + " from " + v.env, env: v.env}
 	}
 	return errors.New(msg)
 }
+
+// envValueError is badValue's error for a value from an environment variable, env: Execute
+// reads the variable's name from it to show the help asked for without that value.
+type envValueError struct {
+	msg, env string
+}
+
+func (e *envValueError) Error() string { return e.msg }
 
 // valueError is what an error of the flag package or of urfave/cli says of a value that does not
 // parse: the flag's name as given, the value, the environment variable it came from ("" for the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -372,4 +373,67 @@ func runWithEnv(t *testing.T, args []string, env [2]string, f func(t *testing.T,
 		}
 		f(t, name)
 	})
+}
+
+// TestHelpDespiteEnv: --help shows the help though a variable holds a value its flag cannot
+// read, with a warning naming each such variable; the help still names the variable, and the
+// variable holds its value again afterwards. Without --help, or with a bad value on the command
+// line, the error stands.
+func TestHelpDespiteEnv(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		env      [2]string
+		warning  string // on stderr; "" for an error instead of help
+		errorMsg string
+	}{
+		{[]string{"--help"}, [2]string{"QA_SEED", "abc"},
+			`qa-x: warning: --seed: want an integer, got "abc" from QA_SEED; QA_SEED is not read for --help` + "\n", ""},
+		{[]string{"-h"}, [2]string{"QA_COUNT", "0x10"},
+			`qa-x: warning: --count: want a decimal integer, got "0x10" from QA_COUNT; QA_COUNT is not read for --help` + "\n", ""},
+		{[]string{"sub", "--help"}, [2]string{"QA_COUNT", "x"},
+			`qa-x: warning: --count: want an integer, got "x" from QA_COUNT; QA_COUNT is not read for --help` + "\n", ""},
+		{[]string{"sub", "--help"}, [2]string{"QA_DEPTH", "x"},
+			`qa-x: warning: --depth: want an integer, got "x" from QA_DEPTH; QA_DEPTH is not read for --help` + "\n", ""},
+		{[]string{"--help"}, [2]string{"QA_SEED", "7"}, "", ""},
+		{nil, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
+		{[]string{"--", "--help"}, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
+		{[]string{"--count", "x", "--help"}, [2]string{}, "", `--count: want an integer, got "x"`},
+	} {
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
+			flags := func() []cli.Flag {
+				return []cli.Flag{
+					&cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}},
+					&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
+				}
+			}
+			ran := false
+			action := func(*cli.Context) error { ran = true; return nil }
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app.Flags, app.Action = flags(), action
+			sub := append(flags(), &cli.IntFlag{Name: "depth", EnvVars: []string{"QA_DEPTH"}})
+			app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			if tc.errorMsg != "" {
+				if err == nil || err.Error() != tc.errorMsg {
+					t.Errorf("qa-x %s = %v, want %q", name, err, tc.errorMsg)
+				}
+				return
+			}
+			if err != nil || ran {
+				t.Errorf("qa-x %s = %v (action ran: %v), want the help", name, err, ran)
+			}
+			if got := stderr.String(); got != tc.warning {
+				t.Errorf("qa-x %s stderr = %q, want %q", name, got, tc.warning)
+			}
+			if !strings.Contains(stdout.String(), "USAGE:") || !strings.Contains(stdout.String(), "[$QA_SEED]") {
+				t.Errorf("qa-x %s stdout = %q, want the help naming QA_SEED", name, stdout.String())
+			}
+			if tc.env[0] != "" {
+				if v, ok := os.LookupEnv(tc.env[0]); !ok || v != tc.env[1] {
+					t.Errorf("qa-x %s left %s = %q (set %v), want %q", name, tc.env[0], v, ok, tc.env[1])
+				}
+			}
+		})
+	}
 }
