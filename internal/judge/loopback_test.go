@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,13 +24,12 @@ import (
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
-// chatServer is a loopback server speaking OpenAI chat completions. reply maps a request to the
-// reply text, or to an HTTP status when it returns a status >= 400.
+// chatServer is a loopback server speaking OpenAI chat completions, which keeps every request
+// it decodes (a request that does not decode gets a 400 error).
 type chatServer struct {
 	*httptest.Server
 	mu    sync.Mutex
 	calls []chatRequest
-	reply func(chatRequest) (string, int)
 }
 
 type chatRequest struct {
@@ -46,8 +46,22 @@ type chatRequest struct {
 
 func (r chatRequest) last() string { return r.msgs[len(r.msgs)-1].Content }
 
+// newChatServer returns a chatServer whose reply maps a request to the reply text, or to an HTTP
+// status when it returns a status >= 400.
 func newChatServer(t *testing.T, reply func(chatRequest) (string, int)) *chatServer {
-	s := &chatServer{reply: reply}
+	return newChatWriter(t, func(w http.ResponseWriter, req chatRequest) {
+		text, status := reply(req)
+		if status >= 400 {
+			http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, status)
+			return
+		}
+		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": text}, "stop", 5)
+	})
+}
+
+// newChatWriter returns a chatServer on which write writes the whole reply to each request.
+func newChatWriter(t *testing.T, write func(http.ResponseWriter, chatRequest)) *chatServer {
+	s := &chatServer{}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		var req chatRequest
@@ -64,21 +78,17 @@ func newChatServer(t *testing.T, reply func(chatRequest) (string, int)) *chatSer
 		s.mu.Lock()
 		s.calls = append(s.calls, req)
 		s.mu.Unlock()
-		text, status := reply(req)
-		if status >= 400 {
-			http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, status)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{
-			"id": "x", "object": "chat.completion", "model": req.Model,
-			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
-				"message": map[string]any{"role": "assistant", "content": text}}},
-			"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105},
-		})
+		write(w, req)
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// requests returns the requests s has decoded so far, in the order they came.
+func (s *chatServer) requests() []chatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.calls)
 }
 
 func (s *chatServer) count() int {

@@ -1,8 +1,6 @@
 package judge
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -11,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
-	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 )
@@ -22,33 +19,20 @@ import (
 // at the limit (finish_reason length), and one with room gets "yes". It keeps each request's
 // budget as sent, 0 for none.
 func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
-	var budgets clitest.Log[int]
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		var req struct {
-			Model     string `json:"model"`
-			MaxTokens *int   `json:"max_tokens"`
-			MaxCompl  *int   `json:"max_completion_tokens"`
-		}
-		if err := json.Unmarshal(b, &req); err != nil {
-			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
-			return
-		}
-		budget := 0
-		for _, n := range []*int{req.MaxTokens, req.MaxCompl} {
-			if n != nil {
-				budget += *n
-			}
-		}
-		budgets.Add(budget)
+	srv := newChatWriter(t, func(w http.ResponseWriter, req chatRequest) {
 		content, finish, used := "yes", "stop", 501
-		if budget > 0 && budget <= 500 {
+		if budget := req.MaxTokens + req.MaxCompl; budget > 0 && budget <= 500 {
 			content, finish, used = "", "length", budget
 		}
 		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": content}, finish, used)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, budgets.All
+	})
+	return srv.Server, func() []int {
+		var budgets []int
+		for _, req := range srv.requests() {
+			budgets = append(budgets, req.MaxTokens+req.MaxCompl)
+		}
+		return budgets
+	}
 }
 
 // TestMaxTokensOnTheWire: LongMemEval's judge sends max_tokens 10, which a model whose hidden

@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
-	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -21,22 +19,7 @@ import (
 // with 1, or none, gets a reply that LongMemEval's and EvaLearn's judges both read as correct. It
 // keeps each request's temperature as sent, -1 for none.
 func defaultTemperatureJudge(t *testing.T) (*httptest.Server, func() []float64) {
-	var temps clitest.Log[float64]
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		var req struct {
-			Model       string   `json:"model"`
-			Temperature *float64 `json:"temperature"`
-		}
-		if err := json.Unmarshal(b, &req); err != nil {
-			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
-			return
-		}
-		sent := -1.0
-		if req.Temperature != nil {
-			sent = *req.Temperature
-		}
-		temps.Add(sent)
+	srv := newChatWriter(t, func(w http.ResponseWriter, req chatRequest) {
 		if req.Temperature != nil && *req.Temperature != 1 {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(400)
@@ -46,9 +29,18 @@ func defaultTemperatureJudge(t *testing.T) (*httptest.Server, func() []float64) 
 			return
 		}
 		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": reply}, "stop", 1)
-	}))
-	t.Cleanup(srv.Close)
-	return srv, temps.All
+	})
+	return srv.Server, func() []float64 {
+		var temps []float64
+		for _, req := range srv.requests() {
+			if req.Temperature == nil {
+				temps = append(temps, -1)
+			} else {
+				temps = append(temps, *req.Temperature)
+			}
+		}
+		return temps
+	}
 }
 
 // reply is "yes" for LongMemEval's judge, with the object EvaLearn's judge reads.
