@@ -48,10 +48,12 @@ func (s Setup) NewTransport() *Transport {
 }
 
 // Client returns the Client for s, its calls going through s.Transport or else s.NewTransport().
-// A hosted provider (one with KeyEnv variables) without a key and without a BaseURL is refused
-// with an error wrapping ErrNoKey; a BaseURL names a local or compatible server that may need none.
+// A hosted provider (one with KeyEnv variables) without a key is refused with an error wrapping
+// ErrNoKey, unless it is openai with a BaseURL: an OpenAI-compatible server (vLLM, llama.cpp) may
+// need none. anthropic and googleai need one at any BaseURL, as langchaingo's clients do.
 func (s Setup) Client(ctx context.Context) (Client, error) {
-	if env := KeyEnv[s.Provider]; s.APIKey == "" && s.BaseURL == "" && len(env) > 0 {
+	if !KeyOptional(s.Provider, s.BaseURL) && s.APIKey == "" {
+		env := KeyEnv[s.Provider]
 		return nil, fmt.Errorf("%w for %s: set %s or use --api-key-file", ErrNoKey, s.Provider, strings.Join(env, " or "))
 	}
 	tr := s.Transport
@@ -63,6 +65,14 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 		tpm = NewLimiter(s.TPM, nil)
 	}
 	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm})
+}
+
+// KeyOptional reports whether provider, at baseURL, can be called without an API key: ollama and
+// the extractive baseline take none, and openai at a base URL of its own is an OpenAI-compatible
+// server that may need none. anthropic and googleai always need one (langchaingo's clients refuse
+// to be built without), and so does OpenAI's own API.
+func KeyOptional(provider, baseURL string) bool {
+	return len(KeyEnv[provider]) == 0 || provider == "openai" && baseURL != ""
 }
 
 // APIKey returns the key in file (trimmed of surrounding space) when file is set, else the first

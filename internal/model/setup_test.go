@@ -92,6 +92,9 @@ func TestSetupNoKey(t *testing.T) {
 		{"anthropic", "", true},
 		{"googleai", "", true},
 		{"openai", "http://127.0.0.1:1/v1", false}, // a compatible server may need no key
+		// langchaingo's Anthropic and Gemini clients need a key whatever the endpoint.
+		{"anthropic", "http://127.0.0.1:1/v1", true},
+		{"googleai", "http://127.0.0.1:1", true},
 		{"ollama", "", false},
 	}
 	for _, tt := range tests {

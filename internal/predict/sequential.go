@@ -253,7 +253,7 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 	if err != nil {
 		return nil, err
 	}
-	if key == "" && baseURL == "" && len(model.KeyEnv[provider]) > 0 {
+	if key == "" && !model.KeyOptional(provider, baseURL) {
 		return nil, command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
 	}
 	js := a.setup(c, provider, baseURL, key)
