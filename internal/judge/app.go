@@ -269,7 +269,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_JUDGE_TPM"}},
 		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
 		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout (0: none)", Value: 2 * time.Minute, EnvVars: []string{"QA_JUDGE_TIMEOUT"}},
-		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_JUDGE_BACKOFF"}},
+		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter; 0: none, retry at once)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_JUDGE_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_JUDGE_MAX_COST"}},

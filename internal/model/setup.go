@@ -25,7 +25,8 @@ type Setup struct {
 	Concurrency int
 	RPM, TPM    float64
 	// MaxRetries, Timeout and Backoff are TransportConfig's: retries of a transient failure, the
-	// per-attempt timeout and the first retry wait (doubled per retry, with jitter seeded by Seed).
+	// per-attempt timeout and the first retry wait (doubled per retry, with jitter seeded by Seed),
+	// except that a Backoff of 0 means none, as the --backoff flag gives it: retry at once.
 	MaxRetries int
 	Timeout    time.Duration
 	Backoff    time.Duration
@@ -37,10 +38,14 @@ type Setup struct {
 
 // NewTransport returns a new retrying, rate-limited Transport configured by s.
 func (s Setup) NewTransport() *Transport {
+	backoff := s.Backoff
+	if backoff == 0 {
+		backoff = -1 // none, where TransportConfig's 0 is its default
+	}
 	return NewTransport(TransportConfig{
 		MaxRetries:  s.MaxRetries,
 		Timeout:     s.Timeout,
-		Backoff:     s.Backoff,
+		Backoff:     backoff,
 		Concurrency: s.Concurrency,
 		RPM:         s.RPM,
 		Seed:        s.Seed,

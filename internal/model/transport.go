@@ -67,7 +67,7 @@ type TransportConfig struct {
 	Base        http.RoundTripper // default a clone of http.DefaultTransport keeping Concurrency idle connections
 	MaxRetries  int               // retries after the first attempt; negative means none
 	Timeout     time.Duration     // per attempt, including reading the body; 0 means none
-	Backoff     time.Duration     // first backoff, default 500ms; doubled per retry
+	Backoff     time.Duration     // first backoff, default 500ms; doubled per retry; negative: none
 	MaxBackoff  time.Duration     // cap on one backoff, default 30s
 	MaxWait     time.Duration     // cap on one Retry-After wait, default 2m
 	Concurrency int               // most requests in flight (adaptive ceiling); 0 means unlimited
@@ -97,7 +97,7 @@ func NewTransport(cfg TransportConfig) *Transport {
 		base.MaxIdleConnsPerHost = max(cfg.Concurrency, 16)
 		t.base = base
 	}
-	if t.backoff <= 0 {
+	if t.backoff == 0 {
 		t.backoff = 500 * time.Millisecond
 	}
 	if t.maxBackoff <= 0 {
@@ -325,6 +325,9 @@ func (t *Transport) transientWait(ctx context.Context, err error) time.Duration 
 }
 
 func (t *Transport) backoffFor(attempt int) time.Duration {
+	if t.backoff < 0 { // none: retry at once
+		return 0
+	}
 	d := t.backoff << min(attempt, 30)
 	if d <= 0 || d > t.maxBackoff {
 		d = t.maxBackoff

@@ -342,3 +342,28 @@ func FuzzRetryAfter(f *testing.F) {
 		}
 	})
 }
+
+// TestBackoffNone: --backoff 0 retries at once, as --timeout 0 means no timeout; it took the
+// TransportConfig's default of 500ms before. A Setup passes the flag's value on, 0 included.
+func TestBackoffNone(t *testing.T) {
+	tests := []struct {
+		name   string
+		tr     *Transport
+		lo, hi time.Duration // of the first wait
+	}{
+		{"config negative", NewTransport(TransportConfig{Backoff: -1}), 0, 0},
+		{"config default", NewTransport(TransportConfig{}), 250 * time.Millisecond, 500 * time.Millisecond},
+		{"setup 0", Setup{Backoff: 0}.NewTransport(), 0, 0},
+		{"setup 1s", Setup{Backoff: time.Second}.NewTransport(), 500 * time.Millisecond, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for i := range 5 { // below MaxBackoff's 30s
+				d := tt.tr.backoffFor(i)
+				if lo, hi := tt.lo<<i, tt.hi<<i; d < lo || d > hi {
+					t.Errorf("backoffFor(%d) = %v, want in [%v, %v]", i, d, lo, hi)
+				}
+			}
+		})
+	}
+}

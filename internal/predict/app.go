@@ -200,7 +200,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_TPM"}},
 		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure", Value: 5, EnvVars: []string{"QA_MAX_RETRIES"}},
 		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout (0: none)", Value: 2 * time.Minute, EnvVars: []string{"QA_TIMEOUT"}},
-		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_BACKOFF"}},
+		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter; 0: none, retry at once)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", Usage: "SQLite reply cache `FILE`", EnvVars: []string{"QA_CACHE"}},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_PRICES"}},
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies (the EvaLearn judge's included) have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_MAX_COST"}},
