@@ -207,8 +207,8 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "force", Usage: "predict again records that already have a prediction", EnvVars: []string{"QA_FORCE"}},
 		&cli.BoolFlag{Name: "retry-errors", Usage: "predict again the records whose prediction failed (prediction.error); the others pass through", EnvVars: []string{"QA_RETRY_ERRORS"}},
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
-		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, so runs with K = 0, 1, … give independent answers instead of one cached reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
-		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set, unless 0 (langchaingo leaves a seed of 0 out)", Value: 1, EnvVars: []string{"QA_SEED"}},
+		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, and is sent --seed+K when --seed is sent, so runs with K = 0, 1, … give independent answers instead of one cached or seeded reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set, unless 0 (langchaingo leaves a seed of 0 out), plus --sample-index", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price their input (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
 		command.ProgressFlag("QA_PREDICT_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
@@ -330,11 +330,16 @@ func (a *app) configure(c *cli.Context) error {
 	if a.strip, err = command.Think(c); err != nil {
 		return err
 	}
+	a.sample = c.Int("sample-index")
 	if c.IsSet("seed") {
+		// Sample K is sent --seed + K: a model sent the same seed gives the same answer, so
+		// the samples would not be independent. A seed of 0, which langchaingo leaves out, stays 0.
 		s := int(c.Int64("seed"))
+		if s != 0 {
+			s += a.sample
+		}
 		a.seed = &s
 	}
-	a.sample = c.Int("sample-index")
 	a.maxTokensSet = c.IsSet("max-tokens")
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
 		return command.Usagef("--template: %v", err)
