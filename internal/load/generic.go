@@ -141,7 +141,8 @@ func members(raw []byte) (obj map[string]jsonRaw, repeated string, ok bool) {
 // list) is several answers; any other cell is one answer. The
 // delimiter is the one the header line holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
-	br := bufio.NewReaderSize(in.R, sniffHead)
+	end := &lastLine{r: in.R}
+	br := bufio.NewReaderSize(end, sniffHead)
 	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
 	r := csv.NewReader(br)
 	r.Comma = sniffDelimiter(head)
@@ -172,6 +173,16 @@ func CSV(in Input, opt Options, emit Emit) error {
 			return nil
 		}
 		var perr *csv.ParseError
+		if errors.As(err, &perr) && cutInQuotes(perr, br, end) {
+			at := ""
+			if perr.Line != perr.StartLine {
+				at = fmt.Sprintf(", at line %d,", perr.Line)
+			}
+			if err := emit(nil, 0, badf(in, perr.StartLine, "", "the input ends%s inside a quoted cell of this row: was it cut short, or is the cell's closing \" missing (it takes in every line after it)?", at)); err != nil {
+				return err
+			}
+			continue
+		}
 		if errors.As(err, &perr) {
 			hint := ""
 			if errors.Is(perr.Err, csv.ErrBareQuote) || errors.Is(perr.Err, csv.ErrQuote) {
@@ -198,7 +209,11 @@ func CSV(in Input, opt Options, emit Emit) error {
 		}
 		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
 		if len(row) != len(header) {
-			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d", english.Count(len(row), "field", "fields"), len(header))); err != nil {
+			cut := ""
+			if len(row) < len(header) && atEOF(br) && !end.ended() {
+				cut = ": the input ends inside this row, which has no line end: was it cut short, or did its writer stop?"
+			}
+			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d%s", english.Count(len(row), "field", "fields"), len(header), cut)); err != nil {
 				return err
 			}
 			continue
@@ -227,6 +242,69 @@ func CSV(in Input, opt Options, emit Emit) error {
 		}
 	}
 }
+
+// cutInQuotes reports whether perr, the error of the row read last from br, is that of a quoted
+// cell that the end of the input cuts: a file cut short, or a cell whose closing quote is missing
+// (it then takes in every line after it). encoding/csv reports it as it reports a quote out of
+// place (ErrQuote), there at the quote, here one past the end of the last line (Column).
+//
+// Note: a file cut in a quoted cell was reported as a quote out of place, with the advice to
+// double quotes, where a cut JSON Lines line says that the input ends inside it.
+func cutInQuotes(perr *csv.ParseError, br *bufio.Reader, end *lastLine) bool {
+	return errors.Is(perr.Err, csv.ErrQuote) && atEOF(br) && perr.Column > end.length()
+}
+
+// atEOF reports whether br has nothing more to read.
+func atEOF(br *bufio.Reader) bool {
+	_, err := br.Peek(1)
+	return err == io.EOF
+}
+
+// lastLine follows the text a CSV reader reads, to tell a last row cut by the end of the input:
+// whether the text ends with a line end, and how long its last line is.
+type lastLine struct {
+	r    io.Reader
+	cur  int  // bytes of the line being read
+	prev int  // bytes of the line before it, its line end left out
+	last byte // the last byte read
+}
+
+func (l *lastLine) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	b := p[:n]
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		start := bytes.LastIndexByte(b[:i], '\n') + 1
+		prev := i - start
+		if start == 0 {
+			prev += l.cur
+		}
+		if i > 0 && b[i-1] == '\r' || i == 0 && l.last == '\r' {
+			prev--
+		}
+		l.prev, l.cur = prev, n-i-1
+	} else {
+		l.cur += n
+	}
+	if n > 0 {
+		l.last = b[n-1]
+	}
+	return n, err
+}
+
+// length returns the length in bytes of the last line read, as encoding/csv counts its columns:
+// without its line end (a "\n", a "\r\n", or a "\r" at the end of the input).
+func (l *lastLine) length() int {
+	switch l.last {
+	case '\n':
+		return l.prev
+	case '\r':
+		return l.cur - 1
+	}
+	return l.cur
+}
+
+// ended reports whether the text read ends with a line end.
+func (l *lastLine) ended() bool { return l.last == '\n' }
 
 // crLines returns the error of a CSV file that begins with head when its first line, up to a
 // line feed, holds a carriage return with text after it: a file with CR line endings (classic
