@@ -298,10 +298,17 @@ func (a *app) loadFile(name string) error {
 		format := a.format
 		if format == "" {
 			head, err := br.Peek(detectHead)
+			format = Detect(name, head)
 			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-				return command.ReadError(in.DisplayName(), 0, err)
+				if format == "" {
+					return command.ReadError(in.DisplayName(), 0, err)
+				}
+				// A gzip file cut short within the head is loaded up to the cut, as a longer
+				// one is, and its error names the last line read whole. bufio.Reader returns a
+				// read error once, to this Peek: the loader is given it again after the head.
+				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(head)), errReader{err})
 			}
-			if format = Detect(name, head); format == "" {
+			if format == "" {
 				if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
 					return command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
 				}
@@ -598,3 +605,8 @@ func dash(s string) string {
 	}
 	return cell.Value(s)
 }
+
+// errReader returns its error from every Read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
