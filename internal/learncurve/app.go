@@ -27,7 +27,7 @@ Evaluate/evaluate_metric.py, to 1e-9 (see the package documentation for its rule
 Input files are positional arguments; none or "-" means stdin. Records need sequence (id and
 position); an answer is correct when judgments[NAME].score > 0, NAME the --judge name ("evalearn"
 unless set), else when the EvaLearn judge reply in judgments[NAME].raw says so (EvaLearn's own
-parsing rule). Use
+parsing rule; a reply that holds no score by it counts as wrong, with a warning). Use
 "qa-load --format evalearn-results" to read EvaLearn's own results files.
 
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
@@ -186,6 +186,8 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	var firstUnjudged *record.Error           // where the first record without a verdict is
 	var repeated int                          // records whose sequence and position an earlier one had
 	var firstRepeated *record.Error
+	var unread int // records whose judge reply gave no score by EvaLearn's rule
+	var firstUnread *record.Error
 	names := map[string]bool{} // the judgment names the records carry
 	err := src.Each(func(r *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
@@ -208,6 +210,11 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 			// A failed record has no verdict either; it is counted as failed only.
 			if unjudged++; firstUnjudged == nil {
 				firstUnjudged = src.At(r.ID, nil)
+			}
+		}
+		if o.Unread != "" {
+			if unread++; firstUnread == nil {
+				firstUnread = src.At(r.ID, errors.New(o.Unread))
 			}
 		}
 		if msg != "" {
@@ -241,6 +248,11 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 			first = english.Form(unjudged, ": ", "; the first is ") + firstUnjudged.Place()
 		}
 		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
+	}
+	if unread > 0 {
+		warns = append(warns, fmt.Sprintf("%s %q judge %s no score by EvaLearn's rule: counted as wrong, as in EvaLearn%s%v",
+			english.Count(unread, "record's", "records'"), cfg.Judge, english.Form(unread, "reply holds", "replies hold"),
+			english.Form(unread, ": ", "; the first is "), firstUnread))
 	}
 	if repeated > 0 {
 		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",

@@ -20,6 +20,9 @@ type Observation struct {
 	// key (an evalearn.Key such as "0", "8" or `"4"`) is kept apart and never read, as upstream.
 	Pos     string
 	Correct bool
+	// Unread says why the judge's raw reply, which a verdict was read from for want of a score,
+	// gave none by EvaLearn's rule (Correct is then false, as upstream); "" when it did.
+	Unread string
 }
 
 // Sequence is the outcome row of one sequence: Y[m] is 1 when position m+1 was answered correctly.

@@ -3,6 +3,7 @@ package learncurve
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -29,7 +30,8 @@ var ErrNoSequence = errors.New("no sequence id or position")
 // the judge scored it, else the judge's raw reply read by evalearn.ParseReply, whole, as EvaLearn's
 // evaluate_metric.py reads a results file's gpt4judge. A record with no EvaLearn judgment counts
 // as wrong (as an empty reply does in EvaLearn), and so does one whose prediction or EvaLearn
-// judgment failed (error), whatever score or raw reply its judgment holds. It returns
+// judgment failed (error), whatever score or raw reply its judgment holds. A raw reply from which
+// the rule reads no score counts as wrong too, as upstream, and Unread says why. It returns
 // ErrNoSequence for a record without a sequence, and for one whose sequence has no id or no
 // position (1, 2, …) and holds no EvaLearn results placement (MetaPosition).
 //
@@ -62,9 +64,12 @@ func Observe(r *record.Record) (Observation, error) {
 	if j := r.Judgments[JudgeName]; j != nil && failure(r, JudgeName) == "" {
 		if j.Score != nil {
 			o.Correct = *j.Score > 0
-		} else {
-			score, _, _ := evalearn.ParseReply(j.Raw)
+		} else if strings.TrimSpace(j.Raw) != "" { // an empty reply is no verdict at all
+			score, ok, why := evalearn.ParseReply(j.Raw)
 			o.Correct = score > 0
+			if !ok {
+				o.Unread = why
+			}
 		}
 	}
 	return o, nil

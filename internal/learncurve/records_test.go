@@ -42,3 +42,35 @@ func TestObserveFailed(t *testing.T) {
 		})
 	}
 }
+
+// TestObserveUnread: a raw reply read for want of a score counts as wrong when EvaLearn's rule
+// finds no score in it, and Unread says why, so that the run counts it; a reply that reads 0, an
+// empty one (no verdict, counted apart) and a scored judgment leave Unread empty.
+func TestObserveUnread(t *testing.T) {
+	zero := 0.0
+	tests := []struct {
+		name   string
+		j      *record.Judgment
+		unread string
+	}{
+		{"no score", &record.Judgment{Raw: "The answer looks right."}, `no {"answer_score": N} in the reply`},
+		{"string score", &record.Judgment{Raw: "```json\n{\"answer_score\": \"1\"}\n```"}, `"answer_score" is not a number or boolean, so it cannot be compared with 0`},
+		{"no answer_score in the block", &record.Judgment{Raw: "```json\n{\"score\": 1}\n```"}, `no "answer_score" in the json block`},
+		{"reads 0", &record.Judgment{Raw: `{"answer_score": 0}`}, ""},
+		{"empty", &record.Judgment{Raw: " \n"}, ""},
+		{"scored", &record.Judgment{Score: &zero, Raw: "no score here"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &record.Record{ID: "r", Sequence: &record.Sequence{ID: "s", Position: 1},
+				Judgments: map[string]*record.Judgment{JudgeName: tt.j}}
+			o, err := Observe(r)
+			if err != nil {
+				t.Fatalf("Observe: %v", err)
+			}
+			if o.Correct || o.Unread != tt.unread {
+				t.Errorf("Observe(%s) = Correct %v, Unread %q; want false, %q", tt.name, o.Correct, o.Unread, tt.unread)
+			}
+		})
+	}
+}
