@@ -143,7 +143,7 @@ func (a *aggregator) breakdowns(reps int, seed uint64, s *Summary) {
 		bd := &Breakdown{Groups: map[string]*Group{}, Without: b.without}
 		for _, v := range slices.Sorted(maps.Keys(b.groups)) {
 			g := b.groups[v]
-			bd.Groups[v] = a.group(p.String()+" "+v, p.String()+" "+cell.Value(v), g.records, g.failed, g.vals, reps, seed, false, s)
+			bd.Groups[v] = a.group(p.String()+" "+v, p.String()+" "+cell.Value(v), g.records, g.failed, g.vals, nil, reps, seed, false, s)
 		}
 		s.By[p.String()] = bd
 	}

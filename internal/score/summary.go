@@ -38,6 +38,7 @@ type aggregator struct {
 	unjudged         int                  // and those with one but without a judgment, for judge_score
 	metricErrors     int                  // records with a corpus-metric problem or a failed embedding call
 	groups           map[string]*groupAcc // by record type; "" for records without one
+	sums             []float64            // sums[k]: the values of names[k] summed in input order, for overall's mean
 	locomo           map[int]*meanAcc     // locomo_f1 by LoCoMo category
 	lme              map[string]*meanAcc  // LongMemEval judge_score by type
 	locomoJudge      map[int]*meanAcc     // LoCoMo judge_score by category
@@ -85,7 +86,7 @@ func (m meanAcc) mean() *float64 {
 // wanted: without one only the counts are kept, so memory does not grow with the input. by names
 // the fields of the summary's further breakdowns (--by).
 func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggregator {
-	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{},
+	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{}, sums: make([]float64, len(names)),
 		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, locomoJudge: map[int]*meanAcc{}, locomoConvAt: map[string]*convAcc{}, byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
@@ -159,6 +160,7 @@ func (a *aggregator) add(o outcome) {
 		for _, g := range in {
 			g.vals[k] = append(g.vals[k], v)
 		}
+		a.sums[k] += v
 		switch a.names[k] {
 		case "locomo_f1":
 			acc(a.locomo, o.locomoCat).add(v)
@@ -237,12 +239,15 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 		if s.ByType == nil {
 			s.ByType = map[string]*Group{}
 		}
-		s.ByType[t] = a.group("type "+t, "type "+cell.Value(t), g.records, g.failed, g.vals, reps, seed, false, s)
+		s.ByType[t] = a.group("type "+t, "type "+cell.Value(t), g.records, g.failed, g.vals, nil, reps, seed, false, s)
 	}
 	if g := a.groups[""]; g != nil && s.ByType != nil {
 		s.WithoutType = g.records
 	}
-	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, reps, seed, true, s)
+	// The overall columns hold the records type by type; their means take the sums made in
+	// input order, as Python's sum adds a benchmark's records, so that they are its figures to
+	// the last bit whatever the records' types.
+	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, a.sums, reps, seed, true, s)
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
@@ -260,9 +265,10 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 }
 
 // group summarises one set of columns. With all, every selected metric is listed, even with no
-// values; otherwise only those with values. label seeds the intervals; shown names the group in
-// warnings (its value as cell.Value writes it).
-func (a *aggregator) group(label, shown string, records, failed int, cols [][]float64, reps int, seed uint64, all bool, s *Summary) *Group {
+// values; otherwise only those with values. sums[k], when sums is not nil, is the sum of cols[k]
+// in the order its mean is to be taken in (else the column's own). label seeds the intervals;
+// shown names the group in warnings (its value as cell.Value writes it).
+func (a *aggregator) group(label, shown string, records, failed int, cols [][]float64, sums []float64, reps int, seed uint64, all bool, s *Summary) *Group {
 	g := &Group{Records: records, Errors: failed, Metrics: map[string]*Stat{}}
 	// Columns of equal length share one resample (see stats.BootstrapMeans).
 	byLen := map[int][]int{}
@@ -280,7 +286,9 @@ func (a *aggregator) group(label, shown string, records, failed int, cols [][]fl
 		ivs := bootstrapColumns(seed^hashOf(label, n), sub, reps, s.Level)
 		for i, k := range ks {
 			st := &Stat{Count: n}
-			if n > 0 {
+			if n > 0 && sums != nil {
+				st.Mean = ptr(meanOfSum(sums[k], cols[k]))
+			} else if n > 0 {
 				st.Mean = ptr(mean(cols[k]))
 			}
 			if !math.IsNaN(ivs[i].Lo) {
@@ -353,11 +361,16 @@ func hashOf(label string, n int) uint64 {
 // the sum overflows (values near the largest float) the values are divided by the count before
 // they are summed.
 func mean(xs []float64) float64 {
-	s, lo, hi := 0.0, xs[0], xs[0]
+	s := 0.0
 	for _, x := range xs {
 		s += x
-		lo, hi = min(lo, x), max(hi, x)
 	}
+	return meanOfSum(s, xs)
+}
+
+// meanOfSum is mean(xs) with s for the sum of xs, added in an order of the caller's.
+func meanOfSum(s float64, xs []float64) float64 {
+	lo, hi := slices.Min(xs), slices.Max(xs)
 	n := float64(len(xs))
 	m := s / n
 	if math.IsInf(m, 0) || math.IsNaN(m) {

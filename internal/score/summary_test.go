@@ -55,6 +55,28 @@ func TestAggregatorMeans(t *testing.T) {
 	}
 }
 
+// TestOverallMeanInputOrder: the overall mean adds the values in input order, as Python's sum
+// adds a benchmark's records, not type by type, in which order 0.1+0.7+0.3+0.1 is 1.2, not
+// 1.2000000000000002.
+func TestOverallMeanInputOrder(t *testing.T) {
+	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	for i, v := range []float64{0.1, 0.3, 0.7, 0.1} {
+		a.add(outcomeOf([]string{"a", "b"}[i%2], false, v))
+	}
+	s := a.summarize(0, 1, 0.95, 0, nil)
+	want := 0.1 + 0.3
+	want += 0.7
+	want += 0.1
+	want /= 4
+	got := s.Overall.Metrics["judge_score"].Mean
+	if got == nil {
+		t.Fatalf("overall mean = null, want %v", want)
+	}
+	if *got != want {
+		t.Errorf("overall mean = %v, want %v (the sum in input order over 4)", *got, want)
+	}
+}
+
 func TestAggregatorErrorsAsZero(t *testing.T) {
 	a := newAggregator([]string{"f1"}, true, true, nil)
 	a.add(outcomeOf("x", false, 1))
