@@ -77,6 +77,34 @@ func TestOverallMeanInputOrder(t *testing.T) {
 	}
 }
 
+// TestSummaryCountsAddUp: every record is scored, failed or unscored, so records is scored +
+// errors + unscored; under --errors-as-zero the failed are among the scored (counted as 0) or the
+// unscored (no selected metric reads them), so records is scored + unscored.
+func TestSummaryCountsAddUp(t *testing.T) {
+	nan := math.NaN()
+	outcomes := []outcome{
+		outcomeOf("x", false, 1),   // scored
+		outcomeOf("x", false, nan), // unscored
+		outcomeOf("y", true, 0),    // failed, read by the metric
+		outcomeOf("y", true, nan),  // failed, read by no metric
+	}
+	for _, zero := range []bool{false, true} {
+		a := newAggregator([]string{"f1"}, zero, true, nil)
+		for _, o := range outcomes {
+			a.add(o)
+		}
+		s := a.summarize(0, 1, 0.95, 0, nil)
+		got := [4]int{s.Records, s.Scored, s.Errors, s.Unscored}
+		want := [4]int{4, 1, 2, 1}
+		if zero {
+			want = [4]int{4, 2, 2, 2}
+		}
+		if got != want {
+			t.Errorf("errors-as-zero %v: records, scored, errors, unscored = %v, want %v", zero, got, want)
+		}
+	}
+}
+
 func TestAggregatorErrorsAsZero(t *testing.T) {
 	a := newAggregator([]string{"f1"}, true, true, nil)
 	a.add(outcomeOf("x", false, 1))
