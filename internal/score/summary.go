@@ -40,6 +40,7 @@ type aggregator struct {
 	groups           map[string]*groupAcc // by record type; "" for records without one
 	sums             []float64            // sums[k]: the values of names[k] summed in input order, for overall's mean
 	locomo           map[int]*meanAcc     // locomo_f1 by LoCoMo category
+	locomoF1         meanAcc              // locomo_f1 over all categories, summed in input order
 	lme              map[string]*meanAcc  // LongMemEval judge_score by type
 	locomoJudge      map[int]*meanAcc     // LoCoMo judge_score by category
 	locomoConvs      []*convAcc           // LoCoMo judge_score by conversation, in order of first record
@@ -164,6 +165,7 @@ func (a *aggregator) add(o outcome) {
 		switch a.names[k] {
 		case "locomo_f1":
 			acc(a.locomo, o.locomoCat).add(v)
+			a.locomoF1.add(v) // in the records' order, as evaluate_gpts.py sums them
 		case "judge_score":
 			if o.dataset == "longmemeval" {
 				acc(a.lme, o.typ).add(v)
@@ -384,21 +386,22 @@ func meanOfSum(s float64, xs []float64) float64 {
 
 func ptr(v float64) *float64 { return &v }
 
+// locomoSummary is LoCoMo's own report of locomo_f1: the mean per category (evaluation_stats.py's
+// analyze_acc) and over all records, summed in input order as evaluate_gpts.py's main() sums them
+// (sum(ems)/len(ems)), not category by category, which can differ in the last digit.
 func (a *aggregator) locomoSummary() *LoCoMo {
 	if len(a.locomo) == 0 {
 		return nil
 	}
 	l := &LoCoMo{Metric: "locomo_f1"}
-	var all meanAcc
 	for c := 1; c <= 5; c++ {
 		m, ok := a.locomo[c]
 		if !ok {
 			continue
 		}
 		l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
-		all.merge(m)
 	}
-	l.Overall = Stat{Mean: all.mean(), Count: all.n}
+	l.Overall = Stat{Mean: a.locomoF1.mean(), Count: a.locomoF1.n}
 	return l
 }
 
