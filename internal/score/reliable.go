@@ -20,12 +20,26 @@ type units struct {
 	records int      // the largest count of a metric whose unit is the record
 	queries int      // the most query groups a metric whose unit is the query group resamples
 	names   []string // the metrics whose unit is the query group, sorted
+	// few lists, when records is not too few, the metrics whose unit is the record and whose
+	// count is, sorted: in a mixed corpus a metric can apply to a handful of a group's records
+	// (cmrc_* to its Chinese ones, sp_* to those with predicted facts).
+	few []flatMetric
+}
+
+// fewList writes few as "sp_em 1, sp_f1 1".
+func fewList(few []flatMetric) string {
+	parts := make([]string, len(few))
+	for i, f := range few {
+		parts[i] = fmt.Sprintf("%s %d", f.name, f.n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // unitsOf returns the units g's intervals resample.
 func unitsOf(g *Group) units {
 	var u units
-	for _, name := range slices.Sorted(maps.Keys(g.Metrics)) {
+	names := slices.Sorted(maps.Keys(g.Metrics))
+	for _, name := range names {
 		st := g.Metrics[name]
 		if st.queries == 0 {
 			u.records = max(u.records, st.Count)
@@ -33,6 +47,11 @@ func unitsOf(g *Group) units {
 		}
 		u.queries = max(u.queries, st.queries)
 		u.names = append(u.names, name)
+	}
+	for _, name := range names {
+		if st := g.Metrics[name]; st.queries == 0 && small(st.Count) && !small(u.records) {
+			u.few = append(u.few, flatMetric{name, st.Count})
+		}
 	}
 	return u
 }
@@ -52,6 +71,9 @@ func (s *Summary) unreliable() []string {
 	if small(u.records) {
 		w = append(w, fmt.Sprintf("overall: %s (< %d): the intervals are unreliable", english.Count(u.records, "scored record", "scored records"), minReliable))
 	}
+	if len(u.few) > 0 {
+		w = append(w, fmt.Sprintf("overall: metrics with fewer than %d scored records, whose intervals are unreliable: %s", minReliable, fewList(u.few)))
+	}
 	if small(u.queries) {
 		w = append(w, fmt.Sprintf("overall: %s %s %s (< %d): their intervals are unreliable", strings.Join(u.names, ", "),
 			english.Form(len(u.names), "resamples", "resample"), english.Count(u.queries, "query group", "query groups"), minReliable))
@@ -66,11 +88,14 @@ func (s *Summary) unreliable() []string {
 // smallGroups says which of groups (what names them) have too few scored records, and which too
 // few query groups, for their intervals.
 func smallGroups(what string, groups map[string]*Group) []string {
-	var records, queries, names []string
+	var records, few, queries, names []string
 	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		u := unitsOf(groups[k])
 		if small(u.records) {
 			records = append(records, fmt.Sprintf("%s (%d)", cell.Value(k), u.records))
+		}
+		if len(u.few) > 0 {
+			few = append(few, fmt.Sprintf("%s (%s)", cell.Value(k), fewList(u.few)))
 		}
 		if small(u.queries) {
 			queries = append(queries, fmt.Sprintf("%s (%d)", cell.Value(k), u.queries))
@@ -80,6 +105,9 @@ func smallGroups(what string, groups map[string]*Group) []string {
 	var w []string
 	if len(records) > 0 {
 		w = append(w, fmt.Sprintf("%s with fewer than %d scored records, whose intervals are unreliable: %s", what, minReliable, listGroups(records)))
+	}
+	if len(few) > 0 {
+		w = append(w, fmt.Sprintf("%s with metrics of fewer than %d scored records, whose intervals are unreliable: %s", what, minReliable, listGroups(few)))
 	}
 	if len(queries) > 0 {
 		slices.Sort(names)

@@ -321,7 +321,8 @@ func allEqual(xs []float64) bool {
 	return true
 }
 
-// flatMetric is a metric of a group whose n values are all equal.
+// flatMetric is a metric of a group and its n values there: all equal (degenerate), or too few
+// for a reliable interval (units.few).
 type flatMetric struct {
 	name string
 	n    int
