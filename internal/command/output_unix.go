@@ -4,6 +4,7 @@ package command
 
 import (
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,4 +25,11 @@ func dupDescriptor(path string, fd int) (*os.File, error) {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	return os.NewFile(uintptr(d), path), nil
+}
+
+// linked reports whether the file st describes has other names (hard links), which a file
+// renamed over it would part from the one replaced.
+func linked(st os.FileInfo) bool {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	return ok && s.Nlink > 1
 }

@@ -366,18 +366,19 @@ func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writeFile writes data to the output file path (see command.OpenOutput: /dev/stdout is the
-// stream stdout itself, the report after it).
+// writeFile writes data to the output file path, replacing the file there only once data is
+// written whole (see command.ReplaceOutput; /dev/stdout is the stream stdout itself, the report
+// after it).
 func writeFile(path string, data []byte, stdout, stderr io.Writer) error {
-	w, err := command.OpenOutput(path, stdout, stderr)
+	w, err := command.ReplaceOutput(path, stdout, stderr)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(data)
-	if cerr := w.Close(); err == nil {
-		err = cerr
+	if _, err := w.Write(data); err != nil {
+		w.Abort()
+		return err
 	}
-	return err
+	return w.Commit()
 }
 
 // warn prints warns, the first maxWarnings of them and then how many more there are.

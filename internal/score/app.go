@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -116,8 +115,9 @@ twice: the references first, for the idf table (references only are held in memo
 INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new embedding call but lets
 those in flight end (for at most 2 minutes) and stores them (--cache); every record is still read,
 scored and written, those whose call was not made without embedding scores (reported); then exit
-130, without the summary. So in a pipeline qa-score passes on every record that an interrupted
-qa-predict or qa-judge before it still writes. A second signal stops at once: only the records
+130, without the summary or the mismatches (files already there stay as they were). So in a
+pipeline qa-score passes on every record that an interrupted qa-predict or qa-judge before it
+still writes. A second signal stops at once: only the records
 completed before the first unfinished one are written.
 
 Examples:
@@ -429,34 +429,48 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		// first METEOR score is asked for.
 		go metric.PrepareMETEOR()
 	}
-	var summary io.WriteCloser
-	var summaryWritten atomic.Bool // read by a forced exit's cleanup too, on another goroutine
+	var summary, mismatches *command.Replacement
+	var finished atomic.Bool // the run got to its end; read by a forced exit's cleanup too
 	if cfg.summary != "" && cfg.summary != "-" {
-		// Created before the work, so that a path that cannot be written fails at once, and
-		// removed again unless the summary gets written: a failed run leaves no empty summary
-		// that make would take for an up-to-date one.
-		if summary, err = command.OpenOutput(cfg.summary, stdout, stderr); err != nil {
+		// Opened before the work, so that a path that cannot be written fails at once, and put
+		// in place only when the run gets to its end: a failed run leaves the file that was
+		// there (none, or an older summary that make sees is out of date), not an empty one.
+		if summary, err = command.ReplaceOutput(cfg.summary, stdout, stderr); err != nil {
 			return fmt.Errorf("--summary: %w", err)
 		}
-		regular := regularFile(cfg.summary, summary)
+	}
+	if cfg.mismatches != "" {
+		if mismatches, err = command.ReplaceOutput(cfg.mismatches, stdout, stderr); err != nil {
+			if summary != nil {
+				summary.Abort()
+			}
+			return fmt.Errorf("--mismatches: %w", err)
+		}
+	}
+	for _, o := range []struct {
+		r    *command.Replacement
+		what string
+	}{{mismatches, "mismatches"}, {summary, "summary"}} {
+		if o.r == nil {
+			continue
+		}
 		release, unregister := func() {}, func() {}
-		if regular {
+		if o.r.Regular() {
 			// A reader of the records that goes away (| head -1) would end the process at a
-			// write, leaving the file empty: the write fails instead, and main ends the
-			// process with SIGPIPE once the file is removed.
+			// write, leaving the file unfinished: the write fails instead, and main ends the
+			// process with SIGPIPE once the file is done with.
 			release = command.CatchBrokenStdout()
 			// A run ended before it returns (a second interrupt while it waits on a slow
-			// input) runs no deferred call: the file is removed then too, unless written.
-			unregister = command.OnForcedExit(func() {
-				if !summaryWritten.Load() {
-					os.Remove(cfg.summary)
-				}
-			})
+			// input) runs no deferred call: the file is aborted then too.
+			unregister = command.OnForcedExit(o.r.Abort)
 		}
 		defer func() {
-			closeInto(summary, &err, "summary")
-			if !summaryWritten.Load() && regular {
-				os.Remove(cfg.summary)
+			if finished.Load() {
+				if cerr := o.r.Commit(); cerr != nil && err == nil {
+					err = fmt.Errorf("%s: %w", o.what, cerr)
+				}
+			} else {
+				o.r.Abort()
 			}
 			unregister()
 			release()
@@ -477,14 +491,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(records)
 	defer out.FlushWhenIdle()() // records that come slowly (from qa-predict) go out as they are scored
 	var mm *record.Writer
-	if cfg.mismatches != "" {
-		f, ferr := command.OpenOutput(cfg.mismatches, stdout, stderr)
-		if ferr != nil {
-			return fmt.Errorf("--mismatches: %w", ferr)
-		}
-		defer closeInto(f, &err, "mismatches")
-		mm = record.NewWriter(f)
-		defer mm.FlushWhenIdle()() // stopped before f is closed (defers run last first)
+	if mismatches != nil {
+		mm = record.NewWriter(mismatches)
+		defer mm.FlushWhenIdle()() // stopped before the file is closed (defers run last first)
 	}
 	bad := 0
 	var lead command.LeadingBad
@@ -609,8 +618,8 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
 			return err
 		}
-		summaryWritten.Store(true)
 	}
+	finished.Store(true)
 	return tally{bad: bad, failed: agg.failed, metricErrors: agg.metricErrors, misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
 }
 
@@ -700,28 +709,4 @@ func (t tally) err() error {
 		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
 			Plural: fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
 	)
-}
-
-// regularFile reports whether path names, itself and not through a link, the regular file f
-// opened. Only such a summary is removed after a failed run: removing /dev/stdout, a device or
-// a named pipe the user made would break the system or the user's plumbing, and they hold no
-// stale summary anyway; nor is the file stdout was redirected to, given by its name (the
-// summary was to follow the records there), which f is not then.
-func regularFile(path string, w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	lst, err := os.Lstat(path)
-	if err != nil || !lst.Mode().IsRegular() {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && os.SameFile(lst, st)
-}
-
-func closeInto(f io.Closer, err *error, what string) {
-	if cerr := f.Close(); cerr != nil && *err == nil {
-		*err = fmt.Errorf("%s: %w", what, cerr)
-	}
 }

@@ -1,8 +1,6 @@
 package score
 
 import (
-	"errors"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -82,14 +80,15 @@ func TestSignal(t *testing.T) {
 	}
 }
 
-// TestForcedExitRemovesSummary: a run ended before it returns, here by signals while it waits on
-// an input that never ends, runs none of its deferred calls; the summary file it truncated is
-// removed all the same, so that make does not take an empty one for up to date.
-func TestForcedExitRemovesSummary(t *testing.T) {
+// TestForcedExitKeepsSummary: a run ended before it returns, here by signals while it waits on
+// an input that never ends, runs none of its deferred calls; the summary it was to write under a
+// name of its own is removed all the same, and the file it was to replace is left as it was.
+func TestForcedExitKeepsSummary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}
-	summary := filepath.Join(t.TempDir(), "summary.json")
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.json")
 	if err := os.WriteFile(summary, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -98,11 +97,11 @@ func TestForcedExitRemovesSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		if fi, err := os.Stat(summary); err == nil && fi.Size() == 0 {
-			break // truncated: the run has begun
+		if tmp, _ := filepath.Glob(filepath.Join(dir, ".summary.json.*.tmp")); len(tmp) == 1 {
+			break // the new summary's file is made: the run has begun
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("the summary file was not truncated")
+			t.Fatal("the new summary's file was not made")
 		}
 	}
 	p.Signal(t, syscall.SIGINT)
@@ -114,7 +113,10 @@ func TestForcedExitRemovesSummary(t *testing.T) {
 	if code != command.ExitInterrupted {
 		t.Errorf("exit code %d, want %d; stderr:\n%s", code, command.ExitInterrupted, stderr)
 	}
-	if _, err := os.Stat(summary); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("summary file after a forced exit: %v, want it removed; stderr:\n%s", err, stderr)
+	if b, err := os.ReadFile(summary); err != nil || string(b) != "old\n" {
+		t.Errorf("summary file after a forced exit: %q, %v; want it as it was; stderr:\n%s", b, err, stderr)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 {
+		t.Errorf("files after a forced exit: %v, want the summary alone", left)
 	}
 }

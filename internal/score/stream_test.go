@@ -184,25 +184,64 @@ func TestProgressBar(t *testing.T) {
 	clitest.ProgressBar(t, Run, []string{"qa-score", "--metrics", "f1", "--summary", "-", path}, "B/s)")
 }
 
-// TestFailedRunLeavesNoSummary: the summary file is created before the work (so that a bad path
-// fails at once) and removed when the run fails before writing it.
+// TestFailedRunLeavesNoSummary: the summary file is made before the work (so that a bad path
+// fails at once) under a name of its own, and put in place only when the run gets to its end: a
+// failed run leaves no summary where there was none, and the files there were (a summary of an
+// earlier run, mismatches; a file of records named by mistake) as they were.
 func TestFailedRunLeavesNoSummary(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "summary.json")
-	in := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\nnot json\n"
+	dir := t.TempDir()
+	path, mismatches := filepath.Join(dir, "summary.json"), filepath.Join(dir, "low.jsonl")
+	in := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"}}` + "\nnot json\n"
 	var out, errs bytes.Buffer
 	if err := Run(context.Background(), []string{"qa-score", "--strict", "--summary", path}, strings.NewReader(in), &out, &errs); err == nil {
 		t.Fatal("Run(--strict, bad line) succeeded")
 	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("summary file after a failed run: %v, want none", err)
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("files after a failed run: %v, want none", names)
 	}
-	// Bad lines without --strict still end with a summary (and exit 3).
-	if err := Run(context.Background(), []string{"qa-score", "--summary", path}, strings.NewReader(in), &out, &errs); err == nil {
+	old := map[string]string{path: "earlier summary\n", mismatches: "earlier mismatches\n"}
+	for p, text := range old {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Run(context.Background(), []string{"qa-score", "--strict", "--summary", path, "--mismatches", mismatches},
+		strings.NewReader(in), &out, &errs); err == nil {
+		t.Fatal("Run(--strict, bad line) succeeded")
+	}
+	for p, text := range old {
+		if b, err := os.ReadFile(p); err != nil || string(b) != text {
+			t.Errorf("%s after a failed run: %q, %v; want %q", p, b, err, text)
+		}
+	}
+	if names := dirNames(t, dir); len(names) != 2 {
+		t.Errorf("files after a failed run: %v, want the two there were", names)
+	}
+	// Bad lines without --strict still end with a summary and mismatches (and exit 3).
+	if err := Run(context.Background(), []string{"qa-score", "--summary", path, "--mismatches", mismatches},
+		strings.NewReader(in), &out, &errs); err == nil {
 		t.Fatal("Run(bad line) = nil, want exit 3")
 	}
 	if b, err := os.ReadFile(path); err != nil || !bytes.Contains(b, []byte(`"records": 1`)) {
 		t.Errorf("summary after a run with a bad line: %v, %.100s; want one with records 1", err, b)
 	}
+	if b, err := os.ReadFile(mismatches); err != nil || !bytes.Contains(b, []byte(`"id":"a"`)) {
+		t.Errorf("mismatches after a run with a bad line: %v, %.100s; want record a's", err, b)
+	}
+}
+
+// dirNames lists the names of the files in dir.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
 }
 
 // TestLaterInputUnreadable: an input that fails while it is read (here a damaged gzip file) ends

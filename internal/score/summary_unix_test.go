@@ -20,10 +20,10 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 )
 
-// TestFailedRunKeepsSpecialSummary: a failed run removes the summary file it truncated, so that
-// make does not take an empty one for up to date, but only a regular file: a named pipe (as
+// TestFailedRunKeepsSpecialSummary: a failed run leaves no summary file it made, so that make
+// does not take an empty one for up to date, but removes only a regular file: a named pipe (as
 // /dev/stdout, /dev/full or a device would be) given as --summary stays where it is. A regular
-// file is still removed.
+// file is still not left.
 func TestFailedRunKeepsSpecialSummary(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "summary.fifo")
@@ -63,14 +63,15 @@ func TestFailedRunKeepsSpecialSummary(t *testing.T) {
 }
 
 // TestBrokenStdoutRemovesSummary: when the reader of the records goes away (qa-score --summary
-// s.json | head -1), the run removes the summary file it created, as a failed run does, and then
+// s.json | head -1), the run leaves no summary file (nor the one it was writing), as a failed run does, and then
 // ends with SIGPIPE as it did before: Go's default would end it at the failed write, leaving the
 // file empty for make to take as up to date.
 func TestBrokenStdoutRemovesSummary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}
-	summary := filepath.Join(t.TempDir(), "summary.json")
+	dir := t.TempDir()
+	summary := filepath.Join(dir, "summary.json")
 	cmd := clitest.MainCommand("TestMainChild", []string{"--metrics", "em", "--summary", summary})
 	var in strings.Builder
 	for range 2000 {
@@ -105,6 +106,9 @@ func TestBrokenStdoutRemovesSummary(t *testing.T) {
 	}
 	if _, serr := os.Lstat(summary); !os.IsNotExist(serr) {
 		t.Errorf("--summary %s after stdout's reader went away: %v, want the file removed", summary, serr)
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("files after stdout's reader went away: %v, want none", names)
 	}
 	if stderr.Len() > 0 {
 		t.Errorf("stderr: %q, want nothing (a command whose reader goes away ends quietly)", stderr.String())

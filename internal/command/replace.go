@@ -1,0 +1,170 @@
+package command
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+)
+
+// Replacement is an output file that a run writes under a name of its own beside the file it
+// replaces, and that Commit renames over that file once the run has written it whole: a run
+// that fails or is interrupted (or a summary named by mistake after a file of records) leaves
+// the file as it was, where truncating it at the start had lost it whatever the run did next.
+// Where no such name can be made, the file is written in place, as OpenOutput writes it.
+type Replacement struct {
+	io.Writer
+	w       io.WriteCloser
+	path    string // the file replaced: path's target when path is a link
+	tmp     string // the name written under; "" when written in place
+	regular bool   // a regular file written in place, which Abort removes
+	mu      sync.Mutex
+	done    bool
+}
+
+// ReplaceOutput opens the output file path a flag names (see Replacement). A regular file, or a
+// path where there is no file yet, is written under a new name in the same folder, made with the
+// mode of the file it replaces (for a new one, 0666 less the umask, as os.Create makes it); a
+// link to a regular file replaces the file linked to. Anything else is written in place: the
+// files OpenOutput writes through a stream or a descriptor (/dev/stdout, the file stdout was
+// redirected to, /dev/fd/3), devices and named pipes, a file with other hard links (which a
+// rename would part from it), and a file in a folder that takes no new name.
+func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) {
+	r := &Replacement{path: path}
+	target, st, err := replaceable(path, stdout, stderr)
+	if err == nil {
+		r.path = target
+		var f *os.File
+		if f, r.tmp, err = createBeside(target); err == nil {
+			if st != nil {
+				err = f.Chmod(st.Mode().Perm())
+			}
+			if err != nil {
+				f.Close()
+				os.Remove(r.tmp)
+			} else {
+				r.w = f
+			}
+		}
+	}
+	if err != nil { // in place
+		r.tmp = ""
+		if r.w, err = OpenOutput(path, stdout, stderr); err != nil {
+			return nil, err
+		}
+		r.regular = regularFile(path, r.w)
+	}
+	r.Writer = r.w
+	return r, nil
+}
+
+// errInPlace is replaceable's error for an output that is written in place.
+var errInPlace = errors.New("written in place")
+
+// replaceable returns the file path names, through a link, and its FileInfo (nil when there is
+// no file yet), or errInPlace when it is to be written in place.
+func replaceable(path string, stdout, stderr io.Writer) (string, os.FileInfo, error) {
+	if path == "" || descriptor(path) >= 0 || streamAt(path, []io.Writer{stdout, stderr}) != nil {
+		return "", nil, errInPlace
+	}
+	lst, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil, nil
+	}
+	if err != nil {
+		return "", nil, errInPlace
+	}
+	target := path
+	if lst.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", nil, errInPlace // a dangling link: os.Create makes its target
+		}
+	}
+	st, err := os.Stat(target)
+	if err != nil || !st.Mode().IsRegular() || linked(st) {
+		return "", nil, errInPlace
+	}
+	return target, st, nil
+}
+
+// createBeside makes a new file for writing in path's folder, named after it
+// (".NAME.NUMBER.tmp", hidden from ls and from globs such as *.json).
+func createBeside(path string) (*os.File, string, error) {
+	dir, base := filepath.Split(path)
+	for range 100 {
+		tmp := filepath.Join(dir, "."+base+"."+strconv.FormatUint(uint64(rand.Uint32()), 10)+".tmp")
+		f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+		if !errors.Is(err, fs.ErrExist) {
+			return f, tmp, err
+		}
+	}
+	return nil, "", fs.ErrExist
+}
+
+// Commit closes the file and puts it in place of the file it replaces. It does nothing after
+// Commit or Abort.
+func (r *Replacement) Commit() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return nil
+	}
+	r.done = true
+	err := r.w.Close()
+	if r.tmp == "" {
+		return err
+	}
+	if err == nil {
+		err = os.Rename(r.tmp, r.path)
+	}
+	if err != nil {
+		os.Remove(r.tmp)
+	}
+	return err
+}
+
+// Abort closes the file and leaves the file it would have replaced as it was; a regular file
+// written in place, truncated when it was opened, is removed rather than left part written. It
+// does nothing after Commit or Abort, and may be called from another goroutine than the writer's
+// (a forced exit's cleanup).
+func (r *Replacement) Abort() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return
+	}
+	r.done = true
+	r.w.Close()
+	switch {
+	case r.tmp != "":
+		os.Remove(r.tmp)
+	case r.regular:
+		os.Remove(r.path)
+	}
+}
+
+// Regular reports whether the output is a regular file: under a name of its own until Commit,
+// or written in place.
+func (r *Replacement) Regular() bool { return r.tmp != "" || r.regular }
+
+// regularFile reports whether path names, itself and not through a link, the regular file f
+// opened. Only such a file, written in place, is removed by Abort: removing /dev/stdout, a device or
+// a named pipe the user made would break the system or the user's plumbing, and they hold no
+// stale output anyway; nor is the file stdout was redirected to, given by its name (the
+// output was to follow the records there), which f is not then.
+func regularFile(path string, w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	lst, err := os.Lstat(path)
+	if err != nil || !lst.Mode().IsRegular() {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && os.SameFile(lst, st)
+}

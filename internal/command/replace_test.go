@@ -1,0 +1,187 @@
+package command
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestReplaceOutput: a regular file, or a path with no file yet, is written under a name of its
+// own and put in place by Commit, with the replaced file's mode (a new one gets os.Create's);
+// Abort leaves the path as it was. A link replaces its target and stays a link; a file with
+// other hard links, and the file stdout writes to, are written in place.
+func TestReplaceOutput(t *testing.T) {
+	// The mode os.Create gives, 0666 less this process's umask.
+	probe := filepath.Join(t.TempDir(), "probe")
+	f, err := os.Create(probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, err := os.Stat(probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := st.Mode().Perm()
+
+	for _, tc := range []struct {
+		name   string
+		setup  func(t *testing.T, dir string) string // makes what is there; returns the path to write
+		commit bool
+		want   string      // the path's content after; "-" for no file
+		mode   fs.FileMode // the path's mode after, when there is a file
+		inside string      // the path's content before Commit or Abort
+		others map[string]string
+	}{
+		{name: "new, committed", commit: true, want: "new", mode: created, inside: "-",
+			setup: func(t *testing.T, dir string) string { return filepath.Join(dir, "s.json") }},
+		{name: "new, aborted", want: "-", inside: "-",
+			setup: func(t *testing.T, dir string) string { return filepath.Join(dir, "s.json") }},
+		{name: "existing, committed", commit: true, want: "new", mode: 0o640, inside: "old",
+			setup: func(t *testing.T, dir string) string { return write(t, filepath.Join(dir, "s.json"), "old", 0o640) }},
+		{name: "existing, aborted", want: "old", mode: 0o640, inside: "old",
+			setup: func(t *testing.T, dir string) string { return write(t, filepath.Join(dir, "s.json"), "old", 0o640) }},
+		{name: "link, committed", commit: true, want: "new", mode: 0o600, inside: "old",
+			others: map[string]string{"target.json": "new"},
+			setup: func(t *testing.T, dir string) string {
+				write(t, filepath.Join(dir, "target.json"), "old", 0o600)
+				link := filepath.Join(dir, "s.json")
+				if err := os.Symlink("target.json", link); err != nil {
+					t.Skip(err)
+				}
+				return link
+			}},
+		{name: "hard link, in place", commit: true, want: "new", mode: 0o644, inside: "new",
+			others: map[string]string{"other.json": "new"},
+			setup: func(t *testing.T, dir string) string {
+				p := write(t, filepath.Join(dir, "s.json"), "old", 0o644)
+				if err := os.Link(p, filepath.Join(dir, "other.json")); err != nil {
+					t.Skip(err)
+				}
+				return p
+			}},
+		{name: "hard link, aborted in place", want: "-", inside: "new",
+			others: map[string]string{"other.json": "new"},
+			setup: func(t *testing.T, dir string) string {
+				p := write(t, filepath.Join(dir, "s.json"), "old", 0o644)
+				if err := os.Link(p, filepath.Join(dir, "other.json")); err != nil {
+					t.Skip(err)
+				}
+				return p
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := tc.setup(t, dir)
+			r, err := ReplaceOutput(path, &bytes.Buffer{}, &bytes.Buffer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.Write([]byte("new")); err != nil {
+				t.Fatal(err)
+			}
+			if got := content(t, path); got != tc.inside {
+				t.Errorf("%s before the end = %q, want %q", path, got, tc.inside)
+			}
+			if tc.commit {
+				if err := r.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				r.Abort()
+			}
+			r.Abort() // nothing, after either
+			if got := content(t, path); got != tc.want {
+				t.Errorf("%s = %q, want %q", path, got, tc.want)
+			}
+			if tc.want != "-" {
+				st, err := os.Stat(path)
+				if err != nil || st.Mode().Perm() != tc.mode {
+					t.Errorf("%s mode = %v (%v), want %v", path, st.Mode().Perm(), err, tc.mode)
+				}
+			}
+			for name, want := range tc.others {
+				if got := content(t, filepath.Join(dir, name)); got != want {
+					t.Errorf("%s = %q, want %q", name, got, want)
+				}
+			}
+			if lst, err := os.Lstat(path); err == nil && tc.name == "link, committed" && lst.Mode()&fs.ModeSymlink == 0 {
+				t.Errorf("%s is no longer a link", path)
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if filepath.Ext(e.Name()) == ".tmp" {
+					t.Errorf("left %s behind", e.Name())
+				}
+			}
+		})
+	}
+}
+
+// TestReplaceOutputStdout: the file stdout writes to, named (/dev/stdout or by its name), is
+// written through stdout itself, in place, and neither Commit nor Abort closes or removes it.
+func TestReplaceOutputStdout(t *testing.T) {
+	dir := t.TempDir()
+	path := write(t, filepath.Join(dir, "out.txt"), "", 0o644)
+	stdout, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdout.Close()
+	stdout.WriteString("records\n")
+	for _, abort := range []bool{false, true} {
+		r, err := ReplaceOutput(path, stdout, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Regular() {
+			t.Errorf("Regular() = true for stdout's file")
+		}
+		r.Write([]byte("summary\n"))
+		if abort {
+			r.Abort()
+		} else if err := r.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout.WriteString("end\n")
+	if got, want := content(t, path), "records\nsummary\nsummary\nend\n"; got != want {
+		t.Errorf("%s = %q, want %q", path, got, want)
+	}
+	entries, _ := os.ReadDir(dir)
+	if names := dirNames(entries); !slices.Equal(names, []string{"out.txt"}) {
+		t.Errorf("files %v, want out.txt alone", names)
+	}
+}
+
+func write(t *testing.T, path, text string, mode fs.FileMode) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	return path
+}
+
+// content is path's text, "-" when there is no file.
+func content(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "-"
+	}
+	return string(b)
+}
+
+func dirNames(entries []os.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
