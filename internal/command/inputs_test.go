@@ -524,6 +524,11 @@ func TestSourceLeadingBad(t *testing.T) {
 	os.WriteFile(csv, []byte("question,answer\nWho?,me\nWhat?,it\n"), 0o644)
 	os.WriteFile(one, []byte(`{"question":"q"}`+"\n"), 0o644)
 	os.WriteFile(oneRecord, []byte(`{"schema":1,"id":"b","answers":[5]}`+"\n"), 0o644)
+	// One record cut short by the end of the input, and one whose JSON breaks after its schema:
+	// records still, if bad ones.
+	cut, broken := filepath.Join(dir, "cut.jsonl"), filepath.Join(dir, "broken.jsonl")
+	os.WriteFile(cut, []byte(`{"schema":1,"id":"b","question":"q","ans`), 0o644)
+	os.WriteFile(broken, []byte(`{"schema":1,"id":"b","question":"q",}`+"\n"), 0o644)
 	for _, tc := range []struct {
 		args      []string
 		records   int
@@ -538,6 +543,8 @@ func TestSourceLeadingBad(t *testing.T) {
 		{[]string{csv, mixed}, 0, 3, csv + ": none of its 3 lines is a qapipe record, so it is no file of records"},
 		{[]string{mixed, one}, 2, 31, one + ": its one line is not a qapipe record, so it is no file of records"},
 		{[]string{oneRecord}, 0, 1, ""}, // a record with a bad field: skipped, exit 3
+		{[]string{cut}, 0, 1, ""},
+		{[]string{broken}, 0, 1, ""},
 		{[]string{bad20(dir)}, 0, 20, bad20(dir) + ": its first 20 lines are not qapipe records"},
 	} {
 		var stderr bytes.Buffer

@@ -169,12 +169,19 @@ func (r *Reader) decode(line []byte) (*Record, error) {
 }
 
 // HasSchema reports whether line is a JSON object with a "schema" member: a record, if perhaps a
-// bad one.
+// bad one. A line that is no whole JSON value counts when a "schema" member comes before what
+// breaks it: a record cut short (the last line of an input whose writer stopped) or mistyped.
 func HasSchema(line []byte) bool {
+	if !bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) {
+		return false
+	}
 	var v struct {
 		Schema json.RawMessage `json:"schema"`
 	}
-	return bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema != nil
+	if unmarshal(line, &v) == nil {
+		return v.Schema != nil
+	}
+	return headHasSchema(line)
 }
 
 // errNotRecord is the error of a line with neither an id nor a schema.
