@@ -374,6 +374,7 @@ func checkHeader(header []string) error {
 	first := make(map[string]int, len(header))
 	for i, name := range header {
 		if e := record.CheckUTF8([]byte(name)); e != nil {
+			e.Within = "name"
 			return fmt.Errorf("header field %d: %w", i+1, e)
 		}
 		j, ok := first[name]
@@ -402,7 +403,9 @@ func rowID(header, row []string, m Mapping) string {
 func notText(row []string) (int, *record.UTF8Error) {
 	for i, cell := range row {
 		if !utf8.ValidString(cell) {
-			return i, record.CheckUTF8([]byte(cell))
+			e := record.CheckUTF8([]byte(cell))
+			e.Within = "cell"
+			return i, e
 		}
 	}
 	return 0, nil

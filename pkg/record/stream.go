@@ -63,11 +63,18 @@ var ErrCRLineEndings = errors.New("the file has CR line endings")
 // UTF8Error is the error for text that is not UTF-8 (see CheckUTF8).
 type UTF8Error struct {
 	Byte   byte // the first byte that is not UTF-8 text
-	Column int  // its 1-based byte column in the line
+	Column int  // its 1-based byte column in the line, or in Within
+	// Within names the part of the line Column counts in ("cell": a CSV cell, whose column
+	// in the line its quoting hides); "" for the line.
+	Within string
 }
 
 func (e *UTF8Error) Error() string {
-	return fmt.Sprintf("not UTF-8 text: byte 0x%02X at column %d (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)", e.Byte, e.Column)
+	at := fmt.Sprintf("column %d", e.Column)
+	if e.Within != "" {
+		at = fmt.Sprintf("byte %d of the %s", e.Column, e.Within)
+	}
+	return fmt.Sprintf("not UTF-8 text: byte 0x%02X at %s (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)", e.Byte, at)
 }
 
 // CheckUTF8 returns nil when b is UTF-8 text, else a *UTF8Error naming the first byte that is
