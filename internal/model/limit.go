@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// Limiter admits at most a limit of units (requests, or tokens) in any one minute: it keeps the
-// reservations of the last minute, and gives each new one the earliest start, no earlier than
-// the one before it, at which the minute up to that start holds no more than the limit. A run
+// Limiter admits at most a limit of units (requests, or tokens) in any one window, a minute
+// (see NewLimiter for limits below 1): it keeps the reservations of the last window, and gives
+// each new one the earliest start, no earlier than the one before it, at which the window up to
+// that start holds no more than the limit. A run
 // may so spend the whole limit at once, and then goes at the pace the window slides. Waiters are
 // served in arrival order; a reservation larger than the limit goes alone.
 //
@@ -31,11 +32,17 @@ type Slot struct {
 }
 
 // NewLimiter returns a Limiter allowing perMinute units a minute. sleep may be nil (a real timer).
+// A limit below 1 a minute (--rpm 0.5) allows 1 unit in 1/perMinute minutes (one in two): a
+// request of 1, larger than the limit, would otherwise go alone once a minute, twice the rate.
 func NewLimiter(perMinute float64, sleep func(context.Context, time.Duration) error) *Limiter {
 	if sleep == nil {
 		sleep = Sleep
 	}
-	return &Limiter{limit: perMinute, window: time.Minute, now: time.Now, sleep: sleep}
+	limit, window := perMinute, time.Minute
+	if perMinute > 0 && perMinute < 1 {
+		limit, window = 1, time.Duration(float64(time.Minute)/perMinute)
+	}
+	return &Limiter{limit: limit, window: window, now: time.Now, sleep: sleep}
 }
 
 // Wait reserves n units and waits until their start, or until ctx is done (the reservation is

@@ -318,6 +318,15 @@ func TestLimiter(t *testing.T) {
 	if d := s.d[len(s.d)-1]; d != time.Minute {
 		t.Errorf("oversize reservation waits %v, want 1m", d)
 	}
+	// Half a request a minute: one every two minutes, not one a minute.
+	hl := NewLimiter(0.5, s.sleep)
+	hl.now = func() time.Time { return t0 }
+	for range 3 {
+		hl.Wait(context.Background(), 1)
+	}
+	if got, want := s.d[len(s.d)-3:], []time.Duration{0, 2 * time.Minute, 4 * time.Minute}; !slices.Equal(got, want) {
+		t.Errorf("waits at 0.5 a minute = %v, want %v", got, want)
+	}
 	// A reservation settled at less makes room for the next.
 	sl := NewLimiter(100, s.sleep)
 	sl.now = func() time.Time { return t0 }
