@@ -475,9 +475,8 @@ func temperatureWarning(j *Judge) string {
 	if j.Temperature == nil {
 		return ""
 	}
-	if (model.Request{Provider: j.Provider, Model: j.Model, Temperature: j.Temperature}).SentTemperature() == nil {
-		return fmt.Sprintf("warning: --temperature %g does nothing with %s %s: langchaingo sends it no temperature (see --dry-run)",
-			*j.Temperature, j.Provider, j.Model)
+	if w := model.UnsentTemperature("--temperature", *j.Temperature, j.Provider, j.Model); w != "" {
+		return "warning: " + w
 	}
 	return departureWarning(j, fmt.Sprintf("--temperature %g", *j.Temperature), "temperature", func(mode string) (string, bool) {
 		p, ok := protocolCalls[mode]

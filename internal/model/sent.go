@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -47,6 +48,16 @@ func (r Request) SentTemperature() *float64 {
 		return r.Temperature
 	}
 	return &unset
+}
+
+// UnsentTemperature is the warning that a temperature flag given (flag, e.g. "--temperature",
+// set to t) does nothing with provider's model name, as langchaingo sends that model no
+// temperature (see SentTemperature); "" when the call carries it.
+func UnsentTemperature(flag string, t float64, provider, name string) string {
+	if (Request{Provider: provider, Model: name, Temperature: &t}).SentTemperature() != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %g does nothing with %s %s: langchaingo sends it no temperature (see --dry-run)", flag, t, provider, name)
 }
 
 // googleTemperature is the temperature langchaingo v0.1.14 sends to googleai when a request sets

@@ -247,6 +247,8 @@ type app struct {
 	store     *cache.Cache
 	tally     tally
 	seq       sequencer // records with a sequence (sequential.go)
+	// judgeTemperature is --judge-temperature, the EvaLearn judge's; nil for EvaLearn's own.
+	judgeTemperature *float64
 }
 
 func (a *app) action(c *cli.Context) error {
@@ -324,6 +326,11 @@ func (a *app) configure(c *cli.Context) error {
 	if _, err := command.Temperature(c, "temperature", hi, bounded, a.provider); err != nil {
 		return err
 	}
+	if c.IsSet("temperature") {
+		if w := model.UnsentTemperature("--temperature", a.temperature, a.provider, c.String("model")); w != "" {
+			fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
+		}
+	}
 	if err := a.configureSampling(c); err != nil {
 		return err
 	}
@@ -358,6 +365,9 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	if err := a.unpriced(c.String("judge-model")); err != nil {
 		return err // before a dry run too, which refuses as the run does
+	}
+	if err := a.configureJudgeTemperature(c); err != nil {
+		return err
 	}
 	if a.dryRun {
 		a.configureSequenceParams(c)

@@ -176,26 +176,47 @@ func (a *app) configureSequences(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	baseURL := c.String("judge-base-url")
-	if !c.IsSet("judge-base-url") && provider == a.provider {
-		baseURL = a.baseURL
-	}
-	var temperature *float64 // EvaLearn's, unless given
-	if c.IsSet("judge-temperature") {
-		hi, ok := model.MaxTemperature(provider, baseURL)
-		t, err := command.Temperature(c, "judge-temperature", hi, ok, provider)
-		if err != nil {
-			return err
-		}
-		temperature = &t
-	}
+	baseURL := a.judgeBaseURL(c, provider)
 	client, err := a.judgeClient(c, provider, baseURL)
 	if err != nil {
 		return err
 	}
 	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
-		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: temperature}
+		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature}
 	return nil
+}
+
+// configureJudgeTemperature reads --judge-temperature (a.judgeTemperature; nil leaves EvaLearn's
+// judge its own), refused as the provider would refuse it, before a dry run too, and warned of
+// when langchaingo sends the judge's model no temperature. Without --judge-model it is not read.
+func (a *app) configureJudgeTemperature(c *cli.Context) error {
+	name := c.String("judge-model")
+	if name == "" || !c.IsSet("judge-temperature") {
+		return nil
+	}
+	provider, err := a.judgeProvider(c)
+	if err != nil {
+		return err
+	}
+	hi, ok := model.MaxTemperature(provider, a.judgeBaseURL(c, provider))
+	t, err := command.Temperature(c, "judge-temperature", hi, ok, provider)
+	if err != nil {
+		return err
+	}
+	a.judgeTemperature = &t
+	if w := model.UnsentTemperature("--judge-temperature", t, provider, name); w != "" {
+		fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
+	}
+	return nil
+}
+
+// judgeBaseURL is the EvaLearn judge's server: --judge-base-url, else --base-url when the judge
+// has the reader's provider.
+func (a *app) judgeBaseURL(c *cli.Context, provider string) string {
+	if !c.IsSet("judge-base-url") && provider == a.provider {
+		return a.baseURL
+	}
+	return c.String("judge-base-url")
 }
 
 // judgeProvider is the EvaLearn judge's provider: --judge-provider, else --provider. A
