@@ -107,7 +107,9 @@ type LoCoMoJudge struct {
 	Categories       []Category `json:"categories"`
 	Overall          Stat       `json:"overall"`
 	WithoutCategory5 Stat       `json:"without_category_5"`
-	Conversations    int        `json:"conversations"`
+	// Conversations counts the conversations the ids name; null, as ConversationAveraged, when
+	// a record's id names none, for the count would leave that record's conversation out.
+	Conversations *int `json:"conversations"`
 	// ConversationAveraged is null when a record's id names no conversation.
 	ConversationAveraged *ConversationAveraged `json:"conversation_averaged"`
 }

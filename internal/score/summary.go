@@ -387,6 +387,8 @@ func meanOfSum(s float64, xs []float64) float64 {
 
 func ptr(v float64) *float64 { return &v }
 
+func ptrInt(v int) *int { return &v }
+
 // locomoSummary is LoCoMo's own report of locomo_f1: the mean per category (evaluation_stats.py's
 // analyze_acc) and over all records, summed in input order as evaluate_gpts.py's main() sums them
 // (sum(ems)/len(ems)), not category by category, which can differ in the last digit.
@@ -446,7 +448,7 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 	if len(a.locomoJudge) == 0 {
 		return nil
 	}
-	l := &LoCoMoJudge{Metric: "judge_score", Conversations: len(a.locomoConvs)}
+	l := &LoCoMoJudge{Metric: "judge_score"}
 	for c := 1; c <= 5; c++ {
 		if m, ok := a.locomoJudge[c]; ok {
 			l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
@@ -459,6 +461,7 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 			english.Count(a.locomoNoConv, "record's id names", "records' ids name")))
 		return l
 	}
+	l.Conversations = ptrInt(len(a.locomoConvs))
 	// Summed in the conversations' order, as MAGMA sums its samples' figures in theirs (mean).
 	ca := &ConversationAveraged{}
 	var means []float64
