@@ -39,8 +39,13 @@ def escape(s):
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
     if len(sys.argv) not in (2, 4):
         sys.exit("usage: cmrc-facts.py PATH/TO/cmrc2018_evaluate.py [FIRST LAST]")
+    if not os.path.isfile(sys.argv[1]):
+        sys.exit("cmrc-facts.py: %s: no such file (give the path of cmrc2018_evaluate.py)" % sys.argv[1])
     nltk.word_tokenize = word_tokenize
     spec = importlib.util.spec_from_file_location("cmrc", sys.argv[1])
     cmrc = importlib.util.module_from_spec(spec)

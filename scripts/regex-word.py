@@ -12,6 +12,11 @@ import sys
 
 import regex
 
+if sys.argv[1:] in (["-h"], ["--help"]):
+    print(__doc__.strip())
+    sys.exit(0)
+if sys.argv[1:]:
+    sys.exit("usage: regex-word.py")
 out = sys.stdout
 out.write("# regex %s: code points matched by \\w\n" % regex.__version__)
 start = None

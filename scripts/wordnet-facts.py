@@ -27,8 +27,14 @@ TEMPLATES = ["{c}", "{c}s", "dog{c}", "{c}es", "ax{c}s", "{c}ing", "dog{c}s"]
 
 
 def main():
+    if sys.argv[1:] in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return
     if len(sys.argv) != 2:
         sys.exit("usage: wordnet-facts.py WORDNET-DICT-FOLDER")
+    if not os.path.isdir(sys.argv[1]):
+        sys.exit("wordnet-facts.py: %s: no such folder (give WordNet 3.0's dict, such as /usr/share/wordnet)"
+                 % sys.argv[1])
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pkg", "metric", "testdata",
                         "wordnet_nltk38_gen.py")
     spec = importlib.util.spec_from_file_location("wordnet_gen", path)
