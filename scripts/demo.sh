@@ -55,5 +55,7 @@ echo
 echo "qa-learncurve: EvaLearn's metrics on a shipped EvaLearn results sample (M=7, K=3)"
 "$BIN/qa-load" --format evalearn-results testdata/evalearn-results/results.jsonl |
 	"$BIN/qa-learncurve" --problems 7 --warmup 3 --format evalearn-text --output "$OUT/learncurve.json" \
-		--plot "$OUT/learncurve.png" 2>"$OUT/learncurve.log" | sed -n '1,27p'
-echo "learning-curve plot: $OUT/learncurve.png (records and summaries: $OUT)"
+		--plot "$OUT/learncurve.png" >"$OUT/learncurve.txt" 2>"$OUT/learncurve.log"
+# The overall figures; the per-type sections, six of them, are left in the file.
+awk '/^=== METRICS BY TASK TYPE ===$/ { exit } { print }' "$OUT/learncurve.txt"
+echo "per task type: $OUT/learncurve.txt; learning-curve plot: $OUT/learncurve.png (records and summaries: $OUT)"

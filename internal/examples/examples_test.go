@@ -173,7 +173,8 @@ func TestREADME(t *testing.T) {
 
 // TestDemo runs scripts/demo.sh, what `make demo` runs, over the built commands and checks what
 // it leaves behind: every loaded record comes out of the pipeline scored, the EvaLearn report
-// and its plot are written, and the LoCoMo summary covers the sample's 199 questions.
+// (JSON and console text) and its plot are written, and the LoCoMo summary covers the sample's
+// 199 questions.
 func TestDemo(t *testing.T) {
 	bin := commands(t)
 	out := t.TempDir()
@@ -209,6 +210,14 @@ func TestDemo(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(out, "learncurve.json")); err != nil || !bytes.Contains(b, []byte(`"overall_accuracy"`)) {
 		t.Errorf("learncurve.json has no overall accuracy (%v): %.200s", err, b)
+	}
+	// The console report is shown up to its per-type sections, which stay in learncurve.txt: a
+	// cut by line count had ended the output inside the first type's figures.
+	if strings.Contains(stdout, "=== METRICS BY TASK TYPE ===") || strings.Contains(stdout, "Type: ") {
+		t.Errorf("demo output shows part of the per-type sections:\n%s", stdout)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "learncurve.txt")); err != nil || !bytes.Contains(b, []byte("\nType: Classification (Sequences: 13)\n")) {
+		t.Errorf("learncurve.txt has no per-type section (%v): %.200s", err, b)
 	}
 }
 
