@@ -44,7 +44,7 @@ every name). Warnings go to stderr. Records without a sequence, and records whos
 run in which no record has a verdict under the --judge name (unjudged records, or a misspelt
 name), whose report would read 0.
 
-Example:
+Examples:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
    qa-learncurve --output report.json --plot - --plot-format svg judged.jsonl > curve.svg`
 
