@@ -1,0 +1,203 @@
+package examples
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// helpHeading opens the examples of a command's --help; they run to the next blank line.
+var helpHeading = regexp.MustCompile(`^\s+Examples?:$`)
+
+// helpExamples returns the example lines of the --help of the command args names.
+func helpExamples(t *testing.T, bin string, args ...string) []string {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
+	if err != nil {
+		t.Fatalf("%s --help: %v", strings.Join(args, " "), err)
+	}
+	var lines []string
+	in := false
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case helpHeading.MatchString(line):
+			in = true
+		case in && strings.TrimSpace(line) == "":
+			in = false
+		case in:
+			lines = append(lines, strings.TrimSpace(line))
+		}
+	}
+	return lines
+}
+
+// helpRuns says how TestHelpExamples runs each example line of the commands' --help, in a folder
+// holding the files they name: "" runs the line as it is; another script runs in its place,
+// the line's model calls made a dry run, or its server the loopback one of $TEI_URL. A line not
+// in the table fails the test, so that a new example is run too.
+var helpRuns = map[string]string{
+	"qa-judge --mode rules preds.jsonl > judged.jsonl":                                             "",
+	"qa-judge --dry-run --model gpt-4o-mini preds.jsonl | sed -n 1p   # the first request, unsent": "",
+	"qa-judge --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl": "" +
+		"qa-judge --dry-run --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl",
+	"qa-judge --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl": "" +
+		"qa-judge --dry-run --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl",
+	"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree": "" +
+		"qa-judge --dry-run --name mini --model gpt-4o-mini preds.jsonl > mini.jsonl\n" +
+		"qa-judge --name rules --mode rules preds.jsonl > rules.jsonl",
+
+	"qa-score preds.jsonl > scored.jsonl":                                                                 "",
+	"qa-score --metrics f1,rougeL --summary - --format table preds.jsonl":                                 "",
+	"qa-score --summary summary.json --mismatches low.jsonl preds.jsonl > scored.jsonl":                   "",
+	"qa-score --metrics classification,auc --label-map yes=1,no=0 --summary - --format table preds.jsonl": "",
+	"qa-score --metrics sbert,bertscore_f1 --embed-provider tei --embed-model bge --embed-base-url http://127.0.0.1:8080 preds.jsonl": "" +
+		`qa-score --metrics sbert,bertscore_f1 --embed-provider tei --embed-model bge --embed-base-url "$TEI_URL" preds.jsonl`,
+
+	"qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png": "",
+	"qa-learncurve --output report.json --plot - --plot-format svg judged.jsonl > curve.svg":                  "",
+}
+
+// TestHelpExamples runs every example of the commands' --help (qa-judge's, qa-score's and
+// qa-learncurve's; qa-load and qa-predict have none) as helpRuns says, each in a folder of its own
+// with the files they read: preds.jsonl (LoCoMo records predicted by the extractive baseline),
+// prices.yaml, results.json (EvaLearn's results, as its evaluate.py writes them: a JSON array) and
+// judged.jsonl (those results as records). Each must exit 0.
+func TestHelpExamples(t *testing.T) {
+	bin := commands(t)
+	fixtures := helpFixtures(t, bin)
+	tei := teiServer(t)
+	seen := map[string]bool{}
+	for _, args := range [][]string{{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"}} {
+		for _, line := range helpExamples(t, bin, args...) {
+			seen[line] = true
+			script, ok := helpRuns[line]
+			if !ok {
+				t.Errorf("%s --help: example %q is not in helpRuns: say how it runs offline", strings.Join(args, " "), line)
+				continue
+			}
+			if script == "" {
+				script = line
+			}
+			t.Run(line, func(t *testing.T) {
+				dir := t.TempDir()
+				for name, b := range fixtures {
+					if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				stdout, stderr, err := bash(t, dir, bin, "set -euo pipefail\nTEI_URL="+shellQuote(tei)+"\n"+script)
+				if err != nil {
+					t.Fatalf("%s: %v\nstdout:\n%.500s\nstderr:\n%s", script, err, stdout, stderr)
+				}
+			})
+		}
+	}
+	for line := range helpRuns {
+		if !seen[line] {
+			t.Errorf("helpRuns holds %q, which no --help shows", line)
+		}
+	}
+}
+
+// helpFixtures makes the files the --help examples read.
+func helpFixtures(t *testing.T, bin string) map[string][]byte {
+	t.Helper()
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	td := filepath.Join(abs, "testdata")
+	run := func(script string) []byte {
+		stdout, stderr, err := bash(t, abs, bin, "set -euo pipefail\n"+script)
+		if err != nil {
+			t.Fatalf("%s: %v\nstderr:\n%s", script, err, stderr)
+		}
+		return []byte(stdout)
+	}
+	results, err := os.ReadFile(filepath.Join(td, "evalearn-results", "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []json.RawMessage
+	for _, line := range strings.Split(strings.TrimSpace(string(results)), "\n") {
+		items = append(items, json.RawMessage(line))
+	}
+	array, err := json.MarshalIndent(items, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string][]byte{
+		"preds.jsonl":  run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
+		"prices.yaml":  []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
+		"results.json": array,
+		"judged.jsonl": run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
+	}
+}
+
+// teiServer is a loopback text-embeddings-inference server: /embed gives each text a vector, and
+// /tokenize and /embed_all each whitespace-separated word, between [CLS] and [SEP], a vector of
+// its own, all drawn from the SHA-256 of the word, so that equal words get equal vectors.
+func teiServer(t *testing.T) string {
+	t.Helper()
+	vec := func(word string) []float32 {
+		h := sha256.Sum256([]byte(word))
+		v := make([]float32, 8)
+		for i := range v {
+			v[i] = float32(h[i]%7) + 1
+		}
+		return v
+	}
+	words := func(text string) []string {
+		return append(append([]string{"[CLS]"}, strings.Fields(text)...), "[SEP]")
+	}
+	type token struct {
+		ID      int    `json:"id"`
+		Text    string `json:"text"`
+		Special bool   `json:"special"`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Inputs []string `json:"inputs"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusUnprocessableEntity)
+			return
+		}
+		var reply []any
+		for _, text := range req.Inputs {
+			switch r.URL.Path {
+			case "/embed":
+				reply = append(reply, vec(text))
+			case "/embed_all":
+				var vs [][]float32
+				for _, w := range words(text) {
+					vs = append(vs, vec(w))
+				}
+				reply = append(reply, vs)
+			case "/tokenize":
+				var ts []token
+				for i, w := range words(text) {
+					ts = append(ts, token{ID: i + 1, Text: w, Special: strings.HasPrefix(w, "[")})
+				}
+				reply = append(reply, ts)
+			default:
+				http.NotFound(w, r)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(reply) //nolint:errcheck // the client sees a cut reply
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
