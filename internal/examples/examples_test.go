@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,6 +88,13 @@ func environ(bin string) []string {
 // shellBlocks returns the ```sh blocks of a Markdown file with the line each starts on.
 func shellBlocks(t *testing.T, name string) (blocks []string, lines []int) {
 	t.Helper()
+	return codeBlocks(t, name, "sh")
+}
+
+// codeBlocks returns the blocks of a Markdown file fenced as one of langs (```sh, ```make), with
+// the line each starts on.
+func codeBlocks(t *testing.T, name string, langs ...string) (blocks []string, lines []int) {
+	t.Helper()
 	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +104,7 @@ func shellBlocks(t *testing.T, name string) (blocks []string, lines []int) {
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		switch {
-		case cur == nil && line == "```sh":
+		case cur == nil && strings.HasPrefix(line, "```") && slices.Contains(langs, line[3:]):
 			cur = new(strings.Builder)
 			lines = append(lines, n+1)
 		case cur != nil && line == "```":

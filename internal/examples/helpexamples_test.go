@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -200,4 +201,34 @@ func teiServer(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// TestREADMEEmbedding runs the README's example with a local text-embeddings-inference server
+// against the loopback one, on preds.jsonl as helpFixtures makes it: the flags must reach the
+// server and the summary must hold both embedding metrics.
+func TestREADMEEmbedding(t *testing.T) {
+	const marker, url = "# with a local text-embeddings-inference server\n", "http://127.0.0.1:8080"
+	bin := commands(t)
+	blocks, lines := shellBlocks(t, filepath.Join(root, "README.md"))
+	k := slices.IndexFunc(blocks, func(b string) bool { return strings.HasPrefix(b, marker) })
+	if k < 0 {
+		t.Fatalf("README.md has no block starting %q", marker)
+	}
+	if !strings.Contains(blocks[k], url) {
+		t.Fatalf("README.md:%d: the block names no server at %s", lines[k], url)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "preds.jsonl"), helpFixtures(t, bin)["preds.jsonl"], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := strings.ReplaceAll(blocks[k], url, teiServer(t))
+	stdout, stderr, err := bash(t, dir, bin, "set -euo pipefail\n"+script)
+	if err != nil {
+		t.Fatalf("README.md:%d: %v\nstderr:\n%s", lines[k], err, stderr)
+	}
+	for _, m := range []string{`"sbert"`, `"bertscore_f1"`} {
+		if !strings.Contains(stdout, m) {
+			t.Errorf("README.md:%d: the summary has no %s:\n%.500s", lines[k], m, stdout)
+		}
+	}
 }
