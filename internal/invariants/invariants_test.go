@@ -48,6 +48,16 @@ func unknown(r *rand.Rand, n int) string {
 	return b.String()
 }
 
+// empty returns, one time in two, one of members, each ",key:value" of the schema's own keys with
+// a value that reads as empty ("", 0, false, null, [], {}), which a stage that re-encodes the
+// object must not take away.
+func empty(r *rand.Rand, members ...string) string {
+	if r.IntN(2) == 0 {
+		return ""
+	}
+	return members[r.IntN(len(members))]
+}
+
 var texts = []string{"Hamlet was written by William Shakespeare.", "Paris is the capital of France.", "The answer is 42 and not 41."}
 var questions = []string{"Who wrote Hamlet?", "What is the capital of France?", "What is the answer?"}
 var golds = []string{"Shakespeare", "Paris", "42"}
@@ -58,19 +68,20 @@ func genRecord(r *rand.Rand, i int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `{"schema":1,"id":"r%d\u00e9","question":%q,"answers":[%q]`, i, questions[k], golds[k])
 	if r.IntN(4) > 0 {
-		fmt.Fprintf(&b, `,"context":[{"title":"T","text":%q%s},{"text":"filler"%s}]`, texts[k], unknown(r, 2), unknown(r, 1))
+		fmt.Fprintf(&b, `,"context":[{"title":"T","text":%q%s},{"text":"filler"%s%s}]`, texts[k], unknown(r, 2), unknown(r, 1), empty(r, `,"date":""`, `,"sentences":[]`, `,"title":null`))
 	}
 	fmt.Fprintf(&b, `,"meta":{"z":%s,"a":%s,"m":%s}`, pick(r), pick(r), pick(r))
 	if r.IntN(3) == 0 {
-		fmt.Fprintf(&b, `,"prediction":{"text":%q,"model":"m0","provider":"p0","usage":{"input_tokens":1,"output_tokens":2%s}%s}`, golds[r.IntN(len(golds))], unknown(r, 1), unknown(r, 2))
+		fmt.Fprintf(&b, `,"prediction":{"text":%q,"model":"m0","provider":"p0","usage":{"input_tokens":1,"output_tokens":2%s}%s%s}`, golds[r.IntN(len(golds))], unknown(r, 1), unknown(r, 2), empty(r, `,"cached":false`, `,"attempts":0`, `,"reasoning":""`, `,"notes":[]`, `,"cost_usd":null`, `,"error":""`))
 	}
 	if r.IntN(3) == 0 {
-		fmt.Fprintf(&b, `,"judgments":{"other":{"score":1,"mode":"x","usage":{"input_tokens":1,"output_tokens":1%s}%s}}`, unknown(r, 1), unknown(r, 2))
+		fmt.Fprintf(&b, `,"judgments":{"other":{"score":1,"mode":"x","usage":{"input_tokens":1,"output_tokens":1%s}%s%s}}`, unknown(r, 1), unknown(r, 2), empty(r, `,"label":""`, `,"cached":false`, `,"error":null`, `,"raw":""`))
 	}
 	if r.IntN(3) == 0 {
 		fmt.Fprintf(&b, `,"scores":{"mine":0.5,"zz":1}`)
 	}
 	b.WriteString(unknown(r, 4))
+	b.WriteString(empty(r, `,"dataset":""`, `,"split":null`, `,"lang":""`, `,"type":""`, `,"rubric":""`, `,"turns":[]`, `,"sequence":null`))
 	fmt.Fprintf(&b, `,"top": %s}`, pick(r))
 	return b.String()
 }

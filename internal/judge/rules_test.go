@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -125,7 +126,7 @@ func TestRulesVerdict(t *testing.T) {
 			if err != tt.err {
 				t.Fatalf("RulesVerdict(%q, %q) error = %v, want %v", tt.rec.Answers, tt.pred, err, tt.err)
 			}
-			if d := cmp.Diff(tt.want, got); d != "" {
+			if d := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(record.Judgment{})); d != "" {
 				t.Errorf("RulesVerdict(%q, %q) (-want +got):\n%s", tt.rec.Answers, tt.pred, d)
 			}
 		})

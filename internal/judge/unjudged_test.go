@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -67,7 +68,7 @@ func TestUnjudgedNamed(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Grade(%s): %v", tt.rec.ID, err)
 			}
-			if d := cmp.Diff(tt.want, got); d != "" {
+			if d := cmp.Diff(tt.want, got, cmpopts.IgnoreUnexported(record.Judgment{})); d != "" {
 				t.Errorf("Grade(%s) (-want +got):\n%s", tt.rec.ID, d)
 			}
 		})
@@ -122,7 +123,7 @@ func TestUnplannedNamed(t *testing.T) {
 			if err != nil || got == nil {
 				t.Fatalf("Grade = %v, %v; want a failed judgment", got, err)
 			}
-			if d := cmp.Diff(tt.want, *got); d != "" {
+			if d := cmp.Diff(tt.want, *got, cmpopts.IgnoreUnexported(record.Judgment{})); d != "" {
 				t.Errorf("Grade(%s) (-want +got):\n%s", tt.rec.ID, d)
 			}
 		})

@@ -144,7 +144,7 @@ func TestHotpotQARecord(t *testing.T) {
 		Answers:  []string{"romance"}}
 	got := *r
 	got.Context, got.Meta = nil, nil
-	if diff := cmp.Diff(want, &got, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); diff != "" {
+	if diff := cmp.Diff(want, &got, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); diff != "" {
 		t.Errorf("record (-want +got):\n%s", diff)
 	}
 	if len(r.Context) != 10 {
@@ -162,7 +162,7 @@ func TestHotpotQARecord(t *testing.T) {
 func TestHotpotQAArrayMatchesJSONL(t *testing.T) {
 	lines, _ := loadAll(t, HotpotQA, "hotpotqa_train_sample200.jsonl")
 	array, _ := loadAll(t, HotpotQA, "hotpotqa_array5.json")
-	if diff := cmp.Diff(lines[:5], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); diff != "" {
+	if diff := cmp.Diff(lines[:5], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); diff != "" {
 		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
 	}
 }
@@ -512,7 +512,7 @@ func TestEvaLearnResultsEdgeCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.id, func(t *testing.T) {
 			r := find(t, recs, tt.id)
-			if !cmp.Equal(r.Sequence, tt.seq) || r.Type != tt.typ {
+			if !cmp.Equal(r.Sequence, tt.seq, cmpopts.IgnoreUnexported(record.Sequence{})) || r.Type != tt.typ {
 				t.Errorf("%s = %+v %q, want %+v %q", tt.id, r.Sequence, r.Type, tt.seq, tt.typ)
 			}
 			checkMeta(t, r, map[string]string{"evalearn_sequence_id": tt.metaSeq, "evalearn_position": tt.metaPos})
@@ -537,7 +537,7 @@ func TestEvaLearnResultsEdgeCases(t *testing.T) {
 func TestEvaLearnResultsArrayMatchesJSONL(t *testing.T) {
 	lines, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge.jsonl")
 	array, _ := loadAll(t, EvaLearnResults, "evalearn_results_edge60.json")
-	if diff := cmp.Diff(lines[:60], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); diff != "" {
+	if diff := cmp.Diff(lines[:60], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); diff != "" {
 		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
 	}
 }
@@ -705,7 +705,7 @@ func TestHotpotContextFaults(t *testing.T) {
 		return bad
 	})
 	want := []record.Passage{{Title: "T", Text: "One. Two.", Sentences: []string{"One.", " Two."}}, {Title: "U", Sentences: []string{}}}
-	if err != nil || got == nil || !cmp.Equal(got.Context, want, cmpopts.EquateEmpty()) {
+	if err != nil || got == nil || !cmp.Equal(got.Context, want, cmpopts.EquateEmpty(), cmpopts.IgnoreUnexported(record.Passage{})) {
 		t.Errorf("context = %+v, %v; want %+v", got, err, want)
 	}
 }

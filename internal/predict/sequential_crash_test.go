@@ -77,7 +77,7 @@ func resumeAfterKill(t *testing.T, calls []call, k int) {
 		t.Fatalf("rerun wrote %d records, want %d", len(recs), len(want))
 	}
 	for i := range recs {
-		if d := cmp.Diff(normalize(want[i]), normalize(recs[i]), cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); d != "" {
+		if d := cmp.Diff(normalize(want[i]), normalize(recs[i]), cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); d != "" {
 			t.Errorf("record %d differs from the uninterrupted run's (-want +got):\n%s", i, d)
 		}
 	}
@@ -208,7 +208,7 @@ func TestSequentialFinish(t *testing.T) {
 				t.Fatalf("rerun wrote %d records, want %d", len(resumed), len(want))
 			}
 			for i := range resumed {
-				if d := cmp.Diff(normalize(want[i]), normalize(resumed[i]), cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{})); d != "" {
+				if d := cmp.Diff(normalize(want[i]), normalize(resumed[i]), cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); d != "" {
 					t.Errorf("record %d differs from the uninterrupted run's (-want +got):\n%s", i, d)
 				}
 			}

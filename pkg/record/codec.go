@@ -27,16 +27,16 @@ func Unmarshal(b []byte, v any) error { return unmarshal(b, v) }
 var (
 	// scores and score_errors are read from their last member alone, as qa-score reads them: it
 	// splices the one it writes in place of every member of the key.
-	recordKeys = lastAlone(keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
-		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "scores", "score_errors")
-	passageKeys    = keySet("title", "date", "text", "sentences")
-	predictionKeys = keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
-		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch")
+	recordKeys = lastAlone(written(keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
+		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "schema", "id"), "scores", "score_errors")
+	passageKeys    = written(keySet("title", "date", "text", "sentences"), "text")
+	predictionKeys = written(keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
+		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch"), "text")
 	judgmentKeys = keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
 		"usage", "cost_usd", "attempts", "cached", "error")
-	sequenceKeys = keySet("id", "position")
+	sequenceKeys = written(keySet("id", "position"), "id", "position")
 	usageKeys    = keySet("input_tokens", "output_tokens")
-	batchKeys    = keySet("first", "index", "size")
+	batchKeys    = written(keySet("first", "index", "size"), "first", "index", "size")
 )
 
 // keyRole says how a type's decoder reads a member of the JSON object it decodes.
@@ -45,6 +45,9 @@ type keyRole uint8
 const (
 	unknownKey keyRole = iota // not the type's own: kept verbatim among its unknown members
 	knownKey                  // read by the JSON decoder, a key given twice as it reads one
+	// writtenKey: a knownKey whose field the encoder writes whatever its value, so an empty
+	// value needs no keeping (see emptyMembers).
+	writtenKey
 	// lastKey and up: read from its last member alone when given twice (see decodeKnown). Each
 	// such key of a set has a role of its own, lastKey+i, so that one given twice is told from
 	// two such keys given once.
@@ -62,6 +65,14 @@ func keySet(keys ...string) map[string]keyRole {
 		m[k] = knownKey
 	}
 	return m
+}
+
+// written marks keys of set as keys whose fields are always written (writtenKey), and returns set.
+func written(set map[string]keyRole, keys ...string) map[string]keyRole {
+	for _, k := range keys {
+		set[k] = writtenKey
+	}
+	return set
 }
 
 // lastAlone adds keys to set as keys read from their last member alone, and returns set.
@@ -127,6 +138,9 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	if r.Answers == nil {
 		b = bytes.Replace(b, []byte(`,"answers":null`), nil, 1)
 	}
+	if b, err = r.empty.restore(b); err != nil {
+		return nil, err
+	}
 	return appendExtra(b, r.Extra)
 }
 
@@ -134,7 +148,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 func (r *Record) UnmarshalJSON(b []byte) error {
 	type plain Record
 	var p plain
-	src, extra, err := decodeKnown(b, recordKeys, &p)
+	src, extra, empty, err := decodeKnown(b, recordKeys, &p)
 	if err != nil {
 		return judgmentPath(b, err)
 	}
@@ -160,6 +174,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	}
 	*r = Record(p)
 	r.Extra = extra
+	r.empty = empty
 	r.emptyQuestion = p.Question == "" && hasQuestion(src)
 	return nil
 }
@@ -341,19 +356,20 @@ func NullMember(obj []byte, member, want string) error {
 // MarshalJSON encodes the passage with its unknown fields.
 func (p Passage) MarshalJSON() ([]byte, error) {
 	type plain Passage
-	return encodeWithExtra(plain(p), p.Extra)
+	return encodeWithExtra(plain(p), p.empty, p.Extra)
 }
 
 // UnmarshalJSON decodes a passage, keeping unknown fields in Extra.
 func (p *Passage) UnmarshalJSON(b []byte) error {
 	type plain Passage
 	var q plain
-	extra, err := decodeWithExtra(b, passageKeys, "context", &q)
+	extra, empty, err := decodeWithExtra(b, passageKeys, "context", &q)
 	if err != nil {
 		return err
 	}
 	*p = Passage(q)
 	p.Extra = extra
+	p.empty = empty
 	return nil
 }
 
@@ -370,6 +386,9 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 			b = append([]byte{'{'}, bytes.TrimPrefix(rest, []byte(","))...)
 		}
 	}
+	if b, err = p.empty.restore(b); err != nil {
+		return nil, err
+	}
 	return appendExtra(b, p.Extra)
 }
 
@@ -377,7 +396,7 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 func (p *Prediction) UnmarshalJSON(b []byte) error {
 	type plain Prediction
 	var q plain
-	extra, err := decodeWithExtra(b, predictionKeys, "prediction", &q)
+	extra, empty, err := decodeWithExtra(b, predictionKeys, "prediction", &q)
 	if err != nil {
 		if _, ok := errors.AsType[*factError](err); ok { // the decoder does not say which fact
 			var v struct {
@@ -393,6 +412,7 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 	}
 	*p = Prediction(q)
 	p.Extra = extra
+	p.empty = empty
 	p.noText = q.Text == "" && lastMember(b, "text") == nil // only an empty text is looked at again
 	return nil
 }
@@ -400,19 +420,20 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the judgment with its unknown fields.
 func (j Judgment) MarshalJSON() ([]byte, error) {
 	type plain Judgment
-	return encodeWithExtra(plain(j), j.Extra)
+	return encodeWithExtra(plain(j), j.empty, j.Extra)
 }
 
 // UnmarshalJSON decodes a judgment, keeping unknown fields in Extra.
 func (j *Judgment) UnmarshalJSON(b []byte) error {
 	type plain Judgment
 	var q plain
-	extra, err := decodeWithExtra(b, judgmentKeys, "judgment", &q)
+	extra, empty, err := decodeWithExtra(b, judgmentKeys, "judgment", &q)
 	if err != nil {
 		return err
 	}
 	*j = Judgment(q)
 	j.Extra = extra
+	j.empty = empty
 	return nil
 }
 
@@ -520,19 +541,20 @@ func kindOf(b []byte) string {
 // MarshalJSON encodes the sequence with its unknown fields.
 func (s Sequence) MarshalJSON() ([]byte, error) {
 	type plain Sequence
-	return encodeWithExtra(plain(s), s.Extra)
+	return encodeWithExtra(plain(s), s.empty, s.Extra)
 }
 
 // UnmarshalJSON decodes a sequence, keeping unknown fields in Extra.
 func (s *Sequence) UnmarshalJSON(b []byte) error {
 	type plain Sequence
 	var q plain
-	extra, err := decodeWithExtra(b, sequenceKeys, "sequence", &q)
+	extra, empty, err := decodeWithExtra(b, sequenceKeys, "sequence", &q)
 	if err != nil {
 		return err
 	}
 	*s = Sequence(q)
 	s.Extra = extra
+	s.empty = empty
 	return nil
 }
 
@@ -561,7 +583,7 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 func (u *Usage) UnmarshalJSON(b []byte) error {
 	type plain Usage
 	var q plain
-	extra, err := decodeWithExtra(b, usageKeys, "usage", &q)
+	extra, _, err := decodeWithExtra(b, usageKeys, "usage", &q) // a null count stays out (see Usage)
 	if err != nil {
 		return err
 	}
@@ -586,38 +608,44 @@ func givenCount(b []byte, key string) bool {
 // MarshalJSON encodes the batch with its unknown fields.
 func (b Batch) MarshalJSON() ([]byte, error) {
 	type plain Batch
-	return encodeWithExtra(plain(b), b.Extra)
+	return encodeWithExtra(plain(b), b.empty, b.Extra)
 }
 
 // UnmarshalJSON decodes a batch, keeping unknown fields in Extra.
 func (b *Batch) UnmarshalJSON(data []byte) error {
 	type plain Batch
 	var q plain
-	extra, err := decodeWithExtra(data, batchKeys, "batch", &q)
+	extra, empty, err := decodeWithExtra(data, batchKeys, "batch", &q)
 	if err != nil {
 		return err
 	}
 	*b = Batch(q)
 	b.Extra = extra
+	b.empty = empty
 	return nil
 }
 
 // encodeWithExtra encodes v, the plain form of a type (without its MarshalJSON), followed by
-// extra, its unknown members.
-func encodeWithExtra(v any, extra map[string]json.RawMessage) ([]byte, error) {
+// the empty members it was decoded with that the encoding leaves out, and extra, its unknown
+// members.
+func encodeWithExtra(v any, empty emptyMembers, extra map[string]json.RawMessage) ([]byte, error) {
 	b, err := marshal(v)
 	if err != nil {
+		return nil, err
+	}
+	if b, err = empty.restore(b); err != nil {
 		return nil, err
 	}
 	return appendExtra(b, extra)
 }
 
 // decodeWithExtra decodes the members of b whose keys are in known into v, the plain form of a
-// type (without its UnmarshalJSON), and returns the others; an error is placed in field.
-func decodeWithExtra(b []byte, known map[string]keyRole, field string, v any) (map[string]json.RawMessage, error) {
-	_, extra, err := decodeKnown(b, known, v)
+// type (without its UnmarshalJSON), and returns the others and the empty ones (see
+// emptyMembers); an error is placed in field.
+func decodeWithExtra(b []byte, known map[string]keyRole, field string, v any) (map[string]json.RawMessage, emptyMembers, error) {
+	_, extra, empty, err := decodeKnown(b, known, v)
 	if err != nil {
-		return nil, inField(field, err)
+		return nil, nil, inField(field, err)
 	}
-	return extra, nil
+	return extra, empty, nil
 }

@@ -4,7 +4,9 @@
 // A record is one JSON object per line. Each stage owns the fields it writes and passes every other
 // field through untouched: fields this package does not know are kept verbatim (as raw JSON) and
 // written back out, so stages compose in any order and a file written by a newer stage survives an
-// older one.
+// older one. A known field read with an empty value ("type": "", "meta": {}, null), which the
+// encoder would leave out, is written again as it came, so that passing a record through takes
+// no member away.
 //
 // Note: unknown fields are kept as json.RawMessage rather than decoded into map[string]any so that
 // numbers and strings survive byte for byte (a float64 round trip would change 1e400 or 0.10).
@@ -49,6 +51,9 @@ type Record struct {
 	// emptyQuestion is set when the record was decoded from a line that has "question":"", so
 	// that encoding it again keeps the member a record built without a question leaves out.
 	emptyQuestion bool
+	// empty holds the members decoded with an empty value ("type": "", "meta": {}), written
+	// again where the encoding would leave them out (see emptyMembers).
+	empty emptyMembers
 }
 
 // Passage is one piece of context: a paragraph, a conversation session, a document.
@@ -59,6 +64,8 @@ type Passage struct {
 	Sentences []string `json:"sentences,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+	// empty holds the members decoded with an empty value, written again (see Record).
+	empty emptyMembers
 }
 
 // Sequence places a record in a sequential benchmark: sequence id and 1-based position.
@@ -67,6 +74,8 @@ type Sequence struct {
 	Position int    `json:"position"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+	// empty holds the members decoded with an empty value, written again (see Record).
+	empty emptyMembers
 }
 
 // Usage counts the tokens of one model call (or the sum over its attempts). A count is known
@@ -133,6 +142,8 @@ type Prediction struct {
 	Batch *Batch `json:"batch,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+	// empty holds the members decoded with an empty value, written again (see Record).
+	empty emptyMembers
 
 	// noText is set when the prediction was decoded from an object without a text member (a
 	// failed one, or a score alone: see NullText), so that encoding it again does not add the
@@ -150,6 +161,8 @@ type Batch struct {
 	Size  int    `json:"size"`  // the questions asked in the call
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+	// empty holds the members decoded with an empty value, written again (see Record).
+	empty emptyMembers
 }
 
 // Fact is a HotpotQA supporting fact, written as the JSON pair [title, sentence index].
@@ -175,6 +188,8 @@ type Judgment struct {
 	Error        string   `json:"error,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
+	// empty holds the members decoded with an empty value, written again (see Record).
+	empty emptyMembers
 }
 
 // Failed reports whether the record carries a prediction error or any judgment error.

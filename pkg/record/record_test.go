@@ -47,7 +47,7 @@ func TestRoundTrip(t *testing.T) {
 			if err := Unmarshal(b1, &r2); err != nil {
 				t.Fatalf("decode again: %v (%s)", err, b1)
 			}
-			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{}, Prediction{}, Usage{})); diff != "" {
+			if diff := cmp.Diff(r1, r2, cmp.AllowUnexported(Record{}, Prediction{}, Usage{}, Passage{}, Judgment{}, Sequence{}, Batch{}, emptyMember{})); diff != "" {
 				t.Errorf("decode(encode(r)) != r (-first +second):\n%s", diff)
 			}
 			b2, _ := r2.MarshalJSON()
@@ -103,7 +103,7 @@ func TestNoAddedMembers(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"text":"x"}}`, `{"schema":1,"id":"a","prediction":{"text":"x"}}`},
 		{`{"schema":1,"id":"a","question":"","answers":[]}`, `{"schema":1,"id":"a","question":"","answers":[]}`},
 		{`{"schema":1,"id":"a","\u0071uestion":"","answers":["x"]}`, `{"schema":1,"id":"a","question":"","answers":["x"]}`},
-		{`{"schema":1,"id":"a","question":null,"answers":["x"]}`, `{"schema":1,"id":"a","answers":["x"]}`},
+		{`{"schema":1,"id":"a","question":null,"answers":["x"]}`, `{"schema":1,"id":"a","answers":["x"],"question":null}`},
 		{`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`,
 			`{"schema":1,"id":",\"question\":\"\"","type":",\"answers\":null","turns":["t"],"meta":{"answers":null,"question":""}}`},
 		{`{"schema":1,"id":"a","question":"q","answers":[""]}`, `{"schema":1,"id":"a","question":"q","answers":[""]}`},
@@ -144,6 +144,48 @@ func TestNoAddedMembers(t *testing.T) {
 	}
 	if b, _ := (Record{Schema: 1, ID: "a", Answers: []string{"x"}}).MarshalJSON(); string(b) != `{"schema":1,"id":"a","answers":["x"]}` {
 		t.Errorf("record built without a question: encoded as %s", b)
+	}
+}
+
+// TestNoMembersTakenAway: a member of the schema's own whose value reads as its zero value ("",
+// 0, false, null, [], {}), which the encoder leaves out, is written again as it came, at every
+// level, so that a stage passing a record through takes no member away from it; one that a stage
+// fills in is written as the stage set it.
+func TestNoMembersTakenAway(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{"schema":1,"id":"a","dataset":"","split":"","lang":"","type":"","question":"q","turns":[],"answers":["x"],"rubric":"","context":[],"meta":{},"scores":{},"score_errors":{}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"dataset":"","split":"","lang":"","type":"","turns":[],"rubric":"","context":[],"meta":{},"scores":{},"score_errors":{}}`},
+		{`{"schema":1,"id":"a","dataset":null,"question":"q","answers":["x"],"context":null,"sequence":null,"meta":null,"prediction":null,"judgments":null,"scores":null}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"dataset":null,"context":null,"sequence":null,"meta":null,"prediction":null,"judgments":null,"scores":null}`},
+		{`{"schema":1,"id":"a","answers":null}`, `{"schema":1,"id":"a","answers":null}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"type":"x","type":""}`, `{"schema":1,"id":"a","question":"q","answers":["x"],"type":""}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"type":"","type":"x"}`, `{"schema":1,"id":"a","type":"x","question":"q","answers":["x"]}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","model":"","latency_ms":0,"attempts":0,"cached":false,"error":"","prompt_sha256":"","error":"","supporting_facts":[ ],"notes":[],"reasoning":"","batch":{"first":"","index":0,"size":0},"cost_usd":null,"usage":null,"z":""}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","batch":{"first":"","index":0,"size":0},"model":"","latency_ms":0,"attempts":0,"cached":false,"error":"","prompt_sha256":"","supporting_facts":[],"notes":[],"reasoning":"","cost_usd":null,"usage":null,"z":""}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"judgments":{"j":{"score":0,"label":"","mode":"","cached":false,"error":"","attempts":0,"cost_usd":null}}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"judgments":{"j":{"score":0,"label":"","mode":"","cached":false,"error":"","attempts":0,"cost_usd":null}}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"title":"","date":"","text":"t","sentences":[]}],"sequence":{"id":"","position":0}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"text":"t","title":"","date":"","sentences":[]}],"sequence":{"id":"","position":0}}`},
+	} {
+		var r Record
+		if err := Unmarshal([]byte(tt.in), &r); err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		if b, _ := r.MarshalJSON(); string(b) != tt.want {
+			t.Errorf("%s\nencoded as %s\nwant       %s", tt.in, b, tt.want)
+		}
+	}
+	// What a stage sets is written as it set it.
+	var r Record
+	if err := Unmarshal([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"type":"","judgments":{},"prediction":{"text":"y","error":""}}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	r.Type = "bridge"
+	r.Judgments["j"] = &Judgment{Label: "x"}
+	r.Prediction.Error = "timeout"
+	want := `{"schema":1,"id":"a","type":"bridge","question":"q","answers":["x"],"prediction":{"text":"y","error":"timeout"},"judgments":{"j":{"label":"x"}}}`
+	if b, _ := r.MarshalJSON(); string(b) != want {
+		t.Errorf("fields set after decoding: encoded as %s\nwant %s", b, want)
 	}
 }
 
@@ -661,7 +703,7 @@ func TestRepeatedScores(t *testing.T) {
 			"", `in.jsonl:1 (id "a"): invalid record: scores.f1: want a number, got null`},
 		{"the same score twice", head + `"scores":{"f1":0.25,"em":1},"scores":{"f1":0.5}}`, map[string]float64{"f1": 0.5}, nil,
 			head + `"scores":{"f1":0.5}}`, ""},
-		{"scores then null", head + `"scores":{"f1":0.5},"scores":null}`, nil, nil, head[:len(head)-1] + `}`, ""},
+		{"scores then null", head + `"scores":{"f1":0.5},"scores":null}`, nil, nil, head + `"scores":null}`, ""},
 		{"no object before", head + `"scores":5,"scores":{"em":1}}`, map[string]float64{"em": 1}, nil,
 			head + `"scores":{"em":1}}`, ""},
 		{"no object after", head + `"scores":{"em":1},"scores":[1]}`, nil, nil,
@@ -669,7 +711,7 @@ func TestRepeatedScores(t *testing.T) {
 		{"score errors", head + `"score_errors":{"sbert":"503"},"score_errors":{"bertscore_f1":"504"}}`, nil,
 			map[string]string{"bertscore_f1": "504"}, head + `"score_errors":{"bertscore_f1":"504"}}`, ""},
 		{"a null score error before", head + `"score_errors":{"sbert":null},"score_errors":{}}`, nil, map[string]string{},
-			head[:len(head)-1] + `}`, ""},
+			head + `"score_errors":{}}`, ""},
 		{"a null score error after", head + `"score_errors":{"sbert":"503"},"score_errors":{"sbert":null}}`, nil, nil,
 			"", `in.jsonl:1 (id "a"): invalid record: score_errors.sbert: want a string, got null`},
 		{"interleaved", head + `"scores":{"a":1},"score_errors":{"b":"x"},"z":0,"scores":{"c":2},"score_errors":{"d":"y"}}`,

@@ -75,14 +75,16 @@ func walkMembers(b []byte, fn func(q []byte, escaped bool, kStart, vStart, vEnd 
 	return nil
 }
 
-// unknownFields returns the members of the JSON object b whose keys are not in known, or nil, and
-// whether a key of a lastKey role is given more than once. It walks the top level without decoding
-// values and allocates only for unknown members.
+// unknownFields returns the members of the JSON object b whose keys are not in known, or nil, the
+// members of known keys whose values read as empty (see emptyValue), and whether a key of a
+// lastKey role is given more than once. It walks the top level without decoding values and
+// allocates only for unknown and empty members.
 //
 // Note: an earlier version decoded the whole object a second time into map[string]RawMessage;
 // that doubled the decode cost and allocations of every stage.
-func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessage, bool, error) {
+func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessage, emptyMembers, bool, error) {
 	var extra map[string]json.RawMessage
+	var empty emptyMembers
 	var seen uint64 // bit i: a member of role lastKey+i has been seen
 	repeated := false
 	err := walkMembers(b, func(q []byte, escaped bool, _, vStart, vEnd int) error {
@@ -97,13 +99,18 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 		} else {
 			role = known[string(q[1:len(q)-1])] // this conversion does not allocate
 		}
-		switch {
-		case role >= lastKey:
-			bit := uint64(1) << (role - lastKey)
-			repeated = repeated || seen&bit != 0
-			seen |= bit
-			return nil
-		case role == knownKey:
+		if role != unknownKey {
+			if role >= lastKey {
+				bit := uint64(1) << (role - lastKey)
+				repeated = repeated || seen&bit != 0
+				seen |= bit
+			}
+			if role != writtenKey && emptyValue(b[vStart:vEnd]) {
+				if !escaped {
+					key = string(q[1 : len(q)-1])
+				}
+				empty = empty.with(key, b[vStart:vEnd])
+			}
 			return nil
 		}
 		if !escaped {
@@ -115,12 +122,94 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 		extra[key] = append(json.RawMessage(nil), b[vStart:vEnd]...)
 		return nil
 	})
-	return extra, repeated, err
+	return extra, empty, repeated, err
+}
+
+// emptyMembers are the members of a decoded object whose keys are its type's own and whose values
+// read as empty: "", 0, false, null, [] or {} (emptyValue). The decoder reads each as the field's
+// zero value, which the encoder leaves out (omitempty), so a stage that decodes an object and
+// writes it again would take the member away; restore puts back those the encoding leaves out.
+//
+// Note: such members are rare (a script that writes every key, "type": "" or "meta": {} for a
+// record without them), so they are kept as a list that is nil for most objects, and the encoding
+// is walked again only when there is one.
+type emptyMembers []emptyMember
+
+type emptyMember struct {
+	key   string
+	value json.RawMessage
+}
+
+// with returns m with key's member set to value (a copy): the last member of a key given twice
+// is the one the decoder reads.
+func (m emptyMembers) with(key string, value []byte) emptyMembers {
+	value = append(json.RawMessage(nil), value...)
+	for i := range m {
+		if m[i].key == key {
+			m[i].value = value
+			return m
+		}
+	}
+	return append(m, emptyMember{key, value})
+}
+
+// restore returns obj, an encoded object, with each of m's members that obj does not have added
+// before its closing brace, in the order they were read: a field still empty is written as it
+// came ("type": "", "meta": {}, "cost_usd": null), not left out. A field a stage has filled in
+// since is in obj, and stays as the stage wrote it.
+func (m emptyMembers) restore(obj []byte) ([]byte, error) {
+	if len(m) == 0 {
+		return obj, nil
+	}
+	var add []emptyMember
+	for _, e := range m {
+		if lastMember(obj, e.key) == nil {
+			add = append(add, e)
+		}
+	}
+	if len(add) == 0 {
+		return obj, nil
+	}
+	out := bytes.TrimRight(obj, " \n")
+	out = append([]byte(nil), out[:len(out)-1]...) // without its '}'
+	empty := len(bytes.TrimSpace(out)) == 1
+	for _, e := range add {
+		if !empty {
+			out = append(out, ',')
+		}
+		empty = false
+		kb, err := marshal(e.key)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(append(out, kb...), ':'), e.value...)
+	}
+	return append(out, '}'), nil
+}
+
+// emptyValue reports whether v, a JSON value, is one the decoder reads as a field's zero value and
+// the encoder leaves out under omitempty: "", 0, false, null, or an empty list or object, blanks
+// inside it or not.
+func emptyValue(v []byte) bool {
+	switch len(v) {
+	case 1:
+		return v[0] == '0'
+	case 2:
+		return string(v) == `""` || string(v) == "[]" || string(v) == "{}"
+	case 4:
+		return string(v) == "null"
+	case 5:
+		return string(v) == "false"
+	}
+	if len(v) > 2 && (v[0] == '[' || v[0] == '{') {
+		return skipSpace(v, 1) == len(v)-1
+	}
+	return false
 }
 
 // decodeKnown decodes the members of the JSON object b whose keys are in known into v, and returns
-// the others, as unknownFields does, and the object the decoder was given: b, or b without the
-// members below, which is what later looks at the known members must read.
+// the others and the empty ones, as unknownFields does, and the object the decoder was given: b,
+// or b without the members below, which is what later looks at the known members must read.
 //
 // Note: the decoder matches a member to a field case-insensitively, as encoding/json does, so an
 // unknown member "ID" or "Question" would overwrite the record's own id or question (and, written
@@ -131,19 +220,19 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 // The decoder also reads every member of a key given twice into the same field, which merges two
 // objects into one map. A key of a lastKey role is read from its last member alone: the others
 // are taken out of what the decoder sees, when there are others.
-func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]json.RawMessage, error) {
-	extra, repeated, err := unknownFields(b, known)
+func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]json.RawMessage, emptyMembers, error) {
+	extra, empty, repeated, err := unknownFields(b, known)
 	if err != nil {
 		// Not an object a decoder accepts: its error says what is wrong.
 		if derr := unmarshal(b, v); derr != nil {
-			return b, nil, derr
+			return b, nil, nil, derr
 		}
 		if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 			// The decoder takes null for an object with no member; the type that calls this
 			// wants an object, as a record line or a passage in context must be.
-			return b, nil, &gojson.UnmarshalTypeError{Value: "null", Type: reflect.TypeOf(v)}
+			return b, nil, nil, &gojson.UnmarshalTypeError{Value: "null", Type: reflect.TypeOf(v)}
 		}
-		return b, nil, err
+		return b, nil, nil, err
 	}
 	shadowed := repeated
 	for k := range extra {
@@ -157,9 +246,9 @@ func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]
 		src = withoutShadowed(b, known)
 	}
 	if err := unmarshal(src, v); err != nil {
-		return src, nil, err
+		return src, nil, nil, err
 	}
-	return src, extra, nil
+	return src, extra, empty, nil
 }
 
 // foldsToKnown reports whether key, which is not in known, equals a known key but for case.

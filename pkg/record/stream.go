@@ -378,7 +378,7 @@ func PeekID(line []byte) string {
 	var v struct {
 		ID string `json:"id"`
 	}
-	if _, _, err := decodeKnown(line, idKey, &v); err != nil {
+	if _, _, _, err := decodeKnown(line, idKey, &v); err != nil {
 		if !json.Valid(line) {
 			return headID(line)
 		}
