@@ -1,5 +1,6 @@
-// Package pipeline is the ordered, bounded, concurrent map over a record stream that qa-predict,
-// qa-judge and the embedding metrics share.
+// Package pipeline is the ordered, bounded, concurrent map over a record stream that qa-predict
+// and qa-judge share. (qa-score streams its records through a window of its own, older than this
+// package, and the embedding metrics fetch their batches under an errgroup limit.)
 //
 // Map reads items from a push-style source, runs the work function on at most n of them at a time
 // (errgroup.WithContext + SetLimit), and hands results to the sink in input order. A window of n
