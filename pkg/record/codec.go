@@ -27,13 +27,14 @@ func Unmarshal(b []byte, v any) error { return unmarshal(b, v) }
 var (
 	// scores and score_errors are read from their last member alone, as qa-score reads them: it
 	// splices the one it writes in place of every member of the key.
-	recordKeys = lastAlone(written(keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
-		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "schema", "id"), "scores", "score_errors")
+	recordKeys = lastAlone(pointers(written(keySet("schema", "id", "dataset", "split", "lang", "type", "question", "turns",
+		"answers", "rubric", "context", "sequence", "meta", "prediction", "judgments"), "schema", "id"), "sequence", "prediction"), "scores", "score_errors")
 	passageKeys    = written(keySet("title", "date", "text", "sentences"), "text")
-	predictionKeys = written(keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
-		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch"), "text")
-	judgmentKeys = keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
-		"usage", "cost_usd", "attempts", "cached", "error")
+	predictionKeys = pointers(written(keySet("text", "model", "provider", "usage", "cost_usd", "latency_ms", "attempts",
+		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch"), "text"),
+		"usage", "cost_usd", "score", "batch")
+	judgmentKeys = pointers(keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
+		"usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
 	sequenceKeys = written(keySet("id", "position"), "id", "position")
 	usageKeys    = keySet("input_tokens", "output_tokens")
 	batchKeys    = written(keySet("first", "index", "size"), "first", "index", "size")
@@ -48,6 +49,9 @@ const (
 	// writtenKey: a knownKey whose field the encoder writes whatever its value, so an empty
 	// value needs no keeping (see emptyMembers).
 	writtenKey
+	// pointerKey: a knownKey whose field is a pointer, which the encoder writes unless it is
+	// null (nil), so only null needs keeping.
+	pointerKey
 	// lastKey and up: read from its last member alone when given twice (see decodeKnown). Each
 	// such key of a set has a role of its own, lastKey+i, so that one given twice is told from
 	// two such keys given once.
@@ -71,6 +75,14 @@ func keySet(keys ...string) map[string]keyRole {
 func written(set map[string]keyRole, keys ...string) map[string]keyRole {
 	for _, k := range keys {
 		set[k] = writtenKey
+	}
+	return set
+}
+
+// pointers marks keys of set as keys whose fields are pointers (pointerKey), and returns set.
+func pointers(set map[string]keyRole, keys ...string) map[string]keyRole {
+	for _, k := range keys {
+		set[k] = pointerKey
 	}
 	return set
 }

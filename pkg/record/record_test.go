@@ -175,6 +175,15 @@ func TestNoMembersTakenAway(t *testing.T) {
 			t.Errorf("%s\nencoded as %s\nwant       %s", tt.in, b, tt.want)
 		}
 	}
+	// A pointer's 0 or {} is written anyway: nothing is kept for it (a wrong answer's judgment
+	// score of 0 costs no allocation more).
+	var p Record
+	if err := Unmarshal([]byte(`{"schema":1,"id":"a","prediction":{"text":"y","cost_usd":0,"usage":{},"batch":{"first":"a","index":0,"size":1}},"judgments":{"j":{"score":0}},"sequence":{"id":"s","position":1}}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.empty != nil || p.Prediction.empty != nil || p.Judgments["j"].empty != nil {
+		t.Errorf("kept members written anyway: %v, %v, %v", p.empty, p.Prediction.empty, p.Judgments["j"].empty)
+	}
 	// What a stage sets is written as it set it.
 	var r Record
 	if err := Unmarshal([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"type":"","judgments":{},"prediction":{"text":"y","error":""}}`), &r); err != nil {

@@ -105,7 +105,7 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 				repeated = repeated || seen&bit != 0
 				seen |= bit
 			}
-			if role != writtenKey && emptyValue(b[vStart:vEnd]) {
+			if v := b[vStart:vEnd]; role != writtenKey && (role == pointerKey && string(v) == "null" || role != pointerKey && emptyValue(v)) {
 				if !escaped {
 					key = string(q[1 : len(q)-1])
 				}
