@@ -56,22 +56,10 @@ func TestReplaceOutput(t *testing.T) {
 			}},
 		{name: "hard link, in place", commit: true, want: "new", mode: 0o644, inside: "new",
 			others: map[string]string{"other.json": "new"},
-			setup: func(t *testing.T, dir string) string {
-				p := write(t, filepath.Join(dir, "s.json"), "old", 0o644)
-				if err := os.Link(p, filepath.Join(dir, "other.json")); err != nil {
-					t.Skip(err)
-				}
-				return p
-			}},
+			setup:  hardLinked},
 		{name: "hard link, aborted in place", want: "-", inside: "new",
 			others: map[string]string{"other.json": "new"},
-			setup: func(t *testing.T, dir string) string {
-				p := write(t, filepath.Join(dir, "s.json"), "old", 0o644)
-				if err := os.Link(p, filepath.Join(dir, "other.json")); err != nil {
-					t.Skip(err)
-				}
-				return p
-			}},
+			setup:  hardLinked},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -155,6 +143,15 @@ func TestReplaceOutputStdout(t *testing.T) {
 	if names := dirNames(entries); !slices.Equal(names, []string{"out.txt"}) {
 		t.Errorf("files %v, want out.txt alone", names)
 	}
+}
+
+// hardLinked makes s.json, holding "old", with a second name, other.json, and returns its path.
+func hardLinked(t *testing.T, dir string) string {
+	p := write(t, filepath.Join(dir, "s.json"), "old", 0o644)
+	if err := os.Link(p, filepath.Join(dir, "other.json")); err != nil {
+		t.Skip(err)
+	}
+	return p
 }
 
 func write(t *testing.T, path, text string, mode fs.FileMode) string {
