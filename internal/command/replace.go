@@ -22,8 +22,10 @@ type Replacement struct {
 	path    string // the file replaced: path's target when path is a link
 	tmp     string // the name written under; "" when written in place
 	regular bool   // a regular file written in place, which Abort removes
-	mu      sync.Mutex
-	done    bool
+	// unregister takes Abort off the cleanups of a forced exit (see OnForcedExit).
+	unregister func()
+	mu         sync.Mutex
+	done       bool
 }
 
 // ReplaceOutput opens the output file path a flag names (see Replacement). A regular file, or a
@@ -33,8 +35,11 @@ type Replacement struct {
 // files OpenOutput writes through a stream or a descriptor (/dev/stdout, the file stdout was
 // redirected to, /dev/fd/3), devices and named pipes, a file with other hard links (which a
 // rename would part from it), and a file in a folder that takes no new name.
+//
+// A process ended before its run returns (see OnForcedExit) aborts the file, as Abort does, until
+// Commit or Abort is called: the run need not register that itself.
 func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) {
-	r := &Replacement{path: path}
+	r := &Replacement{path: path, unregister: func() {}}
 	target, st, err := replaceable(path, stdout, stderr)
 	if err == nil {
 		r.path = target
@@ -59,6 +64,9 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 		r.regular = regularFile(path, r.w)
 	}
 	r.Writer = r.w
+	if r.Regular() {
+		r.unregister = OnForcedExit(r.Abort)
+	}
 	return r, nil
 }
 
@@ -114,6 +122,7 @@ func (r *Replacement) Commit() error {
 		return nil
 	}
 	r.done = true
+	defer r.unregister()
 	err := r.w.Close()
 	if r.tmp == "" {
 		return err
@@ -138,6 +147,7 @@ func (r *Replacement) Abort() {
 		return
 	}
 	r.done = true
+	defer r.unregister()
 	r.w.Close()
 	switch {
 	case r.tmp != "":

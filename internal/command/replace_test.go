@@ -182,3 +182,66 @@ func dirNames(entries []os.DirEntry) []string {
 	}
 	return names
 }
+
+// TestReplaceOutputForcedExit: a file written under a name of its own, or a regular file written
+// in place, is aborted by a forced exit's cleanups (the process ended before the run returns, as
+// qa-learncurve's report is written), which Commit and Abort then no longer hold: a run ended
+// at once leaves no ".NAME.NUMBER.tmp" behind.
+func TestReplaceOutputForcedExit(t *testing.T) {
+	registered := func() int {
+		forcedExit.Lock()
+		defer forcedExit.Unlock()
+		return len(forcedExit.cleanups)
+	}
+	before := registered()
+	for _, commit := range []bool{false, true} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "s.json")
+		r, err := ReplaceOutput(path, &bytes.Buffer{}, &bytes.Buffer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := registered(); got != before+1 {
+			t.Errorf("forced-exit cleanups after ReplaceOutput = %d, want %d", got, before+1)
+		}
+		if commit {
+			r.Commit()
+		} else {
+			r.Abort()
+		}
+		if got := registered(); got != before {
+			t.Errorf("forced-exit cleanups after Commit or Abort = %d, want %d", got, before)
+		}
+	}
+	// What a forced exit runs (exitNow's cleanups) removes the file written so far.
+	dir := t.TempDir()
+	r, err := ReplaceOutput(filepath.Join(dir, "s.json"), &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Write([]byte("part"))
+	forcedExit.Lock()
+	var fns []func()
+	for _, f := range forcedExit.cleanups {
+		fns = append(fns, f)
+	}
+	forcedExit.Unlock()
+	for _, f := range fns {
+		f()
+	}
+	if names := dirNames(mustReadDir(t, dir)); len(names) != 0 {
+		t.Errorf("files after a forced exit's cleanups: %v, want none", names)
+	}
+	if got := registered(); got != before {
+		t.Errorf("forced-exit cleanups after they ran = %d, want %d", got, before)
+	}
+}
+
+func mustReadDir(t *testing.T, dir string) []os.DirEntry {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return entries
+}

@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/urfave/cli/v2"
 
@@ -430,7 +429,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		go metric.PrepareMETEOR()
 	}
 	var summary, mismatches *command.Replacement
-	var finished atomic.Bool // the run got to its end; read by a forced exit's cleanup too
+	finished := false // the run got to its end
 	if cfg.summary != "" && cfg.summary != "-" {
 		// Opened before the work, so that a path that cannot be written fails at once, and put
 		// in place only when the run gets to its end: a failed run leaves the file that was
@@ -454,25 +453,23 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		if o.r == nil {
 			continue
 		}
-		release, unregister := func() {}, func() {}
+		release := func() {}
 		if o.r.Regular() {
 			// A reader of the records that goes away (| head -1) would end the process at a
 			// write, leaving the file unfinished: the write fails instead, and main ends the
-			// process with SIGPIPE once the file is done with.
+			// process with SIGPIPE once the file is done with. (A run ended before it returns,
+			// by a second interrupt while it waits on a slow input, runs no deferred call: the
+			// file is aborted then too, by ReplaceOutput's own cleanup.)
 			release = command.CatchBrokenStdout()
-			// A run ended before it returns (a second interrupt while it waits on a slow
-			// input) runs no deferred call: the file is aborted then too.
-			unregister = command.OnForcedExit(o.r.Abort)
 		}
 		defer func() {
-			if finished.Load() {
+			if finished {
 				if cerr := o.r.Commit(); cerr != nil && err == nil {
 					err = fmt.Errorf("%s: %w", o.what, cerr)
 				}
 			} else {
 				o.r.Abort()
 			}
-			unregister()
 			release()
 		}()
 	}
@@ -619,7 +616,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return err
 		}
 	}
-	finished.Store(true)
+	finished = true
 	return tally{bad: bad, failed: agg.failed, metricErrors: agg.metricErrors, misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
 }
 
