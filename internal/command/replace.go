@@ -22,6 +22,8 @@ type Replacement struct {
 	path    string // the file replaced: path's target when path is a link
 	tmp     string // the name written under; "" when written in place
 	regular bool   // a regular file written in place, which Abort removes
+	// rename puts the new file in place (os.Rename; a test's failure).
+	rename func(oldpath, newpath string) error
 	// unregister takes Abort off the cleanups of a forced exit (see OnForcedExit).
 	unregister func()
 	mu         sync.Mutex
@@ -39,7 +41,7 @@ type Replacement struct {
 // A process ended before its run returns (see OnForcedExit) aborts the file, as Abort does, until
 // Commit or Abort is called: the run need not register that itself.
 func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) {
-	r := &Replacement{path: path, unregister: func() {}}
+	r := &Replacement{path: path, rename: os.Rename, unregister: func() {}}
 	target, st, err := replaceable(path, stdout, stderr)
 	if err == nil {
 		r.path = target
@@ -113,8 +115,10 @@ func createBeside(path string) (*os.File, string, error) {
 	return nil, "", fs.ErrExist
 }
 
-// Commit closes the file and puts it in place of the file it replaces. It does nothing after
-// Commit or Abort.
+// Commit closes the file and puts it in place of the file it replaces. Where the file cannot be
+// renamed over the one it replaces (a file bind-mounted into a container, another user's file
+// in a sticky folder such as /tmp), its content is written into that file instead, as
+// OpenOutput writes it. It does nothing after Commit or Abort.
 func (r *Replacement) Commit() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -128,12 +132,38 @@ func (r *Replacement) Commit() error {
 		return err
 	}
 	if err == nil {
-		err = os.Rename(r.tmp, r.path)
+		if err = r.rename(r.tmp, r.path); err != nil {
+			err = copyOver(r.tmp, r.path, err)
+		}
 	}
 	if err != nil {
 		os.Remove(r.tmp)
 	}
 	return err
+}
+
+// copyOver writes the content of the file tmp into the file path, truncated, and removes tmp, for
+// a rename of tmp over path that failed with renameErr, which it returns if path cannot be
+// written either.
+func copyOver(tmp, path string, renameErr error) error {
+	src, err := os.Open(tmp)
+	if err != nil {
+		return renameErr
+	}
+	defer src.Close()
+	dst, err := CreateOutput(path)
+	if err != nil {
+		return renameErr
+	}
+	_, err = io.Copy(dst, src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err // path is truncated: its error says why it is not whole
+	}
+	os.Remove(tmp)
+	return nil
 }
 
 // Abort closes the file and leaves the file it would have replaced as it was; a regular file

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 )
 
@@ -234,6 +235,30 @@ func TestReplaceOutputForcedExit(t *testing.T) {
 	}
 	if got := registered(); got != before {
 		t.Errorf("forced-exit cleanups after they ran = %d, want %d", got, before)
+	}
+}
+
+// TestReplaceOutputRenameFails: when the new file cannot be renamed over the one it replaces
+// (a file bind-mounted into a container, EBUSY; another user's file in a sticky folder such as
+// /tmp, EPERM), Commit writes its content in place instead, as OpenOutput would have: the run's
+// output is not lost at its end, and no ".tmp" file is left.
+func TestReplaceOutputRenameFails(t *testing.T) {
+	dir := t.TempDir()
+	path := write(t, filepath.Join(dir, "s.json"), "old and longer", 0o640)
+	r, err := ReplaceOutput(path, &bytes.Buffer{}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.rename = func(string, string) error { return &os.LinkError{Op: "rename", Err: syscall.EBUSY} }
+	r.Write([]byte("new"))
+	if err := r.Commit(); err != nil {
+		t.Fatalf("Commit with a failing rename = %v, want nil", err)
+	}
+	if got := content(t, path); got != "new" {
+		t.Errorf("%s = %q, want %q", path, got, "new")
+	}
+	if names := dirNames(mustReadDir(t, dir)); !slices.Equal(names, []string{"s.json"}) {
+		t.Errorf("files %v, want s.json alone", names)
 	}
 }
 
