@@ -9,3 +9,6 @@ func dupDescriptor(path string, _ int) (*os.File, error) { return CreateOutput(p
 
 // linked reports whether the file st describes has other names; none are known here.
 func linked(os.FileInfo) bool { return false }
+
+// keepOwner keeps the owner of the file st describes; there is none to keep here.
+func keepOwner(*os.File, os.FileInfo) error { return nil }

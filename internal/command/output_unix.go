@@ -33,3 +33,22 @@ func linked(st os.FileInfo) bool {
 	s, ok := st.Sys().(*syscall.Stat_t)
 	return ok && s.Nlink > 1
 }
+
+// keepOwner gives f, the file that is to replace the one st describes, that file's owner and
+// group, and fails when it cannot (another user's file, a group this process is not in): renamed
+// over it, f would take the file from its owner, and from its group's members what the mode gave
+// them.
+func keepOwner(f *os.File, st os.FileInfo) error {
+	s, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	fst, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if n, ok := fst.Sys().(*syscall.Stat_t); ok && n.Uid == s.Uid && n.Gid == s.Gid {
+		return nil
+	}
+	return f.Chown(int(s.Uid), int(s.Gid))
+}

@@ -32,11 +32,12 @@ type Replacement struct {
 
 // ReplaceOutput opens the output file path a flag names (see Replacement). A regular file, or a
 // path where there is no file yet, is written under a new name in the same folder, made with the
-// mode of the file it replaces (for a new one, 0666 less the umask, as os.Create makes it); a
-// link to a regular file replaces the file linked to. Anything else is written in place: the
-// files OpenOutput writes through a stream or a descriptor (/dev/stdout, the file stdout was
-// redirected to, /dev/fd/3), devices and named pipes, a file with other hard links (which a
-// rename would part from it), and a file in a folder that takes no new name.
+// mode, owner and group of the file it replaces (for a new one, 0666 less the umask, as os.Create
+// makes it); a link to a regular file replaces the file linked to. Anything else is written in
+// place: the files OpenOutput writes through a stream or a descriptor (/dev/stdout, the file
+// stdout was redirected to, /dev/fd/3), devices and named pipes, a file with other hard links
+// (which a rename would part from it), a file whose owner or group this process cannot give
+// the new one (another user's file it may write), and a file in a folder that takes no new name.
 //
 // A process ended before its run returns (see OnForcedExit) aborts the file, as Abort does, until
 // Commit or Abort is called: the run need not register that itself.
@@ -48,7 +49,9 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 		var f *os.File
 		if f, r.tmp, err = createBeside(target); err == nil {
 			if st != nil {
-				err = f.Chmod(st.Mode().Perm())
+				if err = f.Chmod(st.Mode().Perm()); err == nil {
+					err = keepOwner(f, st)
+				}
 			}
 			if err != nil {
 				f.Close()
@@ -116,9 +119,8 @@ func createBeside(path string) (*os.File, string, error) {
 }
 
 // Commit closes the file and puts it in place of the file it replaces. Where the file cannot be
-// renamed over the one it replaces (a file bind-mounted into a container, another user's file
-// in a sticky folder such as /tmp), its content is written into that file instead, as
-// OpenOutput writes it. It does nothing after Commit or Abort.
+// renamed over the one it replaces (a file bind-mounted into a container), its content is
+// written into that file instead, as OpenOutput writes it. It does nothing after Commit or Abort.
 func (r *Replacement) Commit() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -239,9 +239,8 @@ func TestReplaceOutputForcedExit(t *testing.T) {
 }
 
 // TestReplaceOutputRenameFails: when the new file cannot be renamed over the one it replaces
-// (a file bind-mounted into a container, EBUSY; another user's file in a sticky folder such as
-// /tmp, EPERM), Commit writes its content in place instead, as OpenOutput would have: the run's
-// output is not lost at its end, and no ".tmp" file is left.
+// (a file bind-mounted into a container, EBUSY), Commit writes its content in place instead, as
+// OpenOutput would have: the run's output is not lost at its end, and no ".tmp" file is left.
 func TestReplaceOutputRenameFails(t *testing.T) {
 	dir := t.TempDir()
 	path := write(t, filepath.Join(dir, "s.json"), "old and longer", 0o640)
