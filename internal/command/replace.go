@@ -33,7 +33,8 @@ type Replacement struct {
 // ReplaceOutput opens the output file path a flag names (see Replacement). A regular file, or a
 // path where there is no file yet, is written under a new name in the same folder, made with the
 // mode, owner and group of the file it replaces (for a new one, 0666 less the umask, as os.Create
-// makes it); a link to a regular file replaces the file linked to. Anything else is written in
+// makes it); a link to a regular file replaces the file linked to, and a dangling link gets the
+// file it names. Anything else is written in
 // place: the files OpenOutput writes through a stream or a descriptor (/dev/stdout, the file
 // stdout was redirected to, /dev/fd/3), devices and named pipes, a file with other hard links
 // (which a rename would part from it), a file whose owner or group this process cannot give
@@ -93,15 +94,47 @@ func replaceable(path string, stdout, stderr io.Writer) (string, os.FileInfo, er
 	}
 	target := path
 	if lst.Mode()&fs.ModeSymlink != 0 {
-		if target, err = filepath.EvalSymlinks(path); err != nil {
-			return "", nil, errInPlace // a dangling link: os.Create makes its target
+		if target, err = linkTarget(path); err != nil {
+			return "", nil, errInPlace
 		}
 	}
 	st, err := os.Stat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return target, nil, nil // a dangling link: its target is made, as os.Create makes it
+	}
 	if err != nil || !st.Mode().IsRegular() || linked(st) {
 		return "", nil, errInPlace
 	}
 	return target, st, nil
+}
+
+// linkTarget returns the path that the link path leads to, through any further links: the file
+// it names, or the path where a dangling link's file would be made.
+func linkTarget(path string) (string, error) {
+	for range 40 { // as many links as Linux follows
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				return "", err
+			}
+			dest = filepath.Join(dir, dest)
+		}
+		lst, err := os.Lstat(dest)
+		if err != nil || lst.Mode()&fs.ModeSymlink == 0 {
+			if errors.Is(err, fs.ErrNotExist) {
+				// Its folder must hold the new file: a link into a folder that is not there
+				// is written in place, and fails there as os.Create would.
+				_, err = os.Stat(filepath.Dir(dest))
+			}
+			return dest, err
+		}
+		path = dest
+	}
+	return "", errors.New("too many links")
 }
 
 // createBeside makes a new file for writing in path's folder, named after it

@@ -55,6 +55,12 @@ func TestReplaceOutput(t *testing.T) {
 				}
 				return link
 			}},
+		{name: "dangling link, committed", commit: true, want: "new", mode: created, inside: "-",
+			others: map[string]string{"target.json": "new"},
+			setup:  func(t *testing.T, dir string) string { return dangling(t, dir) }},
+		{name: "dangling link, aborted", want: "-", inside: "-",
+			others: map[string]string{"target.json": "-"},
+			setup:  func(t *testing.T, dir string) string { return dangling(t, dir) }},
 		{name: "hard link, in place", commit: true, want: "new", mode: 0o644, inside: "new",
 			others: map[string]string{"other.json": "new"},
 			setup:  hardLinked},
@@ -97,7 +103,7 @@ func TestReplaceOutput(t *testing.T) {
 					t.Errorf("%s = %q, want %q", name, got, want)
 				}
 			}
-			if lst, err := os.Lstat(path); err == nil && tc.name == "link, committed" && lst.Mode()&fs.ModeSymlink == 0 {
+			if lst, err := os.Lstat(path); err == nil && (tc.name == "link, committed" || tc.name == "dangling link, committed") && lst.Mode()&fs.ModeSymlink == 0 {
 				t.Errorf("%s is no longer a link", path)
 			}
 			entries, _ := os.ReadDir(dir)
@@ -153,6 +159,20 @@ func hardLinked(t *testing.T, dir string) string {
 		t.Skip(err)
 	}
 	return p
+}
+
+// dangling makes dir/s.json a link to dir/sub/../target.json, which is not there, and returns
+// the link's path.
+func dangling(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "s.json")
+	if err := os.Symlink(filepath.Join("sub", "..", "target.json"), link); err != nil {
+		t.Skip(err)
+	}
+	return link
 }
 
 func write(t *testing.T, path, text string, mode fs.FileMode) string {
