@@ -12,16 +12,20 @@ import (
 )
 
 // Replacement is an output file that a run writes under a name of its own beside the file it
-// replaces, and that Commit renames over that file once the run has written it whole: a run
-// that fails or is interrupted (or a summary named by mistake after a file of records) leaves
-// the file as it was, where truncating it at the start had lost it whatever the run did next.
-// Where no such name can be made, the file is written in place, as OpenOutput writes it.
+// replaces, and that Commit renames over that file once the run has written it whole (or copies
+// into it, where a rename would change more than its content): a run that fails or is
+// interrupted (or a summary named by mistake after a file of records) leaves the file as it
+// was, where truncating it at the start had lost it whatever the run did next. Where no such
+// name can be made, the file is written in place, as OpenOutput writes it.
 type Replacement struct {
 	io.Writer
 	w       io.WriteCloser
 	path    string // the file replaced: path's target when path is a link
 	tmp     string // the name written under; "" when written in place
 	regular bool   // a regular file written in place, which Abort removes
+	// copyBack: Commit writes tmp's content into path instead of renaming tmp over it, which
+	// would part path from its other hard links, or from its owner and group.
+	copyBack bool
 	// rename puts the new file in place (os.Rename; a test's failure).
 	rename func(oldpath, newpath string) error
 	// unregister takes Abort off the cleanups of a forced exit (see OnForcedExit).
@@ -34,11 +38,11 @@ type Replacement struct {
 // path where there is no file yet, is written under a new name in the same folder, made with the
 // mode, owner and group of the file it replaces (for a new one, 0666 less the umask, as os.Create
 // makes it); a link to a regular file replaces the file linked to, and a dangling link gets the
-// file it names. Anything else is written in
-// place: the files OpenOutput writes through a stream or a descriptor (/dev/stdout, the file
-// stdout was redirected to, /dev/fd/3), devices and named pipes, a file with other hard links
-// (which a rename would part from it), a file whose owner or group this process cannot give
-// the new one (another user's file it may write), and a file in a folder that takes no new name.
+// file it names. A file with other hard links, or whose owner or group this process cannot give
+// the new file (another user's file it may write), is written into by Commit, not renamed over.
+// Anything else is written in place: the files OpenOutput writes through a stream or a
+// descriptor (/dev/stdout, the file stdout was redirected to, /dev/fd/3), devices and named
+// pipes, and a file in a folder that takes no new name.
 //
 // A process ended before its run returns (see OnForcedExit) aborts the file, as Abort does, until
 // Commit or Abort is called: the run need not register that itself.
@@ -51,7 +55,7 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 		if f, r.tmp, err = createBeside(target); err == nil {
 			if st != nil {
 				if err = f.Chmod(st.Mode().Perm()); err == nil {
-					err = keepOwner(f, st)
+					r.copyBack = linked(st) || keepOwner(f, st) != nil
 				}
 			}
 			if err != nil {
@@ -102,7 +106,7 @@ func replaceable(path string, stdout, stderr io.Writer) (string, os.FileInfo, er
 	if errors.Is(err, fs.ErrNotExist) {
 		return target, nil, nil // a dangling link: its target is made, as os.Create makes it
 	}
-	if err != nil || !st.Mode().IsRegular() || linked(st) {
+	if err != nil || !st.Mode().IsRegular() {
 		return "", nil, errInPlace
 	}
 	return target, st, nil
@@ -151,9 +155,10 @@ func createBeside(path string) (*os.File, string, error) {
 	return nil, "", fs.ErrExist
 }
 
-// Commit closes the file and puts it in place of the file it replaces. Where the file cannot be
-// renamed over the one it replaces (a file bind-mounted into a container), its content is
-// written into that file instead, as OpenOutput writes it. It does nothing after Commit or Abort.
+// Commit closes the file and puts it in place of the file it replaces. Where the file is not to
+// be renamed over the one it replaces (see ReplaceOutput), or cannot be (a file bind-mounted into
+// a container), its content is written into that file instead, as OpenOutput writes it. It does
+// nothing after Commit or Abort.
 func (r *Replacement) Commit() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -166,10 +171,8 @@ func (r *Replacement) Commit() error {
 	if r.tmp == "" {
 		return err
 	}
-	if err == nil {
-		if err = r.rename(r.tmp, r.path); err != nil {
-			err = copyOver(r.tmp, r.path, err)
-		}
+	if err == nil && (r.copyBack || r.rename(r.tmp, r.path) != nil) {
+		err = copyOver(r.tmp, r.path)
 	}
 	if err != nil {
 		os.Remove(r.tmp)
@@ -177,18 +180,16 @@ func (r *Replacement) Commit() error {
 	return err
 }
 
-// copyOver writes the content of the file tmp into the file path, truncated, and removes tmp, for
-// a rename of tmp over path that failed with renameErr, which it returns if path cannot be
-// written either.
-func copyOver(tmp, path string, renameErr error) error {
+// copyOver writes the content of the file tmp into the file path, truncated, and removes tmp.
+func copyOver(tmp, path string) error {
 	src, err := os.Open(tmp)
 	if err != nil {
-		return renameErr
+		return err
 	}
 	defer src.Close()
 	dst, err := CreateOutput(path)
 	if err != nil {
-		return renameErr
+		return err
 	}
 	_, err = io.Copy(dst, src)
 	if cerr := dst.Close(); err == nil {

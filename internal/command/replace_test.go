@@ -13,7 +13,8 @@ import (
 // TestReplaceOutput: a regular file, or a path with no file yet, is written under a name of its
 // own and put in place by Commit, with the replaced file's mode (a new one gets os.Create's);
 // Abort leaves the path as it was. A link replaces its target and stays a link; a file with
-// other hard links, and the file stdout writes to, are written in place.
+// other hard links is written into at Commit, so that they all hold the new content; the file
+// stdout writes to is written in place.
 func TestReplaceOutput(t *testing.T) {
 	// The mode os.Create gives, 0666 less this process's umask.
 	probe := filepath.Join(t.TempDir(), "probe")
@@ -61,11 +62,11 @@ func TestReplaceOutput(t *testing.T) {
 		{name: "dangling link, aborted", want: "-", inside: "-",
 			others: map[string]string{"target.json": "-"},
 			setup:  func(t *testing.T, dir string) string { return dangling(t, dir) }},
-		{name: "hard link, in place", commit: true, want: "new", mode: 0o644, inside: "new",
+		{name: "hard link, committed", commit: true, want: "new", mode: 0o644, inside: "old",
 			others: map[string]string{"other.json": "new"},
 			setup:  hardLinked},
-		{name: "hard link, aborted in place", want: "-", inside: "new",
-			others: map[string]string{"other.json": "new"},
+		{name: "hard link, aborted", want: "old", mode: 0o644, inside: "old",
+			others: map[string]string{"other.json": "old"},
 			setup:  hardLinked},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,9 +94,10 @@ func TestReplaceOutput(t *testing.T) {
 				t.Errorf("%s = %q, want %q", path, got, tc.want)
 			}
 			if tc.want != "-" {
-				st, err := os.Stat(path)
-				if err != nil || st.Mode().Perm() != tc.mode {
-					t.Errorf("%s mode = %v (%v), want %v", path, st.Mode().Perm(), err, tc.mode)
+				if st, err := os.Stat(path); err != nil {
+					t.Errorf("%s: %v, want mode %v", path, err, tc.mode)
+				} else if st.Mode().Perm() != tc.mode {
+					t.Errorf("%s mode = %v, want %v", path, st.Mode().Perm(), tc.mode)
 				}
 			}
 			for name, want := range tc.others {
