@@ -267,6 +267,22 @@ func (a *app) action(c *cli.Context) error {
 	return err
 }
 
+// sampleSeed is the seed sample k sends for --seed seed: seed + k, as a model sent the same seed
+// gives the same answer, so the samples would not be independent. 0, which langchaingo leaves
+// out, is skipped (seed -1's sample 1 sends 1, its sample 2 sends 2), so that every sample of a
+// seed sends one of its own; a seed of 0 is sent as none by every sample, as without
+// --sample-index.
+func sampleSeed(seed, k int) int {
+	if seed == 0 {
+		return 0
+	}
+	s := seed + k
+	if seed < 0 && s >= 0 {
+		s++
+	}
+	return s
+}
+
 // unpriced refuses --max-cost when a model it would meter has no price, so that its spend could
 // not be counted: the reader's, and the EvaLearn judge's when judgeModel (--judge-model) is given.
 func (a *app) unpriced(judgeModel string) error {
@@ -339,12 +355,7 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	a.sample = c.Int("sample-index")
 	if c.IsSet("seed") {
-		// Sample K is sent --seed + K: a model sent the same seed gives the same answer, so
-		// the samples would not be independent. A seed of 0, which langchaingo leaves out, stays 0.
-		s := int(c.Int64("seed"))
-		if s != 0 {
-			s += a.sample
-		}
+		s := sampleSeed(int(c.Int64("seed")), a.sample)
 		a.seed = &s
 	}
 	a.maxTokensSet = c.IsSet("max-tokens")

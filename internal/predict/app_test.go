@@ -715,3 +715,15 @@ func TestRecordsAsTheyCome(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleSeed: sample k of --seed s sends s + k, skipping 0 (which langchaingo leaves out),
+// so that no two samples of a seed send the same one; a seed of 0 sends none.
+func TestSampleSeed(t *testing.T) {
+	for _, tc := range []struct{ seed, k, want int }{
+		{7, 0, 7}, {7, 3, 10}, {-3, 0, -3}, {-3, 2, -1}, {-3, 3, 1}, {-3, 4, 2}, {-1, 1, 1}, {0, 5, 0},
+	} {
+		if got := sampleSeed(tc.seed, tc.k); got != tc.want {
+			t.Errorf("sampleSeed(%d, %d) = %d, want %d", tc.seed, tc.k, got, tc.want)
+		}
+	}
+}
