@@ -109,7 +109,8 @@ or reference is never sent: it counts as a zero vector, so it scores 0 (BERTScor
 sentence so; for bertscore_* a text is first stripped of surrounding whitespace, as bert_score
 does).
 --baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
-twice: the references first, for the idf table (references only are held in memory).
+twice (so they must be regular files, not stdin or a pipe): the references first, for the idf
+table (references only are held in memory).
 
 INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new embedding call but lets
 those in flight end (for at most 2 minutes) and stores them (--cache); every record is still read,
@@ -218,7 +219,7 @@ func embedFlags() []cli.Flag {
 		&cli.IntFlag{Name: "embed-concurrency", Value: embed.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
 		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)"},
 		&cli.DurationFlag{Name: "embed-timeout", Value: embed.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
-		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice; not stdin)"},
+		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice: regular files, not stdin or a pipe)"},
 		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
 	}

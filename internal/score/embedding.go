@@ -95,8 +95,10 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 		}
 		st.opts.Baseline = &b
 	}
-	if idf && (len(inputs) == 0 || slices.Contains(inputs, "-")) {
-		return nil, command.Usagef("--idf: reads the inputs twice (references first), so give them as files, not stdin")
+	if idf {
+		if err := rereadable(inputs); err != nil {
+			return nil, err
+		}
 	}
 	if cachePath != "" {
 		c, err := cache.Open(cachePath)
@@ -112,6 +114,25 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 	}
 	st.scorer = sc
 	return st, nil
+}
+
+// rereadable reports, as a usage error, an input that --idf cannot read twice: stdin, or a file
+// that is not a regular one (a pipe such as /dev/stdin or <(…), a device), whose second reading
+// would find nothing and leave every record unscored and unwritten without a word.
+func rereadable(inputs []string) error {
+	if len(inputs) == 0 || slices.Contains(inputs, "-") {
+		return command.Usagef("--idf: reads the inputs twice (references first), so give them as files, not stdin")
+	}
+	for _, in := range inputs {
+		fi, err := os.Stat(in)
+		if err != nil {
+			continue // reported when the input is opened
+		}
+		if !fi.Mode().IsRegular() {
+			return command.Usagef("--idf: reads the inputs twice (references first), so give them as regular files: %s is not one (a pipe or device reads once)", in)
+		}
+	}
+	return nil
 }
 
 func (st *embedStage) close() error {
