@@ -108,33 +108,57 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 // reference one document, as bert_score counts the flattened reference list), from TEI's
 // tokenizer. References are stripped as BERTScore strips them; an empty reference counts as a
 // document holding only the special tokens the tokenizer adds to every text.
+//
+// The token ids come with the token embeddings (fetch stores both in the cache, so the scoring
+// pass that follows finds them there): so that ids truncated as /embed_all truncates are counted.
+// The references are fetched a round of Batch×Parallel texts at a time and only their ids are
+// kept, so memory holds the references and their ids, never every reference's token embeddings.
 func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) {
 	var flat []string
 	for _, rs := range refs {
 		flat = append(flat, stripped(rs)...)
 	}
-	toks, err := fetch(ctx, s, flat, tokensCodec, s.tokenEmbeddings)
-	if err != nil {
-		return nil, fmt.Errorf("idf: %w", err)
-	}
+	ids := make(map[string][]int)
 	var specials []int
-	for _, t := range toks {
-		for i, id := range t.ids {
-			if t.special[i] {
-				specials = append(specials, id)
+	round := s.cfg.Batch * s.cfg.Parallel
+	for start := 0; start < len(flat); start += round {
+		var todo []string
+		for _, r := range flat[start:min(start+round, len(flat))] {
+			if _, ok := ids[r]; !ok {
+				todo = append(todo, r)
 			}
 		}
-		break
+		toks, err := fetch(ctx, s, todo, tokensCodec, s.tokenEmbeddings)
+		if err != nil {
+			return nil, fmt.Errorf("idf: %w", err)
+		}
+		for r, t := range toks {
+			ids[r] = t.ids
+			if specials == nil {
+				specials = specialIDs(t)
+			}
+		}
 	}
 	docs := make([][]int, len(flat))
 	for i, r := range flat {
-		if t, ok := toks[r]; ok {
-			docs[i] = t.ids
+		if d, ok := ids[r]; ok {
+			docs[i] = d
 		} else {
 			docs[i] = specials
 		}
 	}
 	return metric.NewIDF(docs), nil
+}
+
+// specialIDs returns the ids of t's special tokens, which the tokenizer adds to every text.
+func specialIDs(t tokens) []int {
+	out := []int{}
+	for i, id := range t.ids {
+		if t.special[i] {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // stripped returns texts with Python's str.strip() applied to each, as bert_score's sent_encode
