@@ -14,8 +14,8 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embed"
 	"github.com/qapipe/qapipe/internal/english"
-	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -42,6 +42,9 @@ type embedStage struct {
 	sbert, bp, br, bf int
 	opts              embed.BERTOptions
 	idf               bool
+	// idfErr is why the --idf table could not be made: every record's bertscore_* then fails
+	// with it, as after a failed call, while the other metrics are scored and written.
+	idfErr error
 }
 
 // embedMetrics returns the embed package's names of the selected embedding metrics.
@@ -171,10 +174,11 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 	}
 	idf, err := st.scorer.IDF(ctx, refs)
 	if err != nil {
-		if ierr := interrupt.Err(ctx); ierr != nil {
-			return ierr // finishing: the calls in flight were stored, and nothing is scored
-		}
-		return err
+		// As a failed (or, when finishing, refused) call leaves its batch without embedding
+		// scores, a table that cannot be made leaves every record without bertscore_*: the
+		// records are still scored otherwise and written, and the run exits 3 (or 130).
+		st.idfErr = fmt.Errorf("bertscore: %w", err)
+		return nil
 	}
 	st.opts.IDF = idf
 	return nil
@@ -217,7 +221,10 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 		}
 	}
 	if st.bp >= 0 || st.br >= 0 || st.bf >= 0 {
-		prfs, err := st.scorer.BERTScore(ctx, preds, refs, st.opts)
+		prfs, err := []metric.PRF(nil), st.idfErr
+		if err == nil {
+			prfs, err = st.scorer.BERTScore(ctx, preds, refs, st.opts)
+		}
 		if err != nil {
 			fail(err)
 			bertErr = err
