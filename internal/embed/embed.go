@@ -48,8 +48,11 @@ const (
 const (
 	DefaultBatch = 32 // TEI's default max_client_batch_size
 	// MaxBatch bounds --embed-batch: a batch's records are held until its vectors come back, so
-	// a mistyped huge batch would hold the whole input; OpenAI takes at most 2,048 texts a request.
-	MaxBatch          = 4096
+	// a mistyped huge batch would hold the whole input.
+	MaxBatch = 4096
+	// MaxOpenAIInputs is the most texts OpenAI's /v1/embeddings takes in one request: a larger
+	// --embed-batch still holds that many records, but sends them in requests of this many.
+	MaxOpenAIInputs   = 2048
 	DefaultParallel   = 2
 	DefaultMaxRetries = 5               // --embed-max-retries, as qa-predict's --max-retries
 	DefaultTimeout    = 2 * time.Minute // --embed-timeout, as qa-predict's --timeout
@@ -112,6 +115,8 @@ type Scorer struct {
 	client *http.Client
 	tr     *model.Transport // the client's when NewScorer made it, for its StopWarning; else nil
 
+	perRequest int // texts per request: Batch, at most MaxOpenAIInputs for OpenAI
+
 	requests, texts, hits, notSent atomic.Int64
 }
 
@@ -126,7 +131,10 @@ func NewScorer(cfg Config) (*Scorer, error) {
 	if cfg.Parallel <= 0 {
 		cfg.Parallel = DefaultParallel
 	}
-	s := &Scorer{cfg: cfg, base: model.Endpoint(cfg.Provider, cfg.BaseURL), client: cfg.HTTPClient}
+	s := &Scorer{cfg: cfg, base: model.Endpoint(cfg.Provider, cfg.BaseURL), client: cfg.HTTPClient, perRequest: cfg.Batch}
+	if cfg.Provider == OpenAI {
+		s.perRequest = min(cfg.Batch, MaxOpenAIInputs)
+	}
 	s.shown = s.base
 	if u, err := url.Parse(s.base); err == nil {
 		s.shown = u.Redacted()

@@ -84,7 +84,8 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 }
 
 // fetch returns the value of every distinct non-empty text in texts, from the cache when it holds
-// it and otherwise from call, in requests of at most Batch texts, Parallel at a time. Each fetched
+// it and otherwise from call, in requests of at most Batch texts (for OpenAI at most
+// MaxOpenAIInputs), Parallel at a time. Each fetched
 // value is stored before fetch returns, even if ctx is cancelled meanwhile; one that c.check
 // refuses is not stored (so a rerun asks again) and makes fetch fail, and a cached one it refuses
 // is fetched again. A failed request makes
@@ -113,12 +114,13 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 		}
 		miss = append(miss, t)
 	}
-	results := make([][]V, (len(miss)+s.cfg.Batch-1)/s.cfg.Batch)
+	per := s.perRequest
+	results := make([][]V, (len(miss)+per-1)/per)
 	var g errgroup.Group
 	g.SetLimit(s.cfg.Parallel)
 	var failed atomic.Bool
 	for b := range results {
-		batch := miss[b*s.cfg.Batch : min((b+1)*s.cfg.Batch, len(miss))]
+		batch := miss[b*per : min((b+1)*per, len(miss))]
 		g.Go(func() error {
 			if failed.Load() {
 				return nil // after a failure no new call is made
@@ -167,7 +169,7 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 	}
 	for b, vs := range results {
 		for i, v := range vs {
-			got[miss[b*s.cfg.Batch+i]] = v
+			got[miss[b*per+i]] = v
 		}
 	}
 	return got, nil

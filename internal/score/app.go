@@ -217,7 +217,7 @@ func embedFlags() []cli.Flag {
 		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name, required (sent to openai and ollama; for tei, whose server serves one model, it names that model in --cache's keys)"},
 		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (required for tei)"},
 		&cli.StringFlag{Name: "embed-api-key-file", EnvVars: []string{"QA_EMBED_API_KEY_FILE"}, Usage: "read the embedding server's API key from `FILE` instead of the environment"},
-		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request), 1 to %d", embed.MaxBatch)},
+		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request, at most %d for openai), 1 to %d", embed.MaxOpenAIInputs, embed.MaxBatch)},
 		&cli.IntFlag{Name: "embed-concurrency", Value: embed.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
 		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)"},
 		&cli.DurationFlag{Name: "embed-timeout", Value: embed.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
