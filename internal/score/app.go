@@ -93,9 +93,10 @@ without a prediction, or whose prediction failed, take no part.
    perplexity: --loss-field (summed negative log-likelihood, nats) and --tokens-field per record.
    corpus_bleu, gen_eval_bleu: every answer is a reference.
 Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider, --embed-model and
---embed-base-url (a usage error, exit 2, when unset), --embed-batch records at a time, in input
-order; with --cache the embeddings are stored and a rerun makes no call. The calls are made as
-qa-predict's are: at most --embed-concurrency requests in flight (2), each attempt cut off after
+--embed-base-url (each a usage error, exit 2, when unset; the URL only for tei, as ollama and
+openai have their own), --embed-batch records at a time, in input order; with --cache the
+embeddings are stored and a rerun makes no call. The calls are made as qa-predict's are: at
+most --embed-concurrency requests in flight (2), each attempt cut off after
 --embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429, 500, 502, 503, 504 and 529,
 timeouts, resets) retried --embed-max-retries times (5) with backoff, honouring Retry-After (a
 server never reached, max(8, 2×--embed-concurrency) calls in a row refused and no reply yet,
