@@ -108,7 +108,7 @@ does a batch in which a text's embedding is all zero or holds null (a NaN the mo
 failing server); each such record names the metrics it lacks in score_errors. An empty prediction
 or reference is never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty
 sentence so; for bertscore_* a text is first stripped of surrounding whitespace, as bert_score
-does).
+does), bertscore_* -b/(1-b) under a --baseline b, as bert_score rescales it.
 --baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
 twice (so they must be regular files, not stdin or a pipe): the references first, for the idf
 table, fetched --embed-batch × --embed-concurrency references at a time, keeping their token ids
