@@ -11,7 +11,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -84,11 +83,18 @@ func newChatWriter(t *testing.T, write func(http.ResponseWriter, chatRequest)) *
 	return s
 }
 
-// requests returns the requests s has decoded so far, in the order they came.
-func (s *chatServer) requests() []chatRequest {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.calls)
+// sent returns a function that reads what each request s has decoded so far carried, by f, in
+// the order the requests came.
+func sent[T any](s *chatServer, f func(chatRequest) T) func() []T {
+	return func() []T {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		var out []T
+		for _, req := range s.calls {
+			out = append(out, f(req))
+		}
+		return out
+	}
 }
 
 func (s *chatServer) count() int {

@@ -26,13 +26,7 @@ func hiddenReasoningJudge(t *testing.T) (*httptest.Server, func() []int) {
 		}
 		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": content}, finish, used)
 	})
-	return srv.Server, func() []int {
-		var budgets []int
-		for _, req := range srv.requests() {
-			budgets = append(budgets, req.MaxTokens+req.MaxCompl)
-		}
-		return budgets
-	}
+	return srv.Server, sent(srv, func(req chatRequest) int { return req.MaxTokens + req.MaxCompl })
 }
 
 // TestMaxTokensOnTheWire: LongMemEval's judge sends max_tokens 10, which a model whose hidden

@@ -30,17 +30,12 @@ func defaultTemperatureJudge(t *testing.T) (*httptest.Server, func() []float64) 
 		}
 		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": reply}, "stop", 1)
 	})
-	return srv.Server, func() []float64 {
-		var temps []float64
-		for _, req := range srv.requests() {
-			if req.Temperature == nil {
-				temps = append(temps, -1)
-			} else {
-				temps = append(temps, *req.Temperature)
-			}
+	return srv.Server, sent(srv, func(req chatRequest) float64 {
+		if req.Temperature == nil {
+			return -1
 		}
-		return temps
-	}
+		return *req.Temperature
+	})
 }
 
 // reply is "yes" for LongMemEval's judge, with the object EvaLearn's judge reads.
