@@ -378,19 +378,16 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if cfg.routes != nil {
 			how = "--route " + cfg.routes.path + ", which routes every record to a rule"
 		}
-		if j.Model != "" {
-			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --model %s does nothing with %s: no model is called\n", j.Model, how)
-		}
-		if j.MaxTokens > 0 {
-			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --max-tokens %d does nothing with %s: no model is called\n", j.MaxTokens, how)
-		}
-		if j.Temperature != nil {
-			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --temperature %g does nothing with %s: no model is called\n", *j.Temperature, how)
+		for _, f := range modelFlags(j) {
+			if f.set {
+				fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --%s %s%s does nothing with %s: no model is called\n",
+					f.name, f.value, command.FromEnv(c, f.name), how)
+			}
 		}
 		j.Model = ""
 		return cfg, nil
 	}
-	for _, w := range []string{maxTokensWarning(j), temperatureWarning(j)} {
+	for _, w := range []string{maxTokensWarning(j, command.FromEnv(c, "max-tokens")), temperatureWarning(j, command.FromEnv(c, "temperature"))} {
 		if w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "qa-judge: %s\n", w)
 		}
@@ -451,14 +448,35 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	return cfg, nil
 }
 
+// modelFlag is a flag that sets how the judge model is called, as a warning names it.
+type modelFlag struct {
+	name, value string
+	set         bool
+}
+
+// modelFlags are j's flags that only a call of a model uses: --model, --max-tokens and
+// --temperature, each with whether it is set.
+func modelFlags(j *Judge) []modelFlag {
+	fs := []modelFlag{
+		{"model", j.Model, j.Model != ""},
+		{"max-tokens", fmt.Sprint(j.MaxTokens), j.MaxTokens > 0},
+		{"temperature", "", j.Temperature != nil},
+	}
+	if j.Temperature != nil {
+		fs[2].value = fmt.Sprintf("%g", *j.Temperature)
+	}
+	return fs
+}
+
 // maxTokensWarning says that j's --max-tokens replaces the max_tokens of the protocols j may
 // call a model with, naming each one's own; "" when --max-tokens is not set or no protocol is
-// called (a custom prompt is no protocol's).
-func maxTokensWarning(j *Judge) string {
+// called (a custom prompt is no protocol's). origin is " from QA_X" when the flag's variable set
+// it.
+func maxTokensWarning(j *Judge, origin string) string {
 	if j.MaxTokens == 0 {
 		return ""
 	}
-	return departureWarning(j, fmt.Sprintf("--max-tokens %d", j.MaxTokens), "max_tokens", func(mode string) (string, bool) {
+	return departureWarning(j, fmt.Sprintf("--max-tokens %d%s", j.MaxTokens, origin), "max_tokens", func(mode string) (string, bool) {
 		p, ok := protocolCalls[mode]
 		if p.maxTokens == 0 {
 			return "none", ok
@@ -470,15 +488,15 @@ func maxTokensWarning(j *Judge) string {
 // temperatureWarning says that j's --temperature replaces the temperature of the protocols j
 // may call a model with, naming each one's own, or that it does nothing with a model langchaingo
 // sends no temperature (OpenAI's o1-…, o3, o3-…, gpt-5…); "" when --temperature is not set or no
-// protocol is called.
-func temperatureWarning(j *Judge) string {
+// protocol is called. origin is " from QA_X" when the flag's variable set it.
+func temperatureWarning(j *Judge, origin string) string {
 	if j.Temperature == nil {
 		return ""
 	}
-	if w := model.UnsentTemperature("--temperature", *j.Temperature, j.Provider, j.Model); w != "" {
+	if w := model.UnsentTemperature("--temperature", *j.Temperature, origin, j.Provider, j.Model); w != "" {
 		return "warning: " + w
 	}
-	return departureWarning(j, fmt.Sprintf("--temperature %g", *j.Temperature), "temperature", func(mode string) (string, bool) {
+	return departureWarning(j, fmt.Sprintf("--temperature %g%s", *j.Temperature, origin), "temperature", func(mode string) (string, bool) {
 		p, ok := protocolCalls[mode]
 		return fmt.Sprintf("%g", p.temperature), ok
 	})

@@ -51,13 +51,14 @@ func (r Request) SentTemperature() *float64 {
 }
 
 // UnsentTemperature is the warning that a temperature flag given (flag, e.g. "--temperature",
-// set to t) does nothing with provider's model name, as langchaingo sends that model no
-// temperature (see SentTemperature); "" when the call carries it.
-func UnsentTemperature(flag string, t float64, provider, name string) string {
+// set to t; origin is " from QA_X" when its variable set it, else "") does nothing with
+// provider's model name, as langchaingo sends that model no temperature (see SentTemperature); ""
+// when the call carries it.
+func UnsentTemperature(flag string, t float64, origin, provider, name string) string {
 	if (Request{Provider: provider, Model: name, Temperature: &t}).SentTemperature() != nil {
 		return ""
 	}
-	return fmt.Sprintf("%s %g does nothing with %s %s: langchaingo sends it no temperature (see --dry-run)", flag, t, provider, name)
+	return fmt.Sprintf("%s %g%s does nothing with %s %s: langchaingo sends it no temperature (see --dry-run)", flag, t, origin, provider, name)
 }
 
 // googleTemperature is the temperature langchaingo v0.1.14 sends to googleai when a request sets

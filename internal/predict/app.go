@@ -343,7 +343,7 @@ func (a *app) configure(c *cli.Context) error {
 		return err
 	}
 	if c.IsSet("temperature") {
-		if w := model.UnsentTemperature("--temperature", a.temperature, a.provider, c.String("model")); w != "" {
+		if w := model.UnsentTemperature("--temperature", a.temperature, command.FromEnv(c, "temperature"), a.provider, c.String("model")); w != "" {
 			fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
 		}
 	}

@@ -204,7 +204,7 @@ func (a *app) configureJudgeTemperature(c *cli.Context) error {
 		return err
 	}
 	a.judgeTemperature = &t
-	if w := model.UnsentTemperature("--judge-temperature", t, provider, name); w != "" {
+	if w := model.UnsentTemperature("--judge-temperature", t, command.FromEnv(c, "judge-temperature"), provider, name); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
 	}
 	return nil
