@@ -611,8 +611,12 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.summary == "" && judges != "" {
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
 	}
+	zeroed := 0
 	if cfg.summary != "" {
 		s := agg.summarize(cfg.reps, cfg.seed, cfg.level, bad, corpus)
+		if s.ErrorsAsZero {
+			zeroed = s.Errors - s.failedUnscored
+		}
 		if judges != "" {
 			s.Warnings = append(s.Warnings, judges)
 		}
@@ -621,7 +625,8 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	finished = true
-	return tally{bad: bad, failed: agg.failed, metricErrors: agg.metricErrors, misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
+	return tally{bad: bad, failed: agg.failed, zeroed: zeroed, metricErrors: agg.metricErrors,
+		misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
 }
 
 // process decodes and scores one line, and encodes it unless the embedding metrics are still to
@@ -691,8 +696,11 @@ func (cfg *config) writeSummary(s *Summary, f io.Writer, stdout, stderr io.Write
 
 // tally counts what makes a run that got to the end exit 3.
 type tally struct {
-	bad          int // bad input lines
-	failed       int // records with a prediction or judge error
+	bad    int // bad input lines
+	failed int // records with a prediction or judge error
+	// zeroed counts the failed records the summary counts as 0 (--errors-as-zero): they still
+	// get no scores of their own.
+	zeroed       int
 	metricErrors int // records that lost a metric they should have had
 	// misnamed counts the records with judgments none of which is named judge (--judge): as
 	// qa-learncurve has it, a report with no judge_score at all, read under a name no record
@@ -701,12 +709,23 @@ type tally struct {
 	judge    string
 }
 
+// zeroNote is what the count of failed records adds when the summary counts some as 0.
+func (t tally) zeroNote() string {
+	switch {
+	case t.zeroed == 0:
+		return ""
+	case t.zeroed == t.failed:
+		return " (counted as 0 in the summary: --errors-as-zero)"
+	}
+	return fmt.Sprintf(" (%d counted as 0 in the summary: --errors-as-zero)", t.zeroed)
+}
+
 // err is the exit status of the run: nil, or a BadRecordsError whose message names every kind of
 // problem the run had, counted, the bad lines first (see command.BadRecords).
 func (t tally) err() error {
 	return command.BadRecords(t.bad,
 		command.Count{N: t.metricErrors, Singular: "record with metric errors (see the messages above) not fully scored", Plural: "records with metric errors (see the messages above) not fully scored"},
-		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored", Plural: "records with prediction or judge errors not scored"},
+		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored" + t.zeroNote(), Plural: "records with prediction or judge errors not scored" + t.zeroNote()},
 		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
 			Plural: fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
 	)
