@@ -109,7 +109,8 @@ A record whose prediction failed (or that has none) calls no model: its judgment
 model that would judge it. One whose mode leaves it out (mem0's category 5, a skip route) gets no
 judgment, as with a good prediction: counted as skipped, it passes through with its prediction's
 error for qa-score to count. A record that cannot be planned (a meta.abstention or LoCoMo category
-that cannot be read, or under the rules no gold answers) fails with that error, named by its
+that cannot be read; no gold answers under the rules, longmemeval or mem0, which grade by one; no
+rubric under evalearn, whose judge grades by it alone) fails with that error, named by its
 route's mode, and by the model only where that mode calls one whatever the fact says (longmemeval,
 evalearn): only then is it routed to the model for the warning above.
 

@@ -146,6 +146,9 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		if err != nil {
 			return Plan{}, err
 		}
+		if len(rec.Answers) == 0 {
+			return Plan{}, errNoGold("LongMemEval")
+		}
 		text, t, err := prompt.LongMemEvalJudge(abs, rec.Type, rec.Question, gold, pred)
 		if err != nil {
 			return Plan{}, err
@@ -176,10 +179,16 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		if cat == 5 {
 			return Plan{Skip: true}, nil
 		}
+		if len(rec.Answers) == 0 {
+			return Plan{}, errNoGold("mem0")
+		}
 		t := prompt.Must(prompt.Mem0User)
 		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
 			Messages: []model.Message{{Role: "user", Content: prompt.Mem0Judge(rec.Question, gold, pred)}}, Parse: ParseMem0}, nil
 	case ModeEvaLearn:
+		if textnorm.Strip(rec.Rubric) == "" {
+			return Plan{}, errNoRubric
+		}
 		t := prompt.Must(prompt.EvaLearnJudgeUser)
 		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(evaLearnTemperature),
 			Messages: []model.Message{{Role: "system", Content: ""},
@@ -193,6 +202,21 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 	}
 	return Plan{}, fmt.Errorf("unknown mode %q", mode)
 }
+
+// errNoGold is the error of a record with no gold answers (answers missing or []) under a
+// protocol whose judge compares the prediction with one (whose, LongMemEval's or mem0's).
+//
+// Note: sent on, the judge would read an empty gold answer and grade against nothing: a call
+// paid for and a verdict (most likely 0) given without a word. The benchmarks' own references
+// always have an answer, so no upstream figure is lost.
+func errNoGold(whose string) error {
+	return fmt.Errorf("no gold answers (answers is missing or []): %s's judge compares the prediction with the gold answer", whose)
+}
+
+// errNoRubric is the error of a record with no rubric (missing, empty or white space alone)
+// under EvaLearn's judge, which grades the answer against the rubric and sees nothing else: it
+// would be asked to grade against nothing (upstream, every problem has one).
+var errNoRubric = errors.New("no rubric: EvaLearn's judge grades the answer against the problem's rubric alone")
 
 func rulePlan(mode string, unanswerable bool) Plan {
 	v := Verdict{Score: 0, Label: "answered", Reasoning: "prediction does not abstain (MAGMA category-5 rule)"}

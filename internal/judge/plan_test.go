@@ -32,9 +32,9 @@ func TestPlanModes(t *testing.T) {
 		{ModeLoCoMo, loc(1, "multi_hop"), ModeLoCoMo, prompt.MAGMAUser, false, false},
 		{ModeRules, loc(1, "multi_hop"), RulesMode, "", false, true},
 		{ModeUnanswerable, loc(1, "multi_hop"), ModeUnanswerable, prompt.MAGMACat5, false, true},
-		{ModeLongMemEval, &record.Record{ID: "x_abs", Type: "single-session-preference", Prediction: &record.Prediction{}}, ModeLongMemEval, prompt.LongMemEvalJudgeAbstention, false, false},
-		{ModeLongMemEval, &record.Record{ID: "x", Type: "single-session-preference", Prediction: &record.Prediction{}}, ModeLongMemEval, prompt.LongMemEvalJudgePreference, false, false},
-		{ModeLongMemEval, &record.Record{ID: "x", Type: "knowledge-update", Prediction: &record.Prediction{}}, ModeLongMemEval, prompt.LongMemEvalJudgeKnowledge, false, false},
+		{ModeLongMemEval, &record.Record{ID: "x_abs", Type: "single-session-preference", Answers: []string{"gold"}, Prediction: &record.Prediction{}}, ModeLongMemEval, prompt.LongMemEvalJudgeAbstention, false, false},
+		{ModeLongMemEval, &record.Record{ID: "x", Type: "single-session-preference", Answers: []string{"gold"}, Prediction: &record.Prediction{}}, ModeLongMemEval, prompt.LongMemEvalJudgePreference, false, false},
+		{ModeLongMemEval, &record.Record{ID: "x", Type: "knowledge-update", Answers: []string{"gold"}, Prediction: &record.Prediction{}}, ModeLongMemEval, prompt.LongMemEvalJudgeKnowledge, false, false},
 	}
 	for _, tt := range tests {
 		j := &Judge{Mode: tt.mode, Routes: DefaultRoutes()}
@@ -116,6 +116,59 @@ func TestPlanRecordFacts(t *testing.T) {
 		if _, err := (&Judge{Mode: tt.mode}).Plan(tt.rec); err == nil || err.Error() != tt.want {
 			t.Errorf("Plan(%s, %s): error %v, want %q", tt.mode, tt.rec.Meta, err, tt.want)
 		}
+	}
+}
+
+// TestPlanNothingToGradeBy: a record that lacks what its protocol's judge grades by (the gold
+// answer LongMemEval's and mem0's judges compare with, the rubric EvaLearn's grades against)
+// cannot be planned, rather than send the judge an empty slot to grade against; a gold or
+// rubric that is there, even empty, is sent as the protocol sends it, and MAGMA scores an empty
+// gold 0 without a call, as its callers do.
+func TestPlanNothingToGradeBy(t *testing.T) {
+	rec := func(dataset, typ, meta string, answers []string, rubric string) *record.Record {
+		r := &record.Record{ID: dataset + ":1", Dataset: dataset, Type: typ, Question: "Q", Answers: answers, Rubric: rubric,
+			Prediction: &record.Prediction{Text: "p"}}
+		if meta != "" {
+			if err := json.Unmarshal([]byte(meta), &r.Meta); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r
+	}
+	const noGold = "no gold answers (answers is missing or []): %s's judge compares the prediction with the gold answer"
+	for _, tt := range []struct {
+		name string
+		mode string
+		rec  *record.Record
+		want string // the error; "" for a plan that calls the model
+		skip bool
+		rule bool
+	}{
+		{"longmemeval no answers", ModeLongMemEval, rec("longmemeval", "multi-session", "", nil, ""), fmt.Sprintf(noGold, "LongMemEval"), false, false},
+		{"longmemeval answers []", ModeLongMemEval, rec("longmemeval", "multi-session", "", []string{}, ""), fmt.Sprintf(noGold, "LongMemEval"), false, false},
+		{"longmemeval abstention no answers", ModeLongMemEval, rec("longmemeval", "multi-session", `{"abstention":true}`, nil, ""), fmt.Sprintf(noGold, "LongMemEval"), false, false},
+		{"longmemeval empty gold", ModeLongMemEval, rec("longmemeval", "multi-session", "", []string{""}, ""), "", false, false},
+		{"mem0 no answers", ModeMem0, rec("locomo", "multi_hop", `{"category":1}`, nil, ""), fmt.Sprintf(noGold, "mem0"), false, false},
+		{"mem0 empty gold", ModeMem0, rec("locomo", "multi_hop", `{"category":1}`, []string{""}, ""), "", false, false},
+		{"mem0 category 5 no answers", ModeMem0, rec("locomo", "adversarial", `{"category":5}`, nil, ""), "", true, false},
+		{"magma no answers", ModeLoCoMo, rec("locomo", "multi_hop", `{"category":1}`, nil, ""), "", false, true},
+		{"evalearn no rubric", ModeEvaLearn, rec("evalearn", "Logical Reasoning", "", nil, ""), "no rubric: EvaLearn's judge grades the answer against the problem's rubric alone", false, false},
+		{"evalearn blank rubric", ModeEvaLearn, rec("evalearn", "Logical Reasoning", "", nil, " \n\u3000"), "no rubric: EvaLearn's judge grades the answer against the problem's rubric alone", false, false},
+		{"evalearn rubric", ModeEvaLearn, rec("evalearn", "Logical Reasoning", "", nil, "Full marks for 4."), "", false, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := (&Judge{Mode: tt.mode}).Plan(tt.rec)
+			switch {
+			case tt.want != "":
+				if err == nil || err.Error() != tt.want {
+					t.Errorf("Plan(%s) error = %v, want %q", tt.mode, err, tt.want)
+				}
+			case err != nil:
+				t.Errorf("Plan(%s) error = %v, want a plan", tt.mode, err)
+			case p.Skip != tt.skip || (p.Rule != nil) != tt.rule || !tt.skip && !tt.rule && len(p.Messages) == 0:
+				t.Errorf("Plan(%s) = skip %v rule %v, %d messages, want skip %v rule %v", tt.mode, p.Skip, p.Rule != nil, len(p.Messages), tt.skip, tt.rule)
+			}
+		})
 	}
 }
 
