@@ -1,6 +1,6 @@
 // Package examples holds no code: its tests build the five commands and run, against them, every
 // README example marked "runs as written", the script behind `make demo` and every example of the
-// commands' --help (model calls as dry runs, the embedding server a loopback one), check the
+// commands' --help (the judge model and the embedding server loopback ones), check the
 // figures the README quotes from runs on the shipped samples and the flags of every README command
 // line, those that need a key included, and check that every command's --help prose is wrapped at
 // the width of the rest. `go test -short` skips them.

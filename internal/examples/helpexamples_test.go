@@ -12,7 +12,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"unicode"
 )
 
 // helpHeading opens the examples of a command's --help; they run to the next blank line.
@@ -43,19 +45,19 @@ func helpExamples(t *testing.T, bin string, args ...string) []string {
 }
 
 // helpRuns says how TestHelpExamples runs each example line of the commands' --help, in a folder
-// holding the files they name: "" runs the line as it is; another script runs in its place,
-// the line's model calls made a dry run, or its server the loopback one of $TEI_URL. A line not
-// in the table fails the test, so that a new example is run too.
+// holding the files they name: "" runs the line as it is; another script runs in its place, the
+// line as it is with its judge calls sent to the loopback judge of $JUDGE_URL (judgeScript), or
+// its server the loopback one of $TEI_URL. A line not in the table fails the test, so that a new
+// example is run too.
 var helpRuns = map[string]string{
 	"qa-judge --mode rules preds.jsonl > judged.jsonl":                                             "",
 	"qa-judge --dry-run --model gpt-4o-mini preds.jsonl | sed -n 1p   # the first request, unsent": "",
-	"qa-judge --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl": "" +
-		"qa-judge --dry-run --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl",
-	"qa-judge --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl": "" +
-		"qa-judge --dry-run --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl",
-	"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree": "" +
-		"qa-judge --dry-run --name mini --model gpt-4o-mini preds.jsonl > mini.jsonl\n" +
-		"qa-judge --name rules --mode rules preds.jsonl > rules.jsonl",
+	"qa-judge --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl": judgeScript(
+		"qa-judge --provider openai --model gpt-4o-2024-08-06 --cache judge.sqlite preds.jsonl > judged.jsonl"),
+	"qa-judge --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl": judgeScript(
+		"qa-judge --model gpt-4o-mini --concurrency 16 --rpm 500 --tpm 200000 --prices prices.yaml preds.jsonl > judged.jsonl"),
+	"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree": judgeScript(
+		"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree"),
 
 	"qa-score preds.jsonl > scored.jsonl":                                                                 "",
 	"qa-score --metrics f1,rougeL --summary - --format table preds.jsonl":                                 "",
@@ -68,15 +70,31 @@ var helpRuns = map[string]string{
 	"qa-learncurve --output report.json --plot - --plot-format svg judged.jsonl > curve.svg":                  "",
 }
 
+// judgeScript is line run as it is, the judge model it names called through the loopback judge
+// of $JUDGE_URL (judgeServer) with a made-up key, so that every record it judges is judged.
+func judgeScript(line string) string {
+	return "export OPENAI_API_KEY=loopback-key QA_JUDGE_BASE_URL=\"$JUDGE_URL/v1\"\n" + line
+}
+
+// helpOutputs holds, for some example lines, text their output must hold: that agree compared
+// every record, both judges having judged it (with set -o pipefail, exit 0 alone says that no
+// judgment failed, not that any record was compared).
+var helpOutputs = map[string][]string{
+	"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree": {
+		"judges: mini, rules (Cohen's kappa", "records: 20 compared, 0 left out", "\ndisagreements: "},
+}
+
 // TestHelpExamples runs every example of the commands' --help (qa-judge's, qa-score's and
 // qa-learncurve's; qa-load and qa-predict have none) as helpRuns says, each in a folder of its own
 // with the files they read: preds.jsonl (LoCoMo records predicted by the extractive baseline),
 // prices.yaml, results.json (EvaLearn's results, as its evaluate.py writes them: a JSON array) and
-// judged.jsonl (those results as records). Each must exit 0.
+// judged.jsonl (those results as records). Each must exit 0, one that calls the loopback judge
+// must have called it, and stdout must hold what helpOutputs gives.
 func TestHelpExamples(t *testing.T) {
 	bin := commands(t)
 	fixtures := helpFixtures(t, bin)
 	tei := teiServer(t)
+	judgeURL, judgeCalls := judgeServer(t)
 	seen := map[string]bool{}
 	for _, args := range [][]string{{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"}} {
 		for _, line := range helpExamples(t, bin, args...) {
@@ -96,9 +114,18 @@ func TestHelpExamples(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				stdout, stderr, err := bash(t, dir, bin, "set -euo pipefail\nTEI_URL="+shellQuote(tei)+"\n"+script)
+				before := judgeCalls()
+				stdout, stderr, err := bash(t, dir, bin, "set -euo pipefail\nTEI_URL="+shellQuote(tei)+"\nJUDGE_URL="+shellQuote(judgeURL)+"\n"+script)
 				if err != nil {
 					t.Fatalf("%s: %v\nstdout:\n%.500s\nstderr:\n%s", script, err, stdout, stderr)
+				}
+				if strings.Contains(script, "$JUDGE_URL") && judgeCalls() == before {
+					t.Errorf("%s: no call reached the loopback judge\nstderr:\n%s", script, stderr)
+				}
+				for _, want := range helpOutputs[line] {
+					if !strings.Contains(stdout, want) {
+						t.Errorf("%s: stdout has no %q:\n%s", script, want, stdout)
+					}
 				}
 			})
 		}
@@ -201,6 +228,46 @@ func teiServer(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// judgeServer is a loopback judge speaking OpenAI's chat completions, and the count of the
+// requests it has answered. It grades as MAGMA's judge is asked to, with a JSON object: score 1
+// when the generated answer shares a word with the gold answer (in any case), else 0, so that
+// the judgments of a run over preds.jsonl differ from record to record.
+func judgeServer(t *testing.T) (string, func() int64) {
+	t.Helper()
+	var calls atomic.Int64
+	line := func(prompt, label string) []string {
+		_, rest, _ := strings.Cut(prompt, "\n"+label+": ")
+		text, _, _ := strings.Cut(rest, "\n")
+		return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model    string                     `json:"model"`
+			Messages []struct{ Content string } `json:"messages"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		calls.Add(1)
+		prompt := req.Messages[len(req.Messages)-1].Content
+		generated := line(prompt, "Generated answer")
+		reply := `{"score": 0.0, "reasoning": "no word of the gold answer"}`
+		if slices.ContainsFunc(line(prompt, "Gold answer"), func(w string) bool { return slices.Contains(generated, w) }) {
+			reply = `{"score": 1.0, "reasoning": "a word of the gold answer"}`
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{ //nolint:errcheck // the client sees a cut reply
+			"id": "loopback", "object": "chat.completion", "created": 1, "model": req.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]any{"role": "assistant", "content": reply}}},
+			"usage": map[string]any{"prompt_tokens": 300, "completion_tokens": 12, "total_tokens": 312},
+		})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, calls.Load
 }
 
 // TestREADMEEmbedding runs the README's example with a local text-embeddings-inference server
