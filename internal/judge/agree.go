@@ -16,6 +16,7 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -133,22 +134,23 @@ A verdict is 1 when the judgment's score is at least --threshold, else 0. Record
 judge is missing or failed are left out and counted; a failed judgment among them makes the exit
 code 3. The rows are named as qa-score's summary names its groups: "overall" (every record
 compared), then "type" and each type's name, so that a type named "overall" is not taken for it.
-Records without a type count in "overall" alone. Kappa has no value ("-", with a warning) where
-every verdict is the same: agreement by chance is then 1. A type, id or judge name that is empty,
-has white space at an end, starts with a quote or holds a line break, tab or other unprintable
-character is named Go-quoted in the table, the list and the warnings ("two\nlines"), as in
-qa-score's summary; a record without a type lists as "". The JSON's keys and fields hold them as
-they are.
+Records without a type count in "overall" alone. A record's judgments are compared on its own line,
+not joined by id: records that repeat an earlier one's id (an input given twice, or files of the
+same records judged apart) count as records of their own, with a warning naming the first, as in
+qa-score's summary. Kappa has no value ("-", with a warning) where every verdict is the same:
+agreement by chance is then 1. A type, id or judge name that is empty, has white space at an end,
+starts with a quote or holds a line break, tab or other unprintable character is named Go-quoted in
+the table, the list and the warnings ("two\nlines"), as in qa-score's summary; a record without a
+type lists as "". The JSON's keys and fields hold them as they are.
 
---format json prints the same report as one JSON document, for scripts, keyed as qa-score's
-summary is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them
-left_out_missing and left_out_failed), bad_lines, bootstrap, seed, level; overall and
-by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value
-null where it has none, with a "reason", and "ci" left out where there is no interval (by_type is
-left out when no record compared has a type; when only some have one, without_type counts the
-others); then the disagreements (count, and the listed ones with id, type and each judge's verdict)
-and the warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3
-places.
+--format json prints the same report as one JSON document, for scripts, keyed as qa-score's summary
+is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them left_out_missing
+and left_out_failed), bad_lines, repeated_ids (when any), bootstrap, seed, level; overall and
+by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value null
+where it has none, with a "reason", and "ci" left out where there is no interval (by_type is left
+out when no record compared has a type; when only some have one, without_type counts the others);
+then the disagreements (count, and the listed ones with id, type and each judge's verdict) and the
+warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3 places.
 
 ` + command.ExitCodesHelp,
 		Flags: []cli.Flag{
@@ -214,11 +216,14 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	interrupt.NoCalls(ctx, "qa-judge agree")
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
 	var recs []judgedRecord
+	var ids repeat.IDs
 	seen := map[string]bool{}
 	err := src.Each(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
 			return err
 		}
+		at := src.At(rec.ID, nil)
+		ids.Add(rec.ID, at.File, at.Line)
 		jr := judgedRecord{id: rec.ID, typ: rec.Type, cats: map[string]int{}}
 		for name, j := range rec.Judgments {
 			seen[name] = true
@@ -293,8 +298,11 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		items = append(items, it)
 	}
 	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
-		leftOut: left, failed: failed, badLines: src.Bad, cfg: cfg}
+		leftOut: left, failed: failed, badLines: src.Bad, repeated: ids.Count(), cfg: cfg}
 	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps, cfg.level)
+	if f := ids.First(); f != nil {
+		rep.warnings = append(rep.warnings, repeatedWarning(ids.Count(), f.Place()))
+	}
 	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
 	if cfg.format == agreeJSON {
 		err = rep.writeJSON(out)
@@ -314,6 +322,16 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	// them after the bad lines, as every command does.
 	return command.BadRecords(src.Bad, command.Count{N: failed, Singular: "record left out with a failed judgment (see its error field)",
 		Plural: "records left out with a failed judgment (see their error fields)"})
+}
+
+// repeatedWarning says that n records repeat the id of an earlier record, the first of them at
+// first (file:line and id), as qa-score's summary says it: each is compared as a record of its
+// own. A record's judgments are compared on its own line, so two files of the same records, each
+// judged by one judge, are not joined by id either: the warning says how to compare them.
+func repeatedWarning(n int, first string) string {
+	return english.Count(n, "record repeats", "records repeat") + " the id of an earlier record: each counts in every figure as a record " +
+		"of its own (an input given twice? files of the same records judged apart are not joined: judge one file with each judge in turn)" +
+		english.Form(n, ": ", "; the first is ") + first
 }
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from

@@ -23,6 +23,7 @@ type agreeReport struct {
 	leftOut  int // records left out: a compared judgment missing or failed
 	failed   int // of those, the records with a failed one
 	badLines int
+	repeated int // records that repeat an earlier record's id
 	warnings []string
 	cfg      agreeConfig
 }
@@ -150,18 +151,21 @@ type agreeDoc struct {
 	// LeftOut counts the records left out, LeftOutMissing those where a compared judgment is
 	// missing (or has no score) and LeftOutFailed those where one failed, which make the exit
 	// code 3.
-	LeftOut        int                   `json:"left_out"`
-	LeftOutMissing int                   `json:"left_out_missing"`
-	LeftOutFailed  int                   `json:"left_out_failed"`
-	BadLines       int                   `json:"bad_lines"`
-	Bootstrap      int                   `json:"bootstrap"`
-	Seed           int64                 `json:"seed"`
-	Level          float64               `json:"level"`
-	Overall        agreeGroup            `json:"overall"`
-	ByType         map[string]agreeGroup `json:"by_type,omitempty"` // omitted when no record compared has a type
-	WithoutType    int                   `json:"without_type,omitempty"`
-	Disagreements  agreeDisagreements    `json:"disagreements"`
-	Warnings       []string              `json:"warnings"`
+	LeftOut        int `json:"left_out"`
+	LeftOutMissing int `json:"left_out_missing"`
+	LeftOutFailed  int `json:"left_out_failed"`
+	BadLines       int `json:"bad_lines"`
+	// RepeatedIDs counts the records that repeat an earlier record's id, as qa-score's summary
+	// does; left out when none does.
+	RepeatedIDs   int                   `json:"repeated_ids,omitempty"`
+	Bootstrap     int                   `json:"bootstrap"`
+	Seed          int64                 `json:"seed"`
+	Level         float64               `json:"level"`
+	Overall       agreeGroup            `json:"overall"`
+	ByType        map[string]agreeGroup `json:"by_type,omitempty"` // omitted when no record compared has a type
+	WithoutType   int                   `json:"without_type,omitempty"`
+	Disagreements agreeDisagreements    `json:"disagreements"`
+	Warnings      []string              `json:"warnings"`
 }
 
 // agreeGroup is one row of the report: overall or a type.
@@ -205,7 +209,7 @@ func (r *agreeReport) writeJSON(w io.Writer) error {
 		method = "cohen"
 	}
 	doc := agreeDoc{Judges: r.names, KappaMethod: method, Threshold: r.cfg.threshold, Compared: len(r.items),
-		LeftOut: r.leftOut, LeftOutMissing: r.leftOut - r.failed, LeftOutFailed: r.failed, BadLines: r.badLines,
+		LeftOut: r.leftOut, LeftOutMissing: r.leftOut - r.failed, LeftOutFailed: r.failed, BadLines: r.badLines, RepeatedIDs: r.repeated,
 		Bootstrap: r.cfg.reps, Seed: int64(r.cfg.seed), Level: r.cfg.level, Warnings: r.warnings}
 	doc.Overall = jsonGroup(r.rows[0]) // Agree's first row is every record; a type named "overall" follows it
 	if len(r.rows) > 1 {
