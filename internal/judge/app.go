@@ -672,10 +672,13 @@ func badRecords(n int, one, many string, src *command.Source) error {
 
 // passes reports whether rec goes through unjudged: it is judged under the name already, and
 // neither --force nor, for a failed judgment, --retry-errors asks for another; failed says
-// whether that judgment failed. A null judgment is none, as a null prediction is to qa-predict.
+// whether that judgment failed. A null judgment is none, as a null prediction is to qa-predict,
+// and so is one with neither a score nor an error ({} or a label alone): it holds no verdict,
+// which qa-score, qa-learncurve and agree read as no judgment, and passed through it would be
+// counted neither judged nor failed.
 func (cfg *config) passes(rec *record.Record) (pass, failed bool) {
 	jg := rec.Judgments[cfg.name]
-	if jg == nil || cfg.force {
+	if jg == nil || jg.Score == nil && jg.Error == "" || cfg.force {
 		return false, false
 	}
 	failed = jg.Error != ""
