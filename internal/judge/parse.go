@@ -3,7 +3,6 @@ package judge
 import (
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,12 +72,12 @@ func ParseMAGMA(raw string) (Verdict, error) {
 	return v, nil
 }
 
-// pyClamp01 is Python's max(0.0, min(1.0, s)), NaN included.
+// pyClamp01 is Python's max(0.0, min(1.0, s)), NaN and -0.0 included.
 func pyClamp01(s float64) float64 {
 	if !(s < 1.0) { // min(1.0, s) keeps 1.0 unless s < 1.0 (false for NaN)
 		s = 1.0
 	}
-	if s < 0.0 || math.IsInf(s, -1) {
+	if !(s > 0.0) { // max(0.0, s) keeps 0.0 unless s > 0.0 (false for -0.0, which it turns into 0.0)
 		s = 0.0
 	}
 	return s

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,6 +45,8 @@ func TestParseMAGMA(t *testing.T) {
 		{`{"score": NaN}`, 1, "", false},
 		{`{"score": Infinity}`, 1, "", false},
 		{`{"score": -Infinity}`, 0, "", false},
+		{`{"score": -0.0}`, 0, "", false}, // max(0.0, -0.0) is 0.0: the score and its label read 0, not -0
+		{`{"score": "-0"}`, 0, "", false},
 		{`{"score": "0.6"}`, 0.6, "", false},
 		{`{"score": true}`, 1, "", false},
 		{` {"score": 0} `, 0, "", false},
@@ -77,8 +80,10 @@ func TestParseMAGMA(t *testing.T) {
 		if err != nil && !errors.Is(err, ErrUnparsable) {
 			t.Errorf("ParseMAGMA(%q) error = %v, want ErrUnparsable", tt.raw, err)
 		}
-		if !tt.bad && (v.Score != tt.want || v.Reasoning != tt.reason) {
-			t.Errorf("ParseMAGMA(%q) = %v %q, want %v %q", tt.raw, v.Score, v.Reasoning, tt.want, tt.reason)
+		// The score bit for bit (-0 is not 0 in the record), and the label that writes it.
+		label := strconv.FormatFloat(tt.want, 'g', -1, 64)
+		if !tt.bad && (math.Float64bits(v.Score) != math.Float64bits(tt.want) || v.Label != label || v.Reasoning != tt.reason) {
+			t.Errorf("ParseMAGMA(%q) = %v %q %q, want %v %q %q", tt.raw, v.Score, v.Label, v.Reasoning, tt.want, label, tt.reason)
 		}
 	}
 }
@@ -112,8 +117,11 @@ func TestParseMem0(t *testing.T) {
 }
 
 func TestPyClamp(t *testing.T) {
-	for _, tt := range []struct{ in, want float64 }{{math.NaN(), 1}, {math.Inf(1), 1}, {math.Inf(-1), 0}, {0.3, 0.3}, {math.Copysign(0, -1), 0}} {
-		if got := pyClamp01(tt.in); got != tt.want {
+	// Compared bit for bit: -0.0 == 0.0, but max(0.0, -0.0) is 0.0, and a judgment's score -0
+	// would be written "score": -0, label "-0".
+	for _, tt := range []struct{ in, want float64 }{{math.NaN(), 1}, {math.Inf(1), 1}, {math.Inf(-1), 0}, {0.3, 0.3},
+		{math.Copysign(0, -1), 0}, {-0.2, 0}, {0, 0}, {1, 1}, {math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64}} {
+		if got := pyClamp01(tt.in); math.Float64bits(got) != math.Float64bits(tt.want) {
 			t.Errorf("pyClamp01(%v) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
@@ -164,7 +172,7 @@ func TestParseRandom(t *testing.T) {
 			case string: // "error": upstream raises
 				ok = err != nil
 			case float64:
-				ok = err == nil && v.Score == want ||
+				ok = err == nil && math.Float64bits(v.Score) == math.Float64bits(want) || // -0 is not upstream's 0.0
 					err != nil && want == 0 && p.strict != "" && strings.HasSuffix(err.Error(), p.strict)
 			}
 			if !ok {
