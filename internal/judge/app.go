@@ -147,10 +147,10 @@ MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, -
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
 so a pipeline sets the predicting and judging models apart. At most --concurrency calls are in
 flight and records come out in input order. Transient failures (HTTP 408, 409, 425, 429, 500,
-502, 503, 504 and 529, timeouts, resets) are retried with exponential backoff and jitter,
-honouring Retry-After (and the Gemini API's retryDelay, given in the body); every other status
-(400, 401, 404; 501 and the other 5xx) fails at once, as does a 429 for a quota no wait restores:
-OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day.
+502, 503, 504 and 529, timeouts, resets, closed connections) are retried with exponential backoff
+and jitter, honouring Retry-After (and the Gemini API's retryDelay, given in the body); every other
+status (400, 401, 404; 501 and the other 5xx) fails at once, as does a 429 for a quota no wait
+restores: OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day.
 As in qa-predict, a judge server never reached (max(8, 2×--concurrency) calls in a row refused,
 or its host unknown, and no reply yet) stops the calls: the records left fail with "not called:
 server ... was never reached", stderr says so once, and --retry-errors over the output judges them;

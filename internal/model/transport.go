@@ -398,7 +398,24 @@ func isTransientError(err error) bool {
 		return true
 	}
 	var oe *net.OpError
-	return errors.As(err, &oe)
+	return errors.As(err, &oe) || closedIdle(err)
+}
+
+// serverClosedIdle is the text of net/http's errServerClosedIdle, which it does not export: the
+// error of a request sent on a kept-alive connection the server closed as the client took it
+// (a load balancer's idle timeout), before any reply. net/http retries such a request itself only
+// when it takes it for idempotent, never a POST, so the transport retries it, counted, as it
+// retries a reset connection.
+const serverClosedIdle = "http: server closed idle connection"
+
+// closedIdle reports whether err, or an error it wraps, is net/http's errServerClosedIdle.
+func closedIdle(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == serverClosedIdle {
+			return true
+		}
+	}
+	return false
 }
 
 func isJSON(contentType string) bool {
