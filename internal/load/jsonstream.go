@@ -140,7 +140,9 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 		return jsonRaw(line), itemAt{line: it.jsonl.Line()}, nil
 	}
 	if !it.dec.More() {
-		if _, err := it.dec.Token(); err != nil && !errors.Is(err, io.EOF) {
+		// In an array, the input ending here (after an item, or after '[') leaves it without
+		// its ']': a file cut at an item's end, which is no less cut than one cut inside an item.
+		if _, err := it.dec.Token(); err != nil && (it.array || !errors.Is(err, io.EOF)) {
 			return nil, itemAt{}, it.fatal(err)
 		}
 		if it.array {

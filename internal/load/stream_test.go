@@ -114,11 +114,29 @@ func TestSQuADStreams(t *testing.T) {
 }
 
 func TestTruncatedArrayIsFatal(t *testing.T) {
-	in := "[\n {\"_id\": \"a\", \"question\": \"q\", \"answer\": \"x\"},\n {\"_id\": \"b\", \"quest"
-	n := 0
-	err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(in)}, Options{}, func(*record.Record, int, error) error { n++; return nil })
-	if err == nil || !strings.HasPrefix(err.Error(), "t.json:3: ") || n != 1 {
-		t.Errorf("HotpotQA(truncated) = %v after %d items, want a t.json:3 error after 1", err, n)
+	item := `{"_id": "a", "question": "q", "answer": "x"}`
+	for _, tc := range []struct {
+		in, want string
+		items    int
+	}{
+		{"[\n " + item + ",\n {\"_id\": \"b\", \"quest", "t.json:3: unexpected end of JSON array", 1},
+		// cut at an item's end (head -n over one item a line): the ']' is missing all the same
+		{"[\n " + item + ",\n " + item + "\n", "t.json:4: unexpected end of JSON array", 2},
+		{"[" + item + "," + item, "t.json:1: unexpected end of JSON array", 2},
+		{"[\n " + item + ",\n", "t.json:3: unexpected end of JSON array", 1},
+		{"[\n", "t.json:2: unexpected end of JSON array", 0},
+		{"[", "t.json:1: unexpected end of JSON array", 0},
+		{"[]", "", 0},
+	} {
+		n := 0
+		err := HotpotQA(Input{Name: "t.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, int, error) error { n++; return nil })
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want || n != tc.items {
+			t.Errorf("HotpotQA(%q) = %q after %d items, want %q after %d", tc.in, got, n, tc.want, tc.items)
+		}
 	}
 }
 
