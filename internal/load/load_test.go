@@ -649,7 +649,8 @@ func TestReadFile(t *testing.T) {
 
 // TestNotAnObjectWording: an item that is not an object, on a JSON Lines line, in a JSON array or
 // among a SQuAD paragraph's questions, is worded as the record reader words the same line read
-// as a record (what qa-predict, qa-judge, qa-score and qa-learncurve say of it).
+// as a record (what qa-predict, qa-judge, qa-score and qa-learncurve say of it), after the path
+// that finds a SQuAD question without an id in a file that is all one line.
 func TestNotAnObjectWording(t *testing.T) {
 	for _, item := range []string{`["q"]`, `5`, `"q"`, `null`, `true`} {
 		_, err := record.NewReader(strings.NewReader(item+"\n"), "r.jsonl").Read()
@@ -662,15 +663,17 @@ func TestNotAnObjectWording(t *testing.T) {
 			name string
 			load Loader
 			in   string
+			path string
 		}{
-			{"jsonl line", HotpotQA, `{"_id":"a","question":"q","answer":"x"}` + "\n" + item + "\n"},
-			{"array item", HotpotQA, `[{"_id":"a","question":"q","answer":"x"},` + "\n" + item + "]"},
-			{"generic line", JSONL, `{"id":"a","question":"q"}` + "\n" + item + "\n"},
-			{"squad question", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[` + "\n" + item + "]}]}]}"},
+			{"jsonl line", HotpotQA, `{"_id":"a","question":"q","answer":"x"}` + "\n" + item + "\n", ""},
+			{"array item", HotpotQA, `[{"_id":"a","question":"q","answer":"x"},` + "\n" + item + "]", ""},
+			{"generic line", JSONL, `{"id":"a","question":"q"}` + "\n" + item + "\n", ""},
+			{"squad question", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":"q"},` + "\n" + item + "]}]}]}",
+				"data[0].paragraphs[0].qas[1]: "},
 		} {
 			_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
-			if err != nil || len(bads) != 1 || bads[0] != "i.json:2: "+want {
-				t.Errorf("%s %s: bad items %q, %v; want [%q]", tc.name, item, bads, err, "i.json:2: "+want)
+			if err != nil || len(bads) != 1 || bads[0] != "i.json:2: "+tc.path+want {
+				t.Errorf("%s %s: bad items %q, %v; want [%q]", tc.name, item, bads, err, "i.json:2: "+tc.path+want)
 			}
 		}
 	}
@@ -751,8 +754,8 @@ func TestFieldTypeWording(t *testing.T) {
 }
 
 // TestSQuADLayoutWording: a value out of place in a SQuAD-layout file (SQuAD, CMRC 2018) stops
-// the load with its line, worded as the record reader words a line of the wrong kind: an
-// article that is a list reads "want an object, got a list", as such a line does elsewhere.
+// the load with its line and path (the files are one line), worded as the record reader words a
+// line of the wrong kind: an article that is a list reads "data[0]: want an object, got a list".
 func TestSQuADLayoutWording(t *testing.T) {
 	_, err := record.NewReader(strings.NewReader(`["t"]`+"\n"), "r.jsonl").Read()
 	var rerr *record.Error
@@ -760,11 +763,13 @@ func TestSQuADLayoutWording(t *testing.T) {
 		t.Fatalf("record reader on a list: %v", err)
 	}
 	for _, tt := range []struct{ in, want string }{
-		{"{\"data\": [\n[\"t\"]]}", "s.json:2: want an object, got a list"},
-		{"{\"data\":\n {\"title\": \"t\"}}", "s.json:2: want a list, got an object"},
-		{"{\"data\": [\n5]}", "s.json:2: want an object, got a number"},
-		{"{\"data\": [{\"paragraphs\": [\ntrue]}]}", "s.json:2: want an object, got true or false"},
-		{"{\"data\": [{\"paragraphs\": [{\"qas\":\n\"q\"}]}]}", "s.json:2: want a list, got a string"},
+		{"{\"data\": [\n[\"t\"]]}", "s.json:2: data[0]: want an object, got a list"},
+		{"{\"data\":\n {\"title\": \"t\"}}", "s.json:2: data: want a list, got an object"},
+		{"{\"data\": [\n5]}", "s.json:2: data[0]: want an object, got a number"},
+		{"{\"data\": [{\"paragraphs\": [\ntrue]}]}", "s.json:2: data[0].paragraphs[0]: want an object, got true or false"},
+		{"{\"data\": [{\"paragraphs\": [{\"qas\":\n\"q\"}]}]}", "s.json:2: data[0].paragraphs[0].qas: want a list, got a string"},
+		{"{\"data\": [{\"paragraphs\": []}, {\"title\":\n[\"t\"]}]}", "s.json:2: data[1].title: want a string, got a list"},
+		{"{\"data\": [{\"paragraphs\": [{\"context\": null}, {\"context\":\n5}]}]}", "s.json:2: data[0].paragraphs[1].context: want a string, got a number"},
 	} {
 		for _, load := range []Loader{SQuAD, CMRC2018} {
 			_, _, err := loadString(t, load, "s.json", tt.in, Options{})
@@ -851,10 +856,11 @@ func TestFieldFaultWording(t *testing.T) {
 		in   string
 		want string
 	}{
-		{"squad id missing", SQuAD, squad(`{"question":"q","answers":[]}`), `i.json:1: missing field "id"`},
-		{"squad id null", SQuAD, squad(`{"id":null,"question":"q","answers":[]}`), `i.json:1: missing field "id"`},
-		{"squad id empty", SQuAD, squad(`{"id":"","question":"q","answers":[]}`), `i.json:1: missing field "id"`},
-		{"squad id a list", SQuAD, squad(`{"id":["q1"],"question":"q","answers":[]}`), `i.json:1: id: want a string or a number, got a list`},
+		{"squad id missing", SQuAD, squad(`{"question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: missing field "id"`},
+		{"squad id null", SQuAD, squad(`{"id":null,"question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: missing field "id"`},
+		{"squad id empty", SQuAD, squad(`{"id":"","question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: missing field "id"`},
+		{"squad id a list", SQuAD, squad(`{"id":["q1"],"question":"q","answers":[]}`),
+			`i.json:1: data[0].paragraphs[0].qas[0]: id: want a string or a number, got a list`},
 		{"squad text missing", SQuAD, squad(`{"id":"q1","question":"q","answers":[{"text":"a","answer_start":0},{"answer_start":0}]}`),
 			`i.json:1 (id "squad:q1"): answers[1]: missing field "text"`},
 		{"cmrc query_id a list", CMRC2018, cmrc(`{"query_id":[1],"query_text":"q","answers":["a"]}`),

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -51,32 +53,42 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	}
 	lines := &lineCounter{r: br}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
-	data := false // a "data" member was read
-	err := w.object(func(key string) error {
+	data := false // a "data" list was read
+	_, _, err := w.object(func(key string) error {
 		if key != "data" {
 			return w.skip()
 		}
-		data = true
-		return w.array(func() error {
+		read, err := w.array(func() error {
 			var art squadArticle
 			if err := w.article(&art); err != nil {
 				return err
 			}
 			for _, q := range art.qas {
+				if q.bad != nil {
+					if err := emit(nil, 0, badf(in, q.line, "", "%v", q.bad)); err != nil {
+						return err
+					}
+					continue
+				}
 				ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
 				rec, bad := squadRecord(in, q, dataset, lang, ctx)
+				if re, ok := bad.(*record.Error); ok && re.ID == "" {
+					re.Err = fmt.Errorf("%s: %w", q.path, re.Err) // all one line: the path finds it
+				}
 				if err := emit(rec, q.line, bad); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
+		data = data || read
+		return err
 	})
 	if err != nil {
 		return err
 	}
 	if !data { // another file read as SQuAD would give no record without a word
-		return fmt.Errorf(`%s: no "data" member, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
+		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
 	}
 	if _, err := w.dec.Token(); err != io.EOF {
 		return w.fail(errors.New("more JSON after the top-level object"))
@@ -92,85 +104,150 @@ type squadArticle struct {
 	qas      []squadItem
 }
 
-// squadItem is a question of a SQuAD file as it was read, with its line and paragraph.
+// squadItem is a question of a SQuAD file as it was read, with its line, path and paragraph, or (bad
+// not nil) an article or paragraph that holds no list of questions, which the official scripts
+// fail on (a KeyError, or a TypeError for null): one whose key is misspelt would otherwise
+// lose its questions without a word.
 type squadItem struct {
 	raw  jsonRaw
 	line int
 	par  int
+	path string // data[0].paragraphs[1].qas[2], for a bad item without an id
+	bad  error
 }
 
-// squadWalker walks the JSON of a SQuAD file token by token.
+// squadWalker walks the JSON of a SQuAD file token by token, knowing the path of the value it
+// reads (data[3].paragraphs[0].qas), which names a value out of place in a file that is all one
+// line, as SQuAD's are.
 type squadWalker struct {
 	in    Input
 	dec   *json.Decoder
 	lines *lineCounter
+	path  []string // the keys (".title") and indexes ("[3]") down to the value being read
 }
 
+// article reads an article of the "data" list. An article or a paragraph that is null, or has
+// no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path.
 func (w *squadWalker) article(art *squadArticle) error {
-	return w.object(func(key string) error {
+	pars := false
+	line, null, err := w.object(func(key string) error {
 		switch key {
 		case "title":
 			return w.value(&art.title)
 		case "paragraphs":
-			return w.array(func() error {
-				par := len(art.contexts)
-				art.contexts = append(art.contexts, "")
-				return w.object(func(key string) error {
-					switch key {
-					case "context":
-						return w.value(&art.contexts[par])
-					case "qas":
-						return w.array(func() error {
-							var raw jsonRaw
-							if err := w.dec.Decode(&raw); err != nil {
-								return w.fail(err)
-							}
-							line := w.lines.lineAt(w.dec.InputOffset() - int64(len(raw)))
-							art.qas = append(art.qas, squadItem{raw, line, par})
-							return nil
-						})
-					}
-					return w.skip()
-				})
-			})
+			read, err := w.array(func() error { return w.paragraph(art) })
+			pars = pars || read
+			return err
 		}
 		return w.skip()
 	})
+	if err == nil {
+		w.missing(art, line, null, pars, "paragraphs")
+	}
+	return err
 }
 
-// object reads a JSON object, calling f with each key to read its value; null reads as {}.
-func (w *squadWalker) object(f func(key string) error) error {
-	if ok, err := w.open('{', "an object"); !ok || err != nil {
-		return err
+// paragraph reads a paragraph of an article's "paragraphs" list into art.
+func (w *squadWalker) paragraph(art *squadArticle) error {
+	par := len(art.contexts)
+	art.contexts = append(art.contexts, "")
+	qas := false
+	line, null, err := w.object(func(key string) error {
+		switch key {
+		case "context":
+			return w.value(&art.contexts[par])
+		case "qas":
+			read, err := w.array(func() error {
+				var raw jsonRaw
+				if err := w.dec.Decode(&raw); err != nil {
+					return w.fail(err)
+				}
+				line := w.lines.lineAt(w.dec.InputOffset() - int64(len(raw)))
+				art.qas = append(art.qas, squadItem{raw: raw, line: line, par: par, path: w.where()})
+				return nil
+			})
+			qas = qas || read
+			return err
+		}
+		return w.skip()
+	})
+	if err == nil {
+		w.missing(art, line, null, qas, "qas")
+	}
+	return err
+}
+
+// missing adds to art the bad item of the object just read at line, the value at the walker's
+// path, when it was null or had no list under key (read false).
+func (w *squadWalker) missing(art *squadArticle, line int, null, read bool, key string) {
+	switch {
+	case null:
+		art.qas = append(art.qas, squadItem{line: line, bad: fmt.Errorf("%s: want an object, got null", w.where())})
+	case !read:
+		art.qas = append(art.qas, squadItem{line: line, bad: missingField(w.where() + "." + key)})
+	}
+}
+
+// where returns the path of the value being read ("" for the top-level value).
+func (w *squadWalker) where() string { return strings.Join(w.path, "") }
+
+// at prefixes msg with the path of the value being read, if it is not the top-level value.
+func (w *squadWalker) at(msg string) string {
+	if len(w.path) == 0 {
+		return msg
+	}
+	return w.where() + ": " + msg
+}
+
+// object reads a JSON object, calling f with each key to read its value. It returns the line
+// the object starts on, or that of null, which reads as {} (null true).
+func (w *squadWalker) object(f func(key string) error) (line int, null bool, err error) {
+	ok, err := w.open('{', "an object")
+	if err != nil {
+		return 0, false, err
+	}
+	line = w.lines.lineAt(w.dec.InputOffset())
+	if !ok {
+		return line, true, nil
 	}
 	for w.dec.More() {
 		tok, err := w.dec.Token()
 		if err != nil {
-			return w.fail(err)
+			return line, false, w.fail(err)
 		}
-		if err := f(tok.(string)); err != nil {
-			return err
+		key := tok.(string)
+		if len(w.path) > 0 {
+			key = "." + key
+		}
+		w.path = append(w.path, key)
+		err = f(tok.(string))
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return line, false, err
 		}
 	}
-	return w.close()
+	return line, false, w.close()
 }
 
-// array reads a JSON array, calling f to read each element; null reads as [].
-func (w *squadWalker) array(f func() error) error {
+// array reads a JSON array, calling f to read each element; null reads as [] (read false).
+func (w *squadWalker) array(f func() error) (read bool, err error) {
 	if ok, err := w.open('[', "a list"); !ok || err != nil {
-		return err
+		return false, err
 	}
-	for w.dec.More() {
-		if err := f(); err != nil {
-			return err
+	for i := 0; w.dec.More(); i++ {
+		w.path = append(w.path, "["+strconv.Itoa(i)+"]")
+		err := f()
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return true, err
 		}
 	}
-	return w.close()
+	return true, w.close()
 }
 
 // open reads the delimiter that starts a value of the kind named, or null (false). A value of
-// another kind is worded as the record reader words a line that is not an object: "want an
-// object, got a list".
+// another kind is worded as the record reader words a line that is not an object, after the
+// value's path: "data: want a list, got an object".
 func (w *squadWalker) open(delim json.Delim, kind string) (bool, error) {
 	tok, err := w.dec.Token()
 	if err != nil {
@@ -180,7 +257,8 @@ func (w *squadWalker) open(delim json.Delim, kind string) (bool, error) {
 		return false, nil
 	}
 	if tok != delim {
-		return false, fmt.Errorf("%s:%d: want %s, got %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), kind, describeToken(tok))
+		return false, fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()),
+			w.at(fmt.Sprintf("want %s, got %s", kind, describeToken(tok))))
 	}
 	return true, nil
 }
@@ -197,7 +275,7 @@ func (w *squadWalker) value(v any) error {
 	if err := w.dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) { // the value was read: name the line it ends on
-			return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), record.DescribeDecodeError(err))
+			return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), w.at(record.DescribeDecodeError(err)))
 		}
 		return w.fail(err)
 	}
