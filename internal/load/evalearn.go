@@ -25,9 +25,11 @@ type evaLearnProblem struct {
 	Rubric          string   `json:"rubric"`
 	CanonicalAnswer string   `json:"canonical_answer"`
 
-	// noQuestion is the fault of a problem whose prompt ends with no question, named by the
-	// problem file's line: each record that would ask it is a bad item that says so.
-	noQuestion *record.Error
+	// fault is the fault of a problem whose prompt ends with no question, or that does not
+	// decode (a prompt that holds a number, say) though its id reads, named by the problem
+	// file's line: each record that would ask it is a bad item that says so, rather than one
+	// that says its id is not in the file.
+	fault *record.Error
 }
 
 type evaLearnSequence struct {
@@ -45,22 +47,23 @@ type evaLearnSequence struct {
 // evaluate.py's student system prompt names at every position of the sequence, while its results
 // (and so the record's type) keep the problem's. A question id names the problem whose id equals it
 // in Python, as upstream looks it up (3.0 is 3, the string "3" is not); of problems with equal ids
-// the last one counts. A problem whose prompt ends with no question makes each record that would
-// ask it a bad item, named by the problem's line in its file. A record's line, given to emit, is
+// the last one counts. A problem whose prompt ends with no question, or that does not decode, makes
+// each record that would ask it a bad item, named by the problem's line in its file. A sequence
+// without question_ids (absent or null), or with an empty list, is a bad item. A record's line, given to emit, is
 // its sequence's in the sequence file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		p := new(evaLearnProblem)
 		if err := decodeItem(problems, line, "", raw, p); err != nil {
-			return emit(nil, 0, err)
+			return evaLearnBadProblem(problems, line, raw, err, byID, emit)
 		}
 		id, err := idText("id", p.ID)
 		if err != nil {
 			return emit(nil, 0, badf(problems, line, "", "%v", err))
 		}
 		if err := evaLearnQuestion(p.Prompt); err != nil {
-			p.noQuestion = badf(problems, line, "", "problem %s: %v", id, err)
+			p.fault = badf(problems, line, "", "problem %s: %v", id, err)
 		}
 		byID[evaLearnKey(p.ID)] = p // a later problem with an equal id replaces it, as in upstream's dict
 		return nil
@@ -77,6 +80,12 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		if err != nil {
 			return emit(nil, 0, badf(sequences, line, "", "%v", err))
 		}
+		switch {
+		case s.QuestionIDs == nil: // absent or null (a misspelt key): upstream stops on a KeyError
+			return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "%v", missingField("question_ids")))
+		case len(s.QuestionIDs) == 0:
+			return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "question_ids: want a list of problem ids, got an empty list"))
+		}
 		for i, q := range s.QuestionIDs {
 			rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
 			if rec != nil && s.Type != "" && s.Type != rec.Type {
@@ -90,6 +99,25 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		}
 		return nil
 	})
+}
+
+// evaLearnBadProblem takes in raw, a problem at line that did not decode (err): one whose id
+// reads takes its place in byID with its fault, reported by each record that asks it; any other
+// is a bad item of its own, which no sequence can name.
+func evaLearnBadProblem(problems Input, line int, raw jsonRaw, err error, byID map[string]*evaLearnProblem, emit Emit) error {
+	var head struct {
+		ID jsonRaw `json:"id"`
+	}
+	re, ok := err.(*record.Error)
+	if !ok || jsonUnmarshal(raw, &head) != nil {
+		return emit(nil, 0, err)
+	}
+	id, idErr := idText("id", head.ID)
+	if idErr != nil {
+		return emit(nil, 0, err)
+	}
+	byID[evaLearnKey(head.ID)] = &evaLearnProblem{ID: head.ID, fault: badf(problems, line, "", "problem %s: %v", id, re.Err)}
+	return nil
 }
 
 // evaLearnRecord is the record of position pos of sequence seq, whose question id is raw, the
@@ -107,8 +135,8 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	if p == nil {
 		return nil, badf(in, line, id, "question id %s is not in the problem file", qid)
 	}
-	if p.noQuestion != nil {
-		bad := *p.noQuestion
+	if p.fault != nil {
+		bad := *p.fault
 		bad.ID = id
 		return nil, &bad
 	}

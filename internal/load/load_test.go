@@ -416,6 +416,53 @@ func TestEvaLearnQuestionIDs(t *testing.T) {
 	}
 }
 
+// TestEvaLearnLostItems: a sequence without question_ids (absent, null, a misspelt key) or with
+// an empty list, and a problem that does not decode though its id reads, are bad items that say
+// so, one for each record they would have given, never records that go missing without a word,
+// nor "not in the problem file" for a problem that is.
+func TestEvaLearnLostItems(t *testing.T) {
+	good := `{"id": 1, "type": "T", "prompt": ["Q?"], "rubric": "R"}`
+	for _, tt := range []struct {
+		name, problems, sequence string
+		records                  int
+		bads                     []string
+	}{
+		{"no question_ids", good, `{"sequence_id": 4, "type": "T"}`, 0,
+			[]string{`s:2 (id "evalearn:4"): missing field "question_ids"`}},
+		{"misspelt question_ids", good, `{"sequence_id": 4, "type": "T", "questions_ids": [1]}`, 0,
+			[]string{`s:2 (id "evalearn:4"): missing field "question_ids"`}},
+		{"null question_ids", good, `{"sequence_id": 4, "type": "T", "question_ids": null}`, 0,
+			[]string{`s:2 (id "evalearn:4"): missing field "question_ids"`}},
+		{"empty question_ids", good, `{"sequence_id": 4, "type": "T", "question_ids": []}`, 0,
+			[]string{`s:2 (id "evalearn:4"): question_ids: want a list of problem ids, got an empty list`}},
+		{"problem prompt holds a number", good + ",\n" + `{"id": 2, "type": "T", "prompt": ["Q?", 5], "rubric": "R"}`,
+			`{"sequence_id": 4, "type": "T", "question_ids": [2, 1, 2]}`, 1,
+			[]string{`p:3 (id "evalearn:4:1"): problem 2: prompt: want a string, got a number`,
+				`p:3 (id "evalearn:4:3"): problem 2: prompt: want a string, got a number`}},
+		{"problem id a list", good + ",\n" + `{"id": [2], "type": 5, "prompt": ["Q?"]}`,
+			`{"sequence_id": 4, "type": "T", "question_ids": [1]}`, 1,
+			[]string{`p:3: type: want a string, got a number`}},
+	} {
+		problems := "[\n" + tt.problems + "\n]"
+		sequences := "[\n" + tt.sequence + "\n]"
+		var records int
+		var bads []string
+		err := EvaLearn(Input{Name: "p", R: strings.NewReader(problems)}, Input{Name: "s", R: strings.NewReader(sequences)},
+			Options{}, func(rec *record.Record, _ int, bad error) error {
+				if rec != nil {
+					records++
+				}
+				if bad != nil {
+					bads = append(bads, bad.Error())
+				}
+				return nil
+			})
+		if err != nil || records != tt.records || !slices.Equal(bads, tt.bads) {
+			t.Errorf("%s: %d records, bad %q, %v; want %d records, bad %q", tt.name, records, bads, err, tt.records, tt.bads)
+		}
+	}
+}
+
 // TestEvaLearnResultsKeys checks that sequence ids and positions are keyed as Python's dicts key
 // them after json.load: by value across int, float and bool, strings apart from numbers.
 func TestEvaLearnResultsKeys(t *testing.T) {
