@@ -20,6 +20,18 @@ type cmrcArticle struct {
 	Paragraphs []jsonRaw `json:"paragraphs"`
 }
 
+// questions returns how many questions art holds, in either layout, as far as they could be
+// decoded.
+func (art *cmrcArticle) questions() int {
+	n := len(art.QAs)
+	for _, raw := range art.Paragraphs {
+		var par cmrcParagraph
+		_ = jsonUnmarshal(raw, &par) // a fault elsewhere in it: the questions decoded count
+		n += len(par.QAs)
+	}
+	return n
+}
+
 // cmrcParagraph is a paragraph of a SQuAD-layout article in a CMRC 2018 array.
 type cmrcParagraph struct {
 	Context string    `json:"context"`
@@ -58,7 +70,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		var art cmrcArticle
 		if err := decodeItem(in, line, "", raw, &art); err != nil {
-			return emit(nil, 0, err)
+			return emit(nil, 0, withItems(err, art.questions(), "question", "questions"))
 		}
 		if art.Paragraphs != nil {
 			return cmrcSQuADArticle(in, emit, raw, line, &art)

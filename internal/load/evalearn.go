@@ -73,8 +73,8 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	}
 	return eachItem(sequences, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
 		var s evaLearnSequence
-		if err := decodeItem(sequences, line, "", raw, &s); err != nil {
-			return emit(nil, 0, err)
+		if err := decodeRecord(sequences, line, "evalearn:", "sequence_id", raw, &s); err != nil {
+			return emit(nil, 0, withItems(err, len(s.QuestionIDs), "position", "positions"))
 		}
 		seq, err := idText("sequence_id", s.SequenceID)
 		if err != nil {

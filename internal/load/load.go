@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -112,6 +113,19 @@ func LoaderFor(format string) (Loader, error) {
 // badf returns the *record.Error for a bad item of input in at line (0 when unknown).
 func badf(in Input, line int, id, format string, args ...any) *record.Error {
 	return &record.Error{File: in.DisplayName(), Line: line, ID: id, Err: fmt.Errorf(format, args...)}
+}
+
+// withItems returns bad, the bad item of an item that holds n questions (a LoCoMo conversation's
+// QA items, a sequence's positions), saying that they are skipped with it, so that one fault
+// that loses many records says how many: the count of bad items counts it once.
+func withItems(bad error, n int, singular, plural string) error {
+	re, ok := bad.(*record.Error)
+	if !ok || n == 0 {
+		return bad
+	}
+	moved := *re
+	moved.Err = fmt.Errorf("%w (%s skipped with it)", re.Err, english.Count(n, singular, plural))
+	return &moved
 }
 
 // The faults of a benchmark's fields are worded as the record reader words a record's, which

@@ -463,6 +463,52 @@ func TestEvaLearnLostItems(t *testing.T) {
 	}
 }
 
+// TestWholeItemFaults: an item that holds questions and is bad as a whole (a LoCoMo conversation
+// with a session that does not decode, or without a qa list; a CMRC 2018 article; an EvaLearn
+// sequence) is one bad item that says how many questions go with it, and a conversation without
+// qa is one at all, rather than records that go missing without a word.
+func TestWholeItemFaults(t *testing.T) {
+	qa := `[{"question": "q1?", "answer": "x", "category": 1}, {"question": "q2?", "answer": "y", "category": 2}]`
+	for _, tt := range []struct {
+		name string
+		load Loader
+		in   string
+		ids  []string
+		bads []string
+	}{
+		{"locomo session", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": [{"speaker": "A", "text": 5}]}, "qa": ` + qa + `}]`, nil,
+			[]string{`l.json:1 (id "locomo:c"): session_1: text: want a string, got a number (2 QA items skipped with it)`}},
+		{"locomo sample_id", LoCoMo, `[{"sample_id": 5, "conversation": {}, "qa": ` + qa + `}]`, nil,
+			[]string{`l.json:1 (id "locomo:5"): sample_id: want a string, got a number (2 QA items skipped with it)`}},
+		{"locomo no qa", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": []}, "qas": ` + qa + `},` + "\n" + `{"sample_id": "d", "qa": null}]`, nil,
+			[]string{`l.json:1 (id "locomo:c"): missing field "qa"`, `l.json:2 (id "locomo:d"): missing field "qa"`}},
+		{"locomo empty qa", LoCoMo, `[{"sample_id": "c", "conversation": {}, "qa": []}]`, nil, nil},
+		{"cmrc context_text", CMRC2018, `[{"context_id": "T", "context_text": 5, "title": "t", "qas": [{"query_id": "q1", "query_text": "问?", "answers": ["a"]}]},` +
+			"\n" + `{"context_id": "U", "context_text": "c", "title": "t", "qas": [{"query_id": "q2", "query_text": "问?", "answers": ["a"]}]}]`,
+			[]string{"cmrc2018:q2"}, []string{`l.json:1: context_text: want a string, got a number (1 question skipped with it)`}},
+		{"cmrc article title", CMRC2018, `[{"title": 7, "paragraphs": [{"context": "c", "qas": [{"id": "x", "question": "问", "answers": []}, {"id": "y", "question": "问", "answers": []}]}, {"qas": [{}]}]}]`,
+			nil, []string{`l.json:1: title: want a string, got a number (3 questions skipped with it)`}},
+	} {
+		ids, bads, err := loadString(t, tt.load, "l.json", tt.in, Options{})
+		if err != nil || !slices.Equal(ids, tt.ids) || !slices.Equal(bads, tt.bads) {
+			t.Errorf("%s: records %q, bad %q, %v; want %q, bad %q", tt.name, ids, bads, err, tt.ids, tt.bads)
+		}
+	}
+	var bads []string
+	err := EvaLearn(Input{Name: "p", R: strings.NewReader(`[{"id": 1, "type": "T", "prompt": ["Q?"]}]`)},
+		Input{Name: "s", R: strings.NewReader(`[{"sequence_id": 9, "type": 5, "question_ids": [1, 1, 1]}]`)},
+		Options{}, func(_ *record.Record, _ int, bad error) error {
+			if bad != nil {
+				bads = append(bads, bad.Error())
+			}
+			return nil
+		})
+	want := []string{`s:1 (id "evalearn:9"): type: want a string, got a number (3 positions skipped with it)`}
+	if err != nil || !slices.Equal(bads, want) {
+		t.Errorf("evalearn sequence of the wrong type: bad %q, %v; want %q", bads, err, want)
+	}
+}
+
 // TestEvaLearnResultsKeys checks that sequence ids and positions are keyed as Python's dicts key
 // them after json.load: by value across int, float and bool, strings apart from numbers.
 func TestEvaLearnResultsKeys(t *testing.T) {

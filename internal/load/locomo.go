@@ -42,20 +42,26 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // adversarial_answer when present; a non-string answer becomes str() of it, as upstream inserts it
 // (2022 → "2022"). meta keeps category, evidence, adversarial_answer, and the answer when
 // adversarial_answer took its place. A bad QA item is reported with its own line and skipped
-// alone.
+// alone; a conversation without a qa list is a bad item, and one that is bad as a whole (a
+// session that does not decode) says how many QA items are skipped with it.
 func LoCoMo(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("locomo:", "sample_id"), func(raw jsonRaw, line int) error {
 		var conv locomoConversation
-		if err := decodeRecord(in, line, "locomo:", "sample_id", raw, &conv); err != nil {
-			return emit(nil, 0, err)
+		err := decodeRecord(in, line, "locomo:", "sample_id", raw, &conv)
+		switch {
+		case err != nil:
+		case conv.SampleID == "":
+			err = badf(in, line, "", "%v", missingField("sample_id"))
+		case conv.QA == nil: // absent or null (a misspelt key): upstream's loop over qa stops
+			err = badf(in, line, "locomo:"+conv.SampleID, "%v", missingField("qa"))
 		}
-		if conv.SampleID == "" {
-			return emit(nil, 0, badf(in, line, "", "%v", missingField("sample_id")))
+		if err != nil {
+			return emit(nil, 0, withItems(err, len(conv.QA), "QA item", "QA items"))
 		}
 		ctx, err := locomoSessions(conv.Conversation)
 		speakers := [2]jsonRaw{conv.Conversation["speaker_a"], conv.Conversation["speaker_b"]}
 		if err != nil {
-			return emit(nil, 0, badf(in, line, "locomo:"+conv.SampleID, "%v", err))
+			return emit(nil, 0, withItems(badf(in, line, "locomo:"+conv.SampleID, "%v", err), len(conv.QA), "QA item", "QA items"))
 		}
 		lines := itemLines(raw, line, conv.QA)
 		for i, item := range conv.QA {
