@@ -327,7 +327,7 @@ func (a *app) loadFile(name string) error {
 			return command.Usagef("--format: %v", err)
 		}
 		if a.format != "" {
-			a.warnOtherFormat(in.DisplayName(), br)
+			a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
 		}
 		a.generic = format == "jsonl" || format == "csv"
 		return load(in, a.opt, a.emitter(in.DisplayName()))
@@ -340,14 +340,19 @@ func (a *app) loadFile(name string) error {
 // generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
 // fields are mapped by hand. SQuAD's layout is also CMRC 2018's.
 //
-// It looks at what has come of the input once its first line is in (firstLines): most often the
-// whole 64 kB head of a file, but from a pipe the first line, so that records read from a slow
-// pipe come out as they are read and not once 64 kB are there.
-func (a *app) warnOtherFormat(name string, br *bufio.Reader) {
+// It looks at the 64 kB head of a regular file (file), as detection does: its first line alone
+// would be a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it.
+// From a pipe it looks at what has come once the first line is in (firstLines), so that records
+// read from a slow pipe come out as they are read and not once 64 kB are there.
+func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 	if a.format == "jsonl" || a.format == "csv" {
 		return
 	}
-	seen := Detect("", firstLines(br)) // the content alone, not the name
+	head := firstLines(br)
+	if file {
+		head, _ = br.Peek(detectHead) // a read error comes again to the loader, after the head
+	}
+	seen := Detect("", head) // the content alone, not the name
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
 	if seen == "" || seen == a.format || layout[seen] && layout[a.format] {
 		return
@@ -413,7 +418,7 @@ func (a *app) mapFits(name, format string) error {
 // "" for any other: a named pipe (bash's <(…), /dev/fd/63) or a device can be read once only, by
 // its loader, which detects the format from the stream as it reads it.
 func detectFile(name string) string {
-	if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
+	if !isRegular(name) {
 		return ""
 	}
 	f, err := os.Open(name)
@@ -423,6 +428,13 @@ func detectFile(name string) string {
 	defer f.Close()
 	head, _ := bufio.NewReaderSize(textfile.NewReader(f), detectHead).Peek(detectHead)
 	return Detect(name, head)
+}
+
+// isRegular reports whether name is a regular file, which can be read ahead without waiting on a
+// writer, unlike a pipe or a device.
+func isRegular(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // emitter returns the Emit every loader calls, for records read from the file named: it
