@@ -361,8 +361,12 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 	if name == "stdin" {
 		detected = ""
 	}
-	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like a %s file by its fields, and --format %s reads it as %s%s\n",
-		name, seen, a.format, a.format, detected)
+	article := "a"
+	if strings.HasPrefix(seen, "evalearn") {
+		article = "an"
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like %s %s file by its fields, and --format %s reads it as %s%s\n",
+		name, article, seen, a.format, a.format, detected)
 }
 
 func (a *app) loadEvaLearn(files []string) error {
