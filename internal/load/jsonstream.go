@@ -183,7 +183,11 @@ func (it *items) end() error {
 // else where the decoder stopped (a syntax error at its byte, see syntaxAt).
 func (it *items) fatal(err error) error {
 	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		return atLine(it.in, it.lines.lineAt(it.lines.read), errors.New("unexpected end of JSON array"))
+		what := "unexpected end of JSON array"
+		if !it.array { // a stream of indented objects, which no bracket holds
+			what = "unexpected end of JSON input"
+		}
+		return atLine(it.in, it.lines.lineAt(it.lines.read), errors.New(what))
 	}
 	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 		return syntaxAt(it.in, it.dec, it.lines, se)

@@ -205,6 +205,16 @@ func TestPrettyObjectStream(t *testing.T) {
 	}
 }
 
+// A stream of indented objects cut inside its last object is cut input, not a cut array: no
+// bracket holds it.
+func TestPrettyObjectStreamCut(t *testing.T) {
+	in := "{\n \"_id\": \"a\", \"question\": \"q\", \"answer\": \"x\"\n}\n{\n \"_id\": \"b\",\n"
+	ids, _, err := loadString(t, HotpotQA, "p.json", in, Options{})
+	if err == nil || err.Error() != "p.json:6: unexpected end of JSON input" || len(ids) != 1 {
+		t.Errorf("HotpotQA(cut object stream) = %v after %q, want p.json:6: unexpected end of JSON input after 1", err, ids)
+	}
+}
+
 // What follows an array's closing bracket is no part of it: a second array (cat a.json b.json)
 // or stray text stops the load, as Python's json.load stops on it, rather than being dropped.
 func TestArrayTrailingData(t *testing.T) {
