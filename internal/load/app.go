@@ -338,7 +338,7 @@ func (a *app) loadFile(name string) error {
 // its first bytes, another benchmark's fields: its items would be bad ones, each lacking the
 // fields of the format given ('missing field "_id"'), with no word of what the file is. The
 // generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
-// fields are mapped by hand. SQuAD's layout is also CMRC 2018's.
+// fields are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
 //
 // It looks at the 64 kB head of a regular file (file), as detection does: its first line alone
 // would be a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it.
@@ -353,8 +353,11 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 		head, _ = br.Peek(detectHead) // a read error comes again to the loader, after the head
 	}
 	seen := Detect("", head) // the content alone, not the name
+	// SQuAD's layout is CMRC 2018's too, but CMRC's first layout (a JSON array of context_text
+	// and qas) the squad format does not read.
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
-	if seen == "" || seen == a.format || layout[seen] && layout[a.format] {
+	squadLayout := bytes.Contains(head, []byte(`"paragraphs"`))
+	if seen == "" || seen == a.format || layout[seen] && layout[a.format] && squadLayout {
 		return
 	}
 	detected := " (named without --format, a file's format is detected)"
