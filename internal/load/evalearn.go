@@ -23,7 +23,9 @@ type evaLearnProblem struct {
 	Level           jsonRaw  `json:"level"`
 	Prompt          []string `json:"prompt"`
 	Rubric          string   `json:"rubric"`
-	CanonicalAnswer string   `json:"canonical_answer"`
+	CanonicalAnswer jsonRaw  `json:"canonical_answer"`
+
+	answer string // canonical_answer's text: str() of a number, as in every benchmark's format
 
 	// fault is the fault of a problem whose prompt ends with no question, or that does not
 	// decode (a prompt that holds a number, say) though its id reads, named by the problem
@@ -42,15 +44,15 @@ type evaLearnSequence struct {
 // EvaLearn_Sequence.json: one record per (sequence, position), id evalearn:<sequence>:<position>
 // with positions from 1. The problem's prompt list is kept exactly in turns (the question is its
 // last element), with the rubric and the task type; answers hold canonical_answer when it is not
-// empty (upstream withholds it: the reference answer is inside the rubric). meta keeps problem_id,
-// source and level, and sequence_type the sequence's type when it is not the problem's: the type
-// evaluate.py's student system prompt names at every position of the sequence, while its results
-// (and so the record's type) keep the problem's. A question id names the problem whose id equals it
-// in Python, as upstream looks it up (3.0 is 3, the string "3" is not); of problems with equal ids
-// the last one counts. A problem whose prompt ends with no question, or that does not decode, makes
-// each record that would ask it a bad item, named by the problem's line in its file. A sequence
-// without question_ids (absent or null), or with an empty list, is a bad item. A record's line, given to emit, is
-// its sequence's in the sequence file.
+// empty or null, a number as str() of it (upstream withholds it: the reference answer is inside the
+// rubric). meta keeps problem_id, source and level, and sequence_type the sequence's type when it
+// is not the problem's: the type evaluate.py's student system prompt names at every position of the
+// sequence, while its results (and so the record's type) keep the problem's. A question id names
+// the problem whose id equals it in Python, as upstream looks it up (3.0 is 3, the string "3" is
+// not); of problems with equal ids the last one counts. A problem whose prompt ends with no
+// question, or that does not decode, makes each record that would ask it a bad item, named by the
+// problem's line in its file. A sequence without question_ids (absent or null), or with an empty
+// list, is a bad item. A record's line, given to emit, is its sequence's in the sequence file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
@@ -62,7 +64,14 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		if err != nil {
 			return emit(nil, 0, badf(problems, line, "", "%v", err))
 		}
-		if err := evaLearnQuestion(p.Prompt); err != nil {
+		err = evaLearnQuestion(p.Prompt)
+		if a := p.CanonicalAnswer; len(a) > 0 && !isNull(a) {
+			var answerErr error
+			if p.answer, answerErr = answerText("canonical_answer", a); err == nil {
+				err = answerErr
+			}
+		}
+		if err != nil {
 			p.fault = badf(problems, line, "", "problem %s: %v", id, err)
 		}
 		byID[evaLearnKey(p.ID)] = p // a later problem with an equal id replaces it, as in upstream's dict
@@ -148,8 +157,8 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	}
 	rec.Rubric = p.Rubric
 	rec.Answers = []string{}
-	if p.CanonicalAnswer != "" {
-		rec.Answers = []string{p.CanonicalAnswer}
+	if p.answer != "" {
+		rec.Answers = []string{p.answer}
 	}
 	rec.Sequence = &record.Sequence{ID: seq, Position: pos}
 	setMeta(rec, "problem_id", p.ID)

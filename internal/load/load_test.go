@@ -463,6 +463,47 @@ func TestEvaLearnLostItems(t *testing.T) {
 	}
 }
 
+// TestEvaLearnCanonicalAnswer: a canonical_answer that is a number is str() of it, as an answer is
+// in every benchmark's format; "" and null are no answer; a list is a bad item of each record that
+// asks the problem.
+func TestEvaLearnCanonicalAnswer(t *testing.T) {
+	for _, tt := range []struct {
+		answer string
+		want   []string
+		bad    string
+	}{
+		{`"four"`, []string{"four"}, ""},
+		{`3.0`, []string{"3.0"}, ""},
+		{`-12.50`, []string{"-12.5"}, ""},
+		{`true`, []string{"True"}, ""},
+		{`""`, []string{}, ""},
+		{`null`, []string{}, ""},
+		{`["4"]`, nil, `p:1 (id "evalearn:1:1"): problem 1: canonical_answer: want a string or a number, got a list`},
+	} {
+		problems := `[{"id": 1, "type": "T", "prompt": ["Q?"], "rubric": "R", "canonical_answer": ` + tt.answer + `}]`
+		var recs []*record.Record
+		var bads []string
+		err := EvaLearn(Input{Name: "p", R: strings.NewReader(problems)}, Input{Name: "s", R: strings.NewReader(`[{"sequence_id": 1, "question_ids": [1]}]`)},
+			Options{}, func(rec *record.Record, _ int, bad error) error {
+				if rec != nil {
+					recs = append(recs, rec)
+				}
+				if bad != nil {
+					bads = append(bads, bad.Error())
+				}
+				return nil
+			})
+		switch {
+		case err != nil:
+			t.Errorf("canonical_answer %s: %v", tt.answer, err)
+		case tt.bad != "" && (len(recs) != 0 || len(bads) != 1 || bads[0] != tt.bad):
+			t.Errorf("canonical_answer %s: %d records, bad %q; want bad %q", tt.answer, len(recs), bads, tt.bad)
+		case tt.bad == "" && (len(recs) != 1 || len(bads) != 0 || !slices.Equal(recs[0].Answers, tt.want)):
+			t.Errorf("canonical_answer %s: %d records, bad %q; want answers %q", tt.answer, len(recs), bads, tt.want)
+		}
+	}
+}
+
 // TestWholeItemFaults: an item that holds questions and is bad as a whole (a LoCoMo conversation
 // with a session that does not decode, or without a qa list; a CMRC 2018 article; an EvaLearn
 // sequence) is one bad item that says how many questions go with it, and a conversation without
