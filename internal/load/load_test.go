@@ -504,6 +504,60 @@ func TestEvaLearnCanonicalAnswer(t *testing.T) {
 	}
 }
 
+// TestHistoryTurnFaults: a LoCoMo or LongMemEval history turn that is null or lacks the members
+// the prompts read (a LoCoMo speaker or text, a LongMemEval role or content), and a session that
+// is null, are faults named by their place, as the benchmarks' scripts stop on them, never a
+// turn that reads "speaker: " with its text lost.
+func TestHistoryTurnFaults(t *testing.T) {
+	locomo := func(session string) string {
+		return `[{"sample_id": "c", "conversation": {"session_1": [{"speaker": "A", "text": "hi"}], "session_2": ` + session +
+			`}, "qa": [{"question": "q?", "answer": "x", "category": 1}]}]`
+	}
+	lme := func(session string) string {
+		return `[{"question_id": "a", "question_type": "t", "question": "q?", "answer": "x", "question_date": "d", ` +
+			`"haystack_dates": ["d1", "d2"], "haystack_sessions": [[{"role": "user", "content": "hi"}], ` + session + `]}]`
+	}
+	for _, tt := range []struct {
+		name string
+		load Loader
+		in   string
+		want string // the bad item, "" for a record
+	}{
+		{"locomo good", LoCoMo, locomo(`[{"speaker": "B", "text": ""}]`), ""},
+		{"locomo turn null", LoCoMo, locomo(`[{"speaker": "B", "text": "yo"}, null]`),
+			`l.json:1 (id "locomo:c"): session_2[1]: want an object, got null (1 QA item skipped with it)`},
+		{"locomo no text", LoCoMo, locomo(`[{"speaker": "B", "blip_caption": "a cat"}]`),
+			`l.json:1 (id "locomo:c"): session_2[0]: missing field "text" (1 QA item skipped with it)`},
+		{"locomo text null", LoCoMo, locomo(`[{"speaker": "B", "text": null}]`),
+			`l.json:1 (id "locomo:c"): session_2[0]: missing field "text" (1 QA item skipped with it)`},
+		{"locomo no speaker", LoCoMo, locomo(`[{"text": "yo"}]`),
+			`l.json:1 (id "locomo:c"): session_2[0]: missing field "speaker" (1 QA item skipped with it)`},
+		{"locomo session null", LoCoMo, locomo(`null`),
+			`l.json:1 (id "locomo:c"): session_2: want a list of turns, got null (1 QA item skipped with it)`},
+		{"longmemeval good", LongMemEval, lme(`[]`), ""},
+		{"longmemeval session null", LongMemEval, lme(`null`),
+			`l.json:1 (id "longmemeval:a"): haystack session 2: want a list of turns, got null`},
+		{"longmemeval turn null", LongMemEval, lme(`[{"role": "user", "content": "yo"}, null]`),
+			`l.json:1 (id "longmemeval:a"): haystack session 2, turn 2: want an object, got null`},
+		{"longmemeval no content", LongMemEval, lme(`[{"role": "user", "has_answer": true}]`),
+			`l.json:1 (id "longmemeval:a"): haystack session 2, turn 1: missing field "content"`},
+		{"longmemeval no role", LongMemEval, lme(`[{"content": "yo"}]`),
+			`l.json:1 (id "longmemeval:a"): haystack session 2, turn 1: missing field "role"`},
+		{"longmemeval content a number", LongMemEval, lme(`[{"role": "user", "content": 5}]`),
+			`l.json:1 (id "longmemeval:a"): haystack session 2: content: want a string, got a number`},
+	} {
+		ids, bads, err := loadString(t, tt.load, "l.json", tt.in, Options{})
+		switch {
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case tt.want == "" && (len(ids) != 1 || len(bads) != 0):
+			t.Errorf("%s: records %q, bad %q; want one record", tt.name, ids, bads)
+		case tt.want != "" && (len(ids) != 0 || len(bads) != 1 || bads[0] != tt.want):
+			t.Errorf("%s: records %q, bad %q; want bad %q", tt.name, ids, bads, tt.want)
+		}
+	}
+}
+
 // TestWholeItemFaults: an item that holds questions and is bad as a whole (a LoCoMo conversation
 // with a session that does not decode, or without a qa list; a CMRC 2018 article; an EvaLearn
 // sequence) is one bad item that says how many questions go with it, and a conversation without

@@ -111,9 +111,9 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 	ctx := make([]record.Passage, 0, len(nums))
 	for _, n := range nums {
 		key := fmt.Sprintf("session_%d", n)
-		var turns []locomoTurn
-		if err := jsonUnmarshal(conv[key], &turns); err != nil {
-			return nil, fmt.Errorf("%s: %s", key, record.DescribeDecodeError(err))
+		turns, err := locomoTurns(key, conv[key])
+		if err != nil {
+			return nil, err
 		}
 		extra := map[string]jsonRaw{"turns": compact(conv[key])}
 		var date string
@@ -130,6 +130,36 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 		ctx = append(ctx, record.Passage{Title: key, Date: date, Text: b.String(), Extra: extra})
 	}
 	return ctx, nil
+}
+
+// locomoTurns decodes the session key, a list of turns, or returns its fault: a turn that is
+// null or lacks its speaker or text, which LoCoMo's prompts read (upstream stops without them),
+// a session that is null, or a value of another kind.
+func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
+	var turns []*struct {
+		Speaker *string `json:"speaker"`
+		Text    *string `json:"text"`
+	}
+	if err := jsonUnmarshal(raw, &turns); err != nil {
+		return nil, fmt.Errorf("%s: %s", key, record.DescribeDecodeError(err))
+	}
+	if turns == nil {
+		return nil, fmt.Errorf("%s: want a list of turns, got null", key)
+	}
+	out := make([]locomoTurn, len(turns))
+	for i, t := range turns {
+		at := fmt.Sprintf("%s[%d]", key, i)
+		switch {
+		case t == nil:
+			return nil, fmt.Errorf("%s: want an object, got null", at)
+		case t.Speaker == nil:
+			return nil, missingField(at + ".speaker")
+		case t.Text == nil:
+			return nil, missingField(at + ".text")
+		}
+		out[i] = locomoTurn{Speaker: *t.Speaker, Text: *t.Text}
+	}
+	return out, nil
 }
 
 func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []record.Passage) (*record.Record, error) {

@@ -1,6 +1,8 @@
 package load
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -94,9 +96,9 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 			english.Count(len(it.HaystackSessionIDs), "haystack session id", "haystack session ids"))
 	}
 	for i, raw := range it.HaystackSessions {
-		var sess []longMemEvalTurn
-		if err := jsonUnmarshal(raw, &sess); err != nil {
-			return nil, badf(in, line, id, "haystack session %d: %s", i+1, record.DescribeDecodeError(err))
+		sess, err := longMemEvalSession(raw)
+		if err != nil {
+			return nil, badf(in, line, id, "haystack session %d%v", i+1, err)
 		}
 		p := record.Passage{Text: sessionText(sess), Extra: map[string]jsonRaw{"turns": compact(raw)}}
 		if i < len(it.HaystackSessionIDs) {
@@ -152,6 +154,35 @@ func longMemEvalAnswer(raw jsonRaw) (string, bool) {
 	}
 	s, err := python.StrOfJSON(raw)
 	return s, err == nil
+}
+
+// longMemEvalSession decodes a haystack session, a list of turns, or returns the fault after
+// which the message names it: null, a turn that is null or lacks its role or content (which
+// LongMemEval's scripts read, stopping without them), or a value of another kind.
+func longMemEvalSession(raw jsonRaw) ([]longMemEvalTurn, error) {
+	var turns []*struct {
+		Role    *string `json:"role"`
+		Content *string `json:"content"`
+	}
+	if err := jsonUnmarshal(raw, &turns); err != nil {
+		return nil, fmt.Errorf(": %s", record.DescribeDecodeError(err))
+	}
+	if turns == nil {
+		return nil, errors.New(": want a list of turns, got null")
+	}
+	sess := make([]longMemEvalTurn, len(turns))
+	for j, t := range turns {
+		switch {
+		case t == nil:
+			return nil, fmt.Errorf(", turn %d: want an object, got null", j+1)
+		case t.Role == nil:
+			return nil, fmt.Errorf(", turn %d: %v", j+1, missingField("role"))
+		case t.Content == nil:
+			return nil, fmt.Errorf(", turn %d: %v", j+1, missingField("content"))
+		}
+		sess[j] = longMemEvalTurn{Role: *t.Role, Content: *t.Content}
+	}
+	return sess, nil
 }
 
 func sessionText(turns []longMemEvalTurn) string {
