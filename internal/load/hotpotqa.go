@@ -2,9 +2,11 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -39,7 +41,28 @@ func (p *hotpotParagraph) UnmarshalJSON(b []byte) error {
 	if err := jsonUnmarshal(pair[0], &p.Title); err != nil {
 		return err
 	}
-	return jsonUnmarshal(pair[1], &p.Sentences)
+	if err := jsonUnmarshal(pair[1], &p.Sentences); err != nil {
+		return err
+	}
+	if hasNull(pair[0], pair[1]) {
+		return errors.New("context paragraph: null in place of a title or sentence") // hotpotContextError words it
+	}
+	return nil
+}
+
+// hasNull reports whether a title (null itself) or a sentence list (null, or with a null
+// element) holds a null, which decodes as "" or no sentence without a word: Python's "".join
+// of such sentences fails.
+func hasNull(title, sentences jsonRaw) bool {
+	if isNull(title) || isNull(sentences) {
+		return true
+	}
+	if !bytes.Contains(sentences, []byte("null")) { // most often: no second decoding
+		return false
+	}
+	var list []jsonRaw
+	_ = jsonUnmarshal(sentences, &list) // decoded as []string already
+	return slices.ContainsFunc(list, func(s jsonRaw) bool { return isNull(s) })
 }
 
 // hotpotContextFault returns bad, the bad item of raw, an item that did not decode, with its fault
@@ -85,8 +108,18 @@ func hotpotContextError(raw jsonRaw) error {
 		if err := jsonUnmarshal(pair[0], &p.Title); err != nil {
 			return fmt.Errorf("context[%d] title: %s", i, record.DescribeDecodeError(err))
 		}
+		if isNull(pair[0]) {
+			return fmt.Errorf("context[%d] title: want a string, got null", i)
+		}
 		if err := jsonUnmarshal(pair[1], &p.Sentences); err != nil {
 			return fmt.Errorf("context[%d] sentences: %s", i, record.DescribeDecodeError(err))
+		}
+		var sentences []jsonRaw
+		if jsonUnmarshal(pair[1], &sentences) != nil || sentences == nil {
+			return fmt.Errorf("context[%d] sentences: want a list of strings, got null", i)
+		}
+		if j := slices.IndexFunc(sentences, func(s jsonRaw) bool { return isNull(s) }); j >= 0 {
+			return fmt.Errorf("context[%d] sentences[%d]: want a string, got null", i, j)
 		}
 	}
 	return nil

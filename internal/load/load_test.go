@@ -881,6 +881,9 @@ func TestHotpotContextFaults(t *testing.T) {
 		{`[[1,["a"]]]`, "context[0] title: want a string, got a number"},
 		{`[["t","a"]]`, "context[0] sentences: want a list of strings, got a string"},
 		{`[["t",["a",true]]]`, "context[0] sentences: want a string, got true or false"},
+		{`[["t",["a"]],[null,["b"]]]`, "context[1] title: want a string, got null"},
+		{`[["t",null]]`, "context[0] sentences: want a list of strings, got null"},
+		{`[["t",["a",null," c"]]]`, "context[0] sentences[1]: want a string, got null"},
 	} {
 		in := `{"_id":"a","question":"q","answer":"x","context":` + tt.context + "}\n"
 		ids, bads, err := loadString(t, HotpotQA, "h.jsonl", in, Options{})
