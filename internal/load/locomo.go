@@ -136,18 +136,22 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 // null or lacks its speaker or text, which LoCoMo's prompts read (upstream stops without them),
 // a session that is null, or a value of another kind.
 func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
-	var turns []*struct {
-		Speaker *string `json:"speaker"`
-		Text    *string `json:"text"`
-	}
+	var turns []locomoTurn
 	if err := jsonUnmarshal(raw, &turns); err != nil {
 		return nil, fmt.Errorf("%s: %s", key, record.DescribeDecodeError(err))
 	}
 	if turns == nil {
 		return nil, fmt.Errorf("%s: want a list of turns, got null", key)
 	}
-	out := make([]locomoTurn, len(turns))
-	for i, t := range turns {
+	if !slices.ContainsFunc(turns, func(t locomoTurn) bool { return t.Speaker == "" || t.Text == "" }) {
+		return turns, nil // most often: every member there, no second decoding
+	}
+	var members []*struct {
+		Speaker *string `json:"speaker"`
+		Text    *string `json:"text"`
+	}
+	_ = jsonUnmarshal(raw, &members) // decoded above
+	for i, t := range members {
 		at := fmt.Sprintf("%s[%d]", key, i)
 		switch {
 		case t == nil:
@@ -157,9 +161,8 @@ func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
 		case t.Text == nil:
 			return nil, missingField(at + ".text")
 		}
-		out[i] = locomoTurn{Speaker: *t.Speaker, Text: *t.Text}
 	}
-	return out, nil
+	return turns, nil
 }
 
 func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []record.Passage) (*record.Record, error) {

@@ -3,6 +3,7 @@ package load
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -160,17 +161,21 @@ func longMemEvalAnswer(raw jsonRaw) (string, bool) {
 // which the message names it: null, a turn that is null or lacks its role or content (which
 // LongMemEval's scripts read, stopping without them), or a value of another kind.
 func longMemEvalSession(raw jsonRaw) ([]longMemEvalTurn, error) {
+	var sess []longMemEvalTurn
+	if err := jsonUnmarshal(raw, &sess); err != nil {
+		return nil, fmt.Errorf(": %s", record.DescribeDecodeError(err))
+	}
+	if sess == nil {
+		return nil, errors.New(": want a list of turns, got null")
+	}
+	if !slices.ContainsFunc(sess, func(t longMemEvalTurn) bool { return t.Role == "" || t.Content == "" }) {
+		return sess, nil // most often: every member there, no second decoding
+	}
 	var turns []*struct {
 		Role    *string `json:"role"`
 		Content *string `json:"content"`
 	}
-	if err := jsonUnmarshal(raw, &turns); err != nil {
-		return nil, fmt.Errorf(": %s", record.DescribeDecodeError(err))
-	}
-	if turns == nil {
-		return nil, errors.New(": want a list of turns, got null")
-	}
-	sess := make([]longMemEvalTurn, len(turns))
+	_ = jsonUnmarshal(raw, &turns) // decoded above
 	for j, t := range turns {
 		switch {
 		case t == nil:
@@ -180,7 +185,6 @@ func longMemEvalSession(raw jsonRaw) ([]longMemEvalTurn, error) {
 		case t.Content == nil:
 			return nil, fmt.Errorf(", turn %d: %v", j+1, missingField("content"))
 		}
-		sess[j] = longMemEvalTurn{Role: *t.Role, Content: *t.Content}
 	}
 	return sess, nil
 }
