@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -78,10 +80,12 @@ func givenNames(args []string) []string {
 	return names
 }
 
-// traceEnv returns action (an Action or a Before), its usage error about a flag's value ("--shard: …") ended with the
-// variable the value came from, when it came from one and the error does not already name it:
-// a value no one typed is traced to where it was set, whichever check refused it. Range checks
-// and parse errors name it themselves (fromEnv, badValue), in their own words.
+// traceEnv returns action (an Action or a Before), its error about a flag's value ("--shard: …",
+// "--types \",\" names no type", "--summary: cannot write …") ended with the variables the values
+// it names came from, when they came from one and the error does not already name it: a value
+// no one typed is traced to where it was set, whichever check refused it. Range checks and parse
+// errors name it themselves (fromEnv, badValue), in their own words. A usage error keeps its
+// type; another error is wrapped.
 func traceEnv[F ~func(*cli.Context) error](action F) F {
 	if action == nil {
 		return nil
@@ -89,27 +93,102 @@ func traceEnv[F ~func(*cli.Context) error](action F) F {
 	return func(c *cli.Context) error {
 		err := action(c)
 		var u *UsageError
-		if errors.As(err, &u) {
+		switch {
+		case err == nil:
+		case errors.As(err, &u):
 			u.Err = withEnvOrigin(c, u.Err)
+		default:
+			err = withEnvOrigin(c, err)
 		}
 		return err
 	}
 }
 
-// withEnvOrigin returns err, a usage error's, ended with " (from QA_X)" when its text begins with
-// a flag of c ("--shard: …") whose value came from QA_X and does not name QA_X already.
+// flagMention is a flag's name in a message: "--shard", "--key-expansion".
+var flagMention = regexp.MustCompile(`--([a-z0-9][a-z0-9-]*)`)
+
+// withEnvOrigin returns err ended with the variables the values of the flags it names came from:
+// " (from QA_X)" when its text begins with a flag of c ("--shard: …", "--key-expansion merge: …")
+// whose value came from QA_X, and " (--provider from QA_PROVIDER)" for a flag it names later
+// with the value it has ("--model is required with --provider openai"), the flag it begins with
+// then listed so too. A variable the text names already is not named again.
+//
+// Note: a flag named later is traced only beside its value, so that a flag a message names in
+// advice ("give --format jsonl or csv") or a conflict with a default ("needs --retriever
+// flat-session") is not blamed on an exported variable, QA_SEED say, that it has nothing to do
+// with. The text began "--flag:" for the flag to be traced, so that "--types \",\" names no type"
+// and "--key-expansion merge: …" went untraced.
 func withEnvOrigin(c *cli.Context, err error) error {
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "-") {
-		return err
+	var traced []string // "--flag from QA_X"
+	lead := ""          // the variable of the flag msg begins with, when traced
+	seen := map[string]bool{}
+	for _, m := range flagMention.FindAllStringSubmatchIndex(msg, -1) {
+		start, name, rest := m[0], msg[m[2]:m[3]], msg[m[1]:]
+		if seen[name] || start > 0 && (!flagBoundary(msg[start-1]) || !namesValue(c, name, rest)) {
+			continue
+		}
+		seen[name] = true
+		env := strings.TrimPrefix(fromEnv(c, name), " from ")
+		if env == "" || namesVariable(msg, env) {
+			continue
+		}
+		if start == 0 {
+			lead = env
+		}
+		traced = append(traced, "--"+name+" from "+env)
 	}
-	name, _, ok := strings.Cut(strings.TrimLeft(msg, "-"), ":")
-	if !ok || name == "" || strings.ContainsAny(name, " =") {
+	switch {
+	case len(traced) == 0:
 		return err
+	case len(traced) == 1 && lead != "":
+		return fmt.Errorf("%w (from %s)", err, lead)
 	}
-	from := strings.TrimPrefix(fromEnv(c, name), " ")
-	if from == "" || strings.Contains(msg, strings.TrimPrefix(from, "from ")) {
-		return err
-	}
-	return fmt.Errorf("%w (%s)", err, from)
+	return fmt.Errorf("%w (%s)", err, strings.Join(traced, ", "))
 }
+
+// flagBoundary reports whether b, the byte before a flag's name in a message, ends a word: the
+// name is not the tail of another ("a--b").
+func flagBoundary(b byte) bool { return strings.IndexByte(" \t\n(,;'\"`", b) >= 0 }
+
+// namesValue reports whether rest, what follows the name of c's flag name in a message, begins
+// with the flag's value, as typed or Go-quoted: " openai", "=openai", ` "a,b"`.
+func namesValue(c *cli.Context, name, rest string) bool {
+	ctx, f := flagOwner(c, name)
+	if f == nil {
+		return false
+	}
+	v := fmt.Sprint(ctx.Value(name))
+	if v == "" {
+		return false
+	}
+	for _, sep := range []string{" ", "="} {
+		for _, w := range []string{v, strconv.Quote(v)} {
+			if after, ok := strings.CutPrefix(rest, sep+w); ok && (after == "" || strings.IndexByte(" :,;)", after[0]) >= 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesVariable reports whether msg names the variable env as a whole word: QA_PLOT_FORMAT does
+// not name QA_PLOT.
+func namesVariable(msg, env string) bool {
+	for i := 0; ; {
+		j := strings.Index(msg[i:], env)
+		if j < 0 {
+			return false
+		}
+		end := i + j + len(env)
+		if end == len(msg) || !isEnvByte(msg[end]) {
+			if i+j == 0 || !isEnvByte(msg[i+j-1]) {
+				return true
+			}
+		}
+		i = end
+	}
+}
+
+// isEnvByte reports whether b may be part of a variable's name.
+func isEnvByte(b byte) bool { return b == '_' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' }

@@ -3,7 +3,10 @@ package command
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io/fs"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -104,5 +107,68 @@ func TestGivenNames(t *testing.T) {
 	got := givenNames([]string{"--seed", "3", "-c=2", "file", "--strict=false", "-", "--", "--count"})
 	if want := []string{"seed", "c", "strict"}; !slices.Equal(got, want) {
 		t.Errorf("givenNames = %q, want %q", got, want)
+	}
+}
+
+// TestTraceEnvNamed: an error whose text begins with a flag in any form ("--types \",\" names no
+// type", "--key-expansion merge: …"), usage error or not, is traced to the variable its value
+// came from, and so is a flag the text names later beside its value; a flag named in advice, one
+// typed, and a variable the text names already (as a whole word: QA_PLOT_FORMAT is not QA_PLOT)
+// are not.
+func TestTraceEnvNamed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  []string // NAME=VALUE
+		err  func(c *cli.Context) error
+		want string
+		exit int
+	}{
+		{nil, []string{"QA_TYPES=,"}, func(c *cli.Context) error { return Usagef("--types %q names no type", c.String("types")) },
+			`--types "," names no type (from QA_TYPES)`, ExitUsage},
+		{[]string{"--types", ","}, nil, func(c *cli.Context) error { return Usagef("--types %q names no type", c.String("types")) },
+			`--types "," names no type`, ExitUsage},
+		{nil, []string{"QA_READING=con", "QA_SEED=3"}, func(c *cli.Context) error {
+			return Usagef("--reading %s: needs --seed 2", c.String("reading"))
+		}, `--reading con: needs --seed 2 (from QA_READING)`, ExitUsage},
+		{[]string{"--reading", "con"}, []string{"QA_PROVIDER=openai"}, func(c *cli.Context) error {
+			return Usagef("--reading %s: not with --provider %s", c.String("reading"), c.String("provider"))
+		}, `--reading con: not with --provider openai (--provider from QA_PROVIDER)`, ExitUsage},
+		{nil, []string{"QA_READING=con", "QA_PROVIDER=openai"}, func(c *cli.Context) error {
+			return Usagef("--reading %s: not with --provider %q", c.String("reading"), c.String("provider"))
+		}, `--reading con: not with --provider "openai" (--reading from QA_READING, --provider from QA_PROVIDER)`, ExitUsage},
+		{nil, []string{"QA_PROVIDER=openai"}, func(c *cli.Context) error {
+			return Usagef("--model is required with --provider=%s", c.String("provider"))
+		}, `--model is required with --provider=openai (--provider from QA_PROVIDER)`, ExitUsage},
+		{nil, []string{"QA_PROVIDER=openai"}, func(c *cli.Context) error {
+			return Usagef("no key for --provider openaix")
+		}, `no key for --provider openaix`, ExitUsage},
+		{nil, []string{"QA_PLOT=x.gif"}, func(c *cli.Context) error {
+			return Usagef("--plot %s: give --plot-format (QA_PLOT_FORMAT)", c.String("plot"))
+		}, `--plot x.gif: give --plot-format (QA_PLOT_FORMAT) (from QA_PLOT)`, ExitUsage},
+		{nil, []string{"QA_PLOT=x.gif"}, func(c *cli.Context) error {
+			return Usagef("--plot %s: from QA_PLOT", c.String("plot"))
+		}, `--plot x.gif: from QA_PLOT`, ExitUsage},
+		{nil, []string{"QA_PLOT=a/b.svg"}, func(c *cli.Context) error {
+			return fmt.Errorf("--plot: cannot write %s: %w", c.String("plot"), fs.ErrNotExist)
+		}, `--plot: cannot write a/b.svg: file does not exist (from QA_PLOT)`, ExitFailure},
+	} {
+		name := strings.Join(append(slices.Clone(tc.env), tc.args...), " ")
+		t.Run(name, func(t *testing.T) {
+			for _, e := range tc.env {
+				k, v, _ := strings.Cut(e, "=")
+				t.Setenv(k, v)
+			}
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			for _, n := range []string{"types", "reading", "provider", "plot", "plot-format"} {
+				app.Flags = append(app.Flags, &cli.StringFlag{Name: n, EnvVars: []string{"QA_" + strings.ToUpper(strings.ReplaceAll(n, "-", "_"))}})
+			}
+			app.Flags = append(app.Flags, &cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}})
+			app.Action = tc.err
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			if err == nil || err.Error() != tc.want || ExitCode(err) != tc.exit {
+				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, tc.exit)
+			}
+		})
 	}
 }

@@ -178,6 +178,9 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 					}
 					cfg.names = append(cfg.names, n)
 				}
+				if len(cfg.names) == 1 { // found before any input is read
+					return command.Usagef("--names: need at least two judgment names, got 1 (%s)", command.QuotedList(cfg.names))
+				}
 			}
 			var err error
 			if cfg.reps, err = command.Bootstrap(c); err != nil {
@@ -248,12 +251,12 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	for _, n := range cfg.names {
 		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
 			if len(seen) == 0 {
-				return command.Usagef("no record has a judgment named %q, nor any other judgment", n)
+				return command.Usagef("--names: no record has a judgment named %q, nor any other judgment", n)
 			}
 			// The names Go-quoted, as the other commands list them, so that one with a line
 			// break or a comma reads as one name.
 			known := slices.Sorted(maps.Keys(seen))
-			return command.Usagef("no record has a judgment named %q (the records' judgments: %s)%s", n, command.QuotedList(known),
+			return command.Usagef("--names: no record has a judgment named %q (the records' judgments: %s)%s", n, command.QuotedList(known),
 				english.DidYouMean(n, known))
 		}
 	}
