@@ -59,6 +59,24 @@ var helpRuns = map[string]string{
 	"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree": judgeScript(
 		"qa-judge --name mini --model gpt-4o-mini preds.jsonl | qa-judge --name rules --mode rules | qa-judge agree"),
 
+	"qa-load hotpot_dev_distractor_v1.json > records.jsonl":                             "",
+	"qa-load --types temporal,multi_hop --limit 50 locomo10.json > locomo.jsonl":        "",
+	"qa-load EvaLearn_Problem.json EvaLearn_Sequence.json > sequences.jsonl":            "",
+	"qa-load --map question=q,answers=gold,id=qid,type=category qa.csv > records.jsonl": "",
+	"qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl":         "",
+	"qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl":          "",
+
+	"qa-predict --provider extractive records.jsonl > preds.jsonl   # offline: a span of each record's context":          "",
+	"qa-predict --dry-run --provider openai --model gpt-4o-mini records.jsonl | sed -n 1p   # the first request, unsent": "",
+	"qa-predict --provider openai --model gpt-4o-mini --cache run.sqlite --max-cost 5 records.jsonl > preds.jsonl": "" +
+		"qa-predict --dry-run --provider openai --model gpt-4o-mini --cache run.sqlite --max-cost 5 records.jsonl > preds.jsonl",
+	"qa-predict --provider openai --model gpt-4o-mini --cache run.sqlite --retry-errors preds.jsonl > retried.jsonl": "" +
+		"qa-predict --dry-run --provider openai --model gpt-4o-mini --cache run.sqlite --retry-errors preds.jsonl > retried.jsonl",
+	"qa-predict --provider openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --concurrency 16 records.jsonl > preds.jsonl": "" +
+		"qa-predict --dry-run --provider openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --concurrency 16 records.jsonl > preds.jsonl",
+	"qa-load EvaLearn_Problem.json EvaLearn_Sequence.json | qa-predict --provider openai --model gpt-4o-mini --judge-model gpt-4o > solved.jsonl": "" +
+		"qa-load EvaLearn_Problem.json EvaLearn_Sequence.json | qa-predict --dry-run --provider openai --model gpt-4o-mini --judge-model gpt-4o > solved.jsonl",
+
 	"qa-score preds.jsonl > scored.jsonl":                                                                 "",
 	"qa-score --metrics f1,rougeL --summary - --format table preds.jsonl":                                 "",
 	"qa-score --summary summary.json --mismatches low.jsonl preds.jsonl > scored.jsonl":                   "",
@@ -84,9 +102,11 @@ var helpOutputs = map[string][]string{
 		"judges: mini, rules (Cohen's kappa", "records: 20 compared, 0 left out", "\ndisagreements: "},
 }
 
-// TestHelpExamples runs every example of the commands' --help (qa-judge's, qa-score's and
-// qa-learncurve's; qa-load and qa-predict have none) as helpRuns says, each in a folder of its own
-// with the files they read: preds.jsonl (LoCoMo records predicted by the extractive baseline),
+// TestHelpExamples runs every example of the commands' --help as helpRuns says, each in a folder
+// of its own with the files they read: the benchmarks' files under their upstream names
+// (hotpot_dev_distractor_v1.json, a JSON array of the HotpotQA sample; locomo10.json, the LoCoMo
+// sample; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, records.jsonl
+// (HotpotQA records), preds.jsonl (LoCoMo records predicted by the extractive baseline),
 // prices.yaml, results.json (EvaLearn's results, as its evaluate.py writes them: a JSON array) and
 // judged.jsonl (those results as records). Each must exit 0, one that calls the loopback judge
 // must have called it, and stdout must hold what helpOutputs gives.
@@ -164,11 +184,32 @@ func helpFixtures(t *testing.T, bin string) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	read := func(path string) []byte {
+		b, err := os.ReadFile(filepath.Join(td, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	var hotpot []json.RawMessage
+	for _, line := range strings.Split(strings.TrimSpace(string(read("hotpotqa/hotpotqa_sample50.jsonl"))), "\n") {
+		hotpot = append(hotpot, json.RawMessage(line))
+	}
+	hotpotArray, err := json.Marshal(hotpot)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return map[string][]byte{
-		"preds.jsonl":  run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
-		"prices.yaml":  []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
-		"results.json": array,
-		"judged.jsonl": run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
+		"hotpot_dev_distractor_v1.json": hotpotArray,
+		"locomo10.json":                 read("locomo/locomo_conv26.json"),
+		"EvaLearn_Problem.json":         read("evalearn/EvaLearn_Problem.json"),
+		"EvaLearn_Sequence.json":        read("evalearn/EvaLearn_Sequence.json"),
+		"qa.csv":                        read("generic/qa.csv"),
+		"records.jsonl":                 run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
+		"preds.jsonl":                   run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
+		"prices.yaml":                   []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
+		"results.json":                  array,
+		"judged.jsonl":                  run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
 	}
 }
 

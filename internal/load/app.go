@@ -56,7 +56,15 @@ sample.
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
 qa-load exits 3 at the end; --strict stops at the first one (exit 1). An item whose question is
 empty or only blanks is a bad item in every format but records and evalearn-results: a model would
-be asked nothing. On a terminal, a progress bar of the bytes read goes to stderr.`
+be asked nothing. On a terminal, a progress bar of the bytes read goes to stderr.
+
+Examples:
+   qa-load hotpot_dev_distractor_v1.json > records.jsonl
+   qa-load --types temporal,multi_hop --limit 50 locomo10.json > locomo.jsonl
+   qa-load EvaLearn_Problem.json EvaLearn_Sequence.json > sequences.jsonl
+   qa-load --map question=q,answers=gold,id=qid,type=category qa.csv > records.jsonl
+   qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl
+   qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl`
 
 // errLimit stops the reading once --limit records were written.
 var errLimit = errors.New("limit reached")

@@ -165,10 +165,20 @@ requests and their input tokens, priced as above (input only; "no price" for a m
 with a warning when that alone is over --max-cost. A --cache FILE the run could not open is refused
 as the run refuses it (exit 2), but none is made or written.`
 
+// examples closes qa-predict's --help: the offline baseline, a dry run, and the calls a real run
+// makes (internal/examples runs each, the calls as dry runs).
+const examples = `Examples:
+   qa-predict --provider extractive records.jsonl > preds.jsonl   # offline: a span of each record's context
+   qa-predict --dry-run --provider openai --model gpt-4o-mini records.jsonl | sed -n 1p   # the first request, unsent
+   qa-predict --provider openai --model gpt-4o-mini --cache run.sqlite --max-cost 5 records.jsonl > preds.jsonl
+   qa-predict --provider openai --model gpt-4o-mini --cache run.sqlite --retry-errors preds.jsonl > retried.jsonl
+   qa-predict --provider openai --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --concurrency 16 records.jsonl > preds.jsonl
+   qa-load EvaLearn_Problem.json EvaLearn_Sequence.json | qa-predict --provider openai --model gpt-4o-mini --judge-model gpt-4o > solved.jsonl`
+
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
-	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp, stdout, stderr)
+	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp+"\n\n"+examples, stdout, stderr)
 	cliApp.Flags = append(flags(), sequentialFlags()...)
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)
