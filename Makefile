@@ -46,4 +46,4 @@ fuzz:
 	@bash scripts/fuzz.sh '$(or $(FUZZ),.)'
 
 clean:
-	rm -rf $(BIN) $(TOOLS)
+	rm -rf $(BIN) $(TOOLS) bench.out
