@@ -796,6 +796,8 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 // error of running app again without that variable, after a warning naming it: urfave/cli reads
 // the variables before it looks for --help, so a bad one hid the help that would tell how to set
 // it. The variable is unset for that run only, and so the help still names it beside its flag.
+// The warning begins with the program name its error would have begun with: "qa-judge agree" for
+// a variable of that subcommand's own flag.
 func helpDespiteEnv(ctx context.Context, app *cli.App, args []string, err error) error {
 	if !helpAsked(args) {
 		return err
@@ -815,7 +817,11 @@ func helpDespiteEnv(ctx context.Context, app *cli.App, args []string, err error)
 		if !set {
 			break
 		}
-		fmt.Fprintf(app.ErrWriter, "%s: warning: %s; %s is not read for --help\n", app.Name, bad.msg, bad.env)
+		prog := app.Name
+		if pe := (*ProgError)(nil); errors.As(err, &pe) && pe.Prog != "" {
+			prog = pe.Prog // a subcommand's own flag: named as its errors are
+		}
+		fmt.Fprintf(app.ErrWriter, "%s: warning: %s; %s is not read for --help\n", prog, bad.msg, bad.env)
 		os.Unsetenv(bad.env)
 		restore = append(restore, func() { os.Setenv(bad.env, value) })
 		err = app.RunContext(ctx, args)

@@ -393,7 +393,7 @@ func TestHelpDespiteEnv(t *testing.T) {
 		{[]string{"sub", "--help"}, [2]string{"QA_COUNT", "x"},
 			`qa-x: warning: --count: want an integer, got "x" from QA_COUNT; QA_COUNT is not read for --help` + "\n", ""},
 		{[]string{"sub", "--help"}, [2]string{"QA_DEPTH", "x"},
-			`qa-x: warning: --depth: want an integer, got "x" from QA_DEPTH; QA_DEPTH is not read for --help` + "\n", ""},
+			`qa-x sub: warning: --depth: want an integer, got "x" from QA_DEPTH; QA_DEPTH is not read for --help` + "\n", ""},
 		{[]string{"--help"}, [2]string{"QA_SEED", "7"}, "", ""},
 		{nil, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
 		{[]string{"--", "--help"}, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
