@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,32 @@ func TestREADMEFlags(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no flag of a README command line was found")
+	}
+}
+
+// TestHelpFlagsEnd checks that every command's list of options (qa-judge agree's too) ends alike:
+// --strict and --max-line, how the input is read, which every command shares, then --help and
+// --version (in either order: urfave/cli lists a subcommand's --version after its --help), so
+// that each command's own flags come first and the shared ones are found in one place.
+func TestHelpFlagsEnd(t *testing.T) {
+	bin := commands(t)
+	for _, args := range [][]string{
+		{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"},
+	} {
+		name := strings.Join(args, " ")
+		out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
+		if err != nil {
+			t.Fatalf("%s --help: %v", name, err)
+		}
+		_, opts, _ := strings.Cut(string(out), "OPTIONS:\n")
+		var names []string
+		for _, m := range optionName.FindAllStringSubmatch(opts, -1) {
+			names = append(names, m[1])
+		}
+		end := names[max(0, len(names)-4):]
+		if len(end) < 4 || !slices.Equal(end[:2], []string{"--strict", "--max-line"}) ||
+			!slices.Equal(slices.Sorted(slices.Values(end[2:])), []string{"--help", "--version"}) {
+			t.Errorf("%s --help: options end %q, want --strict, --max-line, then --help and --version", name, end)
+		}
 	}
 }

@@ -179,7 +179,7 @@ const examples = `Examples:
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
 	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp+"\n\n"+examples, stdout, stderr)
-	cliApp.Flags = append(flags(), sequentialFlags()...)
+	cliApp.Flags = slices.Concat(flags(), sequentialFlags(), runFlags())
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)
 }
@@ -220,6 +220,13 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, and is sent --seed+K when --seed is sent, so runs with K = 0, 1, … give independent answers instead of one cached or seeded reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set, unless 0 (langchaingo leaves a seed of 0 out), plus --sample-index", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", Usage: "call no model: write each record's requests (prompts byte for byte) as JSON lines, and count and price their input (see DRY RUN)", EnvVars: []string{"QA_DRY_RUN"}},
+	}
+}
+
+// runFlags close the list of qa-predict's flags, after EvaLearn's judge's: how the run reports
+// and reads its input, as every command's list ends with --strict and --max-line.
+func runFlags() []cli.Flag {
+	return []cli.Flag{
 		command.ProgressFlag("QA_PREDICT_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
 		command.MaxLineFlag("longest input line accepted, in bytes"),

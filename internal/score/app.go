@@ -161,7 +161,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	reg := registry()
 	app := command.NewApp("qa-score", "score predictions and summarise the scores",
 		strings.Replace(description, "{metrics}", metricsHelp(reg), 1), stdout, stderr)
-	app.Flags = flags()
+	app.Flags = append(flags(), runFlags()...)
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c, reg, stdin)
 		if err != nil {
@@ -186,10 +186,17 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type, question, gold, prediction, metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
-		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently, 1 to %d (unless set, the CPUs this process may use: GOMAXPROCS)", maxJobs)},
-		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}, corpusFlags()...), embedFlags()...)
+}
+
+// runFlags close the list of qa-score's flags: how the run scores and reads its input, as every
+// command's list ends with --strict and --max-line.
+func runFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently, 1 to %d (unless set, the CPUs this process may use: GOMAXPROCS)", maxJobs)},
+		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
+	}
 }
 
 // corpusFlags configure the corpus metrics (classification, ranking, chunk, perplexity).
