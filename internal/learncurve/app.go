@@ -66,6 +66,7 @@ type Config struct {
 	Level            float64
 	Seed             uint64
 	Judge            string
+	JudgeFlag        string // how messages name where Judge came from: "--judge", "--judge from QA_JUDGE"
 	Strict           bool
 	MaxLine          int
 }
@@ -113,7 +114,7 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	cfg := Config{
 		Problems: c.Int("problems"), Warmup: c.Int("warmup"), Format: c.String("format"),
 		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
-		Seed: uint64(c.Int64("seed")), Judge: c.String("judge"),
+		Seed: uint64(c.Int64("seed")), Judge: c.String("judge"), JudgeFlag: "--judge" + command.FromEnv(c, "judge"),
 		Strict: c.Bool("strict"),
 	}
 	var err error
@@ -275,7 +276,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	}
 	noVerdict := ""
 	if unjudged > 0 && unjudged == placed-failed {
-		noVerdict = noVerdictError(cfg.Judge, names)
+		noVerdict = noVerdictError(cfg.Judge, cfg.JudgeFlag, names)
 	}
 	return badRecords(src, unplaced, placed, failed, unjudged, noVerdict)
 }
@@ -307,12 +308,16 @@ const maxNames = 20
 
 // noVerdictError says that no record has a verdict under judge, and what the records have
 // instead: a misspelt --judge, or records not judged yet, whose report would read 0 throughout.
-func noVerdictError(judge string, names map[string]bool) string {
+// flag names where judge came from ("--judge from QA_JUDGE"; "" for "--judge").
+func noVerdictError(judge, flag string, names map[string]bool) string {
+	if flag == "" {
+		flag = "--judge"
+	}
 	if len(names) == 0 {
 		return fmt.Sprintf("no record has a verdict under %q, nor any judgment: judge them first (qa-judge --mode evalearn, or qa-predict's sequential judge)", judge)
 	}
 	known := slices.Sorted(maps.Keys(names))
-	return fmt.Sprintf("no record has a verdict under %q (--judge); the records' judgments: %s%s", judge, command.QuotedList(known),
+	return fmt.Sprintf("no record has a verdict under %q (%s); the records' judgments: %s%s", judge, flag, command.QuotedList(known),
 		english.DidYouMean(judge, known))
 }
 

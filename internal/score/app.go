@@ -140,6 +140,7 @@ type config struct {
 	inputs       []string
 	sel          *selection
 	judge        string
+	judgeFlag    string // how messages name where judge came from: "--judge", "--judge from QA_JUDGE"
 	summary      string
 	format       string
 	reps         int
@@ -335,7 +336,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 }
 
 func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
-	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), summary: c.String("summary"),
+	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), judgeFlag: "--judge" + command.FromEnv(c, "judge"), summary: c.String("summary"),
 		reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
 		strict: c.Bool("strict")}
@@ -614,7 +615,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted, agg.unjudged))
 	}
-	judges := sc.names.warning(cfg.judge)
+	judges := sc.names.warning(cfg.judge, cfg.judgeFlag)
 	if cfg.summary == "" && judges != "" {
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
 	}
@@ -633,7 +634,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	finished = true
 	return tally{bad: bad, failed: agg.failed, zeroed: zeroed, metricErrors: agg.metricErrors,
-		misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge}.err()
+		misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge, judgeFlag: cfg.judgeFlag}.err()
 }
 
 // process decodes and scores one line, and encodes it unless the embedding metrics are still to
@@ -712,8 +713,17 @@ type tally struct {
 	// misnamed counts the records with judgments none of which is named judge (--judge): as
 	// qa-learncurve has it, a report with no judge_score at all, read under a name no record
 	// has, is no clean run.
-	misnamed int
-	judge    string
+	misnamed  int
+	judge     string
+	judgeFlag string // "--judge", or "--judge from QA_JUDGE"
+}
+
+// judgeFlag is how a message names where the --judge name came from: flag, else "--judge".
+func judgeFlag(flag string) string {
+	if flag == "" {
+		return "--judge"
+	}
+	return flag
 }
 
 // zeroNote is what the count of failed records adds when the summary counts some as 0.
@@ -733,7 +743,7 @@ func (t tally) err() error {
 	return command.BadRecords(t.bad,
 		command.Count{N: t.metricErrors, Singular: "record with metric errors (see the messages above) not fully scored", Plural: "records with metric errors (see the messages above) not fully scored"},
 		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored" + t.zeroNote(), Plural: "records with prediction or judge errors not scored" + t.zeroNote()},
-		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (--judge): judge_score not scored", t.judge),
-			Plural: fmt.Sprintf("records with judgments have none named %q (--judge): judge_score not scored", t.judge)},
+		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (%s): judge_score not scored", t.judge, judgeFlag(t.judgeFlag)),
+			Plural: fmt.Sprintf("records with judgments have none named %q (%s): judge_score not scored", t.judge, judgeFlag(t.judgeFlag))},
 	)
 }

@@ -115,8 +115,9 @@ func (j *judgeNames) pass(name string) {
 // warning says which judgments judge_score read when it read more than one name, or, with
 // --judge NAME (named), that no record had NAME though records had other judgments; or, without
 // --judge, that records carry other judgments than the one read (a second judge's run beside a
-// first one's, whose name sorts first); else "".
-func (j *judgeNames) warning(named string) string {
+// first one's, whose name sorts first); else "". flag names where named came from: "--judge",
+// or "--judge from QA_JUDGE" for the variable several commands read.
+func (j *judgeNames) warning(named, flag string) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if named == "" && len(j.counts) == 1 && len(j.passed) > 0 {
@@ -129,7 +130,7 @@ func (j *judgeNames) warning(named string) string {
 			return ""
 		}
 		names := slices.Sorted(maps.Keys(j.counts))
-		return fmt.Sprintf("no record has a judgment named %q (--judge); the records' judgments: %s%s", named, command.QuotedList(names),
+		return fmt.Sprintf("no record has a judgment named %q (%s); the records' judgments: %s%s", named, judgeFlag(flag), command.QuotedList(names),
 			english.DidYouMean(named, names))
 	}
 	if len(j.counts) < 2 {
