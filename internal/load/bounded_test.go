@@ -2,10 +2,12 @@ package load
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/repeat"
 )
 
 // sentence pads generated items to a few kB each.
@@ -49,4 +51,44 @@ func TestMemoryBoundedLongMemEval(t *testing.T) {
 		},
 		Limit: 4 << 20,
 	})
+}
+
+// TestEvaLearnResultsRepeatsBounded: numbering the records that repeat an id holds the ids read
+// as hashes, up to a bound, and counts the repeated ones alone: 200,000 different ids past a
+// bound of 1,000 add nothing to the heap, where a map counting every id grew by about 10 MB.
+func TestEvaLearnResultsRepeatsBounded(t *testing.T) {
+	id := func(i int) string { return fmt.Sprintf("evalearn:%d:%d", i/7, 1+i%7) }
+	r := repeats{seen: repeat.IDs{Max: 1000}}
+	for i := range 1000 {
+		r.number(id(i))
+	}
+	for _, want := range []string{"#2", "#3"} {
+		for i := range 3 {
+			if got := r.number(id(i)); got != id(i)+want {
+				t.Errorf("number(%q) = %q, want %q", id(i), got, id(i)+want)
+			}
+		}
+	}
+	before := liveHeap()
+	for i := 1000; i < 201_000; i++ {
+		if got := r.number(id(i)); got != id(i) {
+			t.Fatalf("number(%q) = %q, want it unchanged", id(i), got)
+		}
+	}
+	if after := liveHeap(); after > before+1<<20 {
+		t.Errorf("the live heap grew by %d kB over 200,000 ids past the bound, want under 1 MB", (after-before)>>10)
+	}
+	if got := r.number(id(5000)); got != id(5000) { // read after the bound: not held, not found
+		t.Errorf("number(%q) again = %q, want it unchanged past the bound", id(5000), got)
+	}
+	if len(r.count) != 3 {
+		t.Errorf("%d ids counted, want the 3 that repeated", len(r.count))
+	}
+}
+
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
 }
