@@ -83,7 +83,7 @@ func (s Stream) measure() (measurement, error) {
 				if i == s.N*9/10 {
 					k = 1
 				}
-				at[k] = liveHeap()
+				at[k] = LiveHeap()
 			}
 			w.Write(s.Line(i))
 			w.WriteByte('\n')
@@ -107,7 +107,8 @@ func (s Stream) measure() (measurement, error) {
 	return m, nil
 }
 
-func liveHeap() uint64 {
+// LiveHeap returns the bytes of the heap still reachable: HeapAlloc right after a collection.
+func LiveHeap() uint64 {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

@@ -2,7 +2,6 @@ package load
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -69,13 +68,13 @@ func TestEvaLearnResultsRepeatsBounded(t *testing.T) {
 			}
 		}
 	}
-	before := liveHeap()
+	before := clitest.LiveHeap()
 	for i := 1000; i < 201_000; i++ {
 		if got := r.number(id(i)); got != id(i) {
 			t.Fatalf("number(%q) = %q, want it unchanged", id(i), got)
 		}
 	}
-	if after := liveHeap(); after > before+1<<20 {
+	if after := clitest.LiveHeap(); after > before+1<<20 {
 		t.Errorf("the live heap grew by %d kB over 200,000 ids past the bound, want under 1 MB", (after-before)>>10)
 	}
 	if got := r.number(id(5000)); got != id(5000) { // read after the bound: not held, not found
@@ -84,11 +83,4 @@ func TestEvaLearnResultsRepeatsBounded(t *testing.T) {
 	if len(r.count) != 3 {
 		t.Errorf("%d ids counted, want the 3 that repeated", len(r.count))
 	}
-}
-
-func liveHeap() uint64 {
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
 }

@@ -3,10 +3,12 @@ package predict
 import (
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestMemoryBounded: qa-predict with the offline extractive model and 8 calls in flight holds a
@@ -44,4 +46,49 @@ func TestMemoryBoundedLoCoMoBatches(t *testing.T) {
 		},
 		Limit: 4 << 20,
 	})
+}
+
+// TestBatchesHeldBounded: finding a sequence or LoCoMo batch that reappears holds those read as
+// hashes, up to a bound: 200,000 batches past a bound of 1,000 add nothing to the heap, where a
+// map of their keys grew by about 10 MB. One that reappears is found when it was held.
+func TestBatchesHeldBounded(t *testing.T) {
+	const n = 201_000
+	blockOf := func(r *record.Record) string { return r.Type } // a batch a record
+	order := make([]int, n, n+2)
+	for i := range order {
+		order[i] = i
+	}
+	order = append(order, 5, 150_000) // one of the first 1,000 again, and one past them
+	src := func(yield func(*record.Record) error) error {
+		for _, i := range order {
+			if err := yield(&record.Record{ID: fmt.Sprint("r", i), Type: fmt.Sprint("b", i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var before, after uint64
+	var again []string
+	count := 0
+	err := batches(src, blockOf, 1000)(func(b *batch) error {
+		switch count++; count {
+		case 1000:
+			before = clitest.LiveHeap()
+		case n:
+			after = clitest.LiveHeap()
+		}
+		if b.reappeared {
+			again = append(again, b.block)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after > before+1<<20 {
+		t.Errorf("the live heap grew by %d kB over %d batches past the bound, want under 1 MB", (after-before)>>10, n-1000)
+	}
+	if want := []string{"b5"}; !slices.Equal(again, want) {
+		t.Errorf("batches that reappeared: %q, want %q (b150000 was read past the bound)", again, want)
+	}
 }

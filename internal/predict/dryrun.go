@@ -62,7 +62,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	enc := json.NewEncoder(record.LineSafe(a.stdout))
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
-	err := batches(src.Each, a.blockOf())(func(b *batch) error {
+	err := batches(src.Each, a.blockOf(), maxClosed)(func(b *batch) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}

@@ -43,7 +43,7 @@ func TestBatchesSourceFailure(t *testing.T) {
 				return bad
 			}
 			var got []string
-			err := batches(src, blockOf)(func(b *batch) error {
+			err := batches(src, blockOf, maxClosed)(func(b *batch) error {
 				got = append(got, fmt.Sprint(ids(b.recs)))
 				return nil
 			})
@@ -66,7 +66,7 @@ func TestBatchesSourceFailure(t *testing.T) {
 			return nil
 		}
 		calls := 0
-		err := batches(src, blockOf)(func(*batch) error { calls++; return stop })
+		err := batches(src, blockOf, maxClosed)(func(*batch) error { calls++; return stop })
 		if !errors.Is(err, stop) || calls != 1 {
 			t.Errorf("batches = %v after %d yields, want %v after 1", err, calls, stop)
 		}

@@ -20,7 +20,9 @@ package predict
 // positions after the call in flight with an error. A cancelled run (a second signal) writes only
 // whole sequences. With the cache, a rerun replays what the interrupted one was told. A sequence
 // id that reappears after other records is not merged (that would need the whole input in memory):
-// its later records get a prediction error.
+// its later records get a prediction error. Finding it holds a 64-bit hash of each sequence and
+// LoCoMo batch read, up to maxClosed of them (16 MB), so that memory stops growing with the
+// input; past them, a sequence that reappears is found only if it was among the first maxClosed.
 
 import (
 	"context"
@@ -41,6 +43,7 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
@@ -310,15 +313,26 @@ type batch struct {
 	index int
 }
 
+// maxClosed bounds the sequences and LoCoMo batches whose ids batches holds to find one that
+// reappears.
+const maxClosed = 1 << 20
+
 // batches groups the records of src into batches (see the file comment for the rule; a LoCoMo
 // batch, named by blockOf, groups as a sequence does). blockOf is nil when LoCoMo's records are
-// asked one at a time. When src fails (an input that cannot be read, a bad line under --strict),
+// asked one at a time. A sequence or LoCoMo batch that reappears is found among the first held
+// (maxClosed in a run) that were read. When src fails (an input that cannot be read, a bad line under --strict),
 // the batch still open is yielded as it stands before the error is returned: its records were
 // read, and are predicted and written as every record read before the failure is. When yield
 // fails (the run was cancelled, or its output failed), nothing more is yielded.
-func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) string) pipeline.Source[*batch] {
+//
+// Note: a map of the closed sequences' and batches' keys took some 56 bytes a LoCoMo batch, 10 MB
+// more over a million LoCoMo questions asked 10 a call; the hashes take 8 to 16 bytes, up to the
+// bound.
+func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) string, held int) pipeline.Source[*batch] {
 	return func(yield func(*batch) error) error {
-		closed := make(map[string]bool)
+		// Every key is taken in as its batch opens: one that was, and is not the open batch's
+		// (whose records join it), was closed.
+		opened := repeat.IDs{Max: held}
 		var open *batch
 		stopped := false // yield failed: the consumer takes no more batches
 		key := func(b *batch) string {
@@ -333,9 +347,6 @@ func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) s
 			}
 			b := open
 			open = nil
-			if b.seq != "" || b.block != "" {
-				closed[key(b)] = true
-			}
 			err := yield(b)
 			stopped = err != nil
 			return err
@@ -361,7 +372,7 @@ func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) s
 			if b.seq == "" && b.block == "" {
 				return flush()
 			}
-			b.reappeared = closed[key(b)]
+			b.reappeared = opened.Add(key(b), "", 0)
 			return nil
 		})
 		if err != nil && stopped {
@@ -379,7 +390,7 @@ func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) s
 func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipeline.Source[*record.Record], sink func(*record.Record) error) error {
 	finished := opts.Finished
 	opts.Finished = nil
-	err := pipeline.Map(ctx, opts, batches(src, a.blockOf()), a.solve, func(b *batch) error {
+	err := pipeline.Map(ctx, opts, batches(src, a.blockOf(), maxClosed), a.solve, func(b *batch) error {
 		for _, rec := range b.recs {
 			if err := sink(rec); err != nil {
 				return err

@@ -334,7 +334,7 @@ func FuzzBatches(f *testing.F) {
 		var out []*record.Record
 		seen := map[string]bool{}
 		prev := ""
-		err := batches(src, blockOf)(func(b *batch) error {
+		err := batches(src, blockOf, maxClosed)(func(b *batch) error {
 			key := ""
 			switch {
 			case b.seq != "" && b.block != "":

@@ -1,7 +1,8 @@
 // Package repeat finds the records that repeat an earlier record's id (an input given twice, two
-// files that overlap), for the stages that warn of them: qa-load, qa-score and qa-judge agree. It
-// holds each id as a 64-bit hash in an open-addressed set, not the ids themselves, so its memory
-// grows by a few bytes a record and, with a bound, stops growing.
+// files that overlap), for the stages that warn of them, qa-load, qa-score and qa-judge agree,
+// and for qa-load's numbering of an EvaLearn results file's repeats and qa-predict's sequences
+// that reappear. It holds each id as a 64-bit hash in an open-addressed set, not the ids
+// themselves, so its memory grows by a few bytes a record and, with a bound, stops growing.
 //
 // Note: qa-load and qa-score kept a tracker each, a map of hashes and this set; the map took
 // about 40 bytes a hash where the set takes 11 to 21, and only qa-score's said where the first
