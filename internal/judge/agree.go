@@ -207,10 +207,32 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 	}
 }
 
+// judgedRecord is what agree keeps of a record until the names compared are known: its id and
+// type, and a verdict for each judgment that has one or failed.
+//
+// Note: a map of categories by name in each record took 1.1 GB of memory over a million records,
+// the verdicts, which name their judgment by its place among the names seen, half that.
 type judgedRecord struct {
-	id, typ string
-	cats    map[string]int
-	failed  map[string]bool // names whose judgment carries an error
+	id, typ  string
+	verdicts []verdict
+}
+
+// verdict is a judgment's category, or its failure (it carries an error), and the place of its
+// name among the names seen.
+type verdict struct {
+	name   int32
+	cat    int32
+	failed bool
+}
+
+// verdict returns r's verdict of the judgment whose name is at place k.
+func (r judgedRecord) verdict(k int32) (verdict, bool) {
+	for _, v := range r.verdicts {
+		if v.name == k {
+			return v, true
+		}
+	}
+	return verdict{}, false
 }
 
 // runAgree reads the judged records and prints the agreement. It makes no call, so a signal
@@ -220,23 +242,30 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
 	var recs []judgedRecord
 	var ids repeat.IDs
-	seen := map[string]bool{}
+	seen := map[string]int32{}   // the judgment names seen, each with its place
+	types := map[string]string{} // each type once, shared by its records
 	err := src.Each(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
 			return err
 		}
 		at := src.At(rec.ID, nil)
 		ids.Add(rec.ID, at.File, at.Line)
-		jr := judgedRecord{id: rec.ID, typ: rec.Type, cats: map[string]int{}}
+		typ, ok := types[rec.Type]
+		if !ok {
+			typ = rec.Type
+			types[typ] = typ
+		}
+		jr := judgedRecord{id: rec.ID, typ: typ}
 		for name, j := range rec.Judgments {
-			seen[name] = true
+			k, ok := seen[name]
+			if !ok {
+				k = int32(len(seen))
+				seen[name] = k
+			}
 			if c, ok := Category(j, cfg.threshold); ok {
-				jr.cats[name] = c
+				jr.verdicts = append(jr.verdicts, verdict{name: k, cat: int32(c)})
 			} else if j != nil && j.Error != "" {
-				if jr.failed == nil {
-					jr.failed = map[string]bool{}
-				}
-				jr.failed[name] = true
+				jr.verdicts = append(jr.verdicts, verdict{name: k, failed: true})
 			}
 		}
 		recs = append(recs, jr)
@@ -249,7 +278,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		return err
 	}
 	for _, n := range cfg.names {
-		if !seen[n] && len(recs) > 0 { // with no record at all, the report compares none
+		if _, ok := seen[n]; !ok && len(recs) > 0 { // with no record at all, the report compares none
 			if len(seen) == 0 {
 				return command.Usagef("--names: no record has a judgment named %q, nor any other judgment", n)
 			}
@@ -282,18 +311,22 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	}
 	var items []Item
 	left, failed := 0, 0
+	places := make([]int32, len(names)) // every name compared was seen, when there are records
+	for i, n := range names {
+		places[i] = seen[n]
+	}
 	for _, r := range recs {
 		it := Item{ID: r.id, Type: r.typ}
-		for _, n := range names {
-			c, ok := r.cats[n]
-			if !ok {
+		for _, k := range places {
+			v, ok := r.verdict(k)
+			if !ok || v.failed {
 				break
 			}
-			it.Ratings = append(it.Ratings, c)
+			it.Ratings = append(it.Ratings, int(v.cat))
 		}
 		if len(it.Ratings) != len(names) {
 			left++
-			if slices.ContainsFunc(names, func(n string) bool { return r.failed[n] }) {
+			if slices.ContainsFunc(places, func(k int32) bool { v, _ := r.verdict(k); return v.failed }) {
 				failed++
 			}
 			continue

@@ -36,3 +36,21 @@ func TestRecordsAsTheyCome(t *testing.T) {
 		t.Errorf("%d judged records, want 3:\n%s", n, out)
 	}
 }
+
+// TestAgreeMemory: qa-judge agree keeps each record's verdicts until the names are known, about
+// 100 bytes a record of live heap here (its id, a type shared, two verdicts); a map of them a
+// record took some 360 bytes, 14 MB over these records where the limit allows 200 a record.
+func TestAgreeMemory(t *testing.T) {
+	const n = 50_000
+	clitest.Bounded(t, clitest.Stream{
+		Run:  Run,
+		Args: []string{"qa-judge", "agree", "--bootstrap", "0"},
+		N:    n,
+		Line: func(i int) []byte {
+			return fmt.Appendf(nil, `{"schema":1,"id":"hotpotqa:q%d","type":"%s","question":"Who?","answers":["Denver"],`+
+				`"judgments":{"rules":{"score":%d},"llm":{"score":%d}}}`, i, []string{"bridge", "comparison"}[i%2], i%2, i%2)
+		},
+		Limit: n * 8 / 10 * 200,
+		Out:   9,
+	})
+}
