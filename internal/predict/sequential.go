@@ -320,10 +320,10 @@ const maxClosed = 1 << 20
 // batches groups the records of src into batches (see the file comment for the rule; a LoCoMo
 // batch, named by blockOf, groups as a sequence does). blockOf is nil when LoCoMo's records are
 // asked one at a time. A sequence or LoCoMo batch that reappears is found among the first held
-// (maxClosed in a run) that were read. When src fails (an input that cannot be read, a bad line under --strict),
-// the batch still open is yielded as it stands before the error is returned: its records were
-// read, and are predicted and written as every record read before the failure is. When yield
-// fails (the run was cancelled, or its output failed), nothing more is yielded.
+// (maxClosed in a run) that were read. When src fails (an input that cannot be read, a bad line
+// under --strict), the batch still open is yielded as it stands before the error is returned: its
+// records were read, and are predicted and written as every record read before the failure is.
+// When yield fails (the run was cancelled, or its output failed), nothing more is yielded.
 //
 // Note: a map of the closed sequences' and batches' keys took some 56 bytes a LoCoMo batch, 10 MB
 // more over a million LoCoMo questions asked 10 a call; the hashes take 8 to 16 bytes, up to the
