@@ -228,10 +228,10 @@ func TestProgressTerminalOnly(t *testing.T) {
 	}
 	defer f.Close()
 	for name, w := range map[string]io.Writer{"file": f, "buffer": &bytes.Buffer{}} {
-		if bar := Progress(w, nil); bar != nil {
+		if bar := Progress(w, nil, nil); bar != nil {
 			t.Errorf("Progress(%s) = a bar, want none", name)
 		}
-		if bar := ByteProgress(w, nil); bar != nil {
+		if bar := ByteProgress(w, nil, nil); bar != nil {
 			t.Errorf("ByteProgress(%s) = a bar, want none", name)
 		}
 	}

@@ -17,11 +17,13 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// Progress returns a progress bar on stderr when it is a terminal, else nil: piped or logged
-// output gets a summary at the end instead. When every input is a named file its records are
-// counted first, so the bar shows done/total and an ETA; on stdin it counts up.
-func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
-	if !terminal(stderr) {
+// Progress returns a progress bar on stderr when it is a terminal and stdout is not, else nil:
+// piped or logged output gets a summary at the end instead, and records written to the terminal
+// show the progress themselves (a bar redrawn among them would break their lines). When every
+// input is a named file its records are counted first, so the bar shows done/total and an ETA; on
+// stdin it counts up.
+func Progress(stderr, stdout io.Writer, inputs []string) *progressbar.ProgressBar {
+	if !barShown(stderr, stdout) {
 		return nil
 	}
 	return progressbar.NewOptions64(CountLines(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowCount(),
@@ -32,13 +34,17 @@ func Progress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
 // ByteProgress is Progress for commands that read big files whole (qa-load's JSON documents):
 // the bar counts the input's bytes as the command reads them (copy them into it, e.g. with
 // io.TeeReader), against the named files' sizes, so there is no counting pass.
-func ByteProgress(stderr io.Writer, inputs []string) *progressbar.ProgressBar {
-	if !terminal(stderr) {
+func ByteProgress(stderr, stdout io.Writer, inputs []string) *progressbar.ProgressBar {
+	if !barShown(stderr, stdout) {
 		return nil
 	}
 	return progressbar.NewOptions64(inputSize(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowBytes(true),
 		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
 }
+
+// barShown reports whether a progress bar is drawn: on stderr when it is a terminal, unless
+// stdout is one too.
+func barShown(stderr, stdout io.Writer) bool { return terminal(stderr) && !terminal(stdout) }
 
 // inputSize returns the total size of the named inputs, or -1 if there are none or one is stdin
 // ("-") or not a regular file.
@@ -98,11 +104,11 @@ const ProgressEvery = 100
 // (qa-predict, qa-judge), read from the environment variable env; RecordProgress acts on it.
 func ProgressFlag(env string) *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "progress", EnvVars: []string{env},
-		Usage: fmt.Sprintf("when stderr is not a terminal, report progress there every %d records (a terminal gets a progress bar anyway)", ProgressEvery)}
+		Usage: fmt.Sprintf("report progress on stderr every %d records when it gets no progress bar: when it is not a terminal, or stdout is one too (the records would break the bar's line)", ProgressEvery)}
 }
 
 // RecordProgress reports a run's progress by records finished on stderr: a bar (Progress) when
-// stderr is a terminal; else, when the run was given --progress, a line every ProgressEvery
+// stderr is a terminal and stdout is not; else, when the run was given --progress, a line every ProgressEvery
 // records, for logs and CI jobs that have no terminal, "prog: N records (R/s, T): D" with the
 // rate, the time since the run began and the description the bar would show (tokens, cost,
 // errors); else nothing. A nil *RecordProgress reports nothing.
@@ -119,8 +125,8 @@ type RecordProgress struct {
 // NewRecordProgress returns the progress of a run of prog over inputs, with lines the value of
 // its --progress flag and describe, when not nil, the text the bar shows beside it (counts of
 // errors, tokens). It is nil when there is nothing to report.
-func NewRecordProgress(stderr io.Writer, prog string, inputs []string, lines bool, describe func() string) *RecordProgress {
-	bar := Progress(stderr, inputs)
+func NewRecordProgress(stderr, stdout io.Writer, prog string, inputs []string, lines bool, describe func() string) *RecordProgress {
+	bar := Progress(stderr, stdout, inputs)
 	if bar == nil && !lines {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package command_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,13 +15,13 @@ import (
 func TestProgressOnTerminal(t *testing.T) {
 	file := clitest.TempFile(t, "in.jsonl", []byte("{}\n\n{}\n{}\n"))
 	tty, done := clitest.Terminal(t)
-	bar := command.Progress(tty, []string{file})
+	bar := command.Progress(tty, nil, []string{file})
 	if bar == nil {
 		t.Fatal("Progress on a terminal = nil, want a bar")
 	}
 	bar.Add(3) //nolint:errcheck // a terminal
 	bar.Finish()
-	bytes := command.ByteProgress(tty, []string{file})
+	bytes := command.ByteProgress(tty, nil, []string{file})
 	if bytes == nil {
 		t.Fatal("ByteProgress on a terminal = nil, want a bar")
 	}
@@ -39,7 +40,7 @@ func TestProgressOnTerminal(t *testing.T) {
 // between; without it there is nothing to report (nil, whose methods do nothing).
 func TestRecordProgressLines(t *testing.T) {
 	var stderr strings.Builder
-	p := command.NewRecordProgress(&stderr, "qa-x", nil, true, func() string { return "errors 0" })
+	p := command.NewRecordProgress(&stderr, nil, "qa-x", nil, true, func() string { return "errors 0" })
 	if p == nil {
 		t.Fatal("NewRecordProgress(lines) = nil, want a progress")
 	}
@@ -54,7 +55,7 @@ func TestRecordProgressLines(t *testing.T) {
 	}
 
 	stderr.Reset()
-	p = command.NewRecordProgress(&stderr, "qa-x", nil, false, nil)
+	p = command.NewRecordProgress(&stderr, nil, "qa-x", nil, false, nil)
 	if p != nil {
 		t.Fatalf("NewRecordProgress(no terminal, no lines) = %v, want nil", p)
 	}
@@ -73,7 +74,7 @@ func TestRecordProgressLines(t *testing.T) {
 func TestRecordProgressBar(t *testing.T) {
 	file := clitest.TempFile(t, "in.jsonl", []byte("{}\n{}\n{}\n"))
 	tty, done := clitest.Terminal(t)
-	p := command.NewRecordProgress(tty, "qa-x", []string{file}, true, func() string { return "errors 0" })
+	p := command.NewRecordProgress(tty, nil, "qa-x", []string{file}, true, func() string { return "errors 0" })
 	for range 3 {
 		p.Add()
 	}
@@ -86,5 +87,34 @@ func TestRecordProgressBar(t *testing.T) {
 	}
 	if strings.Contains(got, "qa-x: ") {
 		t.Errorf("the terminal shows %q, want the bar alone, no progress lines", got)
+	}
+}
+
+// TestNoBarOverRecordsOnTerminal: with stdout a terminal too, the records themselves show the
+// progress, and a bar redrawn among them would break their lines: no bar is drawn, and
+// --progress's lines go to stderr as they do when it is no terminal.
+func TestNoBarOverRecordsOnTerminal(t *testing.T) {
+	file := clitest.TempFile(t, "in.jsonl", []byte("{}\n{}\n"))
+	stderr, doneErr := clitest.Terminal(t)
+	stdout, doneOut := clitest.Terminal(t)
+	if bar := command.Progress(stderr, stdout, []string{file}); bar != nil {
+		t.Error("Progress with stdout a terminal = a bar, want none")
+	}
+	if bar := command.ByteProgress(stderr, stdout, []string{file}); bar != nil {
+		t.Error("ByteProgress with stdout a terminal = a bar, want none")
+	}
+	if p := command.NewRecordProgress(stderr, stdout, "qa-x", []string{file}, false, nil); p != nil {
+		t.Errorf("NewRecordProgress(stdout a terminal, no lines) = %v, want nil", p)
+	}
+	p := command.NewRecordProgress(stderr, stdout, "qa-x", []string{file}, true, nil)
+	for range command.ProgressEvery {
+		p.Add()
+	}
+	p.Finish()
+	if got := doneErr(); !strings.Contains(got, fmt.Sprintf("qa-x: %d records", command.ProgressEvery)) || strings.Contains(got, "|") {
+		t.Errorf("stderr shows %q, want the line of %d records and no bar", got, command.ProgressEvery)
+	}
+	if got := doneOut(); got != "" {
+		t.Errorf("stdout shows %q, want nothing", got)
 	}
 }

@@ -29,7 +29,7 @@ func TestMessagesOverProgressBar(t *testing.T) {
 	if barWriter(m) != io.Writer(tty) {
 		t.Errorf("barWriter(messages) = %v, want the terminal file", barWriter(m))
 	}
-	bar := Progress(m, nil)
+	bar := Progress(m, nil, nil)
 	if bar == nil {
 		t.Fatal("Progress(messages on a terminal) = nil, want a bar")
 	}

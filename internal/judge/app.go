@@ -604,7 +604,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(stdout)
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
 	var t tally
-	progress := command.NewRecordProgress(stderr, "qa-judge", cfg.inputs, cfg.progress, func() string {
+	progress := command.NewRecordProgress(stderr, stdout, "qa-judge", cfg.inputs, cfg.progress, func() string {
 		return fmt.Sprintf("failed %d  unparsable %d", t.failed.Load(), t.unparsable.Load())
 	})
 	opts := pipeline.Options{Concurrency: cfg.concurrency, Finished: progress.Finished()}

@@ -56,7 +56,8 @@ sample.
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped, and
 qa-load exits 3 at the end; --strict stops at the first one (exit 1). An item whose question is
 empty or only blanks is a bad item in every format but records and evalearn-results: a model would
-be asked nothing. On a terminal, a progress bar of the bytes read goes to stderr.
+be asked nothing. When stderr is a terminal and stdout is not, a progress bar of the bytes read goes
+to stderr.
 
 Examples:
    qa-load hotpot_dev_distractor_v1.json > records.jsonl
@@ -183,7 +184,7 @@ func (a *app) action(c *cli.Context) error {
 	}
 	a.out = record.NewWriter(a.stdout)
 	defer a.out.FlushWhenIdle()() // records read from a slow pipe come out as they are read
-	a.bar = command.ByteProgress(a.stderr, files)
+	a.bar = command.ByteProgress(a.stderr, a.stdout, files)
 	err := a.loadAll(files)
 	if err == nil {
 		err = a.ctx.Err() // a signal during the last read: no record came after it to notice

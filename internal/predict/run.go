@@ -228,7 +228,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	out := record.NewWriter(a.stdout)
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
-	progress := command.NewRecordProgress(a.stderr, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
+	progress := command.NewRecordProgress(a.stderr, a.stdout, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
 	opts := pipeline.Options{Concurrency: a.concurrency, Finished: progress.Finished()}
 	fails := &command.Failures{Prog: "qa-predict", Of: failureOf}
 	each := func(yield func(*record.Record) error) error {

@@ -55,7 +55,8 @@ scores; the summary counts it separately and leaves it out unless --errors-as-ze
 metric that applies to a record but could not be computed (a failed embedding call, a corpus
 metric's field that cannot be read) is reported, exits 3, and is named in the record's
 score_errors with the reason; a later run that computes the metric removes the entry, and one
-that does not select it leaves it. On a terminal, a progress bar of the bytes read goes to stderr.
+that does not select it leaves it. When stderr is a terminal and the records do not go to one too, a
+progress bar of the bytes read goes to stderr.
 
 METRICS:
 {metrics}
@@ -569,7 +570,11 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	var count io.Writer
-	bar := command.ByteProgress(stderr, cfg.inputs)
+	recordsOut := stdout // where the records go, which a bar must not break: none with --summary -
+	if cfg.summary == "-" {
+		recordsOut = nil
+	}
+	bar := command.ByteProgress(stderr, recordsOut, cfg.inputs)
 	if bar != nil {
 		count = bar
 	}
