@@ -249,12 +249,17 @@ func envOrigin(ctx *cli.Context, f cli.Flag) string {
 	return ""
 }
 
-// commandLine reports whether the command line set flag f of ctx's command, by any of its names:
-// LocalFlagNames of a copy of ctx without its Command, which holds the same flag set (see the note
-// at fromEnv).
+// commandLine reports whether the command line set flag f of ctx's command, by any of its names.
 func commandLine(ctx *cli.Context, f cli.Flag) bool {
+	set := TypedFlags(ctx)
+	return slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(set, n) })
+}
+
+// TypedFlags returns the names of the flags of ctx's command that the command line set, not its
+// variables: LocalFlagNames of a copy of ctx without its Command, which holds the same flag set
+// (see the note at fromEnv).
+func TypedFlags(ctx *cli.Context) []string {
 	local := *ctx
 	local.Command = nil
-	set := local.LocalFlagNames()
-	return slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(set, n) })
+	return local.LocalFlagNames()
 }

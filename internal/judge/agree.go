@@ -166,6 +166,9 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 		},
 		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
 		Action: func(c *cli.Context) error {
+			if w := flagsBeforeAgree(c); w != "" {
+				fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
+			}
 			cfg := agreeConfig{reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
 				maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
 			if s := c.String("names"); s != "" {
@@ -205,6 +208,29 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 			return runAgree(c.Context, c.Args().Slice(), cfg, stdin, stdout, stderr)
 		},
 	}
+}
+
+// flagsBeforeAgree is the warning that qa-judge's own flags typed before "agree" (qa-judge --seed 3
+// agree) do nothing, agree reading only those after its name; "" when none was typed. Its
+// variables (QA_JUDGE_*, exported for a pipeline's judging stage) are not named.
+func flagsBeforeAgree(c *cli.Context) string {
+	lineage := c.Lineage()
+	if len(lineage) < 2 {
+		return ""
+	}
+	typed := command.TypedFlags(lineage[1])
+	if len(typed) == 0 {
+		return ""
+	}
+	own := "" // agree's own flag of the name, where it has one
+	for i, n := range typed {
+		if own == "" && slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), n) }) {
+			own = fmt.Sprintf(" (qa-judge agree --%s ...)", n)
+		}
+		typed[i] = "--" + n
+	}
+	return fmt.Sprintf("%s, given before agree, %s nothing: agree reads only the flags after its name%s",
+		strings.Join(typed, ", "), english.Form(len(typed), "does", "do"), own)
 }
 
 // judgedRecord is what agree keeps of a record until the names compared are known: its id and
