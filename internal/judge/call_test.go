@@ -170,7 +170,7 @@ func TestModelFlagUsage(t *testing.T) {
 		})
 	}
 	_, stderr, code := runJudge(t, []string{"--model", "judge-1"}, "")
-	if code != 2 || !strings.Contains(stderr, "no API key for openai: set OPENAI_API_KEY or use --api-key-file") {
+	if code != 2 || !strings.Contains(stderr, "no API key for --provider openai: set OPENAI_API_KEY or use --api-key-file") {
 		t.Errorf("no key: exit %d stderr %q, want 2 and a no-key error", code, stderr)
 	}
 }

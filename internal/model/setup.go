@@ -59,7 +59,7 @@ func (s Setup) NewTransport() *Transport {
 func (s Setup) Client(ctx context.Context) (Client, error) {
 	if !KeyOptional(s.Provider, s.BaseURL) && s.APIKey == "" {
 		env := KeyEnv[s.Provider]
-		return nil, fmt.Errorf("%w for %s: set %s or use --api-key-file", ErrNoKey, s.Provider, strings.Join(env, " or "))
+		return nil, fmt.Errorf("%w for --provider %s: set %s or use --api-key-file", ErrNoKey, s.Provider, strings.Join(env, " or "))
 	}
 	tr := s.Transport
 	if tr == nil {
