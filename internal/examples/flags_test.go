@@ -1,7 +1,6 @@
 package examples
 
 import (
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -27,13 +26,8 @@ func TestREADMEFlags(t *testing.T) {
 		if f, ok := known[cmd]; ok {
 			return f
 		}
-		args := strings.Fields(cmd)
-		out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
-		if err != nil {
-			t.Fatalf("%s --help: %v", cmd, err)
-		}
 		f := map[string]bool{}
-		_, opts, _ := strings.Cut(string(out), "OPTIONS:\n")
+		_, opts, _ := strings.Cut(helpText(t, bin, strings.Fields(cmd)...), "OPTIONS:\n")
 		for _, m := range optionName.FindAllStringSubmatch(opts, -1) {
 			f[m[1]], f[m[2]] = true, m[2] != ""
 		}
@@ -81,15 +75,9 @@ func TestREADMEFlags(t *testing.T) {
 // that each command's own flags come first and the shared ones are found in one place.
 func TestHelpFlagsEnd(t *testing.T) {
 	bin := commands(t)
-	for _, args := range [][]string{
-		{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"},
-	} {
+	for _, args := range helpCommands {
 		name := strings.Join(args, " ")
-		out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
-		if err != nil {
-			t.Fatalf("%s --help: %v", name, err)
-		}
-		_, opts, _ := strings.Cut(string(out), "OPTIONS:\n")
+		_, opts, _ := strings.Cut(helpText(t, bin, args...), "OPTIONS:\n")
 		var names []string
 		for _, m := range optionName.FindAllStringSubmatch(opts, -1) {
 			names = append(names, m[1])

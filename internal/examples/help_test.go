@@ -2,8 +2,6 @@ package examples
 
 import (
 	"bufio"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -30,16 +28,10 @@ const descIndent = 3
 // that a wrap began with "qa-score reads …" went unchecked at any width.
 func TestHelpWrap(t *testing.T) {
 	bin := commands(t)
-	for _, args := range [][]string{
-		{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"},
-	} {
+	for _, args := range helpCommands {
 		name := strings.Join(args, " ")
-		out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
-		if err != nil {
-			t.Fatalf("%s --help: %v", name, err)
-		}
 		in := false
-		sc := bufio.NewScanner(strings.NewReader(string(out)))
+		sc := bufio.NewScanner(strings.NewReader(helpText(t, bin, args...)))
 		for sc.Scan() {
 			line := sc.Text()
 			switch {

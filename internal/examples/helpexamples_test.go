@@ -23,13 +23,9 @@ var helpHeading = regexp.MustCompile(`^\s+Examples?:$`)
 // helpExamples returns the example lines of the --help of the command args names.
 func helpExamples(t *testing.T, bin string, args ...string) []string {
 	t.Helper()
-	out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
-	if err != nil {
-		t.Fatalf("%s --help: %v", strings.Join(args, " "), err)
-	}
 	var lines []string
 	in := false
-	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	sc := bufio.NewScanner(strings.NewReader(helpText(t, bin, args...)))
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
@@ -102,6 +98,20 @@ var helpOutputs = map[string][]string{
 		"judges: mini, rules (Cohen's kappa", "records: 20 compared, 0 left out", "\ndisagreements: "},
 }
 
+// helpCommands are the commands whose --help the tests read: every command, and qa-judge agree.
+var helpCommands = [][]string{{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"}}
+
+// helpText returns the --help of the command args names (a command, then a subcommand), of the
+// commands built in bin.
+func helpText(t *testing.T, bin string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(filepath.Join(bin, args[0]), append(args[1:], "--help")...).Output()
+	if err != nil {
+		t.Fatalf("%s --help: %v", strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
 // TestHelpExamples runs every example of the commands' --help as helpRuns says, each in a folder
 // of its own with the files they read: the benchmarks' files under their upstream names
 // (hotpot_dev_distractor_v1.json, a JSON array of the HotpotQA sample; locomo10.json, the LoCoMo
@@ -116,7 +126,7 @@ func TestHelpExamples(t *testing.T) {
 	tei := teiServer(t)
 	judgeURL, judgeCalls := judgeServer(t)
 	seen := map[string]bool{}
-	for _, args := range [][]string{{"qa-load"}, {"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"}} {
+	for _, args := range helpCommands {
 		for _, line := range helpExamples(t, bin, args...) {
 			seen[line] = true
 			script, ok := helpRuns[line]

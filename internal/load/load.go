@@ -142,6 +142,26 @@ func missingField(name string) error {
 	return fmt.Errorf("missing field %q", name)
 }
 
+// turnFault finds, in raw (a JSON list of a history's turns, already decoded), the first turn that
+// is null or lacks one of the members keys names (or has it null), which the benchmarks' scripts
+// read, stopping without them: its index and the key it lacks ("" for a null turn); i is -1 when
+// every turn is whole.
+func turnFault(raw jsonRaw, keys ...string) (i int, lacks string) {
+	var turns []map[string]jsonRaw
+	_ = jsonUnmarshal(raw, &turns) // a list: its turns decoded before
+	for i, t := range turns {
+		if t == nil {
+			return i, ""
+		}
+		for _, k := range keys {
+			if v, ok := t[k]; !ok || string(bytes.TrimSpace(v)) == "null" {
+				return i, k
+			}
+		}
+	}
+	return -1, ""
+}
+
 // emptyQuestion returns the error of an item whose question, the text of the field name (a path), is
 // empty or only blanks, or nil: `field "question" is empty`. Every benchmark loader, and the
 // generic ones, refuse such an item, since a model would be asked nothing (the benchmarks' own

@@ -146,23 +146,14 @@ func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
 	if !slices.ContainsFunc(turns, func(t locomoTurn) bool { return t.Speaker == "" || t.Text == "" }) {
 		return turns, nil // most often: every member there, no second decoding
 	}
-	var members []*struct {
-		Speaker *string `json:"speaker"`
-		Text    *string `json:"text"`
+	switch i, lacks := turnFault(raw, "speaker", "text"); {
+	case i < 0:
+		return turns, nil
+	case lacks == "":
+		return nil, fmt.Errorf("%s[%d]: want an object, got null", key, i)
+	default:
+		return nil, missingField(fmt.Sprintf("%s[%d].%s", key, i, lacks))
 	}
-	_ = jsonUnmarshal(raw, &members) // decoded above
-	for i, t := range members {
-		at := fmt.Sprintf("%s[%d]", key, i)
-		switch {
-		case t == nil:
-			return nil, fmt.Errorf("%s: want an object, got null", at)
-		case t.Speaker == nil:
-			return nil, missingField(at + ".speaker")
-		case t.Text == nil:
-			return nil, missingField(at + ".text")
-		}
-	}
-	return turns, nil
 }
 
 func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []record.Passage) (*record.Record, error) {

@@ -171,22 +171,14 @@ func longMemEvalSession(raw jsonRaw) ([]longMemEvalTurn, error) {
 	if !slices.ContainsFunc(sess, func(t longMemEvalTurn) bool { return t.Role == "" || t.Content == "" }) {
 		return sess, nil // most often: every member there, no second decoding
 	}
-	var turns []*struct {
-		Role    *string `json:"role"`
-		Content *string `json:"content"`
+	switch j, lacks := turnFault(raw, "role", "content"); {
+	case j < 0:
+		return sess, nil
+	case lacks == "":
+		return nil, fmt.Errorf(", turn %d: want an object, got null", j+1)
+	default:
+		return nil, fmt.Errorf(", turn %d: %v", j+1, missingField(lacks))
 	}
-	_ = jsonUnmarshal(raw, &turns) // decoded above
-	for j, t := range turns {
-		switch {
-		case t == nil:
-			return nil, fmt.Errorf(", turn %d: want an object, got null", j+1)
-		case t.Role == nil:
-			return nil, fmt.Errorf(", turn %d: %v", j+1, missingField("role"))
-		case t.Content == nil:
-			return nil, fmt.Errorf(", turn %d: %v", j+1, missingField("content"))
-		}
-	}
-	return sess, nil
 }
 
 func sessionText(turns []longMemEvalTurn) string {
