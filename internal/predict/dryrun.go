@@ -166,7 +166,11 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 	out := make(map[*record.Record]dryPrediction, len(b.recs))
 	if b.reappeared {
 		for _, rec := range b.recs {
-			out[rec] = dryPrediction{ID: rec.ID, Error: fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)}
+			d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passes(rec)} // as the run passes it
+			if !d.AlreadyPredicted {
+				d.Error = fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)
+			}
+			out[rec] = d
 		}
 	} else {
 		order := slices.Clone(b.recs)

@@ -20,9 +20,10 @@ package predict
 // positions after the call in flight with an error. A cancelled run (a second signal) writes only
 // whole sequences. With the cache, a rerun replays what the interrupted one was told. A sequence
 // id that reappears after other records is not merged (that would need the whole input in memory):
-// its later records get a prediction error. Finding it holds a 64-bit hash of each sequence and
-// LoCoMo batch read, up to maxClosed of them (16 MB), so that memory stops growing with the
-// input; past them, a sequence that reappears is found only if it was among the first maxClosed.
+// its later records still to answer get a prediction error (those answered pass through). Finding
+// it holds a 64-bit hash of each sequence and LoCoMo batch read, up to maxClosed of them (16 MB),
+// so that memory stops growing with the input; past them, a sequence that reappears is found only
+// if it was among the first maxClosed.
 
 import (
 	"context"
@@ -70,7 +71,8 @@ that is not a string fails the position). Temperature 0.2 and max_tokens 32000 a
 unless --temperature or --max-tokens is given, and --top-p and --top-k, which it sends none of, are
 sent when given; --system and --template do not apply.
 Different sequences run concurrently. A sequence's records must be contiguous in the input (as
-qa-load writes them); a sequence id that reappears later makes those records errors. A sequence
+qa-load writes them); a sequence id that reappears later makes those of its records still to answer
+errors (those answered before pass through). A sequence
 without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
 records, not sequences) is answered without them in its history, with a warning. An empty or
 failed answer is an error on its record and the later positions of its sequence are skipped (errors,
@@ -418,7 +420,14 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 		_, err := a.predict(ctx, b.recs[0])
 		return b, err
 	case b.reappeared:
+		// Only a position to answer needs the history, which its sequence's earlier records,
+		// written already, cannot give here; one answered before passes through, as in place
+		// (and as a LoCoMo block's), its paid answer and verdict kept.
 		for _, rec := range b.recs {
+			if a.passesSolved(rec) {
+				a.keep(rec)
+				continue
+			}
 			a.fail(rec, fmt.Sprintf("sequence %s reappears after records of other sequences: a sequence's records must be contiguous", b.seq))
 		}
 		return b, nil
@@ -438,6 +447,17 @@ func (a *app) unjudged(b *batch, recs []*record.Record) {
 		a.seq.noJudge, a.seq.noJudgeAt = recs[0].ID, b.index
 	}
 	a.seq.mu.Unlock()
+}
+
+// keep passes rec, a position answered before, through: counted as passed, and still as an
+// error when its verdict failed, for --retry-errors.
+func (a *app) keep(rec *record.Record) {
+	a.tally.add(rec.Prediction, true)
+	if jg := rec.Judgments[judgeKey]; jg != nil && jg.Error != "" && rec.Prediction.Error == "" {
+		a.tally.mu.Lock()
+		a.tally.carried++
+		a.tally.mu.Unlock()
+	}
 }
 
 // fail records a prediction error on rec.
@@ -467,12 +487,7 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
 			continue
 		case !solving && a.passesSolved(rec):
-			a.tally.add(rec.Prediction, true)
-			if jg := rec.Judgments[judgeKey]; jg != nil && jg.Error != "" && rec.Prediction.Error == "" {
-				a.tally.mu.Lock()
-				a.tally.carried++ // its verdict failed: still an error, for --retry-errors
-				a.tally.mu.Unlock()
-			}
+			a.keep(rec)
 			h, why := a.earlier(rec)
 			if why != "" {
 				broken = why

@@ -1,6 +1,8 @@
 package predict
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -466,6 +468,73 @@ func TestSequentialMessagesNameFirst(t *testing.T) {
 			if !strings.Contains(stderr, want) {
 				t.Fatalf("stderr names another record or sequence than the first, want %q:\n%s", want, stderr)
 			}
+		}
+	}
+}
+
+// TestSequentialReappearingAnswered feeds back a finished run with part of a sequence moved after
+// another sequence (two saved runs put together, say): the positions answered before pass
+// through as they came, answers and verdicts kept, and only the one left to answer, which has no
+// history there, is an error; the dry run says the same of each.
+func TestSequentialReappearingAnswered(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	var stdout, stderr bytes.Buffer
+	if err := Run(context.Background(), append([]string{"qa-predict"}, seqArgs(t, srv.URL)...), strings.NewReader(seqInput(t)), &stdout, &stderr); err != nil {
+		t.Fatalf("first run: %v\n%s", err, stderr.String())
+	}
+	done := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(done) != 14 {
+		t.Fatalf("first run wrote %d records, want 14", len(done))
+	}
+	todo := lines(t)[5] // the second sequence's position 6, not answered yet
+	// the second sequence's positions 1-3, the other sequence, then its positions 4-7
+	input := slicesConcat(done[0:3], done[7:14], done[3:5], []string{todo}, done[6:7])
+	before := srv.answeredTotal()
+	stdout.Reset()
+	stderr.Reset()
+	err := Run(context.Background(), append([]string{"qa-predict"}, seqArgs(t, srv.URL)...), strings.NewReader(strings.Join(input, "\n")+"\n"), &stdout, &stderr)
+	if got := command.ExitCode(err); got != 3 {
+		t.Errorf("exit code %d, want 3 (%v)\n%s", got, err, stderr.String())
+	}
+	if got := srv.answeredTotal() - before; got != 0 {
+		t.Errorf("second run asked %d calls, want none", got)
+	}
+	out := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(out) != len(input) {
+		t.Fatalf("second run wrote %d records, want %d", len(out), len(input))
+	}
+	for i, line := range out {
+		if i == 12 {
+			if rec := readRecords(t, []byte(line))[0]; rec.Prediction == nil || !strings.Contains(rec.Prediction.Error, "reappears after records of other sequences") {
+				t.Errorf("line %d: prediction %+v, want the error that its sequence reappears", i+1, rec.Prediction)
+			}
+			continue
+		}
+		if line != input[i] {
+			t.Errorf("line %d changed:\n got %s\nwant %s", i+1, line, input[i])
+		}
+	}
+	if !strings.Contains(stderr.String(), "13 passed through, 1 error") {
+		t.Errorf("stderr does not count 13 records passed through and 1 error:\n%s", stderr.String())
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	args := append([]string{"qa-predict", "--dry-run"}, seqArgs(t, srv.URL)...)
+	err = Run(context.Background(), args, strings.NewReader(strings.Join(input, "\n")+"\n"), &stdout, &stderr)
+	if got := command.ExitCode(err); got != 3 || !strings.Contains(stderr.String(), "13 already predicted, 1 error") {
+		t.Errorf("dry run: exit code %d, want 3, and a count of 13 already predicted and 1 error (%v)\n%s", got, err, stderr.String())
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n") {
+		var d struct {
+			AlreadyPredicted bool   `json:"already_predicted"`
+			Error            string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("dry run line %d: %v", i+1, err)
+		}
+		if want := i != 12; d.AlreadyPredicted != want || (d.Error != "") == want {
+			t.Errorf("dry run line %d: already_predicted %v, error %q; want already_predicted %v", i+1, d.AlreadyPredicted, d.Error, want)
 		}
 	}
 }
