@@ -91,10 +91,13 @@ or model than this run's, naming them; a failed judgment passed through still co
 (exit 3), and --retry-errors judges those records again (an unparsable one is asked for new replies,
 which the cache does not hold, its attempts counting on from the earlier run's). A record judged again
 under NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a
-warning counts them). A run without --model names its judgments MODE (auto), and a record it routes
-to a model fails with "mode ... needs a judge model (--model)": a run over its output with --model
-and no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts
-them, a dry run's too), which qa-score would read first; a judgment MODE that a rule made stays,
+warning counts them); one that this run's mode leaves out (mem0's category 5, a skip route) loses,
+under --force or --retry-errors, its judgment NAME, which was made otherwise and would be read as
+this run's verdict, and that judge_score (a warning counts them, a dry run's too). A run without
+--model names its judgments MODE (auto), and a record it routes to a model fails with "mode ...
+needs a judge model (--model)": a run over its output with --model and no --name judges the record
+under MODE/MODEL and removes that failed MODE (a warning counts them, a dry run's too), which
+qa-score would read first; a judgment MODE that a rule made stays,
 so qa-score reads the rule's verdict there (the same as under MODE/MODEL) and warns that the names
 differ, and qa-score --judge MODE/MODEL reads the new run's on every record. Judging with the same
 provider and model that made the predictions is refused unless --allow-self-judge: when the first
@@ -565,6 +568,7 @@ type tally struct {
 	routed                                                     atomic.Int64  // judged by (or refused for) the model
 	ruled                                                      atomic.Int64  // judged by a rule's route, its verdict or its failure
 	replaced                                                   atomic.Int64  // lost the judgment MODE that failed for want of a model
+	unjudged                                                   atomic.Int64  // lost the judgment NAME that this run's mode leaves out
 	others                                                     others        // passed through, judged by another mode or model
 
 	mu         sync.Mutex
@@ -782,6 +786,17 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	}
 	if jg == nil {
 		t.skipped.Add(1)
+		if rec.Judgments[cfg.name] != nil {
+			// --force or --retry-errors over a judgment this run's mode leaves out (mem0's
+			// category 5, a skip route): another mode made it, and kept under NAME it would be
+			// read as this run's verdict. The record gets none, as it would judged afresh.
+			delete(rec.Judgments, cfg.name)
+			if len(rec.Judgments) == 0 {
+				rec.Judgments = nil
+			}
+			dropJudgeScore(rec, t)
+			t.unjudged.Add(1)
+		}
 		return nil
 	}
 	switch {
@@ -815,18 +830,24 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		rec.Judgments = map[string]*record.Judgment{}
 	}
 	if rec.Judgments[cfg.name] != nil { // replaced
-		if _, ok := rec.Scores[judgeScore]; ok {
-			// qa-score read it from a judgment, perhaps the one now replaced; a later qa-score run
-			// that does not compute it again would keep it beside the new judgment.
-			delete(rec.Scores, judgeScore)
-			if len(rec.Scores) == 0 {
-				rec.Scores = nil
-			}
-			t.stale.Add(1)
-		}
+		dropJudgeScore(rec, t)
 	}
 	rec.Judgments[cfg.name] = jg
 	return nil
+}
+
+// dropJudgeScore removes rec's judge_score, which qa-score read from a judgment, perhaps the one
+// this run replaces or removes: a later qa-score run that does not compute it again would keep it
+// beside the new judgment.
+func dropJudgeScore(rec *record.Record, t *tally) {
+	if _, ok := rec.Scores[judgeScore]; !ok {
+		return
+	}
+	delete(rec.Scores, judgeScore)
+	if len(rec.Scores) == 0 {
+		rec.Scores = nil
+	}
+	t.stale.Add(1)
 }
 
 // replaceFailedForModel removes from rec the judgment that a run without a model left under the
@@ -847,6 +868,20 @@ func (cfg *config) replaceFailedForModel(rec *record.Record, t *tally) {
 // (replaceFailedForModel); a dry run counts those records by it, so that the two never disagree.
 func (cfg *config) replacesFailed(rec *record.Record) bool {
 	return cfg.bare != "" && failedForModel(rec.Judgments[cfg.bare])
+}
+
+// warnUnjudged says how many records lost their judgment name, made otherwise, where this run's
+// mode leaves them out (--force or --retry-errors over it); for a dry run (dry), how many would.
+func warnUnjudged(w io.Writer, name string, n int64, dry bool) {
+	if n == 0 {
+		return
+	}
+	had, removed := english.Count(int(n), "record had", "records had"), "it was removed"
+	if dry {
+		had, removed = english.Count(int(n), "record has", "records have"), "it would be removed"
+	}
+	fmt.Fprintf(w, "qa-judge: warning: %s a judgment %q that this run's mode leaves out (mem0's category 5, a skip route): %s, as this run judges none there\n",
+		had, name, removed)
 }
 
 // ruleJudgment reports whether jg was made, or failed, on a rule's route: a mode that calls no
@@ -903,8 +938,9 @@ func summarize(w io.Writer, name string, t *tally) {
 		fmt.Fprintf(w, "qa-judge: warning: %s by the judge model, so not judged (see %s): --retry-errors --allow-self-judge over the output judges %s\n",
 			english.Count(int(n), "record was predicted", "records were predicted"), english.Form(int(n), "its error field", "their error fields"), english.Form(int(n), "it", "them"))
 	}
+	warnUnjudged(w, name, t.unjudged.Load(), false)
 	if n := t.stale.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced; it was removed (qa-score computes it again)\n",
+		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced or removed; it was taken out too (qa-score computes it again)\n",
 			english.Count(int(n), "record had", "records had"))
 	}
 	carried := ""

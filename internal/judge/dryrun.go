@@ -57,6 +57,7 @@ type dryTally struct {
 	ruled               int    // judged, or failed, on a rule's route, as the run counts them
 	others              others // would pass through, judged by another mode or model
 	replaced            int64  // would lose the judgment MODE that failed for want of a model
+	unjudged            int64  // would lose the judgment NAME that this run's mode leaves out
 }
 
 // dryRunAll writes, for every record in input order, what judging it would do, and calls no
@@ -83,6 +84,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	cfg.warnRoutes(stderr)
 	cfg.warnModelUnused(stderr, int64(t.routed), int64(t.ruled))
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced, true) // as the run would warn
+	warnUnjudged(stderr, cfg.name, t.unjudged, true)
 	t.others.warn(stderr, cfg.name, true)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	return badRecords(t.errors, "record could not be judged", "records could not be judged", src)
@@ -112,6 +114,9 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	case err == nil && p.Skip: // its prediction failed or not, as the run skips it (unjudged)
 		d.Skip = true
 		t.skip++
+		if rec.Judgments[cfg.name] != nil { // --force or --retry-errors: the run removes it
+			t.unjudged++
+		}
 		return d
 	case unjudgeable(rec) != "":
 		d.Error = unjudgeable(rec)
