@@ -327,9 +327,10 @@ func (a *app) warnUnpriced() {
 
 // setPrediction gives rec the new prediction p. The judgments and scores rec carries graded the
 // prediction p replaces, so they go with it, and are counted; so do the score errors, which say
-// why a score of that prediction is missing.
+// why a score of that prediction is missing. Members that are empty grade nothing: they are kept
+// as they came, as every empty member is, and not counted.
 func (a *app) setPrediction(rec *record.Record, p *record.Prediction) {
-	if rec.Judgments != nil || rec.Scores != nil || rec.ScoreErrors != nil {
+	if len(rec.Judgments) > 0 || len(rec.Scores) > 0 || len(rec.ScoreErrors) > 0 {
 		rec.Judgments, rec.Scores, rec.ScoreErrors = nil, nil, nil
 		a.tally.mu.Lock()
 		a.tally.stale++
