@@ -85,12 +85,13 @@ and cost it was paid. Replies that upstream scores 0 count as unparsable here: a
 without "score", a mem0 "label" that is not a string, an empty yes/no reply, and an EvaLearn reply
 without a numeric "answer_score" (none found, a fenced object without it, a score that is no
 number: upstream's 0 after a warning, from a missing key, or from an exception). qa-score
---errors-as-zero gives upstream's figure. Records already judged under NAME are passed through
-unless --force, and a warning (a dry run's too) counts those whose judgment was made by another mode
-or model than this run's, naming them; a failed judgment passed through still counts as failed
-(exit 3), and --retry-errors judges those records again (an unparsable one is asked for new replies,
-which the cache does not hold, its attempts counting on from the earlier run's). A record judged again
-under NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a
+--errors-as-zero gives upstream's figure. Records already judged under NAME (a score, an error, or
+a raw reply alone, as EvaLearn's own results hold its verdicts) are passed through unless --force,
+and a warning (a dry run's too) counts those whose judgment was made by another mode or model than
+this run's, naming them; a failed judgment passed through still counts as failed (exit 3), and
+--retry-errors judges those records again (an unparsable one is asked for new replies, which the
+cache does not hold, its attempts counting on from the earlier run's). A record judged again under
+NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a
 warning counts them); one that this run's mode leaves out (mem0's category 5, a skip route) loses,
 under --force or --retry-errors, its judgment NAME, which was made otherwise and would be read as
 this run's verdict, and that judge_score (a warning counts them, a dry run's too). A run without
@@ -679,10 +680,12 @@ func badRecords(n int, one, many string, src *command.Source) error {
 // whether that judgment failed. A null judgment is none, as a null prediction is to qa-predict,
 // and so is one with neither a score nor an error ({} or a label alone): it holds no verdict,
 // which qa-score, qa-learncurve and agree read as no judgment, and passed through it would be
-// counted neither judged nor failed.
+// counted neither judged nor failed. One with a raw reply and no score, as EvaLearn's own results
+// hold its judge's verdicts (qa-load --format evalearn-results), is judged: qa-learncurve reads
+// the reply by EvaLearn's rule, and judged again without --force it would be replaced.
 func (cfg *config) passes(rec *record.Record) (pass, failed bool) {
 	jg := rec.Judgments[cfg.name]
-	if jg == nil || jg.Score == nil && jg.Error == "" || cfg.force {
+	if jg == nil || jg.Score == nil && jg.Error == "" && strings.TrimSpace(jg.Raw) == "" || cfg.force {
 		return false, false
 	}
 	failed = jg.Error != ""
