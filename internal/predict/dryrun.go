@@ -73,7 +73,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		case b.seq == "":
 			lines = []dryPrediction{a.dryPlain(b.recs[0])}
 		default:
-			a.seq.checkWhole(b)
+			a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passes(rec) }) // as drySequence asks
 			lines = a.drySequence(b)
 			for _, d := range lines { // the first that a run would ask, and so judge
 				if a.seq.judgeModel == "" && needsJudge == "" && len(d.Requests) > 0 {

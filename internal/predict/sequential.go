@@ -119,9 +119,11 @@ type gapTally struct {
 	firstAt int    // the index of its batch
 }
 
-// checkWhole counts b when it is a sequence that lacks an earlier position.
-func (s *sequencer) checkWhole(b *batch) {
-	if b.seq == "" || b.reappeared {
+// checkWhole counts b when it is a sequence that lacks an earlier position and asks is true for
+// one of its records: one that is answered (a sequence whose records all pass through, as over a
+// sample of a saved run, asks nothing without its history).
+func (s *sequencer) checkWhole(b *batch, asks func(*record.Record) bool) {
+	if b.seq == "" || b.reappeared || !slices.ContainsFunc(b.recs, asks) {
 		return
 	}
 	pos := make([]int, len(b.recs))
@@ -412,7 +414,7 @@ func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipelin
 
 // solve answers one batch.
 func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
-	a.seq.checkWhole(b)
+	a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passesSolved(rec) })
 	switch {
 	case b.block != "":
 		return b, a.solveLoCoMo(ctx, b)
