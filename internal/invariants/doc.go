@@ -3,6 +3,8 @@
 // orders and twice, in-process, and check the pipeline's promises: as many records out as good
 // ones in, in order; every member a stage does not own kept; a rerun over a stage's own output
 // changes nothing; the same output for the same input; exit codes and bad-line reports that agree
-// with what happened. It also runs every command, qa-load and qa-learncurve too, over an input
-// that is a tar archive, which each is to refuse with the one message that names it.
+// with what happened; records already answered and judged passing qa-predict and qa-judge
+// unchanged in any order, and qa-judge --force leaving under its name only its own verdicts. It
+// also runs every command, qa-load and qa-learncurve too, over an input that is a tar archive,
+// which each is to refuse with the one message that names it.
 package invariants
