@@ -178,12 +178,16 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 		var history []prompt.EvaLearnRecord
 		asked := 0 // the position asked, once one is
 		broken := ""
+		solving := false // a position is asked, or fails to be: those after it are not passed
 		for i, rec := range order {
 			d := dryPrediction{ID: rec.ID}
+			dup := i > 0 && order[i-1].Sequence.Position == rec.Sequence.Position
 			switch {
+			case (broken != "" || dup) && !solving && a.passes(rec): // as the run keeps it
+				d.AlreadyPredicted = true
 			case broken != "":
 				d.Error = "skipped: " + broken
-			case i > 0 && order[i-1].Sequence.Position == rec.Sequence.Position:
+			case dup:
 				d.Error = fmt.Sprintf("duplicate position %d in sequence %s", rec.Sequence.Position, b.seq)
 			case asked > 0:
 				d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", asked)
@@ -195,6 +199,7 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 					history = append(history, h)
 				}
 			default:
+				solving = true
 				req, err := a.studentRequest(rec, history)
 				if err != nil { // as the run fails it, and skips the positions after it
 					d.Error = err.Error()

@@ -478,14 +478,19 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 	solving := false // a position was solved in this run: those after it were asked with another history
 	for i, rec := range order {
 		pos := rec.Sequence.Position
+		dup := i > 0 && order[i-1].Sequence.Position == pos
 		switch {
-		case broken != "" && !solving && rec.Prediction != nil && rec.Prediction.Error != "" && a.passesSolved(rec):
-			a.tally.add(rec.Prediction, true) // an earlier run's error, kept as it is, still an error
+		case (broken != "" || dup) && !solving && a.passesSolved(rec):
+			// Answered by an earlier run with the history it had then, which this run has not
+			// changed: kept as it is, an error still an error (a repeated position, as in two
+			// runs put together, too; the history holds the first). Only a position to ask needs
+			// the history that a break leaves out, or that a repeat makes ambiguous.
+			a.keep(rec)
 			continue
 		case broken != "":
 			a.fail(rec, "skipped: "+broken)
 			continue
-		case i > 0 && order[i-1].Sequence.Position == pos:
+		case dup:
 			a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
 			continue
 		case !solving && a.passesSolved(rec):

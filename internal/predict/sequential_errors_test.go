@@ -538,3 +538,57 @@ func TestSequentialReappearingAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialAnsweredKept feeds back a finished run whose sequence cannot give a history past
+// some point, position 1 without its verdict, or whose positions are repeated (a run given twice,
+// sorted): the positions answered before need no history and pass through as they came, and so
+// do the repeats, where they were an error on their records (a duplicate in qa-learncurve's
+// reading overwrites the first, so one run's learning curve read as all wrong). The dry run says
+// the same.
+func TestSequentialAnsweredKept(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	var stdout, stderr bytes.Buffer
+	if err := Run(context.Background(), append([]string{"qa-predict"}, seqArgs(t, srv.URL)...), strings.NewReader(seqInput(t)), &stdout, &stderr); err != nil {
+		t.Fatalf("first run: %v\n%s", err, stderr.String())
+	}
+	done := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	noVerdict := regexp.MustCompile(`,"judgments":\{.*\}\}$`).ReplaceAllString(done[0], "}")
+	if noVerdict == done[0] {
+		t.Fatalf("no judgments to take out of %s", done[0])
+	}
+	var twice []string
+	for _, l := range done[:7] {
+		twice = append(twice, l, l)
+	}
+	for _, tt := range []struct {
+		name string
+		in   []string
+	}{
+		{"position 1 without its verdict", slicesConcat([]string{noVerdict}, done[1:])},
+		{"every position twice", twice},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			input := strings.Join(tt.in, "\n") + "\n"
+			before := srv.answeredTotal()
+			var stdout, stderr bytes.Buffer
+			if err := Run(context.Background(), append([]string{"qa-predict"}, seqArgs(t, srv.URL)...), strings.NewReader(input), &stdout, &stderr); err != nil {
+				t.Errorf("run: %v\n%s", err, stderr.String())
+			}
+			if got := srv.answeredTotal() - before; got != 0 {
+				t.Errorf("run asked %d calls, want none", got)
+			}
+			if stdout.String() != input {
+				t.Errorf("records changed:\n got %s\nwant %s", stdout.String(), input)
+			}
+			stdout.Reset()
+			stderr.Reset()
+			args := append([]string{"qa-predict", "--dry-run"}, seqArgs(t, srv.URL)...)
+			if err := Run(context.Background(), args, strings.NewReader(input), &stdout, &stderr); err != nil {
+				t.Errorf("dry run: %v\n%s", err, stderr.String())
+			}
+			if want := fmt.Sprintf("%d already predicted, 0 errors", len(tt.in)); !strings.Contains(stderr.String(), want) {
+				t.Errorf("dry run's stderr does not say %q:\n%s", want, stderr.String())
+			}
+		})
+	}
+}
