@@ -25,10 +25,11 @@ func genAnswered(r *rand.Rand, seq, pos int) string {
 	return b.String() + "}"
 }
 
-// TestAnsweredPassThroughInAnyOrder runs qa-predict over records that are all answered already, in
-// their order and shuffled (two saved runs put together, a sorted file), and qa-judge under the
-// EvaLearn judge's name over the same: neither is asked to redo anything, so each record's
-// prediction and judgments come out as they went in, and the run succeeds, whatever the order.
+// TestAnsweredPassThroughInAnyOrder runs qa-predict over records that are all answered already,
+// in their order, shuffled and each twice (saved runs put together, a sorted file), and qa-judge
+// under the EvaLearn judge's name over the same: neither is asked to redo anything, so each
+// record's prediction and judgments come out as they went in, and the run succeeds, whatever the
+// order.
 func TestAnsweredPassThroughInAnyOrder(t *testing.T) {
 	for seed := range uint64(3) {
 		r := rand.New(rand.NewPCG(seed, 13))
@@ -38,14 +39,20 @@ func TestAnsweredPassThroughInAnyOrder(t *testing.T) {
 				recs = append(recs, genAnswered(r, seq, pos))
 			}
 		}
-		for _, shuffled := range []bool{false, true} {
+		for _, order := range []string{"in order", "shuffled", "twice"} {
 			in := append([]string(nil), recs...)
-			if shuffled {
+			switch order {
+			case "shuffled":
 				r.Shuffle(len(in), func(i, j int) { in[i], in[j] = in[j], in[i] })
+			case "twice": // every record next to its repeat, as a sort of two runs put together
+				in = nil
+				for _, l := range recs {
+					in = append(in, l, l)
+				}
 			}
 			file := write(t, t.TempDir(), "in.jsonl", []byte(strings.Join(in, "\n")+"\n"))
 			for _, st := range []string{"predict", "judge"} {
-				name := fmt.Sprintf("seed%d/shuffled=%v/%s", seed, shuffled, st)
+				name := fmt.Sprintf("seed%d/%s/%s", seed, order, st)
 				var extra []string
 				if st == "judge" {
 					extra = []string{"--name", "evalearn"}
