@@ -879,12 +879,18 @@ func warnUnjudged(w io.Writer, name string, n int64, dry bool) {
 	if n == 0 {
 		return
 	}
-	had, removed := english.Count(int(n), "record had", "records had"), "it was removed"
-	if dry {
-		had, removed = english.Count(int(n), "record has", "records have"), "it would be removed"
-	}
+	had, removed := lossWords(n, dry, "it was removed", "it would be removed")
 	fmt.Fprintf(w, "qa-judge: warning: %s a judgment %q that this run's mode leaves out (mem0's category 5, a skip route): %s, as this run judges none there\n",
 		had, name, removed)
+}
+
+// lossWords are a warning's words for n records that lose what they had: "N records had" and
+// done, or for a dry run (dry), which changes nothing, "N records have" and wouldBe.
+func lossWords(n int64, dry bool, done, wouldBe string) (had, verb string) {
+	if dry {
+		return english.Count(int(n), "record has", "records have"), wouldBe
+	}
+	return english.Count(int(n), "record had", "records had"), done
 }
 
 // ruleJudgment reports whether jg was made, or failed, on a rule's route: a mode that calls no
@@ -899,10 +905,7 @@ func warnReplaced(w io.Writer, bare, name string, n int64, dry bool) {
 	if n == 0 {
 		return
 	}
-	had, replaced := english.Count(int(n), "record had", "records had"), "replaced"
-	if dry {
-		had, replaced = english.Count(int(n), "record has", "records have"), "would be replaced"
-	}
+	had, replaced := lossWords(n, dry, "replaced", "would be replaced")
 	fmt.Fprintf(w, "qa-judge: warning: %s the judgment %q of a run without --model, failed for want of one (%q): %s by %s judgment %q\n",
 		had, bare, ErrNoModel.Error(), replaced, english.Form(int(n), "its", "their"), name)
 }
