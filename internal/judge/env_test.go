@@ -1,0 +1,16 @@
+package judge
+
+import (
+	"os"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/score"
+)
+
+// TestMain runs the tests without the QA_* settings and API keys of the shell that runs them.
+func TestMain(m *testing.M) {
+	clitest.ClearEnv(map[string]command.RunFunc{"qa-judge": Run, "qa-score": score.Run})
+	os.Exit(m.Run())
+}
