@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -36,7 +36,7 @@ func TestSequentialResumeAfterKill(t *testing.T) {
 
 func resumeAfterKill(t *testing.T, calls []call, k int) {
 	srv := newReplayServer(t, calls)
-	srv.hangAfter = k
+	srv.hangAfter, srv.hangKey = k, seqKey
 	db := filepath.Join(t.TempDir(), "run.sqlite")
 	args := seqArgs(t, srv.URL, "--cache", db, "--concurrency", "2", "--timeout", "1h")
 	c := clitest.StartMain(t, "TestMainChild", args, seqInput(t))
@@ -47,16 +47,17 @@ func resumeAfterKill(t *testing.T, calls []call, k int) {
 		return stored == k
 	})
 	c.Kill()
-	// A request the child sent just before it died may reach a handler only now: it must still
-	// hang, not be answered once the rerun lifts the hang (and then be asked again).
-	srv.quiesce(200 * time.Millisecond)
 	if got := srv.answeredTotal(); got != k {
 		t.Fatalf("child got %d answers before the kill, want %d", got, k)
 	}
 
-	srv.mu.Lock()
-	srv.hangAfter = 0
-	srv.mu.Unlock()
+	// The rerun calls with another key, so that a request the child sent just before it died,
+	// which may reach a handler at any time, still hangs instead of being answered (and then
+	// asked again): no wait for the server to fall quiet can be sure to outlast it.
+	key := args[slices.Index(args, "--api-key-file")+1]
+	if err := os.WriteFile(key, []byte("sk-test-seq-rerun\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	recs, stderr, err := seqRun(t, seqInput(t), args...)
 	if err != nil {
 		t.Fatalf("rerun: %v\n%s", err, stderr)

@@ -14,9 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -90,9 +88,12 @@ type replayServer struct {
 	// go, or for release to be closed (then it is answered); hung (if set) is then signalled
 	// without blocking.
 	hangAfter int
-	hung      chan struct{}
-	release   chan struct{}
-	active    atomic.Int64 // handlers running
+	// hangKey, when set, makes hangAfter hold only the requests made with that API key: those of
+	// a client that is then killed, whose last requests may reach a handler at any time after it
+	// died, and must hang then too, while a rerun with another key is answered.
+	hangKey string
+	hung    chan struct{}
+	release chan struct{}
 
 	mu       sync.Mutex
 	answered map[int]int // call index → times answered
@@ -116,21 +117,7 @@ func newReplayServer(t testing.TB, calls []call) *replayServer {
 	return s
 }
 
-// quiesce waits until no handler has run for d: the requests a killed client had sent are then
-// all handled (hung, and returned as their connections closed), none still waiting to start.
-func (s *replayServer) quiesce(d time.Duration) {
-	idle := time.Now()
-	for time.Since(idle) < d {
-		time.Sleep(d / 10)
-		if s.active.Load() > 0 {
-			idle = time.Now()
-		}
-	}
-}
-
 func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
-	s.active.Add(1)
-	defer s.active.Add(-1)
 	body, _ := io.ReadAll(r.Body)
 	var req struct {
 		Model       string          `json:"model"`
@@ -157,7 +144,7 @@ func (s *replayServer) serve(w http.ResponseWriter, r *http.Request) {
 		s.params = append(s.params, fmt.Sprintf("call %d: temperature %v max_tokens %v max_completion_tokens %v seed %v, want %v %v",
 			i, show(req.Temperature), show(req.MaxTokens), show(req.MaxCompl), show(req.Seed), show(c.Request.Temperature), show(c.Request.MaxTokens)))
 	}
-	if s.hangAfter > 0 && s.total >= s.hangAfter {
+	if s.hangAfter > 0 && s.total >= s.hangAfter && (s.hangKey == "" || r.Header.Get("Authorization") == "Bearer "+s.hangKey) {
 		s.mu.Unlock()
 		select {
 		case s.hung <- struct{}{}:
@@ -264,11 +251,16 @@ func readRecords(t testing.TB, b []byte) []*record.Record {
 	}
 }
 
+// seqKey is the API key in the file that seqArgs names.
+const seqKey = "sk-test-seq"
+
+// seqArgs returns the arguments of a run against the replay server at url: a key file, prices
+// of the two models, no retries, and extra.
 func seqArgs(t testing.TB, url string, extra ...string) []string {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "key")
 	prices := filepath.Join(dir, "prices.json")
-	if err := os.WriteFile(key, []byte("sk-test-seq\n"), 0o600); err != nil {
+	if err := os.WriteFile(key, []byte(seqKey+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(prices, []byte(`{"fake-client": {"input": 1, "output": 2}, "fake-judge": {"input": 3, "output": 4}}`), 0o644); err != nil {
