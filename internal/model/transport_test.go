@@ -86,8 +86,11 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 	return ctx.Err()
 }
 
-func testTransport(s *sleeps) *Transport {
-	return NewTransport(TransportConfig{MaxRetries: 3, Timeout: 100 * time.Millisecond, Backoff: time.Second, Seed: 1, Sleep: s.sleep, Concurrency: 8})
+// testTransport returns a Transport that records its waits in s, with timeout per attempt (0:
+// none). Only a test of a hanging server needs one: any other attempt could reach it on a loaded
+// machine, and be retried where the test counts the attempts.
+func testTransport(s *sleeps, timeout time.Duration) *Transport {
+	return NewTransport(TransportConfig{MaxRetries: 3, Timeout: timeout, Backoff: time.Second, Seed: 1, Sleep: s.sleep, Concurrency: 8})
 }
 
 func TestTransportFaults(t *testing.T) {
@@ -120,7 +123,12 @@ func TestTransportFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, calls := faultServer(t, tt.faults...)
 			var s sleeps
-			tr := testTransport(&s)
+			// The hanging attempt waits out the timeout, which the one after it must not reach.
+			var timeout time.Duration
+			if slices.Contains(tt.faults, "hang") {
+				timeout = time.Second
+			}
+			tr := testTransport(&s, timeout)
 			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
@@ -186,7 +194,7 @@ func TestTransportUnreachable(t *testing.T) {
 func TestTransportLowersConcurrencyOn429(t *testing.T) {
 	srv, _ := faultServer(t, "429", "429")
 	var s sleeps
-	tr := testTransport(&s)
+	tr := testTransport(&s, 0)
 	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
 	if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
 		t.Fatal(err)
