@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -29,10 +30,15 @@ func ReplyServer(t *testing.T, r Reply) string {
 	return srv.URL
 }
 
-// ClosedURL returns the URL of a loopback server that has been closed: nothing listens at its
-// port, as at a wrong one, so a call there is refused.
+// ClosedURL returns the URL of a loopback port where nothing listens, as at a wrong one, so a
+// call there is refused. The port is held, bound but not listening, until the test ends: the
+// port of a server closed at once could be given to another test's server, of this package or
+// of another that go test runs at the same time, which would then answer.
 func ClosedURL(t *testing.T) string {
 	t.Helper()
+	if port, ok := boundPort(t); ok {
+		return "http://127.0.0.1:" + strconv.Itoa(port)
+	}
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	return srv.URL
