@@ -91,14 +91,15 @@ and a warning (a dry run's too) counts those whose judgment was made by another 
 this run's, naming them; a failed judgment passed through still counts as failed (exit 3), and
 --retry-errors judges those records again (an unparsable one is asked for new replies, which the
 cache does not hold, its attempts counting on from the earlier run's). A record judged again under
-NAME loses the scores.judge_score it carried, which may have read the judgment replaced (a
-warning counts them); one that this run's mode leaves out (mem0's category 5, a skip route) loses,
-under --force or --retry-errors, its judgment NAME, which was made otherwise and would be read as
-this run's verdict, and that judge_score (a warning counts them, a dry run's too). A run without
---model names its judgments MODE (auto), and a record it routes to a model fails with "mode ...
-needs a judge model (--model)": a run over its output with --model and no --name judges the record
-under MODE/MODEL and removes that failed MODE (a warning counts them, a dry run's too), which
-qa-score would read first; a judgment MODE that a rule made stays,
+NAME loses the scores.judge_score it carried, which may have read the judgment replaced, and so
+does one judged under a new NAME that sorts before its other judgments' names, the one qa-score
+reads without --judge (a warning counts them); one that this run's mode leaves out (mem0's
+category 5, a skip route) loses, under --force or --retry-errors, its judgment NAME, which was made
+otherwise and would be read as this run's verdict, and that judge_score (a warning counts them, a
+dry run's too). A run without --model names its judgments MODE (auto), and a record it routes
+to a model fails with "mode ... needs a judge model (--model)": a run over its output with --model
+and no --name judges the record under MODE/MODEL and removes that failed MODE (a warning counts
+them, a dry run's too), which qa-score would read first; a judgment MODE that a rule made stays,
 so qa-score reads the rule's verdict there (the same as under MODE/MODEL) and warns that the names
 differ, and qa-score --judge MODE/MODEL reads the new run's on every record. Judging with the same
 provider and model that made the predictions is refused unless --allow-self-judge: when the first
@@ -832,11 +833,24 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	if rec.Judgments == nil {
 		rec.Judgments = map[string]*record.Judgment{}
 	}
-	if rec.Judgments[cfg.name] != nil { // replaced
+	if rec.Judgments[cfg.name] != nil || readFirst(rec, cfg.name) { // replaced, or now the one read
 		dropJudgeScore(rec, t)
 	}
 	rec.Judgments[cfg.name] = jg
 	return nil
+}
+
+// readFirst reports whether name sorts before the names of every other judgment rec carries:
+// qa-score without --judge reads judge_score from the first name in sorted order, so a
+// judge_score it read before this run's judgment under name was read from another one, and would
+// be left beside it, stale, by a later qa-score run that does not compute judge_score again.
+func readFirst(rec *record.Record, name string) bool {
+	for k, j := range rec.Judgments {
+		if j != nil && k < name {
+			return false
+		}
+	}
+	return true
 }
 
 // dropJudgeScore removes rec's judge_score, which qa-score read from a judgment, perhaps the one
@@ -946,7 +960,7 @@ func summarize(w io.Writer, name string, t *tally) {
 	}
 	warnUnjudged(w, name, t.unjudged.Load(), false)
 	if n := t.stale.Load(); n > 0 {
-		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced or removed; it was taken out too (qa-score computes it again)\n",
+		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced or removed, or another than the one qa-score now reads first; it was taken out too (qa-score computes it again)\n",
 			english.Count(int(n), "record had", "records had"))
 	}
 	carried := ""
