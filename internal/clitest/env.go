@@ -8,6 +8,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
 )
@@ -45,6 +46,14 @@ func ClearEnv(cmds map[string]command.RunFunc) {
 		os.Unsetenv(k)
 	}
 	os.Setenv(clearedEnv, "1")
+}
+
+// Main is a test binary's TestMain for packages whose tests run the commands cmds maps from
+// their names to their Run: it clears the environment (ClearEnv), then runs the tests and exits
+// with their status.
+func Main(m *testing.M, cmds map[string]command.RunFunc) {
+	ClearEnv(cmds)
+	os.Exit(m.Run())
 }
 
 // flagEnv returns the variables that prog's --help and its subcommands' name.

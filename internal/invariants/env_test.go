@@ -1,7 +1,6 @@
 package invariants
 
 import (
-	"os"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -15,8 +14,7 @@ import (
 
 // TestMain runs the tests without the QA_* settings and API keys of the shell that runs them.
 func TestMain(m *testing.M) {
-	clitest.ClearEnv(map[string]command.RunFunc{
+	clitest.Main(m, map[string]command.RunFunc{
 		"qa-load": load.Run, "qa-predict": predict.Run, "qa-judge": judge.Run, "qa-score": score.Run, "qa-learncurve": learncurve.Run,
 	})
-	os.Exit(m.Run())
 }

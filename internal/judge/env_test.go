@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"os"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -11,6 +10,5 @@ import (
 
 // TestMain runs the tests without the QA_* settings and API keys of the shell that runs them.
 func TestMain(m *testing.M) {
-	clitest.ClearEnv(map[string]command.RunFunc{"qa-judge": Run, "qa-score": score.Run})
-	os.Exit(m.Run())
+	clitest.Main(m, map[string]command.RunFunc{"qa-judge": Run, "qa-score": score.Run})
 }

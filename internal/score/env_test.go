@@ -1,7 +1,6 @@
 package score
 
 import (
-	"os"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -10,6 +9,5 @@ import (
 
 // TestMain runs the tests without the QA_* settings and API keys of the shell that runs them.
 func TestMain(m *testing.M) {
-	clitest.ClearEnv(map[string]command.RunFunc{"qa-score": Run})
-	os.Exit(m.Run())
+	clitest.Main(m, map[string]command.RunFunc{"qa-score": Run})
 }
