@@ -2,7 +2,9 @@ package learncurve
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/rivo/uniseg"
 	"golang.org/x/image/font/sfnt"
@@ -148,7 +150,7 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 	shown := make([]string, len(types))
 	var undrawn []string
 	for i, t := range types {
-		name := t.Type.Name
+		name := legendName(t.Type.Name)
 		if png && !lb.drawable(name) {
 			undrawn = append(undrawn, fmt.Sprintf("type #%d is %q", i+1, name))
 			name = fmt.Sprintf("type #%d", i+1)
@@ -193,6 +195,33 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 		labels[i] = shown[i] + suffixes[i]
 	}
 	return labels, undrawnWarning(undrawn)
+}
+
+// legendName is a type name as the legend writes it: each control character (a tab, a line
+// break, an escape) and each of the noncharacters U+FFFE and U+FFFF as its Go escape (\t,
+// \x01), and the empty name, which would leave the entry its count and slope alone, as "".
+//
+// Note: an SVG holds the name as text, and XML has no place for most control characters: one
+// of them made the whole image a document that no viewer would open, and a line break split
+// the entry into two lines.
+func legendName(name string) string {
+	if name == "" {
+		return `""`
+	}
+	hidden := func(r rune) bool { return unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF }
+	if !strings.ContainsFunc(name, hidden) {
+		return name
+	}
+	var b strings.Builder
+	for _, r := range name {
+		if hidden(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // alike returns the groups of two or more types shown alike, in the order they first come.

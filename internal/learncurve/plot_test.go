@@ -3,6 +3,7 @@ package learncurve
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
 	"image"
 	"image/color"
@@ -284,5 +285,70 @@ func TestPlotPNGUndrawable(t *testing.T) {
 	}
 	if want := `qa-learncurve: warning: --plot ` + png + `: the PNG's font has no characters for 1 type name, so the legend names that type by its place: type #1 is "逻辑推理"`; !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr\n%s\nwant it to hold\n%s", stderr.String(), want)
+	}
+}
+
+// TestPlotControlCharacters: a type name with control characters (which XML cannot hold, or
+// which break the entry's line) is written with them escaped, so that the SVG stays a document
+// a viewer opens and the entry one line, and an empty name shows as "": an \x01 in a name made
+// the whole SVG ill-formed, and the PNG named such a type by its place alone. The text report
+// keeps the name as it is (EvaLearn's console prints it so).
+func TestPlotControlCharacters(t *testing.T) {
+	names := []string{"A\x01B", "Line one\nLine two", "", "\x1b[31mred", "Tab\there", "end\uffff"}
+	want := []string{`A\x01B`, `Line one\nLine two`, `""`, `\x1b[31mred`, `Tab\there`, `end\uffff`}
+	var seqs []Sequence
+	for i, n := range names {
+		seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(n), Y: []int{1, 0}})
+	}
+	rep := Compute(seqs, 2, 1)
+	var svg bytes.Buffer
+	if _, err := WritePlot(&svg, "svg", rep); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svgRoot(svg.Bytes()); err != nil {
+		t.Fatalf("the SVG is no well-formed document: %v", err)
+	}
+	var texts []string
+	d := xml.NewDecoder(bytes.NewReader(svg.Bytes()))
+	inText := false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			inText = tok.Name.Local == "text"
+		case xml.CharData:
+			if inText {
+				texts = append(texts, string(tok))
+			}
+		case xml.EndElement:
+			inText = false
+		}
+	}
+	for i, t0 := range rep.Types {
+		k := slices.Index(names, t0.Type.Name)
+		label := want[k] + " (n=1, k=-1.000)"
+		if !slices.Contains(texts, label) {
+			t.Errorf("type %q (#%d): no legend text %q in the SVG; texts %q", t0.Type.Name, i+1, label, texts)
+		}
+	}
+	labels, warning := typeLabels(plot.NewLegend(), rep.Types, true)
+	if warning != "" {
+		t.Errorf("PNG warning %q, want none: every escaped name is drawable", warning)
+	}
+	for i, l := range labels {
+		k := slices.Index(names, rep.Types[i].Type.Name)
+		if want := want[k] + " (n=1, k=-1.000)"; l != want {
+			t.Errorf("PNG label of %q = %q, want %q", rep.Types[i].Type.Name, l, want)
+		}
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text, "-"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "\nType: A\x01B (Sequences: 1)\n") {
+		t.Errorf("text report lost the name as it is:\n%q", text.String())
 	}
 }
