@@ -124,6 +124,8 @@ func TestGrouper(t *testing.T) {
 // TestPositionWarningRuns: the missing positions of a sequence are written as runs, three or
 // more in a row as first-last, so that a sequence of 7 read with --problems 1000000 gets a short
 // warning, not a list of 999,993 numbers (7 MB a sequence, which ran qa-learncurve out of memory).
+// A sequence with M positions that lacks one of 1..M, in place of which it has another (8, "2"),
+// is warned about too, saying how many it has that are not read.
 func TestPositionWarningRuns(t *testing.T) {
 	for _, tc := range []struct {
 		have []string // the positions the sequence has
@@ -135,6 +137,9 @@ func TestPositionWarningRuns(t *testing.T) {
 		{[]string{"1"}, 4, "sequence s has 1 position, expected 4; missing positions 2-4 count as wrong"},
 		{[]string{"2", "6", "9"}, 12, "sequence s has 3 positions, expected 12; missing positions 1,3-5,7,8,10-12 count as wrong"},
 		{[]string{"1", "2", "3", "4", "5", "6", "7"}, 1000000, "sequence s has 7 positions, expected 1000000; missing positions 8-1000000 count as wrong"},
+		// As many positions as M, but not all of 1..M: EvaLearn, counting them, logs nothing.
+		{[]string{"1", "2", "8"}, 3, "sequence s has 3 positions, 1 of them not among 1-3 (ignored); missing position 3 counts as wrong"},
+		{[]string{"1", `"2"`, "0", "4"}, 4, "sequence s has 4 positions, 2 of them not among 1-4 (ignored); missing positions 2,3 count as wrong"},
 	} {
 		g := NewGrouper(tc.m)
 		for _, p := range tc.have {

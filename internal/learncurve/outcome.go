@@ -69,26 +69,38 @@ func (g *Grouper) Add(o Observation) (replaced bool) {
 }
 
 // Sequences returns the outcome rows in first-appearance order, and one warning for each
-// sequence whose number of distinct positions is not M (as EvaLearn logs them).
+// sequence whose number of distinct positions is not M (as EvaLearn logs them) or that lacks
+// one of the positions 1 to M.
+//
+// Note: EvaLearn logs a sequence by its count of positions alone, so one that held a position
+// outside 1..M (8, or the string "4") in place of one it lacked was counted wrong there
+// without a word.
 func (g *Grouper) Sequences() ([]Sequence, []string) {
 	seqs := make([]Sequence, 0, len(g.order))
 	var warns []string
 	for _, s := range g.order {
 		y := make([]int, g.M)
+		read := 0 // positions 1..M the sequence has
 		for m := range y {
-			if s.pos[strconv.Itoa(m+1)] {
+			correct, ok := s.pos[strconv.Itoa(m+1)]
+			if ok {
+				read++
+			}
+			if correct {
 				y[m] = 1
 			}
 		}
-		if n := len(s.pos); n != g.M {
-			warns = append(warns, positionWarning(s, n, g.M))
+		if n := len(s.pos); n != g.M || read != g.M {
+			warns = append(warns, positionWarning(s, n, read, g.M))
 		}
 		seqs = append(seqs, Sequence{ID: s.id, Type: s.typ, Y: y})
 	}
 	return seqs, warns
 }
 
-func positionWarning(s *group, n, m int) string {
+// positionWarning says that sequence s, of n distinct positions, read of them among 1..m, lacks
+// some of 1..m or has more than m.
+func positionWarning(s *group, n, read, m int) string {
 	var missing []int
 	for p := 1; p <= m; p++ {
 		if _, ok := s.pos[strconv.Itoa(p)]; !ok {
@@ -96,6 +108,9 @@ func positionWarning(s *group, n, m int) string {
 		}
 	}
 	msg := fmt.Sprintf("sequence %s has %s, expected %d", s.id, english.Count(n, "position", "positions"), m)
+	if n == m && read < m { // the count alone would read as complete
+		msg = fmt.Sprintf("sequence %s has %s, %d of them not among 1-%d (ignored)", s.id, english.Count(n, "position", "positions"), n-read, m)
+	}
 	if len(missing) > 0 {
 		msg += "; missing " + english.Form(len(missing), "position ", "positions ") + positionRuns(missing) +
 			english.Form(len(missing), " counts as wrong", " count as wrong")
