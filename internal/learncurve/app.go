@@ -189,7 +189,8 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	var firstRepeated *record.Error
 	var unread int // records whose judge reply gave no score by EvaLearn's rule
 	var firstUnread *record.Error
-	names := map[string]bool{} // the judgment names the records carry
+	names := map[string]bool{}  // the judgment names the records carry
+	models := map[string]bool{} // the models that answered (prediction.model), up to maxNames
 	err := src.Each(func(r *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
 			return err
@@ -206,6 +207,9 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 			return nil
 		}
 		placed++
+		if p := r.Prediction; p != nil && p.Error == "" && p.Model != "" && len(models) < maxNames {
+			models[p.Model] = true
+		}
 		msg := failure(r, cfg.Judge)
 		if j := r.Judgments[cfg.Judge]; msg == "" && (j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "")) {
 			// A failed record has no verdict either; it is counted as failed only.
@@ -243,6 +247,9 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	// the whole report (a post-warmup accuracy of 0, answers without a verdict) and always shown.
 	warn(stderr, seqWarns)
 	var warns []string
+	if w := modelsWarning(models); w != "" {
+		warns = append(warns, w)
+	}
 	if unjudged > 0 {
 		first := ""
 		if unjudged < placed-failed { // when none has one, the error below says so
@@ -279,6 +286,25 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 		noVerdict = noVerdictError(cfg.Judge, cfg.JudgeFlag, names)
 	}
 	return badRecords(src, unplaced, placed, failed, unjudged, noVerdict)
+}
+
+// modelsWarning says that the records hold the answers of more than one model (models, the
+// names in prediction.model of the answers), which the report pools as the answers of one, or
+// returns "".
+//
+// Note: the answers of two models' runs, given together, made one report without a word where
+// they were of different sequences (two shards, say), and where they were of the same ones
+// only the later verdicts counted, with a warning of records that repeat.
+func modelsWarning(models map[string]bool) string {
+	if len(models) < 2 {
+		return ""
+	}
+	n := english.Count(len(models), "model", "models")
+	if len(models) == maxNames {
+		n = fmt.Sprintf("%d or more models", maxNames)
+	}
+	return fmt.Sprintf("the records hold the answers of %s (%s), which the report pools as one run's: to compare models, give each one's records alone",
+		n, command.QuotedList(slices.Sorted(maps.Keys(models))))
 }
 
 // recordNotes prints a line for each of the first maxRecordNotes records of one kind, and counts

@@ -1,6 +1,8 @@
 package learncurve
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -72,5 +74,28 @@ func TestObserveUnread(t *testing.T) {
 				t.Errorf("Observe(%s) = Correct %v, Unread %q; want false, %q", tt.name, o.Correct, o.Unread, tt.unread)
 			}
 		})
+	}
+}
+
+// TestModelsWarning: answers of two models or more are named in a warning, up to maxNames
+// of them ("20 or more"); one model, or none, gives none.
+func TestModelsWarning(t *testing.T) {
+	many := map[string]bool{}
+	for i := range maxNames {
+		many[fmt.Sprintf("m%02d", i)] = true
+	}
+	for _, tc := range []struct {
+		models map[string]bool
+		want   string // a part of the warning; "" for none
+	}{
+		{nil, ""},
+		{map[string]bool{"a": true}, ""},
+		{map[string]bool{"b": true, "a": true}, `answers of 2 models ("a", "b"), which the report pools`},
+		{many, `answers of 20 or more models ("m00", "m01",`},
+	} {
+		got := modelsWarning(tc.models)
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("modelsWarning(%v) = %q, want it to hold %q", tc.models, got, tc.want)
+		}
 	}
 }
