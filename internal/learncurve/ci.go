@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 )
@@ -57,7 +58,7 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 		ts := byType[t.Type.Key]
 		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(rng, ts, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
 		if len(ts) < 2 {
-			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %s: its intervals are degenerate", t.Type.Name, english.Count(len(ts), "sequence", "sequences")))
+			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %s: its intervals are degenerate", cell.Value(t.Type.Name), english.Count(len(ts), "sequence", "sequences")))
 		}
 	}
 	return ci

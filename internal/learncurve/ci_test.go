@@ -65,6 +65,14 @@ func TestBootstrapDegenerate(t *testing.T) {
 	if !slices.Equal(ci.Warnings, wantWarns) {
 		t.Errorf("warnings = %q, want %q", ci.Warnings, wantWarns)
 	}
+	// A type whose name a line would hide or blur is named Go-quoted, as qa-score names it.
+	seqs = append(seqs, Sequence{ID: "2", Type: NamedType(""), Y: []int{1, 1, 1}}, Sequence{ID: "3", Type: NamedType("two\nlines"), Y: []int{0, 1, 1}})
+	ci = Bootstrap(seqs, Compute(seqs, 3, 1), 50, 0.9, 1)
+	wantWarns = []string{`type "" has 1 sequence: its intervals are degenerate`, "type A has 1 sequence: its intervals are degenerate",
+		`type "two\nlines" has 1 sequence: its intervals are degenerate`}
+	if !slices.Equal(ci.Warnings, wantWarns) {
+		t.Errorf("warnings = %q, want %q", ci.Warnings, wantWarns)
+	}
 	empty := Bootstrap(nil, Compute(nil, 3, 1), 50, 0.9, 1)
 	if !math.IsNaN(empty.Overall.Accuracy.Lo) {
 		t.Errorf("no-sequence interval = %+v, want NaN bounds", empty.Overall.Accuracy)

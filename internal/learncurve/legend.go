@@ -2,9 +2,7 @@ package learncurve
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/rivo/uniseg"
 	"golang.org/x/image/font/sfnt"
@@ -12,6 +10,7 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
 )
 
@@ -22,7 +21,13 @@ import (
 // where they differ, so that every curve stays named apart. A PNG is drawn with the plot's own
 // font (Liberation), which has no Chinese, Japanese or Korean characters, among others: such a
 // name would lose them without a word, so the PNG names that type by its place in the legend
-// ("type #2"), and a warning says which name that is.
+// ("type #2"), and a warning says which name that is. A name is written as qa-score's summary
+// names a group (cell.Value): Go-quoted when it is empty, has white space at an end, or holds
+// a character that is not printable, which the quotes show escaped ("A\x01B").
+//
+// Note: a control character went into an SVG's text as it was, which XML cannot hold: the
+// whole image was a document that no viewer opens; a line break split the entry in two, and
+// an empty name left the entry its count and slope alone.
 //
 // Note: embedding a font with CJK characters would add megabytes to the binary for the PNG
 // legend alone; an SVG is drawn by the viewer's fonts and shows every name.
@@ -150,9 +155,9 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 	shown := make([]string, len(types))
 	var undrawn []string
 	for i, t := range types {
-		name := legendName(t.Type.Name)
+		name := cell.Value(t.Type.Name)
 		if png && !lb.drawable(name) {
-			undrawn = append(undrawn, fmt.Sprintf("type #%d is %q", i+1, name))
+			undrawn = append(undrawn, fmt.Sprintf("type #%d is %q", i+1, t.Type.Name))
 			name = fmt.Sprintf("type #%d", i+1)
 		}
 		names[i] = []rune(name)
@@ -195,33 +200,6 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 		labels[i] = shown[i] + suffixes[i]
 	}
 	return labels, undrawnWarning(undrawn)
-}
-
-// legendName is a type name as the legend writes it: each control character (a tab, a line
-// break, an escape) and each of the noncharacters U+FFFE and U+FFFF as its Go escape (\t,
-// \x01), and the empty name, which would leave the entry its count and slope alone, as "".
-//
-// Note: an SVG holds the name as text, and XML has no place for most control characters: one
-// of them made the whole image a document that no viewer would open, and a line break split
-// the entry into two lines.
-func legendName(name string) string {
-	if name == "" {
-		return `""`
-	}
-	hidden := func(r rune) bool { return unicode.IsControl(r) || r == 0xFFFE || r == 0xFFFF }
-	if !strings.ContainsFunc(name, hidden) {
-		return name
-	}
-	var b strings.Builder
-	for _, r := range name {
-		if hidden(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 // alike returns the groups of two or more types shown alike, in the order they first come.

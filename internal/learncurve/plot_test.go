@@ -289,13 +289,13 @@ func TestPlotPNGUndrawable(t *testing.T) {
 }
 
 // TestPlotControlCharacters: a type name with control characters (which XML cannot hold, or
-// which break the entry's line) is written with them escaped, so that the SVG stays a document
-// a viewer opens and the entry one line, and an empty name shows as "": an \x01 in a name made
-// the whole SVG ill-formed, and the PNG named such a type by its place alone. The text report
-// keeps the name as it is (EvaLearn's console prints it so).
+// which break the entry's line) is Go-quoted, as qa-score's summary names a group, so that the
+// SVG stays a document a viewer opens and the entry one line, and an empty name shows as "":
+// an \x01 in a name made the whole SVG ill-formed, and the PNG named such a type by its place
+// alone. The text report keeps the name as it is (EvaLearn's console prints it so).
 func TestPlotControlCharacters(t *testing.T) {
-	names := []string{"A\x01B", "Line one\nLine two", "", "\x1b[31mred", "Tab\there", "end\uffff"}
-	want := []string{`A\x01B`, `Line one\nLine two`, `""`, `\x1b[31mred`, `Tab\there`, `end\uffff`}
+	names := []string{"A\x01B", "Line one\nLine two", "", "\x1b[31mred", "Tab\there", "end\uffff", "Spaced "}
+	want := []string{`"A\x01B"`, `"Line one\nLine two"`, `""`, `"\x1b[31mred"`, `"Tab\there"`, `"end\uffff"`, `"Spaced "`}
 	var seqs []Sequence
 	for i, n := range names {
 		seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(n), Y: []int{1, 0}})
