@@ -7,12 +7,12 @@ import (
 	"io"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -211,7 +211,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 			models[p.Model] = true
 		}
 		msg := failure(r, cfg.Judge)
-		if j := r.Judgments[cfg.Judge]; msg == "" && (j == nil || (j.Score == nil && strings.TrimSpace(j.Raw) == "")) {
+		if _, has, _ := evalearn.Verdict(r.Judgments[cfg.Judge]); msg == "" && !has {
 			// A failed record has no verdict either; it is counted as failed only.
 			if unjudged++; firstUnjudged == nil {
 				firstUnjudged = src.At(r.ID, nil)

@@ -3,7 +3,6 @@ package learncurve
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -26,9 +25,10 @@ const MetaType = "evalearn_type"
 // ErrNoSequence marks a record that has no sequence placement; EvaLearn skips such records.
 var ErrNoSequence = errors.New("no sequence id or position")
 
-// Observe turns a judged record into an Observation. Correctness is the judgment's score > 0 when
-// the judge scored it, else the judge's raw reply read by evalearn.ParseReply, whole, as EvaLearn's
-// evaluate_metric.py reads a results file's gpt4judge. A record with no EvaLearn judgment counts
+// Observe turns a judged record into an Observation. Correctness is evalearn.Verdict's score > 0:
+// the judgment's score when the judge scored it, else the judge's raw reply read by
+// evalearn.ParseReply, whole, as EvaLearn's evaluate_metric.py reads a results file's gpt4judge
+// (qa-score's judge_score reads EvaLearn records' judgments alike). A record with no EvaLearn judgment counts
 // as wrong (as an empty reply does in EvaLearn), and so does one whose prediction or EvaLearn
 // judgment failed (error), whatever score or raw reply its judgment holds. A raw reply from which
 // the rule reads no score counts as wrong too, as upstream, and Unread says why. It returns
@@ -61,16 +61,9 @@ func Observe(r *record.Record) (Observation, error) {
 	if raw, ok := r.Meta[MetaPosition]; ok {
 		o.Pos, _, _ = evalearn.Key(raw)
 	}
-	if j := r.Judgments[JudgeName]; j != nil && failure(r, JudgeName) == "" {
-		if j.Score != nil {
-			o.Correct = *j.Score > 0
-		} else if strings.TrimSpace(j.Raw) != "" { // an empty reply is no verdict at all
-			score, ok, why := evalearn.ParseReply(j.Raw)
-			o.Correct = score > 0
-			if !ok {
-				o.Unread = why
-			}
-		}
+	if failure(r, JudgeName) == "" {
+		score, _, why := evalearn.Verdict(r.Judgments[JudgeName])
+		o.Correct, o.Unread = score > 0, why
 	}
 	return o, nil
 }
