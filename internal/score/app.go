@@ -69,6 +69,10 @@ embeddings): their gold is the adversarial answer, the trap the question sets, a
 MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.
 LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. Gold facts, a
 LoCoMo category or an abstention flag that cannot be read make the line bad.
+judge_score on EvaLearn records (dataset evalearn) reads a judgment that has no score as
+qa-learncurve does: the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load
+--format evalearn-results, hold the reply alone); a reply the rule reads no score from counts 0, as
+in EvaLearn, with a warning. On other records only a judgment's score counts.
 judge_score on LoCoMo records gets a locomo_judge section, by category: pooled over all records
 (mem0's generate_scores.py), also without category 5; and averaged over conversations (from ids,
 locomo:<sample_id>:<index>): each conversation's mean, then their mean, each conversation weighing
@@ -506,6 +510,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		defer mm.FlushWhenIdle()() // stopped before the file is closed (defers run last first)
 	}
 	bad := 0
+	var unread unreadReplies
 	var lead command.LeadingBad
 	leadFile := ""
 	process := func(l line) result { return cfg.process(sc, l) }
@@ -534,6 +539,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		agg.add(r.o)
 		agg.addID(r.rec.ID, r.l.file, r.l.no)
+		unread.add(r.l.file, r.l.no, r.rec.ID, r.o.unread)
 		corpus.add(r.o.typ, r.o.by, r.o.corpus)
 		if r.mismatch != nil {
 			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush
@@ -624,6 +630,10 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.summary == "" && judges != "" {
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
 	}
+	replies := unread.warning()
+	if cfg.summary == "" && replies != "" {
+		fmt.Fprintf(stderr, "qa-score: warning: %s\n", replies)
+	}
 	zeroed := 0
 	if cfg.summary != "" {
 		s := agg.summarize(cfg.reps, cfg.seed, cfg.level, bad, corpus)
@@ -632,6 +642,9 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 		if judges != "" {
 			s.Warnings = append(s.Warnings, judges)
+		}
+		if replies != "" {
+			s.Warnings = append(s.Warnings, replies)
 		}
 		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,20 +10,74 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// judgeFamily is judge_score: the score of one judgment carried by the record (qa-judge wrote it).
+// judgeFamily is judge_score: the score of one judgment carried by the record (qa-judge wrote it),
+// or the verdict of an EvaLearn judge reply (see verdict).
 func judgeFamily() *family {
 	return &family{
 		names: []string{"judge_score"},
 		about: "score of the judgment named by --judge (default: first judge name in sorted order)",
 		applies: func(it *item) bool {
-			j := it.judgment()
-			return j != nil && (j.Score != nil || j.Error != "")
+			_, ok, _ := it.verdict()
+			return ok || judgeFailed(it)
 		},
-		score: func(it *item, out []float64) { out[0] = *it.judgment().Score },
+		score: func(it *item, out []float64) { out[0], _, _ = it.verdict() },
 	}
+}
+
+// verdict returns the score judge_score reads from the record's judgment, as evalearn.Verdict
+// reads it on an EvaLearn record (dataset evalearn): the judgment's score, else the judge's raw
+// reply read by EvaLearn's rule, as qa-learncurve counts it, so that the mean judge_score is
+// EvaLearn's overall accuracy; unread says why a reply gave no score by the rule (0 then). On
+// other records only a score counts: ok is false when the judgment has none.
+//
+// Note: the rule is not applied to a raw reply alone on other benchmarks' records: it reads
+// EvaLearn's {"answer_score": N} and would score any other judge's reply 0.
+func (it *item) verdict() (score float64, ok bool, unread string) {
+	j := it.judgment()
+	switch {
+	case j == nil:
+		return 0, false, ""
+	case it.rec.InDataset(evalearnDataset):
+		return evalearn.Verdict(j)
+	case j.Score != nil:
+		return *j.Score, true, ""
+	}
+	return 0, false, ""
+}
+
+// evalearnDataset is the dataset of the records qa-load makes of EvaLearn's files.
+const evalearnDataset = "evalearn"
+
+// unreadReplies counts the EvaLearn judge replies that judge_score read no score from by
+// EvaLearn's rule, and keeps where the first is, for a warning as qa-learncurve's: those
+// records score 0, as EvaLearn counts them, which a reader would not tell from a reply graded 0.
+type unreadReplies struct {
+	n     int
+	first *record.Error
+}
+
+// add notes the record with id, read at file:line, when why says its reply held no score.
+func (u *unreadReplies) add(file string, line int, id, why string) {
+	if why == "" {
+		return
+	}
+	if u.n++; u.first == nil {
+		u.first = &record.Error{File: file, Line: line, ID: id, Err: errors.New(why)}
+	}
+}
+
+// warning says how many replies held no score and which was the first, or returns "".
+func (u *unreadReplies) warning() string {
+	if u.n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s EvaLearn judge %s no score by EvaLearn's rule: judge_score 0, as in EvaLearn%s%v",
+		english.Count(u.n, "record's", "records'"), english.Form(u.n, "reply holds", "replies hold"),
+		english.Form(u.n, ": ", "; the first is "), u.first)
 }
 
 // judgment returns the judgment judge_score reads, or nil.

@@ -65,6 +65,9 @@ type outcome struct {
 	factsUnpredicted bool
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
+	// unread says why the EvaLearn judge reply judge_score read held no score by EvaLearn's
+	// rule (it scored 0, as upstream counts it); "" when it did, or when no reply was read.
+	unread string
 	// embedFailed: the embedding call for this record's batch failed, so it has no embedding score.
 	embedFailed bool
 	// errs says, by metric name, why a selected metric that applies to the record was not
@@ -131,6 +134,9 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	if rec.InDataset("longmemeval") {
 		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
+	}
+	if s.judged && !o.failed {
+		_, _, o.unread = it.verdict()
 	}
 	var buf [8]float64
 	for f, fam := range s.sel.families {

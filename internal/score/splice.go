@@ -49,6 +49,7 @@ type view struct {
 		Score *float64 `json:"score"`
 		Error string   `json:"error"`
 		Mode  string   `json:"mode"` // for --mismatches, which says what a LoCoMo category-5 rule wanted
+		Raw   string   `json:"raw"`  // an EvaLearn judge's reply, read when it has no score (item.verdict)
 	} `json:"judgments"`
 	Scores      json.RawMessage `json:"scores"`
 	ScoreErrors json.RawMessage `json:"score_errors"`
@@ -69,7 +70,7 @@ var viewKeys = map[string][]string{
 	"":           {"schema", "id", "dataset", "lang", "type", "question", "answers", "meta", "prediction", "judgments", "scores", "score_errors"},
 	"meta":       {"category", "abstention", "supporting_facts"},
 	"prediction": {"text", "error", "supporting_facts", "score"},
-	"judgment":   {"score", "error", "mode"},
+	"judgment":   {"score", "error", "mode", "raw"},
 }
 
 // exactKeys returns data, or, when a member at a level view reads has a key that differs from one
@@ -319,7 +320,7 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))
 		for name, j := range v.Judgments {
 			if j != nil {
-				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error, Mode: j.Mode}
+				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error, Mode: j.Mode, Raw: j.Raw}
 			} else {
 				rec.Judgments[name] = nil
 			}
