@@ -122,7 +122,9 @@ count as errors (exit 3), and --retry-errors predicts them again. A record predi
 judgments, scores and score_errors it carried (they graded the old prediction), with a warning.
 
 --cache FILE keeps every successful reply in SQLite, keyed by the hash of provider, base URL,
-model, parameters, messages and sample index: a rerun makes no call twice. Costs come from a
+model, parameters, messages and sample index: a rerun makes no call twice. The extractive
+baseline calls nothing, so only its EvaLearn judge's replies are cached: without --judge-model no
+file is made (FILE is still checked, as in a dry run). Costs come from a
 built-in price table (dated ` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD}
 per million tokens; a dated or tagged version of a listed model takes its price, another suffix
 such as -pro, or a minor version such as claude-opus-4-5, names another model); an unknown model's
@@ -413,12 +415,20 @@ func (a *app) configure(c *cli.Context) error {
 		a.budget = &model.Budget{MaxUSD: a.maxCost, Prices: a.prices} // its models are priced (unpriced)
 		a.client = a.budget.Wrap(a.client)
 	}
-	if f := c.String("cache"); f != "" {
+	// The extractive baseline calls nothing, and its answers change with qapipe's versions, which
+	// no key names: only the models' replies (its EvaLearn judge's too) are cached. Without a
+	// judge nothing is: --cache is checked, as a dry run checks it, but no file is made, where an
+	// empty cache was left.
+	switch f := c.String("cache"); {
+	case f == "":
+	case a.provider == "extractive" && c.String("judge-model") == "":
+		if err := cache.Check(f); err != nil {
+			return cacheFlag(err)
+		}
+	default:
 		if a.store, err = cache.Open(f); err != nil {
 			return cacheFlag(err)
 		}
-		// The extractive baseline calls nothing, and its answers change with qapipe's versions,
-		// which no key names: only the models' replies (its EvaLearn judge's too) are cached.
 		if a.provider != "extractive" {
 			a.client = a.store.Wrap(a.client)
 		}

@@ -686,9 +686,13 @@ func TestGeminiBlockedEndToEnd(t *testing.T) {
 // TestExtractiveNotCached: the offline extractive baseline's answers are not stored in --cache. It
 // calls nothing, so a cache saves nothing, and its answers change with qapipe's versions (its
 // ranking and span rules), which no key names: a stored answer would be served after an upgrade
-// in place of the one the baseline now gives. The cache file still serves the EvaLearn judge.
+// in place of the one the baseline now gives. With no EvaLearn judge (--judge-model), whose
+// replies the cache would serve, nothing is cached, and no file is made (an empty cache was
+// left); an existing cache is left as it was. --cache is still checked: a missing folder is
+// refused as it is in any run.
 func TestExtractiveNotCached(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "cache.db")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cache.db")
 	in := `{"schema":1,"id":"r1","question":"Where was Ada born?","answers":["London"],"context":[{"title":"Ada","text":"Ada was born in London. She wrote notes."}]}` + "\n"
 	for i := range 2 {
 		recs, stderr, err := run(t, context.Background(), in, "--provider", "extractive", "--cache", db)
@@ -699,13 +703,28 @@ func TestExtractiveNotCached(t *testing.T) {
 			t.Errorf("run %d: %+v, want the baseline's answer, not cached", i, p)
 		}
 	}
+	if files, _ := os.ReadDir(dir); len(files) != 0 {
+		t.Errorf("the extractive runs made %v, want no file", files)
+	}
 	c, err := cache.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if n, err := c.Len(context.Background()); n != 0 || err != nil {
-		t.Errorf("cache entries = %d, %v; want none", n, err)
+	c.Close()
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs, stderr, err := run(t, context.Background(), in, "--provider", "extractive", "--cache", db); err != nil || len(recs) != 1 {
+		t.Fatalf("run over an existing cache: %v\n%s", err, stderr)
+	}
+	if after, err := os.ReadFile(db); err != nil || !bytes.Equal(after, before) {
+		t.Errorf("the extractive run changed the existing cache (%d bytes, then %d; %v)", len(before), len(after), err)
+	}
+	missing := filepath.Join(dir, "no-such-folder", "cache.db")
+	_, stderr, err := run(t, context.Background(), in, "--provider", "extractive", "--cache", missing)
+	if code := command.ExitCode(err); code != 2 || !strings.Contains(stderr+fmt.Sprint(err), "--cache: "+missing) {
+		t.Errorf("--cache in a missing folder: exit %d, %v, stderr %q; want exit 2 naming --cache and the file", code, err, stderr)
 	}
 }
 
