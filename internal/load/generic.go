@@ -178,7 +178,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			if perr.Line != perr.StartLine {
 				at = fmt.Sprintf(", at line %d,", perr.Line)
 			}
-			if err := emit(nil, 0, badf(in, perr.StartLine, "", "the input ends%s inside a quoted cell of this row: was it cut short, or is the cell's closing \" missing (it takes in every line after it)?", at)); err != nil {
+			if err := emit(nil, 0, badf(in, perr.StartLine, rowID(header, row, opt.Map), "the input ends%s inside a quoted cell of this row: was it cut short, or is the cell's closing \" missing (it takes in every line after it)?", at)); err != nil {
 				return err
 			}
 			continue
@@ -192,7 +192,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			if perr.Line != perr.StartLine { // in a cell that spans lines
 				at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
 			}
-			if err := emit(nil, 0, badf(in, perr.StartLine, "", "%v at %s%s", perr.Err, at, hint)); err != nil {
+			if err := emit(nil, 0, badf(in, perr.StartLine, rowID(header, row, opt.Map), "%v at %s%s", perr.Err, at, hint)); err != nil {
 				return err
 			}
 			continue
@@ -390,7 +390,9 @@ func checkHeader(header []string) error {
 }
 
 // rowID returns the id cell of a CSV row that is bad as a whole, for its report: "" when the row
-// has none, or one that is not UTF-8 text.
+// has none, or one that is not UTF-8 text. A row that could not be parsed holds the cells before
+// the one at fault (encoding/csv returns them with the error), so its id is known when its
+// column comes first.
 func rowID(header, row []string, m Mapping) string {
 	i := slices.Index(header, m.source("id"))
 	if i < 0 || i >= len(row) || !utf8.ValidString(row[i]) {

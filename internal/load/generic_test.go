@@ -250,7 +250,8 @@ func TestSniffDelimiter(t *testing.T) {
 
 // TestCSVCutShort checks that a CSV file whose last row is cut, inside a quoted cell or between
 // cells with no line end after it, is a bad item that says the input may have been cut short, as a
-// cut JSON Lines line is, and that rows like them with the whole file after them are not.
+// cut JSON Lines line is, and that rows like them with the whole file after them are not. Each
+// names the row's id, read from the cells before the one at fault.
 func TestCSVCutShort(t *testing.T) {
 	const head = "id,question,answers\nq1,What?,a\n"
 	const cut = "the input ends"
@@ -259,21 +260,21 @@ func TestCSVCutShort(t *testing.T) {
 		want     string // the bad item's message, or the part of it that matters
 		isCut    bool   // whether the message says the input ends inside the row
 	}{
-		{"quoted cell, no line end", head + `q2,"Who is`, `d.csv:3: the input ends inside a quoted cell of this row: was it cut short, or is the cell's closing " missing`, true},
-		{"quoted cell, line end", head + "q2,\"Who is\n", `d.csv:3: the input ends inside a quoted cell of this row`, true},
-		{"quoted last cell", head + `q2,Who?,"an`, `d.csv:3: the input ends inside a quoted cell`, true},
-		{"quoted cell over lines", head + "q2,\"Who\nis\n\nit", `d.csv:3: the input ends, at line 6, inside a quoted cell of this row`, true},
-		{"quoted cell over lines, CRLF", head + "q2,\"Who\r\nis\r\n", `d.csv:3: the input ends, at line 4, inside a quoted cell`, true},
-		{"quote never closed", head + "q2,\"Who,b\nq3,Why,c\nq4,How,d\n", `d.csv:3: the input ends, at line 5, inside a quoted cell`, true},
+		{"quoted cell, no line end", head + `q2,"Who is`, `d.csv:3 (id "q2"): the input ends inside a quoted cell of this row: was it cut short, or is the cell's closing " missing`, true},
+		{"quoted cell, line end", head + "q2,\"Who is\n", `d.csv:3 (id "q2"): the input ends inside a quoted cell of this row`, true},
+		{"quoted last cell", head + `q2,Who?,"an`, `d.csv:3 (id "q2"): the input ends inside a quoted cell`, true},
+		{"quoted cell over lines", head + "q2,\"Who\nis\n\nit", `d.csv:3 (id "q2"): the input ends, at line 6, inside a quoted cell of this row`, true},
+		{"quoted cell over lines, CRLF", head + "q2,\"Who\r\nis\r\n", `d.csv:3 (id "q2"): the input ends, at line 4, inside a quoted cell`, true},
+		{"quote never closed", head + "q2,\"Who,b\nq3,Why,c\nq4,How,d\n", `d.csv:3 (id "q2"): the input ends, at line 5, inside a quoted cell`, true},
 		{"too few fields, no line end", head + "q2,Who", `d.csv:3 (id "q2"): 2 fields, header has 3: the input ends inside this row, which has no line end`, true},
 		{"too few fields, quoted, no line end", head + `q2,"Who"`, `d.csv:3 (id "q2"): 2 fields, header has 3: the input ends inside this row`, true},
 		{"too few fields, line end", head + "q2,Who\n", `d.csv:3 (id "q2"): 2 fields, header has 3`, false},
 		{"too few fields, CRLF", head + "q2,Who\r\n", `d.csv:3 (id "q2"): 2 fields, header has 3`, false},
 		{"too few fields, not last", head + "q2,Who\n\n", `d.csv:3 (id "q2"): 2 fields, header has 3`, false},
 		{"too many fields, no line end", head + "q2,Who,b,c", `d.csv:3 (id "q2"): 4 fields, header has 3`, false},
-		{"extraneous quote, last line", head + `q2,"Who"x,b`, `d.csv:3: extraneous or missing " in quoted-field at column 8`, false},
-		{"extraneous quote, last line ended", head + "q2,\"Who\"x,b\n", `d.csv:3: extraneous or missing " in quoted-field at column 8`, false},
-		{"extraneous quote, last cell", head + `q2,Who,"b"x`, `d.csv:3: extraneous or missing " in quoted-field at column 10`, false},
+		{"extraneous quote, last line", head + `q2,"Who"x,b`, `d.csv:3 (id "q2"): extraneous or missing " in quoted-field at column 8`, false},
+		{"extraneous quote, last line ended", head + "q2,\"Who\"x,b\n", `d.csv:3 (id "q2"): extraneous or missing " in quoted-field at column 8`, false},
+		{"extraneous quote, last cell", head + `q2,Who,"b"x`, `d.csv:3 (id "q2"): extraneous or missing " in quoted-field at column 10`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ids, bads, err := loadString(t, CSV, "d.csv", tt.in, Options{})
