@@ -253,7 +253,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "mode", Value: ModeAuto, EnvVars: []string{"QA_JUDGE_MODE"}, Usage: "judge protocol: " + strings.Join(Modes, ", ")},
-		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model or without --model; rules is named rules-approximate); the default MODE/MODEL replaces a judgment MODE that failed for want of a model"},
+		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model or without --model; rules is named rules-approximate); the default MODE/MODEL replaces a judgment MODE that failed for want of a model; no white space at either end and no comma, which qa-judge agree --names could not pick"},
 		&cli.StringFlag{Name: "provider", Value: "openai", EnvVars: []string{"QA_JUDGE_PROVIDER"}, Usage: "model provider: " + strings.Join(judgeProviders(), ", ")},
 		&cli.StringFlag{Name: "model", EnvVars: []string{"QA_JUDGE_MODEL"}, Usage: "judge model (e.g. gpt-4o-2024-08-06, LongMemEval's official judge)"},
 		&cli.StringFlag{Name: "base-url", EnvVars: []string{"QA_JUDGE_BASE_URL"}, Usage: "provider endpoint (default: the provider's)"},
@@ -369,6 +369,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		j.Seed = &s
 	}
 	cfg.name = c.String("name")
+	if err := checkName(cfg.name, command.FromEnv(c, "name")); err != nil {
+		return nil, err
+	}
 	if cfg.name == "" {
 		cfg.name = j.Mode
 		if j.Mode == ModeRules {
@@ -666,6 +669,21 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	return badRecords(int(t.unparsable.Load()+t.failed.Load()+t.carried.Load()), "judgment failed", "judgments failed", src)
+}
+
+// checkName refuses a --name (env: " from QA_JUDGE_NAME", or "") under which qa-judge agree
+// --names could not pick the judgment: one that begins or ends with white space, which --names
+// trims off each name it is given (so that "a, b" reads as "a" and "b"), or that holds a comma,
+// which --names splits at. Made, such a judgment is read by qa-score and qa-learncurve --judge
+// alone.
+func checkName(name, env string) error {
+	switch {
+	case name != strings.TrimSpace(name):
+		return command.Usagef("--name%s: %q begins or ends with white space, which qa-judge agree --names trims off the names it is given, so it could not pick this judgment", env, name)
+	case strings.Contains(name, ","):
+		return command.Usagef("--name%s: %q holds a comma, at which qa-judge agree --names splits its list of names, so it could not pick this judgment", env, name)
+	}
+	return nil
 }
 
 // badRecords is the exit status of a run that got to the end with n records failed (said as

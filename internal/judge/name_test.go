@@ -1,0 +1,40 @@
+package judge
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/command"
+)
+
+// TestCheckName: a --name that qa-judge agree --names could not pick (white space at either end,
+// which --names trims, or a comma, at which it splits) is a usage error; white space inside a
+// name, a slash (MODE/MODEL) and no name at all (the default) are not.
+func TestCheckName(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want string // part of the error; "" for none
+	}{
+		{"", ""},
+		{"rules-approximate", ""},
+		{"locomo/gpt-4o", ""},
+		{"my judge", ""},
+		{" rules", `" rules" begins or ends with white space`},
+		{"rules ", `"rules " begins or ends with white space`},
+		{"rules\t", `"rules\t" begins or ends with white space`},
+		{"\nrules", `"\nrules" begins or ends with white space`},
+		{"  ", `"  " begins or ends with white space`},
+		{"a,b", `"a,b" holds a comma`},
+		{",", `"," holds a comma`},
+	} {
+		err := checkName(tt.name, "")
+		var usage *command.UsageError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("checkName(%q) = %v, want nil", tt.name, err)
+		case tt.want != "" && (err == nil || !errors.As(err, &usage) || !strings.Contains(err.Error(), "--name: "+tt.want)):
+			t.Errorf("checkName(%q) = %v, want a usage error holding %q", tt.name, err, "--name: "+tt.want)
+		}
+	}
+}
