@@ -52,6 +52,7 @@ type dryTally struct {
 	requests, tokens    map[string]int
 	input               map[string]model.InputTally // by the rate each request is priced at
 	rule, skip, already int
+	carried             int // of the already judged, those whose judgment failed: failed still, as in the run
 	errors              int
 	routed              int    // named the judge model, as the run counts them for warnModelUnused
 	ruled               int    // judged, or failed, on a rule's route, as the run counts them
@@ -87,7 +88,12 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	warnUnjudged(stderr, cfg.name, t.unjudged, true)
 	t.others.warn(stderr, cfg.name, true)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
-	return badRecords(t.errors, "record could not be judged", "records could not be judged", src)
+	// A failed judgment passed through fails the run (exit 3), and so the dry run, which says
+	// what the run would do.
+	return command.BadRecords(src.Bad,
+		command.Count{N: t.errors, Singular: "record could not be judged (see its error field)", Plural: "records could not be judged (see their error fields)"},
+		command.Count{N: t.carried, Singular: "judgment would pass through failed (--retry-errors judges it again)",
+			Plural: "judgments would pass through failed (--retry-errors judges them again)"})
 }
 
 // dryRequest is what judging rec would do, counted in t.
@@ -96,9 +102,12 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	if cfg.replacesFailed(rec) {
 		t.replaced++
 	}
-	if pass, _ := cfg.passes(rec); pass {
+	if pass, failed := cfg.passes(rec); pass {
 		d.AlreadyJudged = true
 		t.already++
+		if failed {
+			t.carried++
+		}
 		t.others.note(cfg.judge, rec, rec.Judgments[cfg.name])
 		return d
 	}
@@ -194,6 +203,10 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 	if warn := model.DryRunWarning(input, maxCost); warn != "" {
 		fmt.Fprintf(w, "qa-judge: %s\n", warn)
 	}
-	fmt.Fprintf(w, "qa-judge: %s: dry run, no calls: %s; %d by rule, %d skipped, %d already judged, %s\n",
-		name, strings.Join(parts, "; "), t.rule, t.skip, t.already, english.Count(t.errors, "error", "errors"))
+	carried := ""
+	if t.carried > 0 {
+		carried = fmt.Sprintf(" (%d failed: --retry-errors judges %s again)", t.carried, english.Form(t.carried, "it", "them"))
+	}
+	fmt.Fprintf(w, "qa-judge: %s: dry run, no calls: %s; %d by rule, %d skipped, %d already judged%s, %s\n",
+		name, strings.Join(parts, "; "), t.rule, t.skip, t.already, carried, english.Count(t.errors, "error", "errors"))
 }

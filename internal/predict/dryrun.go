@@ -48,6 +48,7 @@ type dryPrediction struct {
 // dryTally counts a dry run's requests and input tokens.
 type dryTally struct {
 	requests, tokens, records, already, errors, later, batched int
+	carried                                                    int // of the already predicted, those the run counts as failed
 	// The requests' input by the rate each is priced at, by prices for model, the --model.
 	prices model.Prices
 	model  string
@@ -81,10 +82,13 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 				}
 			}
 		}
-		for _, d := range lines {
+		for i, d := range lines { // lines[i] is b.recs[i]'s
 			t.count(d)
 			if d.AlreadyPredicted {
-				a.tally.kept(predictionOf(b.recs, d.ID))
+				a.tally.kept(b.recs[i].Prediction)
+				if carriesFailure(b.recs[i], b.seq != "" && b.block == "") {
+					t.carried++
+				}
 			}
 			if err := enc.Encode(d); err != nil {
 				return err
@@ -105,8 +109,12 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	if needsJudge != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: warning: a run needs --judge-model: the input has records with a sequence (%s), each answer judged before the next is asked\n", needsJudge)
 	}
+	// A failed prediction passed through fails the run (exit 3), and so the dry run, which says
+	// what the run would do.
 	return command.BadRecords(src.Bad,
-		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"})
+		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
+		command.Count{N: t.carried, Singular: "record that would pass through failed (--retry-errors predicts it again)",
+			Plural: "records that would pass through failed (--retry-errors predicts them again)"})
 }
 
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
@@ -118,16 +126,6 @@ func dryRequest(stage string, req model.Request) dryCall {
 		c.InputTokens += enc.Count(m.Content)
 	}
 	return c
-}
-
-// predictionOf returns the prediction of the record of recs whose id is id.
-func predictionOf(recs []*record.Record, id string) *record.Prediction {
-	for _, r := range recs {
-		if r.ID == id {
-			return r.Prediction
-		}
-	}
-	return nil
 }
 
 // dryPlain is what predicting a record without a sequence would send.
@@ -258,9 +256,14 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 	if t.batched > 0 {
 		batched = fmt.Sprintf(", %d asked in another record's request (--batch-size)", t.batched)
 	}
-	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s to %s, %s (%s)%s; %d %s%s, %d already predicted, %s\n",
+	carried := ""
+	if t.carried > 0 {
+		carried = fmt.Sprintf(" (%d %s)", t.carried, english.Form(t.carried,
+			"with a failed prediction: --retry-errors predicts it again", "with failed predictions: --retry-errors predicts them again"))
+	}
+	fmt.Fprintf(w, "qa-predict: dry run, no calls: %s: %s to %s, %s (%s)%s; %d %s%s, %d already predicted%s, %s\n",
 		english.Count(t.records, "record", "records"), english.Count(t.requests, "request", "requests"), modelName,
 		english.Count(t.tokens, "input token", "input tokens"), bpe.ForModel(modelName).Name(), price,
 		t.later, english.Form(t.later, "with a call that needs replies first", "with calls that need replies first"), batched,
-		t.already, english.Count(t.errors, "error", "errors"))
+		t.already, carried, english.Count(t.errors, "error", "errors"))
 }

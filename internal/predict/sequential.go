@@ -462,6 +462,17 @@ func (a *app) keep(rec *record.Record) {
 	}
 }
 
+// carriesFailure reports whether rec, passed through, still counts as failed in the run (exit 3,
+// and --retry-errors asks it again): its prediction failed, or, a position of a sequence
+// (inSequence), its EvaLearn verdict did, as keep counts it.
+func carriesFailure(rec *record.Record, inSequence bool) bool {
+	if rec.Prediction != nil && rec.Prediction.Error != "" {
+		return true
+	}
+	jg := rec.Judgments[judgeKey]
+	return inSequence && jg != nil && jg.Error != ""
+}
+
 // fail records a prediction error on rec.
 func (a *app) fail(rec *record.Record, msg string) {
 	a.setPrediction(rec, &record.Prediction{Provider: a.provider, Model: a.modelName, Error: msg})
