@@ -74,7 +74,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		case b.seq == "":
 			lines = []dryPrediction{a.dryPlain(b.recs[0])}
 		default:
-			a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passes(rec) }) // as drySequence asks
+			a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passesSolved(rec) }) // as drySequence asks
 			lines = a.drySequence(b)
 			for _, d := range lines { // the first that a run would ask, and so judge
 				if a.seq.judgeModel == "" && needsJudge == "" && len(d.Requests) > 0 {
@@ -164,7 +164,7 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 	out := make(map[*record.Record]dryPrediction, len(b.recs))
 	if b.reappeared {
 		for _, rec := range b.recs {
-			d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passes(rec)} // as the run passes it
+			d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passesSolved(rec)} // as the run passes it
 			if !d.AlreadyPredicted {
 				d.Error = fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)
 			}
@@ -181,7 +181,7 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 			d := dryPrediction{ID: rec.ID}
 			dup := i > 0 && order[i-1].Sequence.Position == rec.Sequence.Position
 			switch {
-			case (broken != "" || dup) && !solving && a.passes(rec): // as the run keeps it
+			case (broken != "" || dup) && !solving && a.passesSolved(rec): // as the run keeps it
 				d.AlreadyPredicted = true
 			case broken != "":
 				d.Error = "skipped: " + broken
@@ -189,7 +189,7 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 				d.Error = fmt.Sprintf("duplicate position %d in sequence %s", rec.Sequence.Position, b.seq)
 			case asked > 0:
 				d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", asked)
-			case a.passes(rec):
+			case a.passesSolved(rec): // a failed verdict is solved again under --retry-errors, as in the run
 				d.AlreadyPredicted = true
 				if h, why := a.earlier(rec); why != "" {
 					broken = why

@@ -83,7 +83,8 @@ once, a sequence stops at its call in flight: an answer whose verdict is then no
 text with the error "interrupted before its verdict was asked", the positions after it are
 "skipped: interrupted", and --retry-errors over the output, with the cache, goes on from there. A
 record passed through with a failed verdict still counts as an error; --retry-errors solves it
-again (the verdict asked as new samples, not read back from the cache) and the positions after it.`
+again (the verdict asked as new samples, not read back from the cache) and the positions after it,
+as its dry run shows.`
 
 // sequentialFlags are the flags of the judge used for sequences.
 func sequentialFlags() []cli.Flag {
