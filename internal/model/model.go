@@ -57,8 +57,13 @@ type Response struct {
 	// NoUsage is set when the server reported no token usage: Usage is then unknown, not zero,
 	// and the reply's cost cannot be counted.
 	NoUsage bool `json:"no_usage,omitempty"`
-	// Cut is set when the reply stopped at max_tokens.
+	// Cut is set when the reply stopped at max_tokens, or (Window) at the model's context window.
 	Cut bool `json:"cut,omitempty"`
+	// Window is set, with Cut, when the reply stopped because the prompt and the reply filled the
+	// model's context window (Anthropic's stop_reason model_context_window_exceeded, which Claude
+	// Sonnet 4.5 and later give where earlier models refuse a request whose prompt and max_tokens
+	// exceed it): a larger max_tokens takes it no further, a shorter prompt does.
+	Window bool `json:"window,omitempty"`
 	// Filtered is set when a reply with text was stopped by the provider's content filter
 	// (OpenAI's finish_reason content_filter) or as a refusal (Claude's stop_reason refusal): the
 	// text, perhaps partial, is the answer.

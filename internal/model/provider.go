@@ -181,8 +181,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		}
 		if why := body.empty; why != "" && status == http.StatusOK {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
-				out.Cut = true
-				if spent := c.spent(req); spent != "" {
+				out.Cut, out.Window = true, stop == contextFull
+				if spent := c.cutWhy(req, out.Window); spent != "" {
 					why += ": " + spent
 				}
 			}
@@ -206,7 +206,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		u = body.usage
 	}
 	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
-	out.Cut = cutShort(ch.StopReason)
+	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
 	if !out.NoUsage {
 		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
@@ -217,7 +217,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		// response, for the budget: the reply was paid for.
 		stop, spent, refusal := "", "", body.refusal
 		if out.Cut {
-			spent = c.spent(req)
+			spent = c.cutWhy(req, out.Window)
 		}
 		switch {
 		case spent != "":
@@ -350,6 +350,15 @@ func (c *chat) spent(req Request) string {
 	return spent(c.provider, req.MaxTokens, "before any text")
 }
 
+// cutWhy says why a reply cut short (Response.Cut) holds no text: the max_tokens of req ran out
+// (spent), or, window, the model's context window filled up; "" when that cannot be told.
+func (c *chat) cutWhy(req Request, window bool) string {
+	if window {
+		return "the prompt left no room for any text in the model's context window"
+	}
+	return c.spent(req)
+}
+
 // spent says that the max_tokens of a call to provider ran out before what it names ("before any
 // text"), a reasoning model's thinking counted in it, or returns "" when the budget is not known
 // (none was sent, and the server applies its own).
@@ -393,16 +402,20 @@ func (e *BlockedError) Error() string {
 	return what + " blocked by " + e.By + ": " + e.Reason
 }
 
-// cutShort reports whether a stop reason says the reply was cut at max_tokens: OpenAI's and
-// Ollama's "length", Anthropic's "max_tokens", Gemini's MAX_TOKENS (which genai names
-// "FinishReasonMaxTokens").
+// cutShort reports whether a stop reason says the reply was cut short: at max_tokens (OpenAI's
+// and Ollama's "length", Anthropic's "max_tokens", Gemini's MAX_TOKENS, which genai names
+// "FinishReasonMaxTokens"), or at the model's context window (contextFull).
 func cutShort(stop string) bool {
 	switch stop {
-	case "length", "max_tokens", "MAX_TOKENS", "FinishReasonMaxTokens":
+	case "length", "max_tokens", "MAX_TOKENS", "FinishReasonMaxTokens", contextFull:
 		return true
 	}
 	return false
 }
+
+// contextFull is Anthropic's stop reason of a reply cut short because the prompt and the reply
+// filled the model's context window: the reply is as truncated as one cut at max_tokens.
+const contextFull = "model_context_window_exceeded"
 
 func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
 	opts := []llms.CallOption{llms.WithModel(req.Model)}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -676,6 +677,47 @@ func TestAnthropicContentBlocks(t *testing.T) {
 			if resp.Text != tt.text || !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage || resp.Cut != tt.cut || resp.Filtered != tt.filtered {
 				t.Errorf("Generate = text %q, usage %+v (no usage %v), cut %v, filtered %v; want %q, %+v, cut %v, filtered %v",
 					resp.Text, resp.Usage, resp.NoUsage, resp.Cut, resp.Filtered, tt.text, tt.usage, tt.cut, tt.filtered)
+			}
+		})
+	}
+}
+
+// TestContextWindow: a Claude reply that stopped at the model's context window (stop_reason
+// model_context_window_exceeded, which Sonnet 4.5 and later give where earlier models refuse the
+// request) is cut short as one that stopped at max_tokens is, and marked apart (Window), as a
+// larger max_tokens takes it no further; one without text is an empty reply that says so,
+// naming no max_tokens that ran out.
+func TestContextWindow(t *testing.T) {
+	msg := func(content, stop string) string {
+		return `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929","content":[` + content +
+			`],"stop_reason":"` + stop + `","stop_sequence":null,"usage":{"input_tokens":199990,"output_tokens":10}}`
+	}
+	usage := record.Usage{InputTokens: 199990, OutputTokens: 10}
+	const full = "model_context_window_exceeded"
+	tests := []struct {
+		name        string
+		reply       string
+		text        string
+		cut, window bool
+		err         string
+	}{
+		{name: "text", reply: msg(`{"type":"text","text":"The capital is"}`, full), text: "The capital is", cut: true, window: true},
+		{name: "text at max_tokens", reply: msg(`{"type":"text","text":"The capital is"}`, "max_tokens"), text: "The capital is", cut: true},
+		{name: "an empty text block", reply: msg(`{"type":"text","text":""}`, full), cut: true, window: true,
+			err: "anthropic m: empty reply (stop reason model_context_window_exceeded: the prompt left no room for any text in the model's context window)"},
+		{name: "no content", reply: msg(``, full), cut: true, window: true,
+			err: "anthropic m: empty reply (stop reason model_context_window_exceeded: the prompt left no room for any text in the model's context window)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := replyClient(t, wires[1], tt.reply)
+			resp, err := c.Generate(context.Background(), testRequest("anthropic", "m"))
+			if got := fmt.Sprint(err); tt.err == "" && err != nil || tt.err != "" && got != tt.err {
+				t.Errorf("Generate error = %v, want %q", err, tt.err)
+			}
+			if resp.Text != tt.text || resp.Cut != tt.cut || resp.Window != tt.window || !reflect.DeepEqual(resp.Usage, usage) {
+				t.Errorf("Generate = text %q, cut %v, window %v, usage %+v; want %q, cut %v, window %v, usage %+v",
+					resp.Text, resp.Cut, resp.Window, resp.Usage, tt.text, tt.cut, tt.window, usage)
 			}
 		})
 	}

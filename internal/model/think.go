@@ -109,7 +109,10 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 	switch {
 	case th.Cut:
 		why := ""
-		if resp.Cut {
+		switch {
+		case resp.Window:
+			why = " (the model's context window filled up before the answer)"
+		case resp.Cut:
 			why = " (" + cmp.Or(spent(req.Provider, req.MaxTokens, "before the answer"), "it stopped at the server's token limit before the answer") + ")"
 		}
 		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w%s", req.Provider, req.Model, ErrCutThinking, why)}

@@ -114,8 +114,8 @@ refusal" (its stop_reason before any text: Anthropic's safety classifiers stoppe
 for too, and not retried, as the same prompt is blocked again; text Gemini streamed before the
 block is not kept. A reply without token usage (or with a count left out) keeps its text with
 usage and cost_usd left empty, with a warning, and under --max-cost no further call is made;
-replies cut at max_tokens, or with text stopped by a content filter or as a refusal, are kept and
-counted in a warning.
+replies cut at max_tokens or at the model's context window (Claude's model_context_window_exceeded),
+or with text stopped by a content filter or as a refusal, are kept and counted in a warning.
 Records that already have a prediction are passed through untouched unless --force (a warning
 counts those whose prediction another provider or model made); those whose prediction failed still
 count as errors (exit 3), and --retry-errors predicts them again. A record predicted again loses the

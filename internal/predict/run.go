@@ -38,6 +38,7 @@ type tally struct {
 	stale      int           // records whose judgments, scores or score errors went with the prediction they graded
 	noUsage    int           // replies whose server reported no token usage
 	cut        int           // replies that stopped at max_tokens
+	window     int           // replies that stopped at the model's context window
 	filtered   int           // replies with text stopped by a content filter or as a refusal
 	usage      record.Usage
 	cost       float64
@@ -161,14 +162,18 @@ func (t *tally) warnOthers(w io.Writer, dry bool) {
 		passed, strings.Join(names, ", "), t.provider, t.model, english.Form(n, "it", "them"))
 }
 
-// noteReply counts a reply without token usage, cut at max_tokens, or stopped by a filter.
+// noteReply counts a reply without token usage, cut at max_tokens or at the context window, or
+// stopped by a filter.
 func (t *tally) noteReply(resp model.Response) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if resp.NoUsage {
 		t.noUsage++
 	}
-	if resp.Cut {
+	switch {
+	case resp.Window:
+		t.window++
+	case resp.Cut:
 		t.cut++
 	}
 	if resp.Filtered {
@@ -187,6 +192,10 @@ func (t *tally) warnReplies(w io.Writer) {
 	if t.cut > 0 {
 		fmt.Fprintf(w, "qa-predict: warning: %s at max_tokens, cut short (as the benchmark's own script would take %s); a larger --max-tokens lets %s finish\n",
 			english.Count(t.cut, "reply stopped", "replies stopped"), english.Form(t.cut, "it", "them"), english.Form(t.cut, "it", "them"))
+	}
+	if t.window > 0 {
+		fmt.Fprintf(w, "qa-predict: warning: %s at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; %s text is kept as the answer\n",
+			english.Count(t.window, "reply stopped", "replies stopped"), english.Form(t.window, "its", "their"))
 	}
 	if t.filtered > 0 {
 		fmt.Fprintf(w, "qa-predict: warning: %s by the provider's content filter or as a refusal (stop reason content_filter or refusal): %s text, perhaps partial, is kept as the answer\n",

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -58,5 +59,22 @@ func TestTallyNotCalledAfterNotes(t *testing.T) {
 		Error: interrupt.ErrNotCalled.Error()}, false)
 	if want := "1 error (it was not called: interrupted); tokens 20 in, 2 out"; !strings.Contains(tl.line(), want) {
 		t.Errorf("line() = %q, want %q in it", tl.line(), want)
+	}
+}
+
+// TestTallyCutReplies: replies cut at max_tokens and at the model's context window are counted
+// apart, each warning saying what would let it finish: a larger --max-tokens takes a reply cut at
+// the context window no further.
+func TestTallyCutReplies(t *testing.T) {
+	var tl tally
+	tl.noteReply(model.Response{Cut: true})
+	tl.noteReply(model.Response{Cut: true, Window: true})
+	tl.noteReply(model.Response{Cut: true, Window: true})
+	var b strings.Builder
+	tl.warnReplies(&b)
+	want := "qa-predict: warning: 1 reply stopped at max_tokens, cut short (as the benchmark's own script would take it); a larger --max-tokens lets it finish\n" +
+		"qa-predict: warning: 2 replies stopped at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; their text is kept as the answer\n"
+	if got := b.String(); got != want {
+		t.Errorf("warnReplies wrote\n%s\nwant\n%s", got, want)
 	}
 }
