@@ -1,9 +1,15 @@
 package model
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -238,3 +244,49 @@ func TestSamplingOnTheWire(t *testing.T) {
 }
 
 func sameFloat(a, b *float64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
+
+// TestMaxTokensField: OpenAI's own API is sent the budget as max_completion_tokens, as its
+// reasoning models (o1, o3, gpt-5) refuse max_tokens; an OpenAI-compatible server at another base
+// URL (vLLM, llama.cpp, Ollama's /v1) as max_tokens, which they all read. Never both. OpenAI's own
+// API is reached through a transport that takes its requests to a loopback server.
+func TestMaxTokensField(t *testing.T) {
+	bodies := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies <- r.Host + r.URL.Path + " " + string(b) // r.Host: the host the request was for
+		rw.Header().Set("Content-Type", "application/json")
+		io.WriteString(rw, wires[0].reply)
+	}))
+	t.Cleanup(srv.Close)
+	loopback, _ := url.Parse(srv.URL)
+	redirect := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.URL.Scheme, r.URL.Host = loopback.Scheme, loopback.Host
+		return http.DefaultTransport.RoundTrip(r)
+	})
+	for _, tc := range []struct {
+		base, url, field, not string // url: the host and path the request was for
+	}{
+		{"", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
+		{OpenAIURL + "/", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
+		{srv.URL + "/v1", loopback.Host + "/v1/chat/completions", "max_tokens", "max_completion_tokens"},
+	} {
+		for _, name := range []string{"gpt-4o-mini", "o3-mini", "gpt-5"} {
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.base, APIKey: testKey, HTTPClient: &http.Client{Transport: redirect}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Generate(context.Background(), testRequest("openai", name)); err != nil {
+				t.Fatalf("%s at %q: %v", name, tc.base, err)
+			}
+			to, sent, _ := strings.Cut(<-bodies, " ")
+			var body map[string]any
+			if err := json.Unmarshal([]byte(sent), &body); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := body[tc.not]; body[tc.field] != 16.0 || ok || to != tc.url {
+				t.Errorf("%s at %q: sent %s to %s, want %s 16 and no %s, to %s", name, tc.base, sent, to, tc.field, tc.not, tc.url)
+			}
+		}
+	}
+}
