@@ -373,3 +373,61 @@ func TestGoogleSystemOnly(t *testing.T) {
 		t.Errorf("%d requests reached the server, want 0", n)
 	}
 }
+
+// TestGoogleStreamFailsMidway: the Gemini API ends a stream (streamGenerateContent, a JSON array of
+// responses) that fails once it has begun with an error object after the responses it sent, with
+// status 200; genai drops it unread. It is the call's error, retried as its code would be as a
+// status, never the text streamed before it taken for the whole answer.
+func TestGoogleStreamFailsMidway(t *testing.T) {
+	const (
+		begun      = `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`
+		overloaded = `{"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`
+		invalid    = `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`
+		whole      = `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}}`
+	)
+	tests := []struct {
+		name    string
+		streams [][]string // the responses of each call's stream in turn; the last repeats
+		calls   int64
+		text    string
+		err     string
+	}{
+		{"503 after text, then an answer", [][]string{{begun, overloaded}, {whole}}, 2, "Paris", ""},
+		{"503 before any text, then an answer", [][]string{{overloaded}, {whole}}, 2, "Paris", ""},
+		{"503 after text throughout", [][]string{{begun, overloaded}}, 4, "",
+			"googleai gemini-2.0-flash: reply with status 200 holds error 503: The model is overloaded. Please try again later. (after 4 attempts)"},
+		{"400 after text is final", [][]string{{begun, invalid}}, 1, "",
+			"googleai gemini-2.0-flash: reply with status 200 holds error 400: Request contains an invalid argument."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := int(calls.Add(1))
+				io.Copy(io.Discard, r.Body)
+				if !strings.HasSuffix(r.URL.Path, ":streamGenerateContent") {
+					http.Error(w, "want a stream", http.StatusNotFound)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, "["+strings.Join(tt.streams[min(n, len(tt.streams))-1], "\n,\r\n")+"\n]")
+			}))
+			t.Cleanup(srv.Close)
+			tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Millisecond, Seed: 1})
+			c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := c.Generate(context.Background(), testRequest("googleai", "gemini-2.0-flash"))
+			if got := fmt.Sprint(err); tt.err == "" && err != nil || tt.err != "" && got != tt.err {
+				t.Errorf("Generate error = %v, want %q", err, tt.err)
+			}
+			if resp.Text != tt.text || calls.Load() != tt.calls {
+				t.Errorf("Generate = text %q after %d calls, want %q after %d", resp.Text, calls.Load(), tt.text, tt.calls)
+			}
+			if tt.err == "" && !reflect.DeepEqual(resp.Usage, record.Usage{InputTokens: 8, OutputTokens: 2}) {
+				t.Errorf("usage %+v, want the answer's", resp.Usage)
+			}
+		})
+	}
+}

@@ -261,8 +261,9 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return nil, 0, err
 	case resp.StatusCode == http.StatusOK:
 		if err := inBandError(data); err != nil {
-			// A gateway that failed once the model had started (OpenRouter) answers 200 with the
-			// error in the body: it is retried, or not, as its code would be as a status.
+			// A gateway that failed once the model had started (OpenRouter), or a Gemini stream
+			// that failed once begun, answers 200 with the error in the body: it is retried, or
+			// not, as its code would be as a status.
 			noteError(ctx, err)
 			if err.Code == http.StatusTooManyRequests || isTransientStatus(err.Code) {
 				throttled = err.Code == http.StatusTooManyRequests
@@ -343,7 +344,8 @@ func (t *Transport) backoffFor(attempt int) time.Duration {
 var errMalformedBody = errors.New("malformed JSON in response body")
 
 // InBandError is an error a server gave in the body of a 200 reply, {"error": {"code": …,
-// "message": …}}, as OpenRouter does for a model that fails after it started.
+// "message": …}}, as OpenRouter does for a model that fails after it started, and the Gemini API
+// at the end of a stream that fails once begun.
 type InBandError struct {
 	Code    int // the error's code, an HTTP status; 0 when it gives none that is a number
 	Message string
@@ -357,11 +359,32 @@ func (e *InBandError) Error() string {
 }
 
 // inBandError returns the error a 200 reply's body holds, or nil: the body is an object whose
-// "error" member is an object with a message, and that holds no answer ("choices").
+// "error" member is an object with a message, and that holds no answer ("choices"); or it is a
+// JSON array that holds such an object, as the Gemini API ends a stream (streamGenerateContent)
+// that fails once it has begun, after the responses it sent, which genai drops unread: the text
+// streamed before it would be taken for the whole answer.
 func inBandError(data []byte) *InBandError {
 	if !bytes.Contains(data, []byte(`"error"`)) {
 		return nil // the common case, without decoding
 	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		var rs []json.RawMessage
+		if json.Unmarshal(t, &rs) != nil {
+			return nil
+		}
+		for _, r := range rs {
+			if e := inBandObject(r); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return inBandObject(data)
+}
+
+// inBandObject returns the error data, one JSON object, holds in its "error" member (an object
+// with a message), or nil; an object that holds an answer ("choices") holds none.
+func inBandObject(data []byte) *InBandError {
 	var r struct {
 		Choices json.RawMessage `json:"choices"`
 		Error   *struct {

@@ -95,7 +95,8 @@ connections, truncated replies) are retried with exponential backoff and jitter,
 Retry-After (and the Gemini API's retryDelay, given in the body); every other status (400, 401,
 404, context length; 501 and the other 5xx) fails at once, as does a 429 for a quota no wait
 restores: OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day.
-An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}) counts as its code.
+An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}, or one that ends
+a Gemini stream that failed once begun) counts as its code.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3;
 the error ends with what to check when a key, the model name or the base URL is the likely cause,
 and at the end stderr names each different error once, at its first record. A server never
