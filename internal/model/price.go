@@ -224,6 +224,25 @@ func (p Prices) Cost(model string, u record.Usage) *float64 {
 	return &c
 }
 
+// CostOf returns the cost of calls to model, one usage a call, each priced as Cost prices it: a
+// call's own prompt decides whether it takes the long-context rates (Price.Long), not the prompts
+// of the calls together, as the provider bills them. It is nil when the model has no price or a
+// count of a usage is unknown.
+func (p Prices) CostOf(model string, calls ...record.Usage) *float64 {
+	if _, ok := p.Lookup(model); !ok {
+		return nil
+	}
+	sum := 0.0
+	for _, u := range calls {
+		c := p.Cost(model, u)
+		if c == nil {
+			return nil
+		}
+		sum += *c
+	}
+	return &sum
+}
+
 // InputTally counts requests' input tokens by the rate each request's prompt is priced at (see
 // Price.Long), to price them all as their calls would be: a long-context rate applies to a
 // request, not to a run whose requests add up past it. It keeps counts, not a sum of costs, so

@@ -106,6 +106,38 @@ func TestPricesCost(t *testing.T) {
 	}
 }
 
+// TestPricesCostOf: calls are priced each as its own, a long-context rate by the call's prompt
+// alone: two gemini-2.5-pro calls of 150,000 prompt tokens each cost twice one, at the base
+// rate, not 300,000 tokens at the long one.
+func TestPricesCostOf(t *testing.T) {
+	p := DefaultPrices()
+	call := func(in, out int) record.Usage { return record.Usage{InputTokens: in, OutputTokens: out} }
+	for _, tc := range []struct {
+		model string
+		calls []record.Usage
+		want  float64
+	}{
+		{"gemini-2.5-pro", []record.Usage{call(150_000, 1000), call(150_000, 1000)}, 0.395}, // 2 × (150000×1.25 + 1000×10)
+		{"gemini-2.5-pro", []record.Usage{call(250_000, 1000), call(10_000, 100)}, 0.6535},  // 250000×2.50 + 1000×15, 10000×1.25 + 100×10
+		{"gemini-2.5-pro", nil, 0},
+	} {
+		c := p.CostOf(tc.model, tc.calls...)
+		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
+			t.Errorf("CostOf(%s, %v) = %v, want %v", tc.model, tc.calls, c, tc.want)
+		}
+	}
+	if c := p.CostOf("unknown"); c != nil {
+		t.Errorf("CostOf(unknown) = %v, want nil", *c)
+	}
+	var unknown record.Usage
+	if err := record.Unmarshal([]byte(`{"input_tokens":1000}`), &unknown); err != nil {
+		t.Fatal(err)
+	}
+	if c := p.CostOf("gemini-2.5-pro", call(10, 1), unknown); c != nil {
+		t.Errorf("CostOf(a call whose output is unknown) = %v, want nil", *c)
+	}
+}
+
 func TestParsePrices(t *testing.T) {
 	tests := []struct {
 		name, in string

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -300,6 +302,33 @@ func TestLongMemEvalNotes(t *testing.T) {
 		if r.Prompt != want || r.MaxTokens != maxTokens {
 			t.Errorf("call %d: max_tokens %d, prompt:\n%.300s\nwant max_tokens %d:\n%.300s", i+1, r.MaxTokens, r.Prompt, maxTokens, want)
 		}
+	}
+}
+
+// TestLongMemEvalNotesLongPrice: the calls of a con-separate reading are priced each as its own,
+// as the provider bills them: a long-context rate applies to a call whose prompt passes its
+// threshold, never to calls whose prompts pass it only together. Four calls of 10 prompt tokens
+// against a threshold of 25 cost four times one such call.
+func TestLongMemEvalNotesLongPrice(t *testing.T) {
+	srv, _ := notesServer(t, 0)
+	prices := filepath.Join(t.TempDir(), "prices.yaml")
+	if err := os.WriteFile(prices, []byte("m: {input: 1, output: 2, long: {above: 25, input: 100, output: 200}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs, stderr, err := run(t, context.Background(), jsonl(t, longMemEvalRecord("longmemeval:q1", "")),
+		"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--reading", "con-separate", "--history-sessions", "3", "--prices", prices)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("qa-predict: %v (%d records)\n%s", err, len(recs), stderr)
+	}
+	p := recs[0].Prediction
+	const want = 4 * (10*1 + 1*2) / 1e6
+	if p.Usage == nil || !reflect.DeepEqual(*p.Usage, record.Usage{InputTokens: 40, OutputTokens: 4}) || p.CostUSD == nil || math.Abs(*p.CostUSD-want) > 1e-15 {
+		cost := "none"
+		if p.CostUSD != nil {
+			cost = fmt.Sprint(*p.CostUSD)
+		}
+		t.Errorf("prediction usage %+v, cost %s; want 40 tokens in and 4 out, costing %v", p.Usage, cost, want)
 	}
 }
 

@@ -20,7 +20,8 @@ import (
 // spent is what a record's note calls used.
 type spent struct {
 	usage    record.Usage
-	noUsage  bool // a note's reply came without token usage
+	calls    []record.Usage // each note's, priced as its own call
+	noUsage  bool           // a note's reply came without token usage
 	attempts int
 	cached   bool      // every note came from the cache
 	start    time.Time // when the first note was asked for
@@ -61,6 +62,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		s.noUsage = s.noUsage || resp.NoUsage
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens
+		s.calls = append(s.calls, resp.Usage)
 		s.attempts += resp.Attempts
 		s.cached = s.cached && resp.Cached
 	}
@@ -93,14 +95,17 @@ func (a *app) addNotes(pred *record.Prediction, s spent) {
 		pred.Usage, pred.CostUSD = nil, nil
 		return
 	}
-	u := s.usage
+	u, calls := s.usage, s.calls
 	if pred.Usage != nil {
 		u.InputTokens += pred.Usage.InputTokens
 		u.OutputTokens += pred.Usage.OutputTokens
+		calls = append(calls[:len(calls):len(calls)], *pred.Usage)
 	}
 	if u.IsZero() {
 		return
 	}
+	// Each call priced as its own: the notes' prompts together can pass a long-context price's
+	// threshold (gemini-2.5-pro's 200,000 tokens) that none of them does.
 	pred.Usage = &u
-	pred.CostUSD = a.prices.Cost(pred.Model, u)
+	pred.CostUSD = a.prices.CostOf(pred.Model, calls...)
 }
