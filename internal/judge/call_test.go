@@ -117,6 +117,34 @@ func TestCost(t *testing.T) {
 	}
 }
 
+// TestCostPerCall: a judgment's replies are priced each as its own call, as the provider bills
+// them: replies asked again after an unparsable one pass a long-context threshold (150 prompt
+// tokens here) only together, and none takes the long rate. The loopback server reports 100
+// input and 5 output tokens a call; the judge's first two replies do not parse.
+func TestCostPerCall(t *testing.T) {
+	prices := filepath.Join(t.TempDir(), "prices.yaml")
+	if err := os.WriteFile(prices, []byte("judge-1: {input: 1, output: 2, long: {above: 150, input: 100, output: 200}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	srv := newChatServer(t, func(r chatRequest) (string, int) {
+		if calls.Add(1) <= 2 {
+			return "not JSON", 200
+		}
+		return protocolReply(r)
+	})
+	in := rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	stdout, stderr, code := runJudge(t, []string{"--mode", ModeLoCoMo, "--base-url", srv.URL, "--model", "judge-1", "--name", "j", "--prices", prices}, in)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["j"]
+	const want = 3 * (100*1.0 + 5*2.0) / 1e6
+	if j == nil || j.Attempts != 3 || j.Usage == nil || j.Usage.InputTokens != 300 || j.CostUSD == nil || fmt.Sprintf("%.12f", *j.CostUSD) != fmt.Sprintf("%.12f", want) {
+		t.Fatalf("judgment %+v, want 3 attempts, 300 tokens in, costing %v", j, want)
+	}
+}
+
 // TestSeedAndBackoff checks that --seed is sent only when set and that --backoff and
 // --max-retries govern the retry of a transient failure.
 func TestSeedAndBackoff(t *testing.T) {

@@ -368,12 +368,14 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 // the same judgment, marked cached.
 func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 	usage := record.Usage{}
+	var calls []record.Usage // each reply's, priced as its own call
 	replied, allCached, noUsage := false, true, false
 	first := jg.Attempts
 	paid := func(resp model.Response) { // a reply, which counts in the judgment's usage and cost
 		replied = true
 		usage.InputTokens += resp.Usage.InputTokens
 		usage.OutputTokens += resp.Usage.OutputTokens
+		calls = append(calls, resp.Usage)
 		noUsage = noUsage || resp.NoUsage
 		allCached = allCached && resp.Cached
 	}
@@ -435,7 +437,9 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		jg.Usage = &usage
 	}
 	if replied && j.Prices != nil {
-		jg.CostUSD = j.Prices.Cost(jg.Model, usage)
+		// Each reply priced as its own call: prompts asked again can pass a long-context
+		// price's threshold together that none of them does.
+		jg.CostUSD = j.Prices.CostOf(jg.Model, calls...)
 	}
 	return nil
 }
