@@ -231,6 +231,39 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
+// TestServerWaitHeaders: a transient failure's Retry-After-Ms (milliseconds, read first, as the
+// OpenAI and Anthropic SDKs read it) or else its Retry-After is the wait before the retry, at
+// most the limit; a Retry-After-Ms that is no positive number is none.
+func TestServerWaitHeaders(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		ms, ra string
+		want   time.Duration
+	}{
+		{"250", "", 250 * time.Millisecond},
+		{"1500", "2", 1500 * time.Millisecond},
+		{"0.5", "", 500 * time.Microsecond},
+		{"999999999", "", time.Minute},
+		{"1e400", "", time.Minute},
+		{"NaN", "3", 3 * time.Second},
+		{"-5", "3", 3 * time.Second},
+		{"0", "3", 3 * time.Second},
+		{"soon", "", 0},
+		{"", "3", 3 * time.Second},
+	} {
+		h := http.Header{}
+		if tt.ms != "" {
+			h.Set("retry-after-ms", tt.ms)
+		}
+		if tt.ra != "" {
+			h.Set("Retry-After", tt.ra)
+		}
+		if got := serverWait(h, nil, now, time.Minute); got != tt.want {
+			t.Errorf("serverWait(Retry-After-Ms %q, Retry-After %q) = %v, want %v", tt.ms, tt.ra, got, tt.want)
+		}
+	}
+}
+
 // TestTransportRetryDelay: the Gemini API says how long to wait after a 429 not in a Retry-After
 // header, which it never sends, but in the body, as a google.rpc.RetryInfo's retryDelay (a
 // protobuf duration); the retry waits that long (at most MaxWait, 2 minutes by default), not the

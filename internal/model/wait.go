@@ -7,14 +7,24 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // serverWait is the wait before retrying that a transient failure's reply asks for, at most
-// limit: its Retry-After header, else the retryDelay of a google.rpc.RetryInfo in its body, which
-// is how the Gemini API says it (it sends no Retry-After); 0 when it asks for none.
+// limit: its Retry-After-Ms header (milliseconds, which the OpenAI and Anthropic SDKs read before
+// Retry-After, and Azure OpenAI sends), else its Retry-After header, else the retryDelay of a
+// google.rpc.RetryInfo in its body, which is how the Gemini API says it (it sends no
+// Retry-After); 0 when it asks for none.
 func serverWait(h http.Header, body []byte, now time.Time, limit time.Duration) time.Duration {
+	// ParseFloat gives 0 for what is no number, and ±Inf past float64's range.
+	if ms, _ := strconv.ParseFloat(strings.TrimSpace(h.Get("Retry-After-Ms")), 64); ms > 0 {
+		if ms >= float64(limit.Milliseconds()) {
+			return limit
+		}
+		return time.Duration(ms * float64(time.Millisecond))
+	}
 	if ra := h.Get("Retry-After"); ra != "" {
 		return retryAfter(ra, now, limit)
 	}
