@@ -306,12 +306,15 @@ func (c *chat) reasoning(ch *llms.ContentChoice, body reply) string {
 	return ""
 }
 
-// waitTPM reserves the request's estimated tokens (input and max_tokens) with the TPM limiter.
-// A finishing run stops waiting: the call is not made.
+// waitTPM reserves the request's estimated tokens (input and max_tokens, as the call carries it:
+// langchaingo's 2048 to anthropic and googleai without one) with the TPM limiter. A finishing run
+// stops waiting: the call is not made.
 func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
 	wctx, cancel := interrupt.Waiting(ctx)
 	defer cancel()
-	slot, err := c.tpm.Wait(wctx, float64(EstimateTokens(req)+req.MaxTokens))
+	sent := req
+	sent.Provider = c.provider
+	slot, err := c.tpm.Wait(wctx, float64(EstimateTokens(req)+sent.SentMaxTokens()))
 	switch {
 	case err == nil:
 		return slot, nil

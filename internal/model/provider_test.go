@@ -240,6 +240,48 @@ func TestTPMChargesRealUsage(t *testing.T) {
 	}
 }
 
+// TestTPMReservesSentMaxTokens: a call reserves its estimated input and the max_tokens it carries
+// until its usage is known: langchaingo's 2048 to anthropic and googleai when the request sets
+// none (Anthropic counts max_tokens against its output limit as a call starts), none to openai.
+func TestTPMReservesSentMaxTokens(t *testing.T) {
+	for _, tc := range []struct {
+		w         wire
+		maxTokens int
+		want      float64
+	}{
+		{wires[0], 0, 0},
+		{wires[0], 16, 16},
+		{wires[1], 0, 2048},
+		{wires[1], 16, 16},
+	} {
+		var s sleeps
+		tpm := NewLimiter(1e9, s.sleep)
+		fixed := tpm.now()
+		tpm.now = func() time.Time { return fixed }
+		held := make(chan float64, 1)
+		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			held <- tpm.held(fixed)
+			rw.Header().Set("Content-Type", "application/json")
+			io.WriteString(rw, tc.w.reply)
+		}))
+		c, err := New(context.Background(), Config{Provider: tc.w.provider, BaseURL: tc.w.baseURL(srv.URL), APIKey: testKey,
+			HTTPClient: NewTransport(TransportConfig{}).Client(), TPM: tpm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := testRequest(tc.w.provider, wireModels[tc.w.provider])
+		req.MaxTokens = tc.maxTokens
+		if _, err := c.Generate(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := <-held, float64(EstimateTokens(req))+tc.want; got != want {
+			t.Errorf("%s, max_tokens %d: %v tokens reserved during the call, want %v (the input's estimate and %v)", tc.w.provider, tc.maxTokens, got, want, tc.want)
+		}
+		srv.Close()
+	}
+}
+
 // TestCallErrorCause: langchaingo words every network error "network error: failed to reach API
 // server"; the call error adds what the last attempt's transport said, and only that attempt's.
 func TestCallErrorCause(t *testing.T) {
