@@ -154,6 +154,92 @@ func TestMessagesOnTheWire(t *testing.T) {
 	}
 }
 
+// TestSystemOnTheWire: the system message reaches each provider where its API reads one, never
+// as a message of a role the API refuses: OpenAI's and Ollama's first message, of role system;
+// Anthropic's top-level "system", its messages only user and assistant ones; Gemini's
+// systemInstruction, its contents only user and model ones. And Anthropic's calls carry the
+// anthropic-version header its API requires.
+func TestSystemOnTheWire(t *testing.T) {
+	type part struct{ Text string }
+	type message struct {
+		Role    string
+		Content json.RawMessage
+		Parts   []part
+	}
+	var body struct {
+		System            json.RawMessage
+		SystemInstruction *struct{ Parts []part }
+		Messages          []message
+		Contents          []message
+	}
+	text := func(m message) string {
+		var s string
+		if json.Unmarshal(m.Content, &s) != nil {
+			var parts []part
+			json.Unmarshal(m.Content, &parts) //nolint:errcheck // none is ""
+			for _, p := range parts {
+				s += p.Text
+			}
+		}
+		for _, p := range m.Parts {
+			s += p.Text
+		}
+		return s
+	}
+	for _, w := range wires {
+		var version string
+		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			b, _ := io.ReadAll(r.Body)
+			body.System, body.SystemInstruction, body.Messages, body.Contents = nil, nil, nil, nil
+			if err := json.Unmarshal(b, &body); err != nil {
+				t.Errorf("%s: request body %s: %v", w.provider, b, err)
+			}
+			version = r.Header.Get("anthropic-version")
+			reply := w.reply
+			if strings.HasSuffix(r.URL.Path, ":streamGenerateContent") {
+				reply = "[" + reply + "]"
+			}
+			rw.Header().Set("Content-Type", w.contentType())
+			io.WriteString(rw, reply)
+		}))
+		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider])); err != nil {
+			t.Fatalf("%s: %v", w.provider, err)
+		}
+		srv.Close()
+		var system string
+		var roles, texts []string
+		switch w.provider {
+		case "anthropic":
+			json.Unmarshal(body.System, &system) //nolint:errcheck // none is ""
+			if version != "2023-06-01" {
+				t.Errorf("anthropic: anthropic-version %q, want 2023-06-01", version)
+			}
+		case "googleai":
+			if si := body.SystemInstruction; si != nil && len(si.Parts) == 1 {
+				system = si.Parts[0].Text
+			}
+		}
+		for _, m := range append(body.Messages, body.Contents...) {
+			roles, texts = append(roles, m.Role), append(texts, text(m))
+		}
+		want := map[string][]string{"openai": {"system", "user"}, "ollama": {"system", "user"}, "anthropic": {"user"}, "googleai": {"user"}}[w.provider]
+		wantTexts := []string{"Answer briefly.", "Capital of France?"}
+		if len(want) == 1 {
+			wantTexts = wantTexts[1:]
+			if system != "Answer briefly." {
+				t.Errorf("%s: system %q, want %q", w.provider, system, "Answer briefly.")
+			}
+		}
+		if !slices.Equal(roles, want) || !slices.Equal(texts, wantTexts) {
+			t.Errorf("%s: messages of roles %q and texts %q, want %q and %q", w.provider, roles, texts, want, wantTexts)
+		}
+	}
+}
+
 // wireMessages reads the messages of an OpenAI chat request body, a message of text parts as
 // their text joined.
 func wireMessages(body string) ([]Message, error) {
