@@ -149,6 +149,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		if err != nil {
 			return Response{}, err
 		}
+		if emptySystem(c.provider, m) {
+			continue
+		}
 		msgs = append(msgs, llms.TextParts(t, m.Content))
 	}
 	opts, err := callOptions(req, c.legacyMax)
@@ -230,6 +233,14 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
 	}
 	return out, nil
+}
+
+// emptySystem reports whether m is a system message without text that a call to provider leaves
+// out (EvaLearn's judge sends one): the Gemini API refuses a part with empty text, which
+// langchaingo v0.1.14 would send as the systemInstruction, and to Anthropic it sends no empty
+// top-level system (its request marks it omitempty). OpenAI's and Ollama's calls carry it.
+func emptySystem(provider string, m Message) bool {
+	return m.Role == "system" && m.Content == "" && (provider == "googleai" || provider == "anthropic")
 }
 
 // stopReason is why the reply stopped, given langchaingo's reading of it, stop, and the body's:

@@ -134,11 +134,15 @@ func (r Request) SentMaxTokens() int {
 	return 0
 }
 
-// SentMessages is the messages r's call carries on the wire: r's, but for the OpenAI models
+// SentMessages is the messages r's call carries on the wire: r's, but for a system message without
+// text to anthropic or googleai, which is left out (emptySystem), and for the OpenAI models
 // langchaingo v0.1.14 takes for having no system message (openAINoSystem), which it sends none:
 // the system messages' text, joined by blank lines, and a blank line go at the head of the first
 // user message.
 func (r Request) SentMessages() []Message {
+	if slices.ContainsFunc(r.Messages, func(m Message) bool { return emptySystem(r.Provider, m) }) {
+		return slices.DeleteFunc(slices.Clone(r.Messages), func(m Message) bool { return emptySystem(r.Provider, m) })
+	}
 	if r.Provider != "openai" || !openAINoSystem(r.Model) {
 		return r.Messages
 	}

@@ -240,6 +240,33 @@ func TestSystemOnTheWire(t *testing.T) {
 	}
 }
 
+// TestEmptySystemOnTheWire: a system message without text (EvaLearn's judge sends one) reaches
+// OpenAI and Ollama as it is, and neither Anthropic nor Gemini, whose API refuses a part with
+// empty text: no systemInstruction is sent. SentMessages, which the dry runs show, says so.
+func TestEmptySystemOnTheWire(t *testing.T) {
+	msgs := []Message{{Role: "system", Content: ""}, {Role: "user", Content: "Capital of France?"}}
+	for _, w := range wires {
+		req, sent := sentBody(t, w, func(r *Request) { r.Messages = msgs })
+		var body map[string]any
+		if err := json.Unmarshal([]byte(sent), &body); err != nil {
+			t.Fatal(err)
+		}
+		_, system := membersIn(body, "system", "systemInstruction")
+		carried := strings.Contains(sent, `"role":"system"`)
+		want := w.provider == "openai" || w.provider == "ollama"
+		if carried != want || system {
+			t.Errorf("%s: body %s carries the empty system message %v (a system member %v), want %v", w.provider, sent, carried, system, want)
+		}
+		wantSent := msgs
+		if !want {
+			wantSent = msgs[1:]
+		}
+		if got := req.SentMessages(); !slices.Equal(got, wantSent) {
+			t.Errorf("%s: SentMessages = %q, want %q", w.provider, got, wantSent)
+		}
+	}
+}
+
 // wireMessages reads the messages of an OpenAI chat request body, a message of text parts as
 // their text joined.
 func wireMessages(body string) ([]Message, error) {
