@@ -190,7 +190,7 @@ func (c LabelCounts) Report(opt PRFOptions) ClassReport {
 		sumTrue += r.Support[k]
 	}
 	n := float64(len(labels))
-	r.Macro = PRF{sumFloats(r.Precision) / n, sumFloats(r.Recall) / n, sumFloats(r.F1) / n}
+	r.Macro = PRF{numpySum(r.Precision) / n, numpySum(r.Recall) / n, numpySum(r.F1) / n}
 	r.Micro.Precision, r.Micro.Recall, r.Micro.F1 = prf(sumTP, sumPred, sumTrue, z)
 	r.Weighted = weighted(r, sumTrue, sumPred, z)
 	r.F1OfMacroPR = harmonic(r.Macro.Precision, r.Macro.Recall)
@@ -227,14 +227,13 @@ func weighted(r ClassReport, sumTrue, sumPred int, z float64) PRF {
 		}
 		return PRF{0, z, 0}
 	}
-	var w PRF
+	// np.average(x, weights=support): the products summed as numpy sums, over the weights' sum.
+	p, rc, f := make([]float64, len(r.Support)), make([]float64, len(r.Support)), make([]float64, len(r.Support))
 	for c, s := range r.Support {
-		w.Precision += r.Precision[c] * float64(s)
-		w.Recall += r.Recall[c] * float64(s)
-		w.F1 += r.F1[c] * float64(s)
+		p[c], rc[c], f[c] = r.Precision[c]*float64(s), r.Recall[c]*float64(s), r.F1[c]*float64(s)
 	}
 	t := float64(sumTrue)
-	return PRF{w.Precision / t, w.Recall / t, w.F1 / t}
+	return PRF{numpySum(p) / t, numpySum(rc) / t, numpySum(f) / t}
 }
 
 // binary is the average='binary' figure for pos, nil when there is none or more than two labels,
@@ -262,14 +261,4 @@ func confusion(yTrue, yPred, labels []string) [][]int {
 		m[idx[yTrue[i]]][idx[yPred[i]]]++
 	}
 	return m
-}
-
-// sumFloats adds left to right (numpy's pairwise sum equals this below 8 terms and differs by at
-// most an ulp above).
-func sumFloats(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s
 }
