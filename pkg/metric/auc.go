@@ -61,14 +61,15 @@ func dropIntermediate(tps, fps []float64) []int {
 	return keep
 }
 
-// AUC is the area under the ROC curve by the trapezoid rule; NaN when a class is absent.
+// AUC is the area under the ROC curve by the trapezoid rule, as numpy 1.24's trapz computes it
+// (the trapezoids summed as numpy sums, pairwise from eight on); NaN when a class is absent.
 func (r ROC) AUC() float64 {
 	if r.NPos == 0 || r.NNeg == 0 {
 		return math.NaN()
 	}
-	area := 0.0
-	for i := 0; i+1 < len(r.FPR); i++ {
-		area += (r.FPR[i+1] - r.FPR[i]) * (r.TPR[i+1] + r.TPR[i]) / 2.0
+	parts := make([]float64, len(r.FPR)-1)
+	for i := range parts {
+		parts[i] = (r.FPR[i+1] - r.FPR[i]) * (r.TPR[i+1] + r.TPR[i]) / 2.0
 	}
-	return area
+	return numpySum(parts)
 }
