@@ -65,14 +65,21 @@ func goldenCases(t *testing.T, name string) []classCase {
 }
 
 // checkCases runs each case as a subtest and compares every expected field with the one got
-// computes for it.
+// computes for it, numbers within 1e-9.
 func checkCases(t *testing.T, cases []classCase, got func(t *testing.T, c classCase) map[string]any) {
+	t.Helper()
+	checkCasesWithin(t, 1e-9, cases, got)
+}
+
+// checkCasesWithin is checkCases with numbers within tol: 0 for the figures that are
+// scikit-learn's to the last bit.
+func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *testing.T, c classCase) map[string]any) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
 			g := got(t, c)
 			for k, want := range c.Expected {
-				compare(t, k, g[k], want)
+				compare(t, k, g[k], want, tol)
 			}
 		})
 	}
@@ -120,9 +127,9 @@ func floats(t *testing.T, raw json.RawMessage) []float64 {
 	return v
 }
 
-// compare checks got against the expected JSON value: numbers within 1e-9 (integers exactly),
+// compare checks got against the expected JSON value: numbers within tol (integers exactly),
 // null against nil, and lists and objects element by element.
-func compare(t *testing.T, where string, got any, want json.RawMessage) {
+func compare(t *testing.T, where string, got any, want json.RawMessage, tol float64) {
 	t.Helper()
 	w, err := decodeNumbers(want)
 	if err != nil {
@@ -133,7 +140,7 @@ func compare(t *testing.T, where string, got any, want json.RawMessage) {
 		t.Fatalf("%s: marshal %v: %v", where, got, err)
 	}
 	gv, _ := decodeNumbers(g)
-	if msg := diffJSON(gv, w); msg != "" {
+	if msg := diffJSON(gv, w, tol); msg != "" {
 		t.Errorf("%s: got %s, want %s (%s)", where, g, want, msg)
 	}
 }
@@ -148,7 +155,7 @@ func decodeNumbers(raw []byte) (any, error) {
 	return v, err
 }
 
-func diffJSON(got, want any) string {
+func diffJSON(got, want any, tol float64) string {
 	switch w := want.(type) {
 	case nil:
 		if got != nil {
@@ -169,7 +176,7 @@ func diffJSON(got, want any) string {
 		}
 		wf, _ := w.Float64()
 		gf, err := g.Float64()
-		if err != nil || math.Abs(gf-wf) > 1e-9 {
+		if err != nil || math.Abs(gf-wf) > tol {
 			return fmt.Sprintf("%v != %v", g, w)
 		}
 	case []any:
@@ -178,7 +185,7 @@ func diffJSON(got, want any) string {
 			return "length differs"
 		}
 		for i := range w {
-			if m := diffJSON(g[i], w[i]); m != "" {
+			if m := diffJSON(g[i], w[i], tol); m != "" {
 				return "[" + strconv.Itoa(i) + "] " + m
 			}
 		}
@@ -188,7 +195,7 @@ func diffJSON(got, want any) string {
 			return "want object"
 		}
 		for k := range w {
-			if m := diffJSON(g[k], w[k]); m != "" {
+			if m := diffJSON(g[k], w[k], tol); m != "" {
 				return k + ": " + m
 			}
 		}
