@@ -42,7 +42,7 @@ func CohenKappa(a, b []int) float64 {
 	po := float64(agree) / float64(n)
 	pe := 0.0
 	for k, x := range ca {
-		pe += float64(x) * float64(cb[k])
+		pe += float64(float64(x) * float64(cb[k])) // rounded: no fused multiply-add
 	}
 	pe /= float64(n) * float64(n)
 	if pe == 1 {
@@ -113,7 +113,7 @@ func FleissKappaCounts(counts [][]int) float64 {
 	pe := 0.0
 	for _, x := range pj {
 		p := x / float64(N*n)
-		pe += p * p
+		pe += float64(p * p) // rounded: no fused multiply-add
 	}
 	if pe == 1 {
 		return math.NaN()

@@ -59,7 +59,7 @@ func Quantile(sorted []float64, q float64) float64 {
 	if n == 0 {
 		return math.NaN()
 	}
-	h := float64(n-1) * q
+	h := float64(float64(n-1) * q) // rounded, as numpy's index is: no fused h - lo below
 	if h >= float64(n-1) {
 		return sorted[n-1]
 	}

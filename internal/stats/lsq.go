@@ -27,12 +27,12 @@ func FitLine(x, y []float64) Line {
 	var sxy, sxx float64
 	for i := range x {
 		dx := x[i] - mx
-		sxy += dx * (y[i] - my)
-		sxx += dx * dx
+		sxy += float64(dx * (y[i] - my)) // rounded: no fused multiply-add
+		sxx += float64(dx * dx)
 	}
 	if sxx == 0 {
 		return Line{Intercept: my}
 	}
 	slope := sxy / sxx
-	return Line{Intercept: my - slope*mx, Slope: slope}
+	return Line{Intercept: my - float64(slope*mx), Slope: slope}
 }

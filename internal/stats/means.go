@@ -157,16 +157,18 @@ func dot8(counts []int32, cols [][]float64, sums *[8]float64) {
 	}
 	c0, c1, c2, c3, c4, c5, c6, c7 := c[0][:n], c[1][:n], c[2][:n], c[3][:n], c[4][:n], c[5][:n], c[6][:n], c[7][:n]
 	var s0, s1, s2, s3, s4, s5, s6, s7 float64
+	// The conversions round each product, so that no fused multiply-add (arm64's) changes the
+	// sums: the intervals are the same on every machine.
 	for j, k := range counts {
 		f := float64(k)
-		s0 += f * c0[j]
-		s1 += f * c1[j]
-		s2 += f * c2[j]
-		s3 += f * c3[j]
-		s4 += f * c4[j]
-		s5 += f * c5[j]
-		s6 += f * c6[j]
-		s7 += f * c7[j]
+		s0 += float64(f * c0[j])
+		s1 += float64(f * c1[j])
+		s2 += float64(f * c2[j])
+		s3 += float64(f * c3[j])
+		s4 += float64(f * c4[j])
+		s5 += float64(f * c5[j])
+		s6 += float64(f * c6[j])
+		s7 += float64(f * c7[j])
 	}
 	*sums = [8]float64{s0, s1, s2, s3, s4, s5, s6, s7}
 }
