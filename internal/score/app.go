@@ -399,6 +399,18 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if err := command.DistinctOutputs(outputs); err != nil {
 		return nil, err
 	}
+	if cfg.mismatches == "" {
+		var set []string
+		for _, f := range []string{"mismatch-metric", "below"} {
+			if c.IsSet(f) {
+				set = append(set, "--"+f+command.FromEnv(c, f))
+			}
+		}
+		if len(set) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the records --mismatches writes; without --mismatches %s nothing\n",
+				strings.Join(set, " and "), english.Form(len(set), "chooses", "choose"), english.Form(len(set), "it does", "they do"))
+		}
+	}
 	if cfg.mismatches != "" {
 		name := c.String("mismatch-metric")
 		k := sel.index(name)
