@@ -419,16 +419,37 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 // manyClasses is the class count above which the labels are probably not labels.
 const manyClasses = 100
 
-// labelOrder is numeric when every label is an integer, else by code point.
+// labelOrder is numeric when every label is an integer, of any size (metric.LabelOrder compares
+// them exactly), else by code point.
+//
+// Note: strconv.ParseInt took only those of 64 bits, so one label or query group past 2^63
+// sorted every one of them by code point ("10" before "2").
 func labelOrder(lists ...[]string) metric.LabelOrder {
 	for _, l := range lists {
 		for _, s := range l {
-			if _, err := strconv.ParseInt(s, 10, 64); err != nil {
+			if !isInteger(s) {
 				return metric.LabelOrder{}
 			}
 		}
 	}
 	return metric.LabelOrder{Numeric: true}
+}
+
+// isInteger reports whether s is a decimal integer as strconv.ParseInt reads one, without its
+// range: an optional sign, then one or more ASCII digits.
+func isInteger(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (a *corpusGroup) classification() (*Classification, []string) {

@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -27,6 +28,30 @@ func TestTakesPart(t *testing.T) {
 		l := &labelled{gold: "1", pred: "1", score: c.score, grouped: c.grouped}
 		if got := cfg.takesPart(l); got != c.takes {
 			t.Errorf("%v, score %v, grouped %v: takesPart = %v, want %v", c.want, c.score, c.grouped, got, c.takes)
+		}
+	}
+}
+
+// TestLabelOrder: labels (and query groups) that are all integers sort as the integers they are,
+// past 2^63 too, as the README says; one that is not an integer sorts them all by code point.
+func TestLabelOrder(t *testing.T) {
+	for _, c := range []struct {
+		labels  []string
+		numeric bool
+		sorted  []string
+	}{
+		{[]string{"10", "2", "-3"}, true, []string{"-3", "2", "10"}},
+		{[]string{"18446744073709551616", "10", "2"}, true, []string{"2", "10", "18446744073709551616"}},
+		{[]string{"-99999999999999999999", "0", "+7"}, true, []string{"-99999999999999999999", "0", "+7"}},
+		{[]string{"10", "2", "x"}, false, []string{"10", "2", "x"}},
+		{[]string{"10", "2", "1.5"}, false, []string{"1.5", "10", "2"}},
+		{[]string{"10", "2", ""}, false, []string{"", "10", "2"}},
+		{[]string{"10", "2", "-"}, false, []string{"-", "10", "2"}},
+		{[]string{"1_0", "2"}, false, []string{"1_0", "2"}},
+	} {
+		o := labelOrder(c.labels)
+		if got := o.Sorted(c.labels); o.Numeric != c.numeric || !slices.Equal(got, c.sorted) {
+			t.Errorf("labelOrder(%q): numeric %v, sorted %q; want %v, %q", c.labels, o.Numeric, got, c.numeric, c.sorted)
 		}
 	}
 }
