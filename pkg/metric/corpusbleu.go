@@ -147,9 +147,9 @@ func (r *CorpusBLEUReport) finish(weights []float64) {
 		if r.Numerators[k] == 0 {
 			p = smallestFloat
 		}
-		terms[k] = w * math.Log(p)
+		terms[k] = w * roundedLog(p)
 	}
-	r.BLEU = r.BP * math.Exp(fsum(terms))
+	r.BLEU = r.BP * roundedExp(fsum(terms))
 }
 
 func (g *GenEvalReport) finish(orders int) {
@@ -164,15 +164,15 @@ func (g *GenEvalReport) finish(orders int) {
 	g.Ratio = float64(g.TranslationLength) / float64(g.ReferenceLength)
 	g.BP = 1
 	if g.Ratio <= 1 {
-		g.BP = math.Exp(1 - 1/(g.Ratio+1e-4))
+		g.BP = roundedExp(1 - 1/(g.Ratio+1e-4))
 	}
 	geo := 0.0
 	if positive {
 		sum := 0.0
 		for _, p := range g.Precisions {
-			sum += (1.0 / float64(orders)) * math.Log(p)
+			sum += float64((1.0 / float64(orders)) * roundedLog(p)) // rounded: no fused multiply-add
 		}
-		geo = math.Exp(sum)
+		geo = roundedExp(sum)
 	}
 	g.BLEU = geo * g.BP
 }
