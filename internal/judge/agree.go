@@ -3,6 +3,7 @@ package judge
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -97,15 +99,33 @@ func kappa(ratings [][]int) float64 {
 	return stats.FleissKappa(ratings)
 }
 
-// Category turns a judgment into a category: 1 if its score is at least threshold, else 0.
-func Category(j *record.Judgment, threshold float64) (int, bool) {
-	if j == nil || j.Error != "" || j.Score == nil {
-		return 0, false
+// Category turns rec's judgment j into a category: 1 if its score is at least threshold, else 0.
+// On an EvaLearn record (dataset evalearn) the score is evalearn.Verdict's, as qa-score's
+// judge_score and qa-learncurve read it: the judgment's score, else the judge's raw reply read by
+// EvaLearn's rule (EvaLearn's own results, qa-load --format evalearn-results, hold the reply
+// alone); unread then says why a reply gave no score by the rule (category 0, EvaLearn's
+// outcome). ok is false when j is nil, failed (it carries an error) or holds no verdict.
+//
+// Note: the rule is not applied to a raw reply alone on other benchmarks' records, as in
+// qa-score: it reads EvaLearn's {"answer_score": N} and would take any other judge's reply for 0.
+func Category(rec *record.Record, j *record.Judgment, threshold float64) (cat int, ok bool, unread string) {
+	if j == nil || j.Error != "" {
+		return 0, false, ""
 	}
-	if *j.Score >= threshold {
-		return 1, true
+	var score float64
+	switch {
+	case rec.InDataset("evalearn"):
+		score, ok, unread = evalearn.Verdict(j)
+	case j.Score != nil:
+		score, ok = *j.Score, true
 	}
-	return 0, true
+	if !ok {
+		return 0, false, ""
+	}
+	if score >= threshold {
+		return 1, true, unread
+	}
+	return 0, true, unread
 }
 
 type agreeConfig struct {
@@ -130,10 +150,14 @@ same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with perce
 confidence intervals over records (95%, or --level: its columns are headed "90% CI" at 0.9), then
 lists the disagreements. With --bootstrap 0 there are no intervals, and the table leaves out its
 "95% CI" columns (as it does whenever no figure has one).
-A verdict is 1 when the judgment's score is at least --threshold, else 0. Records where a compared
-judge is missing or failed are left out and counted; a failed judgment among them makes the exit
-code 3. The rows are named as qa-score's summary names its groups: "overall" (every record
-compared), then "type" and each type's name, so that a type named "overall" is not taken for it.
+A verdict is 1 when the judgment's score is at least --threshold, else 0. On EvaLearn records
+(dataset evalearn) a judgment without a score is read as qa-score's judge_score and qa-learncurve
+read it: from the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load --format
+evalearn-results, hold the reply alone); a reply in which the rule finds no score is 0, as in
+EvaLearn, with a warning. Records where a compared judge is missing (no score, or no reply) or
+failed are left out and counted; a failed judgment among them makes the exit code 3. The rows are
+named as qa-score's summary names its groups: "overall" (every record compared), then "type" and
+each type's name, so that a type named "overall" is not taken for it.
 Records without a type count in "overall" alone. A record's judgments are compared on its own line,
 not joined by id: records that repeat an earlier one's id (an input given twice, or files of the
 same records judged apart) count as records of their own, with a warning naming the first, as in
@@ -270,6 +294,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	var ids repeat.IDs
 	seen := map[string]int32{}   // the judgment names seen, each with its place
 	types := map[string]string{} // each type once, shared by its records
+	var unread unreadReplies
 	err := src.Each(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
 			return err
@@ -288,8 +313,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 				k = int32(len(seen))
 				seen[name] = k
 			}
-			if c, ok := Category(j, cfg.threshold); ok {
+			if c, ok, why := Category(rec, j, cfg.threshold); ok {
 				jr.verdicts = append(jr.verdicts, verdict{name: k, cat: int32(c)})
+				unread.add(k, len(recs), why, func() *record.Error { return src.At(rec.ID, errors.New(why)) })
 			} else if j != nil && j.Error != "" {
 				jr.verdicts = append(jr.verdicts, verdict{name: k, failed: true})
 			}
@@ -362,6 +388,9 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
 		leftOut: left, failed: failed, badLines: src.Bad, repeated: ids.Count(), cfg: cfg}
 	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps, cfg.level)
+	if w := unread.warning(places); w != "" {
+		rep.warnings = append(rep.warnings, w)
+	}
 	if f := ids.First(); f != nil {
 		rep.warnings = append(rep.warnings, repeatedWarning(ids.Count(), f.Place()))
 	}
@@ -430,4 +459,54 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 			untyped, len(items), english.Form(untyped, "has", "have"), english.Form(untyped, "it is", "they are")))
 	}
 	return w
+}
+
+// unreadReplies counts, for each judgment name (by its place among the names seen), the replies
+// on EvaLearn records in which EvaLearn's rule found no score, which Category takes for 0 as
+// EvaLearn does and a reader would not tell from a reply graded 0; it keeps the first one's
+// place, for a warning as qa-score's and qa-learncurve's. It holds one entry per name.
+type unreadReplies map[int32]*unreadReply
+
+type unreadReply struct {
+	n     int
+	rec   int // the first one's record, by its index among those read
+	first *record.Error
+}
+
+// add notes that the reply of the judgment at place k on the record read rec-th held no score
+// when why says why; at is called for the first such reply of each name only.
+func (u *unreadReplies) add(k int32, rec int, why string, at func() *record.Error) {
+	if why == "" {
+		return
+	}
+	if *u == nil {
+		*u = unreadReplies{}
+	}
+	r := (*u)[k]
+	if r == nil {
+		r = &unreadReply{rec: rec, first: at()}
+		(*u)[k] = r
+	}
+	r.n++
+}
+
+// warning says how many replies of the judgments compared (at places) held no score and which
+// was the first, or returns "".
+func (u unreadReplies) warning(places []int32) string {
+	n := 0
+	var first *unreadReply
+	for _, k := range places {
+		if r := u[k]; r != nil {
+			n += r.n
+			if first == nil || r.rec < first.rec {
+				first = r
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s no score by EvaLearn's rule: verdict 0, as in EvaLearn%s%v",
+		english.Count(n, "EvaLearn judge reply", "EvaLearn judge replies"), english.Form(n, "holds", "hold"),
+		english.Form(n, ": ", "; the first is "), first.first)
 }
