@@ -42,7 +42,8 @@ name it cannot draw by its place ("type #2"), and a warning says which name that
 every name). Warnings go to stderr. Records without a sequence, and records whose prediction or
 --judge judgment failed (counted as wrong, as EvaLearn does), make the exit status 3; so does a
 run in which no record has a verdict under the --judge name (unjudged records, or a misspelt
-name), whose report would read 0.
+name), whose report would read 0. A record that a later one of the same sequence and position
+replaces (EvaLearn keeps the last) counts for none of these, as its verdict counts for nothing.
 
 Examples:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
@@ -182,13 +183,10 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
 	g := NewGrouper(cfg.Problems)
-	var unplaced, failed, unjudged, placed int
+	var unplaced, placed int
 	var skippedNotes, failedNotes recordNotes // one line a record, for the first few of each kind
-	var firstUnjudged *record.Error           // where the first record without a verdict is
 	var repeated int                          // records whose sequence and position an earlier one had
 	var firstRepeated *record.Error
-	var unread int // records whose judge reply gave no score by EvaLearn's rule
-	var firstUnread *record.Error
 	names := map[string]bool{}  // the judgment names the records carry
 	models := map[string]bool{} // the models that answered (prediction.model), up to maxNames
 	err := src.Each(func(r *record.Record) error {
@@ -210,21 +208,16 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 		if p := r.Prediction; p != nil && p.Error == "" && p.Model != "" && len(models) < maxNames {
 			models[p.Model] = true
 		}
+		// The grouper keeps each note while its record's verdict counts: a record replaced by a
+		// later one of the same sequence and position is reported as it is counted, not at all.
 		msg := failure(r, cfg.Judge)
-		if _, has, _ := evalearn.Verdict(r.Judgments[cfg.Judge]); msg == "" && !has {
-			// A failed record has no verdict either; it is counted as failed only.
-			if unjudged++; firstUnjudged == nil {
-				firstUnjudged = src.At(r.ID, nil)
-			}
-		}
-		if o.Unread != "" {
-			if unread++; firstUnread == nil {
-				firstUnread = src.At(r.ID, errors.New(o.Unread))
-			}
-		}
-		if msg != "" {
-			failed++
-			failedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; counted as wrong", src.At(r.ID, errors.New(msg))))
+		switch _, has, _ := evalearn.Verdict(r.Judgments[cfg.Judge]); {
+		case msg != "":
+			o.Note = &Note{Kind: Failed, At: src.At(r.ID, errors.New(msg))}
+		case !has: // a failed record has no verdict either; it is counted as failed only
+			o.Note = &Note{Kind: NoVerdict, At: src.At(r.ID, nil)}
+		case o.Unread != "":
+			o.Note = &Note{Kind: Unread, At: src.At(r.ID, errors.New(o.Unread))}
 		}
 		if g.Add(o) {
 			if repeated++; firstRepeated == nil {
@@ -239,8 +232,13 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	if err != nil {
 		return err
 	}
+	noted, counted := g.Noted()
+	for _, at := range noted[Failed] {
+		failedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; counted as wrong", at))
+	}
 	skippedNotes.rest(stderr, "record without a sequence id or position skipped", "records without a sequence id or position skipped")
 	failedNotes.rest(stderr, "failed record counted as wrong", "failed records counted as wrong")
+	failed, unjudged, unread := len(noted[Failed]), len(noted[NoVerdict]), len(noted[Unread])
 	seqs, seqWarns := g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
 	// One warning per odd sequence could be thousands: those are capped, the others are about
@@ -252,15 +250,15 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	}
 	if unjudged > 0 {
 		first := ""
-		if unjudged < placed-failed { // when none has one, the error below says so
-			first = english.Form(unjudged, ": ", "; the first is ") + firstUnjudged.Place()
+		if unjudged < counted-failed { // when none has one, the error below says so
+			first = english.Form(unjudged, ": ", "; the first is ") + noted[NoVerdict][0].Place()
 		}
 		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
 	}
 	if unread > 0 {
 		warns = append(warns, fmt.Sprintf("%s %q judge %s no score by EvaLearn's rule: counted as wrong, as in EvaLearn%s%v",
 			english.Count(unread, "record's", "records'"), cfg.Judge, english.Form(unread, "reply holds", "replies hold"),
-			english.Form(unread, ": ", "; the first is "), firstUnread))
+			english.Form(unread, ": ", "; the first is "), noted[Unread][0]))
 	}
 	if repeated > 0 {
 		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",
@@ -282,7 +280,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 		}
 	}
 	noVerdict := ""
-	if unjudged > 0 && unjudged == placed-failed {
+	if unjudged > 0 && unjudged == counted-failed {
 		noVerdict = noVerdictError(cfg.Judge, cfg.JudgeFlag, names)
 	}
 	return badRecords(src, unplaced, placed, failed, unjudged, noVerdict)

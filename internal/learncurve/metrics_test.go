@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 func TestFirstCorrectAndLongestRun(t *testing.T) {
@@ -149,5 +151,38 @@ func TestPositionWarningRuns(t *testing.T) {
 		if len(warns) != 1 || warns[0] != tc.want {
 			t.Errorf("positions %v of %d: warnings %q, want [%q]", tc.have, tc.m, warns, tc.want)
 		}
+	}
+}
+
+// TestGrouperNoted: Noted returns the notes of the observations counted, by kind and in input
+// order across sequences, leaving out those a later observation of the same position replaced
+// (and counting such a position once).
+func TestGrouperNoted(t *testing.T) {
+	note := func(k NoteKind, id string) *Note { return &Note{Kind: k, At: &record.Error{ID: id}} }
+	g := NewGrouper(3)
+	for _, o := range []Observation{
+		{Seq: "b", Pos: "1", Note: note(Failed, "b1")},
+		{Seq: "a", Pos: "1", Note: note(Failed, "a1")},
+		{Seq: "a", Pos: "2", Note: note(Failed, "a2 replaced")},
+		{Seq: "a", Pos: "3", Note: note(NoVerdict, "a3 replaced")},
+		{Seq: "b", Pos: "2", Note: note(Unread, "b2")},
+		{Seq: "a", Pos: "2", Correct: true},            // replaces a failed one
+		{Seq: "a", Pos: "3", Note: note(Failed, "a3")}, // replaces one without verdict
+		{Seq: "b", Pos: "3", Note: note(NoVerdict, "b3")},
+	} {
+		g.Add(o)
+	}
+	places, counted := g.Noted()
+	ids := func(k NoteKind) []string {
+		var s []string
+		for _, at := range places[k] {
+			s = append(s, at.ID)
+		}
+		return s
+	}
+	got := [][]string{ids(Failed), ids(NoVerdict), ids(Unread)}
+	want := [][]string{{"b1", "a1", "a3"}, {"b3"}, {"b2"}}
+	if diff := cmp.Diff(want, got); diff != "" || counted != 6 {
+		t.Errorf("Noted() = %v, %d; want %v, 6 (-want +got):\n%s", got, counted, want, diff)
 	}
 }

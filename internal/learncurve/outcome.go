@@ -2,10 +2,12 @@ package learncurve
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // UnknownType is the name of the type of a sequence whose first record has none (EvaLearn's
@@ -23,7 +25,29 @@ type Observation struct {
 	// Unread says why the judge's raw reply, which a verdict was read from for want of a score,
 	// gave none by EvaLearn's rule (Correct is then false, as upstream); "" when it did.
 	Unread string
+	// Note, when not nil, is what the run reports of the answer (a failure, no verdict, a reply
+	// without a score); the Grouper keeps it as long as the observation counts (see Noted).
+	Note *Note
 }
+
+// Note is what a run reports of an answer it counts as wrong for a reason: the kind of reason,
+// and the record's place (with why, where there is more to say).
+type Note struct {
+	Kind NoteKind
+	At   *record.Error
+	n    int // the observation's place in input order, set by Grouper.Add
+}
+
+// NoteKind is why an answer counts as wrong, as a run reports it.
+type NoteKind int
+
+// The kinds of Note.
+const (
+	Failed    NoteKind = iota // its prediction or judgment failed (error)
+	NoVerdict                 // its judgment holds no verdict (no score, empty reply)
+	Unread                    // its judge reply holds no score by EvaLearn's rule
+	noteKinds
+)
 
 // Sequence is the outcome row of one sequence: Y[m] is 1 when position m+1 was answered correctly.
 type Sequence struct {
@@ -37,12 +61,19 @@ type Grouper struct {
 	M     int
 	order []*group
 	byKey map[string]*group
+	added int // observations added
 }
 
 type group struct {
 	id  string
 	typ TaskType
-	pos map[string]bool // position key → correct; later observations overwrite
+	pos map[string]mark // position key → the observation counted; later observations overwrite
+}
+
+// mark is what a group keeps of the observation a position counts: its verdict and its Note.
+type mark struct {
+	correct bool
+	note    *Note
 }
 
 // NewGrouper returns a Grouper for sequences of m problems.
@@ -59,13 +90,39 @@ func (g *Grouper) Add(o Observation) (replaced bool) {
 		if typ.isZero() {
 			typ = NamedType(UnknownType)
 		}
-		s = &group{id: o.Seq, typ: typ, pos: make(map[string]bool)}
+		s = &group{id: o.Seq, typ: typ, pos: make(map[string]mark)}
 		g.byKey[o.Seq] = s
 		g.order = append(g.order, s)
 	}
+	if o.Note != nil {
+		o.Note.n = g.added
+	}
+	g.added++
 	_, replaced = s.pos[o.Pos]
-	s.pos[o.Pos] = o.Correct
+	s.pos[o.Pos] = mark{correct: o.Correct, note: o.Note}
 	return replaced
+}
+
+// Noted returns, by kind, the places of the Notes of the observations the sequences count, in
+// input order: a Note whose observation a later one of the same sequence and position replaced
+// is left out, as its verdict is. It returns the number of observations counted too.
+func (g *Grouper) Noted() (places [noteKinds][]*record.Error, counted int) {
+	var notes [noteKinds][]*Note
+	for _, s := range g.order {
+		counted += len(s.pos)
+		for _, m := range s.pos {
+			if m.note != nil {
+				notes[m.note.Kind] = append(notes[m.note.Kind], m.note)
+			}
+		}
+	}
+	for k, ns := range notes {
+		slices.SortFunc(ns, func(a, b *Note) int { return a.n - b.n })
+		for _, n := range ns {
+			places[k] = append(places[k], n.At)
+		}
+	}
+	return places, counted
 }
 
 // Sequences returns the outcome rows in first-appearance order, and one warning for each
@@ -82,11 +139,11 @@ func (g *Grouper) Sequences() ([]Sequence, []string) {
 		y := make([]int, g.M)
 		read := 0 // positions 1..M the sequence has
 		for m := range y {
-			correct, ok := s.pos[strconv.Itoa(m+1)]
+			mk, ok := s.pos[strconv.Itoa(m+1)]
 			if ok {
 				read++
 			}
-			if correct {
+			if mk.correct {
 				y[m] = 1
 			}
 		}
