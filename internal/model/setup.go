@@ -34,6 +34,9 @@ type Setup struct {
 	// Transport, when set, carries the calls instead of a new one built from the fields above, so
 	// that two clients (a reader and its judge) share one retry policy and request budget.
 	Transport *Transport
+	// Tokens, when set, is the limiter the calls reserve their tokens with instead of a new one of
+	// TPM tokens a minute (NewTokens), so that two clients share one token budget as well.
+	Tokens *Limiter
 }
 
 // NewTransport returns a new retrying, rate-limited Transport configured by s.
@@ -52,7 +55,16 @@ func (s Setup) NewTransport() *Transport {
 	})
 }
 
-// Client returns the Client for s, its calls going through s.Transport or else s.NewTransport().
+// NewTokens returns a new limiter of s.TPM tokens a minute, or nil (no limit) when TPM is 0.
+func (s Setup) NewTokens() *Limiter {
+	if s.TPM <= 0 {
+		return nil
+	}
+	return NewLimiter(s.TPM, nil)
+}
+
+// Client returns the Client for s, its calls going through s.Transport or else s.NewTransport(),
+// their tokens reserved with s.Tokens or else s.NewTokens().
 // A hosted provider (one with KeyEnv variables) without a key is refused with an error wrapping
 // ErrNoKey, unless it is openai with a BaseURL: an OpenAI-compatible server (vLLM, llama.cpp) may
 // need none. anthropic and googleai need one at any BaseURL, as langchaingo's clients do.
@@ -65,9 +77,9 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 	if tr == nil {
 		tr = s.NewTransport()
 	}
-	var tpm *Limiter
-	if s.TPM > 0 {
-		tpm = NewLimiter(s.TPM, nil)
+	tpm := s.Tokens
+	if tpm == nil {
+		tpm = s.NewTokens()
 	}
 	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm})
 }

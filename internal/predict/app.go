@@ -211,8 +211,8 @@ func flags() []cli.Flag {
 		command.ThinkFlag("QA_THINK", "what becomes of the thinking a reasoning model writes into its reply (<think>…</think>): `MODE` strip (the answer is the text after </think>, the thinking goes to prediction.reasoning; see REASONING MODELS) or keep (the text whole, as it came)"),
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000)", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
-		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_RPM"}},
-		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_TPM"}},
+		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute, the EvaLearn judge's included (0: no limit)", EnvVars: []string{"QA_RPM"}},
+		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated, the EvaLearn judge's included (0: no limit)", EnvVars: []string{"QA_TPM"}},
 		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure", Value: 5, EnvVars: []string{"QA_MAX_RETRIES"}},
 		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout (0: none)", Value: 2 * time.Minute, EnvVars: []string{"QA_TIMEOUT"}},
 		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter; 0: none, retry at once)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_BACKOFF"}},
@@ -264,6 +264,7 @@ type app struct {
 	client    model.Client
 	budget    *model.Budget // --max-cost, or nil
 	transport *model.Transport
+	tokens    *model.Limiter // --tpm's, shared with the EvaLearn judge; nil: no limit
 	prices    model.Prices
 	prompts   *prompter
 	store     *cache.Cache
@@ -598,8 +599,8 @@ func (a *app) configureClient(c *cli.Context) error {
 		return err
 	}
 	s := a.setup(c, a.provider, a.baseURL, key)
-	a.transport = s.NewTransport()
-	s.Transport = a.transport
+	a.transport, a.tokens = s.NewTransport(), s.NewTokens()
+	s.Transport, s.Tokens = a.transport, a.tokens
 	a.client, err = s.Client(c.Context)
 	if errors.Is(err, model.ErrNoKey) {
 		return command.Usagef("%v", err)

@@ -2,10 +2,13 @@ package predict
 
 import (
 	"context"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/command"
 )
@@ -95,5 +98,40 @@ func TestMaxCostSequences(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "2 calls not made") {
 		t.Errorf("stderr has no budget warning for the judge's and the second reader's call:\n%s", stderr)
+	}
+}
+
+// TestTPMSequences: qa-predict's EvaLearn judge reserves its tokens with the reader's --tpm
+// limiter, as its calls spend from --max-cost's budget and go through --rpm's. Under a limit that
+// the first student request fills (a request larger than the limit goes alone in its minute), the
+// verdict of that answer waits for the next minute: a second on, the server has answered the
+// student once and the judge not at all. Unmetered, the judge was asked at once.
+func TestTPMSequences(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		args := append([]string{"qa-predict"}, seqArgs(t, srv.URL, "--concurrency", "1", "--tpm", "1")...)
+		done <- Run(ctx, args, strings.NewReader(seqInput(t)), io.Discard, io.Discard)
+	}()
+	answered := func() map[string]int {
+		srv.mu.Lock()
+		defer srv.mu.Unlock()
+		n := map[string]int{}
+		for i, k := range srv.answered {
+			n[srv.calls[i].Role] += k
+		}
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for answered()["client"] == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	got := answered()
+	cancel()
+	<-done
+	if want := map[string]int{"client": 1}; !maps.Equal(got, want) {
+		t.Errorf("calls answered by role within a second of the first = %v, want %v (the verdict waiting for --tpm's next minute)", got, want)
 	}
 }

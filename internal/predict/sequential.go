@@ -286,7 +286,9 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 		return nil, command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
 	}
 	js := a.setup(c, provider, baseURL, key)
-	js.Transport, js.TPM = a.transport, 0 // the reader's transport (nil: a new one); no TPM for the judge, as before
+	// The reader's transport and --tpm limiter (nil, with the extractive baseline: new ones), so
+	// that --rpm and --tpm bound the run's calls, the judge's included, as --max-cost does.
+	js.Transport, js.Tokens = a.transport, a.tokens
 	client, err := js.Client(c.Context)
 	if err != nil {
 		return nil, fmt.Errorf("judge: %w", err)
