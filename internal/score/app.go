@@ -108,9 +108,10 @@ honouring Retry-After (a server never reached, max(8, 2×--embed-concurrency) ca
 refused and no reply yet, stops the calls, as do as many in a row answered the same 401, 403 or
 404 and no success yet: the batches left are "not made" in score_errors, as stderr says once); the
 key is read from --embed-api-key-file, else QA_EMBED_API_KEY (or OPENAI_API_KEY for openai). A
-batch whose call fails leaves its records without embedding scores, reports it, and exits 3; so
-does a batch in which a text's embedding is all zero or holds null (a NaN the model produced: a
-failing server); each such record names the metrics it lacks in score_errors. An empty prediction
+batch whose call fails (sbert's, or bertscore's) leaves its records without that call's scores, the
+other's kept, reports it, and exits 3; so does a batch in which a text's embedding is all zero or
+holds null (a NaN the model produced: a failing server); each such record names the metrics it
+lacks in score_errors. An empty prediction
 or reference is never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty
 sentence so; for bertscore_* a text is first stripped of surrounding whitespace, as bert_score
 does), bertscore_* -b/(1-b) under a --baseline b, as bert_score rescales it.

@@ -185,7 +185,8 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 }
 
 // fill computes the embedding metrics of the results that take them and returns one message per
-// failed call. A result whose call failed gets no embedding score and is marked embedFailed.
+// failed call. A result whose call (sbert's, or bertscore's) failed gets none of that call's
+// scores, keeps the other's, and is marked embedFailed.
 func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	var idx []int
 	var preds []string
@@ -236,21 +237,22 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 			}
 		}
 	}
-	if sbertErr == nil && bertErr == nil {
-		return msgs
-	}
-	// No partial embedding scores: all or none. Each metric left out says why on the record, by
-	// its own call's error, else the other call's.
+	// The metrics of a call that failed are left out, each saying why on the record; the other
+	// call's scores are kept.
+	//
+	// Note: a failed call left the records without the other call's scores too (all or none),
+	// though they were computed: a server that could not tokenize for bertscore lost every sbert
+	// score, each with bertscore's error.
 	for _, m := range []struct {
 		k    int
 		name string
 	}{{st.sbert, "sbert"}, {st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}} {
-		if m.k < 0 {
-			continue
-		}
 		err := bertErr
-		if m.k == st.sbert && sbertErr != nil || bertErr == nil {
+		if m.k == st.sbert {
 			err = sbertErr
+		}
+		if m.k < 0 || err == nil {
+			continue
 		}
 		msg := st.recordMessage(err)
 		for _, i := range idx {

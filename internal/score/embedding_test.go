@@ -346,3 +346,89 @@ func TestEmbedConcurrency(t *testing.T) {
 		}
 	}
 }
+
+// TestEmbedOneCallFails: sbert and bertscore_* are two calls to the server (/embed; /tokenize and
+// /embed_all); when one fails, the records keep the other's scores, as computed when both work,
+// and score_errors names only the failed call's metrics, with its own error. Both used to be
+// left out, each with the failed call's error.
+func TestEmbedOneCallFails(t *testing.T) {
+	tei := newTEIServer(t) // /tokenize and /embed_all
+	input := `{"schema":1,"id":"a","question":"q","answers":["paris rome"],"prediction":{"text":"paris"}}
+{"schema":1,"id":"b","question":"q","answers":["rome berlin"],"prediction":{"text":"paris"}}
+`
+	run := func(t *testing.T, broken string) (map[string]record.Record, int) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case r.URL.Path == broken:
+				http.Error(w, "model not loaded", http.StatusUnprocessableEntity)
+			case r.URL.Path == "/embed": // each text's vector: the sum of its words' token vectors
+				var req struct{ Inputs []string }
+				json.NewDecoder(r.Body).Decode(&req) //nolint:errcheck // an empty request fails the client's checks
+				vecs := make([][]float32, len(req.Inputs))
+				for i, in := range req.Inputs {
+					vecs[i] = make([]float32, 3)
+					for _, word := range strings.Fields(in) {
+						for j, x := range tokenVectors[word] {
+							vecs[i][j] += x
+						}
+					}
+				}
+				json.NewEncoder(w).Encode(vecs) //nolint:errcheck
+			default:
+				resp, err := http.Post(tei.URL+r.URL.Path, "application/json", r.Body)
+				if err != nil {
+					http.Error(w, err.Error(), http.StatusBadGateway)
+					return
+				}
+				defer resp.Body.Close()
+				w.WriteHeader(resp.StatusCode)
+				io.Copy(w, resp.Body) //nolint:errcheck
+			}
+		}))
+		t.Cleanup(srv.Close)
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-score", "--metrics", "sbert,bertscore_f1", "--embed-provider", "tei",
+			"--embed-model", "m", "--embed-base-url", srv.URL, "--embed-max-retries", "0"}, strings.NewReader(input), &stdout, &stderr)
+		recs := map[string]record.Record{}
+		for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			var r record.Record
+			if err := record.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatalf("%s: %v (stderr %s)", l, err, stderr.String())
+			}
+			recs[r.ID] = r
+		}
+		return recs, command.ExitCode(err)
+	}
+	whole, code := run(t, "")
+	if code != 0 || len(whole) != 2 || math.Abs(whole["a"].Scores["sbert"]-1/math.Sqrt2) > 1e-6 || whole["b"].Scores["bertscore_f1"] == 0 {
+		t.Fatalf("both calls working: exit %d, records %+v; want exit 0, sbert of a 1/√2 and bertscore_f1 of b", code, whole)
+	}
+	tests := []struct {
+		broken       string
+		failed, kept string
+	}{
+		{"/tokenize", "bertscore_f1", "sbert"},
+		{"/embed", "sbert", "bertscore_f1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.broken, func(t *testing.T) {
+			recs, code := run(t, tt.broken)
+			if code != command.ExitBadRecords {
+				t.Errorf("exit %d, want %d", code, command.ExitBadRecords)
+			}
+			call := strings.TrimSuffix(tt.failed, "_f1") // the error names its call: sbert, bertscore
+			for id, r := range recs {
+				if got, want := r.Scores[tt.kept], whole[id].Scores[tt.kept]; got != want {
+					t.Errorf("%s: %s = %v, want %v, as when both calls work", id, tt.kept, got, want)
+				}
+				if _, ok := r.Scores[tt.failed]; ok {
+					t.Errorf("%s: %s = %v beside its failed call", id, tt.failed, r.Scores[tt.failed])
+				}
+				msg := r.ScoreErrors[tt.failed]
+				if len(r.ScoreErrors) != 1 || !strings.HasPrefix(msg, "embedding call failed: "+call+": ") || !strings.Contains(msg, "model not loaded") {
+					t.Errorf("%s: score_errors = %q, want %s alone: embedding call failed: %s: … model not loaded", id, r.ScoreErrors, tt.failed, call)
+				}
+			}
+		})
+	}
+}
