@@ -23,11 +23,13 @@ type HintNames struct {
 	ProviderFlag string   // the flag that names the provider: "--provider"
 	KeyFileFlag  string   // the flag that names the key's file: "--api-key-file"
 	KeyEnv       []string // the variables the key is read from; none: no advice on a refused key
+	NoKey        bool     // no key was given (an OpenAI-compatible server's call): a 401 asks for one
 }
 
-// hint is Hint in the chat flags' words.
-func hint(provider, base string, attempts *Attempts) string {
-	return Hint(provider, base, attempts, HintNames{ProviderFlag: "--provider", KeyFileFlag: "--api-key-file", KeyEnv: KeyEnv[provider]})
+// hint is Hint in the chat flags' words, for a call made with key ("" for none).
+func hint(provider, base, key string, attempts *Attempts) string {
+	return Hint(provider, base, attempts, HintNames{ProviderFlag: "--provider", KeyFileFlag: "--api-key-file", KeyEnv: KeyEnv[provider],
+		NoKey: key == ""})
 }
 
 // Hint returns the advice for a call of provider to base (its endpoint) that failed, from what
@@ -38,7 +40,8 @@ func hint(provider, base string, attempts *Attempts) string {
 //     whose server is down;
 //   - a 200 reply that is JSON of another shape than the API's (a ShapeError): a base URL, or a
 //     provider, that is not the server's;
-//   - 401, or Gemini's invalid key (a 400): where the key came from (for a provider that sends one);
+//   - 401, or Gemini's invalid key (a 400): where the key came from (for a provider that sends one),
+//     or, when none was given, where to give one;
 //   - 404 in JSON: the model name, or the base URL;
 //   - a 400 that refuses any temperature but the model's default, 1 (onlyDefaultTemperature):
 //     --temperature 1, as langchaingo sends OpenAI's o1 and o4-mini and every Claude model one.
@@ -140,8 +143,12 @@ func apiPlace(provider, providerFlag string) string {
 	return ""
 }
 
-// keyAdvice says where a refused key came from, "" for a provider that sends none.
+// keyAdvice says where a refused key came from, or where to give one when none was given, "" for a
+// provider that sends none.
 func keyAdvice(names HintNames) string {
+	if len(names.KeyEnv) > 0 && names.NoKey {
+		return fmt.Sprintf("the server wants an API key and none was given: set %s, or give %s", strings.Join(names.KeyEnv, " or "), names.KeyFileFlag)
+	}
 	if len(names.KeyEnv) > 0 {
 		return fmt.Sprintf("the API key was refused: check %s, or the file %s names", strings.Join(names.KeyEnv, " or "), names.KeyFileFlag)
 	}

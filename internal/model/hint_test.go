@@ -84,6 +84,23 @@ func TestCallErrorHint(t *testing.T) {
 	}
 }
 
+// TestCallErrorHintNoKey: a server that wants a key, called without one (openai at a base URL
+// of its own needs none given), is not said to have refused a key: the hint says to give one.
+func TestCallErrorHintNoKey(t *testing.T) {
+	reply := clitest.Reply{Status: 401, ContentType: "application/json", Body: `{"error":{"message":"Unauthorized","type":"invalid_request_error"}}`}
+	base := clitest.ReplyServer(t, reply) + "/v1"
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: base, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest("openai", "m"))
+	want := "openai m: API returned unexpected status code: 401: Unauthorized; " +
+		"the server wants an API key and none was given: set OPENAI_API_KEY, or give --api-key-file"
+	if err == nil || err.Error() != want {
+		t.Errorf("Generate error =\n%v\nwant\n%s", err, want)
+	}
+}
+
 // TestReplyKind: a reply that is no JSON is named by its media type and the start of its first line.
 func TestReplyKind(t *testing.T) {
 	for _, tc := range []struct{ contentType, body, want string }{

@@ -180,7 +180,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			return out, c.notCalled(out.Attempts)
 		}
 		if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
-			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, attempts)}
+			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, c.key, attempts)}
 		}
 		if why := body.empty; why != "" && status == http.StatusOK {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
@@ -195,7 +195,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key)),
-			Hint: hint(c.provider, c.base, attempts)}
+			Hint: hint(c.provider, c.base, c.key, attempts)}
 	}
 	if len(resp.Choices) == 0 {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, req.Model, ErrEmptyReply)}
