@@ -75,6 +75,15 @@ var figures = []figure{
 		},
 	},
 	{
+		name:   "extractive on CMRC 2018",
+		readme: regexp.MustCompile(`CMRC F1 (\d\.\d{3}) on the shipped CMRC 2018 sample \((\d+) questions\)`),
+		script: "qa-load testdata/cmrc2018/cmrc2018_dev_sample10.json | qa-predict --provider extractive | qa-score --metrics cmrc_f1 --summary -",
+		got: func(t *testing.T, stdout, stderr string) []string {
+			n := stderrCounts(`qa-predict: (\d+) records`)(t, stdout, stderr)
+			return append(summaryMeans("cmrc_f1")(t, stdout, stderr), n...)
+		},
+	},
+	{
 		name:   "LoCoMo batches",
 		readme: regexp.MustCompile(`--batch-size 10 \| cut -c 1-200   # (two) requests of (ten) questions`),
 		script: "qa-load --limit 20 testdata/locomo/locomo_conv26.json | qa-predict --dry-run --provider openai --model gpt-3.5-turbo --locomo-variant gpt-3.5-turbo-16k --batch-size 10 > /dev/null",

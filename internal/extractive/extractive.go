@@ -14,6 +14,10 @@
 //   - otherwise the longest run of capitalised words not in the question (an entity), else the few
 //     words that follow the last question word matched in the sentence.
 //
+// Chinese text, which writes no space between words, is read a character at a time (as CMRC
+// 2018's segmentation reads it), split into sentences at 。, ！ and ？, and answered with the
+// longest run of characters not in the question, in the clause that shares most with it.
+//
 // Note: a learned reader or a tokenizer with downloaded files was ruled out: the predictor must run
 // anywhere with no files and no network, deterministically.
 package extractive
@@ -26,6 +30,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -133,14 +138,20 @@ func split(passages []record.Passage) []sentence {
 	return out
 }
 
-// splitSentences splits after ., ! or ? followed by a space and an upper-case letter or a quote.
+// splitSentences splits after ., ! or ? followed by a space and an upper-case letter or a quote,
+// and after a full-width sentence end (。, ！, ？), which Chinese text puts between sentences
+// with no space.
 func splitSentences(s string) []string {
 	var out []string
 	rs := []rune(s)
 	start := 0
-	for i := 0; i+2 < len(rs); i++ {
-		if (rs[i] == '.' || rs[i] == '!' || rs[i] == '?') && rs[i+1] == ' ' &&
-			(unicode.IsUpper(rs[i+2]) || rs[i+2] == '"') {
+	for i := 0; i+1 < len(rs); i++ {
+		switch {
+		case rs[i] == '。' || rs[i] == '！' || rs[i] == '？':
+			out = append(out, string(rs[start:i+1]))
+			start = i + 1
+		case i+2 < len(rs) && (rs[i] == '.' || rs[i] == '!' || rs[i] == '?') && rs[i+1] == ' ' &&
+			(unicode.IsUpper(rs[i+2]) || rs[i+2] == '"'):
 			out = append(out, string(rs[start:i+1]))
 			start = i + 2
 		}
@@ -201,12 +212,37 @@ func rank(sents []sentence, q []string) []int {
 	return idx
 }
 
-// words splits s into words and numbers (letters, digits, and inner apostrophes or hyphens).
+// words splits s into words and numbers (letters, digits, and inner apostrophes or hyphens); a
+// Chinese character is a word of its own, as CMRC 2018's segmentation takes it, since Chinese
+// writes no space between words.
 func words(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '-')
-	})
+	}) {
+		if !strings.ContainsFunc(w, isHan) {
+			out = append(out, w)
+			continue
+		}
+		start := 0
+		for i, r := range w {
+			if isHan(r) {
+				if start < i {
+					out = append(out, w[start:i])
+				}
+				out = append(out, string(r))
+				start = i + utf8.RuneLen(r)
+			}
+		}
+		if start < len(w) {
+			out = append(out, w[start:])
+		}
+	}
+	return out
 }
+
+// isHan reports whether r is a Chinese character.
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
 
 // tokens returns the lower-cased, stemmed content words of s.
 func tokens(s string) []string {

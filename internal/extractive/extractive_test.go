@@ -34,6 +34,24 @@ func TestAnswerForms(t *testing.T) {
 	}
 }
 
+// TestAnswerChinese: Chinese text, which has no spaces between words, is answered with a short
+// span, not with the whole passage it made one "word" of: its sentences end at 。, its
+// characters are matched with the question's one by one, and the answer is the longest run of
+// characters not in the question in the clause that shares most with it.
+func TestAnswerChinese(t *testing.T) {
+	passages := []record.Passage{{Title: "战国无双3", Text: "《战国无双3》（）是光荣和ω-force开发的战国无双系列的正统第三续作。" +
+		"本作以三大故事为主轴，分别是以武田信玄等人为主的《关东三国志》。本作于2009年发售。"}}
+	tests := []struct{ q, want string }{
+		{"《战国无双3》是由哪两个公司合作开发的？", "光荣和ω-force"},
+		{"本作以几大故事为主轴？", "三"},
+	}
+	for _, tt := range tests {
+		if got := Answer(tt.q, passages); got != tt.want {
+			t.Errorf("Answer(%q) = %q, want %q", tt.q, got, tt.want)
+		}
+	}
+}
+
 func TestGenerate(t *testing.T) {
 	var c model.Client = Client{}
 	resp, err := c.Generate(context.Background(), model.Request{Question: "Who wrote Frankenstein?",
@@ -87,6 +105,19 @@ func TestSampleF1(t *testing.T) {
 		t.Logf("HotpotQA: %d records, mean F1 %.4f", len(recs), f1)
 		if len(recs) != 200 || f1 < 0.22 {
 			t.Errorf("HotpotQA mean F1 = %.4f over %d records, want ≥ 0.22 over 200", f1, len(recs))
+		}
+	})
+	t.Run("cmrc2018", func(t *testing.T) {
+		// Answered with whole passages, it scored a CMRC F1 of 0.07.
+		recs := loadRecords(t, load.CMRC2018, "../../testdata/cmrc2018/cmrc2018_dev_sample10.json")
+		var sum float64
+		for _, r := range recs {
+			sum += metric.CMRCF1(Answer(r.Question, r.Context), r.Answers)
+		}
+		f1 := sum / float64(len(recs))
+		t.Logf("CMRC 2018: %d records, mean CMRC F1 %.4f", len(recs), f1)
+		if len(recs) != 37 || f1 < 0.2 {
+			t.Errorf("CMRC 2018 mean CMRC F1 = %.4f over %d records, want ≥ 0.2 over 37", f1, len(recs))
 		}
 	})
 	t.Run("locomo", func(t *testing.T) {

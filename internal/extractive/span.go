@@ -274,6 +274,9 @@ func startsUpper(w string) bool {
 // fallback returns up to six words after the last question word in s (or its first six words),
 // without question words or stop words at the edges.
 func fallback(s sentence, qset map[string]bool) string {
+	if strings.ContainsFunc(s.text, isHan) {
+		return fallbackHan(s.text, qset)
+	}
 	ws := strings.Fields(s.text)
 	last := -1
 	for i, w := range ws {
@@ -304,6 +307,44 @@ func fallback(s sentence, qset map[string]bool) string {
 		out = out[:len(out)-1]
 	}
 	return strings.Join(out, " ")
+}
+
+// fallbackHan is fallback for Chinese text, which has no spaces to find words by: of the
+// sentence's clauses (split at its punctuation), the one sharing the most characters with the
+// question, and in it the longest run of characters that are not the question's (at most 12),
+// else the clause itself.
+func fallbackHan(text string, qset map[string]bool) string {
+	clauses := strings.FieldsFunc(text, func(r rune) bool {
+		return strings.ContainsRune("，、；：。！？,;:!?（）()「」《》“”\"", r) || unicode.IsSpace(r)
+	})
+	best, most := "", -1
+	for _, c := range clauses {
+		n := 0
+		for _, r := range c {
+			if isHan(r) && qset[string(r)] {
+				n++
+			}
+		}
+		if n > most {
+			best, most = c, n
+		}
+	}
+	const longest = 12
+	var run, answer []rune
+	for _, r := range best + "\x00" {
+		if r != 0 && !(isHan(r) && qset[string(r)]) {
+			run = append(run, r)
+			continue
+		}
+		if len(run) > len(answer) {
+			answer = run
+		}
+		run = nil
+	}
+	if len(answer) == 0 {
+		answer = []rune(best)
+	}
+	return string(answer[:min(len(answer), longest)])
 }
 
 // dateOnly drops a leading clock time from a session date ("1:56 pm on 8 May, 2023" → "8 May, 2023").
