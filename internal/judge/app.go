@@ -607,6 +607,18 @@ func (t *tally) spend(jg *record.Judgment) {
 	t.unpriced[jg.Model]++
 }
 
+// short is the progress's text: the tokens and cost spent so far, as qa-predict's says them, once
+// a model has been asked (a run of rules spends none), and the failed and unparsable judgments.
+func (t *tally) short() string {
+	t.mu.Lock()
+	spent := ""
+	if t.usage.InputTokens+t.usage.OutputTokens > 0 || t.cost > 0 {
+		spent = fmt.Sprintf("tokens %d/%d  $%.4f  ", t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	}
+	t.mu.Unlock()
+	return fmt.Sprintf("%sfailed %d  unparsable %d", spent, t.failed.Load(), t.unparsable.Load())
+}
+
 func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: cfg.inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge", Strict: cfg.strict, MaxLine: cfg.maxLine}
 	if cfg.dryRun {
@@ -615,9 +627,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	out := record.NewWriter(stdout)
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
 	var t tally
-	progress := command.NewRecordProgress(stderr, stdout, "qa-judge", cfg.inputs, cfg.progress, func() string {
-		return fmt.Sprintf("failed %d  unparsable %d", t.failed.Load(), t.unparsable.Load())
-	})
+	progress := command.NewRecordProgress(stderr, stdout, "qa-judge", cfg.inputs, cfg.progress, t.short)
 	opts := pipeline.Options{Concurrency: cfg.concurrency, Finished: progress.Finished()}
 	var finished atomic.Int64 // records judged or passed, written or not
 	work := func(ctx context.Context, rec *record.Record) (*record.Record, error) {
