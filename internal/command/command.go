@@ -520,8 +520,9 @@ func NotNegative(c *cli.Context, names ...string) error {
 // flags. Checked before any work, so a misplaced --concurrency or --model never runs a whole
 // file with the defaults and fails at the end. Then it returns the error of the first input file
 // that does not exist, cannot be looked at, or is a directory, so that a mistyped second file
-// stops a run before the first is read (for qa-predict, before its calls are paid for). It
-// opens nothing: a named pipe is left for its one reading.
+// stops a run before the first is read (for qa-predict, before its calls are paid for); a
+// missing "help" is a usage error that names --help. It opens nothing: a named pipe is left for
+// its one reading.
 func CheckInputs(args []string) error {
 	for _, a := range args {
 		if len(a) > 1 && a[0] == '-' {
@@ -537,6 +538,9 @@ func CheckInputs(args []string) error {
 		st, err := os.Stat(a)
 		var pe *fs.PathError
 		switch {
+		case errors.As(err, &pe) && a == "help" && errors.Is(err, fs.ErrNotExist):
+			// "qa-score help", as git and go take it: the commands have no help subcommand.
+			return Usagef("help: no such input file; for the help, give --help")
 		case errors.As(err, &pe):
 			return &fs.PathError{Op: "open", Path: a, Err: pe.Err}
 		case err != nil:

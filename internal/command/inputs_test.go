@@ -263,6 +263,8 @@ func TestCheckInputs(t *testing.T) {
 		// A missing second file, or a folder, stops the run before the first is read.
 		{[]string{"a.jsonl", "b.jsonl"}, "open b.jsonl: no such file or directory", ExitFailure},
 		{[]string{"a.jsonl", "sub"}, "sub is a directory, not an input file: name the files in it (sub/*)", ExitFailure},
+		// "help" as git and go take it, which no command has: the flag is named.
+		{[]string{"help"}, "help: no such input file; for the help, give --help", ExitUsage},
 	} {
 		err := CheckInputs(tc.args)
 		switch {
