@@ -237,8 +237,9 @@ func (t *dryTally) count(d dryPrediction) {
 	}
 }
 
-// summarize writes the dry run's one-line summary, pricing the input when the model has a price,
-// after a warning when that alone is over --max-cost.
+// summarize writes the dry run's one-line summary, pricing the input when the model has a price
+// (saying so when calls that need replies first are left out of it), after a warning when that
+// alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 	modelName := t.model
 	price := ""
@@ -248,6 +249,11 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 		price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price
 	default:
 		price = fmt.Sprintf(", input $%.6f", *c)
+		if t.later > 0 {
+			// The calls an answer or verdict must come first for cannot be counted: EvaLearn's
+			// later positions and its judge are most of its run's cost.
+			price += " for these requests alone"
+		}
 		if warn := model.DryRunWarning(*c, maxCost); warn != "" {
 			fmt.Fprintf(w, "qa-predict: %s\n", warn)
 		}
