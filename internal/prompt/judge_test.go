@@ -39,3 +39,21 @@ func TestLongMemEvalJudgeModel(t *testing.T) {
 		}
 	}
 }
+
+// TestLongMemEvalJudgeTemplateUnknownType: a type none of LongMemEval's six has no template, and
+// the error names the six and the one a misspelt type (an underscore for a dash, say) means.
+func TestLongMemEvalJudgeTemplateUnknownType(t *testing.T) {
+	const six = "(LongMemEval's are single-session-user, single-session-assistant, single-session-preference, multi-session, temporal-reasoning, knowledge-update)"
+	for _, tc := range []struct{ typ, want string }{
+		{"temporal_reasoning", `longmemeval judge: unknown question type "temporal_reasoning" ` + six + `; did you mean "temporal-reasoning"?`},
+		{"Multi-Session", `longmemeval judge: unknown question type "Multi-Session" ` + six + `; did you mean "multi-session"?`},
+		{"bridge", `longmemeval judge: unknown question type "bridge" ` + six},
+	} {
+		if _, err := LongMemEvalJudgeTemplate(false, tc.typ); err == nil || err.Error() != tc.want {
+			t.Errorf("LongMemEvalJudgeTemplate(false, %q) error = %v, want %s", tc.typ, err, tc.want)
+		}
+	}
+	if tpl, err := LongMemEvalJudgeTemplate(false, "temporal-reasoning"); err != nil || tpl.Name != LongMemEvalJudgeTemporal {
+		t.Errorf("LongMemEvalJudgeTemplate(false, temporal-reasoning) = %v, %v; want %s", tpl, err, LongMemEvalJudgeTemporal)
+	}
+}

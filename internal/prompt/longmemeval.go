@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -51,8 +52,13 @@ func LongMemEvalJudgeTemplate(abstention bool, questionType string) (*Template, 
 	case "single-session-preference":
 		return Must(LongMemEvalJudgePreference), nil
 	}
-	return nil, fmt.Errorf("longmemeval judge: unknown question type %q", questionType)
+	return nil, fmt.Errorf("longmemeval judge: unknown question type %q (LongMemEval's are %s)%s", questionType,
+		strings.Join(longMemEvalTypes, ", "), english.DidYouMean(questionType, longMemEvalTypes))
 }
+
+// longMemEvalTypes are the question types LongMemEvalJudgeTemplate knows, as the data writes them.
+var longMemEvalTypes = []string{"single-session-user", "single-session-assistant", "single-session-preference",
+	"multi-session", "temporal-reasoning", "knowledge-update"}
 
 // LongMemEvalSession is one haystack session: its date string and its turns as raw JSON objects
 // (key order and value types are kept, so the json history is exactly Python's json.dumps).
