@@ -134,6 +134,7 @@ func FuzzAnswer(f *testing.F) {
 	f.Add("Who wrote Frankenstein?", "Frankenstein was written by Mary Shelley.\nBob: ok")
 	f.Add("Is it or isn't it?", "")
 	f.Add("When?", "In 1999. Then May 3, 2001.")
+	f.Add("《战国无双3》是由哪两个公司合作开发的？", "本作是光荣和ω-force开发的，2009年发售。It sold well!")
 	f.Fuzz(func(t *testing.T, q, text string) {
 		Answer(q, []record.Passage{{Text: text, Date: "1 May 2023"}})
 	})
