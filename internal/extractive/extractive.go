@@ -15,8 +15,9 @@
 //     words that follow the last question word matched in the sentence.
 //
 // Chinese text, which writes no space between words, is read a character at a time (as CMRC
-// 2018's segmentation reads it), split into sentences at 。, ！ and ？, and answered with the
-// longest run of characters not in the question, in the clause that shares most with it.
+// 2018's segmentation reads it), split into sentences at 。, ！ and ？, and a Chinese question is
+// answered with the longest run of characters not in the question, in the clause that shares
+// most with it.
 //
 // Note: a learned reader or a tokenizer with downloaded files was ruled out: the predictor must run
 // anywhere with no files and no network, deterministically.
@@ -110,6 +111,11 @@ func Answer(question string, passages []record.Passage) string {
 	}
 	if kind == kindWhen && sents[top[0]].date != "" {
 		return dateOnly(sents[top[0]].date)
+	}
+	if strings.ContainsFunc(question, isHan) && strings.ContainsFunc(sents[top[0]].text, isHan) {
+		// A Chinese question over Chinese text; an English one keeps its words around a name
+		// written in Chinese.
+		return fallbackHan(sents[top[0]].text, qset)
 	}
 	return fallback(sents[top[0]], qset)
 }

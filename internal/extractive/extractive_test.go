@@ -50,6 +50,13 @@ func TestAnswerChinese(t *testing.T) {
 			t.Errorf("Answer(%q) = %q, want %q", tt.q, got, tt.want)
 		}
 	}
+	// An English question over English text that writes a name in Chinese too is answered by the
+	// English rule, the words after the question's, not by a run of characters of the clause
+	// that shares most with it ("Jay").
+	en := []record.Passage{{Text: "Jay Chou (周杰倫) released a debut album in 2000."}}
+	if got, want := Answer("What did Jay Chou release in 2000?", en), "周杰倫 released a debut album"; got != want {
+		t.Errorf("Answer over English with a Chinese name = %q, want %q", got, want)
+	}
 }
 
 func TestGenerate(t *testing.T) {

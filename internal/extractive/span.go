@@ -274,9 +274,6 @@ func startsUpper(w string) bool {
 // fallback returns up to six words after the last question word in s (or its first six words),
 // without question words or stop words at the edges.
 func fallback(s sentence, qset map[string]bool) string {
-	if strings.ContainsFunc(s.text, isHan) {
-		return fallbackHan(s.text, qset)
-	}
 	ws := strings.Fields(s.text)
 	last := -1
 	for i, w := range ws {
