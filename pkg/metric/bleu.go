@@ -123,7 +123,7 @@ func (s *scratch) bleuCompute(num [4]int, hyp, closest int) BLEUScores {
 	for i := range terms {
 		terms[i] = bleuWeights[2][i] * logp[i]
 	}
-	sums := [3]float64{logp[0], 0.5*logp[0] + 0.5*logp[1], fsum(terms[:])}
+	sums := [3]float64{logp[0], float64(0.5*logp[0]) + float64(0.5*logp[1]), fsum(terms[:])}
 	var out [3]float64
 	for k, sum := range sums {
 		if sum == 0 {

@@ -89,9 +89,9 @@ func ddAdd(a, b dd) dd {
 }
 
 func ddMul(a, b dd) dd {
-	p := a.hi * b.hi
+	p := float64(a.hi * b.hi)
 	e := math.FMA(a.hi, b.hi, -p)
-	e += a.hi*b.lo + a.lo*b.hi
+	e += float64(a.hi*b.lo) + float64(a.lo*b.hi)
 	return quickTwoSum(p, e)
 }
 
@@ -139,14 +139,14 @@ var (
 func ddExp(x float64) dd {
 	k := math.Round(x * (64 / ln2DD.hi))
 	ln2by64 := dd{ln2DD.hi / 64, ln2DD.lo / 64}
-	p := k * ln2by64.hi
+	p := float64(k * ln2by64.hi)
 	r := twoSum(x, -p)
 	r.lo -= math.FMA(k, ln2by64.hi, -p)
-	r = ddAdd(quickTwoSum(r.hi, r.lo), dd{-k * ln2by64.lo, -math.FMA(k, ln2by64.lo, -k*ln2by64.lo)})
+	r = ddAdd(quickTwoSum(r.hi, r.lo), dd{float64(-k * ln2by64.lo), -math.FMA(k, ln2by64.lo, -k*ln2by64.lo)})
 	h := r.hi
 	d := 1.0 / 39916800
 	for _, c := range [...]float64{1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120} {
-		d = d*h + c
+		d = float64(d*h) + c
 	}
 	e := ddAdd(ddMul(r, dd{d, 0}), twentyFourth)
 	e = ddAdd(ddMul(r, e), sixth)
@@ -178,8 +178,8 @@ func roundedLog(x float64) float64 {
 	}
 	e := ddExp(-y)
 	// t = x·e - 1
-	p := x * e.hi
-	t := dd{p, math.FMA(x, e.hi, -p) + x*e.lo}
+	p := float64(x * e.hi)
+	t := dd{p, math.FMA(x, e.hi, -p) + float64(x*e.lo)}
 	t = ddAdd(t, dd{-1, 0})
 	// log(1+t) ≈ t - t²/2 is exact enough: |t| is about 2^-52.
 	t = ddAdd(t, dd{-t.hi * t.hi / 2, 0})

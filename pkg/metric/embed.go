@@ -29,9 +29,9 @@ func Cosine[T Float](a, b []T) float64 {
 	var dot, na, nb float64
 	for i := range a {
 		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
+		dot += float64(x * y)
+		na += float64(x * x)
+		nb += float64(y * y)
 	}
 	return cosineOf(dot, na, nb)
 }
@@ -121,7 +121,8 @@ func dot[T Float](a, b []T) float64 {
 	}
 	var s float64
 	for i := range a {
-		s += float64(a[i]) * float64(b[i])
+		x, y := float64(a[i]), float64(b[i])
+		s += float64(x * y)
 	}
 	return s
 }
@@ -150,7 +151,7 @@ func weightedMean(x, w []float64) (float64, bool) {
 		if !(wi > 0) || math.IsInf(wi, 1) {
 			continue
 		}
-		num += wi * v
+		num += float64(wi * v)
 		den += wi
 	}
 	m := num / den

@@ -117,7 +117,7 @@ func factSet(facts []Fact) map[Fact]bool {
 // precision and recall are the products of the answer's and the facts', joint F1 their harmonic
 // mean (0 when both are 0), and joint EM the product of the two EMs.
 func JointEMF1(ansEM, ansP, ansR, spEM, spP, spR float64) (em, f1 float64) {
-	p, r := ansP*spP, ansR*spR
+	p, r := float64(ansP*spP), float64(ansR*spR)
 	if p+r > 0 {
 		f1 = 2 * p * r / (p + r)
 	}

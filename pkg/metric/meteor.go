@@ -208,9 +208,9 @@ func (sc *meteorScratch) fromAlignment(m int) float64 {
 	alpha := meteorAlpha // a float64 variable, so that 1-alpha rounds as in Python
 	precision := float64(m) / float64(len(sc.hyp))
 	recall := float64(m) / float64(len(sc.ref))
-	fmean := (precision * recall) / (alpha*precision + (1-alpha)*recall)
+	fmean := (precision * recall) / (float64(alpha*precision) + float64((1-alpha)*recall))
 	frag := float64(chunks) / float64(m)
-	penalty := meteorGamma * cube(frag)
+	penalty := float64(meteorGamma * cube(frag))
 	return (1 - penalty) * fmean
 }
 
