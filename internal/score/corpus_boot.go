@@ -187,7 +187,7 @@ func (a *corpusGroup) aucStat() corpusStat {
 					n += float64(times[order[e]])
 				}
 			}
-			right += p * (negBelow + n/2)
+			right += float64(p * (negBelow + float64(n/2)))
 			negBelow += n
 			pos, neg = pos+p, neg+n
 			s = e

@@ -67,7 +67,7 @@ type meanAcc struct {
 	n           int
 }
 
-func (m *meanAcc) add(v float64) { m.sum += v; m.scaled += v * 0x1p-64; m.n++ }
+func (m *meanAcc) add(v float64) { m.sum += v; m.scaled += float64(v * 0x1p-64); m.n++ }
 
 // merge adds o's values to m.
 func (m *meanAcc) merge(o *meanAcc) { m.sum += o.sum; m.scaled += o.scaled; m.n += o.n }
