@@ -220,7 +220,8 @@ func (p Prices) Cost(model string, u record.Usage) *float64 {
 	if pr.long(u.InputTokens) {
 		in, out = pr.Long.Input, pr.Long.Output
 	}
-	c := (float64(u.InputTokens)*in + float64(u.OutputTokens)*out) / 1e6
+	ti, to := float64(u.InputTokens), float64(u.OutputTokens)
+	c := (float64(ti*in) + float64(to*out)) / 1e6
 	return &c
 }
 
@@ -264,7 +265,8 @@ func (t InputTally) Cost(p Prices, model string) *float64 {
 	if !ok {
 		return nil
 	}
-	c := (float64(t.base)*pr.Input + float64(t.long)*pr.Long.Input) / 1e6
+	base, long := float64(t.base), float64(t.long)
+	c := (float64(base*pr.Input) + float64(long*pr.Long.Input)) / 1e6
 	return &c
 }
 
