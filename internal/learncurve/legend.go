@@ -80,7 +80,7 @@ func (lb *labeller) width(s string) vg.Length {
 		if lb.has(r) {
 			kept.WriteRune(r)
 		} else {
-			missing += vg.Length(uniseg.StringWidth(string(r))) * lb.legend.TextStyle.Font.Size / 2
+			missing += vg.Length(vg.Length(uniseg.StringWidth(string(r))) * lb.legend.TextStyle.Font.Size / 2)
 		}
 	}
 	return lb.legend.TextStyle.Width(kept.String()) + missing

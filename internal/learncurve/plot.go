@@ -209,7 +209,7 @@ func addCurve(p *plot.Plot, legend *plot.Legend, label string, acc []float64, c 
 	line.Color, line.Width = c, width*vg.Points(0.5)
 	points.Color, points.Shape = c, glyph
 	fit := stats.FitLine(x, acc)
-	fitted := plotter.NewFunction(func(x float64) float64 { return fit.Intercept + fit.Slope*x })
+	fitted := plotter.NewFunction(func(x float64) float64 { return fit.Intercept + float64(fit.Slope*x) })
 	fitted.XMin, fitted.XMax = 1, float64(len(acc))
 	fitted.Color, fitted.Width = c, width*vg.Points(0.6)
 	fitted.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
