@@ -208,7 +208,7 @@ func rank(sents []sentence, q []string) []int {
 				continue
 			}
 			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			scores[i] += idf * f * (k1 + 1) / (f + k1*(1-b+b*float64(len(s.tokens))/avg))
+			scores[i] += idf * f * (k1 + 1) / (f + float64(k1*(1-b+b*float64(len(s.tokens))/avg)))
 		}
 		if scores[i] > 0 {
 			idx = append(idx, i)
