@@ -382,7 +382,7 @@ func meanOfSum(s float64, xs []float64) float64 {
 			m += x / n
 		}
 	}
-	return min(max(m, lo), hi)
+	return stats.Clamp(m, lo, hi)
 }
 
 func ptr(v float64) *float64 { return &v }

@@ -417,3 +417,32 @@ func TestLoCoMoConversation(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeZeroMean: judge scores of -0 have a mean of 0, as Python's sum, which starts at 0,
+// gives (0 + -0.0 is 0.0), and an interval of [0, 0]: bounding the mean by the values' range, -0
+// to -0, printed -0.
+func TestNegativeZeroMean(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	for _, typ := range []string{"multi-session", "knowledge-update", "multi-session"} {
+		a.add(outcome{typ: typ, dataset: "longmemeval", vals: []float64{negZero}})
+	}
+	s := a.summarize(100, 1, 0.95, 0, nil)
+	positive := func(name string, v *float64) {
+		t.Helper()
+		if v == nil {
+			t.Errorf("%s = null, want 0", name)
+		} else if *v != 0 || math.Signbit(*v) {
+			t.Errorf("%s = %v, want 0", name, *v)
+		}
+	}
+	st := s.Overall.Metrics["judge_score"]
+	positive("overall mean", st.Mean)
+	if st.CI == nil {
+		t.Fatalf("overall interval missing")
+	}
+	positive("overall interval low", &st.CI[0])
+	positive("overall interval high", &st.CI[1])
+	positive("multi-session mean", s.ByType["multi-session"].Metrics["judge_score"].Mean)
+	positive("longmemeval task-averaged", s.LongMemEval.TaskAveraged)
+}

@@ -88,10 +88,20 @@ func BootstrapMeans(rng *rand.Rand, cols [][]float64, reps int, level float64) [
 	tlo, thi := Tails(level)
 	for i, m := range means {
 		slices.Sort(m)
-		bound := func(q float64) float64 { return min(max(Quantile(m, q)*scale[i], lo[i]), hi[i]) }
+		bound := func(q float64) float64 { return Clamp(Quantile(m, q)*scale[i], lo[i], hi[i]) }
 		out[i] = Interval{Lo: bound(tlo), Hi: bound(thi), Level: level}
 	}
 	return out
+}
+
+// Clamp returns x held to [lo, hi]. An x equal to a bound is x itself: min and max put -0 below
+// +0, and would turn the +0 of a mean of values that are all -0 (a sum starts at +0, in Python
+// too, and +0 + -0 is +0) into a printed -0.
+func Clamp(x, lo, hi float64) float64 {
+	if x < lo || x > hi {
+		return min(max(x, lo), hi)
+	}
+	return x
 }
 
 // resampleMeans fills means[i][lo:hi] with the means of cols[i] over resamples lo to hi-1.

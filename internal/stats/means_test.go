@@ -177,3 +177,35 @@ func TestBootstrapMeansExtremes(t *testing.T) {
 		t.Errorf("BootstrapMeans(largest float × 2) = %+v, want both bounds the largest float", got[2])
 	}
 }
+
+// TestBootstrapMeansNegativeZero: a column of -0 (judge scores read from "-0") has a mean of +0,
+// as Python's sum, which starts at 0, gives; its bounds are +0 too, not -0.
+func TestBootstrapMeansNegativeZero(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, col := range [][]float64{{negZero, negZero, negZero}, {negZero, -1, negZero, negZero}} {
+		iv := BootstrapMeans(NewRand(1), [][]float64{col}, 200, 0.95)[0]
+		if iv.Hi != 0 || math.Signbit(iv.Hi) {
+			t.Errorf("BootstrapMeans(%v) = %+v, want the upper bound +0", col, iv)
+		}
+	}
+}
+
+func TestClamp(t *testing.T) {
+	negZero := math.Copysign(0, -1)
+	for _, c := range []struct{ x, lo, hi, want float64 }{
+		{0.5, 0, 1, 0.5},
+		{-1, 0, 1, 0},
+		{2, 0, 1, 1},
+		{0, negZero, negZero, 0},
+		{negZero, 0, 0, negZero},
+		{0.30000000000000004, 0.1, 0.3, 0.3},
+	} {
+		got := Clamp(c.x, c.lo, c.hi)
+		if got != c.want || math.Signbit(got) != math.Signbit(c.want) {
+			t.Errorf("Clamp(%v, %v, %v) = %v, want %v", c.x, c.lo, c.hi, got, c.want)
+		}
+	}
+	if got := Clamp(math.NaN(), 0, 1); !math.IsNaN(got) {
+		t.Errorf("Clamp(NaN, 0, 1) = %v, want NaN", got)
+	}
+}
