@@ -178,14 +178,7 @@ func TestEmbedFailureOnRecord(t *testing.T) {
 			http.Error(w, `{"error":{"message":"model not loaded"}}`, http.StatusBadRequest)
 			return
 		}
-		resp, err := http.Post(real.URL+r.URL.Path, "application/json", bytes.NewReader(body))
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		w.WriteHeader(resp.StatusCode)
-		io.Copy(w, resp.Body) //nolint:errcheck
+		forward(w, real.URL+r.URL.Path, bytes.NewReader(body))
 	}))
 	t.Cleanup(srv.Close)
 	base := strings.Replace(srv.URL, "http://", "http://user:pa55word@", 1) + "/v1"
@@ -375,14 +368,7 @@ func TestEmbedOneCallFails(t *testing.T) {
 				}
 				json.NewEncoder(w).Encode(vecs) //nolint:errcheck
 			default:
-				resp, err := http.Post(tei.URL+r.URL.Path, "application/json", r.Body)
-				if err != nil {
-					http.Error(w, err.Error(), http.StatusBadGateway)
-					return
-				}
-				defer resp.Body.Close()
-				w.WriteHeader(resp.StatusCode)
-				io.Copy(w, resp.Body) //nolint:errcheck
+				forward(w, tei.URL+r.URL.Path, r.Body)
 			}
 		}))
 		t.Cleanup(srv.Close)
@@ -431,4 +417,17 @@ func TestEmbedOneCallFails(t *testing.T) {
 			}
 		})
 	}
+}
+
+// forward posts body to url, a loopback embedding server, and writes its reply to w, as a proxy
+// in front of it would.
+func forward(w http.ResponseWriter, url string, body io.Reader) {
+	resp, err := http.Post(url, "application/json", body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	w.WriteHeader(resp.StatusCode)
+	io.Copy(w, resp.Body) //nolint:errcheck
 }
