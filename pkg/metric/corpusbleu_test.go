@@ -8,10 +8,13 @@ import (
 
 func TestCorpusBLEUGolden(t *testing.T) { checkCorpusBLEU(t, goldenCases(t, "corpus_bleu.jsonl")) }
 
-// checkCorpusBLEU compares every figure exactly: NLTK's and gen_eval's logarithms and
-// exponentials are the C library's, correctly rounded, as roundedLog and roundedExp are.
+// checkCorpusBLEU compares every figure within 1e-9. NLTK's and gen_eval's logarithms and
+// exponentials are the C library's, which round correctly in all but rare cases, as roundedLog and
+// roundedExp do in all: the committed cases agree to the last bit, but glibc's exp is off by one
+// ulp where e^x lies within a hair of a halfway point (0.29551472092289662875…, gen_eval's BLEU of
+// one case in 5,000 random ones, which glibc rounds down), so the last bit is not promised.
 func checkCorpusBLEU(t *testing.T, cases []classCase) {
-	checkCasesWithin(t, 0, cases, func(t *testing.T, c classCase) map[string]any {
+	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
 		var hyps [][]string
 		var refs [][][]string
 		var weights []float64
