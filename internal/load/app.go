@@ -533,8 +533,12 @@ func hasHan(s string) bool {
 func (c *genericCount) warn(w io.Writer, m Mapping) {
 	read := english.Count(c.read, "jsonl/csv record", "jsonl/csv records")
 	if c.noAnswers > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (no field %q, or an empty list); if they are under another name, give --map answers=FIELD",
-			c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), m.source("answers"))
+		why := fmt.Sprintf("no field %q, or an empty list", m.source("answers"))
+		if g := m.takenBy("answers"); g != "" {
+			why = fmt.Sprintf("--map %s=answers makes field \"answers\" the %s", g, g)
+		}
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (%s); if they are under another name, give --map answers=FIELD",
+			c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), why)
 		if len(c.fields) > 0 {
 			fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
 		}

@@ -21,7 +21,8 @@ import (
 )
 
 // Mapping names, for each record field, the source field it comes from in the generic jsonl and
-// csv formats. Unmapped record fields come from the source field of the same name.
+// csv formats. Unmapped record fields come from the source field of the same name, unless the
+// mapping gives that source to another record field (see takenBy).
 type Mapping map[string]string
 
 // mappable lists the record fields a Mapping may name.
@@ -57,12 +58,36 @@ func ParseMap(s string) (Mapping, error) {
 	return m, nil
 }
 
-// source returns the source field for record field f.
+// source returns the source field for record field f: the one the mapping names, else the field
+// of f's own name, unless the mapping names that field as another record field's source (see
+// takenBy): then f has none, "".
 func (m Mapping) source(f string) string {
 	if s, ok := m[f]; ok {
 		return s
 	}
+	if m.takenBy(f) != "" {
+		return ""
+	}
 	return f
+}
+
+// takenBy returns the record field that the mapping gives the source field named as the record
+// field f, which f does not map (split for f "type", under --map split=type), or "".
+//
+// Note: f read that source too, the field first in mappable's order taking it from the other, so
+// that --map split=type loaded the type field as the records' type and gave them no split, and
+// --map type=id gave them no type, without a word. A source given to a field is that field's
+// alone, as a source given to two fields is refused: the mapping renames it.
+func (m Mapping) takenBy(f string) string {
+	if _, ok := m[f]; ok {
+		return ""
+	}
+	for _, g := range mappable {
+		if m[g] == f {
+			return g
+		}
+	}
+	return ""
 }
 
 // unfound returns the record fields of m, in their order, whose source is not in found, each
@@ -85,7 +110,11 @@ func (m Mapping) unfound(found map[string]bool) []string {
 // type, rubric, lang, dataset and split a string or a number (a list or an object there is a bad
 // item). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
-	return eachItemAt(in, opt, emit, itemID("", opt.Map.source("id")), func(raw jsonRaw, at itemAt) error {
+	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
+	if src := opt.Map.source("id"); src != "" {
+		id = itemID("", src)
+	}
+	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt) error {
 		line := at.line
 		obj, repeated, ok := members(raw)
 		if !ok {
@@ -98,7 +127,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 		}
 		if repeated != "" {
 			id := ""
-			if repeated != opt.Map.source("id") {
+			if src := opt.Map.source("id"); src != "" && repeated != src {
 				id, _ = scalarText(obj[opt.Map.source("id")])
 			}
 			return emit(nil, 0, badf(in, line, id, "field %q is given twice", repeated))
@@ -227,7 +256,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 		obj := make(map[string]jsonRaw, len(row))
 		for i, cell := range row {
 			b, _ := jsonMarshal(cell)
-			if header[i] == opt.Map.source("answers") {
+			if header[i] != "" && header[i] == opt.Map.source("answers") {
 				if isJSONList(cell) {
 					b = []byte(cell)
 				} else if items, ok := python.ParseStrList(cell); ok {
@@ -395,7 +424,7 @@ func checkHeader(header []string) error {
 // column comes first.
 func rowID(header, row []string, m Mapping) string {
 	i := slices.Index(header, m.source("id"))
-	if i < 0 || i >= len(row) || !utf8.ValidString(row[i]) {
+	if m.source("id") == "" || i < 0 || i >= len(row) || !utf8.ValidString(row[i]) {
 		return ""
 	}
 	return row[i]
@@ -439,8 +468,12 @@ func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 // genericRecord makes the record of the row obj at line, whose id is id when the row has none.
 func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapping) (*record.Record, error) {
 	take := func(f string) (jsonRaw, bool) {
-		raw, ok := obj[m.source(f)]
-		delete(obj, m.source(f))
+		src := m.source(f)
+		if src == "" { // its field is another's source
+			return nil, false
+		}
+		raw, ok := obj[src]
+		delete(obj, src)
 		return raw, ok && !isNull(raw)
 	}
 	rec := newRecord(id, "", "")
@@ -455,6 +488,9 @@ func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapp
 			return nil, badf(in, line, "", "field %q is empty", m.source("id"))
 		}
 		rec.ID = id
+	}
+	if g := m.takenBy("question"); g != "" {
+		return nil, badf(in, line, rec.ID, "no field for the question: --map %s=question makes field \"question\" the %s; give --map question=FIELD", g, g)
 	}
 	_, present := obj[m.source("question")]
 	raw, ok := take("question")

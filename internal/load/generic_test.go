@@ -287,3 +287,45 @@ func TestCSVCutShort(t *testing.T) {
 		})
 	}
 }
+
+// A source that --map gives a record field is that field's alone, also when the source is named
+// as another record field (type, id, answers): that field, unmapped, reads nothing, rather than
+// the first of the two in mappable's order taking the source and the field named being left
+// empty without a word.
+func TestMapSourceNamedAsField(t *testing.T) {
+	const row = `{"id":"7","question":"q","answers":"a","type":"dev","cat":"c"}`
+	for _, tt := range []struct {
+		name string
+		m    Mapping
+		want string // the record, as JSON, or the bad item
+	}{
+		{"split=type", Mapping{"split": "type"},
+			`{"schema":1,"id":"7","split":"dev","question":"q","answers":["a"],"meta":{"cat":"c"}}`},
+		{"dataset=type", Mapping{"dataset": "type", "type": "cat"},
+			`{"schema":1,"id":"7","dataset":"dev","type":"c","question":"q","answers":["a"]}`},
+		{"type=id", Mapping{"type": "id"},
+			`{"schema":1,"id":"m.jsonl:1","type":"7","question":"q","answers":["a"],"meta":{"cat":"c","type":"dev"}}`},
+		{"context=answers", Mapping{"context": "answers"},
+			`{"schema":1,"id":"7","type":"dev","question":"q","answers":[],"context":[{"text":"a"}],"meta":{"cat":"c"}}`},
+		{"swapped", Mapping{"type": "cat", "split": "type"},
+			`{"schema":1,"id":"7","split":"dev","type":"c","question":"q","answers":["a"]}`},
+		{"context=question", Mapping{"context": "question"},
+			`m.jsonl:1 (id "7"): no field for the question: --map context=question makes field "question" the context; give --map question=FIELD`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			err := JSONL(Input{Name: "m.jsonl", R: strings.NewReader(row)}, Options{Map: tt.m}, func(r *record.Record, _ int, bad error) error {
+				if bad != nil {
+					got = append(got, bad.Error())
+					return nil
+				}
+				b, err := json.Marshal(r)
+				got = append(got, string(b))
+				return err
+			})
+			if err != nil || len(got) != 1 || got[0] != tt.want {
+				t.Errorf("JSONL(%s) with --map %v = %q, %v; want %s", row, tt.m, got, err, tt.want)
+			}
+		})
+	}
+}
