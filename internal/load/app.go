@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -29,7 +30,7 @@ stdout. Input files are positional arguments; none or "-" means stdin, which nee
 Inputs may be gzip-compressed (known by their first bytes; a ".gz" suffix is ignored); a tar
 archive (.tar, .tar.gz, .tgz) is refused by its header, to be extracted first.
 Text must be UTF-8 (or UTF-16 with its byte order mark): a JSONL line or CSV row that is not is a
-bad item, a JSON document a failure.
+bad item, a JSON document a failure, and so is a file in UTF-16 without the mark.
 
 Formats: hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +
 EvaLearn_Sequence.json; given one, the other is read from beside it under its name),
@@ -303,6 +304,10 @@ func (a *app) loadFile(name string) error {
 		// file), which every format is to say the same of, naming the file.
 		if _, err := br.Peek(1); err != nil && err != io.EOF {
 			return command.ReadError(in.DisplayName(), 0, err)
+		}
+		if first, _ := br.Peek(4); utf16Order(first) != "" {
+			return fmt.Errorf("%s: %s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)",
+				in.DisplayName(), utf16Order(first), utf16Order(first))
 		}
 		format := a.format
 		if format == "" {
@@ -636,6 +641,24 @@ func dash(s string) string {
 		return strconv.Quote(s)
 	}
 	return cell.Value(s)
+}
+
+// utf16Order returns "UTF-16LE" or "UTF-16BE" when head, the first 4 bytes of a text, are two
+// ASCII characters in UTF-16 of that byte order, else "". Text in UTF-16 with its byte order mark
+// is decoded (textfile.NewReader); without one (iconv -t UTF-16LE writes none) it was read as
+// UTF-8 holding NUL bytes, which no benchmark file or JSON text begins with: every line was a bad
+// item ("invalid character '\x00'"), or a CSV header's names read " a n s w e r s".
+func utf16Order(head []byte) string {
+	ascii := func(c byte) bool { return c != 0 && c < utf8.RuneSelf }
+	switch {
+	case len(head) < 4:
+		return ""
+	case ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0:
+		return "UTF-16LE"
+	case head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]):
+		return "UTF-16BE"
+	}
+	return ""
 }
 
 // errReader returns its error from every Read.

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -59,6 +60,50 @@ func TestCSVByteOrderMark(t *testing.T) {
 }
 
 // gzipFile writes the gzip compression of the file src to dir/name.
+// inUTF16 returns s in UTF-16, without a byte order mark.
+func inUTF16(s string, big bool) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		if big {
+			b = append(b, byte(u>>8), byte(u))
+		} else {
+			b = append(b, byte(u), byte(u>>8))
+		}
+	}
+	return string(b)
+}
+
+// A file in UTF-16 without a byte order mark fails, saying so, in every format: read as UTF-8,
+// every line was a bad item for its NUL bytes, or a CSV header's names read " a n s w e r s";
+// one with the mark is decoded. UTF-8 text is never taken for it.
+func TestUTF16WithoutByteOrderMark(t *testing.T) {
+	const csv = "id,question,answers\n1,Why?,Because\n"
+	const jsonl = `{"id":"1","question":"Why?","answers":"Because"}` + "\n"
+	for _, tt := range []struct {
+		name, format, in string
+		want             string // the error, "" for record 1
+	}{
+		{"csv LE", "csv", inUTF16(csv, false), "stdin: UTF-16LE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8 FILE)"},
+		{"jsonl BE", "jsonl", inUTF16(jsonl, true), "stdin: UTF-16BE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16BE -t UTF-8 FILE)"},
+		{"squad LE", "squad", inUTF16(`{"data": []}`, false), "stdin: UTF-16LE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8 FILE)"},
+		{"csv with the mark", "csv", inUTF16("\ufeff"+csv, false), ""},
+		{"csv UTF-8", "csv", csv, ""},
+		{"jsonl UTF-8", "jsonl", jsonl, ""},
+		{"csv one column", "csv", "question\nWhy?\n", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := Run(context.Background(), []string{"qa-load", "--format", tt.format}, strings.NewReader(tt.in), &stdout, &stderr)
+			switch {
+			case tt.want == "" && (err != nil || !strings.Contains(stdout.String(), `"question":"Why?"`)):
+				t.Errorf("Run(%q) = %v, %q, stderr %q; want a record", tt.in, err, stdout.String(), stderr.String())
+			case tt.want != "" && (err == nil || err.Error() != tt.want || command.ExitCode(err) != command.ExitFailure || stdout.Len() > 0):
+				t.Errorf("Run(%q) = %v (exit %d), %q; want %q (exit 1)", tt.in, err, command.ExitCode(err), stdout.String(), tt.want)
+			}
+		})
+	}
+}
+
 func gzipFile(t *testing.T, src, dir, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(src)
