@@ -526,6 +526,9 @@ func (c *genericCount) add(rec *record.Record) {
 			c.fields = append(c.fields, k)
 		}
 		slices.Sort(c.fields)
+		for i, f := range c.fields {
+			c.fields[i] = fieldName(f)
+		}
 	}
 }
 

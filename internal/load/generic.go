@@ -11,6 +11,7 @@ import (
 	"maps"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -452,6 +453,9 @@ func isJSONList(s string) bool {
 func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 	const most = 8
 	fields := slices.Sorted(slices.Values(append(slices.Collect(maps.Keys(obj)), taken...)))
+	for i, f := range fields {
+		fields[i] = fieldName(f)
+	}
 	list := strings.Join(fields[:min(len(fields), most)], ", ")
 	if len(fields) > most {
 		list += fmt.Sprintf(", and %d more", len(fields)-most)
@@ -463,6 +467,16 @@ func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 		return fmt.Sprintf(" (its fields: %s)", list)
 	}
 	return fmt.Sprintf(" (its fields: %s; if the question is under another name, give --map question=FIELD)", list)
+}
+
+// fieldName is a source field's name as a list of them shows it: quoted when it is empty or has
+// blanks at an end, as a header "id, question, answers" gives " question", which the list read
+// as "question", the very field said to be missing.
+func fieldName(f string) string {
+	if f == "" || strings.TrimSpace(f) != f {
+		return strconv.Quote(f)
+	}
+	return f
 }
 
 // genericRecord makes the record of the row obj at line, whose id is id when the row has none.

@@ -329,3 +329,30 @@ func TestMapSourceNamedAsField(t *testing.T) {
 		})
 	}
 }
+
+// The fields a record without its question or answers has are listed with a name that is empty
+// or has blanks at an end quoted: a header "id, question, answers" gives " question", which the
+// list showed as "question", the field it said was missing.
+func TestFieldListBlanks(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"question", "id, question, answers\n1, Why?, a\n",
+			`d.csv:2 (id "1"): missing field "question" (its fields: " answers", " question", id; if the question is under another name, give --map question=FIELD)`},
+		{"plain", "id,q,\n1,Why?,a\n",
+			`d.csv:2 (id "1"): missing field "question" (its fields: "", id, q; if the question is under another name, give --map question=FIELD)`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, bads, err := loadString(t, CSV, "d.csv", tt.in, Options{})
+			if err != nil || len(bads) != 1 || bads[0] != tt.want {
+				t.Errorf("CSV(%q) = bad %q, %v; want %s", tt.in, bads, err, tt.want)
+			}
+		})
+	}
+	var w strings.Builder
+	c := genericCount{}
+	c.add(&record.Record{ID: "1", Question: "Why?", Meta: map[string]json.RawMessage{" answers": []byte(`"a"`), "id": []byte(`"1"`)}})
+	c.warn(&w, Mapping{})
+	want := `qa-load: warning: 1 of 1 jsonl/csv record has no answers (no field "answers", or an empty list); if they are under another name, give --map answers=FIELD (the other fields of record "1": " answers", id)` + "\n"
+	if w.String() != want {
+		t.Errorf("warning %q, want %q", w.String(), want)
+	}
+}
