@@ -248,6 +248,12 @@ func CSV(in Input, opt Options, emit Emit) error {
 			}
 			continue
 		}
+		if repeatsHeader(row, header) {
+			if err := emit(nil, 0, badf(in, line, "", "the header again, not a row (files joined with cat? give each file as an argument)")); err != nil {
+				return err
+			}
+			continue
+		}
 		if i, e := notText(row); e != nil {
 			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "field %q: %v", header[i], e)); err != nil {
 				return err
@@ -271,6 +277,14 @@ func CSV(in Input, opt Options, emit Emit) error {
 			return err
 		}
 	}
+}
+
+// repeatsHeader reports whether row holds the header's names, in order, the first after a byte
+// order mark or not: the header of a second file, as cat a.csv b.csv joins them, which would
+// load as a question "question" whose answer is "answers", to be sent to a model and scored.
+func repeatsHeader(row, header []string) bool {
+	return len(row) == len(header) && strings.TrimPrefix(row[0], "\ufeff") == header[0] &&
+		slices.Equal(row[1:], header[1:])
 }
 
 // cutInQuotes reports whether perr, the error of the row read last from br, is that of a quoted

@@ -356,3 +356,30 @@ func TestFieldListBlanks(t *testing.T) {
 		t.Errorf("warning %q, want %q", w.String(), want)
 	}
 }
+
+// A CSV row that repeats the header's names (a second file's header, as cat a.csv b.csv joins
+// them, its byte order mark kept or not) is a bad item, not a question "question" whose answer is
+// "answers"; a row that holds some of the names is a row.
+func TestCSVRepeatedHeader(t *testing.T) {
+	for _, tt := range []struct {
+		name, in string
+		ids      string
+		bads     []string
+	}{
+		{"cat", "id,question,answers\n1,q,a\nid,question,answers\n2,r,b\n", "1,2",
+			[]string{"d.csv:3: the header again, not a row (files joined with cat? give each file as an argument)"}},
+		{"cat, byte order mark", "id,question,answers\n1,q,a\n\ufeffid,question,answers\n2,r,b\n", "1,2",
+			[]string{"d.csv:3: the header again, not a row (files joined with cat? give each file as an argument)"}},
+		{"quoted", "id,question,answers\n\"id\",\"question\",\"answers\"\n", "",
+			[]string{"d.csv:2: the header again, not a row (files joined with cat? give each file as an argument)"}},
+		{"some names", "id,question,answers\nid,question,a\n", "id", nil},
+		{"other order", "id,question,answers\nid,answers,question\n", "id", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ids, bads, err := loadString(t, CSV, "d.csv", tt.in, Options{})
+			if err != nil || strings.Join(ids, ",") != tt.ids || !slices.Equal(bads, tt.bads) {
+				t.Errorf("CSV(%q) = ids %q, bad %q, %v; want %s, %q", tt.in, ids, bads, err, tt.ids, tt.bads)
+			}
+		})
+	}
+}
