@@ -483,11 +483,12 @@ func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 	return fmt.Sprintf(" (its fields: %s; if the question is under another name, give --map question=FIELD)", list)
 }
 
-// fieldName is a source field's name as a list of them shows it: quoted when it is empty or has
-// blanks at an end, as a header "id, question, answers" gives " question", which the list read
-// as "question", the very field said to be missing.
+// fieldName is a source field's name as a list of them shows it: quoted when it is empty, has
+// blanks at an end or holds a character that does not show, as a header "id, question, answers"
+// gives " question", which the list read as "question", the very field said to be missing (and
+// a second byte order mark "\ufeffid").
 func fieldName(f string) string {
-	if f == "" || strings.TrimSpace(f) != f {
+	if f == "" || strings.TrimSpace(f) != f || strings.ContainsFunc(f, func(r rune) bool { return !strconv.IsPrint(r) }) {
 		return strconv.Quote(f)
 	}
 	return f

@@ -337,6 +337,8 @@ func TestFieldListBlanks(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"question", "id, question, answers\n1, Why?, a\n",
 			`d.csv:2 (id "1"): missing field "question" (its fields: " answers", " question", id; if the question is under another name, give --map question=FIELD)`},
+		{"byte order mark", "\ufeffid,q\n1,Why?\n",
+			`d.csv:2 (id "d.csv:2"): missing field "question" (its fields: q, "\ufeffid"; if the question is under another name, give --map question=FIELD)`},
 		{"plain", "id,q,\n1,Why?,a\n",
 			`d.csv:2 (id "1"): missing field "question" (its fields: "", id, q; if the question is under another name, give --map question=FIELD)`},
 	} {
