@@ -838,9 +838,14 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.unparsable.Add(1)
 	case jg.Error != "":
 		t.failed.Add(1)
-		if strings.HasSuffix(jg.Error, interrupt.ErrNotCalled.Error()) {
+		// Only a judge call is counted as not made: a failed prediction's words ("prediction
+		// failed: interrupted before the call was made") tell of qa-predict's calls, and this
+		// run, which made none for it, was neither interrupted nor stopped for them.
+		switch {
+		case !strings.HasPrefix(jg.Error, callFailed):
+		case strings.HasSuffix(jg.Error, interrupt.ErrNotCalled.Error()):
 			t.notCalled.Add(1)
-		} else {
+		default:
 			t.stopped.Count(jg.Error)
 		}
 	case jg.Model == "":

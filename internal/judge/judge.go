@@ -73,6 +73,11 @@ type Judge struct {
 // model (--model)".
 var ErrNoModel = errors.New("needs a judge model (--model)")
 
+// callFailed begins the error of a judgment whose call to the judge model failed or was not
+// made: "judge call: interrupted before the call was made". A judgment that calls nothing, as
+// when its prediction failed, has another.
+const callFailed = "judge call: "
+
 // failedForModel reports whether jg is a judgment that failed only for want of a model: ErrNoModel's,
 // which names no model.
 func failedForModel(jg *record.Judgment) bool {
@@ -284,7 +289,7 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 		return jg, nil
 	}
 	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
-		jg.Error = "judge call: " + interrupt.ErrNotCalled.Error()
+		jg.Error = callFailed + interrupt.ErrNotCalled.Error()
 		return jg, nil
 	}
 	if prior != nil && prior.Model == jg.Model && strings.HasPrefix(prior.Error, ErrUnparsable.Error()) {
@@ -392,14 +397,14 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 			// paid for, and cut again if asked again with the same max_tokens, so not asked again;
 			// the error names the budget.
 			paid(resp)
-			jg.Error = "judge call: " + err.Error()
+			jg.Error = callFailed + err.Error()
 			break
 		}
 		if err != nil && !errors.Is(err, model.ErrEmptyReply) {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			jg.Error = "judge call: " + err.Error()
+			jg.Error = callFailed + err.Error()
 			switch {
 			case errors.As(err, new(*model.BlockedError)):
 				// Blocked by the provider's filters: paid for, and blocked again if asked again.
