@@ -35,6 +35,9 @@ type Failures struct {
 	// Of returns the value that holds rec's failure (a prediction, a judgment) and its message,
 	// or a nil value and "" when rec has none.
 	Of func(rec *record.Record) (value any, msg string)
+	// NotMade, if set, reports whether msg is the failure of a call this run did not make,
+	// which its summary counts apart and Failures does not name; nil means NotMade.
+	NotMade func(msg string) bool
 
 	mu     sync.Mutex
 	read   map[*record.Record]readAt // the records read and not yet written
@@ -78,7 +81,7 @@ func (f *Failures) Wrote(rec *record.Record) {
 	delete(f.read, rec)
 	kind := failureKind(msg)
 	switch {
-	case msg == "" || value == at.value || strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Stopped(msg) != "":
+	case msg == "" || value == at.value || f.notMade(msg):
 		return
 	case f.named[kind] == msg:
 		f.same++
@@ -98,6 +101,20 @@ func (f *Failures) Wrote(rec *record.Record) {
 		e.Err = failureText(msg)
 		f.shown = append(f.shown, e)
 	}
+}
+
+func (f *Failures) notMade(msg string) bool {
+	if f.NotMade != nil {
+		return f.NotMade(msg)
+	}
+	return NotMade(msg)
+}
+
+// NotMade reports whether msg, a record's error, is that of a call the run did not make, as it
+// was finishing ("interrupted before the call was made") or the transport stopped calling (see
+// Stopped).
+func NotMade(msg string) bool {
+	return strings.HasSuffix(msg, interrupt.ErrNotCalled.Error()) || Stopped(msg) != ""
 }
 
 // budgetSpent begins the message of a call that --max-cost stopped (model.ErrBudget's).

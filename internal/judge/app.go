@@ -642,7 +642,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return jg, jg.Error
 		}
 		return nil, ""
-	}}
+	}, NotMade: callNotMade}
 	written := 0
 	sink := func(rec *record.Record) error {
 		written++
@@ -838,11 +838,8 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		t.unparsable.Add(1)
 	case jg.Error != "":
 		t.failed.Add(1)
-		// Only a judge call is counted as not made: a failed prediction's words ("prediction
-		// failed: interrupted before the call was made") tell of qa-predict's calls, and this
-		// run, which made none for it, was neither interrupted nor stopped for them.
 		switch {
-		case !strings.HasPrefix(jg.Error, callFailed):
+		case !callNotMade(jg.Error):
 		case strings.HasSuffix(jg.Error, interrupt.ErrNotCalled.Error()):
 			t.notCalled.Add(1)
 		default:

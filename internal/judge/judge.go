@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
@@ -77,6 +78,14 @@ var ErrNoModel = errors.New("needs a judge model (--model)")
 // made: "judge call: interrupted before the call was made". A judgment that calls nothing, as
 // when its prediction failed, has another.
 const callFailed = "judge call: "
+
+// callNotMade reports whether msg, a judgment's error, is that of a judge call this run did not
+// make (command.NotMade). A failed prediction's words ("prediction failed: interrupted before the
+// call was made") tell of qa-predict's calls: this run, which makes none for it, was neither
+// interrupted nor stopped for them.
+func callNotMade(msg string) bool {
+	return strings.HasPrefix(msg, callFailed) && command.NotMade(msg)
+}
 
 // failedForModel reports whether jg is a judgment that failed only for want of a model: ErrNoModel's,
 // which names no model.
