@@ -83,10 +83,11 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		}
 		t.noteOther(p)
 		return
-	case strings.HasSuffix(p.Error, interrupt.ErrNotCalled.Error()):
+	case strings.HasSuffix(p.Error, interrupt.ErrNotCalled.Error()) || sequenceNotAsked(p.Error):
 		// Not made, whether the record never started or the client stopped it at a limiter,
 		// both "interrupted before …", or a LongMemEval note call was not made ("notes on
-		// history block 2 of 3: interrupted before …"), as qa-judge counts them.
+		// history block 2 of 3: interrupted before …"), as qa-judge counts them; or an EvaLearn
+		// position's answer or verdict was not asked (its answer, if any, paid for).
 		t.errors++
 		t.notCalled++
 		t.spend(p) // LongMemEval's notes asked before it were paid for
@@ -239,7 +240,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
 	progress := command.NewRecordProgress(a.stderr, a.stdout, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
 	opts := pipeline.Options{Concurrency: a.concurrency, Finished: progress.Finished()}
-	fails := &command.Failures{Prog: "qa-predict", Of: failureOf}
+	fails := &command.Failures{Prog: "qa-predict", Of: failureOf, NotMade: func(msg string) bool {
+		return command.NotMade(msg) || sequenceNotAsked(msg)
+	}}
 	each := func(yield func(*record.Record) error) error {
 		return src.Each(func(rec *record.Record) error {
 			fails.Read(rec, src.At(rec.ID, nil))

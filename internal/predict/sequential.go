@@ -477,6 +477,18 @@ func carriesFailure(rec *record.Record, inSequence bool) bool {
 }
 
 // fail records a prediction error on rec.
+// The errors of the positions of a sequence that an interrupted run did not ask: an answer whose
+// verdict was not asked, and the positions after a call not made.
+const (
+	verdictNotAsked    = "interrupted before its verdict was asked"
+	skippedInterrupted = "skipped: interrupted"
+)
+
+// sequenceNotAsked reports whether msg is the error of a position whose answer or verdict an
+// interrupted run did not ask (verdictNotAsked, skippedInterrupted): calls not made, as
+// interrupt.ErrNotCalled's are, which the summary counts apart.
+func sequenceNotAsked(msg string) bool { return msg == verdictNotAsked || msg == skippedInterrupted }
+
 func (a *app) fail(rec *record.Record, msg string) {
 	a.setPrediction(rec, &record.Prediction{Provider: a.provider, Model: a.modelName, Error: msg})
 	a.tally.add(rec.Prediction, false)
@@ -546,7 +558,7 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 		if jg == nil {
 			// The answer came, but the run is finishing, so its verdict is not asked: the answer
 			// stays, as an error, for --retry-errors to answer again (from the cache, with --cache).
-			p.Error = "interrupted before its verdict was asked"
+			p.Error = verdictNotAsked
 			a.tally.add(p, false)
 			broken = "interrupted"
 			continue

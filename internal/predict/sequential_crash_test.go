@@ -186,6 +186,20 @@ func TestSequentialFinish(t *testing.T) {
 					t.Errorf("record %d %s: answered %v, want %v (the answers up to the call in flight are kept)", i, r.ID, answered, i < 9)
 				}
 			}
+			// Every error is a call not made (an answer or verdict not asked): the summary counts
+			// them all so, and none is named as a failure.
+			failed := 0
+			for _, r := range recs {
+				if r.Prediction != nil && r.Prediction.Error != "" {
+					failed++
+				}
+			}
+			if note := fmt.Sprintf("%d errors (%d of them not called: interrupted)", failed, failed); !strings.Contains(stderr.String(), note) {
+				t.Errorf("stderr does not count the %d calls not made as %q:\n%s", failed, note, stderr.String())
+			}
+			if strings.Contains(stderr.String(), `(id "`) {
+				t.Errorf("stderr names a call not made as a failure:\n%s", stderr.String())
+			}
 
 			// The rerun over the output with --retry-errors.
 			srv.mu.Lock()
