@@ -564,7 +564,13 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	emit := emitOne
 	var pending []result
 	flush := func() error {
-		for _, m := range cfg.embed.fill(ctx, pending) {
+		msgs := cfg.embed.fill(ctx, pending)
+		if len(msgs) > 0 && ctx.Err() != nil {
+			// Abandoned (a second signal) with the batch's calls cut: its records are
+			// unfinished, not failed, so neither they nor any after them are written.
+			return ctx.Err()
+		}
+		for _, m := range msgs {
 			fmt.Fprintf(stderr, "qa-score: %s\n", m)
 		}
 		for _, r := range pending {
