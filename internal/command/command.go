@@ -725,6 +725,8 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		fmt.Fprintf(stderr, "%s: interrupted again: stopping at once\n", prog)
 	case why == stopSignal:
 		fmt.Fprintf(stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
+	case why == stopGrace && finish() == 0: // none in flight now: the run is stuck writing or reading
+		fmt.Fprintf(stderr, "%s: not finished after %v, with no call in flight: stopping\n", prog, finishGrace)
 	case why == stopGrace:
 		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}

@@ -178,6 +178,9 @@ func TestMainCalls(t *testing.T) {
 		{"terminate, then interrupt", "1h", []os.Signal{syscall.SIGTERM, syscall.SIGINT}, finishing, "qa-calls: interrupted again: abandoning the calls in flight"},
 		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, finishing, "qa-calls: calls still in flight after 200ms: abandoning them"},
 		{"no call in flight", "1h idle", []os.Signal{syscall.SIGINT, syscall.SIGINT}, none, "qa-calls: interrupted again: stopping at once"},
+		// A run stuck with no call in flight (writing to a stalled reader, say) was told of as
+		// "calls still in flight after 200ms: abandoning them".
+		{"grace period, no call in flight", "200ms idle", []os.Signal{syscall.SIGINT}, none, "qa-calls: not finished after 200ms, with no call in flight: stopping\n"},
 		{"third signal", "1h stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted; completed output could not be flushed"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
