@@ -59,8 +59,9 @@ lets the calls in flight end (for at most 2 minutes); their records are written 
 cached (--cache); every record that still needed a call is written with the error "interrupted
 before the call was made", so --retry-errors over the output makes those calls; then the summary,
 and exit 130. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
-records completed before the first unfinished one are written. A SIGTERM within a second of
-another counts once (make passes on the SIGTERM its process group got).`
+records completed before the first unfinished one are written; when even those cannot be (a
+stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM
+within a second of another counts once (make passes on the SIGTERM its process group got).`
 
 // UsageError is a mistake in how the command was called.
 type UsageError struct{ Err error }
