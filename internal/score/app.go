@@ -126,8 +126,9 @@ those in flight end (for at most 2 minutes) and stores them (--cache); every rec
 scored and written, those whose call was not made without embedding scores (reported); then exit
 130, without the summary or the mismatches (files already there stay as they were). So in a
 pipeline qa-score passes on every record that an interrupted qa-predict or qa-judge before it
-still writes. A second signal stops at once: only the records
-completed before the first unfinished one are written.
+still writes. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
+records completed before the first unfinished one are written; when even those cannot be (a
+stalled reader of stdout), a third signal, or 10 s more, ends the run without them.
 
 Examples:
    qa-score preds.jsonl > scored.jsonl
