@@ -181,9 +181,9 @@ cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule verdict
 already_judged:true or the error that judging would record. stderr counts the requests and input
 tokens per model, priced as above (input only: replies have no length yet; "no price" for a model
 without one), with a warning when that alone is over --max-cost. A --cache FILE a run with a model
-could not open is refused as that run refuses it (exit 2), but none is made or written. Its exit
-code is the run's: 3 when a record could not be judged, or its judgment under the name would pass
-through failed, which --retry-errors judges again.
+could not open is refused as that run refuses it (exit 2), but none is made or written. A dry
+run's exit code is the run's: 3 when a record could not be judged, or its judgment under the name
+would pass through failed, which --retry-errors judges again.
 
 ` + command.FinishHelp + `
 

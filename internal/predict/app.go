@@ -166,9 +166,9 @@ first question asked, whose asks names the records it asks; their lines name tha
 asked_with. The extractive provider reads no prompt, so it has no dry run. stderr counts the
 requests and their input tokens, priced as above (input only; "no price" for a model without one),
 with a warning when that alone is over --max-cost. A --cache FILE the run could not open is refused
-as the run refuses it (exit 2), but none is made or written. Its exit code is the run's: 3 when a
-record could not be prompted, or would pass through with a failed prediction (or, in a sequence, a
-failed verdict), which --retry-errors asks again.`
+as the run refuses it (exit 2), but none is made or written. A dry run's exit code is the run's: 3
+when a record could not be prompted, or would pass through with a failed prediction (or, in a
+sequence, a failed verdict), which --retry-errors asks again.`
 
 // examples closes qa-predict's --help: the offline baseline, a dry run, and the calls a real run
 // makes (internal/examples runs each, the calls as dry runs).
