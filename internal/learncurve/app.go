@@ -43,7 +43,8 @@ every name). Warnings go to stderr. Records without a sequence, and records whos
 --judge judgment failed (counted as wrong, as EvaLearn does), make the exit status 3; so does a
 run in which no record has a verdict under the --judge name (unjudged records, or a misspelt
 name), whose report would read 0. A record that a later one of the same sequence and position
-replaces (EvaLearn keeps the last) counts for none of these, as its verdict counts for nothing.
+replaces (EvaLearn keeps the last), or at a position outside 1 to M (ignored, with a warning for a
+failed one), counts for none of these, as its verdict counts for nothing.
 
 Examples:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
@@ -236,8 +237,13 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	for _, at := range noted[Failed] {
 		failedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; counted as wrong", at))
 	}
+	var ignoredNotes recordNotes // failed records at positions the report does not read
+	for _, at := range g.Ignored()[Failed] {
+		ignoredNotes.note(stderr, fmt.Sprintf("qa-learncurve: warning: %v; ignored: its position is not among 1-%d", at, cfg.Problems))
+	}
 	skippedNotes.rest(stderr, "record without a sequence id or position skipped", "records without a sequence id or position skipped")
 	failedNotes.rest(stderr, "failed record counted as wrong", "failed records counted as wrong")
+	ignoredNotes.rest(stderr, "failed record ignored", "failed records ignored")
 	failed, unjudged, unread := len(noted[Failed]), len(noted[NoVerdict]), len(noted[Unread])
 	seqs, seqWarns := g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)

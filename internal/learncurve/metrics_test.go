@@ -156,7 +156,7 @@ func TestPositionWarningRuns(t *testing.T) {
 
 // TestGrouperNoted: Noted returns the notes of the observations counted, by kind and in input
 // order across sequences, leaving out those a later observation of the same position replaced
-// (and counting such a position once).
+// (and counting such a position once) and those at positions outside 1..M, which Ignored returns.
 func TestGrouperNoted(t *testing.T) {
 	note := func(k NoteKind, id string) *Note { return &Note{Kind: k, At: &record.Error{ID: id}} }
 	g := NewGrouper(3)
@@ -169,20 +169,29 @@ func TestGrouperNoted(t *testing.T) {
 		{Seq: "a", Pos: "2", Correct: true},            // replaces a failed one
 		{Seq: "a", Pos: "3", Note: note(Failed, "a3")}, // replaces one without verdict
 		{Seq: "b", Pos: "3", Note: note(NoVerdict, "b3")},
+		{Seq: "a", Pos: "8", Note: note(Failed, "a8")},
+		{Seq: "b", Pos: `"2"`, Note: note(NoVerdict, `b"2"`)},
+		{Seq: "b", Pos: "0", Note: note(Failed, "b0")},
 	} {
 		g.Add(o)
 	}
 	places, counted := g.Noted()
-	ids := func(k NoteKind) []string {
+	ids := func(places [noteKinds][]*record.Error, k NoteKind) []string {
 		var s []string
 		for _, at := range places[k] {
 			s = append(s, at.ID)
 		}
 		return s
 	}
-	got := [][]string{ids(Failed), ids(NoVerdict), ids(Unread)}
+	got := [][]string{ids(places, Failed), ids(places, NoVerdict), ids(places, Unread)}
 	want := [][]string{{"b1", "a1", "a3"}, {"b3"}, {"b2"}}
 	if diff := cmp.Diff(want, got); diff != "" || counted != 6 {
 		t.Errorf("Noted() = %v, %d; want %v, 6 (-want +got):\n%s", got, counted, want, diff)
+	}
+	ignored := g.Ignored()
+	got = [][]string{ids(ignored, Failed), ids(ignored, NoVerdict), ids(ignored, Unread)}
+	want = [][]string{{"a8", "b0"}, {`b"2"`}, nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Ignored() = %v; want %v (-want +got):\n%s", got, want, diff)
 	}
 }

@@ -105,12 +105,29 @@ func (g *Grouper) Add(o Observation) (replaced bool) {
 
 // Noted returns, by kind, the places of the Notes of the observations the sequences count, in
 // input order: a Note whose observation a later one of the same sequence and position replaced
-// is left out, as its verdict is. It returns the number of observations counted too.
+// is left out, as its verdict is, and so is one at a position outside 1..M, which no row reads.
+// It returns the number of observations counted too.
 func (g *Grouper) Noted() (places [noteKinds][]*record.Error, counted int) {
+	return g.noted(true)
+}
+
+// Ignored returns, by kind and in input order, the places of the Notes that Noted leaves out
+// for their positions, outside 1..M: the rows never read them.
+func (g *Grouper) Ignored() [noteKinds][]*record.Error {
+	places, _ := g.noted(false)
+	return places
+}
+
+// noted returns the places of the Notes of the observations kept at positions 1..M (read) or at
+// the others (!read), and the number of those observations.
+func (g *Grouper) noted(read bool) (places [noteKinds][]*record.Error, n int) {
 	var notes [noteKinds][]*Note
 	for _, s := range g.order {
-		counted += len(s.pos)
-		for _, m := range s.pos {
+		for key, m := range s.pos {
+			if g.reads(key) != read {
+				continue
+			}
+			n++
 			if m.note != nil {
 				notes[m.note.Kind] = append(notes[m.note.Kind], m.note)
 			}
@@ -122,7 +139,13 @@ func (g *Grouper) Noted() (places [noteKinds][]*record.Error, counted int) {
 			places[k] = append(places[k], n.At)
 		}
 	}
-	return places, counted
+	return places, n
+}
+
+// reads reports whether the rows read position key: one of "1" to "M".
+func (g *Grouper) reads(key string) bool {
+	p, err := strconv.Atoi(key)
+	return err == nil && p >= 1 && p <= g.M && strconv.Itoa(p) == key
 }
 
 // Sequences returns the outcome rows in first-appearance order, and one warning for each
