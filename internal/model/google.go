@@ -37,7 +37,7 @@ func newGoogle(base string, cfg Config, hc *http.Client) (Client, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &chat{provider: "googleai", base: base, llm: llm, key: cfg.APIKey, tpm: cfg.TPM}, nil
+		return &chat{provider: "googleai", base: base, llm: llm, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM}, nil
 	})
 	return g, nil
 }

@@ -26,10 +26,20 @@ type HintNames struct {
 	NoKey        bool     // no key was given (an OpenAI-compatible server's call): a 401 asks for one
 }
 
-// hint is Hint in the chat flags' words, for a call made with key ("" for none).
-func hint(provider, base, key string, attempts *Attempts) string {
-	return Hint(provider, base, attempts, HintNames{ProviderFlag: "--provider", KeyFileFlag: "--api-key-file", KeyEnv: KeyEnv[provider],
-		NoKey: key == ""})
+// hint is Hint in the words of names, for a call made with key ("" for none): a name names leaves
+// unset is the chat flags' (--provider, --api-key-file, the provider's KeyEnv).
+func hint(provider, base, key string, names HintNames, attempts *Attempts) string {
+	if names.ProviderFlag == "" {
+		names.ProviderFlag = "--provider"
+	}
+	if names.KeyFileFlag == "" {
+		names.KeyFileFlag = "--api-key-file"
+	}
+	if names.KeyEnv == nil {
+		names.KeyEnv = KeyEnv[provider]
+	}
+	names.NoKey = key == ""
+	return Hint(provider, base, attempts, names)
 }
 
 // Hint returns the advice for a call of provider to base (its endpoint) that failed, from what

@@ -80,6 +80,9 @@ type Config struct {
 	HTTPClient *http.Client
 	// TPM, if set, limits tokens per minute (estimated input + max_tokens, corrected by real usage).
 	TPM *Limiter
+	// Names are the flags a failed call's hint names, where they are not the chat flags' (an
+	// EvaLearn judge's --judge-api-key-file, say); its NoKey is set from APIKey.
+	Names HintNames
 }
 
 // New returns the Client for cfg.Provider. The extractive provider is not built here (it lives in
@@ -121,7 +124,7 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", cfg.Provider, redact(err.Error(), cfg.APIKey))
 	}
-	return &chat{provider: cfg.Provider, base: base, llm: llm, key: cfg.APIKey, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
+	return &chat{provider: cfg.Provider, base: base, llm: llm, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
 }
 
 func keyOr(key, def string) string {
@@ -137,6 +140,7 @@ type chat struct {
 	base      string // the endpoint, for the hint of a failed call
 	llm       llms.Model
 	key       string
+	names     HintNames // the hint's flags (Config.Names)
 	tpm       *Limiter
 	legacyMax bool
 }
@@ -180,7 +184,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			return out, c.notCalled(out.Attempts)
 		}
 		if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
-			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, c.key, attempts)}
+			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
 		}
 		if why := body.empty; why != "" && status == http.StatusOK {
 			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
@@ -195,7 +199,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key)),
-			Hint: hint(c.provider, c.base, c.key, attempts)}
+			Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
 	}
 	if len(resp.Choices) == 0 {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, req.Model, ErrEmptyReply)}

@@ -37,6 +37,8 @@ type Setup struct {
 	// Tokens, when set, is the limiter the calls reserve their tokens with instead of a new one of
 	// TPM tokens a minute (NewTokens), so that two clients share one token budget as well.
 	Tokens *Limiter
+	// Names are Config.Names: the flags a failed call's hint names, where not the chat flags'.
+	Names HintNames
 }
 
 // NewTransport returns a new retrying, rate-limited Transport configured by s.
@@ -81,7 +83,7 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 	if tpm == nil {
 		tpm = s.NewTokens()
 	}
-	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm})
+	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm, Names: s.Names})
 }
 
 // KeyOptional reports whether provider, at baseURL, can be called without an API key: ollama and

@@ -245,6 +245,20 @@ func (a *app) judgeProvider(c *cli.Context) (string, error) {
 	return p, nil
 }
 
+// judgeHintNames are the flags a failed judge call's hint names: --judge-provider when given, and
+// --judge-api-key-file, unless the judge has the reader's provider (sameProvider) and its key came
+// from --api-key-file or the reader's variables, as when --judge-api-key-file is not given.
+func judgeHintNames(c *cli.Context, sameProvider bool) model.HintNames {
+	var names model.HintNames
+	if c.String("judge-provider") != "" {
+		names.ProviderFlag = "--judge-provider"
+	}
+	if c.String("judge-api-key-file") != "" || !sameProvider {
+		names.KeyFileFlag = "--judge-api-key-file"
+	}
+	return names
+}
+
 // judgeProviders lists the providers a judge can call: all but the extractive baseline.
 func judgeProviders() []string {
 	return slices.DeleteFunc(slices.Clone(model.Providers), func(p string) bool { return p == "extractive" })
@@ -286,6 +300,7 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 		return nil, command.Usagef("no API key for the judge (%s): set %s or use --judge-api-key-file", provider, strings.Join(model.KeyEnv[provider], " or "))
 	}
 	js := a.setup(c, provider, baseURL, key)
+	js.Names = judgeHintNames(c, provider == a.provider)
 	// The reader's transport and --tpm limiter (nil, with the extractive baseline: new ones), so
 	// that --rpm and --tpm bound the run's calls, the judge's included, as --max-cost does.
 	js.Transport, js.Tokens = a.transport, a.tokens
