@@ -696,6 +696,23 @@ func TestOutputFolder(t *testing.T) {
 	}
 }
 
+// TestFileFlag: a file a flag names that is at fault is a usage error naming the flag and the
+// file; where its folder is missing it says to make it, in OutputFolder's words.
+func TestFileFlag(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "no", "c.sqlite")
+	for _, tc := range []struct{ path, want string }{
+		{filepath.Join(dir, "c.sqlite"), "--cache: " + filepath.Join(dir, "c.sqlite") + ": not a reply cache"},
+		{missing, "--cache: cannot write " + missing + ": there is no folder " + filepath.Join(dir, "no") + " (make it first: mkdir -p " + filepath.Join(dir, "no") + ")"},
+		{dir, "--cache: " + dir + " is a folder: name a file in it"},
+	} {
+		err := FileFlag("--cache", tc.path, errors.New("not a reply cache"))
+		if err == nil || err.Error() != tc.want || ExitCode(err) != ExitUsage {
+			t.Errorf("FileFlag(%q) = %v (exit %d), want %q (exit %d)", tc.path, err, ExitCode(err), tc.want, ExitUsage)
+		}
+	}
+}
+
 // TestStopped: a record's error from a call not made as the server was never reached, or refused
 // every call, is told from the error of a call made, and counted apart by why.
 func TestStopped(t *testing.T) {

@@ -181,6 +181,17 @@ func OutputFolder(flag, path string) error {
 	return nil
 }
 
+// FileFlag is err, the fault of the file path that flag names (a --cache file that is not a
+// cache, say), as a usage error naming both; where path's folder is missing or no folder, or
+// path is a folder, it is OutputFolder's error instead, which says to make the folder as the
+// output flags' does.
+func FileFlag(flag, path string, err error) error {
+	if ferr := OutputFolder(flag, path); ferr != nil {
+		return &UsageError{Err: ferr}
+	}
+	return Usagef("%s: %s: %v", flag, path, err)
+}
+
 // OutputWritable returns an error naming flag when the output file path cannot be opened for
 // writing, as OutputFolder's check before the work: a folder the file system makes no file in
 // (/proc, which root's permissions let write), a file or folder this process may not write. It

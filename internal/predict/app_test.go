@@ -723,7 +723,7 @@ func TestExtractiveNotCached(t *testing.T) {
 	}
 	missing := filepath.Join(dir, "no-such-folder", "cache.db")
 	_, stderr, err := run(t, context.Background(), in, "--provider", "extractive", "--cache", missing)
-	if code := command.ExitCode(err); code != 2 || !strings.Contains(stderr+fmt.Sprint(err), "--cache: "+missing) {
+	if code := command.ExitCode(err); code != 2 || !strings.Contains(stderr+fmt.Sprint(err), "--cache: cannot write "+missing) {
 		t.Errorf("--cache in a missing folder: exit %d, %v, stderr %q; want exit 2 naming --cache and the file", code, err, stderr)
 	}
 }

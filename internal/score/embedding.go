@@ -316,10 +316,11 @@ func (st *embedStage) stats() string {
 }
 
 // cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
-// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is.
+// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is,
+// said as the output flags say a missing folder.
 func cacheFlag(err error) error {
 	if fe, ok := errors.AsType[*cache.FileError](err); ok {
-		return command.Usagef("--cache: %s: %v", fe.Path, fe.Err)
+		return command.FileFlag("--cache", fe.Path, fe.Err)
 	}
 	return err
 }
