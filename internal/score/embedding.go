@@ -204,8 +204,17 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	}
 	var msgs []string
 	var sbertErr, bertErr error
-	fail := func(err error) {
-		msgs = append(msgs, fmt.Sprintf("%s: %s not scored: %v", span(rs, idx), english.Count(len(idx), "record", "records"), err))
+	sbert := []embedSlot{{st.sbert, "sbert"}}
+	bert := []embedSlot{{st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}}
+	// fail says which of the metrics (slots) the records lack, and why: they keep their others.
+	fail := func(err error, slots []embedSlot) {
+		var lack []string
+		for _, m := range slots {
+			if m.k >= 0 {
+				lack = append(lack, m.name)
+			}
+		}
+		msgs = append(msgs, fmt.Sprintf("%s: %s without %s: %v", span(rs, idx), english.Count(len(idx), "record", "records"), strings.Join(lack, ", "), err))
 		for _, i := range idx {
 			rs[i].o.embedFailed = true
 		}
@@ -213,7 +222,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	if st.sbert >= 0 {
 		vals, err := st.scorer.SBERT(ctx, preds, refs)
 		if err != nil {
-			fail(err)
+			fail(err, sbert)
 			sbertErr = err
 		} else {
 			for j, i := range idx {
@@ -227,7 +236,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 			prfs, err = st.scorer.BERTScore(ctx, preds, refs, st.opts)
 		}
 		if err != nil {
-			fail(err)
+			fail(err, bert)
 			bertErr = err
 		} else {
 			for j, i := range idx {
@@ -243,10 +252,7 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	// Note: a failed call left the records without the other call's scores too (all or none),
 	// though they were computed: a server that could not tokenize for bertscore lost every sbert
 	// score, each with bertscore's error.
-	for _, m := range []struct {
-		k    int
-		name string
-	}{{st.sbert, "sbert"}, {st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}} {
+	for _, m := range append(sbert, bert...) {
 		err := bertErr
 		if m.k == st.sbert {
 			err = sbertErr
@@ -261,6 +267,12 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 		}
 	}
 	return msgs
+}
+
+// embedSlot is an embedding metric's slot in a record's values (-1 when not selected) and its name.
+type embedSlot struct {
+	k    int
+	name string
 }
 
 // recordMessage is the message a record's score_errors keeps for a failed embedding call: the

@@ -342,14 +342,15 @@ func TestEmbedConcurrency(t *testing.T) {
 
 // TestEmbedOneCallFails: sbert and bertscore_* are two calls to the server (/embed; /tokenize and
 // /embed_all); when one fails, the records keep the other's scores, as computed when both work,
-// and score_errors names only the failed call's metrics, with its own error. Both used to be
-// left out, each with the failed call's error.
+// and score_errors names only the failed call's metrics, with its own error, as stderr does. Both
+// used to be left out, each with the failed call's error; then stderr said the records were not
+// scored though they kept the other's.
 func TestEmbedOneCallFails(t *testing.T) {
 	tei := newTEIServer(t) // /tokenize and /embed_all
 	input := `{"schema":1,"id":"a","question":"q","answers":["paris rome"],"prediction":{"text":"paris"}}
 {"schema":1,"id":"b","question":"q","answers":["rome berlin"],"prediction":{"text":"paris"}}
 `
-	run := func(t *testing.T, broken string) (map[string]record.Record, int) {
+	run := func(t *testing.T, broken string) (map[string]record.Record, int, string) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case r.URL.Path == broken:
@@ -383,9 +384,9 @@ func TestEmbedOneCallFails(t *testing.T) {
 			}
 			recs[r.ID] = r
 		}
-		return recs, command.ExitCode(err)
+		return recs, command.ExitCode(err), stderr.String()
 	}
-	whole, code := run(t, "")
+	whole, code, _ := run(t, "")
 	if code != 0 || len(whole) != 2 || math.Abs(whole["a"].Scores["sbert"]-1/math.Sqrt2) > 1e-6 || whole["b"].Scores["bertscore_f1"] == 0 {
 		t.Fatalf("both calls working: exit %d, records %+v; want exit 0, sbert of a 1/√2 and bertscore_f1 of b", code, whole)
 	}
@@ -398,11 +399,15 @@ func TestEmbedOneCallFails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.broken, func(t *testing.T) {
-			recs, code := run(t, tt.broken)
+			recs, code, stderr := run(t, tt.broken)
 			if code != command.ExitBadRecords {
 				t.Errorf("exit %d, want %d", code, command.ExitBadRecords)
 			}
 			call := strings.TrimSuffix(tt.failed, "_f1") // the error names its call: sbert, bertscore
+			line := `qa-score: stdin:1-2 (ids "a" … "b"): 2 records without ` + tt.failed + ": " + call + ": "
+			if !strings.HasPrefix(stderr, line) || strings.Count(stderr, "records without") != 1 {
+				t.Errorf("stderr %q, want one line starting %q", stderr, line)
+			}
 			for id, r := range recs {
 				if got, want := r.Scores[tt.kept], whole[id].Scores[tt.kept]; got != want {
 					t.Errorf("%s: %s = %v, want %v, as when both calls work", id, tt.kept, got, want)
