@@ -37,6 +37,9 @@ type Setup struct {
 	// Tokens, when set, is the limiter the calls reserve their tokens with instead of a new one of
 	// TPM tokens a minute (NewTokens), so that two clients share one token budget as well.
 	Tokens *Limiter
+	// Sleep is the wait of the limiters and before a retry, or nil for a timer; tests inject one
+	// that records the waits.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// Names are Config.Names: the flags a failed call's hint names, where not the chat flags'.
 	Names HintNames
 }
@@ -54,6 +57,7 @@ func (s Setup) NewTransport() *Transport {
 		Concurrency: s.Concurrency,
 		RPM:         s.RPM,
 		Seed:        s.Seed,
+		Sleep:       s.Sleep,
 	})
 }
 
@@ -62,7 +66,7 @@ func (s Setup) NewTokens() *Limiter {
 	if s.TPM <= 0 {
 		return nil
 	}
-	return NewLimiter(s.TPM, nil)
+	return NewLimiter(s.TPM, s.Sleep)
 }
 
 // Client returns the Client for s, its calls going through s.Transport or else s.NewTransport(),

@@ -182,8 +182,12 @@ const examples = `Examples:
 
 // Run runs qa-predict with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr}
-	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp+"\n\n"+examples, stdout, stderr)
+	return (&app{stdin: stdin, stdout: stdout, stderr: stderr}).execute(ctx, args)
+}
+
+// execute is Run for a, whose streams (and, in tests, sleep) are set.
+func (a *app) execute(ctx context.Context, args []string) error {
+	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp+"\n\n"+examples, a.stdout, a.stderr)
 	cliApp.Flags = slices.Concat(flags(), sequentialFlags(), runFlags())
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)
@@ -265,11 +269,14 @@ type app struct {
 	budget    *model.Budget // --max-cost, or nil
 	transport *model.Transport
 	tokens    *model.Limiter // --tpm's, shared with the EvaLearn judge; nil: no limit
-	prices    model.Prices
-	prompts   *prompter
-	store     *cache.Cache
-	tally     tally
-	seq       sequencer // records with a sequence (sequential.go)
+	// sleep is the wait of --rpm, --tpm and retries (model.Setup.Sleep): nil, a timer; tests
+	// inject one that records the waits.
+	sleep   func(ctx context.Context, d time.Duration) error
+	prices  model.Prices
+	prompts *prompter
+	store   *cache.Cache
+	tally   tally
+	seq     sequencer // records with a sequence (sequential.go)
 	// judgeTemperature is --judge-temperature, the EvaLearn judge's; nil for EvaLearn's own.
 	judgeTemperature *float64
 }
@@ -612,7 +619,7 @@ func (a *app) configureClient(c *cli.Context) error {
 func (a *app) setup(c *cli.Context, provider, baseURL, key string) model.Setup {
 	return model.Setup{Provider: provider, BaseURL: baseURL, APIKey: key, Concurrency: a.concurrency,
 		RPM: c.Float64("rpm"), TPM: c.Float64("tpm"), MaxRetries: c.Int("max-retries"),
-		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed"))}
+		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed")), Sleep: a.sleep}
 }
 
 // apiKey reads the key from file (trimmed), else from the provider's usual environment variables.

@@ -104,16 +104,25 @@ func TestMaxCostSequences(t *testing.T) {
 // TestTPMSequences: qa-predict's EvaLearn judge reserves its tokens with the reader's --tpm
 // limiter, as its calls spend from --max-cost's budget and go through --rpm's. Under a limit that
 // the first student request fills (a request larger than the limit goes alone in its minute), the
-// verdict of that answer waits for the next minute: a second on, the server has answered the
-// student once and the judge not at all. Unmetered, the judge was asked at once.
+// verdict of that answer is the first call that must wait: when the limiter first sleeps (a sleep
+// the test injects, which holds until the run is cancelled), the server has answered the student
+// once and the judge not at all. Unmetered, the judge was asked at once, and the first to wait was
+// the next student request, after that verdict.
 func TestTPMSequences(t *testing.T) {
 	srv := newReplayServer(t, loadTranscript(t))
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		args := append([]string{"qa-predict"}, seqArgs(t, srv.URL, "--concurrency", "1", "--tpm", "1")...)
-		done <- Run(ctx, args, strings.NewReader(seqInput(t)), io.Discard, io.Discard)
-	}()
+	waited := make(chan struct{}, 1)
+	sleep := func(ctx context.Context, d time.Duration) error {
+		if d <= 0 {
+			return nil
+		}
+		select {
+		case waited <- struct{}{}:
+		default:
+		}
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	answered := func() map[string]int {
 		srv.mu.Lock()
 		defer srv.mu.Unlock()
@@ -123,15 +132,21 @@ func TestTPMSequences(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for answered()["client"] == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	done := make(chan error, 1)
+	go func() {
+		a := &app{stdin: strings.NewReader(seqInput(t)), stdout: io.Discard, stderr: io.Discard, sleep: sleep}
+		done <- a.execute(ctx, append([]string{"qa-predict"}, seqArgs(t, srv.URL, "--concurrency", "1", "--tpm", "1")...))
+	}()
+	var got map[string]int
+	select {
+	case <-waited:
+		got = answered()
+	case err := <-done:
+		t.Fatalf("the run ended (%v) with no call waiting for --tpm", err)
 	}
-	time.Sleep(time.Second)
-	got := answered()
 	cancel()
 	<-done
 	if want := map[string]int{"client": 1}; !maps.Equal(got, want) {
-		t.Errorf("calls answered by role within a second of the first = %v, want %v (the verdict waiting for --tpm's next minute)", got, want)
+		t.Errorf("calls answered by role when a call first waits for --tpm = %v, want %v (the verdict waiting for its next minute)", got, want)
 	}
 }
