@@ -117,6 +117,10 @@ func (e *FileError) Error() string { return "cache " + e.Path + ": " + e.Err.Err
 
 func (e *FileError) Unwrap() error { return e.Err }
 
+// FileFault returns the cache file's path and its fault, so that a command says the error as that
+// of the file its flag named (command.FlagFile).
+func (e *FileError) FileFault() (path string, err error) { return e.Path, e.Err }
+
 // Check returns the *FileError Open would return for the file at path (a folder, a missing
 // folder, a file that is not a reply cache, one that cannot be written), without changing any
 // file or leaving one behind: a dry run checks --cache with it where a run would open the cache.

@@ -713,6 +713,29 @@ func TestFileFlag(t *testing.T) {
 	}
 }
 
+// fault is a FileFault, as the cache's file errors are.
+type fault struct{ path string }
+
+func (f fault) Error() string              { return "cache " + f.path + ": not a reply cache" }
+func (f fault) FileFault() (string, error) { return f.path, errors.New("not a reply cache") }
+
+// TestFlagFile: an error that wraps a FileFault is said as FileFlag says it, a usage error naming
+// the flag; any other error, and nil, is returned as it is.
+func TestFlagFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.sqlite")
+	err := FlagFile("--cache", fmt.Errorf("open: %w", fault{path}))
+	if want := "--cache: " + path + ": not a reply cache"; err == nil || err.Error() != want || ExitCode(err) != ExitUsage {
+		t.Errorf("FlagFile(fault) = %v (exit %d), want %q (exit %d)", err, ExitCode(err), want, ExitUsage)
+	}
+	other := errors.New("database is locked")
+	if err := FlagFile("--cache", other); err != other {
+		t.Errorf("FlagFile(%v) = %v, want it unchanged", other, err)
+	}
+	if err := FlagFile("--cache", nil); err != nil {
+		t.Errorf("FlagFile(nil) = %v, want nil", err)
+	}
+}
+
 // TestStopped: a record's error from a call not made as the server was never reached, or refused
 // every call, is told from the error of a call made, and counted apart by why.
 func TestStopped(t *testing.T) {

@@ -181,6 +181,24 @@ func OutputFolder(flag, path string) error {
 	return nil
 }
 
+// FileFault is an error that comes from the file a flag named, not from the run (a --cache file
+// that is no cache, in a folder that does not exist): FileFault returns the file's path and its
+// fault.
+type FileFault interface {
+	error
+	FileFault() (path string, err error)
+}
+
+// FlagFile is err as FileFlag says it for flag when err is (or wraps) a FileFault, and err
+// unchanged otherwise.
+func FlagFile(flag string, err error) error {
+	if ff, ok := errors.AsType[FileFault](err); ok {
+		path, fault := ff.FileFault()
+		return FileFlag(flag, path, fault)
+	}
+	return err
+}
+
 // FileFlag is err, the fault of the file path that flag names (a --cache file that is not a
 // cache, say), as a usage error naming both; where path's folder is missing or no folder, or
 // path is a folder, it is OutputFolder's error instead, which says to make the folder as the

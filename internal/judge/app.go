@@ -424,7 +424,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		// opened, nor a file left (cache.Check).
 		if p := c.String("cache"); p != "" {
 			if err := cache.Check(p); err != nil {
-				return nil, cacheFlag(err)
+				return nil, command.FlagFile("--cache", err)
 			}
 		}
 		return cfg, nil
@@ -446,7 +446,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if p := c.String("cache"); p != "" {
 		cc, err := cache.Open(p)
 		if err != nil {
-			return nil, cacheFlag(err)
+			return nil, command.FlagFile("--cache", err)
 		}
 		cfg.cache = cc
 		client = cc.Wrap(client)
@@ -1009,14 +1009,4 @@ func summarize(w io.Writer, name string, t *tally) {
 		}
 	}
 	fmt.Fprintln(w)
-}
-
-// cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
-// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is,
-// said as the output flags say a missing folder.
-func cacheFlag(err error) error {
-	if fe, ok := errors.AsType[*cache.FileError](err); ok {
-		return command.FileFlag("--cache", fe.Path, fe.Err)
-	}
-	return err
 }

@@ -415,7 +415,7 @@ func (a *app) configure(c *cli.Context) error {
 		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
 		// is opened, nor a file left (cache.Check).
 		if f := c.String("cache"); f != "" {
-			return cacheFlag(cache.Check(f))
+			return command.FlagFile("--cache", cache.Check(f))
 		}
 		return nil
 	}
@@ -434,11 +434,11 @@ func (a *app) configure(c *cli.Context) error {
 	case f == "":
 	case a.provider == "extractive" && c.String("judge-model") == "":
 		if err := cache.Check(f); err != nil {
-			return cacheFlag(err)
+			return command.FlagFile("--cache", err)
 		}
 	default:
 		if a.store, err = cache.Open(f); err != nil {
-			return cacheFlag(err)
+			return command.FlagFile("--cache", err)
 		}
 		if a.provider != "extractive" {
 			a.client = a.store.Wrap(a.client)
@@ -629,14 +629,4 @@ func apiKey(provider, file string) (string, error) {
 		return "", command.Usagef("--api-key-file: %v", err)
 	}
 	return key, nil
-}
-
-// cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
-// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is,
-// said as the output flags say a missing folder.
-func cacheFlag(err error) error {
-	if fe, ok := errors.AsType[*cache.FileError](err); ok {
-		return command.FileFlag("--cache", fe.Path, fe.Err)
-	}
-	return err
 }

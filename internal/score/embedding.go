@@ -2,7 +2,6 @@ package score
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -106,7 +105,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 	if cachePath != "" {
 		c, err := cache.Open(cachePath)
 		if err != nil {
-			return nil, cacheFlag(err)
+			return nil, command.FlagFile("--cache", err)
 		}
 		ec.Cache, st.cache = c, c
 	}
@@ -325,14 +324,4 @@ func (st *embedStage) stats() string {
 	}
 	return fmt.Sprintf("embeddings: %s for %s%s, %s from the cache", english.Count(int(s.Requests), "batch", "batches"),
 		english.Count(int(s.Texts), "text", "texts"), notSent, english.Count(int(s.CacheHits), "text", "texts"))
-}
-
-// cacheFlag is err, from opening the --cache file, as a usage error when the file named is at
-// fault (its folder missing, not a cache): a bad flag value, as an unreadable --prices file is,
-// said as the output flags say a missing folder.
-func cacheFlag(err error) error {
-	if fe, ok := errors.AsType[*cache.FileError](err); ok {
-		return command.FileFlag("--cache", fe.Path, fe.Err)
-	}
-	return err
 }
