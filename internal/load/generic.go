@@ -22,16 +22,18 @@ import (
 )
 
 // Mapping names, for each record field, the source field it comes from in the generic jsonl and
-// csv formats. Unmapped record fields come from the source field of the same name, unless the
-// mapping gives that source to another record field (see takenBy).
+// csv formats: in jsonl a path into nested objects, in csv a column (see sourcePath). Unmapped
+// record fields come from the source field of the same name, unless the mapping gives that source
+// to another record field (see takenBy).
 type Mapping map[string]string
 
 // mappable lists the record fields a Mapping may name.
 var mappable = []string{"id", "question", "answers", "type", "context", "rubric", "lang", "dataset", "split"}
 
-// ParseMap parses `question=q,answers=gold,id=qid,type=category`. A field mapped twice, or a source
-// mapped to two fields, is an error: a field takes its source's value away from the record, so
-// the later would be lost without a word.
+// ParseMap parses `question=q,answers=gold,id=qid,type=category`, a source being a path
+// (answers.text, see sourcePath). A source with an empty name on its path is an error, and so is
+// a field mapped twice, or a source mapped to two fields: a field takes its source's value away
+// from the record, so the later would be lost without a word.
 func ParseMap(s string) (Mapping, error) {
 	m := Mapping{}
 	if strings.TrimSpace(s) == "" {
@@ -45,6 +47,9 @@ func ParseMap(s string) (Mapping, error) {
 		}
 		if !slices.Contains(mappable, field) {
 			return nil, fmt.Errorf("map %q: %q is not one of %v%s", pair, field, mappable, english.DidYouMean(field, mappable))
+		}
+		if _, err := sourcePath(src); err != nil {
+			return nil, fmt.Errorf("map %q: source %q: %v", pair, src, err)
 		}
 		if prev, ok := m[field]; ok {
 			return nil, fmt.Errorf("map %q: %s is mapped twice (from %q and from %q)", pair, field, prev, src)
@@ -113,7 +118,7 @@ func (m Mapping) unfound(found map[string]bool) []string {
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
 	if src := opt.Map.source("id"); src != "" {
-		id = itemID("", src)
+		id = pathID(src)
 	}
 	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt) error {
 		line := at.line
@@ -123,17 +128,18 @@ func JSONL(in Input, opt Options, emit Emit) error {
 				return emit(nil, 0, err)
 			}
 		}
+		item := fields{obj: obj, nested: true}
 		if opt.Found != nil {
-			opt.Found(func(src string) bool { _, ok := obj[src]; return ok })
+			opt.Found(item.has)
 		}
 		if repeated != "" {
 			id := ""
 			if src := opt.Map.source("id"); src != "" && repeated != src {
-				id, _ = scalarText(obj[opt.Map.source("id")])
+				id = pathID(src)(raw)
 			}
 			return emit(nil, 0, badf(in, line, id, "field %q is given twice", repeated))
 		}
-		rec, err := genericRecord(in, line, defaultID(in, at), obj, opt.Map)
+		rec, err := genericRecord(in, line, defaultID(in, at), item, opt.Map)
 		return emit(rec, line, err)
 	})
 }
@@ -194,7 +200,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
 	if opt.Found != nil {
-		opt.Found(func(src string) bool { return slices.Contains(header, src) })
+		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
 	read := 1 // the last line of the last row read whole, to say how far a broken input was read
 	for {
@@ -263,7 +269,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 		obj := make(map[string]jsonRaw, len(row))
 		for i, cell := range row {
 			b, _ := jsonMarshal(cell)
-			if header[i] != "" && header[i] == opt.Map.source("answers") {
+			if src := opt.Map.source("answers"); src != "" && header[i] == column(src) {
 				if isJSONList(cell) {
 					b = []byte(cell)
 				} else if items, ok := python.ParseStrList(cell); ok {
@@ -272,7 +278,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			}
 			obj[header[i]] = b
 		}
-		rec, bad := genericRecord(in, line, defaultID(in, itemAt{line: line}), obj, opt.Map)
+		rec, bad := genericRecord(in, line, defaultID(in, itemAt{line: line}), fields{obj: obj}, opt.Map)
 		if err := emit(rec, line, bad); err != nil {
 			return err
 		}
@@ -438,7 +444,7 @@ func checkHeader(header []string) error {
 // the one at fault (encoding/csv returns them with the error), so its id is known when its
 // column comes first.
 func rowID(header, row []string, m Mapping) string {
-	i := slices.Index(header, m.source("id"))
+	i := slices.Index(header, column(m.source("id")))
 	if m.source("id") == "" || i < 0 || i >= len(row) || !utf8.ValidString(row[i]) {
 		return ""
 	}
@@ -494,20 +500,31 @@ func fieldName(f string) string {
 	return f
 }
 
-// genericRecord makes the record of the row obj at line, whose id is id when the row has none.
-func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapping) (*record.Record, error) {
+// genericRecord makes the record of the row item at line, whose id is id when the row has none.
+func genericRecord(in Input, line int, id string, item fields, m Mapping) (*record.Record, error) {
+	obj := item.obj
+	var fault error // the first source whose path does not hold
 	take := func(f string) (jsonRaw, bool) {
 		src := m.source(f)
-		if src == "" { // its field is another's source
+		if src == "" || fault != nil { // its field is another's source
 			return nil, false
 		}
-		raw, ok := obj[src]
-		delete(obj, src)
+		raw, ok, err := item.take(src)
+		if err != nil {
+			fault = fmt.Errorf("field %q: %w", src, err)
+			if _, ok := errors.AsType[*givenTwice](err); ok {
+				fault = err
+			}
+		}
 		return raw, ok && !isNull(raw)
 	}
 	rec := newRecord(id, "", "")
 	var taken []string
-	if raw, ok := take("id"); ok {
+	raw, ok := take("id")
+	if fault != nil {
+		return nil, badf(in, line, "", "%v", fault)
+	}
+	if ok {
 		taken = append(taken, m.source("id"))
 		id, ok := scalarText(raw)
 		if !ok {
@@ -521,8 +538,11 @@ func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapp
 	if g := m.takenBy("question"); g != "" {
 		return nil, badf(in, line, rec.ID, "no field for the question: --map %s=question makes field \"question\" the %s; give --map question=FIELD", g, g)
 	}
-	_, present := obj[m.source("question")]
-	raw, ok := take("question")
+	present := item.has(m.source("question"))
+	raw, ok = take("question")
+	if fault != nil {
+		return nil, badf(in, line, rec.ID, "%v", fault)
+	}
 	if !ok && present {
 		return nil, badf(in, line, rec.ID, "field %q is null", m.source("question"))
 	}
@@ -537,8 +557,9 @@ func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapp
 		return nil, badf(in, line, rec.ID, "%v", err)
 	}
 	var err error
-	if rec.Answers, err = textList(take("answers")); err != nil {
-		return nil, badf(in, line, rec.ID, "field %q: %v", m.source("answers"), err)
+	answers, ok := take("answers")
+	if rec.Answers, err = textList(answers, ok); err != nil {
+		return nil, badf(in, line, rec.ID, "field %q: %v%s", m.source("answers"), err, textHint(answers, m.source("answers")))
 	}
 	ctx, err := textList(take("context"))
 	if err != nil {
@@ -557,6 +578,9 @@ func genericRecord(in Input, line int, id string, obj map[string]jsonRaw, m Mapp
 				return nil, badf(in, line, rec.ID, "field %q: %s must be a string or a number", m.source(f.name), f.name)
 			}
 		}
+	}
+	if fault != nil { // a later field's path did not hold: the fields after it were not read
+		return nil, badf(in, line, rec.ID, "%v", fault)
 	}
 	for k, v := range obj {
 		setMeta(rec, k, v)
@@ -584,6 +608,16 @@ func idName(in Input) string {
 		return "stdin"
 	}
 	return strings.TrimSuffix(filepath.Base(in.Name), ".gz")
+}
+
+// textHint says, for the answers at the source src that are an object with a member "text" (a
+// Hugging Face export's answers: {"text": [...], "answer_start": [...]}), the --map that reads
+// them, else "".
+func textHint(raw jsonRaw, src string) string {
+	if obj, _, ok := members(raw); !ok || obj["text"] == nil {
+		return ""
+	}
+	return fmt.Sprintf(` (an object with "text", as a Hugging Face export holds answers: give --map answers=%s.text)`, src)
 }
 
 // textList reads a string, a number or a list of them as a list of strings (absent: empty).

@@ -53,8 +53,10 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	}
 	lines := &lineCounter{r: br}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
-	data := false // a "data" list was read
+	data := false              // a "data" list was read
+	var question, answers bool // the first object's keys: a question of its own?
 	_, _, err := w.object(func(key string) error {
+		question, answers = question || key == "question", answers || key == "answers"
 		if key != "data" {
 			return w.skip()
 		}
@@ -86,6 +88,9 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	})
 	if err != nil {
 		return err
+	}
+	if !data && question && answers { // a Hugging Face export: a question a line, named squad_v2-….jsonl
+		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); a file of one question an object, as a Hugging Face export holds them, loads with --format jsonl --map answers=answers.text`, in.DisplayName(), dataset)
 	}
 	if !data { // another file read as SQuAD would give no record without a word
 		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)

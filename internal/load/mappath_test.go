@@ -1,0 +1,170 @@
+package load
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func TestSourcePath(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want []string
+		err  string
+	}{
+		{"answers", []string{"answers"}, ""},
+		{"answers.text", []string{"answers", "text"}, ""},
+		{"a.b.c", []string{"a", "b", "c"}, ""},
+		{`a\.b`, []string{"a.b"}, ""},
+		{`a\.b.c`, []string{"a.b", "c"}, ""},
+		{`a\\b`, []string{`a\b`}, ""},
+		{`a\\.b`, []string{`a\`, "b"}, ""},
+		{"a.", nil, "a name of its path is empty"},
+		{".a", nil, "a name of its path is empty"},
+		{"a..b", nil, "a name of its path is empty"},
+		{`a\`, nil, "a backslash ends it"},
+	} {
+		got, err := sourcePath(tt.src)
+		if tt.err != "" {
+			if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+				t.Errorf("sourcePath(%q) = %q, %v; want error %q", tt.src, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("sourcePath(%q) = %q, %v; want %q", tt.src, got, err, tt.want)
+		}
+		if back := pathName(got); back != tt.src && tt.src != `a\.b.c` {
+			t.Errorf("pathName(%q) = %q, want %q", got, back, tt.src)
+		}
+	}
+}
+
+func TestParseMapPath(t *testing.T) {
+	for _, tt := range []struct{ in, err string }{
+		{"answers=answers.text,id=meta.qid", ""},
+		{`question=q\.text`, ""},
+		{"answers=answers.", `map "answers=answers.": source "answers.": a name of its path is empty (a dot within a name is written \.)`},
+		{`answers=a\`, `map "answers=a\\": source "a\\": a backslash ends it (\. is a dot within a name, \\ a backslash)`},
+	} {
+		_, err := ParseMap(tt.in)
+		if got := errString(err); got != tt.err {
+			t.Errorf("ParseMap(%q) = %q, want %q", tt.in, got, tt.err)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// A --map source of the jsonl format is a path into nested objects: the value at its end is the
+// field's, and the object that held it goes to meta without it. A CSV column is named by the
+// path written whole. Each fault of a path is a bad item naming the source, the record's id
+// when it has one, and which name of the path does not hold.
+func TestMapPaths(t *testing.T) {
+	squad := Mapping{"answers": "answers.text"}
+	for _, tt := range []struct {
+		name string
+		load Loader
+		m    Mapping
+		in   string
+		want []string // each record as JSON, or the bad item
+	}{
+		{"hugging face squad v1.1", JSONL, squad,
+			`{"id":"56be4db0acb8001400a502ec","title":"Super_Bowl_50","context":"c","question":"Which team?","answers":{"text":["Denver Broncos","Denver Broncos"],"answer_start":[177,177]}}`,
+			[]string{`{"schema":1,"id":"56be4db0acb8001400a502ec","question":"Which team?","answers":["Denver Broncos","Denver Broncos"],"context":[{"text":"c"}],"meta":{"answers":{"answer_start":[177,177]},"title":"Super_Bowl_50"}}`}},
+		{"hugging face squad v2.0 unanswerable", JSONL, squad,
+			`{"id":"5ad39d53604f3c001a3fe8d1","question":"Who?","answers":{"text":[],"answer_start":[]}}`,
+			[]string{`{"schema":1,"id":"5ad39d53604f3c001a3fe8d1","question":"Who?","answers":[],"meta":{"answers":{"answer_start":[]}}}`}},
+		{"object left empty", JSONL, squad, `{"id":"1","question":"q","answers":{"text":"a"}}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":["a"]}`}},
+		{"three names", JSONL, Mapping{"question": "item.q.text"}, `{"id":"1","item":{"q":{"text":"Why?","lang":"en"},"n":2}}`,
+			[]string{`{"schema":1,"id":"1","question":"Why?","answers":[],"meta":{"item":{"q":{"lang":"en"},"n":2}}}`}},
+		{"id", JSONL, Mapping{"id": "meta.qid"}, `{"question":"q","meta":{"qid":7}}`,
+			[]string{`{"schema":1,"id":"7","question":"q","answers":[]}`}},
+		{"escaped dot", JSONL, Mapping{"answers": `answers\.text`}, `{"id":"1","question":"q","answers.text":["a"],"answers":{"text":["b"]}}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":["a"],"meta":{"answers":{"text":["b"]}}}`}},
+		{"dot without escape", JSONL, squad, `{"id":"1","question":"q","answers.text":["a"]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"answers.text":["a"]}}`}},
+		{"name missing", JSONL, squad, `{"id":"1","question":"q","answers":{"answer_start":[1]}}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"answers":{"answer_start":[1]}}}`}},
+		{"null on the path", JSONL, squad, `{"id":"1","question":"q","answers":null}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[]}`}},
+		{"question missing", JSONL, Mapping{"question": "q.text"}, `{"id":"1","q":{"txt":"Why?"}}`,
+			[]string{`p.jsonl:1 (id "1"): missing field "q.text" (its fields: id, q)`}},
+		{"question null", JSONL, Mapping{"question": "q.text"}, `{"id":"1","q":{"text":null}}`,
+			[]string{`p.jsonl:1 (id "1"): field "q.text" is null`}},
+		{"a list on the path", JSONL, squad, `{"id":"1","question":"q","answers":[{"text":"a"}]}`,
+			[]string{`p.jsonl:1 (id "1"): field "answers.text": answers: want an object, got a list`}},
+		{"a string on the path", JSONL, Mapping{"question": "q.text"}, `{"id":"1","q":"Why?"}`,
+			[]string{`p.jsonl:1 (id "1"): field "q.text": q: want an object, got a string`}},
+		{"deeper", JSONL, Mapping{"question": "a.b.c"}, `{"id":"1","a":{"b":3}}`,
+			[]string{`p.jsonl:1 (id "1"): field "a.b.c": a.b: want an object, got a number`}},
+		{"wrong kind at the end", JSONL, squad, `{"id":"1","question":"q","answers":{"text":{"en":"a"}}}`,
+			[]string{`p.jsonl:1 (id "1"): field "answers.text": want a string or a list of strings`}},
+		{"name given twice", JSONL, squad, `{"id":"1","question":"q","answers":{"text":["a"],"text":["b"]}}`,
+			[]string{`p.jsonl:1 (id "1"): field "answers.text" is given twice`}},
+		{"id path not an object", JSONL, Mapping{"id": "meta.qid"}, `{"question":"q","meta":[7]}`,
+			[]string{`p.jsonl:1: field "meta.qid": meta: want an object, got a list`}},
+		{"fault after the question", JSONL, Mapping{"type": "x.t"}, `{"id":"1","question":"q","x":"t"}`,
+			[]string{`p.jsonl:1 (id "1"): field "x.t": x: want an object, got a string`}},
+		{"id of a line not JSON", JSONL, Mapping{"id": "meta.qid"}, `{"meta":{"qid":"q7"},"question":"q",}` + "\n",
+			[]string{`p.jsonl:1 (id "q7"): invalid JSON: invalid character '}' looking for beginning of object key string`}},
+		{"id of a repeated key", JSONL, Mapping{"id": "meta.qid"}, `{"meta":{"qid":"q7"},"question":"q","question":"r"}`,
+			[]string{`p.jsonl:1 (id "q7"): field "question" is given twice`}},
+		{"csv column named by the path", CSV, squad, "id,question,answers.text,answers.answer_start\n1,Which team?,\"['Denver Broncos', 'Denver Broncos']\",[177 177]\n",
+			[]string{`{"schema":1,"id":"1","question":"Which team?","answers":["Denver Broncos","Denver Broncos"],"meta":{"answers.answer_start":"[177 177]"}}`}},
+		{"csv escaped dot", CSV, Mapping{"answers": `answers\.text`}, "id,question,answers.text\n1,q,a\n",
+			[]string{`{"schema":1,"id":"1","question":"q","answers":["a"]}`}},
+		{"csv id path", CSV, Mapping{"id": "meta.qid"}, "meta.qid,question\nq1,\n",
+			[]string{`p.jsonl:2 (id "q1"): field "question" is empty`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			err := tt.load(Input{Name: "p.jsonl", R: strings.NewReader(tt.in)}, Options{Map: tt.m}, func(r *record.Record, _ int, bad error) error {
+				if bad != nil {
+					got = append(got, bad.Error())
+					return nil
+				}
+				b, err := json.Marshal(r)
+				got = append(got, string(b))
+				return err
+			})
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("load(%s) with --map %v = %q, %v; want %q", tt.in, tt.m, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// Found reports a path's source as had only by an item whose objects hold it to its end.
+func TestMapFoundPath(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{"q":"x","answers":{"text":["a"]}}`, true},
+		{`{"q":"x","answers":{"text":null}}`, true},
+		{`{"q":"x","answers":{"answer_start":[1]}}`, false},
+		{`{"q":"x","answers":["a"]}`, false},
+		{`{"q":"x","answers.text":["a"]}`, false},
+	} {
+		found := false
+		opt := Options{Map: Mapping{"question": "q", "answers": "answers.text"}, Found: func(has func(string) bool) {
+			found = found || has("answers.text")
+		}}
+		if _, _, err := loadString(t, JSONL, "g", tt.in, opt); err != nil {
+			t.Fatal(err)
+		}
+		if found != tt.want {
+			t.Errorf("after %s: has(answers.text) = %v, want %v", tt.in, found, tt.want)
+		}
+	}
+}
