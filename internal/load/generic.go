@@ -112,9 +112,9 @@ func (m Mapping) unfound(found map[string]bool) []string {
 
 // JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
 // source fields named by the mapping: answers may be a string, a number or a list; context a
-// string (one passage) or a list of strings; id a string or a number (default FILE:LINE, see defaultID);
-// type, rubric, lang, dataset and split a string or a number (a list or an object there is a bad
-// item). Every source field not mapped goes to meta verbatim.
+// string (one passage) or a list of strings; id a string or a number (absent, null or "":
+// FILE:LINE, see defaultID); type, rubric, lang, dataset and split a string or a number (a list
+// or an object there is a bad item). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
 	if src := opt.Map.source("id"); src != "" {
@@ -500,7 +500,8 @@ func fieldName(f string) string {
 	return f
 }
 
-// genericRecord makes the record of the row item at line, whose id is id when the row has none.
+// genericRecord makes the record of the row item at line, whose id is id when the row has none
+// (no id field, or one that is null or "").
 func genericRecord(in Input, line int, id string, item fields, m Mapping) (*record.Record, error) {
 	obj := item.obj
 	var fault error // the first source whose path does not hold
@@ -530,10 +531,9 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 		if !ok {
 			return nil, badf(in, line, "", "field %q: id must be a string or a number", m.source("id"))
 		}
-		if id == "" {
-			return nil, badf(in, line, "", "field %q is empty", m.source("id"))
+		if id != "" { // "" is no id, as null is: an empty CSV cell is how pandas writes NaN
+			rec.ID = id
 		}
-		rec.ID = id
 	}
 	if g := m.takenBy("question"); g != "" {
 		return nil, badf(in, line, rec.ID, "no field for the question: --map %s=question makes field \"question\" the %s; give --map question=FIELD", g, g)

@@ -66,7 +66,7 @@ func TestCSVHeader(t *testing.T) {
 func TestCSVBlankLines(t *testing.T) {
 	in := "id,question,answers\n1,q,a\n   \n\t\n\n2,q,b\n,,\n \t \n\f\n\u00a0\n"
 	ids, bads, err := loadString(t, CSV, "d.csv", in, Options{})
-	want := `d.csv:7: field "id" is empty` + "\n" +
+	want := `d.csv:7 (id "d.csv:7"): field "question" is empty` + "\n" +
 		`d.csv:9 (id "\f"): 1 field, header has 3` + "\n" +
 		`d.csv:10 (id "\u00a0"): 1 field, header has 3`
 	if err != nil || strings.Join(ids, ",") != "1,2" || strings.Join(bads, "\n") != want {
@@ -381,6 +381,36 @@ func TestCSVRepeatedHeader(t *testing.T) {
 			ids, bads, err := loadString(t, CSV, "d.csv", tt.in, Options{})
 			if err != nil || strings.Join(ids, ",") != tt.ids || !slices.Equal(bads, tt.bads) {
 				t.Errorf("CSV(%q) = ids %q, bad %q, %v; want %s, %q", tt.in, ids, bads, err, tt.ids, tt.bads)
+			}
+		})
+	}
+}
+
+// A generic row whose id is absent, null or "" has no id and gets FILE:LINE, in JSONL and CSV
+// alike: pandas writes a missing id as null in JSON and as an empty cell in CSV, so one table
+// exported both ways loads the same.
+func TestGenericNoID(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		load Loader
+		m    Mapping
+		in   string
+		want string
+	}{
+		{"jsonl absent", JSONL, nil, `{"question":"q"}`, "g:1"},
+		{"jsonl null", JSONL, nil, `{"id":null,"question":"q"}`, "g:1"},
+		{"jsonl empty", JSONL, nil, `{"id":"","question":"q"}`, "g:1"},
+		{"jsonl mapped empty", JSONL, Mapping{"id": "qid"}, `{"qid":"","question":"q"}`, "g:1"},
+		{"jsonl zero", JSONL, nil, `{"id":0,"question":"q"}`, "0"},
+		{"jsonl blank", JSONL, nil, `{"id":" ","question":"q"}`, " "},
+		{"csv no column", CSV, nil, "question\nq\n", "g:2"},
+		{"csv empty cell", CSV, nil, "id,question\n,q\n", "g:2"},
+		{"csv mapped empty cell", CSV, Mapping{"id": "qid"}, "qid,question\n,q\n", "g:2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ids, bads, err := loadString(t, tt.load, "g", tt.in, Options{Map: tt.m})
+			if err != nil || len(bads) > 0 || !slices.Equal(ids, []string{tt.want}) {
+				t.Errorf("load(%q) = ids %q, bad %q, %v; want id %q", tt.in, ids, bads, err, tt.want)
 			}
 		})
 	}
