@@ -67,7 +67,7 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 	if first != '[' {
 		return loadSQuAD(in, emit, "cmrc2018", "zh")
 	}
-	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		var art cmrcArticle
 		if err := decodeItem(in, line, "", raw, &art); err != nil {
 			return emit(nil, 0, withItems(err, art.questions(), "question", "questions"))

@@ -55,7 +55,7 @@ type evaLearnSequence struct {
 // list, is a bad item. A record's line, given to emit, is its sequence's in the sequence file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
-	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
+	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		p := new(evaLearnProblem)
 		if err := decodeItem(problems, line, "", raw, p); err != nil {
 			return evaLearnBadProblem(problems, line, raw, err, byID, emit)
@@ -80,7 +80,7 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	if err != nil {
 		return err
 	}
-	return eachItem(sequences, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
+	return eachItem(sequences, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		var s evaLearnSequence
 		if err := decodeRecord(sequences, line, "evalearn:", "sequence_id", raw, &s); err != nil {
 			return emit(nil, 0, withItems(err, len(s.QuestionIDs), "position", "positions"))

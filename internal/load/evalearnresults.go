@@ -35,7 +35,7 @@ import (
 // id gets the suffix #2, #3… in file order, so later stages can apply "last wins".
 func EvaLearnResults(in Input, opt Options, emit Emit) error {
 	seen := repeats{seen: repeat.IDs{Max: maxIDs}}
-	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
 		var m map[string]jsonRaw
 		if err := decodeItem(in, line, "", raw, &m); err != nil {
 			return emit(nil, 0, err)

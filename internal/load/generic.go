@@ -120,7 +120,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 	if src := opt.Map.source("id"); src != "" {
 		id = pathID(src)
 	}
-	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt) error {
+	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt, emit Emit) error {
 		line := at.line
 		obj, repeated, ok := members(raw)
 		if !ok {

@@ -132,7 +132,7 @@ func hotpotContextError(raw jsonRaw) error {
 // answer (the test files withhold it) has no answers; a null answer is a bad item, never the
 // empty answer "" that marks a question unanswerable; a number answer is str() of it (answerText).
 func HotpotQA(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int, emit Emit) error {
 		var it hotpotItem
 		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
 			return emit(nil, 0, hotpotContextFault(raw, err))
@@ -178,14 +178,15 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 }
 
 // eachItem calls fn for every item of a JSON array or JSON Lines input, with the line it starts
-// on. A bad JSONL line (one longer than opt.MaxLine too) is passed to emit as a bad item, named
-// by id when it is not JSON; other read errors are fatal.
-func eachItem(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, line int) error) error {
-	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt) error { return fn(raw, at.line) })
+// on and the emit for its records and bad items (see itemEmit). A bad JSONL line (one longer
+// than opt.MaxLine too) is passed to emit as a bad item, named by id when it is not JSON; other
+// read errors are fatal.
+func eachItem(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, line int, emit Emit) error) error {
+	return eachItemAt(in, opt, emit, id, func(raw jsonRaw, at itemAt, emit Emit) error { return fn(raw, at.line, emit) })
 }
 
 // eachItemAt is eachItem, calling fn with where the item starts, its column too.
-func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, at itemAt) error) error {
+func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn func(raw jsonRaw, at itemAt, emit Emit) error) error {
 	it, err := newItems(in, bufio.NewReaderSize(in.R, 1<<16), opt.MaxLine, id)
 	if err != nil {
 		return err
@@ -202,12 +203,31 @@ func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn fun
 		case err == nil && isNull(raw):
 			// Decoded into an item's struct, null reads as an object with no member: as a list
 			// or a number does, it says what it is.
-			err = emit(nil, 0, badf(in, at.line, "", nullItem))
+			err = itemEmit(in, at, emit)(nil, 0, badf(in, at.line, "", nullItem))
 		case err == nil:
-			err = fn(raw, at)
+			err = fn(raw, at, itemEmit(in, at, emit))
 		}
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// itemEmit returns emit for the item at at of in, which names each bad item at the item's line
+// by the item's index in its array too, `[36]: missing field "_id"` (as jq '.[36]' and Python's
+// data[36] find it), when the line does not find the item: when the item does not begin it, as
+// in an array written on one line (HotpotQA's and LongMemEval's files), whose every item is at
+// line 1. A SQuAD file's questions are named by their path likewise.
+func itemEmit(in Input, at itemAt, emit Emit) Emit {
+	if !at.inLine {
+		return emit
+	}
+	return func(rec *record.Record, line int, bad error) error {
+		if re, ok := bad.(*record.Error); ok && re.File == in.DisplayName() && re.Line == at.line {
+			moved := *re
+			moved.Err = fmt.Errorf("[%d]: %w", at.index, re.Err)
+			bad = &moved
+		}
+		return emit(rec, line, bad)
 	}
 }

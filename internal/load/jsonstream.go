@@ -29,6 +29,8 @@ type items struct {
 	dec   *json.Decoder            // array mode
 	array bool                     // the input opened with '[': nothing may follow its ']'
 	ended int                      // array mode: the line the last item ended on (0 before the first)
+	open  int                      // array mode: the line of the array's '['
+	count int                      // array mode: the items read
 	lines *lineCounter
 	jsonl *record.Reader // JSONL mode
 }
@@ -59,6 +61,7 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 		}
 		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
+	it.open = it.lines.lineAt(it.dec.InputOffset())
 	return it, nil
 }
 
@@ -108,6 +111,11 @@ func firstByte(br *bufio.Reader) (byte, error) {
 // that line, as in a JSON array written on one line (0 otherwise, as for every JSONL line).
 type itemAt struct {
 	line, col int
+	// index is the item's place in its JSON array, from 0; inLine says that the item does not
+	// begin its line, the array's '[' or the item before it coming first, as in an array written
+	// on one line (json.dump's default), where the line alone does not find the item.
+	index  int
+	inLine bool
 }
 
 // next returns the next item and where it starts. A bad JSONL line comes back as a *record.Error;
@@ -156,6 +164,8 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 	}
 	var at itemAt
 	at.line, at.col = it.lines.position(it.dec.InputOffset() - int64(len(raw)))
+	at.index, at.inLine = it.count, it.array && (at.line == it.ended || it.count == 0 && at.line == it.open)
+	it.count++
 	if at.line != it.ended {
 		at.col = 0
 	}

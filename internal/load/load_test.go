@@ -525,26 +525,26 @@ func TestHistoryTurnFaults(t *testing.T) {
 	}{
 		{"locomo good", LoCoMo, locomo(`[{"speaker": "B", "text": ""}]`), ""},
 		{"locomo turn null", LoCoMo, locomo(`[{"speaker": "B", "text": "yo"}, null]`),
-			`l.json:1 (id "locomo:c"): session_2[1]: want an object, got null (1 QA item skipped with it)`},
+			`l.json:1 (id "locomo:c"): [0]: session_2[1]: want an object, got null (1 QA item skipped with it)`},
 		{"locomo no text", LoCoMo, locomo(`[{"speaker": "B", "blip_caption": "a cat"}]`),
-			`l.json:1 (id "locomo:c"): session_2[0]: missing field "text" (1 QA item skipped with it)`},
+			`l.json:1 (id "locomo:c"): [0]: session_2[0]: missing field "text" (1 QA item skipped with it)`},
 		{"locomo text null", LoCoMo, locomo(`[{"speaker": "B", "text": null}]`),
-			`l.json:1 (id "locomo:c"): session_2[0]: missing field "text" (1 QA item skipped with it)`},
+			`l.json:1 (id "locomo:c"): [0]: session_2[0]: missing field "text" (1 QA item skipped with it)`},
 		{"locomo no speaker", LoCoMo, locomo(`[{"text": "yo"}]`),
-			`l.json:1 (id "locomo:c"): session_2[0]: missing field "speaker" (1 QA item skipped with it)`},
+			`l.json:1 (id "locomo:c"): [0]: session_2[0]: missing field "speaker" (1 QA item skipped with it)`},
 		{"locomo session null", LoCoMo, locomo(`null`),
-			`l.json:1 (id "locomo:c"): session_2: want a list of turns, got null (1 QA item skipped with it)`},
+			`l.json:1 (id "locomo:c"): [0]: session_2: want a list of turns, got null (1 QA item skipped with it)`},
 		{"longmemeval good", LongMemEval, lme(`[]`), ""},
 		{"longmemeval session null", LongMemEval, lme(`null`),
-			`l.json:1 (id "longmemeval:a"): haystack session 2: want a list of turns, got null`},
+			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2: want a list of turns, got null`},
 		{"longmemeval turn null", LongMemEval, lme(`[{"role": "user", "content": "yo"}, null]`),
-			`l.json:1 (id "longmemeval:a"): haystack session 2, turn 2: want an object, got null`},
+			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2, turn 2: want an object, got null`},
 		{"longmemeval no content", LongMemEval, lme(`[{"role": "user", "has_answer": true}]`),
-			`l.json:1 (id "longmemeval:a"): haystack session 2, turn 1: missing field "content"`},
+			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2, turn 1: missing field "content"`},
 		{"longmemeval no role", LongMemEval, lme(`[{"content": "yo"}]`),
-			`l.json:1 (id "longmemeval:a"): haystack session 2, turn 1: missing field "role"`},
+			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2, turn 1: missing field "role"`},
 		{"longmemeval content a number", LongMemEval, lme(`[{"role": "user", "content": 5}]`),
-			`l.json:1 (id "longmemeval:a"): haystack session 2: content: want a string, got a number`},
+			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2: content: want a string, got a number`},
 	} {
 		ids, bads, err := loadString(t, tt.load, "l.json", tt.in, Options{})
 		switch {
@@ -572,17 +572,17 @@ func TestWholeItemFaults(t *testing.T) {
 		bads []string
 	}{
 		{"locomo session", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": [{"speaker": "A", "text": 5}]}, "qa": ` + qa + `}]`, nil,
-			[]string{`l.json:1 (id "locomo:c"): session_1: text: want a string, got a number (2 QA items skipped with it)`}},
+			[]string{`l.json:1 (id "locomo:c"): [0]: session_1: text: want a string, got a number (2 QA items skipped with it)`}},
 		{"locomo sample_id", LoCoMo, `[{"sample_id": 5, "conversation": {}, "qa": ` + qa + `}]`, nil,
-			[]string{`l.json:1 (id "locomo:5"): sample_id: want a string, got a number (2 QA items skipped with it)`}},
+			[]string{`l.json:1 (id "locomo:5"): [0]: sample_id: want a string, got a number (2 QA items skipped with it)`}},
 		{"locomo no qa", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": []}, "qas": ` + qa + `},` + "\n" + `{"sample_id": "d", "qa": null}]`, nil,
-			[]string{`l.json:1 (id "locomo:c"): missing field "qa"`, `l.json:2 (id "locomo:d"): missing field "qa"`}},
+			[]string{`l.json:1 (id "locomo:c"): [0]: missing field "qa"`, `l.json:2 (id "locomo:d"): missing field "qa"`}},
 		{"locomo empty qa", LoCoMo, `[{"sample_id": "c", "conversation": {}, "qa": []}]`, nil, nil},
 		{"cmrc context_text", CMRC2018, `[{"context_id": "T", "context_text": 5, "title": "t", "qas": [{"query_id": "q1", "query_text": "问?", "answers": ["a"]}]},` +
 			"\n" + `{"context_id": "U", "context_text": "c", "title": "t", "qas": [{"query_id": "q2", "query_text": "问?", "answers": ["a"]}]}]`,
-			[]string{"cmrc2018:q2"}, []string{`l.json:1: context_text: want a string, got a number (1 question skipped with it)`}},
+			[]string{"cmrc2018:q2"}, []string{`l.json:1: [0]: context_text: want a string, got a number (1 question skipped with it)`}},
 		{"cmrc article title", CMRC2018, `[{"title": 7, "paragraphs": [{"context": "c", "qas": [{"id": "x", "question": "问", "answers": []}, {"id": "y", "question": "问", "answers": []}]}, {"qas": [{}]}]}]`,
-			nil, []string{`l.json:1: title: want a string, got a number (3 questions skipped with it)`}},
+			nil, []string{`l.json:1: [0]: title: want a string, got a number (3 questions skipped with it)`}},
 	} {
 		ids, bads, err := loadString(t, tt.load, "l.json", tt.in, Options{})
 		if err != nil || !slices.Equal(ids, tt.ids) || !slices.Equal(bads, tt.bads) {
@@ -598,7 +598,7 @@ func TestWholeItemFaults(t *testing.T) {
 			}
 			return nil
 		})
-	want := []string{`s:1 (id "evalearn:9"): type: want a string, got a number (3 positions skipped with it)`}
+	want := []string{`s:1 (id "evalearn:9"): [0]: type: want a string, got a number (3 positions skipped with it)`}
 	if err != nil || !slices.Equal(bads, want) {
 		t.Errorf("evalearn sequence of the wrong type: bad %q, %v; want %q", bads, err, want)
 	}
@@ -935,6 +935,9 @@ func TestFieldTypeWording(t *testing.T) {
 	} {
 		_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
 		w := fmt.Sprintf("i.json:1 (id %q): %s", tc.id, want)
+		if strings.HasPrefix(tc.in, "[") { // an item of an array on one line is named by its index too
+			w = fmt.Sprintf("i.json:1 (id %q): [0]: %s", tc.id, want)
+		}
 		if tc.path != "" {
 			w = strings.Replace(w, "question:", tc.path+":", 1)
 		}
@@ -1055,17 +1058,17 @@ func TestFieldFaultWording(t *testing.T) {
 		{"squad text missing", SQuAD, squad(`{"id":"q1","question":"q","answers":[{"text":"a","answer_start":0},{"answer_start":0}]}`),
 			`i.json:1 (id "squad:q1"): answers[1]: missing field "text"`},
 		{"cmrc query_id a list", CMRC2018, cmrc(`{"query_id":[1],"query_text":"q","answers":["a"]}`),
-			`i.json:1: query_id: want a string or a number, got a list`},
-		{"cmrc query_id missing", CMRC2018, cmrc(`{"query_text":"q","answers":["a"]}`), `i.json:1: missing field "query_id"`},
+			`i.json:1: [0]: query_id: want a string or a number, got a list`},
+		{"cmrc query_id missing", CMRC2018, cmrc(`{"query_text":"q","answers":["a"]}`), `i.json:1: [0]: missing field "query_id"`},
 		{"cmrc answer a list", CMRC2018, cmrc(`{"query_id":"Q","query_text":"q","answers":["a",["b"]]}`),
-			`i.json:1 (id "cmrc2018:Q"): answers[1]: want a string or a number, got a list`},
+			`i.json:1 (id "cmrc2018:Q"): [0]: answers[1]: want a string or a number, got a list`},
 		{"hotpotqa answer a list", HotpotQA, `{"_id":"a","question":"q","answer":["x"]}`,
 			`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got a list`},
 		{"longmemeval answer missing", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q"}]`,
-			`i.json:1 (id "longmemeval:a"): missing field "answer"`},
+			`i.json:1 (id "longmemeval:a"): [0]: missing field "answer"`},
 		{"longmemeval question_date missing", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q","answer":"x"}]`,
-			`i.json:1 (id "longmemeval:a"): missing field "question_date"`},
-		{"locomo sample_id missing", LoCoMo, `[{"conversation":{},"qa":[]}]`, `i.json:1: missing field "sample_id"`},
+			`i.json:1 (id "longmemeval:a"): [0]: missing field "question_date"`},
+		{"locomo sample_id missing", LoCoMo, `[{"conversation":{},"qa":[]}]`, `i.json:1: [0]: missing field "sample_id"`},
 		{"evalearn results prompt", EvaLearnResults, `{"id":1,"prompt":"Solve A.","sequence_id":3,"position_in_sequence":1}`,
 			`i.json:1 (id "evalearn:3:1"): prompt: want a list of strings, got a string`},
 	} {
@@ -1075,10 +1078,10 @@ func TestFieldFaultWording(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ name, problems, sequences, want string }{
-		{"problem id a list", `[{"id":[1],"prompt":["q"]}]`, `[]`, `p.json:1: id: want a string or a number, got a list`},
-		{"problem id missing", `[{"prompt":["q"]}]`, `[]`, `p.json:1: missing field "id"`},
-		{"sequence_id null", `[]`, `[{"sequence_id":null,"question_ids":[]}]`, `s.json:1: missing field "sequence_id"`},
-		{"sequence_id an object", `[]`, `[{"sequence_id":{},"question_ids":[]}]`, `s.json:1: sequence_id: want a string or a number, got an object`},
+		{"problem id a list", `[{"id":[1],"prompt":["q"]}]`, `[]`, `p.json:1: [0]: id: want a string or a number, got a list`},
+		{"problem id missing", `[{"prompt":["q"]}]`, `[]`, `p.json:1: [0]: missing field "id"`},
+		{"sequence_id null", `[]`, `[{"sequence_id":null,"question_ids":[]}]`, `s.json:1: [0]: missing field "sequence_id"`},
+		{"sequence_id an object", `[]`, `[{"sequence_id":{},"question_ids":[]}]`, `s.json:1: [0]: sequence_id: want a string or a number, got an object`},
 	} {
 		var bads []string
 		err := EvaLearn(Input{Name: "p.json", R: strings.NewReader(tc.problems)}, Input{Name: "s.json", R: strings.NewReader(tc.sequences)}, Options{},
@@ -1126,10 +1129,10 @@ func TestEmptyQuestion(t *testing.T) {
 		bad  string
 	}{
 		{"squad", SQuAD, squad, []string{"squad:k"}, `i.json:1 (id "squad:e"): field "question" is empty`},
-		{"cmrc", CMRC2018, cmrc, []string{"cmrc2018:k"}, `i.json:1 (id "cmrc2018:e"): field "query_text" is empty`},
+		{"cmrc", CMRC2018, cmrc, []string{"cmrc2018:k"}, `i.json:1 (id "cmrc2018:e"): [0]: field "query_text" is empty`},
 		{"hotpotqa", HotpotQA, hotpot, []string{"hotpotqa:k"}, `i.json:1 (id "hotpotqa:e"): field "question" is empty`},
-		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): field "question" is empty`},
-		{"longmemeval", LongMemEval, longmemeval, []string{"longmemeval:k"}, `i.json:1 (id "longmemeval:e"): field "question" is empty`},
+		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): [0]: field "question" is empty`},
+		{"longmemeval", LongMemEval, longmemeval, []string{"longmemeval:k"}, `i.json:1 (id "longmemeval:e"): [0]: field "question" is empty`},
 	} {
 		for _, q := range []string{`""`, `" \t\n"`, `"\u3000"`, `"\u001c\u001f "`, `"\u001d\u0085\u001e"`} {
 			ids, bads, err := loadString(t, tc.load, "i.json", tc.in(q), Options{})

@@ -45,7 +45,7 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // alone; a conversation without a qa list is a bad item, and one that is bad as a whole (a
 // session that does not decode) says how many QA items are skipped with it.
 func LoCoMo(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, itemID("locomo:", "sample_id"), func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID("locomo:", "sample_id"), func(raw jsonRaw, line int, emit Emit) error {
 		var conv locomoConversation
 		err := decodeRecord(in, line, "locomo:", "sample_id", raw, &conv)
 		switch {

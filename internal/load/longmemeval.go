@@ -52,7 +52,7 @@ type longMemEvalTurn struct {
 // corpus ids, best first, as meta.retrieval_corpus_ids, and their texts (JSON values as they are)
 // as meta.retrieval_texts; the metrics are left out.
 func LongMemEval(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, itemID("longmemeval:", "question_id"), func(raw jsonRaw, line int) error {
+	return eachItem(in, opt, emit, itemID("longmemeval:", "question_id"), func(raw jsonRaw, line int, emit Emit) error {
 		var it longMemEvalItem
 		if err := decodeRecord(in, line, "longmemeval:", "question_id", raw, &it); err != nil {
 			return emit(nil, 0, err)

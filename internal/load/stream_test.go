@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -282,5 +283,47 @@ func TestRecordsAsTheyCome(t *testing.T) {
 		if n := strings.Count(out, `"schema":1`); n != 3 {
 			t.Errorf("--format %s: %d records, want 3:\n%s", tc.format, n, out)
 		}
+	}
+}
+
+// TestArrayItemIndex: a bad item of a JSON array that does not begin its line (the array's '['
+// or the item before it comes first, as in an array written on one line, json.dump's default)
+// is named by its index in the array as well as its line, which alone does not find it; one that
+// begins its line, and every JSON Lines line, by its line alone.
+func TestArrayItemIndex(t *testing.T) {
+	good := `{"_id":"a","question":"q","answer":"x"}`
+	for _, tt := range []struct {
+		name string
+		load Loader
+		in   string
+		want []string
+	}{
+		{"one line", HotpotQA, `[` + good + `,{"question":"no id"},null,{"_id":"c","question":5}]`, []string{
+			`h.json:1: [1]: missing field "_id"`,
+			`h.json:1: [2]: want an object, got null`,
+			`h.json:1 (id "hotpotqa:c"): [3]: question: want a string, got a number`}},
+		{"first item beside the bracket", HotpotQA, `[{"question":"no id"},` + "\n" + `{"_id":"c","question":5}]`, []string{
+			`h.json:1: [0]: missing field "_id"`,
+			`h.json:2 (id "hotpotqa:c"): question: want a string, got a number`}},
+		{"indented", HotpotQA, "[\n  {\"question\": \"no id\"},\n  " + good + ", {\"_id\": \"c\", \"question\": 5},\n  null\n]", []string{
+			`h.json:2: missing field "_id"`,
+			`h.json:3 (id "hotpotqa:c"): [2]: question: want a string, got a number`,
+			`h.json:4: want an object, got null`}},
+		{"json lines", HotpotQA, `{"question":"no id"}` + "\n" + `{"_id":"c","question":5}`, []string{
+			`h.json:1: missing field "_id"`,
+			`h.json:2 (id "hotpotqa:c"): question: want a string, got a number`}},
+		{"longmemeval", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q","answer":"x","question_date":"d"},` +
+			`{"question_id":"b","question_type":"t","question":"q","answer":null,"question_date":"d"}]`, []string{
+			`h.json:1 (id "longmemeval:b"): [1]: answer: want a string, a number, a list or an object, got null`}},
+		{"generic", JSONL, `[{"question":"a"},{"question":""},{"id":"x","question":"c","answers":{}}]`, []string{
+			`h.json:1 (id "h.json:1:19"): [1]: field "question" is empty`,
+			`h.json:1 (id "x"): [2]: field "answers": want a string or a list of strings`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, bads, err := loadString(t, tt.load, "h.json", tt.in, Options{})
+			if err != nil || !slices.Equal(bads, tt.want) {
+				t.Errorf("load(%s) = bad %q, %v; want %q", tt.in, bads, err, tt.want)
+			}
+		})
 	}
 }
