@@ -46,7 +46,14 @@ type Options struct {
 	// item has: a misspelt one otherwise just leaves its field empty.
 	Found func(has func(source string) bool)
 	// MaxLine is the longest line of a JSON Lines input accepted, in bytes (0: the default,
-	// record.DefaultMaxLine).
+	// record.DefaultMaxLine). It does not bound a JSON document (an array, an object, or indented
+	// objects one after the other), which is read an item at a time whatever the length of its
+	// lines, nor a CSV row.
+	//
+	// Note: bounding an array's items as lines are bounded was rejected: a json.Decoder reads
+	// ahead past an item by as much as its buffer holds, which grows with the largest item read,
+	// so the bytes read do not tell how long the item being read is; and such an item could not
+	// be skipped as a line is, only the load failed.
 	MaxLine int
 }
 
