@@ -2,6 +2,8 @@ package load
 
 import (
 	"encoding/json"
+	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -167,4 +169,74 @@ func TestMapFoundPath(t *testing.T) {
 			t.Errorf("after %s: has(answers.text) = %v, want %v", tt.in, found, tt.want)
 		}
 	}
+}
+
+// FuzzMapPath checks take against a plain decoding: for a valid object and a source that parses,
+// the value taken is the one at the path (unless a name on it is given twice, an error), and the
+// member left in its place is valid JSON that no longer holds it; a source written back by
+// pathName parses to the same names.
+func FuzzMapPath(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"answers":{"text":["a"],"answer_start":[1]}}`, "answers.text"},
+		{`{"a":{"b":{"c":1,"d":2}},"e":3}`, "a.b.c"},
+		{`{"a.b":1,"a":{"b":2}}`, `a\.b`},
+		{`{"a":[1]}`, "a.b"},
+		{`{"a":{"b":1,"b":2}}`, "a.b"},
+		{`{"a":null}`, "a.b"},
+	} {
+		f.Add([]byte(s[0]), s[1])
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, src string) {
+		path, err := sourcePath(src)
+		if err != nil {
+			return
+		}
+		if again, err := sourcePath(pathName(path)); err != nil || !slices.Equal(again, path) {
+			t.Fatalf("sourcePath(pathName(%q)) = %q, %v", path, again, err)
+		}
+		obj, repeated, ok := members(raw)
+		if !ok || repeated != "" {
+			return
+		}
+		var plain any
+		if json.Unmarshal(raw, &plain) != nil {
+			return
+		}
+		val, found, err := fields{obj: obj, nested: true}.take(src)
+		want, wantFound := plain, true
+		for _, name := range path {
+			m, isObject := want.(map[string]any)
+			if want == nil {
+				break // a null on the path is the value
+			}
+			if !isObject {
+				if err == nil {
+					t.Fatalf("take(%s, %q) = %s, %v, nil; want an error (%T on the path)", raw, src, val, found, want)
+				}
+				return
+			}
+			if want, wantFound = m[name]; !wantFound {
+				break
+			}
+		}
+		if err != nil {
+			if _, twice := errors.AsType[*givenTwice](err); !twice {
+				t.Fatalf("take(%s, %q) = %v", raw, src, err)
+			}
+			return
+		}
+		if found != wantFound {
+			t.Fatalf("take(%s, %q) found = %v, want %v", raw, src, found, wantFound)
+		}
+		if !found {
+			return
+		}
+		var got any
+		if json.Unmarshal(val, &got) != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("take(%s, %q) = %s, want %v", raw, src, val, want)
+		}
+		if rest, ok := obj[path[0]]; ok && !json.Valid(rest) {
+			t.Fatalf("take(%s, %q) left %s", raw, src, rest)
+		}
+	})
 }

@@ -159,14 +159,21 @@ func FuzzLoaders(f *testing.F) {
 	f.Add([]byte("[1, \"x\", null, {}]"))
 	f.Add([]byte(`{"qid":"1","q":"x","q":"y","gold":"a"}` + "\n" + `{"qid":"2","q":" ","gold":"b"}` + "\n"))
 	f.Add([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"},"x":[1]}` + "\n\n{\"schema\":2}\n"))
+	f.Add([]byte(`{"id":"1","q":{"text":"x","n":1},"answers":{"text":["a"],"answer_start":[0]},"meta":{"qid":2}}` + "\n" +
+		`[{"q":{"text":"y"},"answers":{"text":[],"text":[]}},{"q":[],"meta":null}]`))
 	m, _ := ParseMap("question=q,answers=gold,id=qid,type=category")
+	paths, _ := ParseMap("question=q.text,answers=answers.text,id=meta.qid,context=c\\.d")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, format := range Formats() {
-			load, err := LoaderFor(format)
+		for _, format := range append(Formats(), "jsonl paths", "csv paths") {
+			load, err := LoaderFor(strings.TrimSuffix(format, " paths"))
 			if err != nil {
 				continue // evalearn reads a pair
 			}
-			_ = load(Input{Name: "fuzz", R: bytes.NewReader(data)}, Options{Map: m}, func(r *record.Record, _ int, bad error) error {
+			opt := Options{Map: m}
+			if strings.HasSuffix(format, " paths") {
+				opt.Map = paths
+			}
+			_ = load(Input{Name: "fuzz", R: bytes.NewReader(data)}, opt, func(r *record.Record, _ int, bad error) error {
 				if bad != nil {
 					var re *record.Error
 					if !errors.As(bad, &re) {
