@@ -134,7 +134,7 @@ func JSONL(in Input, opt Options, emit Emit) error {
 		}
 		if repeated != "" {
 			id := ""
-			if src := opt.Map.source("id"); src != "" && repeated != src {
+			if src := opt.Map.source("id"); src != "" && repeated != pathHead(src) { // a repeated id names nothing
 				id = pathID(src)(raw)
 			}
 			return emit(nil, 0, badf(in, line, id, "field %q is given twice", repeated))

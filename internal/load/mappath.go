@@ -48,6 +48,13 @@ func sourcePath(src string) ([]string, error) {
 	return append(names, name.String()), nil
 }
 
+// pathHead returns the first name of the path of the --map source src: the top-level member it is
+// in. ParseMap has checked src.
+func pathHead(src string) string {
+	path, _ := sourcePath(src)
+	return path[0]
+}
+
 // column returns the CSV column that the --map source src names: its path's names joined with
 // dots. ParseMap has checked src.
 func column(src string) string {

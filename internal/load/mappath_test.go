@@ -119,6 +119,8 @@ func TestMapPaths(t *testing.T) {
 			[]string{`p.jsonl:1 (id "1"): field "x.t": x: want an object, got a string`}},
 		{"id of a line not JSON", JSONL, Mapping{"id": "meta.qid"}, `{"meta":{"qid":"q7"},"question":"q",}` + "\n",
 			[]string{`p.jsonl:1 (id "q7"): invalid JSON: invalid character '}' looking for beginning of object key string`}},
+		{"id in a repeated key", JSONL, Mapping{"id": "meta.qid"}, `{"meta":{"qid":"q7"},"question":"q","meta":{"qid":"q8"}}`,
+			[]string{`p.jsonl:1: field "meta" is given twice`}},
 		{"id of a repeated key", JSONL, Mapping{"id": "meta.qid"}, `{"meta":{"qid":"q7"},"question":"q","question":"r"}`,
 			[]string{`p.jsonl:1 (id "q7"): field "question" is given twice`}},
 		{"csv column named by the path", CSV, squad, "id,question,answers.text,answers.answer_start\n1,Which team?,\"['Denver Broncos', 'Denver Broncos']\",[177 177]\n",
