@@ -65,22 +65,23 @@ func newItems(in Input, br *bufio.Reader, maxLine int, id func([]byte) string) (
 	return it, nil
 }
 
-// multiline reports whether the first line of br is a lone "{", as in indented JSON: then the
-// input is not JSON Lines. (A JSONL file whose first line is merely malformed stays JSONL, so the
-// line is reported and skipped.)
+// multiline reports whether the first line of br that is not blank is a lone "{", as in indented
+// JSON: then the input is not JSON Lines. (A JSONL file whose first line is merely malformed
+// stays JSONL, so the line is reported and skipped.)
 func multiline(br *bufio.Reader) bool {
-	line, _, found := bytes.Cut(firstLines(br), []byte("\n"))
+	line, _, found := bytes.Cut(bytes.TrimLeft(firstLines(br), " \t\r\n"), []byte("\n"))
 	return found && string(bytes.TrimSpace(line)) == "{"
 }
 
-// firstLines returns what br holds once its first line is in (or the input ended, or the buffer
-// filled before the line did), without consuming it: the first line, and whatever came with it.
-// It reads no further than that line's end, so that JSON Lines from a pipe are loaded as they
-// come, not once the buffer's 64 kB are there; a file's first read most often fills the buffer.
+// firstLines returns what br holds once its first line that is not blank is in (or the input
+// ended, or the buffer filled before the line did), without consuming it: the lines up to it,
+// and whatever came with them. It reads no further than that line's end, so that JSON Lines from
+// a pipe are loaded as they come, not once the buffer's 64 kB are there; a file's first read most
+// often fills the buffer.
 func firstLines(br *bufio.Reader) []byte {
 	for {
 		head, _ := br.Peek(br.Buffered())
-		if bytes.IndexByte(head, '\n') >= 0 {
+		if bytes.IndexByte(bytes.TrimLeft(head, " \t\r\n"), '\n') >= 0 {
 			return head
 		}
 		if _, err := br.Peek(len(head) + 1); err != nil {
@@ -90,20 +91,27 @@ func firstLines(br *bufio.Reader) []byte {
 	}
 }
 
-// firstByte returns the first non-blank byte without consuming it (0 for an empty input).
+// firstByte returns the first non-blank byte (0 for an empty input) without consuming it, nor the
+// blanks before it, so that the lines they end are counted by what reads br next. Blanks that fill
+// br's buffer are consumed.
+//
+// Note: the blanks were consumed, so that a file that begins with blank lines had every line
+// reported, and every generic record's FILE:LINE id made, that many lines too early.
 func firstByte(br *bufio.Reader) (byte, error) {
-	for {
-		b, err := br.Peek(1)
-		if err == io.EOF {
-			return 0, nil
+	for n := 1; ; n++ {
+		b, err := br.Peek(n)
+		if len(b) == n && !isSpace(b[n-1]) {
+			return b[n-1], nil
 		}
-		if err != nil {
+		switch {
+		case err == io.EOF:
+			return 0, nil
+		case errors.Is(err, bufio.ErrBufferFull): // more blanks than the buffer holds
+			br.Discard(br.Buffered())
+			n = 0
+		case err != nil:
 			return 0, err
 		}
-		if !isSpace(b[0]) {
-			return b[0], nil
-		}
-		br.ReadByte()
 	}
 }
 

@@ -334,3 +334,35 @@ func TestArrayItemIndex(t *testing.T) {
 		})
 	}
 }
+
+// TestLeadingBlankLines: blank lines before the first item of a file are lines: every later line
+// is reported, and a generic record's FILE:LINE id made, with its own number in the file, in
+// every layout (an array, JSON Lines, indented objects, a SQuAD object, CMRC's first layout).
+func TestLeadingBlankLines(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		load Loader
+		in   string
+		ids  []string
+		bads []string
+	}{
+		{"array", HotpotQA, "\n\n[\n{\"question\": \"no id\"}\n]\n", nil, []string{`b.json:4: missing field "_id"`}},
+		{"json lines", HotpotQA, "\n \n{\"question\": \"no id\"}\n", nil, []string{`b.json:3: missing field "_id"`}},
+		{"squad", SQuAD, "\r\n\r\n{\"data\": [{\"paragraphs\": [{\"qas\": [\n{\"question\": \"q\"}]}]}]}\n", nil,
+			[]string{`b.json:4: data[0].paragraphs[0].qas[0]: missing field "id"`}},
+		{"cmrc first layout", CMRC2018, "\n\n[{\"context_id\": \"C\", \"context_text\": \"c\", \"qas\": [\n{\"query_text\": \"q\", \"answers\": [\"a\"]}]}]", nil,
+			[]string{`b.json:4: missing field "query_id"`}},
+		{"generic lines", JSONL, "\n\n{\"question\": \"a\"}\n{\"question\": \"\"}\n", []string{"b.json:3"},
+			[]string{`b.json:4 (id "b.json:4"): field "question" is empty`}},
+		{"generic one-line array", JSONL, "\n\n[{\"question\": \"a\"}, {\"question\": \"b\"}]", []string{"b.json:3", "b.json:3:21"}, nil},
+		{"generic indented objects", JSONL, "\n\t\n{\n  \"question\": \"a\"\n}\n", []string{"b.json:3"}, nil},
+		{"blanks beyond the buffer", JSONL, strings.Repeat(" ", 70000) + "{\"question\": \"a\"}\n", []string{"b.json:1"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ids, bads, err := loadString(t, tt.load, "b.json", tt.in, Options{})
+			if err != nil || !slices.Equal(ids, tt.ids) || !slices.Equal(bads, tt.bads) {
+				t.Errorf("load(%q) = ids %q, bad %q, %v; want %q, %q", tt.in, ids, bads, err, tt.ids, tt.bads)
+			}
+		})
+	}
+}
