@@ -216,7 +216,7 @@ func eachItemAt(in Input, opt Options, emit Emit, id func([]byte) string, fn fun
 // itemEmit returns emit for the item at at of in, which names each bad item at the item's line
 // by the item's index in its array too, `[36]: missing field "_id"` (as jq '.[36]' and Python's
 // data[36] find it), when the line does not find the item: when the item does not begin it, as
-// in an array written on one line (HotpotQA's and LongMemEval's files), whose every item is at
+// in an array written on one line (HotpotQA's files, json.dump's default), whose every item is at
 // line 1. A SQuAD file's questions are named by their path likewise.
 func itemEmit(in Input, at itemAt, emit Emit) Emit {
 	if !at.inLine {
