@@ -242,3 +242,21 @@ func FuzzMapPath(f *testing.F) {
 		}
 	})
 }
+
+// A Hugging Face export of SQuAD (a question an object) read as a SQuAD file, as its name has it
+// detected, fails saying how it loads; a file that is neither, or a SQuAD file, does not.
+func TestSQuADHuggingFaceHint(t *testing.T) {
+	const hint = "; a file of one question an object, as a Hugging Face export holds them, loads with --format jsonl --map answers=answers.text"
+	q := `{"id":"1","title":"T","context":"c","question":"q","answers":{"text":["a"],"answer_start":[0]}}`
+	for _, tt := range []struct{ name, in, want string }{
+		{"json lines", q + "\n" + q + "\n", `s.json: no "data" list, so no squad file (its questions are in {"data": [articles]})` + hint},
+		{"json array", "[" + q + "," + q + "]", `s.json: a JSON array of questions, so no squad file (its questions are in {"data": [articles]})` + hint},
+		{"other object", `{"version":"1.1"}`, `s.json: no "data" list, so no squad file (its questions are in {"data": [articles]})`},
+		{"squad", `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"1","question":"q","answers":[]}]}]}]}`, ""},
+	} {
+		_, _, err := loadString(t, SQuAD, "s.json", tt.in, Options{})
+		if got := errString(err); got != tt.want {
+			t.Errorf("%s: SQuAD = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package load
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,16 +47,21 @@ func SQuAD(in Input, _ Options, emit Emit) error {
 // An empty file (or one of blanks) holds no question, as an empty file of any format does.
 func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
-	if first, err := firstByte(br); err != nil {
+	first, err := firstByte(br)
+	if err != nil {
 		return command.ReadError(in.DisplayName(), 0, err)
 	} else if first == 0 {
 		return nil
+	}
+	if head := firstLines(br); first == '[' && bytes.Contains(head, []byte(`"question"`)) && bytes.Contains(head, []byte(`"answers"`)) &&
+		!bytes.Contains(head, []byte(`"paragraphs"`)) { // a Hugging Face export saved as a JSON array
+		return fmt.Errorf(`%s: a JSON array of questions, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
 	}
 	lines := &lineCounter{r: br}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
 	data := false              // a "data" list was read
 	var question, answers bool // the first object's keys: a question of its own?
-	_, _, err := w.object(func(key string) error {
+	_, _, err = w.object(func(key string) error {
 		question, answers = question || key == "question", answers || key == "answers"
 		if key != "data" {
 			return w.skip()
@@ -90,7 +96,7 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 		return err
 	}
 	if !data && question && answers { // a Hugging Face export: a question a line, named squad_v2-….jsonl
-		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); a file of one question an object, as a Hugging Face export holds them, loads with --format jsonl --map answers=answers.text`, in.DisplayName(), dataset)
+		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
 	}
 	if !data { // another file read as SQuAD would give no record without a word
 		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
@@ -100,6 +106,10 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	}
 	return nil
 }
+
+// hfHint says how a file of one question an object loads: a Hugging Face export of SQuAD, which a
+// name such as squad_v2-validation.jsonl has detected as a SQuAD file.
+const hfHint = "a file of one question an object, as a Hugging Face export holds them, loads with --format jsonl --map answers=answers.text"
 
 // squadArticle is one article of a SQuAD file: its title, the contexts of its paragraphs and
 // its questions, each with the paragraph it belongs to.
