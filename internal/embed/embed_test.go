@@ -179,7 +179,7 @@ func TestPersistentFailureIsAnError(t *testing.T) {
 	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL})
 	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
 	// The attempts are counted as a model call's are (model.CallError), after the server's words.
-	want := "sbert: embed " + srv.URL + `/api/embed: 503 Service Unavailable: {"error":"injected 503"} (after 4 attempts)`
+	want := "embed " + srv.URL + `/api/embed: 503 Service Unavailable: {"error":"injected 503"} (after 4 attempts)`
 	if err == nil || err.Error() != want {
 		t.Errorf("SBERT after 4 503s = %v, %v; want error %q", got, err, want)
 	}
@@ -200,7 +200,7 @@ func TestTimeoutCountsAttempts(t *testing.T) {
 			Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}).Client()
 		s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL, HTTPClient: client})
 		_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
-		want := "sbert: embed " + srv.URL + "/embed: context deadline exceeded" + suffix
+		want := "embed " + srv.URL + "/embed: context deadline exceeded" + suffix
 		if err == nil || err.Error() != want {
 			t.Errorf("SBERT with %d retries against a server that never answers = %v, want %q", retries, err, want)
 		}

@@ -13,18 +13,22 @@ import (
 // embedding of each of its references (refs[i] belongs to preds[i]). Every distinct text of the
 // call is embedded once, in batches. An empty text is not sent (servers reject it) and counts as a
 // zero vector, so an empty prediction, or one whose references are all empty, scores 0; so does a
-// prediction with no references.
+// prediction with no references. Its error does not name sbert: the caller names the metrics its
+// records go without ("2 records without sbert: embed …").
+//
+// Note: SBERT and BERTScore began their errors with "sbert: " and "bertscore: ", which the
+// caller's line then said twice ("2 records without sbert: sbert: embed …").
 func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]float64, error) {
 	if len(preds) != len(refs) {
-		return nil, fmt.Errorf("sbert: %s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
+		return nil, fmt.Errorf("%s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
 	vecs, err := fetch(ctx, s, allTexts(preds, refs), vectorCodec, s.sentences)
 	if err != nil {
-		return nil, fmt.Errorf("sbert: %w", err)
+		return nil, err
 	}
 	dim, err := sameDim(vecs, func(v []float32) int { return len(v) })
 	if err != nil {
-		return nil, fmt.Errorf("sbert: %w", err)
+		return nil, err
 	}
 	zero := make([]float32, dim)
 	vec := func(t string) []float32 {
@@ -62,18 +66,18 @@ type BERTOptions struct {
 // whitespace, as bert_score's sent_encode does (Python's str.strip), so a byte-level tokenizer
 // (RoBERTa's, GPT-2's) makes no token of a trailing newline. An empty text, or one of whitespace
 // only, has no tokens and scores 0, as bert_score scores an empty sentence; so does a prediction
-// with no references (before rescaling).
+// with no references (before rescaling). As SBERT's, its error does not name the metric.
 func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string, opts BERTOptions) ([]metric.PRF, error) {
 	if len(preds) != len(refs) {
-		return nil, fmt.Errorf("bertscore: %s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
+		return nil, fmt.Errorf("%s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
 	preds, refs = stripped(preds), strippedLists(refs)
 	toks, err := fetch(ctx, s, allTexts(preds, refs), tokensCodec, s.tokenEmbeddings)
 	if err != nil {
-		return nil, fmt.Errorf("bertscore: %w", err)
+		return nil, err
 	}
 	if _, err := sameDim(toks, func(t tokens) int { return dimOf(t.vecs) }); err != nil {
-		return nil, fmt.Errorf("bertscore: %w", err)
+		return nil, err
 	}
 	weights := func(t tokens) []float64 {
 		if opts.IDF != nil {

@@ -176,7 +176,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 		// As a failed (or, when finishing, refused) call leaves its batch without embedding
 		// scores, a table that cannot be made leaves every record without bertscore_*: the
 		// records are still scored otherwise and written, and the run exits 3 (or 130).
-		st.idfErr = fmt.Errorf("bertscore: %w", err)
+		st.idfErr = err // "idf: …": the records' line names bertscore_* already
 		return nil
 	}
 	st.opts.IDF = idf

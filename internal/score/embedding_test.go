@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -350,7 +351,7 @@ func TestEmbedOneCallFails(t *testing.T) {
 	input := `{"schema":1,"id":"a","question":"q","answers":["paris rome"],"prediction":{"text":"paris"}}
 {"schema":1,"id":"b","question":"q","answers":["rome berlin"],"prediction":{"text":"paris"}}
 `
-	run := func(t *testing.T, broken string) (map[string]record.Record, int, string) {
+	run := func(t *testing.T, broken string) (recs map[string]record.Record, code int, stderr, url string) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case r.URL.Path == broken:
@@ -373,20 +374,20 @@ func TestEmbedOneCallFails(t *testing.T) {
 			}
 		}))
 		t.Cleanup(srv.Close)
-		var stdout, stderr bytes.Buffer
+		var stdout, errs bytes.Buffer
 		err := Run(context.Background(), []string{"qa-score", "--metrics", "sbert,bertscore_f1", "--embed-provider", "tei",
-			"--embed-model", "m", "--embed-base-url", srv.URL, "--embed-max-retries", "0"}, strings.NewReader(input), &stdout, &stderr)
-		recs := map[string]record.Record{}
+			"--embed-model", "m", "--embed-base-url", srv.URL, "--embed-max-retries", "0"}, strings.NewReader(input), &stdout, &errs)
+		recs = map[string]record.Record{}
 		for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
 			var r record.Record
 			if err := record.Unmarshal([]byte(l), &r); err != nil {
-				t.Fatalf("%s: %v (stderr %s)", l, err, stderr.String())
+				t.Fatalf("%s: %v (stderr %s)", l, err, errs.String())
 			}
 			recs[r.ID] = r
 		}
-		return recs, command.ExitCode(err), stderr.String()
+		return recs, command.ExitCode(err), errs.String(), srv.URL
 	}
-	whole, code, _ := run(t, "")
+	whole, code, _, _ := run(t, "")
 	if code != 0 || len(whole) != 2 || math.Abs(whole["a"].Scores["sbert"]-1/math.Sqrt2) > 1e-6 || whole["b"].Scores["bertscore_f1"] == 0 {
 		t.Fatalf("both calls working: exit %d, records %+v; want exit 0, sbert of a 1/√2 and bertscore_f1 of b", code, whole)
 	}
@@ -399,14 +400,17 @@ func TestEmbedOneCallFails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.broken, func(t *testing.T) {
-			recs, code, stderr := run(t, tt.broken)
+			recs, code, stderr, srvURL := run(t, tt.broken)
 			if code != command.ExitBadRecords {
 				t.Errorf("exit %d, want %d", code, command.ExitBadRecords)
 			}
-			call := strings.TrimSuffix(tt.failed, "_f1") // the error names its call: sbert, bertscore
-			line := `qa-score: stdin:1-2 (ids "a" … "b"): 2 records without ` + tt.failed + ": " + call + ": "
+			// The line names the metrics once, then the call's own error, which names its
+			// endpoint; it said "without sbert: sbert: embed …".
+			why := "embed " + srvURL + tt.broken + ": 422 Unprocessable Entity: model not loaded; the server answered " +
+				`text/plain ("model not loaded"), not JSON: ` + srvURL + " is most likely not the API's base URL"
+			line := `qa-score: stdin:1-2 (ids "a" … "b"): 2 records without ` + tt.failed + ": " + why + "\n"
 			if !strings.HasPrefix(stderr, line) || strings.Count(stderr, "records without") != 1 {
-				t.Errorf("stderr %q, want one line starting %q", stderr, line)
+				t.Errorf("stderr %q, want one line %q", stderr, line)
 			}
 			for id, r := range recs {
 				if got, want := r.Scores[tt.kept], whole[id].Scores[tt.kept]; got != want {
@@ -415,9 +419,8 @@ func TestEmbedOneCallFails(t *testing.T) {
 				if _, ok := r.Scores[tt.failed]; ok {
 					t.Errorf("%s: %s = %v beside its failed call", id, tt.failed, r.Scores[tt.failed])
 				}
-				msg := r.ScoreErrors[tt.failed]
-				if len(r.ScoreErrors) != 1 || !strings.HasPrefix(msg, "embedding call failed: "+call+": ") || !strings.Contains(msg, "model not loaded") {
-					t.Errorf("%s: score_errors = %q, want %s alone: embedding call failed: %s: … model not loaded", id, r.ScoreErrors, tt.failed, call)
+				if got, want := r.ScoreErrors, map[string]string{tt.failed: "embedding call failed: " + why}; !maps.Equal(got, want) {
+					t.Errorf("%s: score_errors = %q, want %q", id, got, want)
 				}
 			}
 		})
