@@ -107,25 +107,27 @@ func DefaultPrices() Prices {
 
 // ParsePrices reads a price file: a JSON or YAML object mapping model names to {input, output}
 // USD per million tokens, and optionally long: {above, input, output}, the rates of calls with a
-// prompt of more than above tokens. (YAML is a superset of JSON, so one decoder reads both.)
+// prompt of more than above tokens. (YAML is a superset of JSON, so one decoder reads both.) Its
+// errors do not say "prices": LoadPrices names the file, and the commands the flag
+// (`--prices: p.yaml: model "m": …`, which read `--prices: p.yaml: prices: model "m": …`).
 func ParsePrices(data []byte) (Prices, error) {
 	var p Prices
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("prices: %w", err)
+		return nil, err
 	}
 	for m, pr := range p {
 		// YAML reads .nan and .inf as numbers. A NaN price makes every cost NaN, and a NaN spend
 		// is never >= --max-cost, so the budget would never stop a run.
 		if !finitePrice(pr.Input) || !finitePrice(pr.Output) {
-			return nil, fmt.Errorf("prices: model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
+			return nil, fmt.Errorf("model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
 		}
 		switch l := pr.Long; {
 		case l.Above < 0 || l.Above == 0 && l != LongPrice{}:
-			return nil, fmt.Errorf("prices: model %q: long: want above, the prompt tokens past which its prices apply, of 1 or more, got %d", m, l.Above)
+			return nil, fmt.Errorf("model %q: long: want above, the prompt tokens past which its prices apply, of 1 or more, got %d", m, l.Above)
 		case !finitePrice(l.Input) || !finitePrice(l.Output):
-			return nil, fmt.Errorf("prices: model %q: long: want a finite price of 0 or more, got input %v, output %v", m, l.Input, l.Output)
+			return nil, fmt.Errorf("model %q: long: want a finite price of 0 or more, got input %v, output %v", m, l.Input, l.Output)
 		}
 	}
 	return p, nil
