@@ -70,7 +70,9 @@ func (r Routes) Key(rec *record.Record) (string, bool) {
 
 // LoadRoutes reads a JSON object {"dataset/type" | "dataset" | "*": mode} from path and lays it
 // over the default table. Dataset names are kept lower-cased, as Route looks them up. It also
-// returns the file's keys as written, by the key of the table each became.
+// returns the file's keys as written, by the key of the table each became. Its errors begin with
+// path, after which qa-judge puts the flag: "--route: r.json: key …" (it read "--route: route
+// file r.json: key …").
 func LoadRoutes(path string) (Routes, map[string]string, error) {
 	b, err := textfile.ReadFile(path)
 	if err != nil {
@@ -78,7 +80,7 @@ func LoadRoutes(path string) (Routes, map[string]string, error) {
 	}
 	var over map[string]string
 	if err := json.Unmarshal(b, &over); err != nil {
-		return nil, nil, fmt.Errorf("route file %s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	r := DefaultRoutes()
 	written := map[string]string{}
@@ -91,7 +93,7 @@ func LoadRoutes(path string) (Routes, map[string]string, error) {
 		}
 		if other, ok := written[k]; ok {
 			a, b := min(other, w), max(other, w) // map order: sorted, so the message is always the same
-			return nil, nil, fmt.Errorf("route file %s: keys %q and %q name the same route (dataset names match in any case)", path, a, b)
+			return nil, nil, fmt.Errorf("%s: keys %q and %q name the same route (dataset names match in any case)", path, a, b)
 		}
 		written[k] = w
 		if m != ModeSkip && m != ModeAuto && contains(Modes, m) {
@@ -102,7 +104,7 @@ func LoadRoutes(path string) (Routes, map[string]string, error) {
 			r[k] = m
 			continue
 		}
-		return nil, nil, fmt.Errorf("route file %s: key %q: unknown mode %q (want one of %s, skip)%s", path, k, m,
+		return nil, nil, fmt.Errorf("%s: key %q: unknown mode %q (want one of %s, skip)%s", path, k, m,
 			strings.Join(Modes[1:], ", "), english.DidYouMean(m, append(slices.Clip(Modes[1:]), ModeSkip)))
 	}
 	return r, written, nil
