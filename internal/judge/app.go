@@ -652,7 +652,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	err := pipeline.Map(ctx, opts, cfg.source(src, fails), work, sink)
 	err = command.Interruption(err, written, int(finished.Load()))
 	if ferr := out.Flush(); ferr != nil && err == nil {
-		err = fmt.Errorf("write records: %w", ferr)
+		err = ferr // "write /dev/stdout: …", as when a write before the end fails
 	}
 	progress.Finish()
 	fails.End(stderr)

@@ -203,7 +203,7 @@ func (a *app) action(c *cli.Context) error {
 		err = a.sel.Flush(a.write)
 	}
 	if ferr := a.out.Flush(); err == nil && ferr != nil {
-		err = fmt.Errorf("write: %w", ferr)
+		err = ferr // "write /dev/stdout: …", as when a write before the end fails
 	}
 	if err != nil {
 		return err

@@ -259,7 +259,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	err = command.Interruption(err, written, a.tally.records)
 	a.tally.mu.Unlock()
 	if ferr := out.Flush(); err == nil && ferr != nil {
-		err = fmt.Errorf("write: %w", ferr)
+		err = ferr // "write /dev/stdout: …", as when a write before the end fails
 	}
 	progress.Finish()
 	fails.End(a.stderr)

@@ -627,7 +627,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		serr = interrupt.Err(ctx)
 	}
 	if err := out.Flush(); err != nil && serr == nil {
-		serr = fmt.Errorf("write records: %w", err)
+		serr = err // "write /dev/stdout: …", as when a write before the end fails
 	}
 	if mm != nil {
 		if err := mm.Flush(); err != nil && serr == nil {
