@@ -282,7 +282,7 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	}
 	if cfg.Plot != "" {
 		if err := SavePlot(cfg.Plot, cfg.PlotFormat, rep, stdout, stderr); err != nil {
-			return fmt.Errorf("--plot %s: %w", cfg.Plot, err)
+			return fmt.Errorf("--plot: %w", err) // the error names the file: "write /dev/full: …"
 		}
 	}
 	noVerdict := ""

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -170,6 +171,39 @@ func TestUnwritableOutputs(t *testing.T) {
 		}
 		if want := args[0] + ": cannot write " + args[1] + ": "; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("qa-learncurve %s: error %v, want one starting %q", strings.Join(args, " "), err, want)
+		}
+	}
+}
+
+// fullWriter is a stdout on a full disk: every write fails as a write to a file there does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
+
+// TestPlotOnFullDisk: a --plot that cannot be written for a full disk fails the run (exit 1) with
+// the flag and the write's error, which names the file once: it said "--plot /dev/full: write
+// /dev/full: …".
+func TestPlotOnFullDisk(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	recs := caseRecords(t)
+	report := filepath.Join(t.TempDir(), "report.json")
+	tests := []struct {
+		args   []string
+		stdout io.Writer
+		want   string
+	}{
+		{[]string{"--plot", "/dev/full", "--plot-format", "svg"}, io.Discard, "--plot: write /dev/full: no space left on device"},
+		{[]string{"--plot", "-", "--plot-format", "png", "--output", report}, fullWriter{}, "--plot: write /dev/stdout: no space left on device"},
+	}
+	for _, tt := range tests {
+		var stderr bytes.Buffer
+		err := Run(context.Background(), append([]string{"qa-learncurve"}, tt.args...), bytes.NewReader(recs), tt.stdout, &stderr)
+		if code := command.ExitCode(err); code != command.ExitFailure || err == nil || err.Error() != tt.want {
+			t.Errorf("qa-learncurve %s: exit %d, %v; want exit 1, %q", strings.Join(tt.args, " "), code, err, tt.want)
 		}
 	}
 }
