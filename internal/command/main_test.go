@@ -177,11 +177,23 @@ func TestMainCalls(t *testing.T) {
 		{"second signal", "1h", []os.Signal{syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted again: abandoning the calls in flight"},
 		{"terminate, then interrupt", "1h", []os.Signal{syscall.SIGTERM, syscall.SIGINT}, finishing, "qa-calls: interrupted again: abandoning the calls in flight"},
 		{"grace period", "200ms", []os.Signal{syscall.SIGINT}, finishing, "qa-calls: calls still in flight after 200ms: abandoning them"},
-		{"no call in flight", "1h idle", []os.Signal{syscall.SIGINT, syscall.SIGINT}, none, "qa-calls: interrupted again: stopping at once"},
+		// With no call in flight the second signal, or the grace period, leaves the run to write
+		// the records it has done, which may take interruptGrace (10s): it said "stopping at
+		// once", and the first signal "interrupt again to stop at once".
+		{"no call in flight", "1h idle", []os.Signal{syscall.SIGINT, syscall.SIGINT}, none + "; writing the records left (interrupt again to stop within 10s)\n",
+			"qa-calls: interrupted again: writing only the records done, for at most 10s (interrupt again to stop at once)\n"},
 		// A run stuck with no call in flight (writing to a stalled reader, say) was told of as
 		// "calls still in flight after 200ms: abandoning them".
-		{"grace period, no call in flight", "200ms idle", []os.Signal{syscall.SIGINT}, none, "qa-calls: not finished after 200ms, with no call in flight: stopping\n"},
+		{"grace period, no call in flight", "200ms idle", []os.Signal{syscall.SIGINT}, none,
+			"qa-calls: not finished after 200ms, with no call in flight: writing only the records done, for at most 10s (interrupt again to stop at once)\n"},
 		{"third signal", "1h stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted; completed output could not be flushed"},
+		// A run that cannot write the records it has done (a stalled reader of stdout) when
+		// asked again, with no call in flight, is ended by the third signal, as the second
+		// message says.
+		{"third signal, no call in flight", "1h idle stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT},
+			none + "; writing the records left (interrupt again to stop within 1h0m0s)\n",
+			"qa-calls: interrupted again: writing only the records done, for at most 1h0m0s (interrupt again to stop at once)\n" +
+				"qa-calls: interrupted; completed output could not be flushed\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
@@ -299,7 +311,7 @@ func TestEscalateNoCalls(t *testing.T) {
 		abandoned bool
 	}{
 		{"no calls", true, "", true},
-		{"calls", false, "qa-judge: interrupted: no calls in flight; writing the records left (interrupt again to stop at once)\n", false},
+		{"calls", false, "qa-judge: interrupted: no calls in flight; writing the records left (interrupt again to stop within 10s)\n", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx, finish := interrupt.WithFinish(context.Background())

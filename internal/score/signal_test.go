@@ -104,10 +104,12 @@ func TestForcedExitKeepsSummary(t *testing.T) {
 			t.Fatal("the new summary's file was not made")
 		}
 	}
+	// No call is in flight, and the run waits on its input: the second signal does not end it
+	// (it said "stopping at once"), the third does.
 	p.Signal(t, syscall.SIGINT)
-	p.WaitStderr(t, "interrupt again")
+	p.WaitStderr(t, "qa-score: interrupted: no calls in flight; writing the records left (interrupt again to stop within 10s)\n")
 	p.Signal(t, syscall.SIGINT)
-	p.WaitStderr(t, "stopping at once")
+	p.WaitStderr(t, "qa-score: interrupted again: writing only the records done, for at most 10s (interrupt again to stop at once)\n")
 	p.Signal(t, syscall.SIGINT) // the run still waits on its input: end the process
 	code, _, stderr := p.Wait(t)
 	if code != command.ExitInterrupted {
