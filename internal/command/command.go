@@ -46,7 +46,8 @@ const (
 // ExitCodesHelp is the paragraph every --help ends with.
 const ExitCodesHelp = `EXIT CODES:
    0    success
-   1    failure (input or output that cannot be read or written, internal error)
+   1    failure (input or output that cannot be read or written, a full disk's included; internal
+        error); a reader of stdout that goes away (| head) ends a run quietly by SIGPIPE, as cat
    2    usage error (bad or missing flag, argument or API key; unreadable file named by a flag)
    3    finished, but some records were bad or carry errors (see stderr)
    130  interrupted by SIGINT, SIGTERM or SIGHUP (completed output was flushed first;

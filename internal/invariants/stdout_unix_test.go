@@ -1,0 +1,117 @@
+//go:build unix
+
+package invariants
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/judge"
+	"github.com/qapipe/qapipe/internal/learncurve"
+	"github.com/qapipe/qapipe/internal/load"
+	"github.com/qapipe/qapipe/internal/predict"
+	"github.com/qapipe/qapipe/internal/score"
+)
+
+// mains are the commands' mains, as cmd/qa-*/main.go runs them, by name.
+var mains = map[string]func(){
+	"qa-load":       func() { command.Main("qa-load", load.Run) },
+	"qa-predict":    func() { command.MainCalls("qa-predict", predict.Run) },
+	"qa-judge":      func() { command.MainCalls("qa-judge", judge.Run) },
+	"qa-score":      func() { command.MainCalls("qa-score", score.Run) },
+	"qa-learncurve": func() { command.Main("qa-learncurve", learncurve.Run) },
+}
+
+// TestMainChild is the child process of TestClosedStdoutEveryStage: the main of the command
+// QA_TEST_MAIN_PROG names.
+func TestMainChild(t *testing.T) {
+	prog := os.Getenv("QA_TEST_MAIN_PROG")
+	clitest.MainChild(t, prog, mains[prog])
+}
+
+// TestClosedStdoutEveryStage: a reader of stdout that goes away (| head -1) ends every command
+// as it ends cat: by SIGPIPE (the shell's status 141), with nothing on stderr, and no summary
+// file left (qa-score's --summary is written when its run gets to its end). A full disk is a failure, exit 1, that says so (see
+// TestFullStdoutEveryStage).
+func TestClosedStdoutEveryStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	records := func(prog string) string {
+		var b strings.Builder
+		for i := range 2000 {
+			seq := "" // qa-learncurve's records are positions of a sequence, which qa-predict would ask a judge for
+			if prog == "qa-learncurve" {
+				seq = fmt.Sprintf(`,"sequence":{"id":"1","position":%d}`, i+1)
+			}
+			fmt.Fprintf(&b, `{"schema":1,"id":"q%d","question":"q","answers":["Paris"],"context":[{"text":"Paris is a city."}],`+
+				`"prediction":{"text":"Paris"},"judgments":{"a":{"score":1},"b":{"score":%d},"evalearn":{"score":1}}%s}`+"\n", i, i%2, seq)
+		}
+		return b.String()
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		prog string
+		args []string
+	}{
+		{"qa-load", []string{"--format", "records"}},
+		{"qa-predict", []string{"--provider", "extractive", "--force"}},
+		{"qa-judge", []string{"--mode", "rules", "--force"}},
+		{"qa-judge", []string{"agree", "--names", "a,b"}},
+		{"qa-score", []string{"--metrics", "em"}},
+		{"qa-score", []string{"--metrics", "em", "--summary", filepath.Join(dir, "summary.json")}},
+		{"qa-learncurve", []string{"--problems", "2000", "--judge", "evalearn"}},
+	} {
+		name := tt.prog + " " + strings.Join(tt.args, " ")
+		cmd := clitest.MainCommand("TestMainChild", tt.args)
+		cmd.Env = append(cmd.Env, "QA_TEST_MAIN_PROG="+tt.prog)
+		cmd.Stdin = strings.NewReader(records(tt.prog))
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close() // the reader is gone before the first write
+		var stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = w, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-time.After(2 * time.Minute): // a bound on a hang, not a timing assertion
+			cmd.Process.Kill()
+			t.Fatalf("%s did not exit; stderr:\n%s", name, <-done)
+		}
+		var ee *exec.ExitError
+		if ws, ok := exitStatus(err, &ee); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+			t.Errorf("%s, stdout's reader gone: exit %v, want SIGPIPE; stderr:\n%s", name, err, stderr.String())
+		}
+		if stderr.Len() > 0 {
+			t.Errorf("%s, stdout's reader gone: stderr %q, want nothing", name, stderr.String())
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Errorf("files left: %v, want none (qa-score's --summary: the run did not get to its end)", left)
+	}
+}
+
+// exitStatus returns the wait status of err, a child's exit.
+func exitStatus(err error, ee **exec.ExitError) (syscall.WaitStatus, bool) {
+	if !errors.As(err, ee) {
+		return 0, false
+	}
+	ws, ok := (*ee).Sys().(syscall.WaitStatus)
+	return ws, ok
+}
