@@ -197,7 +197,7 @@ func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "provider", Usage: "`NAME`: " + strings.Join(model.Providers, ", "), Value: "extractive", EnvVars: []string{"QA_PROVIDER"}},
 		&cli.StringFlag{Name: "model", Usage: "model `NAME` (required except for extractive)", EnvVars: []string{"QA_MODEL"}},
-		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
+		&cli.StringFlag{Name: "base-url", Usage: "API base `URL` (default: the provider's; e.g. http://127.0.0.1:8000/v1 for vLLM)", EnvVars: []string{"QA_BASE_URL"}},
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature, at most 2 for openai's API and googleai, 1 for anthropic (give 1 to OpenAI's o1 and o4-mini and to Claude models after Opus 4.6, which refuse any other)", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling: sample from the likeliest tokens whose probabilities add up to `P`, 0 to 1 (0: none sent, the provider's default, which for googleai is langchaingo's 0.95); anthropic, ollama and googleai only, as langchaingo sends openai none", EnvVars: []string{"QA_TOP_P"}},
 		&cli.IntFlag{Name: "top-k", Usage: "sample from the `K` likeliest tokens (0: none sent, the provider's default, which for googleai is langchaingo's 3); ollama and googleai only, as langchaingo sends openai and anthropic none", EnvVars: []string{"QA_TOP_K"}},
