@@ -649,13 +649,30 @@ func forceExit(ctx context.Context, done <-chan struct{}, prog string, stderr io
 	}
 	again := make(chan os.Signal, 1)
 	signal.Notify(again, stopSignals()...)
+	why := stopSignal
 	select {
 	case <-again:
 	case <-time.After(interruptGrace):
+		why = stopGrace
 	case <-done:
 		return
 	}
-	fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", prog)
+	stopNow(stderr, prog, why)
+}
+
+// stopNow says on stderr that the process is ended before its interrupted run returned, for why
+// (stopSignal: another signal; stopGrace: interruptGrace passed), and ends it with exit 130. The
+// run may be waiting on stdout's stalled reader, or on an input that has not ended (whose records
+// it wrote as they came), or be busy: what it has not written is left out.
+//
+// Note: it said "interrupted; completed output could not be flushed", which was false of a run
+// waiting on its input, whose completed records were all written.
+func stopNow(stderr io.Writer, prog string, why int) {
+	if why == stopGrace {
+		fmt.Fprintf(stderr, "%s: interrupted, and still running %v later: stopping; what was not written is left out\n", prog, interruptGrace)
+	} else {
+		fmt.Fprintf(stderr, "%s: interrupted again: stopping at once; what was not written is left out\n", prog)
+	}
 	exitNow(ExitInterrupted)
 }
 
@@ -707,11 +724,11 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	n := finish()
 	if name, ok := interrupt.NoCallsName(ctx); ok {
 		abandon()
-		if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why == stopDone {
+		_, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace)
+		if why == stopDone {
 			return
 		}
-		fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", name)
-		exitNow(ExitInterrupted)
+		stopNow(stderr, name, why)
 	}
 	if n == 0 {
 		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop within %v)\n", prog, interruptGrace)
@@ -740,11 +757,9 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}
 	abandon()
-	if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why == stopDone {
-		return
+	if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why != stopDone {
+		stopNow(stderr, prog, why)
 	}
-	fmt.Fprintf(stderr, "%s: interrupted; completed output could not be flushed\n", prog)
-	exitNow(ExitInterrupted)
 }
 
 // What ended a wait of nextSignal.

@@ -40,10 +40,14 @@ func TestMainStuckRun(t *testing.T) {
 		first   os.Signal
 		grace   string
 		signals int
+		stderr  string
 	}{
-		{"second signal", syscall.SIGINT, "1h", 2},
-		{"grace period", syscall.SIGINT, "200ms", 1},
-		{"hangup, grace period", syscall.SIGHUP, "200ms", 1},
+		// The run, stuck writing to a stalled reader or waiting on an input that has not ended,
+		// may have written every record it completed: these said "completed output could not be
+		// flushed".
+		{"second signal", syscall.SIGINT, "1h", 2, "qa-stuck: interrupted again: stopping at once; what was not written is left out\n"},
+		{"grace period", syscall.SIGINT, "200ms", 1, "qa-stuck: interrupted, and still running 200ms later: stopping; what was not written is left out\n"},
+		{"hangup, grace period", syscall.SIGHUP, "200ms", 1, "qa-stuck: interrupted, and still running 200ms later: stopping; what was not written is left out\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if signal.Ignored(tt.first) || tt.signals > 1 && signal.Ignored(syscall.SIGINT) {
@@ -81,8 +85,8 @@ func TestMainStuckRun(t *testing.T) {
 				if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
 					t.Errorf("exit: %v, want %d", err, ExitInterrupted)
 				}
-				if !strings.Contains(stderr.String(), "qa-stuck: interrupted; completed output could not be flushed") {
-					t.Errorf("stderr %q", stderr.String())
+				if stderr.String() != tt.stderr {
+					t.Errorf("stderr %q, want %q", stderr.String(), tt.stderr)
 				}
 			case <-time.After(30 * time.Second):
 				cmd.Process.Kill()
@@ -186,14 +190,14 @@ func TestMainCalls(t *testing.T) {
 		// "calls still in flight after 200ms: abandoning them".
 		{"grace period, no call in flight", "200ms idle", []os.Signal{syscall.SIGINT}, none,
 			"qa-calls: not finished after 200ms, with no call in flight: writing only the records done, for at most 10s (interrupt again to stop at once)\n"},
-		{"third signal", "1h stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted; completed output could not be flushed"},
+		{"third signal", "1h stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: interrupted again: stopping at once; what was not written is left out\n"},
 		// A run that cannot write the records it has done (a stalled reader of stdout) when
 		// asked again, with no call in flight, is ended by the third signal, as the second
 		// message says.
 		{"third signal, no call in flight", "1h idle stuck", []os.Signal{syscall.SIGINT, syscall.SIGINT, syscall.SIGINT},
 			none + "; writing the records left (interrupt again to stop within 1h0m0s)\n",
 			"qa-calls: interrupted again: writing only the records done, for at most 1h0m0s (interrupt again to stop at once)\n" +
-				"qa-calls: interrupted; completed output could not be flushed\n"},
+				"qa-calls: interrupted again: stopping at once; what was not written is left out\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)

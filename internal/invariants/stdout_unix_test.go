@@ -5,6 +5,7 @@ package invariants
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,4 +115,49 @@ func exitStatus(err error, ee **exec.ExitError) (syscall.WaitStatus, bool) {
 	}
 	ws, ok := (*ee).Sys().(syscall.WaitStatus)
 	return ws, ok
+}
+
+// TestInterruptWaitingOnInput: qa-load interrupted while it waits on an input that has not ended
+// (a stage before it still writing) has written every record it read, and ends 10s later
+// saying so: it said "completed output could not be flushed", which was false.
+func TestInterruptWaitingOnInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process, and waits 10s")
+	}
+	cmd := clitest.MainCommand("TestMainChild", []string{"--format", "records"})
+	cmd.Env = append(cmd.Env, "QA_TEST_MAIN_PROG=qa-load")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	const recs = `{"schema":1,"id":"a","question":"q","answers":["x"]}` + "\n" + `{"schema":1,"id":"b","question":"q","answers":["y"]}` + "\n"
+	if _, err := io.WriteString(in, recs); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(recs))
+	if _, err := io.ReadFull(stdout, got); err != nil || string(got) != recs { // written as they came
+		t.Fatalf("stdout %q (%v) before the signal, want %q", got, err, recs)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if rest, err := io.ReadAll(stdout); err != nil || len(rest) > 0 {
+		t.Errorf("stdout after the signal: %q (%v), want nothing more", rest, err)
+	}
+	var ee *exec.ExitError
+	if err := cmd.Wait(); !errors.As(err, &ee) || ee.ExitCode() != command.ExitInterrupted {
+		t.Errorf("exit %v, want %d", err, command.ExitInterrupted)
+	}
+	if want := "qa-load: interrupted, and still running 10s later: stopping; what was not written is left out\n"; stderr.String() != want {
+		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	}
 }
