@@ -52,3 +52,23 @@ func TestHelpWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpInterrupting: the commands that finish their calls in flight at the first signal
+// (qa-predict, qa-judge, and qa-score for its embedding calls, all under command.MainCalls)
+// each say in --help what the further signals do, as README's "Interrupting a run" says it for
+// them all; qa-score's did not say that a SIGTERM echoed within a second counts once.
+func TestHelpInterrupting(t *testing.T) {
+	bin := commands(t)
+	for _, prog := range []string{"qa-predict", "qa-judge", "qa-score"} {
+		help := strings.Join(strings.Fields(helpText(t, bin, prog)), " ")
+		for _, want := range []string{
+			"A second signal, or the 2 minutes passing, abandons the calls in flight",
+			"a third signal, or 10 s more, ends the run without them.",
+			"A SIGTERM within a second of another counts once",
+		} {
+			if !strings.Contains(help, want) {
+				t.Errorf("%s --help does not say %q", prog, want)
+			}
+		}
+	}
+}
