@@ -307,13 +307,16 @@ func (a *app) endsAlone(err error) bool {
 func failedRun(err error) bool { return err != nil && !errors.Is(err, context.Canceled) }
 
 // failureOf is what a record failed with in qa-predict (command.Failures.Of): its prediction's
-// error, or the error of the EvaLearn judge's verdict on its answer.
+// error, or the error of the EvaLearn judge's verdict on its answer, after "verdict: ", as the
+// summary counts it ("verdict: judge call: openai j: …", "verdict: unparsable judge reply: …").
+//
+// Note: it was "judge: ", which the judgment's errors say already ("judge: judge call: …").
 func failureOf(rec *record.Record) (any, string) {
 	if p := rec.Prediction; p != nil && p.Error != "" {
 		return p, p.Error
 	}
 	if jg := rec.Judgments[judgeKey]; rec.Sequence != nil && jg != nil && jg.Error != "" {
-		return jg, "judge: " + jg.Error
+		return jg, "verdict: " + jg.Error
 	}
 	return nil, ""
 }

@@ -730,7 +730,7 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 		a.tally.mu.Lock()
 		a.tally.verdicts++
 		if len(a.tally.firstErrs) < 3 {
-			a.tally.firstErrs = append(a.tally.firstErrs, "judge: "+jg.Error)
+			a.tally.firstErrs = append(a.tally.firstErrs, "verdict: "+jg.Error)
 		}
 		a.tally.mu.Unlock()
 	}
