@@ -169,6 +169,11 @@ func (s *Scorer) StopWarning() string {
 	return s.tr.StopWarning("run qa-score again")
 }
 
+// ErrNeedTEI is wrapped by the error of bertscore asked of a provider other than TEI. The error
+// names bertscore, so that the caller need not ("--metrics: bertscore needs …", where it said
+// "--metrics bertscore: bertscore needs …").
+var ErrNeedTEI = errors.New("bertscore needs token embeddings, which only text-embeddings-inference serves")
+
 func errNeedTEI(provider string) error {
-	return fmt.Errorf("bertscore needs token embeddings, which only text-embeddings-inference serves: set --embed-provider tei and --embed-base-url to its address (provider is %q)", provider)
+	return fmt.Errorf("%w: set --embed-provider tei and --embed-base-url to its address (provider is %q)", ErrNeedTEI, provider)
 }

@@ -2,6 +2,7 @@ package score
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -85,7 +86,9 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 	if len(metrics) == 0 {
 		return nil, nil
 	}
-	if err := ec.Validate(metrics...); err != nil {
+	if err := ec.Validate(metrics...); errors.Is(err, embed.ErrNeedTEI) {
+		return nil, command.Usagef("--metrics: %v", err) // "bertscore needs …": named once
+	} else if err != nil {
 		return nil, command.Usagef("--metrics %s: %v", strings.Join(metrics, ","), err)
 	}
 	st := &embedStage{batch: max(ec.Batch, 1), sbert: sel.index("sbert"), bp: sel.index("bertscore_p"),
