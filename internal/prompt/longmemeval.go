@@ -564,7 +564,7 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 	var dates []string
 	if ok, err := rec.MetaValue("haystack_sessions", &sessions); ok && err == nil {
 		if _, err := rec.MetaValue("haystack_dates", &dates); err != nil || len(dates) != len(sessions) {
-			return nil, fmt.Errorf("longmemeval %s: meta.haystack_dates does not match the sessions", rec.ID)
+			return nil, fmt.Errorf("longmemeval: meta.haystack_dates does not match the sessions")
 		}
 		var ids []string
 		rec.MetaValue("haystack_session_ids", &ids)
@@ -630,7 +630,12 @@ func turnsFromText(text string) []json.RawMessage {
 
 // LongMemEvalPrompt renders the whole reader prompt for rec (question_date from meta; for the
 // retrieval settings, the ranking from meta.retrieval_corpus_ids); cut reports that
-// opt.MaxTokens cut the history.
+// opt.MaxTokens cut the history. Its errors, as those of the other LongMemEval prompts of a
+// record, begin "longmemeval: " and do not name the record, which the caller names (qa-predict's
+// line on stderr, and the record whose error it is).
+//
+// Note: they named its id too, so that qa-predict said it twice: `(id "longmemeval:q1"): prompt:
+// longmemeval longmemeval:q1: …`.
 func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (prompt string, cut bool, err error) {
 	chunks, err := recordChunks(rec, opt)
 	if err != nil {
@@ -638,7 +643,7 @@ func LongMemEvalPrompt(rec *record.Record, opt HistoryOptions, con bool) (prompt
 	}
 	h, err := renderChunks(chunks, opt.Format)
 	if err != nil {
-		return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+		return "", false, fmt.Errorf("longmemeval: %w", err)
 	}
 	return readerPrompt(rec, h, opt, con)
 }
@@ -653,15 +658,15 @@ func recordChunks(rec *record.Record, opt HistoryOptions) ([]historyChunk, error
 	if opt.FromRetrievalLog() {
 		ranked = new(ranking)
 		if _, err := rec.MetaValue(LongMemEvalRetrievalMeta, &ranked.ids); err != nil {
-			return nil, fmt.Errorf("longmemeval %s: meta.%s: %w", rec.ID, LongMemEvalRetrievalMeta, err)
+			return nil, fmt.Errorf("longmemeval: meta.%s: %w", LongMemEvalRetrievalMeta, err)
 		}
 		if _, err := rec.MetaValue(LongMemEvalRetrievalTextsMeta, &ranked.texts); err != nil {
-			return nil, fmt.Errorf("longmemeval %s: meta.%s: %w", rec.ID, LongMemEvalRetrievalTextsMeta, err)
+			return nil, fmt.Errorf("longmemeval: meta.%s: %w", LongMemEvalRetrievalTextsMeta, err)
 		}
 	}
 	chunks, err := historyChunks(sessions, ranked, opt)
 	if err != nil {
-		return nil, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+		return nil, fmt.Errorf("longmemeval: %w", err)
 	}
 	return chunks, nil
 }
@@ -682,11 +687,11 @@ func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bo
 		return t.MustFill(map[string]string{"question": rec.Question}), false, nil
 	}
 	if history == "" {
-		return "", false, fmt.Errorf("longmemeval %s: no history to show (LongMemEval's reader stops on an empty one)", rec.ID)
+		return "", false, fmt.Errorf("longmemeval: no history to show (LongMemEval's reader stops on an empty one)")
 	}
 	if opt.MaxTokens > 0 {
 		if history, cut, err = TruncateHistory(history, opt.MaxTokens); err != nil {
-			return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+			return "", false, fmt.Errorf("longmemeval: %w", err)
 		}
 	}
 	return readerTemplate(opt.KeyExpansion, con).MustFill(map[string]string{"history": history, "question_date": date, "question": rec.Question}), cut, nil
@@ -702,11 +707,11 @@ func readerPrompt(rec *record.Record, history string, opt HistoryOptions, con bo
 func questionDate(rec *record.Record) (string, error) {
 	raw, ok := rec.Meta["question_date"]
 	if !ok {
-		return "", fmt.Errorf("longmemeval %s: no meta.question_date (LongMemEval's reader stops on an entry without one)", rec.ID)
+		return "", fmt.Errorf("longmemeval: no meta.question_date (LongMemEval's reader stops on an entry without one)")
 	}
 	date, err := python.StrOfJSON(raw)
 	if err != nil {
-		return "", fmt.Errorf("longmemeval %s: meta.question_date: %w", rec.ID, err)
+		return "", fmt.Errorf("longmemeval: meta.question_date: %w", err)
 	}
 	return date, nil
 }
@@ -746,7 +751,7 @@ func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEv
 	for i, c := range chunks {
 		body, err := c.entry()
 		if err != nil {
-			return nil, fmt.Errorf("longmemeval %s: history block %d: %w", rec.ID, i+1, err)
+			return nil, fmt.Errorf("longmemeval: history block %d: %w", i+1, err)
 		}
 		notes[i] = LongMemEvalNote{Date: c.date, Prompt: Must(LongMemEvalNoteRequest).MustFill(map[string]string{
 			"date": c.date, "session": body, "question_date": date, "question": rec.Question})}
@@ -763,7 +768,7 @@ func LongMemEvalNotePrompts(rec *record.Record, opt HistoryOptions) ([]LongMemEv
 // and cut to opt.MaxTokens like any history. It reports whether the history was cut.
 func LongMemEvalNotesPrompt(rec *record.Record, notes []LongMemEvalNote, replies []string, opt HistoryOptions) (prompt string, cut bool, err error) {
 	if len(replies) != len(notes) {
-		return "", false, fmt.Errorf("longmemeval %s: %d notes for %d history blocks", rec.ID, len(replies), len(notes))
+		return "", false, fmt.Errorf("longmemeval: %d notes for %d history blocks", len(replies), len(notes))
 	}
 	dates, bodies := make([]string, len(notes)), make([]string, len(notes))
 	for i, n := range notes {
@@ -771,7 +776,7 @@ func LongMemEvalNotesPrompt(rec *record.Record, notes []LongMemEvalNote, replies
 		if n.facts != nil {
 			facts, err := dumpsRaw(n.facts)
 			if err != nil {
-				return "", false, fmt.Errorf("longmemeval %s: %w", rec.ID, err)
+				return "", false, fmt.Errorf("longmemeval: %w", err)
 			}
 			note = "{\"session_summary_facts\": " + facts + ", \"original_session\": " + note + "}"
 		}
