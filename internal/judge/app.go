@@ -151,11 +151,12 @@ as they came, so a rerun with the other --think makes no call.
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*
 so a pipeline sets the predicting and judging models apart. At most --concurrency calls are in
-flight and records come out in input order. Transient failures (HTTP 408, 409, 425, 429, 500,
-502, 503, 504 and 529, timeouts, resets, closed connections) are retried with exponential backoff
+flight and records come out in input order. Transient failures (HTTP 408, 409, 425, 429 and every
+5xx but 501 and 505, timeouts, resets, closed connections) are retried with exponential backoff
 and jitter, honouring Retry-After (and the Gemini API's retryDelay, given in the body); every other
-status (400, 401, 404; 501 and the other 5xx) fails at once, as does a 429 for a quota no wait
-restores: OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day.
+status (400, 401, 404; 501, 505) fails at once, as does a 429 for a quota no wait restores:
+OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day. A reply's
+X-Should-Retry header (true or false) is obeyed first, as the OpenAI and Anthropic SDKs obey it.
 As in qa-predict, a judge server never reached (max(8, 2×--concurrency) calls in a row refused,
 or its host unknown, and no reply yet) stops the calls: the records left fail with "not called:
 server ... was never reached", stderr says so once, and --retry-errors over the output judges them;

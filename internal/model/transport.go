@@ -24,13 +24,15 @@ import (
 // handed to the langchaingo clients through their WithHTTPClient options, so every provider gets the
 // same behaviour:
 //
-//   - transient failures (408, 409, 425, 429, 500, 502, 503, 504, 529, timeouts, connection resets,
+//   - transient failures (408, 409, 425, 429, every 5xx but 501 and 505, timeouts, connection resets,
 //     truncated bodies, malformed JSON in a 200 reply or JSON of another shape than the reply's,
 //     see withChatShape and WithEmbedShape) are retried with exponential backoff and
 //     seeded jitter, up to MaxRetries times; the wait a transient status's reply asks for (its
 //     Retry-After, or the Gemini API's retryDelay in the body) is taken instead;
 //   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once, and so is
 //     a 429 for a quota that no wait within the run restores (see quotaSpent);
+//   - a failed reply's X-Should-Retry header, "true" or "false", overrides both, as the OpenAI
+//     and Anthropic SDKs obey it (a 429 for a spent quota stays final);
 //   - each attempt runs under its own Timeout and waits for the RPM limiter and the adaptive gate,
 //     which halves the number of requests in flight on every 429 and grows it back by one after a
 //     window of successes.
@@ -247,13 +249,21 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	noteResponse(ctx, resp, data)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
+	// X-Should-Retry is the server's own word on a failure, which the OpenAI and Anthropic SDKs
+	// obey before they look at the status.
+	shouldRetry := ""
+	if resp.StatusCode >= 400 {
+		shouldRetry = resp.Header.Get("X-Should-Retry")
+	}
 	switch {
+	case shouldRetry == "false":
+		return resp, -1, nil
 	case resp.StatusCode == http.StatusTooManyRequests && quotaSpent(data):
 		return resp, -1, nil // final: the client words the status, with the server's message
 	case resp.StatusCode == http.StatusTooManyRequests:
 		throttled = true
 		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
-	case isTransientStatus(resp.StatusCode):
+	case isTransientStatus(resp.StatusCode) || shouldRetry == "true":
 		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
 	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):
 		err := errMalformedBody
@@ -400,12 +410,22 @@ func inBandObject(data []byte) *InBandError {
 	return e
 }
 
+// isTransientStatus reports whether a reply with status code is retried: 408, 409, 425 and every
+// 5xx but 501 and 505, as the OpenAI and Anthropic SDKs retry 408, 409 and every status from 500
+// (Cloudflare's 520 to 524 in front of an OpenAI-compatible server, 529 when Anthropic is
+// overloaded). 429 is the caller's to tell apart (see quotaSpent).
+//
+// Note: the SDKs also retry 501 (Not Implemented) and 505 (HTTP Version Not Supported); they are
+// left out, as they say that the server will never serve the request, and retrying each record
+// 5 times only delays its error.
 func isTransientStatus(code int) bool {
-	switch code {
-	case 408, 409, 425, 500, 502, 503, 504, 529:
+	switch {
+	case code == 408, code == 409, code == 425:
 		return true
+	case code == http.StatusNotImplemented, code == http.StatusHTTPVersionNotSupported:
+		return false
 	}
-	return false
+	return code >= 500 && code < 600
 }
 
 func isTransientError(err error) bool {

@@ -53,10 +53,22 @@ func serveFault(w http.ResponseWriter, r *http.Request, fault string) {
 		// OpenAI's answer for an account with no credit left.
 		w.WriteHeader(429)
 		io.WriteString(w, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`)
-	case "408", "409", "425", "500", "501", "502", "503", "504", "505", "529":
+	case "408", "409", "425", "500", "501", "502", "503", "504", "505", "507", "520", "521", "522", "523", "524", "529", "599":
 		code, _ := strconv.Atoi(fault)
 		w.WriteHeader(code)
 		io.WriteString(w, `{"error":{"message":"server error"}}`)
+	case "503-should-not-retry":
+		w.Header().Set("X-Should-Retry", "false")
+		w.WriteHeader(503)
+		io.WriteString(w, `{"error":{"message":"server error"}}`)
+	case "400-should-retry":
+		w.Header().Set("X-Should-Retry", "true")
+		w.WriteHeader(400)
+		io.WriteString(w, `{"error":{"message":"try again"}}`)
+	case "429-quota-should-retry":
+		w.Header().Set("X-Should-Retry", "true")
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`)
 	case "400":
 		w.WriteHeader(400)
 		io.WriteString(w, `{"error":{"message":"This model's maximum context length is 8192 tokens"}}`)
@@ -107,6 +119,14 @@ func TestTransportFaults(t *testing.T) {
 		// The transient statuses the --help and README list, besides 429 and those above.
 		{"408 409 425 then ok", []string{"408", "409", "425"}, 4, ""},
 		{"504 529 then ok", []string{"504", "529"}, 3, ""},
+		// Cloudflare's, in front of an OpenAI-compatible server, and the other 5xx the SDKs retry.
+		{"520 521 522 then ok", []string{"520", "521", "522"}, 4, ""},
+		{"523 524 then ok", []string{"523", "524"}, 3, ""},
+		{"507 599 then ok", []string{"507", "599"}, 3, ""},
+		// X-Should-Retry is the server's word, obeyed before the status, as the SDKs obey it.
+		{"400 with X-Should-Retry true then ok", []string{"400-should-retry"}, 2, ""},
+		{"503 with X-Should-Retry false not retried", []string{"503-should-not-retry"}, 1, "503"},
+		{"429 insufficient_quota with X-Should-Retry true not retried", []string{"429-quota-should-retry"}, 1, "You exceeded your current quota"},
 		{"hang then ok", []string{"hang"}, 2, ""},
 		{"truncated then ok", []string{"truncated"}, 2, ""},
 		{"malformed then ok", []string{"malformed"}, 2, ""},

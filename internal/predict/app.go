@@ -90,11 +90,13 @@ run_generation.sh names it, counts as the latter; the model called is the one gi
 whole histories (with a warning for the open models of upstream's table, which it counts with
 their own tokenizers).
 
-Transient failures (HTTP 408, 409, 425, 429, 500, 502, 503, 504 and 529, timeouts, resets, closed
-connections, truncated replies) are retried with exponential backoff and jitter, honouring
-Retry-After (and the Gemini API's retryDelay, given in the body); every other status (400, 401,
-404, context length; 501 and the other 5xx) fails at once, as does a 429 for a quota no wait
-restores: OpenAI's insufficient_quota (an account out of credit) or a Gemini quota per day.
+Transient failures (HTTP 408, 409, 425, 429 and every 5xx but 501 and 505, such as Cloudflare's
+520 to 524, timeouts, resets, closed connections, truncated replies) are retried with exponential
+backoff and jitter, honouring Retry-After (and the Gemini API's retryDelay, given in the body);
+every other status (400, 401, 404, context length; 501, 505) fails at once, as does a 429 for a
+quota no wait restores: OpenAI's insufficient_quota (an account out of credit) or a Gemini quota
+per day. A reply's X-Should-Retry header (true or false) is obeyed first, as the OpenAI and
+Anthropic SDKs obey it.
 An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}, or one that ends
 a Gemini stream that failed once begun) counts as its code.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3;

@@ -103,8 +103,8 @@ Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider
 openai have their own), --embed-batch records at a time, in input order; with --cache the
 embeddings are stored and a rerun makes no call. The calls are made as qa-predict's are: at
 most --embed-concurrency requests in flight (2), each attempt cut off after
---embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429, 500, 502, 503, 504 and 529,
-timeouts, resets, closed connections) retried --embed-max-retries times (5) with backoff,
+--embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429 and every 5xx but 501 and
+505, timeouts, resets, closed connections) retried --embed-max-retries times (5) with backoff,
 honouring Retry-After (a server never reached, max(8, 2×--embed-concurrency) calls in a row
 refused and no reply yet, stops the calls, as do as many in a row answered the same 401, 403 or
 404 and no success yet: the batches left are "not made" in score_errors, as stderr says once); the
