@@ -28,7 +28,8 @@ import (
 //     truncated bodies, malformed JSON in a 200 reply or JSON of another shape than the reply's,
 //     see withChatShape and WithEmbedShape) are retried with exponential backoff and
 //     seeded jitter, up to MaxRetries times; the wait a transient status's reply asks for (its
-//     Retry-After, or the Gemini API's retryDelay in the body) is taken instead;
+//     Retry-After, or the Gemini API's retryDelay in the body) is taken instead, and for a 429
+//     that asks for none, the time until its limit is whole again (see rateLimitReset);
 //   - every other status (400, 401, 403, 404, 422, 501, 505, ...) is returned at once, and so is
 //     a 429 for a quota that no wait within the run restores (see quotaSpent);
 //   - a failed reply's X-Should-Retry header, "true" or "false", overrides both, as the OpenAI
@@ -262,7 +263,11 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return resp, -1, nil // final: the client words the status, with the server's message
 	case resp.StatusCode == http.StatusTooManyRequests:
 		throttled = true
-		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
+		wait := serverWait(resp.Header, data, time.Now(), t.maxWait)
+		if wait == 0 && resp.Header.Get("Retry-After") == "" && resp.Header.Get("Retry-After-Ms") == "" {
+			wait = rateLimitReset(resp.Header, t.maxWait)
+		}
+		return resp, wait, nil
 	case isTransientStatus(resp.StatusCode) || shouldRetry == "true":
 		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
 	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):

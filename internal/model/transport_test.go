@@ -437,3 +437,70 @@ func TestBackoffNone(t *testing.T) {
 		})
 	}
 }
+
+// TestTransportRateLimitReset: OpenAI answers a 429 without Retry-After, but with the time until
+// each of its limits is whole again (x-ratelimit-reset-requests, x-ratelimit-reset-tokens); the
+// retry waits the longer of the two, at most MaxWait (2 minutes by default), where the backoff's
+// retries would all fall within the limit's minute. Retry-After, when given, is taken instead,
+// even when it asks for none (0: the backoff); a 429 with neither header falls back to the backoff, and so does
+// another status that carries the headers (OpenAI sends them on every reply).
+func TestTransportRateLimitReset(t *testing.T) {
+	const rateLimited = `{"error":{"message":"Rate limit reached for gpt-4o-mini in organization org-x on tokens per min (TPM): Limit 200000, Used 199980, Requested 83. Please try again in 18ms.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`
+	tests := []struct {
+		name       string
+		status     int
+		requests   string // x-ratelimit-reset-requests; "" leaves it out
+		tokens     string // x-ratelimit-reset-tokens
+		retryAfter string
+		lo, hi     time.Duration
+	}{
+		{"tokens longer", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond},
+		{"requests longer", 429, "1m30s", "6ms", "", 90 * time.Second, 90 * time.Second},
+		{"longer than MaxWait", 429, "6m0s", "1s", "", 2 * time.Minute, 2 * time.Minute},
+		{"requests only", 429, "20ms", "", "", 20 * time.Millisecond, 20 * time.Millisecond},
+		{"Retry-After first", 429, "20s", "30s", "3", 3 * time.Second, 3 * time.Second},
+		{"Retry-After 0: the backoff", 429, "20s", "30s", "0", time.Second / 2, time.Second},
+		{"unreadable: the backoff", 429, "soon", "-5s", "", time.Second / 2, time.Second},
+		{"none: the backoff", 429, "", "", "", time.Second / 2, time.Second},
+		{"a 503's: the backoff", 503, "20s", "30s", "", time.Second / 2, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				w.Header().Set("X-Ratelimit-Limit-Requests", "500")
+				w.Header().Set("X-Ratelimit-Limit-Tokens", "200000")
+				if tt.requests != "" {
+					w.Header().Set("X-Ratelimit-Reset-Requests", tt.requests)
+				}
+				if tt.tokens != "" {
+					w.Header().Set("X-Ratelimit-Reset-Tokens", tt.tokens)
+				}
+				if calls.Add(1) > 1 {
+					io.WriteString(w, okReply)
+					return
+				}
+				if tt.retryAfter != "" {
+					w.Header().Set("Retry-After", tt.retryAfter)
+				}
+				w.WriteHeader(tt.status)
+				io.WriteString(w, rateLimited)
+			}))
+			defer srv.Close()
+			var s sleeps
+			tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Second, Seed: 1, Sleep: s.sleep})
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
+				t.Fatalf("Generate: %v", err)
+			}
+			if len(s.d) != 1 || s.d[0] < tt.lo || s.d[0] > tt.hi || calls.Load() != 2 {
+				t.Errorf("waits = %v after %d calls, want one in [%v, %v] after 2", s.d, calls.Load(), tt.lo, tt.hi)
+			}
+		})
+	}
+}

@@ -40,6 +40,25 @@ func serverWait(h http.Header, body []byte, now time.Time, limit time.Duration) 
 	return 0
 }
 
+// rateLimitReset is the wait before retrying a 429 that asks for none (see serverWait) that its
+// OpenAI rate-limit headers give, at most limit: the longer of x-ratelimit-reset-requests and
+// x-ratelimit-reset-tokens (durations such as "1s", "6m0s" or "20ms": the time until the limit is
+// whole again), so that the retries are not all spent within the window the limit is counted
+// over; 0 when the reply has neither.
+//
+// Note: the time until the limit is whole again can be longer than the time until the call fits
+// (which the headers do not say); the wait is the one that no call of the run that was within the
+// limit fails after, where the backoff's retries (about 15s in all) can all fall within a minute.
+func rateLimitReset(h http.Header, limit time.Duration) time.Duration {
+	var wait time.Duration
+	for _, name := range []string{"X-Ratelimit-Reset-Requests", "X-Ratelimit-Reset-Tokens"} {
+		if d, err := time.ParseDuration(strings.TrimSpace(h.Get(name))); err == nil && d > wait {
+			wait = d
+		}
+	}
+	return min(wait, limit)
+}
+
 // quotaSpent reports whether a 429 reply's body says that a quota ran out which no wait within
 // the run restores, so that retrying only spends time: OpenAI's insufficient_quota (an account out
 // of credit, or over its monthly limit) and a Gemini quota per day (a QuotaFailure whose quotaId
