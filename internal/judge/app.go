@@ -166,12 +166,13 @@ The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their sc
 response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type; Anthropic
 has no JSON mode). --seed is sent to the model only when given. cost_usd prices each
 judgment's replies, cached or not (as qa-predict prices predictions), from a built-in table (dated
-` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens); an
-unknown model's cost_usd is left empty. Token and cost totals go to stderr, with the part of the
-cost the cache served (not paid again). --max-cost USD makes no new call once the replies (not
-those the cache serves) have cost USD: calls in flight finish, the records left carry the error
-"budget spent: ..." (failed, exit 3), and --retry-errors with a larger --max-cost goes on. It
-needs a price for the judge model.
+` + model.PricesDate + `) or --prices FILE (JSON/YAML: model: {input: USD, output: USD} per million tokens,
+and cached: USD for the prompt tokens served from the provider's prompt cache,
+usage.cached_input_tokens); an unknown model's cost_usd is left empty. Token and cost totals go to
+stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no new
+call once the replies (not those the cache serves) have cost USD: calls in flight finish, the
+records left carry the error "budget spent: ..." (failed, exit 3), and --retry-errors with a larger
+--max-cost goes on. It needs a price for the judge model.
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request

@@ -1,7 +1,9 @@
 package judge
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,6 +144,41 @@ func TestCostPerCall(t *testing.T) {
 	const want = 3 * (100*1.0 + 5*2.0) / 1e6
 	if j == nil || j.Attempts != 3 || j.Usage == nil || j.Usage.InputTokens != 300 || j.CostUSD == nil || fmt.Sprintf("%.12f", *j.CostUSD) != fmt.Sprintf("%.12f", want) {
 		t.Fatalf("judgment %+v, want 3 attempts, 300 tokens in, costing %v", j, want)
+	}
+}
+
+// TestCachedPromptTokens: the prompt tokens the provider served from its prompt cache
+// (OpenAI's prompt_tokens_details.cached_tokens) add up on a judgment asked again after an
+// unparsable reply, and each reply's are priced at the cached rate.
+func TestCachedPromptTokens(t *testing.T) {
+	prices := filepath.Join(t.TempDir(), "prices.yaml")
+	if err := os.WriteFile(prices, []byte("judge-1: {input: 1, output: 2, cached: 0.25}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int64
+	srv := newChatWriter(t, func(w http.ResponseWriter, r chatRequest) {
+		text, _ := protocolReply(r)
+		if calls.Add(1) == 1 {
+			text = "not JSON"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "x", "object": "chat.completion", "created": 1, "model": r.Model,
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": text}}},
+			"usage": map[string]any{"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105,
+				"prompt_tokens_details": map[string]any{"cached_tokens": 64}},
+		})
+	})
+	in := rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	stdout, stderr, code := runJudge(t, []string{"--mode", ModeLoCoMo, "--base-url", srv.URL, "--model", "judge-1", "--name", "j", "--prices", prices}, in)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["j"]
+	const want = 2 * (36*1.0 + 64*0.25 + 5*2.0) / 1e6
+	if j == nil || j.Attempts != 2 || j.Usage == nil || j.Usage.InputTokens != 200 || j.Usage.CachedInputTokens != 128 || j.CostUSD == nil ||
+		fmt.Sprintf("%.12f", *j.CostUSD) != fmt.Sprintf("%.12f", want) {
+		t.Fatalf("judgment %+v (usage %+v), want 2 attempts, 200 tokens in of which 128 cached, costing %v", j, j.Usage, want)
 	}
 }
 

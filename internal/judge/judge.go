@@ -389,6 +389,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		replied = true
 		usage.InputTokens += resp.Usage.InputTokens
 		usage.OutputTokens += resp.Usage.OutputTokens
+		usage.CachedInputTokens += resp.Usage.CachedInputTokens
 		calls = append(calls, resp.Usage)
 		noUsage = noUsage || resp.NoUsage
 		allCached = allCached && resp.Cached

@@ -88,14 +88,19 @@ func readOpenAI(body []byte) reply {
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
 		Usage struct {
-			PromptTokens     int `json:"prompt_tokens"`
-			CompletionTokens int `json:"completion_tokens"`
+			PromptTokens        int `json:"prompt_tokens"`
+			CompletionTokens    int `json:"completion_tokens"`
+			PromptTokensDetails struct {
+				CachedTokens int `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
 		} `json:"usage"`
 	}
 	if json.Unmarshal(body, &r) != nil {
 		return reply{}
 	}
-	out := reply{usage: record.Usage{InputTokens: r.Usage.PromptTokens, OutputTokens: r.Usage.CompletionTokens}}
+	u := r.Usage
+	out := reply{usage: record.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens,
+		CachedInputTokens: min(max(u.PromptTokensDetails.CachedTokens, 0), u.PromptTokens)}}
 	if r.Choices == nil || len(*r.Choices) == 0 {
 		out.empty = "no choices"
 		return out
@@ -225,12 +230,16 @@ type geminiReply struct {
 }
 
 // geminiUsage is a Gemini reply's usageMetadata.
-type geminiUsage struct{ PromptTokenCount, CandidatesTokenCount, TotalTokenCount int }
+type geminiUsage struct {
+	PromptTokenCount, CandidatesTokenCount, TotalTokenCount int
+	CachedContentTokenCount                                 int // of the prompt's
+}
 
 // usage is m as a record.Usage: a thinking model's thoughts, counted in the total apart from the
 // candidates, are billed as output.
 func (m *geminiUsage) usage() record.Usage {
-	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount)}
+	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount),
+		CachedInputTokens: min(max(m.CachedContentTokenCount, 0), m.PromptTokenCount)}
 }
 
 // geminiReplies reads body as Gemini's: one generateContent reply, or the array of them that a

@@ -19,6 +19,11 @@ const PricesDate = "2025-11-30"
 type Price struct {
 	Input  float64 `json:"input" yaml:"input"`
 	Output float64 `json:"output" yaml:"output"`
+	// Cached, when set, is the price of the prompt tokens the provider served from its prompt
+	// cache (Usage.CachedInputTokens), which OpenAI bills at a half to a tenth of the input
+	// rate; 0 means none is known, and they are priced at the input rate, as the upper bound.
+	// A call priced at its Long rates prices them at Long.Input.
+	Cached float64 `json:"cached,omitzero" yaml:"cached,omitempty"`
 	// Long, when its Above is set, is the price of a call whose prompt has more than Above
 	// tokens, its input and its output: Gemini's and Claude's long-context rates (gemini-2.5-pro's
 	// and claude-sonnet-4's above 200,000 prompt tokens), which a flat rate would undercount by
@@ -41,20 +46,22 @@ type Prices map[string]Price
 var claudeLong = LongPrice{Above: 200_000, Input: 6.00, Output: 22.50}
 
 // DefaultPrices returns a copy of the built-in table (list prices as of PricesDate, standard tier,
-// no batch or cache discounts). The extractive predictor is free; a local model served by Ollama
+// no batch discount). Cached is OpenAI's cached input rate, as its pricing page lists it (none for
+// the models without one: gpt-4o-2024-05-13, the -pro models, gpt-4 and gpt-3.5); the Gemini API's
+// and Anthropic's are not given. The extractive predictor is free; a local model served by Ollama
 // or vLLM has no price unless --prices gives it one (0 for a free one).
 func DefaultPrices() Prices {
 	return Prices{
-		"gpt-5":             {Input: 1.25, Output: 10.00},
-		"gpt-5.1":           {Input: 1.25, Output: 10.00},
-		"gpt-5-mini":        {Input: 0.25, Output: 2.00},
-		"gpt-5-nano":        {Input: 0.05, Output: 0.40},
+		"gpt-5":             {Input: 1.25, Output: 10.00, Cached: 0.125},
+		"gpt-5.1":           {Input: 1.25, Output: 10.00, Cached: 0.125},
+		"gpt-5-mini":        {Input: 0.25, Output: 2.00, Cached: 0.025},
+		"gpt-5-nano":        {Input: 0.05, Output: 0.40, Cached: 0.005},
 		"gpt-5-pro":         {Input: 15.00, Output: 120.00},
-		"gpt-4o":            {Input: 2.50, Output: 10.00},
-		"gpt-4o-mini":       {Input: 0.15, Output: 0.60},
-		"gpt-4.1":           {Input: 2.00, Output: 8.00},
-		"gpt-4.1-mini":      {Input: 0.40, Output: 1.60},
-		"gpt-4.1-nano":      {Input: 0.10, Output: 0.40},
+		"gpt-4o":            {Input: 2.50, Output: 10.00, Cached: 1.25},
+		"gpt-4o-mini":       {Input: 0.15, Output: 0.60, Cached: 0.075},
+		"gpt-4.1":           {Input: 2.00, Output: 8.00, Cached: 0.50},
+		"gpt-4.1-mini":      {Input: 0.40, Output: 1.60, Cached: 0.10},
+		"gpt-4.1-nano":      {Input: 0.10, Output: 0.40, Cached: 0.025},
 		"gpt-4-turbo":       {Input: 10.00, Output: 30.00},
 		"gpt-3.5-turbo":     {Input: 0.50, Output: 1.50},
 		"gpt-3.5-turbo-16k": {Input: 3.00, Output: 4.00},
@@ -70,13 +77,13 @@ func DefaultPrices() Prices {
 		"gpt-3.5-turbo-0301":        {Input: 1.50, Output: 2.00},
 		"gpt-4":                     {Input: 30.00, Output: 60.00},
 		"gpt-4-32k":                 {Input: 60.00, Output: 120.00},
-		"o1":                        {Input: 15.00, Output: 60.00},
+		"o1":                        {Input: 15.00, Output: 60.00, Cached: 7.50},
 		"o1-pro":                    {Input: 150.00, Output: 600.00},
-		"o1-mini":                   {Input: 1.10, Output: 4.40},
-		"o3":                        {Input: 2.00, Output: 8.00},
+		"o1-mini":                   {Input: 1.10, Output: 4.40, Cached: 0.55},
+		"o3":                        {Input: 2.00, Output: 8.00, Cached: 0.50},
 		"o3-pro":                    {Input: 20.00, Output: 80.00},
-		"o3-mini":                   {Input: 1.10, Output: 4.40},
-		"o4-mini":                   {Input: 1.10, Output: 4.40},
+		"o3-mini":                   {Input: 1.10, Output: 4.40, Cached: 0.55},
+		"o4-mini":                   {Input: 1.10, Output: 4.40, Cached: 0.275},
 		"claude-opus-4-5":           {Input: 5.00, Output: 25.00},
 		"claude-opus-4-1":           {Input: 15.00, Output: 75.00},
 		"claude-opus-4-0":           {Input: 15.00, Output: 75.00},
@@ -122,6 +129,9 @@ func ParsePrices(data []byte) (Prices, error) {
 		// is never >= --max-cost, so the budget would never stop a run.
 		if !finitePrice(pr.Input) || !finitePrice(pr.Output) {
 			return nil, fmt.Errorf("model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
+		}
+		if !finitePrice(pr.Cached) {
+			return nil, fmt.Errorf("prices: model %q: cached: want a finite price of 0 or more, got %v", m, pr.Cached)
 		}
 		switch l := pr.Long; {
 		case l.Above < 0 || l.Above == 0 && l != LongPrice{}:
@@ -212,18 +222,23 @@ func minorVersion(tag string) bool {
 // Cost returns the cost of usage u, one call's, on model, or nil when the model has no price or
 // a count of u is unknown, left out of the usage it was read from (unknown is not free). A call
 // whose prompt is longer than the price's Long.Above is priced at its Long rates, input and
-// output.
+// output. The input tokens the provider served from its prompt cache are priced at the Cached
+// rate, when the price has one and the call is not priced at its Long rates.
 func (p Prices) Cost(model string, u record.Usage) *float64 {
 	pr, ok := p.Lookup(model)
 	if !ok || !u.Known() {
 		return nil
 	}
-	in, out := pr.Input, pr.Output
+	in, out, cached := pr.Input, pr.Output, pr.Cached
 	if pr.long(u.InputTokens) {
-		in, out = pr.Long.Input, pr.Long.Output
+		in, out, cached = pr.Long.Input, pr.Long.Output, 0
 	}
-	ti, to := float64(u.InputTokens), float64(u.OutputTokens)
-	c := (float64(ti*in) + float64(to*out)) / 1e6
+	hits := 0
+	if cached > 0 {
+		hits = min(max(u.CachedInputTokens, 0), u.InputTokens)
+	}
+	ti, th, to := float64(u.InputTokens-hits), float64(hits), float64(u.OutputTokens)
+	c := (float64(ti*in) + float64(th*cached) + float64(to*out)) / 1e6
 	return &c
 }
 

@@ -14,11 +14,11 @@ func TestPricesLookup(t *testing.T) {
 		want  Price
 		ok    bool
 	}{
-		{"gpt-4o", Price{Input: 2.50, Output: 10.00}, true},
-		{"gpt-4o-mini", Price{Input: 0.15, Output: 0.60}, true},
-		{"gpt-4o-2024-08-06", Price{Input: 2.50, Output: 10.00}, true},
-		{"gpt-4o-mini-2024-07-18", Price{Input: 0.15, Output: 0.60}, true},
-		{"openai/gpt-4o-mini", Price{Input: 0.15, Output: 0.60}, true},
+		{"gpt-4o", Price{Input: 2.50, Output: 10.00, Cached: 1.25}, true},
+		{"gpt-4o-mini", Price{Input: 0.15, Output: 0.60, Cached: 0.075}, true},
+		{"gpt-4o-2024-08-06", Price{Input: 2.50, Output: 10.00, Cached: 1.25}, true},
+		{"gpt-4o-mini-2024-07-18", Price{Input: 0.15, Output: 0.60, Cached: 0.075}, true},
+		{"openai/gpt-4o-mini", Price{Input: 0.15, Output: 0.60, Cached: 0.075}, true},
 		{"claude-3-5-haiku-20241022", Price{Input: 0.80, Output: 4.00}, true},
 		{"gpt-3.5-turbo-0125", Price{Input: 0.50, Output: 1.50}, true},
 		{"claude-sonnet-4-20250514", Price{Input: 3.00, Output: 15.00, Long: LongPrice{Above: 200_000, Input: 6.00, Output: 22.50}}, true},
@@ -26,8 +26,8 @@ func TestPricesLookup(t *testing.T) {
 		{"claude-opus-4-5-20251101", Price{Input: 5.00, Output: 25.00}, true},
 		{"claude-opus-4-1-20250805", Price{Input: 15.00, Output: 75.00}, true},
 		{"claude-haiku-4-5-20251001", Price{Input: 1.00, Output: 5.00}, true},
-		{"gpt-5-2025-08-07", Price{Input: 1.25, Output: 10.00}, true},
-		{"gpt-5-mini-2025-08-07", Price{Input: 0.25, Output: 2.00}, true},
+		{"gpt-5-2025-08-07", Price{Input: 1.25, Output: 10.00, Cached: 0.125}, true},
+		{"gpt-5-mini-2025-08-07", Price{Input: 0.25, Output: 2.00, Cached: 0.025}, true},
 		{"gpt-4-0613", Price{Input: 30.00, Output: 60.00}, true},
 		// Snapshots whose list price is not their model's: their own entries, not the base's.
 		{"gpt-4o-2024-05-13", Price{Input: 5.00, Output: 15.00}, true},
@@ -106,6 +106,35 @@ func TestPricesCost(t *testing.T) {
 	}
 }
 
+// TestPricesCostCached: the input tokens OpenAI served from its prompt cache are priced at the
+// model's cached rate, a half (gpt-4o) to a tenth (gpt-5) of the input rate, as its pricing page
+// lists them; a model without a cached rate (gpt-4o-2024-05-13, gemini-2.5-flash: none known)
+// prices them at the input rate, as does a call priced at its long-context rates. A cached count
+// above the input count is the input count.
+func TestPricesCostCached(t *testing.T) {
+	p := DefaultPrices().Merge(Prices{"m": {Input: 2, Output: 8, Cached: 0.5, Long: LongPrice{Above: 10_000, Input: 4, Output: 16}}})
+	for _, tc := range []struct {
+		model           string
+		in, cached, out int
+		want            float64
+	}{
+		{"gpt-4o-mini", 2000, 1536, 10, 0.0001908},     // 464×0.15 + 1536×0.075 + 10×0.60
+		{"gpt-4o-2024-08-06", 2000, 1024, 10, 0.00382}, // 976×2.50 + 1024×1.25 + 10×10
+		{"gpt-5", 10_000, 8192, 100, 0.004284},         // 1808×1.25 + 8192×0.125 + 100×10
+		{"gpt-4.1-nano", 4000, 4000, 0, 0.0001},        // 4000×0.025
+		{"o4-mini", 1000, 1000, 0, 0.000275},           // 1000×0.275
+		{"gpt-4o-2024-05-13", 2000, 1024, 10, 0.01015}, // no cached rate: 2000×5 + 10×15
+		{"gemini-2.5-flash", 2000, 1024, 10, 0.000625}, // none known: 2000×0.30 + 10×2.50
+		{"m", 1000, 2000, 0, 0.0005},                   // the cached count at most the input's: 1000×0.5
+		{"m", 20_000, 16_000, 0, 0.08},                 // long: 20000×4, cached or not
+	} {
+		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out, CachedInputTokens: tc.cached})
+		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
+			t.Errorf("Cost(%s, %d in of which %d cached, %d out) = %v, want %v", tc.model, tc.in, tc.cached, tc.out, c, tc.want)
+		}
+	}
+}
+
 // TestPricesCostOf: calls are priced each as its own, a long-context rate by the call's prompt
 // alone: two gemini-2.5-pro calls of 150,000 prompt tokens each cost twice one, at the base
 // rate, not 300,000 tokens at the long one.
@@ -147,6 +176,9 @@ func TestParsePrices(t *testing.T) {
 		{"json", `{"my-model": {"input": 1.5, "output": 2}}`, Prices{"my-model": {Input: 1.5, Output: 2}}, false},
 		{"yaml", "my-model:\n  input: 0.1\n  output: 0.2\nother: {input: 0, output: 0}\n", Prices{"my-model": {Input: 0.1, Output: 0.2}, "other": {}}, false},
 		{"long", "m: {input: 1, output: 2, long: {above: 1000, input: 3, output: 4}}", Prices{"m": {Input: 1, Output: 2, Long: LongPrice{Above: 1000, Input: 3, Output: 4}}}, false},
+		{"cached", `{"gemini-2.5-flash": {"input": 0.30, "output": 2.50, "cached": 0.03}}`, Prices{"gemini-2.5-flash": {Input: 0.30, Output: 2.50, Cached: 0.03}}, false},
+		{"cached, negative", "m: {input: 1, output: 2, cached: -0.5}", nil, true},
+		{"cached, infinite", "m: {input: 1, output: 2, cached: .inf}", nil, true},
 		{"long without above", "m: {input: 1, output: 2, long: {input: 3, output: 4}}", nil, true},
 		{"long, negative above", "m: {input: 1, output: 2, long: {above: -5, input: 3, output: 4}}", nil, true},
 		{"long, nan", "m: {input: 1, output: 2, long: {above: 5, input: .nan, output: 4}}", nil, true},

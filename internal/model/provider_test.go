@@ -209,6 +209,12 @@ func TestUsageFromInfo(t *testing.T) {
 		{"googleai int32", map[string]any{"input_tokens": int32(5), "output_tokens": int32(1), "PromptTokens": int32(0)}, record.Usage{InputTokens: 5, OutputTokens: 1}},
 		{"float", map[string]any{"prompt_tokens": 4.0, "completion_tokens": 1.0}, record.Usage{InputTokens: 4, OutputTokens: 1}},
 		{"none", map[string]any{"ThinkingContent": ""}, record.Usage{}},
+		// The prompt tokens served from the provider's cache, at most the prompt's.
+		{"openai cached", map[string]any{"PromptTokens": 2006, "CompletionTokens": 3, "TotalTokens": 2009, "PromptCachedTokens": 1920}, record.Usage{InputTokens: 2006, OutputTokens: 3, CachedInputTokens: 1920}},
+		{"googleai cached", map[string]any{"input_tokens": int32(4100), "output_tokens": int32(2), "total_tokens": int32(4102), "PromptTokens": int32(4100), "CompletionTokens": int32(2), "TotalTokens": int32(4102), "CachedTokens": int32(4096), "CacheReadInputTokens": int32(4096)}, record.Usage{InputTokens: 4100, OutputTokens: 2, CachedInputTokens: 4096}},
+		{"cached past the prompt", map[string]any{"PromptTokens": 10, "CompletionTokens": 2, "PromptCachedTokens": 64}, record.Usage{InputTokens: 10, OutputTokens: 2, CachedInputTokens: 10}},
+		// Anthropic counts its cache apart from input_tokens, and qapipe asks for none.
+		{"anthropic cache counts", map[string]any{"InputTokens": 7, "OutputTokens": 3, "CacheReadInputTokens": 0, "CacheCreationInputTokens": 0}, record.Usage{InputTokens: 7, OutputTokens: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,6 +366,12 @@ func TestReplyAccounting(t *testing.T) {
 			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true},
 		{name: "gemini thought to the limit", w: wires[3], reply: `{"candidates":[{"content":{"role":"model"},"finishReason":"MAX_TOKENS","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":24,"thoughtsTokenCount":16}}`,
 			usage: record.Usage{InputTokens: 8, OutputTokens: 16}, cut: true, wantErr: "max_tokens 16 ran out before any text"},
+		// The prompt tokens the provider served from its cache, which it bills at a lower rate.
+		{name: "openai cached prompt", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":3,"total_tokens":2009,"prompt_tokens_details":{"cached_tokens":1920,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}}`,
+			usage: record.Usage{InputTokens: 2006, OutputTokens: 3, CachedInputTokens: 1920}},
+		{name: "gemini cached prompt, streamed", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":4100,"totalTokenCount":4100,"cachedContentTokenCount":4096}},` +
+			gemini(`{"text":"."}`, "STOP", `{"promptTokenCount":4100,"candidatesTokenCount":2,"totalTokenCount":4102,"cachedContentTokenCount":4096,"cacheTokensDetails":[{"modality":"TEXT","tokenCount":4096}]}`),
+			usage: record.Usage{InputTokens: 4100, OutputTokens: 2, CachedInputTokens: 4096}},
 		{name: "openai partial usage", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12}}`,
 			noUsage: true},
 		{name: "ollama cached prompt", w: wires[2], reply: `{"model":"llama3","created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"Paris"},"done":true,"total_duration":1,"eval_count":5}`,
@@ -402,6 +414,8 @@ func TestEmptyReplies(t *testing.T) {
 			record.Usage{InputTokens: 12}, "no choices"},
 		{"openai choices null", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":null,"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
 			record.Usage{InputTokens: 12}, "no choices"},
+		{"openai no choices, cached prompt", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":1200,"completion_tokens":0,"total_tokens":1200,"prompt_tokens_details":{"cached_tokens":1024}}}`,
+			record.Usage{InputTokens: 1200, CachedInputTokens: 1024}, "no choices"},
 		{"openai choices left out", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
 			record.Usage{InputTokens: 12}, "no choices"},
 		{"anthropic no content", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","usage":{"input_tokens":20,"output_tokens":0}}`,

@@ -156,7 +156,7 @@ func TestLoadPrices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for m, want := range map[string]Price{"judge-1": {Input: 1, Output: 2}, "gpt-4o": {Input: 5, Output: 20}, "gpt-4o-mini": {Input: 0.15, Output: 0.60}} {
+	for m, want := range map[string]Price{"judge-1": {Input: 1, Output: 2}, "gpt-4o": {Input: 5, Output: 20}, "gpt-4o-mini": {Input: 0.15, Output: 0.60, Cached: 0.075}} {
 		if got, ok := p.Lookup(m); !ok || got != want {
 			t.Errorf("LoadPrices(%s).Lookup(%q) = %v, %v, want %v", good, m, got, ok, want)
 		}

@@ -25,10 +25,31 @@ func UsageFromInfo(info map[string]any) record.Usage {
 			out, okOut = total-in, true
 		}
 		if (okIn || okOut) && in+out > 0 {
-			return record.Usage{InputTokens: in, OutputTokens: out}
+			return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: cachedInput(info, in)}
 		}
 	}
 	return record.Usage{}
+}
+
+// cachedKeys are the GenerationInfo keys under which langchaingo v0.1.14 gives the prompt tokens
+// the provider served from its prompt cache, a part of the input count: openai's
+// PromptCachedTokens (prompt_tokens_details.cached_tokens) and googleai's CachedTokens
+// (cachedContentTokenCount).
+//
+// Note: anthropic's CacheReadInputTokens and CacheCreationInputTokens are not read: Anthropic
+// counts them apart from input_tokens, at rates of their own, and caches only what a request
+// marks with cache_control, which qapipe's requests never do, so that they are always 0.
+var cachedKeys = []string{"PromptCachedTokens", "CachedTokens"}
+
+// cachedInput is the count of the prompt tokens the provider served from its cache that info
+// gives, at most input, the prompt's.
+func cachedInput(info map[string]any, input int) int {
+	for _, k := range cachedKeys {
+		if n, ok := toInt(info[k]); ok && n > 0 {
+			return min(n, input)
+		}
+	}
+	return 0
 }
 
 func toInt(v any) (int, bool) {

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -579,6 +580,34 @@ func TestAnthropicEndToEnd(t *testing.T) {
 	body := got.Load().(string)
 	if !strings.Contains(body, `"system":"Be brief."`) || !strings.Contains(body, `"max_tokens":64`) {
 		t.Errorf("request body %s lacks the system message or max_tokens", body)
+	}
+}
+
+// TestOpenAICachedPrompt: the prompt tokens OpenAI served from its prompt cache
+// (prompt_tokens_details.cached_tokens) are kept on the record's usage and priced at the model's
+// cached rate, on the reply and on the same reply served again from --cache.
+func TestOpenAICachedPrompt(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],`+
+			`"usage":{"prompt_tokens":2000,"completion_tokens":10,"total_tokens":2010,"prompt_tokens_details":{"cached_tokens":1536,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}}`)
+	}))
+	defer srv.Close()
+	args := []string{"--provider", "openai", "--model", "gpt-4o-mini", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	// gpt-4o-mini: $0.15 in, $0.075 cached in, $0.60 out per million
+	want := (464*0.15 + 1536*0.075 + 10*0.60) / 1e6
+	for _, cached := range []bool{false, true} {
+		recs, stderr, err := run(t, context.Background(), input(1, nil), args...)
+		if err != nil {
+			t.Fatalf("%v; stderr %s", err, stderr)
+		}
+		p := recs[0].Prediction
+		if p.Cached != cached || p.Usage == nil || p.Usage.InputTokens != 2000 || p.Usage.OutputTokens != 10 || p.Usage.CachedInputTokens != 1536 ||
+			p.CostUSD == nil || math.Abs(*p.CostUSD-want) > 1e-15 {
+			t.Errorf("prediction (cached %v) = %+v, usage %+v, cost %v; want usage 2000/10 with 1536 cached, cost %v", cached, p, p.Usage, p.CostUSD, want)
+		}
 	}
 }
 

@@ -62,6 +62,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		s.noUsage = s.noUsage || resp.NoUsage
 		s.usage.InputTokens += resp.Usage.InputTokens
 		s.usage.OutputTokens += resp.Usage.OutputTokens
+		s.usage.CachedInputTokens += resp.Usage.CachedInputTokens
 		s.calls = append(s.calls, resp.Usage)
 		s.attempts += resp.Attempts
 		s.cached = s.cached && resp.Cached
@@ -99,6 +100,7 @@ func (a *app) addNotes(pred *record.Prediction, s spent) {
 	if pred.Usage != nil {
 		u.InputTokens += pred.Usage.InputTokens
 		u.OutputTokens += pred.Usage.OutputTokens
+		u.CachedInputTokens += pred.Usage.CachedInputTokens
 		calls = append(calls[:len(calls):len(calls)], *pred.Usage)
 	}
 	if u.IsZero() {

@@ -36,7 +36,7 @@ var (
 	judgmentKeys = pointers(keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
 		"usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
 	sequenceKeys = written(keySet("id", "position"), "id", "position")
-	usageKeys    = keySet("input_tokens", "output_tokens")
+	usageKeys    = keySet("input_tokens", "output_tokens", "cached_input_tokens")
 	batchKeys    = written(keySet("first", "index", "size"), "first", "index", "size")
 )
 
@@ -583,6 +583,12 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = strconv.AppendInt(append(b, `"output_tokens":`...), int64(u.OutputTokens), 10)
+	}
+	if u.CachedInputTokens != 0 {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(append(b, `"cached_input_tokens":`...), int64(u.CachedInputTokens), 10)
 	}
 	return appendExtra(append(b, '}'), u.Extra)
 }

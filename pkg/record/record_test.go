@@ -116,6 +116,11 @@ func TestNoAddedMembers(t *testing.T) {
 		{`{"schema":1,"id":"g:1","question":"Q?","answers":["x"],"prediction":{"text":"x","usage":{"input_tokens":812}},"judgments":{"j":{"score":1,"usage":{"output_tokens":3}}}}`,
 			`{"schema":1,"id":"g:1","question":"Q?","answers":["x"],"prediction":{"text":"x","usage":{"input_tokens":812}},"judgments":{"j":{"score":1,"usage":{"output_tokens":3}}}}`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{}}}`, `{"schema":1,"id":"a","prediction":{"text":"x","usage":{}}}`},
+		// The input tokens a provider served from its prompt cache are kept; none is left out.
+		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"cached_input_tokens":1024,"input_tokens":1500,"output_tokens":3}}}`,
+			`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3,"cached_input_tokens":1024}}}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3,"cached_input_tokens":0}}}`,
+			`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":1500,"output_tokens":3}}}`},
 	} {
 		var r Record
 		if err := Unmarshal([]byte(tt.in), &r); err != nil {
