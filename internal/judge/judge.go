@@ -424,6 +424,10 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 				// with the same max_tokens.
 				paid(resp)
 				jg.Raw = resp.AsCame()
+			case !resp.Usage.IsZero() || resp.NoUsage:
+				// A reply the client could not read (an Anthropic block of a type it does not
+				// know): no verdict, but paid for.
+				paid(resp)
 			}
 			break
 		}

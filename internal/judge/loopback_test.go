@@ -434,6 +434,35 @@ func TestLoopbackFilterBlocked(t *testing.T) {
 	}
 }
 
+// TestLoopbackUnreadableReply: a judge reply the client library cannot read (a redacted_thinking
+// block, which langchaingo v0.1.14 does not know) fails the judgment, not asked again, but keeps
+// the usage and cost its server reported: it was paid for.
+func TestLoopbackUnreadableReply(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[`+
+			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"yes"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":80,"output_tokens":40}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_API_KEY", "test-key-0123456789")
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	stdout, stderr, code := runJudge(t, []string{"--provider", "anthropic", "--base-url", srv.URL + "/v1", "--model", "claude-sonnet-4-20250514"}, in)
+	if code != command.ExitBadRecords {
+		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["auto/claude-sonnet-4-20250514"]
+	if j == nil || j.Score != nil || !strings.Contains(j.Error, "unknown content type: redacted_thinking") || j.Attempts != 1 || calls.Load() != 1 {
+		t.Fatalf("judgment %+v after %d calls, want the client's error after 1", j, calls.Load())
+	}
+	const cost = (80*3.00 + 40*15.00) / 1e6
+	if j.Usage == nil || j.Usage.InputTokens != 80 || j.Usage.OutputTokens != 40 || j.CostUSD == nil || *j.CostUSD != cost {
+		t.Errorf("judgment usage %v, cost %v; want 80 tokens in, 40 out, costing %v", j.Usage, j.CostUSD, cost)
+	}
+}
+
 // TestLoopbackNeither: a LongMemEval reply that says neither yes nor no (a refusal) scores 0, as
 // upstream scores it, labelled "neither" and counted in a warning; exit 0.
 func TestLoopbackNeither(t *testing.T) {

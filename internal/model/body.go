@@ -132,11 +132,15 @@ func readOpenAI(body []byte) reply {
 //   - empty: any other (its stop reason end_turn, as a rule; "no content" for one that gives
 //     none), which langchaingo calls an error.
 //
-// A message with text is read as nothing (a refusal after text is Response.Filtered).
+// A message with text is read for its usage alone (a refusal after text is Response.Filtered),
+// which a message langchaingo cannot read (a block of a type it does not know) keeps.
 func readAnthropic(body []byte) reply {
-	r, ok := textlessAnthropic(body)
-	if !ok {
+	var r anthropicMessage
+	if json.Unmarshal(body, &r) != nil || r.Type != "message" {
 		return reply{}
+	}
+	if r.hasText() {
+		return reply{usage: r.usage()}
 	}
 	out := reply{usage: r.usage(), empty: "stop reason " + r.StopReason}
 	if r.StopReason == "" {
@@ -168,18 +172,14 @@ type anthropicMessage struct {
 	} `json:"usage"`
 }
 
-// textlessAnthropic reads body as an Anthropic message with no text in any of its blocks; ok is
-// false for any other body.
-func textlessAnthropic(body []byte) (r anthropicMessage, ok bool) {
-	if json.Unmarshal(body, &r) != nil || r.Type != "message" {
-		return r, false
-	}
+// hasText reports whether text is in any of the message's blocks.
+func (r *anthropicMessage) hasText() bool {
 	for _, c := range r.Content {
 		if strings.TrimSpace(c.Text) != "" {
-			return r, false
+			return true
 		}
 	}
-	return r, true
+	return false
 }
 
 // usage is the message's usage as a record.Usage.

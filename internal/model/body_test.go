@@ -40,7 +40,7 @@ func BenchmarkReadReply(b *testing.B) {
 func TestReadReply(t *testing.T) {
 	want := map[string]reply{
 		"openai":    {usage: record.Usage{InputTokens: 12, OutputTokens: 28}, reasoning: "The user asks for the capital of France. That is Paris."},
-		"anthropic": {},
+		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}},
 		"googleai":  {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, streamUsage: true, stop: "STOP"},
 		"ollama":    {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
 	}

@@ -198,7 +198,20 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, redact(withCause(err, attempts), c.key)),
+		msg := redact(withCause(err, attempts), c.key)
+		if status == http.StatusOK {
+			// A reply langchaingo could not read (a content block of a type it does not know,
+			// as Anthropic's redacted_thinking; a Gemini part with no data): no answer, but its
+			// server reported what it cost, which the record and --max-cost count. The
+			// client's words end at their first line: the anthropic client puts the block it
+			// could not read after them whole (a redacted_thinking block's data, kilobytes).
+			if !body.usage.IsZero() {
+				out.Usage, out.NoUsage = knownUsage(body.usage, "")
+				slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
+			}
+			msg, _, _ = strings.Cut(msg, "\n")
+		}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, msg),
 			Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
 	}
 	if len(resp.Choices) == 0 {

@@ -395,6 +395,40 @@ func TestReplyAccounting(t *testing.T) {
 	}
 }
 
+// TestUnreadableReplyKeepsUsage: a 200 reply that langchaingo v0.1.14 cannot read (an Anthropic
+// content block of a type it does not know, as redacted_thinking, which Claude sends with
+// extended thinking; a Gemini part with no data it knows, as a part that holds only a
+// thoughtSignature) fails the call, but keeps the usage its server reported: it was paid for.
+// A body of another shape reports none, and keeps none.
+func TestUnreadableReplyKeepsUsage(t *testing.T) {
+	tests := []struct {
+		name  string
+		w     wire
+		reply string
+		usage record.Usage
+	}{
+		{"anthropic redacted_thinking", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[` +
+			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"},` +
+			`{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":140}}`,
+			record.Usage{InputTokens: 20, OutputTokens: 140}},
+		{"gemini part with no data", wires[3], `{"candidates":[{"content":{"parts":[{"thoughtSignature":"CiQB0e2Kb8dW"},{"text":"Paris"}],"role":"model"},"finishReason":"STOP","index":0}],` +
+			`"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":60,"thoughtsTokenCount":50}}`,
+			record.Usage{InputTokens: 8, OutputTokens: 52}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := replyClient(t, tt.w, tt.reply)
+			resp, err := c.Generate(context.Background(), testRequest(tt.w.provider, wireModels[tt.w.provider]))
+			if err == nil {
+				t.Fatalf("Generate = %+v, want an error: langchaingo cannot read the reply", resp)
+			}
+			if !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage || resp.Attempts != 1 {
+				t.Errorf("Generate error %v: usage %+v, no usage %v, %d attempts; want %+v, false, 1", err, resp.Usage, resp.NoUsage, resp.Attempts, tt.usage)
+			}
+		})
+	}
+}
+
 // TestEmptyReplies: a reply with no text is the error ErrEmptyReply with the usage paid for, on
 // every provider, including the shapes langchaingo turns into errors of its own: Anthropic's empty
 // content (end_turn) or none, OpenAI's choices empty, null or left out (langchaingo's "empty

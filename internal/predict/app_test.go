@@ -583,6 +583,37 @@ func TestAnthropicEndToEnd(t *testing.T) {
 	}
 }
 
+// TestUnreadableReplyPaid: a reply the client library cannot read (Claude's redacted_thinking
+// block, which langchaingo v0.1.14 does not know) fails its record in the client's words, on one
+// line without the block it could not read, with the usage and cost its server reported, as --max-cost counts them: the second call is not made under a budget the
+// first spent.
+func TestUnreadableReplyPaid(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[`+
+			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1000,"output_tokens":500}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("ANTHROPIC_API_KEY", testKey)
+	recs, stderr, err := run(t, context.Background(), input(2, nil), "--provider", "anthropic", "--model", "claude-3-7-sonnet-20250219",
+		"--base-url", srv.URL+"/v1", "--concurrency", "1", "--max-cost", "0.01")
+	if command.ExitCode(err) != command.ExitBadRecords || len(recs) != 2 || calls.Load() != 1 {
+		t.Fatalf("exit %d (%v), %d records after %d calls; want 3, 2 records after 1 call; stderr %s", command.ExitCode(err), err, len(recs), calls.Load(), stderr)
+	}
+	p := recs[0].Prediction
+	const cost = (1000*3.00 + 500*15.00) / 1e6 // claude-3-7-sonnet: $3 in, $15 out per million
+	if p.Error != "anthropic claude-3-7-sonnet-20250219: parse response: unknown content type: redacted_thinking" || p.Usage == nil || p.Usage.InputTokens != 1000 ||
+		p.Usage.OutputTokens != 500 || p.CostUSD == nil || *p.CostUSD != cost {
+		t.Errorf("prediction %+v, usage %v; want the client's error with 1000/500 tokens costing %v", p, p.Usage, cost)
+	}
+	if p := recs[1].Prediction; !strings.Contains(p.Error, "budget spent: $0.010500 of --max-cost $0.010000") {
+		t.Errorf("second prediction %+v, want it refused by the budget", p)
+	}
+}
+
 // TestOpenAICachedPrompt: the prompt tokens OpenAI served from its prompt cache
 // (prompt_tokens_details.cached_tokens) are kept on the record's usage and priced at the model's
 // cached rate, on the reply and on the same reply served again from --cache.
