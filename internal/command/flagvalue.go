@@ -209,6 +209,16 @@ func fromEnv(c *cli.Context, name string) string {
 // the flag's variable, else "".
 func FromEnv(c *cli.Context, name string) string { return fromEnv(c, name) }
 
+// Origin names where the value of c's flag name came from, for advice to check it: its
+// variable ("QA_API_KEY_FILE") when that set it and the command line did not, else the flag
+// ("--api-key-file").
+func Origin(c *cli.Context, name string) string {
+	if env := strings.TrimPrefix(fromEnv(c, name), " from "); env != "" {
+		return env
+	}
+	return dashed(name)
+}
+
 // flagNamed returns the flag of c's command, or of a command above it, that has name among its
 // names (the flag itself, not decimalFlags's wrapper of it), or nil.
 func flagNamed(c *cli.Context, name string) cli.Flag {

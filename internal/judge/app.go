@@ -553,7 +553,7 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *mo
 	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
-		Seed: uint64(c.Int64("seed"))}
+		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")}}
 	s.Transport = s.NewTransport()
 	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {

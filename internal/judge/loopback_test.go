@@ -463,6 +463,46 @@ func TestLoopbackUnreadableReply(t *testing.T) {
 	}
 }
 
+// TestLoopbackKeyRefused: a judge call refused for its key (HTTP 401) says where the key came
+// from: the file --api-key-file named, or QA_JUDGE_API_KEY_FILE when that named it and no flag
+// was typed.
+func TestLoopbackKeyRefused(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: sk-wrong.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`)
+	}))
+	defer srv.Close()
+	key := filepath.Join(t.TempDir(), "key")
+	if err := os.WriteFile(key, []byte("sk-wrong\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	for _, tc := range []struct {
+		name, env string
+		args      []string
+		want      string
+	}{
+		{"flag", "", []string{"--api-key-file", key}, "check OPENAI_API_KEY, or the file --api-key-file names"},
+		{"variable", key, nil, "check OPENAI_API_KEY, or the file QA_JUDGE_API_KEY_FILE names"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("QA_JUDGE_API_KEY_FILE", tc.env)
+			}
+			args := append([]string{"--provider", "openai", "--base-url", srv.URL, "--model", "judge-1", "--max-retries", "0"}, tc.args...)
+			stdout, stderr, code := runJudge(t, args, in)
+			if code != command.ExitBadRecords {
+				t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
+			}
+			if j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]; j == nil || !strings.HasSuffix(j.Error, "the API key was refused: "+tc.want) {
+				t.Errorf("judgment %+v, want an error ending %q", j, tc.want)
+			}
+		})
+	}
+}
+
 // TestLoopbackNeither: a LongMemEval reply that says neither yes nor no (a refusal) scores 0, as
 // upstream scores it, labelled "neither" and counted in a warning; exit 0.
 func TestLoopbackNeither(t *testing.T) {

@@ -623,7 +623,8 @@ func (a *app) configureClient(c *cli.Context) error {
 func (a *app) setup(c *cli.Context, provider, baseURL, key string) model.Setup {
 	return model.Setup{Provider: provider, BaseURL: baseURL, APIKey: key, Concurrency: a.concurrency,
 		RPM: c.Float64("rpm"), TPM: c.Float64("tpm"), MaxRetries: c.Int("max-retries"),
-		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed")), Sleep: a.sleep}
+		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed")), Sleep: a.sleep,
+		Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")}}
 }
 
 // apiKey reads the key from file (trimmed), else from the provider's usual environment variables.

@@ -247,14 +247,20 @@ func (a *app) judgeProvider(c *cli.Context) (string, error) {
 
 // judgeHintNames are the flags a failed judge call's hint names: --judge-provider when given, and
 // --judge-api-key-file, unless the judge has the reader's provider (sameProvider) and its key came
-// from --api-key-file or the reader's variables, as when --judge-api-key-file is not given.
+// from --api-key-file or the reader's variables, as when --judge-api-key-file is not given. A key
+// file named by a variable (QA_PREDICT_JUDGE_API_KEY_FILE, QA_API_KEY_FILE) is named by it.
 func judgeHintNames(c *cli.Context, sameProvider bool) model.HintNames {
 	var names model.HintNames
 	if c.String("judge-provider") != "" {
 		names.ProviderFlag = "--judge-provider"
 	}
-	if c.String("judge-api-key-file") != "" || !sameProvider {
+	switch {
+	case c.String("judge-api-key-file") != "":
+		names.KeyFileFlag = command.Origin(c, "judge-api-key-file")
+	case !sameProvider:
 		names.KeyFileFlag = "--judge-api-key-file"
+	default:
+		names.KeyFileFlag = command.Origin(c, "api-key-file")
 	}
 	return names
 }
