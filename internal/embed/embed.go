@@ -64,8 +64,11 @@ type Config struct {
 	Model    string // sent to openai and ollama; for tei it only names the served model in cache keys
 	BaseURL  string // default per provider (see the constants)
 	APIKey   string // sent as a bearer token when set; never part of a cache key or an error
-	Batch    int    // texts per request (--embed-batch), default DefaultBatch
-	Parallel int    // requests in flight (--embed-concurrency), default DefaultParallel
+	// KeyFile names, in a refused key's hint, what named the key's file: the command's flag
+	// (default --embed-api-key-file), or the variable that set it (QA_EMBED_API_KEY_FILE).
+	KeyFile  string
+	Batch    int // texts per request (--embed-batch), default DefaultBatch
+	Parallel int // requests in flight (--embed-concurrency), default DefaultParallel
 	// MaxRetries is how many times a transient failure (429, 503, a timeout, ...) is retried
 	// (--embed-max-retries; 0: none) and Timeout how long one attempt may take (--embed-timeout;
 	// 0: no limit). Their zero values are none, not defaults: the command passes its flags'.

@@ -2,6 +2,7 @@ package embed
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -294,17 +295,17 @@ func decodeError(err error) error {
 // model calls' hint (model.Hint) on what to check, in qa-score's --embed-* words.
 func (s *Scorer) failed(path string, attempts *model.Attempts, err error) error {
 	return &model.CallError{Attempts: attempts.N(), Err: fmt.Errorf("embed %s%s: %w", s.shown, path, err),
-		Hint: model.Hint(s.cfg.Provider, s.base, attempts, hintNames(s.cfg.Provider, s.cfg.APIKey))}
+		Hint: model.Hint(s.cfg.Provider, s.base, attempts, hintNames(s.cfg.Provider, s.cfg.APIKey, s.cfg.KeyFile))}
 }
 
 // hintNames are the flag and variables qa-score reads the embedding provider and key from, for a
-// call made with key ("" for none).
-func hintNames(provider, key string) model.HintNames {
+// call made with key ("" for none) read from the file keyFile names (Config.KeyFile).
+func hintNames(provider, key, keyFile string) model.HintNames {
 	env := []string{"QA_EMBED_API_KEY"}
 	if provider == OpenAI {
 		env = append(env, "OPENAI_API_KEY")
 	}
-	return model.HintNames{ProviderFlag: "--embed-provider", KeyFileFlag: "--embed-api-key-file", KeyEnv: env, NoKey: key == ""}
+	return model.HintNames{ProviderFlag: "--embed-provider", KeyFileFlag: cmp.Or(keyFile, "--embed-api-key-file"), KeyEnv: env, NoKey: key == ""}
 }
 
 // redact removes the API key from a message that might echo it.

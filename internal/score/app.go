@@ -332,7 +332,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if err != nil {
 		return err
 	}
-	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL,
+	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL, KeyFile: command.Origin(c, "embed-api-key-file"),
 		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout")}
 	if len(cfg.sel.embedMetrics()) > 0 { // the key file is read only for a run that sends it
 		if ec.APIKey, err = apiKey(provider, c.String("embed-api-key-file")); err != nil {
