@@ -76,12 +76,14 @@ func readReply(provider string, body []byte) reply {
 //     reasoning_content was renamed), OpenRouter and Ollama's /v1 send apart from the text,
 //     which langchaingo v0.1.14 does not read; a reasoning that is no string (OpenRouter's
 //     reasoning_details are an array beside it) is none;
-//   - refusal: the first choice's message.refusal, none when a choice's refusal is no string.
+//   - refusal: the first choice's message.refusal, none when a choice's refusal is no string;
+//   - usage: read whatever the content is, so that a reply langchaingo cannot read (a content
+//     that is an array of parts, as Mistral's reasoning models send) keeps what it cost.
 func readOpenAI(body []byte) reply {
 	var r struct {
 		Choices *[]struct {
 			Message struct {
-				Content   *string         `json:"content"`
+				Content   json.RawMessage `json:"content"` // no string from some servers (an array of parts)
 				Refusal   json.RawMessage `json:"refusal"`
 				Reasoning json.RawMessage `json:"reasoning"`
 			} `json:"message"`
@@ -107,7 +109,7 @@ func readOpenAI(body []byte) reply {
 	}
 	cs := *r.Choices
 	first := cs[0].Message
-	if cs[0].FinishReason == "content_filter" && (first.Content == nil || strings.TrimSpace(*first.Content) == "") {
+	if text, ok := jsonString(first.Content); ok && cs[0].FinishReason == "content_filter" && strings.TrimSpace(text) == "" {
 		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}
 	}
 	if s, ok := jsonString(first.Reasoning); ok {

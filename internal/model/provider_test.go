@@ -397,8 +397,9 @@ func TestReplyAccounting(t *testing.T) {
 
 // TestUnreadableReplyKeepsUsage: a 200 reply that langchaingo v0.1.14 cannot read (an Anthropic
 // content block of a type it does not know, as redacted_thinking, which Claude sends with
-// extended thinking; a Gemini part with no data it knows, as a part that holds only a
-// thoughtSignature) fails the call, but keeps the usage its server reported: it was paid for.
+// extended thinking; an OpenAI-compatible message whose content is an array of parts, as
+// Mistral's reasoning models send; a Gemini part with no data it knows, as a part that holds only
+// a thoughtSignature) fails the call, but keeps the usage its server reported: it was paid for.
 // A body of another shape reports none, and keeps none.
 func TestUnreadableReplyKeepsUsage(t *testing.T) {
 	tests := []struct {
@@ -411,6 +412,10 @@ func TestUnreadableReplyKeepsUsage(t *testing.T) {
 			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"},` +
 			`{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":140}}`,
 			record.Usage{InputTokens: 20, OutputTokens: 140}},
+		{"openai content of parts", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"magistral-small-2509","choices":[{"index":0,"message":{"role":"assistant","content":[` +
+			`{"type":"thinking","thinking":[{"type":"text","text":"The capital of France."}]},{"type":"text","text":"Paris"}]},"finish_reason":"stop"}],` +
+			`"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42}}`,
+			record.Usage{InputTokens: 12, OutputTokens: 30}},
 		{"gemini part with no data", wires[3], `{"candidates":[{"content":{"parts":[{"thoughtSignature":"CiQB0e2Kb8dW"},{"text":"Paris"}],"role":"model"},"finishReason":"STOP","index":0}],` +
 			`"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":60,"thoughtsTokenCount":50}}`,
 			record.Usage{InputTokens: 8, OutputTokens: 52}},
