@@ -44,7 +44,6 @@ type tally struct {
 	cost       float64
 	cachedCost float64 // the part of cost the cache served
 	unpriced   map[string]int
-	firstErrs  []string
 
 	provider, model string         // what this run asks
 	others          map[string]int // passed through with another model's prediction, by provider/model
@@ -97,9 +96,6 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		return
 	case p.Error != "":
 		t.errors++
-		if len(t.firstErrs) < 3 {
-			t.firstErrs = append(t.firstErrs, p.Error)
-		}
 		t.spend(p) // a failed call that was paid for (an empty reply)
 		return
 	}

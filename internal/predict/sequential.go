@@ -735,9 +735,6 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 		s.tally.errors++
 		a.tally.mu.Lock()
 		a.tally.verdicts++
-		if len(a.tally.firstErrs) < 3 {
-			a.tally.firstErrs = append(a.tally.firstErrs, "verdict: "+jg.Error)
-		}
 		a.tally.mu.Unlock()
 	}
 }
