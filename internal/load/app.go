@@ -48,6 +48,13 @@ ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever flat-se
 flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts, for its
 --key-expansion readings.
 
+Answers made by another tool load with their questions: a jsonl or csv record's prediction.text
+is its field prediction, or the one --map prediction=SOURCE names (prediction_model=SOURCE gives
+prediction.model; nothing else, such as usage or cost, is made up), for qa-score and qa-judge to
+grade. It is a string or a number, a list or an object being a bad item; a record without it, or
+with null there, has no prediction, and a csv cell left empty is the empty answer "", which
+declines to answer (a warning counts either).
+
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
 machines each take one part. --sample N keeps the N records with the smallest such h of the
@@ -66,6 +73,7 @@ Examples:
    qa-load --types temporal,multi_hop --limit 50 locomo10.json > locomo.jsonl
    qa-load EvaLearn_Problem.json EvaLearn_Sequence.json > sequences.jsonl
    qa-load --map question=q,answers=gold,id=qid,type=category qa.csv > records.jsonl
+   qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table
    qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl
    qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl`
 
@@ -116,7 +124,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=SOURCE and prediction_model=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
@@ -506,6 +514,8 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 type genericCount struct {
 	read, noAnswers, noLang int
 	emptyAnswer             int // answers [""]: unanswerable, or an answer cell left empty
+	predicted, unpredicted  int // with a prediction (--map prediction), and without one
+	emptyPrediction         int // the prediction "": it declines, or a prediction cell left empty
 	firstID                 string
 	fields                  []string // the unmapped fields of the first record without answers
 }
@@ -517,6 +527,15 @@ func (c *genericCount) add(rec *record.Record) {
 	}
 	if len(rec.Answers) == 1 && rec.Answers[0] == "" {
 		c.emptyAnswer++
+	}
+	switch {
+	case rec.Prediction == nil:
+		c.unpredicted++
+	case rec.Prediction.Text == "":
+		c.emptyPrediction++
+		fallthrough
+	default:
+		c.predicted++
 	}
 	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
 		return
@@ -556,6 +575,14 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 	if c.emptyAnswer > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n",
 			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
+	}
+	if c.predicted > 0 && c.unpredicted > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no prediction (no field %q, or null), where the others have one: qa-score leaves them unscored, qa-judge fails them, and qa-predict would answer them\n",
+			c.unpredicted, read, english.Form(c.unpredicted, "has", "have"), m.source("prediction"))
+	}
+	if c.emptyPrediction > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty prediction \"\", an answer that declines, scored as one (a prediction cell left empty reads so)\n",
+			c.emptyPrediction, read, english.Form(c.emptyPrediction, "has", "have"))
 	}
 	if c.noLang > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n",

@@ -27,8 +27,10 @@ import (
 // to another record field (see takenBy).
 type Mapping map[string]string
 
-// mappable lists the record fields a Mapping may name.
-var mappable = []string{"id", "question", "answers", "type", "context", "rubric", "lang", "dataset", "split"}
+// mappable lists the record fields a Mapping may name: prediction and prediction_model fill
+// prediction.text and prediction.model (see takePrediction).
+var mappable = []string{"id", "question", "answers", "type", "context", "rubric", "lang", "dataset", "split",
+	"prediction", "prediction_model"}
 
 // ParseMap parses `question=q,answers=gold,id=qid,type=category`, a source being a path
 // (answers.text, see sourcePath). A source with an empty name on its path is an error, and so is
@@ -114,7 +116,8 @@ func (m Mapping) unfound(found map[string]bool) []string {
 // source fields named by the mapping: answers may be a string, a number or a list; context a
 // string (one passage) or a list of strings; id a string or a number (absent, null or "":
 // FILE:LINE, see defaultID); type, rubric, lang, dataset and split a string or a number (a list
-// or an object there is a bad item). Every source field not mapped goes to meta verbatim.
+// or an object there is a bad item); prediction and prediction_model those of a prediction made
+// by another tool (see takePrediction). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
 	if src := opt.Map.source("id"); src != "" {
@@ -579,6 +582,9 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 			}
 		}
 	}
+	if rec.Prediction, err = takePrediction(take, m); err != nil {
+		return nil, badf(in, line, rec.ID, "%v", err)
+	}
 	if fault != nil { // a later field's path did not hold: the fields after it were not read
 		return nil, badf(in, line, rec.ID, "%v", fault)
 	}
@@ -586,6 +592,37 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 		setMeta(rec, k, v)
 	}
 	return rec, nil
+}
+
+// takePrediction returns the prediction of a generic item, made by another tool, whose fields
+// take gives: its text from the prediction source, a string or a number (its JSON text), and its
+// model from the prediction_model source, if the item gives one that is not null or "". An item
+// without the prediction source, or with null there, has no prediction (nil), as a record not
+// yet sent to qa-predict, and its model source, if any, goes to meta with the other fields. A CSV
+// cell is text: one left empty is the empty answer "", which declines to answer.
+//
+// Note: nothing else is made up for such a prediction: no provider, usage, cost, latency or
+// prompt hash, which qapipe could not know; a cost left out is unknown, not free.
+func takePrediction(take func(string) (jsonRaw, bool), m Mapping) (*record.Prediction, error) {
+	raw, ok := take("prediction")
+	if !ok {
+		return nil, nil
+	}
+	text, ok := scalarText(raw)
+	if !ok { // a list or an object: which of its parts is the answer cannot be told
+		hint := ""
+		if obj, _, isObj := members(raw); isObj && obj["text"] != nil {
+			hint = fmt.Sprintf(` (an object with "text": give --map prediction=%s.text)`, m.source("prediction"))
+		}
+		return nil, fmt.Errorf("field %q: prediction must be a string or a number%s", m.source("prediction"), hint)
+	}
+	pred := &record.Prediction{Text: text}
+	if raw, ok := take("prediction_model"); ok {
+		if pred.Model, ok = scalarText(raw); !ok {
+			return nil, fmt.Errorf("field %q: prediction_model must be a string or a number", m.source("prediction_model"))
+		}
+	}
+	return pred, nil
 }
 
 // defaultID is the id of a generic row without one: FILE:LINE (see idName), and FILE:LINE:COLUMN
