@@ -62,6 +62,8 @@ var helpRuns = map[string]string{
 	"qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl":         "",
 	"qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl":          "",
 
+	"qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table": "",
+
 	"qa-predict --provider extractive records.jsonl > preds.jsonl   # offline: a span of each record's context":          "",
 	"qa-predict --dry-run --provider openai --model gpt-4o-mini records.jsonl | sed -n 1p   # the first request, unsent": "",
 	"qa-predict --provider openai --model gpt-4o-mini --cache run.sqlite --max-cost 5 records.jsonl > preds.jsonl": "" +
@@ -115,11 +117,12 @@ func helpText(t *testing.T, bin string, args ...string) string {
 // TestHelpExamples runs every example of the commands' --help as helpRuns says, each in a folder
 // of its own with the files they read: the benchmarks' files under their upstream names
 // (hotpot_dev_distractor_v1.json, a JSON array of the HotpotQA sample; locomo10.json, the LoCoMo
-// sample; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, records.jsonl
-// (HotpotQA records), preds.jsonl (LoCoMo records predicted by the extractive baseline),
-// prices.yaml, results.json (EvaLearn's results, as its evaluate.py writes them: a JSON array) and
-// judged.jsonl (those results as records). Each must exit 0, one that calls the loopback judge
-// must have called it, and stdout must hold what helpOutputs gives.
+// sample; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, preds.csv (a
+// model's answers to questions, made by another tool), records.jsonl (HotpotQA records),
+// preds.jsonl (LoCoMo records predicted by the extractive baseline), prices.yaml, results.json
+// (EvaLearn's results, as its evaluate.py writes them: a JSON array) and judged.jsonl (those
+// results as records). Each must exit 0, one that calls the loopback judge must have called it,
+// and stdout must hold what helpOutputs gives.
 func TestHelpExamples(t *testing.T) {
 	bin := commands(t)
 	fixtures := helpFixtures(t, bin)
@@ -215,6 +218,7 @@ func helpFixtures(t *testing.T, bin string) map[string][]byte {
 		"EvaLearn_Problem.json":         read("evalearn/EvaLearn_Problem.json"),
 		"EvaLearn_Sequence.json":        read("evalearn/EvaLearn_Sequence.json"),
 		"qa.csv":                        read("generic/qa.csv"),
+		"preds.csv":                     read("generic/answers.csv"),
 		"records.jsonl":                 run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
 		"preds.jsonl":                   run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
 		"prices.yaml":                   []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
