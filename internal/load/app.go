@@ -55,6 +55,14 @@ grade. It is a string or a number, a list or an object being a bad item; a recor
 with null there, has no prediction, and a csv cell left empty is the empty answer "", which
 declines to answer (a warning counts either).
 
+--predictions FILE attaches the answers of a benchmark's official prediction file to its records by
+id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
+{"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too) and
+LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole first (one that does
+not read is a usage error); a record that carries a prediction keeps it, and warnings count the
+records written without one (the official scripts score them 0) and the file's answers to no
+record read.
+
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
 machines each take one part. --sample N keeps the N records with the smallest such h of the
@@ -74,6 +82,7 @@ Examples:
    qa-load EvaLearn_Problem.json EvaLearn_Sequence.json > sequences.jsonl
    qa-load --map question=q,answers=gold,id=qid,type=category qa.csv > records.jsonl
    qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table
+   qa-load --predictions predictions.json dev-v2.0.json | qa-score --summary - --format table
    qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl
    qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl`
 
@@ -102,6 +111,7 @@ type app struct {
 	genericRepeat  bool                     // the first repeat is a generic record
 	found          map[string]bool          // the --map sources some item has
 	examined       bool                     // some item's fields were read (see Options.Found)
+	preds          *Predictions             // --predictions, attached to the records read
 	ctx            context.Context
 }
 
@@ -125,6 +135,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=SOURCE and prediction_model=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
@@ -169,6 +180,11 @@ func (a *app) configure(c *cli.Context) error {
 		}
 	}
 	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
+	if f := c.String("predictions"); f != "" {
+		if a.preds, err = ReadPredictions(f); err != nil {
+			return command.Usagef("--predictions: %v", err)
+		}
+	}
 	if a.opt.MaxLine, err = command.MaxLine(c); err != nil {
 		return err
 	}
@@ -221,6 +237,7 @@ func (a *app) action(c *cli.Context) error {
 	a.generics.warn(a.stderr, a.opt.Map)
 	a.warnRepeats()
 	a.warnUnmatchedTypes(whole)
+	a.warnPredictions(whole)
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
@@ -252,6 +269,29 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 		fmt.Fprint(a.stderr, english.DidYouMean(types[0], others))
 	}
 	fmt.Fprintln(a.stderr)
+}
+
+// warnPredictions warns of the records read that --predictions has no answer for (the official
+// scripts score them 0; qa-score leaves them unscored), of those that kept the prediction they
+// carried, and, when every item was read (whole), of the file's predictions for ids no record has.
+func (a *app) warnPredictions(whole bool) {
+	p := a.preds
+	if p == nil {
+		return
+	}
+	if p.Missing > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no prediction in %s (the first: id %q), which SQuAD's and HotpotQA's scripts score 0: qa-score leaves %s unscored, qa-judge fails %s\n",
+			p.Missing, english.Count(p.Written, "record", "records"), english.Form(p.Missing, "has", "have"), p.Name, p.FirstMissing,
+			english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
+	}
+	if p.Kept > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried a prediction already, kept in place of the one in %s\n",
+			p.Kept, english.Count(a.read, "record", "records"), p.Name)
+	}
+	if n, first := p.Unused(); n > 0 && whole {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of the %d predictions in %s %s the id of no record read (the first: %q): answers to another split or file?\n",
+			n, p.Len(), p.Name, english.Form(n, "has", "have"), first)
+	}
 }
 
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
@@ -493,6 +533,9 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		rec.Lang = a.lang
 	}
 	a.read++
+	if a.preds != nil {
+		a.preds.Attach(rec)
+	}
 	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
 		a.genericRepeat = a.generic
 	}
@@ -632,6 +675,9 @@ func trimContext(rec *record.Record, mode string) {
 }
 
 func (a *app) write(rec *record.Record) error {
+	if a.preds != nil {
+		a.preds.Count(rec)
+	}
 	if a.counts != nil {
 		a.counts[[2]string{rec.Dataset, rec.Type}]++
 	}

@@ -1,0 +1,214 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/textfile"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Predictions are the answers of a benchmark's official prediction file, held whole and
+// attached to the records loaded by their official id (qa-load --predictions): SQuAD's (and CMRC
+// 2018's) {"qid": "answer"}, HotpotQA's {"answer": {id: text}, "sp": {id: [[title, sent_id],
+// ...]}} and LongMemEval's hypotheses, JSON Lines of {"question_id": ..., "hypothesis": ...}.
+//
+// Note: the file is held and the records streamed, not the other way round: a prediction file
+// holds a few short answers per question (SQuAD's dev set's are under 1 MB), where the records it
+// answers can hold gigabytes of context (LongMemEval's), and its ids are matched as they come.
+type Predictions struct {
+	Name   string // the file, for warnings
+	Format string // squad (CMRC 2018's too), hotpotqa or longmemeval
+	byID   map[string]*official
+	// Missing counts the records written without a prediction (Written counts them all),
+	// FirstMissing names the first; Kept counts the records read that carried one already, kept.
+	Missing, Written, Kept int
+	FirstMissing           string
+}
+
+// official is one question's prediction in the file: its answer, if the file gives one (HotpotQA's
+// may give supporting facts alone), and its supporting facts.
+type official struct {
+	text    string
+	hasText bool
+	facts   []record.Fact
+	used    bool // a record read has its id
+}
+
+// ReadPredictions reads the official prediction file name (see Predictions).
+func ReadPredictions(name string) (*Predictions, error) {
+	b, err := textfile.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return parsePredictions(name, b)
+}
+
+// parsePredictions reads the prediction file name, whose text is b: one JSON object is SQuAD's
+// or HotpotQA's (one with an object "answer"), one or more objects with a "question_id" (or a
+// JSON array of them) LongMemEval's.
+func parsePredictions(name string, b []byte) (*Predictions, error) {
+	p := &Predictions{Name: name, byID: map[string]*official{}}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	var first jsonRaw
+	if err := dec.Decode(&first); err != nil {
+		return nil, fmt.Errorf("%s: not a prediction file: %v", name, err)
+	}
+	_, err := dec.Token()
+	more := err != io.EOF // a second value, or text that is none
+	obj, _, isObj := members(first)
+	switch {
+	case trimSpace(first)[0] == '[' || isObj && obj["question_id"] != nil:
+		p.Format = "longmemeval"
+		return p, p.readHypotheses(b)
+	case !isObj:
+		return nil, fmt.Errorf("%s: not a prediction file: want a JSON object, or JSON Lines of objects with question_id and hypothesis, got %s", name, record.Kind(first))
+	case more:
+		return nil, fmt.Errorf("%s: more after the JSON object: want one object of predictions, or JSON Lines of objects with question_id and hypothesis", name)
+	}
+	if answers, ok := obj["answer"]; ok && trimSpace(answers)[0] == '{' {
+		p.Format = "hotpotqa"
+		return p, p.readHotpotQA(obj)
+	}
+	p.Format = "squad"
+	return p, p.readTexts(obj, "")
+}
+
+// readTexts takes the answers of obj, {id: text}, each a string; in names the member holding obj
+// ("" for the file itself) for errors.
+func (p *Predictions) readTexts(obj map[string]jsonRaw, in string) error {
+	for id, raw := range obj {
+		var s string
+		if !isString(raw) || jsonUnmarshal(raw, &s) != nil {
+			return fmt.Errorf("%s: %sprediction %q: want a string, got %s", p.Name, in, id, record.Kind(raw))
+		}
+		p.at(id).text, p.at(id).hasText = s, true
+	}
+	return nil
+}
+
+// readHotpotQA takes HotpotQA's answers and supporting facts.
+func (p *Predictions) readHotpotQA(obj map[string]jsonRaw) error {
+	answers, _, _ := members(obj["answer"])
+	if err := p.readTexts(answers, `"answer": `); err != nil {
+		return err
+	}
+	sp, ok := obj["sp"]
+	if !ok || isNull(sp) {
+		return nil
+	}
+	var facts map[string][]record.Fact
+	if err := jsonUnmarshal(sp, &facts); err != nil {
+		return fmt.Errorf(`%s: "sp": want an object of [title, sentence index] lists by id: %v`, p.Name, err)
+	}
+	for id, fs := range facts {
+		p.at(id).facts = fs
+	}
+	return nil
+}
+
+// readHypotheses takes LongMemEval's hypotheses: JSON Lines, or a JSON array, of objects with a
+// string question_id and hypothesis (other members, such as autoeval_label, are left).
+func (p *Predictions) readHypotheses(b []byte) error {
+	type hypothesis struct {
+		QuestionID *string `json:"question_id"`
+		Hypothesis *string `json:"hypothesis"`
+	}
+	var items []json.RawMessage
+	var lines []int
+	if t := trimSpace(b); len(t) > 0 && t[0] == '[' {
+		if err := jsonUnmarshal(b, &items); err != nil {
+			return fmt.Errorf("%s: %v", p.Name, err)
+		}
+	} else {
+		for i, line := range bytes.Split(b, []byte("\n")) {
+			if len(trimSpace(line)) > 0 {
+				items, lines = append(items, line), append(lines, i+1)
+			}
+		}
+	}
+	for i, raw := range items {
+		at := fmt.Sprintf("%s: item %d", p.Name, i+1)
+		if lines != nil {
+			at = fmt.Sprintf("%s:%d", p.Name, lines[i])
+		}
+		var h hypothesis
+		if err := jsonUnmarshal(raw, &h); err != nil {
+			return fmt.Errorf("%s: want an object with question_id and hypothesis strings: %v", at, err)
+		}
+		switch {
+		case h.QuestionID == nil:
+			return fmt.Errorf("%s: %v", at, missingField("question_id"))
+		case h.Hypothesis == nil:
+			return fmt.Errorf("%s (id %q): %v", at, *h.QuestionID, missingField("hypothesis"))
+		case p.byID[*h.QuestionID] != nil:
+			return fmt.Errorf("%s (id %q): a second hypothesis for the question (which is meant cannot be told)", at, *h.QuestionID)
+		}
+		p.at(*h.QuestionID).text, p.at(*h.QuestionID).hasText = *h.Hypothesis, true
+	}
+	return nil
+}
+
+// at returns the prediction of id, made if the file has not given one yet.
+func (p *Predictions) at(id string) *official {
+	o := p.byID[id]
+	if o == nil {
+		o = &official{}
+		p.byID[id] = o
+	}
+	return o
+}
+
+// Len returns the number of questions the file gives a prediction for.
+func (p *Predictions) Len() int { return len(p.byID) }
+
+// Attach gives rec the prediction the file holds for its official id: its id without the
+// "DATASET:" that qa-load puts before it (hotpotqa:5a8b57f2 is 5a8b57f2), or the id itself for a
+// record whose id has none (a generic one). A record that carries a prediction already keeps it
+// (counted in Kept). It is given every record read, so that the file's answers to records that
+// the selection leaves out are not taken for answers to no record (see Unused).
+func (p *Predictions) Attach(rec *record.Record) {
+	id := rec.ID
+	if k, ok := strings.CutPrefix(rec.ID, rec.Dataset+":"); ok && rec.Dataset != "" {
+		id = k
+	}
+	o := p.byID[id]
+	if o != nil {
+		o.used = true
+	}
+	switch {
+	case rec.Prediction != nil:
+		if o != nil {
+			p.Kept++
+		}
+	case o != nil && o.hasText:
+		rec.Prediction = &record.Prediction{Text: o.text, SupportingFacts: o.facts}
+	}
+}
+
+// Count counts rec, a record written, in Written, and in Missing when it has no prediction: the
+// file had none for it, or none but supporting facts (HotpotQA's "missing answer").
+func (p *Predictions) Count(rec *record.Record) {
+	p.Written++
+	if rec.Prediction == nil {
+		if p.Missing++; p.Missing == 1 {
+			p.FirstMissing = rec.ID
+		}
+	}
+}
+
+// Unused returns the number of the file's predictions whose id no record read has, and the first
+// of them in sorted order.
+func (p *Predictions) Unused() (n int, first string) {
+	for id, o := range p.byID {
+		if !o.used {
+			if n++; n == 1 || id < first {
+				first = id
+			}
+		}
+	}
+	return n, first
+}

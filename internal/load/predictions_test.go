@@ -1,0 +1,106 @@
+package load
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// An official prediction file is read by its layout: SQuAD's object of answers, HotpotQA's
+// object of answer and sp, LongMemEval's JSON Lines (or array) of hypotheses; what does not read
+// is an error naming the file, and the line or the id at fault.
+func TestParsePredictions(t *testing.T) {
+	for _, tt := range []struct {
+		name, in string
+		format   string
+		preds    []string // id=text[facts], sorted
+		err      string
+	}{
+		{"squad", `{"q1": "a", "q2": ""}`, "squad", []string{`q1="a"[]`, `q2=""[]`}, ""},
+		{"squad empty", `{}`, "squad", nil, ""},
+		{"hotpotqa", `{"answer": {"a1": "yes"}, "sp": {"a1": [["T", 0], ["U", 1.0]], "a2": []}}`, "hotpotqa",
+			[]string{`a1="yes"[{T 0} {U 1}]`, `a2=-[]`}, ""},
+		{"hotpotqa without sp", `{"answer": {"a1": "no"}}`, "hotpotqa", []string{`a1="no"[]`}, ""},
+		{"longmemeval", "{\"question_id\": \"e1\", \"hypothesis\": \"h\", \"autoeval_label\": {}}\n\n{\"question_id\": \"e2\", \"hypothesis\": \"\"}\n",
+			"longmemeval", []string{`e1="h"[]`, `e2=""[]`}, ""},
+		{"longmemeval array", `[{"question_id": "e1", "hypothesis": "h"}]`, "longmemeval", []string{`e1="h"[]`}, ""},
+		{"squad not a string", `{"q1": 3}`, "", nil, `p.json: prediction "q1": want a string, got a number`},
+		{"hotpotqa answer not a string", `{"answer": {"a1": null}}`, "", nil, `p.json: "answer": prediction "a1": want a string, got null`},
+		{"hotpotqa bad sp", `{"answer": {}, "sp": {"a1": [["T", null]]}}`, "", nil,
+			`p.json: "sp": want an object of [title, sentence index] lists by id: `},
+		{"longmemeval no hypothesis", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e2\"}\n", "", nil,
+			`p.json:2 (id "e2"): missing field "hypothesis"`},
+		{"longmemeval twice", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e1\", \"hypothesis\": \"i\"}\n", "", nil,
+			`p.json:2 (id "e1"): a second hypothesis for the question (which is meant cannot be told)`},
+		{"longmemeval number hypothesis", `{"question_id": "e1", "hypothesis": 3}`, "", nil,
+			`p.json:1: want an object with question_id and hypothesis strings: `},
+		{"two objects", `{"q1": "a"} {"q2": "b"}`, "", nil, `p.json: more after the JSON object`},
+		{"not an object", `"a"`, "", nil, `p.json: not a prediction file: want a JSON object, or JSON Lines of objects with question_id and hypothesis, got a string`},
+		{"no JSON", `q1,a`, "", nil, `p.json: not a prediction file: `},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := parsePredictions("p.json", []byte(tt.in))
+			if tt.err != "" {
+				if err == nil || len(err.Error()) < len(tt.err) || err.Error()[:len(tt.err)] != tt.err {
+					t.Errorf("parsePredictions(%q) = %v, want error %q", tt.in, err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parsePredictions(%q): %v", tt.in, err)
+			}
+			var got []string
+			for id, o := range p.byID {
+				text := "-"
+				if o.hasText {
+					text = fmt.Sprintf("%q", o.text)
+				}
+				got = append(got, fmt.Sprintf("%s=%s%v", id, text, o.facts))
+			}
+			slices.Sort(got)
+			if p.Format != tt.format || !slices.Equal(got, tt.preds) {
+				t.Errorf("parsePredictions(%q) = %s %q, want %s %q", tt.in, p.Format, got, tt.format, tt.preds)
+			}
+		})
+	}
+}
+
+// A record finds its prediction by its id after "DATASET:", or by its whole id when it has no
+// such prefix (a generic record); one that carries a prediction keeps it, and the file's ids no
+// record has are counted.
+func TestAttachPredictions(t *testing.T) {
+	p, err := parsePredictions("p.json", []byte(`{"q1": "a", "row-7": "b", "q3": "c", "q4": "d", "q5": "e"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []*record.Record{
+		{ID: "squad:q1", Dataset: "squad"},
+		{ID: "row-7"},
+		{ID: "squad:q3", Dataset: "squad", Prediction: &record.Prediction{Text: "mine"}},
+		{ID: "cmrc2018:q2", Dataset: "cmrc2018"},
+		{ID: "q4", Dataset: "squad"}, // no prefix: the whole id
+	}
+	for _, r := range recs {
+		p.Attach(r)
+		p.Count(r)
+	}
+	var texts []string
+	for _, r := range recs {
+		text := "-"
+		if r.Prediction != nil {
+			text = r.Prediction.Text
+		}
+		texts = append(texts, text)
+	}
+	if want := []string{"a", "b", "mine", "-", "d"}; !slices.Equal(texts, want) {
+		t.Errorf("predictions attached = %q, want %q", texts, want)
+	}
+	if p.Missing != 1 || p.FirstMissing != "cmrc2018:q2" || p.Written != 5 || p.Kept != 1 {
+		t.Errorf("missing %d (first %q) of %d, kept %d; want 1 (cmrc2018:q2) of 5, 1", p.Missing, p.FirstMissing, p.Written, p.Kept)
+	}
+	if n, first := p.Unused(); n != 1 || first != "q5" {
+		t.Errorf("Unused() = %d, %q; want 1, q5", n, first)
+	}
+}
