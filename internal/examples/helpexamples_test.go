@@ -63,6 +63,7 @@ var helpRuns = map[string]string{
 	"qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl":          "",
 
 	"qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table": "",
+	"qa-load --predictions predictions.json dev-v2.0.json | qa-score --summary - --format table":         "",
 
 	"qa-predict --provider extractive records.jsonl > preds.jsonl   # offline: a span of each record's context":          "",
 	"qa-predict --dry-run --provider openai --model gpt-4o-mini records.jsonl | sed -n 1p   # the first request, unsent": "",
@@ -118,7 +119,8 @@ func helpText(t *testing.T, bin string, args ...string) string {
 // of its own with the files they read: the benchmarks' files under their upstream names
 // (hotpot_dev_distractor_v1.json, a JSON array of the HotpotQA sample; locomo10.json, the LoCoMo
 // sample; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, preds.csv (a
-// model's answers to questions, made by another tool), records.jsonl (HotpotQA records),
+// model's answers to questions, made by another tool), dev-v2.0.json and predictions.json (the
+// SQuAD v2.0 sample and answers to it in SQuAD's official layout), records.jsonl (HotpotQA records),
 // preds.jsonl (LoCoMo records predicted by the extractive baseline), prices.yaml, results.json
 // (EvaLearn's results, as its evaluate.py writes them: a JSON array) and judged.jsonl (those
 // results as records). Each must exit 0, one that calls the loopback judge must have called it,
@@ -219,6 +221,8 @@ func helpFixtures(t *testing.T, bin string) map[string][]byte {
 		"EvaLearn_Sequence.json":        read("evalearn/EvaLearn_Sequence.json"),
 		"qa.csv":                        read("generic/qa.csv"),
 		"preds.csv":                     read("generic/answers.csv"),
+		"dev-v2.0.json":                 read("squad/squad_v20_synthetic.json"),
+		"predictions.json":              read("squad/squad_v20_synthetic_predictions.json"),
 		"records.jsonl":                 run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
 		"preds.jsonl":                   run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
 		"prices.yaml":                   []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
