@@ -289,8 +289,8 @@ func (a *app) warnPredictions(whole bool) {
 			p.Kept, english.Count(a.read, "record", "records"), p.Name)
 	}
 	if n, first := p.Unused(); n > 0 && whole {
-		fmt.Fprintf(a.stderr, "qa-load: warning: %d of the %d predictions in %s %s the id of no record read (the first: %q): answers to another split or file?\n",
-			n, p.Len(), p.Name, english.Form(n, "has", "have"), first)
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s in %s %s the id of no record read (the first: %q): answers to another split or file?\n",
+			n, english.Count(p.Len(), "prediction", "predictions"), p.Name, english.Form(n, "has", "have"), first)
 	}
 }
 
