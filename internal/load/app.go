@@ -271,9 +271,9 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 	fmt.Fprintln(a.stderr)
 }
 
-// warnPredictions warns of the records read that --predictions has no answer for (the official
-// scripts score them 0; qa-score leaves them unscored), of those that kept the prediction they
-// carried, and, when every item was read (whole), of the file's predictions for ids no record has.
+// warnPredictions warns of the records written without a prediction, --predictions having no
+// answer for them (the official scripts score them 0; qa-score leaves them unscored), of those
+// read that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
 func (a *app) warnPredictions(whole bool) {
 	p := a.preds
 	if p == nil {
