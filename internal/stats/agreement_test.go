@@ -20,7 +20,7 @@ func TestCohenKappa(t *testing.T) {
 		{[]int{0, 0, 1, 1, 2, 2}, []int{0, 0, 0, 1, 2, 2}, 0.75},
 	}
 	for _, tt := range tests {
-		if got := CohenKappa(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
+		if got := CohenKappa(tt.a, tt.b); !(math.Abs(got-tt.want) <= 1e-12) {
 			t.Errorf("CohenKappa(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
@@ -36,7 +36,7 @@ func TestFleissKappa(t *testing.T) {
 		{0, 0, 0, 0, 14}, {0, 2, 6, 4, 2}, {0, 0, 3, 5, 6}, {0, 3, 9, 2, 0}, {2, 2, 8, 1, 1},
 		{7, 7, 0, 0, 0}, {3, 2, 6, 3, 0}, {2, 5, 3, 2, 2}, {6, 5, 2, 1, 0}, {0, 2, 2, 3, 7},
 	}
-	if got := FleissKappaCounts(counts); math.Abs(got-0.20993) > 5e-6 {
+	if got := FleissKappaCounts(counts); !(math.Abs(got-0.20993) <= 5e-6) {
 		t.Errorf("FleissKappaCounts(wikipedia) = %v, want 0.209930", got)
 	}
 	// The same table as raw ratings.
@@ -50,14 +50,18 @@ func TestFleissKappa(t *testing.T) {
 		}
 		ratings = append(ratings, r)
 	}
-	if got, want := FleissKappa(ratings), FleissKappaCounts(counts); math.Abs(got-want) > 1e-12 {
+	if got, want := FleissKappa(ratings), FleissKappaCounts(counts); !(math.Abs(got-want) <= 1e-12) {
 		t.Errorf("FleissKappa(ratings) = %v, want %v", got, want)
 	}
 	// Two raters, binary.
 	two := [][]int{{1, 1}, {0, 0}, {1, 0}, {0, 0}}
 	// P_i = 1,1,0,1 → P̄ = .75; p1 = 3/8, p0 = 5/8, P̄e = 9/64+25/64 = 34/64; κ = (.75−.53125)/(.46875) = .466667
-	if got := FleissKappa(two); math.Abs(got-0.4666666666666667) > 1e-12 {
+	if got := FleissKappa(two); !(math.Abs(got-0.4666666666666667) <= 1e-12) {
 		t.Errorf("FleissKappa(%v) = %v, want 0.466667", two, got)
+	}
+	// Items rated by different numbers of raters: P_i has no common n, κ is undefined.
+	if got := FleissKappaCounts([][]int{{2, 0}, {1, 2}}); !math.IsNaN(got) {
+		t.Errorf("FleissKappaCounts(uneven rows) = %v, want NaN", got)
 	}
 	if got := RawAgreement(two); got != 0.75 {
 		t.Errorf("RawAgreement(%v) = %v, want 0.75", two, got)

@@ -15,12 +15,15 @@ func TestFitLine(t *testing.T) {
 		{"flat", []float64{1, 2, 3}, []float64{0.5, 0.5, 0.5}, Line{Intercept: 0.5}},
 		{"noisy", []float64{1, 2, 3}, []float64{1, 0, 2}, Line{Intercept: 0, Slope: 0.5}},
 		{"one point", []float64{4}, []float64{0.25}, Line{Intercept: 0.25}},
+		// One distinct x: lstsq's minimum-norm solution, slope 0 through the mean, not 0/0.
+		{"one x", []float64{2, 2, 2}, []float64{0, 0.5, 1}, Line{Intercept: 0.5}},
 		{"empty", nil, nil, Line{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := FitLine(tt.x, tt.y)
-			if math.Abs(got.Slope-tt.want.Slope) > 1e-12 || math.Abs(got.Intercept-tt.want.Intercept) > 1e-12 {
+			// Written so that a NaN fails: NaN > 1e-12 is false.
+			if !(math.Abs(got.Slope-tt.want.Slope) <= 1e-12 && math.Abs(got.Intercept-tt.want.Intercept) <= 1e-12) {
 				t.Errorf("FitLine(%v, %v) = %+v, want %+v", tt.x, tt.y, got, tt.want)
 			}
 		})
