@@ -165,6 +165,8 @@ func TestFewResamples(t *testing.T) {
 		{1000, 1000, 0.999999, "--bootstrap 1000 is too few resamples for 99.9999% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (they would take at least 5000000, more than the 1000000 --bootstrap allows: give a lower --level)"},
 		{MaxResamples, 1000, 0.999999, "--bootstrap 1000000 is too few resamples for 99.9999% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (they would take at least 5000000, more than the 1000000 --bootstrap allows: give a lower --level)"},
 		{999999, 0, 0.999995, "--bootstrap 999999 is too few resamples for 99.9995% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 1000000)"},
+		// The default exactly what the level wants (2·2.5/0.005 = 1000 at 99.5%) is enough to name.
+		{999, 1000, 0.995, "--bootstrap 999 is too few resamples for 99.5% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 1000; the default is 1000)"},
 		{99, 50, 0.95, "--bootstrap 99 is too few resamples for 95% intervals: each bound is then among the most extreme resampled values, not a percentile of them, and moves with a draw or two (give at least 100)"},
 	} {
 		if got := FewResamples(tc.n, tc.level, tc.def); got != tc.want {
