@@ -16,6 +16,9 @@ func TestHotpotF1PR(t *testing.T) {
 		{"No.", "no", 1, 1, 1},              // equal normal forms are scored normally
 		{"the big red dog", "red dog", 0.8, 2.0 / 3, 1},
 		{"Paris", "London", 0, 0, 0},
+		// "noanswer" is special too: hotpot_evaluate_v1.py gives (0, 0, 0), not the 2/3 of one
+		// shared token.
+		{"noanswer", "noanswer foo", 0, 0, 0},
 	}
 	for _, tt := range tests {
 		f1, p, r := HotpotF1PR(tt.pred, tt.gold)
@@ -38,6 +41,8 @@ func TestSupportingFacts(t *testing.T) {
 		{"duplicates collapse", []Fact{a0, a0, b0}, []Fact{a0, b0}, 1, 1, 1, 1},
 		// tp 1, fp 1, fn 2: P 1/2, R 1/3, F1 0.4.
 		{"partial", []Fact{a0, b2}, []Fact{a0, a1, b0}, 0, 0.4, 0.5, 1.0 / 3},
+		// tp 1, fp 1, fn 0: every gold fact found, one too many, so no exact match.
+		{"superset", []Fact{a0, b0}, []Fact{a0}, 0, 2.0 / 3, 0.5, 1},
 		{"title case matters", []Fact{{"a", 0}}, []Fact{a0}, 0, 0, 0, 0},
 		{"none predicted", nil, []Fact{a0}, 0, 0, 0, 0},
 		{"both empty", nil, nil, 1, 0, 0, 0},
