@@ -73,6 +73,20 @@ func TestNumpySum(t *testing.T) {
 	if got := numpySum([]float64{0.5, 0.25}); got != 0.75 {
 		t.Errorf("numpySum(0.5, 0.25) = %v, want 0.75", got)
 	}
+	// Past 128 values numpy halves the array at a multiple of eight and sums each half; the wants
+	// are numpy 1.24.2's np.sum([1.0/(i+1) for i in range(n)]) (left to right they differ).
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{129, 5.440899030573669}, {200, 5.878030948121444}, {1000, 7.485470860550345}, {1023, 7.508199109778134}} {
+		xs := make([]float64, tc.n)
+		for i := range xs {
+			xs[i] = 1.0 / float64(i+1)
+		}
+		if got := numpySum(xs); got != tc.want {
+			t.Errorf("numpySum(1/1..1/%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
 }
 
 // TestLocomoF1Official checks LocomoF1 against scores from the official script's logic (see
