@@ -214,3 +214,39 @@ func TestAUCExact(t *testing.T) {
 		t.Errorf("ROCCurve(...).AUC() = %v, want %v", got, want)
 	}
 }
+
+// TestLabelOrderCompare: numeric labels compare as integers, exactly past 2⁵³, and two different
+// labels equal as numbers are still told apart (by code point), so that a sort keeps each
+// label's records together.
+func TestLabelOrderCompare(t *testing.T) {
+	for _, tc := range []struct {
+		numeric bool
+		a, b    string
+		want    int
+	}{
+		{true, "10", "2", 1},
+		{false, "10", "2", -1},
+		{true, "-3", "2", -1},
+		{true, "9007199254740993", "9007199254740992", 1},
+		{true, "99999999999999999999", "100000000000000000000", -1},
+		{true, "-0", "0", -1},
+		{true, "0", "-0", 1},
+		{true, "7", "7", 0},
+		{true, "b", "a", 1},
+	} {
+		if got := (LabelOrder{Numeric: tc.numeric}).Compare(tc.a, tc.b); got != tc.want {
+			t.Errorf("LabelOrder{Numeric: %v}.Compare(%q, %q) = %d, want %d", tc.numeric, tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestPerplexityTotalLoss checks total_loss to the last bit: ERNIE-kit's Ppl takes it as the mean
+// loss times the record count, which here is not the plain sum (90.06099999999999); the golden
+// tests' 1e-9 cannot tell the two apart. The wants are numpy 1.24.2's np.mean(loss)·5 and that
+// over the 72 tokens.
+func TestPerplexityTotalLoss(t *testing.T) {
+	r := Perplexity([]float64{31.286, 3.276, 0.658, 41.873, 12.968}, []int{8, 7, 23, 16, 18})
+	if r.WordCount != 72 || r.MeanLoss != 18.0122 || r.TotalLoss != 90.061 || r.AveLoss != 1.2508472222222222 {
+		t.Errorf("Perplexity(...) = %+v, want word count 72, mean loss 18.0122, total loss 90.061, ave loss 1.2508472222222222", r)
+	}
+}
