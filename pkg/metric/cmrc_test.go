@@ -53,6 +53,9 @@ func TestCMRC(t *testing.T) {
 		{"empty prediction", "", []string{""}, 1, 0},
 		{"no references", "北京", nil, 0, 0},
 		{"uppercase and whitespace", "  ABC ", []string{"abc"}, 1, 1},
+		// Both ends of A-Z are lowercased (calc_f1_score: 1.0, calc_em_score: 1).
+		{"uppercase A to Z", "Zebra 在ZOO", []string{"zebra 在zoo"}, 1, 1},
+		{"lowercase against uppercase", "z公司", []string{"Z公司"}, 1, 1},
 		{"contraction", "don't know不知道", []string{"do not know不知道"}, 0, 2 * (4.0 / 6) * (4.0 / 6) / (4.0/6 + 4.0/6)},
 	}
 	for _, tt := range tests {
