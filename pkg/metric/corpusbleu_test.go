@@ -54,3 +54,23 @@ func TestCorpusBLEUHand(t *testing.T) {
 		t.Errorf("pooled unigram = %d/%d, bleu %v; want 2/3", r2.Numerators[0], r2.Denominators[0], r2.BLEU)
 	}
 }
+
+// TestCorpusBLEUZeroOrder checks NLTK's stand-in for an order with no match, sys.float_info.min:
+// corpus_bleu is then tiny, not 0, and its exponent follows from that constant. The wants are
+// NLTK 3.8's corpus_bleu of the same arguments.
+func TestCorpusBLEUZeroOrder(t *testing.T) {
+	for _, tc := range []struct {
+		hyp, ref []string
+		weights  []float64
+		want     float64
+	}{
+		{[]string{"a", "b"}, []string{"a", "c"}, []float64{0.5, 0.5}, 1.0547686614863434e-154},
+		{[]string{"the", "cat", "sat", "on", "the", "mat"}, []string{"the", "cat", "is", "on", "a", "mat"},
+			[]float64{0.25, 0.25, 0.25, 0.25}, 9.013778876140909e-155},
+	} {
+		r, _, _ := CorpusBLEU([][]string{tc.hyp}, [][][]string{{tc.ref}}, tc.weights)
+		if r.BLEU != tc.want {
+			t.Errorf("CorpusBLEU(%q, %q, %v) = %v, want %v", tc.hyp, tc.ref, tc.weights, r.BLEU, tc.want)
+		}
+	}
+}
