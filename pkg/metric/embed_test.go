@@ -41,6 +41,19 @@ func TestCosine(t *testing.T) {
 	}
 }
 
+// TestCosineClamped: a vector's cosine with itself rounds to 1.0000000000000002 for some vectors
+// (dot/(√dot·√dot)); a score above 1 is held to 1.
+func TestCosineClamped(t *testing.T) {
+	v := []float64{0.1, 0.2, 0.30000000000000004}
+	if got := Cosine(v, v); got != 1 {
+		t.Errorf("Cosine(%v, itself) = %v, want 1", v, got)
+	}
+	w := []float64{-0.1, -0.2, -0.30000000000000004}
+	if got := Cosine(v, w); got != -1 {
+		t.Errorf("Cosine(%v, %v) = %v, want -1", v, w, got)
+	}
+}
+
 func TestCosineFloat32(t *testing.T) {
 	a, b := []float32{1, 2, 2}, []float32{2, 1, 2}
 	if got, want := Cosine(a, b), 8.0/9; !near(got, want) {
