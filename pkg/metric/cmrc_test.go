@@ -63,7 +63,7 @@ func TestCMRC(t *testing.T) {
 			if got := CMRCEM(tt.pred, tt.refs); got != tt.em {
 				t.Errorf("CMRCEM(%q, %q) = %v, want %v", tt.pred, tt.refs, got, tt.em)
 			}
-			if got := CMRCF1(tt.pred, tt.refs); math.Abs(got-tt.f1) > 1e-12 {
+			if got := CMRCF1(tt.pred, tt.refs); !(math.Abs(got-tt.f1) <= 1e-12) {
 				t.Errorf("CMRCF1(%q, %q) = %v, want %v", tt.pred, tt.refs, got, tt.f1)
 			}
 		})
@@ -209,7 +209,7 @@ func TestCMRCManyWords(t *testing.T) {
 	}
 	ref := strings.Join(words[20:60], " ") // ids assigned both before and after the switch to a map
 	p, r := 40.0/(n+100), 40.0/40
-	if got, want := CMRCF1(pred, []string{"x", ref}), 2*p*r/(p+r); math.Abs(got-want) > 1e-15 {
+	if got, want := CMRCF1(pred, []string{"x", ref}), 2*p*r/(p+r); !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("CMRCF1(%d words, %q) = %v, want %v", n+100, ref, got, want)
 	}
 }

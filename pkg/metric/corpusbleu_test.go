@@ -42,10 +42,10 @@ func TestCorpusBLEUHand(t *testing.T) {
 	// One segment "a b c" against "a b d": p1 = 2/3, p2 = 1/2; BP = 1 (equal lengths).
 	r, g, ok := CorpusBLEU([][]string{{"a", "b", "c"}}, [][][]string{{{"a", "b", "d"}}}, []float64{0.5, 0.5})
 	want := math.Exp(0.5*math.Log(2.0/3) + 0.5*math.Log(0.5))
-	if math.Abs(r.BLEU-want) > 1e-15 || r.BP != 1 || r.Ratio != 1 {
+	if !(math.Abs(r.BLEU-want) <= 1e-15) || r.BP != 1 || r.Ratio != 1 {
 		t.Errorf("CorpusBLEU = %v (bp %v, ratio %v), want %v (bp 1, ratio 1)", r.BLEU, r.BP, r.Ratio, want)
 	}
-	if !ok || g.BP != math.Exp(1-1/(1+1e-4)) || math.Abs(g.BLEU-want*g.BP) > 1e-15 {
+	if !ok || g.BP != math.Exp(1-1/(1+1e-4)) || !(math.Abs(g.BLEU-want*g.BP) <= 1e-15) {
 		t.Errorf("gen_eval = %+v, want bleu %v·1.0001", g, want)
 	}
 	// A sentence-level mean would give the same here, but two segments pool their counts.

@@ -50,7 +50,7 @@ func TestLocomoF1(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := LocomoF1(tt.pred, tt.gold, tt.category)
-			if math.Abs(got-tt.want) > 1e-12 {
+			if !(math.Abs(got-tt.want) <= 1e-12) {
 				t.Errorf("LocomoF1(%q, %q, %d) = %v, want %v", tt.pred, tt.gold, tt.category, got, tt.want)
 			}
 		})

@@ -82,7 +82,7 @@ func TestMETEOR(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := METEOR(tt.pred, tt.refs, tt.synonyms); math.Abs(got-tt.want) > 1e-12 {
+			if got := METEOR(tt.pred, tt.refs, tt.synonyms); !(math.Abs(got-tt.want) <= 1e-12) {
 				t.Errorf("METEOR(%q, %q, %v) = %v, want %v", tt.pred, tt.refs, tt.synonyms, got, tt.want)
 			}
 		})
@@ -127,7 +127,7 @@ func TestMETEORTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := METEOR(tt.pred, []string{tt.ref}, false); math.Abs(got-tt.want) > 1e-12 {
+			if got := METEOR(tt.pred, []string{tt.ref}, false); !(math.Abs(got-tt.want) <= 1e-12) {
 				t.Errorf("METEOR(%q, %q) = %v, want %v", tt.pred, tt.ref, got, tt.want)
 			}
 		})

@@ -51,13 +51,13 @@ func TestSquadFamily(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.pred, func(t *testing.T) {
 			for i, f := range fns {
-				if got := f(tt.pred, tt.refs); math.Abs(got-tt.want[i]) > 1e-12 {
+				if got := f(tt.pred, tt.refs); !(math.Abs(got-tt.want[i]) <= 1e-12) {
 					t.Errorf("%s(%q, %q) = %v, want %v", names[i], tt.pred, tt.refs, got, tt.want[i])
 				}
 			}
 			for i, f := range [3]func(string, []string) (float64, float64){SquadScores, Squad2Scores, HotpotScores} {
 				em, f1 := f(tt.pred, tt.refs)
-				if math.Abs(em-tt.want[2*i]) > 1e-12 || math.Abs(f1-tt.want[2*i+1]) > 1e-12 {
+				if !(math.Abs(em-tt.want[2*i]) <= 1e-12) || !(math.Abs(f1-tt.want[2*i+1]) <= 1e-12) {
 					t.Errorf("%s/%s scores of (%q, %q) = %v, %v, want %v, %v", names[2*i], names[2*i+1], tt.pred, tt.refs, em, f1, tt.want[2*i], tt.want[2*i+1])
 				}
 			}
