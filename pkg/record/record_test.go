@@ -1017,3 +1017,24 @@ func TestUsageCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestFailed: a record has failed when its prediction or any of its judgments carries an error; a
+// nil judgment or one without an error is no failure.
+func TestFailed(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rec  Record
+		want bool
+	}{
+		{"nothing", Record{ID: "a"}, false},
+		{"prediction ok", Record{ID: "a", Prediction: &Prediction{Text: "x"}}, false},
+		{"prediction error", Record{ID: "a", Prediction: &Prediction{Error: "timeout"}}, true},
+		{"judgment error", Record{ID: "a", Prediction: &Prediction{Text: "x"},
+			Judgments: map[string]*Judgment{"ok": {Label: "yes"}, "bad": {Error: "refused"}}}, true},
+		{"nil judgment", Record{ID: "a", Judgments: map[string]*Judgment{"j": nil}}, false},
+	} {
+		if got := tc.rec.Failed(); got != tc.want {
+			t.Errorf("%s: Failed() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
