@@ -43,6 +43,8 @@ func TestRulesVerdict(t *testing.T) {
 			want: wrong("no gold contained, token F1 0.000 < 0.5")},
 		{name: "best of the golds", rec: record.Record{Answers: []string{"London", "Manchester United"}}, pred: "Manchester",
 			want: correct("token F1 0.667 >= 0.5")},
+		{name: "token F1 of 0.5 exactly", rec: record.Record{Answers: []string{"red bus"}}, pred: "red car",
+			want: correct("token F1 0.500 >= 0.5")},
 		{name: "english lang", rec: record.Record{Lang: "en", Answers: []string{"Paris"}}, pred: "Paris.",
 			want: correct(`contains gold "Paris"`)},
 		// A gold that SQuAD's normalisation empties must be equalled, articles kept.
@@ -61,6 +63,8 @@ func TestRulesVerdict(t *testing.T) {
 		{name: "gold punctuation", rec: record.Record{Answers: []string{"+"}}, pred: " + ",
 			want: correct(`equals gold "+", which SQuAD's normalisation empties`)},
 		{name: "gold punctuation, other", rec: record.Record{Answers: []string{"+"}}, pred: "-",
+			want: wrong("no gold contained, token F1 0.000 < 0.5")},
+		{name: "gold blank, empty prediction", rec: record.Record{Answers: []string{" "}}, pred: "",
 			want: wrong("no gold contained, token F1 0.000 < 0.5")},
 		{name: "gold an article beside a real gold", rec: record.Record{Answers: []string{"A", "Apple"}}, pred: "an apple",
 			want: correct(`contains gold "Apple"`)},
