@@ -178,6 +178,30 @@ func TestLongMemEvalTaskAveragedOrder(t *testing.T) {
 	}
 }
 
+// TestLongMemEvalTaskCountWarning: the task-averaged accuracy is said to be over fewer than the
+// benchmark's six question types whenever one is missing, five included, and not with all six.
+func TestLongMemEvalTaskCountWarning(t *testing.T) {
+	for types := 4; types <= 6; types++ {
+		a := newAggregator([]string{"judge_score"}, false, true, nil)
+		for _, typ := range longMemEvalTypes[:types] {
+			a.add(outcome{typ: typ, dataset: "longmemeval", vals: []float64{1}})
+		}
+		want := ""
+		if types < 6 {
+			want = fmt.Sprintf("longmemeval: task-averaged accuracy is over %d question types, not the benchmark's 6", types)
+		}
+		got := ""
+		for _, w := range a.summarize(0, 1, 0.95, 0, nil).Warnings {
+			if strings.HasPrefix(w, "longmemeval: task-averaged") {
+				got = w
+			}
+		}
+		if got != want {
+			t.Errorf("%d question types: warning %q, want %q", types, got, want)
+		}
+	}
+}
+
 func TestSelectMetrics(t *testing.T) {
 	reg := []*family{
 		{names: []string{"a", "b"}},
@@ -326,6 +350,12 @@ func TestCapGroupWarnings(t *testing.T) {
 	}
 	if got, want := listGroups(ws), strings.Join(ws[:10], ", ")+" and 4 more"; got != want {
 		t.Errorf("listGroups = %q, want %q", got, want)
+	}
+	if got, want := listGroups(ws[:10]), strings.Join(ws[:10], ", "); got != want {
+		t.Errorf("listGroups of ten = %q, want %q", got, want)
+	}
+	if got, want := listGroups(ws[:11]), strings.Join(ws[:10], ", ")+" and 1 more"; got != want {
+		t.Errorf("listGroups of eleven = %q, want %q", got, want)
 	}
 }
 
