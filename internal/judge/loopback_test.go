@@ -912,3 +912,27 @@ func writeCompletion(w http.ResponseWriter, model string, message map[string]any
 		"usage":   map[string]any{"prompt_tokens": 100, "completion_tokens": used, "total_tokens": 100 + used},
 	})
 }
+
+// TestParseRetryUsage: a judgment asked again after an unparsable reply carries the usage of
+// both replies, input and output tokens alike (each reply here: 100 in, 5 out).
+func TestParseRetryUsage(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	srv := newChatServer(t, func(chatRequest) (string, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if calls++; calls == 1 {
+			return "I think it is fine", 200 // not JSON: MAGMA cannot read it
+		}
+		return `{"score": 1, "reasoning": "right"}`, 200
+	})
+	in := rec("locomo:conv-26:0", "locomo", "temporal", "When?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--parse-retries", "1"}, in)
+	if code != 0 || srv.count() != 2 {
+		t.Fatalf("exit %d after %d calls, want 0 after 2 (stderr %s)", code, srv.count(), stderr)
+	}
+	j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
+	if j.Score == nil || *j.Score != 1 || j.Attempts != 2 || j.Usage == nil || j.Usage.InputTokens != 200 || j.Usage.OutputTokens != 10 {
+		t.Errorf("judgment %+v (usage %+v), want score 1 after 2 attempts, 200 tokens in and 10 out", j, j.Usage)
+	}
+}
