@@ -271,3 +271,14 @@ func columnEdges(m []int, line string, left []bool) []int {
 	}
 	return edges
 }
+
+// TestAgreeListed: --list N lists the first N disagreements, 0 none and -1 all.
+func TestAgreeListed(t *testing.T) {
+	dis := []Item{{ID: "a"}, {ID: "b"}, {ID: "c"}}
+	for _, tc := range []struct{ list, want int }{{0, 0}, {2, 2}, {3, 3}, {5, 3}, {-1, 3}} {
+		r := &agreeReport{cfg: agreeConfig{maxList: tc.list}}
+		if got := r.listed(dis); len(got) != tc.want || tc.want > 0 && got[0].ID != "a" {
+			t.Errorf("--list %d: listed %v, want the first %d", tc.list, got, tc.want)
+		}
+	}
+}
