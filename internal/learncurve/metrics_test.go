@@ -156,7 +156,8 @@ func TestPositionWarningRuns(t *testing.T) {
 
 // TestGrouperNoted: Noted returns the notes of the observations counted, by kind and in input
 // order across sequences, leaving out those a later observation of the same position replaced
-// (and counting such a position once) and those at positions outside 1..M, which Ignored returns.
+// (and counting such a position once) and those at positions outside 1..M or keyed otherwise than
+// 1..M are ("02"), which Ignored returns.
 func TestGrouperNoted(t *testing.T) {
 	note := func(k NoteKind, id string) *Note { return &Note{Kind: k, At: &record.Error{ID: id}} }
 	g := NewGrouper(3)
@@ -172,6 +173,7 @@ func TestGrouperNoted(t *testing.T) {
 		{Seq: "a", Pos: "8", Note: note(Failed, "a8")},
 		{Seq: "b", Pos: `"2"`, Note: note(NoVerdict, `b"2"`)},
 		{Seq: "b", Pos: "0", Note: note(Failed, "b0")},
+		{Seq: "b", Pos: "02", Note: note(Failed, "b02")}, // not position 2's key, "2"
 	} {
 		g.Add(o)
 	}
@@ -190,7 +192,7 @@ func TestGrouperNoted(t *testing.T) {
 	}
 	ignored := g.Ignored()
 	got = [][]string{ids(ignored, Failed), ids(ignored, NoVerdict), ids(ignored, Unread)}
-	want = [][]string{{"a8", "b0"}, {`b"2"`}, nil}
+	want = [][]string{{"a8", "b0", "b02"}, {`b"2"`}, nil}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Ignored() = %v; want %v (-want +got):\n%s", got, want, diff)
 	}
