@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -248,5 +249,25 @@ func TestPerplexityTotalLoss(t *testing.T) {
 	r := Perplexity([]float64{31.286, 3.276, 0.658, 41.873, 12.968}, []int{8, 7, 23, 16, 18})
 	if r.WordCount != 72 || r.MeanLoss != 18.0122 || r.TotalLoss != 90.061 || r.AveLoss != 1.2508472222222222 {
 		t.Errorf("Perplexity(...) = %+v, want word count 72, mean loss 18.0122, total loss 90.061, ave loss 1.2508472222222222", r)
+	}
+}
+
+// TestChunksSplitTag checks the golden README's rules on tags no golden case has: an empty tag
+// has no prefix and the type "_" (not ""), so it ends a chunk of another type and starts one that
+// nothing ends (neither its prefix nor, against the O after the last tag, its type calls for an
+// end): no chunk of its own.
+func TestChunksSplitTag(t *testing.T) {
+	for _, tc := range []struct {
+		tags []string
+		want []Chunk
+	}{
+		{[]string{""}, nil},
+		{[]string{"B-PER", ""}, []Chunk{{0, "PER", 0, 1}}},
+		{[]string{"B", "I"}, []Chunk{{0, "_", 0, 2}}},
+		{[]string{"I-ORG-X", "S-人名"}, []Chunk{{0, "ORG-X", 0, 1}, {0, "人名", 1, 2}}},
+	} {
+		if got := Chunks([][]string{tc.tags}); !slices.Equal(got, tc.want) {
+			t.Errorf("Chunks(%q) = %v, want %v", tc.tags, got, tc.want)
+		}
 	}
 }
