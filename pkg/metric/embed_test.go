@@ -311,3 +311,15 @@ func ExampleCosine() {
 	// 0.8889
 	// 0
 }
+
+// TestBERTScoreWeightsNotPositive: a negative or NaN token weight counts as 0, as weightedMean
+// says: the candidate's second token, matching nothing, leaves precision at 1 whatever its weight
+// of that kind (counted, a weight of -1 would cancel the first token's and leave no weight at all).
+func TestBERTScoreWeightsNotPositive(t *testing.T) {
+	cand, ref := [][]float64{{1, 0}, {0, 1}}, [][]float64{{1, 0}}
+	for _, w := range [][]float64{{1, 0}, {1, -1}, {1, math.NaN()}} {
+		if got := BERTScore(cand, ref, w, nil); got != (PRF{Precision: 1, Recall: 1, F1: 1}) {
+			t.Errorf("BERTScore(%v, %v, %v, nil) = %+v, want 1, 1, 1", cand, ref, w, got)
+		}
+	}
+}
