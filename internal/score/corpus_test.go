@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestTakesPart: a labelled record counts as scored only when a selected label metric reads it.
@@ -52,6 +54,21 @@ func TestLabelOrder(t *testing.T) {
 		o := labelOrder(c.labels)
 		if got := o.Sorted(c.labels); o.Numeric != c.numeric || !slices.Equal(got, c.sorted) {
 			t.Errorf("labelOrder(%q): numeric %v, sorted %q; want %v, %q", c.labels, o.Numeric, got, c.numeric, c.sorted)
+		}
+	}
+}
+
+// TestGoldLabel: without --label-field the gold label is answers[0], the first of several; a
+// record without answers has none.
+func TestGoldLabel(t *testing.T) {
+	cfg := &corpusConfig{want: []string{"accuracy"}}
+	for _, c := range []struct {
+		answers []string
+		want    string
+		ok      bool
+	}{{[]string{"pos", "neg"}, "pos", true}, {[]string{"neg"}, "neg", true}, {nil, "", false}} {
+		if got, ok := cfg.gold(&record.Record{ID: "q", Answers: c.answers}, nil); got != c.want || ok != c.ok {
+			t.Errorf("gold(answers %q) = %q, %v, want %q, %v", c.answers, got, ok, c.want, c.ok)
 		}
 	}
 }
