@@ -72,3 +72,12 @@ func TestGoldLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestBleuCountsLowered: corpus BLEU compares split(lower()) tokens of the prediction and of every
+// answer alike, so case alone never costs a match.
+func TestBleuCountsLowered(t *testing.T) {
+	c := newBleuCounts("The Cat sat", []string{"the CAT sat", "x"}, 4)
+	if want := []int{3, 2, 1, 0}; !slices.Equal(c.Numerators, want) {
+		t.Errorf("newBleuCounts(%q, %q).Numerators = %v, want %v", "The Cat sat", []string{"the CAT sat", "x"}, c.Numerators, want)
+	}
+}
