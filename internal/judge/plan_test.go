@@ -288,6 +288,16 @@ func TestRouteUse(t *testing.T) {
 	}
 }
 
+// TestLoadRoutesAuto: "auto" is what --mode names to use the routes, not a mode a route can name
+// (the help lists the modes a route may take, and auto is not among them).
+func TestLoadRoutesAuto(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	os.WriteFile(path, []byte(`{"locomo": "auto"}`), 0o644)
+	if _, _, err := LoadRoutes(path); err == nil || !strings.Contains(err.Error(), `key "locomo": unknown mode "auto"`) {
+		t.Errorf("LoadRoutes(%s) error = %v, want the unknown mode \"auto\"", path, err)
+	}
+}
+
 // TestLoadRoutesSameKey: two keys that differ only in the case of their dataset name one route;
 // which mode won depended on map order, so the file is refused.
 func TestLoadRoutesSameKey(t *testing.T) {
