@@ -89,7 +89,7 @@ func TestPricesCost(t *testing.T) {
 		{"claude-opus-4-5", 250_000, 2000, 1.3},              // no long rate: 250000×5 + 2000×25
 	} {
 		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out})
-		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
+		if c == nil || !(math.Abs(*c-tc.want) <= 1e-12) {
 			t.Errorf("Cost(%s, %d in, %d out) = %v, want %v", tc.model, tc.in, tc.out, c, tc.want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestPricesCostCached(t *testing.T) {
 		{"m", 20_000, 16_000, 0, 0.08},                 // long: 20000×4, cached or not
 	} {
 		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out, CachedInputTokens: tc.cached})
-		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
+		if c == nil || !(math.Abs(*c-tc.want) <= 1e-12) {
 			t.Errorf("Cost(%s, %d in of which %d cached, %d out) = %v, want %v", tc.model, tc.in, tc.cached, tc.out, c, tc.want)
 		}
 	}
@@ -151,7 +151,7 @@ func TestPricesCostOf(t *testing.T) {
 		{"gemini-2.5-pro", nil, 0},
 	} {
 		c := p.CostOf(tc.model, tc.calls...)
-		if c == nil || math.Abs(*c-tc.want) > 1e-12 {
+		if c == nil || !(math.Abs(*c-tc.want) <= 1e-12) {
 			t.Errorf("CostOf(%s, %v) = %v, want %v", tc.model, tc.calls, c, tc.want)
 		}
 	}
@@ -235,7 +235,7 @@ func TestInputTally(t *testing.T) {
 		t.Errorf("two requests of 150,000 tokens cost %v, want 0.375 (no long rate)", c)
 	}
 	tally.Add(p, "gemini-2.5-pro", 250_000)
-	if c := tally.Cost(p, "gemini-2.5-pro"); c == nil || math.Abs(*c-1.0) > 1e-12 {
+	if c := tally.Cost(p, "gemini-2.5-pro"); c == nil || !(math.Abs(*c-1.0) <= 1e-12) {
 		t.Errorf("and one of 250,000 cost %v, want 1.0 (0.375 + 250,000 at $2.50)", c)
 	}
 	var o3 InputTally

@@ -636,7 +636,7 @@ func TestOpenAICachedPrompt(t *testing.T) {
 		}
 		p := recs[0].Prediction
 		if p.Cached != cached || p.Usage == nil || p.Usage.InputTokens != 2000 || p.Usage.OutputTokens != 10 || p.Usage.CachedInputTokens != 1536 ||
-			p.CostUSD == nil || math.Abs(*p.CostUSD-want) > 1e-15 {
+			p.CostUSD == nil || !(math.Abs(*p.CostUSD-want) <= 1e-15) {
 			t.Errorf("prediction (cached %v) = %+v, usage %+v, cost %v; want usage 2000/10 with 1536 cached, cost %v", cached, p, p.Usage, p.CostUSD, want)
 		}
 	}

@@ -323,7 +323,7 @@ func TestLongMemEvalNotesLongPrice(t *testing.T) {
 	}
 	p := recs[0].Prediction
 	const want = 4 * (10*1 + 1*2) / 1e6
-	if p.Usage == nil || !reflect.DeepEqual(*p.Usage, record.Usage{InputTokens: 40, OutputTokens: 4}) || p.CostUSD == nil || math.Abs(*p.CostUSD-want) > 1e-15 {
+	if p.Usage == nil || !reflect.DeepEqual(*p.Usage, record.Usage{InputTokens: 40, OutputTokens: 4}) || p.CostUSD == nil || !(math.Abs(*p.CostUSD-want) <= 1e-15) {
 		cost := "none"
 		if p.CostUSD != nil {
 			cost = fmt.Sprint(*p.CostUSD)
