@@ -282,6 +282,10 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 		return nil, command.Usagef("--zero-division: want 0 or 1, not %q", c.String("zero-division"))
 	}
 	if l := c.String("labels"); l != "" {
+		if !slices.ContainsFunc(sel.corpus, func(n string) bool { return slices.Contains(metricGroups["classification"], n) }) {
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --labels%s picks the classes of accuracy, precision, recall and f1_score; without one of them in --metrics it does nothing\n",
+				command.FromEnv(c, "labels"))
+		}
 		classes, err := parseClasses(l)
 		if err != nil {
 			return nil, command.Usagef("--labels: %v", err)
@@ -319,6 +323,10 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	}
 	if (c.IsSet("baseline") || c.Bool("idf")) && !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --baseline and --idf rescale and weight BERTScore; without bertscore_p, bertscore_r or bertscore_f1 in --metrics they do nothing")
+	}
+	// QA_CACHE names one file for the whole pipeline, so only a --cache typed here is warned of.
+	if c.IsSet("cache") && command.FromEnv(c, "cache") == "" && len(cfg.sel.embedMetrics()) == 0 {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --cache holds embeddings; without sbert or a bertscore metric in --metrics it does nothing")
 	}
 	parallel, err := command.Concurrency(c, "embed-concurrency")
 	if err != nil {
