@@ -104,3 +104,23 @@ func TestAttachPredictions(t *testing.T) {
 		t.Errorf("Unused() = %d, %q; want 1, q5", n, first)
 	}
 }
+
+// HotpotQA's supporting facts given as an empty list (no fact named, which its evaluation scores
+// 0) are written as [], not left out as facts not given, which qa-score leaves unscored.
+func TestAttachEmptyFacts(t *testing.T) {
+	p, err := parsePredictions("p.json", []byte(`{"answer": {"a1": "yes", "a2": "no"}, "sp": {"a1": []}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ id, want string }{
+		{"hotpotqa:a1", `{"schema":1,"id":"hotpotqa:a1","dataset":"hotpotqa","question":"q","answers":["yes"],"prediction":{"text":"yes","supporting_facts":[]}}`},
+		{"hotpotqa:a2", `{"schema":1,"id":"hotpotqa:a2","dataset":"hotpotqa","question":"q","answers":["yes"],"prediction":{"text":"no"}}`},
+	} {
+		rec := newRecord(c.id, "hotpotqa", "")
+		rec.Question, rec.Answers = "q", []string{"yes"}
+		p.Attach(rec)
+		if b, err := record.Marshal(rec); err != nil || string(b) != c.want {
+			t.Errorf("record %s with its prediction = %s, %v; want %s", c.id, b, err, c.want)
+		}
+	}
+}

@@ -386,7 +386,9 @@ func (p *Passage) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON encodes the prediction with its unknown fields. An empty text read from a
-// prediction without one is left out, not written as "", the empty answer.
+// prediction without one is left out, not written as "", the empty answer. Supporting facts that
+// are an empty list, not nil, are written as []: a model that named no fact, which HotpotQA's
+// evaluation scores 0, where facts left out are none given, which qa-score leaves unscored.
 func (p Prediction) MarshalJSON() ([]byte, error) {
 	type plain Prediction
 	b, err := marshal(plain(p))
@@ -398,7 +400,11 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 			b = append([]byte{'{'}, bytes.TrimPrefix(rest, []byte(","))...)
 		}
 	}
-	if b, err = p.empty.restore(b); err != nil {
+	empty := p.empty
+	if p.SupportingFacts != nil && len(p.SupportingFacts) == 0 && !slices.ContainsFunc(empty, func(e emptyMember) bool { return e.key == "supporting_facts" }) {
+		empty = append(slices.Clip(empty), emptyMember{"supporting_facts", json.RawMessage("[]")})
+	}
+	if b, err = empty.restore(b); err != nil {
 		return nil, err
 	}
 	return appendExtra(b, p.Extra)

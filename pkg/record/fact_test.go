@@ -34,3 +34,33 @@ func TestFactJSON(t *testing.T) {
 		}
 	}
 }
+
+// A prediction's supporting facts that a stage gives as an empty list (a model that named no
+// fact, which HotpotQA's evaluation scores 0) are written as [], not left out as no facts, which
+// qa-score would leave unscored; nil facts stay out, and an empty list read is written once.
+func TestPredictionEmptyFacts(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		pred Prediction
+		want string
+	}{
+		{"empty list", Prediction{Text: "a", SupportingFacts: []Fact{}}, `{"text":"a","supporting_facts":[]}`},
+		{"nil", Prediction{Text: "a"}, `{"text":"a"}`},
+		{"facts", Prediction{Text: "a", SupportingFacts: []Fact{{"P", 1}}}, `{"text":"a","supporting_facts":[["P",1]]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := c.pred.MarshalJSON()
+			if err != nil || string(b) != c.want {
+				t.Errorf("MarshalJSON(%+v) = %s, %v; want %s", c.pred, b, err, c.want)
+			}
+		})
+	}
+	in := `{"text":"a","supporting_facts":[]}`
+	var p Prediction
+	if err := p.UnmarshalJSON([]byte(in)); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := p.MarshalJSON(); err != nil || string(b) != in {
+		t.Errorf("prediction %s written again as %s, %v", in, b, err)
+	}
+}
