@@ -53,7 +53,11 @@ is its field prediction, or the one --map prediction=SOURCE names (prediction_mo
 prediction.model; nothing else, such as usage or cost, is made up), for qa-score and qa-judge to
 grade. It is a string or a number, a list or an object being a bad item; a record without it, or
 with null there, has no prediction, and a csv cell left empty is the empty answer "", which
-declines to answer (a warning counts either).
+declines to answer (a warning counts either). With a prediction, prediction_score=SOURCE gives
+prediction.score, for qa-score's auc and ranking metrics: a JSON number, in csv a decimal cell
+(one left empty is no score; NaN, an infinity or other text is a bad item), and, in jsonl only,
+prediction_supporting_facts=SOURCE gives HotpotQA's [[title, sentence index], ...], for sp_* and
+joint_* (the gold ones are a record's field supporting_facts, which goes to meta as it is).
 
 --predictions FILE attaches the answers of a benchmark's official prediction file to its records by
 id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
@@ -134,7 +138,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=SOURCE and prediction_model=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=, prediction_model=, prediction_score= and (jsonl only) prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
@@ -476,10 +480,17 @@ func (a *app) mapApplies(files []string) error {
 }
 
 // mapFits returns mapApplies' usage error for the file name read in format, if --map is given
-// and format is a known one other than jsonl and csv.
+// and format is a known one other than jsonl and csv, or if it maps prediction_supporting_facts
+// and format is csv: a cell holds text, not lists of [title, sentence index] pairs.
 func (a *app) mapFits(name, format string) error {
 	if len(a.opt.Map) > 0 && format != "" && format != "jsonl" && format != "csv" {
 		return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", name, format)
+	}
+	if src, ok := a.opt.Map["prediction_supporting_facts"]; ok && format == "csv" {
+		if name == "-" || name == "" {
+			name = "stdin"
+		}
+		return command.Usagef("--map prediction_supporting_facts=%s: %s is read as csv, whose cells hold text, not lists of [title, sentence index] pairs; write the records as JSON Lines", src, name)
 	}
 	return nil
 }
@@ -622,6 +633,12 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 	if c.predicted > 0 && c.unpredicted > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no prediction (no field %q, or null), where the others have one: qa-score leaves them unscored, qa-judge fails them, and qa-predict would answer them\n",
 			c.unpredicted, read, english.Form(c.unpredicted, "has", "have"), m.source("prediction"))
+	}
+	for _, f := range []struct{ name, what string }{{"prediction_score", "a score is"}, {"prediction_supporting_facts", "supporting facts are"}} {
+		if src, ok := m[f.name]; ok && c.read > 0 && c.predicted == 0 {
+			fmt.Fprintf(w, "qa-load: warning: --map %s=%s: no record has a prediction (no field %q, or null), and %s read only with one (without it, field %q goes to meta); give --map prediction=FIELD\n",
+				f.name, src, m.source("prediction"), f.what, src)
+		}
 	}
 	if c.emptyPrediction > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty prediction \"\", an answer that declines, scored as one (a prediction cell left empty reads so)\n",

@@ -27,10 +27,11 @@ import (
 // to another record field (see takenBy).
 type Mapping map[string]string
 
-// mappable lists the record fields a Mapping may name: prediction and prediction_model fill
-// prediction.text and prediction.model (see takePrediction).
+// mappable lists the record fields a Mapping may name: prediction, prediction_model,
+// prediction_score and prediction_supporting_facts fill prediction.text, .model, .score and
+// .supporting_facts (see takePrediction).
 var mappable = []string{"id", "question", "answers", "type", "context", "rubric", "lang", "dataset", "split",
-	"prediction", "prediction_model"}
+	"prediction", "prediction_model", "prediction_score", "prediction_supporting_facts"}
 
 // ParseMap parses `question=q,answers=gold,id=qid,type=category`, a source being a path
 // (answers.text, see sourcePath). A source with an empty name on its path is an error, and so is
@@ -582,7 +583,7 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 			}
 		}
 	}
-	if rec.Prediction, err = takePrediction(take, m); err != nil {
+	if rec.Prediction, err = takePrediction(take, m, item.nested); err != nil {
 		return nil, badf(in, line, rec.ID, "%v", err)
 	}
 	if fault != nil { // a later field's path did not hold: the fields after it were not read
@@ -596,14 +597,16 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 
 // takePrediction returns the prediction of a generic item, made by another tool, whose fields
 // take gives: its text from the prediction source, a string or a number (its JSON text), and its
-// model from the prediction_model source, if the item gives one that is not null or "". An item
-// without the prediction source, or with null there, has no prediction (nil), as a record not
-// yet sent to qa-predict, and its model source, if any, goes to meta with the other fields. A CSV
-// cell is text: one left empty is the empty answer "", which declines to answer.
+// model, score and supporting facts from their sources, if the item gives them not null (a model
+// or score cell left empty is none; see takeScore and takeFacts). An item without the prediction
+// source, or with null there, has no prediction (nil), as a record not yet sent to qa-predict,
+// and its model, score and facts sources, if any, go to meta with the other fields. A CSV cell is
+// text: one left empty is the empty answer "", which declines to answer. nested is false for a
+// CSV row.
 //
 // Note: nothing else is made up for such a prediction: no provider, usage, cost, latency or
 // prompt hash, which qapipe could not know; a cost left out is unknown, not free.
-func takePrediction(take func(string) (jsonRaw, bool), m Mapping) (*record.Prediction, error) {
+func takePrediction(take func(string) (jsonRaw, bool), m Mapping, nested bool) (*record.Prediction, error) {
 	raw, ok := take("prediction")
 	if !ok {
 		return nil, nil
@@ -622,7 +625,60 @@ func takePrediction(take func(string) (jsonRaw, bool), m Mapping) (*record.Predi
 			return nil, fmt.Errorf("field %q: prediction_model must be a string or a number", m.source("prediction_model"))
 		}
 	}
+	var err error
+	if raw, ok := take("prediction_score"); ok {
+		if pred.Score, err = takeScore(raw, nested); err != nil {
+			return nil, fmt.Errorf("field %q: prediction_score: %v", m.source("prediction_score"), err)
+		}
+	}
+	if raw, ok := take("prediction_supporting_facts"); ok {
+		if pred.SupportingFacts, err = takeFacts(raw, m.source("prediction_supporting_facts"), nested); err != nil {
+			return nil, err
+		}
+	}
 	return pred, nil
+}
+
+// takeScore reads a prediction's positive-class score (qa-score's auc and ranking metrics read
+// it): in JSON Lines a number, in a CSV cell a decimal number as a float flag reads one
+// (command.ParseDecimal), blanks around it ignored. A cell left empty (or of blanks) is no score
+// (nil), as pandas writes a NaN; NaN, an infinity or a number past a float64's range is an error,
+// as is anything else.
+func takeScore(raw jsonRaw, nested bool) (*float64, error) {
+	text := string(trimSpace(raw))
+	if !nested {
+		var cell string
+		jsonUnmarshal(raw, &cell) //nolint:errcheck // a CSV cell is a JSON string
+		if text = strings.TrimSpace(cell); text == "" {
+			return nil, nil
+		}
+	} else if record.Kind(raw) != "a number" {
+		return nil, fmt.Errorf("want a number, got %s", record.Kind(raw))
+	}
+	f, err := command.ParseDecimal(text)
+	if err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// takeFacts reads a prediction's supporting facts at the source src, a list of [title, sentence
+// index] pairs read and checked as qa-score reads them (record.FactsError names the pair at
+// fault): HotpotQA's sp_* and joint_* compare them with meta.supporting_facts. A CSV cell holds
+// text, not lists: a CSV row with the source is an error (qa-load refuses the mapping for a CSV
+// file before reading it; this is a column of the field's own name).
+func takeFacts(raw jsonRaw, src string, nested bool) ([]record.Fact, error) {
+	if !nested {
+		return nil, fmt.Errorf("field %q: prediction_supporting_facts are [title, sentence index] lists, which a csv cell does not hold: write JSON Lines", src)
+	}
+	if k := record.Kind(raw); k != "a list" {
+		return nil, fmt.Errorf("field %q: prediction_supporting_facts: want a list of [title, sentence index] pairs, got %s", src, k)
+	}
+	var fs []record.Fact
+	if jsonUnmarshal(raw, &fs) != nil {
+		return nil, fmt.Errorf("field %q: %v", src, record.FactsError("", raw))
+	}
+	return fs, nil
 }
 
 // defaultID is the id of a generic row without one: FILE:LINE (see idName), and FILE:LINE:COLUMN

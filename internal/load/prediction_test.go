@@ -82,6 +82,70 @@ func TestGenericPrediction(t *testing.T) {
 		{"jsonl path through a list", JSONL, "prediction=out.text",
 			`{"id":"1","question":"q","out":[{"text":"t"}]}`, nil,
 			[]string{`p.jsonl:1 (id "1"): field "out.text": out: want an object, got a list`}},
+		{"jsonl score", JSONL, "prediction=out,prediction_score=p",
+			`{"id":"1","question":"q","out":"1","p":0.75}` + "\n" + `{"id":"2","question":"q","out":"0","p":-2.5e-1}` + "\n" +
+				`{"id":"3","question":"q","out":"0","p":null}` + "\n" + `{"id":"4","question":"q","out":"0"}`,
+			[]string{
+				`{"schema":1,"id":"1","question":"q","answers":[],"prediction":{"text":"1","score":0.75}}`,
+				`{"schema":1,"id":"2","question":"q","answers":[],"prediction":{"text":"0","score":-0.25}}`,
+				`{"schema":1,"id":"3","question":"q","answers":[],"prediction":{"text":"0"}}`,
+				`{"schema":1,"id":"4","question":"q","answers":[],"prediction":{"text":"0"}}`,
+			}, nil},
+		{"jsonl score by its own name", JSONL, "",
+			`{"id":"1","question":"q","prediction":"1","prediction_score":1}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"prediction":{"text":"1","score":1}}`}, nil},
+		{"jsonl score without a prediction goes to meta", JSONL, "prediction=out,prediction_score=p",
+			`{"id":"1","question":"q","p":0.5}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"p":0.5}}`}, nil},
+		{"jsonl score not a number", JSONL, "prediction=out,prediction_score=p",
+			`{"id":"1","question":"q","out":"1","p":"0.5"}` + "\n" + `{"id":"2","question":"q","out":"1","p":[0.5]}` + "\n" +
+				`{"id":"3","question":"q","out":"1","p":1e400}`, nil,
+			[]string{
+				`p.jsonl:1 (id "1"): field "p": prediction_score: want a number, got a string`,
+				`p.jsonl:2 (id "2"): field "p": prediction_score: want a number, got a list`,
+				`p.jsonl:3 (id "3"): field "p": prediction_score: want a number from -1.7976931348623157e+308 to 1.7976931348623157e+308, got "1e400"`,
+			}},
+		{"jsonl facts", JSONL, "prediction=out,prediction_supporting_facts=sp",
+			`{"id":"1","question":"q","out":"yes","sp":[["Paris",0],["France",2.0]]}` + "\n" +
+				`{"id":"2","question":"q","out":"no","sp":[]}` + "\n" + `{"id":"3","question":"q","out":"no","sp":null}`,
+			[]string{
+				`{"schema":1,"id":"1","question":"q","answers":[],"prediction":{"text":"yes","supporting_facts":[["Paris",0],["France",2]]}}`,
+				`{"schema":1,"id":"2","question":"q","answers":[],"prediction":{"text":"no","supporting_facts":[]}}`,
+				`{"schema":1,"id":"3","question":"q","answers":[],"prediction":{"text":"no"}}`,
+			}, nil},
+		{"jsonl facts that do not read", JSONL, "prediction=out,prediction_supporting_facts=pred.sp",
+			`{"id":"1","question":"q","out":"a","pred":{"sp":[["T",0],["U","1"]]}}` + "\n" +
+				`{"id":"2","question":"q","out":"a","pred":{"sp":[["T",0],[null,1]]}}` + "\n" +
+				`{"id":"3","question":"q","out":"a","pred":{"sp":[["T"]]}}` + "\n" +
+				`{"id":"4","question":"q","out":"a","pred":{"sp":{"T":0}}}` + "\n" +
+				`{"id":"5","question":"q","out":"a","pred":{"sp":"T"}}`, nil,
+			[]string{
+				`p.jsonl:1 (id "1"): field "pred.sp": [1][1]: want an integer, got a string`,
+				`p.jsonl:2 (id "2"): field "pred.sp": [1][0]: want a string, got null`,
+				`p.jsonl:3 (id "3"): field "pred.sp": [0]: want a [title, sentence index] pair, got a list of 1 element`,
+				`p.jsonl:4 (id "4"): field "pred.sp": prediction_supporting_facts: want a list of [title, sentence index] pairs, got an object`,
+				`p.jsonl:5 (id "5"): field "pred.sp": prediction_supporting_facts: want a list of [title, sentence index] pairs, got a string`,
+			}},
+		{"csv score", CSV, "answers=gold,prediction=label,prediction_score=p",
+			"question,gold,label,p\nq1,1,1,0.9\nq2,0,1, .55 \nq3,0,0,\nq4,1,0,1e-3\n",
+			[]string{
+				`{"schema":1,"id":"p.csv:2","question":"q1","answers":["1"],"prediction":{"text":"1","score":0.9}}`,
+				`{"schema":1,"id":"p.csv:3","question":"q2","answers":["0"],"prediction":{"text":"1","score":0.55}}`,
+				`{"schema":1,"id":"p.csv:4","question":"q3","answers":["0"],"prediction":{"text":"0"}}`,
+				`{"schema":1,"id":"p.csv:5","question":"q4","answers":["1"],"prediction":{"text":"0","score":0.001}}`,
+			}, nil},
+		{"csv score not a decimal", CSV, "id=id,prediction=label,prediction_score=p",
+			"id,question,label,p\na,q,1,NaN\nb,q,1,inf\nc,q,1,0x1p-1\nd,q,1,high\ne,q,1,\"0,5\"\n", nil,
+			[]string{
+				`p.csv:2 (id "a"): field "p": prediction_score: want a finite number, got "NaN"`,
+				`p.csv:3 (id "b"): field "p": prediction_score: want a finite number, got "inf"`,
+				`p.csv:4 (id "c"): field "p": prediction_score: want a decimal number, got "0x1p-1"`,
+				`p.csv:5 (id "d"): field "p": prediction_score: want a number, got "high"`,
+				`p.csv:6 (id "e"): field "p": prediction_score: want a number, got "0,5"`,
+			}},
+		{"csv facts column of the field's name", CSV, "",
+			"question,prediction,prediction_supporting_facts\nq,a,\"[[\"\"T\"\",0]]\"\n", nil,
+			[]string{`p.csv:2 (id "p.csv:2"): field "prediction_supporting_facts": prediction_supporting_facts are [title, sentence index] lists, which a csv cell does not hold: write JSON Lines`}},
 		{"csv", CSV, "answers=gold,prediction=model_answer,prediction_model=model",
 			"question,gold,model_answer,model\nq1,a,\"[\"\"a\"\"]\",m1\nq2,b,,\n",
 			[]string{
