@@ -94,6 +94,12 @@ var figures = []figure{
 		},
 	},
 	{
+		name:   "another tool's classifier scored",
+		readme: regexp.MustCompile(`it gives accuracy (\d\.\d{3}),\s+precision (\d\.\d{3}), recall (\d\.\d{3}), f1_score (\d\.\d{3}) \(macro averages, qa-score's default\) and auc (\d\.\d{3})`),
+		script: "qa-load --map id=qid,answers=gold,prediction=pred,prediction_score=prob testdata/generic/scores.csv | qa-score --metrics classification,auc --summary -",
+		got:    summaryMeans("accuracy", "precision", "recall", "f1_score", "auc"),
+	},
+	{
 		name:   "two judges",
 		readme: regexp.MustCompile(`two_judges\.jsonl   # two judges on (\d+) synthetic records`),
 		script: "qa-judge agree --list 3 internal/judge/testdata/two_judges.jsonl",
