@@ -161,6 +161,9 @@ func FuzzLoaders(f *testing.F) {
 	f.Add([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"},"x":[1]}` + "\n\n{\"schema\":2}\n"))
 	f.Add([]byte(`{"id":"1","q":{"text":"x","n":1},"answers":{"text":["a"],"answer_start":[0]},"meta":{"qid":2}}` + "\n" +
 		`[{"q":{"text":"y"},"answers":{"text":[],"text":[]}},{"q":[],"meta":null}]`))
+	f.Add([]byte(`{"q":"x","prediction":"p","prediction_score":-1e-3,"prediction_supporting_facts":[["T",0],["U",1.0]]}` + "\n" +
+		`{"q":"y","prediction":1,"prediction_score":1e400,"prediction_supporting_facts":[]}` + "\n"))
+	f.Add([]byte("q,prediction,prediction_score\nx,p, .5 \ny,,NaN\nz,q,\n"))
 	m, _ := ParseMap("question=q,answers=gold,id=qid,type=category")
 	paths, _ := ParseMap("question=q.text,answers=answers.text,id=meta.qid,context=c\\.d")
 	f.Fuzz(func(t *testing.T, data []byte) {
