@@ -52,7 +52,12 @@ mrr and map each query group's) and finish the metric on them; a resample in whi
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a
 record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
-scores; the summary counts it separately and leaves it out unless --errors-as-zero. A selected
+scores; the summary counts it separately and leaves it out unless --errors-as-zero. A record with no
+prediction (none in qa-load --predictions' file) is unscored, so the means are over the answered
+questions, as LongMemEval's scripts, which judge only the answers given, have them; with
+--missing-as-zero the summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as
+evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py score it (squad2_* and the
+others leave it out still: evaluate-v2.0.py stops on it with a KeyError). A selected
 metric that applies to a record but could not be computed (a failed embedding call, a corpus
 metric's field that cannot be read) is reported, exits 3, and is named in the record's
 score_errors with the reason; a later run that computes the metric removes the entry, and one
@@ -156,14 +161,16 @@ type config struct {
 	seed         uint64
 	level        float64 // --level of the intervals
 	errorsAsZero bool
-	mismatches   string
-	mismatch     *mismatchRule
-	strict       bool
-	jobs         int
-	maxLine      int
-	corpus       *corpusConfig
-	embed        *embedStage
-	by           byFields // --by, with a summary only
+	// missingAsZero: --missing-as-zero (scorer.missingAsZero).
+	missingAsZero bool
+	mismatches    string
+	mismatch      *mismatchRule
+	strict        bool
+	jobs          int
+	maxLine       int
+	corpus        *corpusConfig
+	embed         *embedStage
+	by            byFields // --by, with a summary only
 }
 
 // Run is the qa-score command. args includes the program name.
@@ -193,6 +200,7 @@ func flags() []cli.Flag {
 		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
+		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction as 0 in the summary's em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type, question, gold, prediction, metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
@@ -355,7 +363,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
 	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), judgeFlag: "--judge" + command.FromEnv(c, "judge"), summary: c.String("summary"),
 		reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
-		errorsAsZero: c.Bool("errors-as-zero"), mismatches: c.String("mismatches"),
+		errorsAsZero: c.Bool("errors-as-zero"), missingAsZero: c.Bool("missing-as-zero"), mismatches: c.String("mismatches"),
 		strict: c.Bool("strict")}
 	var err error
 	if cfg.reps, err = command.Bootstrap(c); err != nil {
@@ -520,6 +528,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	sc := newScorer(cfg.sel, cfg.judge)
+	sc.missingAsZero = cfg.missingAsZero
 	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by)
 	corpus := newCorpusAcc(cfg.corpus, cfg.by)
 	records := stdout

@@ -92,6 +92,12 @@ func (it *item) hasReference() bool {
 	return it.hasPrediction() && it.locomoCat != 5
 }
 
+// hasGold reports whether the record has gold answers a prediction would be compared with, had
+// it one: hasReference without the prediction.
+func (it *item) hasGold() bool {
+	return len(it.rec.Answers) > 0 && it.locomoCat != 5
+}
+
 // referenceItem is rec as hasReference sees it: with its LoCoMo category.
 func referenceItem(rec *record.Record) *item {
 	cat, _ := locomoCategory(rec)

@@ -29,8 +29,12 @@ type Summary struct {
 	Errors       int  `json:"errors"`
 	ErrorsAsZero bool `json:"errors_as_zero"`
 	Unscored     int  `json:"unscored"`
-	unpredicted  int  // of Unscored, the records without a prediction, for its warning
-	unjudged     int  // and those without a judgment, for judge_score
+	// MissingAsZero counts the records without a prediction that count as 0 (--missing-as-zero),
+	// among the scored; omitted when 0.
+	MissingAsZero int      `json:"missing_as_zero,omitempty"`
+	missingIn     []string // the metrics that count them as 0, for the warning
+	unpredicted   int      // of Unscored, the records without a prediction, for its warning
+	unjudged      int      // and those without a judgment, for judge_score
 	// failedUnscored counts, under ErrorsAsZero, the records with errors among Unscored: no
 	// selected metric reads them, so no 0 stands for them.
 	failedUnscored int
@@ -171,8 +175,12 @@ func (s *Summary) header() string {
 	if s.Bootstrap == 0 {
 		intervals = "no intervals (--bootstrap 0)"
 	}
-	return fmt.Sprintf("records %d, scored %d, errors %d (%s), unscored %d, bad lines %d; %s",
-		s.Records, s.Scored, s.Errors, errs, s.Unscored, s.BadLines, intervals)
+	missing := ""
+	if s.MissingAsZero > 0 {
+		missing = fmt.Sprintf(" (%d without a prediction, as 0)", s.MissingAsZero)
+	}
+	return fmt.Sprintf("records %d, scored %d%s, errors %d (%s), unscored %d, bad lines %d; %s",
+		s.Records, s.Scored, missing, s.Errors, errs, s.Unscored, s.BadLines, intervals)
 }
 
 func (s *Summary) writeTable(w io.Writer) error {

@@ -16,6 +16,8 @@ func supportFamily() *family {
 		applies: func(it *item) bool {
 			return gradesFacts(it.rec) && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil
 		},
+		// hotpot_evaluate_v1.py: "missing sp fact", 0 over len(gold); joint 0 too
+		missing: func(it *item) bool { return gradesFacts(it.rec) },
 		score: func(it *item, out []float64) {
 			gold := goldFacts(it.rec)
 			spEM, spF1, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), gold)

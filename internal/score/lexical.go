@@ -11,6 +11,7 @@ func squadFamily() *family {
 		names:   []string{"em", "f1"},
 		about:   "SQuAD v1.1 exact match and token F1, maximum over answers",
 		applies: (*item).hasReference,
+		missing: (*item).hasGold, // evaluate-v1.1.py: "Unanswered question ... will receive score 0."
 		score: func(it *item, out []float64) {
 			s := it.squadSet()
 			out[0], out[1] = s.EM, s.F1
@@ -35,6 +36,7 @@ func hotpotFamily() *family {
 		names:   []string{"hotpot_em", "hotpot_f1"},
 		about:   "HotpotQA answer EM and F1 (yes/no/noanswer must match exactly)",
 		applies: (*item).hasReference,
+		missing: (*item).hasGold, // hotpot_evaluate_v1.py: "missing answer", 0 over len(gold)
 		score: func(it *item, out []float64) {
 			s := it.squadSet()
 			out[0], out[1] = s.HotpotEM, s.HotpotF1
@@ -90,6 +92,8 @@ func cmrcFamily() *family {
 		applies: func(it *item) bool {
 			return it.hasReference() && it.rec.IsChinese()
 		},
+		// cmrc2018_evaluate.py: "Unanswered question", in total_count and skip_count
+		missing: func(it *item) bool { return it.hasGold() && it.rec.IsChinese() },
 		score: func(it *item, out []float64) {
 			out[0] = metric.CMRCEM(it.pred(), it.rec.Answers)
 			out[1] = metric.CMRCF1(it.pred(), it.rec.Answers)

@@ -25,6 +25,10 @@ type family struct {
 	applies func(it *item) bool
 	// score writes the family's values, aligned with names, into out.
 	score func(it *item, out []float64)
+	// missing reports whether the benchmark's own script scores the record 0 when it has no
+	// prediction (--missing-as-zero): nil for the families whose scripts leave such a record out,
+	// or stop on it (SQuAD v2.0's), or that are no benchmark's.
+	missing func(it *item) bool
 }
 
 // selection is the resolved --metrics list: the families to run and, for each produced score, its

@@ -18,6 +18,9 @@ type scorer struct {
 	names *judgeNames
 	// judged is whether judge_score is selected: only then does a judge error fail a record.
 	judged bool
+	// missingAsZero (--missing-as-zero) has a record without a prediction count 0 in the summary
+	// where its benchmark's script scores it 0 (family.missing).
+	missingAsZero bool
 	// order lists the indices of the selected names in sorted name order (the order scores are
 	// written in).
 	order []int
@@ -53,7 +56,10 @@ type outcome struct {
 	unpredicted, unjudged bool
 	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
 	// record, 0 where it would have applied (used only with --errors-as-zero).
-	vals      []float64
+	vals []float64
+	// missing lists the k whose sel.names[k] the summary counts as 0 for this record, which has no
+	// prediction (--missing-as-zero); its vals stay NaN, so that the record gets no such score.
+	missing   []int
 	dataset   string
 	locomoCat int // LoCoMo category number, 0 when unknown
 	// locomoConv is a LoCoMo record's conversation, read from its id (locomoConversation); ""
@@ -140,10 +146,17 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	var buf [8]float64
 	for f, fam := range s.sel.families {
+		slots := s.sel.slots[f]
 		if !fam.applies(it) {
+			if o.unpredicted && s.missingAsZero && fam.missing != nil && fam.missing(it) {
+				for _, k := range slots {
+					if k >= 0 {
+						o.missing = append(o.missing, k)
+					}
+				}
+			}
 			continue
 		}
-		slots := s.sel.slots[f]
 		if o.failed {
 			for _, k := range slots {
 				if k >= 0 {

@@ -36,6 +36,8 @@ type aggregator struct {
 	unpredicted      int                  // of the unscored, those without a prediction
 	factsUnpredicted int                  // records with gold supporting facts and none predicted
 	unjudged         int                  // and those with one but without a judgment, for judge_score
+	missing          int                  // records without a prediction counted as 0 (--missing-as-zero)
+	missingIn        []bool               // missingIn[k]: names[k] counted one of them as 0
 	metricErrors     int                  // records with a corpus-metric problem or a failed embedding call
 	groups           map[string]*groupAcc // by record type; "" for records without one
 	sums             []float64            // sums[k]: the values of names[k] summed in input order, for overall's mean
@@ -151,9 +153,19 @@ func (a *aggregator) add(o outcome) {
 		}
 	}
 	any := false
+	if len(o.missing) > 0 {
+		a.missing++
+	}
 	for k, v := range o.vals {
 		if math.IsNaN(v) {
-			continue
+			if !slices.Contains(o.missing, k) {
+				continue
+			}
+			v = 0 // no prediction, and the benchmark's script scores that 0 (--missing-as-zero)
+			if a.missingIn == nil {
+				a.missingIn = make([]bool, len(a.names))
+			}
+			a.missingIn[k] = true
 		}
 		if any = true; len(in) == 0 {
 			break // counted as scored; its values are kept for a summary only
@@ -210,6 +222,12 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.factsUnpredicted = a.unpredicted, a.unjudged, a.factsUnpredicted
+	s.MissingAsZero = a.missing
+	for k, in := range a.missingIn {
+		if in {
+			s.missingIn = append(s.missingIn, a.names[k])
+		}
+	}
 	s.failedUnscored = a.failedUnscored
 	if f := a.ids.First(); f != nil {
 		s.firstRepeat = f.Place()
@@ -565,6 +583,10 @@ func (s *Summary) warnings() {
 			w = append(w, fmt.Sprintf("%s excluded (--errors-as-zero counts %s as 0)",
 				english.Count(s.Errors, "record carries a prediction or judge error and is", "records carry prediction or judge errors and are"), english.Form(s.Errors, "it", "them")))
 		}
+	}
+	if n := s.MissingAsZero; n > 0 {
+		w = append(w, fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
+			english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
 	}
 	if s.Unscored > 0 {
 		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged))
