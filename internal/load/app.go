@@ -64,8 +64,10 @@ id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and 
 {"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too) and
 LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole first (one that does
 not read is a usage error); a record that carries a prediction keeps it, and warnings count the
-records written without one (the official scripts score them 0) and the file's answers to no
-record read.
+records written without one and the file's answers to no record read. qa-score leaves a record
+without one unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD
+v1.1's, HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD
+v2.0's evaluate-v2.0.py stops on it (a KeyError).
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
@@ -276,7 +278,8 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 }
 
 // warnPredictions warns of the records written without a prediction, --predictions having no
-// answer for them (the official scripts score them 0; qa-score leaves them unscored), of those
+// answer for them (qa-score leaves them unscored, or with --missing-as-zero counts them 0 where
+// the benchmark's script does), of those
 // read that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
 func (a *app) warnPredictions(whole bool) {
 	p := a.preds
@@ -284,9 +287,9 @@ func (a *app) warnPredictions(whole bool) {
 		return
 	}
 	if p.Missing > 0 {
-		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no prediction in %s (the first: id %q), which SQuAD's and HotpotQA's scripts score 0: qa-score leaves %s unscored, qa-judge fails %s\n",
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no prediction in %s (the first: id %q): qa-score leaves %s unscored (--missing-as-zero counts %s 0 where the benchmark's script does), qa-judge fails %s\n",
 			p.Missing, english.Count(p.Written, "record", "records"), english.Form(p.Missing, "has", "have"), p.Name, p.FirstMissing,
-			english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
+			english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
 	}
 	if p.Kept > 0 {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried a prediction already, kept in place of the one in %s\n",
