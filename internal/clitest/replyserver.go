@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -20,14 +21,23 @@ type Reply struct {
 // body, until the test ends, and returns its URL.
 func ReplyServer(t *testing.T, r Reply) string {
 	t.Helper()
+	url, _ := CountedReplyServer(t, r)
+	return url
+}
+
+// CountedReplyServer is ReplyServer that also counts the requests it has answered, or begun to.
+func CountedReplyServer(t *testing.T, r Reply) (url string, calls *atomic.Int64) {
+	t.Helper()
+	calls = new(atomic.Int64)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		calls.Add(1)
 		io.Copy(io.Discard, req.Body)
 		w.Header().Set("Content-Type", r.ContentType)
 		w.WriteHeader(r.Status)
 		io.WriteString(w, r.Body)
 	}))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	return srv.URL, calls
 }
 
 // ClosedURL returns the URL of a loopback port where nothing listens, as at a wrong one, so a

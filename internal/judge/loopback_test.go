@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -438,18 +439,12 @@ func TestLoopbackFilterBlocked(t *testing.T) {
 // block, which langchaingo v0.1.14 does not know) fails the judgment, not asked again, but keeps
 // the usage and cost its server reported: it was paid for.
 func TestLoopbackUnreadableReply(t *testing.T) {
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[`+
-			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"yes"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":80,"output_tokens":40}}`)
-	}))
-	defer srv.Close()
+	url, calls := clitest.CountedReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json",
+		Body: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[` +
+			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"yes"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":80,"output_tokens":40}}`})
 	t.Setenv("ANTHROPIC_API_KEY", "test-key-0123456789")
 	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
-	stdout, stderr, code := runJudge(t, []string{"--provider", "anthropic", "--base-url", srv.URL + "/v1", "--model", "claude-sonnet-4-20250514"}, in)
+	stdout, stderr, code := runJudge(t, []string{"--provider", "anthropic", "--base-url", url + "/v1", "--model", "claude-sonnet-4-20250514"}, in)
 	if code != command.ExitBadRecords {
 		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
 	}

@@ -588,18 +588,12 @@ func TestAnthropicEndToEnd(t *testing.T) {
 // line without the block it could not read, with the usage and cost its server reported, as --max-cost counts them: the second call is not made under a budget the
 // first spent.
 func TestUnreadableReplyPaid(t *testing.T) {
-	var calls atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[`+
-			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1000,"output_tokens":500}}`)
-	}))
-	defer srv.Close()
+	url, calls := clitest.CountedReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json",
+		Body: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[` +
+			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1000,"output_tokens":500}}`})
 	t.Setenv("ANTHROPIC_API_KEY", testKey)
 	recs, stderr, err := run(t, context.Background(), input(2, nil), "--provider", "anthropic", "--model", "claude-3-7-sonnet-20250219",
-		"--base-url", srv.URL+"/v1", "--concurrency", "1", "--max-cost", "0.01")
+		"--base-url", url+"/v1", "--concurrency", "1", "--max-cost", "0.01")
 	if command.ExitCode(err) != command.ExitBadRecords || len(recs) != 2 || calls.Load() != 1 {
 		t.Fatalf("exit %d (%v), %d records after %d calls; want 3, 2 records after 1 call; stderr %s", command.ExitCode(err), err, len(recs), calls.Load(), stderr)
 	}
