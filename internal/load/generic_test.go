@@ -12,6 +12,22 @@ import (
 
 // loadString runs load over in (named name) with the mapping m and returns the ids of the records,
 // the bad items' messages and the loader's error.
+// loadInOrder runs load over in (named name) with the mapping m and returns, in the order they
+// come, the records as JSON and the bad items' messages.
+func loadInOrder(load Loader, name, in string, m Mapping) ([]string, error) {
+	var got []string
+	err := load(Input{Name: name, R: strings.NewReader(in)}, Options{Map: m}, func(r *record.Record, _ int, bad error) error {
+		if bad != nil {
+			got = append(got, bad.Error())
+			return nil
+		}
+		b, err := json.Marshal(r)
+		got = append(got, string(b))
+		return err
+	})
+	return got, err
+}
+
 func loadString(t *testing.T, load Loader, name, in string, opt Options) (ids, bads []string, err error) {
 	t.Helper()
 	err = load(Input{Name: name, R: strings.NewReader(in)}, opt, func(r *record.Record, _ int, bad error) error {
@@ -313,16 +329,7 @@ func TestMapSourceNamedAsField(t *testing.T) {
 			`m.jsonl:1 (id "7"): no field for the question: --map context=question makes field "question" the context; give --map question=FIELD`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			err := JSONL(Input{Name: "m.jsonl", R: strings.NewReader(row)}, Options{Map: tt.m}, func(r *record.Record, _ int, bad error) error {
-				if bad != nil {
-					got = append(got, bad.Error())
-					return nil
-				}
-				b, err := json.Marshal(r)
-				got = append(got, string(b))
-				return err
-			})
+			got, err := loadInOrder(JSONL, "m.jsonl", row, tt.m)
 			if err != nil || len(got) != 1 || got[0] != tt.want {
 				t.Errorf("JSONL(%s) with --map %v = %q, %v; want %s", row, tt.m, got, err, tt.want)
 			}

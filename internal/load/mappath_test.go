@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/qapipe/qapipe/pkg/record"
 )
 
 func TestSourcePath(t *testing.T) {
@@ -131,16 +129,7 @@ func TestMapPaths(t *testing.T) {
 			[]string{`p.jsonl:2 (id "q1"): field "question" is empty`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			err := tt.load(Input{Name: "p.jsonl", R: strings.NewReader(tt.in)}, Options{Map: tt.m}, func(r *record.Record, _ int, bad error) error {
-				if bad != nil {
-					got = append(got, bad.Error())
-					return nil
-				}
-				b, err := json.Marshal(r)
-				got = append(got, string(b))
-				return err
-			})
+			got, err := loadInOrder(tt.load, "p.jsonl", tt.in, tt.m)
 			if err != nil || !slices.Equal(got, tt.want) {
 				t.Errorf("load(%s) with --map %v = %q, %v; want %q", tt.in, tt.m, got, err, tt.want)
 			}
