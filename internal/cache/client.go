@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -53,8 +54,10 @@ type Client struct {
 // Wrap returns a Client over next backed by c.
 func (c *Cache) Wrap(next model.Client) *Client { return &Client{Next: next, Cache: c} }
 
-// Generate answers req from the cache, or asks Next and stores a successful reply.
+// Generate answers req from the cache, or asks Next and stores a successful reply. The call is
+// counted by interrupt.Storing until its reply is stored.
 func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+	defer interrupt.Storing(ctx)()
 	key, err := RequestKey(req)
 	if err != nil {
 		return model.Response{}, err

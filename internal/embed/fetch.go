@@ -13,6 +13,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -124,6 +125,9 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 		g.Go(func() error {
 			if failed.Load() {
 				return nil // after a failure no new call is made
+			}
+			if s.cfg.Cache != nil {
+				defer interrupt.Storing(ctx)() // until what it fetched is stored
 			}
 			vs, err := call(ctx, batch)
 			if model.NotMade(err) { // the transport did not make the call: no batch was sent

@@ -6,7 +6,9 @@
 //
 // The command layer asks (WithFinish); the model transport refuses new calls (Begin) and cuts
 // short its waits for a rate limit or a retry (Waiting); the apps stop handing records to the
-// model (Asked); the pipeline returns ErrInterrupted once it has written everything.
+// model (Asked); the pipeline returns ErrInterrupted once it has written everything. A reply
+// that a --cache stores is counted from before its call until it is stored (Storing), so that a
+// run whose output has nowhere to go (stdout's reader went away) can end once those are stored.
 //
 // Note: cancelling the run's context at the first signal, as the commands did before, made the
 // calls in flight fail, so replies the provider had already billed were lost and paid for again
@@ -39,6 +41,8 @@ type state struct {
 	asked    bool
 	inFlight int
 	noCalls  string // the name NoCalls gave a run that makes no call
+	storing  int    // calls whose reply is to be stored (Storing), not yet stored
+	stored   []chan struct{}
 }
 
 // WithFinish returns a copy of parent that carries a finish request, and the function that makes
@@ -147,4 +151,51 @@ func Begin(ctx context.Context) (end func(), ok bool) {
 			s.mu.Unlock()
 		})
 	}, true
+}
+
+// Storing counts a call whose reply is kept once it comes (a --cache stores it), from before the
+// call is made until done is called, once its reply is stored or it failed. A run that can no
+// longer write its output so still waits for those replies (Stored) and for no other work:
+// without a cache nothing is counted, and there is nothing to wait for.
+func Storing(ctx context.Context) (done func()) {
+	s := from(ctx)
+	if s == nil {
+		return func() {}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.storing++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if s.storing--; s.storing == 0 {
+				for _, c := range s.stored {
+					close(c)
+				}
+				s.stored = nil
+			}
+		})
+	}
+}
+
+// Stored returns a channel that is closed once no call Storing counts is under way in the run of
+// ctx: at once when none is. Once the run was asked to finish no new call is made, so from then
+// on it stays closed.
+func Stored(ctx context.Context) <-chan struct{} {
+	c := make(chan struct{})
+	s := from(ctx)
+	if s == nil {
+		close(c)
+		return c
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.storing == 0 {
+		close(c)
+	} else {
+		s.stored = append(s.stored, c)
+	}
+	return c
 }

@@ -68,3 +68,40 @@ func TestNoCalls(t *testing.T) {
 		t.Errorf("NoCallsName of a plain context = %q, %v; want \"\", false", name, ok)
 	}
 }
+
+// TestStored: Stored's channel is closed at once when no reply is being got for storing, and
+// otherwise once the last of those under way when it was asked for is done; a context without a
+// finish request waits for nothing.
+func TestStored(t *testing.T) {
+	closed := func(c <-chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		default:
+			return false
+		}
+	}
+	ctx, _ := WithFinish(context.Background())
+	if !closed(Stored(ctx)) {
+		t.Error("Stored with nothing being stored: open, want closed")
+	}
+	done1, done2 := Storing(ctx), Storing(ctx)
+	c := Stored(ctx)
+	done1()
+	done1() // a second done changes nothing
+	if closed(c) {
+		t.Error("Stored with one reply still to store: closed, want open")
+	}
+	done2()
+	if !closed(c) {
+		t.Error("Stored after the last reply was stored: open, want closed")
+	}
+	if !closed(Stored(ctx)) {
+		t.Error("Stored asked for again after all were stored: open, want closed")
+	}
+	plain := context.Background()
+	Storing(plain)
+	if !closed(Stored(plain)) {
+		t.Error("Stored of a context without a finish request: open, want closed")
+	}
+}
