@@ -622,6 +622,12 @@ func OnForcedExit(f func()) (cancel func()) {
 // exitNow runs the cleanups OnForcedExit registered, in the order registered, and ends the
 // process with code.
 func exitNow(code int) {
+	forcedCleanups()
+	os.Exit(code)
+}
+
+// forcedCleanups runs the cleanups OnForcedExit registered, in the order registered, once.
+func forcedCleanups() {
 	forcedExit.Lock()
 	ids := slices.Sorted(maps.Keys(forcedExit.cleanups))
 	fns := make([]func(), 0, len(ids))
@@ -633,7 +639,6 @@ func exitNow(code int) {
 	for _, f := range fns {
 		f()
 	}
-	os.Exit(code)
 }
 
 // interruptGrace is how long an interrupted run may take to flush its output.
@@ -686,16 +691,26 @@ func stopNow(stderr io.Writer, prog string, why int) {
 // A SIGTERM within signalEcho of another counts as the same one: make, stopped with SIGTERM,
 // passes it on to commands whose process group may have had it already. A run that makes no
 // call (interrupt.NoCalls: qa-judge agree, a dry run) is stopped as under Main.
+//
+// A reader of stdout that goes away (| head -1) ends the process by SIGPIPE, as it ends cat, but
+// only once the replies of the calls in flight that a --cache stores are stored (see
+// endOfOutput): the run writes nothing more, makes no new call and reads no more input.
 func MainCalls(prog string, run RunFunc) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, stopSignals()...)
 	ctx, abandon := context.WithCancel(context.Background())
 	ctx, finish := interrupt.WithFinish(ctx)
 	stderr := Stderr()
+	stdout, broken := watchStdout()
 	done := make(chan struct{})
-	go escalate(ctx, prog, stderr, sigs, done, finish, abandon)
-	err := run(ctx, os.Args, os.Stdin, os.Stdout, stderr)
+	go escalate(ctx, prog, stderr, sigs, done, broken, finish, abandon)
+	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
 	close(done)
+	select {
+	case <-broken: // a run that returned has no call in flight
+		dieOfSIGPIPE(prog, stderr)
+	default:
+	}
 	signal.Stop(sigs)
 	abandon()
 	dieOfBrokenStdout(err)
@@ -713,20 +728,26 @@ const signalEcho = time.Second
 // escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
 // the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits. A run of
 // ctx that makes no call (interrupt.NoCalls) is stopped as Main stops one: the first signal
-// cancels it, quietly, and the second (or interruptGrace) exits.
-func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os.Signal, done <-chan struct{}, finish func() int, abandon func()) {
+// cancels it, quietly, and the second (or interruptGrace) exits. Once broken is closed (stdout's
+// reader went away), before or after a signal, endOfOutput ends the process.
+func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os.Signal, done, broken <-chan struct{}, finish func() int, abandon func()) {
 	var sig os.Signal
 	select {
 	case sig = <-sigs:
 	case <-done:
 		return
+	case <-broken:
+		endOfOutput(ctx, prog, stderr, sigs, finish)
 	}
 	n := finish()
 	if name, ok := interrupt.NoCallsName(ctx); ok {
 		abandon()
-		_, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace)
-		if why == stopDone {
+		_, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace)
+		switch why {
+		case stopDone:
 			return
+		case stopBroken:
+			endOfOutput(ctx, prog, stderr, sigs, finish)
 		}
 		stopNow(stderr, name, why)
 	}
@@ -736,7 +757,7 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon %s\n",
 			prog, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
 	}
-	sig, why := nextSignal(sigs, done, sig, signalEcho, finishGrace)
+	sig, why := nextSignal(sigs, done, broken, sig, signalEcho, finishGrace)
 	// With no call to abandon, what is left is what the run then does: it writes the records
 	// completed, which a stalled reader of stdout (or an input that does not end) may not let it
 	// do, so the process ends by interruptGrace at the latest, or at a third signal.
@@ -747,6 +768,8 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	switch {
 	case why == stopDone:
 		return
+	case why == stopBroken:
+		endOfOutput(ctx, prog, stderr, sigs, finish)
 	case why == stopSignal && n == 0: // none in flight then, and no call has started since
 		fmt.Fprintf(stderr, "%s: interrupted again: %s\n", prog, stopping)
 	case why == stopSignal:
@@ -757,7 +780,11 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}
 	abandon()
-	if _, why := nextSignal(sigs, done, sig, signalEcho, interruptGrace); why != stopDone {
+	switch _, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace); why {
+	case stopDone:
+	case stopBroken: // the calls were abandoned: none is left to store
+		endOfOutput(ctx, prog, stderr, sigs, finish)
+	default:
 		stopNow(stderr, prog, why)
 	}
 }
@@ -767,11 +794,12 @@ const (
 	stopDone   = iota // the run returned
 	stopSignal        // another signal
 	stopGrace         // the grace period passed
+	stopBroken        // stdout's reader went away
 )
 
-// nextSignal waits for a signal, for grace to pass, or for done to be closed, and says which came
-// first. A SIGTERM within echo of the last signal, itself a SIGTERM, is the same one.
-func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, echo, grace time.Duration) (os.Signal, int) {
+// nextSignal waits for a signal, for grace to pass, or for done or broken to be closed, and says
+// which came first. A SIGTERM within echo of the last signal, itself a SIGTERM, is the same one.
+func nextSignal(sigs <-chan os.Signal, done, broken <-chan struct{}, last os.Signal, echo, grace time.Duration) (os.Signal, int) {
 	var echoed <-chan time.Time
 	if last == syscall.SIGTERM {
 		echoed = time.After(echo)
@@ -789,6 +817,8 @@ func nextSignal(sigs <-chan os.Signal, done <-chan struct{}, last os.Signal, ech
 			return last, stopGrace
 		case <-done:
 			return last, stopDone
+		case <-broken:
+			return last, stopBroken
 		}
 	}
 }

@@ -123,7 +123,7 @@ func TestNextSignal(t *testing.T) {
 			for _, s := range tt.queued {
 				sigs <- s
 			}
-			sig, why := nextSignal(sigs, tt.done, tt.last, time.Hour, tt.grace)
+			sig, why := nextSignal(sigs, tt.done, nil, tt.last, time.Hour, tt.grace)
 			if why != tt.want || sig != tt.wantSig {
 				t.Errorf("nextSignal = %v, %d; want %v, %d", sig, why, tt.wantSig, tt.want)
 			}
@@ -329,7 +329,7 @@ func TestEscalateNoCalls(t *testing.T) {
 			go func() {
 				defer close(returned)
 				escalate(ctx, "qa-judge", &stderr, sigs,
-					done, func() int { defer close(finished); return finish() }, func() { abandoned = true })
+					done, nil, func() int { defer close(finished); return finish() }, func() { abandoned = true })
 			}()
 			sigs <- syscall.SIGINT
 			<-finished

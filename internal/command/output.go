@@ -125,8 +125,11 @@ func streamAt(path string, streams []io.Writer) io.Writer {
 
 // fileOf returns the file w writes to, or nil when it is no file (a test's buffer).
 func fileOf(w io.Writer) *os.File {
-	if m, ok := w.(*messages); ok {
-		return m.f
+	switch w := w.(type) {
+	case *messages:
+		return w.f
+	case *stdoutPipe:
+		return w.f
 	}
 	f, _ := w.(*os.File)
 	return f

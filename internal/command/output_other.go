@@ -2,10 +2,16 @@
 
 package command
 
-import "os"
+import (
+	"errors"
+	"os"
+)
 
 // dupDescriptor opens path as any output file where there are no descriptors to duplicate.
 func dupDescriptor(path string, _ int) (*os.File, error) { return CreateOutput(path) }
+
+// dupStdout fails where there are no descriptors to duplicate: stdout is os.Stdout itself.
+func dupStdout() (*os.File, error) { return nil, errors.ErrUnsupported }
 
 // linked reports whether the file st describes has other names; none are known here.
 func linked(os.FileInfo) bool { return false }

@@ -27,6 +27,9 @@ func dupDescriptor(path string, fd int) (*os.File, error) {
 	return os.NewFile(uintptr(d), path), nil
 }
 
+// dupStdout returns a duplicate of descriptor 1, named as os.Stdout is.
+func dupStdout() (*os.File, error) { return dupDescriptor(os.Stdout.Name(), 1) }
+
 // linked reports whether the file st describes has other names (hard links), which a file
 // renamed over it would part from the one replaced.
 func linked(st os.FileInfo) bool {

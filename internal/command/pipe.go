@@ -1,11 +1,19 @@
 package command
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // CatchBrokenStdout makes a write to a stdout whose reader has gone (`| head -1`) fail with EPIPE,
@@ -33,4 +41,81 @@ func dieOfBrokenStdout(err error) {
 		return
 	}
 	os.Stdout.Write([]byte{'\n'}) //nolint:errcheck // the write that ends the process
+}
+
+// stdoutPipe is stdout of a run under MainCalls: a duplicate of descriptor 1, so that a write
+// after its reader has gone fails with EPIPE instead of ending the process (Go ends it so only at
+// a write to descriptor 1 or 2 itself). That write closes broken and never returns: had it failed,
+// the run would cut its calls in flight, as at any failed write, and lose their paid replies.
+// MainCalls ends the process once those are stored (endOfOutput).
+type stdoutPipe struct {
+	f      *os.File
+	once   sync.Once
+	broken chan struct{}
+}
+
+func (w *stdoutPipe) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		w.once.Do(func() { close(w.broken) })
+		select {} // until the process ends
+	}
+	return n, err
+}
+
+// watchStdout returns the stdout a run under MainCalls writes to, and the channel closed when its
+// reader has gone. Where descriptor 1 cannot be duplicated (closed, or open for reading only) it
+// is os.Stdout itself, whose failed writes end the process at once, and the channel never closes.
+func watchStdout() (io.Writer, <-chan struct{}) {
+	broken := make(chan struct{})
+	f, err := dupStdout()
+	if err != nil {
+		return os.Stdout, broken
+	}
+	return &stdoutPipe{f: f, broken: broken}, broken
+}
+
+// endOfOutput ends the process of a run under MainCalls whose stdout's reader went away, by
+// SIGPIPE (the shell's status 141), as it ends cat: the run is asked to finish (no new call is
+// made), and the replies of the calls in flight that a --cache stores (interrupt.Storing) are
+// waited for, for at most finishGrace, so that a rerun does not pay for them again. Without a
+// cache no reply could be used, and the process ends at once. Only that wait is said on stderr,
+// in one line; a signal, or finishGrace passing, abandons it.
+//
+// Note: the run is not let finish as at a signal: every record it would go on to read, and write
+// nowhere, is work for nothing, and the stage before it would go on making calls to feed it.
+func endOfOutput(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os.Signal, finish func() int) {
+	n := finish()
+	stored := interrupt.Stored(ctx)
+	select {
+	case <-stored:
+		dieOfSIGPIPE(prog, stderr)
+	default:
+	}
+	if n > 0 {
+		fmt.Fprintf(stderr, "%s: stdout's reader went away: storing the replies of %s in flight (--cache), for at most %v; interrupt to abandon %s\n",
+			prog, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
+	}
+	select {
+	case <-stored:
+	case <-sigs:
+		fmt.Fprintf(stderr, "%s: interrupted: abandoning the calls in flight\n", prog)
+	case <-time.After(finishGrace):
+		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
+	}
+	dieOfSIGPIPE(prog, stderr)
+}
+
+// dieOfSIGPIPE ends the process by SIGPIPE, its forced exit's cleanups run first (an output file
+// not finished is removed), as Go ends a process at a failed write to descriptor 1. A process
+// that started with SIGPIPE ignored cannot end so: it fails as a write to stdout failed, exit 1.
+func dieOfSIGPIPE(prog string, stderr io.Writer) {
+	forcedCleanups()
+	signal.Reset(syscall.SIGPIPE) // a run's own CatchBrokenStdout, if it was still under way
+	_, err := os.Stdout.Write([]byte{'\n'})
+	if err == nil { // the reader is gone, so the write cannot succeed; should it, it says nothing
+		err = &fs.PathError{Op: "write", Path: os.Stdout.Name(), Err: syscall.EPIPE}
+	}
+	Report(stderr, prog, err)
+	os.Exit(ExitFailure)
 }

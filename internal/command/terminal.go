@@ -53,11 +53,8 @@ func (m *messages) Write(p []byte) (int, error) {
 
 // terminal reports whether w is a terminal.
 func terminal(w io.Writer) bool {
-	if m, ok := w.(*messages); ok {
-		w = m.f
-	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+	f := fileOf(w)
+	return f != nil && term.IsTerminal(int(f.Fd()))
 }
 
 // barWriter returns what a progress bar over stderr writes to: the terminal itself.

@@ -1,0 +1,145 @@
+//go:build unix
+
+package predict
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/clitest"
+)
+
+// TestClosedStdoutStoresReplies: qa-predict --cache whose stdout's reader has gone (| head -1)
+// while three calls are in flight (records 1-3 of 4, at --concurrency 4) makes no new call,
+// stores the three replies once they come, says so in one line while it waits, and then ends by
+// SIGPIPE, as cat does; a rerun finds the four replies in the cache and asks nothing. Without
+// --cache no reply could be used: it ends at once, quietly, and the calls are abandoned.
+//
+// The reader is gone before the first write, which comes when record 0 is answered, once the
+// three calls are in flight: the write that finds the reader gone cannot come before.
+func TestClosedStdoutStoresReplies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	const n = 4 // a fifth would start once record 0 is written, and be answered, or refused, by chance
+	in := input(n, map[int]string{1: "HOLD", 2: "HOLD", 3: "HOLD"})
+	for _, cached := range []bool{true, false} {
+		name := map[bool]string{true: "cache", false: "no cache"}[cached]
+		t.Run(name, func(t *testing.T) {
+			asked0, answer0 := make(chan struct{}), make(chan struct{})
+			var first sync.Once // the rerun's call, should it make one, is answered at once
+			srv := clitest.NewHoldServer(t, "HOLD", func(prompt string) string {
+				id := idRe.FindStringSubmatch(prompt)[1]
+				if id == "0" {
+					first.Do(func() {
+						close(asked0)
+						<-answer0
+					})
+				}
+				return "A" + id
+			})
+			var answered sync.Once // a failed test lets record 0's call end, and the server close
+			answer := func() { answered.Do(func() { close(answer0) }) }
+			t.Cleanup(answer)
+			db := filepath.Join(t.TempDir(), "cache.db")
+			args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+				"--concurrency", "4", "--timeout", "1h", "--max-retries", "0"}
+			if cached {
+				args = append(args, "--cache", db)
+			}
+			cmd := clitest.MainCommand("TestMainChild", args)
+			cmd.Stdin = strings.NewReader(in)
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Close() // the reader is gone before the first write
+			er, ew, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Stdout, cmd.Stderr = w, ew
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			w.Close()
+			ew.Close()
+			lines := make(chan string, 16)
+			go func() {
+				defer close(lines)
+				sc := bufio.NewScanner(er)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+			}()
+			clitest.Receive(t, asked0, "record 0's call")
+			for range 3 {
+				clitest.Receive(t, srv.Held, "a held call")
+			}
+			answer() // its record is written, to no reader
+			var stderr []string
+			if cached {
+				want := "qa-predict: stdout's reader went away: storing the replies of 3 calls in flight (--cache), for at most 2m0s; interrupt to abandon them"
+				if got := clitest.Receive(t, lines, "the line saying what is waited for"); got != want {
+					t.Fatalf("stderr %q, want %q", got, want)
+				}
+				srv.Release()
+			} else {
+				for range 3 {
+					clitest.Receive(t, srv.Abandoned, "an abandoned call")
+				}
+			}
+			for l := range lines {
+				stderr = append(stderr, l)
+			}
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("exit %v, want SIGPIPE", err)
+			}
+			if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
+				t.Errorf("exit %v, want SIGPIPE", err)
+			}
+			if len(stderr) > 0 {
+				t.Errorf("stderr after the wait: %q, want nothing more", stderr)
+			}
+			if got := len(srv.Prompts()); got != 4 {
+				t.Errorf("the server was asked %d times, want 4 (no call after stdout's reader went away)", got)
+			}
+			if !cached {
+				return
+			}
+			cc, err := cache.Open(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := cc.Len(context.Background())
+			cc.Close()
+			if err != nil || got != 4 {
+				t.Errorf("cache holds %d replies (%v), want 4", got, err)
+			}
+			recs, _, err := run(t, context.Background(), in, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, rec := range recs {
+				if p := rec.Prediction; p == nil || !p.Cached || p.Text != "A"+rec.ID[1:] || i >= 4 {
+					t.Errorf("rerun: record %s: prediction %+v, want its reply from the cache", rec.ID, p)
+				}
+			}
+			if got := len(srv.Prompts()); got != 4 || len(recs) != 4 {
+				t.Errorf("rerun: %d records, and the server asked %d times in all; want 4 and 4 (every reply cached)", len(recs), got)
+			}
+		})
+	}
+}
