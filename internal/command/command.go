@@ -48,6 +48,8 @@ const ExitCodesHelp = `EXIT CODES:
    0    success
    1    failure (input or output that cannot be read or written, a full disk's included; internal
         error); a reader of stdout that goes away (| head) ends a run quietly by SIGPIPE, as cat
+        (141 in the shell); qa-predict, qa-judge and qa-score first store the replies of their
+        calls in flight in their --cache (saying so), for at most 2 minutes (a signal ends it)
    2    usage error (bad or missing flag, argument or API key; unreadable file named by a flag)
    3    finished, but some records were bad or carry errors (see stderr)
    130  interrupted by SIGINT, SIGTERM or SIGHUP (completed output was flushed first;
