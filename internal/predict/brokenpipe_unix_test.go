@@ -3,15 +3,9 @@
 package predict
 
 import (
-	"bufio"
 	"context"
-	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/cache"
@@ -56,41 +50,15 @@ func TestClosedStdoutStoresReplies(t *testing.T) {
 			if cached {
 				args = append(args, "--cache", db)
 			}
-			cmd := clitest.MainCommand("TestMainChild", args)
-			cmd.Stdin = strings.NewReader(in)
-			r, w, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Close() // the reader is gone before the first write
-			er, ew, err := os.Pipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			cmd.Stdout, cmd.Stderr = w, ew
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			defer cmd.Process.Kill()
-			w.Close()
-			ew.Close()
-			lines := make(chan string, 16)
-			go func() {
-				defer close(lines)
-				sc := bufio.NewScanner(er)
-				for sc.Scan() {
-					lines <- sc.Text()
-				}
-			}()
+			p := clitest.StartReaderGone(t, "TestMainChild", args, in)
 			clitest.Receive(t, asked0, "record 0's call")
 			for range 3 {
 				clitest.Receive(t, srv.Held, "a held call")
 			}
 			answer() // its record is written, to no reader
-			var stderr []string
 			if cached {
 				want := "qa-predict: stdout's reader went away: storing the replies of 3 calls in flight (--cache), for at most 2m0s; interrupt to abandon them"
-				if got := clitest.Receive(t, lines, "the line saying what is waited for"); got != want {
+				if got := clitest.Receive(t, p.Stderr, "the line saying what is waited for"); got != want {
 					t.Fatalf("stderr %q, want %q", got, want)
 				}
 				srv.Release()
@@ -99,17 +67,7 @@ func TestClosedStdoutStoresReplies(t *testing.T) {
 					clitest.Receive(t, srv.Abandoned, "an abandoned call")
 				}
 			}
-			for l := range lines {
-				stderr = append(stderr, l)
-			}
-			err = cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) {
-				t.Fatalf("exit %v, want SIGPIPE", err)
-			}
-			if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
-				t.Errorf("exit %v, want SIGPIPE", err)
-			}
+			stderr := p.WaitSIGPIPE(t)
 			if len(stderr) > 0 {
 				t.Errorf("stderr after the wait: %q, want nothing more", stderr)
 			}
