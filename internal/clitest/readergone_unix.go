@@ -22,10 +22,12 @@ type ReaderGone struct {
 
 // StartReaderGone starts this test binary again to run only the test named test, which must
 // begin with MainChild, as a command with args and stdin, its stdout a pipe whose read end is
-// closed. The test's cleanup kills it if it is still running.
-func StartReaderGone(t *testing.T, test string, args []string, stdin string) *ReaderGone {
+// closed, and env (NAME=value) added to its environment. The test's cleanup kills it if it is
+// still running.
+func StartReaderGone(t *testing.T, test string, args []string, stdin string, env ...string) *ReaderGone {
 	t.Helper()
 	p := &ReaderGone{cmd: MainCommand(test, args), Stderr: make(chan string, 64)}
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stdin = strings.NewReader(stdin)
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -72,49 +71,16 @@ func TestClosedStdoutEveryStage(t *testing.T) {
 		{"qa-score", []string{"--metrics", "em", "--summary", filepath.Join(dir, "summary.json")}},
 		{"qa-learncurve", []string{"--problems", "2000", "--judge", "evalearn"}},
 	} {
-		name := tt.prog + " " + strings.Join(tt.args, " ")
-		cmd := clitest.MainCommand("TestMainChild", tt.args)
-		cmd.Env = append(cmd.Env, "QA_TEST_MAIN_PROG="+tt.prog)
-		cmd.Stdin = strings.NewReader(records(tt.prog))
-		r, w, err := os.Pipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Close() // the reader is gone before the first write
-		var stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = w, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		w.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err = <-done:
-		case <-time.After(2 * time.Minute): // a bound on a hang, not a timing assertion
-			cmd.Process.Kill()
-			t.Fatalf("%s did not exit; stderr:\n%s", name, <-done)
-		}
-		var ee *exec.ExitError
-		if ws, ok := exitStatus(err, &ee); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
-			t.Errorf("%s, stdout's reader gone: exit %v, want SIGPIPE; stderr:\n%s", name, err, stderr.String())
-		}
-		if stderr.Len() > 0 {
-			t.Errorf("%s, stdout's reader gone: stderr %q, want nothing", name, stderr.String())
-		}
+		t.Run(tt.prog+" "+strings.Join(tt.args, " "), func(t *testing.T) {
+			p := clitest.StartReaderGone(t, "TestMainChild", tt.args, records(tt.prog), "QA_TEST_MAIN_PROG="+tt.prog)
+			if stderr := p.WaitSIGPIPE(t); len(stderr) > 0 {
+				t.Errorf("stdout's reader gone: stderr %q, want nothing", stderr)
+			}
+		})
 	}
 	if left, _ := os.ReadDir(dir); len(left) > 0 {
 		t.Errorf("files left: %v, want none (qa-score's --summary: the run did not get to its end)", left)
 	}
-}
-
-// exitStatus returns the wait status of err, a child's exit.
-func exitStatus(err error, ee **exec.ExitError) (syscall.WaitStatus, bool) {
-	if !errors.As(err, ee) {
-		return 0, false
-	}
-	ws, ok := (*ee).Sys().(syscall.WaitStatus)
-	return ws, ok
 }
 
 // TestInterruptWaitingOnInput: qa-load interrupted while it waits on an input that has not ended

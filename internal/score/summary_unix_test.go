@@ -5,16 +5,13 @@ package score
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
@@ -72,46 +69,20 @@ func TestBrokenStdoutRemovesSummary(t *testing.T) {
 	}
 	dir := t.TempDir()
 	summary := filepath.Join(dir, "summary.json")
-	cmd := clitest.MainCommand("TestMainChild", []string{"--metrics", "em", "--summary", summary})
 	var in strings.Builder
 	for range 2000 {
 		in.WriteString(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n")
 	}
-	cmd.Stdin = strings.NewReader(in.String())
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Close() // the reader is gone before the first write
-	var stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = w, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	w.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(2 * time.Minute): // a bound on a hang, not a timing assertion
-		cmd.Process.Kill()
-		t.Fatalf("qa-score did not exit; stderr:\n%s", <-done)
-	}
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		t.Fatalf("exit: %v, want SIGPIPE; stderr:\n%s", err, stderr.String())
-	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGPIPE {
-		t.Errorf("exit: %v, want SIGPIPE; stderr:\n%s", err, stderr.String())
-	}
+	p := clitest.StartReaderGone(t, "TestMainChild", []string{"--metrics", "em", "--summary", summary}, in.String())
+	stderr := p.WaitSIGPIPE(t)
 	if _, serr := os.Lstat(summary); !os.IsNotExist(serr) {
 		t.Errorf("--summary %s after stdout's reader went away: %v, want the file removed", summary, serr)
 	}
 	if names := dirNames(t, dir); len(names) != 0 {
 		t.Errorf("files after stdout's reader went away: %v, want none", names)
 	}
-	if stderr.Len() > 0 {
-		t.Errorf("stderr: %q, want nothing (a command whose reader goes away ends quietly)", stderr.String())
+	if len(stderr) > 0 {
+		t.Errorf("stderr: %q, want nothing (a command whose reader goes away ends quietly)", stderr)
 	}
 }
 
