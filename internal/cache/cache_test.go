@@ -173,6 +173,41 @@ func TestRequestKeyTemperature(t *testing.T) {
 	}
 }
 
+// TestRequestKeyNumCtx: each context window sent to Ollama keys apart, as the model runs with it
+// and may see a prompt the default window cuts; none keys as before Request had one; one given
+// to a provider that is sent none keys as none.
+func TestRequestKeyNumCtx(t *testing.T) {
+	key := func(provider string, n int) string {
+		k, err := RequestKey(model.Request{Provider: provider, Model: "m", NumCtx: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	seen := map[string]int{}
+	for _, n := range []int{0, 2048, 8192, 131072} {
+		k := key("ollama", n)
+		if other, ok := seen[k]; ok {
+			t.Errorf("ollama num_ctx %d keys as %d does", n, other)
+		}
+		seen[k] = n
+	}
+	type before struct {
+		Provider string          `json:"provider"`
+		Model    string          `json:"model"`
+		Messages []model.Message `json:"messages"`
+	}
+	plain, _ := Key(Namespace, before{Provider: "ollama", Model: "m"})
+	if got := key("ollama", 0); got != plain {
+		t.Errorf("ollama without num_ctx keys as %.12s, want %.12s as before", got, plain)
+	}
+	for _, p := range []string{"openai", "anthropic", "googleai"} {
+		if a, b := key(p, 0), key(p, 8192); a != b {
+			t.Errorf("%s with num_ctx 8192 keys as %.12s, want %.12s (none is sent)", p, b, a)
+		}
+	}
+}
+
 // TestRequestKeyStable: a request keys as it did before Request had TopK and qa-predict set TopP
 // (the keys below were made then), so that the replies cached by earlier versions are found; one
 // with top_p or top_k, or with another value of either, keys apart.

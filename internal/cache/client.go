@@ -19,9 +19,11 @@ const Namespace = "model.Response/v1"
 // none, which keeps the keys of replies stored before this rule.) Its seed is keyed as the call
 // carries it (model.Request.SentSeed): a seed of 0, or any seed to a provider that is sent none,
 // makes no other key, so that an exported QA_SEED does not pay for calls already answered. A
-// temperature to a model that is sent none (OpenAI's reasoning models) makes no other key either.
+// temperature to a model that is sent none (OpenAI's reasoning models) makes no other key either,
+// nor does a context window to a provider other than Ollama (model.Request.SentNumCtx).
 func RequestKey(req model.Request) (string, error) {
 	req.Seed = req.SentSeed()
+	req.NumCtx = req.SentNumCtx()
 	if req.SentTemperature() == nil {
 		req.Temperature = nil
 	}

@@ -477,6 +477,20 @@ func Temperature(c *cli.Context, name string, hi float64, bounded bool, whose st
 	return c.Float64(name), nil
 }
 
+// NumCtx returns the int flag name, a context window in tokens for an Ollama model (its
+// num_ctx), 0 for none: a usage error when it is negative or past 32 bits (Ollama's server holds
+// it in an int32 field of its runner), or when a call to provider carries no such option, which
+// only Ollama's API has (model.Request.SentNumCtx), so that it is not given for nothing. The
+// extractive baseline, which ignores --temperature, ignores it too.
+func NumCtx(c *cli.Context, name, provider string) (int, error) {
+	n, err := IntBetween(c, name, 0, math.MaxInt32, "tokens")
+	if err != nil || n == 0 || provider == "ollama" || provider == "extractive" {
+		return n, err
+	}
+	return 0, Usagef("--%s %d%s: only an Ollama server is sent a context window (num_ctx), not %s; set another server's on the server itself (vLLM's --max-model-len, llama-server's --ctx-size)",
+		name, n, fromEnv(c, name), provider)
+}
+
 // MaxConcurrency bounds every --concurrency. The pipeline keeps a slot for each call in flight
 // before any record is read (a mistyped 100000000 took 800 MB at once), and no provider serves
 // that many calls from one client.

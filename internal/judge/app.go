@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -268,6 +269,7 @@ func flags() []cli.Flag {
 		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
 		&cli.IntFlag{Name: "max-tokens", EnvVars: []string{"QA_JUDGE_MAX_TOKENS"}, Usage: "most tokens a judge reply may take, a reasoning model's thinking included, in every judge call (`N`; 0: each protocol's own, LongMemEval's 10 and none for the others); not the protocol's (a warning says so), but the way to judge with a reasoning model (see REASONING JUDGES)"},
 		&cli.Float64Flag{Name: "temperature", EnvVars: []string{"QA_JUDGE_TEMPERATURE"}, DefaultText: "each protocol's", Usage: "sampling temperature of every judge call (`T`; unset: each protocol's own, EvaLearn's 0.2 and 0 for the others, and 0 for a --prompt); not the protocol's (a warning says so), but the way to judge with OpenAI's o1 and o4-mini and Claude models after Opus 4.6, which take only 1 (see REASONING JUDGES)"},
+		&cli.IntFlag{Name: "num-ctx", EnvVars: []string{"QA_JUDGE_NUM_CTX"}, Usage: "ollama only: the judge model's context window in `TOKENS` (Ollama's num_ctx, sent with every judge call; 0: none sent, the server's, which may be as little as 2048 and cuts a longer prompt without an error)"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
 		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},
@@ -351,6 +353,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, err
 	}
 	j.MaxTokens = c.Int("max-tokens")
+	if j.NumCtx, err = command.IntBetween(c, "num-ctx", 0, math.MaxInt32, "tokens"); err != nil {
+		return nil, err
+	}
 	if c.IsSet("temperature") {
 		hi, ok := model.MaxTemperature(j.Provider, j.BaseURL)
 		t, err := command.Temperature(c, "temperature", hi, ok, j.Provider)
@@ -412,6 +417,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		return nil, command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, model.ProviderHint(j.Provider, judgeProviders(), "--base-url"))
 	}
+	if _, err := command.NumCtx(c, "num-ctx", j.Provider); err != nil {
+		return nil, err
+	}
 	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
 		budget := model.Budget{Prices: prices}
 		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
@@ -467,13 +475,14 @@ type modelFlag struct {
 	set         bool
 }
 
-// modelFlags are j's flags that only a call of a model uses: --model, --max-tokens and
-// --temperature, each with whether it is set.
+// modelFlags are j's flags that only a call of a model uses: --model, --max-tokens,
+// --temperature and --num-ctx, each with whether it is set.
 func modelFlags(j *Judge) []modelFlag {
 	fs := []modelFlag{
 		{"model", j.Model, j.Model != ""},
 		{"max-tokens", fmt.Sprint(j.MaxTokens), j.MaxTokens > 0},
 		{"temperature", "", j.Temperature != nil},
+		{"num-ctx", fmt.Sprint(j.NumCtx), j.NumCtx > 0},
 	}
 	if j.Temperature != nil {
 		fs[2].value = fmt.Sprintf("%g", *j.Temperature)

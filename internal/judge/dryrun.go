@@ -32,6 +32,7 @@ type dryRequest struct {
 	TopK           *int            `json:"top_k,omitempty"`           // where the call carries one (model.Request.SentTopK: googleai's)
 	MaxTokens      int             `json:"max_tokens,omitempty"`      // as the call carries it (model.Request.SentMaxTokens)
 	Seed           *int            `json:"seed,omitempty"`            // --seed, where the call carries it (model.Request.SentSeed)
+	NumCtx         int             `json:"num_ctx,omitempty"`         // --num-ctx, where the call carries it (model.Request.SentNumCtx)
 	ResponseFormat string          `json:"response_format,omitempty"` // where the call asks for one (model.Request.SentResponseFormat)
 	Messages       []model.Message `json:"messages,omitempty"`        // as the call carries them (model.Request.SentMessages)
 	InputTokens    int             `json:"input_tokens,omitempty"`    // tokens of the messages' text in the model's encoding (bpe.ForModel)
@@ -158,7 +159,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	req := j.request(p, 0)
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
-	d.TopP, d.TopK = req.SentTopP(), req.SentTopK()
+	d.TopP, d.TopK, d.NumCtx = req.SentTopP(), req.SentTopK(), req.SentNumCtx()
 	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.SentMessages()
 	enc := bpe.ForModel(d.Model)
 	for _, m := range d.Messages {

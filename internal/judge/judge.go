@@ -64,6 +64,9 @@ type Judge struct {
 	// (--temperature: OpenAI's o1 and o4-mini and Claude models after Opus 4.6 take only 1, and
 	// are sent the protocol's).
 	Temperature *float64
+	// NumCtx, when above 0, is the context window every request asks an Ollama judge model to
+	// run with (--num-ctx; Ollama's num_ctx), in place of the server's.
+	NumCtx int
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
 	NoUsage atomic.Int64
@@ -373,7 +376,7 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 		temperature = j.Temperature
 	}
 	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-		Temperature: temperature, MaxTokens: maxTokens, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
+		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
 }
 
 // call asks the model, re-asking unparsable replies as distinct samples, and fills jg. The first

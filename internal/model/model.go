@@ -32,6 +32,11 @@ type Request struct {
 	TopP        *float64  `json:"top_p,omitempty"` // nil for none; what a call carries is SentTopP
 	TopK        *int      `json:"top_k,omitempty"` // nil for none; what a call carries is SentTopK
 	Seed        *int      `json:"seed,omitempty"`
+	// NumCtx is the context window, in tokens, Ollama is asked to run the model with (its
+	// options.num_ctx), 0 for the server's own (OLLAMA_CONTEXT_LENGTH, or the model's num_ctx, or
+	// 2,048 to 4,096 tokens), which cuts a longer prompt without an error. Only ollama's calls
+	// carry it (SentNumCtx).
+	NumCtx int `json:"num_ctx,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`
 	// ResponseFormat asks for a reply format: "" (free text) or ResponseJSON. It is sent as

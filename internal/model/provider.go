@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
@@ -112,7 +113,7 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 		if perr != nil {
 			return nil, fmt.Errorf("ollama: base url: %w", perr)
 		}
-		llm, err = ollama.New(ollama.WithServerURL(u.String()), ollama.WithHTTPClient(hc))
+		llm, err = newOllama(u.String(), hc, 0)
 	case "googleai":
 		if cfg.APIKey == "" {
 			return nil, errors.New("googleai: no API key (set GOOGLE_API_KEY or --api-key-file)")
@@ -124,7 +125,41 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", cfg.Provider, redact(err.Error(), cfg.APIKey))
 	}
-	return &chat{provider: cfg.Provider, base: base, llm: llm, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
+	return &chat{provider: cfg.Provider, base: base, llm: llm, hc: hc, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
+}
+
+// newOllama is langchaingo's Ollama client of the server at base, asking for a context window of
+// numCtx tokens (options.num_ctx), none when 0: langchaingo v0.1.14 takes num_ctx only when the
+// client is made, not with a call.
+func newOllama(base string, hc *http.Client, numCtx int) (llms.Model, error) {
+	opts := []ollama.Option{ollama.WithServerURL(base), ollama.WithHTTPClient(hc)}
+	if numCtx > 0 {
+		opts = append(opts, ollama.WithRunnerNumCtx(numCtx))
+	}
+	return ollama.New(opts...)
+}
+
+// model is the langchaingo model that makes req's call: c.llm, or for an Ollama request with a
+// context window of its own a client made for that window (and kept for the next call).
+func (c *chat) model(req Request) (llms.Model, error) {
+	n := req.SentNumCtx()
+	if n == 0 {
+		return c.llm, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if llm, ok := c.windowed[n]; ok {
+		return llm, nil
+	}
+	llm, err := newOllama(c.base, c.hc, n)
+	if err != nil {
+		return nil, fmt.Errorf("ollama: %w", err)
+	}
+	if c.windowed == nil {
+		c.windowed = make(map[int]llms.Model)
+	}
+	c.windowed[n] = llm
+	return llm, nil
 }
 
 func keyOr(key, def string) string {
@@ -139,6 +174,9 @@ type chat struct {
 	provider  string
 	base      string // the endpoint, for the hint of a failed call
 	llm       llms.Model
+	hc        *http.Client // llm's, for the Ollama clients of other context windows
+	mu        sync.Mutex   // guards windowed
+	windowed  map[int]llms.Model
 	key       string
 	names     HintNames // the hint's flags (Config.Names)
 	tpm       *Limiter
@@ -162,12 +200,16 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
+	llm, err := c.model(req)
+	if err != nil {
+		return Response{}, err
+	}
 	slot, err := c.waitTPM(ctx, req)
 	if err != nil {
 		return Response{}, err
 	}
 	ctx, attempts := WithAttempts(withChatShape(ctx, c.provider))
-	resp, err := c.generate(ctx, msgs, opts, attempts)
+	resp, err := c.generate(ctx, llm, msgs, opts, attempts)
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	body := readReply(c.provider, attempts.Body())
 	status, _ := attempts.Status()
@@ -283,7 +325,7 @@ func (c *chat) stopReason(stop string, body reply) string {
 // finds of no message's shape), and its Google AI client on messages that are all system
 // messages, before any request; a reply that cannot be read must fail its record, not end the
 // run before the records not yet written are.
-func (c *chat) generate(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption, attempts *Attempts) (resp *llms.ContentResponse, err error) {
+func (c *chat) generate(ctx context.Context, llm llms.Model, msgs []llms.MessageContent, opts []llms.CallOption, attempts *Attempts) (resp *llms.ContentResponse, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			status, contentType := attempts.Status()
@@ -294,7 +336,7 @@ func (c *chat) generate(ctx context.Context, msgs []llms.MessageContent, opts []
 			resp, err = nil, fmt.Errorf("the client could not read the reply %s: %v", replyKind(contentType, bytes.TrimSpace(attempts.Body())), p)
 		}
 	}()
-	return c.llm.GenerateContent(ctx, msgs, opts...)
+	return llm.GenerateContent(ctx, msgs, opts...)
 }
 
 // answer is the choice of a reply that holds its answer. Anthropic's reply is one message of

@@ -111,6 +111,16 @@ const (
 	googleTopK = 3
 )
 
+// SentNumCtx is the context window r's call asks for on the wire (Ollama's options.num_ctx), 0 for
+// none: r's to ollama (a num_ctx of 0 is left out, its options mark it omitempty); the other
+// providers have no such option.
+func (r Request) SentNumCtx() int {
+	if r.Provider != "ollama" {
+		return 0
+	}
+	return r.NumCtx
+}
+
 // SentResponseFormat is the reply format r's call asks for on the wire, "" for none: r's, but
 // for anthropic, which has no JSON mode, and to which langchaingo v0.1.14 sends none.
 func (r Request) SentResponseFormat() string {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -399,6 +400,40 @@ func TestMaxTokensField(t *testing.T) {
 			}
 			if _, ok := body[tc.not]; body[tc.field] != 16.0 || ok || to != tc.url {
 				t.Errorf("%s at %q: sent %s to %s, want %s 16 and no %s, to %s", name, tc.base, sent, to, tc.field, tc.not, tc.url)
+			}
+		}
+	}
+}
+
+// TestNumCtxOnTheWire: a context window goes to Ollama as options.num_ctx, and to no other
+// provider (they have none), as SentNumCtx says; one client sends each call its own, so that a
+// call without one gets the server's default after a call with one.
+func TestNumCtxOnTheWire(t *testing.T) {
+	for _, w := range wires {
+		var calls atomic.Int64
+		bodies := make(chan string, 1)
+		srv := wireServer(t, w, &calls, bodies)
+		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 32768, 0, 8192, 32768} {
+			req := testRequest(w.provider, wireModels[w.provider])
+			req.NumCtx = n
+			if _, err := c.Generate(context.Background(), req); err != nil {
+				t.Fatalf("%s: Generate: %v", w.provider, err)
+			}
+			var body any
+			if err := json.Unmarshal([]byte(<-bodies), &body); err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if w.provider == "ollama" {
+				want = n
+			}
+			got, found := membersIn(body, "num_ctx")
+			if req.SentNumCtx() != want || found != (want > 0) || found && got.(float64) != float64(want) {
+				t.Errorf("%s, num_ctx %d: body has num_ctx %v (%v), SentNumCtx = %d, want %d", w.provider, n, got, found, req.SentNumCtx(), want)
 			}
 		}
 	}

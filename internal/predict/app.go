@@ -205,6 +205,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature, at most 2 for openai's API and googleai, 1 for anthropic (give 1 to OpenAI's o1 and o4-mini and to Claude models after Opus 4.6, which refuse any other)", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling: sample from the likeliest tokens whose probabilities add up to `P`, 0 to 1 (0: none sent, the provider's default, which for googleai is langchaingo's 0.95); anthropic, ollama and googleai only, as langchaingo sends openai none", EnvVars: []string{"QA_TOP_P"}},
 		&cli.IntFlag{Name: "top-k", Usage: "sample from the `K` likeliest tokens (0: none sent, the provider's default, which for googleai is langchaingo's 3); ollama and googleai only, as langchaingo sends openai and anthropic none", EnvVars: []string{"QA_TOP_K"}},
+		&cli.IntFlag{Name: "num-ctx", Usage: "ollama only: the model's context window in `TOKENS` (Ollama's num_ctx, sent with every call; 0: none sent, the server's, which may be as little as 2048 and cuts a longer prompt without an error)", EnvVars: []string{"QA_NUM_CTX"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default, which for anthropic and googleai is langchaingo's 2048; unless set, longmemeval records get 800 and locomo records 32, or 50 for each of --batch-size's questions, as their scripts send, but not under --template, whose prompt is not theirs)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
 		&cli.StringFlag{Name: "retriever", Value: "orig-session", Usage: "longmemeval records: what the history shows (LongMemEval's retriever_type): `NAME` orig-session (every session; alias full-history-session), orig-turn (every turn as its own block; full-history-turn), flat-session or flat-turn (the sessions or rounds a retrieval log ranks, meta.retrieval_corpus_ids), oracle-session or oracle-turn (as orig-*, but keeping the first blocks) or no-retrieval (the question alone)", EnvVars: []string{"QA_RETRIEVER"}},
@@ -255,6 +256,7 @@ type app struct {
 	temperature                  float64
 	topP                         *float64 // --top-p, nil for none (sampling.go)
 	topK                         *int     // --top-k, nil for none
+	numCtx                       int      // --num-ctx, 0 for none
 	maxTokens                    int
 	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500 or 800
 	system                       string
@@ -283,6 +285,8 @@ type app struct {
 	seq     sequencer // records with a sequence (sequential.go)
 	// judgeTemperature is --judge-temperature, the EvaLearn judge's; nil for EvaLearn's own.
 	judgeTemperature *float64
+	// judgeNumCtx is --judge-num-ctx, the EvaLearn judge's context window; 0 for none sent.
+	judgeNumCtx int
 }
 
 func (a *app) action(c *cli.Context) error {
@@ -412,6 +416,9 @@ func (a *app) configure(c *cli.Context) error {
 		return err // before a dry run too, which refuses as the run does
 	}
 	if err := a.configureJudgeTemperature(c); err != nil {
+		return err
+	}
+	if err := a.configureJudgeNumCtx(c); err != nil {
 		return err
 	}
 	if a.dryRun {

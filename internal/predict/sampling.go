@@ -10,7 +10,8 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 )
 
-// --top-p and --top-k: sampling parameters sent as given, or not at all.
+// --top-p and --top-k: sampling parameters sent as given, or not at all; and --num-ctx, Ollama's
+// context window.
 
 // configureSampling reads --top-p (0 to 1) and --top-k (0 up), each 0 for none sent, so that the
 // provider applies its own (googleai langchaingo's), and a request without them keys the cache
@@ -18,7 +19,10 @@ import (
 // SentTopP and SentTopK) is a usage error that says why, not a value silently never sent; the
 // extractive baseline ignores both, as it does --temperature. Every prediction's model call
 // carries them, EvaLearn's student's too; qa-predict's EvaLearn judge keeps its protocol's
-// parameters, as it keeps its temperature (unless --judge-temperature).
+// parameters, as it keeps its temperature (unless --judge-temperature). --num-ctx (0 up, 0 for
+// none sent) is likewise refused for a provider other than ollama, the only one with such an
+// option; every prediction's call carries it, and so does the EvaLearn judge's when it calls the
+// same Ollama server (--judge-num-ctx).
 func (a *app) configureSampling(c *cli.Context) error {
 	p, err := command.FloatBetween(c, "top-p", 0, 1)
 	if err != nil {
@@ -48,6 +52,9 @@ func (a *app) configureSampling(c *cli.Context) error {
 		// anthropic's: its request has no top_k.
 		return command.Usagef("--top-k %d%s: langchaingo v0.1.14, through which qapipe calls %s, sends no top_k; leave it to the model's default",
 			k, command.FromEnv(c, "top-k"), a.provider)
+	}
+	if a.numCtx, err = command.NumCtx(c, "num-ctx", a.provider); err != nil {
+		return err
 	}
 	if a.topP != nil && a.provider == "anthropic" {
 		// anthropicclient's request has temperature without omitempty.

@@ -16,24 +16,28 @@ import (
 // sampled is the model and sampling options of one request an Ollama server received, nil for
 // an option absent.
 type sampled struct {
-	Model string
-	TopP  *float64
-	TopK  *int
+	Model  string
+	TopP   *float64
+	TopK   *int
+	NumCtx *int
 }
 
 func (s sampled) String() string {
-	p, k := "none", "none"
+	p, k, n := "none", "none", "none"
 	if s.TopP != nil {
 		p = fmt.Sprint(*s.TopP)
 	}
 	if s.TopK != nil {
 		k = fmt.Sprint(*s.TopK)
 	}
-	return fmt.Sprintf("%s top_p %s top_k %s", s.Model, p, k)
+	if s.NumCtx != nil {
+		n = fmt.Sprint(*s.NumCtx)
+	}
+	return fmt.Sprintf("%s top_p %s top_k %s num_ctx %s", s.Model, p, k, n)
 }
 
 // samplingServer is an Ollama server (/api/chat) that answers every call "ok" and keeps each
-// request's model and options.top_p and top_k.
+// request's model and options.top_p, top_k and num_ctx.
 func samplingServer(t *testing.T) (*httptest.Server, func() []sampled) {
 	var seen clitest.Log[sampled]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -41,15 +45,16 @@ func samplingServer(t *testing.T) (*httptest.Server, func() []sampled) {
 		var req struct {
 			Model   string
 			Options struct {
-				TopP *float64 `json:"top_p"`
-				TopK *int     `json:"top_k"`
+				TopP   *float64 `json:"top_p"`
+				TopK   *int     `json:"top_k"`
+				NumCtx *int     `json:"num_ctx"`
 			}
 		}
 		if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/api/chat" {
 			http.Error(w, `{"error":"unexpected request"}`, 400)
 			return
 		}
-		seen.Add(sampled{req.Model, req.Options.TopP, req.Options.TopK})
+		seen.Add(sampled{req.Model, req.Options.TopP, req.Options.TopK, req.Options.NumCtx})
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		fmt.Fprintf(w, `{"model":%q,"created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"ok"},"done":true,"prompt_eval_count":10,"eval_count":1}`+"\n", req.Model)
 	}))
@@ -107,11 +112,66 @@ func TestSamplingReachesEveryCall(t *testing.T) {
 			}
 			for _, d := range dry {
 				for _, c := range d.Requests {
-					if got := (sampled{c.Model, c.TopP, c.TopK}); got.String() != fmt.Sprintf("llama3 top_p %s top_k %s", wantP, wantK) {
+					if got := (sampled{Model: c.Model, TopP: c.TopP, TopK: c.TopK}); got.String() != fmt.Sprintf("llama3 top_p %s top_k %s num_ctx none", wantP, wantK) {
 						t.Errorf("%v: dry run of %s shows %s, want top_p %s top_k %s", args, d.ID, got, wantP, wantK)
 					}
 				}
 			}
 		}
+	}
+}
+
+// TestNumCtxReachesEveryCall: --num-ctx reaches every call a prediction makes as Ollama's
+// options.num_ctx, on the wire and in the dry run alike, EvaLearn's judge's too when it calls the
+// same server, unless --judge-num-ctx gives the judge its own; without them no call carries one.
+func TestNumCtxReachesEveryCall(t *testing.T) {
+	judged := 0
+	for in, extra := range samplingInputs(t) {
+		for _, tc := range []struct {
+			flags         []string
+			reader, judge *int
+		}{
+			{nil, nil, nil},
+			{[]string{"--num-ctx", "16384"}, new(16384), new(16384)},
+			{[]string{"--num-ctx", "16384", "--judge-num-ctx", "4096"}, new(16384), new(4096)},
+			{[]string{"--judge-num-ctx", "4096"}, nil, new(4096)},
+			{[]string{"--num-ctx", "16384", "--judge-num-ctx", "0"}, new(16384), nil},
+		} {
+			args := append(append([]string{"--provider", "ollama", "--model", "llama3", "--concurrency", "1"}, extra...), tc.flags...)
+			srv, seen := samplingServer(t)
+			_, _, _ = run(t, context.Background(), in, append(args, "--base-url", srv.URL)...)
+			calls := seen()
+			if len(calls) < 2 {
+				t.Fatalf("%v: %d calls, want the calls of every record", args, len(calls))
+			}
+			for i, c := range calls {
+				want := sampled{Model: "llama3", NumCtx: tc.reader}
+				if c.Model == "judge" {
+					want = sampled{Model: "judge", NumCtx: tc.judge}
+					judged++
+				}
+				if c.String() != want.String() {
+					t.Errorf("%v: call %d: %s, want %s", args, i, c, want)
+				}
+			}
+			dry, stderr, code := dryRunLines(t, in, args...)
+			if code != 0 {
+				t.Fatalf("%v: dry run exit %d\n%s", args, code, stderr)
+			}
+			for _, d := range dry {
+				for _, c := range d.Requests {
+					got, want := 0, 0
+					if tc.reader != nil {
+						want = *tc.reader
+					}
+					if got = c.NumCtx; got != want {
+						t.Errorf("%v: dry run of %s shows num_ctx %d, want %d", args, d.ID, got, want)
+					}
+				}
+			}
+		}
+	}
+	if judged < 5 {
+		t.Errorf("%d calls of EvaLearn's judge, want at least one a case", judged)
 	}
 }

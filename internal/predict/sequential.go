@@ -94,6 +94,7 @@ func sequentialFlags() []cli.Flag {
 		&cli.StringFlag{Name: "judge-base-url", Usage: "judge API base `URL` (default: --base-url when the providers agree)", EnvVars: []string{"QA_PREDICT_JUDGE_BASE_URL"}},
 		&cli.StringFlag{Name: "judge-api-key-file", Usage: "read the judge's API key from `FILE` (default: --api-key-file when --judge-provider is --provider, else the judge provider's environment variable)", EnvVars: []string{"QA_PREDICT_JUDGE_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "judge-parse-retries", Usage: "times an unparsable verdict is asked again", Value: 2, EnvVars: []string{"QA_PREDICT_JUDGE_PARSE_RETRIES"}},
+		&cli.IntFlag{Name: "judge-num-ctx", DefaultText: "--num-ctx when the judge calls --provider's server", Usage: "ollama only: the EvaLearn judge model's context window in `TOKENS` (Ollama's num_ctx; 0: none sent, the server's)", EnvVars: []string{"QA_PREDICT_JUDGE_NUM_CTX"}},
 		&cli.Float64Flag{Name: "judge-temperature", DefaultText: "EvaLearn's 0.2", Usage: "temperature of the EvaLearn judge's calls (`T`); not EvaLearn's, but the way to judge with OpenAI's o1 and o4-mini and Claude models after Opus 4.6, which take only 1", EnvVars: []string{"QA_PREDICT_JUDGE_TEMPERATURE"}},
 	}
 }
@@ -190,7 +191,7 @@ func (a *app) configureSequences(c *cli.Context) error {
 		return err
 	}
 	s.judge = &judge.Judge{Client: client, Provider: provider, BaseURL: baseURL, Model: name, Mode: judge.ModeEvaLearn,
-		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature}
+		ParseRetries: c.Int("judge-parse-retries"), Prices: a.prices, Temperature: a.judgeTemperature, NumCtx: a.judgeNumCtx}
 	return nil
 }
 
@@ -216,6 +217,28 @@ func (a *app) configureJudgeTemperature(c *cli.Context) error {
 		fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
 	}
 	return nil
+}
+
+// configureJudgeNumCtx reads --judge-num-ctx (a.judgeNumCtx), refused for a judge provider other
+// than ollama, before a dry run too; unset, the judge gets --num-ctx when it calls the reader's
+// server (its provider, at --base-url), whose model it may well be. Without --judge-model it is not
+// read.
+func (a *app) configureJudgeNumCtx(c *cli.Context) error {
+	if c.String("judge-model") == "" {
+		return nil
+	}
+	provider, err := a.judgeProvider(c)
+	if err != nil {
+		return err
+	}
+	if !c.IsSet("judge-num-ctx") {
+		if provider == a.provider && a.judgeBaseURL(c, provider) == a.baseURL {
+			a.judgeNumCtx = a.numCtx
+		}
+		return nil
+	}
+	a.judgeNumCtx, err = command.NumCtx(c, "judge-num-ctx", provider)
+	return err
 }
 
 // judgeBaseURL is the EvaLearn judge's server: --judge-base-url, else --base-url when the judge
@@ -653,7 +676,7 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	sys, user := prompt.EvaLearnStudent(typ, history, rec.Turns)
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
-		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, Seed: a.seed, Sample: a.sample,
+		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
 		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
 }
 
