@@ -189,7 +189,8 @@ func TestPersistentFailureIsAnError(t *testing.T) {
 }
 
 // TestTimeoutCountsAttempts: attempts that time out end in the latest one's error with the count
-// in the model calls' words, not in the transport's own "after 2 attempts: ..." before it.
+// in the model calls' words, not in the transport's own "after 2 attempts: ..." before it, and
+// the hint names --embed-timeout, which the client's words do not.
 func TestTimeoutCountsAttempts(t *testing.T) {
 	release := make(chan struct{}) // the server sees no hang-up of a request whose body it has not read
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
@@ -200,7 +201,8 @@ func TestTimeoutCountsAttempts(t *testing.T) {
 			Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}).Client()
 		s := newScorer(t, Config{Provider: TEI, Model: "m", BaseURL: srv.URL, HTTPClient: client})
 		_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
-		want := "embed " + srv.URL + "/embed: context deadline exceeded" + suffix
+		want := "embed " + srv.URL + "/embed: context deadline exceeded" + suffix +
+			"; every attempt stops at --embed-timeout 20ms, and the last reached it: a slow server, or a long prompt or reply, can need longer (0: no limit)"
 		if err == nil || err.Error() != want {
 			t.Errorf("SBERT with %d retries against a server that never answers = %v, want %q", retries, err, want)
 		}

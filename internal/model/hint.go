@@ -6,6 +6,7 @@ package model
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"mime"
@@ -22,6 +23,7 @@ import (
 type HintNames struct {
 	ProviderFlag string   // the flag that names the provider: "--provider"
 	KeyFileFlag  string   // the flag that names the key's file: "--api-key-file"
+	TimeoutFlag  string   // the flag that sets the per-attempt timeout: "--timeout"
 	KeyEnv       []string // the variables the key is read from; none: no advice on a refused key
 	NoKey        bool     // no key was given (an OpenAI-compatible server's call): a 401 asks for one
 }
@@ -37,6 +39,9 @@ func hint(provider, base, key string, names HintNames, attempts *Attempts) strin
 	}
 	if names.KeyEnv == nil {
 		names.KeyEnv = KeyEnv[provider]
+	}
+	if names.TimeoutFlag == "" {
+		names.TimeoutFlag = "--timeout"
 	}
 	names.NoKey = key == ""
 	return Hint(provider, base, attempts, names)
@@ -54,7 +59,9 @@ func hint(provider, base, key string, names HintNames, attempts *Attempts) strin
 //     or, when none was given, where to give one;
 //   - 404 in JSON: the model name, or the base URL;
 //   - a 400 that refuses any temperature but the model's default, 1 (onlyDefaultTemperature):
-//     --temperature 1, as langchaingo sends OpenAI's o1 and o4-mini and every Claude model one.
+//     --temperature 1, as langchaingo sends OpenAI's o1 and o4-mini and every Claude model one;
+//   - an attempt that the per-attempt timeout ended (Attempts.TimedOut): that the timeout, which
+//     the server's error does not name, stopped it, and that a call may need longer.
 //
 // Other statuses (400, 403, 429, 5xx) carry the server's own words, which say more than a guess.
 // A call a Transport did not make as the server refused every call (a StoppedError) is advised as
@@ -71,6 +78,9 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	}
 	var dns *net.DNSError
 	switch {
+	case attempts.TimedOut() > 0:
+		return fmt.Sprintf("every attempt stops at %s %s, and the last reached it: a slow server, or a long prompt or reply, can need longer (0: no limit)",
+			cmp.Or(names.TimeoutFlag, "--timeout"), attempts.TimedOut())
 	case errors.Is(cause, syscall.ECONNREFUSED):
 		return fmt.Sprintf("nothing answers at %s: is the server running, and is the base URL right?", shownURL(base))
 	case errors.As(cause, &dns) && dns.IsNotFound:

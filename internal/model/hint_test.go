@@ -2,7 +2,11 @@ package model
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -148,4 +152,64 @@ func TestProviderHint(t *testing.T) {
 			t.Errorf("ProviderHint(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
+}
+
+// TestCallErrorHintTimeout: a call whose last attempt the per-attempt timeout ended says so, in
+// every provider's client, as the client's own words ("context deadline exceeded") name no flag;
+// one whose caller's deadline ended it, or whose last attempt got a reply, does not.
+func TestCallErrorHintTimeout(t *testing.T) {
+	const tail = "; every attempt stops at --timeout 150ms, and the last reached it: a slow server, or a long prompt or reply, can need longer (0: no limit)"
+	for _, w := range wires {
+		var calls atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+			if calls.Add(1) == 5 { // the third call's second attempt: a reply, after a timed-out one
+				rw.Header().Set("Content-Type", "application/json")
+				rw.WriteHeader(http.StatusBadRequest)
+				io.WriteString(rw, `{"error":{"message":"bad request","type":"invalid_request_error"}}`)
+				return
+			}
+			select {
+			case <-r.Context().Done():
+			case <-time.After(time.Second): // past every timeout below
+			}
+		}))
+		t.Cleanup(srv.Close)
+		for _, tc := range []struct {
+			name     string
+			timeout  time.Duration // the Transport's per attempt
+			deadline time.Duration // the caller's, 0 for none
+			retries  int
+			hinted   bool
+		}{
+			{"per attempt", 150 * time.Millisecond, 0, 1, true},
+			{"caller's deadline", 0, 150 * time.Millisecond, 0, false},
+			{"reply after a timeout", 150 * time.Millisecond, 0, 1, false},
+		} {
+			tr := NewTransport(TransportConfig{Timeout: tc.timeout, MaxRetries: tc.retries, Backoff: time.Millisecond})
+			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			if tc.deadline > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tc.deadline)
+				defer cancel()
+			}
+			_, err = c.Generate(ctx, testRequest(w.provider, "m"))
+			if err == nil {
+				t.Fatalf("%s, %s: no error", w.provider, tc.name)
+			}
+			if got := strings.HasSuffix(err.Error(), tail); got != tc.hinted || strings.Count(err.Error(), "--timeout") != strings.Count(tail, "--timeout")*b2i(tc.hinted) {
+				t.Errorf("%s, %s: error\n%v\nhinted %v, want %v", w.provider, tc.name, err, got, tc.hinted)
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

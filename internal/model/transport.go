@@ -236,6 +236,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
 		noteError(ctx, err)
+		t.noteTimedOut(ctx, actx)
 		return nil, t.transientWait(ctx, err), err
 	}
 	t.stops.answered(resp.StatusCode)
@@ -244,6 +245,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	if rerr != nil {
 		rerr = fmt.Errorf("read response body: %w", rerr)
 		noteError(ctx, rerr)
+		t.noteTimedOut(ctx, actx)
 		return nil, t.transientWait(ctx, rerr), rerr
 	}
 	noteError(ctx, nil)
@@ -526,9 +528,10 @@ type Attempts struct {
 	n           atomic.Int64
 	mu          sync.Mutex
 	last        error
-	body        []byte // of the latest response
-	status      int    // its status code
-	contentType string // and its Content-Type
+	timedOut    time.Duration // the per-attempt timeout that ended the latest attempt, 0 if none did
+	body        []byte        // of the latest response
+	status      int           // its status code
+	contentType string        // and its Content-Type
 }
 
 // N returns the number of attempts counted.
@@ -558,7 +561,7 @@ func countAttempt(ctx context.Context) {
 func noteError(ctx context.Context, err error) {
 	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
 		a.mu.Lock()
-		a.last = err
+		a.last, a.timedOut = err, 0
 		if err != nil {
 			a.body, a.status, a.contentType = nil, 0, ""
 		}
@@ -573,6 +576,27 @@ func noteResponse(ctx context.Context, resp *http.Response, body []byte) {
 		a.body, a.status, a.contentType = body, resp.StatusCode, resp.Header.Get("Content-Type")
 		a.mu.Unlock()
 	}
+}
+
+// noteTimedOut notes under ctx that the latest attempt, made under actx, ended at t's
+// per-attempt timeout: actx's deadline passed, ctx's did not (an interrupt, or the caller's own
+// deadline, is no attempt's timeout).
+func (t *Transport) noteTimedOut(ctx, actx context.Context) {
+	if t.timeout <= 0 || ctx.Err() != nil || !errors.Is(actx.Err(), context.DeadlineExceeded) {
+		return
+	}
+	if a, ok := ctx.Value(attemptsKey{}).(*Attempts); ok {
+		a.mu.Lock()
+		a.timedOut = t.timeout
+		a.mu.Unlock()
+	}
+}
+
+// TimedOut returns the per-attempt timeout that ended the latest attempt, 0 when none did.
+func (a *Attempts) TimedOut() time.Duration {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.timedOut
 }
 
 // Status returns the status code and Content-Type of the latest attempt's response, 0 and ""
