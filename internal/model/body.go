@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/tmc/langchaingo/llms"
+
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -40,11 +42,46 @@ type reply struct {
 	// and Gemini's finishReason as the API names it (geminiFinish).
 	stop string
 	// reasoning is the thinking a server sends apart from the text and langchaingo drops,
-	// trimmed: message.reasoning (readOpenAI), Ollama's message.thinking (readOllama).
+	// trimmed: message.reasoning (readOpenAI), Ollama's message.thinking (readOllama), the
+	// thinking blocks of Anthropic's message (readAnthropic), Gemini's thought parts
+	// (readGemini).
 	reasoning string
+	// thoughts is set when a Gemini reply holds thought parts (readGemini), whose text
+	// langchaingo reads as the answer's.
+	thoughts bool
 	// refusal is the refusal text of an OpenAI chat reply's first choice (its message.refusal,
 	// which langchaingo does not pass on), trimmed.
 	refusal string
+	// answer is the reply read from the body, as the provider's SDKs read it, for a 200 reply
+	// langchaingo could not read (bodyAnswer); nil for a body that is no reply of the
+	// provider's with an answer's place in it.
+	answer *bodyAnswer
+}
+
+// bodyAnswer is a reply's answer read from its body: what Generate answers with when langchaingo
+// v0.1.14 fails on a 200 reply of the provider's that holds one, as it does on a content block of
+// a type it does not know (Claude's redacted_thinking, the thinking Anthropic's safety systems
+// encrypted), an OpenAI-compatible message whose content is an array of parts (Mistral's
+// reasoning models: a thinking part, then text parts), or a Gemini part with data it does not
+// know (one that holds only a thoughtSignature, an executableCode). The reply is valid, its
+// answer in it, and paid for.
+type bodyAnswer struct {
+	// text is the answer: the text of the message's text blocks or parts, joined in order
+	// without a separator, as the providers' SDKs join them (Anthropic's; google-genai's
+	// response.text, which leaves thought parts out), "" for none.
+	text string
+	// reasoning is the thinking the reply holds readably beside its text, trimmed: a Mistral
+	// thinking part's text, else the message's reasoning_content (openai; Anthropic's thinking
+	// blocks and Gemini's thought parts are reply.reasoning, read for every reply).
+	reasoning string
+	// stop is the reply's stop reason as its API names it.
+	stop string
+}
+
+// choice is a as langchaingo's reading of a reply gives it: its text, stop reason and reasoning;
+// the usage is the body's (reply.usage).
+func (a *bodyAnswer) choice() *llms.ContentChoice {
+	return &llms.ContentChoice{Content: a.text, StopReason: a.stop, ReasoningContent: a.reasoning}
 }
 
 // readReply reads body, the reply of a call to provider that the Transport kept
@@ -70,22 +107,26 @@ func readReply(provider string, body []byte) reply {
 //     empty only from a 200 reply, which the Transport has found of a chat completion's shape;
 //   - blocked: the first choice, the answer, stopped by the content filter before any text:
 //     finish_reason "content_filter" ("content was omitted due to a flag from our content
-//     filters", Azure OpenAI's too) with its content null, "" or left out. A reply with text
-//     is no block (that text is the answer, Response.Filtered);
+//     filters", Azure OpenAI's too) with its content null, "" or left out, or an array of
+//     parts without text. A reply with text is no block (that text is the answer,
+//     Response.Filtered);
 //   - reasoning: the first choice's message.reasoning, the thinking that vLLM (since 0.11, where
 //     reasoning_content was renamed), OpenRouter and Ollama's /v1 send apart from the text,
 //     which langchaingo v0.1.14 does not read; a reasoning that is no string (OpenRouter's
 //     reasoning_details are an array beside it) is none;
 //   - refusal: the first choice's message.refusal, none when a choice's refusal is no string;
 //   - usage: read whatever the content is, so that a reply langchaingo cannot read (a content
-//     that is an array of parts, as Mistral's reasoning models send) keeps what it cost.
+//     that is an array of parts, as Mistral's reasoning models send) keeps what it cost;
+//   - answer: the first choice's content, a string or an array of parts (openAIAnswer), with
+//     its finish_reason.
 func readOpenAI(body []byte) reply {
 	var r struct {
 		Choices *[]struct {
 			Message struct {
-				Content   json.RawMessage `json:"content"` // no string from some servers (an array of parts)
-				Refusal   json.RawMessage `json:"refusal"`
-				Reasoning json.RawMessage `json:"reasoning"`
+				Content          json.RawMessage `json:"content"` // no string from some servers (an array of parts)
+				Refusal          json.RawMessage `json:"refusal"`
+				Reasoning        json.RawMessage `json:"reasoning"`
+				ReasoningContent json.RawMessage `json:"reasoning_content"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
@@ -109,11 +150,20 @@ func readOpenAI(body []byte) reply {
 	}
 	cs := *r.Choices
 	first := cs[0].Message
-	if text, ok := jsonString(first.Content); ok && cs[0].FinishReason == "content_filter" && strings.TrimSpace(text) == "" {
+	a := openAIAnswer(first.Content)
+	if cs[0].FinishReason == "content_filter" && (len(first.Content) == 0 || a != nil && strings.TrimSpace(a.text) == "") {
 		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}
 	}
 	if s, ok := jsonString(first.Reasoning); ok {
 		out.reasoning = strings.TrimSpace(s)
+	}
+	if a != nil {
+		if a.reasoning == "" {
+			s, _ := jsonString(first.ReasoningContent)
+			a.reasoning = strings.TrimSpace(s)
+		}
+		a.stop = cs[0].FinishReason
+		out.answer = a
 	}
 	for _, c := range cs {
 		if _, ok := jsonString(c.Message.Refusal); !ok {
@@ -125,6 +175,69 @@ func readOpenAI(body []byte) reply {
 	return out
 }
 
+// openAIAnswer reads content, an OpenAI-compatible chat message's: a string, null (no text), or
+// an array of parts, as Mistral's API sends for its reasoning models (Magistral):
+// [{"type":"thinking","thinking":[{"type":"text","text":"…"}]},{"type":"text","text":"Paris"}].
+// The answer is the text of its text parts, joined in order (a part of another type, such as
+// Mistral's reference or an image, holds none); the reasoning is that of its thinking parts, the
+// text of each one's text chunks (or its thinking, when a string) joined, the parts apart by a
+// blank line. A content of another kind (an object, a number), or left out (a choice that is
+// null), or a part that is no object, is no answer: nil.
+func openAIAnswer(content json.RawMessage) *bodyAnswer {
+	if len(content) == 0 { // none, as in a choice that is null: no message's
+		return nil
+	}
+	if s, ok := jsonString(content); ok {
+		return &bodyAnswer{text: s}
+	}
+	if t := bytes.TrimSpace(content); string(t) == "null" {
+		return &bodyAnswer{}
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     json.RawMessage `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if json.Unmarshal(content, &parts) != nil {
+		return nil
+	}
+	var text strings.Builder
+	var thoughts []string
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			s, _ := jsonString(p.Text)
+			text.WriteString(s)
+		case "thinking":
+			if t := strings.TrimSpace(chunksText(p.Thinking)); t != "" {
+				thoughts = append(thoughts, t)
+			}
+		}
+	}
+	return &bodyAnswer{text: text.String(), reasoning: strings.Join(thoughts, "\n\n")}
+}
+
+// chunksText is the text of v, a Mistral thinking part's thinking: a string, or an array of
+// chunks whose text chunks' text it joins in order.
+func chunksText(v json.RawMessage) string {
+	if s, ok := jsonString(v); ok {
+		return s
+	}
+	var chunks []struct {
+		Type string          `json:"type"`
+		Text json.RawMessage `json:"text"`
+	}
+	_ = json.Unmarshal(v, &chunks) // what is no array of chunks holds no text
+	var b strings.Builder
+	for _, c := range chunks {
+		if c.Type == "text" {
+			s, _ := jsonString(c.Text)
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
 // readAnthropic reads an Anthropic message that holds no text in any of its blocks:
 //   - blocked: one that stopped with stop_reason "refusal": Claude's streaming classifiers
 //     intervened for a potential policy violation, and asking again without changing the prompt
@@ -134,17 +247,37 @@ func readOpenAI(body []byte) reply {
 //   - empty: any other (its stop reason end_turn, as a rule; "no content" for one that gives
 //     none), which langchaingo calls an error.
 //
-// A message with text is read for its usage alone (a refusal after text is Response.Filtered),
-// which a message langchaingo cannot read (a block of a type it does not know) keeps.
+// A message with text is read for its usage (a refusal after text is Response.Filtered), which a
+// message langchaingo cannot read (a block of a type it does not know) keeps. Every message is
+// read for its reasoning, the thinking of its thinking blocks (Claude's extended thinking,
+// summarised by Claude 4), trimmed, the blocks apart by a blank line, which langchaingo v0.1.14
+// leaves in a choice's GenerationInfo; a redacted_thinking block's is encrypted, and none. Its answer is the text of its text blocks joined in order, as answer joins
+// langchaingo's choices.
 func readAnthropic(body []byte) reply {
 	var r anthropicMessage
 	if json.Unmarshal(body, &r) != nil || r.Type != "message" {
 		return reply{}
 	}
-	if r.hasText() {
-		return reply{usage: r.usage()}
+	var text strings.Builder
+	var thoughts []string
+	for _, c := range r.Content {
+		switch c.Type {
+		case "text":
+			text.WriteString(c.Text)
+		case "thinking":
+			if t := strings.TrimSpace(c.Thinking); t != "" {
+				thoughts = append(thoughts, t)
+			}
+		}
 	}
-	out := reply{usage: r.usage(), empty: "stop reason " + r.StopReason}
+	out := reply{usage: r.usage(), reasoning: strings.Join(thoughts, "\n\n")}
+	if r.Content != nil {
+		out.answer = &bodyAnswer{text: text.String(), stop: r.StopReason}
+	}
+	if r.hasText() {
+		return out
+	}
+	out.empty = "stop reason " + r.StopReason
 	if r.StopReason == "" {
 		out.empty = "no content"
 	}
@@ -162,7 +295,7 @@ func readAnthropic(body []byte) reply {
 type anthropicMessage struct {
 	Type    string `json:"type"`
 	Content []struct {
-		Type, Text string
+		Type, Text, Thinking string
 	} `json:"content"`
 	StopReason  string `json:"stop_reason"`
 	StopDetails *struct {
@@ -199,6 +332,12 @@ func (r *anthropicMessage) usage() record.Usage {
 //     streamUsage is set for a stream's, as genai v0.15.1 merges a stream keeping the first
 //     response's usage ("TODO: Take the last UsageMetadata"), the count of the first few tokens
 //     or of the prompt alone.
+//   - answer: the text of the first candidate's parts that are not thoughts, over the
+//     responses of a stream, joined in order as google-genai's response.text joins them; the
+//     candidate's thought parts (a part with thought true, which the API sends when asked to
+//     include thoughts) are reasoning, joined as they came (a stream's are pieces of one);
+//     thoughts is set when there was any such part, which genai v0.15.1 does not know and
+//     langchaingo reads as text.
 //
 // A stream that does not decode whole (a response of another shape in it) is still read for a
 // block in the responses that did: a block is the answer, whatever else the stream holds.
@@ -214,15 +353,52 @@ func readGemini(body []byte) reply {
 	if ok {
 		out.stop = geminiFinish(rs)
 		out.empty = geminiEmpty(rs)
+		out.answer, out.reasoning, out.thoughts = geminiAnswer(rs)
+		if out.answer != nil {
+			out.answer.stop = out.stop
+		}
 	}
 	return out
+}
+
+// geminiAnswer is the answer of rs, a Gemini reply (geminiReplies), its reasoning, and whether
+// any of its parts was a thought, as readGemini reads them; nil when no response has a candidate,
+// or one holds an error.
+func geminiAnswer(rs []geminiReply) (answer *bodyAnswer, reasoning string, thoughts bool) {
+	var text, thought strings.Builder
+	for _, r := range rs {
+		if r.Error != nil {
+			return nil, "", false
+		}
+		if len(r.Candidates) == 0 {
+			continue
+		}
+		if answer == nil {
+			answer = &bodyAnswer{}
+		}
+		for _, p := range r.Candidates[0].Content.Parts {
+			if p.Thought {
+				thought.WriteString(p.Text)
+				thoughts = true
+				continue
+			}
+			text.WriteString(p.Text)
+		}
+	}
+	if answer != nil {
+		answer.text = text.String()
+	}
+	return answer, strings.TrimSpace(thought.String()), thoughts
 }
 
 // geminiReply is the part of a generateContent reply readGemini reads.
 type geminiReply struct {
 	Candidates []struct {
 		Content struct {
-			Parts []struct{ Text string }
+			Parts []struct {
+				Text    string
+				Thought bool // a thought summary, not the answer
+			}
 		}
 		FinishReason json.RawMessage
 	}
@@ -276,9 +452,9 @@ func geminiFinish(rs []geminiReply) string {
 	return ""
 }
 
-// geminiEmpty says why rs, a Gemini reply without candidates or whose candidates hold no text,
-// stopped: "no candidates", or its finish reason; "" for any other reply. A blocked one is
-// geminiBlock's, read first.
+// geminiEmpty says why rs, a Gemini reply without candidates or whose candidates hold no text
+// (a thought part's is none), stopped: "no candidates", or its finish reason; "" for any other
+// reply. A blocked one is geminiBlock's, read first.
 func geminiEmpty(rs []geminiReply) string {
 	for _, r := range rs {
 		if r.Error != nil {
@@ -286,7 +462,7 @@ func geminiEmpty(rs []geminiReply) string {
 		}
 		for _, c := range r.Candidates {
 			for _, p := range c.Content.Parts {
-				if strings.TrimSpace(p.Text) != "" {
+				if strings.TrimSpace(p.Text) != "" && !p.Thought {
 					return ""
 				}
 			}

@@ -39,13 +39,15 @@ func BenchmarkReadReply(b *testing.B) {
 // TestReadReply checks what readReply finds in replyBodies, the benchmark's replies.
 func TestReadReply(t *testing.T) {
 	want := map[string]reply{
-		"openai":    {usage: record.Usage{InputTokens: 12, OutputTokens: 28}, reasoning: "The user asks for the capital of France. That is Paris."},
-		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}},
-		"googleai":  {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, streamUsage: true, stop: "STOP"},
-		"ollama":    {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
+		"openai": {usage: record.Usage{InputTokens: 12, OutputTokens: 28}, reasoning: "The user asks for the capital of France. That is Paris.",
+			answer: &bodyAnswer{text: "Paris", stop: "stop"}},
+		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}, answer: &bodyAnswer{text: "Paris", stop: "end_turn"}},
+		"googleai": {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, streamUsage: true, stop: "STOP",
+			answer: &bodyAnswer{text: "The capital of France is Paris.", stop: "STOP"}},
+		"ollama": {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
 	}
 	for _, rb := range replyBodies {
-		if diff := cmp.Diff(want[rb.provider], readReply(rb.provider, []byte(rb.body)), cmp.AllowUnexported(reply{}, record.Usage{})); diff != "" {
+		if diff := cmp.Diff(want[rb.provider], readReply(rb.provider, []byte(rb.body)), cmp.AllowUnexported(reply{}, bodyAnswer{}, record.Usage{})); diff != "" {
 			t.Errorf("readReply(%s) differs (-want +got):\n%s", rb.provider, diff)
 		}
 	}

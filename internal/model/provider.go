@@ -213,6 +213,14 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out := Response{Model: req.Model, Attempts: attempts.N()}
 	body := readReply(c.provider, attempts.Body())
 	status, _ := attempts.Status()
+	fromBody := err != nil && status == http.StatusOK && attempts.Err() == nil && body.answer != nil && body.empty == "" && body.blocked == nil
+	if fromBody {
+		// A reply of the provider's that langchaingo could not read (a content block of a
+		// type it does not know, as Anthropic's redacted_thinking; content that is an array
+		// of parts, as Mistral's; a Gemini part of data it does not know): valid, paid for,
+		// and read from its body, as the provider's SDKs read it, to be answered as any other.
+		resp, err = &llms.ContentResponse{Choices: []*llms.ContentChoice{body.answer.choice()}}, nil
+	}
 	if body.blocked != nil {
 		// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
 		// before the block), but paid for.
@@ -242,11 +250,11 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		}
 		msg := redact(withCause(err, attempts), c.key)
 		if status == http.StatusOK {
-			// A reply langchaingo could not read (a content block of a type it does not know,
-			// as Anthropic's redacted_thinking; a Gemini part with no data): no answer, but its
-			// server reported what it cost, which the record and --max-cost count. The
+			// A reply langchaingo could not read, nor qapipe from its body (an OpenAI-compatible
+			// content that is an object, a Claude block whose text is no string): no answer,
+			// but its server reported what it cost, which the record and --max-cost count. The
 			// client's words end at their first line: the anthropic client puts the block it
-			// could not read after them whole (a redacted_thinking block's data, kilobytes).
+			// could not read after them whole (kilobytes, for a redacted_thinking block's data).
 			if !body.usage.IsZero() {
 				out.Usage, out.NoUsage = knownUsage(body.usage, "")
 				slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
@@ -260,11 +268,15 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, req.Model, ErrEmptyReply)}
 	}
 	ch := answer(c.provider, resp.Choices)
+	if c.provider == "googleai" && body.thoughts && body.answer != nil {
+		// langchaingo reads a thought part's text as the answer's: the answer is the body's.
+		ch.Content = body.answer.text
+	}
 	ch.StopReason = c.stopReason(ch.StopReason, body)
 	out.Text = ch.Content
 	out.Reasoning = c.reasoning(ch, body)
 	u := UsageFromInfo(ch.GenerationInfo)
-	if body.streamUsage {
+	if body.streamUsage || fromBody {
 		u = body.usage
 	}
 	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
@@ -361,19 +373,17 @@ func answer(provider string, choices []*llms.ContentChoice) *llms.ContentChoice 
 // reasoning is the thinking a reply carries apart from its text, trimmed: an OpenAI-compatible
 // server's message.reasoning_content (DeepSeek's API, llama-server --reasoning-format deepseek,
 // vLLM --reasoning-parser before 0.11), which langchaingo v0.1.14 passes on as the choice's
-// ReasoningContent, else the body's (readOpenAI's message.reasoning, vLLM's name for it since
-// 0.11, OpenRouter's, Ollama's /v1; readOllama's message.thinking), which it drops.
+// ReasoningContent (and which a reply read from its body, bodyAnswer, gives from a Mistral
+// thinking part), else the body's (readOpenAI's message.reasoning, vLLM's name for it since
+// 0.11, OpenRouter's, Ollama's /v1; readOllama's message.thinking; readAnthropic's thinking
+// blocks; readGemini's thought parts), which it drops.
 func (c *chat) reasoning(ch *llms.ContentChoice, body reply) string {
-	switch c.provider {
-	case "openai":
+	if c.provider == "openai" {
 		if r := strings.TrimSpace(ch.ReasoningContent); r != "" {
 			return r
 		}
-		return body.reasoning
-	case "ollama":
-		return body.reasoning
 	}
-	return ""
+	return body.reasoning
 }
 
 // waitTPM reserves the request's estimated tokens (input and max_tokens, as the call carries it:

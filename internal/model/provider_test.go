@@ -395,42 +395,102 @@ func TestReplyAccounting(t *testing.T) {
 	}
 }
 
-// TestUnreadableReplyKeepsUsage: a 200 reply that langchaingo v0.1.14 cannot read (an Anthropic
-// content block of a type it does not know, as redacted_thinking, which Claude sends with
-// extended thinking; an OpenAI-compatible message whose content is an array of parts, as
-// Mistral's reasoning models send; a Gemini part with no data it knows, as a part that holds only
-// a thoughtSignature) fails the call, but keeps the usage its server reported: it was paid for.
-// A body of another shape reports none, and keeps none.
-func TestUnreadableReplyKeepsUsage(t *testing.T) {
+// TestRepliesReadFromBody: a 200 reply that langchaingo v0.1.14 cannot read but that is its
+// provider's, with an answer in it, is answered from its body, as the provider's SDKs read it:
+// an Anthropic message with a redacted_thinking block (extended thinking that Anthropic's safety
+// systems encrypted) beside its thinking and text blocks; an OpenAI-compatible message whose
+// content is an array of parts (Mistral's reasoning models: a thinking part, then text parts);
+// a Gemini reply with a part of data genai does not know (only a thoughtSignature, an
+// executableCode) beside text and thought parts. Its text is that of its text blocks or parts
+// joined, its reasoning that of the thinking the provider gives readably, its usage the body's;
+// the rules of any reply hold: one cut at max_tokens is Cut, one without text is ErrEmptyReply.
+func TestRepliesReadFromBody(t *testing.T) {
+	const (
+		redacted = `{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"}`
+		thinking = `{"type":"thinking","thinking":"The user asks for the capital of France.\n\nThat is Paris.","signature":"EuYBCkQYAiJAjqSTe4yb8LTpJxvAk4HNUB6u1hyC"}`
+		claude   = `{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[`
+		claudeOK = `],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":140}}`
+		mistral  = `{"id":"cf79f7daaee244b1a0ae5c7b1444424a","object":"chat.completion","created":1759500534,"model":"magistral-small-2509","choices":[{"index":0,"message":{"role":"assistant","tool_calls":null,"content":[`
+		think    = `{"type":"thinking","thinking":[{"type":"text","text":"The capital of France"},{"type":"text","text":" is Paris."}]}`
+		gemUsage = `"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":60,"thoughtsTokenCount":50},"modelVersion":"gemini-2.5-flash","responseId":"mHroaJ2dMoGtz7IP"}`
+	)
+	claudeUsage := record.Usage{InputTokens: 20, OutputTokens: 140}
+	mistralUsage := record.Usage{InputTokens: 12, OutputTokens: 30}
+	gemUsageWant := record.Usage{InputTokens: 8, OutputTokens: 52}
 	tests := []struct {
-		name  string
-		w     wire
-		reply string
-		usage record.Usage
+		name      string
+		w         wire
+		reply     string
+		text      string
+		reasoning string
+		usage     record.Usage
+		cut       bool
+		wantErr   string
+		unary     bool // a request of one message, which genai asks without streaming
 	}{
-		{"anthropic redacted_thinking", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[` +
-			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj"},` +
-			`{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":140}}`,
-			record.Usage{InputTokens: 20, OutputTokens: 140}},
-		{"openai content of parts", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"magistral-small-2509","choices":[{"index":0,"message":{"role":"assistant","content":[` +
-			`{"type":"thinking","thinking":[{"type":"text","text":"The capital of France."}]},{"type":"text","text":"Paris"}]},"finish_reason":"stop"}],` +
-			`"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42}}`,
-			record.Usage{InputTokens: 12, OutputTokens: 30}},
-		{"gemini part with no data", wires[3], `{"candidates":[{"content":{"parts":[{"thoughtSignature":"CiQB0e2Kb8dW"},{"text":"Paris"}],"role":"model"},"finishReason":"STOP","index":0}],` +
-			`"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":60,"thoughtsTokenCount":50}}`,
-			record.Usage{InputTokens: 8, OutputTokens: 52}},
+		{"anthropic redacted_thinking", wires[1], claude + thinking + `,` + redacted + `,{"type":"text","text":"Paris"}` + claudeOK,
+			"Paris", "The user asks for the capital of France.\n\nThat is Paris.", claudeUsage, false, "", false},
+		{"anthropic thinking, which langchaingo reads", wires[1], claude + thinking + `,{"type":"text","text":"Paris"}` + claudeOK,
+			"Paris", "The user asks for the capital of France.\n\nThat is Paris.", claudeUsage, false, "", false},
+		{"anthropic redacted_thinking alone, text blocks joined", wires[1], claude + redacted + `,{"type":"text","text":"The capital is "},{"type":"text","text":"Paris."}` + claudeOK,
+			"The capital is Paris.", "", claudeUsage, false, "", false},
+		{"anthropic cut at max_tokens", wires[1], claude + redacted + `,{"type":"text","text":"The capital"}],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":16}}`,
+			"The capital", "", record.Usage{InputTokens: 20, OutputTokens: 16}, true, "", false},
+		{"anthropic no text", wires[1], claude + redacted + `],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":16}}`,
+			"", "", record.Usage{InputTokens: 20, OutputTokens: 16}, true, "empty reply (stop reason max_tokens: max_tokens 16 ran out before any text", false},
+		{"mistral thinking part", wires[0], mistral + think + `,{"type":"text","text":"Paris"}]},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"total_tokens":42,"completion_tokens":30}}`,
+			"Paris", "The capital of France is Paris.", mistralUsage, false, "", false},
+		{"text parts joined round a reference", wires[0], mistral + `{"type":"text","text":"The capital is "},{"type":"reference","reference_ids":[0]},{"type":"text","text":"Paris."}]},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"total_tokens":42,"completion_tokens":30}}`,
+			"The capital is Paris.", "", mistralUsage, false, "", false},
+		{"mistral cut in its thinking", wires[0], mistral + think + `]},"finish_reason":"length"}],"usage":{"prompt_tokens":12,"total_tokens":28,"completion_tokens":16}}`,
+			"", "The capital of France is Paris.", record.Usage{InputTokens: 12, OutputTokens: 16}, true, "empty reply (stop reason length: max_tokens 16 ran out before any text", false},
+		{"gemini thoughtSignature part", wires[3], `{"candidates":[{"content":{"parts":[{"text":"Paris"},{"thoughtSignature":"CiQB0e2Kb8dWq7tX"}],"role":"model"},"finishReason":"STOP","index":0}],` + gemUsage,
+			"Paris", "", gemUsageWant, false, "", false},
+		{"gemini thoughtSignature part, not streamed", wires[3], `{"candidates":[{"content":{"parts":[{"thoughtSignature":"CiQB0e2Kb8dWq7tX"},{"text":"Paris"}],"role":"model"},"finishReason":"STOP","index":0}],` + gemUsage,
+			"Paris", "", gemUsageWant, false, "", true},
+		{"gemini stream with thoughts and code", wires[3], `{"candidates":[{"content":{"parts":[{"text":"The capital of France.","thought":true}],"role":"model"},"index":0}],` + gemUsage + `,` +
+			`{"candidates":[{"content":{"parts":[{"executableCode":{"language":"PYTHON","code":"print('Paris')"}},{"text":"The capital is "}],"role":"model"},"index":0}],` + gemUsage + `,` +
+			`{"candidates":[{"content":{"parts":[{"text":"Paris."}],"role":"model"},"finishReason":"STOP","index":0}],` + gemUsage,
+			"The capital is Paris.", "The capital of France.", gemUsageWant, false, "", false},
+		{"gemini thought part, which langchaingo reads as text", wires[3], `{"candidates":[{"content":{"parts":[{"text":"The capital of France.","thought":true},{"text":"Paris"}],"role":"model"},"finishReason":"STOP","index":0}],` + gemUsage,
+			"Paris", "The capital of France.", gemUsageWant, false, "", false},
+		{"gemini thoughts alone", wires[3], `{"candidates":[{"content":{"parts":[{"text":"The capital of France.","thought":true},{"thoughtSignature":"CiQB0e2Kb8dWq7tX"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],` + gemUsage,
+			"", "", gemUsageWant, true, "empty reply (stop reason MAX_TOKENS: max_tokens 16 ran out before any text", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := replyClient(t, tt.w, tt.reply)
-			resp, err := c.Generate(context.Background(), testRequest(tt.w.provider, wireModels[tt.w.provider]))
-			if err == nil {
-				t.Fatalf("Generate = %+v, want an error: langchaingo cannot read the reply", resp)
+			req := testRequest(tt.w.provider, wireModels[tt.w.provider])
+			if tt.unary {
+				req.Messages = req.Messages[1:] // genai asks generateContent, not its stream
 			}
-			if !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage || resp.Attempts != 1 {
-				t.Errorf("Generate error %v: usage %+v, no usage %v, %d attempts; want %+v, false, 1", err, resp.Usage, resp.NoUsage, resp.Attempts, tt.usage)
+			c := replyClient(t, tt.w, tt.reply)
+			resp, err := c.Generate(context.Background(), req)
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Generate: %v", err)
+			case tt.wantErr != "" && (!errors.Is(err, ErrEmptyReply) || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Errorf("Generate error = %v, want one with %q", err, tt.wantErr)
+			}
+			if resp.Text != tt.text || resp.Reasoning != tt.reasoning || !reflect.DeepEqual(resp.Usage, tt.usage) || resp.NoUsage || resp.Cut != tt.cut || resp.Attempts != 1 {
+				t.Errorf("Generate = text %q, reasoning %q, usage %+v, no usage %v, cut %v, %d attempts; want %q, %q, %+v, false, %v, 1",
+					resp.Text, resp.Reasoning, resp.Usage, resp.NoUsage, resp.Cut, resp.Attempts, tt.text, tt.reasoning, tt.usage, tt.cut)
 			}
 		})
+	}
+}
+
+// TestUnreadableReplyKeepsUsage: a 200 reply that neither langchaingo v0.1.14 nor Generate can
+// read from its body (an OpenAI-compatible message whose content is an object, no string nor
+// array of parts) fails the call, but keeps the usage its server reported: it was paid for.
+func TestUnreadableReplyKeepsUsage(t *testing.T) {
+	c := replyClient(t, wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":{"text":"Paris"}},"finish_reason":"stop"}],`+
+		`"usage":{"prompt_tokens":12,"completion_tokens":30,"total_tokens":42}}`)
+	resp, err := c.Generate(context.Background(), testRequest("openai", wireModels["openai"]))
+	if err == nil || !strings.Contains(err.Error(), "cannot unmarshal object") {
+		t.Fatalf("Generate = %+v, %v; want the client's error: nothing reads the reply", resp, err)
+	}
+	if want := (record.Usage{InputTokens: 12, OutputTokens: 30}); !reflect.DeepEqual(resp.Usage, want) || resp.NoUsage || resp.Attempts != 1 || resp.Text != "" {
+		t.Errorf("Generate error %v: text %q, usage %+v, no usage %v, %d attempts; want none, %+v, false, 1", err, resp.Text, resp.Usage, resp.NoUsage, resp.Attempts, want)
 	}
 }
 
@@ -485,7 +545,7 @@ func TestEmptyReplies(t *testing.T) {
 }
 
 // TestBlocked: a reply without text that OpenAI's content filter stopped (finish_reason
-// content_filter, its content null or "") or that Claude's safety classifiers stopped (stop_reason
+// content_filter, its content null, "" or parts without text) or that Claude's safety classifiers stopped (stop_reason
 // refusal, its content empty or an empty text block) is a BlockedError, as Gemini's blocks are:
 // asked once (the same prompt is stopped again), with the usage it was paid for, and never an
 // empty reply, which a judge asks again. Claude's stop_details names the policy's category when
@@ -511,6 +571,8 @@ func TestBlocked(t *testing.T) {
 		{"openai content empty", wires[0], openai(`{"role":"assistant","content":""}`),
 			"openai gpt-4o-mini: reply blocked by OpenAI: content_filter", record.Usage{InputTokens: 12, OutputTokens: 7}},
 		{"openai content left out", wires[0], openai(`{"role":"assistant"}`),
+			"openai gpt-4o-mini: reply blocked by OpenAI: content_filter", record.Usage{InputTokens: 12, OutputTokens: 7}},
+		{"openai content of parts without text", wires[0], openai(`{"role":"assistant","content":[{"type":"thinking","thinking":[{"type":"text","text":"Hmm."}]}]}`),
 			"openai gpt-4o-mini: reply blocked by OpenAI: content_filter", record.Usage{InputTokens: 12, OutputTokens: 7}},
 		{"anthropic no content", wires[1], claude(`[]`, ""),
 			"anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", record.Usage{InputTokens: 20, OutputTokens: 3}},

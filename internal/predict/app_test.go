@@ -583,27 +583,56 @@ func TestAnthropicEndToEnd(t *testing.T) {
 	}
 }
 
-// TestUnreadableReplyPaid: a reply the client library cannot read (Claude's redacted_thinking
-// block, which langchaingo v0.1.14 does not know) fails its record in the client's words, on one
-// line without the block it could not read, with the usage and cost its server reported, as --max-cost counts them: the second call is not made under a budget the
-// first spent.
-func TestUnreadableReplyPaid(t *testing.T) {
+// TestRedactedThinkingReplyRead: a reply the client library cannot read (Claude's
+// redacted_thinking block, which langchaingo v0.1.14 does not know, beside a thinking block and
+// the text) is read from its body: the record has the text, the thinking as its reasoning, the
+// usage and cost its server reported, and --cache stores it as any other reply, so a rerun makes
+// no call.
+func TestRedactedThinkingReplyRead(t *testing.T) {
 	url, calls := clitest.CountedReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json",
 		Body: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[` +
+			`{"type":"thinking","thinking":"France's capital.","signature":"EuYBCkQYAiJA"},` +
 			`{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1000,"output_tokens":500}}`})
 	t.Setenv("ANTHROPIC_API_KEY", testKey)
-	recs, stderr, err := run(t, context.Background(), input(2, nil), "--provider", "anthropic", "--model", "claude-3-7-sonnet-20250219",
-		"--base-url", url+"/v1", "--concurrency", "1", "--max-cost", "0.01")
+	args := []string{"--provider", "anthropic", "--model", "claude-3-7-sonnet-20250219", "--base-url", url + "/v1",
+		"--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	const cost = (1000*3.00 + 500*15.00) / 1e6 // claude-3-7-sonnet: $3 in, $15 out per million
+	for i, wantCalls := range []int64{2, 2} {
+		recs, stderr, err := run(t, context.Background(), input(2, nil), args...)
+		if err != nil || len(recs) != 2 || calls.Load() != wantCalls {
+			t.Fatalf("run %d: %v, %d records after %d calls; want 2 records after %d calls; stderr %s", i+1, err, len(recs), calls.Load(), wantCalls, stderr)
+		}
+		for _, r := range recs {
+			p := r.Prediction
+			if p.Text != "Paris" || p.Reasoning != "France's capital." || p.Error != "" || p.Usage == nil || p.Usage.InputTokens != 1000 ||
+				p.Usage.OutputTokens != 500 || p.CostUSD == nil || *p.CostUSD != cost || p.Cached != (i == 1) {
+				t.Errorf("run %d: prediction %+v, usage %v; want Paris, its reasoning, 1000/500 tokens costing %v, cached %v", i+1, p, p.Usage, cost, i == 1)
+			}
+		}
+	}
+}
+
+// TestUnreadableReplyPaid: a reply that neither the client library nor qapipe can read (an
+// OpenAI-compatible message whose content is an object) fails its record in the client's words,
+// with the usage and cost its server reported, as --max-cost counts them: the second call is not
+// made under a budget the first spent.
+func TestUnreadableReplyPaid(t *testing.T) {
+	url, calls := clitest.CountedReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json",
+		Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":{"text":"Paris"}},"finish_reason":"stop"}],` +
+			`"usage":{"prompt_tokens":1000,"completion_tokens":500,"total_tokens":1500}}`})
+	t.Setenv("OPENAI_API_KEY", testKey)
+	recs, stderr, err := run(t, context.Background(), input(2, nil), "--provider", "openai", "--model", "gpt-4o",
+		"--base-url", url+"/v1", "--concurrency", "1", "--max-cost", "0.005")
 	if command.ExitCode(err) != command.ExitBadRecords || len(recs) != 2 || calls.Load() != 1 {
 		t.Fatalf("exit %d (%v), %d records after %d calls; want 3, 2 records after 1 call; stderr %s", command.ExitCode(err), err, len(recs), calls.Load(), stderr)
 	}
 	p := recs[0].Prediction
-	const cost = (1000*3.00 + 500*15.00) / 1e6 // claude-3-7-sonnet: $3 in, $15 out per million
-	if p.Error != "anthropic claude-3-7-sonnet-20250219: parse response: unknown content type: redacted_thinking" || p.Usage == nil || p.Usage.InputTokens != 1000 ||
+	const cost = (1000*2.50 + 500*10.00) / 1e6 // gpt-4o: $2.50 in, $10 out per million
+	if !strings.HasPrefix(p.Error, "openai gpt-4o: json: cannot unmarshal object") || p.Usage == nil || p.Usage.InputTokens != 1000 ||
 		p.Usage.OutputTokens != 500 || p.CostUSD == nil || *p.CostUSD != cost {
 		t.Errorf("prediction %+v, usage %v; want the client's error with 1000/500 tokens costing %v", p, p.Usage, cost)
 	}
-	if p := recs[1].Prediction; !strings.Contains(p.Error, "budget spent: $0.010500 of --max-cost $0.010000") {
+	if p := recs[1].Prediction; !strings.Contains(p.Error, "budget spent: $0.007500 of --max-cost $0.005000") {
 		t.Errorf("second prediction %+v, want it refused by the budget", p)
 	}
 }
