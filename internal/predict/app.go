@@ -153,8 +153,9 @@ that ran out (LoCoMo's 32 are soon spent), paid for as an empty reply is. Every 
 LoCoMo's batches (the thinking on the record that carries the call's usage), LongMemEval's notes,
 EvaLearn's answers and its judge's verdicts (the history shows a verdict's text after its
 thinking). Thinking that a server sends apart (vLLM --reasoning-parser, llama-server
---reasoning-format deepseek, DeepSeek's API: reasoning_content or reasoning; Ollama's thinking)
-goes to prediction.reasoning under either mode. --think keep leaves the text whole. --cache
+--reasoning-format deepseek, DeepSeek's API: reasoning_content or reasoning; Ollama's thinking;
+Claude's thinking blocks, Gemini's thought parts, Mistral's thinking parts) goes to
+prediction.reasoning under either mode. --think keep leaves the text whole. --cache
 stores replies as they came, so a rerun with the other --think reads them again without a call; a
 reply cut in its thinking is stored too, and a larger --max-tokens asks again.
 
