@@ -377,7 +377,7 @@ func geminiAnswer(rs []geminiReply) (answer *bodyAnswer, reasoning string, thoug
 			answer = &bodyAnswer{}
 		}
 		for _, p := range r.Candidates[0].Content.Parts {
-			if p.Thought {
+			if p.thought() {
 				thought.WriteString(p.Text)
 				thoughts = true
 				continue
@@ -395,10 +395,7 @@ func geminiAnswer(rs []geminiReply) (answer *bodyAnswer, reasoning string, thoug
 type geminiReply struct {
 	Candidates []struct {
 		Content struct {
-			Parts []struct {
-				Text    string
-				Thought bool // a thought summary, not the answer
-			}
+			Parts []geminiPart
 		}
 		FinishReason json.RawMessage
 	}
@@ -406,6 +403,17 @@ type geminiReply struct {
 	UsageMetadata  *geminiUsage
 	Error          json.RawMessage
 }
+
+// geminiPart is a part of a Gemini reply's candidate, as readGemini reads it.
+type geminiPart struct {
+	Text string
+	// Thought is true for a thought summary, no part of the answer; kept raw (thought), so
+	// that one of another type spoils no other reading of the reply.
+	Thought json.RawMessage
+}
+
+// thought reports whether p is a thought: its thought is true.
+func (p *geminiPart) thought() bool { return string(bytes.TrimSpace(p.Thought)) == "true" }
 
 // geminiUsage is a Gemini reply's usageMetadata.
 type geminiUsage struct {
@@ -462,7 +470,7 @@ func geminiEmpty(rs []geminiReply) string {
 		}
 		for _, c := range r.Candidates {
 			for _, p := range c.Content.Parts {
-				if strings.TrimSpace(p.Text) != "" && !p.Thought {
+				if strings.TrimSpace(p.Text) != "" && !p.thought() {
 					return ""
 				}
 			}
