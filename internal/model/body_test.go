@@ -1,7 +1,9 @@
 package model
 
 import (
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -51,4 +53,29 @@ func TestReadReply(t *testing.T) {
 			t.Errorf("readReply(%s) differs (-want +got):\n%s", rb.provider, diff)
 		}
 	}
+}
+
+// FuzzReadReply: readReply never panics on any body of any provider, and what it reads is as its
+// fields say: valid UTF-8, the reasoning trimmed, an answer's stop reason the reply's.
+func FuzzReadReply(f *testing.F) {
+	for _, rb := range replyBodies {
+		f.Add(rb.provider, rb.body)
+	}
+	f.Add("anthropic", `{"type":"message","content":[{"type":"thinking","thinking":" hm "},{"type":"redacted_thinking","data":"x"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}}`)
+	f.Add("openai", `{"choices":[{"message":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"hm"}]},{"type":"text","text":"Paris"}]},"finish_reason":"stop"}]}`)
+	f.Add("googleai", `[{"candidates":[{"content":{"parts":[{"text":"hm","thought":true},{"thoughtSignature":"x"},{"text":"Paris"}]},"finishReason":"STOP"}]}]`)
+	f.Fuzz(func(t *testing.T, provider, body string) {
+		r := readReply(provider, []byte(body))
+		if strings.TrimSpace(r.reasoning) != r.reasoning || !utf8.ValidString(r.reasoning) {
+			t.Errorf("readReply(%s, %q) reasoning %q: not trimmed valid UTF-8", provider, body, r.reasoning)
+		}
+		if a := r.answer; a != nil {
+			if !utf8.ValidString(a.text) || strings.TrimSpace(a.reasoning) != a.reasoning {
+				t.Errorf("readReply(%s, %q) answer %+v: text not valid UTF-8 or reasoning not trimmed", provider, body, *a)
+			}
+			if provider == "googleai" && a.stop != r.stop {
+				t.Errorf("readReply(%s, %q) answer stop %q, reply's %q", provider, body, a.stop, r.stop)
+			}
+		}
+	})
 }
