@@ -57,7 +57,11 @@ prediction (none in qa-load --predictions' file) is unscored, so the means are o
 questions, as LongMemEval's scripts, which judge only the answers given, have them; with
 --missing-as-zero the summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as
 evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py score it (squad2_* and the
-others leave it out still: evaluate-v2.0.py stops on it with a KeyError). A selected
+others leave it out still: evaluate-v2.0.py stops on it with a KeyError). A prediction without a
+text (HotpotQA's supporting facts alone, as its prediction file gives an id's "sp" without its
+"answer"; a score alone) gives no answer: the answer metrics and joint_* leave it out in the same
+way, and --missing-as-zero counts it 0 there, as it counts a prediction with gold facts and none
+of its own 0 in sp_* and joint_*, as hotpot_evaluate_v1.py does. A selected
 metric that applies to a record but could not be computed (a failed embedding call, a corpus
 metric's field that cannot be read) is reported, exits 3, and is named in the record's
 score_errors with the reason; a later run that computes the metric removes the entry, and one
@@ -68,8 +72,9 @@ METRICS:
 {metrics}
 Notes: ROUGE uses rouge-score's tokenizer, which drops every non-ASCII character (so Chinese text
 scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (lang zh);
-locomo_f1 only on LoCoMo records (category from meta.category, else the type); sp_* and joint_*
-only when the prediction carries supporting_facts and meta.supporting_facts holds the gold ones.
+locomo_f1 only on LoCoMo records (category from meta.category, else the type); sp_* only when
+the prediction carries supporting_facts and meta.supporting_facts holds the gold ones, joint_*
+when it carries an answer too.
 LoCoMo category-5 questions get no reference metric (em, f1, ROUGE, BLEU, METEOR, CMRC,
 embeddings): their gold is the adversarial answer, the trap the question sets, and LoCoMo and
 MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.
@@ -200,7 +205,7 @@ func flags() []cli.Flag {
 		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
-		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction as 0 in the summary's em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
+		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction (or without the answer or the supporting facts a metric reads) as 0 in the summary's em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type, question, gold, prediction, metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},

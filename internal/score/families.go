@@ -76,10 +76,21 @@ func (it *item) meteorScore(synonyms bool) float64 {
 	}), synonyms)
 }
 
-// hasPrediction reports whether the record carries a prediction and gold answers to compare it
+// hasPrediction reports whether the record carries an answer and gold answers to compare it
 // with: what every reference-based metric needs.
 func (it *item) hasPrediction() bool {
-	return it.rec.Prediction != nil && len(it.rec.Answers) > 0
+	return it.answered() && len(it.rec.Answers) > 0
+}
+
+// answered reports whether the record's prediction gives an answer text, the empty answer ""
+// included, or failed to (a failed one counts 0 under --errors-as-zero wherever an answer would
+// have been scored). A prediction of supporting facts, a score, or a loss and tokens alone
+// (record.Prediction.HasText) answers nothing: HotpotQA's official prediction file gives facts
+// for questions it gives no answer for, which hotpot_evaluate_v1.py scores as missing answers,
+// not as empty ones.
+func (it *item) answered() bool {
+	p := it.rec.Prediction
+	return p != nil && (p.HasText() || p.Error != "")
 }
 
 // hasReference reports whether the record's gold answers are answers the prediction should
@@ -118,6 +129,7 @@ func registry() []*family {
 		cmrcFamily(),
 		locomoFamily(),
 		supportFamily(),
+		jointFamily(),
 		judgeFamily(),
 	}, embedFamilies()...)
 }

@@ -29,10 +29,12 @@ type Summary struct {
 	Errors       int  `json:"errors"`
 	ErrorsAsZero bool `json:"errors_as_zero"`
 	Unscored     int  `json:"unscored"`
-	// MissingAsZero counts the records without a prediction that count as 0 (--missing-as-zero),
-	// among the scored; omitted when 0.
+	// MissingAsZero counts the records without a prediction, or with one that lacks the answer or
+	// the supporting facts a metric reads, that count as 0 in it (--missing-as-zero), among the
+	// scored; omitted when 0.
 	MissingAsZero int      `json:"missing_as_zero,omitempty"`
 	missingIn     []string // the metrics that count them as 0, for the warning
+	missingPart   int      // of MissingAsZero, those with a prediction that lacks an answer or facts
 	unpredicted   int      // of Unscored, the records without a prediction, for its warning
 	unjudged      int      // and those without a judgment, for judge_score
 	// failedUnscored counts, under ErrorsAsZero, the records with errors among Unscored: no
@@ -40,10 +42,13 @@ type Summary struct {
 	failedUnscored int
 	// factsUnpredicted counts the records with gold supporting facts and none predicted.
 	factsUnpredicted int
-	firstRepeat      string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
-	byKnown          []string // paths the first records have values at, sorted, for --by's suggestion
-	degenerate       []string // the groups' degenerate-interval warnings, one a group, until summarize ends
-	BadLines         int      `json:"bad_lines"`
+	// answerUnpredicted counts the records with gold answers whose prediction gives supporting
+	// facts and no answer.
+	answerUnpredicted int
+	firstRepeat       string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
+	byKnown           []string // paths the first records have values at, sorted, for --by's suggestion
+	degenerate        []string // the groups' degenerate-interval warnings, one a group, until summarize ends
+	BadLines          int      `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
 	// call, chunk tags of the wrong length, ...); omitted when 0.
 	MetricErrors int `json:"metric_errors,omitempty"`
@@ -178,6 +183,9 @@ func (s *Summary) header() string {
 	missing := ""
 	if s.MissingAsZero > 0 {
 		missing = fmt.Sprintf(" (%d without a prediction, as 0)", s.MissingAsZero)
+		if s.missingPart > 0 {
+			missing = fmt.Sprintf(" (%d without a prediction or part of one, as 0)", s.MissingAsZero)
+		}
 	}
 	return fmt.Sprintf("records %d, scored %d%s, errors %d (%s), unscored %d, bad lines %d; %s",
 		s.Records, s.Scored, missing, s.Errors, errs, s.Unscored, s.BadLines, intervals)

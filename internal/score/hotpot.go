@@ -5,25 +5,42 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// supportFamily is HotpotQA's supporting-fact and joint scores: it applies when the prediction
-// carries supporting_facts and meta.supporting_facts holds the gold ones ([[title, sentence]]).
-// The joint scores combine them with the answer's EM, precision and recall against the first
-// gold answer, as hotpot_evaluate_v1.py (one gold answer per question) does.
+// supportFamily is HotpotQA's supporting-fact scores: it applies when the prediction carries
+// supporting_facts and meta.supporting_facts holds the gold ones ([[title, sentence]]), with an
+// answer or without one, as hotpot_evaluate_v1.py scores a question's "sp" whether or not its
+// "answer" is given.
 func supportFamily() *family {
 	return &family{
-		names: []string{"sp_em", "sp_f1", "joint_em", "joint_f1"},
-		about: "HotpotQA supporting facts and joint EM/F1 (prediction.supporting_facts vs meta.supporting_facts)",
+		names: []string{"sp_em", "sp_f1"},
+		about: "HotpotQA supporting-fact EM/F1 (prediction.supporting_facts vs meta.supporting_facts)",
 		applies: func(it *item) bool {
 			return gradesFacts(it.rec) && it.rec.Prediction != nil && it.rec.Prediction.SupportingFacts != nil
 		},
-		// hotpot_evaluate_v1.py: "missing sp fact", 0 over len(gold); joint 0 too
+		// hotpot_evaluate_v1.py: "missing sp fact", 0 over len(gold)
 		missing: func(it *item) bool { return gradesFacts(it.rec) },
 		score: func(it *item, out []float64) {
-			gold := goldFacts(it.rec)
-			spEM, spF1, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), gold)
+			out[0], out[1], _, _ = metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+		},
+	}
+}
+
+// jointFamily is HotpotQA's joint scores: the supporting-fact scores combined with the answer's
+// EM, precision and recall against the first gold answer, as hotpot_evaluate_v1.py (one gold
+// answer per question) does. It needs both, a prediction's facts and its answer.
+func jointFamily() *family {
+	return &family{
+		names: []string{"joint_em", "joint_f1"},
+		about: "HotpotQA joint EM/F1 (the answer's and the supporting facts' together)",
+		applies: func(it *item) bool {
+			return gradesFacts(it.rec) && it.answered() && it.rec.Prediction.SupportingFacts != nil
+		},
+		// hotpot_evaluate_v1.py: no joint score without both the answer and the sp facts, 0
+		// over len(gold)
+		missing: func(it *item) bool { return gradesFacts(it.rec) },
+		score: func(it *item, out []float64) {
+			spEM, _, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
 			ansEM, _, ansP, ansR := metric.HotpotAnswer(it.pred(), it.rec.Answers[0])
-			out[0], out[1] = spEM, spF1
-			out[2], out[3] = metric.JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
+			out[0], out[1] = metric.JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
 		},
 	}
 }

@@ -58,7 +58,8 @@ type outcome struct {
 	// record, 0 where it would have applied (used only with --errors-as-zero).
 	vals []float64
 	// missing lists the k whose sel.names[k] the summary counts as 0 for this record, which has no
-	// prediction (--missing-as-zero); its vals stay NaN, so that the record gets no such score.
+	// prediction, or one without the answer or the supporting facts that the metric reads
+	// (--missing-as-zero); its vals stay NaN, so that the record gets no such score.
 	missing   []int
 	dataset   string
 	locomoCat int // LoCoMo category number, 0 when unknown
@@ -67,8 +68,13 @@ type outcome struct {
 	locomoConv string
 	abstention bool // LongMemEval abstention question (record.Abstention)
 	// factsUnpredicted: the record has gold supporting facts and a prediction without any, which
-	// hotpot_evaluate_v1.py scores 0 where qa-score has no sp/joint scores (see Summary.warnings).
+	// hotpot_evaluate_v1.py scores 0 where qa-score has no sp/joint scores (see Summary.warnings);
+	// not set under --missing-as-zero, which counts them 0 as the script does.
 	factsUnpredicted bool
+	// answerUnpredicted: the record has gold answers and a prediction of supporting facts alone,
+	// no answer, which hotpot_evaluate_v1.py scores 0 ("missing answer") where qa-score has no
+	// answer or joint scores (see Summary.warnings); not set under --missing-as-zero.
+	answerUnpredicted bool
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
 	// unread says why the EvaLearn judge reply judge_score read held no score by EvaLearn's
@@ -102,10 +108,11 @@ func (s *scorer) score(rec *record.Record) outcome {
 	for k := range o.vals {
 		o.vals[k] = math.NaN()
 	}
-	o.failed = (rec.Prediction != nil && rec.Prediction.Error != "") || (s.judged && judgeFailed(it))
+	predFailed := rec.Prediction != nil && rec.Prediction.Error != ""
+	o.failed = predFailed || (s.judged && judgeFailed(it))
 	o.unpredicted = rec.Prediction == nil
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
-	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec)
+	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec) && !s.missingAsZero
 	switch {
 	case !s.judged:
 	case s.judge == "":
@@ -135,6 +142,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	}
 	o.locomoCat, _ = locomoCategory(rec)
 	it.locomoCat = o.locomoCat
+	o.answerUnpredicted = !o.failed && !o.unpredicted && !it.answered() && rec.Prediction.SupportingFacts != nil && it.hasGold() && !s.missingAsZero
 	if o.locomoCat > 0 {
 		o.locomoConv = locomoConversation(rec.ID)
 	}
@@ -148,7 +156,10 @@ func (s *scorer) score(rec *record.Record) outcome {
 	for f, fam := range s.sel.families {
 		slots := s.sel.slots[f]
 		if !fam.applies(it) {
-			if o.unpredicted && s.missingAsZero && fam.missing != nil && fam.missing(it) {
+			// Not applying where the benchmark's script scores the record is what it lacks: no
+			// prediction, or one without the part this family reads (an answer, facts). A failed
+			// prediction is an error, not a missing one (--errors-as-zero).
+			if !predFailed && s.missingAsZero && fam.missing != nil && fam.missing(it) {
 				for _, k := range slots {
 					if k >= 0 {
 						o.missing = append(o.missing, k)

@@ -40,7 +40,7 @@ type view struct {
 		SupportingFacts json.RawMessage `json:"supporting_facts"`
 	} `json:"meta"`
 	Prediction *struct {
-		Text            string          `json:"text"`
+		Text            *string         `json:"text"` // nil: none, a prediction of facts or a score alone (record.Prediction.HasText)
 		Error           string          `json:"error"`
 		SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
 		Score           json.RawMessage `json:"score"`            // checked for null only: the corpus metrics read it by --score-field
@@ -303,13 +303,20 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	if p := v.Prediction; p != nil {
-		if err := record.NullText(data, p.Text, p.Error); err != nil {
+		text := ""
+		if p.Text != nil {
+			text = *p.Text
+		}
+		if err := record.NullText(data, text, p.Error); err != nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
 		}
 		if err := nullScore(data, p.Score, p.Error); err != nil {
 			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
 		}
-		rec.Prediction = &record.Prediction{Text: p.Text, Error: p.Error}
+		rec.Prediction = &record.Prediction{Text: text, Error: p.Error}
+		if p.Text == nil {
+			rec.Prediction.ClearText()
+		}
 		if p.SupportingFacts != nil {
 			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {
 				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}

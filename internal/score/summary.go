@@ -25,35 +25,37 @@ import (
 // so with more than one type the peak is twice that. Each record's id hash is held in a set, 11
 // to 21 bytes (repeat.IDs; repeated ids). Everything else is counts and sums.
 type aggregator struct {
-	names            []string
-	errorsAsZero     bool
-	keep             bool       // keep the values, for a summary
-	ids              repeat.IDs // the records' ids, for a summary (repeated ids)
-	records          int
-	failed           int
-	failedUnscored   int // of the failed, under --errors-as-zero, those no selected metric reads: no 0 stands for them
-	unscored         int
-	unpredicted      int                  // of the unscored, those without a prediction
-	factsUnpredicted int                  // records with gold supporting facts and none predicted
-	unjudged         int                  // and those with one but without a judgment, for judge_score
-	missing          int                  // records without a prediction counted as 0 (--missing-as-zero)
-	missingIn        []bool               // missingIn[k]: names[k] counted one of them as 0
-	metricErrors     int                  // records with a corpus-metric problem or a failed embedding call
-	groups           map[string]*groupAcc // by record type; "" for records without one
-	sums             []float64            // sums[k]: the values of names[k] summed in input order, for overall's mean
-	locomo           map[int]*meanAcc     // locomo_f1 by LoCoMo category
-	locomoF1         meanAcc              // locomo_f1 over all categories, summed in input order
-	lme              map[string]*meanAcc  // LongMemEval judge_score by type
-	locomoJudge      map[int]*meanAcc     // LoCoMo judge_score by category
-	locomoConvs      []*convAcc           // LoCoMo judge_score by conversation, in order of first record
-	locomoConvAt     map[string]*convAcc  // locomoConvs by conversation
-	locomoNoConv     int                  // LoCoMo judge_scores whose record's id names no conversation
-	locomoAll        [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
-	lmeAbs           meanAcc              // LongMemEval judge_score over abstention questions
-	byPaths          byFields             // --by
-	by               []byAcc              // by[i]: the breakdown by byPaths[i]
-	byKnown          map[string]bool      // the paths with values in the first records (outcome.byKnown)
-	in               []*groupAcc          // add's scratch: the groups a record counts in
+	names             []string
+	errorsAsZero      bool
+	keep              bool       // keep the values, for a summary
+	ids               repeat.IDs // the records' ids, for a summary (repeated ids)
+	records           int
+	failed            int
+	failedUnscored    int // of the failed, under --errors-as-zero, those no selected metric reads: no 0 stands for them
+	unscored          int
+	unpredicted       int                  // of the unscored, those without a prediction
+	factsUnpredicted  int                  // records with gold supporting facts and none predicted
+	answerUnpredicted int                  // records with gold answers and supporting facts alone predicted
+	unjudged          int                  // and those with one but without a judgment, for judge_score
+	missing           int                  // records without a prediction counted as 0 (--missing-as-zero)
+	missingPart       int                  // of them, those with a prediction that lacks an answer or facts
+	missingIn         []bool               // missingIn[k]: names[k] counted one of them as 0
+	metricErrors      int                  // records with a corpus-metric problem or a failed embedding call
+	groups            map[string]*groupAcc // by record type; "" for records without one
+	sums              []float64            // sums[k]: the values of names[k] summed in input order, for overall's mean
+	locomo            map[int]*meanAcc     // locomo_f1 by LoCoMo category
+	locomoF1          meanAcc              // locomo_f1 over all categories, summed in input order
+	lme               map[string]*meanAcc  // LongMemEval judge_score by type
+	locomoJudge       map[int]*meanAcc     // LoCoMo judge_score by category
+	locomoConvs       []*convAcc           // LoCoMo judge_score by conversation, in order of first record
+	locomoConvAt      map[string]*convAcc  // locomoConvs by conversation
+	locomoNoConv      int                  // LoCoMo judge_scores whose record's id names no conversation
+	locomoAll         [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
+	lmeAbs            meanAcc              // LongMemEval judge_score over abstention questions
+	byPaths           byFields             // --by
+	by                []byAcc              // by[i]: the breakdown by byPaths[i]
+	byKnown           map[string]bool      // the paths with values in the first records (outcome.byKnown)
+	in                []*groupAcc          // add's scratch: the groups a record counts in
 }
 
 type groupAcc struct {
@@ -125,6 +127,9 @@ func (a *aggregator) add(o outcome) {
 	if o.factsUnpredicted {
 		a.factsUnpredicted++
 	}
+	if o.answerUnpredicted {
+		a.answerUnpredicted++
+	}
 	in := a.in[:0] // its type's group, and its value's group of each breakdown
 	if a.keep {
 		in = append(in, a.groupIn(a.groups, o.typ))
@@ -155,6 +160,9 @@ func (a *aggregator) add(o outcome) {
 	any := false
 	if len(o.missing) > 0 {
 		a.missing++
+		if !o.unpredicted {
+			a.missingPart++
+		}
 	}
 	for k, v := range o.vals {
 		if math.IsNaN(v) {
@@ -222,7 +230,8 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.factsUnpredicted = a.unpredicted, a.unjudged, a.factsUnpredicted
-	s.MissingAsZero = a.missing
+	s.answerUnpredicted = a.answerUnpredicted
+	s.MissingAsZero, s.missingPart = a.missing, a.missingPart
 	for k, in := range a.missingIn {
 		if in {
 			s.missingIn = append(s.missingIn, a.names[k])
@@ -585,8 +594,13 @@ func (s *Summary) warnings() {
 		}
 	}
 	if n := s.MissingAsZero; n > 0 {
-		w = append(w, fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
-			english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
+		if s.missingPart == 0 {
+			w = append(w, fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
+				english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
+		} else {
+			w = append(w, fmt.Sprintf("%s no prediction, or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
+				english.Count(n, "record has", "records have"), s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
+		}
 	}
 	if s.Unscored > 0 {
 		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged))
@@ -601,6 +615,9 @@ func (s *Summary) warnings() {
 	}
 	w = append(w, s.byMissing()...)
 	if warn := s.factsWarning(); warn != "" {
+		w = append(w, warn)
+	}
+	if warn := s.answerWarning(); warn != "" {
 		w = append(w, warn)
 	}
 	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
@@ -621,18 +638,48 @@ func (s *Summary) factsWarning() string {
 	if s.factsUnpredicted == 0 || s.Overall == nil {
 		return ""
 	}
-	var names []string
-	n := 0
+	var names, counted []string
+	n, same := 0, true
 	for _, name := range []string{"sp_em", "sp_f1", "joint_em", "joint_f1"} {
 		if st := s.Overall.Metrics[name]; st != nil && st.Count > 0 {
+			same = same && (n == 0 || st.Count == n)
 			names, n = append(names, name), max(n, st.Count)
+			counted = append(counted, fmt.Sprintf("%s over %d", name, st.Count))
 		}
 	}
 	if n == 0 {
 		return ""
 	}
+	if !same {
+		// The joint scores need the answer too: a prediction of facts alone has sp scores and
+		// no joint ones, so their counts differ, and so do the script's denominators.
+		return fmt.Sprintf("%s: the means leave out %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (--missing-as-zero counts %s so)",
+			strings.Join(counted, ", "), english.Count(s.factsUnpredicted, "record that has", "records that have"), english.Form(s.factsUnpredicted, "it", "them"))
+	}
 	return fmt.Sprintf("%s: the means are over the %s whose prediction carries supporting facts; %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (over %d)",
 		strings.Join(names, ", "), english.Count(n, "record", "records"), english.Count(s.factsUnpredicted, "more record has", "more records have"), n+s.factsUnpredicted)
+}
+
+// answerWarning says, when records have a prediction of HotpotQA's supporting facts alone (its
+// official file gave their "sp" and no "answer") and an answer metric hotpot_evaluate_v1.py
+// scores is selected, that those leave the records out, where the script counts them 0
+// ("missing answer") and divides by all; else "".
+func (s *Summary) answerWarning() string {
+	if s.answerUnpredicted == 0 || s.Overall == nil {
+		return ""
+	}
+	var names []string
+	for _, name := range []string{"em", "f1", "hotpot_em", "hotpot_f1", "joint_em", "joint_f1"} {
+		if s.Overall.Metrics[name] != nil {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s supporting facts and no answer: %s leave %s out, where hotpot_evaluate_v1.py scores %s 0 (\"missing answer\") and counts %s in its means (--missing-as-zero counts %s so)",
+		english.Count(s.answerUnpredicted, "record's prediction carries", "records' predictions carry"), strings.Join(names, ", "),
+		english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"))
 }
 
 // unpredicted of them have no prediction and unjudged no judgment for judge_score (none at all:

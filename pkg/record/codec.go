@@ -243,16 +243,18 @@ func NullText(b []byte, text, errMsg string) error {
 }
 
 // textOptional reports whether pred, an encoded prediction without a text, carries what a metric
-// reads in place of a text: a positive-class score (auc, pn, pairwise_acc, mrr, map) or the loss
+// reads in place of a text: a positive-class score (auc, pn, pairwise_acc, mrr, map), the loss
 // and tokens perplexity reads, the members qa-score's --score-field, --loss-field and
-// --tokens-field name by default. A classifier's or a language model's scores are no answer
-// declined, and their metrics read no text.
+// --tokens-field name by default, or HotpotQA's supporting facts (sp_em, sp_f1), which its
+// official prediction file may give for a question it gives no answer for. A classifier's or a
+// language model's scores are no answer declined, nor are facts alone: such a prediction has no
+// text (HasText), and the metrics of an answer leave it out.
 //
 // Note: refusing every prediction without a text but a failed one would be simpler, but would
 // turn away score-only ranking and perplexity files that the metrics reading them take as they
 // are; whether such a shape is meant as an answer is not ours to say, so it stays valid.
 func textOptional(pred []byte) bool {
-	for _, k := range []string{"score", "loss", "tokens"} {
+	for _, k := range []string{"score", "loss", "tokens", "supporting_facts"} {
 		if v := lastMember(pred, k); v != nil && Kind(v) != "null" {
 			return true
 		}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,5 +63,64 @@ func TestPredictionEmptyFacts(t *testing.T) {
 	}
 	if b, err := p.MarshalJSON(); err != nil || string(b) != in {
 		t.Errorf("prediction %s written again as %s, %v", in, b, err)
+	}
+}
+
+// A prediction that gives supporting facts and no answer (HotpotQA's official prediction file may
+// give a question's "sp" and no "answer") is read, has no text, and is written again without one;
+// a prediction with a text, even the empty answer "", has one.
+func TestPredictionFactsAlone(t *testing.T) {
+	for _, c := range []struct {
+		line    string
+		hasText bool
+		want    string // the prediction written again
+	}{
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["P",1]]}}`, false, `{"supporting_facts":[["P",1]]}`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[]}}`, false, `{"supporting_facts":[]}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"","supporting_facts":[["P",1]]}}`, true, `{"text":"","supporting_facts":[["P",1]]}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x"}}`, true, `{"text":"x"}`},
+		{`{"schema":1,"id":"a","prediction":{"score":0.5}}`, false, `{"score":0.5}`},
+	} {
+		rec, err := NewReader(strings.NewReader(c.line+"\n"), "in.jsonl").Read()
+		if err != nil {
+			t.Errorf("%s: Read = %v, want the record", c.line, err)
+			continue
+		}
+		if got := rec.Prediction.HasText(); got != c.hasText {
+			t.Errorf("%s: HasText() = %v, want %v", c.line, got, c.hasText)
+		}
+		if b, err := rec.Prediction.MarshalJSON(); err != nil || string(b) != c.want {
+			t.Errorf("%s: prediction written as %s, %v; want %s", c.line, b, err, c.want)
+		}
+	}
+	for _, c := range []struct {
+		line, want string
+	}{
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":null}}`, `prediction.text: missing`},
+		{`{"schema":1,"id":"a","prediction":{"text":null,"supporting_facts":[]}}`, `prediction.text: want a string, got null`},
+	} {
+		_, err := NewReader(strings.NewReader(c.line+"\n"), "in.jsonl").Read()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Read error %v, want one saying %q", c.line, err, c.want)
+		}
+	}
+}
+
+// ClearText takes the text away, built in Go as a loader builds a prediction of facts alone.
+func TestPredictionClearText(t *testing.T) {
+	p := &Prediction{Text: "x", SupportingFacts: []Fact{{"P", 0}}}
+	if !p.HasText() || !(&Prediction{}).HasText() {
+		t.Fatalf("a prediction built in Go has no text")
+	}
+	p.ClearText()
+	if p.HasText() || p.Text != "" {
+		t.Errorf("after ClearText: HasText() = %v, Text %q; want false, \"\"", p.HasText(), p.Text)
+	}
+	if b, err := p.MarshalJSON(); err != nil || string(b) != `{"supporting_facts":[["P",0]]}` {
+		t.Errorf("after ClearText written as %s, %v", b, err)
+	}
+	p.Text = "y"
+	if !p.HasText() {
+		t.Errorf("a text set after ClearText: HasText() = false")
 	}
 }

@@ -150,10 +150,22 @@ type Prediction struct {
 	empty emptyMembers
 
 	// noText is set when the prediction was decoded from an object without a text member (a
-	// failed one, or a score alone: see NullText), so that encoding it again does not add the
+	// failed one, or a score or facts alone: see NullText) or ClearText took the text away, so
+	// that encoding it again does not add the
 	// empty answer "" that it never gave.
 	noText bool
 }
+
+// HasText reports whether p gives an answer text, the empty answer "" included: it was not
+// decoded from an object without a text member (a failed prediction, or one that carries a score,
+// a loss and tokens or supporting facts alone) nor made so by ClearText. A prediction built in Go
+// has one, Text, whatever its value.
+func (p *Prediction) HasText() bool { return p.Text != "" || !p.noText }
+
+// ClearText takes p's answer text away: Text is emptied, HasText reports false and p is encoded
+// without a text member, as one that gives supporting facts, a score, or a loss and tokens alone,
+// and no answer. Setting Text to a non-empty string afterwards gives it one again.
+func (p *Prediction) ClearText() { p.Text, p.noText = "", true }
 
 // Batch places a prediction in the call it shared with other records' questions. The call's
 // usage, cost_usd and latency_ms are on the prediction of the record named First alone, so that
