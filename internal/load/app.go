@@ -279,14 +279,18 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 
 // warnPredictions warns of the records written without a prediction, --predictions having no
 // answer for them (qa-score leaves them unscored, or with --missing-as-zero counts them 0 where
-// the benchmark's script does), of those
+// the benchmark's script does), or with HotpotQA's supporting facts alone, of those
 // read that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
 func (a *app) warnPredictions(whole bool) {
 	p := a.preds
 	if p == nil {
 		return
 	}
-	if p.Missing > 0 {
+	if p.Missing > 0 && p.FactsAlone > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no answer in %s (the first: id %q; %d with supporting facts alone, which sp_* score): qa-score leaves %s answer unscored (--missing-as-zero counts %s 0 where the benchmark's script does), qa-judge fails %s\n",
+			p.Missing, english.Count(p.Written, "record", "records"), english.Form(p.Missing, "has", "have"), p.Name, p.FirstMissing, p.FactsAlone,
+			english.Form(p.Missing, "its", "their"), english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
+	} else if p.Missing > 0 {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no prediction in %s (the first: id %q): qa-score leaves %s unscored (--missing-as-zero counts %s 0 where the benchmark's script does), qa-judge fails %s\n",
 			p.Missing, english.Count(p.Written, "record", "records"), english.Form(p.Missing, "has", "have"), p.Name, p.FirstMissing,
 			english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))

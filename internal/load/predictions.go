@@ -23,10 +23,12 @@ type Predictions struct {
 	Name   string // the file, for warnings
 	Format string // squad (CMRC 2018's too), hotpotqa or longmemeval
 	byID   map[string]*official
-	// Missing counts the records written without a prediction (Written counts them all),
-	// FirstMissing names the first; Kept counts the records read that carried one already, kept.
-	Missing, Written, Kept int
-	FirstMissing           string
+	// Missing counts the records written without an answer (Written counts them all),
+	// FirstMissing names the first, and FactsAlone those of them whose prediction carries
+	// HotpotQA's supporting facts alone; Kept counts the records read that carried one already,
+	// kept.
+	Missing, Written, Kept, FactsAlone int
+	FirstMissing                       string
 }
 
 // official is one question's prediction in the file: its answer, if the file gives one (HotpotQA's
@@ -186,16 +188,27 @@ func (p *Predictions) Attach(rec *record.Record) {
 		}
 	case o != nil && o.hasText:
 		rec.Prediction = &record.Prediction{Text: o.text, SupportingFacts: o.facts}
+	case o != nil && o.facts != nil:
+		// HotpotQA's supporting facts without an answer: hotpot_evaluate_v1.py scores them and
+		// counts the answer missing, so the prediction carries the facts and no text, which the
+		// answer's metrics and the judges take for no answer.
+		rec.Prediction = &record.Prediction{SupportingFacts: o.facts}
+		rec.Prediction.ClearText()
 	}
 }
 
-// Count counts rec, a record written, in Written, and in Missing when it has no prediction: the
-// file had none for it, or none but supporting facts (HotpotQA's "missing answer").
+// Count counts rec, a record written, in Written, and in Missing when it has no answer: no
+// prediction (the file had none for it), or one of supporting facts alone (HotpotQA's "missing
+// answer" with its "sp"), also counted in FactsAlone.
 func (p *Predictions) Count(rec *record.Record) {
 	p.Written++
-	if rec.Prediction == nil {
+	pr := rec.Prediction
+	if pr == nil || !pr.HasText() && pr.Error == "" && pr.SupportingFacts != nil {
 		if p.Missing++; p.Missing == 1 {
 			p.FirstMissing = rec.ID
+		}
+		if pr != nil {
+			p.FactsAlone++
 		}
 	}
 }
