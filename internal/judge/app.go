@@ -110,9 +110,10 @@ judged. Records a rule decides call no model and are judged; a warning (a dry ru
 --model was given and no record was routed to it, every one judged having gone to a rule (its
 verdict or its failure there), or when the mode calls no model.
 
-A record whose prediction failed (or that has none) calls no model: its judgment fails with
-"prediction failed: ..." ("no prediction to judge: ..."; exit 3), named by the mode, template and
-model that would judge it. One whose mode leaves it out (mem0's category 5, a skip route) gets no
+A record whose prediction failed (or that has none, or none with a text: HotpotQA's supporting
+facts alone) calls no model: its judgment fails with "prediction failed: ..." ("no prediction to
+judge: ...", "no answer to judge: ..."; exit 3), named by the mode, template and model that would
+judge it. One whose mode leaves it out (mem0's category 5, a skip route) gets no
 judgment, as with a good prediction: counted as skipped, it passes through with its prediction's
 error for qa-score to count. A record that cannot be planned (a meta.abstention or LoCoMo category
 that cannot be read; no gold answers under the rules, longmemeval or mem0, which grade by one; no

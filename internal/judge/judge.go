@@ -354,13 +354,17 @@ func (j *Judge) unplanned(rec *record.Record, msg string) *record.Judgment {
 	return jg
 }
 
-// unjudgeable returns why rec's prediction cannot be judged (none, or a failed one), or "".
+// unjudgeable returns why rec's prediction cannot be judged (none, a failed one, or one without
+// an answer), or "". A prediction without a text (HotpotQA's supporting facts alone, a score
+// alone) gives no answer: judged, it would be the empty answer "", which declines.
 func unjudgeable(rec *record.Record) string {
 	switch {
 	case rec.Prediction == nil:
 		return "no prediction to judge: run qa-predict first"
 	case rec.Prediction.Error != "":
 		return "prediction failed: " + rec.Prediction.Error
+	case !rec.Prediction.HasText():
+		return "no answer to judge: the prediction has no text (supporting facts or a score alone)"
 	}
 	return ""
 }
