@@ -46,7 +46,13 @@ when they are left at 0):
                   the record a bad line, its scores differing);
   --missing-sp F  a fraction F of the predictions carries no supporting_facts (eval() prints
                   "missing sp fact" and counts 0 for it, qapipe leaves the record's sp and joint
-                  scores out).
+                  scores out);
+  --missing-answer F  a fraction F of the predictions carries no answer, its supporting facts
+                  alone, as qa-load --predictions writes an id the file's "sp" has and its
+                  "answer" has not (eval() prints "missing answer" and counts 0 for it in the
+                  answer's and the joint scores, qapipe leaves those out); one that misses both
+                  is a record without a prediction. With either, the summary is run with
+                  --missing-as-zero, whose means and counts are to be eval()'s.
 
 It needs the original script (https://github.com/hotpotqa/hotpot, Apache-2.0, not part of
 qapipe); its ujson import is served by the standard json module. Python 3.11's standard library
@@ -191,6 +197,7 @@ def main():
     ap.add_argument("--surrogates", type=float, default=0.0, help="fraction of records with lone surrogates in titles")
     ap.add_argument("--unreadable", type=float, default=0.0, help="fraction of records with a fact that is no [title, integer] pair")
     ap.add_argument("--missing-sp", type=float, default=0.0, help="fraction of predictions without supporting facts")
+    ap.add_argument("--missing-answer", type=float, default=0.0, help="fraction of predictions without an answer")
     ap.add_argument("--check", metavar="BIN", help="run qa-score BIN over the records and compare")
     ap.add_argument("--aggregates", metavar="FILE", help="write the metrics eval() prints to FILE as JSON")
     args = ap.parse_args()
@@ -218,6 +225,7 @@ def main():
             else:
                 pred_sp = unreadable_fact(rng, pred_sp)
         missing = args.missing_sp and rng.random() < args.missing_sp
+        unanswered = args.missing_answer and rng.random() < args.missing_answer
         metrics = {k: 0 for k in ["em", "f1", "prec", "recall", "sp_em", "sp_f1", "sp_prec", "sp_recall"]}
         em, prec, recall = hotpot.update_answer(metrics, pred, gold)
         sp_em, sp_prec, sp_recall = hotpot.update_sp(metrics, pred_sp, gold_sp)
@@ -229,19 +237,27 @@ def main():
         want = {"hotpot_em": float(em), "hotpot_f1": float(metrics["f1"]), "sp_em": float(sp_em),
                 "sp_f1": float(metrics["sp_f1"]), "joint_em": float(em) * sp_em, "joint_f1": float(joint_f1)}
         golds.append({"_id": record["id"], "answer": gold, "supporting_facts": gold_sp})
-        preds["answer"][record["id"]] = pred
+        if unanswered:
+            del record["prediction"]["text"]
+            for k in ["hotpot_em", "hotpot_f1", "joint_em", "joint_f1"]:
+                del want[k]
+        else:
+            preds["answer"][record["id"]] = pred
         if missing:
             del record["prediction"]["supporting_facts"]
             for k in ["sp_em", "sp_f1", "joint_em", "joint_f1"]:
-                del want[k]
+                want.pop(k, None)
         else:
             preds["sp"][record["id"]] = pred_sp
+        if not record["prediction"]:
+            del record["prediction"]
         records.append(record)
         expected.append(want)
     if args.check:
         metrics = upstream_eval(hotpot, golds, preds)
         bad = score_check.check(args.check, records, expected, "hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1",
-                                aggregates(metrics, args.n))
+                                aggregates(metrics, args.n),
+                                summary_args=["--missing-as-zero"] if args.missing_sp or args.missing_answer else [])
         sys.exit(1 if bad else 0)
     if args.aggregates:
         with open(args.aggregates, "w") as f:

@@ -40,21 +40,21 @@ def differs(want, got):
     return got is None or not isinstance(got, (int, float)) or math.isnan(got) or abs(got - want) > TOLERANCE
 
 
-def check(binary, records, expected, metrics, aggregates, out=sys.stdout):
+def check(binary, records, expected, metrics, aggregates, out=sys.stdout, summary_args=()):
     """Run binary --metrics metrics over records, then with --summary -, and compare: each
     record's scores with expected (a dict per record: score name to upstream's value; a selected
     score that upstream has not must be absent), and each aggregate, a tuple (name, upstream's
     value, a function from qa-score's JSON summary to its value). Writes the counts and every
     difference, one JSON line each, to out (a record qa-score refused as a bad line with its
     message, its values counted as differing); returns the number of differences. The records'
-    ids must be distinct."""
+    ids must be distinct. summary_args are given to the summary's run alone (--missing-as-zero)."""
     with tempfile.TemporaryDirectory(prefix="qa-score-check-") as d:
         path = os.path.join(d, "records.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             for rec in records:
                 f.write(record_line(rec, separators=True))  # qa-score reads lines to \n
         stdout, stderr = qa_score(binary, path, ["--metrics", metrics])
-        summary = json.loads(qa_score(binary, path, ["--metrics", metrics, "--bootstrap", "0", "--summary", "-"])[0]
+        summary = json.loads(qa_score(binary, path, ["--metrics", metrics, "--bootstrap", "0", "--summary", "-"] + list(summary_args))[0]
                              or "null")
     scored = {r["id"]: r for r in map(json.loads, stdout.splitlines())}
     refused = {}  # id: qa-score's message for a record it took for a bad line
