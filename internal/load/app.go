@@ -55,13 +55,16 @@ grade. It is a string or a number, a list or an object being a bad item; a recor
 with null there, has no prediction, and a csv cell left empty is the empty answer "", which
 declines to answer (a warning counts either). With a prediction, prediction_score=SOURCE gives
 prediction.score, for qa-score's auc and ranking metrics: a JSON number, in csv a decimal cell
-(one left empty is no score; NaN, an infinity or other text is a bad item), and, in jsonl only,
+(one left empty is no score; NaN, an infinity or other text is a bad item), and
 prediction_supporting_facts=SOURCE gives HotpotQA's [[title, sentence index], ...], for sp_* and
-joint_* (the gold ones are a record's field supporting_facts, which goes to meta as it is).
+joint_* (the gold ones are a record's field supporting_facts, which goes to meta). In csv a cell of
+either holds them as JSON or as Python's str() of the list, as pandas' to_csv writes it
+([['Title', 0]]); one left empty is none, and other text is a bad item.
 
 --predictions FILE attaches the answers of a benchmark's official prediction file to its records by
 id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
-{"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too) and
+{"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too, an id's
+facts without its answer making a prediction without a text, for sp_*) and
 LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole first (one that does
 not read is a usage error); a record that carries a prediction keeps it, and warnings count the
 records written without one and the file's answers to no record read. qa-score leaves a record
@@ -140,7 +143,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=, prediction_model=, prediction_score= and (jsonl only) prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
@@ -487,17 +490,10 @@ func (a *app) mapApplies(files []string) error {
 }
 
 // mapFits returns mapApplies' usage error for the file name read in format, if --map is given
-// and format is a known one other than jsonl and csv, or if it maps prediction_supporting_facts
-// and format is csv: a cell holds text, not lists of [title, sentence index] pairs.
+// and format is a known one other than jsonl and csv.
 func (a *app) mapFits(name, format string) error {
 	if len(a.opt.Map) > 0 && format != "" && format != "jsonl" && format != "csv" {
 		return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", name, format)
-	}
-	if src, ok := a.opt.Map["prediction_supporting_facts"]; ok && format == "csv" {
-		if name == "-" || name == "" {
-			name = "stdin"
-		}
-		return command.Usagef("--map prediction_supporting_facts=%s: %s is read as csv, whose cells hold text, not lists of [title, sentence index] pairs; write the records as JSON Lines", src, name)
 	}
 	return nil
 }

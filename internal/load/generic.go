@@ -3,6 +3,7 @@ package load
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -207,6 +208,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
 	read := 1 // the last line of the last row read whole, to say how far a broken input was read
+	goldFacts, predFacts := factsColumns(opt.Map)
 	for {
 		row, err := r.Read()
 		if err == io.EOF {
@@ -271,6 +273,7 @@ func CSV(in Input, opt Options, emit Emit) error {
 			continue
 		}
 		obj := make(map[string]jsonRaw, len(row))
+		var bad error
 		for i, cell := range row {
 			b, _ := jsonMarshal(cell)
 			if src := opt.Map.source("answers"); src != "" && header[i] == column(src) {
@@ -280,7 +283,27 @@ func CSV(in Input, opt Options, emit Emit) error {
 					b, _ = jsonMarshal(items)
 				}
 			}
+			if h := header[i]; h != "" && (h == goldFacts || h == predFacts) {
+				var err error
+				if b, err = factsCell(cell); err != nil {
+					id := cmp.Or(rowID(header, row, opt.Map), defaultID(in, itemAt{line: line})) // as the record's
+					bad = badf(in, line, id, "field %q: %v", h, err)
+					break
+				}
+				if b == nil && h == goldFacts {
+					continue // a cell left empty, as pandas writes a NaN: no gold facts
+				}
+				if b == nil {
+					b = jsonRaw("null") // no facts predicted
+				}
+			}
 			obj[header[i]] = b
+		}
+		if bad != nil {
+			if err := emit(nil, 0, bad); err != nil {
+				return err
+			}
+			continue
 		}
 		rec, bad := genericRecord(in, line, defaultID(in, itemAt{line: line}), fields{obj: obj}, opt.Map)
 		if err := emit(rec, line, bad); err != nil {
@@ -632,7 +655,7 @@ func takePrediction(take func(string) (jsonRaw, bool), m Mapping, nested bool) (
 		}
 	}
 	if raw, ok := take("prediction_supporting_facts"); ok {
-		if pred.SupportingFacts, err = takeFacts(raw, m.source("prediction_supporting_facts"), nested); err != nil {
+		if pred.SupportingFacts, err = takeFacts(raw, m.source("prediction_supporting_facts")); err != nil {
 			return nil, err
 		}
 	}
@@ -664,13 +687,9 @@ func takeScore(raw jsonRaw, nested bool) (*float64, error) {
 
 // takeFacts reads a prediction's supporting facts at the source src, a list of [title, sentence
 // index] pairs read and checked as qa-score reads them (record.FactsError names the pair at
-// fault): HotpotQA's sp_* and joint_* compare them with meta.supporting_facts. A CSV cell holds
-// text, not lists: a CSV row with the source is an error (qa-load refuses the mapping for a CSV
-// file before reading it; this is a column of the field's own name).
-func takeFacts(raw jsonRaw, src string, nested bool) ([]record.Fact, error) {
-	if !nested {
-		return nil, fmt.Errorf("field %q: prediction_supporting_facts are [title, sentence index] lists, which a csv cell does not hold: write JSON Lines", src)
-	}
+// fault): HotpotQA's sp_* and joint_* compare them with meta.supporting_facts. A CSV cell has
+// been read so already, as JSON (factsCell).
+func takeFacts(raw jsonRaw, src string) ([]record.Fact, error) {
 	if k := record.Kind(raw); k != "a list" {
 		return nil, fmt.Errorf("field %q: prediction_supporting_facts: want a list of [title, sentence index] pairs, got %s", src, k)
 	}
@@ -679,6 +698,62 @@ func takeFacts(raw jsonRaw, src string, nested bool) ([]record.Fact, error) {
 		return nil, fmt.Errorf("field %q: %v", src, record.FactsError("", raw))
 	}
 	return fs, nil
+}
+
+// factsColumns returns the CSV columns that hold HotpotQA's supporting facts: gold, the column
+// supporting_facts (which goes to meta.supporting_facts, as in JSON Lines) unless m gives it to
+// another field, and pred, the source of prediction_supporting_facts; "" for none.
+func factsColumns(m Mapping) (gold, pred string) {
+	if m.takenBy("supporting_facts") == "" {
+		gold = "supporting_facts"
+	}
+	if src := m.source("prediction_supporting_facts"); src != "" {
+		pred = column(src)
+	}
+	return gold, pred
+}
+
+// factsCell reads a CSV cell of HotpotQA supporting facts as the JSON list of [title, sentence
+// index] pairs it is, or as Python's str() of a list of [title, index] lists or tuples, the text
+// pandas' to_csv writes for such a column ([["Arthur's Magazine", 0], ['First for Women', 1]]),
+// checked as qa-score checks them (record.FactsError names the pair at fault). A cell left
+// empty, or of blanks, is none (nil), as pandas writes a NaN; any other text is an error.
+//
+// Note: the cell was kept as a string, which qa-score then refused as a bad line (meta) or
+// qa-load as a bad item (prediction); facts from a spreadsheet or a DataFrame are lists written
+// as text, as answers are (python.ParseStrList).
+func factsCell(cell string) (jsonRaw, error) {
+	t := strings.TrimSpace(cell)
+	if t == "" {
+		return nil, nil
+	}
+	if json.Valid([]byte(t)) {
+		if k := record.Kind([]byte(t)); k != "a list" {
+			return nil, fmt.Errorf("want a list of [title, sentence index] pairs, got %s", k)
+		}
+		if err := record.FactsError("", []byte(t)); err != nil {
+			return nil, err
+		}
+		return jsonRaw(t), nil
+	}
+	pairs, ok := python.ParseStrIntPairs(t)
+	if !ok {
+		return nil, fmt.Errorf(`want a list of [title, sentence index] pairs, as JSON ([["Title", 0]]) or Python's str() of one ([['Title', 0]]), got %s`, shortText(t))
+	}
+	fs := make([]record.Fact, len(pairs))
+	for i, p := range pairs {
+		fs[i] = record.Fact{Title: p.Str, Sentence: p.Int}
+	}
+	b, err := jsonMarshal(fs)
+	return b, err
+}
+
+// shortText quotes t for an error, cut to its first 40 characters.
+func shortText(t string) string {
+	if r := []rune(t); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "..."
+	}
+	return strconv.Quote(t)
 }
 
 // defaultID is the id of a generic row without one: FILE:LINE (see idName), and FILE:LINE:COLUMN

@@ -144,8 +144,30 @@ func TestGenericPrediction(t *testing.T) {
 				`p.csv:6 (id "e"): field "p": prediction_score: want a number, got "0,5"`,
 			}},
 		{"csv facts column of the field's name", CSV, "",
-			"question,prediction,prediction_supporting_facts\nq,a,\"[[\"\"T\"\",0]]\"\n", nil,
-			[]string{`p.csv:2 (id "p.csv:2"): field "prediction_supporting_facts": prediction_supporting_facts are [title, sentence index] lists, which a csv cell does not hold: write JSON Lines`}},
+			"question,prediction,prediction_supporting_facts\nq,a,\"[[\"\"T\"\",0]]\"\nq,b,\"[('U', 1), ['V', 2]]\"\nq,c,\nq,d,\"[[\"\"T\"\",\"\"0\"\"]]\"\nq,e,T 0\n",
+			[]string{
+				`{"schema":1,"id":"p.csv:2","question":"q","answers":[],"prediction":{"text":"a","supporting_facts":[["T",0]]}}`,
+				`{"schema":1,"id":"p.csv:3","question":"q","answers":[],"prediction":{"text":"b","supporting_facts":[["U",1],["V",2]]}}`,
+				`{"schema":1,"id":"p.csv:4","question":"q","answers":[],"prediction":{"text":"c"}}`,
+			},
+			[]string{
+				`p.csv:5 (id "p.csv:5"): field "prediction_supporting_facts": [0][1]: want an integer, got a string`,
+				`p.csv:6 (id "p.csv:6"): field "prediction_supporting_facts": want a list of [title, sentence index] pairs, as JSON ([["Title", 0]]) or Python's str() of one ([['Title', 0]]), got "T 0"`,
+			}},
+		{"csv gold facts", CSV, "id=qid,prediction=pred,prediction_supporting_facts=sp",
+			"qid,question,answers,pred,sp,supporting_facts\n" +
+				"h1,q,yes,yes,\"[[\"\"T\"\", 0]]\",\"[[\"\"Arthur's Magazine\"\", 0], ['First for Women', 1]]\"\n" +
+				"h2,q,no,no,,\n" +
+				"h3,q,no,no,,\"[[\"\"T\"\", 1.5]]\"\n" +
+				"h4,q,no,no,,\"{'title': ['T'], 'sent_id': [0]}\"\n",
+			[]string{
+				`{"schema":1,"id":"h1","question":"q","answers":["yes"],"meta":{"supporting_facts":[["Arthur's Magazine",0],["First for Women",1]]},"prediction":{"text":"yes","supporting_facts":[["T",0]]}}`,
+				`{"schema":1,"id":"h2","question":"q","answers":["no"],"prediction":{"text":"no"}}`,
+			},
+			[]string{
+				`p.csv:4 (id "h3"): field "supporting_facts": [0][1]: want an integer, got the number 1.5`,
+				`p.csv:5 (id "h4"): field "supporting_facts": want a list of [title, sentence index] pairs, as JSON ([["Title", 0]]) or Python's str() of one ([['Title', 0]]), got "{'title': ['T'], 'sent_id': [0]}"`,
+			}},
 		{"csv", CSV, "answers=gold,prediction=model_answer,prediction_model=model",
 			"question,gold,model_answer,model\nq1,a,\"[\"\"a\"\"]\",m1\nq2,b,,\n",
 			[]string{

@@ -122,3 +122,83 @@ func strLiteral(s string) (string, int, bool) {
 	}
 	return "", 0, false
 }
+
+// StrInt is one [str, int] pair of a list ParseStrIntPairs reads.
+type StrInt struct {
+	Str string
+	Int int
+}
+
+// ParseStrIntPairs reads s as Python's str() of a list of [str, int] lists or (str, int) tuples,
+// [["Arthur's Magazine", 0], ('First for Women', 1)], the text pandas' to_csv writes for a cell
+// that holds HotpotQA's supporting facts: the pairs, and true; false if s is anything else. The
+// strings are literals as ParseStrList reads them; an int is Python's str() of one, an optional
+// minus sign and decimal digits (True, 1.0 or an int past Go's int are none). Spaces around items
+// and a trailing comma are allowed, as Python's parser allows them.
+func ParseStrIntPairs(s string) ([]StrInt, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, false
+	}
+	inner := s[1 : len(s)-1]
+	pairs := []StrInt{}
+	i := skipSpace(inner, 0)
+	for i < len(inner) {
+		p, n, ok := strIntPair(inner[i:])
+		if !ok {
+			return nil, false
+		}
+		pairs = append(pairs, p)
+		if i = skipSpace(inner, i+n); i == len(inner) {
+			break
+		}
+		if inner[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(inner, i+1)
+	}
+	return pairs, true
+}
+
+// strIntPair reads the [str, int] list or (str, int) tuple at the start of s: its value, its
+// length in s, and whether it is one.
+func strIntPair(s string) (StrInt, int, bool) {
+	var p StrInt
+	if s == "" || s[0] != '[' && s[0] != '(' {
+		return p, 0, false
+	}
+	closing := byte(']')
+	if s[0] == '(' {
+		closing = ')'
+	}
+	i := skipSpace(s, 1)
+	str, n, ok := strLiteral(s[i:])
+	if !ok {
+		return p, 0, false
+	}
+	i = skipSpace(s, i+n)
+	if i == len(s) || s[i] != ',' {
+		return p, 0, false
+	}
+	i = skipSpace(s, i+1)
+	j := i
+	if j < len(s) && s[j] == '-' {
+		j++
+	}
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	v, err := strconv.Atoi(s[i:j])
+	if err != nil || s[i:j] == "-0" || len(strings.TrimPrefix(s[i:j], "-")) > 1 && strings.TrimPrefix(s[i:j], "-")[0] == '0' {
+		return p, 0, false // Python's str() of an int has no leading zero (nor does 0 a sign)
+	}
+	i = skipSpace(s, j)
+	if i < len(s) && s[i] == ',' { // a trailing comma: [1, 2,] and (1, 2,)
+		i = skipSpace(s, i+1)
+	}
+	if i == len(s) || s[i] != closing {
+		return p, 0, false
+	}
+	p.Str, p.Int = str, v
+	return p, i + 1, true
+}

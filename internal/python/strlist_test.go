@@ -1,6 +1,7 @@
 package python
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +57,55 @@ func FuzzParseStrList(f *testing.F) {
 			if !ok || !slices.Equal(got, items[:n]) {
 				t.Fatalf("ParseStrList(%q) = %q, %v; want %q", s, got, ok, items[:n])
 			}
+		}
+	})
+}
+
+func TestParseStrIntPairs(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []StrInt // nil: not such a list
+	}{
+		{`[["Arthur's Magazine", 0], ['First for Women', 1]]`, []StrInt{{"Arthur's Magazine", 0}, {"First for Women", 1}}},
+		{`[('T', 0)]`, []StrInt{{"T", 0}}},
+		{` [ ( 'T' , 12 , ) , ['U',-3], ] `, []StrInt{{"T", 12}, {"U", -3}}},
+		{`[]`, []StrInt{}},
+		{`[['\u00e9', 0]]`, []StrInt{{"é", 0}}},
+		{`[['T', 0)]`, nil}, // the pair's brackets differ
+		{`[['T']]`, nil},    // no index
+		{`[['T', 0, 1]]`, nil},
+		{`[[0, 'T']]`, nil},   // index first
+		{`[['T', 1.0]]`, nil}, // no int
+		{`[['T', True]]`, nil},
+		{`[['T', 01]]`, nil},
+		{`[['T', -0]]`, nil},
+		{`[['T', 99999999999999999999]]`, nil},
+		{`[['T', '0']]`, nil},
+		{`['T', 0]`, nil}, // a pair, not a list of them
+		{`[['T', 0] ['U', 1]]`, nil},
+		{`[["T", 0]`, nil},
+		{`x`, nil},
+	} {
+		got, ok := ParseStrIntPairs(tt.in)
+		if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
+			t.Errorf("ParseStrIntPairs(%q) = %v, %v; want %v", tt.in, got, ok, tt.want)
+		}
+	}
+}
+
+// FuzzParseStrIntPairs: Python's str() of a list of [str, int] lists and (str, int) tuples, as
+// pandas writes a cell of HotpotQA's supporting facts, reads back as those pairs, and no input
+// panics.
+func FuzzParseStrIntPairs(f *testing.F) {
+	f.Add("Arthur's Magazine", "x\"y\\", 0, -7)
+	f.Add("", "\u2028\U0001F600", 1<<40, 3)
+	f.Fuzz(func(t *testing.T, a, b string, m, n int) {
+		ParseStrIntPairs(a)
+		want := []StrInt{{strings.ToValidUTF8(a, "\uFFFD"), m}, {strings.ToValidUTF8(b, "\uFFFD"), n}}
+		s := fmt.Sprintf("[[%s, %d], (%s, %d)]", Repr(want[0].Str), m, Repr(want[1].Str), n)
+		got, ok := ParseStrIntPairs(s)
+		if !ok || !slices.Equal(got, want) {
+			t.Fatalf("ParseStrIntPairs(%q) = %v, %v; want %v", s, got, ok, want)
 		}
 	})
 }
