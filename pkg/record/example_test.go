@@ -57,3 +57,27 @@ func ExampleRecord_Abstention() {
 	// longmemeval:gpt4_2655b836 false
 	// longmemeval:gpt4_2655b836_abs true
 }
+
+// A prediction of HotpotQA's supporting facts alone, as its official prediction file gives an
+// id's "sp" without its "answer", has no text: no answer, not the empty answer "".
+func ExamplePrediction_HasText() {
+	for _, line := range []string{
+		`{"schema":1,"id":"h1","prediction":{"text":"","supporting_facts":[["Paris",0]]}}`,
+		`{"schema":1,"id":"h2","prediction":{"supporting_facts":[["Paris",0]]}}`,
+	} {
+		var rec record.Record
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(rec.ID, rec.Prediction.HasText())
+	}
+	p := &record.Prediction{SupportingFacts: []record.Fact{{Title: "Paris", Sentence: 0}}}
+	p.ClearText()
+	b, _ := json.Marshal(p)
+	fmt.Println(string(b))
+	// Output:
+	// h1 true
+	// h2 false
+	// {"supporting_facts":[["Paris",0]]}
+}
