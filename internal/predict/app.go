@@ -121,7 +121,8 @@ usage and cost_usd left empty, with a warning, and under --max-cost no further c
 replies cut at max_tokens or at the model's context window (Claude's model_context_window_exceeded),
 or with text stopped by a content filter or as a refusal, are kept and counted in a warning.
 Records that already have a prediction are passed through untouched unless --force (a warning
-counts those whose prediction another provider or model made); those whose prediction failed still
+counts those whose prediction another provider or model made, and one those whose prediction has
+no text, such as HotpotQA's supporting facts alone, so no answer); those whose prediction failed still
 count as errors (exit 3), and --retry-errors predicts them again. A record predicted again loses the
 judgments, scores and score_errors it carried (they graded the old prediction), with a warning.
 

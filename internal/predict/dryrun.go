@@ -104,6 +104,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		return err
 	}
 	a.tally.warnOthers(a.stderr, true) // as the run would warn
+	a.tally.warnTextless(a.stderr, true)
 	t.summarize(a.stderr, a.maxCost)
 	a.prompts.reportCut(a.stderr)
 	a.seq.warnGaps(a)

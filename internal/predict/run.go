@@ -47,6 +47,9 @@ type tally struct {
 
 	provider, model string         // what this run asks
 	others          map[string]int // passed through with another model's prediction, by provider/model
+	// textless counts the records passed through with a prediction that has no text and no
+	// error (HotpotQA's supporting facts, or a score, alone): no answer (see warnTextless).
+	textless int
 }
 
 // spend adds p's usage and cost; a usage without a price is counted by model for the warning (a
@@ -81,6 +84,7 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 			t.carried++
 		}
 		t.noteOther(p)
+		t.noteTextless(p)
 		return
 	case strings.HasSuffix(p.Error, interrupt.ErrNotCalled.Error()) || sequenceNotAsked(p.Error):
 		// Not made, whether the record never started or the client stopped it at a limiter,
@@ -126,7 +130,7 @@ func (t *tally) noteOther(p *record.Prediction) {
 	t.others[strings.TrimPrefix(p.Provider+"/"+p.Model, "/")]++
 }
 
-// kept counts p, a prediction a dry run would pass through, for warnOthers.
+// kept counts p, a prediction a dry run would pass through, for warnOthers and warnTextless.
 func (t *tally) kept(p *record.Prediction) {
 	if p == nil {
 		return
@@ -134,6 +138,36 @@ func (t *tally) kept(p *record.Prediction) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.noteOther(p)
+	t.noteTextless(p)
+}
+
+// noteTextless counts p, a prediction passed through, for warnTextless when it has no text and
+// no error. The caller holds t.mu.
+func (t *tally) noteTextless(p *record.Prediction) {
+	if !p.HasText() && p.Error == "" {
+		t.textless++
+	}
+}
+
+// warnTextless warns of the records passed through with a prediction without a text, such as
+// HotpotQA's supporting facts alone (qa-load --predictions writes them for an id its file gives
+// "sp" and no "answer" for): they have a prediction, so they pass as every predicted record
+// does, and no answer; dry words it for a dry run.
+//
+// Note: answering them would put this model's answer beside another system's facts, whose joint
+// scores would grade neither; --force replaces the prediction whole.
+func (t *tally) warnTextless(w io.Writer, dry bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.textless == 0 {
+		return
+	}
+	passed := english.Count(t.textless, "record passed", "records passed")
+	if dry {
+		passed = english.Count(t.textless, "record would pass", "records would pass")
+	}
+	fmt.Fprintf(w, "qa-predict: warning: %s through with a prediction that has no text (supporting facts or a score alone), so no answer: qa-score leaves %s answer unscored and qa-judge fails %s; --force answers %s, replacing the prediction\n",
+		passed, english.Form(t.textless, "its", "their"), english.Form(t.textless, "it", "them"), english.Form(t.textless, "it", "them"))
 }
 
 // warnOthers warns of the records passed through with a prediction of another provider or model,
@@ -264,6 +298,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	a.warnUnpriced()
 	a.tally.warnOthers(a.stderr, false)
+	a.tally.warnTextless(a.stderr, false)
 	a.tally.warnReplies(a.stderr)
 	if w := a.budget.Warning(); w != "" {
 		fmt.Fprintf(a.stderr, "qa-predict: %s\n", w)
