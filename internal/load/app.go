@@ -59,7 +59,9 @@ prediction.score, for qa-score's auc and ranking metrics: a JSON number, in csv 
 prediction_supporting_facts=SOURCE gives HotpotQA's [[title, sentence index], ...], for sp_* and
 joint_* (the gold ones are a record's field supporting_facts, which goes to meta). In csv a cell of
 either holds them as JSON or as Python's str() of the list, as pandas' to_csv writes it
-([['Title', 0]]); one left empty is none, and other text is a bad item.
+([['Title', 0]]); one left empty is none, and other text is a bad item. Facts without a
+prediction text make a prediction of them alone, without an answer (a warning counts them), as
+HotpotQA's prediction file gives an id's facts without its answer: sp_* score them.
 
 --predictions FILE attaches the answers of a benchmark's official prediction file to its records by
 id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
@@ -573,6 +575,7 @@ type genericCount struct {
 	emptyAnswer             int // answers [""]: unanswerable, or an answer cell left empty
 	predicted, unpredicted  int // with a prediction (--map prediction), and without one
 	emptyPrediction         int // the prediction "": it declines, or a prediction cell left empty
+	factsAlone              int // of the predicted, those with supporting facts and no text
 	firstID                 string
 	fields                  []string // the unmapped fields of the first record without answers
 }
@@ -588,6 +591,9 @@ func (c *genericCount) add(rec *record.Record) {
 	switch {
 	case rec.Prediction == nil:
 		c.unpredicted++
+	case !rec.Prediction.HasText():
+		c.factsAlone++
+		c.predicted++
 	case rec.Prediction.Text == "":
 		c.emptyPrediction++
 		fallthrough
@@ -637,11 +643,15 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no prediction (no field %q, or null), where the others have one: qa-score leaves them unscored, qa-judge fails them, and qa-predict would answer them\n",
 			c.unpredicted, read, english.Form(c.unpredicted, "has", "have"), m.source("prediction"))
 	}
-	for _, f := range []struct{ name, what string }{{"prediction_score", "a score is"}, {"prediction_supporting_facts", "supporting facts are"}} {
-		if src, ok := m[f.name]; ok && c.read > 0 && c.predicted == 0 {
-			fmt.Fprintf(w, "qa-load: warning: --map %s=%s: no record has a prediction (no field %q, or null), and %s read only with one (without it, field %q goes to meta); give --map prediction=FIELD\n",
-				f.name, src, m.source("prediction"), f.what, src)
-		}
+	// Supporting facts make a prediction of their own (factsAlone), so a record with them has one.
+	if src, ok := m["prediction_score"]; ok && c.read > 0 && c.predicted == 0 {
+		fmt.Fprintf(w, "qa-load: warning: --map prediction_score=%s: no record has a prediction (no field %q, or null), and a score is read only with one (without it, field %q goes to meta); give --map prediction=FIELD\n",
+			src, m.source("prediction"), src)
+	}
+	if c.factsAlone > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s supporting facts (field %q) and no prediction text (no field %q, or null): a prediction without an answer, for sp_*; qa-score leaves %s answer unscored (--missing-as-zero counts it 0, as hotpot_evaluate_v1.py does) and qa-judge fails %s\n",
+			c.factsAlone, read, english.Form(c.factsAlone, "has", "have"), m.source("prediction_supporting_facts"), m.source("prediction"),
+			english.Form(c.factsAlone, "its", "their"), english.Form(c.factsAlone, "it", "them"))
 	}
 	if c.emptyPrediction > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty prediction \"\", an answer that declines, scored as one (a prediction cell left empty reads so)\n",

@@ -630,19 +630,34 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 // Note: nothing else is made up for such a prediction: no provider, usage, cost, latency or
 // prompt hash, which qapipe could not know; a cost left out is unknown, not free.
 func takePrediction(take func(string) (jsonRaw, bool), m Mapping, nested bool) (*record.Prediction, error) {
+	pred := &record.Prediction{}
 	raw, ok := take("prediction")
-	if !ok {
-		return nil, nil
-	}
-	text, ok := scalarText(raw)
-	if !ok { // a list or an object: which of its parts is the answer cannot be told
-		hint := ""
-		if obj, _, isObj := members(raw); isObj && obj["text"] != nil {
-			hint = fmt.Sprintf(` (an object with "text": give --map prediction=%s.text)`, m.source("prediction"))
+	switch {
+	case ok:
+		text, ok := scalarText(raw)
+		if !ok { // a list or an object: which of its parts is the answer cannot be told
+			hint := ""
+			if obj, _, isObj := members(raw); isObj && obj["text"] != nil {
+				hint = fmt.Sprintf(` (an object with "text": give --map prediction=%s.text)`, m.source("prediction"))
+			}
+			return nil, fmt.Errorf("field %q: prediction must be a string or a number%s", m.source("prediction"), hint)
 		}
-		return nil, fmt.Errorf("field %q: prediction must be a string or a number%s", m.source("prediction"), hint)
+		pred.Text = text
+	default:
+		// HotpotQA's supporting facts without an answer, which hotpot_evaluate_v1.py scores
+		// (its answer counted missing): a prediction without a text, as qa-load --predictions
+		// makes of an id its file gives "sp" and no "answer" for.
+		raw, ok := take("prediction_supporting_facts")
+		if !ok {
+			return nil, nil
+		}
+		fs, err := takeFacts(raw, m.source("prediction_supporting_facts"))
+		if err != nil {
+			return nil, err
+		}
+		pred.SupportingFacts = fs
+		pred.ClearText()
 	}
-	pred := &record.Prediction{Text: text}
 	if raw, ok := take("prediction_model"); ok {
 		if pred.Model, ok = scalarText(raw); !ok {
 			return nil, fmt.Errorf("field %q: prediction_model must be a string or a number", m.source("prediction_model"))
