@@ -598,8 +598,8 @@ func (s *Summary) warnings() {
 			w = append(w, fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
 				english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
 		} else {
-			w = append(w, fmt.Sprintf("%s no prediction, or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
-				english.Count(n, "record has", "records have"), s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
+			w = append(w, fmt.Sprintf("%s no prediction (%d) or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
+				english.Count(n, "record has", "records have"), n-s.missingPart, s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
 		}
 	}
 	if s.Unscored > 0 {
