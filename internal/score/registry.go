@@ -21,12 +21,14 @@ type family struct {
 	// about is one line for --help.
 	about string
 	// applies reports whether the family scores rec at all; it must not look at the prediction's
-	// text, so that a failed record counts as a zero for exactly the metrics it would have had.
+	// text, so that a failed record counts as a zero for exactly the metrics it would have had
+	// (whether the prediction has one, item.answered, a failed one counting as having one).
 	applies func(it *item) bool
 	// score writes the family's values, aligned with names, into out.
 	score func(it *item, out []float64)
 	// missing reports whether the benchmark's own script scores the record 0 when it has no
-	// prediction (--missing-as-zero): nil for the families whose scripts leave such a record out,
+	// prediction, or one without what the family reads, an answer or supporting facts
+	// (--missing-as-zero): nil for the families whose scripts leave such a record out,
 	// or stop on it (SQuAD v2.0's), or that are no benchmark's.
 	missing func(it *item) bool
 }
