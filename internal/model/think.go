@@ -11,7 +11,8 @@ import (
 )
 
 // This file reads the thinking that open reasoning models (DeepSeek-R1 and its distills, Qwen3,
-// QwQ) write into their reply's text when the server that runs them has no reasoning parser.
+// QwQ between <think> and </think>; Mistral's Magistral between [THINK] and [/THINK]) write into
+// their reply's text when the server that runs them has no reasoning parser.
 
 // Thought is a reply's text read for the thinking a reasoning model wrote into it.
 type Thought struct {
@@ -21,15 +22,41 @@ type Thought struct {
 	Thinking string
 	// Found is set when the text held thinking, taken out of Answer (an empty one too).
 	Found bool
-	// Cut is set, with Found, when the text starts with "<think>" and holds no "</think>": the
+	// Cut is set, with Found, when the text starts with an opening tag ("<think>") and holds no
+	// closing one of its pair ("</think>"): the
 	// reply ended in its thinking (at max_tokens, as a rule) and has no answer; Answer is then "".
 	Cut bool
+	// Close is the tag that ends the thinking, "</think>" or "[/THINK]", when Found: the one the
+	// text holds, or, when Cut, the one it lacks.
+	Close string
 }
 
-const (
-	openTag  = "<think>"
-	closeTag = "</think>"
-)
+// thinkTags are the pairs of tags that open and close a reasoning model's thinking: most open
+// models' (DeepSeek-R1, Qwen3, QwQ) and those of Mistral's Magistral, whose server, without a
+// reasoning parser (vLLM without --reasoning-parser mistral, llama-server with --reasoning-format
+// none), writes its thinking tokens into the text.
+var thinkTags = [...]struct{ open, close string }{
+	{"<think>", "</think>"},
+	{"[THINK]", "[/THINK]"},
+}
+
+// pickTags picks the pair of thinkTags that text, whose leading white space lead is without, is
+// read by: the pair whose opening tag starts lead, or else the pair whose closing tag comes last
+// in text (the first pair when it holds neither).
+func pickTags(text, lead string) (open, close string) {
+	for _, p := range thinkTags {
+		if strings.HasPrefix(lead, p.open) {
+			return p.open, p.close
+		}
+	}
+	best, last := 0, -1
+	for i, p := range thinkTags {
+		if at := strings.LastIndex(text, p.close); at > last {
+			best, last = i, at
+		}
+	}
+	return thinkTags[best].open, thinkTags[best].close
+}
 
 // ReadThought reads text, a reply's text, for the thinking written into it, as vLLM, llama.cpp's
 // llama-server and Ollama's /v1 pass it on without a reasoning parser: "<think>\n…\n</think>\n\nParis",
@@ -43,16 +70,21 @@ const (
 // ({"score": 0.9, "reasoning": "… a stray </think> …"}): thinking before a closing tag is prose,
 // and cutting the object at the tag would lose a verdict its judge's script reads.
 //
+// Magistral's "[THINK]…[/THINK]Paris" is read by the same rules with its own tags: the pair a
+// text is read by is the one whose opening tag starts it, or else the one whose closing tag comes
+// last in it (pickTags), and the other pair's tags are text like any other.
+//
 // Note: the last "</think>" ends the thinking, not the first, as a model that thinks in several
 // blocks (or quotes the tag while thinking) answers after all of them; the tags inside are left
 // in Thinking, which is the text between the opening tag and the last closing one.
 func ReadThought(text string) Thought {
 	lead := strings.TrimLeftFunc(text, unicode.IsSpace)
+	openTag, closeTag := pickTags(text, lead)
 	opens := strings.HasPrefix(lead, openTag)
 	end := strings.LastIndex(text, closeTag)
 	switch {
 	case end < 0 && opens:
-		return Thought{Found: true, Cut: true}
+		return Thought{Found: true, Cut: true, Close: closeTag}
 	case end < 0, !opens && (strings.Contains(text, openTag) || wholeJSON(text)):
 		return Thought{Answer: text}
 	}
@@ -64,6 +96,7 @@ func ReadThought(text string) Thought {
 		Answer:   strings.TrimLeftFunc(text[end+len(closeTag):], unicode.IsSpace),
 		Thinking: strings.TrimSpace(thinking),
 		Found:    true,
+		Close:    closeTag,
 	}
 }
 
@@ -78,8 +111,9 @@ func wholeJSON(text string) bool {
 	return (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t))
 }
 
-// ErrCutThinking marks a reply that ended in its thinking (Thought.Cut): it holds no answer.
-var ErrCutThinking = errors.New("reply cut in its thinking: no </think>, so no answer")
+// ErrCutThinking marks a reply that ended in its thinking (Thought.Cut): it holds no answer. The
+// error that wraps it names the closing tag the reply lacks.
+var ErrCutThinking = errors.New("reply cut in its thinking")
 
 // Thinking is a Client that takes the thinking out of the text of every reply of Next
 // (ReadThought), as --think strip asks: Text is the answer, Raw the text as it came, and the
@@ -115,9 +149,9 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 		case resp.Cut:
 			why = " (" + cmp.Or(spent(req.Provider, req.MaxTokens, "before the answer"), "it stopped at the server's token limit before the answer") + ")"
 		}
-		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w%s", req.Provider, req.Model, ErrCutThinking, why)}
+		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w: no %s, so no answer%s", req.Provider, req.Model, ErrCutThinking, th.Close, why)}
 	case strings.TrimSpace(th.Answer) == "":
-		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after </think>)", req.Provider, req.Model, ErrEmptyReply)}
+		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after %s)", req.Provider, req.Model, ErrEmptyReply, th.Close)}
 	}
 	return resp, nil
 }

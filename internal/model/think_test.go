@@ -35,7 +35,20 @@ func TestReadThought(t *testing.T) {
 		{"JSON after the thinking", "hmm, {\"a\": 1}?\n</think>\n{\"score\": 1}", Thought{Answer: `{"score": 1}`, Thinking: `hmm, {"a": 1}?`, Found: true}},
 		{"a JSON-like answer cut by its tag", `{"score": 1 </think> }`, Thought{Answer: "}", Thinking: `{"score": 1`, Found: true}},
 		{"multi-line answer keeps its inside", "<think>x</think>\n\nline 1\n\nline 2\n", Thought{Answer: "line 1\n\nline 2\n", Thinking: "x", Found: true}},
+		// Magistral's tags, by the same rules; the other pair's tags are text in them.
+		{"Magistral's tags", "[THINK]The capital is Paris.[/THINK]Paris", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true, Close: "[/THINK]"}},
+		{"Magistral's closing tag only", "The capital is Paris.\n[/THINK]\n\nParis", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true, Close: "[/THINK]"}},
+		{"Magistral cut in its thinking", "\n[THINK]The capital is", Thought{Found: true, Cut: true, Close: "[/THINK]"}},
+		{"Magistral's tags inside the answer", "Wrap it in [THINK] and [/THINK].", Thought{Answer: "Wrap it in [THINK] and [/THINK]."}},
+		{"Magistral thinking of the other tags", "[THINK]not </think> but[/THINK] Paris", Thought{Answer: "Paris", Thinking: "not </think> but", Found: true, Close: "[/THINK]"}},
+		{"thinking of Magistral's tags", "<think>not [/THINK] but</think> Paris", Thought{Answer: "Paris", Thinking: "not [/THINK] but", Found: true}},
+		{"cut, with the other closing tag inside", "<think>not [/THINK] but", Thought{Found: true, Cut: true}},
+		{"the closing tag that comes last", "a</think>b[/THINK]c", Thought{Answer: "c", Thinking: "a</think>b", Found: true, Close: "[/THINK]"}},
+		{"a JSON verdict that mentions Magistral's tag", `{"score": 1, "why": "[/THINK]"}`, Thought{Answer: `{"score": 1, "why": "[/THINK]"}`}},
 	} {
+		if tc.want.Found && tc.want.Close == "" {
+			tc.want.Close = "</think>"
+		}
 		if got := ReadThought(tc.text); got != tc.want {
 			t.Errorf("%s: ReadThought(%q) = %+v, want %+v", tc.name, tc.text, got, tc.want)
 		}
@@ -80,6 +93,14 @@ func TestThinkingClient(t *testing.T) {
 		{name: "nothing after the thinking", reply: Response{Text: "<think>x</think>\n\n", Usage: usage},
 			want: Response{Text: "", Reasoning: "x", Raw: "<think>x</think>\n\n", Usage: usage},
 			err:  "openai r1: empty reply (nothing after </think>)"},
+		{name: "Magistral's tags", reply: Response{Text: "[THINK]hmm[/THINK]Paris"},
+			want: Response{Text: "Paris", Reasoning: "hmm", Raw: "[THINK]hmm[/THINK]Paris"}},
+		{name: "Magistral cut at max_tokens", reply: Response{Text: "[THINK]The capital", Cut: true}, maxTokens: 32,
+			want: Response{Raw: "[THINK]The capital", Cut: true},
+			err:  "openai r1: reply cut in its thinking: no [/THINK], so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
+		{name: "Magistral with nothing after the thinking", reply: Response{Text: "[THINK]x[/THINK] "},
+			want: Response{Reasoning: "x", Raw: "[THINK]x[/THINK] "},
+			err:  "openai r1: empty reply (nothing after [/THINK])"},
 	} {
 		provider := tc.provider
 		if provider == "" {
@@ -146,30 +167,41 @@ func TestSentReasoning(t *testing.T) {
 	}
 }
 
+// holdsTag reports whether s holds one of thinkTags' tags.
+func holdsTag(s string) bool {
+	for _, p := range thinkTags {
+		if strings.Contains(s, p.open) || strings.Contains(s, p.close) {
+			return true
+		}
+	}
+	return false
+}
+
 func FuzzReadThought(f *testing.F) {
-	for _, s := range []string{"<think>\na\n</think>\n\nParis", "a\n</think>\nb", "<think>a", "Paris", "x<think>y</think>z", " <think></think>"} {
+	for _, s := range []string{"<think>\na\n</think>\n\nParis", "a\n</think>\nb", "<think>a", "Paris", "x<think>y</think>z", " <think></think>",
+		"[THINK]a[/THINK]b", "<think>[/THINK]", "a[/THINK]b</think>c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		th := ReadThought(text)
 		switch {
 		case th.Cut:
-			if th.Answer != "" || th.Thinking != "" || strings.Contains(text, closeTag) {
-				t.Fatalf("ReadThought(%q) = %+v: cut with an answer, thinking, or a closing tag", text, th)
+			if th.Answer != "" || th.Thinking != "" || strings.Contains(text, th.Close) {
+				t.Fatalf("ReadThought(%q) = %+v: cut with an answer, thinking, or its closing tag", text, th)
 			}
 		case !th.Found:
-			if th.Answer != text && !strings.Contains(text, closeTag) {
+			if th.Answer != text || th.Close != "" {
 				t.Fatalf("ReadThought(%q) = %+v: no thinking taken, yet not the whole text", text, th)
 			}
 		default:
-			if !strings.HasSuffix(text, th.Answer) || strings.Contains(th.Answer, closeTag) {
+			if !strings.HasSuffix(text, th.Answer) || strings.Contains(th.Answer, th.Close) || (th.Close != "</think>" && th.Close != "[/THINK]") {
 				t.Fatalf("ReadThought(%q) = %+v: the answer is not the text after the last closing tag", text, th)
 			}
 		}
 		if utf8.ValidString(text) && (!utf8.ValidString(th.Answer) || !utf8.ValidString(th.Thinking)) {
 			t.Fatalf("ReadThought(%q) = %+v: invalid UTF-8 from valid text", text, th)
 		}
-		if again := ReadThought(th.Answer); th.Found && !th.Cut && again.Found && !strings.Contains(th.Answer, openTag) {
+		if again := ReadThought(th.Answer); th.Found && !th.Cut && again.Found && !holdsTag(th.Answer) {
 			t.Fatalf("ReadThought(%q) = %+v, and its answer has thinking again: %+v", text, th, again)
 		}
 	})

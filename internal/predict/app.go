@@ -144,7 +144,9 @@ A model without a price cannot be metered: --max-cost then is a usage error.
 REASONING MODELS: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server
 without a reasoning parser (vLLM, llama.cpp's llama-server, Ollama) writes its thinking into the
 reply's text: "<think>\n…\n</think>\n\nParis", or "…\n</think>\n\nParis" when the chat template
-put the opening tag in the prompt. Under --think strip, the default, a reply that holds
+put the opening tag in the prompt; Mistral's Magistral writes "[THINK]…[/THINK]Paris", read by
+the same rules with its own tags (a reply is read by the pair whose opening tag starts it, or else
+whose closing tag comes last in it). Under --think strip, the default, a reply that holds
 "</think>" and starts (after white space) with "<think>" or holds no "<think>" at all is answered
 by the text after its last "</think>", leading white space trimmed, and its thinking, without the
 tags, goes to prediction.reasoning; other text is the answer whole. A reply with nothing after

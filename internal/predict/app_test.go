@@ -79,8 +79,8 @@ var (
 // member), length (stopped at max_tokens), filter (stopped by the content filter). A reasoning
 // model's replies, without a reasoning parser: think (its thinking between both tags before the
 // answer), thinkclose (the closing tag only, as when the chat template put the opening one in the
-// prompt), thinkcut (cut at max_tokens in its thinking), thinkonly (nothing after its thinking);
-// with one: reasoning (vLLM's reasoning_content beside the answer), reasoningnew (vLLM's
+// prompt), thinkcut (cut at max_tokens in its thinking), thinkonly (nothing after its thinking),
+// magistral and magistralcut (think and thinkcut with Magistral's [THINK] and [/THINK]); with one: reasoning (vLLM's reasoning_content beside the answer), reasoningnew (vLLM's
 // reasoning, its name since 0.11). It counts calls per ID.
 type server struct {
 	*httptest.Server
@@ -164,7 +164,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
 	case "filter":
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"content_filter"`, 1))
-	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew":
+	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew", "magistral", "magistralcut":
 		io.WriteString(w, thinkingReply(reply, fault, id))
 	case "401":
 		w.WriteHeader(401)
@@ -181,6 +181,9 @@ func thinkingReply(reply, fault, id string) string {
 		"thinkclose": thinking + "\\n</think>\\n\\nA" + id,
 		"thinkcut":   "<think>\\nThe question asks for",
 		"thinkonly":  "<think>\\n" + thinking + "\\n</think>\\n\\n",
+		// Magistral's thinking tokens, as vLLM without its reasoning parser writes them
+		"magistral":    "[THINK]" + thinking + "[/THINK]A" + id,
+		"magistralcut": "[THINK]The question asks for",
 	}[fault]
 	content := `"content":"` + message + `"`
 	switch fault {
@@ -188,7 +191,7 @@ func thinkingReply(reply, fault, id string) string {
 		content = `"content":"A` + id + `","reasoning_content":"` + thinking + `"`
 	case "reasoningnew":
 		content = `"content":"\n\nA` + id + `","reasoning":"` + thinking + `"`
-	case "thinkcut":
+	case "thinkcut", "magistralcut":
 		reply = strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1)
 	}
 	return strings.Replace(reply, `"content":"A`+id+`"`, content, 1)
