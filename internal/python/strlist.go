@@ -15,20 +15,25 @@ import (
 // Note: a researcher's answers often live in a DataFrame column of lists; to_csv writes each as
 // its str(), which is no JSON (single quotes), so the cell would be one answer, "['x', 'y']", and
 // every prediction would be scored against that text.
-func ParseStrList(s string) ([]string, bool) {
+func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
+
+// parseList reads s as Python's str() of a list whose items item reads (an item's value and its
+// length in the text it starts, or false): the items, and true; false if s is anything else.
+// Spaces around items and a trailing comma are allowed, as Python's parser allows them.
+func parseList[T any](s string, item func(string) (T, int, bool)) ([]T, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
 		return nil, false
 	}
 	inner := s[1 : len(s)-1]
-	items := []string{}
+	items := []T{}
 	i := skipSpace(inner, 0)
 	for i < len(inner) {
-		item, n, ok := strLiteral(inner[i:])
+		v, n, ok := item(inner[i:])
 		if !ok {
 			return nil, false
 		}
-		items = append(items, item)
+		items = append(items, v)
 		if i = skipSpace(inner, i+n); i == len(inner) {
 			break
 		}
@@ -135,30 +140,7 @@ type StrInt struct {
 // strings are literals as ParseStrList reads them; an int is Python's str() of one, an optional
 // minus sign and decimal digits (True, 1.0 or an int past Go's int are none). Spaces around items
 // and a trailing comma are allowed, as Python's parser allows them.
-func ParseStrIntPairs(s string) ([]StrInt, bool) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
-		return nil, false
-	}
-	inner := s[1 : len(s)-1]
-	pairs := []StrInt{}
-	i := skipSpace(inner, 0)
-	for i < len(inner) {
-		p, n, ok := strIntPair(inner[i:])
-		if !ok {
-			return nil, false
-		}
-		pairs = append(pairs, p)
-		if i = skipSpace(inner, i+n); i == len(inner) {
-			break
-		}
-		if inner[i] != ',' {
-			return nil, false
-		}
-		i = skipSpace(inner, i+1)
-	}
-	return pairs, true
-}
+func ParseStrIntPairs(s string) ([]StrInt, bool) { return parseList(s, strIntPair) }
 
 // strIntPair reads the [str, int] list or (str, int) tuple at the start of s: its value, its
 // length in s, and whether it is one.
