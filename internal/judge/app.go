@@ -129,9 +129,10 @@ template can prevent.
 REASONING JUDGES: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server
 without a reasoning parser (vLLM, llama.cpp's llama-server, Ollama) writes its thinking into the
 reply before its verdict: "<think>\n…\n</think>\n\nyes", or only the closing tag when the chat
-template put the opening one in the prompt; Mistral's Magistral writes "[THINK]…[/THINK]yes",
-read by the same rules with its own tags (a reply is read by the pair whose opening tag starts it,
-or else whose closing tag comes last in it). Under --think strip, the default, a reply that holds
+template put the opening one in the prompt; Mistral's Magistral writes "[THINK]…[/THINK]yes", and
+gpt-oss its analysis channel before its final one, "<|channel|>final<|message|>yes", read by the
+same rules with their own tags (a reply is read by the pair whose opening tag starts it, or else
+whose closing tag comes last in it). Under --think strip, the default, a reply that holds
 "</think>" and starts (after white space) with "<think>" or holds no "<think>" at all is parsed
 from the text after its last "</think>", leading white space trimmed, so that thinking that
 weighs "yes" against "no" does not decide LongMemEval's verdict. raw keeps the reply as it came,

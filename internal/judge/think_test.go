@@ -21,7 +21,7 @@ var shapeRe = regexp.MustCompile(`SHAPE=(\w+)`)
 // verdict of "no" (or MAGMA's score 0.5) after thinking that says "yes" (and a score of 1):
 // think (both tags), thinkclose (the closing tag only), thinkcut (cut at max_tokens in its
 // thinking), thinkonly (nothing after its thinking), magistral (Magistral's [THINK] and [/THINK]),
-// reasoning (the thinking sent apart as reasoning_content), plain (no thinking). It counts its calls.
+// gptoss (gpt-oss's analysis channel before its final one), reasoning (the thinking sent apart as reasoning_content), plain (no thinking). It counts its calls.
 func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 	var calls atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -57,6 +57,8 @@ func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 			message["content"] = "<think>\n" + thinking + "\n</think>\n\n"
 		case "magistral":
 			message["content"] = "[THINK]" + thinking + "[/THINK]" + verdict
+		case "gptoss":
+			message["content"] = "<|channel|>analysis<|message|>" + thinking + "<|end|><|start|>assistant<|channel|>final<|message|>" + verdict
 		case "reasoning":
 			message["content"], message["reasoning_content"] = verdict, thinking
 		default:
@@ -71,7 +73,7 @@ func thinkingJudge(t *testing.T) (*httptest.Server, *atomic.Int64) {
 // thinkInput is a LongMemEval record for each reply shape, and a LoCoMo one judged by MAGMA.
 func thinkInput() string {
 	var b strings.Builder
-	for _, shape := range []string{"think", "thinkclose", "thinkcut", "thinkonly", "magistral", "reasoning", "plain"} {
+	for _, shape := range []string{"think", "thinkclose", "thinkcut", "thinkonly", "magistral", "gptoss", "reasoning", "plain"} {
 		b.WriteString(rec("longmemeval:"+shape, "longmemeval", "single-session-user", "Which city?", "Paris", "Paris SHAPE="+shape, ""))
 	}
 	b.WriteString(rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "May SHAPE=think", `{"category":2}`))
@@ -91,6 +93,7 @@ func TestThinkJudgeCache(t *testing.T) {
 		"longmemeval:thinkcut":   "<think>\nThe response says yes, so",
 		"longmemeval:thinkonly":  "<think>\n" + thinking + "\n</think>\n\n",
 		"longmemeval:magistral":  "[THINK]" + thinking + "[/THINK]no",
+		"longmemeval:gptoss":     "<|channel|>analysis<|message|>" + thinking + "<|end|><|start|>assistant<|channel|>final<|message|>no",
 		"longmemeval:reasoning":  "no",
 		"longmemeval:plain":      "no",
 		"locomo:conv-26:0":       "<think>\nA {\"score\": 1} at first; half, on reflection.\n</think>\n\n{\"score\": 0.5, \"reasoning\": \"half right\"}",
@@ -103,12 +106,12 @@ func TestThinkJudgeCache(t *testing.T) {
 	cut := "judge call: openai r1-judge: reply cut in its thinking: no </think>, so no answer (max_tokens 10 ran out before the answer; a reasoning model's thinking counts in it)"
 	strip := map[string]verdict{
 		"longmemeval:think": {"0", "", ""}, "longmemeval:thinkclose": {"0", "", ""}, "longmemeval:thinkcut": {"", "", cut},
-		"longmemeval:thinkonly": {"", "", "unparsable judge reply: empty reply"}, "longmemeval:magistral": {"0", "", ""}, "longmemeval:reasoning": {"0", "", ""},
+		"longmemeval:thinkonly": {"", "", "unparsable judge reply: empty reply"}, "longmemeval:magistral": {"0", "", ""}, "longmemeval:gptoss": {"0", "", ""}, "longmemeval:reasoning": {"0", "", ""},
 		"longmemeval:plain": {"0", "", ""}, "locomo:conv-26:0": {"0.5", "half right", ""},
 	}
 	keep := map[string]verdict{
 		"longmemeval:think": {"1", "", ""}, "longmemeval:thinkclose": {"1", "", ""}, "longmemeval:thinkcut": {"1", "", ""},
-		"longmemeval:thinkonly": {"1", "", ""}, "longmemeval:magistral": {"1", "", ""}, "longmemeval:reasoning": {"0", "", ""},
+		"longmemeval:thinkonly": {"1", "", ""}, "longmemeval:magistral": {"1", "", ""}, "longmemeval:gptoss": {"1", "", ""}, "longmemeval:reasoning": {"0", "", ""},
 		"longmemeval:plain": {"0", "", ""}, "locomo:conv-26:0": {"", "", `unparsable judge reply: invalid JSON: expecting value at byte 0`},
 	}
 	for i, step := range []struct {

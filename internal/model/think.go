@@ -11,8 +11,9 @@ import (
 )
 
 // This file reads the thinking that open reasoning models (DeepSeek-R1 and its distills, Qwen3,
-// QwQ between <think> and </think>; Mistral's Magistral between [THINK] and [/THINK]) write into
-// their reply's text when the server that runs them has no reasoning parser.
+// QwQ between <think> and </think>; Mistral's Magistral between [THINK] and [/THINK]; OpenAI's
+// gpt-oss in its analysis channel before its final one) write into their reply's text when the
+// server that runs them has no reasoning parser.
 
 // Thought is a reply's text read for the thinking a reasoning model wrote into it.
 type Thought struct {
@@ -26,18 +27,37 @@ type Thought struct {
 	// closing one of its pair ("</think>"): the
 	// reply ended in its thinking (at max_tokens, as a rule) and has no answer; Answer is then "".
 	Cut bool
-	// Close is the tag that ends the thinking, "</think>" or "[/THINK]", when Found: the one the
-	// text holds, or, when Cut, the one it lacks.
+	// Close is the tag that ends the thinking, "</think>", "[/THINK]" or gpt-oss's
+	// "<|channel|>final<|message|>", when Found: the one the text holds, or, when Cut, the one it
+	// lacks.
 	Close string
 }
 
 // thinkTags are the pairs of tags that open and close a reasoning model's thinking: most open
-// models' (DeepSeek-R1, Qwen3, QwQ) and those of Mistral's Magistral, whose server, without a
-// reasoning parser (vLLM without --reasoning-parser mistral, llama-server with --reasoning-format
-// none), writes its thinking tokens into the text.
+// models' (DeepSeek-R1, Qwen3, QwQ), those of Mistral's Magistral, and gpt-oss's harmony channels
+// (analysis, then final), whose servers, without a reasoning parser (vLLM without
+// --reasoning-parser mistral, llama-server with --reasoning-format none), write those tokens into
+// the text.
 var thinkTags = [...]struct{ open, close string }{
 	{"<think>", "</think>"},
 	{"[THINK]", "[/THINK]"},
+	{"<|channel|>analysis<|message|>", harmonyFinal},
+}
+
+// harmonyFinal opens gpt-oss's final channel, its answer: "<|channel|>analysis<|message|>…<|end|>
+// <|start|>assistant<|channel|>final<|message|>Paris", the analysis message its thinking.
+const harmonyFinal = "<|channel|>final<|message|>"
+
+// trimHarmony takes gpt-oss's message ends off thought, read by harmonyFinal: the "<|end|>" and
+// "<|start|>assistant" that close its thinking's message and start the final one, and the
+// "<|return|>" or "<|end|>" that a server which keeps its special tokens leaves after the answer.
+func trimHarmony(th Thought) Thought {
+	t := strings.TrimSuffix(th.Thinking, "<|start|>assistant")
+	th.Thinking = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t), "<|end|>"))
+	for _, end := range []string{"<|return|>", "<|end|>"} {
+		th.Answer = strings.TrimSuffix(th.Answer, end)
+	}
+	return th
 }
 
 // pickTags picks the pair of thinkTags that text, whose leading white space lead is without, is
@@ -70,9 +90,12 @@ func pickTags(text, lead string) (open, close string) {
 // ({"score": 0.9, "reasoning": "… a stray </think> …"}): thinking before a closing tag is prose,
 // and cutting the object at the tag would lose a verdict its judge's script reads.
 //
-// Magistral's "[THINK]…[/THINK]Paris" is read by the same rules with its own tags: the pair a
-// text is read by is the one whose opening tag starts it, or else the one whose closing tag comes
-// last in it (pickTags), and the other pair's tags are text like any other.
+// Magistral's "[THINK]…[/THINK]Paris" is read by the same rules with its own tags, and so is
+// gpt-oss's "<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final<|message|>Paris"
+// with the analysis channel's opening and the final one's as its tags (the message ends around them
+// are taken off: trimHarmony): the pair a text is read by is the one whose opening tag starts it,
+// or else the one whose closing tag comes last in it (pickTags), and the other pairs' tags are text
+// like any other.
 //
 // Note: the last "</think>" ends the thinking, not the first, as a model that thinks in several
 // blocks (or quotes the tag while thinking) answers after all of them; the tags inside are left
@@ -92,12 +115,16 @@ func ReadThought(text string) Thought {
 	if opens {
 		thinking = strings.TrimLeftFunc(thinking, unicode.IsSpace)[len(openTag):]
 	}
-	return Thought{
+	th := Thought{
 		Answer:   strings.TrimLeftFunc(text[end+len(closeTag):], unicode.IsSpace),
 		Thinking: strings.TrimSpace(thinking),
 		Found:    true,
 		Close:    closeTag,
 	}
+	if closeTag == harmonyFinal {
+		th = trimHarmony(th)
+	}
+	return th
 }
 
 // wholeJSON reports whether text, trimmed and out of a Markdown code fence if it is in one, is

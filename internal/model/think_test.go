@@ -45,6 +45,16 @@ func TestReadThought(t *testing.T) {
 		{"cut, with the other closing tag inside", "<think>not [/THINK] but", Thought{Found: true, Cut: true}},
 		{"the closing tag that comes last", "a</think>b[/THINK]c", Thought{Answer: "c", Thinking: "a</think>b", Found: true, Close: "[/THINK]"}},
 		{"a JSON verdict that mentions Magistral's tag", `{"score": 1, "why": "[/THINK]"}`, Thought{Answer: `{"score": 1, "why": "[/THINK]"}`}},
+		// gpt-oss's harmony channels: analysis, then final; the message ends around them go.
+		{"gpt-oss's channels", "<|channel|>analysis<|message|>The capital is Paris.<|end|><|start|>assistant<|channel|>final<|message|>Paris",
+			Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true, Close: harmonyFinal}},
+		{"gpt-oss's channels, special tokens kept", "<|channel|>analysis<|message|>x<|end|><|start|>assistant<|channel|>final<|message|>Paris<|return|>",
+			Thought{Answer: "Paris", Thinking: "x", Found: true, Close: harmonyFinal}},
+		{"gpt-oss's final channel only", "x<|end|><|start|>assistant<|channel|>final<|message|> Paris",
+			Thought{Answer: "Paris", Thinking: "x", Found: true, Close: harmonyFinal}},
+		{"gpt-oss cut in its analysis", "<|channel|>analysis<|message|>The capital is", Thought{Found: true, Cut: true, Close: harmonyFinal}},
+		{"gpt-oss analysing in two messages", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>analysis<|message|>b<|end|><|start|>assistant<|channel|>final<|message|>Paris",
+			Thought{Answer: "Paris", Thinking: "a<|end|><|start|>assistant<|channel|>analysis<|message|>b", Found: true, Close: harmonyFinal}},
 	} {
 		if tc.want.Found && tc.want.Close == "" {
 			tc.want.Close = "</think>"
@@ -101,6 +111,9 @@ func TestThinkingClient(t *testing.T) {
 		{name: "Magistral with nothing after the thinking", reply: Response{Text: "[THINK]x[/THINK] "},
 			want: Response{Reasoning: "x", Raw: "[THINK]x[/THINK] "},
 			err:  "openai r1: empty reply (nothing after [/THINK])"},
+		{name: "gpt-oss cut at max_tokens", reply: Response{Text: "<|channel|>analysis<|message|>The capital", Cut: true}, maxTokens: 32,
+			want: Response{Raw: "<|channel|>analysis<|message|>The capital", Cut: true},
+			err:  "openai r1: reply cut in its thinking: no <|channel|>final<|message|>, so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
 	} {
 		provider := tc.provider
 		if provider == "" {
@@ -179,7 +192,8 @@ func holdsTag(s string) bool {
 
 func FuzzReadThought(f *testing.F) {
 	for _, s := range []string{"<think>\na\n</think>\n\nParis", "a\n</think>\nb", "<think>a", "Paris", "x<think>y</think>z", " <think></think>",
-		"[THINK]a[/THINK]b", "<think>[/THINK]", "a[/THINK]b</think>c"} {
+		"[THINK]a[/THINK]b", "<think>[/THINK]", "a[/THINK]b</think>c",
+		"<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>final<|message|>b<|return|>", "<|channel|>analysis<|message|>a"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -194,7 +208,9 @@ func FuzzReadThought(f *testing.F) {
 				t.Fatalf("ReadThought(%q) = %+v: no thinking taken, yet not the whole text", text, th)
 			}
 		default:
-			if !strings.HasSuffix(text, th.Answer) || strings.Contains(th.Answer, th.Close) || (th.Close != "</think>" && th.Close != "[/THINK]") {
+			// gpt-oss's answer may lose a message end after it (trimHarmony)
+			if !strings.Contains(text[strings.LastIndex(text, th.Close):], th.Answer) || strings.Contains(th.Answer, th.Close) || (th.Close != "</think>" && th.Close != "[/THINK]" && th.Close != harmonyFinal) ||
+				(th.Close != harmonyFinal && !strings.HasSuffix(text, th.Answer)) {
 				t.Fatalf("ReadThought(%q) = %+v: the answer is not the text after the last closing tag", text, th)
 			}
 		}

@@ -144,21 +144,22 @@ A model without a price cannot be metered: --max-cost then is a usage error.
 REASONING MODELS: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server
 without a reasoning parser (vLLM, llama.cpp's llama-server, Ollama) writes its thinking into the
 reply's text: "<think>\n…\n</think>\n\nParis", or "…\n</think>\n\nParis" when the chat template
-put the opening tag in the prompt; Mistral's Magistral writes "[THINK]…[/THINK]Paris", read by
-the same rules with its own tags (a reply is read by the pair whose opening tag starts it, or else
-whose closing tag comes last in it). Under --think strip, the default, a reply that holds
-"</think>" and starts (after white space) with "<think>" or holds no "<think>" at all is answered
-by the text after its last "</think>", leading white space trimmed, and its thinking, without the
-tags, goes to prediction.reasoning; other text is the answer whole. A reply with nothing after
-its thinking is the error "empty reply"; one that starts with "<think>" and holds no "</think>"
-was cut in its thinking: the error "reply cut in its thinking: ...", which names the max_tokens
-that ran out (LoCoMo's 32 are soon spent), paid for as an empty reply is. Every reply is read so:
-LoCoMo's batches (the thinking on the record that carries the call's usage), LongMemEval's notes,
-EvaLearn's answers and its judge's verdicts (the history shows a verdict's text after its
-thinking). Thinking that a server sends apart (vLLM --reasoning-parser, llama-server
---reasoning-format deepseek, DeepSeek's API: reasoning_content or reasoning; Ollama's thinking;
-Claude's thinking blocks, Gemini's thought parts, Mistral's thinking parts) goes to
-prediction.reasoning under either mode. --think keep leaves the text whole. --cache
+put the opening tag in the prompt; Mistral's Magistral writes "[THINK]…[/THINK]Paris", and gpt-oss
+"<|channel|>analysis<|message|>…<|end|><|start|>assistant<|channel|>final<|message|>Paris", read
+by the same rules with their own tags (the analysis channel's opening and the final one's; a reply
+is read by the pair whose opening tag starts it, or else whose closing tag comes last). Under
+--think strip, the default, a reply that holds "</think>" and starts (after white space) with
+"<think>" or holds no "<think>" at all is answered by the text after its last "</think>", leading
+white space trimmed, and its thinking, without the tags, goes to prediction.reasoning; other text
+is the answer whole. A reply with nothing after its thinking is the error "empty reply"; one that
+starts with "<think>" and holds no "</think>" was cut in its thinking: the error "reply cut in its
+thinking: ...", which names the max_tokens that ran out (LoCoMo's 32 are soon spent), paid for as
+an empty reply is. Every reply is read so: LoCoMo's batches (the thinking on the record that
+carries the call's usage), LongMemEval's notes, EvaLearn's answers and its judge's verdicts (the
+history shows a verdict's text after its thinking). Thinking that a server sends apart (vLLM
+--reasoning-parser, llama-server --reasoning-format deepseek, DeepSeek's API: reasoning_content or
+reasoning; Ollama's thinking; Claude's thinking blocks, Gemini's thought parts, Mistral's thinking
+parts) goes to prediction.reasoning under either mode. --think keep leaves the text whole. --cache
 stores replies as they came, so a rerun with the other --think reads them again without a call; a
 reply cut in its thinking is stored too, and a larger --max-tokens asks again.
 

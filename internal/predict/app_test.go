@@ -80,7 +80,8 @@ var (
 // model's replies, without a reasoning parser: think (its thinking between both tags before the
 // answer), thinkclose (the closing tag only, as when the chat template put the opening one in the
 // prompt), thinkcut (cut at max_tokens in its thinking), thinkonly (nothing after its thinking),
-// magistral and magistralcut (think and thinkcut with Magistral's [THINK] and [/THINK]); with one: reasoning (vLLM's reasoning_content beside the answer), reasoningnew (vLLM's
+// magistral and magistralcut (think and thinkcut with Magistral's [THINK] and [/THINK]), gptoss
+// (gpt-oss's analysis channel before its final one); with one: reasoning (vLLM's reasoning_content beside the answer), reasoningnew (vLLM's
 // reasoning, its name since 0.11). It counts calls per ID.
 type server struct {
 	*httptest.Server
@@ -164,7 +165,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
 	case "filter":
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"content_filter"`, 1))
-	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew", "magistral", "magistralcut":
+	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew", "magistral", "magistralcut", "gptoss":
 		io.WriteString(w, thinkingReply(reply, fault, id))
 	case "401":
 		w.WriteHeader(401)
@@ -184,6 +185,8 @@ func thinkingReply(reply, fault, id string) string {
 		// Magistral's thinking tokens, as vLLM without its reasoning parser writes them
 		"magistral":    "[THINK]" + thinking + "[/THINK]A" + id,
 		"magistralcut": "[THINK]The question asks for",
+		// gpt-oss's harmony channels, as llama-server --reasoning-format none writes them
+		"gptoss": "<|channel|>analysis<|message|>" + thinking + "<|end|><|start|>assistant<|channel|>final<|message|>A" + id,
 	}[fault]
 	content := `"content":"` + message + `"`
 	switch fault {
