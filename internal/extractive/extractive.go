@@ -12,7 +12,8 @@
 //     (conversation sessions carry one);
 //   - "how many/much/old/long" take the first number not in the question;
 //   - otherwise the longest run of capitalised words not in the question (an entity), else the few
-//     words that follow the last question word matched in the sentence.
+//     words that follow the last question word matched in the sentence (from its start when only
+//     question and stop words follow it).
 //
 // Chinese text, which writes no space between words, is read a character at a time (as CMRC
 // 2018's segmentation reads it), split into sentences at 。, ！ and ？, and a Chinese question is

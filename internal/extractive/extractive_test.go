@@ -34,6 +34,24 @@ func TestAnswerForms(t *testing.T) {
 	}
 }
 
+// TestAnswerFallback: with no entity to take (a name that starts its sentence is not taken for
+// one), the answer is the words after the last question word matched, or, when only question
+// and stop words follow it, the sentence's first words that are not the question's: never the
+// empty answer "", which declines.
+func TestAnswerFallback(t *testing.T) {
+	for _, tt := range []struct{ q, text, want string }{
+		{"Who wrote it?", "Ann wrote it.", "Ann"},
+		{"Who wrote the letter?", "Ann wrote the letter to him.", "Ann"}, // stop words alone after it
+		{"Who wrote the letter?", "Ann wrote the letter to her aunt.", "aunt"},
+		{"What did she paint?", "she painted a lake sunrise last year.", "painted a lake sunrise last year"},
+		{"Who wrote it?", "it was written by somebody.", "written by somebody"},
+	} {
+		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
+			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
+		}
+	}
+}
+
 // TestAnswerChinese: Chinese text, which has no spaces between words, is answered with a short
 // span, not with the whole passage it made one "word" of: its sentences end at 。, its
 // characters are matched with the question's one by one, and the answer is the longest run of

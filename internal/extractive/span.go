@@ -271,8 +271,9 @@ func startsUpper(w string) bool {
 	return false
 }
 
-// fallback returns up to six words after the last question word in s (or its first six words),
-// without question words or stop words at the edges.
+// fallback returns up to six words after the last question word in s, or, when none but
+// question and stop words follow it, from the sentence's start ("Ann" of "Ann wrote it." for "Who
+// wrote it?"), without question words or stop words at the edges.
 func fallback(s sentence, qset map[string]bool) string {
 	ws := strings.Fields(s.text)
 	last := -1
@@ -281,12 +282,18 @@ func fallback(s sentence, qset map[string]bool) string {
 			last = i
 		}
 	}
-	start := last + 1
-	if start >= len(ws) {
-		start = 0
+	out := wordsFrom(ws[last+1:], qset)
+	if len(out) == 0 {
+		out = wordsFrom(ws, qset)
 	}
+	return strings.Join(out, " ")
+}
+
+// wordsFrom returns the first run of up to six words of ws that are not question words, ending
+// at a word with punctuation after it, without stop words at its edges.
+func wordsFrom(ws []string, qset map[string]bool) []string {
 	var out []string
-	for _, w := range ws[start:] {
+	for _, w := range ws {
 		t := strings.Trim(w, `.,;:!?"()'`)
 		lt := strings.ToLower(t)
 		if qset[lt] || (len(out) == 0 && stop[lt]) || t == "" {
@@ -303,7 +310,7 @@ func fallback(s sentence, qset map[string]bool) string {
 	for len(out) > 1 && stop[strings.ToLower(out[len(out)-1])] {
 		out = out[:len(out)-1]
 	}
-	return strings.Join(out, " ")
+	return out
 }
 
 // fallbackHan is fallback for Chinese text, which has no spaces to find words by: of the
