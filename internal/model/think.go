@@ -24,8 +24,8 @@ type Thought struct {
 	// Found is set when the text held thinking, taken out of Answer (an empty one too).
 	Found bool
 	// Cut is set, with Found, when the text starts with an opening tag ("<think>") and holds no
-	// closing one of its pair ("</think>"): the
-	// reply ended in its thinking (at max_tokens, as a rule) and has no answer; Answer is then "".
+	// closing one of its pair ("</think>"): the reply ended in its thinking (at max_tokens, as a
+	// rule) and has no answer; Answer is then "".
 	Cut bool
 	// Close is the tag that ends the thinking, "</think>", "[/THINK]" or gpt-oss's
 	// "<|channel|>final<|message|>", when Found: the one the text holds, or, when Cut, the one it
