@@ -13,7 +13,7 @@
 //   - "how many/much/old/long" take the first number not in the question;
 //   - otherwise the longest run of capitalised words not in the question (an entity), else the few
 //     words that follow the last question word matched in the sentence (from its start when only
-//     question and stop words follow it).
+//     question and stop words follow it), in the best-ranked sentence that has such words.
 //
 // Chinese text, which writes no space between words, is read a character at a time (as CMRC
 // 2018's segmentation reads it), split into sentences at 。, ！ and ？, and a Chinese question is
@@ -118,7 +118,14 @@ func Answer(question string, passages []record.Passage) string {
 		// written in Chinese.
 		return fallbackHan(sents[top[0]].text, qset)
 	}
-	return fallback(sents[top[0]], qset)
+	// The best-ranked sentence may hold only the question's words and stop words (a question
+	// asked in the conversation, "You play any instruments?"): the next one answers.
+	for _, i := range top {
+		if a := fallback(sents[i], qset); a != "" {
+			return a
+		}
+	}
+	return ""
 }
 
 // split turns passages into sentences: given sentences, else lines, else punctuation-split text.

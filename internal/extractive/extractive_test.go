@@ -36,8 +36,8 @@ func TestAnswerForms(t *testing.T) {
 
 // TestAnswerFallback: with no entity to take (a name that starts its sentence is not taken for
 // one), the answer is the words after the last question word matched, or, when only question
-// and stop words follow it, the sentence's first words that are not the question's: never the
-// empty answer "", which declines.
+// and stop words follow it, the sentence's first words that are not the question's, in the
+// best-ranked sentence that has such words: never the empty answer "", which declines.
 func TestAnswerFallback(t *testing.T) {
 	for _, tt := range []struct{ q, text, want string }{
 		{"Who wrote it?", "Ann wrote it.", "Ann"},
@@ -45,6 +45,8 @@ func TestAnswerFallback(t *testing.T) {
 		{"Who wrote the letter?", "Ann wrote the letter to her aunt.", "aunt"},
 		{"What did she paint?", "she painted a lake sunrise last year.", "painted a lake sunrise last year"},
 		{"Who wrote it?", "it was written by somebody.", "written by somebody"},
+		// the best-ranked sentence, a question asked in the conversation, has no other words
+		{"What instruments does Melanie play?", "You play any instruments? Yeah, I play clarinet!", "clarinet"},
 	} {
 		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
 			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
