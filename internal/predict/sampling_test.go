@@ -75,6 +75,46 @@ func samplingInputs(t *testing.T) map[string][]string {
 	}
 }
 
+// checkSampled runs args, a prediction with Ollama, over in against samplingServer and then as a
+// dry run, and checks that every call the server received, and every request the dry run shows
+// (the reader's alone), samples as want says for its model. It returns the number of calls of
+// EvaLearn's judge (model "judge").
+func checkSampled(t *testing.T, in string, args []string, want func(model string) sampled) (judged int) {
+	t.Helper()
+	srv, seen := samplingServer(t)
+	// Records may fail: a reply of "ok" is no LoCoMo batch's answers nor an EvaLearn verdict.
+	// The calls are what is checked.
+	_, _, _ = run(t, context.Background(), in, append(args, "--base-url", srv.URL)...)
+	calls := seen()
+	if len(calls) < 2 {
+		t.Fatalf("%v: %d calls, want the calls of every record", args, len(calls))
+	}
+	for i, c := range calls {
+		if c.Model == "judge" {
+			judged++
+		}
+		if w := want(c.Model); c.String() != w.String() {
+			t.Errorf("%v: call %d: %s, want %s", args, i, c, w)
+		}
+	}
+	dry, stderr, code := dryRunLines(t, in, args...)
+	if code != 0 {
+		t.Fatalf("%v: dry run exit %d\n%s", args, code, stderr)
+	}
+	for _, d := range dry {
+		for _, c := range d.Requests {
+			got := sampled{Model: c.Model, TopP: c.TopP, TopK: c.TopK}
+			if c.NumCtx != 0 {
+				got.NumCtx = &c.NumCtx
+			}
+			if w := want(c.Model); got.String() != w.String() {
+				t.Errorf("%v: dry run of %s shows %s, want %s", args, d.ID, got, w)
+			}
+		}
+	}
+	return judged
+}
+
 // TestSamplingReachesEveryCall: --top-p and --top-k reach every call a prediction makes, on the
 // wire (Ollama's options) and in the dry run alike: plain records, LongMemEval's notes and its
 // reading call, LoCoMo's batches and EvaLearn's student; EvaLearn's judge keeps its protocol's
@@ -83,40 +123,15 @@ func TestSamplingReachesEveryCall(t *testing.T) {
 	for in, extra := range samplingInputs(t) {
 		for _, flags := range [][]string{{"--top-p", "0.9", "--top-k", "40"}, nil} {
 			args := append(append([]string{"--provider", "ollama", "--model", "llama3", "--concurrency", "1"}, extra...), flags...)
-			wantP, wantK := "none", "none"
-			if flags != nil {
-				wantP, wantK = "0.9", "40"
-			}
-			srv, seen := samplingServer(t)
-			// Records may fail: a reply of "ok" is no LoCoMo batch's answers nor an EvaLearn
-			// verdict. The calls are what is checked.
-			_, _, _ = run(t, context.Background(), in, append(args, "--base-url", srv.URL)...)
-			calls := seen()
-			if len(calls) < 2 {
-				t.Fatalf("%v: %d calls, want the calls of every record", args, len(calls))
-			}
-			for i, c := range calls {
-				want := sampled{Model: "llama3"}
-				if c.Model == "judge" { // EvaLearn's judge: its protocol sends neither
-					want.Model = "judge"
-				} else if flags != nil {
-					want.TopP, want.TopK = new(0.9), new(40)
+			checkSampled(t, in, args, func(model string) sampled {
+				if model == "judge" { // EvaLearn's judge: its protocol sends neither
+					return sampled{Model: "judge"}
 				}
-				if c.String() != want.String() {
-					t.Errorf("%v: call %d: %s, want %s", args, i, c, want)
+				if flags != nil {
+					return sampled{Model: "llama3", TopP: new(0.9), TopK: new(40)}
 				}
-			}
-			dry, stderr, code := dryRunLines(t, in, args...)
-			if code != 0 {
-				t.Fatalf("%v: dry run exit %d\n%s", args, code, stderr)
-			}
-			for _, d := range dry {
-				for _, c := range d.Requests {
-					if got := (sampled{Model: c.Model, TopP: c.TopP, TopK: c.TopK}); got.String() != fmt.Sprintf("llama3 top_p %s top_k %s num_ctx none", wantP, wantK) {
-						t.Errorf("%v: dry run of %s shows %s, want top_p %s top_k %s", args, d.ID, got, wantP, wantK)
-					}
-				}
-			}
+				return sampled{Model: "llama3"}
+			})
 		}
 	}
 }
@@ -138,37 +153,12 @@ func TestNumCtxReachesEveryCall(t *testing.T) {
 			{[]string{"--num-ctx", "16384", "--judge-num-ctx", "0"}, new(16384), nil},
 		} {
 			args := append(append([]string{"--provider", "ollama", "--model", "llama3", "--concurrency", "1"}, extra...), tc.flags...)
-			srv, seen := samplingServer(t)
-			_, _, _ = run(t, context.Background(), in, append(args, "--base-url", srv.URL)...)
-			calls := seen()
-			if len(calls) < 2 {
-				t.Fatalf("%v: %d calls, want the calls of every record", args, len(calls))
-			}
-			for i, c := range calls {
-				want := sampled{Model: "llama3", NumCtx: tc.reader}
-				if c.Model == "judge" {
-					want = sampled{Model: "judge", NumCtx: tc.judge}
-					judged++
+			judged += checkSampled(t, in, args, func(model string) sampled {
+				if model == "judge" {
+					return sampled{Model: "judge", NumCtx: tc.judge}
 				}
-				if c.String() != want.String() {
-					t.Errorf("%v: call %d: %s, want %s", args, i, c, want)
-				}
-			}
-			dry, stderr, code := dryRunLines(t, in, args...)
-			if code != 0 {
-				t.Fatalf("%v: dry run exit %d\n%s", args, code, stderr)
-			}
-			for _, d := range dry {
-				for _, c := range d.Requests {
-					got, want := 0, 0
-					if tc.reader != nil {
-						want = *tc.reader
-					}
-					if got = c.NumCtx; got != want {
-						t.Errorf("%v: dry run of %s shows num_ctx %d, want %d", args, d.ID, got, want)
-					}
-				}
-			}
+				return sampled{Model: "llama3", NumCtx: tc.reader}
+			})
 		}
 	}
 	if judged < 5 {
