@@ -33,7 +33,8 @@ func init() { model.UseGemini(gemini.New) }
 
 const description = `qa-judge grades each record's prediction with a benchmark's own LLM-judge protocol (or a rule)
 and writes the record back with judgments[NAME] filled in, in input order:
-{score, label, mode, model, prompt_sha256, raw, reasoning, usage, cost_usd, attempts, cached, error};
+{score, label, mode, model, prompt_sha256, raw, reasoning, thinking, usage, cost_usd, attempts,
+cached, error} (thinking: a reasoning judge's, see REASONING JUDGES);
 prompt_sha256 is the SHA-256 of the judge's template file (a prediction's hashes the messages sent).
 
 MODES (--mode):
@@ -132,26 +133,28 @@ reply before its verdict: "<think>\n…\n</think>\n\nyes", or only the closing t
 template put the opening one in the prompt; Mistral's Magistral writes "[THINK]…[/THINK]yes", and
 gpt-oss its analysis channel before its final one, "<|channel|>final<|message|>yes", read by the
 same rules with their own tags (a reply is read by the pair whose opening tag starts it, or else
-whose closing tag comes last in it). Under --think strip, the default, a reply that holds
-"</think>" and starts (after white space) with "<think>" or holds no "<think>" at all is parsed
-from the text after its last "</think>", leading white space trimmed, so that thinking that
-weighs "yes" against "no" does not decide LongMemEval's verdict. raw keeps the reply as it came,
-thinking and all; the judgment's reasoning stays MAGMA's, from its JSON; thinking a server sends
-apart (reasoning_content) is not kept. A reply with nothing after its thinking is an empty reply,
-asked again; one that starts with "<think>" and holds no "</think>" was cut in its thinking: the
-judgment fails with "judge call: ... reply cut in its thinking: ..." naming the max_tokens that
-ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid for, and is
-not asked again. OpenAI's o-series and gpt-5 models think unseen, but their thinking counts in
-max_tokens too: their replies come back empty, stopped at the budget, and the judgment fails
-("empty reply (stop reason length: ...)"), not asked again. The way round is --max-tokens N (say
-2000), sent in every judge call in place of the protocol's own max_tokens (LongMemEval's 10; the
-other protocols send none): a departure from the protocol, which a warning names; --retry-errors
---max-tokens N over the output judges the failed records again, a new request, which the cache
-does not answer with the reply that failed. OpenAI's o1 and o4-mini and Claude models after Opus
-4.6 also refuse any temperature but their default, 1, and are sent the protocol's (langchaingo
-sends none only to OpenAI's o1-…, o3, o3-… and gpt-5…): --temperature 1 sends 1 in every judge
-call, a departure a warning names too. --think keep parses the whole reply. --cache stores replies
-as they came, so a rerun with the other --think makes no call.
+whose closing tag comes last in it). Under --think strip, the default, a reply that holds "</think>"
+and starts (after white space) with "<think>" or holds no "<think>" at all is parsed from the text
+after its last "</think>", leading white space trimmed, so that thinking that weighs "yes" against
+"no" does not decide LongMemEval's verdict. raw keeps the reply as it came, thinking and all, and
+the judgment's thinking the judge's thinking: what --think strip took out of the text and what a
+server sends apart (reasoning_content or reasoning: vLLM's reasoning parsers, llama-server,
+DeepSeek's API; Ollama's thinking; Claude's thinking blocks; Gemini's thought parts), under either
+mode; the judgment's reasoning stays MAGMA's, from its JSON. A reply with nothing after its thinking
+is an empty reply, asked again; one that starts with "<think>" and holds no "</think>" was cut in
+its thinking: the judgment fails with "judge call: ... reply cut in its thinking: ..." naming the
+max_tokens that ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid
+for, and is not asked again. OpenAI's o-series and gpt-5 models think unseen, but their thinking
+counts in max_tokens too: their replies come back empty, stopped at the budget, and the judgment
+fails ("empty reply (stop reason length: ...)"), not asked again. The way round is --max-tokens N
+(say 2000), sent in every judge call in place of the protocol's own max_tokens (LongMemEval's 10;
+the other protocols send none): a departure from the protocol, which a warning names; --retry-errors
+--max-tokens N over the output judges the failed records again, a new request, which the cache does
+not answer with the reply that failed. OpenAI's o1 and o4-mini and Claude models after Opus 4.6 also
+refuse any temperature but their default, 1, and are sent the protocol's (langchaingo sends none
+only to OpenAI's o1-…, o3, o3-… and gpt-5…): --temperature 1 sends 1 in every judge call, a
+departure a warning names too. --think keep parses the whole reply. --cache stores replies as they
+came, so a rerun with the other --think makes no call.
 
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*

@@ -430,7 +430,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 				// Cut in its thinking: paid for, kept as it came, and cut again if asked again
 				// with the same max_tokens.
 				paid(resp)
-				jg.Raw = resp.AsCame()
+				jg.Raw, jg.Thinking = resp.AsCame(), resp.Reasoning
 			case !resp.Usage.IsZero() || resp.NoUsage:
 				// A reply the client could not read (an Anthropic block of a type it does not
 				// know): no verdict, but paid for.
@@ -440,9 +440,10 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		}
 		// A reply, perhaps an empty one: the parser calls that unparsable, and it is asked again.
 		// The parser reads its answer, the text after any thinking that the client took out
-		// (model.Thinking, --think strip); raw keeps it as it came.
+		// (model.Thinking, --think strip); raw keeps it as it came, and thinking the judge's
+		// thinking, sent apart or taken out.
 		paid(resp)
-		jg.Raw = resp.AsCame()
+		jg.Raw, jg.Thinking = resp.AsCame(), resp.Reasoning
 		v, perr := p.Parse(resp.Text)
 		if perr == nil {
 			jg.Error = ""

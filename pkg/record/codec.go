@@ -34,7 +34,7 @@ var (
 		"cached", "error", "prompt_sha256", "score", "supporting_facts", "notes", "reasoning", "batch"), "text"),
 		"usage", "cost_usd", "score", "batch")
 	judgmentKeys = pointers(keySet("score", "label", "mode", "model", "prompt_sha256", "raw", "reasoning",
-		"usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
+		"thinking", "usage", "cost_usd", "attempts", "cached", "error"), "score", "usage", "cost_usd")
 	sequenceKeys = written(keySet("id", "position"), "id", "position")
 	usageKeys    = keySet("input_tokens", "output_tokens", "cached_input_tokens")
 	batchKeys    = written(keySet("first", "index", "size"), "first", "index", "size")

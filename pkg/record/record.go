@@ -196,12 +196,17 @@ type Judgment struct {
 	Model        string   `json:"model,omitempty"`
 	PromptSHA256 string   `json:"prompt_sha256,omitempty"`
 	Raw          string   `json:"raw,omitempty"`
-	Reasoning    string   `json:"reasoning,omitempty"`
-	Usage        *Usage   `json:"usage,omitempty"`
-	CostUSD      *float64 `json:"cost_usd,omitempty"`
-	Attempts     int      `json:"attempts,omitempty"`
-	Cached       bool     `json:"cached,omitempty"`
-	Error        string   `json:"error,omitempty"`
+	// Reasoning is the verdict's own reasoning (MAGMA's JSON "reasoning", a rule's why).
+	Reasoning string `json:"reasoning,omitempty"`
+	// Thinking is the judge model's thinking on the reply Raw keeps: what its server sent apart
+	// from the text (reasoning_content, Claude's thinking blocks, …) and what --think strip took
+	// out of the text, as a prediction's reasoning holds a model's.
+	Thinking string   `json:"thinking,omitempty"`
+	Usage    *Usage   `json:"usage,omitempty"`
+	CostUSD  *float64 `json:"cost_usd,omitempty"`
+	Attempts int      `json:"attempts,omitempty"`
+	Cached   bool     `json:"cached,omitempty"`
+	Error    string   `json:"error,omitempty"`
 	// Extra holds fields this schema does not know, verbatim.
 	Extra map[string]json.RawMessage `json:"-"`
 	// empty holds the members decoded with an empty value, written again (see Record).
