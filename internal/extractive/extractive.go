@@ -119,8 +119,9 @@ func Answer(question string, passages []record.Passage) string {
 		return fallbackHan(sents[top[0]].text, qset)
 	}
 	// The best-ranked sentence may hold only the question's words and stop words (a question
-	// asked in the conversation, "You play any instruments?"): the next one answers.
-	for _, i := range top {
+	// asked in the conversation, "You play any instruments?"): the next one answers, however far
+	// down the ranking, as the empty answer would decline.
+	for _, i := range ranked {
 		if a := fallback(sents[i], qset); a != "" {
 			return a
 		}

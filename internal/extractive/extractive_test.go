@@ -47,6 +47,8 @@ func TestAnswerFallback(t *testing.T) {
 		{"Who wrote it?", "it was written by somebody.", "written by somebody"},
 		// the best-ranked sentence, a question asked in the conversation, has no other words
 		{"What instruments does Melanie play?", "You play any instruments? Yeah, I play clarinet!", "clarinet"},
+		// and so are the next ones: the first sentence down the ranking with other words answers
+		{"What instruments does Melanie play?", "Melanie, you play any instruments? Instruments? Melanie, play instruments? Does Melanie play? Yeah, I play clarinet!", "clarinet"},
 	} {
 		if got := Answer(tt.q, []record.Passage{{Text: tt.text}}); got != tt.want {
 			t.Errorf("Answer(%q) over %q = %q, want %q", tt.q, tt.text, got, tt.want)
