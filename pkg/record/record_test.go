@@ -206,6 +206,40 @@ func TestNoMembersTakenAway(t *testing.T) {
 	}
 }
 
+// TestRepeatedKeyNotEmpty: a key given twice, an empty member and then one that is not (or, for
+// an object, which the decoder reads from every member, one that is not and then an empty one),
+// decodes to a field that is not empty, so the empty member is not kept for it: a stage that then
+// empties the field leaves the member out, as for a record given the key once, instead of putting
+// back the {} or "" that the decoder never read.
+func TestRepeatedKeyNotEmpty(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		clear func(r *Record)
+		want  string
+	}{
+		{`{"schema":1,"id":"a","scores":{},"scores":{"em":1}}`, func(r *Record) { r.Scores = nil }, `{"schema":1,"id":"a"}`},
+		{`{"schema":1,"id":"a","score_errors":{},"score_errors":{"f1":"x"}}`, func(r *Record) { r.ScoreErrors = nil }, `{"schema":1,"id":"a"}`},
+		{`{"schema":1,"id":"a","type":"","type":"x"}`, func(r *Record) { r.Type = "" }, `{"schema":1,"id":"a"}`},
+		{`{"schema":1,"id":"a","meta":{},"meta":{"k":1}}`, func(r *Record) { r.Meta = nil }, `{"schema":1,"id":"a"}`},
+		{`{"schema":1,"id":"a","meta":{"k":1},"meta":{}}`, func(r *Record) { r.Meta = nil }, `{"schema":1,"id":"a"}`},
+		{`{"schema":1,"id":"a","judgments":{"j":{"score":1}},"judgments":{ }}`, func(r *Record) { r.Judgments = nil }, `{"schema":1,"id":"a"}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"y","error":"","error":"e"}}`, func(r *Record) { r.Prediction.Error = "" }, `{"schema":1,"id":"a","prediction":{"text":"y"}}`},
+		// the last member empty, not an object: the field is empty, and the member is kept
+		{`{"schema":1,"id":"a","type":"x","type":""}`, func(r *Record) {}, `{"schema":1,"id":"a","type":""}`},
+		{`{"schema":1,"id":"a","scores":{"em":1},"scores":{}}`, func(r *Record) {}, `{"schema":1,"id":"a","scores":{}}`},
+		{`{"schema":1,"id":"a","meta":{},"meta":{}}`, func(r *Record) {}, `{"schema":1,"id":"a","meta":{}}`},
+	} {
+		var r Record
+		if err := Unmarshal([]byte(tt.in), &r); err != nil {
+			t.Fatalf("%s: %v", tt.in, err)
+		}
+		tt.clear(&r)
+		if b, _ := r.MarshalJSON(); string(b) != tt.want {
+			t.Errorf("%s, its field emptied: encoded as %s, want %s", tt.in, b, tt.want)
+		}
+	}
+}
+
 func TestNoHTMLEscaping(t *testing.T) {
 	r := &Record{Schema: 1, ID: "a<b>&", Question: "x < y && z", Answers: []string{"<i>"},
 		Prediction: &Prediction{Text: "a&b"}}

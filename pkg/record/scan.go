@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -87,7 +88,7 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 	var empty emptyMembers
 	var seen uint64 // bit i: a member of role lastKey+i has been seen
 	repeated := false
-	err := walkMembers(b, func(q []byte, escaped bool, _, vStart, vEnd int) error {
+	err := walkMembers(b, func(q []byte, escaped bool, kStart, vStart, vEnd int) error {
 		var key string
 		var role keyRole
 		if escaped {
@@ -109,7 +110,17 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 				if !escaped {
 					key = string(q[1 : len(q)-1])
 				}
+				if role < lastKey && v[0] == '{' && filledBefore(b, kStart, key) {
+					// The decoder reads an object from every member of its key: an
+					// earlier one filled it, and this one leaves it so.
+					return nil
+				}
 				empty = empty.with(key, b[vStart:vEnd])
+			} else if len(empty) > 0 {
+				if !escaped {
+					key = string(q[1 : len(q)-1])
+				}
+				empty = empty.without(key) // a later member of the key is not empty
 			}
 			return nil
 		}
@@ -151,6 +162,36 @@ func (m emptyMembers) with(key string, value []byte) emptyMembers {
 		}
 	}
 	return append(m, emptyMember{key, value})
+}
+
+// filledBefore reports whether the object b has a member of key before the one at kStart whose
+// value is an object that is not empty.
+func filledBefore(b []byte, kStart int, key string) bool {
+	filled := false
+	_ = walkMembers(b, func(q []byte, escaped bool, at, vStart, vEnd int) error {
+		if at >= kStart {
+			return errStop
+		}
+		k := string(q[1 : len(q)-1])
+		if escaped {
+			k, _ = decodeKey(q, escaped)
+		}
+		if v := b[vStart:vEnd]; k == key && v[0] == '{' && !emptyValue(v) {
+			filled = true
+		}
+		return nil
+	})
+	return filled
+}
+
+// errStop ends a walkMembers early.
+var errStop = errors.New("stop")
+
+// without returns m without key's member: the key was given again, not empty, and the last
+// member of a key is the one the decoder reads (an object is read from every member, and one not
+// empty makes it so).
+func (m emptyMembers) without(key string) emptyMembers {
+	return slices.DeleteFunc(m, func(e emptyMember) bool { return e.key == key })
 }
 
 // restore returns obj, an encoded object, with each of m's members that obj does not have added
