@@ -44,7 +44,7 @@ func printHelp(w io.Writer, templ string, data any) {
 func wrapHelp(input string, offset, column int) string {
 	name, usage, isFlag := strings.Cut(input, "\t")
 	if isFlag && !strings.Contains(input, "\n") && column > 0 {
-		lines := wrapWords(usage, max(helpWidth-column, 40))
+		lines := Wrap(usage, max(helpWidth-column, 40))
 		return name + "\t" + strings.Join(lines, "\n"+strings.Repeat(" ", flagIndent)+"\t")
 	}
 	pad := strings.Repeat(" ", offset)
@@ -57,9 +57,9 @@ func wrapHelp(input string, offset, column int) string {
 	return strings.Join(lines, "\n")
 }
 
-// wrapWords breaks text at its spaces into lines of at most width columns; a word longer than
-// width has a line of its own.
-func wrapWords(text string, width int) []string {
+// Wrap breaks text at its white space into lines of at most width columns (runes); a word longer
+// than width has a line of its own.
+func Wrap(text string, width int) []string {
 	var lines []string
 	line, n := "", 0
 	for _, w := range strings.Fields(text) {

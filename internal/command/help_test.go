@@ -54,7 +54,7 @@ func TestHelpFlagsWrapped(t *testing.T) {
 	}
 }
 
-func TestWrapWords(t *testing.T) {
+func TestWrap(t *testing.T) {
 	for _, tc := range []struct {
 		text  string
 		width int
@@ -67,8 +67,8 @@ func TestWrapWords(t *testing.T) {
 		{"é é é", 3, []string{"é é", "é"}}, // columns are runes, not bytes
 		{"", 10, []string{""}},
 	} {
-		if got := wrapWords(tc.text, tc.width); strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("wrapWords(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
+		if got := Wrap(tc.text, tc.width); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("Wrap(%q, %d) = %q, want %q", tc.text, tc.width, got, tc.want)
 		}
 	}
 }

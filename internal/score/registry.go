@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 )
 
@@ -120,15 +121,39 @@ func metricsHelp(reg []*family) string {
 		if f.heavy {
 			heavy = " (heavy: only when named)"
 		}
-		fmt.Fprintf(&b, "   %-44s %s%s\n", strings.Join(f.names, ", "), f.about, heavy)
+		helpRow(&b, strings.Join(f.names, ", "), f.about+heavy)
 	}
 	b.WriteString("\nCORPUS METRICS (summary only, computed over all records; only when named):\n")
 	for _, m := range corpusMetrics {
-		fmt.Fprintf(&b, "   %-44s %s\n", strings.Join(m.names, ", "), m.about)
+		helpRow(&b, strings.Join(m.names, ", "), m.about)
 	}
 	b.WriteString("\nGROUPS (names in --metrics that stand for several):\n")
 	for _, g := range slices.Sorted(maps.Keys(metricGroups)) {
-		fmt.Fprintf(&b, "   %-44s %s\n", g, strings.Join(metricGroups[g], ", "))
+		helpRow(&b, g, strings.Join(metricGroups[g], ", "))
 	}
 	return b.String()
+}
+
+// The columns of metricsHelp's rows, within the description's indent of 3: the names indented
+// by 3, their text from helpColumn on, wrapped to end by helpEnd.
+const (
+	helpColumn = 3 + 26
+	helpEnd    = 100 - 3
+)
+
+// helpRow writes a row of metricsHelp: names, then about from helpColumn on, wrapped with a
+// hanging indent; names too long for their column have a line of their own.
+func helpRow(b *strings.Builder, names, about string) {
+	pad := strings.Repeat(" ", helpColumn)
+	line := "   " + names
+	if len(line)+1 > helpColumn {
+		b.WriteString(line + "\n")
+		line = pad
+	} else {
+		line += pad[len(line):]
+	}
+	for _, l := range command.Wrap(about, helpEnd-helpColumn) {
+		b.WriteString(line + l + "\n")
+		line = pad
+	}
 }
