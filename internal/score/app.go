@@ -50,23 +50,22 @@ draw each record's sufficient statistics (its labels, score, counts or loss; for
 mrr and map each query group's) and finish the metric on them; a resample in which it is undefined
 (auc with one class drawn) is left out.
 
---metrics picks the scores (comma-separated); by default every light metric that applies to a
-record runs. A record whose prediction (or the judgment judge_score reads) has an error gets no
-scores; the summary counts it separately and leaves it out unless --errors-as-zero. A record with no
-prediction (none in qa-load --predictions' file) is unscored, so the means are over the answered
-questions, as LongMemEval's scripts, which judge only the answers given, have them; with
---missing-as-zero the summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as
-evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py score it (squad2_* and the
-others leave it out still: evaluate-v2.0.py stops on it with a KeyError). A prediction without a
-text (HotpotQA's supporting facts alone, as its prediction file gives an id's "sp" without its
-"answer"; a score alone) gives no answer: the answer metrics and joint_* leave it out in the same
-way, and --missing-as-zero counts it 0 there, as it counts a prediction with gold facts and none
-of its own 0 in sp_* and joint_*, as hotpot_evaluate_v1.py does. A selected
-metric that applies to a record but could not be computed (a failed embedding call, a corpus
-metric's field that cannot be read) is reported, exits 3, and is named in the record's
-score_errors with the reason; a later run that computes the metric removes the entry, and one
-that does not select it leaves it. When stderr is a terminal and the records do not go to one too, a
-progress bar of the bytes read goes to stderr.
+--metrics picks the scores (comma-separated); by default every light metric that applies to a record
+runs. A record whose prediction (or the judgment judge_score reads) has an error gets no scores; the
+summary counts it separately and leaves it out unless --errors-as-zero. A record with no prediction
+(none in qa-load --predictions' file) is unscored, so the means are over the answered questions, as
+LongMemEval's scripts, which judge only the answers given, have them; with --missing-as-zero the
+summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py,
+hotpot_evaluate_v1.py and cmrc2018_evaluate.py score it (squad2_* and the others leave it out still:
+evaluate-v2.0.py stops on it with a KeyError). A prediction without a text (HotpotQA's supporting
+facts alone, as its prediction file gives an id's "sp" without its "answer"; a score alone) gives no
+answer: the answer metrics and joint_* leave it out in the same way, and --missing-as-zero counts it
+0 there, as it counts a prediction with gold facts and none of its own 0 in sp_* and joint_*, as
+hotpot_evaluate_v1.py does. A selected metric that applies to a record but could not be computed (a
+failed embedding call, a corpus metric's field that cannot be read) is reported, exits 3, and is
+named in the record's score_errors with the reason; a later run that computes the metric removes the
+entry, and one that does not select it leaves it. When stderr is a terminal and the records do not
+go to one too, a progress bar of the bytes read goes to stderr.
 
 METRICS:
 {metrics}
