@@ -439,9 +439,11 @@ func TestBackoffNone(t *testing.T) {
 }
 
 // TestTransportRateLimitReset: OpenAI answers a 429 without Retry-After, but with the time until
-// each of its limits is whole again (x-ratelimit-reset-requests, x-ratelimit-reset-tokens); the
-// retry waits the longer of the two, at most MaxWait (2 minutes by default), where the backoff's
-// retries would all fall within the limit's minute. Retry-After, when given, is taken instead,
+// each of its limits is whole again (x-ratelimit-reset-requests, x-ratelimit-reset-tokens) and
+// what is left of each (x-ratelimit-remaining-requests, -tokens); the retry waits for the limit
+// that ran out (the tokens when requests are left, the requests when none are, both when neither
+// is left), or the longer of the two when the reply does not say what is left, at most MaxWait
+// (2 minutes by default), where the backoff's retries would all fall within the limit's minute. Retry-After, when given, is taken instead,
 // even when it asks for none (0: the backoff); a 429 with neither header falls back to the backoff, and so does
 // another status that carries the headers (OpenAI sends them on every reply).
 func TestTransportRateLimitReset(t *testing.T) {
@@ -453,16 +455,24 @@ func TestTransportRateLimitReset(t *testing.T) {
 		tokens     string // x-ratelimit-reset-tokens
 		retryAfter string
 		lo, hi     time.Duration
+		left       [2]string // x-ratelimit-remaining-requests and -tokens; "" leaves one out
 	}{
-		{"tokens longer", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond},
-		{"requests longer", 429, "1m30s", "6ms", "", 90 * time.Second, 90 * time.Second},
-		{"longer than MaxWait", 429, "6m0s", "1s", "", 2 * time.Minute, 2 * time.Minute},
-		{"requests only", 429, "20ms", "", "", 20 * time.Millisecond, 20 * time.Millisecond},
-		{"Retry-After first", 429, "20s", "30s", "3", 3 * time.Second, 3 * time.Second},
-		{"Retry-After 0: the backoff", 429, "20s", "30s", "0", time.Second / 2, time.Second},
-		{"unreadable: the backoff", 429, "soon", "-5s", "", time.Second / 2, time.Second},
-		{"none: the backoff", 429, "", "", "", time.Second / 2, time.Second},
-		{"a 503's: the backoff", 503, "20s", "30s", "", time.Second / 2, time.Second},
+		{"tokens longer", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond, [2]string{}},
+		{"requests longer", 429, "1m30s", "6ms", "", 90 * time.Second, 90 * time.Second, [2]string{}},
+		{"longer than MaxWait", 429, "6m0s", "1s", "", 2 * time.Minute, 2 * time.Minute, [2]string{}},
+		{"requests only", 429, "20ms", "", "", 20 * time.Millisecond, 20 * time.Millisecond, [2]string{}},
+		{"Retry-After first", 429, "20s", "30s", "3", 3 * time.Second, 3 * time.Second, [2]string{}},
+		{"Retry-After 0: the backoff", 429, "20s", "30s", "0", time.Second / 2, time.Second, [2]string{}},
+		{"unreadable: the backoff", 429, "soon", "-5s", "", time.Second / 2, time.Second, [2]string{}},
+		{"none: the backoff", 429, "", "", "", time.Second / 2, time.Second, [2]string{}},
+		{"a 503's: the backoff", 503, "20s", "30s", "", time.Second / 2, time.Second, [2]string{}},
+		{"tokens ran out, requests left", 429, "1m30s", "6ms", "", 6 * time.Millisecond, 6 * time.Millisecond, [2]string{"499", "20"}},
+		{"tokens ran out, requests left, with no tokens reset: the backoff", 429, "1m30s", "", "", time.Second / 2, time.Second, [2]string{"499", "0"}},
+		{"requests ran out, tokens left", 429, "20ms", "17.5s", "", 20 * time.Millisecond, 20 * time.Millisecond, [2]string{"0", "150000"}},
+		{"requests ran out, tokens not said", 429, "20ms", "17.5s", "", 20 * time.Millisecond, 20 * time.Millisecond, [2]string{"0", ""}},
+		{"both ran out", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond, [2]string{"0", "0"}},
+		{"tokens left only said", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond, [2]string{"", "150000"}},
+		{"what is left unreadable", 429, "1m30s", "6ms", "", 90 * time.Second, 90 * time.Second, [2]string{"many", "-1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -477,6 +487,11 @@ func TestTransportRateLimitReset(t *testing.T) {
 				}
 				if tt.tokens != "" {
 					w.Header().Set("X-Ratelimit-Reset-Tokens", tt.tokens)
+				}
+				for i, name := range []string{"X-Ratelimit-Remaining-Requests", "X-Ratelimit-Remaining-Tokens"} {
+					if tt.left[i] != "" {
+						w.Header().Set(name, tt.left[i])
+					}
 				}
 				if calls.Add(1) > 1 {
 					io.WriteString(w, okReply)

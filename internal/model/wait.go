@@ -41,19 +41,39 @@ func serverWait(h http.Header, body []byte, now time.Time, limit time.Duration) 
 }
 
 // rateLimitReset is the wait before retrying a 429 that asks for none (see serverWait) that its
-// OpenAI rate-limit headers give, at most limit: the longer of x-ratelimit-reset-requests and
-// x-ratelimit-reset-tokens (durations such as "1s", "6m0s" or "20ms": the time until the limit is
-// whole again), so that the retries are not all spent within the window the limit is counted
-// over; 0 when the reply has neither.
+// OpenAI rate-limit headers give, at most limit: the time until the limit that ran out is whole
+// again (durations such as "1s", "6m0s" or "20ms"), so that the retries are not all spent within
+// the window the limit is counted over; 0 when the reply says none. The limit that ran out is
+// told by x-ratelimit-remaining-requests: with requests left, the tokens ran out
+// (x-ratelimit-reset-tokens: a request may need more tokens than are left, which is more than
+// none); with none left, the requests did (x-ratelimit-reset-requests), and the tokens too when
+// x-ratelimit-remaining-tokens is 0 (the longer of the two resets). A reply that does not say
+// how many requests are left waits the longer of the two.
 //
 // Note: the time until the limit is whole again can be longer than the time until the call fits
 // (which the headers do not say); the wait is the one that no call of the run that was within the
 // limit fails after, where the backoff's retries (about 15s in all) can all fall within a minute.
+// Waiting for the limit that did not run out (a tokens reset of minutes after the requests of a
+// minute ran out) was waiting for nothing.
 func rateLimitReset(h http.Header, limit time.Duration) time.Duration {
-	var wait time.Duration
-	for _, name := range []string{"X-Ratelimit-Reset-Requests", "X-Ratelimit-Reset-Tokens"} {
-		if d, err := time.ParseDuration(strings.TrimSpace(h.Get(name))); err == nil && d > wait {
-			wait = d
+	reset := func(name string) time.Duration {
+		if d, err := time.ParseDuration(strings.TrimSpace(h.Get(name))); err == nil && d > 0 {
+			return d
+		}
+		return 0
+	}
+	left := func(name string) (int64, bool) {
+		n, err := strconv.ParseInt(strings.TrimSpace(h.Get(name)), 10, 64)
+		return n, err == nil && n >= 0
+	}
+	requests, tokens := reset("X-Ratelimit-Reset-Requests"), reset("X-Ratelimit-Reset-Tokens")
+	wait := max(requests, tokens)
+	if r, ok := left("X-Ratelimit-Remaining-Requests"); ok {
+		switch t, ok := left("X-Ratelimit-Remaining-Tokens"); {
+		case r > 0:
+			wait = tokens
+		case !ok || t > 0:
+			wait = requests
 		}
 	}
 	return min(wait, limit)

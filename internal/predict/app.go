@@ -93,10 +93,11 @@ their own tokenizers).
 Transient failures (HTTP 408, 409, 425, 429 and every 5xx but 501 and 505, such as Cloudflare's
 520 to 524, timeouts, resets, closed connections, truncated replies) are retried with exponential
 backoff and jitter, honouring Retry-After (and the Gemini API's retryDelay, given in the body; for
-a 429 without them, the longer of OpenAI's x-ratelimit-reset-requests and -tokens; at most 2m);
-every other status (400, 401, 404, context length; 501, 505) fails at once, as does a 429 for a
-quota no wait restores: OpenAI's insufficient_quota (an account out of credit) or a Gemini quota
-per day. A reply's X-Should-Retry header (true or false) is obeyed first, as the OpenAI and
+a 429 without them, the reset of the OpenAI limit that ran out: x-ratelimit-reset-tokens when
+x-ratelimit-remaining-requests says requests are left, else -requests, or the longer of the two;
+at most 2m); every other status (400, 401, 404, context length; 501, 505) fails at once, as does a
+429 for a quota no wait restores: OpenAI's insufficient_quota (an account out of credit) or a
+Gemini quota per day. A reply's X-Should-Retry header (true or false) is obeyed first, as the OpenAI and
 Anthropic SDKs obey it.
 An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}, or one that ends
 a Gemini stream that failed once begun) counts as its code.
