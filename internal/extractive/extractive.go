@@ -42,11 +42,16 @@ import (
 const Name = "extractive"
 
 // Client is the extractive predictor as a model.Client. It reads Request.Question and
-// Request.Context; messages are ignored. Its usage is zero and it is free.
-type Client struct{}
+// Request.Context; messages are ignored. Its usage is zero and it is free. Its zero value is
+// ready to use, and its Generate may be called concurrently.
+//
+// A Client keeps the index of the few contexts it read last (see indexCache): LoCoMo's and
+// LongMemEval's records of one conversation carry the same context of hundreds of kB, which was
+// split, tokenised and counted again for each of its questions.
+type Client struct{ cache indexCache }
 
 // Generate answers req.Question from req.Context.
-func (Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
+func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return model.Response{}, err
 	}
@@ -57,7 +62,7 @@ func (Client) Generate(ctx context.Context, req model.Request) (model.Response, 
 		// An answer read from nothing would be a guess ("" or "yes"), scored as if it were one.
 		return model.Response{}, errors.New("extractive: the record has no context to read an answer from")
 	}
-	return model.Response{Text: Answer(req.Question, req.Context), Model: Name}, nil
+	return model.Response{Text: c.cache.get(req.Context).answer(req.Question), Model: Name}, nil
 }
 
 // hasText reports whether some passage has text that is not blank.
@@ -80,7 +85,12 @@ type sentence struct {
 
 // Answer returns the predictor's answer to question over passages ("" when there is no context).
 func Answer(question string, passages []record.Passage) string {
-	sents := split(passages)
+	return newIndex(passages).answer(question)
+}
+
+// answer is Answer over the passages ix indexes.
+func (ix *index) answer(question string) string {
+	sents := ix.sents
 	q := queryTerms(question)
 	qset := make(map[string]bool)
 	for _, w := range words(question) {
@@ -88,7 +98,7 @@ func Answer(question string, passages []record.Passage) string {
 		qset[lw] = true
 		qset[strings.TrimSuffix(lw, "'s")] = true
 	}
-	ranked := rank(sents, q)
+	ranked := ix.rank(q)
 	kind := classify(question)
 	if kind == kindYesNo {
 		return yesNo(question, ranked, sents)
@@ -184,42 +194,32 @@ func stripSpeaker(s string) string {
 }
 
 // rank returns sentence indices by decreasing BM25 score against the query, ties by position;
-// sentences scoring zero are left out.
-func rank(sents []sentence, q []string) []int {
+// sentences scoring zero are left out. Each sentence's score adds its query terms' parts in the
+// query's order.
+func (ix *index) rank(q []string) []int {
 	const k1, b = 1.2, 0.75
-	df := make(map[string]int)
-	total := 0
-	for _, s := range sents {
-		total += len(s.tokens)
-		seen := make(map[string]bool)
-		for _, t := range s.tokens {
-			if !seen[t] {
-				seen[t] = true
-				df[t]++
-			}
-		}
-	}
+	sents := ix.sents
 	if len(sents) == 0 {
 		return nil
 	}
-	avg := float64(total) / float64(len(sents))
+	avg := ix.avg
 	n := float64(len(sents))
 	scores := make([]float64, len(sents))
+	for _, t := range q {
+		ps := ix.postings[t]
+		if len(ps) == 0 {
+			continue
+		}
+		df := len(ps)
+		idf := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+		for _, p := range ps {
+			f := float64(p.tf)
+			scores[p.sent] += idf * f * (k1 + 1) / (f + float64(k1*(1-b+b*float64(len(sents[p.sent].tokens))/avg)))
+		}
+	}
 	var idx []int
-	for i, s := range sents {
-		tf := make(map[string]int)
-		for _, t := range s.tokens {
-			tf[t]++
-		}
-		for _, t := range q {
-			f := float64(tf[t])
-			if f == 0 {
-				continue
-			}
-			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
-			scores[i] += idf * f * (k1 + 1) / (f + float64(k1*(1-b+b*float64(len(s.tokens))/avg)))
-		}
-		if scores[i] > 0 {
+	for i, v := range scores {
+		if v > 0 {
 			idx = append(idx, i)
 		}
 	}

@@ -82,7 +82,7 @@ func TestAnswerChinese(t *testing.T) {
 }
 
 func TestGenerate(t *testing.T) {
-	var c model.Client = Client{}
+	var c model.Client = &Client{}
 	resp, err := c.Generate(context.Background(), model.Request{Question: "Who wrote Frankenstein?",
 		Context: []record.Passage{{Text: "Frankenstein was written by Mary Shelley in 1818."}}})
 	if err != nil || resp.Text != "Mary Shelley" || resp.Model != Name || !resp.Usage.IsZero() {

@@ -615,7 +615,7 @@ func (a *app) genLength() int {
 
 func (a *app) configureClient(c *cli.Context) error {
 	if a.provider == "extractive" {
-		a.client = extractive.Client{}
+		a.client = &extractive.Client{}
 		return nil
 	}
 	key, err := apiKey(a.provider, c.String("api-key-file"))
