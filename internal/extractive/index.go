@@ -1,6 +1,7 @@
 package extractive
 
 import (
+	"cmp"
 	"hash/maphash"
 	"slices"
 	"sync"
@@ -15,6 +16,7 @@ type index struct {
 	sents    []sentence
 	postings map[string][]posting
 	avg      float64 // the sentences' mean length in tokens
+	size     int     // the bytes of text split reads, which the index's memory grows with
 }
 
 // posting is a sentence that holds a term, and how many times.
@@ -23,20 +25,25 @@ type posting struct{ sent, tf int32 }
 // newIndex splits passages into sentences and indexes their terms.
 func newIndex(passages []record.Passage) *index {
 	ix := &index{passages: passages, sents: split(passages), postings: make(map[string][]posting)}
+	for _, p := range passages {
+		ix.size += len(p.Title) + len(p.Date) + len(p.Text)
+		for _, s := range p.Sentences {
+			ix.size += len(s)
+		}
+	}
 	total := 0
+	tf := make(map[string]int32) // a sentence's term counts
 	for i, s := range ix.sents {
 		total += len(s.tokens)
-		for j, t := range s.tokens {
-			if slices.Contains(s.tokens[:j], t) {
-				continue // counted at its first place
+		clear(tf)
+		for _, t := range s.tokens {
+			tf[t]++
+		}
+		for _, t := range s.tokens {
+			if n := tf[t]; n > 0 {
+				ix.postings[t] = append(ix.postings[t], posting{int32(i), n})
+				tf[t] = 0 // posted
 			}
-			tf := 1
-			for _, u := range s.tokens[j+1:] {
-				if u == t {
-					tf++
-				}
-			}
-			ix.postings[t] = append(ix.postings[t], posting{int32(i), int32(tf)})
 		}
 	}
 	if len(ix.sents) > 0 {
@@ -51,6 +58,7 @@ type indexCache struct {
 	mu     sync.Mutex
 	seed   maphash.Seed
 	recent []cached // most recently used first
+	limit  int      // the bytes of text kept: cacheBytes when 0
 }
 
 type cached struct {
@@ -59,8 +67,13 @@ type cached struct {
 }
 
 // cacheSize is how many contexts a Client keeps: the records of one conversation come one after
-// another, a few at a time in flight.
-const cacheSize = 8
+// another, a few at a time in flight. cacheBytes bounds the text of those it keeps, so that a
+// run over records with contexts of megabytes each, none shared (LongMemEval's haystacks), does
+// not keep eight of them alive: the oldest go first, and a context larger than it is not kept.
+const (
+	cacheSize  = 8
+	cacheBytes = 16 << 20
+)
 
 // get returns the index of passages, built now or kept from an earlier call.
 func (c *indexCache) get(passages []record.Passage) *index {
@@ -82,13 +95,20 @@ func (c *indexCache) get(passages []record.Passage) *index {
 	}
 	c.mu.Unlock()
 	ix := newIndex(passages)
+	limit := cmp.Or(c.limit, cacheBytes)
+	if ix.size > limit {
+		return ix
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.recent) < cacheSize {
-		c.recent = append(c.recent, cached{})
+	c.recent = slices.Insert(c.recent, 0, cached{sum, ix})
+	kept, size := 0, 0
+	for kept < len(c.recent) && kept < cacheSize && size+c.recent[kept].ix.size <= limit {
+		size += c.recent[kept].ix.size
+		kept++
 	}
-	copy(c.recent[1:], c.recent[:len(c.recent)-1])
-	c.recent[0] = cached{sum, ix}
+	clear(c.recent[kept:]) // no index is kept alive by the slice's spare room
+	c.recent = c.recent[:kept]
 	return ix
 }
 

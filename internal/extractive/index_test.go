@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -128,6 +129,26 @@ func TestClientCache(t *testing.T) {
 	if c.cache.get(other) == ix {
 		t.Error("a context with another date took the index of the first")
 	}
+	// Large contexts: the oldest go while the text kept is over the limit (cacheBytes, here 6 kB);
+	// one larger is not kept.
+	c.cache.limit = 6000
+	big := func(n int, w string) []record.Passage {
+		return []record.Passage{{Text: strings.Repeat(w+" ", n/(len(w)+1))}}
+	}
+	c.cache.get(big(2000, "ab"))
+	c.cache.get(big(2000, "cd"))
+	c.cache.get(big(2000, "ef"))
+	if kept := kept(c); !slices.Equal(kept, []int{1998, 1998, 1998}) {
+		t.Errorf("after three contexts of a third of the limit, the cache keeps contexts of %v bytes, want those three", kept)
+	}
+	c.cache.get(big(3000, "gh"))
+	if kept := kept(c); !slices.Equal(kept, []int{3000, 1998}) {
+		t.Errorf("after a context of half the limit, the cache keeps contexts of %v bytes, want it and the newest third", kept)
+	}
+	c.cache.get(big(6003, "ij"))
+	if kept := kept(c); !slices.Equal(kept, []int{3000, 1998}) {
+		t.Errorf("after a context larger than the limit, the cache keeps contexts of %v bytes, want the two before it", kept)
+	}
 	for _, tc := range []struct {
 		a, b record.Passage
 		same bool
@@ -209,4 +230,13 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 		})
 	}
+}
+
+// kept returns the sizes of the contexts c keeps, most recent first.
+func kept(c *Client) []int {
+	var sizes []int
+	for _, e := range c.cache.recent {
+		sizes = append(sizes, e.ix.size)
+	}
+	return sizes
 }
