@@ -97,8 +97,8 @@ a 429 without them, the reset of the OpenAI limit that ran out: x-ratelimit-rese
 x-ratelimit-remaining-requests says requests are left, else -requests, or the longer of the two;
 at most 2m); every other status (400, 401, 404, context length; 501, 505) fails at once, as does a
 429 for a quota no wait restores: OpenAI's insufficient_quota (an account out of credit) or a
-Gemini quota per day. A reply's X-Should-Retry header (true or false) is obeyed first, as the OpenAI and
-Anthropic SDKs obey it.
+Gemini quota per day. A reply's X-Should-Retry header (true or false) is obeyed first, as the
+OpenAI and Anthropic SDKs obey it.
 An error in the body of a 200 reply (OpenRouter's {"error": {"code": 502, ...}}, or one that ends
 a Gemini stream that failed once begun) counts as its code.
 A record whose call finally fails carries prediction.error and its attempts, and the exit code is 3;
