@@ -56,7 +56,8 @@ func newIndex(passages []record.Passage) *index {
 // hash of what split reads of it, and confirmed by comparing that.
 type indexCache struct {
 	mu     sync.Mutex
-	seed   maphash.Seed
+	seed   maphash.Seed // made by the first get, for the cache's life
+	seeded bool
 	recent []cached // most recently used first
 	limit  int      // the bytes of text kept: cacheBytes when 0
 }
@@ -78,8 +79,8 @@ const (
 // get returns the index of passages, built now or kept from an earlier call.
 func (c *indexCache) get(passages []record.Passage) *index {
 	c.mu.Lock()
-	if c.recent == nil {
-		c.seed = maphash.MakeSeed()
+	if !c.seeded {
+		c.seed, c.seeded = maphash.MakeSeed(), true
 	}
 	seed := c.seed
 	c.mu.Unlock()
