@@ -35,6 +35,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/recent"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -45,10 +46,12 @@ const Name = "extractive"
 // Request.Context; messages are ignored. Its usage is zero and it is free. Its zero value is
 // ready to use, and its Generate may be called concurrently.
 //
-// A Client keeps the index of the few contexts it read last (see indexCache): LoCoMo's and
-// LongMemEval's records of one conversation carry the same context of hundreds of kB, which was
-// split, tokenised and counted again for each of its questions.
-type Client struct{ cache indexCache }
+// A Client keeps the index of the few contexts it read last (recent.Cache's bounds): LoCoMo's
+// and LongMemEval's records of one conversation carry the same context of hundreds of kB, which
+// was split, tokenised and counted again for each of its questions.
+type Client struct {
+	cache recent.Cache[contextKey, *index]
+}
 
 // Generate answers req.Question from req.Context.
 func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
@@ -62,7 +65,16 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 		// An answer read from nothing would be a guess ("" or "yes"), scored as if it were one.
 		return model.Response{}, errors.New("extractive: the record has no context to read an answer from")
 	}
-	return model.Response{Text: c.cache.get(req.Context).answer(req.Question), Model: Name}, nil
+	return model.Response{Text: c.index(req.Context).answer(req.Question), Model: Name}, nil
+}
+
+// index returns the index of passages, built now or kept from an earlier call.
+func (c *Client) index(passages []record.Passage) *index {
+	ix, _ := c.cache.Get(contextKey(passages), func() (*index, int, error) {
+		ix := newIndex(passages)
+		return ix, ix.size, nil
+	})
+	return ix
 }
 
 // hasText reports whether some passage has text that is not blank.

@@ -1,10 +1,8 @@
 package extractive
 
 import (
-	"cmp"
 	"hash/maphash"
 	"slices"
-	"sync"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -12,7 +10,6 @@ import (
 // index is a context read for BM25: its sentences, and for each term the sentences that hold it.
 // It is not changed once built, so that the questions of one context share it.
 type index struct {
-	passages []record.Passage // what it was built from, to tell a hash's collision
 	sents    []sentence
 	postings map[string][]posting
 	avg      float64 // the sentences' mean length in tokens
@@ -24,7 +21,7 @@ type posting struct{ sent, tf int32 }
 
 // newIndex splits passages into sentences and indexes their terms.
 func newIndex(passages []record.Passage) *index {
-	ix := &index{passages: passages, sents: split(passages), postings: make(map[string][]posting)}
+	ix := &index{sents: split(passages), postings: make(map[string][]posting)}
 	for _, p := range passages {
 		ix.size += len(p.Title) + len(p.Date) + len(p.Text)
 		for _, s := range p.Sentences {
@@ -52,72 +49,12 @@ func newIndex(passages []record.Passage) *index {
 	return ix
 }
 
-// indexCache keeps the indexes of the last few contexts a Client read. A context is found by a
-// hash of what split reads of it, and confirmed by comparing that.
-type indexCache struct {
-	mu     sync.Mutex
-	seed   maphash.Seed // made by the first get, for the cache's life
-	seeded bool
-	recent []cached // most recently used first
-	limit  int      // the bytes of text kept: cacheBytes when 0
-}
+// contextKey is a context as split reads it: what an index is kept by in a Client's cache.
+type contextKey []record.Passage
 
-type cached struct {
-	sum uint64
-	ix  *index
-}
-
-// cacheSize is how many contexts a Client keeps: the records of one conversation come one after
-// another, a few at a time in flight. cacheBytes bounds the text of those it keeps, so that a
-// run over records with contexts of megabytes each, none shared (LongMemEval's haystacks), does
-// not keep eight of them alive: the oldest go first, and a context larger than it is not kept.
-const (
-	cacheSize  = 8
-	cacheBytes = 16 << 20
-)
-
-// get returns the index of passages, built now or kept from an earlier call.
-func (c *indexCache) get(passages []record.Passage) *index {
-	c.mu.Lock()
-	if !c.seeded {
-		c.seed, c.seeded = maphash.MakeSeed(), true
-	}
-	seed := c.seed
-	c.mu.Unlock()
-	sum := contextSum(seed, passages)
-	c.mu.Lock()
-	for i, e := range c.recent {
-		if e.sum == sum && sameContext(e.ix.passages, passages) {
-			copy(c.recent[1:i+1], c.recent[:i])
-			c.recent[0] = e
-			c.mu.Unlock()
-			return e.ix
-		}
-	}
-	c.mu.Unlock()
-	ix := newIndex(passages)
-	limit := cmp.Or(c.limit, cacheBytes)
-	if ix.size > limit {
-		return ix
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.recent = slices.Insert(c.recent, 0, cached{sum, ix})
-	kept, size := 0, 0
-	for kept < len(c.recent) && kept < cacheSize && size+c.recent[kept].ix.size <= limit {
-		size += c.recent[kept].ix.size
-		kept++
-	}
-	clear(c.recent[kept:]) // no index is kept alive by the slice's spare room
-	c.recent = c.recent[:kept]
-	return ix
-}
-
-// contextSum hashes what split reads of passages.
-func contextSum(seed maphash.Seed, passages []record.Passage) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	for _, p := range passages {
+// Hash writes what split reads of the passages.
+func (k contextKey) Hash(h *maphash.Hash) {
+	for _, p := range k {
 		for _, s := range [...]string{p.Title, p.Date, p.Text} {
 			h.WriteString(s)
 			h.WriteByte(0)
@@ -128,12 +65,11 @@ func contextSum(seed maphash.Seed, passages []record.Passage) uint64 {
 		}
 		h.WriteByte(2)
 	}
-	return h.Sum64()
 }
 
-// sameContext reports whether a and b are the same context as split reads it.
-func sameContext(a, b []record.Passage) bool {
-	return slices.EqualFunc(a, b, func(p, q record.Passage) bool {
+// Equal reports whether k and o are the same context as split reads it.
+func (k contextKey) Equal(o contextKey) bool {
+	return slices.EqualFunc(k, o, func(p, q record.Passage) bool {
 		return p.Title == q.Title && p.Date == q.Date && p.Text == q.Text && slices.Equal(p.Sentences, q.Sentences)
 	})
 }

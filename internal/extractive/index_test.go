@@ -3,15 +3,16 @@ package extractive
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/recent"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -90,7 +91,8 @@ func TestIndexRank(t *testing.T) {
 }
 
 // TestClientCache: a Client answers every record as Answer does, its records of one context
-// sharing one index, whatever order the contexts come in, and keeps at most cacheSize of them.
+// sharing one index, whatever order the contexts come in, and keeps at most recent.DefaultCount
+// of them.
 func TestClientCache(t *testing.T) {
 	recs := sampleRecords(t)
 	c := &Client{}
@@ -111,8 +113,8 @@ func TestClientCache(t *testing.T) {
 			t.Errorf("%s: Generate = %q, Answer = %q", r.ID, got, want)
 		}
 	}
-	if len(c.cache.recent) != cacheSize {
-		t.Errorf("the cache keeps %d indexes, want %d", len(c.cache.recent), cacheSize)
+	if n := len(c.cache.Sizes()); n != recent.DefaultCount {
+		t.Errorf("the cache keeps %d indexes, want %d", n, recent.DefaultCount)
 	}
 	// A context equal to one kept, in new strings, is found; one that differs is not taken for it.
 	locomo := recs[200]
@@ -120,35 +122,22 @@ func TestClientCache(t *testing.T) {
 	for i := range same {
 		same[i].Text = string([]byte(same[i].Text))
 	}
-	ix := c.cache.get(locomo.Context)
-	if c.cache.get(same) != ix {
+	ix := c.index(locomo.Context)
+	if c.index(same) != ix {
 		t.Error("an equal context in new strings was indexed again")
 	}
 	other := slices.Clone(locomo.Context)
 	other[0].Date += " "
-	if c.cache.get(other) == ix {
+	if c.index(other) == ix {
 		t.Error("a context with another date took the index of the first")
 	}
-	// Large contexts: the oldest go while the text kept is over the limit (cacheBytes, here 6 kB);
-	// one larger is not kept.
-	c.cache.limit = 6000
-	big := func(n int, w string) []record.Passage {
-		return []record.Passage{{Text: strings.Repeat(w+" ", n/(len(w)+1))}}
+	// An index is kept by the bytes of text split reads.
+	c = &Client{}
+	c.index([]record.Passage{{Title: "ab", Date: "c", Text: "de f", Sentences: []string{"gh", "i"}}})
+	if got := c.cache.Sizes(); !slices.Equal(got, []int{10}) {
+		t.Errorf("a context of 10 bytes is kept as %v", got)
 	}
-	c.cache.get(big(2000, "ab"))
-	c.cache.get(big(2000, "cd"))
-	c.cache.get(big(2000, "ef"))
-	if kept := kept(c); !slices.Equal(kept, []int{1998, 1998, 1998}) {
-		t.Errorf("after three contexts of a third of the limit, the cache keeps contexts of %v bytes, want those three", kept)
-	}
-	c.cache.get(big(3000, "gh"))
-	if kept := kept(c); !slices.Equal(kept, []int{3000, 1998}) {
-		t.Errorf("after a context of half the limit, the cache keeps contexts of %v bytes, want it and the newest third", kept)
-	}
-	c.cache.get(big(6003, "ij"))
-	if kept := kept(c); !slices.Equal(kept, []int{3000, 1998}) {
-		t.Errorf("after a context larger than the limit, the cache keeps contexts of %v bytes, want the two before it", kept)
-	}
+	seed := maphash.MakeSeed()
 	for _, tc := range []struct {
 		a, b record.Passage
 		same bool
@@ -160,12 +149,12 @@ func TestClientCache(t *testing.T) {
 		{record.Passage{Sentences: []string{"a", "b"}}, record.Passage{Sentences: []string{"ab"}}, false},
 		{record.Passage{Sentences: []string{"a"}}, record.Passage{Text: "a"}, false},
 	} {
-		if got := sameContext([]record.Passage{tc.a}, []record.Passage{tc.b}); got != tc.same {
-			t.Errorf("sameContext(%+v, %+v) = %v, want %v", tc.a, tc.b, got, tc.same)
+		a, b := contextKey{tc.a}, contextKey{tc.b}
+		if got := a.Equal(b); got != tc.same {
+			t.Errorf("%+v.Equal(%+v) = %v, want %v", tc.a, tc.b, got, tc.same)
 		}
-		sa, sb := contextSum(c.cache.seed, []record.Passage{tc.a}), contextSum(c.cache.seed, []record.Passage{tc.b})
-		if (sa == sb) != tc.same {
-			t.Errorf("contextSum(%+v) == contextSum(%+v): %v, want %v", tc.a, tc.b, sa == sb, tc.same)
+		if sa, sb := recent.Sum(seed, a), recent.Sum(seed, b); (sa == sb) != tc.same {
+			t.Errorf("the sums of %+v and %+v are equal: %v, want %v", tc.a, tc.b, sa == sb, tc.same)
 		}
 	}
 }
@@ -230,13 +219,4 @@ func BenchmarkGenerate(b *testing.B) {
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 		})
 	}
-}
-
-// kept returns the sizes of the contexts c keeps, most recent first.
-func kept(c *Client) []int {
-	var sizes []int
-	for _, e := range c.cache.recent {
-		sizes = append(sizes, e.ix.size)
-	}
-	return sizes
 }
