@@ -7,8 +7,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
@@ -43,38 +45,53 @@ type locomoUpstream struct {
 }
 
 // upstreamRecords are the record files the script read, by its labels: conv26 is qa-load's
-// reading of the repository's conv-26 sample.
-func upstreamRecords(t *testing.T) map[string][]*record.Record {
+// reading of the repository's conv-26 sample. They are read once for every test (some seconds
+// under -race) and shared: a test must not change them.
+func upstreamRecords(t testing.TB) map[string][]*record.Record {
 	t.Helper()
-	var conv26 bytes.Buffer
-	if err := load.Run(context.Background(), []string{"qa-load", "../../testdata/locomo/locomo_conv26.json"}, nil, &conv26, io.Discard); err != nil {
+	recs, err := readUpstreamRecords()
+	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]*record.Record{"conv26": decodeRecords(t, &conv26)}
+	return recs
+}
+
+var readUpstreamRecords = sync.OnceValues(func() (map[string][]*record.Record, error) {
+	var conv26 bytes.Buffer
+	if err := load.Run(context.Background(), []string{"qa-load", "../../testdata/locomo/locomo_conv26.json"}, nil, &conv26, io.Discard); err != nil {
+		return nil, err
+	}
+	out := map[string][]*record.Record{}
+	var err error
+	if out["conv26"], err = readRecords(&conv26); err != nil {
+		return nil, err
+	}
 	for label, file := range map[string]string{"golden": "testdata/golden/locomo_records.jsonl", "synthetic": "testdata/golden/locomo_cut_records.jsonl"} {
 		f, err := os.Open(file)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
-		out[label] = decodeRecords(t, f)
+		out[label], err = readRecords(f)
 		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
 	}
-	return out
-}
+	return out, nil
+})
 
-func decodeRecords(t *testing.T, r io.Reader) []*record.Record {
-	t.Helper()
+func readRecords(r io.Reader) ([]*record.Record, error) {
 	var recs []*record.Record
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var rec record.Record
 		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		recs = append(recs, &rec)
 	}
-	return recs
+	return recs, sc.Err()
 }
 
 // readGolden reads the JSON golden file path into a T.
