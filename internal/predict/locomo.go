@@ -257,7 +257,7 @@ func (p *prompter) locomoBatch(recs []*record.Record, batchSize int) (string, []
 	if p.locomo != nil {
 		maxLength = p.locomo.MaxLength
 	}
-	text, asks, cut, err := prompt.LoCoMoBatchQA(recs, firsts, maxLength, batchSize)
+	text, asks, cut, err := p.conversations.BatchQA(recs, firsts, maxLength, batchSize)
 	if cut {
 		p.locomoCut.Add(1)
 	}

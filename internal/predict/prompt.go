@@ -81,6 +81,9 @@ type prompter struct {
 	locomoNote string
 	locomoOnce sync.Once
 	locomoCut  atomic.Int64
+	// conversations keeps the conversations read last: a conversation's questions come one
+	// after another, each carrying it whole.
+	conversations prompt.LoCoMoConversations
 
 	// textOnce gives, at the first LoCoMo or LongMemEval record whose conversation is rebuilt
 	// from its passages' text, the warning that its prompt is not the benchmark's own.
@@ -129,7 +132,7 @@ func (p *prompter) render(rec *record.Record) (string, []string, error) {
 		if p.locomo != nil {
 			maxLength = p.locomo.MaxLength
 		}
-		s, cut, err := prompt.LoCoMoQA(rec, first, maxLength)
+		s, cut, err := p.conversations.QA(rec, first, maxLength)
 		if err != nil {
 			return "", nil, err
 		}

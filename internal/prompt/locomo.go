@@ -168,36 +168,28 @@ func LoCoMoSpeakers(rec *record.Record, sessions []LoCoMoSession) (string, strin
 // "Not mentioned in the conversation" as option (a) for category 5 (see LoCoMoAskOf).
 // maxLength > 0 is the MAX_LENGTH of the model LoCoMo is asked to run (LoCoMoVariant): the
 // conversation is cut to fit it as get_input_context cuts it, and cut reports whether it was;
-// 0 keeps it whole.
+// 0 keeps it whole. It reads rec's conversation anew: LoCoMoConversations.QA keeps it for the
+// next question.
 func LoCoMoQA(rec *record.Record, abstainFirst bool, maxLength int) (query string, cut bool, err error) {
+	return (*LoCoMoConversations)(nil).QA(rec, abstainFirst, maxLength)
+}
+
+// QA is LoCoMoQA, reading rec's conversation once for all the records that hold it.
+func (c *LoCoMoConversations) QA(rec *record.Record, abstainFirst bool, maxLength int) (query string, cut bool, err error) {
 	ask, err := LoCoMoAskOf(rec, abstainFirst)
 	if err != nil {
 		return "", false, err
 	}
-	sessions, err := LoCoMoSessions(rec)
+	conv, err := c.read(rec)
 	if err != nil {
 		return "", false, err
 	}
-	s1, s2 := LoCoMoSpeakers(rec, sessions)
-	start := locomoConvStart(s1, s2)
-	context, cut, err := locomoContext(sessions, maxLength, 1, start, []string{ask.Text})
+	start := locomoConvStart(conv.s1, conv.s2)
+	context, cut, err := conv.context(maxLength, 1, start, []string{ask.Text})
 	if err != nil {
 		return "", false, err
 	}
 	return locomoQuery(start, context, ask.Text, ask.Category), cut, nil
-}
-
-// locomoContext is the conversation of a query of questions: whole when maxLength is 0, else cut
-// to what get_input_context leaves it of maxLength for a batch of batchSize (locomoBudget).
-func locomoContext(sessions []LoCoMoSession, maxLength, batchSize int, convStart string, questions []string) (string, bool, error) {
-	if maxLength == 0 {
-		return LoCoMoContext(sessions), false, nil
-	}
-	budget, err := locomoBudget(maxLength, batchSize, convStart, questions)
-	if err != nil {
-		return "", false, err
-	}
-	return LoCoMoContextWithin(sessions, budget)
 }
 
 // LoCoMoAsk is one question as LoCoMo's get_gpt_answers words it.

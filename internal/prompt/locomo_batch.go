@@ -2,7 +2,6 @@ package prompt
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -21,21 +20,32 @@ import (
 // conversation, "\n", QA_PROMPT_BATCH and the numbered questions. maxLength > 0 cuts the
 // conversation as get_input_context does for a batch of batchSize (evaluate_qa.py's
 // --batch-size, whatever len(recs) is), and cut reports whether it did; 0 keeps it whole. The
-// asks give each question's category and options, for reading the reply.
+// asks give each question's category and options, for reading the reply. It reads the
+// conversation anew: LoCoMoConversations.BatchQA keeps it for the next batch.
 func LoCoMoBatchQA(recs []*record.Record, firsts []bool, maxLength, batchSize int) (query string, asks []LoCoMoAsk, cut bool, err error) {
+	return (*LoCoMoConversations)(nil).BatchQA(recs, firsts, maxLength, batchSize)
+}
+
+// BatchQA is LoCoMoBatchQA, reading a conversation once for all the records that hold it.
+func (c *LoCoMoConversations) BatchQA(recs []*record.Record, firsts []bool, maxLength, batchSize int) (query string, asks []LoCoMoAsk, cut bool, err error) {
 	if len(recs) == 0 || len(firsts) != len(recs) {
 		return "", nil, false, fmt.Errorf("a LoCoMo batch of %d records and %d option orders", len(recs), len(firsts))
 	}
-	sessions, err := LoCoMoSessions(recs[0])
+	conv, err := c.read(recs[0])
 	if err != nil {
 		return "", nil, false, fmt.Errorf("%s: %w", recs[0].ID, err)
 	}
-	s1, s2 := LoCoMoSpeakers(recs[0], sessions)
 	texts := make([]string, len(recs))
 	for i, rec := range recs {
 		if i > 0 {
-			if err := sameConversation(rec, sessions, s1, s2); err != nil {
+			// The questions of a batch are asked over one conversation: a record holding
+			// another would be asked over a conversation it does not have.
+			other, err := c.read(rec)
+			if err != nil {
 				return "", nil, false, fmt.Errorf("%s: %w (the batch's first question is %s)", rec.ID, err, recs[0].ID)
+			}
+			if !conv.same(other) {
+				return "", nil, false, fmt.Errorf("%s: its conversation differs from the one its batch is asked over (the batch's first question is %s)", rec.ID, recs[0].ID)
 			}
 		}
 		ask, err := LoCoMoAskOf(rec, firsts[i])
@@ -45,8 +55,8 @@ func LoCoMoBatchQA(recs []*record.Record, firsts []bool, maxLength, batchSize in
 		asks = append(asks, ask)
 		texts[i] = ask.Text
 	}
-	start := locomoConvStart(s1, s2)
-	context, cut, err := locomoContext(sessions, maxLength, batchSize, start, texts)
+	start := locomoConvStart(conv.s1, conv.s2)
+	context, cut, err := conv.context(maxLength, batchSize, start, texts)
 	if err != nil {
 		return "", nil, false, err
 	}
@@ -56,24 +66,6 @@ func LoCoMoBatchQA(recs []*record.Record, firsts []bool, maxLength, batchSize in
 		"batch_prompt": locomoBatchPrompt(texts),
 	})
 	return query, asks, cut, nil
-}
-
-// sameConversation checks that rec holds the conversation sessions with speakers s1 and s2: the
-// questions of a batch are asked over one conversation, and a record holding another would be
-// asked over a conversation it does not have.
-func sameConversation(rec *record.Record, sessions []LoCoMoSession, s1, s2 string) error {
-	other, err := LoCoMoSessions(rec)
-	if err != nil {
-		return err
-	}
-	r1, r2 := LoCoMoSpeakers(rec, other)
-	same := r1 == s1 && r2 == s2 && slices.EqualFunc(other, sessions, func(a, b LoCoMoSession) bool {
-		return a.DateTime == b.DateTime && slices.Equal(a.Turns, b.Turns)
-	})
-	if !same {
-		return fmt.Errorf("its conversation differs from the one its batch is asked over")
-	}
-	return nil
 }
 
 // locomoBatchPrompt is QA_PROMPT_BATCH followed by the numbered question lines.
