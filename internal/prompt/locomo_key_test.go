@@ -1,9 +1,7 @@
 package prompt
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"slices"
 	"testing"
 
@@ -14,21 +12,7 @@ import (
 // keys in other strings, and a record of another conversation gets its own; a nil
 // LoCoMoConversations reads each anew.
 func TestLoCoMoConversationsKept(t *testing.T) {
-	f, err := os.Open("testdata/golden/locomo_cut_records.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var syn []*record.Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var r record.Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
-		syn = append(syn, &r)
-	}
+	syn := readRecords(t, "testdata/golden/locomo_cut_records.jsonl")
 	if len(syn) != 3 {
 		t.Fatalf("%d synthetic records, want 3", len(syn))
 	}
