@@ -88,7 +88,7 @@ func (k locomoKey) size() int {
 // read returns rec's conversation, read now or kept from an earlier call.
 func (c *LoCoMoConversations) read(rec *record.Record) (*locomoConversation, error) {
 	k := locomoKeyOf(rec)
-	make := func() (*locomoConversation, int, error) {
+	build := func() (*locomoConversation, int, error) {
 		sessions, err := LoCoMoSessions(rec)
 		if err != nil {
 			return nil, 0, err
@@ -99,10 +99,10 @@ func (c *LoCoMoConversations) read(rec *record.Record) (*locomoConversation, err
 		return conv, 2*k.size() + len(conv.whole), nil
 	}
 	if c == nil {
-		conv, _, err := make()
+		conv, _, err := build()
 		return conv, err
 	}
-	return c.cache.Get(k, make)
+	return c.cache.Get(k, build)
 }
 
 // context is the conversation of a query of questions: whole when maxLength is 0, else cut to

@@ -50,10 +50,11 @@ type entry[K, V any] struct {
 	size int
 }
 
-// Get returns the value kept for a key equal to k, else the one make returns, which is kept when
-// make succeeds and its size allows. make runs without the cache locked, so two callers that ask
-// for the same new key at once may both make it; the value last made is kept.
-func (c *Cache[K, V]) Get(k K, make func() (v V, size int, err error)) (V, error) {
+// Get returns the value kept for a key equal to k, else the one build returns, which is kept
+// when build succeeds and its size allows. build runs without the cache locked, so two callers
+// that ask for the same new key at once may both build it; the value kept first is then the one
+// both return, and kept once.
+func (c *Cache[K, V]) Get(k K, build func() (v V, size int, err error)) (V, error) {
 	c.mu.Lock()
 	if !c.seeded {
 		c.seed, c.seeded = maphash.MakeSeed(), true
@@ -62,16 +63,12 @@ func (c *Cache[K, V]) Get(k K, make func() (v V, size int, err error)) (V, error
 	c.mu.Unlock()
 	sum := Sum(seed, k)
 	c.mu.Lock()
-	for i, e := range c.kept {
-		if e.sum == sum && e.key.Equal(k) {
-			copy(c.kept[1:i+1], c.kept[:i])
-			c.kept[0] = e
-			c.mu.Unlock()
-			return e.val, nil
-		}
+	if v, ok := c.find(sum, k); ok {
+		c.mu.Unlock()
+		return v, nil
 	}
 	c.mu.Unlock()
-	v, size, err := make()
+	v, size, err := build()
 	if err != nil {
 		return v, err
 	}
@@ -81,6 +78,9 @@ func (c *Cache[K, V]) Get(k K, make func() (v V, size int, err error)) (V, error
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if v, ok := c.find(sum, k); ok { // kept by another caller meanwhile
+		return v, nil
+	}
 	c.kept = slices.Insert(c.kept, 0, entry[K, V]{sum, k, v, size})
 	n, total := 0, 0
 	for n < len(c.kept) && n < cmp.Or(c.Count, DefaultCount) && total+c.kept[n].size <= limit {
@@ -90,6 +90,20 @@ func (c *Cache[K, V]) Get(k K, make func() (v V, size int, err error)) (V, error
 	clear(c.kept[n:]) // nothing is kept alive by the slice's spare room
 	c.kept = c.kept[:n]
 	return v, nil
+}
+
+// find returns the value kept for k, whose hash is sum, and makes it the most recently used.
+// c.mu is held.
+func (c *Cache[K, V]) find(sum uint64, k K) (V, bool) {
+	for i, e := range c.kept {
+		if e.sum == sum && e.key.Equal(k) {
+			copy(c.kept[1:i+1], c.kept[:i])
+			c.kept[0] = e
+			return e.val, true
+		}
+	}
+	var zero V
+	return zero, false
 }
 
 // Sizes returns the sizes of the values kept, most recently used first.

@@ -154,3 +154,28 @@ func TestCacheConcurrent(t *testing.T) {
 		t.Errorf("the cache keeps %d values, want 3", n)
 	}
 }
+
+// TestCacheBuiltTwice: when two callers build the same new key at once, the one that finishes
+// second gets the value kept by the first, and the key is kept once.
+func TestCacheBuiltTwice(t *testing.T) {
+	var c Cache[text, string]
+	started, finish := make(chan struct{}), make(chan struct{})
+	got := make(chan string)
+	go func() {
+		v, _ := c.Get("k", func() (string, int, error) {
+			close(started)
+			<-finish
+			return "second", 1, nil
+		})
+		got <- v
+	}()
+	<-started
+	first, _ := c.Get("k", func() (string, int, error) { return "first", 1, nil })
+	close(finish)
+	if second := <-got; first != "first" || second != "first" {
+		t.Errorf("the two callers got %q and %q, want the value kept first for both", first, second)
+	}
+	if n := len(c.Sizes()); n != 1 {
+		t.Errorf("the key is kept %d times", n)
+	}
+}
