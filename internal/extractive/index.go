@@ -13,7 +13,7 @@ type index struct {
 	sents    []sentence
 	postings map[string][]posting
 	avg      float64 // the sentences' mean length in tokens
-	size     int     // the bytes of text split reads, which the index's memory grows with
+	size     int     // the bytes the index and its passages keep, estimated (see newIndex)
 }
 
 // posting is a sentence that holds a term, and how many times.
@@ -45,6 +45,17 @@ func newIndex(passages []record.Passage) *index {
 	}
 	if len(ix.sents) > 0 {
 		ix.avg = float64(total) / float64(len(ix.sents))
+	}
+	// The memory kept, estimated from the Go structures' sizes on 64 bits: each sentence's
+	// copy of its text and its struct, its tokens' string headers (appended, so up to twice
+	// their number) and bytes (those lower-cased are copies); each term's map entry and
+	// posting list's slack; each posting. It comes to about 9 times the text: what a cache
+	// bounded by bytes must count, not the text alone.
+	for _, s := range ix.sents {
+		ix.size += len(s.text)*3/2 + 64 + 24*len(s.tokens)
+	}
+	for _, ps := range ix.postings {
+		ix.size += 56 + 12*len(ps)
 	}
 	return ix
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"sync"
@@ -131,12 +132,23 @@ func TestClientCache(t *testing.T) {
 	if c.index(other) == ix {
 		t.Error("a context with another date took the index of the first")
 	}
-	// An index is kept by the bytes of text split reads.
-	c = &Client{}
-	c.index([]record.Passage{{Title: "ab", Date: "c", Text: "de f", Sentences: []string{"gh", "i"}}})
-	if got := c.cache.Sizes(); !slices.Equal(got, []int{10}) {
-		t.Errorf("a context of 10 bytes is kept as %v", got)
+	// An index is kept by the memory it and its passages keep, which its size estimates: some
+	// ten times the text of a LoCoMo conversation.
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ix = newIndex(locomo.Context)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	text := 0
+	for _, p := range locomo.Context {
+		text += len(p.Title) + len(p.Date) + len(p.Text)
 	}
+	kept := int(after.HeapAlloc-before.HeapAlloc) + text
+	if ratio := float64(ix.size) / float64(kept); ratio < 0.75 || ratio > 2 {
+		t.Errorf("the index of %d bytes of text keeps %d bytes with them, estimated %d", text, kept, ix.size)
+	}
+	runtime.KeepAlive(ix)
 	seed := maphash.MakeSeed()
 	for _, tc := range []struct {
 		a, b record.Passage
