@@ -27,6 +27,30 @@ func TestMemoryBounded(t *testing.T) {
 	})
 }
 
+// TestMemoryBoundedConversations: LoCoMo records whose conversations all differ, through the
+// extractive model, which keeps the last conversations read (their prompts' and the model's
+// indexes, both bounded): 4,000 conversations of 12 kB hold no more than the first few did.
+func TestMemoryBoundedConversations(t *testing.T) {
+	turn := `{"speaker":"Mel","text":"On day %d I painted a sunrise over the lake near our house, number %d."},`
+	clitest.Bounded(t, clitest.Stream{
+		Run:  Run,
+		Args: []string{"qa-predict", "--provider", "extractive", "--concurrency", "4"},
+		N:    4000,
+		Line: func(i int) []byte {
+			var turns, text strings.Builder
+			for j := range 80 {
+				fmt.Fprintf(&turns, turn, i, j)
+				fmt.Fprintf(&text, "Mel: On day %d I painted a sunrise over the lake near our house, number %d.\\n", i, j)
+			}
+			return fmt.Appendf(nil, `{"schema":1,"id":"locomo:c%d:0","dataset":"locomo","question":"What did Mel paint on day %d?",`+
+				`"answers":["a sunrise"],"meta":{"category":4,"speaker_a":"Mel","speaker_b":"Ann"},`+
+				`"context":[{"title":"session_1","date":"8 May, 2023","text":"%s","turns":[%s]}]}`,
+				i, i, text.String(), strings.TrimSuffix(turns.String(), ","))
+		},
+		Limit: 4 << 20,
+	})
+}
+
 // TestMemoryBoundedLoCoMoBatches: asking LoCoMo's questions 10 per call (--batch-size 10) holds a
 // few blocks, not the conversation: 4,000 questions of one conversation through a loopback
 // server.
