@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -212,4 +213,76 @@ func BenchmarkLoCoMoConversations(b *testing.B) {
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 		})
 	}
+}
+
+// fuzzConversation is a LoCoMo record over text (turns split at "|", sessions at "#", speakers
+// s1 and s2 in turn, a caption on every third turn) asking question, with the passages' text and
+// raw turns as qa-load --context full writes them.
+func fuzzConversation(t *testing.T, id, text, s1, s2, question string) *record.Record {
+	rec := &record.Record{ID: id, Dataset: "locomo", Question: question, Answers: []string{"x"},
+		Meta: map[string]json.RawMessage{"category": json.RawMessage("4")}}
+	k := 0
+	for i, s := range strings.Split(text, "#") {
+		var turns []map[string]string
+		var lines []string
+		for _, tx := range strings.Split(s, "|") {
+			turn := map[string]string{"speaker": s1, "text": tx}
+			if k%2 == 1 {
+				turn["speaker"] = s2
+			}
+			if k%3 == 2 {
+				turn["blip_caption"] = "a photo of " + tx
+			}
+			turns = append(turns, turn)
+			lines = append(lines, turn["speaker"]+": "+tx)
+			k++
+		}
+		raw, err := json.Marshal(turns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Context = append(rec.Context, record.Passage{Date: fmt.Sprintf("%d May, 2023", i+1),
+			Text: strings.Join(lines, "\n"), Extra: map[string]json.RawMessage{"turns": raw}})
+	}
+	for key, s := range map[string]string{"speaker_a": s1, "speaker_b": s2} {
+		raw, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Meta[key] = raw
+	}
+	return rec
+}
+
+// FuzzLoCoMoConversations: for any two conversations, asked in turn with one
+// LoCoMoConversations, every query is the one LoCoMoQA renders reading each record anew, whole
+// and cut to a budget: a conversation kept is never taken for another.
+func FuzzLoCoMoConversations(f *testing.F) {
+	f.Add("hi|yo#ok|fine", "hi|yo#ok|fine!", "A", "B", uint16(0))
+	f.Add("hi|yo#ok", "hi|yo|#ok", "Ann", "Bo", uint16(60))
+	f.Add("a|b", "a|b", "A", "B", uint16(0))
+	f.Add("Hey Mel!|I'm swamped.#Wow|🎉", "Hey Mel!|I'm swamped.#Wow", " Cy", "Bo\n", uint16(90))
+	f.Fuzz(func(t *testing.T, a, b, s1, s2 string, budget uint16) {
+		if !utf8.ValidString(a+b+s1+s2) || len(a)+len(b) > 2000 {
+			return
+		}
+		maxLength := 0
+		if budget > 0 {
+			maxLength = 200 + int(budget%800)
+		}
+		recs := []*record.Record{
+			fuzzConversation(t, "locomo:a:0", a, s1, s2, "What?"),
+			fuzzConversation(t, "locomo:b:0", b, s1, s2, "What?"),
+			fuzzConversation(t, "locomo:a:1", a, s1, s2, "When?"),
+			fuzzConversation(t, "locomo:b:1", b, s2, s1, "Who?"),
+		}
+		var c prompt.LoCoMoConversations
+		for _, i := range []int{0, 1, 2, 3, 0, 2, 1} {
+			want, wantCut, wantErr := prompt.LoCoMoQA(recs[i], i%2 == 0, maxLength)
+			got, cut, err := c.QA(recs[i], i%2 == 0, maxLength)
+			if got != want || cut != wantCut || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("%s: QA = (%q, %v, %v), LoCoMoQA = (%q, %v, %v)", recs[i].ID, got, cut, err, want, wantCut, wantErr)
+			}
+		}
+	})
 }
