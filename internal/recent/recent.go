@@ -19,11 +19,11 @@ type Key[K any] interface {
 	Equal(K) bool
 }
 
-// The bounds of a Cache whose own are 0. The records of one input mostly come one after another,
-// a few at a time in flight; 16 also keeps every conversation of LoCoMo's ten when its records
-// come shuffled (with 8, a shuffled LoCoMo's extractive run took nearly twice an ordered one's time).
-// The bytes bound the inputs kept, so that a run over records with inputs of megabytes each,
-// none shared (LongMemEval's haystacks), does not keep Count of them alive.
+// The bounds of a Cache whose own are 0. The records of one input mostly come one after
+// another, a few at a time in flight; 16 also keeps every conversation of LoCoMo's ten when its
+// records come shuffled (with 8, a shuffled LoCoMo's extractive run took nearly twice an ordered
+// one's time). The bytes bound the inputs kept, so that a run over records with inputs of
+// megabytes each, none shared (LongMemEval's haystacks), does not keep Count of them alive.
 const (
 	DefaultCount = 16
 	DefaultBytes = 16 << 20
