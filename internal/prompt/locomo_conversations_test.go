@@ -15,9 +15,10 @@ import (
 )
 
 // conversationRecords are LoCoMo records of several conversations, interleaved as a shuffled
-// file gives them: conv-26's first 30 questions, the golden and synthetic records, and copies of conv-26's
-// first questions whose conversation differs in one place each (a turn's text, its caption, a
-// session's date, the passages' text, the speakers): what each must not take from the others.
+// file gives them: conv-26's first 30 questions, the golden and synthetic records, and copies of
+// conv-26's first questions whose conversation differs in one place each (a turn's text, its
+// caption or speaker, a session's date, a session left out, the speakers, the turns left out):
+// what each must not take from the others.
 func conversationRecords(t *testing.T) []*record.Record {
 	t.Helper()
 	up := upstreamRecords(t)
