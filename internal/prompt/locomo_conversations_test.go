@@ -3,6 +3,7 @@ package prompt_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -29,9 +30,9 @@ func conversationRecords(t *testing.T) []*record.Record {
 		r.ID += ":edited"
 		r.Context = slices.Clone(r.Context)
 		for j := range r.Context {
-			r.Context[j].Extra = maps(r.Context[j].Extra)
+			r.Context[j].Extra = maps.Clone(r.Context[j].Extra)
 		}
-		r.Meta = maps(r.Meta)
+		r.Meta = maps.Clone(r.Meta)
 		change(&r)
 		return &r
 	}
@@ -76,17 +77,6 @@ func conversationRecords(t *testing.T) []*record.Record {
 	)
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(recs), func(i, j int) { recs[i], recs[j] = recs[j], recs[i] })
 	return recs
-}
-
-func maps[V any](m map[string]V) map[string]V {
-	if m == nil {
-		return map[string]V{}
-	}
-	out := make(map[string]V, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // TestLoCoMoConversationsQA: the queries LoCoMoConversations renders, keeping conversations, are
