@@ -13,6 +13,7 @@
 package bpe
 
 import (
+	"hash/maphash"
 	"math"
 	"strings"
 	"sync"
@@ -29,6 +30,7 @@ type Encoding struct {
 
 	once  sync.Once
 	table rankTable
+	memos sync.Pool // of *memo, for Count
 }
 
 // O200k is o200k_base (gpt-4o, gpt-4.1 and later).
@@ -100,14 +102,56 @@ func (e *Encoding) Ends(dst []int, s string) []int {
 // Count returns the number of tokens of s (encoded as ordinary text).
 func (e *Encoding) Count(s string) int {
 	r := e.ranks()
+	var m *memo
+	if len(s) >= memoFrom {
+		m, _ = e.memos.Get().(*memo)
+		if m == nil {
+			m = &memo{seed: maphash.MakeSeed()}
+		}
+		defer e.memos.Put(m)
+	}
 	var buf [64]int
 	n := 0
 	for start := 0; start < len(s); {
 		end := e.nextPiece(s, start)
-		n += len(appendPiece(buf[:0], r, s, start, end))
+		piece := s[start:end]
+		switch {
+		case len(piece) == 1:
+			n++
+		case m == nil || len(piece) > memoMax:
+			n += len(appendPiece(buf[:0], r, s, start, end))
+		default:
+			slot := &m.slots[maphash.String(m.seed, piece)%memoSlots]
+			if string(slot.b[:slot.n]) != piece {
+				slot.n = uint8(copy(slot.b[:], piece))
+				slot.count = uint8(len(appendPiece(buf[:0], r, s, start, end)))
+			}
+			n += int(slot.count)
+		}
 		start = end
 	}
 	return n
+}
+
+// A memo holds the token counts of the short pieces Count met last, a piece to a slot by its
+// hash. Prose says the same few thousand words again and again, and a slot's piece is found in
+// the processor's caches where the vocabulary's table, several MB, mostly is not. A piece is
+// compared in full before its count is taken, so a memo changes no count.
+type memo struct {
+	seed  maphash.Seed
+	slots [memoSlots]memoSlot
+}
+
+const (
+	memoSlots = 4096 // 96 KiB a memo, one per Count running at once (Encoding.memos)
+	memoMax   = 22   // the longest piece kept, so that a slot is 24 bytes
+	memoFrom  = 512  // the shortest text counted with a memo: a shorter one has few pieces to repeat
+)
+
+type memoSlot struct {
+	n     uint8 // the piece's length, 0 in an empty slot
+	count uint8 // its tokens, at most its length
+	b     [memoMax]byte
 }
 
 // rankTable maps a token's bytes to its rank (its id).

@@ -1,9 +1,14 @@
 package bpe
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -164,6 +169,56 @@ func FuzzPieces(f *testing.F) {
 	})
 }
 
+// TestCountMemo: Count keeps the counts of short pieces it met (memo), and gives what Ends, which
+// keeps none, gives: over prose twice, over pieces of every length about the longest kept, and
+// over twice as many distinct pieces of one length as a memo has slots, in texts of a thousand
+// counted twice, so that slots are taken over again and again, by four goroutines at once.
+func TestCountMemo(t *testing.T) {
+	prose := proseSample(t)
+	prose = prose[:strings.IndexByte(prose[20000:], '\n')+20001] // a third, for -race's sake
+	texts := []string{prose, prose}
+	var odd []string
+	for n := memoMax - 3; n <= memoMax+3; n++ {
+		odd = append(odd, strings.Repeat("ab", n)[:n], " "+strings.Repeat("x", n-1), strings.Repeat("7", n), strings.Repeat("\u00e9", n/2))
+	}
+	texts = append(texts, strings.Repeat(strings.Join(odd, "\n"), 4))
+	rng := rand.New(rand.NewPCG(1, 2))
+	var words []string
+	for range 2 * memoSlots {
+		b := make([]byte, 6)
+		for i := range b {
+			b[i] = "qxzjkvwaeiou"[rng.IntN(12)] // mostly no word, so that each is several tokens
+		}
+		words = append(words, " "+string(b))
+	}
+	for i := 0; i < len(words); i += memoSlots / 4 {
+		texts = append(texts, strings.Join(words[i:i+memoSlots/4], ""))
+	}
+	texts = append(texts, texts[3:]...)
+	for _, e := range []*Encoding{O200k, Cl100k} {
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := g; i < len(texts); i += 4 {
+					s := texts[i]
+					if got, want := e.Count(s), len(e.Ends(nil, s)); got != want {
+						t.Errorf("%s.Count(%.40q…, %d bytes) = %d, want %d as Ends gives", e.Name(), s, len(s), got, want)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	for _, s := range odd { // and those short enough to be counted without a memo
+		for _, e := range []*Encoding{O200k, Cl100k} {
+			if got, want := e.Count(s), len(e.Ends(nil, s)); got != want {
+				t.Errorf("%s.Count(%q) = %d, want %d as Ends gives", e.Name(), s, got, want)
+			}
+		}
+	}
+}
+
 // BenchmarkCount counts the tokens of the HotpotQA sample file (JSON lines of English paragraphs
 // with some other scripts) in each encoding and reports bytes/s.
 func BenchmarkCount(b *testing.B) {
@@ -182,6 +237,60 @@ func BenchmarkCount(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCountProse counts the tokens of a LoCoMo conversation's turns, one per line, as a
+// LoCoMo or LongMemEval prompt holds them: English chat prose, where most words come up again.
+func BenchmarkCountProse(b *testing.B) {
+	s := proseSample(b)
+	for _, e := range []*Encoding{O200k, Cl100k} {
+		b.Run(e.Name(), func(b *testing.B) {
+			e.Count("warm up")
+			b.SetBytes(int64(len(s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				e.Count(s)
+			}
+		})
+	}
+}
+
+// proseSample returns the text of every turn of the shipped LoCoMo conversation, a line each.
+func proseSample(tb testing.TB) string {
+	tb.Helper()
+	data, err := os.ReadFile("../../testdata/locomo/locomo_conv26.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var samples []struct {
+		Conversation map[string]json.RawMessage `json:"conversation"`
+	}
+	if err := json.Unmarshal(data, &samples); err != nil {
+		tb.Fatal(err)
+	}
+	var sb strings.Builder
+	for _, smp := range samples {
+		for _, k := range slices.Sorted(maps.Keys(smp.Conversation)) {
+			if !strings.HasPrefix(k, "session_") || strings.HasSuffix(k, "date_time") {
+				continue
+			}
+			raw := smp.Conversation[k]
+			var turns []struct {
+				Speaker string `json:"speaker"`
+				Text    string `json:"text"`
+			}
+			if json.Unmarshal(raw, &turns) != nil {
+				continue
+			}
+			for _, t := range turns {
+				sb.WriteString(t.Speaker + ": " + t.Text + "\n")
+			}
+		}
+	}
+	if sb.Len() < 10000 {
+		tb.Fatalf("prose sample of %d bytes, want the conversation's turns", sb.Len())
+	}
+	return sb.String()
 }
 
 func TestSpecial(t *testing.T) {
