@@ -141,7 +141,8 @@ func ourPieces(e *Encoding, s string) []string {
 }
 
 // FuzzPieces: each pre-tokenizer cuts any valid text where its pattern does, and the tokens of
-// the byte-pair merge tile it, each one in the vocabulary.
+// the byte-pair merge tile it, each one in the vocabulary; Count, with its memo or without,
+// counts them.
 func FuzzPieces(f *testing.F) {
 	for _, s := range []string{"hello world", "\n\n  \n", "^~  Z\n\n  \n", "a\x7fb", "I'M ſ'ſ", "\u0301a", "ǅǈ'LL",
 		" //\n/", "12345", "٣٣٣٣", "  \t", "\u3000x", "A\u0301b'Re", "'sHello", " 's", "x'\u017f", "\t'LL'"} {
@@ -163,6 +164,14 @@ func FuzzPieces(f *testing.F) {
 			for i, tok := range pieces(s, ends) {
 				if _, ok := e.ranks()[tok]; !ok || tok == "" {
 					t.Fatalf("%s: token %d of %q, %q, is not in the vocabulary", e.Name(), i, s, tok)
+				}
+			}
+			// A text long enough to be counted with a memo: the text again and again, its pieces
+			// met anew, so that the memo answers for them.
+			if s != "" {
+				long := strings.Repeat(s+"\n", memoFrom/(len(s)+1)+1)
+				if got, want := e.Count(long), len(e.Ends(nil, long)); got != want {
+					t.Fatalf("%s: Count of %q repeated to %d bytes = %d, want %d as Ends gives", e.Name(), s, len(long), got, want)
 				}
 			}
 		}
