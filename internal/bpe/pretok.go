@@ -87,6 +87,13 @@ func at(s string, i int) (uint8, int) {
 // run returns the end of the longest run of characters from i that have some bit of want.
 func run(s string, i int, want uint8) int {
 	for i < len(s) {
+		if b := s[i]; b < utf8.RuneSelf { // at's first case, without the call
+			if asciiClass[b]&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
 		c, n := at(s, i)
 		if c&want == 0 {
 			break
