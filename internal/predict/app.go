@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -315,16 +316,20 @@ func (a *app) action(c *cli.Context) error {
 // gives the same answer, so the samples would not be independent. 0, which langchaingo leaves
 // out, is skipped (seed -1's sample 1 sends 1, its sample 2 sends 2), so that every sample of a
 // seed sends one of its own; a seed of 0 is sent as none by every sample, as without
-// --sample-index.
-func sampleSeed(seed, k int) int {
+// --sample-index. A seed + k past the largest int is an error: it would wrap round to a seed far
+// below, another sample's.
+func sampleSeed(seed, k int) (int, error) {
 	if seed == 0 {
-		return 0
+		return 0, nil
+	}
+	if seed > math.MaxInt-k {
+		return 0, fmt.Errorf("--seed %d + --sample-index %d is past the largest seed, %d", seed, k, math.MaxInt)
 	}
 	s := seed + k
 	if seed < 0 && s >= 0 {
 		s++
 	}
-	return s
+	return s, nil
 }
 
 // unpriced refuses --max-cost when a model it would meter has no price, so that its spend could
@@ -399,7 +404,10 @@ func (a *app) configure(c *cli.Context) error {
 	}
 	a.sample = c.Int("sample-index")
 	if c.IsSet("seed") {
-		s := sampleSeed(int(c.Int64("seed")), a.sample)
+		s, err := sampleSeed(int(c.Int64("seed")), a.sample)
+		if err != nil {
+			return command.Usagef("%v", err)
+		}
 		a.seed = &s
 	}
 	a.maxTokensSet = c.IsSet("max-tokens")

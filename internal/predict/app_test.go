@@ -834,13 +834,20 @@ func TestRecordsAsTheyCome(t *testing.T) {
 }
 
 // TestSampleSeed: sample k of --seed s sends s + k, skipping 0 (which langchaingo leaves out),
-// so that no two samples of a seed send the same one; a seed of 0 sends none.
+// so that no two samples of a seed send the same one; a seed of 0 sends none. A sum past the
+// largest int is refused, not wrapped round to another sample's seed.
 func TestSampleSeed(t *testing.T) {
 	for _, tc := range []struct{ seed, k, want int }{
 		{7, 0, 7}, {7, 3, 10}, {-3, 0, -3}, {-3, 2, -1}, {-3, 3, 1}, {-3, 4, 2}, {-1, 1, 1}, {0, 5, 0},
+		{math.MaxInt - 2, 2, math.MaxInt}, {math.MaxInt, 0, math.MaxInt}, {math.MinInt, 3, math.MinInt + 3},
 	} {
-		if got := sampleSeed(tc.seed, tc.k); got != tc.want {
-			t.Errorf("sampleSeed(%d, %d) = %d, want %d", tc.seed, tc.k, got, tc.want)
+		if got, err := sampleSeed(tc.seed, tc.k); got != tc.want || err != nil {
+			t.Errorf("sampleSeed(%d, %d) = %d, %v; want %d", tc.seed, tc.k, got, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ seed, k int }{{math.MaxInt - 2, 3}, {math.MaxInt, 1}, {1, math.MaxInt}} {
+		if got, err := sampleSeed(tc.seed, tc.k); err == nil || !strings.Contains(err.Error(), "past the largest seed") {
+			t.Errorf("sampleSeed(%d, %d) = %d, %v; want an error, the sum being past the largest int", tc.seed, tc.k, got, err)
 		}
 	}
 }
