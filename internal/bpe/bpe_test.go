@@ -200,10 +200,11 @@ func TestCountMemo(t *testing.T) {
 		}
 		words = append(words, " "+string(b))
 	}
+	wordTexts := len(texts)
 	for i := 0; i < len(words); i += memoSlots / 4 {
 		texts = append(texts, strings.Join(words[i:i+memoSlots/4], ""))
 	}
-	texts = append(texts, texts[3:]...)
+	texts = append(texts, texts[wordTexts:]...) // each counted twice
 	for _, e := range []*Encoding{O200k, Cl100k} {
 		var wg sync.WaitGroup
 		for g := range 4 {
