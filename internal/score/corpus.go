@@ -35,7 +35,7 @@ var corpusMetrics = []corpusMetric{
 	{[]string{"mrr", "map"}, "mean reciprocal rank and mean average precision of each group ranked by prediction.score"},
 	{[]string{"chunk_p", "chunk_r", "chunk_f1"}, "conlleval chunk precision/recall/F1 of BIO/IOB/IOBES tag sequences"},
 	{[]string{"perplexity"}, "exp(total loss / total tokens) from per-record summed loss (nats) and token counts"},
-	{[]string{"corpus_bleu", "gen_eval_bleu"}, "NLTK corpus_bleu (weights 0.25×4) and ERNIE gen_eval BLEU over split(lower()) tokens"},
+	{[]string{"corpus_bleu", "gen_eval_bleu"}, "NLTK corpus_bleu (weights 0.25×4) and ERNIE gen_eval BLEU over split() tokens, case kept"},
 }
 
 // metricGroups are names in --metrics that stand for several metrics.
@@ -240,15 +240,17 @@ func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpus
 	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true
 }
 
-// newBleuCounts returns one record's corpus BLEU counts over split(lower()) tokens, as sentence
-// BLEU tokenises; the summary merges them and finishes once with metric.BLEUCounts.
+// newBleuCounts returns one record's corpus BLEU counts over split() tokens, compared as exact
+// strings, case and all, as NLTK's corpus_bleu and ERNIE's gen_eval compare the token lists they
+// are given (sentence BLEU, bleu1 to bleu4, lower-cases first, as its contract says); the summary
+// merges them and finishes once with metric.BLEUCounts.
 func newBleuCounts(pred string, answers []string, orders int) *metric.BLEUCounts {
 	refs := make([][]string, len(answers))
 	for i, a := range answers {
-		refs[i] = textnorm.Split(textnorm.Lower(a))
+		refs[i] = textnorm.Split(a)
 	}
 	c := metric.NewBLEUCounts(orders)
-	c.Add(textnorm.Split(textnorm.Lower(pred)), refs)
+	c.Add(textnorm.Split(pred), refs)
 	return c
 }
 

@@ -73,11 +73,23 @@ func TestGoldLabel(t *testing.T) {
 	}
 }
 
-// TestBleuCountsLowered: corpus BLEU compares split(lower()) tokens of the prediction and of every
-// answer alike, so case alone never costs a match.
-func TestBleuCountsLowered(t *testing.T) {
-	c := newBleuCounts("The Cat sat", []string{"the CAT sat", "x"}, 4)
-	if want := []int{3, 2, 1, 0}; !slices.Equal(c.Numerators, want) {
-		t.Errorf("newBleuCounts(%q, %q).Numerators = %v, want %v", "The Cat sat", []string{"the CAT sat", "x"}, c.Numerators, want)
+// TestBleuCountsCase: corpus BLEU compares the split() tokens of the prediction and of every
+// answer as exact strings, as NLTK's corpus_bleu compares the lists it is given (golden cases
+// bleu-0046 and bleu-0047): case alone costs a match, while blanks only separate tokens.
+func TestBleuCountsCase(t *testing.T) {
+	for _, tc := range []struct {
+		pred    string
+		answers []string
+		want    []int
+	}{
+		{"The Cat sat", []string{"the CAT sat", "x"}, []int{1, 0, 0, 0}},
+		{"the cat sat", []string{"the cat sat", "x"}, []int{3, 2, 1, 0}},
+		{" the\tcat\u3000sat ", []string{"the cat  sat"}, []int{3, 2, 1, 0}},
+		{"The Cat sat", []string{"x", "The Cat sat"}, []int{3, 2, 1, 0}},
+	} {
+		c := newBleuCounts(tc.pred, tc.answers, 4)
+		if !slices.Equal(c.Numerators, tc.want) {
+			t.Errorf("newBleuCounts(%q, %q).Numerators = %v, want %v", tc.pred, tc.answers, c.Numerators, tc.want)
+		}
 	}
 }
