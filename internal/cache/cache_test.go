@@ -287,6 +287,32 @@ func TestClientCachesReplies(t *testing.T) {
 	}
 }
 
+// TestClientStoredOnly: under model.StoredOnly the client answers a stored reply as ever and a
+// reply it does not hold with model.ErrNotStored, never asking Next.
+func TestClientStoredOnly(t *testing.T) {
+	ctx := context.Background()
+	c, _ := Open(filepath.Join(t.TempDir(), "c.db"))
+	defer c.Close()
+	next := &countingClient{}
+	cl := c.Wrap(next)
+	stored := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	if _, err := cl.Generate(ctx, stored); err != nil {
+		t.Fatal(err)
+	}
+	r, err := cl.Generate(model.StoredOnly(ctx), stored)
+	if err != nil || !r.Cached || r.Text != "a:q" {
+		t.Errorf("stored reply under StoredOnly = %+v, %v, want the cached a:q", r, err)
+	}
+	other := stored
+	other.Sample = 1
+	if _, err := cl.Generate(model.StoredOnly(ctx), other); !errors.Is(err, model.ErrNotStored) {
+		t.Errorf("reply not held under StoredOnly: error %v, want model.ErrNotStored", err)
+	}
+	if n := next.calls.Load(); n != 1 {
+		t.Errorf("calls = %d, want 1 (the first, stored)", n)
+	}
+}
+
 func TestClientDoesNotCacheErrors(t *testing.T) {
 	ctx := context.Background()
 	c, _ := Open(filepath.Join(t.TempDir(), "c.db"))

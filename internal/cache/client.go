@@ -56,8 +56,9 @@ type Client struct {
 // Wrap returns a Client over next backed by c.
 func (c *Cache) Wrap(next model.Client) *Client { return &Client{Next: next, Cache: c} }
 
-// Generate answers req from the cache, or asks Next and stores a successful reply. The call is
-// counted by interrupt.Storing until its reply is stored.
+// Generate answers req from the cache, or asks Next and stores a successful reply; under
+// model.StoredOnly it answers from the cache alone (model.ErrNotStored). The call is counted by
+// interrupt.Storing until its reply is stored.
 func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
 	defer interrupt.Storing(ctx)()
 	key, err := RequestKey(req)
@@ -75,6 +76,9 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 			resp.Cached, resp.Attempts = true, 0
 			return resp, nil
 		}
+	}
+	if model.IsStoredOnly(ctx) {
+		return model.Response{}, model.ErrNotStored
 	}
 	resp, err := c.Next.Generate(ctx, req)
 	if err != nil || strings.TrimSpace(resp.Text) == "" {

@@ -58,6 +58,9 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if err := ctx.Err(); err != nil {
 		return model.Response{}, err
 	}
+	if model.IsStoredOnly(ctx) {
+		return model.Response{}, model.ErrNotStored
+	}
 	if strings.TrimSpace(req.Question) == "" {
 		return model.Response{}, errors.New("extractive: empty question")
 	}

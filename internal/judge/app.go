@@ -74,7 +74,8 @@ MODES (--mode):
                       mode is asked for: the prompt must ask for the format itself
 
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
-"unparsable judge reply: ..." with the raw text kept; it is never scored 0. Call failures likewise;
+"unparsable judge reply: ..." with the raw text kept; it is never scored 0. With --cache, the later
+replies an earlier --retry-errors run stored are then read on, without a call. Call failures likewise;
 at the end, stderr names each different error once, at its first record. An empty reply is asked
 again as an unparsable one is, unless it stopped at max_tokens (the budget spent before any text,
 as by a reasoning model's unseen thinking), which the same budget would cut again: the judgment

@@ -383,7 +383,8 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
 }
 
-// call asks the model, re-asking unparsable replies as distinct samples, and fills jg. The first
+// call asks the model, re-asking unparsable replies as distinct samples (ParseRetries more), and
+// fills jg; past those it reads on through the samples a cache holds, asking nothing. The first
 // sample asked is jg.Attempts (the replies an earlier run had already). Its usage and cost_usd are
 // those of this run's replies, cached or not, as a prediction's are: a rerun from the cache writes
 // the same judgment, marked cached.
@@ -401,11 +402,23 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 		noUsage = noUsage || resp.NoUsage
 		allCached = allCached && resp.Cached
 	}
-	for attempt := 0; attempt <= j.ParseRetries; attempt++ {
+	for attempt := 0; ; attempt++ {
 		if attempt > 0 && interrupt.Asked(ctx) {
 			break // finishing: asking again is a new call; the unparsable reply stands
 		}
-		resp, err := j.Client.Generate(ctx, j.request(p, first+attempt))
+		callCtx := ctx
+		if attempt > j.ParseRetries {
+			// The re-asks are used up, and the reply is still unparsable. An earlier run may have
+			// asked for later samples (a --retry-errors run asks on from its input's attempts), and
+			// a cache holds them: they are read on, never asked, so that judging from the first
+			// sample again (--force, or a rerun of the pipeline) comes to the verdict that run
+			// reached rather than stopping at the replies it had found unparsable.
+			callCtx = model.StoredOnly(ctx)
+		}
+		resp, err := j.Client.Generate(callCtx, j.request(p, first+attempt))
+		if errors.Is(err, model.ErrNotStored) {
+			break // no later sample stored: the unparsable reply stands
+		}
 		if !model.NotMade(err) {
 			jg.Attempts++
 		}

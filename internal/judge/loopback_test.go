@@ -310,6 +310,24 @@ func TestRetryUnparsableAsksAgain(t *testing.T) {
 	if j.Error != "" || j.Score == nil || *j.Score != 1 || j.Attempts != 4 || j.Cached {
 		t.Errorf("--retry-errors judgment %+v, want score 1 from a new reply, 4 attempts", j)
 	}
+	// Judged again from the first sample, --force over that output and the first run's input
+	// alike read the three unparsable replies and then the fourth, good one from the cache: the
+	// verdict --retry-errors reached, with no call (they used to stop at the third reply and
+	// turn the score back into an unparsable error).
+	for _, again := range []struct {
+		name  string
+		extra []string
+		in    string
+	}{{"--force over the output", []string{"--force"}, stdout}, {"rerun of the input", nil, in}} {
+		out, stderr, code := runJudge(t, append(args, again.extra...), again.in)
+		if code != 0 || srv.count() != 4 {
+			t.Fatalf("%s: exit %d, %d calls, want 0 and 4 (stderr %s)", again.name, code, srv.count(), stderr)
+		}
+		j := decodeAll(t, out)[0].Judgments["auto/judge-1"]
+		if j.Error != "" || j.Score == nil || *j.Score != 1 || j.Attempts != 4 || !j.Cached {
+			t.Errorf("%s: judgment %+v, want score 1 from the cache, 4 attempts", again.name, j)
+		}
+	}
 }
 
 // TestCachedUnparsableCounted: a rerun whose unparsable replies all come from the cache made no

@@ -60,6 +60,9 @@ type google struct {
 }
 
 func (g *google) Generate(ctx context.Context, req Request) (Response, error) {
+	if IsStoredOnly(ctx) {
+		return Response{}, ErrNotStored
+	}
 	c, err := g.init()
 	if err != nil {
 		return Response{}, &CallError{Err: errors.New("googleai: " + redact(err.Error(), g.key))}

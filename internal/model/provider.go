@@ -185,6 +185,9 @@ type chat struct {
 
 // Generate sends req and normalises the reply.
 func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
+	if IsStoredOnly(ctx) {
+		return Response{}, ErrNotStored
+	}
 	msgs := make([]llms.MessageContent, 0, len(req.Messages))
 	for _, m := range req.Messages {
 		t, err := chatRole(m.Role)

@@ -47,10 +47,11 @@ func (e *StoppedError) Unwrap() error { return e.First }
 // NotMade reports whether err is that of a call that was not made, which asked the server
 // nothing: the run's budget was spent (ErrBudget), the run was finishing
 // (interrupt.ErrNotCalled), or the server was never reached or refused every call so far (a
-// StoppedError).
+// StoppedError), or the call was asked of the cache alone, which does not hold its reply
+// (ErrNotStored).
 func NotMade(err error) bool {
 	_, stopped := errors.AsType[*StoppedError](err)
-	return stopped || errors.Is(err, ErrBudget) || errors.Is(err, interrupt.ErrNotCalled)
+	return stopped || errors.Is(err, ErrBudget) || errors.Is(err, interrupt.ErrNotCalled) || errors.Is(err, ErrNotStored)
 }
 
 // NotCalledServer begins the message of a StoppedError, so that a record's error string says,
