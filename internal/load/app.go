@@ -556,7 +556,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		a.genericRepeat = a.generic
 	}
 	if a.generic {
-		a.generics.add(rec)
+		a.generics.add(rec, a.opt.Map)
 	}
 	trimContext(rec, a.context)
 	more, err := a.sel.Add(rec, a.write)
@@ -576,12 +576,16 @@ type genericCount struct {
 	predicted, unpredicted  int // with a prediction (--map prediction), and without one
 	emptyPrediction         int // the prediction "": it declines, or a prediction cell left empty
 	factsAlone              int // of the predicted, those with supporting facts and no text
+	scoreAlone              int // of the unpredicted, those whose field prediction_score went to meta
 	firstID                 string
 	fields                  []string // the unmapped fields of the first record without answers
 }
 
-func (c *genericCount) add(rec *record.Record) {
+func (c *genericCount) add(rec *record.Record, m Mapping) {
 	c.read++
+	if _, ok := rec.Meta[m.source("prediction_score")]; ok && rec.Prediction == nil {
+		c.scoreAlone++ // a score without a prediction to go with (by default its field's name)
+	}
 	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
 		c.noLang++
 	}
@@ -644,9 +648,15 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 			c.unpredicted, read, english.Form(c.unpredicted, "has", "have"), m.source("prediction"))
 	}
 	// Supporting facts make a prediction of their own (factsAlone), so a record with them has one.
-	if src, ok := m["prediction_score"]; ok && c.read > 0 && c.predicted == 0 {
-		fmt.Fprintf(w, "qa-load: warning: --map prediction_score=%s: no record has a prediction (no field %q, or null), and a score is read only with one (without it, field %q goes to meta); give --map prediction=FIELD\n",
-			src, m.source("prediction"), src)
+	// A score goes with a prediction: mapped by --map, or met under its default name.
+	if src, mapped := m["prediction_score"]; (mapped || c.scoreAlone > 0) && c.read > 0 && c.predicted == 0 {
+		what := fmt.Sprintf("--map prediction_score=%s", src)
+		if !mapped {
+			src = m.source("prediction_score")
+			what = fmt.Sprintf("%d of %s %s field %q, a prediction's score", c.scoreAlone, read, english.Form(c.scoreAlone, "has", "have"), src)
+		}
+		fmt.Fprintf(w, "qa-load: warning: %s: no record has a prediction (no field %q, or null), and a score is read only with one (without it, field %q goes to meta); give --map prediction=FIELD\n",
+			what, m.source("prediction"), src)
 	}
 	if c.factsAlone > 0 {
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s supporting facts (field %q) and no prediction text (no field %q, or null): a prediction without an answer, for sp_*; qa-score leaves %s answer unscored (--missing-as-zero counts it 0, as hotpot_evaluate_v1.py does) and qa-judge fails %s\n",
