@@ -339,12 +339,17 @@ func num(v *float64) string {
 }
 
 // exact formats a figure for csv, which scripts read: the shortest decimal that reads back as the
-// same float64, as the JSON has it, and an empty cell for no value (a missing value to pandas).
+// same float64, written as the JSON writes it (1e-300, not 300 digits of 0.000…), and an empty
+// cell for no value (a missing value to pandas).
 func exact(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return strconv.FormatFloat(*v, 'f', -1, 64)
+	b, err := appendFloat(nil, *v)
+	if err != nil { // no figure is NaN or infinite; should one be, it is written as Go writes it
+		return strconv.FormatFloat(*v, 'g', -1, 64)
+	}
+	return string(b)
 }
 
 // writeTable prints the per-class table and the confusion matrix.

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -475,4 +476,28 @@ func TestNegativeZeroMean(t *testing.T) {
 	positive("overall interval high", &st.CI[1])
 	positive("multi-session mean", s.ByType["multi-session"].Metrics["judge_score"].Mean)
 	positive("longmemeval task-averaged", s.LongMemEval.TaskAveraged)
+}
+
+// TestExact: csv figures are written as the JSON summary writes them, the shortest decimal that
+// reads back as the same float64, in exponent form below 1e-6 and from 1e21 up (a judge score of
+// 1e-300 was 300 digits), and no value is an empty cell.
+func TestExact(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"}, {1, "1"}, {0.5, "0.5"}, {math.Nextafter(0.3, 1), "0.30000000000000004"}, {1.0 / 3, "0.3333333333333333"},
+		{1e-6, "0.000001"}, {9.99e-7, "9.99e-7"}, {1e-300, "1e-300"}, {-2.5e-8, "-2.5e-8"},
+		{1e20, "100000000000000000000"}, {1e21, "1e+21"}, {1e308, "1e+308"}, {5e-324, "5e-324"},
+	} {
+		if got := exact(&tt.v); got != tt.want {
+			t.Errorf("exact(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+		if b, _ := json.Marshal(tt.v); string(b) != tt.want {
+			t.Errorf("json.Marshal(%v) = %s, the csv's %q", tt.v, b, tt.want)
+		}
+	}
+	if got := exact(nil); got != "" {
+		t.Errorf("exact(nil) = %q, want an empty cell", got)
+	}
 }
