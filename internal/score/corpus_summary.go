@@ -49,9 +49,9 @@ type AUC struct {
 
 // Pairwise is ERNIE's Pn and pairwise accuracy over query groups. When no pair is wrong (no pairs
 // at all included) the reference's ratio is +Inf: PN is then PNCap and PNInf is true, the
-// convention of the golden vectors, since JSON cannot hold +Inf. With no record (none has a
-// label, a score and a group) there is no ratio at all: PN is null and PNInf false, as
-// PairwiseAcc is null, and the headline pn has no mean, as any metric of count 0.
+// convention of the golden vectors, since JSON cannot hold +Inf. So it is with no record at all
+// (none has a label, a score and a group), as the golden case pairs_empty has it; PairwiseAcc is
+// then null, and the headline pn has no mean, as any metric of count 0.
 type Pairwise struct {
 	Records       int      `json:"records"`
 	Groups        int      `json:"groups"`
@@ -367,13 +367,23 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	}
 	if a.cfg.wants("pn", "pairwise_acc") {
 		c.Pairwise = a.pairwise()
-		putQueries("pn", c.Pairwise.PN, c.Pairwise.Records, c.Pairwise.Groups)
-		putQueries("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records, c.Pairwise.Groups)
-		if c.Pairwise.PNInf {
-			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
-		}
+		pn := c.Pairwise.PN
 		if c.Pairwise.Records == 0 {
-			warn = append(warn, noGroupWarning(a.cfg.selected("pn", "pairwise_acc")))
+			pn = nil // a metric of count 0 has no mean; the section keeps the reference's figure
+		}
+		putQueries("pn", pn, c.Pairwise.Records, c.Pairwise.Groups)
+		putQueries("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records, c.Pairwise.Groups)
+		switch {
+		case c.Pairwise.Records == 0:
+			names := a.cfg.selected("pn", "pairwise_acc")
+			w := noGroupWarning(names)
+			if a.cfg.wants("pn") {
+				w = fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no mean (corpus.pairwise gives the reference's figures for no pair: pn %g, pn_inf true)",
+					strings.Join(names, ", "), english.Form(len(names), "it has", "they have"), PNCap)
+			}
+			warn = append(warn, w)
+		case c.Pairwise.PNInf:
+			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 		}
 	}
 	if a.cfg.wants("mrr", "map") {
@@ -579,10 +589,8 @@ func (a *corpusGroup) pairwise() *Pairwise {
 	pc := metric.CountGroupPairs(groups, rel, scores)
 	p := &Pairwise{Records: len(groups), Groups: distinct(groups), Pairs: pc.Pairs, Right: pc.Right,
 		Wrong: pc.Wrong, Ties: pc.Ties, PNTiesSkipped: pc.PNTiesSkipped()}
-	if len(groups) > 0 {
-		pn, inf := pc.PN(PNCap)
-		p.PN, p.PNInf = &pn, inf
-	}
+	pn, inf := pc.PN(PNCap)
+	p.PN, p.PNInf = &pn, inf
 	if acc, ok := pc.Accuracy(); ok {
 		p.PairwiseAcc = &acc
 	}
