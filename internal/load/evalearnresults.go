@@ -1,7 +1,6 @@
 package load
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
@@ -11,7 +10,9 @@ import (
 
 // EvaLearnResults loads the results files EvaLearn's evaluate.py writes (a JSON array, or the same
 // objects one per line), so that existing runs can be rescored. Each object becomes one record:
-// prompt → turns (question = last turn), rubric, type, gpt4res → prediction.text, and the raw judge
+// prompt → turns (question = last turn; a prompt of one string is the question, and one of
+// anything else, which evaluate_metric.py never reads, goes to meta.prompt as it is, so that no
+// record is lost over it), rubric, type, gpt4res → prediction.text, and the raw judge
 // text gpt4judge → judgments["evalearn"].raw. Every other field goes to meta verbatim, with id as
 // meta.problem_id, and sequence_id and position_in_sequence, exactly as written, as
 // meta.evalearn_sequence_id and meta.evalearn_position (the keys qa-learncurve reads).
@@ -40,10 +41,7 @@ func EvaLearnResults(in Input, opt Options, emit Emit) error {
 		if err := decodeItem(in, line, "", raw, &m); err != nil {
 			return emit(nil, 0, err)
 		}
-		rec, err := evaLearnResult(m)
-		if err != nil {
-			return emit(nil, 0, badf(in, line, rec.ID, "%v", err))
-		}
+		rec := evaLearnResult(m)
 		rec.ID = seen.number(rec.ID)
 		return emit(rec, line, nil)
 	})
@@ -77,8 +75,9 @@ func (r *repeats) number(id string) string {
 	return id + "#" + strconv.Itoa(n)
 }
 
-// evaLearnResult maps one results object; on error the record still carries its id.
-func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
+// evaLearnResult maps one results object. Nothing in one is refused: evaluate_metric.py reads
+// only its sequence, position, type and gpt4judge, and takes whatever they hold.
+func evaLearnResult(m map[string]jsonRaw) *record.Record {
 	rec := newRecord("", "evalearn", "")
 	var pos string
 	rec.Sequence, pos = resultSequence(m["sequence_id"], m["position_in_sequence"])
@@ -100,11 +99,16 @@ func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 		}
 	}
 	if raw, ok := m["prompt"]; ok && !isNull(raw) {
-		if err := jsonUnmarshal(raw, &rec.Turns); err != nil {
-			return rec, fmt.Errorf("prompt: %s", record.DescribeDecodeError(err))
-		}
-		if n := len(rec.Turns); n > 0 {
-			rec.Question = rec.Turns[n-1]
+		switch {
+		case isString(raw): // one text, as evaluate.py's prepare_question builds a prompt
+			rec.Question, _ = scalarText(raw)
+		case jsonUnmarshal(raw, &rec.Turns) == nil:
+			if n := len(rec.Turns); n > 0 {
+				rec.Question = rec.Turns[n-1]
+			}
+		default: // no turns (a number, an object, a list of other things): kept as it is
+			rec.Turns = nil
+			setMeta(rec, "prompt", raw)
 		}
 	}
 	rec.Rubric, _ = scalarText(m["rubric"])
@@ -139,7 +143,7 @@ func evaLearnResult(m map[string]jsonRaw) (*record.Record, error) {
 			setMeta(rec, k, v)
 		}
 	}
-	return rec, nil
+	return rec
 }
 
 // resultSequence places a results object, or returns nil when upstream would skip it. The
