@@ -42,7 +42,9 @@ type evaLearnSequence struct {
 
 // EvaLearn loads the EvaLearn dataset from its pair of files, EvaLearn_Problem.json and
 // EvaLearn_Sequence.json: one record per (sequence, position), id evalearn:<sequence>:<position>
-// with positions from 1. The problem's prompt list is kept exactly in turns (the question is its
+// with positions from 1, the sequence being sequence_id as evaluate_metric.py groups results by
+// it, a Python dict key (evalearn.Key, as EvaLearnResults names it): 3 and 3.0 are the sequence 3,
+// and the string "3" is the sequence "3", quotes included, never the number's. The problem's prompt list is kept exactly in turns (the question is its
 // last element), with the rubric and the task type; answers hold canonical_answer when it is not
 // empty or null, a number as str() of it (upstream withholds it: the reference answer is inside the
 // rubric). meta keeps problem_id, source and level, and sequence_type the sequence's type when it
@@ -85,10 +87,13 @@ func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 		if err := decodeRecord(sequences, line, "evalearn:", "sequence_id", raw, &s); err != nil {
 			return emit(nil, 0, withItems(err, len(s.QuestionIDs), "position", "positions"))
 		}
-		seq, err := idText("sequence_id", s.SequenceID)
-		if err != nil {
+		if _, err := idText("sequence_id", s.SequenceID); err != nil {
 			return emit(nil, 0, badf(sequences, line, "", "%v", err))
 		}
+		// The sequence as evaluate_metric.py groups its results, by sequence_id as a Python
+		// dict key, as EvaLearnResults names it: 3 and 3.0 are one sequence, the string "3"
+		// (kept quoted) another.
+		seq := evaLearnKey(s.SequenceID)
 		switch {
 		case s.QuestionIDs == nil: // absent or null (a misspelt key): upstream stops on a KeyError
 			return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "%v", missingField("question_ids")))
