@@ -79,9 +79,14 @@ const byKnownLines = 16
 
 // knownPaths appends to paths those under prefix in obj at which --by finds a value (a string,
 // number or boolean), down to three levels (meta.level, prediction.usage.model), but not type,
-// which --by refuses. Lists are not entered: a path into one names one element.
+// which --by refuses. Lists are not entered: a path into one names one element. A key that holds
+// a dot or a bracket is passed over, with what is under it: no path names it (a path's dots and
+// brackets part its segments), and suggesting it would name the path that was just not found.
 func knownPaths(obj map[string]json.RawMessage, prefix string, depth int, paths *[]string) {
 	for k, raw := range obj {
+		if strings.ContainsAny(k, ".[]") {
+			continue
+		}
 		p := prefix + k
 		if _, ok := rawLabel(raw); ok && p != "type" {
 			*paths = append(*paths, p)

@@ -34,7 +34,7 @@ func TestByValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line := `{"a":"easy","b":{"c":"é\u00e9"},"n":1.50,"t":true,"o":{"k":1},"l":[1],"z":null,"x":"s"}`
+	line := `{"a":"easy","b":{"c":"é\u00e9","c.d":"v","e[0]":"w"},"n":1.50,"t":true,"o":{"k":1},"l":[1],"z":null,"x":"s","y.z":{"k":1}}`
 	got, known, err := b.values([]byte(line), true)
 	if err != nil {
 		t.Fatal(err)
