@@ -19,7 +19,7 @@ type longMemEvalItem struct {
 	Answer             jsonRaw   `json:"answer"`
 	QuestionDate       jsonRaw   `json:"question_date"`
 	HaystackSessionIDs []string  `json:"haystack_session_ids"`
-	HaystackDates      []string  `json:"haystack_dates"`
+	HaystackDates      []jsonRaw `json:"haystack_dates"`
 	HaystackSessions   []jsonRaw `json:"haystack_sessions"`
 	AnswerSessionIDs   jsonRaw   `json:"answer_session_ids"`
 	// RetrievalResults is what LongMemEval's retrieval script adds to an entry: its ranking.
@@ -39,7 +39,8 @@ type longMemEvalTurn struct {
 // LongMemEval loads LongMemEval s, m and oracle files (JSON arrays of 0.3–3 GB), streaming them
 // item by item. One record per question, id longmemeval:<question_id>, type the official
 // question_type. Each haystack session is a passage titled with its session id, dated with its
-// haystack date, with one `role: content` line per turn; its extra field "turns" keeps the turn
+// haystack date (str() of it, as run_generation.py prints it: null is None), with one
+// `role: content` line per turn; its extra field "turns" keeps the turn
 // list verbatim (with has_answer), as the reader prompts print it. A question_id holding _abs
 // anywhere is an abstention question (print_qa_metrics.py's test): meta.abstention is true and the
 // type stays the official one. A non-string answer becomes str() of it, as evaluate_qa.py inserts
@@ -106,7 +107,10 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 			p.Title = it.HaystackSessionIDs[i]
 		}
 		if i < len(it.HaystackDates) {
-			p.Date = it.HaystackDates[i]
+			// as run_generation.py prints a session's date, str() of it: null is None
+			if p.Date, err = python.StrOfJSON(it.HaystackDates[i]); err != nil {
+				return nil, badf(in, line, id, "haystack date %d: %v", i+1, err)
+			}
 		}
 		rec.Context = append(rec.Context, p)
 	}
@@ -114,11 +118,19 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 		setMeta(rec, "answer", a) // the items, which the judge's text does not give back
 	}
 	setMeta(rec, "question_date", it.QuestionDate)
-	for key, list := range map[string][]string{"haystack_session_ids": it.HaystackSessionIDs, "haystack_dates": it.HaystackDates} {
-		if list == nil {
-			continue // absent (or null): no meta member, rather than a null one
+	// The lists as they came, dates that are not strings (null) too; absent (or null), no meta
+	// member, rather than a null one.
+	if it.HaystackSessionIDs != nil {
+		if err := rec.SetMeta("haystack_session_ids", it.HaystackSessionIDs); err != nil {
+			return nil, badf(in, line, id, "%v", err)
 		}
-		if err := rec.SetMeta(key, list); err != nil {
+	}
+	if it.HaystackDates != nil {
+		dates := make([]jsonRaw, len(it.HaystackDates))
+		for i, d := range it.HaystackDates {
+			dates[i] = compact(d)
+		}
+		if err := rec.SetMeta("haystack_dates", dates); err != nil {
 			return nil, badf(in, line, id, "%v", err)
 		}
 	}

@@ -541,8 +541,9 @@ func readerTemplate(keyExpansion string, con bool) *Template {
 }
 
 // LongMemEvalSessions reads a LongMemEval record's haystack: passages carrying a raw "turns" list
-// (date from the passage), else meta haystack_sessions with meta haystack_dates, else the passages'
-// "role: content" text lines (see turnsFromText).
+// (date from the passage), else meta haystack_sessions with meta haystack_dates (each str() of
+// it, as run_generation.py prints a date: null is None), else the passages' "role: content" text
+// lines (see turnsFromText).
 func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 	var out []LongMemEvalSession
 	for i, p := range rec.Context {
@@ -561,7 +562,7 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 		return out, nil
 	}
 	var sessions [][]json.RawMessage
-	var dates []string
+	var dates []json.RawMessage
 	if ok, err := rec.MetaValue("haystack_sessions", &sessions); ok && err == nil {
 		if _, err := rec.MetaValue("haystack_dates", &dates); err != nil || len(dates) != len(sessions) {
 			return nil, fmt.Errorf("longmemeval: meta.haystack_dates does not match the sessions")
@@ -569,7 +570,11 @@ func LongMemEvalSessions(rec *record.Record) ([]LongMemEvalSession, error) {
 		var ids []string
 		rec.MetaValue("haystack_session_ids", &ids)
 		for i, s := range sessions {
-			out = append(out, LongMemEvalSession{Date: dates[i], Turns: s})
+			date, err := python.StrOfJSON(dates[i]) // as the reader prints it: null is None
+			if err != nil {
+				return nil, fmt.Errorf("longmemeval: meta.haystack_dates[%d]: %w", i, err)
+			}
+			out = append(out, LongMemEvalSession{Date: date, Turns: s})
 			if i < len(ids) {
 				out[i].ID = ids[i]
 			}
