@@ -37,12 +37,18 @@ func Unanswerable(pred string) bool {
 	return matchAbstention(pred, magmaCat5().ExactMatch, magmaCat5().Substrings)
 }
 
+// apostrophes writes the typographic apostrophes models often write (don’t) as the ASCII one the
+// phrases are written with, for the approximate judge alone: MAGMA's own check takes its phrases
+// as they are.
+var apostrophes = strings.NewReplacer("\u2019", "'", "\u2018", "'", "\u02bc", "'", "\uff07", "'")
+
 // approxAbstentions are the extra phrases the approximate rules judge accepts as an abstention.
 var approxAbstentions = []string{
 	"did not mention", "didn't mention", "never mentioned", "no mention", "not specified",
 	"don't know", "do not know", "not sure", "cannot determine", "can't determine", "cannot be determined",
-	"unable to", "i don't have", "there is no information", "no record", "not stated", "does not say",
-	"doesn't say", "not answerable", "no answer",
+	"unable to", "i don't have", "i do not have", "there is no information", "no record", "not stated",
+	"does not say", "doesn't say", "does not mention", "doesn't mention", "do not mention", "not answerable",
+	"no answer",
 	// Chinese, which the English phrases alone missed ("我不知道" scored wrong):
 	"不知道", "不清楚", "不确定", "无法回答", "无法确定", "无法判断", "没有提到", "没有提及", "未提及", "未提到",
 	"没有相关信息", "没有信息", "没有答案", "无答案", "不能回答",
@@ -127,7 +133,7 @@ func RulesVerdict(rec *record.Record, pred string) (Verdict, error) {
 	switch {
 	case abs:
 		r := magmaCat5()
-		if matchAbstention(pred, r.ExactMatch, append(append([]string{}, r.Substrings...), approxAbstentions...)) {
+		if matchAbstention(apostrophes.Replace(pred), r.ExactMatch, append(append([]string{}, r.Substrings...), approxAbstentions...)) {
 			return Verdict{Score: 1, Label: "correct", Reasoning: "abstains, as expected"}, nil
 		}
 		return Verdict{Score: 0, Label: "wrong", Reasoning: "answers a question that should be declined"}, nil
@@ -158,11 +164,19 @@ func squadVerdict(golds []string, pred string) Verdict {
 }
 
 // equalWhole reports whether pred equals gold, a text SQuAD's normalisation empties: by their
-// words with articles kept (textnorm.SquadWords), or, when gold has none, stripped and lowered.
+// words with articles kept (textnorm.SquadWords), or, when gold has none, stripped and lowered
+// (equalStripped).
 func equalWhole(gold, pred string) bool {
 	if w := textnorm.SquadWords(gold); w != "" {
 		return textnorm.SquadWords(pred) == w
 	}
+	return equalStripped(gold, pred)
+}
+
+// equalStripped reports whether pred equals gold, stripped and lowered: a gold of punctuation
+// alone ("。", ".") is met by that punctuation. A gold of blanks alone is met by nothing: it is
+// no answer to compare with, nor the empty answer that declines.
+func equalStripped(gold, pred string) bool {
 	g := textnorm.Lower(textnorm.Strip(gold))
 	return g != "" && textnorm.Lower(textnorm.Strip(pred)) == g
 }
@@ -173,8 +187,12 @@ func equalWhole(gold, pred string) bool {
 func cmrcVerdict(golds []string, pred string) Verdict {
 	p := metric.CMRCSegment(pred)
 	for _, g := range golds {
-		if n := metric.CMRCSegment(g); len(n) > 0 && containsRun(p, n) {
+		n := metric.CMRCSegment(g)
+		if len(n) > 0 && containsRun(p, n) {
 			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("contains gold %q (CMRC-normalised)", g)}
+		}
+		if len(n) == 0 && g != "" && equalStripped(g, pred) { // as squadVerdict takes such a gold
+			return Verdict{Score: 1, Label: "correct", Reasoning: fmt.Sprintf("equals gold %q, which CMRC's normalisation empties", g)}
 		}
 	}
 	return f1Verdict("CMRC F1", metric.CMRCF1(pred, golds)) // the best over the golds
