@@ -226,6 +226,7 @@ type config struct {
 	budget         *model.Budget    // --max-cost, or nil
 	transport      *model.Transport // the judge calls' (nil: no judge model), for its StopWarning
 	maxCost        float64          // --max-cost, 0 for none
+	maxTokensField string           // --max-tokens-field (model.Config.MaxTokensField)
 	routes         *routeUse        // --route in auto mode, or nil
 	// bare is the default name a run without a model gives the judgments (MODE), when this run
 	// has a model and the default name (MODE/MODEL): its judgments that failed for want of a
@@ -277,6 +278,7 @@ func flags() []cli.Flag {
 		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
 		&cli.IntFlag{Name: "max-tokens", EnvVars: []string{"QA_JUDGE_MAX_TOKENS"}, Usage: "most tokens a judge reply may take, a reasoning model's thinking included, in every judge call (`N`; 0: each protocol's own, LongMemEval's 10 and none for the others); not the protocol's (a warning says so), but the way to judge with a reasoning model (see REASONING JUDGES)"},
 		&cli.Float64Flag{Name: "temperature", EnvVars: []string{"QA_JUDGE_TEMPERATURE"}, DefaultText: "each protocol's", Usage: "sampling temperature of every judge call (`T`; unset: each protocol's own, EvaLearn's 0.2 and 0 for the others, and 0 for a --prompt); not the protocol's (a warning says so), but the way to judge with OpenAI's o1 and o4-mini and Claude models after Opus 4.6, which take only 1 (see REASONING JUDGES)"},
+		&cli.StringFlag{Name: "max-tokens-field", Value: model.MaxTokensAuto, EnvVars: []string{"QA_JUDGE_MAX_TOKENS_FIELD"}, Usage: "openai only: the request member that carries a judge call's token budget (--max-tokens, or LongMemEval's 10), `NAME` auto, max_tokens or max_completion_tokens; auto sends max_completion_tokens to OpenAI's own API (its o-series and gpt-5 refuse max_tokens) and max_tokens to any other --base-url (vLLM, llama.cpp and Ollama read it); name max_completion_tokens for a compatible server that wants it, such as an o-series model behind Azure OpenAI"},
 		&cli.IntFlag{Name: "num-ctx", EnvVars: []string{"QA_JUDGE_NUM_CTX"}, Usage: "ollama only: the judge model's context window in `TOKENS` (Ollama's num_ctx, sent with every judge call; 0: none sent, the server's, which may be as little as 2048 and cuts a longer prompt without an error)"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
@@ -428,6 +430,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if _, err := command.NumCtx(c, "num-ctx", j.Provider); err != nil {
 		return nil, err
 	}
+	if cfg.maxTokensField, err = command.MaxTokensField(c, "max-tokens-field", j.Provider, model.MaxTokensFields); err != nil {
+		return nil, err
+	}
 	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
 		budget := model.Budget{Prices: prices}
 		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
@@ -453,7 +458,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		return nil, command.Usagef("--model: mode %s needs a judge model", j.Mode)
 	}
-	client, tr, err := newClient(ctx, c, j)
+	client, tr, err := newClient(ctx, c, j, cfg.maxTokensField)
 	if err != nil {
 		return nil, err
 	}
@@ -562,7 +567,7 @@ func judgeProviders() []string {
 
 // newClient builds the judge's client exactly as qa-predict builds its own (model.Setup).
 // Its transport is returned too, for the warning of calls it stopped making.
-func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *model.Transport, error) {
+func newClient(ctx context.Context, c *cli.Context, j *Judge, maxTokensField string) (model.Client, *model.Transport, error) {
 	key, err := model.APIKey(j.Provider, c.String("api-key-file"), os.Getenv)
 	if err != nil {
 		return nil, nil, command.Usagef("--api-key-file: %v", err)
@@ -570,7 +575,8 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *mo
 	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
-		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")}}
+		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
+		MaxTokensField: maxTokensField}
 	s.Transport = s.NewTransport()
 	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {

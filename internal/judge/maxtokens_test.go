@@ -141,3 +141,37 @@ func TestCutEmptyNotAskedAgain(t *testing.T) {
 		t.Errorf("usage %+v, want the cut reply's 10 output tokens", jg.Usage)
 	}
 }
+
+// TestMaxTokensFieldOnTheWire: a judge call to an OpenAI-compatible server carries its budget as
+// max_tokens unless --max-tokens-field (or QA_JUDGE_MAX_TOKENS_FIELD) names max_completion_tokens,
+// as an o-series model behind Azure OpenAI wants it; never both members, and the judgment is made
+// either way.
+func TestMaxTokensFieldOnTheWire(t *testing.T) {
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	for _, tt := range []struct {
+		name, env   string
+		args        []string
+		tokens, cpl int // max_tokens and max_completion_tokens as sent, 0 for absent
+	}{
+		{"default", "", nil, 10, 0},
+		{"auto", "", []string{"--max-tokens-field", "auto"}, 10, 0},
+		{"flag", "", []string{"--max-tokens-field", "max_completion_tokens"}, 0, 10},
+		{"env", "max_completion_tokens", nil, 0, 10},
+		{"flag over env", "max_completion_tokens", []string{"--max-tokens-field", "max_tokens"}, 10, 0},
+		{"with --max-tokens", "", []string{"--max-tokens-field", "max_completion_tokens", "--max-tokens", "2000"}, 0, 2000},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("QA_JUDGE_MAX_TOKENS_FIELD", tt.env)
+			srv := newChatServer(t, func(chatRequest) (string, int) { return "yes", 200 })
+			budgets := sent(srv, func(req chatRequest) [2]int { return [2]int{req.MaxTokens, req.MaxCompl} })
+			args := append([]string{"--base-url", srv.URL, "--model", "gpt-4o-mini", "--parse-retries", "0"}, tt.args...)
+			stdout, stderr, code := runJudge(t, args, in)
+			if got := budgets(); len(got) != 1 || got[0] != [2]int{tt.tokens, tt.cpl} {
+				t.Fatalf("calls carried [max_tokens max_completion_tokens] %v, want [[%d %d]] (exit %d, stderr %s)", got, tt.tokens, tt.cpl, code, stderr)
+			}
+			if jg := decodeAll(t, stdout)[0].Judgments["auto/gpt-4o-mini"]; code != 0 || jg.Score == nil || *jg.Score != 1 {
+				t.Errorf("exit %d, judgment %+v, want score 1 (stderr %s)", code, jg, stderr)
+			}
+		})
+	}
+}

@@ -84,6 +84,35 @@ type Config struct {
 	// Names are the flags a failed call's hint names, where they are not the chat flags' (an
 	// EvaLearn judge's --judge-api-key-file, say); its NoKey is set from APIKey.
 	Names HintNames
+	// MaxTokensField is the member an openai call carries its token budget in (one of
+	// MaxTokensFields): "" or "auto" for MaxTokensFieldFor's choice, which other providers ignore.
+	MaxTokensField string
+}
+
+// The values of Config.MaxTokensField (the --max-tokens-field flags).
+const (
+	MaxTokensAuto       = "auto"
+	MaxTokens           = "max_tokens"
+	MaxCompletionTokens = "max_completion_tokens"
+)
+
+// MaxTokensFields lists the values Config.MaxTokensField takes.
+var MaxTokensFields = []string{MaxTokensAuto, MaxTokens, MaxCompletionTokens}
+
+// MaxTokensFieldFor is the member an openai call to base (as Endpoint takes it) carries its token
+// budget in when field is "" or auto: max_completion_tokens on OpenAI's own API, whose reasoning
+// models (o1, o3, gpt-5) refuse max_tokens, and max_tokens on any other server, which an
+// OpenAI-compatible one (vLLM, llama.cpp, Ollama's /v1) reads where it may not know the newer
+// name. A server that wants max_completion_tokens at another URL (an o-series model behind Azure
+// OpenAI's v1 API) is given it by naming it. Otherwise field itself.
+func MaxTokensFieldFor(field, base string) string {
+	if field != "" && field != MaxTokensAuto {
+		return field
+	}
+	if Endpoint("openai", base) == OpenAIURL {
+		return MaxCompletionTokens
+	}
+	return MaxTokens
 }
 
 // New returns the Client for cfg.Provider. The extractive provider is not built here (it lives in
@@ -92,6 +121,9 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
+	}
+	if f := cfg.MaxTokensField; f != "" && !slices.Contains(MaxTokensFields, f) {
+		return nil, fmt.Errorf("max tokens field %q: want one of %s", f, strings.Join(MaxTokensFields, ", "))
 	}
 	base := Endpoint(cfg.Provider, cfg.BaseURL)
 	var (
@@ -125,7 +157,7 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", cfg.Provider, redact(err.Error(), cfg.APIKey))
 	}
-	return &chat{provider: cfg.Provider, base: base, llm: llm, hc: hc, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && base != OpenAIURL}, nil
+	return &chat{provider: cfg.Provider, base: base, llm: llm, hc: hc, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && MaxTokensFieldFor(cfg.MaxTokensField, base) == MaxTokens}, nil
 }
 
 // newOllama is langchaingo's Ollama client of the server at base, asking for a context window of

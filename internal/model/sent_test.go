@@ -359,10 +359,12 @@ func TestSamplingOnTheWire(t *testing.T) {
 
 func sameFloat(a, b *float64) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }
 
-// TestMaxTokensField: OpenAI's own API is sent the budget as max_completion_tokens, as its
-// reasoning models (o1, o3, gpt-5) refuse max_tokens; an OpenAI-compatible server at another base
-// URL (vLLM, llama.cpp, Ollama's /v1) as max_tokens, which they all read. Never both. OpenAI's own
-// API is reached through a transport that takes its requests to a loopback server.
+// TestMaxTokensField: by default (Config.MaxTokensField "" or auto) OpenAI's own API is sent the
+// budget as max_completion_tokens, as its reasoning models (o1, o3, gpt-5) refuse max_tokens; an
+// OpenAI-compatible server at another base URL (vLLM, llama.cpp, Ollama's /v1) as max_tokens,
+// which they all read. A field named is sent to any URL (max_completion_tokens to an Azure
+// OpenAI o-series model, say). Never both. OpenAI's own API is reached through a transport that
+// takes its requests to a loopback server.
 func TestMaxTokensField(t *testing.T) {
 	bodies := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -379,14 +381,20 @@ func TestMaxTokensField(t *testing.T) {
 		return http.DefaultTransport.RoundTrip(r)
 	})
 	for _, tc := range []struct {
-		base, url, field, not string // url: the host and path the request was for
+		base, set, url, field, not string // set: Config.MaxTokensField; url: the host and path the request was for
 	}{
-		{"", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
-		{OpenAIURL + "/", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
-		{srv.URL + "/v1", loopback.Host + "/v1/chat/completions", "max_tokens", "max_completion_tokens"},
+		{"", "", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
+		{"", "auto", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
+		{OpenAIURL + "/", "", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
+		{srv.URL + "/v1", "", loopback.Host + "/v1/chat/completions", "max_tokens", "max_completion_tokens"},
+		{srv.URL + "/v1", "auto", loopback.Host + "/v1/chat/completions", "max_tokens", "max_completion_tokens"},
+		{srv.URL + "/v1", "max_completion_tokens", loopback.Host + "/v1/chat/completions", "max_completion_tokens", "max_tokens"},
+		{srv.URL + "/v1", "max_tokens", loopback.Host + "/v1/chat/completions", "max_tokens", "max_completion_tokens"},
+		{"", "max_tokens", "api.openai.com/v1/chat/completions", "max_tokens", "max_completion_tokens"},
+		{"", "max_completion_tokens", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
 	} {
 		for _, name := range []string{"gpt-4o-mini", "o3-mini", "gpt-5"} {
-			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.base, APIKey: testKey, HTTPClient: &http.Client{Transport: redirect}})
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.base, APIKey: testKey, HTTPClient: &http.Client{Transport: redirect}, MaxTokensField: tc.set})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -399,8 +407,26 @@ func TestMaxTokensField(t *testing.T) {
 				t.Fatal(err)
 			}
 			if _, ok := body[tc.not]; body[tc.field] != 16.0 || ok || to != tc.url {
-				t.Errorf("%s at %q: sent %s to %s, want %s 16 and no %s, to %s", name, tc.base, sent, to, tc.field, tc.not, tc.url)
+				t.Errorf("%s at %q, field %q: sent %s to %s, want %s 16 and no %s, to %s", name, tc.base, tc.set, sent, to, tc.field, tc.not, tc.url)
 			}
+		}
+	}
+	if _, err := New(context.Background(), Config{Provider: "openai", MaxTokensField: "max_output_tokens"}); err == nil || !strings.Contains(err.Error(), `"max_output_tokens"`) {
+		t.Errorf("MaxTokensField max_output_tokens: err %v, want one naming it", err)
+	}
+}
+
+func TestMaxTokensFieldFor(t *testing.T) {
+	for _, tc := range []struct{ field, base, want string }{
+		{"", "", MaxCompletionTokens},
+		{"auto", "https://api.openai.com/v1/", MaxCompletionTokens},
+		{"auto", "http://127.0.0.1:8000/v1", MaxTokens},
+		{"", "https://myres.openai.azure.com/openai/v1", MaxTokens},
+		{"max_completion_tokens", "https://myres.openai.azure.com/openai/v1", MaxCompletionTokens},
+		{"max_tokens", "", MaxTokens},
+	} {
+		if got := MaxTokensFieldFor(tc.field, tc.base); got != tc.want {
+			t.Errorf("MaxTokensFieldFor(%q, %q) = %q, want %q", tc.field, tc.base, got, tc.want)
 		}
 	}
 }

@@ -22,7 +22,8 @@ import (
 // parameters, as it keeps its temperature (unless --judge-temperature). --num-ctx (0 up, 0 for
 // none sent) is likewise refused for a provider other than ollama, the only one with such an
 // option; every prediction's call carries it, and so does the EvaLearn judge's when it calls the
-// same Ollama server (--judge-num-ctx).
+// same Ollama server (--judge-num-ctx). --max-tokens-field, the member an OpenAI call carries
+// --max-tokens in, is refused for another provider when it names one (not auto).
 func (a *app) configureSampling(c *cli.Context) error {
 	p, err := command.FloatBetween(c, "top-p", 0, 1)
 	if err != nil {
@@ -54,6 +55,9 @@ func (a *app) configureSampling(c *cli.Context) error {
 			k, command.FromEnv(c, "top-k"), a.provider)
 	}
 	if a.numCtx, err = command.NumCtx(c, "num-ctx", a.provider); err != nil {
+		return err
+	}
+	if a.maxTokensField, err = command.MaxTokensField(c, "max-tokens-field", a.provider, model.MaxTokensFields); err != nil {
 		return err
 	}
 	if a.topP != nil && a.provider == "anthropic" {

@@ -165,3 +165,48 @@ func TestNumCtxReachesEveryCall(t *testing.T) {
 		t.Errorf("%d calls of EvaLearn's judge, want at least one a case", judged)
 	}
 }
+
+// TestMaxTokensFieldOnTheWire: --max-tokens reaches an OpenAI-compatible server as max_tokens,
+// or as max_completion_tokens when --max-tokens-field (or QA_MAX_TOKENS_FIELD) names it, as an
+// o-series model behind Azure OpenAI wants it; never as both.
+func TestMaxTokensFieldOnTheWire(t *testing.T) {
+	in := jsonl(t, &record.Record{Schema: 1, ID: "g1", Question: "Who wrote it?", Answers: []string{"Ann"}})
+	for _, tt := range []struct {
+		name, env   string
+		args        []string
+		tokens, cpl int // max_tokens and max_completion_tokens as sent, 0 for absent
+	}{
+		{"default", "", nil, 32, 0},
+		{"flag", "", []string{"--max-tokens-field", "max_completion_tokens"}, 0, 32},
+		{"env", "max_completion_tokens", nil, 0, 32},
+		{"flag over env", "max_completion_tokens", []string{"--max-tokens-field", "auto"}, 32, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("QA_MAX_TOKENS_FIELD", tt.env)
+			var seen clitest.Log[[2]int]
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				var req struct {
+					Model  string
+					Tokens int `json:"max_tokens"`
+					Cpl    int `json:"max_completion_tokens"`
+				}
+				if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+					http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+					return
+				}
+				seen.Add([2]int{req.Tokens, req.Cpl})
+				w.Header().Set("Content-Type", "application/json")
+				fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":"Ann"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`, req.Model)
+			}))
+			t.Cleanup(srv.Close)
+			args := append([]string{"--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "o3-mini", "--max-tokens", "32"}, tt.args...)
+			recs, stderr, err := run(t, context.Background(), in, args...)
+			if got := seen.All(); len(got) != 1 || got[0] != [2]int{tt.tokens, tt.cpl} {
+				t.Fatalf("calls carried [max_tokens max_completion_tokens] %v, want [[%d %d]] (err %v, stderr %s)", got, tt.tokens, tt.cpl, err, stderr)
+			}
+			if err != nil || len(recs) != 1 || recs[0].Prediction == nil || recs[0].Prediction.Text != "Ann" {
+				t.Errorf("err %v, records %v, want one predicting Ann (stderr %s)", err, recs, stderr)
+			}
+		})
+	}
+}
