@@ -16,8 +16,8 @@ tabs, Python whitespace such as \\x1c at the ends, controls, non-ASCII and non-B
 text that looks like the history's own markers. Student answers and judge verdicts are drawn
 from a generator seeded by the request, so a rerun gives the same replies; they carry spaces and
 \\x1c..\\x1f at their ends (evaluate.py strips them with Python's strip()). A sequence never asks
-a problem whose question is blank (qa-load refuses it); a case left with no sequence is not
-written, and its number is not given to the next.
+a problem whose question or rubric is blank (qa-load refuses the one, qa-predict's EvaLearn judge
+the other); a case left with no sequence is not written, and its number is not given to the next.
 
 It needs the original script (https://github.com/ByteDance-Seed/EvaLearn, Apache-2.0, not part
 of qapipe) and what it imports but the OpenAI client: pandas, numpy and tqdm (Debian:
@@ -146,9 +146,10 @@ def main():
             continue
         made += 1
         # qa-load refuses a record whose problem's question (its last prompt) is blank, white space
-        # as Python's str.strip() and evaluate.py know it (a model would be asked nothing), so no
-        # sequence asks it.
-        blank = {p["id"] for p in problems if not p["prompt"][-1].strip()}
+        # as Python's str.strip() and evaluate.py know it (a model would be asked nothing), and
+        # qa-predict's EvaLearn judge one whose rubric is (it would grade against nothing; a
+        # documented departure: evaluate.py sends it), so no sequence asks either.
+        blank = {p["id"] for p in problems if not p["prompt"][-1].strip() or not p["rubric"].strip()}
         for s in sequences:  # after every draw: the rest of the case, and the cases after it, stay the same
             s["question_ids"] = [q for q in s["question_ids"] if q not in blank]
         sequences = [s for s in sequences if s["question_ids"]]
