@@ -32,7 +32,9 @@ nearly; predictions random or the gold edited (recased, punctuated, parts reorde
 split, words inflected, articles or "and" added). The records name their category as qa-load
 writes it (meta.category a number, type the category's type) or otherwise as qapipe reads it (a
 string or 3.0, type alone), and the dataset in any case. --surrogates F makes a fraction F of the
-texts hold a lone surrogate (written as its \\u escape), which qapipe reads as U+FFFD.
+texts hold a lone surrogate (written as its \\u escape), which qapipe reads as U+FFFD: a record
+whose prediction and gold hold two different ones (more likely as F grows; seed 98828 at 0.2 has
+two) scores a match where upstream, which keeps them apart, scores none, and so differs.
 
 It needs the original scripts (https://github.com/snap-research/locomo, branch code, CC BY-NC
 4.0, not part of qapipe) and what they import: regex, numpy, NLTK 3.8 and tqdm (Debian:
