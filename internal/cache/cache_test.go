@@ -733,3 +733,46 @@ func TestOpenNotOurs(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestKeyMaxTokensField: the member an openai call carries its budget in keys a request
+// only where it departs from the base URL's default, so replies stored before it could be named
+// keep their keys, and a reply to one member is never served to a call with the other.
+func TestRequestKeyMaxTokensField(t *testing.T) {
+	const local = "http://127.0.0.1:8000/v1"
+	key := func(provider, base, field string, budget int) string {
+		k, err := RequestKey(model.Request{Provider: provider, BaseURL: base, Model: "m", MaxTokens: budget, MaxTokensField: field})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	plain := func(provider, base, field string, budget int) string {
+		k, _ := Key(Namespace, model.Request{Provider: provider, BaseURL: model.Endpoint(provider, base), Model: "m", MaxTokens: budget, MaxTokensField: field})
+		if base == "" {
+			k, _ = Key(Namespace, model.Request{Provider: provider, Model: "m", MaxTokens: budget, MaxTokensField: field})
+		}
+		return k
+	}
+	for _, tt := range []struct {
+		provider, base, field string
+		budget                int
+		same                  string // the field of the request keyed as before the rule that it keys as
+	}{
+		{"openai", "", "", 16, ""},
+		{"openai", "", "auto", 16, ""},
+		{"openai", "", "max_completion_tokens", 16, ""},
+		{"openai", "", "max_tokens", 16, "max_tokens"},
+		{"openai", local, "auto", 16, ""},
+		{"openai", local, "max_tokens", 16, ""},
+		{"openai", local, "max_completion_tokens", 16, "max_completion_tokens"},
+		{"openai", local, "max_completion_tokens", 0, ""}, // no budget sent
+		{"ollama", local, "max_completion_tokens", 16, ""},
+	} {
+		if got, want := key(tt.provider, tt.base, tt.field, tt.budget), plain(tt.provider, tt.base, tt.same, tt.budget); got != want {
+			t.Errorf("%s at %q, field %q, budget %d keys as %.12s, want %.12s", tt.provider, tt.base, tt.field, tt.budget, got, want)
+		}
+	}
+	if key("openai", local, "max_tokens", 16) == key("openai", local, "max_completion_tokens", 16) {
+		t.Error("the two members key alike")
+	}
+}

@@ -20,10 +20,19 @@ const Namespace = "model.Response/v1"
 // carries it (model.Request.SentSeed): a seed of 0, or any seed to a provider that is sent none,
 // makes no other key, so that an exported QA_SEED does not pay for calls already answered. A
 // temperature to a model that is sent none (OpenAI's reasoning models) makes no other key either,
-// nor does a context window to a provider other than Ollama (model.Request.SentNumCtx).
+// nor does a context window to a provider other than Ollama (model.Request.SentNumCtx). The
+// member an openai call carries its token budget in is keyed only where it departs from the one
+// the base URL gets by default (model.MaxTokensFieldFor), so that replies stored before it could be
+// chosen keep their keys, while a server that reads only one of the two names, and so answers
+// the other with no budget, is never served the reply of the other.
 func RequestKey(req model.Request) (string, error) {
 	req.Seed = req.SentSeed()
 	req.NumCtx = req.SentNumCtx()
+	if f := req.SentMaxTokensField(); f == model.MaxTokensFieldFor("", req.BaseURL) {
+		req.MaxTokensField = ""
+	} else {
+		req.MaxTokensField = f
+	}
 	if req.SentTemperature() == nil {
 		req.Temperature = nil
 	}

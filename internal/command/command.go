@@ -492,10 +492,11 @@ func NumCtx(c *cli.Context, name, provider string) (int, error) {
 }
 
 // MaxTokensField returns the string flag name, the member an OpenAI call carries its token budget
-// in: one of fields (model.MaxTokensFields, auto first; empty is auto), else a usage error; and a usage error when
-// it names a member (not auto) for a call to provider other than openai, whose API has its own
-// (Anthropic's max_tokens, Ollama's num_predict, Gemini's maxOutputTokens), so that it is not given
-// for nothing. The extractive baseline, which sends nothing, ignores it.
+// in: one of fields (model.MaxTokensFields, auto first; empty is auto), else a usage error; and a
+// usage error when it names a member (not auto) for a call to provider other than openai, whose
+// API has its own (Anthropic's max_tokens, Ollama's num_predict, Gemini's maxOutputTokens), so
+// that it is not given for nothing. The extractive baseline, which sends nothing, ignores it, and
+// a provider of "" checks the value alone.
 func MaxTokensField(c *cli.Context, name, provider string, fields []string) (string, error) {
 	f := c.String(name)
 	if f == "" { // an empty variable, QA_MAX_TOKENS_FIELD= say: the default
@@ -504,7 +505,7 @@ func MaxTokensField(c *cli.Context, name, provider string, fields []string) (str
 	if !slices.Contains(fields, f) {
 		return "", Usagef("--%s: want one of %s, not %q%s%s", name, strings.Join(fields, ", "), f, fromEnv(c, name), english.DidYouMean(f, fields))
 	}
-	if f == fields[0] || provider == "openai" || provider == "extractive" {
+	if f == fields[0] || provider == "openai" || provider == "extractive" || provider == "" {
 		return f, nil
 	}
 	return "", Usagef("--%s %s%s: only OpenAI's API takes the token budget under either name; a call to %s sends it under the one name its API has",

@@ -226,7 +226,6 @@ type config struct {
 	budget         *model.Budget    // --max-cost, or nil
 	transport      *model.Transport // the judge calls' (nil: no judge model), for its StopWarning
 	maxCost        float64          // --max-cost, 0 for none
-	maxTokensField string           // --max-tokens-field (model.Config.MaxTokensField)
 	routes         *routeUse        // --route in auto mode, or nil
 	// bare is the default name a run without a model gives the judgments (MODE), when this run
 	// has a model and the default name (MODE/MODEL): its judgments that failed for want of a
@@ -363,6 +362,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		return nil, err
 	}
 	j.MaxTokens = c.Int("max-tokens")
+	if j.MaxTokensField, err = command.MaxTokensField(c, "max-tokens-field", "", model.MaxTokensFields); err != nil {
+		return nil, err // the value, whether or not a model is called; the provider below
+	}
 	if j.NumCtx, err = command.IntBetween(c, "num-ctx", 0, math.MaxInt32, "tokens"); err != nil {
 		return nil, err
 	}
@@ -430,7 +432,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if _, err := command.NumCtx(c, "num-ctx", j.Provider); err != nil {
 		return nil, err
 	}
-	if cfg.maxTokensField, err = command.MaxTokensField(c, "max-tokens-field", j.Provider, model.MaxTokensFields); err != nil {
+	if _, err := command.MaxTokensField(c, "max-tokens-field", j.Provider, model.MaxTokensFields); err != nil {
 		return nil, err
 	}
 	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
@@ -458,7 +460,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		return nil, command.Usagef("--model: mode %s needs a judge model", j.Mode)
 	}
-	client, tr, err := newClient(ctx, c, j, cfg.maxTokensField)
+	client, tr, err := newClient(ctx, c, j)
 	if err != nil {
 		return nil, err
 	}
@@ -489,13 +491,14 @@ type modelFlag struct {
 }
 
 // modelFlags are j's flags that only a call of a model uses: --model, --max-tokens,
-// --temperature and --num-ctx, each with whether it is set.
+// --temperature, --num-ctx and --max-tokens-field, each with whether it is set.
 func modelFlags(j *Judge) []modelFlag {
 	fs := []modelFlag{
 		{"model", j.Model, j.Model != ""},
 		{"max-tokens", fmt.Sprint(j.MaxTokens), j.MaxTokens > 0},
 		{"temperature", "", j.Temperature != nil},
 		{"num-ctx", fmt.Sprint(j.NumCtx), j.NumCtx > 0},
+		{"max-tokens-field", j.MaxTokensField, j.MaxTokensField != model.MaxTokensAuto},
 	}
 	if j.Temperature != nil {
 		fs[2].value = fmt.Sprintf("%g", *j.Temperature)
@@ -567,7 +570,7 @@ func judgeProviders() []string {
 
 // newClient builds the judge's client exactly as qa-predict builds its own (model.Setup).
 // Its transport is returned too, for the warning of calls it stopped making.
-func newClient(ctx context.Context, c *cli.Context, j *Judge, maxTokensField string) (model.Client, *model.Transport, error) {
+func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *model.Transport, error) {
 	key, err := model.APIKey(j.Provider, c.String("api-key-file"), os.Getenv)
 	if err != nil {
 		return nil, nil, command.Usagef("--api-key-file: %v", err)
@@ -575,8 +578,7 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge, maxTokensField str
 	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
-		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
-		MaxTokensField: maxTokensField}
+		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")}}
 	s.Transport = s.NewTransport()
 	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {

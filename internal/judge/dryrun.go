@@ -27,15 +27,16 @@ type dryRequest struct {
 	Template       string          `json:"template,omitempty"`
 	PromptSHA256   string          `json:"prompt_sha256,omitempty"`
 	Model          string          `json:"model,omitempty"`
-	Temperature    *float64        `json:"temperature,omitempty"`     // where the call carries it (model.Request.SentTemperature)
-	TopP           *float64        `json:"top_p,omitempty"`           // where the call carries one (model.Request.SentTopP: googleai's)
-	TopK           *int            `json:"top_k,omitempty"`           // where the call carries one (model.Request.SentTopK: googleai's)
-	MaxTokens      int             `json:"max_tokens,omitempty"`      // as the call carries it (model.Request.SentMaxTokens)
-	Seed           *int            `json:"seed,omitempty"`            // --seed, where the call carries it (model.Request.SentSeed)
-	NumCtx         int             `json:"num_ctx,omitempty"`         // --num-ctx, where the call carries it (model.Request.SentNumCtx)
-	ResponseFormat string          `json:"response_format,omitempty"` // where the call asks for one (model.Request.SentResponseFormat)
-	Messages       []model.Message `json:"messages,omitempty"`        // as the call carries them (model.Request.SentMessages)
-	InputTokens    int             `json:"input_tokens,omitempty"`    // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	Temperature    *float64        `json:"temperature,omitempty"`      // where the call carries it (model.Request.SentTemperature)
+	TopP           *float64        `json:"top_p,omitempty"`            // where the call carries one (model.Request.SentTopP: googleai's)
+	TopK           *int            `json:"top_k,omitempty"`            // where the call carries one (model.Request.SentTopK: googleai's)
+	MaxTokens      int             `json:"max_tokens,omitempty"`       // as the call carries it (model.Request.SentMaxTokens)
+	MaxTokensField string          `json:"max_tokens_field,omitempty"` // the member an openai call carries it in (model.Request.SentMaxTokensField)
+	Seed           *int            `json:"seed,omitempty"`             // --seed, where the call carries it (model.Request.SentSeed)
+	NumCtx         int             `json:"num_ctx,omitempty"`          // --num-ctx, where the call carries it (model.Request.SentNumCtx)
+	ResponseFormat string          `json:"response_format,omitempty"`  // where the call asks for one (model.Request.SentResponseFormat)
+	Messages       []model.Message `json:"messages,omitempty"`         // as the call carries them (model.Request.SentMessages)
+	InputTokens    int             `json:"input_tokens,omitempty"`     // tokens of the messages' text in the model's encoding (bpe.ForModel)
 	Rule           *dryRule        `json:"rule,omitempty"`
 	Skip           bool            `json:"skip,omitempty"`
 	AlreadyJudged  bool            `json:"already_judged,omitempty"`
@@ -159,7 +160,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	req := j.request(p, 0)
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
-	d.TopP, d.TopK, d.NumCtx = req.SentTopP(), req.SentTopK(), req.SentNumCtx()
+	d.TopP, d.TopK, d.NumCtx, d.MaxTokensField = req.SentTopP(), req.SentTopK(), req.SentNumCtx(), req.SentMaxTokensField()
 	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.SentMessages()
 	enc := bpe.ForModel(d.Model)
 	for _, m := range d.Messages {

@@ -67,6 +67,9 @@ type Judge struct {
 	// NumCtx, when above 0, is the context window every request asks an Ollama judge model to
 	// run with (--num-ctx; Ollama's num_ctx), in place of the server's.
 	NumCtx int
+	// MaxTokensField is the member an openai request carries its token budget in
+	// (--max-tokens-field; model.Request.MaxTokensField), "" or auto for the base URL's default.
+	MaxTokensField string
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
 	NoUsage atomic.Int64
@@ -380,7 +383,8 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 		temperature = j.Temperature
 	}
 	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat}
+		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat,
+		MaxTokensField: j.MaxTokensField}
 }
 
 // call asks the model, re-asking unparsable replies as distinct samples (ParseRetries more), and

@@ -175,3 +175,36 @@ func TestMaxTokensFieldOnTheWire(t *testing.T) {
 		})
 	}
 }
+
+// TestMaxTokensFieldCacheKey: a reply fetched with the budget under one member is not served to
+// a run that names the other (a server that reads only one of them answers the other with no
+// budget), and a rerun with the same member is served from the cache.
+func TestMaxTokensFieldCacheKey(t *testing.T) {
+	srv := newChatServer(t, func(chatRequest) (string, int) { return "yes", 200 })
+	members := sent(srv, func(req chatRequest) string {
+		if req.MaxCompl > 0 {
+			return "max_completion_tokens"
+		}
+		return "max_tokens"
+	})
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	args := []string{"--base-url", srv.URL, "--model", "gpt-4o-mini", "--cache", filepath.Join(t.TempDir(), "judge.sqlite"), "--force"}
+	for i, run := range []struct {
+		field  string
+		calls  []string
+		cached bool
+	}{
+		{"auto", []string{"max_tokens"}, false},
+		{"max_tokens", []string{"max_tokens"}, true}, // the default here, named
+		{"max_completion_tokens", []string{"max_tokens", "max_completion_tokens"}, false},
+		{"max_completion_tokens", []string{"max_tokens", "max_completion_tokens"}, true},
+	} {
+		stdout, stderr, _ := runJudge(t, append(args, "--max-tokens-field", run.field), in)
+		if got := members(); !slices.Equal(got, run.calls) {
+			t.Fatalf("run %d (%s): calls %v, want %v (stderr %s)", i, run.field, got, run.calls, stderr)
+		}
+		if jg := decodeAll(t, stdout)[0].Judgments["auto/gpt-4o-mini"]; jg.Cached != run.cached || jg.Score == nil || *jg.Score != 1 {
+			t.Errorf("run %d (%s): judgment %+v, want cached %v and score 1", i, run.field, jg, run.cached)
+		}
+	}
+}

@@ -37,6 +37,10 @@ type Request struct {
 	// 2,048 to 4,096 tokens), which cuts a longer prompt without an error. Only ollama's calls
 	// carry it (SentNumCtx).
 	NumCtx int `json:"num_ctx,omitempty"`
+	// MaxTokensField is the member an openai call carries MaxTokens in (MaxTokensFields): "" or
+	// auto for MaxTokensFieldFor's choice by BaseURL. Other providers' calls ignore it; what a
+	// call carries is SentMaxTokensField.
+	MaxTokensField string `json:"max_tokens_field,omitempty"`
 	// Sample distinguishes repeated samples of the same request (n>1), so they are not collapsed.
 	Sample int `json:"sample,omitempty"`
 	// ResponseFormat asks for a reply format: "" (free text) or ResponseJSON. It is sent as

@@ -84,19 +84,16 @@ type Config struct {
 	// Names are the flags a failed call's hint names, where they are not the chat flags' (an
 	// EvaLearn judge's --judge-api-key-file, say); its NoKey is set from APIKey.
 	Names HintNames
-	// MaxTokensField is the member an openai call carries its token budget in (one of
-	// MaxTokensFields): "" or "auto" for MaxTokensFieldFor's choice, which other providers ignore.
-	MaxTokensField string
 }
 
-// The values of Config.MaxTokensField (the --max-tokens-field flags).
+// The values of Request.MaxTokensField (the --max-tokens-field flags).
 const (
 	MaxTokensAuto       = "auto"
 	MaxTokens           = "max_tokens"
 	MaxCompletionTokens = "max_completion_tokens"
 )
 
-// MaxTokensFields lists the values Config.MaxTokensField takes.
+// MaxTokensFields lists the values Request.MaxTokensField takes ("" too, as auto).
 var MaxTokensFields = []string{MaxTokensAuto, MaxTokens, MaxCompletionTokens}
 
 // MaxTokensFieldFor is the member an openai call to base (as Endpoint takes it) carries its token
@@ -121,9 +118,6 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
-	}
-	if f := cfg.MaxTokensField; f != "" && !slices.Contains(MaxTokensFields, f) {
-		return nil, fmt.Errorf("max tokens field %q: want one of %s", f, strings.Join(MaxTokensFields, ", "))
 	}
 	base := Endpoint(cfg.Provider, cfg.BaseURL)
 	var (
@@ -157,7 +151,7 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", cfg.Provider, redact(err.Error(), cfg.APIKey))
 	}
-	return &chat{provider: cfg.Provider, base: base, llm: llm, hc: hc, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM, legacyMax: cfg.Provider == "openai" && MaxTokensFieldFor(cfg.MaxTokensField, base) == MaxTokens}, nil
+	return &chat{provider: cfg.Provider, base: base, llm: llm, hc: hc, key: cfg.APIKey, names: cfg.Names, tpm: cfg.TPM}, nil
 }
 
 // newOllama is langchaingo's Ollama client of the server at base, asking for a context window of
@@ -203,16 +197,15 @@ func keyOr(key, def string) string {
 
 // chat is a Client over a langchaingo model.
 type chat struct {
-	provider  string
-	base      string // the endpoint, for the hint of a failed call
-	llm       llms.Model
-	hc        *http.Client // llm's, for the Ollama clients of other context windows
-	mu        sync.Mutex   // guards windowed
-	windowed  map[int]llms.Model
-	key       string
-	names     HintNames // the hint's flags (Config.Names)
-	tpm       *Limiter
-	legacyMax bool
+	provider string
+	base     string // the endpoint: for the hint of a failed call, and the budget's member (MaxTokensFieldFor)
+	llm      llms.Model
+	hc       *http.Client // llm's, for the Ollama clients of other context windows
+	mu       sync.Mutex   // guards windowed
+	windowed map[int]llms.Model
+	key      string
+	names    HintNames // the hint's flags (Config.Names)
+	tpm      *Limiter
 }
 
 // Generate sends req and normalises the reply.
@@ -231,7 +224,10 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		}
 		msgs = append(msgs, llms.TextParts(t, m.Content))
 	}
-	opts, err := callOptions(req, c.legacyMax)
+	if f := req.MaxTokensField; f != "" && !slices.Contains(MaxTokensFields, f) {
+		return Response{}, fmt.Errorf("max tokens field %q: want one of %s", f, strings.Join(MaxTokensFields, ", "))
+	}
+	opts, err := callOptions(req, c.provider == "openai" && MaxTokensFieldFor(req.MaxTokensField, c.base) == MaxTokens)
 	if err != nil {
 		return Response{}, err
 	}

@@ -144,6 +144,15 @@ func (r Request) SentMaxTokens() int {
 	return 0
 }
 
+// SentMaxTokensField is the member r's call carries its token budget in: "" when it carries none
+// or is not an openai call, else MaxTokensFieldFor's choice for r's field and base URL.
+func (r Request) SentMaxTokensField() string {
+	if r.Provider != "openai" || r.SentMaxTokens() == 0 {
+		return ""
+	}
+	return MaxTokensFieldFor(r.MaxTokensField, r.BaseURL)
+}
+
 // SentMessages is the messages r's call carries on the wire: r's, but for a system message without
 // text to anthropic or googleai, which is left out (emptySystem), and for the OpenAI models
 // langchaingo v0.1.14 takes for having no system message (openAINoSystem), which it sends none:

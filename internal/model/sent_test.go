@@ -394,11 +394,16 @@ func TestMaxTokensField(t *testing.T) {
 		{"", "max_completion_tokens", "api.openai.com/v1/chat/completions", "max_completion_tokens", "max_tokens"},
 	} {
 		for _, name := range []string{"gpt-4o-mini", "o3-mini", "gpt-5"} {
-			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.base, APIKey: testKey, HTTPClient: &http.Client{Transport: redirect}, MaxTokensField: tc.set})
+			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.base, APIKey: testKey, HTTPClient: &http.Client{Transport: redirect}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := c.Generate(context.Background(), testRequest("openai", name)); err != nil {
+			req := testRequest("openai", name)
+			req.BaseURL, req.MaxTokensField = tc.base, tc.set
+			if got := req.SentMaxTokensField(); got != tc.field {
+				t.Errorf("%s at %q, field %q: SentMaxTokensField %q, want %q", name, tc.base, tc.set, got, tc.field)
+			}
+			if _, err := c.Generate(context.Background(), req); err != nil {
 				t.Fatalf("%s at %q: %v", name, tc.base, err)
 			}
 			to, sent, _ := strings.Cut(<-bodies, " ")
@@ -411,8 +416,25 @@ func TestMaxTokensField(t *testing.T) {
 			}
 		}
 	}
-	if _, err := New(context.Background(), Config{Provider: "openai", MaxTokensField: "max_output_tokens"}); err == nil || !strings.Contains(err.Error(), `"max_output_tokens"`) {
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := testRequest("openai", "gpt-4o-mini")
+	req.MaxTokensField = "max_output_tokens"
+	if _, err := c.Generate(context.Background(), req); err == nil || !strings.Contains(err.Error(), `"max_output_tokens"`) {
 		t.Errorf("MaxTokensField max_output_tokens: err %v, want one naming it", err)
+	}
+	select {
+	case b := <-bodies:
+		t.Errorf("MaxTokensField max_output_tokens: sent %s", b)
+	default:
+	}
+	// No budget, or another provider: no member to name.
+	for _, r := range []Request{{Provider: "openai", MaxTokensField: MaxCompletionTokens}, {Provider: "ollama", MaxTokens: 16, MaxTokensField: MaxTokens}} {
+		if got := r.SentMaxTokensField(); got != "" {
+			t.Errorf("%+v: SentMaxTokensField %q, want none", r, got)
+		}
 	}
 }
 

@@ -42,8 +42,6 @@ type Setup struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Names are Config.Names: the flags a failed call's hint names, where not the chat flags'.
 	Names HintNames
-	// MaxTokensField is Config.MaxTokensField: the member an openai call carries its budget in.
-	MaxTokensField string
 }
 
 // NewTransport returns a new retrying, rate-limited Transport configured by s.
@@ -89,7 +87,7 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 	if tpm == nil {
 		tpm = s.NewTokens()
 	}
-	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm, Names: s.Names, MaxTokensField: s.MaxTokensField})
+	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm, Names: s.Names})
 }
 
 // KeyOptional reports whether provider, at baseURL, can be called without an API key: ollama and

@@ -265,7 +265,7 @@ type app struct {
 	topP                         *float64 // --top-p, nil for none (sampling.go)
 	topK                         *int     // --top-k, nil for none
 	numCtx                       int      // --num-ctx, 0 for none
-	maxTokensField               string   // --max-tokens-field (model.Config.MaxTokensField)
+	maxTokensField               string   // --max-tokens-field (model.Request.MaxTokensField)
 	maxTokens                    int
 	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500 or 800
 	system                       string
@@ -633,7 +633,6 @@ func (a *app) configureClient(c *cli.Context) error {
 		return err
 	}
 	s := a.setup(c, a.provider, a.baseURL, key)
-	s.MaxTokensField = a.maxTokensField
 	a.transport, a.tokens = s.NewTransport(), s.NewTokens()
 	s.Transport, s.Tokens = a.transport, a.tokens
 	a.client, err = s.Client(c.Context)

@@ -21,17 +21,19 @@ import (
 
 // dryCall is one request a record's prediction would send.
 type dryCall struct {
-	Stage        string          `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
-	Model        string          `json:"model"`
-	Temperature  *float64        `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
-	TopP         *float64        `json:"top_p,omitempty"`       // where the call carries it (model.Request.SentTopP)
-	TopK         *int            `json:"top_k,omitempty"`       // where the call carries it (model.Request.SentTopK)
-	MaxTokens    int             `json:"max_tokens,omitempty"`  // as the call carries it (model.Request.SentMaxTokens)
-	Seed         *int            `json:"seed,omitempty"`        // --seed, where the call carries it (model.Request.SentSeed)
-	NumCtx       int             `json:"num_ctx,omitempty"`     // --num-ctx, where the call carries it (model.Request.SentNumCtx)
-	Messages     []model.Message `json:"messages"`              // as the call carries them (model.Request.SentMessages)
-	PromptSHA256 string          `json:"prompt_sha256"`         // the prediction's: of the messages as made, before SentMessages
-	InputTokens  int             `json:"input_tokens"`          // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	Stage       string   `json:"stage"` // answer, notes (LongMemEval con-separate) or student (EvaLearn)
+	Model       string   `json:"model"`
+	Temperature *float64 `json:"temperature,omitempty"` // where the call carries it (model.Request.SentTemperature)
+	TopP        *float64 `json:"top_p,omitempty"`       // where the call carries it (model.Request.SentTopP)
+	TopK        *int     `json:"top_k,omitempty"`       // where the call carries it (model.Request.SentTopK)
+	MaxTokens   int      `json:"max_tokens,omitempty"`  // as the call carries it (model.Request.SentMaxTokens)
+	// MaxTokensField is the member an openai call carries MaxTokens in (model.Request.SentMaxTokensField).
+	MaxTokensField string          `json:"max_tokens_field,omitempty"`
+	Seed           *int            `json:"seed,omitempty"`    // --seed, where the call carries it (model.Request.SentSeed)
+	NumCtx         int             `json:"num_ctx,omitempty"` // --num-ctx, where the call carries it (model.Request.SentNumCtx)
+	Messages       []model.Message `json:"messages"`          // as the call carries them (model.Request.SentMessages)
+	PromptSHA256   string          `json:"prompt_sha256"`     // the prediction's: of the messages as made, before SentMessages
+	InputTokens    int             `json:"input_tokens"`      // tokens of the messages' text in the model's encoding (bpe.ForModel)
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -122,7 +124,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
 func dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), TopP: req.SentTopP(), TopK: req.SentTopK(),
-		MaxTokens: req.SentMaxTokens(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
+		MaxTokens: req.SentMaxTokens(), MaxTokensField: req.SentMaxTokensField(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
 	enc := bpe.ForModel(req.Model)
 	for _, m := range c.Messages {
 		c.InputTokens += enc.Count(m.Content)

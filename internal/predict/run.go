@@ -514,5 +514,6 @@ func (a *app) chatAs(role, text string, maxTokens int) model.Request {
 	msgs = append(msgs, model.Message{Role: role, Content: text})
 	temp := a.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
-		Temperature: &temp, MaxTokens: maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample}
+		Temperature: &temp, MaxTokens: maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
+		MaxTokensField: a.maxTokensField}
 }
