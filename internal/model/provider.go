@@ -50,7 +50,7 @@ func Endpoint(provider, base string) string {
 func MaxTemperature(provider, base string) (float64, bool) {
 	switch provider {
 	case "openai":
-		if u, err := url.Parse(Endpoint(provider, base)); err == nil && u.Hostname() == "api.openai.com" {
+		if openAIHost(base) {
 			return 2, true
 		}
 	case "anthropic":
@@ -97,7 +97,7 @@ const (
 var MaxTokensFields = []string{MaxTokensAuto, MaxTokens, MaxCompletionTokens}
 
 // MaxTokensFieldFor is the member an openai call to base (as Endpoint takes it) carries its token
-// budget in when field is "" or auto: max_completion_tokens on OpenAI's own API, whose reasoning
+// budget in when field is "" or auto: max_completion_tokens on OpenAI's own API (openAIHost), whose reasoning
 // models (o1, o3, gpt-5) refuse max_tokens, and max_tokens on any other server, which an
 // OpenAI-compatible one (vLLM, llama.cpp, Ollama's /v1) reads where it may not know the newer
 // name. A server that wants max_completion_tokens at another URL (an o-series model behind Azure
@@ -106,10 +106,17 @@ func MaxTokensFieldFor(field, base string) string {
 	if field != "" && field != MaxTokensAuto {
 		return field
 	}
-	if Endpoint("openai", base) == OpenAIURL {
+	if openAIHost(base) {
 		return MaxCompletionTokens
 	}
 	return MaxTokens
+}
+
+// openAIHost reports whether an openai base URL (as Endpoint takes it) is OpenAI's own API: its
+// host is api.openai.com, in any case, at any port or path.
+func openAIHost(base string) bool {
+	u, err := url.Parse(Endpoint("openai", base))
+	return err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
 }
 
 // New returns the Client for cfg.Provider. The extractive provider is not built here (it lives in

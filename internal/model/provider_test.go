@@ -977,6 +977,7 @@ func TestMaxTemperature(t *testing.T) {
 	}{
 		{"openai", "", 2, true},
 		{"openai", "https://api.openai.com/v1/", 2, true},
+		{"openai", "https://API.openai.com:443/v1", 2, true},
 		{"openai", "http://127.0.0.1:8000/v1", 0, false},
 		{"anthropic", "", 1, true},
 		{"anthropic", "http://127.0.0.1:4000", 1, true},

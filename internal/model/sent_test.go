@@ -444,6 +444,9 @@ func TestMaxTokensFieldFor(t *testing.T) {
 		{"auto", "https://api.openai.com/v1/", MaxCompletionTokens},
 		{"auto", "http://127.0.0.1:8000/v1", MaxTokens},
 		{"", "https://myres.openai.azure.com/openai/v1", MaxTokens},
+		{"", "https://API.OpenAI.com:443/v1", MaxCompletionTokens},
+		{"auto", "https://api.openai.com", MaxCompletionTokens},
+		{"", "https://api.openai.com.example.org/v1", MaxTokens},
 		{"max_completion_tokens", "https://myres.openai.azure.com/openai/v1", MaxCompletionTokens},
 		{"max_tokens", "", MaxTokens},
 	} {
