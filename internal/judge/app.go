@@ -185,9 +185,9 @@ records left carry the error "budget spent: ..." (failed, exit 3), and --retry-e
 
 DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requests name it when
 given). It writes, instead of the records, one JSON line per record in input order: the request
-judging would send (mode, template, prompt_sha256, model; max_tokens, temperature, top_p, top_k
-(googleai's, which langchaingo always sends), seed, response_format and the messages byte for
-byte, as the call carries them; and the messages' input_tokens in the model's tiktoken encoding:
+judging would send (mode, template, prompt_sha256, model; max_tokens and max_tokens_field (the
+member an openai call carries it in), temperature, top_p, top_k (googleai's, which langchaingo
+always sends), seed, response_format and the messages byte for byte, as the call carries them; and the messages' input_tokens in the model's tiktoken encoding:
 cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), or the rule verdict, skip:true,
 already_judged:true or the error that judging would record. stderr counts the requests and input
 tokens per model, priced as above (input only: replies have no length yet; "no price" for a model
