@@ -97,11 +97,11 @@ const (
 var MaxTokensFields = []string{MaxTokensAuto, MaxTokens, MaxCompletionTokens}
 
 // MaxTokensFieldFor is the member an openai call to base (as Endpoint takes it) carries its token
-// budget in when field is "" or auto: max_completion_tokens on OpenAI's own API (openAIHost), whose reasoning
-// models (o1, o3, gpt-5) refuse max_tokens, and max_tokens on any other server, which an
-// OpenAI-compatible one (vLLM, llama.cpp, Ollama's /v1) reads where it may not know the newer
-// name. A server that wants max_completion_tokens at another URL (an o-series model behind Azure
-// OpenAI's v1 API) is given it by naming it. Otherwise field itself.
+// budget in when field is "" or auto: max_completion_tokens on OpenAI's own API (openAIHost),
+// whose reasoning models (o1, o3, gpt-5) refuse max_tokens, and max_tokens on any other server,
+// which an OpenAI-compatible one (vLLM, llama.cpp, Ollama's /v1) reads where it may not know the
+// newer name. A server that wants max_completion_tokens at another URL (an o-series model behind
+// Azure OpenAI's v1 API) is given it by naming it. Otherwise field itself.
 func MaxTokensFieldFor(field, base string) string {
 	if field != "" && field != MaxTokensAuto {
 		return field
