@@ -77,8 +77,9 @@ when it carries an answer too.
 LoCoMo category-5 questions get no reference metric (em, f1, ROUGE, BLEU, METEOR, CMRC,
 embeddings): their gold is the adversarial answer, the trap the question sets, and LoCoMo and
 MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.
-LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. Gold facts, a
-LoCoMo category or an abstention flag that cannot be read make the line bad.
+LongMemEval's abstention accuracy is over "_abs" ids and meta.abstention true. A LoCoMo
+category or an abstention flag that cannot be read makes the line bad, and so do supporting
+facts, gold or predicted, when sp_* or joint_* is selected (else they are not read).
 judge_score on EvaLearn records (dataset evalearn) reads a judgment that has no score as
 qa-learncurve does: the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load
 --format evalearn-results, hold the reply alone); a reply the rule reads no score from counts 0, as
@@ -701,7 +702,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 // process decodes and scores one line, and encodes it unless the embedding metrics are still to
 // come; it runs in a worker.
 func (cfg *config) process(sc *scorer, l line) result {
-	rec, bad := decodeView(l)
+	rec, bad := decodeView(l, sc.facts)
 	if bad != nil {
 		return result{bad: bad}
 	}

@@ -42,6 +42,7 @@ type embedStage struct {
 	sbert, bp, br, bf int
 	opts              embed.BERTOptions
 	idf               bool
+	facts             bool // selection.readsFacts: the first pass reads a line as the scoring pass does
 	// idfErr is why the --idf table could not be made: every record's bertscore_* then fails
 	// with it, as after a failed call, while the other metrics are scored and written.
 	idfErr error
@@ -92,7 +93,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 		return nil, command.Usagef("--metrics %s: %v", strings.Join(metrics, ","), err)
 	}
 	st := &embedStage{batch: max(ec.Batch, 1), sbert: sel.index("sbert"), bp: sel.index("bertscore_p"),
-		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf}
+		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf, facts: sel.readsFacts()}
 	if baseline != "" {
 		b, err := embed.ParseBaseline(baseline)
 		if err != nil {
@@ -165,7 +166,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 			if err != nil {
 				continue // reported by the scoring pass
 			}
-			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data, unended: rd.Unended()})
+			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data, unended: rd.Unended()}, st.facts)
 			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && referenceItem(rec).hasReference() {
 				refs = append(refs, rec.Answers)
 			}

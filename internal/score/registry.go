@@ -113,6 +113,14 @@ func (s *selection) hasFamily(first string) bool {
 // index returns the position of name among the selected scores, or -1.
 func (s *selection) index(name string) int { return slices.Index(s.names, name) }
 
+// readsFacts reports whether a supporting-fact score (sp_em, sp_f1, joint_em, joint_f1) is
+// selected: only then does decodeView read the records' gold and predicted facts.
+func (s *selection) readsFacts() bool {
+	return slices.ContainsFunc(s.names, func(n string) bool {
+		return n == "sp_em" || n == "sp_f1" || n == "joint_em" || n == "joint_f1"
+	})
+}
+
 // metricsHelp is the table of score names shown by --help.
 func metricsHelp(reg []*family) string {
 	var b strings.Builder

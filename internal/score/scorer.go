@@ -18,6 +18,8 @@ type scorer struct {
 	names *judgeNames
 	// judged is whether judge_score is selected: only then does a judge error fail a record.
 	judged bool
+	// facts is whether a supporting-fact score is selected (selection.readsFacts).
+	facts bool
 	// missingAsZero (--missing-as-zero) has a record without a prediction count 0 in the summary
 	// where its benchmark's script scores it 0 (family.missing).
 	missingAsZero bool
@@ -41,7 +43,7 @@ func newScorer(sel *selection, judge string) *scorer {
 	for _, name := range sel.names {
 		size += len(name) + 28
 	}
-	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, order: order, memberSize: size,
+	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, facts: sel.readsFacts(), order: order, memberSize: size,
 		twins: twins{rouge: sel.hasFamily("rouge1") && sel.hasFamily("rouge1_nostem"),
 			meteor: sel.hasFamily("meteor") && sel.hasFamily("meteor_nosyn")}}
 }

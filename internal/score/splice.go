@@ -56,9 +56,13 @@ type view struct {
 }
 
 // decodeView parses a line into a record holding only the fields qa-score reads, with the errors
-// record.Reader gives (a bad line that has a schema is a Record still).
-func decodeView(l line) (*record.Record, *record.Error) {
-	rec, bad := decodeLine(l)
+// record.Reader gives (a bad line that has a schema is a Record still). facts is whether a
+// supporting-fact score (sp_em, sp_f1, joint_em, joint_f1) is selected: only then are the gold
+// and predicted facts read, and facts that cannot be read make the line bad; otherwise they are
+// checked as JSON alone, as any member no selected metric reads, and a prediction's facts are
+// only noted as present (an empty list), which item.answered's callers need.
+func decodeView(l line, facts bool) (*record.Record, *record.Error) {
+	rec, bad := decodeLine(l, facts)
 	if bad != nil {
 		bad.Record = record.HasSchema(l.data)
 	}
@@ -236,7 +240,7 @@ func escapedAt(data []byte, i int) bool {
 	return n%2 == 1
 }
 
-func decodeLine(l line) (*record.Record, *record.Error) {
+func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 	var v view
 	data := l.data
 	odd := oddKeys(data)
@@ -276,7 +280,7 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		}
 	}
 	if m := v.Meta; m != nil {
-		if m.SupportingFacts != nil {
+		if facts && m.SupportingFacts != nil {
 			// Gold facts that cannot be read would leave the SP scores out without a word.
 			var fs []record.Fact
 			if err := readFacts("meta.supporting_facts", m.SupportingFacts, &fs); err != nil {
@@ -317,7 +321,11 @@ func decodeLine(l line) (*record.Record, *record.Error) {
 		if p.Text == nil {
 			rec.Prediction.ClearText()
 		}
-		if p.SupportingFacts != nil {
+		switch {
+		case p.SupportingFacts == nil || string(p.SupportingFacts) == "null":
+		case !facts:
+			rec.Prediction.SupportingFacts = []record.Fact{} // present, not read
+		default:
 			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {
 				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 			}

@@ -260,7 +260,7 @@ func TestRepeatedMembers(t *testing.T) {
 			if !reflect.DeepEqual(want.Prediction, tt.pred) {
 				t.Fatalf("record.Unmarshal: prediction %+v, want %+v", want.Prediction, tt.pred)
 			}
-			got, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(tt.line)})
+			got, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(tt.line)}, true)
 			if bad != nil {
 				t.Fatal(bad)
 			}
@@ -295,7 +295,7 @@ func TestRepeatedScoreMembers(t *testing.T) {
 		`"scores":{"f1":0.5},"Scores":{"em":null}}`,
 	} {
 		ln := head + tail
-		got, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+		got, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)}, true)
 		want, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
 		switch {
 		case bad != nil || err != nil:
@@ -314,7 +314,7 @@ func TestRepeatedScoreMembers(t *testing.T) {
 // included, which the view decodes as an object with no member.
 func TestLinesNoRecord(t *testing.T) {
 	for _, ln := range []string{`null`, ` null `, `[]`, `5`, `"x"`, `true`, `{}`, `{"question":"q"}`, `{"schema":1}`, `{"id":"a"}`} {
-		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+		_, bad := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)}, true)
 		_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
 		if bad == nil || err == nil || bad.Error() != err.Error() {
 			t.Errorf("%s: qa-score's error %v, record.Reader's %v", ln, bad, err)
@@ -326,7 +326,7 @@ func TestLinesNoRecord(t *testing.T) {
 // message, when bad, and both read it otherwise.
 func badAgrees(t *testing.T, ln string, bad bool) {
 	t.Helper()
-	_, viewErr := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)})
+	_, viewErr := decodeView(line{file: "in.jsonl", no: 1, data: []byte(ln)}, true)
 	_, err := record.NewReader(strings.NewReader(ln), "in.jsonl").Read()
 	switch {
 	case (viewErr != nil) != bad || (err != nil) != bad:

@@ -87,7 +87,7 @@ func TestDecodedValuesOwnTheirBytes(t *testing.T) {
 	data := []byte(`{"schema":1,"id":"r1","type":"multi_hop","question":"Who?","answers":["Ann Lee","A. Lee"],` +
 		`"meta":{"category":1,"abstention":false,"supporting_facts":[["T",0]]},` +
 		`"prediction":{"text":"Ann","error":"","supporting_facts":[["T",1]]}}`)
-	rec, bad := decodeView(line{file: "in.jsonl", no: 1, data: data})
+	rec, bad := decodeView(line{file: "in.jsonl", no: 1, data: data}, true)
 	if bad != nil {
 		t.Fatal(bad)
 	}
