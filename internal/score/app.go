@@ -668,7 +668,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
-		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted, agg.unjudged))
+		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted, agg.unjudged, agg.unjudgedBare))
 	}
 	judges := sc.names.warning(cfg.judge, cfg.judgeFlag)
 	if cfg.summary == "" && judges != "" {

@@ -37,6 +37,7 @@ type Summary struct {
 	missingPart   int      // of MissingAsZero, those with a prediction that lacks an answer or facts
 	unpredicted   int      // of Unscored, the records without a prediction, for its warning
 	unjudged      int      // and those without a judgment, for judge_score
+	unjudgedBare  int      // of unjudged, those without gold answers too
 	// failedUnscored counts, under ErrorsAsZero, the records with errors among Unscored: no
 	// selected metric reads them, so no 0 stands for them.
 	failedUnscored int

@@ -54,8 +54,9 @@ type outcome struct {
 	typ    string
 	failed bool
 	// unpredicted: the record has no prediction (qa-score run before qa-predict, say);
-	// unjudged: it has one but no judgment, and judge_score is selected (before qa-judge).
-	unpredicted, unjudged bool
+	// unjudged: it has one but no judgment, and judge_score is selected (before qa-judge);
+	// unjudgedBare: unjudged, and it has no gold answers either.
+	unpredicted, unjudged, unjudgedBare bool
 	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
 	// record, 0 where it would have applied (used only with --errors-as-zero).
 	vals []float64
@@ -114,6 +115,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.failed = predFailed || (s.judged && judgeFailed(it))
 	o.unpredicted = rec.Prediction == nil
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
+	o.unjudgedBare = o.unjudged && len(rec.Answers) == 0
 	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec) && !s.missingAsZero
 	switch {
 	case !s.judged:

@@ -37,6 +37,7 @@ type aggregator struct {
 	factsUnpredicted  int                  // records with gold supporting facts and none predicted
 	answerUnpredicted int                  // records with gold answers and supporting facts alone predicted
 	unjudged          int                  // and those with one but without a judgment, for judge_score
+	unjudgedBare      int                  // of unjudged, those without gold answers too
 	missing           int                  // records without a prediction counted as 0 (--missing-as-zero)
 	missingPart       int                  // of them, those with a prediction that lacks an answer or facts
 	missingIn         []bool               // missingIn[k]: names[k] counted one of them as 0
@@ -214,6 +215,9 @@ func (a *aggregator) add(o outcome) {
 		if o.unjudged {
 			a.unjudged++
 		}
+		if o.unjudgedBare {
+			a.unjudgedBare++
+		}
 	}
 }
 
@@ -229,7 +233,7 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
-	s.unpredicted, s.unjudged, s.factsUnpredicted = a.unpredicted, a.unjudged, a.factsUnpredicted
+	s.unpredicted, s.unjudged, s.unjudgedBare, s.factsUnpredicted = a.unpredicted, a.unjudged, a.unjudgedBare, a.factsUnpredicted
 	s.answerUnpredicted = a.answerUnpredicted
 	s.MissingAsZero, s.missingPart = a.missing, a.missingPart
 	for k, in := range a.missingIn {
@@ -603,7 +607,7 @@ func (s *Summary) warnings() {
 		}
 	}
 	if s.Unscored > 0 {
-		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged))
+		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged, s.unjudgedBare))
 	}
 	if s.RepeatedIDs > 0 {
 		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)"+
@@ -684,8 +688,10 @@ func (s *Summary) answerWarning() string {
 
 // unpredicted of them have no prediction and unjudged no judgment for judge_score (none at all:
 // a stage run before qa-predict or qa-judge, which it names), or what else the metrics read;
-// otherwise they would be silent, for they take no part in any mean.
-func unscoredWarning(unscored, records, unpredicted, unjudged int) string {
+// otherwise they would be silent, for they take no part in any mean. bare of the unjudged have
+// no gold answers either: those are named apart, and qa-judge is not named as the remedy for
+// them, as the metrics and most judges need answers as well.
+func unscoredWarning(unscored, records, unpredicted, unjudged, bare int) string {
 	const why = "lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above"
 	head := fmt.Sprintf("%d of %d records got no score", unscored, records)
 	if unscored == records {
@@ -695,14 +701,19 @@ func unscoredWarning(unscored, records, unpredicted, unjudged int) string {
 	if unpredicted > 0 {
 		lack = append(lack, english.Count(unpredicted, "has no prediction", "have no prediction"))
 	}
-	if unjudged > 0 {
-		lack = append(lack, english.Count(unjudged, "has no judgment", "have no judgment"))
+	if n := unjudged - bare; n > 0 {
+		lack = append(lack, english.Count(n, "has no judgment", "have no judgment"))
+	}
+	if bare > 0 {
+		lack = append(lack, english.Count(bare, "has neither answers nor a judgment", "have neither answers nor a judgment"))
 	}
 	switch {
 	case unpredicted == records:
 		return head + ": none has a prediction (run qa-predict first)"
-	case unjudged == records:
+	case unjudged == records && bare == 0:
 		return head + ": none has a judgment (run qa-judge first)"
+	case bare == records:
+		return head + ": none has answers or a judgment"
 	case len(lack) == 0:
 		return fmt.Sprintf("%s (%s)", head, why)
 	case unpredicted+unjudged == unscored:

@@ -305,20 +305,25 @@ func TestAggregatorExtremeValues(t *testing.T) {
 func TestUnscoredWarning(t *testing.T) {
 	const why = " (lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above)"
 	for _, tc := range []struct {
-		unscored, records, unpredicted, unjudged int
-		want                                     string
+		unscored, records, unpredicted, unjudged, bare int
+		want                                           string
 	}{
-		{3, 3, 3, 0, "no record got a score: none has a prediction (run qa-predict first)"},
-		{3, 3, 0, 3, "no record got a score: none has a judgment (run qa-judge first)"},
-		{3, 3, 0, 0, "no record got a score" + why},
-		{3, 3, 1, 0, "no record got a score" + why + "; of them, 1 has no prediction"},
-		{3, 3, 1, 2, "no record got a score: 1 has no prediction, 2 have no judgment"},
-		{2, 5, 2, 0, "2 of 5 records got no score: 2 have no prediction"},
-		{1, 5, 1, 0, "1 of 5 records got no score: 1 has no prediction"},
-		{3, 5, 2, 0, "3 of 5 records got no score" + why + "; of them, 2 have no prediction"},
+		{3, 3, 3, 0, 0, "no record got a score: none has a prediction (run qa-predict first)"},
+		{3, 3, 0, 3, 0, "no record got a score: none has a judgment (run qa-judge first)"},
+		// Records without answers are not sent to qa-judge for what they lack.
+		{3, 3, 0, 3, 3, "no record got a score: none has answers or a judgment"},
+		{3, 3, 0, 3, 1, "no record got a score: 2 have no judgment, 1 has neither answers nor a judgment"},
+		{3, 5, 0, 3, 2, "3 of 5 records got no score: 1 has no judgment, 2 have neither answers nor a judgment"},
+		{3, 3, 0, 0, 0, "no record got a score" + why},
+		{3, 3, 1, 0, 0, "no record got a score" + why + "; of them, 1 has no prediction"},
+		{3, 3, 1, 2, 0, "no record got a score: 1 has no prediction, 2 have no judgment"},
+		{3, 3, 0, 1, 1, "no record got a score" + why + "; of them, 1 has neither answers nor a judgment"},
+		{2, 5, 2, 0, 0, "2 of 5 records got no score: 2 have no prediction"},
+		{1, 5, 1, 0, 0, "1 of 5 records got no score: 1 has no prediction"},
+		{3, 5, 2, 0, 0, "3 of 5 records got no score" + why + "; of them, 2 have no prediction"},
 	} {
-		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted, tc.unjudged); got != tc.want {
-			t.Errorf("unscoredWarning(%d, %d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, tc.unjudged, got, tc.want)
+		if got := unscoredWarning(tc.unscored, tc.records, tc.unpredicted, tc.unjudged, tc.bare); got != tc.want {
+			t.Errorf("unscoredWarning(%d, %d, %d, %d, %d) = %q, want %q", tc.unscored, tc.records, tc.unpredicted, tc.unjudged, tc.bare, got, tc.want)
 		}
 	}
 }
