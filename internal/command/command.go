@@ -558,10 +558,10 @@ func NotNegative(c *cli.Context, names ...string) error {
 // and is not "-" itself: a flag given after the input files, where urfave/cli does not read
 // flags. Checked before any work, so a misplaced --concurrency or --model never runs a whole
 // file with the defaults and fails at the end. Then it returns the error of the first input file
-// that does not exist, cannot be looked at, or is a directory, so that a mistyped second file
-// stops a run before the first is read (for qa-predict, before its calls are paid for); a
-// missing "help" is a usage error that names --help. It opens nothing: a named pipe is left for
-// its one reading.
+// that does not exist, cannot be looked at, is a directory or may not be read (access(2)), so
+// that a mistyped or unreadable second file stops a run before the first is read (for
+// qa-predict, before its calls are paid for); a missing "help" is a usage error that names
+// --help. It opens nothing: a named pipe is left for its one reading.
 func CheckInputs(args []string) error {
 	for _, a := range args {
 		if len(a) > 1 && a[0] == '-' {
@@ -586,6 +586,9 @@ func CheckInputs(args []string) error {
 			return err
 		case st.IsDir():
 			return fmt.Errorf("%s is a directory, not an input file: name the files in it (%s)", a, filepath.Join(a, "*"))
+		}
+		if err := canRead(a); err != nil {
+			return &fs.PathError{Op: "open", Path: a, Err: err}
 		}
 	}
 	return nil
