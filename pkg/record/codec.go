@@ -164,6 +164,9 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return judgmentPath(b, err)
 	}
+	if err := surrogateClash(src); err != nil {
+		return err
+	}
 	if err := NullAnswer(src, p.Answers); err != nil {
 		return err
 	}

@@ -21,6 +21,7 @@ func FuzzRoundTrip(f *testing.F) {
 		`{"schema":1,"id":"c","question":"","answers":null,"context":[{"text":"p","sentences":["s"],"u":true}],"sequence":{"id":"1","position":2}}`,
 		`{"schema":1,"id":"d","answers":"x","prediction":{"text":5,"supporting_facts":[["a","1"]]},"judgments":{"j":{"score":"s"}}}`,
 		`{"schema":1,"id":"e","scores":{"f1":null},"scores":{"em":1},"score_errors":{"a":"x"},"Score_errors":{"b":null},"score\u005ferrors":{}}`,
+		`{"schema":1,"id":"f","meta":{"m\ud800":1,"m\udc00":2},"x\uD83D\uDE00":1,"judgments":{"j\ud800":{"score":1}}}`,
 	} {
 		f.Add([]byte(s))
 	}
