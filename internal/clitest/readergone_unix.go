@@ -26,6 +26,18 @@ type ReaderGone struct {
 // still running.
 func StartReaderGone(t *testing.T, test string, args []string, stdin string, env ...string) *ReaderGone {
 	t.Helper()
+	return startReaderGone(t, test, args, stdin, nil, env...)
+}
+
+// StartReaderGoneOn is StartReaderGone with the command's stderr the file given (a terminal:
+// see Terminal), which the test reads itself; Stderr is then closed at once.
+func StartReaderGoneOn(t *testing.T, test string, args []string, stdin string, stderr *os.File, env ...string) *ReaderGone {
+	t.Helper()
+	return startReaderGone(t, test, args, stdin, stderr, env...)
+}
+
+func startReaderGone(t *testing.T, test string, args []string, stdin string, stderr *os.File, env ...string) *ReaderGone {
+	t.Helper()
 	p := &ReaderGone{cmd: MainCommand(test, args), Stderr: make(chan string, 64)}
 	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stdin = strings.NewReader(stdin)
@@ -34,6 +46,19 @@ func StartReaderGone(t *testing.T, test string, args []string, stdin string, env
 		t.Fatal(err)
 	}
 	r.Close() // the reader is gone before the first write
+	if stderr != nil {
+		p.cmd.Stdout, p.cmd.Stderr = w, stderr
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		close(p.Stderr)
+		t.Cleanup(func() {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		})
+		return p
+	}
 	er, ew, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

@@ -617,14 +617,27 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // Once interrupted, run flushes its completed output and returns. A run that cannot (its stdout
 // is a pipe whose reader stopped reading, so a write blocks) is ended with exit 130 by a second
 // signal, or interruptGrace after the first.
+//
+// A reader of stdout that goes away (| head -1) ends the process by SIGPIPE at the write that
+// finds it gone, as it ends cat, after the cleanups OnForcedExit registered and with a progress
+// bar's line cleared (dieOfSIGPIPE).
 func Main(prog string, run RunFunc) {
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
 	stderr := Stderr()
 	done := make(chan struct{})
 	go forceExit(ctx, done, prog, stderr)
-	err := run(ctx, os.Args, os.Stdin, os.Stdout, stderr)
+	stdout, broken := watchStdout()
+	go func() {
+		select {
+		case <-broken: // the write that found it blocks: nothing more is written
+			dieOfSIGPIPE(prog, stderr)
+		case <-done:
+		}
+	}()
+	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
 	close(done)
 	stop()
+	clearBarLine(stderr)
 	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
@@ -753,6 +766,7 @@ func MainCalls(prog string, run RunFunc) {
 	}
 	signal.Stop(sigs)
 	abandon()
+	clearBarLine(stderr)
 	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))

@@ -110,6 +110,7 @@ func endOfOutput(ctx context.Context, prog string, stderr io.Writer, sigs <-chan
 // not finished is removed), as Go ends a process at a failed write to descriptor 1. A process
 // that started with SIGPIPE ignored cannot end so: it fails as a write to stdout failed, exit 1.
 func dieOfSIGPIPE(prog string, stderr io.Writer) {
+	clearBarLine(stderr)
 	forcedCleanups()
 	signal.Reset(syscall.SIGPIPE) // a run's own CatchBrokenStdout, if it was still under way
 	_, err := os.Stdout.Write([]byte{'\n'})
@@ -118,4 +119,14 @@ func dieOfSIGPIPE(prog string, stderr io.Writer) {
 	}
 	Report(stderr, prog, err)
 	os.Exit(ExitFailure)
+}
+
+// clearBarLine returns a terminal's cursor to the start of its line and clears that line, where
+// a progress bar may be drawn (barShown), so that what follows (an error, the shell's prompt
+// after a run ended by SIGPIPE) starts on a clean line rather than after a half-drawn bar. A run
+// that finished its bar has ended its line already: the line cleared is then empty.
+func clearBarLine(stderr io.Writer) {
+	if barShown(stderr, os.Stdout) {
+		io.WriteString(barWriter(stderr), "\r\x1b[K") //nolint:errcheck // a terminal's courtesy
+	}
 }

@@ -127,3 +127,37 @@ func TestInterruptWaitingOnInput(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr.String(), want)
 	}
 }
+
+// TestClosedStdoutTerminal: a command ended by SIGPIPE while its progress bar is on the terminal
+// (stderr) leaves the terminal at the start of a clean line, as it ends a finished run's bar
+// with a line end, rather than leaving a half-drawn bar for the shell's prompt to follow.
+func TestClosedStdoutTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	var b strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&b, `{"schema":1,"id":"q%d","question":"q","answers":["Paris"],"prediction":{"text":"Paris"},"judgments":{"a":{"score":1}}}`+"\n", i)
+	}
+	file := filepath.Join(t.TempDir(), "records.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		prog string
+		args []string
+	}{
+		{"qa-load", []string{"--format", "records", file}},
+		{"qa-judge", []string{"--mode", "rules", "--force", file}},
+		{"qa-score", []string{"--metrics", "em", file}},
+	} {
+		t.Run(tt.prog, func(t *testing.T) {
+			tty, done := clitest.Terminal(t)
+			p := clitest.StartReaderGoneOn(t, "TestMainChild", tt.args, "", tty, "QA_TEST_MAIN_PROG="+tt.prog)
+			p.WaitSIGPIPE(t)
+			if shown := done(); !strings.HasSuffix(shown, "\r\x1b[K") {
+				t.Errorf("the terminal ends with %q, want a cleared line (\\r\\x1b[K)", shown[max(0, len(shown)-80):])
+			}
+		})
+	}
+}
