@@ -380,3 +380,36 @@ func TestLongMemEvalNotesErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLongMemEvalNotesPartlyCached: a con-separate record some of whose notes come from the
+// cache (a rerun after a note call failed) and the rest from calls made now is no cached
+// prediction, but the run's summary gives the notes the cache served as the part of its cost
+// from the cache, not as new spend. Each call here costs gpt-4o's price of 10 tokens in and 1
+// out, $0.000035.
+func TestLongMemEvalNotesPartlyCached(t *testing.T) {
+	srv, seen := notesServer(t, 3) // the third note call fails, once
+	args := []string{"--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--reading", "con-separate", "--history-sessions", "3", "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	in := jsonl(t, longMemEvalRecord("longmemeval:q1", ""))
+	recs, stderr, err := run(t, context.Background(), in, args...)
+	if command.ExitCode(err) != 3 || len(recs) != 1 || !strings.Contains(recs[0].Prediction.Error, "no notes today") {
+		t.Fatalf("first run: %v (%d records), want the third note's error\n%s", err, len(recs), stderr)
+	}
+	if !strings.Contains(stderr, "cost $0.000070\n") && !strings.Contains(stderr, "cost $0.000070 ") {
+		t.Errorf("first run: want the two notes' cost, none from the cache:\n%s", stderr)
+	}
+	recs, stderr, err = run(t, context.Background(), in, args...)
+	if err != nil || len(recs) != 1 || recs[0].Prediction.Text != "ok" {
+		t.Fatalf("second run: %v (%d records)\n%s", err, len(recs), stderr)
+	}
+	if n := len(seen()); n != 3+2 {
+		t.Errorf("%d calls over two runs, want 5 (3 notes asked, then the third note again and the reading)", n)
+	}
+	p := recs[0].Prediction
+	if p.Cached || p.CostUSD == nil || math.Abs(*p.CostUSD-4*0.000035) > 1e-15 {
+		t.Errorf("second run: cached %v, cost %v; want no cached prediction costing 4 calls' price", p.Cached, p.CostUSD)
+	}
+	if !strings.Contains(stderr, "cost $0.000140 ($0.000070 of it from the cache)") {
+		t.Errorf("second run: the summary does not give the two cached notes' cost as from the cache:\n%s", stderr)
+	}
+}

@@ -19,12 +19,17 @@ import (
 
 // spent is what a record's note calls used.
 type spent struct {
-	usage    record.Usage
-	calls    []record.Usage // each note's, priced as its own call
-	noUsage  bool           // a note's reply came without token usage
-	attempts int
-	cached   bool      // every note came from the cache
-	start    time.Time // when the first note was asked for
+	usage     record.Usage
+	calls     []record.Usage // each note's, priced as its own call
+	noUsage   bool           // a note's reply came without token usage
+	attempts  int
+	cached    bool           // every note came from the cache
+	fromCache []record.Usage // the usage of each note the cache served, priced for the summary's cached part
+	start     time.Time      // when the first note was asked for
+	// cachedCost is, once addNotes has run, the part of the prediction's cost that replies served
+	// from the cache make up, for the run's summary, when they are only some of its calls (a
+	// prediction served whole from the cache is counted by its Cached flag).
+	cachedCost float64
 }
 
 // takesNotes reports whether rec is read with notes: a LongMemEval record under con-separate
@@ -53,9 +58,9 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 			if ctx.Err() == nil {
 				a.settle(pred, resp, err, time.Time{}, false)
 				pred.Error = fmt.Sprintf("notes on history block %d of %d: %s", i+1, len(asks), pred.Error)
-				a.addNotes(pred, s) // the notes got so far were paid for
+				a.addNotes(pred, &s) // the notes got so far were paid for
 			}
-			return "", spent{}, false
+			return "", spent{cachedCost: s.cachedCost}, false
 		}
 		notes[i] = textnorm.Strip(resp.Text) // upstream's .strip()
 		a.tally.noteReply(resp)
@@ -66,6 +71,9 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		s.calls = append(s.calls, resp.Usage)
 		s.attempts += resp.Attempts
 		s.cached = s.cached && resp.Cached
+		if resp.Cached {
+			s.fromCache = append(s.fromCache, resp.Usage)
+		}
 	}
 	text, cut, err := prompt.LongMemEvalNotesPrompt(rec, asks, notes, p.history)
 	if err != nil {
@@ -81,10 +89,16 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 
 // addNotes adds what the note calls spent to the prediction of the call after them: the reading
 // call's answer, or the error of the call that failed (a note's or the reading's), whose notes
-// were paid for all the same. A failed call without usage got no reply and adds nothing.
-func (a *app) addNotes(pred *record.Prediction, s spent) {
+// were paid for all the same. A failed call without usage got no reply and adds nothing. It sets
+// s.cachedCost to the part of the cost the cache served, when the prediction is not served whole
+// from it (some notes from an earlier run, the rest and the reading asked now).
+func (a *app) addNotes(pred *record.Prediction, s *spent) {
 	pred.Attempts += s.attempts
 	failed := pred.Error != ""
+	fromCache := s.fromCache
+	if pred.Cached && !failed && pred.Usage != nil { // the reading call's reply, from the cache
+		fromCache = append(fromCache[:len(fromCache):len(fromCache)], *pred.Usage)
+	}
 	pred.Cached = pred.Cached && s.cached && !failed
 	if !failed {
 		pred.LatencyMS = 0
@@ -110,4 +124,9 @@ func (a *app) addNotes(pred *record.Prediction, s spent) {
 	// threshold (gemini-2.5-pro's 200,000 tokens) that none of them does.
 	pred.Usage = &u
 	pred.CostUSD = a.prices.CostOf(pred.Model, calls...)
+	if pred.CostUSD != nil && !pred.Cached && len(fromCache) > 0 {
+		if c := a.prices.CostOf(pred.Model, fromCache...); c != nil {
+			s.cachedCost = *c
+		}
+	}
 }

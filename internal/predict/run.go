@@ -52,9 +52,10 @@ type tally struct {
 	textless int
 }
 
-// spend adds p's usage and cost; a usage without a price is counted by model for the warning (a
-// reply without usage is counted by noteReply). The caller holds t.mu.
-func (t *tally) spend(p *record.Prediction) {
+// spend adds p's usage and cost, of which cachedPart (when p is not Cached as a whole) the cache
+// served; a usage without a price is counted by model for the warning (a reply without usage is
+// counted by noteReply). The caller holds t.mu.
+func (t *tally) spend(p *record.Prediction, cachedPart float64) {
 	if p.Usage != nil {
 		t.usage.InputTokens += p.Usage.InputTokens
 		t.usage.OutputTokens += p.Usage.OutputTokens
@@ -64,6 +65,8 @@ func (t *tally) spend(p *record.Prediction) {
 		t.cost += *p.CostUSD
 		if p.Cached {
 			t.cachedCost += *p.CostUSD
+		} else {
+			t.cachedCost += cachedPart
 		}
 	case p.Usage != nil:
 		if t.unpriced == nil {
@@ -73,7 +76,13 @@ func (t *tally) spend(p *record.Prediction) {
 	}
 }
 
-func (t *tally) add(p *record.Prediction, passed bool) {
+func (t *tally) add(p *record.Prediction, passed bool) { t.addSpent(p, passed, 0) }
+
+// addPart counts p, a prediction made in this run, of whose cost the cache served cachedPart (a
+// LongMemEval reading some of whose notes came from the cache).
+func (t *tally) addPart(p *record.Prediction, cachedPart float64) { t.addSpent(p, false, cachedPart) }
+
+func (t *tally) addSpent(p *record.Prediction, passed bool, cachedPart float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.records++
@@ -93,21 +102,21 @@ func (t *tally) add(p *record.Prediction, passed bool) {
 		// position's answer or verdict was not asked (its answer, if any, paid for).
 		t.errors++
 		t.notCalled++
-		t.spend(p) // LongMemEval's notes asked before it were paid for
+		t.spend(p, cachedPart) // LongMemEval's notes asked before it were paid for
 		return
 	case t.stopped.Count(p.Error):
 		t.errors++
 		return
 	case p.Error != "":
 		t.errors++
-		t.spend(p) // a failed call that was paid for (an empty reply)
+		t.spend(p, cachedPart) // a failed call that was paid for (an empty reply)
 		return
 	}
 	t.predicted++
 	if p.Cached {
 		t.cached++
 	}
-	t.spend(p)
+	t.spend(p, cachedPart)
 }
 
 // asks reports whether p could be an answer of the provider and model this run asks: the same
@@ -416,7 +425,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			a.tally.add(p, false)
+			a.tally.addPart(p, notes.cachedCost)
 			return rec, nil
 		}
 	} else if text, opts, err = a.prompts.render(rec); err != nil {
@@ -438,9 +447,9 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		}
 	}
 	if tookNotes {
-		a.addNotes(p, notes) // answered or not, the notes were paid for
+		a.addNotes(p, &notes) // answered or not, the notes were paid for
 	}
-	a.tally.add(p, false)
+	a.tally.addPart(p, notes.cachedCost)
 	return rec, nil
 }
 
