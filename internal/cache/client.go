@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
@@ -56,14 +57,62 @@ func (c *Cache) Forget(ctx context.Context, req model.Request) error {
 }
 
 // Client is a model.Client that answers from the cache when it can and stores every successful
-// reply of Next that has text. A cached Response has Cached set and Attempts zero.
+// reply of Next that has text. A cached Response has Cached set and Attempts zero. Calls of one
+// key are made one at a time (see keyLocks), so that a request made twice at once (a question
+// that two input files share) is asked once and the second is answered from the cache, as one
+// call at a time would answer it: a run's records, and what it pays, do not depend on its
+// concurrency.
 type Client struct {
 	Next  model.Client
 	Cache *Cache
+	locks keyLocks
 }
 
 // Wrap returns a Client over next backed by c.
 func (c *Cache) Wrap(next model.Client) *Client { return &Client{Next: next, Cache: c} }
+
+// keyLocks holds a lock for each key a call is being made for, and none for the others.
+type keyLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyLock
+}
+
+// keyLock is one key's lock: a channel of one slot, held while its value is in it, and how many
+// calls hold it or wait for it (the lock goes when none does).
+type keyLock struct {
+	slot  chan struct{}
+	users int
+}
+
+// lock waits until no other call holds key's lock, or ctx is done, and returns the function that
+// releases it.
+func (k *keyLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = map[string]*keyLock{}
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyLock{slot: make(chan struct{}, 1)}
+		k.locks[key] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	leave := func() {
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case l.slot <- struct{}{}:
+		return func() { <-l.slot; leave() }, nil
+	case <-ctx.Done():
+		leave()
+		return nil, ctx.Err()
+	}
+}
 
 // Generate answers req from the cache, or asks Next and stores a successful reply; under
 // model.StoredOnly it answers from the cache alone (model.ErrNotStored). The call is counted by
@@ -74,6 +123,11 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if err != nil {
 		return model.Response{}, err
 	}
+	unlock, err := c.locks.lock(ctx, key)
+	if err != nil {
+		return model.Response{}, err
+	}
+	defer unlock()
 	if v, ok, err := c.Cache.Get(ctx, key); err != nil {
 		return model.Response{}, err
 	} else if ok {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -88,4 +89,83 @@ type clientFunc func(context.Context, model.Request) (model.Response, error)
 
 func (f clientFunc) Generate(ctx context.Context, req model.Request) (model.Response, error) {
 	return f(ctx, req)
+}
+
+// TestClientAsksOnceAtATime: the same request made several times at once reaches the server once;
+// the others wait for its reply and are answered from the cache, as they would be one after the
+// other, so that a run's records and spend do not depend on its concurrency. A request whose
+// call fails leaves the next one to ask again, and other requests are not held up.
+func TestClientAsksOnceAtATime(t *testing.T) {
+	var calls atomic.Int64
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		calls.Add(1)
+		if strings.Contains(string(body), "slow") {
+			<-release
+		}
+		if strings.Contains(string(body), "fail") && calls.Load() == 1 {
+			http.Error(w, `{"error":{"message":"nope","type":"invalid_request_error"}}`, 400)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}`)
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	next, err := model.New(ctx, model.Config{Provider: "openai", BaseURL: srv.URL, APIKey: "sk-test-0123456789",
+		HTTPClient: model.NewTransport(model.TransportConfig{MaxRetries: -1}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cl := c.Wrap(next)
+	req := func(text string) model.Request {
+		return model.Request{Provider: "openai", BaseURL: srv.URL, Model: "m", MaxTokens: 8,
+			Messages: []model.Message{{Role: "user", Content: text}}}
+	}
+
+	const n = 6
+	got := make(chan model.Response, n)
+	for range n {
+		go func() {
+			resp, err := cl.Generate(ctx, req("slow question"))
+			if err != nil {
+				t.Error(err)
+			}
+			got <- resp
+		}()
+	}
+	// While the slow call is held, another request is answered.
+	if resp, err := cl.Generate(ctx, req("other question")); err != nil || resp.Text != "Paris" || resp.Cached {
+		t.Errorf("another request while one is in flight: %+v, %v", resp, err)
+	}
+	close(release)
+	cached := 0
+	for range n {
+		if resp := <-got; resp.Text != "Paris" {
+			t.Errorf("reply %+v, want Paris", resp)
+		} else if resp.Cached {
+			cached++
+		}
+	}
+	if calls.Load() != 2 || cached != n-1 {
+		t.Errorf("%d requests reached the server and %d of %d replies came from the cache; want 2 (the slow one once, the other) and %d", calls.Load(), cached, n, n-1)
+	}
+
+	// A failed call is not stored: the next request of its key asks again.
+	calls.Store(0)
+	if _, err := cl.Generate(ctx, req("fail first")); err == nil {
+		t.Error("first call: no error, want the 400")
+	}
+	if resp, err := cl.Generate(ctx, req("fail first")); err != nil || resp.Text != "Paris" || resp.Cached || calls.Load() != 2 {
+		t.Errorf("after a failed call: %+v, %v (%d requests), want a new call's answer", resp, err, calls.Load())
+	}
+	if len(cl.locks.locks) != 0 {
+		t.Errorf("%d key locks left after every call ended, want none", len(cl.locks.locks))
+	}
 }

@@ -147,6 +147,9 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"error":{"message":"upstream trouble"}}`)
 	case "hang":
 		<-r.Context().Done()
+	case "slow":
+		time.Sleep(100 * time.Millisecond)
+		io.WriteString(w, reply)
 	case "trunc":
 		w.Header().Set("Content-Length", strconv.Itoa(len(reply)))
 		io.WriteString(w, reply[:len(reply)/2])
@@ -848,6 +851,40 @@ func TestSampleSeed(t *testing.T) {
 	for _, tc := range []struct{ seed, k int }{{math.MaxInt - 2, 3}, {math.MaxInt, 1}, {1, math.MaxInt}} {
 		if got, err := sampleSeed(tc.seed, tc.k); err == nil || !strings.Contains(err.Error(), "past the largest seed") {
 			t.Errorf("sampleSeed(%d, %d) = %d, %v; want an error, the sum being past the largest int", tc.seed, tc.k, got, err)
+		}
+	}
+}
+
+// TestSameQuestionAskedOnce: records that ask the same prompt (one question in two input files)
+// are asked once with a cache, whatever --concurrency: the others wait for that reply and are
+// answered from the cache, so the records written, and what the run pays, are those of a run one
+// call at a time, where several calls at once had each paid for the same reply.
+func TestSameQuestionAskedOnce(t *testing.T) {
+	var in strings.Builder
+	for i := range 6 {
+		fmt.Fprintf(&in, `{"schema":1,"id":"d%d","question":"ID7 what is 7? FAULTS=slow","answers":["A7"]}`+"\n", i)
+	}
+	var outs [2][]*record.Record
+	for k, concurrency := range []string{"4", "1"} {
+		srv := faultServer(t)
+		recs, stderr, err := run(t, context.Background(), in.String(), "--provider", "openai", "--model", "gpt-4o", "--base-url", srv.URL,
+			"--api-key-file", keyFile(t), "--concurrency", concurrency, "--cache", filepath.Join(t.TempDir(), "cache.sqlite"))
+		if err != nil || len(recs) != 6 {
+			t.Fatalf("--concurrency %s: %v (%d records)\n%s", concurrency, err, len(recs), stderr)
+		}
+		if n := srv.calls.Load(); n != 1 || !strings.Contains(stderr, "6 predicted (5 cached)") {
+			t.Errorf("--concurrency %s: %d calls, want 1, and 5 answers from the cache:\n%s", concurrency, n, stderr)
+		}
+		for _, r := range recs {
+			r.Prediction.LatencyMS = 0 // the one reply's wall time
+		}
+		outs[k] = recs
+	}
+	for i := range outs[0] {
+		a, _ := json.Marshal(outs[0][i])
+		b, _ := json.Marshal(outs[1][i])
+		if string(a) != string(b) {
+			t.Errorf("record %d:\n--concurrency 4: %s\n--concurrency 1: %s", i, a, b)
 		}
 	}
 }
