@@ -409,14 +409,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if cfg.routes != nil {
 			how = "--route " + cfg.routes.path + ", which routes every record to a rule"
 		}
-		// --cache is checked as a run with a model would open it, as a dry run checks it: a
-		// path that could not serve is a usage error here too, not silence.
+		// No cache is opened, nor checked (dry_run_cache_rules.txtar): the run has no use for
+		// it, which the warning says.
 		cachePath := c.String("cache")
-		if cachePath != "" {
-			if err := cache.Check(cachePath); err != nil {
-				return nil, command.FlagFile("--cache", err)
-			}
-		}
 		for _, f := range append(modelFlags(j), modelFlag{"cache", cachePath, cachePath != ""}) {
 			if f.set {
 				fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --%s %s%s does nothing with %s: no model is called\n",
