@@ -106,7 +106,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none; at most 1000000)"},
 		command.LevelFlag("confidence `LEVEL` of the intervals"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"},
-		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts"},
+		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts (empty: the default, as qa-score reads an empty --judge)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}
@@ -118,6 +118,9 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 		Output: c.String("output"), Plot: c.String("plot"), Bootstrap: c.Int("bootstrap"),
 		Seed: uint64(c.Int64("seed")), Judge: c.String("judge"), JudgeFlag: "--judge" + command.FromEnv(c, "judge"),
 		Strict: c.Bool("strict"),
+	}
+	if cfg.Judge == "" { // an exported QA_JUDGE= means qa-score's default, and this one's
+		cfg.Judge = JudgeName
 	}
 	var err error
 	if cfg.MaxLine, err = command.MaxLine(c); err != nil {
