@@ -60,8 +60,8 @@ func (c *Cache) Forget(ctx context.Context, req model.Request) error {
 // reply of Next that has text. A cached Response has Cached set and Attempts zero. Calls of one
 // key are made one at a time (see keyLocks), so that a request made twice at once (a question
 // that two input files share) is asked once and the second is answered from the cache, as one
-// call at a time would answer it: a run's records, and what it pays, do not depend on its
-// concurrency.
+// call at a time would answer it: what a run pays does not depend on its concurrency (which of
+// the two carries the call does: the one that got to it first).
 type Client struct {
 	Next  model.Client
 	Cache *Cache

@@ -28,6 +28,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -221,11 +222,12 @@ func (a *app) configureJudgeTemperature(c *cli.Context) error {
 
 // configureJudgeNumCtx reads --judge-num-ctx (a.judgeNumCtx), refused for a judge provider other
 // than ollama, before a dry run too; unset, the judge gets --num-ctx when it calls the reader's
-// server (its provider, at --base-url), whose model it may well be. Without --judge-model it is not
-// read.
+// server (its provider, at --base-url), whose model it may well be. Without --judge-model only its
+// value is checked, as --num-ctx's always is: a negative window is a usage error either way.
 func (a *app) configureJudgeNumCtx(c *cli.Context) error {
 	if c.String("judge-model") == "" {
-		return nil
+		_, err := command.IntBetween(c, "judge-num-ctx", 0, math.MaxInt32, "tokens")
+		return err
 	}
 	provider, err := a.judgeProvider(c)
 	if err != nil {
