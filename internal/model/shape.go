@@ -130,7 +130,30 @@ func shapeFault(ctx context.Context, data []byte) *ShapeError {
 			return s.fault(stream+got, t)
 		}
 	}
+	if s.name == "chat reply" && len(values) > 0 && ollamaCut(values[len(values)-1], stream != "") {
+		// A stream whose last line is not its end: the body ended early, as a truncated one
+		// does, with the text sent so far, which would read as a whole (or empty) reply.
+		return s.fault(stream+"no last line (\"done\": true): the stream was cut", t)
+	}
 	return nil
+}
+
+// ollamaCut reports whether v, the last reply of an Ollama chat body (its only one, or a
+// stream's last line), leaves the reply unfinished: "done" false, or, in a stream, not true. A
+// line with an "error" ends a stream (the client reads it as the failure it is). A lone reply
+// without "done" is taken as whole: a server that speaks Ollama's API may leave the member out.
+func ollamaCut(v []byte, stream bool) bool {
+	var r struct {
+		Done  *bool           `json:"done"`
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(v, &r) != nil || r.Error != nil {
+		return false
+	}
+	if r.Done == nil {
+		return stream
+	}
+	return !*r.Done
 }
 
 // fault is the ShapeError of body, which is got.

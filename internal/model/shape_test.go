@@ -125,6 +125,8 @@ func TestShapeOfReplies(t *testing.T) {
 		{"googleai", `[{"candidates":[]},{"usageMetadata":{}}]`},
 		{"ollama", "{\"message\":{\"content\":\"Pa\"},\"done\":false}\n{\"message\":{\"content\":\"ris\"},\"done\":true}\n"},
 		{"ollama", "{\"done\":false}\nnot json\n"},
+		{"ollama", `{"message":{"content":"Paris"}}`}, // a lone reply without "done": taken as whole
+		{"ollama", "{\"message\":{\"content\":\"Pa\"},\"done\":false}\n{\"error\":\"model runner stopped\"}\n"},
 		{"embed", `[]`},
 	}
 	for _, tt := range tests {
@@ -234,5 +236,42 @@ func TestElements(t *testing.T) {
 	elements([]byte(`[1,2,3]`), func(byte) bool { n++; return n < 2 })
 	if n != 2 {
 		t.Errorf("elements went on after f returned false: %d calls, want 2", n)
+	}
+}
+
+// TestOllamaStreamCut: an Ollama stream whose body ends before its last line ("done": true), as
+// a server or proxy that stops mid-answer leaves it with a clean end, is a transient failure,
+// retried, and the whole answer that follows is the call's: it was read as the answer so far, or
+// as an empty reply when no text had come. A lone reply with "done" false is cut likewise.
+func TestOllamaStreamCut(t *testing.T) {
+	ctx := withChatShape(context.Background(), "ollama")
+	for body, want := range map[string]string{
+		"{\"message\":{\"content\":\"Pa\"},\"done\":false}\n{\"message\":{\"content\":\"ri\"},\"done\":false}\n": `reply with status 200 is no chat reply: a stream holding no last line ("done": true): the stream was cut`,
+		`{"message":{"content":"Pa"},"done":false}`:                                                              `reply with status 200 is no chat reply: no last line ("done": true): the stream was cut`,
+	} {
+		if err := shapeFault(ctx, []byte(body)); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("shapeFault(ollama, %q) = %v, want %s", body, err, want)
+		}
+	}
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		rw.Header().Set("Content-Type", "application/x-ndjson")
+		io.WriteString(rw, `{"model":"llama3.2","message":{"role":"assistant","content":"Pa"},"done":false}`+"\n")
+		if calls.Add(1) == 1 {
+			return // cut: no more lines
+		}
+		io.WriteString(rw, `{"model":"llama3.2","message":{"role":"assistant","content":"ris"},"done":false}`+"\n"+
+			`{"model":"llama3.2","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":7,"eval_count":2}`+"\n")
+	}))
+	defer srv.Close()
+	c, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL,
+		HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Generate(context.Background(), testRequest("ollama", "llama3.2"))
+	if err != nil || resp.Text != "Paris" || resp.Attempts != 2 || calls.Load() != 2 {
+		t.Errorf("Generate = %+v, %v after %d requests; want Paris in 2 attempts (the cut stream retried)", resp, err, calls.Load())
 	}
 }
