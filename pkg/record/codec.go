@@ -98,8 +98,25 @@ func lastAlone(set map[string]keyRole, keys ...string) map[string]keyRole {
 	return set
 }
 
-// appendExtra splices extra members, in sorted key order, into the encoded object obj.
-func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
+// checkExtra returns an error when the unknown member k: v of an object of the type whose keys
+// are known could not be written as it is: under a key of the type's own, which the line would
+// then give twice (the reader takes the last), or with a value that is no JSON, or holds a line
+// end, which would cut the record's line. A value read by the Reader is neither; a value a
+// program set may be.
+func checkExtra(k string, v json.RawMessage, known map[string]keyRole) error {
+	if _, own := known[k]; own {
+		return fmt.Errorf("unknown member %q: the key is the schema's own field", k)
+	}
+	if bytes.ContainsAny(v, "\r\n") || !json.Valid(v) {
+		return fmt.Errorf("unknown member %q: its value is no JSON on one line: %.40q", k, v)
+	}
+	return nil
+}
+
+// appendExtra splices extra members, in sorted key order, into the encoded object obj, whose
+// type's own keys are known: an extra member under one of them, or whose value is no JSON, is an
+// error (see checkExtra).
+func appendExtra(obj []byte, extra map[string]json.RawMessage, known map[string]keyRole) ([]byte, error) {
 	if len(extra) == 0 {
 		return obj, nil
 	}
@@ -125,6 +142,9 @@ func appendExtra(obj []byte, extra map[string]json.RawMessage) ([]byte, error) {
 		v := extra[k]
 		if len(v) == 0 {
 			v = json.RawMessage("null")
+		}
+		if err := checkExtra(k, v, known); err != nil {
+			return nil, err
 		}
 		out = append(out, v...)
 	}
@@ -153,7 +173,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 	if b, err = r.empty.restore(b); err != nil {
 		return nil, err
 	}
-	return appendExtra(b, r.Extra)
+	return appendExtra(b, r.Extra, recordKeys)
 }
 
 // UnmarshalJSON decodes a record, keeping unknown fields in Extra.
@@ -373,7 +393,7 @@ func NullMember(obj []byte, member, want string) error {
 // MarshalJSON encodes the passage with its unknown fields.
 func (p Passage) MarshalJSON() ([]byte, error) {
 	type plain Passage
-	return encodeWithExtra(plain(p), p.empty, p.Extra)
+	return encodeWithExtra(plain(p), p.empty, p.Extra, passageKeys)
 }
 
 // UnmarshalJSON decodes a passage, keeping unknown fields in Extra.
@@ -412,7 +432,7 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 	if b, err = empty.restore(b); err != nil {
 		return nil, err
 	}
-	return appendExtra(b, p.Extra)
+	return appendExtra(b, p.Extra, predictionKeys)
 }
 
 // UnmarshalJSON decodes a prediction, keeping unknown fields in Extra.
@@ -443,7 +463,7 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 // MarshalJSON encodes the judgment with its unknown fields.
 func (j Judgment) MarshalJSON() ([]byte, error) {
 	type plain Judgment
-	return encodeWithExtra(plain(j), j.empty, j.Extra)
+	return encodeWithExtra(plain(j), j.empty, j.Extra, judgmentKeys)
 }
 
 // UnmarshalJSON decodes a judgment, keeping unknown fields in Extra.
@@ -564,7 +584,7 @@ func kindOf(b []byte) string {
 // MarshalJSON encodes the sequence with its unknown fields.
 func (s Sequence) MarshalJSON() ([]byte, error) {
 	type plain Sequence
-	return encodeWithExtra(plain(s), s.empty, s.Extra)
+	return encodeWithExtra(plain(s), s.empty, s.Extra, sequenceKeys)
 }
 
 // UnmarshalJSON decodes a sequence, keeping unknown fields in Extra.
@@ -601,7 +621,7 @@ func (u Usage) MarshalJSON() ([]byte, error) {
 		}
 		b = strconv.AppendInt(append(b, `"cached_input_tokens":`...), int64(u.CachedInputTokens), 10)
 	}
-	return appendExtra(append(b, '}'), u.Extra)
+	return appendExtra(append(b, '}'), u.Extra, usageKeys)
 }
 
 // UnmarshalJSON decodes a usage, keeping unknown fields in Extra and noting the counts left out
@@ -637,7 +657,7 @@ func givenCount(b []byte, key string) bool {
 // MarshalJSON encodes the batch with its unknown fields.
 func (b Batch) MarshalJSON() ([]byte, error) {
 	type plain Batch
-	return encodeWithExtra(plain(b), b.empty, b.Extra)
+	return encodeWithExtra(plain(b), b.empty, b.Extra, batchKeys)
 }
 
 // UnmarshalJSON decodes a batch, keeping unknown fields in Extra.
@@ -657,7 +677,7 @@ func (b *Batch) UnmarshalJSON(data []byte) error {
 // encodeWithExtra encodes v, the plain form of a type (without its MarshalJSON), followed by
 // the empty members it was decoded with that the encoding leaves out, and extra, its unknown
 // members.
-func encodeWithExtra(v any, empty emptyMembers, extra map[string]json.RawMessage) ([]byte, error) {
+func encodeWithExtra(v any, empty emptyMembers, extra map[string]json.RawMessage, known map[string]keyRole) ([]byte, error) {
 	b, err := marshal(v)
 	if err != nil {
 		return nil, err
@@ -665,7 +685,7 @@ func encodeWithExtra(v any, empty emptyMembers, extra map[string]json.RawMessage
 	if b, err = empty.restore(b); err != nil {
 		return nil, err
 	}
-	return appendExtra(b, extra)
+	return appendExtra(b, extra, known)
 }
 
 // decodeWithExtra decodes the members of b whose keys are in known into v, the plain form of a

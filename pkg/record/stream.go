@@ -431,16 +431,35 @@ type Writer struct {
 // NewWriter returns a Writer to w.
 func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 1<<16)} }
 
-// Write encodes rec as one line. It sets Schema to SchemaVersion if it is zero.
+// Write encodes rec as one line. It sets Schema to SchemaVersion if it is zero. A record that the
+// Reader would refuse (nil, without an id, of another schema) or that does not encode (a NaN
+// score, an Extra value that is no JSON) is an error, kept as any other: a stream missing a
+// record is no stream to go on writing.
 func (w *Writer) Write(rec *Record) error {
+	if rec == nil {
+		return w.keep(errors.New("record: nil"))
+	}
 	if rec.Schema == 0 {
 		rec.Schema = SchemaVersion
 	}
+	if err := rec.Validate(); err != nil {
+		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
+	}
 	b, err := rec.MarshalJSON()
 	if err != nil {
-		return fmt.Errorf("record %q: %w", rec.ID, err)
+		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
 	}
 	return w.WriteRaw(b)
+}
+
+// keep records err as the Writer's error unless it has one, and returns the one it keeps.
+func (w *Writer) keep(err error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = err
+	}
+	return w.err
 }
 
 // WriteRaw writes an already-encoded record line (without its newline). U+0085, U+2028 and U+2029
