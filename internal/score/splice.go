@@ -332,6 +332,11 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 		}
 	}
 	if len(v.Judgments) > 0 {
+		// Judgment names that differ only in lone surrogates would be read as one, the verdict of
+		// one lost; the rest of the line is kept as it came, so only this member is checked.
+		if err := record.KeyClash(data, "judgments"); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
 		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))
 		for name, j := range v.Judgments {
 			if j != nil {

@@ -43,10 +43,75 @@ var recordShape = func() *keyShape {
 // member given twice, however its key is escaped) are the last-wins duplicates the decoder
 // reads, and no clash. Only a line holding an escape of a surrogate is looked at.
 func surrogateClash(b []byte) error {
-	if !bytes.Contains(b, []byte(`\ud`)) && !bytes.Contains(b, []byte(`\uD`)) {
+	if !loneSurrogate(b) {
 		return nil
 	}
 	return clashIn(b, "", recordShape)
+}
+
+// KeyClash is surrogateClash for the object under the record's top-level member (the last of
+// that key) alone, for a reader that decodes that member and keeps the rest of the line as it came
+// (qa-score's judgments): nil when the member is absent or holds no clash.
+func KeyClash(line []byte, member string) error {
+	if !loneSurrogate(line) {
+		return nil
+	}
+	shape := recordShape.members[member]
+	obj := lastMember(line, member)
+	if shape == nil || len(obj) == 0 || obj[0] != '{' {
+		return nil
+	}
+	return clashIn(obj, member, shape)
+}
+
+// loneSurrogate reports whether b may hold the escape of a lone UTF-16 surrogate: a \uD800 to
+// \uDFFF that is not a high surrogate followed by the escape of a low one (a pair, such as the
+// emoji Python's json.dumps writes so). An escaped backslash before the u is not told apart: such
+// a line is looked at in full, which finds no clash in it.
+func loneSurrogate(b []byte) bool {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte(`\u`))
+		if j < 0 {
+			return false
+		}
+		i += j + 2
+		if i >= len(b) || b[i] != 'd' && b[i] != 'D' {
+			continue // most escapes (\u00e9, a CJK character's) are no surrogate's
+		}
+		u, ok := hex4(b, i)
+		if !ok || u < 0xD800 || u > 0xDFFF {
+			continue
+		}
+		if u >= 0xDC00 { // a low surrogate with no high one before it
+			return true
+		}
+		if lo, ok := hex4(b, i+6); !ok || i+4 >= len(b) || b[i+4] != '\\' || b[i+5] != 'u' || lo < 0xDC00 || lo > 0xDFFF {
+			return true
+		}
+		i += 10 // past the pair
+	}
+}
+
+// hex4 reads the four hexadecimal digits at b[i:].
+func hex4(b []byte, i int) (uint16, bool) {
+	if i < 0 || i+4 > len(b) {
+		return 0, false
+	}
+	var v uint16
+	for _, c := range b[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint16(c)
+	}
+	return v, true
 }
 
 // clashIn checks the object obj, at path, and the objects under it that shape names.
