@@ -631,7 +631,6 @@ func (s *Summary) warnings() {
 	s.Warnings = append(w, s.Warnings...)
 }
 
-// unscoredWarning says that unscored of records records got no score, and why that may be:
 // factsWarning says, when some records have HotpotQA's supporting-fact scores and others have
 // gold facts but a prediction without any, that the means are over the first alone, where
 // hotpot_evaluate_v1.py counts the others as 0 ("missing sp fact") and divides by all; else "".
@@ -686,34 +685,41 @@ func (s *Summary) answerWarning() string {
 		english.Form(len(names), "leaves", "leave"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"))
 }
 
+// unscoredWarning says that unscored of records records got no score, and why that may be:
 // unpredicted of them have no prediction and unjudged no judgment for judge_score (none at all:
 // a stage run before qa-predict or qa-judge, which it names), or what else the metrics read;
-// otherwise they would be silent, for they take no part in any mean. bare of the unjudged have
-// no gold answers either: those are named apart, and qa-judge is not named as the remedy for
-// them, as the metrics and most judges need answers as well.
+// otherwise they would be silent, for they take no part in any mean. bare of the unjudged have no
+// gold answers either, which the warning adds: the metrics need them, and so do most judge modes
+// (EvaLearn's grades by a rubric, and the rules grade a question to decline without), so qa-judge
+// alone may not score them.
 func unscoredWarning(unscored, records, unpredicted, unjudged, bare int) string {
 	const why = "lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above"
 	head := fmt.Sprintf("%d of %d records got no score", unscored, records)
 	if unscored == records {
 		head = "no record got a score"
 	}
+	noAnswers := "" // "N of them have no gold answers either, …"
+	if bare > 0 {
+		noAnswers = fmt.Sprintf("%s no gold answers either, which the metrics and most judge modes need", english.Count(bare, "of them has", "of them have"))
+	}
 	var lack []string
 	if unpredicted > 0 {
 		lack = append(lack, english.Count(unpredicted, "has no prediction", "have no prediction"))
 	}
-	if n := unjudged - bare; n > 0 {
-		lack = append(lack, english.Count(n, "has no judgment", "have no judgment"))
-	}
-	if bare > 0 {
-		lack = append(lack, english.Count(bare, "has neither answers nor a judgment", "have neither answers nor a judgment"))
+	if unjudged > 0 {
+		l := english.Count(unjudged, "has no judgment", "have no judgment")
+		if noAnswers != "" {
+			l += " (" + noAnswers + ")"
+		}
+		lack = append(lack, l)
 	}
 	switch {
 	case unpredicted == records:
 		return head + ": none has a prediction (run qa-predict first)"
 	case unjudged == records && bare == 0:
 		return head + ": none has a judgment (run qa-judge first)"
-	case bare == records:
-		return head + ": none has answers or a judgment"
+	case unjudged == records:
+		return head + ": none has a judgment (run qa-judge first); " + noAnswers
 	case len(lack) == 0:
 		return fmt.Sprintf("%s (%s)", head, why)
 	case unpredicted+unjudged == unscored:

@@ -310,14 +310,14 @@ func TestUnscoredWarning(t *testing.T) {
 	}{
 		{3, 3, 3, 0, 0, "no record got a score: none has a prediction (run qa-predict first)"},
 		{3, 3, 0, 3, 0, "no record got a score: none has a judgment (run qa-judge first)"},
-		// Records without answers are not sent to qa-judge for what they lack.
-		{3, 3, 0, 3, 3, "no record got a score: none has answers or a judgment"},
-		{3, 3, 0, 3, 1, "no record got a score: 2 have no judgment, 1 has neither answers nor a judgment"},
-		{3, 5, 0, 3, 2, "3 of 5 records got no score: 1 has no judgment, 2 have neither answers nor a judgment"},
+		// Records without answers are told apart, but still sent to qa-judge: EvaLearn's judge
+		// grades by a rubric, and the rules grade a question to decline without answers.
+		{3, 3, 0, 3, 3, "no record got a score: none has a judgment (run qa-judge first); 3 of them have no gold answers either, which the metrics and most judge modes need"},
+		{3, 3, 0, 3, 1, "no record got a score: none has a judgment (run qa-judge first); 1 of them has no gold answers either, which the metrics and most judge modes need"},
+		{3, 5, 0, 3, 2, "3 of 5 records got no score: 3 have no judgment (2 of them have no gold answers either, which the metrics and most judge modes need)"},
 		{3, 3, 0, 0, 0, "no record got a score" + why},
 		{3, 3, 1, 0, 0, "no record got a score" + why + "; of them, 1 has no prediction"},
 		{3, 3, 1, 2, 0, "no record got a score: 1 has no prediction, 2 have no judgment"},
-		{3, 3, 0, 1, 1, "no record got a score" + why + "; of them, 1 has neither answers nor a judgment"},
 		{2, 5, 2, 0, 0, "2 of 5 records got no score: 2 have no prediction"},
 		{1, 5, 1, 0, 0, "1 of 5 records got no score: 1 has no prediction"},
 		{3, 5, 2, 0, 0, "3 of 5 records got no score" + why + "; of them, 2 have no prediction"},
