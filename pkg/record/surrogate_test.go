@@ -80,15 +80,15 @@ func TestCodeUnits(t *testing.T) {
 // (an emoji as Python's json.dumps writes it) and other escapes are not.
 func TestLoneSurrogate(t *testing.T) {
 	for line, want := range map[string]bool{
-		`{"a":"\u00e9\u4e2d"}`:             false,
+		`{"a":"\u00e9\u4e2d"}`:              false,
 		`{"a":"\ud83d\ude00 \uD83D\uDE00"}`: false,
-		`{"a":"\ud7a3"}`:                   false, // a Hangul syllable, below the surrogates
-		`{"a":"\ud800"}`:                   true,
-		`{"a":"\udc00"}`:                   true,
-		`{"a":"\ud800\u0041"}`:             true,
-		`{"a":"\ud800\udbff"}`:             true, // two high ones
-		`{"a":"x\ud83d`:                    true, // cut
-		`{"a":"\u12"}`:                     false,
+		`{"a":"\ud7a3"}`:                    false, // a Hangul syllable, below the surrogates
+		`{"a":"\ud800"}`:                    true,
+		`{"a":"\udc00"}`:                    true,
+		`{"a":"\ud800\u0041"}`:              true,
+		`{"a":"\ud800\udbff"}`:              true, // two high ones
+		`{"a":"x\ud83d`:                     true, // cut
+		`{"a":"\u12"}`:                      false,
 	} {
 		if got := loneSurrogate([]byte(line)); got != want {
 			t.Errorf("loneSurrogate(%s) = %v, want %v", line, got, want)
