@@ -122,11 +122,12 @@ func dieOfSIGPIPE(prog string, stderr io.Writer) {
 }
 
 // clearBarLine returns a terminal's cursor to the start of its line and clears that line, where
-// a progress bar may be drawn (barShown), so that what follows (an error, the shell's prompt
-// after a run ended by SIGPIPE) starts on a clean line rather than after a half-drawn bar. A run
-// that finished its bar has ended its line already: the line cleared is then empty.
+// a progress bar was made (barMade), so that what follows (an error, the shell's prompt after a
+// run ended by SIGPIPE) starts on a clean line rather than after a half-drawn bar. A run that
+// finished its bar has ended its line already: the line cleared is then empty. A run that made
+// no bar (--help, a usage error) writes nothing.
 func clearBarLine(stderr io.Writer) {
-	if barShown(stderr, os.Stdout) {
+	if barMade.Load() && barShown(stderr, os.Stdout) {
 		io.WriteString(barWriter(stderr), "\r\x1b[K") //nolint:errcheck // a terminal's courtesy
 	}
 }

@@ -26,6 +26,7 @@ func Progress(stderr, stdout io.Writer, inputs []string) *progressbar.ProgressBa
 	if !barShown(stderr, stdout) {
 		return nil
 	}
+	barMade.Store(true)
 	return progressbar.NewOptions64(CountLines(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(), progressbar.OptionSetItsString("rec"), progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(200*time.Millisecond))
@@ -38,9 +39,13 @@ func ByteProgress(stderr, stdout io.Writer, inputs []string) *progressbar.Progre
 	if !barShown(stderr, stdout) {
 		return nil
 	}
+	barMade.Store(true)
 	return progressbar.NewOptions64(inputSize(inputs), progressbar.OptionSetWriter(barWriter(stderr)), progressbar.OptionShowBytes(true),
 		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond))
 }
+
+// barMade is set once a progress bar has been made in this process, for clearBarLine.
+var barMade atomic.Bool
 
 // barShown reports whether a progress bar is drawn: on stderr when it is a terminal, unless
 // stdout is one too.

@@ -53,11 +53,13 @@ func TestCheckInputsUnreadable(t *testing.T) {
 	cmd.Env = append(os.Environ(), "QA_TEST_UNREADABLE_DIR="+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("as nobody: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "--- PASS: TestCheckInputsUnreadable") {
-		t.Fatalf("as nobody, the test did not run:\n%s", out)
+	switch {
+	case strings.Contains(string(out), "--- FAIL: TestCheckInputsUnreadable"):
+		t.Fatalf("as nobody:\n%s", out)
+	case !strings.Contains(string(out), "--- PASS: TestCheckInputsUnreadable"):
+		// Not run: no setuid here (a container without CAP_SETUID), or a temporary folder the
+		// user nobody may not execute from (noexec, a folder only root may enter).
+		t.Skipf("could not run the check as the user nobody: %v\n%s", err, out)
 	}
 }
 
