@@ -323,14 +323,15 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		j.Routes, cfg.routes = r, newRouteUse(p, r, keys)
 	}
+	// The value is checked even without --prompt, as --max-tokens-field's is without a model.
+	if f := c.String("prompt-format"); !slices.Contains(CustomFormats, f) {
+		return nil, command.Usagef("--prompt-format: unknown format %q%s (want %s, %s or %s)%s", f, command.FromEnv(c, "prompt-format"),
+			FormatJSONScore, FormatLabel, FormatYesNo, english.DidYouMean(f, CustomFormats))
+	}
 	if c.IsSet("prompt-format") && c.String("prompt") == "" {
 		fmt.Fprintln(c.App.ErrWriter, "qa-judge: warning: --prompt-format is the reply format of a --prompt judge; without --prompt it does nothing")
 	}
 	if p := c.String("prompt"); p != "" {
-		if f := c.String("prompt-format"); !slices.Contains(CustomFormats, f) {
-			return nil, command.Usagef("--prompt-format: unknown format %q%s (want %s, %s or %s)%s", f, command.FromEnv(c, "prompt-format"),
-				FormatJSONScore, FormatLabel, FormatYesNo, english.DidYouMean(f, CustomFormats))
-		}
 		cu, err := LoadCustom(p, c.String("prompt-format"))
 		if err != nil {
 			return nil, command.Usagef("--prompt: %v", err)
