@@ -6,6 +6,11 @@
 // definitions. The embedding metrics (the cosine behind sbert, BERTScore's greedy matching) take
 // vectors, not text, and are checked on hand-computed cases of bert_score's formulas.
 //
+// Texts are UTF-8, as Python's str is text: a byte that is not (which record.Reader refuses)
+// reads as U+FFFD wherever a metric looks at characters, so two different invalid bytes read
+// alike ("\xff" and "\xfe" match). The functions are safe for concurrent use; the caches some keep
+// (ROUGE's stems, METEOR's WordNet lookups) are safe for it too.
+//
 // Note: metrics take text, never records; the score app maps record fields to arguments, so the
 // functions are usable as a standalone Go library.
 package metric

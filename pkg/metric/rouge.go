@@ -11,8 +11,9 @@ type RougeScores struct{ R1, R2, RL float64 }
 
 // Rouge scores pred against refs as Google rouge-score 0.1.2's
 // RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=stem).score_multi(refs, pred) does:
-// each F-measure is the best over the references. Tokens are rouge-score's: lowercase ASCII
-// letters and digits only, so non-ASCII text contributes nothing.
+// each F-measure is the best over the references. Tokens are rouge-score's: runs of lowercase
+// ASCII letters and digits, every other character separating them, so non-ASCII characters
+// count for nothing themselves ("über" is the token "ber", and Chinese text has none).
 //
 // Note: tokens are mapped to per-call integer ids (words and stems memoised across calls, see
 // rougeVocab); unigram overlap is counted in an array indexed by id, bigram overlap by pairwise
