@@ -29,17 +29,7 @@ func TestClientCachesWholeClaudeReply(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	next, err := model.New(ctx, model.Config{Provider: "anthropic", BaseURL: srv.URL + "/v1", APIKey: "sk-test-0123456789",
-		HTTPClient: model.NewTransport(model.TransportConfig{}).Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl := c.Wrap(next)
+	cl := tempCache(t).Wrap(serverClient(t, "anthropic", srv.URL+"/v1", model.TransportConfig{}))
 	req := model.Request{Provider: "anthropic", BaseURL: srv.URL + "/v1", Model: "claude-sonnet-4-20250514", MaxTokens: 64,
 		Messages: []model.Message{{Role: "user", Content: "Capital of France?"}}}
 	want := record.Usage{InputTokens: 20, OutputTokens: 9}
@@ -63,11 +53,7 @@ func TestClientStoresRepliesAsTheyCame(t *testing.T) {
 		calls.Add(1)
 		return model.Response{Text: "<think>\nhmm\n</think>\n\nParis", Reasoning: "sent apart", Usage: record.Usage{InputTokens: 5, OutputTokens: 9}}, nil
 	})
-	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := tempCache(t)
 	ctx := context.Background()
 	req := model.Request{Provider: "openai", Model: "r1", Messages: []model.Message{{Role: "user", Content: "Capital of France?"}}}
 	strip, keep := model.Thinking{Next: c.Wrap(next)}, c.Wrap(next)
@@ -113,17 +99,7 @@ func TestClientAsksOnceAtATime(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	next, err := model.New(ctx, model.Config{Provider: "openai", BaseURL: srv.URL, APIKey: "sk-test-0123456789",
-		HTTPClient: model.NewTransport(model.TransportConfig{MaxRetries: -1}).Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	cl := c.Wrap(next)
+	cl := tempCache(t).Wrap(serverClient(t, "openai", srv.URL, model.TransportConfig{MaxRetries: -1}))
 	req := func(text string) model.Request {
 		return model.Request{Provider: "openai", BaseURL: srv.URL, Model: "m", MaxTokens: 8,
 			Messages: []model.Message{{Role: "user", Content: text}}}
@@ -168,4 +144,27 @@ func TestClientAsksOnceAtATime(t *testing.T) {
 	if len(cl.locks.locks) != 0 {
 		t.Errorf("%d key locks left after every call ended, want none", len(cl.locks.locks))
 	}
+}
+
+// tempCache opens a cache in a temporary folder, closed when the test ends.
+func tempCache(t *testing.T) *Cache {
+	t.Helper()
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// serverClient is a model client of provider for the test server at baseURL, through a
+// Transport of tc.
+func serverClient(t *testing.T, provider, baseURL string, tc model.TransportConfig) model.Client {
+	t.Helper()
+	next, err := model.New(context.Background(), model.Config{Provider: provider, BaseURL: baseURL, APIKey: "sk-test-0123456789",
+		HTTPClient: model.NewTransport(tc).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next
 }
