@@ -214,10 +214,8 @@ func codeUnits(q []byte) string {
 		}
 		switch c := s[i+1]; c {
 		case 'u':
-			if i+6 <= len(s) {
-				if v, err := strconv.ParseUint(string(s[i+2:i+6]), 16, 16); err == nil {
-					unit(uint16(v))
-				}
+			if v, ok := hex4(s, i+2); ok {
+				unit(v)
 			}
 			i += 6
 			continue
