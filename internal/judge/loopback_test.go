@@ -409,14 +409,14 @@ func TestLoopbackFilterBlocked(t *testing.T) {
 	for _, tc := range []struct {
 		provider, model, path, reply, want string
 		in, out                            int
-		inPrice, outPrice                  float64 // the model's dollars a million tokens
+		cost                               float64 // in and out at the model's dollars a million tokens
 	}{
 		{"openai", "gpt-4o-mini-2024-07-18", "/v1/chat/completions",
 			`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null},"logprobs":null,"finish_reason":"content_filter"}],"usage":{"prompt_tokens":80,"completion_tokens":4,"total_tokens":84}}`,
-			"judge call: openai gpt-4o-mini-2024-07-18: reply blocked by OpenAI: content_filter", 80, 4, 0.15, 0.60},
+			"judge call: openai gpt-4o-mini-2024-07-18: reply blocked by OpenAI: content_filter", 80, 4, 0.0000144}, // 80×0.15 + 4×0.60
 		{"anthropic", "claude-sonnet-4-20250514", "/v1/messages",
 			`{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":80,"output_tokens":4}}`,
-			"judge call: anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", 80, 4, 3.00, 15.00},
+			"judge call: anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", 80, 4, 0.0003}, // 80×3 + 4×15
 	} {
 		t.Run(tc.provider, func(t *testing.T) {
 			var calls atomic.Int64
@@ -442,7 +442,7 @@ func TestLoopbackFilterBlocked(t *testing.T) {
 			if j == nil || j.Score != nil || j.Error != tc.want || j.Attempts != 1 || calls.Load() != 1 {
 				t.Fatalf("judgment %+v after %d calls, want the error %q after 1", j, calls.Load(), tc.want)
 			}
-			cost := (float64(tc.in)*tc.inPrice + float64(tc.out)*tc.outPrice) / 1e6
+			cost := tc.cost
 			if j.Usage == nil || j.Usage.InputTokens != tc.in || j.Usage.OutputTokens != tc.out || j.CostUSD == nil || *j.CostUSD != cost {
 				t.Errorf("judgment usage %v, cost %v; want %d tokens in, %d out, costing %v", j.Usage, j.CostUSD, tc.in, tc.out, cost)
 			}

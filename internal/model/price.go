@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -223,42 +225,74 @@ func minorVersion(tag string) bool {
 // a count of u is unknown, left out of the usage it was read from (unknown is not free). A call
 // whose prompt is longer than the price's Long.Above is priced at its Long rates, input and
 // output. The input tokens the provider served from its prompt cache are priced at the Cached
-// rate, when the price has one and the call is not priced at its Long rates.
+// rate, when the price has one and the call is not priced at its Long rates. The cost is worked
+// out in decimal (see Price.dollars), so that it is the nearest float64 to the sum of tokens ×
+// rate, with no noise in its last digits.
 func (p Prices) Cost(model string, u record.Usage) *float64 {
-	pr, ok := p.Lookup(model)
-	if !ok || !u.Known() {
-		return nil
-	}
-	in, out, cached := pr.Input, pr.Output, pr.Cached
-	if pr.long(u.InputTokens) {
-		in, out, cached = pr.Long.Input, pr.Long.Output, 0
-	}
-	hits := 0
-	if cached > 0 {
-		hits = min(max(u.CachedInputTokens, 0), u.InputTokens)
-	}
-	ti, th, to := float64(u.InputTokens-hits), float64(hits), float64(u.OutputTokens)
-	c := (float64(ti*in) + float64(th*cached) + float64(to*out)) / 1e6
-	return &c
+	return p.CostOf(model, u)
 }
 
 // CostOf returns the cost of calls to model, one usage a call, each priced as Cost prices it: a
 // call's own prompt decides whether it takes the long-context rates (Price.Long), not the prompts
 // of the calls together, as the provider bills them. It is nil when the model has no price or a
-// count of a usage is unknown.
+// count of a usage is unknown. The calls' tokens are added up by rate and priced once, so that
+// three calls of $0.003 cost $0.009, not 0.009000000000000001.
 func (p Prices) CostOf(model string, calls ...record.Usage) *float64 {
-	if _, ok := p.Lookup(model); !ok {
+	pr, ok := p.Lookup(model)
+	if !ok {
 		return nil
 	}
-	sum := 0.0
+	var b bill
 	for _, u := range calls {
-		c := p.Cost(model, u)
-		if c == nil {
+		if !u.Known() {
 			return nil
 		}
-		sum += *c
+		b.add(pr, u)
 	}
-	return &sum
+	c := pr.dollars(b)
+	return &c
+}
+
+// bill counts a model's tokens by the rate each is priced at.
+type bill struct{ in, cached, out, longIn, longOut int64 }
+
+// add counts the tokens of u, one call's usage, at the rates pr prices them at.
+func (b *bill) add(pr Price, u record.Usage) {
+	if pr.long(u.InputTokens) {
+		b.longIn += int64(u.InputTokens)
+		b.longOut += int64(u.OutputTokens)
+		return
+	}
+	hits := 0
+	if pr.Cached > 0 {
+		hits = min(max(u.CachedInputTokens, 0), u.InputTokens)
+	}
+	b.in += int64(u.InputTokens - hits)
+	b.cached += int64(hits)
+	b.out += int64(u.OutputTokens)
+}
+
+// dollars returns the price of the tokens b counts, the rates being per million tokens. It adds
+// the products in decimal, each rate read as the shortest decimal that is that float64 (0.15,
+// not 0.1499999999999999944…), and rounds once, at the end: the sum of a few float products
+// carries noise in its last digits (464×0.15 + 1536×0.075 + 10×0.60 came to
+// 0.00019079999999999998), which a cost_usd would show.
+func (pr Price) dollars(b bill) float64 {
+	var sum, term big.Rat
+	for _, t := range [...]struct {
+		tokens int64
+		rate   float64
+	}{{b.in, pr.Input}, {b.cached, pr.Cached}, {b.out, pr.Output}, {b.longIn, pr.Long.Input}, {b.longOut, pr.Long.Output}} {
+		if t.tokens == 0 || t.rate == 0 {
+			continue
+		}
+		if _, ok := term.SetString(strconv.FormatFloat(t.rate, 'g', -1, 64)); !ok {
+			panic(fmt.Sprintf("model: rate %v is no decimal", t.rate)) // finitePrice refuses Inf and NaN
+		}
+		sum.Add(&sum, term.Mul(&term, new(big.Rat).SetInt64(t.tokens)))
+	}
+	c, _ := sum.Quo(&sum, big.NewRat(1_000_000, 1)).Float64()
+	return c
 }
 
 // InputTally counts requests' input tokens by the rate each request's prompt is priced at (see
@@ -282,8 +316,7 @@ func (t InputTally) Cost(p Prices, model string) *float64 {
 	if !ok {
 		return nil
 	}
-	base, long := float64(t.base), float64(t.long)
-	c := (float64(base*pr.Input) + float64(long*pr.Long.Input)) / 1e6
+	c := pr.dollars(bill{in: int64(t.base), longIn: int64(t.long)})
 	return &c
 }
 

@@ -89,7 +89,7 @@ func TestPricesCost(t *testing.T) {
 		{"claude-opus-4-5", 250_000, 2000, 1.3},              // no long rate: 250000×5 + 2000×25
 	} {
 		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out})
-		if c == nil || !(math.Abs(*c-tc.want) <= 1e-12) {
+		if c == nil || *c != tc.want {
 			t.Errorf("Cost(%s, %d in, %d out) = %v, want %v", tc.model, tc.in, tc.out, c, tc.want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestPricesCostCached(t *testing.T) {
 		{"m", 20_000, 16_000, 0, 0.08},                 // long: 20000×4, cached or not
 	} {
 		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out, CachedInputTokens: tc.cached})
-		if c == nil || !(math.Abs(*c-tc.want) <= 1e-12) {
+		if c == nil || *c != tc.want {
 			t.Errorf("Cost(%s, %d in of which %d cached, %d out) = %v, want %v", tc.model, tc.in, tc.cached, tc.out, c, tc.want)
 		}
 	}
@@ -137,9 +137,10 @@ func TestPricesCostCached(t *testing.T) {
 
 // TestPricesCostOf: calls are priced each as its own, a long-context rate by the call's prompt
 // alone: two gemini-2.5-pro calls of 150,000 prompt tokens each cost twice one, at the base
-// rate, not 300,000 tokens at the long one.
+// rate, not 300,000 tokens at the long one. The sum is exact: three calls of $0.003 cost $0.009,
+// where adding their float costs gives 0.009000000000000001.
 func TestPricesCostOf(t *testing.T) {
-	p := DefaultPrices()
+	p := DefaultPrices().Merge(Prices{"m": {Input: 2, Output: 8}})
 	call := func(in, out int) record.Usage { return record.Usage{InputTokens: in, OutputTokens: out} }
 	for _, tc := range []struct {
 		model string
@@ -149,9 +150,11 @@ func TestPricesCostOf(t *testing.T) {
 		{"gemini-2.5-pro", []record.Usage{call(150_000, 1000), call(150_000, 1000)}, 0.395}, // 2 × (150000×1.25 + 1000×10)
 		{"gemini-2.5-pro", []record.Usage{call(250_000, 1000), call(10_000, 100)}, 0.6535},  // 250000×2.50 + 1000×15, 10000×1.25 + 100×10
 		{"gemini-2.5-pro", nil, 0},
+		{"m", []record.Usage{call(1000, 125), call(1000, 125), call(1000, 125)}, 0.009}, // 3 × (1000×2 + 125×8)
+		{"gpt-4o-mini", []record.Usage{call(1000, 10), call(7, 1)}, 0.00015765},         // 1007×0.15 + 11×0.60
 	} {
 		c := p.CostOf(tc.model, tc.calls...)
-		if c == nil || !(math.Abs(*c-tc.want) <= 1e-12) {
+		if c == nil || *c != tc.want {
 			t.Errorf("CostOf(%s, %v) = %v, want %v", tc.model, tc.calls, c, tc.want)
 		}
 	}
@@ -235,7 +238,7 @@ func TestInputTally(t *testing.T) {
 		t.Errorf("two requests of 150,000 tokens cost %v, want 0.375 (no long rate)", c)
 	}
 	tally.Add(p, "gemini-2.5-pro", 250_000)
-	if c := tally.Cost(p, "gemini-2.5-pro"); c == nil || !(math.Abs(*c-1.0) <= 1e-12) {
+	if c := tally.Cost(p, "gemini-2.5-pro"); c == nil || *c != 1.0 {
 		t.Errorf("and one of 250,000 cost %v, want 1.0 (0.375 + 250,000 at $2.50)", c)
 	}
 	var o3 InputTally

@@ -755,13 +755,14 @@ func TestGeminiBlockedEndToEnd(t *testing.T) {
 		for i, want := range []struct {
 			err     string
 			in, out int
+			cost    float64 // in×0.10 + out×0.40 per million
 		}{
-			{"googleai gemini-2.0-flash: prompt blocked by Gemini: PROHIBITED_CONTENT", 40, 0},
-			{"googleai gemini-2.0-flash: reply blocked by Gemini: SPII", 40, 6},
-			{"", 40, 2},
+			{"googleai gemini-2.0-flash: prompt blocked by Gemini: PROHIBITED_CONTENT", 40, 0, 4e-6},
+			{"googleai gemini-2.0-flash: reply blocked by Gemini: SPII", 40, 6, 6.4e-6},
+			{"", 40, 2, 4.8e-6},
 		} {
 			p := recs[i].Prediction
-			cost := (float64(want.in)*0.10 + float64(want.out)*0.40) / 1e6
+			cost := want.cost
 			if p.Error != want.err || p.Attempts != 1 || p.Usage == nil || p.Usage.InputTokens != want.in || p.Usage.OutputTokens != want.out || p.CostUSD == nil || *p.CostUSD != cost {
 				t.Errorf("system %v, record %d: %+v, want error %q after 1 attempt, usage %d/%d, cost %v", system, i, p, want.err, want.in, want.out, cost)
 			}
