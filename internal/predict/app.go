@@ -6,6 +6,7 @@
 package predict
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -374,6 +375,11 @@ func (a *app) configure(c *cli.Context) error {
 		return command.Usagef("--dry-run: the provider is extractive (the default), which reads no prompt and calls nothing; give the --provider and --model to show and price")
 	}
 	if a.provider == "extractive" {
+		if a.modelName != "" {
+			// The default provider: "--model gpt-4o" alone would be answered offline.
+			fmt.Fprintf(a.stderr, "qa-predict: warning: --model %s%s does nothing: the provider is extractive%s, the offline baseline, which asks no model; give --provider to ask it\n",
+				a.modelName, command.FromEnv(c, "model"), cmp.Or(command.FromEnv(c, "provider"), " (the default)"))
+		}
 		a.modelName = extractive.Name
 	} else if a.modelName == "" {
 		return command.Usagef("--model is required with --provider %s", a.provider)
