@@ -242,9 +242,9 @@ func notCalledNote(n, of int, why string) string {
 // "cost $0.064040", or "cost $0.064040 ($0.060000 of it from the cache)".
 func CostNote(cost, cached float64) string {
 	if cached > 0 {
-		return fmt.Sprintf("cost $%.6f ($%.6f of it from the cache)", cost, cached)
+		return fmt.Sprintf("cost $%s ($%s of it from the cache)", english.USD(cost), english.USD(cached))
 	}
-	return fmt.Sprintf("cost $%.6f", cost)
+	return fmt.Sprintf("cost $%s", english.USD(cost))
 }
 
 // Interruption returns err, a run's error, as an *Interrupted when it is an interruption that

@@ -2,6 +2,7 @@ package english
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -79,6 +80,32 @@ func TestClip(t *testing.T) {
 	} {
 		if got := Clip(tc.s, tc.most); got != tc.want {
 			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.most, got, tc.want)
+		}
+	}
+}
+
+// TestUSD: amounts show to six decimals, rounded as the decimals they were worked out as, halves
+// away from zero, where %.6f rounds the float64 nearest them (0.0004785 is a hair below it).
+func TestUSD(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0.000000"},
+		{0.0004785, "0.000479"}, // %.6f: 0.000478
+		{0.0000005, "0.000001"},
+		{-0.0000005, "-0.000001"},
+		{0.00000049, "0.000000"},
+		{1e-7, "0.000000"},
+		{1.5, "1.500000"},
+		{0.009000000000000001, "0.009000"},
+		{1e21, "1000000000000000000000.000000"},
+		{math.NaN(), "NaN"},
+		{math.Inf(1), "+Inf"},
+		{math.Inf(-1), "-Inf"},
+	} {
+		if got := USD(tc.v); got != tc.want {
+			t.Errorf("USD(%v) = %q, want %q", tc.v, got, tc.want)
 		}
 	}
 }

@@ -191,7 +191,7 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 		} else {
 			part += " to " + m
 			if c := t.input[m].Cost(prices, m); c != nil {
-				part += fmt.Sprintf(", input $%.6f", *c)
+				part += fmt.Sprintf(", input $%s", english.USD(*c))
 				input += *c
 			} else {
 				part += ", " + model.NoPriceNote

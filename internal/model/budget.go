@@ -46,11 +46,11 @@ func (b *Budget) Warning() string {
 	n := b.Refused()
 	records := english.Form(n, "its record carries", "their records carry")
 	if unmetered {
-		return fmt.Sprintf("warning: --max-cost $%.6f cannot be kept: the server reported no token usage for a reply, so %s not made, %s the error (rerun without --max-cost)",
-			b.MaxUSD, english.Count(n, "call was", "calls were"), records)
+		return fmt.Sprintf("warning: --max-cost $%s cannot be kept: the server reported no token usage for a reply, so %s not made, %s the error (rerun without --max-cost)",
+			english.USD(b.MaxUSD), english.Count(n, "call was", "calls were"), records)
 	}
-	return fmt.Sprintf("warning: --max-cost $%.6f reached ($%.6f spent): %s not made, %s the error (rerun with --retry-errors and a larger --max-cost)",
-		b.MaxUSD, b.Spent(), english.Count(n, "call", "calls"), records)
+	return fmt.Sprintf("warning: --max-cost $%s reached ($%s spent): %s not made, %s the error (rerun with --retry-errors and a larger --max-cost)",
+		english.USD(b.MaxUSD), english.USD(b.Spent()), english.Count(n, "call", "calls"), records)
 }
 
 // Spent returns what the replies have cost so far.
@@ -83,9 +83,9 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 	c.b.mu.Unlock()
 	switch {
 	case unmetered:
-		return Response{}, fmt.Errorf("%w: the server reported no token usage for a reply, so what the run spends cannot be counted against --max-cost $%.6f, and this call was not made", ErrBudget, c.b.MaxUSD)
+		return Response{}, fmt.Errorf("%w: the server reported no token usage for a reply, so what the run spends cannot be counted against --max-cost $%s, and this call was not made", ErrBudget, english.USD(c.b.MaxUSD))
 	case spent >= c.b.MaxUSD:
-		return Response{}, fmt.Errorf("%w: $%.6f of --max-cost $%.6f, so this call was not made", ErrBudget, spent, c.b.MaxUSD)
+		return Response{}, fmt.Errorf("%w: $%s of --max-cost $%s, so this call was not made", ErrBudget, english.USD(spent), english.USD(c.b.MaxUSD))
 	}
 	resp, err := c.next.Generate(ctx, req)
 	if resp.Cached || resp.Usage.IsZero() && !resp.NoUsage {
@@ -121,5 +121,5 @@ func DryRunWarning(inputUSD, maxUSD float64) string {
 	if maxUSD <= 0 || inputUSD <= maxUSD {
 		return ""
 	}
-	return fmt.Sprintf("warning: the requests' input alone costs $%.6f, more than --max-cost $%.6f: the run would stop part way", inputUSD, maxUSD)
+	return fmt.Sprintf("warning: the requests' input alone costs $%s, more than --max-cost $%s: the run would stop part way", english.USD(inputUSD), english.USD(maxUSD))
 }

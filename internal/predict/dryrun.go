@@ -252,7 +252,7 @@ func (t *dryTally) summarize(w io.Writer, maxCost float64) {
 	case c == nil:
 		price = ", " + model.NoPriceNote // a silent omission read as a line that forgot its price
 	default:
-		price = fmt.Sprintf(", input $%.6f", *c)
+		price = fmt.Sprintf(", input $%s", english.USD(*c))
 		if t.later > 0 {
 			// The calls an answer or verdict must come first for cannot be counted: EvaLearn's
 			// later positions and its judge are most of its run's cost.
