@@ -13,8 +13,10 @@ type ROC struct {
 	Thresholds []float64
 }
 
-// ROCCurve computes the ROC curve of scores for the binary labels positive[i].
+// ROCCurve computes the ROC curve of scores for the binary labels positive[i]. It panics when
+// the two differ in length.
 func ROCCurve(scores []float64, positive []bool) ROC {
+	sameLength("ROCCurve", len(scores), "scores", len(positive), "labels")
 	idx := make([]int, len(scores))
 	for i := range idx {
 		idx[i] = i

@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -98,8 +99,13 @@ type ChunkReport struct {
 	Gold, Pred   []Chunk
 }
 
-// EvalChunks compares predicted with gold tag sequences (same sentence count and lengths).
+// EvalChunks compares predicted with gold tag sequences. It panics when they differ in their
+// sentence count or in a sentence's length.
 func EvalChunks(gold, pred [][]string) ChunkReport {
+	sameLength("EvalChunks", len(pred), "predicted sentences", len(gold), "gold sentences")
+	for s := range gold {
+		sameLength("EvalChunks", len(pred[s]), fmt.Sprintf("predicted tags in sentence %d", s), len(gold[s]), "gold tags")
+	}
 	r := ChunkReport{PerType: map[string]ChunkCounts{}, Gold: Chunks(gold), Pred: Chunks(pred)}
 	for s := range gold {
 		for i := range gold[s] {

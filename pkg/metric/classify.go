@@ -2,6 +2,7 @@ package metric
 
 import (
 	"cmp"
+	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -105,8 +106,10 @@ type ClassReport struct {
 }
 
 // Classify computes accuracy, per-class and averaged precision/recall/F1 and the confusion matrix
-// of predicted labels against true labels (equal lengths, at least one).
+// of predicted labels against true labels (at least one). It panics when yTrue and yPred differ
+// in length.
 func Classify(yTrue, yPred []string, opt PRFOptions) ClassReport {
+	sameLength("Classify", len(yPred), "predicted labels", len(yTrue), "true labels")
 	all := opt.Order.Sorted(yTrue, yPred)
 	c := CountLabels(yTrue, yPred, all)
 	r := c.Report(opt)
@@ -124,8 +127,10 @@ type LabelCounts struct {
 	Correct, N             int
 }
 
-// CountLabels counts the labels of yTrue and yPred, all of which are in all.
+// CountLabels counts the labels of yTrue and yPred, all of which are in all. It panics when yTrue
+// and yPred differ in length or a label is not in all.
 func CountLabels(yTrue, yPred, all []string) LabelCounts {
+	sameLength("CountLabels", len(yPred), "predicted labels", len(yTrue), "true labels")
 	idx := make(map[string]int, len(all))
 	for i, l := range all {
 		idx[l] = i
@@ -133,7 +138,11 @@ func CountLabels(yTrue, yPred, all []string) LabelCounts {
 	c := LabelCounts{All: all, TP: make([]int, len(all)), Predicted: make([]int, len(all)),
 		Support: make([]int, len(all)), N: len(yTrue)}
 	for i := range yTrue {
-		t, p := idx[yTrue[i]], idx[yPred[i]]
+		t, okT := idx[yTrue[i]]
+		p, okP := idx[yPred[i]]
+		if !okT || !okP {
+			panic(fmt.Sprintf("metric.CountLabels: label %q of record %d is not in all", cmp.Or(yTrue[i], yPred[i]), i))
+		}
 		c.Support[t]++
 		c.Predicted[p]++
 		if t == p {
