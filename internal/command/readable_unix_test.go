@@ -4,11 +4,10 @@ package command
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/unprivileged"
 )
 
 // TestCheckInputsUnreadable: a file that exists but may not be read stops the run before the
@@ -20,14 +19,7 @@ func TestCheckInputsUnreadable(t *testing.T) {
 		checkUnreadable(t, dir)
 		return
 	}
-	dir, err := os.MkdirTemp("", "unreadable") // not t.TempDir, whose parent only root may enter
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil { // nobody may look into it
-		t.Fatal(err)
-	}
+	dir := unprivileged.TempDir(t)
 	for name, mode := range map[string]os.FileMode{"a.jsonl": 0o644, "locked.jsonl": 0o000} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -40,27 +32,7 @@ func TestCheckInputsUnreadable(t *testing.T) {
 		checkUnreadable(t, dir)
 		return
 	}
-	// The test binary's own folder is root's alone: nobody runs a copy.
-	bin, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	self := filepath.Join(dir, "command.test")
-	if err := os.WriteFile(self, bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, "-test.run=^TestCheckInputsUnreadable$", "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), "QA_TEST_UNREADABLE_DIR="+dir)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.CombinedOutput()
-	switch {
-	case strings.Contains(string(out), "--- FAIL: TestCheckInputsUnreadable"):
-		t.Fatalf("as nobody:\n%s", out)
-	case !strings.Contains(string(out), "--- PASS: TestCheckInputsUnreadable"):
-		// Not run: no setuid here (a container without CAP_SETUID), or a temporary folder the
-		// user nobody may not execute from (noexec, a folder only root may enter).
-		t.Skipf("could not run the check as the user nobody: %v\n%s", err, out)
-	}
+	unprivileged.Rerun(t, dir, "QA_TEST_UNREADABLE_DIR="+dir)
 }
 
 // checkUnreadable runs CheckInputs over the files TestCheckInputsUnreadable made in dir.
