@@ -27,11 +27,12 @@ vet:
 staticcheck: $(STATICCHECK)
 	$(STATICCHECK) ./...
 
-# The code-point digest runs on one goroutine, where the race detector finds nothing and slows it
-# sevenfold, so it is built without it (//go:build !race) and run in a pass of its own.
+# The code-point digests run on one goroutine, where the race detector finds nothing and slows
+# them sevenfold, so they are built without it (//go:build !race) and run in a pass of their own.
 race:
 	$(GO) test -race -count=1 -timeout 15m ./...
 	$(GO) test -count=1 -run '^TestNormalizerFactsDigest$$' ./pkg/textnorm
+	$(GO) test -count=1 -run '^Test(WordNet|CMRC)FactsDigest$$' ./pkg/metric
 
 test: fmt vet staticcheck race
 

@@ -1,0 +1,20 @@
+//go:build !race
+
+package metric
+
+import (
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/vectors"
+)
+
+// TestWordNetFactsDigest holds METEOR's WordNet lookup to NLTK's on every code point but the
+// surrogates, in every template of scripts/wordnet-facts.py, through the digest of the facts
+// TestWordNetFacts compares line by line when given the script's file.
+//
+// The digests here are built without the race detector only (`make test` runs them in a pass of
+// their own): they run on one goroutine, where the detector finds nothing and slows them
+// severalfold.
+func TestWordNetFactsDigest(t *testing.T) {
+	vectors.CodePointsDigest(t, wordNetFactsSHA256, "scripts/wordnet-facts.py", "QA_WORDNET_FACTS", wordNetFacts())
+}
