@@ -21,7 +21,25 @@ type classCase struct {
 	Expected map[string]json.RawMessage `json:"expected"`
 }
 
-func loadCases(t *testing.T, name string) []classCase {
+// goldenCounts are the case counts of the golden files, as the table of the golden README
+// (golden/classification/README.md) gives them: a copy that lost whole lines fails on its count.
+var goldenCounts = map[string]int{
+	"accuracy_prf.jsonl": 42,
+	"auc.jsonl":          42,
+	"pairwise.jsonl":     41,
+	"chunk.jsonl":        45,
+	"ranking.jsonl":      42,
+	"corpus_bleu.jsonl":  42,
+	"ppl.jsonl":          29,
+}
+
+// randomCount is the case count of each file in testdata/classification/random: the --n of the
+// command its README gives.
+const randomCount = 250
+
+// loadCases reads the cases of a file in the golden format and fails unless it holds want of
+// them; want < 0 accepts any count but none.
+func loadCases(t *testing.T, name string, want int) []classCase {
 	t.Helper()
 	if !strings.HasPrefix(name, "/") {
 		name = "testdata/classification/" + name
@@ -37,11 +55,17 @@ func loadCases(t *testing.T, name string) []classCase {
 	for sc.Scan() {
 		var c classCase
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s:%d: %v", name, len(cases)+1, err)
 		}
 		cases = append(cases, c)
 	}
-	if len(cases) == 0 {
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	switch {
+	case want >= 0 && len(cases) != want:
+		t.Fatalf("%s: %d cases, want %d", name, len(cases), want)
+	case len(cases) == 0:
 		t.Fatalf("no cases in %s", name)
 	}
 	return cases
@@ -50,22 +74,27 @@ func loadCases(t *testing.T, name string) []classCase {
 // goldenCases returns the golden cases in testdata/classification/name, then the random ones of the
 // same name in testdata/classification/random (scripts/random-classification.py's, committed),
 // then those in the file of the same name in the folder $QA_CLASSIFICATION_GOLDEN names, if set:
-// more cases in the golden format, such as that script writes with another seed or --n.
+// more cases in the golden format, such as that script writes with another seed or --n. The first
+// two must hold their documented counts; the last, any but none.
 func goldenCases(t *testing.T, name string) []classCase {
 	t.Helper()
-	cases := append(loadCases(t, name), loadCases(t, "random/"+name)...)
+	want, ok := goldenCounts[name]
+	if !ok {
+		t.Fatalf("no golden count for %s", name)
+	}
+	cases := append(loadCases(t, name, want), loadCases(t, "random/"+name, randomCount)...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
 		abs, err := filepath.Abs(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases = append(cases, loadCases(t, abs)...)
+		cases = append(cases, loadCases(t, abs, -1)...)
 	}
 	return cases
 }
 
 // checkCases runs each case as a subtest and compares every expected field with the one got
-// computes for it, numbers within 1e-9.
+// computes for it, numbers within 1e-9. The two must name the same fields.
 func checkCases(t *testing.T, cases []classCase, got func(t *testing.T, c classCase) map[string]any) {
 	t.Helper()
 	checkCasesWithin(t, 1e-9, cases, got)
@@ -79,7 +108,17 @@ func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *
 		t.Run(c.ID, func(t *testing.T) {
 			g := got(t, c)
 			for k, want := range c.Expected {
-				compare(t, k, g[k], want, tol)
+				v, ok := g[k]
+				if !ok {
+					t.Errorf("%s: expected, but the test computes no such field", k)
+					continue
+				}
+				compare(t, k, v, want, tol)
+			}
+			for k := range g {
+				if _, ok := c.Expected[k]; !ok {
+					t.Errorf("%s: computed, but the case expects no such field", k)
+				}
 			}
 		})
 	}
