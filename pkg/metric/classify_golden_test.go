@@ -124,6 +124,14 @@ func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *
 	}
 }
 
+// decode decodes a JSON value of a case, failing the test when it is missing or malformed.
+func decode(t *testing.T, what string, raw json.RawMessage, v any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
 // labelList decodes a JSON list of integer or string labels into strings, reporting whether they
 // were numbers.
 func labelList(t *testing.T, raw json.RawMessage) ([]string, bool) {

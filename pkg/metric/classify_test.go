@@ -98,7 +98,7 @@ func checkPairwise(t *testing.T, cases []classCase) {
 			pc = CountGroupPairs(qids, floats(t, c.Input["labels"]), floats(t, c.Input["scores"]))
 		}
 		var capValue float64
-		_ = json.Unmarshal(c.Params["pn_inf_value"], &capValue)
+		decode(t, "params.pn_inf_value", c.Params["pn_inf_value"], &capValue)
 		pn, inf := pc.PN(capValue)
 		acc, ok := pc.Accuracy()
 		var accV any
@@ -117,8 +117,8 @@ func TestChunkGolden(t *testing.T) { checkChunks(t, goldenCases(t, "chunk.jsonl"
 func checkChunks(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
 		var gold, pred [][]string
-		_ = json.Unmarshal(c.Input["gold"], &gold)
-		_ = json.Unmarshal(c.Input["pred"], &pred)
+		decode(t, "input.gold", c.Input["gold"], &gold)
+		decode(t, "input.pred", c.Input["pred"], &pred)
 		r := EvalChunks(gold, pred)
 		tot := r.Total.PRF()
 		perType := map[string]any{}
@@ -170,7 +170,7 @@ func TestPerplexityGolden(t *testing.T) { checkPerplexity(t, goldenCases(t, "ppl
 func checkPerplexity(t *testing.T, cases []classCase) {
 	checkCases(t, cases, func(t *testing.T, c classCase) map[string]any {
 		var tokens []int
-		_ = json.Unmarshal(c.Input["token_counts"], &tokens)
+		decode(t, "input.token_counts", c.Input["token_counts"], &tokens)
 		r := Perplexity(floats(t, c.Input["loss"]), tokens)
 		got := map[string]any{"word_count": r.WordCount, "mean_loss": r.MeanLoss, "total_loss": r.TotalLoss,
 			"ave_loss": r.AveLoss, "ppl": r.PPL, "ppl_int": r.PPLInt}

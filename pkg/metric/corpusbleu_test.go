@@ -1,7 +1,6 @@
 package metric
 
 import (
-	"encoding/json"
 	"math"
 	"testing"
 )
@@ -18,9 +17,9 @@ func checkCorpusBLEU(t *testing.T, cases []classCase) {
 		var hyps [][]string
 		var refs [][][]string
 		var weights []float64
-		_ = json.Unmarshal(c.Input["hypotheses"], &hyps)
-		_ = json.Unmarshal(c.Input["references"], &refs)
-		_ = json.Unmarshal(c.Params["weights"], &weights)
+		decode(t, "input.hypotheses", c.Input["hypotheses"], &hyps)
+		decode(t, "input.references", c.Input["references"], &refs)
+		decode(t, "params.weights", c.Params["weights"], &weights)
 		r, g, ok := CorpusBLEU(hyps, refs, weights)
 		got := map[string]any{"bleu": r.BLEU, "precisions": r.Precisions,
 			"precision_numerators": r.Numerators, "precision_denominators": r.Denominators,
