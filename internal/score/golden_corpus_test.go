@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -25,26 +26,53 @@ type goldenCase struct {
 	Input    map[string]json.RawMessage `json:"input"`
 	Params   map[string]json.RawMessage `json:"params"`
 	Expected map[string]json.RawMessage `json:"expected"`
+	// Source is the file the case came from, as readGoldenCases names it: "auc.jsonl",
+	// "random/auc.jsonl", or a path in $QA_CLASSIFICATION_GOLDEN.
+	Source string `json:"-"`
 }
 
 // randomGolden holds scripts/random-classification.py's committed cases in the golden format. The
 // tests of pkg/metric read them too, so they are kept in one place, not copied here.
 const randomGolden = "../../pkg/metric/testdata/classification/random"
 
+// goldenCounts are the case counts of the golden files, as the table of the golden README
+// (golden/classification/README.md) gives them: a copy that lost whole lines fails on its count.
+var goldenCounts = map[string]int{
+	"accuracy_prf.jsonl": 42,
+	"auc.jsonl":          42,
+	"pairwise.jsonl":     41,
+	"chunk.jsonl":        45,
+	"ranking.jsonl":      42,
+	"corpus_bleu.jsonl":  42,
+	"ppl.jsonl":          29,
+}
+
+// randomCount is the case count of each file in randomGolden: the --n of the command its README
+// gives.
+const randomCount = 250
+
 // readGoldenCases returns the cases of testdata/golden/name, then the random ones of the same name
 // in randomGolden, then those of the file of the same name in the folder $QA_CLASSIFICATION_GOLDEN
 // names, if set: more cases in the golden format, such as that script writes with another seed.
+// The first two must hold their documented counts; the last, any but none.
 func readGoldenCases(t *testing.T, name string) []goldenCase {
 	t.Helper()
-	cases := readCaseFile(t, filepath.Join("testdata", "golden", name))
-	cases = append(cases, readCaseFile(t, filepath.Join(randomGolden, name))...)
+	want, ok := goldenCounts[name]
+	if !ok {
+		t.Fatalf("no golden count for %s", name)
+	}
+	cases := readCaseFile(t, filepath.Join("testdata", "golden", name), name, want)
+	cases = append(cases, readCaseFile(t, filepath.Join(randomGolden, name), "random/"+name, randomCount)...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
-		cases = append(cases, readCaseFile(t, filepath.Join(dir, name))...)
+		path := filepath.Join(dir, name)
+		cases = append(cases, readCaseFile(t, path, path, -1)...)
 	}
 	return cases
 }
 
-func readCaseFile(t *testing.T, path string) []goldenCase {
+// readCaseFile reads the cases of a file in the golden format, naming source as their Source, and
+// fails unless it holds want of them; want < 0 accepts any count but none.
+func readCaseFile(t *testing.T, path, source string, want int) []goldenCase {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -55,13 +83,39 @@ func readCaseFile(t *testing.T, path string) []goldenCase {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
-		var c goldenCase
+		c := goldenCase{Source: source}
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s:%d: %v", path, len(cases)+1, err)
 		}
 		cases = append(cases, c)
 	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	switch {
+	case want >= 0 && len(cases) != want:
+		t.Fatalf("%s: %d cases, want %d", path, len(cases), want)
+	case len(cases) == 0:
+		t.Fatalf("no cases in %s", path)
+	}
 	return cases
+}
+
+// checkedAll fails unless a test checked every one of its cases to the end.
+func checkedAll(t *testing.T, name string, checked int, cases []goldenCase) {
+	t.Helper()
+	t.Logf("%d %s cases checked", checked, name)
+	if checked != len(cases) {
+		t.Errorf("%s: %d cases checked, want all %d", name, checked, len(cases))
+	}
+}
+
+// decode decodes a JSON value of a case, failing the test when it is missing or malformed.
+func decode(t *testing.T, id, what string, raw json.RawMessage, v any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %s: %v", id, what, err)
+	}
 }
 
 // goldenRecord is a record of a golden case; label fields hold raw JSON so numbers keep their
@@ -176,7 +230,8 @@ func equalInt(t *testing.T, id, what string, got int, want json.RawMessage) {
 
 func TestGoldenClassification(t *testing.T) {
 	checked := 0
-	for _, c := range readGoldenCases(t, "accuracy_prf.jsonl") {
+	cases := readGoldenCases(t, "accuracy_prf.jsonl")
+	for _, c := range cases {
 		yTrue, yPred := literals(t, c.Input["y_true"]), literals(t, c.Input["y_pred"])
 		recs := make([]goldenRecord, len(yTrue))
 		for i := range yTrue {
@@ -206,11 +261,23 @@ func TestGoldenClassification(t *testing.T) {
 			CMLabels               []json.RawMessage `json:"cm_labels"`
 			Confusion              [][]int           `json:"confusion_matrix"`
 		}
-		raw, _ := json.Marshal(c.Expected)
-		if err := json.Unmarshal(raw, &want); err != nil {
+		raw, err := json.Marshal(c.Expected)
+		if err != nil {
 			t.Fatal(err)
 		}
+		decode(t, c.ID, "expected", raw, &want)
 		closeTo(t, c.ID, "accuracy", &cl.Accuracy, c.Expected["accuracy"])
+		n := len(want.PerClass.Labels)
+		for what, l := range map[string]int{"tp": len(want.PerClass.TP), "predicted": len(want.PerClass.Predicted),
+			"support": len(want.PerClass.Support), "precision": len(want.PerClass.Precision),
+			"recall": len(want.PerClass.Recall), "f1": len(want.PerClass.F1)} {
+			if l != n {
+				t.Fatalf("%s: expected per_class has %d %s for %d labels", c.ID, l, what, n)
+			}
+		}
+		if len(cl.Labels) != n {
+			t.Errorf("%s: classes %q, want %d: %s", c.ID, cl.Labels, n, c.Expected["per_class"])
+		}
 		// qa-score may order the classes differently (labels that are strings of digits sort
 		// numerically), so compare class by class.
 		for i, l := range want.PerClass.Labels {
@@ -234,6 +301,9 @@ func TestGoldenClassification(t *testing.T) {
 			"weighted": {"precision": cl.Weighted.Precision, "recall": cl.Weighted.Recall, "f1": cl.Weighted.F1},
 		} {
 			w := map[string]map[string]float64{"macro": want.Macro, "micro": want.Micro, "weighted": want.Weighted}[name]
+			if len(w) != len(got) {
+				t.Fatalf("%s: expected %s has %d fields, want %d", c.ID, name, len(w), len(got))
+			}
 			for k, v := range got {
 				if math.Abs(v-w[k]) > 1e-9 {
 					t.Errorf("%s: %s %s = %v, want %v", c.ID, name, k, v, w[k])
@@ -245,11 +315,23 @@ func TestGoldenClassification(t *testing.T) {
 			t.Errorf("%s: binary = %v, want %v", c.ID, cl.Binary, want.Binary)
 		case cl.Binary != nil:
 			b := *want.Binary
+			if len(b) != 3 {
+				t.Fatalf("%s: expected binary has %d fields, want 3", c.ID, len(b))
+			}
 			if math.Abs(cl.Binary.Precision-b["precision"]) > 1e-9 || math.Abs(cl.Binary.Recall-b["recall"]) > 1e-9 || math.Abs(cl.Binary.F1-b["f1"]) > 1e-9 {
 				t.Errorf("%s: binary = %+v, want %v", c.ID, *cl.Binary, b)
 			}
 		}
+		if len(want.Confusion) != len(want.CMLabels) {
+			t.Fatalf("%s: expected confusion_matrix has %d rows for %d labels", c.ID, len(want.Confusion), len(want.CMLabels))
+		}
+		if len(cl.CMLabels) != len(want.CMLabels) {
+			t.Errorf("%s: confusion matrix labels %q, want %s", c.ID, cl.CMLabels, c.Expected["cm_labels"])
+		}
 		for i, li := range want.CMLabels {
+			if len(want.Confusion[i]) != len(want.CMLabels) {
+				t.Fatalf("%s: expected confusion_matrix row %d has %d columns for %d labels", c.ID, i, len(want.Confusion[i]), len(want.CMLabels))
+			}
 			for j, lj := range want.CMLabels {
 				a, b := slices.Index(cl.CMLabels, literal(li)), slices.Index(cl.CMLabels, literal(lj))
 				if a < 0 || b < 0 || cl.Confusion[a][b] != want.Confusion[i][j] {
@@ -259,15 +341,13 @@ func TestGoldenClassification(t *testing.T) {
 		}
 		checked++
 	}
-	t.Logf("%d classification cases checked", checked)
-	if checked < 42 {
-		t.Errorf("only %d classification cases checked", checked)
-	}
+	checkedAll(t, "classification", checked, cases)
 }
 
 func TestGoldenAUC(t *testing.T) {
 	checked := 0
-	for _, c := range readGoldenCases(t, "auc.jsonl") {
+	cases := readGoldenCases(t, "auc.jsonl")
+	for _, c := range cases {
 		yTrue, scores := literals(t, c.Input["y_true"]), numbers(t, c.Input["y_score"])
 		recs := make([]goldenRecord, len(yTrue))
 		for i := range yTrue {
@@ -278,18 +358,18 @@ func TestGoldenAUC(t *testing.T) {
 			pos = literal(p)
 		}
 		a := runGolden(t, c.ID, recs, "--metrics", "auc", "--pos-label", pos).Corpus.AUC
-		if string(c.Expected["n_pos"]) != "null" {
-			equalInt(t, c.ID, "n_pos", a.Positives, c.Expected["n_pos"])
-			equalInt(t, c.ID, "n_neg", a.Negatives, c.Expected["n_neg"])
-		}
+		equalInt(t, c.ID, "n_pos", a.Positives, c.Expected["n_pos"])
+		equalInt(t, c.ID, "n_neg", a.Negatives, c.Expected["n_neg"])
 		closeTo(t, c.ID, "auc", a.AUC, c.Expected["auc"])
 		checked++
 	}
-	t.Logf("%d auc cases checked", checked)
+	checkedAll(t, "auc", checked, cases)
 }
 
 func TestGoldenPairwise(t *testing.T) {
-	for _, c := range readGoldenCases(t, "pairwise.jsonl") {
+	checked := 0
+	cases := readGoldenCases(t, "pairwise.jsonl")
+	for _, c := range cases {
 		var recs []goldenRecord
 		rec := func(group string, label string, score json.Number) goldenRecord {
 			return goldenRecord{Answers: []string{label}, Prediction: map[string]any{"text": "", "score": score}, Meta: map[string]any{"group": group}}
@@ -318,31 +398,39 @@ func TestGoldenPairwise(t *testing.T) {
 		closeTo(t, c.ID, "pn", p.PN, c.Expected["pn"]) // 128.0 where infinite
 		closeTo(t, c.ID, "pairwise_acc", p.PairwiseAcc, c.Expected["pairwise_acc"])
 		closeTo(t, c.ID, "pn_ties_skipped", &p.PNTiesSkipped, c.Expected["pn_ties_skipped"])
+		checked++
 	}
+	checkedAll(t, "pairwise", checked, cases)
 }
 
 func TestGoldenRanking(t *testing.T) {
-	for _, c := range readGoldenCases(t, "ranking.jsonl") {
+	checked := 0
+	cases := readGoldenCases(t, "ranking.jsonl")
+	for _, c := range cases {
 		qids, labels, scores := literals(t, c.Input["qids"]), literals(t, c.Input["labels"]), numbers(t, c.Input["scores"])
 		recs := make([]goldenRecord, len(qids))
 		for i := range qids {
 			recs[i] = goldenRecord{Answers: []string{labels[i]}, Prediction: map[string]any{"text": "", "score": scores[i]}, Meta: map[string]any{"group": qids[i]}}
 		}
-		if len(recs) == 0 {
-			continue
-		}
 		r := runGolden(t, c.ID, recs, "--metrics", "ranking").Corpus.Ranking
 		equalInt(t, c.ID, "num_queries", r.Queries, c.Expected["num_queries"])
 		closeTo(t, c.ID, "mrr", r.MRR, c.Expected["mrr"])
 		closeTo(t, c.ID, "map", r.MAP, c.Expected["map"])
+		checked++
 	}
+	checkedAll(t, "ranking", checked, cases)
 }
 
 func TestGoldenChunk(t *testing.T) {
-	for _, c := range readGoldenCases(t, "chunk.jsonl") {
+	checked := 0
+	cases := readGoldenCases(t, "chunk.jsonl")
+	for _, c := range cases {
 		var gold, pred [][]string
-		json.Unmarshal(c.Input["gold"], &gold) //nolint:errcheck // checked by the comparison
-		json.Unmarshal(c.Input["pred"], &pred) //nolint:errcheck
+		decode(t, c.ID, "input.gold", c.Input["gold"], &gold)
+		decode(t, c.ID, "input.pred", c.Input["pred"], &pred)
+		if len(pred) != len(gold) {
+			t.Fatalf("%s: %d predicted sentences for %d gold ones", c.ID, len(pred), len(gold))
+		}
 		recs := make([]goldenRecord, len(gold))
 		for i := range gold {
 			recs[i] = goldenRecord{Answers: []string{strings.Join(gold[i], " ")}, Prediction: map[string]any{"text": strings.Join(pred[i], " ")}}
@@ -352,29 +440,64 @@ func TestGoldenChunk(t *testing.T) {
 		equalInt(t, c.ID, "infer chunks", ch.Infer, c.Expected["num_infer_chunks"])
 		equalInt(t, c.ID, "correct chunks", ch.Correct, c.Expected["num_correct_chunks"])
 		equalInt(t, c.ID, "tokens", ch.Tokens, c.Expected["tokens"])
+		checkTokenCorrect(t, c, ch.TokenCorrect)
 		closeTo(t, c.ID, "precision", &ch.Precision, c.Expected["precision"])
 		closeTo(t, c.ID, "recall", &ch.Recall, c.Expected["recall"])
 		closeTo(t, c.ID, "f1", &ch.F1, c.Expected["f1"])
 		var perType map[string]map[string]json.RawMessage
-		json.Unmarshal(c.Expected["per_type"], &perType) //nolint:errcheck
+		decode(t, c.ID, "expected.per_type", c.Expected["per_type"], &perType)
+		if !slices.Equal(slices.Sorted(maps.Keys(ch.PerType)), slices.Sorted(maps.Keys(perType))) {
+			t.Errorf("%s: chunk types %q, want %q", c.ID, slices.Sorted(maps.Keys(ch.PerType)), slices.Sorted(maps.Keys(perType)))
+		}
 		for typ, w := range perType {
+			if len(w) != 6 {
+				t.Fatalf("%s: expected per_type %s has %d fields, want 6", c.ID, typ, len(w))
+			}
 			g := ch.PerType[typ]
 			equalInt(t, c.ID, typ+" label chunks", g.Label, w["label_chunks"])
+			equalInt(t, c.ID, typ+" infer chunks", g.Infer, w["infer_chunks"])
 			equalInt(t, c.ID, typ+" correct chunks", g.Correct, w["correct_chunks"])
+			closeTo(t, c.ID, typ+" precision", &g.Precision, w["precision"])
+			closeTo(t, c.ID, typ+" recall", &g.Recall, w["recall"])
 			closeTo(t, c.ID, typ+" f1", &g.F1, w["f1"])
 		}
+		checked++
+	}
+	checkedAll(t, "chunk", checked, cases)
+}
+
+// checkTokenCorrect checks the summary's count of matching tags against the golden's
+// token_accuracy (the summary holds the count, not the ratio): the count must be
+// token_accuracy·tokens, or 0 where token_accuracy is null (no tokens).
+func checkTokenCorrect(t *testing.T, c goldenCase, got int) {
+	t.Helper()
+	var acc *float64
+	var tokens int
+	decode(t, c.ID, "expected.token_accuracy", c.Expected["token_accuracy"], &acc)
+	decode(t, c.ID, "expected.tokens", c.Expected["tokens"], &tokens)
+	if (acc == nil) != (tokens == 0) {
+		t.Fatalf("%s: golden token_accuracy %s of %d tokens: null iff there are no tokens", c.ID, c.Expected["token_accuracy"], tokens)
+	}
+	want := 0.0
+	if acc != nil {
+		want = *acc * float64(tokens)
+	}
+	if math.Abs(want-math.Round(want)) > 1e-9 {
+		t.Fatalf("%s: golden token_accuracy %v of %d tokens is no count of tags", c.ID, *acc, tokens)
+	}
+	if got != int(math.Round(want)) {
+		t.Errorf("%s: token_correct = %d, want %v (token_accuracy %s of %d tokens)", c.ID, got, math.Round(want), c.Expected["token_accuracy"], tokens)
 	}
 }
 
 func TestGoldenPerplexity(t *testing.T) {
-	for _, c := range readGoldenCases(t, "ppl.jsonl") {
+	checked := 0
+	cases := readGoldenCases(t, "ppl.jsonl")
+	for _, c := range cases {
 		loss, tokens := numbers(t, c.Input["loss"]), numbers(t, c.Input["token_counts"])
 		recs := make([]goldenRecord, len(loss))
 		for i := range loss {
 			recs[i] = goldenRecord{Answers: []string{"x"}, Prediction: map[string]any{"text": "", "loss": loss[i], "tokens": tokens[i]}}
-		}
-		if len(recs) == 0 {
-			continue
 		}
 		p := runGolden(t, c.ID, recs, "--metrics", "perplexity").Corpus.Perplexity
 		equalInt(t, c.ID, "word_count", p.WordCount, c.Expected["word_count"])
@@ -382,25 +505,38 @@ func TestGoldenPerplexity(t *testing.T) {
 		closeTo(t, c.ID, "total_loss", p.TotalLoss, c.Expected["total_loss"])
 		closeTo(t, c.ID, "ave_loss", p.AveLoss, c.Expected["ave_loss"])
 		closeTo(t, c.ID, "ppl", p.PPL, c.Expected["ppl"])
+		if p.PPLInt == nil {
+			t.Errorf("%s: ppl_int = null, want %s", c.ID, c.Expected["ppl_int"])
+		} else {
+			equalInt(t, c.ID, "ppl_int", int(*p.PPLInt), c.Expected["ppl_int"])
+		}
+		checked++
 	}
+	checkedAll(t, "perplexity", checked, cases)
 }
 
+// inexpressibleBLEU are the corpus BLEU cases per file that records cannot carry, so that
+// TestGoldenCorpusBLEU skips them: random cases with the empty token "" (no text splits into it)
+// or a hypothesis without references. Every golden case is text.
+var inexpressibleBLEU = map[string]int{"corpus_bleu.jsonl": 0, "random/corpus_bleu.jsonl": 9}
+
 func TestGoldenCorpusBLEU(t *testing.T) {
-	checked := 0
-	official := len(readCaseFile(t, filepath.Join("testdata", "golden", "corpus_bleu.jsonl")))
-	for i, c := range readGoldenCases(t, "corpus_bleu.jsonl") {
+	checked, skipped := 0, map[string]int{}
+	cases := readGoldenCases(t, "corpus_bleu.jsonl")
+	for _, c := range cases {
 		var hyps [][]string
 		var refs [][][]string
-		json.Unmarshal(c.Input["hypotheses"], &hyps) //nolint:errcheck
-		json.Unmarshal(c.Input["references"], &refs) //nolint:errcheck
+		decode(t, c.ID, "input.hypotheses", c.Input["hypotheses"], &hyps)
+		decode(t, c.ID, "input.references", c.Input["references"], &refs)
+		if len(refs) != len(hyps) {
+			t.Fatalf("%s: %d reference lists for %d hypotheses", c.ID, len(refs), len(hyps))
+		}
 		if !expressible(hyps, refs) {
-			if i < official { // the golden file's cases come first, and every one of them is text
-				t.Errorf("%s: tokens that no text splits into", c.ID)
-			}
-			continue // random cases with an empty token ("")
+			skipped[c.Source]++
+			continue
 		}
 		var weights []float64
-		json.Unmarshal(c.Params["weights"], &weights) //nolint:errcheck
+		decode(t, c.ID, "params.weights", c.Params["weights"], &weights)
 		ws := make([]string, len(weights))
 		for i, w := range weights {
 			ws[i] = strconv.FormatFloat(w, 'g', -1, 64)
@@ -420,28 +556,66 @@ func TestGoldenCorpusBLEU(t *testing.T) {
 		closeTo(t, c.ID, "ratio", b.Ratio, c.Expected["ratio"])
 		equalInt(t, c.ID, "hyp_len", b.HypLen, c.Expected["hyp_len"])
 		equalInt(t, c.ID, "ref_len", b.RefLen, c.Expected["ref_len"])
-		var wantP []float64
-		json.Unmarshal(c.Expected["precisions"], &wantP) //nolint:errcheck
-		for n := range wantP {
-			closeTo(t, c.ID, "precision "+strconv.Itoa(n+1), &b.Precisions[n], json.RawMessage(strconv.FormatFloat(wantP[n], 'g', -1, 64)))
-		}
+		equalFloats(t, c.ID, "precisions", b.Precisions, c.Expected["precisions"])
+		equalInts(t, c.ID, "numerators", b.Numerators, c.Expected["precision_numerators"])
+		equalInts(t, c.ID, "denominators", b.Denominators, c.Expected["precision_denominators"])
 		var gen map[string]json.RawMessage
-		json.Unmarshal(c.Expected["gen_eval"], &gen) //nolint:errcheck
-		if gen == nil {
-			if s.GenEval != nil {
-				t.Errorf("%s: gen_eval = %+v, want null", c.ID, *s.GenEval)
-			}
-		} else if s.GenEval == nil {
+		decode(t, c.ID, "expected.gen_eval", c.Expected["gen_eval"], &gen)
+		switch {
+		case gen == nil && s.GenEval != nil:
+			t.Errorf("%s: gen_eval = %+v, want null", c.ID, *s.GenEval)
+		case gen == nil:
+		case s.GenEval == nil:
 			t.Errorf("%s: gen_eval = null, want %s", c.ID, c.Expected["gen_eval"])
-		} else {
-			closeTo(t, c.ID, "gen_eval bleu", &s.GenEval.BLEU, gen["bleu"])
-			closeTo(t, c.ID, "gen_eval bp", &s.GenEval.BP, gen["bp"])
+		default:
+			g := s.GenEval
+			closeTo(t, c.ID, "gen_eval bleu", &g.BLEU, gen["bleu"])
+			closeTo(t, c.ID, "gen_eval bp", &g.BP, gen["bp"])
+			closeTo(t, c.ID, "gen_eval ratio", &g.Ratio, gen["ratio"])
+			equalInt(t, c.ID, "gen_eval translation_length", g.TranslationLength, gen["translation_length"])
+			equalInt(t, c.ID, "gen_eval reference_length", g.ReferenceLength, gen["reference_length"])
+			equalFloats(t, c.ID, "gen_eval precisions", g.Precisions, gen["precisions"])
 		}
 		checked++
 	}
+	for src, want := range inexpressibleBLEU {
+		if skipped[src] != want {
+			t.Errorf("%s: %d cases skipped as records cannot carry them, want %d", src, skipped[src], want)
+		}
+	}
+	n := checked
+	for _, k := range skipped {
+		n += k
+	}
+	if n != len(cases) {
+		t.Errorf("corpus BLEU: %d cases checked and %d skipped, want all %d", checked, n-checked, len(cases))
+	}
 	t.Logf("%d corpus BLEU cases checked", checked)
-	if checked < official {
-		t.Errorf("only %d corpus BLEU cases checked", checked)
+}
+
+// equalFloats compares got with a raw expected list of numbers, element by element within 1e-9.
+func equalFloats(t *testing.T, id, what string, got []float64, want json.RawMessage) {
+	t.Helper()
+	var w []float64
+	decode(t, id, "expected "+what, want, &w)
+	if len(got) != len(w) {
+		t.Errorf("%s: %s = %v, want %v", id, what, got, w)
+		return
+	}
+	for i := range w {
+		if math.Abs(got[i]-w[i]) > 1e-9 {
+			t.Errorf("%s: %s[%d] = %v, want %v", id, what, i, got[i], w[i])
+		}
+	}
+}
+
+// equalInts compares got with a raw expected list of integers.
+func equalInts(t *testing.T, id, what string, got []int, want json.RawMessage) {
+	t.Helper()
+	var w []int
+	decode(t, id, "expected "+what, want, &w)
+	if !slices.Equal(got, w) {
+		t.Errorf("%s: %s = %v, want %v", id, what, got, w)
 	}
 }
 
