@@ -40,7 +40,17 @@ func loadGolden(t *testing.T, prefix string) []goldenCase {
 	return out
 }
 
-func readRecords(t *testing.T, path string) []*record.Record {
+// decodeGolden decodes a JSON value of a golden case, failing the test when it is missing or
+// malformed.
+func decodeGolden(t *testing.T, what string, raw []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// readRecords reads a JSONL file of want records (the count testdata/README.md gives).
+func readRecords(t *testing.T, path string, want int) []*record.Record {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -57,15 +67,24 @@ func readRecords(t *testing.T, path string) []*record.Record {
 		}
 		recs = append(recs, &r)
 	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(recs) != want {
+		t.Fatalf("%s: %d records, want %d", path, len(recs), want)
+	}
 	return recs
 }
 
 func TestLongMemEvalJudgeGolden(t *testing.T) {
 	for _, c := range loadGolden(t, "longmemeval_judge/") {
 		t.Run(c.Name, func(t *testing.T) {
-			var in struct{ QuestionID, QuestionType, Question, Answer, Response string }
-			json.Unmarshal(c.Inputs, &in)
-			in.QuestionID, in.QuestionType = field(c.Inputs, "question_id"), field(c.Inputs, "question_type")
+			var in struct {
+				QuestionID                 string `json:"question_id"`
+				QuestionType               string `json:"question_type"`
+				Question, Answer, Response string
+			}
+			decodeGolden(t, c.Name, c.Inputs, &in)
 			abs, err := (&record.Record{ID: in.QuestionID}).Abstention()
 			if err != nil {
 				t.Fatal(err)
@@ -84,17 +103,10 @@ func TestLongMemEvalJudgeGolden(t *testing.T) {
 	}
 }
 
-func field(raw json.RawMessage, key string) string {
-	var m map[string]any
-	json.Unmarshal(raw, &m)
-	s, _ := m[key].(string)
-	return s
-}
-
 func TestLoCoMoJudgesGolden(t *testing.T) {
 	for _, c := range append(loadGolden(t, "mem0_judge"), loadGolden(t, "magma_judge")...) {
 		var in struct{ Question, Gold, Generated string }
-		json.Unmarshal(c.Inputs, &in)
+		decodeGolden(t, c.Name, c.Inputs, &in)
 		var got string
 		if c.Name == "mem0_judge" {
 			got = Mem0Judge(in.Question, in.Gold, in.Generated)
@@ -118,7 +130,7 @@ func TestLongMemEvalGenerationGolden(t *testing.T) {
 	}
 	rec := &record.Record{ID: "longmemeval:gpt4_x1", Question: "How many {pets} do I have? \"quoted\""}
 	var entry map[string]json.RawMessage
-	json.Unmarshal(b, &entry)
+	decodeGolden(t, "longmemeval_entry.json", b, &entry)
 	rec.Meta = map[string]json.RawMessage{"haystack_sessions": entry["haystack_sessions"],
 		"haystack_dates": entry["haystack_dates"], "question_date": entry["question_date"]}
 	for _, c := range loadGolden(t, "longmemeval_gen/") {
@@ -129,7 +141,7 @@ func TestLongMemEvalGenerationGolden(t *testing.T) {
 				TopK     int
 				UserOnly bool
 			}
-			json.Unmarshal(c.Inputs, &in)
+			decodeGolden(t, c.Name, c.Inputs, &in)
 			got, _, err := LongMemEvalPrompt(rec, HistoryOptions{Format: in.Format, TopK: in.TopK, UserOnly: in.UserOnly}, in.Con)
 			if err != nil {
 				t.Fatal(err)
@@ -142,14 +154,14 @@ func TestLongMemEvalGenerationGolden(t *testing.T) {
 }
 
 func TestLoCoMoQueryGolden(t *testing.T) {
-	recs := readRecords(t, "testdata/golden/locomo_records.jsonl")
+	recs := readRecords(t, "testdata/golden/locomo_records.jsonl", 7)
 	for _, c := range loadGolden(t, "locomo_query/") {
 		t.Run(c.Name, func(t *testing.T) {
 			var in struct {
 				Record       int  `json:"record"`
 				AbstainFirst bool `json:"abstain_first"`
 			}
-			json.Unmarshal(c.Inputs, &in)
+			decodeGolden(t, c.Name, c.Inputs, &in)
 			got, _, err := LoCoMoQA(recs[in.Record], in.AbstainFirst, 0)
 			if err != nil {
 				t.Fatal(err)
@@ -168,10 +180,10 @@ func TestLoCoMoQueryGolden(t *testing.T) {
 }
 
 func TestHotpotQAGolden(t *testing.T) {
-	recs := readRecords(t, "testdata/golden/hotpotqa_records.jsonl")
+	recs := readRecords(t, "testdata/golden/hotpotqa_records.jsonl", 4)
 	for _, c := range loadGolden(t, "hotpotqa/") {
 		var in struct{ Record int }
-		json.Unmarshal(c.Inputs, &in)
+		decodeGolden(t, c.Name, c.Inputs, &in)
 		if got := HotpotQA(recs[in.Record]); got != c.Want {
 			t.Errorf("HotpotQA(%s) = %q, want %q", c.Name, got, c.Want)
 		}
@@ -179,32 +191,50 @@ func TestHotpotQAGolden(t *testing.T) {
 }
 
 func TestPythonGolden(t *testing.T) {
-	var items struct{ Items []string }
-	c := loadGolden(t, "python/repr")[0]
-	json.Unmarshal(c.Inputs, &items)
-	var want []string
-	json.Unmarshal([]byte(c.Want), &want)
-	for i, s := range items.Items {
-		if got := python.Repr(s); got != want[i] {
-			t.Errorf("Repr(%q) = %s, want %s", s, got, want[i])
-		}
+	for _, tt := range []struct {
+		name string
+		fn   func(string) string
+	}{
+		{"python/repr", python.Repr},
+		{"python/strip", textnorm.Strip},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := loadGolden(t, tt.name)[0]
+			items := goldenItems(t, c)
+			var want []string
+			decodeGolden(t, c.Name+" want", []byte(c.Want), &want)
+			if len(want) != len(items) {
+				t.Fatalf("%s: %d items, %d wants", c.Name, len(items), len(want))
+			}
+			for i, s := range items {
+				if got := tt.fn(s); got != want[i] {
+					t.Errorf("%s(%q) = %q, want %q", tt.name, s, got, want[i])
+				}
+			}
+		})
 	}
-	c = loadGolden(t, "python/strlist")[0]
-	if got := python.StrList(items.Items); got != c.Want {
+	c := loadGolden(t, "python/strlist")[0]
+	if got := python.StrList(goldenItems(t, c)); got != c.Want {
 		t.Errorf("StrList = %s, want %s", got, c.Want)
-	}
-	c = loadGolden(t, "python/strip")[0]
-	json.Unmarshal(c.Inputs, &items)
-	json.Unmarshal([]byte(c.Want), &want)
-	for i, s := range items.Items {
-		if got := textnorm.Strip(s); got != want[i] {
-			t.Errorf("textnorm.Strip(%q) = %q, want %q", s, got, want[i])
-		}
 	}
 	c = loadGolden(t, "python/json_dumps")[0]
 	var raw struct{ Raw string }
-	json.Unmarshal(c.Inputs, &raw)
+	decodeGolden(t, c.Name, c.Inputs, &raw)
+	if raw.Raw == "" {
+		t.Fatalf("%s: no raw input", c.Name)
+	}
 	if v, err := python.Loads(raw.Raw); err != nil || v.Dumps() != c.Want {
 		t.Errorf("json.dumps(json.loads(%s)) = %s, %v, want %s", raw.Raw, v.Dumps(), err, c.Want)
 	}
+}
+
+// goldenItems returns a golden case's input items, failing the test when there are none.
+func goldenItems(t *testing.T, c goldenCase) []string {
+	t.Helper()
+	var in struct{ Items []string }
+	decodeGolden(t, c.Name, c.Inputs, &in)
+	if len(in.Items) == 0 {
+		t.Fatalf("%s: no items", c.Name)
+	}
+	return in.Items
 }

@@ -12,7 +12,7 @@ import (
 // keys in other strings, and a record of another conversation gets its own; a nil
 // LoCoMoConversations reads each anew.
 func TestLoCoMoConversationsKept(t *testing.T) {
-	syn := readRecords(t, "testdata/golden/locomo_cut_records.jsonl")
+	syn := readRecords(t, "testdata/golden/locomo_cut_records.jsonl", 3)
 	if len(syn) != 3 {
 		t.Fatalf("%d synthetic records, want 3", len(syn))
 	}
