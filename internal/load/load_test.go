@@ -1,6 +1,8 @@
 package load
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,7 +22,13 @@ import (
 // loadAll runs a loader over a testdata file and returns its records and bad items.
 func loadAll(t *testing.T, load Loader, name string) ([]*record.Record, []error) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", name))
+	return loadFile(t, load, filepath.Join("testdata", name))
+}
+
+// loadFile runs a loader over the file at path and returns its records and bad items.
+func loadFile(t *testing.T, load Loader, name string) ([]*record.Record, []error) {
+	t.Helper()
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -728,6 +736,63 @@ func TestEvaLearnResultsArrayMatchesJSONL(t *testing.T) {
 	if diff := cmp.Diff(lines[:60], array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); diff != "" {
 		t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
 	}
+}
+
+// TestEvaLearnResultsGoldenArray loads both EvaLearn golden results files as evaluate.py writes
+// them, a JSON array, and as JSONL (the golden set's results.jsonl, copied elsewhere in the
+// repository), and wants the same records and the same bad items from the two; the item counts
+// are the golden README's.
+func TestEvaLearnResultsGoldenArray(t *testing.T) {
+	for _, tt := range []struct {
+		array, jsonl string
+		items        int
+	}{
+		{"testdata/evalearn_results_clean.json", "../learncurve/testdata/evalearn/case1_clean/results.jsonl", 1274},
+		{"testdata/evalearn_results_edge.json", "testdata/evalearn_results_edge.jsonl", 1268},
+	} {
+		t.Run(filepath.Base(tt.array), func(t *testing.T) {
+			lines, lineBads := loadFile(t, EvaLearnResults, tt.jsonl)
+			array, arrayBads := loadFile(t, EvaLearnResults, tt.array)
+			if n := len(lines) + len(lineBads); n != tt.items {
+				t.Errorf("%s: %d records and %d bad items, want %d items", tt.jsonl, len(lines), len(lineBads), tt.items)
+			}
+			if diff := cmp.Diff(lines, array, cmpopts.IgnoreUnexported(record.Record{}, record.Prediction{}, record.Usage{}, record.Passage{}, record.Judgment{}, record.Sequence{}, record.Batch{})); diff != "" {
+				t.Errorf("array form differs from JSONL (-jsonl +array):\n%s", diff)
+			}
+			if diff := cmp.Diff(badItems(t, lineBads), badItems(t, arrayBads)); diff != "" {
+				t.Errorf("array form's bad items differ from JSONL's (-jsonl +array):\n%s", diff)
+			}
+			// And so through qa-load --format evalearn-results: the same records out, byte for byte.
+			var out [2]bytes.Buffer
+			for i, path := range []string{tt.jsonl, tt.array} {
+				var stderr bytes.Buffer
+				if err := Run(context.Background(), []string{"qa-load", "--format", "evalearn-results", path}, nil, &out[i], &stderr); err != nil {
+					t.Fatalf("qa-load %s: %v; stderr %s", path, err, stderr.String())
+				}
+			}
+			if n := bytes.Count(out[0].Bytes(), []byte("\n")); n != len(lines) {
+				t.Errorf("qa-load %s: %d records out, want %d", tt.jsonl, n, len(lines))
+			}
+			if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+				t.Errorf("qa-load %s and %s write different records", tt.jsonl, tt.array)
+			}
+		})
+	}
+}
+
+// badItems returns each bad item's id and error, without its file and line, which differ between
+// a JSON array and JSONL.
+func badItems(t *testing.T, bads []error) []string {
+	t.Helper()
+	var out []string
+	for _, err := range bads {
+		var e *record.Error
+		if !errors.As(err, &e) {
+			t.Fatalf("bad item %v: not a *record.Error", err)
+		}
+		out = append(out, fmt.Sprintf("id %q: %v", e.ID, e.Err))
+	}
+	return out
 }
 
 func TestGeneric(t *testing.T) {
