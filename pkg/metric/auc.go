@@ -47,6 +47,15 @@ func ROCCurve(scores []float64, positive []bool) ROC {
 		r.TPR = append(r.TPR, tps[k]/float64(r.NPos))
 		r.Thresholds = append(r.Thresholds, thr[k])
 	}
+	// A class that is absent makes its rate NaN at every point, the origin too, as scikit-learn
+	// divides the counts, 0 prepended, by a total of 0 (and warns).
+	for rate, n := range map[*[]float64]int{&r.FPR: r.NNeg, &r.TPR: r.NPos} {
+		if n == 0 {
+			for i := range *rate {
+				(*rate)[i] = math.NaN()
+			}
+		}
+	}
 	return r
 }
 

@@ -97,7 +97,7 @@ func checkAUC(t *testing.T, cases []classCase) {
 }
 
 // checkOneClassCurve checks the curve ROCCurve returns when a class is absent: three arrays of one
-// length, and the absent class's rate NaN (0/0) at every point after the origin, as the golden
+// length, and the absent class's rate NaN (0/0) at every point, the origin too, as the golden
 // README says sklearn's is.
 func checkOneClassCurve(t *testing.T, r ROC) {
 	t.Helper()
@@ -108,9 +108,9 @@ func checkOneClassCurve(t *testing.T, r ROC) {
 	if r.NPos == 0 {
 		rate, absent = r.TPR, "tpr"
 	}
-	for i, x := range rate[1:] {
+	for i, x := range rate {
 		if !math.IsNaN(x) {
-			t.Errorf("ROCCurve: %s[%d] = %v with no sample of its class, want NaN", absent, i+1, x)
+			t.Errorf("ROCCurve: %s[%d] = %v with no sample of its class, want NaN", absent, i, x)
 		}
 	}
 }
