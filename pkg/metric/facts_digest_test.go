@@ -18,3 +18,11 @@ import (
 func TestWordNetFactsDigest(t *testing.T) {
 	vectors.CodePointsDigest(t, wordNetFactsSHA256, "scripts/wordnet-facts.py", "QA_WORDNET_FACTS", wordNetFacts())
 }
+
+// TestCMRCFactsDigest holds cmrc_em's and cmrc_f1's segmentation and punctuation removal to CMRC
+// 2018's own on every code point but the surrogates, in every template of scripts/cmrc-facts.py,
+// through the digest of the facts TestCMRCFacts compares line by line when given the script's
+// file.
+func TestCMRCFactsDigest(t *testing.T) {
+	vectors.CodePointsDigest(t, cmrcFactsSHA256, "scripts/cmrc-facts.py", "QA_CMRC_FACTS", appendCMRCFacts)
+}
