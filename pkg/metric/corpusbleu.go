@@ -118,8 +118,10 @@ func (c *BLEUCounts) GenEval() (g GenEvalReport, ok bool) {
 
 // CorpusBLEU scores tokenised hypotheses against their references (refs[i] holds hypothesis i's
 // references). weights has one entry per n-gram order, 1 to 4. It also returns ERNIE-kit's
-// gen_eval BLEU, with ok false where that reference raises (a zero total reference length). It
-// panics when hyps and refs differ in length.
+// gen_eval BLEU of as many orders, with ok false where that reference raises (a zero total
+// reference length). gen_eval takes no weights: its orders weigh the same, so gen compares with
+// nltk only when the weights are uniform (qa-score reports it only then). It panics when hyps
+// and refs differ in length.
 func CorpusBLEU(hyps [][]string, refs [][][]string, weights []float64) (nltk CorpusBLEUReport, gen GenEvalReport, ok bool) {
 	sameLength("CorpusBLEU", len(hyps), "hypotheses", len(refs), "reference lists")
 	c := NewBLEUCounts(len(weights))
