@@ -11,12 +11,13 @@ import (
 )
 
 // Read decodes each line of the JSON-lines file that the environment variable env names, or of
-// def when env is unset, into a T, and returns them with the file's path: vector k is line k+1.
-// A line that does not decode, or a file with none, stops the test.
-func Read[T any](t *testing.T, def, env string) ([]T, string) {
+// def when env is unset (or ""), into a T, and returns them with the file's path: vector k is
+// line k+1. A line that does not decode, or a file with none, stops the test. A fuzz target
+// reads its seeds with it, env "", so that they come from the committed file alone.
+func Read[T any](t testing.TB, def, env string) ([]T, string) {
 	t.Helper()
 	path := def
-	if p := os.Getenv(env); p != "" {
+	if p := os.Getenv(env); env != "" && p != "" {
 		path = p
 	}
 	f, err := os.Open(path)
@@ -59,4 +60,18 @@ func Check[T any](t *testing.T, def, env string, check func(c T) string) {
 	if bad > 0 {
 		t.Errorf("%s: %d of %d vectors differ", path, bad, len(cs))
 	}
+}
+
+// Spread returns at most n of vs, evenly spaced over them, first included: golden files hold
+// their cases in runs (of a source, a language, a shape), and a fuzz target's seed corpus, which
+// every go test runs, wants a few of each run rather than the first n.
+func Spread[T any](vs []T, n int) []T {
+	if len(vs) <= n {
+		return vs
+	}
+	out := make([]T, 0, n)
+	for i := range n {
+		out = append(out, vs[i*len(vs)/n])
+	}
+	return out
 }

@@ -70,6 +70,10 @@ func FuzzBleuTokens(f *testing.F) {
 	for _, s := range []string{"The cat. the CAT", "ΟΔΟΣ ΑΣ", "日本\u3000東京", "x\u0085y\u00a0z", "\xff\xfe a", "a\u0001b c"} {
 		f.Add(s)
 	}
+	for _, p := range seedPairs(f, "testdata/pairs.jsonl", 150) {
+		f.Add(p.Prediction)
+		f.Add(p.References[0])
+	}
 	f.Fuzz(func(t *testing.T, str string) {
 		s := getScratch()
 		defer putScratch(s)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/qapipe/qapipe/internal/vectors"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -143,6 +144,15 @@ func TestLongestCommonRun(t *testing.T) {
 func FuzzCMRC(f *testing.F) {
 	for _, s := range []string{"战史演武.", "1998 年", "北大", "Dr. Smith went home.", "U.S. Army的士兵", "‘北京’……", "", "ΣΑΣ İ"} {
 		f.Add(s, "北京大学")
+	}
+	var zh []goldenPair
+	for _, p := range loadPairs(f) {
+		if p.Lang == "zh" {
+			zh = append(zh, p)
+		}
+	}
+	for _, p := range append(vectors.Spread(zh, 100), seedPairs(f, "testdata/cmrc_nltk38.jsonl", 100)...) {
+		f.Add(p.Prediction, p.References[0])
 	}
 	f.Fuzz(func(t *testing.T, pred, ref string) {
 		refs := []string{ref}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 // goldenPair is one line of testdata/pairs.jsonl: scores the official implementations give.
@@ -26,6 +28,13 @@ func loadPairs(t testing.TB) []goldenPair {
 		t.Fatalf("read %d golden pairs, want 2328", len(pairs))
 	}
 	return pairs
+}
+
+// seedPairs returns at most n of the pairs of path, a file in the golden format, spread over
+// it, for a fuzz target's seed corpus.
+func seedPairs(tb testing.TB, path string, n int) []goldenPair {
+	tb.Helper()
+	return vectors.Spread(readPairs(tb, path), n)
 }
 
 // readPairs reads a file of pairs in the golden format.

@@ -170,6 +170,11 @@ func FuzzRouge(f *testing.F) {
 	} {
 		f.Add(s[0], s[1], s[2])
 	}
+	for _, name := range []string{"testdata/pairs.jsonl", "testdata/rouge_random.jsonl"} {
+		for _, p := range seedPairs(f, name, 100) {
+			f.Add(p.Prediction, p.References[0], p.References[len(p.References)-1])
+		}
+	}
 	f.Fuzz(func(t *testing.T, pred, r1, r2 string) {
 		for _, refs := range [][]string{{r1, r2}, {r2}, {pred, r1}} {
 			for _, stem := range []bool{true, false} {

@@ -60,6 +60,10 @@ func FuzzRougeTokens(f *testing.F) {
 		"\xe2\x84", "\xc4", "北京 2008 年", "abcdefgh\u212aijk İİ\u212a\u212a", "—“quoted”—"} {
 		f.Add(str)
 	}
+	for _, p := range seedPairs(f, "testdata/rouge_random.jsonl", 150) {
+		f.Add(p.Prediction)
+		f.Add(p.References[0])
+	}
 	s := new(scratch)
 	f.Fuzz(func(t *testing.T, str string) {
 		checkRougeTokens(t, s, nil, str)

@@ -73,6 +73,9 @@ func FuzzLexical(f *testing.F) {
 	} {
 		f.Add(s[0], s[1], s[1])
 	}
+	for _, p := range seedPairs(f, "testdata/pairs.jsonl", 200) {
+		f.Add(p.Prediction, p.References[0], p.References[len(p.References)-1])
+	}
 	f.Fuzz(func(t *testing.T, pred, ref1, ref2 string) {
 		refs := []string{ref1, ref2}
 		check := func(name string, v float64) {

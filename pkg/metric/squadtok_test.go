@@ -149,6 +149,9 @@ func FuzzScores(f *testing.F) {
 	} {
 		f.Add(s[0], s[1], s[2])
 	}
+	for _, p := range seedPairs(f, "testdata/pairs.jsonl", 200) {
+		f.Add(p.Prediction, p.References[0], p.References[len(p.References)-1])
+	}
 	f.Fuzz(func(t *testing.T, pred, r1, r2 string) {
 		checkScores(t, pred, []string{r1, r2})
 		checkScores(t, pred, []string{r1})
