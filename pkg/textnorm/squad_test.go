@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 func TestLower(t *testing.T) {
@@ -163,6 +165,13 @@ func TestRougeTokens(t *testing.T) {
 func FuzzSquadNormalize(f *testing.F) {
 	for _, s := range []string{"The Denver Broncos!", "ΟΔΟΣ", "İ", "x\u001cy", "éa", "t.h.e", "a\u0301", "\xff", "ΑΣ,Β"} {
 		f.Add(s)
+	}
+	// NLTK's golden texts (quotes, clitics, sentence ends, Greek, İ, full-width forms) and words.
+	for _, c := range vectors.Spread(loadNLTKCases(f), 150) {
+		f.Add(c.Text)
+	}
+	for _, p := range vectors.Spread(readPorter(f), 100) {
+		f.Add(p[0])
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, norm := range []func(string) string{SquadNormalize, LocomoNormalize, SquadWords} {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 func TestStem(t *testing.T) {
@@ -64,6 +66,9 @@ func FuzzStem(f *testing.F) {
 	for _, s := range []string{"running", "skies", "İstanbul", "ΟΔΟΣ", "a*ded", "yyyy", "\xff"} {
 		f.Add(s)
 	}
+	for _, s := range vectors.Spread(readPorter(f), 300) {
+		f.Add(s[0])
+	}
 	f.Fuzz(func(t *testing.T, word string) {
 		got := Stem(word)
 		if utf8.ValidString(word) && !utf8.ValidString(got) {
@@ -95,18 +100,30 @@ func ExampleStem() {
 	// this thi
 }
 
-// TestStemNLTK checks Stem against NLTK 3.8's output for 5,000 words (see testdata/README.md).
-func TestStemNLTK(t *testing.T) {
+// readPorter reads testdata/porter_nltk38.tsv: NLTK 3.8's stem of each of 5,000 words, as
+// (word, stem) pairs.
+func readPorter(tb testing.TB) [][2]string {
+	tb.Helper()
 	data, err := os.ReadFile("testdata/porter_nltk38.tsv")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	n, bad := 0, 0
+	var pairs [][2]string
 	for line := range strings.SplitSeq(strings.TrimSuffix(string(data), "\n"), "\n") {
-		word, want, ok := strings.Cut(line, "\t")
+		word, stem, ok := strings.Cut(line, "\t")
 		if !ok {
-			t.Fatalf("bad line %q", line)
+			tb.Fatalf("bad line %q", line)
 		}
+		pairs = append(pairs, [2]string{word, stem})
+	}
+	return pairs
+}
+
+// TestStemNLTK checks Stem against NLTK 3.8's output for 5,000 words (see testdata/README.md).
+func TestStemNLTK(t *testing.T) {
+	n, bad := 0, 0
+	for _, p := range readPorter(t) {
+		word, want := p[0], p[1]
 		n++
 		if got := Stem(word); got != want {
 			bad++

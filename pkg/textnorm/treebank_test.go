@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 func TestWordTokenize(t *testing.T) {
@@ -130,6 +132,9 @@ func FuzzWordTokenize(f *testing.F) {
 	for _, s := range []string{"dr. smith went home. he left", "u.s. army", `"Hi," he said.`,
 		"can't won't 'tis", "3.5... (a) [b] --", "«“‘„”’»", "a.\u3000b. c", "\x1c'\x85.", ""} {
 		f.Add(s)
+	}
+	for _, c := range vectors.Spread(loadNLTKCases(f), 200) {
+		f.Add(c.Text)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		toks := WordTokenize(s)
