@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/vectors"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -172,6 +173,14 @@ func FuzzParseReply(f *testing.F) {
 		"{\"answer_score\":\u0661}", "{\"answer_score\": \U0001D7D8}",
 	} {
 		f.Add(s)
+	}
+	// Every golden reply of case2_edge, and random replies that upstream scored.
+	for _, c := range readGolden(f) {
+		f.Add(c.Raw)
+	}
+	replies, _ := vectors.Read[struct{ Reply string }](f, "testdata/random_replies.jsonl", "")
+	for _, r := range vectors.Spread(replies, 150) {
+		f.Add(r.Reply)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		got, ok, reason := ParseReply(raw)

@@ -131,6 +131,10 @@ func FuzzParsers(f *testing.F) {
 	for _, s := range []string{"```json\n{\"answer_score\": 1}\n```", `{"score": NaN}`, `{"label": "CORRECT"}`, "yes", "\"NaN\\\"", "{\"answer_score\":\u0661}"} {
 		f.Add(s)
 	}
+	replies, _ := vectors.Read[struct{ Reply string }](f, "testdata/random_replies.jsonl", "")
+	for _, r := range vectors.Spread(replies, 250) {
+		f.Add(r.Reply)
+	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		if v, err := ParseMAGMA(raw); err == nil && !(v.Score >= 0 && v.Score <= 1) {
 			t.Fatalf("ParseMAGMA(%q) = %v, outside [0,1]", raw, v.Score)
