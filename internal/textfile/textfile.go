@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -149,7 +150,7 @@ func (t *textReader) Read(p []byte) (int, error) {
 		case !t.plain && n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
 			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
 			if err != nil {
-				t.err = err // gzip's errors say "gzip: "
+				t.err = gzipHeaderErr(err)
 				break
 			}
 			t.r, t.head = &textReader{r: gzipText{zr}, plain: true}, nil // the BOM, if any, is in the decompressed text
@@ -201,6 +202,16 @@ func (gzipCut) Error() string {
 
 func (gzipCut) Unwrap() error { return io.ErrUnexpectedEOF }
 
+// gzipHeaderErr is the error of gzip.NewReader's reading a gzip header, err: ErrGzipCut for a
+// header cut short, which gzip gives as a bare io.ErrUnexpectedEOF ("unexpected EOF"), as a
+// stream cut later is; its other errors say "gzip: " already.
+func gzipHeaderErr(err error) error {
+	if err == io.ErrUnexpectedEOF {
+		return ErrGzipCut
+	}
+	return err
+}
+
 // gzipText reads a gzip stream's text, with ErrGzipCut for a stream cut short.
 type gzipText struct{ zr *gzip.Reader }
 
@@ -215,6 +226,8 @@ func (g gzipText) Read(p []byte) (int, error) {
 // ReadFile reads the named file whole through NewReader. Text that is not UTF-8 is an error
 // naming the line and column of its first bad byte, where a JSON decoder or an HTTP request would
 // silently put U+FFFD in its place; so is data that is no text (a *FormatError), named by the file.
+// Every error names the file: the os package's say "open NAME" or "read NAME", the others
+// (damaged or cut gzip data) are put after "NAME: ", since callers pass them on as they are.
 func ReadFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
@@ -223,10 +236,10 @@ func ReadFile(name string) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(NewReader(f))
 	if err != nil {
-		if _, ok := errors.AsType[*FormatError](err); ok {
-			return nil, fmt.Errorf("%s: %w", name, err)
+		if _, ok := errors.AsType[*fs.PathError](err); ok {
+			return nil, err
 		}
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if e := record.CheckUTF8(b); e != nil {
 		off := e.Column - 1

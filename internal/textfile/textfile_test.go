@@ -89,8 +89,9 @@ func TestNewReaderGzip(t *testing.T) {
 			t.Errorf("NewReader(damaged gzip %q…) = %q, nil; want an error", bad[:2], got)
 		}
 	}
-	// Cut short: ErrGzipCut, which is still io.ErrUnexpectedEOF for errors.Is.
-	for _, cut := range []int{len(whole) / 2, len(whole) - 4} {
+	// Cut short: ErrGzipCut, which is still io.ErrUnexpectedEOF for errors.Is; within the
+	// 10-byte header too, where gzip.NewReader gave a bare "unexpected EOF".
+	for _, cut := range []int{2, 3, 9, len(whole) / 2, len(whole) - 4} {
 		if _, err := io.ReadAll(NewReader(strings.NewReader(whole[:cut]))); !errors.Is(err, ErrGzipCut) || !errors.Is(err, io.ErrUnexpectedEOF) {
 			t.Errorf("NewReader(gzip cut at %d of %d bytes): %v; want ErrGzipCut", cut, len(whole), err)
 		}
@@ -148,6 +149,21 @@ func TestReadFile(t *testing.T) {
 	_, err := ReadFile(latin1)
 	if want := latin1 + ":2: not UTF-8 text: byte 0xE9 at column 2"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("ReadFile(Latin-1 file) error = %v, want %q…", err, want)
+	}
+	// Gzip data cut short, in its header or after, and damaged: errors that name the file, which
+	// callers pass on as they are (a --prompt file cut at 3 bytes read "unexpected EOF").
+	whole := gz(t, strings.Repeat("line\n", 1000))
+	for _, data := range []string{whole[:3], whole[:len(whole)/2], "\x1f\x8bxxxxxxxxxxxxxxxx"} {
+		name := filepath.Join(dir, "cut.txt.gz")
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadFile(name); err == nil || !strings.HasPrefix(err.Error(), name+": gzip") {
+			t.Errorf("ReadFile(gzip %q…) error = %v, want one starting %q", data[:3], err, name+": gzip")
+		}
+	}
+	if _, err := ReadFile(dir); err == nil || strings.Count(err.Error(), dir) != 1 {
+		t.Errorf("ReadFile(a directory) error = %v, want one naming it once", err)
 	}
 }
 
