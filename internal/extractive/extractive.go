@@ -98,8 +98,12 @@ type sentence struct {
 	passage int
 }
 
-// Answer returns the predictor's answer to question over passages ("" when there is no context).
+// Answer returns the predictor's answer to question over passages ("" when there is no context:
+// no passage has text that is not blank).
 func Answer(question string, passages []record.Passage) string {
+	if !hasText(passages) {
+		return "" // not "yes", nor an option of the question, read from nothing
+	}
 	return newIndex(passages).answer(question)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/load"
 	"github.com/qapipe/qapipe/internal/model"
@@ -159,12 +160,32 @@ func TestSampleF1(t *testing.T) {
 	})
 }
 
+// FuzzAnswer holds Answer to what it promises: an answer in UTF-8 to a question and context in
+// UTF-8, the same answer every time (the predictor is deterministic), and "" when there is no
+// context, a passage's date alone included.
 func FuzzAnswer(f *testing.F) {
 	f.Add("Who wrote Frankenstein?", "Frankenstein was written by Mary Shelley.\nBob: ok")
 	f.Add("Is it or isn't it?", "")
+	f.Add("Is it?", " \n\t")
 	f.Add("When?", "In 1999. Then May 3, 2001.")
+	f.Add("When did it happen?", "")
 	f.Add("《战国无双3》是由哪两个公司合作开发的？", "本作是光荣和ω-force开发的，2009年发售。It sold well!")
+	f.Add("Which is older, X or Y?", "X was founded in 1900. Y in 1950.")
+	f.Add("Who is \xff?", "\xffAlice met \xe2\x82 Bob.")
 	f.Fuzz(func(t *testing.T, q, text string) {
-		Answer(q, []record.Passage{{Text: text, Date: "1 May 2023"}})
+		passages := []record.Passage{{Title: "T", Text: text, Date: "1 May 2023"}}
+		got := Answer(q, passages)
+		if utf8.ValidString(q) && utf8.ValidString(text) && !utf8.ValidString(got) {
+			t.Fatalf("Answer(%q, %q) = %q, not valid UTF-8", q, text, got)
+		}
+		if again := Answer(q, passages); again != got {
+			t.Fatalf("Answer(%q, %q) = %q, then %q", q, text, got, again)
+		}
+		if strings.TrimSpace(text) == "" && got != "" {
+			t.Fatalf("Answer(%q) over the blank text %q = %q, want \"\"", q, text, got)
+		}
+		if none := Answer(q, nil); none != "" {
+			t.Fatalf("Answer(%q) with no passages = %q, want \"\"", q, none)
+		}
 	})
 }
