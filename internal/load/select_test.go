@@ -3,6 +3,8 @@ package load
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -116,4 +118,31 @@ func TestParseShard(t *testing.T) {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v, ok=%v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
+}
+
+// FuzzParseShard: ParseShard takes "i/n" with 1 ≤ i ≤ n and nothing else, an error quotes what
+// it was given, and a shard it reads, written as "i/n", reads back the same.
+func FuzzParseShard(f *testing.F) {
+	for _, s := range []string{"1/4", "4/4", "0/4", "5/4", "1", "a/b", "/", "1/", "-1/-1", "+1/04", "1/4/4", " 1/4",
+		"9223372036854775807/9223372036854775807", "1/9223372036854775808", "１/４"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseShard(s)
+		if err != nil {
+			if got != (Shard{}) || !strings.Contains(err.Error(), strconv.Quote(s)) {
+				t.Fatalf("ParseShard(%q) = %v, %v; want the zero Shard and an error quoting the input", s, got, err)
+			}
+			return
+		}
+		if got.I < 1 || got.I > got.N {
+			t.Fatalf("ParseShard(%q) = %v, want 1 ≤ i ≤ n", s, got)
+		}
+		if again, err := ParseShard(fmt.Sprintf("%d/%d", got.I, got.N)); again != got || err != nil {
+			t.Fatalf("ParseShard(%q) = %v, but %d/%d reads %v, %v", s, got, got.I, got.N, again, err)
+		}
+		if i, n, _ := strings.Cut(s, "/"); strings.Trim(i, "+0123456789") != "" || strings.Trim(n, "+0123456789") != "" {
+			t.Fatalf("ParseShard(%q) = %v, want an error for what is not two decimal integers", s, got)
+		}
+	})
 }
