@@ -2,6 +2,8 @@ package cache
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -48,14 +50,14 @@ func TestClientCachesWholeClaudeReply(t *testing.T) {
 // stored as it came, its thinking in the text and the reasoning its server sent apart, so that a
 // client reading it with another --think gets it from the cache.
 func TestClientStoresRepliesAsTheyCame(t *testing.T) {
-	var calls atomic.Int64
-	next := clientFunc(func(context.Context, model.Request) (model.Response, error) {
-		calls.Add(1)
-		return model.Response{Text: "<think>\nhmm\n</think>\n\nParis", Reasoning: "sent apart", Usage: record.Usage{InputTokens: 5, OutputTokens: 9}}, nil
+	srv := newChatServer(t, func(int64, string) (int, string) {
+		return 200, completion(`{"role":"assistant","content":"<think>\nhmm\n</think>\n\nParis","reasoning_content":"sent apart"}`, 5, 9)
 	})
 	c := tempCache(t)
 	ctx := context.Background()
-	req := model.Request{Provider: "openai", Model: "r1", Messages: []model.Message{{Role: "user", Content: "Capital of France?"}}}
+	next := srv.client(t, model.TransportConfig{MaxRetries: -1})
+	req := srv.request("Capital of France?")
+	req.Model = "r1"
 	strip, keep := model.Thinking{Next: c.Wrap(next)}, c.Wrap(next)
 	if resp, err := strip.Generate(ctx, req); err != nil || resp.Text != "Paris" || resp.Reasoning != "sent apart\n\nhmm" {
 		t.Errorf("strip: Generate = %+v, %v; want Paris, reasoning sent apart and hmm", resp, err)
@@ -66,15 +68,9 @@ func TestClientStoresRepliesAsTheyCame(t *testing.T) {
 	if resp, err := strip.Generate(ctx, req); err != nil || resp.Text != "Paris" || !resp.Cached {
 		t.Errorf("strip again: Generate = %+v, %v; want Paris from the cache", resp, err)
 	}
-	if n := calls.Load(); n != 1 {
-		t.Errorf("%d calls, want 1", n)
+	if n := srv.calls.Load(); n != 1 {
+		t.Errorf("%d requests reached the server, want 1", n)
 	}
-}
-
-type clientFunc func(context.Context, model.Request) (model.Response, error)
-
-func (f clientFunc) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	return f(ctx, req)
 }
 
 // TestClientAsksOnceAtATime: the same request made several times at once reaches the server once;
@@ -167,4 +163,69 @@ func serverClient(t *testing.T, provider, baseURL string, tc model.TransportConf
 		t.Fatal(err)
 	}
 	return next
+}
+
+// chatServer is a loopback server speaking OpenAI's chat completions, for a real model client to
+// call; it counts the requests it gets.
+type chatServer struct {
+	url   string
+	calls atomic.Int64
+}
+
+// newChatServer starts a chatServer, closed when the test ends, that answers its nth request
+// (counting from 1) with the status and body answer returns for n and the request's last
+// message.
+func newChatServer(t *testing.T, answer func(n int64, question string) (status int, body string)) *chatServer {
+	t.Helper()
+	s := &chatServer{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := s.calls.Add(1)
+		var body struct {
+			Messages []struct {
+				Content string `json:"content"`
+			} `json:"messages"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil || len(body.Messages) == 0 {
+			http.Error(w, `{"error":{"message":"unreadable request","type":"invalid_request_error"}}`, http.StatusBadRequest)
+			return
+		}
+		status, reply := answer(n, body.Messages[len(body.Messages)-1].Content)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, reply)
+	}))
+	t.Cleanup(srv.Close)
+	s.url = srv.URL + "/v1"
+	return s
+}
+
+// echoServer is a chatServer that answers every request "a:" and its question, with usage 3 in
+// and 1 out.
+func echoServer(t *testing.T) *chatServer {
+	t.Helper()
+	return newChatServer(t, func(_ int64, q string) (int, string) { return 200, echo(q) })
+}
+
+// echo is the body of a chat completion answering "a:" and q, with usage 3 in and 1 out.
+func echo(q string) string {
+	msg, _ := json.Marshal(map[string]string{"role": "assistant", "content": "a:" + q})
+	return completion(string(msg), 3, 1)
+}
+
+// completion is the body of a chat completion of one choice, the message msg, that stopped, with
+// usage in and out.
+func completion(msg string, in, out int) string {
+	return fmt.Sprintf(`{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":%s,"finish_reason":"stop"}],`+
+		`"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, msg, in, out, in+out)
+}
+
+// client is a real model client of s, through a Transport of tc.
+func (s *chatServer) client(t *testing.T, tc model.TransportConfig) model.Client {
+	t.Helper()
+	return serverClient(t, "openai", s.url, tc)
+}
+
+// request is a request to s of model m asking q.
+func (s *chatServer) request(q string) model.Request {
+	return model.Request{Provider: "openai", BaseURL: s.url, Model: "m", MaxTokens: 8, Messages: []model.Message{{Role: "user", Content: q}}}
 }
