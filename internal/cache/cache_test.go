@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -313,20 +314,43 @@ func TestClientStoredOnly(t *testing.T) {
 	}
 }
 
+// TestClientDoesNotCacheErrors: a failed call (refused, or failing on every attempt), and a reply
+// without text (an error too, its usage paid for), are passed on as the model client gave them,
+// with their attempts, and never stored: the next call of the request asks again.
 func TestClientDoesNotCacheErrors(t *testing.T) {
-	ctx := context.Background()
-	c, _ := Open(filepath.Join(t.TempDir(), "c.db"))
-	defer c.Close()
-	next := &countingClient{fail: true}
-	cl := c.Wrap(next)
-	req := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
-	for range 2 {
-		if _, err := cl.Generate(ctx, req); err == nil {
-			t.Fatal("Generate succeeded, want the error")
-		}
-	}
-	if n, _ := c.Len(ctx); n != 0 || next.calls.Load() != 2 {
-		t.Errorf("entries = %d, calls = %d; want 0 entries and 2 calls", n, next.calls.Load())
+	const serverError = `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`
+	for _, tt := range []struct {
+		name, body string
+		status     int
+		want       string // in the error
+		attempts   int
+		usage      record.Usage
+	}{
+		{"400", `{"error":{"message":"Invalid value for 'messages'.","type":"invalid_request_error","param":"messages","code":null}}`, http.StatusBadRequest,
+			"400: Invalid value for 'messages'.", 1, record.Usage{}},
+		{"500 on every attempt", serverError, http.StatusInternalServerError, "(after 2 attempts)", 2, record.Usage{}},
+		{"empty reply", completion(`{"role":"assistant","content":""}`, 3, 0), http.StatusOK, model.ErrEmptyReply.Error(), 1, record.Usage{InputTokens: 3}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, _ := Open(filepath.Join(t.TempDir(), "c.db"))
+			defer c.Close()
+			srv := newChatServer(t, func(int64, string) (int, string) { return tt.status, tt.body })
+			cl := c.Wrap(srv.client(t, model.TransportConfig{MaxRetries: 1, Backoff: time.Millisecond}))
+			for i := range 2 {
+				resp, err := cl.Generate(ctx, srv.request("q"))
+				ce, ok := errors.AsType[*model.CallError](err)
+				if !ok || ce.Attempts != tt.attempts || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("call %d: Generate error %#v, want a *model.CallError of %d attempts saying %q", i+1, err, tt.attempts, tt.want)
+				}
+				if resp.Cached || resp.Attempts != tt.attempts || !reflect.DeepEqual(resp.Usage, tt.usage) {
+					t.Errorf("call %d: Generate = %+v, want the call's %d attempts and usage %+v, not cached", i+1, resp, tt.attempts, tt.usage)
+				}
+			}
+			if n, _ := c.Len(ctx); n != 0 || srv.calls.Load() != int64(2*tt.attempts) {
+				t.Errorf("entries = %d, requests = %d; want 0 entries and %d requests", n, srv.calls.Load(), 2*tt.attempts)
+			}
+		})
 	}
 }
 
