@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -248,19 +247,9 @@ func TestRequestKeyStable(t *testing.T) {
 	}
 }
 
-type countingClient struct {
-	calls atomic.Int64
-	fail  bool
-}
-
-func (c *countingClient) Generate(_ context.Context, req model.Request) (model.Response, error) {
-	c.calls.Add(1)
-	if c.fail {
-		return model.Response{Attempts: 1}, errors.New("boom")
-	}
-	return model.Response{Text: "a:" + req.Messages[0].Content, Usage: record.Usage{InputTokens: 3, OutputTokens: 1}, Attempts: 2}, nil
-}
-
+// TestClientCachesReplies: a reply is stored, and served from the cache once the file is opened
+// again, with its text and usage, Cached set and Attempts zero; the fresh reply carries the
+// attempts its call took (here a 500, retried, then the answer).
 func TestClientCachesReplies(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "c.db")
@@ -268,12 +257,18 @@ func TestClientCachesReplies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	next := &countingClient{}
+	srv := newChatServer(t, func(n int64, q string) (int, string) {
+		if n == 1 {
+			return http.StatusInternalServerError, `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`
+		}
+		return http.StatusOK, echo(q)
+	})
+	next := srv.client(t, model.TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
 	cl := c.Wrap(next)
-	req := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	req := srv.request("q")
 	r1, err := cl.Generate(ctx, req)
-	if err != nil || r1.Cached || r1.Attempts != 2 {
-		t.Fatalf("first Generate = %+v, %v, want fresh reply with 2 attempts", r1, err)
+	if err != nil || r1.Cached || r1.Attempts != 2 || r1.Text != "a:q" {
+		t.Fatalf("first Generate = %+v, %v, want the fresh reply a:q after 2 attempts", r1, err)
 	}
 	c.Close()
 	c, _ = Open(path) // survives reopening
@@ -283,20 +278,21 @@ func TestClientCachesReplies(t *testing.T) {
 	if err != nil || !r2.Cached || r2.Text != r1.Text || !reflect.DeepEqual(r2.Usage, r1.Usage) || r2.Attempts != 0 {
 		t.Errorf("second Generate = %+v, %v, want cached copy of %+v", r2, err, r1)
 	}
-	if n := next.calls.Load(); n != 1 {
-		t.Errorf("calls = %d, want 1", n)
+	if n := srv.calls.Load(); n != 2 {
+		t.Errorf("%d requests reached the server, want 2 (the first call's two attempts)", n)
 	}
 }
 
 // TestClientStoredOnly: under model.StoredOnly the client answers a stored reply as ever and a
-// reply it does not hold with model.ErrNotStored, never asking Next.
+// reply it does not hold with model.ErrNotStored, never asking Next: no request reaches the
+// server.
 func TestClientStoredOnly(t *testing.T) {
 	ctx := context.Background()
 	c, _ := Open(filepath.Join(t.TempDir(), "c.db"))
 	defer c.Close()
-	next := &countingClient{}
-	cl := c.Wrap(next)
-	stored := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	srv := echoServer(t)
+	cl := c.Wrap(srv.client(t, model.TransportConfig{MaxRetries: -1}))
+	stored := srv.request("q")
 	if _, err := cl.Generate(ctx, stored); err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +305,8 @@ func TestClientStoredOnly(t *testing.T) {
 	if _, err := cl.Generate(model.StoredOnly(ctx), other); !errors.Is(err, model.ErrNotStored) {
 		t.Errorf("reply not held under StoredOnly: error %v, want model.ErrNotStored", err)
 	}
-	if n := next.calls.Load(); n != 1 {
-		t.Errorf("calls = %d, want 1 (the first, stored)", n)
+	if n := srv.calls.Load(); n != 1 {
+		t.Errorf("%d requests reached the server, want 1 (the first, stored)", n)
 	}
 }
 
@@ -365,12 +361,11 @@ func TestClientUnstored(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	next := &countingClient{}
-	cl := c.Wrap(next)
+	srv := echoServer(t)
+	cl := c.Wrap(srv.client(t, model.TransportConfig{MaxRetries: -1}))
 	ask := func(q string) {
 		t.Helper()
-		req := model.Request{Provider: "p", Model: "m", Messages: []model.Message{{Role: "user", Content: q}}}
-		if resp, err := cl.Generate(ctx, req); err != nil || resp.Text == "" {
+		if resp, err := cl.Generate(ctx, srv.request(q)); err != nil || resp.Text != "a:"+q {
 			t.Fatalf("Generate(%q) = %+v, %v; want the reply", q, resp, err)
 		}
 	}
@@ -647,10 +642,12 @@ func TestForget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	next := &countingClient{}
-	cl := c.Wrap(next)
+	srv := echoServer(t)
+	cl := c.Wrap(srv.client(t, model.TransportConfig{MaxRetries: -1}))
 	req := func(q string) model.Request {
-		return model.Request{Provider: "openai", BaseURL: "http://127.0.0.1:1/v1/", Model: "m", Messages: []model.Message{{Role: "user", Content: q}}}
+		r := srv.request(q)
+		r.BaseURL += "/" // Forget keys it as the calls did without the slash
+		return r
 	}
 	for _, q := range []string{"a", "b"} {
 		if _, err := cl.Generate(ctx, req(q)); err != nil {
@@ -665,8 +662,8 @@ func TestForget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := next.calls.Load(); n != 3 {
-		t.Errorf("calls = %d, want 3 (the forgotten reply asked again, the other served)", n)
+	if n := srv.calls.Load(); n != 3 {
+		t.Errorf("%d requests reached the server, want 3 (the forgotten reply asked again, the other served)", n)
 	}
 }
 
@@ -687,20 +684,21 @@ func TestClientAsksAgainForBadEntries(t *testing.T) {
 		"blank text":  `{"text":" \n","model":"m","usage":{"input_tokens":3,"output_tokens":1},"attempts":0,"cached":false}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			req := model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: name}}}
+			srv := echoServer(t)
+			next := srv.client(t, model.TransportConfig{MaxRetries: -1})
+			req := srv.request(name)
 			key, _ := RequestKey(req)
 			if err := c.Put(ctx, key, []byte(bad)); err != nil {
 				t.Fatal(err)
 			}
-			next := &countingClient{}
 			for i := range 2 {
 				resp, err := c.Wrap(next).Generate(ctx, req)
 				if err != nil || resp.Text != "a:"+name || resp.Cached != (i == 1) {
 					t.Fatalf("Generate %d = %+v, %v; want the model's reply, then its cached copy", i, resp, err)
 				}
 			}
-			if n := next.calls.Load(); n != 1 {
-				t.Errorf("calls = %d, want 1", n)
+			if n := srv.calls.Load(); n != 1 {
+				t.Errorf("%d requests reached the server, want 1", n)
 			}
 		})
 	}
