@@ -508,9 +508,6 @@ func TestOpenWaitsForAnotherWriter(t *testing.T) {
 	}
 }
 
-// TestWritable: a cache file SQLite can open only for reading is refused at open, before any
-// reply is paid for and then lost at its put. (Root writes a mode-0444 file anyway, so the
-// read-only open is asked for here.)
 // TestOpenOddNames: a cache is the file its name names, whatever characters SQLite's URIs give a
 // meaning to, and keeps its replies from one run to the next.
 func TestOpenOddNames(t *testing.T) {
@@ -607,6 +604,9 @@ func TestOpenWhereNot(t *testing.T) {
 	}
 }
 
+// TestWritable: a cache file SQLite can open only for reading is refused at open, before any
+// reply is paid for and then lost at its put. (Root writes a mode-0444 file anyway, so the
+// read-only open is asked for here.)
 func TestWritable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.sqlite")
 	c, err := Open(path)
