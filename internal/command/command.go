@@ -645,11 +645,13 @@ func Main(prog string, run RunFunc) {
 
 // forcedExit holds what must be undone when the process is ended before its run returns (a
 // second signal, or a grace period passing): a run's cleanups that its deferred calls would have
-// made, such as removing an output file it truncated and has not written.
+// made, such as removing an output file it truncated and has not written. exiting is set once
+// the cleanups have been taken to run.
 var forcedExit struct {
 	sync.Mutex
 	next     int
 	cleanups map[int]func()
+	exiting  bool
 }
 
 // OnForcedExit registers f to run if the process is ended before the run returns (see Main and
@@ -657,14 +659,33 @@ var forcedExit struct {
 // longer wanted. f runs on the exiting goroutine while the run may still be running, so it
 // should only undo what cannot be half done (removing a file).
 func OnForcedExit(f func()) (cancel func()) {
+	return onForcedExitOf(func() func() { return f })
+}
+
+// onForcedExitOf registers the cleanup that mk returns (none when nil), mk being run while a
+// forced exit cannot take the cleanups: what mk makes (a file) and its cleanup removes is never
+// left by a forced exit that comes between the two, as it was when a file was made first and
+// its cleanup registered after. mk must not block. When the cleanups have already been taken,
+// the process ending, the cleanup runs at once.
+func onForcedExitOf(mk func() func()) (cancel func()) {
 	forcedExit.Lock()
-	defer forcedExit.Unlock()
+	f := mk()
+	switch {
+	case f == nil:
+		forcedExit.Unlock()
+		return func() {}
+	case forcedExit.exiting:
+		forcedExit.Unlock()
+		f()
+		return func() {}
+	}
 	if forcedExit.cleanups == nil {
 		forcedExit.cleanups = map[int]func(){}
 	}
 	id := forcedExit.next
 	forcedExit.next++
 	forcedExit.cleanups[id] = f
+	forcedExit.Unlock()
 	return func() {
 		forcedExit.Lock()
 		defer forcedExit.Unlock()
@@ -687,7 +708,7 @@ func forcedCleanups() {
 	for _, id := range ids {
 		fns = append(fns, forcedExit.cleanups[id])
 	}
-	forcedExit.cleanups = nil
+	forcedExit.cleanups, forcedExit.exiting = nil, true
 	forcedExit.Unlock()
 	for _, f := range fns {
 		f()

@@ -52,17 +52,22 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 	if err == nil {
 		r.path = target
 		var f *os.File
-		if f, r.tmp, err = createBeside(target); err == nil {
-			if st != nil {
-				if err = f.Chmod(st.Mode().Perm()); err == nil {
-					r.copyBack = linked(st) || keepOwner(f, st) != nil
-				}
+		// Made and registered at once: a forced exit in between would leave the file.
+		r.unregister = onForcedExitOf(func() func() {
+			if f, r.tmp, err = createBeside(target); err != nil {
+				return nil
 			}
-			if err != nil {
+			r.w = f
+			return r.Abort
+		})
+		if err == nil && st != nil {
+			if err = f.Chmod(st.Mode().Perm()); err == nil {
+				r.copyBack = linked(st) || keepOwner(f, st) != nil
+			} else {
+				r.unregister()
+				r.unregister = func() {}
 				f.Close()
 				os.Remove(r.tmp)
-			} else {
-				r.w = f
 			}
 		}
 	}
@@ -72,11 +77,11 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 			return nil, err
 		}
 		r.regular = regularFile(path, r.w)
+		if r.regular {
+			r.unregister = OnForcedExit(r.Abort)
+		}
 	}
 	r.Writer = r.w
-	if r.Regular() {
-		r.unregister = OnForcedExit(r.Abort)
-	}
 	return r, nil
 }
 

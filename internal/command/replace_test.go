@@ -8,6 +8,7 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestReplaceOutput: a regular file, or a path with no file yet, is written under a name of its
@@ -290,4 +291,58 @@ func mustReadDir(t *testing.T, dir string) []os.DirEntry {
 		t.Fatal(err)
 	}
 	return entries
+}
+
+// TestOnForcedExitOf: what onForcedExitOf's maker makes is cleaned up by a forced exit whenever
+// that comes: while the maker runs (the exit waits for the cleanup to be registered, where a
+// file made and then registered could be left), or after the cleanups were taken (the cleanup
+// runs at once).
+func TestOnForcedExitOf(t *testing.T) {
+	forcedExit.Lock()
+	saved := forcedExit.cleanups
+	forcedExit.cleanups = nil
+	forcedExit.Unlock()
+	t.Cleanup(func() {
+		forcedExit.Lock()
+		forcedExit.cleanups, forcedExit.exiting = saved, false
+		forcedExit.Unlock()
+	})
+	dir := t.TempDir()
+	made := func(name string) func() func() {
+		return func() func() {
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, nil, 0o644); err != nil {
+				t.Error(err)
+				return nil
+			}
+			return func() { os.Remove(path) }
+		}
+	}
+	started, release, exited := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		onForcedExitOf(func() func() {
+			close(started)
+			<-release // the forced exit comes now
+			return made("during")()
+		})
+	}()
+	<-started
+	go func() {
+		forcedCleanups()
+		close(exited)
+	}()
+	select {
+	case <-exited:
+		t.Fatal("the forced exit's cleanups were taken while a maker ran")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-exited
+	if names := dirNames(mustReadDir(t, dir)); len(names) != 0 {
+		t.Errorf("files after a forced exit during the making: %v, want none", names)
+	}
+	onForcedExitOf(made("after"))
+	if names := dirNames(mustReadDir(t, dir)); len(names) != 0 {
+		t.Errorf("files made after a forced exit's cleanups were taken: %v, want none", names)
+	}
 }
