@@ -456,9 +456,11 @@ func (c *chat) notCalled(attempts int) error {
 // knownUsage returns u, the usage a reply of text reported, and whether it is unknown (then u is
 // returned zero). A count of 0 where there must be tokens (every request has input, and text is
 // output) is a count the server left out, as old Ollama leaves out prompt_eval_count for a cached
-// prompt: the usage is then unknown, not partly free.
+// prompt: the usage is then unknown, not partly free. So is a count no call has (negative, or
+// over maxTokenCount), which a broken server may send, rather than a negative cost.
 func knownUsage(u record.Usage, text string) (record.Usage, bool) {
-	if u.InputTokens == 0 || u.OutputTokens == 0 && strings.TrimSpace(text) != "" {
+	if u.InputTokens == 0 || u.OutputTokens == 0 && strings.TrimSpace(text) != "" ||
+		!tokenCount(u.InputTokens) || !tokenCount(u.OutputTokens) || !tokenCount(u.CachedInputTokens) {
 		return record.Usage{}, true
 	}
 	return u, false

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -215,6 +216,13 @@ func TestUsageFromInfo(t *testing.T) {
 		{"cached past the prompt", map[string]any{"PromptTokens": 10, "CompletionTokens": 2, "PromptCachedTokens": 64}, record.Usage{InputTokens: 10, OutputTokens: 2, CachedInputTokens: 10}},
 		// Anthropic counts its cache apart from input_tokens, and qapipe asks for none.
 		{"anthropic cache counts", map[string]any{"InputTokens": 7, "OutputTokens": 3, "CacheReadInputTokens": 0, "CacheCreationInputTokens": 0}, record.Usage{InputTokens: 7, OutputTokens: 3}},
+		// Counts no call has, from a broken server: unknown (zero), not a negative cost.
+		{"negative", map[string]any{"PromptTokens": -5, "CompletionTokens": 3, "TotalTokens": -2}, record.Usage{}},
+		{"negative total", map[string]any{"PromptTokens": 5, "CompletionTokens": 3, "TotalTokens": -2}, record.Usage{}},
+		{"past 2^40", map[string]any{"prompt_tokens": float64(1 << 41), "completion_tokens": 1.0}, record.Usage{}},
+		{"NaN", map[string]any{"prompt_tokens": math.NaN(), "completion_tokens": 1.0}, record.Usage{}},
+		{"int64 at its limit", map[string]any{"input_tokens": int64(math.MaxInt64), "output_tokens": int64(1)}, record.Usage{}},
+		{"negative cached", map[string]any{"PromptTokens": 10, "CompletionTokens": 2, "PromptCachedTokens": -3}, record.Usage{InputTokens: 10, OutputTokens: 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -987,6 +995,32 @@ func TestMaxTemperature(t *testing.T) {
 	} {
 		if hi, ok := MaxTemperature(tc.provider, tc.base); hi != tc.hi || ok != tc.ok {
 			t.Errorf("MaxTemperature(%q, %q) = %v, %v, want %v, %v", tc.provider, tc.base, hi, ok, tc.hi, tc.ok)
+		}
+	}
+}
+
+// TestNegativeUsageUnknown: a server that reports a count no call has (a negative prompt count,
+// from a broken OpenAI-compatible server) gives a reply whose usage is unknown, as one that
+// reports none, not a usage that prices at a negative cost.
+func TestNegativeUsageUnknown(t *testing.T) {
+	for _, usage := range []string{
+		`{"prompt_tokens":-5,"completion_tokens":3,"total_tokens":-2}`,
+		`{"prompt_tokens":12,"completion_tokens":-3,"total_tokens":9}`,
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":`+usage+`}`)
+		}))
+		c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
+			HTTPClient: NewTransport(TransportConfig{}).Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
+		srv.Close()
+		if err != nil || resp.Text != "Paris" || !resp.NoUsage || !resp.Usage.IsZero() {
+			t.Errorf("usage %s: %+v, %v; want Paris with the usage unknown", usage, resp, err)
 		}
 	}
 }

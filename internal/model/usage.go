@@ -13,15 +13,27 @@ var usageKeys = [][3]string{
 	{"prompt_tokens", "completion_tokens", "total_tokens"},
 }
 
+// maxTokenCount bounds the token counts of a call: no model reads or writes 2^40 tokens at once.
+const maxTokenCount = 1 << 40
+
+// tokenCount reports whether n can be a call's count of tokens: 0 to maxTokenCount.
+func tokenCount(n int) bool { return n >= 0 && n <= maxTokenCount }
+
 // UsageFromInfo normalises the token counts in a langchaingo GenerationInfo map. The first key pair
 // with any non-zero count wins; missing counts are zero. A total above input and output counts
 // the rest as output: Gemini's thinking models report their thoughts (billed as output) in
-// totalTokenCount only, apart from candidatesTokenCount, and genai drops thoughtsTokenCount.
+// totalTokenCount only, apart from candidatesTokenCount, and genai drops thoughtsTokenCount. A
+// count of the pair that no call has (negative, or over maxTokenCount) makes the usage zero:
+// unknown, not a negative or overflowing count.
 func UsageFromInfo(info map[string]any) record.Usage {
 	for _, k := range usageKeys {
 		in, okIn := toInt(info[k[0]])
 		out, okOut := toInt(info[k[1]])
-		if total, ok := toInt(info[k[2]]); ok && total > in+out {
+		total, okTotal := toInt(info[k[2]])
+		if !tokenCount(in) || !tokenCount(out) || !tokenCount(total) {
+			return record.Usage{}
+		}
+		if okTotal && total > in+out {
 			out, okOut = total-in, true
 		}
 		if (okIn || okOut) && in+out > 0 {
@@ -52,6 +64,8 @@ func cachedInput(info map[string]any, input int) int {
 	return 0
 }
 
+// toInt reads v, a count, as an int; one that is not a whole number from 0 to maxTokenCount reads
+// as -1 (a float64 as large as 2^63, or NaN, has no int).
 func toInt(v any) (int, bool) {
 	switch n := v.(type) {
 	case int:
@@ -59,11 +73,19 @@ func toInt(v any) (int, bool) {
 	case int32:
 		return int(n), true
 	case int64:
-		return int(n), true
+		return int(max(min(n, maxTokenCount+1), -1)), true
 	case float64:
-		return int(n), true
+		return floatCount(n), true
 	case float32:
-		return int(n), true
+		return floatCount(float64(n)), true
 	}
 	return 0, false
+}
+
+// floatCount is n as a count, or -1 when n is no count of tokens.
+func floatCount(n float64) int {
+	if !(n >= 0 && n <= maxTokenCount) {
+		return -1
+	}
+	return int(n)
 }
