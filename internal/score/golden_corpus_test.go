@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/vectors"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -35,34 +36,18 @@ type goldenCase struct {
 // tests of pkg/metric read them too, so they are kept in one place, not copied here.
 const randomGolden = "../../pkg/metric/testdata/classification/random"
 
-// goldenCounts are the case counts of the golden files, as the table of the golden README
-// (golden/classification/README.md) gives them: a copy that lost whole lines fails on its count.
-var goldenCounts = map[string]int{
-	"accuracy_prf.jsonl": 42,
-	"auc.jsonl":          42,
-	"pairwise.jsonl":     41,
-	"chunk.jsonl":        45,
-	"ranking.jsonl":      42,
-	"corpus_bleu.jsonl":  42,
-	"ppl.jsonl":          29,
-}
-
-// randomCount is the case count of each file in randomGolden: the --n of the command its README
-// gives.
-const randomCount = 250
-
 // readGoldenCases returns the cases of testdata/golden/name, then the random ones of the same name
 // in randomGolden, then those of the file of the same name in the folder $QA_CLASSIFICATION_GOLDEN
 // names, if set: more cases in the golden format, such as that script writes with another seed.
 // The first two must hold their documented counts; the last, any but none.
 func readGoldenCases(t *testing.T, name string) []goldenCase {
 	t.Helper()
-	want, ok := goldenCounts[name]
+	want, ok := vectors.ClassificationCounts[name]
 	if !ok {
 		t.Fatalf("no golden count for %s", name)
 	}
 	cases := readCaseFile(t, filepath.Join("testdata", "golden", name), name, want)
-	cases = append(cases, readCaseFile(t, filepath.Join(randomGolden, name), "random/"+name, randomCount)...)
+	cases = append(cases, readCaseFile(t, filepath.Join(randomGolden, name), "random/"+name, vectors.ClassificationRandomCount)...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
 		path := filepath.Join(dir, name)
 		cases = append(cases, readCaseFile(t, path, path, -1)...)

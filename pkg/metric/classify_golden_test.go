@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/vectors"
 )
 
 type classCase struct {
@@ -23,22 +25,6 @@ type classCase struct {
 	// "random/auc.jsonl", or a path in $QA_CLASSIFICATION_GOLDEN.
 	Source string `json:"-"`
 }
-
-// goldenCounts are the case counts of the golden files, as the table of the golden README
-// (golden/classification/README.md) gives them: a copy that lost whole lines fails on its count.
-var goldenCounts = map[string]int{
-	"accuracy_prf.jsonl": 42,
-	"auc.jsonl":          42,
-	"pairwise.jsonl":     41,
-	"chunk.jsonl":        45,
-	"ranking.jsonl":      42,
-	"corpus_bleu.jsonl":  42,
-	"ppl.jsonl":          29,
-}
-
-// randomCount is the case count of each file in testdata/classification/random: the --n of the
-// command its README gives.
-const randomCount = 250
 
 // loadCases reads the cases of a file in the golden format and fails unless it holds want of
 // them; want < 0 accepts any count but none.
@@ -82,11 +68,11 @@ func loadCases(t *testing.T, name string, want int) []classCase {
 // two must hold their documented counts; the last, any but none.
 func goldenCases(t *testing.T, name string) []classCase {
 	t.Helper()
-	want, ok := goldenCounts[name]
+	want, ok := vectors.ClassificationCounts[name]
 	if !ok {
 		t.Fatalf("no golden count for %s", name)
 	}
-	cases := append(loadCases(t, name, want), loadCases(t, "random/"+name, randomCount)...)
+	cases := append(loadCases(t, name, want), loadCases(t, "random/"+name, vectors.ClassificationRandomCount)...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
 		abs, err := filepath.Abs(filepath.Join(dir, name))
 		if err != nil {
