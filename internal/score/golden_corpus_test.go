@@ -1,7 +1,6 @@
 package score
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -22,15 +21,8 @@ import (
 // The golden cases of testdata/golden (see its README) run through the whole command: records in,
 // summary out.
 
-type goldenCase struct {
-	ID       string                     `json:"id"`
-	Input    map[string]json.RawMessage `json:"input"`
-	Params   map[string]json.RawMessage `json:"params"`
-	Expected map[string]json.RawMessage `json:"expected"`
-	// Source is the file the case came from, as readGoldenCases names it: "auc.jsonl",
-	// "random/auc.jsonl", or a path in $QA_CLASSIFICATION_GOLDEN.
-	Source string `json:"-"`
-}
+// goldenCase is a case of the classification goldens.
+type goldenCase = vectors.ClassCase
 
 // randomGolden holds scripts/random-classification.py's committed cases in the golden format. The
 // tests of pkg/metric read them too, so they are kept in one place, not copied here.
@@ -46,42 +38,11 @@ func readGoldenCases(t *testing.T, name string) []goldenCase {
 	if !ok {
 		t.Fatalf("no golden count for %s", name)
 	}
-	cases := readCaseFile(t, filepath.Join("testdata", "golden", name), name, want)
-	cases = append(cases, readCaseFile(t, filepath.Join(randomGolden, name), "random/"+name, vectors.ClassificationRandomCount)...)
+	cases := vectors.ReadClassCases(t, filepath.Join("testdata", "golden", name), name, want)
+	cases = append(cases, vectors.ReadClassCases(t, filepath.Join(randomGolden, name), "random/"+name, vectors.ClassificationRandomCount)...)
 	if dir := os.Getenv("QA_CLASSIFICATION_GOLDEN"); dir != "" {
 		path := filepath.Join(dir, name)
-		cases = append(cases, readCaseFile(t, path, path, -1)...)
-	}
-	return cases
-}
-
-// readCaseFile reads the cases of a file in the golden format, naming source as their Source, and
-// fails unless it holds want of them; want < 0 accepts any count but none.
-func readCaseFile(t *testing.T, path, source string, want int) []goldenCase {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []goldenCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		c := goldenCase{Source: source}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, len(cases)+1, err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	switch {
-	case want >= 0 && len(cases) != want:
-		t.Fatalf("%s: %d cases, want %d", path, len(cases), want)
-	case len(cases) == 0:
-		t.Fatalf("no cases in %s", path)
+		cases = append(cases, vectors.ReadClassCases(t, path, path, -1)...)
 	}
 	return cases
 }

@@ -1,5 +1,12 @@
 package vectors
 
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
 // ClassificationCounts are the case counts of the classification golden files, as the table of
 // the golden README (golden/classification/README.md) gives them, for the tests that read a copy
 // (pkg/metric's and qa-score's): a copy that lost whole lines fails on its count.
@@ -16,3 +23,47 @@ var ClassificationCounts = map[string]int{
 // ClassificationRandomCount is the case count of each file of random classification cases
 // (pkg/metric/testdata/classification/random): the --n of the command its README gives.
 const ClassificationRandomCount = 250
+
+// ClassCase is a case of the classification goldens: a metric's input, its parameters and what
+// the reference code gave.
+type ClassCase struct {
+	ID       string                     `json:"id"`
+	Kind     string                     `json:"kind"`
+	Input    map[string]json.RawMessage `json:"input"`
+	Params   map[string]json.RawMessage `json:"params"`
+	Expected map[string]json.RawMessage `json:"expected"`
+	// Source is the file the case came from, as the test names it: "auc.jsonl",
+	// "random/auc.jsonl", or a path in $QA_CLASSIFICATION_GOLDEN.
+	Source string `json:"-"`
+}
+
+// ReadClassCases reads the cases of the file path, in the golden format, naming source as their
+// Source, and fails unless it holds want of them; want < 0 accepts any count but none.
+func ReadClassCases(t *testing.T, path, source string, want int) []ClassCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []ClassCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		c := ClassCase{Source: source}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatalf("%s:%d: %v", path, len(cases)+1, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	switch {
+	case want >= 0 && len(cases) != want:
+		t.Fatalf("%s: %d cases, want %d", path, len(cases), want)
+	case len(cases) == 0:
+		t.Fatalf("no cases in %s", path)
+	}
+	return cases
+}

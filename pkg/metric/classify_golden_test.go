@@ -1,7 +1,6 @@
 package metric
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,50 +14,18 @@ import (
 	"github.com/qapipe/qapipe/internal/vectors"
 )
 
-type classCase struct {
-	ID       string                     `json:"id"`
-	Kind     string                     `json:"kind"`
-	Input    map[string]json.RawMessage `json:"input"`
-	Params   map[string]json.RawMessage `json:"params"`
-	Expected map[string]json.RawMessage `json:"expected"`
-	// Source is the file the case came from, as goldenCases names it: "auc.jsonl",
-	// "random/auc.jsonl", or a path in $QA_CLASSIFICATION_GOLDEN.
-	Source string `json:"-"`
-}
+// classCase is a case of the classification goldens.
+type classCase = vectors.ClassCase
 
-// loadCases reads the cases of a file in the golden format and fails unless it holds want of
-// them; want < 0 accepts any count but none.
+// loadCases reads the cases of testdata/classification/name (or of name, a path from /) and fails
+// unless it holds want of them; want < 0 accepts any count but none.
 func loadCases(t *testing.T, name string, want int) []classCase {
 	t.Helper()
 	path := name
 	if !strings.HasPrefix(name, "/") {
 		path = "testdata/classification/" + name
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []classCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		c := classCase{Source: name}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, len(cases)+1, err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	switch {
-	case want >= 0 && len(cases) != want:
-		t.Fatalf("%s: %d cases, want %d", path, len(cases), want)
-	case len(cases) == 0:
-		t.Fatalf("no cases in %s", path)
-	}
-	return cases
+	return vectors.ReadClassCases(t, path, name, want)
 }
 
 // goldenCases returns the golden cases in testdata/classification/name, then the random ones of the
