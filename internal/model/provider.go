@@ -263,7 +263,8 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 		// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
 		// before the block), but paid for.
 		out.Usage, out.NoUsage = knownUsage(body.usage, "")
-		slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
+		slot.Settle(0) // as for any failed call, unless its usage is known
+		settle(slot, out)
 		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, body.blocked)}
 	}
 	if err != nil {
@@ -283,7 +284,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			}
 			// A reply without text that langchaingo calls an error: an empty reply, paid for.
 			out.Usage, out.NoUsage = knownUsage(body.usage, "")
-			slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
+			settle(slot, out)
 			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
 		}
 		msg := redact(withCause(err, attempts), c.key)
@@ -295,7 +296,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 			// could not read after them whole (kilobytes, for a redacted_thinking block's data).
 			if !body.usage.IsZero() {
 				out.Usage, out.NoUsage = knownUsage(body.usage, "")
-				slot.Settle(float64(body.usage.InputTokens + body.usage.OutputTokens))
+				settle(slot, out)
 			}
 			msg, _, _ = strings.Cut(msg, "\n")
 		}
@@ -320,9 +321,7 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
 	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
-	if !out.NoUsage {
-		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
-	}
+	settle(slot, out)
 	if strings.TrimSpace(ch.Content) == "" {
 		// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
 		// provider's block is read first): an error on the record, never an empty answer. Its usage stays on the
@@ -451,6 +450,14 @@ func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
 // same interruption was worded two ways.
 func (c *chat) notCalled(attempts int) error {
 	return &CallError{Attempts: attempts, Err: interrupt.ErrNotCalled}
+}
+
+// settle charges the tokens out's usage counts to the rate limiter's slot in place of the estimate
+// it reserved; an unknown usage leaves the estimate.
+func settle(slot *Slot, out Response) {
+	if !out.NoUsage {
+		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
+	}
 }
 
 // knownUsage returns u, the usage a reply of text reported, and whether it is unknown (then u is

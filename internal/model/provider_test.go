@@ -1024,3 +1024,39 @@ func TestNegativeUsageUnknown(t *testing.T) {
 		}
 	}
 }
+
+// TestTPMNegativeUsage: a failed reply whose usage is unknown because its counts are impossible
+// (negative) is charged to the TPM window as one without usage is, not at the negative count,
+// which would free the window for more than its limit; a known usage is charged as it is.
+func TestTPMNegativeUsage(t *testing.T) {
+	held := func(usage string) float64 {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[]`+usage+`}`)
+		}))
+		defer srv.Close()
+		tpm := NewLimiter(1000, (&sleeps{}).sleep)
+		fixed := tpm.now()
+		tpm.now = func() time.Time { return fixed }
+		c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
+			HTTPClient: NewTransport(TransportConfig{MaxRetries: -1}).Client(), TPM: tpm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini")); err == nil {
+			t.Fatal("an empty reply: no error")
+		}
+		return tpm.held(fixed)
+	}
+	none := held("")
+	if none < 0 {
+		t.Fatalf("TPM window after an empty reply without usage holds %v", none)
+	}
+	if got := held(`,"usage":{"prompt_tokens":-50,"completion_tokens":0,"total_tokens":-50}`); got != none {
+		t.Errorf("TPM window after an empty reply of usage -50 holds %v, want %v, as without usage", got, none)
+	}
+	if got := held(`,"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}`); got != 12 {
+		t.Errorf("TPM window after an empty reply of usage 12 holds %v, want 12", got)
+	}
+}
