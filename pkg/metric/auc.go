@@ -49,14 +49,20 @@ func ROCCurve(scores []float64, positive []bool) ROC {
 	}
 	// A class that is absent makes its rate NaN at every point, the origin too, as scikit-learn
 	// divides the counts, 0 prepended, by a total of 0 (and warns).
-	for rate, n := range map[*[]float64]int{&r.FPR: r.NNeg, &r.TPR: r.NPos} {
-		if n == 0 {
-			for i := range *rate {
-				(*rate)[i] = math.NaN()
-			}
-		}
+	if r.NNeg == 0 {
+		fillNaN(r.FPR)
+	}
+	if r.NPos == 0 {
+		fillNaN(r.TPR)
 	}
 	return r
+}
+
+// fillNaN sets every element of xs to NaN.
+func fillNaN(xs []float64) {
+	for i := range xs {
+		xs[i] = math.NaN()
+	}
 }
 
 // dropIntermediate keeps the first and last points and every point where the curve bends.
