@@ -1,9 +1,7 @@
 package vectors
 
 import (
-	"bufio"
 	"encoding/json"
-	"os"
 	"testing"
 )
 
@@ -37,33 +35,16 @@ type ClassCase struct {
 	Source string `json:"-"`
 }
 
-// ReadClassCases reads the cases of the file path, in the golden format, naming source as their
-// Source, and fails unless it holds want of them; want < 0 accepts any count but none.
+// ReadClassCases reads the cases of the file path, in the golden format, with Read, naming source
+// as their Source, and fails unless it holds want of them; want < 0 accepts any count but none.
 func ReadClassCases(t *testing.T, path, source string, want int) []ClassCase {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var cases []ClassCase
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() {
-		c := ClassCase{Source: source}
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("%s:%d: %v", path, len(cases)+1, err)
-		}
-		cases = append(cases, c)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	switch {
-	case want >= 0 && len(cases) != want:
+	cases, _ := Read[ClassCase](t, path, "")
+	if want >= 0 && len(cases) != want {
 		t.Fatalf("%s: %d cases, want %d", path, len(cases), want)
-	case len(cases) == 0:
-		t.Fatalf("no cases in %s", path)
+	}
+	for i := range cases {
+		cases[i].Source = source
 	}
 	return cases
 }

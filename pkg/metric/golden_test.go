@@ -1,10 +1,7 @@
 package metric
 
 import (
-	"bufio"
-	"encoding/json"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/vectors"
@@ -40,24 +37,7 @@ func seedPairs(tb testing.TB, path string, n int) []goldenPair {
 // readPairs reads a file of pairs in the golden format.
 func readPairs(t testing.TB, path string) []goldenPair {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var pairs []goldenPair
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for line := 1; sc.Scan(); line++ {
-		var p goldenPair
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatalf("%s:%d: %v", path, line, err)
-		}
-		pairs = append(pairs, p)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	pairs, _ := vectors.Read[goldenPair](t, path, "")
 	return pairs
 }
 
