@@ -1,8 +1,8 @@
 // Package gemini builds langchaingo's client for Google's Gemini API (googleai, generateContent
 // over REST). It stands apart from package model, which wraps what it builds in a model.Client,
 // because the Google client libraries behind it (gRPC, protobuf, the generated API clients) double
-// the size and the start-up time of any command that links them: qa-predict and qa-judge register
-// New with model.UseGemini; qa-score, whose embedding metrics share model's transport, links none
+// the size and the start-up time of any command that links them: qa-predict and qa-judge pass
+// New as model.Setup's Gemini; qa-score, whose embedding metrics share model's transport, links none
 // of it. The tests of model's googleai client drive it against a loopback server speaking the
 // Gemini API (internal/model/google_test.go, provider_test.go).
 package gemini

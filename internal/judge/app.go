@@ -28,9 +28,6 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// qa-judge reaches googleai through package gemini, which package model does not link itself.
-func init() { model.UseGemini(gemini.New) }
-
 const description = `qa-judge grades each record's prediction with a benchmark's own LLM-judge protocol (or a rule)
 and writes the record back with judgments[NAME] filled in, in input order:
 {score, label, mode, model, prompt_sha256, raw, reasoning, thinking, usage, cost_usd, attempts,
@@ -583,7 +580,8 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *mo
 	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
-		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")}}
+		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
+		Gemini: gemini.New} // qa-judge reaches googleai through package gemini, which model does not link
 	s.Transport = s.NewTransport()
 	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {

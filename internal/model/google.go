@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -14,9 +13,8 @@ import (
 )
 
 // newGoogle returns a Client for the Gemini API (generateContent over REST) through langchaingo's
-// googleai, built by the function UseGemini registered (package gemini's New), or an error when
-// none is: qa-predict and qa-judge register it, and a command that does not links none of the
-// Google client libraries. The model is built on first use, because genai's constructor wants a
+// googleai, built by cfg.Gemini (package gemini's New), or an error when cfg has none: qa-predict
+// and qa-judge pass it, and a command that does not links none of the Google client libraries. The model is built on first use, because genai's constructor wants a
 // context and dials eagerly; the API key travels in the x-goog-api-key header added by keyHeader,
 // since the Google client libraries drop option.WithAPIKey when a custom HTTP client is given.
 //
@@ -26,14 +24,14 @@ import (
 // keyHeader hands a final 503 back as an error gax does not retry, and Generate gives each call a
 // deadline (far away) so that gax sets none.
 func newGoogle(base string, cfg Config, hc *http.Client) (Client, error) {
-	build := geminiFunc.Load()
+	build := cfg.Gemini
 	if build == nil {
-		return nil, errors.New("googleai: this command was built without the Gemini client (model.UseGemini)")
+		return nil, errors.New("googleai: this command was built without the Gemini client (model.Config.Gemini)")
 	}
 	authed := &http.Client{Transport: &keyHeader{base: transportOf(hc), key: cfg.APIKey}, Timeout: hc.Timeout}
 	g := &google{key: cfg.APIKey, tpm: cfg.TPM}
 	g.init = sync.OnceValues(func() (*chat, error) {
-		llm, err := (*build)(base, cfg.APIKey, authed)
+		llm, err := build(base, cfg.APIKey, authed)
 		if err != nil {
 			return nil, err
 		}
@@ -45,13 +43,6 @@ func newGoogle(base string, cfg Config, hc *http.Client) (Client, error) {
 // GeminiFunc builds langchaingo's model for the Gemini API at base, calling it through hc, which
 // adds the key to each request: package gemini's New.
 type GeminiFunc func(base, key string, hc *http.Client) (llms.Model, error)
-
-// geminiFunc is the GeminiFunc UseGemini registered, or nil.
-var geminiFunc atomic.Pointer[GeminiFunc]
-
-// UseGemini registers f as the builder of googleai's clients: qa-predict and qa-judge register
-// package gemini's New; the googleai provider is refused without one.
-func UseGemini(f GeminiFunc) { geminiFunc.Store(&f) }
 
 type google struct {
 	key  string

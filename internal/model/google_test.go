@@ -17,9 +17,6 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// The tests reach googleai as qa-predict and qa-judge do, through package gemini (UseGemini).
-func init() { UseGemini(gemini.New) }
-
 // userOnly is testRequest without its system message: genai sends a lone user message to
 // generateContent (which gax retries and times), a conversation to streamGenerateContent.
 func userOnly(provider, model string) Request {
@@ -28,13 +25,11 @@ func userOnly(provider, model string) Request {
 	return req
 }
 
-// TestGoogleWithoutGemini: a command that registered no Gemini builder refuses googleai in
-// words that say so, instead of failing on a nil function at its first call.
+// TestGoogleWithoutGemini: a command that passes no Gemini builder refuses googleai in words
+// that say so, instead of failing on a nil function at its first call.
 func TestGoogleWithoutGemini(t *testing.T) {
-	was := geminiFunc.Swap(nil)
-	defer geminiFunc.Store(was)
 	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: "http://127.0.0.1:1", APIKey: testKey})
-	const want = "googleai: this command was built without the Gemini client (model.UseGemini)"
+	const want = "googleai: this command was built without the Gemini client (model.Config.Gemini)"
 	if c != nil || err == nil || err.Error() != want {
 		t.Fatalf("New without a Gemini builder: %v, %v; want the error %q", c, err, want)
 	}
@@ -54,7 +49,7 @@ func TestGoogleRetriesOnce(t *testing.T) {
 	}))
 	defer srv.Close()
 	tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1})
-	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +87,7 @@ func TestGoogleNoCallDeadline(t *testing.T) {
 		return http.DefaultTransport.RoundTrip(r)
 	})
 	tr := NewTransport(TransportConfig{Base: base})
-	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: wires[3].baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: wires[3].baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +126,7 @@ func TestGoogleStreamedErrorMessage(t *testing.T) {
 			w.WriteHeader(tt.status)
 			io.WriteString(w, body)
 		}))
-		c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +239,7 @@ func geminiClient(t *testing.T, chunks ...string) (Client, *atomic.Int64) {
 	}))
 	t.Cleanup(srv.Close)
 	tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Millisecond, Seed: 1})
-	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +352,7 @@ func geminiRequests(n int) map[string]Request {
 func TestGoogleSystemOnly(t *testing.T) {
 	var calls atomic.Int64
 	srv := wireServer(t, wires[3], &calls, nil)
-	c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: wires[3].baseURL(srv.URL), APIKey: testKey,
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: wires[3].baseURL(srv.URL), APIKey: testKey,
 		HTTPClient: NewTransport(TransportConfig{}).Client()})
 	if err != nil {
 		t.Fatal(err)
@@ -414,7 +409,7 @@ func TestGoogleStreamFailsMidway(t *testing.T) {
 			}))
 			t.Cleanup(srv.Close)
 			tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Millisecond, Seed: 1})
-			c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}

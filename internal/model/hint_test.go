@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 // temperatureHint ends the error of a call refused for its temperature by a model that takes
@@ -72,7 +73,7 @@ func TestCallErrorHint(t *testing.T) {
 			base := clitest.ReplyURL(t, tc.reply, closed)
 			base += tc.path
 			tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
-			c, err := New(context.Background(), Config{Provider: tc.provider, BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: tc.provider, BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +187,7 @@ func TestCallErrorHintTimeout(t *testing.T) {
 			{"reply after a timeout", 150 * time.Millisecond, 0, 1, false},
 		} {
 			tr := NewTransport(TransportConfig{Timeout: tc.timeout, MaxRetries: tc.retries, Backoff: time.Millisecond})
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}

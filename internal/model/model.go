@@ -1,8 +1,8 @@
 // Package model asks language models for text: providers over langchaingo, token-usage
 // normalisation, prices, and a retrying, rate-limited HTTP transport. qa-predict and qa-judge share it.
 //
-// The googleai provider's model is built by the function UseGemini registers (package gemini's
-// New), so that only qa-predict and qa-judge, which register it, link the Google client libraries.
+// The googleai provider's model is built by the function in Config.Gemini (package gemini's New),
+// so that only qa-predict and qa-judge, which pass it, link the Google client libraries.
 //
 // Every provider is a Client; the offline extractive predictor is one more Client, so the rest of the
 // pipeline never knows whether an answer came over the network.

@@ -84,6 +84,10 @@ type Config struct {
 	// Names are the flags a failed call's hint names, where they are not the chat flags' (an
 	// EvaLearn judge's --judge-api-key-file, say); its NoKey is set from APIKey.
 	Names HintNames
+	// Gemini builds the googleai provider's model: package gemini's New, which qa-predict and
+	// qa-judge pass and qa-score does not, so that it links none of the Google client libraries.
+	// Without it googleai is refused.
+	Gemini GeminiFunc
 }
 
 // The values of Request.MaxTokensField (the --max-tokens-field flags).

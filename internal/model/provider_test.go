@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -95,7 +96,7 @@ func replyClient(t *testing.T, w wire, reply string) Client {
 	w.reply = reply
 	var calls atomic.Int64
 	srv := wireServer(t, w, &calls, nil)
-	c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func sentBody(t *testing.T, w wire, edit func(*Request)) (Request, string) {
 	var calls atomic.Int64
 	bodies := make(chan string, 1)
 	srv := wireServer(t, w, &calls, bodies)
-	c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestProvidersWireFormat(t *testing.T) {
 			bodies := make(chan string, 1)
 			srv := wireServer(t, w, &calls, bodies)
 			tr := NewTransport(TransportConfig{})
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +280,7 @@ func TestTPMReservesSentMaxTokens(t *testing.T) {
 			rw.Header().Set("Content-Type", "application/json")
 			io.WriteString(rw, tc.w.reply)
 		}))
-		c, err := New(context.Background(), Config{Provider: tc.w.provider, BaseURL: tc.w.baseURL(srv.URL), APIKey: testKey,
+		c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: tc.w.provider, BaseURL: tc.w.baseURL(srv.URL), APIKey: testKey,
 			HTTPClient: NewTransport(TransportConfig{}).Client(), TPM: tpm})
 		if err != nil {
 			t.Fatal(err)
@@ -595,7 +596,7 @@ func TestBlocked(t *testing.T) {
 			w.reply = tt.reply
 			var calls atomic.Int64
 			srv := wireServer(t, w, &calls, nil)
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
 				HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
 			if err != nil {
 				t.Fatal(err)
@@ -955,7 +956,7 @@ func TestCallErrorCountsOnce(t *testing.T) {
 				base += "/v1"
 			}
 			tr := NewTransport(TransportConfig{MaxRetries: retries, Backoff: time.Millisecond})
-			c, err := New(context.Background(), Config{Provider: provider, BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: provider, BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}

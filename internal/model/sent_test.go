@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 // sentModels names the models each provider's requests are sent with in TestSentOnTheWire:
@@ -203,7 +205,7 @@ func TestSystemOnTheWire(t *testing.T) {
 			rw.Header().Set("Content-Type", w.contentType())
 			io.WriteString(rw, reply)
 		}))
-		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -464,7 +466,7 @@ func TestNumCtxOnTheWire(t *testing.T) {
 		var calls atomic.Int64
 		bodies := make(chan string, 1)
 		srv := wireServer(t, w, &calls, bodies)
-		c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+		c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
 		if err != nil {
 			t.Fatal(err)
 		}

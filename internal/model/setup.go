@@ -42,6 +42,8 @@ type Setup struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Names are Config.Names: the flags a failed call's hint names, where not the chat flags'.
 	Names HintNames
+	// Gemini is Config.Gemini: the builder of googleai's model (package gemini's New).
+	Gemini GeminiFunc
 }
 
 // NewTransport returns a new retrying, rate-limited Transport configured by s.
@@ -87,7 +89,7 @@ func (s Setup) Client(ctx context.Context) (Client, error) {
 	if tpm == nil {
 		tpm = s.NewTokens()
 	}
-	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm, Names: s.Names})
+	return New(ctx, Config{Provider: s.Provider, BaseURL: s.BaseURL, APIKey: s.APIKey, HTTPClient: tr.Client(), TPM: tpm, Names: s.Names, Gemini: s.Gemini})
 }
 
 // KeyOptional reports whether provider, at baseURL, can be called without an API key: ollama and

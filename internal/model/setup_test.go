@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 func TestResponseFormatWire(t *testing.T) {
@@ -22,7 +24,7 @@ func TestResponseFormatWire(t *testing.T) {
 				var calls atomic.Int64
 				bodies := make(chan string, 1)
 				srv := wireServer(t, w, &calls, bodies)
-				c, err := Setup{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, MaxRetries: 0}.Client(context.Background())
+				c, err := Setup{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, MaxRetries: 0}.Client(context.Background())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -99,7 +101,7 @@ func TestSetupNoKey(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider+tt.base, func(t *testing.T) {
-			_, err := Setup{Provider: tt.provider, BaseURL: tt.base, Timeout: time.Second}.Client(context.Background())
+			_, err := Setup{Gemini: gemini.New, Provider: tt.provider, BaseURL: tt.base, Timeout: time.Second}.Client(context.Background())
 			if got := errors.Is(err, ErrNoKey); got != tt.noKey {
 				t.Errorf("Setup{%s, %q}.Client() = %v, want ErrNoKey %v", tt.provider, tt.base, err, tt.noKey)
 			}

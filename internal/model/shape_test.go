@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 // TestShapeFaults: a 200 reply that is JSON but not the provider's reply (an array, a string, a
@@ -49,7 +51,7 @@ func TestShapeFaults(t *testing.T) {
 			var calls atomic.Int64
 			srv := wireServer(t, w, &calls, nil)
 			base := w.baseURL(srv.URL)
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: base, APIKey: testKey,
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: base, APIKey: testKey,
 				HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
 			if err != nil {
 				t.Fatal(err)
@@ -97,7 +99,7 @@ func TestShapeFaultThenAnswer(t *testing.T) {
 				io.WriteString(rw, w.reply)
 			}))
 			defer srv.Close()
-			c, err := New(context.Background(), Config{Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
 				HTTPClient: NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond}).Client()})
 			if err != nil {
 				t.Fatal(err)

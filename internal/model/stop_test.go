@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 // generateAll makes n calls through c, at most par at a time, and returns their errors.
@@ -208,7 +209,7 @@ func TestTransportStopsCallingRefusingServer(t *testing.T) {
 			if tt.provider == "openai" {
 				base += "/v1"
 			}
-			c, err := Setup{Provider: tt.provider, BaseURL: base, APIKey: testKey, Transport: tr}.Client(context.Background())
+			c, err := Setup{Gemini: gemini.New, Provider: tt.provider, BaseURL: base, APIKey: testKey, Transport: tr}.Client(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 // TestStoredOnlyAsksNoServer: a call asked of the cache alone that reaches a provider's client
@@ -19,7 +21,7 @@ func TestStoredOnlyAsksNoServer(t *testing.T) {
 	}))
 	defer srv.Close()
 	for _, provider := range []string{"openai", "anthropic", "ollama", "googleai"} {
-		c, err := New(context.Background(), Config{Provider: provider, BaseURL: srv.URL, APIKey: "k"})
+		c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: provider, BaseURL: srv.URL, APIKey: "k"})
 		if err != nil {
 			t.Fatalf("%s: %v", provider, err)
 		}

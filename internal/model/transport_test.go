@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/gemini"
 )
 
 const okReply = `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}`
@@ -326,7 +327,7 @@ func TestTransportRetryDelay(t *testing.T) {
 			defer srv.Close()
 			var s sleeps
 			tr := NewTransport(TransportConfig{MaxRetries: 3, Backoff: time.Second, Seed: 1, Sleep: s.sleep})
-			c, err := New(context.Background(), Config{Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -29,9 +29,6 @@ import (
 	"github.com/qapipe/qapipe/internal/prompt"
 )
 
-// qa-predict reaches googleai through package gemini, which package model does not link itself.
-func init() { model.UseGemini(gemini.New) }
-
 const description = `qa-predict reads qapipe records (JSON Lines) and writes each one back with a prediction
 from a model: openai (and any OpenAI-compatible server via --base-url: vLLM, llama.cpp, LM Studio,
 Ollama's /v1), anthropic, ollama, googleai, or extractive, an offline baseline that picks a span of
@@ -654,7 +651,8 @@ func (a *app) setup(c *cli.Context, provider, baseURL, key string) model.Setup {
 	return model.Setup{Provider: provider, BaseURL: baseURL, APIKey: key, Concurrency: a.concurrency,
 		RPM: c.Float64("rpm"), TPM: c.Float64("tpm"), MaxRetries: c.Int("max-retries"),
 		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed")), Sleep: a.sleep,
-		Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")}}
+		Names:  model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
+		Gemini: gemini.New} // qa-predict reaches googleai through package gemini, which model does not link
 }
 
 // apiKey reads the key from file (trimmed), else from the provider's usual environment variables.

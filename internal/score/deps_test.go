@@ -8,7 +8,7 @@ import (
 
 // TestLinksNoGeminiClient: qa-score's embedding metrics share package model's transport, but
 // not its Gemini client, whose Google libraries (gRPC, protobuf, the generated API clients)
-// doubled qa-score's size and start-up time (package gemini, model.UseGemini). langchaingo's
+// doubled qa-score's size and start-up time (package gemini, model.Config.Gemini). langchaingo's
 // other provider packages, which package model imports, are small and stay linked.
 func TestLinksNoGeminiClient(t *testing.T) {
 	gotool, err := exec.LookPath("go")
