@@ -2,7 +2,11 @@ package model
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,64 +69,73 @@ func TestReadThought(t *testing.T) {
 	}
 }
 
-// TestThinkingClient: the Thinking client reads every reply of the client it wraps: the answer in
-// Text, the text as it came in Raw, the thinking added to what the server sent apart; a reply cut
-// in its thinking fails naming the max_tokens that ran out, one with nothing after its thinking
-// is an empty reply, and both keep their usage and Raw.
+// TestThinkingClient: the Thinking client reads every reply of the client it wraps, here a real
+// client of a loopback server: the answer in Text, the text as it came in Raw, the thinking
+// added to what the server sent apart; a reply cut in its thinking fails naming the max_tokens
+// that ran out, one with nothing after its thinking is an empty reply, and both keep their usage
+// and Raw.
 func TestThinkingClient(t *testing.T) {
 	usage := record.Usage{InputTokens: 10, OutputTokens: 32}
 	for _, tc := range []struct {
-		name      string
-		reply     Response
-		maxTokens int
-		provider  string
-		want      Response
-		err       string
+		name string
+		// provider is openai unless set; stop is the reply's finish_reason (stop_reason), "stop"
+		// (end_turn) unless set; apart is the reasoning_content an OpenAI-compatible server sends.
+		provider, text, apart, stop string
+		maxTokens                   int
+		want                        Response // its Usage is usage, always
+		err                         string
 	}{
-		{name: "both tags", reply: Response{Text: "<think>\nhmm\n</think>\n\nParis"},
+		{name: "both tags", text: "<think>\nhmm\n</think>\n\nParis",
 			want: Response{Text: "Paris", Reasoning: "hmm", Raw: "<think>\nhmm\n</think>\n\nParis"}},
-		{name: "no thinking", reply: Response{Text: "Paris", Reasoning: "sent apart"},
+		{name: "no thinking", text: "Paris", apart: "sent apart",
 			want: Response{Text: "Paris", Reasoning: "sent apart", Raw: "Paris"}},
-		{name: "sent apart and inline", reply: Response{Text: "b</think>Paris", Reasoning: "a"},
+		{name: "sent apart and inline", text: "b</think>Paris", apart: "a",
 			want: Response{Text: "Paris", Reasoning: "a\n\nb", Raw: "b</think>Paris"}},
-		{name: "cut at max_tokens", reply: Response{Text: "<think>\nThe capital", Cut: true, Usage: usage, Attempts: 1}, maxTokens: 32,
-			want: Response{Raw: "<think>\nThe capital", Cut: true, Usage: usage, Attempts: 1},
+		{name: "cut at max_tokens", text: "<think>\nThe capital", stop: "length", maxTokens: 32,
+			want: Response{Raw: "<think>\nThe capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no </think>, so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
-		{name: "cut at the server's limit", reply: Response{Text: "<think>\nThe capital", Cut: true},
+		{name: "cut at the server's limit", text: "<think>\nThe capital", stop: "length",
 			want: Response{Raw: "<think>\nThe capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no </think>, so no answer (it stopped at the server's token limit before the answer)"},
-		{name: "cut at langchaingo's default", provider: "anthropic", reply: Response{Text: "<think>\nThe capital", Cut: true},
+		{name: "cut at langchaingo's default", provider: "anthropic", text: "<think>\nThe capital", stop: "max_tokens",
 			want: Response{Raw: "<think>\nThe capital", Cut: true},
 			err:  "anthropic r1: reply cut in its thinking: no </think>, so no answer (max_tokens 2048, langchaingo's default without --max-tokens, ran out before the answer; a reasoning model's thinking counts in it)"},
-		{name: "cut at the context window", provider: "anthropic", reply: Response{Text: "<think>\nThe capital", Cut: true, Window: true}, maxTokens: 32,
+		{name: "cut at the context window", provider: "anthropic", text: "<think>\nThe capital", stop: "model_context_window_exceeded", maxTokens: 32,
 			want: Response{Raw: "<think>\nThe capital", Cut: true, Window: true},
 			err:  "anthropic r1: reply cut in its thinking: no </think>, so no answer (the model's context window filled up before the answer)"},
-		{name: "stopped in its thinking", reply: Response{Text: "<think>\nThe capital"},
+		{name: "stopped in its thinking", text: "<think>\nThe capital",
 			want: Response{Raw: "<think>\nThe capital"},
 			err:  "openai r1: reply cut in its thinking: no </think>, so no answer"},
-		{name: "nothing after the thinking", reply: Response{Text: "<think>x</think>\n\n", Usage: usage},
-			want: Response{Text: "", Reasoning: "x", Raw: "<think>x</think>\n\n", Usage: usage},
+		{name: "nothing after the thinking", text: "<think>x</think>\n\n",
+			want: Response{Text: "", Reasoning: "x", Raw: "<think>x</think>\n\n"},
 			err:  "openai r1: empty reply (nothing after </think>)"},
-		{name: "Magistral's tags", reply: Response{Text: "[THINK]hmm[/THINK]Paris"},
+		{name: "Magistral's tags", text: "[THINK]hmm[/THINK]Paris",
 			want: Response{Text: "Paris", Reasoning: "hmm", Raw: "[THINK]hmm[/THINK]Paris"}},
-		{name: "Magistral cut at max_tokens", reply: Response{Text: "[THINK]The capital", Cut: true}, maxTokens: 32,
+		{name: "Magistral cut at max_tokens", text: "[THINK]The capital", stop: "length", maxTokens: 32,
 			want: Response{Raw: "[THINK]The capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no [/THINK], so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
-		{name: "Magistral with nothing after the thinking", reply: Response{Text: "[THINK]x[/THINK] "},
+		{name: "Magistral with nothing after the thinking", text: "[THINK]x[/THINK] ",
 			want: Response{Reasoning: "x", Raw: "[THINK]x[/THINK] "},
 			err:  "openai r1: empty reply (nothing after [/THINK])"},
-		{name: "gpt-oss cut at max_tokens", reply: Response{Text: "<|channel|>analysis<|message|>The capital", Cut: true}, maxTokens: 32,
+		{name: "gpt-oss cut at max_tokens", text: "<|channel|>analysis<|message|>The capital", stop: "length", maxTokens: 32,
 			want: Response{Raw: "<|channel|>analysis<|message|>The capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no <|channel|>final<|message|>, so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
 	} {
-		provider := tc.provider
-		if provider == "" {
-			provider = "openai"
+		w := wires[0]
+		if tc.provider == "anthropic" {
+			w = wires[1]
 		}
-		next := clientFunc(func(context.Context, Request) (Response, error) { return tc.reply, nil })
-		got, err := Thinking{Next: next}.Generate(context.Background(), Request{Provider: provider, Model: "r1", MaxTokens: tc.maxTokens})
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: Generate = %+v, want %+v", tc.name, got, tc.want)
+		req := testRequest(w.provider, "r1")
+		req.MaxTokens = tc.maxTokens
+		got, err := Thinking{Next: replyClient(t, w, thinkingReply(t, w.provider, tc.text, tc.apart, tc.stop))}.Generate(context.Background(), req)
+		want := tc.want
+		want.Usage, want.Attempts = usage, 1
+		got.Model = ""
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Generate = %+v, want %+v", tc.name, got, want)
+		}
+		if got.AsCame() != tc.text {
+			t.Errorf("%s: AsCame = %q, want the text as it came, %q", tc.name, got.AsCame(), tc.text)
 		}
 		switch {
 		case tc.err == "" && err != nil:
@@ -133,19 +146,58 @@ func TestThinkingClient(t *testing.T) {
 			t.Errorf("%s: Generate error %T, want a *CallError", tc.name, err)
 		}
 	}
-	cut, _ := Thinking{Next: clientFunc(func(context.Context, Request) (Response, error) { return Response{Text: "<think>"}, nil })}.Generate(context.Background(), Request{})
-	if cut.AsCame() != "<think>" {
-		t.Errorf("AsCame of a cut reply = %q, want the text as it came", cut.AsCame())
+}
+
+// TestThinkingPassesFailures: a call that failed reaches Thinking's caller as the wrapped client
+// gave it.
+func TestThinkingPassesFailures(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"model r1 does not exist","type":"invalid_request_error"}}`)
+	}))
+	defer srv.Close()
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
 	}
-	failed := errors.New("down")
-	if _, err := (Thinking{Next: clientFunc(func(context.Context, Request) (Response, error) { return Response{}, failed })}).Generate(context.Background(), Request{}); err != failed {
-		t.Errorf("Generate over a failed call: error %v, want the call's", err)
+	_, bare := c.Generate(context.Background(), testRequest("openai", "r1"))
+	_, err = Thinking{Next: c}.Generate(context.Background(), testRequest("openai", "r1"))
+	if bare == nil || err == nil || err.Error() != bare.Error() || !errors.As(err, new(*CallError)) {
+		t.Errorf("Generate over a failed call: error %v, want the call's %v", err, bare)
 	}
 }
 
-type clientFunc func(context.Context, Request) (Response, error)
-
-func (f clientFunc) Generate(ctx context.Context, req Request) (Response, error) { return f(ctx, req) }
+// thinkingReply is a reply body of provider (openai or anthropic) holding text, the thinking
+// apart sent apart (openai only), stopped for the reason stop ("" for the usual one), and
+// reporting TestThinkingClient's usage.
+func thinkingReply(t *testing.T, provider, text, apart, stop string) string {
+	t.Helper()
+	quote := func(s string) string {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if provider == "anthropic" {
+		if stop == "" {
+			stop = "end_turn"
+		}
+		return `{"id":"msg_1","type":"message","role":"assistant","model":"r1","content":[{"type":"text","text":` + quote(text) +
+			`}],"stop_reason":` + quote(stop) + `,"usage":{"input_tokens":10,"output_tokens":32}}`
+	}
+	if stop == "" {
+		stop = "stop"
+	}
+	message := `{"role":"assistant","content":` + quote(text)
+	if apart != "" {
+		message += `,"reasoning_content":` + quote(apart)
+	}
+	return `{"id":"c","object":"chat.completion","created":1,"model":"r1","choices":[{"index":0,"message":` + message +
+		`},"finish_reason":` + quote(stop) + `}],"usage":{"prompt_tokens":10,"completion_tokens":32,"total_tokens":42}}`
+}
 
 // TestSentReasoning: the thinking a server sends apart from the text is the response's
 // Reasoning: reasoning_content (DeepSeek's API, llama-server, vLLM before 0.11) as langchaingo
