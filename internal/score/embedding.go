@@ -95,7 +95,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 	st := &embedStage{batch: max(ec.Batch, 1), sbert: sel.index("sbert"), bp: sel.index("bertscore_p"),
 		br: sel.index("bertscore_r"), bf: sel.index("bertscore_f1"), idf: idf, facts: sel.readsFacts()}
 	if baseline != "" {
-		b, err := embed.ParseBaseline(baseline)
+		b, err := parseBaseline(baseline)
 		if err != nil {
 			return nil, command.Usagef("%v", err)
 		}

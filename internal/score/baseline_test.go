@@ -1,6 +1,7 @@
-package embed
+package score
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,12 +43,39 @@ func TestParseBaseline(t *testing.T) {
 		{write("empty.tsv", "\n"), metric.Baseline{}, "empty"},
 	}
 	for _, tt := range tests {
-		got, err := ParseBaseline(tt.arg)
+		got, err := parseBaseline(tt.arg)
 		switch {
 		case tt.err == "" && (err != nil || got != tt.want):
-			t.Errorf("ParseBaseline(%q) = %+v, %v, want %+v", tt.arg, got, err, tt.want)
+			t.Errorf("parseBaseline(%q) = %+v, %v, want %+v", tt.arg, got, err, tt.want)
 		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("ParseBaseline(%q) = %+v, %v, want an error with %q", tt.arg, got, err, tt.err)
+			t.Errorf("parseBaseline(%q) = %+v, %v, want an error with %q", tt.arg, got, err, tt.err)
 		}
 	}
+}
+
+// FuzzParseBaselineFile: a baseline file's text is refused or read as three finite numbers
+// below 1, and a file of one row (no header, no comment) reads as the row's numbers do on the
+// command line.
+func FuzzParseBaselineFile(f *testing.F) {
+	for _, s := range []string{"LAYER,P,R,F\n0,0.9,0.9,0.9\n2,0.83,0.84,0.835\n1,0.8,0.8,0.8\n", "# from my own run\n0.5 0.6 0.7\n",
+		"LAYER,P,R,F\nx,0.1,0.2,0.3\n", "L,P,R\n0,0.1,0.2\n", "\n", "0.83", "NaN", "0x1p-1", "1e309", "-1e308,0,0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := parseBaselineFile(s)
+		if err != nil {
+			return
+		}
+		for _, x := range []float64{b.Precision, b.Recall, b.F1} {
+			if math.IsNaN(x) || math.IsInf(x, 0) || x >= 1 {
+				t.Fatalf("parseBaselineFile(%q) = %+v: want finite numbers below 1", s, b)
+			}
+		}
+		row := strings.TrimSpace(s)
+		if !strings.Contains(s, "\n") && !strings.HasPrefix(row, "#") && !strings.HasPrefix(strings.ToUpper(row), "LAYER") {
+			if n, err := parseNumbers(row); err != nil || n != b {
+				t.Fatalf("parseBaselineFile(%q) = %+v, but parseNumbers gives %+v, %v", s, b, n, err)
+			}
+		}
+	})
 }

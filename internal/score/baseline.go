@@ -1,4 +1,4 @@
-package embed
+package score
 
 import (
 	"errors"
@@ -12,14 +12,14 @@ import (
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
-// ParseBaseline reads the value of --baseline: one number used for P, R and F1 ("0.83"), three
+// parseBaseline reads the value of --baseline: one number used for P, R and F1 ("0.83"), three
 // numbers "P,R,F", or the name of a file holding either, or a bert_score baseline file
 // (rescale_baseline/<lang>/<model>.tsv: a "LAYER,P,R,F" header and one row per layer). From such a
 // file the row of the highest layer is used: TEI's /embed_all returns the model's last layer, while
 // bert_score's default for many models is an inner layer — pick the file row that matches the
 // layer your server returns and pass its three numbers instead when they differ. Every baseline
 // must be finite and below 1.
-func ParseBaseline(arg string) (metric.Baseline, error) {
+func parseBaseline(arg string) (metric.Baseline, error) {
 	b, err := parseNumbers(arg)
 	if err == nil {
 		return b, nil
