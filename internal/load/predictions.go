@@ -102,11 +102,20 @@ func (p *Predictions) readHotpotQA(obj map[string]jsonRaw) error {
 	if !ok || isNull(sp) {
 		return nil
 	}
-	var facts map[string][]record.Fact
+	var facts map[string]jsonRaw
 	if err := jsonUnmarshal(sp, &facts); err != nil {
 		return fmt.Errorf(`%s: "sp": want an object of [title, sentence index] lists by id: %v`, p.Name, err)
 	}
-	for id, fs := range facts {
+	for id, raw := range facts {
+		// A null list would make the official script fail (it iterates it); a list of none is
+		// a prediction of no supporting facts.
+		var fs []record.Fact
+		if isNull(raw) {
+			return fmt.Errorf(`%s: "sp": prediction %q: want a list of [title, sentence index] pairs, got null`, p.Name, id)
+		}
+		if err := jsonUnmarshal(raw, &fs); err != nil {
+			return fmt.Errorf(`%s: "sp": prediction %q: want a list of [title, sentence index] pairs: %v`, p.Name, id, err)
+		}
 		p.at(id).facts = fs
 	}
 	return nil
