@@ -18,7 +18,6 @@ package score
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -30,7 +29,6 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embed"
 	"github.com/qapipe/qapipe/internal/english"
-	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -468,6 +466,51 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			err = fmt.Errorf("cache: %w", cerr)
 		}
 	}()
+	if err := cfg.checkOutputs(); err != nil {
+		return err
+	}
+	if cfg.sel.hasFamily("meteor") {
+		// The WordNet table loads while the first records are awaited (from qa-predict or
+		// qa-judge upstream, say), or while --idf reads the references, instead of when the
+		// first METEOR score is asked for.
+		go metric.PrepareMETEOR()
+	}
+	summary, mismatches, err := cfg.openOutputs(stdout, stderr)
+	if err != nil {
+		return err
+	}
+	finished := false // the run got to its end
+	for _, f := range guardOutputs(mismatches, summary) {
+		defer func() { err = f.settle(finished, err) }()
+	}
+	if cfg.embed != nil {
+		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
+			return err
+		}
+	}
+	e := newEmitter(ctx, cfg, stdout, stderr, mismatches)
+	defer e.out.FlushWhenIdle()() // records that come slowly (from qa-predict) go out as they are scored
+	if e.mm != nil {
+		defer e.mm.FlushWhenIdle()() // stopped before the file is closed (defers run last first)
+	}
+	if err := e.streamAll(stdin, stdout); err != nil {
+		return err
+	}
+	judges, replies := e.warnEnd()
+	zeroed := 0
+	if cfg.summary != "" {
+		if zeroed, err = e.summarize(summary, judges, replies, stdout); err != nil {
+			return err
+		}
+	}
+	finished = true
+	return tally{bad: e.bad, failed: e.agg.failed, zeroed: zeroed, metricErrors: e.agg.metricErrors,
+		misnamed: e.sc.names.misnamed(cfg.judge), judge: cfg.judge, judgeFlag: cfg.judgeFlag}.err()
+}
+
+// checkOutputs fails when the --summary or --mismatches file cannot be made or written: they are
+// written at the end, so it is found out before any work.
+func (cfg *config) checkOutputs() error {
 	for _, o := range [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}} {
 		if err := command.OutputFolder(o[0], o[1]); err != nil {
 			return err
@@ -476,20 +519,18 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			return err // written at the end: found then, the records were out
 		}
 	}
-	if cfg.sel.hasFamily("meteor") {
-		// The WordNet table loads while the first records are awaited (from qa-predict or
-		// qa-judge upstream, say), or while --idf reads the references, instead of when the
-		// first METEOR score is asked for.
-		go metric.PrepareMETEOR()
-	}
-	var summary, mismatches *command.Replacement
-	finished := false // the run got to its end
+	return nil
+}
+
+// openOutputs opens the --summary file (not for -) and the --mismatches file as replacements of
+// what is there, each nil when not asked for.
+func (cfg *config) openOutputs(stdout, stderr io.Writer) (summary, mismatches *command.Replacement, err error) {
 	if cfg.summary != "" && cfg.summary != "-" {
 		// Opened before the work, so that a path that cannot be written fails at once, and put
 		// in place only when the run gets to its end: a failed run leaves the file that was
 		// there (none, or an older summary that make sees is out of date), not an empty one.
 		if summary, err = command.ReplaceOutput(cfg.summary, stdout, stderr); err != nil {
-			return fmt.Errorf("--summary: %w", err)
+			return nil, nil, fmt.Errorf("--summary: %w", err)
 		}
 	}
 	if cfg.mismatches != "" {
@@ -497,206 +538,54 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 			if summary != nil {
 				summary.Abort()
 			}
-			return fmt.Errorf("--mismatches: %w", err)
+			return nil, nil, fmt.Errorf("--mismatches: %w", err)
 		}
 	}
-	for _, o := range []struct {
-		r    *command.Replacement
-		what string
-	}{{mismatches, "mismatches"}, {summary, "summary"}} {
+	return summary, mismatches, nil
+}
+
+// outputFile is an output file of a run, settled when the run ends.
+type outputFile struct {
+	r       *command.Replacement
+	what    string // how messages name it
+	release func() // stops catching a broken stdout for it
+}
+
+// guardOutputs returns the opened output files among mismatches and summary, in that order,
+// catching a broken stdout while a regular file among them is unfinished.
+func guardOutputs(mismatches, summary *command.Replacement) []outputFile {
+	var fs []outputFile
+	for _, o := range []outputFile{{r: mismatches, what: "mismatches"}, {r: summary, what: "summary"}} {
 		if o.r == nil {
 			continue
 		}
-		release := func() {}
+		o.release = func() {}
 		if o.r.Regular() {
 			// A reader of the records that goes away (| head -1) would end the process at a
 			// write, leaving the file unfinished: the write fails instead, and main ends the
 			// process with SIGPIPE once the file is done with. (A run ended before it returns,
 			// by a second interrupt while it waits on a slow input, runs no deferred call: the
 			// file is aborted then too, by ReplaceOutput's own cleanup.)
-			release = command.CatchBrokenStdout()
+			o.release = command.CatchBrokenStdout()
 		}
-		defer func() {
-			if finished {
-				if cerr := o.r.Commit(); cerr != nil && err == nil {
-					err = fmt.Errorf("%s: %w", o.what, cerr)
-				}
-			} else {
-				o.r.Abort()
-			}
-			release()
-		}()
+		fs = append(fs, o)
 	}
-	if cfg.embed != nil {
-		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
-			return err
+	return fs
+}
+
+// settle puts the file in place when the run finished and removes it otherwise, then stops
+// catching a broken stdout for it. It returns err, or when that is nil the error of putting
+// the file in place.
+func (o outputFile) settle(finished bool, err error) error {
+	if finished {
+		if cerr := o.r.Commit(); cerr != nil && err == nil {
+			err = fmt.Errorf("%s: %w", o.what, cerr)
 		}
+	} else {
+		o.r.Abort()
 	}
-	sc := newScorer(cfg.sel, cfg.judge)
-	sc.missingAsZero = cfg.missingAsZero
-	agg := newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by)
-	corpus := newCorpusAcc(cfg.corpus, cfg.by)
-	records := stdout
-	if cfg.summary == "-" {
-		records = io.Discard
-	}
-	out := record.NewWriter(records)
-	defer out.FlushWhenIdle()() // records that come slowly (from qa-predict) go out as they are scored
-	var mm *record.Writer
-	if mismatches != nil {
-		mm = record.NewWriter(mismatches)
-		defer mm.FlushWhenIdle()() // stopped before the file is closed (defers run last first)
-	}
-	bad := 0
-	var unread unreadReplies
-	var lead command.LeadingBad
-	leadFile := ""
-	process := func(l line) result { return cfg.process(sc, l) }
-	emitOne := func(r result) error {
-		file := r.l.file
-		if r.bad != nil {
-			file = r.bad.File
-		}
-		if file != leadFile {
-			if err := lead.End(leadFile); err != nil {
-				return err // the file before this one had bad lines only
-			}
-			lead, leadFile = command.LeadingBad{}, file
-		}
-		if r.bad != nil {
-			if cfg.strict {
-				return r.bad
-			}
-			bad++
-			fmt.Fprintf(stderr, "qa-score: %v\n", r.bad)
-			return lead.Bad(file, r.bad)
-		}
-		lead.Good()
-		for _, p := range r.o.corpus.problems {
-			fmt.Fprintf(stderr, "qa-score: %v\n", &record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID, Err: errors.New(p.msg)})
-		}
-		agg.add(r.o)
-		agg.addID(r.rec.ID, r.l.file, r.l.no)
-		unread.add(r.l.file, r.l.no, r.rec.ID, r.o.unread)
-		corpus.add(r.o.typ, r.o.by, r.o.corpus)
-		if r.mismatch != nil {
-			mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush
-		}
-		err := out.WriteRaw(r.out)
-		putBuf(r.out)
-		return err
-	}
-	emit := emitOne
-	var pending []result
-	flush := func() error {
-		msgs := cfg.embed.fill(ctx, pending)
-		if len(msgs) > 0 && ctx.Err() != nil {
-			// Abandoned (a second signal) with the batch's calls cut: its records are
-			// unfinished, not failed, so neither they nor any after them are written.
-			return ctx.Err()
-		}
-		for _, m := range msgs {
-			fmt.Fprintf(stderr, "qa-score: %s\n", m)
-		}
-		for _, r := range pending {
-			if r.bad == nil {
-				r = cfg.finish(sc, r)
-			}
-			if err := emitOne(r); err != nil {
-				return err
-			}
-		}
-		pending = pending[:0]
-		return nil
-	}
-	var emitErr error // the error of writing, or of the first bad line under --strict
-	if cfg.embed != nil {
-		emit = func(r result) error {
-			if pending = append(pending, r); len(pending) >= cfg.embed.batch {
-				emitErr = flush()
-				return emitErr
-			}
-			return nil
-		}
-	}
-	var count io.Writer
-	recordsOut := stdout // where the records go, which a bar must not break: none with --summary -
-	if cfg.summary == "-" {
-		recordsOut = nil
-	}
-	bar := command.ByteProgress(stderr, recordsOut, cfg.inputs)
-	if bar != nil {
-		count = bar
-	}
-	serr := stream(ctx, cfg.inputs, stdin, count, cfg.maxLine, cfg.jobs, process, emit)
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(stderr)
-	}
-	// The records waiting for their embeddings are scored and written when the input ended, and
-	// also when it failed part-way (a later file that cannot be read, a bad line under --strict),
-	// as the records before them were: not when writing failed or the run was cancelled.
-	if len(pending) > 0 && emitErr == nil && ctx.Err() == nil {
-		if err := flush(); serr == nil {
-			serr = err
-		}
-	}
-	if serr == nil {
-		serr = lead.End(leadFile)
-	}
-	if serr == nil {
-		// Asked to finish (the first signal), the run still read, scored and wrote every
-		// record, but the embedding calls not yet made were refused (their records are left
-		// without embedding scores, reported as after a failed call): it ends interrupted.
-		serr = interrupt.Err(ctx)
-	}
-	if err := out.Flush(); err != nil && serr == nil {
-		serr = err // "write /dev/stdout: …", as when a write before the end fails
-	}
-	if mm != nil {
-		if err := mm.Flush(); err != nil && serr == nil {
-			serr = fmt.Errorf("mismatches: %w", err)
-		}
-	}
-	if serr != nil {
-		return serr
-	}
-	if cfg.embed != nil {
-		fmt.Fprintf(stderr, "qa-score: %s\n", cfg.embed.stats())
-		if w := cfg.embed.stopWarning(); w != "" {
-			fmt.Fprintf(stderr, "qa-score: %s\n", w)
-		}
-	}
-	if cfg.summary == "" && agg.unscored > 0 { // the summary's warnings say it otherwise
-		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(agg.unscored, agg.records, agg.unpredicted, agg.unjudged, agg.unjudgedBare))
-	}
-	judges := sc.names.warning(cfg.judge, cfg.judgeFlag)
-	if cfg.summary == "" && judges != "" {
-		fmt.Fprintf(stderr, "qa-score: warning: %s\n", judges)
-	}
-	replies := unread.warning()
-	if cfg.summary == "" && replies != "" {
-		fmt.Fprintf(stderr, "qa-score: warning: %s\n", replies)
-	}
-	zeroed := 0
-	if cfg.summary != "" {
-		s := agg.summarize(cfg.reps, cfg.seed, cfg.level, bad, corpus)
-		if s.ErrorsAsZero {
-			zeroed = s.Errors - s.failedUnscored
-		}
-		if judges != "" {
-			s.Warnings = append(s.Warnings, judges)
-		}
-		if replies != "" {
-			s.Warnings = append(s.Warnings, replies)
-		}
-		if err := cfg.writeSummary(s, summary, stdout, stderr); err != nil {
-			return err
-		}
-	}
-	finished = true
-	return tally{bad: bad, failed: agg.failed, zeroed: zeroed, metricErrors: agg.metricErrors,
-		misnamed: sc.names.misnamed(cfg.judge), judge: cfg.judge, judgeFlag: cfg.judgeFlag}.err()
+	o.release()
+	return err
 }
 
 // process decodes and scores one line, and encodes it unless the embedding metrics are still to
