@@ -300,7 +300,56 @@ func flags() []cli.Flag {
 	}
 }
 
+// parseConfig reads the flags into a config, checking them and warning of those that do nothing;
+// for a run that calls a judge model it builds the client too.
 func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
+	cfg, err := newConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.parseMode(c); err != nil {
+		return nil, err
+	}
+	if err := cfg.parseLimits(c); err != nil {
+		return nil, err
+	}
+	strip, err := cfg.parseReplies(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := cfg.parseName(c); err != nil {
+		return nil, err
+	}
+	j := cfg.judge
+	if !j.NeedsModel() {
+		cfg.warnNoModel(c)
+		j.Model = ""
+		return cfg, nil
+	}
+	if err := cfg.checkModel(c); err != nil {
+		return nil, err
+	}
+	if cfg.dryRun {
+		if err := checkDryRunCache(c); err != nil {
+			return nil, err
+		}
+		return cfg, nil
+	}
+	if j.Model == "" {
+		if j.Mode == ModeAuto || j.Mode == "" {
+			return cfg, nil // records routed to an LLM protocol get an error saying so
+		}
+		return nil, command.Usagef("--model: mode %s needs a judge model", j.Mode)
+	}
+	if err := cfg.connect(ctx, c, strip); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// newConfig reads the flags that need no checking into a config and its judge, and checks
+// --base-url and --mode.
+func newConfig(c *cli.Context) (*config, error) {
 	baseURL, err := command.BaseURL(c, "base-url")
 	if err != nil {
 		return nil, err
@@ -313,16 +362,39 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if !contains(Modes, j.Mode) {
 		return nil, command.Usagef("--mode: unknown mode %q (want one of %s)%s", j.Mode, strings.Join(Modes, ", "), english.DidYouMean(j.Mode, Modes))
 	}
+	return cfg, nil
+}
+
+// parseMode reads --route and --prompt (with --prompt-format), which a judge's mode depends on,
+// and drops the routes when the mode routes nothing.
+func (cfg *config) parseMode(c *cli.Context) error {
+	j := cfg.judge
 	if p := c.String("route"); p != "" {
 		r, keys, err := LoadRoutes(p)
 		if err != nil {
-			return nil, command.Usagef("--route: %v", err)
+			return command.Usagef("--route: %v", err)
 		}
 		j.Routes, cfg.routes = r, newRouteUse(p, r, keys)
 	}
+	if err := parsePrompt(c, j); err != nil {
+		return err
+	}
+	if cfg.routes != nil && j.Mode != ModeAuto {
+		how := "--mode " + j.Mode
+		if j.Mode == ModeCustom {
+			how = "a --prompt judge"
+		}
+		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --route %s does nothing with %s: only --mode auto routes\n", cfg.routes.path, how)
+		cfg.routes = nil
+	}
+	return nil
+}
+
+// parsePrompt checks --prompt-format and loads the --prompt file, if any, making j a custom judge.
+func parsePrompt(c *cli.Context, j *Judge) error {
 	// The value is checked even without --prompt, as --max-tokens-field's is without a model.
 	if f := c.String("prompt-format"); !slices.Contains(CustomFormats, f) {
-		return nil, command.Usagef("--prompt-format: unknown format %q%s (want %s, %s or %s)%s", f, command.FromEnv(c, "prompt-format"),
+		return command.Usagef("--prompt-format: unknown format %q%s (want %s, %s or %s)%s", f, command.FromEnv(c, "prompt-format"),
 			FormatJSONScore, FormatLabel, FormatYesNo, english.DidYouMean(f, CustomFormats))
 	}
 	if c.IsSet("prompt-format") && c.String("prompt") == "" {
@@ -331,7 +403,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	if p := c.String("prompt"); p != "" {
 		cu, err := LoadCustom(p, c.String("prompt-format"))
 		if err != nil {
-			return nil, command.Usagef("--prompt: %v", err)
+			return command.Usagef("--prompt: %v", err)
 		}
 		if n := len(cu.Unknown); n > 0 {
 			what := "an unknown placeholder, sent as written"
@@ -343,54 +415,68 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		}
 		j.Custom, j.Mode = cu, ModeCustom
 	}
-	if cfg.routes != nil && j.Mode != ModeAuto {
-		how := "--mode " + j.Mode
-		if j.Mode == ModeCustom {
-			how = "a --prompt judge"
-		}
-		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --route %s does nothing with %s: only --mode auto routes\n", cfg.routes.path, how)
-		cfg.routes = nil
-	}
+	return nil
+}
+
+// parseLimits reads and checks the numbers that bound the run and its calls: --concurrency,
+// --max-line, --max-tokens (and --max-tokens-field), --num-ctx, --temperature and those that
+// may not be negative.
+func (cfg *config) parseLimits(c *cli.Context) error {
+	j := cfg.judge
+	var err error
 	if cfg.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
-		return nil, err
+		return err
 	}
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
-		return nil, err
+		return err
 	}
 	if err := command.NotNegative(c, "parse-retries", "max-tokens", "max-retries", "rpm", "tpm", "timeout", "backoff", "max-cost"); err != nil {
-		return nil, err
+		return err
 	}
 	j.MaxTokens = c.Int("max-tokens")
 	if j.MaxTokensField, err = command.MaxTokensField(c, "max-tokens-field", "", model.MaxTokensFields); err != nil {
-		return nil, err // the value, whether or not a model is called; the provider below
+		return err // the value, whether or not a model is called; the provider below
 	}
 	if j.NumCtx, err = command.IntBetween(c, "num-ctx", 0, math.MaxInt32, "tokens"); err != nil {
-		return nil, err
+		return err
 	}
 	if c.IsSet("temperature") {
 		hi, ok := model.MaxTemperature(j.Provider, j.BaseURL)
 		t, err := command.Temperature(c, "temperature", hi, ok, j.Provider)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		j.Temperature = &t
 	}
-	strip, err := command.Think(c)
-	if err != nil {
-		return nil, err
+	return nil
+}
+
+// parseReplies reads how the judge's replies are read, priced and seeded: --think (whether the
+// thinking is stripped, returned), --prices and --seed.
+func (cfg *config) parseReplies(c *cli.Context) (strip bool, err error) {
+	j := cfg.judge
+	if strip, err = command.Think(c); err != nil {
+		return false, err
 	}
 	prices, err := model.LoadPrices(c.String("prices"))
 	if err != nil {
-		return nil, command.Usagef("--prices: %v", err)
+		return false, command.Usagef("--prices: %v", err)
 	}
 	j.Prices = prices
 	if c.IsSet("seed") {
 		s := int(c.Int64("seed"))
 		j.Seed = &s
 	}
+	return strip, nil
+}
+
+// parseName sets the judgments' name: --name, checked, else the default from the mode and the
+// model (see config.bare).
+func (cfg *config) parseName(c *cli.Context) error {
+	j := cfg.judge
 	cfg.name = c.String("name")
 	if err := checkName(cfg.name, command.FromEnv(c, "name")); err != nil {
-		return nil, err
+		return err
 	}
 	if cfg.name == "" {
 		cfg.name = j.Mode
@@ -402,23 +488,32 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 			cfg.name += "/" + j.Model
 		}
 	}
-	if !j.NeedsModel() {
-		how := "--mode " + j.Mode
-		if cfg.routes != nil {
-			how = "--route " + cfg.routes.path + ", which routes every record to a rule"
-		}
-		// No cache is opened, nor checked (dry_run_cache_rules.txtar): the run has no use for
-		// it, which the warning says.
-		cachePath := c.String("cache")
-		for _, f := range append(modelFlags(j), modelFlag{"cache", cachePath, cachePath != ""}) {
-			if f.set {
-				fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --%s %s%s does nothing with %s: no model is called\n",
-					f.name, f.value, command.FromEnv(c, f.name), how)
-			}
-		}
-		j.Model = ""
-		return cfg, nil
+	return nil
+}
+
+// warnNoModel warns of each model-call flag set, and of --cache, in a run that calls no model.
+func (cfg *config) warnNoModel(c *cli.Context) {
+	j := cfg.judge
+	how := "--mode " + j.Mode
+	if cfg.routes != nil {
+		how = "--route " + cfg.routes.path + ", which routes every record to a rule"
 	}
+	// No cache is opened, nor checked (dry_run_cache_rules.txtar): the run has no use for
+	// it, which the warning says.
+	cachePath := c.String("cache")
+	for _, f := range append(modelFlags(j), modelFlag{"cache", cachePath, cachePath != ""}) {
+		if f.set {
+			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --%s %s%s does nothing with %s: no model is called\n",
+				f.name, f.value, command.FromEnv(c, f.name), how)
+		}
+	}
+}
+
+// checkModel warns of --max-tokens and --temperature overriding the protocols' own, and checks
+// the flags of a run that may call a model against its provider, and --max-cost against the
+// prices.
+func (cfg *config) checkModel(c *cli.Context) error {
+	j := cfg.judge
 	for _, w := range []string{maxTokensWarning(j, command.FromEnv(c, "max-tokens")), temperatureWarning(j, command.FromEnv(c, "temperature"))} {
 		if w != "" {
 			fmt.Fprintf(c.App.ErrWriter, "qa-judge: %s\n", w)
@@ -429,51 +524,54 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 		if j.Provider == "extractive" {
 			why = "extractive picks answers from a record's context and cannot judge; " + why
 		}
-		return nil, command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, model.ProviderHint(j.Provider, judgeProviders(), "--base-url"))
+		return command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, model.ProviderHint(j.Provider, judgeProviders(), "--base-url"))
 	}
 	if _, err := command.NumCtx(c, "num-ctx", j.Provider); err != nil {
-		return nil, err
+		return err
 	}
 	if _, err := command.MaxTokensField(c, "max-tokens-field", j.Provider, model.MaxTokensFields); err != nil {
-		return nil, err
+		return err
 	}
 	if cfg.maxCost > 0 && j.Model != "" { // checked before a dry run too, which refuses as the run does
-		budget := model.Budget{Prices: prices}
+		budget := model.Budget{Prices: j.Prices}
 		for _, m := range []string{j.Model, prompt.LongMemEvalJudgeModel(j.Model)} {
 			if !budget.Priced(m) {
-				return nil, command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", m)
+				return command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", m)
 			}
 		}
 	}
-	if cfg.dryRun {
-		// No client or key: nothing is sent. The requests shown are those of a run with a
-		// model, which would open --cache: it is checked as that run opens it, but no cache is
-		// opened, nor a file left (cache.Check).
-		if p := c.String("cache"); p != "" {
-			if err := cache.Check(p); err != nil {
-				return nil, command.FlagFile("--cache", err)
-			}
+	return nil
+}
+
+// checkDryRunCache checks the --cache of a dry run.
+func checkDryRunCache(c *cli.Context) error {
+	// No client or key: nothing is sent. The requests shown are those of a run with a
+	// model, which would open --cache: it is checked as that run opens it, but no cache is
+	// opened, nor a file left (cache.Check).
+	if p := c.String("cache"); p != "" {
+		if err := cache.Check(p); err != nil {
+			return command.FlagFile("--cache", err)
 		}
-		return cfg, nil
 	}
-	if j.Model == "" {
-		if j.Mode == ModeAuto || j.Mode == "" {
-			return cfg, nil // records routed to an LLM protocol get an error saying so
-		}
-		return nil, command.Usagef("--model: mode %s needs a judge model", j.Mode)
-	}
+	return nil
+}
+
+// connect builds the judge's client: the model's (newClient), wrapped by the --max-cost budget,
+// the --cache and, when strip is set, the stripping of the thinking.
+func (cfg *config) connect(ctx context.Context, c *cli.Context, strip bool) error {
+	j := cfg.judge
 	client, tr, err := newClient(ctx, c, j)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if cfg.maxCost > 0 {
-		cfg.budget = &model.Budget{MaxUSD: cfg.maxCost, Prices: prices} // its models are priced (above)
+		cfg.budget = &model.Budget{MaxUSD: cfg.maxCost, Prices: j.Prices} // its models are priced (above)
 		client = cfg.budget.Wrap(client)
 	}
 	if p := c.String("cache"); p != "" {
 		cc, err := cache.Open(p)
 		if err != nil {
-			return nil, command.FlagFile("--cache", err)
+			return command.FlagFile("--cache", err)
 		}
 		cfg.cache = cc
 		client = cc.Wrap(client)
@@ -483,7 +581,7 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	}
 	j.Client = client
 	cfg.transport = tr
-	return cfg, nil
+	return nil
 }
 
 // modelFlag is a flag that sets how the judge model is called, as a warning names it.
