@@ -349,7 +349,47 @@ func (a *app) unpriced(judgeModel string) error {
 	return nil
 }
 
+// configure reads and checks the flags into a, warning of those that do nothing, and, for a run
+// that is not a dry run, builds its client.
 func (a *app) configure(c *cli.Context) error {
+	if err := a.configureModel(c); err != nil {
+		return err
+	}
+	if err := a.configureLimits(c); err != nil {
+		return err
+	}
+	if err := a.configureRequests(c); err != nil {
+		return err
+	}
+	var err error
+	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
+		return command.Usagef("--prices: %v", err)
+	}
+	if err := a.unpriced(c.String("judge-model")); err != nil {
+		return err // before a dry run too, which refuses as the run does
+	}
+	if err := a.configureJudgeTemperature(c); err != nil {
+		return err
+	}
+	if err := a.configureJudgeNumCtx(c); err != nil {
+		return err
+	}
+	if a.dryRun {
+		a.configureSequenceParams(c)
+		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
+		// is opened, nor a file left (cache.Check).
+		if f := c.String("cache"); f != "" {
+			return command.FlagFile("--cache", cache.Check(f))
+		}
+		return nil
+	}
+	return a.buildClient(c)
+}
+
+// configureModel reads which model answers (--provider, --model, --base-url, checking the
+// judge's too) and the plain settings of the run, and checks the provider and the model: the
+// extractive baseline, the default, takes no --model and makes no dry run.
+func (a *app) configureModel(c *cli.Context) error {
 	a.provider, a.modelName = c.String("provider"), c.String("model")
 	var err error
 	if a.baseURL, err = command.BaseURL(c, "base-url"); err != nil {
@@ -381,6 +421,13 @@ func (a *app) configure(c *cli.Context) error {
 	} else if a.modelName == "" {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
+	return nil
+}
+
+// configureLimits reads and checks --concurrency and --max-line, the flags that may not be
+// negative, and --temperature against the provider's range, warning when it is not sent.
+func (a *app) configureLimits(c *cli.Context) error {
+	var err error
 	if a.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
 		return err
 	}
@@ -402,9 +449,17 @@ func (a *app) configure(c *cli.Context) error {
 			fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
 		}
 	}
+	return nil
+}
+
+// configureRequests reads what every request carries and how the records are asked: sampling,
+// --think, the sample's seed, --max-tokens, the --template, and the LongMemEval and LoCoMo
+// settings.
+func (a *app) configureRequests(c *cli.Context) error {
 	if err := a.configureSampling(c); err != nil {
 		return err
 	}
+	var err error
 	if a.strip, err = command.Think(c); err != nil {
 		return err
 	}
@@ -426,30 +481,13 @@ func (a *app) configure(c *cli.Context) error {
 	if err := a.configureLoCoMo(c.String("locomo-variant")); err != nil {
 		return err
 	}
-	if err := a.configureBatch(c.Int("batch-size")); err != nil {
-		return err
-	}
-	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
-		return command.Usagef("--prices: %v", err)
-	}
-	if err := a.unpriced(c.String("judge-model")); err != nil {
-		return err // before a dry run too, which refuses as the run does
-	}
-	if err := a.configureJudgeTemperature(c); err != nil {
-		return err
-	}
-	if err := a.configureJudgeNumCtx(c); err != nil {
-		return err
-	}
-	if a.dryRun {
-		a.configureSequenceParams(c)
-		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
-		// is opened, nor a file left (cache.Check).
-		if f := c.String("cache"); f != "" {
-			return command.FlagFile("--cache", cache.Check(f))
-		}
-		return nil
-	}
+	return a.configureBatch(c.Int("batch-size"))
+}
+
+// buildClient builds the client of a run that is not a dry run: the provider's (configureClient),
+// wrapped by the --max-cost budget, the --cache and the stripping of the thinking; then the
+// sequences' settings.
+func (a *app) buildClient(c *cli.Context) error {
 	if err := a.configureClient(c); err != nil {
 		return err
 	}
@@ -457,10 +495,21 @@ func (a *app) configure(c *cli.Context) error {
 		a.budget = &model.Budget{MaxUSD: a.maxCost, Prices: a.prices} // its models are priced (unpriced)
 		a.client = a.budget.Wrap(a.client)
 	}
+	if err := a.configureCache(c); err != nil {
+		return err
+	}
+	a.client = a.thinking(a.client)
+	return a.configureSequences(c)
+}
+
+// configureCache opens --cache and wraps the client with it, or only checks it when nothing
+// would be stored.
+func (a *app) configureCache(c *cli.Context) error {
 	// The extractive baseline calls nothing, and its answers change with qapipe's versions, which
 	// no key names: only the models' replies (its EvaLearn judge's too) are cached. Without a
 	// judge nothing is: --cache is checked, as a dry run checks it, but no file is made, where an
 	// empty cache was left.
+	var err error
 	switch f := c.String("cache"); {
 	case f == "":
 	case a.provider == "extractive" && c.String("judge-model") == "":
@@ -474,10 +523,6 @@ func (a *app) configure(c *cli.Context) error {
 		if a.provider != "extractive" {
 			a.client = a.store.Wrap(a.client)
 		}
-	}
-	a.client = a.thinking(a.client)
-	if err := a.configureSequences(c); err != nil {
-		return err
 	}
 	return nil
 }
