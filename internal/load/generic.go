@@ -182,6 +182,40 @@ func members(raw []byte) (obj map[string]jsonRaw, repeated string, ok bool) {
 // list) is several answers; any other cell is one answer. The
 // delimiter is the one the header line holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
+	c, err := openCSV(in, opt)
+	if c == nil || err != nil {
+		return err // no error and no reader: an empty input
+	}
+	for {
+		rec, line, bad, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := emit(rec, line, bad); err != nil {
+			return err
+		}
+	}
+}
+
+// csvInput is a CSV input being read, row by row, after its header.
+type csvInput struct {
+	in     Input
+	opt    Options
+	end    *lastLine
+	br     *bufio.Reader
+	r      *csv.Reader
+	header []string
+	// goldFacts and predFacts are the columns of the supporting facts (factsColumns).
+	goldFacts, predFacts string
+	read                 int // the last line of the last row read whole, to say how far a broken input was read
+}
+
+// openCSV starts reading in: it picks the delimiter, and reads and checks the header. It returns
+// nil and no error for an empty input.
+func openCSV(in Input, opt Options) (*csvInput, error) {
 	end := &lastLine{r: in.R}
 	br := bufio.NewReaderSize(end, sniffHead)
 	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
@@ -189,127 +223,137 @@ func CSV(in Input, opt Options, emit Emit) error {
 	r.Comma = sniffDelimiter(head)
 	r.FieldsPerRecord = -1
 	if err := crLines(head); err != nil {
-		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
+		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
 	header, err := r.Read()
 	if err == io.EOF {
-		return nil
+		return nil, nil
 	}
 	if _, ok := errors.AsType[*csv.ParseError](err); err != nil && !ok {
-		return command.ReadError(in.DisplayName(), 0, err) // a damaged or cut gzip file
+		return nil, command.ReadError(in.DisplayName(), 0, err) // a damaged or cut gzip file
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", in.DisplayName(), err)
+		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
 	if err := checkHeader(header); err != nil {
-		return fmt.Errorf("%s:1: %w", in.DisplayName(), err)
+		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
 	if opt.Found != nil {
 		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
-	read := 1 // the last line of the last row read whole, to say how far a broken input was read
-	goldFacts, predFacts := factsColumns(opt.Map)
+	c := &csvInput{in: in, opt: opt, end: end, br: br, r: r, header: header, read: 1}
+	c.goldFacts, c.predFacts = factsColumns(opt.Map)
+	return c, nil
+}
+
+// next reads the next row that is not blank and returns its record and line, or bad, why the row
+// makes no record (with line 0). err is io.EOF at the end of the input, or the error that
+// stops the reading.
+func (c *csvInput) next() (rec *record.Record, line int, bad, err error) {
 	for {
-		row, err := r.Read()
-		if err == io.EOF {
-			return nil
+		row, rerr := c.r.Read()
+		if rerr == io.EOF {
+			return nil, 0, nil, io.EOF
 		}
 		var perr *csv.ParseError
-		if errors.As(err, &perr) && cutInQuotes(perr, br, end) {
-			at := ""
-			if perr.Line != perr.StartLine {
-				at = fmt.Sprintf(", at line %d,", perr.Line)
-			}
-			if err := emit(nil, 0, badf(in, perr.StartLine, rowID(header, row, opt.Map), "the input ends%s inside a quoted cell of this row: was it cut short, or is the cell's closing \" missing (it takes in every line after it)?", at)); err != nil {
-				return err
-			}
-			continue
+		if errors.As(rerr, &perr) {
+			return nil, 0, c.parseError(perr, row), nil
 		}
-		if errors.As(err, &perr) {
-			hint := ""
-			if errors.Is(perr.Err, csv.ErrBareQuote) || errors.Is(perr.Err, csv.ErrQuote) {
-				hint = ` (a cell that holds a " must be quoted whole, its quotes doubled: "say ""hi""")`
-			}
-			at := fmt.Sprintf("column %d", perr.Column)
-			if perr.Line != perr.StartLine { // in a cell that spans lines
-				at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
-			}
-			if err := emit(nil, 0, badf(in, perr.StartLine, rowID(header, row, opt.Map), "%v at %s%s", perr.Err, at, hint)); err != nil {
-				return err
-			}
-			continue
+		if rerr != nil {
+			return nil, 0, nil, command.ReadError(c.in.DisplayName(), c.read, rerr) // a damaged or cut gzip file
 		}
-		if err != nil {
-			return command.ReadError(in.DisplayName(), read, err) // a damaged or cut gzip file
-		}
-		last, _ := r.FieldPos(len(row) - 1) // where the row's last cell starts; its line ends end it
-		read = last + strings.Count(row[len(row)-1], "\n")
+		last, _ := c.r.FieldPos(len(row) - 1) // where the row's last cell starts; its line ends end it
+		c.read = last + strings.Count(row[len(row)-1], "\n")
 		if len(row) == 1 && strings.Trim(row[0], " \t") == "" {
 			// A line of spaces and tabs is a blank line, as in JSON Lines, and pandas' reader
 			// skips it. Other white space (\f, \v, U+00A0) makes a row, as it does for pandas.
 			continue
 		}
-		line, _ := r.FieldPos(0) // FieldPos is valid only after a successful Read
-		if len(row) != len(header) {
-			cut := ""
-			if len(row) < len(header) && atEOF(br) && !end.ended() {
-				cut = ": the input ends inside this row, which has no line end: was it cut short, or did its writer stop?"
-			}
-			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "%s, header has %d%s", english.Count(len(row), "field", "fields"), len(header), cut)); err != nil {
-				return err
-			}
-			continue
+		line, _ = c.r.FieldPos(0) // FieldPos is valid only after a successful Read
+		if bad = c.checkRow(row, line); bad != nil {
+			return nil, 0, bad, nil
 		}
-		if repeatsHeader(row, header) {
-			if err := emit(nil, 0, badf(in, line, "", "the header again, not a row (files joined with cat? give each file as an argument)")); err != nil {
-				return err
-			}
-			continue
+		var obj map[string]jsonRaw
+		if obj, bad = c.object(row, line); bad != nil {
+			return nil, 0, bad, nil
 		}
-		if i, e := notText(row); e != nil {
-			if err := emit(nil, 0, badf(in, line, rowID(header, row, opt.Map), "field %q: %v", header[i], e)); err != nil {
-				return err
-			}
-			continue
-		}
-		obj := make(map[string]jsonRaw, len(row))
-		var bad error
-		for i, cell := range row {
-			b, _ := jsonMarshal(cell)
-			if src := opt.Map.source("answers"); src != "" && header[i] == column(src) {
-				if isJSONList(cell) {
-					b = []byte(cell)
-				} else if items, ok := python.ParseStrList(cell); ok {
-					b, _ = jsonMarshal(items)
-				}
-			}
-			if h := header[i]; h != "" && (h == goldFacts || h == predFacts) {
-				var err error
-				if b, err = factsCell(cell); err != nil {
-					id := cmp.Or(rowID(header, row, opt.Map), defaultID(in, itemAt{line: line})) // as the record's
-					bad = badf(in, line, id, "field %q: %v", h, err)
-					break
-				}
-				if b == nil && h == goldFacts {
-					continue // a cell left empty, as pandas writes a NaN: no gold facts
-				}
-				if b == nil {
-					b = jsonRaw("null") // no facts predicted
-				}
-			}
-			obj[header[i]] = b
-		}
-		if bad != nil {
-			if err := emit(nil, 0, bad); err != nil {
-				return err
-			}
-			continue
-		}
-		rec, bad := genericRecord(in, line, defaultID(in, itemAt{line: line}), fields{obj: obj}, opt.Map)
-		if err := emit(rec, line, bad); err != nil {
-			return err
-		}
+		rec, bad = genericRecord(c.in, line, defaultID(c.in, itemAt{line: line}), fields{obj: obj}, c.opt.Map)
+		return rec, line, bad, nil
 	}
+}
+
+// parseError is the bad row of a parse error of the CSV reader: the input ends inside a quoted
+// cell, or a cell is malformed.
+func (c *csvInput) parseError(perr *csv.ParseError, row []string) error {
+	if cutInQuotes(perr, c.br, c.end) {
+		at := ""
+		if perr.Line != perr.StartLine {
+			at = fmt.Sprintf(", at line %d,", perr.Line)
+		}
+		return badf(c.in, perr.StartLine, rowID(c.header, row, c.opt.Map), "the input ends%s inside a quoted cell of this row: was it cut short, or is the cell's closing \" missing (it takes in every line after it)?", at)
+	}
+	hint := ""
+	if errors.Is(perr.Err, csv.ErrBareQuote) || errors.Is(perr.Err, csv.ErrQuote) {
+		hint = ` (a cell that holds a " must be quoted whole, its quotes doubled: "say ""hi""")`
+	}
+	at := fmt.Sprintf("column %d", perr.Column)
+	if perr.Line != perr.StartLine { // in a cell that spans lines
+		at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
+	}
+	return badf(c.in, perr.StartLine, rowID(c.header, row, c.opt.Map), "%v at %s%s", perr.Err, at, hint)
+}
+
+// checkRow returns why row, read at line, makes no record: its fields are not as many as the
+// header's, it is the header again, or a cell is not text. It returns nil when none is.
+func (c *csvInput) checkRow(row []string, line int) error {
+	header := c.header
+	if len(row) != len(header) {
+		cut := ""
+		if len(row) < len(header) && atEOF(c.br) && !c.end.ended() {
+			cut = ": the input ends inside this row, which has no line end: was it cut short, or did its writer stop?"
+		}
+		return badf(c.in, line, rowID(header, row, c.opt.Map), "%s, header has %d%s", english.Count(len(row), "field", "fields"), len(header), cut)
+	}
+	if repeatsHeader(row, header) {
+		return badf(c.in, line, "", "the header again, not a row (files joined with cat? give each file as an argument)")
+	}
+	if i, e := notText(row); e != nil {
+		return badf(c.in, line, rowID(header, row, c.opt.Map), "field %q: %v", header[i], e)
+	}
+	return nil
+}
+
+// object is row, read at line, as the members of a JSON object named by the header: each cell
+// a string, but a list in the answers column (several answers) and the supporting facts in
+// theirs. The error is the bad row of a cell of facts that cannot be read.
+func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
+	header := c.header
+	obj := make(map[string]jsonRaw, len(row))
+	for i, cell := range row {
+		b, _ := jsonMarshal(cell)
+		if src := c.opt.Map.source("answers"); src != "" && header[i] == column(src) {
+			if isJSONList(cell) {
+				b = []byte(cell)
+			} else if items, ok := python.ParseStrList(cell); ok {
+				b, _ = jsonMarshal(items)
+			}
+		}
+		if h := header[i]; h != "" && (h == c.goldFacts || h == c.predFacts) {
+			var err error
+			if b, err = factsCell(cell); err != nil {
+				id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
+				return nil, badf(c.in, line, id, "field %q: %v", h, err)
+			}
+			if b == nil && h == c.goldFacts {
+				continue // a cell left empty, as pandas writes a NaN: no gold facts
+			}
+			if b == nil {
+				b = jsonRaw("null") // no facts predicted
+			}
+		}
+		obj[header[i]] = b
+	}
+	return obj, nil
 }
 
 // repeatsHeader reports whether row holds the header's names, in order, the first after a byte
