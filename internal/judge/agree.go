@@ -1,7 +1,6 @@
 package judge
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -290,84 +289,153 @@ func (r judgedRecord) verdict(k int32) (verdict, bool) {
 func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
 	interrupt.NoCalls(ctx, "qa-judge agree")
 	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
-	var recs []judgedRecord
-	var ids repeat.IDs
-	seen := map[string]int32{}   // the judgment names seen, each with its place
-	types := map[string]string{} // each type once, shared by its records
-	var unread unreadReplies
+	set, err := readJudged(ctx, src, cfg.threshold)
+	if err != nil {
+		return err
+	}
+	names, err := set.compared(cfg.names, src.Bad, stderr)
+	if err != nil {
+		return err
+	}
+	rep := set.report(names, cfg, src.Bad)
+	if err := rep.print(stdout, stderr); err != nil {
+		return err
+	}
+	// Failed judgments are errors, as qa-score and qa-learncurve count them; the message names
+	// them after the bad lines, as every command does.
+	return command.BadRecords(src.Bad, command.Count{N: rep.failed, Singular: "record left out with a failed judgment (see its error field)",
+		Plural: "records left out with a failed judgment (see their error fields)"})
+}
+
+// judgedSet is what agree keeps of the records it reads: each one's verdicts, their ids, the
+// judgment names seen and the replies EvaLearn's rule read no score from.
+type judgedSet struct {
+	recs   []judgedRecord
+	ids    repeat.IDs
+	seen   map[string]int32  // the judgment names seen, each with its place
+	types  map[string]string // each type once, shared by its records
+	unread unreadReplies
+}
+
+// readJudged reads the judged records of src, each judgment's category by threshold (Category).
+// A signal (ctx) stops it before the next record.
+func readJudged(ctx context.Context, src *command.Source, threshold float64) (*judgedSet, error) {
+	s := &judgedSet{seen: map[string]int32{}, types: map[string]string{}}
 	err := src.Each(func(rec *record.Record) error {
 		if err := interrupt.Err(ctx); err != nil {
 			return err
 		}
-		at := src.At(rec.ID, nil)
-		ids.Add(rec.ID, at.File, at.Line)
-		typ, ok := types[rec.Type]
-		if !ok {
-			typ = rec.Type
-			types[typ] = typ
-		}
-		jr := judgedRecord{id: rec.ID, typ: typ}
-		for name, j := range rec.Judgments {
-			k, ok := seen[name]
-			if !ok {
-				k = int32(len(seen))
-				seen[name] = k
-			}
-			if c, ok, why := Category(rec, j, cfg.threshold); ok {
-				jr.verdicts = append(jr.verdicts, verdict{name: k, cat: int32(c)})
-				unread.add(k, len(recs), why, func() *record.Error { return src.At(rec.ID, errors.New(why)) })
-			} else if j != nil && j.Error != "" {
-				jr.verdicts = append(jr.verdicts, verdict{name: k, failed: true})
-			}
-		}
-		recs = append(recs, jr)
+		s.add(rec, src, threshold)
 		return nil
 	})
 	if err == nil {
 		err = interrupt.Err(ctx)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, n := range cfg.names {
-		if _, ok := seen[n]; !ok && len(recs) > 0 { // with no record at all, the report compares none
-			if len(seen) == 0 {
-				return command.Usagef("--names: no record has a judgment named %q, nor any other judgment", n)
-			}
-			// The names Go-quoted, as the other commands list them, so that one with a line
-			// break or a comma reads as one name.
-			known := slices.Sorted(maps.Keys(seen))
-			return command.Usagef("--names: no record has a judgment named %q (the records' judgments: %s)%s", n, command.QuotedList(known),
-				english.DidYouMean(n, known))
+	return s, nil
+}
+
+// add keeps rec, read from src: its id, its type and a verdict for each judgment that has one
+// or failed, its name given a place when first seen.
+func (s *judgedSet) add(rec *record.Record, src *command.Source, threshold float64) {
+	at := src.At(rec.ID, nil)
+	s.ids.Add(rec.ID, at.File, at.Line)
+	typ, ok := s.types[rec.Type]
+	if !ok {
+		typ = rec.Type
+		s.types[typ] = typ
+	}
+	jr := judgedRecord{id: rec.ID, typ: typ}
+	for name, j := range rec.Judgments {
+		k, ok := s.seen[name]
+		if !ok {
+			k = int32(len(s.seen))
+			s.seen[name] = k
+		}
+		if c, ok, why := Category(rec, j, threshold); ok {
+			jr.verdicts = append(jr.verdicts, verdict{name: k, cat: int32(c)})
+			s.unread.add(k, len(s.recs), why, func() *record.Error { return src.At(rec.ID, errors.New(why)) })
+		} else if j != nil && j.Error != "" {
+			jr.verdicts = append(jr.verdicts, verdict{name: k, failed: true})
 		}
 	}
-	names := cfg.names
+	s.recs = append(s.recs, jr)
+}
+
+// compared returns the judgment names to compare: given (--names), each of which some record
+// must have, else every name seen, sorted. Fewer than two is a usage error; no records at all
+// but bad ones (bad lines) are reported as such, with a warning to stderr.
+func (s *judgedSet) compared(given []string, bad int, stderr io.Writer) ([]string, error) {
+	if err := s.checkNames(given); err != nil {
+		return nil, err
+	}
+	names := given
 	if names == nil {
-		for n := range seen {
+		for n := range s.seen {
 			names = append(names, n)
 		}
 		sort.Strings(names)
 	}
 	switch {
-	case cfg.names == nil && len(recs) == 0 && src.Bad > 0:
+	case given == nil && len(s.recs) == 0 && bad > 0:
 		// Every line was bad: they were counted and skipped, exit 3 as for any bad line. The
 		// names they held are unknown, not missing, so this is no usage error.
 		fmt.Fprintln(stderr, "qa-judge agree: warning: no records compared")
-		return command.BadRecords(src.Bad)
-	case cfg.names == nil && len(recs) == 0:
-		return command.Usagef("no records, so no judgment names to compare: give them with --names")
+		return nil, command.BadRecords(bad)
+	case given == nil && len(s.recs) == 0:
+		return nil, command.Usagef("no records, so no judgment names to compare: give them with --names")
 	case len(names) == 0:
-		return command.Usagef("need at least two judgment names, found none: no record has a judgment")
+		return nil, command.Usagef("need at least two judgment names, found none: no record has a judgment")
 	case len(names) < 2:
-		return command.Usagef("need at least two judgment names, found %d (%s)", len(names), command.QuotedList(names))
+		return nil, command.Usagef("need at least two judgment names, found %d (%s)", len(names), command.QuotedList(names))
 	}
-	var items []Item
-	left, failed := 0, 0
+	return names, nil
+}
+
+// checkNames refuses a name of given (--names) that no record has a judgment under, when there
+// are records.
+func (s *judgedSet) checkNames(given []string) error {
+	for _, n := range given {
+		if _, ok := s.seen[n]; !ok && len(s.recs) > 0 { // with no record at all, the report compares none
+			if len(s.seen) == 0 {
+				return command.Usagef("--names: no record has a judgment named %q, nor any other judgment", n)
+			}
+			// The names Go-quoted, as the other commands list them, so that one with a line
+			// break or a comma reads as one name.
+			known := slices.Sorted(maps.Keys(s.seen))
+			return command.Usagef("--names: no record has a judgment named %q (the records' judgments: %s)%s", n, command.QuotedList(known),
+				english.DidYouMean(n, known))
+		}
+	}
+	return nil
+}
+
+// report compares the records on the judgments names: their agreement, the records left out
+// and the warnings. bad is the count of bad input lines.
+func (s *judgedSet) report(names []string, cfg agreeConfig, bad int) *agreeReport {
 	places := make([]int32, len(names)) // every name compared was seen, when there are records
 	for i, n := range names {
-		places[i] = seen[n]
+		places[i] = s.seen[n]
 	}
-	for _, r := range recs {
+	items, left, failed := s.items(places)
+	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
+		leftOut: left, failed: failed, badLines: bad, repeated: s.ids.Count(), cfg: cfg}
+	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps, cfg.level)
+	if w := s.unread.warning(places); w != "" {
+		rep.warnings = append(rep.warnings, w)
+	}
+	if f := s.ids.First(); f != nil {
+		rep.warnings = append(rep.warnings, repeatedWarning(s.ids.Count(), f.Place()))
+	}
+	return rep
+}
+
+// items returns the records with a verdict of each judgment compared (their names at places),
+// in input order, and counts the records left out, and of those the ones with a failed one.
+func (s *judgedSet) items(places []int32) (items []Item, left, failed int) {
+	for _, r := range s.recs {
 		it := Item{ID: r.id, Type: r.typ}
 		for _, k := range places {
 			v, ok := r.verdict(k)
@@ -376,7 +444,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 			}
 			it.Ratings = append(it.Ratings, int(v.cat))
 		}
-		if len(it.Ratings) != len(names) {
+		if len(it.Ratings) != len(places) {
 			left++
 			if slices.ContainsFunc(places, func(k int32) bool { v, _ := r.verdict(k); return v.failed }) {
 				failed++
@@ -385,34 +453,7 @@ func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Re
 		}
 		items = append(items, it)
 	}
-	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
-		leftOut: left, failed: failed, badLines: src.Bad, repeated: ids.Count(), cfg: cfg}
-	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps, cfg.level)
-	if w := unread.warning(places); w != "" {
-		rep.warnings = append(rep.warnings, w)
-	}
-	if f := ids.First(); f != nil {
-		rep.warnings = append(rep.warnings, repeatedWarning(ids.Count(), f.Place()))
-	}
-	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
-	if cfg.format == agreeJSON {
-		err = rep.writeJSON(out)
-	} else {
-		rep.writeText(out)
-	}
-	if err == nil {
-		err = out.Flush()
-	}
-	if err != nil {
-		return err
-	}
-	for _, w := range rep.warnings {
-		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
-	}
-	// Failed judgments are errors, as qa-score and qa-learncurve count them; the message names
-	// them after the bad lines, as every command does.
-	return command.BadRecords(src.Bad, command.Count{N: failed, Singular: "record left out with a failed judgment (see its error field)",
-		Plural: "records left out with a failed judgment (see their error fields)"})
+	return items, left, failed
 }
 
 // repeatedWarning says that n records repeat the id of an earlier record, the first of them at

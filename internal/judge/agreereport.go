@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,6 +27,27 @@ type agreeReport struct {
 	repeated int // records that repeat an earlier record's id
 	warnings []string
 	cfg      agreeConfig
+}
+
+// print writes the report to stdout in its --format, then its warnings to stderr.
+func (r *agreeReport) print(stdout, stderr io.Writer) error {
+	out := bufio.NewWriter(stdout) // keeps the first write error for Flush
+	var err error
+	if r.cfg.format == agreeJSON {
+		err = r.writeJSON(out)
+	} else {
+		r.writeText(out)
+	}
+	if err == nil {
+		err = out.Flush()
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range r.warnings {
+		fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
+	}
+	return nil
 }
 
 // disagreements returns the records compared on which the judges' verdicts differ, in input order.
