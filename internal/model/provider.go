@@ -224,16 +224,9 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if IsStoredOnly(ctx) {
 		return Response{}, ErrNotStored
 	}
-	msgs := make([]llms.MessageContent, 0, len(req.Messages))
-	for _, m := range req.Messages {
-		t, err := chatRole(m.Role)
-		if err != nil {
-			return Response{}, err
-		}
-		if emptySystem(c.provider, m) {
-			continue
-		}
-		msgs = append(msgs, llms.TextParts(t, m.Content))
+	msgs, err := c.messages(req)
+	if err != nil {
+		return Response{}, err
 	}
 	if f := req.MaxTokensField; f != "" && !slices.Contains(MaxTokensFields, f) {
 		return Response{}, fmt.Errorf("max tokens field %q: want one of %s", f, strings.Join(MaxTokensFields, ", "))
@@ -252,63 +245,119 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	}
 	ctx, attempts := WithAttempts(withChatShape(ctx, c.provider))
 	resp, err := c.generate(ctx, llm, msgs, opts, attempts)
-	out := Response{Model: req.Model, Attempts: attempts.N()}
-	body := readReply(c.provider, attempts.Body())
-	status, _ := attempts.Status()
-	fromBody := err != nil && status == http.StatusOK && attempts.Err() == nil && body.answer != nil && body.empty == "" && body.blocked == nil
+	r := &callResult{req: req, attempts: attempts, slot: slot, out: Response{Model: req.Model, Attempts: attempts.N()}}
+	r.body = readReply(c.provider, attempts.Body())
+	r.status, _ = attempts.Status()
+	fromBody := err != nil && r.status == http.StatusOK && attempts.Err() == nil && r.body.answer != nil && r.body.empty == "" && r.body.blocked == nil
 	if fromBody {
 		// A reply of the provider's that langchaingo could not read (a content block of a
 		// type it does not know, as Anthropic's redacted_thinking; content that is an array
 		// of parts, as Mistral's; a Gemini part of data it does not know): valid, paid for,
 		// and read from its body, as the provider's SDKs read it, to be answered as any other.
-		resp, err = &llms.ContentResponse{Choices: []*llms.ContentChoice{body.answer.choice()}}, nil
+		resp, err = &llms.ContentResponse{Choices: []*llms.ContentChoice{r.body.answer.choice()}}, nil
 	}
-	if body.blocked != nil {
-		// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
-		// before the block), but paid for.
-		out.Usage, out.NoUsage = knownUsage(body.usage, "")
-		slot.Settle(0) // as for any failed call, unless its usage is known
-		settle(slot, out)
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, body.blocked)}
+	if r.body.blocked != nil {
+		return c.blocked(r)
 	}
 	if err != nil {
-		slot.Settle(0)
-		if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
-			return out, c.notCalled(out.Attempts)
-		}
-		if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
-			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, req.Model, ue), Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
-		}
-		if why := body.empty; why != "" && status == http.StatusOK {
-			if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
-				out.Cut, out.Window = true, stop == contextFull
-				if spent := c.cutWhy(req, out.Window); spent != "" {
-					why += ": " + spent
-				}
-			}
-			// A reply without text that langchaingo calls an error: an empty reply, paid for.
-			out.Usage, out.NoUsage = knownUsage(body.usage, "")
-			settle(slot, out)
-			return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, req.Model, ErrEmptyReply, why)}
-		}
-		msg := redact(withCause(err, attempts), c.key)
-		if status == http.StatusOK {
-			// A reply langchaingo could not read, nor qapipe from its body (an OpenAI-compatible
-			// content that is an object, a Claude block whose text is no string): no answer,
-			// but its server reported what it cost, which the record and --max-cost count. The
-			// client's words end at their first line: the anthropic client puts the block it
-			// could not read after them whole (kilobytes, for a redacted_thinking block's data).
-			if !body.usage.IsZero() {
-				out.Usage, out.NoUsage = knownUsage(body.usage, "")
-				settle(slot, out)
-			}
-			msg, _, _ = strings.Cut(msg, "\n")
-		}
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, req.Model, msg),
-			Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
+		return c.failed(ctx, r, err)
 	}
+	return c.answered(r, resp, fromBody)
+}
+
+// messages is req's messages as langchaingo sends them, without the empty system messages the
+// provider refuses (emptySystem).
+func (c *chat) messages(req Request) ([]llms.MessageContent, error) {
+	msgs := make([]llms.MessageContent, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		t, err := chatRole(m.Role)
+		if err != nil {
+			return nil, err
+		}
+		if emptySystem(c.provider, m) {
+			continue
+		}
+		msgs = append(msgs, llms.TextParts(t, m.Content))
+	}
+	return msgs, nil
+}
+
+// callResult is a call made, as Generate reads it: the request, its attempts, the reply's body
+// as qapipe reads it, the reply's HTTP status, the call's TPM slot and the response being made.
+type callResult struct {
+	req      Request
+	attempts *Attempts
+	body     reply
+	status   int
+	slot     *Slot
+	out      Response
+}
+
+// blocked is the response and error of a call whose reply the provider blocked.
+func (c *chat) blocked(r *callResult) (Response, error) {
+	// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
+	// before the block), but paid for.
+	r.out.Usage, r.out.NoUsage = knownUsage(r.body.usage, "")
+	r.slot.Settle(0) // as for any failed call, unless its usage is known
+	settle(r.slot, r.out)
+	return r.out, &CallError{Attempts: r.out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, r.body.blocked)}
+}
+
+// failed is the response and error of a call that langchaingo returned err for: one not made,
+// one the transport stopped making, an empty reply, or a failure, its usage kept when the reply
+// reported it.
+func (c *chat) failed(ctx context.Context, r *callResult, err error) (Response, error) {
+	out, attempts := r.out, r.attempts
+	r.slot.Settle(0)
+	if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
+		return out, c.notCalled(out.Attempts)
+	}
+	if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, ue), Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
+	}
+	if why := r.body.empty; why != "" && r.status == http.StatusOK {
+		return c.emptyReply(r, why)
+	}
+	msg := redact(withCause(err, attempts), c.key)
+	if r.status == http.StatusOK {
+		// A reply langchaingo could not read, nor qapipe from its body (an OpenAI-compatible
+		// content that is an object, a Claude block whose text is no string): no answer,
+		// but its server reported what it cost, which the record and --max-cost count. The
+		// client's words end at their first line: the anthropic client puts the block it
+		// could not read after them whole (kilobytes, for a redacted_thinking block's data).
+		if !r.body.usage.IsZero() {
+			out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
+			settle(r.slot, out)
+		}
+		msg, _, _ = strings.Cut(msg, "\n")
+	}
+	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, r.req.Model, msg),
+		Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
+}
+
+// emptyReply is the response and error of a call whose reply langchaingo called an error for
+// having no text, why the body says: an empty reply, paid for, and cut short when its stop
+// reason says so.
+func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
+	out := r.out
+	if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
+		out.Cut, out.Window = true, stop == contextFull
+		if spent := c.cutWhy(r.req, out.Window); spent != "" {
+			why += ": " + spent
+		}
+	}
+	// A reply without text that langchaingo calls an error: an empty reply, paid for.
+	out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
+	settle(r.slot, out)
+	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, r.req.Model, ErrEmptyReply, why)}
+}
+
+// answered is the response of a call that got a reply, resp (read from the body when fromBody):
+// its text, reasoning, usage and stop, or an error when it holds no text.
+func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool) (Response, error) {
+	out, body := r.out, r.body
 	if len(resp.Choices) == 0 {
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, req.Model, ErrEmptyReply)}
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, r.req.Model, ErrEmptyReply)}
 	}
 	ch := answer(c.provider, resp.Choices)
 	if c.provider == "googleai" && body.thoughts && body.answer != nil {
@@ -325,26 +374,32 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
 	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
-	settle(slot, out)
+	settle(r.slot, out)
 	if strings.TrimSpace(ch.Content) == "" {
-		// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
-		// provider's block is read first): an error on the record, never an empty answer. Its usage stays on the
-		// response, for the budget: the reply was paid for.
-		stop, spent, refusal := "", "", body.refusal
-		if out.Cut {
-			spent = c.cutWhy(req, out.Window)
-		}
-		switch {
-		case spent != "":
-			stop = " (stop reason " + ch.StopReason + ": " + spent + ")"
-		case refusal != "":
-			stop = fmt.Sprintf(" (refused: %q)", refusal)
-		case ch.StopReason != "":
-			stop = " (stop reason " + ch.StopReason + ")"
-		}
-		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, stop)}
+		return out, c.noText(r.req, out, ch.StopReason, body.refusal)
 	}
 	return out, nil
+}
+
+// noText is the error of a reply out with no text, stop its stop reason and refusal the refusal
+// it holds, if any.
+func (c *chat) noText(req Request, out Response, stop, refusal string) error {
+	// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
+	// provider's block is read first): an error on the record, never an empty answer. Its usage stays on the
+	// response, for the budget: the reply was paid for.
+	why, spent := "", ""
+	if out.Cut {
+		spent = c.cutWhy(req, out.Window)
+	}
+	switch {
+	case spent != "":
+		why = " (stop reason " + stop + ": " + spent + ")"
+	case refusal != "":
+		why = fmt.Sprintf(" (refused: %q)", refusal)
+	case stop != "":
+		why = " (stop reason " + stop + ")"
+	}
+	return &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, why)}
 }
 
 // emptySystem reports whether m is a system message without text that a call to provider leaves
