@@ -186,95 +186,18 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 // next record, or before the report when it came during the last read: no report is written.
 func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	src := &command.Source{Args: files, Stdin: stdin, Stderr: stderr, Prog: "qa-learncurve", Strict: cfg.Strict, MaxLine: cfg.MaxLine}
-	g := NewGrouper(cfg.Problems)
-	var unplaced, placed int
-	var skippedNotes, failedNotes recordNotes // one line a record, for the first few of each kind
-	var repeated int                          // records whose sequence and position an earlier one had
-	var firstRepeated *record.Error
-	names := map[string]bool{}  // the judgment names the records carry
-	models := map[string]bool{} // the models that answered (prediction.model), up to maxNames
-	err := src.Each(func(r *record.Record) error {
-		if err := interrupt.Err(ctx); err != nil {
-			return err
-		}
-		for name := range r.Judgments {
-			if len(names) < maxNames {
-				names[name] = true
-			}
-		}
-		o, err := observe(r, cfg.Judge)
-		if errors.Is(err, ErrNoSequence) {
-			unplaced++
-			skippedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; skipped", src.At(r.ID, err)))
-			return nil
-		}
-		placed++
-		if p := r.Prediction; p != nil && p.Error == "" && p.Model != "" && len(models) < maxNames {
-			models[p.Model] = true
-		}
-		// The grouper keeps each note while its record's verdict counts: a record replaced by a
-		// later one of the same sequence and position is reported as it is counted, not at all.
-		msg := failure(r, cfg.Judge)
-		switch _, has, _ := evalearn.Verdict(r.Judgments[cfg.Judge]); {
-		case msg != "":
-			o.Note = &Note{Kind: Failed, At: src.At(r.ID, errors.New(msg))}
-		case !has: // a failed record has no verdict either; it is counted as failed only
-			o.Note = &Note{Kind: NoVerdict, At: src.At(r.ID, nil)}
-		case o.Unread != "":
-			o.Note = &Note{Kind: Unread, At: src.At(r.ID, errors.New(o.Unread))}
-		}
-		if g.Add(o) {
-			if repeated++; firstRepeated == nil {
-				firstRepeated = src.At(r.ID, nil)
-			}
-		}
-		return nil
-	})
-	if err == nil {
-		err = interrupt.Err(ctx)
-	}
+	rd, err := readRecords(ctx, cfg, src, stderr)
 	if err != nil {
 		return err
 	}
-	noted, counted := g.Noted()
-	for _, at := range noted[Failed] {
-		failedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; counted as wrong", at))
-	}
-	var ignoredNotes recordNotes // failed records at positions the report does not read
-	for _, at := range g.Ignored()[Failed] {
-		ignoredNotes.note(stderr, fmt.Sprintf("qa-learncurve: warning: %v; ignored: its position is not among 1-%d", at, cfg.Problems))
-	}
-	skippedNotes.rest(stderr, "record without a sequence id or position skipped", "records without a sequence id or position skipped")
-	failedNotes.rest(stderr, "failed record counted as wrong", "failed records counted as wrong")
-	ignoredNotes.rest(stderr, "failed record ignored", "failed records ignored")
-	failed, unjudged, unread := len(noted[Failed]), len(noted[NoVerdict]), len(noted[Unread])
-	seqs, seqWarns := g.Sequences()
+	noted, counted := rd.notes(stderr, cfg.Problems)
+	failed, unjudged := len(noted[Failed]), len(noted[NoVerdict])
+	seqs, seqWarns := rd.g.Sequences()
 	rep := Compute(seqs, cfg.Problems, cfg.Warmup)
 	// One warning per odd sequence could be thousands: those are capped, the others are about
 	// the whole report (a post-warmup accuracy of 0, answers without a verdict) and always shown.
 	warn(stderr, seqWarns)
-	var warns []string
-	if w := modelsWarning(models); w != "" {
-		warns = append(warns, w)
-	}
-	if unjudged > 0 {
-		first := ""
-		if unjudged < counted-failed { // when none has one, the error below says so
-			first = english.Form(unjudged, ": ", "; the first is ") + noted[NoVerdict][0].Place()
-		}
-		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), cfg.Judge, first))
-	}
-	if unread > 0 {
-		warns = append(warns, fmt.Sprintf("%s %q judge %s no score by EvaLearn's rule: counted as wrong, as in EvaLearn%s%v",
-			english.Count(unread, "record's", "records'"), cfg.Judge, english.Form(unread, "reply holds", "replies hold"),
-			english.Form(unread, ": ", "; the first is "), noted[Unread][0]))
-	}
-	if repeated > 0 {
-		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",
-			english.Count(repeated, "record repeats", "records repeat"), english.Form(repeated, "it replaces", "they replace"),
-			english.Form(repeated, ": ", "; the first is ")+firstRepeated.Place()))
-	}
-	warn(stderr, append(warns, rep.Warnings...))
+	warn(stderr, append(rd.warnings(cfg.Judge, noted, counted), rep.Warnings...))
 	var ci *CI
 	if cfg.Bootstrap > 0 {
 		ci = Bootstrap(seqs, rep, cfg.Bootstrap, cfg.Level, cfg.Seed)
@@ -290,9 +213,126 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	}
 	noVerdict := ""
 	if unjudged > 0 && unjudged == counted-failed {
-		noVerdict = noVerdictError(cfg.Judge, cfg.JudgeFlag, names)
+		noVerdict = noVerdictError(cfg.Judge, cfg.JudgeFlag, rd.names)
 	}
-	return badRecords(src, unplaced, placed, failed, unjudged, noVerdict)
+	return badRecords(src, rd.unplaced, rd.placed, failed, unjudged, noVerdict)
+}
+
+// reading is what run keeps of the records it reads: their verdicts, grouped, the counts of
+// records placed and not, the repeats, and the judgment names and models seen.
+type reading struct {
+	g                *Grouper
+	unplaced, placed int
+	skippedNotes     recordNotes // one line a record, for the first few
+	repeated         int         // records whose sequence and position an earlier one had
+	firstRepeated    *record.Error
+	names            map[string]bool // the judgment names the records carry
+	models           map[string]bool // the models that answered (prediction.model), up to maxNames
+}
+
+// readRecords reads the records of src, each one's verdict under cfg.Judge. A signal (ctx) stops
+// it before the next record.
+func readRecords(ctx context.Context, cfg Config, src *command.Source, stderr io.Writer) (*reading, error) {
+	rd := &reading{g: NewGrouper(cfg.Problems), names: map[string]bool{}, models: map[string]bool{}}
+	err := src.Each(func(r *record.Record) error {
+		if err := interrupt.Err(ctx); err != nil {
+			return err
+		}
+		rd.add(r, cfg.Judge, src, stderr)
+		return nil
+	})
+	if err == nil {
+		err = interrupt.Err(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// add takes in r, read from src: its judgment names, its model and its verdict under judge,
+// noted when it failed, has none or one read from no score; a record without a place in a
+// sequence is skipped, with a note on stderr.
+func (rd *reading) add(r *record.Record, judge string, src *command.Source, stderr io.Writer) {
+	for name := range r.Judgments {
+		if len(rd.names) < maxNames {
+			rd.names[name] = true
+		}
+	}
+	o, err := observe(r, judge)
+	if errors.Is(err, ErrNoSequence) {
+		rd.unplaced++
+		rd.skippedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; skipped", src.At(r.ID, err)))
+		return
+	}
+	rd.placed++
+	if p := r.Prediction; p != nil && p.Error == "" && p.Model != "" && len(rd.models) < maxNames {
+		rd.models[p.Model] = true
+	}
+	// The grouper keeps each note while its record's verdict counts: a record replaced by a
+	// later one of the same sequence and position is reported as it is counted, not at all.
+	msg := failure(r, judge)
+	switch _, has, _ := evalearn.Verdict(r.Judgments[judge]); {
+	case msg != "":
+		o.Note = &Note{Kind: Failed, At: src.At(r.ID, errors.New(msg))}
+	case !has: // a failed record has no verdict either; it is counted as failed only
+		o.Note = &Note{Kind: NoVerdict, At: src.At(r.ID, nil)}
+	case o.Unread != "":
+		o.Note = &Note{Kind: Unread, At: src.At(r.ID, errors.New(o.Unread))}
+	}
+	if rd.g.Add(o) {
+		if rd.repeated++; rd.firstRepeated == nil {
+			rd.firstRepeated = src.At(r.ID, nil)
+		}
+	}
+}
+
+// notes prints the notes of the records read: the failed records counted as wrong, those ignored
+// (their positions past problems), and how many more of each kind, with the skipped ones, were
+// not shown. It returns the notes of the records counted (Grouper.Noted), and their count.
+func (rd *reading) notes(stderr io.Writer, problems int) (noted [noteKinds][]*record.Error, counted int) {
+	var failedNotes recordNotes // one line a record, for the first few
+	noted, counted = rd.g.Noted()
+	for _, at := range noted[Failed] {
+		failedNotes.note(stderr, fmt.Sprintf("qa-learncurve: %v; counted as wrong", at))
+	}
+	var ignoredNotes recordNotes // failed records at positions the report does not read
+	for _, at := range rd.g.Ignored()[Failed] {
+		ignoredNotes.note(stderr, fmt.Sprintf("qa-learncurve: warning: %v; ignored: its position is not among 1-%d", at, problems))
+	}
+	rd.skippedNotes.rest(stderr, "record without a sequence id or position skipped", "records without a sequence id or position skipped")
+	failedNotes.rest(stderr, "failed record counted as wrong", "failed records counted as wrong")
+	ignoredNotes.rest(stderr, "failed record ignored", "failed records ignored")
+	return noted, counted
+}
+
+// warnings are the warnings about the records read, given their notes (noted, of counted
+// records): answers of several models, records without a verdict of judge or whose judge reply
+// held no score, and records that repeat an earlier one's place.
+func (rd *reading) warnings(judge string, noted [noteKinds][]*record.Error, counted int) []string {
+	failed, unjudged, unread := len(noted[Failed]), len(noted[NoVerdict]), len(noted[Unread])
+	var warns []string
+	if w := modelsWarning(rd.models); w != "" {
+		warns = append(warns, w)
+	}
+	if unjudged > 0 {
+		first := ""
+		if unjudged < counted-failed { // when none has one, the error below says so
+			first = english.Form(unjudged, ": ", "; the first is ") + noted[NoVerdict][0].Place()
+		}
+		warns = append(warns, fmt.Sprintf("%s no %q verdict (no score, empty reply): counted as wrong%s", english.Count(unjudged, "record has", "records have"), judge, first))
+	}
+	if unread > 0 {
+		warns = append(warns, fmt.Sprintf("%s %q judge %s no score by EvaLearn's rule: counted as wrong, as in EvaLearn%s%v",
+			english.Count(unread, "record's", "records'"), judge, english.Form(unread, "reply holds", "replies hold"),
+			english.Form(unread, ": ", "; the first is "), noted[Unread][0]))
+	}
+	if rd.repeated > 0 {
+		warns = append(warns, fmt.Sprintf("%s the sequence and position of an earlier record, whose verdict %s (as in EvaLearn; an input given twice?)%s",
+			english.Count(rd.repeated, "record repeats", "records repeat"), english.Form(rd.repeated, "it replaces", "they replace"),
+			english.Form(rd.repeated, ": ", "; the first is ")+rd.firstRepeated.Place()))
+	}
+	return warns
 }
 
 // modelsWarning says that the records hold the answers of more than one model (models, the
