@@ -1,0 +1,321 @@
+package command
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
+)
+
+// stopSignals returns the signals that interrupt a command: SIGTERM, SIGINT (Ctrl-C) and SIGHUP,
+// which a closing terminal or SSH session sends, so that output is flushed at a record's end
+// rather than cut mid-line. SIGINT and SIGHUP are left out when the command started with them
+// ignored, as nohup and a shell's background jobs start it: catching them would undo that.
+func stopSignals() []os.Signal {
+	sigs := []os.Signal{syscall.SIGTERM}
+	for _, s := range []os.Signal{os.Interrupt, syscall.SIGHUP} {
+		if !signal.Ignored(s) {
+			sigs = append(sigs, s)
+		}
+	}
+	return sigs
+}
+
+// RunFunc is a command's in-process seam: every app package exports one as Run.
+type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error
+
+// Main is the whole of a command's main: it runs run with the process's arguments and streams under
+// a context that SIGINT, SIGTERM and SIGHUP cancel, reports the error once, and exits with its code.
+//
+// Once interrupted, run flushes its completed output and returns. A run that cannot (its stdout
+// is a pipe whose reader stopped reading, so a write blocks) is ended with exit 130 by a second
+// signal, or interruptGrace after the first.
+//
+// A reader of stdout that goes away (| head -1) ends the process by SIGPIPE at the write that
+// finds it gone, as it ends cat, after the cleanups OnForcedExit registered and with a progress
+// bar's line cleared (dieOfSIGPIPE).
+func Main(prog string, run RunFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+	stderr := Stderr()
+	done := make(chan struct{})
+	go forceExit(ctx, done, prog, stderr)
+	stdout, broken := watchStdout()
+	go func() {
+		select {
+		case <-broken: // the write that found it blocks: nothing more is written
+			dieOfSIGPIPE(prog, stderr)
+		case <-done:
+		}
+	}()
+	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
+	close(done)
+	stop()
+	clearBarLine(stderr)
+	dieOfBrokenStdout(err)
+	Report(stderr, prog, err)
+	os.Exit(ExitCode(err))
+}
+
+// forcedExit holds what must be undone when the process is ended before its run returns (a
+// second signal, or a grace period passing): a run's cleanups that its deferred calls would have
+// made, such as removing an output file it truncated and has not written. exiting is set once
+// the cleanups have been taken to run.
+var forcedExit struct {
+	sync.Mutex
+	next     int
+	cleanups map[int]func()
+	exiting  bool
+}
+
+// OnForcedExit registers f to run if the process is ended before the run returns (see Main and
+// MainCalls), and returns the function that unregisters it, for the run to call once f is no
+// longer wanted. f runs on the exiting goroutine while the run may still be running, so it
+// should only undo what cannot be half done (removing a file).
+func OnForcedExit(f func()) (cancel func()) {
+	return onForcedExitOf(func() func() { return f })
+}
+
+// onForcedExitOf registers the cleanup that mk returns (none when nil), mk being run while a
+// forced exit cannot take the cleanups: what mk makes (a file) and its cleanup removes is never
+// left by a forced exit that comes between the two, as it was when a file was made first and
+// its cleanup registered after. mk must not block. When the cleanups have already been taken,
+// the process ending, the cleanup runs at once.
+func onForcedExitOf(mk func() func()) (cancel func()) {
+	forcedExit.Lock()
+	f := mk()
+	switch {
+	case f == nil:
+		forcedExit.Unlock()
+		return func() {}
+	case forcedExit.exiting:
+		forcedExit.Unlock()
+		f()
+		return func() {}
+	}
+	if forcedExit.cleanups == nil {
+		forcedExit.cleanups = map[int]func(){}
+	}
+	id := forcedExit.next
+	forcedExit.next++
+	forcedExit.cleanups[id] = f
+	forcedExit.Unlock()
+	return func() {
+		forcedExit.Lock()
+		defer forcedExit.Unlock()
+		delete(forcedExit.cleanups, id)
+	}
+}
+
+// exitNow runs the cleanups OnForcedExit registered, in the order registered, and ends the
+// process with code.
+func exitNow(code int) {
+	forcedCleanups()
+	os.Exit(code)
+}
+
+// forcedCleanups runs the cleanups OnForcedExit registered, in the order registered, once.
+func forcedCleanups() {
+	forcedExit.Lock()
+	ids := slices.Sorted(maps.Keys(forcedExit.cleanups))
+	fns := make([]func(), 0, len(ids))
+	for _, id := range ids {
+		fns = append(fns, forcedExit.cleanups[id])
+	}
+	forcedExit.cleanups, forcedExit.exiting = nil, true
+	forcedExit.Unlock()
+	for _, f := range fns {
+		f()
+	}
+}
+
+// interruptGrace is how long an interrupted run may take to flush its output.
+var interruptGrace = 10 * time.Second
+
+// forceExit waits for ctx to be cancelled by a signal, then exits the process with 130 on a
+// second signal or after interruptGrace, unless done is closed first.
+func forceExit(ctx context.Context, done <-chan struct{}, prog string, stderr io.Writer) {
+	select {
+	case <-ctx.Done():
+	case <-done:
+		return
+	}
+	again := make(chan os.Signal, 1)
+	signal.Notify(again, stopSignals()...)
+	why := stopSignal
+	select {
+	case <-again:
+	case <-time.After(interruptGrace):
+		why = stopGrace
+	case <-done:
+		return
+	}
+	stopNow(stderr, prog, why)
+}
+
+// stopNow says on stderr that the process is ended before its interrupted run returned, for why
+// (stopSignal: another signal; stopGrace: interruptGrace passed), and ends it with exit 130. The
+// run may be waiting on stdout's stalled reader, or on an input that has not ended (whose records
+// it wrote as they came), or be busy: what it has not written is left out.
+//
+// Note: it said "interrupted; completed output could not be flushed", which was false of a run
+// waiting on its input, whose completed records were all written.
+func stopNow(stderr io.Writer, prog string, why int) {
+	if why == stopGrace {
+		fmt.Fprintf(stderr, "%s: interrupted, and still running %v later: stopping; what was not written is left out\n", prog, interruptGrace)
+	} else {
+		fmt.Fprintf(stderr, "%s: interrupted again: stopping at once; what was not written is left out\n", prog)
+	}
+	exitNow(ExitInterrupted)
+}
+
+// MainCalls is Main for a command that pays for model calls (qa-predict, qa-judge; qa-score's
+// embedding calls), which it does not let a first signal throw away. The first SIGINT, SIGTERM or
+// SIGHUP asks the run to finish (interrupt.WithFinish): it makes no new call, lets the calls in flight end and writes their
+// records and replies, writes the records left with an error, prints its summary and returns
+// interrupt.ErrInterrupted (exit 130). A second signal, or finishGrace after the first, abandons
+// the calls in flight by cancelling the run's context, after which the run flushes its completed
+// output as under Main; a third signal, or interruptGrace more, ends the process with exit 130.
+// A SIGTERM within signalEcho of another counts as the same one: make, stopped with SIGTERM,
+// passes it on to commands whose process group may have had it already. A run that makes no
+// call (interrupt.NoCalls: qa-judge agree, a dry run) is stopped as under Main.
+//
+// A reader of stdout that goes away (| head -1) ends the process by SIGPIPE, as it ends cat, but
+// only once the replies of the calls in flight that a --cache stores are stored (see
+// endOfOutput): the run writes nothing more, makes no new call and reads no more input.
+func MainCalls(prog string, run RunFunc) {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, stopSignals()...)
+	ctx, abandon := context.WithCancel(context.Background())
+	ctx, finish := interrupt.WithFinish(ctx)
+	stderr := Stderr()
+	stdout, broken := watchStdout()
+	done := make(chan struct{})
+	go escalate(ctx, prog, stderr, sigs, done, broken, finish, abandon)
+	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
+	close(done)
+	select {
+	case <-broken: // a run that returned has no call in flight
+		dieOfSIGPIPE(prog, stderr)
+	default:
+	}
+	signal.Stop(sigs)
+	abandon()
+	clearBarLine(stderr)
+	dieOfBrokenStdout(err)
+	Report(stderr, prog, err)
+	os.Exit(ExitCode(err))
+}
+
+// finishGrace is how long an interrupted run may take to finish its calls in flight: as long as
+// one attempt may take under the default --timeout, for no retry is made once it finishes.
+var finishGrace = 2 * time.Minute
+
+// signalEcho is how soon after a SIGTERM another one is taken as the same.
+const signalEcho = time.Second
+
+// escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
+// the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits. A run of
+// ctx that makes no call (interrupt.NoCalls) is stopped as Main stops one: the first signal
+// cancels it, quietly, and the second (or interruptGrace) exits. Once broken is closed (stdout's
+// reader went away), before or after a signal, endOfOutput ends the process.
+func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os.Signal, done, broken <-chan struct{}, finish func() int, abandon func()) {
+	var sig os.Signal
+	select {
+	case sig = <-sigs:
+	case <-done:
+		return
+	case <-broken:
+		endOfOutput(ctx, prog, stderr, sigs, finish)
+	}
+	n := finish()
+	if name, ok := interrupt.NoCallsName(ctx); ok {
+		abandon()
+		_, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace)
+		switch why {
+		case stopDone:
+			return
+		case stopBroken:
+			endOfOutput(ctx, prog, stderr, sigs, finish)
+		}
+		stopNow(stderr, name, why)
+	}
+	if n == 0 {
+		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop within %v)\n", prog, interruptGrace)
+	} else {
+		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon %s\n",
+			prog, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
+	}
+	sig, why := nextSignal(sigs, done, broken, sig, signalEcho, finishGrace)
+	// With no call to abandon, what is left is what the run then does: it writes the records
+	// completed, which a stalled reader of stdout (or an input that does not end) may not let it
+	// do, so the process ends by interruptGrace at the latest, or at a third signal.
+	//
+	// Note: these said "interrupt again to stop at once" and "stopping at once", when a run
+	// that could not flush then waited for interruptGrace or a third signal.
+	stopping := fmt.Sprintf("writing only the records done, for at most %v (interrupt again to stop at once)", interruptGrace)
+	switch {
+	case why == stopDone:
+		return
+	case why == stopBroken:
+		endOfOutput(ctx, prog, stderr, sigs, finish)
+	case why == stopSignal && n == 0: // none in flight then, and no call has started since
+		fmt.Fprintf(stderr, "%s: interrupted again: %s\n", prog, stopping)
+	case why == stopSignal:
+		fmt.Fprintf(stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
+	case why == stopGrace && finish() == 0: // none in flight now: the run is stuck writing or reading
+		fmt.Fprintf(stderr, "%s: not finished after %v, with no call in flight: %s\n", prog, finishGrace, stopping)
+	case why == stopGrace:
+		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
+	}
+	abandon()
+	switch _, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace); why {
+	case stopDone:
+	case stopBroken: // the calls were abandoned: none is left to store
+		endOfOutput(ctx, prog, stderr, sigs, finish)
+	default:
+		stopNow(stderr, prog, why)
+	}
+}
+
+// What ended a wait of nextSignal.
+const (
+	stopDone   = iota // the run returned
+	stopSignal        // another signal
+	stopGrace         // the grace period passed
+	stopBroken        // stdout's reader went away
+)
+
+// nextSignal waits for a signal, for grace to pass, or for done or broken to be closed, and says
+// which came first. A SIGTERM within echo of the last signal, itself a SIGTERM, is the same one.
+func nextSignal(sigs <-chan os.Signal, done, broken <-chan struct{}, last os.Signal, echo, grace time.Duration) (os.Signal, int) {
+	var echoed <-chan time.Time
+	if last == syscall.SIGTERM {
+		echoed = time.After(echo)
+	}
+	expired := time.After(grace)
+	for {
+		select {
+		case sig := <-sigs:
+			if echoed == nil || sig != syscall.SIGTERM {
+				return sig, stopSignal
+			}
+		case <-echoed:
+			echoed = nil
+		case <-expired:
+			return last, stopGrace
+		case <-done:
+			return last, stopDone
+		case <-broken:
+			return last, stopBroken
+		}
+	}
+}
