@@ -1,0 +1,381 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/python"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
+// holds a JSON list of strings (["a","b"]) or Python's str() of one (['a', 'b'], as pandas writes a
+// list) is several answers; any other cell is one answer. The
+// delimiter is the one the header line holds most of (see sniffDelimiter).
+func CSV(in Input, opt Options, emit Emit) error {
+	c, err := openCSV(in, opt)
+	if c == nil || err != nil {
+		return err // no error and no reader: an empty input
+	}
+	for {
+		rec, line, bad, err := c.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := emit(rec, line, bad); err != nil {
+			return err
+		}
+	}
+}
+
+// csvInput is a CSV input being read, row by row, after its header.
+type csvInput struct {
+	in     Input
+	opt    Options
+	end    *lastLine
+	br     *bufio.Reader
+	r      *csv.Reader
+	header []string
+	// goldFacts and predFacts are the columns of the supporting facts (factsColumns).
+	goldFacts, predFacts string
+	read                 int // the last line of the last row read whole, to say how far a broken input was read
+}
+
+// openCSV starts reading in: it picks the delimiter, and reads and checks the header. It returns
+// nil and no error for an empty input.
+func openCSV(in Input, opt Options) (*csvInput, error) {
+	end := &lastLine{r: in.R}
+	br := bufio.NewReaderSize(end, sniffHead)
+	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
+	r := csv.NewReader(br)
+	r.Comma = sniffDelimiter(head)
+	r.FieldsPerRecord = -1
+	if err := crLines(head); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
+	}
+	header, err := r.Read()
+	if err == io.EOF {
+		return nil, nil
+	}
+	if _, ok := errors.AsType[*csv.ParseError](err); err != nil && !ok {
+		return nil, command.ReadError(in.DisplayName(), 0, err) // a damaged or cut gzip file
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
+	}
+	if err := checkHeader(header); err != nil {
+		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
+	}
+	if opt.Found != nil {
+		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
+	}
+	c := &csvInput{in: in, opt: opt, end: end, br: br, r: r, header: header, read: 1}
+	c.goldFacts, c.predFacts = factsColumns(opt.Map)
+	return c, nil
+}
+
+// next reads the next row that is not blank and returns its record and line, or bad, why the row
+// makes no record (with line 0). err is io.EOF at the end of the input, or the error that
+// stops the reading.
+func (c *csvInput) next() (rec *record.Record, line int, bad, err error) {
+	for {
+		row, rerr := c.r.Read()
+		if rerr == io.EOF {
+			return nil, 0, nil, io.EOF
+		}
+		var perr *csv.ParseError
+		if errors.As(rerr, &perr) {
+			return nil, 0, c.parseError(perr, row), nil
+		}
+		if rerr != nil {
+			return nil, 0, nil, command.ReadError(c.in.DisplayName(), c.read, rerr) // a damaged or cut gzip file
+		}
+		last, _ := c.r.FieldPos(len(row) - 1) // where the row's last cell starts; its line ends end it
+		c.read = last + strings.Count(row[len(row)-1], "\n")
+		if len(row) == 1 && strings.Trim(row[0], " \t") == "" {
+			// A line of spaces and tabs is a blank line, as in JSON Lines, and pandas' reader
+			// skips it. Other white space (\f, \v, U+00A0) makes a row, as it does for pandas.
+			continue
+		}
+		line, _ = c.r.FieldPos(0) // FieldPos is valid only after a successful Read
+		if bad = c.checkRow(row, line); bad != nil {
+			return nil, 0, bad, nil
+		}
+		var obj map[string]jsonRaw
+		if obj, bad = c.object(row, line); bad != nil {
+			return nil, 0, bad, nil
+		}
+		rec, bad = genericRecord(c.in, line, defaultID(c.in, itemAt{line: line}), fields{obj: obj}, c.opt.Map)
+		return rec, line, bad, nil
+	}
+}
+
+// parseError is the bad row of a parse error of the CSV reader: the input ends inside a quoted
+// cell, or a cell is malformed.
+func (c *csvInput) parseError(perr *csv.ParseError, row []string) error {
+	if cutInQuotes(perr, c.br, c.end) {
+		at := ""
+		if perr.Line != perr.StartLine {
+			at = fmt.Sprintf(", at line %d,", perr.Line)
+		}
+		return badf(c.in, perr.StartLine, rowID(c.header, row, c.opt.Map), "the input ends%s inside a quoted cell of this row: was it cut short, or is the cell's closing \" missing (it takes in every line after it)?", at)
+	}
+	hint := ""
+	if errors.Is(perr.Err, csv.ErrBareQuote) || errors.Is(perr.Err, csv.ErrQuote) {
+		hint = ` (a cell that holds a " must be quoted whole, its quotes doubled: "say ""hi""")`
+	}
+	at := fmt.Sprintf("column %d", perr.Column)
+	if perr.Line != perr.StartLine { // in a cell that spans lines
+		at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
+	}
+	return badf(c.in, perr.StartLine, rowID(c.header, row, c.opt.Map), "%v at %s%s", perr.Err, at, hint)
+}
+
+// checkRow returns why row, read at line, makes no record: its fields are not as many as the
+// header's, it is the header again, or a cell is not text. It returns nil when none is.
+func (c *csvInput) checkRow(row []string, line int) error {
+	header := c.header
+	if len(row) != len(header) {
+		cut := ""
+		if len(row) < len(header) && atEOF(c.br) && !c.end.ended() {
+			cut = ": the input ends inside this row, which has no line end: was it cut short, or did its writer stop?"
+		}
+		return badf(c.in, line, rowID(header, row, c.opt.Map), "%s, header has %d%s", english.Count(len(row), "field", "fields"), len(header), cut)
+	}
+	if repeatsHeader(row, header) {
+		return badf(c.in, line, "", "the header again, not a row (files joined with cat? give each file as an argument)")
+	}
+	if i, e := notText(row); e != nil {
+		return badf(c.in, line, rowID(header, row, c.opt.Map), "field %q: %v", header[i], e)
+	}
+	return nil
+}
+
+// object is row, read at line, as the members of a JSON object named by the header: each cell
+// a string, but a list in the answers column (several answers) and the supporting facts in
+// theirs. The error is the bad row of a cell of facts that cannot be read.
+func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
+	header := c.header
+	obj := make(map[string]jsonRaw, len(row))
+	for i, cell := range row {
+		b, _ := jsonMarshal(cell)
+		if src := c.opt.Map.source("answers"); src != "" && header[i] == column(src) {
+			if isJSONList(cell) {
+				b = []byte(cell)
+			} else if items, ok := python.ParseStrList(cell); ok {
+				b, _ = jsonMarshal(items)
+			}
+		}
+		if h := header[i]; h != "" && (h == c.goldFacts || h == c.predFacts) {
+			var err error
+			if b, err = factsCell(cell); err != nil {
+				id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
+				return nil, badf(c.in, line, id, "field %q: %v", h, err)
+			}
+			if b == nil && h == c.goldFacts {
+				continue // a cell left empty, as pandas writes a NaN: no gold facts
+			}
+			if b == nil {
+				b = jsonRaw("null") // no facts predicted
+			}
+		}
+		obj[header[i]] = b
+	}
+	return obj, nil
+}
+
+// repeatsHeader reports whether row holds the header's names, in order, the first after a byte
+// order mark or not: the header of a second file, as cat a.csv b.csv joins them, which would
+// load as a question "question" whose answer is "answers", to be sent to a model and scored.
+func repeatsHeader(row, header []string) bool {
+	return len(row) == len(header) && strings.TrimPrefix(row[0], "\ufeff") == header[0] &&
+		slices.Equal(row[1:], header[1:])
+}
+
+// cutInQuotes reports whether perr, the error of the row read last from br, is that of a quoted
+// cell that the end of the input cuts: a file cut short, or a cell whose closing quote is missing
+// (it then takes in every line after it). encoding/csv reports it as it reports a quote out of
+// place (ErrQuote), there at the quote, here one past the end of the last line (Column).
+//
+// Note: a file cut in a quoted cell was reported as a quote out of place, with the advice to
+// double quotes, where a cut JSON Lines line says that the input ends inside it.
+func cutInQuotes(perr *csv.ParseError, br *bufio.Reader, end *lastLine) bool {
+	return errors.Is(perr.Err, csv.ErrQuote) && atEOF(br) && perr.Column > end.length()
+}
+
+// atEOF reports whether br has nothing more to read.
+func atEOF(br *bufio.Reader) bool {
+	_, err := br.Peek(1)
+	return err == io.EOF
+}
+
+// lastLine follows the text a CSV reader reads, to tell a last row cut by the end of the input:
+// whether the text ends with a line end, and how long its last line is.
+type lastLine struct {
+	r    io.Reader
+	cur  int  // bytes of the line being read
+	prev int  // bytes of the line before it, its line end left out
+	last byte // the last byte read
+}
+
+func (l *lastLine) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	b := p[:n]
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		start := bytes.LastIndexByte(b[:i], '\n') + 1
+		prev := i - start
+		if start == 0 {
+			prev += l.cur
+		}
+		if i > 0 && b[i-1] == '\r' || i == 0 && l.last == '\r' {
+			prev--
+		}
+		l.prev, l.cur = prev, n-i-1
+	} else {
+		l.cur += n
+	}
+	if n > 0 {
+		l.last = b[n-1]
+	}
+	return n, err
+}
+
+// length returns the length in bytes of the last line read, as encoding/csv counts its columns:
+// without its line end (a "\n", a "\r\n", or a "\r" at the end of the input).
+func (l *lastLine) length() int {
+	switch l.last {
+	case '\n':
+		return l.prev
+	case '\r':
+		return l.cur - 1
+	}
+	return l.cur
+}
+
+// ended reports whether the text read ends with a line end.
+func (l *lastLine) ended() bool { return l.last == '\n' }
+
+// crLines returns the error of a CSV file that begins with head when its first line, up to a
+// line feed, holds a carriage return with text after it: a file with CR line endings (classic
+// Mac OS), whose lines encoding/csv reads as one row, the header, and so loads as no record at
+// all, without a word (or, its header quoted, as a quote out of place).
+func crLines(head []byte) error {
+	if end := bytes.IndexByte(head, '\n'); end >= 0 {
+		head = head[:end]
+	}
+	if i := record.LoneCR(head); i >= 0 {
+		return record.CRLineEndings(i + 1)
+	}
+	return nil
+}
+
+// sniffHead is how much of a CSV file sniffDelimiter sees: a header line longer than this is
+// sniffed from its start.
+const sniffHead = 64 << 10
+
+// sniffDelimiter returns the delimiter of a table whose text starts with head: of a comma, a tab
+// and a semicolon, the one its first line (up to a line end outside quotes) holds most of outside
+// quotes, a comma on a tie or when it holds none (a single column).
+//
+// Note: a spreadsheet or pandas gives one of these three: a tab for a .tsv file, pandas'
+// to_csv(sep="\t") or Excel's "Unicode text" export, a semicolon for Excel's CSV where the decimal
+// mark is a comma. Read with a comma, such a file is one column, every row a bad item; the header
+// line names the columns, so it says which character separates them, as Python's csv.Sniffer
+// judges from the character's frequency.
+func sniffDelimiter(head []byte) rune {
+	var comma, tab, semi int
+	quoted := false
+	for _, c := range head {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case quoted:
+		case c == '\n':
+			return pickDelimiter(comma, tab, semi)
+		case c == ',':
+			comma++
+		case c == '\t':
+			tab++
+		case c == ';':
+			semi++
+		}
+	}
+	return pickDelimiter(comma, tab, semi)
+}
+
+func pickDelimiter(comma, tab, semi int) rune {
+	switch {
+	case tab > comma && tab >= semi:
+		return '\t'
+	case semi > comma && semi > tab:
+		return ';'
+	}
+	return ','
+}
+
+// checkHeader checks that every column name of a CSV header is UTF-8 text and that none is
+// given twice: two columns of one name would go to one field, the second silently replacing the
+// first (id,question,answers,answers would lose an answer), so the file cannot be read.
+//
+// Note: a repeated column is the file's error, not each row's: every row would be read the same
+// ambiguous way, so reporting and skipping rows would only repeat the one fault.
+func checkHeader(header []string) error {
+	first := make(map[string]int, len(header))
+	for i, name := range header {
+		if e := record.CheckUTF8([]byte(name)); e != nil {
+			e.Within = "name"
+			return fmt.Errorf("header field %d: %w", i+1, e)
+		}
+		j, ok := first[name]
+		if ok && name == "" {
+			return fmt.Errorf("fields %d and %d of the header have no name (name every column, or remove the empty ones)", j+1, i+1)
+		}
+		if ok {
+			return fmt.Errorf("column %q is named twice in the header (fields %d and %d)", name, j+1, i+1)
+		}
+		first[name] = i
+	}
+	return nil
+}
+
+// rowID returns the id cell of a CSV row that is bad as a whole, for its report: "" when the row
+// has none, or one that is not UTF-8 text. A row that could not be parsed holds the cells before
+// the one at fault (encoding/csv returns them with the error), so its id is known when its
+// column comes first.
+func rowID(header, row []string, m Mapping) string {
+	i := slices.Index(header, column(m.source("id")))
+	if m.source("id") == "" || i < 0 || i >= len(row) || !utf8.ValidString(row[i]) {
+		return ""
+	}
+	return row[i]
+}
+
+// notText returns the first cell of row that is not UTF-8 text, and where it is not.
+func notText(row []string) (int, *record.UTF8Error) {
+	for i, cell := range row {
+		if !utf8.ValidString(cell) {
+			e := record.CheckUTF8([]byte(cell))
+			e.Within = "cell"
+			return i, e
+		}
+	}
+	return 0, nil
+}
+
+func isJSONList(s string) bool {
+	var v []string
+	return strings.HasPrefix(strings.TrimSpace(s), "[") && jsonUnmarshal([]byte(s), &v) == nil
+}
