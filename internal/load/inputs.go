@@ -1,0 +1,236 @@
+package load
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/textfile"
+)
+
+// loadAll loads every input in the order given; the files of the evalearn pair are loaded
+// together, where the first of them is given.
+//
+// Note: the pair was loaded before every other file, so that qa-load a.jsonl EvaLearn_Problem.json
+// EvaLearn_Sequence.json wrote EvaLearn's records first, and --limit took them in a.jsonl's place.
+func (a *app) loadAll(files []string) error {
+	var pair []string
+	for _, f := range files {
+		if a.format == "evalearn" || a.format == "" && f != "-" && detectFile(f) == "evalearn" {
+			pair = append(pair, f)
+		}
+	}
+	if slices.Contains(pair, "-") {
+		return command.Usagef("format evalearn reads two files, not stdin")
+	}
+	for _, f := range files {
+		switch {
+		case len(pair) > 0 && f == pair[0]:
+			if err := a.loadEvaLearn(pair); err != nil {
+				return err
+			}
+		case slices.Contains(pair, f):
+		default:
+			if err := a.loadFile(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a *app) loadFile(name string) error {
+	var count io.Writer
+	if a.bar != nil {
+		count = a.bar
+	}
+	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
+		br := bufio.NewReaderSize(in.R, detectHead)
+		in.R = br
+		// The first read finds a file that is no text (a tar or zip archive, a damaged gzip
+		// file), which every format is to say the same of, naming the file.
+		if _, err := br.Peek(1); err != nil && err != io.EOF {
+			return command.ReadError(in.DisplayName(), 0, err)
+		}
+		if first, _ := br.Peek(4); utf16Order(first) != "" {
+			return fmt.Errorf("%s: %s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)",
+				in.DisplayName(), utf16Order(first), utf16Order(first))
+		}
+		format := a.format
+		if format == "" {
+			head, err := br.Peek(detectHead)
+			format = Detect(name, head)
+			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+				if format == "" {
+					return command.ReadError(in.DisplayName(), 0, err)
+				}
+				// A gzip file cut short within the head is loaded up to the cut, as a longer
+				// one is, and its error names the last line read whole. bufio.Reader returns a
+				// read error once, to this Peek: the loader is given it again after the head.
+				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(head)), errReader{err})
+			}
+			if format == "" {
+				if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
+					return command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
+				}
+				return command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv); use --format (one of %s)", name, strings.Join(Formats(), ", "))
+			}
+			// A pipe, whose format loadAll and mapApplies could not read ahead.
+			if format == "evalearn" {
+				return command.Usagef("%s is an EvaLearn file, read with its pair by name, which a pipe cannot be: name the two files", name)
+			}
+			if err := a.mapFits(name, format); err != nil {
+				return err
+			}
+		}
+		load, err := LoaderFor(format)
+		if err != nil {
+			return command.Usagef("--format: %v", err)
+		}
+		if a.format != "" {
+			a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
+		}
+		a.generic = format == "jsonl" || format == "csv"
+		return load(in, a.opt, a.emitter(in.DisplayName()))
+	})
+}
+
+// warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
+// its first bytes, another benchmark's fields: its items would be bad ones, each lacking the
+// fields of the format given ('missing field "_id"'), with no word of what the file is. The
+// generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
+// fields are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
+//
+// It looks at the 64 kB head of a regular file (file), as detection does: its first line alone
+// would be a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it.
+// From a pipe it looks at what has come once the first line is in (firstLines), so that records
+// read from a slow pipe come out as they are read and not once 64 kB are there.
+func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
+	if a.format == "jsonl" || a.format == "csv" {
+		return
+	}
+	head := firstLines(br)
+	if file {
+		head, _ = br.Peek(detectHead) // a read error comes again to the loader, after the head
+	}
+	seen := Detect("", head) // the content alone, not the name
+	// SQuAD's layout is CMRC 2018's too, but CMRC's first layout (a JSON array of context_text
+	// and qas) the squad format does not read.
+	layout := map[string]bool{"squad": true, "cmrc2018": true}
+	squadLayout := bytes.Contains(head, []byte(`"paragraphs"`))
+	if seen == "" || seen == a.format || layout[seen] && layout[a.format] && squadLayout {
+		return
+	}
+	detected := " (named without --format, a file's format is detected)"
+	if name == "stdin" {
+		detected = ""
+	}
+	article := "a"
+	if strings.HasPrefix(seen, "evalearn") {
+		article = "an"
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like %s %s file by its fields, and --format %s reads it as %s%s\n",
+		name, article, seen, a.format, a.format, detected)
+}
+
+func (a *app) loadEvaLearn(files []string) error {
+	probs, seqs, err := EvaLearnPair(files)
+	if _, ok := errors.AsType[*textfile.FormatError](err); ok {
+		return err // a file that is no text: no fault of the command line's
+	}
+	if err != nil {
+		return command.Usagef("%v", err)
+	}
+	pf, err := os.Open(probs)
+	if err != nil {
+		return err
+	}
+	defer pf.Close()
+	sf, err := os.Open(seqs)
+	if err != nil {
+		return err
+	}
+	defer sf.Close()
+	a.generic = false // a jsonl or csv file read before it left it set
+	sequences := Input{Name: seqs, R: textfile.NewReader(sf)}
+	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName()))
+}
+
+// mapApplies returns a usage error when --map is given and a file is read in a format it does
+// not apply to (a benchmark's, or records): the mapping would be ignored, and a generic file
+// whose name says hotpotqa, say, would be misread without a word. A file detectFile cannot read
+// ahead (a pipe) is checked by loadFile once its format is known.
+func (a *app) mapApplies(files []string) error {
+	for _, f := range files {
+		format := a.format
+		if format == "" {
+			format = detectFile(f)
+		}
+		if err := a.mapFits(f, format); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mapFits returns mapApplies' usage error for the file name read in format, if --map is given
+// and format is a known one other than jsonl and csv.
+func (a *app) mapFits(name, format string) error {
+	if len(a.opt.Map) > 0 && format != "" && format != "jsonl" && format != "csv" {
+		return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", name, format)
+	}
+	return nil
+}
+
+// detectFile detects the format of a named regular file from its name and first bytes, or gives
+// "" for any other: a named pipe (bash's <(…), /dev/fd/63) or a device can be read once only, by
+// its loader, which detects the format from the stream as it reads it.
+func detectFile(name string) string {
+	if !isRegular(name) {
+		return ""
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head, _ := bufio.NewReaderSize(textfile.NewReader(f), detectHead).Peek(detectHead)
+	return Detect(name, head)
+}
+
+// isRegular reports whether name is a regular file, which can be read ahead without waiting on a
+// writer, unlike a pipe or a device.
+func isRegular(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// utf16Order returns "UTF-16LE" or "UTF-16BE" when head, the first 4 bytes of a text, are two
+// ASCII characters in UTF-16 of that byte order, else "". Text in UTF-16 with its byte order mark
+// is decoded (textfile.NewReader); without one (iconv -t UTF-16LE writes none) it was read as
+// UTF-8 holding NUL bytes, which no benchmark file or JSON text begins with: every line was a bad
+// item ("invalid character '\x00'"), or a CSV header's names read " a n s w e r s".
+func utf16Order(head []byte) string {
+	ascii := func(c byte) bool { return c != 0 && c < utf8.RuneSelf }
+	switch {
+	case len(head) < 4:
+		return ""
+	case ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0:
+		return "UTF-16LE"
+	case head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]):
+		return "UTF-16BE"
+	}
+	return ""
+}
+
+// errReader returns its error from every Read.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

@@ -1,0 +1,251 @@
+package load
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/qapipe/qapipe/internal/cell"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// warnUnmatchedTypes warns of the --types names that no record has, with the types the records
+// have; whole says every item was read. When --limit stopped the read, a type not yet seen may
+// come later in the file, so only a name near a type seen (a misspelt "multihop" for
+// "multi_hop"), which most likely names none, is warned of, as one no record read has.
+func (a *app) warnUnmatchedTypes(whole bool) {
+	types, others := a.sel.Unmatched()
+	if !whole {
+		for _, t := range types {
+			if s := english.Suggest(t, others); s != "" {
+				fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record read (before --limit stopped the read) has type %q%s\n", t, english.Hint(s))
+			}
+		}
+		return
+	}
+	if len(types) == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
+	if len(others) > 0 {
+		fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
+	}
+	if len(types) == 1 {
+		fmt.Fprint(a.stderr, english.DidYouMean(types[0], others))
+	}
+	fmt.Fprintln(a.stderr)
+}
+
+// warnPredictions warns of the records written without a prediction, --predictions having no
+// answer for them (qa-score leaves them unscored, or with --missing-as-zero counts them 0 where
+// the benchmark's script does), or with HotpotQA's supporting facts alone, of those
+// read that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
+func (a *app) warnPredictions(whole bool) {
+	p := a.preds
+	if p == nil {
+		return
+	}
+	if p.Missing > 0 && p.FactsAlone > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no answer in %s (the first: id %q; %d with supporting facts alone, which sp_* score): qa-score leaves %s answer unscored (--missing-as-zero counts %s 0 where the benchmark's script does), qa-judge fails %s\n",
+			p.Missing, english.Count(p.Written, "record", "records"), english.Form(p.Missing, "has", "have"), p.Name, p.FirstMissing, p.FactsAlone,
+			english.Form(p.Missing, "its", "their"), english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
+	} else if p.Missing > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no prediction in %s (the first: id %q): qa-score leaves %s unscored (--missing-as-zero counts %s 0 where the benchmark's script does), qa-judge fails %s\n",
+			p.Missing, english.Count(p.Written, "record", "records"), english.Form(p.Missing, "has", "have"), p.Name, p.FirstMissing,
+			english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
+	}
+	if p.Kept > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried a prediction already, kept in place of the one in %s\n",
+			p.Kept, english.Count(a.read, "record", "records"), p.Name)
+	}
+	if n, first := p.Unused(); n > 0 && whole {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s in %s %s the id of no record read (the first: %q): answers to another split or file?\n",
+			n, english.Count(p.Len(), "prediction", "predictions"), p.Name, english.Form(n, "has", "have"), first)
+	}
+}
+
+// warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
+// every item was read (not stopped by --limit). When no item's fields could be read (every line
+// not UTF-8, say) it says nothing: the items' errors say why, and no source is known missing.
+func (a *app) warnUnfound(whole bool) {
+	if !a.examined {
+		return
+	}
+	has := "no record has"
+	if !whole {
+		has = "no record read has"
+	}
+	for _, f := range a.opt.Map.unfound(a.found) {
+		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s: %s a field %q\n", f, a.opt.Map[f], has, a.opt.Map[f])
+	}
+}
+
+// genericCount counts the generic records read without what the stages after qa-load need and
+// nothing would point out before scoring, after the model calls were paid for: answers (a field
+// named otherwise than --map says leaves every one empty), and a language on Chinese text (the
+// Chinese metrics run only on lang zh).
+type genericCount struct {
+	read, noAnswers, noLang int
+	emptyAnswer             int // answers [""]: unanswerable, or an answer cell left empty
+	predicted, unpredicted  int // with a prediction (--map prediction), and without one
+	emptyPrediction         int // the prediction "": it declines, or a prediction cell left empty
+	factsAlone              int // of the predicted, those with supporting facts and no text
+	scoreAlone              int // of the unpredicted, those whose field prediction_score went to meta
+	firstID                 string
+	fields                  []string // the unmapped fields of the first record without answers
+}
+
+func (c *genericCount) add(rec *record.Record, m Mapping) {
+	c.read++
+	if _, ok := rec.Meta[m.source("prediction_score")]; ok && rec.Prediction == nil {
+		c.scoreAlone++ // a score without a prediction to go with (by default its field's name)
+	}
+	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
+		c.noLang++
+	}
+	if len(rec.Answers) == 1 && rec.Answers[0] == "" {
+		c.emptyAnswer++
+	}
+	switch {
+	case rec.Prediction == nil:
+		c.unpredicted++
+	case !rec.Prediction.HasText():
+		c.factsAlone++
+		c.predicted++
+	case rec.Prediction.Text == "":
+		c.emptyPrediction++
+		fallthrough
+	default:
+		c.predicted++
+	}
+	if len(rec.Answers) > 0 { // [""] is an answer: the question has none (unanswerable)
+		return
+	}
+	if c.noAnswers++; c.noAnswers == 1 {
+		c.firstID = rec.ID
+		for k := range rec.Meta {
+			c.fields = append(c.fields, k)
+		}
+		slices.Sort(c.fields)
+		for i, f := range c.fields {
+			c.fields[i] = fieldName(f)
+		}
+	}
+}
+
+// hasHan reports whether s holds a Chinese character.
+func hasHan(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) })
+}
+
+// warn says on w what the records lack, if anything, and how to give it.
+func (c *genericCount) warn(w io.Writer, m Mapping) {
+	read := english.Count(c.read, "jsonl/csv record", "jsonl/csv records")
+	if c.noAnswers > 0 {
+		why := fmt.Sprintf("no field %q, or an empty list", m.source("answers"))
+		if g := m.takenBy("answers"); g != "" {
+			why = fmt.Sprintf("--map %s=answers makes field \"answers\" the %s", g, g)
+		}
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (%s); if they are under another name, give --map answers=FIELD",
+			c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), why)
+		if len(c.fields) > 0 {
+			fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
+		}
+		fmt.Fprintln(w)
+	}
+	if c.emptyAnswer > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only an empty prediction matches it (an answer cell left empty reads so)\n",
+			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
+	}
+	if c.predicted > 0 && c.unpredicted > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no prediction (no field %q, or null), where the others have one: qa-score leaves them unscored, qa-judge fails them, and qa-predict would answer them\n",
+			c.unpredicted, read, english.Form(c.unpredicted, "has", "have"), m.source("prediction"))
+	}
+	// Supporting facts make a prediction of their own (factsAlone), so a record with them has one.
+	// A score goes with a prediction: mapped by --map, or met under its default name.
+	if src, mapped := m["prediction_score"]; (mapped || c.scoreAlone > 0) && c.read > 0 && c.predicted == 0 {
+		what := fmt.Sprintf("--map prediction_score=%s", src)
+		if !mapped {
+			src = m.source("prediction_score")
+			what = fmt.Sprintf("%d of %s %s field %q, a prediction's score", c.scoreAlone, read, english.Form(c.scoreAlone, "has", "have"), src)
+		}
+		fmt.Fprintf(w, "qa-load: warning: %s: no record has a prediction (no field %q, or null), and a score is read only with one (without it, field %q goes to meta); give --map prediction=FIELD\n",
+			what, m.source("prediction"), src)
+	}
+	if c.factsAlone > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s supporting facts (field %q) and no prediction text (no field %q, or null): a prediction without an answer, for sp_*; qa-score leaves %s answer unscored (--missing-as-zero counts it 0, as hotpot_evaluate_v1.py does) and qa-judge fails %s\n",
+			c.factsAlone, read, english.Form(c.factsAlone, "has", "have"), m.source("prediction_supporting_facts"), m.source("prediction"),
+			english.Form(c.factsAlone, "its", "their"), english.Form(c.factsAlone, "it", "them"))
+	}
+	if c.emptyPrediction > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty prediction \"\", an answer that declines, scored as one (a prediction cell left empty reads so)\n",
+			c.emptyPrediction, read, english.Form(c.emptyPrediction, "has", "have"))
+	}
+	if c.noLang > 0 {
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s Chinese characters but no lang: the Chinese metrics (cmrc_em, cmrc_f1) run only on lang zh; if the text is Chinese, give --lang zh or --map lang=FIELD\n",
+			c.noLang, read, english.Form(c.noLang, "holds", "hold"))
+	}
+}
+
+// maxIDs bounds the ids held to find repeats (16 MB of hashes), so that memory stops growing with
+// the input: past it, a record is checked against the first maxIDs ids only.
+const maxIDs = 1 << 20
+
+// warnRepeats warns of the records read that repeat an earlier record's id, in every format,
+// naming the first by file, line and id, with the likely cause: a generic file's id column that
+// is not unique (or a generic file given twice: the ids are held as hashes alone, which cannot
+// tell a repeat within a file from one across files), else a file given twice or files that
+// overlap.
+func (a *app) warnRepeats() {
+	n := a.ids.Count()
+	if n == 0 {
+		return
+	}
+	cause := "a file given twice, or two files that hold the same questions (a sample and the set it came from), repeat every id they share"
+	if a.genericRepeat {
+		cause = "give each row its own id (a row without one gets FILE:LINE, FILE the file's base name, which files of one name in two folders repeat), and each file once"
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the id of an earlier record (%s%s): an id names one question, and qa-score warns of repeats as of an input given twice; %s\n",
+		n, english.Count(a.read, "record", "records"), english.Form(n, "repeats", "repeat"), english.Form(n, "", "the first: "), a.ids.First().Place(), cause)
+}
+
+// printSummary prints the records per dataset and type, sorted, on stderr.
+func (a *app) printSummary() {
+	if a.counts == nil {
+		return
+	}
+	keys := make([][2]string, 0, len(a.counts))
+	total := 0
+	for k, n := range a.counts {
+		keys = append(keys, k)
+		total += n
+	}
+	slices.SortFunc(keys, func(x, y [2]string) int {
+		return strings.Compare(x[0]+"\x00"+x[1], y[0]+"\x00"+y[1])
+	})
+	tw := cell.NewColumns(a.stderr, cell.Left)
+	fmt.Fprintln(tw, "dataset\ttype\trecords")
+	for _, k := range keys {
+		fmt.Fprintf(tw, "%s\t%s\t%d\n", dash(k[0]), dash(k[1]), a.counts[k])
+	}
+	fmt.Fprintf(tw, "total\t\t%d\n", total)
+	tw.Flush()
+}
+
+// dash is a dataset's or type's name as the summary's table shows it: "-" when it is empty, else
+// as qa-score's summary names a group (cell.Value: Go-quoted when a line break, a tab, white space
+// at an end or another unprintable character would blur the row), and "-" itself quoted.
+func dash(s string) string {
+	switch s {
+	case "":
+		return "-"
+	case "-":
+		return strconv.Quote(s)
+	}
+	return cell.Value(s)
+}
