@@ -289,7 +289,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 		})
 	}
 	written := 0
-	err := a.mapRecords(ctx, opts, each, func(rec *record.Record) error { // sequences: sequential.go
+	err := a.mapRecords(ctx, opts, each, func(rec *record.Record) error { // sequences: batch.go, sequential.go
 		written++
 		fails.Wrote(rec)
 		return out.Write(rec)
