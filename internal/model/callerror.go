@@ -1,0 +1,140 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// spent says why a reply cut at max_tokens can hold no text, or "" when req's budget is not known:
+// a reasoning model (o1, o3, gpt-5, Claude or Gemini thinking) counts its hidden thinking in
+// max_tokens, and a budget set for answers can go on thinking alone.
+func (c *chat) spent(req Request) string {
+	return spent(c.provider, req.MaxTokens, "before any text")
+}
+
+// cutWhy says why a reply cut short (Response.Cut) holds no text: the max_tokens of req ran out
+// (spent), or, window, the model's context window filled up; "" when that cannot be told.
+func (c *chat) cutWhy(req Request, window bool) string {
+	if window {
+		return "the prompt left no room for any text in the model's context window"
+	}
+	return c.spent(req)
+}
+
+// spent says that the max_tokens of a call to provider ran out before what it names ("before any
+// text"), a reasoning model's thinking counted in it, or returns "" when the budget is not known
+// (none was sent, and the server applies its own).
+func spent(provider string, maxTokens int, before string) string {
+	why := "ran out " + before + "; a reasoning model's thinking counts in it"
+	switch {
+	case maxTokens > 0:
+		return fmt.Sprintf("max_tokens %d %s", maxTokens, why)
+	case provider == "anthropic" || provider == "googleai":
+		return fmt.Sprintf("max_tokens %d, langchaingo's default without --max-tokens, %s", langchaingoMaxTokens, why)
+	}
+	return ""
+}
+
+// langchaingoMaxTokens is the max_tokens langchaingo v0.1.14 sends to anthropic and googleai when
+// a request sets none.
+const langchaingoMaxTokens = 2048
+
+// ErrEmptyReply marks a reply that holds no text.
+var ErrEmptyReply = errors.New("empty reply")
+
+// BlockedError is a reply that the provider's filters blocked: Gemini's prompt
+// (promptFeedback.blockReason) or reply (a finishReason such as SAFETY, RECITATION or SPII, its
+// text left out), OpenAI's reply stopped by its content filter before any text (finish_reason
+// content_filter), or Claude's stopped by Anthropic's safety classifiers before any text
+// (stop_reason refusal). It is no transient failure (the same request is blocked again), so it is
+// not retried, nor asked again as an empty judge reply is; the reply was paid for, and the
+// response keeps its usage. A reply with text that OpenAI's filter or a refusal stopped is no
+// block: its text is the answer, marked Response.Filtered.
+type BlockedError struct {
+	By     string // the provider, as its users name it: "Gemini", "OpenAI", "Anthropic"
+	Prompt bool   // the prompt was blocked, else the reply
+	Reason string // the provider's reason, as its API names it: SAFETY, content_filter, refusal, ...
+}
+
+func (e *BlockedError) Error() string {
+	what := "reply"
+	if e.Prompt {
+		what = "prompt"
+	}
+	return what + " blocked by " + e.By + ": " + e.Reason
+}
+
+// cutShort reports whether a stop reason says the reply was cut short: at max_tokens (OpenAI's
+// and Ollama's "length", Anthropic's "max_tokens", Gemini's MAX_TOKENS, which genai names
+// "FinishReasonMaxTokens"), or at the model's context window (contextFull).
+func cutShort(stop string) bool {
+	switch stop {
+	case "length", "max_tokens", "MAX_TOKENS", "FinishReasonMaxTokens", contextFull:
+		return true
+	}
+	return false
+}
+
+// contextFull is Anthropic's stop reason of a reply cut short because the prompt and the reply
+// filled the model's context window: the reply is as truncated as one cut at max_tokens.
+const contextFull = "model_context_window_exceeded"
+
+// withCause is err's text with the transport error of the last attempt when err does not show it
+// (langchaingo words every network error alike), or the message of the error body it did not read;
+// a reply the transport found at fault (an error in a 200 body, malformed JSON, JSON of another
+// shape) is that fault alone.
+func withCause(err error, attempts *Attempts) string {
+	var ib *InBandError
+	var se *ShapeError
+	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.Is(cause, errMalformedBody) {
+		// The server replied, so langchaingo's words ("network error: failed to reach API
+		// server") would mislead: the reply's fault is the message.
+		return cause.Error()
+	}
+	// langchaingo's anthropic client puts its own words before the server's; the caller names
+	// the provider and model already.
+	msg := strings.TrimPrefix(err.Error(), "anthropic: failed to create message: ")
+	var fs *finalStatus
+	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them
+		msg = fs.msg
+	}
+	if m := bodyMessage(attempts.Body()); m != "" && !strings.Contains(msg, m) {
+		// The server's words where the client looked for them elsewhere (vLLM's top-level message).
+		msg = strings.TrimSuffix(strings.TrimRight(msg, " "), ":") + ": " + m
+	}
+	if cause := attempts.Err(); cause != nil && !strings.Contains(msg, cause.Error()) {
+		msg += " (" + cause.Error() + ")"
+	}
+	return msg
+}
+
+// CallError is a failed model call: the error, how many HTTP attempts were made, and what the
+// failure most likely needs (a key, a model name, a base URL), when that can be told.
+type CallError struct {
+	Attempts int
+	Err      error
+	Hint     string
+}
+
+func (e *CallError) Error() string {
+	msg := e.Err.Error()
+	if e.Attempts > 1 {
+		msg = fmt.Sprintf("%s (after %d attempts)", msg, e.Attempts)
+	}
+	if e.Hint != "" {
+		// "Error 404:" and "…api-keys." end otherwise than before a semicolon.
+		msg = strings.TrimSuffix(strings.TrimRight(msg, ": "), ".") + "; " + e.Hint
+	}
+	return msg
+}
+
+func (e *CallError) Unwrap() error { return e.Err }
+
+// redact removes every occurrence of key from s.
+func redact(s, key string) string {
+	if len(key) < 4 {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "[redacted]")
+}

@@ -1,0 +1,388 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/openai"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// chat is a Client over a langchaingo model.
+type chat struct {
+	provider string
+	base     string // the endpoint: for the hint of a failed call, and the budget's member (MaxTokensFieldFor)
+	llm      llms.Model
+	hc       *http.Client // llm's, for the Ollama clients of other context windows
+	mu       sync.Mutex   // guards windowed
+	windowed map[int]llms.Model
+	key      string
+	names    HintNames // the hint's flags (Config.Names)
+	tpm      *Limiter
+}
+
+// Generate sends req and normalises the reply.
+func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
+	if IsStoredOnly(ctx) {
+		return Response{}, ErrNotStored
+	}
+	msgs, err := c.messages(req)
+	if err != nil {
+		return Response{}, err
+	}
+	if f := req.MaxTokensField; f != "" && !slices.Contains(MaxTokensFields, f) {
+		return Response{}, fmt.Errorf("max tokens field %q: want one of %s", f, strings.Join(MaxTokensFields, ", "))
+	}
+	opts, err := callOptions(req, c.provider == "openai" && MaxTokensFieldFor(req.MaxTokensField, c.base) == MaxTokens)
+	if err != nil {
+		return Response{}, err
+	}
+	llm, err := c.model(req)
+	if err != nil {
+		return Response{}, err
+	}
+	slot, err := c.waitTPM(ctx, req)
+	if err != nil {
+		return Response{}, err
+	}
+	ctx, attempts := WithAttempts(withChatShape(ctx, c.provider))
+	resp, err := c.generate(ctx, llm, msgs, opts, attempts)
+	r := &callResult{req: req, attempts: attempts, slot: slot, out: Response{Model: req.Model, Attempts: attempts.N()}}
+	r.body = readReply(c.provider, attempts.Body())
+	r.status, _ = attempts.Status()
+	fromBody := err != nil && r.status == http.StatusOK && attempts.Err() == nil && r.body.answer != nil && r.body.empty == "" && r.body.blocked == nil
+	if fromBody {
+		// A reply of the provider's that langchaingo could not read (a content block of a
+		// type it does not know, as Anthropic's redacted_thinking; content that is an array
+		// of parts, as Mistral's; a Gemini part of data it does not know): valid, paid for,
+		// and read from its body, as the provider's SDKs read it, to be answered as any other.
+		resp, err = &llms.ContentResponse{Choices: []*llms.ContentChoice{r.body.answer.choice()}}, nil
+	}
+	if r.body.blocked != nil {
+		return c.blocked(r)
+	}
+	if err != nil {
+		return c.failed(ctx, r, err)
+	}
+	return c.answered(r, resp, fromBody)
+}
+
+// messages is req's messages as langchaingo sends them, without the empty system messages the
+// provider refuses (emptySystem).
+func (c *chat) messages(req Request) ([]llms.MessageContent, error) {
+	msgs := make([]llms.MessageContent, 0, len(req.Messages))
+	for _, m := range req.Messages {
+		t, err := chatRole(m.Role)
+		if err != nil {
+			return nil, err
+		}
+		if emptySystem(c.provider, m) {
+			continue
+		}
+		msgs = append(msgs, llms.TextParts(t, m.Content))
+	}
+	return msgs, nil
+}
+
+// callResult is a call made, as Generate reads it: the request, its attempts, the reply's body
+// as qapipe reads it, the reply's HTTP status, the call's TPM slot and the response being made.
+type callResult struct {
+	req      Request
+	attempts *Attempts
+	body     reply
+	status   int
+	slot     *Slot
+	out      Response
+}
+
+// blocked is the response and error of a call whose reply the provider blocked.
+func (c *chat) blocked(r *callResult) (Response, error) {
+	// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
+	// before the block), but paid for.
+	r.out.Usage, r.out.NoUsage = knownUsage(r.body.usage, "")
+	r.slot.Settle(0) // as for any failed call, unless its usage is known
+	settle(r.slot, r.out)
+	return r.out, &CallError{Attempts: r.out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, r.body.blocked)}
+}
+
+// failed is the response and error of a call that langchaingo returned err for: one not made,
+// one the transport stopped making, an empty reply, or a failure, its usage kept when the reply
+// reported it.
+func (c *chat) failed(ctx context.Context, r *callResult, err error) (Response, error) {
+	out, attempts := r.out, r.attempts
+	r.slot.Settle(0)
+	if errors.Is(attempts.Err(), interrupt.ErrNotCalled) && ctx.Err() == nil {
+		return out, c.notCalled(out.Attempts)
+	}
+	if ue := (*StoppedError)(nil); errors.As(attempts.Err(), &ue) && ctx.Err() == nil {
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, ue), Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
+	}
+	if why := r.body.empty; why != "" && r.status == http.StatusOK {
+		return c.emptyReply(r, why)
+	}
+	msg := redact(withCause(err, attempts), c.key)
+	if r.status == http.StatusOK {
+		// A reply langchaingo could not read, nor qapipe from its body (an OpenAI-compatible
+		// content that is an object, a Claude block whose text is no string): no answer,
+		// but its server reported what it cost, which the record and --max-cost count. The
+		// client's words end at their first line: the anthropic client puts the block it
+		// could not read after them whole (kilobytes, for a redacted_thinking block's data).
+		if !r.body.usage.IsZero() {
+			out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
+			settle(r.slot, out)
+		}
+		msg, _, _ = strings.Cut(msg, "\n")
+	}
+	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %s", c.provider, r.req.Model, msg),
+		Hint: hint(c.provider, c.base, c.key, c.names, attempts)}
+}
+
+// emptyReply is the response and error of a call whose reply langchaingo called an error for
+// having no text, why the body says: an empty reply, paid for, and cut short when its stop
+// reason says so.
+func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
+	out := r.out
+	if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
+		out.Cut, out.Window = true, stop == contextFull
+		if spent := c.cutWhy(r.req, out.Window); spent != "" {
+			why += ": " + spent
+		}
+	}
+	// A reply without text that langchaingo calls an error: an empty reply, paid for.
+	out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
+	settle(r.slot, out)
+	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, r.req.Model, ErrEmptyReply, why)}
+}
+
+// answered is the response of a call that got a reply, resp (read from the body when fromBody):
+// its text, reasoning, usage and stop, or an error when it holds no text.
+func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool) (Response, error) {
+	out, body := r.out, r.body
+	if len(resp.Choices) == 0 {
+		return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (no choices)", c.provider, r.req.Model, ErrEmptyReply)}
+	}
+	ch := answer(c.provider, resp.Choices)
+	if c.provider == "googleai" && body.thoughts && body.answer != nil {
+		// langchaingo reads a thought part's text as the answer's: the answer is the body's.
+		ch.Content = body.answer.text
+	}
+	ch.StopReason = c.stopReason(ch.StopReason, body)
+	out.Text = ch.Content
+	out.Reasoning = c.reasoning(ch, body)
+	u := UsageFromInfo(ch.GenerationInfo)
+	if body.streamUsage || fromBody {
+		u = body.usage
+	}
+	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
+	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
+	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
+	settle(r.slot, out)
+	if strings.TrimSpace(ch.Content) == "" {
+		return out, c.noText(r.req, out, ch.StopReason, body.refusal)
+	}
+	return out, nil
+}
+
+// noText is the error of a reply out with no text, stop its stop reason and refusal the refusal
+// it holds, if any.
+func (c *chat) noText(req Request, out Response, stop, refusal string) error {
+	// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
+	// provider's block is read first): an error on the record, never an empty answer. Its usage stays on the
+	// response, for the budget: the reply was paid for.
+	why, spent := "", ""
+	if out.Cut {
+		spent = c.cutWhy(req, out.Window)
+	}
+	switch {
+	case spent != "":
+		why = " (stop reason " + stop + ": " + spent + ")"
+	case refusal != "":
+		why = fmt.Sprintf(" (refused: %q)", refusal)
+	case stop != "":
+		why = " (stop reason " + stop + ")"
+	}
+	return &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, why)}
+}
+
+// emptySystem reports whether m is a system message without text that a call to provider leaves
+// out (EvaLearn's judge sends one): the Gemini API refuses a part with empty text, which
+// langchaingo v0.1.14 would send as the systemInstruction, and to Anthropic it sends no empty
+// top-level system (its request marks it omitempty). OpenAI's and Ollama's calls carry it.
+func emptySystem(provider string, m Message) bool {
+	return m.Role == "system" && m.Content == "" && (provider == "googleai" || provider == "anthropic")
+}
+
+// stopReason is why the reply stopped, given langchaingo's reading of it, stop, and the body's:
+// Ollama's done_reason, which langchaingo does not pass on, when it gives none, and Gemini's
+// finishReason as the API names it (geminiFinish) over genai's names.
+func (c *chat) stopReason(stop string, body reply) string {
+	switch c.provider {
+	case "ollama":
+		if stop == "" {
+			return body.stop
+		}
+	case "googleai":
+		if body.stop != "" {
+			return body.stop
+		}
+	}
+	return stop
+}
+
+// generate has langchaingo ask the model, its client's panic turned into the call's error:
+// langchaingo v0.1.14 dereferences nil on some replies that are JSON but no reply (its OpenAI
+// client on a null choice; its Anthropic client on a body of null, which the Transport already
+// finds of no message's shape), and its Google AI client on messages that are all system
+// messages, before any request; a reply that cannot be read must fail its record, not end the
+// run before the records not yet written are.
+func (c *chat) generate(ctx context.Context, llm llms.Model, msgs []llms.MessageContent, opts []llms.CallOption, attempts *Attempts) (resp *llms.ContentResponse, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			status, contentType := attempts.Status()
+			if status == 0 { // no reply came: the client failed on the request it was to send
+				resp, err = nil, fmt.Errorf("the client failed before any reply came, building the request: %v", p)
+				return
+			}
+			resp, err = nil, fmt.Errorf("the client could not read the reply %s: %v", replyKind(contentType, bytes.TrimSpace(attempts.Body())), p)
+		}
+	}()
+	return llm.GenerateContent(ctx, msgs, opts...)
+}
+
+// answer is the choice of a reply that holds its answer. Anthropic's reply is one message of
+// content blocks, which langchaingo v0.1.14 turns into a choice each (a thinking or tool_use
+// block into one without text), all with the message's stop reason and usage: its answer is
+// the text of its text blocks joined in order, as the Anthropic SDKs' text helpers read it.
+// The choices of the other providers are alternatives (OpenAI's n), of which the first is the
+// answer asked for.
+func answer(provider string, choices []*llms.ContentChoice) *llms.ContentChoice {
+	if provider != "anthropic" || len(choices) == 1 {
+		return choices[0]
+	}
+	ch := *choices[0]
+	var b strings.Builder
+	for _, c := range choices {
+		b.WriteString(c.Content)
+	}
+	ch.Content = b.String()
+	return &ch
+}
+
+// reasoning is the thinking a reply carries apart from its text, trimmed: an OpenAI-compatible
+// server's message.reasoning_content (DeepSeek's API, llama-server --reasoning-format deepseek,
+// vLLM --reasoning-parser before 0.11), which langchaingo v0.1.14 passes on as the choice's
+// ReasoningContent (and which a reply read from its body, bodyAnswer, gives from a Mistral
+// thinking part), else the body's (readOpenAI's message.reasoning, vLLM's name for it since
+// 0.11, OpenRouter's, Ollama's /v1; readOllama's message.thinking; readAnthropic's thinking
+// blocks; readGemini's thought parts), which it drops.
+func (c *chat) reasoning(ch *llms.ContentChoice, body reply) string {
+	if c.provider == "openai" {
+		if r := strings.TrimSpace(ch.ReasoningContent); r != "" {
+			return r
+		}
+	}
+	return body.reasoning
+}
+
+// waitTPM reserves the request's estimated tokens (input and max_tokens, as the call carries it:
+// langchaingo's 2048 to anthropic and googleai without one) with the TPM limiter. A finishing run
+// stops waiting: the call is not made.
+func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
+	wctx, cancel := interrupt.Waiting(ctx)
+	defer cancel()
+	sent := req
+	sent.Provider = c.provider
+	slot, err := c.tpm.Wait(wctx, float64(EstimateTokens(req)+sent.SentMaxTokens()))
+	switch {
+	case err == nil:
+		return slot, nil
+	case ctx.Err() == nil && interrupt.Asked(ctx):
+		return nil, c.notCalled(0)
+	}
+	return nil, err
+}
+
+// notCalled is the CallError of a call that a finishing run did not make: interrupt.ErrNotCalled
+// in its own words, as the apps write them for a record they never hand to the model, so that a
+// call stopped here (at a rate limit, or at the gate) reads as the others do.
+//
+// Note: the provider and model were put before the words, as before every other CallError's;
+// they told nothing the record does not (its prediction or judgment names the model), and the
+// same interruption was worded two ways.
+func (c *chat) notCalled(attempts int) error {
+	return &CallError{Attempts: attempts, Err: interrupt.ErrNotCalled}
+}
+
+// settle charges the tokens out's usage counts to the rate limiter's slot in place of the estimate
+// it reserved; an unknown usage leaves the estimate.
+func settle(slot *Slot, out Response) {
+	if !out.NoUsage {
+		slot.Settle(float64(out.Usage.InputTokens + out.Usage.OutputTokens))
+	}
+}
+
+// knownUsage returns u, the usage a reply of text reported, and whether it is unknown (then u is
+// returned zero). A count of 0 where there must be tokens (every request has input, and text is
+// output) is a count the server left out, as old Ollama leaves out prompt_eval_count for a cached
+// prompt: the usage is then unknown, not partly free. So is a count no call has (negative, or
+// over maxTokenCount), which a broken server may send, rather than a negative cost.
+func knownUsage(u record.Usage, text string) (record.Usage, bool) {
+	if u.InputTokens == 0 || u.OutputTokens == 0 && strings.TrimSpace(text) != "" ||
+		!tokenCount(u.InputTokens) || !tokenCount(u.OutputTokens) || !tokenCount(u.CachedInputTokens) {
+		return record.Usage{}, true
+	}
+	return u, false
+}
+
+func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
+	opts := []llms.CallOption{llms.WithModel(req.Model)}
+	if req.Temperature != nil {
+		opts = append(opts, llms.WithTemperature(*req.Temperature))
+	}
+	if req.MaxTokens > 0 {
+		opts = append(opts, llms.WithMaxTokens(req.MaxTokens))
+		if legacyMax {
+			opts = append(opts, openai.WithLegacyMaxTokensField())
+		}
+	}
+	if req.TopP != nil {
+		opts = append(opts, llms.WithTopP(*req.TopP))
+	}
+	if req.TopK != nil {
+		opts = append(opts, llms.WithTopK(*req.TopK))
+	}
+	if req.Seed != nil {
+		opts = append(opts, llms.WithSeed(*req.Seed))
+	}
+	switch req.ResponseFormat {
+	case "":
+	case ResponseJSON:
+		// langchaingo v0.1.14 maps JSON mode per provider: openai response_format json_object,
+		// ollama format "json", googleai ResponseMIMEType application/json; anthropic ignores it.
+		opts = append(opts, llms.WithJSONMode())
+	default:
+		return nil, fmt.Errorf("response format %q: unsupported (want %q or none)", req.ResponseFormat, ResponseJSON)
+	}
+	return opts, nil
+}
+
+func chatRole(role string) (llms.ChatMessageType, error) {
+	switch role {
+	case "system":
+		return llms.ChatMessageTypeSystem, nil
+	case "user", "":
+		return llms.ChatMessageTypeHuman, nil
+	case "assistant":
+		return llms.ChatMessageTypeAI, nil
+	}
+	return "", fmt.Errorf("unknown message role %q", role)
+}
