@@ -1,0 +1,167 @@
+package score
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// locomoSummary is LoCoMo's own report of locomo_f1: the mean per category (evaluation_stats.py's
+// analyze_acc) and over all records, summed in input order as evaluate_gpts.py's main() sums them
+// (sum(ems)/len(ems)), not category by category, which can differ in the last digit.
+func (a *aggregator) locomoSummary() *LoCoMo {
+	if len(a.locomo) == 0 {
+		return nil
+	}
+	l := &LoCoMo{Metric: "locomo_f1"}
+	for c := 1; c <= 5; c++ {
+		m, ok := a.locomo[c]
+		if !ok {
+			continue
+		}
+		l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
+	}
+	l.Overall = Stat{Mean: a.locomoF1.mean(), Count: a.locomoF1.n}
+	return l
+}
+
+// convAcc is judge_score over one LoCoMo conversation: all its values, and by category.
+type convAcc struct {
+	all  meanAcc
+	cats map[int]*meanAcc
+}
+
+// addLoCoMoJudge takes in the judge_score v of a LoCoMo record.
+func (a *aggregator) addLoCoMoJudge(o outcome, v float64) {
+	acc(a.locomoJudge, o.locomoCat).add(v)
+	a.locomoAll[0].add(v) // summed in the records' order, as MAGMA sums them
+	if o.locomoCat != 5 {
+		a.locomoAll[1].add(v)
+	}
+	if o.locomoConv == "" {
+		a.locomoNoConv++
+		return
+	}
+	c := a.locomoConvAt[o.locomoConv]
+	if c == nil {
+		c = &convAcc{cats: map[int]*meanAcc{}}
+		a.locomoConvAt[o.locomoConv] = c
+		a.locomoConvs = append(a.locomoConvs, c)
+	}
+	c.all.add(v)
+	acc(c.cats, o.locomoCat).add(v)
+}
+
+// locomoJudgeSummary is judge_score over LoCoMo records as the LoCoMo judges' own code reports it.
+// mem0's generate_scores.py pools the questions of every conversation: the mean and count per
+// category, and the mean over all (category 5 has no judgment under mem0's mode, so it is not
+// among them). MAGMA's test_fixed_memory.py pools the questions of one conversation (a sample):
+// per category, over all (with category 5 when it was judged) and over all but category 5; over
+// several conversations it prints the mean of the conversations' means, each conversation
+// weighing the same whatever its number of questions, and per category the mean over the
+// conversations that have the category. Those are conversation_averaged, the conversation read
+// from the record's id (locomo:<sample_id>:<index>); null, with a warning, when an id names none.
+func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
+	if len(a.locomoJudge) == 0 {
+		return nil
+	}
+	l := &LoCoMoJudge{Metric: "judge_score"}
+	for c := 1; c <= 5; c++ {
+		if m, ok := a.locomoJudge[c]; ok {
+			l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
+		}
+	}
+	l.Overall = Stat{Mean: a.locomoAll[0].mean(), Count: a.locomoAll[0].n}
+	l.WithoutCategory5 = Stat{Mean: a.locomoAll[1].mean(), Count: a.locomoAll[1].n}
+	if a.locomoNoConv > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("locomo_judge: %s no conversation (locomo:<sample_id>:<index>, as qa-load writes it): no conversation-averaged figures",
+			english.Count(a.locomoNoConv, "record's id names", "records' ids name")))
+		return l
+	}
+	l.Conversations = ptrInt(len(a.locomoConvs))
+	// Summed in the conversations' order, as MAGMA sums its samples' figures in theirs (mean).
+	ca := &ConversationAveraged{}
+	var means []float64
+	for _, c := range a.locomoConvs {
+		means = append(means, *c.all.mean())
+	}
+	ca.Overall = Stat{Mean: ptr(mean(means)), Count: len(means)}
+	for cat := 1; cat <= 5; cat++ {
+		means = means[:0]
+		for _, c := range a.locomoConvs {
+			if m, ok := c.cats[cat]; ok {
+				means = append(means, *m.mean())
+			}
+		}
+		if len(means) > 0 {
+			ca.Categories = append(ca.Categories, Category{Category: cat, Type: record.LoCoMoType(cat), Mean: ptr(mean(means)), Count: len(means)})
+		}
+	}
+	l.ConversationAveraged = ca
+	return l
+}
+
+// lmeSummary is LongMemEval's own report: accuracy per question type, the task-averaged accuracy
+// (the mean of the means of LongMemEval's six question types), the overall accuracy and the
+// accuracy on abstention questions. A type that is none of the six (a record without a type, a
+// misspelt one) has its accuracy in by_type and its records in the overall accuracy, as upstream's
+// overall counts every question, but it is no task of the benchmark's, so it is left out of the
+// task-averaged accuracy, with a warning.
+// longMemEvalTypes are LongMemEval's question types in print_qa_metrics.py's order.
+var longMemEvalTypes = []string{"single-session-user", "single-session-preference", "single-session-assistant",
+	"multi-session", "temporal-reasoning", "knowledge-update"}
+
+func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
+	if len(a.lme) == 0 {
+		return nil
+	}
+	l := &LongMemEval{Metric: "judge_score", ByType: map[string]Stat{}}
+	var all meanAcc
+	var means []float64
+	var others []string
+	// The six type means are summed in print_qa_metrics.py's order (np.mean of six values adds
+	// them in turn), so that the figure is upstream's to the last bit and the same on every run.
+	for _, t := range slices.Sorted(maps.Keys(a.lme)) {
+		m := a.lme[t]
+		l.ByType[t] = Stat{Mean: m.mean(), Count: m.n}
+		all.merge(m)
+		if !slices.Contains(longMemEvalTypes, t) {
+			others = append(others, strconv.Quote(t))
+		}
+	}
+	for _, t := range longMemEvalTypes {
+		if m, ok := a.lme[t]; ok {
+			means = append(means, *m.mean())
+		}
+	}
+	tasks := len(means)
+	if tasks > 0 {
+		l.TaskAveraged = ptr(mean(means))
+	}
+	l.Overall = Stat{Mean: all.mean(), Count: all.n}
+	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
+	if tasks != len(longMemEvalTypes) {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %s, not the benchmark's 6", english.Count(tasks, "question type", "question types")))
+	}
+	if len(others) > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: %s %s %s none of LongMemEval's six question types: %s in by_type and overall but not in the task-averaged accuracy",
+			english.Form(len(others), "type", "types"), strings.Join(others, ", "), english.Form(len(others), "is", "are"), english.Form(len(others), "it is", "they are")))
+	}
+	return l
+}
+
+// lmeTasks is how many of LongMemEval's six question types the task-averaged accuracy is over.
+func (l *LongMemEval) lmeTasks() int {
+	n := 0
+	for _, t := range longMemEvalTypes {
+		if _, ok := l.ByType[t]; ok {
+			n++
+		}
+	}
+	return n
+}

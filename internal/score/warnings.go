@@ -1,0 +1,162 @@
+package score
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/stats"
+)
+
+// warnings puts the caveats a reader of the summary should not miss before the warnings of its
+// parts (degenerate intervals, LongMemEval's types, the corpus metrics).
+func (s *Summary) warnings() {
+	var w []string
+	if s.Records == 0 {
+		w = append(w, "no records: every count is zero")
+	}
+	if s.Errors > 0 {
+		switch zeroed := s.Errors - s.failedUnscored; {
+		case s.ErrorsAsZero && zeroed == s.Errors:
+			w = append(w, english.Count(s.Errors, "record carries a prediction or judge error and counts", "records carry prediction or judge errors and count")+" as 0 (--errors-as-zero)")
+		case s.ErrorsAsZero:
+			// A failed record that no selected metric reads (no answers, no judgment for
+			// judge_score) gets no 0: it is among the unscored.
+			w = append(w, fmt.Sprintf("%s: %d %s as 0 (--errors-as-zero), %d no selected metric reads (unscored)",
+				english.Count(s.Errors, "record carries a prediction or judge error", "records carry prediction or judge errors"),
+				zeroed, english.Form(zeroed, "counts", "count"), s.failedUnscored))
+		default:
+			w = append(w, fmt.Sprintf("%s excluded (--errors-as-zero counts %s as 0)",
+				english.Count(s.Errors, "record carries a prediction or judge error and is", "records carry prediction or judge errors and are"), english.Form(s.Errors, "it", "them")))
+		}
+	}
+	if n := s.MissingAsZero; n > 0 {
+		if s.missingPart == 0 {
+			w = append(w, fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
+				english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
+		} else {
+			w = append(w, fmt.Sprintf("%s no prediction (%d) or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
+				english.Count(n, "record has", "records have"), n-s.missingPart, s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
+		}
+	}
+	if s.Unscored > 0 {
+		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged, s.unjudgedBare))
+	}
+	if s.RepeatedIDs > 0 {
+		w = append(w, english.Count(s.RepeatedIDs, "record repeats", "records repeat")+" the id of an earlier record: each counts in every figure as a record of its own (an input given twice?)"+
+			english.Form(s.RepeatedIDs, ": ", "; the first is ")+s.firstRepeat)
+	}
+	if n := s.WithoutType; n > 0 {
+		w = append(w, fmt.Sprintf("%d of %d records %s no type: %s in overall but in no type's group", n, s.Records,
+			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
+	}
+	w = append(w, s.byMissing()...)
+	if warn := s.factsWarning(); warn != "" {
+		w = append(w, warn)
+	}
+	if warn := s.answerWarning(); warn != "" {
+		w = append(w, warn)
+	}
+	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
+		w = append(w, few)
+	}
+	w = append(w, s.unreliable()...)
+	s.Warnings = append(w, s.Warnings...)
+}
+
+// factsWarning says, when some records have HotpotQA's supporting-fact scores and others have
+// gold facts but a prediction without any, that the means are over the first alone, where
+// hotpot_evaluate_v1.py counts the others as 0 ("missing sp fact") and divides by all; else "".
+//
+// Note: scoring those records 0 would make the scores of a run that predicts no facts at all
+// zeros, where none apply; the warning says how the official means would differ instead.
+func (s *Summary) factsWarning() string {
+	if s.factsUnpredicted == 0 || s.Overall == nil {
+		return ""
+	}
+	var names, counted []string
+	n, same := 0, true
+	for _, name := range []string{"sp_em", "sp_f1", "joint_em", "joint_f1"} {
+		if st := s.Overall.Metrics[name]; st != nil && st.Count > 0 {
+			same = same && (n == 0 || st.Count == n)
+			names, n = append(names, name), max(n, st.Count)
+			counted = append(counted, fmt.Sprintf("%s over %d", name, st.Count))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	if !same {
+		// The joint scores need the answer too: a prediction of facts alone has sp scores and
+		// no joint ones, so their counts differ, and so do the script's denominators.
+		return fmt.Sprintf("%s: the means leave out %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (--missing-as-zero counts %s so)",
+			strings.Join(counted, ", "), english.Count(s.factsUnpredicted, "record that has", "records that have"), english.Form(s.factsUnpredicted, "it", "them"))
+	}
+	return fmt.Sprintf("%s: the means are over the %s whose prediction carries supporting facts; %s gold facts and a prediction without any, which hotpot_evaluate_v1.py scores 0 and counts in its means (over %d)",
+		strings.Join(names, ", "), english.Count(n, "record", "records"), english.Count(s.factsUnpredicted, "more record has", "more records have"), n+s.factsUnpredicted)
+}
+
+// answerWarning says, when records have a prediction of HotpotQA's supporting facts alone (its
+// official file gave their "sp" and no "answer") and an answer metric hotpot_evaluate_v1.py
+// scores is selected, that those leave the records out, where the script counts them 0
+// ("missing answer") and divides by all; else "".
+func (s *Summary) answerWarning() string {
+	if s.answerUnpredicted == 0 || s.Overall == nil {
+		return ""
+	}
+	var names []string
+	for _, name := range []string{"em", "f1", "hotpot_em", "hotpot_f1", "joint_em", "joint_f1"} {
+		if s.Overall.Metrics[name] != nil {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s supporting facts and no answer: %s %s %s out, where hotpot_evaluate_v1.py scores %s 0 (\"missing answer\") and counts %s in its means (--missing-as-zero counts %s so)",
+		english.Count(s.answerUnpredicted, "record's prediction carries", "records' predictions carry"), strings.Join(names, ", "),
+		english.Form(len(names), "leaves", "leave"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"))
+}
+
+// unscoredWarning says that unscored of records records got no score, and why that may be:
+// unpredicted of them have no prediction and unjudged no judgment for judge_score (none at all:
+// a stage run before qa-predict or qa-judge, which it names), or what else the metrics read;
+// otherwise they would be silent, for they take no part in any mean. bare of the unjudged have no
+// gold answers either, which the warning adds: the metrics need them, and so do most judge modes
+// (EvaLearn's grades by a rubric, and the rules grade a question to decline without), so qa-judge
+// alone may not score them.
+func unscoredWarning(unscored, records, unpredicted, unjudged, bare int) string {
+	const why = "lacking what the selected metrics read: prediction text, answers, the judgment, the language or fields a metric needs; or a metric error reported above"
+	head := fmt.Sprintf("%d of %d records got no score", unscored, records)
+	if unscored == records {
+		head = "no record got a score"
+	}
+	noAnswers := "" // "N of them have no gold answers either, …"
+	if bare > 0 {
+		noAnswers = fmt.Sprintf("%s no gold answers either, which the metrics and most judge modes need", english.Count(bare, "of them has", "of them have"))
+	}
+	var lack []string
+	if unpredicted > 0 {
+		lack = append(lack, english.Count(unpredicted, "has no prediction", "have no prediction"))
+	}
+	if unjudged > 0 {
+		l := english.Count(unjudged, "has no judgment", "have no judgment")
+		if noAnswers != "" {
+			l += " (" + noAnswers + ")"
+		}
+		lack = append(lack, l)
+	}
+	switch {
+	case unpredicted == records:
+		return head + ": none has a prediction (run qa-predict first)"
+	case unjudged == records && bare == 0:
+		return head + ": none has a judgment (run qa-judge first)"
+	case unjudged == records:
+		return head + ": none has a judgment (run qa-judge first); " + noAnswers
+	case len(lack) == 0:
+		return fmt.Sprintf("%s (%s)", head, why)
+	case unpredicted+unjudged == unscored:
+		return head + ": " + strings.Join(lack, ", ")
+	}
+	return fmt.Sprintf("%s (%s); of them, %s", head, why, strings.Join(lack, ", "))
+}
