@@ -1,0 +1,313 @@
+package score
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/stats"
+)
+
+// maxJobs is the most --jobs: scoring is bound by the CPU, so workers beyond the cores gain
+// nothing, and each costs memory before any record is read (a mistyped --jobs 100000000 took
+// 24 GB and was killed).
+const maxJobs = 1024
+
+// config is everything the flags decide.
+type config struct {
+	inputs       []string
+	sel          *selection
+	judge        string
+	judgeFlag    string // how messages name where judge came from: "--judge", "--judge from QA_JUDGE"
+	summary      string
+	format       string
+	reps         int
+	seed         uint64
+	level        float64 // --level of the intervals
+	errorsAsZero bool
+	// missingAsZero: --missing-as-zero (scorer.missingAsZero).
+	missingAsZero bool
+	mismatches    string
+	mismatch      *mismatchRule
+	strict        bool
+	jobs          int
+	maxLine       int
+	corpus        *corpusConfig
+	embed         *embedStage
+	by            byFields // --by, with a summary only
+}
+
+func flags() []cli.Flag {
+	return append(append([]cli.Flag{
+		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
+		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
+		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format); - prints it on stdout instead of the records"},
+		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
+		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several), grouped by its text: the number 1 and the string \"1\" are one group"},
+		&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000; fewer than 5/(1-LEVEL), 100 at 95%, are warned of as too few to place the bounds)"},
+		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
+		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
+		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction (or without the answer or the supporting facts a metric reads) as 0 in the summary's em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
+		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type, question, gold, prediction, metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
+		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
+		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
+	}, corpusFlags()...), embedFlags()...)
+}
+
+// runFlags close the list of qa-score's flags: how the run scores and reads its input, as every
+// command's list ends with --strict and --max-line.
+func runFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently, 1 to %d (unless set, the CPUs this process may use: GOMAXPROCS)", maxJobs)},
+		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
+	}
+}
+
+// corpusFlags configure the corpus metrics (classification, ranking, chunk, perplexity).
+func corpusFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "label-field", EnvVars: []string{"QA_LABEL_FIELD"}, Usage: "dotted `PATH` of the gold label (e.g. meta.label; default answers[0])"},
+		&cli.StringFlag{Name: "label-map", EnvVars: []string{"QA_LABEL_MAP"}, Usage: "map answers to labels: \"yes=1,no=0\" or a JSON object file; keys match trimmed, lower-cased labels"},
+		&cli.StringFlag{Name: "average", Value: "macro", EnvVars: []string{"QA_AVERAGE"}, Usage: "precision/recall/f1_score average: " + strings.Join(averages, ", ")},
+		&cli.StringFlag{Name: "zero-division", Value: "0", EnvVars: []string{"QA_ZERO_DIVISION"}, Usage: "value of a ratio with a zero denominator: 0 (sklearn's \"warn\") or 1"},
+		&cli.StringFlag{Name: "labels", EnvVars: []string{"QA_LABELS"}, Usage: "comma-separated classes, in order, that precision/recall/f1_score and the per-class table use (sklearn's labels=; default: every label seen; a class no record has is warned of), or a JSON list of them for classes holding a comma or empty ([\"\", \"a,b\"])"},
+		&cli.StringFlag{Name: "bleu-weights", Value: "0.25,0.25,0.25,0.25", EnvVars: []string{"QA_BLEU_WEIGHTS"}, Usage: "corpus_bleu weights, one per n-gram order (1 to 4); gen_eval_bleu needs uniform ones"},
+		&cli.StringFlag{Name: "pos-label", Value: "1", EnvVars: []string{"QA_POS_LABEL"}, Usage: "positive class for --average binary, auc, and non-numeric relevance"},
+		&cli.StringFlag{Name: "group-field", Value: "meta.group", EnvVars: []string{"QA_GROUP_FIELD"}, Usage: "`PATH` of the query group for pn, pairwise_acc, mrr, map"},
+		&cli.StringFlag{Name: "score-field", Value: "prediction.score", EnvVars: []string{"QA_SCORE_FIELD"}, Usage: "`PATH` of the positive-class score for auc, pn, pairwise_acc, mrr, map"},
+		&cli.StringFlag{Name: "loss-field", Value: "prediction.loss", EnvVars: []string{"QA_LOSS_FIELD"}, Usage: "`PATH` of a record's summed loss (nats) for perplexity"},
+		&cli.StringFlag{Name: "tokens-field", Value: "prediction.tokens", EnvVars: []string{"QA_TOKENS_FIELD"}, Usage: "`PATH` of a record's token count for perplexity"},
+	}
+}
+
+// embedFlags configure the embedding metrics. The API key comes only from the environment or
+// from --embed-api-key-file; the calls take qa-predict's --concurrency, --max-retries and
+// --timeout under --embed-* names, with the defaults the embedding calls always had.
+func embedFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from --embed-api-key-file, else QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
+		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name, required (sent to openai and ollama; for tei, whose server serves one model, it names that model in --cache's keys)"},
+		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (default: openai's " + model.OpenAIURL + ", ollama's " + model.OllamaURL + "; required for tei)"},
+		&cli.StringFlag{Name: "embed-api-key-file", EnvVars: []string{"QA_EMBED_API_KEY_FILE"}, Usage: "read the embedding server's API key from `FILE` instead of the environment"},
+		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request, at most %d for openai), 1 to %d", embed.MaxOpenAIInputs, embed.MaxBatch)},
+		&cli.IntFlag{Name: "embed-concurrency", Value: embed.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
+		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)"},
+		&cli.DurationFlag{Name: "embed-timeout", Value: embed.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
+		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice: regular files, not stdin or a pipe)"},
+		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
+		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
+	}
+}
+
+// parseWeights reads 1 to 4 comma-separated non-negative weights, each a finite decimal number
+// as number flags read theirs (command.ParseDecimal). Its errors follow the flag's name.
+func parseWeights(s string) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < 1 || len(parts) > 4 {
+		return nil, fmt.Errorf("want 1 to 4 weights, got %d", len(parts))
+	}
+	ws := make([]float64, len(parts))
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		w, err := command.ParseDecimal(p)
+		if err != nil {
+			return nil, err
+		}
+		if w < 0 {
+			return nil, fmt.Errorf("want a non-negative number, got %q", p)
+		}
+		ws[i] = w
+	}
+	return ws, nil
+}
+
+// parseCorpus reads the corpus metrics' flags.
+func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
+	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label")}
+	if !slices.Contains(averages, cc.average) {
+		return nil, command.Usagef("--average: unknown average %q (want one of %s)%s", cc.average, strings.Join(averages, ", "),
+			english.DidYouMean(cc.average, averages))
+	}
+	switch c.String("zero-division") {
+	case "0", "warn":
+	case "1":
+		cc.zeroDiv = 1
+	default:
+		return nil, command.Usagef("--zero-division: want 0 or 1, not %q", c.String("zero-division"))
+	}
+	if l := c.String("labels"); l != "" {
+		if !slices.ContainsFunc(sel.corpus, func(n string) bool { return slices.Contains(metricGroups["classification"], n) }) {
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --labels%s picks the classes of accuracy, precision, recall and f1_score; without one of them in --metrics it does nothing\n",
+				command.FromEnv(c, "labels"))
+		}
+		classes, err := parseClasses(l)
+		if err != nil {
+			return nil, command.Usagef("--labels: %v", err)
+		}
+		cc.classes = classes
+	}
+	ws, err := parseWeights(c.String("bleu-weights"))
+	if err != nil {
+		return nil, command.Usagef("--bleu-weights: %v%s", err, command.FromEnv(c, "bleu-weights"))
+	}
+	cc.bleuWeights = ws
+	if cc.labels, err = parseLabelMap(c.String("label-map")); err != nil {
+		return nil, command.Usagef("--label-map: %v", err)
+	}
+	if p := c.String("label-field"); p != "" {
+		if cc.labelPath, err = parsePath(p); err != nil {
+			return nil, command.Usagef("--label-field: %v", err)
+		}
+	}
+	for _, f := range []struct {
+		flag string
+		dst  *fieldPath
+	}{{"group-field", &cc.groupPath}, {"score-field", &cc.scorePath}, {"loss-field", &cc.lossPath}, {"tokens-field", &cc.tokensPath}} {
+		if *f.dst, err = parsePath(c.String(f.flag)); err != nil {
+			return nil, command.Usagef("--%s: %v", f.flag, err)
+		}
+	}
+	return cc, nil
+}
+
+func parseEmbed(c *cli.Context, cfg *config) error {
+	batch, err := command.IntBetween(c, "embed-batch", 1, embed.MaxBatch, "records")
+	if err != nil {
+		return err
+	}
+	if (c.IsSet("baseline") || c.Bool("idf")) && !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --baseline and --idf rescale and weight BERTScore; without bertscore_p, bertscore_r or bertscore_f1 in --metrics they do nothing")
+	}
+	// QA_CACHE names one file for the whole pipeline, so only a --cache typed here is warned of.
+	if c.IsSet("cache") && command.FromEnv(c, "cache") == "" && len(cfg.sel.embedMetrics()) == 0 {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --cache holds embeddings; without sbert or a bertscore metric in --metrics it does nothing")
+	}
+	parallel, err := command.Concurrency(c, "embed-concurrency")
+	if err != nil {
+		return err
+	}
+	if err := command.NotNegative(c, "embed-max-retries", "embed-timeout"); err != nil {
+		return err
+	}
+	provider := c.String("embed-provider")
+	embedURL, err := command.BaseURL(c, "embed-base-url")
+	if err != nil {
+		return err
+	}
+	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL, KeyFile: command.Origin(c, "embed-api-key-file"),
+		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout")}
+	if len(cfg.sel.embedMetrics()) > 0 { // the key file is read only for a run that sends it
+		if ec.APIKey, err = apiKey(provider, c.String("embed-api-key-file")); err != nil {
+			return err
+		}
+	}
+	st, err := newEmbedStage(cfg.sel, ec, c.String("cache"), c.String("baseline"), c.Bool("idf"), cfg.inputs)
+	cfg.embed = st
+	return err
+}
+
+func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error) {
+	cfg := &config{inputs: c.Args().Slice(), judge: c.String("judge"), judgeFlag: "--judge" + command.FromEnv(c, "judge"), summary: c.String("summary"),
+		reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
+		errorsAsZero: c.Bool("errors-as-zero"), missingAsZero: c.Bool("missing-as-zero"), mismatches: c.String("mismatches"),
+		strict: c.Bool("strict")}
+	var err error
+	if cfg.reps, err = command.Bootstrap(c); err != nil {
+		return nil, err
+	}
+	if cfg.level, err = command.Level(c); err != nil {
+		return nil, err
+	}
+	sel, err := selectMetrics(reg, c.String("metrics"))
+	if err != nil {
+		return nil, command.Usagef("--metrics: %v", err)
+	}
+	if c.IsSet("format") && cfg.summary == "" {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
+	}
+	cfg.format = summaryFormat(c, cfg.summary)
+	if by := c.StringSlice("by"); len(by) > 0 {
+		if cfg.by, err = parseBy(by); err != nil {
+			return nil, command.Usagef("--by: %v", err)
+		}
+		if cfg.summary == "" {
+			fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --by breaks the summary down; without --summary it does nothing")
+			cfg.by = nil
+		}
+	}
+	cfg.sel = sel
+	switch {
+	case !slices.Contains(formats, cfg.format):
+		return nil, command.Usagef("--format: unknown format %q (want one of %s)%s", cfg.format, strings.Join(formats, ", "),
+			english.DidYouMean(cfg.format, formats))
+	}
+	if cfg.jobs, err = command.IntBetween(c, "jobs", 1, maxJobs, ""); err != nil {
+		return nil, err
+	}
+	if cfg.maxLine, err = command.MaxLine(c); err != nil {
+		return nil, err
+	}
+	if cfg.mismatches == "-" { // it would make a file named "-"
+		return nil, command.Usagef("--mismatches: - would mix them with the records (or the summary) on stdout: name a file, such as /dev/stderr")
+	}
+	if cfg.summary != "-" && command.StdoutFile(cfg.mismatches, c.App.Writer) {
+		// Written as the records are, line among line; before a summary printed in their place
+		// (--summary -), they stand apart. A file named by its own name that stdout was
+		// redirected to (--mismatches m.jsonl > m.jsonl) is written through stdout too.
+		return nil, command.Usagef("--mismatches: %s would mix them with the records on stdout, line among line: name a file, such as /dev/stderr (with --summary -, which prints no records, they come before the summary)", cfg.mismatches)
+	}
+	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
+	for _, o := range outputs {
+		if err := command.NotAnInput(o[0], o[1], cfg.inputs, stdin); err != nil {
+			return nil, err
+		}
+	}
+	if err := command.DistinctOutputs(outputs); err != nil {
+		return nil, err
+	}
+	if cfg.mismatches == "" {
+		var set []string
+		for _, f := range []string{"mismatch-metric", "below"} {
+			if c.IsSet(f) {
+				set = append(set, "--"+f+command.FromEnv(c, f))
+			}
+		}
+		if len(set) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the records --mismatches writes; without --mismatches %s nothing\n",
+				strings.Join(set, " and "), english.Form(len(set), "chooses", "choose"), english.Form(len(set), "it does", "they do"))
+		}
+	}
+	if cfg.mismatches != "" {
+		name := c.String("mismatch-metric")
+		k := sel.index(name)
+		if k < 0 && slices.Contains(sel.corpus, name) {
+			return nil, command.Usagef("--mismatch-metric: %s is a corpus metric, computed over all records: no record has a score of its own to compare with --below", name)
+		}
+		if k < 0 {
+			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
+				english.DidYouMean(name, sel.names))
+		}
+		// --below is finite: command.Execute refuses NaN, below which no score is, as it is read.
+		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below"), judge: cfg.judge}
+	}
+	if cfg.corpus, err = parseCorpus(c, sel); err != nil {
+		return nil, err
+	}
+	if len(sel.corpus) > 0 && cfg.summary == "" {
+		return nil, command.Usagef("--metrics: %s: corpus metrics are computed over all records and reported only in the summary: add --summary FILE (or -)", strings.Join(sel.corpus, ", "))
+	}
+	if err := parseEmbed(c, cfg); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}

@@ -1,0 +1,88 @@
+package score
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/qapipe/qapipe/internal/command"
+)
+
+// checkOutputs fails when the --summary or --mismatches file cannot be made or written: they are
+// written at the end, so it is found out before any work.
+func (cfg *config) checkOutputs() error {
+	for _, o := range [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}} {
+		if err := command.OutputFolder(o[0], o[1]); err != nil {
+			return err
+		}
+		if err := command.OutputWritable(o[0], o[1]); err != nil {
+			return err // written at the end: found then, the records were out
+		}
+	}
+	return nil
+}
+
+// openOutputs opens the --summary file (not for -) and the --mismatches file as replacements of
+// what is there, each nil when not asked for.
+func (cfg *config) openOutputs(stdout, stderr io.Writer) (summary, mismatches *command.Replacement, err error) {
+	if cfg.summary != "" && cfg.summary != "-" {
+		// Opened before the work, so that a path that cannot be written fails at once, and put
+		// in place only when the run gets to its end: a failed run leaves the file that was
+		// there (none, or an older summary that make sees is out of date), not an empty one.
+		if summary, err = command.ReplaceOutput(cfg.summary, stdout, stderr); err != nil {
+			return nil, nil, fmt.Errorf("--summary: %w", err)
+		}
+	}
+	if cfg.mismatches != "" {
+		if mismatches, err = command.ReplaceOutput(cfg.mismatches, stdout, stderr); err != nil {
+			if summary != nil {
+				summary.Abort()
+			}
+			return nil, nil, fmt.Errorf("--mismatches: %w", err)
+		}
+	}
+	return summary, mismatches, nil
+}
+
+// outputFile is an output file of a run, settled when the run ends.
+type outputFile struct {
+	r       *command.Replacement
+	what    string // how messages name it
+	release func() // stops catching a broken stdout for it
+}
+
+// guardOutputs returns the opened output files among mismatches and summary, in that order,
+// catching a broken stdout while a regular file among them is unfinished.
+func guardOutputs(mismatches, summary *command.Replacement) []outputFile {
+	var fs []outputFile
+	for _, o := range []outputFile{{r: mismatches, what: "mismatches"}, {r: summary, what: "summary"}} {
+		if o.r == nil {
+			continue
+		}
+		o.release = func() {}
+		if o.r.Regular() {
+			// A reader of the records that goes away (| head -1) would end the process at a
+			// write, leaving the file unfinished: the write fails instead, and main ends the
+			// process with SIGPIPE once the file is done with. (A run ended before it returns,
+			// by a second interrupt while it waits on a slow input, runs no deferred call: the
+			// file is aborted then too, by ReplaceOutput's own cleanup.)
+			o.release = command.CatchBrokenStdout()
+		}
+		fs = append(fs, o)
+	}
+	return fs
+}
+
+// settle puts the file in place when the run finished and removes it otherwise, then stops
+// catching a broken stdout for it. It returns err, or when that is nil the error of putting
+// the file in place.
+func (o outputFile) settle(finished bool, err error) error {
+	if finished {
+		if cerr := o.r.Commit(); cerr != nil && err == nil {
+			err = fmt.Errorf("%s: %w", o.what, cerr)
+		}
+	} else {
+		o.r.Abort()
+	}
+	o.release()
+	return err
+}
