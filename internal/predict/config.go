@@ -1,0 +1,418 @@
+package predict
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/extractive"
+	"github.com/qapipe/qapipe/internal/gemini"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+)
+
+// sampleSeed is the seed sample k sends for --seed seed: seed + k, as a model sent the same seed
+// gives the same answer, so the samples would not be independent. 0, which langchaingo leaves
+// out, is skipped (seed -1's sample 1 sends 1, its sample 2 sends 2), so that every sample of a
+// seed sends one of its own; a seed of 0 is sent as none by every sample, as without
+// --sample-index. A seed + k past the largest int is an error: it would wrap round to a seed far
+// below, another sample's.
+func sampleSeed(seed, k int) (int, error) {
+	if seed == 0 {
+		return 0, nil
+	}
+	if seed > math.MaxInt-k {
+		return 0, fmt.Errorf("--seed %d + --sample-index %d is past the largest seed, %d", seed, k, math.MaxInt)
+	}
+	s := seed + k
+	if seed < 0 && s >= 0 {
+		s++
+	}
+	return s, nil
+}
+
+// unpriced refuses --max-cost when a model it would meter has no price, so that its spend could
+// not be counted: the reader's, and the EvaLearn judge's when judgeModel (--judge-model) is given.
+func (a *app) unpriced(judgeModel string) error {
+	if a.maxCost <= 0 {
+		return nil
+	}
+	b := model.Budget{Prices: a.prices}
+	if !b.Priced(a.modelName) {
+		return command.Usagef("--max-cost: no price for model %q, so its spend cannot be counted (add it with --prices)", a.modelName)
+	}
+	if judgeModel != "" && !b.Priced(judgeModel) {
+		return command.Usagef("--max-cost: no price for the judge model %q, so its spend cannot be counted (add it with --prices)", judgeModel)
+	}
+	return nil
+}
+
+// configure reads and checks the flags into a, warning of those that do nothing, and, for a run
+// that is not a dry run, builds its client.
+func (a *app) configure(c *cli.Context) error {
+	if err := a.configureModel(c); err != nil {
+		return err
+	}
+	if err := a.configureLimits(c); err != nil {
+		return err
+	}
+	if err := a.configureRequests(c); err != nil {
+		return err
+	}
+	var err error
+	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
+		return command.Usagef("--prices: %v", err)
+	}
+	if err := a.unpriced(c.String("judge-model")); err != nil {
+		return err // before a dry run too, which refuses as the run does
+	}
+	if err := a.configureJudgeTemperature(c); err != nil {
+		return err
+	}
+	if err := a.configureJudgeNumCtx(c); err != nil {
+		return err
+	}
+	if a.dryRun {
+		a.configureSequenceParams(c)
+		// No client or key: nothing is sent. --cache is checked as a run opens it, but no cache
+		// is opened, nor a file left (cache.Check).
+		if f := c.String("cache"); f != "" {
+			return command.FlagFile("--cache", cache.Check(f))
+		}
+		return nil
+	}
+	return a.buildClient(c)
+}
+
+// configureModel reads which model answers (--provider, --model, --base-url, checking the
+// judge's too) and the plain settings of the run, and checks the provider and the model: the
+// extractive baseline, the default, takes no --model and makes no dry run.
+func (a *app) configureModel(c *cli.Context) error {
+	a.provider, a.modelName = c.String("provider"), c.String("model")
+	var err error
+	if a.baseURL, err = command.BaseURL(c, "base-url"); err != nil {
+		return err
+	}
+	if _, err := command.BaseURL(c, "judge-base-url"); err != nil {
+		return err
+	}
+	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
+	a.force, a.retryErrors = c.Bool("force"), c.Bool("retry-errors")
+	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
+	if !slices.Contains(model.Providers, a.provider) {
+		return command.Usagef("--provider: unknown provider %q (want one of %s)%s", a.provider, strings.Join(model.Providers, ", "),
+			model.ProviderHint(a.provider, model.Providers, "--base-url"))
+	}
+	if _, err := a.judgeProvider(c); err != nil {
+		return err // before a dry run too, which builds no judge
+	}
+	if a.provider == "extractive" && a.dryRun {
+		return command.Usagef("--dry-run: the provider is extractive (the default), which reads no prompt and calls nothing; give the --provider and --model to show and price")
+	}
+	if a.provider == "extractive" {
+		if a.modelName != "" {
+			// The default provider: "--model gpt-4o" alone would be answered offline.
+			fmt.Fprintf(a.stderr, "qa-predict: warning: --model %s%s does nothing: the provider is extractive%s, the offline baseline, which asks no model; give --provider to ask it\n",
+				a.modelName, command.FromEnv(c, "model"), cmp.Or(command.FromEnv(c, "provider"), " (the default)"))
+		}
+		a.modelName = extractive.Name
+	} else if a.modelName == "" {
+		return command.Usagef("--model is required with --provider %s", a.provider)
+	}
+	return nil
+}
+
+// configureLimits reads and checks --concurrency and --max-line, the flags that may not be
+// negative, and --temperature against the provider's range, warning when it is not sent.
+func (a *app) configureLimits(c *cli.Context) error {
+	var err error
+	if a.concurrency, err = command.Concurrency(c, "concurrency"); err != nil {
+		return err
+	}
+	a.tally.provider, a.tally.model = a.provider, a.modelName
+	if a.maxLine, err = command.MaxLine(c); err != nil {
+		return err
+	}
+	if err := command.NotNegative(c, "max-retries", "max-tokens", "rpm", "tpm", "timeout", "backoff", "temperature", "max-cost",
+		"history-sessions", "sample-index", "judge-parse-retries", "judge-temperature"); err != nil {
+		return err
+	}
+	// Refused here, the dry run's too, not by the provider at the first call.
+	hi, bounded := model.MaxTemperature(a.provider, a.baseURL)
+	if _, err := command.Temperature(c, "temperature", hi, bounded, a.provider); err != nil {
+		return err
+	}
+	if c.IsSet("temperature") {
+		if w := model.UnsentTemperature("--temperature", a.temperature, command.FromEnv(c, "temperature"), a.provider, c.String("model")); w != "" {
+			fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
+		}
+	}
+	return nil
+}
+
+// configureRequests reads what every request carries and how the records are asked: sampling,
+// --think, the sample's seed, --max-tokens, the --template, and the LongMemEval and LoCoMo
+// settings.
+func (a *app) configureRequests(c *cli.Context) error {
+	if err := a.configureSampling(c); err != nil {
+		return err
+	}
+	var err error
+	if a.strip, err = command.Think(c); err != nil {
+		return err
+	}
+	a.sample = c.Int("sample-index")
+	if c.IsSet("seed") {
+		s, err := sampleSeed(int(c.Int64("seed")), a.sample)
+		if err != nil {
+			return command.Usagef("%v", err)
+		}
+		a.seed = &s
+	}
+	a.maxTokensSet = c.IsSet("max-tokens")
+	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
+		return command.Usagef("--template: %v", err)
+	}
+	if err := a.configureReader(c); err != nil {
+		return err
+	}
+	if err := a.configureLoCoMo(c.String("locomo-variant")); err != nil {
+		return err
+	}
+	return a.configureBatch(c.Int("batch-size"))
+}
+
+// buildClient builds the client of a run that is not a dry run: the provider's (configureClient),
+// wrapped by the --max-cost budget, the --cache and the stripping of the thinking; then the
+// sequences' settings.
+func (a *app) buildClient(c *cli.Context) error {
+	if err := a.configureClient(c); err != nil {
+		return err
+	}
+	if a.maxCost > 0 {
+		a.budget = &model.Budget{MaxUSD: a.maxCost, Prices: a.prices} // its models are priced (unpriced)
+		a.client = a.budget.Wrap(a.client)
+	}
+	if err := a.configureCache(c); err != nil {
+		return err
+	}
+	a.client = a.thinking(a.client)
+	return a.configureSequences(c)
+}
+
+// configureCache opens --cache and wraps the client with it, or only checks it when nothing
+// would be stored.
+func (a *app) configureCache(c *cli.Context) error {
+	// The extractive baseline calls nothing, and its answers change with qapipe's versions, which
+	// no key names: only the models' replies (its EvaLearn judge's too) are cached. Without a
+	// judge nothing is: --cache is checked, as a dry run checks it, but no file is made, where an
+	// empty cache was left.
+	var err error
+	switch f := c.String("cache"); {
+	case f == "":
+	case a.provider == "extractive" && c.String("judge-model") == "":
+		if err := cache.Check(f); err != nil {
+			return command.FlagFile("--cache", err)
+		}
+	default:
+		if a.store, err = cache.Open(f); err != nil {
+			return command.FlagFile("--cache", err)
+		}
+		if a.provider != "extractive" {
+			a.client = a.store.Wrap(a.client)
+		}
+	}
+	return nil
+}
+
+// thinking is client with its replies read for a reasoning model's thinking under --think strip
+// (model.Thinking), from outside the cache, which keeps them as they came; client as it is under
+// keep, and for the extractive baseline, whose spans of the record's own text are no model's
+// reply.
+func (a *app) thinking(client model.Client) model.Client {
+	if !a.strip || a.provider == "extractive" {
+		return client
+	}
+	return model.Thinking{Next: client}
+}
+
+// configureReader sets how LongMemEval records are asked: the reading method, the history's
+// format and sessions, and its token budget from --history-tokens. auto is run_generation.py's
+// budget for the model and its max tokens, kept for the models it counts with o200k_base; for
+// the open models of its table, counted by their own tokenizers, histories go whole with a
+// warning.
+func (a *app) configureReader(c *cli.Context) error {
+	p := a.prompts
+	p.stderr = a.stderr
+	switch r := c.String("reading"); r {
+	case "direct", "con", "con-separate":
+		p.con, p.notes = r != "direct", r == "con-separate"
+	default:
+		return command.Usagef("--reading: want direct, con or con-separate, not %q%s", r,
+			english.DidYouMean(r, []string{"direct", "con", "con-separate"}))
+	}
+	switch r := c.String("retriever"); r {
+	case "orig-session", "full-history-session":
+		p.history.Retriever = prompt.RetrieverSession
+	case "orig-turn", "full-history-turn":
+		p.history.Retriever = prompt.RetrieverTurn
+	case "no-retrieval", "flat-session", "flat-turn", "oracle-session", "oracle-turn":
+		p.history.Retriever = r
+	default:
+		return command.Usagef("--retriever: want orig-session, orig-turn, oracle-session, oracle-turn, flat-session, flat-turn or no-retrieval (or full-history-session, full-history-turn), not %q%s", r,
+			english.DidYouMean(r, []string{"orig-session", "orig-turn", "oracle-session", "oracle-turn", "flat-session", "flat-turn",
+				"no-retrieval", "full-history-session", "full-history-turn"}))
+	}
+	p.history.KeyExpansion = c.String("key-expansion")
+	switch x := p.history.KeyExpansion; {
+	case x != "none" && x != "merge" && x != "replace":
+		return command.Usagef("--key-expansion: want none, merge or replace, not %q%s", x,
+			english.DidYouMean(x, []string{"none", "merge", "replace"}))
+	case x == "merge" && !p.history.FromRetrievalLog() && p.history.Retriever != prompt.RetrieverNone:
+		return command.Usagef("--key-expansion merge: needs --retriever flat-session or flat-turn (LongMemEval's script fails on full histories)")
+	case x == "replace" && c.String("history-format") == "nl":
+		return command.Usagef("--key-expansion replace: the history is retrieval texts, json only (LongMemEval's script fails on nl)")
+	case p.history.Retriever == prompt.RetrieverFlatTurn && x != "replace" && c.Bool("user-only"):
+		return command.Usagef("--retriever flat-turn: no --user-only (LongMemEval's script fails on it)")
+	}
+	p.history.Format = c.String("history-format")
+	if p.history.Format != "json" && p.history.Format != "nl" {
+		return command.Usagef("--history-format: want json or nl, not %q%s", p.history.Format,
+			english.DidYouMean(p.history.Format, []string{"json", "nl"}))
+	}
+	switch {
+	case p.notes && p.history.Format == "nl":
+		return command.Usagef("--reading con-separate: its notes are read as json only (LongMemEval's script fails on --history-format nl)")
+	case p.notes && a.provider == "extractive":
+		return command.Usagef("--reading con-separate: the extractive baseline reads no prompt, so it takes no notes")
+	}
+	p.history.TopK = c.Int("history-sessions")
+	p.history.UserOnly = c.Bool("user-only")
+	switch v := c.String("history-tokens"); v {
+	case "none":
+	case "auto":
+		limit, o200k, known := prompt.LongMemEvalHistoryLimit(a.modelName, a.genLength())
+		switch {
+		case o200k:
+			p.history.MaxTokens = limit
+		case known:
+			p.historyWarn = fmt.Sprintf("qa-predict: warning: LongMemEval cuts %s's history to %d tokens of its Hugging Face tokenizer, which qapipe does not have: histories go whole (--history-tokens N cuts them at N o200k_base tokens)", a.modelName, limit)
+		}
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return command.Usagef("--history-tokens: want auto, none or a positive number of tokens, not %q%s", v,
+				english.DidYouMean(v, []string{"auto", "none"}))
+		}
+		p.history.MaxTokens = n
+	}
+	return nil
+}
+
+// configureLoCoMo sets how locomo records are asked from --locomo-variant: the model setting of
+// LoCoMo's script named (auto: --model when it is one), or none. A note is kept for the first
+// LoCoMo record when the setting's script calls another model than --model.
+func (a *app) configureLoCoMo(name string) error {
+	p := a.prompts
+	switch name {
+	case "none":
+		return nil
+	case "auto":
+		if v, ok := prompt.LoCoMoVariantNamed(a.modelName); ok {
+			p.locomo = &v
+		}
+	default:
+		v, ok := prompt.LoCoMoVariantNamed(name)
+		if !ok {
+			return command.Usagef("--locomo-variant: want auto, none or one of %s, not %q%s", strings.Join(prompt.LoCoMoVariantNames(), ", "), name,
+				english.DidYouMean(name, append([]string{"auto", "none"}, prompt.LoCoMoVariantNames()...)))
+		}
+		p.locomo = &v
+	}
+	if v := p.locomo; v != nil && v.Role == "system" && (a.provider == "anthropic" || a.provider == "googleai") {
+		how := "--locomo-variant " + name
+		if name == "auto" {
+			how = "--model " + a.modelName + " (--locomo-variant auto)"
+		}
+		why := "Anthropic's Messages API takes system text apart and wants at least one message"
+		if a.provider == "googleai" {
+			why = "langchaingo's Gemini client refuses a lone system message"
+		}
+		return command.Usagef("%s: LoCoMo's script sends the %s setting's query as a system message alone, which --provider %s cannot send (%s); call it through --provider openai or an OpenAI-compatible server, or give --locomo-variant none or a gpt-4 setting",
+			how, v.Name, a.provider, why)
+	}
+	if v := p.locomo; v != nil && v.Model != a.modelName && a.provider != "extractive" {
+		p.locomoNote = fmt.Sprintf("qa-predict: note: LoCoMo's script calls %s for its %s setting; this run calls %s, the --model given", v.Model, v.Name, a.modelName)
+	}
+	return nil
+}
+
+// configureBatch sets how many of a conversation's LoCoMo questions are asked per call.
+func (a *app) configureBatch(n int) error {
+	switch {
+	case n < 1:
+		return command.Usagef("--batch-size: want a number of questions of at least 1, not %d", n)
+	case n > 1 && a.provider == "extractive":
+		return command.Usagef("--batch-size: the extractive baseline reads no prompt and answers each record alone")
+	case n > 1 && a.prompts.custom != nil:
+		return command.Usagef("--batch-size: LoCoMo's batched prompt is its own, and --template replaces the prompt")
+	}
+	a.locomoBatch = n
+	return nil
+}
+
+// genLength is the max_tokens of LongMemEval's reader: --max-tokens when given, else the 800
+// that run_generation.py sends for either reading.
+func (a *app) genLength() int {
+	if a.maxTokensSet {
+		return a.maxTokens
+	}
+	return prompt.LongMemEvalGenLength
+}
+
+func (a *app) configureClient(c *cli.Context) error {
+	if a.provider == "extractive" {
+		a.client = &extractive.Client{}
+		return nil
+	}
+	key, err := apiKey(a.provider, c.String("api-key-file"))
+	if err != nil {
+		return err
+	}
+	s := a.setup(c, a.provider, a.baseURL, key)
+	a.transport, a.tokens = s.NewTransport(), s.NewTokens()
+	s.Transport, s.Tokens = a.transport, a.tokens
+	a.client, err = s.Client(c.Context)
+	if errors.Is(err, model.ErrNoKey) {
+		return command.Usagef("%v", err)
+	}
+	return err
+}
+
+// setup is the model-call configuration of the flags, shared with qa-judge (model.Setup).
+func (a *app) setup(c *cli.Context, provider, baseURL, key string) model.Setup {
+	return model.Setup{Provider: provider, BaseURL: baseURL, APIKey: key, Concurrency: a.concurrency,
+		RPM: c.Float64("rpm"), TPM: c.Float64("tpm"), MaxRetries: c.Int("max-retries"),
+		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed")), Sleep: a.sleep,
+		Names:  model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
+		Gemini: gemini.New} // qa-predict reaches googleai through package gemini, which model does not link
+}
+
+// apiKey reads the key from file (trimmed), else from the provider's usual environment variables.
+func apiKey(provider, file string) (string, error) {
+	key, err := model.APIKey(provider, file, os.Getenv)
+	if err != nil {
+		return "", command.Usagef("--api-key-file: %v", err)
+	}
+	return key, nil
+}
