@@ -232,73 +232,21 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if err != nil {
 		return nil, command.Usagef("--metrics: %v", err)
 	}
-	if c.IsSet("format") && cfg.summary == "" {
-		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
-	}
-	cfg.format = summaryFormat(c, cfg.summary)
-	if by := c.StringSlice("by"); len(by) > 0 {
-		if cfg.by, err = parseBy(by); err != nil {
-			return nil, command.Usagef("--by: %v", err)
-		}
-		if cfg.summary == "" {
-			fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --by breaks the summary down; without --summary it does nothing")
-			cfg.by = nil
-		}
+	if err := cfg.parseSummary(c); err != nil {
+		return nil, err
 	}
 	cfg.sel = sel
-	switch {
-	case !slices.Contains(formats, cfg.format):
-		return nil, command.Usagef("--format: unknown format %q (want one of %s)%s", cfg.format, strings.Join(formats, ", "),
-			english.DidYouMean(cfg.format, formats))
-	}
 	if cfg.jobs, err = command.IntBetween(c, "jobs", 1, maxJobs, ""); err != nil {
 		return nil, err
 	}
 	if cfg.maxLine, err = command.MaxLine(c); err != nil {
 		return nil, err
 	}
-	if cfg.mismatches == "-" { // it would make a file named "-"
-		return nil, command.Usagef("--mismatches: - would mix them with the records (or the summary) on stdout: name a file, such as /dev/stderr")
-	}
-	if cfg.summary != "-" && command.StdoutFile(cfg.mismatches, c.App.Writer) {
-		// Written as the records are, line among line; before a summary printed in their place
-		// (--summary -), they stand apart. A file named by its own name that stdout was
-		// redirected to (--mismatches m.jsonl > m.jsonl) is written through stdout too.
-		return nil, command.Usagef("--mismatches: %s would mix them with the records on stdout, line among line: name a file, such as /dev/stderr (with --summary -, which prints no records, they come before the summary)", cfg.mismatches)
-	}
-	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
-	for _, o := range outputs {
-		if err := command.NotAnInput(o[0], o[1], cfg.inputs, stdin); err != nil {
-			return nil, err
-		}
-	}
-	if err := command.DistinctOutputs(outputs); err != nil {
+	if err := cfg.checkOutputNames(c, stdin); err != nil {
 		return nil, err
 	}
-	if cfg.mismatches == "" {
-		var set []string
-		for _, f := range []string{"mismatch-metric", "below"} {
-			if c.IsSet(f) {
-				set = append(set, "--"+f+command.FromEnv(c, f))
-			}
-		}
-		if len(set) > 0 {
-			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the records --mismatches writes; without --mismatches %s nothing\n",
-				strings.Join(set, " and "), english.Form(len(set), "chooses", "choose"), english.Form(len(set), "it does", "they do"))
-		}
-	}
-	if cfg.mismatches != "" {
-		name := c.String("mismatch-metric")
-		k := sel.index(name)
-		if k < 0 && slices.Contains(sel.corpus, name) {
-			return nil, command.Usagef("--mismatch-metric: %s is a corpus metric, computed over all records: no record has a score of its own to compare with --below", name)
-		}
-		if k < 0 {
-			return nil, command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
-				english.DidYouMean(name, sel.names))
-		}
-		// --below is finite: command.Execute refuses NaN, below which no score is, as it is read.
-		cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below"), judge: cfg.judge}
+	if err := cfg.parseMismatchRule(c, sel); err != nil {
+		return nil, err
 	}
 	if cfg.corpus, err = parseCorpus(c, sel); err != nil {
 		return nil, err
@@ -310,4 +258,80 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// parseSummary reads --format and --by into cfg, warning of each when there is no --summary
+// for it to shape (--by is then dropped), and refuses an unknown format.
+func (cfg *config) parseSummary(c *cli.Context) error {
+	var err error
+	if c.IsSet("format") && cfg.summary == "" {
+		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
+	}
+	cfg.format = summaryFormat(c, cfg.summary)
+	if by := c.StringSlice("by"); len(by) > 0 {
+		if cfg.by, err = parseBy(by); err != nil {
+			return command.Usagef("--by: %v", err)
+		}
+		if cfg.summary == "" {
+			fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --by breaks the summary down; without --summary it does nothing")
+			cfg.by = nil
+		}
+	}
+	switch {
+	case !slices.Contains(formats, cfg.format):
+		return command.Usagef("--format: unknown format %q (want one of %s)%s", cfg.format, strings.Join(formats, ", "),
+			english.DidYouMean(cfg.format, formats))
+	}
+	return nil
+}
+
+// checkOutputNames refuses a --mismatches file that would be written among the records on
+// stdout, and a --summary or --mismatches file that is an input or is the other output.
+func (cfg *config) checkOutputNames(c *cli.Context, stdin io.Reader) error {
+	if cfg.mismatches == "-" { // it would make a file named "-"
+		return command.Usagef("--mismatches: - would mix them with the records (or the summary) on stdout: name a file, such as /dev/stderr")
+	}
+	if cfg.summary != "-" && command.StdoutFile(cfg.mismatches, c.App.Writer) {
+		// Written as the records are, line among line; before a summary printed in their place
+		// (--summary -), they stand apart. A file named by its own name that stdout was
+		// redirected to (--mismatches m.jsonl > m.jsonl) is written through stdout too.
+		return command.Usagef("--mismatches: %s would mix them with the records on stdout, line among line: name a file, such as /dev/stderr (with --summary -, which prints no records, they come before the summary)", cfg.mismatches)
+	}
+	outputs := [][2]string{{"--summary", cfg.summary}, {"--mismatches", cfg.mismatches}}
+	for _, o := range outputs {
+		if err := command.NotAnInput(o[0], o[1], cfg.inputs, stdin); err != nil {
+			return err
+		}
+	}
+	return command.DistinctOutputs(outputs)
+}
+
+// parseMismatchRule sets cfg.mismatch from --mismatch-metric and --below, which must name a
+// per-record metric among sel, when --mismatches is given; without it, it warns of either flag set.
+func (cfg *config) parseMismatchRule(c *cli.Context, sel *selection) error {
+	if cfg.mismatches == "" {
+		var set []string
+		for _, f := range []string{"mismatch-metric", "below"} {
+			if c.IsSet(f) {
+				set = append(set, "--"+f+command.FromEnv(c, f))
+			}
+		}
+		if len(set) > 0 {
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the records --mismatches writes; without --mismatches %s nothing\n",
+				strings.Join(set, " and "), english.Form(len(set), "chooses", "choose"), english.Form(len(set), "it does", "they do"))
+		}
+		return nil
+	}
+	name := c.String("mismatch-metric")
+	k := sel.index(name)
+	if k < 0 && slices.Contains(sel.corpus, name) {
+		return command.Usagef("--mismatch-metric: %s is a corpus metric, computed over all records: no record has a score of its own to compare with --below", name)
+	}
+	if k < 0 {
+		return command.Usagef("--mismatch-metric: %q is not among the selected metrics (%s)%s", name, strings.Join(sel.names, ", "),
+			english.DidYouMean(name, sel.names))
+	}
+	// --below is finite: command.Execute refuses NaN, below which no score is, as it is read.
+	cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below"), judge: cfg.judge}
+	return nil
 }

@@ -328,102 +328,135 @@ type value struct {
 // summarize computes the corpus section, the headline values and the warnings.
 func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	c := &Corpus{}
-	var vals []value
-	var warn []string
-	put := func(name string, v *float64, n int) {
-		if a.cfg.wants(name) {
-			vals = append(vals, value{name: name, v: v, n: n})
-		}
-	}
-	// putQueries puts a value whose resampled unit is the query group.
-	putQueries := func(name string, v *float64, n, queries int) {
-		if a.cfg.wants(name) {
-			vals = append(vals, value{name: name, v: v, n: n, queries: queries})
-		}
-	}
+	o := &corpusOut{cfg: a.cfg}
 	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
-		cl, w := a.classification()
-		c.Classification = cl
-		warn = append(warn, w...)
-		var acc, p, r, f *float64
-		if cl != nil {
-			acc = ptr(cl.Accuracy)
-			if avg := cl.average(); avg != nil {
-				p, r, f = ptr(avg.Precision), ptr(avg.Recall), ptr(avg.F1)
-			}
-		}
-		n := len(a.labs)
-		put("accuracy", acc, n)
-		put("precision", p, n)
-		put("recall", r, n)
-		put("f1_score", f, n)
+		a.putClassification(c, o)
 	}
 	if a.cfg.wants("auc") {
 		c.AUC = a.auc()
-		put("auc", c.AUC.AUC, c.AUC.Records)
+		o.put("auc", c.AUC.AUC, c.AUC.Records)
 		if c.AUC.AUC == nil {
-			warn = append(warn, fmt.Sprintf("auc: needs records of both classes with a score (positives %d, negatives %d)", c.AUC.Positives, c.AUC.Negatives))
+			o.warn = append(o.warn, fmt.Sprintf("auc: needs records of both classes with a score (positives %d, negatives %d)", c.AUC.Positives, c.AUC.Negatives))
 		}
 	}
 	if a.cfg.wants("pn", "pairwise_acc") {
-		c.Pairwise = a.pairwise()
-		pn := c.Pairwise.PN
-		if c.Pairwise.Records == 0 {
-			pn = nil // a metric of count 0 has no mean; the section keeps the reference's figure
-		}
-		putQueries("pn", pn, c.Pairwise.Records, c.Pairwise.Groups)
-		putQueries("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records, c.Pairwise.Groups)
-		switch {
-		case c.Pairwise.Records == 0:
-			names := a.cfg.selected("pn", "pairwise_acc")
-			w := noGroupWarning(names)
-			if a.cfg.wants("pn") {
-				w = fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no mean (corpus.pairwise gives the reference's figures for no pair: pn %g, pn_inf true)",
-					strings.Join(names, ", "), english.Form(len(names), "it has", "they have"), PNCap)
-			}
-			warn = append(warn, w)
-		case c.Pairwise.PNInf:
-			warn = append(warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
-		}
+		a.putPairwise(c, o)
 	}
 	if a.cfg.wants("mrr", "map") {
 		c.Ranking = a.ranking()
-		putQueries("mrr", c.Ranking.MRR, c.Ranking.Records, c.Ranking.Queries)
-		putQueries("map", c.Ranking.MAP, c.Ranking.Records, c.Ranking.Queries)
+		o.putQueries("mrr", c.Ranking.MRR, c.Ranking.Records, c.Ranking.Queries)
+		o.putQueries("map", c.Ranking.MAP, c.Ranking.Records, c.Ranking.Queries)
 		if c.Ranking.Queries == 0 {
-			warn = append(warn, noGroupWarning(a.cfg.selected("mrr", "map")))
+			o.warn = append(o.warn, noGroupWarning(a.cfg.selected("mrr", "map")))
 		}
 	}
 	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
-		c.Chunk = a.chunkSummary()
-		var p, r, f *float64
-		if c.Chunk.Records > 0 {
-			p, r, f = ptr(c.Chunk.Precision), ptr(c.Chunk.Recall), ptr(c.Chunk.F1)
-		}
-		put("chunk_p", p, c.Chunk.Records)
-		put("chunk_r", r, c.Chunk.Records)
-		put("chunk_f1", f, c.Chunk.Records)
+		a.putChunk(c, o)
 	}
 	if a.cfg.wants("perplexity") {
 		c.Perplexity = a.perplexity()
-		put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
+		o.put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
 	}
-	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") && a.bleuN > 0 {
+	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
+		a.putBLEU(c, o)
+	}
+	return c, o.vals, o.warn
+}
+
+// corpusOut gathers the headline values of the selected corpus metrics, and the warnings, as
+// summarize fills the corpus section.
+type corpusOut struct {
+	cfg  *corpusConfig
+	vals []value
+	warn []string
+}
+
+// put adds the value of the metric name over n records, when it is selected.
+func (o *corpusOut) put(name string, v *float64, n int) {
+	if o.cfg.wants(name) {
+		o.vals = append(o.vals, value{name: name, v: v, n: n})
+	}
+}
+
+// putQueries puts a value whose resampled unit is the query group.
+func (o *corpusOut) putQueries(name string, v *float64, n, queries int) {
+	if o.cfg.wants(name) {
+		o.vals = append(o.vals, value{name: name, v: v, n: n, queries: queries})
+	}
+}
+
+// putClassification fills c's classification section and puts accuracy and the averaged
+// precision, recall and F1.
+func (a *corpusGroup) putClassification(c *Corpus, o *corpusOut) {
+	cl, w := a.classification()
+	c.Classification = cl
+	o.warn = append(o.warn, w...)
+	var acc, p, r, f *float64
+	if cl != nil {
+		acc = ptr(cl.Accuracy)
+		if avg := cl.average(); avg != nil {
+			p, r, f = ptr(avg.Precision), ptr(avg.Recall), ptr(avg.F1)
+		}
+	}
+	n := len(a.labs)
+	o.put("accuracy", acc, n)
+	o.put("precision", p, n)
+	o.put("recall", r, n)
+	o.put("f1_score", f, n)
+}
+
+// putPairwise fills c's pairwise section and puts pn and pairwise_acc, warning when no pair
+// could be made or none is ordered wrongly.
+func (a *corpusGroup) putPairwise(c *Corpus, o *corpusOut) {
+	c.Pairwise = a.pairwise()
+	pn := c.Pairwise.PN
+	if c.Pairwise.Records == 0 {
+		pn = nil // a metric of count 0 has no mean; the section keeps the reference's figure
+	}
+	o.putQueries("pn", pn, c.Pairwise.Records, c.Pairwise.Groups)
+	o.putQueries("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records, c.Pairwise.Groups)
+	switch {
+	case c.Pairwise.Records == 0:
+		names := a.cfg.selected("pn", "pairwise_acc")
+		w := noGroupWarning(names)
+		if a.cfg.wants("pn") {
+			w = fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no mean (corpus.pairwise gives the reference's figures for no pair: pn %g, pn_inf true)",
+				strings.Join(names, ", "), english.Form(len(names), "it has", "they have"), PNCap)
+		}
+		o.warn = append(o.warn, w)
+	case c.Pairwise.PNInf:
+		o.warn = append(o.warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
+	}
+}
+
+// putChunk fills c's chunk section and puts chunk precision, recall and F1.
+func (a *corpusGroup) putChunk(c *Corpus, o *corpusOut) {
+	c.Chunk = a.chunkSummary()
+	var p, r, f *float64
+	if c.Chunk.Records > 0 {
+		p, r, f = ptr(c.Chunk.Precision), ptr(c.Chunk.Recall), ptr(c.Chunk.F1)
+	}
+	o.put("chunk_p", p, c.Chunk.Records)
+	o.put("chunk_r", r, c.Chunk.Records)
+	o.put("chunk_f1", f, c.Chunk.Records)
+}
+
+// putBLEU fills c's corpus BLEU and GenEval sections, when any record had BLEU counts, and puts
+// corpus_bleu and gen_eval_bleu.
+func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
+	if a.bleuN > 0 {
 		c.CorpusBLEU = corpusBLEU(a.bleu, a.cfg.bleuWeights, a.bleuN)
 		c.GenEval = genEval(a.bleu, a.cfg.bleuWeights)
 	}
-	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
-		var b, g *float64
-		if c.CorpusBLEU != nil {
-			b = ptr(c.CorpusBLEU.BLEU)
-		}
-		if c.GenEval != nil {
-			g = ptr(c.GenEval.BLEU)
-		}
-		put("corpus_bleu", b, a.bleuN)
-		put("gen_eval_bleu", g, a.bleuN)
+	var b, g *float64
+	if c.CorpusBLEU != nil {
+		b = ptr(c.CorpusBLEU.BLEU)
 	}
-	return c, vals, warn
+	if c.GenEval != nil {
+		g = ptr(c.GenEval.BLEU)
+	}
+	o.put("corpus_bleu", b, a.bleuN)
+	o.put("gen_eval_bleu", g, a.bleuN)
 }
 
 // manyClasses is the class count above which the labels are probably not labels.

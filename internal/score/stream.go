@@ -46,11 +46,7 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 	window := 4 * jobs
 	g, ctx := errgroup.WithContext(ctx)
 	futures := make(chan chan result, window)
-	type task struct {
-		l   line
-		fut chan result
-	}
-	tasks := make(chan task, jobs)
+	tasks := make(chan lineTask, jobs)
 	for range jobs {
 		// Long-lived workers, not a goroutine per record: a fresh goroutine's stack would grow
 		// again for every record (the JSON codec and the metrics recurse deeply), which cost a
@@ -69,61 +65,79 @@ func stream(ctx context.Context, inputs []string, stdin io.Reader, count io.Writ
 		defer close(futures)
 		defer close(tasks)
 		readErr = command.OpenInputs(inputs, stdin, count, func(in command.Input) error {
-			rd := record.NewReader(in.R, in.DisplayName())
-			if maxLine > 0 {
-				rd.SetMaxLine(maxLine)
-			}
-			for {
-				data, err := rd.ReadRaw()
-				if err == io.EOF {
-					return nil
-				}
-				fut := make(chan result, 1)
-				var perr *record.Error
-				switch {
-				case errors.As(err, &perr):
-					fut <- result{bad: perr}
-				case err != nil:
-					return command.ReadError(in.DisplayName(), rd.Line(), err)
-				}
-				select {
-				case futures <- fut:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-				if err != nil {
-					continue
-				}
-				l := line{file: in.DisplayName(), no: rd.Line(), data: append(getBuf(len(data)), data...), unended: rd.Unended()}
-				select {
-				case tasks <- task{l, fut}:
-				case <-ctx.Done():
-					return ctx.Err()
-				}
-			}
+			return readLines(ctx, in, maxLine, futures, tasks)
 		})
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return nil
 	})
-	g.Go(func() error {
-		for fut := range futures {
-			select {
-			case r := <-fut:
-				if err := emit(r); err != nil {
-					return err
-				}
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		return nil
-	})
+	g.Go(func() error { return emitInOrder(ctx, futures, emit) })
 	if err := g.Wait(); err != nil {
 		return err
 	}
 	return readErr
+}
+
+// lineTask is one line for a worker to process, and where its result goes.
+type lineTask struct {
+	l   line
+	fut chan result
+}
+
+// readLines frames the lines of in, handing each to the workers through tasks and its future
+// result to the emitter through futures, in input order; a bad line's future holds its error
+// at once. It returns nil at the end of in, ctx's error when ctx is done, and the read error
+// that ends it otherwise.
+func readLines(ctx context.Context, in command.Input, maxLine int, futures chan<- chan result, tasks chan<- lineTask) error {
+	rd := record.NewReader(in.R, in.DisplayName())
+	if maxLine > 0 {
+		rd.SetMaxLine(maxLine)
+	}
+	for {
+		data, err := rd.ReadRaw()
+		if err == io.EOF {
+			return nil
+		}
+		fut := make(chan result, 1)
+		var perr *record.Error
+		switch {
+		case errors.As(err, &perr):
+			fut <- result{bad: perr}
+		case err != nil:
+			return command.ReadError(in.DisplayName(), rd.Line(), err)
+		}
+		select {
+		case futures <- fut:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if err != nil {
+			continue
+		}
+		l := line{file: in.DisplayName(), no: rd.Line(), data: append(getBuf(len(data)), data...), unended: rd.Unended()}
+		select {
+		case tasks <- lineTask{l, fut}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// emitInOrder calls emit with each result in the order of futures, waiting for each in turn, and
+// stops at emit's first error or when ctx is done.
+func emitInOrder(ctx context.Context, futures <-chan chan result, emit func(result) error) error {
+	for fut := range futures {
+		select {
+		case r := <-fut:
+			if err := emit(r); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // bufPool recycles the buffers of input and output lines once they are written (putBuf), so

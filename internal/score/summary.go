@@ -128,6 +128,37 @@ func (a *aggregator) add(o outcome) {
 	if o.answerUnpredicted {
 		a.answerUnpredicted++
 	}
+	in := a.groupsOf(&o)
+	if o.failed {
+		a.failed++
+		for _, g := range in {
+			g.failed++
+		}
+		if !a.errorsAsZero {
+			return
+		}
+	}
+	if len(o.missing) > 0 {
+		a.missing++
+		if !o.unpredicted {
+			a.missingPart++
+		}
+	}
+	any := a.addValues(&o, in)
+	if o.embedFailed || len(o.corpus.problems) > 0 {
+		a.metricErrors++
+	}
+	// A record no selected metric applies to is unscored, a failed one too under --errors-as-zero
+	// (without it, failed records went back above): no zero stands for it in any mean.
+	if !any && !o.corpus.any() {
+		a.countUnscored(&o)
+	}
+}
+
+// groupsOf counts o's record in the groups it belongs to, for a summary (none without one): its
+// type's group, and its value's group of each breakdown. It returns them, kept in a.in as the
+// scratch the next record reuses.
+func (a *aggregator) groupsOf(o *outcome) []*groupAcc {
 	in := a.in[:0] // its type's group, and its value's group of each breakdown
 	if a.keep {
 		in = append(in, a.groupIn(a.groups, o.typ))
@@ -146,22 +177,13 @@ func (a *aggregator) add(o outcome) {
 		}
 	}
 	a.in = in
-	if o.failed {
-		a.failed++
-		for _, g := range in {
-			g.failed++
-		}
-		if !a.errorsAsZero {
-			return
-		}
-	}
+	return in
+}
+
+// addValues adds o's metric values to the groups in, the sums and the benchmark accumulators, a
+// missing prediction's NaN as 0 where --missing-as-zero asks; it reports whether any value counted.
+func (a *aggregator) addValues(o *outcome, in []*groupAcc) bool {
 	any := false
-	if len(o.missing) > 0 {
-		a.missing++
-		if !o.unpredicted {
-			a.missingPart++
-		}
-	}
 	for k, v := range o.vals {
 		if math.IsNaN(v) {
 			if !slices.Contains(o.missing, k) {
@@ -180,41 +202,46 @@ func (a *aggregator) add(o outcome) {
 			g.vals[k] = append(g.vals[k], v)
 		}
 		a.sums[k] += v
-		switch a.names[k] {
-		case "locomo_f1":
-			acc(a.locomo, o.locomoCat).add(v)
-			a.locomoF1.add(v) // in the records' order, as evaluate_gpts.py sums them
-		case "judge_score":
-			if o.dataset == "longmemeval" {
-				acc(a.lme, o.typ).add(v)
-				if o.abstention {
-					a.lmeAbs.add(v)
-				}
+		a.addBenchmark(o, a.names[k], v)
+	}
+	return any
+}
+
+// addBenchmark adds v, o's value of the metric name, to the LoCoMo and LongMemEval
+// accumulators it belongs in.
+func (a *aggregator) addBenchmark(o *outcome, name string, v float64) {
+	switch name {
+	case "locomo_f1":
+		acc(a.locomo, o.locomoCat).add(v)
+		a.locomoF1.add(v) // in the records' order, as evaluate_gpts.py sums them
+	case "judge_score":
+		if o.dataset == "longmemeval" {
+			acc(a.lme, o.typ).add(v)
+			if o.abstention {
+				a.lmeAbs.add(v)
 			}
-			if o.dataset == "locomo" && o.locomoCat > 0 {
-				a.addLoCoMoJudge(o, v)
-			}
+		}
+		if o.dataset == "locomo" && o.locomoCat > 0 {
+			a.addLoCoMoJudge(*o, v)
 		}
 	}
-	if o.embedFailed || len(o.corpus.problems) > 0 {
-		a.metricErrors++
+}
+
+// countUnscored counts o's record as unscored, and by why: failed, without a prediction, without
+// a judgment.
+func (a *aggregator) countUnscored(o *outcome) {
+	a.unscored++
+	if o.failed {
+		a.failedUnscored++
 	}
-	// A record no selected metric applies to is unscored, a failed one too under --errors-as-zero
-	// (without it, failed records went back above): no zero stands for it in any mean.
-	if !any && !o.corpus.any() {
-		a.unscored++
-		if o.failed {
-			a.failedUnscored++
-		}
-		if o.unpredicted {
-			a.unpredicted++
-		}
-		if o.unjudged {
-			a.unjudged++
-		}
-		if o.unjudgedBare {
-			a.unjudgedBare++
-		}
+	if o.unpredicted {
+		a.unpredicted++
+	}
+	if o.unjudged {
+		a.unjudged++
+	}
+	if o.unjudgedBare {
+		a.unjudgedBare++
 	}
 }
 
