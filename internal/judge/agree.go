@@ -139,12 +139,30 @@ type agreeConfig struct {
 	maxLine   int    // --max-line
 }
 
+// agreeCommand is qa-judge's agree subcommand, reading from stdin and writing to stdout and stderr.
 func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:      "agree",
-		Usage:     "agreement between two or more judges on the same records",
-		ArgsUsage: "[FILE ...]",
-		Description: `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
+		Name:        "agree",
+		Usage:       "agreement between two or more judges on the same records",
+		ArgsUsage:   "[FILE ...]",
+		Description: agreeDescription,
+		Flags:       agreeFlags(),
+		Before:      func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
+		Action: func(c *cli.Context) error {
+			if w := flagsBeforeAgree(c); w != "" {
+				fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
+			}
+			cfg, err := parseAgreeConfig(c)
+			if err != nil {
+				return err
+			}
+			return runAgree(c.Context, c.Args().Slice(), cfg, stdin, stdout, stderr)
+		},
+	}
+}
+
+// agreeDescription is the agree subcommand's --help text.
+const agreeDescription = `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
 same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
 confidence intervals over records (95%, or --level: its columns are headed "90% CI" at 0.9), then
 lists the disagreements. With --bootstrap 0 there are no intervals, and the table leaves out its
@@ -175,62 +193,72 @@ out when no record compared has a type; when only some have one, without_type co
 then the disagreements (count, and the listed ones with id, type and each judge's verdict) and the
 warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3 places.
 
-` + command.ExitCodesHelp,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
-			&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
-			&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
-			command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
-			&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
-			&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
-			&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
-			&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-			command.MaxLineFlag("longest input line accepted, in bytes"),
-		},
-		Before: func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
-		Action: func(c *cli.Context) error {
-			if w := flagsBeforeAgree(c); w != "" {
-				fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
-			}
-			cfg := agreeConfig{reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
-				maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
-			if s := c.String("names"); s != "" {
-				for n := range strings.SplitSeq(s, ",") {
-					if n = strings.TrimSpace(n); n == "" {
-						continue
-					}
-					if slices.Contains(cfg.names, n) { // compared with itself, or counted twice among raters
-						return command.Usagef("--names: %q given twice: a judge compared with itself", n)
-					}
-					cfg.names = append(cfg.names, n)
-				}
-				if len(cfg.names) == 1 { // found before any input is read
-					return command.Usagef("--names: need at least two judgment names, got 1 (%s)", command.QuotedList(cfg.names))
-				}
-			}
-			var err error
-			if cfg.reps, err = command.Bootstrap(c); err != nil {
-				return err
-			}
-			if cfg.level, err = command.Level(c); err != nil {
-				return err
-			}
-			if cfg.threshold, err = command.FloatBetween(c, "threshold", 0, 1); err != nil {
-				return err // judgments' scores are 0 to 1: beyond, every verdict would be the same
-			}
-			if cfg.maxList < -1 {
-				return command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
-			}
-			if !slices.Contains(agreeFormats, cfg.format) {
-				return command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.format, agreeText, agreeJSON,
-					english.DidYouMean(cfg.format, agreeFormats))
-			}
-			if cfg.maxLine, err = command.MaxLine(c); err != nil {
-				return err
-			}
-			return runAgree(c.Context, c.Args().Slice(), cfg, stdin, stdout, stderr)
-		},
+` + command.ExitCodesHelp
+
+// agreeFlags are the agree subcommand's flags.
+func agreeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
+		&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
+		&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
+		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
+		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+		&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
+		&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
+		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
 	}
+}
+
+// parseAgreeConfig reads and checks the agree subcommand's flags.
+func parseAgreeConfig(c *cli.Context) (agreeConfig, error) {
+	cfg := agreeConfig{reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
+		maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
+	var err error
+	if s := c.String("names"); s != "" {
+		if cfg.names, err = parseAgreeNames(s); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.reps, err = command.Bootstrap(c); err != nil {
+		return cfg, err
+	}
+	if cfg.level, err = command.Level(c); err != nil {
+		return cfg, err
+	}
+	if cfg.threshold, err = command.FloatBetween(c, "threshold", 0, 1); err != nil {
+		return cfg, err // judgments' scores are 0 to 1: beyond, every verdict would be the same
+	}
+	if cfg.maxList < -1 {
+		return cfg, command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
+	}
+	if !slices.Contains(agreeFormats, cfg.format) {
+		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.format, agreeText, agreeJSON,
+			english.DidYouMean(cfg.format, agreeFormats))
+	}
+	if cfg.maxLine, err = command.MaxLine(c); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// parseAgreeNames reads --names, s: the comma-separated judgment names, trimmed, empty ones left
+// out; a name given twice, or a single name, is a usage error.
+func parseAgreeNames(s string) ([]string, error) {
+	var names []string
+	for n := range strings.SplitSeq(s, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if slices.Contains(names, n) { // compared with itself, or counted twice among raters
+			return nil, command.Usagef("--names: %q given twice: a judge compared with itself", n)
+		}
+		names = append(names, n)
+	}
+	if len(names) == 1 { // found before any input is read
+		return nil, command.Usagef("--names: need at least two judgment names, got 1 (%s)", command.QuotedList(names))
+	}
+	return names, nil
 }
 
 // flagsBeforeAgree is the warning that qa-judge's own flags typed before "agree" (qa-judge --seed 3

@@ -233,20 +233,41 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		}
 	}
 	if jg == nil {
-		t.skipped.Add(1)
-		if rec.Judgments[cfg.name] != nil {
-			// --force or --retry-errors over a judgment this run's mode leaves out (mem0's
-			// category 5, a skip route): another mode made it, and kept under NAME it would be
-			// read as this run's verdict. The record gets none, as it would judged afresh.
-			delete(rec.Judgments, cfg.name)
-			if len(rec.Judgments) == 0 {
-				rec.Judgments = nil
-			}
-			dropJudgeScore(rec, t)
-			t.unjudged.Add(1)
-		}
+		cfg.leaveUnjudged(rec, t)
 		return nil
 	}
+	t.count(jg)
+	if rec.Judgments == nil {
+		rec.Judgments = map[string]*record.Judgment{}
+	}
+	if rec.Judgments[cfg.name] != nil || readFirst(rec, cfg.name) { // replaced, or now the one read
+		dropJudgeScore(rec, t)
+	}
+	rec.Judgments[cfg.name] = jg
+	return nil
+}
+
+// leaveUnjudged counts rec as skipped, this run's mode judging it not, and removes the judgment
+// under the name that another mode made, if any.
+func (cfg *config) leaveUnjudged(rec *record.Record, t *tally) {
+	t.skipped.Add(1)
+	if rec.Judgments[cfg.name] != nil {
+		// --force or --retry-errors over a judgment this run's mode leaves out (mem0's
+		// category 5, a skip route): another mode made it, and kept under NAME it would be
+		// read as this run's verdict. The record gets none, as it would judged afresh.
+		delete(rec.Judgments, cfg.name)
+		if len(rec.Judgments) == 0 {
+			rec.Judgments = nil
+		}
+		dropJudgeScore(rec, t)
+		t.unjudged.Add(1)
+	}
+}
+
+// count counts jg, a judgment made by this run: how it ended (unparsable, failed and why, by
+// rule), whether its route called the model, came from the cache or said neither, and what it
+// cost.
+func (t *tally) count(jg *record.Judgment) {
 	switch {
 	case jg.Error != "" && strings.HasPrefix(jg.Error, ErrUnparsable.Error()):
 		t.unparsable.Add(1)
@@ -276,14 +297,6 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 	}
 	t.judged.Add(1)
 	t.spend(jg)
-	if rec.Judgments == nil {
-		rec.Judgments = map[string]*record.Judgment{}
-	}
-	if rec.Judgments[cfg.name] != nil || readFirst(rec, cfg.name) { // replaced, or now the one read
-		dropJudgeScore(rec, t)
-	}
-	rec.Judgments[cfg.name] = jg
-	return nil
 }
 
 // readFirst reports whether name sorts before the names of every other judgment rec carries:

@@ -162,58 +162,13 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 	case ModeAdversarial, ModeUnanswerable:
 		return rulePlan(mode, Unanswerable(pred)), nil
 	case ModeLongMemEval:
-		abs, err := rec.Abstention()
-		if err != nil {
-			return Plan{}, err
-		}
-		if len(rec.Answers) == 0 {
-			return Plan{}, errNoGold("LongMemEval")
-		}
-		text, t, err := prompt.LongMemEvalJudge(abs, rec.Type, rec.Question, gold, pred)
-		if err != nil {
-			return Plan{}, err
-		}
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: longMemEvalMaxTokens,
-			Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo, Model: prompt.LongMemEvalJudgeModel(j.Model)}, nil
+		return longMemEvalPlan(rec, gold, pred, j.Model)
 	case ModeLoCoMo:
-		cat, _, err := rec.LoCoMoCategory()
-		if err != nil {
-			return Plan{}, err
-		}
-		if cat == 5 {
-			return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
-		}
-		if gold == "" {
-			v := Verdict{Score: 0, Label: "0", Reasoning: "empty gold answer: MAGMA scores 0 without a call"}
-			return Plan{Mode: mode, Rule: &v}, nil
-		}
-		sys, user := prompt.MAGMAJudge(rec.Question, gold, pred)
-		t := prompt.Must(prompt.MAGMAUser)
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
-			Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, Parse: ParseMAGMA}, nil
+		return magmaPlan(rec, gold, pred)
 	case ModeMem0:
-		cat, _, err := rec.LoCoMoCategory()
-		if err != nil {
-			return Plan{}, err
-		}
-		if cat == 5 {
-			return Plan{Skip: true}, nil
-		}
-		if len(rec.Answers) == 0 {
-			return Plan{}, errNoGold("mem0")
-		}
-		t := prompt.Must(prompt.Mem0User)
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
-			Messages: []model.Message{{Role: "user", Content: prompt.Mem0Judge(rec.Question, gold, pred)}}, Parse: ParseMem0}, nil
+		return mem0Plan(rec, gold, pred)
 	case ModeEvaLearn:
-		if textnorm.Strip(rec.Rubric) == "" {
-			return Plan{}, errNoRubric
-		}
-		t := prompt.Must(prompt.EvaLearnJudgeUser)
-		return Plan{Mode: mode, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(evaLearnTemperature),
-			Messages: []model.Message{{Role: "system", Content: ""},
-				{Role: "user", Content: prompt.EvaLearnJudge(rec.Rubric, textnorm.Strip(pred))}},
-			Parse: parseEvaLearnVerdict}, nil
+		return evaLearnPlan(rec, pred)
 	case ModeCustom:
 		if j.Custom == nil {
 			return Plan{}, errors.New("custom mode without a prompt")
@@ -221,6 +176,73 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		return j.Custom.Plan(rec, pred), nil
 	}
 	return Plan{}, fmt.Errorf("unknown mode %q", mode)
+}
+
+// longMemEvalPlan is the plan of LongMemEval's judge for rec, whose first gold answer is gold and
+// prediction pred, asking judgeModel under LongMemEval's alias.
+func longMemEvalPlan(rec *record.Record, gold, pred, judgeModel string) (Plan, error) {
+	abs, err := rec.Abstention()
+	if err != nil {
+		return Plan{}, err
+	}
+	if len(rec.Answers) == 0 {
+		return Plan{}, errNoGold("LongMemEval")
+	}
+	text, t, err := prompt.LongMemEvalJudge(abs, rec.Type, rec.Question, gold, pred)
+	if err != nil {
+		return Plan{}, err
+	}
+	return Plan{Mode: ModeLongMemEval, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), MaxTokens: longMemEvalMaxTokens,
+		Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo, Model: prompt.LongMemEvalJudgeModel(judgeModel)}, nil
+}
+
+// magmaPlan is the plan of MAGMA's LoCoMo judge for rec: category 5 by the adversarial rule, an
+// empty gold answer scored 0 without a call, else the model's continuous score.
+func magmaPlan(rec *record.Record, gold, pred string) (Plan, error) {
+	cat, _, err := rec.LoCoMoCategory()
+	if err != nil {
+		return Plan{}, err
+	}
+	if cat == 5 {
+		return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
+	}
+	if gold == "" {
+		v := Verdict{Score: 0, Label: "0", Reasoning: "empty gold answer: MAGMA scores 0 without a call"}
+		return Plan{Mode: ModeLoCoMo, Rule: &v}, nil
+	}
+	sys, user := prompt.MAGMAJudge(rec.Question, gold, pred)
+	t := prompt.Must(prompt.MAGMAUser)
+	return Plan{Mode: ModeLoCoMo, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
+		Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}, Parse: ParseMAGMA}, nil
+}
+
+// mem0Plan is the plan of mem0's judge for rec, which skips LoCoMo category 5.
+func mem0Plan(rec *record.Record, gold, pred string) (Plan, error) {
+	cat, _, err := rec.LoCoMoCategory()
+	if err != nil {
+		return Plan{}, err
+	}
+	if cat == 5 {
+		return Plan{Skip: true}, nil
+	}
+	if len(rec.Answers) == 0 {
+		return Plan{}, errNoGold("mem0")
+	}
+	t := prompt.Must(prompt.Mem0User)
+	return Plan{Mode: ModeMem0, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(0), ResponseFormat: model.ResponseJSON,
+		Messages: []model.Message{{Role: "user", Content: prompt.Mem0Judge(rec.Question, gold, pred)}}, Parse: ParseMem0}, nil
+}
+
+// evaLearnPlan is the plan of EvaLearn's rubric judge for rec, which needs a rubric.
+func evaLearnPlan(rec *record.Record, pred string) (Plan, error) {
+	if textnorm.Strip(rec.Rubric) == "" {
+		return Plan{}, errNoRubric
+	}
+	t := prompt.Must(prompt.EvaLearnJudgeUser)
+	return Plan{Mode: ModeEvaLearn, Template: t.Name, PromptSHA256: t.SHA256, Temperature: temp(evaLearnTemperature),
+		Messages: []model.Message{{Role: "system", Content: ""},
+			{Role: "user", Content: prompt.EvaLearnJudge(rec.Rubric, textnorm.Strip(pred))}},
+		Parse: parseEvaLearnVerdict}, nil
 }
 
 // errNoGold is the error of a record with no gold answers (answers missing or []) under a
@@ -393,97 +415,139 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 // those of this run's replies, cached or not, as a prediction's are: a rerun from the cache writes
 // the same judgment, marked cached.
 func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
-	usage := record.Usage{}
-	var calls []record.Usage // each reply's, priced as its own call
-	replied, allCached, noUsage := false, true, false
+	r := callReplies{allCached: true}
 	first := jg.Attempts
-	paid := func(resp model.Response) { // a reply, which counts in the judgment's usage and cost
-		replied = true
-		usage.InputTokens += resp.Usage.InputTokens
-		usage.OutputTokens += resp.Usage.OutputTokens
-		usage.CachedInputTokens += resp.Usage.CachedInputTokens
-		calls = append(calls, resp.Usage)
-		noUsage = noUsage || resp.NoUsage
-		allCached = allCached && resp.Cached
-	}
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 && interrupt.Asked(ctx) {
 			break // finishing: asking again is a new call; the unparsable reply stands
 		}
-		callCtx := ctx
-		if attempt > j.ParseRetries {
-			// The re-asks are used up, and the reply is still unparsable. An earlier run may have
-			// asked for later samples (a --retry-errors run asks on from its input's attempts), and
-			// a cache holds them: they are read on, never asked, so that judging from the first
-			// sample again (--force, or a rerun of the pipeline) comes to the verdict that run
-			// reached rather than stopping at the replies it had found unparsable.
-			callCtx = model.StoredOnly(ctx)
+		done, err := j.ask(ctx, p, jg, first+attempt, attempt > j.ParseRetries, &r)
+		if err != nil {
+			return err
 		}
-		resp, err := j.Client.Generate(callCtx, j.request(p, first+attempt))
-		if errors.Is(err, model.ErrNotStored) {
-			break // no later sample stored: the unparsable reply stands
-		}
-		if !model.NotMade(err) {
-			jg.Attempts++
-		}
-		if errors.Is(err, model.ErrEmptyReply) && resp.Cut {
-			// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it):
-			// paid for, and cut again if asked again with the same max_tokens, so not asked again;
-			// the error names the budget.
-			paid(resp)
-			jg.Error = callFailed + err.Error()
+		if done {
 			break
 		}
-		if err != nil && !errors.Is(err, model.ErrEmptyReply) {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			jg.Error = callFailed + err.Error()
-			switch {
-			case errors.As(err, new(*model.BlockedError)):
-				// Blocked by the provider's filters: paid for, and blocked again if asked again.
-				paid(resp)
-			case errors.Is(err, model.ErrCutThinking):
-				// Cut in its thinking: paid for, kept as it came, and cut again if asked again
-				// with the same max_tokens.
-				paid(resp)
-				jg.Raw, jg.Thinking = resp.AsCame(), resp.Reasoning
-			case !resp.Usage.IsZero() || resp.NoUsage:
-				// A reply the client could not read (an Anthropic block of a type it does not
-				// know): no verdict, but paid for.
-				paid(resp)
-			}
-			break
-		}
-		// A reply, perhaps an empty one: the parser calls that unparsable, and it is asked again.
-		// The parser reads its answer, the text after any thinking that the client took out
-		// (model.Thinking, --think strip); raw keeps it as it came, and thinking the judge's
-		// thinking, sent apart or taken out.
-		paid(resp)
+	}
+	j.charge(jg, &r)
+	return nil
+}
+
+// callReplies is what call's replies used, for the judgment's usage and cost.
+type callReplies struct {
+	usage     record.Usage
+	calls     []record.Usage // each reply's, priced as its own call
+	replied   bool
+	allCached bool
+	noUsage   bool
+}
+
+// paid counts resp, a reply, which counts in the judgment's usage and cost.
+func (r *callReplies) paid(resp model.Response) {
+	r.replied = true
+	r.usage.InputTokens += resp.Usage.InputTokens
+	r.usage.OutputTokens += resp.Usage.OutputTokens
+	r.usage.CachedInputTokens += resp.Usage.CachedInputTokens
+	r.calls = append(r.calls, resp.Usage)
+	r.noUsage = r.noUsage || resp.NoUsage
+	r.allCached = r.allCached && resp.Cached
+}
+
+// ask makes one of call's attempts, asking for sample of p's request (read from the cache alone,
+// storedOnly, once the re-asks are used up), and fills jg from what came back. It reports
+// whether call is done asking; its error is ctx's, when ctx is done.
+func (j *Judge) ask(ctx context.Context, p Plan, jg *record.Judgment, sample int, storedOnly bool, r *callReplies) (done bool, err error) {
+	callCtx := ctx
+	if storedOnly {
+		// The re-asks are used up, and the reply is still unparsable. An earlier run may have
+		// asked for later samples (a --retry-errors run asks on from its input's attempts), and
+		// a cache holds them: they are read on, never asked, so that judging from the first
+		// sample again (--force, or a rerun of the pipeline) comes to the verdict that run
+		// reached rather than stopping at the replies it had found unparsable.
+		callCtx = model.StoredOnly(ctx)
+	}
+	resp, err := j.Client.Generate(callCtx, j.request(p, sample))
+	if errors.Is(err, model.ErrNotStored) {
+		return true, nil // no later sample stored: the unparsable reply stands
+	}
+	if !model.NotMade(err) {
+		jg.Attempts++
+	}
+	if errors.Is(err, model.ErrEmptyReply) && resp.Cut {
+		// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it):
+		// paid for, and cut again if asked again with the same max_tokens, so not asked again;
+		// the error names the budget.
+		r.paid(resp)
+		jg.Error = callFailed + err.Error()
+		return true, nil
+	}
+	if err != nil && !errors.Is(err, model.ErrEmptyReply) {
+		return true, failedCall(ctx, err, resp, jg, r)
+	}
+	return readReply(p, resp, jg, r), nil
+}
+
+// failedCall fills jg with the error of a call that failed (err), counting resp as paid for when
+// the provider charged for it; it returns ctx's error instead when ctx is done.
+func failedCall(ctx context.Context, err error, resp model.Response, jg *record.Judgment, r *callReplies) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	jg.Error = callFailed + err.Error()
+	switch {
+	case errors.As(err, new(*model.BlockedError)):
+		// Blocked by the provider's filters: paid for, and blocked again if asked again.
+		r.paid(resp)
+	case errors.Is(err, model.ErrCutThinking):
+		// Cut in its thinking: paid for, kept as it came, and cut again if asked again
+		// with the same max_tokens.
+		r.paid(resp)
 		jg.Raw, jg.Thinking = resp.AsCame(), resp.Reasoning
-		v, perr := p.Parse(resp.Text)
-		if perr == nil {
-			jg.Error = ""
-			jg.Score, jg.Label, jg.Reasoning = &v.Score, v.Label, v.Reasoning
-			break
-		}
-		jg.Error = perr.Error()
-		if !strings.HasPrefix(jg.Error, ErrUnparsable.Error()) {
-			jg.Error = ErrUnparsable.Error() + ": " + jg.Error
-		}
-	}
-	jg.Cached = allCached && jg.Raw != "" // every reply came from the cache
-	if noUsage {                          // the server did not say what a reply used: unknown, not free
-		j.NoUsage.Add(1)
-		return nil
-	}
-	if !usage.IsZero() {
-		jg.Usage = &usage
-	}
-	if replied && j.Prices != nil {
-		// Each reply priced as its own call: prompts asked again can pass a long-context
-		// price's threshold together that none of them does.
-		jg.CostUSD = j.Prices.CostOf(jg.Model, calls...)
+	case !resp.Usage.IsZero() || resp.NoUsage:
+		// A reply the client could not read (an Anthropic block of a type it does not
+		// know): no verdict, but paid for.
+		r.paid(resp)
 	}
 	return nil
+}
+
+// readReply fills jg from resp, a reply, perhaps an empty one, with p's verdict, or with the
+// error of a reply p's parser calls unparsable; it reports whether the verdict was read.
+func readReply(p Plan, resp model.Response, jg *record.Judgment, r *callReplies) bool {
+	// A reply, perhaps an empty one: the parser calls that unparsable, and it is asked again.
+	// The parser reads its answer, the text after any thinking that the client took out
+	// (model.Thinking, --think strip); raw keeps it as it came, and thinking the judge's
+	// thinking, sent apart or taken out.
+	r.paid(resp)
+	jg.Raw, jg.Thinking = resp.AsCame(), resp.Reasoning
+	v, perr := p.Parse(resp.Text)
+	if perr == nil {
+		jg.Error = ""
+		jg.Score, jg.Label, jg.Reasoning = &v.Score, v.Label, v.Reasoning
+		return true
+	}
+	jg.Error = perr.Error()
+	if !strings.HasPrefix(jg.Error, ErrUnparsable.Error()) {
+		jg.Error = ErrUnparsable.Error() + ": " + jg.Error
+	}
+	return false
+}
+
+// charge marks jg cached when every reply came from the cache, and sets its usage and cost from
+// r, or counts it in j.NoUsage when the server did not say what a reply used.
+func (j *Judge) charge(jg *record.Judgment, r *callReplies) {
+	jg.Cached = r.allCached && jg.Raw != "" // every reply came from the cache
+	if r.noUsage {                          // the server did not say what a reply used: unknown, not free
+		j.NoUsage.Add(1)
+		return
+	}
+	if !r.usage.IsZero() {
+		usage := r.usage
+		jg.Usage = &usage
+	}
+	if r.replied && j.Prices != nil {
+		// Each reply priced as its own call: prompts asked again can pass a long-context
+		// price's threshold together that none of them does.
+		jg.CostUSD = j.Prices.CostOf(jg.Model, r.calls...)
+	}
 }
