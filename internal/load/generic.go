@@ -112,92 +112,131 @@ func fieldName(f string) string {
 // genericRecord makes the record of the row item at line, whose id is id when the row has none
 // (no id field, or one that is null or "").
 func genericRecord(in Input, line int, id string, item fields, m Mapping) (*record.Record, error) {
-	obj := item.obj
-	var fault error // the first source whose path does not hold
-	take := func(f string) (jsonRaw, bool) {
-		src := m.source(f)
-		if src == "" || fault != nil { // its field is another's source
-			return nil, false
-		}
-		raw, ok, err := item.take(src)
-		if err != nil {
-			fault = fmt.Errorf("field %q: %w", src, err)
-			if _, ok := errors.AsType[*givenTwice](err); ok {
-				fault = err
-			}
-		}
-		return raw, ok && !isNull(raw)
-	}
+	t := &taker{item: item, m: m}
 	rec := newRecord(id, "", "")
+	taken, err := t.takeID(in, line, rec)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.takeQuestion(in, line, rec, taken); err != nil {
+		return nil, err
+	}
+	if err := t.takeFields(in, line, rec); err != nil {
+		return nil, err
+	}
+	if t.fault != nil { // a later field's path did not hold: the fields after it were not read
+		return nil, badf(in, line, rec.ID, "%v", t.fault)
+	}
+	for k, v := range item.obj {
+		setMeta(rec, k, v)
+	}
+	return rec, nil
+}
+
+// taker takes the sources of record fields, as m maps them, out of a generic item, keeping the
+// first source whose path does not hold (fault), after which it takes nothing.
+type taker struct {
+	item  fields
+	m     Mapping
+	fault error // the first source whose path does not hold
+}
+
+// take returns the value of the source of record field f, and whether it is there and not null.
+func (t *taker) take(f string) (jsonRaw, bool) {
+	src := t.m.source(f)
+	if src == "" || t.fault != nil { // its field is another's source
+		return nil, false
+	}
+	raw, ok, err := t.item.take(src)
+	if err != nil {
+		t.fault = fmt.Errorf("field %q: %w", src, err)
+		if _, ok := errors.AsType[*givenTwice](err); ok {
+			t.fault = err
+		}
+	}
+	return raw, ok && !isNull(raw)
+}
+
+// takeID sets rec's id from the item's id field, when it has one that is not "", and returns
+// the sources taken so far.
+func (t *taker) takeID(in Input, line int, rec *record.Record) ([]string, error) {
 	var taken []string
-	raw, ok := take("id")
-	if fault != nil {
-		return nil, badf(in, line, "", "%v", fault)
+	raw, ok := t.take("id")
+	if t.fault != nil {
+		return nil, badf(in, line, "", "%v", t.fault)
 	}
 	if ok {
-		taken = append(taken, m.source("id"))
+		taken = append(taken, t.m.source("id"))
 		id, ok := scalarText(raw)
 		if !ok {
-			return nil, badf(in, line, "", "field %q: id must be a string or a number", m.source("id"))
+			return nil, badf(in, line, "", "field %q: id must be a string or a number", t.m.source("id"))
 		}
 		if id != "" { // "" is no id, as null is: an empty CSV cell is how pandas writes NaN
 			rec.ID = id
 		}
 	}
+	return taken, nil
+}
+
+// takeQuestion sets rec's question, which must be a string that is not empty; a missing one's
+// error lists the item's fields, the sources taken among them.
+func (t *taker) takeQuestion(in Input, line int, rec *record.Record, taken []string) error {
+	m := t.m
 	if g := m.takenBy("question"); g != "" {
-		return nil, badf(in, line, rec.ID, "no field for the question: --map %s=question makes field \"question\" the %s; give --map question=FIELD", g, g)
+		return badf(in, line, rec.ID, "no field for the question: --map %s=question makes field \"question\" the %s; give --map question=FIELD", g, g)
 	}
-	present := item.has(m.source("question"))
-	raw, ok = take("question")
-	if fault != nil {
-		return nil, badf(in, line, rec.ID, "%v", fault)
+	present := t.item.has(m.source("question"))
+	raw, ok := t.take("question")
+	if t.fault != nil {
+		return badf(in, line, rec.ID, "%v", t.fault)
 	}
 	if !ok && present {
-		return nil, badf(in, line, rec.ID, "field %q is null", m.source("question"))
+		return badf(in, line, rec.ID, "field %q is null", m.source("question"))
 	}
 	if !ok {
-		return nil, badf(in, line, rec.ID, "missing field %q%s", m.source("question"), questionHint(obj, taken, m))
+		return badf(in, line, rec.ID, "missing field %q%s", m.source("question"), questionHint(t.item.obj, taken, m))
 	}
 	if !isString(raw) {
-		return nil, badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))
+		return badf(in, line, rec.ID, "field %q: question must be a string", m.source("question"))
 	}
 	rec.Question, _ = scalarText(raw)
 	if err := emptyQuestion(m.source("question"), rec.Question); err != nil {
-		return nil, badf(in, line, rec.ID, "%v", err)
+		return badf(in, line, rec.ID, "%v", err)
 	}
+	return nil
+}
+
+// takeFields sets rec's answers, context, type, rubric, lang, dataset, split and prediction from
+// their sources.
+func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
+	m := t.m
 	var err error
-	answers, ok := take("answers")
+	answers, ok := t.take("answers")
 	if rec.Answers, err = textList(answers, ok); err != nil {
-		return nil, badf(in, line, rec.ID, "field %q: %v%s", m.source("answers"), err, textHint(answers, m.source("answers")))
+		return badf(in, line, rec.ID, "field %q: %v%s", m.source("answers"), err, textHint(answers, m.source("answers")))
 	}
-	ctx, err := textList(take("context"))
+	ctx, err := textList(t.take("context"))
 	if err != nil {
-		return nil, badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
+		return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
 	}
-	for _, t := range ctx {
-		rec.Context = append(rec.Context, record.Passage{Text: t})
+	for _, text := range ctx {
+		rec.Context = append(rec.Context, record.Passage{Text: text})
 	}
 	for _, f := range []struct {
 		name string
 		dst  *string
 	}{{"type", &rec.Type}, {"rubric", &rec.Rubric}, {"lang", &rec.Lang}, {"dataset", &rec.Dataset},
 		{"split", &rec.Split}} {
-		if raw, ok := take(f.name); ok {
+		if raw, ok := t.take(f.name); ok {
 			if *f.dst, ok = scalarText(raw); !ok { // a list or an object would be lost without a word
-				return nil, badf(in, line, rec.ID, "field %q: %s must be a string or a number", m.source(f.name), f.name)
+				return badf(in, line, rec.ID, "field %q: %s must be a string or a number", m.source(f.name), f.name)
 			}
 		}
 	}
-	if rec.Prediction, err = takePrediction(take, m, item.nested); err != nil {
-		return nil, badf(in, line, rec.ID, "%v", err)
+	if rec.Prediction, err = takePrediction(t.take, m, t.item.nested); err != nil {
+		return badf(in, line, rec.ID, "%v", err)
 	}
-	if fault != nil { // a later field's path did not hold: the fields after it were not read
-		return nil, badf(in, line, rec.ID, "%v", fault)
-	}
-	for k, v := range obj {
-		setMeta(rec, k, v)
-	}
-	return rec, nil
+	return nil
 }
 
 // defaultID is the id of a generic row without one: FILE:LINE (see idName), and FILE:LINE:COLUMN

@@ -63,33 +63,60 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 	})
 }
 
+// longMemEvalRecord makes the record of it, the item at line of in.
 func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record, error) {
 	if it.QuestionID == "" {
 		return nil, badf(in, line, "", `missing field "question_id"`)
 	}
 	id := "longmemeval:" + it.QuestionID
-	if it.Question == nil {
-		return nil, badf(in, line, id, `missing field "question"`)
-	}
-	if err := emptyQuestion("question", *it.Question); err != nil {
-		return nil, badf(in, line, id, "%v", err)
-	}
-	answer, ok := longMemEvalAnswer(it.Answer)
-	switch {
-	case len(trimSpace(it.Answer)) == 0:
-		return nil, badf(in, line, id, "%v", missingField("answer"))
-	case !ok:
-		// what str() is read from; true and false are read too, but no dataset holds one
-		return nil, badf(in, line, id, "%v", wrongKind("answer", "a string, a number, a list or an object", it.Answer))
-	case len(trimSpace(it.QuestionDate)) == 0:
-		// run_generation.py reads entry['question_date'] in every reader setting, outside its
-		// try (a KeyError that ends the run), as run_retrieval.py does; null is str()'d ("None")
-		return nil, badf(in, line, id, "%v", missingField("question_date"))
+	answer, err := checkLongMemEvalItem(in, line, id, it)
+	if err != nil {
+		return nil, err
 	}
 	rec := newRecord(id, "longmemeval", "en")
 	rec.Type = it.QuestionType
 	rec.Question = *it.Question
 	rec.Answers = []string{answer}
+	if rec.Context, err = longMemEvalHaystack(in, line, id, it); err != nil {
+		return nil, err
+	}
+	if err := setLongMemEvalMeta(rec, it); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
+	if strings.Contains(it.QuestionID, "_abs") {
+		setMeta(rec, "abstention", []byte("true"))
+	}
+	return rec, nil
+}
+
+// checkLongMemEvalItem checks that it, the item id at line of in, has a question, an answer and
+// a question_date, and returns the answer as the judge's prompt gives it (longMemEvalAnswer).
+func checkLongMemEvalItem(in Input, line int, id string, it *longMemEvalItem) (string, error) {
+	if it.Question == nil {
+		return "", badf(in, line, id, `missing field "question"`)
+	}
+	if err := emptyQuestion("question", *it.Question); err != nil {
+		return "", badf(in, line, id, "%v", err)
+	}
+	answer, ok := longMemEvalAnswer(it.Answer)
+	switch {
+	case len(trimSpace(it.Answer)) == 0:
+		return "", badf(in, line, id, "%v", missingField("answer"))
+	case !ok:
+		// what str() is read from; true and false are read too, but no dataset holds one
+		return "", badf(in, line, id, "%v", wrongKind("answer", "a string, a number, a list or an object", it.Answer))
+	case len(trimSpace(it.QuestionDate)) == 0:
+		// run_generation.py reads entry['question_date'] in every reader setting, outside its
+		// try (a KeyError that ends the run), as run_retrieval.py does; null is str()'d ("None")
+		return "", badf(in, line, id, "%v", missingField("question_date"))
+	}
+	return answer, nil
+}
+
+// longMemEvalHaystack returns the passages of it's haystack sessions, the item id at line of in,
+// each with its session id and date.
+func longMemEvalHaystack(in Input, line int, id string, it *longMemEvalItem) ([]record.Passage, error) {
+	var ctx []record.Passage
 	if n := len(it.HaystackSessions); n > 0 && (len(it.HaystackDates) != n || it.HaystackSessionIDs != nil && len(it.HaystackSessionIDs) != n) {
 		// the lists are parallel: a session without its date or id would be misplaced in time
 		return nil, badf(in, line, id, "%s, %s and %s: the haystack lists differ in length",
@@ -112,8 +139,15 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 				return nil, badf(in, line, id, "haystack date %d: %v", i+1, err)
 			}
 		}
-		rec.Context = append(rec.Context, p)
+		ctx = append(ctx, p)
 	}
+	return ctx, nil
+}
+
+// setLongMemEvalMeta keeps in rec's meta what of it the record's fields do not hold: a list or
+// object answer, the question date, the haystack ids and dates, the answer sessions and the
+// retrieval log.
+func setLongMemEvalMeta(rec *record.Record, it *longMemEvalItem) error {
 	if a := trimSpace(it.Answer); a[0] == '[' || a[0] == '{' {
 		setMeta(rec, "answer", a) // the items, which the judge's text does not give back
 	}
@@ -122,7 +156,7 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	// member, rather than a null one.
 	if it.HaystackSessionIDs != nil {
 		if err := rec.SetMeta("haystack_session_ids", it.HaystackSessionIDs); err != nil {
-			return nil, badf(in, line, id, "%v", err)
+			return err
 		}
 	}
 	if it.HaystackDates != nil {
@@ -131,7 +165,7 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 			dates[i] = compact(d)
 		}
 		if err := rec.SetMeta("haystack_dates", dates); err != nil {
-			return nil, badf(in, line, id, "%v", err)
+			return err
 		}
 	}
 	setMeta(rec, "answer_session_ids", it.AnswerSessionIDs)
@@ -145,16 +179,13 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 			}
 		}
 		if err := rec.SetMeta("retrieval_corpus_ids", ids); err != nil {
-			return nil, badf(in, line, id, "%v", err)
+			return err
 		}
 		if err := rec.SetMeta("retrieval_texts", texts); err != nil {
-			return nil, badf(in, line, id, "%v", err)
+			return err
 		}
 	}
-	if strings.Contains(it.QuestionID, "_abs") {
-		setMeta(rec, "abstention", []byte("true"))
-	}
-	return rec, nil
+	return nil
 }
 
 // longMemEvalAnswer is the answer as evaluate_qa.py puts it in the judge prompt, str() of the
