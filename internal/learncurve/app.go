@@ -132,54 +132,78 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	if cfg.Level, err = command.Level(c); err != nil {
 		return cfg, err
 	}
-	switch {
-	case cfg.Problems < 1:
-		return cfg, command.Usagef("--problems: want at least 1, got %d", cfg.Problems)
-	case cfg.Problems > MaxProblems:
-		return cfg, command.Usagef("--problems: want at most %d (problems per sequence; EvaLearn's are 7), got %d", MaxProblems, cfg.Problems)
-	case cfg.Warmup < 0:
-		return cfg, command.Usagef("--warmup: want 0 or more, got %d", cfg.Warmup)
-	case cfg.Format != FormatJSON && cfg.Format != FormatText:
-		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.Format, FormatJSON, FormatText,
-			english.DidYouMean(cfg.Format, []string{FormatJSON, FormatText}))
+	if err := checkCounts(cfg); err != nil {
+		return cfg, err
 	}
 	if cfg.Output == "-" { // it would make a file named "-"
 		return cfg, command.Usagef("--output: - is stdout, where the report goes anyway: name a file")
 	}
+	if err := configurePlot(c, &cfg); err != nil {
+		return cfg, err
+	}
+	if err := checkOutputs(c, cfg, stdin); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// checkCounts checks cfg's --problems, --warmup and --format.
+func checkCounts(cfg Config) error {
+	switch {
+	case cfg.Problems < 1:
+		return command.Usagef("--problems: want at least 1, got %d", cfg.Problems)
+	case cfg.Problems > MaxProblems:
+		return command.Usagef("--problems: want at most %d (problems per sequence; EvaLearn's are 7), got %d", MaxProblems, cfg.Problems)
+	case cfg.Warmup < 0:
+		return command.Usagef("--warmup: want 0 or more, got %d", cfg.Warmup)
+	case cfg.Format != FormatJSON && cfg.Format != FormatText:
+		return command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.Format, FormatJSON, FormatText,
+			english.DidYouMean(cfg.Format, []string{FormatJSON, FormatText}))
+	}
+	return nil
+}
+
+// configurePlot sets cfg's plot format, and whether the plot goes to stdout, warning of
+// --plot-format without --plot.
+func configurePlot(c *cli.Context, cfg *Config) error {
+	var err error
 	if cfg.Plot == "" && c.IsSet("plot-format") {
 		fmt.Fprintln(c.App.ErrWriter, "qa-learncurve: warning: --plot-format is the plot's format; without --plot it does nothing")
 	}
 	if cfg.Plot != "" {
 		if cfg.PlotFormat, err = plotFormat(c, cfg.Plot); err != nil {
-			return cfg, err
+			return err
 		}
 	}
 	cfg.PlotToStdout = cfg.Plot != "" && command.StdoutFile(cfg.Plot, c.App.Writer)
-	if err := plotStdout(c, cfg); err != nil {
-		return cfg, err
-	}
+	return plotStdout(c, *cfg)
+}
+
+// checkOutputs refuses a JSON report written to stdout's file twice, an --output or --plot that
+// is an input or is the other output, and one that cannot be written, before any work.
+func checkOutputs(c *cli.Context, cfg Config, stdin io.Reader) error {
 	if !cfg.PlotToStdout && cfg.Format == FormatJSON && command.StdoutFile(cfg.Output, c.App.Writer) {
 		// The report would be written twice into one file: two JSON documents, no report.
-		return cfg, command.Usagef("--output %s: is where stdout writes, which carries the JSON report anyway: name another file", cfg.Output)
+		return command.Usagef("--output %s: is where stdout writes, which carries the JSON report anyway: name another file", cfg.Output)
 	}
 	outputs := [][2]string{{"--output", cfg.Output}, {"--plot", cfg.Plot}}
 	for _, o := range outputs {
 		if err := command.NotAnInput(o[0], o[1], c.Args().Slice(), stdin); err != nil {
-			return cfg, err
+			return err
 		}
 	}
 	if err := command.DistinctOutputs(outputs); err != nil {
-		return cfg, err
+		return err
 	}
 	for _, o := range outputs { // written at the end: a typo found then would lose the report
 		if err := command.OutputFolder(o[0], o[1]); err != nil {
-			return cfg, err
+			return err
 		}
 		if err := command.OutputWritable(o[0], o[1]); err != nil {
-			return cfg, err // --plot is written after the report: found then, the report was out
+			return err // --plot is written after the report: found then, the report was out
 		}
 	}
-	return cfg, nil
+	return nil
 }
 
 // run reads the records, computes the report and writes it. A signal (ctx) stops it before the
