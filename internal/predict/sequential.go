@@ -148,39 +148,14 @@ func (a *app) fail(rec *record.Record, msg string) {
 func (a *app) solveSequence(ctx context.Context, b *batch) error {
 	order := slices.Clone(b.recs)
 	slices.SortStableFunc(order, func(x, y *record.Record) int { return x.Sequence.Position - y.Sequence.Position })
-	var history []prompt.EvaLearnRecord
-	broken := ""     // why the rest of the sequence is skipped
-	solving := false // a position was solved in this run: those after it were asked with another history
+	var st sequenceState
 	for i, rec := range order {
-		pos := rec.Sequence.Position
-		dup := i > 0 && order[i-1].Sequence.Position == pos
-		switch {
-		case (broken != "" || dup) && !solving && a.passesSolved(rec):
-			// Answered by an earlier run with the history it had then, which this run has not
-			// changed: kept as it is, an error still an error (a repeated position, as in two
-			// runs put together, too; the history holds the first). Only a position to ask needs
-			// the history that a break leaves out, or that a repeat makes ambiguous.
-			a.keep(rec)
-			continue
-		case broken != "":
-			a.fail(rec, "skipped: "+broken)
-			continue
-		case dup:
-			a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
-			continue
-		case !solving && a.passesSolved(rec):
-			a.keep(rec)
-			h, why := a.earlier(rec)
-			if why != "" {
-				broken = why
-				continue
-			}
-			history = append(history, h)
+		if a.settled(&st, b, order, i) {
 			continue
 		}
 		if interrupt.Asked(ctx) { // finishing: no new position goes to the model
 			a.fail(rec, interrupt.ErrNotCalled.Error())
-			broken = "interrupted"
+			st.broken = "interrupted"
 			continue
 		}
 		if a.seq.judge == nil {
@@ -189,43 +164,95 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 			a.unjudged(b, order[i:])
 			return nil
 		}
-		solving = true
-		prior := rec.Judgments[judgeKey] // an earlier run's verdict, which answering again removes
-		p, err := a.answer(ctx, rec, history)
-		if err != nil {
+		st.solving = true
+		if err := a.solvePosition(ctx, &st, rec); err != nil {
 			return err
 		}
-		if p.Error != "" {
-			a.tally.add(p, false)
-			broken = fmt.Sprintf("position %d failed", pos)
-			continue
-		}
-		jg, err := a.verdict(ctx, rec, prior)
-		if err != nil {
-			return err
-		}
-		if jg == nil {
-			// The answer came, but the run is finishing, so its verdict is not asked: the answer
-			// stays, as an error, for --retry-errors to answer again (from the cache, with --cache).
-			p.Error = verdictNotAsked
-			a.tally.add(p, false)
-			broken = "interrupted"
-			continue
-		}
-		a.tally.add(p, false)
-		if rec.Judgments == nil {
-			rec.Judgments = make(map[string]*record.Judgment)
-		}
-		rec.Judgments[judgeKey] = jg
-		a.seq.count(jg, a)
-		verdict := a.verdictText(jg)
-		if verdict == "" {
-			broken = fmt.Sprintf("position %d has no verdict", pos)
-			continue
-		}
-		history = append(history, prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: p.Text,
-			Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)})
 	}
+	return nil
+}
+
+// sequenceState is where solveSequence is in a sequence.
+type sequenceState struct {
+	history []prompt.EvaLearnRecord
+	broken  string // why the rest of the sequence is skipped
+	solving bool   // a position was solved in this run: those after it were asked with another history
+}
+
+// settled settles order[i], a position of sequence b, when it is not to be asked: kept as an
+// earlier run answered it (its answer and verdict going into st's history), or failed as
+// skipped or repeated. It reports whether it did.
+func (a *app) settled(st *sequenceState, b *batch, order []*record.Record, i int) bool {
+	rec := order[i]
+	pos := rec.Sequence.Position
+	dup := i > 0 && order[i-1].Sequence.Position == pos
+	switch {
+	case (st.broken != "" || dup) && !st.solving && a.passesSolved(rec):
+		// Answered by an earlier run with the history it had then, which this run has not
+		// changed: kept as it is, an error still an error (a repeated position, as in two
+		// runs put together, too; the history holds the first). Only a position to ask needs
+		// the history that a break leaves out, or that a repeat makes ambiguous.
+		a.keep(rec)
+		return true
+	case st.broken != "":
+		a.fail(rec, "skipped: "+st.broken)
+		return true
+	case dup:
+		a.fail(rec, fmt.Sprintf("duplicate position %d in sequence %s", pos, b.seq))
+		return true
+	case !st.solving && a.passesSolved(rec):
+		a.keep(rec)
+		h, why := a.earlier(rec)
+		if why != "" {
+			st.broken = why
+			return true
+		}
+		st.history = append(st.history, h)
+		return true
+	}
+	return false
+}
+
+// solvePosition answers rec with st's history, asks for the answer's verdict and adds both to
+// the history; a failed answer, a verdict not asked or one without a verdict breaks the
+// sequence. Only an interruption is an error.
+func (a *app) solvePosition(ctx context.Context, st *sequenceState, rec *record.Record) error {
+	pos := rec.Sequence.Position
+	prior := rec.Judgments[judgeKey] // an earlier run's verdict, which answering again removes
+	p, err := a.answer(ctx, rec, st.history)
+	if err != nil {
+		return err
+	}
+	if p.Error != "" {
+		a.tally.add(p, false)
+		st.broken = fmt.Sprintf("position %d failed", pos)
+		return nil
+	}
+	jg, err := a.verdict(ctx, rec, prior)
+	if err != nil {
+		return err
+	}
+	if jg == nil {
+		// The answer came, but the run is finishing, so its verdict is not asked: the answer
+		// stays, as an error, for --retry-errors to answer again (from the cache, with --cache).
+		p.Error = verdictNotAsked
+		a.tally.add(p, false)
+		st.broken = "interrupted"
+		return nil
+	}
+	a.tally.add(p, false)
+	if rec.Judgments == nil {
+		rec.Judgments = make(map[string]*record.Judgment)
+	}
+	rec.Judgments[judgeKey] = jg
+	a.seq.count(jg, a)
+	verdict := a.verdictText(jg)
+	if verdict == "" {
+		st.broken = fmt.Sprintf("position %d has no verdict", pos)
+		return nil
+	}
+	st.history = append(st.history, prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: p.Text,
+		Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)})
 	return nil
 }
 
