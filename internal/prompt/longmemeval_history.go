@@ -113,14 +113,51 @@ type turn struct {
 // the last TopK (all when 0) of every session or turn, UserOnly applied; for the retrieval ones
 // the first TopK (all when 0) of what the ranked corpus ids name.
 func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOptions) ([]historyChunk, error) {
+	if err := checkKeyExpansion(opt); err != nil {
+		return nil, err
+	}
+	parsed, err := parseTurns(sessions)
+	if err != nil {
+		return nil, err
+	}
+	userTurns := func(ts []turn) []turn { return keepTurns(ts, opt.UserOnly) }
+	var chunks []historyChunk
+	switch opt.Retriever {
+	case RetrieverNone:
+		return nil, nil
+	case "", RetrieverSession, RetrieverTurn, RetrieverOracleSession, RetrieverOracleTurn:
+		chunks = fullHistoryChunks(sessions, parsed, opt, userTurns)
+	case RetrieverFlatSession, RetrieverFlatTurn:
+		if chunks, err = retrievedChunks(sessions, parsed, ranked, opt, userTurns); err != nil {
+			return nil, err
+		}
+		if opt.TopK > 0 && len(chunks) > opt.TopK {
+			chunks = chunks[:opt.TopK]
+		}
+	default:
+		return nil, fmt.Errorf("retriever %q: want %s, %s, %s, %s, %s, %s or %s", opt.Retriever, RetrieverSession,
+			RetrieverTurn, RetrieverOracleSession, RetrieverOracleTurn, RetrieverFlatSession, RetrieverFlatTurn, RetrieverNone)
+	}
+	markAnswers(chunks)
+	return chunks, nil
+}
+
+// checkKeyExpansion refuses a key expansion that is not none, merge or replace, and merge over
+// blocks that no retrieval log gave.
+func checkKeyExpansion(opt HistoryOptions) error {
 	switch opt.KeyExpansion {
 	case "", "none", "merge", "replace":
 	default:
-		return nil, fmt.Errorf("key expansion %q: want none, merge or replace", opt.KeyExpansion)
+		return fmt.Errorf("key expansion %q: want none, merge or replace", opt.KeyExpansion)
 	}
 	if opt.KeyExpansion == "merge" && !opt.FromRetrievalLog() && opt.Retriever != RetrieverNone {
-		return nil, fmt.Errorf("key expansion merge: needs a retrieval log's blocks, not %s (upstream fails on it)", opt.Retriever)
+		return fmt.Errorf("key expansion merge: needs a retrieval log's blocks, not %s (upstream fails on it)", opt.Retriever)
 	}
+	return nil
+}
+
+// parseTurns reads the role and content of every turn of sessions, by session.
+func parseTurns(sessions []LongMemEvalSession) ([][]turn, error) {
 	parsed := make([][]turn, len(sessions))
 	for i, s := range sessions {
 		parsed[i] = make([]turn, len(s.Turns))
@@ -135,54 +172,51 @@ func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOp
 			parsed[i][j] = turn{raw: raw, role: rc.Role, content: rc.Content, session: i, at: j}
 		}
 	}
-	userTurns := func(ts []turn) []turn {
-		if !opt.UserOnly {
-			return ts
-		}
-		var kept []turn
-		for _, t := range ts {
-			if t.role == "user" {
-				kept = append(kept, t)
-			}
-		}
-		return kept
+	return parsed, nil
+}
+
+// keepTurns returns ts, or with userOnly the user's turns among them.
+func keepTurns(ts []turn, userOnly bool) []turn {
+	if !userOnly {
+		return ts
 	}
+	var kept []turn
+	for _, t := range ts {
+		if t.role == "user" {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+// fullHistoryChunks returns the chunks of a full-history or oracle retriever: every session, or
+// every turn, of sessions (parsed, kept by userTurns), cut to the last TopK, or for an oracle
+// retriever the first TopK.
+func fullHistoryChunks(sessions []LongMemEvalSession, parsed [][]turn, opt HistoryOptions, userTurns func([]turn) []turn) []historyChunk {
 	var chunks []historyChunk
-	switch opt.Retriever {
-	case RetrieverNone:
-		return nil, nil
-	case "", RetrieverSession, RetrieverTurn, RetrieverOracleSession, RetrieverOracleTurn:
-		for i, s := range sessions {
-			kept := userTurns(parsed[i])
-			if opt.Retriever != RetrieverTurn && opt.Retriever != RetrieverOracleTurn {
-				chunks = append(chunks, historyChunk{date: s.Date, turns: kept})
-				continue
-			}
-			for _, t := range kept {
-				chunks = append(chunks, historyChunk{date: s.Date, turns: []turn{t}, one: true})
-			}
+	for i, s := range sessions {
+		kept := userTurns(parsed[i])
+		if opt.Retriever != RetrieverTurn && opt.Retriever != RetrieverOracleTurn {
+			chunks = append(chunks, historyChunk{date: s.Date, turns: kept})
+			continue
 		}
-		switch {
-		case opt.TopK == 0 || len(chunks) <= opt.TopK:
-		case opt.Retriever == RetrieverOracleSession || opt.Retriever == RetrieverOracleTurn:
-			chunks = chunks[:opt.TopK] // upstream keeps the latest only for orig-*
-		default:
-			chunks = chunks[len(chunks)-opt.TopK:]
+		for _, t := range kept {
+			chunks = append(chunks, historyChunk{date: s.Date, turns: []turn{t}, one: true})
 		}
-	case RetrieverFlatSession, RetrieverFlatTurn:
-		var err error
-		if chunks, err = retrievedChunks(sessions, parsed, ranked, opt, userTurns); err != nil {
-			return nil, err
-		}
-		if opt.TopK > 0 && len(chunks) > opt.TopK {
-			chunks = chunks[:opt.TopK]
-		}
-	default:
-		return nil, fmt.Errorf("retriever %q: want %s, %s, %s, %s, %s, %s or %s", opt.Retriever, RetrieverSession,
-			RetrieverTurn, RetrieverOracleSession, RetrieverOracleTurn, RetrieverFlatSession, RetrieverFlatTurn, RetrieverNone)
 	}
-	// The clean-up: has_answer leaves every turn of a kept list, and a lone turn keeps it unless
-	// it is one of those.
+	switch {
+	case opt.TopK == 0 || len(chunks) <= opt.TopK:
+	case opt.Retriever == RetrieverOracleSession || opt.Retriever == RetrieverOracleTurn:
+		chunks = chunks[:opt.TopK] // upstream keeps the latest only for orig-*
+	default:
+		chunks = chunks[len(chunks)-opt.TopK:]
+	}
+	return chunks
+}
+
+// markAnswers does upstream's clean-up: has_answer leaves every turn of a kept list, and a lone
+// turn keeps it unless it is one of those.
+func markAnswers(chunks []historyChunk) {
 	popped := map[[2]int]bool{}
 	for _, c := range chunks {
 		if !c.one {
@@ -198,7 +232,6 @@ func historyChunks(sessions []LongMemEvalSession, ranked *ranking, opt HistoryOp
 			c.turns = []turn{t}
 		}
 	}
-	return chunks, nil
 }
 
 // historyBlocks renders one history_session block per chunk body, the chunks stably sorted by
