@@ -1,0 +1,203 @@
+package score
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/pkg/metric"
+)
+
+// corpusGroup accumulates the facts of one set of records.
+type corpusGroup struct {
+	cfg           *corpusConfig
+	labs          []labelled
+	loss          []float64
+	tokens        []int
+	chunk         ChunkSummary
+	bleu          *metric.BLEUCounts
+	bleuN         int
+	chunkPerType  map[string]metric.ChunkCounts
+	chunkTotalCnt metric.ChunkCounts
+	// Each record's chunk and BLEU counts, resampled for the intervals.
+	chunks []metric.ChunkCounts
+	bleus  []*metric.BLEUCounts
+}
+
+func newCorpusGroup(cfg *corpusConfig) *corpusGroup {
+	return &corpusGroup{cfg: cfg, chunkPerType: map[string]metric.ChunkCounts{}}
+}
+
+func (a *corpusGroup) add(f corpusFacts) {
+	if f.lab != nil {
+		a.labs = append(a.labs, *f.lab)
+	}
+	if f.hasLoss {
+		a.loss = append(a.loss, f.loss)
+		a.tokens = append(a.tokens, f.tokens)
+	}
+	if f.chunk != nil {
+		a.chunk.Records++
+		a.chunk.Tokens += f.chunk.Tokens
+		a.chunk.TokenCorrect += f.chunk.TokenCorrect
+		for t, c := range f.chunk.PerType {
+			p := a.chunkPerType[t]
+			p.Label, p.Infer, p.Correct = p.Label+c.Label, p.Infer+c.Infer, p.Correct+c.Correct
+			a.chunkPerType[t] = p
+		}
+		t := &a.chunkTotalCnt
+		t.Label, t.Infer, t.Correct = t.Label+f.chunk.Total.Label, t.Infer+f.chunk.Total.Infer, t.Correct+f.chunk.Total.Correct
+		a.chunks = append(a.chunks, f.chunk.Total)
+	}
+	if f.bleu != nil {
+		if a.bleu == nil {
+			a.bleu = metric.NewBLEUCounts(len(a.cfg.bleuWeights))
+		}
+		a.bleu.Merge(f.bleu)
+		a.bleuN++
+		a.bleus = append(a.bleus, f.bleu)
+	}
+}
+
+// value is one headline number for overall.metrics: v over n records, and for the metrics whose
+// resampled unit is the query group (pn, pairwise_acc, mrr, map) over that many queries.
+type value struct {
+	name    string
+	v       *float64
+	n       int
+	queries int
+}
+
+// summarize computes the corpus section, the headline values and the warnings.
+func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
+	c := &Corpus{}
+	o := &corpusOut{cfg: a.cfg}
+	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
+		a.putClassification(c, o)
+	}
+	if a.cfg.wants("auc") {
+		c.AUC = a.auc()
+		o.put("auc", c.AUC.AUC, c.AUC.Records)
+		if c.AUC.AUC == nil {
+			o.warn = append(o.warn, fmt.Sprintf("auc: needs records of both classes with a score (positives %d, negatives %d)", c.AUC.Positives, c.AUC.Negatives))
+		}
+	}
+	if a.cfg.wants("pn", "pairwise_acc") {
+		a.putPairwise(c, o)
+	}
+	if a.cfg.wants("mrr", "map") {
+		c.Ranking = a.ranking()
+		o.putQueries("mrr", c.Ranking.MRR, c.Ranking.Records, c.Ranking.Queries)
+		o.putQueries("map", c.Ranking.MAP, c.Ranking.Records, c.Ranking.Queries)
+		if c.Ranking.Queries == 0 {
+			o.warn = append(o.warn, noGroupWarning(a.cfg.selected("mrr", "map")))
+		}
+	}
+	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
+		a.putChunk(c, o)
+	}
+	if a.cfg.wants("perplexity") {
+		c.Perplexity = a.perplexity()
+		o.put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
+	}
+	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
+		a.putBLEU(c, o)
+	}
+	return c, o.vals, o.warn
+}
+
+// corpusOut gathers the headline values of the selected corpus metrics, and the warnings, as
+// summarize fills the corpus section.
+type corpusOut struct {
+	cfg  *corpusConfig
+	vals []value
+	warn []string
+}
+
+// put adds the value of the metric name over n records, when it is selected.
+func (o *corpusOut) put(name string, v *float64, n int) {
+	if o.cfg.wants(name) {
+		o.vals = append(o.vals, value{name: name, v: v, n: n})
+	}
+}
+
+// putQueries puts a value whose resampled unit is the query group.
+func (o *corpusOut) putQueries(name string, v *float64, n, queries int) {
+	if o.cfg.wants(name) {
+		o.vals = append(o.vals, value{name: name, v: v, n: n, queries: queries})
+	}
+}
+
+// putClassification fills c's classification section and puts accuracy and the averaged
+// precision, recall and F1.
+func (a *corpusGroup) putClassification(c *Corpus, o *corpusOut) {
+	cl, w := a.classification()
+	c.Classification = cl
+	o.warn = append(o.warn, w...)
+	var acc, p, r, f *float64
+	if cl != nil {
+		acc = ptr(cl.Accuracy)
+		if avg := cl.average(); avg != nil {
+			p, r, f = ptr(avg.Precision), ptr(avg.Recall), ptr(avg.F1)
+		}
+	}
+	n := len(a.labs)
+	o.put("accuracy", acc, n)
+	o.put("precision", p, n)
+	o.put("recall", r, n)
+	o.put("f1_score", f, n)
+}
+
+// putPairwise fills c's pairwise section and puts pn and pairwise_acc, warning when no pair
+// could be made or none is ordered wrongly.
+func (a *corpusGroup) putPairwise(c *Corpus, o *corpusOut) {
+	c.Pairwise = a.pairwise()
+	pn := c.Pairwise.PN
+	if c.Pairwise.Records == 0 {
+		pn = nil // a metric of count 0 has no mean; the section keeps the reference's figure
+	}
+	o.putQueries("pn", pn, c.Pairwise.Records, c.Pairwise.Groups)
+	o.putQueries("pairwise_acc", c.Pairwise.PairwiseAcc, c.Pairwise.Records, c.Pairwise.Groups)
+	switch {
+	case c.Pairwise.Records == 0:
+		names := a.cfg.selected("pn", "pairwise_acc")
+		w := noGroupWarning(names)
+		if a.cfg.wants("pn") {
+			w = fmt.Sprintf("%s: no record has a gold label, a score and a query group, so %s no mean (corpus.pairwise gives the reference's figures for no pair: pn %g, pn_inf true)",
+				strings.Join(names, ", "), english.Form(len(names), "it has", "they have"), PNCap)
+		}
+		o.warn = append(o.warn, w)
+	case c.Pairwise.PNInf:
+		o.warn = append(o.warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
+	}
+}
+
+// putChunk fills c's chunk section and puts chunk precision, recall and F1.
+func (a *corpusGroup) putChunk(c *Corpus, o *corpusOut) {
+	c.Chunk = a.chunkSummary()
+	var p, r, f *float64
+	if c.Chunk.Records > 0 {
+		p, r, f = ptr(c.Chunk.Precision), ptr(c.Chunk.Recall), ptr(c.Chunk.F1)
+	}
+	o.put("chunk_p", p, c.Chunk.Records)
+	o.put("chunk_r", r, c.Chunk.Records)
+	o.put("chunk_f1", f, c.Chunk.Records)
+}
+
+// putBLEU fills c's corpus BLEU and GenEval sections, when any record had BLEU counts, and puts
+// corpus_bleu and gen_eval_bleu.
+func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
+	if a.bleuN > 0 {
+		c.CorpusBLEU = corpusBLEU(a.bleu, a.cfg.bleuWeights, a.bleuN)
+		c.GenEval = genEval(a.bleu, a.cfg.bleuWeights)
+	}
+	var b, g *float64
+	if c.CorpusBLEU != nil {
+		b = ptr(c.CorpusBLEU.BLEU)
+	}
+	if c.GenEval != nil {
+		g = ptr(c.GenEval.BLEU)
+	}
+	o.put("corpus_bleu", b, a.bleuN)
+	o.put("gen_eval_bleu", g, a.bleuN)
+}
