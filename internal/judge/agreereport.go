@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/cell"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -297,4 +298,50 @@ func ci(iv stats.Interval) string {
 		return "-"
 	}
 	return fmt.Sprintf("[%.3f, %.3f]", iv.Lo, iv.Hi)
+}
+
+// repeatedWarning says that n records repeat the id of an earlier record, the first of them at
+// first (file:line and id), as qa-score's summary says it: each is compared as a record of its
+// own. A record's judgments are compared on its own line, so two files of the same records, each
+// judged by one judge, are not joined by id either: the warning says how to compare them.
+func repeatedWarning(n int, first string) string {
+	return english.Count(n, "record repeats", "records repeat") + " the id of an earlier record: each counts in every figure as a record " +
+		"of its own (an input given twice? files of the same records judged apart are not joined: judge one file with each judge in turn)" +
+		english.Form(n, ": ", "; the first is ") + first
+}
+
+// agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
+// reps resamples) to mean much; rows with records but no kappa; and how many records compared
+// have no type when others have one.
+func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []string {
+	var w, undefined []string
+	switch {
+	case len(items) == 0:
+		w = append(w, "no records compared")
+	case len(items) < 10 && reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
+		w = append(w, fmt.Sprintf("only %s compared; the intervals are rough", english.Count(len(items), "record", "records")))
+	}
+	if few := stats.FewResamples(reps, level, stats.DefaultResamples); few != "" && len(items) > 0 {
+		w = append(w, few)
+	}
+	for i, a := range rows {
+		if a.N > 0 && math.IsNaN(a.Kappa) {
+			undefined = append(undefined, rowName(i, a))
+		}
+	}
+	if len(undefined) > 0 {
+		w = append(w, fmt.Sprintf("kappa has no value for %s: every verdict there is the same, so agreement by chance is 1 and kappa is 0/0",
+			strings.Join(undefined, ", ")))
+	}
+	untyped := 0
+	for _, it := range items {
+		if it.Type == "" {
+			untyped++
+		}
+	}
+	if untyped > 0 && untyped < len(items) {
+		w = append(w, fmt.Sprintf("%d of %d records compared %s no type: %s in the overall row but in no type's row",
+			untyped, len(items), english.Form(untyped, "has", "have"), english.Form(untyped, "it is", "they are")))
+	}
+	return w
 }

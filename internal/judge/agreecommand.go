@@ -1,0 +1,195 @@
+package judge
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/urfave/cli/v2"
+)
+
+type agreeConfig struct {
+	names     []string
+	threshold float64
+	reps      int
+	seed      uint64
+	level     float64
+	maxList   int
+	format    string // --format: agreeText or agreeJSON
+	strict    bool   // --strict: the first bad line stops the run
+	maxLine   int    // --max-line
+}
+
+// agreeCommand is qa-judge's agree subcommand, reading from stdin and writing to stdout and stderr.
+func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:        "agree",
+		Usage:       "agreement between two or more judges on the same records",
+		ArgsUsage:   "[FILE ...]",
+		Description: agreeDescription,
+		Flags:       agreeFlags(),
+		Before:      func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice()) },
+		Action: func(c *cli.Context) error {
+			if w := flagsBeforeAgree(c); w != "" {
+				fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
+			}
+			cfg, err := parseAgreeConfig(c)
+			if err != nil {
+				return err
+			}
+			return runAgree(c.Context, c.Args().Slice(), cfg, stdin, stdout, stderr)
+		},
+	}
+}
+
+// agreeDescription is the agree subcommand's --help text.
+const agreeDescription = `Reads judged records and prints, overall and per type, the raw agreement (all judges give the
+same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with percentile bootstrap
+confidence intervals over records (95%, or --level: its columns are headed "90% CI" at 0.9), then
+lists the disagreements. With --bootstrap 0 there are no intervals, and the table leaves out its
+"95% CI" columns (as it does whenever no figure has one).
+A verdict is 1 when the judgment's score is at least --threshold, else 0. On EvaLearn records
+(dataset evalearn) a judgment without a score is read as qa-score's judge_score and qa-learncurve
+read it: from the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load --format
+evalearn-results, hold the reply alone); a reply in which the rule finds no score is 0, as in
+EvaLearn, with a warning. Records where a compared judge is missing (no score, or no reply) or
+failed are left out and counted; a failed judgment among them makes the exit code 3. The rows are
+named as qa-score's summary names its groups: "overall" (every record compared), then "type" and
+each type's name, so that a type named "overall" is not taken for it.
+Records without a type count in "overall" alone. A record's judgments are compared on its own line,
+not joined by id: records that repeat an earlier one's id (an input given twice, or files of the
+same records judged apart) count as records of their own, with a warning naming the first, as in
+qa-score's summary. Kappa has no value ("-", with a warning) where every verdict is the same:
+agreement by chance is then 1. A type, id or judge name that is empty, has white space at an end,
+starts with a quote or holds a line break, tab or other unprintable character is named Go-quoted in
+the table, the list and the warnings ("two\nlines"), as in qa-score's summary; a record without a
+type lists as "". The JSON's keys and fields hold them as they are.
+
+--format json prints the same report as one JSON document, for scripts, keyed as qa-score's summary
+is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them left_out_missing
+and left_out_failed), bad_lines, repeated_ids (when any), bootstrap, seed, level; overall and
+by_type, each with its records, agreement and kappa as {"value": x, "ci": [lo, hi]}, a value null
+where it has none, with a "reason", and "ci" left out where there is no interval (by_type is left
+out when no record compared has a type; when only some have one, without_type counts the others);
+then the disagreements (count, and the listed ones with id, type and each judge's verdict) and the
+warnings, which go to stderr as well. Its figures are exact; the table rounds them to 3 places.
+
+` + command.ExitCodesHelp
+
+// agreeFlags are the agree subcommand's flags.
+func agreeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
+		&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
+		&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
+		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
+		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+		&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
+		&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
+		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
+		command.MaxLineFlag("longest input line accepted, in bytes"),
+	}
+}
+
+// parseAgreeConfig reads and checks the agree subcommand's flags.
+func parseAgreeConfig(c *cli.Context) (agreeConfig, error) {
+	cfg := agreeConfig{reps: c.Int("bootstrap"), seed: uint64(c.Int64("seed")),
+		maxList: c.Int("list"), format: c.String("format"), strict: c.Bool("strict")}
+	var err error
+	if s := c.String("names"); s != "" {
+		if cfg.names, err = parseAgreeNames(s); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.reps, err = command.Bootstrap(c); err != nil {
+		return cfg, err
+	}
+	if cfg.level, err = command.Level(c); err != nil {
+		return cfg, err
+	}
+	if cfg.threshold, err = command.FloatBetween(c, "threshold", 0, 1); err != nil {
+		return cfg, err // judgments' scores are 0 to 1: beyond, every verdict would be the same
+	}
+	if cfg.maxList < -1 {
+		return cfg, command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
+	}
+	if !slices.Contains(agreeFormats, cfg.format) {
+		return cfg, command.Usagef("--format: unknown format %q (want %s or %s)%s", cfg.format, agreeText, agreeJSON,
+			english.DidYouMean(cfg.format, agreeFormats))
+	}
+	if cfg.maxLine, err = command.MaxLine(c); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// parseAgreeNames reads --names, s: the comma-separated judgment names, trimmed, empty ones left
+// out; a name given twice, or a single name, is a usage error.
+func parseAgreeNames(s string) ([]string, error) {
+	var names []string
+	for n := range strings.SplitSeq(s, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		if slices.Contains(names, n) { // compared with itself, or counted twice among raters
+			return nil, command.Usagef("--names: %q given twice: a judge compared with itself", n)
+		}
+		names = append(names, n)
+	}
+	if len(names) == 1 { // found before any input is read
+		return nil, command.Usagef("--names: need at least two judgment names, got 1 (%s)", command.QuotedList(names))
+	}
+	return names, nil
+}
+
+// flagsBeforeAgree is the warning that qa-judge's own flags typed before "agree" (qa-judge --seed 3
+// agree) do nothing, agree reading only those after its name; "" when none was typed. Its
+// variables (QA_JUDGE_*, exported for a pipeline's judging stage) are not named.
+func flagsBeforeAgree(c *cli.Context) string {
+	lineage := c.Lineage()
+	if len(lineage) < 2 {
+		return ""
+	}
+	typed := command.TypedFlags(lineage[1])
+	if len(typed) == 0 {
+		return ""
+	}
+	own := "" // agree's own flag of the name, where it has one
+	for i, n := range typed {
+		if own == "" && slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), n) }) {
+			own = fmt.Sprintf(" (qa-judge agree --%s ...)", n)
+		}
+		typed[i] = "--" + n
+	}
+	return fmt.Sprintf("%s, given before agree, %s nothing: agree reads only the flags after its name%s",
+		strings.Join(typed, ", "), english.Form(len(typed), "does", "do"), own)
+}
+
+// runAgree reads the judged records and prints the agreement. It makes no call, so a signal
+// (ctx) stops it at once, before the next record or before the report.
+func runAgree(ctx context.Context, inputs []string, cfg agreeConfig, stdin io.Reader, stdout, stderr io.Writer) error {
+	interrupt.NoCalls(ctx, "qa-judge agree")
+	src := &command.Source{Args: inputs, Stdin: stdin, Stderr: stderr, Prog: "qa-judge agree", Strict: cfg.strict, MaxLine: cfg.maxLine}
+	set, err := readJudged(ctx, src, cfg.threshold)
+	if err != nil {
+		return err
+	}
+	names, err := set.compared(cfg.names, src.Bad, stderr)
+	if err != nil {
+		return err
+	}
+	rep := set.report(names, cfg, src.Bad)
+	if err := rep.print(stdout, stderr); err != nil {
+		return err
+	}
+	// Failed judgments are errors, as qa-score and qa-learncurve count them; the message names
+	// them after the bad lines, as every command does.
+	return command.BadRecords(src.Bad, command.Count{N: rep.failed, Singular: "record left out with a failed judgment (see its error field)",
+		Plural: "records left out with a failed judgment (see their error fields)"})
+}
