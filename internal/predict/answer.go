@@ -1,0 +1,162 @@
+package predict
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
+)
+
+// setPrediction gives rec the new prediction p. The judgments and scores rec carries graded the
+// prediction p replaces, so they go with it, and are counted; so do the score errors, which say
+// why a score of that prediction is missing. Members that are empty grade nothing: they are kept
+// as they came, as every empty member is, and not counted.
+func (a *app) setPrediction(rec *record.Record, p *record.Prediction) {
+	if len(rec.Judgments) > 0 || len(rec.Scores) > 0 || len(rec.ScoreErrors) > 0 {
+		rec.Judgments, rec.Scores, rec.ScoreErrors = nil, nil, nil
+		a.tally.mu.Lock()
+		a.tally.stale++
+		a.tally.mu.Unlock()
+	}
+	rec.Prediction = p
+}
+
+// passes reports whether rec goes through unanswered: it has a prediction, and neither --force
+// nor, for a failed one, --retry-errors asks for another.
+func (a *app) passes(rec *record.Record) bool {
+	return rec.Prediction != nil && !a.force && !(a.retryErrors && rec.Prediction.Error != "")
+}
+
+// predict answers one record. Only an interruption is an error: a failed call is recorded in the
+// prediction, as is the call a finishing run does not make.
+func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, error) {
+	if a.passes(rec) {
+		a.tally.add(rec.Prediction, true)
+		return rec, nil
+	}
+	p := &record.Prediction{Provider: a.provider, Model: a.modelName}
+	a.setPrediction(rec, p)
+	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
+		p.Error = interrupt.ErrNotCalled.Error()
+		a.tally.add(p, false)
+		return rec, nil
+	}
+	var text string
+	var opts []string
+	var notes spent
+	var err error
+	tookNotes := a.prompts.takesNotes(rec)
+	if tookNotes {
+		var ok bool
+		if text, notes, ok = a.takeNotes(ctx, rec, p); !ok {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			a.tally.addPart(p, notes.cachedCost)
+			return rec, nil
+		}
+	} else if text, opts, err = a.prompts.render(rec); err != nil {
+		p.Error = fmt.Sprintf("prompt: %v", err)
+		a.tally.add(p, false)
+		return rec, nil
+	}
+	req := a.request(rec, text)
+	p.PromptSHA256 = promptSHA256(req.Messages)
+	start := time.Now()
+	resp, err := a.client.Generate(ctx, req)
+	if ctx.Err() != nil {
+		return nil, ctx.Err() // interrupted: this record is not complete and is not written
+	}
+	if a.settle(p, resp, err, start, a.provider != "extractive") {
+		p.Text = textnorm.Strip(resp.Text) // Python's strip(), as the readers' scripts do
+		if opts != nil {
+			p.Text = textnorm.Strip(prompt.LoCoMoCat5Answer(p.Text, opts))
+		}
+	}
+	if tookNotes {
+		a.addNotes(p, &notes) // answered or not, the notes were paid for
+	}
+	a.tally.addPart(p, notes.cachedCost)
+	return rec, nil
+}
+
+// settle records the outcome of one model call on p: the error and attempts of a failed call, or
+// the model, attempts, cache flag, cost and (withUsage) usage and latency of an answer. It reports
+// whether the call succeeded; the caller sets the text.
+func (a *app) settle(p *record.Prediction, resp model.Response, err error, start time.Time, withUsage bool) bool {
+	var ce *model.CallError
+	switch {
+	case errors.As(err, &ce):
+		p.Error, p.Attempts = err.Error(), ce.Attempts
+		if !resp.Usage.IsZero() { // a reply that is no answer (empty), but paid for
+			u := resp.Usage
+			p.Usage, p.CostUSD = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u)
+		}
+		return false
+	case err != nil:
+		p.Error, p.Attempts = err.Error(), resp.Attempts
+		return false
+	}
+	if resp.Model != "" {
+		p.Model = resp.Model
+	}
+	p.Attempts, p.Cached, p.Reasoning = resp.Attempts, resp.Cached, resp.Reasoning
+	if withUsage {
+		if !resp.Cached {
+			p.LatencyMS = time.Since(start).Milliseconds()
+		}
+		a.tally.noteReply(resp)
+		if resp.NoUsage { // unknown, not free: no usage and no cost
+			return true
+		}
+		u := resp.Usage
+		p.Usage = &u
+	}
+	p.CostUSD = a.prices.Cost(p.Model, resp.Usage)
+	return true
+}
+
+// locomoMaxTokens is the max_tokens of LoCoMo's QA calls one question at a time (run_chatgpt).
+const locomoMaxTokens = 32
+
+// request builds the model request for rec with the user prompt text.
+func (a *app) request(rec *record.Record, text string) model.Request {
+	maxTokens, role := a.maxTokens, "user"
+	switch {
+	case a.prompts.custom != nil:
+	case rec.InDataset("longmemeval"):
+		maxTokens = a.genLength() // the reader's gen_length
+	case rec.InDataset("locomo"):
+		maxTokens, role = a.locomoMaxTokens(), a.prompts.locomoRole()
+	}
+	req := a.chatAs(role, text, maxTokens)
+	if a.provider == "extractive" {
+		req.Question, req.Context = rec.Question, rec.Context
+	}
+	return req
+}
+
+// chat is the request of one user message, after --system if given.
+func (a *app) chat(text string, maxTokens int) model.Request {
+	return a.chatAs("user", text, maxTokens)
+}
+
+// chatAs is the request of one message of role, after --system if given.
+func (a *app) chatAs(role, text string, maxTokens int) model.Request {
+	var msgs []model.Message
+	if a.system != "" {
+		msgs = append(msgs, model.Message{Role: "system", Content: a.system})
+	}
+	msgs = append(msgs, model.Message{Role: role, Content: text})
+	temp := a.temperature
+	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
+		Temperature: &temp, MaxTokens: maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
+		MaxTokensField: a.maxTokensField}
+}
