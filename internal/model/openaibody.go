@@ -1,0 +1,148 @@
+package model
+
+// This file reads what langchaingo drops from an OpenAI chat reply body (see body.go).
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// readOpenAI reads an OpenAI chat reply:
+//   - empty: no choices (an empty list, null or none), which langchaingo calls an error ("empty
+//     response") and drops with the usage. An error body holds no choices either: Generate reads
+//     empty only from a 200 reply, which the Transport has found of a chat completion's shape;
+//   - blocked: the first choice, the answer, stopped by the content filter before any text:
+//     finish_reason "content_filter" ("content was omitted due to a flag from our content
+//     filters", Azure OpenAI's too) with its content null, "" or left out, or an array of
+//     parts without text. A reply with text is no block (that text is the answer,
+//     Response.Filtered);
+//   - reasoning: the first choice's message.reasoning, the thinking that vLLM (since 0.11, where
+//     reasoning_content was renamed), OpenRouter and Ollama's /v1 send apart from the text,
+//     which langchaingo v0.1.14 does not read; a reasoning that is no string (OpenRouter's
+//     reasoning_details are an array beside it) is none;
+//   - refusal: the first choice's message.refusal, none when a choice's refusal is no string;
+//   - usage: read whatever the content is, so that a reply langchaingo cannot read (a content
+//     that is an array of parts, as Mistral's reasoning models send) keeps what it cost;
+//   - answer: the first choice's content, a string or an array of parts (openAIAnswer), with
+//     its finish_reason.
+func readOpenAI(body []byte) reply {
+	var r struct {
+		Choices *[]struct {
+			Message struct {
+				Content          json.RawMessage `json:"content"` // no string from some servers (an array of parts)
+				Refusal          json.RawMessage `json:"refusal"`
+				Reasoning        json.RawMessage `json:"reasoning"`
+				ReasoningContent json.RawMessage `json:"reasoning_content"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage struct {
+			PromptTokens        int `json:"prompt_tokens"`
+			CompletionTokens    int `json:"completion_tokens"`
+			PromptTokensDetails struct {
+				CachedTokens int `json:"cached_tokens"`
+			} `json:"prompt_tokens_details"`
+		} `json:"usage"`
+	}
+	if json.Unmarshal(body, &r) != nil {
+		return reply{}
+	}
+	u := r.Usage
+	out := reply{usage: record.Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens,
+		CachedInputTokens: min(max(u.PromptTokensDetails.CachedTokens, 0), u.PromptTokens)}}
+	if r.Choices == nil || len(*r.Choices) == 0 {
+		out.empty = "no choices"
+		return out
+	}
+	cs := *r.Choices
+	first := cs[0].Message
+	a := openAIAnswer(first.Content)
+	if cs[0].FinishReason == "content_filter" && (len(first.Content) == 0 || a != nil && strings.TrimSpace(a.text) == "") {
+		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}
+	}
+	if s, ok := jsonString(first.Reasoning); ok {
+		out.reasoning = strings.TrimSpace(s)
+	}
+	if a != nil {
+		if a.reasoning == "" {
+			s, _ := jsonString(first.ReasoningContent)
+			a.reasoning = strings.TrimSpace(s)
+		}
+		a.stop = cs[0].FinishReason
+		out.answer = a
+	}
+	for _, c := range cs {
+		if _, ok := jsonString(c.Message.Refusal); !ok {
+			return out
+		}
+	}
+	refusal, _ := jsonString(first.Refusal)
+	out.refusal = strings.TrimSpace(refusal)
+	return out
+}
+
+// openAIAnswer reads content, an OpenAI-compatible chat message's: a string, null (no text), or
+// an array of parts, as Mistral's API sends for its reasoning models (Magistral):
+// [{"type":"thinking","thinking":[{"type":"text","text":"…"}]},{"type":"text","text":"Paris"}].
+// The answer is the text of its text parts, joined in order (a part of another type, such as
+// Mistral's reference or an image, holds none); the reasoning is that of its thinking parts, the
+// text of each one's text chunks (or its thinking, when a string) joined, the parts apart by a
+// blank line. A content of another kind (an object, a number), or left out (a choice that is
+// null), or a part that is no object, is no answer: nil.
+func openAIAnswer(content json.RawMessage) *bodyAnswer {
+	if len(content) == 0 { // none, as in a choice that is null: no message's
+		return nil
+	}
+	if s, ok := jsonString(content); ok {
+		return &bodyAnswer{text: s}
+	}
+	if t := bytes.TrimSpace(content); string(t) == "null" {
+		return &bodyAnswer{}
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     json.RawMessage `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if json.Unmarshal(content, &parts) != nil {
+		return nil
+	}
+	var text strings.Builder
+	var thoughts []string
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			s, _ := jsonString(p.Text)
+			text.WriteString(s)
+		case "thinking":
+			if t := strings.TrimSpace(chunksText(p.Thinking)); t != "" {
+				thoughts = append(thoughts, t)
+			}
+		}
+	}
+	return &bodyAnswer{text: text.String(), reasoning: strings.Join(thoughts, "\n\n")}
+}
+
+// chunksText is the text of v, a Mistral thinking part's thinking: a string, or an array of
+// chunks whose text chunks' text it joins in order.
+func chunksText(v json.RawMessage) string {
+	if s, ok := jsonString(v); ok {
+		return s
+	}
+	var chunks []struct {
+		Type string          `json:"type"`
+		Text json.RawMessage `json:"text"`
+	}
+	_ = json.Unmarshal(v, &chunks) // what is no array of chunks holds no text
+	var b strings.Builder
+	for _, c := range chunks {
+		if c.Type == "text" {
+			s, _ := jsonString(c.Text)
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
