@@ -95,25 +95,9 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 // finishing run (internal/interrupt) keeps its calls in flight as qa-predict's do.
 func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 	call func(context.Context, []string) ([]V, error)) (map[string]V, error) {
-	got := make(map[string]V)
-	keys := make(map[string]string)
-	var miss []string
-	for _, t := range texts {
-		if _, seen := keys[t]; seen || t == "" {
-			continue
-		}
-		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, s.base, s.cfg.Model, t})
-		if err != nil {
-			return nil, err
-		}
-		keys[t] = key
-		if v, ok, err := cached(ctx, s, key, c); err != nil {
-			return nil, err
-		} else if ok {
-			got[t] = v
-			continue
-		}
-		miss = append(miss, t)
+	got, keys, miss, err := lookup(ctx, s, texts, c)
+	if err != nil {
+		return nil, err
 	}
 	per := s.perRequest
 	results := make([][]V, (len(miss)+per-1)/per)
@@ -129,40 +113,10 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 			if s.cfg.Cache != nil {
 				defer interrupt.Storing(ctx)() // until what it fetched is stored
 			}
-			vs, err := call(ctx, batch)
-			if model.NotMade(err) { // the transport did not make the call: no batch was sent
-				s.notSent.Add(1)
-			} else {
-				s.requests.Add(1)
-				s.texts.Add(int64(len(batch)))
-			}
+			vs, err := fetchBatch(ctx, s, batch, keys, c, call)
 			if err != nil {
 				failed.Store(true)
 				return err
-			}
-			// A reply whose embeddings differ in dimension holds some of another model, or none
-			// of the model's: none of it is stored, so that a rerun asks for the batch again
-			// instead of failing on the cached vectors for good.
-			if err := oneDim(vs, c.dim); err != nil {
-				failed.Store(true)
-				return fmt.Errorf("the server returned %w: a failing or misconfigured model?", err)
-			}
-			var bad error
-			for i, v := range vs {
-				if err := c.check(v); err != nil {
-					if bad == nil {
-						bad = fmt.Errorf("the server returned %w for %s: a failing or misconfigured model?", err, quoteShort(batch[i]))
-					}
-					continue
-				}
-				if err := s.store(context.WithoutCancel(ctx), keys[batch[i]], c.encode(v)); err != nil {
-					failed.Store(true)
-					return err
-				}
-			}
-			if bad != nil {
-				failed.Store(true)
-				return bad
 			}
 			results[b] = vs
 			return nil
@@ -177,6 +131,77 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 		}
 	}
 	return got, nil
+}
+
+// lookup returns the cached value of each distinct non-empty text in texts (got), every such
+// text's cache key (keys), and the texts the cache does not hold, in order (miss).
+func lookup[V any](ctx context.Context, s *Scorer, texts []string, c codec[V]) (got map[string]V, keys map[string]string, miss []string, err error) {
+	got = make(map[string]V)
+	keys = make(map[string]string)
+	for _, t := range texts {
+		if _, seen := keys[t]; seen || t == "" {
+			continue
+		}
+		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, s.base, s.cfg.Model, t})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		keys[t] = key
+		if v, ok, err := cached(ctx, s, key, c); err != nil {
+			return nil, nil, nil, err
+		} else if ok {
+			got[t] = v
+			continue
+		}
+		miss = append(miss, t)
+	}
+	return got, keys, miss, nil
+}
+
+// fetchBatch asks call for the values of batch, one request, counts it, and stores the values
+// under their keys in keys (storeBatch). It fails on a failed call, a reply whose values differ
+// in dimension (none of it stored), a value c.check refuses or a failed store.
+func fetchBatch[V any](ctx context.Context, s *Scorer, batch []string, keys map[string]string, c codec[V],
+	call func(context.Context, []string) ([]V, error)) ([]V, error) {
+	vs, err := call(ctx, batch)
+	if model.NotMade(err) { // the transport did not make the call: no batch was sent
+		s.notSent.Add(1)
+	} else {
+		s.requests.Add(1)
+		s.texts.Add(int64(len(batch)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	// A reply whose embeddings differ in dimension holds some of another model, or none
+	// of the model's: none of it is stored, so that a rerun asks for the batch again
+	// instead of failing on the cached vectors for good.
+	if err := oneDim(vs, c.dim); err != nil {
+		return nil, fmt.Errorf("the server returned %w: a failing or misconfigured model?", err)
+	}
+	if err := storeBatch(ctx, s, batch, vs, keys, c); err != nil {
+		return nil, err
+	}
+	return vs, nil
+}
+
+// storeBatch stores each of vs, the values of batch, that c.check takes, even if ctx is
+// cancelled; a failed store stops it. The first value c.check refuses is its error, once the
+// others are stored.
+func storeBatch[V any](ctx context.Context, s *Scorer, batch []string, vs []V, keys map[string]string, c codec[V]) error {
+	var bad error
+	for i, v := range vs {
+		if err := c.check(v); err != nil {
+			if bad == nil {
+				bad = fmt.Errorf("the server returned %w for %s: a failing or misconfigured model?", err, quoteShort(batch[i]))
+			}
+			continue
+		}
+		if err := s.store(context.WithoutCancel(ctx), keys[batch[i]], c.encode(v)); err != nil {
+			return err
+		}
+	}
+	return bad
 }
 
 // cached returns the value stored under key, if the Scorer has a cache and it holds one. An entry
