@@ -179,71 +179,17 @@ func (a *corpusAcc) attach(s *Summary) {
 	if a == nil || a.cfg == nil || len(a.cfg.want) == 0 {
 		return
 	}
-	reps, seed := s.Bootstrap, uint64(s.Seed)
-	c, vals, warn := a.all.summarize()
-	s.Corpus = c
-	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
 	var flat []string // the degenerate-interval warnings, one a group
-	flatOf := func(label string, stats []*Stat, vals []value) {
-		var names []string
-		for i, st := range stats {
-			units := vals[i].n // what the interval resamples: records, or query groups
-			if vals[i].queries > 0 {
-				units = vals[i].queries
-			}
-			// One resample gives every interval equal bounds: only more can agree.
-			if st.CI != nil && st.CI[0] == st.CI[1] && units > 1 && reps > 1 {
-				names = append(names, vals[i].name)
-			}
-		}
-		if len(names) > 0 {
-			flat = append(flat, fmt.Sprintf("%s: %s: every resample gives the same value, so %s degenerate", label,
-				strings.Join(names, ", "), english.Form(len(names), "the interval is", "their intervals are")))
-		}
+	if w := a.attachOverall(s); w != "" {
+		flat = append(flat, w)
 	}
-	stats := make([]*Stat, len(vals))
-	for i, v := range vals {
-		stats[i] = corpusStatOf(v, ivs)
-		s.Overall.Metrics[v.name] = stats[i]
-	}
-	flatOf("overall", stats, vals)
-	s.Warnings = append(s.Warnings, warn...)
-	if s.Errors > 0 && s.ErrorsAsZero {
-		// A failed prediction has no label, score or text to count, so the corpus metrics leave
-		// it out whatever --errors-as-zero says of the per-record ones.
-		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
-			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
-	}
-	// headlines puts each group's values in its Group; label (and the key) seeds its intervals,
-	// shown (and the key as cell.Value writes it) names it in warnings as the per-record
-	// metrics' warnings do.
-	headlines := func(label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) {
-		for key, g := range groups {
-			grp := into(key)
-			if grp == nil {
-				continue
-			}
-			_, vals, _ := g.summarize()
-			ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
-			var stats []*Stat
-			var kept []value
-			for _, v := range vals {
-				if v.n > 0 {
-					st := corpusStatOf(v, ivs)
-					grp.Metrics[v.name] = st
-					stats, kept = append(stats, st), append(kept, v)
-				}
-			}
-			flatOf(shown+cell.Value(key), stats, kept)
-		}
-	}
-	headlines("type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] })
+	flat = append(flat, corpusHeadlines(s, "type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] })...)
 	for i, p := range a.byPaths {
 		bd := s.By[p.String()]
 		if bd == nil {
 			continue
 		}
-		headlines("by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] })
+		flat = append(flat, corpusHeadlines(s, "by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] })...)
 	}
 	slices.Sort(flat)
 	kept, more := capGroupWarnings(flat, "corpus metrics whose every resample gives the same value, so their intervals are degenerate")
@@ -251,6 +197,79 @@ func (a *corpusAcc) attach(s *Summary) {
 	if more != "" {
 		s.Warnings = append(s.Warnings, more)
 	}
+}
+
+// attachOverall adds the corpus section, the overall headline values and the overall warnings to
+// s, and returns the overall degenerate-interval warning, or "".
+func (a *corpusAcc) attachOverall(s *Summary) string {
+	reps, seed := s.Bootstrap, uint64(s.Seed)
+	c, vals, warn := a.all.summarize()
+	s.Corpus = c
+	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
+	stats := make([]*Stat, len(vals))
+	for i, v := range vals {
+		stats[i] = corpusStatOf(v, ivs)
+		s.Overall.Metrics[v.name] = stats[i]
+	}
+	flat := flatWarning("overall", stats, vals, reps)
+	s.Warnings = append(s.Warnings, warn...)
+	if s.Errors > 0 && s.ErrorsAsZero {
+		// A failed prediction has no label, score or text to count, so the corpus metrics leave
+		// it out whatever --errors-as-zero says of the per-record ones.
+		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
+			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
+	}
+	return flat
+}
+
+// corpusHeadlines puts each group's values in its Group (into; none where it returns nil) and
+// returns their degenerate-interval warnings; label (and the key) seeds its intervals, shown (and
+// the key as cell.Value writes it) names it in warnings as the per-record metrics' warnings do.
+func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) []string {
+	reps, seed := s.Bootstrap, uint64(s.Seed)
+	var flat []string
+	for key, g := range groups {
+		grp := into(key)
+		if grp == nil {
+			continue
+		}
+		_, vals, _ := g.summarize()
+		ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
+		var stats []*Stat
+		var kept []value
+		for _, v := range vals {
+			if v.n > 0 {
+				st := corpusStatOf(v, ivs)
+				grp.Metrics[v.name] = st
+				stats, kept = append(stats, st), append(kept, v)
+			}
+		}
+		if w := flatWarning(shown+cell.Value(key), stats, kept, reps); w != "" {
+			flat = append(flat, w)
+		}
+	}
+	return flat
+}
+
+// flatWarning is the warning of the group label's headline values (vals, with their stats) whose
+// every one of reps resamples gives the same value, or "" when none does.
+func flatWarning(label string, stats []*Stat, vals []value, reps int) string {
+	var names []string
+	for i, st := range stats {
+		units := vals[i].n // what the interval resamples: records, or query groups
+		if vals[i].queries > 0 {
+			units = vals[i].queries
+		}
+		// One resample gives every interval equal bounds: only more can agree.
+		if st.CI != nil && st.CI[0] == st.CI[1] && units > 1 && reps > 1 {
+			names = append(names, vals[i].name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s: every resample gives the same value, so %s degenerate", label,
+		strings.Join(names, ", "), english.Form(len(names), "the interval is", "their intervals are"))
 }
 
 // corpusStatOf is the Stat of a headline value, with its interval from ivs when it has one.

@@ -191,71 +191,105 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 // failed call. A result whose call (sbert's, or bertscore's) failed gets none of that call's
 // scores, keeps the other's, and is marked embedFailed.
 func (st *embedStage) fill(ctx context.Context, rs []result) []string {
-	var idx []int
-	var preds []string
-	var refs [][]string
+	b := embedBatchOf(rs)
+	if len(b.idx) == 0 {
+		return nil
+	}
+	var sbertErr, bertErr error
+	sbert := []embedSlot{{st.sbert, "sbert"}}
+	bert := []embedSlot{{st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}}
+	if st.sbert >= 0 {
+		if sbertErr = st.fillSBERT(ctx, b); sbertErr != nil {
+			b.fail(sbertErr, sbert)
+		}
+	}
+	if st.bp >= 0 || st.br >= 0 || st.bf >= 0 {
+		if bertErr = st.fillBERTScore(ctx, b); bertErr != nil {
+			b.fail(bertErr, bert)
+		}
+	}
+	st.leaveOut(b, append(sbert, bert...), sbertErr, bertErr)
+	return b.msgs
+}
+
+// embedBatch is what fill works on: the results, the places among them of those that take the
+// embedding metrics with their predictions and references, and the messages of the failed calls.
+type embedBatch struct {
+	rs    []result
+	idx   []int
+	preds []string
+	refs  [][]string
+	msgs  []string
+}
+
+// embedBatchOf picks the results of rs that take the embedding metrics.
+func embedBatchOf(rs []result) *embedBatch {
+	b := &embedBatch{rs: rs}
 	for i, r := range rs {
 		if r.bad != nil || r.o.failed || !referenceItem(r.rec).hasReference() {
 			continue // the embedding families apply as the other reference metrics do
 		}
-		idx = append(idx, i)
-		preds = append(preds, r.rec.Prediction.Text)
-		refs = append(refs, r.rec.Answers)
+		b.idx = append(b.idx, i)
+		b.preds = append(b.preds, r.rec.Prediction.Text)
+		b.refs = append(b.refs, r.rec.Answers)
 	}
-	if len(idx) == 0 {
-		return nil
-	}
-	var msgs []string
-	var sbertErr, bertErr error
-	sbert := []embedSlot{{st.sbert, "sbert"}}
-	bert := []embedSlot{{st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}}
-	// fail says which of the metrics (slots) the records lack, and why: they keep their others.
-	fail := func(err error, slots []embedSlot) {
-		var lack []string
-		for _, m := range slots {
-			if m.k >= 0 {
-				lack = append(lack, m.name)
-			}
-		}
-		msgs = append(msgs, fmt.Sprintf("%s: %s without %s: %v", span(rs, idx), english.Count(len(idx), "record", "records"), strings.Join(lack, ", "), err))
-		for _, i := range idx {
-			rs[i].o.embedFailed = true
+	return b
+}
+
+// fail says which of the metrics (slots) the records lack, and why: they keep their others.
+func (b *embedBatch) fail(err error, slots []embedSlot) {
+	var lack []string
+	for _, m := range slots {
+		if m.k >= 0 {
+			lack = append(lack, m.name)
 		}
 	}
-	if st.sbert >= 0 {
-		vals, err := st.scorer.SBERT(ctx, preds, refs)
-		if err != nil {
-			fail(err, sbert)
-			sbertErr = err
-		} else {
-			for j, i := range idx {
-				rs[i].o.vals[st.sbert] = vals[j]
-			}
-		}
+	b.msgs = append(b.msgs, fmt.Sprintf("%s: %s without %s: %v", span(b.rs, b.idx), english.Count(len(b.idx), "record", "records"), strings.Join(lack, ", "), err))
+	for _, i := range b.idx {
+		b.rs[i].o.embedFailed = true
 	}
-	if st.bp >= 0 || st.br >= 0 || st.bf >= 0 {
-		prfs, err := []metric.PRF(nil), st.idfErr
-		if err == nil {
-			prfs, err = st.scorer.BERTScore(ctx, preds, refs, st.opts)
-		}
-		if err != nil {
-			fail(err, bert)
-			bertErr = err
-		} else {
-			for j, i := range idx {
-				setSlot(rs[i].o.vals, st.bp, prfs[j].Precision)
-				setSlot(rs[i].o.vals, st.br, prfs[j].Recall)
-				setSlot(rs[i].o.vals, st.bf, prfs[j].F1)
-			}
-		}
+}
+
+// fillSBERT sets the sbert score of b's records, or returns the error of the failed call.
+func (st *embedStage) fillSBERT(ctx context.Context, b *embedBatch) error {
+	vals, err := st.scorer.SBERT(ctx, b.preds, b.refs)
+	if err != nil {
+		return err
 	}
+	for j, i := range b.idx {
+		b.rs[i].o.vals[st.sbert] = vals[j]
+	}
+	return nil
+}
+
+// fillBERTScore sets the selected bertscore_* of b's records, or returns the error of the failed
+// call (or of the idf table, which leaves every record without them).
+func (st *embedStage) fillBERTScore(ctx context.Context, b *embedBatch) error {
+	prfs, err := []metric.PRF(nil), st.idfErr
+	if err == nil {
+		prfs, err = st.scorer.BERTScore(ctx, b.preds, b.refs, st.opts)
+	}
+	if err != nil {
+		return err
+	}
+	for j, i := range b.idx {
+		setSlot(b.rs[i].o.vals, st.bp, prfs[j].Precision)
+		setSlot(b.rs[i].o.vals, st.br, prfs[j].Recall)
+		setSlot(b.rs[i].o.vals, st.bf, prfs[j].F1)
+	}
+	return nil
+}
+
+// leaveOut leaves out of b's records the selected metrics (slots) whose call failed: sbertErr
+// for sbert's, bertErr for the others.
+func (st *embedStage) leaveOut(b *embedBatch, slots []embedSlot, sbertErr, bertErr error) {
 	// The metrics of a call that failed are left out, each saying why on the record; the other
 	// call's scores are kept.
 	//
 	// Note: a failed call left the records without the other call's scores too (all or none),
 	// though they were computed: a server that could not tokenize for bertscore lost every sbert
 	// score, each with bertscore's error.
-	for _, m := range append(sbert, bert...) {
+	for _, m := range slots {
 		err := bertErr
 		if m.k == st.sbert {
 			err = sbertErr
@@ -264,12 +298,11 @@ func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 			continue
 		}
 		msg := st.recordMessage(err)
-		for _, i := range idx {
-			rs[i].o.vals[m.k] = math.NaN()
-			rs[i].o.setError(m.name, msg)
+		for _, i := range b.idx {
+			b.rs[i].o.vals[m.k] = math.NaN()
+			b.rs[i].o.setError(m.name, msg)
 		}
 	}
-	return msgs
 }
 
 // embedSlot is an embedding metric's slot in a record's values (-1 when not selected) and its name.

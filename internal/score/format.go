@@ -273,62 +273,90 @@ func interval(r []string) string {
 // them, for the table, Markdown and csv formats,
 // in a fixed order: overall, each type, then the benchmark aggregates.
 func (s *Summary) rows(num func(*float64) string) [][]string {
-	var rows [][]string
-	add := func(group, metric string, st Stat) {
-		lo, hi := "", ""
-		if st.CI != nil {
-			lo, hi = num(&st.CI[0]), num(&st.CI[1])
-		}
-		rows = append(rows, []string{group, metric, strconv.Itoa(st.Count), num(st.Mean), lo, hi})
-	}
-	// Metrics that applied to no record of a group (cmrc_* on English records, sp_* without
-	// predicted supporting facts) are left out of the human formats; JSON keeps them with count 0.
-	addGroup := func(name string, g *Group) {
-		for _, m := range slices.Sorted(maps.Keys(g.Metrics)) {
-			if g.Metrics[m].Count > 0 {
-				add(name, m, *g.Metrics[m])
-			}
-		}
-	}
-	addGroup("overall", s.Overall)
+	r := &summaryRows{num: num}
+	r.addGroup("overall", s.Overall)
 	for _, t := range slices.Sorted(maps.Keys(s.ByType)) {
-		addGroup("type "+cell.Value(t), s.ByType[t])
+		r.addGroup("type "+cell.Value(t), s.ByType[t])
 	}
 	for _, p := range slices.Sorted(maps.Keys(s.By)) {
 		for _, v := range slices.Sorted(maps.Keys(s.By[p].Groups)) {
-			addGroup(p+" "+cell.Value(v), s.By[p].Groups[v])
+			r.addGroup(p+" "+cell.Value(v), s.By[p].Groups[v])
 		}
 	}
 	if l := s.LoCoMo; l != nil {
-		for _, c := range l.Categories {
-			add(fmt.Sprintf("locomo category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
-		}
-		add("locomo overall (micro)", l.Metric, l.Overall)
+		r.addLoCoMo(l)
 	}
 	if l := s.LongMemEval; l != nil {
-		// A type's row is named as the type groups' are ("type " and its value, "" for the
-		// empty one), so that a type named overall or task-averaged is not taken for those rows.
-		for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
-			add("longmemeval type "+cell.Value(t), l.Metric, l.ByType[t])
-		}
-		add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
-		add("longmemeval overall", l.Metric, l.Overall)
-		add("longmemeval abstention", l.Metric, l.Abstention)
+		r.addLongMemEval(l)
 	}
 	if l := s.LoCoMoJudge; l != nil {
-		for _, c := range l.Categories {
-			add(fmt.Sprintf("locomo_judge category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
-		}
-		add("locomo_judge overall (micro)", l.Metric, l.Overall)
-		add("locomo_judge without category 5 (micro)", l.Metric, l.WithoutCategory5)
-		if ca := l.ConversationAveraged; ca != nil {
-			for _, c := range ca.Categories {
-				add(fmt.Sprintf("locomo_judge conversation-averaged category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
-			}
-			add("locomo_judge conversation-averaged overall", l.Metric, ca.Overall)
+		r.addLoCoMoJudge(l)
+	}
+	return r.rows
+}
+
+// summaryRows gathers the rows that rows returns, figures as num writes them.
+type summaryRows struct {
+	num  func(*float64) string
+	rows [][]string
+}
+
+// add adds the row of st, the value of metric in group.
+func (r *summaryRows) add(group, metric string, st Stat) {
+	lo, hi := "", ""
+	if st.CI != nil {
+		lo, hi = r.num(&st.CI[0]), r.num(&st.CI[1])
+	}
+	r.rows = append(r.rows, []string{group, metric, strconv.Itoa(st.Count), r.num(st.Mean), lo, hi})
+}
+
+// addGroup adds the rows of g's metrics, sorted, under name.
+//
+// Metrics that applied to no record of a group (cmrc_* on English records, sp_* without
+// predicted supporting facts) are left out of the human formats; JSON keeps them with count 0.
+func (r *summaryRows) addGroup(name string, g *Group) {
+	for _, m := range slices.Sorted(maps.Keys(g.Metrics)) {
+		if g.Metrics[m].Count > 0 {
+			r.add(name, m, *g.Metrics[m])
 		}
 	}
-	return rows
+}
+
+// addLoCoMo adds the rows of LoCoMo's section: each category, then the micro average.
+func (r *summaryRows) addLoCoMo(l *LoCoMo) {
+	for _, c := range l.Categories {
+		r.add(fmt.Sprintf("locomo category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+	}
+	r.add("locomo overall (micro)", l.Metric, l.Overall)
+}
+
+// addLongMemEval adds the rows of LongMemEval's section: each type, the task average, overall
+// and abstention.
+func (r *summaryRows) addLongMemEval(l *LongMemEval) {
+	// A type's row is named as the type groups' are ("type " and its value, "" for the
+	// empty one), so that a type named overall or task-averaged is not taken for those rows.
+	for _, t := range slices.Sorted(maps.Keys(l.ByType)) {
+		r.add("longmemeval type "+cell.Value(t), l.Metric, l.ByType[t])
+	}
+	r.add("longmemeval task-averaged", l.Metric, Stat{Mean: l.TaskAveraged, Count: l.lmeTasks()})
+	r.add("longmemeval overall", l.Metric, l.Overall)
+	r.add("longmemeval abstention", l.Metric, l.Abstention)
+}
+
+// addLoCoMoJudge adds the rows of the LoCoMo judge's section: each category, the micro averages
+// with and without category 5, then the conversation averages when there are any.
+func (r *summaryRows) addLoCoMoJudge(l *LoCoMoJudge) {
+	for _, c := range l.Categories {
+		r.add(fmt.Sprintf("locomo_judge category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+	}
+	r.add("locomo_judge overall (micro)", l.Metric, l.Overall)
+	r.add("locomo_judge without category 5 (micro)", l.Metric, l.WithoutCategory5)
+	if ca := l.ConversationAveraged; ca != nil {
+		for _, c := range ca.Categories {
+			r.add(fmt.Sprintf("locomo_judge conversation-averaged category %d (%s)", c.Category, c.Type), l.Metric, Stat{Mean: c.Mean, Count: c.Count})
+		}
+		r.add("locomo_judge conversation-averaged overall", l.Metric, ca.Overall)
+	}
 }
 
 // num prints a value with four decimals, or "-" for none.

@@ -255,6 +255,25 @@ func acc[K comparable](m map[K]*meanAcc, k K) *meanAcc {
 // summarize computes the summary, with bootstrap intervals at level from reps resamples seeded by
 // seed, and the corpus metrics of corpus (nil: none).
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
+	s := a.counts(reps, seed, level, badLines)
+	overall := a.byTypes(reps, seed, s)
+	// The overall columns hold the records type by type; their means take the sums made in
+	// input order, as Python's sum adds a benchmark's records, so that they are its figures to
+	// the last bit whatever the records' types.
+	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, a.sums, reps, seed, true, s)
+	a.breakdowns(reps, seed, s)
+	s.LoCoMo = a.locomoSummary()
+	s.LongMemEval = a.lmeSummary(s)
+	s.LoCoMoJudge = a.locomoJudgeSummary(s)
+	s.degenerateWarnings()
+	corpus.attach(s)
+	s.warnings()
+	return s
+}
+
+// counts is the summary's start: the run's settings and the counts of the records read, scored,
+// failed, unscored and repeated, before any metric.
+func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) *Summary {
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.unjudgedBare, s.factsUnpredicted = a.unpredicted, a.unjudged, a.unjudgedBare, a.factsUnpredicted
@@ -274,6 +293,12 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored
 	}
+	return s
+}
+
+// byTypes fills s's groups by record type, types sorted, and counts the records without a type
+// when others have one. It returns the overall columns: every type's values, type by type.
+func (a *aggregator) byTypes(reps int, seed uint64, s *Summary) [][]float64 {
 	types := make([]string, 0, len(a.groups))
 	for t := range a.groups {
 		types = append(types, t)
@@ -301,14 +326,12 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	if g := a.groups[""]; g != nil && s.ByType != nil {
 		s.WithoutType = g.records
 	}
-	// The overall columns hold the records type by type; their means take the sums made in
-	// input order, as Python's sum adds a benchmark's records, so that they are its figures to
-	// the last bit whatever the records' types.
-	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, a.sums, reps, seed, true, s)
-	a.breakdowns(reps, seed, s)
-	s.LoCoMo = a.locomoSummary()
-	s.LongMemEval = a.lmeSummary(s)
-	s.LoCoMoJudge = a.locomoJudgeSummary(s)
+	return overall
+}
+
+// degenerateWarnings adds the degenerate-interval warnings, capped, and sorts the warnings so far
+// (those and LongMemEval's) into a stable order, the count of those left out last.
+func (s *Summary) degenerateWarnings() {
 	slices.Sort(s.degenerate)
 	kept, more := capGroupWarnings(s.degenerate, "metrics whose values are all equal, so their intervals are degenerate")
 	s.Warnings = append(s.Warnings, kept...)
@@ -316,9 +339,6 @@ func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines in
 	if more != "" {
 		s.Warnings = append(s.Warnings, more)
 	}
-	corpus.attach(s)
-	s.warnings()
-	return s
 }
 
 // group summarises one set of columns. With all, every selected metric is listed, even with no
