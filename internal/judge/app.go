@@ -66,12 +66,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		finished.Add(1)
 		return rec, nil
 	}
-	fails := &command.Failures{Prog: "qa-judge", Of: func(rec *record.Record) (any, string) {
-		if jg := rec.Judgments[cfg.name]; jg != nil && jg.Error != "" {
-			return jg, jg.Error
-		}
-		return nil, ""
-	}, NotMade: callNotMade}
+	fails := cfg.failures()
 	written := 0
 	sink := func(rec *record.Record) error {
 		written++
@@ -88,7 +83,28 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if err != nil && !errors.Is(err, context.Canceled) && finished.Load() == 0 {
 		return err // before any record: a summary of none would read as the run's result
 	}
-	if err == nil {
+	cfg.report(stderr, &t, err == nil)
+	if err != nil {
+		return err
+	}
+	return badRecords(int(t.unparsable.Load()+t.failed.Load()+t.carried.Load()), "judgment failed", "judgments failed", src)
+}
+
+// failures is the run's account of the records whose judgment under the name failed.
+func (cfg *config) failures() *command.Failures {
+	return &command.Failures{Prog: "qa-judge", Of: func(rec *record.Record) (any, string) {
+		if jg := rec.Judgments[cfg.name]; jg != nil && jg.Error != "" {
+			return jg, jg.Error
+		}
+		return nil, ""
+	}, NotMade: callNotMade}
+}
+
+// report writes the end of a run to stderr: its warnings and what was judged and spent (t).
+// Those about the routes and the model unused need every record seen, and only a complete run
+// (one that ended without an error) writes them.
+func (cfg *config) report(stderr io.Writer, t *tally, complete bool) {
+	if complete {
 		cfg.warnRoutes(stderr) // an interrupted run has not seen every record
 		cfg.warnModelUnused(stderr, t.routed.Load(), t.ruled.Load())
 	}
@@ -105,11 +121,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load(), false)
 	t.others.warn(stderr, cfg.name, false)
-	summarize(stderr, cfg.name, &t)
-	if err != nil {
-		return err
-	}
-	return badRecords(int(t.unparsable.Load()+t.failed.Load()+t.carried.Load()), "judgment failed", "judgments failed", src)
+	summarize(stderr, cfg.name, t)
 }
 
 // badRecords is the exit status of a run that got to the end with n records failed (said as

@@ -16,6 +16,8 @@ import (
 	"github.com/qapipe/qapipe/internal/model"
 )
 
+// config is one run of qa-judge, as its flags set it (agree's are agreeConfig): the inputs, the
+// judge and its name, how records already judged are treated, and the run's limits.
 type config struct {
 	inputs         []string
 	judge          *Judge

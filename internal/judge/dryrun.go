@@ -119,35 +119,8 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		t.routed++ // refused for the model
 		return d
 	}
-	j := cfg.judge
-	p, err := j.Plan(rec)
-	switch {
-	case err == nil && p.Skip: // its prediction failed or not, as the run skips it (unjudged)
-		d.Skip = true
-		t.skip++
-		if rec.Judgments[cfg.name] != nil { // --force or --retry-errors: the run removes it
-			t.unjudged++
-		}
-		return d
-	case unjudgeable(rec) != "":
-		d.Error = unjudgeable(rec)
-		t.errors++
-		switch jg := j.unjudged(rec, d.Error); {
-		case jg.Model != "":
-			t.routed++ // the run's judgment names the judge model, as its route calls it
-		case ruleJudgment(jg):
-			t.ruled++
-		}
-		return d
-	case err != nil:
-		d.Error = err.Error()
-		t.errors++
-		switch jg := j.unplanned(rec, d.Error); {
-		case jg.Model != "":
-			t.routed++ // the run's judgment names the judge model, as its mode calls it (unplanned)
-		case ruleJudgment(jg):
-			t.ruled++
-		}
+	p, err := cfg.judge.Plan(rec)
+	if cfg.dryUnplanned(rec, p, err, t, &d) {
 		return d
 	}
 	d.Mode, d.Template, d.PromptSHA256 = p.Mode, p.Template, p.PromptSHA256
@@ -157,7 +130,50 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		t.ruled++
 		return d
 	}
-	req := j.request(p, 0)
+	cfg.dryCall(p, t, &d)
+	return d
+}
+
+// dryUnplanned reports whether rec is judged by no plan, as its plan p skips it, its prediction
+// cannot be judged, or planning failed (err); d then says so, counted in t as the run counts it.
+func (cfg *config) dryUnplanned(rec *record.Record, p Plan, err error, t *dryTally, d *dryRequest) bool {
+	j := cfg.judge
+	switch {
+	case err == nil && p.Skip: // its prediction failed or not, as the run skips it (unjudged)
+		d.Skip = true
+		t.skip++
+		if rec.Judgments[cfg.name] != nil { // --force or --retry-errors: the run removes it
+			t.unjudged++
+		}
+		return true
+	case unjudgeable(rec) != "":
+		d.Error = unjudgeable(rec)
+		t.errors++
+		switch jg := j.unjudged(rec, d.Error); {
+		case jg.Model != "":
+			t.routed++ // the run's judgment names the judge model, as its route calls it
+		case ruleJudgment(jg):
+			t.ruled++
+		}
+		return true
+	case err != nil:
+		d.Error = err.Error()
+		t.errors++
+		switch jg := j.unplanned(rec, d.Error); {
+		case jg.Model != "":
+			t.routed++ // the run's judgment names the judge model, as its mode calls it (unplanned)
+		case ruleJudgment(jg):
+			t.ruled++
+		}
+		return true
+	}
+	return false
+}
+
+// dryCall fills d with the request p's first call would send, its input tokens counted, and
+// counts the request in t.
+func (cfg *config) dryCall(p Plan, t *dryTally, d *dryRequest) {
+	req := cfg.judge.request(p, 0)
 	// The fields as the call carries them on the wire.
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
 	d.TopP, d.TopK, d.NumCtx, d.MaxTokensField = req.SentTopP(), req.SentTopK(), req.SentNumCtx(), req.SentMaxTokensField()
@@ -174,7 +190,6 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 	in := t.input[d.Model]
 	in.Add(cfg.judge.Prices, d.Model, d.InputTokens)
 	t.input[d.Model] = in
-	return d
 }
 
 // summarize writes the dry run's one-line summary: requests and input tokens per model, priced
