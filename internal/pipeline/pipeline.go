@@ -65,36 +65,12 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 	g.SetLimit(n + 1) // n workers plus the reader
 	window := make(chan struct{}, n)
 	order := make(chan *slot[Out], n)
+	m := &mapper[In, Out]{g: g, gctx: gctx, opts: opts, window: window, order: order, work: work}
 
 	var srcErr error // the source's own failure, returned once the items it gave are done
 	g.Go(func() error {
 		defer close(order)
-		err := src(func(item In) error {
-			select { // take a slot in the window
-			case window <- struct{}{}:
-			case <-gctx.Done():
-				return gctx.Err()
-			}
-			s := &slot[Out]{done: make(chan struct{})}
-			select {
-			case order <- s:
-			case <-gctx.Done():
-				<-window
-				return gctx.Err()
-			}
-			if opts.Started != nil {
-				opts.Started()
-			}
-			g.Go(func() error {
-				defer close(s.done)
-				s.out, s.err = work(gctx, item)
-				if opts.Finished != nil {
-					opts.Finished(s.err)
-				}
-				return s.err
-			})
-			return nil
-		})
+		err := src(m.start)
 		if err != nil && gctx.Err() == nil {
 			// A source that fails (a bad line under --strict, an unreadable input) stops the
 			// reading, not the work: the items it gave are finished and passed on, as the records
@@ -112,6 +88,53 @@ func Map[In, Out any](ctx context.Context, opts Options, src Source[In], work fu
 		}
 	}
 	err := g.Wait()
+	return mapErr(ctx, err, sinkErr, srcErr)
+}
+
+// mapper is what Map's reader shares with the workers it starts: the errgroup and its context,
+// the window of slots, the slots in input order, and the work.
+type mapper[In, Out any] struct {
+	g      *errgroup.Group
+	gctx   context.Context
+	opts   Options
+	window chan struct{}
+	order  chan *slot[Out]
+	work   func(context.Context, In) (Out, error)
+}
+
+// start is the source's yield: it takes a slot in the window for item, queues the slot in input
+// order and starts item's work, or returns gctx's error when the run stops first.
+func (m *mapper[In, Out]) start(item In) error {
+	select { // take a slot in the window
+	case m.window <- struct{}{}:
+	case <-m.gctx.Done():
+		return m.gctx.Err()
+	}
+	s := &slot[Out]{done: make(chan struct{})}
+	select {
+	case m.order <- s:
+	case <-m.gctx.Done():
+		<-m.window
+		return m.gctx.Err()
+	}
+	if m.opts.Started != nil {
+		m.opts.Started()
+	}
+	m.g.Go(func() error {
+		defer close(s.done)
+		s.out, s.err = m.work(m.gctx, item)
+		if m.opts.Finished != nil {
+			m.opts.Finished(s.err)
+		}
+		return s.err
+	})
+	return nil
+}
+
+// mapErr is Map's error, given the errgroup's (err), the sink's and the source's own: a sink's
+// own failure first, then ctx's, the work's or reader's, a sink's that is a context error, the
+// source's, and last interrupt.ErrInterrupted when the run was asked to finish.
+func mapErr(ctx context.Context, err, sinkErr, srcErr error) error {
 	switch {
 	case sinkErr != nil && !isCtxErr(sinkErr):
 		return sinkErr
