@@ -59,57 +59,23 @@ func (c Config) RunDir(t *testing.T, dir string) {
 	}
 }
 
+// runFile runs the archive file as one case, and compares its outputs with the expected
+// sections or, with Update, rewrites those.
 func (c Config) runFile(t *testing.T, file string) {
 	ar, err := txtar.ParseFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	vars := map[string]string{"$TMP": tmp, "$VERSION": command.Version()} // --help shows the version
-	for k, v := range c.Vars {
-		vars[k] = v
-	}
-	if c.Setup != nil {
-		for k, v := range c.Setup(t) {
-			vars[k] = v
-		}
-	}
-	sections := map[string][]byte{}
-	for _, f := range ar.Files {
-		sections[f.Name] = f.Data
-		if name, ok := strings.CutPrefix(f.Name, "file "); ok {
-			path := filepath.Join(tmp, name)
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	vars := c.vars(t, tmp)
+	sections := writeFiles(t, tmp, ar)
 	for _, kv := range strings.Split(string(sections["env"]), "\n") {
 		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
 			t.Setenv(k, expand(v, vars))
 		}
 	}
-	args := append([]string{c.Prog}, strings.Fields(expand(string(sections["args"]), vars))...)
-	var stdout, stderr bytes.Buffer
-	err = c.Run(context.Background(), args, bytes.NewReader(sections["stdin"]), &stdout, &stderr)
-	command.Report(&stderr, c.Prog, err)
-	got := map[string][]byte{
-		"stdout": stdout.Bytes(),
-		"stderr": stderr.Bytes(),
-		"exit":   []byte(strconv.Itoa(command.ExitCode(err)) + "\n"),
-	}
-	for _, f := range ar.Files {
-		if name, ok := strings.CutPrefix(f.Name, "out "); ok {
-			b, err := os.ReadFile(filepath.Join(tmp, name))
-			if err != nil {
-				t.Errorf("output file %s: %v", name, err)
-			}
-			got[f.Name] = b
-		}
-	}
+	got := c.run(sections, vars)
+	readOutputs(t, tmp, ar, got)
 	if c.Check != nil {
 		c.Check(t, tmp, got)
 	}
@@ -127,6 +93,66 @@ func (c Config) runFile(t *testing.T, file string) {
 	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if want := sections[name]; !bytes.Equal(got[name], want) {
 			t.Errorf("%s:\n--- got ---\n%s\n--- want ---\n%s", name, got[name], want)
+		}
+	}
+}
+
+// vars is the case's variables: $TMP (its folder tmp), $VERSION, Config.Vars and those Setup
+// returns.
+func (c Config) vars(t *testing.T, tmp string) map[string]string {
+	vars := map[string]string{"$TMP": tmp, "$VERSION": command.Version()} // --help shows the version
+	for k, v := range c.Vars {
+		vars[k] = v
+	}
+	if c.Setup != nil {
+		for k, v := range c.Setup(t) {
+			vars[k] = v
+		}
+	}
+	return vars
+}
+
+// writeFiles writes each "file NAME" section of ar to tmp/NAME, and returns every section by name.
+func writeFiles(t *testing.T, tmp string, ar *txtar.Archive) map[string][]byte {
+	sections := map[string][]byte{}
+	for _, f := range ar.Files {
+		sections[f.Name] = f.Data
+		if name, ok := strings.CutPrefix(f.Name, "file "); ok {
+			path := filepath.Join(tmp, name)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return sections
+}
+
+// run runs the command on the case's args and stdin, as main would, and returns its stdout,
+// stderr (the error reported last) and exit code.
+func (c Config) run(sections map[string][]byte, vars map[string]string) map[string][]byte {
+	args := append([]string{c.Prog}, strings.Fields(expand(string(sections["args"]), vars))...)
+	var stdout, stderr bytes.Buffer
+	err := c.Run(context.Background(), args, bytes.NewReader(sections["stdin"]), &stdout, &stderr)
+	command.Report(&stderr, c.Prog, err)
+	return map[string][]byte{
+		"stdout": stdout.Bytes(),
+		"stderr": stderr.Bytes(),
+		"exit":   []byte(strconv.Itoa(command.ExitCode(err)) + "\n"),
+	}
+}
+
+// readOutputs adds to got the content of tmp/NAME for each "out NAME" section of ar.
+func readOutputs(t *testing.T, tmp string, ar *txtar.Archive, got map[string][]byte) {
+	for _, f := range ar.Files {
+		if name, ok := strings.CutPrefix(f.Name, "out "); ok {
+			b, err := os.ReadFile(filepath.Join(tmp, name))
+			if err != nil {
+				t.Errorf("output file %s: %v", name, err)
+			}
+			got[f.Name] = b
 		}
 	}
 }
