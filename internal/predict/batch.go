@@ -40,59 +40,75 @@ const maxClosed = 1 << 20
 // bound.
 func batches(src pipeline.Source[*record.Record], blockOf func(*record.Record) string, held int) pipeline.Source[*batch] {
 	return func(yield func(*batch) error) error {
-		// Every key is taken in as its batch opens: one that was, and is not the open batch's
-		// (whose records join it), was closed.
-		opened := repeat.IDs{Max: held}
-		var open *batch
-		stopped := false // yield failed: the consumer takes no more batches
-		key := func(b *batch) string {
-			if b.seq != "" {
-				return "sequence " + b.seq
-			}
-			return "block " + b.block
-		}
-		flush := func() error {
-			if open == nil {
-				return nil
-			}
-			b := open
-			open = nil
-			err := yield(b)
-			stopped = err != nil
+		bt := &batcher{yield: yield, blockOf: blockOf, opened: repeat.IDs{Max: held}}
+		err := src(bt.add)
+		if err != nil && bt.stopped {
 			return err
 		}
-		n := 0
-		err := src(func(rec *record.Record) error {
-			n++
-			b := &batch{recs: []*record.Record{rec}, index: n}
-			switch {
-			case rec.Sequence != nil:
-				b.seq = rec.Sequence.ID
-			case blockOf != nil:
-				b.block = blockOf(rec)
-			}
-			if open != nil && (b.seq != "" && b.seq == open.seq || b.block != "" && b.block == open.block) {
-				open.recs = append(open.recs, rec)
-				return nil
-			}
-			if err := flush(); err != nil {
-				return err
-			}
-			open = b
-			if b.seq == "" && b.block == "" {
-				return flush()
-			}
-			b.reappeared = opened.Add(key(b), "", 0)
-			return nil
-		})
-		if err != nil && stopped {
-			return err
-		}
-		if ferr := flush(); ferr != nil {
+		if ferr := bt.flush(); ferr != nil {
 			return ferr
 		}
 		return err
 	}
+}
+
+// batcher is what batches keeps over one read of its source: the keys of the batches opened,
+// the batch still open, whether the consumer stopped taking batches, and the records read.
+type batcher struct {
+	yield   func(*batch) error
+	blockOf func(*record.Record) string
+	// Every key is taken in as its batch opens: one that was, and is not the open batch's
+	// (whose records join it), was closed.
+	opened  repeat.IDs
+	open    *batch
+	stopped bool // yield failed: the consumer takes no more batches
+	n       int
+}
+
+// key names b's sequence or LoCoMo batch among the keys opened.
+func (b *batch) key() string {
+	if b.seq != "" {
+		return "sequence " + b.seq
+	}
+	return "block " + b.block
+}
+
+// flush yields the open batch, if any, and notes whether the consumer stopped.
+func (bt *batcher) flush() error {
+	if bt.open == nil {
+		return nil
+	}
+	b := bt.open
+	bt.open = nil
+	err := bt.yield(b)
+	bt.stopped = err != nil
+	return err
+}
+
+// add takes in rec, the next record read: it joins the open batch when of its sequence or LoCoMo
+// batch, else opens its own once the open one is yielded; a record of neither is yielded at once.
+func (bt *batcher) add(rec *record.Record) error {
+	bt.n++
+	b := &batch{recs: []*record.Record{rec}, index: bt.n}
+	switch {
+	case rec.Sequence != nil:
+		b.seq = rec.Sequence.ID
+	case bt.blockOf != nil:
+		b.block = bt.blockOf(rec)
+	}
+	if open := bt.open; open != nil && (b.seq != "" && b.seq == open.seq || b.block != "" && b.block == open.block) {
+		open.recs = append(open.recs, rec)
+		return nil
+	}
+	if err := bt.flush(); err != nil {
+		return err
+	}
+	bt.open = b
+	if b.seq == "" && b.block == "" {
+		return bt.flush()
+	}
+	b.reappeared = bt.opened.Add(b.key(), "", 0)
+	return nil
 }
 
 // mapRecords predicts the records of src (plain records one by one, sequences as wholes) and hands

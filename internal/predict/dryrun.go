@@ -70,34 +70,11 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
-		var lines []dryPrediction
-		switch {
-		case b.block != "":
-			lines = a.dryLoCoMo(b)
-		case b.seq == "":
-			lines = []dryPrediction{a.dryPlain(b.recs[0])}
-		default:
-			a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passesSolved(rec) }) // as drySequence asks
-			lines = a.drySequence(b)
-			for _, d := range lines { // the first that a run would ask, and so judge
-				if a.seq.judgeModel == "" && needsJudge == "" && len(d.Requests) > 0 {
-					needsJudge = d.ID
-				}
-			}
+		lines, judged := a.dryBatch(b)
+		if needsJudge == "" {
+			needsJudge = judged
 		}
-		for i, d := range lines { // lines[i] is b.recs[i]'s
-			t.count(d)
-			if d.AlreadyPredicted {
-				a.tally.kept(b.recs[i].Prediction)
-				if carriesFailure(b.recs[i], b.seq != "" && b.block == "") {
-					t.carried++
-				}
-			}
-			if err := enc.Encode(d); err != nil {
-				return err
-			}
-		}
-		return nil
+		return a.writeDry(enc, &t, b, lines)
 	})
 	if err == nil { // a signal while it waited for input that then ended: interrupted all the same
 		err = interrupt.Err(ctx)
@@ -119,6 +96,43 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 		command.Count{N: t.errors, Singular: "record that could not be prompted", Plural: "records that could not be prompted"},
 		command.Count{N: t.carried, Singular: "record that would pass through failed (--retry-errors predicts it again)",
 			Plural: "records that would pass through failed (--retry-errors predicts them again)"})
+}
+
+// dryBatch is the dry-run lines of b's records, in order, and, when there is no --judge-model,
+// the id of the first record of a sequence that a run would ask, and so judge ("" for none).
+func (a *app) dryBatch(b *batch) (lines []dryPrediction, judged string) {
+	switch {
+	case b.block != "":
+		lines = a.dryLoCoMo(b)
+	case b.seq == "":
+		lines = []dryPrediction{a.dryPlain(b.recs[0])}
+	default:
+		a.seq.checkWhole(b, func(rec *record.Record) bool { return !a.passesSolved(rec) }) // as drySequence asks
+		lines = a.drySequence(b)
+		for _, d := range lines { // the first that a run would ask, and so judge
+			if a.seq.judgeModel == "" && judged == "" && len(d.Requests) > 0 {
+				judged = d.ID
+			}
+		}
+	}
+	return lines, judged
+}
+
+// writeDry counts lines, the dry-run lines of b's records, in t and the tally, and writes them.
+func (a *app) writeDry(enc *json.Encoder, t *dryTally, b *batch, lines []dryPrediction) error {
+	for i, d := range lines { // lines[i] is b.recs[i]'s
+		t.count(d)
+		if d.AlreadyPredicted {
+			a.tally.kept(b.recs[i].Prediction)
+			if carriesFailure(b.recs[i], b.seq != "" && b.block == "") {
+				t.carried++
+			}
+		}
+		if err := enc.Encode(d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
@@ -165,55 +179,11 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 // its first position to answer, with the history of the positions passed through before it;
 // the later positions' prompts hold answers and verdicts not yet given.
 func (a *app) drySequence(b *batch) []dryPrediction {
-	out := make(map[*record.Record]dryPrediction, len(b.recs))
+	var out map[*record.Record]dryPrediction
 	if b.reappeared {
-		for _, rec := range b.recs {
-			d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passesSolved(rec)} // as the run passes it
-			if !d.AlreadyPredicted {
-				d.Error = fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)
-			}
-			out[rec] = d
-		}
+		out = a.dryReappeared(b)
 	} else {
-		order := slices.Clone(b.recs)
-		slices.SortStableFunc(order, func(x, y *record.Record) int { return x.Sequence.Position - y.Sequence.Position })
-		var history []prompt.EvaLearnRecord
-		asked := 0 // the position asked, once one is
-		broken := ""
-		solving := false // a position is asked, or fails to be: those after it are not passed
-		for i, rec := range order {
-			d := dryPrediction{ID: rec.ID}
-			dup := i > 0 && order[i-1].Sequence.Position == rec.Sequence.Position
-			switch {
-			case (broken != "" || dup) && !solving && a.passesSolved(rec): // as the run keeps it
-				d.AlreadyPredicted = true
-			case broken != "":
-				d.Error = "skipped: " + broken
-			case dup:
-				d.Error = fmt.Sprintf("duplicate position %d in sequence %s", rec.Sequence.Position, b.seq)
-			case asked > 0:
-				d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", asked)
-			case a.passesSolved(rec): // a failed verdict is solved again under --retry-errors, as in the run
-				d.AlreadyPredicted = true
-				if h, why := a.earlier(rec); why != "" {
-					broken = why
-				} else {
-					history = append(history, h)
-				}
-			default:
-				solving = true
-				req, err := a.studentRequest(rec, history)
-				if err != nil { // as the run fails it, and skips the positions after it
-					d.Error = err.Error()
-					broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
-					break
-				}
-				d.Requests = []dryCall{dryRequest("student", req)}
-				d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
-				asked = rec.Sequence.Position
-			}
-			out[rec] = d
-		}
+		out = a.dryInOrder(b)
 	}
 	lines := make([]dryPrediction, len(b.recs))
 	for i, rec := range b.recs {
@@ -222,6 +192,83 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 	return lines
 }
 
+// dryReappeared is the dry-run line of each record of b, a sequence that reappears after records
+// of other sequences: passed through where the run passes it, else failed.
+func (a *app) dryReappeared(b *batch) map[*record.Record]dryPrediction {
+	out := make(map[*record.Record]dryPrediction, len(b.recs))
+	for _, rec := range b.recs {
+		d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passesSolved(rec)} // as the run passes it
+		if !d.AlreadyPredicted {
+			d.Error = fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)
+		}
+		out[rec] = d
+	}
+	return out
+}
+
+// dryInOrder is the dry-run line of each record of b, a sequence, walked in the order of its
+// positions (drySolver).
+func (a *app) dryInOrder(b *batch) map[*record.Record]dryPrediction {
+	out := make(map[*record.Record]dryPrediction, len(b.recs))
+	order := slices.Clone(b.recs)
+	slices.SortStableFunc(order, func(x, y *record.Record) int { return x.Sequence.Position - y.Sequence.Position })
+	s := &drySolver{a: a, seq: b.seq}
+	for i, rec := range order {
+		dup := i > 0 && order[i-1].Sequence.Position == rec.Sequence.Position
+		out[rec] = s.line(rec, dup)
+	}
+	return out
+}
+
+// drySolver walks one sequence's positions in order for drySequence: the history of the positions
+// passed through, the position asked, why the positions left are skipped, and whether one is
+// being solved.
+type drySolver struct {
+	a       *app
+	seq     string
+	history []prompt.EvaLearnRecord
+	asked   int    // the position asked, once one is
+	broken  string // why the positions after a failed one are skipped, once one is
+	solving bool   // a position is asked, or fails to be: those after it are not passed
+}
+
+// line is the dry-run line of rec, the next position in order; dup says it repeats the position
+// before it.
+func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
+	a := s.a
+	d := dryPrediction{ID: rec.ID}
+	switch {
+	case (s.broken != "" || dup) && !s.solving && a.passesSolved(rec): // as the run keeps it
+		d.AlreadyPredicted = true
+	case s.broken != "":
+		d.Error = "skipped: " + s.broken
+	case dup:
+		d.Error = fmt.Sprintf("duplicate position %d in sequence %s", rec.Sequence.Position, s.seq)
+	case s.asked > 0:
+		d.Then = fmt.Sprintf("the student call, once position %d is answered and judged (its prompt holds them)", s.asked)
+	case a.passesSolved(rec): // a failed verdict is solved again under --retry-errors, as in the run
+		d.AlreadyPredicted = true
+		if h, why := a.earlier(rec); why != "" {
+			s.broken = why
+		} else {
+			s.history = append(s.history, h)
+		}
+	default:
+		s.solving = true
+		req, err := a.studentRequest(rec, s.history)
+		if err != nil { // as the run fails it, and skips the positions after it
+			d.Error = err.Error()
+			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
+			break
+		}
+		d.Requests = []dryCall{dryRequest("student", req)}
+		d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
+		s.asked = rec.Sequence.Position
+	}
+	return d
+}
+
+// count counts d, a dry-run line, and its requests' input tokens.
 func (t *dryTally) count(d dryPrediction) {
 	t.records++
 	t.requests += len(d.Requests)

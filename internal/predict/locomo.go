@@ -124,16 +124,12 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 		return nil
 	}
 	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
-		for _, rec := range asked {
-			a.fail(rec, interrupt.ErrNotCalled.Error())
-		}
+		a.failEach(asked, interrupt.ErrNotCalled.Error())
 		return nil
 	}
 	req, asks, err := a.locomoBatchRequest(asked)
 	if err != nil {
-		for _, rec := range asked {
-			a.fail(rec, fmt.Sprintf("prompt: %v", err))
-		}
+		a.failEach(asked, fmt.Sprintf("prompt: %v", err))
 		return nil
 	}
 	first := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
@@ -150,17 +146,42 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 			answered, first.Error = false, fmt.Sprintf("reply: %v; the reply: %s", err, excerpt(resp.Text))
 		}
 	}
-	// kept is why a reply that answered nothing stays in the cache; it follows each record's own
-	// error, which every record then has (none got its answer).
 	kept := ""
-	if replied && a.store != nil && !slices.ContainsFunc(answers, func(x prompt.LoCoMoAnswer) bool { return x.Err == nil }) {
-		// No question got its answer from this reply (unreadable, or none of them in it): it is
-		// not kept, so that --retry-errors, which asks these same questions, gets a new reply
-		// instead of this one from the cache.
-		if err := a.store.Forget(context.WithoutCancel(ctx), req); err != nil {
-			kept = "; " + err.Error()
-		}
+	if replied {
+		kept = a.forgetUnanswered(ctx, req, answers)
 	}
+	a.giveLoCoMoAnswers(asked, first, answered, answers, resp.Text, kept)
+	return nil
+}
+
+// failEach fails each of recs with msg.
+func (a *app) failEach(recs []*record.Record, msg string) {
+	for _, rec := range recs {
+		a.fail(rec, msg)
+	}
+}
+
+// forgetUnanswered takes the reply to req out of the cache when no question got its answer from
+// it (answers), and returns why it stays there when it cannot ("; " and the error), else "": it
+// follows each record's own error, which every record then has (none got its answer).
+func (a *app) forgetUnanswered(ctx context.Context, req model.Request, answers []prompt.LoCoMoAnswer) string {
+	if a.store == nil || slices.ContainsFunc(answers, func(x prompt.LoCoMoAnswer) bool { return x.Err == nil }) {
+		return ""
+	}
+	// No question got its answer from this reply (unreadable, or none of them in it): it is
+	// not kept, so that --retry-errors, which asks these same questions, gets a new reply
+	// instead of this one from the cache.
+	if err := a.store.Forget(context.WithoutCancel(ctx), req); err != nil {
+		return "; " + err.Error()
+	}
+	return ""
+}
+
+// giveLoCoMoAnswers gives each record of asked its prediction: first, the call's, to the first,
+// and to the others one that shares its model, attempts and error; when the call was answered
+// and its reply (reply) read, each with its answer in answers or its question's error; and kept
+// after the error.
+func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction, answered bool, answers []prompt.LoCoMoAnswer, reply, kept string) {
 	callErr := first.Error // the call's failure, every record's; a question's own goes on its record alone
 	for k, rec := range asked {
 		p := first
@@ -172,14 +193,13 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 		if answered {
 			p.Text = answers[k].Text
 			if e := answers[k].Err; e != nil {
-				p.Text, p.Error = "", fmt.Sprintf("reply: %v; the reply: %s", e, excerpt(resp.Text))
+				p.Text, p.Error = "", fmt.Sprintf("reply: %v; the reply: %s", e, excerpt(reply))
 			}
 		}
 		p.Error += kept
 		a.setPrediction(rec, p)
 		a.tally.add(p, false)
 	}
-	return nil
 }
 
 // excerpt is the start of a reply for an error message: at most 200 bytes, cut at a character.

@@ -14,6 +14,8 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
+// run predicts the records of the inputs (or, with --dry-run, shows what predicting them would
+// ask) and writes them in input order, then reports what was predicted and spent.
 func (a *app) run(ctx context.Context, c *cli.Context) error {
 	src := &command.Source{Args: c.Args().Slice(), Stdin: a.stdin, Stderr: a.stderr, Prog: "qa-predict", Strict: c.Bool("strict"), MaxLine: a.maxLine}
 	if a.dryRun {
@@ -23,9 +25,7 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
 	progress := command.NewRecordProgress(a.stderr, a.stdout, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
 	opts := pipeline.Options{Concurrency: a.concurrency, Finished: progress.Finished()}
-	fails := &command.Failures{Prog: "qa-predict", Of: failureOf, NotMade: func(msg string) bool {
-		return command.NotMade(msg) || sequenceNotAsked(msg)
-	}}
+	fails := &command.Failures{Prog: "qa-predict", Of: failureOf, NotMade: notMade}
 	each := func(yield func(*record.Record) error) error {
 		return src.Each(func(rec *record.Record) error {
 			fails.Read(rec, src.At(rec.ID, nil))
@@ -49,6 +49,27 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if a.endsAlone(err) {
 		return err
 	}
+	a.report()
+	if err != nil {
+		return err
+	}
+	// Named as every command names its own: the bad lines, then the records that failed.
+	failed := command.Count{N: a.tally.errors + a.tally.carried + a.tally.verdicts, Singular: "record with a prediction error", Plural: "records with prediction errors"}
+	if a.tally.verdicts > 0 {
+		failed.Singular, failed.Plural = "record with a prediction or verdict error", "records with prediction or verdict errors"
+	}
+	return command.BadRecords(src.Bad, failed)
+}
+
+// notMade reports whether msg, a record's error, is that of a call this run did not make: one the
+// transport did not make, or a sequence's question not asked (command.Failures.NotMade).
+func notMade(msg string) bool {
+	return command.NotMade(msg) || sequenceNotAsked(msg)
+}
+
+// report writes the end of a run to stderr: its warnings, what was predicted and spent, and the
+// prompts cut to fit.
+func (a *app) report() {
 	a.warnUnpriced()
 	a.tally.warnOthers(a.stderr, false)
 	a.tally.warnTextless(a.stderr, false)
@@ -65,15 +86,6 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	}
 	fmt.Fprintf(a.stderr, "qa-predict: %s\n", a.tally.line())
 	a.prompts.reportCut(a.stderr)
-	if err != nil {
-		return err
-	}
-	// Named as every command names its own: the bad lines, then the records that failed.
-	failed := command.Count{N: a.tally.errors + a.tally.carried + a.tally.verdicts, Singular: "record with a prediction error", Plural: "records with prediction errors"}
-	if a.tally.verdicts > 0 {
-		failed.Singular, failed.Plural = "record with a prediction or verdict error", "records with prediction or verdict errors"
-	}
-	return command.BadRecords(src.Bad, failed)
 }
 
 // endsAlone reports whether err, a run's error, ends it with the error alone: a failure (an
