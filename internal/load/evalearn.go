@@ -58,61 +58,75 @@ type evaLearnSequence struct {
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
-		p := new(evaLearnProblem)
-		if err := decodeItem(problems, line, "", raw, p); err != nil {
-			return evaLearnBadProblem(problems, line, raw, err, byID, emit)
-		}
-		id, err := idText("id", p.ID)
-		if err != nil {
-			return emit(nil, 0, badf(problems, line, "", "%v", err))
-		}
-		err = evaLearnQuestion(p.Prompt)
-		if a := p.CanonicalAnswer; len(a) > 0 && !isNull(a) {
-			var answerErr error
-			if p.answer, answerErr = answerText("canonical_answer", a); err == nil {
-				err = answerErr
-			}
-		}
-		if err != nil {
-			p.fault = badf(problems, line, "", "problem %s: %v", id, err)
-		}
-		byID[evaLearnKey(p.ID)] = p // a later problem with an equal id replaces it, as in upstream's dict
-		return nil
+		return addEvaLearnProblem(problems, raw, line, emit, byID)
 	})
 	if err != nil {
 		return err
 	}
 	return eachItem(sequences, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
-		var s evaLearnSequence
-		if err := decodeRecord(sequences, line, "evalearn:", "sequence_id", raw, &s); err != nil {
-			return emit(nil, 0, withItems(err, len(s.QuestionIDs), "position", "positions"))
-		}
-		if _, err := idText("sequence_id", s.SequenceID); err != nil {
-			return emit(nil, 0, badf(sequences, line, "", "%v", err))
-		}
-		// The sequence as evaluate_metric.py groups its results, by sequence_id as a Python
-		// dict key, as EvaLearnResults names it: 3 and 3.0 are one sequence, the string "3"
-		// (kept quoted) another.
-		seq := evaLearnKey(s.SequenceID)
-		switch {
-		case s.QuestionIDs == nil: // absent or null (a misspelt key): upstream stops on a KeyError
-			return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "%v", missingField("question_ids")))
-		case len(s.QuestionIDs) == 0:
-			return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "question_ids: want a list of problem ids, got an empty list"))
-		}
-		for i, q := range s.QuestionIDs {
-			rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
-			if rec != nil && s.Type != "" && s.Type != rec.Type {
-				// evaluate.py names the sequence's type, not the problem's, in the student's
-				// system prompt of every position (system_prompts[seq['type']])
-				setMeta(rec, "sequence_type", strconv.AppendQuote(nil, s.Type))
-			}
-			if err := emit(rec, line, bad); err != nil {
-				return err
-			}
-		}
-		return nil
+		return emitEvaLearnSequence(sequences, raw, line, emit, byID)
 	})
+}
+
+// addEvaLearnProblem takes in raw, the problem at line of problems, under its id in byID, with
+// its fault when its prompt ends with no question or its canonical answer is no text; one that
+// does not decode is evaLearnBadProblem's, and one whose id does not read is a bad item.
+func addEvaLearnProblem(problems Input, raw jsonRaw, line int, emit Emit, byID map[string]*evaLearnProblem) error {
+	p := new(evaLearnProblem)
+	if err := decodeItem(problems, line, "", raw, p); err != nil {
+		return evaLearnBadProblem(problems, line, raw, err, byID, emit)
+	}
+	id, err := idText("id", p.ID)
+	if err != nil {
+		return emit(nil, 0, badf(problems, line, "", "%v", err))
+	}
+	err = evaLearnQuestion(p.Prompt)
+	if a := p.CanonicalAnswer; len(a) > 0 && !isNull(a) {
+		var answerErr error
+		if p.answer, answerErr = answerText("canonical_answer", a); err == nil {
+			err = answerErr
+		}
+	}
+	if err != nil {
+		p.fault = badf(problems, line, "", "problem %s: %v", id, err)
+	}
+	byID[evaLearnKey(p.ID)] = p // a later problem with an equal id replaces it, as in upstream's dict
+	return nil
+}
+
+// emitEvaLearnSequence emits a record for each position of raw, the sequence at line of
+// sequences, asking the problems of byID; a sequence that does not decode, or has no
+// question_ids, is a bad item.
+func emitEvaLearnSequence(sequences Input, raw jsonRaw, line int, emit Emit, byID map[string]*evaLearnProblem) error {
+	var s evaLearnSequence
+	if err := decodeRecord(sequences, line, "evalearn:", "sequence_id", raw, &s); err != nil {
+		return emit(nil, 0, withItems(err, len(s.QuestionIDs), "position", "positions"))
+	}
+	if _, err := idText("sequence_id", s.SequenceID); err != nil {
+		return emit(nil, 0, badf(sequences, line, "", "%v", err))
+	}
+	// The sequence as evaluate_metric.py groups its results, by sequence_id as a Python
+	// dict key, as EvaLearnResults names it: 3 and 3.0 are one sequence, the string "3"
+	// (kept quoted) another.
+	seq := evaLearnKey(s.SequenceID)
+	switch {
+	case s.QuestionIDs == nil: // absent or null (a misspelt key): upstream stops on a KeyError
+		return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "%v", missingField("question_ids")))
+	case len(s.QuestionIDs) == 0:
+		return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "question_ids: want a list of problem ids, got an empty list"))
+	}
+	for i, q := range s.QuestionIDs {
+		rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
+		if rec != nil && s.Type != "" && s.Type != rec.Type {
+			// evaluate.py names the sequence's type, not the problem's, in the student's
+			// system prompt of every position (system_prompts[seq['type']])
+			setMeta(rec, "sequence_type", strconv.AppendQuote(nil, s.Type))
+		}
+		if err := emit(rec, line, bad); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // evaLearnBadProblem takes in raw, a problem at line that did not decode (err): one whose id

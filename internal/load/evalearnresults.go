@@ -87,6 +87,21 @@ func evaLearnResult(m map[string]jsonRaw) *record.Record {
 		pid, _ := scalarText(m["id"])
 		rec.ID = "evalearn:problem:" + pid
 	}
+	setResultType(rec, m)
+	setResultPrompt(rec, m)
+	rec.Rubric, _ = scalarText(m["rubric"])
+	rec.Answers = []string{}
+	if ca, _ := scalarText(m["canonical_answer"]); ca != "" {
+		rec.Answers = []string{ca}
+	}
+	setResultReplies(rec, m)
+	setResultMeta(rec, m)
+	return rec
+}
+
+// setResultType sets rec's type from the object's type: "unknown" without one, a number as
+// str() prints it; one that is no string, or is "", is kept in meta as it came.
+func setResultType(rec *record.Record, m map[string]jsonRaw) {
 	rec.Type = "unknown"
 	if raw, ok := m["type"]; ok {
 		if isString(raw) {
@@ -98,6 +113,11 @@ func evaLearnResult(m map[string]jsonRaw) *record.Record {
 			setMeta(rec, "evalearn_type", raw)
 		}
 	}
+}
+
+// setResultPrompt sets rec's question, and its turns, from the object's prompt: one text, or a
+// list of turns whose last is the question; any other is kept in meta.
+func setResultPrompt(rec *record.Record, m map[string]jsonRaw) {
 	if raw, ok := m["prompt"]; ok && !isNull(raw) {
 		switch {
 		case isString(raw): // one text, as evaluate.py's prepare_question builds a prompt
@@ -111,11 +131,11 @@ func evaLearnResult(m map[string]jsonRaw) *record.Record {
 			setMeta(rec, "prompt", raw)
 		}
 	}
-	rec.Rubric, _ = scalarText(m["rubric"])
-	rec.Answers = []string{}
-	if ca, _ := scalarText(m["canonical_answer"]); ca != "" {
-		rec.Answers = []string{ca}
-	}
+}
+
+// setResultReplies sets rec's prediction from the object's gpt4res, and its evalearn judgment's
+// raw reply from gpt4judge (one that is no string is kept in meta).
+func setResultReplies(rec *record.Record, m map[string]jsonRaw) {
 	if raw, ok := m["gpt4res"]; ok {
 		text, ok := scalarText(raw)
 		if !ok {
@@ -130,6 +150,11 @@ func evaLearnResult(m map[string]jsonRaw) *record.Record {
 		setMeta(rec, "gpt4judge", raw)
 	}
 	rec.Judgments = map[string]*record.Judgment{"evalearn": judge}
+}
+
+// setResultMeta keeps in rec's meta the object's members that are no field of it: the problem
+// id, sequence id and position under names of their own, the others under theirs.
+func setResultMeta(rec *record.Record, m map[string]jsonRaw) {
 	for k, v := range m {
 		switch k {
 		case "type", "prompt", "rubric", "gpt4res", "gpt4judge":
@@ -143,7 +168,6 @@ func evaLearnResult(m map[string]jsonRaw) *record.Record {
 			setMeta(rec, k, v)
 		}
 	}
-	return rec
 }
 
 // resultSequence places a results object, or returns nil when upstream would skip it. The

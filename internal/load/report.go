@@ -100,6 +100,7 @@ type genericCount struct {
 	fields                  []string // the unmapped fields of the first record without answers
 }
 
+// add counts rec, a generic record read with the mapping m.
 func (c *genericCount) add(rec *record.Record, m Mapping) {
 	c.read++
 	if _, ok := rec.Meta[m.source("prediction_score")]; ok && rec.Prediction == nil {

@@ -47,21 +47,14 @@ func SQuAD(in Input, _ Options, emit Emit) error {
 // An empty file (or one of blanks) holds no question, as an empty file of any format does.
 func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	br := bufio.NewReaderSize(in.R, 1<<16)
-	first, err := firstByte(br)
-	if err != nil {
-		return command.ReadError(in.DisplayName(), 0, err)
-	} else if first == 0 {
-		return nil
-	}
-	if head := firstLines(br); first == '[' && bytes.Contains(head, []byte(`"question"`)) && bytes.Contains(head, []byte(`"answers"`)) &&
-		!bytes.Contains(head, []byte(`"paragraphs"`)) { // a Hugging Face export saved as a JSON array
-		return fmt.Errorf(`%s: a JSON array of questions, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
+	if empty, err := squadStart(in, br, dataset); err != nil || empty {
+		return err
 	}
 	lines := &lineCounter{r: br}
 	w := &squadWalker{in: in, dec: json.NewDecoder(lines), lines: lines}
 	data := false              // a "data" list was read
 	var question, answers bool // the first object's keys: a question of its own?
-	_, _, err = w.object(func(key string) error {
+	_, _, err := w.object(func(key string) error {
 		question, answers = question || key == "question", answers || key == "answers"
 		if key != "data" {
 			return w.skip()
@@ -71,23 +64,7 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 			if err := w.article(&art); err != nil {
 				return err
 			}
-			for _, q := range art.qas {
-				if q.bad != nil {
-					if err := emit(nil, 0, badf(in, q.line, "", "%v", q.bad)); err != nil {
-						return err
-					}
-					continue
-				}
-				ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
-				rec, bad := squadRecord(in, q, dataset, lang, ctx)
-				if re, ok := bad.(*record.Error); ok && re.ID == "" {
-					re.Err = fmt.Errorf("%s: %w", q.path, re.Err) // all one line: the path finds it
-				}
-				if err := emit(rec, q.line, bad); err != nil {
-					return err
-				}
-			}
-			return nil
+			return emitArticle(in, &art, emit, dataset, lang)
 		})
 		data = data || read
 		return err
@@ -95,16 +72,60 @@ func loadSQuAD(in Input, emit Emit, dataset, lang string) error {
 	if err != nil {
 		return err
 	}
-	if !data && question && answers { // a Hugging Face export: a question a line, named squad_v2-….jsonl
-		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
-	}
-	if !data { // another file read as SQuAD would give no record without a word
-		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
+	if !data {
+		return noSQuADData(in, dataset, question && answers)
 	}
 	if _, err := w.dec.Token(); err != io.EOF {
 		return w.fail(errors.New("more JSON after the top-level object"))
 	}
 	return nil
+}
+
+// squadStart reads the start of a SQuAD file from br: empty reports one of blanks alone, and a
+// JSON array of questions (a Hugging Face export) is an error.
+func squadStart(in Input, br *bufio.Reader, dataset string) (empty bool, err error) {
+	first, err := firstByte(br)
+	if err != nil {
+		return false, command.ReadError(in.DisplayName(), 0, err)
+	} else if first == 0 {
+		return true, nil
+	}
+	if head := firstLines(br); first == '[' && bytes.Contains(head, []byte(`"question"`)) && bytes.Contains(head, []byte(`"answers"`)) &&
+		!bytes.Contains(head, []byte(`"paragraphs"`)) { // a Hugging Face export saved as a JSON array
+		return false, fmt.Errorf(`%s: a JSON array of questions, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
+	}
+	return false, nil
+}
+
+// emitArticle emits the records of art's questions, or their bad lines.
+func emitArticle(in Input, art *squadArticle, emit Emit, dataset, lang string) error {
+	for _, q := range art.qas {
+		if q.bad != nil {
+			if err := emit(nil, 0, badf(in, q.line, "", "%v", q.bad)); err != nil {
+				return err
+			}
+			continue
+		}
+		ctx := []record.Passage{{Title: art.title, Text: art.contexts[q.par]}}
+		rec, bad := squadRecord(in, q, dataset, lang, ctx)
+		if re, ok := bad.(*record.Error); ok && re.ID == "" {
+			re.Err = fmt.Errorf("%s: %w", q.path, re.Err) // all one line: the path finds it
+		}
+		if err := emit(rec, q.line, bad); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// noSQuADData is the error of a file without a "data" list; hf says its first object has a
+// question and answers of its own.
+func noSQuADData(in Input, dataset string, hf bool) error {
+	if hf { // a Hugging Face export: a question a line, named squad_v2-….jsonl
+		return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
+	}
+	// another file read as SQuAD would give no record without a word
+	return fmt.Errorf(`%s: no "data" list, so no %s file (its questions are in {"data": [articles]})`, in.DisplayName(), dataset)
 }
 
 // hfHint says how a file of one question an object loads: a Hugging Face export of SQuAD, which a
