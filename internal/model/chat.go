@@ -343,6 +343,9 @@ func knownUsage(u record.Usage, text string) (record.Usage, bool) {
 	return u, false
 }
 
+// callOptions are langchaingo's call options for req: its model, and its temperature, max_tokens
+// (sent as max_tokens, not max_completion_tokens, with legacyMax), top_p, top_k, seed and JSON
+// mode where set; a response format other than JSON mode is an error.
 func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
 	opts := []llms.CallOption{llms.WithModel(req.Model)}
 	if req.Temperature != nil {
