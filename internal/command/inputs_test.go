@@ -18,6 +18,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -823,4 +824,38 @@ func floatFlagResult(t *testing.T, flag cli.Flag, args []string, read func(c *cl
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestSourceEachUntil: a finish request stops EachUntil before the next record (the records fn
+// took are kept) with interrupt.ErrInterrupted, and one made during the last record ends it so
+// too; a run never asked reads every record.
+func TestSourceEachUntil(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "r.jsonl")
+	var lines strings.Builder
+	for _, id := range []string{"r1", "r2", "r3"} {
+		fmt.Fprintf(&lines, `{"schema":1,"id":%q,"question":"q","answers":[]}`+"\n", id)
+	}
+	os.WriteFile(name, []byte(lines.String()), 0o644)
+	for _, tc := range []struct {
+		finishAt string // the record during which the finish request comes; "" for none
+		want     []string
+		err      error
+	}{
+		{"", []string{"r1", "r2", "r3"}, nil},
+		{"r2", []string{"r1", "r2"}, interrupt.ErrInterrupted},
+		{"r3", []string{"r1", "r2", "r3"}, interrupt.ErrInterrupted},
+	} {
+		ctx, finish := interrupt.WithFinish(context.Background())
+		src := &Source{Args: []string{name}, Stderr: io.Discard, Prog: "test"}
+		var got []string
+		err := src.EachUntil(ctx, func(r *record.Record) {
+			got = append(got, r.ID)
+			if r.ID == tc.finishAt {
+				finish()
+			}
+		})
+		if !slices.Equal(got, tc.want) || !errors.Is(err, tc.err) || (tc.err == nil) != (err == nil) {
+			t.Errorf("finish at %q: EachUntil took %q, %v; want %q, %v", tc.finishAt, got, err, tc.want, tc.err)
+		}
+	}
 }

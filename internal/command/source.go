@@ -1,12 +1,14 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -86,6 +88,23 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 			}
 		}
 	})
+}
+
+// EachUntil is Each for a command that reads all its records before it writes anything (qa-judge
+// agree, qa-learncurve): fn takes every good record, and a signal (interrupt.Err of ctx) stops
+// the reading before the next record, or after the last.
+func (s *Source) EachUntil(ctx context.Context, fn func(*record.Record)) error {
+	err := s.Each(func(rec *record.Record) error {
+		if err := interrupt.Err(ctx); err != nil {
+			return err
+		}
+		fn(rec)
+		return nil
+	})
+	if err == nil {
+		err = interrupt.Err(ctx)
+	}
+	return err
 }
 
 // ReadError is the error of an input, name, that could not be read on after its line number line

@@ -11,7 +11,6 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
-	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -58,17 +57,7 @@ type judgedSet struct {
 // A signal (ctx) stops it before the next record.
 func readJudged(ctx context.Context, src *command.Source, threshold float64) (*judgedSet, error) {
 	s := &judgedSet{seen: map[string]int32{}, types: map[string]string{}}
-	err := src.Each(func(rec *record.Record) error {
-		if err := interrupt.Err(ctx); err != nil {
-			return err
-		}
-		s.add(rec, src, threshold)
-		return nil
-	})
-	if err == nil {
-		err = interrupt.Err(ctx)
-	}
-	if err != nil {
+	if err := src.EachUntil(ctx, func(rec *record.Record) { s.add(rec, src, threshold) }); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -11,7 +11,6 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/evalearn"
-	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -31,17 +30,7 @@ type reading struct {
 // it before the next record.
 func readRecords(ctx context.Context, cfg Config, src *command.Source, stderr io.Writer) (*reading, error) {
 	rd := &reading{g: NewGrouper(cfg.Problems), names: map[string]bool{}, models: map[string]bool{}}
-	err := src.Each(func(r *record.Record) error {
-		if err := interrupt.Err(ctx); err != nil {
-			return err
-		}
-		rd.add(r, cfg.Judge, src, stderr)
-		return nil
-	})
-	if err == nil {
-		err = interrupt.Err(ctx)
-	}
-	if err != nil {
+	if err := src.EachUntil(ctx, func(r *record.Record) { rd.add(r, cfg.Judge, src, stderr) }); err != nil {
 		return nil, err
 	}
 	return rd, nil
