@@ -7,96 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sync"
-	"time"
-	"unicode/utf8"
 )
 
 // DefaultMaxLine is the default longest line a Reader accepts. Long-context records (LongMemEval
 // haystacks) run to several megabytes, so the default is generous.
 const DefaultMaxLine = 64 << 20
-
-// Error is a problem with one input line: where it is, which record it was, what is wrong.
-// It reads `preds.jsonl:42 (id "q-17"): missing field "answers"`.
-type Error struct {
-	File string
-	Line int
-	ID   string
-	Err  error
-	// Record says the line is a record, though a bad one: a JSON object with a "schema" member.
-	// A stage that stops at a file whose first lines are no records counts only the others.
-	Record bool
-}
-
-func (e *Error) Error() string {
-	return e.Place() + ": " + e.Err.Error()
-}
-
-// Place is where the error is, as Error begins: FILE:LINE (id "x"), "-" for stdin.
-func (e *Error) Place() string {
-	var b bytes.Buffer
-	if e.File != "" {
-		b.WriteString(e.File)
-	} else {
-		b.WriteString("-")
-	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.ID != "" {
-		fmt.Fprintf(&b, " (id %q)", e.ID)
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrLineTooLong is wrapped by the Error for a line longer than the Reader's maximum.
-var ErrLineTooLong = errors.New("line too long")
-
-// ErrCRLineEndings is wrapped by the Error for a line that is not JSON, or too long, and holds a
-// carriage return with text after it and no line feed: most likely lines of a file with CR
-// line endings (classic Mac OS), which the Reader, ending lines at "\n" as JSON Lines does,
-// reads as one.
-var ErrCRLineEndings = errors.New("the file has CR line endings")
-
-// UTF8Error is the error for text that is not UTF-8 (see CheckUTF8).
-type UTF8Error struct {
-	Byte   byte // the first byte that is not UTF-8 text
-	Column int  // its 1-based byte column in the line, or in Within
-	// Within names the part of the line Column counts in ("cell": a CSV cell, whose column
-	// in the line its quoting hides); "" for the line.
-	Within string
-}
-
-func (e *UTF8Error) Error() string {
-	at := fmt.Sprintf("column %d", e.Column)
-	if e.Within != "" {
-		at = fmt.Sprintf("byte %d of the %s", e.Column, e.Within)
-	}
-	return fmt.Sprintf("not UTF-8 text: byte 0x%02X at %s (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)", e.Byte, at)
-}
-
-// CheckUTF8 returns nil when b is UTF-8 text, else a *UTF8Error naming the first byte that is
-// not, its column counted from b's start.
-//
-// Note: JSON text is UTF-8, and the benchmarks' Python scripts stop on anything else. The JSON
-// decoders here would instead put U+FFFD in place of each bad byte, so a Latin-1 file would be
-// scored on altered text without a word.
-func CheckUTF8(b []byte) *UTF8Error {
-	if utf8.Valid(b) {
-		return nil
-	}
-	i := 0
-	for i < len(b) {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
-		i += size
-	}
-	return &UTF8Error{Byte: b[i], Column: i + 1}
-}
 
 // Reader reads records from JSON Lines, one at a time, in bounded memory. It frames lines itself
 // so that a line longer than the maximum is reported and skipped rather than ending the stream.
@@ -197,68 +112,6 @@ var errNotRecord = errors.New(`not a qapipe record: no "schema" and no "id" (qa-
 // Unended reports whether the line read last ended at the end of the input, with no line end.
 func (r *Reader) Unended() bool { return r.unended }
 
-// ErrCutLine is wrapped by the error of a last line that has no line end and is no whole JSON
-// value: an input cut short, or written by a stage that stopped in the middle of a line.
-var ErrCutLine = errors.New("the input ends inside this line, which has no line end: was it cut short, or did its writer stop?")
-
-// CutLine returns err, line's error, with ErrCutLine's words after it when line is the last of
-// its input and has no line end (unended) and is no whole JSON value; else err.
-func CutLine(err error, line []byte, unended bool) error {
-	if !unended || json.Valid(line) {
-		return err
-	}
-	return fmt.Errorf("%w (%w)", err, ErrCutLine)
-}
-
-// InvalidLine returns the error of a line that err, from decoding it as a record, rejects:
-// "invalid record: " and what did not decode; for a line that is no JSON at all (NotJSON), "not
-// JSON at column N: " and the decoder's words; or, for a JSON object with neither a "schema" nor
-// an "id" member, the error Validate gives such a line. Such a line is most likely a benchmark's
-// own data, whose first field of the wrong type says less than that.
-func InvalidLine(line []byte, err error) error {
-	var v struct {
-		Schema json.RawMessage `json:"schema"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema == nil && v.ID == nil {
-		return errNotRecord
-	}
-	if col := NotJSON(line); col > 0 {
-		return fmt.Errorf("not JSON at column %d: %s", col, DescribeDecodeError(err))
-	}
-	return fmt.Errorf("invalid record: %s", DescribeDecodeError(err))
-}
-
-// NotJSON returns the 1-based byte column at which line, one that did not decode, shows itself
-// to be no JSON at all, or 0 when it begins as JSON does: its first character, after blanks,
-// begins no JSON value ("note: …", a CSV header), or begins a word that is not true, false or
-// null ("nothing", "None"). The decoder's words for such a line ("invalid character 'o' in
-// literal null") are about a JSON value no one wrote. A line that begins as JSON and goes wrong
-// later (cut short, a stray comma, text after a value) is left to the decoder's words.
-func NotJSON(line []byte) int {
-	rest := bytes.TrimLeft(line, " \t\r\n")
-	col := len(line) - len(rest) + 1
-	if len(rest) == 0 {
-		return 0
-	}
-	switch c := rest[0]; {
-	case c == '{' || c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9':
-		return 0
-	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if bytes.HasPrefix(rest, []byte(lit)) && (len(rest) == len(lit) || !isWordByte(rest[len(lit)])) {
-			return 0
-		}
-	}
-	return col
-}
-
-// isWordByte reports whether c continues a word: a letter, a digit, an underscore or any byte of
-// a non-ASCII character.
-func isWordByte(c byte) bool {
-	return c >= 0x80 || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
 // Validate checks what every stage relies on: an id and a known schema version. A line with
 // neither is most likely a benchmark's own data given to a stage that wants records, and the
 // message says what turns it into records.
@@ -342,32 +195,10 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 }
 
-// LoneCR returns the index of the first carriage return in line, a line without its terminator,
-// when text other than blanks follows it, else -1: the sign of lines that carriage returns alone
-// ended (CR line endings), which a reader ending lines at "\n" reads as one. JSON takes a
-// carriage return for a blank, so the Reader asks only of a line that is not JSON, or too long.
-//
-// Note: a CR followed by blanks alone is left alone, as the end of a line that ended in
-// "\r\r\n"; CRLF input never gets here, its "\r\n" being the terminator.
-func LoneCR(line []byte) int {
-	i := bytes.IndexByte(line, '\r')
-	if i < 0 || len(bytes.TrimSpace(line[i:])) == 0 {
-		return -1
-	}
-	return i
-}
-
 // crError is the error of the line just read, which has CR line endings, the first at byte i. It
 // names no id: the line holds the records of several.
 func (r *Reader) crError(i int) *Error {
 	return &Error{File: r.file, Line: r.line, Err: CRLineEndings(i + 1)}
-}
-
-// CRLineEndings returns the error, wrapping ErrCRLineEndings, of a line whose first carriage
-// return with no line feed after it is at byte column col: it says how to convert the file.
-// qa-load words a CSV file's with it.
-func CRLineEndings(col int) error {
-	return fmt.Errorf("%w (a carriage return with no line feed after it, at column %d): convert them to LF with tr '\\r' '\\n'", ErrCRLineEndings, col)
 }
 
 // PeekID recovers the id of a line that failed to decode as a record, if it has one, for the
@@ -416,118 +247,4 @@ func headHasSchema(head []byte) bool {
 		return nil
 	})
 	return found
-}
-
-// Writer writes records as JSON Lines through a buffer. It keeps the first error and returns it
-// from every later call and from Flush. Its methods may be called from one goroutine while
-// FlushWhenIdle's flushes it from another.
-type Writer struct {
-	mu     sync.Mutex
-	bw     *bufio.Writer
-	err    error
-	writes uint64 // lines written, for FlushWhenIdle to see that none came
-}
-
-// NewWriter returns a Writer to w.
-func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 1<<16)} }
-
-// Write encodes rec as one line. It sets Schema to SchemaVersion if it is zero. A record that the
-// Reader would refuse (nil, without an id, of another schema) or that does not encode (a NaN
-// score, an Extra value that is no JSON) is an error, kept as any other: a stream missing a
-// record is no stream to go on writing.
-func (w *Writer) Write(rec *Record) error {
-	if rec == nil {
-		return w.keep(errors.New("record: nil"))
-	}
-	if rec.Schema == 0 {
-		rec.Schema = SchemaVersion
-	}
-	if err := rec.Validate(); err != nil {
-		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
-	}
-	b, err := rec.MarshalJSON()
-	if err != nil {
-		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
-	}
-	return w.WriteRaw(b)
-}
-
-// keep records err as the Writer's error unless it has one, and returns the one it keeps.
-func (w *Writer) keep(err error) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err == nil {
-		w.err = err
-	}
-	return w.err
-}
-
-// WriteRaw writes an already-encoded record line (without its newline). U+0085, U+2028 and U+2029
-// are escaped on the way (see EscapeLineBreaks), so every line survives Python's splitlines().
-func (w *Writer) WriteRaw(line []byte) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
-	}
-	w.writes++
-	if _, err := w.bw.Write(EscapeLineBreaks(line)); err != nil {
-		w.err = err
-		return err
-	}
-	if err := w.bw.WriteByte('\n'); err != nil {
-		w.err = err
-	}
-	return w.err
-}
-
-// IdleFlush is how long a Writer under FlushWhenIdle holds lines that no others follow: from one
-// to two of these pass before they are written.
-const IdleFlush = 100 * time.Millisecond
-
-// FlushWhenIdle flushes w, from a goroutine of its own, whenever a line is buffered and none has
-// been written for IdleFlush, until the returned stop is called (stop waits for the goroutine to
-// end; calling it again does nothing). A stage whose records come slowly (each a model call, or
-// read from such a stage through a pipe) so shows each one soon after it is done, to tail -f or
-// the next stage, rather than 64 kB at a time, while a stream of records still goes out a
-// buffer at a time. An error of such a flush is kept, as any other.
-func (w *Writer) FlushWhenIdle() (stop func()) {
-	quit, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(IdleFlush)
-		defer tick.Stop()
-		var seen uint64
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			w.mu.Lock()
-			if w.writes == seen && w.err == nil && w.bw.Buffered() > 0 {
-				w.err = w.bw.Flush()
-			}
-			seen = w.writes
-			w.mu.Unlock()
-		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			close(quit)
-			<-done
-		})
-	}
-}
-
-// Flush writes any buffered data and returns the first error seen.
-func (w *Writer) Flush() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.err != nil {
-		return w.err
-	}
-	w.err = w.bw.Flush()
-	return w.err
 }

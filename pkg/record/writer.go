@@ -1,0 +1,126 @@
+package record
+
+// This file writes records as JSON Lines (see stream.go for reading them).
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// Writer writes records as JSON Lines through a buffer. It keeps the first error and returns it
+// from every later call and from Flush. Its methods may be called from one goroutine while
+// FlushWhenIdle's flushes it from another.
+type Writer struct {
+	mu     sync.Mutex
+	bw     *bufio.Writer
+	err    error
+	writes uint64 // lines written, for FlushWhenIdle to see that none came
+}
+
+// NewWriter returns a Writer to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 1<<16)} }
+
+// Write encodes rec as one line. It sets Schema to SchemaVersion if it is zero. A record that the
+// Reader would refuse (nil, without an id, of another schema) or that does not encode (a NaN
+// score, an Extra value that is no JSON) is an error, kept as any other: a stream missing a
+// record is no stream to go on writing.
+func (w *Writer) Write(rec *Record) error {
+	if rec == nil {
+		return w.keep(errors.New("record: nil"))
+	}
+	if rec.Schema == 0 {
+		rec.Schema = SchemaVersion
+	}
+	if err := rec.Validate(); err != nil {
+		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
+	}
+	b, err := rec.MarshalJSON()
+	if err != nil {
+		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
+	}
+	return w.WriteRaw(b)
+}
+
+// keep records err as the Writer's error unless it has one, and returns the one it keeps.
+func (w *Writer) keep(err error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// WriteRaw writes an already-encoded record line (without its newline). U+0085, U+2028 and U+2029
+// are escaped on the way (see EscapeLineBreaks), so every line survives Python's splitlines().
+func (w *Writer) WriteRaw(line []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	w.writes++
+	if _, err := w.bw.Write(EscapeLineBreaks(line)); err != nil {
+		w.err = err
+		return err
+	}
+	if err := w.bw.WriteByte('\n'); err != nil {
+		w.err = err
+	}
+	return w.err
+}
+
+// IdleFlush is how long a Writer under FlushWhenIdle holds lines that no others follow: from one
+// to two of these pass before they are written.
+const IdleFlush = 100 * time.Millisecond
+
+// FlushWhenIdle flushes w, from a goroutine of its own, whenever a line is buffered and none has
+// been written for IdleFlush, until the returned stop is called (stop waits for the goroutine to
+// end; calling it again does nothing). A stage whose records come slowly (each a model call, or
+// read from such a stage through a pipe) so shows each one soon after it is done, to tail -f or
+// the next stage, rather than 64 kB at a time, while a stream of records still goes out a
+// buffer at a time. An error of such a flush is kept, as any other.
+func (w *Writer) FlushWhenIdle() (stop func()) {
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(IdleFlush)
+		defer tick.Stop()
+		var seen uint64
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			w.mu.Lock()
+			if w.writes == seen && w.err == nil && w.bw.Buffered() > 0 {
+				w.err = w.bw.Flush()
+			}
+			seen = w.writes
+			w.mu.Unlock()
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			close(quit)
+			<-done
+		})
+	}
+}
+
+// Flush writes any buffered data and returns the first error seen.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	w.err = w.bw.Flush()
+	return w.err
+}
