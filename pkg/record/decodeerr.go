@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -203,4 +204,27 @@ func jsonValue(v string) string {
 		return "null"
 	}
 	return v
+}
+
+// Kind names the JSON value raw as the decode errors name a value of the wrong kind: "a list",
+// "an object", "a string", "a number", "true or false", "null" ("nothing" when raw is blank).
+// qa-load words the faults of the benchmark files it reads with it.
+func Kind(raw []byte) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '[':
+		return "a list"
+	case '{':
+		return "an object"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }

@@ -454,3 +454,21 @@ func (l lineSafe) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// lastMember returns the value of the last top-level member of the object b whose key is key, or
+// nil.
+func lastMember(b []byte, key string) []byte {
+	var val []byte
+	_ = walkMembers(b, func(q []byte, escaped bool, _, vStart, vEnd int) error { // b has been decoded
+		match := string(q[1:len(q)-1]) == key // this comparison does not allocate
+		if escaped {
+			k, err := decodeKey(q, escaped)
+			match = err == nil && k == key
+		}
+		if match {
+			val = b[vStart:vEnd]
+		}
+		return nil
+	})
+	return val
+}
