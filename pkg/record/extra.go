@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 
 	gojson "github.com/goccy/go-json"
 )
@@ -165,4 +167,160 @@ func decodeWithExtra(b []byte, known map[string]keyRole, field string, v any) (m
 		return nil, nil, inField(field, err)
 	}
 	return extra, empty, nil
+}
+
+// unknownFields returns the members of the JSON object b whose keys are not in known, or nil, the
+// members of known keys whose values read as empty (see emptyValue), and whether a key of a
+// lastKey role is given more than once. It walks the top level without decoding values and
+// allocates only for unknown and empty members.
+//
+// Note: an earlier version decoded the whole object a second time into map[string]RawMessage;
+// that doubled the decode cost and allocations of every stage.
+func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessage, emptyMembers, bool, error) {
+	var extra map[string]json.RawMessage
+	var empty emptyMembers
+	var seen uint64 // bit i: a member of role lastKey+i has been seen
+	repeated := false
+	err := walkMembers(b, func(q []byte, escaped bool, kStart, vStart, vEnd int) error {
+		var key string
+		var role keyRole
+		if escaped {
+			var err error
+			if key, err = decodeKey(q, escaped); err != nil {
+				return err
+			}
+			role = known[key]
+		} else {
+			role = known[string(q[1:len(q)-1])] // this conversion does not allocate
+		}
+		if role != unknownKey {
+			if role >= lastKey {
+				bit := uint64(1) << (role - lastKey)
+				repeated = repeated || seen&bit != 0
+				seen |= bit
+			}
+			if v := b[vStart:vEnd]; role != writtenKey && (role == pointerKey && string(v) == "null" || role != pointerKey && emptyValue(v)) {
+				if !escaped {
+					key = string(q[1 : len(q)-1])
+				}
+				if role < lastKey && v[0] == '{' && filledBefore(b, kStart, key) {
+					// The decoder reads an object from every member of its key: an
+					// earlier one filled it, and this one leaves it so.
+					return nil
+				}
+				empty = empty.with(key, b[vStart:vEnd])
+			} else if len(empty) > 0 {
+				if !escaped {
+					key = string(q[1 : len(q)-1])
+				}
+				empty = empty.without(key) // a later member of the key is not empty
+			}
+			return nil
+		}
+		if !escaped {
+			key = string(q[1 : len(q)-1])
+		}
+		if extra == nil {
+			extra = make(map[string]json.RawMessage)
+		}
+		extra[key] = append(json.RawMessage(nil), b[vStart:vEnd]...)
+		return nil
+	})
+	return extra, empty, repeated, err
+}
+
+// decodeKnown decodes the members of the JSON object b whose keys are in known into v, and returns
+// the others and the empty ones, as unknownFields does, and the object the decoder was given: b,
+// or b without the members below, which is what later looks at the known members must read.
+//
+// Note: the decoder matches a member to a field case-insensitively, as encoding/json does, so an
+// unknown member "ID" or "Question" would overwrite the record's own id or question (and, written
+// back, stand beside it). A member whose key differs from a known key only in case is therefore
+// taken out of what the decoder sees: it stays an unknown member, kept verbatim. Such keys are
+// rare, so the object is rebuilt only when one is there.
+//
+// The decoder also reads every member of a key given twice into the same field, which merges two
+// objects into one map. A key of a lastKey role is read from its last member alone: the others
+// are taken out of what the decoder sees, when there are others.
+func decodeKnown(b []byte, known map[string]keyRole, v any) ([]byte, map[string]json.RawMessage, emptyMembers, error) {
+	extra, empty, repeated, err := unknownFields(b, known)
+	if err != nil {
+		// Not an object a decoder accepts: its error says what is wrong.
+		if derr := unmarshal(b, v); derr != nil {
+			return b, nil, nil, derr
+		}
+		if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+			// The decoder takes null for an object with no member; the type that calls this
+			// wants an object, as a record line or a passage in context must be.
+			return b, nil, nil, &gojson.UnmarshalTypeError{Value: "null", Type: reflect.TypeOf(v)}
+		}
+		return b, nil, nil, err
+	}
+	shadowed := repeated
+	for k := range extra {
+		if shadowed {
+			break
+		}
+		shadowed = foldsToKnown(k, known)
+	}
+	src := b
+	if shadowed {
+		src = withoutShadowed(b, known)
+	}
+	if err := unmarshal(src, v); err != nil {
+		return src, nil, nil, err
+	}
+	return src, extra, empty, nil
+}
+
+// foldsToKnown reports whether key, which is not in known, equals a known key but for case.
+func foldsToKnown(key string, known map[string]keyRole) bool {
+	if !mayFold(key) {
+		return false // the known keys are lower-case ASCII: so must a key be that folds to one but for case
+	}
+	for k := range known {
+		if strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayFold reports whether key has an upper-case ASCII letter or a non-ASCII byte (the Kelvin sign
+// folds to k, the long s to s): a key without either folds to no other lower-case ASCII key.
+func mayFold(key string) bool {
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; 'A' <= c && c <= 'Z' || c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutShadowed returns the object b without the members its decoder must not see: those whose
+// keys are case variants of known keys, and those of a key of a lastKey role but the last (b has
+// been walked already, so it scans).
+func withoutShadowed(b []byte, known map[string]keyRole) []byte {
+	last := map[string]int{} // where the last member of each key of a lastKey role starts
+	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, _ int) error {
+		if key, err := decodeKey(q, escaped); err == nil && known[key] >= lastKey {
+			last[key] = kStart
+		}
+		return nil
+	})
+	out := []byte{'{'}
+	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, vEnd int) error {
+		if key, err := decodeKey(q, escaped); err == nil {
+			switch role := known[key]; {
+			case role == unknownKey && foldsToKnown(key, known), role >= lastKey && last[key] != kStart:
+				return nil
+			}
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, b[kStart:vEnd]...)
+		return nil
+	})
+	return append(out, '}')
 }

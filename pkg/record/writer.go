@@ -4,6 +4,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -123,4 +124,35 @@ func (w *Writer) Flush() error {
 	}
 	w.err = w.bw.Flush()
 	return w.err
+}
+
+// EscapeLineBreaks writes U+0085, U+2028 and U+2029 in b as \u escapes. JSON allows them raw, but
+// Python's str.splitlines() breaks lines at them and would cut a record in two. In valid JSON these
+// UTF-8 sequences occur only inside strings, where the escape means the same character. b is
+// returned unchanged (not copied) when it holds none.
+func EscapeLineBreaks(b []byte) []byte {
+	if bytes.IndexByte(b, 0xC2) < 0 && bytes.IndexByte(b, 0xE2) < 0 {
+		return b
+	}
+	for _, r := range []string{"\u0085", "\u2028", "\u2029"} {
+		if bytes.Contains(b, []byte(r)) {
+			b = bytes.ReplaceAll(b, []byte(r), fmt.Appendf(nil, `\u%04x`, []rune(r)[0]))
+		}
+	}
+	return b
+}
+
+// LineSafe returns a writer that passes what it is given to w with U+0085, U+2028 and U+2029
+// escaped (see EscapeLineBreaks), for JSON a json.Encoder writes: each Write must hold whole
+// characters of valid JSON, as the encoder's one Write per value does. The commands' other JSON
+// lines (dry runs, summaries, reports) so survive Python's splitlines() as records do.
+func LineSafe(w io.Writer) io.Writer { return lineSafe{w} }
+
+type lineSafe struct{ w io.Writer }
+
+func (l lineSafe) Write(p []byte) (int, error) {
+	if _, err := l.w.Write(EscapeLineBreaks(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
