@@ -1,0 +1,222 @@
+package load
+
+// This file walks a SQuAD file's JSON token by token, knowing the path of what it reads (see squad.go).
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// squadWalker walks the JSON of a SQuAD file token by token, knowing the path of the value it
+// reads (data[3].paragraphs[0].qas), which names a value out of place in a file that is all one
+// line, as SQuAD's are.
+type squadWalker struct {
+	in    Input
+	dec   *json.Decoder
+	lines *lineCounter
+	path  []string // the keys (".title") and indexes ("[3]") down to the value being read
+}
+
+// article reads an article of the "data" list. An article or a paragraph that is null, or has
+// no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path.
+func (w *squadWalker) article(art *squadArticle) error {
+	pars := false
+	line, null, err := w.object(func(key string) error {
+		switch key {
+		case "title":
+			return w.value(&art.title)
+		case "paragraphs":
+			read, err := w.array(func() error { return w.paragraph(art) })
+			pars = pars || read
+			return err
+		}
+		return w.skip()
+	})
+	if err == nil {
+		w.missing(art, line, null, pars, "paragraphs")
+	}
+	return err
+}
+
+// paragraph reads a paragraph of an article's "paragraphs" list into art.
+func (w *squadWalker) paragraph(art *squadArticle) error {
+	par := len(art.contexts)
+	art.contexts = append(art.contexts, "")
+	qas := false
+	line, null, err := w.object(func(key string) error {
+		switch key {
+		case "context":
+			return w.value(&art.contexts[par])
+		case "qas":
+			read, err := w.array(func() error {
+				var raw jsonRaw
+				if err := w.dec.Decode(&raw); err != nil {
+					return w.fail(err)
+				}
+				line := w.lines.lineAt(w.dec.InputOffset() - int64(len(raw)))
+				art.qas = append(art.qas, squadItem{raw: raw, line: line, par: par, path: w.where()})
+				return nil
+			})
+			qas = qas || read
+			return err
+		}
+		return w.skip()
+	})
+	if err == nil {
+		w.missing(art, line, null, qas, "qas")
+	}
+	return err
+}
+
+// missing adds to art the bad item of the object just read at line, the value at the walker's
+// path, when it was null or had no list under key (read false).
+func (w *squadWalker) missing(art *squadArticle, line int, null, read bool, key string) {
+	switch {
+	case null:
+		art.qas = append(art.qas, squadItem{line: line, bad: fmt.Errorf("%s: want an object, got null", w.where())})
+	case !read:
+		art.qas = append(art.qas, squadItem{line: line, bad: missingField(w.where() + "." + key)})
+	}
+}
+
+// where returns the path of the value being read ("" for the top-level value).
+func (w *squadWalker) where() string { return strings.Join(w.path, "") }
+
+// at prefixes msg with the path of the value being read, if it is not the top-level value.
+func (w *squadWalker) at(msg string) string {
+	if len(w.path) == 0 {
+		return msg
+	}
+	return w.where() + ": " + msg
+}
+
+// object reads a JSON object, calling f with each key to read its value. It returns the line
+// the object starts on, or that of null, which reads as {} (null true).
+func (w *squadWalker) object(f func(key string) error) (line int, null bool, err error) {
+	ok, err := w.open('{', "an object")
+	if err != nil {
+		return 0, false, err
+	}
+	line = w.lines.lineAt(w.dec.InputOffset())
+	if !ok {
+		return line, true, nil
+	}
+	for w.dec.More() {
+		tok, err := w.dec.Token()
+		if err != nil {
+			return line, false, w.fail(err)
+		}
+		key := tok.(string)
+		if len(w.path) > 0 {
+			key = "." + key
+		}
+		w.path = append(w.path, key)
+		err = f(tok.(string))
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return line, false, err
+		}
+	}
+	return line, false, w.close()
+}
+
+// array reads a JSON array, calling f to read each element; null reads as [] (read false).
+func (w *squadWalker) array(f func() error) (read bool, err error) {
+	if ok, err := w.open('[', "a list"); !ok || err != nil {
+		return false, err
+	}
+	for i := 0; w.dec.More(); i++ {
+		w.path = append(w.path, "["+strconv.Itoa(i)+"]")
+		err := f()
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return true, err
+		}
+	}
+	return true, w.close()
+}
+
+// open reads the delimiter that starts a value of the kind named, or null (false). A value of
+// another kind is worded as the record reader words a line that is not an object, after the
+// value's path: "data: want a list, got an object".
+func (w *squadWalker) open(delim json.Delim, kind string) (bool, error) {
+	tok, err := w.dec.Token()
+	if err != nil {
+		return false, w.fail(err)
+	}
+	if tok == nil {
+		return false, nil
+	}
+	if tok != delim {
+		return false, fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()),
+			w.at(fmt.Sprintf("want %s, got %s", kind, describeToken(tok))))
+	}
+	return true, nil
+}
+
+func (w *squadWalker) close() error {
+	if _, err := w.dec.Token(); err != nil {
+		return w.fail(err)
+	}
+	return nil
+}
+
+// value decodes the next value into v.
+func (w *squadWalker) value(v any) error {
+	if err := w.dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) { // the value was read: name the line it ends on
+			return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(w.dec.InputOffset()), w.at(record.DescribeDecodeError(err)))
+		}
+		return w.fail(err)
+	}
+	return nil
+}
+
+// skip reads past the next value.
+func (w *squadWalker) skip() error {
+	var raw jsonRaw
+	return w.value(&raw)
+}
+
+// fail places a decoding error at the line where the decoder stopped (a syntax error at its byte,
+// see syntaxAt), or at the end of the input when it ended early.
+func (w *squadWalker) fail(err error) error {
+	off := w.dec.InputOffset()
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = errors.New("unexpected end of JSON input")
+		off = w.lines.read
+	}
+	if _, ok := errors.AsType[*lineError](err); ok {
+		return atLine(w.in, w.lines.lineAt(off), err)
+	}
+	if se, ok := errors.AsType[*json.SyntaxError](err); ok {
+		return syntaxAt(w.in, w.dec, w.lines, se)
+	}
+	return fmt.Errorf("%s:%d: %s", w.in.DisplayName(), w.lines.lineAt(off), record.DescribeDecodeError(err))
+}
+
+// describeToken names the JSON value a token starts, in the record reader's words (see
+// record.Kind).
+func describeToken(tok json.Token) string {
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' || t == '}' {
+			return "an object"
+		}
+		return "a list"
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "true or false"
+	}
+	return fmt.Sprint(tok)
+}
