@@ -1,0 +1,226 @@
+package score
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// qa-score owns one member of a record, scores. It decodes only what the metrics read and writes
+// the input line back byte for byte with that member replaced, added or removed.
+//
+// Note: decoding every record in full and encoding it again (what record.Reader and
+// record.Writer do) cost a third of the run; most of a record (context, usage, judge reasoning) is
+// never looked at here. The line is still checked as JSON in full by the decoder, and a line whose
+// members read here do not decode, or that has no schema or id, is a bad line as record.Reader
+// would say. A member not read here is checked as JSON only: a line whose context is a string,
+// or whose prediction's usage is a list, passes here where the other stages refuse it (decoding
+// those members as theirs would make qa-score three to four times slower).
+
+// view is the part of a record qa-score reads.
+type view struct {
+	Schema   int      `json:"schema"`
+	ID       string   `json:"id"`
+	Dataset  string   `json:"dataset"`
+	Lang     string   `json:"lang"`
+	Type     string   `json:"type"`
+	Question string   `json:"question"`
+	Answers  []string `json:"answers"`
+	Meta     *struct {
+		Category        json.RawMessage `json:"category"`
+		Abstention      json.RawMessage `json:"abstention"`
+		SupportingFacts json.RawMessage `json:"supporting_facts"`
+	} `json:"meta"`
+	Prediction *struct {
+		Text            *string         `json:"text"` // nil: none, a prediction of facts or a score alone (record.Prediction.HasText)
+		Error           string          `json:"error"`
+		SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
+		Score           json.RawMessage `json:"score"`            // checked for null only: the corpus metrics read it by --score-field
+	} `json:"prediction"`
+	Judgments map[string]*struct {
+		Score *float64 `json:"score"`
+		Error string   `json:"error"`
+		Mode  string   `json:"mode"` // for --mismatches, which says what a LoCoMo category-5 rule wanted
+		Raw   string   `json:"raw"`  // an EvaLearn judge's reply, read when it has no score (item.verdict)
+	} `json:"judgments"`
+	Scores      json.RawMessage `json:"scores"`
+	ScoreErrors json.RawMessage `json:"score_errors"`
+}
+
+// decodeView parses a line into a record holding only the fields qa-score reads, with the errors
+// record.Reader gives (a bad line that has a schema is a Record still). facts is whether a
+// supporting-fact score (sp_em, sp_f1, joint_em, joint_f1) is selected: only then are the gold
+// and predicted facts read, and facts that cannot be read make the line bad; otherwise they are
+// checked as JSON alone, as any member no selected metric reads, and a prediction's facts are
+// only noted as present (an empty list), which item.answered's callers need.
+func decodeView(l line, facts bool) (*record.Record, *record.Error) {
+	rec, bad := decodeLine(l, facts)
+	if bad != nil {
+		bad.Record = record.HasSchema(l.data)
+	}
+	return rec, bad
+}
+
+func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
+	var v view
+	data := l.data
+	odd := oddKeys(data)
+	if odd {
+		data = exactKeys(data)
+	}
+	if err := record.Unmarshal(data, &v); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: record.PeekID(l.data), Err: record.CutLine(record.InvalidLine(l.data, err), l.data, l.unended)}
+	}
+	if odd {
+		lastPrediction(data, &v)
+	}
+	if err := record.NullAnswer(data, v.Answers); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: v.ID, Err: fmt.Errorf("invalid record: %w", err)}
+	}
+	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,
+		Question: v.Question, Answers: v.Answers}
+	if err := rec.Validate(); err != nil {
+		if derr := record.Unmarshal(l.data, new(record.Record)); derr != nil {
+			// The view takes a null line for an object with no member: the record's decoder
+			// says what the other stages say of it.
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: record.InvalidLine(l.data, derr)}
+		}
+		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+	}
+	if v.Scores != nil {
+		// Present (even as null): remember that, so the line's member is replaced, not added.
+		var err error
+		if rec.Scores, err = decodeMember[float64](v.Scores, "scores", "a number"); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+		}
+	}
+	if v.ScoreErrors != nil { // as for scores
+		var err error
+		if rec.ScoreErrors, err = decodeMember[string](v.ScoreErrors, "score_errors", "a string"); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+		}
+	}
+	if m := v.Meta; m != nil {
+		if facts && m.SupportingFacts != nil {
+			// Gold facts that cannot be read would leave the SP scores out without a word.
+			var fs []record.Fact
+			if err := readFacts("meta.supporting_facts", m.SupportingFacts, &fs); err != nil {
+				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+			}
+		}
+		rec.Meta = map[string]json.RawMessage{}
+		for k, raw := range map[string]json.RawMessage{"category": m.Category, "abstention": m.Abstention, "supporting_facts": m.SupportingFacts} {
+			if raw != nil {
+				rec.Meta[k] = raw
+			}
+		}
+		// The facts that decide which scores and summary groups a record belongs to: unreadable,
+		// they would drop or misfile it without a word.
+		var err error
+		switch {
+		case rec.InDataset("locomo"):
+			_, _, err = rec.LoCoMoCategory()
+		case rec.InDataset("longmemeval"):
+			_, err = rec.Abstention()
+		}
+		if err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+		}
+	}
+	if p := v.Prediction; p != nil {
+		text := ""
+		if p.Text != nil {
+			text = *p.Text
+		}
+		if err := record.NullText(data, text, p.Error); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
+		if err := nullScore(data, p.Score, p.Error); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
+		rec.Prediction = &record.Prediction{Text: text, Error: p.Error}
+		if p.Text == nil {
+			rec.Prediction.ClearText()
+		}
+		switch {
+		case p.SupportingFacts == nil || string(p.SupportingFacts) == "null":
+		case !facts:
+			rec.Prediction.SupportingFacts = []record.Fact{} // present, not read
+		default:
+			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {
+				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+			}
+		}
+	}
+	if len(v.Judgments) > 0 {
+		// Judgment names that differ only in lone surrogates would be read as one, the verdict of
+		// one lost; the rest of the line is kept as it came, so only this member is checked.
+		if err := record.KeyClash(data, "judgments"); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
+		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))
+		for name, j := range v.Judgments {
+			if j != nil {
+				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error, Mode: j.Mode, Raw: j.Raw}
+			} else {
+				rec.Judgments[name] = nil
+			}
+		}
+		if err := record.NullJudgmentScore(data, rec.Judgments); err != nil {
+			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		}
+	}
+	return rec, nil
+}
+
+// nullScore is record.NullScore for the view, which reads the prediction's score as raw JSON:
+// only a null one is looked at again.
+func nullScore(data, score json.RawMessage, errMsg string) error {
+	if string(bytes.TrimSpace(score)) != "null" {
+		return nil
+	}
+	return record.NullScore(data, nil, errMsg)
+}
+
+// decodeMember decodes raw, the record's object member name (present, even as null), into a map
+// that is never nil. A null value, which decoding reads as the zero value, is refused as not
+// being want. The error names the member and what is wrong with it.
+func decodeMember[V comparable](raw json.RawMessage, name, want string) (map[string]V, error) {
+	m := map[string]V{}
+	if err := record.Unmarshal(raw, &m); err != nil {
+		msg := record.DescribeDecodeError(err) // "f1: want a number, …" or "want an object, …"
+		sep := "."
+		if strings.HasPrefix(msg, "want ") || strings.HasPrefix(msg, "unexpected") {
+			sep = ": "
+		}
+		return nil, fmt.Errorf("invalid record: %s%s%s", name, sep, msg)
+	}
+	var zero V
+	if slices.Contains(slices.Collect(maps.Values(m)), zero) { // a null, or a value that is zero
+		if err := record.NullMember(raw, name, want); err != nil {
+			return nil, fmt.Errorf("invalid record: %w", err)
+		}
+	}
+	if m == nil {
+		m = map[string]V{}
+	}
+	return m, nil
+}
+
+// readFacts decodes raw, the supporting facts at path, into fs, and words a fault as the record
+// reader does, by the path of the fact at fault (record.FactsError), read again only then.
+func readFacts(path string, raw []byte, fs *[]record.Fact) error {
+	err := record.Unmarshal(raw, fs)
+	if err == nil {
+		return nil
+	}
+	if ferr := record.FactsError(path, raw); ferr != nil {
+		return ferr
+	}
+	return fmt.Errorf("%s: %s", path, record.DescribeDecodeError(err))
+}
