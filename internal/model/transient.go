@@ -1,0 +1,158 @@
+package model
+
+// This file tells a transient failure, to retry, from a final one (see transport.go).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// errMalformedBody is the error of a 200 reply whose JSON body does not parse; one that parses
+// but is of another shape than the reply's is a ShapeError.
+var errMalformedBody = errors.New("malformed JSON in response body")
+
+// InBandError is an error a server gave in the body of a 200 reply, {"error": {"code": …,
+// "message": …}}, as OpenRouter does for a model that fails after it started, and the Gemini API
+// at the end of a stream that fails once begun.
+type InBandError struct {
+	Code    int // the error's code, an HTTP status; 0 when it gives none that is a number
+	Message string
+}
+
+func (e *InBandError) Error() string {
+	if e.Code != 0 {
+		return fmt.Sprintf("reply with status 200 holds error %d: %s", e.Code, e.Message)
+	}
+	return "reply with status 200 holds an error: " + e.Message
+}
+
+// inBandError returns the error a 200 reply's body holds, or nil: the body is an object whose
+// "error" member is an object with a message, and that holds no answer ("choices"); or it is a
+// JSON array that holds such an object, as the Gemini API ends a stream (streamGenerateContent)
+// that fails once it has begun, after the responses it sent, which genai drops unread: the text
+// streamed before it would be taken for the whole answer.
+func inBandError(data []byte) *InBandError {
+	if !bytes.Contains(data, []byte(`"error"`)) {
+		return nil // the common case, without decoding
+	}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '[' {
+		var rs []json.RawMessage
+		if json.Unmarshal(t, &rs) != nil {
+			return nil
+		}
+		for _, r := range rs {
+			if e := inBandObject(r); e != nil {
+				return e
+			}
+		}
+		return nil
+	}
+	return inBandObject(data)
+}
+
+// inBandObject returns the error data, one JSON object, holds in its "error" member (an object
+// with a message), or nil; an object that holds an answer ("choices") holds none.
+func inBandObject(data []byte) *InBandError {
+	var r struct {
+		Choices json.RawMessage `json:"choices"`
+		Error   *struct {
+			Code    json.RawMessage `json:"code"`
+			Message string          `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &r) != nil || r.Error == nil || r.Error.Message == "" || len(r.Choices) > 0 && string(r.Choices) != "null" {
+		return nil
+	}
+	e := &InBandError{Message: r.Error.Message}
+	json.Unmarshal(r.Error.Code, &e.Code) //nolint:errcheck // a code that is no number is none
+	return e
+}
+
+// isTransientStatus reports whether a reply with status code is retried: 408, 409, 425 and every
+// 5xx but 501 and 505, as the OpenAI and Anthropic SDKs retry 408, 409 and every status from 500
+// (Cloudflare's 520 to 524 in front of an OpenAI-compatible server, 529 when Anthropic is
+// overloaded). 429 is the caller's to tell apart (see quotaSpent).
+//
+// Note: the SDKs also retry 501 (Not Implemented) and 505 (HTTP Version Not Supported); they are
+// left out, as they say that the server will never serve the request, and retrying each record
+// 5 times only delays its error.
+func isTransientStatus(code int) bool {
+	switch {
+	case code == 408, code == 409, code == 425:
+		return true
+	case code == http.StatusNotImplemented, code == http.StatusHTTPVersionNotSupported:
+		return false
+	}
+	return code >= 500 && code < 600
+}
+
+func isTransientError(err error) bool {
+	var ne net.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded),
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, io.EOF),
+		errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.EPIPE),
+		errors.As(err, &ne) && ne.Timeout():
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe) || closedIdle(err)
+}
+
+// serverClosedIdle is the text of net/http's errServerClosedIdle, which it does not export: the
+// error of a request sent on a kept-alive connection the server closed as the client took it
+// (a load balancer's idle timeout), before any reply. net/http retries such a request itself only
+// when it takes it for idempotent, never a POST, so the transport retries it, counted, as it
+// retries a reset connection.
+const serverClosedIdle = "http: server closed idle connection"
+
+// closedIdle reports whether err, or an error it wraps, is net/http's errServerClosedIdle.
+func closedIdle(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if e.Error() == serverClosedIdle {
+			return true
+		}
+	}
+	return false
+}
+
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	return err == nil && mt == "application/json"
+}
+
+// retryAfter parses a Retry-After header (seconds or an HTTP date) into a wait, capped at limit.
+func retryAfter(h string, now time.Time, limit time.Duration) time.Duration {
+	if h == "" {
+		return 0
+	}
+	var d time.Duration
+	if s, err := strconv.ParseFloat(h, 64); err == nil {
+		switch {
+		case !(s > 0): // also NaN
+			return 0
+		case s >= limit.Seconds():
+			return limit
+		}
+		d = time.Duration(s * float64(time.Second))
+	} else if at, err := http.ParseTime(h); err == nil {
+		d = at.Sub(now)
+	}
+	if d <= 0 {
+		return 0
+	}
+	return min(d, limit)
+}
