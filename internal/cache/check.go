@@ -1,0 +1,253 @@
+package cache
+
+// This file tells a file that can hold the cache from one that cannot (a folder, another
+// database, a file without write access): Check, and the checks Open shares with it.
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"modernc.org/sqlite" // registers the "sqlite" driver; its Error carries the result code
+)
+
+// fault is err, from opening the cache file at path, as a *FileError when the file is at fault.
+func fault(path string, err error) error {
+	switch {
+	case errors.Is(err, errNotOurs):
+		return &FileError{Path: path, Err: fmt.Errorf("%w: name a new file, or one a run made", err)}
+	case isNotADatabase(err):
+		return &FileError{Path: path, Err: errors.New("not a reply cache (the file is not an SQLite database): name a new file, or one a run made")}
+	case isDenied(err):
+		return &FileError{Path: path, Err: err}
+	}
+	return fmt.Errorf("cache %s: %w", path, err)
+}
+
+// FileError is an Open (or Check) error that comes from the file named, not from the run: a folder named
+// in its place, a folder that does not exist, a file that is not a reply cache, or one that
+// cannot be opened or written. Naming another file mends it, as for any bad flag value. A file
+// locked by another process past BusyTimeout is no FileError.
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "cache " + e.Path + ": " + e.Err.Error() }
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// FileFault returns the cache file's path and its fault, so that a command says the error as that
+// of the file its flag named (command.FlagFile).
+func (e *FileError) FileFault() (path string, err error) { return e.Path, e.Err }
+
+// Check returns the *FileError Open would return for the file at path (a folder, a missing
+// folder, a file that is not a reply cache, one that cannot be written), without changing any
+// file or leaving one behind: a dry run checks --cache with it where a run would open the cache.
+// A file that does not exist is one Open would make; Check makes none, and checks that a file can
+// be made in its folder instead.
+//
+// Note: the file is read as an immutable, read-only database, which takes no lock and makes no
+// -wal or -shm file beside it; a cache another run has open may keep its newest pages in its
+// -wal, unread, but a run writes only a cache's own table there. Whether the file can be written
+// is asked of the system (access(2)), where there is such a call: opening it for writing, and
+// closing it, would drop the locks an SQLite connection of this process holds on it (POSIX
+// locks are the process's, per file). Whether its folder can be written is asked of the
+// system too, then tried (see writableFolder).
+func Check(path string) error {
+	if err := openable(path); err != nil {
+		return &FileError{Path: path, Err: err}
+	}
+	switch _, err := os.Stat(path); {
+	case errors.Is(err, fs.ErrNotExist):
+		return writableFolder(path)
+	case err != nil:
+		return &FileError{Path: path, Err: err}
+	}
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&immutable=1")
+	if err != nil {
+		return fmt.Errorf("cache %s: %w", path, err)
+	}
+	defer db.Close()
+	if err := ours(db); err != nil {
+		return fault(path, err)
+	}
+	if err := canWrite(path); err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("cannot be written: %w", err)}
+	}
+	return writableFolder(path) // where SQLite keeps the -wal journal beside the file
+}
+
+// writableFolder is Check's *FileError when no file can be made in the folder of path, as Open
+// makes the cache file and its -wal journal there.
+//
+// Note: access(2) alone answers for a folder's permissions, which root overrides, and not for the
+// file system: root may write /proc by its permissions, yet no file can be made in it. So a file
+// is made there and removed; the folder's modification time is all that changes.
+func writableFolder(path string) error {
+	dir := filepath.Dir(path)
+	err := canWrite(dir)
+	if err == nil {
+		err = tryFolder(dir)
+	}
+	if err != nil {
+		return &FileError{Path: path, Err: fmt.Errorf("its folder %s cannot be written: %w", dir, err)}
+	}
+	return nil
+}
+
+// tryFolder makes an empty file in dir and removes it.
+func tryFolder(dir string) error {
+	f, err := os.CreateTemp(dir, ".qapipe-check-*")
+	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			return pe.Err // its path is a name made up for the try: the folder is named already
+		}
+		return err
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name) // one that cannot be removed is named, to be removed by hand
+}
+
+// ours checks that db is a reply cache, or empty: a cache is never made inside another
+// database (a --cache naming the wrong file), and a table of its name it cannot read (another
+// program's, or another layout) is said to be none, before any reply is asked for.
+func ours(db *sql.DB) error {
+	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var others []string
+	entries := false
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		if name == "entries" {
+			entries = true
+		} else {
+			others = append(others, name)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(others) > 0 {
+		return fmt.Errorf("%w: the database holds other tables (%s)", errNotOurs, strings.Join(others, ", "))
+	}
+	if entries {
+		if err := ourColumns(db); err != nil {
+			return fmt.Errorf("%w: its entries table is not a reply cache's (%v)", errNotOurs, err)
+		}
+	}
+	return nil
+}
+
+// ourColumns checks that the entries table has the columns of schema, and key as its one
+// primary key: a table that merely has columns of those names (no key to replace a reply on, a
+// column more that must be set) would take no reply, each paid for and then lost.
+func ourColumns(db *sql.DB) error {
+	rows, err := db.Query(`SELECT name, pk FROM pragma_table_info('entries') ORDER BY cid`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var name string
+		var pk int
+		if err := rows.Scan(&name, &pk); err != nil {
+			return err
+		}
+		if pk > 0 {
+			name += " (primary key)"
+		}
+		cols = append(cols, name)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if want := []string{"key (primary key)", "value", "created"}; !slices.Equal(cols, want) {
+		return fmt.Errorf("columns %s, want %s", strings.Join(cols, ", "), strings.Join(want, ", "))
+	}
+	return nil
+}
+
+var errNotOurs = errors.New("not a reply cache")
+
+// openable says what keeps the file at path from being opened or made, where SQLite would say
+// only "unable to open database file": a folder named as the cache, or a missing folder.
+func openable(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return errors.New("is a folder: name a file (in it, say)")
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("its folder %s does not exist", dir)
+		}
+		return err
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a folder", dir)
+	}
+	return nil
+}
+
+// fileURI is the SQLite URI of the file at path. SQLite reads the path of a "file:" URI with
+// percent-escapes decoded, a '?' starting the parameters and a '#' the fragment, and a leading
+// "//" as an authority, so a cache named "runs/a?b.db" or "x%41.db" would be another file.
+func fileURI(path string) string {
+	if strings.HasPrefix(path, "//") {
+		path = "/" + strings.TrimLeft(path, "/")
+	}
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+}
+
+// writable checks that db can be written: a cache file SQLite could open only for reading (a
+// read-only file in a writable folder) would otherwise fail at the first reply's put, after the
+// call was paid for.
+func writable(db *sql.DB) error {
+	tx, err := db.Begin() // BEGIN IMMEDIATE (_txlock): takes the write lock, as a put does
+	if err != nil {
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	if _, err := tx.Exec(`DELETE FROM entries WHERE 0`); err != nil {
+		tx.Rollback() //nolint:errcheck // the write failed; nothing to undo
+		return fmt.Errorf("cannot be written: %w", err)
+	}
+	return tx.Rollback()
+}
+
+// isNotADatabase reports whether err is SQLite's SQLITE_NOTADB: the file holds something else.
+func isNotADatabase(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == 26
+}
+
+// isDenied reports whether err is SQLite's refusal of the file itself: SQLITE_PERM,
+// SQLITE_READONLY or SQLITE_CANTOPEN (or one of their extended codes).
+func isDenied(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 3, 8, 14:
+		return true
+	}
+	return false
+}
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (or one of its extended codes).
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == 5
+}
