@@ -11,6 +11,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -31,8 +32,8 @@ type tally struct {
 
 	mu         sync.Mutex
 	usage      record.Usage
-	cost       float64
-	cachedCost float64        // the part of cost the cache served
+	cost       model.Dollars
+	cachedCost model.Dollars  // the part of cost the cache served
 	unpriced   map[string]int // judgments with token usage but no price, by model
 }
 
@@ -46,9 +47,9 @@ func (t *tally) spend(jg *record.Judgment) {
 	t.usage.InputTokens += jg.Usage.InputTokens
 	t.usage.OutputTokens += jg.Usage.OutputTokens
 	if jg.CostUSD != nil {
-		t.cost += *jg.CostUSD
+		t.cost.Add(*jg.CostUSD)
 		if jg.Cached {
-			t.cachedCost += *jg.CostUSD
+			t.cachedCost.Add(*jg.CostUSD)
 		}
 		return
 	}
@@ -63,8 +64,8 @@ func (t *tally) spend(jg *record.Judgment) {
 func (t *tally) short() string {
 	t.mu.Lock()
 	spent := ""
-	if t.usage.InputTokens+t.usage.OutputTokens > 0 || t.cost > 0 {
-		spent = fmt.Sprintf("tokens %d/%d  $%.4f  ", t.usage.InputTokens, t.usage.OutputTokens, t.cost)
+	if t.usage.InputTokens+t.usage.OutputTokens > 0 || t.cost.Sign() > 0 {
+		spent = fmt.Sprintf("tokens %d/%d  $%.4f  ", t.usage.InputTokens, t.usage.OutputTokens, t.cost.Float64())
 	}
 	t.mu.Unlock()
 	return fmt.Sprintf("%sfailed %d  unparsable %d", spent, t.failed.Load(), t.unparsable.Load())
@@ -144,8 +145,8 @@ func summarize(w io.Writer, name string, t *tally) {
 	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load())) + t.stopped.Note(int(t.failed.Load()))
 	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
-	if !t.usage.IsZero() || t.cost > 0 {
-		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost))
+	if !t.usage.IsZero() || t.cost.Sign() > 0 {
+		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()))
 		if len(models) > 0 {
 			fmt.Fprintf(w, " (not counting %s: no price)", strings.Join(models, ", "))
 		}

@@ -23,7 +23,7 @@ type Budget struct {
 	Prices Prices
 
 	mu        sync.Mutex
-	spent     float64
+	spent     Dollars
 	refused   int
 	unmetered bool // a reply came without token usage
 }
@@ -53,11 +53,11 @@ func (b *Budget) Warning() string {
 		english.USD(b.MaxUSD), english.USD(b.Spent()), english.Count(n, "call", "calls"), records)
 }
 
-// Spent returns what the replies have cost so far.
+// Spent returns what the replies have cost so far (their exact sum, nearest a float64).
 func (b *Budget) Spent() float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.spent
+	return b.spent.Float64()
 }
 
 // Priced reports whether a reply of model can be metered (its price is known).
@@ -76,15 +76,15 @@ type budgetClient struct {
 
 func (c budgetClient) Generate(ctx context.Context, req Request) (Response, error) {
 	c.b.mu.Lock()
-	spent, unmetered := c.b.spent, c.b.unmetered
-	if spent >= c.b.MaxUSD || unmetered {
+	spent, unmetered, reached := c.b.spent.Float64(), c.b.unmetered, c.b.spent.AtLeast(c.b.MaxUSD)
+	if reached || unmetered {
 		c.b.refused++
 	}
 	c.b.mu.Unlock()
 	switch {
 	case unmetered:
 		return Response{}, fmt.Errorf("%w: the server reported no token usage for a reply, so what the run spends cannot be counted against --max-cost $%s, and this call was not made", ErrBudget, english.USD(c.b.MaxUSD))
-	case spent >= c.b.MaxUSD:
+	case reached:
 		return Response{}, fmt.Errorf("%w: $%s of --max-cost $%s, so this call was not made", ErrBudget, english.USD(spent), english.USD(c.b.MaxUSD))
 	}
 	resp, err := c.next.Generate(ctx, req)
@@ -105,7 +105,7 @@ func (c budgetClient) Generate(ctx context.Context, req Request) (Response, erro
 	}
 	if cost != nil {
 		c.b.mu.Lock()
-		c.b.spent += *cost
+		c.b.spent.Add(*cost)
 		c.b.mu.Unlock()
 	}
 	return resp, err

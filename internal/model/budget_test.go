@@ -1,6 +1,15 @@
 package model
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+)
 
 // TestBudgetWarning: the warning counts the calls not made, in the singular when there is one.
 func TestBudgetWarning(t *testing.T) {
@@ -15,9 +24,42 @@ func TestBudgetWarning(t *testing.T) {
 		{1, true, "warning: --max-cost $1.000000 cannot be kept: the server reported no token usage for a reply, so 1 call was not made, its record carries the error (rerun without --max-cost)"},
 		{3, true, "warning: --max-cost $1.000000 cannot be kept: the server reported no token usage for a reply, so 3 calls were not made, their records carry the error (rerun without --max-cost)"},
 	} {
-		b := &Budget{MaxUSD: 1, spent: 0.5, refused: tc.refused, unmetered: tc.unmetered}
+		b := &Budget{MaxUSD: 1, refused: tc.refused, unmetered: tc.unmetered}
+		b.spent.Add(0.5)
 		if got := b.Warning(); got != tc.want {
 			t.Errorf("Budget{refused: %d, unmetered: %v}.Warning() = %q, want %q", tc.refused, tc.unmetered, got, tc.want)
 		}
+	}
+}
+
+// TestBudgetExactSum: the budget adds its replies' costs as the decimals they are. Replies of
+// $0.10 and $0.70 have spent a --max-cost of $0.80, where their float sum, 0.7999999999999999,
+// falls short of it and would let a third call through.
+func TestBudgetExactSum(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		prompt := []int{1, 7, 1}[min(calls.Add(1), 3)-1] // tokens: $0.10, then $0.70, then $0.10
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":1,"total_tokens":%d}}`, prompt, prompt+1)
+	}))
+	defer srv.Close()
+	next, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Budget{MaxUSD: 0.8, Prices: Prices{"m": {Input: 100_000}}} // $0.10 a prompt token, output free
+	c := b.Wrap(next)
+	for i, want := range []error{nil, nil, ErrBudget} {
+		_, err := c.Generate(context.Background(), testRequest("openai", "m"))
+		if !errors.Is(err, want) || (want == nil) != (err == nil) {
+			t.Fatalf("call %d: error %v, want %v", i+1, err, want)
+		}
+	}
+	if got := calls.Load(); got != 2 {
+		t.Errorf("%d calls reached the server, want 2", got)
+	}
+	if got := b.Spent(); got != 0.8 {
+		t.Errorf("Spent() = %v, want 0.8", got)
 	}
 }

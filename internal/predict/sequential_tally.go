@@ -8,6 +8,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -66,8 +67,8 @@ type judgeTally struct {
 	verdicts, cached, errors int
 	unpriced                 int // verdicts with usage but no known price
 	usage                    record.Usage
-	cost                     float64
-	cachedCost               float64 // the part of cost the cache served
+	cost                     model.Dollars
+	cachedCost               model.Dollars // the part of cost the cache served
 }
 
 // count adds a verdict to the judge tally; a failed verdict also counts in the run's, as a record
@@ -84,9 +85,9 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 		s.tally.usage.OutputTokens += jg.Usage.OutputTokens
 	}
 	if jg.CostUSD != nil {
-		s.tally.cost += *jg.CostUSD
+		s.tally.cost.Add(*jg.CostUSD)
 		if jg.Cached {
-			s.tally.cachedCost += *jg.CostUSD
+			s.tally.cachedCost.Add(*jg.CostUSD)
 		}
 	} else if jg.Usage != nil {
 		s.tally.unpriced++
@@ -113,5 +114,5 @@ func (s *sequencer) summary(a *app) {
 	}
 	fmt.Fprintf(a.stderr, "qa-predict: evalearn judge %s: %s (%d cached), %s; tokens %d in, %d out; %s%s\n",
 		s.judge.Model, english.Count(t.verdicts, "verdict", "verdicts"), t.cached, english.Count(t.errors, "error", "errors"),
-		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost), unpriced)
+		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()), unpriced)
 }

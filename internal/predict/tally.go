@@ -32,8 +32,8 @@ type tally struct {
 	window     int           // replies that stopped at the model's context window
 	filtered   int           // replies with text stopped by a content filter or as a refusal
 	usage      record.Usage
-	cost       float64
-	cachedCost float64 // the part of cost the cache served
+	cost       model.Dollars
+	cachedCost model.Dollars // the part of cost the cache served
 	unpriced   map[string]int
 
 	provider, model string         // what this run asks
@@ -53,11 +53,11 @@ func (t *tally) spend(p *record.Prediction, cachedPart float64) {
 	}
 	switch {
 	case p.CostUSD != nil:
-		t.cost += *p.CostUSD
+		t.cost.Add(*p.CostUSD)
 		if p.Cached {
-			t.cachedCost += *p.CostUSD
+			t.cachedCost.Add(*p.CostUSD)
 		} else {
-			t.cachedCost += cachedPart
+			t.cachedCost.Add(cachedPart)
 		}
 	case p.Usage != nil:
 		if t.unpriced == nil {
@@ -249,7 +249,7 @@ func (t *tally) line() string {
 	s := fmt.Sprintf("%s: %d predicted (%d cached%s), %d passed through%s, %s%s; tokens %d in, %d out; %s",
 		english.Count(t.records, "record", "records"), t.predicted, t.cached, verdicts, t.passed, carried,
 		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+t.stopped.Note(t.errors),
-		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost, t.cachedCost))
+		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()))
 	if n := len(t.unpriced); n > 0 {
 		models := make([]string, 0, n)
 		for m := range t.unpriced {
@@ -264,5 +264,5 @@ func (t *tally) line() string {
 func (t *tally) short() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost, t.errors+t.verdicts)
+	return fmt.Sprintf("tokens %d/%d  $%.4f  errors %d", t.usage.InputTokens, t.usage.OutputTokens, t.cost.Float64(), t.errors+t.verdicts)
 }
