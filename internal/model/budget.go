@@ -76,9 +76,11 @@ type budgetClient struct {
 
 func (c budgetClient) Generate(ctx context.Context, req Request) (Response, error) {
 	c.b.mu.Lock()
-	spent, unmetered, reached := c.b.spent.Float64(), c.b.unmetered, c.b.spent.AtLeast(c.b.MaxUSD)
+	unmetered, reached := c.b.unmetered, c.b.spent.AtLeast(c.b.MaxUSD)
+	var spent float64 // for the refusal's words only
 	if reached || unmetered {
 		c.b.refused++
+		spent = c.b.spent.Float64()
 	}
 	c.b.mu.Unlock()
 	switch {
