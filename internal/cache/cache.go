@@ -6,7 +6,9 @@
 // readers never block and writers from several processes queue instead of failing; every Put is its
 // own committed transaction, so a run killed with -9 keeps every reply stored before the kill and a
 // rerun makes no call twice. Only successful replies are stored: errors are never cached, and an
-// entry that cannot be read back as a reply (damaged, or without text) is asked for again.
+// entry that cannot be read back as a reply (damaged, or without text) is asked for again. A call
+// is claimed in the file while it is made, so processes sharing the file ask each request once
+// between them (see claim.go).
 //
 // Note: modernc.org/sqlite (pure Go) is used rather than mattn/go-sqlite3 so the binaries build
 // without cgo. A key-value file per entry was rejected: thousands of small files, no atomic
@@ -34,6 +36,8 @@ type Cache struct {
 	db   *sql.DB
 	path string
 
+	claims claims // this Cache's marks on the calls it makes (see claim.go)
+
 	mu       sync.Mutex
 	unstored int   // replies Client could not store (see Unstored)
 	firstErr error // the first of their errors
@@ -46,7 +50,8 @@ const schema = `CREATE TABLE IF NOT EXISTS entries (
 	key     TEXT PRIMARY KEY,
 	value   BLOB NOT NULL,
 	created INTEGER NOT NULL
-) WITHOUT ROWID`
+) WITHOUT ROWID;
+` + claimsSchema
 
 // Open opens (creating if needed) the cache file at path.
 func Open(path string) (*Cache, error) {
@@ -81,7 +86,7 @@ func Open(path string) (*Cache, error) {
 		db.Close()
 		return nil, fault(path, err)
 	}
-	return &Cache{db: db, path: path}, nil
+	return &Cache{db: db, path: path, claims: newClaims()}, nil
 }
 
 // Close closes the file.

@@ -704,8 +704,9 @@ func TestClientAsksAgainForBadEntries(t *testing.T) {
 	}
 }
 
-// TestOpenNotOurs: a database of another program, or an entries table of another layout, is
-// refused at open with what it is, and left as it was; an empty database becomes a cache.
+// TestOpenNotOurs: a database of another program, or an entries or claims table of another
+// layout, is refused at open with what it is, and left as it was; an empty database becomes a
+// cache, and so does one made before claims, which has the entries table alone.
 func TestOpenNotOurs(t *testing.T) {
 	dir := t.TempDir()
 	for name, ddl := range map[string]string{
@@ -715,7 +716,10 @@ func TestOpenNotOurs(t *testing.T) {
 		// set: every reply would fail to be stored.
 		"nokey.db": `CREATE TABLE entries (key TEXT, value BLOB, created INTEGER)`,
 		"extra.db": `CREATE TABLE entries (key TEXT PRIMARY KEY, value BLOB, created INTEGER, extra INTEGER NOT NULL)`,
+		"claims.db": `CREATE TABLE entries (key TEXT PRIMARY KEY, value BLOB NOT NULL, created INTEGER NOT NULL) WITHOUT ROWID;
+			CREATE TABLE claims (key TEXT PRIMARY KEY, owner TEXT)`,
 		"empty.db": ``,
+		"old.db":   `CREATE TABLE entries (key TEXT PRIMARY KEY, value BLOB NOT NULL, created INTEGER NOT NULL) WITHOUT ROWID`,
 	} {
 		path := filepath.Join(dir, name)
 		db, err := sql.Open("sqlite", path)
@@ -727,10 +731,13 @@ func TestOpenNotOurs(t *testing.T) {
 		}
 		db.Close()
 		c, err := Open(path)
-		if name == "empty.db" {
+		if name == "empty.db" || name == "old.db" {
 			if err != nil {
-				t.Errorf("%s: %v, want a new cache", name, err)
+				t.Errorf("%s: %v, want a cache", name, err)
 			} else {
+				if n := claimCount(t, c); n != 0 {
+					t.Errorf("%s: %d claims, want an empty claims table", name, n)
+				}
 				c.Close()
 			}
 			continue
@@ -750,7 +757,7 @@ func TestOpenNotOurs(t *testing.T) {
 		var n int
 		db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE name = 'entries'`).Scan(&n)
 		db.Close()
-		if want := map[string]int{"other.db": 0, "layout.db": 1, "nokey.db": 1, "extra.db": 1}[name]; n != want {
+		if want := map[string]int{"other.db": 0, "layout.db": 1, "nokey.db": 1, "extra.db": 1, "claims.db": 1}[name]; n != want {
 			t.Errorf("%s: %d entries tables after Open, want %d (untouched)", name, n, want)
 		}
 	}

@@ -116,23 +116,23 @@ func tryFolder(dir string) error {
 }
 
 // ours checks that db is a reply cache, or empty: a cache is never made inside another
-// database (a --cache naming the wrong file), and a table of its name it cannot read (another
-// program's, or another layout) is said to be none, before any reply is asked for.
+// database (a --cache naming the wrong file), and a table of its names it cannot read (another
+// program's, or another layout) is said to be none, before any reply is asked for. A cache made
+// before claims has no claims table; Open adds it.
 func ours(db *sql.DB) error {
 	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var others []string
-	entries := false
+	var others, tables []string
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
 			return err
 		}
-		if name == "entries" {
-			entries = true
+		if _, ok := ourTables[name]; ok {
+			tables = append(tables, name)
 		} else {
 			others = append(others, name)
 		}
@@ -143,39 +143,45 @@ func ours(db *sql.DB) error {
 	if len(others) > 0 {
 		return fmt.Errorf("%w: the database holds other tables (%s)", errNotOurs, strings.Join(others, ", "))
 	}
-	if entries {
-		if err := ourColumns(db); err != nil {
-			return fmt.Errorf("%w: its entries table is not a reply cache's (%v)", errNotOurs, err)
+	for _, name := range tables {
+		if err := ourColumns(db, name); err != nil {
+			return fmt.Errorf("%w: its %s table is not a reply cache's (%v)", errNotOurs, name, err)
 		}
 	}
 	return nil
 }
 
-// ourColumns checks that the entries table has the columns of schema, and key as its one
-// primary key: a table that merely has columns of those names (no key to replace a reply on, a
-// column more that must be set) would take no reply, each paid for and then lost.
-func ourColumns(db *sql.DB) error {
-	rows, err := db.Query(`SELECT name, pk FROM pragma_table_info('entries') ORDER BY cid`)
+// ourTables are the tables of a cache (see schema) and their columns, the key first.
+var ourTables = map[string][]string{
+	"entries": {"key (primary key)", "value", "created"},
+	"claims":  {"key (primary key)", "owner", "host", "pid", "beat"},
+}
+
+// ourColumns checks that the table name has the columns of schema, and key as its one primary
+// key: a table that merely has columns of those names (no key to replace a reply on, a column
+// more that must be set) would take no reply, each paid for and then lost.
+func ourColumns(db *sql.DB, name string) error {
+	rows, err := db.Query(`SELECT name, pk FROM pragma_table_info(?) ORDER BY cid`, name)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	var cols []string
 	for rows.Next() {
-		var name string
+		var col string
 		var pk int
-		if err := rows.Scan(&name, &pk); err != nil {
+		if err := rows.Scan(&col, &pk); err != nil {
 			return err
 		}
 		if pk > 0 {
-			name += " (primary key)"
+			col += " (primary key)"
 		}
-		cols = append(cols, name)
+		cols = append(cols, col)
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	if want := []string{"key (primary key)", "value", "created"}; !slices.Equal(cols, want) {
+	if want := ourTables[name]; !slices.Equal(cols, want) {
 		return fmt.Errorf("columns %s, want %s", strings.Join(cols, ", "), strings.Join(want, ", "))
 	}
 	return nil

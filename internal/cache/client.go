@@ -116,7 +116,9 @@ func (k *keyLocks) lock(ctx context.Context, key string) (unlock func(), err err
 
 // Generate answers req from the cache, or asks Next and stores a successful reply; under
 // model.StoredOnly it answers from the cache alone (model.ErrNotStored). The call is counted by
-// interrupt.Storing until its reply is stored.
+// interrupt.Storing until its reply is stored. Before it asks, it claims the request's key in the
+// file, and waits while another process holds the key's claim, to be answered by that process's
+// reply (see claim.go).
 func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
 	defer interrupt.Storing(ctx)()
 	key, err := RequestKey(req)
@@ -128,22 +130,18 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 		return model.Response{}, err
 	}
 	defer unlock()
-	if v, ok, err := c.Cache.Get(ctx, key); err != nil {
-		return model.Response{}, err
-	} else if ok {
-		// An entry that does not decode (a damaged file) or holds no text (an empty reply, which
-		// versions before such replies were errors stored as answers) is no reply: it is asked
-		// for again and replaced, rather than failing or answering with nothing on every run.
-		var resp model.Response
-		if json.Unmarshal(v, &resp) == nil && strings.TrimSpace(resp.Text) != "" {
-			resp.Cached, resp.Attempts = true, 0
-			return resp, nil
-		}
+	if resp, ok, err := c.stored(ctx, key); ok || err != nil {
+		return resp, err
 	}
 	if model.IsStoredOnly(ctx) {
 		return model.Response{}, model.ErrNotStored
 	}
-	resp, err := c.Next.Generate(ctx, req)
+	resp, ok, release, err := c.await(ctx, key)
+	if ok || err != nil {
+		return resp, err
+	}
+	defer release()
+	resp, err = c.Next.Generate(ctx, req)
 	if err != nil || strings.TrimSpace(resp.Text) == "" {
 		return resp, err // errors, and replies without text, are never stored
 	}
@@ -160,4 +158,20 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 		c.Cache.unstoredReply(err)
 	}
 	return resp, nil
+}
+
+// stored returns the reply stored under key, if there is one (ok). An entry that does not decode
+// (a damaged file) or holds no text (an empty reply, which versions before such replies were
+// errors stored as answers) is no reply: it is asked for again and replaced, rather than failing
+// or answering with nothing on every run.
+func (c *Client) stored(ctx context.Context, key string) (resp model.Response, ok bool, err error) {
+	v, ok, err := c.Cache.Get(ctx, key)
+	if !ok || err != nil {
+		return model.Response{}, false, err
+	}
+	if json.Unmarshal(v, &resp) != nil || strings.TrimSpace(resp.Text) == "" {
+		return model.Response{}, false, nil
+	}
+	resp.Cached, resp.Attempts = true, 0
+	return resp, true, nil
 }

@@ -1,0 +1,341 @@
+package cache
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/model"
+)
+
+// heldServer is a loopback chat server that counts the requests of each question and holds its
+// replies until release is closed, and delay after that; arrived gets each question as its
+// request comes in (the first hundred).
+type heldServer struct {
+	url     string
+	release chan struct{}
+	arrived chan string
+	mu      sync.Mutex
+	asked   map[string]int
+	fail    atomic.Bool   // answer 400 while set
+	delay   time.Duration // how long each reply takes once released
+}
+
+func newHeldServer(t *testing.T) *heldServer {
+	t.Helper()
+	s := &heldServer{release: make(chan struct{}), arrived: make(chan string, 100), asked: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		q := string(body)
+		if i := strings.Index(q, `"content":"`); i >= 0 {
+			q = q[i+len(`"content":"`):]
+			q = q[:strings.IndexByte(q, '"')]
+		}
+		s.mu.Lock()
+		s.asked[q]++
+		s.mu.Unlock()
+		select {
+		case s.arrived <- q:
+		default:
+		}
+		<-s.release
+		time.Sleep(s.delay)
+		if s.fail.Load() {
+			http.Error(w, `{"error":{"message":"nope","type":"invalid_request_error"}}`, http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, echo(q))
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		select {
+		case <-s.release:
+		default:
+			close(s.release)
+		}
+	})
+	s.url = srv.URL + "/v1"
+	return s
+}
+
+// times returns how many requests asked q.
+func (s *heldServer) times(q string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.asked[q]
+}
+
+func (s *heldServer) request(q string) model.Request {
+	return model.Request{Provider: "openai", BaseURL: s.url, Model: "m", MaxTokens: 8, Messages: []model.Message{{Role: "user", Content: q}}}
+}
+
+// openTwice opens the cache file at path twice, as two processes would: each Cache has its own
+// owner token and connections.
+func openTwice(t *testing.T, path string) (a, b *Cache) {
+	t.Helper()
+	for _, c := range []**Cache{&a, &b} {
+		var err error
+		if *c, err = Open(path); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { (*c).Close() })
+	}
+	return a, b
+}
+
+// claimCount returns the number of claims in c's file.
+func claimCount(t *testing.T, c *Cache) int {
+	t.Helper()
+	var n int
+	if err := c.db.QueryRow(`SELECT count(*) FROM claims`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// shortly is a context that ends soon, for a call that must wait rather than be made.
+func shortly(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestClaimAcrossCaches: while one process's call of a request is in flight, another process
+// sharing the cache file waits for its reply rather than asking too (here it gives up waiting when
+// its context ends, having asked nothing), and is then answered from the cache: the two pay for
+// the reply once. A failed call lets its claim go, and the next asks again.
+func TestClaimAcrossCaches(t *testing.T) {
+	srv := newHeldServer(t)
+	a, b := openTwice(t, filepath.Join(t.TempDir(), "c.db"))
+	ca := a.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	cb := b.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	ctx := context.Background()
+
+	first := make(chan model.Response, 1)
+	go func() {
+		resp, err := ca.Generate(ctx, srv.request("q"))
+		if err != nil {
+			t.Error(err)
+		}
+		first <- resp
+	}()
+	<-srv.arrived
+	if _, err := cb.Generate(shortly(t), srv.request("q")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("second process while the first's call is in flight: %v, want it to wait until its context ends", err)
+	}
+	waiting := make(chan model.Response, 1)
+	go func() {
+		resp, err := cb.Generate(ctx, srv.request("q"))
+		if err != nil {
+			t.Error(err)
+		}
+		waiting <- resp
+	}()
+	close(srv.release)
+	if resp := <-first; resp.Text != "a:q" || resp.Cached {
+		t.Errorf("first process: %+v, want a new call's answer", resp)
+	}
+	if resp := <-waiting; resp.Text != "a:q" || !resp.Cached {
+		t.Errorf("second process: %+v, want the first's reply from the cache", resp)
+	}
+	if n := srv.times("q"); n != 1 {
+		t.Errorf("%d requests asked q, want 1", n)
+	}
+	if n := claimCount(t, a); n != 0 {
+		t.Errorf("%d claims left after the calls ended, want none", n)
+	}
+
+	srv.fail.Store(true)
+	if _, err := ca.Generate(ctx, srv.request("fails")); err == nil {
+		t.Error("failing call: no error, want the 400")
+	}
+	srv.fail.Store(false)
+	if resp, err := cb.Generate(ctx, srv.request("fails")); err != nil || resp.Cached || srv.times("fails") != 2 {
+		t.Errorf("after another process's failed call: %+v, %v (%d requests), want a new call's answer", resp, err, srv.times("fails"))
+	}
+	if n := claimCount(t, a); n != 0 {
+		t.Errorf("%d claims left after a failed call, want none", n)
+	}
+}
+
+// TestClaimTakenOver: a claim that is stale (not renewed for claims.stale by the clock), or of
+// a process of this machine that no longer runs, is taken over and the call made; one that is
+// fresh, of another machine or of a process that runs, is waited for.
+func TestClaimTakenOver(t *testing.T) {
+	srv := newHeldServer(t)
+	close(srv.release)
+	c := tempCache(t)
+	cl := c.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for _, tc := range []struct {
+		name      string
+		host      string
+		pid       int
+		beat      time.Time
+		takenOver bool
+	}{
+		{"fresh, another machine", "elsewhere", 1, now, false},
+		{"fresh, a process that runs", c.claims.host, os.Getpid(), now, false},
+		{"fresh, a process that ended", c.claims.host, gone.Process.Pid, now, true},
+		{"stale, another machine", "elsewhere", 1, now.Add(-claimStale - time.Second), true},
+		{"just fresh", "elsewhere", 1, now.Add(-claimStale + time.Minute), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := strings.ReplaceAll(tc.name, ",", "")
+			key, err := RequestKey(srv.request(q))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', ?, ?, ?)`, key, tc.host, tc.pid, tc.beat.UnixMilli()); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := cl.Generate(shortly(t), srv.request(q))
+			if tc.takenOver {
+				if err != nil || resp.Text != "a:"+q || srv.times(q) != 1 {
+					t.Errorf("Generate = %+v, %v (%d requests), want the claim taken over and the call made", resp, err, srv.times(q))
+				}
+				if n := claimCount(t, c); n != 0 {
+					t.Errorf("%d claims left, want none", n)
+				}
+				return
+			}
+			if !errors.Is(err, context.DeadlineExceeded) || srv.times(q) != 0 {
+				t.Errorf("Generate = %+v, %v (%d requests), want it to wait for the claim until its context ends", resp, err, srv.times(q))
+			}
+			c.db.Exec(`DELETE FROM claims WHERE key = ?`, key)
+		})
+	}
+}
+
+// TestClaimRenewed: a call that lasts longer than claims.stale keeps its claim, renewed every
+// claims.beat, so another process still waits for it. Both processes' clocks are moved an hour
+// on while the call is in flight: a claim not renewed since it was made would then be stale.
+func TestClaimRenewed(t *testing.T) {
+	srv := newHeldServer(t)
+	a, b := openTwice(t, filepath.Join(t.TempDir(), "c.db"))
+	var offset atomic.Int64
+	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	a.claims.now, b.claims.now = clock, clock
+	a.claims.beat = 5 * time.Millisecond
+	ca := a.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	cb := b.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	done := make(chan error, 1)
+	go func() {
+		_, err := ca.Generate(context.Background(), srv.request("long"))
+		done <- err
+	}()
+	<-srv.arrived
+	offset.Store(int64(time.Hour))
+	moved := time.Now().Add(time.Hour).UnixMilli()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var beat int64
+		if err := a.db.QueryRow(`SELECT beat FROM claims`).Scan(&beat); err != nil {
+			t.Fatal(err)
+		}
+		if beat >= moved {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the claim's beat is %d after 10 s, want it renewed to at least %d", beat, moved)
+		}
+	}
+	if _, err := cb.Generate(shortly(t), srv.request("long")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("second process: %v, want it to wait for the renewed claim", err)
+	}
+	close(srv.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.times("long"); n != 1 {
+		t.Errorf("%d requests asked the long question, want 1", n)
+	}
+}
+
+const envClaimer = "QAPIPE_CACHE_CLAIMER"
+
+// TestClaimerProcess is the body of the child processes of TestClaimAcrossProcesses: it asks
+// claimQuestions questions, four at a time, of the server at the URL its environment names.
+func TestClaimerProcess(t *testing.T) {
+	path := os.Getenv(envClaimer)
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	url := os.Getenv(envClaimer + "_URL")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	cl := c.Wrap(serverClient(t, "openai", url, model.TransportConfig{MaxRetries: -1}))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := g; i < claimQuestions; i += 4 {
+				q := fmt.Sprintf("q%d", i)
+				req := model.Request{Provider: "openai", BaseURL: url, Model: "m", MaxTokens: 8, Messages: []model.Message{{Role: "user", Content: q}}}
+				if resp, err := cl.Generate(context.Background(), req); err != nil || resp.Text != "a:"+q {
+					t.Errorf("%s: %+v, %v", q, resp, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+const claimQuestions = 24
+
+// TestClaimAcrossProcesses: three processes that share a cache file and ask the same questions at
+// the same moment, against a server that takes a while to answer, ask each question once between
+// them.
+func TestClaimAcrossProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	srv := newHeldServer(t)
+	srv.delay = 20 * time.Millisecond
+	close(srv.release)
+	path := filepath.Join(t.TempDir(), "shared.db")
+	if c, err := Open(path); err != nil { // made before the three start, as a first run makes it
+		t.Fatal(err)
+	} else {
+		c.Close()
+	}
+	var cmds []*exec.Cmd
+	outs := make([]bytes.Buffer, 3)
+	for i := range outs {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestClaimerProcess$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envClaimer+"="+path, envClaimer+"_URL="+srv.url)
+		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("claimer process: %v\n%s", err, outs[i].String())
+		}
+	}
+	for i := range claimQuestions {
+		if n := srv.times(fmt.Sprintf("q%d", i)); n != 1 {
+			t.Errorf("q%d was asked %d times, want once", i, n)
+		}
+	}
+}
