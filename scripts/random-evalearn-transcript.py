@@ -64,8 +64,8 @@ def make_case(rng, mixed=False):
     for s in range(rng.randint(1, 4)):
         typ = rng.choice(types_)
         ids = [p["id"] for p in problems if p["type"] == typ or mixed]
-        if not ids:
-            continue
+        if not ids or not any(p["type"] == typ for p in problems):
+            continue  # evaluate.py makes system prompts only for the types its problems have
         m = rng.randint(1, 7)
         sequences.append({"sequence_id": rng.randint(1, 500) * 10 + s, "type": typ,
                           "question_ids": [rng.choice(ids) for _ in range(m)]})
