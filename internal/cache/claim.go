@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -124,7 +125,16 @@ func (c *Cache) renew(key string) (stop func()) {
 // and returns the stored reply (ok) or the function that gives the claim up once the call is
 // made and its reply stored. A claim that cannot be made (the file locked past BusyTimeout)
 // is not waited for: the call is made unclaimed, as two processes made it before claims.
-func (c *Client) await(ctx context.Context, key string) (resp model.Response, ok bool, release func(), err error) {
+//
+// While it waits for another process's call, the call of this one is neither counted as a reply
+// to be stored (*storing, the interrupt.Storing count, is ended, and counted again once the
+// claim is won: a run whose output has nowhere to go need not wait for another process's call),
+// nor waited for once the run is asked to finish (it ends with interrupt.ErrNotCalled, as a call
+// the finishing run does not make).
+func (c *Client) await(ctx context.Context, key string, storing *func()) (resp model.Response, ok bool, release func(), err error) {
+	wait, cancel := interrupt.Waiting(ctx)
+	defer cancel()
+	waited := false
 	for {
 		won, err := c.Cache.claim(ctx, key)
 		if err != nil {
@@ -140,12 +150,22 @@ func (c *Client) await(ctx context.Context, key string) (resp model.Response, ok
 				c.Cache.release(ctx, key)
 				return resp, ok, nil, err
 			}
+			if waited {
+				*storing = interrupt.Storing(ctx)
+			}
 			stop := c.Cache.renew(key)
 			return model.Response{}, false, func() { stop(); c.Cache.release(ctx, key) }, nil
 		}
+		if !waited {
+			(*storing)()
+			*storing, waited = func() {}, true
+		}
 		select {
-		case <-ctx.Done():
-			return model.Response{}, false, nil, ctx.Err()
+		case <-wait.Done():
+			if err := ctx.Err(); err != nil {
+				return model.Response{}, false, nil, err
+			}
+			return model.Response{}, false, nil, &model.CallError{Err: interrupt.ErrNotCalled} // as the model's clients say it
 		case <-time.After(c.Cache.claims.poll):
 		}
 		if resp, ok, err := c.stored(ctx, key); ok || err != nil {

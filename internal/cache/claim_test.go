@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -337,5 +338,46 @@ func TestClaimAcrossProcesses(t *testing.T) {
 		if n := srv.times(fmt.Sprintf("q%d", i)); n != 1 {
 			t.Errorf("q%d was asked %d times, want once", i, n)
 		}
+	}
+}
+
+// TestClaimWaitFinishing: a call waiting for another process's claim is no reply of this run to
+// store, so a run whose output has nowhere to go does not wait for it (interrupt.Stored), and a
+// run asked to finish stops waiting, with the error of a call it did not make.
+func TestClaimWaitFinishing(t *testing.T) {
+	srv := newHeldServer(t)
+	close(srv.release)
+	c := tempCache(t)
+	cl := c.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	key, err := RequestKey(srv.request("q"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	got := make(chan error, 1)
+	go func() {
+		_, err := cl.Generate(ctx, srv.request("q"))
+		got <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // for the call to start waiting: Stored is closed at once before
+	select {
+	case <-interrupt.Stored(ctx):
+	case <-time.After(10 * time.Second):
+		t.Fatal("a call waiting for another process's claim is still counted as a reply to store after 10 s")
+	}
+	finish()
+	select {
+	case err := <-got:
+		if !errors.Is(err, interrupt.ErrNotCalled) {
+			t.Errorf("Generate = %v, want %v", err, interrupt.ErrNotCalled)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Generate still waits for another process's claim 10 s after the run was asked to finish")
+	}
+	if n := srv.times("q"); n != 0 {
+		t.Errorf("%d requests asked q, want none", n)
 	}
 }

@@ -120,7 +120,8 @@ func (k *keyLocks) lock(ctx context.Context, key string) (unlock func(), err err
 // file, and waits while another process holds the key's claim, to be answered by that process's
 // reply (see claim.go).
 func (c *Client) Generate(ctx context.Context, req model.Request) (model.Response, error) {
-	defer interrupt.Storing(ctx)()
+	done := interrupt.Storing(ctx)
+	defer func() { done() }()
 	key, err := RequestKey(req)
 	if err != nil {
 		return model.Response{}, err
@@ -136,7 +137,7 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if model.IsStoredOnly(ctx) {
 		return model.Response{}, model.ErrNotStored
 	}
-	resp, ok, release, err := c.await(ctx, key)
+	resp, ok, release, err := c.await(ctx, key, &done)
 	if ok || err != nil {
 		return resp, err
 	}
