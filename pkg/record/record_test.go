@@ -1075,3 +1075,50 @@ func TestFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestReaderDropsLongLineBuffer: the buffer a long line grew is not kept once a short line
+// has been read after it (that one is read into it), nor is one grown for a line too long to
+// keep; one that lines of its size keep filling is kept.
+func TestReaderDropsLongLineBuffer(t *testing.T) {
+	long := func(n int) string { return `{"schema":1,"id":"x","context":"` + strings.Repeat("w", n) + `"}` + "\n" }
+	short := `{"schema":1,"id":"s"}` + "\n"
+	r := NewReader(strings.NewReader(long(5<<20)+short+short+long(3<<20)+long(3<<20)+long(3<<20)+short+short), "in.jsonl")
+	r.SetMaxLine(8 << 20)
+	caps := []int{}
+	var firsts []*byte
+	for {
+		line, err := r.ReadRaw()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps = append(caps, cap(r.buf))
+		firsts = append(firsts, &line[0])
+	}
+	if len(caps) != 8 {
+		t.Fatalf("%d lines read, want 8", len(caps))
+	}
+	if caps[0] < 5<<20 || caps[2] > keepBuf {
+		t.Errorf("buffer capacity %d after a 5 MB line and %d after two short lines, want at most %d", caps[0], caps[2], keepBuf)
+	}
+	if firsts[4] != firsts[3] || firsts[5] != firsts[3] {
+		t.Error("the buffer of a 3 MB line was not kept for the 3 MB lines after it")
+	}
+	if caps[7] > keepBuf {
+		t.Errorf("buffer capacity %d after two short lines, want at most %d", caps[7], keepBuf)
+	}
+
+	r = NewReader(strings.NewReader(long(3<<20)+short), "in.jsonl")
+	r.SetMaxLine(2 << 20)
+	if _, err := r.ReadRaw(); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("first line: %v, want ErrLineTooLong", err)
+	}
+	if _, err := r.ReadRaw(); err != nil {
+		t.Fatal(err)
+	}
+	if c := cap(r.buf); c > keepBuf {
+		t.Errorf("buffer capacity %d after a line too long to keep and a short line, want at most %d", c, keepBuf)
+	}
+}

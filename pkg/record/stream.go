@@ -29,6 +29,12 @@ type Reader struct {
 // headLen is how much of a line too long to keep is held to find its id in.
 const headLen = 4096
 
+// keepBuf is the largest line buffer a Reader keeps for the next line whatever the line read
+// last: a larger one, grown for a long line, is kept while the lines read fill a quarter of it,
+// and dropped once a shorter one was read, so that one long line does not hold its memory for
+// the rest of the run (nor does a line too long to keep, which leaves the buffer empty).
+const keepBuf = 1 << 20
+
 // NewReader returns a Reader over r; file names the input in errors ("" for stdin).
 func NewReader(r io.Reader, file string) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 1<<16), file: file, maxLine: DefaultMaxLine}
@@ -140,7 +146,11 @@ var byteOrderMark = []byte("\xef\xbb\xbf")
 // A line is too long when its text, without "\n" or "\r\n", is longer than the maximum, whether
 // or not it ends the input.
 func (r *Reader) readLine() ([]byte, error) {
-	r.buf, r.bad = r.buf[:0], nil
+	r.bad = nil
+	if cap(r.buf) > keepBuf && len(r.buf) < cap(r.buf)/4 {
+		r.buf = nil // grown for a long line: not kept for the short ones after it
+	}
+	r.buf = r.buf[:0]
 	tooLong := false
 	for {
 		chunk, err := r.br.ReadSlice('\n')
