@@ -204,6 +204,9 @@ func distinct(xs []string) int {
 func (a *corpusGroup) chunkSummary() *ChunkSummary {
 	c := a.chunk
 	c.ChunkStat = chunkStat(a.chunkTotalCnt)
+	if acc, ok := (metric.ChunkReport{Tokens: c.Tokens, TokenCorrect: c.TokenCorrect}).TokenAccuracy(); ok {
+		c.TokenAcc = &acc
+	}
 	c.PerType = map[string]ChunkStat{}
 	for t, n := range a.chunkPerType {
 		c.PerType[t] = chunkStat(n)

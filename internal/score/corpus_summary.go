@@ -79,6 +79,7 @@ type ChunkSummary struct {
 	ChunkStat
 	Tokens       int                  `json:"tokens"`
 	TokenCorrect int                  `json:"token_correct"`
+	TokenAcc     *float64             `json:"token_accuracy"` // conlleval's accuracy, token_correct / tokens; null of no tokens
 	PerType      map[string]ChunkStat `json:"per_type"`
 }
 

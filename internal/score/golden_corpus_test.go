@@ -387,6 +387,7 @@ func TestGoldenChunk(t *testing.T) {
 		equalInt(t, c.ID, "correct chunks", ch.Correct, c.Expected["num_correct_chunks"])
 		equalInt(t, c.ID, "tokens", ch.Tokens, c.Expected["tokens"])
 		checkTokenCorrect(t, c, ch.TokenCorrect)
+		closeTo(t, c.ID, "token accuracy", ch.TokenAcc, c.Expected["token_accuracy"])
 		closeTo(t, c.ID, "precision", &ch.Precision, c.Expected["precision"])
 		closeTo(t, c.ID, "recall", &ch.Recall, c.Expected["recall"])
 		closeTo(t, c.ID, "f1", &ch.F1, c.Expected["f1"])
@@ -413,8 +414,8 @@ func TestGoldenChunk(t *testing.T) {
 }
 
 // checkTokenCorrect checks the summary's count of matching tags against the golden's
-// token_accuracy (the summary holds the count, not the ratio): the count must be
-// token_accuracy·tokens, or 0 where token_accuracy is null (no tokens).
+// token_accuracy: the count must be token_accuracy·tokens, or 0 where token_accuracy is null (no
+// tokens).
 func checkTokenCorrect(t *testing.T, c goldenCase, got int) {
 	t.Helper()
 	var acc *float64

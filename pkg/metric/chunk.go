@@ -99,6 +99,16 @@ type ChunkReport struct {
 	Gold, Pred   []Chunk
 }
 
+// TokenAccuracy is conlleval's accuracy: the share of positions whose gold and predicted tag
+// strings are equal, TokenCorrect / Tokens. ok is false when there are no tokens, where the
+// ratio has no value.
+func (r ChunkReport) TokenAccuracy() (acc float64, ok bool) {
+	if r.Tokens == 0 {
+		return 0, false
+	}
+	return float64(r.TokenCorrect) / float64(r.Tokens), true
+}
+
 // EvalChunks compares predicted with gold tag sequences. It panics when they differ in their
 // sentence count or in a sentence's length.
 func EvalChunks(gold, pred [][]string) ChunkReport {
