@@ -23,23 +23,16 @@ import (
 //     reasoning_content was renamed), OpenRouter and Ollama's /v1 send apart from the text,
 //     which langchaingo v0.1.14 does not read; a reasoning that is no string (OpenRouter's
 //     reasoning_details are an array beside it) is none;
-//   - refusal: the first choice's message.refusal, none when a choice's refusal is no string;
+//   - refusal: the first choice's message.refusal, none when a choice's refusal is no string
+//     (openAIRefusal);
 //   - usage: read whatever the content is, so that a reply langchaingo cannot read (a content
 //     that is an array of parts, as Mistral's reasoning models send) keeps what it cost;
 //   - answer: the first choice's content, a string or an array of parts (openAIAnswer), with
 //     its finish_reason.
 func readOpenAI(body []byte) reply {
 	var r struct {
-		Choices *[]struct {
-			Message struct {
-				Content          json.RawMessage `json:"content"` // no string from some servers (an array of parts)
-				Refusal          json.RawMessage `json:"refusal"`
-				Reasoning        json.RawMessage `json:"reasoning"`
-				ReasoningContent json.RawMessage `json:"reasoning_content"`
-			} `json:"message"`
-			FinishReason string `json:"finish_reason"`
-		} `json:"choices"`
-		Usage struct {
+		Choices *[]openAIChoice `json:"choices"`
+		Usage   struct {
 			PromptTokens        int `json:"prompt_tokens"`
 			CompletionTokens    int `json:"completion_tokens"`
 			PromptTokensDetails struct {
@@ -74,14 +67,31 @@ func readOpenAI(body []byte) reply {
 		a.stop = cs[0].FinishReason
 		out.answer = a
 	}
+	out.refusal = openAIRefusal(cs)
+	return out
+}
+
+// openAIChoice is a choice of an OpenAI chat reply, as readOpenAI reads it.
+type openAIChoice struct {
+	Message struct {
+		Content          json.RawMessage `json:"content"` // no string from some servers (an array of parts)
+		Refusal          json.RawMessage `json:"refusal"`
+		Reasoning        json.RawMessage `json:"reasoning"`
+		ReasoningContent json.RawMessage `json:"reasoning_content"`
+	} `json:"message"`
+	FinishReason string `json:"finish_reason"`
+}
+
+// openAIRefusal returns the refusal of cs, an OpenAI chat reply's choices (one at least): the
+// first choice's message.refusal, trimmed, or "" when that of any choice is no string.
+func openAIRefusal(cs []openAIChoice) string {
 	for _, c := range cs {
 		if _, ok := jsonString(c.Message.Refusal); !ok {
-			return out
+			return ""
 		}
 	}
-	refusal, _ := jsonString(first.Refusal)
-	out.refusal = strings.TrimSpace(refusal)
-	return out
+	refusal, _ := jsonString(cs[0].Message.Refusal)
+	return strings.TrimSpace(refusal)
 }
 
 // openAIAnswer reads content, an OpenAI-compatible chat message's: a string, null (no text), or
