@@ -65,30 +65,11 @@ func (a *app) loadFile(name string) error {
 		}
 		format := a.format
 		if format == "" {
-			head, err := br.Peek(detectHead)
-			format = Detect(name, head)
-			if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-				if format == "" {
-					return command.ReadError(in.DisplayName(), 0, err)
-				}
-				// A gzip file cut short within the head is loaded up to the cut, as a longer
-				// one is, and its error names the last line read whole. bufio.Reader returns a
-				// read error once, to this Peek: the loader is given it again after the head.
-				in.R = io.MultiReader(bytes.NewReader(bytes.Clone(head)), errReader{err})
-			}
-			if format == "" {
-				if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
-					return command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
-				}
-				return command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv); use --format (one of %s)", name, strings.Join(Formats(), ", "))
-			}
-			// A pipe, whose format loadAll and mapApplies could not read ahead.
-			if format == "evalearn" {
-				return command.Usagef("%s is an EvaLearn file, read with its pair by name, which a pipe cannot be: name the two files", name)
-			}
-			if err := a.mapFits(name, format); err != nil {
+			detected, err := a.detectFormat(name, &in, br)
+			if err != nil {
 				return err
 			}
+			format = detected
 		}
 		load, err := LoaderFor(format)
 		if err != nil {
@@ -100,6 +81,39 @@ func (a *app) loadFile(name string) error {
 		a.generic = format == "jsonl" || format == "csv"
 		return load(in, a.opt, a.emitter(in.DisplayName()))
 	})
+}
+
+// detectFormat detects the format of the file name, read without --format, from its name and
+// the head that br, in's reader, holds. It returns a usage error when it finds none, when the
+// file is EvaLearn's, or when --map does not apply to it (mapFits). A read error within the head
+// is returned when no format is found; else in.R is set to give the loader the head and the
+// error again.
+func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, error) {
+	head, err := br.Peek(detectHead)
+	format := Detect(name, head)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		if format == "" {
+			return "", command.ReadError(in.DisplayName(), 0, err)
+		}
+		// A gzip file cut short within the head is loaded up to the cut, as a longer
+		// one is, and its error names the last line read whole. bufio.Reader returns a
+		// read error once, to this Peek: the loader is given it again after the head.
+		in.R = io.MultiReader(bytes.NewReader(bytes.Clone(head)), errReader{err})
+	}
+	if format == "" {
+		if len(bytes.TrimSpace(head)) == 0 { // a download that failed, say: --format would load nothing
+			return "", command.Usagef("%s: the file is empty, so its format cannot be detected; use --format", name)
+		}
+		return "", command.Usagef("%s: cannot detect the format (its first bytes hold no benchmark's fields, and its name ends in none of .jsonl, .ndjson, .csv, .tsv); use --format (one of %s)", name, strings.Join(Formats(), ", "))
+	}
+	// A pipe, whose format loadAll and mapApplies could not read ahead.
+	if format == "evalearn" {
+		return "", command.Usagef("%s is an EvaLearn file, read with its pair by name, which a pipe cannot be: name the two files", name)
+	}
+	if err := a.mapFits(name, format); err != nil {
+		return "", err
+	}
+	return format, nil
 }
 
 // warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
