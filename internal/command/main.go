@@ -248,33 +248,15 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		}
 		stopNow(stderr, name, why)
 	}
-	if n == 0 {
-		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop within %v)\n", prog, interruptGrace)
-	} else {
-		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon %s\n",
-			prog, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
-	}
+	sayFinishing(stderr, prog, n)
 	sig, why := nextSignal(sigs, done, broken, sig, signalEcho, finishGrace)
-	// With no call to abandon, what is left is what the run then does: it writes the records
-	// completed, which a stalled reader of stdout (or an input that does not end) may not let it
-	// do, so the process ends by interruptGrace at the latest, or at a third signal.
-	//
-	// Note: these said "interrupt again to stop at once" and "stopping at once", when a run
-	// that could not flush then waited for interruptGrace or a third signal.
-	stopping := fmt.Sprintf("writing only the records done, for at most %v (interrupt again to stop at once)", interruptGrace)
-	switch {
-	case why == stopDone:
+	switch why {
+	case stopDone:
 		return
-	case why == stopBroken:
+	case stopBroken:
 		endOfOutput(ctx, prog, stderr, sigs, finish)
-	case why == stopSignal && n == 0: // none in flight then, and no call has started since
-		fmt.Fprintf(stderr, "%s: interrupted again: %s\n", prog, stopping)
-	case why == stopSignal:
-		fmt.Fprintf(stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
-	case why == stopGrace && finish() == 0: // none in flight now: the run is stuck writing or reading
-		fmt.Fprintf(stderr, "%s: not finished after %v, with no call in flight: %s\n", prog, finishGrace, stopping)
-	case why == stopGrace:
-		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
+	default:
+		sayAbandoning(stderr, prog, why, n, finish)
 	}
 	abandon()
 	switch _, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace); why {
@@ -283,6 +265,40 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		endOfOutput(ctx, prog, stderr, sigs, finish)
 	default:
 		stopNow(stderr, prog, why)
+	}
+}
+
+// sayFinishing says on stderr, at the first signal, that the run finishes its n calls in flight
+// (or, with none, writes the records left) and that another signal abandons them.
+func sayFinishing(stderr io.Writer, prog string, n int) {
+	if n == 0 {
+		fmt.Fprintf(stderr, "%s: interrupted: no calls in flight; writing the records left (interrupt again to stop within %v)\n", prog, interruptGrace)
+	} else {
+		fmt.Fprintf(stderr, "%s: interrupted: finishing %s in flight (for at most %v); interrupt again to abandon %s\n",
+			prog, english.Count(n, "call", "calls"), finishGrace, english.Form(n, "it", "them"))
+	}
+}
+
+// sayAbandoning says on stderr why escalate abandons the calls in flight: why, a second signal
+// (stopSignal) or finishGrace passing (stopGrace), with n the calls in flight at the first signal
+// and finish asked for those in flight now. With no call to abandon, what is left is what the
+// run then does: it writes the records completed, which a stalled reader of stdout (or an input
+// that does not end) may not let it do, so the process ends by interruptGrace at the latest, or
+// at a third signal.
+//
+// Note: these said "interrupt again to stop at once" and "stopping at once", when a run that
+// could not flush then waited for interruptGrace or a third signal.
+func sayAbandoning(stderr io.Writer, prog string, why, n int, finish func() int) {
+	stopping := fmt.Sprintf("writing only the records done, for at most %v (interrupt again to stop at once)", interruptGrace)
+	switch {
+	case why == stopSignal && n == 0: // none in flight then, and no call has started since
+		fmt.Fprintf(stderr, "%s: interrupted again: %s\n", prog, stopping)
+	case why == stopSignal:
+		fmt.Fprintf(stderr, "%s: interrupted again: abandoning the calls in flight\n", prog)
+	case why == stopGrace && finish() == 0: // none in flight now: the run is stuck writing or reading
+		fmt.Fprintf(stderr, "%s: not finished after %v, with no call in flight: %s\n", prog, finishGrace, stopping)
+	case why == stopGrace:
+		fmt.Fprintf(stderr, "%s: calls still in flight after %v: abandoning them\n", prog, finishGrace)
 	}
 }
 
