@@ -66,42 +66,58 @@ func (a *corpusGroup) resamplers() []corpusStat {
 		fs = append(fs, a.rankStat())
 	}
 	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
-		fs = append(fs, corpusStat{names: []string{"chunk_p", "chunk_r", "chunk_f1"}, n: len(a.chunks),
-			stat: func(idx []int, out []float64) {
-				var t metric.ChunkCounts
-				for _, i := range idx {
-					c := a.chunks[i]
-					t.Label, t.Infer, t.Correct = t.Label+c.Label, t.Infer+c.Infer, t.Correct+c.Correct
-				}
-				r := t.PRF()
-				out[0], out[1], out[2] = r.Precision, r.Recall, r.F1
-			}})
+		fs = append(fs, a.chunkStat())
 	}
 	if a.cfg.wants("perplexity") {
-		loss, tokens := make([]float64, len(a.loss)), make([]int, len(a.loss))
-		fs = append(fs, corpusStat{names: []string{"perplexity"}, n: len(a.loss), stat: func(idx []int, out []float64) {
-			for k, i := range idx {
-				loss[k], tokens[k] = a.loss[i], a.tokens[i]
-			}
-			// A perplexity that overflows stays +Inf, so that an upper bound it reaches is no
-			// number and the metric gets no interval, rather than one cut below it.
-			out[0] = metric.Perplexity(loss, tokens).PPL
-		}})
+		fs = append(fs, a.perplexityStat())
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
-		sum := metric.NewBLEUCounts(len(a.cfg.bleuWeights))
-		fs = append(fs, corpusStat{names: []string{"corpus_bleu", "gen_eval_bleu"}, n: len(a.bleus), stat: func(idx []int, out []float64) {
-			*sum = *metric.NewBLEUCounts(len(a.cfg.bleuWeights))
-			for _, i := range idx {
-				sum.Merge(a.bleus[i])
-			}
-			out[0], out[1] = corpusBLEU(sum, a.cfg.bleuWeights, len(idx)).BLEU, math.NaN()
-			if g := genEval(sum, a.cfg.bleuWeights); g != nil {
-				out[1] = g.BLEU
-			}
-		}})
+		fs = append(fs, a.bleuStat())
 	}
 	return fs
+}
+
+// chunkStat resamples the records with their chunk counts.
+func (a *corpusGroup) chunkStat() corpusStat {
+	return corpusStat{names: []string{"chunk_p", "chunk_r", "chunk_f1"}, n: len(a.chunks),
+		stat: func(idx []int, out []float64) {
+			var t metric.ChunkCounts
+			for _, i := range idx {
+				c := a.chunks[i]
+				t.Label, t.Infer, t.Correct = t.Label+c.Label, t.Infer+c.Infer, t.Correct+c.Correct
+			}
+			r := t.PRF()
+			out[0], out[1], out[2] = r.Precision, r.Recall, r.F1
+		}}
+}
+
+// perplexityStat resamples the records with their loss and token count.
+func (a *corpusGroup) perplexityStat() corpusStat {
+	loss, tokens := make([]float64, len(a.loss)), make([]int, len(a.loss))
+	return corpusStat{names: []string{"perplexity"}, n: len(a.loss), stat: func(idx []int, out []float64) {
+		for k, i := range idx {
+			loss[k], tokens[k] = a.loss[i], a.tokens[i]
+		}
+		// A perplexity that overflows stays +Inf, so that an upper bound it reaches is no
+		// number and the metric gets no interval, rather than one cut below it.
+		out[0] = metric.Perplexity(loss, tokens).PPL
+	}}
+}
+
+// bleuStat resamples the records with their BLEU n-gram counts, for corpus_bleu and
+// gen_eval_bleu (NaN where genEval gives none).
+func (a *corpusGroup) bleuStat() corpusStat {
+	sum := metric.NewBLEUCounts(len(a.cfg.bleuWeights))
+	return corpusStat{names: []string{"corpus_bleu", "gen_eval_bleu"}, n: len(a.bleus), stat: func(idx []int, out []float64) {
+		*sum = *metric.NewBLEUCounts(len(a.cfg.bleuWeights))
+		for _, i := range idx {
+			sum.Merge(a.bleus[i])
+		}
+		out[0], out[1] = corpusBLEU(sum, a.cfg.bleuWeights, len(idx)).BLEU, math.NaN()
+		if g := genEval(sum, a.cfg.bleuWeights); g != nil {
+			out[1] = g.BLEU
+		}
+	}}
 }
 
 // classStat resamples the records' label pairs: each resample's report is computed from its label
@@ -116,15 +132,7 @@ func (a *corpusGroup) classStat() corpusStat {
 	for i, l := range a.labs {
 		gold[i], pred[i] = l.gold, l.pred
 	}
-	all := labelOrder(gold, pred).Sorted(gold, pred)
-	at := make(map[string]int32, len(all))
-	for i, l := range all {
-		at[l] = int32(i)
-	}
-	gi, pi := make([]int32, len(a.labs)), make([]int32, len(a.labs))
-	for i := range a.labs {
-		gi[i], pi[i] = at[gold[i]], at[pred[i]]
-	}
+	all, gi, pi := indexLabels(gold, pred)
 	full := metric.LabelCounts{All: all, TP: make([]int, len(all)), Predicted: make([]int, len(all)), Support: make([]int, len(all))}
 	var c metric.LabelCounts
 	opt := a.prfOptions(labelOrder(gold, pred))
@@ -158,6 +166,21 @@ func (a *corpusGroup) classStat() corpusStat {
 			out[1], out[2], out[3] = avg.Precision, avg.Recall, avg.F1
 		}
 	}}
+}
+
+// indexLabels returns all, the labels of gold and pred in labelOrder's order, and gi and pi,
+// each gold and predicted label's index in all.
+func indexLabels(gold, pred []string) (all []string, gi, pi []int32) {
+	all = labelOrder(gold, pred).Sorted(gold, pred)
+	at := make(map[string]int32, len(all))
+	for i, l := range all {
+		at[l] = int32(i)
+	}
+	gi, pi = make([]int32, len(gold)), make([]int32, len(pred))
+	for i := range gold {
+		gi[i], pi[i] = at[gold[i]], at[pred[i]]
+	}
+	return all, gi, pi
 }
 
 // aucStat resamples the scored records. The records are sorted by score once; a resample counts

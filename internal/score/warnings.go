@@ -16,28 +16,10 @@ func (s *Summary) warnings() {
 		w = append(w, "no records: every count is zero")
 	}
 	if s.Errors > 0 {
-		switch zeroed := s.Errors - s.failedUnscored; {
-		case s.ErrorsAsZero && zeroed == s.Errors:
-			w = append(w, english.Count(s.Errors, "record carries a prediction or judge error and counts", "records carry prediction or judge errors and count")+" as 0 (--errors-as-zero)")
-		case s.ErrorsAsZero:
-			// A failed record that no selected metric reads (no answers, no judgment for
-			// judge_score) gets no 0: it is among the unscored.
-			w = append(w, fmt.Sprintf("%s: %d %s as 0 (--errors-as-zero), %d no selected metric reads (unscored)",
-				english.Count(s.Errors, "record carries a prediction or judge error", "records carry prediction or judge errors"),
-				zeroed, english.Form(zeroed, "counts", "count"), s.failedUnscored))
-		default:
-			w = append(w, fmt.Sprintf("%s excluded (--errors-as-zero counts %s as 0)",
-				english.Count(s.Errors, "record carries a prediction or judge error and is", "records carry prediction or judge errors and are"), english.Form(s.Errors, "it", "them")))
-		}
+		w = append(w, s.errorsWarning())
 	}
-	if n := s.MissingAsZero; n > 0 {
-		if s.missingPart == 0 {
-			w = append(w, fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
-				english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
-		} else {
-			w = append(w, fmt.Sprintf("%s no prediction (%d) or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
-				english.Count(n, "record has", "records have"), n-s.missingPart, s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", ")))
-		}
+	if s.MissingAsZero > 0 {
+		w = append(w, s.missingWarning())
 	}
 	if s.Unscored > 0 {
 		w = append(w, unscoredWarning(s.Unscored, s.Records, s.unpredicted, s.unjudged, s.unjudgedBare))
@@ -62,6 +44,38 @@ func (s *Summary) warnings() {
 	}
 	w = append(w, s.unreliable()...)
 	s.Warnings = append(w, s.Warnings...)
+}
+
+// errorsWarning says how the records that carry a prediction or judge error (s.Errors, one at
+// least) count: as 0 under --errors-as-zero, but for those no selected metric reads, which are
+// unscored; without it, they are excluded.
+func (s *Summary) errorsWarning() string {
+	switch zeroed := s.Errors - s.failedUnscored; {
+	case s.ErrorsAsZero && zeroed == s.Errors:
+		return english.Count(s.Errors, "record carries a prediction or judge error and counts", "records carry prediction or judge errors and count") + " as 0 (--errors-as-zero)"
+	case s.ErrorsAsZero:
+		// A failed record that no selected metric reads (no answers, no judgment for
+		// judge_score) gets no 0: it is among the unscored.
+		return fmt.Sprintf("%s: %d %s as 0 (--errors-as-zero), %d no selected metric reads (unscored)",
+			english.Count(s.Errors, "record carries a prediction or judge error", "records carry prediction or judge errors"),
+			zeroed, english.Form(zeroed, "counts", "count"), s.failedUnscored)
+	default:
+		return fmt.Sprintf("%s excluded (--errors-as-zero counts %s as 0)",
+			english.Count(s.Errors, "record carries a prediction or judge error and is", "records carry prediction or judge errors and are"), english.Form(s.Errors, "it", "them"))
+	}
+}
+
+// missingWarning says that the records --missing-as-zero scores 0 (s.MissingAsZero, one at
+// least) have no prediction, or one without what a metric reads, and in which metrics they count
+// as 0, as the benchmark's script scores them.
+func (s *Summary) missingWarning() string {
+	n := s.MissingAsZero
+	if s.missingPart == 0 {
+		return fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
+			english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", "))
+	}
+	return fmt.Sprintf("%s no prediction (%d) or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
+		english.Count(n, "record has", "records have"), n-s.missingPart, s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", "))
 }
 
 // factsWarning says, when some records have HotpotQA's supporting-fact scores and others have
