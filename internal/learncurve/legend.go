@@ -164,9 +164,18 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 		suffixes[i] = fmt.Sprintf(" (n=%d, k=%s)", t.Sequences, slopeText(t.Slope))
 		shown[i] = lb.fit(names[i], suffixes[i], middle)
 	}
-	// Names cut alike are cut again to keep the character where each first differs from the
-	// others of its kind, from the start, else from the end, else around it; failing those,
-	// each is numbered by its place.
+	lb.cutApart(names, suffixes, shown)
+	labels := make([]string, len(types))
+	for i := range types {
+		labels[i] = shown[i] + suffixes[i]
+	}
+	return labels, undrawnWarning(undrawn)
+}
+
+// cutApart cuts again the names shown alike (shown holds each entry before its suffix) to keep the
+// character where each first differs from the others of its kind, from the start, else from the
+// end, else around it; failing those, each is numbered by its place.
+func (lb *labeller) cutApart(names [][]rune, suffixes, shown []string) {
 	for try := range 4 {
 		same := alike(shown)
 		if len(same) == 0 {
@@ -195,11 +204,6 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 			}
 		}
 	}
-	labels := make([]string, len(types))
-	for i := range types {
-		labels[i] = shown[i] + suffixes[i]
-	}
-	return labels, undrawnWarning(undrawn)
 }
 
 // alike returns the groups of two or more types shown alike, in the order they first come.
