@@ -201,20 +201,23 @@ func distinct(xs []string) int {
 	return len(seen)
 }
 
+// chunkSummary is the group's chunk figures: its summed counts, overall and per chunk type, with
+// their ratios, and the token accuracy.
 func (a *corpusGroup) chunkSummary() *ChunkSummary {
 	c := a.chunk
-	c.ChunkStat = chunkStat(a.chunkTotalCnt)
+	c.ChunkStat = newChunkStat(a.chunkTotalCnt)
 	if acc, ok := (metric.ChunkReport{Tokens: c.Tokens, TokenCorrect: c.TokenCorrect}).TokenAccuracy(); ok {
 		c.TokenAcc = &acc
 	}
 	c.PerType = map[string]ChunkStat{}
 	for t, n := range a.chunkPerType {
-		c.PerType[t] = chunkStat(n)
+		c.PerType[t] = newChunkStat(n)
 	}
 	return &c
 }
 
-func chunkStat(c metric.ChunkCounts) ChunkStat {
+// newChunkStat is the counts c with their precision, recall and F1.
+func newChunkStat(c metric.ChunkCounts) ChunkStat {
 	return ChunkStat{Label: c.Label, Infer: c.Infer, Correct: c.Correct, PRF: c.PRF()}
 }
 
