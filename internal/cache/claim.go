@@ -62,7 +62,8 @@ func newClaims() claims {
 
 // claim tries to mark key's call as this Cache's, and says whether it did: it did when no
 // process claims key, when this Cache does already, or when the claim there is stale (not
-// renewed for claims.stale, or made by a process of this machine that no longer runs).
+// renewed for claims.stale, or made by a process of this machine that no longer runs; a machine
+// without a name, which others may share, never counts as this one).
 func (c *Cache) claim(ctx context.Context, key string) (bool, error) {
 	now := c.claims.now().UnixMilli()
 	res, err := c.db.ExecContext(ctx,
@@ -79,7 +80,7 @@ func (c *Cache) claim(ctx context.Context, key string) (bool, error) {
 	var owner, host string
 	var pid int
 	err = c.db.QueryRowContext(ctx, `SELECT owner, host, pid FROM claims WHERE key = ?`, key).Scan(&owner, &host, &pid)
-	if err != nil || host != c.claims.host || c.claims.alive(pid) {
+	if err != nil || host == "" || host != c.claims.host || c.claims.alive(pid) {
 		return false, nil // released since (the next look finds its reply, or claims it), or held
 	}
 	res, err = c.db.ExecContext(ctx, `UPDATE claims SET owner = ?, pid = ?, beat = ? WHERE key = ? AND owner = ?`,
