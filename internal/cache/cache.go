@@ -105,12 +105,14 @@ func (c *Cache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	return v, true, nil
 }
 
+// putEntry stores a value under a key, replacing any previous value: its arguments are the key,
+// the value and the time in seconds since 1970.
+const putEntry = `INSERT INTO entries (key, value, created) VALUES (?, ?, ?)
+	ON CONFLICT(key) DO UPDATE SET value = excluded.value`
+
 // Put stores value under key, replacing any previous value, and commits before returning.
 func (c *Cache) Put(ctx context.Context, key string, value []byte) error {
-	_, err := c.db.ExecContext(ctx,
-		`INSERT INTO entries (key, value, created) VALUES (?, ?, ?)
-		 ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-		key, value, time.Now().Unix())
+	_, err := c.db.ExecContext(ctx, putEntry, key, value, time.Now().Unix())
 	if err != nil {
 		return fmt.Errorf("cache %s: put: %w", c.path, err)
 	}

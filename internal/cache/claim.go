@@ -16,6 +16,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"sync"
 	"time"
@@ -99,6 +100,61 @@ func (c *Cache) release(ctx context.Context, key string) {
 	c.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM claims WHERE key = ? AND owner = ?`, key, c.claims.owner) //nolint:errcheck
 }
 
+// hold is a call's claim on its key while the call is made: renewed until stop is called, and
+// let go by store, with the reply, or by release.
+type hold struct {
+	c    *Cache
+	key  string
+	stop func() // stops the renewing; nil once the claim is let go, or for a call made unclaimed
+}
+
+// store stores the reply value under the key and lets the claim go, in one transaction, so that
+// a process waiting for the key finds the reply as the claim goes. A call made unclaimed stores
+// its reply alone.
+func (h *hold) store(ctx context.Context, value []byte) error {
+	if h.stop == nil {
+		return h.c.Put(ctx, h.key, value)
+	}
+	h.stop()
+	if err := h.c.putReleasing(ctx, h.key, value); err != nil {
+		h.c.release(ctx, h.key)
+		h.stop = nil
+		return err
+	}
+	h.stop = nil
+	return nil
+}
+
+// release lets the claim go, unless store did.
+func (h *hold) release(ctx context.Context) {
+	if h.stop != nil {
+		h.stop()
+		h.c.release(ctx, h.key)
+		h.stop = nil
+	}
+}
+
+// putReleasing stores value under key, as Put does, and removes this Cache's claim on key, in
+// one transaction.
+func (c *Cache) putReleasing(ctx context.Context, key string, value []byte) error {
+	tx, err := c.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, putEntry, key, value, time.Now().Unix())
+		if err == nil {
+			_, err = tx.ExecContext(ctx, `DELETE FROM claims WHERE key = ? AND owner = ?`, key, c.claims.owner)
+		}
+		if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Rollback() //nolint:errcheck // the write failed; nothing to undo
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("cache %s: put: %w", c.path, err)
+	}
+	return nil
+}
+
 // renew renews this Cache's claim on key every claims.beat until the returned function is
 // called, which waits for the renewing to stop.
 func (c *Cache) renew(key string) (stop func()) {
@@ -123,16 +179,16 @@ func (c *Cache) renew(key string) (stop func()) {
 }
 
 // await waits until this Client holds key's claim or another process has stored key's reply,
-// and returns the stored reply (ok) or the function that gives the claim up once the call is
-// made and its reply stored. A claim that cannot be made (the file locked past BusyTimeout)
-// is not waited for: the call is made unclaimed, as two processes made it before claims.
+// and returns the stored reply (ok) or the claim's hold, which stores the reply and lets the
+// claim go. A claim that cannot be made (the file locked past BusyTimeout) is not waited for:
+// the call is made unclaimed, as two processes made it before claims.
 //
 // While it waits for another process's call, the call of this one is neither counted as a reply
 // to be stored (*storing, the interrupt.Storing count, is ended, and counted again once the
 // claim is won: a run whose output has nowhere to go need not wait for another process's call),
 // nor waited for once the run is asked to finish (it ends with interrupt.ErrNotCalled, as a call
 // the finishing run does not make).
-func (c *Client) await(ctx context.Context, key string, storing *func()) (resp model.Response, ok bool, release func(), err error) {
+func (c *Client) await(ctx context.Context, key string, storing *func()) (resp model.Response, ok bool, h *hold, err error) {
 	wait, cancel := interrupt.Waiting(ctx)
 	defer cancel()
 	waited := false
@@ -142,7 +198,7 @@ func (c *Client) await(ctx context.Context, key string, storing *func()) (resp m
 			if ctx.Err() != nil {
 				return model.Response{}, false, nil, ctx.Err()
 			}
-			return model.Response{}, false, func() {}, nil
+			return model.Response{}, false, &hold{c: c.Cache, key: key}, nil
 		}
 		if won {
 			// The owner before may have stored the reply and let the key go between the look
@@ -154,8 +210,7 @@ func (c *Client) await(ctx context.Context, key string, storing *func()) (resp m
 			if waited {
 				*storing = interrupt.Storing(ctx)
 			}
-			stop := c.Cache.renew(key)
-			return model.Response{}, false, func() { stop(); c.Cache.release(ctx, key) }, nil
+			return model.Response{}, false, &hold{c: c.Cache, key: key, stop: c.Cache.renew(key)}, nil
 		}
 		if !waited {
 			(*storing)()

@@ -137,11 +137,11 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if model.IsStoredOnly(ctx) {
 		return model.Response{}, model.ErrNotStored
 	}
-	resp, ok, release, err := c.await(ctx, key, &done)
+	resp, ok, h, err := c.await(ctx, key, &done)
 	if ok || err != nil {
 		return resp, err
 	}
-	defer release()
+	defer h.release(ctx)
 	resp, err = c.Next.Generate(ctx, req)
 	if err != nil || strings.TrimSpace(resp.Text) == "" {
 		return resp, err // errors, and replies without text, are never stored
@@ -155,7 +155,7 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	// A reply that was paid for is stored even if the run is being interrupted, and answers its
 	// record even when it cannot be stored: the failure is counted for the run's warning
 	// (Cache.Unstored), where failing the record threw the paid reply away.
-	if err := c.Cache.Put(context.WithoutCancel(ctx), key, v); err != nil {
+	if err := h.store(context.WithoutCancel(ctx), v); err != nil {
 		c.Cache.unstoredReply(err)
 	}
 	return resp, nil

@@ -175,7 +175,7 @@ type chatServer struct {
 // newChatServer starts a chatServer, closed when the test ends, that answers its nth request
 // (counting from 1) with the status and body answer returns for n and the request's last
 // message.
-func newChatServer(t *testing.T, answer func(n int64, question string) (status int, body string)) *chatServer {
+func newChatServer(t testing.TB, answer func(n int64, question string) (status int, body string)) *chatServer {
 	t.Helper()
 	s := &chatServer{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
