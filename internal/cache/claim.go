@@ -116,13 +116,12 @@ func (h *hold) store(ctx context.Context, value []byte) error {
 		return h.c.Put(ctx, h.key, value)
 	}
 	h.stop()
-	if err := h.c.putReleasing(ctx, h.key, value); err != nil {
-		h.c.release(ctx, h.key)
-		h.stop = nil
-		return err
-	}
 	h.stop = nil
-	return nil
+	err := h.c.putReleasing(ctx, h.key, value)
+	if err != nil {
+		h.c.release(ctx, h.key) // the reply is not stored: let the claim go all the same
+	}
+	return err
 }
 
 // release lets the claim go, unless store did.
