@@ -236,17 +236,23 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	case <-broken:
 		endOfOutput(ctx, prog, stderr, sigs, finish)
 	}
+	// stop waits, once the calls are abandoned, for the signal (or interruptGrace) that ends the
+	// process at once, naming the run name, unless the run ends first or its output's reader
+	// goes away (endOfOutput: none of the abandoned calls is left to store).
+	stop := func(name string, sig os.Signal) {
+		switch _, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace); why {
+		case stopDone:
+		case stopBroken:
+			endOfOutput(ctx, prog, stderr, sigs, finish)
+		default:
+			stopNow(stderr, name, why)
+		}
+	}
 	n := finish()
 	if name, ok := interrupt.NoCallsName(ctx); ok {
 		abandon()
-		_, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace)
-		switch why {
-		case stopDone:
-			return
-		case stopBroken:
-			endOfOutput(ctx, prog, stderr, sigs, finish)
-		}
-		stopNow(stderr, name, why)
+		stop(name, sig)
+		return
 	}
 	sayFinishing(stderr, prog, n)
 	sig, why := nextSignal(sigs, done, broken, sig, signalEcho, finishGrace)
@@ -259,13 +265,7 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		sayAbandoning(stderr, prog, why, n, finish)
 	}
 	abandon()
-	switch _, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace); why {
-	case stopDone:
-	case stopBroken: // the calls were abandoned: none is left to store
-		endOfOutput(ctx, prog, stderr, sigs, finish)
-	default:
-		stopNow(stderr, prog, why)
-	}
+	stop(prog, sig)
 }
 
 // sayFinishing says on stderr, at the first signal, that the run finishes its n calls in flight
