@@ -100,37 +100,87 @@ func (c *Cache) release(ctx context.Context, key string) {
 	c.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM claims WHERE key = ? AND owner = ?`, key, c.claims.owner) //nolint:errcheck
 }
 
-// hold is a call's claim on its key while the call is made: renewed until stop is called, and
-// let go by store, with the reply, or by release.
-type hold struct {
+// Claims is a set of keys whose calls this Cache makes, each claimed in the file (or, when the
+// claim could not be made, called for unclaimed): the claims are renewed until each key is let go
+// by Store, with its value, or by Release. It is safe for concurrent use.
+type Claims struct {
 	c    *Cache
-	key  string
-	stop func() // stops the renewing; nil once the claim is let go, or for a call made unclaimed
+	keys []string // the keys to call for, in the order they were settled
+
+	mu   sync.Mutex
+	open map[string]bool // the keys not yet stored or let go: true for those claimed
+	held int             // how many of open are claimed
+	stop func()          // stops the renewing; nil once no claimed key is left, or none was
 }
 
-// store stores the reply value under the key and lets the claim go, in one transaction, so that
-// a process waiting for the key finds the reply as the claim goes. A call made unclaimed stores
-// its reply alone.
-func (h *hold) store(ctx context.Context, value []byte) error {
-	if h.stop == nil {
-		return h.c.Put(ctx, h.key, value)
+// Keys returns the keys whose calls the Claims' owner makes, in the order they were given.
+func (h *Claims) Keys() []string { return h.keys }
+
+// add adds key to h's keys, claimed or not.
+func (h *Claims) add(key string, claimed bool) {
+	h.keys = append(h.keys, key)
+	if h.open == nil {
+		h.open = map[string]bool{}
 	}
-	h.stop()
-	h.stop = nil
-	err := h.c.putReleasing(ctx, h.key, value)
+	h.open[key] = claimed
+	if claimed {
+		h.held++
+	}
+}
+
+// Store stores value under key, one of h's keys, and lets its claim go, in one transaction, so
+// that a process waiting for the key finds the value as the claim goes. A key called for
+// unclaimed, or stored or let go before, is stored alone.
+func (h *Claims) Store(ctx context.Context, key string, value []byte) error {
+	if !h.let(key) {
+		return h.c.Put(ctx, key, value)
+	}
+	err := h.c.putReleasing(ctx, key, value)
 	if err != nil {
-		h.c.release(ctx, h.key) // the reply is not stored: let the claim go all the same
+		h.c.release(ctx, key) // the value is not stored: let the claim go all the same
 	}
 	return err
 }
 
-// release lets the claim go, unless store did.
-func (h *hold) release(ctx context.Context) {
-	if h.stop != nil {
-		h.stop()
-		h.c.release(ctx, h.key)
-		h.stop = nil
+// Release lets go every claim of h's that Store has not, and stops their renewing.
+func (h *Claims) Release(ctx context.Context) {
+	for _, key := range h.keys {
+		if h.let(key) {
+			h.c.release(ctx, key)
+		}
 	}
+}
+
+// let takes key out of h's open keys, stops the renewing once no claimed key is left, and says
+// whether key was open and claimed.
+func (h *Claims) let(key string) bool {
+	h.mu.Lock()
+	claimed := h.open[key]
+	delete(h.open, key)
+	var stop func()
+	if claimed {
+		if h.held--; h.held == 0 {
+			stop, h.stop = h.stop, nil
+		}
+	}
+	h.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	return claimed
+}
+
+// claimed returns the keys h still claims, for the renewing.
+func (h *Claims) claimed() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	keys := make([]string, 0, h.held)
+	for key, claimed := range h.open {
+		if claimed {
+			keys = append(keys, key)
+		}
+	}
+	return keys
 }
 
 // putReleasing stores value under key, as Put does, and removes this Cache's claim on key, in
@@ -154,9 +204,9 @@ func (c *Cache) putReleasing(ctx context.Context, key string, value []byte) erro
 	return nil
 }
 
-// renew renews this Cache's claim on key every claims.beat until the returned function is
-// called, which waits for the renewing to stop.
-func (c *Cache) renew(key string) (stop func()) {
+// renew renews h's claims every claims.beat until the returned function is called, which waits
+// for the renewing to stop.
+func (c *Cache) renew(h *Claims) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -169,62 +219,100 @@ func (c *Cache) renew(key string) (stop func()) {
 			case <-t.C:
 				// A renewal that fails leaves the claim to go stale, and another process to
 				// make the call too: the worst a claim can do.
-				c.db.Exec(`UPDATE claims SET beat = ? WHERE key = ? AND owner = ?`, //nolint:errcheck
-					c.claims.now().UnixMilli(), key, c.claims.owner)
+				now := c.claims.now().UnixMilli()
+				for _, key := range h.claimed() {
+					c.db.Exec(`UPDATE claims SET beat = ? WHERE key = ? AND owner = ?`, now, key, c.claims.owner) //nolint:errcheck
+				}
 			}
 		}
 	})
 	return func() { close(done); wg.Wait() }
 }
 
-// await waits until this Client holds key's claim or another process has stored key's reply,
-// and returns the stored reply (ok) or the claim's hold, which stores the reply and lets the
-// claim go. A claim that cannot be made (the file locked past BusyTimeout) is not waited for:
-// the call is made unclaimed, as two processes made it before claims.
-//
-// While it waits for another process's call, the call of this one is neither counted as a reply
-// to be stored (*storing, the interrupt.Storing count, is ended, and counted again once the
-// claim is won: a run whose output has nowhere to go need not wait for another process's call),
-// nor waited for once the run is asked to finish (it ends with interrupt.ErrNotCalled, as a call
-// the finishing run does not make).
-func (c *Client) await(ctx context.Context, key string, storing *func()) (resp model.Response, ok bool, h *hold, err error) {
+// Claim claims the call of each of keys, none of which the caller found stored, for this Cache,
+// unless another process claims it: those keys are others, in order, to be waited for with
+// Await. Claimed keys are looked for once more, since the process that claimed one before may
+// have stored its value and let it go in between: a value found, that answers says answers its
+// key, is in stored and its claim let go; the others are h's keys, whose calls the caller makes,
+// storing each value with h.Store and letting the rest go with h.Release. A claim that cannot be
+// made (the file locked past BusyTimeout) is not waited for: the key is one of h's, called for
+// unclaimed, as two processes called for it before claims.
+func (c *Cache) Claim(ctx context.Context, keys []string, answers func([]byte) bool) (stored map[string][]byte, h *Claims, others []string, err error) {
+	return c.settle(ctx, keys, answers, false)
+}
+
+// Await waits for keys, each claimed by another process, until at least one of them is stored
+// or can be claimed, looking every claims.poll, and then returns as Claim does. Once the run is
+// asked to finish (internal/interrupt) it stops waiting, with the error of a call not made
+// (interrupt.ErrNotCalled, as the model's clients say it).
+func (c *Cache) Await(ctx context.Context, keys []string, answers func([]byte) bool) (stored map[string][]byte, h *Claims, others []string, err error) {
 	wait, cancel := interrupt.Waiting(ctx)
 	defer cancel()
-	waited := false
 	for {
-		won, err := c.Cache.claim(ctx, key)
-		if err != nil {
-			if ctx.Err() != nil {
-				return model.Response{}, false, nil, ctx.Err()
-			}
-			return model.Response{}, false, &hold{c: c.Cache, key: key}, nil
-		}
-		if won {
-			// The owner before may have stored the reply and let the key go between the look
-			// that found no reply and this claim.
-			if resp, ok, err := c.stored(ctx, key); ok || err != nil {
-				c.Cache.release(ctx, key)
-				return resp, ok, nil, err
-			}
-			if waited {
-				*storing = interrupt.Storing(ctx)
-			}
-			return model.Response{}, false, &hold{c: c.Cache, key: key, stop: c.Cache.renew(key)}, nil
-		}
-		if !waited {
-			(*storing)()
-			*storing, waited = func() {}, true
-		}
 		select {
 		case <-wait.Done():
 			if err := ctx.Err(); err != nil {
-				return model.Response{}, false, nil, err
+				return nil, nil, nil, err
 			}
-			return model.Response{}, false, nil, &model.CallError{Err: interrupt.ErrNotCalled} // as the model's clients say it
-		case <-time.After(c.Cache.claims.poll):
+			return nil, nil, nil, &model.CallError{Err: interrupt.ErrNotCalled}
+		case <-time.After(c.claims.poll):
 		}
-		if resp, ok, err := c.stored(ctx, key); ok || err != nil {
-			return resp, ok, nil, err
+		stored, h, others, err = c.settle(ctx, keys, answers, true)
+		if err != nil || len(others) < len(keys) {
+			return stored, h, others, err
 		}
 	}
+}
+
+// settle is Claim, and with look, Await's look: then each key is looked for before it is
+// claimed, and one found stored is not.
+func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) bool, look bool) (stored map[string][]byte, h *Claims, others []string, err error) {
+	h = &Claims{c: c}
+	found := func(key string) (bool, error) {
+		v, ok, err := c.Get(ctx, key)
+		if !ok || err != nil || !answers(v) {
+			return false, err
+		}
+		if stored == nil {
+			stored = map[string][]byte{}
+		}
+		stored[key] = v
+		return true, nil
+	}
+	for _, key := range keys {
+		if look {
+			if ok, err := found(key); err != nil {
+				h.Release(ctx)
+				return nil, nil, nil, err
+			} else if ok {
+				continue
+			}
+		}
+		won, err := c.claim(ctx, key)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			h.Release(ctx)
+			return nil, nil, nil, ctx.Err()
+		case err != nil:
+			h.add(key, false)
+		case !won:
+			others = append(others, key)
+		default:
+			ok, err := found(key)
+			if ok || err != nil {
+				c.release(ctx, key)
+			}
+			if err != nil {
+				h.Release(ctx)
+				return nil, nil, nil, err
+			}
+			if !ok {
+				h.add(key, true)
+			}
+		}
+	}
+	if h.held > 0 {
+		h.stop = c.renew(h)
+	}
+	return stored, h, others, nil
 }

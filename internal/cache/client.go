@@ -141,7 +141,7 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if ok || err != nil {
 		return resp, err
 	}
-	defer h.release(ctx)
+	defer h.Release(ctx)
 	resp, err = c.Next.Generate(ctx, req)
 	if err != nil || strings.TrimSpace(resp.Text) == "" {
 		return resp, err // errors, and replies without text, are never stored
@@ -155,10 +155,41 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	// A reply that was paid for is stored even if the run is being interrupted, and answers its
 	// record even when it cannot be stored: the failure is counted for the run's warning
 	// (Cache.Unstored), where failing the record threw the paid reply away.
-	if err := h.store(context.WithoutCancel(ctx), v); err != nil {
+	if err := h.Store(context.WithoutCancel(ctx), key, v); err != nil {
 		c.Cache.unstoredReply(err)
 	}
 	return resp, nil
+}
+
+// await waits until this Client holds key's claim or another process has stored key's reply,
+// and returns the stored reply (ok) or the claim, which stores the reply and lets the claim go
+// (see Cache.Claim and Cache.Await).
+//
+// While it waits for another process's call, the call of this one is not counted as a reply to
+// be stored (*storing, the interrupt.Storing count, is ended, and counted again once the claim is
+// won: a run whose output has nowhere to go need not wait for another process's call).
+func (c *Client) await(ctx context.Context, key string, storing *func()) (resp model.Response, ok bool, h *Claims, err error) {
+	answers := func(v []byte) bool { _, ok := replyOf(v); return ok }
+	stored, h, others, err := c.Cache.Claim(ctx, []string{key}, answers)
+	waited := false
+	for err == nil && len(others) > 0 {
+		if !waited {
+			(*storing)()
+			*storing, waited = func() {}, true
+		}
+		stored, h, others, err = c.Cache.Await(ctx, others, answers)
+	}
+	if err != nil {
+		return model.Response{}, false, nil, err
+	}
+	if v, ok := stored[key]; ok {
+		resp, _ := replyOf(v)
+		return resp, true, nil, nil
+	}
+	if waited {
+		*storing = interrupt.Storing(ctx)
+	}
+	return model.Response{}, false, h, nil
 }
 
 // stored returns the reply stored under key, if there is one (ok). An entry that does not decode
@@ -170,9 +201,16 @@ func (c *Client) stored(ctx context.Context, key string) (resp model.Response, o
 	if !ok || err != nil {
 		return model.Response{}, false, err
 	}
+	resp, ok = replyOf(v)
+	return resp, ok, nil
+}
+
+// replyOf decodes a stored reply, as a cached Response; ok is false for an entry that is no
+// reply (see stored).
+func replyOf(v []byte) (resp model.Response, ok bool) {
 	if json.Unmarshal(v, &resp) != nil || strings.TrimSpace(resp.Text) == "" {
-		return model.Response{}, false, nil
+		return model.Response{}, false
 	}
 	resp.Cached, resp.Attempts = true, 0
-	return resp, true, nil
+	return resp, true
 }
