@@ -572,11 +572,12 @@ func TestFinishingKeepsCallsInFlight(t *testing.T) {
 	f := newFake(t)
 	arrived := make(chan string, 3)
 	release := map[string]chan struct{}{"paris": make(chan struct{}), "london": make(chan struct{})}
-	f.hold = func(in []string) {
+	f.hold = func(in []string) int {
 		arrived <- in[0]
 		if ch := release[in[0]]; ch != nil {
 			<-ch
 		}
+		return 0
 	}
 	srv := f.start()
 	cfg := Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Cache: c, Batch: 1, Parallel: 2}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
@@ -93,44 +94,141 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 // fetch return its error once the requests in flight have ended, and no new request is made; the
 // ones in flight are not cancelled, so what they fetched (and was paid for) is stored, and a
 // finishing run (internal/interrupt) keeps its calls in flight as qa-predict's do.
+//
+// With a cache, each request's texts are claimed in the cache file first (cache.Cache.Claim):
+// a text whose call another process is making is left out of the request and waited for once
+// the requests are made, to be answered by the other process's value, or asked for in a request
+// of its own if that process let it go unstored. Processes sharing a cache so ask for each text
+// once between them, as qa-predict's calls are asked once.
 func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 	call func(context.Context, []string) ([]V, error)) (map[string]V, error) {
 	got, keys, miss, err := lookup(ctx, s, texts, c)
 	if err != nil {
 		return nil, err
 	}
-	per := s.perRequest
-	results := make([][]V, (len(miss)+per-1)/per)
+	f := &fetcher[V]{s: s, c: c, call: call, keys: keys, got: got, text: make(map[string]string, len(keys))}
+	for t, key := range keys {
+		f.text[key] = t
+	}
+	if err := f.run(ctx, miss, nil); err != nil {
+		return nil, err
+	}
+	for len(f.others) > 0 {
+		stored, h, others, err := s.cfg.Cache.Await(ctx, f.others, f.answers)
+		if err != nil {
+			return nil, err
+		}
+		f.others = others
+		f.takeStored(stored)
+		err = f.run(ctx, f.texts(h.Keys()), h)
+		h.Release(ctx) // the claims of requests that failed or were not made
+		if err != nil {
+			return nil, err
+		}
+	}
+	return got, nil
+}
+
+// fetcher is one fetch's state.
+type fetcher[V any] struct {
+	s    *Scorer
+	c    codec[V]
+	call func(context.Context, []string) ([]V, error)
+	keys map[string]string // each text's cache key
+	text map[string]string // each key's text
+
+	mu     sync.Mutex
+	got    map[string]V // each text's value
+	others []string     // the keys whose calls other processes were making, to wait for
+}
+
+// run fetches the values of todo in requests of at most perRequest texts, Parallel at a time.
+// With a cache and no claims (h nil), it claims each request's texts before it makes it, and
+// leaves those other processes claim to f.others; with h, todo's texts are h's already.
+func (f *fetcher[V]) run(ctx context.Context, todo []string, h *cache.Claims) error {
+	per := f.s.perRequest
 	var g errgroup.Group
-	g.SetLimit(s.cfg.Parallel)
+	g.SetLimit(f.s.cfg.Parallel)
 	var failed atomic.Bool
-	for b := range results {
-		batch := miss[b*per : min((b+1)*per, len(miss))]
+	for b := 0; b < len(todo); b += per {
+		batch := todo[b:min(b+per, len(todo))]
 		g.Go(func() error {
 			if failed.Load() {
 				return nil // after a failure no new call is made
 			}
-			if s.cfg.Cache != nil {
+			if f.s.cfg.Cache != nil {
 				defer interrupt.Storing(ctx)() // until what it fetched is stored
 			}
-			vs, err := fetchBatch(ctx, s, batch, keys, c, call)
+			batch, bh, err := f.claim(ctx, batch, h)
+			if err != nil || len(batch) == 0 {
+				return err
+			}
+			if h == nil && bh != nil {
+				defer bh.Release(ctx)
+			}
+			vs, err := fetchBatch(ctx, f.s, batch, f.keys, f.c, f.call, bh)
 			if err != nil {
 				failed.Store(true)
 				return err
 			}
-			results[b] = vs
+			f.mu.Lock()
+			for i, v := range vs {
+				f.got[batch[i]] = v
+			}
+			f.mu.Unlock()
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		return nil, err
+	return g.Wait()
+}
+
+// claim returns the texts of batch to ask for, and their claims: with h, or with no cache, batch
+// and h as they are; else those of batch's texts it claims, the values of those another process
+// stored meanwhile taken, and those another process claims left to f.others.
+func (f *fetcher[V]) claim(ctx context.Context, batch []string, h *cache.Claims) ([]string, *cache.Claims, error) {
+	if h != nil || f.s.cfg.Cache == nil {
+		return batch, h, nil
 	}
-	for b, vs := range results {
-		for i, v := range vs {
-			got[miss[b*per+i]] = v
-		}
+	keys := make([]string, len(batch))
+	for i, t := range batch {
+		keys[i] = f.keys[t]
 	}
-	return got, nil
+	stored, h, others, err := f.s.cfg.Cache.Claim(ctx, keys, f.answers)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.takeStored(stored)
+	f.mu.Lock()
+	f.others = append(f.others, others...)
+	f.mu.Unlock()
+	return f.texts(h.Keys()), h, nil
+}
+
+// answers says whether a stored value answers its text: one that does not decode, or that
+// c.check refuses, is asked for again.
+func (f *fetcher[V]) answers(b []byte) bool {
+	v, err := f.c.decode(b)
+	return err == nil && f.c.check(v) == nil
+}
+
+// takeStored takes the values other processes stored, by key, as answered from the cache.
+func (f *fetcher[V]) takeStored(stored map[string][]byte) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for key, b := range stored {
+		v, _ := f.c.decode(b) // answers took it
+		f.got[f.text[key]] = v
+		f.s.hits.Add(1)
+	}
+}
+
+// texts returns the texts of keys.
+func (f *fetcher[V]) texts(keys []string) []string {
+	texts := make([]string, len(keys))
+	for i, key := range keys {
+		texts[i] = f.text[key]
+	}
+	return texts
 }
 
 // lookup returns the cached value of each distinct non-empty text in texts (got), every such
@@ -162,7 +260,7 @@ func lookup[V any](ctx context.Context, s *Scorer, texts []string, c codec[V]) (
 // under their keys in keys (storeBatch). It fails on a failed call, a reply whose values differ
 // in dimension (none of it stored), a value c.check refuses or a failed store.
 func fetchBatch[V any](ctx context.Context, s *Scorer, batch []string, keys map[string]string, c codec[V],
-	call func(context.Context, []string) ([]V, error)) ([]V, error) {
+	call func(context.Context, []string) ([]V, error), h *cache.Claims) ([]V, error) {
 	vs, err := call(ctx, batch)
 	if model.NotMade(err) { // the transport did not make the call: no batch was sent
 		s.notSent.Add(1)
@@ -179,7 +277,7 @@ func fetchBatch[V any](ctx context.Context, s *Scorer, batch []string, keys map[
 	if err := oneDim(vs, c.dim); err != nil {
 		return nil, fmt.Errorf("the server returned %w: a failing or misconfigured model?", err)
 	}
-	if err := storeBatch(ctx, s, batch, vs, keys, c); err != nil {
+	if err := storeBatch(ctx, s, batch, vs, keys, c, h); err != nil {
 		return nil, err
 	}
 	return vs, nil
@@ -188,7 +286,7 @@ func fetchBatch[V any](ctx context.Context, s *Scorer, batch []string, keys map[
 // storeBatch stores each of vs, the values of batch, that c.check takes, even if ctx is
 // cancelled; a failed store stops it. The first value c.check refuses is its error, once the
 // others are stored.
-func storeBatch[V any](ctx context.Context, s *Scorer, batch []string, vs []V, keys map[string]string, c codec[V]) error {
+func storeBatch[V any](ctx context.Context, s *Scorer, batch []string, vs []V, keys map[string]string, c codec[V], h *cache.Claims) error {
 	var bad error
 	for i, v := range vs {
 		if err := c.check(v); err != nil {
@@ -197,7 +295,7 @@ func storeBatch[V any](ctx context.Context, s *Scorer, batch []string, vs []V, k
 			}
 			continue
 		}
-		if err := s.store(context.WithoutCancel(ctx), keys[batch[i]], c.encode(v)); err != nil {
+		if err := s.store(context.WithoutCancel(ctx), keys[batch[i]], c.encode(v), h); err != nil {
 			return err
 		}
 	}
@@ -226,11 +324,15 @@ func cached[V any](ctx context.Context, s *Scorer, key string, c codec[V]) (V, b
 	return v, true, nil
 }
 
-func (s *Scorer) store(ctx context.Context, key string, value []byte) error {
-	if s.cfg.Cache == nil {
-		return nil
+// store stores value under key, letting the key's claim in h go if h has one.
+func (s *Scorer) store(ctx context.Context, key string, value []byte, h *cache.Claims) error {
+	switch {
+	case h != nil:
+		return h.Store(ctx, key, value)
+	case s.cfg.Cache != nil:
+		return s.cfg.Cache.Put(ctx, key, value)
 	}
-	return s.cfg.Cache.Put(ctx, key, value)
+	return nil
 }
 
 // A vector is stored as its float32 components, little-endian.

@@ -31,8 +31,9 @@ type fakeServer struct {
 	fail     []int          // statuses to answer first, one per request
 	bodies   []string       // raw request bodies
 
-	// hold, when set, sees each embedding request's inputs before it is answered, and may block.
-	hold func(inputs []string)
+	// hold, when set, sees each embedding request's inputs before it is answered, and may block;
+	// a status it returns other than 0 is the request's answer.
+	hold func(inputs []string) (status int)
 }
 
 const clsID, sepID = 101, 102
@@ -109,7 +110,12 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f.hold != nil {
-		f.hold(append(req.Input, req.Inputs...))
+		if status := f.hold(append(req.Input, req.Inputs...)); status != 0 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, `{"error":"injected %d"}`, status)
+			return
+		}
 	}
 	var reply any
 	var err error

@@ -103,7 +103,8 @@ without a prediction, or whose prediction failed, take no part.
 Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider, --embed-model and
 --embed-base-url (each a usage error, exit 2, when unset; the URL only for tei, as ollama and
 openai have their own), --embed-batch records at a time, in input order; with --cache the
-embeddings are stored and a rerun makes no call. The calls are made as qa-predict's are: at
+embeddings are stored and a rerun makes no call (processes sharing the file embed each text once
+between them). The calls are made as qa-predict's are: at
 most --embed-concurrency requests in flight (2), each attempt cut off after
 --embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429 and every 5xx but 501 and
 505, timeouts, resets, closed connections) retried --embed-max-retries times (5) with backoff,
