@@ -15,10 +15,13 @@ package cache
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/qapipe/qapipe/internal/interrupt"
@@ -50,6 +53,7 @@ type claims struct {
 	now               func() time.Time
 	beat, stale, poll time.Duration
 	alive             func(pid int) bool // whether a process of this machine runs
+	tries             atomic.Int64       // claim's writes, which take the file's write lock
 }
 
 // newClaims returns a Cache's claims, with a new owner token.
@@ -66,6 +70,7 @@ func newClaims() claims {
 // renewed for claims.stale, or made by a process of this machine that no longer runs; a machine
 // without a name, which others may share, never counts as this one).
 func (c *Cache) claim(ctx context.Context, key string) (bool, error) {
+	c.claims.tries.Add(1)
 	now := c.claims.now().UnixMilli()
 	res, err := c.db.ExecContext(ctx,
 		`INSERT INTO claims (key, owner, host, pid, beat) VALUES (?, ?, ?, ?, ?)
@@ -91,6 +96,35 @@ func (c *Cache) claim(ctx context.Context, key string) (bool, error) {
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err
+}
+
+// tryClaim claims key; with look (a wait's), only once a read finds it free, so that a process
+// waiting for others' calls writes nothing to the file while they hold them.
+func (c *Cache) tryClaim(ctx context.Context, key string, look bool) (bool, error) {
+	if look {
+		if free, err := c.free(ctx, key); err != nil || !free {
+			return false, err
+		}
+	}
+	return c.claim(ctx, key)
+}
+
+// free says whether claim may find key free to claim: no other process's claim holds it that is
+// fresh and not of a process of this machine that no longer runs (see claim). It only reads, so
+// that a process waiting for others' calls does not write to the file at every look.
+func (c *Cache) free(ctx context.Context, key string) (bool, error) {
+	var owner, host string
+	var pid int
+	var beat int64
+	err := c.db.QueryRowContext(ctx, `SELECT owner, host, pid, beat FROM claims WHERE key = ?`, key).Scan(&owner, &host, &pid, &beat)
+	if errors.Is(err, sql.ErrNoRows) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	stale := beat < c.claims.now().UnixMilli()-c.claims.stale.Milliseconds()
+	return owner == c.claims.owner || stale || host != "" && host == c.claims.host && !c.claims.alive(pid), nil
 }
 
 // release removes this Cache's claim on key, if it still holds it. It runs whether or not the
@@ -288,7 +322,7 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 				continue
 			}
 		}
-		won, err := c.claim(ctx, key)
+		won, err := c.tryClaim(ctx, key, look)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			h.Release(ctx)

@@ -381,3 +381,34 @@ func TestClaimWaitFinishing(t *testing.T) {
 		t.Errorf("%d requests asked q, want none", n)
 	}
 }
+
+// TestClaimWaitWritesNothing: a process waiting for another's claim only reads the file while
+// the claim holds, so that its looks, every claims.poll, do not queue for the file's write lock
+// with the processes that store replies: it tries to claim the key once, before it waits.
+func TestClaimWaitWritesNothing(t *testing.T) {
+	srv := newHeldServer(t)
+	a, b := openTwice(t, filepath.Join(t.TempDir(), "c.db"))
+	b.claims.poll = 5 * time.Millisecond
+	ca := a.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	cb := b.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	first := make(chan error, 1)
+	go func() {
+		_, err := ca.Generate(context.Background(), srv.request("q"))
+		first <- err
+	}()
+	<-srv.arrived
+	if _, err := cb.Generate(shortly(t), srv.request("q")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("second process: %v, want it to wait until its context ends", err)
+	}
+	if n := b.claims.tries.Load(); n != 1 {
+		t.Errorf("the second process tried to claim the key %d times while it waited (a look every %v for 300 ms), want once", n, b.claims.poll)
+	}
+	close(srv.release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	// Once the claim is gone, a look claims the key: here the reply is found first.
+	if resp, err := cb.Generate(context.Background(), srv.request("q")); err != nil || !resp.Cached {
+		t.Errorf("second process after the first stored the reply: %+v, %v, want it from the cache", resp, err)
+	}
+}
