@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -432,20 +432,9 @@ func TestConcurrentProcesses(t *testing.T) {
 		t.Skip("spawns processes")
 	}
 	path := filepath.Join(t.TempDir(), "shared.db")
-	var cmds []*exec.Cmd
-	for id := range 2 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestWriterProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envHelper+"="+path, fmt.Sprintf("%s_ID=p%d", envHelper, id))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for _, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("writer process: %v", err)
-		}
-	}
+	clitest.RunChildren(t, "TestWriterProcess", 2, func(id int) []string {
+		return []string{envHelper + "=" + path, fmt.Sprintf("%s_ID=p%d", envHelper, id)}
+	})
 	c, err := Open(path)
 	if err != nil {
 		t.Fatal(err)

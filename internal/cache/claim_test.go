@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
 )
@@ -318,22 +318,9 @@ func TestClaimAcrossProcesses(t *testing.T) {
 	} else {
 		c.Close()
 	}
-	var cmds []*exec.Cmd
-	outs := make([]bytes.Buffer, 3)
-	for i := range outs {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestClaimerProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envClaimer+"="+path, envClaimer+"_URL="+srv.url)
-		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for i, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("claimer process: %v\n%s", err, outs[i].String())
-		}
-	}
+	clitest.RunChildren(t, "TestClaimerProcess", 3, func(int) []string {
+		return []string{envClaimer + "=" + path, envClaimer + "_URL=" + srv.url}
+	})
 	for i := range claimQuestions {
 		if n := srv.times(fmt.Sprintf("q%d", i)); n != 1 {
 			t.Errorf("q%d was asked %d times, want once", i, n)

@@ -218,3 +218,26 @@ func ChildOutput(t *testing.T, test string, env ...string) string {
 	first, _, _ := strings.Cut(string(out), "\n")
 	return first
 }
+
+// RunChildren starts n copies of this test binary at once, each running only the test named test
+// with env(i) added to its environment (i from 0 to n-1), waits for them all, and fails t with
+// a child's output when it failed.
+func RunChildren(t *testing.T, test string, n int, env func(i int) []string) {
+	t.Helper()
+	cmds := make([]*exec.Cmd, n)
+	outs := make([]bytes.Buffer, n)
+	for i := range cmds {
+		cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
+		cmd.Env = append(os.Environ(), env(i)...)
+		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds[i] = cmd
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%s, process %d of %d: %v\n%s", test, i+1, n, err, outs[i].String())
+		}
+	}
+}

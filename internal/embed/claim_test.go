@@ -1,7 +1,6 @@
 package embed
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -18,6 +16,7 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/cache"
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
@@ -291,22 +290,9 @@ func TestClaimAcrossProcesses(t *testing.T) {
 	} else {
 		c.Close()
 	}
-	var cmds []*exec.Cmd
-	outs := make([]bytes.Buffer, 3)
-	for i := range outs {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestEmbedderProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envEmbedder+"="+path, envEmbedder+"_URL="+url)
-		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		cmds = append(cmds, cmd)
-	}
-	for i, cmd := range cmds {
-		if err := cmd.Wait(); err != nil {
-			t.Fatalf("embedder process: %v\n%s", err, outs[i].String())
-		}
-	}
+	clitest.RunChildren(t, "TestEmbedderProcess", 3, func(int) []string {
+		return []string{envEmbedder + "=" + path, envEmbedder + "_URL=" + url}
+	})
 	mu.Lock()
 	defer mu.Unlock()
 	for _, text := range claimTexts {
