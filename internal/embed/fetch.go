@@ -160,8 +160,12 @@ func (f *fetcher[V]) run(ctx context.Context, todo []string, h *cache.Claims) er
 				defer interrupt.Storing(ctx)() // until what it fetched is stored
 			}
 			batch, bh, err := f.claim(ctx, batch, h)
-			if err != nil || len(batch) == 0 {
+			if err != nil {
+				failed.Store(true)
 				return err
+			}
+			if len(batch) == 0 {
+				return nil // every text stored, or claimed by another process, meanwhile
 			}
 			if h == nil && bh != nil {
 				defer bh.Release(ctx)
