@@ -7,6 +7,9 @@ import (
 
 // ROC is a receiver operating characteristic curve as scikit-learn 1.2.1 roc_curve returns it with
 // drop_intermediate=True: the first threshold is max+1, collinear interior points are dropped.
+// With a class absent the curve is undefined: FPR, TPR and Thresholds are nil, where scikit-learn
+// warns and divides the absent class's counts by 0 (NaN at every point), and the golden vectors
+// hold null for all three.
 type ROC struct {
 	NPos, NNeg int
 	FPR, TPR   []float64
@@ -37,32 +40,17 @@ func ROCCurve(scores []float64, positive []bool) ROC {
 			tps, fps, thr = append(tps, tp), append(fps, fp), append(thr, scores[i])
 		}
 	}
-	keep := dropIntermediate(tps, fps)
-	r.FPR, r.TPR, r.Thresholds = []float64{0}, []float64{0}, []float64{0}
-	if len(thr) > 0 {
-		r.Thresholds[0] = thr[0] + 1
+	if r.NPos == 0 || r.NNeg == 0 {
+		return r
 	}
+	keep := dropIntermediate(tps, fps)
+	r.FPR, r.TPR, r.Thresholds = []float64{0}, []float64{0}, []float64{thr[0] + 1}
 	for _, k := range keep {
 		r.FPR = append(r.FPR, fps[k]/float64(r.NNeg))
 		r.TPR = append(r.TPR, tps[k]/float64(r.NPos))
 		r.Thresholds = append(r.Thresholds, thr[k])
 	}
-	// A class that is absent makes its rate NaN at every point, the origin too, as scikit-learn
-	// divides the counts, 0 prepended, by a total of 0 (and warns).
-	if r.NNeg == 0 {
-		fillNaN(r.FPR)
-	}
-	if r.NPos == 0 {
-		fillNaN(r.TPR)
-	}
 	return r
-}
-
-// fillNaN sets every element of xs to NaN.
-func fillNaN(xs []float64) {
-	for i := range xs {
-		xs[i] = math.NaN()
-	}
 }
 
 // dropIntermediate keeps the first and last points and every point where the curve bends.
