@@ -51,21 +51,18 @@ func goldenCases(t *testing.T, name string) []classCase {
 }
 
 // checkCases runs each case as a subtest and compares every expected field with the one got
-// computes for it, numbers within 1e-9. The two must name the same fields. It reports whether
-// every case ran, none left out by -run.
-func checkCases(t *testing.T, cases []classCase, got func(t *testing.T, c classCase) map[string]any) bool {
+// computes for it, numbers within 1e-9. The two must name the same fields.
+func checkCases(t *testing.T, cases []classCase, got func(t *testing.T, c classCase) map[string]any) {
 	t.Helper()
-	return checkCasesWithin(t, 1e-9, cases, got)
+	checkCasesWithin(t, 1e-9, cases, got)
 }
 
 // checkCasesWithin is checkCases with numbers within tol: 0 for the figures that are
 // scikit-learn's to the last bit.
-func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *testing.T, c classCase) map[string]any) bool {
+func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *testing.T, c classCase) map[string]any) {
 	t.Helper()
-	ran := 0
 	for _, c := range cases {
 		t.Run(c.ID, func(t *testing.T) {
-			ran++
 			g := got(t, c)
 			for k, want := range c.Expected {
 				v, ok := g[k]
@@ -73,9 +70,7 @@ func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *
 					t.Errorf("%s: expected, but the test computes no such field", k)
 					continue
 				}
-				if _, skip := v.(uncompared); !skip {
-					compare(t, k, v, want, tol)
-				}
+				compare(t, k, v, want, tol)
 			}
 			for k := range g {
 				if _, ok := c.Expected[k]; !ok {
@@ -83,24 +78,6 @@ func checkCasesWithin(t *testing.T, tol float64, cases []classCase, got func(t *
 				}
 			}
 		})
-	}
-	return ran == len(cases)
-}
-
-// uncompared stands in got for an expected field that the library cannot give as the golden
-// holds it. The test that returns it says why, and either checks the field another way or counts
-// the case with checkUncompared (after a run of every case).
-type uncompared struct{}
-
-// checkUncompared fails unless the cases whose field what was left uncompared, counted by
-// Source, number want's count for each committed file, golden and random (0 if want has none);
-// a file of $QA_CLASSIFICATION_GOLDEN may have any number.
-func checkUncompared(t *testing.T, name, what string, got, want map[string]int) {
-	t.Helper()
-	for _, src := range []string{name, "random/" + name} {
-		if got[src] != want[src] {
-			t.Errorf("%s: %s left uncompared in %d cases, want %d", src, what, got[src], want[src])
-		}
 	}
 }
 

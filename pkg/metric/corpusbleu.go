@@ -119,17 +119,29 @@ func (c *BLEUCounts) GenEval() (g GenEvalReport, ok bool) {
 // CorpusBLEU scores tokenised hypotheses against their references (refs[i] holds hypothesis i's
 // references). weights has one entry per n-gram order, 1 to 4. It also returns ERNIE-kit's
 // gen_eval BLEU of as many orders, with ok false where that reference raises (a zero total
-// reference length). gen_eval takes no weights: its orders weigh the same, so gen compares with
-// nltk only when the weights are uniform (qa-score reports it only then). It panics when hyps
-// and refs differ in length.
+// reference length) and where the weights are not uniform (each 1/n): gen_eval takes no
+// weights, its orders weighing the same, so it is no counterpart of nltk's then, and the golden
+// vectors hold none. It panics when hyps and refs differ in length.
 func CorpusBLEU(hyps [][]string, refs [][][]string, weights []float64) (nltk CorpusBLEUReport, gen GenEvalReport, ok bool) {
 	sameLength("CorpusBLEU", len(hyps), "hypotheses", len(refs), "reference lists")
 	c := NewBLEUCounts(len(weights))
 	for i, hyp := range hyps {
 		c.Add(hyp, refs[i])
 	}
-	gen, ok = c.GenEval()
+	if uniform(weights) {
+		gen, ok = c.GenEval()
+	}
 	return c.NLTK(weights), gen, ok
+}
+
+// uniform reports whether every weight is 1/n, n the number of weights.
+func uniform(weights []float64) bool {
+	for _, w := range weights {
+		if w != 1/float64(len(weights)) {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *CorpusBLEUReport) finish(weights []float64) {
