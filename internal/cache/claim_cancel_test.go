@@ -1,0 +1,42 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// TestClaimCancelledLeavesNoClaim: a Claim whose context ends while it claims leaves no claim in
+// the file, whatever the moment the context ends at. SQLite may have committed a claim's write
+// when the driver reports the context's error (modernc.org/sqlite returns ctx.Err() for a
+// statement that ran to its end if the context ended meanwhile): that claim is the Cache's all
+// the same, and left behind it would hold the key's waiters until it went stale.
+func TestClaimCancelledLeavesNoClaim(t *testing.T) {
+	c := tempCache(t)
+	answers := func([]byte) bool { return true }
+	// How long a Claim of one key takes, for the moments the contexts end at.
+	start := time.Now()
+	for i := range 20 {
+		_, h, _, err := c.Claim(context.Background(), []string{fmt.Sprintf("warm%d", i)}, answers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Release(context.Background())
+	}
+	took := time.Since(start) / 20
+	for i := range 300 {
+		ctx, cancel := context.WithCancel(context.Background())
+		timer := time.AfterFunc(rand.N(2*took), cancel)
+		_, h, _, err := c.Claim(ctx, []string{fmt.Sprintf("k%d", i)}, answers)
+		if err == nil {
+			h.Release(ctx)
+		}
+		timer.Stop()
+		cancel()
+		if n := claimCount(t, c); n != 0 {
+			t.Fatalf("claim %d (its context ended within %v of a Claim that takes %v): %d claims left after Claim returned %v and its claims were let go, want none", i, 2*took, took, n, err)
+		}
+	}
+}
