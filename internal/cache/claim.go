@@ -69,7 +69,16 @@ func newClaims() claims {
 // process claims key, when this Cache does already, or when the claim there is stale (not
 // renewed for claims.stale, or made by a process of this machine that no longer runs; a machine
 // without a name, which others may share, never counts as this one).
-func (c *Cache) claim(ctx context.Context, key string) (bool, error) {
+//
+// A claim whose context ends while it writes may be committed all the same (the driver reports
+// the context's error for a statement that ran to its end when the context ended meanwhile): it
+// is let go, so that an error never leaves a claim behind.
+func (c *Cache) claim(ctx context.Context, key string) (won bool, err error) {
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			c.release(ctx, key)
+		}
+	}()
 	c.claims.tries.Add(1)
 	now := c.claims.now().UnixMilli()
 	res, err := c.db.ExecContext(ctx,
