@@ -40,3 +40,24 @@ func TestClaimCancelledLeavesNoClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimKeyTwice: a key given twice to Claim is settled once: Release then lets every claim
+// go and stops their renewing, where a key counted twice as held kept the renewing goroutine, and
+// its write every claims.beat, for the rest of the process.
+func TestClaimKeyTwice(t *testing.T) {
+	c := tempCache(t)
+	_, h, others, err := c.Claim(context.Background(), []string{"k", "k"}, func([]byte) bool { return true })
+	if err != nil || len(others) != 0 || len(h.Keys()) != 1 {
+		t.Fatalf("Claim(k, k) = keys %v, others %v, %v, want k claimed once", h.Keys(), others, err)
+	}
+	h.Release(context.Background())
+	h.mu.Lock()
+	held, renewing := h.held, h.stop != nil
+	h.mu.Unlock()
+	if held != 0 || renewing {
+		t.Errorf("after Release: %d claims counted as held, renewing %v, want none and the renewing stopped", held, renewing)
+	}
+	if n := claimCount(t, c); n != 0 {
+		t.Errorf("%d claims left, want none", n)
+	}
+}
