@@ -322,7 +322,12 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 		stored[key] = v
 		return true, nil
 	}
+	settled := make(map[string]bool, len(keys))
 	for _, key := range keys {
+		if settled[key] {
+			continue // a key given twice is settled once
+		}
+		settled[key] = true
 		if look {
 			if ok, err := found(key); err != nil {
 				h.Release(ctx)
