@@ -72,15 +72,17 @@ func newClaims() claims {
 //
 // A claim whose context ends while it writes may be committed all the same (the driver reports
 // the context's error for a statement that ran to its end when the context ended meanwhile): it
-// is let go, so that an error never leaves a claim behind.
+// is let go, so that an error never leaves a claim behind. Only the claim this call wrote is (its
+// beat is now): one this Cache made before for the same key, in another Claims, is left.
 func (c *Cache) claim(ctx context.Context, key string) (won bool, err error) {
-	defer func() {
-		if err != nil && ctx.Err() != nil {
-			c.release(ctx, key)
-		}
-	}()
 	c.claims.tries.Add(1)
 	now := c.claims.now().UnixMilli()
+	defer func() {
+		if err != nil && ctx.Err() != nil {
+			// An error leaves the claim to go stale, as release's does.
+			c.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM claims WHERE key = ? AND owner = ? AND beat = ?`, key, c.claims.owner, now) //nolint:errcheck
+		}
+	}()
 	res, err := c.db.ExecContext(ctx,
 		`INSERT INTO claims (key, owner, host, pid, beat) VALUES (?, ?, ?, ?, ?)
 		 ON CONFLICT(key) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid, beat = excluded.beat
