@@ -224,20 +224,31 @@ func ChildOutput(t *testing.T, test string, env ...string) string {
 // a child's output when it failed.
 func RunChildren(t *testing.T, test string, n int, env func(i int) []string) {
 	t.Helper()
-	cmds := make([]*exec.Cmd, n)
+	// Every child started is waited for before t fails, so that none outlives the test (and its
+	// temporary folder, or the server it asks).
+	var cmds []*exec.Cmd
 	outs := make([]bytes.Buffer, n)
-	for i := range cmds {
+	var startErr error
+	for i := range n {
 		cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.count=1")
 		cmd.Env = append(os.Environ(), env(i)...)
 		cmd.Stdout, cmd.Stderr = &outs[i], &outs[i]
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		if startErr = cmd.Start(); startErr != nil {
+			break
 		}
-		cmds[i] = cmd
+		cmds = append(cmds, cmd)
 	}
+	failed := false
 	for i, cmd := range cmds {
 		if err := cmd.Wait(); err != nil {
-			t.Fatalf("%s, process %d of %d: %v\n%s", test, i+1, n, err, outs[i].String())
+			t.Errorf("%s, process %d of %d: %v\n%s", test, i+1, n, err, outs[i].String())
+			failed = true
 		}
+	}
+	if startErr != nil {
+		t.Fatalf("%s, process %d of %d: %v", test, len(cmds)+1, n, startErr)
+	}
+	if failed {
+		t.FailNow()
 	}
 }
