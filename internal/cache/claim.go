@@ -188,8 +188,12 @@ func (h *Claims) Store(ctx context.Context, key string, value []byte) error {
 }
 
 // Release lets go every claim of h's that Store has not, and stops their renewing.
-func (h *Claims) Release(ctx context.Context) {
-	for _, key := range h.keys {
+func (h *Claims) Release(ctx context.Context) { h.ReleaseKeys(ctx, h.keys) }
+
+// ReleaseKeys lets go the claims of keys, those of h's that Store has not let go, as Release
+// does, and leaves the others held: the keys of one request that failed among several.
+func (h *Claims) ReleaseKeys(ctx context.Context, keys []string) {
+	for _, key := range keys {
 		if h.let(key) {
 			h.c.release(ctx, key)
 		}

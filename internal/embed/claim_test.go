@@ -301,3 +301,65 @@ func TestClaimAcrossProcesses(t *testing.T) {
 		}
 	}
 }
+
+// TestClaimFailedRequestLetsGoAtOnce: when one of the requests a process makes for texts it
+// claimed after waiting fails, their claims go at once, not when its other requests end, so
+// that other processes do not wait on texts nobody is asking for.
+func TestClaimFailedRequestLetsGoAtOnce(t *testing.T) {
+	f := newFake(t)
+	second, londonIn := make(chan struct{}), make(chan struct{})
+	f.hold = func(in []string) int {
+		switch {
+		case slices.Equal(in, []string{"paris"}):
+			<-londonIn // failed once the request for london is in flight
+			return http.StatusBadRequest
+		case slices.Equal(in, []string{"london"}):
+			close(londonIn)
+			<-second
+		}
+		return 0
+	}
+	url := f.start().URL + "/v1"
+	var once sync.Once
+	letGo := func() { once.Do(func() { close(second) }) }
+	t.Cleanup(letGo) // before the server's Close, which waits for the requests it holds
+	path := filepath.Join(t.TempDir(), "shared.db")
+	c := tempCacheAt(t, path)
+	s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: url, Cache: c, Batch: 1, Parallel: 2})
+	// Another process's claims on both texts, let go together: the process claims both in one
+	// look once they go, and asks for each in a request of its own.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, text := range []string{"paris", "london"} {
+		key, err := cache.Key(vectorNamespace, cacheKey{OpenAI, s.base, "m", text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := sbertAsync(context.Background(), s, []string{"paris"}, [][]string{{"london"}})
+	time.Sleep(200 * time.Millisecond) // for the process to find the claims and wait
+	if _, err := db.Exec(`DELETE FROM claims`); err != nil {
+		t.Fatal(err)
+	}
+	<-londonIn
+	deadline := time.Now().Add(5 * time.Second)
+	for claimsLeft(t, path) != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d claims held 5 s after the request for paris failed, want 1 (london's, in flight)", claimsLeft(t, path))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	letGo()
+	if r := <-done; r.err == nil {
+		t.Errorf("SBERT = %v, want the 400 of the request for paris", r.scores)
+	}
+	if n := claimsLeft(t, path); n != 0 {
+		t.Errorf("%d claims left, want none", n)
+	}
+}

@@ -624,7 +624,13 @@ func TestFinishingKeepsCallsInFlight(t *testing.T) {
 // tempCache opens a cache file in the test's temporary folder, closed at its end.
 func tempCache(t *testing.T) *cache.Cache {
 	t.Helper()
-	c, err := cache.Open(filepath.Join(t.TempDir(), "cache.sqlite"))
+	return tempCacheAt(t, filepath.Join(t.TempDir(), "cache.sqlite"))
+}
+
+// tempCacheAt opens the cache file at path, closed at the test's end.
+func tempCacheAt(t *testing.T, path string) *cache.Cache {
+	t.Helper()
+	c, err := cache.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

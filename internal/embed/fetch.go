@@ -178,6 +178,9 @@ func (f *fetcher[V]) run(ctx context.Context, todo []string, h *cache.Claims) er
 			vs, err := fetchBatch(ctx, f.s, batch, f.keys, f.c, f.call, bh)
 			if err != nil {
 				failed.Store(true)
+				if bh != nil { // let the request's texts go now, not once the others end
+					bh.ReleaseKeys(ctx, f.keysOf(batch))
+				}
 				return err
 			}
 			f.mu.Lock()
@@ -198,11 +201,7 @@ func (f *fetcher[V]) claim(ctx context.Context, batch []string, h *cache.Claims)
 	if h != nil || f.s.cfg.Cache == nil {
 		return batch, h, nil
 	}
-	keys := make([]string, len(batch))
-	for i, t := range batch {
-		keys[i] = f.keys[t]
-	}
-	stored, h, others, err := f.s.cfg.Cache.Claim(ctx, keys, f.answers)
+	stored, h, others, err := f.s.cfg.Cache.Claim(ctx, f.keysOf(batch), f.answers)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -229,6 +228,15 @@ func (f *fetcher[V]) takeStored(stored map[string][]byte) {
 		f.got[f.text[key]] = v
 		f.s.hits.Add(1)
 	}
+}
+
+// keysOf returns the keys of texts.
+func (f *fetcher[V]) keysOf(texts []string) []string {
+	keys := make([]string, len(texts))
+	for i, t := range texts {
+		keys[i] = f.keys[t]
+	}
+	return keys
 }
 
 // texts returns the texts of keys.
