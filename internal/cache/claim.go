@@ -285,7 +285,8 @@ func (c *Cache) renew(h *Claims) (stop func()) {
 // key, is in stored and its claim let go; the others are h's keys, whose calls the caller makes,
 // storing each value with h.Store and letting the rest go with h.Release. A claim that cannot be
 // made (the file locked past BusyTimeout) is not waited for: the key is one of h's, called for
-// unclaimed, as two processes called for it before claims.
+// unclaimed, as two processes called for it before claims. A run asked to finish
+// (internal/interrupt) claims nothing: its keys are h's, unclaimed, for calls it will not make.
 func (c *Cache) Claim(ctx context.Context, keys []string, answers func([]byte) bool) (stored map[string][]byte, h *Claims, others []string, err error) {
 	return c.settle(ctx, keys, answers, false)
 }
@@ -329,6 +330,7 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 		return true, nil
 	}
 	settled := make(map[string]bool, len(keys))
+	finishing := interrupt.Asked(ctx)
 	for _, key := range keys {
 		if settled[key] {
 			continue // a key given twice is settled once
@@ -341,6 +343,12 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 			} else if ok {
 				continue
 			}
+		}
+		if finishing {
+			// The run makes no new call (interrupt.Begin refuses it): a claim would only be
+			// written and let go.
+			h.add(key, false)
+			continue
 		}
 		won, err := c.tryClaim(ctx, key, look)
 		switch {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -398,4 +399,23 @@ func TestClaimWaitWritesNothing(t *testing.T) {
 	if resp, err := cb.Generate(context.Background(), srv.request("q")); err != nil || !resp.Cached {
 		t.Errorf("second process after the first stored the reply: %+v, %v, want it from the cache", resp, err)
 	}
+}
+
+// TestClaimFinishing: a run asked to finish claims nothing, as it makes no new call: Claim
+// gives back every key unclaimed, with no write to the file.
+func TestClaimFinishing(t *testing.T) {
+	c := tempCache(t)
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	stored, h, others, err := c.Claim(ctx, []string{"k1", "k2"}, func([]byte) bool { return true })
+	if err != nil || len(stored) != 0 || len(others) != 0 || !slices.Equal(h.Keys(), []string{"k1", "k2"}) {
+		t.Fatalf("Claim while finishing = %v, %v, %v, %v; want both keys to call for, unclaimed", stored, h.Keys(), others, err)
+	}
+	if n := c.claims.tries.Load(); n != 0 {
+		t.Errorf("%d claims tried while finishing, want none", n)
+	}
+	if n := claimCount(t, c); n != 0 {
+		t.Errorf("%d claims in the file, want none", n)
+	}
+	h.Release(ctx)
 }
