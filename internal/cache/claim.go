@@ -293,7 +293,8 @@ func (c *Cache) Claim(ctx context.Context, keys []string, answers func([]byte) b
 
 // Await waits for keys, each claimed by another process, until at least one of them is stored
 // or can be claimed, looking every claims.poll, and then returns as Claim does. Once the run is
-// asked to finish (internal/interrupt) it stops waiting, with the error of a call not made
+// asked to finish (internal/interrupt) it stops waiting: after a last look, which answers the
+// keys if every one is stored by then, with the error of a call not made
 // (interrupt.ErrNotCalled, as the model's clients say it).
 func (c *Cache) Await(ctx context.Context, keys []string, answers func([]byte) bool) (stored map[string][]byte, h *Claims, others []string, err error) {
 	wait, cancel := interrupt.Waiting(ctx)
@@ -303,6 +304,10 @@ func (c *Cache) Await(ctx context.Context, keys []string, answers func([]byte) b
 		case <-wait.Done():
 			if err := ctx.Err(); err != nil {
 				return nil, nil, nil, err
+			}
+			// Finishing, settle claims nothing: the keys not stored are h's, unclaimed.
+			if stored, h, _, err := c.settle(ctx, keys, answers, true); err == nil && len(stored) == len(keys) {
+				return stored, h, nil, nil
 			}
 			return nil, nil, nil, &model.CallError{Err: interrupt.ErrNotCalled}
 		case <-time.After(c.claims.poll):

@@ -419,3 +419,45 @@ func TestClaimFinishing(t *testing.T) {
 	}
 	h.Release(ctx)
 }
+
+// TestClaimWaitFinishingLastLook: a run asked to finish while it waits for another process's
+// call looks once more before it gives up, and a reply stored by then answers its record.
+func TestClaimWaitFinishingLastLook(t *testing.T) {
+	srv := newHeldServer(t)
+	close(srv.release)
+	c := tempCache(t)
+	c.claims.poll = time.Hour // no look but the last
+	cl := c.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	key, err := RequestKey(srv.request("q"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	got := make(chan model.Response, 1)
+	go func() {
+		resp, err := cl.Generate(ctx, srv.request("q"))
+		if err != nil {
+			t.Error(err)
+		}
+		got <- resp
+	}()
+	time.Sleep(200 * time.Millisecond) // for the call to start waiting
+	if err := c.Put(context.Background(), key, []byte(`{"text":"stored meanwhile"}`)); err != nil {
+		t.Fatal(err)
+	}
+	finish()
+	select {
+	case resp := <-got:
+		if resp.Text != "stored meanwhile" || !resp.Cached {
+			t.Errorf("Generate = %+v, want the reply stored while it waited", resp)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Generate still waits 10 s after the run was asked to finish")
+	}
+	if n := srv.times("q"); n != 0 {
+		t.Errorf("%d requests asked q, want none", n)
+	}
+}
