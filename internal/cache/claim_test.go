@@ -84,6 +84,39 @@ func (s *heldServer) request(q string) model.Request {
 	return model.Request{Provider: "openai", BaseURL: s.url, Model: "m", MaxTokens: 8, Messages: []model.Message{{Role: "user", Content: q}}}
 }
 
+// client is a Client of c over s.
+func (s *heldServer) client(t *testing.T, c *Cache) *Client {
+	return c.Wrap(serverClient(t, "openai", s.url, model.TransportConfig{MaxRetries: -1}))
+}
+
+// generated is what a Generate call returned.
+type generated struct {
+	resp model.Response
+	err  error
+}
+
+// generate calls cl.Generate on a goroutine of its own, and gives what it returns.
+func generate(ctx context.Context, cl *Client, req model.Request) <-chan generated {
+	done := make(chan generated, 1)
+	go func() {
+		resp, err := cl.Generate(ctx, req)
+		done <- generated{resp, err}
+	}()
+	return done
+}
+
+// claimElsewhere writes a fresh claim on req's key, as a process of another machine makes it.
+func claimElsewhere(t *testing.T, c *Cache, req model.Request) {
+	t.Helper()
+	key, err := RequestKey(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // openTwice opens the cache file at path twice, as two processes would: each Cache has its own
 // owner token and connections.
 func openTwice(t *testing.T, path string) (a, b *Cache) {
@@ -122,36 +155,21 @@ func shortly(t *testing.T) context.Context {
 func TestClaimAcrossCaches(t *testing.T) {
 	srv := newHeldServer(t)
 	a, b := openTwice(t, filepath.Join(t.TempDir(), "c.db"))
-	ca := a.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
-	cb := b.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	ca, cb := srv.client(t, a), srv.client(t, b)
 	ctx := context.Background()
 
-	first := make(chan model.Response, 1)
-	go func() {
-		resp, err := ca.Generate(ctx, srv.request("q"))
-		if err != nil {
-			t.Error(err)
-		}
-		first <- resp
-	}()
+	first := generate(ctx, ca, srv.request("q"))
 	<-srv.arrived
 	if _, err := cb.Generate(shortly(t), srv.request("q")); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("second process while the first's call is in flight: %v, want it to wait until its context ends", err)
 	}
-	waiting := make(chan model.Response, 1)
-	go func() {
-		resp, err := cb.Generate(ctx, srv.request("q"))
-		if err != nil {
-			t.Error(err)
-		}
-		waiting <- resp
-	}()
+	waiting := generate(ctx, cb, srv.request("q"))
 	close(srv.release)
-	if resp := <-first; resp.Text != "a:q" || resp.Cached {
-		t.Errorf("first process: %+v, want a new call's answer", resp)
+	if g := <-first; g.err != nil || g.resp.Text != "a:q" || g.resp.Cached {
+		t.Errorf("first process: %+v, %v, want a new call's answer", g.resp, g.err)
 	}
-	if resp := <-waiting; resp.Text != "a:q" || !resp.Cached {
-		t.Errorf("second process: %+v, want the first's reply from the cache", resp)
+	if g := <-waiting; g.err != nil || g.resp.Text != "a:q" || !g.resp.Cached {
+		t.Errorf("second process: %+v, %v, want the first's reply from the cache", g.resp, g.err)
 	}
 	if n := srv.times("q"); n != 1 {
 		t.Errorf("%d requests asked q, want 1", n)
@@ -180,7 +198,7 @@ func TestClaimTakenOver(t *testing.T) {
 	srv := newHeldServer(t)
 	close(srv.release)
 	c := tempCache(t)
-	cl := c.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	cl := srv.client(t, c)
 	gone := exec.Command(os.Args[0], "-test.run=^$")
 	if err := gone.Run(); err != nil {
 		t.Fatal(err)
@@ -236,13 +254,8 @@ func TestClaimRenewed(t *testing.T) {
 	clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
 	a.claims.now, b.claims.now = clock, clock
 	a.claims.beat = 5 * time.Millisecond
-	ca := a.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
-	cb := b.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
-	done := make(chan error, 1)
-	go func() {
-		_, err := ca.Generate(context.Background(), srv.request("long"))
-		done <- err
-	}()
+	ca, cb := srv.client(t, a), srv.client(t, b)
+	done := generate(context.Background(), ca, srv.request("long"))
 	<-srv.arrived
 	offset.Store(int64(time.Hour))
 	moved := time.Now().Add(time.Hour).UnixMilli()
@@ -262,8 +275,8 @@ func TestClaimRenewed(t *testing.T) {
 		t.Errorf("second process: %v, want it to wait for the renewed claim", err)
 	}
 	close(srv.release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	if g := <-done; g.err != nil {
+		t.Fatal(g.err)
 	}
 	if n := srv.times("long"); n != 1 {
 		t.Errorf("%d requests asked the long question, want 1", n)
@@ -336,20 +349,9 @@ func TestClaimWaitFinishing(t *testing.T) {
 	srv := newHeldServer(t)
 	close(srv.release)
 	c := tempCache(t)
-	cl := c.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
-	key, err := RequestKey(srv.request("q"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
-		t.Fatal(err)
-	}
+	claimElsewhere(t, c, srv.request("q"))
 	ctx, finish := interrupt.WithFinish(context.Background())
-	got := make(chan error, 1)
-	go func() {
-		_, err := cl.Generate(ctx, srv.request("q"))
-		got <- err
-	}()
+	got := generate(ctx, srv.client(t, c), srv.request("q"))
 	time.Sleep(200 * time.Millisecond) // for the call to start waiting: Stored is closed at once before
 	select {
 	case <-interrupt.Stored(ctx):
@@ -358,9 +360,9 @@ func TestClaimWaitFinishing(t *testing.T) {
 	}
 	finish()
 	select {
-	case err := <-got:
-		if !errors.Is(err, interrupt.ErrNotCalled) {
-			t.Errorf("Generate = %v, want %v", err, interrupt.ErrNotCalled)
+	case g := <-got:
+		if !errors.Is(g.err, interrupt.ErrNotCalled) {
+			t.Errorf("Generate = %v, want %v", g.err, interrupt.ErrNotCalled)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Generate still waits for another process's claim 10 s after the run was asked to finish")
@@ -377,13 +379,8 @@ func TestClaimWaitWritesNothing(t *testing.T) {
 	srv := newHeldServer(t)
 	a, b := openTwice(t, filepath.Join(t.TempDir(), "c.db"))
 	b.claims.poll = 5 * time.Millisecond
-	ca := a.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
-	cb := b.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
-	first := make(chan error, 1)
-	go func() {
-		_, err := ca.Generate(context.Background(), srv.request("q"))
-		first <- err
-	}()
+	ca, cb := srv.client(t, a), srv.client(t, b)
+	first := generate(context.Background(), ca, srv.request("q"))
 	<-srv.arrived
 	if _, err := cb.Generate(shortly(t), srv.request("q")); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("second process: %v, want it to wait until its context ends", err)
@@ -392,8 +389,8 @@ func TestClaimWaitWritesNothing(t *testing.T) {
 		t.Errorf("the second process tried to claim the key %d times while it waited (a look every %v for 300 ms), want once", n, b.claims.poll)
 	}
 	close(srv.release)
-	if err := <-first; err != nil {
-		t.Fatal(err)
+	if g := <-first; g.err != nil {
+		t.Fatal(g.err)
 	}
 	// Once the claim is gone, a look claims the key: here the reply is found first.
 	if resp, err := cb.Generate(context.Background(), srv.request("q")); err != nil || !resp.Cached {
@@ -427,32 +424,22 @@ func TestClaimWaitFinishingLastLook(t *testing.T) {
 	close(srv.release)
 	c := tempCache(t)
 	c.claims.poll = time.Hour // no look but the last
-	cl := c.Wrap(serverClient(t, "openai", srv.url, model.TransportConfig{MaxRetries: -1}))
+	claimElsewhere(t, c, srv.request("q"))
+	ctx, finish := interrupt.WithFinish(context.Background())
+	got := generate(ctx, srv.client(t, c), srv.request("q"))
+	time.Sleep(200 * time.Millisecond) // for the call to start waiting
 	key, err := RequestKey(srv.request("q"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
-		t.Fatal(err)
-	}
-	ctx, finish := interrupt.WithFinish(context.Background())
-	got := make(chan model.Response, 1)
-	go func() {
-		resp, err := cl.Generate(ctx, srv.request("q"))
-		if err != nil {
-			t.Error(err)
-		}
-		got <- resp
-	}()
-	time.Sleep(200 * time.Millisecond) // for the call to start waiting
 	if err := c.Put(context.Background(), key, []byte(`{"text":"stored meanwhile"}`)); err != nil {
 		t.Fatal(err)
 	}
 	finish()
 	select {
-	case resp := <-got:
-		if resp.Text != "stored meanwhile" || !resp.Cached {
-			t.Errorf("Generate = %+v, want the reply stored while it waited", resp)
+	case g := <-got:
+		if g.err != nil || g.resp.Text != "stored meanwhile" || !g.resp.Cached {
+			t.Errorf("Generate = %+v, %v, want the reply stored while it waited", g.resp, g.err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Generate still waits 10 s after the run was asked to finish")
