@@ -266,16 +266,29 @@ func (c *Cache) renew(h *Claims) (stop func()) {
 			case <-done:
 				return
 			case <-t.C:
-				// A renewal that fails leaves the claim to go stale, and another process to
-				// make the call too: the worst a claim can do.
-				now := c.claims.now().UnixMilli()
-				for _, key := range h.claimed() {
-					c.db.Exec(`UPDATE claims SET beat = ? WHERE key = ? AND owner = ?`, now, key, c.claims.owner) //nolint:errcheck
-				}
+				c.renewNow(h.claimed())
 			}
 		}
 	})
 	return func() { close(done); wg.Wait() }
+}
+
+// renewNow renews this Cache's claims on keys, in one transaction: one turn at the file's write
+// lock for a request's texts. A renewal that fails leaves the claims to go stale, and another
+// process to make the calls too: the worst a claim can do.
+func (c *Cache) renewNow(keys []string) {
+	tx, err := c.db.Begin()
+	if err != nil {
+		return
+	}
+	now := c.claims.now().UnixMilli()
+	for _, key := range keys {
+		if _, err := tx.Exec(`UPDATE claims SET beat = ? WHERE key = ? AND owner = ?`, now, key, c.claims.owner); err != nil {
+			tx.Rollback() //nolint:errcheck // the renewal failed; nothing to keep
+			return
+		}
+	}
+	tx.Commit() //nolint:errcheck // see above
 }
 
 // Claim claims the call of each of keys, none of which the caller found stored, for this Cache,

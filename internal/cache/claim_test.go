@@ -448,3 +448,40 @@ func TestClaimWaitFinishingLastLook(t *testing.T) {
 		t.Errorf("%d requests asked q, want none", n)
 	}
 }
+
+// TestClaimRenewedBatch: every key a Claims holds is renewed, until Store or Release lets it go.
+func TestClaimRenewedBatch(t *testing.T) {
+	c := tempCache(t)
+	var offset atomic.Int64
+	c.claims.now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	c.claims.beat = 5 * time.Millisecond
+	keys := []string{"k1", "k2", "k3"}
+	_, h, _, err := c.Claim(context.Background(), keys, func([]byte) bool { return true })
+	if err != nil || !slices.Equal(h.Keys(), keys) {
+		t.Fatalf("Claim = %v, %v, want the three keys claimed", h.Keys(), err)
+	}
+	if err := h.Store(context.Background(), "k2", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	offset.Store(int64(time.Hour))
+	moved := time.Now().Add(time.Hour).UnixMilli()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		var renewed, held int
+		if err := c.db.QueryRow(`SELECT count(*) FILTER (WHERE beat >= ?), count(*) FROM claims`, moved).Scan(&renewed, &held); err != nil {
+			t.Fatal(err)
+		}
+		if held != 2 {
+			t.Fatalf("%d claims held, want k1's and k3's", held)
+		}
+		if renewed == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the 2 claims renewed after 10 s, want both", renewed)
+		}
+	}
+	h.Release(context.Background())
+	if n := claimCount(t, c); n != 0 {
+		t.Errorf("%d claims left after Release, want none", n)
+	}
+}
