@@ -449,7 +449,8 @@ func TestClaimWaitFinishingLastLook(t *testing.T) {
 	}
 }
 
-// TestClaimRenewedBatch: every key a Claims holds is renewed, until Store or Release lets it go.
+// TestClaimRenewedBatch: every key a Claims holds is renewed, all in one write, until Store or
+// Release lets it go.
 func TestClaimRenewedBatch(t *testing.T) {
 	c := tempCache(t)
 	var offset atomic.Int64
@@ -472,6 +473,9 @@ func TestClaimRenewedBatch(t *testing.T) {
 		}
 		if held != 2 {
 			t.Fatalf("%d claims held, want k1's and k3's", held)
+		}
+		if renewed == 1 {
+			t.Fatal("one claim renewed without the other, want them renewed together")
 		}
 		if renewed == 2 {
 			break
