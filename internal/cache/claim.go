@@ -152,10 +152,11 @@ type Claims struct {
 	c    *Cache
 	keys []string // the keys to call for, in the order they were settled
 
-	mu   sync.Mutex
-	open map[string]bool // the keys not yet stored or let go: true for those claimed
-	held int             // how many of open are claimed
-	stop func()          // stops the renewing; nil once no claimed key is left, or none was
+	mu      sync.Mutex
+	open    map[string]bool // the keys not yet stored or let go: true for those claimed
+	held    int             // how many of open are claimed
+	stop    func()          // stops the renewing; nil once no claimed key is left, or none was
+	storing func()          // ends h's interrupt.Storing count (see settle); nil once ended
 }
 
 // Keys returns the keys whose calls the Claims' owner makes, in the order they were given.
@@ -177,7 +178,9 @@ func (h *Claims) add(key string, claimed bool) {
 // that a process waiting for the key finds the value as the claim goes. A key called for
 // unclaimed, or stored or let go before, is stored alone.
 func (h *Claims) Store(ctx context.Context, key string, value []byte) error {
-	if !h.let(key) {
+	claimed, ended := h.let(key)
+	defer ended()
+	if !claimed {
 		return h.c.Put(ctx, key, value)
 	}
 	err := h.c.putReleasing(ctx, key, value)
@@ -194,29 +197,49 @@ func (h *Claims) Release(ctx context.Context) { h.ReleaseKeys(ctx, h.keys) }
 // does, and leaves the others held: the keys of one request that failed among several.
 func (h *Claims) ReleaseKeys(ctx context.Context, keys []string) {
 	for _, key := range keys {
-		if h.let(key) {
+		claimed, ended := h.let(key)
+		if claimed {
 			h.c.release(ctx, key)
 		}
+		ended()
 	}
 }
 
 // let takes key out of h's open keys, stops the renewing once no claimed key is left, and says
-// whether key was open and claimed.
-func (h *Claims) let(key string) bool {
+// whether key was open and claimed. Once the caller has let the claim go in the file, it calls
+// ended, which ends h's Storing count when that was h's last claim.
+func (h *Claims) let(key string) (claimed bool, ended func()) {
 	h.mu.Lock()
-	claimed := h.open[key]
+	claimed = h.open[key]
 	delete(h.open, key)
 	var stop func()
+	ended = func() {}
 	if claimed {
 		if h.held--; h.held == 0 {
 			stop, h.stop = h.stop, nil
+			if h.storing != nil {
+				ended, h.storing = h.storing, nil
+			}
 		}
 	}
 	h.mu.Unlock()
 	if stop != nil {
 		stop()
 	}
-	return claimed
+	return claimed, ended
+}
+
+// unclaimed ends h's Storing count if h holds no claim: settle took it before it knew.
+func (h *Claims) unclaimed() {
+	h.mu.Lock()
+	var ended func()
+	if h.held == 0 && h.storing != nil {
+		ended, h.storing = h.storing, nil
+	}
+	h.mu.Unlock()
+	if ended != nil {
+		ended()
+	}
 }
 
 // claimed returns the keys h still claims, for the renewing.
@@ -298,7 +321,9 @@ func (c *Cache) renewNow(keys []string) {
 // key, is in stored and its claim let go; the others are h's keys, whose calls the caller makes,
 // storing each value with h.Store and letting the rest go with h.Release. A claim that cannot be
 // made (the file locked past BusyTimeout) is not waited for: the key is one of h's, called for
-// unclaimed, as two processes called for it before claims. A run asked to finish
+// unclaimed, as two processes called for it before claims. h counts as a reply to store
+// (interrupt.Storing) while it holds a claim, so that a run that ends once its replies are
+// stored does not end between writing a claim and letting it go. A run asked to finish
 // (internal/interrupt) claims nothing: its keys are h's, unclaimed, for calls it will not make.
 func (c *Cache) Claim(ctx context.Context, keys []string, answers func([]byte) bool) (stored map[string][]byte, h *Claims, others []string, err error) {
 	return c.settle(ctx, keys, answers, false)
@@ -334,8 +359,18 @@ func (c *Cache) Await(ctx context.Context, keys []string, answers func([]byte) b
 
 // settle is Claim, and with look, Await's look: then each key is looked for before it is
 // claimed, and one found stored is not.
+//
+// h counts as a reply to store (interrupt.Storing) from before settle claims a key until h's last
+// claim is let go in the file, so that a run whose output has nowhere to go, which waits for the
+// replies it stores and then ends, never ends between writing a claim and letting it go: the
+// claim would hold other machines' processes up until it went stale.
 func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) bool, look bool) (stored map[string][]byte, h *Claims, others []string, err error) {
 	h = &Claims{c: c}
+	defer h.unclaimed()
+	fail := func(err error) (map[string][]byte, *Claims, []string, error) {
+		h.Release(ctx)
+		return nil, nil, nil, err
+	}
 	found := func(key string) (bool, error) {
 		v, ok, err := c.Get(ctx, key)
 		if !ok || err != nil || !answers(v) {
@@ -356,8 +391,7 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 		settled[key] = true
 		if look {
 			if ok, err := found(key); err != nil {
-				h.Release(ctx)
-				return nil, nil, nil, err
+				return fail(err)
 			} else if ok {
 				continue
 			}
@@ -368,11 +402,13 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 			h.add(key, false)
 			continue
 		}
+		if h.storing == nil {
+			h.storing = interrupt.Storing(ctx)
+		}
 		won, err := c.tryClaim(ctx, key, look)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			h.Release(ctx)
-			return nil, nil, nil, ctx.Err()
+			return fail(ctx.Err())
 		case err != nil:
 			h.add(key, false)
 		case !won:
@@ -383,8 +419,7 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 				c.release(ctx, key)
 			}
 			if err != nil {
-				h.Release(ctx)
-				return nil, nil, nil, err
+				return fail(err)
 			}
 			if !ok {
 				h.add(key, true)

@@ -489,3 +489,48 @@ func TestClaimRenewedBatch(t *testing.T) {
 		t.Errorf("%d claims left after Release, want none", n)
 	}
 }
+
+// TestClaimsCountStoring: a Claims counts as a reply to store (interrupt.Storing) from the
+// moment its first claim is written until its last is let go in the file, and not at all when
+// it claims nothing (every key held by another process).
+func TestClaimsCountStoring(t *testing.T) {
+	c := tempCache(t)
+	ctx, _ := interrupt.WithFinish(context.Background())
+	closed := func() bool {
+		select {
+		case <-interrupt.Stored(ctx):
+			return true
+		default:
+			return false
+		}
+	}
+	answers := func([]byte) bool { return true }
+	_, h, _, err := c.Claim(ctx, []string{"k1", "k2"}, answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed() {
+		t.Error("Stored is closed while two claims are held")
+	}
+	if err := h.Store(ctx, "k1", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if closed() {
+		t.Error("Stored is closed while one claim is held")
+	}
+	h.Release(ctx)
+	if !closed() {
+		t.Error("Stored is still open once every claim was let go")
+	}
+	for _, key := range []string{"k3", "k4"} {
+		if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', 1, ?)`, key, time.Now().UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, h, others, err := c.Claim(ctx, []string{"k3", "k4"}, answers); err != nil || len(h.Keys()) != 0 || len(others) != 2 {
+		t.Fatalf("Claim of keys claimed elsewhere = %v, %v, %v; want both held by others", h.Keys(), others, err)
+	}
+	if !closed() {
+		t.Error("Stored is open after a Claim that claimed nothing")
+	}
+}

@@ -118,15 +118,11 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 		if err != nil {
 			return nil, err
 		}
-		// The texts claimed are replies to store until their claims are let go, as the texts of
-		// run's requests are: a run that ends once none is counted (interrupt.Stored) leaves no
-		// claim behind.
-		done := interrupt.Storing(ctx)
+		// h counts as a reply to store until its claims are let go (see cache.Cache.Claim).
 		f.others = others
 		f.takeStored(stored)
 		err = f.run(ctx, f.texts(h.Keys()), h)
 		h.Release(ctx) // the claims of requests that failed or were not made
-		done()
 		if err != nil {
 			return nil, err
 		}
