@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/interrupt"
 )
 
 // TestClaimCancelledLeavesNoClaim: a Claim whose context ends while it claims leaves no claim in
@@ -59,5 +61,50 @@ func TestClaimKeyTwice(t *testing.T) {
 	}
 	if n := claimCount(t, c); n != 0 {
 		t.Errorf("%d claims left, want none", n)
+	}
+}
+
+// TestAwaitFinishAskedDuringLook: a run asked to finish while Await looks for a key, after the
+// look found the run not finishing and before it claims the key, still counts the claim it then
+// writes as a reply to store (interrupt.Storing). A run whose stdout's reader went away asks to
+// finish and then ends once Stored is closed: were Stored closed when it asked, the run would end
+// holding the claim, which would hold the key's waiters in other machines' processes until it
+// went stale. Here the value stored under the key is one answers refuses, and answers asks the
+// run to finish.
+func TestAwaitFinishAskedDuringLook(t *testing.T) {
+	c := tempCache(t)
+	c.claims.poll = time.Millisecond
+	if err := c.Put(context.Background(), "k", []byte("refused")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	var stored <-chan struct{}
+	answers := func([]byte) bool {
+		if stored == nil {
+			finish()
+			stored = interrupt.Stored(ctx) // what a run whose output went away waits for
+		}
+		return false
+	}
+	_, h, _, err := c.Await(ctx, []string{"k"}, answers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Release(ctx)
+	if stored == nil {
+		t.Fatal("answers was never asked: the test no longer asks to finish during the look")
+	}
+	select {
+	case <-stored:
+		if n := claimCount(t, c); n > 0 {
+			t.Errorf("Stored closed when the run was asked to finish, before the %d claims Await then wrote were let go", n)
+		}
+	default:
+	}
+	h.Release(ctx)
+	select {
+	case <-stored:
+	default:
+		t.Error("Stored still open once the claim was let go")
 	}
 }
