@@ -360,10 +360,10 @@ func (c *Cache) Await(ctx context.Context, keys []string, answers func([]byte) b
 // settle is Claim, and with look, Await's look: then each key is looked for before it is
 // claimed, and one found stored is not.
 //
-// h counts as a reply to store (interrupt.Storing) from before settle claims a key until h's last
-// claim is let go in the file, so that a run whose output has nowhere to go, which waits for the
-// replies it stores and then ends, never ends between writing a claim and letting it go: the
-// claim would hold other machines' processes up until it went stale.
+// h counts as a reply to store (interrupt.Storing) from before settle asks whether the run
+// finishes until h's last claim is let go in the file, so that a run whose output has nowhere to
+// go, which waits for the replies it stores and then ends, never ends between writing a claim
+// and letting it go: the claim would hold other machines' processes up until it went stale.
 func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) bool, look bool) (stored map[string][]byte, h *Claims, others []string, err error) {
 	h = &Claims{c: c}
 	defer h.unclaimed()
@@ -383,6 +383,10 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 		return true, nil
 	}
 	settled := make(map[string]bool, len(keys))
+	// The count is taken before the run is asked whether it finishes: a run asked to finish
+	// after that question is still counting it when it waits for Stored, and one asked before
+	// has the answer, and claims nothing. unclaimed ends it when no claim was made.
+	h.storing = interrupt.Storing(ctx)
 	finishing := interrupt.Asked(ctx)
 	for _, key := range keys {
 		if settled[key] {
@@ -401,9 +405,6 @@ func (c *Cache) settle(ctx context.Context, keys []string, answers func([]byte) 
 			// written and let go.
 			h.add(key, false)
 			continue
-		}
-		if h.storing == nil {
-			h.storing = interrupt.Storing(ctx)
 		}
 		won, err := c.tryClaim(ctx, key, look)
 		switch {
