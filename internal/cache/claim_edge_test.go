@@ -108,3 +108,50 @@ func TestAwaitFinishAskedDuringLook(t *testing.T) {
 		t.Error("Stored still open once the claim was let go")
 	}
 }
+
+// TestClaimsStoringConcurrentLetGo: a Claims counts as a reply to store until its last claim is
+// let go in the file, whichever of its keys was taken out of it last: Store letting one key go
+// while Release lets the last other go ends the count only once both are done with the file. The
+// count ended by the last key taken out ended it while Store still had its value to write and its
+// claim to let go, so that a run whose output went away could end (interrupt.Stored) without the
+// value, leaving the claim. Here the test holds the file's write lock while Store waits for it,
+// and lets it go once Release waits for it too: Release, which waited less, mostly writes first.
+func TestClaimsStoringConcurrentLetGo(t *testing.T) {
+	c := tempCache(t)
+	ctx, _ := interrupt.WithFinish(context.Background())
+	for i := range 3 {
+		a, b := fmt.Sprintf("a%d", i), fmt.Sprintf("b%d", i)
+		_, h, _, err := c.Claim(ctx, []string{a, b}, func([]byte) bool { return true })
+		if err != nil || len(h.Keys()) != 2 {
+			t.Fatalf("Claim = %v, %v, want both keys claimed", h.Keys(), err)
+		}
+		lock, err := c.db.Begin() // BEGIN IMMEDIATE: the file's write lock
+		if err != nil {
+			t.Fatal(err)
+		}
+		storeDone := make(chan error, 1)
+		go func() { storeDone <- h.Store(ctx, a, []byte("v")) }()
+		time.Sleep(300 * time.Millisecond) // for Store to wait for the lock
+		stored := interrupt.Stored(ctx)
+		releaseDone := make(chan struct{})
+		go func() { h.ReleaseKeys(ctx, []string{b}); close(releaseDone) }()
+		time.Sleep(20 * time.Millisecond) // for Release to wait for the lock too
+		lock.Rollback()
+		select {
+		case <-stored:
+			var n int
+			if err := c.db.QueryRow(`SELECT count(*) FROM claims WHERE key = ?`, a).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok, err := c.Get(context.Background(), a); err != nil || !ok || n != 0 {
+				t.Errorf("round %d: Stored closed while Store had still to write: value stored %v (%v), %d claims on its key, want it stored and none", i, ok, err, n)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Stored still open 10 s after both keys were let go")
+		}
+		if err := <-storeDone; err != nil {
+			t.Fatal(err)
+		}
+		<-releaseDone
+	}
+}
