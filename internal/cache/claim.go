@@ -155,6 +155,7 @@ type Claims struct {
 	mu      sync.Mutex
 	open    map[string]bool // the keys not yet stored or let go: true for those claimed
 	held    int             // how many of open are claimed
+	letting int             // claimed keys taken out of open whose claims are still being let go
 	stop    func()          // stops the renewing; nil once no claimed key is left, or none was
 	storing func()          // ends h's interrupt.Storing count (see settle); nil once ended
 }
@@ -207,7 +208,8 @@ func (h *Claims) ReleaseKeys(ctx context.Context, keys []string) {
 
 // let takes key out of h's open keys, stops the renewing once no claimed key is left, and says
 // whether key was open and claimed. Once the caller has let the claim go in the file, it calls
-// ended, which ends h's Storing count when that was h's last claim.
+// ended, which ends h's Storing count when no other claim of h's is held or still being let go:
+// the last key taken out is not always the last claim let go, when Store and Release run at once.
 func (h *Claims) let(key string) (claimed bool, ended func()) {
 	h.mu.Lock()
 	claimed = h.open[key]
@@ -215,12 +217,11 @@ func (h *Claims) let(key string) (claimed bool, ended func()) {
 	var stop func()
 	ended = func() {}
 	if claimed {
+		h.letting++
 		if h.held--; h.held == 0 {
 			stop, h.stop = h.stop, nil
-			if h.storing != nil {
-				ended, h.storing = h.storing, nil
-			}
 		}
+		ended = h.letGo
 	}
 	h.mu.Unlock()
 	if stop != nil {
@@ -229,11 +230,21 @@ func (h *Claims) let(key string) (claimed bool, ended func()) {
 	return claimed, ended
 }
 
-// unclaimed ends h's Storing count if h holds no claim: settle took it before it knew.
+// letGo notes that a claim let has taken out is let go in the file, and ends h's Storing count
+// if that was the last of h's claims.
+func (h *Claims) letGo() {
+	h.mu.Lock()
+	h.letting--
+	h.mu.Unlock()
+	h.unclaimed()
+}
+
+// unclaimed ends h's Storing count if h holds no claim, nor is letting one go: settle calls it,
+// having taken the count before it knew, and letGo once a claim is let go in the file.
 func (h *Claims) unclaimed() {
 	h.mu.Lock()
 	var ended func()
-	if h.held == 0 && h.storing != nil {
+	if h.held == 0 && h.letting == 0 && h.storing != nil {
 		ended, h.storing = h.storing, nil
 	}
 	h.mu.Unlock()
