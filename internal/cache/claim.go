@@ -311,6 +311,9 @@ func (c *Cache) renew(h *Claims) (stop func()) {
 // lock for a request's texts. A renewal that fails leaves the claims to go stale, and another
 // process to make the calls too: the worst a claim can do.
 func (c *Cache) renewNow(keys []string) {
+	if len(keys) == 0 {
+		return // the last claim went since the beat: no turn at the lock for nothing
+	}
 	tx, err := c.db.Begin()
 	if err != nil {
 		return

@@ -181,8 +181,9 @@ func Storing(ctx context.Context) (done func()) {
 }
 
 // Stored returns a channel that is closed once no call Storing counts is under way in the run of
-// ctx: at once when none is. Once the run was asked to finish no new call is made, so from then
-// on it stays closed.
+// ctx: at once when none is. Once the run was asked to finish no new call is made: a count taken
+// from then on (a look at the cache) ends without a call, so a run that has seen the channel
+// closed may end.
 func Stored(ctx context.Context) <-chan struct{} {
 	c := make(chan struct{})
 	s := from(ctx)
