@@ -105,6 +105,20 @@ func generate(ctx context.Context, cl *Client, req model.Request) <-chan generat
 	return done
 }
 
+// finishing asks the run to finish and returns what the call waiting in got returns, failing
+// the test if it still waits 10 s on.
+func finishing(t *testing.T, finish func() int, got <-chan generated) generated {
+	t.Helper()
+	finish()
+	select {
+	case g := <-got:
+		return g
+	case <-time.After(10 * time.Second):
+		t.Fatal("Generate still waits for another process's claim 10 s after the run was asked to finish")
+		return generated{}
+	}
+}
+
 // claimElsewhere writes a fresh claim on req's key, as a process of another machine makes it.
 func claimElsewhere(t *testing.T, c *Cache, req model.Request) {
 	t.Helper()
@@ -358,14 +372,8 @@ func TestClaimWaitFinishing(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a call waiting for another process's claim is still counted as a reply to store after 10 s")
 	}
-	finish()
-	select {
-	case g := <-got:
-		if !errors.Is(g.err, interrupt.ErrNotCalled) {
-			t.Errorf("Generate = %v, want %v", g.err, interrupt.ErrNotCalled)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Generate still waits for another process's claim 10 s after the run was asked to finish")
+	if g := finishing(t, finish, got); !errors.Is(g.err, interrupt.ErrNotCalled) {
+		t.Errorf("Generate = %v, want %v", g.err, interrupt.ErrNotCalled)
 	}
 	if n := srv.times("q"); n != 0 {
 		t.Errorf("%d requests asked q, want none", n)
@@ -435,14 +443,8 @@ func TestClaimWaitFinishingLastLook(t *testing.T) {
 	if err := c.Put(context.Background(), key, []byte(`{"text":"stored meanwhile"}`)); err != nil {
 		t.Fatal(err)
 	}
-	finish()
-	select {
-	case g := <-got:
-		if g.err != nil || g.resp.Text != "stored meanwhile" || !g.resp.Cached {
-			t.Errorf("Generate = %+v, %v, want the reply stored while it waited", g.resp, g.err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Generate still waits 10 s after the run was asked to finish")
+	if g := finishing(t, finish, got); g.err != nil || g.resp.Text != "stored meanwhile" || !g.resp.Cached {
+		t.Errorf("Generate = %+v, %v, want the reply stored while it waited", g.resp, g.err)
 	}
 	if n := srv.times("q"); n != 0 {
 		t.Errorf("%d requests asked q, want none", n)
