@@ -15,16 +15,20 @@ import (
 // Shard is part I of N (1 ≤ I ≤ N) of a deterministic split by id hash.
 type Shard struct{ I, N int }
 
-// ParseShard parses "i/n".
+// ParseShard parses "i/n", two decimal integers of ASCII digits (no sign, no space).
 func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+	if !ok || err1 != nil || err2 != nil || !digits(a) || !digits(b) || n < 1 || i < 1 || i > n {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 ≤ i ≤ n", s)
 	}
 	return Shard{I: i, N: n}, nil
 }
+
+// digits reports whether s starts with an ASCII digit, as strconv.Atoi's numbers need not: it
+// takes a leading sign.
+func digits(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // Selection filters, shards, samples and limits a record stream, the same way for every format.
 // Records go through in that order: types, shard, sample, limit.
