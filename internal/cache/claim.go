@@ -357,8 +357,9 @@ func (c *Cache) Await(ctx context.Context, keys []string, answers func([]byte) b
 			if err := ctx.Err(); err != nil {
 				return nil, nil, nil, err
 			}
-			// Finishing, settle claims nothing: the keys not stored are h's, unclaimed.
-			if stored, h, _, err := c.settle(ctx, keys, answers, true); err == nil && len(stored) == len(keys) {
+			// Finishing, settle claims nothing: the keys not stored are h's, unclaimed, and
+			// h has none when every key is stored (a key given twice is one of h's once).
+			if stored, h, _, err := c.settle(ctx, keys, answers, true); err == nil && len(h.Keys()) == 0 {
 				return stored, h, nil, nil
 			}
 			return nil, nil, nil, &model.CallError{Err: interrupt.ErrNotCalled}

@@ -64,6 +64,26 @@ func TestClaimKeyTwice(t *testing.T) {
 	}
 }
 
+// TestAwaitFinishingKeyTwice: a run asked to finish is answered by Await's last look when every
+// key is stored, a key given twice as well: counting the keys as given, one stored value fell
+// short of two keys and the call failed as not made.
+func TestAwaitFinishingKeyTwice(t *testing.T) {
+	c := tempCache(t)
+	c.claims.poll = time.Hour // no look but the last
+	if err := c.Put(context.Background(), "k", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	stored, h, others, err := c.Await(ctx, []string{"k", "k"}, func([]byte) bool { return true })
+	if err != nil {
+		t.Fatalf("Await(k, k), finishing, with k stored: %v, want k's stored value", err)
+	}
+	if string(stored["k"]) != "v" || len(others) != 0 || len(h.Keys()) != 0 {
+		t.Errorf("Await(k, k), finishing = %q, keys %v, others %v; want k's stored value alone", stored, h.Keys(), others)
+	}
+}
+
 // TestAwaitFinishAskedDuringLook: a run asked to finish while Await looks for a key, after the
 // look found the run not finishing and before it claims the key, still counts the claim it then
 // writes as a reply to store (interrupt.Storing). A run whose stdout's reader went away asks to
