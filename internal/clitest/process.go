@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/command"
 )
 
 // mainChildEnv names the environment variable that makes a test binary run a command's main in
@@ -42,6 +44,8 @@ type Process struct {
 	stderr notifyBuffer
 	exited chan struct{}
 	err    error // of cmd.Wait, set before exited is closed
+
+	last os.Signal // the last signal Signal sent
 }
 
 // StartMain starts this test binary again to run only the test named test, which must begin
@@ -111,12 +115,19 @@ func MainCommand(test string, args []string) *exec.Cmd {
 // hung test into a failure that shows what the child wrote.
 const childTimeout = 2 * time.Minute
 
-// Signal sends sig to the process.
+// Signal sends sig to the process as a person would: the same signal again only once the
+// command would no longer take it for the last one's echo (command.SignalEcho), which it times
+// from when it took the last one in (which the caller waited for on stderr, say), not from when
+// it was sent.
 func (p *Process) Signal(t *testing.T, sig os.Signal) {
 	t.Helper()
+	if sig == p.last {
+		time.Sleep(command.SignalEcho(sig) + 100*time.Millisecond)
+	}
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatalf("signal %v: %v", sig, err)
 	}
+	p.last = sig
 }
 
 // WaitStderr waits until the process has written want to stderr.

@@ -31,15 +31,16 @@ const ExitCodesHelp = `EXIT CODES:
         when that cannot finish, a further signal or 10 s ends it without)`
 
 // FinishHelp is the paragraph of --help of the commands that pay for model calls and run under
-// MainCalls; it says what finishGrace and signalEcho are.
+// MainCalls; it says what finishGrace, termEcho and intEcho are.
 const FinishHelp = `INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new call, and no retry, but
 lets the calls in flight end (for at most 2 minutes); their records are written and their replies
 cached (--cache); every record that still needed a call is written with the error "interrupted
 before the call was made", so --retry-errors over the output makes those calls; then the summary,
 and exit 130. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
 records completed before the first unfinished one are written; when even those cannot be (a
-stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM
-within a second of another counts once (make passes on the SIGTERM its process group got).`
+stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM or
+SIGHUP within a second of another, or a SIGINT within 0.1 s, counts once (make and a closing
+shell pass on the signal their process group got; timeout -s INT signals the command twice).`
 
 // UsageError is a mistake in how the command was called.
 type UsageError struct{ Err error }

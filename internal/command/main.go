@@ -44,10 +44,12 @@ type RunFunc func(ctx context.Context, args []string, stdin io.Reader, stdout, s
 // finds it gone, as it ends cat, after the cleanups OnForcedExit registered and with a progress
 // bar's line cleared (dieOfSIGPIPE).
 func Main(prog string, run RunFunc) {
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals()...)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, stopSignals()...)
+	ctx, cancel := context.WithCancel(context.Background())
 	stderr := Stderr()
 	done := make(chan struct{})
-	go forceExit(ctx, done, prog, stderr)
+	go forceExit(sigs, done, cancel, prog, stderr)
 	stdout, broken := watchStdout()
 	go func() {
 		select {
@@ -58,7 +60,8 @@ func Main(prog string, run RunFunc) {
 	}()
 	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
 	close(done)
-	stop()
+	signal.Stop(sigs)
+	cancel()
 	clearBarLine(stderr)
 	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
@@ -140,25 +143,20 @@ func forcedCleanups() {
 // interruptGrace is how long an interrupted run may take to flush its output.
 var interruptGrace = 10 * time.Second
 
-// forceExit waits for ctx to be cancelled by a signal, then exits the process with 130 on a
-// second signal or after interruptGrace, unless done is closed first.
-func forceExit(ctx context.Context, done <-chan struct{}, prog string, stderr io.Writer) {
+// forceExit waits for a signal, which cancels the run's context, then exits the process with
+// 130 on a second signal (not the first's echo, see SignalEcho) or after interruptGrace, unless done
+// is closed first.
+func forceExit(sigs <-chan os.Signal, done <-chan struct{}, cancel func(), prog string, stderr io.Writer) {
+	var sig os.Signal
 	select {
-	case <-ctx.Done():
+	case sig = <-sigs:
 	case <-done:
 		return
 	}
-	again := make(chan os.Signal, 1)
-	signal.Notify(again, stopSignals()...)
-	why := stopSignal
-	select {
-	case <-again:
-	case <-time.After(interruptGrace):
-		why = stopGrace
-	case <-done:
-		return
+	cancel()
+	if _, why := nextSignal(sigs, done, nil, sig, SignalEcho(sig), interruptGrace); why != stopDone {
+		stopNow(stderr, prog, why)
 	}
-	stopNow(stderr, prog, why)
 }
 
 // stopNow says on stderr that the process is ended before its interrupted run returned, for why
@@ -184,8 +182,9 @@ func stopNow(stderr io.Writer, prog string, why int) {
 // interrupt.ErrInterrupted (exit 130). A second signal, or finishGrace after the first, abandons
 // the calls in flight by cancelling the run's context, after which the run flushes its completed
 // output as under Main; a third signal, or interruptGrace more, ends the process with exit 130.
-// A SIGTERM within signalEcho of another counts as the same one: make, stopped with SIGTERM,
-// passes it on to commands whose process group may have had it already. A run that makes no
+// A signal right after the same one is its echo and does not count (see SignalEcho): make, stopped
+// with SIGTERM, passes it on to commands whose process group may have had it already, and
+// timeout(1) signals the command and then its process group. A run that makes no
 // call (interrupt.NoCalls: qa-judge agree, a dry run) is stopped as under Main.
 //
 // A reader of stdout that goes away (| head -1) ends the process by SIGPIPE, as it ends cat, but
@@ -219,8 +218,23 @@ func MainCalls(prog string, run RunFunc) {
 // one attempt may take under the default --timeout, for no retry is made once it finishes.
 var finishGrace = 2 * time.Minute
 
-// signalEcho is how soon after a SIGTERM another one is taken as the same.
-const signalEcho = time.Second
+// How soon after a signal the same signal again is taken as the same one (see SignalEcho).
+var (
+	termEcho = time.Second
+	intEcho  = 100 * time.Millisecond
+)
+
+// SignalEcho returns how soon after sig the same signal again is its echo, not a second one (for
+// tests that signal a command twice as a person does): a second for SIGTERM and SIGHUP, which
+// make and a closing shell pass on to their commands when the commands' process group may have
+// had them already, and 0.1 s for SIGINT, which timeout(1) sends to the command and then to its
+// process group, microseconds apart, while a person's second Ctrl-C comes later than that.
+func SignalEcho(sig os.Signal) time.Duration {
+	if sig == os.Interrupt {
+		return intEcho
+	}
+	return termEcho
+}
 
 // escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
 // the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits. A run of
@@ -240,7 +254,7 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	// process at once, naming the run name, unless the run ends first or its output's reader
 	// goes away (endOfOutput: none of the abandoned calls is left to store).
 	stop := func(name string, sig os.Signal) {
-		switch _, why := nextSignal(sigs, done, broken, sig, signalEcho, interruptGrace); why {
+		switch _, why := nextSignal(sigs, done, broken, sig, SignalEcho(sig), interruptGrace); why {
 		case stopDone:
 		case stopBroken:
 			endOfOutput(ctx, prog, stderr, sigs, finish)
@@ -255,7 +269,7 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 		return
 	}
 	sayFinishing(stderr, prog, n)
-	sig, why := nextSignal(sigs, done, broken, sig, signalEcho, finishGrace)
+	sig, why := nextSignal(sigs, done, broken, sig, SignalEcho(sig), finishGrace)
 	switch why {
 	case stopDone:
 		return
@@ -311,17 +325,18 @@ const (
 )
 
 // nextSignal waits for a signal, for grace to pass, or for done or broken to be closed, and says
-// which came first. A SIGTERM within echo of the last signal, itself a SIGTERM, is the same one.
+// which came first. The last signal again within echo (if any) is the same one, its echo, and
+// is not counted.
 func nextSignal(sigs <-chan os.Signal, done, broken <-chan struct{}, last os.Signal, echo, grace time.Duration) (os.Signal, int) {
 	var echoed <-chan time.Time
-	if last == syscall.SIGTERM {
+	if echo > 0 {
 		echoed = time.After(echo)
 	}
 	expired := time.After(grace)
 	for {
 		select {
 		case sig := <-sigs:
-			if echoed == nil || sig != syscall.SIGTERM {
+			if echoed == nil || sig != last {
 				return sig, stopSignal
 			}
 		case <-echoed:

@@ -25,9 +25,15 @@ func TestMainHelper(t *testing.T) {
 	if grace == "" {
 		t.Skip("run by TestMainStuckRun")
 	}
+	grace, echo := strings.CutSuffix(grace, " echo")
 	interruptGrace, _ = time.ParseDuration(grace)
+	if echo { // any signal again is an echo
+		termEcho, intEcho = time.Hour, time.Hour
+	}
 	Main("qa-stuck", func(ctx context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
 		io.WriteString(stdout, "ready\n")
+		<-ctx.Done()
+		io.WriteString(stdout, "cancelled\n")
 		select {} // never returns, even once ctx is cancelled
 	})
 }
@@ -39,26 +45,41 @@ func TestMainStuckRun(t *testing.T) {
 		name    string
 		first   os.Signal
 		grace   string
-		signals int
+		signals int  // 1, or 2: SIGINT again and again until it exits
+		echo    bool // the first signal again once it is taken in, within its echo
 		stderr  string
 	}{
 		// The run, stuck writing to a stalled reader or waiting on an input that has not ended,
 		// may have written every record it completed: these said "completed output could not be
 		// flushed".
-		{"second signal", syscall.SIGINT, "1h", 2, "qa-stuck: interrupted again: stopping at once; what was not written is left out\n"},
-		{"grace period", syscall.SIGINT, "200ms", 1, "qa-stuck: interrupted, and still running 200ms later: stopping; what was not written is left out\n"},
-		{"hangup, grace period", syscall.SIGHUP, "200ms", 1, "qa-stuck: interrupted, and still running 200ms later: stopping; what was not written is left out\n"},
+		{"second signal", syscall.SIGINT, "1h", 2, false, "qa-stuck: interrupted again: stopping at once; what was not written is left out\n"},
+		{"grace period", syscall.SIGINT, "200ms", 1, false, "qa-stuck: interrupted, and still running 200ms later: stopping; what was not written is left out\n"},
+		{"hangup, grace period", syscall.SIGHUP, "200ms", 1, false, "qa-stuck: interrupted, and still running 200ms later: stopping; what was not written is left out\n"},
+		// Two at once, as timeout -s INT sends them (to the command and to its process
+		// group): the second is the first's echo, not a second signal. (The helper takes any
+		// signal again for an echo, so that no timing decides the outcome.)
+		{"echo of interrupt", syscall.SIGINT, "300ms", 1, true, "qa-stuck: interrupted, and still running 300ms later: stopping; what was not written is left out\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if signal.Ignored(tt.first) || tt.signals > 1 && signal.Ignored(syscall.SIGINT) {
 				t.Skipf("%v is ignored by this process (run under nohup?), so the helper ignores it too", tt.first)
 			}
-			cmd, stdout, stderr := startHelper(t, "TestMainHelper", "QA_TEST_MAIN_HELPER="+tt.grace)
+			env := "QA_TEST_MAIN_HELPER=" + tt.grace
+			if tt.echo {
+				env += " echo"
+			}
+			cmd, stdout, stderr := startHelper(t, "TestMainHelper", env)
 			buf := make([]byte, len("ready\n"))
 			if _, err := io.ReadFull(stdout, buf); err != nil {
 				t.Fatalf("helper did not start: %v", err)
 			}
 			cmd.Process.Signal(tt.first)
+			if tt.echo {
+				if _, err := io.ReadFull(stdout, make([]byte, len("cancelled\n"))); err != nil {
+					t.Fatalf("helper was not cancelled: %v", err)
+				}
+				cmd.Process.Signal(tt.first)
+			}
 			waited := make(chan error, 1)
 			go func() { waited <- cmd.Wait() }()
 			if tt.signals > 1 {
@@ -96,9 +117,10 @@ func TestMainStuckRun(t *testing.T) {
 	}
 }
 
-// TestNextSignal: what ends each wait of MainCalls's escalation. A SIGTERM right after a SIGTERM
-// is its echo (make passing on its process group's SIGTERM) and is not counted; any other signal
-// is. The waits here are an hour long or none, so no timing decides the outcome.
+// TestNextSignal: what ends each wait of an interrupted run. The last signal again within the
+// echo is its echo (make passing on its process group's SIGTERM, timeout(1) signalling the
+// command and then its group) and is not counted; any other signal, or the same one after the
+// echo, is. The waits here are an hour long or none, so no timing decides the outcome.
 func TestNextSignal(t *testing.T) {
 	closed := make(chan struct{})
 	close(closed)
@@ -107,30 +129,42 @@ func TestNextSignal(t *testing.T) {
 		last    os.Signal
 		queued  []os.Signal
 		done    chan struct{}
+		echo    time.Duration
 		grace   time.Duration
 		want    int
 		wantSig os.Signal
 	}{
-		{"interrupt again", os.Interrupt, []os.Signal{os.Interrupt}, nil, time.Hour, stopSignal, os.Interrupt},
-		{"terminate after interrupt", os.Interrupt, []os.Signal{syscall.SIGTERM}, nil, time.Hour, stopSignal, syscall.SIGTERM},
-		{"echo of terminate", syscall.SIGTERM, []os.Signal{syscall.SIGTERM, os.Interrupt}, nil, time.Hour, stopSignal, os.Interrupt},
-		{"only an echo", syscall.SIGTERM, []os.Signal{syscall.SIGTERM}, nil, 0, stopGrace, syscall.SIGTERM},
-		{"grace", os.Interrupt, nil, nil, 0, stopGrace, os.Interrupt},
-		{"run returned", os.Interrupt, nil, closed, time.Hour, stopDone, os.Interrupt},
+		{"interrupt again", os.Interrupt, []os.Signal{os.Interrupt}, nil, 0, time.Hour, stopSignal, os.Interrupt},
+		{"echo of interrupt", os.Interrupt, []os.Signal{os.Interrupt}, nil, time.Hour, 0, stopGrace, os.Interrupt},
+		{"terminate after interrupt", os.Interrupt, []os.Signal{syscall.SIGTERM}, nil, time.Hour, time.Hour, stopSignal, syscall.SIGTERM},
+		{"echo of terminate", syscall.SIGTERM, []os.Signal{syscall.SIGTERM, os.Interrupt}, nil, time.Hour, time.Hour, stopSignal, os.Interrupt},
+		{"only an echo", syscall.SIGTERM, []os.Signal{syscall.SIGTERM}, nil, time.Hour, 0, stopGrace, syscall.SIGTERM},
+		{"echo of hangup", syscall.SIGHUP, []os.Signal{syscall.SIGHUP, syscall.SIGHUP}, nil, time.Hour, 0, stopGrace, syscall.SIGHUP},
+		{"grace", os.Interrupt, nil, nil, time.Hour, 0, stopGrace, os.Interrupt},
+		{"run returned", os.Interrupt, nil, closed, time.Hour, time.Hour, stopDone, os.Interrupt},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sigs := make(chan os.Signal, len(tt.queued))
 			for _, s := range tt.queued {
 				sigs <- s
 			}
-			sig, why := nextSignal(sigs, tt.done, nil, tt.last, time.Hour, tt.grace)
+			sig, why := nextSignal(sigs, tt.done, nil, tt.last, tt.echo, tt.grace)
 			if why != tt.want || sig != tt.wantSig {
 				t.Errorf("nextSignal = %v, %d; want %v, %d", sig, why, tt.wantSig, tt.want)
 			}
 		})
 	}
+	for sig, want := range map[os.Signal]time.Duration{os.Interrupt: intEcho, syscall.SIGTERM: termEcho, syscall.SIGHUP: termEcho} {
+		if got := SignalEcho(sig); got != want {
+			t.Errorf("SignalEcho(%v) = %v, want %v", sig, got, want)
+		}
+	}
 	if !strings.Contains(FinishHelp, "at most 2 minutes") || finishGrace != 2*time.Minute {
 		t.Errorf("FinishHelp says 2 minutes, finishGrace is %v", finishGrace)
+	}
+	if !strings.Contains(FinishHelp, "SIGHUP within a second of another, or a SIGINT within 0.1 s,") ||
+		termEcho != time.Second || intEcho != 100*time.Millisecond {
+		t.Errorf("FinishHelp says a second and 0.1 s, the echoes are %v and %v", termEcho, intEcho)
 	}
 }
 
@@ -140,10 +174,14 @@ func TestNextSignal(t *testing.T) {
 // output cannot be flushed). It does nothing unless QA_TEST_MAINCALLS_HELPER (the finishing
 // grace) is set.
 func TestMainCallsHelper(t *testing.T) {
-	grace, stuck := strings.CutSuffix(os.Getenv("QA_TEST_MAINCALLS_HELPER"), " stuck")
+	grace, echo := strings.CutSuffix(os.Getenv("QA_TEST_MAINCALLS_HELPER"), " echo")
+	grace, stuck := strings.CutSuffix(grace, " stuck")
 	grace, idle := strings.CutSuffix(grace, " idle")
 	if grace == "" {
 		t.Skip("run by TestMainCalls")
+	}
+	if echo { // any signal again is an echo
+		termEcho, intEcho = time.Hour, time.Hour
 	}
 	finishGrace, _ = time.ParseDuration(grace)
 	if stuck {
@@ -198,8 +236,14 @@ func TestMainCalls(t *testing.T) {
 			none + "; writing the records left (interrupt again to stop within 1h0m0s)\n",
 			"qa-calls: interrupted again: writing only the records done, for at most 1h0m0s (interrupt again to stop at once)\n" +
 				"qa-calls: interrupted again: stopping at once; what was not written is left out\n"},
+		// timeout -s INT signals the command and then its process group, so the command has
+		// the signal twice at once: that abandoned the calls in flight. (The helper takes any
+		// signal again for an echo, so that no timing decides the outcome.)
+		{"echo of interrupt", "300ms echo", []os.Signal{syscall.SIGINT, syscall.SIGINT}, finishing, "qa-calls: calls still in flight after 300ms: abandoning them"},
+		{"echo of hangup", "300ms echo", []os.Signal{syscall.SIGHUP, syscall.SIGHUP}, finishing, "qa-calls: calls still in flight after 300ms: abandoning them"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			echo := strings.HasSuffix(tt.grace, " echo") // the signal again once it is taken in
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
 			defer cmd.Process.Kill()
 			lines := bufio.NewScanner(stdout)
@@ -213,6 +257,9 @@ func TestMainCalls(t *testing.T) {
 			for i, sig := range tt.signals {
 				if i == 2 {
 					expect("abandoned") // the third signal comes to a run that does not end
+				}
+				if i > 0 && sig == tt.signals[i-1] && !echo {
+					time.Sleep(SignalEcho(sig) + 100*time.Millisecond) // a second signal, not an echo
 				}
 				cmd.Process.Signal(sig)
 				if i == 0 {
@@ -236,6 +283,9 @@ func TestMainCalls(t *testing.T) {
 			wants := []string{tt.interrupted, tt.stopping, reported}
 			if tt.interrupted == finishing {
 				wants = append(wants, "interrupt again to abandon it\n")
+			}
+			if echo && strings.Contains(stderr.String(), "interrupted again") {
+				t.Errorf("the echo was taken for a second signal:\n%s", stderr.String())
 			}
 			for _, want := range wants {
 				if !strings.Contains(stderr.String(), want) {

@@ -57,6 +57,7 @@ func TestHelpWrap(t *testing.T) {
 // (qa-predict, qa-judge, and qa-score for its embedding calls, all under command.MainCalls)
 // each say in --help what the further signals do, as README's "Interrupting a run" says it for
 // them all; qa-score's did not say that a SIGTERM echoed within a second counts once.
+// (The echoes' figures are command.SignalEcho's, tested there.)
 func TestHelpInterrupting(t *testing.T) {
 	bin := commands(t)
 	for _, prog := range []string{"qa-predict", "qa-judge", "qa-score"} {
@@ -64,7 +65,7 @@ func TestHelpInterrupting(t *testing.T) {
 		for _, want := range []string{
 			"A second signal, or the 2 minutes passing, abandons the calls in flight",
 			"a third signal, or 10 s more, ends the run without them.",
-			"A SIGTERM within a second of another counts once",
+			"A SIGTERM or SIGHUP within a second of another, or a SIGINT within 0.1 s, counts once",
 		} {
 			if !strings.Contains(help, want) {
 				t.Errorf("%s --help does not say %q", prog, want)

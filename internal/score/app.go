@@ -132,8 +132,9 @@ scored and written, those whose call was not made without embedding scores (repo
 pipeline qa-score passes on every record that an interrupted qa-predict or qa-judge before it
 still writes. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
 records completed before the first unfinished one are written; when even those cannot be (a
-stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM
-within a second of another counts once (make passes on the SIGTERM its process group got).
+stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM or
+SIGHUP within a second of another, or a SIGINT within 0.1 s, counts once (make and a closing
+shell pass on the signal their process group got; timeout -s INT signals the command twice).
 
 Examples:
    qa-score preds.jsonl > scored.jsonl
