@@ -1,7 +1,6 @@
 package predict
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -118,11 +117,17 @@ func (a *app) configureModel(c *cli.Context) error {
 	if a.provider == "extractive" && a.dryRun {
 		return command.Usagef("--dry-run: the provider is extractive (the default), which reads no prompt and calls nothing; give the --provider and --model to show and price")
 	}
+	if a.provider == "extractive" && a.modelName != "" && !c.IsSet("provider") {
+		// "--model gpt-4o" alone would be answered offline, with exit 0: a run meant for the
+		// model, whose records would all be the baseline's.
+		return command.Usagef("--model %s%s: no --provider is given, and the default, extractive, is the offline baseline, which asks no model; give --provider (%s) to ask it, or leave --model out for the baseline",
+			a.modelName, command.FromEnv(c, "model"), strings.Join(slices.DeleteFunc(slices.Clone(model.Providers), func(p string) bool { return p == "extractive" }), ", "))
+	}
 	if a.provider == "extractive" {
 		if a.modelName != "" {
-			// The default provider: "--model gpt-4o" alone would be answered offline.
-			fmt.Fprintf(a.stderr, "qa-predict: warning: --model %s%s does nothing: the provider is extractive%s, the offline baseline, which asks no model; give --provider to ask it\n",
-				a.modelName, command.FromEnv(c, "model"), cmp.Or(command.FromEnv(c, "provider"), " (the default)"))
+			// --provider extractive named: the model is not asked.
+			fmt.Fprintf(a.stderr, "qa-predict: warning: --model %s%s does nothing: the provider is extractive%s, the offline baseline, which asks no model; give another --provider to ask it\n",
+				a.modelName, command.FromEnv(c, "model"), command.FromEnv(c, "provider"))
 		}
 		a.modelName = extractive.Name
 	} else if a.modelName == "" {
