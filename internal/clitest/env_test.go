@@ -15,7 +15,7 @@ import (
 // are unset; a variable no flag reads (a golden file's) is kept.
 func TestClearEnv(t *testing.T) {
 	run := func(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) error {
-		app := command.NewApp("qa-x", "test command", "", stdout, stderr)
+		app := command.NewApp("qa-x", "test command", "", nil, stdout, stderr)
 		app.Flags = []cli.Flag{&cli.IntFlag{Name: "top", EnvVars: []string{"QA_X_TOP"}}}
 		app.Commands = []*cli.Command{{Name: "sub", Usage: "a subcommand",
 			Flags:  []cli.Flag{&cli.IntFlag{Name: "low", EnvVars: []string{"QA_X_LOW"}}},

@@ -22,9 +22,9 @@ import (
 )
 
 // NewApp returns a cli.App that writes help to stdout only when asked, never prints errors itself,
-// and turns flag mistakes into UsageErrors. Its inputs are FILE arguments. The caller sets Flags
-// and Action, and runs it with Execute.
-func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App {
+// and turns flag mistakes into UsageErrors. Its inputs are FILE arguments, or stdin, checked by
+// CheckInputs before the Action runs. The caller sets Flags and Action, and runs it with Execute.
+func NewApp(name, usage, description string, stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := cli.NewApp()
 	app.Name = name
 	app.Usage = usage
@@ -46,7 +46,7 @@ func NewApp(name, usage, description string, stdout, stderr io.Writer) *cli.App 
 		if err := misspeltCommand(c.App, c.Args().First()); err != nil {
 			return err
 		}
-		return CheckInputs(c.Args().Slice())
+		return CheckInputs(c.Args().Slice(), stdin, stdout)
 	}
 	return app
 }

@@ -34,7 +34,7 @@ func TestTraceEnv(t *testing.T) {
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 			app.Flags = []cli.Flag{
 				&cli.StringFlag{Name: "mode", Value: "a", EnvVars: []string{"QA_MODE"}},
 				&cli.StringFlag{Name: "shard", EnvVars: []string{"QA_SHARD"}},
@@ -83,7 +83,7 @@ func TestTraceEnv(t *testing.T) {
 func TestShadowEnvRestores(t *testing.T) {
 	t.Setenv("QA_COUNT", "abc")
 	var stdout, stderr bytes.Buffer
-	app := NewApp("qa-x", "test", "", &stdout, &stderr)
+	app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 	count := &cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}}
 	app.Flags = []cli.Flag{count}
 	var got int
@@ -159,7 +159,7 @@ func TestTraceEnvNamed(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 			for _, n := range []string{"types", "reading", "provider", "plot", "plot-format"} {
 				app.Flags = append(app.Flags, &cli.StringFlag{Name: n, EnvVars: []string{"QA_" + strings.ToUpper(strings.ReplaceAll(n, "-", "_"))}})
 			}

@@ -117,7 +117,7 @@ func TestBadValue(t *testing.T) {
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 			app.Flags = []cli.Flag{
 				&cli.IntFlag{Name: "count", Aliases: []string{"c"}, EnvVars: []string{"QA_COUNT"}},
 				&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
@@ -196,7 +196,7 @@ func TestDecimalFlags(t *testing.T) {
 				return nil
 			}
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 			app.Flags, app.Action = flags(), action
 			app.Commands = []*cli.Command{{Name: "sub", Flags: flags(), Action: action, OnUsageError: app.OnUsageError}}
 			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
@@ -262,7 +262,7 @@ func TestFromEnv(t *testing.T) {
 				return nil
 			}
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 			app.Flags = append(flags(), &cli.Float64Flag{Name: "level", Value: 0.95, EnvVars: []string{"QA_LEVEL"}})
 			app.Action = action
 			app.Commands = []*cli.Command{{Name: "sub", Flags: flags(), Action: action}}
@@ -409,7 +409,7 @@ func TestHelpDespiteEnv(t *testing.T) {
 			ran := false
 			action := func(*cli.Context) error { ran = true; return nil }
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", &stdout, &stderr)
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 			app.Flags, app.Action = flags(), action
 			sub := append(flags(), &cli.IntFlag{Name: "depth", EnvVars: []string{"QA_DEPTH"}})
 			app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}

@@ -16,7 +16,7 @@ func TestHelpFlagsWrapped(t *testing.T) {
 	long := strings.Repeat("word ", 60) + "https://example.com/a/path/longer/than/the/flag/column/is/wide/by/far/and/then/some/more/of/it"
 	desc := "First line of the description, as written.\nSecond line, not re-wrapped even when it runs on past the width the flags are wrapped at, as this one does.\n\nA paragraph."
 	var out bytes.Buffer
-	app := NewApp("qa-test", "test", desc, &out, &out)
+	app := NewApp("qa-test", "test", desc, nil, &out, &out)
 	app.Flags = []cli.Flag{
 		&cli.StringFlag{Name: "short", Usage: "short text", EnvVars: []string{"QA_SHORT"}},
 		&cli.IntFlag{Name: "a-much-longer-name", Usage: long, EnvVars: []string{"QA_LONG"}},

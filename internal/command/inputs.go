@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,8 +21,9 @@ import (
 // that does not exist, cannot be looked at, is a directory or may not be read (access(2)), so
 // that a mistyped or unreadable second file stops a run before the first is read (for
 // qa-predict, before its calls are paid for); a missing "help" is a usage error that names
-// --help. It opens nothing: a named pipe is left for its one reading.
-func CheckInputs(args []string) error {
+// --help. Last it returns NotStdout's error for an input that is the file stdout writes to. It
+// opens nothing: a named pipe is left for its one reading.
+func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 	for _, a := range args {
 		if len(a) > 1 && a[0] == '-' {
 			if _, err := os.Stat(a); err != nil {
@@ -50,7 +52,50 @@ func CheckInputs(args []string) error {
 			return &fs.PathError{Op: "open", Path: a, Err: err}
 		}
 	}
+	return NotStdout(args, stdin, stdout)
+}
+
+// NotStdout returns a usage error naming the input, a file of args or stdin where it is read
+// (args empty or holding "-"), that is the regular file stdout writes to, by identity
+// (`qa-score x.jsonl >> x.jsonl`, `qa-score < x.jsonl >> x.jsonl`): a stage would read back what it
+// writes, and one that writes a record for each it reads would never reach the end of its input,
+// filling the disk. cat refuses so ("input file is output file"). A stdout that is no regular
+// file (a pipe, a terminal, /dev/null) or no file at all (a test's buffer) is fine.
+func NotStdout(args []string, stdin io.Reader, stdout io.Writer) error {
+	f := fileOf(stdout)
+	if f == nil {
+		return nil
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	if len(args) == 0 || slices.Contains(args, "-") {
+		if in, ok := stdin.(*os.File); ok {
+			if st, err := in.Stat(); err == nil && os.SameFile(st, out) {
+				return Usagef("stdout: %s is also the input, on stdin: what is written would be read back in (write it to another file)", fileName(in))
+			}
+		}
+	}
+	for _, a := range args {
+		if a == "-" {
+			continue
+		}
+		if st, err := os.Stat(a); err == nil && os.SameFile(st, out) {
+			return Usagef("stdout: %s is also an input file: what is written would be read back in (write it to another file)", a)
+		}
+	}
 	return nil
+}
+
+// fileName is the path of the regular file f has open: the link /proc/self/fd holds for its
+// descriptor where there is one (stdin redirected from a file is named "/dev/stdin"), else f's
+// own name.
+func fileName(f *os.File) string {
+	if path, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(f.Fd()))); err == nil && filepath.IsAbs(path) {
+		return path
+	}
+	return f.Name()
 }
 
 // Input is one input stream: a named file or standard input.

@@ -117,6 +117,62 @@ func TestNotAnInputStdin(t *testing.T) {
 	}
 }
 
+// TestNotStdout: an input, a file argument by any of its names or a file redirected to stdin
+// where stdin is read, that is the regular file stdout writes to is a usage error naming it
+// (`qa-score x.jsonl >> x.jsonl` read back its own records until the disk was full); a stdout
+// that is another file, no regular file or no file at all is fine.
+func TestNotStdout(t *testing.T) {
+	dir := t.TempDir()
+	in, other := filepath.Join(dir, "in.jsonl"), filepath.Join(dir, "other.jsonl")
+	for _, p := range []string{in, other} {
+		if err := os.WriteFile(p, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := func(path string, flag int) *os.File {
+		f, err := os.OpenFile(path, flag, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	stdinIn, stdinOther := open(in, os.O_RDONLY), open(other, os.O_RDONLY)
+	appendIn, appendOther := open(in, os.O_WRONLY|os.O_APPEND), open(other, os.O_WRONLY|os.O_APPEND)
+	null := open(os.DevNull, os.O_WRONLY)
+	// The message names stdin's file by its path, as the system gives it where it can.
+	stdinName := fileName(stdinIn)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		stdin  io.Reader
+		stdout io.Writer
+		want   string // the error; "" for none
+	}{
+		{"file", []string{other, in}, nil, appendIn, "stdout: " + in + " is also an input file"},
+		{"file by another name", []string{filepath.Join(dir, ".", "in.jsonl")}, nil, appendIn, "stdout: " + filepath.Join(dir, ".", "in.jsonl") + " is also an input file"},
+		{"stdin", nil, stdinIn, appendIn, "stdout: " + stdinName + " is also the input, on stdin"},
+		{"stdin among files", []string{other, "-"}, stdinIn, appendIn, "stdout: " + stdinName + " is also the input, on stdin"},
+		{"stdin not read", []string{other}, stdinIn, appendIn, ""},
+		{"another file", []string{in}, stdinIn, appendOther, ""},
+		{"stdin another file", nil, stdinOther, appendIn, ""},
+		{"stdin no file", nil, strings.NewReader("{}\n"), appendIn, ""},
+		{"no regular file", []string{os.DevNull}, nil, null, ""},
+		{"no file", []string{in}, nil, &bytes.Buffer{}, ""},
+		{"the stream of Main", []string{in}, nil, &stdoutPipe{f: appendIn}, "stdout: " + in + " is also an input file"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := NotStdout(tc.args, tc.stdin, tc.stdout)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("NotStdout(%q) = %v, want nil", tc.args, err)
+			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want)):
+				t.Errorf("NotStdout(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.want, ExitUsage)
+			}
+		})
+	}
+}
+
 func TestDistinctOutputs(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.json")
@@ -267,7 +323,7 @@ func TestCheckInputs(t *testing.T) {
 		// "help" as git and go take it, which no command has: the flag is named.
 		{[]string{"help"}, "help: no such input file; for the help, give --help", ExitUsage},
 	} {
-		err := CheckInputs(tc.args)
+		err := CheckInputs(tc.args, nil, nil)
 		switch {
 		case tc.bad == "" && err != nil:
 			t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
@@ -433,7 +489,7 @@ func TestSourceCRFile(t *testing.T) {
 // and does nothing else.
 func TestVersion(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	app := NewApp("qa-x", "test", "", &stdout, &stderr)
+	app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
 	ran := false
 	app.Action = func(*cli.Context) error { ran = true; return nil }
 	err := Execute(context.Background(), app, []string{"qa-x", "--version"})
@@ -491,12 +547,12 @@ func TestMisspeltSubcommand(t *testing.T) {
 
 // subApp is an app with one subcommand, "sub", whose action prints its --n; ran says whether it ran.
 func subApp(stdout, stderr io.Writer) (*cli.App, *bool) {
-	app := NewApp("qa-x", "test", "", stdout, stderr)
+	app := NewApp("qa-x", "test", "", nil, stdout, stderr)
 	ran := new(bool)
 	app.Commands = []*cli.Command{{
 		Name:   "sub",
 		Flags:  []cli.Flag{&cli.IntFlag{Name: "n"}},
-		Before: func(c *cli.Context) error { return CheckInputs(c.Args().Slice()) },
+		Before: func(c *cli.Context) error { return CheckInputs(c.Args().Slice(), nil, c.App.Writer) },
 		Action: func(c *cli.Context) error {
 			*ran = true
 			fmt.Fprintf(c.App.Writer, "n %d\n", c.Int("n"))

@@ -38,10 +38,10 @@ func TestCheckInputsUnreadable(t *testing.T) {
 // checkUnreadable runs CheckInputs over the files TestCheckInputsUnreadable made in dir.
 func checkUnreadable(t *testing.T, dir string) {
 	a, locked := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "locked.jsonl")
-	if err := CheckInputs([]string{a}); err != nil {
+	if err := CheckInputs([]string{a}, nil, nil); err != nil {
 		t.Errorf("CheckInputs(readable) = %v, want nil", err)
 	}
-	err := CheckInputs([]string{a, locked})
+	err := CheckInputs([]string{a, locked}, nil, nil)
 	if want := "open " + locked + ": permission denied"; err == nil || err.Error() != want || ExitCode(err) != ExitFailure {
 		t.Errorf("CheckInputs(readable, unreadable) = %v (exit %d), want %q (exit %d)", err, ExitCode(err), want, ExitFailure)
 	}

@@ -20,7 +20,7 @@ import (
 
 // Run is the qa-judge command. args includes the program name.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	app := command.NewApp("qa-judge", "grade predictions with the benchmarks' judge protocols", description, stdout, stderr)
+	app := command.NewApp("qa-judge", "grade predictions with the benchmarks' judge protocols", description, stdin, stdout, stderr)
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c.Context, c)

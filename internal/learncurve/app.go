@@ -55,7 +55,7 @@ const maxWarnings = 10
 
 // Run runs qa-learncurve with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	app := command.NewApp("qa-learncurve", "EvaLearn learning-curve metrics from judged sequential records", description, stdout, stderr)
+	app := command.NewApp("qa-learncurve", "EvaLearn learning-curve metrics from judged sequential records", description, stdin, stdout, stderr)
 	app.Flags = flags()
 	app.Action = func(c *cli.Context) error {
 		cfg, err := configure(c, stdin)

@@ -121,7 +121,7 @@ type app struct {
 // Run runs qa-load with args (args[0] is the program name).
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx, ids: repeat.IDs{Max: maxIDs}}
-	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdout, stderr)
+	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdin, stdout, stderr)
 	cliApp.Flags = flags()
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)

@@ -188,7 +188,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 // execute is Run for a, whose streams (and, in tests, sleep) are set.
 func (a *app) execute(ctx context.Context, args []string) error {
-	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp+"\n\n"+examples, a.stdout, a.stderr)
+	cliApp := command.NewApp("qa-predict", "answer every record with a model (JSONL in, JSONL out)", description+sequentialHelp+"\n\n"+command.FinishHelp+"\n\n"+examples, a.stdin, a.stdout, a.stderr)
 	cliApp.Flags = slices.Concat(flags(), sequentialFlags(), runFlags())
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)

@@ -147,7 +147,7 @@ Examples:
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	reg := registry()
 	app := command.NewApp("qa-score", "score predictions and summarise the scores",
-		strings.Replace(description, "{metrics}", metricsHelp(reg), 1), stdout, stderr)
+		strings.Replace(description, "{metrics}", metricsHelp(reg), 1), stdin, stdout, stderr)
 	app.Flags = append(flags(), runFlags()...)
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c, reg, stdin)
