@@ -6,5 +6,6 @@
 // with what happened; records already answered and judged passing qa-predict and qa-judge
 // unchanged in any order, and qa-judge --force leaving under its name only its own verdicts. It
 // also runs every command, qa-load and qa-learncurve too, over an input that is a tar archive,
-// which each is to refuse with the one message that names it.
+// which each is to refuse with the one message that names it, and over an input that is the file
+// its stdout appends to, which each is to refuse before writing anything.
 package invariants
