@@ -46,7 +46,7 @@ func NewApp(name, usage, description string, stdin io.Reader, stdout, stderr io.
 		if err := misspeltCommand(c.App, c.Args().First()); err != nil {
 			return err
 		}
-		return CheckInputs(c.Args().Slice(), stdin, stdout)
+		return CheckArgs(c, stdin, stdout)
 	}
 	return app
 }
@@ -147,6 +147,7 @@ func Version() string {
 // the command line wins over its variable, which is then not read (see shadowEnv), and a usage
 // error about a value that came from a variable names it (see traceEnv).
 func Execute(ctx context.Context, app *cli.App, args []string) error {
+	ctx = context.WithValue(ctx, commandLineKey{}, args) // for CheckArgs
 	decimalFlags(app.Flags)
 	app.Before, app.Action = traceEnv(app.Before), traceEnv(app.Action)
 	for _, sub := range app.Commands {

@@ -11,25 +11,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/qapipe/qapipe/internal/textfile"
 )
 
 // CheckInputs returns a usage error for an input argument that begins with "-", names no file
 // and is not "-" itself: a flag given after the input files, where urfave/cli does not read
 // flags. Checked before any work, so a misplaced --concurrency or --model never runs a whole
-// file with the defaults and fails at the end. Then it returns the error of the first input file
-// that does not exist, cannot be looked at, is a directory or may not be read (access(2)), so
-// that a mistyped or unreadable second file stops a run before the first is read (for
-// qa-predict, before its calls are paid for); a missing "help" is a usage error that names
+// file with the defaults and fails at the end. args are the arguments after the flags as typed:
+// a first "--", which ended the flags (see CheckArgs), is no input, and every argument after it
+// is a file whatever it begins with (`qa-load -- -odd.jsonl`); a "--" after an input file is a
+// usage error unless it names a file, as it is read as one. Then it returns the error of the
+// first input file that does not exist, cannot be looked at, is a directory or may not be read
+// (access(2)), so that a mistyped or unreadable second file stops a run before the first is read
+// (for qa-predict, before its calls are paid for); a missing "help" is a usage error that names
 // --help. Last it returns NotStdout's error for an input that is the file stdout writes to. It
 // opens nothing: a named pipe is left for its one reading.
 func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
-	for _, a := range args {
-		if len(a) > 1 && a[0] == '-' {
-			if _, err := os.Stat(a); err != nil {
-				return Usagef("%s: flags go before the input files (the arguments after the first file are all read as files)", a)
-			}
-		}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if err := flagsBefore(args); err != nil {
+		return err
 	}
 	for _, a := range args {
 		if a == "-" {
@@ -53,6 +56,48 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 		}
 	}
 	return NotStdout(args, stdin, stdout)
+}
+
+// flagsBefore returns a usage error for the first of args, input arguments, that begins with "-",
+// names no file and is not "-": a flag given after an input file. The arguments after a "--"
+// are files, and that "--" a usage error unless it names one.
+func flagsBefore(args []string) error {
+	for _, a := range args {
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		_, err := os.Stat(a)
+		switch {
+		case a == "--" && err != nil:
+			return Usagef("--: give it before the first input file (after one, every argument is read as a file, -- too)")
+		case a == "--":
+			return nil
+		case err != nil:
+			return Usagef("%s: flags go before the input files (the arguments after the first file are all read as files)", a)
+		}
+	}
+	return nil
+}
+
+// commandLineKey is the key of the context value that holds the command line Execute runs.
+type commandLineKey struct{}
+
+// CheckArgs is CheckInputs over the input arguments of c, the context of a command or a
+// subcommand run by Execute, as typed: with the "--" that ended the flags first when one did.
+// Each command and subcommand runs it before its Action (NewApp's does).
+//
+// Note: the flag parser takes away a "--" that ends the flags, so that `qa-load -- -x.jsonl`
+// and `qa-load -- a.jsonl -x.jsonl` left no trace of it in c.Args(), and -x.jsonl was refused
+// as a flag given after the files. It is looked for in the command line Execute put in c's
+// context, before the arguments, which are always its last. A "--" given as a flag's value
+// (--metrics --) is taken for one that ended the flags too.
+func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
+	args := c.Args().Slice()
+	line, _ := c.Context.Value(commandLineKey{}).([]string)
+	if i := len(line) - len(args) - 1; i >= 1 && line[i] == "--" && slices.Equal(line[i+1:], args) {
+		args = append([]string{"--"}, args...)
+	}
+	return CheckInputs(args, stdin, stdout)
 }
 
 // NotStdout returns a usage error naming the input, a file of args or stdin where it is read

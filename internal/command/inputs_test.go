@@ -317,6 +317,13 @@ func TestCheckInputs(t *testing.T) {
 		{[]string{"a.jsonl", "-", "-odd.jsonl"}, "", 0}, // a file whose name begins with "-"
 		{[]string{"a.jsonl", "--metrics", "f1"}, "--metrics: flags go before the input files", ExitUsage},
 		{[]string{"a.jsonl", "-q"}, "-q: flags go before the input files", ExitUsage},
+		// After a first "--", which ended the flags, every argument is a file.
+		{[]string{"--", "-odd.jsonl", "a.jsonl"}, "", 0},
+		{[]string{"--", "-missing.jsonl"}, "open -missing.jsonl: no such file or directory", ExitFailure},
+		{[]string{"--", "a.jsonl", "-missing.jsonl"}, "open -missing.jsonl: no such file or directory", ExitFailure},
+		{[]string{"--", "--"}, "open --: no such file or directory", ExitFailure},
+		// A "--" after a file is read as a file: one that names none was meant to end the flags.
+		{[]string{"a.jsonl", "--", "-missing.jsonl"}, "--: give it before the first input file", ExitUsage},
 		// A missing second file, or a folder, stops the run before the first is read.
 		{[]string{"a.jsonl", "b.jsonl"}, "open b.jsonl: no such file or directory", ExitFailure},
 		{[]string{"a.jsonl", "sub"}, "sub is a directory, not an input file: name the files in it (sub/*)", ExitFailure},
@@ -329,6 +336,50 @@ func TestCheckInputs(t *testing.T) {
 			t.Errorf("CheckInputs(%q) = %v, want nil", tc.args, err)
 		case tc.bad != "" && (err == nil || ExitCode(err) != tc.exit || !strings.HasPrefix(err.Error(), tc.bad)):
 			t.Errorf("CheckInputs(%q) = %v (exit %d), want %q (exit %d)", tc.args, err, ExitCode(err), tc.bad, tc.exit)
+		}
+	}
+}
+
+// TestCheckArgsDashDash: run by Execute, a command takes every argument after the "--" that
+// ended its flags for a file, though the flag parser takes the "--" away: `qa-load --
+// -missing.jsonl` is the missing file's error (exit 1), not a flag given after the files (exit
+// 2). Its subcommands do the same.
+func TestCheckArgsDashDash(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("a.jsonl", []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("-odd.jsonl", []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string // the error; "" for none
+		exit int
+	}{
+		{[]string{"--", "-missing.jsonl"}, "open -missing.jsonl: no such file or directory", ExitFailure},
+		{[]string{"--", "a.jsonl", "-missing.jsonl"}, "open -missing.jsonl: no such file or directory", ExitFailure},
+		{[]string{"--n", "3", "--", "-odd.jsonl"}, "", 0},
+		{[]string{"a.jsonl", "-missing.jsonl"}, "-missing.jsonl: flags go before the input files", ExitUsage},
+		{[]string{"a.jsonl", "--", "-odd.jsonl"}, "--: give it before the first input file", ExitUsage},
+	} {
+		for _, sub := range []bool{false, true} {
+			var stdout, stderr bytes.Buffer
+			app, ran := subApp(&stdout, &stderr)
+			app.Flags = []cli.Flag{&cli.IntFlag{Name: "n"}}
+			app.Action = func(*cli.Context) error { *ran = true; return nil }
+			args := append([]string{"qa-x"}, tc.args...)
+			if sub {
+				args = slices.Insert(args, 1, "sub")
+			}
+			err := Execute(context.Background(), app, args)
+			switch {
+			case tc.want == "" && (err != nil || !*ran):
+				t.Errorf("%q = %v, ran %v; want it run", args, err, *ran)
+			case tc.want != "" && (err == nil || ExitCode(err) != tc.exit || !strings.Contains(err.Error(), tc.want) || *ran):
+				t.Errorf("%q = %v (exit %d), ran %v; want %q (exit %d)", args, err, ExitCode(err), *ran, tc.want, tc.exit)
+			}
 		}
 	}
 }
@@ -552,7 +603,7 @@ func subApp(stdout, stderr io.Writer) (*cli.App, *bool) {
 	app.Commands = []*cli.Command{{
 		Name:   "sub",
 		Flags:  []cli.Flag{&cli.IntFlag{Name: "n"}},
-		Before: func(c *cli.Context) error { return CheckInputs(c.Args().Slice(), nil, c.App.Writer) },
+		Before: func(c *cli.Context) error { return CheckArgs(c, nil, c.App.Writer) },
 		Action: func(c *cli.Context) error {
 			*ran = true
 			fmt.Fprintf(c.App.Writer, "n %d\n", c.Int("n"))

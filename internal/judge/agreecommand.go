@@ -34,7 +34,7 @@ func agreeCommand(stdin io.Reader, stdout, stderr io.Writer) *cli.Command {
 		ArgsUsage:   "[FILE ...]",
 		Description: agreeDescription,
 		Flags:       agreeFlags(),
-		Before:      func(c *cli.Context) error { return command.CheckInputs(c.Args().Slice(), stdin, stdout) },
+		Before:      func(c *cli.Context) error { return command.CheckArgs(c, stdin, stdout) },
 		Action: func(c *cli.Context) error {
 			if w := flagsBeforeAgree(c); w != "" {
 				fmt.Fprintf(stderr, "qa-judge agree: warning: %s\n", w)
