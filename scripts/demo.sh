@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # demo.sh: run qapipe offline on the small samples shipped in testdata/ and print what came out.
 # Run from the repository root after `make build` (binaries in ./bin); `make demo` does both.
-# Records are written to $OUT (a temporary folder unless set) so later steps can use them.
+# Records are written to $OUT so later steps can use them: a folder that is kept when OUT names
+# it (OUT=DIR make demo), else a temporary one, removed when the script exits (on an error or a
+# signal too).
 set -euo pipefail
 
 BIN=${BIN:-./bin}
-OUT=${OUT:-$(mktemp -d "${TMPDIR:-/tmp}/qapipe-demo.XXXXXX")}
-mkdir -p "$OUT"
+temporary=
+if [ -n "${OUT:-}" ]; then
+	mkdir -p "$OUT"
+else
+	OUT=$(mktemp -d "${TMPDIR:-/tmp}/qapipe-demo.XXXXXX")
+	trap 'rm -rf "$OUT"' EXIT
+	temporary="removed at the end; OUT=DIR make demo keeps them in DIR"
+fi
 
 # load NAME ARGS...: qa-load ARGS into $OUT/NAME.jsonl, its per-type summary into $OUT/NAME.summary.
 load() {
@@ -25,7 +33,7 @@ load evalearn-results --format evalearn-results testdata/evalearn/results_sample
 load generic-csv --format csv --map question=q,answers=gold,id=qid,type=category testdata/generic/qa.csv
 load generic-jsonl --format jsonl --map question=q,answers=gold,id=qid,type=category testdata/generic/qa.jsonl
 
-echo "qa-load: records per type for each sample (records in $OUT)"
+echo "qa-load: records per type for each sample (records ${temporary:-in $OUT})"
 printf '%-18s %-26s %8s\n' sample type records
 for f in "$OUT"/*.summary; do
 	sample=$(basename "$f" .summary)
@@ -58,4 +66,8 @@ echo "qa-learncurve: EvaLearn's metrics on a shipped EvaLearn results sample (M=
 		--plot "$OUT/learncurve.png" >"$OUT/learncurve.txt" 2>"$OUT/learncurve.log"
 # The overall figures; the per-type sections, six of them, are left in the file.
 awk '/^=== METRICS BY TASK TYPE ===$/ { exit } { print }' "$OUT/learncurve.txt"
-echo "per task type: $OUT/learncurve.txt; learning-curve plot: $OUT/learncurve.png (records and summaries: $OUT)"
+if [ -n "$temporary" ]; then
+	echo "per task type: learncurve.txt; learning-curve plot: learncurve.png (with the records and summaries, $temporary)"
+else
+	echo "per task type: $OUT/learncurve.txt; learning-curve plot: $OUT/learncurve.png (records and summaries: $OUT)"
+fi

@@ -229,6 +229,36 @@ func TestDemo(t *testing.T) {
 	}
 }
 
+// TestDemoTemporary: scripts/demo.sh run without OUT, as `make demo` runs it, writes to a
+// temporary folder that it removes when it ends, and when it fails too (here for want of the
+// commands); the output says the files are gone and how to keep them. Every run left a
+// qapipe-demo.* folder behind.
+func TestDemoTemporary(t *testing.T) {
+	bin := commands(t)
+	for _, tc := range []struct {
+		name, bin string
+		fail      bool
+	}{
+		{"run", bin, false},
+		{"failed", t.TempDir(), true}, // no commands there
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd := "unset OUT; TMPDIR=" + shellQuote(tmp) + " BIN=" + shellQuote(tc.bin) + " bash scripts/demo.sh"
+			stdout, stderr, err := bash(t, root, bin, cmd)
+			if (err != nil) != tc.fail {
+				t.Fatalf("demo: %v, want failed %v\nstderr:\n%s", err, tc.fail, stderr)
+			}
+			if left, err := os.ReadDir(tmp); err != nil || len(left) > 0 {
+				t.Errorf("demo left %v in TMPDIR (%v), want nothing", left, err)
+			}
+			if want := "removed at the end; OUT=DIR make demo keeps them in DIR"; !tc.fail && !strings.Contains(stdout, want) {
+				t.Errorf("demo output does not say %q:\n%s", want, stdout)
+			}
+		})
+	}
+}
+
 // bash runs script with bash -c in dir, the environment of environ(bin), within two minutes.
 func bash(t *testing.T, dir, bin, script string) (stdout, stderr string, err error) {
 	t.Helper()
