@@ -23,7 +23,7 @@ import (
 
 // NewApp returns a cli.App that writes help to stdout only when asked, never prints errors itself,
 // and turns flag mistakes into UsageErrors. Its inputs are FILE arguments, or stdin, checked by
-// CheckInputs before the Action runs. The caller sets Flags and Action, and runs it with Execute.
+// CheckArgs before the Action runs. The caller sets Flags and Action, and runs it with Execute.
 func NewApp(name, usage, description string, stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := cli.NewApp()
 	app.Name = name
