@@ -28,6 +28,18 @@ func (a *app) setPrediction(rec *record.Record, p *record.Prediction) {
 	rec.Prediction = p
 }
 
+// made counts p, a prediction this run made for its record, of whose cost the cache served
+// cachedPart (a LongMemEval reading some of whose notes came from the cache). A failed one
+// without a text is written without one (record.Prediction.ClearText): "text":"" is the empty
+// answer, which declines, and a reader that looks no further than the text would take a failure
+// for it.
+func (a *app) made(p *record.Prediction, cachedPart float64) {
+	if p.Error != "" && p.Text == "" {
+		p.ClearText()
+	}
+	a.tally.addSpent(p, false, cachedPart)
+}
+
 // passes reports whether rec goes through unanswered: it has a prediction, and neither --force
 // nor, for a failed one, --retry-errors asks for another.
 func (a *app) passes(rec *record.Record) bool {
@@ -45,7 +57,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	a.setPrediction(rec, p)
 	if interrupt.Asked(ctx) { // finishing: no new record goes to the model
 		p.Error = interrupt.ErrNotCalled.Error()
-		a.tally.add(p, false)
+		a.made(p, 0)
 		return rec, nil
 	}
 	var text string
@@ -59,12 +71,12 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			a.tally.addPart(p, notes.cachedCost)
+			a.made(p, notes.cachedCost)
 			return rec, nil
 		}
 	} else if text, opts, err = a.prompts.render(rec); err != nil {
 		p.Error = fmt.Sprintf("prompt: %v", err)
-		a.tally.add(p, false)
+		a.made(p, 0)
 		return rec, nil
 	}
 	req := a.request(rec, text)
@@ -83,7 +95,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	if tookNotes {
 		a.addNotes(p, &notes) // answered or not, the notes were paid for
 	}
-	a.tally.addPart(p, notes.cachedCost)
+	a.made(p, notes.cachedCost)
 	return rec, nil
 }
 

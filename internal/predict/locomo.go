@@ -198,7 +198,7 @@ func (a *app) giveLoCoMoAnswers(asked []*record.Record, first *record.Prediction
 		}
 		p.Error += kept
 		a.setPrediction(rec, p)
-		a.tally.add(p, false)
+		a.made(p, 0)
 	}
 }
 

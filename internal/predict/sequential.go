@@ -140,7 +140,7 @@ func sequenceNotAsked(msg string) bool { return msg == verdictNotAsked || msg ==
 
 func (a *app) fail(rec *record.Record, msg string) {
 	a.setPrediction(rec, &record.Prediction{Provider: a.provider, Model: a.modelName, Error: msg})
-	a.tally.add(rec.Prediction, false)
+	a.made(rec.Prediction, 0)
 }
 
 // solveSequence answers the positions of one sequence in order, judging each answer, with the
@@ -224,7 +224,7 @@ func (a *app) solvePosition(ctx context.Context, st *sequenceState, rec *record.
 		return err
 	}
 	if p.Error != "" {
-		a.tally.add(p, false)
+		a.made(p, 0)
 		st.broken = fmt.Sprintf("position %d failed", pos)
 		return nil
 	}
@@ -236,11 +236,11 @@ func (a *app) solvePosition(ctx context.Context, st *sequenceState, rec *record.
 		// The answer came, but the run is finishing, so its verdict is not asked: the answer
 		// stays, as an error, for --retry-errors to answer again (from the cache, with --cache).
 		p.Error = verdictNotAsked
-		a.tally.add(p, false)
+		a.made(p, 0)
 		st.broken = "interrupted"
 		return nil
 	}
-	a.tally.add(p, false)
+	a.made(p, 0)
 	if rec.Judgments == nil {
 		rec.Judgments = make(map[string]*record.Judgment)
 	}

@@ -69,10 +69,6 @@ func (t *tally) spend(p *record.Prediction, cachedPart float64) {
 
 func (t *tally) add(p *record.Prediction, passed bool) { t.addSpent(p, passed, 0) }
 
-// addPart counts p, a prediction made in this run, of whose cost the cache served cachedPart (a
-// LongMemEval reading some of whose notes came from the cache).
-func (t *tally) addPart(p *record.Prediction, cachedPart float64) { t.addSpent(p, false, cachedPart) }
-
 func (t *tally) addSpent(p *record.Prediction, passed bool, cachedPart float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
