@@ -121,7 +121,7 @@ func (cfg *config) report(stderr io.Writer, t *tally, complete bool) {
 	}
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load(), false)
 	t.others.warn(stderr, cfg.name, false)
-	summarize(stderr, cfg.name, t)
+	summarize(stderr, cfg.name, t, cfg.judge.NoUsage.Load())
 }
 
 // badRecords is the exit status of a run that got to the end with n records failed (said as

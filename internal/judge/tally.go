@@ -117,8 +117,9 @@ func (cfg *config) warnModelUnused(w io.Writer, routed, ruled int64) {
 }
 
 // summarize writes a warning per unpriced model and the run's one-line summary, whose cost counts
-// every judgment's replies, cached or not (as qa-predict's does).
-func summarize(w io.Writer, name string, t *tally) {
+// every judgment's replies, cached or not (as qa-predict's does); noUsage judgments had a reply
+// without token usage, which the totals leave out.
+func summarize(w io.Writer, name string, t *tally, noUsage int64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	models := slices.Sorted(maps.Keys(t.unpriced))
@@ -149,6 +150,9 @@ func summarize(w io.Writer, name string, t *tally) {
 		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()))
 		if len(models) > 0 {
 			fmt.Fprintf(w, " (not counting %s: no price)", strings.Join(models, ", "))
+		}
+		if noUsage > 0 { // unknown, not 0: the totals would pass them off as free
+			fmt.Fprintf(w, " (not counting %s without token usage)", english.Count(int(noUsage), "judgment", "judgments"))
 		}
 	}
 	fmt.Fprintln(w)

@@ -254,6 +254,9 @@ func (t *tally) line() string {
 		sort.Strings(models)
 		s += fmt.Sprintf(" (not counting %s: no price)", strings.Join(models, ", "))
 	}
+	if t.noUsage > 0 { // unknown, not 0: the totals would pass them off as free
+		s += fmt.Sprintf(" (not counting %s without token usage)", english.Count(t.noUsage, "reply", "replies"))
+	}
 	return s
 }
 
