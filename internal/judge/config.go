@@ -66,7 +66,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000); output order is kept", Value: 4, EnvVars: []string{"QA_JUDGE_CONCURRENCY"}},
 		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute (0: no limit)", EnvVars: []string{"QA_JUDGE_RPM"}},
 		&cli.Float64Flag{Name: "tpm", Usage: "most tokens per minute, estimated (0: no limit)", EnvVars: []string{"QA_JUDGE_TPM"}},
-		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
+		&cli.IntFlag{Name: "max-retries", Usage: "retries of a transient failure (408, 409, 425, 429, every 5xx but 501 and 505, timeouts, …; Retry-After honoured)", Value: 5, EnvVars: []string{"QA_JUDGE_MAX_RETRIES"}},
 		&cli.DurationFlag{Name: "timeout", Usage: "per-attempt timeout (0: none)", Value: 2 * time.Minute, EnvVars: []string{"QA_JUDGE_TIMEOUT"}},
 		&cli.DurationFlag{Name: "backoff", Usage: "first retry wait (doubled each retry, with jitter; 0: none, retry at once)", Value: 500 * time.Millisecond, EnvVars: []string{"QA_JUDGE_BACKOFF"}},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},

@@ -101,7 +101,7 @@ func embedFlags() []cli.Flag {
 		&cli.StringFlag{Name: "embed-api-key-file", EnvVars: []string{"QA_EMBED_API_KEY_FILE"}, Usage: "read the embedding server's API key from `FILE` instead of the environment"},
 		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request, at most %d for openai), 1 to %d", embed.MaxOpenAIInputs, embed.MaxBatch)},
 		&cli.IntFlag{Name: "embed-concurrency", Value: embed.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
-		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (429, 500, 502, 503, 504, timeouts, …; Retry-After honoured)"},
+		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (408, 409, 425, 429, every 5xx but 501 and 505, timeouts, …; Retry-After honoured)"},
 		&cli.DurationFlag{Name: "embed-timeout", Value: embed.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
 		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice: regular files, not stdin or a pipe)"},
 		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
