@@ -33,9 +33,10 @@ MODES (--mode):
                       no_answer, LoCoMo category 5, "_abs" ids, meta.abstention true), else a gold
                       answer contained in the prediction (SQuAD-normalised) or token F1 >= 0.5
                       (a gold SQuAD's normalisation empties, such as "A" or "The", must be
-                      equalled, articles kept); for Chinese records (lang zh, zh-*, zh_*) both
-                      are CMRC 2018's instead (each character a token, its punctuation such as
-                      "。" dropped; cmrc_f1), and the reasoning names the F1 used.
+                      equalled, articles kept); for Chinese records (lang zh, zho, cmn, …,
+                      zh-CN) both are CMRC 2018's instead (each character a token, its
+                      punctuation such as "。" dropped; cmrc_f1), and the reasoning names the
+                      F1 used.
                       A record with no answers (missing or []) that is no question to decline
                       cannot be graded: its judgment fails (exit 3), never a 0 (EvaLearn's
                       records, graded by a rubric, need --mode evalearn). Judgments say

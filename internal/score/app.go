@@ -62,10 +62,10 @@ go to one too, a progress bar of the bytes read goes to stderr.
 METRICS:
 {metrics}
 Notes: ROUGE uses rouge-score's tokenizer, which drops every non-ASCII character (so Chinese text
-scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (lang zh);
-locomo_f1 only on LoCoMo records (category from meta.category, else the type); sp_* only when
-the prediction carries supporting_facts and meta.supporting_facts holds the gold ones, joint_*
-when it carries an answer too.
+scores 0 there, exactly as in rouge-score); cmrc_* run only on Chinese records (lang zh, zho,
+cmn, …, zh-CN); locomo_f1 only on LoCoMo records (category from meta.category, else the type);
+sp_* only when the prediction carries supporting_facts and meta.supporting_facts holds the gold
+ones, joint_* when it carries an answer too.
 LoCoMo category-5 questions get no reference metric (em, f1, ROUGE, BLEU, METEOR, CMRC,
 embeddings): their gold is the adversarial answer, the trap the question sets, and LoCoMo and
 MAGMA score them by whether the prediction declines, as locomo_f1 and the judges do.

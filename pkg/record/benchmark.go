@@ -17,13 +17,24 @@ import (
 // ("LoCoMo" is locomo), so every stage picks a benchmark's prompt, judge and scores alike.
 func (r *Record) InDataset(name string) bool { return strings.EqualFold(r.Dataset, name) }
 
-// IsChinese reports whether r's language is Chinese: lang zh, or a tag of it such as zh-CN,
-// zh-Hans or zh_TW, in any case. Chinese text is scored and judged by CMRC 2018's rules (its
-// characters as tokens, its punctuation), which other languages' normalisation gets wrong.
+// IsChinese reports whether r's language is Chinese, in any case: lang zh, or its three-letter
+// codes (zho, chi), or a Chinese language of ISO 639-3 (cmn Mandarin, yue Cantonese, wuu, nan,
+// hak, gan, hsn, lzh Literary Chinese, …), alone or tagged (zh-CN, zh-Hans, zh_TW, cmn-Hans).
+// Chinese text is scored and judged by CMRC 2018's rules (its characters as tokens, its
+// punctuation), which other languages' normalisation gets wrong.
 func (r *Record) IsChinese() bool {
 	l := strings.ToLower(r.Lang)
-	return l == "zh" || strings.HasPrefix(l, "zh-") || strings.HasPrefix(l, "zh_")
+	if i := strings.IndexAny(l, "-_"); i >= 0 {
+		l = l[:i]
+	}
+	return chineseLangs[l]
 }
+
+// chineseLangs are the language codes IsChinese takes: ISO 639-1 zh, ISO 639-2 zho and chi, and
+// the ISO 639-3 languages of the zh macrolanguage, with Literary Chinese.
+var chineseLangs = map[string]bool{"zh": true, "zho": true, "chi": true,
+	"cdo": true, "cjy": true, "cmn": true, "cnp": true, "cpx": true, "csp": true, "czh": true, "czo": true,
+	"gan": true, "hak": true, "hsn": true, "lzh": true, "mnp": true, "nan": true, "wuu": true, "yue": true}
 
 // locomoTypes are the record types of LoCoMo's question categories. The numbering is LoCoMo's
 // own and not in name order: 4 is single-hop.

@@ -149,9 +149,19 @@ func TestIsChinese(t *testing.T) {
 		{"zh_TW", true},
 		{"", false},
 		{"en", false},
-		{"zho", false}, // the two-letter code and its tags alone
+		{"zho", true},
+		{"ZHO-Hant", true},
+		{"chi", true},
+		{"cmn", true},
+		{"cmn-Hans-CN", true},
+		{"yue_HK", true},
+		{"lzh", true},
 		{"zh.", false},
 		{"x-zh", false},
+		{"-zh", false},
+		{"zhx", false},
+		{"ja", false},
+		{"cm", false},
 	} {
 		if got := (&Record{Lang: c.lang}).IsChinese(); got != c.want {
 			t.Errorf("Record{Lang: %q}.IsChinese() = %v, want %v", c.lang, got, c.want)
