@@ -86,15 +86,10 @@ func genRecord(r *rand.Rand, i int) string {
 	return b.String()
 }
 
-type stage struct {
-	name string
-	args []string
-}
-
 var stages = map[string]stage{
-	"predict": {"qa-predict", []string{"--provider", "extractive"}},
-	"judge":   {"qa-judge", []string{"--mode", "rules"}},
-	"score":   {"qa-score", nil},
+	"predict": {"qa-predict", predict.Run, []string{"--provider", "extractive"}},
+	"judge":   {"qa-judge", judge.Run, []string{"--mode", "rules"}},
+	"score":   {"qa-score", score.Run, nil},
 }
 
 // runStage runs one stage in-process over file and returns its stdout, stderr and exit code.
@@ -102,19 +97,9 @@ func runStage(t *testing.T, name, file string, extra ...string) ([]byte, string,
 	t.Helper()
 	var out, errb bytes.Buffer
 	st := stages[name]
-	args := append(append([]string{st.name}, st.args...), extra...)
-	args = append(args, file)
-	var err error
-	switch name {
-	case "predict":
-		err = predict.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	case "judge":
-		err = judge.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	case "score":
-		err = score.Run(context.Background(), args, strings.NewReader(""), &out, &errb)
-	}
+	err := st.run(context.Background(), append(st.line(extra...), file), strings.NewReader(""), &out, &errb)
 	if err != nil {
-		fmt.Fprintf(&errb, "%s: %v\n", st.name, err)
+		fmt.Fprintf(&errb, "%s: %v\n", st.prog, err)
 	}
 	return out.Bytes(), errb.String(), command.ExitCode(err)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -46,33 +47,15 @@ func TestClosedStdoutEveryStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
 	}
-	records := func(prog string) string {
-		var b strings.Builder
-		for i := range 2000 {
-			seq := "" // qa-learncurve's records are positions of a sequence, which qa-predict would ask a judge for
-			if prog == "qa-learncurve" {
-				seq = fmt.Sprintf(`,"sequence":{"id":"1","position":%d}`, i+1)
-			}
-			fmt.Fprintf(&b, `{"schema":1,"id":"q%d","question":"q","answers":["Paris"],"context":[{"text":"Paris is a city."}],`+
-				`"prediction":{"text":"Paris"},"judgments":{"a":{"score":1},"b":{"score":%d},"evalearn":{"score":1}}%s}`+"\n", i, i%2, seq)
-		}
-		return b.String()
-	}
 	dir := t.TempDir()
-	for _, tt := range []struct {
-		prog string
-		args []string
-	}{
-		{"qa-load", []string{"--format", "records"}},
-		{"qa-predict", []string{"--provider", "extractive", "--force"}},
-		{"qa-judge", []string{"--mode", "rules", "--force"}},
-		{"qa-judge", []string{"agree", "--names", "a,b"}},
-		{"qa-score", []string{"--metrics", "em"}},
-		{"qa-score", []string{"--metrics", "em", "--summary", filepath.Join(dir, "summary.json")}},
-		{"qa-learncurve", []string{"--problems", "2000", "--judge", "evalearn"}},
-	} {
-		t.Run(tt.prog+" "+strings.Join(tt.args, " "), func(t *testing.T) {
-			p := clitest.StartReaderGone(t, "TestMainChild", tt.args, records(tt.prog), "QA_TEST_MAIN_PROG="+tt.prog)
+	stages := slices.Concat(everyStage, []stage{{"qa-score", score.Run, []string{"--metrics", "em", "--summary", filepath.Join(dir, "summary.json")}}})
+	for _, st := range stages {
+		prog, args := st.line()[0], st.line()[1:] // the child runs the command's main with its arguments
+		if prog == "qa-learncurve" {
+			args = append(args, "--problems", "2000")
+		}
+		t.Run(prog+" "+strings.Join(args, " "), func(t *testing.T) {
+			p := clitest.StartReaderGone(t, "TestMainChild", args, stageRecords(st.prog, 2000), "QA_TEST_MAIN_PROG="+prog)
 			if stderr := p.WaitSIGPIPE(t); len(stderr) > 0 {
 				t.Errorf("stdout's reader gone: stderr %q, want nothing", stderr)
 			}

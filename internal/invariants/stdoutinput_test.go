@@ -11,11 +11,6 @@ import (
 	"time"
 
 	"github.com/qapipe/qapipe/internal/command"
-	"github.com/qapipe/qapipe/internal/judge"
-	"github.com/qapipe/qapipe/internal/learncurve"
-	"github.com/qapipe/qapipe/internal/load"
-	"github.com/qapipe/qapipe/internal/predict"
-	"github.com/qapipe/qapipe/internal/score"
 )
 
 // TestStdoutIsInputEveryStage: every command refuses, before it writes anything, an input that
@@ -24,40 +19,20 @@ import (
 // file as it was. qa-score, qa-judge, qa-predict and qa-load read back the records they wrote
 // until the disk was full; qa-judge agree and qa-learncurve appended their report to the records.
 func TestStdoutIsInputEveryStage(t *testing.T) {
-	records := func(prog string) string {
-		var b strings.Builder
-		for i := range 3 {
-			seq := "" // qa-learncurve's records are positions of a sequence, which qa-predict would ask a judge for
-			if prog == "qa-learncurve" {
-				seq = fmt.Sprintf(`,"sequence":{"id":"1","position":%d}`, i+1)
-			}
-			fmt.Fprintf(&b, `{"schema":1,"id":"q%d","question":"q","answers":["Paris"],"context":[{"text":"Paris is a city."}],`+
-				`"prediction":{"text":"Paris"},"judgments":{"a":{"score":1},"b":{"score":1},"evalearn":{"score":1}}%s}`+"\n", i, seq)
-		}
-		return b.String()
-	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "x.jsonl")
-	for _, st := range []struct {
-		prog string
-		run  func(context.Context, []string, io.Reader, io.Writer, io.Writer) error
-		args []string
-	}{
-		{"qa-load", load.Run, []string{"--format", "records"}},
-		{"qa-predict", predict.Run, []string{"--provider", "extractive", "--force"}},
-		{"qa-judge", judge.Run, []string{"--mode", "rules", "--force"}},
-		{"qa-judge agree", judge.Run, []string{"--names", "a,b"}},
-		{"qa-score", score.Run, []string{"--metrics", "f1"}},
-		{"qa-learncurve", learncurve.Run, []string{"--problems", "3", "--warmup", "1", "--judge", "evalearn"}},
-	} {
+	for _, st := range everyStage {
 		for _, how := range []string{"file", "stdin"} {
 			t.Run(st.prog+" "+how, func(t *testing.T) {
-				recs := records(st.prog)
+				recs := stageRecords(st.prog, 3)
 				if err := os.WriteFile(file, []byte(recs), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				stdin, stdout := openFile(t, file, os.O_RDONLY), openFile(t, file, os.O_WRONLY|os.O_APPEND)
-				args := append(strings.Fields(st.prog), st.args...)
+				args := st.line()
+				if st.prog == "qa-learncurve" {
+					args = st.line("--problems", "3")
+				}
 				name := file
 				if how == "file" {
 					args = append(args, file)
