@@ -3,10 +3,15 @@
 them, and the per-category and overall means its scripts print, for a differential check of
 qa-score's locomo_f1 and its summary's LoCoMo section:
 
-    git --git-dir LoCoMo/.git show code:task_eval/evaluation.py > /tmp/locomo/evaluation.py
-    git --git-dir LoCoMo/.git show code:task_eval/evaluation_stats.py > /tmp/locomo/evaluation_stats.py
+    git --git-dir LoCoMo/.git show 9228632:task_eval/evaluation.py > /tmp/locomo/evaluation.py
+    git --git-dir LoCoMo/.git show 9228632:task_eval/evaluation_stats.py > /tmp/locomo/evaluation_stats.py
     /usr/bin/python3 scripts/random-locomo-f1.py --evaluation /tmp/locomo/evaluation.py \\
         --seed 1 --n 5000 --check bin/qa-score
+
+Commit 9228632 ("Code commit", on the code branch and an ancestor of main's 3eb6f2c) is the one
+this script drives: later ones (3eb6f2c, and the code branch's head since) give
+eval_question_answering a list of questions in place of a file's path and drop analyze_acc,
+with the scoring functions unchanged.
 
 Each record goes through upstream as evaluate_gpts.py's main() sends a file of them: its
 questions are written as {"qa": [...]} with the prediction under the key "prediction" and read by
