@@ -50,7 +50,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "base-url", EnvVars: []string{"QA_JUDGE_BASE_URL"}, Usage: "provider endpoint (default: the provider's)"},
 		&cli.StringFlag{Name: "api-key-file", EnvVars: []string{"QA_JUDGE_API_KEY_FILE"}, Usage: "read the API key from `FILE` (default: the provider's usual environment variable)"},
 		&cli.StringFlag{Name: "route", EnvVars: []string{"QA_JUDGE_ROUTE"}, Usage: "JSON `FILE` {\"dataset/type\"|\"dataset\"|\"*\": mode} laid over the auto table"},
-		&cli.StringFlag{Name: "prompt", EnvVars: []string{"QA_JUDGE_PROMPT"}, Usage: "custom judge prompt `FILE` (sets mode custom)"},
+		&cli.StringFlag{Name: "prompt", EnvVars: []string{"QA_JUDGE_PROMPT"}, Usage: "custom judge prompt `FILE` (sets mode custom: no --mode beside it)"},
 		&cli.StringFlag{Name: "prompt-format", Value: FormatJSONScore, EnvVars: []string{"QA_JUDGE_PROMPT_FORMAT"}, Usage: "reply format of --prompt: json-score, label or yes-no"},
 		command.ThinkFlag("QA_JUDGE_THINK", "what becomes of the thinking a reasoning judge writes into its reply (<think>…</think>): `MODE` strip (the text after </think> is parsed; raw keeps the reply whole; see REASONING JUDGES) or keep (the whole text is parsed)"),
 		&cli.IntFlag{Name: "max-tokens", EnvVars: []string{"QA_JUDGE_MAX_TOKENS"}, Usage: "most tokens a judge reply may take, a reasoning model's thinking included, in every judge call (`N`; 0: each protocol's own, LongMemEval's 10 and none for the others); not the protocol's (a warning says so), but the way to judge with a reasoning model (see REASONING JUDGES)"},
@@ -170,7 +170,8 @@ func (cfg *config) parseMode(c *cli.Context) error {
 	return nil
 }
 
-// parsePrompt checks --prompt-format and loads the --prompt file, if any, making j a custom judge.
+// parsePrompt checks --prompt-format and loads the --prompt file, if any, making j a custom judge;
+// a --mode set beside it is refused, as --prompt is the mode.
 func parsePrompt(c *cli.Context, j *Judge) error {
 	// The value is checked even without --prompt, as --max-tokens-field's is without a model.
 	if f := c.String("prompt-format"); !slices.Contains(CustomFormats, f) {
@@ -181,6 +182,12 @@ func parsePrompt(c *cli.Context, j *Judge) error {
 		fmt.Fprintln(c.App.ErrWriter, "qa-judge: warning: --prompt-format is the reply format of a --prompt judge; without --prompt it does nothing")
 	}
 	if p := c.String("prompt"); p != "" {
+		if c.IsSet("mode") {
+			// --prompt is a mode of its own (custom), so a --mode beside it is one of two
+			// judges asked for at once; it would be overridden without a word.
+			return command.Usagef("--mode %s%s: --prompt sets the mode, custom, a judge of its own prompt; give --mode or --prompt, not both",
+				j.Mode, command.FromEnv(c, "mode"))
+		}
 		cu, err := LoadCustom(p, c.String("prompt-format"))
 		if err != nil {
 			return command.Usagef("--prompt: %v", err)

@@ -46,7 +46,8 @@ MODES (--mode):
                       json-score, a bare JSON object {"score": 0..1} read as MAGMA reads it
                       (no code fence; clamped); label, {"label": "CORRECT"} read as mem0 reads
                       it (a json code fence allowed); yes-no, read as LongMemEval reads it. No JSON
-                      mode is asked for: the prompt must ask for the format itself
+                      mode is asked for: the prompt must ask for the format itself. It is a
+                      mode of its own (custom): --mode beside it is a usage error
 
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. With --cache, the later
