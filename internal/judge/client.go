@@ -29,12 +29,30 @@ func (cfg *config) warnNoModel(c *cli.Context) {
 	// No cache is opened, nor checked (dry_run_cache_rules.txtar): the run has no use for
 	// it, which the warning says.
 	cachePath := c.String("cache")
-	for _, f := range append(modelFlags(j), modelFlag{"cache", cachePath, cachePath != ""}) {
+	fs := append(modelFlags(j), modelFlag{"cache", cachePath, cachePath != ""})
+	for _, f := range append(fs, callFlags(c)...) {
 		if f.set {
-			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --%s %s%s does nothing with %s: no model is called\n",
-				f.name, f.value, command.FromEnv(c, f.name), how)
+			value := ""
+			if f.value != "" {
+				value = " " + f.value
+			}
+			fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --%s%s%s does nothing with %s: no model is called\n",
+				f.name, value, command.FromEnv(c, f.name), how)
 		}
 	}
+}
+
+// callFlags are the flags, set or not, that only a run calling a model reads, but for those of
+// modelFlags and --cache: which model and how it is reached, how its calls are paced, retried,
+// priced and seeded, how its replies are read, and whether it may be the predictions' own. A
+// true/false flag's value is left out: it is set when true.
+func callFlags(c *cli.Context) []modelFlag {
+	var fs []modelFlag
+	for _, name := range []string{"provider", "base-url", "api-key-file", "parse-retries", "think", "rpm", "tpm",
+		"max-retries", "timeout", "backoff", "prices", "max-cost", "seed"} {
+		fs = append(fs, modelFlag{name, fmt.Sprint(c.Value(name)), c.IsSet(name)})
+	}
+	return append(fs, modelFlag{"allow-self-judge", "", c.Bool("allow-self-judge")})
 }
 
 // checkModel warns of --max-tokens and --temperature overriding the protocols' own, and checks
@@ -47,12 +65,8 @@ func (cfg *config) checkModel(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "qa-judge: %s\n", w)
 		}
 	}
-	if !slices.Contains(judgeProviders(), j.Provider) {
-		why := "want one of " + strings.Join(judgeProviders(), ", ")
-		if j.Provider == "extractive" {
-			why = "extractive picks answers from a record's context and cannot judge; " + why
-		}
-		return command.Usagef("--provider: unknown provider %q (%s)%s", j.Provider, why, model.ProviderHint(j.Provider, judgeProviders(), "--base-url"))
+	if err := checkProvider(j.Provider); err != nil {
+		return err
 	}
 	if _, err := command.NumCtx(c, "num-ctx", j.Provider); err != nil {
 		return err
@@ -69,6 +83,19 @@ func (cfg *config) checkModel(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// checkProvider refuses a --provider that cannot judge: one unknown, or the extractive
+// baseline. It is refused in a run that calls no model too, as --max-tokens-field's value is.
+func checkProvider(provider string) error {
+	if slices.Contains(judgeProviders(), provider) {
+		return nil
+	}
+	why := "want one of " + strings.Join(judgeProviders(), ", ")
+	if provider == "extractive" {
+		why = "extractive picks answers from a record's context and cannot judge; " + why
+	}
+	return command.Usagef("--provider: unknown provider %q (%s)%s", provider, why, model.ProviderHint(provider, judgeProviders(), "--base-url"))
 }
 
 // checkDryRunCache checks the --cache of a dry run.

@@ -102,6 +102,9 @@ func parseConfig(ctx context.Context, c *cli.Context) (*config, error) {
 	}
 	j := cfg.judge
 	if !j.NeedsModel() {
+		if err := checkProvider(j.Provider); err != nil {
+			return nil, err
+		}
 		cfg.warnNoModel(c)
 		j.Model = ""
 		return cfg, nil

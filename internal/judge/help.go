@@ -86,7 +86,11 @@ record's prediction is the judge model's, the run stops before any call (exit 2)
 gets the error "self-judging refused: ..." and no call (failed, exit 3), and the other records are
 judged. Records a rule decides call no model and are judged; a warning (a dry run's too) says when
 --model was given and no record was routed to it, every one judged having gone to a rule (its
-verdict or its failure there), or when the mode calls no model.
+verdict or its failure there), or when the mode calls no model. Such a mode warns too of every
+other flag set that only a model's calls read (--provider, --base-url, --api-key-file,
+--parse-retries, --think, --max-tokens, --max-tokens-field, --temperature, --num-ctx, --rpm, --tpm,
+--max-retries, --timeout, --backoff, --cache, --prices, --max-cost, --seed, --allow-self-judge),
+naming the variable it came from; an unknown --provider is a usage error all the same.
 
 A record whose prediction failed (or that has none, or none with a text: HotpotQA's supporting
 facts alone) calls no model: its judgment fails with "prediction failed: ..." ("no prediction to
