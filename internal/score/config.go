@@ -177,6 +177,7 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 			return nil, command.Usagef("--%s: %v", f.flag, err)
 		}
 	}
+	warnUnreadCorpus(c, sel.corpus)
 	return cc, nil
 }
 
@@ -192,6 +193,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if c.IsSet("cache") && command.FromEnv(c, "cache") == "" && len(cfg.sel.embedMetrics()) == 0 {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --cache holds embeddings; without sbert or a bertscore metric in --metrics it does nothing")
 	}
+	warnUnreadEmbed(c, cfg.sel.embedMetrics())
 	parallel, err := command.Concurrency(c, "embed-concurrency")
 	if err != nil {
 		return err

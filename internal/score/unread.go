@@ -1,0 +1,101 @@
+package score
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
+)
+
+// Flags that only some metrics read do nothing without one of them in --metrics, which a warning
+// says, as of --labels, --baseline and --idf (config.go). A value from the flag's own QA_*
+// variable is warned of too, naming it: none of these variables is read by another stage.
+
+// labelMetrics are the corpus metrics that read a record's gold label and its mapping.
+var labelMetrics = []string{"accuracy", "precision", "recall", "f1_score", "auc", "pn", "pairwise_acc", "mrr", "map"}
+
+// scoredMetrics are the corpus metrics that read a record's score.
+var scoredMetrics = []string{"auc", "pn", "pairwise_acc", "mrr", "map"}
+
+// corpusReaders maps each flag of the corpus metrics that one of them alone reads to those that
+// do. --pos-label is read by the classification metrics too under --average binary (warnUnreadCorpus).
+var corpusReaders = []struct {
+	flag    string
+	metrics []string
+}{
+	{"label-field", append(slices.Clone(labelMetrics), "chunk_p", "chunk_r", "chunk_f1")},
+	{"label-map", labelMetrics},
+	{"average", metricGroups["classification"]},
+	{"zero-division", metricGroups["classification"]},
+	{"pos-label", scoredMetrics},
+	{"group-field", []string{"pn", "pairwise_acc", "mrr", "map"}},
+	{"score-field", scoredMetrics},
+	{"loss-field", []string{"perplexity"}},
+	{"tokens-field", []string{"perplexity"}},
+	{"bleu-weights", []string{"corpus_bleu", "gen_eval_bleu"}},
+}
+
+// embedFlagNames are the flags of the embedding calls, which only sbert and BERTScore make.
+var embedFlagNames = []string{"embed-provider", "embed-model", "embed-base-url", "embed-api-key-file",
+	"embed-batch", "embed-concurrency", "embed-max-retries", "embed-timeout"}
+
+// warnUnreadCorpus warns of each flag of corpusReaders set while none of the metrics that read
+// it is among the selected corpus metrics (corpus).
+func warnUnreadCorpus(c *cli.Context, corpus []string) {
+	for _, r := range corpusReaders {
+		if !flagSet(c, r.flag) {
+			continue
+		}
+		metrics := r.metrics
+		readers := andList(metrics) + "; without " + english.Form(len(metrics), "it", "one of them") + " in --metrics"
+		if r.flag == "pos-label" {
+			classification := metricGroups["classification"]
+			if c.String("average") == "binary" {
+				metrics = append(slices.Clone(classification), metrics...)
+			}
+			readers = andList(r.metrics) + ", and under --average binary by " + andList(classification) + "; with neither"
+		}
+		if slices.ContainsFunc(metrics, func(m string) bool { return slices.Contains(corpus, m) }) {
+			continue
+		}
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --%s%s is read by %s it does nothing\n", r.flag, command.FromEnv(c, r.flag), readers)
+	}
+}
+
+// warnUnreadEmbed warns, in one line, of the flags of the embedding calls set in a run that
+// selects no embedding metric (embedMetrics).
+func warnUnreadEmbed(c *cli.Context, embedMetrics []string) {
+	if len(embedMetrics) > 0 {
+		return
+	}
+	var set []string
+	for _, f := range embedFlagNames {
+		if flagSet(c, f) {
+			set = append(set, "--"+f+command.FromEnv(c, f))
+		}
+	}
+	if len(set) == 0 {
+		return
+	}
+	fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the embedding calls; without sbert or a bertscore metric in --metrics %s nothing\n",
+		andList(set), english.Form(len(set), "configures", "configure"), english.Form(len(set), "it does", "they do"))
+}
+
+// flagSet reports whether flag name was given a value, on the command line or by its variable;
+// an empty text sets nothing.
+func flagSet(c *cli.Context, name string) bool {
+	v, text := c.Value(name).(string)
+	return c.IsSet(name) && (!text || v != "")
+}
+
+// andList joins names as "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
