@@ -80,6 +80,11 @@ run_generation.sh names it, counts as the latter; the model called is the one gi
 whole histories (with a warning for the open models of upstream's table, which it counts with
 their own tokenizers).
 
+Flags that shape one kind of record only are warned of at the end, with the records read, when
+none of that kind was read: LongMemEval's options above without a longmemeval record,
+--batch-size and --locomo-variant without a locomo record, --system and --template when every
+record is a position of an EvaLearn sequence (see below); a flag some record used is not.
+
 Transient failures (HTTP 408, 409, 425, 429 and every 5xx but 501 and 505, such as Cloudflare's
 520 to 524, timeouts, resets, closed connections, truncated replies) are retried with exponential
 backoff and jitter, honouring Retry-After (and the Gemini API's retryDelay, given in the body; for
@@ -282,6 +287,9 @@ type app struct {
 	store   *cache.Cache
 	tally   tally
 	seq     sequencer // records with a sequence (sequential.go)
+	// unused counts the records read against the flags set that only some records use
+	// (unused.go); nil counts nothing.
+	unused *flagUse
 	// judgeTemperature is --judge-temperature, the EvaLearn judge's; nil for EvaLearn's own.
 	judgeTemperature *float64
 	// judgeNumCtx is --judge-num-ctx, the EvaLearn judge's context window; 0 for none sent.

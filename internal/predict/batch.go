@@ -116,7 +116,7 @@ func (bt *batcher) add(rec *record.Record) error {
 func (a *app) mapRecords(ctx context.Context, opts pipeline.Options, src pipeline.Source[*record.Record], sink func(*record.Record) error) error {
 	finished := opts.Finished
 	opts.Finished = nil
-	err := pipeline.Map(ctx, opts, batches(src, a.blockOf(), maxClosed), a.solve, func(b *batch) error {
+	err := pipeline.Map(ctx, opts, batches(a.unused.see(src), a.blockOf(), maxClosed), a.solve, func(b *batch) error {
 		for _, rec := range b.recs {
 			if err := sink(rec); err != nil {
 				return err

@@ -66,7 +66,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	enc := json.NewEncoder(record.LineSafe(a.stdout))
 	enc.SetEscapeHTML(false)
 	needsJudge := "" // a record with a sequence, when no --judge-model is given
-	err := batches(src.Each, a.blockOf(), maxClosed)(func(b *batch) error {
+	err := batches(a.unused.see(src.Each), a.blockOf(), maxClosed)(func(b *batch) error {
 		if err := interrupt.Err(ctx); err != nil { // a dry run makes no call: it stops at once
 			return err
 		}
@@ -82,6 +82,7 @@ func (a *app) dryRunAll(ctx context.Context, src *command.Source) error {
 	if err != nil {
 		return err
 	}
+	a.unused.warn(a.stderr)
 	a.tally.warnOthers(a.stderr, true) // as the run would warn
 	a.tally.warnTextless(a.stderr, true)
 	t.summarize(a.stderr, a.maxCost)

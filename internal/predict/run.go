@@ -70,6 +70,7 @@ func notMade(msg string) bool {
 // report writes the end of a run to stderr: its warnings, what was predicted and spent, and the
 // prompts cut to fit.
 func (a *app) report() {
+	a.unused.warn(a.stderr)
 	a.warnUnpriced()
 	a.tally.warnOthers(a.stderr, false)
 	a.tally.warnTextless(a.stderr, false)

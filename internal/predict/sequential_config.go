@@ -25,10 +25,10 @@ shown to the model as its history, with EvaLearn's system prompt for the sequenc
 (meta.sequence_type, which qa-load sets when a problem's type is another; else the record type: one
 that is not a string fails the position). Temperature 0.2 and max_tokens 32000 are EvaLearn's
 unless --temperature or --max-tokens is given, and --top-p and --top-k, which it sends none of, are
-sent when given; --system and --template do not apply.
-Different sequences run concurrently. A sequence's records must be contiguous in the input (as
-qa-load writes them); a sequence id that reappears later makes those of its records still to answer
-errors (those answered before pass through). A sequence
+sent when given; --system and --template do not apply (a warning says so when no other record is
+read). Different sequences run concurrently. A sequence's records must be contiguous in the input
+(as qa-load writes them); a sequence id that reappears later makes those of its records still to
+answer errors (those answered before pass through). A sequence
 without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
 records, not sequences) is answered without them in its history, with a warning. An empty or
 failed answer is an error on its record and the later positions of its sequence are skipped (errors,

@@ -1,0 +1,123 @@
+package predict
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/pipeline"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// Some flags set how the records of one kind are asked: LongMemEval's reader options, LoCoMo's
+// batches and variant, and the prompt of the records that are no EvaLearn position. Which records
+// the input holds is known only as they are read, so such a flag set while no record read is of
+// its kind is warned of at the end, the records read counted; one that some record read used is
+// not, whatever the others.
+//
+// Note: a warning at the first record of another kind was rejected: a later record may be of the
+// flag's kind (LongMemEval records after others), and the flag then does its work.
+
+// recordFlags is a group of flags that only some records use.
+type recordFlags struct {
+	set  []string                  // the flags set, as the warning names them: "--reading con from QA_READING"
+	uses func(*record.Record) bool // whether a record uses them
+	what func(n int) string        // what they set, and why no record read used them
+	used bool                      // a record read used them
+}
+
+// flagUse counts the records read against the groups of recordFlags.
+type flagUse struct {
+	groups []*recordFlags
+	read   int
+}
+
+// newFlagUse finds the flags of c that only some records use, among those set.
+func newFlagUse(c *cli.Context) *flagUse {
+	u := &flagUse{}
+	u.add(c, []string{"retriever", "key-expansion", "reading", "history-format", "history-sessions", "user-only", "history-tokens"},
+		func(rec *record.Record) bool { return rec.InDataset("longmemeval") },
+		func(n int) string {
+			return english.Form(n, "it sets", "they set") + " how LongMemEval's reader asks longmemeval records, and none was read"
+		})
+	u.add(c, []string{"batch-size", "locomo-variant"},
+		func(rec *record.Record) bool { return rec.InDataset("locomo") },
+		func(n int) string {
+			return english.Form(n, "it sets", "they set") + " how LoCoMo's script asks locomo records, and none was read"
+		})
+	u.add(c, []string{"system", "template"},
+		func(rec *record.Record) bool { return rec.Sequence == nil },
+		func(n int) string {
+			return "EvaLearn's sequences are asked with EvaLearn's own prompts, and every record read is a position of one"
+		})
+	return u
+}
+
+// add adds the group of the flags names, keeping those set, which the records that uses reports
+// use; what says what they set.
+func (u *flagUse) add(c *cli.Context, names []string, uses func(*record.Record) bool, what func(int) string) {
+	g := &recordFlags{uses: uses, what: what}
+	for _, name := range names {
+		if c.IsSet(name) {
+			g.set = append(g.set, flagNamed(c, name))
+		}
+	}
+	if len(g.set) > 0 {
+		u.groups = append(u.groups, g)
+	}
+}
+
+// flagNamed is how a warning names flag name of c: with its value, but for a true/false flag
+// and --system's text, and the variable it came from.
+func flagNamed(c *cli.Context, name string) string {
+	s := "--" + name
+	if v := c.Value(name); name != "system" {
+		if _, ok := v.(bool); !ok {
+			s += " " + fmt.Sprint(v)
+		}
+	}
+	return s + command.FromEnv(c, name)
+}
+
+// see counts the records of src as they are read, and notes the groups they use; a nil u
+// counts nothing.
+func (u *flagUse) see(src pipeline.Source[*record.Record]) pipeline.Source[*record.Record] {
+	if u == nil || len(u.groups) == 0 {
+		return src
+	}
+	return func(yield func(*record.Record) error) error {
+		return src(func(rec *record.Record) error {
+			u.read++
+			for _, g := range u.groups {
+				g.used = g.used || g.uses(rec)
+			}
+			return yield(rec)
+		})
+	}
+}
+
+// warn writes to w a warning for each group of flags set that no record read used.
+func (u *flagUse) warn(w io.Writer) {
+	if u == nil || u.read == 0 {
+		return
+	}
+	for _, g := range u.groups {
+		if g.used {
+			continue
+		}
+		fmt.Fprintf(w, "qa-predict: warning: %s did nothing on %s: %s\n", andList(g.set),
+			english.Count(u.read, "record", "records"), g.what(len(g.set)))
+	}
+}
+
+// andList joins names as "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
