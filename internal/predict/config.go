@@ -67,7 +67,7 @@ func (a *app) configure(c *cli.Context) error {
 	if err := a.configureRequests(c); err != nil {
 		return err
 	}
-	a.unused = newFlagUse(c)
+	a.unused = newFlagUse(c, a.stderr)
 	var err error
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
 		return command.Usagef("--prices: %v", err)

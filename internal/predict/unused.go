@@ -3,6 +3,7 @@ package predict
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -36,26 +37,44 @@ type flagUse struct {
 	read   int
 }
 
-// newFlagUse finds the flags of c that only some records use, among those set.
-func newFlagUse(c *cli.Context) *flagUse {
+// newFlagUse finds the flags of c that only some records use, among those set. Under --template,
+// whose prompt replaces LongMemEval's and LoCoMo's, no record uses the flags that shape those:
+// they are warned of on w at once.
+func newFlagUse(c *cli.Context, w io.Writer) *flagUse {
 	u := &flagUse{}
-	u.add(c, []string{"retriever", "key-expansion", "reading", "history-format", "history-sessions", "user-only", "history-tokens"},
-		func(rec *record.Record) bool { return rec.InDataset("longmemeval") },
-		func(n int) string {
-			return english.Form(n, "it sets", "they set") + " how LongMemEval's reader asks longmemeval records, and none was read"
-		})
-	u.add(c, []string{"batch-size", "locomo-variant"},
-		func(rec *record.Record) bool { return rec.InDataset("locomo") },
-		func(n int) string {
-			return english.Form(n, "it sets", "they set") + " how LoCoMo's script asks locomo records, and none was read"
-		})
-	u.add(c, []string{"system", "template"},
-		func(rec *record.Record) bool { return rec.Sequence == nil },
-		func(n int) string {
+	if t := c.String("template"); t != "" {
+		var set []string
+		for _, name := range append(slices.Clone(longMemEvalFlags), locomoFlags...) {
+			if c.IsSet(name) {
+				set = append(set, flagNamed(c, name))
+			}
+		}
+		if len(set) > 0 {
+			fmt.Fprintf(w, "qa-predict: warning: %s %s nothing with --template %s%s: its prompt replaces LongMemEval's and LoCoMo's, which %s\n",
+				andList(set), english.Form(len(set), "does", "do"), t, command.FromEnv(c, "template"), english.Form(len(set), "it shapes", "they shape"))
+		}
+	} else {
+		u.add(c, longMemEvalFlags, func(rec *record.Record) bool { return rec.InDataset("longmemeval") },
+			func(n int) string {
+				return english.Form(n, "it sets", "they set") + " how LongMemEval's reader asks longmemeval records, and none was read"
+			})
+		u.add(c, locomoFlags, func(rec *record.Record) bool { return rec.InDataset("locomo") },
+			func(n int) string {
+				return english.Form(n, "it sets", "they set") + " how LoCoMo's script asks locomo records, and none was read"
+			})
+	}
+	u.add(c, []string{"system", "template"}, func(rec *record.Record) bool { return rec.Sequence == nil },
+		func(int) string {
 			return "EvaLearn's sequences are asked with EvaLearn's own prompts, and every record read is a position of one"
 		})
 	return u
 }
+
+// longMemEvalFlags are LongMemEval's reader options, and locomoFlags LoCoMo's.
+var (
+	longMemEvalFlags = []string{"retriever", "key-expansion", "reading", "history-format", "history-sessions", "user-only", "history-tokens"}
+	locomoFlags      = []string{"batch-size", "locomo-variant"}
+)
 
 // add adds the group of the flags names, keeping those set, which the records that uses reports
 // use; what says what they set.
