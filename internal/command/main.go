@@ -252,9 +252,10 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	}
 	// stop waits, once the calls are abandoned, for the signal (or interruptGrace) that ends the
 	// process at once, naming the run name, unless the run ends first or its output's reader
-	// goes away (endOfOutput: none of the abandoned calls is left to store).
-	stop := func(name string, sig os.Signal) {
-		switch _, why := nextSignal(sigs, done, broken, sig, SignalEcho(sig), interruptGrace); why {
+	// goes away (endOfOutput: none of the abandoned calls is left to store). sig is the last
+	// signal, whose echo lasts echo more.
+	stop := func(name string, sig os.Signal, echo time.Duration) {
+		switch _, why := nextSignal(sigs, done, broken, sig, echo, interruptGrace); why {
 		case stopDone:
 		case stopBroken:
 			endOfOutput(ctx, prog, stderr, sigs, finish)
@@ -265,21 +266,28 @@ func escalate(ctx context.Context, prog string, stderr io.Writer, sigs <-chan os
 	n := finish()
 	if name, ok := interrupt.NoCallsName(ctx); ok {
 		abandon()
-		stop(name, sig)
+		stop(name, sig, SignalEcho(sig))
 		return
 	}
 	sayFinishing(stderr, prog, n)
-	sig, why := nextSignal(sigs, done, broken, sig, SignalEcho(sig), finishGrace)
+	// The first signal's echo ends at echoEnd: a signal after it is a new one, however soon
+	// after finishGrace it comes (the echo was taken to begin again there).
+	echoEnd := time.Now().Add(SignalEcho(sig))
+	next, why := nextSignal(sigs, done, broken, sig, SignalEcho(sig), finishGrace)
+	echo := time.Until(echoEnd) // at finishGrace: what is left of the first signal's echo, if any
 	switch why {
 	case stopDone:
 		return
 	case stopBroken:
 		endOfOutput(ctx, prog, stderr, sigs, finish)
+	case stopSignal:
+		sig, echo = next, SignalEcho(next) // a second signal: its own echo, from now
+		sayAbandoning(stderr, prog, why, n, finish)
 	default:
 		sayAbandoning(stderr, prog, why, n, finish)
 	}
 	abandon()
-	stop(prog, sig)
+	stop(prog, sig, echo)
 }
 
 // sayFinishing says on stderr, at the first signal, that the run finishes its n calls in flight

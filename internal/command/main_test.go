@@ -183,6 +183,9 @@ func TestMainCallsHelper(t *testing.T) {
 	if echo { // any signal again is an echo
 		termEcho, intEcho = time.Hour, time.Hour
 	}
+	if d, err := time.ParseDuration(os.Getenv("QA_TEST_MAINCALLS_ECHO")); err == nil {
+		termEcho, intEcho = d, d
+	}
 	finishGrace, _ = time.ParseDuration(grace)
 	if stuck {
 		interruptGrace = time.Hour // only the third signal ends it
@@ -296,6 +299,49 @@ func TestMainCalls(t *testing.T) {
 	}
 }
 
+// TestMainCallsSignalAfterGrace: a signal that comes once finishGrace has abandoned the calls in
+// flight is a new one, however soon after the grace it comes: only the first signal's echo, within
+// its echo window of when the first was taken in, does not count. The window was opened again at
+// the grace's end for the first signal, so that the same signal as the first, right after the
+// grace (here 1s after the first, with an echo of 500ms), was taken for its echo and ignored: a
+// run stuck writing then ran on until interruptGrace (an hour here, 10 s in a command).
+func TestMainCallsSignalAfterGrace(t *testing.T) {
+	cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER=1s stuck", "QA_TEST_MAINCALLS_ECHO=500ms")
+	defer cmd.Process.Kill()
+	lines := bufio.NewScanner(stdout)
+	expect := func(want string) {
+		t.Helper()
+		if !lines.Scan() || lines.Text() != want {
+			t.Fatalf("helper wrote %q (%v), want %q", lines.Text(), lines.Err(), want)
+		}
+	}
+	expect("ready")
+	cmd.Process.Signal(syscall.SIGTERM)
+	expect("finishing")
+	expect("abandoned") // by finishGrace, 1s after the first signal: its echo is long over
+	cmd.Process.Signal(syscall.SIGTERM)
+	waited := make(chan error, 1)
+	go func() {
+		for lines.Scan() {
+		}
+		waited <- cmd.Wait()
+	}()
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != ExitInterrupted {
+			t.Errorf("exit: %v, want %d", err, ExitInterrupted)
+		}
+		if want := "qa-calls: interrupted again: stopping at once"; !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-waited
+		t.Fatalf("a SIGTERM 1s after the first (echo 500ms), once the grace had abandoned the calls, did not stop the run: taken for the first's echo\n%s", stderr.String())
+	}
+}
+
 // TestStopSignalsHelper prints stopSignals() as a child process started by TestStopSignals sees
 // them. It does nothing unless QA_TEST_STOP_SIGNALS is set.
 func TestStopSignalsHelper(t *testing.T) {
@@ -336,10 +382,10 @@ func TestStopSignals(t *testing.T) {
 
 // startHelper starts this test binary running only the test named helper, with env added to the
 // environment, and returns it with its stdout to read and its stderr as written so far.
-func startHelper(t *testing.T, helper, env string) (*exec.Cmd, io.ReadCloser, *bytes.Buffer) {
+func startHelper(t *testing.T, helper string, env ...string) (*exec.Cmd, io.ReadCloser, *bytes.Buffer) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
-	cmd.Env = append(os.Environ(), env)
+	cmd.Env = append(os.Environ(), env...)
 	stderr := new(bytes.Buffer)
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
