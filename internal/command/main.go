@@ -60,12 +60,26 @@ func Main(prog string, run RunFunc) {
 	}()
 	err := run(ctx, os.Args, os.Stdin, stdout, stderr)
 	close(done)
-	signal.Stop(sigs)
+	stopTaking(sigs, ctx.Err() != nil)
 	cancel()
 	clearBarLine(stderr)
 	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
+}
+
+// stopTaking stops taking signals on sigs once the run has returned, so that a signal then ends
+// the process as it would any. When signalled, the run having been interrupted, they are still
+// taken, and dropped, for as long as an echo of the signal that interrupted it may come (see
+// SignalEcho: make passes its SIGTERM on when it gets to it): the echo would otherwise kill the
+// process before it reports the interruption, with another exit status. (Main took them so, for
+// good, when it ran under signal.NotifyContext, whose second channel stayed.)
+func stopTaking(sigs chan<- os.Signal, signalled bool) {
+	if !signalled {
+		signal.Stop(sigs)
+		return
+	}
+	time.AfterFunc(max(termEcho, intEcho), func() { signal.Stop(sigs) })
 }
 
 // forcedExit holds what must be undone when the process is ended before its run returns (a
@@ -206,7 +220,7 @@ func MainCalls(prog string, run RunFunc) {
 		dieOfSIGPIPE(prog, stderr)
 	default:
 	}
-	signal.Stop(sigs)
+	stopTaking(sigs, interrupt.Asked(ctx))
 	abandon()
 	clearBarLine(stderr)
 	dieOfBrokenStdout(err)
