@@ -22,8 +22,14 @@ func (r *Record) InDataset(name string) bool { return strings.EqualFold(r.Datase
 // hak, gan, hsn, lzh Literary Chinese, …), alone or tagged (zh-CN, zh-Hans, zh_TW, cmn-Hans).
 // Chinese text is scored and judged by CMRC 2018's rules (its characters as tokens, its
 // punctuation), which other languages' normalisation gets wrong.
+//
+// Min Nan's code, nan, counts only tagged (nan-Hant, nan_TW): alone it is more likely a missing
+// value written as text (Python's str(float("nan"))) than a language.
 func (r *Record) IsChinese() bool {
 	l := strings.ToLower(r.Lang)
+	if l == "nan" {
+		return false
+	}
 	if i := strings.IndexAny(l, "-_"); i >= 0 {
 		l = l[:i]
 	}

@@ -156,6 +156,9 @@ func TestIsChinese(t *testing.T) {
 		{"cmn-Hans-CN", true},
 		{"yue_HK", true},
 		{"lzh", true},
+		{"nan-Hant", true},
+		{"NaN", false}, // a missing value written out, not Min Nan
+		{"nan", false},
 		{"zh.", false},
 		{"x-zh", false},
 		{"-zh", false},
