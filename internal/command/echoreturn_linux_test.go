@@ -63,12 +63,7 @@ func TestMainEchoAfterReturn(t *testing.T) {
 	w.Close()
 	defer cmd.Process.Kill()
 	lines := bufio.NewScanner(stdout)
-	expect := func(want string) {
-		t.Helper()
-		if !lines.Scan() || lines.Text() != want {
-			t.Fatalf("helper wrote %q (%v), want %q", lines.Text(), lines.Err(), want)
-		}
-	}
+	expect := expecter(t, lines)
 	expect("ready")
 	cmd.Process.Signal(syscall.SIGTERM)
 	expect("cancelled")

@@ -250,12 +250,7 @@ func TestMainCalls(t *testing.T) {
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
 			defer cmd.Process.Kill()
 			lines := bufio.NewScanner(stdout)
-			expect := func(want string) {
-				t.Helper()
-				if !lines.Scan() || lines.Text() != want {
-					t.Fatalf("helper wrote %q (%v), want %q", lines.Text(), lines.Err(), want)
-				}
-			}
+			expect := expecter(t, lines)
 			expect("ready")
 			for i, sig := range tt.signals {
 				if i == 2 {
@@ -309,12 +304,7 @@ func TestMainCallsSignalAfterGrace(t *testing.T) {
 	cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER=1s stuck", "QA_TEST_MAINCALLS_ECHO=500ms")
 	defer cmd.Process.Kill()
 	lines := bufio.NewScanner(stdout)
-	expect := func(want string) {
-		t.Helper()
-		if !lines.Scan() || lines.Text() != want {
-			t.Fatalf("helper wrote %q (%v), want %q", lines.Text(), lines.Err(), want)
-		}
-	}
+	expect := expecter(t, lines)
 	expect("ready")
 	cmd.Process.Signal(syscall.SIGTERM)
 	expect("finishing")
@@ -376,6 +366,16 @@ func TestStopSignals(t *testing.T) {
 		}
 		if !strings.Contains(string(out), tt.want+"\n") {
 			t.Errorf("%q: output\n%s\nwant a line %q", tt.trap, out, tt.want)
+		}
+	}
+}
+
+// expecter returns a check that the next line lines reads from a helper is want.
+func expecter(t *testing.T, lines *bufio.Scanner) func(want string) {
+	return func(want string) {
+		t.Helper()
+		if !lines.Scan() || lines.Text() != want {
+			t.Fatalf("helper wrote %q (%v), want %q", lines.Text(), lines.Err(), want)
 		}
 	}
 }
