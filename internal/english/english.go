@@ -2,8 +2,8 @@
 // "1 record", "0 records", "2 records". The caller gives both forms of every word, so an
 // irregular plural (batch, batches; entry, entries; child, children) needs no rule, and a
 // form may be a phrase ("bad input line skipped") or a verb ("has", "have"). Clip shortens a text
-// quoted in a message, Suggest finds the known name an unknown one most likely misspells, and
-// USD writes an amount of dollars.
+// quoted in a message, Suggest finds the known name an unknown one most likely misspells, List
+// joins names as a sentence lists them, and USD writes an amount of dollars.
 //
 // Note: a plural made by appending "s" was rejected: it is wrong for the irregular nouns, and a
 // phrase's plural is rarely its last word plus "s" ("record has" is "records have").
@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -42,6 +43,14 @@ func Form(n int, singular, plural string) string {
 		return singular
 	}
 	return plural
+}
+
+// List joins names as a sentence lists them: "a", "a and b", "a, b and c" ("" for none).
+func List(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // USD writes v, an amount in dollars, with six decimals, rounded as the decimal v was worked out

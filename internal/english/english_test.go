@@ -109,3 +109,20 @@ func TestUSD(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	for _, tt := range []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"a"}, "a"},
+		{[]string{"a", "b"}, "a and b"},
+		{[]string{"a", "b", "c"}, "a, b and c"},
+		{[]string{"--x from QA_X", "--y", "--z", "--w"}, "--x from QA_X, --y, --z and --w"},
+	} {
+		if got := List(tt.names); got != tt.want {
+			t.Errorf("List(%q) = %q, want %q", tt.names, got, tt.want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,7 +50,7 @@ func newFlagUse(c *cli.Context, w io.Writer) *flagUse {
 		}
 		if len(set) > 0 {
 			fmt.Fprintf(w, "qa-predict: warning: %s %s nothing with --template %s%s: its prompt replaces LongMemEval's and LoCoMo's, which %s\n",
-				andList(set), english.Form(len(set), "does", "do"), t, command.FromEnv(c, "template"), english.Form(len(set), "it shapes", "they shape"))
+				english.List(set), english.Form(len(set), "does", "do"), t, command.FromEnv(c, "template"), english.Form(len(set), "it shapes", "they shape"))
 		}
 	} else {
 		u.add(c, longMemEvalFlags, func(rec *record.Record) bool { return rec.InDataset("longmemeval") },
@@ -128,15 +127,7 @@ func (u *flagUse) warn(w io.Writer) {
 		if g.used {
 			continue
 		}
-		fmt.Fprintf(w, "qa-predict: warning: %s did nothing on %s: %s\n", andList(g.set),
+		fmt.Fprintf(w, "qa-predict: warning: %s did nothing on %s: %s\n", english.List(g.set),
 			english.Count(u.read, "record", "records"), g.what(len(g.set)))
 	}
-}
-
-// andList joins names as "a", "a and b", "a, b and c".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

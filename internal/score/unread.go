@@ -3,7 +3,6 @@ package score
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,13 +50,13 @@ func warnUnreadCorpus(c *cli.Context, corpus []string) {
 			continue
 		}
 		metrics := r.metrics
-		readers := andList(metrics) + "; without " + english.Form(len(metrics), "it", "one of them") + " in --metrics"
+		readers := english.List(metrics) + "; without " + english.Form(len(metrics), "it", "one of them") + " in --metrics"
 		if r.flag == "pos-label" {
 			classification := metricGroups["classification"]
 			if c.String("average") == "binary" {
 				metrics = append(slices.Clone(classification), metrics...)
 			}
-			readers = andList(r.metrics) + ", and under --average binary by " + andList(classification) + "; with neither"
+			readers = english.List(r.metrics) + ", and under --average binary by " + english.List(classification) + "; with neither"
 		}
 		if slices.ContainsFunc(metrics, func(m string) bool { return slices.Contains(corpus, m) }) {
 			continue
@@ -82,7 +81,7 @@ func warnUnreadEmbed(c *cli.Context, embedMetrics []string) {
 		return
 	}
 	fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the embedding calls; without sbert or a bertscore metric in --metrics %s nothing\n",
-		andList(set), english.Form(len(set), "configures", "configure"), english.Form(len(set), "it does", "they do"))
+		english.List(set), english.Form(len(set), "configures", "configure"), english.Form(len(set), "it does", "they do"))
 }
 
 // flagSet reports whether flag name was given a value, on the command line or by its variable;
@@ -90,12 +89,4 @@ func warnUnreadEmbed(c *cli.Context, embedMetrics []string) {
 func flagSet(c *cli.Context, name string) bool {
 	v, text := c.Value(name).(string)
 	return c.IsSet(name) && (!text || v != "")
-}
-
-// andList joins names as "a", "a and b", "a, b and c".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
