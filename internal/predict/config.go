@@ -3,6 +3,7 @@ package predict
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -124,6 +125,9 @@ func (a *app) configureModel(c *cli.Context) error {
 		return command.Usagef("--model %s%s: no --provider is given, and the default, extractive, is the offline baseline, which asks no model; give --provider (%s) to ask it, or leave --model out for the baseline",
 			a.modelName, command.FromEnv(c, "model"), strings.Join(slices.DeleteFunc(slices.Clone(model.Providers), func(p string) bool { return p == "extractive" }), ", "))
 	}
+	if a.provider == "extractive" && !c.IsSet("provider") {
+		warnSamplingUnused(c, a.stderr)
+	}
 	if a.provider == "extractive" {
 		if a.modelName != "" {
 			// --provider extractive named: the model is not asked.
@@ -135,6 +139,26 @@ func (a *app) configureModel(c *cli.Context) error {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
 	return nil
+}
+
+// samplingFlags set how a model answers, which the extractive baseline does not ask.
+var samplingFlags = []string{"temperature", "top-p", "top-k", "num-ctx", "max-tokens"}
+
+// warnSamplingUnused warns of the samplingFlags set in a run that names no --provider: the
+// default, extractive, asks no model, so a run meant for one (its --provider forgotten, and its
+// --model, whose absence is no error then) would be answered offline with no other word. Named
+// (--provider extractive), the baseline ignores them quietly, as its --help says.
+func warnSamplingUnused(c *cli.Context, stderr io.Writer) {
+	var set []string
+	for _, f := range samplingFlags {
+		if c.IsSet(f) {
+			set = append(set, "--"+f+command.FromEnv(c, f))
+		}
+	}
+	if len(set) > 0 {
+		fmt.Fprintf(stderr, "qa-predict: warning: %s %s nothing: no --provider is given, and the default, extractive, is the offline baseline, which asks no model; give --provider and --model to ask one\n",
+			english.List(set), english.Form(len(set), "does", "do"))
+	}
 }
 
 // configureLimits reads and checks --concurrency and --max-line, the flags that may not be
