@@ -193,6 +193,13 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if c.IsSet("cache") && command.FromEnv(c, "cache") == "" && len(cfg.sel.embedMetrics()) == 0 {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --cache holds embeddings; without sbert or a bertscore metric in --metrics it does nothing")
 	}
+	// Refused with no embedding metric selected too, as qa-judge refuses an unknown --provider
+	// with a mode that calls no model: a misspelt name is wrong whatever the metrics.
+	provider := c.String("embed-provider")
+	if provider != "" && !slices.Contains(embed.Providers(), provider) {
+		return command.Usagef("--embed-provider %q%s: want one of %s%s", provider, command.FromEnv(c, "embed-provider"),
+			strings.Join(embed.Providers(), ", "), english.DidYouMean(provider, embed.Providers()))
+	}
 	warnUnreadEmbed(c, cfg.sel.embedMetrics())
 	parallel, err := command.Concurrency(c, "embed-concurrency")
 	if err != nil {
@@ -201,7 +208,6 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if err := command.NotNegative(c, "embed-max-retries", "embed-timeout"); err != nil {
 		return err
 	}
-	provider := c.String("embed-provider")
 	embedURL, err := command.BaseURL(c, "embed-base-url")
 	if err != nil {
 		return err
