@@ -174,7 +174,8 @@ func (cfg *config) parseMode(c *cli.Context) error {
 }
 
 // parsePrompt checks --prompt-format and loads the --prompt file, if any, making j a custom judge;
-// a --mode set beside it is refused, as --prompt is the mode.
+// a --mode set beside it is refused, as --prompt is the mode, but for one of the two typed over
+// the other's variable (promptOverMode).
 func parsePrompt(c *cli.Context, j *Judge) error {
 	// The value is checked even without --prompt, as --max-tokens-field's is without a model.
 	if f := c.String("prompt-format"); !slices.Contains(CustomFormats, f) {
@@ -185,11 +186,9 @@ func parsePrompt(c *cli.Context, j *Judge) error {
 		fmt.Fprintln(c.App.ErrWriter, "qa-judge: warning: --prompt-format is the reply format of a --prompt judge; without --prompt it does nothing")
 	}
 	if p := c.String("prompt"); p != "" {
-		if c.IsSet("mode") {
-			// --prompt is a mode of its own (custom), so a --mode beside it is one of two
-			// judges asked for at once; it would be overridden without a word.
-			return command.Usagef("--mode %s%s: --prompt sets the mode, custom, a judge of its own prompt; give --mode or --prompt, not both",
-				j.Mode, command.FromEnv(c, "mode"))
+		use, err := promptOverMode(c, j.Mode)
+		if err != nil || !use {
+			return err
 		}
 		cu, err := LoadCustom(p, c.String("prompt-format"))
 		if err != nil {
@@ -206,6 +205,31 @@ func parsePrompt(c *cli.Context, j *Judge) error {
 		j.Custom, j.Mode = cu, ModeCustom
 	}
 	return nil
+}
+
+// promptOverMode reports whether the --prompt set is the judge, a --mode beside it being refused:
+// --prompt is a mode of its own (custom), so the two are two judges asked for at once. As any
+// flag typed beats its variable, the one of the two typed on the command line beats the other's
+// QA_JUDGE_* variable (a QA_JUDGE_MODE exported in a shell profile does not refuse a --prompt
+// typed), with a warning that the variable does nothing; set both by the command line, or both by
+// their variables, they are refused.
+func promptOverMode(c *cli.Context, mode string) (bool, error) {
+	if !c.IsSet("mode") {
+		return true, nil
+	}
+	modeEnv, promptEnv := command.FromEnv(c, "mode"), command.FromEnv(c, "prompt")
+	switch {
+	case modeEnv != "" && promptEnv == "":
+		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --mode %s%s does nothing with --prompt typed, which sets the mode, custom\n", mode, modeEnv)
+		return true, nil
+	case modeEnv == "" && promptEnv != "":
+		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --prompt %s%s does nothing with --mode %s typed, which it would replace\n", c.String("prompt"), promptEnv, mode)
+		return false, nil
+	case modeEnv != "":
+		return false, command.Usagef("--mode %s%s and --prompt %s%s: --prompt sets the mode, custom, a judge of its own prompt; unset one of the two variables, or type --mode or --prompt, which beats its variable",
+			mode, modeEnv, c.String("prompt"), promptEnv)
+	}
+	return false, command.Usagef("--mode %s: --prompt sets the mode, custom, a judge of its own prompt; give --mode or --prompt, not both", mode)
 }
 
 // parseLimits reads and checks the numbers that bound the run and its calls: --concurrency,

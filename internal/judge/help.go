@@ -47,7 +47,9 @@ MODES (--mode):
                       (no code fence; clamped); label, {"label": "CORRECT"} read as mem0 reads
                       it (a json code fence allowed); yes-no, read as LongMemEval reads it. No JSON
                       mode is asked for: the prompt must ask for the format itself. It is a
-                      mode of its own (custom): --mode beside it is a usage error
+                      mode of its own (custom): --mode beside it is a usage error, but for
+                      one of the two typed over the other's variable (QA_JUDGE_MODE,
+                      QA_JUDGE_PROMPT), which it beats
 
 A reply that cannot be parsed is asked again (--parse-retries) and otherwise recorded as error
 "unparsable judge reply: ..." with the raw text kept; it is never scored 0. With --cache, the later
