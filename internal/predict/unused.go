@@ -44,7 +44,7 @@ func newFlagUse(c *cli.Context, w io.Writer) *flagUse {
 	if t := c.String("template"); t != "" {
 		var set []string
 		for _, name := range append(slices.Clone(longMemEvalFlags), locomoFlags...) {
-			if c.IsSet(name) {
+			if given(c, name) {
 				set = append(set, flagNamed(c, name))
 			}
 		}
@@ -80,13 +80,29 @@ var (
 func (u *flagUse) add(c *cli.Context, names []string, uses func(*record.Record) bool, what func(int) string) {
 	g := &recordFlags{uses: uses, what: what}
 	for _, name := range names {
-		if c.IsSet(name) {
+		if given(c, name) {
 			g.set = append(g.set, flagNamed(c, name))
 		}
 	}
 	if len(g.set) > 0 {
 		u.groups = append(u.groups, g)
 	}
+}
+
+// given reports whether flag name of c was given a value that sets something, on the command
+// line or by its variable: the empty text (--system=, QA_SYSTEM= exported empty) and false
+// (--user-only=false) set nothing, so they do nothing on any record and are not warned of.
+func given(c *cli.Context, name string) bool {
+	if !c.IsSet(name) {
+		return false
+	}
+	switch v := c.Value(name).(type) {
+	case string:
+		return v != ""
+	case bool:
+		return v
+	}
+	return true
 }
 
 // flagNamed is how a warning names flag name of c: with its value, but for a true/false flag
