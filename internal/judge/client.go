@@ -45,12 +45,15 @@ func (cfg *config) warnNoModel(c *cli.Context) {
 // callFlags are the flags, set or not, that only a run calling a model reads, but for those of
 // modelFlags and --cache: which model and how it is reached, how its calls are paced, retried,
 // priced and seeded, how its replies are read, and whether it may be the predictions' own. A
-// true/false flag's value is left out: it is set when true.
+// true/false flag's value is left out: it is set when true; a text flag is set when not empty.
 func callFlags(c *cli.Context) []modelFlag {
 	var fs []modelFlag
 	for _, name := range []string{"provider", "base-url", "api-key-file", "parse-retries", "think", "rpm", "tpm",
 		"max-retries", "timeout", "backoff", "prices", "max-cost", "seed"} {
-		fs = append(fs, modelFlag{name, fmt.Sprint(c.Value(name)), c.IsSet(name)})
+		value := fmt.Sprint(c.Value(name))
+		_, text := c.Value(name).(string)
+		// The empty text (--prices=, a variable exported empty) sets nothing, under any mode.
+		fs = append(fs, modelFlag{name, value, c.IsSet(name) && (!text || value != "")})
 	}
 	return append(fs, modelFlag{"allow-self-judge", "", c.Bool("allow-self-judge")})
 }
