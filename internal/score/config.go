@@ -186,8 +186,8 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if err != nil {
 		return err
 	}
-	if (c.IsSet("baseline") || c.Bool("idf")) && !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
-		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --baseline and --idf rescale and weight BERTScore; without bertscore_p, bertscore_r or bertscore_f1 in --metrics they do nothing")
+	if !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
+		warnUnreadBERTScore(c)
 	}
 	// QA_CACHE names one file for the whole pipeline, so only a --cache typed here is warned of.
 	if c.IsSet("cache") && command.FromEnv(c, "cache") == "" && len(cfg.sel.embedMetrics()) == 0 {

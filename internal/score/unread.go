@@ -84,6 +84,26 @@ func warnUnreadEmbed(c *cli.Context, embedMetrics []string) {
 		english.List(set), english.Form(len(set), "configures", "configure"), english.Form(len(set), "it does", "they do"))
 }
 
+// warnUnreadBERTScore warns of --baseline and --idf, those of them set, in a run that selects no
+// BERTScore metric, naming the variable a value came from.
+func warnUnreadBERTScore(c *cli.Context) {
+	baseline, idf := flagSet(c, "baseline"), c.Bool("idf")
+	what, n := "", 1
+	switch {
+	case baseline && idf:
+		n = 2
+		what = "--baseline" + command.FromEnv(c, "baseline") + " and --idf" + command.FromEnv(c, "idf") + " rescale and weight BERTScore"
+	case baseline:
+		what = "--baseline" + command.FromEnv(c, "baseline") + " rescales BERTScore"
+	case idf:
+		what = "--idf" + command.FromEnv(c, "idf") + " weights BERTScore's tokens"
+	default:
+		return
+	}
+	fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s; without bertscore_p, bertscore_r or bertscore_f1 in --metrics %s nothing\n",
+		what, english.Form(n, "it does", "they do"))
+}
+
 // flagSet reports whether flag name was given a value, on the command line or by its variable;
 // an empty text sets nothing.
 func flagSet(c *cli.Context, name string) bool {
