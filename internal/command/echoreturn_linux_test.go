@@ -50,16 +50,7 @@ func TestMainEchoAfterReturn(t *testing.T) {
 	if err != nil {
 		t.Skipf("F_SETPIPE_SZ: %v", err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMainReturnHelper$")
-	cmd.Env = append(os.Environ(), "QA_TEST_MAIN_RETURN="+strconv.Itoa(size))
-	cmd.Stderr = w
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, stdout := startHelperTo(t, w, "TestMainReturnHelper", "QA_TEST_MAIN_RETURN="+strconv.Itoa(size))
 	w.Close()
 	defer cmd.Process.Kill()
 	lines := bufio.NewScanner(stdout)

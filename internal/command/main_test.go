@@ -384,9 +384,16 @@ func expecter(t *testing.T, lines *bufio.Scanner) func(want string) {
 // environment, and returns it with its stdout to read and its stderr as written so far.
 func startHelper(t *testing.T, helper string, env ...string) (*exec.Cmd, io.ReadCloser, *bytes.Buffer) {
 	t.Helper()
+	stderr := new(bytes.Buffer)
+	cmd, stdout := startHelperTo(t, stderr, helper, env...)
+	return cmd, stdout, stderr
+}
+
+// startHelperTo is startHelper with the helper's stderr written to stderr.
+func startHelperTo(t *testing.T, stderr io.Writer, helper string, env ...string) (*exec.Cmd, io.ReadCloser) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
 	cmd.Env = append(os.Environ(), env...)
-	stderr := new(bytes.Buffer)
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -395,7 +402,7 @@ func startHelper(t *testing.T, helper string, env ...string) (*exec.Cmd, io.Read
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	return cmd, stdout, stderr
+	return cmd, stdout
 }
 
 // TestEscalateNoCalls: under MainCalls, a run that makes no call (interrupt.NoCalls: qa-judge
