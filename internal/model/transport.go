@@ -248,6 +248,18 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	noteResponse(ctx, resp, data)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
+	wait, throttled, err := t.classify(ctx, resp, data)
+	if err != nil {
+		return nil, wait, err
+	}
+	ok = wait < 0 && resp.StatusCode < 400
+	return resp, wait, nil
+}
+
+// classify reads a whole response as the retry loop needs it: the wait before the next attempt
+// (-1: none, the response is final), whether the server throttled the call, and the error that
+// stands for a reply answered 200 but unreadable or failed in its body.
+func (t *Transport) classify(ctx context.Context, resp *http.Response, data []byte) (time.Duration, bool, error) {
 	// X-Should-Retry is the server's own word on a failure, which the OpenAI and Anthropic SDKs
 	// obey before they look at the status.
 	shouldRetry := ""
@@ -256,22 +268,20 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	}
 	switch {
 	case shouldRetry == "false":
-		return resp, -1, nil
+		return -1, false, nil
 	case resp.StatusCode == http.StatusTooManyRequests && quotaSpent(data):
-		return resp, -1, nil // final: the client words the status, with the server's message
+		return -1, false, nil // final: the client words the status, with the server's message
 	case resp.StatusCode == http.StatusTooManyRequests:
-		throttled = true
 		wait := serverWait(resp.Header, data, time.Now(), t.maxWait)
 		if wait == 0 && resp.Header.Get("Retry-After") == "" && resp.Header.Get("Retry-After-Ms") == "" {
 			wait = rateLimitReset(resp.Header, t.maxWait)
 		}
-		return resp, wait, nil
+		return wait, true, nil
 	case isTransientStatus(resp.StatusCode) || shouldRetry == "true":
-		return resp, serverWait(resp.Header, data, time.Now(), t.maxWait), nil
+		return serverWait(resp.Header, data, time.Now(), t.maxWait), false, nil
 	case resp.StatusCode == http.StatusOK && isJSON(resp.Header.Get("Content-Type")) && !json.Valid(data):
-		err := errMalformedBody
-		noteError(ctx, err) // the cause the call error names, not the client's generic words
-		return nil, 0, err
+		noteError(ctx, errMalformedBody) // the cause the call error names, not the client's generic words
+		return 0, false, errMalformedBody
 	case resp.StatusCode == http.StatusOK:
 		if err := inBandError(data); err != nil {
 			// A gateway that failed once the model had started (OpenRouter), or a Gemini stream
@@ -279,20 +289,18 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 			// not, as its code would be as a status.
 			noteError(ctx, err)
 			if err.Code == http.StatusTooManyRequests || isTransientStatus(err.Code) {
-				throttled = err.Code == http.StatusTooManyRequests
-				return nil, 0, err
+				return 0, err.Code == http.StatusTooManyRequests, err
 			}
-			return nil, -1, err
+			return -1, false, err
 		}
 		if err := shapeFault(ctx, data); err != nil {
 			// JSON of another shape (an array, a string, an object with none of the reply's
 			// members): a reply as unreadable as malformed JSON, retried as it is.
 			noteError(ctx, err)
-			return nil, 0, err
+			return 0, false, err
 		}
 	}
-	ok = resp.StatusCode < 400
-	return resp, -1, nil
+	return -1, false, nil
 }
 
 // admit waits for the RPM limiter and the adaptive gate; acquired says whether a gate token is
