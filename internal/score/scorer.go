@@ -117,6 +117,27 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
 	o.unjudgedBare = o.unjudged && len(rec.Answers) == 0
 	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec) && !s.missingAsZero
+	s.countJudgeNames(it)
+	o.locomoCat, _ = locomoCategory(rec)
+	it.locomoCat = o.locomoCat
+	o.answerUnpredicted = !o.failed && !o.unpredicted && !it.answered() && rec.Prediction.SupportingFacts != nil && it.hasGold() && !s.missingAsZero
+	if o.locomoCat > 0 {
+		o.locomoConv = locomoConversation(rec.ID)
+	}
+	if rec.InDataset("longmemeval") {
+		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
+	}
+	if s.judged && !o.failed {
+		_, _, o.unread = it.verdict()
+	}
+	s.fill(it, &o, predFailed)
+	return o
+}
+
+// countJudgeNames counts the judgment name judge_score reads from the record (and the others it
+// passes over), or with --judge the names a record without that judgment carries.
+func (s *scorer) countJudgeNames(it *item) {
+	rec := it.rec
 	switch {
 	case !s.judged:
 	case s.judge == "":
@@ -144,18 +165,12 @@ func (s *scorer) score(rec *record.Record) outcome {
 			s.names.miss()
 		}
 	}
-	o.locomoCat, _ = locomoCategory(rec)
-	it.locomoCat = o.locomoCat
-	o.answerUnpredicted = !o.failed && !o.unpredicted && !it.answered() && rec.Prediction.SupportingFacts != nil && it.hasGold() && !s.missingAsZero
-	if o.locomoCat > 0 {
-		o.locomoConv = locomoConversation(rec.ID)
-	}
-	if rec.InDataset("longmemeval") {
-		o.abstention, _ = rec.Abstention() // decodeView has turned away an unreadable meta.abstention
-	}
-	if s.judged && !o.failed {
-		_, _, o.unread = it.verdict()
-	}
+}
+
+// fill puts the value of every selected family that applies to the record into o: 0 for a
+// failed record, nothing for a batched family (embedStage fills those), and the slots a missing
+// part zeroes under --missing-as-zero into o.missing.
+func (s *scorer) fill(it *item, o *outcome, predFailed bool) {
 	var buf [8]float64
 	for f, fam := range s.sel.families {
 		slots := s.sel.slots[f]
@@ -191,7 +206,6 @@ func (s *scorer) score(rec *record.Record) outcome {
 			}
 		}
 	}
-	return o
 }
 
 // write merges the values into the scores the record came with; a failed record gets none of the
