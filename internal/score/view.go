@@ -24,32 +24,41 @@ import (
 
 // view is the part of a record qa-score reads.
 type view struct {
-	Schema   int      `json:"schema"`
-	ID       string   `json:"id"`
-	Dataset  string   `json:"dataset"`
-	Lang     string   `json:"lang"`
-	Type     string   `json:"type"`
-	Question string   `json:"question"`
-	Answers  []string `json:"answers"`
-	Meta     *struct {
-		Category        json.RawMessage `json:"category"`
-		Abstention      json.RawMessage `json:"abstention"`
-		SupportingFacts json.RawMessage `json:"supporting_facts"`
-	} `json:"meta"`
-	Prediction *struct {
-		Text            *string         `json:"text"` // nil: none, a prediction of facts or a score alone (record.Prediction.HasText)
-		Error           string          `json:"error"`
-		SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
-		Score           json.RawMessage `json:"score"`            // checked for null only: the corpus metrics read it by --score-field
-	} `json:"prediction"`
-	Judgments map[string]*struct {
-		Score *float64 `json:"score"`
-		Error string   `json:"error"`
-		Mode  string   `json:"mode"` // for --mismatches, which says what a LoCoMo category-5 rule wanted
-		Raw   string   `json:"raw"`  // an EvaLearn judge's reply, read when it has no score (item.verdict)
-	} `json:"judgments"`
-	Scores      json.RawMessage `json:"scores"`
-	ScoreErrors json.RawMessage `json:"score_errors"`
+	Schema      int                      `json:"schema"`
+	ID          string                   `json:"id"`
+	Dataset     string                   `json:"dataset"`
+	Lang        string                   `json:"lang"`
+	Type        string                   `json:"type"`
+	Question    string                   `json:"question"`
+	Answers     []string                 `json:"answers"`
+	Meta        *viewMeta                `json:"meta"`
+	Prediction  *viewPrediction          `json:"prediction"`
+	Judgments   map[string]*viewJudgment `json:"judgments"`
+	Scores      json.RawMessage          `json:"scores"`
+	ScoreErrors json.RawMessage          `json:"score_errors"`
+}
+
+// viewMeta is the part of a record's meta qa-score reads.
+type viewMeta struct {
+	Category        json.RawMessage `json:"category"`
+	Abstention      json.RawMessage `json:"abstention"`
+	SupportingFacts json.RawMessage `json:"supporting_facts"`
+}
+
+// viewPrediction is the part of a prediction qa-score reads.
+type viewPrediction struct {
+	Text            *string         `json:"text"` // nil: none, a prediction of facts or a score alone (record.Prediction.HasText)
+	Error           string          `json:"error"`
+	SupportingFacts json.RawMessage `json:"supporting_facts"` // read by record.FactsError, which names the fact at fault
+	Score           json.RawMessage `json:"score"`            // checked for null only: the corpus metrics read it by --score-field
+}
+
+// viewJudgment is the part of a judgment qa-score reads.
+type viewJudgment struct {
+	Score *float64 `json:"score"`
+	Error string   `json:"error"`
+	Mode  string   `json:"mode"` // for --mismatches, which says what a LoCoMo category-5 rule wanted
+	Raw   string   `json:"raw"`  // an EvaLearn judge's reply, read when it has no score (item.verdict)
 }
 
 // decodeView parses a line into a record holding only the fields qa-score reads, with the errors
@@ -92,90 +101,116 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 		}
 		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
 	}
+	if err := decodeMembers(data, &v, rec, facts); err != nil {
+		return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+	}
+	return rec, nil
+}
+
+// decodeMembers reads into rec the view's members past the record's own fields: its scores,
+// meta, prediction and judgments.
+func decodeMembers(data []byte, v *view, rec *record.Record, facts bool) error {
+	var err error
 	if v.Scores != nil {
 		// Present (even as null): remember that, so the line's member is replaced, not added.
-		var err error
 		if rec.Scores, err = decodeMember[float64](v.Scores, "scores", "a number"); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+			return err
 		}
 	}
 	if v.ScoreErrors != nil { // as for scores
-		var err error
 		if rec.ScoreErrors, err = decodeMember[string](v.ScoreErrors, "score_errors", "a string"); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+			return err
 		}
 	}
-	if m := v.Meta; m != nil {
-		if facts && m.SupportingFacts != nil {
-			// Gold facts that cannot be read would leave the SP scores out without a word.
-			var fs []record.Fact
-			if err := readFacts("meta.supporting_facts", m.SupportingFacts, &fs); err != nil {
-				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
-			}
-		}
-		rec.Meta = map[string]json.RawMessage{}
-		for k, raw := range map[string]json.RawMessage{"category": m.Category, "abstention": m.Abstention, "supporting_facts": m.SupportingFacts} {
-			if raw != nil {
-				rec.Meta[k] = raw
-			}
-		}
-		// The facts that decide which scores and summary groups a record belongs to: unreadable,
-		// they would drop or misfile it without a word.
-		var err error
-		switch {
-		case rec.InDataset("locomo"):
-			_, _, err = rec.LoCoMoCategory()
-		case rec.InDataset("longmemeval"):
-			_, err = rec.Abstention()
-		}
-		if err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
+	if v.Meta != nil {
+		if err := decodeMeta(v.Meta, rec, facts); err != nil {
+			return err
 		}
 	}
-	if p := v.Prediction; p != nil {
-		text := ""
-		if p.Text != nil {
-			text = *p.Text
-		}
-		if err := record.NullText(data, text, p.Error); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
-		}
-		if err := nullScore(data, p.Score, p.Error); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
-		}
-		rec.Prediction = &record.Prediction{Text: text, Error: p.Error}
-		if p.Text == nil {
-			rec.Prediction.ClearText()
-		}
-		switch {
-		case p.SupportingFacts == nil || string(p.SupportingFacts) == "null":
-		case !facts:
-			rec.Prediction.SupportingFacts = []record.Fact{} // present, not read
-		default:
-			if err := readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts); err != nil {
-				return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: err}
-			}
+	if v.Prediction != nil {
+		if err := decodePrediction(data, v.Prediction, rec, facts); err != nil {
+			return err
 		}
 	}
 	if len(v.Judgments) > 0 {
-		// Judgment names that differ only in lone surrogates would be read as one, the verdict of
-		// one lost; the rest of the line is kept as it came, so only this member is checked.
-		if err := record.KeyClash(data, "judgments"); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
-		}
-		rec.Judgments = make(map[string]*record.Judgment, len(v.Judgments))
-		for name, j := range v.Judgments {
-			if j != nil {
-				rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error, Mode: j.Mode, Raw: j.Raw}
-			} else {
-				rec.Judgments[name] = nil
-			}
-		}
-		if err := record.NullJudgmentScore(data, rec.Judgments); err != nil {
-			return nil, &record.Error{File: l.file, Line: l.no, ID: rec.ID, Err: fmt.Errorf("invalid record: %w", err)}
+		return decodeJudgments(data, v.Judgments, rec)
+	}
+	return nil
+}
+
+// decodeMeta keeps the meta members qa-score reads, and checks those that decide which scores
+// and summary groups a record belongs to.
+func decodeMeta(m *viewMeta, rec *record.Record, facts bool) error {
+	if facts && m.SupportingFacts != nil {
+		// Gold facts that cannot be read would leave the SP scores out without a word.
+		var fs []record.Fact
+		if err := readFacts("meta.supporting_facts", m.SupportingFacts, &fs); err != nil {
+			return err
 		}
 	}
-	return rec, nil
+	rec.Meta = map[string]json.RawMessage{}
+	for k, raw := range map[string]json.RawMessage{"category": m.Category, "abstention": m.Abstention, "supporting_facts": m.SupportingFacts} {
+		if raw != nil {
+			rec.Meta[k] = raw
+		}
+	}
+	// The facts that decide which scores and summary groups a record belongs to: unreadable,
+	// they would drop or misfile it without a word.
+	var err error
+	switch {
+	case rec.InDataset("locomo"):
+		_, _, err = rec.LoCoMoCategory()
+	case rec.InDataset("longmemeval"):
+		_, err = rec.Abstention()
+	}
+	return err
+}
+
+// decodePrediction reads the prediction's text, error and (when facts is set) supporting facts.
+func decodePrediction(data []byte, p *viewPrediction, rec *record.Record, facts bool) error {
+	text := ""
+	if p.Text != nil {
+		text = *p.Text
+	}
+	if err := record.NullText(data, text, p.Error); err != nil {
+		return fmt.Errorf("invalid record: %w", err)
+	}
+	if err := nullScore(data, p.Score, p.Error); err != nil {
+		return fmt.Errorf("invalid record: %w", err)
+	}
+	rec.Prediction = &record.Prediction{Text: text, Error: p.Error}
+	if p.Text == nil {
+		rec.Prediction.ClearText()
+	}
+	switch {
+	case p.SupportingFacts == nil || string(p.SupportingFacts) == "null":
+	case !facts:
+		rec.Prediction.SupportingFacts = []record.Fact{} // present, not read
+	default:
+		return readFacts("prediction.supporting_facts", p.SupportingFacts, &rec.Prediction.SupportingFacts)
+	}
+	return nil
+}
+
+// decodeJudgments reads the judgments' verdicts.
+func decodeJudgments(data []byte, js map[string]*viewJudgment, rec *record.Record) error {
+	// Judgment names that differ only in lone surrogates would be read as one, the verdict of
+	// one lost; the rest of the line is kept as it came, so only this member is checked.
+	if err := record.KeyClash(data, "judgments"); err != nil {
+		return fmt.Errorf("invalid record: %w", err)
+	}
+	rec.Judgments = make(map[string]*record.Judgment, len(js))
+	for name, j := range js {
+		if j != nil {
+			rec.Judgments[name] = &record.Judgment{Score: j.Score, Error: j.Error, Mode: j.Mode, Raw: j.Raw}
+		} else {
+			rec.Judgments[name] = nil
+		}
+	}
+	if err := record.NullJudgmentScore(data, rec.Judgments); err != nil {
+		return fmt.Errorf("invalid record: %w", err)
+	}
+	return nil
 }
 
 // nullScore is record.NullScore for the view, which reads the prediction's score as raw JSON:
