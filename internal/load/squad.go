@@ -13,11 +13,11 @@ import (
 )
 
 type squadQA struct {
-	ID               jsonRaw       `json:"id"`
-	Question         *string       `json:"question"`
-	Answers          []squadAnswer `json:"answers"`
-	IsImpossible     *bool         `json:"is_impossible"`
-	PlausibleAnswers jsonRaw       `json:"plausible_answers"`
+	ID               jsonRaw        `json:"id"`
+	Question         *string        `json:"question"`
+	Answers          *[]squadAnswer `json:"answers"` // nil: missing or null
+	IsImpossible     *bool          `json:"is_impossible"`
+	PlausibleAnswers jsonRaw        `json:"plausible_answers"`
 }
 
 type squadAnswer struct {
@@ -29,8 +29,10 @@ type squadAnswer struct {
 // passage (titled with the article). A v2.0 question (one with is_impossible) without answers gets
 // answers [""] and type no_answer, the others has_answer: evaluate-v2.0.py goes by the answers, not
 // by the flag. v1.1 questions have no type, and one whose answers list is empty keeps no answers (a
-// test file's withheld answers look so): scored as unanswerable it would give made-up figures, left
-// without answers qa-score warns that it is unscored. answer_start offsets go to meta as they are
+// test file's withheld answers look so, as does one without answers or with null there): scored as
+// unanswerable it would give made-up figures, left without answers qa-score warns that it is
+// unscored. A v2.0 question's answers missing or null is a bad item, as evaluate-v2.0.py fails on
+// it; an empty list is unanswerable whatever is_impossible says, as that script has it. answer_start offsets go to meta as they are
 // and are never used. An answer text that is null is a bad item, never the empty answer ""; one
 // that is a number is str() of it (answerText).
 func SQuAD(in Input, _ Options, emit Emit) error {
@@ -171,8 +173,17 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	rec.Question = *qa.Question
 	rec.Context = ctx
 	rec.Answers = []string{}
+	if qa.Answers == nil && qa.IsImpossible != nil {
+		// evaluate-v2.0.py fails on it (a KeyError, or a TypeError for null); read as no answers
+		// it would make an answerable question unanswerable, and an abstention right.
+		return nil, badf(in, line, id, `field "answers" is missing or null; a SQuAD v2.0 question has a list of them, [] when it is unanswerable`)
+	}
 	var starts []json.RawMessage
-	for i, a := range qa.Answers {
+	var answers []squadAnswer
+	if qa.Answers != nil {
+		answers = *qa.Answers
+	}
+	for i, a := range answers {
 		// null is no text: "" would make the question unanswerable
 		text, err := answerText(fmt.Sprintf("answers[%d].text", i), a.Text)
 		if err != nil {
