@@ -14,7 +14,7 @@ import (
 )
 
 // FuzzObserve builds a judged record from its parts and holds Observe to its doc: ErrNoSequence
-// exactly for a record without a placement; else the sequence's id, a position that is the
+// exactly for a record without a placement (a sequence id, and a position ≥ 1 or MetaPosition); else the sequence's id, a position that is the
 // placement's (MetaPosition's evalearn.Key, or the position ≥ 1), the type RawType or NamedType
 // gives, and an answer counted right only when nothing failed and the verdict's score is above 0,
 // never with a reason it was unread.
@@ -22,6 +22,7 @@ func FuzzObserve(f *testing.F) {
 	f.Add(true, "s", 1, "", "", "Maths", 1.0, true, "", "", "")
 	f.Add(true, "s", 0, "3.0", "", "", 0.0, false, "```json\n{\"answer_score\": 1}\n```", "", "")
 	f.Add(true, "", 2, "", "null", "", 0.0, false, "{\"answer_score\": 0}", "", "")
+	f.Add(true, "", 3, "3", "", "A", 1.0, true, "", "", "") // a results placement without its sequence's id
 	f.Add(true, "s", -1, "true", "1e400", "x", 1.0, true, "", "judge call: budget spent", "")
 	f.Add(true, "s", 7, "", "", "", 0.5, true, "The answer looks right.", "", "empty answer")
 	f.Add(false, "s", 1, "", "", "", 0.0, false, "", "", "")
@@ -46,7 +47,7 @@ func FuzzObserve(f *testing.F) {
 			r.Prediction = &record.Prediction{Text: "42", Error: predErr}
 		}
 		o, err := Observe(r)
-		placed := hasSeq && (metaPos != "" || seq != "" && pos >= 1)
+		placed := hasSeq && seq != "" && (metaPos != "" || pos >= 1)
 		if !placed {
 			if !errors.Is(err, ErrNoSequence) {
 				t.Fatalf("Observe(%+v) = %+v, %v, want ErrNoSequence", r.Sequence, o, err)

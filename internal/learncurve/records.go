@@ -32,8 +32,10 @@ var ErrNoSequence = errors.New("no sequence id or position")
 // as wrong (as an empty reply does in EvaLearn), and so does one whose prediction or EvaLearn
 // judgment failed (error), whatever score or raw reply its judgment holds. A raw reply from which
 // the rule reads no score counts as wrong too, as upstream, and Unread says why. It returns
-// ErrNoSequence for a record without a sequence, and for one whose sequence has no id or no
-// position (1, 2, …) and holds no EvaLearn results placement (MetaPosition).
+// ErrNoSequence for a record without a sequence, for one whose sequence has no id (an EvaLearn
+// results placement, MetaPosition, or not: qa-load gives every placed results object its
+// sequence's id, so a record without one was written by hand), and for one whose sequence has no
+// position (1, 2, …) and holds no MetaPosition.
 //
 // Note: a failed judgment's raw reply was read too, while the run said it counted as wrong; raw
 // can hold a score the judge stage did not take, as in a reply cut in a reasoning model's
@@ -49,7 +51,7 @@ func Observe(r *record.Record) (Observation, error) {
 	if r.Sequence == nil {
 		return Observation{}, ErrNoSequence
 	}
-	if _, ok := r.Meta[MetaPosition]; !ok && (r.Sequence.ID == "" || r.Sequence.Position < 1) {
+	if _, ok := r.Meta[MetaPosition]; r.Sequence.ID == "" || !ok && r.Sequence.Position < 1 {
 		return Observation{}, ErrNoSequence
 	}
 	o := Observation{Seq: r.Sequence.ID, Pos: strconv.Itoa(r.Sequence.Position)}
