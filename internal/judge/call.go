@@ -90,10 +90,10 @@ func (j *Judge) ask(ctx context.Context, p Plan, jg *record.Judgment, sample int
 	if !model.NotMade(err) {
 		jg.Attempts++
 	}
-	if errors.Is(err, model.ErrEmptyReply) && resp.Cut {
-		// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it):
-		// paid for, and cut again if asked again with the same max_tokens, so not asked again;
-		// the error names the budget.
+	if errors.Is(err, model.ErrEmptyReply) && (resp.Cut || errors.As(err, new(*model.RefusedError))) {
+		// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it), or
+		// a refusal in its place: paid for, and cut or refused again if asked again, so not
+		// asked again; the error names the budget, or gives the refusal.
 		r.paid(resp)
 		jg.Error = callFailed + err.Error()
 		return true, nil

@@ -62,7 +62,8 @@ prompt or reply that the provider's filters block asked again, as it would be bl
 judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"
 (or "reply blocked by Gemini: " and the finishReason, such as RECITATION; "reply blocked by OpenAI:
 content_filter" or "reply blocked by Anthropic: refusal", a stop before any text), with the usage
-and cost it was paid. Replies that upstream scores 0 count as unparsable here: a MAGMA object
+and cost it was paid, nor a reply that holds a refusal in place of text (OpenAI's refusal field),
+which fails with "judge call: ... empty reply (refused: "...")". Replies that upstream scores 0 count as unparsable here: a MAGMA object
 without "score", a mem0 "label" that is not a string, an empty yes/no reply, and an EvaLearn reply
 without a numeric "answer_score" (none found, a fenced object without it, a score that is no
 number: upstream's 0 after a warning, from a missing key, or from an exception). qa-score

@@ -404,21 +404,27 @@ func TestLoopbackGeminiBlocked(t *testing.T) {
 // TestLoopbackFilterBlocked: a judge reply that OpenAI's content filter or Claude's safety
 // classifiers stopped before any text is blocked as a Gemini prompt is, not an empty reply: it is
 // not asked again (it would be stopped again), and the judgment fails with the reason, keeping the
-// usage and cost it was paid. The servers speak each API's wire format.
+// usage and cost it was paid. So does a reply that holds OpenAI's refusal in place of text. The
+// servers speak each API's wire format.
 func TestLoopbackFilterBlocked(t *testing.T) {
 	for _, tc := range []struct {
-		provider, model, path, reply, want string
-		in, out                            int
-		cost                               float64 // in and out at the model's dollars a million tokens
+		name, provider, model, path, reply, want string
+		in, out                                  int
+		cost                                     float64 // in and out at the model's dollars a million tokens
 	}{
-		{"openai", "gpt-4o-mini-2024-07-18", "/v1/chat/completions",
+		{"openai content_filter", "openai", "gpt-4o-mini-2024-07-18", "/v1/chat/completions",
 			`{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null},"logprobs":null,"finish_reason":"content_filter"}],"usage":{"prompt_tokens":80,"completion_tokens":4,"total_tokens":84}}`,
 			"judge call: openai gpt-4o-mini-2024-07-18: reply blocked by OpenAI: content_filter", 80, 4, 0.0000144}, // 80×0.15 + 4×0.60
-		{"anthropic", "claude-sonnet-4-20250514", "/v1/messages",
+		{"anthropic refusal", "anthropic", "claude-sonnet-4-20250514", "/v1/messages",
 			`{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":"refusal","stop_sequence":null,"usage":{"input_tokens":80,"output_tokens":4}}`,
 			"judge call: anthropic claude-sonnet-4-20250514: reply blocked by Anthropic: refusal", 80, 4, 0.0003}, // 80×3 + 4×15
+		// A refusal in OpenAI's refusal field, finish_reason stop, no content: refused again if
+		// asked again, so failed at once, with the refusal's words.
+		{"openai refusal", "openai", "gpt-4o-mini-2024-07-18", "/v1/chat/completions",
+			`{"id":"chatcmpl-2","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I'm sorry, I cannot help with that."},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":80,"completion_tokens":9,"total_tokens":89}}`,
+			`judge call: openai gpt-4o-mini-2024-07-18: empty reply (refused: "I'm sorry, I cannot help with that.")`, 80, 9, 0.0000174}, // 80×0.15 + 9×0.60
 	} {
-		t.Run(tc.provider, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			var calls atomic.Int64
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				calls.Add(1)

@@ -43,6 +43,13 @@ const langchaingoMaxTokens = 2048
 // ErrEmptyReply marks a reply that holds no text.
 var ErrEmptyReply = errors.New("empty reply")
 
+// RefusedError is the part of an empty reply's error that gives the refusal the reply held
+// instead of text (OpenAI's message.refusal). Asked again, the model refuses again: qa-judge does
+// not ask again, as for a reply the provider's filters block.
+type RefusedError struct{ Refusal string }
+
+func (e *RefusedError) Error() string { return fmt.Sprintf("refused: %q", e.Refusal) }
+
 // BlockedError is a reply that the provider's filters blocked: Gemini's prompt
 // (promptFeedback.blockReason) or reply (a finishReason such as SAFETY, RECITATION or SPII, its
 // text left out), OpenAI's reply stopped by its content filter before any text (finish_reason

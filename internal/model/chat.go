@@ -206,7 +206,7 @@ func (c *chat) noText(req Request, out Response, stop, refusal string) error {
 	case spent != "":
 		why = " (stop reason " + stop + ": " + spent + ")"
 	case refusal != "":
-		why = fmt.Sprintf(" (refused: %q)", refusal)
+		return &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%w)", c.provider, req.Model, ErrEmptyReply, &RefusedError{refusal})}
 	case stop != "":
 		why = " (stop reason " + stop + ")"
 	}
