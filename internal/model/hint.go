@@ -54,7 +54,8 @@ func hint(provider, base, key string, names HintNames, attempts *Attempts) strin
 //     server's, not the API's, with where the provider's API is; with a 5xx status, a proxy
 //     whose server is down;
 //   - a 200 reply that is JSON of another shape than the API's (a ShapeError): a base URL, or a
-//     provider, that is not the server's;
+//     provider, that is not the server's; but for an Ollama stream cut before its last line,
+//     which is of the API's shape: the server stopped while it answered;
 //   - 401, or Gemini's invalid key (a 400): where the key came from (for a provider that sends one),
 //     or, when none was given, where to give one;
 //   - 404 in JSON: the model name, or the base URL;
@@ -77,6 +78,7 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 		status, contentType, body = se.Status, se.contentType, bytes.TrimSpace(se.body)
 	}
 	var dns *net.DNSError
+	var shape *ShapeError
 	switch {
 	case attempts.TimedOut() > 0:
 		return fmt.Sprintf("every attempt stops at %s %s, and the last reached it: a slow server, or a long prompt or reply, can need longer (0: no limit)",
@@ -91,7 +93,9 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	case status != 0 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: %s is most likely not the API's base URL%s",
 			replyKind(contentType, body), shownURL(base), apiPlace(provider, names.ProviderFlag))
-	case errors.As(cause, new(*ShapeError)):
+	case errors.As(cause, &shape) && shape.Cut:
+		return "the server stopped in the middle of its reply (its model runner crashed or was restarted, or a proxy in front of it cut the stream): see the server's log"
+	case shape != nil:
 		return fmt.Sprintf("check that %s is the API's base URL%s and that its server speaks %s %s's API",
 			shownURL(base), apiPlace(provider, names.ProviderFlag), names.ProviderFlag, provider)
 	case status == http.StatusUnauthorized || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):

@@ -81,6 +81,9 @@ type ShapeError struct {
 	Want string // what the reply should be: "chat completion"
 	Got  string // what it is: "a JSON array"
 	Body string // its first words, as replyKind cuts them
+	// Cut is set for an Ollama stream of the reply's lines that ends before its last: the server
+	// speaks the API, and stopped while it answered.
+	Cut bool
 }
 
 func (e *ShapeError) Error() string {
@@ -133,7 +136,9 @@ func shapeFault(ctx context.Context, data []byte) *ShapeError {
 	if s.name == "chat reply" && len(values) > 0 && ollamaCut(values[len(values)-1], stream != "") {
 		// A stream whose last line is not its end: the body ended early, as a truncated one
 		// does, with the text sent so far, which would read as a whole (or empty) reply.
-		return s.fault(stream+"no last line (\"done\": true): the stream was cut", t)
+		e := s.fault(stream+"no last line (\"done\": true): the stream was cut", t)
+		e.Cut = true
+		return e
 	}
 	return nil
 }

@@ -277,3 +277,30 @@ func TestOllamaStreamCut(t *testing.T) {
 		t.Errorf("Generate = %+v, %v after %d requests; want Paris in 2 attempts (the cut stream retried)", resp, err, calls.Load())
 	}
 }
+
+// TestOllamaStreamCutHint: a stream cut on every attempt fails, and its hint names the server
+// that stopped while it answered, not a base URL or provider that is not the server's: its first
+// line was the API's.
+func TestOllamaStreamCutHint(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		rw.Header().Set("Content-Type", "application/x-ndjson")
+		io.WriteString(rw, `{"model":"llama3.2","message":{"role":"assistant","content":"Pa"},"done":false}`+"\n")
+	}))
+	defer srv.Close()
+	c, err := New(context.Background(), Config{Provider: "ollama", BaseURL: srv.URL,
+		HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest("ollama", "llama3.2"))
+	var ce *CallError
+	if !errors.As(err, &ce) || calls.Load() != 2 {
+		t.Fatalf("Generate error %v after %d requests, want a CallError after 2", err, calls.Load())
+	}
+	if want := "the server stopped in the middle of its reply"; !strings.HasPrefix(ce.Hint, want) || strings.Contains(ce.Hint, "base URL") {
+		t.Errorf("hint %q, want one that starts %q and names no base URL", ce.Hint, want)
+	}
+}
