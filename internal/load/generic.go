@@ -127,6 +127,13 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 	if t.fault != nil { // a later field's path did not hold: the fields after it were not read
 		return nil, badf(in, line, rec.ID, "%v", t.fault)
 	}
+	// The gold supporting facts, left to meta: qa-score, which reads them there for sp_* and
+	// joint_*, drops the whole record when they do not read, its answer's scores too.
+	if raw, ok := item.obj["supporting_facts"]; ok && !isNull(raw) {
+		if err := factsError(raw); err != nil {
+			return nil, badf(in, line, rec.ID, "field %q: %v", "supporting_facts", err)
+		}
+	}
 	for k, v := range item.obj {
 		setMeta(rec, k, v)
 	}

@@ -136,10 +136,7 @@ func factsCell(cell string) (jsonRaw, error) {
 		return nil, nil
 	}
 	if json.Valid([]byte(t)) {
-		if k := record.Kind([]byte(t)); k != "a list" {
-			return nil, fmt.Errorf("want a list of [title, sentence index] pairs, got %s", k)
-		}
-		if err := record.FactsError("", []byte(t)); err != nil {
+		if err := factsError(jsonRaw(t)); err != nil {
 			return nil, err
 		}
 		return jsonRaw(t), nil
@@ -154,6 +151,16 @@ func factsCell(cell string) (jsonRaw, error) {
 	}
 	b, err := jsonMarshal(fs)
 	return b, err
+}
+
+// factsError returns the fault of raw, JSON for a list of supporting facts, when qa-score would
+// not read it: its kind, or the pair at fault named by its index ("[0][1]: want an integer, got a
+// string"), as record.FactsError, qa-score's own check, finds it; else nil.
+func factsError(raw jsonRaw) error {
+	if k := record.Kind(raw); k != "a list" {
+		return fmt.Errorf("want a list of [title, sentence index] pairs, got %s", k)
+	}
+	return record.FactsError("", raw)
 }
 
 // shortText quotes t for an error, cut to its first 40 characters.
