@@ -168,6 +168,13 @@ func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
 		}
 		rec.Answers = []string{a}
 	}
+	// qa-score reads the facts for sp_* and joint_* and drops a record whose facts do not read,
+	// its answer's scores too: such a record is refused here, before a model is asked.
+	if len(it.SupportingFacts) > 0 {
+		if err := record.FactsError("supporting_facts", it.SupportingFacts); err != nil {
+			return nil, badf(in, line, id, "%v", err)
+		}
+	}
 	for _, p := range it.Context {
 		rec.Context = append(rec.Context, record.Passage{
 			Title: p.Title, Text: strings.Join(p.Sentences, ""), Sentences: p.Sentences})
