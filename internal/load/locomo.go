@@ -175,13 +175,12 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	if err != nil {
 		return nil, badf(in, line, id, "category: %v", err)
 	}
-	gold, field := qa.Answer, "answer"
-	adversarial := category == 5 && len(qa.AdversarialAnswer) > 0 && !isNull(qa.AdversarialAnswer)
-	if adversarial {
-		gold, field = qa.AdversarialAnswer, "adversarial_answer"
-	}
+	gold, field := locomoGold(&qa, category)
+	adversarial := field == "adversarial_answer"
 	answer, ok := pyStrAnswer(gold)
 	switch {
+	case len(gold) == 0 && adversarial:
+		return nil, badf(in, line, id, `%v (a category-5 question's gold, or "answer" in its place, which LoCoMo's scripts read)`, missingField(field))
 	case len(gold) == 0:
 		return nil, badf(in, line, id, "%v", missingField(field))
 	case !ok:
@@ -199,4 +198,19 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 		setMeta(rec, "answer", qa.Answer)
 	}
 	return rec, nil
+}
+
+// locomoGold returns the gold of qa, a question of the category given, and the field it comes
+// from: a category-5 (adversarial) question's is its adversarial_answer, as locomo10.json gives
+// it, or its answer when it has one and no adversarial_answer (LoCoMo's scripts read qa['answer']
+// for every category); any other question's is its answer. A category-5 question with neither
+// lacks its adversarial_answer, the field its gold belongs in.
+func locomoGold(qa *locomoQA, category int) (jsonRaw, string) {
+	if category != 5 {
+		return qa.Answer, "answer"
+	}
+	if len(qa.Answer) > 0 && (len(qa.AdversarialAnswer) == 0 || isNull(qa.AdversarialAnswer)) {
+		return qa.Answer, "answer"
+	}
+	return qa.AdversarialAnswer, "adversarial_answer"
 }
