@@ -358,12 +358,22 @@ func TestRunRecordsLongLine(t *testing.T) {
 	}
 }
 
-// TestItemLines: each item gets the line it starts on, identical items included.
+// TestItemLines: each item gets the line it starts on, identical items included, and whether it
+// begins that line.
 func TestItemLines(t *testing.T) {
 	parent := []byte("{\"qa\": [\n  {\"q\": 1},\n  {\"q\": 1},\n  {\"q\":\n 2}, {\"q\": 3}\n]}")
 	items := []jsonRaw{jsonRaw(`{"q": 1}`), jsonRaw(`{"q": 1}`), jsonRaw("{\"q\":\n 2}"), jsonRaw(`{"q": 3}`)}
 	if got, want := itemLines(parent, 5, items), []int{6, 7, 8, 9}; !slices.Equal(got, want) {
 		t.Errorf("itemLines = %v, want %v", got, want)
+	}
+	// The last item follows another on its line, which then does not find it.
+	if _, got := itemStarts(parent, 5, items); !slices.Equal(got, []bool{true, true, true, false}) {
+		t.Errorf("itemStarts own = %v, want %v", got, []bool{true, true, true, false})
+	}
+	// On one line no item begins it: the '{' that opens their parent comes first.
+	one := []byte(`{"qa": [{"q": 1}, {"q": 2}]}`)
+	if _, got := itemStarts(one, 1, []jsonRaw{jsonRaw(`{"q": 1}`), jsonRaw(`{"q": 2}`)}); !slices.Equal(got, []bool{false, false}) {
+		t.Errorf("itemStarts own (one line) = %v, want %v", got, []bool{false, false})
 	}
 }
 

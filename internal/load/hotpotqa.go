@@ -230,11 +230,44 @@ func itemEmit(in Input, at itemAt, emit Emit) Emit {
 		return emit
 	}
 	return func(rec *record.Record, line int, bad error) error {
-		if re, ok := bad.(*record.Error); ok && re.File == in.DisplayName() && re.Line == at.line {
+		re, ok := bad.(*record.Error)
+		if ii, under := errors.AsType[*inItem](bad); ok && under {
+			// a value inside the item, named by its path in the item: the path from the array
+			moved := *re
+			moved.Err = fmt.Errorf("[%d].%s: %w", at.index, ii.path, ii.err)
+			bad = &moved
+		} else if ok && re.File == in.DisplayName() && re.Line == at.line {
 			moved := *re
 			moved.Err = fmt.Errorf("[%d]: %w", at.index, re.Err)
 			bad = &moved
 		}
 		return emit(rec, line, bad)
 	}
+}
+
+// inItem is the fault err of a value inside an item that its line does not find (a LoCoMo
+// question of a file written on one line), at path in the item: qa[5]: missing field "question".
+// itemEmit puts the item's own index in its array before the path where its line does not find
+// the item either, [0].qa[5], as a SQuAD file's questions are named by their path, data[3]….
+//
+// Note: itemEmit named such a value by the index of the item that holds it alone, [0], as if a
+// LoCoMo conversation were at fault and not its question.
+type inItem struct {
+	path string
+	err  error
+}
+
+func (e *inItem) Error() string { return e.path + ": " + e.err.Error() }
+func (e *inItem) Unwrap() error { return e.err }
+
+// underItem returns bad, a bad item's *record.Error, with its fault put at path in the item
+// (inItem); any other error as it is.
+func underItem(bad error, path string) error {
+	re, ok := bad.(*record.Error)
+	if !ok {
+		return bad
+	}
+	moved := *re
+	moved.Err = &inItem{path: path, err: re.Err}
+	return &moved
 }

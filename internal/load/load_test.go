@@ -989,19 +989,24 @@ func TestFieldTypeWording(t *testing.T) {
 		in   string
 		id   string
 		path string // where the question is, if not under "question"
+		at   string // the question's path in an array on one line, if not the item's index [0]
 	}{
-		{"hotpotqa line", HotpotQA, `{"_id":"a","question":5,"answer":"x"}`, "hotpotqa:a", ""},
-		{"hotpotqa array", HotpotQA, `[{"_id":"a","question":5,"answer":"x"}]`, "hotpotqa:a", ""},
-		{"longmemeval", LongMemEval, `[{"question_id":"a","question_type":"t","question":5,"answer":"x"}]`, "longmemeval:a", ""},
-		{"locomo", LoCoMo, `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B"},"qa":[{"question":5,"answer":"x","category":1}]}]`, "locomo:c:0", ""},
-		{"squad", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "squad:a", ""},
-		{"cmrc2018", CMRC2018, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "cmrc2018:a", ""},
-		{"cmrc2018 first layout", CMRC2018, `[{"context_id":"c","context_text":"c","title":"t","qas":[{"query_id":"a","query_text":5,"answers":[]}]}]`, "cmrc2018:a", "query_text"},
+		{"hotpotqa line", HotpotQA, `{"_id":"a","question":5,"answer":"x"}`, "hotpotqa:a", "", ""},
+		{"hotpotqa array", HotpotQA, `[{"_id":"a","question":5,"answer":"x"}]`, "hotpotqa:a", "", ""},
+		{"longmemeval", LongMemEval, `[{"question_id":"a","question_type":"t","question":5,"answer":"x"}]`, "longmemeval:a", "", ""},
+		{"locomo", LoCoMo, `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B"},"qa":[{"question":5,"answer":"x","category":1}]}]`, "locomo:c:0", "", "[0].qa[0]"},
+		{"squad", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "squad:a", "", ""},
+		{"cmrc2018", CMRC2018, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "cmrc2018:a", "", ""},
+		{"cmrc2018 first layout", CMRC2018, `[{"context_id":"c","context_text":"c","title":"t","qas":[{"query_id":"a","query_text":5,"answers":[]}]}]`, "cmrc2018:a", "query_text", ""},
 	} {
 		_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
 		w := fmt.Sprintf("i.json:1 (id %q): %s", tc.id, want)
 		if strings.HasPrefix(tc.in, "[") { // an item of an array on one line is named by its index too
-			w = fmt.Sprintf("i.json:1 (id %q): [0]: %s", tc.id, want)
+			at := "[0]"
+			if tc.at != "" {
+				at = tc.at
+			}
+			w = fmt.Sprintf("i.json:1 (id %q): %s: %s", tc.id, at, want)
 		}
 		if tc.path != "" {
 			w = strings.Replace(w, "question:", tc.path+":", 1)
@@ -1194,7 +1199,7 @@ func TestEmptyQuestion(t *testing.T) {
 		{"squad", SQuAD, squad, []string{"squad:k"}, `i.json:1 (id "squad:e"): field "question" is empty`},
 		{"cmrc", CMRC2018, cmrc, []string{"cmrc2018:k"}, `i.json:1 (id "cmrc2018:e"): [0]: field "query_text" is empty`},
 		{"hotpotqa", HotpotQA, hotpot, []string{"hotpotqa:k"}, `i.json:1 (id "hotpotqa:e"): field "question" is empty`},
-		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): [0]: field "question" is empty`},
+		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): [0].qa[0]: field "question" is empty`},
 		{"longmemeval", LongMemEval, longmemeval, []string{"longmemeval:k"}, `i.json:1 (id "longmemeval:e"): [0]: field "question" is empty`},
 	} {
 		for _, q := range []string{`""`, `" \t\n"`, `"\u3000"`, `"\u001c\u001f "`, `"\u001d\u0085\u001e"`} {

@@ -63,9 +63,12 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return emit(nil, 0, withItems(badf(in, line, "locomo:"+conv.SampleID, "%v", err), len(conv.QA), "QA item", "QA items"))
 		}
-		lines := itemLines(raw, line, conv.QA)
+		lines, own := itemStarts(raw, line, conv.QA)
 		for i, item := range conv.QA {
 			rec, bad := locomoRecord(in, lines[i], conv.SampleID, i, item, ctx)
+			if !own[i] { // its line does not find it: its path does, [0].qa[5] (see itemEmit)
+				bad = underItem(bad, fmt.Sprintf("qa[%d]", i))
+			}
 			if rec != nil {
 				setMeta(rec, "speaker_a", speakers[0])
 				setMeta(rec, "speaker_b", speakers[1])
@@ -82,7 +85,15 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 // order in parent, which starts on line first. An item not found (never, for values decoded as
 // json.RawMessage, which keeps their bytes) gets the line of the one before it.
 func itemLines(parent []byte, first int, items []jsonRaw) []int {
-	lines := make([]int, len(items))
+	lines, _ := itemStarts(parent, first, items)
+	return lines
+}
+
+// itemStarts is itemLines, also reporting for each item whether it begins its line (only blanks
+// before it there), so that its line alone finds it: in a file written on one line no item does,
+// parent's own first line holding the '{' or '[' that opens parent before it.
+func itemStarts(parent []byte, first int, items []jsonRaw) (lines []int, own []bool) {
+	lines, own = make([]int, len(items)), make([]bool, len(items))
 	at, line := 0, first // at: the end of the item before, on line
 	for i, it := range items {
 		j := bytes.Index(parent[at:], it)
@@ -92,10 +103,13 @@ func itemLines(parent []byte, first int, items []jsonRaw) []int {
 		}
 		line += bytes.Count(parent[at:at+j], []byte("\n"))
 		lines[i] = line
+		if nl := bytes.LastIndexByte(parent[:at+j], '\n'); nl >= 0 {
+			own[i] = len(bytes.TrimLeft(parent[nl+1:at+j], " \t\r")) == 0
+		}
 		line += bytes.Count(it, []byte("\n"))
 		at += j + len(it)
 	}
-	return lines
+	return lines, own
 }
 
 // locomoSessions returns the sessions of a conversation as passages, in session number order.
