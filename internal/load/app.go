@@ -78,10 +78,11 @@ sample.
 
 A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted and skipped (an item
 of a JSON array that does not begin its line, as in an array written on one line, is named by its
-index in the array too: FILE:1 (id "x"): [36]: message), and qa-load exits 3 at the end; --strict
-stops at the first one (exit 1). An item whose question is empty or only blanks is a bad item in
-every format but records and evalearn-results: a model would be asked nothing. When stderr is a
-terminal and stdout is not, a progress bar of the bytes read goes to stderr.
+index in the array too: FILE:1 (id "x"): [36]: message; a LoCoMo question by its path, [0].qa[5]),
+and qa-load exits 3 at the end; --strict stops at the first one (exit 1). An item whose question
+is empty or only blanks is a bad item in every format but records and evalearn-results: a model
+would be asked nothing. When stderr is a terminal and stdout is not, a progress bar of the bytes
+read goes to stderr.
 
 Examples:
    qa-load hotpot_dev_distractor_v1.json > records.jsonl

@@ -39,11 +39,12 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 // keeps the session's turn list verbatim (dia_id, blip_caption… for prompts that render image
 // captions as upstream does), and meta keeps speaker_a and speaker_b. The category is a number or
 // a string holding one (record.ParseLoCoMoCategory). Category 5 (adversarial) gold is
-// adversarial_answer when present; a non-string answer becomes str() of it, as upstream inserts it
-// (2022 → "2022"). meta keeps category, evidence, adversarial_answer, and the answer when
+// adversarial_answer when present (see locomoGold); a non-string answer becomes str() of it, as
+// upstream inserts it (2022 → "2022"). meta keeps category, evidence, adversarial_answer, and the answer when
 // adversarial_answer took its place. A bad QA item is reported with its own line and skipped
-// alone; a conversation without a qa list is a bad item, and one that is bad as a whole (a
-// session that does not decode) says how many QA items are skipped with it.
+// alone (by its path, [0].qa[5], where its line does not find it); a conversation without a qa
+// list is a bad item, and one that is bad as a whole (a session that does not decode) says how
+// many QA items are skipped with it.
 func LoCoMo(in Input, opt Options, emit Emit) error {
 	return eachItem(in, opt, emit, itemID("locomo:", "sample_id"), func(raw jsonRaw, line int, emit Emit) error {
 		var conv locomoConversation
