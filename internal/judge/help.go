@@ -64,9 +64,10 @@ judgment fails with "judge call: ... prompt blocked by Gemini: SAFETY"
 content_filter" or "reply blocked by Anthropic: refusal", a stop before any text), with the usage
 and cost it was paid, nor a reply that holds a refusal in place of text (OpenAI's refusal field),
 which fails with "judge call: ... empty reply (refused: "...")". Replies that upstream scores 0
-count as unparsable here: a MAGMA object without "score", a mem0 "label" that is not a string, an empty yes/no reply, and an EvaLearn reply
-without a numeric "answer_score" (none found, a fenced object without it, a score that is no
-number: upstream's 0 after a warning, from a missing key, or from an exception). qa-score
+count as unparsable here: a MAGMA object without "score", a mem0 "label" that is not a string, an
+empty yes/no reply, and an EvaLearn reply without a numeric "answer_score" (none found, a fenced
+object without it, a score that is no number: upstream's 0 after a warning, from a missing key, or
+from an exception). qa-score
 --errors-as-zero gives upstream's figure. Records already judged under NAME (a score, an error, or
 a raw reply alone, as EvaLearn's own results hold its verdicts) are passed through unless --force,
 and a warning (a dry run's too) counts those whose judgment was made by another mode or model than
