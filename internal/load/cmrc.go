@@ -79,9 +79,12 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 			return emit(nil, 0, badf(in, line, "", "%v", missingField("qas")))
 		}
 		ctx := []record.Passage{{Title: art.Title, Text: art.ContextText}}
-		lines := itemLines(raw, line, art.QAs)
+		lines, own := itemStarts(raw, line, art.QAs)
 		for i, q := range art.QAs {
 			rec, bad := cmrcRecord(in, lines[i], q, ctx)
+			if !own[i] { // its line does not find it: its path does, [0].qas[1] (see itemEmit)
+				bad = underItem(bad, fmt.Sprintf("qas[%d]", i))
+			}
 			if rec != nil {
 				setMeta(rec, "context_id", art.ContextID)
 			}
@@ -96,25 +99,34 @@ func CMRC2018(in Input, opt Options, emit Emit) error {
 // cmrcSQuADArticle emits the records of art, a SQuAD-layout article of a CMRC 2018 array that
 // starts on line, whose JSON is raw.
 func cmrcSQuADArticle(in Input, emit Emit, raw jsonRaw, line int, art *cmrcArticle) error {
-	parLines := itemLines(raw, line, art.Paragraphs)
+	parLines, parOwn := itemStarts(raw, line, art.Paragraphs)
 	for i, praw := range art.Paragraphs {
+		// An item whose line does not find it (a file on one line) is named by its path too.
+		at := func(bad error, path string) error { return bad }
+		if !parOwn[i] {
+			at = underItem
+		}
 		var par cmrcParagraph
 		if err := decodeItem(in, parLines[i], "", praw, &par); err != nil {
-			if err := emit(nil, 0, err); err != nil {
+			if err := emit(nil, 0, at(err, fmt.Sprintf("paragraphs[%d]", i))); err != nil {
 				return err
 			}
 			continue
 		}
 		if par.QAs == nil { // absent or null: the script's para['qas'] fails, as for an element
-			if err := emit(nil, 0, badf(in, parLines[i], "", "%v", missingField("qas"))); err != nil {
+			bad := badf(in, parLines[i], "", "%v", missingField("qas"))
+			if err := emit(nil, 0, at(bad, fmt.Sprintf("paragraphs[%d]", i))); err != nil {
 				return err
 			}
 			continue
 		}
 		ctx := []record.Passage{{Title: art.Title, Text: par.Context}}
-		lines := itemLines(praw, parLines[i], par.QAs)
+		lines, own := itemStarts(praw, parLines[i], par.QAs)
 		for j, q := range par.QAs {
 			rec, bad := squadRecord(in, squadItem{raw: q, line: lines[j]}, "cmrc2018", "zh", ctx)
+			if !own[j] {
+				bad = underItem(bad, fmt.Sprintf("paragraphs[%d].qas[%d]", i, j))
+			}
 			if err := emit(rec, lines[j], bad); err != nil {
 				return err
 			}

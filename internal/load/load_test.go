@@ -997,7 +997,7 @@ func TestFieldTypeWording(t *testing.T) {
 		{"locomo", LoCoMo, `[{"sample_id":"c","conversation":{"speaker_a":"A","speaker_b":"B"},"qa":[{"question":5,"answer":"x","category":1}]}]`, "locomo:c:0", "", "[0].qa[0]"},
 		{"squad", SQuAD, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "squad:a", "", ""},
 		{"cmrc2018", CMRC2018, `{"data":[{"title":"t","paragraphs":[{"context":"c","qas":[{"id":"a","question":5,"answers":[]}]}]}]}`, "cmrc2018:a", "", ""},
-		{"cmrc2018 first layout", CMRC2018, `[{"context_id":"c","context_text":"c","title":"t","qas":[{"query_id":"a","query_text":5,"answers":[]}]}]`, "cmrc2018:a", "query_text", ""},
+		{"cmrc2018 first layout", CMRC2018, `[{"context_id":"c","context_text":"c","title":"t","qas":[{"query_id":"a","query_text":5,"answers":[]}]}]`, "cmrc2018:a", "query_text", "[0].qas[0]"},
 	} {
 		_, bads, err := loadString(t, tc.load, "i.json", tc.in, Options{})
 		w := fmt.Sprintf("i.json:1 (id %q): %s", tc.id, want)
@@ -1128,10 +1128,10 @@ func TestFieldFaultWording(t *testing.T) {
 		{"squad text missing", SQuAD, squad(`{"id":"q1","question":"q","answers":[{"text":"a","answer_start":0},{"answer_start":0}]}`),
 			`i.json:1 (id "squad:q1"): answers[1]: missing field "text"`},
 		{"cmrc query_id a list", CMRC2018, cmrc(`{"query_id":[1],"query_text":"q","answers":["a"]}`),
-			`i.json:1: [0]: query_id: want a string or a number, got a list`},
-		{"cmrc query_id missing", CMRC2018, cmrc(`{"query_text":"q","answers":["a"]}`), `i.json:1: [0]: missing field "query_id"`},
+			`i.json:1: [0].qas[0]: query_id: want a string or a number, got a list`},
+		{"cmrc query_id missing", CMRC2018, cmrc(`{"query_text":"q","answers":["a"]}`), `i.json:1: [0].qas[0]: missing field "query_id"`},
 		{"cmrc answer a list", CMRC2018, cmrc(`{"query_id":"Q","query_text":"q","answers":["a",["b"]]}`),
-			`i.json:1 (id "cmrc2018:Q"): [0]: answers[1]: want a string or a number, got a list`},
+			`i.json:1 (id "cmrc2018:Q"): [0].qas[0]: answers[1]: want a string or a number, got a list`},
 		{"hotpotqa answer a list", HotpotQA, `{"_id":"a","question":"q","answer":["x"]}`,
 			`i.json:1 (id "hotpotqa:a"): answer: want a string or a number, got a list`},
 		{"longmemeval answer missing", LongMemEval, `[{"question_id":"a","question_type":"t","question":"q"}]`,
@@ -1197,7 +1197,7 @@ func TestEmptyQuestion(t *testing.T) {
 		bad  string
 	}{
 		{"squad", SQuAD, squad, []string{"squad:k"}, `i.json:1 (id "squad:e"): field "question" is empty`},
-		{"cmrc", CMRC2018, cmrc, []string{"cmrc2018:k"}, `i.json:1 (id "cmrc2018:e"): [0]: field "query_text" is empty`},
+		{"cmrc", CMRC2018, cmrc, []string{"cmrc2018:k"}, `i.json:1 (id "cmrc2018:e"): [0].qas[0]: field "query_text" is empty`},
 		{"hotpotqa", HotpotQA, hotpot, []string{"hotpotqa:k"}, `i.json:1 (id "hotpotqa:e"): field "question" is empty`},
 		{"locomo", LoCoMo, locomo, []string{"locomo:s:1"}, `i.json:1 (id "locomo:s:0"): [0].qa[0]: field "question" is empty`},
 		{"longmemeval", LongMemEval, longmemeval, []string{"longmemeval:k"}, `i.json:1 (id "longmemeval:e"): [0]: field "question" is empty`},
