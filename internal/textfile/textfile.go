@@ -27,7 +27,7 @@ import (
 // endian, FE FF big-endian), as Python's json.loads decodes bytes. It reads the first bytes at
 // the first Read; a gzip stream that is damaged is a read error, and so is data in another
 // format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a tar
-// archive, gzip-compressed or not): a *FormatError that says how to get the text out, where the
+// archive, gzip-compressed or not, gzip data inside gzip): a *FormatError that says how to get the text out, where the
 // bytes would otherwise be read as text that is not UTF-8 and each line refused with advice to
 // convert it from Latin-1, or a tar header as a line of text.
 //
@@ -74,6 +74,10 @@ var (
 	tarGzip    = FormatError{"a gzip-compressed tar archive", "extract it first (tar -xzf FILE)" + tarFix}
 )
 
+// gzipTwice is the error of gzip data whose text is gzip data again: a file compressed twice
+// (gzip run on a .gz file, or a download gzip-encoded on the way and saved as it came).
+var gzipTwice = FormatError{"gzip data inside gzip (a file compressed twice)", "decompress it once first (gzip -dc FILE > OUT) and give OUT; one layer of gzip is read as it is"}
+
 // tarBlock is the size of a tar header, the first thing in a tar archive.
 const tarBlock = 512
 
@@ -81,8 +85,13 @@ const tarBlock = 512
 const headSize = tarBlock
 
 // binaryFormat returns the error for head, the first bytes of data, when they begin a format of
-// binary or a tar archive, else nil; gzipped says head is the text of gzip data.
+// binary or a tar archive, or gzip data inside gzip, else nil; gzipped says head is the text of
+// gzip data.
 func binaryFormat(head []byte, gzipped bool) error {
+	if gzipped && isGzip(head) {
+		e := gzipTwice
+		return &e
+	}
 	for _, b := range binary {
 		if bytes.HasPrefix(head, []byte(b.magic)) && (b.ok == nil || b.ok(head)) {
 			e := b.err
@@ -128,6 +137,9 @@ func isTar(head []byte) bool {
 	return sum == unsigned || sum == signed
 }
 
+// isGzip reports whether head begins with gzip's magic bytes, 1F 8B.
+func isGzip(head []byte) bool { return len(head) >= 2 && head[0] == 0x1f && head[1] == 0x8b }
+
 type textReader struct {
 	r       io.Reader
 	plain   bool // gzip data's text: gzip's magic is not looked for, and a tar archive is a .tar.gz
@@ -144,10 +156,9 @@ func (t *textReader) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		n := len(head)
-		switch t.head = head; {
-		case binaryFormat(head, t.plain) != nil:
-			t.err = binaryFormat(head, t.plain)
-		case !t.plain && n >= 2 && head[0] == 0x1f && head[1] == 0x8b:
+		switch t.head, t.err = head, binaryFormat(head, t.plain); {
+		case t.err != nil:
+		case !t.plain && isGzip(head):
 			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
 			if err != nil {
 				t.err = gzipHeaderErr(err)

@@ -55,7 +55,7 @@ func TestNewReaderError(t *testing.T) {
 	}
 }
 
-func gz(t *testing.T, parts ...string) string {
+func gz(t testing.TB, parts ...string) string {
 	t.Helper()
 	var out strings.Builder
 	for _, p := range parts { // several members, as `cat a.gz b.gz` makes
@@ -174,6 +174,7 @@ func FuzzNewReader(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 	f.Add([]byte("\ufeffx\n"), true)
+	f.Add([]byte(gz(f, "{}\n")), true) // gzip inside gzip
 	for _, format := range []tar.Format{tar.FormatUSTAR, tar.FormatGNU} {
 		f.Add([]byte(tarOf(f, format, "recs.jsonl", "{}\n")), false)
 		f.Add([]byte(tarOf(f, format, "recs.jsonl", "{}\n")), true)
@@ -215,9 +216,9 @@ func FuzzNewReader(f *testing.F) {
 	})
 }
 
-// TestNewReaderBinary: data that begins as a compressed or binary format other than gzip is a
-// FormatError that says what it is, at the first Read, however the data is cut; text whose first
-// bytes only look like such a magic is read as text.
+// TestNewReaderBinary: data that begins as a compressed or binary format other than gzip, or as
+// gzip again inside gzip, is a FormatError that says what it is, at the first Read, however the
+// data is cut; text whose first bytes only look like such a magic is read as text.
 func TestNewReaderBinary(t *testing.T) {
 	for _, tc := range []struct{ in, what string }{
 		{"PK\x03\x04\x14\x00\x00\x00", "a zip archive (an .xlsx workbook is one too)"},
@@ -229,6 +230,9 @@ func TestNewReaderBinary(t *testing.T) {
 		{"PAR1\x15\x04\x15\x10", "a Parquet file"},
 		{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00", "an Excel .xls workbook (or another Microsoft Office file)"},
 		{gz(t, "PK\x03\x04\x14\x00\x00\x00"), "a zip archive (an .xlsx workbook is one too)"}, // inside gzip too
+		{gz(t, gz(t, "{\"id\":1}\n")), gzipTwice.What},                                        // gzip run on a .gz file
+		{gz(t, gz(t, gz(t, "{\"id\":1}\n"))), gzipTwice.What},                                 // three times: the first inner layer is named
+		{gz(t, "\x1f\x8b"), gzipTwice.What},                                                   // gzip's magic alone, however cut
 	} {
 		for name, r := range map[string]io.Reader{
 			"whole":   strings.NewReader(tc.in),
