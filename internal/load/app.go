@@ -20,7 +20,10 @@ import (
 const description = `qa-load reads benchmark files and writes one qapipe record per question as JSON Lines on
 stdout. Input files are positional arguments; none or "-" means stdin, which needs --format.
 Inputs may be gzip-compressed (known by their first bytes; a ".gz" suffix is ignored); a tar
-archive (.tar, .tar.gz, .tgz) is refused by its header, to be extracted first.
+archive (.tar, .tar.gz, .tgz) is refused by its header, to be extracted first, and other data that
+is no text by its first bytes, saying what it is (zip, xz, bzip2, zstd, 7-Zip, gzip inside gzip,
+Parquet, .xls, SQLite, Arrow, HDF5, pickle, .npy, PDF, PNG, JPEG, ELF, or any data with a NUL byte
+in its first line).
 Text must be UTF-8 (or UTF-16 with its byte order mark): a JSONL line or CSV row that is not is a
 bad item, a JSON document a failure, and so is a file in UTF-16 without the mark.
 

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/pkg/record"
 	"golang.org/x/text/encoding/unicode"
@@ -27,8 +28,10 @@ import (
 // endian, FE FF big-endian), as Python's json.loads decodes bytes. It reads the first bytes at
 // the first Read; a gzip stream that is damaged is a read error, and so is data in another
 // format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a tar
-// archive, gzip-compressed or not, gzip data inside gzip): a *FormatError that says how to get the text out, where the
-// bytes would otherwise be read as text that is not UTF-8 and each line refused with advice to
+// archive, gzip-compressed or not, gzip data inside gzip, SQLite, Arrow, HDF5, a Python pickle,
+// a NumPy array, PDF, PNG, JPEG, ELF) or that has a NUL byte in its first line, as no text but
+// UTF-16 has: a *FormatError that says what it is and how to get the text out, where the bytes
+// would otherwise be read as text that is not UTF-8 and each line refused with advice to
 // convert it from Latin-1, or a tar header as a line of text.
 //
 // To tell a tar archive, whose mark is at byte 257, it reads up to the first 512 bytes before
@@ -48,8 +51,8 @@ func (e *FormatError) Error() string { return e.What + ", not text: " + e.Fix }
 const gzipOnly = "; of compressed files, gzip alone is read as it is"
 
 // binary lists the formats NewReader refuses by their first bytes. A magic made of text
-// characters ("BZh", "PAR1") is followed by a byte no text has, or by one that only that
-// format has there, so that a CSV file whose header begins so is still read.
+// characters ("BZh", "PAR1", "%PDF-") is followed by a byte no text has, or by ones that only
+// that format has there, so that a CSV file whose header begins so is still read.
 var binary = []struct {
 	magic string
 	ok    func(head []byte) bool // more of the head that must hold, or nil
@@ -63,7 +66,19 @@ var binary = []struct {
 	{"7z\xbc\xaf\x27\x1c", nil, FormatError{"a 7-Zip archive", "extract it first (7z x FILE)" + gzipOnly}},
 	{"PAR1", func(h []byte) bool { return len(h) > 4 && h[4] < 0x20 && h[4] != '\t' && h[4] != '\n' && h[4] != '\r' }, FormatError{"a Parquet file", `convert it to JSON Lines first (pandas: pd.read_parquet(FILE).to_json(OUT, orient="records", lines=True))`}},
 	{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", nil, FormatError{"an Excel .xls workbook (or another Microsoft Office file)", "save it as CSV first"}},
+	{"SQLite format 3\x00", nil, FormatError{"an SQLite database", "export a table as CSV first (sqlite3 -header -csv FILE 'select * from TABLE')"}},
+	{"ARROW1\x00\x00", nil, FormatError{"an Arrow (Feather) file", `convert it to JSON Lines first (pandas: pd.read_feather(FILE).to_json(OUT, orient="records", lines=True))`}},
+	{"\x89HDF\r\n", nil, FormatError{"an HDF5 file", `convert it to JSON Lines first (pandas: pd.read_hdf(FILE).to_json(OUT, orient="records", lines=True))`}},
+	{"\x80", func(h []byte) bool { return len(h) > 1 && 2 <= h[1] && h[1] <= 5 }, FormatError{"a Python pickle", `load it in Python and write JSON Lines (a DataFrame: pd.read_pickle(FILE).to_json(OUT, orient="records", lines=True))`}},
+	{"\x93NUMPY", nil, FormatError{"a NumPy array (.npy)", otherFile}},
+	{"%PDF-", func(h []byte) bool { return len(h) > 6 && '1' <= h[5] && h[5] <= '9' && h[6] == '.' }, FormatError{"a PDF document", "extract its text first (pdftotext FILE OUT), or " + otherFile}},
+	{"\x89PNG\r\n", nil, FormatError{"a PNG image", otherFile}},
+	{"\xff\xd8\xff", nil, FormatError{"a JPEG image", otherFile}},
+	{"\x7fELF", nil, FormatError{"an ELF executable", otherFile}},
 }
+
+// otherFile is the fix of a file that holds no text to get out.
+const otherFile = "give the text file meant in its place"
 
 // tarFix ends the fix of a tar archive.
 const tarFix = " and give the files in it"
@@ -85,12 +100,15 @@ const tarBlock = 512
 const headSize = tarBlock
 
 // binaryFormat returns the error for head, the first bytes of data, when they begin a format of
-// binary or a tar archive, or gzip data inside gzip, else nil; gzipped says head is the text of
-// gzip data.
+// binary, a tar archive or gzip data inside gzip, or hold a NUL byte in their first line
+// (binaryData), else nil; gzipped says head is the text of gzip data.
 func binaryFormat(head []byte, gzipped bool) error {
-	if gzipped && isGzip(head) {
-		e := gzipTwice
-		return &e
+	if isGzip(head) {
+		if gzipped {
+			e := gzipTwice
+			return &e
+		}
+		return nil // its text is looked at once decompressed
 	}
 	for _, b := range binary {
 		if bytes.HasPrefix(head, []byte(b.magic)) && (b.ok == nil || b.ok(head)) {
@@ -105,7 +123,47 @@ func binaryFormat(head []byte, gzipped bool) error {
 		}
 		return &e
 	}
-	return nil
+	return binaryData(head)
+}
+
+// binaryData returns the error of data whose first line (or first headSize bytes), in head,
+// holds a NUL byte, which no text does, JSON's included (it writes \u0000): data of a kind binary
+// does not list, which was read as lines of text that are not UTF-8 or not JSON, a bad line
+// each. Text in UTF-16 is no binary data, with its byte order mark (decoded) or without it (a
+// NUL in every other byte, which callers may name, as qa-load does).
+//
+// Note: only the first line is looked at, which the first Read holds however the data comes, so
+// that data is refused or read alike from a file or a pipe; binary data has a NUL soon or not at
+// all.
+func binaryData(head []byte) error {
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i+1]
+	}
+	nul := bytes.IndexByte(head, 0)
+	if nul < 0 || utf16BOM(head) || utf16Start(head) {
+		return nil
+	}
+	return &FormatError{
+		What: fmt.Sprintf("binary data (a NUL byte, which no text holds, at byte %d)", nul+1),
+		Fix:  "see what it is with file FILE, and " + otherFile,
+	}
+}
+
+// utf16BOM reports whether head begins with a UTF-16 byte order mark, little- or big-endian.
+func utf16BOM(head []byte) bool {
+	return len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff)
+}
+
+// utf16Start reports whether head may begin with two ASCII characters in UTF-16 without a byte
+// order mark: its first 4 bytes, as many as it has, are ASCII and NUL by turns, either way round.
+func utf16Start(head []byte) bool {
+	le, be := true, true
+	for i, c := range head[:min(len(head), 4)] {
+		ascii := c != 0 && c < utf8.RuneSelf
+		le = le && (i%2 == 0 && ascii || i%2 == 1 && c == 0)
+		be = be && (i%2 == 0 && c == 0 || i%2 == 1 && ascii)
+	}
+	return le || be
 }
 
 // isTar reports whether head begins with a tar header, as POSIX (ustar) and GNU tar write it:
@@ -155,7 +213,6 @@ func (t *textReader) Read(p []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		n := len(head)
 		switch t.head, t.err = head, binaryFormat(head, t.plain); {
 		case t.err != nil:
 		case !t.plain && isGzip(head):
@@ -167,7 +224,7 @@ func (t *textReader) Read(p []byte) (int, error) {
 			t.r, t.head = &textReader{r: gzipText{zr}, plain: true}, nil // the BOM, if any, is in the decompressed text
 		case bytes.HasPrefix(t.head, []byte("\ufeff")):
 			t.head = t.head[3:]
-		case n >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff):
+		case utf16BOM(head):
 			dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder() // the mark decides the order
 			t.r, t.head = transform.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r), dec), nil
 		}

@@ -170,7 +170,7 @@ func TestReadFile(t *testing.T) {
 // FuzzNewReader: text that is not gzip comes out as it went in, less one leading byte order
 // mark, however it is read; gzip data comes out as what was compressed.
 func FuzzNewReader(f *testing.F) {
-	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb", "PK\x03\x04", "BZh9", "PAR1\n"} {
+	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb", "PK\x03\x04", "BZh9", "PAR1\n", "a\x00", "{\x00\n\x00", "\x89PNG\r\n", "%PDF-1.4\n"} {
 		f.Add([]byte(s), false)
 	}
 	f.Add([]byte("\ufeffx\n"), true)
@@ -217,9 +217,11 @@ func FuzzNewReader(f *testing.F) {
 }
 
 // TestNewReaderBinary: data that begins as a compressed or binary format other than gzip, or as
-// gzip again inside gzip, is a FormatError that says what it is, at the first Read, however the
-// data is cut; text whose first bytes only look like such a magic is read as text.
+// gzip again inside gzip, or that has a NUL byte in its first line, is a FormatError that says
+// what it is, at the first Read, however the data is cut; text whose first bytes only look like
+// such a magic is read as text, and so is UTF-16 without a byte order mark.
 func TestNewReaderBinary(t *testing.T) {
+	const nul = "binary data (a NUL byte, which no text holds, at byte "
 	for _, tc := range []struct{ in, what string }{
 		{"PK\x03\x04\x14\x00\x00\x00", "a zip archive (an .xlsx workbook is one too)"},
 		{"PK\x05\x06" + strings.Repeat("\x00", 18), "an empty zip archive"},
@@ -229,10 +231,30 @@ func TestNewReaderBinary(t *testing.T) {
 		{"7z\xbc\xaf\x27\x1c\x00\x04", "a 7-Zip archive"},
 		{"PAR1\x15\x04\x15\x10", "a Parquet file"},
 		{"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00", "an Excel .xls workbook (or another Microsoft Office file)"},
-		{gz(t, "PK\x03\x04\x14\x00\x00\x00"), "a zip archive (an .xlsx workbook is one too)"}, // inside gzip too
-		{gz(t, gz(t, "{\"id\":1}\n")), gzipTwice.What},                                        // gzip run on a .gz file
-		{gz(t, gz(t, gz(t, "{\"id\":1}\n"))), gzipTwice.What},                                 // three times: the first inner layer is named
-		{gz(t, "\x1f\x8b"), gzipTwice.What},                                                   // gzip's magic alone, however cut
+		{"SQLite format 3\x00\x10\x00\x01\x01", "an SQLite database"},
+		{"ARROW1\x00\x00\xff\xff\xff\xff", "an Arrow (Feather) file"},
+		{"\x89HDF\r\n\x1a\n\x00\x00", "an HDF5 file"},
+		{"\x80\x04\x95\x1d\x00\x00", "a Python pickle"},
+		{"\x80\x02]q\x00", "a Python pickle"},
+		{"\x93NUMPY\x01\x00v\x00{'descr'", "a NumPy array (.npy)"},
+		{"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "a PDF document"},
+		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "a PNG image"},
+		{"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "a JPEG image"},
+		{"\x7fELF\x02\x01\x01\x00", "an ELF executable"},
+		// Inside gzip too.
+		{gz(t, "PK\x03\x04\x14\x00\x00\x00"), "a zip archive (an .xlsx workbook is one too)"},
+		{gz(t, "\x89PNG\r\n\x1a\n\x00"), "a PNG image"},
+		// gzip inside gzip: gzip run on a .gz file, three times, or its magic alone.
+		{gz(t, gz(t, "{\"id\":1}\n")), gzipTwice.What},
+		{gz(t, gz(t, gz(t, "{\"id\":1}\n"))), gzipTwice.What},
+		{gz(t, "\x1f\x8b"), gzipTwice.What},
+		// Any other data with a NUL in its first line: binary data, at that byte.
+		{"MZ\x90\x00\x03\x00", nul + "4)"},
+		{"{\"id\":\x00}\n", nul + "7)"},
+		{"\x00\x00\x00\x00", nul + "1)"},
+		{"\ufeff\x00", nul + "4)"},
+		{"a\x00b\x01\n", nul + "2)"}, // no UTF-16: \x01 is no NUL
+		{gz(t, "ab\x00\xff\n"), nul + "3)"},
 	} {
 		for name, r := range map[string]io.Reader{
 			"whole":   strings.NewReader(tc.in),
@@ -252,6 +274,15 @@ func TestNewReaderBinary(t *testing.T) {
 		"PK,id\n",
 		"PAR1\t2\n",
 		"7z\n",
+		"%PDF-x\n",
+		"SQLite format 3\n",
+		"\x80",             // not UTF-8, for the line's reader to say so
+		"{}\n\x00",         // a NUL past the first line is the line's reader's to report
+		"{\x00\n\x00",      // UTF-16LE without a byte order mark, for the caller to name
+		"\x00{\x00\n",      // and big-endian
+		"{\x00\"\x00i\x00", // longer
+		"a\x00",
+		"\x00",
 	} {
 		checkRead(t, fmt.Sprintf("%q", text), text, text)
 	}
