@@ -158,9 +158,22 @@ func factsCell(cell string) (jsonRaw, error) {
 // string"), as record.FactsError, qa-score's own check, finds it; else nil.
 func factsError(raw jsonRaw) error {
 	if k := record.Kind(raw); k != "a list" {
+		if columnarFacts(raw) {
+			return fmt.Errorf(`want a list of [title, sentence index] pairs, got an object of two lists, as Hugging Face's hotpot_qa holds them: make pairs of them first (jq -c '.supporting_facts |= ([.title, .sent_id] | transpose)'), or leave the field out`)
+		}
 		return fmt.Errorf("want a list of [title, sentence index] pairs, got %s", k)
 	}
 	return record.FactsError("", raw)
+}
+
+// columnarFacts reports whether raw is supporting facts as Hugging Face's hotpot_qa dataset
+// holds them, {"title": [...], "sent_id": [...]}.
+func columnarFacts(raw jsonRaw) bool {
+	var c struct {
+		Title  *[]json.RawMessage `json:"title"`
+		SentID *[]json.RawMessage `json:"sent_id"`
+	}
+	return record.Kind(raw) == "an object" && jsonUnmarshal(raw, &c) == nil && c.Title != nil && c.SentID != nil
 }
 
 // shortText quotes t for an error, cut to its first 40 characters.
