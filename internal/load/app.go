@@ -58,9 +58,9 @@ either holds them as JSON or as Python's str() of the list, as pandas' to_csv wr
 record's and a hotpotqa file's, are checked as qa-score reads them: ones that do not read (a
 sentence index that is no integer, a string in place of the list) make a bad item naming the pair
 at fault (supporting_facts[0][1]: want an integer), where qa-score would drop the record whole,
-its answer's scores too; JSON null is none (in csv, a cell left empty). Facts without a prediction text make a prediction of them
-alone, without an answer (a warning counts them), as HotpotQA's prediction file gives an id's
-facts without its answer: sp_* score them.
+its answer's scores too; JSON null is none (in csv, a cell left empty). Facts without a
+prediction text make a prediction of them alone, without an answer (a warning counts them), as
+HotpotQA's prediction file gives an id's facts without its answer: sp_* score them.
 
 --predictions FILE attaches the answers of a benchmark's official prediction file to its records by
 id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
