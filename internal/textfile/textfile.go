@@ -29,8 +29,8 @@ import (
 // the first Read; a gzip stream that is damaged is a read error, and so is data in another
 // format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a tar
 // archive, gzip-compressed or not, gzip data inside gzip, SQLite, Arrow, HDF5, a Python pickle,
-// a NumPy array, PDF, PNG, JPEG, ELF) or that has a NUL byte in its first line, as no text but
-// UTF-16 has: a *FormatError that says what it is and how to get the text out, where the bytes
+// a NumPy array, PDF, PNG, JPEG, ELF) or that has a NUL byte in its first line, as no text in
+// UTF-8 has (binaryData): a *FormatError that says what it is and how to get the text out, where the bytes
 // would otherwise be read as text that is not UTF-8 and each line refused with advice to
 // convert it from Latin-1, or a tar header as a line of text.
 //
@@ -127,20 +127,26 @@ func binaryFormat(head []byte, gzipped bool) error {
 }
 
 // binaryData returns the error of data whose first line (or first headSize bytes), in head,
-// holds a NUL byte, which no text does, JSON's included (it writes \u0000): data of a kind binary
-// does not list, which was read as lines of text that are not UTF-8 or not JSON, a bad line
-// each. Text in UTF-16 is no binary data, with its byte order mark (decoded) or without it (a
-// NUL in every other byte, which callers may name, as qa-load does).
+// holds a NUL byte, which no text in UTF-8 does, JSON's included (it writes \u0000): data of a
+// kind binary does not list, which was read as lines of text that are not UTF-8 or not JSON, a
+// bad line each. It is no binary data when head may be text in UTF-16 or UTF-32: with a UTF-16
+// byte order mark (decoded), or without one, its units in one of the byte orders all characters
+// a text holds (wideText), which callers may name, as qa-load names UTF-16; nor when the line
+// begins a JSON object or array, a record whose line the line's reader refuses alone, naming it.
 //
 // Note: only the first line is looked at, which the first Read holds however the data comes, so
 // that data is refused or read alike from a file or a pipe; binary data has a NUL soon or not at
 // all.
 func binaryData(head []byte) error {
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i+1]
+	line := head
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i+1]
 	}
-	nul := bytes.IndexByte(head, 0)
-	if nul < 0 || utf16BOM(head) || utf16Start(head) {
+	nul := bytes.IndexByte(line, 0)
+	if nul < 0 || utf16BOM(head) || wideText(head) {
+		return nil
+	}
+	if t := bytes.TrimLeft(line, " \t\r\n"); t[0] == '{' || t[0] == '[' {
 		return nil
 	}
 	return &FormatError{
@@ -154,16 +160,44 @@ func utf16BOM(head []byte) bool {
 	return len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff)
 }
 
-// utf16Start reports whether head may begin with two ASCII characters in UTF-16 without a byte
-// order mark: its first 4 bytes, as many as it has, are ASCII and NUL by turns, either way round.
-func utf16Start(head []byte) bool {
-	le, be := true, true
-	for i, c := range head[:min(len(head), 4)] {
-		ascii := c != 0 && c < utf8.RuneSelf
-		le = le && (i%2 == 0 && ascii || i%2 == 1 && c == 0)
-		be = be && (i%2 == 0 && c == 0 || i%2 == 1 && ascii)
+// wideText reports whether head may be text in UTF-16 or UTF-32 without a byte order mark: read
+// as 2- or 4-byte units in either byte order, its whole units are all characters a text holds
+// (unitsText), or it has no whole unit. Data that begins with UTF-8's byte order mark is none.
+func wideText(head []byte) bool {
+	if bytes.HasPrefix(head, []byte("\ufeff")) {
+		return false
 	}
-	return le || be
+	for _, size := range []int{2, 4} {
+		for _, big := range []bool{false, true} {
+			if unitsText(head, size, big) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unitsText reports whether head's whole units of size bytes, big-endian or not, are all
+// characters a text holds: no control character but tab, line feed and carriage return (so no
+// U+0000, which a run of NUL bytes makes), no code point past U+10FFFF, and in UTF-32 no
+// surrogate. A head without a whole unit has nothing that says otherwise.
+func unitsText(head []byte, size int, big bool) bool {
+	for i := 0; i+size <= len(head); i += size {
+		var u uint32
+		for j := range size {
+			if big {
+				u = u<<8 | uint32(head[i+j])
+			} else {
+				u |= uint32(head[i+j]) << (8 * j)
+			}
+		}
+		switch {
+		case u < 0x20 && u != '\t' && u != '\n' && u != '\r', 0x7f <= u && u < 0xa0, u > utf8.MaxRune,
+			size == 4 && 0xd800 <= u && u < 0xe000:
+			return false
+		}
+	}
+	return true
 }
 
 // isTar reports whether head begins with a tar header, as POSIX (ustar) and GNU tar write it:

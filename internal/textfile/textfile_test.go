@@ -219,7 +219,8 @@ func FuzzNewReader(f *testing.F) {
 // TestNewReaderBinary: data that begins as a compressed or binary format other than gzip, or as
 // gzip again inside gzip, or that has a NUL byte in its first line, is a FormatError that says
 // what it is, at the first Read, however the data is cut; text whose first bytes only look like
-// such a magic is read as text, and so is UTF-16 without a byte order mark.
+// such a magic is read as text, and so are UTF-16 and UTF-32 without a byte order mark, and a
+// first line that begins a JSON object or array (its reader refuses it alone).
 func TestNewReaderBinary(t *testing.T) {
 	const nul = "binary data (a NUL byte, which no text holds, at byte "
 	for _, tc := range []struct{ in, what string }{
@@ -248,13 +249,14 @@ func TestNewReaderBinary(t *testing.T) {
 		{gz(t, gz(t, "{\"id\":1}\n")), gzipTwice.What},
 		{gz(t, gz(t, gz(t, "{\"id\":1}\n"))), gzipTwice.What},
 		{gz(t, "\x1f\x8b"), gzipTwice.What},
-		// Any other data with a NUL in its first line: binary data, at that byte.
-		{"MZ\x90\x00\x03\x00", nul + "4)"},
-		{"{\"id\":\x00}\n", nul + "7)"},
+		// Any other data with a NUL in its first line, and no text in UTF-16 or UTF-32 (U+0000,
+		// or a control character, in either byte order): binary data, at that byte.
+		{"MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff\x00\x00", nul + "4)"}, // a Windows executable
 		{"\x00\x00\x00\x00", nul + "1)"},
-		{"\ufeff\x00", nul + "4)"},
-		{"a\x00b\x01\n", nul + "2)"}, // no UTF-16: \x01 is no NUL
-		{gz(t, "ab\x00\xff\n"), nul + "3)"},
+		{"\ufeff\x00", nul + "4)"}, // UTF-8's byte order mark: no UTF-16
+		{"a\x00b\x00\x00\x00\n", nul + "2)"},
+		{"ab\x01\x00\x00\x01cd", nul + "4)"}, // U+0001 in UTF-16 either way, code points too large in UTF-32
+		{gz(t, "ab\x00\x00\x00\x00\xff\n"), nul + "3)"},
 	} {
 		for name, r := range map[string]io.Reader{
 			"whole":   strings.NewReader(tc.in),
@@ -276,16 +278,31 @@ func TestNewReaderBinary(t *testing.T) {
 		"7z\n",
 		"%PDF-x\n",
 		"SQLite format 3\n",
-		"\x80",             // not UTF-8, for the line's reader to say so
-		"{}\n\x00",         // a NUL past the first line is the line's reader's to report
-		"{\x00\n\x00",      // UTF-16LE without a byte order mark, for the caller to name
-		"\x00{\x00\n",      // and big-endian
-		"{\x00\"\x00i\x00", // longer
+		"\x80",              // not UTF-8, for the line's reader to say so
+		"{}\n\x00",          // a NUL past the first line is the line's reader's to report
+		"{\"id\":\x00}\n\"", // a JSON line: its reader refuses it alone, naming it
+		" [\x00\n",          // and a JSON array's
+		"{\x00\n\x00",       // UTF-16LE without a byte order mark, for the caller to name
+		"\x00{\x00\n",       // and big-endian
+		"{\x00\"\x00i\x00",  // longer
 		"a\x00",
 		"\x00",
+		utf16(t, "问题,答案\n谁?,我\n", false)[2:], // UTF-16LE without a byte order mark, of no ASCII first
+		utf16(t, "Énoncé,réponse\n", false)[2:],
+		utf32le("{\"q\":\"谁\"}\n"),    // UTF-32LE
+		"\x00\x00\x00{\x00\x00\x00\n", // and big-endian
 	} {
 		checkRead(t, fmt.Sprintf("%q", text), text, text)
 	}
+}
+
+// utf32le is s in UTF-32, little-endian, without a byte order mark.
+func utf32le(s string) string {
+	var b []byte
+	for _, r := range s {
+		b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	return string(b)
 }
 
 // TestReadFileBinary: ReadFile names the file whose data is no text.
