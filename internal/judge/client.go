@@ -49,7 +49,7 @@ func (cfg *config) warnNoModel(c *cli.Context) {
 func callFlags(c *cli.Context) []modelFlag {
 	var fs []modelFlag
 	for _, name := range []string{"provider", "base-url", "api-key-file", "parse-retries", "think", "rpm", "tpm",
-		"max-retries", "timeout", "backoff", "prices", "max-cost", "seed"} {
+		"max-retries", "timeout", "backoff", "prices", "max-cost", "seed", "gemini-safety"} {
 		value := fmt.Sprint(c.Value(name))
 		_, text := c.Value(name).(string)
 		// The empty text (--prices=, a variable exported empty) sets nothing, under any mode.
@@ -72,6 +72,9 @@ func (cfg *config) checkModel(c *cli.Context) error {
 		return err
 	}
 	if _, err := command.NumCtx(c, "num-ctx", j.Provider); err != nil {
+		return err
+	}
+	if _, err := gemini.SafetyFlag(c, "gemini-safety", j.Provider); err != nil {
 		return err
 	}
 	if _, err := command.MaxTokensField(c, "max-tokens-field", j.Provider, model.MaxTokensFields); err != nil {
@@ -233,11 +236,15 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *mo
 	if err != nil {
 		return nil, nil, command.Usagef("--api-key-file: %v", err)
 	}
+	safety, err := gemini.SafetyFlag(c, "gemini-safety", j.Provider)
+	if err != nil {
+		return nil, nil, err
+	}
 	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
 		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
-		Gemini: gemini.New} // qa-judge reaches googleai through package gemini, which model does not link
+		Gemini: gemini.WithSafety(safety)} // qa-judge reaches googleai through package gemini, which model does not link
 	s.Transport = s.NewTransport()
 	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {

@@ -92,8 +92,9 @@ judged. Records a rule decides call no model and are judged; a warning (a dry ru
 --model was given and no record was routed to it, every one judged having gone to a rule (its
 verdict or its failure there), or when the mode calls no model. Such a mode warns too of every
 other flag set that only a model's calls read (--provider, --base-url, --api-key-file,
---parse-retries, --think, --max-tokens, --max-tokens-field, --temperature, --num-ctx, --rpm, --tpm,
---max-retries, --timeout, --backoff, --cache, --prices, --max-cost, --seed, --allow-self-judge),
+--parse-retries, --think, --max-tokens, --max-tokens-field, --temperature, --num-ctx,
+--gemini-safety, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices, --max-cost,
+--seed, --allow-self-judge),
 naming the variable it came from; an unknown --provider is a usage error all the same.
 
 A record whose prediction failed (or that has none, or none with a text: HotpotQA's supporting

@@ -17,6 +17,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -209,6 +210,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling: sample from the likeliest tokens whose probabilities add up to `P`, 0 to 1 (0: none sent, the provider's default, which for googleai is langchaingo's 0.95); anthropic, ollama and googleai only, as langchaingo sends openai none", EnvVars: []string{"QA_TOP_P"}},
 		&cli.IntFlag{Name: "top-k", Usage: "sample from the `K` likeliest tokens (0: none sent, the provider's default, which for googleai is langchaingo's 3); ollama and googleai only, as langchaingo sends openai and anthropic none", EnvVars: []string{"QA_TOP_K"}},
 		&cli.StringFlag{Name: "max-tokens-field", Value: model.MaxTokensAuto, Usage: "openai only: the request member that carries a call's token budget, `NAME` auto, max_tokens or max_completion_tokens; auto sends max_completion_tokens to OpenAI's own API (its o-series and gpt-5 refuse max_tokens) and max_tokens to any other --base-url (vLLM, llama.cpp and Ollama read it); name max_completion_tokens for a compatible server that wants it, such as an o-series model behind Azure OpenAI", EnvVars: []string{"QA_MAX_TOKENS_FIELD"}},
+		&cli.StringFlag{Name: "gemini-safety", Value: gemini.DefaultSafety, Usage: "googleai only: the safety `THRESHOLD` of every Gemini call (this run's and its EvaLearn judge's), over the four harm categories langchaingo sets: " + strings.Join(gemini.SafetyLevels, ", ") + " (least blocked first); a prompt or reply blocked is the error \"prompt blocked by Gemini: SAFETY\"", EnvVars: []string{"QA_GEMINI_SAFETY"}},
 		&cli.IntFlag{Name: "num-ctx", Usage: "ollama only: the model's context window in `TOKENS` (Ollama's num_ctx, sent with every call; 0: none sent, the server's, which may be as little as 2048 and cuts a longer prompt without an error)", EnvVars: []string{"QA_NUM_CTX"}},
 		&cli.IntFlag{Name: "max-tokens", Usage: "most tokens to generate (0: provider default, which for anthropic and googleai is langchaingo's 2048; unless set, longmemeval records get 800 and locomo records 32, or 50 for each of --batch-size's questions, as their scripts send, but not under --template, whose prompt is not theirs)", EnvVars: []string{"QA_MAX_TOKENS"}},
 		&cli.StringFlag{Name: "reading", Value: "direct", Usage: "longmemeval records: LongMemEval's reading `METHOD`: direct, con (step by step; the one its README recommends) or con-separate (notes on each session first)", EnvVars: []string{"QA_READING"}},
@@ -261,6 +263,7 @@ type app struct {
 	topP                         *float64 // --top-p, nil for none (sampling.go)
 	topK                         *int     // --top-k, nil for none
 	numCtx                       int      // --num-ctx, 0 for none
+	geminiSafety                 string   // --gemini-safety, a gemini.SafetyLevels
 	maxTokensField               string   // --max-tokens-field (model.Request.MaxTokensField)
 	maxTokens                    int
 	maxTokensSet                 bool // --max-tokens given: it replaces LongMemEval's 500 or 800

@@ -141,8 +141,9 @@ func (a *app) configureModel(c *cli.Context) error {
 	return nil
 }
 
-// samplingFlags set how a model answers, which the extractive baseline does not ask.
-var samplingFlags = []string{"temperature", "top-p", "top-k", "num-ctx", "max-tokens"}
+// samplingFlags set how a model answers (and whether Gemini blocks it), which the extractive
+// baseline does not ask.
+var samplingFlags = []string{"temperature", "top-p", "top-k", "num-ctx", "max-tokens", "gemini-safety"}
 
 // warnSamplingUnused warns of the samplingFlags set in a run that names no --provider: the
 // default, extractive, asks no model, so a run meant for one (its --provider forgotten, and its
@@ -361,7 +362,7 @@ func (a *app) setup(c *cli.Context, provider, baseURL, key string) model.Setup {
 		RPM: c.Float64("rpm"), TPM: c.Float64("tpm"), MaxRetries: c.Int("max-retries"),
 		Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"), Seed: uint64(c.Int64("seed")), Sleep: a.sleep,
 		Names:  model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
-		Gemini: gemini.New} // qa-predict reaches googleai through package gemini, which model does not link
+		Gemini: gemini.WithSafety(a.geminiSafety)} // qa-predict reaches googleai through package gemini, which model does not link
 }
 
 // apiKey reads the key from file (trimmed), else from the provider's usual environment variables.

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 )
 
@@ -55,6 +56,13 @@ func (a *app) configureSampling(c *cli.Context) error {
 			k, command.FromEnv(c, "top-k"), a.provider)
 	}
 	if a.numCtx, err = command.NumCtx(c, "num-ctx", a.provider); err != nil {
+		return err
+	}
+	judge, err := a.judgeProvider(c)
+	if err != nil {
+		return err
+	}
+	if a.geminiSafety, err = gemini.SafetyFlag(c, "gemini-safety", a.provider, judge); err != nil {
 		return err
 	}
 	if a.maxTokensField, err = command.MaxTokensField(c, "max-tokens-field", a.provider, model.MaxTokensFields); err != nil {
