@@ -955,3 +955,42 @@ func TestParseRetryUsage(t *testing.T) {
 		t.Errorf("judgment %+v (usage %+v), want score 1 after 2 attempts, 200 tokens in and 10 out", j, j.Usage)
 	}
 }
+
+// TestLoopbackGeminiSafety: every Gemini judge call carries the safety threshold
+// --gemini-safety (or QA_JUDGE_GEMINI_SAFETY) names for langchaingo's four harm categories,
+// BLOCK_ONLY_HIGH (3) without it; the server speaks the Gemini API as genai calls it.
+func TestLoopbackGeminiSafety(t *testing.T) {
+	t.Setenv("GOOGLE_API_KEY", "test-key-0123456789")
+	for _, tc := range []struct {
+		args []string
+		env  string
+		want int
+	}{
+		{nil, "", 3},
+		{[]string{"--gemini-safety", "block_medium_and_above"}, "", 2},
+		{nil, "block_none", 4},
+	} {
+		t.Setenv("QA_JUDGE_GEMINI_SAFETY", tc.env)
+		var got atomic.Int64
+		got.Store(-1)
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			var body struct {
+				SafetySettings []struct {
+					Threshold int64 `json:"threshold"`
+				} `json:"safetySettings"`
+			}
+			b, _ := io.ReadAll(r.Body)
+			if json.Unmarshal(b, &body) == nil && len(body.SafetySettings) == 4 && body.SafetySettings[0].Threshold == body.SafetySettings[3].Threshold {
+				got.Store(body.SafetySettings[0].Threshold)
+			}
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"candidates":[{"content":{"parts":[{"text":"yes"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":80,"candidatesTokenCount":1,"totalTokenCount":81}}`)
+		}))
+		in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+		_, stderr, code := runJudge(t, append([]string{"--provider", "googleai", "--base-url", srv.URL, "--model", "gemini-2.0-flash"}, tc.args...), in)
+		srv.Close()
+		if code != command.ExitOK || got.Load() != int64(tc.want) {
+			t.Errorf("%v %q: exit %d, the call carried threshold %d; want 0 and %d (stderr %s)", tc.args, tc.env, code, got.Load(), tc.want, stderr)
+		}
+	}
+}
