@@ -2,13 +2,11 @@ package gemini_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 )
@@ -37,17 +35,7 @@ func TestParseSafety(t *testing.T) {
 func TestSafetyOnTheWire(t *testing.T) {
 	for level, want := range map[string]int{"": 3, "block_none": 4, "block_only_high": 3, "block_medium_and_above": 2, "block_low_and_above": 1} {
 		t.Run(level, func(t *testing.T) {
-			bodies := make(chan []byte, 1)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				b, _ := io.ReadAll(r.Body)
-				select {
-				case bodies <- b:
-				default:
-				}
-				w.Header().Set("Content-Type", "application/json")
-				io.WriteString(w, `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}}`)
-			}))
-			defer srv.Close()
+			srv := clitest.NewGeminiServer(t, "Paris")
 			build := gemini.New
 			if level != "" {
 				build = gemini.WithSafety(level)
@@ -63,22 +51,8 @@ func TestSafetyOnTheWire(t *testing.T) {
 			if err != nil || resp.Text != "Paris" {
 				t.Fatalf("Generate = %+v, %v; want Paris", resp, err)
 			}
-			var body struct {
-				SafetySettings []struct {
-					Category  json.RawMessage `json:"category"`
-					Threshold int             `json:"threshold"`
-				} `json:"safetySettings"`
-			}
-			if err := json.Unmarshal(<-bodies, &body); err != nil {
-				t.Fatal(err)
-			}
-			if len(body.SafetySettings) != 4 {
-				t.Fatalf("request carries %d safety settings, want 4", len(body.SafetySettings))
-			}
-			for _, s := range body.SafetySettings {
-				if s.Threshold != want {
-					t.Errorf("category %s at threshold %d, want %d", s.Category, s.Threshold, want)
-				}
+			if got := srv.Thresholds(); !slices.Equal(got, []int{want}) {
+				t.Errorf("the call carried thresholds %v, want [%d] for its four categories", got, want)
 			}
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -971,26 +972,11 @@ func TestLoopbackGeminiSafety(t *testing.T) {
 		{nil, "block_none", 4},
 	} {
 		t.Setenv("QA_JUDGE_GEMINI_SAFETY", tc.env)
-		var got atomic.Int64
-		got.Store(-1)
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			var body struct {
-				SafetySettings []struct {
-					Threshold int64 `json:"threshold"`
-				} `json:"safetySettings"`
-			}
-			b, _ := io.ReadAll(r.Body)
-			if json.Unmarshal(b, &body) == nil && len(body.SafetySettings) == 4 && body.SafetySettings[0].Threshold == body.SafetySettings[3].Threshold {
-				got.Store(body.SafetySettings[0].Threshold)
-			}
-			w.Header().Set("Content-Type", "application/json")
-			io.WriteString(w, `{"candidates":[{"content":{"parts":[{"text":"yes"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":80,"candidatesTokenCount":1,"totalTokenCount":81}}`)
-		}))
+		srv := clitest.NewGeminiServer(t, "yes")
 		in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
 		_, stderr, code := runJudge(t, append([]string{"--provider", "googleai", "--base-url", srv.URL, "--model", "gemini-2.0-flash"}, tc.args...), in)
-		srv.Close()
-		if code != command.ExitOK || got.Load() != int64(tc.want) {
-			t.Errorf("%v %q: exit %d, the call carried threshold %d; want 0 and %d (stderr %s)", tc.args, tc.env, code, got.Load(), tc.want, stderr)
+		if got := srv.Thresholds(); code != command.ExitOK || !slices.Equal(got, []int{tc.want}) {
+			t.Errorf("%v %q: exit %d, the calls carried thresholds %v; want 0 and [%d] (stderr %s)", tc.args, tc.env, code, got, tc.want, stderr)
 		}
 	}
 }

@@ -912,57 +912,14 @@ func TestGeminiSafetyEndToEnd(t *testing.T) {
 		{nil, "BLOCK_LOW_AND_ABOVE", 1},
 	} {
 		t.Setenv("QA_GEMINI_SAFETY", tc.env)
-		thresholds := geminiThresholds(t)
-		args := append([]string{"--provider", "googleai", "--model", "gemini-2.0-flash", "--base-url", thresholds.url, "--concurrency", "1"}, tc.args...)
+		srv := clitest.NewGeminiServer(t, "Paris")
+		args := append([]string{"--provider", "googleai", "--model", "gemini-2.0-flash", "--base-url", srv.URL, "--concurrency", "1"}, tc.args...)
 		recs, stderr, err := run(t, context.Background(), input(2, nil), args...)
 		if err != nil || len(recs) != 2 || recs[0].Prediction.Text != "Paris" {
 			t.Fatalf("%v %q: %d records, %v; stderr:\n%s", tc.args, tc.env, len(recs), err, stderr)
 		}
-		if got := thresholds.seen(); !reflect.DeepEqual(got, []int{tc.want, tc.want}) {
+		if got := srv.Thresholds(); !reflect.DeepEqual(got, []int{tc.want, tc.want}) {
 			t.Errorf("%v %q: calls carried thresholds %v, want %d in each of 2", tc.args, tc.env, got, tc.want)
 		}
 	}
-}
-
-// geminiServer answers every generateContent call with Paris and notes the safety threshold
-// each request carried (the same for its four categories, else -1).
-type geminiServer struct {
-	url string
-	mu  sync.Mutex
-	got []int
-}
-
-func (g *geminiServer) seen() []int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return slices.Clone(g.got)
-}
-
-func geminiThresholds(t *testing.T) *geminiServer {
-	g := &geminiServer{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body struct {
-			SafetySettings []struct {
-				Threshold int `json:"threshold"`
-			} `json:"safetySettings"`
-		}
-		b, _ := io.ReadAll(r.Body)
-		threshold := -1
-		if json.Unmarshal(b, &body) == nil && len(body.SafetySettings) == 4 {
-			threshold = body.SafetySettings[0].Threshold
-			for _, s := range body.SafetySettings {
-				if s.Threshold != threshold {
-					threshold = -1
-				}
-			}
-		}
-		g.mu.Lock()
-		g.got = append(g.got, threshold)
-		g.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"finishReason":1,"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}}`)
-	}))
-	t.Cleanup(srv.Close)
-	g.url = srv.URL
-	return g
 }
