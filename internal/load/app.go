@@ -24,8 +24,8 @@ archive (.tar, .tar.gz, .tgz) is refused by its header, to be extracted first, a
 is no text by its first bytes, saying what it is (zip, xz, bzip2, zstd, 7-Zip, gzip inside gzip,
 Parquet, .xls, SQLite, Arrow, HDF5, pickle, .npy, PDF, PNG, JPEG, ELF, or any data with a NUL byte
 in its first line).
-Text must be UTF-8 (or UTF-16 with its byte order mark): a JSONL line or CSV row that is not is a
-bad item, a JSON document a failure, and so is a file in UTF-16 without the mark.
+Text must be UTF-8 (or UTF-16 or UTF-32 with its byte order mark): a JSONL line or CSV row that is
+not is a bad item, a JSON document a failure, and so is a file in UTF-16 or UTF-32 without the mark.
 
 Formats: hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +
 EvaLearn_Sequence.json; given one, the other is read from beside it under its name),

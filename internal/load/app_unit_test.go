@@ -73,12 +73,28 @@ func inUTF16(s string, big bool) string {
 	return string(b)
 }
 
-// A file in UTF-16 without a byte order mark fails, saying so, in every format: read as UTF-8,
-// every line was a bad item for its NUL bytes, or a CSV header's names read " a n s w e r s";
-// one with the mark is decoded. UTF-8 text is never taken for it.
+// inUTF32 returns s in UTF-32, without a byte order mark.
+func inUTF32(s string, big bool) string {
+	var b []byte
+	for _, r := range s {
+		if big {
+			b = append(b, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
+		} else {
+			b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return string(b)
+}
+
+// A file in UTF-16 or UTF-32 without a byte order mark fails, saying so, in every format: read
+// as UTF-8, every line was a bad item for its NUL bytes, or a CSV header's names read
+// " a n s w e r s", or, in CJK characters, a line that is not UTF-8 with the advice to convert it
+// from Latin-1; one with the mark is decoded. UTF-8 text is never taken for it.
 func TestUTF16WithoutByteOrderMark(t *testing.T) {
 	const csv = "id,question,answers\n1,Why?,Because\n"
 	const jsonl = `{"id":"1","question":"Why?","answers":"Because"}` + "\n"
+	const cjk = "问题,答案\n谁?,我\n"
+	const nul = "stdin: NUL bytes in the first line, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)"
 	for _, tt := range []struct {
 		name, format, in string
 		want             string // the error, "" for record 1
@@ -86,7 +102,14 @@ func TestUTF16WithoutByteOrderMark(t *testing.T) {
 		{"csv LE", "csv", inUTF16(csv, false), "stdin: UTF-16LE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8 FILE)"},
 		{"jsonl BE", "jsonl", inUTF16(jsonl, true), "stdin: UTF-16BE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16BE -t UTF-8 FILE)"},
 		{"squad LE", "squad", inUTF16(`{"data": []}`, false), "stdin: UTF-16LE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8 FILE)"},
+		{"csv UTF-32LE", "csv", inUTF32(csv, false), "stdin: UTF-32LE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-32LE -t UTF-8 FILE)"},
+		{"jsonl UTF-32BE", "jsonl", inUTF32(jsonl, true), "stdin: UTF-32BE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-32BE -t UTF-8 FILE)"},
+		{"csv CJK LE", "csv", inUTF16(cjk, false), nul},
+		{"csv CJK BE", "csv", inUTF16(cjk, true), nul},
+		{"csv CJK UTF-32LE", "csv", inUTF32(cjk, false), nul},
 		{"csv with the mark", "csv", inUTF16("\ufeff"+csv, false), ""},
+		{"csv with the UTF-32 mark", "csv", inUTF32("\ufeff"+csv, false), ""},
+		{"jsonl with the UTF-32 mark", "jsonl", inUTF32("\ufeff"+jsonl, true), ""},
 		{"csv UTF-8", "csv", csv, ""},
 		{"jsonl UTF-8", "jsonl", jsonl, ""},
 		{"csv one column", "csv", "question\nWhy?\n", ""},

@@ -59,9 +59,8 @@ func (a *app) loadFile(name string) error {
 		if _, err := br.Peek(1); err != nil && err != io.EOF {
 			return command.ReadError(in.DisplayName(), 0, err)
 		}
-		if first, _ := br.Peek(4); utf16Order(first) != "" {
-			return fmt.Errorf("%s: %s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)",
-				in.DisplayName(), utf16Order(first), utf16Order(first))
+		if err := wideText(br); err != nil {
+			return fmt.Errorf("%s: %w", in.DisplayName(), err)
 		}
 		format := a.format
 		if format == "" {
@@ -226,16 +225,48 @@ func isRegular(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// utf16Order returns "UTF-16LE" or "UTF-16BE" when head, the first 4 bytes of a text, are two
-// ASCII characters in UTF-16 of that byte order, else "". Text in UTF-16 with its byte order mark
-// is decoded (textfile.NewReader); without one (iconv -t UTF-16LE writes none) it was read as
-// UTF-8 holding NUL bytes, which no benchmark file or JSON text begins with: every line was a bad
-// item ("invalid character '\x00'"), or a CSV header's names read " a n s w e r s".
-func utf16Order(head []byte) string {
+// firstBytes is how much of the first line textfile.NewReader looks at for a NUL byte.
+const firstBytes = 512
+
+// wideText returns the error of text in UTF-16 or UTF-32 without a byte order mark, from the
+// bytes br has read already (the first Read of textfile.NewReader returns the first line, or its
+// first 512 bytes), so that a stream is not waited on. It is named by its encoding when it begins
+// with ASCII (wideOrder), and otherwise known by a NUL byte in those 512 bytes of its first line,
+// which no UTF-8 text holds, in a line that begins no JSON object or array: textfile.NewReader
+// refuses other data with one as binary data, unless it may be UTF-16 or UTF-32, and leaves JSON
+// lines with one to the line's reader. Without it, CJK text in UTF-16 was read as lines that are
+// not UTF-8, each with the advice to convert it from Latin-1.
+func wideText(br *bufio.Reader) error {
+	head, _ := br.Peek(max(4, br.Buffered()))
+	if order := wideOrder(head); order != "" {
+		return fmt.Errorf("%s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)", order, order)
+	}
+	line := head[:min(len(head), firstBytes)]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	if t := bytes.TrimLeft(line, " \t\r"); bytes.IndexByte(line, 0) < 0 || len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return nil
+	}
+	return errors.New("NUL bytes in the first line, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a " +
+		"byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)")
+}
+
+// wideOrder returns "UTF-16LE", "UTF-16BE", "UTF-32LE" or "UTF-32BE" when head, the first 4
+// bytes of a text, begin with ASCII in UTF-16 or UTF-32 of that byte order (two characters in
+// UTF-16, one in UTF-32), else "". Text in UTF-16 or UTF-32 with its byte order mark is decoded
+// (textfile.NewReader); without one (iconv -t UTF-16LE writes none) it was read as UTF-8 holding
+// NUL bytes, which no benchmark file or JSON text begins with: every line was a bad item
+// ("invalid character '\x00'"), or a CSV header's names read " a n s w e r s".
+func wideOrder(head []byte) string {
 	ascii := func(c byte) bool { return c != 0 && c < utf8.RuneSelf }
 	switch {
 	case len(head) < 4:
 		return ""
+	case ascii(head[0]) && head[1] == 0 && head[2] == 0 && head[3] == 0:
+		return "UTF-32LE"
+	case head[0] == 0 && head[1] == 0 && head[2] == 0 && ascii(head[3]):
+		return "UTF-32BE"
 	case ascii(head[0]) && head[1] == 0 && ascii(head[2]) && head[3] == 0:
 		return "UTF-16LE"
 	case head[0] == 0 && ascii(head[1]) && head[2] == 0 && ascii(head[3]):

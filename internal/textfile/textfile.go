@@ -1,7 +1,7 @@
 // Package textfile reads the text files users hand the commands, records and benchmark files as
 // well as prompts, keys, prices and maps, as their editors and tools leave them: gzip-compressed
 // or not, with or without a UTF-8 byte order mark, or in UTF-16 with its byte order mark (what
-// Windows PowerShell 5's ">" writes).
+// Windows PowerShell 5's ">" writes) or UTF-32 with its byte order mark.
 package textfile
 
 import (
@@ -18,6 +18,7 @@ import (
 
 	"github.com/qapipe/qapipe/pkg/record"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 	"golang.org/x/text/transform"
 )
 
@@ -25,7 +26,9 @@ import (
 // begins with gzip's magic bytes 1F 8B, whatever the file is called), without the UTF-8 byte
 // order mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders
 // reject, and decoded from UTF-16 when it begins with a UTF-16 byte order mark (FF FE little-
-// endian, FE FF big-endian), as Python's json.loads decodes bytes. It reads the first bytes at
+// endian, FE FF big-endian), or from UTF-32 when it begins with a UTF-32 one (FF FE 00 00, whose
+// first two bytes are UTF-16's little-endian mark, and 00 00 FE FF), as Python's json.loads
+// decodes bytes. It reads the first bytes at
 // the first Read; a gzip stream that is damaged is a read error, and so is data in another
 // format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a tar
 // archive, gzip-compressed or not, gzip data inside gzip, SQLite, Arrow, HDF5, a Python pickle,
@@ -130,9 +133,9 @@ func binaryFormat(head []byte, gzipped bool) error {
 // holds a NUL byte, which no text in UTF-8 does, JSON's included (it writes \u0000): data of a
 // kind binary does not list, which was read as lines of text that are not UTF-8 or not JSON, a
 // bad line each. It is no binary data when head may be text in UTF-16 or UTF-32: with a UTF-16
-// byte order mark (decoded), or without one, its units in one of the byte orders all characters
-// a text holds (wideText), which callers may name, as qa-load names UTF-16; nor when the line
-// begins a JSON object or array, a record whose line the line's reader refuses alone, naming it.
+// or UTF-32 byte order mark (decoded), or without one, its units in one of the byte orders all
+// characters a text holds (wideText), which callers may name, as qa-load names UTF-16 and UTF-32
+// that begin with ASCII; nor when the line begins a JSON object or array, a record whose line the line's reader refuses alone, naming it.
 //
 // Note: only the first line is looked at, which the first Read holds however the data comes, so
 // that data is refused or read alike from a file or a pipe; binary data has a NUL soon or not at
@@ -143,7 +146,7 @@ func binaryData(head []byte) error {
 		line = line[:i+1]
 	}
 	nul := bytes.IndexByte(line, 0)
-	if nul < 0 || utf16BOM(head) || wideText(head) {
+	if nul < 0 || utf16BOM(head) || utf32BOM(head) || wideText(head) {
 		return nil
 	}
 	if t := bytes.TrimLeft(line, " \t\r\n"); t[0] == '{' || t[0] == '[' {
@@ -158,6 +161,13 @@ func binaryData(head []byte) error {
 // utf16BOM reports whether head begins with a UTF-16 byte order mark, little- or big-endian.
 func utf16BOM(head []byte) bool {
 	return len(head) >= 2 && (head[0] == 0xff && head[1] == 0xfe || head[0] == 0xfe && head[1] == 0xff)
+}
+
+// utf32BOM reports whether head begins with a UTF-32 byte order mark, little- or big-endian.
+// Little-endian's begins with UTF-16's little-endian mark, which it is taken before: UTF-16
+// text that begins with U+0000 is no text.
+func utf32BOM(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("\xff\xfe\x00\x00")) || bytes.HasPrefix(head, []byte("\x00\x00\xfe\xff"))
 }
 
 // wideText reports whether head may be text in UTF-16 or UTF-32 without a byte order mark: read
@@ -258,6 +268,9 @@ func (t *textReader) Read(p []byte) (int, error) {
 			t.r, t.head = &textReader{r: gzipText{zr}, plain: true}, nil // the BOM, if any, is in the decompressed text
 		case bytes.HasPrefix(t.head, []byte("\ufeff")):
 			t.head = t.head[3:]
+		case utf32BOM(head):
+			dec := utf32.UTF32(utf32.LittleEndian, utf32.ExpectBOM).NewDecoder() // the mark decides the order
+			t.r, t.head = transform.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r), dec), nil
 		case utf16BOM(head):
 			dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder() // the mark decides the order
 			t.r, t.head = transform.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r), dec), nil

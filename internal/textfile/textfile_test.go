@@ -112,7 +112,9 @@ func utf16(t testing.TB, s string, big bool) string {
 }
 
 // TestNewReaderUTF16: text that begins with a UTF-16 byte order mark (Windows PowerShell 5's ">"
-// writes it) is decoded to UTF-8, gzip-compressed or not; without the mark it is not UTF-16.
+// writes it) or a UTF-32 one is decoded to UTF-8, gzip-compressed or not; without the mark it is
+// not UTF-16. UTF-32LE's mark begins with UTF-16LE's, and is taken first, as Python's json.loads
+// takes it.
 func TestNewReaderUTF16(t *testing.T) {
 	const text = "{\"id\":\"é😀\"}\n{\"id\":2}\n"
 	for _, tc := range []struct{ name, in, want string }{
@@ -121,6 +123,11 @@ func TestNewReaderUTF16(t *testing.T) {
 		{"gzip", gz(t, utf16(t, text, false)), text},
 		{"mark only", "\xff\xfe", ""},
 		{"half a mark", "\xff", "\xff"},
+		{"UTF-32 little-endian", "\xff\xfe\x00\x00" + utf32le(text), text},
+		{"UTF-32 big-endian", "\x00\x00\xfe\xff" + utf32be(text), text},
+		{"UTF-32 gzip", gz(t, "\x00\x00\xfe\xff"+utf32be(text)), text},
+		{"UTF-32 mark only", "\xff\xfe\x00\x00", ""},
+		{"UTF-16 of a NUL", "\xff\xfe\x00\x00\n\x00", "\ufffd"}, // read as UTF-32: no text either way
 	} {
 		checkRead(t, tc.name, tc.in, tc.want)
 	}
@@ -170,7 +177,7 @@ func TestReadFile(t *testing.T) {
 // FuzzNewReader: text that is not gzip comes out as it went in, less one leading byte order
 // mark, however it is read; gzip data comes out as what was compressed.
 func FuzzNewReader(f *testing.F) {
-	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb", "PK\x03\x04", "BZh9", "PAR1\n", "a\x00", "{\x00\n\x00", "\x89PNG\r\n", "%PDF-1.4\n"} {
+	for _, s := range []string{"", "\ufeff", "\ufeff{}\n", "\x1f", "\x1f\x8b", "\xef\xbb", "a\r\nb", "PK\x03\x04", "BZh9", "PAR1\n", "a\x00", "{\x00\n\x00", "\x89PNG\r\n", "%PDF-1.4\n", "\x00\x00\xfe\xff\x00\x00\x00{"} {
 		f.Add([]byte(s), false)
 	}
 	f.Add([]byte("\ufeffx\n"), true)
@@ -181,8 +188,8 @@ func FuzzNewReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte, compress bool) {
 		in, want := string(data), strings.TrimPrefix(string(data), "\ufeff")
-		if strings.HasPrefix(in, "\xff\xfe") || strings.HasPrefix(in, "\xfe\xff") {
-			return // a UTF-16 byte order mark: read as UTF-16, which they are not
+		if strings.HasPrefix(in, "\xff\xfe") || strings.HasPrefix(in, "\xfe\xff") || strings.HasPrefix(in, "\x00\x00\xfe\xff") {
+			return // a UTF-16 or UTF-32 byte order mark: read as UTF-16 or UTF-32, which they are not
 		}
 		if compress {
 			in = gz(t, string(data))
@@ -196,11 +203,20 @@ func FuzzNewReader(f *testing.F) {
 			}
 			return
 		}
-		if utf8.Valid(data) { // and in UTF-16, it comes back
+		if utf8.Valid(data) { // and in UTF-16 or UTF-32, it comes back
 			for _, big := range []bool{false, true} {
-				got, err := io.ReadAll(NewReader(strings.NewReader(utf16(t, want, big))))
-				if err != nil || string(got) != want {
-					t.Fatalf("NewReader(UTF-16 of %q, big-endian %v) = %q, %v", want, big, got, err)
+				utf32 := "\xff\xfe\x00\x00" + utf32le(want)
+				if big {
+					utf32 = "\x00\x00\xfe\xff" + utf32be(want)
+				}
+				for name, wide := range map[string]string{"UTF-16": utf16(t, want, big), "UTF-32": utf32} {
+					if utf32BOM([]byte(wide)) != (name == "UTF-32") {
+						continue // UTF-16LE of a text that begins with U+0000 (no text) begins as UTF-32LE
+					}
+					got, err := io.ReadAll(NewReader(strings.NewReader(wide)))
+					if err != nil || string(got) != want {
+						t.Fatalf("NewReader(%s of %q, big-endian %v) = %q, %v", name, want, big, got, err)
+					}
 				}
 			}
 		}
@@ -301,6 +317,15 @@ func utf32le(s string) string {
 	var b []byte
 	for _, r := range s {
 		b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	return string(b)
+}
+
+// utf32be is s in UTF-32, big-endian, without a byte order mark.
+func utf32be(s string) string {
+	var b []byte
+	for _, r := range s {
+		b = append(b, byte(r>>24), byte(r>>16), byte(r>>8), byte(r))
 	}
 	return string(b)
 }
