@@ -256,7 +256,7 @@ func (cfg *config) parseLimits(c *cli.Context) error {
 	if j.NumCtx, err = command.IntBetween(c, "num-ctx", 0, math.MaxInt32, "tokens"); err != nil {
 		return err
 	}
-	if _, err := gemini.SafetyFlag(c, "gemini-safety", "googleai"); err != nil {
+	if j.GeminiSafety, err = gemini.SafetyFlag(c, "gemini-safety", "googleai"); err != nil {
 		return err // the value, whether or not a model is called; the provider in checkModel
 	}
 	if c.IsSet("temperature") {

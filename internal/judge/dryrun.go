@@ -34,6 +34,7 @@ type dryRequest struct {
 	MaxTokensField string          `json:"max_tokens_field,omitempty"` // the member an openai call carries it in (model.Request.SentMaxTokensField)
 	Seed           *int            `json:"seed,omitempty"`             // --seed, where the call carries it (model.Request.SentSeed)
 	NumCtx         int             `json:"num_ctx,omitempty"`          // --num-ctx, where the call carries it (model.Request.SentNumCtx)
+	GeminiSafety   string          `json:"gemini_safety,omitempty"`    // the threshold of a googleai call's safetySettings (--gemini-safety)
 	ResponseFormat string          `json:"response_format,omitempty"`  // where the call asks for one (model.Request.SentResponseFormat)
 	Messages       []model.Message `json:"messages,omitempty"`         // as the call carries them (model.Request.SentMessages)
 	InputTokens    int             `json:"input_tokens,omitempty"`     // tokens of the messages' text in the model's encoding (bpe.ForModel)
@@ -178,6 +179,9 @@ func (cfg *config) dryCall(p Plan, t *dryTally, d *dryRequest) {
 	d.Model, d.Temperature, d.MaxTokens, d.Seed = req.Model, req.SentTemperature(), req.SentMaxTokens(), req.SentSeed()
 	d.TopP, d.TopK, d.NumCtx, d.MaxTokensField = req.SentTopP(), req.SentTopK(), req.SentNumCtx(), req.SentMaxTokensField()
 	d.ResponseFormat, d.Messages = req.SentResponseFormat(), req.SentMessages()
+	if req.Provider == "googleai" {
+		d.GeminiSafety = cfg.judge.GeminiSafety
+	}
 	enc := bpe.ForModel(d.Model)
 	for _, m := range d.Messages {
 		d.InputTokens += enc.Count(m.Content)

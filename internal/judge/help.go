@@ -172,7 +172,8 @@ DRY RUN: --dry-run calls no model and needs no key (nor --model, though the requ
 given). It writes, instead of the records, one JSON line per record in input order: the request
 judging would send (mode, template, prompt_sha256, model; max_tokens and max_tokens_field (the
 member an openai call carries it in), temperature, top_p, top_k (googleai's, which langchaingo
-always sends), seed, response_format and the messages byte for byte, as the call carries them; and
+always sends), seed, gemini_safety (a googleai call's --gemini-safety), response_format and the
+messages byte for byte, as the call carries them; and
 the messages' input_tokens in the model's tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5,
 o200k_base for the rest), or the rule verdict, skip:true, already_judged:true or the error that
 judging would record. stderr counts the requests and input tokens per model, priced as above (input

@@ -42,6 +42,9 @@ type Judge struct {
 	// MaxTokensField is the member an openai request carries its token budget in
 	// (--max-tokens-field; model.Request.MaxTokensField), "" or auto for the base URL's default.
 	MaxTokensField string
+	// GeminiSafety is the threshold of the safetySettings every googleai request carries
+	// (--gemini-safety; gemini.SafetyLevels), shown by the dry run; the client is built with it.
+	GeminiSafety string
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
 	NoUsage atomic.Int64

@@ -163,8 +163,9 @@ reply cut in its thinking is stored too, and a larger --max-tokens asks again.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
 line per record in input order: the requests predicting it would send (stage; model; max_tokens and
-max_tokens_field (the member an openai call carries it in), temperature, top_p, top_k, seed and the
-messages byte for byte, as the call carries them; prompt_sha256, the prediction's; and the
+max_tokens_field (the member an openai call carries it in), temperature, top_p, top_k, seed,
+gemini_safety (a googleai call's --gemini-safety) and the messages byte for byte, as the call
+carries them; prompt_sha256, the prediction's; and the
 messages' input_tokens in the model's tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5,
 o200k_base for the rest), and in "then" the calls whose prompts hold replies not yet given
 (LongMemEval's reading call over its notes; EvaLearn's judge, and a sequence's later positions,

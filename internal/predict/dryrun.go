@@ -28,12 +28,14 @@ type dryCall struct {
 	TopK        *int     `json:"top_k,omitempty"`       // where the call carries it (model.Request.SentTopK)
 	MaxTokens   int      `json:"max_tokens,omitempty"`  // as the call carries it (model.Request.SentMaxTokens)
 	// MaxTokensField is the member an openai call carries MaxTokens in (model.Request.SentMaxTokensField).
-	MaxTokensField string          `json:"max_tokens_field,omitempty"`
-	Seed           *int            `json:"seed,omitempty"`    // --seed, where the call carries it (model.Request.SentSeed)
-	NumCtx         int             `json:"num_ctx,omitempty"` // --num-ctx, where the call carries it (model.Request.SentNumCtx)
-	Messages       []model.Message `json:"messages"`          // as the call carries them (model.Request.SentMessages)
-	PromptSHA256   string          `json:"prompt_sha256"`     // the prediction's: of the messages as made, before SentMessages
-	InputTokens    int             `json:"input_tokens"`      // tokens of the messages' text in the model's encoding (bpe.ForModel)
+	MaxTokensField string `json:"max_tokens_field,omitempty"`
+	Seed           *int   `json:"seed,omitempty"`    // --seed, where the call carries it (model.Request.SentSeed)
+	NumCtx         int    `json:"num_ctx,omitempty"` // --num-ctx, where the call carries it (model.Request.SentNumCtx)
+	// GeminiSafety is the threshold of the safetySettings a googleai call carries (--gemini-safety).
+	GeminiSafety string          `json:"gemini_safety,omitempty"`
+	Messages     []model.Message `json:"messages"`      // as the call carries them (model.Request.SentMessages)
+	PromptSHA256 string          `json:"prompt_sha256"` // the prediction's: of the messages as made, before SentMessages
+	InputTokens  int             `json:"input_tokens"`  // tokens of the messages' text in the model's encoding (bpe.ForModel)
 }
 
 // dryPrediction is one line of --dry-run output. Then names the calls that follow and cannot be
@@ -137,9 +139,12 @@ func (a *app) writeDry(enc *json.Encoder, t *dryTally, b *batch, lines []dryPred
 }
 
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
-func dryRequest(stage string, req model.Request) dryCall {
+func (a *app) dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), TopP: req.SentTopP(), TopK: req.SentTopK(),
 		MaxTokens: req.SentMaxTokens(), MaxTokensField: req.SentMaxTokensField(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
+	if req.Provider == "googleai" {
+		c.GeminiSafety = a.geminiSafety
+	}
 	enc := bpe.ForModel(req.Model)
 	for _, m := range c.Messages {
 		c.InputTokens += enc.Count(m.Content)
@@ -162,7 +167,7 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 			return d
 		}
 		for _, ask := range asks {
-			d.Requests = append(d.Requests, dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength)))
+			d.Requests = append(d.Requests, a.dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength)))
 		}
 		d.Then = "the reading call over the notes (its prompt holds the replies)"
 		return d
@@ -172,7 +177,7 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 		d.Error = fmt.Sprintf("prompt: %v", err)
 		return d
 	}
-	d.Requests = []dryCall{dryRequest("answer", a.request(rec, text))}
+	d.Requests = []dryCall{a.dryRequest("answer", a.request(rec, text))}
 	return d
 }
 
@@ -262,7 +267,7 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 			s.broken = fmt.Sprintf("position %d failed", rec.Sequence.Position)
 			break
 		}
-		d.Requests = []dryCall{dryRequest("student", req)}
+		d.Requests = []dryCall{a.dryRequest("student", req)}
 		d.Then = "EvaLearn's rubric judge on the answer (--judge-model)"
 		s.asked = rec.Sequence.Position
 	}

@@ -245,7 +245,7 @@ func (a *app) dryLoCoMo(b *batch) []dryPrediction {
 			case err != nil:
 				d.Error = fmt.Sprintf("prompt: %v", err)
 			case k == 0:
-				d.Requests = []dryCall{dryRequest("answer", req)}
+				d.Requests = []dryCall{a.dryRequest("answer", req)}
 				for _, r := range asked {
 					d.Asks = append(d.Asks, r.ID)
 				}
