@@ -20,8 +20,8 @@ import (
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]) or Python's str() of one (['a', 'b'], as pandas writes a
-// list) is several answers; any other cell is one answer. The
-// delimiter is the one the header line holds most of (see sniffDelimiter).
+// list) is several answers, and one with a null or a None among them a bad item; any other cell
+// is one answer. The delimiter is the one the header line holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	c, err := openCSV(in, opt)
 	if c == nil || err != nil {
@@ -175,8 +175,8 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 		if src := c.opt.Map.source("answers"); src != "" && header[i] == column(src) {
 			if isJSONList(cell) {
 				b = []byte(cell)
-			} else if items, ok := python.ParseStrList(cell); ok {
-				b, _ = jsonMarshal(items)
+			} else if items, ok := python.ParseStrNoneList(cell); ok {
+				b, _ = jsonMarshal(items) // a None as null, which makes the row bad, as in JSON
 			}
 		}
 		if h := header[i]; h != "" && (h == c.goldFacts || h == c.predFacts) {

@@ -17,6 +17,20 @@ import (
 // every prediction would be scored against that text.
 func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 
+// ParseStrNoneList reads s as ParseStrList does, but an item may also be None, which Python's
+// str() writes for a missing value in a list (['a', None], as pandas' to_csv writes such a list):
+// the items, nil for each None, and true; false if s is anything else.
+func ParseStrNoneList(s string) ([]*string, bool) { return parseList(s, strOrNone) }
+
+// strOrNone reads the Python string literal or the None at the start of s, as parseList's item.
+func strOrNone(s string) (*string, int, bool) {
+	if strings.HasPrefix(s, "None") {
+		return nil, len("None"), true // what follows is parseList's to check: a comma or the end
+	}
+	v, n, ok := strLiteral(s)
+	return &v, n, ok
+}
+
 // parseList reads s as Python's str() of a list whose items item reads (an item's value and its
 // length in the text it starts, or false): the items, and true; false if s is anything else.
 // Spaces around items and a trailing comma are allowed, as Python's parser allows them.

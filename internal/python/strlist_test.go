@@ -109,3 +109,62 @@ func FuzzParseStrIntPairs(f *testing.F) {
 		}
 	})
 }
+
+func TestParseStrNoneList(t *testing.T) {
+	s := func(v string) *string { return &v }
+	for _, tt := range []struct {
+		in   string
+		want []*string
+		ok   bool
+	}{
+		{`['x', 'y']`, []*string{s("x"), s("y")}, true},
+		{`['a', None]`, []*string{s("a"), nil}, true},
+		{`[None]`, []*string{nil}, true},
+		{`[ None , 'b' , ]`, []*string{nil, s("b")}, true},
+		{`[]`, []*string{}, true},
+		{`[Nonesuch]`, nil, false},
+		{`[None 'a']`, nil, false},
+		{`['a', none]`, nil, false},
+		{`['a', 1]`, nil, false},
+	} {
+		got, ok := ParseStrNoneList(tt.in)
+		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
+			t.Errorf("ParseStrNoneList(%q) = %s, %v; want %s, %v", tt.in, showOpt(got), ok, showOpt(tt.want), tt.ok)
+		}
+	}
+}
+
+// showOpt shows a list of optional strings, None for nil.
+func showOpt(items []*string) string {
+	parts := make([]string, len(items))
+	for i, it := range items {
+		parts[i] = "None"
+		if it != nil {
+			parts[i] = fmt.Sprintf("%q", *it)
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// FuzzParseStrNoneList: a list that ParseStrList reads, ParseStrNoneList reads the same (no None
+// among its items), and no input panics.
+func FuzzParseStrNoneList(f *testing.F) {
+	f.Add("['a', None]")
+	f.Add("[None, 'it''s', ]")
+	f.Add("['x', 'y']")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := ParseStrNoneList(s)
+		want, wantOK := ParseStrList(s)
+		if !wantOK {
+			return
+		}
+		if !ok || len(got) != len(want) {
+			t.Fatalf("ParseStrNoneList(%q) = %s, %v; want %q", s, showOpt(got), ok, want)
+		}
+		for i := range got {
+			if got[i] == nil || *got[i] != want[i] {
+				t.Fatalf("ParseStrNoneList(%q) = %s; want %q", s, showOpt(got), want)
+			}
+		}
+	})
+}
