@@ -11,6 +11,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/interrupt"
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestNotCalledOneWording: the run is asked to finish while record a's last note is asked for
@@ -51,5 +52,30 @@ func TestNotCalledOneWording(t *testing.T) {
 	defer mu.Unlock()
 	if notes != 2 {
 		t.Errorf("%d calls reached the server, want 2 (a's notes)", notes)
+	}
+}
+
+// TestExtractiveAfterFinish: the extractive predictor calls no model, so a run asked to finish
+// still answers every record it reads, as qa-judge's rules judge theirs: an error "interrupted
+// before the call was made" would name a call that no record needed, and a rerun to fill it in.
+func TestExtractiveAfterFinish(t *testing.T) {
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	var in []*record.Record
+	for _, id := range []string{"a", "b"} {
+		in = append(in, &record.Record{Schema: record.SchemaVersion, ID: id, Question: "Who wrote Hamlet?",
+			Answers: []string{"Shakespeare"}, Context: []record.Passage{{Title: "Hamlet", Text: "Hamlet was written by Shakespeare."}}})
+	}
+	recs, stderr, err := run(t, ctx, jsonl(t, in...), "--provider", "extractive")
+	if command.ExitCode(err) != command.ExitInterrupted || len(recs) != 2 {
+		t.Fatalf("qa-predict: %v (exit %d, %d records), want exit 130 and 2 records\n%s", err, command.ExitCode(err), len(recs), stderr)
+	}
+	for _, rec := range recs {
+		if p := rec.Prediction; p.Error != "" || p.Text == "" {
+			t.Errorf("%s: prediction %+v, want an answer", rec.ID, p)
+		}
+	}
+	if want := "2 predicted (0 cached), 0 passed through, 0 errors"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, stderr)
 	}
 }
