@@ -8,12 +8,14 @@ import (
 )
 
 // mismatch is one line of the --mismatches file: what a person reads to see what went wrong.
+// Prediction is null when the record has no answer (no prediction, or one without a text, such as
+// HotpotQA's supporting facts alone), so that it is not read as "", the empty answer that declines.
 type mismatch struct {
 	ID         string   `json:"id"`
 	Type       string   `json:"type,omitempty"`
 	Question   string   `json:"question"`
 	Gold       []string `json:"gold"`
-	Prediction string   `json:"prediction"`
+	Prediction *string  `json:"prediction"`
 	Metric     string   `json:"metric"`
 	Score      float64  `json:"score"`
 }
@@ -28,7 +30,7 @@ type trapMismatch struct {
 	Question   string   `json:"question"`
 	Wanted     string   `json:"wanted"`
 	Trap       []string `json:"trap"`
-	Prediction string   `json:"prediction"`
+	Prediction *string  `json:"prediction"`
 	Metric     string   `json:"metric"`
 	Score      float64  `json:"score"`
 }
@@ -51,9 +53,9 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	if math.IsNaN(v) || v >= m.below {
 		return nil, nil
 	}
-	pred := ""
-	if rec.Prediction != nil {
-		pred = rec.Prediction.Text
+	var pred *string // null: no answer
+	if rec.Prediction != nil && rec.Prediction.HasText() {
+		pred = &rec.Prediction.Text
 	}
 	if w := m.wanted(rec, o); w != "" {
 		return record.Marshal(trapMismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Wanted: w, Trap: rec.Answers,
