@@ -2,8 +2,11 @@ package score
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/stats"
 )
@@ -33,6 +36,10 @@ func (s *Summary) warnings() {
 			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
 	w = append(w, s.byMissing()...)
+	w = append(w, valueless("types", s.ByType)...)
+	for _, p := range slices.Sorted(maps.Keys(s.By)) {
+		w = append(w, valueless("--by "+p+": groups", s.By[p].Groups)...)
+	}
 	if warn := s.factsWarning(); warn != "" {
 		w = append(w, warn)
 	}
@@ -44,6 +51,38 @@ func (s *Summary) warnings() {
 	}
 	w = append(w, s.unreliable()...)
 	s.Warnings = append(w, s.Warnings...)
+}
+
+// valueless names the groups (what names them) whose records gave no metric a value (all failed,
+// or no metric applies), with their records and errors: the table, Markdown and csv formats have
+// no row for them, so that a breakdown without them would read as the whole.
+func valueless(what string, groups map[string]*Group) []string {
+	var names []string
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
+		g := groups[k]
+		if g.Records == 0 || hasValue(g) {
+			continue
+		}
+		n := english.Count(g.Records, "record", "records")
+		if g.Errors > 0 {
+			n += fmt.Sprintf(", %d with errors", g.Errors)
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", cell.Value(k), n))
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s with no scored record, so with no row in the table, Markdown or csv: %s", what, listGroups(names))}
+}
+
+// hasValue reports whether a metric has a value in g.
+func hasValue(g *Group) bool {
+	for _, st := range g.Metrics {
+		if st.Count > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // errorsWarning says how the records that carry a prediction or judge error (s.Errors, one at
