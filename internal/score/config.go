@@ -57,7 +57,7 @@ func flags() []cli.Flag {
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
 		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
 		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction (or without the answer or the supporting facts a metric reads) as 0 in the summary's em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
-		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type, question, gold, prediction, metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
+		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type if the record has one, question, gold, prediction (null for no answer), metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
 	}, corpusFlags()...), embedFlags()...)
