@@ -122,6 +122,7 @@ func TestREADMEFigures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	b = regexp.MustCompile(` *\n *`).ReplaceAll(b, []byte(" ")) // a sentence's line breaks, wherever the wrap put them
 	for _, f := range figures {
 		t.Run(f.name, func(t *testing.T) {
 			m := f.readme.FindSubmatch(b)
