@@ -78,8 +78,22 @@ func (a *app) loadFile(name string) error {
 			a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
 		}
 		a.generic = format == "jsonl" || format == "csv"
-		return load(in, a.opt, a.emitter(in.DisplayName()))
+		before := a.read + a.bad
+		if err := load(in, a.opt, a.emitter(in.DisplayName())); err != nil {
+			return err
+		}
+		a.warnEmpty(in.DisplayName(), before)
+		return nil
 	})
+}
+
+// warnEmpty warns that the file named gave neither a record nor a bad item, when a.read and a.bad
+// add up to before, as they did before it was read: an empty file, or a benchmark file with no
+// question (a LoCoMo file holding []), which a run would otherwise pass over without a word.
+func (a *app) warnEmpty(name string, before int) {
+	if a.read+a.bad == before && a.ctx.Err() == nil {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %s holds no question, so it gives no record\n", name)
+	}
 }
 
 // detectFormat detects the format of the file name, read without --format, from its name and
@@ -173,7 +187,12 @@ func (a *app) loadEvaLearn(files []string) error {
 	defer sf.Close()
 	a.generic = false // a jsonl or csv file read before it left it set
 	sequences := Input{Name: seqs, R: textfile.NewReader(sf)}
-	return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName()))
+	before := a.read + a.bad
+	if err := EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName())); err != nil {
+		return err
+	}
+	a.warnEmpty(sequences.DisplayName(), before)
+	return nil
 }
 
 // mapApplies returns a usage error when --map is given and a file is read in a format it does
