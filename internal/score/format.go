@@ -68,8 +68,14 @@ func (s *Summary) header() string {
 			missing = fmt.Sprintf(" (%d without a prediction or part of one, as 0)", s.MissingAsZero)
 		}
 	}
-	return fmt.Sprintf("records %d, scored %d%s, errors %d (%s), unscored %d, bad lines %d; %s",
-		s.Records, s.Scored, missing, s.Errors, errs, s.Unscored, s.BadLines, intervals)
+	// The records that lost a metric to an error (a failed embedding call, say) are named where
+	// they are: the means of those metrics leave them out.
+	metricErrs := ""
+	if s.MetricErrors > 0 {
+		metricErrs = fmt.Sprintf(", metric errors %d (see score_errors)", s.MetricErrors)
+	}
+	return fmt.Sprintf("records %d, scored %d%s, errors %d (%s), unscored %d, bad lines %d%s; %s",
+		s.Records, s.Scored, missing, s.Errors, errs, s.Unscored, s.BadLines, metricErrs, intervals)
 }
 
 func (s *Summary) writeTable(w io.Writer) error {
