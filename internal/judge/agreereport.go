@@ -311,7 +311,7 @@ func repeatedWarning(n int, first string) string {
 }
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
-// reps resamples) to mean much; rows with records but no kappa; and how many records compared
+// reps resamples) to mean much, overall or in a type's row; rows with records but no kappa; and how many records compared
 // have no type when others have one.
 func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []string {
 	var w, undefined []string
@@ -320,6 +320,8 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 		w = append(w, "no records compared")
 	case len(items) < 10 && reps > 0: // with --bootstrap 0 there are no intervals to call rough, as in qa-score
 		w = append(w, fmt.Sprintf("only %s compared; the intervals are rough", english.Count(len(items), "record", "records")))
+	case reps > 0:
+		w = append(w, fewInTypes(rows)...)
 	}
 	if few := stats.FewResamples(reps, level, stats.DefaultResamples); few != "" && len(items) > 0 {
 		w = append(w, few)
@@ -344,4 +346,25 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 			untyped, len(items), english.Form(untyped, "has", "have"), english.Form(untyped, "it is", "they are")))
 	}
 	return w
+}
+
+// fewInTypes names the type rows of fewer than 10 records, when the overall row has more: their
+// intervals resample a handful of records (two that agree give [1, 1]), as qa-score's summary
+// names its small groups. Past ten rows it names the first ten and counts the others.
+func fewInTypes(rows []Agreement) []string {
+	var few []string
+	for i, a := range rows[1:] {
+		if a.N > 0 && a.N < 10 {
+			few = append(few, fmt.Sprintf("%s (%d)", rowName(i+1, a), a.N))
+		}
+	}
+	if len(few) == 0 {
+		return nil
+	}
+	n := len(few)
+	list := strings.Join(few[:min(n, 10)], ", ")
+	if n > 10 {
+		list += fmt.Sprintf(" and %d more", n-10)
+	}
+	return []string{fmt.Sprintf("fewer than 10 records compared in %s: %s intervals are rough", list, english.Form(n, "its", "their"))}
 }
