@@ -311,8 +311,8 @@ func repeatedWarning(n int, first string) string {
 }
 
 // agreeWarnings are the report's caveats: no record compared, or too few for the intervals (from
-// reps resamples) to mean much, overall or in a type's row; rows with records but no kappa; and how many records compared
-// have no type when others have one.
+// reps resamples) to mean much, overall or in a type's row; rows with records but no kappa; and
+// how many records compared have no type when others have one.
 func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []string {
 	var w, undefined []string
 	switch {
