@@ -235,21 +235,28 @@ func (t *Transport) StopWarning(rerun string) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e := r.stopped
-	switch {
-	case e == nil:
+	if e == nil {
 		return ""
-	case e.Status == 0:
-		return fmt.Sprintf("warning: calls stopped: %s was never reached (the first %d calls failed, the first with: %v); %s not made and %s the error %q (%s once the server is up, or check the base URL)",
-			e.Base, r.limit, e.First, english.Count(r.skipped, "call was", "calls were"), english.Form(r.skipped, "its record carries", "their records carry"),
-			NotCalledServer+" …"+NeverReached, rerun)
+	}
+	// The calls not made after the stop, if any: the last refused call may have been the run's
+	// last, leaving none.
+	notMade := func(code string) string {
+		if r.skipped == 0 {
+			return "no call was left to make"
+		}
+		return fmt.Sprintf("%s not made and %s the error %q", english.Count(r.skipped, "call was", "calls were"),
+			english.Form(r.skipped, "its record carries", "their records carry"), code)
+	}
+	if e.Status == 0 {
+		return fmt.Sprintf("warning: calls stopped: %s was never reached (the first %d calls failed, the first with: %v); %s (%s once the server is up, or check the base URL)",
+			e.Base, r.limit, e.First, notMade(NotCalledServer+" …"+NeverReached), rerun)
 	}
 	reply := ""
 	if e.Reply != "" {
 		reply = " (the first reply: " + e.Reply + ")"
 	}
-	return fmt.Sprintf("warning: calls stopped: %s refused the first %d calls with HTTP %d%s; %s not made and %s the error %q (%s once %s)",
-		e.Base, r.limit, e.Status, reply, english.Count(r.skipped, "call was", "calls were"), english.Form(r.skipped, "its record carries", "their records carry"),
-		fmt.Sprintf("%s …%s%d", NotCalledServer, RefusedEvery, e.Status), rerun, refusedFix(e.Status))
+	return fmt.Sprintf("warning: calls stopped: %s refused the first %d calls with HTTP %d%s; %s (%s once %s)",
+		e.Base, r.limit, e.Status, reply, notMade(fmt.Sprintf("%s …%s%d", NotCalledServer, RefusedEvery, e.Status)), rerun, refusedFix(e.Status))
 }
 
 // refusedFix says what must be right before calls that every got status are made again.

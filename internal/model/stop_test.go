@@ -297,3 +297,26 @@ func TestTransportKeepsCallingServerThatRefusedAfterSuccess(t *testing.T) {
 		})
 	}
 }
+
+// TestStopWarningNoCallLeft: a run whose last call is the one that reached the limit stops with
+// no call left to make; the warning says so, where it said "0 calls were not made and their
+// records carry the error …", an error no record carries.
+func TestStopWarningNoCallLeft(t *testing.T) {
+	limit := stopLimit(1)
+	srv, _ := refusingServer(t, 0, always(401), `{"error":{"message":"bad key"}}`)
+	tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1, Concurrency: 1})
+	c, err := Setup{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, Transport: tr}.Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, err := range generateEach(c, testRequest("openai", "gpt-4o-mini"), limit, 1) {
+		if _, stopped := errors.AsType[*StoppedError](err); err == nil || stopped {
+			t.Fatalf("call %d: error = %v, want a call made and refused", i, err)
+		}
+	}
+	w := tr.StopWarning("rerun X")
+	want := fmt.Sprintf("warning: calls stopped: %s refused the first %d calls with HTTP 401 (the first reply: bad key); no call was left to make (rerun X once the API key is right)", srv.URL, limit)
+	if w != want {
+		t.Errorf("StopWarning = %q, want %q", w, want)
+	}
+}
