@@ -99,6 +99,10 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	if a.cfg.wants("perplexity") {
 		c.Perplexity = a.perplexity()
 		o.put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
+		if n := negatives(a.loss); n > 0 {
+			o.warn = append(o.warn, fmt.Sprintf("perplexity: %s a negative loss at %s, where a summed negative log-likelihood is 0 or more: a log-likelihood must be negated first; the perplexity counts it all the same, as ERNIE-kit's Ppl does",
+				english.Form(n, fmt.Sprintf("%d record has", n), fmt.Sprintf("%d records have", n)), a.cfg.lossPath))
+		}
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
 		a.putBLEU(c, o)
@@ -200,4 +204,15 @@ func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
 	}
 	o.put("corpus_bleu", b, a.bleuN)
 	o.put("gen_eval_bleu", g, a.bleuN)
+}
+
+// negatives counts the losses below 0.
+func negatives(loss []float64) int {
+	n := 0
+	for _, l := range loss {
+		if l < 0 {
+			n++
+		}
+	}
+	return n
 }
