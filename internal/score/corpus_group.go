@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -93,6 +94,7 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 			o.warn = append(o.warn, noGroupWarning(a.cfg.selected("mrr", "map")))
 		}
 	}
+	o.warn = append(o.warn, a.leftOut()...)
 	if a.cfg.wants("chunk_p", "chunk_r", "chunk_f1") {
 		a.putChunk(c, o)
 	}
@@ -215,4 +217,33 @@ func negatives(loss []float64) int {
 		}
 	}
 	return n
+}
+
+// leftOut says how many labelled records the selected score metrics leave out for want of a
+// score (auc, pn, pairwise_acc, mrr, map) or, scored, of a query group (pn, pairwise_acc, mrr,
+// map): where the classification metrics take them, they are no unscored records, and the
+// smaller count alone told of them.
+func (a *corpusGroup) leftOut() []string {
+	var noScore, noGroup, scored int
+	for _, l := range a.labs {
+		switch {
+		case math.IsNaN(l.score):
+			noScore++
+		case !l.grouped:
+			noGroup++
+			scored++
+		default:
+			scored++
+		}
+	}
+	var w []string
+	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && len(names) > 0 {
+		w = append(w, fmt.Sprintf("%s: %d of %d labelled records %s no score at %s and %s left out",
+			strings.Join(names, ", "), noScore, len(a.labs), english.Form(noScore, "has", "have"), a.cfg.scorePath, english.Form(noScore, "is", "are")))
+	}
+	if names := a.cfg.selected("pn", "pairwise_acc", "mrr", "map"); noGroup > 0 && len(names) > 0 {
+		w = append(w, fmt.Sprintf("%s: %d of %d records with a score %s no query group at %s and %s left out",
+			strings.Join(names, ", "), noGroup, scored, english.Form(noGroup, "has", "have"), a.cfg.groupPath, english.Form(noGroup, "is", "are")))
+	}
+	return w
 }
