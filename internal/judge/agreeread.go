@@ -8,7 +8,9 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 
+	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/repeat"
@@ -149,6 +151,9 @@ func (s *judgedSet) report(names []string, cfg agreeConfig, bad int) *agreeRepor
 	rep := &agreeReport{names: names, items: items, rows: Agree(items, cfg.reps, cfg.level, cfg.seed),
 		leftOut: left, failed: failed, badLines: bad, repeated: s.ids.Count(), cfg: cfg}
 	rep.warnings = agreeWarnings(items, rep.rows, cfg.reps, cfg.level)
+	if w := s.rowless(places, items); w != "" {
+		rep.warnings = append(rep.warnings, w)
+	}
 	if w := s.unread.warning(places); w != "" {
 		rep.warnings = append(rep.warnings, w)
 	}
@@ -180,6 +185,54 @@ func (s *judgedSet) items(places []int32) (items []Item, left, failed int) {
 		items = append(items, it)
 	}
 	return items, left, failed
+}
+
+// rowless names the types whose every record was left out (a compared judgment missing or
+// failed), with their records and failed ones: no record of theirs is among items, the records
+// compared, so the report has no row for them, and a breakdown without them would read as the
+// whole, as qa-score's summary warns of its types with no scored record. "" when there are none,
+// or when no record was compared at all, which its own warning says.
+func (s *judgedSet) rowless(places []int32, items []Item) string {
+	if len(items) == 0 {
+		return ""
+	}
+	compared := make(map[string]bool)
+	for _, it := range items {
+		compared[it.Type] = true
+	}
+	type count struct{ left, failed int }
+	lost := make(map[string]*count)
+	for _, r := range s.recs {
+		if r.typ == "" || compared[r.typ] {
+			continue
+		}
+		c := lost[r.typ]
+		if c == nil {
+			c = &count{}
+			lost[r.typ] = c
+		}
+		c.left++
+		if slices.ContainsFunc(places, func(k int32) bool { v, _ := r.verdict(k); return v.failed }) {
+			c.failed++
+		}
+	}
+	if len(lost) == 0 {
+		return ""
+	}
+	var names []string
+	for _, t := range slices.Sorted(maps.Keys(lost)) {
+		c := lost[t]
+		n := english.Count(c.left, "record", "records") + " left out"
+		if c.failed > 0 {
+			n += fmt.Sprintf(", %d with a failed judgment", c.failed)
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", cell.Value(t), n))
+	}
+	list := strings.Join(names[:min(len(names), 10)], ", ")
+	if len(names) > 10 {
+		list += fmt.Sprintf(" and %d more", len(names)-10)
+	}
+	return "types with no record compared, so with no row: " + list
 }
 
 // unreadReplies counts, for each judgment name (by its place among the names seen), the replies
