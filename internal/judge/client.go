@@ -236,15 +236,11 @@ func newClient(ctx context.Context, c *cli.Context, j *Judge) (model.Client, *mo
 	if err != nil {
 		return nil, nil, command.Usagef("--api-key-file: %v", err)
 	}
-	safety, err := gemini.SafetyFlag(c, "gemini-safety", j.Provider)
-	if err != nil {
-		return nil, nil, err
-	}
 	s := model.Setup{Provider: j.Provider, BaseURL: j.BaseURL, APIKey: key,
 		Concurrency: c.Int("concurrency"), RPM: c.Float64("rpm"), TPM: c.Float64("tpm"),
 		MaxRetries: c.Int("max-retries"), Timeout: c.Duration("timeout"), Backoff: c.Duration("backoff"),
 		Seed: uint64(c.Int64("seed")), Names: model.HintNames{KeyFileFlag: command.Origin(c, "api-key-file")},
-		Gemini: gemini.WithSafety(safety)} // qa-judge reaches googleai through package gemini, which model does not link
+		Gemini: gemini.WithSafety(j.GeminiSafety)} // qa-judge reaches googleai through package gemini, which model does not link
 	s.Transport = s.NewTransport()
 	client, err := s.Client(ctx)
 	if errors.Is(err, model.ErrNoKey) {

@@ -161,23 +161,22 @@ parts) goes to prediction.reasoning under either mode. --think keep leaves the t
 stores replies as they came, so a rerun with the other --think reads them again without a call; a
 reply cut in its thinking is stored too, and a larger --max-tokens asks again.
 
-DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON
-line per record in input order: the requests predicting it would send (stage; model; max_tokens and
+DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
+per record in input order: the requests predicting it would send (stage; model; max_tokens and
 max_tokens_field (the member an openai call carries it in), temperature, top_p, top_k, seed,
 gemini_safety (a googleai call's --gemini-safety) and the messages byte for byte, as the call
-carries them; prompt_sha256, the prediction's; and the
-messages' input_tokens in the model's tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5,
-o200k_base for the rest), and in "then" the calls whose prompts hold replies not yet given
-(LongMemEval's reading call over its notes; EvaLearn's judge, and a sequence's later positions,
-shown only from the first one left to answer); or already_predicted, or the error predicting would
-record. A LoCoMo batch's request (--batch-size) is on the line of its first question asked, whose
-asks names the records it asks; their lines name that record in asked_with. The extractive provider
-reads no prompt, so it has no dry run. stderr counts the requests and their input tokens, priced as
-above (input only; "no price" for a model without one), with a warning when that alone is over
---max-cost. A --cache FILE the run could not open is refused as the run refuses it (exit 2), but
-none is made or written. A dry run's exit code is the run's: 3 when a record could not be prompted,
-or would pass through with a failed prediction (or, in a sequence, a failed verdict), which
---retry-errors asks again.`
+carries them; prompt_sha256, the prediction's; and the messages' input_tokens in the model's
+tiktoken encoding: cl100k_base for gpt-4 and gpt-3.5, o200k_base for the rest), and in "then" the
+calls whose prompts hold replies not yet given (LongMemEval's reading call over its notes;
+EvaLearn's judge, and a sequence's later positions, shown only from the first one left to answer);
+or already_predicted, or the error predicting would record. A LoCoMo batch's request (--batch-size)
+is on the line of its first question asked, whose asks names the records it asks; their lines name
+that record in asked_with. The extractive provider reads no prompt, so it has no dry run. stderr
+counts the requests and their input tokens, priced as above (input only; "no price" for a model
+without one), with a warning when that alone is over --max-cost. A --cache FILE the run could not
+open is refused as the run refuses it (exit 2), but none is made or written. A dry run's exit code
+is the run's: 3 when a record could not be prompted, or would pass through with a failed prediction
+(or, in a sequence, a failed verdict), which --retry-errors asks again.`
 
 // examples closes qa-predict's --help: the offline baseline, a dry run, and the calls a real run
 // makes (internal/examples runs each, the calls as dry runs).

@@ -23,18 +23,17 @@ import (
 )
 
 // NewReader returns a reader of the text r holds, in UTF-8: decompressed when r is gzip data (it
-// begins with gzip's magic bytes 1F 8B, whatever the file is called), without the UTF-8 byte
-// order mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders
-// reject, and decoded from UTF-16 when it begins with a UTF-16 byte order mark (FF FE little-
-// endian, FE FF big-endian), or from UTF-32 when it begins with a UTF-32 one (FF FE 00 00, whose
-// first two bytes are UTF-16's little-endian mark, and 00 00 FE FF), as Python's json.loads
-// decodes bytes. It reads the first bytes at
-// the first Read; a gzip stream that is damaged is a read error, and so is data in another
-// format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a tar
-// archive, gzip-compressed or not, gzip data inside gzip, SQLite, Arrow, HDF5, a Python pickle,
-// a NumPy array, PDF, PNG, JPEG, ELF) or that has a NUL byte in its first line, as no text in
-// UTF-8 has (binaryData): a *FormatError that says what it is and how to get the text out, where the bytes
-// would otherwise be read as text that is not UTF-8 and each line refused with advice to
+// begins with gzip's magic bytes 1F 8B, whatever the file is called), without the UTF-8 byte order
+// mark (EF BB BF) the text may begin with, which editors on Windows write and JSON decoders reject,
+// and decoded from UTF-16 when it begins with a UTF-16 byte order mark (FF FE little-endian, FE FF
+// big-endian), or from UTF-32 when it begins with a UTF-32 one (FF FE 00 00, whose first two bytes
+// are UTF-16's little-endian mark, and 00 00 FE FF), as Python's json.loads decodes bytes. It reads
+// the first bytes at the first Read; a gzip stream that is damaged is a read error, and so is data
+// in another format that is no text (zip, xz, bzip2, zstd, 7-Zip, Parquet, an old Excel workbook, a
+// tar archive, gzip-compressed or not, gzip data inside gzip, SQLite, Arrow, HDF5, a Python pickle,
+// a NumPy array, PDF, PNG, JPEG, ELF) or that has a NUL byte in its first line, as no text in UTF-8
+// has (binaryData): a *FormatError that says what it is and how to get the text out, where the
+// bytes would otherwise be read as text that is not UTF-8 and each line refused with advice to
 // convert it from Latin-1, or a tar header as a line of text.
 //
 // To tell a tar archive, whose mark is at byte 257, it reads up to the first 512 bytes before
@@ -129,13 +128,14 @@ func binaryFormat(head []byte, gzipped bool) error {
 	return binaryData(head)
 }
 
-// binaryData returns the error of data whose first line (or first headSize bytes), in head,
-// holds a NUL byte, which no text in UTF-8 does, JSON's included (it writes \u0000): data of a
-// kind binary does not list, which was read as lines of text that are not UTF-8 or not JSON, a
-// bad line each. It is no binary data when head may be text in UTF-16 or UTF-32: with a UTF-16
-// or UTF-32 byte order mark (decoded), or without one, its units in one of the byte orders all
-// characters a text holds (wideText), which callers may name, as qa-load names UTF-16 and UTF-32
-// that begin with ASCII; nor when the line begins a JSON object or array, a record whose line the line's reader refuses alone, naming it.
+// binaryData returns the error of data whose first line (or first headSize bytes), in head, holds a
+// NUL byte, which no text in UTF-8 does, JSON's included (it writes \u0000): data of a kind binary
+// does not list, which was read as lines of text that are not UTF-8 or not JSON, a bad line each.
+// It is no binary data when head may be text in UTF-16 or UTF-32: with a UTF-16 or UTF-32 byte
+// order mark (decoded), or without one, its units in one of the byte orders all characters a text
+// holds (wideText), which callers may name, as qa-load names UTF-16 and UTF-32 that begin with
+// ASCII; nor when the line begins a JSON object or array, a record whose line the line's reader
+// refuses alone, naming it.
 //
 // Note: only the first line is looked at, which the first Read holds however the data comes, so
 // that data is refused or read alike from a file or a pipe; binary data has a NUL soon or not at
