@@ -68,10 +68,12 @@ not joined by id: records that repeat an earlier one's id (an input given twice,
 same records judged apart) count as records of their own, with a warning naming the first, as in
 qa-score's summary. Kappa has no value ("-", with a warning) where every verdict is the same:
 agreement by chance is then 1. A warning calls the intervals rough below 10 records: overall, or
-else naming the types that have fewer. A type, id or judge name that is empty, has white space at
-an end, starts with a quote or holds a line break, tab or other unprintable character is named
-Go-quoted in the table, the list and the warnings ("two\nlines"), as in qa-score's summary; a
-record without a type lists as "". The JSON's keys and fields hold them as they are.
+else naming the types that have fewer. Kappa's interval is over the resamples where it has a value;
+a warning names the rows where more than a tenth of them had none. A type, id or judge name that is
+empty, has white space at an end, starts with a quote or holds a line break, tab or other
+unprintable character is named Go-quoted in the table, the list and the warnings ("two\nlines"), as
+in qa-score's summary; a record without a type lists as "". The JSON's keys and fields hold them as
+they are.
 
 --format json prints the same report as one JSON document, for scripts, keyed as qa-score's summary
 is: judges, kappa_method (cohen or fleiss), threshold, compared, left_out (of them left_out_missing

@@ -335,6 +335,7 @@ func agreeWarnings(items []Item, rows []Agreement, reps int, level float64) []st
 		w = append(w, fmt.Sprintf("kappa has no value for %s: every verdict there is the same, so agreement by chance is 1 and kappa is 0/0",
 			strings.Join(undefined, ", ")))
 	}
+	w = append(w, partialKappaCI(rows, reps)...)
 	untyped := 0
 	for _, it := range items {
 		if it.Type == "" {
@@ -367,4 +368,26 @@ func fewInTypes(rows []Agreement) []string {
 		list += fmt.Sprintf(" and %d more", n-10)
 	}
 	return []string{fmt.Sprintf("fewer than 10 records compared in %s: %s intervals are rough", list, english.Form(n, "its", "their"))}
+}
+
+// partialKappaCI names the rows whose kappa interval leaves out more than a tenth of the
+// resamples, those where kappa had no value (every verdict in them the same): the interval is
+// over the others alone, which in a small row are a biased few (two records that agree have
+// kappa 0/0 in half of them). A smaller share moves the bounds little, and is not named.
+func partialKappaCI(rows []Agreement, reps int) []string {
+	var parts []string
+	for i, a := range rows {
+		if u := a.KappaCI.Undefined; u*10 > reps && !math.IsNaN(a.Kappa) {
+			parts = append(parts, fmt.Sprintf("%s (over %d of %d)", rowName(i, a), reps-u, reps))
+		}
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	n := len(parts)
+	list := strings.Join(parts[:min(n, 10)], ", ")
+	if n > 10 {
+		list += fmt.Sprintf(" and %d more", n-10)
+	}
+	return []string{fmt.Sprintf("kappa's interval is over the resamples where kappa has a value, leaving out more than a tenth in which every verdict was the same, in %s", list)}
 }

@@ -18,6 +18,9 @@ import (
 type Interval struct {
 	Lo, Hi float64
 	Level  float64 // e.g. 0.95
+	// Undefined counts the resamples Bootstrap left out because the statistic had no value
+	// there, for the caller to say that the interval is over the others.
+	Undefined int
 }
 
 // Percent writes a confidence level as people read it in a heading: 0.95 as "95%", 0.999 as
@@ -46,7 +49,9 @@ func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) 
 	}
 	vals = slices.DeleteFunc(vals, math.IsNaN)
 	slices.Sort(vals)
-	return Percentile(vals, level)
+	iv := Percentile(vals, level)
+	iv.Undefined = reps - len(vals)
+	return iv
 }
 
 // Quantile returns the q-quantile of sorted values, interpolated linearly between order

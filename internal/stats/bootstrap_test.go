@@ -211,6 +211,8 @@ func FuzzQuantile(f *testing.F) {
 func TestBootstrapLeavesOutNaN(t *testing.T) {
 	// The statistic is undefined on every resample that draws unit 0 twice or more: those are
 	// left out, and the interval is read from the rest.
+	// Undefined counts them.
+	nan := 0
 	stat := func(idx []int) float64 {
 		zeros := 0
 		for _, i := range idx {
@@ -219,6 +221,7 @@ func TestBootstrapLeavesOutNaN(t *testing.T) {
 			}
 		}
 		if zeros > 1 {
+			nan++
 			return math.NaN()
 		}
 		return float64(zeros)
@@ -227,9 +230,12 @@ func TestBootstrapLeavesOutNaN(t *testing.T) {
 	if iv.Lo != 0 || iv.Hi != 1 {
 		t.Errorf("Bootstrap = [%v, %v], want [0, 1] from the defined resamples", iv.Lo, iv.Hi)
 	}
+	if iv.Undefined != nan || nan == 0 {
+		t.Errorf("Bootstrap's Undefined = %d, want %d, the resamples where stat was NaN", iv.Undefined, nan)
+	}
 	none := Bootstrap(NewRand(3), 4, 50, 0.95, func([]int) float64 { return math.NaN() })
-	if !math.IsNaN(none.Lo) || !math.IsNaN(none.Hi) {
-		t.Errorf("Bootstrap with no defined resample = [%v, %v], want NaN bounds", none.Lo, none.Hi)
+	if !math.IsNaN(none.Lo) || !math.IsNaN(none.Hi) || none.Undefined != 50 {
+		t.Errorf("Bootstrap with no defined resample = [%v, %v], %d undefined; want NaN bounds, 50", none.Lo, none.Hi, none.Undefined)
 	}
 }
 
