@@ -2,6 +2,7 @@ package score
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -28,11 +29,13 @@ type corpusStat struct {
 }
 
 // intervals returns the interval at level of each selected headline value of the group that has
-// one, from reps resamples seeded by seed.
-func (a *corpusGroup) intervals(seed uint64, reps int, level float64) map[string][2]float64 {
-	out := map[string][2]float64{}
+// one, from reps resamples seeded by seed, and, as "auc (over 850 of 1000)", the metrics whose
+// interval leaves out more than a tenth of them, where the metric had no value (auc drawn with one
+// class): an interval over a biased part, for a warning to name.
+func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, partial []string) {
+	out = map[string][2]float64{}
 	if reps == 0 {
-		return out
+		return out, nil
 	}
 	for _, f := range a.resamplers() {
 		if f.n == 0 {
@@ -42,10 +45,13 @@ func (a *corpusGroup) intervals(seed uint64, reps int, level float64) map[string
 		for i, name := range f.names {
 			if a.cfg.wants(name) && finite(ivs[i].Lo) && finite(ivs[i].Hi) {
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
+				if u := ivs[i].Undefined; u*10 > reps {
+					partial = append(partial, fmt.Sprintf("%s (over %d of %d)", name, reps-u, reps))
+				}
 			}
 		}
 	}
-	return out
+	return out, partial
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -180,39 +180,51 @@ func (a *corpusAcc) attach(s *Summary) {
 	if a == nil || a.cfg == nil || len(a.cfg.want) == 0 {
 		return
 	}
-	var flat []string // the degenerate-interval warnings, one a group
-	if w := a.attachOverall(s); w != "" {
-		flat = append(flat, w)
-	}
-	flat = append(flat, corpusHeadlines(s, "type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] })...)
+	// The degenerate-interval warnings and the partial-interval ones, one a group.
+	flat, partial := a.attachOverall(s)
+	add := func(f, p []string) { flat, partial = append(flat, f...), append(partial, p...) }
+	add(corpusHeadlines(s, "type ", "type ", a.byType, func(t string) *Group { return s.ByType[t] }))
 	for i, p := range a.byPaths {
 		bd := s.By[p.String()]
 		if bd == nil {
 			continue
 		}
-		flat = append(flat, corpusHeadlines(s, "by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] })...)
+		add(corpusHeadlines(s, "by "+p.String()+"=", p.String()+" ", a.by[i], func(v string) *Group { return bd.Groups[v] }))
 	}
-	slices.Sort(flat)
-	kept, more := capGroupWarnings(flat, "corpus metrics whose every resample gives the same value, so their intervals are degenerate")
-	s.Warnings = append(s.Warnings, kept...)
-	if more != "" {
-		s.Warnings = append(s.Warnings, more)
+	for _, ws := range []struct {
+		list []string
+		what string
+	}{
+		{flat, "corpus metrics whose every resample gives the same value, so their intervals are degenerate"},
+		{partial, "corpus metrics whose intervals leave out more than a tenth of the resamples, where the metric had no value"},
+	} {
+		slices.Sort(ws.list)
+		kept, more := capGroupWarnings(ws.list, ws.what)
+		s.Warnings = append(s.Warnings, kept...)
+		if more != "" {
+			s.Warnings = append(s.Warnings, more)
+		}
 	}
 }
 
 // attachOverall adds the corpus section, the overall headline values and the overall warnings to
-// s, and returns the overall degenerate-interval warning, or "".
-func (a *corpusAcc) attachOverall(s *Summary) string {
+// s, and returns the overall degenerate-interval and partial-interval warnings, if any.
+func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
-	ivs := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
+	ivs, part := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
 	stats := make([]*Stat, len(vals))
 	for i, v := range vals {
 		stats[i] = corpusStatOf(v, ivs)
 		s.Overall.Metrics[v.name] = stats[i]
 	}
-	flat := flatWarning("overall", stats, vals, reps)
+	if w := flatWarning("overall", stats, vals, reps); w != "" {
+		flat = append(flat, w)
+	}
+	if w := partialWarning("overall", part); w != "" {
+		partial = append(partial, w)
+	}
 	s.Warnings = append(s.Warnings, warn...)
 	if s.Errors > 0 && s.ErrorsAsZero {
 		// A failed prediction has no label, score or text to count, so the corpus metrics leave
@@ -220,22 +232,24 @@ func (a *corpusAcc) attachOverall(s *Summary) string {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("the corpus metrics (%s) leave out the %s: --errors-as-zero counts %s as 0 in the per-record metrics only",
 			strings.Join(a.cfg.want, ", "), english.Count(s.Errors, "record with a prediction or judge error", "records with prediction or judge errors"), english.Form(s.Errors, "it", "them")))
 	}
-	return flat
+	return flat, partial
 }
 
 // corpusHeadlines puts each group's values in its Group (into; none where it returns nil) and
-// returns their degenerate-interval warnings; label (and the key) seeds its intervals, shown (and
+// returns their degenerate-interval and partial-interval warnings; label (and the key) seeds its intervals, shown (and
 // the key as cell.Value writes it) names it in warnings as the per-record metrics' warnings do.
-func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) []string {
+func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) (flat, partial []string) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
-	var flat []string
 	for key, g := range groups {
 		grp := into(key)
 		if grp == nil {
 			continue
 		}
 		_, vals, _ := g.summarize()
-		ivs := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
+		ivs, part := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
+		if w := partialWarning(shown+cell.Value(key), part); w != "" {
+			partial = append(partial, w)
+		}
 		var stats []*Stat
 		var kept []value
 		for _, v := range vals {
@@ -249,7 +263,16 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 			flat = append(flat, w)
 		}
 	}
-	return flat
+	return flat, partial
+}
+
+// partialWarning says of the group named label that the intervals of the metrics in part
+// ("auc (over 850 of 1000)") are over the resamples where each had a value alone, or is "".
+func partialWarning(label string, part []string) string {
+	if len(part) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s: the interval is over the resamples where the metric has a value (auc needs both classes drawn), more than a tenth of them left out", label, strings.Join(part, ", "))
 }
 
 // flatWarning is the warning of the group label's headline values (vals, with their stats) whose

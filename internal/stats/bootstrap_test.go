@@ -103,6 +103,7 @@ func TestBootstrapMean(t *testing.T) {
 // statistic's interval only; a statistic NaN in every replicate has NaN bounds.
 func TestBootstrapVecUndefined(t *testing.T) {
 	vals := []float64{0, 1, 2, 3}
+	below := 0 // the replicates whose sum is under 6, where statistic 1 is undefined
 	ivs := BootstrapVec(NewRand(3), len(vals), 400, 3, 0.95, func(idx []int, out []float64) {
 		s := 0.0
 		for _, i := range idx {
@@ -111,8 +112,12 @@ func TestBootstrapVecUndefined(t *testing.T) {
 		out[0], out[1], out[2] = s, s, math.NaN()
 		if s < 6 {
 			out[1] = math.NaN() // defined only where the sum is at least 6
+			below++
 		}
 	})
+	if got := []int{ivs[0].Undefined, ivs[1].Undefined, ivs[2].Undefined}; !slices.Equal(got, []int{0, below, 400}) || below == 0 {
+		t.Errorf("Undefined = %v, want [0 %d 400]", got, below)
+	}
 	if ivs[0].Lo >= 6 {
 		t.Fatalf("the sum's interval %+v does not reach below 6, so the test shows nothing", ivs[0])
 	}

@@ -11,7 +11,7 @@ import (
 // statistic. Resampling all statistics together keeps them consistent (one replicate is one
 // resampled data set) and costs one pass per replicate instead of k. A statistic that is NaN in a
 // replicate (undefined on that resample, such as a ROC AUC drawn with one class) leaves that
-// replicate out of its interval. With n == 0 or reps == 0, or a statistic NaN in every replicate,
+// replicate out of its interval, and is counted in its Undefined. With n == 0 or reps == 0, or a statistic NaN in every replicate,
 // the bounds are NaN.
 func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx []int, out []float64)) []Interval {
 	ivs := make([]Interval, k)
@@ -40,6 +40,7 @@ func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx [
 		col = slices.DeleteFunc(col, math.IsNaN)
 		slices.Sort(col)
 		ivs[i] = Percentile(col, level)
+		ivs[i].Undefined = reps - len(col)
 	}
 	return ivs
 }
