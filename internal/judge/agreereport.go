@@ -373,11 +373,12 @@ func fewInTypes(rows []Agreement) []string {
 // partialKappaCI names the rows whose kappa interval leaves out more than a tenth of the
 // resamples, those where kappa had no value (every verdict in them the same): the interval is
 // over the others alone, which in a small row are a biased few (two records that agree have
-// kappa 0/0 in half of them). A smaller share moves the bounds little, and is not named.
+// kappa 0/0 in half of them). A smaller share moves the bounds little, and is not named; nor is
+// a row whose every resample was left out, which has no interval ("-") to be read as over all.
 func partialKappaCI(rows []Agreement, reps int) []string {
 	var parts []string
 	for i, a := range rows {
-		if u := a.KappaCI.Undefined; u*10 > reps && !math.IsNaN(a.Kappa) {
+		if u := a.KappaCI.Undefined; u*10 > reps && !math.IsNaN(a.Kappa) && hasCI(a.KappaCI) {
 			parts = append(parts, fmt.Sprintf("%s (over %d of %d)", rowName(i, a), reps-u, reps))
 		}
 	}
