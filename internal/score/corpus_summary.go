@@ -267,12 +267,29 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 }
 
 // partialWarning says of the group named label that the intervals of the metrics in part
-// ("auc (over 850 of 1000)") are over the resamples where each had a value alone, or is "".
+// ("auc (over 850 of 1000)") are over the resamples where each had a value alone, or is "". It
+// says what auc and pairwise_acc need of a resample when it names them, and nothing of auc when
+// it does not.
 func partialWarning(label string, part []string) string {
 	if len(part) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s: %s: the interval is over the resamples where the metric has a value (auc needs both classes drawn), more than a tenth of them left out", label, strings.Join(part, ", "))
+	var why []string
+	for _, p := range part {
+		switch name, _, _ := strings.Cut(p, " "); name {
+		case "auc":
+			why = append(why, "auc needs both classes drawn")
+		case "pairwise_acc":
+			why = append(why, "pairwise_acc a pair not tied")
+		}
+	}
+	because := ""
+	if len(why) > 0 {
+		because = " (" + strings.Join(why, ", ") + ")"
+	}
+	n := len(part)
+	return fmt.Sprintf("%s: %s: %s over the resamples where %s a value%s, more than a tenth of them left out", label, strings.Join(part, ", "),
+		english.Form(n, "the interval is", "their intervals are"), english.Form(n, "the metric has", "each metric has"), because)
 }
 
 // flatWarning is the warning of the group label's headline values (vals, with their stats) whose
