@@ -238,12 +238,14 @@ func (a *corpusGroup) leftOut() []string {
 	}
 	var w []string
 	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && len(names) > 0 {
-		w = append(w, fmt.Sprintf("%s: %d of %d labelled records %s no score at %s and %s left out",
-			strings.Join(names, ", "), noScore, len(a.labs), english.Form(noScore, "has", "have"), a.cfg.scorePath, english.Form(noScore, "is", "are")))
+		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no score at %s and %s left out",
+			strings.Join(names, ", "), noScore, len(a.labs), english.Form(len(a.labs), "labelled record", "labelled records"),
+			english.Form(noScore, "has", "have"), a.cfg.scorePath, english.Form(noScore, "is", "are")))
 	}
 	if names := a.cfg.selected("pn", "pairwise_acc", "mrr", "map"); noGroup > 0 && len(names) > 0 {
-		w = append(w, fmt.Sprintf("%s: %d of %d records with a score %s no query group at %s and %s left out",
-			strings.Join(names, ", "), noGroup, scored, english.Form(noGroup, "has", "have"), a.cfg.groupPath, english.Form(noGroup, "is", "are")))
+		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no query group at %s and %s left out",
+			strings.Join(names, ", "), noGroup, scored, english.Form(scored, "record with a score", "records with a score"),
+			english.Form(noGroup, "has", "have"), a.cfg.groupPath, english.Form(noGroup, "is", "are")))
 	}
 	return w
 }
