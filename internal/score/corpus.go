@@ -155,6 +155,7 @@ func (f corpusFacts) any() bool {
 type labelled struct {
 	gold, pred, group string
 	grouped           bool
+	badScore          bool    // the score is no number, a metric error reported of the record
 	score             float64 // NaN when the record has none
 }
 
@@ -180,6 +181,7 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 			if v, ok := rawNumber(raw); ok {
 				l.score = v
 			} else {
+				l.badScore = true
 				c.problem(&f, fmt.Sprintf("%s is not a number", c.scorePath), "auc", "pn", "pairwise_acc", "mrr", "map")
 			}
 		}

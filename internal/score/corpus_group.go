@@ -222,11 +222,13 @@ func negatives(loss []float64) int {
 // leftOut says how many labelled records the selected score metrics leave out for want of a
 // score (auc, pn, pairwise_acc, mrr, map) or, scored, of a query group (pn, pairwise_acc, mrr,
 // map): where the classification metrics take them, they are no unscored records, and the
-// smaller count alone told of them.
+// smaller count alone told of them. A score that is no number is no missing one: its record's
+// metric error names it, and says the record was not fully scored.
 func (a *corpusGroup) leftOut() []string {
 	var noScore, noGroup, scored int
 	for _, l := range a.labs {
 		switch {
+		case l.badScore:
 		case math.IsNaN(l.score):
 			noScore++
 		case !l.grouped:
