@@ -173,7 +173,7 @@ func (a *corpusGroup) putPairwise(c *Corpus, o *corpusOut) {
 				strings.Join(names, ", "), english.Form(len(names), "it has", "they have"), PNCap)
 		}
 		o.warn = append(o.warn, w)
-	case c.Pairwise.PNInf:
+	case c.Pairwise.PNInf && a.cfg.wants("pn"):
 		o.warn = append(o.warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 	}
 }
@@ -239,12 +239,13 @@ func (a *corpusGroup) leftOut() []string {
 		}
 	}
 	var w []string
-	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && len(names) > 0 {
+	// Where every one is left out, the warning that the metric has no value says why.
+	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && noScore < len(a.labs) && len(names) > 0 {
 		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no score at %s and %s left out",
 			strings.Join(names, ", "), noScore, len(a.labs), english.Form(len(a.labs), "labelled record", "labelled records"),
 			english.Form(noScore, "has", "have"), a.cfg.scorePath, english.Form(noScore, "is", "are")))
 	}
-	if names := a.cfg.selected("pn", "pairwise_acc", "mrr", "map"); noGroup > 0 && len(names) > 0 {
+	if names := a.cfg.selected("pn", "pairwise_acc", "mrr", "map"); noGroup > 0 && noGroup < scored && len(names) > 0 {
 		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no query group at %s and %s left out",
 			strings.Join(names, ", "), noGroup, scored, english.Form(scored, "record with a score", "records with a score"),
 			english.Form(noGroup, "has", "have"), a.cfg.groupPath, english.Form(noGroup, "is", "are")))
