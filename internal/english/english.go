@@ -3,7 +3,8 @@
 // irregular plural (batch, batches; entry, entries; child, children) needs no rule, and a
 // form may be a phrase ("bad input line skipped") or a verb ("has", "have"). Clip shortens a text
 // quoted in a message, Suggest finds the known name an unknown one most likely misspells, List
-// joins names as a sentence lists them, and USD writes an amount of dollars.
+// joins names as a sentence lists them, FirstOf the first few of a long list and counts the rest,
+// and USD writes an amount of dollars.
 //
 // Note: a plural made by appending "s" was rejected: it is wrong for the irregular nouns, and a
 // phrase's plural is rarely its last word plus "s" ("record has" is "records have").
@@ -51,6 +52,15 @@ func List(names []string) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// FirstOf joins the first most of items with commas and counts the others: "a, b and 3 more"
+// for most 2 of five items, "a, b" for two.
+func FirstOf(items []string, most int) string {
+	if len(items) <= most {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:most], ", ") + fmt.Sprintf(" and %d more", len(items)-most)
 }
 
 // USD writes v, an amount in dollars, with six decimals, rounded as the decimal v was worked out

@@ -126,3 +126,20 @@ func TestList(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstOf(t *testing.T) {
+	for _, tt := range []struct {
+		items []string
+		most  int
+		want  string
+	}{
+		{nil, 2, ""},
+		{[]string{"a", "b"}, 2, "a, b"},
+		{[]string{"a", "b", "c"}, 2, "a, b and 1 more"},
+		{[]string{"a", "b", "c", "d", "e"}, 2, "a, b and 3 more"},
+	} {
+		if got := FirstOf(tt.items, tt.most); got != tt.want {
+			t.Errorf("FirstOf(%q, %d) = %q, want %q", tt.items, tt.most, got, tt.want)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/qapipe/qapipe/internal/cell"
 	"github.com/qapipe/qapipe/internal/command"
@@ -228,11 +227,7 @@ func (s *judgedSet) rowless(places []int32, items []Item) string {
 		}
 		names = append(names, fmt.Sprintf("%s (%s)", cell.Value(t), n))
 	}
-	list := strings.Join(names[:min(len(names), 10)], ", ")
-	if len(names) > 10 {
-		list += fmt.Sprintf(" and %d more", len(names)-10)
-	}
-	return "types with no record compared, so with no row: " + list
+	return "types with no record compared, so with no row: " + english.FirstOf(names, 10)
 }
 
 // unreadReplies counts, for each judgment name (by its place among the names seen), the replies

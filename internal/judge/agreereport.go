@@ -362,12 +362,7 @@ func fewInTypes(rows []Agreement) []string {
 	if len(few) == 0 {
 		return nil
 	}
-	n := len(few)
-	list := strings.Join(few[:min(n, 10)], ", ")
-	if n > 10 {
-		list += fmt.Sprintf(" and %d more", n-10)
-	}
-	return []string{fmt.Sprintf("fewer than 10 records compared in %s: %s intervals are rough", list, english.Form(n, "its", "their"))}
+	return []string{fmt.Sprintf("fewer than 10 records compared in %s: %s intervals are rough", english.FirstOf(few, 10), english.Form(len(few), "its", "their"))}
 }
 
 // partialKappaCI names the rows whose kappa interval leaves out more than a tenth of the
@@ -385,10 +380,5 @@ func partialKappaCI(rows []Agreement, reps int) []string {
 	if len(parts) == 0 {
 		return nil
 	}
-	n := len(parts)
-	list := strings.Join(parts[:min(n, 10)], ", ")
-	if n > 10 {
-		list += fmt.Sprintf(" and %d more", n-10)
-	}
-	return []string{fmt.Sprintf("kappa's interval is over the resamples where kappa has a value, leaving out more than a tenth in which every verdict was the same, in %s", list)}
+	return []string{fmt.Sprintf("kappa's interval is over the resamples where kappa has a value, leaving out more than a tenth in which every verdict was the same, in %s", english.FirstOf(parts, 10))}
 }

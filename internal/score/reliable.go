@@ -126,12 +126,7 @@ const maxGroupWarnings = 10
 
 // listGroups joins the groups a warning names, the first maxGroupWarnings of them and then how
 // many more there are.
-func listGroups(groups []string) string {
-	if len(groups) <= maxGroupWarnings {
-		return strings.Join(groups, ", ")
-	}
-	return strings.Join(groups[:maxGroupWarnings], ", ") + fmt.Sprintf(" and %d more", len(groups)-maxGroupWarnings)
-}
+func listGroups(groups []string) string { return english.FirstOf(groups, maxGroupWarnings) }
 
 // capGroupWarnings keeps, of ws, one warning a group in a stable order, overall's and those of the
 // first maxGroupWarnings other groups; more counts the rest, what (the end of a sentence about
