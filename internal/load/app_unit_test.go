@@ -94,7 +94,7 @@ func TestUTF16WithoutByteOrderMark(t *testing.T) {
 	const csv = "id,question,answers\n1,Why?,Because\n"
 	const jsonl = `{"id":"1","question":"Why?","answers":"Because"}` + "\n"
 	const cjk = "问题,答案\n谁?,我\n"
-	const nul = "stdin: NUL bytes in the first line, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)"
+	const nul = "stdin: NUL bytes at its start, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)"
 	for _, tt := range []struct {
 		name, format, in string
 		want             string // the error, "" for record 1
@@ -107,6 +107,9 @@ func TestUTF16WithoutByteOrderMark(t *testing.T) {
 		{"csv CJK LE", "csv", inUTF16(cjk, false), nul},
 		{"csv CJK BE", "csv", inUTF16(cjk, true), nul},
 		{"csv CJK UTF-32LE", "csv", inUTF32(cjk, false), nul},
+		{"csv CJK LE, 0A in its first character", "csv", inUTF16("上海,答案\n谁?,我\n", false), nul}, // 上 is U+4E0A
+		{"csv CJK BE, 0A in its first character", "csv", inUTF16("上海,答案\n谁?,我\n", true), nul},
+		{"csv UTF-8, a NUL past the first line", "csv", "id,question,answers\n1,Why?,Because\n2,a\x00b,c\n", ""},
 		{"csv with the mark", "csv", inUTF16("\ufeff"+csv, false), ""},
 		{"csv with the UTF-32 mark", "csv", inUTF32("\ufeff"+csv, false), ""},
 		{"jsonl with the UTF-32 mark", "jsonl", inUTF32("\ufeff"+jsonl, true), ""},

@@ -248,27 +248,50 @@ func isRegular(name string) bool {
 const firstBytes = 512
 
 // wideText returns the error of text in UTF-16 or UTF-32 without a byte order mark, from the
-// bytes br has read already (the first Read of textfile.NewReader returns the first line, or its
-// first 512 bytes), so that a stream is not waited on. It is named by its encoding when it begins
-// with ASCII (wideOrder), and otherwise known by a NUL byte in those 512 bytes of its first line,
-// which no UTF-8 text holds, in a line that begins no JSON object or array: textfile.NewReader
-// refuses other data with one as binary data, unless it may be UTF-16 or UTF-32, and leaves JSON
-// lines with one to the line's reader. Without it, CJK text in UTF-16 was read as lines that are
-// not UTF-8, each with the advice to convert it from Latin-1.
+// bytes br has read already (the first Read of textfile.NewReader returns what it looked at,
+// up to 512 bytes, at least the first line or all of them), so that a stream is not waited on.
+// It is named by its encoding when it begins with ASCII (wideOrder), and otherwise known by a
+// NUL byte in the first line of those 512 bytes, which no UTF-8 text holds, or further on
+// (wideBeyondLine), in a first line that begins no JSON object or array: textfile.NewReader
+// refuses other data with a NUL in its first line as binary data, unless it may be UTF-16 or
+// UTF-32, and leaves JSON lines with one to the line's reader. Without it, CJK text in UTF-16
+// was read as lines that are not UTF-8, each with the advice to convert it from Latin-1.
 func wideText(br *bufio.Reader) error {
 	head, _ := br.Peek(max(4, br.Buffered()))
 	if order := wideOrder(head); order != "" {
 		return fmt.Errorf("%s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)", order, order)
 	}
-	line := head[:min(len(head), firstBytes)]
+	first := head[:min(len(head), firstBytes)]
+	line := first
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	if t := bytes.TrimLeft(line, " \t\r"); bytes.IndexByte(line, 0) < 0 || len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+	if t := bytes.TrimLeft(line, " \t\r"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		return nil
 	}
-	return errors.New("NUL bytes in the first line, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a " +
+	if bytes.IndexByte(line, 0) < 0 && !wideBeyondLine(first) {
+		return nil
+	}
+	return errors.New("NUL bytes at its start, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a " +
 		"byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)")
+}
+
+// wideBeyondLine reports whether first, the first bytes of a text whose first line holds no NUL,
+// is UTF-16 or UTF-32 all the same: a character of it whose code holds 0A (上, U+4E0A) ended
+// that "line" before the NUL bytes of its ASCII characters. It is when first holds a NUL, is no
+// UTF-8 (UTF-8 text with a NUL further on is a bad line of its own, for its reader to name), and
+// its units are all characters a text holds in some byte order (textfile.MayBeWide).
+func wideBeyondLine(first []byte) bool {
+	whole := first
+	for i := len(first) - 1; i >= 0 && i >= len(first)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(first[i]) {
+			if !utf8.FullRune(first[i:]) {
+				whole = first[:i] // a character cut by the end of what was read
+			}
+			break
+		}
+	}
+	return bytes.IndexByte(first, 0) >= 0 && !utf8.Valid(whole) && textfile.MayBeWide(first)
 }
 
 // wideOrder returns "UTF-16LE", "UTF-16BE", "UTF-32LE" or "UTF-32BE" when head, the first 4

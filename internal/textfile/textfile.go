@@ -170,6 +170,11 @@ func utf32BOM(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("\xff\xfe\x00\x00")) || bytes.HasPrefix(head, []byte("\x00\x00\xfe\xff"))
 }
 
+// MayBeWide reports whether head, the first bytes of data, may be text in UTF-16 or UTF-32 without
+// a byte order mark: read as 2- or 4-byte units in either byte order, its whole units are all
+// characters a text holds (wideText).
+func MayBeWide(head []byte) bool { return wideText(head) }
+
 // wideText reports whether head may be text in UTF-16 or UTF-32 without a byte order mark: read
 // as 2- or 4-byte units in either byte order, its whole units are all characters a text holds
 // (unitsText), or it has no whole unit. Data that begins with UTF-8's byte order mark is none.
