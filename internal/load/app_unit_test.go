@@ -130,6 +130,32 @@ func TestUTF16WithoutByteOrderMark(t *testing.T) {
 	}
 }
 
+// TestEvaLearnPairUTF16: EvaLearn's two files are checked for UTF-16 without a byte order mark
+// as every other file is, each named: they failed as JSON that is no JSON.
+func TestEvaLearnPairUTF16(t *testing.T) {
+	for _, bad := range []string{"EvaLearn_Problem.json", "EvaLearn_Sequence.json"} {
+		dir := t.TempDir()
+		for _, name := range []string{"EvaLearn_Problem.json", "EvaLearn_Sequence.json"} {
+			data, err := os.ReadFile(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == bad {
+				data = []byte(inUTF16(string(data), false))
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", filepath.Join(dir, "EvaLearn_Problem.json"), filepath.Join(dir, "EvaLearn_Sequence.json")}, strings.NewReader(""), &stdout, &stderr)
+		want := filepath.Join(dir, bad) + ": UTF-16LE text without a byte order mark, not UTF-8: convert it first (iconv -f UTF-16LE -t UTF-8 FILE)"
+		if err == nil || err.Error() != want || command.ExitCode(err) != command.ExitFailure || stdout.Len() > 0 {
+			t.Errorf("%s in UTF-16: %v (exit %d), %d bytes out; want %q, exit 1", bad, err, command.ExitCode(err), stdout.Len(), want)
+		}
+	}
+}
+
 func gzipFile(t *testing.T, src, dir, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(src)

@@ -168,6 +168,11 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 }
 
 func (a *app) loadEvaLearn(files []string) error {
+	for _, f := range files { // before the pair is told apart by the files' text
+		if err := wideFile(f); err != nil {
+			return err
+		}
+	}
 	probs, seqs, err := EvaLearnPair(files)
 	if _, ok := errors.AsType[*textfile.FormatError](err); ok {
 		return err // a file that is no text: no fault of the command line's
@@ -242,6 +247,24 @@ func detectFile(name string) string {
 func isRegular(name string) bool {
 	fi, err := os.Stat(name)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// wideFile returns wideText's error of the file named, named by it, or nil (a file that cannot
+// be read, whose reader reports it).
+func wideFile(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(textfile.NewReader(f), detectHead)
+	if _, err := br.Peek(1); err != nil {
+		return nil
+	}
+	if err := wideText(br); err != nil {
+		return fmt.Errorf("%s: %w", Input{Name: name}.DisplayName(), err)
+	}
+	return nil
 }
 
 // firstBytes is how much of the first line textfile.NewReader looks at for a NUL byte.
