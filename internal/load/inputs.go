@@ -59,8 +59,8 @@ func (a *app) loadFile(name string) error {
 		if _, err := br.Peek(1); err != nil && err != io.EOF {
 			return command.ReadError(in.DisplayName(), 0, err)
 		}
-		if err := wideText(br); err != nil {
-			return fmt.Errorf("%s: %w", in.DisplayName(), err)
+		if err := wideText(in.DisplayName(), br); err != nil {
+			return err
 		}
 		format := a.format
 		if format == "" {
@@ -249,7 +249,7 @@ func isRegular(name string) bool {
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// wideFile returns wideText's error of the file named, named by it, or nil (a file that cannot
+// wideFile returns wideText's error of the file named, or nil (a file that cannot
 // be read, whose reader reports it).
 func wideFile(name string) error {
 	f, err := os.Open(name)
@@ -261,30 +261,25 @@ func wideFile(name string) error {
 	if _, err := br.Peek(1); err != nil {
 		return nil
 	}
-	if err := wideText(br); err != nil {
-		return fmt.Errorf("%s: %w", Input{Name: name}.DisplayName(), err)
-	}
-	return nil
+	return wideText(Input{Name: name}.DisplayName(), br)
 }
 
-// firstBytes is how much of the first line textfile.NewReader looks at for a NUL byte.
-const firstBytes = 512
-
-// wideText returns the error of text in UTF-16 or UTF-32 without a byte order mark, from the
-// bytes br has read already (the first Read of textfile.NewReader returns what it looked at,
-// up to 512 bytes, at least the first line or all of them), so that a stream is not waited on.
-// It is named by its encoding when it begins with ASCII (wideOrder), and otherwise known by a
-// NUL byte in the first line of those 512 bytes, which no UTF-8 text holds, or further on
-// (wideBeyondLine), in a first line that begins no JSON object or array: textfile.NewReader
-// refuses other data with a NUL in its first line as binary data, unless it may be UTF-16 or
-// UTF-32, and leaves JSON lines with one to the line's reader. Without it, CJK text in UTF-16
-// was read as lines that are not UTF-8, each with the advice to convert it from Latin-1.
-func wideText(br *bufio.Reader) error {
+// wideText returns the error, naming the input name, of text in UTF-16 or UTF-32 without a byte
+// order mark, from the bytes br has read already (the first Read of textfile.NewReader returns
+// what it looked at, up to textfile.HeadSize bytes, at least the first line or all of them), so
+// that a stream is not waited on. It is named by its encoding when it begins with ASCII
+// (wideOrder), and otherwise known by a NUL byte in the first line of those bytes, which no
+// UTF-8 text holds, or further on (wideBeyondLine), in a first line that begins no JSON object
+// or array: textfile.NewReader refuses other data with a NUL in its first line as binary data,
+// unless it may be UTF-16 or UTF-32, and leaves JSON lines with one to the line's reader.
+// Without it, CJK text in UTF-16 was read as lines that are not UTF-8, each with the advice to
+// convert it from Latin-1.
+func wideText(name string, br *bufio.Reader) error {
 	head, _ := br.Peek(max(4, br.Buffered()))
 	if order := wideOrder(head); order != "" {
-		return fmt.Errorf("%s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)", order, order)
+		return fmt.Errorf("%s: %s text without a byte order mark, not UTF-8: convert it first (iconv -f %s -t UTF-8 FILE)", name, order, order)
 	}
-	first := head[:min(len(head), firstBytes)]
+	first := head[:min(len(head), textfile.HeadSize)]
 	line := first
 	if i := bytes.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
@@ -295,8 +290,8 @@ func wideText(br *bufio.Reader) error {
 	if bytes.IndexByte(line, 0) < 0 && !wideBeyondLine(first) {
 		return nil
 	}
-	return errors.New("NUL bytes at its start, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a " +
-		"byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)")
+	return fmt.Errorf("%s: NUL bytes at its start, which no UTF-8 text holds: text in UTF-16 or UTF-32 without a "+
+		"byte order mark? convert it first (iconv -f UTF-16LE -t UTF-8 FILE, or from UTF-16BE, UTF-32LE or UTF-32BE)", name)
 }
 
 // wideBeyondLine reports whether first, the first bytes of a text whose first line holds no NUL,

@@ -98,8 +98,9 @@ var gzipTwice = FormatError{"gzip data inside gzip (a file compressed twice)", "
 // tarBlock is the size of a tar header, the first thing in a tar archive.
 const tarBlock = 512
 
-// headSize is how many bytes NewReader looks at before the text, at most: a tar header.
-const headSize = tarBlock
+// HeadSize is how many bytes NewReader looks at before the text, at most (a tar header), and
+// returns at its first Read.
+const HeadSize = tarBlock
 
 // binaryFormat returns the error for head, the first bytes of data, when they begin a format of
 // binary, a tar archive or gzip data inside gzip, or hold a NUL byte in their first line
@@ -128,7 +129,7 @@ func binaryFormat(head []byte, gzipped bool) error {
 	return binaryData(head)
 }
 
-// binaryData returns the error of data whose first line (or first headSize bytes), in head, holds a
+// binaryData returns the error of data whose first line (or first HeadSize bytes), in head, holds a
 // NUL byte, which no text in UTF-8 does, JSON's included (it writes \u0000): data of a kind binary
 // does not list, which was read as lines of text that are not UTF-8 or not JSON, a bad line each.
 // It is no binary data when head may be text in UTF-16 or UTF-32: with a UTF-16 or UTF-32 byte
@@ -292,12 +293,12 @@ func (t *textReader) Read(p []byte) (int, error) {
 	return t.r.Read(p)
 }
 
-// readHead reads the first bytes of r, headSize of them, or fewer when the data or its first
+// readHead reads the first bytes of r, HeadSize of them, or fewer when the data or its first
 // line ends sooner: no magic of binary holds a line end, nor does a tar header.
 func readHead(r io.Reader) ([]byte, error) {
-	head := make([]byte, headSize)
+	head := make([]byte, HeadSize)
 	n := 0
-	for n < headSize {
+	for n < HeadSize {
 		m, err := r.Read(head[n:])
 		if err != nil && err != io.EOF {
 			return nil, err

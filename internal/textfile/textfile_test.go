@@ -196,7 +196,7 @@ func FuzzNewReader(f *testing.F) {
 		} else if strings.HasPrefix(in, "\x1f\x8b") {
 			return // gzip's magic bytes: read as gzip, which they are not
 		}
-		if binaryFormat(data[:min(len(data), headSize)], compress) != nil {
+		if binaryFormat(data[:min(len(data), HeadSize)], compress) != nil {
 			// Another format's magic bytes: refused, compressed or not.
 			if _, err := io.ReadAll(NewReader(strings.NewReader(in))); !errors.As(err, new(*FormatError)) {
 				t.Fatalf("NewReader(%q, gzip %v) error = %v, want a FormatError", data, compress, err)
