@@ -373,8 +373,8 @@ func fewInTypes(rows []Agreement) []string {
 func partialKappaCI(rows []Agreement, reps int) []string {
 	var parts []string
 	for i, a := range rows {
-		if u := a.KappaCI.Undefined; u*10 > reps && !math.IsNaN(a.Kappa) && hasCI(a.KappaCI) {
-			parts = append(parts, fmt.Sprintf("%s (over %d of %d)", rowName(i, a), reps-u, reps))
+		if a.KappaCI.Partial(reps) && !math.IsNaN(a.Kappa) && hasCI(a.KappaCI) {
+			parts = append(parts, fmt.Sprintf("%s (over %d of %d)", rowName(i, a), reps-a.KappaCI.Undefined, reps))
 		}
 	}
 	if len(parts) == 0 {

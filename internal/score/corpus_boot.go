@@ -2,7 +2,6 @@ package score
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 
@@ -28,11 +27,17 @@ type corpusStat struct {
 	stat  func(idx []int, out []float64)
 }
 
+// partialIV is a metric whose interval leaves out more than a tenth of its reps resamples, where
+// it had no value (auc drawn with one class; stats.Interval.Partial): over defined of them alone.
+type partialIV struct {
+	name          string
+	defined, reps int
+}
+
 // intervals returns the interval at level of each selected headline value of the group that has
-// one, from reps resamples seeded by seed, and, as "auc (over 850 of 1000)", the metrics whose
-// interval leaves out more than a tenth of them, where the metric had no value (auc drawn with one
-// class): an interval over a biased part, for a warning to name.
-func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, partial []string) {
+// one, from reps resamples seeded by seed, and the metrics whose interval is partial, for a
+// warning to name.
+func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, partial []partialIV) {
 	out = map[string][2]float64{}
 	if reps == 0 {
 		return out, nil
@@ -45,8 +50,8 @@ func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[s
 		for i, name := range f.names {
 			if a.cfg.wants(name) && finite(ivs[i].Lo) && finite(ivs[i].Hi) {
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
-				if u := ivs[i].Undefined; u*10 > reps {
-					partial = append(partial, fmt.Sprintf("%s (over %d of %d)", name, reps-u, reps))
+				if ivs[i].Partial(reps) {
+					partial = append(partial, partialIV{name, reps - ivs[i].Undefined, reps})
 				}
 			}
 		}

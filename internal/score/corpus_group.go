@@ -103,7 +103,7 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		o.put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
 		if n := negatives(a.loss); n > 0 {
 			o.warn = append(o.warn, fmt.Sprintf("perplexity: %s a negative loss at %s, where a summed negative log-likelihood is 0 or more: a log-likelihood must be negated first; the perplexity counts it all the same, as ERNIE-kit's Ppl does",
-				english.Form(n, fmt.Sprintf("%d record has", n), fmt.Sprintf("%d records have", n)), a.cfg.lossPath))
+				english.Count(n, "record has", "records have"), a.cfg.lossPath))
 		}
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {

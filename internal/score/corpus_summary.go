@@ -236,8 +236,9 @@ func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
 }
 
 // corpusHeadlines puts each group's values in its Group (into; none where it returns nil) and
-// returns their degenerate-interval and partial-interval warnings; label (and the key) seeds its intervals, shown (and
-// the key as cell.Value writes it) names it in warnings as the per-record metrics' warnings do.
+// returns their degenerate-interval and partial-interval warnings; label (and the key) seeds its
+// intervals, shown (and the key as cell.Value writes it) names it in warnings as the per-record
+// metrics' warnings do.
 func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusGroup, into func(key string) *Group) (flat, partial []string) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	for key, g := range groups {
@@ -266,17 +267,18 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 	return flat, partial
 }
 
-// partialWarning says of the group named label that the intervals of the metrics in part
-// ("auc (over 850 of 1000)") are over the resamples where each had a value alone, or is "". It
-// says what auc and pairwise_acc need of a resample when it names them, and nothing of auc when
-// it does not.
-func partialWarning(label string, part []string) string {
+// partialWarning says of the group named label that the intervals of the metrics in part are
+// over the resamples where each had a value alone ("auc (over 850 of 1000)"), or is "". It says
+// what auc and pairwise_acc need of a resample when it names them, and nothing of auc when it
+// does not.
+func partialWarning(label string, part []partialIV) string {
 	if len(part) == 0 {
 		return ""
 	}
-	var why []string
+	var named, why []string
 	for _, p := range part {
-		switch name, _, _ := strings.Cut(p, " "); name {
+		named = append(named, fmt.Sprintf("%s (over %d of %d)", p.name, p.defined, p.reps))
+		switch p.name {
 		case "auc":
 			why = append(why, "auc needs both classes drawn")
 		case "pairwise_acc":
@@ -288,7 +290,7 @@ func partialWarning(label string, part []string) string {
 		because = " (" + strings.Join(why, ", ") + ")"
 	}
 	n := len(part)
-	return fmt.Sprintf("%s: %s: %s over the resamples where %s a value%s, more than a tenth of them left out", label, strings.Join(part, ", "),
+	return fmt.Sprintf("%s: %s: %s over the resamples where %s a value%s, more than a tenth of them left out", label, strings.Join(named, ", "),
 		english.Form(n, "the interval is", "their intervals are"), english.Form(n, "the metric has", "each metric has"), because)
 }
 

@@ -23,6 +23,12 @@ type Interval struct {
 	Undefined int
 }
 
+// Partial reports whether the interval, from reps resamples, leaves out more than a tenth of
+// them as undefined: it is then over a part that may be biased (κ of a small sample defined
+// only where the ratings differ), which callers warn of; a smaller share moves the bounds
+// little.
+func (iv Interval) Partial(reps int) bool { return iv.Undefined*10 > reps }
+
 // Percent writes a confidence level as people read it in a heading: 0.95 as "95%", 0.999 as
 // "99.9%". level*100 is rounded to 12 significant digits, so that 0.57 is "57%", not the
 // "56.99999999999999%" of its product in float64.

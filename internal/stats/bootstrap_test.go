@@ -252,3 +252,14 @@ func TestQuantileOutside(t *testing.T) {
 		}
 	}
 }
+
+func TestIntervalPartial(t *testing.T) {
+	for _, tt := range []struct {
+		undefined, reps int
+		want            bool
+	}{{0, 1000, false}, {100, 1000, false}, {101, 1000, true}, {1, 10, false}, {1, 9, true}, {1, 1, true}} {
+		if got := (Interval{Undefined: tt.undefined}).Partial(tt.reps); got != tt.want {
+			t.Errorf("Interval{Undefined: %d}.Partial(%d) = %v, want %v", tt.undefined, tt.reps, got, tt.want)
+		}
+	}
+}
