@@ -20,7 +20,7 @@ import (
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]) or Python's str() of one (['a', 'b'], as pandas writes a
-// list) is several answers, and one with a null or a None among them a bad item; any other cell
+// list) is several answers, and one with a null, None or nan among them a bad item; any other cell
 // is one answer. The delimiter is the one the header line holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	c, err := openCSV(in, opt)

@@ -2,8 +2,8 @@
 // prompts, judge verdicts and reports come out byte for byte as theirs: json.loads (Loads, to a
 // Value), json.dumps with default arguments (Value.Dumps, JSONString, JSONFloat), str() and
 // repr() (Value.Str, Value.Repr, Repr, StrList, FloatRepr), the literal of a list of str that
-// str() writes read back (ParseStrList, ParseStrNoneList with None among them), and of a list of
-// [str, int] pairs (ParseStrIntPairs) and float() (ParseFloat, Value.Float).
+// str() writes read back (ParseStrList, ParseStrNoneList with None or nan among them), and of a
+// list of [str, int] pairs (ParseStrIntPairs) and float() (ParseFloat, Value.Float).
 // The reference is CPython 3.11, the interpreter of the golden outputs.
 //
 // The main design choice: strings are kept as Python has them, lone surrogates included, by

@@ -17,15 +17,19 @@ import (
 // every prediction would be scored against that text.
 func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 
-// ParseStrNoneList reads s as ParseStrList does, but an item may also be None, which Python's
-// str() writes for a missing value in a list (['a', None], as pandas' to_csv writes such a list):
-// the items, nil for each None, and true; false if s is anything else.
+// ParseStrNoneList reads s as ParseStrList does, but an item may also be None or nan, which
+// Python's str() writes for a missing value in a list (['a', None], ['a', nan] where the gap is a
+// float NaN, as pandas fills one; pandas' to_csv writes either so): the items, nil for each None
+// or nan, and true; false if s is anything else.
 func ParseStrNoneList(s string) ([]*string, bool) { return parseList(s, strOrNone) }
 
-// strOrNone reads the Python string literal or the None at the start of s, as parseList's item.
+// strOrNone reads the Python string literal, the None or the nan at the start of s, as
+// parseList's item.
 func strOrNone(s string) (*string, int, bool) {
-	if strings.HasPrefix(s, "None") {
-		return nil, len("None"), true // what follows is parseList's to check: a comma or the end
+	for _, missing := range []string{"None", "nan"} {
+		if strings.HasPrefix(s, missing) {
+			return nil, len(missing), true // what follows is parseList's to check: a comma or the end
+		}
 	}
 	v, n, ok := strLiteral(s)
 	return &v, n, ok
