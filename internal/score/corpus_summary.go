@@ -222,7 +222,7 @@ func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
 	if w := flatWarning("overall", stats, vals, reps); w != "" {
 		flat = append(flat, w)
 	}
-	if w := partialWarning("overall", part); w != "" {
+	if w := partialWarning("overall", withValue(part, vals)); w != "" {
 		partial = append(partial, w)
 	}
 	s.Warnings = append(s.Warnings, warn...)
@@ -248,7 +248,7 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 		}
 		_, vals, _ := g.summarize()
 		ivs, part := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
-		if w := partialWarning(shown+cell.Value(key), part); w != "" {
+		if w := partialWarning(shown+cell.Value(key), withValue(part, vals)); w != "" {
 			partial = append(partial, w)
 		}
 		var stats []*Stat
@@ -265,6 +265,19 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 		}
 	}
 	return flat, partial
+}
+
+// withValue returns the metrics of part that have a headline value in vals: a metric with none
+// (precision under --average binary with a --pos-label no record has) shows no interval, so its
+// resamples leave nothing out of one.
+func withValue(part []partialIV, vals []value) []partialIV {
+	var out []partialIV
+	for _, p := range part {
+		if i := slices.IndexFunc(vals, func(v value) bool { return v.name == p.name }); i >= 0 && vals[i].v != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // partialWarning says of the group named label that the intervals of the metrics in part are
