@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,8 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 	var warn []string
 	if n := len(cl.CMLabels); n > manyClasses {
 		warn = append(warn, fmt.Sprintf("classification: %d distinct labels; free-text answers? map them to labels with --label-map", n))
+	} else if twins := caseTwins(cl.CMLabels); len(twins) > 0 {
+		warn = append(warn, caseTwinWarning(twins))
 	}
 	if absent := absentClasses(a.cfg.classes, gold, pred); len(absent) > 0 {
 		warn = append(warn, fmt.Sprintf("classification: --labels names %s %s that no record has as its gold or predicted label (labels compare exactly; the records have %s): %s precision and recall are --zero-division's, and the macro average counts %s",
@@ -74,6 +77,38 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %s); precision, recall and f1_score are null", a.cfg.posLabel, command.QuotedList(cl.CMLabels)))
 	}
 	return cl, warn
+}
+
+// caseTwins returns the sets of labels, each in labels' order, that are the same once trimmed of
+// white space and lower-cased ("Yes", "yes" and "YES "), in the order of their first label: a
+// model's reply "Yes" counted as a class of its own beside the gold "yes" is more likely a
+// mapping forgotten than a class meant.
+func caseTwins(labels []string) [][]string {
+	at := map[string]int{}
+	var sets [][]string
+	for _, l := range labels {
+		k := strings.ToLower(strings.TrimSpace(l))
+		if i, ok := at[k]; ok {
+			sets[i] = append(sets[i], l)
+			continue
+		}
+		at[k] = len(sets)
+		sets = append(sets, []string{l})
+	}
+	return slices.DeleteFunc(sets, func(s []string) bool { return len(s) < 2 })
+}
+
+// caseTwinWarning names the first five sets of twins, and counts the others.
+func caseTwinWarning(twins [][]string) string {
+	var sets []string
+	for _, t := range twins[:min(len(twins), 5)] {
+		sets = append(sets, "("+command.QuotedList(t)+")")
+	}
+	if more := len(twins) - len(sets); more > 0 {
+		sets = append(sets, fmt.Sprintf("%d more", more))
+	}
+	return fmt.Sprintf("classification: labels that differ only in case or surrounding white space are separate classes, as scikit-learn compares labels exactly: %s; --label-map joins them (yes=yes maps \"Yes\" and \"yes \" to \"yes\")",
+		strings.Join(sets, ", "))
 }
 
 // absentClasses returns the classes, in order, that are neither a gold nor a predicted label.
