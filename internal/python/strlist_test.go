@@ -155,6 +155,7 @@ func showOpt(items []*string) string {
 func FuzzParseStrNoneList(f *testing.F) {
 	f.Add("['a', None]")
 	f.Add("[None, 'it''s', ]")
+	f.Add("[nan, 'b']")
 	f.Add("['x', 'y']")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, ok := ParseStrNoneList(s)
