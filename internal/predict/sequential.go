@@ -153,16 +153,17 @@ func (a *app) solveSequence(ctx context.Context, b *batch) error {
 		if a.settled(&st, b, order, i) {
 			continue
 		}
+		if a.seq.judge == nil {
+			// The positions answered before pass through above, their paid answers and verdicts
+			// kept; this one and those after it would be asked. Interrupted or not: no call could
+			// have been made, and the error says what a rerun needs.
+			a.unjudged(b, order[i:])
+			return nil
+		}
 		if interrupt.Asked(ctx) { // finishing: no new position goes to the model
 			a.fail(rec, interrupt.ErrNotCalled.Error())
 			st.broken = "interrupted"
 			continue
-		}
-		if a.seq.judge == nil {
-			// The positions answered before pass through above, their paid answers and verdicts
-			// kept; this one and those after it would be asked.
-			a.unjudged(b, order[i:])
-			return nil
 		}
 		st.solving = true
 		if err := a.solvePosition(ctx, &st, rec); err != nil {

@@ -230,3 +230,34 @@ func TestSequentialFinish(t *testing.T) {
 		})
 	}
 }
+
+// TestSequentialNoJudgeFinished runs records with a sequence and no --judge-model after a finish
+// was asked (as a first signal asks it): each is still written with the error that says what a
+// rerun needs, as no call could have been made for it; it was "interrupted before the call was
+// made", which a rerun with --retry-errors would meet with the same missing flag.
+func TestSequentialNoJudgeFinished(t *testing.T) {
+	srv := newReplayServer(t, loadTranscript(t))
+	args := slices.DeleteFunc(seqArgs(t, srv.URL), func(a string) bool { return a == "--judge-model" || a == "fake-judge" })
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	var stdout, stderr bytes.Buffer
+	err := Run(ctx, append([]string{"qa-predict"}, args...), strings.NewReader(seqInput(t)), &stdout, &stderr)
+	if got := command.ExitCode(err); got != command.ExitInterrupted {
+		t.Errorf("exit code %d (%v), want %d", got, err, command.ExitInterrupted)
+	}
+	if got := srv.answeredTotal(); got != 0 {
+		t.Errorf("%d calls answered, want none", got)
+	}
+	recs := readRecords(t, stdout.Bytes())
+	if len(recs) != 14 {
+		t.Fatalf("wrote %d records, want the 14 read", len(recs))
+	}
+	for _, r := range recs {
+		if p := r.Prediction; p == nil || !strings.HasPrefix(p.Error, "needs --judge-model") {
+			t.Errorf("%s: prediction %+v, want the needs --judge-model error", r.ID, p)
+		}
+	}
+	if !strings.Contains(stderr.String(), "rerun with --judge-model and --retry-errors") {
+		t.Errorf("stderr does not say how to rerun:\n%s", stderr.String())
+	}
+}
