@@ -422,3 +422,22 @@ func TestGenericNoID(t *testing.T) {
 		})
 	}
 }
+
+func TestAnswerLike(t *testing.T) {
+	for _, tt := range []struct {
+		fields []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"context", "id"}, ""},
+		{[]string{"answer"}, "answer"},
+		{[]string{"Answer", "label"}, "Answer"},
+		{[]string{"label", "ground_truth"}, "ground_truth"},
+		{[]string{"gold", "target"}, "target"},
+		{[]string{"answer_start", "answered"}, ""},
+	} {
+		if got := answerLike(tt.fields); got != tt.want {
+			t.Errorf("answerLike(%q) = %q, want %q", tt.fields, got, tt.want)
+		}
+	}
+}

@@ -139,6 +139,23 @@ func (c *genericCount) add(rec *record.Record, m Mapping) {
 	}
 }
 
+// answerNames are names datasets give their gold answers, most likely first (HotpotQA,
+// TriviaQA and Natural Questions' exports call the field "answer").
+var answerNames = []string{"answer", "gold_answers", "gold_answer", "golden_answers", "golden_answer", "ground_truths",
+	"ground_truth", "correct_answers", "correct_answer", "expected_answer", "expected", "references", "reference",
+	"targets", "target", "label", "gold"}
+
+// answerLike returns the first of fields (shown as fieldName shows them) that answerNames names,
+// in their order, ignoring case, or "".
+func answerLike(fields []string) string {
+	for _, n := range answerNames {
+		if i := slices.IndexFunc(fields, func(f string) bool { return strings.EqualFold(f, n) }); i >= 0 {
+			return fields[i]
+		}
+	}
+	return ""
+}
+
 // hasHan reports whether s holds a Chinese character.
 func hasHan(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x2E80 && unicode.Is(unicode.Han, r) })
@@ -154,6 +171,9 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 		}
 		fmt.Fprintf(w, "qa-load: warning: %d of %s %s no answers (%s); if they are under another name, give --map answers=FIELD",
 			c.noAnswers, read, english.Form(c.noAnswers, "has", "have"), why)
+		if f := answerLike(c.fields); f != "" {
+			fmt.Fprintf(w, ", as --map answers=%s if field %q holds them", f, f)
+		}
 		if len(c.fields) > 0 {
 			fmt.Fprintf(w, " (the other fields of record %q: %s)", c.firstID, strings.Join(c.fields, ", "))
 		}
