@@ -28,7 +28,8 @@ const ExitCodesHelp = `EXIT CODES:
    2    usage error (bad or missing flag, argument or API key; unreadable file named by a flag)
    3    finished, but some records were bad or carry errors (see stderr)
    130  interrupted by SIGINT, SIGTERM or SIGHUP (completed output was flushed first;
-        when that cannot finish, a further signal or 10 s ends it without)`
+        when that cannot finish, a further signal or 10 s ends it without; qa-predict, qa-judge
+        and qa-score first let their calls in flight end, for at most 2 minutes)`
 
 // FinishHelp is the paragraph of --help of the commands that pay for model calls and run under
 // MainCalls; it says what finishGrace, termEcho and intEcho are.
@@ -39,8 +40,9 @@ before the call was made", so --retry-errors over the output makes those calls; 
 and exit 130. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
 records completed before the first unfinished one are written; when even those cannot be (a
 stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM or
-SIGHUP within a second of another, or a SIGINT within 0.1 s, counts once (make and a closing
-shell pass on the signal their process group got; timeout -s INT signals the command twice).`
+SIGHUP within a second of either, or a SIGINT within 0.1 s of one, counts once (make and a closing
+shell pass on the signal their process group got, and systemd's SendSIGHUP follows its SIGTERM
+with a SIGHUP; timeout -s INT signals the command twice).`
 
 // UsageError is a mistake in how the command was called.
 type UsageError struct{ Err error }

@@ -250,6 +250,15 @@ func SignalEcho(sig os.Signal) time.Duration {
 	return termEcho
 }
 
+// sameStop reports whether b, come within a's echo, is a's echo: the same signal, or SIGTERM and
+// SIGHUP either way round, as systemd with SendSIGHUP= follows its SIGTERM with a SIGHUP, and a
+// closing terminal's shell may pass on either after the other. A SIGINT is a person's, or
+// timeout(1)'s twice, and only a SIGINT echoes one.
+func sameStop(a, b os.Signal) bool {
+	outside := func(s os.Signal) bool { return s == syscall.SIGTERM || s == syscall.SIGHUP }
+	return a == b || outside(a) && outside(b)
+}
+
 // escalate takes MainCalls's signals until done is closed: the first asks the run to finish,
 // the second (or finishGrace) abandons its calls, the third (or interruptGrace) exits. A run of
 // ctx that makes no call (interrupt.NoCalls) is stopped as Main stops one: the first signal
@@ -348,7 +357,7 @@ const (
 
 // nextSignal waits for a signal, for grace to pass, or for done or broken to be closed, and says
 // which came first. The last signal again within echo (if any) is the same one, its echo, and
-// is not counted.
+// is not counted; so is a SIGTERM after a SIGHUP or a SIGHUP after a SIGTERM (sameStop).
 func nextSignal(sigs <-chan os.Signal, done, broken <-chan struct{}, last os.Signal, echo, grace time.Duration) (os.Signal, int) {
 	var echoed <-chan time.Time
 	if echo > 0 {
@@ -358,7 +367,7 @@ func nextSignal(sigs <-chan os.Signal, done, broken <-chan struct{}, last os.Sig
 	for {
 		select {
 		case sig := <-sigs:
-			if echoed == nil || sig != last {
+			if echoed == nil || !sameStop(sig, last) {
 				return sig, stopSignal
 			}
 		case <-echoed:

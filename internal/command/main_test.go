@@ -119,8 +119,9 @@ func TestMainStuckRun(t *testing.T) {
 
 // TestNextSignal: what ends each wait of an interrupted run. The last signal again within the
 // echo is its echo (make passing on its process group's SIGTERM, timeout(1) signalling the
-// command and then its group) and is not counted; any other signal, or the same one after the
-// echo, is. The waits here are an hour long or none, so no timing decides the outcome.
+// command and then its group) and is not counted, nor is a SIGHUP after a SIGTERM or the other way
+// round (systemd's SendSIGHUP=); a SIGINT after either, or either after a SIGINT, or any signal
+// after the echo, is. The waits here are an hour long or none, so no timing decides the outcome.
 func TestNextSignal(t *testing.T) {
 	closed := make(chan struct{})
 	close(closed)
@@ -140,6 +141,10 @@ func TestNextSignal(t *testing.T) {
 		{"echo of terminate", syscall.SIGTERM, []os.Signal{syscall.SIGTERM, os.Interrupt}, nil, time.Hour, time.Hour, stopSignal, os.Interrupt},
 		{"only an echo", syscall.SIGTERM, []os.Signal{syscall.SIGTERM}, nil, time.Hour, 0, stopGrace, syscall.SIGTERM},
 		{"echo of hangup", syscall.SIGHUP, []os.Signal{syscall.SIGHUP, syscall.SIGHUP}, nil, time.Hour, 0, stopGrace, syscall.SIGHUP},
+		{"hangup after terminate", syscall.SIGTERM, []os.Signal{syscall.SIGHUP}, nil, time.Hour, 0, stopGrace, syscall.SIGTERM},
+		{"terminate after hangup", syscall.SIGHUP, []os.Signal{syscall.SIGTERM, syscall.SIGHUP}, nil, time.Hour, 0, stopGrace, syscall.SIGHUP},
+		{"hangup after terminate's echo", syscall.SIGTERM, []os.Signal{syscall.SIGHUP}, nil, 0, time.Hour, stopSignal, syscall.SIGHUP},
+		{"interrupt after hangup", syscall.SIGHUP, []os.Signal{os.Interrupt}, nil, time.Hour, time.Hour, stopSignal, os.Interrupt},
 		{"grace", os.Interrupt, nil, nil, time.Hour, 0, stopGrace, os.Interrupt},
 		{"run returned", os.Interrupt, nil, closed, time.Hour, time.Hour, stopDone, os.Interrupt},
 	} {
@@ -162,7 +167,7 @@ func TestNextSignal(t *testing.T) {
 	if !strings.Contains(FinishHelp, "at most 2 minutes") || finishGrace != 2*time.Minute {
 		t.Errorf("FinishHelp says 2 minutes, finishGrace is %v", finishGrace)
 	}
-	if !strings.Contains(FinishHelp, "SIGHUP within a second of another, or a SIGINT within 0.1 s,") ||
+	if !strings.Contains(FinishHelp, "SIGHUP within a second of either, or a SIGINT within 0.1 s of one,") ||
 		termEcho != time.Second || intEcho != 100*time.Millisecond {
 		t.Errorf("FinishHelp says a second and 0.1 s, the echoes are %v and %v", termEcho, intEcho)
 	}

@@ -65,7 +65,7 @@ func TestHelpInterrupting(t *testing.T) {
 		for _, want := range []string{
 			"A second signal, or the 2 minutes passing, abandons the calls in flight",
 			"a third signal, or 10 s more, ends the run without them.",
-			"A SIGTERM or SIGHUP within a second of another, or a SIGINT within 0.1 s, counts once",
+			"A SIGTERM or SIGHUP within a second of either, or a SIGINT within 0.1 s of one, counts once",
 		} {
 			if !strings.Contains(help, want) {
 				t.Errorf("%s --help does not say %q", prog, want)

@@ -134,8 +134,9 @@ pipeline qa-score passes on every record that an interrupted qa-predict or qa-ju
 still writes. A second signal, or the 2 minutes passing, abandons the calls in flight: only the
 records completed before the first unfinished one are written; when even those cannot be (a
 stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM or
-SIGHUP within a second of another, or a SIGINT within 0.1 s, counts once (make and a closing
-shell pass on the signal their process group got; timeout -s INT signals the command twice).
+SIGHUP within a second of either, or a SIGINT within 0.1 s of one, counts once (make and a closing
+shell pass on the signal their process group got, and systemd's SendSIGHUP follows its SIGTERM
+with a SIGHUP; timeout -s INT signals the command twice).
 
 Examples:
    qa-score preds.jsonl > scored.jsonl
