@@ -65,6 +65,11 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	var opts []string
 	var notes spent
 	var err error
+	if err := a.prompts.blankQuestion(rec); err != nil {
+		p.Error = fmt.Sprintf("prompt: %v", err)
+		a.made(p, 0)
+		return rec, nil
+	}
 	tookNotes := a.prompts.takesNotes(rec)
 	if tookNotes {
 		var ok bool

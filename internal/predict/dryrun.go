@@ -159,6 +159,10 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 		d.AlreadyPredicted = true
 		return d
 	}
+	if err := a.prompts.blankQuestion(rec); err != nil {
+		d.Error = fmt.Sprintf("prompt: %v", err)
+		return d
+	}
 	if a.prompts.takesNotes(rec) {
 		a.prompts.textNotice(rec)
 		asks, err := prompt.LongMemEvalNotePrompts(rec, a.prompts.history)

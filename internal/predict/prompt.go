@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // genericPrompt is the prompt for records of no known dataset: the passages (title, date and text),
@@ -112,6 +114,17 @@ func newPrompter(file string, seed int64) (*prompter, error) {
 	}
 	p.custom = t
 	return p, nil
+}
+
+// blankQuestion returns the error of rec when its question is empty or only blanks (as qa-load's
+// emptyQuestion finds them) and the prompt is one of the built-in ones, all of which ask it: a
+// model would be asked nothing, and paid for it. A record of the records format is not checked
+// at load, so qa-predict is where it is found. A --template prompt need not hold the question.
+func (p *prompter) blankQuestion(rec *record.Record) error {
+	if p.custom == nil && textnorm.Strip(rec.Question) == "" {
+		return errors.New("the question is empty or only blanks: a model would be asked nothing (qa-load refuses such an item; a --template prompt need not hold the question)")
+	}
+	return nil
 }
 
 // render returns the prompt for rec and, for LoCoMo category 5, the two options in order.
