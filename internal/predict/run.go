@@ -10,6 +10,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/pipeline"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -26,8 +27,10 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	progress := command.NewRecordProgress(a.stderr, a.stdout, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)
 	opts := pipeline.Options{Concurrency: a.concurrency, Finished: progress.Finished()}
 	fails := &command.Failures{Prog: "qa-predict", Of: failureOf, NotMade: notMade}
+	read := 0
 	each := func(yield func(*record.Record) error) error {
 		return src.Each(func(rec *record.Record) error {
+			read++
 			fails.Read(rec, src.At(rec.ID, nil))
 			return yield(rec)
 		})
@@ -40,6 +43,9 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	})
 	a.tally.mu.Lock()
 	err = command.Interruption(err, written, a.tally.records)
+	if errors.Is(err, context.Canceled) && !errors.Is(err, interrupt.ErrInterrupted) && read > a.tally.records {
+		a.tally.read = read // calls abandoned: the summary says how many were read, not only finished
+	}
 	a.tally.mu.Unlock()
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = ferr // "write /dev/stdout: …", as when a write before the end fails

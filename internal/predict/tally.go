@@ -16,8 +16,11 @@ import (
 
 // tally counts what happened to the records; it is updated from worker goroutines.
 type tally struct {
-	mu         sync.Mutex
-	records    int
+	mu      sync.Mutex
+	records int // records finished: predicted, passed through or failed
+	// read is how many records the run read, set when it abandoned calls in flight (a second
+	// signal), after which fewer were finished than read; 0 otherwise.
+	read       int
 	predicted  int
 	cached     int
 	passed     int
@@ -242,8 +245,13 @@ func (t *tally) line() string {
 	if t.verdicts > 0 {
 		verdicts = fmt.Sprintf(", %d with a failed verdict", t.verdicts)
 	}
+	records := english.Count(t.records, "record", "records")
+	if t.read > 0 {
+		// Abandoned: the records not finished are not counted below, nor written.
+		records = fmt.Sprintf("%s read, %d finished", english.Count(t.read, "record", "records"), t.records)
+	}
 	s := fmt.Sprintf("%s: %d predicted (%d cached%s), %d passed through%s, %s%s; tokens %d in, %d out; %s",
-		english.Count(t.records, "record", "records"), t.predicted, t.cached, verdicts, t.passed, carried,
+		records, t.predicted, t.cached, verdicts, t.passed, carried,
 		english.Count(t.errors, "error", "errors"), command.NotCalledNote(t.notCalled, t.errors)+t.stopped.Note(t.errors),
 		t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()))
 	if n := len(t.unpriced); n > 0 {
