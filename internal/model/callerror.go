@@ -94,7 +94,8 @@ const contextFull = "model_context_window_exceeded"
 func withCause(err error, attempts *Attempts) string {
 	var ib *InBandError
 	var se *ShapeError
-	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.Is(cause, errMalformedBody) {
+	var be *bodyError
+	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.As(cause, &be) || errors.Is(cause, errMalformedBody) {
 		// The server replied, so langchaingo's words ("network error: failed to reach API
 		// server") would mislead: the reply's fault is the message.
 		return cause.Error()

@@ -1061,3 +1061,40 @@ func TestTPMNegativeUsage(t *testing.T) {
 		t.Errorf("TPM window after an empty reply of usage 12 holds %v, want 12", got)
 	}
 }
+
+// TestBodyBrokenOff: a 200 reply whose body ends before its Content-Length (the connection closed
+// partway) is retried as a transient failure, and its error says the server replied and the
+// body broke off; it said "network error: failed to reach API server", which sent a user looking
+// for a server that was up.
+func TestBodyBrokenOff(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 400\r\n\r\n" + `{"id":"c","object":"chat.completion",`)
+		buf.Flush()
+	}))
+	defer srv.Close()
+	tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
+	if err == nil {
+		t.Fatalf("Generate = %+v, want an error", resp)
+	}
+	if got := calls.Load(); got != 2 || resp.Attempts != 2 {
+		t.Errorf("%d requests reached the server in %d attempts, want 2 (retried once)", got, resp.Attempts)
+	}
+	const want = "the server replied (status 200) but its body broke off: unexpected EOF (after 2 attempts)"
+	if !strings.HasSuffix(err.Error(), want) || strings.Contains(err.Error(), "network error") {
+		t.Errorf("error %q, want it to end %q and not to call the reply a network error", err, want)
+	}
+}

@@ -17,6 +17,19 @@ import (
 	"time"
 )
 
+// bodyError is the error of a response whose body could not be read to its end: the connection
+// closed, or the attempt timed out, partway through. The server was reached and replied.
+type bodyError struct {
+	status int
+	err    error
+}
+
+func (e *bodyError) Error() string {
+	return fmt.Sprintf("the server replied (status %d) but its body broke off: %v", e.status, e.err)
+}
+
+func (e *bodyError) Unwrap() error { return e.err }
+
 // errMalformedBody is the error of a 200 reply whose JSON body does not parse; one that parses
 // but is of another shape than the reply's is a ShapeError.
 var errMalformedBody = errors.New("malformed JSON in response body")

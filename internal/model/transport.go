@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -239,7 +238,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	data, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr != nil {
-		rerr = fmt.Errorf("read response body: %w", rerr)
+		rerr = &bodyError{status: resp.StatusCode, err: rerr}
 		noteError(ctx, rerr)
 		t.noteTimedOut(ctx, actx)
 		return nil, t.transientWait(ctx, rerr), rerr
