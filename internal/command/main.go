@@ -48,6 +48,7 @@ func Main(prog string, run RunFunc) {
 	signal.Notify(sigs, stopSignals()...)
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := Stderr()
+	warnClosedStdout(stderr, prog)
 	done := make(chan struct{})
 	go forceExit(sigs, done, cancel, prog, stderr)
 	stdout, broken := watchStdout()
@@ -66,6 +67,17 @@ func Main(prog string, run RunFunc) {
 	dieOfBrokenStdout(err)
 	Report(stderr, prog, err)
 	os.Exit(ExitCode(err))
+}
+
+// warnClosedStdout warns on stderr when stdout is the null device open for reading and writing,
+// as the Go runtime opens it in place of a stdout that was closed (cmd >&-): every write then
+// succeeds and the output goes nowhere, where cat fails with "Bad file descriptor". A run is
+// not failed for it, since a parent can give that descriptor on purpose (Python's
+// subprocess.DEVNULL opens the null device so).
+func warnClosedStdout(stderr io.Writer, prog string) {
+	if nullForBoth(1) {
+		fmt.Fprintf(stderr, "%s: warning: stdout is closed (or the null device open for reading and writing): what is written to it is lost\n", prog)
+	}
 }
 
 // stopTaking stops taking signals on sigs once the run has returned, so that a signal then ends
@@ -210,6 +222,7 @@ func MainCalls(prog string, run RunFunc) {
 	ctx, abandon := context.WithCancel(context.Background())
 	ctx, finish := interrupt.WithFinish(ctx)
 	stderr := Stderr()
+	warnClosedStdout(stderr, prog)
 	stdout, broken := watchStdout()
 	done := make(chan struct{})
 	go escalate(ctx, prog, stderr, sigs, done, broken, finish, abandon)

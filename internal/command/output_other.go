@@ -10,6 +10,10 @@ import (
 // dupDescriptor opens path as any output file where there are no descriptors to duplicate.
 func dupDescriptor(path string, _ int) (*os.File, error) { return CreateOutput(path) }
 
+// nullForBoth reports whether fd is the null device open for reading and writing; no descriptor
+// is known to be here.
+func nullForBoth(int) bool { return false }
+
 // dupStdout fails where there are no descriptors to duplicate: stdout is os.Stdout itself.
 func dupStdout() (*os.File, error) { return nil, errors.ErrUnsupported }
 

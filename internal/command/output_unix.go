@@ -27,6 +27,21 @@ func dupDescriptor(path string, fd int) (*os.File, error) {
 	return os.NewFile(uintptr(d), path), nil
 }
 
+// nullForBoth reports whether fd is the null device open for reading and writing: what the Go
+// runtime puts at descriptors 0-2 found closed when the process starts (a shell's >&-), where a
+// shell's > /dev/null opens it for writing only.
+func nullForBoth(fd int) bool {
+	flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err != nil || flags&unix.O_ACCMODE != unix.O_RDWR {
+		return false
+	}
+	var st, null unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || unix.Stat(os.DevNull, &null) != nil {
+		return false
+	}
+	return st.Mode&unix.S_IFMT == unix.S_IFCHR && st.Rdev == null.Rdev
+}
+
 // dupStdout returns a duplicate of descriptor 1, named as os.Stdout is.
 func dupStdout() (*os.File, error) { return dupDescriptor(os.Stdout.Name(), 1) }
 

@@ -3,11 +3,13 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -199,5 +201,67 @@ func TestOutputWritable(t *testing.T) {
 	path := "/proc/qapipe-plot.svg"
 	if err := OutputWritable("--plot", path); err == nil || !strings.HasPrefix(err.Error(), "--plot: cannot write "+path+": ") {
 		t.Errorf("OutputWritable(--plot, %s) = %v, want an error naming --plot and the file", path, err)
+	}
+}
+
+// TestNullForBoth: the null device open for reading and writing, as the Go runtime opens it in
+// place of a closed stdout, is told apart from the null device open for writing (a shell's
+// > /dev/null) and from a file open for reading and writing.
+func TestNullForBoth(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	for _, tt := range []struct {
+		path string
+		flag int
+		want bool
+	}{
+		{os.DevNull, os.O_RDWR, true},
+		{os.DevNull, os.O_WRONLY, false},
+		{os.DevNull, os.O_RDONLY, false},
+		{file, os.O_RDWR | os.O_CREATE, false},
+	} {
+		f, err := os.OpenFile(tt.path, tt.flag, 0o600)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := nullForBoth(int(f.Fd())); got != tt.want {
+			t.Errorf("nullForBoth(%s opened %#o) = %v, want %v", tt.path, tt.flag, got, tt.want)
+		}
+		f.Close()
+	}
+}
+
+// TestMainNullHelper is the process TestMainClosedStdout runs: a command that writes a line and
+// returns. It does nothing unless QA_TEST_MAIN_NULL is set.
+func TestMainNullHelper(t *testing.T) {
+	if os.Getenv("QA_TEST_MAIN_NULL") == "" {
+		t.Skip("run by TestMainClosedStdout")
+	}
+	Main("qa-null", func(_ context.Context, _ []string, _ io.Reader, stdout, _ io.Writer) error {
+		_, err := io.WriteString(stdout, "a record\n")
+		return err
+	})
+}
+
+// TestMainClosedStdout runs a command whose stdout the shell closed (>&-): it warns that its
+// output is lost, and exits 0 all the same; one whose stdout is > /dev/null does not warn.
+func TestMainClosedStdout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	for _, tt := range []struct {
+		redirect string
+		warns    bool
+	}{{">&-", true}, {"> /dev/null", false}} {
+		cmd := exec.Command("sh", "-c", `exec "$0" -test.run='^TestMainNullHelper$' `+tt.redirect, os.Args[0])
+		cmd.Env = append(os.Environ(), "QA_TEST_MAIN_NULL=1")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%s: %v\n%s", tt.redirect, err, stderr.String())
+		}
+		const warning = "qa-null: warning: stdout is closed (or the null device open for reading and writing): what is written to it is lost\n"
+		if got := strings.Contains(stderr.String(), warning); got != tt.warns {
+			t.Errorf("%s: warned %v, want %v:\n%s", tt.redirect, got, tt.warns, stderr.String())
+		}
 	}
 }
