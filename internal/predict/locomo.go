@@ -77,6 +77,7 @@ func (a *app) locomoAsked(b *batch, dry bool) (asked []*record.Record, failed ma
 	index := make(map[*record.Record]int)
 	for _, rec := range b.recs {
 		conv, i, err := locomoPlace(rec.ID)
+		blank := a.prompts.blankQuestion(rec)
 		switch {
 		case a.passes(rec):
 			if !dry {
@@ -86,6 +87,8 @@ func (a *app) locomoAsked(b *batch, dry bool) (asked []*record.Record, failed ma
 			failed[rec] = fmt.Sprintf("--batch-size: the questions of block %d of LoCoMo conversation %s reappear after records of others: a block's records must be contiguous", i/a.locomoBatch, conv)
 		case err != nil:
 			failed[rec] = err.Error()
+		case blank != nil:
+			failed[rec] = "prompt: " + blank.Error()
 		default:
 			asked, index[rec] = append(asked, rec), i
 		}
