@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -155,13 +156,17 @@ func rawLabel(raw json.RawMessage) (string, bool) {
 	return "", false
 }
 
-// rawNumber reads a JSON number, or a string holding one (some servers quote their scores).
+// rawNumber reads a JSON number, or a string holding one (some servers quote their scores, and
+// a CSV column qa-load does not map reaches meta as text), as a number flag reads its value: a
+// finite decimal number, blanks around it ignored (command.ParseDecimal). "NaN", an infinity
+// and a hex float are no number: strconv.ParseFloat read them, so that a score "NaN" left its
+// record out as one without a score, and "Infinity" ranked it first, with no error.
 func rawNumber(raw json.RawMessage) (float64, bool) {
 	s, ok := rawLabel(raw)
 	if !ok {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	f, err := command.ParseDecimal(strings.TrimSpace(s))
 	return f, err == nil
 }
 

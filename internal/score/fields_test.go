@@ -174,3 +174,32 @@ func TestTopMembers(t *testing.T) {
 		}
 	}
 }
+
+func TestRawNumber(t *testing.T) {
+	for _, tt := range []struct {
+		raw  string
+		want float64
+		ok   bool
+	}{
+		{`3.5`, 3.5, true},
+		{`-0`, 0, true},
+		{`1e-3`, 0.001, true},
+		{`"0.9"`, 0.9, true},
+		{`" .5 "`, 0.5, true},
+		{`"NaN"`, 0, false},
+		{`"Infinity"`, 0, false},
+		{`"-inf"`, 0, false},
+		{`"0x1p-1"`, 0, false},
+		{`"1_000"`, 0, false},
+		{`"0,5"`, 0, false},
+		{`1e309`, 0, false},
+		{`true`, 0, false},
+		{`null`, 0, false},
+		{`""`, 0, false},
+	} {
+		v, ok := rawNumber(json.RawMessage(tt.raw))
+		if ok != tt.ok || ok && v != tt.want {
+			t.Errorf("rawNumber(%s) = %v, %v, want %v, %v", tt.raw, v, ok, tt.want, tt.ok)
+		}
+	}
+}
