@@ -111,6 +111,19 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 // meta, prediction and judgments.
 func decodeMembers(data []byte, v *view, rec *record.Record, facts bool) error {
 	var err error
+	// Scores and score errors are written again, from what is read of them: names that differ
+	// only in lone surrogates would be read as one, a member lost, as in judgments.
+	for _, m := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"scores", v.Scores}, {"score_errors", v.ScoreErrors}} {
+		if m.raw == nil {
+			continue
+		}
+		if err := record.KeyClash(data, m.name); err != nil {
+			return fmt.Errorf("invalid record: %w", err)
+		}
+	}
 	if v.Scores != nil {
 		// Present (even as null): remember that, so the line's member is replaced, not added.
 		if rec.Scores, err = decodeMember[float64](v.Scores, "scores", "a number"); err != nil {
