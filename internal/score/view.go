@@ -168,14 +168,15 @@ func decodeMeta(m *viewMeta, rec *record.Record, facts bool) error {
 		}
 	}
 	// The facts that decide which scores and summary groups a record belongs to: unreadable,
-	// they would drop or misfile it without a word.
-	var err error
-	switch {
-	case rec.InDataset("locomo"):
-		_, _, err = rec.LoCoMoCategory()
-	case rec.InDataset("longmemeval"):
-		_, err = rec.Abstention()
+	// they would drop or misfile it without a word. The abstention is read of every record, as
+	// qa-judge reads it (its rules judge takes it on any record), so that a line qa-judge fails
+	// is not scored here as if the fact were absent.
+	if rec.InDataset("locomo") {
+		if _, _, err := rec.LoCoMoCategory(); err != nil {
+			return err
+		}
 	}
+	_, err := rec.Abstention()
 	return err
 }
 
