@@ -1122,3 +1122,25 @@ func TestReaderDropsLongLineBuffer(t *testing.T) {
 		t.Errorf("buffer capacity %d after a line too long to keep and a short line, want at most %d", c, keepBuf)
 	}
 }
+
+// TestHasSchema: a line with a "schema" member is a record, if perhaps a bad one, unless the
+// schema is null or 0, which Validate finds missing; a line cut after its schema still counts.
+func TestHasSchema(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{`{"schema":1,"id":"a"}`, true},
+		{`{"schema":"1","id":"a"}`, true},
+		{`{"schema":2,"id":"a","answers":3}`, true},
+		{`{"schema":1,"id":"a","answers":["x"`, true},
+		{`{"schema":null,"id":"a"}`, false},
+		{`{"schema": 0 ,"id":"a"}`, false},
+		{`{"id":"a"}`, false},
+		{`["schema",1]`, false},
+	} {
+		if got := HasSchema([]byte(tt.line)); got != tt.want {
+			t.Errorf("HasSchema(%s) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}

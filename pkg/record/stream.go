@@ -97,8 +97,10 @@ func (r *Reader) decode(line []byte) (*Record, error) {
 }
 
 // HasSchema reports whether line is a JSON object with a "schema" member: a record, if perhaps a
-// bad one. A line that is no whole JSON value counts when a "schema" member comes before what
-// breaks it: a record cut short (the last line of an input whose writer stopped) or mistyped.
+// bad one. A schema of null or 0 is none, as Validate finds it missing ("schema" missing or 0),
+// so that a file whose lines all carry one is no file of records in every stage. A line that is
+// no whole JSON value counts when a "schema" member comes before what breaks it: a record cut
+// short (the last line of an input whose writer stopped) or mistyped.
 func HasSchema(line []byte) bool {
 	if !bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) {
 		return false
@@ -107,7 +109,8 @@ func HasSchema(line []byte) bool {
 		Schema json.RawMessage `json:"schema"`
 	}
 	if unmarshal(line, &v) == nil {
-		return v.Schema != nil
+		s := string(bytes.TrimSpace(v.Schema))
+		return v.Schema != nil && s != "null" && s != "0"
 	}
 	return headHasSchema(line)
 }
