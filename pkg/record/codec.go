@@ -52,7 +52,7 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 	var p plain
 	src, extra, empty, err := decodeKnown(b, recordKeys, &p)
 	if err != nil {
-		return judgmentPath(b, err)
+		return contextPath(b, judgmentPath(b, err))
 	}
 	if err := surrogateClash(src); err != nil {
 		return err

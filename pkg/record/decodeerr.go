@@ -108,6 +108,36 @@ func judgmentPath(b []byte, err error) error {
 	return err
 }
 
+// contextPath puts the passage's index into the path of a type error in one of the passages of
+// the record b ("context.sentences[1]" becomes "context[2].sentences[1]"): Passage's decoder does
+// not know its place in the list. The first passage in b that does not decode is the one the
+// error came from.
+func contextPath(b []byte, err error) error {
+	te, ok := err.(*gojson.UnmarshalTypeError)
+	if !ok || !strings.HasPrefix(te.Field, "context.") {
+		return err
+	}
+	ms, serr := Members(b)
+	if serr != nil {
+		return err
+	}
+	for _, m := range ms {
+		var items []json.RawMessage
+		if m.Key != "context" || json.Unmarshal(b[m.ValueStart:m.End], &items) != nil {
+			continue
+		}
+		for i, item := range items {
+			var v Passage
+			if unmarshal(item, &v) != nil {
+				placed := *te
+				placed.Field = fmt.Sprintf("context.%d.%s", i, strings.TrimPrefix(te.Field, "context."))
+				return &placed
+			}
+		}
+	}
+	return err
+}
+
 var rawType = reflect.TypeFor[gojson.RawMessage]()
 
 // jsonKind names the JSON values that decode into t.
