@@ -23,7 +23,7 @@ const MetaPosition = "evalearn_position"
 const MetaType = "evalearn_type"
 
 // ErrNoSequence marks a record that has no sequence placement; EvaLearn skips such records.
-var ErrNoSequence = errors.New("no sequence id or position")
+var ErrNoSequence = errors.New("no sequence id, or no sequence position of 1 or more")
 
 // Observe turns a judged record into an Observation. Correctness is evalearn.Verdict's score > 0:
 // the judgment's score when the judge scored it, else the judge's raw reply read by
