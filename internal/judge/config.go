@@ -61,7 +61,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "num-ctx", EnvVars: []string{"QA_JUDGE_NUM_CTX"}, Usage: "ollama only: the judge model's context window in `TOKENS` (Ollama's num_ctx, sent with every judge call; 0: none sent, the server's, which may be as little as 2048 and cuts a longer prompt without an error)"},
 		&cli.IntFlag{Name: "parse-retries", Value: 2, EnvVars: []string{"QA_JUDGE_PARSE_RETRIES"}, Usage: "times an unparsable reply is asked again"},
 		&cli.BoolFlag{Name: "force", EnvVars: []string{"QA_JUDGE_FORCE"}, Usage: "judge records already judged under NAME again"},
-		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error); the others pass through"},
+		&cli.BoolFlag{Name: "retry-errors", EnvVars: []string{"QA_JUDGE_RETRY_ERRORS"}, Usage: "judge again the records whose judgment under NAME failed (error), and judge those not yet judged; the others pass through"},
 		&cli.BoolFlag{Name: "allow-self-judge", EnvVars: []string{"QA_JUDGE_ALLOW_SELF_JUDGE"}, Usage: "allow the judge to be the provider and model that made the predictions"},
 		// The model-call flags below have qa-predict's names, meanings and defaults (model.Setup);
 		// only their environment variables differ, so a pipeline can set the two models apart.

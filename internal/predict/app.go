@@ -238,7 +238,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_PRICES"}},
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies (the EvaLearn judge's included) have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_MAX_COST"}},
 		&cli.BoolFlag{Name: "force", Usage: "predict again records that already have a prediction", EnvVars: []string{"QA_FORCE"}},
-		&cli.BoolFlag{Name: "retry-errors", Usage: "predict again the records whose prediction failed (prediction.error); the others pass through", EnvVars: []string{"QA_RETRY_ERRORS"}},
+		&cli.BoolFlag{Name: "retry-errors", Usage: "predict again the records whose prediction failed (prediction.error), and those not yet predicted; the others pass through", EnvVars: []string{"QA_RETRY_ERRORS"}},
 		&cli.StringFlag{Name: "template", Usage: "prompt template `FILE` (Go text/template over the record)", EnvVars: []string{"QA_TEMPLATE"}},
 		&cli.IntFlag{Name: "sample-index", Usage: "for repeated sampling (temperature > 0): this run's sample number `K`; each K has its own cache entries, and is sent --seed+K when --seed is sent, so runs with K = 0, 1, … give independent answers instead of one cached or seeded reply", EnvVars: []string{"QA_SAMPLE_INDEX"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter and LoCoMo option order; also sent to openai and ollama models when set, unless 0 (langchaingo leaves a seed of 0 out), plus --sample-index", Value: 1, EnvVars: []string{"QA_SEED"}},
