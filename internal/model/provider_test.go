@@ -103,6 +103,18 @@ func replyClient(t *testing.T, w wire, reply string) Client {
 	return c
 }
 
+// retryingOpenAI is an openai client of the server at url (its /v1) that makes retries more
+// attempts after a failed one, a millisecond apart.
+func retryingOpenAI(t *testing.T, url string, retries int) Client {
+	t.Helper()
+	tr := NewTransport(TransportConfig{MaxRetries: retries, Backoff: time.Millisecond})
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: url + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // wireModels names a model of each provider for the requests the wire tests send.
 var wireModels = map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-20241022", "ollama": "llama3", "googleai": "gemini-2.0-flash"}
 
@@ -321,12 +333,8 @@ func TestCallErrorCause(t *testing.T) {
 		{"closed port", closed, []string{"failed to reach API server (", "connection refused"}, ""},
 		{"dropped, then 400", flaky.URL, []string{"400", "bad request body"}, "EOF"},
 	} {
-		tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
-		c, err := New(context.Background(), Config{Provider: "openai", BaseURL: tc.url + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = c.Generate(context.Background(), testRequest("openai", "m"))
+		c := retryingOpenAI(t, tc.url, 1)
+		_, err := c.Generate(context.Background(), testRequest("openai", "m"))
 		if err == nil {
 			t.Fatalf("%s: Generate succeeded", tc.name)
 		}
@@ -713,11 +721,7 @@ func TestInBandError(t *testing.T) {
 				io.WriteString(w, tc.replies[min(n, len(tc.replies))-1])
 			}))
 			defer srv.Close()
-			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond})
-			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := retryingOpenAI(t, srv.URL, 2)
 			resp, err := c.Generate(context.Background(), testRequest("openai", "openai/gpt-4o-mini"))
 			if got := calls.Load(); got != tc.calls {
 				t.Errorf("%d requests reached the server, want %d", got, tc.calls)
@@ -1081,11 +1085,7 @@ func TestBodyBrokenOff(t *testing.T) {
 		buf.Flush()
 	}))
 	defer srv.Close()
-	tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond})
-	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: tr.Client()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := retryingOpenAI(t, srv.URL, 1)
 	resp, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
 	if err == nil {
 		t.Fatalf("Generate = %+v, want an error", resp)
