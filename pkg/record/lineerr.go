@@ -61,6 +61,9 @@ type UTF8Error struct {
 	// Within names the part of the line Column counts in ("cell": a CSV cell, whose column
 	// in the line its quoting hides); "" for the line.
 	Within string
+	// Wide is set when the text holds NUL bytes too: most likely UTF-16 or UTF-32 without a byte
+	// order mark, which converting from Latin-1 would garble.
+	Wide bool
 }
 
 func (e *UTF8Error) Error() string {
@@ -68,8 +71,15 @@ func (e *UTF8Error) Error() string {
 	if e.Within != "" {
 		at = fmt.Sprintf("byte %d of the %s", e.Column, e.Within)
 	}
+	if e.Wide {
+		return fmt.Sprintf("not UTF-8 text: byte 0x%02X at %s, and NUL bytes: %s", e.Byte, at, wideAdvice)
+	}
 	return fmt.Sprintf("not UTF-8 text: byte 0x%02X at %s (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)", e.Byte, at)
 }
+
+// wideAdvice is what a line holding NUL bytes most likely is, and how to mend it: no JSON text
+// holds a raw NUL, and UTF-16 and UTF-32 put one beside every ASCII character.
+const wideAdvice = "text in UTF-16 or UTF-32 without a byte order mark? convert the file to UTF-8 first (iconv -f UTF-16LE -t utf-8, or from UTF-16BE, UTF-32LE or UTF-32BE)"
 
 // CheckUTF8 returns nil when b is UTF-8 text, else a *UTF8Error naming the first byte that is
 // not, its column counted from b's start.
@@ -89,7 +99,7 @@ func CheckUTF8(b []byte) *UTF8Error {
 		}
 		i += size
 	}
-	return &UTF8Error{Byte: b[i], Column: i + 1}
+	return &UTF8Error{Byte: b[i], Column: i + 1, Wide: bytes.IndexByte(b, 0) >= 0}
 }
 
 // ErrCutLine is wrapped by the error of a last line that has no line end and is no whole JSON
@@ -118,10 +128,14 @@ func InvalidLine(line []byte, err error) error {
 	if bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema == nil && v.ID == nil {
 		return errNotRecord
 	}
-	if col := NotJSON(line); col > 0 {
-		return fmt.Errorf("not JSON at column %d: %s", col, DescribeDecodeError(err))
+	wide := ""
+	if bytes.IndexByte(line, 0) >= 0 {
+		wide = " (NUL bytes in the line: " + wideAdvice + ")"
 	}
-	return fmt.Errorf("invalid record: %s", DescribeDecodeError(err))
+	if col := NotJSON(line); col > 0 {
+		return fmt.Errorf("not JSON at column %d: %s%s", col, DescribeDecodeError(err), wide)
+	}
+	return fmt.Errorf("invalid record: %s%s", DescribeDecodeError(err), wide)
 }
 
 // NotJSON returns the 1-based byte column at which line, one that did not decode, shows itself

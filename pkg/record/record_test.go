@@ -419,6 +419,9 @@ func TestCheckUTF8(t *testing.T) {
 		{"x\xed\xa0\x80", "byte 0xED at column 2"},    // a UTF-16 surrogate
 		{"\xf4\x90\x80\x80", "byte 0xF4 at column 1"}, // beyond U+10FFFF
 		{"é\xff", "byte 0xFF at column 3"},
+		{"caf\xe9", "iconv -f latin1"},
+		// UTF-16LE without a byte order mark: é is E9 00, so a Latin-1 conversion would garble it.
+		{"{\x00\"\x00\xe9\x00\"\x00}\x00", "byte 0xE9 at column 5, and NUL bytes: text in UTF-16 or UTF-32 without a byte order mark?"},
 	} {
 		err := CheckUTF8([]byte(c.in))
 		switch {
@@ -1141,6 +1144,26 @@ func TestHasSchema(t *testing.T) {
 	} {
 		if got := HasSchema([]byte(tt.line)); got != tt.want {
 			t.Errorf("HasSchema(%s) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
+
+// TestInvalidLineWide: a line that holds NUL bytes, which no JSON text does, is named as UTF-16 or
+// UTF-32 without a byte order mark, begun as JSON or not; another line is not.
+func TestInvalidLineWide(t *testing.T) {
+	const wide = "(NUL bytes in the line: text in UTF-16 or UTF-32 without a byte order mark?"
+	for _, tt := range []struct {
+		line string
+		want bool
+	}{
+		{"{\x00\"\x00a\x00\"\x00}\x00", true}, // UTF-16LE
+		{"\x00{\x00\"\x00a\x00\"\x00}", true}, // UTF-16BE
+		{`{"schema":1,"id":"a",}`, false},
+	} {
+		var v Record
+		err := InvalidLine([]byte(tt.line), unmarshal([]byte(tt.line), &v))
+		if got := strings.Contains(err.Error(), wide); got != tt.want {
+			t.Errorf("InvalidLine(%q) = %v; says UTF-16 %v, want %v", tt.line, err, got, tt.want)
 		}
 	}
 }
