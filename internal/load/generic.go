@@ -134,10 +134,46 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 			return nil, badf(in, line, rec.ID, "field %q: %v", "supporting_facts", err)
 		}
 	}
+	// The abstention, left to meta, which qa-judge and qa-score read as true or false and refuse
+	// otherwise: a CSV cell (text) or a JSON string that spells one is read as it; any other
+	// value is a bad item here, where it was found only two stages on.
+	if raw, ok := item.obj["abstention"]; ok && !isNull(raw) {
+		b, keep, err := abstentionValue(raw)
+		if err != nil {
+			return nil, badf(in, line, rec.ID, "field %q: %v", "abstention", err)
+		}
+		if keep {
+			item.obj["abstention"] = b
+		} else {
+			delete(item.obj, "abstention")
+		}
+	}
 	for k, v := range item.obj {
 		setMeta(rec, k, v)
 	}
 	return rec, nil
+}
+
+// abstentionValue returns the JSON of raw, an abstention field's value, as the true or false it
+// spells (true or false; in text, as a CSV cell holds it, True, TRUE, false, …, blanks around it
+// ignored), and whether to keep it: an empty text, a CSV cell left empty as pandas writes a
+// missing value, is no abstention given. Anything else is the error.
+func abstentionValue(raw jsonRaw) (jsonRaw, bool, error) {
+	switch t := bytes.TrimSpace(raw); string(t) {
+	case "true", "false":
+		return t, true, nil
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false, fmt.Errorf("want true or false, got %s", record.Kind(raw))
+	}
+	switch v := strings.ToLower(strings.TrimSpace(s)); v {
+	case "true", "false":
+		return jsonRaw(v), true, nil
+	case "":
+		return nil, false, nil
+	}
+	return nil, false, fmt.Errorf("want true or false, got %q", s)
 }
 
 // taker takes the sources of record fields, as m maps them, out of a generic item, keeping the
