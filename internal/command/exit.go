@@ -28,8 +28,9 @@ const ExitCodesHelp = `EXIT CODES:
    2    usage error (bad or missing flag, argument or API key; unreadable file named by a flag)
    3    finished, but some records were bad or carry errors (see stderr)
    130  interrupted by SIGINT, SIGTERM or SIGHUP (completed output was flushed first;
-        when that cannot finish, a further signal or 10 s ends it without; qa-predict, qa-judge
-        and qa-score first let their calls in flight end, for at most 2 minutes)`
+        when that cannot finish, a further signal or 10 s ends it without); in qa-predict,
+        qa-judge and qa-score the first signal lets the calls in flight end, for at most 2
+        minutes, and a second abandons them, the completed output still flushed`
 
 // FinishHelp is the paragraph of --help of the commands that pay for model calls and run under
 // MainCalls; it says what finishGrace, termEcho and intEcho are.
