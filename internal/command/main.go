@@ -76,7 +76,7 @@ func Main(prog string, run RunFunc) {
 // subprocess.DEVNULL opens the null device so).
 func warnClosedStdout(stderr io.Writer, prog string) {
 	if nullForBoth(1) {
-		fmt.Fprintf(stderr, "%s: warning: stdout is closed (or the null device open for reading and writing): what is written to it is lost\n", prog)
+		fmt.Fprintf(stderr, "%s: warning: stdout is the null device open for reading and writing (as when the shell closed it, >&-): what is written to it is lost\n", prog)
 	}
 }
 
@@ -251,11 +251,13 @@ var (
 	intEcho  = 100 * time.Millisecond
 )
 
-// SignalEcho returns how soon after sig the same signal again is its echo, not a second one (for
-// tests that signal a command twice as a person does): a second for SIGTERM and SIGHUP, which
-// make and a closing shell pass on to their commands when the commands' process group may have
-// had them already, and 0.1 s for SIGINT, which timeout(1) sends to the command and then to its
-// process group, microseconds apart, while a person's second Ctrl-C comes later than that.
+// SignalEcho returns how soon after sig the same signal again (or, after a SIGTERM or SIGHUP,
+// either of them: sameStop) is its echo, not a second one (for tests that signal a command twice
+// as a person does): a second for SIGTERM and SIGHUP, which make and a closing shell pass on to
+// their commands when the commands' process group may have had them already, and which systemd
+// with SendSIGHUP= sends one after the other; and 0.1 s for SIGINT, which timeout(1) sends to the
+// command and then to its process group, microseconds apart, while a person's second Ctrl-C comes
+// later than that.
 func SignalEcho(sig os.Signal) time.Duration {
 	if sig == os.Interrupt {
 		return intEcho

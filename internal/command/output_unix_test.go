@@ -259,7 +259,7 @@ func TestMainClosedStdout(t *testing.T) {
 		if err := cmd.Run(); err != nil {
 			t.Errorf("%s: %v\n%s", tt.redirect, err, stderr.String())
 		}
-		const warning = "qa-null: warning: stdout is closed (or the null device open for reading and writing): what is written to it is lost\n"
+		const warning = "qa-null: warning: stdout is the null device open for reading and writing (as when the shell closed it, >&-): what is written to it is lost\n"
 		if got := strings.Contains(stderr.String(), warning); got != tt.warns {
 			t.Errorf("%s: warned %v, want %v:\n%s", tt.redirect, got, tt.warns, stderr.String())
 		}
