@@ -33,12 +33,13 @@ writes the image to stdout instead of the report, which then goes to --output FI
 redirected to, and an --output naming it is refused where stdout carries the image or the JSON
 report. A PNG's font has no Chinese, Japanese or Korean characters: its legend names a type whose
 name it cannot draw by its place ("type #2"), and a warning says which name that is (an SVG shows
-every name). Warnings go to stderr. Records without a sequence, and records whose prediction or
---judge judgment failed (counted as wrong, as EvaLearn does), make the exit status 3; so does a
-run in which no record has a verdict under the --judge name (unjudged records, or a misspelt
-name), whose report would read 0. A record that a later one of the same sequence and position
-replaces (EvaLearn keeps the last), or at a position outside 1 to M (ignored, with a warning for a
-failed one), counts for none of these, as its verdict counts for nothing.
+every name). Warnings go to stderr. Records without a sequence (no id, or no position of 1 or
+more), and records whose prediction or --judge judgment failed (counted as wrong, as EvaLearn
+does), make the exit status 3; so does a run in which no record has a verdict under the --judge
+name (unjudged records, or a misspelt name), whose report would read 0. A record that a later one
+of the same sequence and position replaces (EvaLearn keeps the last), or at a position past M
+(ignored, with a warning for a failed one), counts for none of these, as its verdict counts for
+nothing.
 
 Examples:
    qa-load --format evalearn-results results.json | qa-learncurve --problems 7 --warmup 3 --plot curve.png
@@ -168,7 +169,7 @@ func badRecords(src *command.Source, unplaced, placed, failed, unjudged int, noV
 	if noVerdict != "" {
 		unjudgedCount = command.Count{N: unjudged, Singular: "record counted as wrong: " + noVerdict, Plural: "records counted as wrong: " + noVerdict}
 	}
-	skipped := command.Count{N: unplaced, Singular: "record without a sequence skipped", Plural: "records without a sequence skipped"}
+	skipped := command.Count{N: unplaced, Singular: "record without a sequence id or position skipped", Plural: "records without a sequence id or position skipped"}
 	if placed == 0 { // records of another benchmark, most likely
 		skipped.Singular += ": " + notSequential
 		skipped.Plural += ": " + notSequential

@@ -44,7 +44,7 @@ func TestPipeline(t *testing.T) {
 			if code := command.ExitCode(err); code != wantCode {
 				t.Fatalf("qa-learncurve: exit %d (%v), want %d: %d results without a sequence\n%s", code, err, wantCode, n, stderr.String())
 			}
-			if skipped := english.Count(n, "record", "records") + " without a sequence skipped"; n > 0 && err.Error() != skipped {
+			if skipped := english.Count(n, "record", "records") + " without a sequence id or position skipped"; n > 0 && err.Error() != skipped {
 				t.Errorf("qa-learncurve: %q, want %q", err, skipped)
 			}
 			want, err := os.ReadFile(g.name)
