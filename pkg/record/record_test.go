@@ -1139,6 +1139,10 @@ func TestHasSchema(t *testing.T) {
 		{`{"schema":1,"id":"a","answers":["x"`, true},
 		{`{"schema":null,"id":"a"}`, false},
 		{`{"schema": 0 ,"id":"a"}`, false},
+		{`{"schema":-0,"id":"a"}`, false},
+		{`{"schema":0.0,"id":"a"}`, false},
+		{`{"schema":null,"id":"a","answers":["x"`, false},
+		{`{"schema":0,"id":"a","answers":["x"`, false},
 		{`{"id":"a"}`, false},
 		{`["schema",1]`, false},
 	} {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // DefaultMaxLine is the default longest line a Reader accepts. Long-context records (LongMemEval
@@ -109,10 +110,20 @@ func HasSchema(line []byte) bool {
 		Schema json.RawMessage `json:"schema"`
 	}
 	if unmarshal(line, &v) == nil {
-		s := string(bytes.TrimSpace(v.Schema))
-		return v.Schema != nil && s != "null" && s != "0"
+		return v.Schema != nil && !noSchema(v.Schema)
 	}
 	return headHasSchema(line)
+}
+
+// noSchema reports whether v, a "schema" member's value, gives no schema as Validate reads it:
+// null, or a number that is 0 (0, -0, 0.0, 0e3).
+func noSchema(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	if string(v) == "null" {
+		return true
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	return err == nil && f == 0 && len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9')
 }
 
 // errNotRecord is the error of a line with neither an id nor a schema.
@@ -253,9 +264,9 @@ func headID(head []byte) string {
 // of a whole line, so that a file of such records is not taken for no file of records.
 func headHasSchema(head []byte) bool {
 	found := false
-	walkMembers(head, func(q []byte, escaped bool, _, _, _ int) error { //nolint:errcheck // a cut line ends in an error
+	walkMembers(head, func(q []byte, escaped bool, _, vStart, vEnd int) error { //nolint:errcheck // a cut line ends in an error
 		if key, err := decodeKey(q, escaped); err == nil && key == "schema" {
-			found = true
+			found = !noSchema(head[vStart:vEnd])
 		}
 		return nil
 	})
