@@ -176,7 +176,11 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 			if isJSONList(cell) {
 				b = []byte(cell)
 			} else if items, ok := python.ParseStrNoneList(cell); ok {
-				b, _ = jsonMarshal(items) // a None as null, which makes the row bad, as in JSON
+				if j := slices.Index(items, nil); j >= 0 { // a missing value, which makes the row bad, as a null in JSON
+					id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
+					return nil, badf(c.in, line, id, "field %q: item %d is None or nan, a missing value; want a list of strings", header[i], j+1)
+				}
+				b, _ = jsonMarshal(items)
 			}
 		}
 		if h := header[i]; h != "" && (h == c.goldFacts || h == c.predFacts) {
