@@ -8,9 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // BenchmarkThroughput runs qa-predict against a loopback OpenAI-compatible server that answers
@@ -47,12 +48,12 @@ func benchThroughput(b *testing.B, latency time.Duration, rounds int) {
 	b.ReportAllocs()
 	var cpu time.Duration
 	for b.Loop() {
-		before := cpuTime()
+		before := clitest.CPUTime()
 		var out bytes.Buffer
 		if err := Run(context.Background(), args, strings.NewReader(input), &out, io.Discard); err != nil {
 			b.Fatal(err)
 		}
-		cpu += cpuTime() - before
+		cpu += clitest.CPUTime() - before
 	}
 	n := float64(records * b.N)
 	achieved := n / b.Elapsed().Seconds()
@@ -61,12 +62,4 @@ func benchThroughput(b *testing.B, latency time.Duration, rounds int) {
 	b.ReportMetric(ideal, "ideal-req/s")
 	b.ReportMetric(100*achieved/ideal, "%-of-ideal")
 	b.ReportMetric(float64(cpu.Microseconds())/n, "cpu-µs/record")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -82,7 +83,7 @@ func BenchmarkCommandCorpus(b *testing.B) {
 func benchCommand(b *testing.B, flags ...string) {
 	args := append(append([]string{"qa-score"}, flags...), writeBenchFile(b, benchRecords))
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := clitest.CPUTime()
 	for b.Loop() {
 		if err := Run(context.Background(), args, nil, io.Discard, io.Discard); err != nil {
 			b.Fatal(err)
@@ -96,7 +97,7 @@ func benchCommand(b *testing.B, flags ...string) {
 func BenchmarkDecodeEncode(b *testing.B) {
 	name := writeBenchFile(b, benchRecords)
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := clitest.CPUTime()
 	for b.Loop() {
 		w := record.NewWriter(io.Discard)
 		eachRecord(b, name, func(rec *record.Record) {
@@ -157,7 +158,7 @@ func BenchmarkSummarize(b *testing.B) {
 func reportRates(b *testing.B, cpu0 time.Duration) {
 	n := float64(b.N) * benchRecords
 	b.ReportMetric(n/b.Elapsed().Seconds(), "records/s")
-	if cpu := cpuTime() - cpu0; cpu > 0 {
+	if cpu := clitest.CPUTime() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(cpu.Nanoseconds())/n, "cpu-ns/record")
 	}
 }
