@@ -1140,7 +1140,7 @@ func TestHasSchema(t *testing.T) {
 		{`{"schema":null,"id":"a"}`, false},
 		{`{"schema": 0 ,"id":"a"}`, false},
 		{`{"schema":-0,"id":"a"}`, false},
-		{`{"schema":0.0,"id":"a"}`, false},
+		{`{"schema":0.0,"id":"a"}`, true},
 		{`{"schema":null,"id":"a","answers":["x"`, false},
 		{`{"schema":0,"id":"a","answers":["x"`, false},
 		{`{"id":"a"}`, false},

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 )
 
 // DefaultMaxLine is the default longest line a Reader accepts. Long-context records (LongMemEval
@@ -98,7 +97,7 @@ func (r *Reader) decode(line []byte) (*Record, error) {
 }
 
 // HasSchema reports whether line is a JSON object with a "schema" member: a record, if perhaps a
-// bad one. A schema of null or 0 is none, as Validate finds it missing ("schema" missing or 0),
+// bad one. A schema of null, 0 or -0 is none, as Validate finds it missing ("schema" missing or 0),
 // so that a file whose lines all carry one is no file of records in every stage. A line that is
 // no whole JSON value counts when a "schema" member comes before what breaks it: a record cut
 // short (the last line of an input whose writer stopped) or mistyped.
@@ -115,15 +114,15 @@ func HasSchema(line []byte) bool {
 	return headHasSchema(line)
 }
 
-// noSchema reports whether v, a "schema" member's value, gives no schema as Validate reads it:
-// null, or a number that is 0 (0, -0, 0.0, 0e3).
+// noSchema reports whether v, a "schema" member's value, gives no schema as Validate reads it
+// ("missing or 0"): null, 0 or -0. A 0.0 is a schema written wrong, which the decoder refuses as
+// no integer: a record's error.
 func noSchema(v []byte) bool {
-	v = bytes.TrimSpace(v)
-	if string(v) == "null" {
+	switch string(bytes.TrimSpace(v)) {
+	case "null", "0", "-0":
 		return true
 	}
-	f, err := strconv.ParseFloat(string(v), 64)
-	return err == nil && f == 0 && len(v) > 0 && (v[0] == '-' || '0' <= v[0] && v[0] <= '9')
+	return false
 }
 
 // errNotRecord is the error of a line with neither an id nor a schema.
