@@ -176,8 +176,9 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 			if isJSONList(cell) {
 				b = []byte(cell)
 			} else if items, ok := python.ParseStrNoneList(cell); ok {
-				if j := slices.Index(items, nil); j >= 0 { // a missing value, which makes the row bad, as a null in JSON
-					id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
+				// A missing value makes the row bad, as a null in JSON does; the id is the record's.
+				if j := slices.Index(items, nil); j >= 0 {
+					id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line}))
 					return nil, badf(c.in, line, id, "field %q: item %d is None or nan, a missing value; want a list of strings", header[i], j+1)
 				}
 				b, _ = jsonMarshal(items)

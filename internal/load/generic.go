@@ -155,25 +155,31 @@ func genericRecord(in Input, line int, id string, item fields, m Mapping) (*reco
 }
 
 // abstentionValue returns the JSON of raw, an abstention field's value, as the true or false it
-// spells (true or false; in text, as a CSV cell holds it, True, TRUE, false, …, blanks around it
-// ignored), and whether to keep it: an empty text, a CSV cell left empty as pandas writes a
-// missing value, is no abstention given. Anything else is the error.
+// spells (true or false; in text, as a CSV cell holds it, True, TRUE, false, …, or 1 and 0, as
+// pandas writes a column of flags, blanks around it ignored), and whether to keep it: an empty
+// text, or nan, a CSV cell of a missing value as pandas writes one, is no abstention given.
+// Anything else is the error.
 func abstentionValue(raw jsonRaw) (jsonRaw, bool, error) {
 	switch t := bytes.TrimSpace(raw); string(t) {
 	case "true", "false":
 		return t, true, nil
 	}
 	var s string
+	const hint = " (the later stages read it so; rename the field to keep it in meta as it is)"
 	if json.Unmarshal(raw, &s) != nil {
-		return nil, false, fmt.Errorf("want true or false, got %s", record.Kind(raw))
+		return nil, false, fmt.Errorf("want true or false, got %s%s", record.Kind(raw), hint)
 	}
 	switch v := strings.ToLower(strings.TrimSpace(s)); v {
 	case "true", "false":
 		return jsonRaw(v), true, nil
-	case "":
+	case "1":
+		return jsonRaw("true"), true, nil
+	case "0":
+		return jsonRaw("false"), true, nil
+	case "", "nan":
 		return nil, false, nil
 	}
-	return nil, false, fmt.Errorf("want true or false, got %q", s)
+	return nil, false, fmt.Errorf("want true or false, got %q%s", s, hint)
 }
 
 // taker takes the sources of record fields, as m maps them, out of a generic item, keeping the
