@@ -12,6 +12,9 @@
 // expanded in args and put back in the outputs, so archives do not depend on folders, ports or
 // the Go version. `go test -update` rewrites the expected sections from what the run produced.
 //
+// Beside the runner, the package holds what the commands' tests share: loopback servers of the
+// providers' wire formats, child processes to signal, and CPUTime for the benchmarks.
+//
 // Note: the five commands each had a copy of this runner; one copy keeps their archives alike.
 package clitest
 
