@@ -89,10 +89,10 @@ without a prediction, or whose prediction failed, take no part.
    Labels: gold from answers[0] (or --label-field, e.g. meta.label; a JSON number is read as its
    literal text), predicted from prediction.text. Without --label-map labels compare exactly.
    With it, a label is trimmed, lower-cased and looked up; a hit is replaced by the mapped
-   value, a miss stays as trimmed (its own class). Labels left that differ only in case or
-   surrounding white space are warned of. Classes sort numerically when every label is an
-   integer, else by code point ("10" < "2"). --zero-division sets a 0/0 ratio (sklearn's "warn"
-   is 0).
+   value, a miss stays as trimmed (its own class). Labels left unmapped (all of them without
+   --label-map) that differ only in case or surrounding white space are warned of. Classes sort
+   numerically when every label is an integer, else by code point ("10" < "2"). --zero-division
+   sets a 0/0 ratio (sklearn's "warn" is 0).
    auc, pn, pairwise_acc, mrr, map use the number at --score-field; pn..map pair or rank the
    records of each --group-field group; relevance is the gold label when it is a number, else 1
    for --pos-label and 0 otherwise.
