@@ -78,22 +78,22 @@ func (a *app) loadFile(name string) error {
 			a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
 		}
 		a.generic = format == "jsonl" || format == "csv"
-		before := a.read + a.bad
-		if err := load(in, a.opt, a.emitter(in.DisplayName())); err != nil {
-			return err
-		}
-		a.warnEmpty(in.DisplayName(), before)
-		return nil
+		return a.loadWarned(in.DisplayName(), func() error { return load(in, a.opt, a.emitter(in.DisplayName())) })
 	})
 }
 
-// warnEmpty warns that the file named gave neither a record nor a bad item, when a.read and a.bad
-// add up to before, as they did before it was read: an empty file, or a benchmark file with no
-// question (a LoCoMo file holding []), which a run would otherwise pass over without a word.
-func (a *app) warnEmpty(name string, before int) {
+// loadWarned runs load, which reads the file named, and warns when it gave neither a record nor
+// a bad item (a.read and a.bad as they were before it): an empty file, or a benchmark file with
+// no question (a LoCoMo file holding []), which a run would otherwise pass over without a word.
+func (a *app) loadWarned(name string, load func() error) error {
+	before := a.read + a.bad
+	if err := load(); err != nil {
+		return err
+	}
 	if a.read+a.bad == before && a.ctx.Err() == nil {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %s holds no question, so it gives no record\n", name)
 	}
+	return nil
 }
 
 // detectFormat detects the format of the file name, read without --format, from its name and
@@ -192,12 +192,9 @@ func (a *app) loadEvaLearn(files []string) error {
 	defer sf.Close()
 	a.generic = false // a jsonl or csv file read before it left it set
 	sequences := Input{Name: seqs, R: textfile.NewReader(sf)}
-	before := a.read + a.bad
-	if err := EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName())); err != nil {
-		return err
-	}
-	a.warnEmpty(sequences.DisplayName(), before)
-	return nil
+	return a.loadWarned(sequences.DisplayName(), func() error {
+		return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName()))
+	})
 }
 
 // mapApplies returns a usage error when --map is given and a file is read in a format it does
