@@ -147,6 +147,9 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 		}
 		return err
 	}
+	if err := counted(namedCount{"latency_ms", "milliseconds", float64(q.LatencyMS)}, namedCount{"attempts", "a count", float64(q.Attempts)}, costCount(q.CostUSD)); err != nil {
+		return inField("prediction", err)
+	}
 	*p = Prediction(q)
 	p.Extra = extra
 	p.empty = empty
@@ -167,6 +170,9 @@ func (j *Judgment) UnmarshalJSON(b []byte) error {
 	extra, empty, err := decodeWithExtra(b, judgmentKeys, "judgment", &q)
 	if err != nil {
 		return err
+	}
+	if err := counted(namedCount{"attempts", "a count", float64(q.Attempts)}, costCount(q.CostUSD)); err != nil {
+		return inField("judgment", err)
 	}
 	*j = Judgment(q)
 	j.Extra = extra
@@ -229,6 +235,9 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
+	if err := counted(namedCount{"input_tokens", "a count", float64(q.InputTokens)}, namedCount{"output_tokens", "a count", float64(q.OutputTokens)}, namedCount{"cached_input_tokens", "a count", float64(q.CachedInputTokens)}); err != nil {
+		return inField("usage", err)
+	}
 	*u = Usage(q)
 	u.Extra = extra
 	if u.InputTokens == 0 && !givenCount(b, "input_tokens") {
@@ -238,6 +247,15 @@ func (u *Usage) UnmarshalJSON(b []byte) error {
 		u.unknown |= unknownOutput
 	}
 	return nil
+}
+
+// costCount is a cost in US dollars as counted checks it; an unknown cost (nil) is 0.
+func costCount(c *float64) namedCount {
+	v := 0.0
+	if c != nil {
+		v = *c
+	}
+	return namedCount{"cost_usd", "US dollars", v}
 }
 
 // givenCount reports whether the encoded usage b gives a count under key: its last such member

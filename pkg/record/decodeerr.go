@@ -61,6 +61,9 @@ func fieldPath(p string) string {
 // paths relative to themselves. A type error gets the prefix in its path, any other error in
 // its text.
 func inField(prefix string, err error) error {
+	if fe, ok := err.(*fieldError); ok {
+		return &fieldError{path: prefix + "." + fe.path, msg: fe.msg}
+	}
 	te, ok := err.(*gojson.UnmarshalTypeError)
 	if !ok {
 		return fmt.Errorf("%s: %w", prefix, err)
@@ -75,13 +78,37 @@ func inField(prefix string, err error) error {
 	return &moved
 }
 
+// fieldError is a value of the right JSON type that a member cannot hold (a negative count),
+// named by its path, which the decoders of the types that hold it extend (see inField).
+type fieldError struct{ path, msg string }
+
+func (e *fieldError) Error() string { return e.path + ": " + e.msg }
+
+// counted returns a fieldError for the first of the named counts that is below 0, else nil: a
+// token count, a number of attempts, a latency or a cost a stage sums or reports is never
+// negative, and a sum over records with one would be wrong without a word.
+func counted(counts ...namedCount) error {
+	for _, c := range counts {
+		if c.v < 0 {
+			return &fieldError{path: c.name, msg: "want " + c.want + ", 0 or more, got " + strconv.FormatFloat(c.v, 'g', -1, 64)}
+		}
+	}
+	return nil
+}
+
+// namedCount is a decoded count or amount with its member's name and what it holds.
+type namedCount struct {
+	name, want string
+	v          float64
+}
+
 // judgmentPath puts the judgment's name into the path of a type error in one of the judgments of
 // the record b ("judgment.score" becomes "judgments.NAME.score"): Judgment's decoder does not
 // know the key it is under. The first judgment in b that does not decode is the one the error
 // came from.
 func judgmentPath(b []byte, err error) error {
-	te, ok := err.(*gojson.UnmarshalTypeError)
-	if !ok || !strings.HasPrefix(te.Field, "judgment.") && te.Field != "judgment" {
+	field, moved, ok := pathOf(err)
+	if !ok || !strings.HasPrefix(field, "judgment.") && field != "judgment" {
 		return err
 	}
 	ms, serr := Members(b)
@@ -99,13 +126,23 @@ func judgmentPath(b []byte, err error) error {
 		for _, j := range js {
 			var v Judgment
 			if unmarshal(b[m.ValueStart:m.End][j.ValueStart:j.End], &v) != nil {
-				named := *te
-				named.Field = "judgments." + j.Key + strings.TrimPrefix(te.Field, "judgment")
-				return &named
+				return moved("judgments." + j.Key + strings.TrimPrefix(field, "judgment"))
 			}
 		}
 	}
 	return err
+}
+
+// pathOf returns the field path of a type error or a fieldError, and a function that gives the
+// error with another path; ok is false for other errors.
+func pathOf(err error) (field string, moved func(string) error, ok bool) {
+	switch e := err.(type) {
+	case *gojson.UnmarshalTypeError:
+		return e.Field, func(p string) error { m := *e; m.Field = p; return &m }, true
+	case *fieldError:
+		return e.path, func(p string) error { return &fieldError{path: p, msg: e.msg} }, true
+	}
+	return "", nil, false
 }
 
 // contextPath puts the passage's index into the path of a type error in one of the passages of
