@@ -67,9 +67,12 @@ id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and 
 {"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too, an id's
 facts without its answer making a prediction without a text, for sp_*) and
 LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole first (one that does
-not read is a usage error); a record that carries a prediction keeps it, and warnings count the
-records written without one and the file's answers to no record read. qa-score leaves a record
-without one unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD
+not read is a usage error); an answer that is a number, true or false is its str() for a CMRC 2018
+record, as its script reads it, and a bad item for another, as SQuAD's and HotpotQA's stop on it; a
+hypothesis that is no string is its str(), as evaluate_qa.py puts it in the judge prompt. A record
+that carries a prediction keeps it, and warnings count the records written without one and the
+file's answers to no record read. qa-score leaves a record without one unscored, as LongMemEval's
+scripts leave out a question with no hypothesis; SQuAD
 v1.1's, HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD
 v2.0's evaluate-v2.0.py stops on it (a KeyError).
 
@@ -266,6 +269,11 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if err := a.ctx.Err(); err != nil {
 		return err
 	}
+	if bad == nil && a.preds != nil {
+		if err := a.preds.Attach(rec); err != nil {
+			bad = &record.Error{File: file, Line: line, ID: rec.ID, Err: err}
+		}
+	}
 	if bad != nil {
 		if a.strict {
 			return bad // the run stops, exit 1, as every command's --strict does
@@ -281,9 +289,6 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		rec.Lang = a.lang
 	}
 	a.read++
-	if a.preds != nil {
-		a.preds.Attach(rec)
-	}
 	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
 		a.genericRepeat = a.generic
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -38,6 +39,9 @@ type official struct {
 	hasText bool
 	facts   []record.Fact
 	used    bool // a record read has its id
+	// notString is the kind of the file's answer when it is no string ("a number"), text its
+	// str(): CMRC 2018's script reads it so, where SQuAD's and HotpotQA's stop on it.
+	notString string
 }
 
 // ReadPredictions reads the official prediction file name (see Predictions).
@@ -79,17 +83,38 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 	return p, p.readTexts(obj, "")
 }
 
-// readTexts takes the answers of obj, {id: text}, each a string; in names the member holding obj
-// ("" for the file itself) for errors.
+// readTexts takes the answers of obj, {id: text}; in names the member holding obj ("" for the
+// file itself) for errors. An answer is a string, or in SQuAD's layout a number, true or false,
+// which CMRC 2018's script reads as its str() (see Attach); null and the rest are refused.
 func (p *Predictions) readTexts(obj map[string]jsonRaw, in string) error {
 	for id, raw := range obj {
 		var s string
-		if !isString(raw) || jsonUnmarshal(raw, &s) != nil {
+		switch {
+		case isString(raw) && jsonUnmarshal(raw, &s) == nil:
+		case in == "" && scalar(raw):
+			var err error
+			if s, err = python.StrOfJSON(raw); err != nil {
+				return fmt.Errorf("%s: %sprediction %q: %v", p.Name, in, id, err)
+			}
+			p.at(id).notString = record.Kind(raw)
+		default:
 			return fmt.Errorf("%s: %sprediction %q: want a string, got %s", p.Name, in, id, record.Kind(raw))
 		}
 		p.at(id).text, p.at(id).hasText = s, true
 	}
 	return nil
+}
+
+// scalar reports whether raw is a JSON number, true or false.
+func scalar(raw jsonRaw) bool {
+	switch r := trimSpace(raw); {
+	case len(r) == 0:
+		return false
+	case r[0] == '-' || r[0] >= '0' && r[0] <= '9':
+		return true
+	default:
+		return string(r) == "true" || string(r) == "false"
+	}
 }
 
 // readHotpotQA takes HotpotQA's answers and supporting facts.
@@ -122,11 +147,13 @@ func (p *Predictions) readHotpotQA(obj map[string]jsonRaw) error {
 }
 
 // readHypotheses takes LongMemEval's hypotheses: JSON Lines, or a JSON array, of objects with a
-// string question_id and hypothesis (other members, such as autoeval_label, are left).
+// string question_id and a hypothesis (other members, such as autoeval_label, are left). A
+// hypothesis that is no string is read as evaluate_qa.py puts it in the judge prompt, str() of it
+// (3 as "3"), as the answers are; a null one is refused, as a null answer is.
 func (p *Predictions) readHypotheses(b []byte) error {
 	type hypothesis struct {
-		QuestionID *string `json:"question_id"`
-		Hypothesis *string `json:"hypothesis"`
+		QuestionID jsonRaw `json:"question_id"`
+		Hypothesis jsonRaw `json:"hypothesis"`
 	}
 	var items []json.RawMessage
 	var lines []int
@@ -147,18 +174,27 @@ func (p *Predictions) readHypotheses(b []byte) error {
 			at = fmt.Sprintf("%s:%d", p.Name, lines[i])
 		}
 		var h hypothesis
-		if err := jsonUnmarshal(raw, &h); err != nil {
-			return fmt.Errorf("%s: want an object with question_id and hypothesis strings: %v", at, err)
+		if _, _, ok := members(raw); !ok || jsonUnmarshal(raw, &h) != nil {
+			return fmt.Errorf("%s: want an object with question_id and hypothesis, got %s", at, record.Kind(raw))
 		}
+		var id string
 		switch {
 		case h.QuestionID == nil:
 			return fmt.Errorf("%s: %v", at, missingField("question_id"))
+		case !isString(h.QuestionID) || jsonUnmarshal(h.QuestionID, &id) != nil:
+			return fmt.Errorf("%s: question_id: want a string, got %s", at, record.Kind(h.QuestionID))
 		case h.Hypothesis == nil:
-			return fmt.Errorf("%s (id %q): %v", at, *h.QuestionID, missingField("hypothesis"))
-		case p.byID[*h.QuestionID] != nil:
-			return fmt.Errorf("%s (id %q): a second hypothesis for the question (which is meant cannot be told)", at, *h.QuestionID)
+			return fmt.Errorf("%s (id %q): %v", at, id, missingField("hypothesis"))
+		case isNull(h.Hypothesis):
+			return fmt.Errorf("%s (id %q): hypothesis: want a string, got null", at, id)
+		case p.byID[id] != nil:
+			return fmt.Errorf("%s (id %q): a second hypothesis for the question (which is meant cannot be told)", at, id)
 		}
-		p.at(*h.QuestionID).text, p.at(*h.QuestionID).hasText = *h.Hypothesis, true
+		text, err := python.StrOfJSON(h.Hypothesis)
+		if err != nil {
+			return fmt.Errorf("%s (id %q): hypothesis: %v", at, id, err)
+		}
+		p.at(id).text, p.at(id).hasText = text, true
 	}
 	return nil
 }
@@ -180,8 +216,10 @@ func (p *Predictions) Len() int { return len(p.byID) }
 // "DATASET:" that qa-load puts before it (hotpotqa:5a8b57f2 is 5a8b57f2), or the id itself for a
 // record whose id has none (a generic one). A record that carries a prediction already keeps it
 // (counted in Kept). It is given every record read, so that the file's answers to records that
-// the selection leaves out are not taken for answers to no record (see Unused).
-func (p *Predictions) Attach(rec *record.Record) {
+// the selection leaves out are not taken for answers to no record (see Unused). An answer that
+// is no string attaches to a CMRC 2018 record alone, as its str(); for another it is an error,
+// as SQuAD's and HotpotQA's scripts stop on it.
+func (p *Predictions) Attach(rec *record.Record) error {
 	id := rec.ID
 	if k, ok := strings.CutPrefix(rec.ID, rec.Dataset+":"); ok && rec.Dataset != "" {
 		id = k
@@ -195,6 +233,8 @@ func (p *Predictions) Attach(rec *record.Record) {
 		if o != nil {
 			p.Kept++
 		}
+	case o != nil && o.notString != "" && rec.Dataset != "cmrc2018":
+		return fmt.Errorf("--predictions %s: prediction %q: want a string, got %s (only CMRC 2018's script reads one, as its str(); SQuAD's stops on it)", p.Name, id, o.notString)
 	case o != nil && o.hasText:
 		rec.Prediction = &record.Prediction{Text: o.text, SupportingFacts: o.facts}
 	case o != nil && o.facts != nil:
@@ -204,6 +244,7 @@ func (p *Predictions) Attach(rec *record.Record) {
 		rec.Prediction = &record.Prediction{SupportingFacts: o.facts}
 		rec.Prediction.ClearText()
 	}
+	return nil
 }
 
 // Count counts rec, a record written, in Written, and in Missing when it has no answer: no

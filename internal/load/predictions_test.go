@@ -26,7 +26,10 @@ func TestParsePredictions(t *testing.T) {
 		{"longmemeval", "{\"question_id\": \"e1\", \"hypothesis\": \"h\", \"autoeval_label\": {}}\n\n{\"question_id\": \"e2\", \"hypothesis\": \"\"}\n",
 			"longmemeval", []string{`e1="h"[]`, `e2=""[]`}, ""},
 		{"longmemeval array", `[{"question_id": "e1", "hypothesis": "h"}]`, "longmemeval", []string{`e1="h"[]`}, ""},
-		{"squad not a string", `{"q1": 3}`, "", nil, `p.json: prediction "q1": want a string, got a number`},
+		{"squad number", `{"q1": 3, "q2": 20.0, "q3": 1e16, "q4": true}`, "squad", []string{`q1="3"[]`, `q2="20.0"[]`, `q3="1e+16"[]`, `q4="True"[]`}, ""},
+		{"squad null", `{"q1": null}`, "", nil, `p.json: prediction "q1": want a string, got null`},
+		{"squad list", `{"q1": ["a"]}`, "", nil, `p.json: prediction "q1": want a string, got a list`},
+		{"hotpotqa answer number", `{"answer": {"a1": 3}}`, "", nil, `p.json: "answer": prediction "a1": want a string, got a number`},
 		{"hotpotqa answer not a string", `{"answer": {"a1": null}}`, "", nil, `p.json: "answer": prediction "a1": want a string, got null`},
 		{"hotpotqa bad sp", `{"answer": {}, "sp": {"a1": [["T", null]]}}`, "", nil,
 			`p.json: "sp": prediction "a1": want a list of [title, sentence index] pairs: `},
@@ -40,8 +43,14 @@ func TestParsePredictions(t *testing.T) {
 			`p.json:2 (id "e2"): missing field "hypothesis"`},
 		{"longmemeval twice", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e1\", \"hypothesis\": \"i\"}\n", "", nil,
 			`p.json:2 (id "e1"): a second hypothesis for the question (which is meant cannot be told)`},
-		{"longmemeval number hypothesis", `{"question_id": "e1", "hypothesis": 3}`, "", nil,
-			`p.json:1: want an object with question_id and hypothesis strings: `},
+		{"longmemeval hypotheses not strings", "{\"question_id\": \"e1\", \"hypothesis\": 3}\n{\"question_id\": \"e2\", \"hypothesis\": [\"a\", 2.50]}\n{\"question_id\": \"e3\", \"hypothesis\": false}\n",
+			"longmemeval", []string{`e1="3"[]`, `e2="['a', 2.5]"[]`, `e3="False"[]`}, ""},
+		{"longmemeval null hypothesis", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e2\", \"hypothesis\": null}\n", "", nil,
+			`p.json:2 (id "e2"): hypothesis: want a string, got null`},
+		{"longmemeval number id", `{"question_id": 7, "hypothesis": "h"}`, "", nil,
+			`p.json:1: question_id: want a string, got a number`},
+		{"longmemeval line not an object", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n[1]\n", "", nil,
+			`p.json:2: want an object with question_id and hypothesis, got a list`},
 		{"two objects", `{"q1": "a"} {"q2": "b"}`, "", nil, `p.json: more after the JSON object`},
 		{"not an object", `"a"`, "", nil, `p.json: not a prediction file: want a JSON object, or JSON Lines of objects with question_id and hypothesis, got a string`},
 		{"no JSON", `q1,a`, "", nil, `p.json: not a prediction file: `},
@@ -89,7 +98,9 @@ func TestAttachPredictions(t *testing.T) {
 		{ID: "q4", Dataset: "squad"}, // no prefix: the whole id
 	}
 	for _, r := range recs {
-		p.Attach(r)
+		if err := p.Attach(r); err != nil {
+			t.Errorf("Attach(%s): %v", r.ID, err)
+		}
 		p.Count(r)
 	}
 	var texts []string
@@ -111,6 +122,25 @@ func TestAttachPredictions(t *testing.T) {
 	}
 }
 
+// An answer that is a number, true or false attaches to a CMRC 2018 record as its str(), as
+// cmrc2018_evaluate.py reads it; to another record it is an error, as SQuAD's script stops on it.
+func TestAttachNumberAnswer(t *testing.T) {
+	p, err := parsePredictions("p.json", []byte(`{"DEV_0_QUERY_0": 2018, "q1": 3.50}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecord("cmrc2018:DEV_0_QUERY_0", "cmrc2018", "zh")
+	if err := p.Attach(rec); err != nil || rec.Prediction == nil || rec.Prediction.Text != "2018" {
+		t.Errorf("CMRC 2018 record: Attach = %v, prediction %+v; want the text 2018", err, rec.Prediction)
+	}
+	rec = newRecord("squad:q1", "squad", "en")
+	err = p.Attach(rec)
+	want := `--predictions p.json: prediction "q1": want a string, got a number (only CMRC 2018's script reads one, as its str(); SQuAD's stops on it)`
+	if err == nil || err.Error() != want || rec.Prediction != nil {
+		t.Errorf("SQuAD record: Attach = %v, prediction %+v; want error %q and none", err, rec.Prediction, want)
+	}
+}
+
 // HotpotQA's supporting facts given as an empty list (no fact named, which its evaluation scores
 // 0) are written as [], not left out as facts not given, which qa-score leaves unscored.
 func TestAttachEmptyFacts(t *testing.T) {
@@ -124,7 +154,9 @@ func TestAttachEmptyFacts(t *testing.T) {
 	} {
 		rec := newRecord(c.id, "hotpotqa", "")
 		rec.Question, rec.Answers = "q", []string{"yes"}
-		p.Attach(rec)
+		if err := p.Attach(rec); err != nil {
+			t.Fatal(err)
+		}
 		if b, err := record.Marshal(rec); err != nil || string(b) != c.want {
 			t.Errorf("record %s with its prediction = %s, %v; want %s", c.id, b, err, c.want)
 		}
