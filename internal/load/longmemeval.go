@@ -18,7 +18,7 @@ type longMemEvalItem struct {
 	Question           *string   `json:"question"`
 	Answer             jsonRaw   `json:"answer"`
 	QuestionDate       jsonRaw   `json:"question_date"`
-	HaystackSessionIDs []string  `json:"haystack_session_ids"`
+	HaystackSessionIDs []*string `json:"haystack_session_ids"`
 	HaystackDates      []jsonRaw `json:"haystack_dates"`
 	HaystackSessions   []jsonRaw `json:"haystack_sessions"`
 	AnswerSessionIDs   jsonRaw   `json:"answer_session_ids"`
@@ -124,6 +124,12 @@ func longMemEvalHaystack(in Input, line int, id string, it *longMemEvalItem) ([]
 			english.Count(len(it.HaystackDates), "haystack date", "haystack dates"),
 			english.Count(len(it.HaystackSessionIDs), "haystack session id", "haystack session ids"))
 	}
+	for i, sid := range it.HaystackSessionIDs {
+		if sid == nil {
+			// the retrieval and generation scripts match these ids to answer_session_ids
+			return nil, badf(in, line, id, "haystack session id %d: want a string, got null", i+1)
+		}
+	}
 	for i, raw := range it.HaystackSessions {
 		sess, err := longMemEvalSession(raw)
 		if err != nil {
@@ -131,7 +137,7 @@ func longMemEvalHaystack(in Input, line int, id string, it *longMemEvalItem) ([]
 		}
 		p := record.Passage{Text: sessionText(sess), Extra: map[string]jsonRaw{"turns": compact(raw)}}
 		if i < len(it.HaystackSessionIDs) {
-			p.Title = it.HaystackSessionIDs[i]
+			p.Title = *it.HaystackSessionIDs[i]
 		}
 		if i < len(it.HaystackDates) {
 			// as run_generation.py prints a session's date, str() of it: null is None
