@@ -31,13 +31,14 @@ Formats: hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaL
 EvaLearn_Sequence.json; given one, the other is read from beside it under its name),
 evalearn-results (EvaLearn's results files), jsonl and csv (generic, see --map; a row without an id
 gets FILE:LINE, FILE the file's base name, or FILE:LINE:COLUMN when it starts on the line where the
-item before it in a JSON array ends; a csv file's delimiter is the comma, tab or semicolon its
-header line holds most of, so TSV loads as csv; warnings count their records that come out with no
-answers, with the empty (unanswerable) answer "", or with Chinese characters and no lang: see
---lang), records (qapipe records as any stage writes them, passed through whole, prediction,
-judgments and scores included: to select from a saved run). Without --format the format is detected
-from each file's name and first bytes; a first line with a schema and an id is records, and so is a
-second one when the first is no JSON (a file cut at its start).
+item before it in a JSON array ends; a csv file's delimiter is a tab in a .tsv or .tab file, else
+the comma, tab or semicolon its header line holds most of, so TSV loads as csv; warnings count
+their records that come out with no answers, with the empty (unanswerable) answer "", or with
+Chinese characters and no lang: see --lang), records (qapipe records as any stage writes them,
+passed through whole, prediction, judgments and scores included: to select from a saved run).
+Without --format the format is detected from each file's name and first bytes; a first line with a
+schema and an id is records, and so is a second one when the first is no JSON (a file cut at its
+start).
 longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's
 ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or
 flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts, for its
@@ -148,7 +149,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
+		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name, \\, a comma); a csv SOURCE names the column written so; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},

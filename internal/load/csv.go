@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -21,7 +22,8 @@ import (
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]) or Python's str() of one (['a', 'b'], as pandas writes a
 // list) is several answers, and one with a null, None or nan among them a bad item; any other cell
-// is one answer. The delimiter is the one the header line holds most of (see sniffDelimiter).
+// is one answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line holds
+// most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	c, err := openCSV(in, opt)
 	if c == nil || err != nil {
@@ -62,6 +64,9 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
 	r := csv.NewReader(br)
 	r.Comma = sniffDelimiter(head)
+	if tabNamed(in.Name) {
+		r.Comma = '\t'
+	}
 	r.FieldsPerRecord = -1
 	if err := crLines(head); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
@@ -153,7 +158,7 @@ func (c *csvInput) checkRow(row []string, line int) error {
 		if len(row) < len(header) && atEOF(c.br) && !c.end.ended() {
 			cut = ": the input ends inside this row, which has no line end: was it cut short, or did its writer stop?"
 		}
-		return badf(c.in, line, rowID(header, row, c.opt.Map), "%s, header has %d%s", english.Count(len(row), "field", "fields"), len(header), cut)
+		return badf(c.in, line, rowID(header, row, c.opt.Map), "%s, header has %d (split at %s)%s", english.Count(len(row), "field", "fields"), len(header), delimiterName(c.r.Comma), cut)
 	}
 	if repeatsHeader(row, header) {
 		return badf(c.in, line, "", "the header again, not a row (files joined with cat? give each file as an argument)")
@@ -319,6 +324,25 @@ func sniffDelimiter(head []byte) rune {
 		}
 	}
 	return pickDelimiter(comma, tab, semi)
+}
+
+// tabNamed reports whether the file name says its cells are separated by tabs: a .tsv or .tab
+// file, compressed or not, whose header may hold more commas than tabs (a column named "answers
+// (a, b, or c)").
+func tabNamed(name string) bool {
+	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(name, ".gz")))
+	return ext == ".tsv" || ext == ".tab"
+}
+
+// delimiterName names the delimiter d for a message.
+func delimiterName(d rune) string {
+	switch d {
+	case '\t':
+		return "tabs"
+	case ';':
+		return "semicolons"
+	}
+	return "commas"
 }
 
 func pickDelimiter(comma, tab, semi int) rune {

@@ -83,8 +83,8 @@ func TestCSVBlankLines(t *testing.T) {
 	in := "id,question,answers\n1,q,a\n   \n\t\n\n2,q,b\n,,\n \t \n\f\n\u00a0\n"
 	ids, bads, err := loadString(t, CSV, "d.csv", in, Options{})
 	want := `d.csv:7 (id "d.csv:7"): field "question" is empty` + "\n" +
-		`d.csv:9 (id "\f"): 1 field, header has 3` + "\n" +
-		`d.csv:10 (id "\u00a0"): 1 field, header has 3`
+		`d.csv:9 (id "\f"): 1 field, header has 3 (split at commas)` + "\n" +
+		`d.csv:10 (id "\u00a0"): 1 field, header has 3 (split at commas)`
 	if err != nil || strings.Join(ids, ",") != "1,2" || strings.Join(bads, "\n") != want {
 		t.Errorf("CSV(%q) = ids %q, bad %q, %v; want 1,2 and bad lines:\n%s", in, ids, bads, err, want)
 	}
@@ -282,12 +282,12 @@ func TestCSVCutShort(t *testing.T) {
 		{"quoted cell over lines", head + "q2,\"Who\nis\n\nit", `d.csv:3 (id "q2"): the input ends, at line 6, inside a quoted cell of this row`, true},
 		{"quoted cell over lines, CRLF", head + "q2,\"Who\r\nis\r\n", `d.csv:3 (id "q2"): the input ends, at line 4, inside a quoted cell`, true},
 		{"quote never closed", head + "q2,\"Who,b\nq3,Why,c\nq4,How,d\n", `d.csv:3 (id "q2"): the input ends, at line 5, inside a quoted cell`, true},
-		{"too few fields, no line end", head + "q2,Who", `d.csv:3 (id "q2"): 2 fields, header has 3: the input ends inside this row, which has no line end`, true},
-		{"too few fields, quoted, no line end", head + `q2,"Who"`, `d.csv:3 (id "q2"): 2 fields, header has 3: the input ends inside this row`, true},
-		{"too few fields, line end", head + "q2,Who\n", `d.csv:3 (id "q2"): 2 fields, header has 3`, false},
-		{"too few fields, CRLF", head + "q2,Who\r\n", `d.csv:3 (id "q2"): 2 fields, header has 3`, false},
-		{"too few fields, not last", head + "q2,Who\n\n", `d.csv:3 (id "q2"): 2 fields, header has 3`, false},
-		{"too many fields, no line end", head + "q2,Who,b,c", `d.csv:3 (id "q2"): 4 fields, header has 3`, false},
+		{"too few fields, no line end", head + "q2,Who", `d.csv:3 (id "q2"): 2 fields, header has 3 (split at commas): the input ends inside this row, which has no line end`, true},
+		{"too few fields, quoted, no line end", head + `q2,"Who"`, `d.csv:3 (id "q2"): 2 fields, header has 3 (split at commas): the input ends inside this row`, true},
+		{"too few fields, line end", head + "q2,Who\n", `d.csv:3 (id "q2"): 2 fields, header has 3 (split at commas)`, false},
+		{"too few fields, CRLF", head + "q2,Who\r\n", `d.csv:3 (id "q2"): 2 fields, header has 3 (split at commas)`, false},
+		{"too few fields, not last", head + "q2,Who\n\n", `d.csv:3 (id "q2"): 2 fields, header has 3 (split at commas)`, false},
+		{"too many fields, no line end", head + "q2,Who,b,c", `d.csv:3 (id "q2"): 4 fields, header has 3 (split at commas)`, false},
 		{"extraneous quote, last line", head + `q2,"Who"x,b`, `d.csv:3 (id "q2"): extraneous or missing " in quoted-field at column 8`, false},
 		{"extraneous quote, last line ended", head + "q2,\"Who\"x,b\n", `d.csv:3 (id "q2"): extraneous or missing " in quoted-field at column 8`, false},
 		{"extraneous quote, last cell", head + `q2,Who,"b"x`, `d.csv:3 (id "q2"): extraneous or missing " in quoted-field at column 10`, false},

@@ -170,11 +170,13 @@ func extract(raw jsonRaw, path, before []string) (val, rest jsonRaw, found bool,
 	return val, b.Bytes(), true, nil
 }
 
-// pathName writes the names of a path back as a --map source (a\.b for the name "a.b").
+// pathName writes the names of a path back as a --map source (a\.b for the name "a.b", a\,b for
+// "a,b", as --map splits its pairs at a comma that is not escaped).
 func pathName(path []string) string {
 	quoted := make([]string, len(path))
 	for i, name := range path {
 		name = strings.ReplaceAll(name, `\`, `\\`)
+		name = strings.ReplaceAll(name, ",", `\,`)
 		quoted[i] = strings.ReplaceAll(name, ".", `\.`)
 	}
 	return strings.Join(quoted, ".")

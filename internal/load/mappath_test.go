@@ -22,6 +22,7 @@ func TestSourcePath(t *testing.T) {
 		{`a\.b.c`, []string{"a.b", "c"}, ""},
 		{`a\\b`, []string{`a\b`}, ""},
 		{`a\\.b`, []string{`a\`, "b"}, ""},
+		{`answers(a\,b\,c).text`, []string{"answers(a,b,c)", "text"}, ""},
 		{"a.", nil, "a name of its path is empty"},
 		{".a", nil, "a name of its path is empty"},
 		{"a..b", nil, "a name of its path is empty"},
@@ -54,6 +55,24 @@ func TestParseMapPath(t *testing.T) {
 		if got := errString(err); got != tt.err {
 			t.Errorf("ParseMap(%q) = %q, want %q", tt.in, got, tt.err)
 		}
+	}
+}
+
+// A comma escaped with a backslash is part of a --map source, not the end of a pair: a CSV column
+// named "answers (a, b, or c)" can be mapped.
+func TestParseMapEscapedComma(t *testing.T) {
+	m, err := ParseMap(`answers=answers (a\, b\, or c),id=q\\,type=kind`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := column(m["answers"]); got != "answers (a, b, or c)" {
+		t.Errorf("answers column = %q, want %q", got, "answers (a, b, or c)")
+	}
+	if got := column(m["id"]); got != `q\` {
+		t.Errorf("id column = %q, want %q (an escaped backslash does not escape the comma after it)", got, `q\`)
+	}
+	if m["type"] != "kind" || len(m) != 3 {
+		t.Errorf("mapping = %q, want answers, id and type=kind", m)
 	}
 }
 

@@ -23,13 +23,14 @@ var mappable = []string{"id", "question", "answers", "type", "context", "rubric"
 // ParseMap parses `question=q,answers=gold,id=qid,type=category`, a source being a path
 // (answers.text, see sourcePath). A source with an empty name on its path is an error, and so is
 // a field mapped twice, or a source mapped to two fields: a field takes its source's value away
-// from the record, so the later would be lost without a word.
+// from the record, so the later would be lost without a word. A comma escaped with a backslash is
+// part of its source (see splitPairs).
 func ParseMap(s string) (Mapping, error) {
 	m := Mapping{}
 	if strings.TrimSpace(s) == "" {
 		return m, nil
 	}
-	for _, pair := range strings.Split(s, ",") {
+	for _, pair := range splitPairs(s) {
 		field, src, ok := strings.Cut(pair, "=")
 		field, src = strings.TrimSpace(field), strings.TrimSpace(src)
 		if !ok || src == "" {
@@ -52,6 +53,23 @@ func ParseMap(s string) (Mapping, error) {
 		m[field] = src
 	}
 	return m, nil
+}
+
+// splitPairs splits a --map value at its commas, but for a comma escaped with a backslash, which
+// sourcePath reads as part of a name (a column "answers (a, b, or c)" is answers (a\, b\, or c)).
+func splitPairs(s string) []string {
+	var pairs []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++ // the escaped character, a comma or another
+		case ',':
+			pairs = append(pairs, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(pairs, s[start:])
 }
 
 // source returns the source field for record field f: the one the mapping names, else the field
