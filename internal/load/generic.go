@@ -16,10 +16,11 @@ import (
 
 // JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
 // source fields named by the mapping: answers may be a string, a number or a list; context a
-// string (one passage) or a list of strings; id a string or a number (absent, null or "":
-// FILE:LINE, see defaultID); type, rubric, lang, dataset and split a string or a number (a list
-// or an object there is a bad item); prediction and prediction_model those of a prediction made
-// by another tool (see takePrediction). Every source field not mapped goes to meta verbatim.
+// string (one passage, none when it is empty) or a list of strings; id a string or a number
+// (absent, null or "": FILE:LINE, see defaultID); type, rubric, lang, dataset and split a string
+// or a number (a list or an object there is a bad item); prediction and prediction_model those of
+// a prediction made by another tool (see takePrediction). Every source field not mapped goes to
+// meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
 	if src := opt.Map.source("id"); src != "" {
@@ -264,9 +265,13 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 	if rec.Answers, err = textList(answers, ok); err != nil {
 		return badf(in, line, rec.ID, "field %q: %v%s", m.source("answers"), err, textHint(answers, m.source("answers")))
 	}
-	ctx, err := textList(t.take("context"))
+	rawCtx, given := t.take("context")
+	ctx, err := textList(rawCtx, given)
 	if err != nil {
 		return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
+	}
+	if len(ctx) == 1 && ctx[0] == "" && isString(rawCtx) {
+		ctx = nil // a CSV cell left empty, or "": no passage, rather than one that holds nothing
 	}
 	for _, text := range ctx {
 		rec.Context = append(rec.Context, record.Passage{Text: text})
