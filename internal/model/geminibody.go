@@ -106,13 +106,16 @@ func (p *geminiPart) thought() bool { return string(bytes.TrimSpace(p.Thought)) 
 // geminiUsage is a Gemini reply's usageMetadata.
 type geminiUsage struct {
 	PromptTokenCount, CandidatesTokenCount, TotalTokenCount int
+	ThoughtsTokenCount                                      int // a thinking model's, apart from the candidates'
 	CachedContentTokenCount                                 int // of the prompt's
 }
 
-// usage is m as a record.Usage: a thinking model's thoughts, counted in the total apart from the
-// candidates, are billed as output.
+// usage is m as a record.Usage: a thinking model's thoughts, counted apart from the candidates
+// (thoughtsTokenCount, and in the total), are billed as output; a proxy that leaves out the total
+// leaves them counted still.
 func (m *geminiUsage) usage() record.Usage {
-	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: max(m.CandidatesTokenCount, m.TotalTokenCount-m.PromptTokenCount),
+	out := max(m.CandidatesTokenCount, m.CandidatesTokenCount+max(m.ThoughtsTokenCount, 0), m.TotalTokenCount-m.PromptTokenCount)
+	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: out,
 		CachedInputTokens: min(max(m.CachedContentTokenCount, 0), m.PromptTokenCount)}
 }
 

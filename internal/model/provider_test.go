@@ -351,7 +351,7 @@ func TestCallErrorCause(t *testing.T) {
 
 // TestReplyAccounting: what a reply used and how it stopped, as each provider reports it on the
 // wire. Gemini's thinking models bill their thoughts as output but count them apart from the
-// candidates (totalTokenCount holds them); a streamed Gemini reply (testRequest has a system
+// candidates (thoughtsTokenCount, and totalTokenCount holds them; a proxy may leave out the total); a streamed Gemini reply (testRequest has a system
 // message, which genai sends to streamGenerateContent) counts by its last chunk, whose usage holds
 // the running totals, and its first chunks may carry no candidates count at all; Gemini's cut
 // reads the finishReason MAX_TOKENS;
@@ -372,6 +372,8 @@ func TestReplyAccounting(t *testing.T) {
 	}{
 		{name: "gemini thoughts", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":110,"thoughtsTokenCount":100}`),
 			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
+		{name: "gemini thoughts without a total", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
+			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}},
 		{name: "gemini streamed", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}},` +
 			`{"candidates":[{"content":{"parts":[{"text":" is Paris."}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":5,"totalTokenCount":13}},` +
 			gemini(`{"text":""}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":6,"totalTokenCount":14}`),
