@@ -95,7 +95,8 @@ func withCause(err error, attempts *Attempts) string {
 	var ib *InBandError
 	var se *ShapeError
 	var be *bodyError
-	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.As(cause, &be) || errors.Is(cause, errMalformedBody) {
+	var re *redirectError
+	if cause := attempts.Err(); errors.As(cause, &ib) || errors.As(cause, &se) || errors.As(cause, &be) || errors.As(cause, &re) || errors.Is(cause, errMalformedBody) {
 		// The server replied, so langchaingo's words ("network error: failed to reach API
 		// server") would mislead: the reply's fault is the message.
 		return cause.Error()

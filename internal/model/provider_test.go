@@ -1100,3 +1100,48 @@ func TestBodyBrokenOff(t *testing.T) {
 		t.Errorf("error %q, want it to end %q and not to call the reply a network error", err, want)
 	}
 }
+
+// TestRedirect: a call the server redirects with 301, 302 or 303 (an http:// base URL that a
+// proxy sends on to https://) is not followed, as a client would follow it as a GET without the
+// request, which no endpoint answers (a 404 that blamed the model name): its error names the
+// redirect and where it goes, with no retry. 307 and 308 keep the method and the request, and are
+// followed.
+func TestRedirect(t *testing.T) {
+	for _, status := range []int{http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(strconv.Itoa(status), func(t *testing.T) {
+			var calls atomic.Int64
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				body, _ := io.ReadAll(r.Body)
+				switch {
+				case !strings.HasPrefix(r.URL.Path, "/moved/"):
+					http.Redirect(w, r, "/moved"+r.URL.Path, status)
+				case r.Method != http.MethodPost || len(body) == 0:
+					http.NotFound(w, r)
+				default:
+					w.Header().Set("Content-Type", "application/json")
+					io.WriteString(w, okReply)
+				}
+			}))
+			defer srv.Close()
+			c := retryingOpenAI(t, srv.URL, 2)
+			resp, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
+			if status == http.StatusTemporaryRedirect || status == http.StatusPermanentRedirect {
+				if err != nil || resp.Text != "ok" || calls.Load() != 2 {
+					t.Errorf("Generate = %q, %v after %d requests; want ok after 2 (followed)", resp.Text, err, calls.Load())
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Generate = %+v, want an error", resp)
+			}
+			want := fmt.Sprintf("the server redirected the call (HTTP %d) to %s/moved/v1/chat/completions, which would ask it again as a GET without its request: give the base URL it redirects to", status, srv.URL)
+			if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "404") {
+				t.Errorf("error %q, want it to hold %q and no 404", err, want)
+			}
+			if got := calls.Load(); got != 1 || resp.Attempts != 1 {
+				t.Errorf("%d requests reached the server in %d attempts, want 1 (not followed, not retried)", got, resp.Attempts)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ package model
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,40 @@ func (e *bodyError) Error() string {
 }
 
 func (e *bodyError) Unwrap() error { return e.err }
+
+// redirectError is the error of a call the server redirected with a status that a client follows
+// as a GET without the request's body (301, 302, 303): an http:// base URL that a proxy sends on to
+// https://, say. Followed, it would reach the API as a GET, which no endpoint of a model call
+// answers (a 404 that blames the model name), so it is not followed. 307 and 308, which keep the
+// method and body, are followed.
+type redirectError struct {
+	status   int
+	location string
+}
+
+func (e *redirectError) Error() string {
+	return fmt.Sprintf("the server redirected the call (HTTP %d) to %s, which would ask it again as a GET without its request: give the base URL it redirects to", e.status, cmp.Or(e.location, "no address"))
+}
+
+// redirected returns the redirectError of resp, req's response, or nil when it is none: a POST
+// answered 301, 302 or 303. Its body is closed.
+func redirected(req *http.Request, resp *http.Response) error {
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther:
+		if req.Method != http.MethodPost {
+			return nil
+		}
+	default:
+		return nil
+	}
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // so the connection can be used again
+	resp.Body.Close()
+	location := ""
+	if u, err := resp.Location(); err == nil { // resolved against the request's URL
+		location = u.String()
+	}
+	return &redirectError{status: resp.StatusCode, location: location}
+}
 
 // errMalformedBody is the error of a 200 reply whose JSON body does not parse; one that parses
 // but is of another shape than the reply's is a ShapeError.

@@ -235,6 +235,10 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 		return nil, t.transientWait(ctx, err), err
 	}
 	t.stops.answered(resp.StatusCode)
+	if rerr := redirected(r, resp); rerr != nil {
+		noteError(ctx, rerr)
+		return nil, -1, rerr // final: every attempt would be redirected alike
+	}
 	data, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr != nil {
