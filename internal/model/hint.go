@@ -90,6 +90,9 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	case status >= 500 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: a proxy or gateway in front of the API, whose server is most likely down or starting",
 			replyKind(contentType, body))
+	case status/100 == 2 && mediaType(contentType) == "text/event-stream":
+		return "the server streamed its reply (text/event-stream) where the call asked for it whole: " +
+			"a server or proxy that streams whatever the request says; have it answer whole replies"
 	case status != 0 && len(body) > 0 && body[0] != '{' && body[0] != '[':
 		return fmt.Sprintf("the server answered %s, not JSON: %s is most likely not the API's base URL%s",
 			replyKind(contentType, body), shownURL(base), apiPlace(provider, names.ProviderFlag))
@@ -130,11 +133,16 @@ func onlyDefaultTemperature(body []byte) bool {
 // replyKind names a reply that is no JSON by its media type and its first words: `text/html
 // ("<!DOCTYPE html>")`.
 func replyKind(contentType string, body []byte) string {
-	kind := "text"
-	if mt, _, err := mime.ParseMediaType(contentType); err == nil {
-		kind = mt
+	return fmt.Sprintf("%s (%q)", cmp.Or(mediaType(contentType), "text"), firstWords(body))
+}
+
+// mediaType is the media type of contentType, without its parameters, or "" when it has none.
+func mediaType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return ""
 	}
-	return fmt.Sprintf("%s (%q)", kind, firstWords(body))
+	return mt
 }
 
 // firstWords is the first line of body, trimmed and cut to 40 bytes (a cut marked "…"): enough

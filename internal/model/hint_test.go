@@ -18,6 +18,9 @@ import (
 // only 1.
 const temperatureHint = "the model takes no temperature but its default, 1, and langchaingo sends one with every call (0 unless set): give --temperature 1 (qa-predict's EvaLearn judge: --judge-temperature 1)"
 
+// okStreamChunk is a chunk of a streamed OpenAI chat completion.
+const okStreamChunk = `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"ok"},"finish_reason":"stop"}]}`
+
 // TestCallErrorHint: a call that fails as a first run's mistakes make it fail (no server at the
 // base URL, a web page where the API should be, a refused key, an unknown model) says what to
 // check after the provider's own words, in each provider's wire format; failures whose words say
@@ -53,6 +56,9 @@ func TestCallErrorHint(t *testing.T) {
 		// syntax error"): the hint after them is checked.
 		{"html", "googleai", html, "",
 			`…; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL`},
+		// A server or proxy that streams whatever the request says ("stream": false).
+		{"streamed", "openai", clitest.Reply{Status: 200, ContentType: "text/event-stream", Body: "data: " + okStreamChunk + "\n\ndata: [DONE]\n\n"}, "/v1",
+			"…; the server streamed its reply (text/event-stream) where the call asked for it whole: a server or proxy that streams whatever the request says; have it answer whole replies"},
 		{"html 502", "openai", clitest.Reply{Status: 502, ContentType: "text/html", Body: "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n</html>\r\n"}, "/v1",
 			`openai m: API returned unexpected status code: 502 (after 2 attempts); the server answered text/html ("<html>"), not JSON: a proxy or gateway in front of the API, whose server is most likely down or starting`},
 		{"400", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"message":"Invalid value for 'temperature': must be between 0 and 2.","type":"invalid_request_error"}}`}, "/v1",
