@@ -105,17 +105,24 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	return rec, nil
 }
 
-// settle records the outcome of one model call on p: the error and attempts of a failed call, or
-// the model, attempts, cache flag, cost and (withUsage) usage and latency of an answer. It reports
+// settle records the outcome of one model call on p: the error and attempts of a failed call (with
+// its reasoning, and the usage, cost and latency of a reply that was paid for), or the model,
+// attempts, cache flag, cost and (withUsage) usage and latency of an answer. It reports
 // whether the call succeeded; the caller sets the text.
 func (a *app) settle(p *record.Prediction, resp model.Response, err error, start time.Time, withUsage bool) bool {
 	var ce *model.CallError
 	switch {
 	case errors.As(err, &ce):
 		p.Error, p.Attempts = err.Error(), ce.Attempts
-		if !resp.Usage.IsZero() { // a reply that is no answer (empty), but paid for
+		// A reply that is no answer (empty, or cut before any text) keeps the thinking its server
+		// sent apart, which says where the budget went.
+		p.Reasoning = resp.Reasoning
+		if !resp.Usage.IsZero() { // paid for: its usage, cost and latency, as an answer's
 			u := resp.Usage
 			p.Usage, p.CostUSD = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u)
+			if withUsage && !resp.Cached {
+				p.LatencyMS = time.Since(start).Milliseconds()
+			}
 		}
 		return false
 	case err != nil:

@@ -1,0 +1,38 @@
+package predict
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// TestSettleFailedReply: a reply that is no answer (empty after its thinking, say) but was paid
+// for keeps on its record what an answer's keeps, but the text: its usage and cost, the time it
+// took, and the thinking its server sent, which says where the budget went. A call that got no
+// reply keeps its error and attempts alone.
+func TestSettleFailedReply(t *testing.T) {
+	a := &app{prices: model.DefaultPrices()}
+	callErr := &model.CallError{Attempts: 2, Err: errors.New("openai gpt-4o-mini: empty reply")}
+	start := time.Now().Add(-1500 * time.Millisecond)
+
+	p := &record.Prediction{Model: "gpt-4o-mini"}
+	paid := model.Response{Usage: record.Usage{InputTokens: 1000, OutputTokens: 64}, Reasoning: "Thinking about it", Attempts: 2}
+	if a.settle(p, paid, callErr, start, true) {
+		t.Fatal("settle reported a failed call as answered")
+	}
+	if p.Error != callErr.Error() || p.Attempts != 2 || p.Reasoning != "Thinking about it" || p.LatencyMS < 1500 ||
+		p.Usage == nil || p.Usage.OutputTokens != 64 || p.CostUSD == nil || *p.CostUSD <= 0 {
+		t.Errorf("paid failed reply: %+v (cost %v); want its error, 2 attempts, reasoning, usage, a cost and latency ≥ 1500 ms", p, p.CostUSD)
+	}
+
+	p = &record.Prediction{Model: "gpt-4o-mini"}
+	if a.settle(p, model.Response{Attempts: 3}, &model.CallError{Attempts: 3, Err: errors.New("network error")}, start, true) {
+		t.Fatal("settle reported a failed call as answered")
+	}
+	if p.Attempts != 3 || p.LatencyMS != 0 || p.Usage != nil || p.CostUSD != nil || p.Reasoning != "" {
+		t.Errorf("failed call without a reply: %+v; want its error and attempts alone", p)
+	}
+}
