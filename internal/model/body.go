@@ -166,8 +166,10 @@ type anthropicMessage struct {
 		Category string `json:"category"`
 	} `json:"stop_details"`
 	Usage struct {
-		InputTokens  int `json:"input_tokens"`
-		OutputTokens int `json:"output_tokens"`
+		InputTokens              int `json:"input_tokens"`
+		OutputTokens             int `json:"output_tokens"`
+		CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	} `json:"usage"`
 }
 
@@ -183,7 +185,8 @@ func (r *anthropicMessage) hasText() bool {
 
 // usage is the message's usage as a record.Usage.
 func (r *anthropicMessage) usage() record.Usage {
-	return record.Usage{InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens}
+	in, cached := anthropicInput(r.Usage.InputTokens, max(r.Usage.CacheCreationInputTokens, 0), max(r.Usage.CacheReadInputTokens, 0))
+	return record.Usage{InputTokens: in, OutputTokens: r.Usage.OutputTokens, CachedInputTokens: cached}
 }
 
 // readOllama reads an Ollama chat reply, one JSON object or, streamed, one a line (NDJSON):

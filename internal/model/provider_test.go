@@ -374,6 +374,10 @@ func TestReplyAccounting(t *testing.T) {
 			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
 		{name: "gemini thoughts without a total", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
 			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}},
+		// Anthropic counts its prompt cache's tokens apart from input_tokens: a gateway that
+		// caches (OpenRouter) makes them the prompt's most.
+		{name: "anthropic prompt cache", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`,
+			usage: record.Usage{InputTokens: 23010, OutputTokens: 30, CachedInputTokens: 20000}},
 		{name: "gemini streamed", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}},` +
 			`{"candidates":[{"content":{"parts":[{"text":" is Paris."}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":5,"totalTokenCount":13}},` +
 			gemini(`{"text":""}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":6,"totalTokenCount":14}`),
@@ -453,6 +457,8 @@ func TestRepliesReadFromBody(t *testing.T) {
 			"Paris", "The user asks for the capital of France.\n\nThat is Paris.", claudeUsage, false, "", false},
 		{"anthropic redacted_thinking alone, text blocks joined", wires[1], claude + redacted + `,{"type":"text","text":"The capital is "},{"type":"text","text":"Paris."}` + claudeOK,
 			"The capital is Paris.", "", claudeUsage, false, "", false},
+		{"anthropic redacted_thinking, prompt cache", wires[1], claude + redacted + `,{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"cache_creation_input_tokens":7,"cache_read_input_tokens":100,"output_tokens":4}}`,
+			"Paris", "", record.Usage{InputTokens: 127, OutputTokens: 4, CachedInputTokens: 100}, false, "", false},
 		{"anthropic cut at max_tokens", wires[1], claude + redacted + `,{"type":"text","text":"The capital"}],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":16}}`,
 			"The capital", "", record.Usage{InputTokens: 20, OutputTokens: 16}, true, "", false},
 		{"anthropic no text", wires[1], claude + redacted + `],"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":16}}`,

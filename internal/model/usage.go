@@ -1,6 +1,10 @@
 package model
 
-import "github.com/qapipe/qapipe/pkg/record"
+import (
+	"cmp"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
 
 // usageKeys lists, per provider family, the GenerationInfo keys langchaingo v0.1.14 uses for input,
 // output and total tokens: openai, ollama and googleai report PromptTokens/CompletionTokens/
@@ -36,8 +40,17 @@ func UsageFromInfo(info map[string]any) record.Usage {
 		if okTotal && total > in+out {
 			out, okOut = total-in, true
 		}
+		cached := 0
+		if k[0] == "InputTokens" { // anthropic's: its cache counts apart
+			created, _ := toInt(info["CacheCreationInputTokens"])
+			read, _ := toInt(info["CacheReadInputTokens"])
+			if !tokenCount(created) || !tokenCount(read) {
+				return record.Usage{}
+			}
+			in, cached = anthropicInput(in, created, read)
+		}
 		if (okIn || okOut) && in+out > 0 {
-			return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: cachedInput(info, in)}
+			return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: cmp.Or(cached, cachedInput(info, in))}
 		}
 	}
 	return record.Usage{}
@@ -46,12 +59,18 @@ func UsageFromInfo(info map[string]any) record.Usage {
 // cachedKeys are the GenerationInfo keys under which langchaingo v0.1.14 gives the prompt tokens
 // the provider served from its prompt cache, a part of the input count: openai's
 // PromptCachedTokens (prompt_tokens_details.cached_tokens) and googleai's CachedTokens
-// (cachedContentTokenCount).
-//
-// Note: anthropic's CacheReadInputTokens and CacheCreationInputTokens are not read: Anthropic
-// counts them apart from input_tokens, at rates of their own, and caches only what a request
-// marks with cache_control, which qapipe's requests never do, so that they are always 0.
+// (cachedContentTokenCount). Anthropic's are counted apart from its input (anthropicInput).
 var cachedKeys = []string{"PromptCachedTokens", "CachedTokens"}
+
+// anthropicInput is the input count of an Anthropic reply whose usage gives in input tokens, and
+// created and read tokens written to and read from its prompt cache, which Anthropic counts apart
+// from its input_tokens: all three, the read ones also as cached. Anthropic caches only what a
+// request marks with cache_control, which qapipe's never do, but a gateway in front of it may
+// (OpenRouter's automatic caching): dropped, they made a prompt of 23,000 tokens a call of 10.
+// The tokens written are priced at the input rate, below Anthropic's (1.25 times it).
+func anthropicInput(in, created, read int) (input, cached int) {
+	return in + created + read, read
+}
 
 // cachedInput is the count of the prompt tokens the provider served from its cache that info
 // gives, at most input, the prompt's.

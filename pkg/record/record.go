@@ -87,7 +87,9 @@ type Usage struct {
 	OutputTokens int `json:"output_tokens"`
 	// CachedInputTokens counts those of InputTokens that the provider served from its prompt
 	// cache, which it bills at a lower rate: OpenAI's prompt_tokens_details.cached_tokens, the
-	// Gemini API's cachedContentTokenCount. It is 0, and left out, when the reply reports none.
+	// Gemini API's cachedContentTokenCount, Anthropic's cache_read_input_tokens (which Anthropic
+	// counts apart from its input_tokens, and InputTokens holds). It is 0, and left out, when the
+	// reply reports none.
 	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
 	// Extra holds fields this schema does not know, verbatim (a provider's further counts, say).
 	Extra map[string]json.RawMessage `json:"-"`
