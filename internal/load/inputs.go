@@ -152,7 +152,17 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 	// and qas) the squad format does not read.
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
 	squadLayout := bytes.Contains(head, []byte(`"paragraphs"`))
-	if seen == "" || seen == a.format || layout[seen] && layout[a.format] && squadLayout {
+	if seen == "" || seen == a.format {
+		return
+	}
+	if layout[seen] && layout[a.format] && squadLayout {
+		// One layout: the format sets the language, which decides how the text is scored.
+		if a.lang == "" {
+			fmt.Fprintf(a.stderr, "qa-load: warning: %s %s, and --format %s reads it as %s: %s\n", name,
+				map[string]string{"cmrc2018": "is mostly Chinese text", "squad": "is not mostly Chinese text"}[seen],
+				a.format, map[string]string{"squad": "English (lang en), scored by SQuAD's rules", "cmrc2018": "Chinese (lang zh), scored by CMRC 2018's rules"}[a.format],
+				"--format "+seen+" reads it as its text is, or --lang sets the language")
+		}
 		return
 	}
 	detected := " (named without --format, a file's format is detected)"
