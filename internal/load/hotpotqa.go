@@ -24,6 +24,9 @@ type hotpotItem struct {
 	Context         []hotpotParagraph `json:"context"`
 }
 
+// hotpotKeys are the members of a HotpotQA item that its format reads.
+var hotpotKeys = jsonKeys(hotpotItem{})
+
 // hotpotParagraph is a context entry [title, [sentence, ...]].
 type hotpotParagraph struct {
 	Title     string
@@ -141,6 +144,7 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return emit(nil, 0, err)
 		}
+		keepUnknown(rec, raw, hotpotKeys)
 		return emit(rec, line, nil)
 	})
 }

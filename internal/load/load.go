@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -287,6 +288,35 @@ func compact(raw []byte) jsonRaw {
 		return jsonRaw(slices.Clone(raw))
 	}
 	return jsonRaw(b.Bytes())
+}
+
+// keepUnknown keeps in rec's meta, verbatim (compacted), each member of the benchmark item raw
+// whose key its format does not read, known (jsonKeys of the item's type): a field added to a
+// benchmark's file (a column of one's own, a later release's) goes with its record rather than
+// being lost without a word, as the generic formats keep every field no --map names. A key the
+// loader gives meta itself keeps the loader's value.
+func keepUnknown(rec *record.Record, raw jsonRaw, known map[string]bool) {
+	ms, err := record.UnknownMembers(raw, known)
+	if err != nil {
+		return // not reached: a decoder has read raw
+	}
+	for _, m := range ms {
+		if _, ok := rec.Meta[m.Key]; !ok {
+			setMeta(rec, m.Key, raw[m.ValueStart:m.End])
+		}
+	}
+}
+
+// jsonKeys returns the JSON keys of the fields of the struct v: the members a benchmark item of
+// its type is read for (see keepUnknown).
+func jsonKeys(v any) map[string]bool {
+	keys := map[string]bool{}
+	t := reflect.TypeOf(v)
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		keys[name] = true
+	}
+	return keys
 }
 
 // setMeta stores raw JSON under key, compacted (numbers and strings keep their exact text),

@@ -25,6 +25,9 @@ type locomoQA struct {
 	Category          jsonRaw `json:"category"`
 }
 
+// locomoQAKeys are the members of a LoCoMo question that its format reads.
+var locomoQAKeys = jsonKeys(locomoQA{})
+
 type locomoTurn struct {
 	Speaker string `json:"speaker"`
 	Text    string `json:"text"`
@@ -212,6 +215,7 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	if adversarial {
 		setMeta(rec, "answer", qa.Answer)
 	}
+	keepUnknown(rec, item, locomoQAKeys)
 	return rec, nil
 }
 

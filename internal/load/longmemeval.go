@@ -31,6 +31,9 @@ type longMemEvalItem struct {
 	} `json:"retrieval_results"`
 }
 
+// longMemEvalKeys are the members of a LongMemEval item that its format reads.
+var longMemEvalKeys = jsonKeys(longMemEvalItem{})
+
 type longMemEvalTurn struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
@@ -59,6 +62,9 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 			return emit(nil, 0, err)
 		}
 		rec, bad := longMemEvalRecord(in, line, &it)
+		if bad == nil {
+			keepUnknown(rec, raw, longMemEvalKeys)
+		}
 		return emit(rec, line, bad)
 	})
 }

@@ -20,6 +20,9 @@ type squadQA struct {
 	PlausibleAnswers jsonRaw        `json:"plausible_answers"`
 }
 
+// squadQAKeys are the members of a SQuAD question that its format reads.
+var squadQAKeys = jsonKeys(squadQA{})
+
 type squadAnswer struct {
 	Text        jsonRaw `json:"text"`
 	AnswerStart jsonRaw `json:"answer_start"`
@@ -205,5 +208,6 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 		}
 	}
 	setMeta(rec, "plausible_answers", qa.PlausibleAnswers)
+	keepUnknown(rec, item.raw, squadQAKeys)
 	return rec, nil
 }

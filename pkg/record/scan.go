@@ -32,6 +32,25 @@ func Members(b []byte) ([]Member, error) {
 	return ms, err
 }
 
+// UnknownMembers lists, in order, the top-level members of the JSON object b whose keys are not
+// in known, or none. b must be valid JSON, as for Members; it allocates only for the members it
+// lists (and keys with escapes), so that a loader can look at every item of a benchmark's file for
+// fields its format does not read at little cost.
+func UnknownMembers(b []byte, known map[string]bool) ([]Member, error) {
+	var ms []Member
+	err := walkMembers(b, func(q []byte, escaped bool, kStart, vStart, vEnd int) error {
+		if !escaped && known[string(q[1:len(q)-1])] { // this conversion does not allocate
+			return nil
+		}
+		key, err := decodeKey(q, escaped)
+		if err == nil && !known[key] {
+			ms = append(ms, Member{Key: key, Start: kStart, ValueStart: vStart, End: vEnd})
+		}
+		return err
+	})
+	return ms, err
+}
+
 // walkMembers calls fn for each top-level member of the object b with its quoted key q (escaped
 // when q holds a backslash or invalid UTF-8), the key's offset and the value's bounds.
 func walkMembers(b []byte, fn func(q []byte, escaped bool, kStart, vStart, vEnd int) error) error {

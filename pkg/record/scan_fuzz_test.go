@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"testing"
 	"unicode/utf8"
 )
@@ -55,6 +56,15 @@ func FuzzMembers(f *testing.F) {
 				if m.Start < 0 || m.Start >= m.ValueStart || m.ValueStart >= m.End || m.End > len(b) || b[m.Start] != '"' {
 					t.Fatalf("Members(%q): member %q spans [%d, %d, %d)", b, m.Key, m.Start, m.ValueStart, m.End)
 				}
+			}
+			// UnknownMembers is Members without the known keys (here the first member's key and "a").
+			known := map[string]bool{"a": true}
+			if len(ms) > 0 {
+				known[ms[0].Key] = true
+			}
+			want := slices.DeleteFunc(slices.Clone(ms), func(m Member) bool { return known[m.Key] })
+			if got, err := UnknownMembers(b, known); err != nil || !slices.Equal(got, want) {
+				t.Fatalf("UnknownMembers(%q, %v) = %v, %v; want %v", b, known, got, err, want)
 			}
 		}
 		if !json.Valid(b) {
