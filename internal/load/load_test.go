@@ -518,8 +518,8 @@ func TestEvaLearnCanonicalAnswer(t *testing.T) {
 // turn that reads "speaker: " with its text lost.
 func TestHistoryTurnFaults(t *testing.T) {
 	locomo := func(session string) string {
-		return `[{"sample_id": "c", "conversation": {"session_1": [{"speaker": "A", "text": "hi"}], "session_2": ` + session +
-			`}, "qa": [{"question": "q?", "answer": "x", "category": 1}]}]`
+		return `[{"sample_id": "c", "conversation": {"session_1_date_time": "1:00 pm on 8 May, 2023", "session_1": [{"speaker": "A", "text": "hi"}], ` +
+			`"session_2_date_time": "2:00 pm on 9 May, 2023", "session_2": ` + session + `}, "qa": [{"question": "q?", "answer": "x", "category": 1}]}]`
 	}
 	lme := func(session string) string {
 		return `[{"question_id": "a", "question_type": "t", "question": "q?", "answer": "x", "question_date": "d", ` +
@@ -542,6 +542,12 @@ func TestHistoryTurnFaults(t *testing.T) {
 			`l.json:1 (id "locomo:c"): [0]: session_2[0]: missing field "speaker" (1 QA item skipped with it)`},
 		{"locomo session null", LoCoMo, locomo(`null`),
 			`l.json:1 (id "locomo:c"): [0]: session_2: want a list of turns, got null (1 QA item skipped with it)`},
+		// LoCoMo's prompts put 'DATE: ' + a session's date_time before it (a KeyError without
+		// one, a TypeError for one that is no string).
+		{"locomo no date", LoCoMo, strings.Replace(locomo(`[]`), `"session_2_date_time": "2:00 pm on 9 May, 2023", `, "", 1),
+			`l.json:1 (id "locomo:c"): [0]: missing field "session_2_date_time" (1 QA item skipped with it)`},
+		{"locomo date null", LoCoMo, strings.Replace(locomo(`[]`), `"2:00 pm on 9 May, 2023"`, "null", 1),
+			`l.json:1 (id "locomo:c"): [0]: session_2_date_time: want a string, got null (1 QA item skipped with it)`},
 		{"longmemeval good", LongMemEval, lme(`[]`), ""},
 		{"longmemeval session null", LongMemEval, lme(`null`),
 			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2: want a list of turns, got null`},

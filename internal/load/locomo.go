@@ -134,9 +134,15 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 			return nil, err
 		}
 		extra := map[string]jsonRaw{"turns": compact(conv[key])}
+		// LoCoMo's prompts put 'DATE: ' + the session's date_time before it: a KeyError when it
+		// is missing, a TypeError when it is no string.
+		raw, ok := conv[key+"_date_time"]
+		if !ok {
+			return nil, missingField(key + "_date_time")
+		}
 		var date string
-		if raw, ok := conv[key+"_date_time"]; ok {
-			date, _ = scalarText(raw)
+		if !isString(raw) || jsonUnmarshal(raw, &date) != nil {
+			return nil, wrongKind(key+"_date_time", "a string", raw)
 		}
 		var b strings.Builder
 		for i, t := range turns {
