@@ -121,6 +121,9 @@ type app struct {
 	bar            *progressbar.ProgressBar // bytes read, on a terminal
 	generic        bool                     // the input being read is generic jsonl or csv
 	generics       genericCount             // what its records lack
+	benchmark      bool                     // the input being read is a benchmark's file
+	emptyGold      int                      // its records whose gold is "" alone (emptyGold)
+	emptyGoldFirst string                   // the first of them
 	read           int                      // the records read, before the selection
 	ids            repeat.IDs               // their ids, to find repeats
 	genericRepeat  bool                     // the first repeat is a generic record
@@ -253,6 +256,7 @@ func (a *app) action(c *cli.Context) error {
 	a.warnRepeats()
 	a.warnUnmatchedTypes(whole)
 	a.warnPredictions(whole)
+	a.warnEmptyGold()
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
@@ -295,6 +299,11 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	}
 	if a.generic {
 		a.generics.add(rec, a.opt.Map)
+	}
+	if a.benchmark && emptyGold(rec) {
+		if a.emptyGold++; a.emptyGold == 1 {
+			a.emptyGoldFirst = rec.ID
+		}
 	}
 	trimContext(rec, a.context)
 	more, err := a.sel.Add(rec, a.write)

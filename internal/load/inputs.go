@@ -78,6 +78,7 @@ func (a *app) loadFile(name string) error {
 			a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
 		}
 		a.generic = format == "jsonl" || format == "csv"
+		a.benchmark = !a.generic && format != "records" && format != "evalearn-results"
 		return a.loadWarned(in.DisplayName(), func() error { return load(in, a.opt, a.emitter(in.DisplayName())) })
 	})
 }

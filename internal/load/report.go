@@ -69,6 +69,23 @@ func (a *app) warnPredictions(whole bool) {
 	}
 }
 
+// emptyGold reports whether rec, read from a benchmark's file, has the empty answer "" alone as
+// its gold where its benchmark marks no question unanswerable so (SQuAD v2.0's are, type
+// no_answer): a gold answer left empty in the file, which every stage after takes for a question
+// to decline, where the benchmark's script scores it as an answer.
+func emptyGold(rec *record.Record) bool {
+	return len(rec.Answers) == 1 && rec.Answers[0] == "" && rec.Type != "no_answer"
+}
+
+// warnEmptyGold warns of the benchmark records whose gold is the empty answer alone (emptyGold).
+func (a *app) warnEmptyGold() {
+	if a.emptyGold == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the empty answer \"\" as %s gold (the first: id %q), which marks a question unanswerable: only an empty prediction matches it\n",
+		a.emptyGold, english.Count(a.read, "record", "records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
+}
+
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
 // every item was read (not stopped by --limit). When no item's fields could be read (every line
 // not UTF-8, say) it says nothing: the items' errors say why, and no source is known missing.
