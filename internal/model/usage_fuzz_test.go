@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -29,8 +30,9 @@ func usageCount(n int64, kind uint8) (any, bool) {
 
 // FuzzUsageFromInfo fills two of langchaingo's key families of a GenerationInfo, and a cached
 // count, and holds UsageFromInfo to its doc: the first family with a non-zero count wins, a
-// missing count is zero, a total above input and output counts the rest as output, and the
-// cached count is at most the input's. Counts of realistic size (under 2^40) give exactly that;
+// missing count is zero, a total above input and output counts the rest as output, Anthropic's
+// cache counts add to its input (the read ones cached), and the cached count is at most the
+// input's. Counts of realistic size (under 2^40) give exactly that;
 // any count gives no panic and a cached count at most the input's.
 func FuzzUsageFromInfo(f *testing.F) {
 	f.Add(uint8(0), int64(10), int64(5), int64(15), uint8(0), uint8(1), int64(0), int64(0), int64(0), int64(4), uint8(0))
@@ -38,6 +40,8 @@ func FuzzUsageFromInfo(f *testing.F) {
 	f.Add(uint8(2), int64(7), int64(3), int64(100), uint8(3), uint8(0), int64(9), int64(9), int64(9), int64(20), uint8(3))
 	f.Add(uint8(3), int64(0), int64(0), int64(0), uint8(5), uint8(1), int64(4), int64(0), int64(0), int64(1), uint8(6))
 	f.Add(uint8(0), int64(math.MaxInt64), int64(1), int64(math.MaxInt64), uint8(2), uint8(3), int64(-1), int64(3), int64(0), int64(-5), uint8(2))
+	f.Add(uint8(1), int64(10), int64(30), int64(0), uint8(0), uint8(1), int64(0), int64(0), int64(0), int64(20000), uint8(14))
+	f.Add(uint8(1), int64(10), int64(30), int64(0), uint8(0), uint8(1), int64(0), int64(0), int64(0), int64(3000), uint8(21))
 	f.Fuzz(func(t *testing.T, fam uint8, in, out, total int64, kind uint8, fam2 uint8, in2, out2, total2, cached int64, ckind uint8) {
 		fam, fam2 = fam%uint8(len(usageKeys)), fam2%uint8(len(usageKeys))
 		info := map[string]any{}
@@ -54,7 +58,7 @@ func FuzzUsageFromInfo(f *testing.F) {
 		for i, n := range []int64{in, out, total} {
 			put(usageKeys[fam][i], n, kind+uint8(i))
 		}
-		put(cachedKeys[ckind/7%2], cached, ckind)
+		put(cacheKeys[ckind/7%uint8(len(cacheKeys))], cached, ckind)
 		got := UsageFromInfo(info)
 		if again := UsageFromInfo(info); !sameUsage(again, got) {
 			t.Fatalf("UsageFromInfo(%v) = %+v, then %+v", info, got, again)
@@ -73,6 +77,10 @@ func FuzzUsageFromInfo(f *testing.F) {
 	})
 }
 
+// cacheKeys are the keys under which a GenerationInfo gives prompt-cache counts: cachedKeys, and
+// Anthropic's, which it counts apart from its input.
+var cacheKeys = append(slices.Clone(cachedKeys), "CacheReadInputTokens", "CacheCreationInputTokens")
+
 // docUsage is what UsageFromInfo's doc says info gives, for counts that are not negative.
 func docUsage(info map[string]any) record.Usage {
 	for _, k := range usageKeys {
@@ -82,11 +90,20 @@ func docUsage(info map[string]any) record.Usage {
 		if okTotal && total > in+out {
 			out, okOut = total-in, true
 		}
+		var read int64
+		if k[0] == "InputTokens" { // Anthropic's cache counts, apart from its input
+			created, _ := countOf(info["CacheCreationInputTokens"])
+			read, _ = countOf(info["CacheReadInputTokens"])
+			in += created + read
+		}
 		if !(okIn || okOut) || in+out == 0 {
 			continue
 		}
-		u := record.Usage{InputTokens: int(in), OutputTokens: int(out)}
+		u := record.Usage{InputTokens: int(in), OutputTokens: int(out), CachedInputTokens: int(read)}
 		for _, c := range cachedKeys {
+			if u.CachedInputTokens > 0 {
+				break
+			}
 			if n, ok := countOf(info[c]); ok && n > 0 {
 				u.CachedInputTokens = int(min(n, in))
 				break
