@@ -26,7 +26,8 @@ func tokenCount(n int) bool { return n >= 0 && n <= maxTokenCount }
 // UsageFromInfo normalises the token counts in a langchaingo GenerationInfo map. The first key pair
 // with any non-zero count wins; missing counts are zero. A total above input and output counts
 // the rest as output: Gemini's thinking models report their thoughts (billed as output) in
-// totalTokenCount only, apart from candidatesTokenCount, and genai drops thoughtsTokenCount. A
+// totalTokenCount only, apart from candidatesTokenCount, and genai drops thoughtsTokenCount.
+// Anthropic's prompt-cache counts add to its input, the read ones as cached (anthropicInput). A
 // count of the pair that no call has (negative, or over maxTokenCount) makes the usage zero:
 // unknown, not a negative or overflowing count.
 func UsageFromInfo(info map[string]any) record.Usage {
