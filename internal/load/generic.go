@@ -16,11 +16,11 @@ import (
 
 // JSONL loads generic JSON Lines (or a JSON array) of objects, taking the record fields from the
 // source fields named by the mapping: answers may be a string, a number or a list; context a
-// string (one passage, none when it is empty) or a list of strings; id a string or a number
-// (absent, null or "": FILE:LINE, see defaultID); type, rubric, lang, dataset and split a string
-// or a number (a list or an object there is a bad item); prediction and prediction_model those of
-// a prediction made by another tool (see takePrediction). Every source field not mapped goes to
-// meta verbatim.
+// string (one passage, none when it is empty), a list of strings, or a list of passages in the
+// records' shape (passageList); id a string or a number (absent, null or "": FILE:LINE, see
+// defaultID); type, rubric, lang, dataset and split a string or a number (a list or an object
+// there is a bad item); prediction and prediction_model those of a prediction made by another
+// tool (see takePrediction). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
 	if src := opt.Map.source("id"); src != "" {
@@ -268,7 +268,10 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 	rawCtx, given := t.take("context")
 	ctx, err := textList(rawCtx, given)
 	if err != nil {
-		return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
+		// A list of passages as the records hold them: a record's context given back.
+		if rec.Context, err = passageList(rawCtx); err != nil {
+			return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
+		}
 	}
 	if len(ctx) == 1 && ctx[0] == "" && isString(rawCtx) {
 		ctx = nil // a CSV cell left empty, or "": no passage, rather than one that holds nothing
@@ -326,6 +329,35 @@ func textHint(raw jsonRaw, src string) string {
 }
 
 // textList reads a string, a number or a list of them as a list of strings (absent: empty).
+// passageList reads raw, a context that is no text (textList), as a list of passages in the
+// records' own shape, {title, date, text, sentences} (other members kept), each with a text; the
+// error says what a context may be.
+func passageList(raw jsonRaw) ([]record.Passage, error) {
+	const want = "want a string, a list of strings, or a list of passages {title, date, text, sentences}"
+	var items []jsonRaw
+	if err := jsonUnmarshal(raw, &items); err != nil || len(items) == 0 {
+		return nil, errors.New(want)
+	}
+	ps := make([]record.Passage, len(items))
+	for i, it := range items {
+		obj, _, ok := members(it)
+		if !ok {
+			return nil, fmt.Errorf("%s (item %d is %s)", want, i+1, record.Kind(it))
+		}
+		switch text := obj["text"]; {
+		case len(text) == 0:
+			return nil, fmt.Errorf("item %d: %v (a passage's)", i+1, missingField("text"))
+		case !isString(text):
+			return nil, fmt.Errorf("item %d: %v", i+1, wrongKind("text", "a string", text))
+		}
+		if err := record.Unmarshal(it, &ps[i]); err != nil {
+			// the passage's decoder names its members under "context"
+			return nil, fmt.Errorf("item %d: %s", i+1, strings.TrimPrefix(record.DescribeDecodeError(err), "context."))
+		}
+	}
+	return ps, nil
+}
+
 func textList(raw jsonRaw, ok bool) ([]string, error) {
 	if !ok {
 		return []string{}, nil
