@@ -68,9 +68,10 @@ id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and 
 {"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too, an id's
 facts without its answer making a prediction without a text, for sp_*) and
 LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole first (one that does
-not read is a usage error); an answer that is a number, true or false is its str() for a CMRC 2018
-record, as its script reads it, and a bad item for another, as SQuAD's and HotpotQA's stop on it; a
-hypothesis that is no string is its str(), as evaluate_qa.py puts it in the judge prompt. A record
+not read is a usage error); a SQuAD-layout answer that is no string is its str() for a CMRC 2018
+record, as its script reads it, and makes another record the selection keeps a bad item, as SQuAD's
+stops on it; a hypothesis that is no string is its str(), as evaluate_qa.py puts it in the judge
+prompt. A record
 that carries a prediction keeps it, and warnings count the records written without one and the
 file's answers to no record read. qa-score leaves a record without one unscored, as LongMemEval's
 scripts leave out a question with no hypothesis; SQuAD
@@ -269,23 +270,23 @@ func (a *app) emitter(file string) Emit {
 	return func(rec *record.Record, line int, bad error) error { return a.emit(rec, file, line, bad) }
 }
 
+// skip reports bad, a bad item, and counts it; under --strict it stops the run.
+func (a *app) skip(bad error) error {
+	if a.strict {
+		return bad // the run stops, exit 1, as every command's --strict does
+	}
+	a.bad++
+	fmt.Fprintf(a.stderr, "qa-load: %v\n", bad)
+	return nil
+}
+
 // emit takes in one record, read at file:line, or one bad item.
 func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if err := a.ctx.Err(); err != nil {
 		return err
 	}
-	if bad == nil && a.preds != nil {
-		if err := a.preds.Attach(rec); err != nil {
-			bad = &record.Error{File: file, Line: line, ID: rec.ID, Err: err}
-		}
-	}
 	if bad != nil {
-		if a.strict {
-			return bad // the run stops, exit 1, as every command's --strict does
-		}
-		a.bad++
-		fmt.Fprintf(a.stderr, "qa-load: %v\n", bad)
-		return nil
+		return a.skip(bad)
 	}
 	if a.split != "" {
 		rec.Split = a.split
@@ -294,6 +295,9 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		rec.Lang = a.lang
 	}
 	a.read++
+	if a.preds != nil {
+		a.preds.Attach(rec)
+	}
 	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
 		a.genericRepeat = a.generic
 	}
@@ -334,6 +338,9 @@ func trimContext(rec *record.Record, mode string) {
 
 func (a *app) write(rec *record.Record) error {
 	if a.preds != nil {
+		if err := a.preds.Refused(rec); err != nil {
+			return a.skip(err)
+		}
 		a.preds.Count(rec)
 	}
 	if a.counts != nil {

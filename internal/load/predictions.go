@@ -84,14 +84,15 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 }
 
 // readTexts takes the answers of obj, {id: text}; in names the member holding obj ("" for the
-// file itself) for errors. An answer is a string, or in SQuAD's layout a number, true or false,
-// which CMRC 2018's script reads as its str() (see Attach); null and the rest are refused.
+// file itself) for errors. An answer is a string, or in SQuAD's layout any other value, which CMRC
+// 2018's script reads as its str() (str(prediction_file[query_id]): None for null) and SQuAD's
+// stops on (see Refused); HotpotQA's answers are strings, as its script stops on any other.
 func (p *Predictions) readTexts(obj map[string]jsonRaw, in string) error {
 	for id, raw := range obj {
 		var s string
 		switch {
 		case isString(raw) && jsonUnmarshal(raw, &s) == nil:
-		case in == "" && scalar(raw):
+		case in == "":
 			var err error
 			if s, err = python.StrOfJSON(raw); err != nil {
 				return fmt.Errorf("%s: %sprediction %q: %v", p.Name, in, id, err)
@@ -103,18 +104,6 @@ func (p *Predictions) readTexts(obj map[string]jsonRaw, in string) error {
 		p.at(id).text, p.at(id).hasText = s, true
 	}
 	return nil
-}
-
-// scalar reports whether raw is a JSON number, true or false.
-func scalar(raw jsonRaw) bool {
-	switch r := trimSpace(raw); {
-	case len(r) == 0:
-		return false
-	case r[0] == '-' || r[0] >= '0' && r[0] <= '9':
-		return true
-	default:
-		return string(r) == "true" || string(r) == "false"
-	}
 }
 
 // readHotpotQA takes HotpotQA's answers and supporting facts.
@@ -217,14 +206,10 @@ func (p *Predictions) Len() int { return len(p.byID) }
 // record whose id has none (a generic one). A record that carries a prediction already keeps it
 // (counted in Kept). It is given every record read, so that the file's answers to records that
 // the selection leaves out are not taken for answers to no record (see Unused). An answer that
-// is no string attaches to a CMRC 2018 record alone, as its str(); for another it is an error,
-// as SQuAD's and HotpotQA's scripts stop on it.
-func (p *Predictions) Attach(rec *record.Record) error {
-	id := rec.ID
-	if k, ok := strings.CutPrefix(rec.ID, rec.Dataset+":"); ok && rec.Dataset != "" {
-		id = k
-	}
-	o := p.byID[id]
+// is no string attaches to a CMRC 2018 record alone, as its str(); another record is left without
+// one, for Refused to find once the selection has kept it.
+func (p *Predictions) Attach(rec *record.Record) {
+	o := p.byID[officialID(rec)]
 	if o != nil {
 		o.used = true
 	}
@@ -234,7 +219,7 @@ func (p *Predictions) Attach(rec *record.Record) error {
 			p.Kept++
 		}
 	case o != nil && o.notString != "" && rec.Dataset != "cmrc2018":
-		return fmt.Errorf("--predictions %s: prediction %q: want a string, got %s (only CMRC 2018's script reads one, as its str(); SQuAD's stops on it)", p.Name, id, o.notString)
+		// see Refused
 	case o != nil && o.hasText:
 		rec.Prediction = &record.Prediction{Text: o.text, SupportingFacts: o.facts}
 	case o != nil && o.facts != nil:
@@ -244,7 +229,27 @@ func (p *Predictions) Attach(rec *record.Record) error {
 		rec.Prediction = &record.Prediction{SupportingFacts: o.facts}
 		rec.Prediction.ClearText()
 	}
-	return nil
+}
+
+// officialID is rec's id as the prediction file gives it: without the "DATASET:" that qa-load
+// puts before it (hotpotqa:5a8b57f2 is 5a8b57f2), or the id itself for a record without one.
+func officialID(rec *record.Record) string {
+	if k, ok := strings.CutPrefix(rec.ID, rec.Dataset+":"); ok && rec.Dataset != "" {
+		return k
+	}
+	return rec.ID
+}
+
+// Refused returns the error of rec, a record the selection keeps, whose answer in the file is no
+// string, which only CMRC 2018's script reads (as its str()), where SQuAD's stops on it; else nil.
+// It is asked at writing, so that the records the selection leaves out (another shard's) are no
+// bad items of this run.
+func (p *Predictions) Refused(rec *record.Record) error {
+	o := p.byID[officialID(rec)]
+	if o == nil || o.notString == "" || rec.Dataset == "cmrc2018" || rec.Prediction != nil {
+		return nil
+	}
+	return fmt.Errorf("--predictions %s: prediction %q: want a string, got %s (only CMRC 2018's script reads one, as its str(); record %q is not CMRC 2018's)", p.Name, officialID(rec), o.notString, rec.ID)
 }
 
 // Count counts rec, a record written, in Written, and in Missing when it has no answer: no

@@ -27,8 +27,7 @@ func TestParsePredictions(t *testing.T) {
 			"longmemeval", []string{`e1="h"[]`, `e2=""[]`}, ""},
 		{"longmemeval array", `[{"question_id": "e1", "hypothesis": "h"}]`, "longmemeval", []string{`e1="h"[]`}, ""},
 		{"squad number", `{"q1": 3, "q2": 20.0, "q3": 1e16, "q4": true}`, "squad", []string{`q1="3"[]`, `q2="20.0"[]`, `q3="1e+16"[]`, `q4="True"[]`}, ""},
-		{"squad null", `{"q1": null}`, "", nil, `p.json: prediction "q1": want a string, got null`},
-		{"squad list", `{"q1": ["a"]}`, "", nil, `p.json: prediction "q1": want a string, got a list`},
+		{"squad null and list", `{"q1": null, "q2": ["a", 1.50], "q3": {"a": null}}`, "squad", []string{`q1="None"[]`, `q2="['a', 1.5]"[]`, `q3="{'a': None}"[]`}, ""},
 		{"hotpotqa answer number", `{"answer": {"a1": 3}}`, "", nil, `p.json: "answer": prediction "a1": want a string, got a number`},
 		{"hotpotqa answer not a string", `{"answer": {"a1": null}}`, "", nil, `p.json: "answer": prediction "a1": want a string, got null`},
 		{"hotpotqa bad sp", `{"answer": {}, "sp": {"a1": [["T", null]]}}`, "", nil,
@@ -98,9 +97,7 @@ func TestAttachPredictions(t *testing.T) {
 		{ID: "q4", Dataset: "squad"}, // no prefix: the whole id
 	}
 	for _, r := range recs {
-		if err := p.Attach(r); err != nil {
-			t.Errorf("Attach(%s): %v", r.ID, err)
-		}
+		p.Attach(r)
 		p.Count(r)
 	}
 	var texts []string
@@ -122,22 +119,32 @@ func TestAttachPredictions(t *testing.T) {
 	}
 }
 
-// An answer that is a number, true or false attaches to a CMRC 2018 record as its str(), as
-// cmrc2018_evaluate.py reads it; to another record it is an error, as SQuAD's script stops on it.
+// An answer that is no string attaches to a CMRC 2018 record as its str(), as
+// cmrc2018_evaluate.py reads it; another record gets none, and Refused says why, as SQuAD's
+// script stops on it.
 func TestAttachNumberAnswer(t *testing.T) {
-	p, err := parsePredictions("p.json", []byte(`{"DEV_0_QUERY_0": 2018, "q1": 3.50}`))
+	p, err := parsePredictions("p.json", []byte(`{"DEV_0_QUERY_0": 2018, "DEV_0_QUERY_1": null, "q1": 3.50}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := newRecord("cmrc2018:DEV_0_QUERY_0", "cmrc2018", "zh")
-	if err := p.Attach(rec); err != nil || rec.Prediction == nil || rec.Prediction.Text != "2018" {
-		t.Errorf("CMRC 2018 record: Attach = %v, prediction %+v; want the text 2018", err, rec.Prediction)
+	for id, want := range map[string]string{"DEV_0_QUERY_0": "2018", "DEV_0_QUERY_1": "None"} {
+		rec := newRecord("cmrc2018:"+id, "cmrc2018", "zh")
+		p.Attach(rec)
+		if rec.Prediction == nil || rec.Prediction.Text != want || p.Refused(rec) != nil {
+			t.Errorf("CMRC 2018 record %s: prediction %+v, refused %v; want the text %q", id, rec.Prediction, p.Refused(rec), want)
+		}
+	}
+	rec := newRecord("squad:q1", "squad", "en")
+	p.Attach(rec)
+	want := `--predictions p.json: prediction "q1": want a string, got a number (only CMRC 2018's script reads one, as its str(); record "squad:q1" is not CMRC 2018's)`
+	if err := p.Refused(rec); err == nil || err.Error() != want || rec.Prediction != nil {
+		t.Errorf("SQuAD record: Refused = %v, prediction %+v; want error %q and none", err, rec.Prediction, want)
 	}
 	rec = newRecord("squad:q1", "squad", "en")
-	err = p.Attach(rec)
-	want := `--predictions p.json: prediction "q1": want a string, got a number (only CMRC 2018's script reads one, as its str(); SQuAD's stops on it)`
-	if err == nil || err.Error() != want || rec.Prediction != nil {
-		t.Errorf("SQuAD record: Attach = %v, prediction %+v; want error %q and none", err, rec.Prediction, want)
+	rec.Prediction = &record.Prediction{Text: "mine"}
+	p.Attach(rec)
+	if err := p.Refused(rec); err != nil || rec.Prediction.Text != "mine" {
+		t.Errorf("SQuAD record with its own prediction: Refused = %v, prediction %+v; want none, and its own kept", err, rec.Prediction)
 	}
 }
 
@@ -154,9 +161,7 @@ func TestAttachEmptyFacts(t *testing.T) {
 	} {
 		rec := newRecord(c.id, "hotpotqa", "")
 		rec.Question, rec.Answers = "q", []string{"yes"}
-		if err := p.Attach(rec); err != nil {
-			t.Fatal(err)
-		}
+		p.Attach(rec)
 		if b, err := record.Marshal(rec); err != nil || string(b) != c.want {
 			t.Errorf("record %s with its prediction = %s, %v; want %s", c.id, b, err, c.want)
 		}
