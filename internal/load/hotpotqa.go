@@ -144,7 +144,9 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return emit(nil, 0, err)
 		}
-		keepUnknown(rec, raw, hotpotKeys)
+		if err := keepUnknown(rec, raw, hotpotKeys); err != nil {
+			return emit(nil, 0, badf(in, line, rec.ID, "%v", err))
+		}
 		return emit(rec, line, nil)
 	})
 }

@@ -294,17 +294,48 @@ func compact(raw []byte) jsonRaw {
 // whose key its format does not read, known (jsonKeys of the item's type): a field added to a
 // benchmark's file (a column of one's own, a later release's) goes with its record rather than
 // being lost without a word, as the generic formats keep every field no --map names. A key the
-// loader gives meta itself keeps the loader's value.
-func keepUnknown(rec *record.Record, raw jsonRaw, known map[string]bool) {
+// loader gives meta itself keeps the loader's value; of a key given twice, the last counts, as
+// Python's json reads it. It returns an error, for a bad item, for a key that differs from a
+// known one only in case, which the decoder (encoding/json) may have read as that one where the
+// benchmark's script does not, and for one that names a meta member later stages act on
+// (metaRead), which would change how the record is asked, judged or scored.
+func keepUnknown(rec *record.Record, raw jsonRaw, known map[string]bool) error {
 	ms, err := record.UnknownMembers(raw, known)
-	if err != nil {
-		return // not reached: a decoder has read raw
+	if err != nil || len(ms) == 0 {
+		return nil // an error is not reached: a decoder has read raw
 	}
+	var ours map[string]bool // the keys set here, which a later member of the key replaces
 	for _, m := range ms {
-		if _, ok := rec.Meta[m.Key]; !ok {
-			setMeta(rec, m.Key, raw[m.ValueStart:m.End])
+		for k := range known {
+			if strings.EqualFold(k, m.Key) {
+				return fmt.Errorf("member %q differs from %q only in case: the benchmark's script does not read it, where the decoder may read it as %q (rename it)", m.Key, k, k)
+			}
 		}
+		if metaRead[m.Key] {
+			return fmt.Errorf("member %q is not the format's own, and meta.%s is read by the stages after it: rename it", m.Key, m.Key)
+		}
+		if _, set := rec.Meta[m.Key]; set && !ours[m.Key] {
+			continue
+		}
+		if ours == nil {
+			ours = map[string]bool{}
+		}
+		ours[m.Key] = true
+		setMeta(rec, m.Key, raw[m.ValueStart:m.End])
 	}
+	return nil
+}
+
+// metaRead are the meta members a later stage reads by name: the abstention and LoCoMo category
+// rules, HotpotQA's gold supporting facts, LongMemEval's dates, haystack and retrieval ranking,
+// EvaLearn's fields, LoCoMo's speakers and adversarial answer, SQuAD's answer starts, and the
+// ranking metrics' query group.
+var metaRead = map[string]bool{
+	"abstention": true, "category": true, "supporting_facts": true, "question_date": true,
+	"haystack_session_ids": true, "haystack_dates": true, "haystack_sessions": true, "answer_session_ids": true,
+	"retrieval_corpus_ids": true, "retrieval_texts": true, "evalearn_type": true, "evalearn_position": true,
+	"sequence_type": true, "speaker_a": true, "speaker_b": true, "adversarial_answer": true,
+	"answer_start": true, "group": true,
 }
 
 // jsonKeys returns the JSON keys of the fields of the struct v: the members a benchmark item of

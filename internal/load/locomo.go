@@ -221,7 +221,9 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	if adversarial {
 		setMeta(rec, "answer", qa.Answer)
 	}
-	keepUnknown(rec, item, locomoQAKeys)
+	if err := keepUnknown(rec, item, locomoQAKeys); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
 	return rec, nil
 }
 

@@ -63,7 +63,9 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 		}
 		rec, bad := longMemEvalRecord(in, line, &it)
 		if bad == nil {
-			keepUnknown(rec, raw, longMemEvalKeys)
+			if err := keepUnknown(rec, raw, longMemEvalKeys); err != nil {
+				rec, bad = nil, badf(in, line, rec.ID, "%v", err)
+			}
 		}
 		return emit(rec, line, bad)
 	})

@@ -208,6 +208,8 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 		}
 	}
 	setMeta(rec, "plausible_answers", qa.PlausibleAnswers)
-	keepUnknown(rec, item.raw, squadQAKeys)
+	if err := keepUnknown(rec, item.raw, squadQAKeys); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
 	return rec, nil
 }
