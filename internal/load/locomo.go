@@ -107,9 +107,14 @@ func itemStarts(parent []byte, first int, items []jsonRaw) (lines []int, own []b
 		}
 		line += bytes.Count(parent[at:at+j], []byte("\n"))
 		lines[i] = line
-		if nl := bytes.LastIndexByte(parent[:at+j], '\n'); nl >= 0 {
-			own[i] = len(bytes.TrimLeft(parent[nl+1:at+j], " \t\r")) == 0
+		// Only blanks between the line's start and the item: walked back over from the item, not
+		// searched for from it, which in a file on one line is back to its start for every item.
+		k := at + j
+		for k > 0 && (parent[k-1] == ' ' || parent[k-1] == '\t' || parent[k-1] == '\r') {
+			k--
 		}
+		own[i] = k > 0 && parent[k-1] == '\n'
+
 		line += bytes.Count(it, []byte("\n"))
 		at += j + len(it)
 	}
