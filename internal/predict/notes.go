@@ -15,7 +15,7 @@ import (
 // or round) asking for its reading notes, one after the other in file order, then the
 // step-by-step reading call over the notes. The notes are kept in prediction.notes; usage, cost
 // and attempts are the sums over every call of the record, latency the time from the first call
-// to the answer.
+// to the answer (or to a failed call's reply that was paid for).
 
 // spent is what a record's note calls used.
 type spent struct {
@@ -100,11 +100,11 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 		fromCache = append(fromCache[:len(fromCache):len(fromCache)], *pred.Usage)
 	}
 	pred.Cached = pred.Cached && s.cached && !failed
-	if !failed {
-		pred.LatencyMS = 0
-		if !pred.Cached {
-			pred.LatencyMS = time.Since(s.start).Milliseconds()
-		}
+	// The time from the first note call to the answer, or to the failed call's reply when it was
+	// paid for (it has usage), as a prediction of one call keeps it (settle).
+	pred.LatencyMS = 0
+	if (!failed || pred.Usage != nil) && !pred.Cached {
+		pred.LatencyMS = time.Since(s.start).Milliseconds()
 	}
 	if s.noUsage || !failed && pred.Usage == nil { // a reply without usage: the whole is unknown
 		pred.Usage, pred.CostUSD = nil, nil
