@@ -123,7 +123,8 @@ type app struct {
 	generic        bool                     // the input being read is generic jsonl or csv
 	generics       genericCount             // what its records lack
 	benchmark      bool                     // the input being read is a benchmark's file
-	emptyGold      int                      // its records whose gold is "" alone (emptyGold)
+	benchmarkRead  int                      // the records read from benchmarks' files
+	emptyGold      int                      // of them, those whose gold is "" alone (emptyGold)
 	emptyGoldFirst string                   // the first of them
 	read           int                      // the records read, before the selection
 	ids            repeat.IDs               // their ids, to find repeats
@@ -304,9 +305,12 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if a.generic {
 		a.generics.add(rec, a.opt.Map)
 	}
-	if a.benchmark && emptyGold(rec) {
-		if a.emptyGold++; a.emptyGold == 1 {
-			a.emptyGoldFirst = rec.ID
+	if a.benchmark {
+		a.benchmarkRead++
+		if emptyGold(rec) {
+			if a.emptyGold++; a.emptyGold == 1 {
+				a.emptyGoldFirst = rec.ID
+			}
 		}
 	}
 	trimContext(rec, a.context)

@@ -273,8 +273,8 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 			return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
 		}
 	}
-	if len(ctx) == 1 && ctx[0] == "" && isString(rawCtx) {
-		ctx = nil // a CSV cell left empty, or "": no passage, rather than one that holds nothing
+	if len(ctx) == 1 && strings.TrimSpace(ctx[0]) == "" && isString(rawCtx) {
+		ctx = nil // a CSV cell left empty (or blank), or "": no passage, rather than one of nothing
 	}
 	for _, text := range ctx {
 		rec.Context = append(rec.Context, record.Passage{Text: text})

@@ -201,7 +201,7 @@ func (a *app) loadEvaLearn(files []string) error {
 		return err
 	}
 	defer sf.Close()
-	a.generic = false // a jsonl or csv file read before it left it set
+	a.generic, a.benchmark = false, false // a file read before it left them set (EvaLearn gives no empty gold)
 	sequences := Input{Name: seqs, R: textfile.NewReader(sf)}
 	return a.loadWarned(sequences.DisplayName(), func() error {
 		return EvaLearn(Input{Name: probs, R: textfile.NewReader(pf)}, sequences, a.opt, a.emitter(sequences.DisplayName()))

@@ -83,7 +83,7 @@ func (a *app) warnEmptyGold() {
 		return
 	}
 	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the empty answer \"\" as %s gold (the first: id %q), which marks a question unanswerable: only an empty prediction matches it\n",
-		a.emptyGold, english.Count(a.read, "record", "records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
+		a.emptyGold, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
 }
 
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says

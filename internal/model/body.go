@@ -185,8 +185,12 @@ func (r *anthropicMessage) hasText() bool {
 
 // usage is the message's usage as a record.Usage.
 func (r *anthropicMessage) usage() record.Usage {
-	in, cached := anthropicInput(r.Usage.InputTokens, max(r.Usage.CacheCreationInputTokens, 0), max(r.Usage.CacheReadInputTokens, 0))
-	return record.Usage{InputTokens: in, OutputTokens: r.Usage.OutputTokens, CachedInputTokens: cached}
+	u := r.Usage
+	if !tokenCount(u.CacheCreationInputTokens) || !tokenCount(u.CacheReadInputTokens) {
+		return record.Usage{} // no call has such a count: unknown, as UsageFromInfo reads it
+	}
+	in, cached := anthropicInput(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
+	return record.Usage{InputTokens: in, OutputTokens: u.OutputTokens, CachedInputTokens: cached}
 }
 
 // readOllama reads an Ollama chat reply, one JSON object or, streamed, one a line (NDJSON):

@@ -378,6 +378,10 @@ func TestReplyAccounting(t *testing.T) {
 		// caches (OpenRouter) makes them the prompt's most.
 		{name: "anthropic prompt cache", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`,
 			usage: record.Usage{InputTokens: 23010, OutputTokens: 30, CachedInputTokens: 20000}},
+		// A reply read from its body (a redacted_thinking block langchaingo does not know) with a
+		// cache count no call has: unknown, as UsageFromInfo reads such a count.
+		{name: "anthropic negative cache count", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-7-sonnet-20250219","content":[{"type":"redacted_thinking","data":"EmwKAhgB"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"cache_read_input_tokens":-100,"output_tokens":4}}`,
+			noUsage: true},
 		{name: "gemini streamed", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"The capital"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":10}},` +
 			`{"candidates":[{"content":{"parts":[{"text":" is Paris."}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":5,"totalTokenCount":13}},` +
 			gemini(`{"text":""}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":6,"totalTokenCount":14}`),
@@ -1141,7 +1145,7 @@ func TestRedirect(t *testing.T) {
 			if err == nil {
 				t.Fatalf("Generate = %+v, want an error", resp)
 			}
-			want := fmt.Sprintf("the server redirected the call (HTTP %d) to %s/moved/v1/chat/completions, which would ask it again as a GET without its request: give the base URL it redirects to", status, srv.URL)
+			want := fmt.Sprintf("the server redirected the call (HTTP %d) to %s/moved/v1/chat/completions, which would ask it again as a GET without its request: give the base URL of that address", status, srv.URL)
 			if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "404") {
 				t.Errorf("error %q, want it to hold %q and no 404", err, want)
 			}

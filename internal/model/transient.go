@@ -42,7 +42,7 @@ type redirectError struct {
 }
 
 func (e *redirectError) Error() string {
-	return fmt.Sprintf("the server redirected the call (HTTP %d) to %s, which would ask it again as a GET without its request: give the base URL it redirects to", e.status, cmp.Or(e.location, "no address"))
+	return fmt.Sprintf("the server redirected the call (HTTP %d) to %s, which would ask it again as a GET without its request: give the base URL of that address", e.status, cmp.Or(e.location, "no address"))
 }
 
 // redirected returns the redirectError of resp, req's response, or nil when it is none: a POST
