@@ -98,7 +98,8 @@ func (a *app) warnUnfound(whole bool) {
 		has = "no record read has"
 	}
 	for _, f := range a.opt.Map.unfound(a.found) {
-		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s: %s a field %q\n", f, a.opt.Map[f], has, a.opt.Map[f])
+		// the field by its name, without the escapes its source is written with (\. \, \\)
+		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s: %s a field %q\n", f, a.opt.Map[f], has, column(a.opt.Map[f]))
 	}
 }
 
