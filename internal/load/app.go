@@ -314,7 +314,17 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		}
 	}
 	trimContext(rec, a.context)
-	more, err := a.sel.Add(rec, a.write)
+	if !a.sel.Passes(rec) {
+		return nil
+	}
+	if a.preds != nil {
+		// A record of this run whose answer in the file cannot be read is a bad item, as one
+		// whose line cannot be: no part of the sample or the limit.
+		if err := a.preds.Refused(rec); err != nil {
+			return a.skip(&record.Error{File: file, Line: line, ID: rec.ID, Err: err})
+		}
+	}
+	more, err := a.sel.Take(rec, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
@@ -342,9 +352,6 @@ func trimContext(rec *record.Record, mode string) {
 
 func (a *app) write(rec *record.Record) error {
 	if a.preds != nil {
-		if err := a.preds.Refused(rec); err != nil {
-			return a.skip(err)
-		}
 		a.preds.Count(rec)
 	}
 	if a.counts != nil {

@@ -267,11 +267,12 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 	}
 	rawCtx, given := t.take("context")
 	ctx, err := textList(rawCtx, given)
-	if err != nil {
+	if err != nil && passagesGiven(rawCtx) {
 		// A list of passages as the records hold them: a record's context given back.
-		if rec.Context, err = passageList(rawCtx); err != nil {
-			return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
-		}
+		rec.Context, err = passageList(rawCtx)
+	}
+	if err != nil {
+		return badf(in, line, rec.ID, "field %q: %v", m.source("context"), err)
 	}
 	if len(ctx) == 1 && strings.TrimSpace(ctx[0]) == "" && isString(rawCtx) {
 		ctx = nil // a CSV cell left empty (or blank), or "": no passage, rather than one of nothing
@@ -329,6 +330,13 @@ func textHint(raw jsonRaw, src string) string {
 }
 
 // textList reads a string, a number or a list of them as a list of strings (absent: empty).
+// passagesGiven reports whether raw, a context, is a list whose first item is an object: passages,
+// not texts, whose faults textList words.
+func passagesGiven(raw jsonRaw) bool {
+	var items []jsonRaw
+	return jsonUnmarshal(raw, &items) == nil && len(items) > 0 && trimSpace(items[0])[0] == '{'
+}
+
 // passageList reads raw, a context that is no text (textList), as a list of passages in the
 // records' own shape, {title, date, text, sentences} (other members kept), each with a text; the
 // error says what a context may be.

@@ -328,14 +328,14 @@ func keepUnknown(rec *record.Record, raw jsonRaw, known map[string]bool) error {
 
 // metaRead are the meta members a later stage reads by name: the abstention and LoCoMo category
 // rules, HotpotQA's gold supporting facts, LongMemEval's dates, haystack and retrieval ranking,
-// EvaLearn's fields, LoCoMo's speakers and adversarial answer, SQuAD's answer starts, and the
-// ranking metrics' query group.
+// EvaLearn's fields, LoCoMo's speakers and adversarial answer, and the ranking metrics' default
+// query group (--group-field).
 var metaRead = map[string]bool{
 	"abstention": true, "category": true, "supporting_facts": true, "question_date": true,
-	"haystack_session_ids": true, "haystack_dates": true, "haystack_sessions": true, "answer_session_ids": true,
+	"haystack_session_ids": true, "haystack_dates": true, "haystack_sessions": true,
 	"retrieval_corpus_ids": true, "retrieval_texts": true, "evalearn_type": true, "evalearn_position": true,
 	"sequence_type": true, "speaker_a": true, "speaker_b": true, "adversarial_answer": true,
-	"answer_start": true, "group": true,
+	"group": true,
 }
 
 // jsonKeys returns the JSON keys of the fields of the struct v: the members a benchmark item of

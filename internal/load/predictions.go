@@ -240,16 +240,16 @@ func officialID(rec *record.Record) string {
 	return rec.ID
 }
 
-// Refused returns the error of rec, a record the selection keeps, whose answer in the file is no
-// string, which only CMRC 2018's script reads (as its str()), where SQuAD's stops on it; else nil.
-// It is asked at writing, so that the records the selection leaves out (another shard's) are no
-// bad items of this run.
+// Refused returns the error of rec, a record the selection's filters keep, whose answer in the
+// file is no string, which only CMRC 2018's script reads (as its str()), where SQuAD's stops on
+// it; else nil. It is asked after the filters, so that the records they leave out (another
+// shard's) are no bad items of this run.
 func (p *Predictions) Refused(rec *record.Record) error {
 	o := p.byID[officialID(rec)]
 	if o == nil || o.notString == "" || rec.Dataset == "cmrc2018" || rec.Prediction != nil {
 		return nil
 	}
-	return fmt.Errorf("--predictions %s: prediction %q: want a string, got %s (only CMRC 2018's script reads one, as its str(); record %q is not CMRC 2018's)", p.Name, officialID(rec), o.notString, rec.ID)
+	return fmt.Errorf("--predictions %s: prediction %q: want a string, got %s (only CMRC 2018's script reads one, as its str(); this record is not CMRC 2018's)", p.Name, officialID(rec), o.notString)
 }
 
 // Count counts rec, a record written, in Written, and in Missing when it has no answer: no

@@ -136,7 +136,7 @@ func TestAttachNumberAnswer(t *testing.T) {
 	}
 	rec := newRecord("squad:q1", "squad", "en")
 	p.Attach(rec)
-	want := `--predictions p.json: prediction "q1": want a string, got a number (only CMRC 2018's script reads one, as its str(); record "squad:q1" is not CMRC 2018's)`
+	want := `--predictions p.json: prediction "q1": want a string, got a number (only CMRC 2018's script reads one, as its str(); this record is not CMRC 2018's)`
 	if err := p.Refused(rec); err == nil || err.Error() != want || rec.Prediction != nil {
 		t.Errorf("SQuAD record: Refused = %v, prediction %+v; want error %q and none", err, rec.Prediction, want)
 	}

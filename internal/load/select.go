@@ -61,6 +61,16 @@ const maxSeenTypes = 64
 // Add offers rec to the selection and calls write for it unless it is held for the sample or
 // filtered out. It reports false once Limit records were written and the rest can be skipped.
 func (s *Selection) Add(rec *record.Record, write func(*record.Record) error) (bool, error) {
+	if !s.Passes(rec) {
+		return true, nil
+	}
+	return s.Take(rec, write)
+}
+
+// Passes reports whether rec passes the selection's filters, its types and its shard (noting its
+// type for Unmatched): a record that fails them is none of this run's, and one that passes is
+// offered to Take, unless it turns out a bad item first.
+func (s *Selection) Passes(rec *record.Record) bool {
 	if len(s.Types) > 0 {
 		i := slices.Index(s.Types, rec.Type)
 		if len(s.matched) != len(s.Types) {
@@ -70,13 +80,15 @@ func (s *Selection) Add(rec *record.Record, write func(*record.Record) error) (b
 			s.seen = append(s.seen, rec.Type)
 		}
 		if i < 0 {
-			return true, nil
+			return false
 		}
 		s.matched[i] = true
 	}
-	if s.Shard.N > 1 && int(idHash(nil, rec.ID)%uint64(s.Shard.N)) != s.Shard.I-1 {
-		return true, nil
-	}
+	return s.Shard.N <= 1 || int(idHash(nil, rec.ID)%uint64(s.Shard.N)) == s.Shard.I-1
+}
+
+// Take takes rec, which Passes: it is held for the sample, or written, as Add does.
+func (s *Selection) Take(rec *record.Record, write func(*record.Record) error) (bool, error) {
 	if s.Sample > 0 {
 		s.offer(rec)
 		return true, nil

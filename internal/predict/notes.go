@@ -100,10 +100,11 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 		fromCache = append(fromCache[:len(fromCache):len(fromCache)], *pred.Usage)
 	}
 	pred.Cached = pred.Cached && s.cached && !failed
-	// The time from the first note call to the answer, or to the failed call's reply when it was
-	// paid for (it has usage), as a prediction of one call keeps it (settle).
+	// The time from the first note call to the answer, or to the failure when any call was paid
+	// for (the failed one's reply has usage, or notes came before it), as a prediction of one call
+	// keeps it (settle).
 	pred.LatencyMS = 0
-	if (!failed || pred.Usage != nil) && !pred.Cached {
+	if (!failed || pred.Usage != nil || len(s.calls) > 0) && !pred.Cached {
 		pred.LatencyMS = time.Since(s.start).Milliseconds()
 	}
 	if s.noUsage || !failed && pred.Usage == nil { // a reply without usage: the whole is unknown

@@ -38,23 +38,26 @@ func TestSettleFailedReply(t *testing.T) {
 }
 
 // TestAddNotesLatency: a record read with LongMemEval's notes has the latency of all its calls,
-// from the first note call to the answer, or to the reply of the call that failed when it was paid
-// for; a failed call that got no reply leaves none.
+// from the first note call to the answer, or to the failure when any call was paid for; a failed
+// first call that got no reply leaves none.
 func TestAddNotesLatency(t *testing.T) {
 	a := &app{prices: model.DefaultPrices()}
 	start := time.Now().Add(-2 * time.Second)
 	u := record.Usage{InputTokens: 10, OutputTokens: 2}
+	notes := spent{start: start, usage: u, calls: []record.Usage{u}}
 	for _, tc := range []struct {
 		name    string
 		pred    record.Prediction
+		s       spent
 		atLeast int64 // 0: none
 	}{
-		{"answered", record.Prediction{Text: "a", Usage: &u, LatencyMS: 40}, 2000},
-		{"failed, paid for", record.Prediction{Error: "empty reply", Usage: &u, LatencyMS: 40}, 2000},
-		{"failed, no reply", record.Prediction{Error: "network error"}, 0},
+		{"answered", record.Prediction{Text: "a", Usage: &u, LatencyMS: 40}, notes, 2000},
+		{"failed, paid for", record.Prediction{Error: "empty reply", Usage: &u, LatencyMS: 40}, notes, 2000},
+		{"failed, no reply, after notes", record.Prediction{Error: "network error"}, notes, 2000},
+		{"failed first, no reply", record.Prediction{Error: "network error"}, spent{start: start}, 0},
 	} {
-		p := tc.pred
-		a.addNotes(&p, &spent{start: start, usage: u, calls: []record.Usage{u}})
+		p, s := tc.pred, tc.s
+		a.addNotes(&p, &s)
 		if tc.atLeast == 0 && p.LatencyMS != 0 || tc.atLeast > 0 && p.LatencyMS < tc.atLeast {
 			t.Errorf("%s: latency %d ms, want %s", tc.name, p.LatencyMS, map[bool]string{true: "none", false: "≥ 2000 ms"}[tc.atLeast == 0])
 		}
