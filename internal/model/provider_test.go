@@ -1146,8 +1146,8 @@ func TestRedirect(t *testing.T) {
 				t.Fatalf("Generate = %+v, want an error", resp)
 			}
 			want := fmt.Sprintf("the server redirected the call (HTTP %d) to %s/moved/v1/chat/completions, which would ask it again as a GET without its request: give the base URL of that address", status, srv.URL)
-			if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "404") {
-				t.Errorf("error %q, want it to hold %q and no 404", err, want)
+			if !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "status code: 404") {
+				t.Errorf("error %q, want it to hold %q and no 404 status (the GET's)", err, want)
 			}
 			if got := calls.Load(); got != 1 || resp.Attempts != 1 {
 				t.Errorf("%d requests reached the server in %d attempts, want 1 (not followed, not retried)", got, resp.Attempts)
