@@ -71,12 +71,11 @@ LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole f
 not read is a usage error); a SQuAD-layout answer that is no string is its str() for a CMRC 2018
 record, as its script reads it, and makes another record the selection keeps a bad item, as SQuAD's
 stops on it; a hypothesis that is no string is its str(), as evaluate_qa.py puts it in the judge
-prompt. A record
-that carries a prediction keeps it, and warnings count the records written without one and the
-file's answers to no record read. qa-score leaves a record without one unscored, as LongMemEval's
-scripts leave out a question with no hypothesis; SQuAD
-v1.1's, HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD
-v2.0's evaluate-v2.0.py stops on it (a KeyError).
+prompt. A record that carries a prediction keeps it, and warnings count the records written
+without one and the file's answers to no record read. qa-score leaves a record without one
+unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD v1.1's,
+HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD v2.0's
+evaluate-v2.0.py stops on it (a KeyError).
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
