@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -330,7 +329,7 @@ func sniffDelimiter(head []byte) rune {
 // file, compressed or not, whose header may hold more commas than tabs (a column named "answers
 // (a, b, or c)").
 func tabNamed(name string) bool {
-	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(name, ".gz")))
+	ext := fileExt(name)
 	return ext == ".tsv" || ext == ".tab"
 }
 

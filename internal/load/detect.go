@@ -27,7 +27,7 @@ func Detect(name string, head []byte) string {
 	switch {
 	case isRecordLine(head):
 		return "records"
-	case slices.Contains([]string{".csv", ".tsv", ".tab"}, filepath.Ext(base)):
+	case slices.Contains([]string{".csv", ".tsv", ".tab"}, fileExt(name)):
 		return "csv"
 	case has("gpt4judge") || has("gpt4res") || has("position_in_sequence"):
 		return "evalearn-results"
@@ -158,4 +158,10 @@ func mostlyHan(head []byte) bool {
 		key = len(objects) > 0 && objects[len(objects)-1]
 	}
 	return han > 0 && han >= latin
+}
+
+// fileExt is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for
+// dev.TSV.gz.
+func fileExt(name string) string {
+	return strings.ToLower(filepath.Ext(strings.TrimSuffix(name, ".gz")))
 }
