@@ -114,7 +114,7 @@ type geminiUsage struct {
 // (thoughtsTokenCount, and in the total), are billed as output; a proxy that leaves out the total
 // leaves them counted still.
 func (m *geminiUsage) usage() record.Usage {
-	out := max(m.CandidatesTokenCount, m.CandidatesTokenCount+max(m.ThoughtsTokenCount, 0), m.TotalTokenCount-m.PromptTokenCount)
+	out := max(m.CandidatesTokenCount+max(m.ThoughtsTokenCount, 0), m.TotalTokenCount-m.PromptTokenCount)
 	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: out,
 		CachedInputTokens: min(max(m.CachedContentTokenCount, 0), m.PromptTokenCount)}
 }

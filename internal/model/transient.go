@@ -48,12 +48,8 @@ func (e *redirectError) Error() string {
 // redirected returns the redirectError of resp, req's response, or nil when it is none: a POST
 // answered 301, 302 or 303. Its body is closed.
 func redirected(req *http.Request, resp *http.Response) error {
-	switch resp.StatusCode {
-	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther:
-		if req.Method != http.MethodPost {
-			return nil
-		}
-	default:
+	s := resp.StatusCode
+	if req.Method != http.MethodPost || s != http.StatusMovedPermanently && s != http.StatusFound && s != http.StatusSeeOther {
 		return nil
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // so the connection can be used again
