@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -236,11 +237,11 @@ func decodeItem(in Input, line int, id string, raw []byte, v any) error {
 	if isNull(raw) {
 		return badf(in, line, id, nullItem)
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if msg := decodeExact(raw, v); msg != "" {
 		if id == "" {
 			id = peekID(raw)
 		}
-		return badf(in, line, id, "%s", record.DescribeDecodeError(err))
+		return badf(in, line, id, "%s", msg)
 	}
 	return nil
 }
@@ -252,14 +253,39 @@ func decodeRecord(in Input, line int, prefix, key string, raw []byte, v any) err
 	if isNull(raw) {
 		return badf(in, line, "", nullItem)
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if msg := decodeExact(raw, v); msg != "" {
 		id := peekID(raw, key)
 		if id != "" {
 			id = prefix + id
 		}
-		return badf(in, line, id, "%s", record.DescribeDecodeError(err))
+		return badf(in, line, id, "%s", msg)
 	}
 	return nil
+}
+
+// decodeExact decodes raw into v, or returns what is wrong: a value of a type v does not take
+// (DescribeDecodeError's words), or a member, at any depth, whose key differs from a key of v's
+// only in case (foldedKey).
+func decodeExact(raw []byte, v any) string {
+	if err := foldedKey(raw, v); err != nil {
+		return err.Error()
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return record.DescribeDecodeError(err)
+	}
+	return ""
+}
+
+// foldedKey returns an error for a member of raw, at any depth, whose key differs only in case
+// from a key that v's type reads at its place (record.FoldedKey): Go's decoder would read it as
+// that member where the benchmark's script, Python's json, does not (a SQuAD answer's "Text" as
+// its "text"), so the record would not be the one the script reads.
+func foldedKey(raw []byte, v any) error {
+	path, field := record.FoldedKey(raw, reflect.TypeOf(v))
+	if path == "" {
+		return nil
+	}
+	return fmt.Errorf("member %q differs from %q only in case: the benchmark's script does not read it, where the decoder may read it as %q (rename it)", path, field, field)
 }
 
 // itemID returns the function that names an item by peekID's rule, its id after prefix.

@@ -295,10 +295,10 @@ func compact(raw []byte) jsonRaw {
 // benchmark's file (a column of one's own, a later release's) goes with its record rather than
 // being lost without a word, as the generic formats keep every field no --map names. A key the
 // loader gives meta itself keeps the loader's value; of a key given twice, the last counts, as
-// Python's json reads it. It returns an error, for a bad item, for a key that differs from a
-// known one only in case, which the decoder (encoding/json) may have read as that one where the
-// benchmark's script does not, and for one that names a meta member later stages act on
-// (metaRead), which would change how the record is asked, judged or scored.
+// Python's json reads it. It returns an error, for a bad item, for a key that names a meta
+// member later stages act on (metaRead), which would change how the record is asked, judged or
+// scored. (A key that differs from a known one only in case has made the item bad before:
+// decodeRecord and decodeItem refuse it.)
 func keepUnknown(rec *record.Record, raw jsonRaw, known map[string]bool) error {
 	ms, err := record.UnknownMembers(raw, known)
 	if err != nil || len(ms) == 0 {
@@ -306,11 +306,6 @@ func keepUnknown(rec *record.Record, raw jsonRaw, known map[string]bool) error {
 	}
 	var ours map[string]bool // the keys set here, which a later member of the key replaces
 	for _, m := range ms {
-		for k := range known {
-			if strings.EqualFold(k, m.Key) {
-				return fmt.Errorf("member %q differs from %q only in case: the benchmark's script does not read it, where the decoder may read it as %q (rename it)", m.Key, k, k)
-			}
-		}
 		if metaRead[m.Key] {
 			return fmt.Errorf("member %q is not the format's own, and meta.%s is read by the stages after it: rename it", m.Key, m.Key)
 		}

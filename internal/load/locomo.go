@@ -166,8 +166,8 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 // a session that is null, or a value of another kind.
 func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
 	var turns []locomoTurn
-	if err := jsonUnmarshal(raw, &turns); err != nil {
-		return nil, fmt.Errorf("%s: %s", key, record.DescribeDecodeError(err))
+	if msg := decodeExact(raw, &turns); msg != "" {
+		return nil, fmt.Errorf("%s: %s", key, msg)
 	}
 	if turns == nil {
 		return nil, fmt.Errorf("%s: want a list of turns, got null", key)

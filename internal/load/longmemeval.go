@@ -219,8 +219,8 @@ func longMemEvalAnswer(raw jsonRaw) (string, bool) {
 // LongMemEval's scripts read, stopping without them), or a value of another kind.
 func longMemEvalSession(raw jsonRaw) ([]longMemEvalTurn, error) {
 	var sess []longMemEvalTurn
-	if err := jsonUnmarshal(raw, &sess); err != nil {
-		return nil, fmt.Errorf(": %s", record.DescribeDecodeError(err))
+	if msg := decodeExact(raw, &sess); msg != "" {
+		return nil, fmt.Errorf(": %s", msg)
 	}
 	if sess == nil {
 		return nil, errors.New(": want a list of turns, got null")

@@ -166,6 +166,9 @@ func (p *Predictions) readHypotheses(b []byte) error {
 		if _, _, ok := members(raw); !ok || jsonUnmarshal(raw, &h) != nil {
 			return fmt.Errorf("%s: want an object with question_id and hypothesis, got %s", at, record.Kind(raw))
 		}
+		if err := foldedKey(raw, &h); err != nil {
+			return fmt.Errorf("%s: %v", at, err)
+		}
 		var id string
 		switch {
 		case h.QuestionID == nil:
