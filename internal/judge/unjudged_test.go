@@ -107,7 +107,7 @@ func TestUnplannedNamed(t *testing.T) {
 		{"auto, longmemeval, unreadable abstention", ModeAuto, nil, rec("longmemeval", "single-session-user", "abstention", `"yes"`),
 			record.Judgment{Mode: ModeLongMemEval, Model: "gpt-4o-2024-08-06", Error: absErr}},
 		{"longmemeval, unknown type", ModeLongMemEval, nil, rec("longmemeval", "no-such-type", "x", "1"),
-			record.Judgment{Mode: ModeLongMemEval, Model: "gpt-4o-2024-08-06", Error: `longmemeval judge: unknown question type "no-such-type" (LongMemEval's are single-session-user, single-session-assistant, single-session-preference, multi-session, temporal-reasoning, knowledge-update)`}},
+			record.Judgment{Mode: ModeLongMemEval, Model: "gpt-4o-2024-08-06", Error: `longmemeval judge: unknown question type "no-such-type" (LongMemEval's are single-session-user, single-session-preference, single-session-assistant, multi-session, temporal-reasoning, knowledge-update)`}},
 		{"auto, locomo, unreadable category", ModeAuto, nil, rec("locomo", "multi_hop", "category", `"five"`),
 			record.Judgment{Mode: ModeLoCoMo, Error: `meta.category: want a LoCoMo category, 1 to 5, got "five"`}},
 		{"mem0, unreadable category", ModeMem0, nil, rec("locomo", "multi_hop", "category", `"five"`),

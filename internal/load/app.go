@@ -125,6 +125,9 @@ type app struct {
 	benchmarkRead  int                      // the records read from benchmarks' files
 	emptyGold      int                      // of them, those whose gold is "" alone (emptyGold)
 	emptyGoldFirst string                   // the first of them
+	lmeRead        int                      // the LongMemEval records read
+	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
+	lmeOddFirst    *record.Record           // the first of them
 	read           int                      // the records read, before the selection
 	ids            repeat.IDs               // their ids, to find repeats
 	genericRepeat  bool                     // the first repeat is a generic record
@@ -258,6 +261,7 @@ func (a *app) action(c *cli.Context) error {
 	a.warnUnmatchedTypes(whole)
 	a.warnPredictions(whole)
 	a.warnEmptyGold()
+	a.warnLongMemEvalTypes()
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
@@ -309,6 +313,14 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		if emptyGold(rec) {
 			if a.emptyGold++; a.emptyGold == 1 {
 				a.emptyGoldFirst = rec.ID
+			}
+		}
+		if rec.Dataset == "longmemeval" {
+			a.lmeRead++
+			if !slices.Contains(record.LongMemEvalTypes, rec.Type) {
+				if a.lmeOdd++; a.lmeOdd == 1 {
+					a.lmeOddFirst = &record.Record{ID: rec.ID, Type: rec.Type}
+				}
 			}
 		}
 	}

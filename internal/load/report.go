@@ -86,6 +86,22 @@ func (a *app) warnEmptyGold() {
 		a.emptyGold, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
 }
 
+// warnLongMemEvalTypes warns of the LongMemEval records whose question_type is none of
+// LongMemEval's six (or missing): its judge has no prompt for them (evaluate_qa.py raises), and
+// its task-averaged accuracy has no place for them.
+func (a *app) warnLongMemEvalTypes() {
+	if a.lmeOdd == 0 {
+		return
+	}
+	first := fmt.Sprintf("question_type %q", a.lmeOddFirst.Type)
+	if a.lmeOddFirst.Type == "" {
+		first = "without one"
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no question_type of LongMemEval's six (the first: id %q, %s): qa-judge's longmemeval protocol has no prompt for %s, and qa-score's task-averaged accuracy leaves %s out\n",
+		a.lmeOdd, english.Count(a.lmeRead, "LongMemEval record", "LongMemEval records"), english.Form(a.lmeOdd, "has", "have"),
+		a.lmeOddFirst.ID, first, english.Form(a.lmeOdd, "it", "them"), english.Form(a.lmeOdd, "it", "them"))
+}
+
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says
 // every item was read (not stopped by --limit). When no item's fields could be read (every line
 // not UTF-8, say) it says nothing: the items' errors say why, and no source is known missing.

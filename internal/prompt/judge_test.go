@@ -43,7 +43,7 @@ func TestLongMemEvalJudgeModel(t *testing.T) {
 // TestLongMemEvalJudgeTemplateUnknownType: a type none of LongMemEval's six has no template, and
 // the error names the six and the one a misspelt type (an underscore for a dash, say) means.
 func TestLongMemEvalJudgeTemplateUnknownType(t *testing.T) {
-	const six = "(LongMemEval's are single-session-user, single-session-assistant, single-session-preference, multi-session, temporal-reasoning, knowledge-update)"
+	const six = "(LongMemEval's are single-session-user, single-session-preference, single-session-assistant, multi-session, temporal-reasoning, knowledge-update)"
 	for _, tc := range []struct{ typ, want string }{
 		{"temporal_reasoning", `longmemeval judge: unknown question type "temporal_reasoning" ` + six + `; did you mean "temporal-reasoning"?`},
 		{"Multi-Session", `longmemeval judge: unknown question type "Multi-Session" ` + six + `; did you mean "multi-session"?`},

@@ -48,12 +48,8 @@ func LongMemEvalJudgeTemplate(abstention bool, questionType string) (*Template, 
 		return Must(LongMemEvalJudgePreference), nil
 	}
 	return nil, fmt.Errorf("longmemeval judge: unknown question type %q (LongMemEval's are %s)%s", questionType,
-		strings.Join(longMemEvalTypes, ", "), english.DidYouMean(questionType, longMemEvalTypes))
+		strings.Join(record.LongMemEvalTypes, ", "), english.DidYouMean(questionType, record.LongMemEvalTypes))
 }
-
-// longMemEvalTypes are the question types LongMemEvalJudgeTemplate knows, as the data writes them.
-var longMemEvalTypes = []string{"single-session-user", "single-session-assistant", "single-session-preference",
-	"multi-session", "temporal-reasoning", "knowledge-update"}
 
 // LongMemEvalSession is one haystack session: its date string and its turns as raw JSON objects
 // (key order and value types are kept, so the json history is exactly Python's json.dumps).

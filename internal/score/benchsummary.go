@@ -112,10 +112,6 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 // misspelt one) has its accuracy in by_type and its records in the overall accuracy, as upstream's
 // overall counts every question, but it is no task of the benchmark's, so it is left out of the
 // task-averaged accuracy, with a warning.
-// longMemEvalTypes are LongMemEval's question types in print_qa_metrics.py's order.
-var longMemEvalTypes = []string{"single-session-user", "single-session-preference", "single-session-assistant",
-	"multi-session", "temporal-reasoning", "knowledge-update"}
-
 func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	if len(a.lme) == 0 {
 		return nil
@@ -130,11 +126,11 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 		m := a.lme[t]
 		l.ByType[t] = Stat{Mean: m.mean(), Count: m.n}
 		all.merge(m)
-		if !slices.Contains(longMemEvalTypes, t) {
+		if !slices.Contains(record.LongMemEvalTypes, t) {
 			others = append(others, strconv.Quote(t))
 		}
 	}
-	for _, t := range longMemEvalTypes {
+	for _, t := range record.LongMemEvalTypes {
 		if m, ok := a.lme[t]; ok {
 			means = append(means, *m.mean())
 		}
@@ -145,7 +141,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
-	if tasks != len(longMemEvalTypes) {
+	if tasks != len(record.LongMemEvalTypes) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %s, not the benchmark's 6", english.Count(tasks, "question type", "question types")))
 	}
 	if len(others) > 0 {
@@ -158,7 +154,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 // lmeTasks is how many of LongMemEval's six question types the task-averaged accuracy is over.
 func (l *LongMemEval) lmeTasks() int {
 	n := 0
-	for _, t := range longMemEvalTypes {
+	for _, t := range record.LongMemEvalTypes {
 		if _, ok := l.ByType[t]; ok {
 			n++
 		}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 func outcomeOf(typ string, failed bool, vals ...float64) outcome {
@@ -184,7 +186,7 @@ func TestLongMemEvalTaskAveragedOrder(t *testing.T) {
 func TestLongMemEvalTaskCountWarning(t *testing.T) {
 	for types := 4; types <= 6; types++ {
 		a := newAggregator([]string{"judge_score"}, false, true, nil)
-		for _, typ := range longMemEvalTypes[:types] {
+		for _, typ := range record.LongMemEvalTypes[:types] {
 			a.add(outcome{typ: typ, dataset: "longmemeval", vals: []float64{1}})
 		}
 		want := ""

@@ -42,6 +42,12 @@ var chineseLangs = map[string]bool{"zh": true, "zho": true, "chi": true,
 	"cdo": true, "cjy": true, "cmn": true, "cnp": true, "cpx": true, "csp": true, "czh": true, "czo": true,
 	"gan": true, "hak": true, "hsn": true, "lzh": true, "mnp": true, "nan": true, "wuu": true, "yue": true}
 
+// LongMemEvalTypes are LongMemEval's six question types, as its data writes them, in the order
+// of its print_qa_metrics.py. Its judge has a prompt for these alone (evaluate_qa.py raises on
+// another), and its task-averaged accuracy is the mean of their six accuracies.
+var LongMemEvalTypes = []string{"single-session-user", "single-session-preference", "single-session-assistant",
+	"multi-session", "temporal-reasoning", "knowledge-update"}
+
 // locomoTypes are the record types of LoCoMo's question categories. The numbering is LoCoMo's
 // own and not in name order: 4 is single-hop.
 var locomoTypes = [...]string{1: "multi_hop", 2: "temporal", 3: "open_domain", 4: "single_hop", 5: "adversarial"}
