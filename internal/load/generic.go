@@ -102,9 +102,10 @@ func questionHint(obj map[string]jsonRaw, taken []string, m Mapping) string {
 // fieldName is a source field's name as a list of them shows it: quoted when it is empty, has
 // blanks at an end or holds a character that does not show, as a header "id, question, answers"
 // gives " question", which the list read as "question", the very field said to be missing (and
-// a second byte order mark "\ufeffid").
+// a second byte order mark "\ufeffid"), and when it holds a comma, which the list would show as
+// two names.
 func fieldName(f string) string {
-	if f == "" || strings.TrimSpace(f) != f || strings.ContainsFunc(f, func(r rune) bool { return !strconv.IsPrint(r) }) {
+	if f == "" || strings.TrimSpace(f) != f || strings.ContainsRune(f, ',') || strings.ContainsFunc(f, func(r rune) bool { return !strconv.IsPrint(r) }) {
 		return strconv.Quote(f)
 	}
 	return f
