@@ -44,6 +44,9 @@ type cmrcQuery struct {
 	Answers   []jsonRaw `json:"answers"`
 }
 
+// cmrcQueryKeys are the members of a query of the first layout that its format reads.
+var cmrcQueryKeys = jsonKeys(cmrcQuery{})
+
 // CMRC2018 loads CMRC 2018 files as Chinese (lang zh). Most use the SQuAD v1.1 layout (see
 // SQuAD); some answer_start values are -1 (the answer is not a substring of the context), so
 // offsets are kept in meta and never trusted. A file that is a JSON array is CMRC 2018's first
@@ -161,6 +164,9 @@ func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.
 			return nil, badf(in, line, id, "%v", err)
 		}
 		rec.Answers = append(rec.Answers, text)
+	}
+	if err := keepUnknown(rec, raw, cmrcQueryKeys); err != nil {
+		return nil, badf(in, line, id, "%v", err)
 	}
 	return rec, nil
 }

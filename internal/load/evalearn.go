@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,6 +28,10 @@ type evaLearnProblem struct {
 
 	answer string // canonical_answer's text: str() of a number, as in every benchmark's format
 
+	// raw is the problem as its file gives it, when it has members that are not the format's
+	// own (keepUnknown gives them to each record that asks it), else nil.
+	raw jsonRaw
+
 	// fault is the fault of a problem whose prompt ends with no question, or that does not
 	// decode (a prompt that holds a number, say) though its id reads, named by the problem
 	// file's line: each record that would ask it is a bad item that says so, rather than one
@@ -39,6 +44,13 @@ type evaLearnSequence struct {
 	Type        string    `json:"type"`
 	QuestionIDs []jsonRaw `json:"question_ids"`
 }
+
+// evaLearnProblemKeys and evaLearnSequenceKeys are the members of a problem and of a sequence
+// that the format reads.
+var (
+	evaLearnProblemKeys  = jsonKeys(evaLearnProblem{})
+	evaLearnSequenceKeys = jsonKeys(evaLearnSequence{})
+)
 
 // EvaLearn loads the EvaLearn dataset from its pair of files, EvaLearn_Problem.json and
 // EvaLearn_Sequence.json: one record per (sequence, position), id evalearn:<sequence>:<position>
@@ -54,7 +66,9 @@ type evaLearnSequence struct {
 // not); of problems with equal ids the last one counts. A problem whose prompt ends with no
 // question, or that does not decode, makes each record that would ask it a bad item, named by the
 // problem's line in its file. A sequence without question_ids (absent or null), or with an empty
-// list, is a bad item. A record's line, given to emit, is its sequence's in the sequence file.
+// list, is a bad item. A problem's or a sequence's members that the format does not read go to
+// the meta of each record made of it (keepUnknown; the problem's first, on a clash). A record's
+// line, given to emit, is its sequence's in the sequence file.
 func EvaLearn(problems, sequences Input, opt Options, emit Emit) error {
 	byID := make(map[string]*evaLearnProblem)
 	err := eachItem(problems, opt, emit, itemID(""), func(raw jsonRaw, line int, emit Emit) error {
@@ -87,6 +101,12 @@ func addEvaLearnProblem(problems Input, raw jsonRaw, line int, emit Emit, byID m
 			err = answerErr
 		}
 	}
+	if ms, _ := record.UnknownMembers(raw, evaLearnProblemKeys); len(ms) > 0 {
+		p.raw = slices.Clone(raw)
+		if unknownErr := keepUnknown(&record.Record{}, raw, evaLearnProblemKeys); err == nil {
+			err = unknownErr
+		}
+	}
 	if err != nil {
 		p.fault = badf(problems, line, "", "problem %s: %v", id, err)
 	}
@@ -115,8 +135,14 @@ func emitEvaLearnSequence(sequences Input, raw jsonRaw, line int, emit Emit, byI
 	case len(s.QuestionIDs) == 0:
 		return emit(nil, 0, badf(sequences, line, "evalearn:"+seq, "question_ids: want a list of problem ids, got an empty list"))
 	}
+	if err := keepUnknown(&record.Record{}, raw, evaLearnSequenceKeys); err != nil {
+		return emit(nil, 0, withItems(badf(sequences, line, "evalearn:"+seq, "%v", err), len(s.QuestionIDs), "position", "positions"))
+	}
 	for i, q := range s.QuestionIDs {
 		rec, bad := evaLearnRecord(sequences, line, seq, i+1, q, byID)
+		if rec != nil {
+			_ = keepUnknown(rec, raw, evaLearnSequenceKeys) // its error is returned above
+		}
 		if rec != nil && s.Type != "" && s.Type != rec.Type {
 			// evaluate.py names the sequence's type, not the problem's, in the student's
 			// system prompt of every position (system_prompts[seq['type']])
@@ -183,6 +209,9 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	setMeta(rec, "problem_id", p.ID)
 	setMeta(rec, "source", p.Source)
 	setMeta(rec, "level", p.Level)
+	if p.raw != nil {
+		_ = keepUnknown(rec, p.raw, evaLearnProblemKeys) // its error is the problem's fault
+	}
 	return rec, nil
 }
 

@@ -339,8 +339,9 @@ func jsonKeys(v any) map[string]bool {
 	keys := map[string]bool{}
 	t := reflect.TypeOf(v)
 	for i := range t.NumField() {
-		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		keys[name] = true
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" {
+			keys[name] = true // a field without a tag is the loader's own, read from no member
+		}
 	}
 	return keys
 }
