@@ -129,16 +129,25 @@ func micro(seqs []Sequence, m, k int) (acc, post float64) {
 }
 
 // macro averages the per-type position accuracy, first-correct position and longest streak over
-// types with equal weight, and fits the slope to the averaged curve.
+// types with equal weight, and fits the slope to the averaged curve. The position accuracy is
+// added as numpy's mean over axis 0 adds it: type by type, but for M = 1, where the column is
+// contiguous and numpy sums it pairwise (from 8 types on, the last bit differs).
 func macro(order []TaskType, by map[string]Metrics, m int) Metrics {
 	out := Metrics{Position: make([]float64, m)}
+	var column []float64 // the one position's accuracy of each type, when m is 1
 	for _, t := range order {
 		tm := by[t.Key]
 		for i, v := range tm.Position {
 			out.Position[i] += v
 		}
+		if m == 1 {
+			column = append(column, tm.Position[0])
+		}
 		out.FirstCorrect += tm.FirstCorrect
 		out.Consecutive += tm.Consecutive
+	}
+	if m == 1 {
+		out.Position[0] = stats.NumpySum(column)
 	}
 	n := float64(len(order))
 	for i := range out.Position {

@@ -1,6 +1,7 @@
 package learncurve
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -195,5 +196,26 @@ func TestGrouperNoted(t *testing.T) {
 	want = [][]string{{"a8", "b0", "b02"}, {`b"2"`}, nil}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Ignored() = %v; want %v (-want +got):\n%s", got, want, diff)
+	}
+}
+
+// TestComputeOneProblemManyTypes checks the macro position accuracy when M is 1 and there are 8
+// types or more: numpy's mean over types of a column of one position is a pairwise sum, not a
+// left-to-right one, and evaluate_metric.py reports 0.24583333333333335 here (not ...32).
+func TestComputeOneProblemManyTypes(t *testing.T) {
+	counts := []struct{ correct, seqs int }{{0, 7}, {3, 5}, {1, 5}, {1, 4}, {1, 3}, {2, 6}, {0, 3}, {1, 4}}
+	var seqs []Sequence
+	for i, c := range counts {
+		for j := range c.seqs {
+			y := 0
+			if j < c.correct {
+				y = 1
+			}
+			seqs = append(seqs, Sequence{ID: fmt.Sprint(len(seqs) + 1), Type: NamedType(fmt.Sprint("T", i)), Y: []int{y}})
+		}
+	}
+	rep := Compute(seqs, 1, 0)
+	if got, want := rep.Overall.Position[0], 0.24583333333333335; got != want {
+		t.Errorf("Compute(M=1, 8 types) position accuracy = %v, want %v", got, want)
 	}
 }
