@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -137,7 +138,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	}
 	tasks := len(means)
 	if tasks > 0 {
-		l.TaskAveraged = ptr(mean(means))
+		l.TaskAveraged = ptr(sumOverCount(means))
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
@@ -149,6 +150,21 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 			english.Form(len(others), "type", "types"), strings.Join(others, ", "), english.Form(len(others), "is", "are"), english.Form(len(others), "it is", "they are")))
 	}
 	return l
+}
+
+// sumOverCount is the mean of xs (at least one value) as a script's sum(xs)/len(xs), or np.mean
+// of fewer than eight values, gives it: summed in order and divided by the count, not held to the
+// values' range as mean holds it (six means of 0.1 give 0.09999999999999999, not 0.1). Only a
+// sum that overflows takes mean's way, so that the figure is never infinite.
+func sumOverCount(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	if m := s / float64(len(xs)); !math.IsInf(m, 0) && !math.IsNaN(m) {
+		return m
+	}
+	return mean(xs)
 }
 
 // lmeTasks is how many of LongMemEval's six question types the task-averaged accuracy is over.
