@@ -276,6 +276,7 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
 	}
 	cfg.format = summaryFormat(c, cfg.summary)
+	warnZeroFlags(c, cfg.summary)
 	if by := c.StringSlice("by"); len(by) > 0 {
 		if cfg.by, err = parseBy(by); err != nil {
 			return command.Usagef("--by: %v", err)
@@ -291,6 +292,29 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 			english.DidYouMean(cfg.format, formats))
 	}
 	return nil
+}
+
+// zeroFlags are the flags that say how the summary counts records without a score of their own:
+// without --summary, which nothing else reads them for, they do nothing, as --format and --by do
+// not, and a run that gives one is told so rather than left to think its failures count as 0.
+var zeroFlags = []string{"errors-as-zero", "missing-as-zero"}
+
+// warnZeroFlags warns of the zeroFlags set without a summary for them to shape, each named with
+// the variable its value came from, if any, as the corpus metrics' flags are.
+func warnZeroFlags(c *cli.Context, summary string) {
+	if summary != "" {
+		return
+	}
+	var set []string
+	for _, f := range zeroFlags {
+		if c.IsSet(f) {
+			set = append(set, "--"+f+command.FromEnv(c, f))
+		}
+	}
+	if len(set) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s how the summary counts records; without --summary %s nothing\n", english.List(set),
+			english.Form(len(set), "sets", "set"), english.Form(len(set), "it does", "they do"))
+	}
 }
 
 // checkOutputNames refuses a --mismatches file that would be written among the records on
