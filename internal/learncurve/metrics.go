@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/qapipe/qapipe/pkg/pysum"
 )
 
 // Metrics are EvaLearn's learning-curve figures over a set of sequences.
@@ -147,7 +148,7 @@ func macro(order []TaskType, by map[string]Metrics, m int) Metrics {
 		out.Consecutive += tm.Consecutive
 	}
 	if m == 1 {
-		out.Position[0] = stats.NumpySum(column)
+		out.Position[0] = pysum.Numpy(column)
 	}
 	n := float64(len(order))
 	for i := range out.Position {

@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"github.com/qapipe/qapipe/pkg/pysum"
 	"math"
 	"sort"
 )
@@ -76,5 +77,5 @@ func (r ROC) AUC() float64 {
 	for i := range parts {
 		parts[i] = (r.FPR[i+1] - r.FPR[i]) * (r.TPR[i+1] + r.TPR[i]) / 2.0
 	}
-	return numpySum(parts)
+	return pysum.Numpy(parts)
 }

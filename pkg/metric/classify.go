@@ -3,6 +3,7 @@ package metric
 import (
 	"cmp"
 	"fmt"
+	"github.com/qapipe/qapipe/pkg/pysum"
 	"math/big"
 	"slices"
 	"strconv"
@@ -199,7 +200,7 @@ func (c LabelCounts) Report(opt PRFOptions) ClassReport {
 		sumTrue += r.Support[k]
 	}
 	n := float64(len(labels))
-	r.Macro = PRF{numpySum(r.Precision) / n, numpySum(r.Recall) / n, numpySum(r.F1) / n}
+	r.Macro = PRF{pysum.Numpy(r.Precision) / n, pysum.Numpy(r.Recall) / n, pysum.Numpy(r.F1) / n}
 	r.Micro.Precision, r.Micro.Recall, r.Micro.F1 = prf(sumTP, sumPred, sumTrue, z)
 	r.Weighted = weighted(r, sumTrue, sumPred, z)
 	r.F1OfMacroPR = harmonic(r.Macro.Precision, r.Macro.Recall)
@@ -242,7 +243,7 @@ func weighted(r ClassReport, sumTrue, sumPred int, z float64) PRF {
 		p[c], rc[c], f[c] = r.Precision[c]*float64(s), r.Recall[c]*float64(s), r.F1[c]*float64(s)
 	}
 	t := float64(sumTrue)
-	return PRF{numpySum(p) / t, numpySum(rc) / t, numpySum(f) / t}
+	return PRF{pysum.Numpy(p) / t, pysum.Numpy(rc) / t, pysum.Numpy(f) / t}
 }
 
 // binary is the average='binary' figure for pos, nil when there is none or more than two labels,

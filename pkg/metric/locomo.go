@@ -1,6 +1,7 @@
 package metric
 
 import (
+	"github.com/qapipe/qapipe/pkg/pysum"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/textnorm"
@@ -84,7 +85,7 @@ func locomoMultiHop(pred, gold string) float64 {
 			bestOf[g] = best[i]
 		}
 	}
-	return numpySum(best) / float64(len(best))
+	return pysum.Numpy(best) / float64(len(best))
 }
 
 // partSetMin is the number of parts up to which locomoMultiHop keeps repeated parts, which
@@ -111,38 +112,6 @@ func (ps partSet) add(p string) bool {
 	}
 	ps[p] = true
 	return true
-}
-
-// numpySum adds xs in the order numpy's add.reduce does for a contiguous float64 array (numpy
-// 1.24 pairwise summation: sequential below 8 elements, eight accumulators up to 128, halves
-// above).
-func numpySum(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := 0.0
-		for _, x := range a {
-			res += x
-		}
-		return res
-	case n <= 128:
-		var r [8]float64
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			for j := range r {
-				r[j] += a[i+j]
-			}
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
-		}
-		return res
-	}
-	n2 := n / 2
-	n2 -= n2 % 8
-	return numpySum(a[:n2]) + numpySum(a[n2:])
 }
 
 // locomoF1 is evaluation.py's f1_score: token F1 over the Porter stems of the normalised words.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/qapipe/qapipe/pkg/pysum"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -54,38 +55,6 @@ func TestLocomoF1(t *testing.T) {
 				t.Errorf("LocomoF1(%q, %q, %d) = %v, want %v", tt.pred, tt.gold, tt.category, got, tt.want)
 			}
 		})
-	}
-}
-
-func TestNumpySum(t *testing.T) {
-	// 0.1 added nine times sequentially differs from numpy's pairwise order.
-	xs := []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
-	r := [8]float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
-	want := 0.1 + (((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])) + 0.1)
-	if got := numpySum(xs); got != want {
-		t.Errorf("numpySum(0.1..1.0) = %v, want %v", got, want)
-	}
-	// Short arrays add left to right: (0.1 + 0.2) + 0.3, not 0.1 + (0.2 + 0.3).
-	a, b, c := 0.1, 0.2, 0.3
-	if got, want := numpySum([]float64{a, b, c}), (a+b)+c; got != want || got == a+(b+c) {
-		t.Errorf("numpySum(0.1, 0.2, 0.3) = %v, want %v", got, want)
-	}
-	if got := numpySum([]float64{0.5, 0.25}); got != 0.75 {
-		t.Errorf("numpySum(0.5, 0.25) = %v, want 0.75", got)
-	}
-	// Past 128 values numpy halves the array at a multiple of eight and sums each half; the wants
-	// are numpy 1.24.2's np.sum([1.0/(i+1) for i in range(n)]) (left to right they differ).
-	for _, tc := range []struct {
-		n    int
-		want float64
-	}{{129, 5.440899030573669}, {200, 5.878030948121444}, {1000, 7.485470860550345}, {1023, 7.508199109778134}} {
-		xs := make([]float64, tc.n)
-		for i := range xs {
-			xs[i] = 1.0 / float64(i+1)
-		}
-		if got := numpySum(xs); got != tc.want {
-			t.Errorf("numpySum(1/1..1/%d) = %v, want %v", tc.n, got, tc.want)
-		}
 	}
 }
 
@@ -148,7 +117,7 @@ func TestLocomoMultiHopParts(t *testing.T) {
 				}
 			}
 		}
-		return numpySum(best) / float64(len(best))
+		return pysum.Numpy(best) / float64(len(best))
 	}
 	words := []string{"Alice", "and", "bob", "the", "running", "runs", "Paris", "", " ", "a", "2023"}
 	rng := rand.New(rand.NewPCG(7, 9))
@@ -177,7 +146,7 @@ func TestLocomoMultiHopParts(t *testing.T) {
 	for i := range 16000 {
 		best[i] = 2 * 0.5 * 1 / (0.5 + 1) // "alic" against "alic bob"
 	}
-	if got, want := LocomoF1(pred, gold, LocomoMultiHop), numpySum(best)/16001; got != want {
+	if got, want := LocomoF1(pred, gold, LocomoMultiHop), pysum.Numpy(best)/16001; got != want {
 		t.Errorf("16,000 repeated parts: LocomoF1 = %v, want %v", got, want)
 	}
 }

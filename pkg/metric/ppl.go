@@ -1,6 +1,10 @@
 package metric
 
-import "math"
+import (
+	"math"
+
+	"github.com/qapipe/qapipe/pkg/pysum"
+)
 
 // PerplexityReport is ERNIE-kit's Ppl: the mean summed loss times the record count, per token.
 type PerplexityReport struct {
@@ -19,7 +23,7 @@ func Perplexity(loss []float64, tokens []int) PerplexityReport {
 	for _, t := range tokens {
 		r.WordCount += t
 	}
-	r.MeanLoss = numpySum(loss) / float64(len(loss))
+	r.MeanLoss = pysum.Numpy(loss) / float64(len(loss))
 	r.TotalLoss = r.MeanLoss * float64(len(loss))
 	r.AveLoss = r.TotalLoss / float64(r.WordCount)
 	r.PPL = math.Exp(r.AveLoss)

@@ -1,0 +1,50 @@
+package pysum
+
+import "testing"
+
+func TestNumpy(t *testing.T) {
+	// 0.1 added nine times sequentially differs from numpy's pairwise order.
+	xs := []float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
+	r := [8]float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}
+	want := 0.1 + (((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7])) + 0.1)
+	if got := Numpy(xs); got != want {
+		t.Errorf("Numpy(0.1..1.0) = %v, want %v", got, want)
+	}
+	// Short arrays add left to right: (0.1 + 0.2) + 0.3, not 0.1 + (0.2 + 0.3).
+	a, b, c := 0.1, 0.2, 0.3
+	if got, want := Numpy([]float64{a, b, c}), (a+b)+c; got != want || got == a+(b+c) {
+		t.Errorf("Numpy(0.1, 0.2, 0.3) = %v, want %v", got, want)
+	}
+	if got := Numpy([]float64{0.5, 0.25}); got != 0.75 {
+		t.Errorf("Numpy(0.5, 0.25) = %v, want 0.75", got)
+	}
+	// Past 128 values numpy halves the array at a multiple of eight and sums each half; the wants
+	// are numpy 1.24.2's np.sum([1.0/(i+1) for i in range(n)]) (left to right they differ).
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{129, 5.440899030573669}, {200, 5.878030948121444}, {1000, 7.485470860550345}, {1023, 7.508199109778134}} {
+		xs := make([]float64, tc.n)
+		for i := range xs {
+			xs[i] = 1.0 / float64(i+1)
+		}
+		if got := Numpy(xs); got != tc.want {
+			t.Errorf("Numpy(1/1..1/%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+	// np.add.reduce over [1/3, 1/4, …, 1/(n+2)], printed by numpy 1.24 (each but n = 3 differs
+	// from a left-to-right sum in its last bits).
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{0, 0}, {3, 0.7833333333333332}, {8, 1.4289682539682538}, {9, 1.5198773448773446}, {17, 2.047739657143682},
+		{130, 3.9638006836279933}, {300, 4.789297397713862}, {1000, 5.987467865541362}} {
+		xs := make([]float64, tc.n)
+		for i := range xs {
+			xs[i] = 1 / float64(i+3)
+		}
+		if got := Numpy(xs); got != tc.want {
+			t.Errorf("Numpy(1/3..1/%d) = %v, want %v", tc.n+2, got, tc.want)
+		}
+	}
+}
