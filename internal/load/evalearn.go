@@ -28,6 +28,10 @@ type evaLearnProblem struct {
 
 	answer string // canonical_answer's text: str() of a number, as in every benchmark's format
 
+	// typeRaw is the type as the file gives it ("" or null) when Type is "", nil when it gives
+	// none (a record of type "", which qa-learncurve counts as "unknown").
+	typeRaw jsonRaw
+
 	// raw is the problem as its file gives it, when it has members that are not the format's
 	// own (keepUnknown gives them to each record that asks it), else nil.
 	raw jsonRaw
@@ -95,6 +99,13 @@ func addEvaLearnProblem(problems Input, raw jsonRaw, line int, emit Emit, byID m
 		return emit(nil, 0, badf(problems, line, "", "%v", err))
 	}
 	err = evaLearnQuestion(p.Prompt)
+	if p.Type == "" {
+		var t struct {
+			Type jsonRaw `json:"type"`
+		}
+		_ = jsonUnmarshal(raw, &t) // decoded as p before
+		p.typeRaw = t.Type
+	}
 	if a := p.CanonicalAnswer; len(a) > 0 && !isNull(a) {
 		var answerErr error
 		if p.answer, answerErr = answerText("canonical_answer", a); err == nil {
@@ -196,6 +207,10 @@ func evaLearnRecord(in Input, line int, seq string, pos int, raw jsonRaw, byID m
 	}
 	rec := newRecord(id, "evalearn", "")
 	rec.Type = p.Type
+	// "" (or null) is a type of its own in EvaLearn's results, which its metrics key by value,
+	// apart from a missing one ("unknown"): qa-learncurve reads it from meta, as from a results
+	// file's (setMeta leaves out a type not given).
+	setMeta(rec, "evalearn_type", p.typeRaw)
 	rec.Turns = p.Prompt
 	if n := len(p.Prompt); n > 0 {
 		rec.Question = p.Prompt[n-1]
