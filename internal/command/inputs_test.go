@@ -83,6 +83,17 @@ func TestNotAnInput(t *testing.T) {
 	}
 }
 
+// TestNotAnInputNull: the null device as an output is fine though it is an input too (qa-score
+// --summary /dev/null /dev/null): writing it destroys nothing.
+func TestNotAnInputNull(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Skip("no null device:", err)
+	}
+	if err := NotAnInput("--summary", os.DevNull, []string{os.DevNull}, nil); err != nil {
+		t.Errorf("NotAnInput(%s) with input %s = %v, want nil", os.DevNull, os.DevNull, err)
+	}
+}
+
 // TestNotAnInputStdin: a file redirected to stdin is an input when stdin is read (no inputs, or
 // "-" among them), and only then.
 func TestNotAnInputStdin(t *testing.T) {
@@ -190,6 +201,7 @@ func TestDistinctOutputs(t *testing.T) {
 	}{
 		{"", "", false}, {"-", "-", false}, {a, fresh, false}, {a, "", false},
 		{a, a, true}, {a, link, true}, {fresh, filepath.Join(dir, ".", "new.json"), true},
+		{os.DevNull, os.DevNull, false}, // the null device discards both
 	} {
 		err := DistinctOutputs([][2]string{{"--x", tc.a}, {"--y", tc.b}})
 		var ue *UsageError

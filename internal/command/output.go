@@ -16,13 +16,14 @@ import (
 // files (by identity, so another name for the same file counts): writing it would destroy the
 // input, for a file created before the reading even before it is read. Stdin is an input when
 // inputs is empty or holds "-": a file redirected to it (< file) counts too. A path that does
-// not exist yet, "" and "-" are fine.
+// not exist yet, "" and "-" are fine, and so is one that is no regular file (/dev/null, a
+// terminal: writing it destroys no input), as NotStdout has it.
 func NotAnInput(flag, path string, inputs []string, stdin io.Reader) error {
 	if path == "" || path == "-" {
 		return nil
 	}
 	out, err := os.Stat(path)
-	if err != nil {
+	if err != nil || !out.Mode().IsRegular() {
 		return nil
 	}
 	if len(inputs) == 0 || slices.Contains(inputs, "-") {
@@ -44,12 +45,13 @@ func NotAnInput(flag, path string, inputs []string, stdin io.Reader) error {
 }
 
 // DistinctOutputs returns a usage error when two of the output files (flag, path) are the same
-// file: by identity when both exist, else by their cleaned absolute paths. "" and "-" are fine.
+// file: by identity when both exist, else by their cleaned absolute paths. "" and "-" are fine,
+// and so is the null device.
 func DistinctOutputs(outputs [][2]string) error {
 	for i, a := range outputs {
 		for _, b := range outputs[:i] {
-			if a[1] == "" || a[1] == "-" || b[1] == "" || b[1] == "-" {
-				continue
+			if a[1] == "" || a[1] == "-" || b[1] == "" || b[1] == "-" || nullDevice(a[1]) {
+				continue // the null device discards them both
 			}
 			if sameOutput(a[1], b[1]) {
 				return Usagef("%s and %s name the same file, %s: one would overwrite the other", b[0], a[0], a[1])
@@ -254,6 +256,19 @@ func Stdout(path string) bool { return path == "-" || descriptor(path) == 1 }
 // StdoutFile reports whether the output file path a flag names is where stdout writes: Stdout's
 // names, or the file stdout was redirected to given by its own name (`--plot c.svg > c.svg`),
 // which OpenOutput would write through stdout itself.
+//
+// The null device is not: `--plot /dev/null > /dev/null` discards both, and nothing mixes.
 func StdoutFile(path string, stdout io.Writer) bool {
-	return Stdout(path) || streamAt(path, []io.Writer{stdout}) != nil
+	return Stdout(path) || !nullDevice(path) && streamAt(path, []io.Writer{stdout}) != nil
+}
+
+// nullDevice reports whether path names the null device (os.DevNull), where any number of
+// outputs may go together.
+func nullDevice(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(st, null)
 }

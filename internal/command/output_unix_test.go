@@ -84,6 +84,34 @@ func TestOpenOutputStream(t *testing.T) {
 	}
 }
 
+// TestStdoutFileNull: the null device is no output that mixes with stdout's when stdout goes
+// there too (--plot /dev/null > /dev/null), unless named as stdout; the file stdout was
+// redirected to is.
+func TestStdoutFileNull(t *testing.T) {
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	out, err := os.Create(filepath.Join(t.TempDir(), "out.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	for _, tc := range []struct {
+		path   string
+		stdout *os.File
+		want   bool
+	}{
+		{os.DevNull, null, false}, {"/dev/stdout", null, true}, {"-", null, true},
+		{out.Name(), out, true}, {os.DevNull, out, false}, {out.Name(), null, false},
+	} {
+		if got := StdoutFile(tc.path, tc.stdout); got != tc.want {
+			t.Errorf("StdoutFile(%q) with stdout %s = %v, want %v", tc.path, tc.stdout.Name(), got, tc.want)
+		}
+	}
+}
+
 // TestOpenOutputStderrByName: /dev/stderr is written through stderr when stdout is the same file
 // (one terminal for both, or 2>&1), so that it goes through stderr's writer.
 func TestOpenOutputStderrByName(t *testing.T) {
