@@ -55,8 +55,8 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples for the confidence intervals (0: none; at most 1000000; fewer than 5/(1-LEVEL), 100 at 95%, are warned of as too few to place the bounds)"},
 		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
 		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
-		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still)"},
-		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction (or without the answer or the supporting facts a metric reads) as 0 in the summary's em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
+		&cli.BoolFlag{Name: "errors-as-zero", EnvVars: []string{"QA_ERRORS_AS_ZERO"}, Usage: "count records with prediction or judge errors as 0 in the summary's per-record metrics instead of leaving them out (the corpus metrics leave them out still), and list them in --mismatches, with their error"},
+		&cli.BoolFlag{Name: "missing-as-zero", EnvVars: []string{"QA_MISSING_AS_ZERO"}, Usage: "count records without a prediction (or without the answer or the supporting facts a metric reads) as 0 in the summary's (and --mismatches') em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py, hotpot_evaluate_v1.py and cmrc2018_evaluate.py do (the other metrics leave them out: evaluate-v2.0.py stops on one)"},
 		&cli.StringFlag{Name: "mismatches", EnvVars: []string{"QA_MISMATCHES"}, Usage: "write the low-scoring records (id, type if the record has one, question, gold, prediction (null for no answer), metric, score; for a LoCoMo category-5 question that the metric wants declined, wanted and trap, the adversarial answer, in gold's place) as JSONL to `FILE`"},
 		&cli.StringFlag{Name: "mismatch-metric", Value: "f1", EnvVars: []string{"QA_MISMATCH_METRIC"}, Usage: "metric that --mismatches looks at"},
 		&cli.Float64Flag{Name: "below", Value: 0.3, EnvVars: []string{"QA_BELOW"}, Usage: "--mismatches keeps records whose metric is below this"},
@@ -276,7 +276,7 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
 	}
 	cfg.format = summaryFormat(c, cfg.summary)
-	warnZeroFlags(c, cfg.summary)
+	warnZeroFlags(c, cfg.summary, cfg.mismatches)
 	if by := c.StringSlice("by"); len(by) > 0 {
 		if cfg.by, err = parseBy(by); err != nil {
 			return command.Usagef("--by: %v", err)
@@ -294,15 +294,16 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 	return nil
 }
 
-// zeroFlags are the flags that say how the summary counts records without a score of their own:
-// without --summary, which nothing else reads them for, they do nothing, as --format and --by do
-// not, and a run that gives one is told so rather than left to think its failures count as 0.
+// zeroFlags are the flags that say how the summary (and the mismatches, which list what it counts
+// low) counts records without a score of their own: without --summary or --mismatches, which
+// nothing else reads them for, they do nothing, as --format and --by do not, and a run that gives
+// one is told so rather than left to think its failures count as 0.
 var zeroFlags = []string{"errors-as-zero", "missing-as-zero"}
 
-// warnZeroFlags warns of the zeroFlags set without a summary for them to shape, each named with
-// the variable its value came from, if any, as the corpus metrics' flags are.
-func warnZeroFlags(c *cli.Context, summary string) {
-	if summary != "" {
+// warnZeroFlags warns of the zeroFlags set without a summary or mismatches for them to shape,
+// each named with the variable its value came from, if any, as the corpus metrics' flags are.
+func warnZeroFlags(c *cli.Context, summary, mismatches string) {
+	if summary != "" || mismatches != "" {
 		return
 	}
 	var set []string
@@ -312,7 +313,7 @@ func warnZeroFlags(c *cli.Context, summary string) {
 		}
 	}
 	if len(set) > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s how the summary counts records; without --summary %s nothing\n", english.List(set),
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s how the summary and the mismatches count records; without --summary or --mismatches %s nothing\n", english.List(set),
 			english.Form(len(set), "sets", "set"), english.Form(len(set), "it does", "they do"))
 	}
 }
@@ -364,6 +365,7 @@ func (cfg *config) parseMismatchRule(c *cli.Context, sel *selection) error {
 			english.DidYouMean(name, sel.names))
 	}
 	// --below is finite: command.Execute refuses NaN, below which no score is, as it is read.
-	cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below"), judge: cfg.judge}
+	cfg.mismatch = &mismatchRule{metric: name, index: k, below: c.Float64("below"), judge: cfg.judge,
+		errorsAsZero: cfg.errorsAsZero, missingAsZero: cfg.missingAsZero}
 	return nil
 }

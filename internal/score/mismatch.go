@@ -3,6 +3,7 @@ package score
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -18,6 +19,7 @@ type mismatch struct {
 	Prediction *string  `json:"prediction"`
 	Metric     string   `json:"metric"`
 	Score      float64  `json:"score"`
+	Error      string   `json:"error,omitempty"` // a failed record's, which --errors-as-zero counts 0
 }
 
 // trapMismatch is the line of a LoCoMo category-5 record whose metric asks the prediction to
@@ -33,36 +35,67 @@ type trapMismatch struct {
 	Prediction *string  `json:"prediction"`
 	Metric     string   `json:"metric"`
 	Score      float64  `json:"score"`
+	Error      string   `json:"error,omitempty"`
 }
 
 // mismatchRule selects the records whose metric (an index into the selected names) is below a
-// threshold; failed records and records the metric does not apply to are never mismatches.
+// threshold, as the summary counts them: a failed record only with --errors-as-zero, a record
+// without the prediction the metric reads only with --missing-as-zero (both as 0), and never a
+// record the metric does not apply to.
 type mismatchRule struct {
 	metric string
 	index  int
 	below  float64
 	judge  string // --judge: the judgment judge_score reads
+	// errorsAsZero and missingAsZero: --errors-as-zero and --missing-as-zero, under which the
+	// summary counts such records 0, and so lists them here.
+	errorsAsZero, missingAsZero bool
 }
 
 // line returns the encoded mismatch entry for rec, or nil.
 func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
-	if m == nil || o.failed {
+	if m == nil {
 		return nil, nil
 	}
 	v := o.vals[m.index]
-	if math.IsNaN(v) || v >= m.below {
+	var failure string
+	switch {
+	case o.failed:
+		if !m.errorsAsZero || math.IsNaN(v) { // NaN: the metric does not apply to it
+			return nil, nil
+		}
+		failure = m.failure(rec)
+	case math.IsNaN(v):
+		if !m.missingAsZero || !slices.Contains(o.missing, m.index) {
+			return nil, nil
+		}
+		v = 0
+	}
+	if v >= m.below {
 		return nil, nil
 	}
-	var pred *string // null: no answer
-	if rec.Prediction != nil && rec.Prediction.HasText() {
+	var pred *string // null: no answer (a failed prediction's text is none)
+	if rec.Prediction != nil && rec.Prediction.HasText() && rec.Prediction.Error == "" {
 		pred = &rec.Prediction.Text
 	}
 	if w := m.wanted(rec, o); w != "" {
 		return record.Marshal(trapMismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Wanted: w, Trap: rec.Answers,
-			Prediction: pred, Metric: m.metric, Score: v})
+			Prediction: pred, Metric: m.metric, Score: v, Error: failure})
 	}
 	return record.Marshal(mismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Gold: rec.Answers,
-		Prediction: pred, Metric: m.metric, Score: v})
+		Prediction: pred, Metric: m.metric, Score: v, Error: failure})
+}
+
+// failure says why rec, a failed record, failed: its prediction's error, else the error of the
+// judgment judge_score reads.
+func (m *mismatchRule) failure(rec *record.Record) string {
+	if rec.Prediction != nil && rec.Prediction.Error != "" {
+		return "prediction: " + rec.Prediction.Error
+	}
+	if j := (&item{rec: rec, judge: m.judge}).judgment(); j != nil && j.Error != "" {
+		return "judgment: " + j.Error
+	}
+	return ""
 }
 
 // The judgment modes whose rule scores a LoCoMo category-5 question by whether the prediction
