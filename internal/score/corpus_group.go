@@ -105,6 +105,12 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 			o.warn = append(o.warn, fmt.Sprintf("perplexity: %s a negative loss at %s, where a summed negative log-likelihood is 0 or more: a log-likelihood must be negated first; the perplexity counts it all the same, as ERNIE-kit's Ppl does",
 				english.Count(n, "record has", "records have"), a.cfg.lossPath))
 		}
+		if p := c.Perplexity; p.Records > 0 && p.PPL == nil {
+			// exp of a mean loss per token past about 709.78 nats overflows a float64 (and
+			// ERNIE-kit's Ppl with it): say so, rather than leave a null unexplained.
+			o.warn = append(o.warn, fmt.Sprintf("perplexity: no value: the loss per token (total loss / %d tokens) is too large for exp() of it to be a number (ERNIE-kit's Ppl overflows alike): are the losses at %s summed over tokens, in nats?",
+				p.WordCount, a.cfg.lossPath))
+		}
 	}
 	if a.cfg.wants("corpus_bleu", "gen_eval_bleu") {
 		a.putBLEU(c, o)
