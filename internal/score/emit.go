@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -26,6 +27,7 @@ type emitter struct {
 	stderr io.Writer
 
 	bad      int // bad lines
+	mmScored int // the records --mismatch-metric scored (or counted 0), which --mismatches may list
 	unread   unreadReplies
 	lead     command.LeadingBad
 	leadFile string
@@ -140,6 +142,9 @@ func (e *emitter) one(r result) error {
 	e.agg.addID(r.rec.ID, r.l.file, r.l.no)
 	e.unread.add(r.l.file, r.l.no, r.rec.ID, r.o.unread)
 	e.corpus.add(r.o.typ, r.o.by, r.o.corpus)
+	if m := e.cfg.mismatch; m != nil && m.applies(r.o) {
+		e.mmScored++
+	}
 	if r.mismatch != nil {
 		e.mm.WriteRaw(r.mismatch) //nolint:errcheck // kept and returned by Flush
 	}
@@ -195,6 +200,10 @@ func (e *emitter) warnEnd() (judges, replies string) {
 	}
 	if cfg.summary == "" && e.agg.unscored > 0 { // the summary's warnings say it otherwise
 		fmt.Fprintf(stderr, "qa-score: warning: %s\n", unscoredWarning(e.agg.unscored, e.agg.records, e.agg.unpredicted, e.agg.unjudged, e.agg.unjudgedBare))
+	}
+	if m := cfg.mismatch; m != nil && e.mmScored == 0 && e.agg.records > 0 {
+		fmt.Fprintf(stderr, "qa-score: warning: --mismatch-metric %s: none of %s has a %s score, so --mismatches lists none\n",
+			m.metric, english.Count(e.agg.records, "record", "records"), m.metric)
 	}
 	judges = e.sc.names.warning(cfg.judge, cfg.judgeFlag)
 	if cfg.summary == "" && judges != "" {

@@ -57,19 +57,16 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	if m == nil {
 		return nil, nil
 	}
+	if !m.applies(o) {
+		return nil, nil
+	}
 	v := o.vals[m.index]
 	var failure string
 	switch {
 	case o.failed:
-		if !m.errorsAsZero || math.IsNaN(v) { // NaN: the metric does not apply to it
-			return nil, nil
-		}
 		failure = m.failure(rec)
 	case math.IsNaN(v):
-		if !m.missingAsZero || !slices.Contains(o.missing, m.index) {
-			return nil, nil
-		}
-		v = 0
+		v = 0 // --missing-as-zero
 	}
 	if v >= m.below {
 		return nil, nil
@@ -84,6 +81,16 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	}
 	return record.Marshal(mismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Gold: rec.Answers,
 		Prediction: pred, Metric: m.metric, Score: v, Error: failure})
+}
+
+// applies reports whether the metric scored the record of o, or counts it 0 (--errors-as-zero,
+// --missing-as-zero): whether the record is one line would consider.
+func (m *mismatchRule) applies(o outcome) bool {
+	v := o.vals[m.index]
+	if o.failed {
+		return m.errorsAsZero && !math.IsNaN(v)
+	}
+	return !math.IsNaN(v) || m.missingAsZero && slices.Contains(o.missing, m.index)
 }
 
 // failure says why rec, a failed record, failed: its prediction's error, else the error of the
