@@ -75,7 +75,7 @@ type Group struct {
 }
 
 // Stat is one metric over a group: mean (null with no values), count and the bootstrap interval
-// of the mean (null when there is none).
+// of the mean (left out when there is none).
 type Stat struct {
 	Mean  *float64    `json:"mean"`
 	Count int         `json:"count"`
