@@ -13,7 +13,7 @@ for a differential check of qa-load --format evalearn-results | qa-learncurve:
 original reads), results.jsonl (the same records, one per line, written with the same JSON text),
 report_M{M}_K{K}.json and .stdout.txt (what the original wrote and printed, run as
 `python evaluate_metric.py --results results.json --problems M --warmup K --output report_M{M}_K{K}.json`
-in the case folder). Each case draws M (1-9), K (0 to M+1), sequences of made-up task types
+in the case folder). Each case draws M (1-9), K (0 to M+1), sequences of 1 to 10 made-up task types
 and edits them the ways results files go wrong: shuffled, dropped and duplicated records,
 positions missing or beyond M, positions and sequence ids written as 3.0, 3e0, "3", true, -0,
 string ids beside numeric ones, records without type, sequence_id or position, types that are
@@ -160,7 +160,7 @@ def make_case(rng):
         pool = ["null"]
     else:
         pool = [json.dumps(t) for t in TYPES]
-    types = rng.sample(pool, min(len(pool), rng.choice([1, 2, 3, 5])))
+    types = rng.sample(pool, min(len(pool), rng.choice([1, 2, 3, 5, 5, 8, 9, 10])))
     lines = []
     ids = rng.sample(range(0, 60), n)
     for sid in ids:
