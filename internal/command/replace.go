@@ -1,6 +1,7 @@
 package command
 
 import (
+	"compress/gzip"
 	"errors"
 	"io"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -34,7 +36,8 @@ type Replacement struct {
 	done       bool
 }
 
-// ReplaceOutput opens the output file path a flag names (see Replacement). A regular file, or a
+// ReplaceOutput opens the output file path a flag names (see Replacement). A regular file whose
+// name ends in .gz is written gzip-compressed, as the stages read such a file. A regular file, or a
 // path where there is no file yet, is written under a new name in the same folder, made with the
 // mode, owner and group of the file it replaces (for a new one, 0666 less the umask, as os.Create
 // makes it); a link to a regular file replaces the file linked to, and a dangling link gets the
@@ -81,8 +84,33 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 			r.unregister = OnForcedExit(r.Abort)
 		}
 	}
+	if r.Regular() && gzipNamed(path) {
+		r.w = newGzipFile(r.w)
+	}
 	r.Writer = r.w
 	return r, nil
+}
+
+// gzipNamed reports whether path names a gzip file by its extension, .gz in any case, as the
+// stages' inputs are read.
+func gzipNamed(path string) bool {
+	return strings.EqualFold(filepath.Ext(path), ".gz")
+}
+
+// gzipFile compresses what is written into the file w; Close ends the gzip stream, then closes w.
+type gzipFile struct {
+	*gzip.Writer
+	w io.WriteCloser
+}
+
+func newGzipFile(w io.WriteCloser) *gzipFile { return &gzipFile{Writer: gzip.NewWriter(w), w: w} }
+
+func (g *gzipFile) Close() error {
+	err := g.Writer.Close()
+	if cerr := g.w.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // errInPlace is replaceable's error for an output that is written in place.

@@ -2,6 +2,8 @@ package command
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -344,5 +346,45 @@ func TestOnForcedExitOf(t *testing.T) {
 	onForcedExitOf(made("after"))
 	if names := dirNames(mustReadDir(t, dir)); len(names) != 0 {
 		t.Errorf("files made after a forced exit's cleanups were taken: %v, want none", names)
+	}
+}
+
+// TestReplaceOutputGzip: a file named .gz (in any case) is written gzip-compressed, whole at
+// Commit, as the stages read such a file; another name, and the stream stdout, are not.
+func TestReplaceOutputGzip(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		gz   bool
+	}{{"s.json.gz", true}, {"m.JSONL.GZ", true}, {"s.json", false}, {"s.gzip", false}} {
+		path := filepath.Join(dir, tc.name)
+		r, err := ReplaceOutput(path, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(r, "{\"records\": 0}\n"); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !tc.gz {
+			if string(b) != "{\"records\": 0}\n" {
+				t.Errorf("%s holds %q, want the text as written", tc.name, b)
+			}
+			continue
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s is not gzip: %v (%q)", tc.name, err, b)
+		}
+		got, err := io.ReadAll(zr)
+		if err != nil || string(got) != "{\"records\": 0}\n" {
+			t.Errorf("%s decompresses to %q, %v; want the text as written", tc.name, got, err)
+		}
 	}
 }

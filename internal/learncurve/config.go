@@ -36,7 +36,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "problems", Value: 7, EnvVars: []string{"QA_PROBLEMS"}, Usage: fmt.Sprintf("problems per sequence `M`, 1 to %d; positions above M are ignored", MaxProblems)},
 		&cli.IntFlag{Name: "warmup", Value: 3, EnvVars: []string{"QA_WARMUP"}, Usage: "post-warmup accuracy leaves out the first `K` positions"},
 		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
-		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE` (only there with --plot -)"},
+		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE` (only there with --plot -; gzip-compressed when FILE ends in .gz)"},
 		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png; - for stdout, with --output and --plot-format)"},
 		&cli.StringFlag{Name: "plot-format", EnvVars: []string{"QA_PLOT_FORMAT"}, Usage: "image `FORMAT` of --plot: svg or png (default: the one its extension names)"},
 		&cli.IntFlag{Name: "bootstrap", EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "`N` bootstrap resamples of the sequences for confidence intervals (0: none; at most 1000000)"},
