@@ -130,7 +130,7 @@ func (p *prompter) blankQuestion(rec *record.Record) error {
 // render returns the prompt for rec and, for LoCoMo category 5, the two options in order.
 func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	if p.custom != nil {
-		return execute(p.custom, rec)
+		return execute(p.custom, newTemplateRecord(rec))
 	}
 	switch strings.ToLower(rec.Dataset) {
 	case "hotpotqa":
@@ -206,12 +206,88 @@ func (p *prompter) textNotice(rec *record.Record) {
 	})
 }
 
-func execute(t *template.Template, rec *record.Record) (string, []string, error) {
+func execute(t *template.Template, data any) (string, []string, error) {
 	var b strings.Builder
-	if err := t.Execute(&b, rec); err != nil {
+	if err := t.Execute(&b, data); err != nil {
 		return "", nil, err
 	}
 	return b.String(), nil, nil
+}
+
+// templateRecord is what a --template file is executed over: the record, with its meta values
+// and unknown top-level fields decoded from their JSON. Kept as json.RawMessage, which is a byte
+// slice, {{.Meta.level}} printed "[34 101 97 115 121 34]" in place of easy.
+//
+// Note: a value decodes as text/template reads Go values: a string as its text, a number as a
+// json.Number (0.10 written 0.10, as meta keeps it), an object as a jsonObject and an array as a
+// jsonArray, which a template can index and range over and which print as compact JSON, not as
+// Go's map[a:1].
+type templateRecord struct {
+	*record.Record
+	Meta  map[string]any
+	Extra map[string]any
+}
+
+// newTemplateRecord returns rec as a --template sees it.
+func newTemplateRecord(rec *record.Record) *templateRecord {
+	return &templateRecord{Record: rec, Meta: decodeRaw(rec.Meta), Extra: decodeRaw(rec.Extra)}
+}
+
+// decodeRaw decodes each of m's JSON values; nil for a nil map, so that a template's
+// {{with .Meta}} reads a record without one as before.
+func decodeRaw(m map[string]json.RawMessage) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, raw := range m {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		var v any
+		if err := d.Decode(&v); err != nil {
+			out[k] = string(raw) // a record's values are JSON; its text should one not be
+			continue
+		}
+		out[k] = templateValue(v)
+	}
+	return out
+}
+
+// templateValue gives the objects and arrays of the decoded JSON value v their printing types.
+func templateValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = templateValue(e)
+		}
+		return jsonObject(v)
+	case []any:
+		for i, e := range v {
+			v[i] = templateValue(e)
+		}
+		return jsonArray(v)
+	}
+	return v
+}
+
+// jsonObject is a JSON object in a --template's data; it prints as compact JSON.
+type jsonObject map[string]any
+
+// jsonArray is a JSON array in a --template's data; it prints as compact JSON.
+type jsonArray []any
+
+func (o jsonObject) String() string { return compactJSON(map[string]any(o)) }
+func (a jsonArray) String() string  { return compactJSON([]any(a)) }
+
+// compactJSON encodes v without HTML escaping or a trailing newline (object keys sorted).
+func compactJSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v) // decoded JSON always encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // abstainFirst draws LoCoMo's random.random() < 0.5 from the seed and the record id, so the option
