@@ -53,6 +53,9 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 		a.tally.add(rec.Prediction, true)
 		return rec, nil
 	}
+	// A --template reads the record as it came, as the dry run renders it: its prediction (the one
+	// --force replaces), judgments and scores, which setPrediction takes away.
+	asked := *rec
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName}
 	a.setPrediction(rec, p)
 	if interrupt.Asked(ctx) && a.provider != "extractive" { // finishing: no new record goes to the model
@@ -80,7 +83,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 			a.made(p, notes.cachedCost)
 			return rec, nil
 		}
-	} else if text, opts, err = a.prompts.render(rec); err != nil {
+	} else if text, opts, err = a.prompts.render(&asked); err != nil {
 		p.Error = fmt.Sprintf("prompt: %v", err)
 		a.made(p, 0)
 		return rec, nil
