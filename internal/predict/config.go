@@ -68,7 +68,7 @@ func (a *app) configure(c *cli.Context) error {
 	if err := a.configureRequests(c); err != nil {
 		return err
 	}
-	a.unused = newFlagUse(c, a.stderr)
+	a.unused = newFlagUse(c, a.stderr, a.provider != "extractive")
 	var err error
 	if a.prices, err = model.LoadPrices(c.String("prices")); err != nil {
 		return command.Usagef("--prices: %v", err)
@@ -211,7 +211,16 @@ func (a *app) configureRequests(c *cli.Context) error {
 	}
 	a.maxTokensSet = c.IsSet("max-tokens")
 	if a.prompts, err = newPrompter(c.String("template"), c.Int64("seed")); err != nil {
-		return command.Usagef("--template: %v", err)
+		return command.Usagef("--template: %v", err) // checked whatever the provider
+	}
+	if a.provider == "extractive" {
+		// The baseline reads the record, not a prompt: a template that fails on a record would
+		// fail its answer, and one that works would change nothing.
+		if set := givenFlags(c, "template", "system"); len(set) > 0 {
+			fmt.Fprintf(a.stderr, "qa-predict: warning: %s %s nothing: the provider is extractive%s, the offline baseline, which sends no prompt\n",
+				english.List(set), english.Form(len(set), "does", "do"), command.FromEnv(c, "provider"))
+		}
+		a.prompts.custom, a.system = nil, ""
 	}
 	if err := a.configureReader(c); err != nil {
 		return err

@@ -130,7 +130,13 @@ func (p *prompter) blankQuestion(rec *record.Record) error {
 // render returns the prompt for rec and, for LoCoMo category 5, the two options in order.
 func (p *prompter) render(rec *record.Record) (string, []string, error) {
 	if p.custom != nil {
-		return execute(p.custom, newTemplateRecord(rec))
+		text, _, err := execute(p.custom, newTemplateRecord(rec))
+		if err == nil && textnorm.Strip(text) == "" {
+			// {{if .Type}}…{{end}} over a record without one: a model would be asked nothing,
+			// and paid for it.
+			err = errors.New("the --template prompt is empty or only blanks for this record: there is nothing to ask")
+		}
+		return text, nil, err
 	}
 	switch strings.ToLower(rec.Dataset) {
 	case "hotpotqa":

@@ -38,17 +38,12 @@ type flagUse struct {
 
 // newFlagUse finds the flags of c that only some records use, among those set. Under --template,
 // whose prompt replaces LongMemEval's and LoCoMo's, no record uses the flags that shape those:
-// they are warned of on w at once.
-func newFlagUse(c *cli.Context, w io.Writer) *flagUse {
+// they are warned of on w at once. prompts is false for a provider that sends none (extractive),
+// which drops --template and --system with a warning of its own.
+func newFlagUse(c *cli.Context, w io.Writer, prompts bool) *flagUse {
 	u := &flagUse{}
-	if t := c.String("template"); t != "" {
-		var set []string
-		for _, name := range append(slices.Clone(longMemEvalFlags), locomoFlags...) {
-			if given(c, name) {
-				set = append(set, flagNamed(c, name))
-			}
-		}
-		if len(set) > 0 {
+	if t := c.String("template"); prompts && t != "" {
+		if set := givenFlags(c, append(slices.Clone(longMemEvalFlags), locomoFlags...)...); len(set) > 0 {
 			fmt.Fprintf(w, "qa-predict: warning: %s %s nothing with --template %s%s: its prompt replaces LongMemEval's and LoCoMo's, which %s\n",
 				english.List(set), english.Form(len(set), "does", "do"), t, command.FromEnv(c, "template"), english.Form(len(set), "it shapes", "they shape"))
 		}
@@ -62,10 +57,12 @@ func newFlagUse(c *cli.Context, w io.Writer) *flagUse {
 				return english.Form(n, "it sets", "they set") + " how LoCoMo's script asks locomo records, and none was read"
 			})
 	}
-	u.add(c, []string{"system", "template"}, func(rec *record.Record) bool { return rec.Sequence == nil },
-		func(int) string {
-			return "EvaLearn's sequences are asked with EvaLearn's own prompts, and every record read is a position of one"
-		})
+	if prompts {
+		u.add(c, []string{"system", "template"}, func(rec *record.Record) bool { return rec.Sequence == nil },
+			func(int) string {
+				return "EvaLearn's sequences are asked with EvaLearn's own prompts, and every record read is a position of one"
+			})
+	}
 	return u
 }
 
@@ -78,15 +75,22 @@ var (
 // add adds the group of the flags names, keeping those set, which the records that uses reports
 // use; what says what they set.
 func (u *flagUse) add(c *cli.Context, names []string, uses func(*record.Record) bool, what func(int) string) {
-	g := &recordFlags{uses: uses, what: what}
-	for _, name := range names {
-		if given(c, name) {
-			g.set = append(g.set, flagNamed(c, name))
-		}
-	}
+	g := &recordFlags{uses: uses, what: what, set: givenFlags(c, names...)}
 	if len(g.set) > 0 {
 		u.groups = append(u.groups, g)
 	}
+}
+
+// givenFlags returns the flags of names given a value that sets something (given), as a warning
+// names them.
+func givenFlags(c *cli.Context, names ...string) []string {
+	var set []string
+	for _, name := range names {
+		if given(c, name) {
+			set = append(set, flagNamed(c, name))
+		}
+	}
+	return set
 }
 
 // given reports whether flag name of c was given a value that sets something, on the command
