@@ -345,7 +345,7 @@ func TestCachedUnparsableCounted(t *testing.T) {
 	if code != command.ExitBadRecords || srv.count() != 3 {
 		t.Fatalf("rerun: exit %d, %d calls, want 3 and no new call (stderr %s)", code, srv.count(), stderr)
 	}
-	want := "auto/gpt-4o-mini: 1 judged (0 by rule, 1 from cache), 0 skipped, 0 already judged; 1 unparsable, 0 failed;"
+	want := "auto/gpt-4o-mini: 1 judged (0 by rule, 1 from cache), 0 skipped, 0 already judged; of the judged, 1 unparsable, 0 failed;"
 	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "of it from the cache)") {
 		t.Errorf("rerun stderr = %q, want %q and the cost served from the cache", stderr, want)
 	}

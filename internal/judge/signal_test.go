@@ -53,9 +53,9 @@ func TestSignal(t *testing.T) {
 				"--concurrency", "3", "--timeout", "1h", "--max-retries", "0"}
 			stdout, stderr := srv.Interrupt(t, "qa-judge", "TestMainChild", args, in.String(), 3, 5, tt.signals)
 			abandon := len(tt.signals) > 1
-			judged, summary := 5, name+": 12 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; 0 unparsable, 7 failed (7 of them not called: interrupted);"
+			judged, summary := 5, name+": 12 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; of the judged, 0 unparsable, 7 failed (7 of them not called: interrupted);"
 			if abandon {
-				judged, summary = 2, name+": 2 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; 0 unparsable, 0 failed;"
+				judged, summary = 2, name+": 2 judged (0 by rule, 0 from cache), 0 skipped, 0 already judged; of the judged, 0 unparsable, 0 failed;"
 			}
 			if !strings.Contains(stderr, summary) {
 				t.Errorf("stderr lacks %q:\n%s", summary, stderr)

@@ -16,8 +16,8 @@ func TestSummarize(t *testing.T) {
 		noUsage                             int64
 		want                                []string
 	}{
-		{"one failed, not called", 1, 1, 0, 0, 0, 0, []string{"; 0 unparsable, 1 failed (it was not called: interrupted)\n"}},
-		{"one of three not called", 3, 1, 0, 0, 0, 0, []string{"; 0 unparsable, 3 failed (1 of them not called: interrupted)\n"}},
+		{"one failed, not called", 1, 1, 0, 0, 0, 0, []string{"; of the judged, 0 unparsable, 1 failed (it was not called: interrupted)\n"}},
+		{"one of three not called", 3, 1, 0, 0, 0, 0, []string{"; of the judged, 0 unparsable, 3 failed (1 of them not called: interrupted)\n"}},
 		{"one carried", 0, 0, 1, 0, 0, 0, []string{"(1 failed: --retry-errors judges it again)"}},
 		{"two carried", 0, 0, 2, 0, 0, 0, []string{"(2 failed: --retry-errors judges them again)"}},
 		{"one neither", 0, 0, 0, 1, 1, 0, []string{
@@ -30,6 +30,7 @@ func TestSummarize(t *testing.T) {
 		{"two without usage", 0, 0, 0, 0, 0, 2, []string{"; tokens 10 in, 2 out; cost $0.000000 (not counting 2 judgments without token usage)\n"}},
 	} {
 		var tl tally
+		tl.judged.Store(tc.failed) // a failed judgment is one judged
 		tl.failed.Store(tc.failed)
 		tl.notCalled.Store(tc.notCalled)
 		tl.carried.Store(tc.carried)

@@ -144,7 +144,7 @@ func summarize(w io.Writer, name string, t *tally, noUsage int64) {
 		carried = fmt.Sprintf(" (%d failed: --retry-errors judges %s again)", n, english.Form(int(n), "it", "them"))
 	}
 	notCalled := command.NotCalledNote(int(t.notCalled.Load()), int(t.failed.Load())) + t.stopped.Note(int(t.failed.Load()))
-	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; %d unparsable, %d failed%s",
+	fmt.Fprintf(w, "qa-judge: %s: %d judged (%d by rule, %d from cache), %d skipped, %d already judged%s; of the judged, %d unparsable, %d failed%s",
 		name, t.judged.Load(), t.rule.Load(), t.cached.Load(), t.skipped.Load(), t.already.Load(), carried, t.unparsable.Load(), t.failed.Load(), notCalled)
 	if !t.usage.IsZero() || t.cost.Sign() > 0 {
 		fmt.Fprintf(w, "; tokens %d in, %d out; %s", t.usage.InputTokens, t.usage.OutputTokens, command.CostNote(t.cost.Float64(), t.cachedCost.Float64()))
