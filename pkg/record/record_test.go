@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -404,6 +406,31 @@ func TestReaderLineTooLongOneByte(t *testing.T) {
 	_, err := r.Read()
 	if want := "line too long (more than 1 byte)"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Read error = %v, want it to say %q", err, want)
+	}
+}
+
+// TestReaderLineHugeLimit: a limit near math.MaxInt (--max-line 9223372036854775807) reads lines
+// as any generous one does. The limit plus the two bytes of "\r\n" once overflowed to a negative
+// number: every line was too long, and so was the empty read at the end of the input, without end.
+func TestReaderLineHugeLimit(t *testing.T) {
+	for _, limit := range []int{math.MaxInt, math.MaxInt - 1, math.MaxInt - 2} {
+		r := NewReader(strings.NewReader(`{"schema":1,"id":"a"}`+"\n"+`{"schema":1,"id":"b"}`), "f")
+		r.SetMaxLine(limit)
+		var got []string
+		for len(got) < 5 {
+			rec, err := r.Read()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				got = append(got, err.Error())
+				continue
+			}
+			got = append(got, rec.ID)
+		}
+		if want := []string{"a", "b"}; !slices.Equal(got, want) {
+			t.Errorf("Read with a limit of %d bytes = %q, want %q", limit, got, want)
+		}
 	}
 }
 

@@ -165,10 +165,13 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 	r.buf = r.buf[:0]
 	tooLong := false
+	read := 0 // bytes of the line read, kept or not
 	for {
 		chunk, err := r.br.ReadSlice('\n')
+		read += len(chunk)
 		if !tooLong {
-			if len(r.buf)+len(chunk) > r.maxLine+len("\r\n") {
+			// Subtracted from the length, not added to the limit, which may be math.MaxInt.
+			if len(r.buf)+len(chunk)-len("\r\n") > r.maxLine {
 				tooLong = true
 				r.head = append(r.head[:0], r.buf[:min(len(r.buf), headLen)]...)
 				r.head = append(r.head, chunk[:min(len(chunk), headLen-len(r.head))]...)
@@ -181,7 +184,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		case err == bufio.ErrBufferFull:
 			continue
 		case err == io.EOF:
-			if len(r.buf) == 0 && !tooLong {
+			if read == 0 { // nothing after the last line end, whatever the limit
 				return nil, io.EOF
 			}
 		case err != nil:
