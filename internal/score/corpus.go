@@ -227,6 +227,13 @@ func (c *corpusConfig) gold(rec *record.Record, top map[string]json.RawMessage) 
 	return rawLabel(raw)
 }
 
+// maxTokens is the largest token count of one record that perplexity takes: far more than any
+// text holds, and small enough that the int sum of the counts of every record a run can hold
+// does not overflow. A count of 2^62 on two records once summed to -2^63 tokens (a perplexity
+// of 1 over a negative word_count), and one past 2^63, converted to an int, to 0 tokens (no
+// perplexity, said to overflow exp()).
+const maxTokens = math.MaxInt32
+
 func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpusFacts) {
 	rl, okl := c.lossPath.lookup(top)
 	rt, okt := c.tokensPath.lookup(top)
@@ -235,8 +242,8 @@ func (c *corpusConfig) perplexityFacts(top map[string]json.RawMessage, f *corpus
 	}
 	loss, okl := rawNumber(rl)
 	tokens, okt := rawNumber(rt)
-	if !okl || !okt || tokens != math.Trunc(tokens) || tokens < 1 || math.IsInf(loss, 0) || math.IsNaN(loss) {
-		c.problem(f, fmt.Sprintf("perplexity: want a finite number at %s and a whole token count of at least 1 at %s", c.lossPath, c.tokensPath), "perplexity")
+	if !okl || !okt || tokens != math.Trunc(tokens) || tokens < 1 || tokens > maxTokens || math.IsInf(loss, 0) || math.IsNaN(loss) {
+		c.problem(f, fmt.Sprintf("perplexity: want a finite number at %s and a whole token count from 1 to %d at %s", c.lossPath, maxTokens, c.tokensPath), "perplexity")
 		return
 	}
 	f.loss, f.tokens, f.hasLoss = loss, int(tokens), true
