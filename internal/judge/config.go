@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -313,7 +314,9 @@ func (cfg *config) parseName(c *cli.Context) error {
 // checkName refuses a --name (env: " from QA_JUDGE_NAME", or "") under which qa-judge agree
 // --names could not pick the judgment: one that begins or ends with white space, which --names
 // trims off each name it is given (so that "a, b" reads as "a" and "b"), or that holds a comma,
-// which --names splits at. Made, such a judgment is read by qa-score and qa-learncurve --judge
+// which --names splits at; and one that is not UTF-8, which a record's JSON cannot hold as it
+// is (the judgment went under another name, U+FFFD in place of its bytes, and a rerun with the
+// same --name judged every record again, as no judgment of that name was found). Made, such a judgment is read by qa-score and qa-learncurve --judge
 // alone.
 func checkName(name, env string) error {
 	switch {
@@ -321,6 +324,8 @@ func checkName(name, env string) error {
 		return command.Usagef("--name%s: %q begins or ends with white space, which qa-judge agree --names trims off the names it is given, so it could not pick this judgment", env, name)
 	case strings.Contains(name, ","):
 		return command.Usagef("--name%s: %q holds a comma, at which qa-judge agree --names splits its list of names, so it could not pick this judgment", env, name)
+	case !utf8.ValidString(name):
+		return command.Usagef("--name%s: %q is not UTF-8 text: the judgment would be written under another name, U+FFFD in place of each byte that is not, which this --name given to qa-score, qa-learncurve or qa-judge again would not find", env, name)
 	}
 	return nil
 }

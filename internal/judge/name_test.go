@@ -9,7 +9,8 @@ import (
 )
 
 // TestCheckName: a --name that qa-judge agree --names could not pick (white space at either end,
-// which --names trims, or a comma, at which it splits) is a usage error; white space inside a
+// which --names trims, or a comma, at which it splits) is a usage error, and so is one that is not
+// UTF-8, which the records would hold under another name; white space inside a
 // name, a slash (MODE/MODEL) and no name at all (the default) are not.
 func TestCheckName(t *testing.T) {
 	for _, tt := range []struct {
@@ -27,6 +28,9 @@ func TestCheckName(t *testing.T) {
 		{"  ", `"  " begins or ends with white space`},
 		{"a,b", `"a,b" holds a comma`},
 		{",", `"," holds a comma`},
+		{"a\xffb", `"a\xffb" is not UTF-8 text: the judgment would be written under another name`},
+		{"r\xc3", `"r\xc3" is not UTF-8 text`},
+		{"juge-équipe", ""},
 	} {
 		err := checkName(tt.name, "")
 		var usage *command.UsageError
