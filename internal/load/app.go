@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -167,6 +168,13 @@ func flags() []cli.Flag {
 
 func (a *app) configure(c *cli.Context) error {
 	a.format, a.split, a.lang, a.strict = c.String("format"), c.String("split"), c.String("lang"), c.Bool("strict")
+	for _, name := range []string{"split", "lang"} {
+		// JSON holds no such byte: every record would carry another value, U+FFFD in its place,
+		// which the same text given to a later stage's --by would not find.
+		if v := c.String(name); !utf8.ValidString(v) {
+			return command.Usagef("--%s%s: %q is not UTF-8 text: every record would be given another %s, U+FFFD in place of each byte that is not", name, command.FromEnv(c, name), v, name)
+		}
+	}
 	contexts := []string{"full", "text", "none"}
 	if a.context = c.String("context"); !slices.Contains(contexts, a.context) {
 		return command.Usagef("--context: %q is not one of full, text, none%s", a.context, english.DidYouMean(a.context, contexts))
