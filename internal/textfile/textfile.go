@@ -5,6 +5,7 @@
 package textfile
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
@@ -266,12 +267,14 @@ func (t *textReader) Read(p []byte) (int, error) {
 		switch t.head, t.err = head, binaryFormat(head, t.plain); {
 		case t.err != nil:
 		case !t.plain && isGzip(head):
-			zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
+			br := bufio.NewReader(io.MultiReader(bytes.NewReader(t.head), t.r))
+			zr, err := gzip.NewReader(br)
 			if err != nil {
 				t.err = gzipHeaderErr(err)
 				break
 			}
-			t.r, t.head = &textReader{r: gzipText{zr}, plain: true}, nil // the BOM, if any, is in the decompressed text
+			zr.Multistream(false)                                                     // members are read one by one: see gzipText
+			t.r, t.head = &textReader{r: &gzipText{zr: zr, br: br}, plain: true}, nil // the BOM, if any, is in the decompressed text
 		case bytes.HasPrefix(t.head, []byte("\ufeff")):
 			t.head = t.head[3:]
 		case utf32BOM(head):
@@ -333,15 +336,58 @@ func gzipHeaderErr(err error) error {
 	return err
 }
 
-// gzipText reads a gzip stream's text, with ErrGzipCut for a stream cut short.
-type gzipText struct{ zr *gzip.Reader }
+// gzipText reads a gzip stream's text, member after member (gzip a; gzip b; cat them), with
+// ErrGzipCut for a stream cut short. NUL bytes after a member are padding, skipped as gzip(1)
+// and Python's gzip module skip them (tape and block-sized copies pad with them); other data
+// there is no gzip member, an error that says so.
+//
+// Note: the gzip package's own multistream reading took the padding for a member's header and
+// failed with "gzip: invalid header" after the last record, and said the same of other data.
+type gzipText struct {
+	zr *gzip.Reader
+	br *bufio.Reader // what zr reads, looked at between members
+}
 
-func (g gzipText) Read(p []byte) (int, error) {
-	n, err := g.zr.Read(p)
-	if err == io.ErrUnexpectedEOF {
-		err = ErrGzipCut
+func (g *gzipText) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err == io.EOF {
+			if err = g.next(); err == nil && n == 0 {
+				continue
+			}
+		}
+		if err == io.ErrUnexpectedEOF {
+			err = ErrGzipCut
+		}
+		return n, err
 	}
-	return n, err
+}
+
+var errGzipTrailing = errors.New("data after the end of the gzip data that is no gzip (not NUL padding either): was something appended to the file?")
+
+// next starts the member after the one read, past any NUL padding: io.EOF at the end of the data.
+func (g *gzipText) next() error {
+	for {
+		b, err := g.br.ReadByte()
+		if err != nil {
+			return err // io.EOF: the end, after the members and their padding
+		}
+		if b != 0 {
+			g.br.UnreadByte() //nolint:errcheck // the byte just read
+			break
+		}
+	}
+	if magic, _ := g.br.Peek(2); string(magic) != "\x1f\x8b" {
+		return errGzipTrailing
+	}
+	if err := g.zr.Reset(g.br); err != nil {
+		if errors.Is(err, gzip.ErrHeader) {
+			return errGzipTrailing
+		}
+		return gzipHeaderErr(err)
+	}
+	g.zr.Multistream(false)
+	return nil
 }
 
 // ReadFile reads the named file whole through NewReader. Text that is not UTF-8 is an error

@@ -80,10 +80,23 @@ func TestNewReaderGzip(t *testing.T) {
 		{gz(t, "\ufeffa\n"), "a\n"},
 		{gz(t, "a\n", "b\n"), "a\nb\n"},
 		{gz(t, ""), ""},
+		{gz(t, "a\n") + strings.Repeat("\x00", 100), "a\n"},           // NUL padding, as gzip(1) and Python skip it
+		{gz(t, "a\n") + "\x00\x00" + gz(t, "b\n") + "\x00", "a\nb\n"}, // padding between members too
 	} {
 		checkRead(t, fmt.Sprintf("gzip of %q", tc.want), tc.in, tc.want)
 	}
 	whole := gz(t, strings.Repeat("line\n", 1000))
+	// Data after the members that is no gzip member is an error that says so, not
+	// gzip's "invalid header".
+	for _, junk := range []string{"trailing junk text", "junk", "\x00j", "\x1f\x8bxxxxxxxxxxxxxxxx"} {
+		if _, err := io.ReadAll(NewReader(strings.NewReader(gz(t, "a\n") + junk))); err == nil || !strings.Contains(err.Error(), "data after the end of the gzip data") {
+			t.Errorf("NewReader(gzip + %q): %v; want an error naming the data after the gzip data", junk, err)
+		}
+	}
+	// A second member cut short is still cut short.
+	if _, err := io.ReadAll(NewReader(strings.NewReader(gz(t, "a\n") + whole[:len(whole)/2]))); !errors.Is(err, ErrGzipCut) {
+		t.Errorf("NewReader(gzip + a member cut short): %v; want ErrGzipCut", err)
+	}
 	for _, bad := range []string{"\x1f\x8b", "\x1f\x8bxxxxxxxxxxxxxxxx", whole[:len(whole)/2]} {
 		if got, err := io.ReadAll(NewReader(strings.NewReader(bad))); err == nil {
 			t.Errorf("NewReader(damaged gzip %q…) = %q, nil; want an error", bad[:2], got)
