@@ -128,7 +128,7 @@ type app struct {
 	emptyGoldFirst string                   // the first of them
 	lmeRead        int                      // the LongMemEval records read
 	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
-	lmeOddFirst    *record.Record           // the first of them
+	lmeOddFirst    [2]string                // the first of them: its id and type
 	read           int                      // the records read, before the selection
 	ids            repeat.IDs               // their ids, to find repeats
 	genericRepeat  bool                     // the first repeat is a generic record
@@ -327,7 +327,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 			a.lmeRead++
 			if !slices.Contains(record.LongMemEvalTypes, rec.Type) {
 				if a.lmeOdd++; a.lmeOdd == 1 {
-					a.lmeOddFirst = &record.Record{ID: rec.ID, Type: rec.Type}
+					a.lmeOddFirst = [2]string{rec.ID, rec.Type}
 				}
 			}
 		}

@@ -93,13 +93,14 @@ func (a *app) warnLongMemEvalTypes() {
 	if a.lmeOdd == 0 {
 		return
 	}
-	first := fmt.Sprintf("question_type %q", a.lmeOddFirst.Type)
-	if a.lmeOddFirst.Type == "" {
+	id, typ := a.lmeOddFirst[0], a.lmeOddFirst[1]
+	first := fmt.Sprintf("question_type %q", typ)
+	if typ == "" {
 		first = "without one"
 	}
 	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no question_type of LongMemEval's six (the first: id %q, %s): qa-judge's longmemeval protocol has no prompt for %s, and qa-score's task-averaged accuracy leaves %s out\n",
 		a.lmeOdd, english.Count(a.lmeRead, "LongMemEval record", "LongMemEval records"), english.Form(a.lmeOdd, "has", "have"),
-		a.lmeOddFirst.ID, first, english.Form(a.lmeOdd, "it", "them"), english.Form(a.lmeOdd, "it", "them"))
+		id, first, english.Form(a.lmeOdd, "it", "them"), english.Form(a.lmeOdd, "it", "them"))
 }
 
 // warnUnfound warns of each --map source that no item read has, likely misspelt; whole says

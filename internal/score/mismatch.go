@@ -54,10 +54,7 @@ type mismatchRule struct {
 
 // line returns the encoded mismatch entry for rec, or nil.
 func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
-	if m == nil {
-		return nil, nil
-	}
-	if !m.applies(o) {
+	if m == nil || !m.applies(o) {
 		return nil, nil
 	}
 	v := o.vals[m.index]
