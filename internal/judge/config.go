@@ -316,8 +316,8 @@ func (cfg *config) parseName(c *cli.Context) error {
 // trims off each name it is given (so that "a, b" reads as "a" and "b"), or that holds a comma,
 // which --names splits at; and one that is not UTF-8, which a record's JSON cannot hold as it
 // is (the judgment went under another name, U+FFFD in place of its bytes, and a rerun with the
-// same --name judged every record again, as no judgment of that name was found). Made, such a judgment is read by qa-score and qa-learncurve --judge
-// alone.
+// same --name judged every record again, as no judgment of that name was found). Made, such a
+// judgment is read by qa-score and qa-learncurve --judge alone.
 func checkName(name, env string) error {
 	switch {
 	case name != strings.TrimSpace(name):
