@@ -47,7 +47,7 @@ type config struct {
 
 func flags() []cli.Flag {
 	return append(append([]cli.Flag{
-		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default: every light metric that applies)"},
+		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default, and an empty value: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format; a FILE ending in .gz is gzip-compressed); - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
@@ -277,6 +277,7 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 	}
 	cfg.format = summaryFormat(c, cfg.summary)
 	warnZeroFlags(c, cfg.summary, cfg.mismatches)
+	warnIntervalFlags(c, cfg.summary)
 	if by := c.StringSlice("by"); len(by) > 0 {
 		if cfg.by, err = parseBy(by); err != nil {
 			return command.Usagef("--by: %v", err)
@@ -292,6 +293,30 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 			english.DidYouMean(cfg.format, formats))
 	}
 	return nil
+}
+
+// intervalFlags shape the summary's confidence intervals, and nothing else.
+var intervalFlags = []string{"bootstrap", "level", "seed"}
+
+// warnIntervalFlags warns of the intervalFlags given on the command line without a summary for
+// them to shape, but for --bootstrap 0, which asks for no intervals, as such a run computes none.
+// Their variables are not warned of: QA_BOOTSTRAP, QA_LEVEL and QA_SEED are read by qa-learncurve
+// (and QA_SEED by qa-predict and qa-judge) too, so a pipeline that exports one for those sets it
+// here as well, to no fault of its own.
+func warnIntervalFlags(c *cli.Context, summary string) {
+	if summary != "" {
+		return
+	}
+	var set []string
+	for _, f := range intervalFlags {
+		if c.IsSet(f) && command.FromEnv(c, f) == "" && (f != "bootstrap" || c.Int(f) != 0) {
+			set = append(set, "--"+f)
+		}
+	}
+	if len(set) > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: %s %s the summary's confidence intervals; without --summary %s nothing\n", english.List(set),
+			english.Form(len(set), "shapes", "shape"), english.Form(len(set), "it does", "they do"))
+	}
 }
 
 // zeroFlags are the flags that say how the summary (and the mismatches, which list what it counts
