@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
@@ -46,7 +47,7 @@ type config struct {
 func flags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "mode", Value: ModeAuto, EnvVars: []string{"QA_JUDGE_MODE"}, Usage: "judge protocol: " + strings.Join(Modes, ", ")},
-		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model or without --model; rules is named rules-approximate); the default MODE/MODEL replaces a judgment MODE that failed for want of a model; no white space at either end and no comma, which qa-judge agree --names could not pick"},
+		&cli.StringFlag{Name: "name", EnvVars: []string{"QA_JUDGE_NAME"}, Usage: "key under judgments (default MODE/MODEL, or MODE for a mode that calls no model or without --model; rules is named rules-approximate); the default MODE/MODEL replaces a judgment MODE that failed for want of a model; UTF-8 text with no white space at either end and no comma, which qa-judge agree --names could not pick, nor control characters"},
 		&cli.StringFlag{Name: "provider", Value: "openai", EnvVars: []string{"QA_JUDGE_PROVIDER"}, Usage: "model provider: " + strings.Join(judgeProviders(), ", ")},
 		&cli.StringFlag{Name: "model", EnvVars: []string{"QA_JUDGE_MODEL"}, Usage: "judge model (e.g. gpt-4o-2024-08-06, LongMemEval's official judge)"},
 		&cli.StringFlag{Name: "base-url", EnvVars: []string{"QA_JUDGE_BASE_URL"}, Usage: "provider endpoint (default: the provider's)"},
@@ -317,15 +318,26 @@ func (cfg *config) parseName(c *cli.Context) error {
 // which --names splits at; and one that is not UTF-8, which a record's JSON cannot hold as it
 // is (the judgment went under another name, U+FFFD in place of its bytes, and a rerun with the
 // same --name judged every record again, as no judgment of that name was found). Made, such a
-// judgment is read by qa-score and qa-learncurve --judge alone.
+// judgment is read by qa-score and qa-learncurve --judge alone. A name that holds a control
+// character or a line separator inside it (white space at its ends is refused as such) is refused
+// too: the summary that names it on stderr would read as two lines, or be drawn as the terminal
+// takes the character.
 func checkName(name, env string) error {
 	switch {
 	case name != strings.TrimSpace(name):
 		return command.Usagef("--name%s: %q begins or ends with white space, which qa-judge agree --names trims off the names it is given, so it could not pick this judgment", env, name)
 	case strings.Contains(name, ","):
 		return command.Usagef("--name%s: %q holds a comma, at which qa-judge agree --names splits its list of names, so it could not pick this judgment", env, name)
+	case strings.ContainsFunc(name, breaksLine):
+		return command.Usagef("--name%s: %q holds a control character or a line separator, which would break the lines of the run's summary and warnings that name the judgment", env, name)
 	case !utf8.ValidString(name):
 		return command.Usagef("--name%s: %q is not UTF-8 text: the judgment would be written under another name, U+FFFD in place of each byte that is not, which this --name given to qa-score, qa-learncurve or qa-judge again would not find", env, name)
 	}
 	return nil
+}
+
+// breaksLine reports whether r is a control character (C0, DEL or C1) or a line or paragraph
+// separator, which a name printed on a line of text must not hold.
+func breaksLine(r rune) bool {
+	return unicode.IsControl(r) || r == '\u2028' || r == '\u2029'
 }
