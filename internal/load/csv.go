@@ -47,6 +47,7 @@ type csvInput struct {
 	in     Input
 	opt    Options
 	end    *lastLine
+	limit  *rowLimit
 	br     *bufio.Reader
 	r      *csv.Reader
 	header []string
@@ -59,7 +60,8 @@ type csvInput struct {
 // nil and no error for an empty input.
 func openCSV(in Input, opt Options) (*csvInput, error) {
 	end := &lastLine{r: in.R}
-	br := bufio.NewReaderSize(end, sniffHead)
+	limit := &rowLimit{r: end, max: int64(cmp.Or(opt.MaxLine, record.DefaultMaxLine))}
+	br := bufio.NewReaderSize(limit, sniffHead)
 	head, _ := br.Peek(sniffHead) // a read error comes again from the first Read
 	r := csv.NewReader(br)
 	r.Comma = sniffDelimiter(head)
@@ -70,9 +72,13 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if err := crLines(head); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
+	limit.cut = false // the Peek's, not the header's
 	header, err := r.Read()
 	if err == io.EOF {
 		return nil, nil
+	}
+	if limit.ended(r.InputOffset()) {
+		return nil, fmt.Errorf("%s:1: the header row is longer than --max-line's %d bytes%s", in.DisplayName(), limit.max, rowTooLongHint)
 	}
 	if _, ok := errors.AsType[*csv.ParseError](err); err != nil && !ok {
 		return nil, command.ReadError(in.DisplayName(), 0, err) // a damaged or cut gzip file
@@ -86,7 +92,7 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if opt.Found != nil {
 		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
-	c := &csvInput{in: in, opt: opt, end: end, br: br, r: r, header: header, read: 1}
+	c := &csvInput{in: in, opt: opt, end: end, limit: limit, br: br, r: r, header: header, read: 1}
 	c.goldFacts, c.predFacts = factsColumns(opt.Map)
 	return c, nil
 }
@@ -97,8 +103,16 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 func (c *csvInput) next() (rec *record.Record, line int, bad, err error) {
 	for {
 		row, rerr := c.r.Read()
+		long := c.limit.ended(c.r.InputOffset())
 		if rerr == io.EOF {
 			return nil, 0, nil, io.EOF
+		}
+		if long && rerr == nil { // read whole in max+1 bytes, and stopped at as a longer one is
+			line, _ = c.r.FieldPos(0)
+			return nil, 0, nil, fmt.Errorf("%s:%d: the row is longer than --max-line's %d bytes%s: stopped", c.in.DisplayName(), line, c.limit.max, rowTooLongHint)
+		}
+		if long { // cut at the bound, whatever the reader made of the part it read
+			return nil, 0, nil, fmt.Errorf("%s: the row after line %d is longer than --max-line's %d bytes%s: stopped, as the rows after it cannot be found", c.in.DisplayName(), c.read, c.limit.max, rowTooLongHint)
 		}
 		var perr *csv.ParseError
 		if errors.As(rerr, &perr) {
@@ -230,6 +244,50 @@ func atEOF(br *bufio.Reader) bool {
 	_, err := br.Peek(1)
 	return err == io.EOF
 }
+
+// rowLimit bounds the bytes a CSV reader reads for one row (all its lines, and its line end) to
+// max (--max-line), so that a row without end, such as one whose quoted cell misses its closing
+// quote and so takes in every line after it, does not hold the rest of the input in memory: it
+// hands out no byte past max+1 bytes from start, the offset at which the row being read begins,
+// and then fails with errRowTooLong. A read buffered ahead of the row's end is cut at that bound,
+// never failed: the next row, its start moved on, reads on. Whether a row was longer, cut there
+// or read whole in max+1 bytes, is told by ended: the CSV reader's error for a cut row may be
+// its own, of a quote out of place in the part it read.
+type rowLimit struct {
+	r     io.Reader
+	max   int64
+	start int64 // the input offset of the row being read (csv.Reader.InputOffset after the last Read)
+	read  int64 // bytes handed out
+	cut   bool  // whether a Read failed at the bound since the last ended
+}
+
+// ended moves start to end, the input offset after a row, and reports whether the row was
+// longer than max.
+func (l *rowLimit) ended(end int64) (long bool) {
+	long = l.cut || end-l.start > l.max
+	l.start, l.cut = end, false
+	return long
+}
+
+func (l *rowLimit) Read(p []byte) (int, error) {
+	room := l.start + l.max + 1 - l.read
+	if room <= 0 {
+		l.cut = true
+		return 0, errRowTooLong
+	}
+	if int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := l.r.Read(p)
+	l.read += int64(n)
+	return n, err
+}
+
+// errRowTooLong is rowLimit's error for a row longer than its bound.
+var errRowTooLong = errors.New("row longer than --max-line")
+
+// rowTooLongHint says what most likely made a row that long.
+const rowTooLongHint = ` (is a quoted cell's closing " missing? it takes in every line after it)`
 
 // lastLine follows the text a CSV reader reads, to tell a last row cut by the end of the input:
 // whether the text ends with a line end, and how long its last line is.

@@ -49,7 +49,7 @@ type Options struct {
 	// MaxLine is the longest line of a JSON Lines input accepted, in bytes (0: the default,
 	// record.DefaultMaxLine). It does not bound a JSON document (an array, an object, or indented
 	// objects one after the other), which is read an item at a time whatever the length of its
-	// lines, nor a CSV row.
+	// lines. It bounds a CSV row, all its lines and its line end: a longer one stops the load.
 	//
 	// Note: bounding an array's items as lines are bounded was rejected: a json.Decoder reads
 	// ahead past an item by as much as its buffer holds, which grows with the largest item read,
