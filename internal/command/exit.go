@@ -43,7 +43,9 @@ records completed before the first unfinished one are written; when even those c
 stalled reader of stdout), a third signal, or 10 s more, ends the run without them. A SIGTERM or
 SIGHUP within a second of either, or a SIGINT within 0.1 s of one, counts once (make and a closing
 shell pass on the signal their process group got, and systemd's SendSIGHUP follows its SIGTERM
-with a SIGHUP; timeout -s INT signals the command twice).`
+with a SIGHUP; timeout -s INT signals the command twice). A run that can call no model, over
+files alone (no stage before it still writing), stops at the first signal, its completed output
+written.`
 
 // UsageError is a mistake in how the command was called.
 type UsageError struct{ Err error }

@@ -42,3 +42,50 @@ func TestCountLinesLeavesPipes(t *testing.T) {
 		t.Errorf("the pipe after CountLines holds %q (%v), want %q", got, err, lines)
 	}
 }
+
+// TestFilesOnly: a run's inputs are files only when each named one, and stdin where it is read,
+// is a regular file: a pipe (named or not), a directory, a missing file or a stdin that is no
+// file is not one, as a stage before may still be writing it.
+func TestFilesOnly(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.jsonl")
+	if err := os.WriteFile(file, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "b.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, tt := range []struct {
+		name  string
+		args  []string
+		stdin io.Reader
+		want  bool
+	}{
+		{"a file", []string{file}, r, true},
+		{"two files", []string{file, file}, r, true},
+		{"stdin a file", nil, f, true},
+		{"a file and stdin a file", []string{file, "-"}, f, true},
+		{"stdin a pipe", nil, r, false},
+		{"a file and stdin a pipe", []string{file, "-"}, r, false},
+		{"stdin no file", nil, io.MultiReader(), false},
+		{"a named pipe", []string{fifo}, f, false},
+		{"a directory", []string{dir}, f, false},
+		{"a missing file", []string{filepath.Join(dir, "none")}, f, false},
+	} {
+		if got := FilesOnly(tt.args, tt.stdin); got != tt.want {
+			t.Errorf("%s: FilesOnly = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -211,7 +211,8 @@ func stopNow(stderr io.Writer, prog string, why int) {
 // A signal right after the same one is its echo and does not count (see SignalEcho): make, stopped
 // with SIGTERM, passes it on to commands whose process group may have had it already, and
 // timeout(1) signals the command and then its process group. A run that makes no
-// call (interrupt.NoCalls: qa-judge agree, a dry run) is stopped as under Main.
+// call (interrupt.NoCalls: qa-judge agree, a dry run, a run that can call no model over files
+// alone) is stopped as under Main.
 //
 // A reader of stdout that goes away (| head -1) ends the process by SIGPIPE, as it ends cat, but
 // only once the replies of the calls in flight that a --cache stores are stored (see

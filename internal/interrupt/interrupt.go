@@ -77,11 +77,13 @@ func Asked(ctx context.Context) bool {
 	return s.asked
 }
 
-// NoCalls declares that the run of ctx makes no model call (qa-judge agree, a dry run): asked to
-// finish, it stops as a cancelled run does (see Err), and has no calls in flight nor records
-// left to write. The command layer then takes the first signal for the cancellation it is, as
-// for a command that never calls a model, and names the run prog ("qa-judge agree") in what it
-// says.
+// NoCalls declares that the run of ctx makes no model call and has no records left to write
+// once interrupted: qa-judge agree and a dry run, which asked to finish stop as a cancelled run
+// does (see Err), and qa-predict's extractive baseline, qa-judge's rules and qa-score without
+// embedding metrics when they read files alone, so that no stage before them has records left
+// to pass on. The command layer then takes the first signal for the cancellation it is, as for a
+// command that never calls a model (it cancels the run), and names the run prog ("qa-judge
+// agree") in what it says.
 func NoCalls(ctx context.Context, prog string) {
 	if s := from(ctx); s != nil {
 		s.mu.Lock()

@@ -53,6 +53,12 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	if cfg.dryRun {
 		return cfg.dryRunAll(ctx, src, stdout, stderr)
 	}
+	if (!cfg.judge.NeedsModel() || cfg.judge.Model == "") && command.FilesOnly(cfg.inputs, stdin) {
+		// Rules alone judge (a record routed to an LLM protocol fails for want of a model), and no
+		// stage before has records left to pass on: a first signal stops the run, rather than
+		// letting it judge every record left in its files (see interrupt.NoCalls).
+		interrupt.NoCalls(ctx, "qa-judge")
+	}
 	out := record.NewWriter(stdout)
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
 	var t tally

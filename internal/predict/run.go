@@ -22,6 +22,12 @@ func (a *app) run(ctx context.Context, c *cli.Context) error {
 	if a.dryRun {
 		return a.dryRunAll(ctx, src)
 	}
+	if a.provider == "extractive" && a.seq.judgeModel == "" && command.FilesOnly(src.Args, a.stdin) {
+		// The baseline calls no model (nor, without --judge-model, does anything else), and no
+		// stage before it has records left to pass on: a first signal stops the run, rather than
+		// letting it answer every record left in its files (see interrupt.NoCalls).
+		interrupt.NoCalls(ctx, "qa-predict")
+	}
 	out := record.NewWriter(a.stdout)
 	defer out.FlushWhenIdle()() // each record comes out soon after it is done, not 64 kB at a time
 	progress := command.NewRecordProgress(a.stderr, a.stdout, "qa-predict", c.Args().Slice(), c.Bool("progress"), a.tally.short)

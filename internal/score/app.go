@@ -25,6 +25,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -170,6 +171,12 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 	}()
 	if err := cfg.checkOutputs(); err != nil {
 		return err
+	}
+	if len(cfg.sel.embedMetrics()) == 0 && command.FilesOnly(cfg.inputs, stdin) {
+		// Only the embedding metrics call a model, and no stage before has records left to pass
+		// on: a first signal stops the run, rather than letting it score every record left in
+		// its files (see interrupt.NoCalls).
+		interrupt.NoCalls(ctx, "qa-score")
 	}
 	if cfg.sel.hasFamily("meteor") {
 		// The WordNet table loads while the first records are awaited (from qa-predict or

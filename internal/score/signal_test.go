@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -120,5 +121,48 @@ func TestForcedExitKeepsSummary(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 1 {
 		t.Errorf("files after a forced exit: %v, want the summary alone", left)
+	}
+}
+
+// TestSignalNoCallsFile interrupts qa-score, in a child process, scoring a large file with
+// metrics that call no model: it stops at the first signal (exit 130), its records written so
+// far flushed and no more, where it used to score every record left in the file, saying it was
+// writing them. A bad first line, reported on stderr as it is read, tells that the run is
+// under way.
+func TestSignalNoCallsFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	const n = 300000
+	var b strings.Builder
+	b.WriteString("not a record\n")
+	for i := range n {
+		fmt.Fprintf(&b, `{"schema":1,"id":"r%d","answers":["Paris"],"prediction":{"text":"Paris"}}`+"\n", i)
+	}
+	file := filepath.Join(t.TempDir(), "records.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := clitest.StartMain(t, "TestMainChild", []string{"--metrics", "em", file}, "")
+	p.WaitStderr(t, "records.jsonl:1")
+	p.Signal(t, syscall.SIGINT)
+	code, stdout, stderr := p.Wait(t)
+	if code != command.ExitInterrupted {
+		t.Errorf("exit code %d, want %d; stderr:\n%s", code, command.ExitInterrupted, stderr)
+	}
+	if strings.Contains(stderr, "writing the records left") || !strings.Contains(stderr, "qa-score: interrupted") {
+		t.Errorf("stderr should say only that the run was interrupted:\n%s", stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) >= n {
+		t.Errorf("%d records written, want fewer than the file's %d", len(lines), n)
+	}
+	for i, l := range lines { // a prefix of the input, each record whole
+		if l == "" {
+			continue // none written
+		}
+		if want := fmt.Sprintf(`{"schema":1,"id":"r%d",`, i); !strings.HasPrefix(l, want) || !strings.HasSuffix(l, `"scores":{"em":1}}`) {
+			t.Fatalf("line %d = %q, want record r%d scored", i+1, l, i)
+		}
 	}
 }
