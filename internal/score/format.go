@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -245,10 +246,15 @@ func (r *summaryRows) addLoCoMoJudge(l *LoCoMoJudge) {
 	}
 }
 
-// num prints a value with four decimals, or "-" for none.
+// num prints a value with four decimals, or "-" for none; one of a billion or more (a perplexity
+// can reach 1e300) with four decimals of its exponent form (1.6604e+152), not in its hundreds of
+// digits.
 func num(v *float64) string {
 	if v == nil {
 		return "-"
+	}
+	if math.Abs(*v) >= 1e9 {
+		return strconv.FormatFloat(*v, 'e', 4, 64)
 	}
 	return strconv.FormatFloat(*v, 'f', 4, 64)
 }
