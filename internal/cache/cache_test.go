@@ -57,16 +57,27 @@ func TestKey(t *testing.T) {
 		"seed":        func(r *model.Request) { s := 1; r.Seed = &s },
 		"top p":       func(r *model.Request) { p := 0.9; r.TopP = &p },
 		"top k":       func(r *model.Request) { k := 40; r.TopK = &k },
+		"stop":        func(r *model.Request) { r.Stop = []string{"\n"} },
+		"stop order":  func(r *model.Request) { r.Stop = []string{"b", "a"} },
 	}
 	k0, _ := Key(Namespace, base)
 	if k1, _ := Key(Namespace, base); k1 != k0 {
 		t.Fatalf("Key is not deterministic: %s vs %s", k0, k1)
 	}
+	// A request with no stop sequences keys as one made before they were sent.
+	empty := base
+	empty.Stop = []string{}
+	if k, _ := Key(Namespace, empty); k != k0 {
+		t.Errorf("an empty Stop changes the key")
+	}
+	ab := base
+	ab.Stop = []string{"a", "b"}
+	kab, _ := Key(Namespace, ab)
 	for name, f := range variants {
 		t.Run(name, func(t *testing.T) {
 			r := base
 			f(&r)
-			if k, _ := Key(Namespace, r); k == k0 {
+			if k, _ := Key(Namespace, r); k == k0 || k == kab {
 				t.Errorf("Key ignores %s", name)
 			}
 		})

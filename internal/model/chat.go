@@ -344,8 +344,8 @@ func knownUsage(u record.Usage, text string) (record.Usage, bool) {
 }
 
 // callOptions are langchaingo's call options for req: its model, and its temperature, max_tokens
-// (sent as max_tokens, not max_completion_tokens, with legacyMax), top_p, top_k, seed and JSON
-// mode where set; a response format other than JSON mode is an error.
+// (sent as max_tokens, not max_completion_tokens, with legacyMax), top_p, top_k, seed, stop
+// sequences and JSON mode where set; a response format other than JSON mode is an error.
 func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
 	opts := []llms.CallOption{llms.WithModel(req.Model)}
 	if req.Temperature != nil {
@@ -365,6 +365,10 @@ func callOptions(req Request, legacyMax bool) ([]llms.CallOption, error) {
 	}
 	if req.Seed != nil {
 		opts = append(opts, llms.WithSeed(*req.Seed))
+	}
+	if len(req.Stop) > 0 {
+		// langchaingo v0.1.14 sends them to every provider (TestStopOnTheWire).
+		opts = append(opts, llms.WithStopWords(req.Stop))
 	}
 	switch req.ResponseFormat {
 	case "":

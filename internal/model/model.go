@@ -32,6 +32,10 @@ type Request struct {
 	TopP        *float64  `json:"top_p,omitempty"` // nil for none; what a call carries is SentTopP
 	TopK        *int      `json:"top_k,omitempty"` // nil for none; what a call carries is SentTopK
 	Seed        *int      `json:"seed,omitempty"`
+	// Stop holds the sequences at which the model stops generating, none of them in the reply
+	// (OpenAI's stop, Anthropic's stop_sequences, Ollama's options.stop, Gemini's stopSequences;
+	// nil for none, and a request without them keys the cache as before they were sent).
+	Stop []string `json:"stop,omitempty"`
 	// NumCtx is the context window, in tokens, Ollama is asked to run the model with (its
 	// options.num_ctx), 0 for the server's own (OLLAMA_CONTEXT_LENGTH, or the model's num_ctx, or
 	// 2,048 to 4,096 tokens), which cuts a longer prompt without an error. Only ollama's calls

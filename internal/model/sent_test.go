@@ -491,3 +491,29 @@ func TestNumCtxOnTheWire(t *testing.T) {
 		}
 	}
 }
+
+// TestStopOnTheWire: a request's stop sequences reach every provider's body as its API names
+// them (OpenAI's stop, Anthropic's stop_sequences, Ollama's options.stop, Gemini's
+// generationConfig.stopSequences), as langchaingo v0.1.14 sends them; a request without any
+// sends none of those members.
+func TestStopOnTheWire(t *testing.T) {
+	member := map[string]string{"openai": "stop", "anthropic": "stop_sequences", "ollama": "stop", "googleai": "stopSequences"}
+	for _, w := range wires {
+		for _, stop := range [][]string{nil, {"\n\n", "Question:"}} {
+			_, sent := sentBody(t, w, func(r *Request) { r.Stop = stop })
+			var body any
+			if err := json.Unmarshal([]byte(sent), &body); err != nil {
+				t.Fatal(err)
+			}
+			got, found := membersIn(body, "stop", "stop_sequences", "stopSequences")
+			switch {
+			case stop == nil && found:
+				t.Errorf("%s: no stop, but the body has %v: %s", w.provider, got, sent)
+			case stop != nil && fmt.Sprint(got) != fmt.Sprint(stop):
+				t.Errorf("%s: body's stop %v (%v), want %q under %s: %s", w.provider, got, found, stop, member[w.provider], sent)
+			case stop != nil && !strings.Contains(sent, `"`+member[w.provider]+`":`):
+				t.Errorf("%s: the stop sequences are not under %q: %s", w.provider, member[w.provider], sent)
+			}
+		}
+	}
+}

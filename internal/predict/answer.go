@@ -186,5 +186,5 @@ func (a *app) chatAs(role, text string, maxTokens int) model.Request {
 	temp := a.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Messages: msgs,
 		Temperature: &temp, MaxTokens: maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
-		MaxTokensField: a.maxTokensField}
+		MaxTokensField: a.maxTokensField, Stop: a.stop}
 }

@@ -212,6 +212,7 @@ func flags() []cli.Flag {
 		&cli.Float64Flag{Name: "temperature", Usage: "sampling temperature, at most 2 for openai's API and googleai, 1 for anthropic (give 1 to OpenAI's o1 and o4-mini and to Claude models after Opus 4.6, which refuse any other)", Value: 0, EnvVars: []string{"QA_TEMPERATURE"}},
 		&cli.Float64Flag{Name: "top-p", Usage: "nucleus sampling: sample from the likeliest tokens whose probabilities add up to `P`, 0 to 1 (0: none sent, the provider's default, which for googleai is langchaingo's 0.95); anthropic, ollama and googleai only, as langchaingo sends openai none", EnvVars: []string{"QA_TOP_P"}},
 		&cli.IntFlag{Name: "top-k", Usage: "sample from the `K` likeliest tokens (0: none sent, the provider's default, which for googleai is langchaingo's 3); ollama and googleai only, as langchaingo sends openai and anthropic none", EnvVars: []string{"QA_TOP_K"}},
+		&cli.GenericFlag{Name: "stop", Value: &stopFlag{}, Usage: "stop generating at `TEXT`, which the answer leaves out (repeat for several; \\n, \\t, \\\\ and \\uXXXX read as Go reads them in a string, so --stop '\\n' ends an answer at its first line break); every prediction call carries it, to every provider, EvaLearn's student's too but not its judge's; QA_STOP gives one", EnvVars: []string{"QA_STOP"}},
 		&cli.StringFlag{Name: "max-tokens-field", Value: model.MaxTokensAuto, Usage: "openai only: the request member that carries a call's token budget, `NAME` auto, max_tokens or max_completion_tokens; auto sends max_completion_tokens to OpenAI's own API (its o-series and gpt-5 refuse max_tokens) and max_tokens to any other --base-url (vLLM, llama.cpp and Ollama read it); name max_completion_tokens for a compatible server that wants it, such as an o-series model behind Azure OpenAI", EnvVars: []string{"QA_MAX_TOKENS_FIELD"}},
 		&cli.StringFlag{Name: "gemini-safety", Value: gemini.DefaultSafety, Usage: "googleai only: the safety `THRESHOLD` of every Gemini call (this run's and its EvaLearn judge's), over the four harm categories langchaingo sets: " + strings.Join(gemini.SafetyLevels, ", ") + " (least blocked first); a prompt or reply blocked fails the record (\"prompt blocked by Gemini: SAFETY\", \"reply blocked by Gemini: SAFETY\")", EnvVars: []string{"QA_GEMINI_SAFETY"}},
 		&cli.IntFlag{Name: "num-ctx", Usage: "ollama only: the model's context window in `TOKENS` (Ollama's num_ctx, sent with every call; 0: none sent, the server's, which may be as little as 2048 and cuts a longer prompt without an error)", EnvVars: []string{"QA_NUM_CTX"}},
@@ -265,6 +266,7 @@ type app struct {
 	temperature                  float64
 	topP                         *float64 // --top-p, nil for none (sampling.go)
 	topK                         *int     // --top-k, nil for none
+	stop                         []string // --stop's sequences, nil for none
 	numCtx                       int      // --num-ctx, 0 for none
 	geminiSafety                 string   // --gemini-safety, a gemini.SafetyLevels
 	maxTokensField               string   // --max-tokens-field (model.Request.MaxTokensField)

@@ -143,7 +143,7 @@ func (a *app) configureModel(c *cli.Context) error {
 
 // samplingFlags set how a model answers (and whether Gemini blocks it), which the extractive
 // baseline does not ask.
-var samplingFlags = []string{"temperature", "top-p", "top-k", "num-ctx", "max-tokens", "gemini-safety"}
+var samplingFlags = []string{"temperature", "top-p", "top-k", "stop", "num-ctx", "max-tokens", "gemini-safety"}
 
 // warnSamplingUnused warns of the samplingFlags set in a run that names no --provider: the
 // default, extractive, asks no model, so a run meant for one (its --provider forgotten, and its

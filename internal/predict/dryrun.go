@@ -31,6 +31,8 @@ type dryCall struct {
 	MaxTokensField string `json:"max_tokens_field,omitempty"`
 	Seed           *int   `json:"seed,omitempty"`    // --seed, where the call carries it (model.Request.SentSeed)
 	NumCtx         int    `json:"num_ctx,omitempty"` // --num-ctx, where the call carries it (model.Request.SentNumCtx)
+	// Stop is --stop's sequences, which every provider's call carries.
+	Stop []string `json:"stop,omitempty"`
 	// GeminiSafety is the threshold of the safetySettings a googleai call carries (--gemini-safety).
 	GeminiSafety string          `json:"gemini_safety,omitempty"`
 	Messages     []model.Message `json:"messages"`      // as the call carries them (model.Request.SentMessages)
@@ -141,7 +143,7 @@ func (a *app) writeDry(enc *json.Encoder, t *dryTally, b *batch, lines []dryPred
 // dryRequest is the dry-run view of req: its fields as its call carries them on the wire.
 func (a *app) dryRequest(stage string, req model.Request) dryCall {
 	c := dryCall{Stage: stage, Model: req.Model, Temperature: req.SentTemperature(), TopP: req.SentTopP(), TopK: req.SentTopK(),
-		MaxTokens: req.SentMaxTokens(), MaxTokensField: req.SentMaxTokensField(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
+		MaxTokens: req.SentMaxTokens(), MaxTokensField: req.SentMaxTokensField(), Seed: req.SentSeed(), NumCtx: req.SentNumCtx(), Stop: req.Stop, Messages: req.SentMessages(), PromptSHA256: promptSHA256(req.Messages)}
 	if req.Provider == "googleai" {
 		c.GeminiSafety = a.geminiSafety
 	}

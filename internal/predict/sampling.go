@@ -3,6 +3,9 @@ package predict
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,6 +44,9 @@ func (a *app) configureSampling(c *cli.Context) error {
 	if k > 0 {
 		a.topK = &k
 	}
+	if a.stop, err = stopSequences(c); err != nil {
+		return err
+	}
 	probe := model.Request{Provider: a.provider, TopP: a.topP, TopK: a.topK}
 	switch {
 	case a.topP != nil && probe.SentTopP() == nil:
@@ -74,4 +80,70 @@ func (a *app) configureSampling(c *cli.Context) error {
 			p, command.FromEnv(c, "top-p"), a.temperature)
 	}
 	return nil
+}
+
+// stopFlag is --stop's value: each time it is given, one stop sequence as written (stopSequences
+// reads its escapes), never split at commas, as urfave/cli splits a string slice's: a stop
+// sequence may hold one.
+type stopFlag struct{ raw []string }
+
+func (f *stopFlag) Set(v string) error {
+	f.raw = append(f.raw, v)
+	return nil
+}
+
+func (f *stopFlag) String() string {
+	if f == nil || len(f.raw) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%q", f.raw)
+}
+
+// stopSequences reads --stop's sequences with Go's escapes of a double-quoted string (\n, \t, \\,
+// \", \uXXXX; a double quote may also stand bare), so that a line break can be given in a
+// Makefile or an environment variable. An empty one, which stops nothing, or one that is not
+// UTF-8 once read, is a usage error.
+func stopSequences(c *cli.Context) ([]string, error) {
+	f, ok := c.Generic("stop").(*stopFlag)
+	if !ok {
+		return nil, nil
+	}
+	var seqs []string
+	for _, raw := range f.raw {
+		seq, err := unescape(raw)
+		switch {
+		case err != nil:
+			return nil, command.Usagef("--stop %q%s: %v", raw, command.FromEnv(c, "stop"), err)
+		case seq == "":
+			return nil, command.Usagef("--stop %q%s: an empty stop sequence, which would stop nothing", raw, command.FromEnv(c, "stop"))
+		case !utf8.ValidString(seq):
+			return nil, command.Usagef("--stop %q%s: not UTF-8 text once its escapes are read", raw, command.FromEnv(c, "stop"))
+		}
+		seqs = append(seqs, seq)
+	}
+	return seqs, nil
+}
+
+// unescape reads s with Go's escapes of a double-quoted string, a bare double quote kept.
+func unescape(s string) (string, error) {
+	var b strings.Builder
+	for s != "" {
+		if s[0] != '\\' {
+			_, size := utf8.DecodeRuneInString(s)
+			b.WriteString(s[:size]) // as it is, a byte that is not UTF-8 too
+			s = s[size:]
+			continue
+		}
+		r, multibyte, tail, err := strconv.UnquoteChar(s, '"')
+		if err != nil {
+			return "", fmt.Errorf("a backslash must begin an escape such as \\n, \\t, \\\\ or \\u00e9 (at %q)", s)
+		}
+		if multibyte || r < utf8.RuneSelf {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte(byte(r)) // \xHH and octal escapes are bytes
+		}
+		s = tail
+	}
+	return b.String(), nil
 }

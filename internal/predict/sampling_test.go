@@ -20,6 +20,7 @@ type sampled struct {
 	TopP   *float64
 	TopK   *int
 	NumCtx *int
+	Stop   []string
 }
 
 func (s sampled) String() string {
@@ -33,11 +34,11 @@ func (s sampled) String() string {
 	if s.NumCtx != nil {
 		n = fmt.Sprint(*s.NumCtx)
 	}
-	return fmt.Sprintf("%s top_p %s top_k %s num_ctx %s", s.Model, p, k, n)
+	return fmt.Sprintf("%s top_p %s top_k %s num_ctx %s stop %q", s.Model, p, k, n, s.Stop)
 }
 
 // samplingServer is an Ollama server (/api/chat) that answers every call "ok" and keeps each
-// request's model and options.top_p, top_k and num_ctx.
+// request's model and options.top_p, top_k, num_ctx and stop.
 func samplingServer(t *testing.T) (*httptest.Server, func() []sampled) {
 	var seen clitest.Log[sampled]
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -48,13 +49,14 @@ func samplingServer(t *testing.T) (*httptest.Server, func() []sampled) {
 				TopP   *float64 `json:"top_p"`
 				TopK   *int     `json:"top_k"`
 				NumCtx *int     `json:"num_ctx"`
+				Stop   []string `json:"stop"`
 			}
 		}
 		if err := json.Unmarshal(body, &req); err != nil || r.URL.Path != "/api/chat" {
 			http.Error(w, `{"error":"unexpected request"}`, 400)
 			return
 		}
-		seen.Add(sampled{req.Model, req.Options.TopP, req.Options.TopK, req.Options.NumCtx})
+		seen.Add(sampled{req.Model, req.Options.TopP, req.Options.TopK, req.Options.NumCtx, req.Options.Stop})
 		w.Header().Set("Content-Type", "application/x-ndjson")
 		fmt.Fprintf(w, `{"model":%q,"created_at":"2024-01-01T00:00:00Z","message":{"role":"assistant","content":"ok"},"done":true,"prompt_eval_count":10,"eval_count":1}`+"\n", req.Model)
 	}))
@@ -103,7 +105,7 @@ func checkSampled(t *testing.T, in string, args []string, want func(model string
 	}
 	for _, d := range dry {
 		for _, c := range d.Requests {
-			got := sampled{Model: c.Model, TopP: c.TopP, TopK: c.TopK}
+			got := sampled{Model: c.Model, TopP: c.TopP, TopK: c.TopK, Stop: c.Stop}
 			if c.NumCtx != 0 {
 				got.NumCtx = &c.NumCtx
 			}
@@ -131,6 +133,24 @@ func TestSamplingReachesEveryCall(t *testing.T) {
 					return sampled{Model: "llama3", TopP: new(0.9), TopK: new(40)}
 				}
 				return sampled{Model: "llama3"}
+			})
+		}
+	}
+}
+
+// TestStopReachesEveryCall: --stop's sequences reach every call a prediction makes as Ollama's
+// options.stop, on the wire and in the dry run alike (plain records, LongMemEval's notes and its
+// reading call, LoCoMo's batches, EvaLearn's student), but EvaLearn's judge's, which keeps its
+// protocol's parameters; without --stop no call carries any.
+func TestStopReachesEveryCall(t *testing.T) {
+	for in, extra := range samplingInputs(t) {
+		for _, flags := range [][]string{{"--stop", `\n\n`, "--stop", "Question, again:"}, nil} {
+			args := append(append([]string{"--provider", "ollama", "--model", "llama3", "--concurrency", "1"}, extra...), flags...)
+			checkSampled(t, in, args, func(model string) sampled {
+				if model == "llama3" && flags != nil {
+					return sampled{Model: "llama3", Stop: []string{"\n\n", "Question, again:"}}
+				}
+				return sampled{Model: model}
 			})
 		}
 	}

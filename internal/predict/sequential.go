@@ -310,7 +310,7 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
-		MaxTokensField: a.maxTokensField, Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
+		MaxTokensField: a.maxTokensField, Stop: a.stop, Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
 }
 
 // studentType is the task type the student's system prompt names for rec: its sequence's type
