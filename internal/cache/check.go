@@ -190,10 +190,14 @@ func ourColumns(db *sql.DB, name string) error {
 var errNotOurs = errors.New("not a reply cache")
 
 // openable says what keeps the file at path from being opened or made, where SQLite would say
-// only "unable to open database file": a folder named as the cache, or a missing folder.
+// only "unable to open database file" or "disk I/O error": a folder named as the cache, a file
+// that is no regular file (/dev/null, which a run given it failed on at its first read, or a named
+// pipe, which Check's read would wait on for ever), or a missing folder.
 func openable(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return errors.New("is a folder: name a file (in it, say)")
+	} else if err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("is %s, not a regular file: name a file, or none for no cache", special(st.Mode()))
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil {
@@ -205,6 +209,19 @@ func openable(path string) error {
 		return fmt.Errorf("%s is not a folder", dir)
 	}
 	return nil
+}
+
+// special names the kind of file mode is, one that is neither a folder nor a regular file.
+func special(mode fs.FileMode) string {
+	switch {
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case mode&fs.ModeSocket != 0:
+		return "a socket"
+	case mode&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // fileURI is the SQLite URI of the file at path. SQLite reads the path of a "file:" URI with
