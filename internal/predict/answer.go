@@ -121,8 +121,11 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 		// sent apart, which says where the budget went.
 		p.Reasoning = resp.Reasoning
 		if !resp.Usage.IsZero() { // paid for: its usage, cost and latency, as an answer's
+			// A reply that is no answer and that the cache keeps (one cut in its thinking,
+			// which the same max_tokens would cut again) is, served from there, the cache's,
+			// as an answer is: the summary counts its cost in the part the cache served.
 			u := resp.Usage
-			p.Usage, p.CostUSD = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u)
+			p.Usage, p.CostUSD, p.Cached = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u), resp.Cached
 			if withUsage && !resp.Cached {
 				p.LatencyMS = time.Since(start).Milliseconds()
 			}

@@ -96,10 +96,12 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 	pred.Attempts += s.attempts
 	failed := pred.Error != ""
 	fromCache := s.fromCache
-	if pred.Cached && !failed && pred.Usage != nil { // the reading call's reply, from the cache
+	// The last call's reply, from the cache: the reading call's, or a reply that is no answer and
+	// that the cache keeps (cut in its thinking), the reading call's or a note's (settle).
+	if pred.Cached && pred.Usage != nil {
 		fromCache = append(fromCache[:len(fromCache):len(fromCache)], *pred.Usage)
 	}
-	pred.Cached = pred.Cached && s.cached && !failed
+	pred.Cached = pred.Cached && s.cached
 	// The time from the first note call to the answer, or to the failure when any call was paid
 	// for (the failed one's reply has usage, or notes came before it), as a prediction of one call
 	// keeps it (settle).

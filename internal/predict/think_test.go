@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -185,5 +187,84 @@ func TestThinkEvaLearn(t *testing.T) {
 	}
 	if !strings.Contains(ps[2], verdict) {
 		t.Errorf("the second answer's prompt does not show the first verdict after its thinking:\n%s", ps[2])
+	}
+}
+
+// TestThinkCutFromCache: a reply cut in its thinking is kept in the cache (the same max_tokens
+// would cut it again), and one served from there is counted as the cache's, as an answer is: the
+// record says cached, and the summary puts its cost in the part the cache served, not in what the
+// run paid, where a run that made no call said it had paid for one.
+func TestThinkCutFromCache(t *testing.T) {
+	srv := faultServer(t) // 100 tokens in, 2 out a reply
+	prices := filepath.Join(t.TempDir(), "prices.json")
+	if err := os.WriteFile(prices, []byte(`{"deepseek-r1": {"input": 1000, "output": 1000}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := `{"schema":1,"id":"cut","question":"ID4 FAULTS=thinkcut","answers":["A4"]}
+{"schema":1,"id":"ok","question":"ID5","answers":["A5"]}
+`
+	args := []string{"--provider", "openai", "--model", "deepseek-r1", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--max-tokens", "64", "--prices", prices, "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	for i, want := range []string{
+		"cost $0.204000\n",
+		"cost $0.204000 ($0.204000 of it from the cache)\n",
+	} {
+		recs, stderr, _ := run(t, context.Background(), in, args...)
+		if len(recs) != 2 {
+			t.Fatalf("run %d: %d records\n%s", i+1, len(recs), stderr)
+		}
+		if p := recs[0].Prediction; !strings.Contains(p.Error, "reply cut in its thinking") || p.Cached != (i > 0) {
+			t.Errorf("run %d: cut record's error %q, cached %v; want the cut, cached %v", i+1, p.Error, p.Cached, i > 0)
+		}
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run %d: stderr\n%s\nwant it to say %q", i+1, stderr, want)
+		}
+	}
+	if n := srv.calls.Load(); n != 2 {
+		t.Errorf("the server saw %d calls over two runs, want 2: the cache serves the second", n)
+	}
+}
+
+// TestThinkCutNotesFromCache: a con-separate reading whose reading call's reply, cut in its
+// thinking, comes from the cache with its notes is counted whole as the cache's.
+func TestThinkCutNotesFromCache(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req chatBody
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+			http.Error(w, `{"error":{"message":"bad request"}}`, 400)
+			return
+		}
+		content, stop := `"note"`, "stop"
+		if !strings.HasPrefix(req.Messages[len(req.Messages)-1].Content, "I will give you a chat history") {
+			content, stop = `"<think>\nThe answer is"`, "length"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":%q,"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":%q}],"usage":{"prompt_tokens":10,"completion_tokens":1,"total_tokens":11}}`,
+			req.Model, content, stop)
+	}))
+	t.Cleanup(srv.Close)
+	prices := filepath.Join(t.TempDir(), "prices.json")
+	if err := os.WriteFile(prices, []byte(`{"m": {"input": 1000, "output": 1000}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--reading", "con-separate", "--history-sessions", "2", "--prices", prices, "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	in := jsonl(t, longMemEvalRecord("longmemeval:q1", ""))
+	for i, want := range []string{"cost $0.033000\n", "cost $0.033000 ($0.033000 of it from the cache)\n"} {
+		recs, stderr, _ := run(t, context.Background(), in, args...)
+		if len(recs) != 1 {
+			t.Fatalf("run %d: %d records\n%s", i+1, len(recs), stderr)
+		}
+		if p := recs[0].Prediction; !strings.Contains(p.Error, "reply cut in its thinking") || p.Cached != (i > 0) {
+			t.Errorf("run %d: error %q, cached %v; want the cut, cached %v", i+1, p.Error, p.Cached, i > 0)
+		}
+		if !strings.Contains(stderr, want) {
+			t.Errorf("run %d: stderr\n%s\nwant it to say %q", i+1, stderr, want)
+		}
+	}
+	if n := calls.Load(); n != 3 {
+		t.Errorf("the server saw %d calls over two runs, want 3: the cache serves the second", n)
 	}
 }
