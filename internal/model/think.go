@@ -149,8 +149,16 @@ var ErrCutThinking = errors.New("reply cut in its thinking")
 // thinking is ErrEmptyReply. Both keep the response, paid for, with its Raw.
 //
 // Thinking wraps a client from outside the cache, so that the cache keeps the replies as they
-// came: a run with another --think reads them again without a call.
-type Thinking struct{ Next Client }
+// came: a run with another --think reads them again without a call. Forget, when set, takes a
+// reply with nothing after its thinking out of the cache (its error then names a failure to), so
+// that a rerun asks for another: unlike one cut in its thinking, which the same max_tokens would
+// cut again, it is no reply the request must give again, and, kept, it would be served to every
+// --retry-errors. (qa-judge sets none: it asks such a reply again at once, as a new sample, and a
+// rerun from the cache reads the samples it stored on to the verdict they reached.)
+type Thinking struct {
+	Next   Client
+	Forget func(context.Context, Request) error
+}
 
 // Generate asks Next and reads the reply's thinking.
 func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
@@ -178,7 +186,13 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 		}
 		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w: no %s, so no answer%s", req.Provider, req.Model, ErrCutThinking, th.Close, why)}
 	case strings.TrimSpace(th.Answer) == "":
-		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after %s)", req.Provider, req.Model, ErrEmptyReply, th.Close)}
+		kept := ""
+		if t.Forget != nil {
+			if err := t.Forget(context.WithoutCancel(ctx), req); err != nil {
+				kept = "; it stays in the cache: " + err.Error()
+			}
+		}
+		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after %s)%s", req.Provider, req.Model, ErrEmptyReply, th.Close, kept)}
 	}
 	return resp, nil
 }

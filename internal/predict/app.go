@@ -162,7 +162,8 @@ history shows a verdict's text after its thinking). Thinking that a server sends
 reasoning; Ollama's thinking; Claude's thinking blocks, Gemini's thought parts, Mistral's thinking
 parts) goes to prediction.reasoning under either mode. --think keep leaves the text whole. --cache
 stores replies as they came, so a rerun with the other --think reads them again without a call; a
-reply cut in its thinking is stored too, and a larger --max-tokens asks again.
+reply cut in its thinking is stored too, and a larger --max-tokens asks again; one with nothing
+after its thinking is not kept under strip, so --retry-errors asks for another.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
 per record in input order: the requests predicting it would send (stage; model; max_tokens and

@@ -275,14 +275,19 @@ func (a *app) configureCache(c *cli.Context) error {
 }
 
 // thinking is client with its replies read for a reasoning model's thinking under --think strip
-// (model.Thinking), from outside the cache, which keeps them as they came; client as it is under
+// (model.Thinking), from outside the cache, which keeps them as they came but for a reply with
+// nothing after its thinking, so that --retry-errors asks for another; client as it is under
 // keep, and for the extractive baseline, whose spans of the record's own text are no model's
 // reply.
 func (a *app) thinking(client model.Client) model.Client {
 	if !a.strip || a.provider == "extractive" {
 		return client
 	}
-	return model.Thinking{Next: client}
+	th := model.Thinking{Next: client}
+	if a.store != nil {
+		th.Forget = a.store.Forget
+	}
+	return th
 }
 
 // configureLoCoMo sets how locomo records are asked from --locomo-variant: the model setting of

@@ -268,3 +268,25 @@ func TestThinkCutNotesFromCache(t *testing.T) {
 		t.Errorf("the server saw %d calls over two runs, want 3: the cache serves the second", n)
 	}
 }
+
+// TestThinkOnlyAskedAgain: a reply with nothing after its thinking is no answer, and, unlike one
+// cut in its thinking, not one the same request must give again: it is not kept in the cache, so
+// that --retry-errors over the output asks for another, where the cache served it back on every
+// rerun and the record could never be answered.
+func TestThinkOnlyAskedAgain(t *testing.T) {
+	srv := faultServer(t) // the first call thinks only, the second answers "A7"
+	args := []string{"--provider", "openai", "--model", "deepseek-r1", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
+	in := `{"schema":1,"id":"only","question":"ID7 FAULTS=thinkonly","answers":["A7"]}` + "\n"
+	recs, stderr, _ := run(t, context.Background(), in, args...)
+	if len(recs) != 1 || recs[0].Prediction.Error != "openai deepseek-r1: empty reply (nothing after </think>)" {
+		t.Fatalf("first run: %d records, want one failed with an empty reply\n%s", len(recs), stderr)
+	}
+	recs, stderr, err := run(t, context.Background(), jsonl(t, recs...), append(args, "--retry-errors")...)
+	if err != nil || len(recs) != 1 || recs[0].Prediction.Text != "A7" || recs[0].Prediction.Cached {
+		t.Fatalf("--retry-errors: %v, %d records, want one answered A7 by a new call\n%s", err, len(recs), stderr)
+	}
+	if n := srv.calls.Load(); n != 2 {
+		t.Errorf("the server saw %d calls, want 2", n)
+	}
+}
