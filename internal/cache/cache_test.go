@@ -805,3 +805,32 @@ func TestRequestKeyMaxTokensField(t *testing.T) {
 		t.Error("the two members key alike")
 	}
 }
+
+// TestRequestKeyMaxTokens: a budget keys as the call carries it where the call carries one
+// without being given one: anthropic and googleai are sent langchaingo's 2048 then, so a
+// --max-tokens 2048 written out finds the replies stored without it (which keep their keys),
+// where it made another key for the same call and paid for each reply again. openai and ollama
+// are sent no budget without one, so 2048 keys apart there.
+func TestRequestKeyMaxTokens(t *testing.T) {
+	key := func(provider string, budget int) string {
+		k, err := RequestKey(model.Request{Provider: provider, Model: "m", MaxTokens: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	for _, provider := range []string{"anthropic", "googleai"} {
+		plain, _ := Key(Namespace, model.Request{Provider: provider, Model: "m"})
+		if a, b := key(provider, 0), key(provider, 2048); a != plain || b != plain {
+			t.Errorf("%s with no budget and with 2048 keys as %.12s and %.12s, want both %.12s, as before", provider, a, b, plain)
+		}
+		if key(provider, 100) == plain {
+			t.Errorf("%s with a budget of 100 keys as with none", provider)
+		}
+	}
+	for _, provider := range []string{"openai", "ollama"} {
+		if key(provider, 0) == key(provider, 2048) {
+			t.Errorf("%s with no budget and with 2048 key alike, but only one call carries a budget", provider)
+		}
+	}
+}

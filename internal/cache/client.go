@@ -25,7 +25,9 @@ const Namespace = "model.Response/v1"
 // member an openai call carries its token budget in is keyed only where it departs from the one
 // the base URL gets by default (model.MaxTokensFieldFor), so that replies stored before it could be
 // chosen keep their keys, while a server that reads only one of the two names, and so answers
-// the other with no budget, is never served the reply of the other.
+// the other with no budget, is never served the reply of the other. A budget that is the one the
+// call carries without any (langchaingo's 2048 to anthropic and googleai) keys as none, as a
+// default base URL does.
 func RequestKey(req model.Request) (string, error) {
 	req.Seed = req.SentSeed()
 	req.NumCtx = req.SentNumCtx()
@@ -33,6 +35,9 @@ func RequestKey(req model.Request) (string, error) {
 		req.MaxTokensField = ""
 	} else {
 		req.MaxTokensField = f
+	}
+	if req.MaxTokens == (model.Request{Provider: req.Provider}).SentMaxTokens() {
+		req.MaxTokens = 0
 	}
 	if req.SentTemperature() == nil {
 		req.Temperature = nil
