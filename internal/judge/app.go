@@ -127,6 +127,9 @@ func (cfg *config) report(stderr io.Writer, t *tally, complete bool) {
 	}
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced.Load(), false)
 	t.others.warn(stderr, cfg.name, false)
+	t.mu.Lock()
+	t.cachedCost.Add(cfg.judge.CachedPart()) // the cache's replies in judgments it did not serve whole
+	t.mu.Unlock()
 	summarize(stderr, cfg.name, t, cfg.judge.NoUsage.Load())
 }
 

@@ -54,6 +54,7 @@ func (j *Judge) call(ctx context.Context, p Plan, jg *record.Judgment) error {
 type callReplies struct {
 	usage     record.Usage
 	calls     []record.Usage // each reply's, priced as its own call
+	fromCache []record.Usage // each reply's that the cache served
 	replied   bool
 	allCached bool
 	noUsage   bool
@@ -66,6 +67,9 @@ func (r *callReplies) paid(resp model.Response) {
 	r.usage.OutputTokens += resp.Usage.OutputTokens
 	r.usage.CachedInputTokens += resp.Usage.CachedInputTokens
 	r.calls = append(r.calls, resp.Usage)
+	if resp.Cached {
+		r.fromCache = append(r.fromCache, resp.Usage)
+	}
 	r.noUsage = r.noUsage || resp.NoUsage
 	r.allCached = r.allCached && resp.Cached
 }
@@ -166,5 +170,14 @@ func (j *Judge) charge(jg *record.Judgment, r *callReplies) {
 		// Each reply priced as its own call: prompts asked again can pass a long-context
 		// price's threshold together that none of them does.
 		jg.CostUSD = j.Prices.CostOf(jg.Model, r.calls...)
+		if jg.CostUSD != nil && !jg.Cached && len(r.fromCache) > 0 {
+			// Some replies came from the cache, and others were asked for: the cache's
+			// part is counted apart for the summary (CachedPart).
+			if c := j.Prices.CostOf(jg.Model, r.fromCache...); c != nil {
+				j.partMu.Lock()
+				j.part.Add(*c)
+				j.partMu.Unlock()
+			}
+		}
 	}
 }

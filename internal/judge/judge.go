@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -48,6 +49,22 @@ type Judge struct {
 	// NoUsage counts the judgments one of whose replies came without token usage; their usage
 	// and cost are left empty.
 	NoUsage atomic.Int64
+
+	partMu sync.Mutex
+	// part is what the replies the cache served cost in the judgments it did not serve whole,
+	// which asked for other replies too (CachedPart).
+	part model.Dollars
+}
+
+// CachedPart is what the replies the cache served cost in the judgments it did not serve whole:
+// a judgment that read unparsable replies back from the cache and asked for the one that parsed
+// is not Cached, and its cost_usd counts both. A run's summary adds it to the cost of the
+// Cached judgments for the part of its cost the cache served, as qa-predict adds the notes a
+// LongMemEval reading read from the cache.
+func (j *Judge) CachedPart() float64 {
+	j.partMu.Lock()
+	defer j.partMu.Unlock()
+	return j.part.Float64()
 }
 
 // ErrNoModel ends the error of a judgment that a run without a model (--mode auto, no --model)

@@ -104,10 +104,11 @@ func (s *sequencer) count(jg *record.Judgment, a *app) {
 func (s *sequencer) summary(a *app) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	t := s.tally
-	if t.verdicts == 0 {
+	if s.tally.verdicts == 0 {
 		return
 	}
+	s.tally.cachedCost.Add(s.judge.CachedPart()) // the cache's replies in verdicts it did not serve whole
+	t := s.tally
 	unpriced := ""
 	if t.unpriced > 0 {
 		unpriced = fmt.Sprintf(" (not counting %s: no price for %s, add it with --prices)", english.Count(t.unpriced, "verdict", "verdicts"), s.judge.Model)
