@@ -84,16 +84,16 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 			r.unregister = OnForcedExit(r.Abort)
 		}
 	}
-	if r.Regular() && gzipNamed(path) {
+	if r.Regular() && GzipNamed(path) {
 		r.w = newGzipFile(r.w)
 	}
 	r.Writer = r.w
 	return r, nil
 }
 
-// gzipNamed reports whether path names a gzip file by its extension, .gz in any case, as the
+// GzipNamed reports whether path names a gzip file by its extension, .gz in any case, as the
 // stages' inputs are read.
-func gzipNamed(path string) bool {
+func GzipNamed(path string) bool {
 	return strings.EqualFold(filepath.Ext(path), ".gz")
 }
 

@@ -326,15 +326,20 @@ func extensionsHelp() string {
 }
 
 // summaryFormat returns the format of the summary written to the --summary file summary:
-// --format's (or QA_SUMMARY_FORMAT's) when given, else the one the file's extension names, else
-// json. A --format that another extension names is kept, with a warning: --summary s.csv
+// --format's (or QA_SUMMARY_FORMAT's) when given, else the one the file's extension names (before
+// a ".gz" ending, which compresses it: s.csv.gz is csv), else json. A --format that another extension names is kept, with a warning: --summary s.csv
 // --format json is what was asked for, if not what the name says. .txt names no format of its
 // own (any of them is text): it takes table unless told, without a warning.
 //
 // Note: --summary s.csv wrote JSON unless --format csv was given too, a file whose name said
-// otherwise; the extension is now read as the format it names.
+// otherwise; the extension is now read as the format it names. s.csv.gz was read by its ".gz"
+// alone, and got gzip-compressed JSON.
 func summaryFormat(c *cli.Context, summary string) string {
-	ext, byExt := strings.ToLower(filepath.Ext(summary)), ""
+	name := summary
+	if command.GzipNamed(name) {
+		name = name[:len(name)-len(".gz")]
+	}
+	ext, byExt := strings.ToLower(filepath.Ext(name)), ""
 	for _, e := range summaryExtensions {
 		if e.ext == ext {
 			byExt = e.format

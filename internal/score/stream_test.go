@@ -171,6 +171,55 @@ func TestGzipInput(t *testing.T) {
 	}
 }
 
+// TestSummaryGzipFormat: a --summary file whose name ends in .gz is written gzip-compressed in the
+// format the extension before it names, as the same name without .gz would be: s.csv.gz holds
+// csv, not JSON; --format wins over it, as over any extension.
+func TestSummaryGzipFormat(t *testing.T) {
+	in := `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n"
+	for _, tc := range []struct {
+		name   string
+		format string // --format, if given
+		want   string // a line that tells the summary's format
+	}{
+		{"s.json.gz", "", "\n  \"records\": 1,\n"},
+		{"s.csv.gz", "", "\noverall,em,1,1,,\n"},
+		{"s.CSV.GZ", "", "\noverall,em,1,1,,\n"},
+		{"s.md.gz", "", "\n| overall | em | 1 | 1.0000 |\n"},
+		{"s.txt.gz", "", "\noverall  em      1      1.0000\n"},
+		{"s.gz", "", "\n  \"records\": 1,\n"},
+		{"s.csv.gz", "json", "\n  \"records\": 1,\n"},
+		{"s.json.gz", "markdown", "\n| overall | em | 1 | 1.0000 |\n"},
+	} {
+		t.Run(tc.name+"/"+tc.format, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.name)
+			args := []string{"qa-score", "--metrics", "em", "--bootstrap", "0", "--summary", path}
+			if tc.format != "" {
+				args = append(args, "--format", tc.format)
+			}
+			var out, errs bytes.Buffer
+			if err := Run(context.Background(), args, strings.NewReader(in), &out, &errs); err != nil {
+				t.Fatalf("Run(%q) = %v; stderr %q", args[1:], err, errs.String())
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				t.Fatalf("%s is not gzip-compressed: %v", tc.name, err)
+			}
+			var got bytes.Buffer
+			if _, err := got.ReadFrom(zr); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got.String(), tc.want) {
+				t.Errorf("--summary %s --format %q: summary %q, want it to hold %q", tc.name, tc.format, got.String(), tc.want)
+			}
+		})
+	}
+}
+
 // TestProgressBar: on a terminal qa-score draws a bar of the bytes it has read against the input
 // files' sizes (here a gzip file's stored bytes); the records on stdout are as without it.
 func TestProgressBar(t *testing.T) {
