@@ -56,7 +56,8 @@ func registryNames(reg []*family) []string {
 
 // selectMetrics resolves a comma-separated --metrics value against the registry, the corpus
 // metrics and the group names (classification, ...). An empty list selects every light metric,
-// and no corpus metric.
+// and no corpus metric; a list that is not empty but names none (",", " ") is an error, as
+// qa-load's --types "," is, not every light metric.
 func selectMetrics(reg []*family, list string) (*selection, error) {
 	want := map[string]bool{}
 	corpus := corpusNames()
@@ -77,6 +78,9 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 				english.DidYouMean(n, append(slices.Clip(known), groups...)))
 		}
 		want[n] = true
+	}
+	if len(want) == 0 && list != "" {
+		return nil, fmt.Errorf("%q names no metric", list)
 	}
 	sel := &selection{}
 	for _, n := range corpus {

@@ -246,8 +246,10 @@ func TestSelectMetrics(t *testing.T) {
 			}
 		})
 	}
-	if _, err := selectMetrics(reg, "a,zz"); err == nil {
-		t.Errorf("selectMetrics(%q) succeeded, want an error", "a,zz")
+	for _, list := range []string{"a,zz", ",", " , ", " "} {
+		if sel, err := selectMetrics(reg, list); err == nil {
+			t.Errorf("selectMetrics(%q) = %v, want an error", list, sel.names)
+		}
 	}
 }
 
