@@ -134,7 +134,8 @@ func parseAgreeConfig(c *cli.Context) (agreeConfig, error) {
 }
 
 // parseAgreeNames reads --names, s: the comma-separated judgment names, trimmed, empty ones left
-// out; a name given twice, or a single name, is a usage error.
+// out; a name given twice, a single name, or none (",": every name seen is what no --names
+// gives, not a list that names none) is a usage error.
 func parseAgreeNames(s string) ([]string, error) {
 	var names []string
 	for n := range strings.SplitSeq(s, ",") {
@@ -145,6 +146,9 @@ func parseAgreeNames(s string) ([]string, error) {
 			return nil, command.Usagef("--names: %q given twice: a judge compared with itself", n)
 		}
 		names = append(names, n)
+	}
+	if len(names) == 0 {
+		return nil, command.Usagef("--names %q names no judgment", s)
 	}
 	if len(names) == 1 { // found before any input is read
 		return nil, command.Usagef("--names: need at least two judgment names, got 1 (%s)", command.QuotedList(names))
