@@ -26,9 +26,24 @@ func Bootstrap(c *cli.Context) (int, error) {
 const DefaultLevel = 0.95
 
 // LevelFlag returns the --level flag (QA_LEVEL), the confidence level of a command's bootstrap
-// intervals, with usage as its help text; Level reads it.
-func LevelFlag(usage string) *cli.Float64Flag {
-	return &cli.Float64Flag{Name: "level", Value: DefaultLevel, EnvVars: []string{"QA_LEVEL"}, Usage: usage}
+// intervals; Level reads it. Its help text is every command's, as QA_LEVEL is.
+func LevelFlag() *cli.Float64Flag {
+	return &cli.Float64Flag{Name: "level", Value: DefaultLevel, EnvVars: []string{"QA_LEVEL"},
+		Usage: "confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"}
+}
+
+// BootstrapFlag returns the --bootstrap flag (QA_BOOTSTRAP), the number of bootstrap resamples,
+// value unless set; Bootstrap reads it. Its help text is every command's, as QA_BOOTSTRAP is.
+func BootstrapFlag(value int) *cli.IntFlag {
+	return &cli.IntFlag{Name: "bootstrap", Value: value, EnvVars: []string{"QA_BOOTSTRAP"},
+		Usage: fmt.Sprintf("`N` bootstrap resamples for the confidence intervals (0: none; at most %d; fewer than "+
+			"5/(1-LEVEL), 100 at 95%%, are warned of as too few to place the bounds)", MaxBootstrap)}
+}
+
+// BootstrapSeedFlag returns the --seed flag (QA_SEED) of a command whose only randomness is its
+// bootstrap. Its help text is every such command's.
+func BootstrapSeedFlag() *cli.Int64Flag {
+	return &cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random `SEED` of the bootstrap"}
 }
 
 // Level returns the --level flag: a usage error unless it is between 0 and 1, both left out (a

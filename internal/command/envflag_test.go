@@ -38,7 +38,7 @@ func TestTraceEnv(t *testing.T) {
 			app.Flags = []cli.Flag{
 				&cli.StringFlag{Name: "mode", Value: "a", EnvVars: []string{"QA_MODE"}},
 				&cli.StringFlag{Name: "shard", EnvVars: []string{"QA_SHARD"}},
-				LevelFlag("confidence level"),
+				LevelFlag(),
 			}
 			app.Before = func(c *cli.Context) error {
 				if s := c.String("shard"); s == "0/2" {

@@ -89,3 +89,58 @@ func TestHelpFlagsEnd(t *testing.T) {
 		}
 	}
 }
+
+// optionEntry is one option of urfave/cli's options list, its lines joined: the flag's name, its
+// placeholder, its text, "(default: …)" and its variables, "[$QA_X]".
+var optionEntry = regexp.MustCompile(`(?m)^   (--[a-z0-9-]+.*(?:\n {8,}\S.*)*)`)
+
+// optionDefault is the "(default: …)" of an option's entry, which may differ where its meaning
+// does not (qa-score's --bootstrap 1000, qa-learncurve's 0).
+var optionDefault = regexp.MustCompile(`\s*\(default: [^)]*\)`)
+
+// TestSharedFlagsAlike checks that a flag whose variable several commands read, and mean the same
+// by, is described in the same words by each, placeholder included: an exported QA_BOOTSTRAP,
+// QA_LEVEL or QA_SEED reaches qa-score, qa-judge agree and qa-learncurve alike, QA_STRICT and
+// QA_MAX_LINE every command that reads records. qa-load's --strict and --max-line (items of a
+// benchmark file) and --seed (of --sample), and qa-predict's and qa-judge's --seed (of their
+// calls), say what they mean in their own words.
+func TestSharedFlagsAlike(t *testing.T) {
+	bin := commands(t)
+	for _, group := range []struct {
+		vars     []string
+		commands [][]string
+	}{
+		{[]string{"QA_BOOTSTRAP", "QA_LEVEL", "QA_SEED"}, [][]string{{"qa-score"}, {"qa-judge", "agree"}, {"qa-learncurve"}}},
+		{[]string{"QA_STRICT", "QA_MAX_LINE"}, [][]string{{"qa-predict"}, {"qa-judge"}, {"qa-judge", "agree"}, {"qa-score"}, {"qa-learncurve"}}},
+	} {
+		entries := map[string]map[string]string{} // variable, command: its option's entry
+		for _, args := range group.commands {
+			name := strings.Join(args, " ")
+			_, opts, _ := strings.Cut(helpText(t, bin, args...), "OPTIONS:\n")
+			for _, m := range optionEntry.FindAllStringSubmatch(opts, -1) {
+				entry := strings.Join(strings.Fields(optionDefault.ReplaceAllString(m[1], "")), " ")
+				for _, v := range group.vars {
+					if strings.HasSuffix(entry, "[$"+v+"]") {
+						if entries[v] == nil {
+							entries[v] = map[string]string{}
+						}
+						entries[v][name] = entry
+					}
+				}
+			}
+		}
+		for _, v := range group.vars {
+			first := strings.Join(group.commands[0], " ")
+			for _, args := range group.commands {
+				name := strings.Join(args, " ")
+				got, ok := entries[v][name]
+				switch {
+				case !ok:
+					t.Errorf("%s --help: no option reads %s", name, v)
+				case got != entries[v][first]:
+					t.Errorf("%s --help: %s is read by\n\t%s\nwhere %s --help has\n\t%s", name, v, got, first, entries[v][first])
+				}
+			}
+		}
+	}
+}

@@ -91,9 +91,9 @@ func agreeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment names to compare (default: every name seen)"},
 		&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
-		&cli.IntFlag{Name: "bootstrap", Value: stats.DefaultResamples, EnvVars: []string{"QA_BOOTSTRAP"}, Usage: "bootstrap resamples (0: no intervals; at most 1000000)"},
-		command.LevelFlag("confidence `LEVEL` of the intervals (0.9: 90% intervals, the 5th and 95th percentiles)"),
-		&cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}, Usage: "random seed of the bootstrap"},
+		command.BootstrapFlag(stats.DefaultResamples),
+		command.LevelFlag(),
+		command.BootstrapSeedFlag(),
 		&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
 		&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
