@@ -144,3 +144,31 @@ func TestSharedFlagsAlike(t *testing.T) {
 		}
 	}
 }
+
+// optionVars is the "[$QA_X]" that ends an option's entry.
+var optionVars = regexp.MustCompile(`\s*\[\$[A-Z0-9_, $]+\]$`)
+
+// TestCallFlagsAlike checks that the flags of qa-predict's and qa-judge's calls that mean the same
+// in both, each command reading its own variable (QA_CONCURRENCY, QA_JUDGE_CONCURRENCY), are
+// described in the same words: both go through the same transport and the same ordered window.
+// qa-predict's --concurrency did not say that the output order is kept, nor its --max-retries
+// which failures are retried.
+func TestCallFlagsAlike(t *testing.T) {
+	bin := commands(t)
+	entries := map[string]map[string]string{} // command, flag: its entry without its variables
+	for _, prog := range []string{"qa-predict", "qa-judge"} {
+		_, opts, _ := strings.Cut(helpText(t, bin, prog), "OPTIONS:\n")
+		entries[prog] = map[string]string{}
+		for _, m := range optionEntry.FindAllStringSubmatch(opts, -1) {
+			entry := optionVars.ReplaceAllString(strings.Join(strings.Fields(m[1]), " "), "")
+			name, _, _ := strings.Cut(entry, " ")
+			entries[prog][name] = entry
+		}
+	}
+	for _, flag := range []string{"--concurrency", "--max-retries", "--timeout", "--backoff", "--prices", "--progress"} {
+		p, j := entries["qa-predict"][flag], entries["qa-judge"][flag]
+		if p == "" || p != j {
+			t.Errorf("%s: qa-predict --help has\n\t%s\nand qa-judge --help\n\t%s", flag, p, j)
+		}
+	}
+}
