@@ -158,7 +158,7 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 	}
 	defer shadowEnv(app, args)()
 	err := app.RunContext(ctx, args)
-	err = helpDespiteEnv(ctx, app, args, err)
+	err = infoDespiteEnv(ctx, app, args, err)
 	if errors.Is(err, errVersionShown) {
 		return nil
 	}
@@ -168,15 +168,20 @@ func Execute(ctx context.Context, app *cli.App, args []string) error {
 	return err
 }
 
-// helpDespiteEnv returns err, the error of running app with args, or, when args ask for help and
-// err is for a QA_* variable's value that does not parse ("QA_SEED=abc qa-score --help"), the
-// error of running app again without that variable, after a warning naming it: urfave/cli reads
-// the variables before it looks for --help, so a bad one hid the help that would tell how to set
-// it. The variable is unset for that run only, and so the help still names it beside its flag.
-// The warning begins with the program name its error would have begun with: "qa-judge agree" for
-// a variable of that subcommand's own flag.
-func helpDespiteEnv(ctx context.Context, app *cli.App, args []string, err error) error {
-	if !helpAsked(args) {
+// infoDespiteEnv returns err, the error of running app with args, or, when args ask for help or
+// the version and err is for a QA_* variable's value that does not parse ("QA_SEED=abc qa-score
+// --help"), the error of running app again without that variable, after a warning naming it:
+// urfave/cli reads the variables before it looks for --help and --version, so a bad one hid the
+// help that would tell how to set it, and the version line, which reads no flag. The variable is
+// unset for that run only, and so the help still names it beside its flag. The warning begins
+// with the program name its error would have begun with: "qa-judge agree" for a variable of that
+// subcommand's own flag.
+//
+// Note: --version failed (exit 2) where --help warned, so that a Makefile recording the version
+// of each stage stopped on a variable that only its run reads.
+func infoDespiteEnv(ctx context.Context, app *cli.App, args []string, err error) error {
+	asked := infoAsked(args)
+	if asked == "" {
 		return err
 	}
 	var restore []func()
@@ -198,7 +203,7 @@ func helpDespiteEnv(ctx context.Context, app *cli.App, args []string, err error)
 		if pe := (*ProgError)(nil); errors.As(err, &pe) && pe.Prog != "" {
 			prog = pe.Prog // a subcommand's own flag: named as its errors are
 		}
-		fmt.Fprintf(app.ErrWriter, "%s: warning: %s; %s is not read for --help\n", prog, bad.msg, bad.env)
+		fmt.Fprintf(app.ErrWriter, "%s: warning: %s; %s is not read for %s\n", prog, bad.msg, bad.env, asked)
 		os.Unsetenv(bad.env)
 		restore = append(restore, func() { os.Setenv(bad.env, value) })
 		err = app.RunContext(ctx, args)
@@ -206,11 +211,17 @@ func helpDespiteEnv(ctx context.Context, app *cli.App, args []string, err error)
 	return err
 }
 
-// helpAsked reports whether args (a command line, the program's name first) give --help or -h
-// before "--".
-func helpAsked(args []string) bool {
+// infoAsked returns "--help" when args (a command line, the program's name first) give --help or
+// -h before "--", else "--version" when they give --version or -v, else "": the flags that print
+// and run nothing, help first, as urfave/cli answers it first.
+func infoAsked(args []string) string {
 	given := givenNames(args[min(1, len(args)):])
-	return slices.ContainsFunc(cli.HelpFlag.Names(), func(n string) bool { return slices.Contains(given, n) })
+	for _, f := range []cli.Flag{cli.HelpFlag, cli.VersionFlag} {
+		if slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(given, n) }) {
+			return "--" + f.Names()[0]
+		}
+	}
+	return ""
 }
 
 // answerVersion gives sub the app's --version flag (-v too): it prints the app's version line,

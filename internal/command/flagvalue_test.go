@@ -437,3 +437,70 @@ func TestHelpDespiteEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestVersionDespiteEnv: --version (or -v, a subcommand's too) prints the version line though a
+// variable holds a value its flag cannot read, with the warning --help gives, as the version
+// reads no flag; without --version the error stands.
+func TestVersionDespiteEnv(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		env      [2]string
+		warning  string // on stderr; "" for an error instead of the version
+		errorMsg string
+	}{
+		{[]string{"--version"}, [2]string{"QA_SEED", "abc"},
+			`qa-x: warning: --seed: want an integer, got "abc" from QA_SEED; QA_SEED is not read for --version` + "\n", ""},
+		{[]string{"-v"}, [2]string{"QA_COUNT", "0x10"},
+			`qa-x: warning: --count: want a decimal integer, got "0x10" from QA_COUNT; QA_COUNT is not read for --version` + "\n", ""},
+		{[]string{"sub", "--version"}, [2]string{"QA_DEPTH", "x"},
+			`qa-x sub: warning: --depth: want an integer, got "x" from QA_DEPTH; QA_DEPTH is not read for --version` + "\n", ""},
+		{[]string{"sub", "-v"}, [2]string{"QA_COUNT", "x"},
+			`qa-x: warning: --count: want an integer, got "x" from QA_COUNT; QA_COUNT is not read for --version` + "\n", ""},
+		{[]string{"--version", "--help"}, [2]string{"QA_SEED", "abc"},
+			`qa-x: warning: --seed: want an integer, got "abc" from QA_SEED; QA_SEED is not read for --help` + "\n", ""},
+		{[]string{"--version"}, [2]string{"QA_SEED", "7"}, "", ""},
+		{[]string{"--", "--version"}, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
+		{[]string{"--count", "x", "--version"}, [2]string{}, "", `--count: want an integer, got "x"`},
+	} {
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
+			flags := func() []cli.Flag {
+				return []cli.Flag{
+					&cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}},
+					&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
+				}
+			}
+			ran := false
+			action := func(*cli.Context) error { ran = true; return nil }
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
+			app.Flags, app.Action = flags(), action
+			sub := append(flags(), &cli.IntFlag{Name: "depth", EnvVars: []string{"QA_DEPTH"}})
+			app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			if tc.errorMsg != "" {
+				if err == nil || err.Error() != tc.errorMsg {
+					t.Errorf("qa-x %s = %v, want %q", name, err, tc.errorMsg)
+				}
+				return
+			}
+			if err != nil || ran {
+				t.Errorf("qa-x %s = %v (action ran: %v), want the version or the help", name, err, ran)
+			}
+			if got := stderr.String(); got != tc.warning {
+				t.Errorf("qa-x %s stderr = %q, want %q", name, got, tc.warning)
+			}
+			want := "qa-x version "
+			if tc.args[len(tc.args)-1] == "--help" {
+				want = "USAGE:"
+			}
+			if !strings.Contains(stdout.String(), want) {
+				t.Errorf("qa-x %s stdout = %q, want it to hold %q", name, stdout.String(), want)
+			}
+			if tc.env[0] != "" {
+				if v, ok := os.LookupEnv(tc.env[0]); !ok || v != tc.env[1] {
+					t.Errorf("qa-x %s left %s = %q (set %v), want %q", name, tc.env[0], v, ok, tc.env[1])
+				}
+			}
+		})
+	}
+}
