@@ -187,7 +187,8 @@ func parsePrompt(c *cli.Context, j *Judge) error {
 			FormatJSONScore, FormatLabel, FormatYesNo, english.DidYouMean(f, CustomFormats))
 	}
 	if c.IsSet("prompt-format") && c.String("prompt") == "" {
-		fmt.Fprintln(c.App.ErrWriter, "qa-judge: warning: --prompt-format is the reply format of a --prompt judge; without --prompt it does nothing")
+		fmt.Fprintf(c.App.ErrWriter, "qa-judge: warning: --prompt-format%s is the reply format of a --prompt judge; without --prompt it does nothing\n",
+			command.FromEnv(c, "prompt-format"))
 	}
 	if p := c.String("prompt"); p != "" {
 		use, err := promptOverMode(c, j.Mode)

@@ -104,7 +104,8 @@ func checkCounts(cfg Config) error {
 func configurePlot(c *cli.Context, cfg *Config) error {
 	var err error
 	if cfg.Plot == "" && c.IsSet("plot-format") {
-		fmt.Fprintln(c.App.ErrWriter, "qa-learncurve: warning: --plot-format is the plot's format; without --plot it does nothing")
+		fmt.Fprintf(c.App.ErrWriter, "qa-learncurve: warning: --plot-format%s is the plot's format; without --plot it does nothing\n",
+			command.FromEnv(c, "plot-format"))
 	}
 	if cfg.Plot != "" {
 		if cfg.PlotFormat, err = plotFormat(c, cfg.Plot); err != nil {

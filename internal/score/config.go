@@ -273,7 +273,8 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 func (cfg *config) parseSummary(c *cli.Context) error {
 	var err error
 	if c.IsSet("format") && cfg.summary == "" {
-		fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --format is the summary's format; without --summary it does nothing (the records are JSON Lines)")
+		fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --format%s is the summary's format; without --summary it does nothing (the records are JSON Lines)\n",
+			command.FromEnv(c, "format"))
 	}
 	cfg.format = summaryFormat(c, cfg.summary)
 	warnZeroFlags(c, cfg.summary, cfg.mismatches)
@@ -283,7 +284,7 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 			return command.Usagef("--by: %v", err)
 		}
 		if cfg.summary == "" {
-			fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --by breaks the summary down; without --summary it does nothing")
+			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --by%s breaks the summary down; without --summary it does nothing\n", command.FromEnv(c, "by"))
 			cfg.by = nil
 		}
 	}
