@@ -37,7 +37,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "warmup", Value: 3, EnvVars: []string{"QA_WARMUP"}, Usage: "post-warmup accuracy leaves out the first `K` positions"},
 		&cli.StringFlag{Name: "format", Value: FormatJSON, EnvVars: []string{"QA_LEARNCURVE_FORMAT"}, Usage: "output `FORMAT`: json (EvaLearn's report) or evalearn-text (its console text)"},
 		&cli.StringFlag{Name: "output", EnvVars: []string{"QA_OUTPUT"}, Usage: "also write the JSON report to `FILE` (only there with --plot -; gzip-compressed when FILE ends in .gz)"},
-		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png; - for stdout, with --output and --plot-format)"},
+		&cli.StringFlag{Name: "plot", EnvVars: []string{"QA_PLOT"}, Usage: "draw accuracy per position and type to `FILE` (.svg or .png; .svg.gz or .png.gz gzip-compressed; - for stdout, with --output and --plot-format)"},
 		&cli.StringFlag{Name: "plot-format", EnvVars: []string{"QA_PLOT_FORMAT"}, Usage: "image `FORMAT` of --plot: svg or png (default: the one its extension names)"},
 		command.BootstrapFlag(0),
 		command.LevelFlag(),

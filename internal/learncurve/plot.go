@@ -54,13 +54,26 @@ func plotHeight(legend plot.Legend) vg.Length {
 // through a package-wide default); EPS names fonts it does not embed. They are not offered.
 var PlotFormats = []string{"svg", "png"}
 
-// extPlotFormat returns the format a file name's extension names ("png" for curve.PNG), or "".
+// extPlotFormat returns the format a file name's extension names ("png" for curve.PNG, "svg" for
+// curve.svg.gz, written gzip-compressed as every output file named so), or "".
+//
+// Note: curve.svg.gz was read by its ".gz" alone, an unsupported format, though the file would
+// have been compressed, as qa-score's summary and qa-learncurve's --output are.
 func extPlotFormat(name string) string {
-	ext := strings.ToLower(filepath.Ext(name))
+	ext := strings.ToLower(plotExt(name))
 	if f := strings.TrimPrefix(ext, "."); ext != "" && slices.Contains(PlotFormats, f) {
 		return f
 	}
 	return ""
+}
+
+// plotExt returns the extension of a --plot file name before a ".gz" ending: ".svg" for
+// curve.svg.gz.
+func plotExt(name string) string {
+	if command.GzipNamed(name) {
+		name = name[:len(name)-len(".gz")]
+	}
+	return filepath.Ext(name)
 }
 
 // SavePlot draws rep (see WritePlot) in format to the file name once it is drawn whole: to

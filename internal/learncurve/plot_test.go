@@ -2,12 +2,14 @@ package learncurve
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/xml"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -350,5 +352,57 @@ func TestPlotControlCharacters(t *testing.T) {
 	}
 	if !strings.Contains(text.String(), "\nType: A\x01B (Sequences: 1)\n") {
 		t.Errorf("text report lost the name as it is:\n%q", text.String())
+	}
+}
+
+// TestPlotGzipName: a --plot file whose name ends in .gz is drawn in the format the extension
+// before it names and written gzip-compressed, as the same name without .gz is drawn and as
+// --output is compressed: curve.svg.gz holds SVG. One whose extension before .gz names no format
+// is refused by that extension, not by ".gz".
+func TestPlotGzipName(t *testing.T) {
+	recs := []byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"type":"T","sequence":{"id":"s","position":1},"judgments":{"evalearn":{"score":1}}}
+{"schema":1,"id":"b","question":"q","answers":["x"],"type":"T","sequence":{"id":"s","position":2},"judgments":{"evalearn":{"score":0}}}
+`)
+	for _, tc := range []struct {
+		name   string
+		prefix string // of the file's text once decompressed; "" for a usage error
+		err    string // the error's text, when it is one
+	}{
+		{"curve.svg.gz", "<?xml", ""},
+		{"curve.PNG.GZ", "\x89PNG\r\n\x1a\n", ""},
+		{"curve.jpg.gz", "", `unsupported plot format ".jpg"`},
+		{"curve.gz", "", "no extension names the image format"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), tc.name)
+			var stdout, stderr bytes.Buffer
+			args := []string{"qa-learncurve", "--problems", "2", "--warmup", "1", "--plot", path}
+			err := Run(context.Background(), args, bytes.NewReader(recs), &stdout, &stderr)
+			if tc.prefix == "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("--plot %s: Run = %v, want an error holding %q", tc.name, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("--plot %s: %v\n%s", tc.name, err, stderr.String())
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			zr, err := gzip.NewReader(f)
+			if err != nil {
+				t.Fatalf("--plot %s: the file is not gzip-compressed: %v", tc.name, err)
+			}
+			b, err := io.ReadAll(zr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(b, []byte(tc.prefix)) {
+				t.Errorf("--plot %s: the image starts %.16q, want %q", tc.name, b, tc.prefix)
+			}
+		})
 	}
 }

@@ -2,7 +2,6 @@ package learncurve
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -25,7 +24,7 @@ func plotFormat(c *cli.Context, plot string) (string, error) {
 	if f == "" {
 		if byExt == "" {
 			why := "no extension names the image format"
-			if ext := filepath.Ext(plot); ext != "" && plot != "-" {
+			if ext := plotExt(plot); ext != "" && plot != "-" {
 				why = fmt.Sprintf("unsupported plot format %q", ext)
 			}
 			return "", command.Usagef("--plot %s: %s: name a .svg or .png file, or give --plot-format svg or png (QA_PLOT_FORMAT)", plot, why)
