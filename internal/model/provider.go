@@ -133,8 +133,11 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	)
 	switch cfg.Provider {
 	case "openai":
+		// langchaingo takes the OpenAI-Organization header from OPENAI_ORGANIZATION unless told:
+		// a variable qapipe documents nowhere, which, left from an old setup, fails every call
+		// with a 401 that points at the key. This package reads no environment (see APIKey).
 		llm, err = openai.New(openai.WithToken(keyOr(cfg.APIKey, "none")), openai.WithBaseURL(base),
-			openai.WithHTTPClient(hc))
+			openai.WithHTTPClient(hc), openai.WithOrganization(""))
 	case "anthropic":
 		if cfg.APIKey == "" {
 			return nil, errors.New("anthropic: no API key (set ANTHROPIC_API_KEY or --api-key-file)")

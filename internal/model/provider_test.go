@@ -1155,3 +1155,37 @@ func TestRedirect(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenAIReadsNoEnvironment: an openai client sends what its Config says and nothing the
+// environment holds: langchaingo put OPENAI_ORGANIZATION, a variable qapipe documents nowhere,
+// in an OpenAI-Organization header of every call (a stale one fails each with a 401), and would
+// take OPENAI_BASE_URL and OPENAI_MODEL for the base URL and model not given.
+func TestOpenAIReadsNoEnvironment(t *testing.T) {
+	for _, kv := range [][2]string{{"OPENAI_ORGANIZATION", "org-stale"}, {"OPENAI_BASE_URL", "http://127.0.0.1:1/v1"},
+		{"OPENAI_API_BASE", "http://127.0.0.1:1/v1"}, {"OPENAI_MODEL", "other-model"}} {
+		t.Setenv(kv[0], kv[1])
+	}
+	var got struct {
+		org   []string
+		model string
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		got.org = r.Header.Values("OpenAI-Organization")
+		var body struct{ Model string }
+		json.NewDecoder(r.Body).Decode(&body) //nolint:errcheck // an empty model fails the test
+		got.model = body.Model
+		rw.Header().Set("Content-Type", "application/json")
+		io.WriteString(rw, `{"id":"x","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Paris"}}],"usage":{"prompt_tokens":9,"completion_tokens":1,"total_tokens":10}}`)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini")); err != nil {
+		t.Fatalf("Generate: %v (the call went elsewhere?)", err)
+	}
+	if len(got.org) != 0 || got.model != "gpt-4o-mini" {
+		t.Errorf("request: OpenAI-Organization %q, model %q; want no header and gpt-4o-mini", got.org, got.model)
+	}
+}
