@@ -16,6 +16,11 @@ import (
 	"github.com/qapipe/qapipe/internal/textfile"
 )
 
+// InputsHelp is what the --help of every command that reads records says of its inputs, in the
+// same words; qa-load's, whose stdin needs --format, says more.
+const InputsHelp = `Input files are positional arguments; none or "-" means stdin; each may be gzip-compressed
+(known by its first bytes, whatever its name).`
+
 // CheckInputs returns a usage error for an input argument that begins with "-", names no file
 // and is not "-" itself: a flag given after the input files, where urfave/cli does not read
 // flags. Checked before any work, so a misplaced --concurrency or --model never runs a whole

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/internal/command"
 )
 
 // helpWidth is the widest line of --help prose, indent included: the paragraphs are wrapped at
@@ -70,6 +72,30 @@ func TestHelpInterrupting(t *testing.T) {
 			if !strings.Contains(help, want) {
 				t.Errorf("%s --help does not say %q", prog, want)
 			}
+		}
+	}
+}
+
+// TestHelpInputs: every command that reads records says in --help, in the same words
+// (command.InputsHelp), that its inputs are FILE arguments, that none or "-" is stdin, and that a
+// gzip-compressed one is read; qa-load's says so in its own, longer words. qa-predict's,
+// qa-judge's, qa-judge agree's and qa-score's said none of it, qa-learncurve's nothing of gzip.
+func TestHelpInputs(t *testing.T) {
+	bin := commands(t)
+	want := strings.Join(strings.Fields(command.InputsHelp), " ")
+	for _, args := range helpCommands {
+		name := strings.Join(args, " ")
+		help := strings.Join(strings.Fields(helpText(t, bin, args...)), " ")
+		if name == "qa-load" {
+			for _, w := range []string{`none or "-" means stdin`, "Inputs may be gzip-compressed (known by their first bytes"} {
+				if !strings.Contains(help, w) {
+					t.Errorf("qa-load --help does not say %q", w)
+				}
+			}
+			continue
+		}
+		if !strings.Contains(help, want) {
+			t.Errorf("%s --help does not say %q", name, want)
 		}
 	}
 }

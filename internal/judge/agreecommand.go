@@ -54,6 +54,7 @@ same verdict) and Cohen's kappa (two judges) or Fleiss' kappa (more), with perce
 confidence intervals over records (95%, or --level: its columns are headed "90% CI" at 0.9), then
 lists the disagreements. With --bootstrap 0 there are no intervals, and the table leaves out its
 "95% CI" columns (as it does whenever no figure has one).
+` + command.InputsHelp + `
 A verdict is 1 when the judgment's score is at least --threshold, else 0. On EvaLearn records
 (dataset evalearn) a judgment without a score is read as qa-score's judge_score and qa-learncurve
 read it: from the judge's raw reply by EvaLearn's rule (EvaLearn's own results, qa-load --format

@@ -10,6 +10,7 @@ and writes the record back with judgments[NAME] filled in, in input order:
 {score, label, mode, model, prompt_sha256, raw, reasoning, thinking, usage, cost_usd, attempts,
 cached, error} (thinking: a reasoning judge's, see REASONING JUDGES);
 prompt_sha256 is the SHA-256 of the judge's template file (a prediction's hashes the messages sent).
+` + command.InputsHelp + `
 
 MODES (--mode):
    auto               route by dataset (in any case) and type (--route FILE overrides the table;

@@ -18,11 +18,11 @@ the first correct answer, the mean longest run of correct answers and the accura
 --warmup K problems, over all sequences and per type. The figures are those of EvaLearn's
 Evaluate/evaluate_metric.py, to 1e-9 (see the package documentation for its rules).
 
-Input files are positional arguments; none or "-" means stdin. Records need sequence (id and
-position); an answer is correct when judgments[NAME].score > 0, NAME the --judge name ("evalearn"
-unless set), else when the EvaLearn judge reply in judgments[NAME].raw says so (EvaLearn's own
-parsing rule; a reply that holds no score by it counts as wrong, with a warning). Use
-"qa-load --format evalearn-results" to read EvaLearn's own results files.
+` + command.InputsHelp + `
+Records need sequence (id and position); an answer is correct when judgments[NAME].score > 0, NAME
+the --judge name ("evalearn" unless set), else when the EvaLearn judge reply in judgments[NAME].raw
+says so (EvaLearn's own parsing rule; a reply that holds no score by it counts as wrong, with a
+warning). Use "qa-load --format evalearn-results" to read EvaLearn's own results files.
 
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
 with percentile bootstrap intervals over sequences for every figure), or with --format

@@ -25,6 +25,7 @@ const description = `qa-predict reads qapipe records (JSON Lines) and writes eac
 from a model: openai (and any OpenAI-compatible server via --base-url: vLLM, llama.cpp, LM Studio,
 Ollama's /v1), anthropic, ollama, googleai, or extractive, an offline baseline that picks a span of
 the record's own context (BM25 over sentences) and needs no network.
+` + command.InputsHelp + `
 
 Keys are read only from OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY (or GEMINI_API_KEY), or
 --api-key-file; they are never printed, cached or written into records.

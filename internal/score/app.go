@@ -42,6 +42,7 @@ records, interpolated linearly as numpy's default computes them, to the last bit
 draw each record's sufficient statistics (its labels, score, counts or loss; for pn, pairwise_acc,
 mrr and map each query group's) and finish the metric on them; a resample in which it is undefined
 (auc with one class drawn) is left out.
+` + command.InputsHelp + `
 
 --metrics picks the scores (comma-separated); by default every light metric that applies to a record
 runs. A record whose prediction (or the judgment judge_score reads) has an error gets no scores; the
