@@ -17,11 +17,12 @@ import (
 // The types' legend entries.
 //
 // Each entry is "name (n=…, k=…)". A name too long for the legend column loses its middle
-// ("…"), the count and the slope being what the entry is for. Names cut alike are cut again
-// where they differ, so that every curve stays named apart. A PNG is drawn with the plot's own
-// font (Liberation), which has no Chinese, Japanese or Korean characters, among others: such a
-// name would lose them without a word, so the PNG names that type by its place in the legend
-// ("type #2"), and a warning says which name that is. A name is written as qa-score's summary
+// ("…"), the count and the slope being what the entry is for. A name cut so that its entry
+// could be another type's is cut again where the two differ, so that every curve stays named
+// apart. A PNG is drawn with the plot's own font (Liberation), which has no Chinese, Japanese
+// or Korean characters, among others: such a name would lose them without a word, so the PNG
+// names that type by its place in the legend ("type #2"), and a warning says which name that
+// is. A name is written as qa-score's summary
 // names a group (cell.Value): Go-quoted when it is empty, has white space at an end, or holds
 // a character that is not printable, which the quotes show escaped ("A\x01B").
 //
@@ -172,57 +173,77 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 	return labels, undrawnWarning(undrawn)
 }
 
-// cutApart cuts again the names shown alike (shown holds each entry before its suffix) to keep the
-// character where each first differs from the others of its kind, from the start, else from the
-// end, else around it; failing those, each is numbered by its place.
+// cutApart cuts again the names whose entries could be read as another's (shown holds each
+// entry before its suffix; see confusable) to keep the character where each first differs from
+// those others, from the start, else from the end, else around it; failing those, each is
+// numbered by its place.
+//
+// Note: only entries shown alike were cut again, but the suffix's width sets how much of a name
+// is kept, so "Reasoning ov…d-out split (n=1, …)" and "Reasoning o…d-out split (n=12, …)" were
+// two entries, neither saying which of "…subset 1…" and "…subset 2…" it is.
 func (lb *labeller) cutApart(names [][]rune, suffixes, shown []string) {
 	for try := range 4 {
-		same := alike(shown)
-		if len(same) == 0 {
+		others := confusable(names, shown)
+		if len(others) == 0 {
 			break
 		}
-		for _, group := range same {
-			for _, i := range group {
-				pre, suf := 0, 0
-				for _, j := range group {
-					if j != i {
-						pre = max(pre, commonPrefix(names[i], names[j]))
-						suf = max(suf, commonSuffix(names[i], names[j]))
-					}
-				}
-				switch try {
-				case 0:
-					shown[i] = lb.fit(names[i], suffixes[i], headThrough(pre))
-				case 1:
-					shown[i] = lb.fit(names[i], suffixes[i], tailThrough(suf))
-				case 2:
-					shown[i] = lb.fit(names[i], suffixes[i], around(pre))
-				default:
-					numbered := []rune(fmt.Sprintf("#%d %s", i+1, string(names[i])))
-					shown[i] = lb.fit(numbered, suffixes[i], headThrough(len(fmt.Sprint(i+1))))
-				}
+		for i, group := range others {
+			pre, suf := 0, 0
+			for _, j := range group {
+				pre = max(pre, commonPrefix(names[i], names[j]))
+				suf = max(suf, commonSuffix(names[i], names[j]))
+			}
+			switch try {
+			case 0:
+				shown[i] = lb.fit(names[i], suffixes[i], headThrough(pre))
+			case 1:
+				shown[i] = lb.fit(names[i], suffixes[i], tailThrough(suf))
+			case 2:
+				shown[i] = lb.fit(names[i], suffixes[i], around(pre))
+			default:
+				numbered := []rune(fmt.Sprintf("#%d %s", i+1, string(names[i])))
+				shown[i] = lb.fit(numbered, suffixes[i], headThrough(len(fmt.Sprint(i+1))))
 			}
 		}
 	}
 }
 
-// alike returns the groups of two or more types shown alike, in the order they first come.
-func alike(shown []string) [][]int {
-	by := map[string][]int{}
-	var order []string
-	for i, s := range shown {
-		if by[s] == nil {
-			order = append(order, s)
-		}
-		by[s] = append(by[s], i)
-	}
-	var groups [][]int
-	for _, s := range order {
-		if g := by[s]; len(g) > 1 {
-			groups = append(groups, g)
+// confusable returns, for each type whose entry (shown, before its suffix) could be that of
+// another type's name as well (see canRead), those other types, in order.
+func confusable(names [][]rune, shown []string) map[int][]int {
+	others := map[int][]int{}
+	for i := range shown {
+		for j := range names {
+			if j != i && canRead(shown[i], names[i], names[j]) {
+				others[i] = append(others[i], j)
+			}
 		}
 	}
-	return groups
+	return others
+}
+
+// canRead reports whether label, the entry of name, could be read as the entry of other: it
+// is other whole, or, cut, the pieces around its ellipses are other's start, parts in order and
+// end.
+func canRead(label string, name, other []rune) bool {
+	s := string(other)
+	if label == string(name) || !strings.Contains(label, "…") {
+		return label == s
+	}
+	pieces := strings.Split(label, "…")
+	first, last := pieces[0], pieces[len(pieces)-1]
+	if !strings.HasPrefix(s, first) {
+		return false
+	}
+	s = s[len(first):]
+	for _, p := range pieces[1 : len(pieces)-1] {
+		k := strings.Index(s, p)
+		if k < 0 {
+			return false
+		}
+		s = s[k+len(p):]
+	}
+	return strings.HasSuffix(s, last)
 }
 
 func commonPrefix(a, b []rune) int {

@@ -193,26 +193,39 @@ func TestPlotToStdout(t *testing.T) {
 
 // TestPlotLegendApart: type names too long for the legend column that share their start and
 // their end are cut again where they differ, so that no two curves are named alike: the
-// symmetric cut gave both "Reasoning ov…d-out split", and six names "Type number…long name".
-// Every label still fits the column and keeps its count and slope.
+// symmetric cut gave both "Reasoning ov…d-out split", and six names "Type number…long name";
+// with counts of other widths, it gave "Reasoning ov…d-out split (n=1, …)" and "Reasoning
+// o…d-out split (n=12, …)", apart but naming neither. Every label still fits the column and
+// keeps its count and slope.
 func TestPlotLegendApart(t *testing.T) {
 	for _, tc := range []struct {
 		names []string
 		want  []string // a part each label must hold
+		count []int    // sequences of each name (1 when nil)
 	}{
 		{[]string{"Reasoning over tables, subset 1, from the held-out split", "Reasoning over tables, subset 2, from the held-out split"},
-			[]string{"subset 1", "subset 2"}},
+			[]string{"subset 1", "subset 2"}, nil},
 		{[]string{"Type number 1 with a rather long name", "Type number 2 with a rather long name", "Type number 3 with a rather long name",
 			"Type number 4 with a rather long name", "Type number 5 with a rather long name", "Type number 6 with a rather long name"},
-			[]string{"number 1", "number 2", "number 3", "number 4", "number 5", "number 6"}},
+			[]string{"number 1", "number 2", "number 3", "number 4", "number 5", "number 6"}, nil},
 		{[]string{"A long name that only differs in its very last word: alpha", "A long name that only differs in its very last word: beta"},
-			[]string{"alpha", "beta"}},
+			[]string{"alpha", "beta"}, nil},
 		{[]string{"Extraction", "A rather long task type name of a sequential benchmark"},
-			[]string{"Extraction", "benchmark"}},
+			[]string{"Extraction", "benchmark"}, nil},
+		{[]string{"Reasoning over tables, subset 1, from the held-out split", "Reasoning over tables, subset 2, from the held-out split"},
+			[]string{"subset 1", "subset 2"}, []int{1, 12}},
+		{[]string{"Type number 1 with a rather long name", "Type number 2 with a rather long name", "Type number 3 with a rather long name"},
+			[]string{"number 1", "number 2", "number 3"}, []int{1, 100, 10}},
 	} {
 		var seqs []Sequence
 		for i, n := range tc.names {
-			seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(n), Y: []int{1, 0, 1}})
+			count := 1
+			if tc.count != nil {
+				count = tc.count[i]
+			}
+			for j := range count {
+				seqs = append(seqs, Sequence{ID: fmt.Sprint(i, "-", j), Type: NamedType(n), Y: []int{1, 0, 1}})
+			}
 		}
 		rep := Compute(seqs, 3, 1)
 		labels, warning := typeLabels(plot.NewLegend(), rep.Types, false)
@@ -224,7 +237,8 @@ func TestPlotLegendApart(t *testing.T) {
 		for i, l := range labels {
 			name := rep.Types[i].Type.Name
 			k := slices.Index(tc.names, name)
-			if !strings.Contains(l, tc.want[k]) || !strings.HasSuffix(l, " (n=1, k=+0.000)") {
+			suffix := fmt.Sprintf(" (n=%d, k=+0.000)", rep.Types[i].Sequences)
+			if !strings.Contains(l, tc.want[k]) || !strings.HasSuffix(l, suffix) {
 				t.Errorf("label of %q = %q, want it to hold %q and end in its count and slope", name, l, tc.want[k])
 			}
 			if seen[l] {
@@ -404,5 +418,29 @@ func TestPlotGzipName(t *testing.T) {
 				t.Errorf("--plot %s: the image starts %.16q, want %q", tc.name, b, tc.prefix)
 			}
 		})
+	}
+}
+
+// TestCanRead: a legend entry could be another type's when it is that name whole, or, cut, its
+// pieces around the ellipses are that name's start, parts in order and end; an ellipsis in a
+// name is one more cut that the pieces may skip.
+func TestCanRead(t *testing.T) {
+	for _, tc := range []struct {
+		label, name, other string
+		want               bool
+	}{
+		{"Logic", "Logic", "Logic", true},
+		{"Logic", "Logic", "Logical", false},
+		{"#1 Same", "Same", "Same", false},
+		{"Reasoning ov…d-out split", "Reasoning over, subset 1, held-out split", "Reasoning over, subset 2, held-out split", true},
+		{"…subset 1, he…", "Reasoning over, subset 1, held-out split", "Reasoning over, subset 2, held-out split", false},
+		{"ab…bc", "ab x bc", "abc", false}, // the pieces cannot overlap
+		{"Reasoning…split", "Reasoning over a split", "Reasoning a split", true},
+		{"a…b…c", "a…b x c", "a y b z c", true},
+		{"a…b…c", "a…b x c", "a y c", false},
+	} {
+		if got := canRead(tc.label, []rune(tc.name), []rune(tc.other)); got != tc.want {
+			t.Errorf("canRead(%q, %q, %q) = %v, want %v", tc.label, tc.name, tc.other, got, tc.want)
+		}
 	}
 }
