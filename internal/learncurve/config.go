@@ -71,11 +71,14 @@ func configure(c *cli.Context, stdin io.Reader) (Config, error) {
 	if err := checkCounts(cfg); err != nil {
 		return cfg, err
 	}
-	if cfg.Output == "-" { // it would make a file named "-"
-		return cfg, command.Usagef("--output: - is stdout, where the report goes anyway: name a file")
-	}
-	if err := configurePlot(c, &cfg); err != nil {
+	if err := configurePlot(c, &cfg); err != nil { // first: --plot - refuses --output - its way
 		return cfg, err
+	}
+	if cfg.Output == "-" { // it would make a file named "-"
+		if cfg.Format == FormatText {
+			return cfg, command.Usagef("--output: - is stdout, which carries the text report: name a file for the JSON report")
+		}
+		return cfg, command.Usagef("--output: - is stdout, where the report goes anyway: name a file")
 	}
 	if err := checkOutputs(c, cfg, stdin); err != nil {
 		return cfg, err
