@@ -113,6 +113,10 @@ func WritePlot(w io.Writer, format string, rep Report) (string, error) {
 		c = vgimg.PngCanvas{Canvas: vgimg.New(PlotWidth, height)}
 	}
 	dc := draw.New(c)
+	// The plot fills its own part; the legend's column would be left transparent in an SVG
+	// (a PNG starts white), its black text unreadable on a dark viewer's background.
+	dc.SetColor(p.BackgroundColor)
+	dc.Fill(dc.Rectangle.Path())
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
 	legend.Draw(draw.Crop(dc, PlotWidth-legendWidth+vg.Points(legendMargin), 0, vg.Points(-legendMargin), vg.Points(-legendTop)))
 	_, err = c.WriteTo(w)

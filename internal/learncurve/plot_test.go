@@ -444,3 +444,29 @@ func TestCanRead(t *testing.T) {
 		}
 	}
 }
+
+// TestPlotSVGBackground: an SVG plot is white under its legend too, as a PNG is: the plot filled
+// its own part alone, so the legend's black text stood on a transparent column, unreadable in a
+// viewer with a dark background. The first shape painted covers the whole picture in white, for
+// few types and for a picture made taller by many.
+func TestPlotSVGBackground(t *testing.T) {
+	for _, n := range []int{2, 40} {
+		var seqs []Sequence
+		for i := range n {
+			seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(fmt.Sprintf("type %02d", i)), Y: []int{i % 2, 1, 0}})
+		}
+		var svg bytes.Buffer
+		if _, err := WritePlot(&svg, "svg", Compute(seqs, 3, 1)); err != nil {
+			t.Fatal(err)
+		}
+		box := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`).FindStringSubmatch(svg.String())
+		first := regexp.MustCompile(`<path d="([^"]*)" style="([^"]*)"`).FindStringSubmatch(svg.String())
+		if box == nil || first == nil {
+			t.Fatalf("%d types: no viewBox or no path in the SVG:\n%.600s", n, svg.String())
+		}
+		want := fmt.Sprintf("M0,0L%[1]s,0L%[1]s,%[2]sL0,%[2]sZ", box[1], box[2])
+		if first[1] != want || first[2] != "fill:#FFFFFF" {
+			t.Errorf("%d types: first shape %q (%s), want the whole picture %q in white", n, first[1], first[2], want)
+		}
+	}
+}
