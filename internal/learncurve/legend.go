@@ -87,26 +87,40 @@ func (lb *labeller) width(s string) vg.Length {
 	return lb.legend.TextStyle.Width(kept.String()) + missing
 }
 
-// cutter shortens a name to keep of its characters and an ellipsis or two.
-type cutter func(name []rune, keep int) string
+// characters splits s into the characters a reader sees (Unicode's grapheme clusters), which a
+// cut keeps or drops whole.
+//
+// Note: cut between code points, a name lost the letter a Devanagari vowel sign or an emoji's
+// skin tone belongs to, the mark drawn on the ellipsis ("…ि", "…🏽").
+func characters(s string) []string {
+	var cs []string
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		cs = append(cs, g.Str())
+	}
+	return cs
+}
+
+// cutter shortens a name, split into characters, to keep of them and an ellipsis or two.
+type cutter func(name []string, keep int) string
 
 // join is name[:head] … name[len(name)-tail:], without the spaces beside the ellipsis.
-func join(name []rune, head, tail int) string {
+func join(name []string, head, tail int) string {
 	if tail == 0 {
-		return strings.TrimRight(string(name[:head]), " ") + "…"
+		return strings.TrimRight(strings.Join(name[:head], ""), " ") + "…"
 	}
-	return strings.TrimRight(string(name[:head]), " ") + "…" + strings.TrimLeft(string(name[len(name)-tail:]), " ")
+	return strings.TrimRight(strings.Join(name[:head], ""), " ") + "…" + strings.TrimLeft(strings.Join(name[len(name)-tail:], ""), " ")
 }
 
 // middle keeps the name's start and end, as many characters of each.
-func middle(name []rune, keep int) string {
+func middle(name []string, keep int) string {
 	head := (keep + 1) / 2
 	return join(name, head, keep-head)
 }
 
 // headThrough keeps the start through the character at d, the rest from the end.
 func headThrough(d int) cutter {
-	return func(name []rune, keep int) string {
+	return func(name []string, keep int) string {
 		head := min(keep, d+1)
 		return join(name, head, keep-head)
 	}
@@ -114,7 +128,7 @@ func headThrough(d int) cutter {
 
 // tailThrough keeps the end through the character d from it, the rest from the start.
 func tailThrough(d int) cutter {
-	return func(name []rune, keep int) string {
+	return func(name []string, keep int) string {
 		tail := min(keep, d+1)
 		return join(name, keep-tail, tail)
 	}
@@ -122,11 +136,11 @@ func tailThrough(d int) cutter {
 
 // around keeps the characters around the one at d, with an ellipsis on each side cut.
 func around(d int) cutter {
-	return func(name []rune, keep int) string {
+	return func(name []string, keep int) string {
 		lo := max(0, d-keep/2)
 		hi := min(len(name), lo+keep)
 		lo = max(0, hi-keep)
-		s := strings.TrimSpace(string(name[lo:hi]))
+		s := strings.TrimSpace(strings.Join(name[lo:hi], ""))
 		if lo > 0 {
 			s = "…" + s
 		}
@@ -139,8 +153,8 @@ func around(d int) cutter {
 
 // fit returns name as the entry shows it before suffix: whole when the two fit the legend
 // column, else cut by cut to as many characters as fit (two at least).
-func (lb *labeller) fit(name []rune, suffix string, cut cutter) string {
-	shown := string(name)
+func (lb *labeller) fit(name []string, suffix string, cut cutter) string {
+	shown := strings.Join(name, "")
 	for keep := len(name) - 1; keep > 1 && lb.width(shown+suffix) > lb.room; keep-- {
 		shown = cut(name, keep)
 	}
@@ -151,7 +165,7 @@ func (lb *labeller) fit(name []rune, suffix string, cut cutter) string {
 // types whose names its font cannot draw, or "".
 func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string) {
 	lb := newLabeller(l)
-	names := make([][]rune, len(types))
+	names := make([][]string, len(types))
 	suffixes := make([]string, len(types))
 	shown := make([]string, len(types))
 	var undrawn []string
@@ -161,7 +175,7 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 			undrawn = append(undrawn, fmt.Sprintf("type #%d is %q", i+1, t.Type.Name))
 			name = fmt.Sprintf("type #%d", i+1)
 		}
-		names[i] = []rune(name)
+		names[i] = characters(name)
 		suffixes[i] = fmt.Sprintf(" (n=%d, k=%s)", t.Sequences, slopeText(t.Slope))
 		shown[i] = lb.fit(names[i], suffixes[i], middle)
 	}
@@ -181,7 +195,7 @@ func typeLabels(l plot.Legend, types []TypeMetrics, png bool) ([]string, string)
 // Note: only entries shown alike were cut again, but the suffix's width sets how much of a name
 // is kept, so "Reasoning ov…d-out split (n=1, …)" and "Reasoning o…d-out split (n=12, …)" were
 // two entries, neither saying which of "…subset 1…" and "…subset 2…" it is.
-func (lb *labeller) cutApart(names [][]rune, suffixes, shown []string) {
+func (lb *labeller) cutApart(names [][]string, suffixes, shown []string) {
 	for try := range 4 {
 		others := confusable(names, shown)
 		if len(others) == 0 {
@@ -201,7 +215,7 @@ func (lb *labeller) cutApart(names [][]rune, suffixes, shown []string) {
 			case 2:
 				shown[i] = lb.fit(names[i], suffixes[i], around(pre))
 			default:
-				numbered := []rune(fmt.Sprintf("#%d %s", i+1, string(names[i])))
+				numbered := characters(fmt.Sprintf("#%d %s", i+1, strings.Join(names[i], "")))
 				shown[i] = lb.fit(numbered, suffixes[i], headThrough(len(fmt.Sprint(i+1))))
 			}
 		}
@@ -210,7 +224,7 @@ func (lb *labeller) cutApart(names [][]rune, suffixes, shown []string) {
 
 // confusable returns, for each type whose entry (shown, before its suffix) could be that of
 // another type's name as well (see canRead), those other types, in order.
-func confusable(names [][]rune, shown []string) map[int][]int {
+func confusable(names [][]string, shown []string) map[int][]int {
 	others := map[int][]int{}
 	for i := range shown {
 		for j := range names {
@@ -225,9 +239,9 @@ func confusable(names [][]rune, shown []string) map[int][]int {
 // canRead reports whether label, the entry of name, could be read as the entry of other: it
 // is other whole, or, cut, the pieces around its ellipses are other's start, parts in order and
 // end.
-func canRead(label string, name, other []rune) bool {
-	s := string(other)
-	if label == string(name) || !strings.Contains(label, "…") {
+func canRead(label string, name, other []string) bool {
+	s := strings.Join(other, "")
+	if label == strings.Join(name, "") || !strings.Contains(label, "…") {
 		return label == s
 	}
 	pieces := strings.Split(label, "…")
@@ -246,7 +260,7 @@ func canRead(label string, name, other []rune) bool {
 	return strings.HasSuffix(s, last)
 }
 
-func commonPrefix(a, b []rune) int {
+func commonPrefix(a, b []string) int {
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++
@@ -254,7 +268,7 @@ func commonPrefix(a, b []rune) int {
 	return n
 }
 
-func commonSuffix(a, b []rune) int {
+func commonSuffix(a, b []string) int {
 	n := 0
 	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
 		n++

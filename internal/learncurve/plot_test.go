@@ -439,7 +439,7 @@ func TestCanRead(t *testing.T) {
 		{"a…b…c", "a…b x c", "a y b z c", true},
 		{"a…b…c", "a…b x c", "a y c", false},
 	} {
-		if got := canRead(tc.label, []rune(tc.name), []rune(tc.other)); got != tc.want {
+		if got := canRead(tc.label, characters(tc.name), characters(tc.other)); got != tc.want {
 			t.Errorf("canRead(%q, %q, %q) = %v, want %v", tc.label, tc.name, tc.other, got, tc.want)
 		}
 	}
@@ -467,6 +467,32 @@ func TestPlotSVGBackground(t *testing.T) {
 		want := fmt.Sprintf("M0,0L%[1]s,0L%[1]s,%[2]sL0,%[2]sZ", box[1], box[2])
 		if first[1] != want || first[2] != "fill:#FFFFFF" {
 			t.Errorf("%d types: first shape %q (%s), want the whole picture %q in white", n, first[1], first[2], want)
+		}
+	}
+}
+
+// TestPlotLegendCharacters: a long name loses whole characters as a reader sees them (grapheme
+// clusters), never a letter's mark: cut between code points, the Hindi name kept a vowel sign
+// without its letter ("तर्क…िट"), drawn on the ellipsis, and the emoji a lone skin tone.
+func TestPlotLegendCharacters(t *testing.T) {
+	names := []string{
+		"गणितीय तर्क और समस्या समाधान के लिए एक बहुत लंबा नाम जो फिट नहीं होता",
+		strings.Repeat("👍🏽", 40),
+		"Tiếng Việt: suy luận toán học với một tên rất dài không vừa chỗ",
+	}
+	var seqs []Sequence
+	for i, n := range names {
+		seqs = append(seqs, Sequence{ID: fmt.Sprint(i), Type: NamedType(n), Y: []int{1, 0, 1}})
+	}
+	labels, _ := typeLabels(plot.NewLegend(), Compute(seqs, 3, 1).Types, false)
+	for _, l := range labels {
+		if !strings.Contains(l, "…") {
+			t.Errorf("label %q is not cut; want a name too long for the column", l)
+		}
+		for _, c := range characters(l) {
+			if strings.Contains(c, "…") && c != "…" {
+				t.Errorf("label %q holds %q: a character cut apart, its mark on the ellipsis", l, c)
+			}
 		}
 	}
 }
