@@ -1,8 +1,10 @@
 package learncurve
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
@@ -84,9 +86,37 @@ func sortTypes(types []TaskType) ([]TaskType, string) {
 	case kinds[unhashableType]:
 		warn = "a task type is a list or an object, which EvaLearn's evaluate_metric.py cannot group (TypeError: unhashable type)"
 	case len(out) > 1 && (len(kinds) > 1 || kinds[noneType]):
-		warn = "task types of different kinds (" + kindNames(out) + ") cannot be sorted by EvaLearn's evaluate_metric.py (TypeError); listed here names first, then numbers, then null"
+		warn = "task types of different kinds (" + kindNames(out) + ") cannot be sorted by EvaLearn's evaluate_metric.py (TypeError); listed here names first, then numbers, then null" +
+			sameJSONKey(out)
 	}
 	return out, warn
+}
+
+// sameJSONKey says which types of different kinds the JSON report writes under one key (the
+// name "1" and the number 1, "null" and null), of which a reader of the report keeps one, or
+// returns "". Types of one kind never share a key.
+func sameJSONKey(types []TaskType) string {
+	first := map[string]TaskType{}
+	var pairs []string
+	for _, t := range types {
+		if u, ok := first[t.JSON]; ok {
+			pairs = append(pairs, fmt.Sprintf("%s and %s as %q", typeValue(u), typeValue(t), t.JSON))
+			continue
+		}
+		first[t.JSON] = t
+	}
+	if len(pairs) == 0 {
+		return ""
+	}
+	return "; the JSON report writes types under one key, of which a reader keeps one: " + strings.Join(pairs, ", ")
+}
+
+// typeValue is t as its results file spells it: a name quoted, a number or null as JSON.
+func typeValue(t TaskType) string {
+	if t.kind == strType {
+		return strconv.Quote(t.Name)
+	}
+	return t.JSON
 }
 
 func kindNames(types []TaskType) string {

@@ -54,6 +54,8 @@ func TestSortTypes(t *testing.T) {
 		{"one null", raw(`null`), `None`, ""},
 		{"name and number", raw(`3`, `"x"`), `x|3`, "different kinds (names, numbers)"},
 		{"null among names", raw(`null`, `"x"`), `x|None`, "(names, null)"},
+		{"one JSON key", raw(`1`, `"1"`, `"null"`, `null`, `"x"`), `1|null|x|1|None`,
+			`TypeError); listed here names first, then numbers, then null; the JSON report writes types under one key, of which a reader keeps one: "1" and 1 as "1", "null" and null as "null"`},
 		{"a list", raw(`[1]`), `[1]`, "unhashable"},
 	} {
 		got, warn := sortTypes(c.types)
