@@ -225,10 +225,15 @@ func (lb *labeller) cutApart(names [][]string, suffixes, shown []string) {
 // confusable returns, for each type whose entry (shown, before its suffix) could be that of
 // another type's name as well (see canRead), those other types, in order.
 func confusable(names [][]string, shown []string) map[int][]int {
+	whole := make([]string, len(names))
+	for i, n := range names {
+		whole[i] = strings.Join(n, "")
+	}
 	others := map[int][]int{}
 	for i := range shown {
+		read := reader(shown[i], whole[i])
 		for j := range names {
-			if j != i && canRead(shown[i], names[i], names[j]) {
+			if j != i && read(whole[j]) {
 				others[i] = append(others[i], j)
 			}
 		}
@@ -239,25 +244,29 @@ func confusable(names [][]string, shown []string) map[int][]int {
 // canRead reports whether label, the entry of name, could be read as the entry of other: it
 // is other whole, or, cut, the pieces around its ellipses are other's start, parts in order and
 // end.
-func canRead(label string, name, other []string) bool {
-	s := strings.Join(other, "")
-	if label == strings.Join(name, "") || !strings.Contains(label, "…") {
-		return label == s
+func canRead(label, name, other string) bool { return reader(label, name)(other) }
+
+// reader is canRead of label and name, for any other.
+func reader(label, name string) func(other string) bool {
+	if label == name || !strings.Contains(label, "…") {
+		return func(other string) bool { return label == other }
 	}
 	pieces := strings.Split(label, "…")
 	first, last := pieces[0], pieces[len(pieces)-1]
-	if !strings.HasPrefix(s, first) {
-		return false
-	}
-	s = s[len(first):]
-	for _, p := range pieces[1 : len(pieces)-1] {
-		k := strings.Index(s, p)
-		if k < 0 {
+	return func(other string) bool {
+		if !strings.HasPrefix(other, first) {
 			return false
 		}
-		s = s[k+len(p):]
+		s := other[len(first):]
+		for _, p := range pieces[1 : len(pieces)-1] {
+			k := strings.Index(s, p)
+			if k < 0 {
+				return false
+			}
+			s = s[k+len(p):]
+		}
+		return strings.HasSuffix(s, last)
 	}
-	return strings.HasSuffix(s, last)
 }
 
 func commonPrefix(a, b []string) int {

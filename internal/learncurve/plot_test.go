@@ -439,7 +439,7 @@ func TestCanRead(t *testing.T) {
 		{"a…b…c", "a…b x c", "a y b z c", true},
 		{"a…b…c", "a…b x c", "a y c", false},
 	} {
-		if got := canRead(tc.label, characters(tc.name), characters(tc.other)); got != tc.want {
+		if got := canRead(tc.label, tc.name, tc.other); got != tc.want {
 			t.Errorf("canRead(%q, %q, %q) = %v, want %v", tc.label, tc.name, tc.other, got, tc.want)
 		}
 	}
