@@ -98,7 +98,7 @@ func agreeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "list", Value: 50, EnvVars: []string{"QA_AGREE_LIST"}, Usage: "most disagreements listed (-1: all)"},
 		&cli.StringFlag{Name: "format", Value: agreeText, EnvVars: []string{"QA_AGREE_FORMAT"}, Usage: "report format: text (a table for people) or json (one document for scripts)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		command.MaxLineFlag("longest input line accepted, in bytes"),
+		command.MaxLineFlag("longest input line accepted, in `BYTES`"),
 	}
 }
 

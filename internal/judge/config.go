@@ -80,7 +80,7 @@ func flags() []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
 		command.ProgressFlag("QA_JUDGE_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		command.MaxLineFlag("longest input line accepted, in bytes"),
+		command.MaxLineFlag("longest input line accepted, in `BYTES`"),
 	}
 }
 

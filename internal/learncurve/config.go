@@ -44,7 +44,7 @@ func flags() []cli.Flag {
 		command.BootstrapSeedFlag(),
 		&cli.StringFlag{Name: "judge", Value: JudgeName, EnvVars: []string{"QA_JUDGE"}, Usage: "judgments key `NAME` holding the verdicts (empty: the default, as qa-score reads an empty --judge)"},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
-		command.MaxLineFlag("longest input line accepted, in bytes"),
+		command.MaxLineFlag("longest input line accepted, in `BYTES`"),
 	}
 }
 

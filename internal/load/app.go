@@ -162,7 +162,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
-		command.MaxLineFlag("longest line of a JSON Lines input accepted, in bytes (a longer one is a bad item); a JSON array or object, one line of any length as HotpotQA's files are, is read an item at a time whatever its size; a CSV row longer than it, all its lines and line end counted, stops the load"),
+		command.MaxLineFlag("longest line of a JSON Lines input accepted, in `BYTES` (a longer one is a bad item); a JSON array or object, one line of any length as HotpotQA's files are, is read an item at a time whatever its size; a CSV row longer than it, all its lines and line end counted, stops the load"),
 	}
 }
 

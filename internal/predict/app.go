@@ -255,7 +255,7 @@ func runFlags() []cli.Flag {
 	return []cli.Flag{
 		command.ProgressFlag("QA_PREDICT_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input line", EnvVars: []string{"QA_STRICT"}},
-		command.MaxLineFlag("longest input line accepted, in bytes"),
+		command.MaxLineFlag("longest input line accepted, in `BYTES`"),
 	}
 }
 
