@@ -84,8 +84,9 @@ func TestKey(t *testing.T) {
 	}
 }
 
-// TestRequestKey: base URLs naming the same endpoint key alike, and keys made before the rule
-// (no base URL, or one without a trailing slash) are kept.
+// TestRequestKey: base URLs naming the same endpoint key alike (a trailing slash, the default
+// endpoint written out, the scheme and host in other case), and keys made before the rule (no
+// base URL, or one without a trailing slash, in lower case) are kept.
 func TestRequestKey(t *testing.T) {
 	key := func(provider, base string) string {
 		k, err := RequestKey(model.Request{Provider: provider, BaseURL: base, Model: "m"})
@@ -111,6 +112,12 @@ func TestRequestKey(t *testing.T) {
 		{"openai", "http://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"},
 		{"ollama", "https://api.openai.com/v1", "https://api.openai.com/v1"},
 		{"extractive", "", ""},
+		// Scheme and host name a server in any case; a query mark that asks nothing is none.
+		{"openai", "HTTP://127.0.0.1:8000/v1", "http://127.0.0.1:8000/v1"},
+		{"openai", "http://LocalHost:8000/v1/", "http://localhost:8000/v1"},
+		{"openai", "http://127.0.0.1:8000/v1?", "http://127.0.0.1:8000/v1"},
+		{"openai", "HTTPS://API.OPENAI.COM/v1", ""},
+		{"ollama", "Http://127.0.0.1:11434", ""},
 	} {
 		if got, want := key(tt.provider, tt.base), plain(tt.provider, tt.same); got != want {
 			t.Errorf("%s %q keys as %.12s, want the key of %q, %.12s", tt.provider, tt.base, got, tt.same, want)
@@ -118,6 +125,12 @@ func TestRequestKey(t *testing.T) {
 	}
 	if key("openai", "http://127.0.0.1:8000/v1") == key("openai", "http://127.0.0.1:8000") {
 		t.Error("two endpoints key alike")
+	}
+	if key("openai", "http://127.0.0.1:8000/V1") == key("openai", "http://127.0.0.1:8000/v1") {
+		t.Error("two paths that differ in case key alike")
+	}
+	if key("openai", "http://127.0.0.1:8000/v1?x=1") == key("openai", "http://127.0.0.1:8000/v1") {
+		t.Error("a query that asks something keys as none")
 	}
 }
 

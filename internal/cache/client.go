@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -42,12 +43,28 @@ func RequestKey(req model.Request) (string, error) {
 	if req.SentTemperature() == nil {
 		req.Temperature = nil
 	}
-	if end := model.Endpoint(req.Provider, req.BaseURL); end == model.Endpoint(req.Provider, "") {
+	if end := keyEndpoint(req.Provider, req.BaseURL); end == keyEndpoint(req.Provider, "") {
 		req.BaseURL = ""
 	} else {
 		req.BaseURL = end
 	}
 	return Key(Namespace, req)
+}
+
+// keyEndpoint is the endpoint a request to provider at base keys by: model.Endpoint's, its scheme
+// and host in lower case, as they name the same server in any case (HTTP://127.0.0.1:8000/v1 is
+// http://127.0.0.1:8000/v1), and without a query mark that asks nothing ("…/v1?"). The path keeps
+// its case, which a server may tell apart. A base that does not parse as a URL with a host keys
+// as it is written.
+func keyEndpoint(provider, base string) string {
+	end := model.Endpoint(provider, base)
+	u, err := url.Parse(end)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return end
+	}
+	u.Scheme, u.Host = strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	u.ForceQuery = false
+	return strings.TrimRight(u.String(), "/")
 }
 
 // Forget removes the reply stored for req, so that the next run asks for it again: a reply that
