@@ -400,20 +400,9 @@ func TestHelpDespiteEnv(t *testing.T) {
 		{[]string{"--count", "x", "--help"}, [2]string{}, "", `--count: want an integer, got "x"`},
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
-			flags := func() []cli.Flag {
-				return []cli.Flag{
-					&cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}},
-					&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
-				}
-			}
 			ran := false
-			action := func(*cli.Context) error { ran = true; return nil }
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
-			app.Flags, app.Action = flags(), action
-			sub := append(flags(), &cli.IntFlag{Name: "depth", EnvVars: []string{"QA_DEPTH"}})
-			app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}
-			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			err := Execute(context.Background(), infoApp(&ran, &stdout, &stderr), append([]string{"qa-x"}, tc.args...))
 			if tc.errorMsg != "" {
 				if err == nil || err.Error() != tc.errorMsg {
 					t.Errorf("qa-x %s = %v, want %q", name, err, tc.errorMsg)
@@ -463,20 +452,9 @@ func TestVersionDespiteEnv(t *testing.T) {
 		{[]string{"--count", "x", "--version"}, [2]string{}, "", `--count: want an integer, got "x"`},
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
-			flags := func() []cli.Flag {
-				return []cli.Flag{
-					&cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}},
-					&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
-				}
-			}
 			ran := false
-			action := func(*cli.Context) error { ran = true; return nil }
 			var stdout, stderr bytes.Buffer
-			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
-			app.Flags, app.Action = flags(), action
-			sub := append(flags(), &cli.IntFlag{Name: "depth", EnvVars: []string{"QA_DEPTH"}})
-			app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}
-			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			err := Execute(context.Background(), infoApp(&ran, &stdout, &stderr), append([]string{"qa-x"}, tc.args...))
 			if tc.errorMsg != "" {
 				if err == nil || err.Error() != tc.errorMsg {
 					t.Errorf("qa-x %s = %v, want %q", name, err, tc.errorMsg)
@@ -503,4 +481,22 @@ func TestVersionDespiteEnv(t *testing.T) {
 			}
 		})
 	}
+}
+
+// infoApp is the app of TestHelpDespiteEnv and TestVersionDespiteEnv: qa-x with --count and
+// --seed, read from QA_COUNT and QA_SEED, and a subcommand sub with --depth (QA_DEPTH) besides;
+// its action, the app's and sub's, sets ran.
+func infoApp(ran *bool, stdout, stderr *bytes.Buffer) *cli.App {
+	flags := func() []cli.Flag {
+		return []cli.Flag{
+			&cli.IntFlag{Name: "count", EnvVars: []string{"QA_COUNT"}},
+			&cli.Int64Flag{Name: "seed", EnvVars: []string{"QA_SEED"}},
+		}
+	}
+	action := func(*cli.Context) error { *ran = true; return nil }
+	app := NewApp("qa-x", "test", "", nil, stdout, stderr)
+	app.Flags, app.Action = flags(), action
+	sub := append(flags(), &cli.IntFlag{Name: "depth", EnvVars: []string{"QA_DEPTH"}})
+	app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}
+	return app
 }

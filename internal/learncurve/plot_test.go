@@ -2,14 +2,12 @@ package learncurve
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/xml"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +19,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/qapipe/qapipe/internal/clitest"
 )
 
 // TestTypeStyles: every type's curve is told apart from every other's, for 20 types and up to
@@ -401,19 +401,7 @@ func TestPlotGzipName(t *testing.T) {
 			if err != nil {
 				t.Fatalf("--plot %s: %v\n%s", tc.name, err, stderr.String())
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			zr, err := gzip.NewReader(f)
-			if err != nil {
-				t.Fatalf("--plot %s: the file is not gzip-compressed: %v", tc.name, err)
-			}
-			b, err := io.ReadAll(zr)
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := clitest.Gunzip(t, path)
 			if !bytes.HasPrefix(b, []byte(tc.prefix)) {
 				t.Errorf("--plot %s: the image starts %.16q, want %q", tc.name, b, tc.prefix)
 			}

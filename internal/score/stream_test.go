@@ -200,19 +200,7 @@ func TestSummaryGzipFormat(t *testing.T) {
 			if err := Run(context.Background(), args, strings.NewReader(in), &out, &errs); err != nil {
 				t.Fatalf("Run(%q) = %v; stderr %q", args[1:], err, errs.String())
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			zr, err := gzip.NewReader(f)
-			if err != nil {
-				t.Fatalf("%s is not gzip-compressed: %v", tc.name, err)
-			}
-			var got bytes.Buffer
-			if _, err := got.ReadFrom(zr); err != nil {
-				t.Fatal(err)
-			}
+			got := bytes.NewBuffer(clitest.Gunzip(t, path))
 			if !strings.Contains(got.String(), tc.want) {
 				t.Errorf("--summary %s --format %q: summary %q, want it to hold %q", tc.name, tc.format, got.String(), tc.want)
 			}
