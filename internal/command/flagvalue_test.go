@@ -375,17 +375,22 @@ func runWithEnv(t *testing.T, args []string, env [2]string, f func(t *testing.T,
 	})
 }
 
+// infoCase is a case of TestHelpDespiteEnv and TestVersionDespiteEnv: qa-x (infoApp) run with
+// args and env set, and the warning it must give on stderr and print the help or the version, or
+// instead the error errorMsg.
+type infoCase struct {
+	args     []string
+	env      [2]string
+	warning  string // on stderr; "" for an error instead of the help or the version
+	errorMsg string
+}
+
 // TestHelpDespiteEnv: --help shows the help though a variable holds a value its flag cannot
 // read, with a warning naming each such variable; the help still names the variable, and the
 // variable holds its value again afterwards. Without --help, or with a bad value on the command
 // line, the error stands.
 func TestHelpDespiteEnv(t *testing.T) {
-	for _, tc := range []struct {
-		args     []string
-		env      [2]string
-		warning  string // on stderr; "" for an error instead of help
-		errorMsg string
-	}{
+	runInfoCases(t, []infoCase{
 		{[]string{"--help"}, [2]string{"QA_SEED", "abc"},
 			`qa-x: warning: --seed: want an integer, got "abc" from QA_SEED; QA_SEED is not read for --help` + "\n", ""},
 		{[]string{"-h"}, [2]string{"QA_COUNT", "0x10"},
@@ -398,45 +403,14 @@ func TestHelpDespiteEnv(t *testing.T) {
 		{nil, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
 		{[]string{"--", "--help"}, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
 		{[]string{"--count", "x", "--help"}, [2]string{}, "", `--count: want an integer, got "x"`},
-	} {
-		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
-			ran := false
-			var stdout, stderr bytes.Buffer
-			err := Execute(context.Background(), infoApp(&ran, &stdout, &stderr), append([]string{"qa-x"}, tc.args...))
-			if tc.errorMsg != "" {
-				if err == nil || err.Error() != tc.errorMsg {
-					t.Errorf("qa-x %s = %v, want %q", name, err, tc.errorMsg)
-				}
-				return
-			}
-			if err != nil || ran {
-				t.Errorf("qa-x %s = %v (action ran: %v), want the help", name, err, ran)
-			}
-			if got := stderr.String(); got != tc.warning {
-				t.Errorf("qa-x %s stderr = %q, want %q", name, got, tc.warning)
-			}
-			if !strings.Contains(stdout.String(), "USAGE:") || !strings.Contains(stdout.String(), "[$QA_SEED]") {
-				t.Errorf("qa-x %s stdout = %q, want the help naming QA_SEED", name, stdout.String())
-			}
-			if tc.env[0] != "" {
-				if v, ok := os.LookupEnv(tc.env[0]); !ok || v != tc.env[1] {
-					t.Errorf("qa-x %s left %s = %q (set %v), want %q", name, tc.env[0], v, ok, tc.env[1])
-				}
-			}
-		})
-	}
+	})
 }
 
 // TestVersionDespiteEnv: --version (or -v, a subcommand's too) prints the version line though a
 // variable holds a value its flag cannot read, with the warning --help gives, as the version
 // reads no flag; without --version the error stands.
 func TestVersionDespiteEnv(t *testing.T) {
-	for _, tc := range []struct {
-		args     []string
-		env      [2]string
-		warning  string // on stderr; "" for an error instead of the version
-		errorMsg string
-	}{
+	runInfoCases(t, []infoCase{
 		{[]string{"--version"}, [2]string{"QA_SEED", "abc"},
 			`qa-x: warning: --seed: want an integer, got "abc" from QA_SEED; QA_SEED is not read for --version` + "\n", ""},
 		{[]string{"-v"}, [2]string{"QA_COUNT", "0x10"},
@@ -450,7 +424,15 @@ func TestVersionDespiteEnv(t *testing.T) {
 		{[]string{"--version"}, [2]string{"QA_SEED", "7"}, "", ""},
 		{[]string{"--", "--version"}, [2]string{"QA_SEED", "abc"}, "", `--seed: want an integer, got "abc" from QA_SEED`},
 		{[]string{"--count", "x", "--version"}, [2]string{}, "", `--count: want an integer, got "x"`},
-	} {
+	})
+}
+
+// runInfoCases runs each case: the help (its USAGE, naming QA_SEED) when the last argument asks
+// for it, else the version line, with the case's warning, the action not run, and the variable
+// left holding its value.
+func runInfoCases(t *testing.T, cases []infoCase) {
+	t.Helper()
+	for _, tc := range cases {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			ran := false
 			var stdout, stderr bytes.Buffer
@@ -462,17 +444,19 @@ func TestVersionDespiteEnv(t *testing.T) {
 				return
 			}
 			if err != nil || ran {
-				t.Errorf("qa-x %s = %v (action ran: %v), want the version or the help", name, err, ran)
+				t.Errorf("qa-x %s = %v (action ran: %v), want the help or the version", name, err, ran)
 			}
 			if got := stderr.String(); got != tc.warning {
 				t.Errorf("qa-x %s stderr = %q, want %q", name, got, tc.warning)
 			}
-			want := "qa-x version "
-			if tc.args[len(tc.args)-1] == "--help" {
-				want = "USAGE:"
+			want := []string{"qa-x version "}
+			if last := tc.args[len(tc.args)-1]; last == "--help" || last == "-h" {
+				want = []string{"USAGE:", "[$QA_SEED]"}
 			}
-			if !strings.Contains(stdout.String(), want) {
-				t.Errorf("qa-x %s stdout = %q, want it to hold %q", name, stdout.String(), want)
+			for _, w := range want {
+				if !strings.Contains(stdout.String(), w) {
+					t.Errorf("qa-x %s stdout = %q, want it to hold %q", name, stdout.String(), w)
+				}
 			}
 			if tc.env[0] != "" {
 				if v, ok := os.LookupEnv(tc.env[0]); !ok || v != tc.env[1] {
