@@ -107,7 +107,7 @@ func suggestFlag(c *cli.Context, err error) error {
 	case s != "":
 		hint = english.Hint(dashed(s))
 	case output:
-		hint = " (the records go to stdout: redirect it, > FILE)"
+		hint = " (the output goes to stdout: redirect it, > FILE)"
 	}
 	return fmt.Errorf("unknown flag %s%s", dashed(name), hint)
 }

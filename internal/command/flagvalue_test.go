@@ -79,8 +79,8 @@ func TestBadValue(t *testing.T) {
 		{[]string{"-x"}, [2]string{}, `unknown flag -x`},
 		{[]string{"--count"}, [2]string{}, `--count needs a value`},
 		// An output flag the command lacks says where the records go.
-		{[]string{"-o", "out.jsonl"}, [2]string{}, `unknown flag -o (the records go to stdout: redirect it, > FILE)`},
-		{[]string{"--output", "out.jsonl"}, [2]string{}, `unknown flag --output (the records go to stdout: redirect it, > FILE)`},
+		{[]string{"-o", "out.jsonl"}, [2]string{}, `unknown flag -o (the output goes to stdout: redirect it, > FILE)`},
+		{[]string{"--output", "out.jsonl"}, [2]string{}, `unknown flag --output (the output goes to stdout: redirect it, > FILE)`},
 		// From the environment, naming the variable.
 		{nil, [2]string{"QA_COUNT", "abc"}, `--count: want an integer, got "abc" from QA_COUNT`},
 		{nil, [2]string{"QA_COUNT", "08"}, ""},
