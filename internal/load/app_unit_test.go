@@ -16,6 +16,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -405,7 +406,7 @@ func TestRunRecordsLongLine(t *testing.T) {
 	if err := Run(context.Background(), []string{"qa-load", path}, nil, &stdout, &stderr); err != nil {
 		t.Fatalf("Run = %v; stderr %s", err, stderr.String())
 	}
-	if got := strings.TrimSuffix(stdout.String(), "\n"); got != string(line) || len(line) <= detectHead {
+	if got := strings.TrimSuffix(stdout.String(), "\n"); got != string(line) || len(line) <= format.HeadSize {
 		t.Errorf("a %d-byte record line came out as %.200q", len(line), got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -387,7 +388,7 @@ func sniffDelimiter(head []byte) rune {
 // file, compressed or not, whose header may hold more commas than tabs (a column named "answers
 // (a, b, or c)").
 func tabNamed(name string) bool {
-	ext := fileExt(name)
+	ext := format.Ext(name)
 	return ext == ".tsv" || ext == ".tab"
 }
 

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/command"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/internal/textfile"
 )
 
@@ -52,7 +53,7 @@ func (a *app) loadFile(name string) error {
 		count = a.bar
 	}
 	return command.OpenInputs([]string{name}, a.stdin, count, func(in Input) error {
-		br := bufio.NewReaderSize(in.R, detectHead)
+		br := bufio.NewReaderSize(in.R, format.HeadSize)
 		in.R = br
 		// The first read finds a file that is no text (a tar or zip archive, a damaged gzip
 		// file), which every format is to say the same of, naming the file.
@@ -103,8 +104,8 @@ func (a *app) loadWarned(name string, load func() error) error {
 // is returned when no format is found; else in.R is set to give the loader the head and the
 // error again.
 func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, error) {
-	head, err := br.Peek(detectHead)
-	format := Detect(name, head)
+	head, err := br.Peek(format.HeadSize)
+	format := format.Detect(name, head)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		if format == "" {
 			return "", command.ReadError(in.DisplayName(), 0, err)
@@ -146,9 +147,9 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 	}
 	head := firstLines(br)
 	if file {
-		head, _ = br.Peek(detectHead) // a read error comes again to the loader, after the head
+		head, _ = br.Peek(format.HeadSize) // a read error comes again to the loader, after the head
 	}
-	seen := Detect("", head) // the content alone, not the name
+	seen := format.Detect("", head) // the content alone, not the name
 	// SQuAD's layout is CMRC 2018's too, but CMRC's first layout (a JSON array of context_text
 	// and qas) the squad format does not read.
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
@@ -246,8 +247,8 @@ func detectFile(name string) string {
 		return ""
 	}
 	defer f.Close()
-	head, _ := bufio.NewReaderSize(textfile.NewReader(f), detectHead).Peek(detectHead)
-	return Detect(name, head)
+	head, _ := bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize).Peek(format.HeadSize)
+	return format.Detect(name, head)
 }
 
 // isRegular reports whether name is a regular file, which can be read ahead without waiting on a
@@ -265,7 +266,7 @@ func wideFile(name string) error {
 		return nil
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(textfile.NewReader(f), detectHead)
+	br := bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize)
 	if _, err := br.Peek(1); err != nil {
 		return nil
 	}

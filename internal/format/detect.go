@@ -1,4 +1,7 @@
-package load
+// Package format tells the format of a benchmark or records file from its name and first bytes,
+// for qa-load, which reads it, and for the other stages, whose message for a file that holds no
+// records names the qa-load format that would read it.
+package format
 
 import (
 	"bytes"
@@ -27,7 +30,7 @@ func Detect(name string, head []byte) string {
 	switch {
 	case isRecordLine(head):
 		return "records"
-	case slices.Contains([]string{".csv", ".tsv", ".tab"}, fileExt(name)):
+	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
 		return "csv"
 	case has("gpt4judge") || has("gpt4res") || has("position_in_sequence"):
 		return "evalearn-results"
@@ -79,7 +82,7 @@ func isRecordLine(head []byte) bool {
 	rest := bytes.TrimLeft(head, " \t\r\n")
 	for looked := 0; ; looked++ {
 		line, after, found := bytes.Cut(rest, []byte("\n"))
-		if !found && len(head) >= detectHead {
+		if !found && len(head) >= HeadSize {
 			return recordStart.Match(line)
 		}
 		record, isJSON := recordLine(line)
@@ -100,14 +103,15 @@ func recordLine(line []byte) (record, isJSON bool) {
 		Schema *float64        `json:"schema"`
 		ID     json.RawMessage `json:"id"`
 	}
-	if jsonUnmarshal(line, &probe) != nil || probe.Schema == nil || len(probe.ID) == 0 {
+	if json.Unmarshal(line, &probe) != nil || probe.Schema == nil || len(probe.ID) == 0 {
 		return false, true
 	}
 	return probe.ID[0] == '"' || probe.ID[0] == '-' || '0' <= probe.ID[0] && probe.ID[0] <= '9', true
 }
 
-// detectHead is how many bytes of a file Detect is given.
-const detectHead = 1 << 16
+// HeadSize is how many bytes of a file Detect is given: its first HeadSize bytes, or all of a
+// shorter one.
+const HeadSize = 1 << 16
 
 // recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)
 // lays it out.
@@ -160,8 +164,8 @@ func mostlyHan(head []byte) bool {
 	return han > 0 && han >= latin
 }
 
-// fileExt is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for
+// Ext is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for
 // dev.TSV.gz.
-func fileExt(name string) string {
+func Ext(name string) string {
 	return strings.ToLower(filepath.Ext(strings.TrimSuffix(name, ".gz")))
 }

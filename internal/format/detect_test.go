@@ -1,0 +1,121 @@
+package format
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+func TestDetectByName(t *testing.T) {
+	tests := []struct{ name, head, want string }{
+		{"hotpot_test_fullwiki_v1.json", `[{"_id": "x", "question": "q", "context": []}]`, "hotpotqa"},
+		{"longmemeval_oracle.json", `[]`, "longmemeval"},
+		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
+		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
+		{"data.json", `{"version": "v1.0", "data": [{"paragraphs": [{"context": "长江", "qas": []}]}]}`, "cmrc2018"},
+		{"data.json", `{"data": [{"paragraphs": [{"context": "长江（Yangtze）是中国最长的河流。", "qas": [{"id": "TRAIN_1_QUERY_0", "question": "长江是什么？"`, "cmrc2018"},
+		// English text naming a Chinese person is SQuAD; keys are not text.
+		{"dev.json", `{"data": [{"title": "Genghis_Khan", "paragraphs": [{"context": "Genghis Khan (成吉思汗) founded the Mongol Empire.", "qas": []}]}]}`, "squad"},
+		{"dev.json", `{"data": [{"paragraphs": [{"context": "成吉思汗", "qas": [{"question": "Who founded it?"}]}]}]}`, "squad"},
+		{"dev.json", `{"data": [{"paragraphs": [{"context": "成吉思汗", "qas": [{"question": "谁", "id": "q"}]}]}]}`, "cmrc2018"},
+		{"mine.ndjson", `{"q": 1}`, "jsonl"},
+		// A first line qapipe wrote is records, whatever the name or the other keys say.
+		{"hotpotqa_run.jsonl", "\n" + `{"schema":1,"id":"hotpotqa:1","meta":{"supporting_facts":[],"_id":"x"}}` + "\n{", "records"},
+		{"evalearn_run.jsonl", `{"schema":1,"id":"e:1:1","rubric":"r","meta":{"prompt":"p","canonical_answer":"a"}}`, "records"},
+		{"out", `{"id":"x","schema":1.0}`, "records"},
+		{"run.jsonl", `{"schema":"1","id":"x"}`, "jsonl"},    // no number
+		{"run.jsonl", `{"schema":1,"id":7}`, "records"},      // a bad record, as the other stages read it
+		{"run.jsonl", `{"schema":1,"id":-7.5e1}`, "records"}, // another
+		{"run.jsonl", `{"schema":1,"id":null}`, "jsonl"},     // no id
+		{"run.jsonl", `{"schema":1,"id":["x"]}`, "jsonl"},    // a list
+		{"run.jsonl", `{"schema":1,"id":7,"x":"` + strings.Repeat("x", HeadSize), "records"},
+		{"run.jsonl", `{"schema":1}`, "jsonl"},                   // no id
+		{"run.jsonl", `{"schema":1,"id":"x"`, "jsonl"},           // not a whole object
+		{"run.json", `[{"schema":1,"id":"x"}]`, ""},              // an array
+		{"run.jsonl", `{"meta":{"schema":1,"id":"x"}}`, "jsonl"}, // not at the top level
+		// A record line longer than the head, whose meta would say longmemeval: its opening decides.
+		{"run.jsonl", `{"schema":1,"id":"longmemeval:q","meta":{"haystack_session_ids":["s"]},"context":"` + strings.Repeat("x", HeadSize), "records"},
+		{"run.jsonl", `{ "schema": 1, "id": "q", "x": "` + strings.Repeat("x", HeadSize), "records"},
+		{"longmemeval_s.json", `[{"question_id":"q","haystack_sessions":[["` + strings.Repeat("x", HeadSize), "longmemeval"},
+		{"run.jsonl", `{"id":"q","schema":1,"x":"` + strings.Repeat("x", HeadSize), "jsonl"}, // not as qapipe writes it
+		// A file of records cut at its start (tail -c, split -b): the cut line is no JSON, the next decides.
+		{"run.jsonl", `wers":["x"],"prediction":{"text":"y"}}` + "\n" + `{"schema":1,"id":"b","question":"q"}` + "\n", "records"},
+		{"part-ab", `"}}` + "\r\n\n" + `{"schema":1,"id":"b","question":"q"}`, "records"},
+		{"part-ab", `{"schema":1,"id":"a","qu` + "\n" + `{"schema":1,"id":"b","x":"` + strings.Repeat("x", HeadSize), "records"},
+		{"run.jsonl", "x}\n" + `{"q":"generic"}` + "\n", "jsonl"},                         // the next line is no record
+		{"run.jsonl", "x}\n" + `["schema",1,"id","b"]` + "\n", "jsonl"},                   // nor is it
+		{"run.jsonl", "x}\ny}\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"},               // one line only is looked past
+		{"run.jsonl", `{"q":"generic"}` + "\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"}, // a first line that is JSON decides
+		{"run.json", "[\n" + `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"}` + "\n]", ""},
+		{"run.jsonl", "x" + strings.Repeat("x", HeadSize) + "\n" + `{"schema":1,"id":"b"}`, "jsonl"}, // the cut line fills the head
+		{"notes.txt", "hello", ""},
+		// A spreadsheet export is generic whatever benchmark its name or its JSON cells mention.
+		{"squad_subset.csv", "id,question,answers\n1,q?,a\n", "csv"},
+		{"hotpotqa_hard.csv", `id,question,meta` + "\n" + `1,q?,"{""supporting_facts"": [], ""_id"": ""x""}"`, "csv"},
+		{"locomo_qa.tsv", "id\tquestion\tanswers\n", "csv"},
+		{"export.TSV", "id\tquestion\n", "csv"},
+		{"export.tab", "id\tquestion\n", "csv"},
+	}
+	for _, tt := range tests {
+		head := []byte(tt.head)[:min(len(tt.head), HeadSize)]
+		if got := Detect(tt.name, head); got != tt.want {
+			t.Errorf("Detect(%q, %.80q) = %q, want %q", tt.name, tt.head, got, tt.want)
+		}
+	}
+}
+
+// FuzzDetectRecords: a line any stage writes is detected as records whatever the file's name
+// and whatever its text holds (benchmark keys included), whole or cut at the detection head.
+func FuzzDetectRecords(f *testing.F) {
+	f.Add("hotpotqa:1", "Who?", `"supporting_facts" "_id"`, "hotpotqa_run.jsonl", 0)
+	f.Add("evalearn:1:1", "Q", `"question_ids" "gpt4judge"`, "evalearn_x.json", HeadSize)
+	f.Add("x", "", `"haystack_sessions"`, "longmemeval_s.json", 3*HeadSize)
+	f.Fuzz(func(t *testing.T, id, question, meta, name string, pad int) {
+		if id == "" || !utf8.ValidString(id+question+meta) {
+			t.Skip() // an id is required, and the writer's strings are UTF-8
+		}
+		rec := &record.Record{Schema: record.SchemaVersion, ID: id, Question: question,
+			Context: []record.Passage{{Text: meta + strings.Repeat("x", min(max(pad, 0), 4*HeadSize))}}}
+		line, err := rec.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := append(line, '\n')
+		head = head[:min(len(head), HeadSize)]
+		if got := Detect(name, head); got != "records" {
+			t.Errorf("Detect(%q, a %d-byte record line) = %q, want records", name, len(line), got)
+		}
+	})
+}
+
+// FuzzMostlyHan: the text of any SQuAD-layout head, cut anywhere, is Chinese exactly when the
+// strings under its text keys hold at least as many Han characters as ASCII letters, and the
+// keys, other members and the cut never change that.
+func FuzzMostlyHan(f *testing.F) {
+	f.Add("长江是中国最长的河流", "Which river?", "TRAIN_1_QUERY_0", 40)
+	f.Add("Genghis Khan (成吉思汗) founded it.", "Who?", "q1", 1000)
+	f.Fuzz(func(t *testing.T, context, question, id string, cut int) {
+		if !utf8.ValidString(context) || !utf8.ValidString(question) || !utf8.ValidString(id) {
+			t.Skip()
+		}
+		doc, _ := json.Marshal(map[string]any{"data": []any{map[string]any{"title": "", "paragraphs": []any{
+			map[string]any{"context": context, "qas": []any{map[string]any{"id": id, "question": question}}}}}}})
+		han, latin := 0, 0
+		for _, r := range context + question {
+			switch {
+			case r < utf8.RuneSelf && ('a' <= r|0x20 && r|0x20 <= 'z'):
+				latin++
+			case r >= 0x2E80 && unicode.Is(unicode.Han, r):
+				han++
+			}
+		}
+		if got, want := mostlyHan(doc), han > 0 && han >= latin; got != want {
+			t.Errorf("mostlyHan(%s) = %v, want %v (%d Han, %d letters)", doc, got, want, han, latin)
+		}
+		mostlyHan(doc[:min(max(cut, 0), len(doc))]) // a cut head: no panic
+	})
+}
