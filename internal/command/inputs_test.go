@@ -528,14 +528,23 @@ func TestSourceCutGzip(t *testing.T) {
 	}
 }
 
-// TestSourceCRFile: a file of records with CR line endings, read as one bad line, stops with the
-// advice to convert them, not to run qa-load, which the file does not need.
-func TestSourceCRFile(t *testing.T) {
+// TestSourceNoRecords: a file of records with CR line endings, read as one bad line, stops with
+// the advice to convert them, not to run qa-load, which the file does not need; a file whose lines
+// are a benchmark's by what they hold names the qa-load format that reads them, and another file
+// (generic JSON Lines, a file whose name alone names a benchmark) only qa-load.
+func TestSourceNoRecords(t *testing.T) {
 	dir := t.TempDir()
 	rec := `{"schema":1,"id":"r","question":"q","answers":["a"]}`
+	results := strings.Repeat(`{"id": 252, "type": "Extraction", "gpt4res": "x", "gpt4judge": "[[0]]"}`+"\n", 30)
+	squad := "{\n  \"version\": \"v2.0\",\n  \"data\": [{\"title\": \"T\",\n    \"paragraphs\": [{\"context\": \"c\", \"qas\": []}]}]\n}\n"
 	for _, tc := range []struct{ name, data, want string }{
 		{"cr.jsonl", rec + "\r" + rec + "\r", "so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)"},
 		{"items.jsonl", `{"question":"q"}` + "\n", "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
+		{"results.jsonl", results, "its first 20 lines are not qapipe records, so it is no file of records: stopped (qa-load --format evalearn-results turns it into records)"},
+		{"dev.json", squad, "none of its 5 lines is a qapipe record, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
+		{"run.jsonl", `{"_id":"5a8b","question":"q","answer":"a","supporting_facts":[["T",0]],"context":[]}`, "its one line is not a qapipe record, so it is no file of records: stopped (qa-load --format hotpotqa turns it into records)"},
+		// A prediction file named after its benchmark is no benchmark file qa-load reads as such.
+		{"squad_v20_predictions.json", `{"q1": "answer", "q2": ""}`, "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
 	} {
 		name := filepath.Join(dir, tc.name)
 		os.WriteFile(name, []byte(tc.data), 0o644)

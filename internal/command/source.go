@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -74,7 +75,7 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 				}
 				s.Bad++
 				fmt.Fprintf(s.Stderr, "%s: %v\n", s.Prog, err)
-				if err := lead.Bad(in.DisplayName(), perr); err != nil {
+				if err := lead.Bad(in.DisplayName(), perr, rd.BadLine()); err != nil {
 					return &ProgError{Prog: s.Prog, Err: err}
 				}
 				continue
@@ -142,25 +143,31 @@ func (s *Source) Err() error { return BadRecords(s.Bad) }
 type LeadingBad struct {
 	good bool
 	bad  int
-	cr   bool // a bad line was one of CR line endings, which a conversion mends
+	cr   bool   // a bad line was one of CR line endings, which a conversion mends
+	head []byte // the bad lines' text, up to format.HeadSize, for the format qa-load would read
 }
 
 // leadingBadLimit is how many bad lines at the start of a file stop its reading.
 const leadingBadLimit = 20
 
 // Good records a good line.
-func (l *LeadingBad) Good() { l.good = true }
+func (l *LeadingBad) Good() { l.good, l.head = true, nil }
 
-// Bad records a bad line of file, and returns the error that stops the run when it is one too
-// many at the start of the file.
-func (l *LeadingBad) Bad(file string, e *record.Error) error {
+// Bad records a bad line of file, whose text is line (nil when it is not known), and returns the
+// error that stops the run when it is one too many at the start of the file.
+func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	if e != nil && e.Record {
 		l.good = true
 	}
 	if l.good {
+		l.head = nil
 		return nil
 	}
 	l.cr = l.cr || errors.Is(e, record.ErrCRLineEndings)
+	if room := format.HeadSize - len(l.head); room > 0 && line != nil {
+		l.head = append(l.head, line[:min(len(line), room)]...)
+		l.head = append(l.head, '\n')
+	}
 	if l.bad++; l.bad < leadingBadLimit {
 		return nil
 	}
@@ -180,10 +187,16 @@ func (l *LeadingBad) End(file string) error {
 }
 
 // notRecords is the error of a file that why says is no file of records, with what mends it: a
-// conversion of its line endings when they are CR's, as its bad line said, else qa-load.
+// conversion of its line endings when they are CR's, as its bad line said, else qa-load, with
+// the --format that reads the file when its lines are a benchmark's (EvaLearn's results, say).
 func (l *LeadingBad) notRecords(file, why string) error {
 	if l.cr {
 		return fmt.Errorf("%s: %s, so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)", file, why)
+	}
+	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
+	case "", "records", "jsonl", "csv":
+	default:
+		return fmt.Errorf("%s: %s, so it is no file of records: stopped (qa-load --format %s turns it into records)", file, why, f)
 	}
 	return fmt.Errorf("%s: %s, so it is no file of records: stopped (qa-load turns benchmark files into records)", file, why)
 }

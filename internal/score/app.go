@@ -223,7 +223,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 func (cfg *config) process(sc *scorer, l line) result {
 	rec, bad := decodeView(l, sc.facts)
 	if bad != nil {
-		return result{bad: bad}
+		return result{bad: bad, l: l} // l for its text: a file with no records is named by it (command.LeadingBad)
 	}
 	r := result{o: sc.score(rec), l: l, rec: rec}
 	if cfg.by != nil {

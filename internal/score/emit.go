@@ -132,7 +132,7 @@ func (e *emitter) one(r result) error {
 		}
 		e.bad++
 		fmt.Fprintf(e.stderr, "qa-score: %v\n", r.bad)
-		return e.lead.Bad(file, r.bad)
+		return e.lead.Bad(file, r.bad, r.l.data)
 	}
 	e.lead.Good()
 	for _, p := range r.o.corpus.problems {

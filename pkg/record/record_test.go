@@ -688,8 +688,9 @@ func TestReaderLineTooLongID(t *testing.T) {
 }
 
 // TestReaderBadLine: BadLine holds the first 4 kB of a line too long to keep, or the whole of a
-// line that is not UTF-8, after the error about it, and nil after a good line or another error,
-// so that a caller can name such a line by an id under another key.
+// line that is not UTF-8, or that Read could not decode, after the error about it, and nil after
+// a good line or a line ReadRaw does not decode, so that a caller can name such a line by an id
+// under another key, or tell what it is.
 func TestReaderBadLine(t *testing.T) {
 	long := `{"_id":"h","q":"` + strings.Repeat("x", 9000) + `"}`
 	latin := "{\"_id\":\"l\",\"q\":\"Ren\xe9e\"}"
@@ -703,6 +704,13 @@ func TestReaderBadLine(t *testing.T) {
 	}
 	if _, err := r.Read(); err != io.EOF || r.BadLine() != nil {
 		t.Errorf("at the end: Read error %v, BadLine %q; want io.EOF, nil", err, r.BadLine())
+	}
+	r = NewReader(strings.NewReader(`{"gpt4res":"x","id":7}`+"\n\n"+`{"schema":1}`+"\n"+`{"schema":1,"id":"a"}`+"\n"), "f")
+	for i, want := range []string{`{"gpt4res":"x","id":7}`, `{"schema":1}`, ""} {
+		_, err := r.Read()
+		if got := string(r.BadLine()); got != want || (want != "") != (err != nil) {
+			t.Errorf("Read %d: error %v, BadLine %q; want %q", i+1, err, got, want)
+		}
 	}
 }
 

@@ -61,14 +61,19 @@ func (r *Reader) Read() (*Record, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		return r.decode(line)
+		rec, err := r.decode(line)
+		if err != nil {
+			r.bad = line
+		}
+		return rec, err
 	}
 }
 
-// BadLine returns what was read of the line the last error from Read or ReadRaw was about, when
-// that line was too long to keep (its first 4 kB) or not UTF-8 text (all of it), so that a
-// caller whose lines name their ids under other keys than "id" can find the id there; else nil.
-// It is valid until the next read.
+// BadLine returns what was read of the line the last error from Read or ReadRaw was about: its
+// first 4 kB when it was too long to keep, else all of it (a line that is not UTF-8 text, or one
+// Read could not decode as a record), so that a caller whose lines name their ids under other
+// keys than "id" can find the id there, or one that finds no records can tell what the lines
+// are; nil after a good line. It is valid until the next read.
 func (r *Reader) BadLine() []byte { return r.bad }
 
 // ReadRaw returns the next non-blank line without decoding it. Errors are as for Read.
