@@ -133,6 +133,8 @@ type app struct {
 	ids            repeat.IDs               // their ids, to find repeats
 	genericRepeat  bool                     // the first repeat is a generic record
 	found          map[string]bool          // the --map sources some item has
+	mapFrom        string                   // " from QA_MAP" when the variable set --map, for its warnings
+	typesFrom      string                   // " from QA_TYPES" likewise
 	examined       bool                     // some item's fields were read (see Options.Found)
 	preds          *Predictions             // --predictions, attached to the records read
 	ctx            context.Context
@@ -187,7 +189,7 @@ func (a *app) configure(c *cli.Context) error {
 	if err != nil {
 		return command.Usagef("--map: %v", err)
 	}
-	a.opt.Map = m
+	a.opt.Map, a.mapFrom = m, command.FromEnv(c, "map")
 	if len(m) > 0 {
 		a.found = make(map[string]bool)
 		a.opt.Found = func(has func(string) bool) {
@@ -208,6 +210,7 @@ func (a *app) configure(c *cli.Context) error {
 		if a.sel.Types = ParseTypes(t); len(a.sel.Types) == 0 {
 			return command.Usagef("--types %q names no type", t)
 		}
+		a.typesFrom = command.FromEnv(c, "types")
 	}
 	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
 	if f := c.String("predictions"); f != "" {

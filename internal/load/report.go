@@ -23,7 +23,7 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 	if !whole {
 		for _, t := range types {
 			if s := english.Suggest(t, others); s != "" {
-				fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record read (before --limit stopped the read) has type %q%s\n", t, english.Hint(s))
+				fmt.Fprintf(a.stderr, "qa-load: warning: --types%s: no record read (before --limit stopped the read) has type %q%s\n", a.typesFrom, t, english.Hint(s))
 			}
 		}
 		return
@@ -31,7 +31,7 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 	if len(types) == 0 {
 		return
 	}
-	fmt.Fprintf(a.stderr, "qa-load: warning: --types: no record has type %s", command.QuotedList(types))
+	fmt.Fprintf(a.stderr, "qa-load: warning: --types%s: no record has type %s", a.typesFrom, command.QuotedList(types))
 	if len(others) > 0 {
 		fmt.Fprintf(a.stderr, " (the records' types: %s)", command.QuotedList(others))
 	}
@@ -116,7 +116,7 @@ func (a *app) warnUnfound(whole bool) {
 	}
 	for _, f := range a.opt.Map.unfound(a.found) {
 		// the field by its name, without the escapes its source is written with (\. \, \\)
-		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s: %s a field %q\n", f, a.opt.Map[f], has, column(a.opt.Map[f]))
+		fmt.Fprintf(a.stderr, "qa-load: warning: --map %s=%s%s: %s a field %q\n", f, a.opt.Map[f], a.mapFrom, has, column(a.opt.Map[f]))
 	}
 }
 

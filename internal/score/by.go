@@ -161,10 +161,10 @@ func (s *Summary) byMissing() []string {
 	for _, p := range slices.Sorted(maps.Keys(s.By)) {
 		switch n := s.By[p].Without; {
 		case n == s.Records && n > 0:
-			w = append(w, fmt.Sprintf("--by %s: no record has a value there (a string, number or boolean), so it has no groups%s", p,
+			w = append(w, fmt.Sprintf("--by %s%s: no record has a value there (a string, number or boolean), so it has no groups%s", p, s.byFrom,
 				english.Hint(suggestPath(p, s.byKnown))))
 		case n > 0:
-			w = append(w, fmt.Sprintf("--by %s: %d of %d records %s no value there and %s in none of its groups", p, n, s.Records,
+			w = append(w, fmt.Sprintf("--by %s%s: %d of %d records %s no value there and %s in none of its groups", p, s.byFrom, n, s.Records,
 				english.Form(n, "has", "have"), english.Form(n, "is", "are")))
 		}
 	}

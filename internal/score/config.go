@@ -43,6 +43,7 @@ type config struct {
 	corpus        *corpusConfig
 	embed         *embedStage
 	by            byFields // --by, with a summary only
+	byFrom        string   // " from QA_BY" when the variable set --by, for the warnings of its paths
 }
 
 func flags() []cli.Flag {
@@ -283,6 +284,7 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 		if cfg.by, err = parseBy(by); err != nil {
 			return command.Usagef("--by: %v", err)
 		}
+		cfg.byFrom = command.FromEnv(c, "by")
 		if cfg.summary == "" {
 			fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --by%s breaks the summary down; without --summary it does nothing\n", command.FromEnv(c, "by"))
 			cfg.by = nil

@@ -43,6 +43,7 @@ func newEmitter(ctx context.Context, cfg *config, stdout, stderr io.Writer, mism
 	e := &emitter{ctx: ctx, cfg: cfg, sc: sc, stderr: stderr,
 		agg:    newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by),
 		corpus: newCorpusAcc(cfg.corpus, cfg.by)}
+	e.agg.byFrom = cfg.byFrom
 	records := stdout
 	if cfg.summary == "-" {
 		records = io.Discard

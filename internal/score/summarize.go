@@ -39,6 +39,7 @@ type Summary struct {
 	answerUnpredicted int
 	firstRepeat       string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
 	byKnown           []string // paths the first records have values at, sorted, for --by's suggestion
+	byFrom            string   // " from QA_BY" when the variable set --by, for its warnings
 	degenerate        []string // the groups' degenerate-interval warnings, one a group, until summarize ends
 	BadLines          int      `json:"bad_lines"`
 	// MetricErrors counts records that lost a metric they should have had (a failed embedding
@@ -168,7 +169,7 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 	if f := a.ids.First(); f != nil {
 		s.firstRepeat = f.Place()
 	}
-	s.byKnown = slices.Sorted(maps.Keys(a.byKnown))
+	s.byKnown, s.byFrom = slices.Sorted(maps.Keys(a.byKnown)), a.byFrom
 	s.Scored = a.records - a.failed - a.unscored
 	if a.errorsAsZero {
 		s.Scored = a.records - a.unscored

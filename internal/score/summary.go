@@ -45,6 +45,7 @@ type aggregator struct {
 	locomoAll         [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
 	lmeAbs            meanAcc              // LongMemEval judge_score over abstention questions
 	byPaths           byFields             // --by
+	byFrom            string               // " from QA_BY" when the variable set --by
 	by                []byAcc              // by[i]: the breakdown by byPaths[i]
 	byKnown           map[string]bool      // the paths with values in the first records (outcome.byKnown)
 	in                []*groupAcc          // add's scratch: the groups a record counts in
