@@ -81,3 +81,33 @@ func ExamplePrediction_HasText() {
 	// h2 false
 	// {"supporting_facts":[["Paris",0]]}
 }
+
+// A bad line's error is a *record.Error, which says where it is; errors.Is finds what is wrong
+// with it, here a line over the maximum SetMaxLine set, which the Reader skips.
+func ExampleError() {
+	in := `{"schema":1,"id":"q1","question":"Who?","answers":["Ann"],"meta":{"note":"a long note"}}` + "\n" +
+		`{"schema":1,"id":"q2","question":"Where?","answers":["Rome"]}` + "\n"
+	r := record.NewReader(strings.NewReader(in), "run.jsonl")
+	r.SetMaxLine(64)
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		var bad *record.Error
+		if errors.As(err, &bad) {
+			fmt.Println(err)
+			fmt.Println(bad.File, bad.Line, bad.ID, errors.Is(err, record.ErrLineTooLong))
+			continue
+		}
+		if err != nil {
+			fmt.Println("fatal:", err)
+			return
+		}
+		fmt.Println(rec.ID)
+	}
+	// Output:
+	// run.jsonl:1 (id "q1"): line too long (more than 64 bytes)
+	// run.jsonl 1 q1 true
+	// q2
+}
