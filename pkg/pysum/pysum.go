@@ -2,11 +2,28 @@
 // use add them, so that a sum or a mean is the same float64 as theirs to the last bit.
 package pysum
 
-// Numpy adds a in the order numpy's add.reduce does over a contiguous float64 array (numpy
-// 1.24's pairwise summation: sequential below 8 elements, eight accumulators up to 128, halves
-// above), so that a sum or mean that numpy takes over such an array (LoCoMo's F1 over gold
-// parts, EvaLearn's mean over types of a one-position curve) is the same float64 to the last bit.
+// Numpy adds a in the order numpy's add.reduce does over a contiguous float64 array, so that a
+// sum or mean that numpy takes over such an array (LoCoMo's F1 over gold parts, EvaLearn's mean
+// over types of a one-position curve, np.trapz's trapezoids, a mean loss) is the same float64 to
+// the last bit. numpy 1.24 reduces the array in blocks of its buffer size, 8192 elements, from 0:
+// it adds each block's pairwise sum (sequential below 8 elements, eight accumulators up to 128,
+// halves above) to the running total, left to right. So the sum of -0s is 0, as numpy's is.
 func Numpy(a []float64) float64 {
+	res := 0.0
+	for len(a) > 0 {
+		k := min(len(a), numpyBlock)
+		res += pairwise(a[:k])
+		a = a[k:]
+	}
+	return res
+}
+
+// numpyBlock is numpy's NPY_BUFSIZE in elements: add.reduce hands its inner loop, and so the
+// pairwise summation, at most this many elements at a time.
+const numpyBlock = 8192
+
+// pairwise is numpy's pairwise_sum over one block.
+func pairwise(a []float64) float64 {
 	n := len(a)
 	switch {
 	case n < 8:
@@ -32,5 +49,5 @@ func Numpy(a []float64) float64 {
 	}
 	n2 := n / 2
 	n2 -= n2 % 8
-	return Numpy(a[:n2]) + Numpy(a[n2:])
+	return pairwise(a[:n2]) + pairwise(a[n2:])
 }

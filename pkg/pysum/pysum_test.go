@@ -1,6 +1,9 @@
 package pysum
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestNumpy(t *testing.T) {
 	// 0.1 added nine times sequentially differs from numpy's pairwise order.
@@ -45,6 +48,34 @@ func TestNumpy(t *testing.T) {
 		}
 		if got := Numpy(xs); got != tc.want {
 			t.Errorf("Numpy(1/3..1/%d) = %v, want %v", tc.n+2, got, tc.want)
+		}
+	}
+}
+
+// TestNumpyBlocks: numpy 1.24 sums an array longer than 8192 elements block by block, each block
+// pairwise, and starts from 0; halving the whole array instead differs in the last bits. The
+// wants are numpy 1.24.2's np.sum over [1/1, 1/2, …, 1/n] and over n copies of -0.0.
+func TestNumpyBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want float64
+	}{{8192, 9.58819004609531}, {8193, 9.588312101508468}, {10000, 9.787606036044384},
+		{20000, 10.480728217229329}, {100000, 12.090146129863433}} {
+		xs := make([]float64, tc.n)
+		for i := range xs {
+			xs[i] = 1 / float64(i+1)
+		}
+		if got := Numpy(xs); got != tc.want {
+			t.Errorf("Numpy(1/1..1/%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+	for _, n := range []int{3, 10, 200, 9000} {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = math.Copysign(0, -1)
+		}
+		if got := Numpy(xs); got != 0 || math.Signbit(got) {
+			t.Errorf("Numpy(%d × -0) = %v, want 0", n, got)
 		}
 	}
 }
