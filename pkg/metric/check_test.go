@@ -25,6 +25,13 @@ func TestSameLength(t *testing.T) {
 		{"CorpusBLEU", func() { CorpusBLEU([][]string{{"a"}}, nil, []float64{1}) }, "metric.CorpusBLEU: 1 hypotheses for 0 reference lists"},
 		{"Rank labels", func() { Rank([]string{"q", "q"}, []float64{1}, []float64{0.5, 0.2}, less) }, "metric.Rank: 1 labels for 2 queries"},
 		{"Rank scores", func() { Rank([]string{"q"}, []float64{1}, []float64{0.5, 0.2}, less) }, "metric.Rank: 2 scores for 1 queries"},
+		{"CountPairs short", func() { CountPairs([]float64{0.9, 0.4}, []float64{0.1}) }, "metric.CountPairs: 1 negative scores for 2 positive scores"},
+		{"CountPairs long", func() { CountPairs([]float64{0.9}, []float64{0.1, 0.6}) }, "metric.CountPairs: 2 negative scores for 1 positive scores"},
+		{"CountGroupPairs labels", func() { CountGroupPairs([]string{"q", "q"}, []float64{1}, []float64{0.5, 0.2}) },
+			"metric.CountGroupPairs: 1 labels for 2 groups"},
+		{"CountGroupPairs scores", func() { CountGroupPairs([]string{"q", "q"}, []float64{1, 0}, []float64{0.5}) },
+			"metric.CountGroupPairs: 1 scores for 2 groups"},
+		{"Perplexity", func() { Perplexity([]float64{12.5, 3}, []int{5}) }, "metric.Perplexity: 1 token counts for 2 losses"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {

@@ -6,8 +6,10 @@ type PairCounts struct {
 	Pairs, Right, Wrong, Ties int
 }
 
-// CountPairs compares pos[i] with neg[i] for every i.
+// CountPairs compares pos[i] with neg[i] for every i. It panics when pos and neg differ in
+// length.
 func CountPairs(pos, neg []float64) PairCounts {
+	sameLength("CountPairs", len(neg), "negative scores", len(pos), "positive scores")
 	var c PairCounts
 	for i := range pos {
 		c.add(pos[i], neg[i])
@@ -29,7 +31,10 @@ func (c *PairCounts) add(pos, neg float64) {
 
 // CountGroupPairs forms, inside each query group, a pair of every two records with different
 // labels (the larger label is the positive one) and counts them. Groups need not be adjacent.
+// It panics when groups, labels and scores differ in length.
 func CountGroupPairs(groups []string, labels, scores []float64) PairCounts {
+	sameLength("CountGroupPairs", len(labels), "labels", len(groups), "groups")
+	sameLength("CountGroupPairs", len(scores), "scores", len(groups), "groups")
 	members := map[string][]int{}
 	var order []string
 	for i, g := range groups {

@@ -17,8 +17,10 @@ type PerplexityReport struct {
 }
 
 // Perplexity computes perplexity from per-record summed negative log-likelihoods (nats) and
-// token counts.
+// token counts. With no records the float figures are NaN, as numpy's mean of nothing is. It
+// panics when loss and tokens differ in length.
 func Perplexity(loss []float64, tokens []int) PerplexityReport {
+	sameLength("Perplexity", len(tokens), "token counts", len(loss), "losses")
 	var r PerplexityReport
 	for _, t := range tokens {
 		r.WordCount += t
