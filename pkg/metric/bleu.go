@@ -14,6 +14,7 @@ var bleuWeights = [3][4]float64{{1, 0, 0, 0}, {0.5, 0.5, 0, 0}, {0.25, 0.25, 0.2
 // SmoothingFunction().method1: n-gram counts clipped by their largest count in any one reference,
 // the brevity penalty from the closest reference length (the shorter on ties), 0 when no unigram
 // matches, and otherwise exp of the exactly rounded sum (math.fsum) of the weighted log precisions.
+// It returns zeros when refs is empty (NLTK raises there).
 func BLEU(pred string, refs []string) BLEUScores {
 	if len(refs) == 0 {
 		return BLEUScores{}

@@ -24,9 +24,10 @@ const (
 // R = m/len(ref), fmean = P*R/(alpha*P+(1-alpha)*R) and the score is
 // (1 - gamma*(chunks/m)^beta) * fmean, 0 when m is 0.
 //
-// METEOR is safe for concurrent use. Each goroutine's pooled scratch remembers, for up to
-// 1<<15 words, their stems and WordNet synonyms, so scoring a dataset whose answers share
-// words gets faster after the first few hundred pairs; the scores never depend on it.
+// METEOR is safe for concurrent use. Each call borrows a pooled scratch, and a scratch
+// remembers, for up to 1<<15 words, their stems and WordNet synonyms, so scoring a dataset whose
+// answers share words gets faster after the first few hundred pairs; the scores never depend on
+// it. The first call with synonyms loads the embedded WordNet table (see PrepareMETEOR).
 func METEOR(pred string, refs []string, synonyms bool) float64 {
 	return meteor(pred, refs, synonyms, defaultMeteor)
 }

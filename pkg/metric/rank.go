@@ -22,8 +22,9 @@ type RankReport struct {
 
 // Rank ranks each query's records by score, descending, keeping input order on ties, and computes
 // reciprocal rank (relevant: label != 0) and average precision (relevant: int(label) != 0). less
-// orders query ids; queries with no relevant record score 0 and still count. It panics when
-// queries, labels and scores differ in length.
+// orders query ids and must not be nil (LabelOrder's Compare(a, b) < 0 is one); queries with no
+// relevant record score 0 and still count. It panics when queries, labels and scores differ in
+// length.
 func Rank(queries []string, labels, scores []float64, less func(a, b string) bool) RankReport {
 	sameLength("Rank", len(labels), "labels", len(queries), "queries")
 	sameLength("Rank", len(scores), "scores", len(queries), "queries")

@@ -11,9 +11,12 @@ type RougeScores struct{ R1, R2, RL float64 }
 
 // Rouge scores pred against refs as Google rouge-score 0.1.2's
 // RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=stem).score_multi(refs, pred) does:
-// each F-measure is the best over the references. Tokens are rouge-score's: runs of lowercase
-// ASCII letters and digits, every other character separating them, so non-ASCII characters
-// count for nothing themselves ("über" is the token "ber", and Chinese text has none).
+// each F-measure is the best over the references; no references score 0. Tokens are
+// rouge-score's: runs of ASCII letters and digits in the Python-lowercased text, every other
+// character separating them, so non-ASCII characters count for nothing themselves ("über" is the
+// token "ber", and Chinese text has none) but for the few that lower to ASCII ("İstanbul" gives
+// "i" and "stanbul", the Kelvin sign "k"). With stem, tokens longer than three characters are
+// Porter-stemmed (textnorm.RougeTokens gives the tokens).
 //
 // Note: tokens are mapped to per-call integer ids (words and stems memoised across calls, see
 // rougeVocab); unigram overlap is counted in an array indexed by id, bigram overlap by pairwise

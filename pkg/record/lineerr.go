@@ -22,6 +22,7 @@ type Error struct {
 	Record bool
 }
 
+// Error returns Place, a colon and what is wrong.
 func (e *Error) Error() string {
 	return e.Place() + ": " + e.Err.Error()
 }
@@ -43,6 +44,7 @@ func (e *Error) Place() string {
 	return b.String()
 }
 
+// Unwrap returns what is wrong, so that errors.Is finds ErrLineTooLong, ErrCutLine and the like.
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrLineTooLong is wrapped by the Error for a line longer than the Reader's maximum.
@@ -66,6 +68,7 @@ type UTF8Error struct {
 	Wide bool
 }
 
+// Error names the byte and its column and says how to convert the text.
 func (e *UTF8Error) Error() string {
 	at := fmt.Sprintf("column %d", e.Column)
 	if e.Within != "" {

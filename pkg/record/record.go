@@ -8,6 +8,13 @@
 // encoder would leave out, is written again as it came, so that passing a record through takes
 // no member away.
 //
+// A Reader reads records one line at a time in bounded memory (lines up to DefaultMaxLine, or
+// SetMaxLine's limit). A line it cannot take (no JSON, no record, not UTF-8, too long, cut short)
+// is a *Error naming its file, line and id, after which reading goes on with the next line; any
+// other error is the underlying reader's and ends the stream. A Writer buffers its lines and
+// keeps its first error: a record it refuses stops the stream, so check Write's error, or at
+// least Flush's. A Reader is for one goroutine; so is a Writer, but for FlushWhenIdle's flushes.
+//
 // Note: unknown fields are kept as json.RawMessage rather than decoded into map[string]any so that
 // numbers and strings survive byte for byte (a float64 round trip would change 1e400 or 0.10).
 package record

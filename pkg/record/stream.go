@@ -50,8 +50,8 @@ func (r *Reader) Line() int { return r.line }
 func (r *Reader) File() string { return r.file }
 
 // Read returns the next record. A malformed line (not a record, not JSON, not UTF-8, too long)
-// yields a *Error (the caller may report it and call Read again); the end of input yields io.EOF; any other error is fatal. Blank lines are
-// skipped.
+// yields a *Error (the caller may report it and call Read again); the end of input yields
+// io.EOF; any other error, the underlying reader's, is fatal. Blank lines are skipped.
 func (r *Reader) Read() (*Record, error) {
 	for {
 		line, err := r.readLine()

@@ -115,7 +115,8 @@ func (w *Writer) FlushWhenIdle() (stop func()) {
 	}
 }
 
-// Flush writes any buffered data and returns the first error seen.
+// Flush writes the buffered lines and returns nil, or the first error seen. Once a Writer has
+// kept an error it writes nothing more: the lines still buffered then are not written either.
 func (w *Writer) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
