@@ -81,7 +81,8 @@ func ExampleClassify() {
 	r := metric.Classify(yTrue, yPred, metric.PRFOptions{})
 	fmt.Printf("accuracy %.4f\n", r.Accuracy)
 	for i, l := range r.Labels {
-		fmt.Printf("%s P %.4f R %.4f F1 %.4f support %d\n", l, r.Precision[i], r.Recall[i], r.F1[i], r.Support[i])
+		fmt.Printf("%s P %.4f R %.4f F1 %.4f support %d\n",
+			l, r.Precision[i], r.Recall[i], r.F1[i], r.Support[i])
 	}
 	fmt.Printf("macro F1 %.4f weighted F1 %.4f\n", r.Macro.F1, r.Weighted.F1)
 	fmt.Println(r.CMLabels, r.Confusion)
@@ -122,7 +123,8 @@ func ExampleRank() {
 // Losses are per-record sums of negative log-likelihoods in nats.
 func ExamplePerplexity() {
 	r := metric.Perplexity([]float64{12.5, 30.25, 7.0}, []int{5, 12, 3})
-	fmt.Printf("%d tokens, %.4f nats a token, perplexity %.4f (%d)\n", r.WordCount, r.AveLoss, r.PPL, r.PPLInt)
+	fmt.Printf("%d tokens, %.4f nats a token, perplexity %.4f (%d)\n",
+		r.WordCount, r.AveLoss, r.PPL, r.PPLInt)
 	// Output: 20 tokens, 2.4875 nats a token, perplexity 12.0312 (12)
 }
 

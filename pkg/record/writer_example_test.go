@@ -11,7 +11,8 @@ import (
 // 64 kB buffer fills).
 func ExampleWriter() {
 	w := record.NewWriter(os.Stdout)
-	if err := w.Write(&record.Record{ID: "q1", Question: "Who?", Answers: []string{"Ann"}}); err != nil {
+	rec := &record.Record{ID: "q1", Question: "Who?", Answers: []string{"Ann"}}
+	if err := w.Write(rec); err != nil {
 		fmt.Println(err)
 	}
 	if err := w.Flush(); err != nil {
