@@ -139,7 +139,7 @@ func BenchmarkSummarize(b *testing.B) {
 	for k := range names {
 		names[k] = fmt.Sprintf("m%d", k)
 	}
-	a := newAggregator(names, false, true, nil)
+	a := newAggregator(names, false, keepValues, nil)
 	for i := range benchRecords {
 		vals := make([]float64, len(names))
 		for k := range vals {

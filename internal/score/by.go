@@ -15,8 +15,8 @@ import (
 
 // The summary is broken down by record type; --by PATH adds a breakdown by the value of another
 // field (meta.level, prediction.model, dataset, …): one group per distinct value, summarised as a
-// type's group is. A worker reads the values from the line; the aggregator keeps each record's
-// metric values once more per breakdown.
+// type's group is. A worker reads the values from the line; the aggregator keeps each group's
+// running figures, and, for the intervals, each record's metric values once more per breakdown.
 
 // byFields are the --by paths, in the order given, without repeats.
 type byFields []fieldPath
@@ -148,7 +148,7 @@ func (a *aggregator) breakdowns(reps int, seed uint64, s *Summary) {
 		bd := &Breakdown{Groups: map[string]*Group{}, Without: b.without}
 		for _, v := range slices.Sorted(maps.Keys(b.groups)) {
 			g := b.groups[v]
-			bd.Groups[v] = a.group(p.String()+" "+v, p.String()+" "+cell.Value(v), g.records, g.failed, g.vals, nil, reps, seed, false, s)
+			bd.Groups[v] = a.group(p.String()+" "+v, p.String()+" "+cell.Value(v), g.records, g.failed, g.cols, reps, seed, false, s)
 		}
 		s.By[p.String()] = bd
 	}

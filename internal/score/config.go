@@ -298,6 +298,18 @@ func (cfg *config) parseSummary(c *cli.Context) error {
 	return nil
 }
 
+// keeping is what the aggregator keeps for the summary: nothing without one, the values only for
+// its intervals.
+func (cfg *config) keeping() keeping {
+	switch {
+	case cfg.summary == "":
+		return keepCounts
+	case cfg.reps == 0:
+		return keepFigures
+	}
+	return keepValues
+}
+
 // intervalFlags shape the summary's confidence intervals, and nothing else.
 var intervalFlags = []string{"bootstrap", "level", "seed"}
 

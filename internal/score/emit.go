@@ -41,7 +41,7 @@ func newEmitter(ctx context.Context, cfg *config, stdout, stderr io.Writer, mism
 	sc := newScorer(cfg.sel, cfg.judge)
 	sc.missingAsZero = cfg.missingAsZero
 	e := &emitter{ctx: ctx, cfg: cfg, sc: sc, stderr: stderr,
-		agg:    newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.summary != "", cfg.by),
+		agg:    newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.keeping(), cfg.by),
 		corpus: newCorpusAcc(cfg.corpus, cfg.by)}
 	e.agg.byFrom = cfg.byFrom
 	records := stdout

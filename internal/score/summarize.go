@@ -138,10 +138,10 @@ type LongMemEval struct {
 func (a *aggregator) summarize(reps int, seed uint64, level float64, badLines int, corpus *corpusAcc) *Summary {
 	s := a.counts(reps, seed, level, badLines)
 	overall := a.byTypes(reps, seed, s)
-	// The overall columns hold the records type by type; their means take the sums made in
-	// input order, as Python's sum adds a benchmark's records, so that they are its figures to
-	// the last bit whatever the records' types.
-	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, a.sums, reps, seed, true, s)
+	// The overall columns' values are the type groups', type by type; their means take the sums
+	// made in input order, as Python's sum adds a benchmark's records, so that they are its
+	// figures to the last bit whatever the records' types.
+	s.Overall = a.group("overall", "overall", a.records, a.failed, overall, reps, seed, true, s)
 	a.breakdowns(reps, seed, s)
 	s.LoCoMo = a.locomoSummary()
 	s.LongMemEval = a.lmeSummary(s)
@@ -178,22 +178,20 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 }
 
 // byTypes fills s's groups by record type, types sorted, and counts the records without a type
-// when others have one. It returns the overall columns: every type's values, type by type.
-func (a *aggregator) byTypes(reps int, seed uint64, s *Summary) [][]float64 {
-	types := make([]string, 0, len(a.groups))
-	for t := range a.groups {
-		types = append(types, t)
-	}
-	slices.Sort(types)
-	overall := make([][]float64, len(a.names))
-	if len(types) == 1 {
-		overall = a.groups[types[0]].vals // one group: no copy
-	}
+// when others have one. It returns the overall columns: their running figures, and with kept
+// values every type's values, type by type.
+func (a *aggregator) byTypes(reps int, seed uint64, s *Summary) []column {
+	types := slices.Sorted(maps.Keys(a.groups))
+	overall := slices.Clone(a.overall)
 	for _, t := range types {
 		g := a.groups[t]
-		for k := range a.names {
-			if len(types) > 1 {
-				overall[k] = append(overall[k], g.vals[k]...)
+		if a.keep == keepValues {
+			for k := range overall {
+				if len(types) == 1 {
+					overall[k].vals = g.cols[k].vals // one group: no copy
+				} else {
+					overall[k].vals = append(overall[k].vals, g.cols[k].vals...)
+				}
 			}
 		}
 		if t == "" {
@@ -202,7 +200,7 @@ func (a *aggregator) byTypes(reps int, seed uint64, s *Summary) [][]float64 {
 		if s.ByType == nil {
 			s.ByType = map[string]*Group{}
 		}
-		s.ByType[t] = a.group("type "+t, "type "+cell.Value(t), g.records, g.failed, g.vals, nil, reps, seed, false, s)
+		s.ByType[t] = a.group("type "+t, "type "+cell.Value(t), g.records, g.failed, g.cols, reps, seed, false, s)
 	}
 	if g := a.groups[""]; g != nil && s.ByType != nil {
 		s.WithoutType = g.records
@@ -223,35 +221,28 @@ func (s *Summary) degenerateWarnings() {
 }
 
 // group summarises one set of columns. With all, every selected metric is listed, even with no
-// values; otherwise only those with values. sums[k], when sums is not nil, is the sum of cols[k]
-// in the order its mean is to be taken in (else the column's own). label seeds the intervals;
-// shown names the group in warnings (its value as cell.Value writes it).
-func (a *aggregator) group(label, shown string, records, failed int, cols [][]float64, sums []float64, reps int, seed uint64, all bool, s *Summary) *Group {
+// values; otherwise only those with values. label seeds the intervals; shown names the group in
+// warnings (its value as cell.Value writes it).
+func (a *aggregator) group(label, shown string, records, failed int, cols []column, reps int, seed uint64, all bool, s *Summary) *Group {
 	g := &Group{Records: records, Errors: failed, Metrics: map[string]*Stat{}}
 	// Columns of equal length share one resample (see stats.BootstrapMeans).
 	byLen := map[int][]int{}
 	for k, c := range cols {
-		if len(c) > 0 || all {
-			byLen[len(c)] = append(byLen[len(c)], k)
+		if c.n > 0 || all {
+			byLen[c.n] = append(byLen[c.n], k)
 		}
 	}
 	var flat []flatMetric // metrics whose values are all equal
 	for n, ks := range byLen {
-		sub := make([][]float64, len(ks))
-		for i, k := range ks {
-			sub[i] = cols[k]
-		}
-		ivs := bootstrapColumns(seed^hashOf(label, n), sub, reps, s.Level)
+		ivs := a.intervals(seed^hashOf(label, n), cols, ks, reps, s.Level)
 		for i, k := range ks {
 			st := &Stat{Count: n}
-			if n > 0 && sums != nil {
-				st.Mean = ptr(meanOfSum(sums[k], cols[k]))
-			} else if n > 0 {
-				st.Mean = ptr(mean(cols[k]))
+			if n > 0 {
+				st.Mean = ptr(cols[k].mean())
 			}
-			if !math.IsNaN(ivs[i].Lo) {
+			if ivs != nil && !math.IsNaN(ivs[i].Lo) {
 				st.CI = &[2]float64{ivs[i].Lo, ivs[i].Hi}
-				if n > 1 && allEqual(cols[k]) { // the bounds are that value
+				if n > 1 && allEqual(cols[k].vals) { // the bounds are that value
 					flat = append(flat, flatMetric{a.names[k], n})
 				}
 			}
@@ -262,6 +253,19 @@ func (a *aggregator) group(label, shown string, records, failed int, cols [][]fl
 		s.degenerate = append(s.degenerate, degenerate(shown, flat))
 	}
 	return g
+}
+
+// intervals returns the bootstrap intervals of the columns ks of cols, all of one length, from
+// seed; nil when no values are kept, as without intervals (--bootstrap 0).
+func (a *aggregator) intervals(seed uint64, cols []column, ks []int, reps int, level float64) []stats.Interval {
+	if a.keep != keepValues {
+		return nil
+	}
+	sub := make([][]float64, len(ks))
+	for i, k := range ks {
+		sub[i] = cols[k].vals
+	}
+	return bootstrapColumns(seed, sub, reps, level)
 }
 
 // allEqual reports whether every value of xs is the first.

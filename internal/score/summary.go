@@ -5,20 +5,25 @@ import (
 	"slices"
 
 	"github.com/qapipe/qapipe/internal/repeat"
+	"github.com/qapipe/qapipe/internal/stats"
 )
 
 // aggregator collects what the summary needs, one outcome at a time.
 //
-// Memory: without a summary only counts are kept. With one, the bootstrap resamples per-record
-// values, so the aggregator keeps one float64 per record per selected metric that applies to it:
-// 8 bytes × records × metrics, held once, in the record's type group (1M records × 20 metrics =
-// 160 MB). When the summary is computed the overall columns are assembled from the type groups,
-// so with more than one type the peak is twice that. Each record's id hash is held in a set, 11
-// to 21 bytes (repeat.IDs; repeated ids). Everything else is counts and sums.
+// Memory: without a summary only counts are kept. With one, each group (overall, each type, each
+// --by value) keeps each metric's running figures, a column: count, sum, least and greatest value
+// (what a mean needs). With intervals (--bootstrap above 0) the bootstrap resamples per-record
+// values, so the columns also keep one float64 per record per selected metric that applies to it:
+// 8 bytes × records × metrics, held once in the record's type group and once more in its group of
+// each --by field (1M records × 20 metrics = 160 MB). When the summary is computed the overall
+// columns' values are assembled from the type groups, so with more than one type the peak is
+// twice that. Without intervals (--bootstrap 0) no value is kept, and the memory does not grow
+// with the records but for the set of their id hashes, 11 to 21 bytes a record (repeat.IDs;
+// repeated ids).
 type aggregator struct {
 	names             []string
 	errorsAsZero      bool
-	keep              bool       // keep the values, for a summary
+	keep              keeping
 	ids               repeat.IDs // the records' ids, for a summary (repeated ids)
 	records           int
 	failed            int
@@ -34,7 +39,7 @@ type aggregator struct {
 	missingIn         []bool               // missingIn[k]: names[k] counted one of them as 0
 	metricErrors      int                  // records with a corpus-metric problem or a failed embedding call
 	groups            map[string]*groupAcc // by record type; "" for records without one
-	sums              []float64            // sums[k]: the values of names[k] summed in input order, for overall's mean
+	overall           []column             // overall[k]: names[k]'s figures over all records, summed in input order; no values
 	locomo            map[int]*meanAcc     // locomo_f1 by LoCoMo category
 	locomoF1          meanAcc              // locomo_f1 over all categories, summed in input order
 	lme               map[string]*meanAcc  // LongMemEval judge_score by type
@@ -51,9 +56,18 @@ type aggregator struct {
 	in                []*groupAcc          // add's scratch: the groups a record counts in
 }
 
+// keeping is what an aggregator keeps beside the run's counts.
+type keeping int
+
+const (
+	keepCounts  keeping = iota // no summary: the counts alone
+	keepFigures                // a summary without intervals: each group's columns' running figures
+	keepValues                 // a summary with intervals: the columns' values too, for the bootstrap
+)
+
 type groupAcc struct {
 	records, failed int
-	vals            [][]float64 // vals[k]: values of names[k]
+	cols            []column // cols[k]: the values of names[k]
 }
 
 // meanAcc is a running mean. Beside the sum it keeps the sum of the values divided by 2⁶⁴, which
@@ -80,11 +94,53 @@ func (m meanAcc) mean() *float64 {
 	return &v
 }
 
-// newAggregator returns an aggregator of the values of names; keep says whether a summary is
-// wanted: without one only the counts are kept, so memory does not grow with the input. by names
-// the fields of the summary's further breakdowns (--by).
-func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggregator {
-	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{}, sums: make([]float64, len(names)),
+// column is one metric's values in one group: their count, their sum in the order they came, and
+// their least and greatest (the mean's bounds), which are all the mean needs; and, when kept, the
+// values themselves, which the bootstrap resamples. Beside the sum it keeps, as meanAcc does,
+// the sum of the values scaled by 2⁻⁶⁴, for a mean where the sum overflows and no values are kept.
+type column struct {
+	n           int
+	sum, scaled float64
+	lo, hi      float64
+	vals        []float64 // nil unless kept
+}
+
+// add adds v, and appends it to the values with keep.
+func (c *column) add(v float64, keep bool) {
+	if c.n == 0 {
+		c.lo, c.hi = v, v
+	}
+	// min and max order -0 below 0, as slices.Min and slices.Max over the values do.
+	c.lo, c.hi = min(c.lo, v), max(c.hi, v)
+	c.n++
+	c.sum += v
+	c.scaled += float64(v * 0x1p-64) // the conversion keeps the product from fusing into the sum
+	if keep {
+		c.vals = append(c.vals, v)
+	}
+}
+
+// mean is the column's mean (at least one value): mean's, from its sum. Where that sum overflows
+// (values near the largest float), mean divides each value by the count before summing them;
+// without the values the scaled sum stands in, and the figure can differ from mean's in its last
+// bits (the one case where a summary without intervals can differ from one with).
+func (c *column) mean() float64 {
+	if c.vals != nil {
+		return meanOfSum(c.sum, c.vals)
+	}
+	n := float64(c.n)
+	m := c.sum / n
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		m = c.scaled / n * 0x1p64 // infinite if it rounds above the largest float: the clamp brings it back
+	}
+	return stats.Clamp(m, c.lo, c.hi)
+}
+
+// newAggregator returns an aggregator of the values of names; keep says what a summary needs, if
+// one is wanted: only with intervals do the kept values grow with the input. by names the fields
+// of the summary's further breakdowns (--by).
+func newAggregator(names []string, errorsAsZero bool, keep keeping, by byFields) *aggregator {
+	a := &aggregator{names: names, errorsAsZero: errorsAsZero, keep: keep, groups: map[string]*groupAcc{}, overall: make([]column, len(names)),
 		locomo: map[int]*meanAcc{}, lme: map[string]*meanAcc{}, locomoJudge: map[int]*meanAcc{}, locomoConvAt: map[string]*convAcc{}, byPaths: by, byKnown: map[string]bool{}}
 	for range by {
 		a.by = append(a.by, byAcc{groups: map[string]*groupAcc{}})
@@ -96,7 +152,7 @@ func newAggregator(names []string, errorsAsZero, keep bool, by byFields) *aggreg
 func (a *aggregator) groupIn(groups map[string]*groupAcc, key string) *groupAcc {
 	g := groups[key]
 	if g == nil {
-		g = &groupAcc{vals: make([][]float64, len(a.names))}
+		g = &groupAcc{cols: make([]column, len(a.names))}
 		groups[key] = g
 	}
 	return g
@@ -107,9 +163,10 @@ func (a *aggregator) groupIn(groups map[string]*groupAcc, key string) *groupAcc 
 //
 // Note: the hashes were appended to a slice and the repeats counted by sorting it at the end,
 // which knew how many there were but not which came first; the set finds each as it comes, in
-// about as much memory (repeat.IDs, unbounded here: the summary keeps a value per record anyway).
+// about as much memory (repeat.IDs, unbounded here: the one thing a summary without intervals
+// keeps per record).
 func (a *aggregator) addID(id, file string, line int) {
-	if a.keep {
+	if a.keep != keepCounts {
 		a.ids.Add(id, file, line)
 	}
 }
@@ -155,7 +212,7 @@ func (a *aggregator) add(o outcome) {
 // scratch the next record reuses.
 func (a *aggregator) groupsOf(o *outcome) []*groupAcc {
 	in := a.in[:0] // its type's group, and its value's group of each breakdown
-	if a.keep {
+	if a.keep != keepCounts {
 		in = append(in, a.groupIn(a.groups, o.typ))
 		for _, p := range o.byKnown {
 			a.byKnown[p] = true
@@ -175,7 +232,7 @@ func (a *aggregator) groupsOf(o *outcome) []*groupAcc {
 	return in
 }
 
-// addValues adds o's metric values to the groups in, the sums and the benchmark accumulators, a
+// addValues adds o's metric values to the groups in, the overall columns and the benchmark accumulators, a
 // missing prediction's NaN as 0 where --missing-as-zero asks; it reports whether any value counted.
 func (a *aggregator) addValues(o *outcome, in []*groupAcc) bool {
 	any := false
@@ -194,9 +251,9 @@ func (a *aggregator) addValues(o *outcome, in []*groupAcc) bool {
 			break // counted as scored; its values are kept for a summary only
 		}
 		for _, g := range in {
-			g.vals[k] = append(g.vals[k], v)
+			g.cols[k].add(v, a.keep == keepValues)
 		}
-		a.sums[k] += v
+		a.overall[k].add(v, false) // its values are the type groups', assembled when summarised
 		a.addBenchmark(o, a.names[k], v)
 	}
 	return any

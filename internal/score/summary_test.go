@@ -18,7 +18,7 @@ func outcomeOf(typ string, failed bool, vals ...float64) outcome {
 
 func TestAggregatorMeans(t *testing.T) {
 	nan := math.NaN()
-	a := newAggregator([]string{"em", "f1"}, false, true, nil)
+	a := newAggregator([]string{"em", "f1"}, false, keepValues, nil)
 	a.add(outcomeOf("x", false, 1, 0.5))
 	a.add(outcomeOf("x", false, 0, 0.25))
 	a.add(outcomeOf("y", false, nan, 1))
@@ -62,7 +62,7 @@ func TestAggregatorMeans(t *testing.T) {
 // adds a benchmark's records, not type by type, in which order 0.1+0.7+0.3+0.1 is 1.2, not
 // 1.2000000000000002.
 func TestOverallMeanInputOrder(t *testing.T) {
-	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 	for i, v := range []float64{0.1, 0.3, 0.7, 0.1} {
 		a.add(outcomeOf([]string{"a", "b"}[i%2], false, v))
 	}
@@ -92,7 +92,7 @@ func TestSummaryCountsAddUp(t *testing.T) {
 		outcomeOf("y", true, nan),  // failed, read by no metric
 	}
 	for _, zero := range []bool{false, true} {
-		a := newAggregator([]string{"f1"}, zero, true, nil)
+		a := newAggregator([]string{"f1"}, zero, keepValues, nil)
 		for _, o := range outcomes {
 			a.add(o)
 		}
@@ -109,7 +109,7 @@ func TestSummaryCountsAddUp(t *testing.T) {
 }
 
 func TestAggregatorErrorsAsZero(t *testing.T) {
-	a := newAggregator([]string{"f1"}, true, true, nil)
+	a := newAggregator([]string{"f1"}, true, keepValues, nil)
 	a.add(outcomeOf("x", false, 1))
 	a.add(outcomeOf("x", true, 0))
 	s := a.summarize(0, 1, 0.95, 0, nil)
@@ -126,7 +126,7 @@ func TestAggregatorErrorsAsZero(t *testing.T) {
 }
 
 func TestLongMemEvalAggregates(t *testing.T) {
-	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 	add := func(typ string, abs bool, v float64) {
 		a.add(outcome{typ: typ, dataset: "longmemeval", abstention: abs, vals: []float64{v}})
 	}
@@ -179,7 +179,7 @@ func TestLongMemEvalTaskAveraged(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for range 20 { // map order varies from run to run
-				a := newAggregator([]string{"judge_score"}, false, true, nil)
+				a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 				for _, c := range tt.counts {
 					for i := range c.n {
 						v := 0.0
@@ -201,7 +201,7 @@ func TestLongMemEvalTaskAveraged(t *testing.T) {
 // benchmark's six question types whenever one is missing, five included, and not with all six.
 func TestLongMemEvalTaskCountWarning(t *testing.T) {
 	for types := 4; types <= 6; types++ {
-		a := newAggregator([]string{"judge_score"}, false, true, nil)
+		a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 		for _, typ := range record.LongMemEvalTypes[:types] {
 			a.add(outcome{typ: typ, dataset: "longmemeval", vals: []float64{1}})
 		}
@@ -274,7 +274,7 @@ func TestDegenerateWarning(t *testing.T) {
 // summary failed to write), and those of equal values are that value, with the warning that the
 // interval is degenerate.
 func TestAggregatorExtremeValues(t *testing.T) {
-	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 	for range 3 {
 		a.add(outcome{typ: "single-session-user", dataset: "longmemeval", vals: []float64{1.7e308}})
 	}
@@ -304,7 +304,7 @@ func TestAggregatorExtremeValues(t *testing.T) {
 		t.Errorf("write json: %v", err)
 	}
 
-	a = newAggregator([]string{"judge_score"}, false, true, nil)
+	a = newAggregator([]string{"judge_score"}, false, keepValues, nil)
 	for range 37 {
 		a.add(outcomeOf("", false, 0.1))
 	}
@@ -405,7 +405,7 @@ func TestFewResamplesWarning(t *testing.T) {
 		{0, 0.95, 3, ""},
 		{10, 0.95, 0, ""},
 	} {
-		a := newAggregator([]string{"em"}, false, true, nil)
+		a := newAggregator([]string{"em"}, false, keepValues, nil)
 		for i := range tc.records {
 			a.add(outcomeOf("", false, float64(i%2)))
 		}
@@ -440,7 +440,7 @@ func TestRepeatedIDs(t *testing.T) {
 		{"file twice", []rec{{"a", "x", 1}, {"b", "x", 2}, {"a", "x", 1}, {"b", "x", 2}}, 2, `x:1 (id "a")`},
 		{"later first", []rec{{"a", "x", 1}, {"b", "x", 2}, {"b", "y", 1}, {"a", "y", 2}, {"a", "y", 3}}, 3, `y:1 (id "b")`},
 	} {
-		a := newAggregator([]string{"em"}, false, true, nil)
+		a := newAggregator([]string{"em"}, false, keepValues, nil)
 		for _, r := range tc.recs {
 			a.add(outcomeOf("", false, 1))
 			a.addID(r.id, r.file, r.line)
@@ -479,7 +479,7 @@ func TestLoCoMoConversation(t *testing.T) {
 // to -0, printed -0.
 func TestNegativeZeroMean(t *testing.T) {
 	negZero := math.Copysign(0, -1)
-	a := newAggregator([]string{"judge_score"}, false, true, nil)
+	a := newAggregator([]string{"judge_score"}, false, keepValues, nil)
 	for _, typ := range []string{"multi-session", "knowledge-update", "multi-session"} {
 		a.add(outcome{typ: typ, dataset: "longmemeval", vals: []float64{negZero}})
 	}
