@@ -4,8 +4,8 @@
 //
 // Records stream through a bounded, ordered, concurrent map: workers decode the fields the metrics
 // read, score, and splice the scores member into the input line, leaving every other byte as it
-// was. The summary keeps per-group accumulators and one float64 per record and metric for the
-// bootstrap, never the records.
+// was. The summary keeps per-group accumulators and, for its bootstrap intervals (none with
+// --bootstrap 0), one float64 per record and metric, never the records.
 //
 // Corpus metrics (accuracy, precision/recall/F1, AUC, Pn, MRR/MAP, chunk F1, perplexity, corpus
 // BLEU) are functions of the whole set, so they are summary-only: a worker extracts each record's
