@@ -19,7 +19,8 @@ import (
 //
 // Memory: per record the accumulator keeps the gold and predicted labels, the group id and one
 // float64 score (records taking part in a label metric), a float64 loss and an int token count
-// (perplexity); chunk and corpus BLEU counts are summed as records arrive.
+// (perplexity); chunk and corpus BLEU counts are summed as records arrive, and kept per record
+// for the intervals as well (3 ints of chunk counts, 15 of BLEU counts at four n-gram orders).
 
 // corpusMetric is one line of the corpus part of --help.
 type corpusMetric struct {

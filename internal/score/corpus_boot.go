@@ -116,14 +116,36 @@ func (a *corpusGroup) perplexityStat() corpusStat {
 }
 
 // bleuStat resamples the records with their BLEU n-gram counts, for corpus_bleu and
-// gen_eval_bleu (NaN where genEval gives none).
+// gen_eval_bleu (NaN where genEval gives none). A resample's counts are each record's times the
+// number of its draws, summed in record order: integer sums, the same as merging the draws one by
+// one, but read in order.
+//
+// Note: merging the draws read each drawn record's counts, four allocations of their own then, at
+// random, a cache miss or more a draw once they outgrew the caches: a draw took 24 ns at 10k
+// records, 115 at 100k and 323 at 1M, against 14, 16 and 20 now (BenchmarkBLEUBootstrap).
 func (a *corpusGroup) bleuStat() corpusStat {
-	sum := metric.NewBLEUCounts(len(a.cfg.bleuWeights))
-	return corpusStat{names: []string{"corpus_bleu", "gen_eval_bleu"}, n: len(a.bleus), stat: func(idx []int, out []float64) {
-		*sum = *metric.NewBLEUCounts(len(a.cfg.bleuWeights))
+	orders := len(a.cfg.bleuWeights)
+	w := bleuWidth(orders)
+	n := len(a.bleus) / w
+	drawn, sums := make([]int, n), make([]int, w)
+	sum := metric.NewBLEUCounts(orders)
+	return corpusStat{names: []string{"corpus_bleu", "gen_eval_bleu"}, n: n, stat: func(idx []int, out []float64) {
 		for _, i := range idx {
-			sum.Merge(a.bleus[i])
+			drawn[i]++
 		}
+		clear(sums)
+		for i, d := range drawn {
+			if d > 0 {
+				for j, v := range a.bleus[i*w : (i+1)*w] {
+					sums[j] += d * v
+				}
+				drawn[i] = 0
+			}
+		}
+		copy(sum.Numerators, sums[:orders])
+		copy(sum.Denominators, sums[orders:2*orders])
+		copy(sum.PossibleMatches, sums[2*orders:3*orders])
+		sum.HypLen, sum.RefLen, sum.ShortestRefLen = sums[3*orders], sums[3*orders+1], sums[3*orders+2]
 		out[0], out[1] = corpusBLEU(sum, a.cfg.bleuWeights, len(idx)).BLEU, math.NaN()
 		if g := genEval(sum, a.cfg.bleuWeights); g != nil {
 			out[1] = g.BLEU

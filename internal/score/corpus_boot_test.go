@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/stats"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -140,4 +141,65 @@ func resampledValues(cfg *corpusConfig, g *corpusGroup, facts []corpusFacts, fam
 		}
 	}
 	return out
+}
+
+// TestBLEUStatMergesDraws: the BLEU resample's figures are those of its draws' counts merged one by
+// one, to the bit, with records drawn several times, once and not at all, for each number of
+// n-gram orders.
+func TestBLEUStatMergesDraws(t *testing.T) {
+	for _, weights := range [][]float64{{1}, {0.5, 0.5}, {0.25, 0.25, 0.25, 0.25}, {0.1, 0.2, 0.3, 0.4}} {
+		rng := rand.New(rand.NewPCG(3, uint64(len(weights))))
+		cfg := &corpusConfig{want: corpusNames(), average: "macro", bleuWeights: weights}
+		g, facts := randomCorpusGroup(rng, cfg, 50)
+		f := g.bleuStat()
+		for trial := range 20 {
+			idx := make([]int, 1+rng.IntN(2*f.n))
+			for i := range idx {
+				idx[i] = rng.IntN(1 + trial%f.n) // small draws repeat records
+			}
+			sum := metric.NewBLEUCounts(len(weights))
+			for _, i := range idx {
+				sum.Merge(facts[i].bleu)
+			}
+			want := []float64{corpusBLEU(sum, weights, len(idx)).BLEU, math.NaN()}
+			if ge := genEval(sum, weights); ge != nil {
+				want[1] = ge.BLEU
+			}
+			got := make([]float64, 2)
+			f.stat(idx, got)
+			for k := range got {
+				if math.Float64bits(got[k]) != math.Float64bits(want[k]) {
+					t.Errorf("weights %v, draws %v: %s = %v, want %v (the draws merged)", weights, idx, f.names[k], got[k], want[k])
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkBLEUBootstrap times corpus_bleu's and gen_eval_bleu's resamples at three sizes, with a
+// metric of nanoseconds per record drawn, which stays flat where the cost grows linearly.
+func BenchmarkBLEUBootstrap(b *testing.B) {
+	const reps = 100
+	for _, n := range []int{10_000, 100_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, uint64(n)))
+			g := newCorpusGroup(&corpusConfig{bleuWeights: []float64{0.25, 0.25, 0.25, 0.25}})
+			for range n {
+				c := metric.NewBLEUCounts(4)
+				for k := range 4 {
+					c.Denominators[k] = 1 + rng.IntN(9)
+					c.Numerators[k] = rng.IntN(c.Denominators[k] + 1)
+					c.PossibleMatches[k] = c.Denominators[k]
+				}
+				c.HypLen, c.RefLen, c.ShortestRefLen = 1+rng.IntN(12), 1+rng.IntN(12), 1+rng.IntN(12)
+				g.add(corpusFacts{bleu: c})
+			}
+			f := g.bleuStat()
+			b.ReportAllocs()
+			for b.Loop() {
+				stats.BootstrapVec(stats.NewRand(1), f.n, reps, len(f.names), 0.95, f.stat)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n*reps), "ns/draw")
+		})
+	}
 }

@@ -20,10 +20,15 @@ type corpusGroup struct {
 	bleuN         int
 	chunkPerType  map[string]metric.ChunkCounts
 	chunkTotalCnt metric.ChunkCounts
-	// Each record's chunk and BLEU counts, resampled for the intervals.
+	// Each record's chunk and BLEU counts, resampled for the intervals; a record's BLEU counts are
+	// bleuWidth ints of bleus, in one slice for the resamples to read in order (bleuStat).
 	chunks []metric.ChunkCounts
-	bleus  []*metric.BLEUCounts
+	bleus  []int
 }
+
+// bleuWidth is how many ints a record's BLEU counts of orders n-gram orders take in
+// corpusGroup.bleus: its numerators, denominators and possible matches, then its three lengths.
+func bleuWidth(orders int) int { return 3*orders + 3 }
 
 func newCorpusGroup(cfg *corpusConfig) *corpusGroup {
 	return &corpusGroup{cfg: cfg, chunkPerType: map[string]metric.ChunkCounts{}}
@@ -56,7 +61,8 @@ func (a *corpusGroup) add(f corpusFacts) {
 		}
 		a.bleu.Merge(f.bleu)
 		a.bleuN++
-		a.bleus = append(a.bleus, f.bleu)
+		a.bleus = append(append(append(a.bleus, f.bleu.Numerators...), f.bleu.Denominators...), f.bleu.PossibleMatches...)
+		a.bleus = append(a.bleus, f.bleu.HypLen, f.bleu.RefLen, f.bleu.ShortestRefLen)
 	}
 }
 
