@@ -52,7 +52,7 @@ func TestColumnMean(t *testing.T) {
 	}
 }
 
-// TestColumnMeanOverflow documents the one case where a column without its values can have
+// TestColumnMeanOverflow documents the one case where a column, kept values or not, can have
 // another mean than mean of the values: their sum overflows (values near the largest float, which
 // only judge scores reach) and their count is no power of two. mean then adds each value divided
 // by the count, rounding once a value, and the column divides the sum of the values scaled by

@@ -120,14 +120,12 @@ func (c *column) add(v float64, keep bool) {
 	}
 }
 
-// mean is the column's mean (at least one value): mean's, from its sum. Where that sum overflows
-// (values near the largest float), mean divides each value by the count before summing them;
-// without the values the scaled sum stands in, and the figure can differ from mean's in its last
-// bits (the one case where a summary without intervals can differ from one with).
+// mean is the column's mean (at least one value): mean's, from its sum, whether or not the values
+// are kept, so that a summary with intervals and one without have the same means to the bit.
+// Where the sum overflows (values near the largest float, which only judge scores reach), the
+// scaled sum stands in, divided by the count once, where mean divides each value by the count
+// before summing them: the two can differ in the last bits (TestColumnMeanOverflow).
 func (c *column) mean() float64 {
-	if c.vals != nil {
-		return meanOfSum(c.sum, c.vals)
-	}
 	n := float64(c.n)
 	m := c.sum / n
 	if math.IsInf(m, 0) || math.IsNaN(m) {
