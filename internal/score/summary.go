@@ -97,7 +97,7 @@ func (m meanAcc) mean() *float64 {
 // column is one metric's values in one group: their count, their sum in the order they came, and
 // their least and greatest (the mean's bounds), which are all the mean needs; and, when kept, the
 // values themselves, which the bootstrap resamples. Beside the sum it keeps, as meanAcc does,
-// the sum of the values scaled by 2⁻⁶⁴, for a mean where the sum overflows and no values are kept.
+// the sum of the values scaled by 2⁻⁶⁴, for a mean where the sum overflows.
 type column struct {
 	n           int
 	sum, scaled float64
