@@ -17,3 +17,13 @@ func ExampleNumpy() {
 	fmt.Println(pysum.Numpy(a), loop)
 	// Output: 8 0
 }
+
+// An Adder sums a stream without holding it: its sum is Numpy's over the values it was given.
+func ExampleAdder() {
+	var a pysum.Adder
+	for _, x := range []float64{1e16, 1, 1, 1, 1, 1, 1, 1, 1, -1e16} {
+		a.Add(x)
+	}
+	fmt.Println(a.Sum())
+	// Output: 8
+}

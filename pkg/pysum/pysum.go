@@ -2,7 +2,8 @@
 // use add them, so that a sum or a mean is the same float64 as theirs to the last bit: Numpy is
 // numpy 1.24's add.reduce (np.sum, np.mean, np.trapz), checked against numpy 1.24.2. A loop from
 // the left differs from it in the last bits on some inputs, which a score printed to 17 digits or
-// compared for equality shows.
+// compared for equality shows. An Adder takes Numpy's sum of values given one at a time, holding
+// one block of them, not all.
 package pysum
 
 // Numpy adds a in the order numpy's add.reduce does over a contiguous float64 array, so that a
@@ -53,4 +54,29 @@ func pairwise(a []float64) float64 {
 	n2 := n / 2
 	n2 -= n2 % 8
 	return pairwise(a[:n2]) + pairwise(a[n2:])
+}
+
+// Adder adds values one at a time to the sum Numpy takes of them all, to the bit, keeping at
+// most one of numpy's blocks (8192 values, 64 kB) rather than every value: each full block's
+// pairwise sum is added to the running total as Numpy adds it. The zero Adder is empty.
+type Adder struct {
+	total float64   // the sum of the full blocks, in Numpy's order
+	block []float64 // the values of the block being filled
+}
+
+// Add adds x after the values already added.
+func (a *Adder) Add(x float64) {
+	a.block = append(a.block, x)
+	if len(a.block) == numpyBlock {
+		a.total += pairwise(a.block)
+		a.block = a.block[:0]
+	}
+}
+
+// Sum returns the sum of the values added so far: Numpy of them, in the order added.
+func (a *Adder) Sum() float64 {
+	if len(a.block) == 0 {
+		return a.total
+	}
+	return a.total + pairwise(a.block)
 }

@@ -79,3 +79,30 @@ func TestNumpyBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestAdder: an Adder's sum is Numpy's over the values added, to the bit, at every length
+// around numpy's blocks, with values whose sum depends on its order and with -0s alone.
+func TestAdder(t *testing.T) {
+	big := []float64{1e16, 1, -1e16, 0.1, 3.3, -7.25, 1e-3, 12345.678}
+	for _, n := range []int{0, 1, 7, 8, 9, 128, 129, 1000, 8191, 8192, 8193, 16384, 16385, 30000} {
+		for _, tc := range []struct {
+			name string
+			at   func(i int) float64
+		}{
+			{"mixed", func(i int) float64 { return big[(i*7+i/3)%len(big)] }},
+			{"harmonic", func(i int) float64 { return 1 / float64(i+1) }},
+			{"negative zeros", func(int) float64 { return math.Copysign(0, -1) }},
+		} {
+			xs := make([]float64, n)
+			var a Adder
+			for i := range xs {
+				xs[i] = tc.at(i)
+				a.Add(xs[i])
+			}
+			got, want := a.Sum(), Numpy(xs)
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("Adder of %d %s values: Sum() = %v, want %v (Numpy)", n, tc.name, got, want)
+			}
+		}
+	}
+}
