@@ -21,12 +21,20 @@ type PerplexityReport struct {
 // panics when loss and tokens differ in length.
 func Perplexity(loss []float64, tokens []int) PerplexityReport {
 	sameLength("Perplexity", len(tokens), "token counts", len(loss), "losses")
-	var r PerplexityReport
+	words := 0
 	for _, t := range tokens {
-		r.WordCount += t
+		words += t
 	}
-	r.MeanLoss = pysum.Numpy(loss) / float64(len(loss))
-	r.TotalLoss = r.MeanLoss * float64(len(loss))
+	return PerplexityOfSums(pysum.Numpy(loss), len(loss), words)
+}
+
+// PerplexityOfSums is Perplexity from n records' summed losses, added as pysum.Numpy adds them
+// (a pysum.Adder adds them as they come), and their summed token counts: the same report, for a
+// caller that keeps the sums rather than the records.
+func PerplexityOfSums(loss float64, n, tokens int) PerplexityReport {
+	r := PerplexityReport{WordCount: tokens}
+	r.MeanLoss = loss / float64(n)
+	r.TotalLoss = r.MeanLoss * float64(n)
 	r.AveLoss = r.TotalLoss / float64(r.WordCount)
 	r.PPL = math.Exp(r.AveLoss)
 	if !math.IsInf(r.PPL, 0) && !math.IsNaN(r.PPL) {
