@@ -10,7 +10,9 @@
 // Corpus metrics (accuracy, precision/recall/F1, AUC, Pn, MRR/MAP, chunk F1, perplexity, corpus
 // BLEU) are functions of the whole set, so they are summary-only: a worker extracts each record's
 // few values (labels, group, score, loss, token count; chunk and BLEU counts already summed per
-// record) and the summary computes them with pkg/metric at the end (memory in corpus.go).
+// record), each group adds them to its running figures (keeping them per record only for the
+// intervals, and for auc and the query groups' metrics), and the summary computes the metrics
+// with pkg/metric at the end (memory in corpus.go).
 // Embedding metrics (sbert, bertscore_*) are per-record scores fetched in batches: the ordered
 // emit stage holds --embed-batch scored records, fills their embedding scores with one call to
 // internal/embed, then encodes and writes them (embedding.go).

@@ -17,10 +17,16 @@ import (
 // means of per-record values: records get no score for them, and the summary reports them overall.
 // They run only when named in --metrics.
 //
-// Memory: per record the accumulator keeps the gold and predicted labels, the group id and one
-// float64 score (records taking part in a label metric), a float64 loss and an int token count
-// (perplexity); chunk and corpus BLEU counts are summed as records arrive, and kept per record
-// for the intervals as well (3 ints of chunk counts, 15 of BLEU counts at four n-gram orders).
+// Memory: each group (overall, by type, by --by value) keeps the running figures the metrics are
+// finished from, which do not grow with the records: the classification table (a count per
+// (gold, predicted) label pair), the chunk and corpus BLEU counts summed, and the perplexity's
+// record and token counts and its loss summed as pysum.Numpy sums it (one block of 8192 losses
+// held). Two families keep a part of each record by their nature: auc sorts every scored record
+// (its score and class, 16 bytes), and pn, pairwise_acc, mrr and map pair or rank the records of
+// each query group, which may come anywhere in the input (a record's group, relevance and score).
+// With intervals the bootstrap resamples each record's part, so it is kept as well: its two label
+// ids (8 bytes), loss and token count (16), chunk counts (24) and BLEU counts (120 at four n-gram
+// orders); none of it with --bootstrap 0 (corpus_group.go).
 
 // corpusMetric is one line of the corpus part of --help.
 type corpusMetric struct {

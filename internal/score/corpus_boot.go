@@ -158,18 +158,19 @@ func (a *corpusGroup) bleuStat() corpusStat {
 // labels.
 func (a *corpusGroup) classStat() corpusStat {
 	names := []string{"accuracy", "precision", "recall", "f1_score"}
-	if len(a.labs) == 0 {
+	n := len(a.labelIDs) / 2
+	if n == 0 {
 		return corpusStat{names: names}
 	}
-	gold, pred := make([]string, len(a.labs)), make([]string, len(a.labs))
-	for i, l := range a.labs {
-		gold[i], pred[i] = l.gold, l.pred
+	all, at := a.classes.sorted()
+	gi, pi := make([]int32, n), make([]int32, n)
+	for i := range n {
+		gi[i], pi[i] = at[a.labelIDs[2*i]], at[a.labelIDs[2*i+1]]
 	}
-	all, gi, pi := indexLabels(gold, pred)
 	full := metric.LabelCounts{All: all, TP: make([]int, len(all)), Predicted: make([]int, len(all)), Support: make([]int, len(all))}
 	var c metric.LabelCounts
-	opt := a.prfOptions(labelOrder(gold, pred))
-	return corpusStat{names: names, n: len(a.labs), stat: func(idx []int, out []float64) {
+	opt := a.prfOptions(labelOrder(a.classes.labels))
+	return corpusStat{names: names, n: n, stat: func(idx []int, out []float64) {
 		clear(full.TP)
 		clear(full.Predicted)
 		clear(full.Support)
@@ -201,26 +202,11 @@ func (a *corpusGroup) classStat() corpusStat {
 	}}
 }
 
-// indexLabels returns all, the labels of gold and pred in labelOrder's order, and gi and pi,
-// each gold and predicted label's index in all.
-func indexLabels(gold, pred []string) (all []string, gi, pi []int32) {
-	all = labelOrder(gold, pred).Sorted(gold, pred)
-	at := make(map[string]int32, len(all))
-	for i, l := range all {
-		at[l] = int32(i)
-	}
-	gi, pi = make([]int32, len(gold)), make([]int32, len(pred))
-	for i := range gold {
-		gi[i], pi[i] = at[gold[i]], at[pred[i]]
-	}
-	return all, gi, pi
-}
-
 // aucStat resamples the scored records. The records are sorted by score once; a resample counts
 // how often it drew each, and its AUC is the Mann–Whitney count of (positive, negative) pairs
 // ordered right, a tie counting half, over all such pairs: the area under the ROC curve.
 func (a *corpusGroup) aucStat() corpusStat {
-	labs := a.scored()
+	labs := a.scored
 	order := make([]int, len(labs))
 	for i := range order {
 		order[i] = i
@@ -237,7 +223,7 @@ func (a *corpusGroup) aucStat() corpusStat {
 			e := s
 			var p, n float64 // positives and negatives drawn at this score
 			for ; e < len(order) && labs[order[e]].score == labs[order[s]].score; e++ {
-				if labs[order[e]].gold == a.cfg.posLabel {
+				if labs[order[e]].pos {
 					p += float64(times[order[e]])
 				} else {
 					n += float64(times[order[e]])
@@ -257,7 +243,7 @@ func (a *corpusGroup) aucStat() corpusStat {
 
 // pairStat resamples the query groups with their pair counts.
 func (a *corpusGroup) pairStat() corpusStat {
-	groups, rel, scores := a.grouped()
+	groups, rel, scores := a.rankedSlices()
 	var counts []metric.PairCounts
 	for _, m := range members(groups) {
 		g, r, s := make([]string, len(m)), make([]float64, len(m)), make([]float64, len(m))
@@ -282,7 +268,7 @@ func (a *corpusGroup) pairStat() corpusStat {
 
 // rankStat resamples the queries with their reciprocal rank and average precision.
 func (a *corpusGroup) rankStat() corpusStat {
-	groups, rel, scores := a.grouped()
+	groups, rel, scores := a.rankedSlices()
 	order := labelOrder(groups)
 	qs := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 }).Queries
 	return corpusStat{names: []string{"mrr", "map"}, n: len(qs), stat: func(idx []int, out []float64) {

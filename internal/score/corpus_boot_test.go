@@ -15,7 +15,7 @@ import (
 // randomCorpusGroup returns a group of n records' random facts for every corpus metric: labels
 // from a small set, tied scores, query groups, losses, chunk counts and BLEU counts.
 func randomCorpusGroup(rng *rand.Rand, cfg *corpusConfig, n int) (*corpusGroup, []corpusFacts) {
-	g := newCorpusGroup(cfg)
+	g := newCorpusGroup(cfg, true)
 	var facts []corpusFacts
 	labels := []string{"0", "1", "2", "yes"}
 	words := strings.Fields("the cat sat on a mat with the dog and a bird")
@@ -54,7 +54,7 @@ func TestCorpusIntervalStats(t *testing.T) {
 			n := 3 + rng.IntN(40)
 			g, facts := randomCorpusGroup(rng, cfg, n)
 			if average == "binary" && trial%2 == 0 { // two labels, so that the binary figure exists
-				g = newCorpusGroup(cfg)
+				g = newCorpusGroup(cfg, true)
 				for i := range facts {
 					f := facts[i]
 					lab := *f.lab
@@ -97,10 +97,10 @@ func TestCorpusIntervalStats(t *testing.T) {
 // resampledValues builds the group of the records a resample of family's units drew and returns
 // its headline values.
 func resampledValues(cfg *corpusConfig, g *corpusGroup, facts []corpusFacts, family string, idx []int) map[string]float64 {
-	r := newCorpusGroup(cfg)
+	r := newCorpusGroup(cfg, true)
 	switch family {
 	case "pn", "mrr": // units are query groups; each draw becomes a group of its own
-		groups, _, _ := g.grouped()
+		groups, _, _ := g.rankedSlices()
 		var ids []string
 		seen := map[string]bool{}
 		for _, q := range groups {
@@ -123,10 +123,14 @@ func resampledValues(cfg *corpusConfig, g *corpusGroup, facts []corpusFacts, fam
 			}
 		}
 	case "auc":
-		scored := g.scored()
+		var scored []corpusFacts
+		for _, f := range facts {
+			if !math.IsNaN(f.lab.score) {
+				scored = append(scored, corpusFacts{lab: f.lab})
+			}
+		}
 		for _, i := range idx {
-			lab := scored[i]
-			r.add(corpusFacts{lab: &lab})
+			r.add(scored[i])
 		}
 	default:
 		for _, i := range idx {
@@ -183,7 +187,7 @@ func BenchmarkBLEUBootstrap(b *testing.B) {
 	for _, n := range []int{10_000, 100_000, 1_000_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, uint64(n)))
-			g := newCorpusGroup(&corpusConfig{bleuWeights: []float64{0.25, 0.25, 0.25, 0.25}})
+			g := newCorpusGroup(&corpusConfig{bleuWeights: []float64{0.25, 0.25, 0.25, 0.25}}, true)
 			for range n {
 				c := metric.NewBLEUCounts(4)
 				for k := range 4 {

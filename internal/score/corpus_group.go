@@ -3,57 +3,89 @@ package score
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
+	"github.com/qapipe/qapipe/pkg/pysum"
 )
 
-// corpusGroup accumulates the facts of one set of records.
+// corpusGroup accumulates the facts of one set of records: the running figures each selected
+// corpus metric is finished from, which do not grow with the records, and, for the intervals
+// alone (keep), what each record contributes, which the bootstrap resamples.
+//
+// Two families need each record whatever keep says, and keep only what they read of it: auc
+// sorts every scored record by its score (scored: the score and whether the gold label is
+// --pos-label), and pn, pairwise_acc, mrr and map pair or rank the records of each query group,
+// whose records may come anywhere in the input, so that no group is complete before its end
+// (ranked: the group, the relevance and the score).
 type corpusGroup struct {
-	cfg           *corpusConfig
-	labs          []labelled
-	loss          []float64
-	tokens        []int
-	chunk         ChunkSummary
-	bleu          *metric.BLEUCounts
-	bleuN         int
-	chunkPerType  map[string]metric.ChunkCounts
-	chunkTotalCnt metric.ChunkCounts
-	// Each record's chunk and BLEU counts, resampled for the intervals; a record's BLEU counts are
-	// bleuWidth ints of bleus, in one slice for the resamples to read in order (bleuStat).
-	chunks []metric.ChunkCounts
-	bleus  []int
+	cfg  *corpusConfig
+	keep bool // keep each record's part for the intervals
+	// Running figures: the labelled records (leftOut), the classification table, the perplexity
+	// sums, and the chunk and BLEU counts.
+	labelled, noScore, noGroup, grouped int
+	classes                             classTable
+	lossSum                             pysum.Adder
+	lossN, words, negLoss               int
+	chunk                               ChunkSummary
+	chunkPerType                        map[string]metric.ChunkCounts
+	chunkTotalCnt                       metric.ChunkCounts
+	bleu                                *metric.BLEUCounts
+	bleuN                               int
+	// Each record's part, whatever keep says (auc; pn, pairwise_acc, mrr and map).
+	scored []scoredRecord
+	ranked []rankedRecord
+	// Each record's part for the intervals, with keep: its label pair (two ids of classes, gold
+	// first), loss and token count, chunk counts, and BLEU counts, bleuWidth ints of bleus in one
+	// slice for the resamples to read in order (bleuStat).
+	labelIDs []int32
+	loss     []float64
+	tokens   []int
+	chunks   []metric.ChunkCounts
+	bleus    []int
+}
+
+// scoredRecord is a scored record's part in auc.
+type scoredRecord struct {
+	score float64
+	pos   bool // its gold label is --pos-label
+}
+
+// rankedRecord is a scored record's part in the metrics of its query group.
+type rankedRecord struct {
+	group      string
+	rel, score float64
 }
 
 // bleuWidth is how many ints a record's BLEU counts of orders n-gram orders take in
 // corpusGroup.bleus: its numerators, denominators and possible matches, then its three lengths.
 func bleuWidth(orders int) int { return 3*orders + 3 }
 
-func newCorpusGroup(cfg *corpusConfig) *corpusGroup {
-	return &corpusGroup{cfg: cfg, chunkPerType: map[string]metric.ChunkCounts{}}
+// newCorpusGroup returns an empty group; keep says to keep each record's part for the intervals.
+func newCorpusGroup(cfg *corpusConfig, keep bool) *corpusGroup {
+	return &corpusGroup{cfg: cfg, keep: keep, chunkPerType: map[string]metric.ChunkCounts{}}
 }
 
 func (a *corpusGroup) add(f corpusFacts) {
 	if f.lab != nil {
-		a.labs = append(a.labs, *f.lab)
+		a.addLabelled(f.lab)
 	}
 	if f.hasLoss {
-		a.loss = append(a.loss, f.loss)
-		a.tokens = append(a.tokens, f.tokens)
+		a.lossSum.Add(f.loss)
+		a.lossN++
+		a.words += f.tokens
+		if f.loss < 0 {
+			a.negLoss++
+		}
+		if a.keep {
+			a.loss = append(a.loss, f.loss)
+			a.tokens = append(a.tokens, f.tokens)
+		}
 	}
 	if f.chunk != nil {
-		a.chunk.Records++
-		a.chunk.Tokens += f.chunk.Tokens
-		a.chunk.TokenCorrect += f.chunk.TokenCorrect
-		for t, c := range f.chunk.PerType {
-			p := a.chunkPerType[t]
-			p.Label, p.Infer, p.Correct = p.Label+c.Label, p.Infer+c.Infer, p.Correct+c.Correct
-			a.chunkPerType[t] = p
-		}
-		t := &a.chunkTotalCnt
-		t.Label, t.Infer, t.Correct = t.Label+f.chunk.Total.Label, t.Infer+f.chunk.Total.Infer, t.Correct+f.chunk.Total.Correct
-		a.chunks = append(a.chunks, f.chunk.Total)
+		a.addChunk(f.chunk)
 	}
 	if f.bleu != nil {
 		if a.bleu == nil {
@@ -61,8 +93,69 @@ func (a *corpusGroup) add(f corpusFacts) {
 		}
 		a.bleu.Merge(f.bleu)
 		a.bleuN++
-		a.bleus = append(append(append(a.bleus, f.bleu.Numerators...), f.bleu.Denominators...), f.bleu.PossibleMatches...)
-		a.bleus = append(a.bleus, f.bleu.HypLen, f.bleu.RefLen, f.bleu.ShortestRefLen)
+		if a.keep {
+			a.bleus = append(append(append(a.bleus, f.bleu.Numerators...), f.bleu.Denominators...), f.bleu.PossibleMatches...)
+			a.bleus = append(a.bleus, f.bleu.HypLen, f.bleu.RefLen, f.bleu.ShortestRefLen)
+		}
+	}
+}
+
+// addLabelled counts a labelled record, in the classification table when it is selected, and
+// keeps its part in auc and the query groups' metrics when they are.
+func (a *corpusGroup) addLabelled(l *labelled) {
+	a.labelled++
+	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
+		g, p := a.classes.add(l.gold, l.pred)
+		if a.keep {
+			a.labelIDs = append(a.labelIDs, g, p)
+		}
+	}
+	switch {
+	case l.badScore:
+		return
+	case math.IsNaN(l.score):
+		a.noScore++
+		return
+	case !l.grouped:
+		a.noGroup++
+	default:
+		a.grouped++
+	}
+	if a.cfg.wants("auc") {
+		a.scored = append(a.scored, scoredRecord{l.score, l.gold == a.cfg.posLabel})
+	}
+	if l.grouped && a.cfg.wants("pn", "pairwise_acc", "mrr", "map") {
+		a.ranked = append(a.ranked, rankedRecord{l.group, relevance(l.gold, a.cfg.posLabel), l.score})
+	}
+}
+
+// relevance is a gold label's relevance in its query group: the label when it is a number, else
+// 1 when it is pos and 0 otherwise.
+func relevance(gold, pos string) float64 {
+	r, err := strconv.ParseFloat(gold, 64)
+	if err != nil {
+		r = 0
+		if gold == pos {
+			r = 1
+		}
+	}
+	return r
+}
+
+// addChunk adds a record's chunk counts to the group's.
+func (a *corpusGroup) addChunk(r *metric.ChunkReport) {
+	a.chunk.Records++
+	a.chunk.Tokens += r.Tokens
+	a.chunk.TokenCorrect += r.TokenCorrect
+	for t, c := range r.PerType {
+		p := a.chunkPerType[t]
+		p.Label, p.Infer, p.Correct = p.Label+c.Label, p.Infer+c.Infer, p.Correct+c.Correct
+		a.chunkPerType[t] = p
+	}
+	t := &a.chunkTotalCnt
+	t.Label, t.Infer, t.Correct = t.Label+r.Total.Label, t.Infer+r.Total.Infer, t.Correct+r.Total.Correct
+	if a.keep {
+		a.chunks = append(a.chunks, r.Total)
 	}
 }
 
@@ -107,7 +200,7 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 	if a.cfg.wants("perplexity") {
 		c.Perplexity = a.perplexity()
 		o.put("perplexity", c.Perplexity.PPL, c.Perplexity.Records)
-		if n := negatives(a.loss); n > 0 {
+		if n := a.negLoss; n > 0 {
 			o.warn = append(o.warn, fmt.Sprintf("perplexity: %s a negative loss at %s, where a summed negative log-likelihood is 0 or more: a log-likelihood must be negated first; the perplexity counts it all the same, as ERNIE-kit's Ppl does",
 				english.Count(n, "record has", "records have"), a.cfg.lossPath))
 		}
@@ -159,7 +252,7 @@ func (a *corpusGroup) putClassification(c *Corpus, o *corpusOut) {
 			p, r, f = ptr(avg.Precision), ptr(avg.Recall), ptr(avg.F1)
 		}
 	}
-	n := len(a.labs)
+	n := a.labelled
 	o.put("accuracy", acc, n)
 	o.put("precision", p, n)
 	o.put("recall", r, n)
@@ -220,41 +313,18 @@ func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
 	o.put("gen_eval_bleu", g, a.bleuN)
 }
 
-// negatives counts the losses below 0.
-func negatives(loss []float64) int {
-	n := 0
-	for _, l := range loss {
-		if l < 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // leftOut says how many labelled records the selected score metrics leave out for want of a
 // score (auc, pn, pairwise_acc, mrr, map) or, scored, of a query group (pn, pairwise_acc, mrr,
 // map): where the classification metrics take them, they are no unscored records, and the
 // smaller count alone told of them. A score that is no number is no missing one: its record's
 // metric error names it, and says the record was not fully scored.
 func (a *corpusGroup) leftOut() []string {
-	var noScore, noGroup, scored int
-	for _, l := range a.labs {
-		switch {
-		case l.badScore:
-		case math.IsNaN(l.score):
-			noScore++
-		case !l.grouped:
-			noGroup++
-			scored++
-		default:
-			scored++
-		}
-	}
+	noScore, noGroup, scored, labelled := a.noScore, a.noGroup, a.noGroup+a.grouped, a.labelled
 	var w []string
 	// Where every one is left out, the warning that the metric has no value says why.
-	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && noScore < len(a.labs) && len(names) > 0 {
+	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && noScore < labelled && len(names) > 0 {
 		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no score at %s and %s left out",
-			strings.Join(names, ", "), noScore, len(a.labs), english.Form(len(a.labs), "labelled record", "labelled records"),
+			strings.Join(names, ", "), noScore, labelled, english.Form(labelled, "labelled record", "labelled records"),
 			english.Form(noScore, "has", "have"), a.cfg.scorePath, english.Form(noScore, "is", "are")))
 	}
 	if names := a.cfg.selected("pn", "pairwise_acc", "mrr", "map"); noGroup > 0 && noGroup < scored && len(names) > 0 {

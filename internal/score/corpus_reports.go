@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -48,18 +47,84 @@ func isInteger(s string) bool {
 	return true
 }
 
+// classTable counts the labelled records' (gold, predicted) label pairs: what the
+// classification report and its confusion matrix are computed from, however many records there
+// are. Labels are numbered in the order they first come.
+type classTable struct {
+	labels []string         // the distinct labels, by id
+	ids    map[string]int32 // each label's id
+	pairs  map[[2]int32]int // each (gold, predicted) pair of ids's count
+	n      int
+}
+
+// add counts a record's gold and predicted labels and returns their ids.
+func (t *classTable) add(gold, pred string) (g, p int32) {
+	if t.ids == nil {
+		t.ids, t.pairs = map[string]int32{}, map[[2]int32]int{}
+	}
+	g, p = t.id(gold), t.id(pred)
+	t.pairs[[2]int32{g, p}]++
+	t.n++
+	return g, p
+}
+
+func (t *classTable) id(label string) int32 {
+	i, ok := t.ids[label]
+	if !ok {
+		i = int32(len(t.labels))
+		t.ids[label] = i
+		t.labels = append(t.labels, label)
+	}
+	return i
+}
+
+// sorted returns the labels in their order (labelOrder), and each id's index in them.
+func (t *classTable) sorted() (all []string, at []int32) {
+	all = labelOrder(t.labels).Sorted(t.labels)
+	pos := make(map[string]int32, len(all))
+	for i, l := range all {
+		pos[l] = int32(i)
+	}
+	at = make([]int32, len(t.labels))
+	for id, l := range t.labels {
+		at[id] = pos[l]
+	}
+	return all, at
+}
+
+// report is metric.Classify of the records counted: the label counts' report, and the confusion
+// matrix, over all, the labels in their order.
+func (t *classTable) report(opt metric.PRFOptions) metric.ClassReport {
+	all, at := t.sorted()
+	c := metric.LabelCounts{All: all, TP: make([]int, len(all)), Predicted: make([]int, len(all)), Support: make([]int, len(all)), N: t.n}
+	m := make([][]int, len(all))
+	for i := range m {
+		m[i] = make([]int, len(all))
+	}
+	for pair, k := range t.pairs {
+		g, p := at[pair[0]], at[pair[1]]
+		c.Support[g] += k
+		c.Predicted[p] += k
+		if g == p {
+			c.TP[g] += k
+			c.Correct += k
+		}
+		m[g][p] += k
+	}
+	r := c.Report(opt)
+	r.Confusion = m
+	return r
+}
+
 func (a *corpusGroup) classification() (*Classification, []string) {
-	if len(a.labs) == 0 {
+	t := &a.classes
+	if t.n == 0 {
 		return nil, []string{"classification: no record has both a gold and a predicted label"}
 	}
-	gold, pred := make([]string, len(a.labs)), make([]string, len(a.labs))
-	for i, l := range a.labs {
-		gold[i], pred[i] = l.gold, l.pred
-	}
-	order := labelOrder(gold, pred)
+	order := labelOrder(t.labels)
 	opt := a.prfOptions(order)
-	cl := &Classification{Records: len(a.labs), Average: a.cfg.average, ZeroDivision: a.cfg.zeroDiv,
-		PosLabel: a.cfg.posLabel, LabelOrder: "code point", ClassReport: metric.Classify(gold, pred, opt)}
+	cl := &Classification{Records: t.n, Average: a.cfg.average, ZeroDivision: a.cfg.zeroDiv,
+		PosLabel: a.cfg.posLabel, LabelOrder: "code point", ClassReport: t.report(opt)}
 	if order.Numeric {
 		cl.LabelOrder = "numeric"
 	}
@@ -69,7 +134,7 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 	} else if twins := caseTwins(cl.CMLabels); len(twins) > 0 {
 		warn = append(warn, caseTwinWarning(twins))
 	}
-	if absent := absentClasses(a.cfg.classes, gold, pred); len(absent) > 0 {
+	if absent := absentClasses(a.cfg.classes, t.ids); len(absent) > 0 {
 		warn = append(warn, fmt.Sprintf("classification: --labels names %s %s that no record has as its gold or predicted label (labels compare exactly; the records have %s): %s precision and recall are --zero-division's, and the macro average counts %s",
 			english.Form(len(absent), "a class", "classes"), command.QuotedList(absent), command.QuotedList(cl.CMLabels), english.Form(len(absent), "its", "their"), english.Form(len(absent), "it", "them")))
 	}
@@ -111,21 +176,12 @@ func caseTwinWarning(twins [][]string) string {
 		strings.Join(sets, ", "))
 }
 
-// absentClasses returns the classes, in order, that are neither a gold nor a predicted label.
-func absentClasses(classes, gold, pred []string) []string {
-	if len(classes) == 0 {
-		return nil
-	}
-	seen := make(map[string]bool, len(classes))
-	for _, l := range gold {
-		seen[l] = true
-	}
-	for _, l := range pred {
-		seen[l] = true
-	}
+// absentClasses returns the classes, in order, that are no label seen, neither a gold nor a
+// predicted one.
+func absentClasses(classes []string, seen map[string]int32) []string {
 	var out []string
 	for _, c := range classes {
-		if !seen[c] {
+		if _, ok := seen[c]; !ok {
 			out = append(out, c)
 		}
 	}
@@ -154,45 +210,25 @@ func (c *Classification) average() *metric.PRF {
 	return &c.Macro
 }
 
-func (a *corpusGroup) scored() []labelled {
-	var out []labelled
-	for _, l := range a.labs {
-		if !math.IsNaN(l.score) {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
 func (a *corpusGroup) auc() *AUC {
-	labs := a.scored()
-	scores, pos := make([]float64, len(labs)), make([]bool, len(labs))
-	for i, l := range labs {
-		scores[i], pos[i] = l.score, l.gold == a.cfg.posLabel
+	scores, pos := make([]float64, len(a.scored)), make([]bool, len(a.scored))
+	for i, r := range a.scored {
+		scores[i], pos[i] = r.score, r.pos
 	}
 	roc := metric.ROCCurve(scores, pos)
-	r := &AUC{Records: len(labs), Positives: roc.NPos, Negatives: roc.NNeg}
+	r := &AUC{Records: len(a.scored), Positives: roc.NPos, Negatives: roc.NNeg}
 	if v := roc.AUC(); !math.IsNaN(v) {
 		r.AUC = &v
 	}
 	return r
 }
 
-// grouped returns the scored records with a group, as parallel slices; a gold label that is a
-// number is its relevance, any other is 1 when it equals --pos-label and 0 otherwise.
-func (a *corpusGroup) grouped() (groups []string, rel, scores []float64) {
-	for _, l := range a.scored() {
-		if !l.grouped {
-			continue
-		}
-		r, err := strconv.ParseFloat(l.gold, 64)
-		if err != nil {
-			r = 0
-			if l.gold == a.cfg.posLabel {
-				r = 1
-			}
-		}
-		groups, rel, scores = append(groups, l.group), append(rel, r), append(scores, l.score)
+// rankedSlices returns the scored records with a query group as parallel slices of their groups,
+// relevances and scores.
+func (a *corpusGroup) rankedSlices() (groups []string, rel, scores []float64) {
+	groups, rel, scores = make([]string, len(a.ranked)), make([]float64, len(a.ranked)), make([]float64, len(a.ranked))
+	for i, r := range a.ranked {
+		groups[i], rel[i], scores[i] = r.group, r.rel, r.score
 	}
 	return groups, rel, scores
 }
@@ -205,7 +241,7 @@ func noGroupWarning(names []string) string {
 }
 
 func (a *corpusGroup) pairwise() *Pairwise {
-	groups, rel, scores := a.grouped()
+	groups, rel, scores := a.rankedSlices()
 	pc := metric.CountGroupPairs(groups, rel, scores)
 	p := &Pairwise{Records: len(groups), Groups: distinct(groups), Pairs: pc.Pairs, Right: pc.Right,
 		Wrong: pc.Wrong, Ties: pc.Ties, PNTiesSkipped: pc.PNTiesSkipped()}
@@ -218,7 +254,7 @@ func (a *corpusGroup) pairwise() *Pairwise {
 }
 
 func (a *corpusGroup) ranking() *Ranking {
-	groups, rel, scores := a.grouped()
+	groups, rel, scores := a.rankedSlices()
 	order := labelOrder(groups)
 	r := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 })
 	k := &Ranking{Records: len(groups), Queries: len(r.Queries)}
@@ -257,11 +293,11 @@ func newChunkStat(c metric.ChunkCounts) ChunkStat {
 }
 
 func (a *corpusGroup) perplexity() *Perplexity {
-	p := &Perplexity{Records: len(a.loss)}
-	if len(a.loss) == 0 {
+	p := &Perplexity{Records: a.lossN}
+	if a.lossN == 0 {
 		return p
 	}
-	r := metric.Perplexity(a.loss, a.tokens)
+	r := metric.PerplexityOfSums(a.lossSum.Sum(), a.lossN, a.words)
 	p.WordCount = r.WordCount
 	finite := func(x float64) *float64 {
 		if math.IsInf(x, 0) || math.IsNaN(x) {

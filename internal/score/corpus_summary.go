@@ -129,19 +129,23 @@ type GenEval struct {
 // corpusAcc accumulates the facts of every record, overall, by record type and by the value of
 // each --by field.
 //
-// Memory: each record's labelled entry (two label strings, a group string, a float64) and loss
-// are held once overall, once more in their type's group when records have types, and once more
-// for each --by field they have a value at.
+// Memory: what a group keeps of each record (corpus.go: the parts auc and the query groups'
+// metrics need, and with intervals each record's part in every selected family) is held once
+// overall, once more in its type's group when records have types, and once more for each --by
+// field it has a value at.
 type corpusAcc struct {
 	cfg     *corpusConfig
+	keep    bool
 	all     *corpusGroup
 	byType  map[string]*corpusGroup
 	byPaths byFields
 	by      []map[string]*corpusGroup // by[i]: the groups by the value at byPaths[i]
 }
 
-func newCorpusAcc(cfg *corpusConfig, by byFields) *corpusAcc {
-	a := &corpusAcc{cfg: cfg, all: newCorpusGroup(cfg), byType: map[string]*corpusGroup{}, byPaths: by}
+// newCorpusAcc returns an empty accumulator; keep says to keep each record's part for the
+// intervals.
+func newCorpusAcc(cfg *corpusConfig, by byFields, keep bool) *corpusAcc {
+	a := &corpusAcc{cfg: cfg, keep: keep, all: newCorpusGroup(cfg, keep), byType: map[string]*corpusGroup{}, byPaths: by}
 	for range by {
 		a.by = append(a.by, map[string]*corpusGroup{})
 	}
@@ -168,7 +172,7 @@ func (a *corpusAcc) add(typ string, by []byValue, f corpusFacts) {
 func (a *corpusAcc) groupIn(groups map[string]*corpusGroup, key string) *corpusGroup {
 	g := groups[key]
 	if g == nil {
-		g = newCorpusGroup(a.cfg)
+		g = newCorpusGroup(a.cfg, a.keep)
 		groups[key] = g
 	}
 	return g

@@ -42,7 +42,7 @@ func newEmitter(ctx context.Context, cfg *config, stdout, stderr io.Writer, mism
 	sc.missingAsZero = cfg.missingAsZero
 	e := &emitter{ctx: ctx, cfg: cfg, sc: sc, stderr: stderr,
 		agg:    newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.keeping(), cfg.by),
-		corpus: newCorpusAcc(cfg.corpus, cfg.by)}
+		corpus: newCorpusAcc(cfg.corpus, cfg.by, cfg.keeping() == keepValues)}
 	e.agg.byFrom = cfg.byFrom
 	records := stdout
 	if cfg.summary == "-" {

@@ -191,3 +191,110 @@ func mixedRecords(n int) string {
 	}
 	return b.String()
 }
+
+// TestCorpusWithoutIntervals: the corpus metrics of a summary without intervals (--bootstrap 0),
+// which keeps each group's running figures for those that are sums (classification, chunk,
+// perplexity, corpus_bleu, gen_eval_bleu), are those of a summary with them, to the bit, and so
+// are their full reports: overall, by type and by --by value, over records with labels of several
+// kinds, tied and missing scores, query groups, losses past numpy's block of 8192 values,
+// failed predictions, and each option that shapes a figure. Its warnings are the other's, less
+// those about intervals.
+func TestCorpusWithoutIntervals(t *testing.T) {
+	all := "classification,auc,pairwise,ranking,chunk,perplexity,corpus_bleu,gen_eval_bleu,f1"
+	for _, tc := range []struct {
+		n      int
+		labels []string
+		flags  []string
+	}{
+		{9000, []string{"0", "1", "2", "yes", "Yes"}, []string{"--metrics", all, "--by", "meta.level"}},
+		{700, []string{"B-PER I-PER", "O B-LOC", "O", "B-ORG O"}, []string{"--metrics", all, "--errors-as-zero", "--by", "prediction.model", "--average", "weighted"}},
+		{700, []string{"1", "10", "2", "-3", "18446744073709551616"}, []string{"--metrics", all, "--label-field", "meta.label", "--average", "micro", "--zero-division", "1"}},
+		{500, []string{"0", "1"}, []string{"--metrics", "classification,auc,perplexity", "--average", "binary", "--by", "meta.level"}},
+		{500, []string{"yes", "no", "maybe"}, []string{"--metrics", "classification,corpus_bleu,gen_eval_bleu", "--labels", "yes,no,never", "--label-map", "yes=yes,no=no", "--bleu-weights", "0.5,0.5"}},
+		{300, []string{"a", "b"}, []string{"--metrics", "perplexity,corpus_bleu,gen_eval_bleu", "--bleu-weights", "0.1,0.2,0.3,0.4", "--by", "meta.level"}},
+	} {
+		t.Run(strings.Join(tc.flags, " "), func(t *testing.T) {
+			in := corpusRecords(tc.n, tc.labels)
+			none, noneErr := summaryOf(t, in, slices.Concat(tc.flags, []string{"--bootstrap", "0"}))
+			with, withErr := summaryOf(t, in, slices.Concat(tc.flags, []string{"--bootstrap", "1000"}))
+			if noneErr != withErr {
+				t.Errorf("--bootstrap 0: error %q, want %q (--bootstrap 1000's)", noneErr, withErr)
+			}
+			if none.Corpus == nil {
+				t.Fatal("--bootstrap 0 summary has no corpus section")
+			}
+			opts := cmp.Options{cmpopts.IgnoreFields(Stat{}, "CI"), cmpopts.IgnoreFields(Summary{}, "Bootstrap", "Warnings"),
+				cmpopts.IgnoreUnexported(Summary{}, Stat{}), cmpopts.EquateNaNs()}
+			if diff := cmp.Diff(none, with, opts); diff != "" {
+				t.Errorf("--bootstrap 0 summary differs from --bootstrap 1000's but for the intervals (-0 +1000):\n%s", diff)
+			}
+			for _, w := range with.Warnings {
+				if !slices.Contains(none.Warnings, w) && !strings.Contains(w, "interval") {
+					t.Errorf("--bootstrap 0 summary lacks the warning %q", w)
+				}
+			}
+			for _, w := range none.Warnings {
+				if !slices.Contains(with.Warnings, w) {
+					t.Errorf("--bootstrap 0 summary warns %q, which --bootstrap 1000's does not", w)
+				}
+			}
+		})
+	}
+}
+
+// corpusRecords returns n records for the corpus metrics, of three types and none, with --by
+// values: gold labels from labels at answers[0] and at meta.label, predicted ones mostly right,
+// a second answer for BLEU, scores tied, missing or no number, query groups that interleave,
+// losses of mixed magnitude and sign (some invalid), and predictions missing or failed.
+func corpusRecords(n int, labels []string) string {
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(len(labels))))
+	words := strings.Fields("the a cat dog Paris 1989 B-PER O")
+	var b strings.Builder
+	for i := range n {
+		gold := labels[rng.IntN(len(labels))]
+		rec := map[string]any{"schema": 1, "id": fmt.Sprintf("r%d", i), "question": "q",
+			"answers": []string{gold, words[rng.IntN(len(words))] + " " + gold}}
+		if rng.IntN(4) > 0 {
+			rec["type"] = []string{"t1", "t2", "a b"}[rng.IntN(3)]
+		}
+		meta := map[string]any{"label": labels[rng.IntN(len(labels))]}
+		if rng.IntN(5) > 0 {
+			meta["level"] = []any{"easy", "hard", 1, true}[rng.IntN(4)]
+		}
+		if rng.IntN(8) > 0 {
+			meta["group"] = fmt.Sprintf("q%d", rng.IntN(n/6+1))
+		}
+		rec["meta"] = meta
+		if rng.IntN(15) > 0 {
+			pred := gold
+			if rng.IntN(3) == 0 {
+				pred = labels[rng.IntN(len(labels))]
+			}
+			p := map[string]any{"text": pred}
+			switch k := rng.IntN(10); {
+			case k < 7:
+				p["score"] = []float64{0.1, 0.5, 0.9, -2.5, rng.Float64()}[rng.IntN(5)]
+			case k == 7:
+				p["score"] = "high"
+			}
+			if rng.IntN(10) > 0 {
+				p["loss"] = []float64{1e16, -1e16, 1, 0.1, 3.3, rng.Float64() * 40, -0.5}[rng.IntN(7)]
+				p["tokens"] = rng.IntN(40) // 0 is refused
+			}
+			if rng.IntN(20) == 0 {
+				p["error"] = "timeout"
+			}
+			if rng.IntN(2) == 0 {
+				p["model"] = []string{"m1", "m2"}[rng.IntN(2)]
+			}
+			rec["prediction"] = p
+		}
+		line, err := json.Marshal(rec)
+		if err != nil {
+			panic(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

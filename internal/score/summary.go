@@ -19,7 +19,8 @@ import (
 // columns' values are assembled from the type groups, so with more than one type the peak is
 // twice that. Without intervals (--bootstrap 0) no value is kept, and the memory does not grow
 // with the records but for the set of their id hashes, 11 to 21 bytes a record (repeat.IDs;
-// repeated ids).
+// repeated ids). The corpus metrics have an accumulator of their own, which likewise keeps
+// running figures without intervals but for auc and the query groups' metrics (corpus.go).
 type aggregator struct {
 	names             []string
 	errorsAsZero      bool
