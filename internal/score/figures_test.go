@@ -87,28 +87,36 @@ func TestSummaryWithoutIntervals(t *testing.T) {
 		{"--by", "meta.level,meta.category", "--by", "prediction.model", "--metrics", "f1,rougeL,judge_score,locomo_f1"},
 		{"--errors-as-zero", "--missing-as-zero", "--by", "dataset", "--metrics", "judge_score,em"},
 	} {
-		t.Run(strings.Join(flags, " "), func(t *testing.T) {
-			none, noneErr := summaryOf(t, in, slices.Concat(flags, []string{"--bootstrap", "0"}))
-			with, withErr := summaryOf(t, in, slices.Concat(flags, []string{"--bootstrap", "1000"}))
-			if noneErr != withErr {
-				t.Errorf("--bootstrap 0: error %q, want %q (--bootstrap 1000's)", noneErr, withErr)
-			}
-			opts := cmp.Options{cmpopts.IgnoreFields(Stat{}, "CI"), cmpopts.IgnoreFields(Summary{}, "Bootstrap", "Warnings"), cmpopts.IgnoreUnexported(Summary{}, Stat{})}
-			if diff := cmp.Diff(none, with, opts); diff != "" {
-				t.Errorf("--bootstrap 0 summary differs from --bootstrap 1000's but for the intervals (-0 +1000):\n%s", diff)
-			}
-			for _, w := range with.Warnings {
-				if !slices.Contains(none.Warnings, w) && !strings.Contains(w, "interval") {
-					t.Errorf("--bootstrap 0 summary lacks the warning %q", w)
-				}
-			}
-			for _, w := range none.Warnings {
-				if !slices.Contains(with.Warnings, w) {
-					t.Errorf("--bootstrap 0 summary warns %q, which --bootstrap 1000's does not", w)
-				}
-			}
-		})
+		t.Run(strings.Join(flags, " "), func(t *testing.T) { sameButIntervals(t, in, flags) })
 	}
+}
+
+// sameButIntervals fails t when the summaries qa-score writes over in with flags and --bootstrap 0
+// and 1000 differ but for the intervals, or in warnings other than those about intervals; it
+// returns the first.
+func sameButIntervals(t *testing.T, in string, flags []string) *Summary {
+	t.Helper()
+	none, noneErr := summaryOf(t, in, slices.Concat(flags, []string{"--bootstrap", "0"}))
+	with, withErr := summaryOf(t, in, slices.Concat(flags, []string{"--bootstrap", "1000"}))
+	if noneErr != withErr {
+		t.Errorf("--bootstrap 0: error %q, want %q (--bootstrap 1000's)", noneErr, withErr)
+	}
+	opts := cmp.Options{cmpopts.IgnoreFields(Stat{}, "CI"), cmpopts.IgnoreFields(Summary{}, "Bootstrap", "Warnings"),
+		cmpopts.IgnoreUnexported(Summary{}, Stat{}), cmpopts.EquateNaNs()}
+	if diff := cmp.Diff(none, with, opts); diff != "" {
+		t.Errorf("--bootstrap 0 summary differs from --bootstrap 1000's but for the intervals (-0 +1000):\n%s", diff)
+	}
+	for _, w := range with.Warnings {
+		if !slices.Contains(none.Warnings, w) && !strings.Contains(w, "interval") {
+			t.Errorf("--bootstrap 0 summary lacks the warning %q", w)
+		}
+	}
+	for _, w := range none.Warnings {
+		if !slices.Contains(with.Warnings, w) {
+			t.Errorf("--bootstrap 0 summary warns %q, which --bootstrap 1000's does not", w)
+		}
+	}
+	return none
 }
 
 // summaryOf runs qa-score with args over in and returns the JSON summary it wrote, and its error.
@@ -215,28 +223,8 @@ func TestCorpusWithoutIntervals(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.flags, " "), func(t *testing.T) {
 			in := corpusRecords(tc.n, tc.labels)
-			none, noneErr := summaryOf(t, in, slices.Concat(tc.flags, []string{"--bootstrap", "0"}))
-			with, withErr := summaryOf(t, in, slices.Concat(tc.flags, []string{"--bootstrap", "1000"}))
-			if noneErr != withErr {
-				t.Errorf("--bootstrap 0: error %q, want %q (--bootstrap 1000's)", noneErr, withErr)
-			}
-			if none.Corpus == nil {
-				t.Fatal("--bootstrap 0 summary has no corpus section")
-			}
-			opts := cmp.Options{cmpopts.IgnoreFields(Stat{}, "CI"), cmpopts.IgnoreFields(Summary{}, "Bootstrap", "Warnings"),
-				cmpopts.IgnoreUnexported(Summary{}, Stat{}), cmpopts.EquateNaNs()}
-			if diff := cmp.Diff(none, with, opts); diff != "" {
-				t.Errorf("--bootstrap 0 summary differs from --bootstrap 1000's but for the intervals (-0 +1000):\n%s", diff)
-			}
-			for _, w := range with.Warnings {
-				if !slices.Contains(none.Warnings, w) && !strings.Contains(w, "interval") {
-					t.Errorf("--bootstrap 0 summary lacks the warning %q", w)
-				}
-			}
-			for _, w := range none.Warnings {
-				if !slices.Contains(with.Warnings, w) {
-					t.Errorf("--bootstrap 0 summary warns %q, which --bootstrap 1000's does not", w)
-				}
+			if none := sameButIntervals(t, in, tc.flags); none.Corpus == nil {
+				t.Error("--bootstrap 0 summary has no corpus section")
 			}
 		})
 	}
