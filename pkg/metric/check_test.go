@@ -7,7 +7,8 @@ import (
 
 // TestSameLength: the functions that take slices in parallel panic with a message naming
 // themselves and the lengths when the slices differ, not with an index out of range, and
-// CountLabels when a label is not among those it counts.
+// CountLabels when a label is not among those it counts, and CorpusBLEU and NewBLEUCounts when the
+// n-gram orders are not 1 to 4.
 func TestSameLength(t *testing.T) {
 	less := func(a, b string) bool { return a < b }
 	for _, tc := range []struct {
@@ -32,6 +33,10 @@ func TestSameLength(t *testing.T) {
 		{"CountGroupPairs scores", func() { CountGroupPairs([]string{"q", "q"}, []float64{1, 0}, []float64{0.5}) },
 			"metric.CountGroupPairs: 1 scores for 2 groups"},
 		{"Perplexity", func() { Perplexity([]float64{12.5, 3}, []int{5}) }, "metric.Perplexity: 1 token counts for 2 losses"},
+		{"CorpusBLEU no weights", func() { CorpusBLEU([][]string{{"a"}}, [][][]string{{{"a"}}}, nil) }, "metric.CorpusBLEU: 0 weights, want 1 to 4"},
+		{"CorpusBLEU 5 weights", func() { CorpusBLEU([][]string{{"a"}}, [][][]string{{{"a"}}}, []float64{0.2, 0.2, 0.2, 0.2, 0.2}) },
+			"metric.CorpusBLEU: 5 weights, want 1 to 4"},
+		{"NewBLEUCounts", func() { NewBLEUCounts(0) }, "metric.NewBLEUCounts: 0 n-gram orders, want 1 to 4"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			defer func() {

@@ -47,8 +47,10 @@ type BLEUCounts struct {
 	ShortestRefLen  int // shortest reference length, summed (ERNIE)
 }
 
-// NewBLEUCounts returns empty counts for n-gram orders 1 to orders (at most 4).
+// NewBLEUCounts returns empty counts for n-gram orders 1 to orders (1 to 4; it panics on
+// another number).
 func NewBLEUCounts(orders int) *BLEUCounts {
+	bleuOrders("NewBLEUCounts", orders, "n-gram orders")
 	return &BLEUCounts{Numerators: make([]int, orders), Denominators: make([]int, orders),
 		PossibleMatches: make([]int, orders)}
 }
@@ -121,9 +123,11 @@ func (c *BLEUCounts) GenEval() (g GenEvalReport, ok bool) {
 // gen_eval BLEU of as many orders, with ok false where that reference raises (a zero total
 // reference length) and where the weights are not uniform (each 1/n): gen_eval takes no
 // weights, its orders weighing the same, so it is no counterpart of nltk's then, and the golden
-// vectors hold none. It panics when hyps and refs differ in length.
+// vectors hold none. It panics when hyps and refs differ in length, and when weights has no entry
+// or more than 4.
 func CorpusBLEU(hyps [][]string, refs [][][]string, weights []float64) (nltk CorpusBLEUReport, gen GenEvalReport, ok bool) {
 	sameLength("CorpusBLEU", len(hyps), "hypotheses", len(refs), "reference lists")
+	bleuOrders("CorpusBLEU", len(weights), "weights")
 	c := NewBLEUCounts(len(weights))
 	for i, hyp := range hyps {
 		c.Add(hyp, refs[i])
