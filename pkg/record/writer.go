@@ -37,13 +37,22 @@ func (w *Writer) Write(rec *Record) error {
 		rec.Schema = SchemaVersion
 	}
 	if err := rec.Validate(); err != nil {
-		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
+		return w.keep(recordError(rec.ID, err))
 	}
 	b, err := rec.MarshalJSON()
 	if err != nil {
-		return w.keep(fmt.Errorf("record %q: %w", rec.ID, err))
+		return w.keep(recordError(rec.ID, err))
 	}
 	return w.WriteRaw(b)
+}
+
+// recordError is err of the record id names, or of a record without one ("record: missing field
+// "id"", not `record "": ...`).
+func recordError(id string, err error) error {
+	if id == "" {
+		return fmt.Errorf("record: %w", err)
+	}
+	return fmt.Errorf("record %q: %w", id, err)
 }
 
 // keep records err as the Writer's error unless it has one, and returns the one it keeps.

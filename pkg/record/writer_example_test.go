@@ -32,7 +32,7 @@ func ExampleWriter_error() {
 	fmt.Println(w.Write(&record.Record{ID: "q3", Question: "When?"}))
 	fmt.Println(w.Flush())
 	// Output:
-	// record "": missing field "id"
-	// record "": missing field "id"
-	// record "": missing field "id"
+	// record: missing field "id"
+	// record: missing field "id"
+	// record: missing field "id"
 }

@@ -21,8 +21,8 @@ func TestWriterRefuses(t *testing.T) {
 		want string
 	}{
 		{"nil", nil, "record: nil"},
-		{"no id", &Record{}, `missing field "id"`},
-		{"other schema", &Record{Schema: 2, ID: "a"}, "schema 2 is not supported"},
+		{"no id", &Record{}, `record: missing field "id"`},
+		{"other schema", &Record{Schema: 2, ID: "a"}, `record "a": schema 2 is not supported`},
 		{"NaN score", &Record{ID: "a", Scores: map[string]float64{"f1": math.NaN()}}, "NaN"},
 		{"extra not JSON", &Record{ID: "a", Extra: map[string]json.RawMessage{"x": json.RawMessage(`nope`)}}, `unknown member "x": its value is no JSON on one line`},
 		{"extra over lines", &Record{ID: "a", Extra: map[string]json.RawMessage{"x": json.RawMessage("{\"a\":\n1}")}}, `unknown member "x": its value is no JSON on one line`},
