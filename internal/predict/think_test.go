@@ -205,13 +205,21 @@ func TestThinkCutFromCache(t *testing.T) {
 `
 	args := []string{"--provider", "openai", "--model", "deepseek-r1", "--base-url", srv.URL, "--api-key-file", keyFile(t),
 		"--max-tokens", "64", "--prices", prices, "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
-	for i, want := range []string{
-		"cost $0.204000\n",
-		"cost $0.204000 ($0.204000 of it from the cache)\n",
-	} {
+	cutTwice(t, in, args, 2, "$0.204000")
+	if n := srv.calls.Load(); n != 2 {
+		t.Errorf("the server saw %d calls over two runs, want 2: the cache serves the second", n)
+	}
+}
+
+// cutTwice runs qa-predict with args over in twice: each run writes n records, the first cut in
+// its thinking (served from the cache, and so marked, the second time), and its summary costs
+// cost, the second run's all from the cache.
+func cutTwice(t *testing.T, in string, args []string, n int, cost string) {
+	t.Helper()
+	for i, want := range []string{"cost " + cost + "\n", "cost " + cost + " (" + cost + " of it from the cache)\n"} {
 		recs, stderr, _ := run(t, context.Background(), in, args...)
-		if len(recs) != 2 {
-			t.Fatalf("run %d: %d records\n%s", i+1, len(recs), stderr)
+		if len(recs) != n {
+			t.Fatalf("run %d: %d records, want %d\n%s", i+1, len(recs), n, stderr)
 		}
 		if p := recs[0].Prediction; !strings.Contains(p.Error, "reply cut in its thinking") || p.Cached != (i > 0) {
 			t.Errorf("run %d: cut record's error %q, cached %v; want the cut, cached %v", i+1, p.Error, p.Cached, i > 0)
@@ -219,9 +227,6 @@ func TestThinkCutFromCache(t *testing.T) {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("run %d: stderr\n%s\nwant it to say %q", i+1, stderr, want)
 		}
-	}
-	if n := srv.calls.Load(); n != 2 {
-		t.Errorf("the server saw %d calls over two runs, want 2: the cache serves the second", n)
 	}
 }
 
@@ -252,18 +257,7 @@ func TestThinkCutNotesFromCache(t *testing.T) {
 	args := []string{"--provider", "openai", "--model", "m", "--base-url", srv.URL, "--api-key-file", keyFile(t),
 		"--reading", "con-separate", "--history-sessions", "2", "--prices", prices, "--cache", filepath.Join(t.TempDir(), "cache.sqlite")}
 	in := jsonl(t, longMemEvalRecord("longmemeval:q1", ""))
-	for i, want := range []string{"cost $0.033000\n", "cost $0.033000 ($0.033000 of it from the cache)\n"} {
-		recs, stderr, _ := run(t, context.Background(), in, args...)
-		if len(recs) != 1 {
-			t.Fatalf("run %d: %d records\n%s", i+1, len(recs), stderr)
-		}
-		if p := recs[0].Prediction; !strings.Contains(p.Error, "reply cut in its thinking") || p.Cached != (i > 0) {
-			t.Errorf("run %d: error %q, cached %v; want the cut, cached %v", i+1, p.Error, p.Cached, i > 0)
-		}
-		if !strings.Contains(stderr, want) {
-			t.Errorf("run %d: stderr\n%s\nwant it to say %q", i+1, stderr, want)
-		}
-	}
+	cutTwice(t, in, args, 1, "$0.033000")
 	if n := calls.Load(); n != 3 {
 		t.Errorf("the server saw %d calls over two runs, want 3: the cache serves the second", n)
 	}
