@@ -40,7 +40,8 @@ func Detect(name string, head []byte) string {
 		return "hotpotqa"
 	case has("haystack_sessions") || has("haystack_session_ids") || (has("question_id") && has("question_type")):
 		return "longmemeval"
-	case has("sample_id") && has("conversation") || has("qa") && has("session_1"):
+	// A LoCoMo sample lists its questions first: its first lines hold only their keys.
+	case has("sample_id") && has("conversation") || has("qa") && (has("session_1") || has("evidence") && has("category")):
 		return "locomo"
 	case has("context_text") && has("query_id"): // CMRC 2018's first layout (its trial file)
 		return "cmrc2018"

@@ -53,6 +53,9 @@ func TestDetectByName(t *testing.T) {
 		{"run.json", "[\n" + `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"}` + "\n]", ""},
 		{"run.jsonl", "x" + strings.Repeat("x", HeadSize) + "\n" + `{"schema":1,"id":"b"}`, "jsonl"}, // the cut line fills the head
 		{"notes.txt", "hello", ""},
+		// LoCoMo's file as released, laid out over lines, its first sample's questions first.
+		{"data.json", "[\n  {\n    \"qa\": [\n      {\n        \"question\": \"When?\",\n        \"answer\": \"7 May 2023\",\n        \"evidence\": [\n          \"D1:3\"\n        ],\n        \"category\": 2\n", "locomo"},
+		{"data.json", `[{"qa": [{"question": "When?", "answer": "May", "category": 2}]`, ""}, // no evidence: not enough to tell
 		// A spreadsheet export is generic whatever benchmark its name or its JSON cells mention.
 		{"squad_subset.csv", "id,question,answers\n1,q?,a\n", "csv"},
 		{"hotpotqa_hard.csv", `id,question,meta` + "\n" + `1,q?,"{""supporting_facts"": [], ""_id"": ""x""}"`, "csv"},
