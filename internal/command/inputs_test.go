@@ -541,7 +541,7 @@ func TestSourceNoRecords(t *testing.T) {
 		{"cr.jsonl", rec + "\r" + rec + "\r", "so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)"},
 		{"items.jsonl", `{"question":"q"}` + "\n", "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
 		{"results.jsonl", results, "its first 20 lines are not qapipe records, so it is no file of records: stopped (qa-load --format evalearn-results turns it into records)"},
-		{"dev.json", squad, "none of its 5 lines is a qapipe record, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
+		{"dev.json", squad, "its first line opens a JSON document laid out over lines, not one record a line, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
 		{"run.jsonl", `{"_id":"5a8b","question":"q","answer":"a","supporting_facts":[["T",0]],"context":[]}`, "its one line is not a qapipe record, so it is no file of records: stopped (qa-load --format hotpotqa turns it into records)"},
 		// A prediction file named after its benchmark is no benchmark file qa-load reads as such.
 		{"squad_v20_predictions.json", `{"q1": "answer", "q2": ""}`, "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
@@ -685,6 +685,47 @@ func TestSourceLeadingBad(t *testing.T) {
 		if n != tc.records || s.Bad != tc.bad || (tc.errPrefix == "") != (err == nil) ||
 			err != nil && !strings.HasPrefix(err.Error(), tc.errPrefix) {
 			t.Errorf("%v: %d records, %d bad, error %v; want %d, %d, %q", tc.args, n, s.Bad, err, tc.records, tc.bad, tc.errPrefix)
+		}
+	}
+}
+
+// TestSourceDocument: the lines of a file whose first line opens a JSON document are reported
+// only if a record follows, in their order; else the one error says what the file is. A first
+// line that is a whole value with text after it, or the file's only line, opens none.
+func TestSourceDocument(t *testing.T) {
+	good := `{"schema":1,"id":"a","question":"q"}`
+	doc := "[\n  {\n" + strings.Repeat(`    "question": "q",`+"\n", 30) + "  }\n]\n"
+	for _, tc := range []struct {
+		name, text string
+		records    int
+		stderr     string
+		err        string
+	}{
+		{"doc", doc, 0, "", "doc: its first line opens a JSON document laid out over lines, not one record a line, so it is no file of records: stopped (qa-load turns benchmark files into records)"},
+		{"short", "{\n\"a\": 1\n}\n", 0, "", "short: its first line opens a JSON document laid out over lines, not one record a line, so it is no file of records: stopped (qa-load turns benchmark files into records)"},
+		{"array", "[\n" + good + "\n" + good + "\n]\n", 2,
+			"qa-x: array:1: invalid record: unexpected end of JSON input\nqa-x: array:4: not JSON at column 1: invalid character ']' looking for beginning of value\n", ""},
+		{"opened", `[{"question": "q",` + "\n" + good + "\n", 1, "qa-x: opened:1: invalid record: unexpected end of JSON input\n", ""},
+		{"one", `[{"question": "q"` + "\n", 0, "qa-x: one:1: invalid record: unexpected end of JSON input\n",
+			"one: its one line is not a qapipe record, so it is no file of records: stopped (qa-load turns benchmark files into records)"},
+		{"junk", "{\"a\":1} x\n{\"a\":2} x\n", 0,
+			"qa-x: junk:1: invalid record: invalid character 'x' after top-level value\nqa-x: junk:2: invalid record: invalid character 'x' after top-level value\n",
+			"junk: none of its 2 lines is a qapipe record, so it is no file of records: stopped (qa-load turns benchmark files into records)"},
+	} {
+		dir := t.TempDir()
+		f := filepath.Join(dir, tc.name)
+		os.WriteFile(f, []byte(tc.text), 0o644)
+		var stderr bytes.Buffer
+		s := &Source{Args: []string{f}, Stderr: &stderr, Prog: "qa-x"}
+		n := 0
+		err := s.Each(func(*record.Record) error { n++; return nil })
+		got := strings.ReplaceAll(stderr.String(), dir+"/", "")
+		gotErr := ""
+		if err != nil {
+			gotErr = strings.ReplaceAll(err.Error(), dir+"/", "")
+		}
+		if n != tc.records || got != tc.stderr || gotErr != tc.err {
+			t.Errorf("%s: %d records, stderr %q, error %q; want %d, %q, %q", tc.name, n, got, gotErr, tc.records, tc.stderr, tc.err)
 		}
 	}
 }

@@ -1,7 +1,9 @@
 package command
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,7 +56,7 @@ type Source struct {
 // printed after the name the skipped lines were.
 func (s *Source) Each(fn func(*record.Record) error) error {
 	return OpenInputs(s.Args, s.Stdin, nil, func(in Input) error {
-		var lead LeadingBad
+		lead := LeadingBad{W: s.Stderr, Prog: s.Prog}
 		rd := record.NewReader(in.R, in.DisplayName())
 		if s.MaxLine > 0 {
 			rd.SetMaxLine(s.MaxLine)
@@ -74,7 +76,6 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 					return &ProgError{Prog: s.Prog, Err: err}
 				}
 				s.Bad++
-				fmt.Fprintf(s.Stderr, "%s: %v\n", s.Prog, err)
 				if err := lead.Bad(in.DisplayName(), perr, rd.BadLine()); err != nil {
 					return &ProgError{Prog: s.Prog, Err: err}
 				}
@@ -133,35 +134,66 @@ func (s *Source) At(id string, err error) *record.Error {
 // records of its own that failed names both kinds in its exit error: BadRecords(s.Bad, …).
 func (s *Source) Err() error { return BadRecords(s.Bad) }
 
-// LeadingBad stops the reading of a file whose first lines are all bad: a benchmark file given to
-// a stage that reads records (a JSON document, or another JSON Lines schema) would otherwise give
-// one message per line, thousands of them, and no record. A file with a good record among its
-// first lines, or a bad one that is still a record (it has a schema: a field of the wrong type,
-// say), is read to its end, every bad line reported and skipped. A file shorter than that whose
-// lines are all bad is no file of records either (End): a small CSV or benchmark sample, tried
-// first, would otherwise be lines skipped, exit 3, with no word of qa-load.
+// LeadingBad reports a file's bad lines and stops the reading of a file whose first lines are
+// all bad: a benchmark file given to a stage that reads records (a JSON document, or another JSON
+// Lines schema) would otherwise give one message per line, thousands of them, and no record. A
+// file with a good record among its first lines, or a bad one that is still a record (it has a
+// schema: a field of the wrong type, say), is read to its end, every bad line reported and
+// skipped. A file shorter than that whose lines are all bad is no file of records either (End): a
+// small CSV or benchmark sample, tried first, would otherwise be lines skipped, exit 3, with no
+// word of qa-load. A file whose first line opens a JSON document laid out over lines ("[", as
+// json.dump with an indent writes LoCoMo's and EvaLearn's files) has lines that one by one say
+// nothing: their messages are held, and printed only if a record follows, so that such a file
+// gets the one message that stops it.
 type LeadingBad struct {
+	W    io.Writer // where each bad line is reported, as `PROG: FILE:LINE: message`
+	Prog string
+
 	good bool
 	bad  int
-	cr   bool   // a bad line was one of CR line endings, which a conversion mends
-	head []byte // the bad lines' text, up to format.HeadSize, for the format qa-load would read
+	cr   bool     // a bad line was one of CR line endings, which a conversion mends
+	head []byte   // the bad lines' text, up to format.HeadSize, for the format qa-load would read
+	doc  bool     // the first line opens a JSON document laid out over lines
+	held []string // the messages of a document's lines, not yet printed
 }
 
 // leadingBadLimit is how many bad lines at the start of a file stop its reading.
 const leadingBadLimit = 20
 
-// Good records a good line.
-func (l *LeadingBad) Good() { l.good, l.head = true, nil }
+// Good records a good line, after printing the messages held for the lines before it.
+func (l *LeadingBad) Good() {
+	l.good, l.head = true, nil
+	l.release()
+}
 
-// Bad records a bad line of file, whose text is line (nil when it is not known), and returns the
-// error that stops the run when it is one too many at the start of the file.
+// release prints the messages held.
+func (l *LeadingBad) release() {
+	for _, m := range l.held {
+		fmt.Fprint(l.W, m)
+	}
+	l.held = nil
+}
+
+// Bad reports e, a bad line of file whose text is line (nil when it is not known), and returns
+// the error that stops the run when it is one too many at the start of the file.
 func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	if e != nil && e.Record {
 		l.good = true
 	}
+	if !l.good && l.bad == 0 && !errors.Is(e, record.ErrLineTooLong) {
+		l.doc = opensDocument(line)
+	}
+	msg := fmt.Sprintf("%s: %v\n", l.Prog, e)
 	if l.good {
 		l.head = nil
+		l.release()
+		fmt.Fprint(l.W, msg)
 		return nil
+	}
+	if l.doc {
+		l.held = append(l.held, msg)
+	} else {
+		fmt.Fprint(l.W, msg)
 	}
 	l.cr = l.cr || errors.Is(e, record.ErrCRLineEndings)
 	if room := format.HeadSize - len(l.head); room > 0 && line != nil {
@@ -172,6 +204,18 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 		return nil
 	}
 	return l.notRecords(file, fmt.Sprintf("its first %d lines are not qapipe records", l.bad))
+}
+
+// opensDocument reports whether line opens a JSON object or array that it does not close: the
+// first line of a JSON document laid out over lines ("[", say), not a record cut short of its
+// end, which has a schema (record.Error.Record), nor a line with text after its value.
+func opensDocument(line []byte) bool {
+	t := bytes.TrimSpace(line)
+	if len(t) == 0 || t[0] != '[' && t[0] != '{' {
+		return false
+	}
+	err := json.NewDecoder(bytes.NewReader(t)).Decode(new(json.RawMessage))
+	return errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // End returns the error that stops the run when file, now read to its end, had bad lines only,
@@ -192,6 +236,11 @@ func (l *LeadingBad) End(file string) error {
 func (l *LeadingBad) notRecords(file, why string) error {
 	if l.cr {
 		return fmt.Errorf("%s: %s, so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)", file, why)
+	}
+	if l.doc && l.bad > 1 {
+		why = "its first line opens a JSON document laid out over lines, not one record a line"
+	} else {
+		l.release() // one line: its own message says what it is
 	}
 	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
 	case "", "records", "jsonl", "csv":

@@ -40,7 +40,7 @@ type emitter struct {
 func newEmitter(ctx context.Context, cfg *config, stdout, stderr io.Writer, mismatches *command.Replacement) *emitter {
 	sc := newScorer(cfg.sel, cfg.judge)
 	sc.missingAsZero = cfg.missingAsZero
-	e := &emitter{ctx: ctx, cfg: cfg, sc: sc, stderr: stderr,
+	e := &emitter{ctx: ctx, cfg: cfg, sc: sc, stderr: stderr, lead: command.LeadingBad{W: stderr, Prog: "qa-score"},
 		agg:    newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.keeping(), cfg.by),
 		corpus: newCorpusAcc(cfg.corpus, cfg.by, cfg.keeping() == keepValues)}
 	e.agg.byFrom = cfg.byFrom
@@ -125,14 +125,13 @@ func (e *emitter) one(r result) error {
 		if err := e.lead.End(e.leadFile); err != nil {
 			return err // the file before this one had bad lines only
 		}
-		e.lead, e.leadFile = command.LeadingBad{}, file
+		e.lead, e.leadFile = command.LeadingBad{W: e.stderr, Prog: "qa-score"}, file
 	}
 	if r.bad != nil {
 		if e.cfg.strict {
 			return r.bad
 		}
 		e.bad++
-		fmt.Fprintf(e.stderr, "qa-score: %v\n", r.bad)
 		return e.lead.Bad(file, r.bad, r.l.data)
 	}
 	e.lead.Good()
