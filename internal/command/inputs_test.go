@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -727,6 +728,33 @@ func TestSourceDocument(t *testing.T) {
 		if n != tc.records || got != tc.stderr || gotErr != tc.err {
 			t.Errorf("%s: %d records, stderr %q, error %q; want %d, %q, %q", tc.name, n, got, gotErr, tc.records, tc.stderr, tc.err)
 		}
+	}
+}
+
+// TestSourceDocumentCut: the lines held for a file whose first line opens a JSON document are
+// printed when the file cannot be read on, as the lines before a read error are.
+func TestSourceDocumentCut(t *testing.T) {
+	var whole bytes.Buffer
+	zw := gzip.NewWriter(&whole)
+	rnd := rand.New(rand.NewPCG(1, 2))
+	fmt.Fprintln(zw, "[")
+	for range 18 {
+		fmt.Fprintf(zw, "  \"%x\",\n", rnd.Uint64()) // ~1 kB of text a line that gzip cannot shrink much
+		for range 60 {
+			fmt.Fprintf(zw, "%x", rnd.Uint64())
+		}
+		fmt.Fprintln(zw)
+	}
+	zw.Close()
+	name := filepath.Join(t.TempDir(), "doc.json.gz")
+	os.WriteFile(name, whole.Bytes()[:whole.Len()/2], 0o644)
+	var stderr bytes.Buffer
+	src := &Source{Args: []string{name}, Stderr: &stderr, Prog: "qa-x"}
+	err := src.Each(func(*record.Record) error { return nil })
+	lines := strings.Count(stderr.String(), "\n")
+	if err == nil || !strings.Contains(err.Error(), "gzip data ends early") || src.Bad < 2 || lines != src.Bad ||
+		!strings.HasPrefix(stderr.String(), "qa-x: "+name+":1: invalid record: unexpected end of JSON input\n") {
+		t.Errorf("a cut document: %d bad, error %v, stderr %q; want every bad line reported, then the cut", src.Bad, err, stderr.String())
 	}
 }
 

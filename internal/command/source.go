@@ -82,6 +82,7 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 				continue
 			}
 			if err != nil {
+				lead.Flush() // the lines before it are reported: they are not all there is
 				return ReadError(in.DisplayName(), rd.Line(), err)
 			}
 			lead.Good()
@@ -163,11 +164,12 @@ const leadingBadLimit = 20
 // Good records a good line, after printing the messages held for the lines before it.
 func (l *LeadingBad) Good() {
 	l.good, l.head = true, nil
-	l.release()
+	l.Flush()
 }
 
-// release prints the messages held.
-func (l *LeadingBad) release() {
+// Flush prints the messages held for a file whose reading stopped before what it is was known
+// (it could not be read on, say).
+func (l *LeadingBad) Flush() {
 	for _, m := range l.held {
 		fmt.Fprint(l.W, m)
 	}
@@ -186,7 +188,7 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	msg := fmt.Sprintf("%s: %v\n", l.Prog, e)
 	if l.good {
 		l.head = nil
-		l.release()
+		l.Flush()
 		fmt.Fprint(l.W, msg)
 		return nil
 	}
@@ -235,12 +237,14 @@ func (l *LeadingBad) End(file string) error {
 // the --format that reads the file when its lines are a benchmark's (EvaLearn's results, say).
 func (l *LeadingBad) notRecords(file, why string) error {
 	if l.cr {
+		l.Flush()
 		return fmt.Errorf("%s: %s, so it is no file of records as it is: stopped (convert its CR line endings to LF, as said above)", file, why)
 	}
 	if l.doc && l.bad > 1 {
 		why = "its first line opens a JSON document laid out over lines, not one record a line"
+		l.held = nil // this error says what they are
 	} else {
-		l.release() // one line: its own message says what it is
+		l.Flush() // one line: its own message says what it is
 	}
 	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
 	case "", "records", "jsonl", "csv":

@@ -96,6 +96,8 @@ func (e *emitter) end(serr error) error {
 	}
 	if serr == nil {
 		serr = e.lead.End(e.leadFile)
+	} else {
+		e.lead.Flush()
 	}
 	if serr == nil {
 		// Asked to finish (the first signal), the run still read, scored and wrote every

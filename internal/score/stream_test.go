@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -168,6 +169,36 @@ func TestGzipInput(t *testing.T) {
 	want := strings.TrimSuffix(line, "}") + `,"scores":{"em":0,"f1":0.6666666666666666}}` + "\n"
 	if err != nil || out.String() != want {
 		t.Errorf("Run(gzip file) = %v, %q; stderr %q; want %q", err, out.String(), errs.String(), want)
+	}
+}
+
+// TestCutDocument: a gzip-compressed JSON document cut short before its twentieth line has every
+// line read reported, then the cut: the lines held while it could still be a document are not lost
+// with the read error.
+func TestCutDocument(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte("[\n"))
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for range 18 {
+		fmt.Fprintf(zw, "  \"%x", rnd.Uint64())
+		for range 60 {
+			fmt.Fprintf(zw, "%x", rnd.Uint64()) // text gzip cannot shrink much, so the cut falls early
+		}
+		zw.Write([]byte("\",\n"))
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "doc.json.gz")
+	if err := os.WriteFile(path, b.Bytes()[:b.Len()/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errs bytes.Buffer
+	err := Run(context.Background(), []string{"qa-score", "--metrics", "em", path}, nil, &out, &errs)
+	lines := strings.Split(strings.TrimSuffix(errs.String(), "\n"), "\n")
+	if err == nil || !strings.Contains(err.Error(), "gzip data ends early") || len(lines) < 2 ||
+		lines[0] != "qa-score: "+path+":1: invalid record: unexpected end of JSON input" ||
+		lines[len(lines)-1] != fmt.Sprintf("qa-score: %s:%d: invalid record: invalid character ',' after top-level value", path, len(lines)) {
+		t.Errorf("Run(cut document) = %v; stderr %q; want each line read reported, then the cut", err, errs.String())
 	}
 }
 
