@@ -1,8 +1,10 @@
 package score
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -307,7 +309,8 @@ func (a *corpusGroup) perplexity() *Perplexity {
 	}
 	p.MeanLoss, p.TotalLoss, p.AveLoss, p.PPL = finite(r.MeanLoss), finite(r.TotalLoss), finite(r.AveLoss), finite(r.PPL)
 	if p.PPL != nil {
-		p.PPLInt = &r.PPLInt
+		n := json.Number(new(big.Float).SetFloat64(math.Trunc(r.PPL)).Text('f', 0)) // r.PPLInt is 0 past 2^63
+		p.PPLInt = &n
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -92,15 +93,16 @@ type ChunkStat struct {
 }
 
 // Perplexity is ERNIE-kit's Ppl. A figure that overflows (a loss sum past the largest float, or
-// ppl past it) is null, and so is ppl_int then.
+// ppl past it) is null, and so is ppl_int then. ppl_int is int(ppl) as Python prints it, whole
+// past 2^63 too, which no int64 holds.
 type Perplexity struct {
-	Records   int      `json:"records"`
-	WordCount int      `json:"word_count"`
-	MeanLoss  *float64 `json:"mean_loss"`
-	TotalLoss *float64 `json:"total_loss"`
-	AveLoss   *float64 `json:"ave_loss"`
-	PPL       *float64 `json:"ppl"`
-	PPLInt    *int64   `json:"ppl_int"`
+	Records   int          `json:"records"`
+	WordCount int          `json:"word_count"`
+	MeanLoss  *float64     `json:"mean_loss"`
+	TotalLoss *float64     `json:"total_loss"`
+	AveLoss   *float64     `json:"ave_loss"`
+	PPL       *float64     `json:"ppl"`
+	PPLInt    *json.Number `json:"ppl_int"`
 }
 
 // CorpusBLEU is NLTK corpus_bleu with its parts; Ratio is hyp_len/ref_len (null when ref_len is 0).

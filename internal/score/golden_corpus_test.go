@@ -455,7 +455,11 @@ func TestGoldenPerplexity(t *testing.T) {
 		if p.PPLInt == nil {
 			t.Errorf("%s: ppl_int = null, want %s", c.ID, c.Expected["ppl_int"])
 		} else {
-			equalInt(t, c.ID, "ppl_int", int(*p.PPLInt), c.Expected["ppl_int"])
+			n, err := p.PPLInt.Int64()
+			if err != nil {
+				t.Errorf("%s: ppl_int = %s: %v", c.ID, *p.PPLInt, err)
+			}
+			equalInt(t, c.ID, "ppl_int", int(n), c.Expected["ppl_int"])
 		}
 		checked++
 	}
