@@ -82,7 +82,7 @@ func (s *Source) Each(fn func(*record.Record) error) error {
 				continue
 			}
 			if err != nil {
-				lead.Flush() // the lines before it are reported: they are not all there is
+				lead.Flush()
 				return ReadError(in.DisplayName(), rd.Line(), err)
 			}
 			lead.Good()
@@ -145,18 +145,25 @@ func (s *Source) Err() error { return BadRecords(s.Bad) }
 // word of qa-load. A file whose first line opens a JSON document laid out over lines ("[", as
 // json.dump with an indent writes LoCoMo's and EvaLearn's files) has lines that one by one say
 // nothing: their messages are held, and printed only if a record follows, so that such a file
-// gets the one message that stops it.
+// gets the one message that stops it. Likewise a bad line whose message, but for its place, is
+// one already printed (a HotpotQA file's lines are each `not a qapipe record`) is held, and so is
+// every line after it, so that a file that stops prints each different message once, and a file
+// whose records follow prints every line's, in order.
 type LeadingBad struct {
 	W    io.Writer // where each bad line is reported, as `PROG: FILE:LINE: message`
 	Prog string
 
-	good bool
-	bad  int
-	cr   bool     // a bad line was one of CR line endings, which a conversion mends
-	head []byte   // the bad lines' text, up to format.HeadSize, for the format qa-load would read
-	doc  bool     // the first line opens a JSON document laid out over lines
-	held []string // the messages of a document's lines, not yet printed
+	good  bool
+	bad   int
+	cr    bool            // a bad line was one of CR line endings, which a conversion mends
+	head  []byte          // the bad lines' text, up to format.HeadSize, for the format qa-load would read
+	doc   bool            // the first line opens a JSON document laid out over lines
+	held  []heldMsg       // the messages of lines not yet printed
+	shown map[string]bool // the causes of the messages printed, without their place
 }
+
+// heldMsg is the message of a bad line not yet printed, and its cause without the line's place.
+type heldMsg struct{ msg, cause string }
 
 // leadingBadLimit is how many bad lines at the start of a file stop its reading.
 const leadingBadLimit = 20
@@ -164,16 +171,46 @@ const leadingBadLimit = 20
 // Good records a good line, after printing the messages held for the lines before it.
 func (l *LeadingBad) Good() {
 	l.good, l.head = true, nil
+	l.release()
+}
+
+// release prints the messages held.
+func (l *LeadingBad) release() {
+	for _, m := range l.held {
+		fmt.Fprint(l.W, m.msg)
+	}
+	l.held = nil
+}
+
+// Stop prints the messages held as a file that stops there needs them: none for a document laid
+// out over lines, whose lines say nothing one by one (unless it is one line, whose message says
+// what it is), else each cause not yet printed, once.
+func (l *LeadingBad) Stop() {
+	if l.doc && l.bad > 1 {
+		l.held = nil
+		return
+	}
 	l.Flush()
 }
 
-// Flush prints the messages held for a file whose reading stopped before what it is was known
-// (it could not be read on, say).
+// Flush prints each cause of the messages held not yet printed, once: a reading that fails
+// calls it before its error, as what the file is was not known.
 func (l *LeadingBad) Flush() {
 	for _, m := range l.held {
-		fmt.Fprint(l.W, m)
+		if !l.shown[m.cause] {
+			fmt.Fprint(l.W, m.msg)
+			l.show(m.cause)
+		}
 	}
 	l.held = nil
+}
+
+// show records that a message of cause was printed.
+func (l *LeadingBad) show(cause string) {
+	if l.shown == nil {
+		l.shown = make(map[string]bool)
+	}
+	l.shown[cause] = true
 }
 
 // Bad reports e, a bad line of file whose text is line (nil when it is not known), and returns
@@ -188,14 +225,19 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	msg := fmt.Sprintf("%s: %v\n", l.Prog, e)
 	if l.good {
 		l.head = nil
-		l.Flush()
+		l.release()
 		fmt.Fprint(l.W, msg)
 		return nil
 	}
-	if l.doc {
-		l.held = append(l.held, msg)
+	cause := msg
+	if e != nil && e.Err != nil {
+		cause = e.Err.Error()
+	}
+	if l.doc || len(l.held) > 0 || l.shown[cause] {
+		l.held = append(l.held, heldMsg{msg, cause})
 	} else {
 		fmt.Fprint(l.W, msg)
+		l.show(cause)
 	}
 	l.cr = l.cr || errors.Is(e, record.ErrCRLineEndings)
 	if room := format.HeadSize - len(l.head); room > 0 && line != nil {
@@ -242,10 +284,8 @@ func (l *LeadingBad) notRecords(file, why string) error {
 	}
 	if l.doc && l.bad > 1 {
 		why = "its first line opens a JSON document laid out over lines, not one record a line"
-		l.held = nil // this error says what they are
-	} else {
-		l.Flush() // one line: its own message says what it is
 	}
+	l.Stop()
 	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
 	case "", "records", "jsonl", "csv":
 	default:

@@ -97,7 +97,7 @@ func (e *emitter) end(serr error) error {
 	if serr == nil {
 		serr = e.lead.End(e.leadFile)
 	} else {
-		e.lead.Flush()
+		e.lead.Flush() // the messages held for the lines before the failure
 	}
 	if serr == nil {
 		// Asked to finish (the first signal), the run still read, scored and wrote every
