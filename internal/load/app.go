@@ -137,6 +137,7 @@ type app struct {
 	typesFrom      string                   // " from QA_TYPES" likewise
 	examined       bool                     // some item's fields were read (see Options.Found)
 	preds          *Predictions             // --predictions, attached to the records read
+	other          otherFormat              // the bad items of a file --format reads as another's
 	ctx            context.Context
 }
 
@@ -291,6 +292,9 @@ func (a *app) skip(bad error) error {
 		return bad // the run stops, exit 1, as every command's --strict does
 	}
 	a.bad++
+	if a.other.active() {
+		return a.other.skip(bad)
+	}
 	fmt.Fprintf(a.stderr, "qa-load: %v\n", bad)
 	return nil
 }
@@ -303,6 +307,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if bad != nil {
 		return a.skip(bad)
 	}
+	a.other.record()
 	if a.split != "" {
 		rec.Split = a.split
 	}

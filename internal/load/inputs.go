@@ -75,12 +75,18 @@ func (a *app) loadFile(name string) error {
 		if err != nil {
 			return command.Usagef("--format: %v", err)
 		}
+		a.other = otherFormat{w: a.stderr, name: in.DisplayName(), format: a.format}
 		if a.format != "" {
-			a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
+			a.other.seen = a.warnOtherFormat(in.DisplayName(), br, name != "-" && isRegular(name))
 		}
 		a.generic = format == "jsonl" || format == "csv"
 		a.benchmark = !a.generic && format != "records" && format != "evalearn-results"
-		return a.loadWarned(in.DisplayName(), func() error { return load(in, a.opt, a.emitter(in.DisplayName())) })
+		err = a.loadWarned(in.DisplayName(), func() error { return load(in, a.opt, a.emitter(in.DisplayName())) })
+		if err == nil {
+			err = a.other.end()
+		}
+		a.other = otherFormat{}
+		return err
 	})
 }
 
@@ -132,18 +138,18 @@ func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, er
 }
 
 // warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
-// its first bytes, another benchmark's fields: its items would be bad ones, each lacking the
-// fields of the format given ('missing field "_id"'), with no word of what the file is. The
-// generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
+// its first bytes, another benchmark's fields, and returns the format they say (else ""): its
+// items would be bad ones, each lacking the fields of the format given ('missing field "_id"'),
+// with no word of what the file is (otherFormat stops such a file). The generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
 // fields are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
 //
 // It looks at the 64 kB head of a regular file (file), as detection does: its first line alone
 // would be a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it.
 // From a pipe it looks at what has come once the first line is in (firstLines), so that records
 // read from a slow pipe come out as they are read and not once 64 kB are there.
-func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
+func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) string {
 	if a.format == "jsonl" || a.format == "csv" {
-		return
+		return ""
 	}
 	head := firstLines(br)
 	if file {
@@ -155,7 +161,7 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 	layout := map[string]bool{"squad": true, "cmrc2018": true}
 	squadLayout := bytes.Contains(head, []byte(`"paragraphs"`))
 	if seen == "" || seen == a.format {
-		return
+		return ""
 	}
 	if layout[seen] && layout[a.format] && squadLayout {
 		// One layout: the format sets the language, which decides how the text is scored.
@@ -165,18 +171,23 @@ func (a *app) warnOtherFormat(name string, br *bufio.Reader, file bool) {
 				a.format, map[string]string{"squad": "English (lang en), scored by SQuAD's rules", "cmrc2018": "Chinese (lang zh), scored by CMRC 2018's rules"}[a.format],
 				"--format "+seen+" reads it as its text is, or --lang sets the language")
 		}
-		return
+		return ""
 	}
 	detected := " (named without --format, a file's format is detected)"
 	if name == "stdin" {
 		detected = ""
 	}
-	article := "a"
-	if strings.HasPrefix(seen, "evalearn") {
-		article = "an"
-	}
 	fmt.Fprintf(a.stderr, "qa-load: warning: %s looks like %s %s file by its fields, and --format %s reads it as %s%s\n",
-		name, article, seen, a.format, a.format, detected)
+		name, article(seen), seen, a.format, a.format, detected)
+	return seen
+}
+
+// article is the indefinite article of a format's name.
+func article(format string) string {
+	if strings.HasPrefix(format, "evalearn") {
+		return "an"
+	}
+	return "a"
 }
 
 func (a *app) loadEvaLearn(files []string) error {
