@@ -153,17 +153,13 @@ type LeadingBad struct {
 	W    io.Writer // where each bad line is reported, as `PROG: FILE:LINE: message`
 	Prog string
 
-	good  bool
-	bad   int
-	cr    bool            // a bad line was one of CR line endings, which a conversion mends
-	head  []byte          // the bad lines' text, up to format.HeadSize, for the format qa-load would read
-	doc   bool            // the first line opens a JSON document laid out over lines
-	held  []heldMsg       // the messages of lines not yet printed
-	shown map[string]bool // the causes of the messages printed, without their place
+	good bool
+	bad  int
+	cr   bool   // a bad line was one of CR line endings, which a conversion mends
+	head []byte // the bad lines' text, up to format.HeadSize, for the format qa-load would read
+	doc  bool   // the first line opens a JSON document laid out over lines
+	msgs Held   // the bad lines' messages
 }
-
-// heldMsg is the message of a bad line not yet printed, and its cause without the line's place.
-type heldMsg struct{ msg, cause string }
 
 // leadingBadLimit is how many bad lines at the start of a file stop its reading.
 const leadingBadLimit = 20
@@ -171,15 +167,7 @@ const leadingBadLimit = 20
 // Good records a good line, after printing the messages held for the lines before it.
 func (l *LeadingBad) Good() {
 	l.good, l.head = true, nil
-	l.release()
-}
-
-// release prints the messages held.
-func (l *LeadingBad) release() {
-	for _, m := range l.held {
-		fmt.Fprint(l.W, m.msg)
-	}
-	l.held = nil
+	l.msgs.Release(l.W)
 }
 
 // Stop prints the messages held as a file that stops there needs them: none for a document laid
@@ -187,31 +175,15 @@ func (l *LeadingBad) release() {
 // what it is), else each cause not yet printed, once.
 func (l *LeadingBad) Stop() {
 	if l.doc && l.bad > 1 {
-		l.held = nil
+		l.msgs.Drop()
 		return
 	}
-	l.Flush()
+	l.msgs.Once(l.W)
 }
 
 // Flush prints each cause of the messages held not yet printed, once: a reading that fails
 // calls it before its error, as what the file is was not known.
-func (l *LeadingBad) Flush() {
-	for _, m := range l.held {
-		if !l.shown[m.cause] {
-			fmt.Fprint(l.W, m.msg)
-			l.show(m.cause)
-		}
-	}
-	l.held = nil
-}
-
-// show records that a message of cause was printed.
-func (l *LeadingBad) show(cause string) {
-	if l.shown == nil {
-		l.shown = make(map[string]bool)
-	}
-	l.shown[cause] = true
-}
+func (l *LeadingBad) Flush() { l.msgs.Once(l.W) }
 
 // Bad reports e, a bad line of file whose text is line (nil when it is not known), and returns
 // the error that stops the run when it is one too many at the start of the file.
@@ -225,7 +197,7 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	msg := fmt.Sprintf("%s: %v\n", l.Prog, e)
 	if l.good {
 		l.head = nil
-		l.release()
+		l.msgs.Release(l.W)
 		fmt.Fprint(l.W, msg)
 		return nil
 	}
@@ -233,12 +205,7 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	if e != nil && e.Err != nil {
 		cause = e.Err.Error()
 	}
-	if l.doc || len(l.held) > 0 || l.shown[cause] {
-		l.held = append(l.held, heldMsg{msg, cause})
-	} else {
-		fmt.Fprint(l.W, msg)
-		l.show(cause)
-	}
+	l.msgs.Add(l.W, msg, cause, l.doc)
 	l.cr = l.cr || errors.Is(e, record.ErrCRLineEndings)
 	if room := format.HeadSize - len(l.head); room > 0 && line != nil {
 		l.head = append(l.head, line[:min(len(line), room)]...)

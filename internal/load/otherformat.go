@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -24,12 +25,8 @@ type otherFormat struct {
 	seen, format string // the format its fields say, and the one --format gives
 	good         bool   // a record came
 	bad          int
-	held         []heldItem
-	shown        map[string]bool // the causes printed
+	msgs         command.Held
 }
-
-// heldItem is the message of a bad item not yet printed, and its cause without its place.
-type heldItem struct{ msg, cause string }
 
 // otherFormatLimit is how many bad items with no record before them stop the load.
 const otherFormatLimit = 20
@@ -44,10 +41,7 @@ func (o *otherFormat) record() {
 		return
 	}
 	o.good = true
-	for _, h := range o.held {
-		fmt.Fprint(o.w, h.msg)
-	}
-	o.held = nil
+	o.msgs.Release(o.w)
 }
 
 // skip reports bad, which active said o watches, and returns the error that stops the load
@@ -57,12 +51,7 @@ func (o *otherFormat) skip(bad error) error {
 	if e, ok := errors.AsType[*record.Error](bad); ok && e.Err != nil {
 		cause = e.Err.Error()
 	}
-	if len(o.held) > 0 || o.shown[cause] {
-		o.held = append(o.held, heldItem{msg, cause})
-	} else {
-		fmt.Fprint(o.w, msg)
-		o.show(cause)
-	}
+	o.msgs.Add(o.w, msg, cause, false)
 	if o.bad++; o.bad < otherFormatLimit {
 		return nil
 	}
@@ -83,25 +72,11 @@ func (o *otherFormat) end() error {
 // stop prints the messages held whose cause was not printed and returns the error that stops
 // the load, why saying how its items were read.
 func (o *otherFormat) stop(why string) error {
-	for _, h := range o.held {
-		if !o.shown[h.cause] {
-			fmt.Fprint(o.w, h.msg)
-			o.show(h.cause)
-		}
-	}
-	o.held = nil
+	o.msgs.Once(o.w)
 	detect := ", or name the file without --format, which detects it"
 	if o.name == "stdin" {
 		detect = ""
 	}
 	return fmt.Errorf("%s: %s, and by its fields it is %s %s file: stopped (give --format %s%s)",
 		o.name, why, article(o.seen), o.seen, o.seen, detect)
-}
-
-// show records that a message of cause was printed.
-func (o *otherFormat) show(cause string) {
-	if o.shown == nil {
-		o.shown = make(map[string]bool)
-	}
-	o.shown[cause] = true
 }
