@@ -29,7 +29,7 @@ func (a *app) loadAll(files []string) error {
 		}
 	}
 	if slices.Contains(pair, "-") {
-		return command.Usagef("format evalearn reads two files, not stdin")
+		return command.Usagef("format evalearn reads two files, not stdin: name them, qa-load EvaLearn_Problem.json EvaLearn_Sequence.json")
 	}
 	for _, f := range files {
 		switch {
