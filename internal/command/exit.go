@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/qapipe/qapipe/pkg/record"
 	"io"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -179,5 +180,14 @@ func Report(stderr io.Writer, prog string, err error) {
 		fmt.Fprintf(stderr, "%s: interrupted\n", prog)
 		return
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	fmt.Fprint(stderr, Message(prog, err))
+}
+
+// Message is the line that reports err of the program prog: `PROG: err`, and for a line longer
+// than --max-line, how to raise the limit.
+func Message(prog string, err error) string {
+	if errors.Is(err, record.ErrLineTooLong) {
+		return fmt.Sprintf("%s: %v: --max-line, or QA_MAX_LINE, raises the limit\n", prog, err)
+	}
+	return fmt.Sprintf("%s: %v\n", prog, err)
 }

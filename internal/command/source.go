@@ -194,7 +194,7 @@ func (l *LeadingBad) Bad(file string, e *record.Error, line []byte) error {
 	if !l.good && l.bad == 0 && !errors.Is(e, record.ErrLineTooLong) {
 		l.doc = opensDocument(line)
 	}
-	msg := fmt.Sprintf("%s: %v\n", l.Prog, e)
+	msg := Message(l.Prog, e)
 	if l.good {
 		l.head = nil
 		l.msgs.Release(l.W)

@@ -295,7 +295,7 @@ func (a *app) skip(bad error) error {
 	if a.other.active() {
 		return a.other.skip(bad)
 	}
-	fmt.Fprintf(a.stderr, "qa-load: %v\n", bad)
+	fmt.Fprint(a.stderr, command.Message("qa-load", bad))
 	return nil
 }
 

@@ -544,9 +544,9 @@ func TestLongLineID(t *testing.T) {
 		want          string
 	}{
 		{"h.jsonl", `{"_id":"h1","question":"` + long + `","answer":"x","context":[]}` + "\n", []string{"--format", "hotpotqa"},
-			`h.jsonl:1 (id "hotpotqa:h1"): line too long (more than 5000 bytes)`},
+			`h.jsonl:1 (id "hotpotqa:h1"): line too long (more than 5000 bytes): --max-line, or QA_MAX_LINE, raises the limit`},
 		{"g.jsonl", `{"qid":"A2","id":"no","q":"` + long + `","gold":"x"}` + "\n", []string{"--map", "id=qid,question=q,answers=gold"},
-			`g.jsonl:1 (id "A2"): line too long (more than 5000 bytes)`},
+			`g.jsonl:1 (id "A2"): line too long (more than 5000 bytes): --max-line, or QA_MAX_LINE, raises the limit`},
 	} {
 		path := filepath.Join(dir, tc.name)
 		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {

@@ -47,7 +47,7 @@ func (o *otherFormat) record() {
 // skip reports bad, which active said o watches, and returns the error that stops the load
 // when it is one too many.
 func (o *otherFormat) skip(bad error) error {
-	msg, cause := fmt.Sprintf("qa-load: %v\n", bad), bad.Error()
+	msg, cause := command.Message("qa-load", bad), bad.Error()
 	if e, ok := errors.AsType[*record.Error](bad); ok && e.Err != nil {
 		cause = e.Err.Error()
 	}
