@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -1069,4 +1070,51 @@ func TestSourceEachUntil(t *testing.T) {
 			t.Errorf("finish at %q: EachUntil took %q, %v; want %q, %v", tc.finishAt, got, err, tc.want, tc.err)
 		}
 	}
+}
+
+// FuzzSourceBadLines: whatever a file holds, Source counts every bad line, reports each at most
+// once and in the order of the lines, and reports every one when the file is read on past them
+// (a record came): messages held while the file could still be a document or a benchmark's are
+// printed or, when the file stops, said by the error that stops it.
+func FuzzSourceBadLines(f *testing.F) {
+	good := `{"schema":1,"id":"a","question":"q"}`
+	f.Add("[\n  {\n    \"qa\": 1,\n" + good + "\n]\n")
+	f.Add("{\"a\":1}\n{\"a\":1}\n" + good + "\n[1]\n")
+	f.Add(strings.Repeat("{\"_id\":\"x\"}\n", 22) + good + "\n")
+	f.Add("{\n\"schema\":1,\n" + good + "\n}")
+	f.Fuzz(func(t *testing.T, text string) {
+		var stderr bytes.Buffer
+		s := &Source{Stdin: strings.NewReader(text), Stderr: &stderr, Prog: "qa-x"}
+		records := 0
+		err := s.Each(func(*record.Record) error { records++; return nil })
+		var lines []int
+		for _, m := range strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n") {
+			if m == "" {
+				continue
+			}
+			rest, ok := strings.CutPrefix(m, "qa-x: stdin:")
+			if !ok {
+				t.Fatalf("message %q is not of a line of stdin", m)
+			}
+			n, _, _ := strings.Cut(rest, ":")
+			n, _, _ = strings.Cut(n, " ")
+			no, perr := strconv.Atoi(n)
+			if perr != nil {
+				t.Fatalf("message %q names no line", m)
+			}
+			if len(lines) > 0 && no <= lines[len(lines)-1] {
+				t.Fatalf("line %d reported after line %d:\n%s", no, lines[len(lines)-1], stderr.String())
+			}
+			lines = append(lines, no)
+		}
+		if len(lines) > s.Bad {
+			t.Fatalf("%d messages for %d bad lines:\n%s", len(lines), s.Bad, stderr.String())
+		}
+		if err == nil && len(lines) != s.Bad {
+			t.Fatalf("read to its end with %d records: %d messages for %d bad lines:\n%s", records, len(lines), s.Bad, stderr.String())
+		}
+		if err != nil && !strings.Contains(err.Error(), "so it is no file of records") && !strings.Contains(err.Error(), "read stdin") {
+			t.Fatalf("unexpected error %v", err)
+		}
+	})
 }
