@@ -170,10 +170,10 @@ func (l *LeadingBad) Good() {
 	l.msgs.Release(l.W)
 }
 
-// Stop prints the messages held as a file that stops there needs them: none for a document laid
+// stop prints the messages held as a file that stops there needs them: none for a document laid
 // out over lines, whose lines say nothing one by one (unless it is one line, whose message says
 // what it is), else each cause not yet printed, once.
-func (l *LeadingBad) Stop() {
+func (l *LeadingBad) stop() {
 	if l.doc && l.bad > 1 {
 		l.msgs.Drop()
 		return
@@ -252,7 +252,7 @@ func (l *LeadingBad) notRecords(file, why string) error {
 	if l.doc && l.bad > 1 {
 		why = "its first line opens a JSON document laid out over lines, not one record a line"
 	}
-	l.Stop()
+	l.stop()
 	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
 	case "", "records", "jsonl", "csv":
 	default:
