@@ -545,6 +545,9 @@ func TestSourceNoRecords(t *testing.T) {
 		{"results.jsonl", results, "its first 20 lines are not qapipe records, so it is no file of records: stopped (qa-load --format evalearn-results turns it into records)"},
 		{"dev.json", squad, "its first line opens a JSON document laid out over lines, not one record a line, so it is no file of records: stopped (qa-load --format squad turns it into records)"},
 		{"run.jsonl", `{"_id":"5a8b","question":"q","answer":"a","supporting_facts":[["T",0]],"context":[]}`, "its one line is not a qapipe record, so it is no file of records: stopped (qa-load --format hotpotqa turns it into records)"},
+		// A list of records saved as one JSON document: qa-load writes them one a line.
+		{"run.json", `[{"schema":1,"id":"a","question":"q"}, {"schema":1,"id":"b","question":"q"}]`, "run.json: it is a JSON array of records, not one record a line: stopped (qa-load --format records writes them one a line)"},
+		{"indented.json", "[\n  {\n    \"schema\": 1,\n    \"id\": \"a\"\n  }\n]\n", "indented.json: it is a JSON array of records, not one record a line: stopped (qa-load --format records writes them one a line)"},
 		// A prediction file named after its benchmark is no benchmark file qa-load reads as such.
 		{"squad_v20_predictions.json", `{"q1": "answer", "q2": ""}`, "so it is no file of records: stopped (qa-load turns benchmark files into records)"},
 	} {

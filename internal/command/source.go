@@ -254,7 +254,9 @@ func (l *LeadingBad) notRecords(file, why string) error {
 	}
 	l.stop()
 	switch f := format.Detect("", l.head); f { // by the lines alone: a file named squad_predictions.json is no SQuAD file
-	case "", "records", "jsonl", "csv":
+	case "", "jsonl", "csv":
+	case "records": // a JSON array of records: their lines would have been good
+		return fmt.Errorf("%s: it is a JSON array of records, not one record a line: stopped (qa-load --format records writes them one a line)", file)
 	default:
 		return fmt.Errorf("%s: %s, so it is no file of records: stopped (qa-load --format %s turns it into records)", file, why, f)
 	}

@@ -17,7 +17,7 @@ import (
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
 // or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
 // numeric schema and a string id), or whose second line is when the first is cut, is records,
-// whatever its name. Otherwise content wins over the
+// whatever its name, and so is a JSON array whose first item opens as a record line does. Otherwise content wins over the
 // name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is
 // Chinese (mostlyHan), and that a .csv, .tsv or .tab file is csv: no benchmark is a table, and a
 // spreadsheet export named squad_subset.csv, or with JSON cells that name a benchmark's keys,
@@ -28,7 +28,7 @@ func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(name, ".gz")))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
 	switch {
-	case isRecordLine(head):
+	case isRecordLine(head) || isRecordArray(head):
 		return "records"
 	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
 		return "csv"
@@ -92,6 +92,14 @@ func isRecordLine(head []byte) bool {
 		}
 		rest = bytes.TrimLeft(after, " \t\r\n")
 	}
+}
+
+// isRecordArray reports whether head opens a JSON array whose first item opens as a qapipe
+// record line does (recordStart): a list of records saved as one JSON document, which qa-load's
+// records format reads an item at a time.
+func isRecordArray(head []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(head, " \t\r\n"), []byte("["))
+	return ok && recordStart.Match(bytes.TrimLeft(rest, " \t\r\n"))
 }
 
 // recordLine reports whether line, whole, is a qapipe record line (see isRecordLine), and whether

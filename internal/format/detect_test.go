@@ -35,7 +35,8 @@ func TestDetectByName(t *testing.T) {
 		{"run.jsonl", `{"schema":1,"id":7,"x":"` + strings.Repeat("x", HeadSize), "records"},
 		{"run.jsonl", `{"schema":1}`, "jsonl"},                   // no id
 		{"run.jsonl", `{"schema":1,"id":"x"`, "jsonl"},           // not a whole object
-		{"run.json", `[{"schema":1,"id":"x"}]`, ""},              // an array
+		{"run.json", `[{"schema":1,"id":"x"}]`, "records"},       // an array of records, as json.dump saves a list
+		{"run.json", `[{"id":"x","schema":1}]`, ""},              // not as a record line opens
 		{"run.jsonl", `{"meta":{"schema":1,"id":"x"}}`, "jsonl"}, // not at the top level
 		// A record line longer than the head, whose meta would say longmemeval: its opening decides.
 		{"run.jsonl", `{"schema":1,"id":"longmemeval:q","meta":{"haystack_session_ids":["s"]},"context":"` + strings.Repeat("x", HeadSize), "records"},
@@ -50,7 +51,9 @@ func TestDetectByName(t *testing.T) {
 		{"run.jsonl", "x}\n" + `["schema",1,"id","b"]` + "\n", "jsonl"},                   // nor is it
 		{"run.jsonl", "x}\ny}\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"},               // one line only is looked past
 		{"run.jsonl", `{"q":"generic"}` + "\n" + `{"schema":1,"id":"b"}` + "\n", "jsonl"}, // a first line that is JSON decides
-		{"run.json", "[\n" + `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"}` + "\n]", ""},
+		{"run.json", "[\n" + `{"schema":1,"id":"a"},` + "\n" + `{"schema":1,"id":"b"}` + "\n]", "records"},
+		{"run.json", "[\n  {\n    \"schema\": 1,\n    \"id\": \"a\",\n", "records"}, // indented
+		{"hotpot.json", `[{"_id": "x", "schema": 1, "id": "y", "supporting_facts": []}]`, "hotpotqa"},
 		{"run.jsonl", "x" + strings.Repeat("x", HeadSize) + "\n" + `{"schema":1,"id":"b"}`, "jsonl"}, // the cut line fills the head
 		{"notes.txt", "hello", ""},
 		// LoCoMo's file as released, laid out over lines, its first sample's questions first.

@@ -36,10 +36,11 @@ item before it in a JSON array ends; a csv file's delimiter is a tab in a .tsv o
 the comma, tab or semicolon its header line holds most of, so TSV loads as csv; warnings count
 their records that come out with no answers, with the empty (unanswerable) answer "", or with
 Chinese characters and no lang: see --lang), records (qapipe records as any stage writes them,
-passed through whole, prediction, judgments and scores included: to select from a saved run).
+passed through whole, prediction, judgments and scores included: to select from a saved run; also
+a JSON array of records, as json.dump saves a list of them, written one a line).
 Without --format the format is detected from each file's name and first bytes; a first line with a
 schema and an id is records, and so is a second one when the first is no JSON (a file cut at its
-start).
+start), and a JSON array whose first item opens so.
 longmemeval also reads LongMemEval's retrieval logs (its run_retrieval.py output): each entry's
 ranking is kept as meta.retrieval_corpus_ids, for qa-predict --retriever flat-session or
 flat-turn, and with --context full the ranked items' texts as meta.retrieval_texts, for its

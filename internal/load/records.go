@@ -1,6 +1,9 @@
 package load
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 
@@ -11,9 +14,20 @@ import (
 // Records loads qapipe records, as any stage wrote them, whole: every field, the prediction, the
 // judgments and the scores included, and fields this schema does not know. It lets qa-load's
 // selection (--types, --shard, --sample, --limit) and --split/--lang work on a saved run. A line
-// that is no record is a bad item; --map does not apply.
+// that is no record is a bad item; --map does not apply. A JSON array of records (as a Python
+// list of them is saved by json.dump, on one line or indented) is read an item at a time, each
+// written as one line: the stages after qa-load read JSON Lines only.
 func Records(in Input, opt Options, emit Emit) error {
-	rd := record.NewReader(in.R, in.DisplayName())
+	br := bufio.NewReaderSize(in.R, 1<<16)
+	first, err := firstByte(br)
+	if err != nil {
+		return command.ReadError(in.DisplayName(), 0, err)
+	}
+	if first == '[' {
+		in.R = br
+		return eachItemAt(in, opt, emit, func(raw []byte) string { return record.PeekID(raw) }, recordItem(in))
+	}
+	rd := record.NewReader(br, in.DisplayName())
 	if opt.MaxLine > 0 {
 		rd.SetMaxLine(opt.MaxLine)
 	}
@@ -34,5 +48,24 @@ func Records(in Input, opt Options, emit Emit) error {
 		if err != nil {
 			return err
 		}
+	}
+}
+
+// recordItem decodes an item of a JSON array of records as the Reader decodes a line, laid out on
+// one line first, so that an indented item's unknown fields are written on the record's line.
+func recordItem(in Input) func(raw jsonRaw, at itemAt, emit Emit) error {
+	return func(raw jsonRaw, at itemAt, emit Emit) error {
+		var line bytes.Buffer
+		if err := json.Compact(&line, raw); err != nil {
+			return emit(nil, 0, badf(in, at.line, record.PeekID(raw), "%w", record.InvalidLine(raw, err)))
+		}
+		rec := new(record.Record)
+		if err := record.Unmarshal(line.Bytes(), rec); err != nil {
+			return emit(nil, 0, badf(in, at.line, record.PeekID(line.Bytes()), "%w", record.InvalidLine(line.Bytes(), err)))
+		}
+		if err := rec.Validate(); err != nil {
+			return emit(nil, 0, badf(in, at.line, rec.ID, "%s", err))
+		}
+		return emit(rec, at.line, nil)
 	}
 }
