@@ -157,6 +157,7 @@ func FuzzLoaders(f *testing.F) {
 	}
 	f.Add([]byte(`[{"qa": [{"question": "q", "answer": 1, "category": 5}], "conversation": {"session_1": []}, "sample_id": "c"}]`))
 	f.Add([]byte("[1, \"x\", null, {}]"))
+	f.Add([]byte("[\n  {\"schema\": 1, \"id\": \"a\", \"meta\": {\n    \"k\": 2.50}, \"x\": [\n 1e5]},\n  {\"schema\": 2}, {\"id\": 3}\n]"))
 	f.Add([]byte(`{"qid":"1","q":"x","q":"y","gold":"a"}` + "\n" + `{"qid":"2","q":" ","gold":"b"}` + "\n"))
 	f.Add([]byte(`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"},"x":[1]}` + "\n\n{\"schema\":2}\n"))
 	f.Add([]byte(`{"id":"1","q":{"text":"x","n":1},"answers":{"text":["a"],"answer_start":[0]},"meta":{"qid":2}}` + "\n" +
