@@ -25,8 +25,12 @@ func supportFamily() *family {
 }
 
 // jointFamily is HotpotQA's joint scores: the supporting-fact scores combined with the answer's
-// EM, precision and recall against the first gold answer, as hotpot_evaluate_v1.py (one gold
-// answer per question) does. It needs both, a prediction's facts and its answer.
+// EM, precision and recall, as hotpot_evaluate_v1.py combines them for its one gold answer, and
+// the maximum over the gold answers, as hotpot_em and hotpot_f1 are, so that joint_em is
+// hotpot_em × sp_em as in the script. It needs both, a prediction's facts and its answer.
+//
+// Note: the first gold answer alone was taken, so a prediction matching the second answer had
+// hotpot_em 1 and sp_em 1 but joint_em 0.
 func jointFamily() *family {
 	return &family{
 		names: []string{"joint_em", "joint_f1"},
@@ -39,8 +43,12 @@ func jointFamily() *family {
 		missing: func(it *item) bool { return gradesFacts(it.rec) },
 		score: func(it *item, out []float64) {
 			spEM, _, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
-			ansEM, _, ansP, ansR := metric.HotpotAnswer(it.pred(), it.rec.Answers[0])
-			out[0], out[1] = metric.JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
+			out[0], out[1] = 0, 0
+			for _, gold := range it.rec.Answers {
+				ansEM, _, ansP, ansR := metric.HotpotAnswer(it.pred(), gold)
+				em, f1 := metric.JointEMF1(ansEM, ansP, ansR, spEM, spP, spR)
+				out[0], out[1] = max(out[0], em), max(out[1], f1)
+			}
 		},
 	}
 }
