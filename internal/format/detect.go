@@ -17,13 +17,13 @@ import (
 // Detect guesses the format of a file from its name and the first bytes of its content (head),
 // or returns "" when it cannot tell. A file whose first line is a qapipe record (an object with a
 // numeric schema and a string id), or whose second line is when the first is cut, is records,
-// whatever its name, and so is a JSON array whose first item opens as a record line does. Otherwise content wins over the
-// name, except that a SQuAD-layout file is cmrc2018 when its name says cmrc or its text is
-// Chinese (mostlyHan), and that a .csv, .tsv or .tab file is csv: no benchmark is a table, and a
-// spreadsheet export named squad_subset.csv, or with JSON cells that name a benchmark's keys,
-// would otherwise be read as JSON and fail. When the content says nothing, a
-// benchmark's name in the file name decides, then the extension (.jsonl, .ndjson). A ".gz" suffix
-// is ignored: head is the decompressed text (textfile.NewReader).
+// whatever its name, and so is a JSON array whose first item opens as a record line does.
+// Otherwise content wins over the name, except that a SQuAD-layout file is cmrc2018 when its name
+// says cmrc or its text is Chinese (mostlyHan), and that a .csv, .tsv or .tab file is csv: no
+// benchmark is a table, and a spreadsheet export named squad_subset.csv, or with JSON cells that
+// name a benchmark's keys, would otherwise be read as JSON and fail. When the content says
+// nothing, a benchmark's name in the file name decides, then the extension (.jsonl, .ndjson). A
+// ".gz" suffix is ignored: head is the decompressed text (textfile.NewReader).
 func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(strings.TrimSuffix(name, ".gz")))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }

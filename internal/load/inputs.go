@@ -140,8 +140,9 @@ func (a *app) detectFormat(name string, in *Input, br *bufio.Reader) (string, er
 // warnOtherFormat warns when a file that --format names a benchmark's (or records) holds, by
 // its first bytes, another benchmark's fields, and returns the format they say (else ""): its
 // items would be bad ones, each lacking the fields of the format given ('missing field "_id"'),
-// with no word of what the file is (otherFormat stops such a file). The generic formats, jsonl and csv, are left alone: giving them over a benchmark's file is how its
-// fields are mapped by hand. SQuAD's layout is also CMRC 2018's (not its first one).
+// with no word of what the file is (otherFormat stops such a file). The generic formats, jsonl
+// and csv, are left alone: giving them over a benchmark's file is how its fields are mapped by
+// hand. SQuAD's layout is also CMRC 2018's (not its first one).
 //
 // It looks at the 64 kB head of a regular file (file), as detection does: its first line alone
 // would be a lone "[" in an indented file (LoCoMo's, EvaLearn's), whose fields come after it.
