@@ -190,12 +190,7 @@ func mixedRecords(n int) string {
 				rec["judgments"] = map[string]any{"j": map[string]any{"score": rng.NormFloat64() * 3}}
 			}
 		}
-		line, err := json.Marshal(rec)
-		if err != nil {
-			panic(err)
-		}
-		b.Write(line)
-		b.WriteByte('\n')
+		writeJSONLine(&b, rec)
 	}
 	return b.String()
 }
@@ -277,12 +272,17 @@ func corpusRecords(n int, labels []string) string {
 			}
 			rec["prediction"] = p
 		}
-		line, err := json.Marshal(rec)
-		if err != nil {
-			panic(err)
-		}
-		b.Write(line)
-		b.WriteByte('\n')
+		writeJSONLine(&b, rec)
 	}
 	return b.String()
+}
+
+// writeJSONLine writes v to b as one JSON line: a generated record.
+func writeJSONLine(b *strings.Builder, v any) {
+	line, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	b.Write(line)
+	b.WriteByte('\n')
 }
