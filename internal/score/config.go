@@ -68,7 +68,7 @@ func flags() []cli.Flag {
 // command's list ends with --strict and --max-line.
 func runFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently, 1 to %d (unless set, the CPUs this process may use: GOMAXPROCS)", maxJobs)},
+		&cli.IntFlag{Name: "jobs", Value: min(runtime.GOMAXPROCS(0), maxJobs), DefaultText: "GOMAXPROCS, the CPUs this process may use", EnvVars: []string{"QA_JOBS"}, Usage: fmt.Sprintf("records scored concurrently, 1 to %d", maxJobs)},
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},
 		command.MaxLineFlag("longest input line accepted, in `BYTES`"),
 	}
