@@ -147,3 +147,23 @@ func FuzzParseShard(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseTypes: --types' list comes back as distinct names, each trimmed and neither empty nor
+// holding a comma, in the order first given, and reading them joined again gives them back.
+func FuzzParseTypes(f *testing.F) {
+	for _, s := range []string{"", ",", "bridge", "bridge,comparison", " bridge , comparison ,", "a,a,b,a", "组织, 概念定义",
+		"single_hop,,multi_hop", "\t\n", "a\u00a0,b", "\xff,x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := ParseTypes(s)
+		for i, typ := range got {
+			if typ == "" || typ != strings.TrimSpace(typ) || strings.Contains(typ, ",") || slices.Contains(got[:i], typ) {
+				t.Fatalf("ParseTypes(%q) = %q: item %q empty, untrimmed, with a comma or repeated", s, got, typ)
+			}
+		}
+		if again := ParseTypes(strings.Join(got, ",")); !slices.Equal(again, got) {
+			t.Fatalf("ParseTypes(%q) = %q, but its items joined read %q", s, got, again)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -170,4 +171,28 @@ func TestIsChinese(t *testing.T) {
 			t.Errorf("Record{Lang: %q}.IsChinese() = %v, want %v", c.lang, got, c.want)
 		}
 	}
+}
+
+// FuzzParseLoCoMoCategory: any JSON value is read without a panic as a category from 1 to 5 or
+// refused, and a category read writes back as a number that reads the same.
+func FuzzParseLoCoMoCategory(f *testing.F) {
+	for _, s := range []string{"1", "5", "5.0", "3e0", `"2"`, `" 4 "`, `"+3"`, "0", "6", "-1", "2.5", "1e400",
+		"null", "true", `""`, `"two"`, "[1]", `{"n":1}`, `"\u0035"`, "\xff"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		n, err := ParseLoCoMoCategory(raw)
+		if err != nil {
+			if n != 0 {
+				t.Fatalf("ParseLoCoMoCategory(%q) = %d, %v, want 0 with the error", raw, n, err)
+			}
+			return
+		}
+		if LoCoMoType(n) == "" {
+			t.Fatalf("ParseLoCoMoCategory(%q) = %d, want 1 to 5", raw, n)
+		}
+		if again, err := ParseLoCoMoCategory(json.RawMessage(strconv.Itoa(n))); again != n || err != nil {
+			t.Fatalf("ParseLoCoMoCategory(%d) = %d, %v, want %d, as %q gave", n, again, err, n, raw)
+		}
+	})
 }
