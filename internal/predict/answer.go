@@ -90,7 +90,7 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	}
 	req := a.request(rec, text)
 	p.PromptSHA256 = promptSHA256(req.Messages)
-	start := time.Now()
+	start := a.clock()
 	resp, err := a.client.Generate(ctx, req)
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // interrupted: this record is not complete and is not written
@@ -106,6 +106,19 @@ func (a *app) predict(ctx context.Context, rec *record.Record) (*record.Record, 
 	}
 	a.made(p, notes.cachedCost)
 	return rec, nil
+}
+
+// clock reads a.now, or the system's clock when none was injected.
+func (a *app) clock() time.Time {
+	if a.now == nil {
+		return time.Now()
+	}
+	return a.now()
+}
+
+// since is the time from start to now in whole milliseconds, as latency_ms keeps it.
+func (a *app) since(start time.Time) int64 {
+	return a.clock().Sub(start).Milliseconds()
 }
 
 // settle records the outcome of one model call on p: the error and attempts of a failed call (with
@@ -127,7 +140,7 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 			u := resp.Usage
 			p.Usage, p.CostUSD, p.Cached = &u, a.prices.Cost(cmp.Or(resp.Model, p.Model), u), resp.Cached
 			if withUsage && !resp.Cached {
-				p.LatencyMS = time.Since(start).Milliseconds()
+				p.LatencyMS = a.since(start)
 			}
 		}
 		return false
@@ -141,7 +154,7 @@ func (a *app) settle(p *record.Prediction, resp model.Response, err error, start
 	p.Attempts, p.Cached, p.Reasoning = resp.Attempts, resp.Cached, resp.Reasoning
 	if withUsage {
 		if !resp.Cached {
-			p.LatencyMS = time.Since(start).Milliseconds()
+			p.LatencyMS = a.since(start)
 		}
 		a.tally.noteReply(resp)
 		if resp.NoUsage { // unknown, not free: no usage and no cost

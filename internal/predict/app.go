@@ -292,7 +292,10 @@ type app struct {
 	tokens    *model.Limiter // --tpm's, shared with the EvaLearn judge; nil: no limit
 	// sleep is the wait of --rpm, --tpm and retries (model.Setup.Sleep): nil, a timer; tests
 	// inject one that records the waits.
-	sleep   func(ctx context.Context, d time.Duration) error
+	sleep func(ctx context.Context, d time.Duration) error
+	// now is the clock a prediction's latency_ms is read from: nil, the system's; tests inject one
+	// that steps by a known amount.
+	now     func() time.Time
 	prices  model.Prices
 	prompts *prompter
 	store   *cache.Cache

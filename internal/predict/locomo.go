@@ -27,7 +27,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
@@ -136,7 +135,7 @@ func (a *app) solveLoCoMo(ctx context.Context, b *batch) error {
 		return nil
 	}
 	first := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
-	start := time.Now()
+	start := a.clock()
 	resp, err := a.client.Generate(ctx, req)
 	if ctx.Err() != nil {
 		return ctx.Err() // interrupted: this batch is not complete and is not written

@@ -50,7 +50,7 @@ func (a *app) takeNotes(ctx context.Context, rec *record.Record, pred *record.Pr
 		pred.Error = fmt.Sprintf("prompt: %v", err)
 		return "", spent{}, false
 	}
-	s := spent{cached: true, start: time.Now()}
+	s := spent{cached: true, start: a.clock()}
 	notes := make([]string, len(asks))
 	for i, ask := range asks {
 		resp, err := a.client.Generate(ctx, a.chat(ask.Prompt, prompt.LongMemEvalNoteLength))
@@ -107,7 +107,7 @@ func (a *app) addNotes(pred *record.Prediction, s *spent) {
 	// keeps it (settle).
 	pred.LatencyMS = 0
 	if (!failed || pred.Usage != nil || len(s.calls) > 0) && !pred.Cached {
-		pred.LatencyMS = time.Since(s.start).Milliseconds()
+		pred.LatencyMS = a.since(s.start)
 	}
 	if s.noUsage || !failed && pred.Usage == nil { // a reply without usage: the whole is unknown
 		pred.Usage, pred.CostUSD = nil, nil

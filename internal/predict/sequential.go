@@ -31,7 +31,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/judge"
@@ -340,7 +339,7 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 	}
 	p := &record.Prediction{Provider: a.provider, Model: a.modelName, PromptSHA256: promptSHA256(req.Messages)}
 	a.setPrediction(rec, p)
-	start := time.Now()
+	start := a.clock()
 	resp, err := a.client.Generate(ctx, req)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()

@@ -14,18 +14,19 @@ import (
 // took, and the thinking its server sent, which says where the budget went. A call that got no
 // reply keeps its error and attempts alone.
 func TestSettleFailedReply(t *testing.T) {
-	a := &app{prices: model.DefaultPrices()}
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	a := &app{prices: model.DefaultPrices(), now: func() time.Time { return now }}
 	callErr := &model.CallError{Attempts: 2, Err: errors.New("openai gpt-4o-mini: empty reply")}
-	start := time.Now().Add(-1500 * time.Millisecond)
+	start := now.Add(-1500 * time.Millisecond)
 
 	p := &record.Prediction{Model: "gpt-4o-mini"}
 	paid := model.Response{Usage: record.Usage{InputTokens: 1000, OutputTokens: 64}, Reasoning: "Thinking about it", Attempts: 2}
 	if a.settle(p, paid, callErr, start, true) {
 		t.Fatal("settle reported a failed call as answered")
 	}
-	if p.Error != callErr.Error() || p.Attempts != 2 || p.Reasoning != "Thinking about it" || p.LatencyMS < 1500 ||
+	if p.Error != callErr.Error() || p.Attempts != 2 || p.Reasoning != "Thinking about it" || p.LatencyMS != 1500 ||
 		p.Usage == nil || p.Usage.OutputTokens != 64 || p.CostUSD == nil || *p.CostUSD <= 0 {
-		t.Errorf("paid failed reply: %+v (cost %v); want its error, 2 attempts, reasoning, usage, a cost and latency ≥ 1500 ms", p, p.CostUSD)
+		t.Errorf("paid failed reply: %+v (cost %v); want its error, 2 attempts, reasoning, usage, a cost and latency 1500 ms", p, p.CostUSD)
 	}
 
 	p = &record.Prediction{Model: "gpt-4o-mini"}
@@ -41,15 +42,16 @@ func TestSettleFailedReply(t *testing.T) {
 // from the first note call to the answer, or to the failure when any call was paid for; a failed
 // first call that got no reply leaves none.
 func TestAddNotesLatency(t *testing.T) {
-	a := &app{prices: model.DefaultPrices()}
-	start := time.Now().Add(-2 * time.Second)
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	a := &app{prices: model.DefaultPrices(), now: func() time.Time { return now }}
+	start := now.Add(-2 * time.Second)
 	u := record.Usage{InputTokens: 10, OutputTokens: 2}
 	notes := spent{start: start, usage: u, calls: []record.Usage{u}}
 	for _, tc := range []struct {
-		name    string
-		pred    record.Prediction
-		s       spent
-		atLeast int64 // 0: none
+		name string
+		pred record.Prediction
+		s    spent
+		want int64 // 0: none
 	}{
 		{"answered", record.Prediction{Text: "a", Usage: &u, LatencyMS: 40}, notes, 2000},
 		{"failed, paid for", record.Prediction{Error: "empty reply", Usage: &u, LatencyMS: 40}, notes, 2000},
@@ -58,8 +60,8 @@ func TestAddNotesLatency(t *testing.T) {
 	} {
 		p, s := tc.pred, tc.s
 		a.addNotes(&p, &s)
-		if tc.atLeast == 0 && p.LatencyMS != 0 || tc.atLeast > 0 && p.LatencyMS < tc.atLeast {
-			t.Errorf("%s: latency %d ms, want %s", tc.name, p.LatencyMS, map[bool]string{true: "none", false: "≥ 2000 ms"}[tc.atLeast == 0])
+		if p.LatencyMS != tc.want {
+			t.Errorf("%s: latency %d ms, want %d", tc.name, p.LatencyMS, tc.want)
 		}
 	}
 }
