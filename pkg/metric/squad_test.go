@@ -45,6 +45,9 @@ func TestSquadFamily(t *testing.T) {
 		{"Denver Broncos", []string{"Denver Broncos", "Denver Broncos"}, [6]float64{1, 1, 1, 1, 1, 1}},
 		{"Devner Broncos", []string{"Denver", "Denver", "Denver Broncos"}, [6]float64{0, 0.5, 0, 0.5, 0, 0.5}},
 		{"!!", []string{"!!", "Paris", "!!"}, [6]float64{1, 0, 0, 0, 1, 0}},
+		// The same tokens in another order score F1 1 but EM 0, so a later exact reference still
+		// counts for EM.
+		{"Broncos Denver", []string{"Denver Broncos", "broncos denver"}, [6]float64{1, 1, 1, 1, 1, 1}},
 	}
 	fns := [6]func(string, []string) float64{SquadEM, SquadF1, Squad2EM, Squad2F1, HotpotEM, HotpotF1}
 	names := [6]string{"SquadEM", "SquadF1", "Squad2EM", "Squad2F1", "HotpotEM", "HotpotF1"}
