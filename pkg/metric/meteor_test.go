@@ -79,6 +79,13 @@ func TestMETEOR(t *testing.T) {
 		{"empty prediction", "", []string{"x"}, true, 0},
 		{"empty reference", "x", []string{""}, true, 0},
 		{"max over refs", "a b", []string{"z", "a b"}, false, (1 - 0.5/8) * 1.0},
+		// The synonym stage walks both sides from the last item, as the exact stage does. auto's
+		// synonyms hold car and motorcar: the last one, motorcar, is taken, two chunks (forwards,
+		// car would make one chunk and 0.4934…). P = 1, R = 0.5, fmean = 0.5/0.95.
+		{"synonym stage takes the last reference item", "the auto", []string{"the car x motorcar"}, true, (1 - 0.5) * (0.5 / 0.95)},
+		// auto and car both have motorcar as synonym: car, the later hypothesis item, takes it,
+		// two chunks (auto would make one chunk and 0.8928…). P = 2/3, R = 1, fmean = 2/2.1.
+		{"synonym stage serves the last hypothesis item first", "x auto car", []string{"x motorcar"}, true, 0.4761904761904762},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
