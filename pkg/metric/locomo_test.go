@@ -47,6 +47,9 @@ func TestLocomoF1(t *testing.T) {
 		{"adversarial yes", "There is No Information Available about it.", "x", LocomoAdversarial, 1},
 		{"adversarial not mentioned", "It is NOT MENTIONED.", "x", LocomoAdversarial, 1},
 		{"adversarial answer", "He went to Paris.", "Not mentioned in the conversation", LocomoAdversarial, 0},
+		// Only the whole phrases count: "no information" without "available" is an answer.
+		{"adversarial phrase cut short", "There is no information about it.", "x", LocomoAdversarial, 0},
+		{"adversarial phrase split", "No information is available.", "x", LocomoAdversarial, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
