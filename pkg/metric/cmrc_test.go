@@ -58,6 +58,15 @@ func TestCMRC(t *testing.T) {
 		{"uppercase A to Z", "Zebra 在ZOO", []string{"zebra 在zoo"}, 1, 1},
 		{"lowercase against uppercase", "z公司", []string{"Z公司"}, 1, 1},
 		{"contraction", "don't know不知道", []string{"do not know不知道"}, 0, 2 * (4.0 / 6) * (4.0 / 6) / (4.0/6 + 4.0/6)},
+		// str.strip() takes Python whitespace of any width at either end: the two- and
+		// three-byte ones too, after a last character that is not whitespace.
+		{"trailing NBSP stripped", "Paris\u00a0", []string{"paris"}, 1, 1},
+		{"trailing ideographic space stripped", "北京\u3000", []string{"北京"}, 1, 1},
+		{"trailing line separator stripped", "北京", []string{"北京\u2028"}, 1, 1},
+		{"leading ideographic space stripped", "\u3000北京", []string{"北京"}, 1, 1},
+		// [\u4e00-\u9fa5] stops short of the block's end: U+9FA6 is not split off.
+		{"ideograph past U+9FA5 not split", "\u9fa6\u9fa6", []string{"\u9fa6"}, 0, 0},
+		{"backtick removed", "`北京`", []string{"北京"}, 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
