@@ -77,6 +77,9 @@ func TestIsAlnum(t *testing.T) {
 		{'a', true}, {'Z', true}, {'7', true}, {'_', false}, {'-', false}, {'é', true},
 		{'日', true}, {'한', true}, {'²', true}, {'Ⅻ', true}, {'\u0301', false}, {'、', false},
 		{' ', false}, {'\u00a0', false}, {'\U00031350', false}, {'\U0002B738', true},
+		// The ends of the shortcut ranges (CPython 3.11, Unicode 14.0): U+D7A4–U+D7AF are
+		// unassigned, U+4DFF is a hexagram symbol.
+		{'\ud7a3', true}, {'\ud7a4', false}, {'\u9fff', true}, {'\u4dff', false},
 	}
 	for _, tt := range tests {
 		if got := IsAlnum(tt.r); got != tt.want {
