@@ -27,6 +27,9 @@ func TestLower(t *testing.T) {
 		{"\u212a", "k"},        // Kelvin sign
 		{"ÀÉÎÕÜ×Þ", "àéîõü×þ"}, // Latin-1 fast path keeps ×
 		{"日本", "日本"},
+		// Cyrillic Extended-B (U+A640–U+A69F) has case mappings, past the CJK blocks that have
+		// none.
+		{"\ua640\ua642", "\ua641\ua643"},
 		// U+1E030 and U+1DF25 are new in Unicode 15.0, unassigned for Python 3.11: neither
 		// case-ignorable nor cased, so the sigma after them is not final.
 		{"A\U0001e030Σ", "a\U0001e030σ"},
@@ -136,6 +139,9 @@ func TestLocomoNormalize(t *testing.T) {
 		{"Andes band", "andes band"},
 		{"a\u0301", "a\u0301"}, // marks are word characters for the regex module
 		{"1,000", "1000"},
+		// The commas go before lower(): with the comma gone the sigma has a cased letter after
+		// it and is not final (lowered first it would be "ας,β", then "αςβ").
+		{"ΑΣ,Β", "ασβ"},
 	}
 	for _, tt := range tests {
 		if got := LocomoNormalize(tt.in); got != tt.want {
