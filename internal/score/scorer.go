@@ -177,10 +177,15 @@ func (s *scorer) fill(it *item, o *outcome, predFailed bool) {
 		if !fam.applies(it) {
 			// Not applying where the benchmark's script scores the record is what it lacks: no
 			// prediction, or one without the part this family reads (an answer, facts). A failed
-			// prediction is an error, not a missing one (--errors-as-zero).
-			if !predFailed && s.missingAsZero && fam.missing != nil && fam.missing(it) {
+			// prediction is an error, not a missing one: it is 0 there as in every family that
+			// applies, counted where --errors-as-zero counts the record.
+			if s.missingAsZero && fam.missing != nil && fam.missing(it) {
 				for _, k := range slots {
-					if k >= 0 {
+					switch {
+					case k < 0:
+					case predFailed:
+						o.vals[k] = 0
+					default:
 						o.missing = append(o.missing, k)
 					}
 				}
