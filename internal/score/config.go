@@ -114,7 +114,7 @@ func embedFlags() []cli.Flag {
 // as number flags read theirs (command.ParseDecimal). Its errors follow the flag's name.
 func parseWeights(s string) ([]float64, error) {
 	parts := strings.Split(s, ",")
-	if len(parts) < 1 || len(parts) > 4 {
+	if len(parts) > 4 { // strings.Split gives at least one part
 		return nil, fmt.Errorf("want 1 to 4 weights, got %d", len(parts))
 	}
 	ws := make([]float64, len(parts))
