@@ -98,6 +98,9 @@ func TestParseReply(t *testing.T) {
 		{"inline double-struck one", "{\"answer_score\": \U0001D7D9}", 1, true},
 		{"inline file separator space", "{\"answer_score\":\x1c1}", 1, true},
 		{"inline too many digits", "{\"answer_score\": 1" + strings.Repeat("0", 4300) + "}", 0, false},
+		{"inline 4300 digits", "{\"answer_score\": 1" + strings.Repeat("0", 4299) + "}", 1, true},
+		{"inline no digits", "{\"answer_score\":}", 0, false},
+		{"inline no digits then a score", "{\"answer_score\": } then {\"answer_score\": 1}", 1, true},
 		{"prose", "The answer is correct. Score: 1", 0, false},
 	}
 	for _, tt := range tests {
