@@ -20,7 +20,7 @@ func TestParseYesNo(t *testing.T) {
 	}{
 		{"Yes.", 1, "yes", false}, {"yes, because", 1, "yes", false}, {" YES \n", 1, "yes", false},
 		{"No.", 0, "no", false}, {"eyes", 1, "yes", false}, {"yesterday", 1, "yes", false}, {"no, not yes", 1, "yes", false},
-		{"Not really", 0, "no", false}, {"N/A", 0, LabelNeither, false},
+		{"Not really", 0, "no", false}, {"The answer is no.", 0, "no", false}, {"N/A", 0, LabelNeither, false},
 		{"I'm sorry, I can't help with that.", 0, LabelNeither, false},
 		{"", 0, "", true}, {" \x1c\n", 0, "", true},
 	}
