@@ -43,3 +43,31 @@ func TestNotCalledOneWording(t *testing.T) {
 		t.Errorf("%d requests reached the server, want none", n)
 	}
 }
+
+// countingClient answers every request "yes" and counts the requests.
+type countingClient struct{ n int }
+
+func (c *countingClient) Generate(context.Context, model.Request) (model.Response, error) {
+	c.n++
+	return model.Response{Text: "yes"}, nil
+}
+
+// TestFinishingHandsNoRecordToClient: once the run is asked to finish, Grade gives a record the
+// error of a call not made without handing it to the client at all, so a client that does not
+// check the run (a cache that could answer from what it holds, a test's) gives no new verdict.
+func TestFinishingHandsNoRecordToClient(t *testing.T) {
+	c := &countingClient{}
+	j := &Judge{Mode: ModeLongMemEval, Provider: "openai", Model: "gpt-4o", Routes: DefaultRoutes(), Client: c}
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	r := &record.Record{ID: "longmemeval:q1", Dataset: "longmemeval", Type: "single-session-user", Question: "Q",
+		Answers: []string{"A"}, Prediction: &record.Prediction{Text: "A"}}
+	const want = "judge call: interrupted before the call was made"
+	jg, err := j.Grade(ctx, r)
+	if err != nil || jg == nil || jg.Error != want || jg.Score != nil {
+		t.Errorf("Grade, the run finishing: %+v, %v; want no score and the error %q", jg, err, want)
+	}
+	if c.n != 0 {
+		t.Errorf("the client was asked %d times, want 0", c.n)
+	}
+}
