@@ -980,3 +980,34 @@ func TestLoopbackGeminiSafety(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopbackEvaLearnUnparsable: an EvaLearn judge reply from which EvaLearn's rule reads no
+// score is an unparsable judgment, an error counted and exiting 3, not the 0 upstream would count
+// without a word; a reply that reads 0 is a verdict of 0, labelled so.
+func TestLoopbackEvaLearnUnparsable(t *testing.T) {
+	srv := newChatServer(t, func(r chatRequest) (string, int) {
+		if strings.Contains(r.last(), "<Student Answer>: right") {
+			return "[Grade]: 0 points\n[JSON]: ```json\n{\"answer_score\": 0}\n```", 200
+		}
+		return "[Grade]: 1 point", 200 // no JSON: the rule reads no score
+	})
+	in := `{"schema":1,"id":"evalearn:1:1","dataset":"evalearn","question":"q","answers":[],"rubric":"r","sequence":{"id":"1","position":1},"prediction":{"text":"vague"}}
+{"schema":1,"id":"evalearn:1:2","dataset":"evalearn","question":"q","answers":[],"rubric":"r","sequence":{"id":"1","position":2},"prediction":{"text":"right"}}
+`
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "judge-1", "--parse-retries", "0"}, in)
+	if code != command.ExitBadRecords {
+		t.Fatalf("exit %d, want 3 (stderr %s)", code, stderr)
+	}
+	recs := decodeAll(t, stdout)
+	j := recs[0].Judgments["auto/judge-1"]
+	if j == nil || j.Score != nil || !strings.HasPrefix(j.Error, "unparsable judge reply: ") || j.Raw != "[Grade]: 1 point" || j.Attempts != 1 {
+		t.Errorf("no score: %+v, want no score, an unparsable error, raw kept, 1 attempt", j)
+	}
+	j = recs[1].Judgments["auto/judge-1"]
+	if j == nil || j.Score == nil || *j.Score != 0 || j.Label != "0" || j.Error != "" {
+		t.Errorf("score 0: %+v, want score 0 labelled \"0\"", j)
+	}
+	if !strings.Contains(stderr, "1 unparsable, 0 failed") || !strings.Contains(stderr, "1 judgment failed") {
+		t.Errorf("stderr = %q, want the unparsable reply counted", stderr)
+	}
+}
