@@ -3,7 +3,10 @@ package prompt
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestLongMemEvalJudgeModel checks the aliases against the protocol's model_aliases (from
@@ -55,5 +58,53 @@ func TestLongMemEvalJudgeTemplateUnknownType(t *testing.T) {
 	}
 	if tpl, err := LongMemEvalJudgeTemplate(false, "temporal-reasoning"); err != nil || tpl.Name != LongMemEvalJudgeTemporal {
 		t.Errorf("LongMemEvalJudgeTemplate(false, temporal-reasoning) = %v, %v; want %s", tpl, err, LongMemEvalJudgeTemporal)
+	}
+}
+
+// TestLongMemEvalJudgeTemplateRouting checks every one of LongMemEval's six question types,
+// abstention or not, against the protocol's routing (evaluate_qa.py's get_anscheck_prompt): an
+// abstention question takes the abstention template whatever its type, and the others the
+// template whose rule lists their type.
+func TestLongMemEvalJudgeTemplateRouting(t *testing.T) {
+	b, err := os.ReadFile("testdata/longmemeval_protocol.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p struct {
+		Judge struct {
+			Routing []struct{ File, When string } `json:"routing"`
+		} `json:"judge"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	want := map[bool]map[string]string{false: {}, true: {}} // abstention → type → template
+	for _, r := range p.Judge.Routing {
+		name := "longmemeval/" + r.File
+		if r.When == "'_abs' in question_id" {
+			for _, typ := range record.LongMemEvalTypes {
+				want[true][typ] = name
+			}
+			continue
+		}
+		const prefix = "'_abs' not in question_id and question_type in "
+		var types []string
+		if !strings.HasPrefix(r.When, prefix) || json.Unmarshal([]byte(strings.TrimPrefix(r.When, prefix)), &types) != nil {
+			t.Fatalf("routing rule %q: not of the form %q[...]", r.When, prefix)
+		}
+		for _, typ := range types {
+			want[false][typ] = name
+		}
+	}
+	for _, abs := range []bool{false, true} {
+		if len(want[abs]) != len(record.LongMemEvalTypes) {
+			t.Fatalf("abstention %v: the protocol routes %d types, want all %d", abs, len(want[abs]), len(record.LongMemEvalTypes))
+		}
+		for _, typ := range record.LongMemEvalTypes {
+			tpl, err := LongMemEvalJudgeTemplate(abs, typ)
+			if err != nil || tpl.Name != want[abs][typ] {
+				t.Errorf("LongMemEvalJudgeTemplate(%v, %q) = %v, %v; want %s", abs, typ, tpl, err, want[abs][typ])
+			}
+		}
 	}
 }
