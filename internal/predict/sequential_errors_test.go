@@ -454,6 +454,16 @@ func TestSequentialRetryUnparsableVerdict(t *testing.T) {
 	if jg := recs[6].Judgments["evalearn"]; jg == nil || jg.Error != "" || jg.Score == nil || *jg.Score != 0 || jg.Attempts != 4 {
 		t.Errorf("rerun's last verdict %+v, want the recorded score 0 at attempt 4", jg)
 	}
+	// The positions whose verdicts stood are passed through as the first run wrote them, not
+	// solved again (which the cache would have served, marked cached).
+	for i, rec := range recs {
+		if i == 6 {
+			continue
+		}
+		if p, jg := rec.Prediction, rec.Judgments["evalearn"]; p == nil || p.Cached || jg == nil || jg.Cached {
+			t.Errorf("rerun's %s: prediction %+v, judgment %+v; want both passed through, not from the cache", rec.ID, p, jg)
+		}
+	}
 }
 
 // TestSequentialMessagesNameFirst: the messages that name one record or sequence of several
