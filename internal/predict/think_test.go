@@ -284,3 +284,32 @@ func TestThinkOnlyAskedAgain(t *testing.T) {
 		t.Errorf("the server saw %d calls, want 2", n)
 	}
 }
+
+// TestThinkKeepEvaLearn: under --think keep a reply is its text as it came, thinking and all, so
+// the next position's history shows the first verdict whole, its thinking included, as the
+// judge's parser read it.
+func TestThinkKeepEvaLearn(t *testing.T) {
+	verdict := "[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```"
+	srv, prompts := thinkingServer(t, func(m, _ string) string {
+		if m == "fake-judge" {
+			return verdict
+		}
+		return "X"
+	})
+	stdin := strings.Join(strings.SplitAfter(seqInput(t), "\n")[:2], "")
+	recs, stderr, err := seqRun(t, stdin, seqArgs(t, srv.URL, "--think", "keep")...)
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%v (%d records)\n%s", err, len(recs), stderr)
+	}
+	raw := "<think>\n" + thoughtWrong + "\n</think>\n\n" + verdict
+	if jg := recs[0].Judgments[judgeKey]; jg == nil || jg.Score == nil || *jg.Score != 1 || jg.Raw != raw {
+		t.Fatalf("first verdict %+v, want score 1 and the reply as it came", jg)
+	}
+	ps := prompts()
+	if len(ps) != 4 {
+		t.Fatalf("%d calls, want 4: two answers and their verdicts", len(ps))
+	}
+	if !strings.Contains(ps[2], raw) {
+		t.Errorf("the second answer's prompt does not show the first verdict whole, thinking included:\n%s", ps[2])
+	}
+}
