@@ -610,3 +610,59 @@ func TestSequentialAnsweredKept(t *testing.T) {
 		})
 	}
 }
+
+// TestSequenceEarlierPassedThrough: a position passed through, answered by an earlier run, stands
+// in the next position's history with its answer stripped, as evaluate.py's gpt4res is; one whose
+// prediction failed leaves the positions after it unasked, saying so.
+func TestSequenceEarlierPassedThrough(t *testing.T) {
+	verdict := "[Grade]: 1 point\n[JSON]: ```json\n{\"answer_score\": 1}\n```"
+	lines := strings.SplitAfter(seqInput(t), "\n")[:2]
+	first := func(pred string) string {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
+			t.Fatal(err)
+		}
+		var p any
+		if err := json.Unmarshal([]byte(pred), &p); err != nil {
+			t.Fatal(err)
+		}
+		r["prediction"] = p
+		if !strings.Contains(pred, "error") {
+			r["judgments"] = map[string]any{judgeKey: map[string]any{"raw": verdict, "score": 1}}
+		}
+		b, _ := json.Marshal(r)
+		return string(b) + "\n"
+	}
+	t.Run("answered", func(t *testing.T) {
+		srv, prompts := thinkingServer(t, func(m, _ string) string {
+			if m == "fake-judge" {
+				return verdict
+			}
+			return "Y"
+		})
+		recs, stderr, err := seqRun(t, first(`{"text":" \u00a0X-answer \n"}`)+lines[1], seqArgs(t, srv.URL)...)
+		if err != nil || len(recs) != 2 {
+			t.Fatalf("%v (%d records)\n%s", err, len(recs), stderr)
+		}
+		ps := prompts()
+		if len(ps) != 2 {
+			t.Fatalf("%d calls, want 2: the second answer and its verdict", len(ps))
+		}
+		if !strings.Contains(ps[0], "X-answer") || strings.Contains(ps[0], "\u00a0X-answer") || strings.Contains(ps[0], "X-answer \n") {
+			t.Errorf("the second answer's prompt does not show the first answer stripped:\n%q", ps[0])
+		}
+	})
+	t.Run("failed", func(t *testing.T) {
+		srv, prompts := thinkingServer(t, func(string, string) string { return "Y" })
+		recs, _, err := seqRun(t, first(`{"error":"HTTP 500"}`)+lines[1], seqArgs(t, srv.URL)...)
+		if command.ExitCode(err) != 3 || len(recs) != 2 {
+			t.Fatalf("%v (%d records), want exit 3 and 2 records", err, len(recs))
+		}
+		if p := recs[1].Prediction; p == nil || p.Error != "skipped: position 1 failed" {
+			t.Errorf("second position's prediction %+v, want the error %q", p, "skipped: position 1 failed")
+		}
+		if n := len(prompts()); n != 0 {
+			t.Errorf("%d calls, want none", n)
+		}
+	})
+}
