@@ -322,3 +322,33 @@ func BenchmarkRulesVerdictChinese(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "records/s")
 }
+
+// TestCustomEveryPlaceholderAndFormat: each placeholder of a custom prompt takes its own field
+// ({answer} the first gold), and each declared format reads its replies with its own protocol's
+// parser.
+func TestCustomEveryPlaceholderAndFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.txt")
+	os.WriteFile(path, []byte("{id}|{type}|{question}|{answer}|{answers}|{rubric}|{prediction}"), 0o644)
+	rec := &record.Record{ID: "r1", Type: "t1", Question: "q1", Answers: []string{"g1", "g2"}, Rubric: "rb1"}
+	for _, tt := range []struct {
+		format, reply string
+		score         float64
+		label         string
+	}{
+		{FormatJSONScore, `{"score": 0.5}`, 0.5, "0.5"},
+		{FormatLabel, `{"label": "CORRECT"}`, 1, "CORRECT"},
+		{FormatYesNo, "Yes.", 1, "yes"},
+	} {
+		c, err := LoadCustom(path, tt.format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := c.Plan(rec, "p1")
+		if want := "r1|t1|q1|g1|['g1', 'g2']|rb1|p1"; p.Messages[0].Content != want {
+			t.Errorf("custom %s Plan = %q, want %q", tt.format, p.Messages[0].Content, want)
+		}
+		if v, err := p.Parse(tt.reply); err != nil || v.Score != tt.score || v.Label != tt.label {
+			t.Errorf("custom %s parse(%q) = %+v, %v; want score %v labelled %q", tt.format, tt.reply, v, err, tt.score, tt.label)
+		}
+	}
+}
