@@ -666,3 +666,15 @@ func TestSequenceEarlierPassedThrough(t *testing.T) {
 		}
 	})
 }
+
+// TestSequenceGapFromZero: a sequence of positions 0 and 2 lacks position 1, though it holds as
+// many positions as its last: it is warned of as any sequence that lacks earlier positions.
+func TestSequenceGapFromZero(t *testing.T) {
+	in := `{"schema":1,"id":"evalearn:s:0","dataset":"evalearn","question":"Q?","answers":[],"sequence":{"id":"s","position":0}}
+{"schema":1,"id":"evalearn:s:2","dataset":"evalearn","question":"Q?","answers":[],"sequence":{"id":"s","position":2}}
+`
+	_, stderr, _ := seqRun(t, in, "--provider", "extractive")
+	if want := "warning: 1 sequence lacks earlier positions (sequence s has positions 0, 2)"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	}
+}
