@@ -328,7 +328,9 @@ func BenchmarkRulesVerdictChinese(b *testing.B) {
 // parser.
 func TestCustomEveryPlaceholderAndFormat(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "p.txt")
-	os.WriteFile(path, []byte("{id}|{type}|{question}|{answer}|{answers}|{rubric}|{prediction}"), 0o644)
+	if err := os.WriteFile(path, []byte("{id}|{type}|{question}|{answer}|{answers}|{rubric}|{prediction}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	rec := &record.Record{ID: "r1", Type: "t1", Question: "q1", Answers: []string{"g1", "g2"}, Rubric: "rb1"}
 	for _, tt := range []struct {
 		format, reply string
