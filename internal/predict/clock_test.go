@@ -43,17 +43,7 @@ func TestLatencyFromClock(t *testing.T) {
 		if err := a.execute(context.Background(), args); (err != nil) != wantErr {
 			t.Fatalf("run: %v, want an error %v", err, wantErr)
 		}
-		var recs []*record.Record
-		for rd := record.NewReader(&stdout, "stdout"); ; {
-			r, err := rd.Read()
-			if err == io.EOF {
-				return recs
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs = append(recs, r)
-		}
+		return readRecords(t, stdout.Bytes())
 	}
 	first := runWith(1250*time.Millisecond, true)
 	want := []int64{1250, 1250, 1250, 0} // answered, answered after a 429, paid for but empty, 400
