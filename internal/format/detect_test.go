@@ -74,6 +74,43 @@ func TestDetectByName(t *testing.T) {
 	}
 }
 
+// TestDetectByKeys checks that each key Detect looks for tells its format alone, in files whose
+// name says nothing: a head cut inside a long value, or a file whose keys come in another order
+// than the release's (sorted by jq -S, or re-exported), holds some of them only.
+func TestDetectByKeys(t *testing.T) {
+	tests := []struct{ why, head, want string }{
+		{"EvaLearn results cut inside a long gpt4res",
+			`[{"id": 252, "type": "Extraction", "level": 1, "prompt": ["p"], "rubric": "r", "canonical_answer": "", "gpt4res": "The answer is`,
+			"evalearn-results"},
+		{"EvaLearn results re-exported with the sequence position first",
+			`{"sequence_id": 1, "position_in_sequence": 1, "id": 614, "prompt": ["p"], "rubric": "r", "canonical_answer": "", "response": "`,
+			"evalearn-results"},
+		{"LongMemEval without its session ids",
+			`[{"question": "What colour is my bike?", "answer": "Green", "haystack_sessions": [[{"role": "user", "content": "`,
+			"longmemeval"},
+		{"LongMemEval with sorted keys, cut inside its session ids",
+			`[{"answer": "Green", "answer_session_ids": ["s_a"], "haystack_dates": ["2023/05/20 (Sat) 02:21"], "haystack_session_ids": ["s_a", "s_b", "`,
+			"longmemeval"},
+		{"LongMemEval's questions without their haystacks",
+			`{"question_id": "syn_ssu_1", "question_type": "single-session-user", "question": "What colour is my bike?", "answer": "Green"}`,
+			"longmemeval"},
+		{"LoCoMo re-exported with sample_id first, cut inside its conversation",
+			`[{"sample_id": "conv-26", "conversation": {"speaker_a": "Caroline", "speaker_b": "Melanie", "session_1": [{"speaker": "Caroline", "dia_id": "D1:1", "text": "`,
+			"locomo"},
+		{"generic rows with a context_text column", `{"question": "q?", "context_text": "c", "answer": "a"}`, ""},
+		{"generic rows with a prompt and a rubric", `{"prompt": "p", "rubric": "r", "answer": "a"}`, ""},
+		// The title is text: English, it outweighs a short Chinese name in the context.
+		{"SQuAD article on a Chinese name",
+			`{"data": [{"title": "Sino-Tibetan_languages", "paragraphs": [{"context": "漢藏語系", "qas": [{"question": "漢藏?"`,
+			"squad"},
+	}
+	for _, tt := range tests {
+		if got := Detect("data.json", []byte(tt.head)); got != tt.want {
+			t.Errorf("%s: Detect(%q, %.80q) = %q, want %q", tt.why, "data.json", tt.head, got, tt.want)
+		}
+	}
+}
+
 // FuzzDetectRecords: a line any stage writes is detected as records whatever the file's name
 // and whatever its text holds (benchmark keys included), whole or cut at the detection head.
 func FuzzDetectRecords(f *testing.F) {
