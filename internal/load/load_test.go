@@ -269,12 +269,13 @@ func TestLongMemEvalRecords(t *testing.T) {
 }
 
 // TestLongMemEvalRetrievalLog: an entry of LongMemEval's retrieval log keeps its ranking's corpus
-// ids and texts, in order (the texts only with the full context); a plain entry has none; a
+// ids and texts, in order (the texts only with the full context; an item without text has null, so
+// the two lists stay parallel); a plain entry has none; a
 // ranking that is not a list is a bad item.
 func TestLongMemEvalRetrievalLog(t *testing.T) {
 	entry := `{"question_id": "q%d", "question_type": "multi-session", "question": "?", "answer": "a", "question_date": "d",` +
 		` "haystack_session_ids": ["answer_x_1"], "haystack_dates": ["d1"], "haystack_sessions": [[{"role": "user", "content": "hi", "has_answer": true}]]%s}` + "\n"
-	in := fmt.Sprintf(entry, 1, `, "retrieval_results": {"query": "?", "ranked_items": [{"corpus_id": "noans_x_1_1", "text": "hi", "timestamp": "d1"}, {"corpus_id": "answer_x_1", "text": {"facts": ["f"]}, "timestamp": "d1"}], "metrics": {"session": {}, "turn": {}}}`) +
+	in := fmt.Sprintf(entry, 1, `, "retrieval_results": {"query": "?", "ranked_items": [{"corpus_id": "noans_x_1_1", "text": "hi", "timestamp": "d1"}, {"corpus_id": "answer_x_1", "text": {"facts": ["f"]}, "timestamp": "d1"}, {"corpus_id": "noans_x_2_1", "timestamp": "d1"}], "metrics": {"session": {}, "turn": {}}}`) +
 		fmt.Sprintf(entry, 2, "") + fmt.Sprintf(entry, 3, `, "retrieval_results": {"ranked_items": {"corpus_id": "a"}}`)
 	var recs []*record.Record
 	var bads []string
@@ -289,10 +290,10 @@ func TestLongMemEvalRetrievalLog(t *testing.T) {
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
-	checkMeta(t, recs[0], map[string]string{"retrieval_corpus_ids": `["noans_x_1_1","answer_x_1"]`, "retrieval_texts": `["hi",{"facts":["f"]}]`})
+	checkMeta(t, recs[0], map[string]string{"retrieval_corpus_ids": `["noans_x_1_1","answer_x_1","noans_x_2_1"]`, "retrieval_texts": `["hi",{"facts":["f"]},null]`})
 	checkMeta(t, recs[1], map[string]string{"retrieval_corpus_ids": "<absent>", "retrieval_texts": "<absent>"})
 	trimContext(recs[0], "text")
-	checkMeta(t, recs[0], map[string]string{"retrieval_corpus_ids": `["noans_x_1_1","answer_x_1"]`, "retrieval_texts": "<absent>"})
+	checkMeta(t, recs[0], map[string]string{"retrieval_corpus_ids": `["noans_x_1_1","answer_x_1","noans_x_2_1"]`, "retrieval_texts": "<absent>"})
 	if len(bads) != 1 || !strings.HasPrefix(bads[0], `log.jsonl:3 (id "longmemeval:q3")`) {
 		t.Errorf("bad items = %q, want line 3 naming longmemeval:q3", bads)
 	}
