@@ -46,6 +46,8 @@ func TestParsePredictions(t *testing.T) {
 			"longmemeval", []string{`e1="3"[]`, `e2="['a', 2.5]"[]`, `e3="False"[]`}, ""},
 		{"longmemeval null hypothesis", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e2\", \"hypothesis\": null}\n", "", nil,
 			`p.json:2 (id "e2"): hypothesis: want a string, got null`},
+		{"longmemeval no question_id", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"hypothesis\": \"i\"}\n", "", nil,
+			`p.json:2: missing field "question_id"`},
 		{"longmemeval number id", `{"question_id": 7, "hypothesis": "h"}`, "", nil,
 			`p.json:1: question_id: want a string, got a number`},
 		{"longmemeval line not an object", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n[1]\n", "", nil,
@@ -82,10 +84,11 @@ func TestParsePredictions(t *testing.T) {
 }
 
 // A record finds its prediction by its id after "DATASET:", or by its whole id when it has no
-// such prefix (a generic record); one that carries a prediction keeps it, and the file's ids no
-// record has are counted.
+// such prefix (a generic record); one that carries a prediction keeps it (counted as kept only
+// when the file has one for it too), and the file's ids no record has are counted, the first
+// named in sorted order.
 func TestAttachPredictions(t *testing.T) {
-	p, err := parsePredictions("p.json", []byte(`{"q1": "a", "row-7": "b", "q3": "c", "q4": "d", "q5": "e"}`))
+	p, err := parsePredictions("p.json", []byte(`{"q1": "a", "row-7": "b", "q3": "c", "q4": "d", "q5": "e", "q0": "f", "q9": "g"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,8 @@ func TestAttachPredictions(t *testing.T) {
 		{ID: "row-7"},
 		{ID: "squad:q3", Dataset: "squad", Prediction: &record.Prediction{Text: "mine"}},
 		{ID: "cmrc2018:q2", Dataset: "cmrc2018"},
-		{ID: "q4", Dataset: "squad"}, // no prefix: the whole id
+		{ID: "q4", Dataset: "squad"},                                                    // no prefix: the whole id
+		{ID: "squad:q8", Dataset: "squad", Prediction: &record.Prediction{Text: "own"}}, // not in the file: not kept from it
 	}
 	for _, r := range recs {
 		p.Attach(r)
@@ -108,14 +112,14 @@ func TestAttachPredictions(t *testing.T) {
 		}
 		texts = append(texts, text)
 	}
-	if want := []string{"a", "b", "mine", "-", "d"}; !slices.Equal(texts, want) {
+	if want := []string{"a", "b", "mine", "-", "d", "own"}; !slices.Equal(texts, want) {
 		t.Errorf("predictions attached = %q, want %q", texts, want)
 	}
-	if p.Missing != 1 || p.FirstMissing != "cmrc2018:q2" || p.Written != 5 || p.Kept != 1 {
-		t.Errorf("missing %d (first %q) of %d, kept %d; want 1 (cmrc2018:q2) of 5, 1", p.Missing, p.FirstMissing, p.Written, p.Kept)
+	if p.Missing != 1 || p.FirstMissing != "cmrc2018:q2" || p.Written != 6 || p.Kept != 1 {
+		t.Errorf("missing %d (first %q) of %d, kept %d; want 1 (cmrc2018:q2) of 6, 1", p.Missing, p.FirstMissing, p.Written, p.Kept)
 	}
-	if n, first := p.Unused(); n != 1 || first != "q5" {
-		t.Errorf("Unused() = %d, %q; want 1, q5", n, first)
+	if n, first := p.Unused(); n != 3 || first != "q0" {
+		t.Errorf("Unused() = %d, %q; want 3, q0 (the first in sorted order)", n, first)
 	}
 }
 
