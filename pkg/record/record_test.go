@@ -320,6 +320,10 @@ func TestInvalidLineNotJSON(t *testing.T) {
 		{`{"schema":1,"id":"a",}`, `invalid record: invalid character '}' looking for beginning of object key string`},
 		{`{"schema":1,"id":"a"`, `invalid record: unexpected end of JSON input`},
 		{`"text"`, `invalid record: want an object, got a string`},
+		// Python's json.dump writes -Infinity for float("-inf"): it begins as a number does.
+		{`-Infinity`, `invalid record: invalid character 'I' in numeric literal`},
+		// A CSV header whose first column's name begins with a JSON literal and an underscore.
+		{`true_label,question`, `not JSON at column 1: invalid character '_' after top-level value`},
 	} {
 		err := unmarshal([]byte(tc.line), new(Record))
 		if err == nil {
@@ -431,6 +435,35 @@ func TestReaderLineHugeLimit(t *testing.T) {
 		if want := []string{"a", "b"}; !slices.Equal(got, want) {
 			t.Errorf("Read with a limit of %d bytes = %q, want %q", limit, got, want)
 		}
+	}
+}
+
+// TestErrorPlace: an error names its file, "-" for stdin, then its line and id when it knows them.
+func TestErrorPlace(t *testing.T) {
+	for _, tc := range []struct {
+		e    Error
+		want string
+	}{
+		{Error{File: "preds.jsonl", Line: 42, ID: "q-17"}, `preds.jsonl:42 (id "q-17")`},
+		{Error{File: "preds.jsonl", Line: 42}, `preds.jsonl:42`},
+		{Error{File: "preds.jsonl", ID: "q-17"}, `preds.jsonl (id "q-17")`},
+		{Error{Line: 3}, `-:3`},
+		{Error{}, `-`},
+	} {
+		if got := tc.e.Place(); got != tc.want {
+			t.Errorf("%+v.Place() = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+// TestUTF8ErrorWithin: a bad byte in a CSV cell is placed by its byte in the cell, whose column
+// in the line its quoting hides.
+func TestUTF8ErrorWithin(t *testing.T) {
+	e := CheckUTF8([]byte("caf\xe9"))
+	e.Within = "cell"
+	want := "not UTF-8 text: byte 0xE9 at byte 4 of the cell (convert the file to UTF-8, e.g. iconv -f latin1 -t utf-8)"
+	if got := e.Error(); got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
 	}
 }
 
