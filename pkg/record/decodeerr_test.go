@@ -10,6 +10,28 @@ import (
 
 // TestDecodeErrorMessages: a value of the wrong type is reported by its path in the record and
 // the JSON types wanted and found, never by Go's type names.
+// TestKind: each JSON value is named by its first byte, after the blanks an indented file puts
+// before it; a blank value is nothing.
+func TestKind(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{`["T", 0]`, "a list"},
+		{"\n    [\"T\", 0]\n  ", "a list"},
+		{` {"a": 1}`, "an object"},
+		{`"yes"`, "a string"},
+		{`true`, "true or false"},
+		{` false`, "true or false"},
+		{`null`, "null"},
+		{`-1.5`, "a number"},
+		{`0`, "a number"},
+		{"", "nothing"},
+		{" \t\n", "nothing"},
+	} {
+		if got := Kind([]byte(tc.raw)); got != tc.want {
+			t.Errorf("Kind(%q) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}
+
 func TestDecodeErrorMessages(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{`{"schema":"1","id":"a"}`, `schema: want an integer, got a string`},
@@ -50,6 +72,7 @@ func TestDecodeErrorMessages(t *testing.T) {
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",1],["T",1.5]]}}`, `prediction.supporting_facts[1][1]: want an integer, got the number 1.5`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[[3,1]]}}`, `prediction.supporting_facts[0][0]: want a string, got the number 3`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T"]]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a list of 1 element`},
+		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[[]]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a list of 0 elements`},
 		{`{"schema":1,"id":"a","prediction":{"supporting_facts":[["T",1,2]]}}`, `prediction.supporting_facts[0]: want a [title, sentence index] pair, got a list of 3 elements`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":-5,"output_tokens":3}}}`, `prediction.usage.input_tokens: want a count, 0 or more, got -5`},
 		{`{"schema":1,"id":"a","prediction":{"text":"x","usage":{"input_tokens":5,"output_tokens":-1}}}`, `prediction.usage.output_tokens: want a count, 0 or more, got -1`},
