@@ -24,7 +24,8 @@ type squadWalker struct {
 }
 
 // article reads an article of the "data" list. An article or a paragraph that is null, or has
-// no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path.
+// no list under "paragraphs" or "qas", is a bad item in art.qas, named by its path. A key given
+// twice counts as its last value, as Python's json module (and so the official scripts) reads it.
 func (w *squadWalker) article(art *squadArticle) error {
 	pars := false
 	line, null, err := w.object(func(key string) error {
@@ -32,8 +33,9 @@ func (w *squadWalker) article(art *squadArticle) error {
 		case "title":
 			return w.value(&art.title)
 		case "paragraphs":
+			art.contexts, art.qas = art.contexts[:0], art.qas[:0] // the last "paragraphs" counts
 			read, err := w.array(func() error { return w.paragraph(art) })
-			pars = pars || read
+			pars = read
 			return err
 		}
 		return w.skip()
@@ -46,7 +48,7 @@ func (w *squadWalker) article(art *squadArticle) error {
 
 // paragraph reads a paragraph of an article's "paragraphs" list into art.
 func (w *squadWalker) paragraph(art *squadArticle) error {
-	par := len(art.contexts)
+	par, start := len(art.contexts), len(art.qas)
 	art.contexts = append(art.contexts, "")
 	qas := false
 	line, null, err := w.object(func(key string) error {
@@ -54,6 +56,7 @@ func (w *squadWalker) paragraph(art *squadArticle) error {
 		case "context":
 			return w.value(&art.contexts[par])
 		case "qas":
+			art.qas = art.qas[:start] // the last "qas" counts
 			read, err := w.array(func() error {
 				var raw jsonRaw
 				if err := w.dec.Decode(&raw); err != nil {
@@ -63,7 +66,7 @@ func (w *squadWalker) paragraph(art *squadArticle) error {
 				art.qas = append(art.qas, squadItem{raw: raw, line: line, par: par, path: w.where()})
 				return nil
 			})
-			qas = qas || read
+			qas = read
 			return err
 		}
 		return w.skip()
