@@ -220,8 +220,6 @@ func plural(kind string) string {
 	switch {
 	case kind == "true or false":
 		return "booleans"
-	case kind == "a [title, sentence] pair":
-		return "[title, sentence] pairs"
 	case strings.HasPrefix(kind, "a list of "):
 		return "lists of " + strings.TrimPrefix(kind, "a list of ")
 	case strings.HasPrefix(kind, "an "):
