@@ -1,0 +1,83 @@
+package model
+
+import (
+	"net/http"
+	"testing"
+	"time"
+)
+
+// TestQuotaSpent: a 429 is final when its body says that a quota ran out which no wait within
+// the run restores: OpenAI's insufficient_quota, in the error's type or its code (older replies
+// give it in the type with a null code), or a Gemini quota per day. The words in a message alone,
+// or a Gemini quota per minute, are no spent quota.
+func TestQuotaSpent(t *testing.T) {
+	gemini := func(quotaID string) string {
+		return `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"` + quotaID + `"}]}]}}`
+	}
+	for _, tc := range []struct {
+		name string
+		body string
+		want bool
+	}{
+		{"type and code", `{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`, true},
+		{"type only", `{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":null}}`, true},
+		{"code only", `{"error":{"message":"You exceeded your current quota","type":"requests","code":"insufficient_quota"}}`, true},
+		{"in the message only", `{"error":{"message":"not insufficient_quota but a rate limit","type":"requests","code":"rate_limit_exceeded"}}`, false},
+		{"rate limit", `{"error":{"message":"Rate limit reached","type":"tokens","code":"rate_limit_exceeded"}}`, false},
+		{"gemini per day", gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier"), true},
+		{"gemini per day, streamed", "[" + gemini("GenerateRequestsPerDayPerProjectPerModel-FreeTier") + "]", true},
+		{"gemini per minute", gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier"), false},
+		{"no body", ``, false},
+	} {
+		if got := quotaSpent([]byte(tc.body)); got != tc.want {
+			t.Errorf("quotaSpent(%s: %s) = %v, want %v", tc.name, tc.body, got, tc.want)
+		}
+	}
+}
+
+// TestServerWaitRetryDelay: a Gemini RetryInfo's retryDelay is the wait, at most the limit; one
+// of no time or less is no wait (0, the backoff), never a negative wait, which the retry loop
+// takes for a final reply.
+func TestServerWaitRetryDelay(t *testing.T) {
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		delay string
+		want  time.Duration
+	}{
+		{"45.5s", 45500 * time.Millisecond},
+		{"300s", time.Minute},
+		{"0s", 0},
+		{"-3s", 0},
+		{"soon", 0},
+	} {
+		body := `{"error":{"code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"` + tc.delay + `"}]}}`
+		if got := serverWait(http.Header{}, []byte(body), now, time.Minute); got != tc.want {
+			t.Errorf("serverWait(retryDelay %q) = %v, want %v", tc.delay, got, tc.want)
+		}
+	}
+}
+
+// TestGate: a 429 halves the requests in flight, but never below one, which would admit none;
+// and every limit successes in a row raise the limit by one, up to its start.
+func TestGate(t *testing.T) {
+	g := newGate(1)
+	<-g.tokens
+	g.release(false, true)
+	if got := g.current(); got != 1 {
+		t.Errorf("limit of a gate of 1 after a 429 = %d, want 1", got)
+	}
+	if len(g.tokens) != 1 {
+		t.Errorf("gate of 1 after a 429 holds %d tokens, want 1", len(g.tokens))
+	}
+
+	g = newGate(8)
+	<-g.tokens
+	g.release(false, true) // 8 → 4
+	for i, want := range []int{4, 4, 4, 5} {
+		<-g.tokens
+		g.release(true, false)
+		if got := g.current(); got != want {
+			t.Errorf("limit after %d successes from 4 = %d, want %d", i+1, got, want)
+		}
+	}
+}
