@@ -722,6 +722,8 @@ func TestInBandError(t *testing.T) {
 			[]string{"reply with status 200 holds error 403: Input flagged by moderation"}, 1},
 		{"code that is no number", []string{`{"error":{"code":"server_error","message":"The server had an error"}}`}, 1,
 			[]string{"reply with status 200 holds an error: The server had an error"}, 1},
+		{"choices null", []string{`{"id":"gen-1","choices":null,"error":{"code":403,"message":"Input flagged by moderation"}}`}, 1,
+			[]string{"reply with status 200 holds error 403: Input flagged by moderation"}, 1},
 		{"malformed JSON", []string{`{"choices":[{"index":0,`}, 3, []string{"malformed JSON in response body", "after 3 attempts"}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -389,6 +389,18 @@ func TestLimiter(t *testing.T) {
 	if got, want := s.d[len(s.d)-3:], []time.Duration{0, 2 * time.Minute, 4 * time.Minute}; !slices.Equal(got, want) {
 		t.Errorf("waits at 0.5 a minute = %v, want %v", got, want)
 	}
+	// A wait cut short gives its reservation back: the next one need not wait for it.
+	cl := NewLimiter(1, s.sleep)
+	cl.now = func() time.Time { return t0 }
+	cl.Wait(context.Background(), 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cl.Wait(ctx, 1); err == nil {
+		t.Errorf("Wait under a cancelled context = nil error, want it")
+	}
+	if got := cl.held(t0.Add(time.Minute)); got != 0 {
+		t.Errorf("the minute after a cancelled wait holds %v, want 0 (given back)", got)
+	}
 	// A reservation settled at less makes room for the next.
 	sl := NewLimiter(100, s.sleep)
 	sl.now = func() time.Time { return t0 }
@@ -468,6 +480,7 @@ func TestTransportRateLimitReset(t *testing.T) {
 		{"none: the backoff", 429, "", "", "", time.Second / 2, time.Second, [2]string{}},
 		{"a 503's: the backoff", 503, "20s", "30s", "", time.Second / 2, time.Second, [2]string{}},
 		{"tokens ran out, requests left", 429, "1m30s", "6ms", "", 6 * time.Millisecond, 6 * time.Millisecond, [2]string{"499", "20"}},
+		{"tokens ran out, one request left", 429, "1m30s", "6ms", "", 6 * time.Millisecond, 6 * time.Millisecond, [2]string{"1", "20"}},
 		{"tokens ran out, requests left, with no tokens reset: the backoff", 429, "1m30s", "", "", time.Second / 2, time.Second, [2]string{"499", "0"}},
 		{"requests ran out, tokens left", 429, "20ms", "17.5s", "", 20 * time.Millisecond, 20 * time.Millisecond, [2]string{"0", "150000"}},
 		{"requests ran out, tokens not said", 429, "20ms", "17.5s", "", 20 * time.Millisecond, 20 * time.Millisecond, [2]string{"0", ""}},

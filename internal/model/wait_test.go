@@ -81,3 +81,27 @@ func TestGate(t *testing.T) {
 		}
 	}
 }
+
+// TestInBandErrorBody: a 200 reply holds an error when its "error" member has a message and it
+// holds no answer; "choices": null is none. An error without a message is no error of the
+// reply's (see shapeFault), and neither is one beside an answer.
+func TestInBandErrorBody(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want *InBandError
+	}{
+		{`{"error":{"code":502,"message":"Provider returned error"}}`, &InBandError{Code: 502, Message: "Provider returned error"}},
+		{`{"choices":null,"error":{"code":403,"message":"flagged"}}`, &InBandError{Code: 403, Message: "flagged"}},
+		{`[{"candidates":[]},{"error":{"code":503,"message":"overloaded"}}]`, &InBandError{Code: 503, Message: "overloaded"}},
+		{`{"error":{"code":"server_error","message":"oops"}}`, &InBandError{Message: "oops"}},
+		{`{"error":{"code":502}}`, nil},
+		{`{"error":{"code":502,"message":""}}`, nil},
+		{`{"choices":[{"index":0}],"error":{"code":502,"message":"late"}}`, nil},
+		{`{"error":null}`, nil},
+	} {
+		got := inBandError([]byte(tc.body))
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("inBandError(%s) = %+v, want %+v", tc.body, got, tc.want)
+		}
+	}
+}
