@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestBudgetWarning: the warning counts the calls not made, in the singular when there is one.
@@ -61,5 +63,54 @@ func TestBudgetExactSum(t *testing.T) {
 	}
 	if got := b.Spent(); got != 0.8 {
 		t.Errorf("Spent() = %v, want 0.8", got)
+	}
+}
+
+// stubClient answers every call with its reply.
+type stubClient struct{ resp Response }
+
+func (c stubClient) Generate(context.Context, Request) (Response, error) { return c.resp, nil }
+
+// TestBudgetCharges: a reply is charged at the price of the model the server names, else at the
+// requested model's when the server's name has none (a deployment's own name); a reply served
+// from a cache costs nothing.
+func TestBudgetCharges(t *testing.T) {
+	prices := Prices{"m": {Input: 1_000_000}, "n": {Input: 2_000_000}} // $1 and $2 a prompt token
+	usage := record.Usage{InputTokens: 1, OutputTokens: 1}
+	for _, tc := range []struct {
+		name string
+		resp Response
+		want float64
+	}{
+		{"the server's model", Response{Model: "n", Usage: usage}, 2},
+		{"no model named", Response{Usage: usage}, 1},
+		{"a model of no price", Response{Model: "my-deployment", Usage: usage}, 1},
+		{"from a cache", Response{Model: "m", Usage: usage, Cached: true}, 0},
+	} {
+		b := &Budget{MaxUSD: 100, Prices: prices}
+		if _, err := b.Wrap(stubClient{tc.resp}).Generate(context.Background(), Request{Model: "m"}); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.Spent(); got != tc.want {
+			t.Errorf("%s: Spent() = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDryRunWarning: a dry run warns when the input alone costs more than --max-cost; as much
+// as it, or no --max-cost, is no warning.
+func TestDryRunWarning(t *testing.T) {
+	for _, tc := range []struct {
+		input, max float64
+		warns      bool
+	}{
+		{2, 1, true},
+		{1, 1, false},
+		{0.5, 1, false},
+		{2, 0, false},
+	} {
+		if got := DryRunWarning(tc.input, tc.max); (got != "") != tc.warns {
+			t.Errorf("DryRunWarning(%v, %v) = %q, want a warning: %v", tc.input, tc.max, got, tc.warns)
+		}
 	}
 }

@@ -127,6 +127,7 @@ func TestPricesCostCached(t *testing.T) {
 		{"gemini-2.5-flash", 2000, 1024, 10, 0.000625}, // none known: 2000×0.30 + 10×2.50
 		{"m", 1000, 2000, 0, 0.0005},                   // the cached count at most the input's: 1000×0.5
 		{"m", 20_000, 16_000, 0, 0.08},                 // long: 20000×4, cached or not
+		{"m", 1000, -5, 0, 0.002},                      // a negative cached count is none: 1000×2
 	} {
 		c := p.Cost(tc.model, record.Usage{InputTokens: tc.in, OutputTokens: tc.out, CachedInputTokens: tc.cached})
 		if c == nil || *c != tc.want {

@@ -232,6 +232,7 @@ func TestUsageFromInfo(t *testing.T) {
 		// Counts no call has, from a broken server: unknown (zero), not a negative cost.
 		{"negative", map[string]any{"PromptTokens": -5, "CompletionTokens": 3, "TotalTokens": -2}, record.Usage{}},
 		{"negative total", map[string]any{"PromptTokens": 5, "CompletionTokens": 3, "TotalTokens": -2}, record.Usage{}},
+		{"at 2^40", map[string]any{"PromptTokens": 1 << 40, "CompletionTokens": 1}, record.Usage{InputTokens: 1 << 40, OutputTokens: 1}},
 		{"past 2^40", map[string]any{"prompt_tokens": float64(1 << 41), "completion_tokens": 1.0}, record.Usage{}},
 		{"NaN", map[string]any{"prompt_tokens": math.NaN(), "completion_tokens": 1.0}, record.Usage{}},
 		{"int64 at its limit", map[string]any{"input_tokens": int64(math.MaxInt64), "output_tokens": int64(1)}, record.Usage{}},
