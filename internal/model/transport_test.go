@@ -533,3 +533,87 @@ func TestTransportRateLimitReset(t *testing.T) {
 		})
 	}
 }
+
+// TestTransportGateGrowsOnSuccess: the adaptive limit grows back after a 429 on answers only; a
+// final failure (a 400) is no sign that the server has room for more calls.
+func TestTransportGateGrowsOnSuccess(t *testing.T) {
+	srv, _ := faultServer(t, "429", "400", "400", "400", "400")
+	var s sleeps
+	tr := testTransport(&s, 0)
+	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	for range 4 {
+		if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err == nil {
+			t.Fatal("Generate answered 400 = nil error, want one")
+		}
+	}
+	if got := tr.Concurrency(); got != 4 {
+		t.Errorf("Concurrency after a 429 and four 400s = %d, want 8/2 = 4", got)
+	}
+}
+
+// TestTransportShouldRetryOnAnswer: X-Should-Retry is read on a failure only; an answer that
+// carries it is the answer.
+func TestTransportShouldRetryOnAnswer(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("X-Should-Retry", "true")
+		io.WriteString(w, okReply)
+	}))
+	defer srv.Close()
+	var s sleeps
+	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: testTransport(&s, 0).Client()})
+	resp, err := c.Generate(context.Background(), testRequest("openai", "m"))
+	if err != nil || resp.Text != "ok" {
+		t.Fatalf("Generate = %q, %v; want ok", resp.Text, err)
+	}
+	if got := calls.Load(); got != 1 {
+		t.Errorf("%d requests reached the server, want 1", got)
+	}
+}
+
+// TestTransportRetryAfterMsZero: a 429 whose Retry-After-Ms asks for no wait takes the backoff,
+// as one whose Retry-After does, not the wait of its rate-limit headers.
+func TestTransportRetryAfterMsZero(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if calls.Add(1) > 1 {
+			io.WriteString(w, okReply)
+			return
+		}
+		w.Header().Set("Retry-After-Ms", "0")
+		w.Header().Set("X-Ratelimit-Reset-Requests", "20s")
+		w.WriteHeader(429)
+		io.WriteString(w, `{"error":{"message":"rate limited"}}`)
+	}))
+	defer srv.Close()
+	var s sleeps
+	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: testTransport(&s, 0).Client()})
+	if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.d) != 1 || s.d[0] < time.Second/2 || s.d[0] > time.Second {
+		t.Errorf("waits = %v, want one backoff in [500ms, 1s]", s.d)
+	}
+}
+
+// TestBackoffCapped: the doubled backoff stops at MaxBackoff (with its jitter, half to all of it),
+// also after as many retries as would shift it past 64 bits, where it could wrap round to a
+// short wait (8.589934593s << 31 is 2^31ns).
+func TestBackoffCapped(t *testing.T) {
+	for _, tc := range []struct{ backoff, max time.Duration }{
+		{time.Second, 4 * time.Second},
+		{1<<33 + 1, 30 * time.Second},
+	} {
+		tr := NewTransport(TransportConfig{Backoff: tc.backoff, MaxBackoff: tc.max, Seed: 1})
+		for i := 2; i < 70; i++ {
+			if d := tr.backoffFor(i); d < tc.max/2 || d > tc.max {
+				t.Errorf("backoff %v: backoffFor(%d) = %v, want in [%v, %v]", tc.backoff, i, d, tc.max/2, tc.max)
+			}
+		}
+	}
+}
