@@ -25,6 +25,7 @@ func TestTraceEnv(t *testing.T) {
 		{[]string{"--mode", "b"}, [2]string{}, `--mode: unknown mode "b"`},
 		{[]string{"--mode", "b"}, [2]string{"QA_MODE", "c"}, `--mode: unknown mode "b"`},
 		{nil, [2]string{"QA_MODE", "a"}, ""},
+		{nil, [2]string{"QA_MODE", "twice"}, `--mode: --mode twice is no mode (from QA_MODE)`},
 		{nil, [2]string{"QA_SHARD", "0/2"}, `--shard: shard "0/2": want i/n (from QA_SHARD)`},
 		{nil, [2]string{"QA_LEVEL", "2"}, `--level: want a number between 0 and 1, got 2 from QA_LEVEL`},
 		{[]string{"--level", "2"}, [2]string{}, `--level: want a number between 0 and 1, got 2`},
@@ -55,6 +56,8 @@ func TestTraceEnv(t *testing.T) {
 					return nil
 				case "none":
 					return Usagef("no input: give --mode a or b")
+				case "twice":
+					return Usagef("--mode: --mode %s is no mode", m)
 				default:
 					return Usagef("--mode: unknown mode %q", m)
 				}
@@ -170,5 +173,27 @@ func TestTraceEnvNamed(t *testing.T) {
 				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, tc.exit)
 			}
 		})
+	}
+}
+
+// TestNamesVariable: a message names a variable only as a whole word, at its start or end too;
+// QA_PLOT_FORMAT and QA_PLOT0 do not name QA_PLOT.
+func TestNamesVariable(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want bool
+	}{
+		{"QA_PLOT is empty", true},
+		{"set QA_PLOT", true},
+		{"set QA_PLOT=x", true},
+		{"set QA_PLOT_FORMAT", false},
+		{"set QA_PLOT0", false},
+		{"XQA_PLOT", false},
+		{"QA_PLOT_FORMAT and QA_PLOT", true},
+		{"none", false},
+	} {
+		if got := namesVariable(tc.msg, "QA_PLOT"); got != tc.want {
+			t.Errorf("namesVariable(%q, QA_PLOT) = %v, want %v", tc.msg, got, tc.want)
+		}
 	}
 }

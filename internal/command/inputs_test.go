@@ -1121,3 +1121,35 @@ func FuzzSourceBadLines(f *testing.F) {
 		}
 	})
 }
+
+// TestDashIsStdin: "-" is stdin to the progress totals even where a file of that name is in the
+// working directory, as it is to the reader: neither its size nor its lines are the input's.
+func TestDashIsStdin(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("-", []byte("{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := inputSize([]string{"-"}); got != -1 {
+		t.Errorf("inputSize([-]) with a file named - = %d, want -1", got)
+	}
+	if got := CountLines([]string{"-"}); got != -1 {
+		t.Errorf("CountLines([-]) with a file named - = %d, want -1", got)
+	}
+}
+
+// TestReadError: a read error names the last line read, and no line when none was.
+func TestReadError(t *testing.T) {
+	cause := errors.New("input/output error")
+	for _, tc := range []struct {
+		line int
+		want string
+	}{
+		{0, "read a.jsonl: input/output error"},
+		{1, "read a.jsonl after line 1: input/output error"},
+	} {
+		err := ReadError("a.jsonl", tc.line, cause)
+		if err.Error() != tc.want || !errors.Is(err, cause) {
+			t.Errorf("ReadError(a.jsonl, %d) = %q, want %q wrapping its cause", tc.line, err, tc.want)
+		}
+	}
+}
