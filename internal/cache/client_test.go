@@ -229,3 +229,33 @@ func (s *chatServer) client(t *testing.T, tc model.TransportConfig) model.Client
 func (s *chatServer) request(q string) model.Request {
 	return model.Request{Provider: "openai", BaseURL: s.url, Model: "m", MaxTokens: 8, Messages: []model.Message{{Role: "user", Content: q}}}
 }
+
+// blankClient answers every call with a reply of blank text, and counts the calls.
+type blankClient struct{ calls atomic.Int64 }
+
+func (c *blankClient) Generate(context.Context, model.Request) (model.Response, error) {
+	c.calls.Add(1)
+	return model.Response{Text: " \n\t", Usage: record.Usage{InputTokens: 3, OutputTokens: 2}}, nil
+}
+
+// TestClientDoesNotStoreBlankReplies: a reply whose text is only white space is no answer to
+// serve; it is not stored, and the next run asks again.
+func TestClientDoesNotStoreBlankReplies(t *testing.T) {
+	ctx := context.Background()
+	c, err := Open(filepath.Join(t.TempDir(), "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	next := &blankClient{}
+	cl := c.Wrap(next)
+	req := model.Request{Provider: "openai", Model: "m", Messages: []model.Message{{Role: "user", Content: "q"}}}
+	for i := range 2 {
+		if resp, err := cl.Generate(ctx, req); err != nil || resp.Cached {
+			t.Fatalf("call %d: Generate = %+v, %v; want the blank reply, not cached", i+1, resp, err)
+		}
+	}
+	if n, _ := c.Len(ctx); n != 0 || next.calls.Load() != 2 {
+		t.Errorf("entries = %d, calls = %d; want 0 entries and 2 calls", n, next.calls.Load())
+	}
+}
