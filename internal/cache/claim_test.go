@@ -207,7 +207,8 @@ func TestClaimAcrossCaches(t *testing.T) {
 
 // TestClaimTakenOver: a claim that is stale (not renewed for claims.stale by the clock), or of
 // a process of this machine that no longer runs, is taken over and the call made; one that is
-// fresh, of another machine or of a process that runs, is waited for.
+// fresh, of another machine (whatever its pid names here) or of a process that runs, is waited
+// for.
 func TestClaimTakenOver(t *testing.T) {
 	srv := newHeldServer(t)
 	close(srv.release)
@@ -226,6 +227,8 @@ func TestClaimTakenOver(t *testing.T) {
 		takenOver bool
 	}{
 		{"fresh, another machine", "elsewhere", 1, now, false},
+		// Its pid names no process here, which says nothing of a process there.
+		{"fresh, another machine, a pid that ended here", "elsewhere", gone.Process.Pid, now, false},
 		{"fresh, a process that runs", c.claims.host, os.Getpid(), now, false},
 		{"fresh, a process that ended", c.claims.host, gone.Process.Pid, now, true},
 		{"stale, another machine", "elsewhere", 1, now.Add(-claimStale - time.Second), true},
