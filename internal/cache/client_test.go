@@ -259,3 +259,15 @@ func TestClientDoesNotStoreBlankReplies(t *testing.T) {
 		t.Errorf("entries = %d, calls = %d; want 0 entries and 2 calls", n, next.calls.Load())
 	}
 }
+
+// TestUnstoredNamesFirst: the warning of replies that could not be stored counts them all and
+// names the first error, the one that started it.
+func TestUnstoredNamesFirst(t *testing.T) {
+	c := &Cache{}
+	c.unstoredReply(fmt.Errorf("database is locked"))
+	c.unstoredReply(fmt.Errorf("disk I/O error"))
+	got := c.Unstored()
+	if !strings.HasPrefix(got, "2 replies could not be stored in the cache (database is locked):") {
+		t.Errorf("Unstored() = %q, want 2 replies and the first error", got)
+	}
+}
