@@ -2,8 +2,11 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -173,5 +176,32 @@ func TestClaimsStoringConcurrentLetGo(t *testing.T) {
 			t.Fatal(err)
 		}
 		<-releaseDone
+	}
+}
+
+// TestClaimWaitForeignWritesNothing: a fresh claim of another machine whose pid names no process
+// here is held, to a look as to a claim: the waiting process tries to claim the key once, before
+// it waits, and only reads the file after.
+func TestClaimWaitForeignWritesNothing(t *testing.T) {
+	srv := newHeldServer(t)
+	close(srv.release)
+	c := tempCache(t)
+	c.claims.poll = 5 * time.Millisecond
+	gone := exec.Command(os.Args[0], "-test.run=^$")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	key, err := RequestKey(srv.request("q"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.Exec(`INSERT INTO claims VALUES (?, 'another', 'elsewhere', ?, ?)`, key, gone.Process.Pid, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.client(t, c).Generate(shortly(t), srv.request("q")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Generate = %v, want it to wait until its context ends", err)
+	}
+	if n := c.claims.tries.Load(); n != 1 {
+		t.Errorf("tried to claim the key %d times while it waited, want once", n)
 	}
 }
