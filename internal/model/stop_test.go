@@ -320,3 +320,28 @@ func TestStopWarningNoCallLeft(t *testing.T) {
 		t.Errorf("StopWarning = %q, want %q", w, want)
 	}
 }
+
+// TestReplyWordsRedacts: the server's words lose the API key the call carried, in whichever
+// header or parameter it went, from four characters up; a shorter one, which would blank
+// common words, is left.
+func TestReplyWordsRedacts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*http.Request, string)
+		key  string
+		want string
+	}{
+		{"bearer", func(r *http.Request, k string) { r.Header.Set("Authorization", "Bearer "+k) }, "abcd", "Incorrect API key provided: [redacted]."},
+		{"x-api-key", func(r *http.Request, k string) { r.Header.Set("x-api-key", k) }, "sk-ant-1", "Incorrect API key provided: [redacted]."},
+		{"x-goog-api-key", func(r *http.Request, k string) { r.Header.Set("x-goog-api-key", k) }, "AIza1", "Incorrect API key provided: [redacted]."},
+		{"key parameter", func(r *http.Request, k string) { r.URL.RawQuery = "key=" + k }, "AIza2", "Incorrect API key provided: [redacted]."},
+		{"too short", func(r *http.Request, k string) { r.Header.Set("Authorization", "Bearer "+k) }, "abc", "Incorrect API key provided: abc."},
+	} {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/v1/chat/completions", nil)
+		tc.set(req, tc.key)
+		body := `{"error":{"message":"Incorrect API key provided: ` + tc.key + `."}}`
+		if got := replyWords([]byte(body), req); got != tc.want {
+			t.Errorf("%s: replyWords = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
