@@ -57,7 +57,6 @@ type Transport struct {
 	rnd *rand.Rand
 
 	requests atomic.Int64
-	retries  atomic.Int64
 }
 
 // TransportConfig configures a Transport. Zero values take the documented defaults.
@@ -122,9 +121,6 @@ func (t *Transport) Client() *http.Client { return &http.Client{Transport: t} }
 // Requests returns how many HTTP attempts t has made.
 func (t *Transport) Requests() int64 { return t.requests.Load() }
 
-// Retries returns how many of those attempts were retries.
-func (t *Transport) Retries() int64 { return t.retries.Load() }
-
 // Concurrency returns the adaptive limit on requests in flight now (0 when unlimited).
 func (t *Transport) Concurrency() int {
 	if t.gate == nil {
@@ -179,7 +175,6 @@ func (t *Transport) roundTrip(req *http.Request) (*http.Response, error) {
 			}
 			return nil, err // the count is the caller's to word (see Transport)
 		}
-		t.retries.Add(1)
 	}
 }
 
