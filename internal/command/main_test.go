@@ -254,6 +254,16 @@ func TestMainCalls(t *testing.T) {
 			echo := strings.HasSuffix(tt.grace, " echo") // the signal again once it is taken in
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
 			defer cmd.Process.Kill()
+			// A helper that stops answering (seen once, waiting for "finishing") is made to dump
+			// its goroutines, which the failure then shows, rather than hang the package's run.
+			guard := time.AfterFunc(2*time.Minute, func() { cmd.Process.Signal(syscall.SIGQUIT) })
+			defer func() {
+				if guard.Stop() || !t.Failed() {
+					return
+				}
+				cmd.Wait() //nolint:errcheck // the helper's stderr is complete once it has exited
+				t.Logf("the helper stopped answering; its stderr:\n%s", stderr)
+			}()
 			lines := bufio.NewScanner(stdout)
 			expect := expecter(t, lines)
 			expect("ready")
