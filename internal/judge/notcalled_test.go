@@ -22,22 +22,18 @@ func TestNotCalledOneWording(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Client = client
-	ctx, finish := interrupt.WithFinish(context.Background())
-	finish()
-	r := &record.Record{ID: "longmemeval:q1", Dataset: "longmemeval", Type: "single-session-user", Question: "Q",
-		Answers: []string{"A"}, Prediction: &record.Prediction{Text: "A"}}
-	const want = "judge call: interrupted before the call was made"
+	ctx, r := finishingRun()
 	never, err := j.Grade(ctx, r)
-	if err != nil || never.Error != want {
-		t.Errorf("Grade, the run finishing: %+v, %v; want the error %q", never, err, want)
+	if err != nil || never.Error != notCalled {
+		t.Errorf("Grade, the run finishing: %+v, %v; want the error %q", never, err, notCalled)
 	}
 	p, err := j.Plan(r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stopped := &record.Judgment{}
-	if err := j.call(ctx, p, stopped); err != nil || stopped.Error != want {
-		t.Errorf("a call the client stops: %+v, %v; want the error %q", stopped, err, want)
+	if err := j.call(ctx, p, stopped); err != nil || stopped.Error != notCalled {
+		t.Errorf("a call the client stops: %+v, %v; want the error %q", stopped, err, notCalled)
 	}
 	if n := srv.count(); n != 0 {
 		t.Errorf("%d requests reached the server, want none", n)
@@ -58,16 +54,24 @@ func (c *countingClient) Generate(context.Context, model.Request) (model.Respons
 func TestFinishingHandsNoRecordToClient(t *testing.T) {
 	c := &countingClient{}
 	j := &Judge{Mode: ModeLongMemEval, Provider: "openai", Model: "gpt-4o", Routes: DefaultRoutes(), Client: c}
-	ctx, finish := interrupt.WithFinish(context.Background())
-	finish()
-	r := &record.Record{ID: "longmemeval:q1", Dataset: "longmemeval", Type: "single-session-user", Question: "Q",
-		Answers: []string{"A"}, Prediction: &record.Prediction{Text: "A"}}
-	const want = "judge call: interrupted before the call was made"
+	ctx, r := finishingRun()
 	jg, err := j.Grade(ctx, r)
-	if err != nil || jg == nil || jg.Error != want || jg.Score != nil {
-		t.Errorf("Grade, the run finishing: %+v, %v; want no score and the error %q", jg, err, want)
+	if err != nil || jg == nil || jg.Error != notCalled || jg.Score != nil {
+		t.Errorf("Grade, the run finishing: %+v, %v; want no score and the error %q", jg, err, notCalled)
 	}
 	if c.n != 0 {
 		t.Errorf("the client was asked %d times, want 0", c.n)
 	}
+}
+
+// notCalled is the error of a judge call the run did not make.
+const notCalled = "judge call: interrupted before the call was made"
+
+// finishingRun returns the context of a run already asked to finish and a LongMemEval record
+// with an answer to judge.
+func finishingRun() (context.Context, *record.Record) {
+	ctx, finish := interrupt.WithFinish(context.Background())
+	finish()
+	return ctx, &record.Record{ID: "longmemeval:q1", Dataset: "longmemeval", Type: "single-session-user", Question: "Q",
+		Answers: []string{"A"}, Prediction: &record.Prediction{Text: "A"}}
 }
