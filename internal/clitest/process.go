@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -121,6 +122,7 @@ const childTimeout = 2 * time.Minute
 // it was sent.
 func (p *Process) Signal(t *testing.T, sig os.Signal) {
 	t.Helper()
+	SkipIgnored(t, sig)
 	if sig == p.last {
 		time.Sleep(command.SignalEcho(sig) + 100*time.Millisecond)
 	}
@@ -128,6 +130,19 @@ func (p *Process) Signal(t *testing.T, sig os.Signal) {
 		t.Fatalf("signal %v: %v", sig, err)
 	}
 	p.last = sig
+}
+
+// SkipIgnored skips the test if this process started with any of sigs ignored: a child it starts
+// then ignores them too (a command catches SIGINT and SIGHUP only if they were not ignored), so a
+// test that sends them would wait for an answer that never comes. A test binary run directly as
+// a background job of a non-interactive shell starts so with SIGINT; go test does not pass that on.
+func SkipIgnored(t *testing.T, sigs ...os.Signal) {
+	t.Helper()
+	for _, sig := range sigs {
+		if signal.Ignored(sig) {
+			t.Skipf("%v is ignored by this process (a background job of a shell, or nohup), so the command it starts ignores it too", sig)
+		}
+	}
 }
 
 // WaitStderr waits until the process has written want to stderr.

@@ -26,6 +26,7 @@ func TestStalledStdoutSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a process, and waits 10s")
 	}
+	clitest.SkipIgnored(t, syscall.SIGINT)
 	const (
 		first  = "qa-score: interrupted: no calls in flight; writing the records left (interrupt again to stop within 10s)"
 		second = "qa-score: interrupted again: writing only the records done, for at most 10s (interrupt again to stop at once)"
