@@ -93,11 +93,44 @@ func squadStart(in Input, br *bufio.Reader, dataset string) (empty bool, err err
 	} else if first == 0 {
 		return true, nil
 	}
-	if head := firstLines(br); first == '[' && bytes.Contains(head, []byte(`"question"`)) && bytes.Contains(head, []byte(`"answers"`)) &&
-		!bytes.Contains(head, []byte(`"paragraphs"`)) { // a Hugging Face export saved as a JSON array
+	if first != '[' {
+		return false, nil
+	}
+	// An array is no SQuAD file; its first item says what it may be. Peek waits for a buffer's
+	// worth (or the end), which only a file that is no SQuAD file pays.
+	head, _ := br.Peek(br.Size())
+	switch keys := firstItemKeys(head); {
+	case keys["paragraphs"]: // the "data" list alone
+		return false, fmt.Errorf(`%s: a JSON array of articles, so no %s file (its articles are in {"data": [articles]}): wrap the array as {"data": [...]}`, in.DisplayName(), dataset)
+	case keys["question"] && keys["answers"]: // a Hugging Face export saved as a JSON array
 		return false, fmt.Errorf(`%s: a JSON array of questions, so no %s file (its questions are in {"data": [articles]}); %s`, in.DisplayName(), dataset, hfHint)
 	}
 	return false, nil
+}
+
+// firstItemKeys returns the keys of the first item of the JSON array that head starts, when that
+// item is an object: as many of them as head holds (a key is taken before its value is read).
+func firstItemKeys(head []byte) map[string]bool {
+	keys := map[string]bool{}
+	dec := json.NewDecoder(bytes.NewReader(head))
+	for _, want := range []json.Delim{'[', '{'} {
+		if tok, err := dec.Token(); err != nil || tok != want {
+			return keys
+		}
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			break
+		}
+		keys[key] = true
+		var value json.RawMessage
+		if dec.Decode(&value) != nil {
+			break
+		}
+	}
+	return keys
 }
 
 // emitArticle emits the records of art's questions, or their bad lines.
