@@ -12,7 +12,7 @@ const listed = `github.com/qapipe/qapipe/internal/model.Prices.Cost STEXT size=2
 	0x00e8 00232 (/src/internal/model/price.go:223)	FMOVD	github.com/qapipe/qapipe/internal/model.out-72(SP), F2
 	0x00ec 00236 (/src/internal/model/price.go:223)	FMADDD	F1, F0, F2, F0
 	0x00f0 00240 (/src/internal/model/price.go:223)	FMOVD	$f64.412e848000000000(SB), F1
-github.com/qapipe/qapipe/internal/embed.cosine[go.shape.float32] STEXT size=96 args=0x30 locals=0x0 funcid=0x0 align=0x0
+github.com/qapipe/qapipe/internal/embedding.cosine[go.shape.float32] STEXT size=96 args=0x30 locals=0x0 funcid=0x0 align=0x0
 	0x004c 00076 (/src/pkg/metric/embed.go:32)	FMADDD	F4, F2, F3, F2
 	0x0050 00080 (/src/pkg/metric/embed.go:32)	FNMSUBS	F3, F1, F3, F1
 	0x0054 00084 (/src/pkg/metric/embed.go:33)	FMULD	F4, F0, F4
@@ -22,7 +22,7 @@ func TestFusions(t *testing.T) {
 	found, funcs := fusions([]byte(listed))
 	want := map[string][]string{
 		"/src/internal/model/price.go:223": {"model.Prices.Cost"},
-		"/src/pkg/metric/embed.go:32":      {"embed.cosine[go.shape.float32]"},
+		"/src/pkg/metric/embed.go:32":      {"embedding.cosine[go.shape.float32]"},
 	}
 	if diff := cmp.Diff(want, found); diff != "" || funcs != 2 {
 		t.Errorf("fusions(listed) = %v, %d functions, want %v, 2 (-want +got):\n%s", found, funcs, want, diff)

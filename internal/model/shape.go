@@ -2,7 +2,7 @@ package model
 
 // This file tells a 200 reply of the provider's shape from JSON of another (an array, a string,
 // a number, null, an object with none of the reply's members), which the Transport retries as it
-// does malformed JSON: the chat calls' replies, and the embedding calls' (internal/embed).
+// does malformed JSON: the chat calls' replies, and the embedding calls' (internal/embedding).
 
 import (
 	"bytes"

@@ -15,7 +15,7 @@
 // with pkg/metric at the end (memory in corpus.go).
 // Embedding metrics (sbert, bertscore_*) are per-record scores fetched in batches: the ordered
 // emit stage holds --embed-batch scored records, fills their embedding scores with one call to
-// internal/embed, then encodes and writes them (embedding.go).
+// internal/embedding, then encodes and writes them (embedding.go).
 package score
 
 import (

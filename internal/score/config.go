@@ -10,7 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/qapipe/qapipe/internal/command"
-	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/embedding"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/stats"
@@ -96,14 +96,14 @@ func corpusFlags() []cli.Flag {
 // --timeout under --embed-* names, with the defaults the embedding calls always had.
 func embedFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embed.Providers(), ", ") + " (API key from --embed-api-key-file, else QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
+		&cli.StringFlag{Name: "embed-provider", EnvVars: []string{"QA_EMBED_PROVIDER"}, Usage: "embedding server kind: " + strings.Join(embedding.Providers(), ", ") + " (API key from --embed-api-key-file, else QA_EMBED_API_KEY, or OPENAI_API_KEY for openai)"},
 		&cli.StringFlag{Name: "embed-model", EnvVars: []string{"QA_EMBED_MODEL"}, Usage: "embedding model name, required (sent to openai and ollama; for tei, whose server serves one model, it names that model in --cache's keys)"},
 		&cli.StringFlag{Name: "embed-base-url", EnvVars: []string{"QA_EMBED_BASE_URL"}, Usage: "embedding server `URL` (default: openai's " + model.OpenAIURL + ", ollama's " + model.OllamaURL + "; required for tei)"},
 		&cli.StringFlag{Name: "embed-api-key-file", EnvVars: []string{"QA_EMBED_API_KEY_FILE"}, Usage: "read the embedding server's API key from `FILE` instead of the environment"},
-		&cli.IntFlag{Name: "embed-batch", Value: embed.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request, at most %d for openai), 1 to %d", embed.MaxOpenAIInputs, embed.MaxBatch)},
-		&cli.IntFlag{Name: "embed-concurrency", Value: embed.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
-		&cli.IntFlag{Name: "embed-max-retries", Value: embed.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (408, 409, 425, 429, every 5xx but 501 and 505, timeouts, …; Retry-After honoured)"},
-		&cli.DurationFlag{Name: "embed-timeout", Value: embed.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
+		&cli.IntFlag{Name: "embed-batch", Value: embedding.DefaultBatch, EnvVars: []string{"QA_EMBED_BATCH"}, Usage: fmt.Sprintf("records per embedding batch (and texts per request, at most %d for openai), 1 to %d", embedding.MaxOpenAIInputs, embedding.MaxBatch)},
+		&cli.IntFlag{Name: "embed-concurrency", Value: embedding.DefaultParallel, EnvVars: []string{"QA_EMBED_CONCURRENCY"}, Usage: "most embedding requests in flight (`N`, 1 to 10000)"},
+		&cli.IntFlag{Name: "embed-max-retries", Value: embedding.DefaultMaxRetries, EnvVars: []string{"QA_EMBED_MAX_RETRIES"}, Usage: "retries of a transient embedding failure (408, 409, 425, 429, every 5xx but 501 and 505, timeouts, …; Retry-After honoured)"},
+		&cli.DurationFlag{Name: "embed-timeout", Value: embedding.DefaultTimeout, EnvVars: []string{"QA_EMBED_TIMEOUT"}, Usage: "per-attempt timeout of an embedding request (0: none)"},
 		&cli.BoolFlag{Name: "idf", EnvVars: []string{"QA_IDF"}, Usage: "weight BERTScore tokens by idf over all references (reads the input files twice: regular files, not stdin or a pipe)"},
 		&cli.StringFlag{Name: "baseline", EnvVars: []string{"QA_BASELINE"}, Usage: "rescale BERTScore by a baseline: `VALUE`, \"P,R,F\", or a file (bert_score's tsv)"},
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_CACHE"}, Usage: "SQLite cache `FILE` for embeddings (shared with qa-predict and qa-judge)"},
@@ -183,11 +183,11 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 }
 
 func parseEmbed(c *cli.Context, cfg *config) error {
-	batch, err := command.IntBetween(c, "embed-batch", 1, embed.MaxBatch, "records")
+	batch, err := command.IntBetween(c, "embed-batch", 1, embedding.MaxBatch, "records")
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(cfg.sel.embedMetrics(), embed.BERTScore) {
+	if !slices.Contains(cfg.sel.embedMetrics(), embedding.BERTScore) {
 		warnUnreadBERTScore(c)
 	}
 	// QA_CACHE names one file for the whole pipeline, so only a --cache typed here is warned of.
@@ -197,9 +197,9 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	// Refused with no embedding metric selected too, as qa-judge refuses an unknown --provider
 	// with a mode that calls no model: a misspelt name is wrong whatever the metrics.
 	provider := c.String("embed-provider")
-	if provider != "" && !slices.Contains(embed.Providers(), provider) {
+	if provider != "" && !slices.Contains(embedding.Providers(), provider) {
 		return command.Usagef("--embed-provider %q%s: want one of %s%s", provider, command.FromEnv(c, "embed-provider"),
-			strings.Join(embed.Providers(), ", "), english.DidYouMean(provider, embed.Providers()))
+			strings.Join(embedding.Providers(), ", "), english.DidYouMean(provider, embedding.Providers()))
 	}
 	warnUnreadEmbed(c, cfg.sel.embedMetrics())
 	parallel, err := command.Concurrency(c, "embed-concurrency")
@@ -213,7 +213,7 @@ func parseEmbed(c *cli.Context, cfg *config) error {
 	if err != nil {
 		return err
 	}
-	ec := embed.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL, KeyFile: command.Origin(c, "embed-api-key-file"),
+	ec := embedding.Config{Provider: provider, Model: c.String("embed-model"), BaseURL: embedURL, KeyFile: command.Origin(c, "embed-api-key-file"),
 		Batch: batch, Parallel: parallel, MaxRetries: c.Int("embed-max-retries"), Timeout: c.Duration("embed-timeout")}
 	if len(cfg.sel.embedMetrics()) > 0 { // the key file is read only for a run that sends it
 		if ec.APIKey, err = apiKey(provider, c.String("embed-api-key-file")); err != nil {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
-	"github.com/qapipe/qapipe/internal/embed"
+	"github.com/qapipe/qapipe/internal/embedding"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -35,12 +35,12 @@ func embedFamilies() []*family {
 
 // embedStage computes the embedding metrics for batches of results.
 type embedStage struct {
-	scorer *embed.Scorer
+	scorer *embedding.Scorer
 	cache  *cache.Cache
 	batch  int
 	// slots of sbert, bertscore_p, _r, _f1 in the value vector, -1 when not selected.
 	sbert, bp, br, bf int
-	opts              embed.BERTOptions
+	opts              embedding.BERTOptions
 	idf               bool
 	facts             bool // selection.readsFacts: the first pass reads a line as the scoring pass does
 	// idfErr is why the --idf table could not be made: every record's bertscore_* then fails
@@ -52,10 +52,10 @@ type embedStage struct {
 func (sel *selection) embedMetrics() []string {
 	var m []string
 	if sel.index("sbert") >= 0 {
-		m = append(m, embed.SBERT)
+		m = append(m, embedding.SBERT)
 	}
 	if sel.index("bertscore_p") >= 0 || sel.index("bertscore_r") >= 0 || sel.index("bertscore_f1") >= 0 {
-		m = append(m, embed.BERTScore)
+		m = append(m, embedding.BERTScore)
 	}
 	return m
 }
@@ -74,7 +74,7 @@ func apiKey(provider, file string) (string, error) {
 	if k := os.Getenv("QA_EMBED_API_KEY"); k != "" {
 		return k, nil
 	}
-	if provider == embed.OpenAI {
+	if provider == embedding.OpenAI {
 		return os.Getenv("OPENAI_API_KEY"), nil
 	}
 	return "", nil
@@ -82,12 +82,12 @@ func apiKey(provider, file string) (string, error) {
 
 // newEmbedStage validates the --embed-* flags (a usage error naming them when the endpoint is not
 // configured) and opens the cache. It returns nil when no embedding metric is selected.
-func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, idf bool, inputs []string) (*embedStage, error) {
+func newEmbedStage(sel *selection, ec embedding.Config, cachePath, baseline string, idf bool, inputs []string) (*embedStage, error) {
 	metrics := sel.embedMetrics()
 	if len(metrics) == 0 {
 		return nil, nil
 	}
-	if err := ec.Validate(metrics...); errors.Is(err, embed.ErrNeedTEI) {
+	if err := ec.Validate(metrics...); errors.Is(err, embedding.ErrNeedTEI) {
 		return nil, command.Usagef("--metrics: %v", err) // "bertscore needs …": named once
 	} else if err != nil {
 		return nil, command.Usagef("--metrics %s: %v", strings.Join(metrics, ","), err)
@@ -113,7 +113,7 @@ func newEmbedStage(sel *selection, ec embed.Config, cachePath, baseline string, 
 		}
 		ec.Cache, st.cache = c, c
 	}
-	sc, err := embed.NewScorer(ec)
+	sc, err := embedding.NewScorer(ec)
 	if err != nil {
 		st.close()
 		return nil, command.Usagef("%v", err)
@@ -312,7 +312,7 @@ type embedSlot struct {
 }
 
 // recordMessage is the message a record's score_errors keeps for a failed embedding call: the
-// error (which internal/embed words without the API key or a password in the URL), at most
+// error (which internal/embedding words without the API key or a password in the URL), at most
 // maxRecordMessage bytes.
 func (st *embedStage) recordMessage(err error) string {
 	what := "embedding call failed: "

@@ -6,7 +6,7 @@ import (
 
 // This file holds the embedding-similarity metrics: the cosine behind `sbert` and BERTScore's
 // greedy matching of token embeddings (Zhang et al. 2020, github.com/Tiiiger/bert_score 0.3.13).
-// The functions take vectors, never text: fetching embeddings is internal/embed's job.
+// The functions take vectors, never text: fetching embeddings is internal/embedding's job.
 //
 // Zero vectors: a zero vector has no direction, so its cosine with anything (itself included) is
 // defined as 0 rather than NaN (bert_score divides by the norm and would produce NaN). Vectors with
@@ -74,7 +74,7 @@ func MaxCosine[T Float](pred []T, refs [][]T) float64 {
 //
 // candW and refW weight each token (nil means 1 for every token). bert_score weights a token by its
 // idf, or by 1 without --idf, and in both cases gives the [CLS] and [SEP] tokens weight 0 while still
-// letting them be matched; callers pass the weights that way (see IDF and internal/embed).
+// letting them be matched; callers pass the weights that way (see IDF and internal/embedding).
 //
 // When a side has no token of positive weight (bert_score's "empty sentence", only [CLS] and [SEP])
 // all three scores are 0, as bert_score sets them (bert_score leaves P or R NaN when the weights of a

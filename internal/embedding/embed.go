@@ -11,7 +11,7 @@
 // Note: langchaingo's embedders were rejected: its Ollama client sends one request per text and
 // its OpenAI client ignores the reply's "index" field; neither speaks TEI. The three wire formats
 // are small enough to speak directly over net/http with the shared transport.
-package embed
+package embedding
 
 import (
 	"errors"
