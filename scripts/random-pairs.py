@@ -39,6 +39,22 @@ the characters of the golden corpus's edge and Chinese pairs.
 family: half its pieces, each a word and a space), so that METEOR's WordNet lookups, the Porter
 stemmer and the normalisers and tokenizers meet the words of real data.
 
+--family cmrc: cmrc_em/cmrc_f1 (CMRC 2018 v6) over texts that mix CJK ideographs (and the
+characters around the script's [\u4e00-\u9fa5]: 〇, Ext-A, U+9FA6, compatibility ideographs),
+CJK and full-width punctuation, ASCII words, abbreviations and clitics (Mr. U.S. don't), numbers
+with decimals and commas, quotes, ellipses, sentence ends, Python whitespace of all kinds, emoji,
+combining marks, case-changing letters and pieces of real Chinese text (the golden pairs' "zh"
+texts, or --vocab FILE's strings); one to four references, some of them the prediction with
+punctuation, case or surrounding whitespace changed, some empty. The pairs are scored by the
+official script itself, calc_em_score(refs, pred) and calc_f1_score(refs, pred) (a maximum over
+references), imported from --cmrc PATH (ymcui/cmrc2018's baseline/cmrc2018_evaluate.py @ c0eb1b6,
+not in this repository) with nltk.word_tokenize replaced by NLTK 3.8's own tokenizer and Punkt
+parameters of pkg/textnorm/testdata/nltk_english.py (nltk_data is not installed here), as
+scripts/cmrc-facts.py does; run it with /usr/bin/python3 and python3-nltk 3.8. Its pairs carry
+"lang": "zh", so qa-score computes the cmrc fields for them. --long F makes F of the pairs 100
+to 400 pieces long (past the 255 tokens where qa-score's longest-run search changes method);
+find_lcs is quadratic in Python, so keep --n small then.
+
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
 FAIL; what counts is "differ 0" on the fields the family has.
 """
@@ -358,9 +374,143 @@ def nltk_pairs(rng, n, wordnet_dir, long=0.0, long_pred=0.0):
         yield pred, refs, scores(pred, refs)
 
 
+CMRC_HAN = list("中文北京大学的年月日人国一二三士兵战史演武不知道") + [
+    "\u4e00", "\u9fa5", "\u9fa6", "\u9fff", "\u3007", "\u3400", "\u4db5", "\uf900", "\U00020000"]
+CMRC_PUNCT = list("，。！？「」《》、：；（）『』“”‘’－～·〈〉【】〔〕．＂＇｀＃％＆＊＋／＜＝＞＠＼＾＿｜") + [
+    "……", "…", "——", "〜", "﹏", "︰", "﹐"]
+CMRC_WORDS = [
+    "Mr.", "Mrs.", "Dr.", "U.S.", "e.g.", "etc.", "vs.", "No.", "St.", "Jan.", "p.m.", "Inc.", "don't",
+    "can't", "won't", "I'm", "it's", "they'll", "we've", "he'd", "gonna", "wanna", "cannot", "Smith",
+    "Army", "home", "He", "went", "the", "THE", "a", "Paris", "iPhone", "COVID-19", "e-mail", "AT&T",
+    "C++", "O'Neil", "rock'n'roll", "x", "I", "went home.", "Dr. Smith went home. He left",
+    "U.S. Army", "ω-force", "DEV_0", "http://a.b/c?d=1", "a@b.com", "Mr.X",
+]
+CMRC_NUMBERS = ["3.5", "1,000", "1,234.56", "2018", "12:30", "-5", "+3", "50%", "$3.50", "1.", "3.14159",
+                "10,000,000", "0.5", "1/2", "2nd", "1990s", "１２３", "٣", "1998年", ".5", "5."]
+CMRC_QUOTES = ['"', "'", "``", "''", "«", "»", "\u2018", "\u2019", "\u201c", "\u201d", "'s", "s'", "'ll", "n't"]
+CMRC_ELLIPSES = ["...", "…", "……", ". . .", "..", "....", "!!", "?!", "!?", ".", ". ", "? ", "! "]
+CMRC_ASCII = list(".,!?();:-_*^/\\~`+=[]{}<>&#@%|$")
+CMRC_SPACES = [" ", " ", " ", "  ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f",
+               "\x85", "\xa0", "\u1680", "\u2000", "\u2003", "\u200a", "\u2028", "\u2029", "\u202f",
+               "\u205f", "\u3000", "\u200b", "\ufeff", "\u180e", "\x00"]
+CMRC_ODD = ["😀", "👍🏽", "👨\u200d👩\u200d👧", "❤️", "🇨🇳", "✨", "\u0301", "\u0307", "\u0308", "\u20dd",
+            "e\u0301", "é", "İ", "Σ", "ς", "ΟΔΟΣ", "ß", "ẞ", "\u212a", "ﬁ", "ǅ", "Ⅻ", "ａ", "Ａ", "ｶ", "の",
+            "ア", "한", "À", "Ω"]
+
+
+def cmrc_texts():
+    """Real Chinese text for the cmrc family: the golden pairs' "zh" texts or, with --vocab FILE,
+    FILE's strings (a JSON document's, such as /work/shared/data/cmrc2018's) or its lines."""
+    texts = []
+    if VOCAB:
+        with open(VOCAB, encoding="utf-8") as f:
+            text = f.read()
+        try:
+            def walk(v):
+                if isinstance(v, str):
+                    texts.append(v)
+                elif isinstance(v, list):
+                    for x in v:
+                        walk(x)
+                elif isinstance(v, dict):
+                    for x in v.values():
+                        walk(x)
+            walk(json.loads(text))
+        except ValueError:
+            texts = text.splitlines()
+    else:
+        with open(GOLDEN, encoding="utf-8") as f:
+            for line in f:
+                p = json.loads(line)
+                if p["lang"] == "zh":
+                    texts += [p["prediction"]] + p["references"]
+    return [t for t in texts if t]
+
+
+def cmrc_pairs(rng, n, script, long=0.0):
+    import importlib.util
+
+    import nltk
+    sys.path.insert(0, os.path.join(HERE, "..", "pkg", "textnorm", "testdata"))
+    from nltk_english import word_tokenize
+    nltk.word_tokenize = word_tokenize  # the script calls nltk.word_tokenize at run time
+    spec = importlib.util.spec_from_file_location("cmrc2018_evaluate", script)
+    cmrc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(cmrc)
+    texts = cmrc_texts()
+    kinds = [(CMRC_HAN, 25), (CMRC_PUNCT, 10), (CMRC_WORDS, 12), (CMRC_NUMBERS, 6), (CMRC_QUOTES, 5),
+             (CMRC_ELLIPSES, 5), (CMRC_ASCII, 6), (CMRC_SPACES, 6), (CMRC_ODD, 6), (None, 19)]
+    weights = [w for _, w in kinds]
+
+    def piece():
+        pieces = rng.choices(kinds, weights)[0][0]
+        if pieces is None:  # a piece of real text
+            t = rng.choice(texts)
+            at = rng.randrange(len(t))
+            return t[at:at + rng.randint(1, 10)]
+        p = rng.choice(pieces)
+        return p.upper() if rng.random() < 0.05 else p
+
+    def pieces(most):
+        out = []
+        for _ in range(rng.randint(0, most)):
+            out.append(piece())
+            x = rng.random()
+            if x < 0.35:
+                out.append(" ")
+            elif x < 0.45:
+                out.append(rng.choice(CMRC_SPACES))
+        return out
+
+    def perturb(s):
+        """s with the script's punctuation, case or surrounding whitespace changed, which EM
+        ignores, or with a character dropped or added, which it does not."""
+        for _ in range(rng.randint(1, 3)):
+            x, at = rng.random(), rng.randint(0, len(s))
+            if x < 0.35:
+                s = s[:at] + rng.choice(["-", ":", "_", "*", "/", "\\", "~", "`", "+", "=", "，", "。", "：",
+                                         "？", "！", "“", "”", "；", "’", "《", "》", "·", "、", "「", "」",
+                                         "（", "）", "－", "～", "『", "』"]) + s[at:]
+            elif x < 0.5:
+                s = s.upper() if rng.random() < 0.5 else s.swapcase()
+            elif x < 0.7:
+                s = rng.choice(CMRC_SPACES) + s + rng.choice(CMRC_SPACES)
+            elif x < 0.85 and s:
+                s = s[:at] + s[at + 1:]
+            else:
+                s = s[:at] + piece() + s[at:]
+        return s
+
+    for _ in range(n):
+        most = rng.randint(100, 400) if rng.random() < long else 12
+        pp = pieces(most)
+        pred = "".join(pp)
+        refs = []
+        for _ in range(rng.randint(1, 4)):
+            x = rng.random()
+            if x < 0.08:
+                refs.append("")
+            elif x < 0.18:
+                refs.append(pred)
+            elif x < 0.4:
+                refs.append(perturb(pred))
+            elif x < 0.75:  # a slice of the prediction's pieces among others
+                at = rng.randint(0, len(pp))
+                r = pieces(max(2, most // 4)) + pp[at:at + rng.randint(0, most)] + pieces(max(2, most // 4))
+                refs.append("".join(r))
+            else:
+                refs.append("".join(pieces(most)))
+        if rng.random() < 0.03:
+            pred = rng.choice(["", " ", "\u3000", "\x85", "，", "……"])
+        yield pred, refs, {
+            "cmrc_em": cmrc.calc_em_score(refs, pred),
+            "cmrc_f1": float(cmrc.calc_f1_score(refs, pred)),
+        }
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--family", choices=["squad", "rouge", "nltk"], required=True)
+    ap.add_argument("--family", choices=["squad", "rouge", "nltk", "cmrc"], required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=10000)
     ap.add_argument("--wordnet", default="/usr/share/wordnet", help="WordNet 3.0 dict folder (nltk family)")
@@ -368,7 +518,10 @@ def main():
     ap.add_argument("--long-pred", type=float, default=0.0,
                     help="nltk family: fraction of long predictions against short references (0 to 1)")
     ap.add_argument("--vocab", help="draw words from this file's text (a JSON file's strings), a dataset's, "
-                    "instead of the golden pairs' (squad family: half its pieces)")
+                    "instead of the golden pairs' (squad family: half its pieces; cmrc family: its "
+                    "strings are the real text cut into pieces)")
+    ap.add_argument("--cmrc", default="/tmp/cmrc2018_evaluate.py",
+                    help="cmrc family: path of ymcui/cmrc2018's baseline/cmrc2018_evaluate.py (@ c0eb1b6)")
     ap.add_argument("--odd", type=float, default=0.0,
                     help="nltk family: fraction of words made of the squad family's pieces and Chinese text")
     a = ap.parse_args()
@@ -379,10 +532,15 @@ def main():
         pairs = squad_pairs(rng, a.n, a.long)
     elif a.family == "rouge":
         pairs = rouge_pairs(rng, a.n, a.long)
+    elif a.family == "cmrc":
+        if not os.path.isfile(a.cmrc):
+            sys.exit("random-pairs.py: %s: no such file (give --cmrc the path of cmrc2018_evaluate.py)" % a.cmrc)
+        pairs = cmrc_pairs(rng, a.n, a.cmrc, a.long)
     else:
         pairs = nltk_pairs(rng, a.n, a.wordnet, a.long, a.long_pred)
     for i, (pred, refs, expected) in enumerate(pairs):
-        json.dump({"id": "%s%d" % (a.family, i), "prediction": pred, "references": refs, "lang": "en",
+        json.dump({"id": "%s%d" % (a.family, i), "prediction": pred, "references": refs,
+                   "lang": "zh" if a.family == "cmrc" else "en",
                    "expected": expected}, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
 
