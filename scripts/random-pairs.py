@@ -42,7 +42,7 @@ stemmer and the normalisers and tokenizers meet the words of real data.
 --family cmrc: cmrc_em/cmrc_f1 (CMRC 2018 v6) over texts that mix CJK ideographs (and the
 characters around the script's [\u4e00-\u9fa5]: 〇, Ext-A, U+9FA6, compatibility ideographs),
 CJK and full-width punctuation, ASCII words, abbreviations and clitics (Mr. U.S. don't), numbers
-with decimals and commas, quotes, ellipses, sentence ends, Python whitespace of all kinds, emoji,
+with decimals and commas, quotes, ellipses, sentences that Punkt splits, Python whitespace of all kinds, emoji,
 combining marks, case-changing letters and pieces of real Chinese text (the golden pairs' "zh"
 texts, or --vocab FILE's strings); one to four references, some of them the prediction with
 punctuation, case or surrounding whitespace changed, some empty. The pairs are scored by the
@@ -383,8 +383,11 @@ CMRC_WORDS = [
     "can't", "won't", "I'm", "it's", "they'll", "we've", "he'd", "gonna", "wanna", "cannot", "Smith",
     "Army", "home", "He", "went", "the", "THE", "a", "Paris", "iPhone", "COVID-19", "e-mail", "AT&T",
     "C++", "O'Neil", "rock'n'roll", "x", "I", "went home.", "Dr. Smith went home. He left",
-    "U.S. Army", "ω-force", "DEV_0", "http://a.b/c?d=1", "a@b.com", "Mr.X",
+    "U.S. Army", "ω-force", "DEV_0", "http://a.b/c?d=1", "a@b.com", "Mr.X", "J. K. Rowling", "'tis",
+    "'twas", "gimme", "gotta", "lemme", "more'n", "d'ye", "--", "---", "\u2014", "a.", "b.", "5. 6.",
+    "(a.)", "x.)", 'x."', "x.'", "x.]", "?)", '!"', "##", "-.", "&amp;", "[", "]", "{", "}", "<", ">",
 ]
+CMRC_ENDS = [".", ".", ".", "?", "!", "...", '."', ".'", ".)", "?!", ". .", ".\n", "!)", ".--", ".\u201d"]
 CMRC_NUMBERS = ["3.5", "1,000", "1,234.56", "2018", "12:30", "-5", "+3", "50%", "$3.50", "1.", "3.14159",
                 "10,000,000", "0.5", "1/2", "2nd", "1990s", "１２３", "٣", "1998年", ".5", "5."]
 CMRC_QUOTES = ['"', "'", "``", "''", "«", "»", "\u2018", "\u2019", "\u201c", "\u201d", "'s", "s'", "'ll", "n't"]
@@ -439,11 +442,14 @@ def cmrc_pairs(rng, n, script, long=0.0):
     spec.loader.exec_module(cmrc)
     texts = cmrc_texts()
     kinds = [(CMRC_HAN, 25), (CMRC_PUNCT, 10), (CMRC_WORDS, 12), (CMRC_NUMBERS, 6), (CMRC_QUOTES, 5),
-             (CMRC_ELLIPSES, 5), (CMRC_ASCII, 6), (CMRC_SPACES, 6), (CMRC_ODD, 6), (None, 19)]
+             (CMRC_ELLIPSES, 5), (CMRC_ASCII, 6), (CMRC_SPACES, 6), (CMRC_ODD, 6), (CMRC_ENDS, 8), (None, 19)]
     weights = [w for _, w in kinds]
 
     def piece():
         pieces = rng.choices(kinds, weights)[0][0]
+        if pieces is CMRC_ENDS:  # a sentence: Punkt splits the run, or takes an abbreviation
+            words = [rng.choice(CMRC_WORDS) for _ in range(rng.randint(1, 5))]
+            return " ".join(w.capitalize() if rng.random() < 0.3 else w for w in words) + rng.choice(CMRC_ENDS)
         if pieces is None:  # a piece of real text
             t = rng.choice(texts)
             at = rng.randrange(len(t))
