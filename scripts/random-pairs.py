@@ -40,19 +40,20 @@ family: half its pieces, each a word and a space), so that METEOR's WordNet look
 stemmer and the normalisers and tokenizers meet the words of real data.
 
 --family cmrc: cmrc_em/cmrc_f1 (CMRC 2018 v6) over texts that mix CJK ideographs (and the
-characters around the script's [\u4e00-\u9fa5]: 〇, Ext-A, U+9FA6, compatibility ideographs),
-CJK and full-width punctuation, ASCII words, abbreviations and clitics (Mr. U.S. don't), numbers
-with decimals and commas, quotes, ellipses, sentences that Punkt splits, Python whitespace of all kinds, emoji,
-combining marks, case-changing letters and pieces of real Chinese text (the golden pairs' "zh"
-texts, or --vocab FILE's strings); one to four references, some of them the prediction with
+characters around the script's [\u4e00-\u9fa5]: 〇, Ext-A, U+9FA6, compatibility ideographs), CJK
+and full-width punctuation, ASCII words, abbreviations and clitics (Mr. U.S. don't), numbers with
+decimals and commas, quotes, ellipses, sentences that Punkt splits, Python whitespace of all
+kinds, emoji, combining marks, case-changing letters, any character of some blocks (Latin, Greek,
+Cyrillic, symbols, CJK, full-width, astral) and pieces of real Chinese text (the golden pairs'
+"zh" texts, or --vocab FILE's strings); one to four references, some of them the prediction with
 punctuation, case or surrounding whitespace changed, some empty. The pairs are scored by the
 official script itself, calc_em_score(refs, pred) and calc_f1_score(refs, pred) (a maximum over
 references), imported from --cmrc PATH (ymcui/cmrc2018's baseline/cmrc2018_evaluate.py @ c0eb1b6,
 not in this repository) with nltk.word_tokenize replaced by NLTK 3.8's own tokenizer and Punkt
 parameters of pkg/textnorm/testdata/nltk_english.py (nltk_data is not installed here), as
 scripts/cmrc-facts.py does; run it with /usr/bin/python3 and python3-nltk 3.8. Its pairs carry
-"lang": "zh", so qa-score computes the cmrc fields for them. --long F makes F of the pairs 100
-to 400 pieces long (past the 255 tokens where qa-score's longest-run search changes method);
+"lang": "zh", so qa-score computes the cmrc fields for them. --long F makes F of the pairs 100 to
+400 pieces long (past the 255 tokens where qa-score's longest-run search changes method);
 find_lcs is quadratic in Python, so keep --n small then.
 
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
@@ -387,6 +388,10 @@ CMRC_WORDS = [
     "'twas", "gimme", "gotta", "lemme", "more'n", "d'ye", "--", "---", "\u2014", "a.", "b.", "5. 6.",
     "(a.)", "x.)", 'x."', "x.'", "x.]", "?)", '!"', "##", "-.", "&amp;", "[", "]", "{", "}", "<", ">",
 ]
+CMRC_BLOCKS = [(0x20, 0x7E), (0x80, 0x24F), (0x300, 0x3FF), (0x400, 0x52F), (0x1E00, 0x1FFF), (0x2000, 0x206F),
+               (0x2100, 0x218F), (0x2460, 0x24FF), (0x2E80, 0x2FDF), (0x3000, 0x30FF), (0x3400, 0x4DBF),
+               (0x9F00, 0x9FFF), (0xF900, 0xFAFF), (0xFE10, 0xFE6F), (0xFF00, 0xFFEF), (0x10400, 0x1044F),
+               (0x1D400, 0x1D7FF), (0x1F000, 0x1FAFF), (0x20000, 0x2A6DF), (0, 0x10FFFF)]
 CMRC_ENDS = [".", ".", ".", "?", "!", "...", '."', ".'", ".)", "?!", ". .", ".\n", "!)", ".--", ".\u201d"]
 CMRC_NUMBERS = ["3.5", "1,000", "1,234.56", "2018", "12:30", "-5", "+3", "50%", "$3.50", "1.", "3.14159",
                 "10,000,000", "0.5", "1/2", "2nd", "1990s", "１２３", "٣", "1998年", ".5", "5."]
@@ -442,7 +447,8 @@ def cmrc_pairs(rng, n, script, long=0.0):
     spec.loader.exec_module(cmrc)
     texts = cmrc_texts()
     kinds = [(CMRC_HAN, 25), (CMRC_PUNCT, 10), (CMRC_WORDS, 12), (CMRC_NUMBERS, 6), (CMRC_QUOTES, 5),
-             (CMRC_ELLIPSES, 5), (CMRC_ASCII, 6), (CMRC_SPACES, 6), (CMRC_ODD, 6), (CMRC_ENDS, 8), (None, 19)]
+             (CMRC_ELLIPSES, 5), (CMRC_ASCII, 6), (CMRC_SPACES, 6), (CMRC_ODD, 6), (CMRC_ENDS, 8),
+             (CMRC_BLOCKS, 6), (None, 19)]  # None: a piece of real text
     weights = [w for _, w in kinds]
 
     def piece():
@@ -450,6 +456,10 @@ def cmrc_pairs(rng, n, script, long=0.0):
         if pieces is CMRC_ENDS:  # a sentence: Punkt splits the run, or takes an abbreviation
             words = [rng.choice(CMRC_WORDS) for _ in range(rng.randint(1, 5))]
             return " ".join(w.capitalize() if rng.random() < 0.3 else w for w in words) + rng.choice(CMRC_ENDS)
+        if pieces is CMRC_BLOCKS:  # any character of a block, so that unlisted neighbours meet
+            lo, hi = rng.choice(CMRC_BLOCKS)
+            c = rng.randint(lo, hi)
+            return chr(c) if not 0xD800 <= c < 0xE000 else "\ufffd"
         if pieces is None:  # a piece of real text
             t = rng.choice(texts)
             at = rng.randrange(len(t))
