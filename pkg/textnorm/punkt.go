@@ -20,8 +20,8 @@ import (
 // orthographic contexts of 20,366 types) are embedded from punkt_english.tsv, a JSON dump of
 // nltk_data's english.pickle published by another project, since nltk_data itself could not be
 // fetched; punkt_english_README.md says where from and why it is believed complete. Python's
-// str.isupper/islower and \w, \d follow the Unicode tables of Go's unicode package, which can
-// differ from a given Python build's on characters added in recent Unicode versions.
+// str.isupper/islower and \w, \d are CPython 3.11's: Go's Unicode 15.0 tables less the
+// characters new in 15.0 and, for islower, the five whose Lowercase property 15.0 added.
 func SentTokenize(s string) []string {
 	var out []string
 	punktEnglish().eachSpan(s, func(start, end int) {
@@ -138,14 +138,35 @@ func newPunktToken(tok string) punktToken {
 		t.firstUpper = 'A' <= r && r <= 'Z'
 		t.firstLower = 'a' <= r && r <= 'z'
 	} else {
-		t.firstUpper = (unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)) && !NewInUnicode15(r)
-		t.firstLower = (unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)) && !NewInUnicode15(r)
+		t.firstUpper, t.firstLower = isUpperPy(r), isLowerPy(r)
 	}
 	// _RE_INITIAL, [^\W\d]\.$ with match: one word character that is not a decimal digit, then
 	// a period ending the token.
 	t.isInitial = tok[n:] == "." && isWord(r) && !isDecimal(r)
 	return t
 }
+
+// isUpperPy is CPython 3.11's str.isupper() of the one character r: the Uppercase property of
+// Unicode 14.0.
+func isUpperPy(r rune) bool {
+	return (unicode.IsUpper(r) || unicode.Is(unicode.Other_Uppercase, r)) && !NewInUnicode15(r)
+}
+
+// isLowerPy is CPython 3.11's str.islower() of the one character r: the Lowercase property of
+// Unicode 14.0, which Go's Unicode 15.0 tables give to five more characters (lowercaseSince15).
+func isLowerPy(r rune) bool {
+	return (unicode.IsLower(r) || unicode.Is(unicode.Other_Lowercase, r)) && !NewInUnicode15(r) &&
+		!unicode.Is(lowercaseSince15, r)
+}
+
+// lowercaseSince15 holds the characters Unicode 14.0 already had that Unicode 15.0 made
+// Other_Lowercase: U+10FC MODIFIER LETTER GEORGIAN NAR, U+A7F2–U+A7F4 MODIFIER LETTER CAPITAL C,
+// F and Q, and U+AB69 MODIFIER LETTER SMALL TURNED W. For CPython 3.11 they are neither lower
+// nor upper case, so a token they start is neither first_lower nor first_upper. Computed from
+// CPython 3.11 over every code point; no character differs the other way, nor for isupper.
+var lowercaseSince15 = &unicode.RangeTable{R16: []unicode.Range16{
+	{0x10fc, 0x10fc, 1}, {0xa7f2, 0xa7f4, 1}, {0xab69, 0xab69, 1},
+}}
 
 // punktType is _get_type: the lowercased token, or ##number## for a numeric one.
 func punktType(tok string) string {

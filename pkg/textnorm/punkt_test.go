@@ -37,6 +37,11 @@ func TestSentTokenize(t *testing.T) {
 		{"It rose 5 p.m. Sales fell.", []string{"It rose 5 p.m.", "Sales fell."}},
 		{"The meeting is on Jan. 5. It ends.", []string{"The meeting is on Jan. 5.", "It ends."}},
 		{"a.  ", []string{"a."}},
+		// U+10FC, U+A7F2 and U+AB69 are lowercase for Go's Unicode 15.0 but not for CPython 3.11
+		// (Unicode 14.0): no first_lower, so the orthographic heuristic keeps the break.
+		{"x. \u10fcy z", []string{"x.", "\u10fcy z"}},
+		{"It ends. \ua7f2 more", []string{"It ends.", "\ua7f2 more"}},
+		{"It ends. \uab69 more", []string{"It ends.", "\uab69 more"}},
 		{"", nil},
 		{"  \n ", nil},
 	}
@@ -65,6 +70,32 @@ func TestSentTokenizeNLTK(t *testing.T) {
 	}
 	if bad > 0 {
 		t.Errorf("%d of %d NLTK cases differ", bad, len(cases))
+	}
+}
+
+func TestIsLowerUpperPy(t *testing.T) {
+	// CPython 3.11.2: chr(r).islower(), chr(r).isupper().
+	tests := []struct {
+		r            rune
+		lower, upper bool
+	}{
+		{'a', true, false}, {'A', false, true}, {'1', false, false},
+		{0xaa, true, false},   // FEMININE ORDINAL INDICATOR, Lo and Other_Lowercase
+		{0x2b0, true, false},  // MODIFIER LETTER SMALL H, Lm and Other_Lowercase
+		{0x1d2c, true, false}, // MODIFIER LETTER CAPITAL A, Lm and Other_Lowercase
+		{0x2160, false, true}, // ROMAN NUMERAL ONE, Other_Uppercase
+		{0x2170, true, false}, // SMALL ROMAN NUMERAL ONE, Other_Lowercase
+		// Other_Lowercase only since Unicode 15.0.
+		{0x10fc, false, false}, {0xa7f2, false, false}, {0xa7f3, false, false}, {0xa7f4, false, false},
+		{0xab69, false, false},
+		{0xa7f5, false, true},   // LATIN CAPITAL LETTER REVERSED HALF H, beside them
+		{0xab68, true, false},   // LATIN SMALL LETTER TURNED R WITH MIDDLE TILDE
+		{0x1e030, false, false}, // MODIFIER LETTER CYRILLIC SMALL A, new in Unicode 15.0
+	}
+	for _, tt := range tests {
+		if lo, up := isLowerPy(tt.r), isUpperPy(tt.r); lo != tt.lower || up != tt.upper {
+			t.Errorf("%U: islower %v isupper %v, want %v %v", tt.r, lo, up, tt.lower, tt.upper)
+		}
 	}
 }
 
