@@ -403,7 +403,9 @@ CMRC_SPACES = [" ", " ", " ", "  ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\
                "\u205f", "\u3000", "\u200b", "\ufeff", "\u180e", "\x00"]
 CMRC_ODD = ["😀", "👍🏽", "👨\u200d👩\u200d👧", "❤️", "🇨🇳", "✨", "\u0301", "\u0307", "\u0308", "\u20dd",
             "e\u0301", "é", "İ", "Σ", "ς", "ΟΔΟΣ", "ß", "ẞ", "\u212a", "ﬁ", "ǅ", "Ⅻ", "ａ", "Ａ", "ｶ", "の",
-            "ア", "한", "À", "Ω"]
+            "ア", "한", "À", "Ω", "\u10fc", "\ua7f2", "\ua7f4", "\uab69", "\u02b0", "\u1d2c", "ª", "ⅰ", "Ⅰ"]
+# The last nine: Lowercase/Uppercase letters outside Ll/Lu, the first four lowercase only in Unicode
+# 15.0 (not for CPython 3.11), which Punkt's orthographic heuristic reads after a sentence end.
 
 
 def cmrc_texts():
