@@ -54,7 +54,11 @@ parameters of pkg/textnorm/testdata/nltk_english.py (nltk_data is not installed 
 scripts/cmrc-facts.py does; run it with /usr/bin/python3 and python3-nltk 3.8. Its pairs carry
 "lang": "zh", so qa-score computes the cmrc fields for them. --long F makes F of the pairs 100 to
 400 pieces long (past the 255 tokens where qa-score's longest-run search changes method);
-find_lcs is quadratic in Python, so keep --n small then.
+find_lcs is quadratic in Python, so keep --n small then. --cmrc defaults to
+/tmp/cmrc2018_evaluate.py, for instance from a clone of ymcui/cmrc2018:
+
+    git show c0eb1b6:baseline/cmrc2018_evaluate.py > /tmp/cmrc2018_evaluate.py
+    /usr/bin/python3 scripts/random-pairs.py --family cmrc --seed 9501 --n 20000 > /tmp/cmrc.jsonl
 
 check-metrics reports the fields a family does not produce as "not produced" and so ends with
 FAIL; what counts is "differ 0" on the fields the family has.
