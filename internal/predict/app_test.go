@@ -74,8 +74,9 @@ var (
 // server is a loopback OpenAI-compatible chat server. A question "ID7 FAULTS=429,500" is answered
 // "A7" after failing its first attempts with the listed faults: 429 (no Retry-After), 429ra
 // (Retry-After: 0), 500, 502, 503, hang (until the client gives up), trunc (a body cut short),
-// bad (malformed JSON), 400, 401 (echoing the key, as real APIs do). Replies that are no failure
-// of the call: empty (no text), refusal (OpenAI's refusal field, content null), nousage (no usage
+// close (the connection closed with no reply), bad (malformed JSON), 400, 401 (echoing the key,
+// as real APIs do). Replies that are no failure of the call: empty (no text), nochoices (an empty
+// choices list), null (content null), refusal (OpenAI's refusal field, content null), nousage (no usage
 // member), length (stopped at max_tokens), filter (stopped by the content filter). A reasoning
 // model's replies, without a reasoning parser: think (its thinking between both tags before the
 // answer), thinkclose (the closing tag only, as when the chat template put the opening one in the
@@ -170,6 +171,14 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"content_filter"`, 1))
 	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew", "magistral", "magistralcut", "gptoss":
 		io.WriteString(w, thinkingReply(reply, fault, id))
+	case "close":
+		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
+			conn.Close()
+		}
+	case "nochoices":
+		io.WriteString(w, reply[:strings.Index(reply, `"choices"`)]+`"choices":[],"usage":{"prompt_tokens":100,"completion_tokens":0,"total_tokens":100}}`)
+	case "null":
+		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":null`, 1))
 	case "401":
 		w.WriteHeader(401)
 		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+r.Header.Get("Authorization")+`"}}`)
