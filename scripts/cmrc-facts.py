@@ -11,13 +11,15 @@ pkg/textnorm/punkt_english.tsv (pkg/textnorm/testdata/nltk_english.py; nltk_data
 installed here). Run it with Debian 12's CPython 3.11.2 and python3-nltk 3.8.
 
 Each code point c (the surrogates left out) is put in every template of TEMPLATES, where it meets
-an ideograph, a sentence end, a clitic, quotes, an abbreviation and an ellipsis. One line per code
-point: its hex value, then for each template mixed_segmentation(text, rm_punc=True) with its
-tokens joined by spaces (no token holds Python whitespace) and remove_punctuation(text), separated
-by tabs; a backslash, tab, carriage return or line feed is written \\\\, \\t, \\r or \\n. The first
-line, starting with "#", names the versions.
+an ideograph, a sentence end, a clitic, quotes, an abbreviation and an ellipsis, and starts or
+ends a word beside a period that Punkt may take for a sentence's end (its orthographic heuristic
+reads the case of the word after it). One line per code point: its hex value, then for each
+template mixed_segmentation(text, rm_punc=True) with its tokens joined by spaces (no token holds
+Python whitespace) and remove_punctuation(text), separated by tabs; a backslash, tab, carriage
+return or line feed is written \\\\, \\t, \\r or \\n. The first line, starting with "#", names
+the versions.
 
-It takes about five minutes on one core: FIRST and LAST (hex, LAST excluded) write a part, so
+It takes about seven minutes on one core: FIRST and LAST (hex, LAST excluded) write a part, so
 that parts can run side by side and be joined in order (only the first part writes the "#" line):
 
     scripts/cmrc-facts.py EVAL 0 60000 > a.tsv & scripts/cmrc-facts.py EVAL 60000 110000 > b.tsv
@@ -31,7 +33,8 @@ import nltk
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "pkg", "textnorm", "testdata"))
 from nltk_english import word_tokenize  # noqa: E402 (found through the path above)
 
-TEMPLATES = ["{c}", "a{c}b.", "{c}'s", "\"{c}\"", "\u4e2d{c}\u6587", "{c}... x", "don{c}t", "Mr.{c} X"]
+TEMPLATES = ["{c}", "a{c}b.", "{c}'s", "\"{c}\"", "\u4e2d{c}\u6587", "{c}... x", "don{c}t", "Mr.{c} X", "x. {c}y z",
+             "{c}. he"]
 
 
 def escape(s):
