@@ -25,6 +25,14 @@ func unparsable(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrUnparsable, fmt.Sprintf(format, args...))
 }
 
+// errEmptyReply is the error of a reply with no text but Python whitespace, in every protocol:
+// its parser's own complaint ("invalid JSON: expecting value at byte 0", say) would read as that
+// of a reply in prose.
+var errEmptyReply = unparsable("empty reply")
+
+// empty reports whether raw is empty once Python-stripped.
+func empty(raw string) bool { return textnorm.Strip(raw) == "" }
+
 // ParseYesNo applies LongMemEval's rule: the reply is stripped and lower-cased, and it is correct iff
 // it contains "yes" anywhere (so "Yes.", "eyes" and "yesterday" all count). An empty reply is
 // unparsable here (upstream would score it 0; a None reply crashes upstream). A reply with
@@ -34,7 +42,7 @@ func ParseYesNo(raw string) (Verdict, error) {
 	s := textnorm.Lower(textnorm.Strip(raw))
 	switch {
 	case s == "":
-		return Verdict{}, unparsable("empty reply")
+		return Verdict{}, errEmptyReply
 	case strings.Contains(s, "yes"):
 		return Verdict{Score: 1, Label: "yes"}, nil
 	case strings.Contains(s, "no"):
@@ -52,6 +60,9 @@ const LabelNeither = "neither"
 // refuses, is unparsable (upstream raises); so is one with no "score", which upstream would score
 // 0.0 without a word.
 func ParseMAGMA(raw string) (Verdict, error) {
+	if empty(raw) {
+		return Verdict{}, errEmptyReply
+	}
 	obj, err := jsonObject(raw)
 	if err != nil {
 		return Verdict{}, err
@@ -93,6 +104,9 @@ var mem0Fence = regexp.MustCompile("(?s)```(?:json)?" + pyWS + "*(.*?)" + pyWS +
 // is unparsable (upstream raises); so is a label that is not a string, which upstream would score 0.
 func ParseMem0(raw string) (Verdict, error) {
 	s := textnorm.Strip(raw)
+	if s == "" {
+		return Verdict{}, errEmptyReply
+	}
 	if m := mem0Fence.FindStringSubmatch(s); m != nil {
 		s = m[1]
 	}

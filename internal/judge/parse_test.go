@@ -186,3 +186,30 @@ func TestParseRandom(t *testing.T) {
 		return ""
 	})
 }
+
+// TestEmptyReply: a reply with no text but Python whitespace is "empty reply" in every protocol,
+// not the JSON parser's complaint, which reads as that of a reply in prose; a reply whose text
+// is an empty fence or a lone "{" is not empty.
+func TestEmptyReply(t *testing.T) {
+	parsers := []struct {
+		name  string
+		parse func(string) (Verdict, error)
+	}{{"yes/no", ParseYesNo}, {"MAGMA", ParseMAGMA}, {"mem0", ParseMem0}, {"EvaLearn", parseEvaLearnVerdict}}
+	for _, p := range parsers {
+		for _, tt := range []struct{ raw, want string }{
+			{"", "unparsable judge reply: empty reply"},
+			{" \n\t", "unparsable judge reply: empty reply"},
+			{"\u3000\x1c\u2028", "unparsable judge reply: empty reply"},
+			{"{", ""},
+			{"```json\n```", ""},
+		} {
+			_, err := p.parse(tt.raw)
+			if tt.want != "" && (err == nil || err.Error() != tt.want || !errors.Is(err, ErrUnparsable)) {
+				t.Errorf("%s(%q) error = %v, want %q", p.name, tt.raw, err, tt.want)
+			}
+			if tt.want == "" && err != nil && strings.Contains(err.Error(), "empty reply") {
+				t.Errorf("%s(%q) error = %v, want no \"empty reply\"", p.name, tt.raw, err)
+			}
+		}
+	}
+}

@@ -205,6 +205,9 @@ func rulePlan(mode string, unanswerable bool) Plan {
 }
 
 func parseEvaLearnVerdict(raw string) (Verdict, error) {
+	if empty(raw) {
+		return Verdict{}, errEmptyReply
+	}
 	s, ok, reason := evalearn.ParseReply(raw)
 	if !ok {
 		return Verdict{}, unparsable("%s", reason)
