@@ -157,11 +157,7 @@ func finalSigma(s string, i int) bool {
 // cased reports the Unicode Cased property: Lowercase, Uppercase or titlecase letter (in Unicode
 // 14.0, as CPython 3.11 has it, like caseIgnorable).
 func cased(r rune) bool {
-	if NewInUnicode15(r) {
-		return false
-	}
-	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
-		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
+	return isLowerPy(r) || isUpperPy(r) || unicode.IsTitle(r) && !NewInUnicode15(r)
 }
 
 // caseIgnorable reports the Unicode Case_Ignorable property: nonspacing, enclosing and format
