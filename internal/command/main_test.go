@@ -251,6 +251,8 @@ func TestMainCalls(t *testing.T) {
 		{"echo of hangup", "300ms echo", []os.Signal{syscall.SIGHUP, syscall.SIGHUP}, finishing, "qa-calls: calls still in flight after 300ms: abandoning them"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			// Under nohup the helper ignores SIGHUP, and "echo of hangup" waited for a
+			// "finishing" that never came (seen once, a run of nine minutes).
 			for _, sig := range tt.signals {
 				if signal.Ignored(sig) {
 					t.Skipf("%v is ignored by this process (run as a shell's background job, or under nohup?), so the helper ignores it too", sig)
@@ -259,8 +261,8 @@ func TestMainCalls(t *testing.T) {
 			echo := strings.HasSuffix(tt.grace, " echo") // the signal again once it is taken in
 			cmd, stdout, stderr := startHelper(t, "TestMainCallsHelper", "QA_TEST_MAINCALLS_HELPER="+tt.grace)
 			defer cmd.Process.Kill()
-			// A helper that stops answering (seen once, waiting for "finishing") is made to dump
-			// its goroutines, which the failure then shows, rather than hang the package's run.
+			// A helper that stops answering is made to dump its goroutines, which the failure
+			// then shows, rather than hang the package's run.
 			guard := time.AfterFunc(2*time.Minute, func() { cmd.Process.Signal(syscall.SIGQUIT) })
 			defer func() {
 				if guard.Stop() || !t.Failed() {
