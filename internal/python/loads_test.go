@@ -1,0 +1,66 @@
+package python
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLoads holds Python 3.11's repr(json.loads(raw)) of each document (ERR where it raises).
+func TestLoads(t *testing.T) {
+	manyKeys := `{"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, ` +
+		`"k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, "k16": 16, "k3": "x", "n": 1, "n": 2, "k0": null}`
+	for _, tt := range []struct{ raw, want string }{
+		{" \r1\r", "1"}, // \r is JSON whitespace
+		{"\r\n[1,\r2]", "[1, 2]"},
+		{"\"a\x1fb\"", "ERR"}, // strict: no control character in a string
+		{"\"a\x1f\"", "ERR"},
+		{`"\ud800\udfff"`, `'\U000103ff'`}, // a pair's low half runs to \udfff
+		{`"\udbff\udc00"`, `'\U0010fc00'`},
+		{`"\udc00\udc00"`, `'\udc00\udc00'`}, // a low surrogate starts no pair
+		{`"\ud800\u0041"`, `'\ud800A'`},      // no pair: the escape after the high half is kept
+		{`"\ud800\ud800\udc00"`, "'\\ud800\U00010000'"},
+		{"1.", "ERR"}, // a fraction needs a digit
+		{"[1.]", "ERR"},
+		{"1.e5", "ERR"},
+		{"012", "ERR"}, // no leading zeros
+		{"-012", "ERR"},
+		{"00", "ERR"},
+		{"-0", "0"},
+		{"1e5", "100000.0"},
+		{"-0.0e-0", "-0.0"},
+		// Past 16 keys a map finds repeats; a repeated key keeps its first position, the last value.
+		{manyKeys, "{'k0': None, 'k1': 1, 'k2': 2, 'k3': 'x', 'k4': 4, 'k5': 5, 'k6': 6, 'k7': 7, 'k8': 8, " +
+			"'k9': 9, 'k10': 10, 'k11': 11, 'k12': 12, 'k13': 13, 'k14': 14, 'k15': 15, 'k16': 16, 'n': 2}"},
+		{strings.Repeat("1", 4300), strings.Repeat("1", 4300)}, // int_max_str_digits is 4300
+		{strings.Repeat("9", 4301), "ERR"},
+	} {
+		got := "ERR"
+		if v, err := Loads(tt.raw); err == nil {
+			got = v.Repr()
+		}
+		if got != tt.want {
+			t.Errorf("Loads(%.60q).Repr() = %.200s, want %.200s", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// TestPositive holds Python 3.11's json.loads(raw) > 0 (TypeError: ok false).
+func TestPositive(t *testing.T) {
+	for _, tt := range []struct {
+		raw          string
+		positive, ok bool
+	}{
+		{"0", false, true}, {"-0", false, true}, {"2", true, true}, {"-1", false, true},
+		{"0.0", false, true}, {"-0.0", false, true}, {"1e-300", true, true}, {"NaN", false, true},
+		{"Infinity", true, true}, {"true", true, true}, {"false", false, true},
+		{`"1"`, false, false}, {"null", false, false}, {"[]", false, false},
+	} {
+		v, err := Loads(tt.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if positive, ok := v.Positive(); positive != tt.positive || ok != tt.ok {
+			t.Errorf("Loads(%s).Positive() = %v, %v, want %v, %v", tt.raw, positive, ok, tt.positive, tt.ok)
+		}
+	}
+}
