@@ -17,21 +17,25 @@ func TestParseStrList(t *testing.T) {
 		{` [ 'a' , "b" , ] `, []string{"a", "b"}},
 		{`[]`, []string{}},
 		{`['\x41\101\u00e9\U0001F600\n\\\'q']`, []string{"AAé😀\n\\'q"}},
-		{`['\d']`, []string{`\d`}},     // an unknown escape keeps its backslash
-		{"['a\\\nb']", []string{"ab"}}, // a continued line
-		{`['a' 'b']`, nil},             // concatenation is no list item
-		{`['a',, 'b']`, nil},           //
-		{`[,]`, nil},                   //
-		{`['unclosed]`, nil},           //
-		{`[1989]`, nil},                // numbers are no strings
-		{`['\ud800']`, nil},            // a lone surrogate
-		{`['\U00110000']`, nil},        // past U+10FFFF
-		{`['\N{DASH}']`, nil},          //
-		{`['\x4']`, nil},               //
-		{`['\x+4']`, nil},              //
-		{"['a\nb']", nil},              // a line end inside one-quote literal
-		{`[1] and ['b']`, nil},         //
-		{`x`, nil},                     //
+		{`['\d']`, []string{`\d`}},       // an unknown escape keeps its backslash
+		{"['a\\\nb']", []string{"ab"}},   // a continued line
+		{"['a\\\r\nb']", []string{"ab"}}, // a continued line, CRLF
+		{"['a\\\rb']", []string{"ab"}},   // a continued line, CR
+		{`['\1234']`, []string{"S4"}},    // an octal escape has at most three digits
+		{`['a' 'b']`, nil},               // concatenation is no list item
+		{`['a',, 'b']`, nil},             //
+		{`[,]`, nil},                     //
+		{`['unclosed]`, nil},             //
+		{`[1989]`, nil},                  // numbers are no strings
+		{`['\ud800']`, nil},              // a lone surrogate
+		{`['\U00110000']`, nil},          // past U+10FFFF
+		{`['\N{DASH}']`, nil},            //
+		{`['\x4']`, nil},                 //
+		{`['\x+4']`, nil},                //
+		{"['a\nb']", nil},                // a line end inside one-quote literal
+		{"['a\rb']", nil},                // so does a bare CR
+		{`[1] and ['b']`, nil},           //
+		{`x`, nil},                       //
 	} {
 		got, ok := ParseStrList(tt.in)
 		if ok != (tt.want != nil) || !slices.Equal(got, tt.want) {
