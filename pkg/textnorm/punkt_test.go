@@ -37,6 +37,16 @@ func TestSentTokenize(t *testing.T) {
 		{"It rose 5 p.m. Sales fell.", []string{"It rose 5 p.m.", "Sales fell."}},
 		{"The meeting is on Jan. 5. It ends.", []string{"The meeting is on Jan. 5.", "It ends."}},
 		{"a.  ", []string{"a."}},
+		// A number with a hyphen is ##number## too; the lowercase word after it keeps the sentence.
+		{"The score was 5-6. and then it ended.", []string{"The score was 5-6. and then it ended."}},
+		{"Born 1990-91. he left.", []string{"Born 1990-91. he left."}},
+		// The part after the last hyphen can be the abbreviation.
+		{"We saw the ex-dr. Smith today.", []string{"We saw the ex-dr. Smith today."}},
+		{"It was the ex-mr. smith who left.", []string{"It was the ex-mr. smith who left."}},
+		// A closing quote or bracket before "--" stays with the sentence it ends.
+		{"He said \"Stop.\" --and left.", []string{"He said \"Stop.\"", "--and left."}},
+		{"He said \"Stop.\"--and left.", []string{"He said \"Stop.\"", "--and left."}},
+		{"(Go now.)--then stop.", []string{"(Go now.)", "--then stop."}},
 		// U+10FC, U+A7F2 and U+AB69 are lowercase for Go's Unicode 15.0 but not for CPython 3.11
 		// (Unicode 14.0): no first_lower, so the orthographic heuristic keeps the break.
 		{"x. \u10fcy z", []string{"x.", "\u10fcy z"}},
