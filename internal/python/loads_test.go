@@ -1,6 +1,7 @@
 package python
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -19,6 +20,8 @@ func TestLoads(t *testing.T) {
 		{`"\udc00\udc00"`, `'\udc00\udc00'`}, // a low surrogate starts no pair
 		{`"\ud800\u0041"`, `'\ud800A'`},      // no pair: the escape after the high half is kept
 		{`"\ud800\ud800\udc00"`, "'\\ud800\U00010000'"},
+		{`"\udfff"`, `'\udfff'`}, // lone surrogates at the ends of the range
+		{`"x\udbffy"`, `'x\udbffy'`},
 		{"1.", "ERR"}, // a fraction needs a digit
 		{"[1.]", "ERR"},
 		{"1.e5", "ERR"},
@@ -61,6 +64,30 @@ func TestPositive(t *testing.T) {
 		}
 		if positive, ok := v.Positive(); positive != tt.positive || ok != tt.ok {
 			t.Errorf("Loads(%s).Positive() = %v, %v, want %v, %v", tt.raw, positive, ok, tt.positive, tt.ok)
+		}
+	}
+}
+
+// TestFloat holds Python 3.11's float(json.loads(raw)) (ERR where it raises) and the type name
+// that a TypeError names.
+func TestFloat(t *testing.T) {
+	for _, tt := range []struct{ raw, want, typ string }{
+		{"true", "1", "bool"}, {"false", "0", "bool"}, {"-7", "-7", "int"}, {"2.5", "2.5", "float"},
+		{"1" + strings.Repeat("0", 308), "1e+308", "int"},
+		{"1" + strings.Repeat("0", 400), "ERR", "int"}, // OverflowError: int too large to convert to float
+		{`"-inf"`, "-Inf", "str"}, {`" -Infinity "`, "-Inf", "str"}, {`"x"`, "ERR", "str"},
+		{"null", "ERR", "NoneType"}, {"[]", "ERR", "list"}, {"{}", "ERR", "dict"},
+	} {
+		v, err := Loads(tt.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "ERR"
+		if f, err := v.Float(); err == nil {
+			got = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		if got != tt.want || v.TypeName() != tt.typ {
+			t.Errorf("Loads(%.20s): Float() = %s, TypeName() = %s, want %s, %s", tt.raw, got, v.TypeName(), tt.want, tt.typ)
 		}
 	}
 }

@@ -75,6 +75,7 @@ func TestParseFloat(t *testing.T) {
 		{"١_٢", "12"}, {" 1\u3000", "1"}, {"\x1c2\x1c", "ERR"}, {"Infinity", "+Inf"}, {"+Infinity", "+Inf"},
 		{"1E+0_5", "100000"}, {"٣.٥", "3.5"}, {"İnf", "ERR"}, {"\U00011f51", "ERR"}, {"1e400", "+Inf"},
 		{"", "ERR"}, {"\u00851\u0085", "1"}, {"\v1.5\v", "1.5"}, {"\f-2\v", "-2"},
+		{"-inf", "-Inf"}, {" -iNF ", "-Inf"}, {"-Infinity", "-Inf"},
 	} {
 		got := "ERR"
 		if f, err := ParseFloat(tt.in); err == nil {
