@@ -108,6 +108,12 @@ func TestSquadNormalize(t *testing.T) {
 		{"İ", "i\u0307"},
 		{"a_b", "ab"}, // "_" is punctuation, removed before \b is looked at
 		{"", ""},
+		// The edges of the fast paths: z and Z in eight-byte runs, the CJK block's neighbours
+		// (U+4DC0 is a symbol, U+A640 an uppercase Cyrillic letter, U+A700 a modifier).
+		{"Pizzazz and quizzes: zzzzzzzzzz ZZZZZZZZZ", "pizzazz and quizzes zzzzzzzzzz zzzzzzzzz"},
+		{"a\u4dc0 \u4dc0the \u4dbfan", "\u4dc0 \u4dc0 \u4dbfan"},
+		{"\ua640a \ua641 an\ua640", "\ua641a \ua641 an\ua641"},
+		{"\ua700the \ua720a \ua78bx", "\ua700 \ua720 \ua78cx"},
 	}
 	for _, tt := range tests {
 		if got := SquadNormalize(tt.in); got != tt.want {

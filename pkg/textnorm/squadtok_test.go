@@ -37,6 +37,8 @@ func TestAppendSquadTokens(t *testing.T) {
 		"éa", "é a", "日本a", "¿a?", "a\u0301", "x\u001cy", "  THE  ", "İ", "a_b", "", "the、a。an",
 		"a€b", "€a€", "\u2019the\u2019s", "x\u0001the\u0001", "ΟΔΟΣ ΑΣ.", "\xff\xfe a", "\xe4\xb8", "a\xe4\xb8\x80",
 		"\xed\xa0\x80", "\xe0\x80\x80", "THE\u3000AN\u00a0A", "日本、東京。the end", "İa İ",
+		"Pizzazz and quizzes: zzzzzzzzzz ZZZZZZZZZ", "a\u4dc0 \u4dc0the \u4dbfan", "\ua640a \ua641 an\ua640",
+		"\ua700the \ua720a \ua78bx",
 	} {
 		for _, prefix := range []string{"", "x"} {
 			checkSquadTokens(t, prefix, s)
