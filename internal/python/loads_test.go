@@ -90,4 +90,9 @@ func TestFloat(t *testing.T) {
 			t.Errorf("Loads(%.20s): Float() = %s, TypeName() = %s, want %s, %s", tt.raw, got, v.TypeName(), tt.want, tt.typ)
 		}
 	}
+	// The TypeError's words are Python's, the type name quoted.
+	v, _ := Loads("[1]")
+	if _, err := v.Float(); err == nil || err.Error() != "float() argument must be a string or a real number, not 'list'" {
+		t.Errorf("float([1]) error = %v, want Python's TypeError words", err)
+	}
 }

@@ -163,7 +163,7 @@ func (v Value) Float() (float64, error) {
 	case Str:
 		return ParseFloat(v.S)
 	}
-	return 0, fmt.Errorf("float() argument must be a string or a real number, not %s", v.TypeName())
+	return 0, fmt.Errorf("float() argument must be a string or a real number, not '%s'", v.TypeName())
 }
 
 // TypeName is the name of v's Python type: NoneType, bool, int, float, str, list or dict.
