@@ -18,6 +18,27 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
+// TestQuantileEnds checks that q = 0 and q = 1 are the end values themselves, not an
+// interpolation towards the neighbour: beside an infinity, 0·∞ would make that NaN.
+func TestQuantileEnds(t *testing.T) {
+	inf := math.Inf(1)
+	tests := []struct {
+		s       []float64
+		q, want float64
+	}{
+		{[]float64{1, inf}, 0, 1},
+		{[]float64{1, inf}, 1, inf},
+		{[]float64{-inf, 1}, 0, -inf},
+		{[]float64{-inf, 1}, 1, 1},
+		{[]float64{2, inf, inf}, 0, 2},
+	}
+	for _, tt := range tests {
+		if got := Quantile(tt.s, tt.q); got != tt.want {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", tt.s, tt.q, got, tt.want)
+		}
+	}
+}
+
 // TestQuantileNumpy checks Quantile against numpy.quantile's answers (testdata/
 // quantile_numpy_gen.py) to the bit: samples of resampled-mean fractions, uniform values and
 // values of both signs spread over twelve orders of magnitude, at the bounds of the usual levels
