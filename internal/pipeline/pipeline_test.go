@@ -233,3 +233,69 @@ func BenchmarkMap(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "items/s")
 }
+
+// deadlineCtx reports its cancellation as a passed deadline, so a test can end a run by deadline
+// at a point of its choosing.
+type deadlineCtx struct{ context.Context }
+
+func (c deadlineCtx) Err() error {
+	if c.Context.Err() != nil {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// TestMapCancelReturnsCtxErr: a cancelled run or one past its deadline returns ctx.Err() itself,
+// not the error a work call wrapped around the same cause, whichever of the sink and the workers saw the
+// cancellation first.
+func TestMapCancelReturnsCtxErr(t *testing.T) {
+	tests := []struct {
+		name string
+		wrap func(context.Context) context.Context
+		want error
+	}{
+		{"cancelled", func(ctx context.Context) context.Context { return ctx }, context.Canceled},
+		{"deadline", func(ctx context.Context) context.Context { return deadlineCtx{ctx} }, context.DeadlineExceeded},
+	}
+	for _, tt := range tests {
+		for _, conc := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/%d", tt.name, conc), func(t *testing.T) {
+				base, cancel := context.WithCancel(context.Background())
+				ctx := tt.wrap(base)
+				err := Map(ctx, Options{Concurrency: conc}, ints(100), func(ctx context.Context, i int) (int, error) {
+					if i == 3 {
+						cancel()
+					}
+					if i >= 3 {
+						<-ctx.Done()
+						return 0, fmt.Errorf("item %d: %w", i, tt.want)
+					}
+					return i, nil
+				}, func(int) error { return nil })
+				if err != tt.want {
+					t.Errorf("Map = %v, want ctx.Err() = %v itself", err, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestMapFinishedSeesWorkError: the Finished hook is given each work call's own error.
+func TestMapFinishedSeesWorkError(t *testing.T) {
+	bad := errors.New("model refused")
+	var got atomic.Value
+	opts := Options{Concurrency: 1, Finished: func(err error) {
+		if err != nil {
+			got.Store(err)
+		}
+	}}
+	err := Map(context.Background(), opts, ints(1), func(context.Context, int) (int, error) {
+		return 0, bad
+	}, func(int) error { return nil })
+	if !errors.Is(err, bad) {
+		t.Errorf("Map = %v, want %v", err, bad)
+	}
+	if e, _ := got.Load().(error); e != bad {
+		t.Errorf("Finished saw %v, want %v", e, bad)
+	}
+}
