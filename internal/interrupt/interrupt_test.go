@@ -105,3 +105,25 @@ func TestStored(t *testing.T) {
 		t.Error("Stored of a context without a finish request: open, want closed")
 	}
 }
+
+// TestFinishRefusesForGood: once asked to finish, Begin refuses every call, also after the calls
+// that were in flight have ended; and a run both asked to finish and cancelled reads as cancelled.
+func TestFinishRefusesForGood(t *testing.T) {
+	parent, cancel := context.WithCancel(context.Background())
+	ctx, finish := WithFinish(parent)
+	end, _ := Begin(ctx)
+	finish()
+	end()
+	for i := range 2 {
+		if _, ok := Begin(ctx); ok {
+			t.Errorf("Begin %d after finish() with no call in flight admitted a call", i)
+		}
+	}
+	if err := Err(ctx); err != ErrInterrupted {
+		t.Errorf("Err after finish() = %v, want %v", err, ErrInterrupted)
+	}
+	cancel()
+	if err := Err(ctx); err != context.Canceled {
+		t.Errorf("Err after finish() and cancel = %v, want %v", err, context.Canceled)
+	}
+}
