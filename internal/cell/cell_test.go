@@ -59,6 +59,7 @@ func TestMarkdown(t *testing.T) {
 		{"(< 30) q->a > q", "(< 30) q->a > q"},
 		{"&lt; &#60;", `\&lt; \&#60;`},
 		{"A & B", "A & B"},
+		{"&Zeta; &AMP; &zwj; &a &@ &", `\&Zeta; \&AMP; \&zwj; \&a &@ &`},
 		{"[l](http://x) ![i](x) a]b", `\[l](http://x) !\[i](x) a]b`},
 		{`"two\nlines"`, `"two\nlines"`},
 		{`"\"q\""`, `"\\"q\\""`},
