@@ -337,6 +337,7 @@ func TestForModel(t *testing.T) {
 		{"gpt-4o", O200k}, {"gpt-4o-mini", O200k}, {"gpt-4o-2024-08-06", O200k}, {"chatgpt-4o-latest", O200k},
 		{"gpt-4.1", O200k}, {"gpt-4.1-mini", O200k}, {"gpt-4.5-preview", O200k}, {"gpt-5", O200k},
 		{"o1", O200k}, {"o1-mini", O200k}, {"o3-mini", O200k}, {"ft:gpt-4o-mini:org", O200k},
+		{"ft:gpt-4o:org", O200k}, {"ft:gpt-4o", O200k}, {"ft:gpt-4:org", Cl100k},
 		{"claude-3-5-haiku-20241022", O200k}, {"", O200k},
 	} {
 		if got := ForModel(tt.model); got != tt.want {
