@@ -333,3 +333,13 @@ func TestPyInt(t *testing.T) {
 		t.Errorf("a huge number: %d, %v; want one beyond any list", n, ok)
 	}
 }
+
+// TestLongMemEvalRetrievedTurnWithoutUnderscore: a turn result with no "_" names the session ""
+// upstream ("_".join of nothing), which no record has, so it is skipped even when a session's id
+// is the result's first character.
+func TestLongMemEvalRetrievedTurnWithoutUnderscore(t *testing.T) {
+	rec := flatRecord("1", "answer_a_1_3")
+	rec.Context[1].Title = "1" // sharegpt_b's one turn, v1, now in session "1"
+	want := "\n### Session 1:\nSession Date: d2\nSession Content:\n\n" + `[{"role": "user", "content": "u2"}]` + "\n"
+	checkHistory(t, rec, HistoryOptions{Retriever: RetrieverFlatTurn}, want)
+}
