@@ -62,6 +62,7 @@ func TestRender(t *testing.T) {
 		{"{unknown} {answer", "{unknown} {answer"},
 		{"{{answer}}", "{A}"},
 		{"{ans wer}{}{", "{ans wer}{}{"},
+		{"{answer x} {answer)", "{answer x} {answer)"},
 		{"", ""},
 	}
 	for _, tt := range tests {
