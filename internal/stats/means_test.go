@@ -2,6 +2,8 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -207,5 +209,42 @@ func TestClamp(t *testing.T) {
 	}
 	if got := Clamp(math.NaN(), 0, 1); !math.IsNaN(got) {
 		t.Errorf("Clamp(NaN, 0, 1) = %v, want NaN", got)
+	}
+}
+
+// seq is a rand.Source that returns its values in turn.
+type seq []uint64
+
+func (s *seq) Uint64() uint64 {
+	v := (*s)[0]
+	*s = (*s)[1:]
+	return v
+}
+
+// TestDrawCountsRejects: Lemire's method maps a 32-bit draw x to x·n>>32 and rejects it when the
+// low 32 bits of x·n fall below 2^32 mod n, the draws that would favour the low indices. With
+// n = 3 (2^32 mod 3 = 1), x = 0 is rejected; each 64-bit value gives the low half first.
+func TestDrawCountsRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		vals []uint64
+		want []int32
+	}{
+		// 0, 0 rejected; 0x40000000·3 = 0xC0000000 → 0; 0x80000000·3 = 0x1_80000000 → 1;
+		// 0xFFFFFFFF·3 = 0x2_FFFFFFFD → 2.
+		{"zeros rejected", []uint64{0, 0x80000000_40000000, 0xFFFFFFFF_FFFFFFFF}, []int32{1, 1, 1}},
+		// 1·3 = 3 → 0; 0xAAAAAAAB·3 = 0x2_00000001, low bits at the threshold, kept → 2;
+		// 0x80000000 → 1.
+		{"at the threshold kept", []uint64{0xAAAAAAAB_00000001, 0x80000000}, []int32{1, 1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := seq(tt.vals)
+			counts := make([]int32, 3)
+			drawCounts(rand.New(&src), counts)
+			if !slices.Equal(counts, tt.want) {
+				t.Errorf("drawCounts = %v, want %v", counts, tt.want)
+			}
+		})
 	}
 }
