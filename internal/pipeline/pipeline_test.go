@@ -299,3 +299,33 @@ func TestMapFinishedSeesWorkError(t *testing.T) {
 		t.Errorf("Finished saw %v, want %v", e, bad)
 	}
 }
+
+// TestMapSlotHeldThroughSink: an item gives its slot back only once the sink has taken its
+// result, so a slow sink holds the reading to the window too.
+func TestMapSlotHeldThroughSink(t *testing.T) {
+	var accepted atomic.Int64
+	release := make(chan struct{})
+	var atSink int64 = -1
+	err := Map(context.Background(), Options{Concurrency: 4, Started: func() {
+		if accepted.Add(1) == 4 {
+			close(release)
+		}
+	}}, ints(50), func(_ context.Context, i int) (int, error) {
+		if i == 0 {
+			<-release // the window is full before item 0 is done
+		}
+		return i, nil
+	}, func(v int) error {
+		if v == 0 {
+			time.Sleep(5 * time.Millisecond) // time for the reader to take a slot were one free
+			atSink = accepted.Load()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if atSink != 4 {
+		t.Errorf("items accepted while the sink held item 0 = %d, want 4", atSink)
+	}
+}
