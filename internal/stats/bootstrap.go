@@ -61,26 +61,33 @@ func Bootstrap(rng *rand.Rand, n, reps int, level float64, stat func(idx []int) 
 }
 
 // Quantile returns the q-quantile of sorted values, interpolated linearly between order
-// statistics exactly as numpy's default "linear" method computes it, to the last bit: the
-// virtual index (n-1)·q, and from its fraction t between the values a and b either side
-// a + (b-a)·t when t < 0.5 or b - (b-a)·(1-t) (numpy's _lerp, which keeps the result monotonic
-// in q and exact at the ends). A q outside [0, 1], which numpy refuses, gives the nearer end.
+// statistics exactly as numpy's default "linear" method computes it for a float q, to the last
+// bit: the virtual index h = (n-1)·q, and from its fraction t between the values a and b either
+// side a + (b-a)·t when t < 0.5 or b - (b-a)·(1-t) (numpy's _lerp, which keeps the result
+// monotonic in q). At and past the last value numpy takes it for both a and b, with t = h+1 (its
+// index -1 subtracted): the value itself, but NaN when it is infinite (∞-∞); at q = 0 it still
+// interpolates towards the next value, so that an infinity there gives NaN too (0·∞), and a -0
+// first value before a positive one gives +0. A q below 0, which numpy refuses, takes the first
+// value for both, with t = h; a NaN q gives NaN.
 func Quantile(sorted []float64, q float64) float64 {
 	n := len(sorted)
-	if n == 0 {
+	if n == 0 || math.IsNaN(q) {
 		return math.NaN()
 	}
 	h := float64(float64(n-1) * q) // rounded, as numpy's index is: no fused h - lo below
-	if h >= float64(n-1) {
-		return sorted[n-1]
+	var i, j int
+	var t float64
+	switch {
+	case h >= float64(n-1):
+		i, j, t = n-1, n-1, h+1
+	case h < 0:
+		t = h
+	default:
+		lo := math.Floor(h)
+		i = int(lo)
+		j, t = i+1, h-lo
 	}
-	if h <= 0 {
-		return sorted[0]
-	}
-	lo := math.Floor(h)
-	i := int(lo)
-	a, b := sorted[i], sorted[i+1]
-	t := h - lo
+	a, b := sorted[i], sorted[j]
 	d := b - a
 	// The conversions round each product, so that no fused multiply-add changes the result.
 	if t >= 0.5 {

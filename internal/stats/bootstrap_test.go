@@ -18,22 +18,41 @@ func TestQuantile(t *testing.T) {
 	}
 }
 
-// TestQuantileEnds checks that q = 0 and q = 1 are the end values themselves, not an
-// interpolation towards the neighbour: beside an infinity, 0·∞ would make that NaN.
+// TestQuantileEnds holds Quantile to numpy 1.24.2's np.quantile(np.array(s, dtype=float), q) for
+// a float q at the ends and beside infinities and signed zeros, bit for bit (NaN as NaN): at
+// q = 0 numpy still interpolates towards the next value (0·∞ is NaN, -0 + 0 is +0), and at and
+// past the last value it takes that value for both ends with t = h+1 (∞-∞ is NaN). Returning
+// the end values themselves, as Quantile did, gave 1 where numpy gives NaN, and -0 where it
+// gives 0.
 func TestQuantileEnds(t *testing.T) {
-	inf := math.Inf(1)
+	inf, nan, negZero := math.Inf(1), math.NaN(), math.Copysign(0, -1)
 	tests := []struct {
 		s       []float64
 		q, want float64
 	}{
-		{[]float64{1, inf}, 0, 1},
-		{[]float64{1, inf}, 1, inf},
-		{[]float64{-inf, 1}, 0, -inf},
+		{[]float64{1, inf}, 0, nan},
+		{[]float64{1, inf}, 1, nan},
+		{[]float64{-inf, 1}, 0, nan},
 		{[]float64{-inf, 1}, 1, 1},
-		{[]float64{2, inf, inf}, 0, 2},
+		{[]float64{2, inf, inf}, 0, nan},
+		{[]float64{inf}, 0.5, nan},
+		{[]float64{3, inf}, 0.975, nan},
+		{[]float64{-inf, -inf}, 0.025, nan},
+		{[]float64{5}, 0.3, 5},
+		{[]float64{negZero}, 1, negZero},
+		{[]float64{negZero}, 0.5, negZero},
+		{[]float64{negZero, 1}, 0, 0},
+		{[]float64{negZero, 1}, 1, 1},
+		{[]float64{negZero, negZero}, 0, 0},
+		{[]float64{1, 2, 3, 4}, 0, 1},
+		{[]float64{1, 2, 3, 4}, 1, 4},
+		{[]float64{1.5, 2.5}, 0, 1.5},
+		// No numpy answer (it refuses the q): the first value, and NaN for a NaN q.
+		{[]float64{1, 2}, -0.5, 1},
+		{[]float64{1, 2}, nan, nan},
 	}
 	for _, tt := range tests {
-		if got := Quantile(tt.s, tt.q); got != tt.want {
+		if got := Quantile(tt.s, tt.q); math.Float64bits(got) != math.Float64bits(tt.want) && !(math.IsNaN(got) && math.IsNaN(tt.want)) {
 			t.Errorf("Quantile(%v, %v) = %v, want %v", tt.s, tt.q, got, tt.want)
 		}
 	}
