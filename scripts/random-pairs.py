@@ -176,29 +176,34 @@ VOCAB = None  # --vocab FILE: draw words from its text instead of the golden pai
 ODD = 0.0  # --odd F: the nltk family's fraction of odd words
 
 
+def vocab_texts():
+    """--vocab FILE's strings when it is one JSON document (a dataset's), else its lines."""
+    with open(VOCAB, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return text.splitlines()  # not one JSON document: its text as it is
+    strings = []
+
+    def walk(v):
+        if isinstance(v, str):
+            strings.append(v)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+    walk(doc)
+    return strings
+
+
 def golden_vocab():
     """The words of the golden pairs' English texts, sorted; or, with --vocab FILE, the
     whitespace-separated words of FILE's text (a JSON file's strings), such as a dataset's."""
     if VOCAB:
-        with open(VOCAB, encoding="utf-8") as f:
-            text = f.read()
-        try:
-            strings = []
-
-            def walk(v):
-                if isinstance(v, str):
-                    strings.append(v)
-                elif isinstance(v, list):
-                    for x in v:
-                        walk(x)
-                elif isinstance(v, dict):
-                    for x in v.values():
-                        walk(x)
-            walk(json.loads(text))
-            text = "\n".join(strings)
-        except ValueError:
-            pass  # not one JSON document: its text as it is
-        return sorted(set(text.split()))
+        return sorted(set("\n".join(vocab_texts()).split()))
     vocab = set()
     with open(GOLDEN, encoding="utf-8") as f:
         for line in f:
@@ -417,21 +422,7 @@ def cmrc_texts():
     FILE's strings (a JSON document's, such as /work/shared/data/cmrc2018's) or its lines."""
     texts = []
     if VOCAB:
-        with open(VOCAB, encoding="utf-8") as f:
-            text = f.read()
-        try:
-            def walk(v):
-                if isinstance(v, str):
-                    texts.append(v)
-                elif isinstance(v, list):
-                    for x in v:
-                        walk(x)
-                elif isinstance(v, dict):
-                    for x in v.values():
-                        walk(x)
-            walk(json.loads(text))
-        except ValueError:
-            texts = text.splitlines()
+        texts = vocab_texts()
     else:
         with open(GOLDEN, encoding="utf-8") as f:
             for line in f:
