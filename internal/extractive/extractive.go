@@ -34,8 +34,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/memo"
 	"github.com/qapipe/qapipe/internal/model"
-	"github.com/qapipe/qapipe/internal/recent"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -46,11 +46,11 @@ const Name = "extractive"
 // Request.Context; messages are ignored. Its usage is zero and it is free. Its zero value is
 // ready to use, and its Generate may be called concurrently.
 //
-// A Client keeps the index of the few contexts it read last (recent.Cache's bounds): LoCoMo's
+// A Client keeps the index of the few contexts it read last (memo.Cache's bounds): LoCoMo's
 // and LongMemEval's records of one conversation carry the same context of hundreds of kB, which
 // was split, tokenised and counted again for each of its questions.
 type Client struct {
-	cache recent.Cache[contextKey, *index]
+	cache memo.Cache[contextKey, *index]
 }
 
 // Generate answers req.Question from req.Context.

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/load"
+	"github.com/qapipe/qapipe/internal/memo"
 	"github.com/qapipe/qapipe/internal/model"
-	"github.com/qapipe/qapipe/internal/recent"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -92,7 +92,7 @@ func TestIndexRank(t *testing.T) {
 }
 
 // TestClientCache: a Client answers every record as Answer does, its records of one context
-// sharing one index, whatever order the contexts come in, and keeps at most recent.DefaultCount
+// sharing one index, whatever order the contexts come in, and keeps at most memo.DefaultCount
 // of them.
 func TestClientCache(t *testing.T) {
 	recs := sampleRecords(t)
@@ -114,8 +114,8 @@ func TestClientCache(t *testing.T) {
 			t.Errorf("%s: Generate = %q, Answer = %q", r.ID, got, want)
 		}
 	}
-	if n := len(c.cache.Sizes()); n != recent.DefaultCount {
-		t.Errorf("the cache keeps %d indexes, want %d", n, recent.DefaultCount)
+	if n := len(c.cache.Sizes()); n != memo.DefaultCount {
+		t.Errorf("the cache keeps %d indexes, want %d", n, memo.DefaultCount)
 	}
 	// A context equal to one kept, in new strings, is found; one that differs is not taken for it.
 	locomo := recs[200]
@@ -165,7 +165,7 @@ func TestClientCache(t *testing.T) {
 		if got := a.Equal(b); got != tc.same {
 			t.Errorf("%+v.Equal(%+v) = %v, want %v", tc.a, tc.b, got, tc.same)
 		}
-		if sa, sb := recent.Sum(seed, a), recent.Sum(seed, b); (sa == sb) != tc.same {
+		if sa, sb := memo.Sum(seed, a), memo.Sum(seed, b); (sa == sb) != tc.same {
 			t.Errorf("the sums of %+v and %+v are equal: %v, want %v", tc.a, tc.b, sa == sb, tc.same)
 		}
 	}

@@ -4,18 +4,18 @@ import (
 	"hash/maphash"
 	"slices"
 
-	"github.com/qapipe/qapipe/internal/recent"
+	"github.com/qapipe/qapipe/internal/memo"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // LoCoMoConversations reads the conversations of LoCoMo records for their queries, keeping the
-// last few it read (within recent.Cache's bounds): each of a conversation's questions, some 200,
+// last few it read (within memo.Cache's bounds): each of a conversation's questions, some 200,
 // carries the whole conversation, whose turns were parsed and rendered again for each of them.
 // A conversation is kept by what LoCoMoSessions and LoCoMoSpeakers read of a record, so a record
 // whose conversation differs in any byte of that gets its own. The zero value is ready to use,
 // and its methods may be called concurrently; a nil *LoCoMoConversations keeps nothing.
 type LoCoMoConversations struct {
-	cache recent.Cache[locomoKey, *locomoConversation]
+	cache memo.Cache[locomoKey, *locomoConversation]
 }
 
 // locomoConversation is a record's conversation as its queries use it. It is not changed once

@@ -1,4 +1,4 @@
-package recent
+package memo
 
 import (
 	"errors"

@@ -1,9 +1,9 @@
-// Package recent keeps what a stage made from the last few large inputs it met, for records that
+// Package memo keeps what a stage made from the last few large inputs it met, for records that
 // come grouped by one: the questions of a LoCoMo conversation each carry the whole conversation,
 // and reading or indexing it once for all of them, rather than once for each, is most of the
 // work saved. What is kept is bounded by its number and its size, so that memory does not grow
 // with the input.
-package recent
+package memo
 
 import (
 	"cmp"
