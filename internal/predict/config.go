@@ -14,7 +14,7 @@ import (
 	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
-	"github.com/qapipe/qapipe/internal/extractive"
+	"github.com/qapipe/qapipe/internal/extractor"
 	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
@@ -134,7 +134,7 @@ func (a *app) configureModel(c *cli.Context) error {
 			fmt.Fprintf(a.stderr, "qa-predict: warning: --model %s%s does nothing: the provider is extractive%s, the offline baseline, which asks no model; give another --provider to ask it\n",
 				a.modelName, command.FromEnv(c, "model"), command.FromEnv(c, "provider"))
 		}
-		a.modelName = extractive.Name
+		a.modelName = extractor.Name
 	} else if a.modelName == "" {
 		return command.Usagef("--model is required with --provider %s", a.provider)
 	}
@@ -353,7 +353,7 @@ func (a *app) genLength() int {
 
 func (a *app) configureClient(c *cli.Context) error {
 	if a.provider == "extractive" {
-		a.client = &extractive.Client{}
+		a.client = &extractor.Client{}
 		return nil
 	}
 	key, err := apiKey(a.provider, c.String("api-key-file"))

@@ -1,4 +1,4 @@
-package extractive
+package extractor
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-// Package extractive is the offline baseline predictor: it answers a question from the record's own
+// Package extractor is the offline baseline predictor: it answers a question from the record's own
 // context without any network, as one more model.Client.
 //
 // Design: every context sentence is a BM25 document (k1 1.2, b 0.75; the passage title's words are
@@ -22,7 +22,7 @@
 //
 // Note: a learned reader or a tokenizer with downloaded files was ruled out: the predictor must run
 // anywhere with no files and no network, deterministically.
-package extractive
+package extractor
 
 import (
 	"context"
