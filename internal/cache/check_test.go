@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qapipe/qapipe/internal/unprivileged"
+	"github.com/qapipe/qapipe/internal/nobody"
 )
 
 // TestCheck: Check refuses a --cache file exactly when Open does because of the file, with
@@ -91,7 +91,7 @@ func TestCheck(t *testing.T) {
 // again as the user nobody.
 func TestCheckUnwritable(t *testing.T) {
 	if os.Geteuid() == 0 {
-		unprivileged.Rerun(t, unprivileged.TempDir(t))
+		nobody.Rerun(t, nobody.TempDir(t))
 		return
 	}
 	dir := t.TempDir()

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/qapipe/qapipe/internal/unprivileged"
+	"github.com/qapipe/qapipe/internal/nobody"
 )
 
 // TestCheckInputsUnreadable: a file that exists but may not be read stops the run before the
@@ -19,7 +19,7 @@ func TestCheckInputsUnreadable(t *testing.T) {
 		checkUnreadable(t, dir)
 		return
 	}
-	dir := unprivileged.TempDir(t)
+	dir := nobody.TempDir(t)
 	for name, mode := range map[string]os.FileMode{"a.jsonl": 0o644, "locked.jsonl": 0o000} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -32,7 +32,7 @@ func TestCheckInputsUnreadable(t *testing.T) {
 		checkUnreadable(t, dir)
 		return
 	}
-	unprivileged.Rerun(t, dir, "QA_TEST_UNREADABLE_DIR="+dir)
+	nobody.Rerun(t, dir, "QA_TEST_UNREADABLE_DIR="+dir)
 }
 
 // checkUnreadable runs CheckInputs over the files TestCheckInputsUnreadable made in dir.

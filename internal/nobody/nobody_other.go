@@ -1,6 +1,6 @@
 //go:build !unix
 
-package unprivileged
+package nobody
 
 import (
 	"testing"

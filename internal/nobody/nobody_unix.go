@@ -1,9 +1,9 @@
 //go:build unix
 
-// Package unprivileged lets a test that needs an ordinary user's limits (files it may not read or
+// Package nobody lets a test that needs an ordinary user's limits (files it may not read or
 // write) run when the tests run as root, who may read and write anything: Rerun runs the test
 // again in a copy of the test binary as the user nobody.
-package unprivileged
+package nobody
 
 import (
 	"os"
@@ -15,8 +15,8 @@ import (
 	"testing"
 )
 
-// Nobody is the user and group id of the user nobody.
-const Nobody = 65534
+// ID is the user and group id of the user nobody.
+const ID = 65534
 
 // Rerun runs the top-level test t again as the user nobody, in a copy of the test binary made in
 // dir (the binary's own folder is root's alone), with env added to the environment, by which the
@@ -37,7 +37,7 @@ func Rerun(t *testing.T, dir string, env ...string) {
 	cmd := exec.Command(self, "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1", "-test.v")
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody}}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: ID, Gid: ID}}
 	out, err := cmd.CombinedOutput()
 	switch {
 	case strings.Contains(string(out), "--- FAIL: "+t.Name()):
@@ -50,7 +50,7 @@ func Rerun(t *testing.T, dir string, env ...string) {
 // TempDir returns a new folder that the user nobody may enter and read, removed when t ends.
 func TempDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "unprivileged")
+	dir, err := os.MkdirTemp("", "nobody")
 	if err != nil {
 		t.Fatal(err)
 	}
