@@ -9,8 +9,9 @@ import (
 
 // LongMemEval's reader (src/generation/run_generation.py) cuts the chat history to a token budget
 // before filling the prompt: model2maxlength[model] − gen_length − 1000 tokens, counted with
-// tiktoken's o200k_base for GPT models ('gpt-4' or 'gpt-3.5' in the lowered name) and with the
-// model's Hugging Face tokenizer otherwise. Only the first tokens are kept: the oldest sessions.
+// tiktoken's o200k_base for GPT models ('gpt-4' or 'gpt-3.5' in the lowered name; the table has
+// no gpt-3.5 model) and with the model's Hugging Face tokenizer otherwise. Only the first tokens
+// are kept: the oldest sessions.
 
 // longMemEvalMaxLength is run_generation.py's model2maxlength. It counts the GPT models' tokens
 // with o200k_base and the others' with their Hugging Face tokenizers.
@@ -66,8 +67,10 @@ func LongMemEvalHistoryLimit(model string, genLength int) (limit int, isO200k, k
 	if !known {
 		return 0, false, false
 	}
-	lower := strings.ToLower(model)
-	return n - genLength - 1000, strings.Contains(lower, "gpt-4") || strings.Contains(lower, "gpt-3.5"), true
+	// Upstream tests for 'gpt-4' or 'gpt-3.5' in the lowered name, but only after
+	// model2maxlength[model_name], which holds no gpt-3.5 model, so the second test is never
+	// true there (TestLongMemEvalHistoryLimitTable checks every name with both).
+	return n - genLength - 1000, strings.Contains(strings.ToLower(model), "gpt-4"), true
 }
 
 const (

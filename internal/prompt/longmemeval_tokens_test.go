@@ -3,8 +3,10 @@ package prompt
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -208,6 +210,68 @@ func TestLongMemEvalHistoryLimit(t *testing.T) {
 		got, o200k, known := LongMemEvalHistoryLimit(tt.model, tt.gen)
 		if got != tt.want || o200k != tt.o200k || known != tt.known {
 			t.Errorf("LongMemEvalHistoryLimit(%q, %d) = %d, %v, %v; want %d, %v, %v", tt.model, tt.gen, got, o200k, known, tt.want, tt.o200k, tt.known)
+		}
+	}
+}
+
+// TestLongMemEvalHistoryLimitTable: every name of run_generation.py's model2maxlength and of
+// run_generation.sh's model_zoo (@ 9e0b455) gets the budget and tokenizer upstream gives it with
+// the default generation length, model2maxlength[name] - 800 - 1000 and o200k_base when 'gpt-4'
+// or 'gpt-3.5' is in the lowered name; a zoo name whose model is not in the table is unknown
+// (upstream's KeyError). A mistral zoo name is also a table key, which qapipe reads first: the
+// model run_generation.py is given directly.
+func TestLongMemEvalHistoryLimitTable(t *testing.T) {
+	for _, tt := range []struct {
+		model        string
+		want         int
+		o200k, known bool
+	}{
+		{"gpt-4o", 126200, true, true},
+		{"gpt-4o-2024-08-06", 126200, true, true},
+		{"gpt-4o-mini-2024-07-18", 126200, true, true},
+		{"meta-llama/Meta-Llama-3.1-8B-Instruct", 126200, false, true},
+		{"meta-llama/Meta-Llama-3.1-70B-Instruct", 126200, false, true},
+		{"microsoft/Phi-3-medium-128k-instruct", 118200, false, true},
+		{"microsoft/Phi-3.5-mini-instruct", 118200, false, true},
+		{"microsoft/phi-4", 14200, false, true},
+		{"mistral-7b-instruct-v0.2", 30200, false, true},
+		{"mistral-7b-instruct-v0.3", 30200, false, true},
+		{"In2Training/FILM-7B", 30200, false, true},
+		// model_zoo's names
+		{"gpt-4o-mini", 126200, true, true},
+		{"llama-3-8b-instruct", 0, false, false},
+		{"llama-3-70b-instruct", 0, false, false},
+		{"llama-3.1-8b-instruct", 126200, false, true},
+		{"llama-3.1-70b-instruct", 126200, false, true},
+		{"film-7b", 30200, false, true},
+		{"phi-3-medium-128k-instruct", 118200, false, true},
+		{"phi-3.5-mini-instruct", 118200, false, true},
+		{"phi-4", 14200, false, true},
+		// not upstream's: the names it refuses, a gpt-3.5 one among them
+		{"gpt-3.5-turbo", 0, false, false},
+		{"GPT-4O", 0, false, false},
+	} {
+		got, o200k, known := LongMemEvalHistoryLimit(tt.model, LongMemEvalGenLength)
+		if got != tt.want || o200k != tt.o200k || known != tt.known {
+			t.Errorf("LongMemEvalHistoryLimit(%q, %d) = %d, %v, %v; want %d, %v, %v", tt.model, LongMemEvalGenLength, got, o200k, known, tt.want, tt.o200k, tt.known)
+		}
+	}
+	// Upstream's own test of the name, 'gpt-3.5' included, over every name the table knows.
+	names := slices.Collect(maps.Keys(longMemEvalMaxLength))
+	for alias, model := range longMemEvalReaderAliases {
+		if _, ok := longMemEvalMaxLength[model]; ok {
+			names = append(names, alias)
+		}
+	}
+	for _, name := range names {
+		model := name
+		if _, ok := longMemEvalMaxLength[name]; !ok {
+			model = longMemEvalReaderAliases[name]
+		}
+		lower := strings.ToLower(model)
+		want := strings.Contains(lower, "gpt-4") || strings.Contains(lower, "gpt-3.5")
+		if _, o200k, _ := LongMemEvalHistoryLimit(name, 0); o200k != want {
+			t.Errorf("LongMemEvalHistoryLimit(%q): o200k %v, upstream %v", name, o200k, want)
 		}
 	}
 }
