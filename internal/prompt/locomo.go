@@ -88,12 +88,6 @@ func LoCoMoQuestion(question string, category int, adversarial string, abstainFi
 	return question
 }
 
-// LoCoMoQuery builds the batch-size-1 query: conv_start + context + the QA prompt (the category-5
-// prompt when category is 5) filled with questionText (see LoCoMoQuestion).
-func LoCoMoQuery(speaker1, speaker2 string, sessions []LoCoMoSession, questionText string, category int) string {
-	return locomoQuery(locomoConvStart(speaker1, speaker2), LoCoMoContext(sessions), questionText, category)
-}
-
 // locomoQuery fills query_single.txt with the conversation start, the context and the QA prompt.
 func locomoQuery(convStart, context, questionText string, category int) string {
 	qa := Must(LoCoMoQAPrompt)
