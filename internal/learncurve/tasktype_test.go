@@ -57,6 +57,9 @@ func TestSortTypes(t *testing.T) {
 		{"one JSON key", raw(`1`, `"1"`, `"null"`, `null`, `"x"`), `1|null|x|1|None`,
 			`TypeError); listed here names first, then numbers, then null; the JSON report writes types under one key, of which a reader keeps one: "1" and 1 as "1", "null" and null as "null"`},
 		{"a list", raw(`[1]`), `[1]`, "unhashable"},
+		// sorted([2.5, -inf, inf, 1]) as json.load reads -1e400 and 1e400
+		{"infinities", raw(`2.5`, `-1e400`, `1e400`, `1`), `-inf|1|2.5|inf`, ""},
+		{"lists by their JSON, after the rest", raw(`{"a": 1}`, `[2]`, `"x"`, `[1]`), `x|[1]|[2]|{'a': 1}`, "unhashable"},
 	} {
 		got, warn := sortTypes(c.types)
 		var names []string
