@@ -169,12 +169,16 @@ func parseDataLine(line string, off int) ([]string, error) {
 		return nil, fmt.Errorf("offset field %q does not match", f[0])
 	}
 	n, err := strconv.ParseInt(f[3], 16, 32)
-	if err != nil || len(f) < 4+2*int(n) {
+	if err != nil || n < 0 || len(f) < 4+2*int(n) {
 		return nil, fmt.Errorf("bad lemma count %q", f[3])
 	}
 	names := make([]string, n)
 	for i := range names {
-		names[i] = markerRE.FindStringSubmatch(f[4+2*i])[1]
+		// A lemma that is a marker alone would be no name in the table, whose names are
+		// separated by spaces: the synset would lose it.
+		if names[i] = markerRE.FindStringSubmatch(f[4+2*i])[1]; names[i] == "" {
+			return nil, fmt.Errorf("lemma %q has no name", f[4+2*i])
+		}
 	}
 	return names, nil
 }
@@ -194,7 +198,7 @@ func writeIndex(w *bytes.Buffer, path, pos string, byOffset map[int]int) error {
 		}
 		nsyn, err1 := strconv.Atoi(f[2])
 		nptr, err2 := strconv.Atoi(f[3])
-		if err := errors.Join(err1, err2); err != nil || nsyn <= 0 || len(f) != 4+nptr+2+nsyn {
+		if err := errors.Join(err1, err2); err != nil || nsyn <= 0 || nptr < 0 || len(f) != 4+nptr+2+nsyn {
 			return fmt.Errorf("%s: entry %d: malformed", path, i+1)
 		}
 		w.WriteString(f[0])

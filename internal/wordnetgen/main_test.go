@@ -107,3 +107,34 @@ func TestGenerateErrors(t *testing.T) {
 		t.Error("generate() with an index offset that is no synset succeeded, want an error")
 	}
 }
+
+// TestParseBadLines: lines the fuzz targets found (testdata/fuzz) are errors, not panics or
+// names lost from the table.
+func TestParseBadLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		off        int
+		want       string
+	}{
+		// FuzzParseDataLine/64afcb6290aaa17c: a negative lemma count made a slice of negative length.
+		{"negative lemma count", "15589 0 0 -1", 15589, `bad lemma count "-1"`},
+		// FuzzParseDataLine/73d3f3e577dcf73e: a lemma that is a marker alone was an empty name.
+		{"marker alone", "123485 0 0 1 () 000000000", 123485, `lemma "()" has no name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if names, err := parseDataLine(tc.line, tc.off); err == nil || err.Error() != tc.want {
+				t.Errorf("parseDataLine(%q, %d) = %q, %v, want error %q", tc.line, tc.off, names, err, tc.want)
+			}
+		})
+	}
+	// FuzzWriteIndex/negative_pointer_count: a negative p_cnt let the offsets start before the
+	// line's fields.
+	path := filepath.Join(t.TempDir(), "index.noun")
+	if err := os.WriteFile(path, []byte("x n 10 -8 10 0 1 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var w bytes.Buffer
+	if err, want := writeIndex(&w, path, "n", map[int]int{1: 0, 2: 1}), path+": entry 1: malformed"; err == nil || err.Error() != want {
+		t.Errorf("writeIndex(%q) = %v, want %q", "x n 10 -8 10 0 1 2", err, want)
+	}
+}
