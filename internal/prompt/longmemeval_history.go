@@ -156,20 +156,31 @@ func checkKeyExpansion(opt HistoryOptions) error {
 	return nil
 }
 
-// parseTurns reads the role and content of every turn of sessions, by session.
+// parseTurns reads the role and content of every turn of sessions, by session. The keys are
+// matched exactly, the last of a repeated one kept, as json.loads and run_generation.py's
+// turn["role"] read them: a struct's fields would also take "Role" or "CONTENT", and the last of
+// the keys of either case.
 func parseTurns(sessions []LongMemEvalSession) ([][]turn, error) {
 	parsed := make([][]turn, len(sessions))
 	for i, s := range sessions {
 		parsed[i] = make([]turn, len(s.Turns))
 		for j, raw := range s.Turns {
-			var rc struct {
-				Role    string `json:"role"`
-				Content string `json:"content"`
-			}
-			if err := json.Unmarshal(raw, &rc); err != nil {
+			var keys map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &keys); err != nil {
 				return nil, fmt.Errorf("session %d: %w", i+1, err)
 			}
-			parsed[i][j] = turn{raw: raw, role: rc.Role, content: rc.Content, session: i, at: j}
+			t := turn{raw: raw, session: i, at: j}
+			for _, k := range []struct {
+				key string
+				v   *string
+			}{{"role", &t.role}, {"content", &t.content}} {
+				if m, ok := keys[k.key]; ok {
+					if err := json.Unmarshal(m, k.v); err != nil {
+						return nil, fmt.Errorf("session %d: %s: %w", i+1, k.key, err)
+					}
+				}
+			}
+			parsed[i][j] = t
 		}
 	}
 	return parsed, nil
