@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/python"
+	"github.com/qapipe/qapipe/pkg/record"
 	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
@@ -167,7 +168,7 @@ func parseTurns(sessions []LongMemEvalSession) ([][]turn, error) {
 		for j, raw := range s.Turns {
 			var keys map[string]json.RawMessage
 			if err := json.Unmarshal(raw, &keys); err != nil {
-				return nil, fmt.Errorf("session %d: %w", i+1, err)
+				return nil, fmt.Errorf("session %d, turn %d: %s, not an object", i+1, j+1, record.Kind(raw))
 			}
 			t := turn{raw: raw, session: i, at: j}
 			for _, k := range []struct {
@@ -176,7 +177,7 @@ func parseTurns(sessions []LongMemEvalSession) ([][]turn, error) {
 			}{{"role", &t.role}, {"content", &t.content}} {
 				if m, ok := keys[k.key]; ok {
 					if err := json.Unmarshal(m, k.v); err != nil {
-						return nil, fmt.Errorf("session %d: %s: %w", i+1, k.key, err)
+						return nil, fmt.Errorf("session %d, turn %d: %s is %s, not a string", i+1, j+1, k.key, record.Kind(m))
 					}
 				}
 			}

@@ -46,7 +46,7 @@ func turnKeys(raw json.RawMessage) (role, content string, ok, known bool) {
 	return role, content, okRole && okContent, knownRole && knownContent
 }
 
-var sessionErrRE = regexp.MustCompile(`^session ([0-9]+): `)
+var sessionErrRE = regexp.MustCompile(`^session ([0-9]+), turn [0-9]+: `)
 
 // FuzzParseTurns: a haystack (a JSON list of sessions, each a list of turns) either parses to
 // one turn a turn, in place (session and index), its raw JSON kept, its role and content valid
@@ -100,7 +100,7 @@ func FuzzParseTurns(f *testing.F) {
 		if err != nil {
 			m := sessionErrRE.FindStringSubmatch(err.Error())
 			if parsed != nil || m == nil {
-				t.Fatalf("parseTurns(%s) = %d sessions, error %q; want none and \"session N: ...\"", haystack, len(parsed), err)
+				t.Fatalf("parseTurns(%s) = %d sessions, error %q; want none and \"session N, turn M: ...\"", haystack, len(parsed), err)
 			}
 			if k, _ := strconv.Atoi(m[1]); sure && k != bad || k < 1 || k > len(sessions) {
 				t.Errorf("parseTurns(%s) error %q names session %d, want %d (the first with a bad turn)", haystack, err, k, bad)
@@ -147,8 +147,8 @@ func TestParseTurnsKeys(t *testing.T) {
 		{"key repeated", `{"role": "user", "role": "assistant"}`, "assistant", "", ""},
 		{"null", `null`, "", "", ""},
 		{"null role", `{"role": null, "content": "c"}`, "", "c", ""},
-		{"number role", `{"role": 1}`, "", "", "session 1: role: json: cannot unmarshal number into Go value of type string"},
-		{"list", `["user"]`, "", "", "session 1: json: cannot unmarshal array into Go value of type map[string]json.RawMessage"},
+		{"number role", `{"role": 1}`, "", "", "session 1, turn 1: role is a number, not a string"},
+		{"list", `["user"]`, "", "", "session 1, turn 1: a list, not an object"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			parsed, err := parseTurns([]LongMemEvalSession{{Turns: []json.RawMessage{json.RawMessage(tc.turn)}}})
