@@ -110,19 +110,25 @@ func generate(dict string, want int) ([]byte, error) {
 	return gz.Bytes(), nil
 }
 
+// line is one line of a dict file and its number, counted from 1 among all the file's lines.
+type line struct {
+	n    int
+	text string
+}
+
 // readLines returns the lines of a file that are not part of the licence header (NLTK skips
-// lines starting with a space).
-func readLines(path string) ([]string, error) {
+// lines starting with a space), with their numbers for errors.
+func readLines(path string) ([]line, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
+	var lines []line
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<16), 1<<22)
-	for sc.Scan() {
-		if line := sc.Text(); line != "" && !strings.HasPrefix(line, " ") {
-			lines = append(lines, line)
+	for n := 1; sc.Scan(); n++ {
+		if text := sc.Text(); text != "" && !strings.HasPrefix(text, " ") {
+			lines = append(lines, line{n, text})
 		}
 	}
 	return lines, sc.Err()
@@ -191,25 +197,25 @@ func writeIndex(w *bytes.Buffer, path, pos string, byOffset map[int]int) error {
 		return err
 	}
 	fmt.Fprintf(w, "idx %s %d\n", pos, len(lines))
-	for i, line := range lines {
-		f := strings.Fields(line)
+	for _, l := range lines {
+		f := strings.Fields(l.text)
 		if len(f) < 4 {
-			return fmt.Errorf("%s: entry %d: short line", path, i+1)
+			return fmt.Errorf("%s:%d: short line", path, l.n)
 		}
 		nsyn, err1 := strconv.Atoi(f[2])
 		nptr, err2 := strconv.Atoi(f[3])
 		if err := errors.Join(err1, err2); err != nil || nsyn <= 0 || nptr < 0 || len(f) != 4+nptr+2+nsyn {
-			return fmt.Errorf("%s: entry %d: malformed", path, i+1)
+			return fmt.Errorf("%s:%d: malformed", path, l.n)
 		}
 		w.WriteString(f[0])
 		for _, o := range f[len(f)-nsyn:] {
 			off, err := strconv.Atoi(o)
 			if err != nil {
-				return fmt.Errorf("%s: entry %d: %w", path, i+1, err)
+				return fmt.Errorf("%s:%d: %w", path, l.n, err)
 			}
 			num, ok := byOffset[off]
 			if !ok {
-				return fmt.Errorf("%s: entry %d: no synset at offset %d", path, i+1, off)
+				return fmt.Errorf("%s:%d: no synset at offset %d", path, l.n, off)
 			}
 			w.WriteByte(' ')
 			w.WriteString(strconv.Itoa(num))
@@ -226,8 +232,8 @@ func writeExceptions(w *bytes.Buffer, path, pos string) error {
 		return err
 	}
 	exc := make(map[string]string)
-	for _, line := range lines {
-		f := strings.Fields(line)
+	for _, l := range lines {
+		f := strings.Fields(l.text)
 		if len(f) == 0 {
 			continue
 		}

@@ -134,7 +134,7 @@ func TestParseBadLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	var w bytes.Buffer
-	if err, want := writeIndex(&w, path, "n", map[int]int{1: 0, 2: 1}), path+": entry 1: malformed"; err == nil || err.Error() != want {
+	if err, want := writeIndex(&w, path, "n", map[int]int{1: 0, 2: 1}), path+":1: malformed"; err == nil || err.Error() != want {
 		t.Errorf("writeIndex(%q) = %v, want %q", "x n 10 -8 10 0 1 2", err, want)
 	}
 }
