@@ -3,6 +3,7 @@ package command
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -111,7 +112,8 @@ var flagMention = regexp.MustCompile(`--([a-z0-9][a-z0-9-]*)`)
 // " (from QA_X)" when its text begins with a flag of c ("--shard: …", "--key-expansion merge: …")
 // whose value came from QA_X, and " (--provider from QA_PROVIDER)" for a flag it names later
 // with the value it has ("--model is required with --provider openai"), the flag it begins with
-// then listed so too. A variable the text names already is not named again.
+// then listed so too. A variable the text names already, outside the flag's value
+// (withoutValue), is not named again.
 //
 // Note: a flag named later is traced only beside its value, so that a flag a message names in
 // advice ("give --format jsonl or csv") or a conflict with a default ("needs --retriever
@@ -130,7 +132,7 @@ func withEnvOrigin(c *cli.Context, err error) error {
 		}
 		seen[name] = true
 		env := strings.TrimPrefix(fromEnv(c, name), " from ")
-		if env == "" || namesVariable(msg, env) {
+		if env == "" || namesVariable(withoutValue(name, env, msg), env) {
 			continue
 		}
 		if start == 0 {
@@ -145,6 +147,22 @@ func withEnvOrigin(c *cli.Context, err error) error {
 		return fmt.Errorf("%w (from %s)", err, lead)
 	}
 	return fmt.Errorf("%w (%s)", err, strings.Join(traced, ", "))
+}
+
+// withoutValue returns msg without the value that the variable env gave c's flag name where msg
+// names it, Go-quoted anywhere or as typed after the flag ("--plot x.gif"): a value that holds
+// the variable's name (QA_AGREE_FORMAT=QA_AGREE_FORMAT, an unexpanded $QA_X) does not name the
+// variable it came from. The value is the variable's text, as a generic flag's may be no Getter.
+func withoutValue(name, env, msg string) string {
+	v := os.Getenv(env)
+	if v == "" {
+		return msg
+	}
+	msg = strings.ReplaceAll(msg, strconv.Quote(v), `""`)
+	for _, sep := range []string{" ", "="} {
+		msg = strings.ReplaceAll(msg, "--"+name+sep+v, "--"+name)
+	}
+	return msg
 }
 
 // flagBoundary reports whether b, the byte before a flag's name in a message, ends a word: the

@@ -26,6 +26,8 @@ func TestTraceEnv(t *testing.T) {
 		{[]string{"--mode", "b"}, [2]string{"QA_MODE", "c"}, `--mode: unknown mode "b"`},
 		{nil, [2]string{"QA_MODE", "a"}, ""},
 		{nil, [2]string{"QA_MODE", "twice"}, `--mode: --mode twice is no mode (from QA_MODE)`},
+		{nil, [2]string{"QA_MODE", "QA_MODE"}, `--mode: unknown mode "QA_MODE" (from QA_MODE)`},
+		{nil, [2]string{"QA_MODE", "$QA_MODE"}, `--mode: unknown mode "$QA_MODE" (from QA_MODE)`},
 		{nil, [2]string{"QA_SHARD", "0/2"}, `--shard: shard "0/2": want i/n (from QA_SHARD)`},
 		{nil, [2]string{"QA_LEVEL", "2"}, `--level: want a number between 0 and 1, got 2 from QA_LEVEL`},
 		{[]string{"--level", "2"}, [2]string{}, `--level: want a number between 0 and 1, got 2`},
@@ -151,6 +153,12 @@ func TestTraceEnvNamed(t *testing.T) {
 		{nil, []string{"QA_PLOT=x.gif"}, func(c *cli.Context) error {
 			return Usagef("--plot %s: from QA_PLOT", c.String("plot"))
 		}, `--plot x.gif: from QA_PLOT`, ExitUsage},
+		{nil, []string{"QA_PLOT=QA_PLOT"}, func(c *cli.Context) error {
+			return Usagef("--plot %s: give --plot-format", c.String("plot"))
+		}, `--plot QA_PLOT: give --plot-format (from QA_PLOT)`, ExitUsage},
+		{nil, []string{"QA_PLOT=QA_PLOT"}, func(c *cli.Context) error {
+			return Usagef("--plot %s: from QA_PLOT", c.String("plot"))
+		}, `--plot QA_PLOT: from QA_PLOT`, ExitUsage},
 		{nil, []string{"QA_PLOT=a/b.svg"}, func(c *cli.Context) error {
 			return fmt.Errorf("--plot: cannot write %s: %w", c.String("plot"), fs.ErrNotExist)
 		}, `--plot: cannot write a/b.svg: file does not exist (from QA_PLOT)`, ExitFailure},
