@@ -2,6 +2,7 @@ package command
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"reflect"
@@ -176,7 +177,7 @@ func namesValue(c *cli.Context, name, rest string) bool {
 	if f == nil {
 		return false
 	}
-	v := fmt.Sprint(ctx.Value(name))
+	v := valueText(ctx, name)
 	if v == "" {
 		return false
 	}
@@ -188,6 +189,18 @@ func namesValue(c *cli.Context, name, rest string) bool {
 		}
 	}
 	return false
+}
+
+// valueText is the value of ctx's flag name as fmt prints it: its flag.Getter's value, or the
+// text of a value that is none (qa-predict's --stop), on which urfave/cli's Context.Value panics.
+func valueText(ctx *cli.Context, name string) string {
+	switch v := ctx.Generic(name).(type) {
+	case flag.Getter:
+		return fmt.Sprint(v.Get())
+	case flag.Value:
+		return v.String()
+	}
+	return ""
 }
 
 // namesVariable reports whether msg names the variable env as a whole word: QA_PLOT_FORMAT does

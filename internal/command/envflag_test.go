@@ -162,6 +162,14 @@ func TestTraceEnvNamed(t *testing.T) {
 		{nil, []string{"QA_PLOT=a/b.svg"}, func(c *cli.Context) error {
 			return fmt.Errorf("--plot: cannot write %s: %w", c.String("plot"), fs.ErrNotExist)
 		}, `--plot: cannot write a/b.svg: file does not exist (from QA_PLOT)`, ExitFailure},
+		// A generic flag whose value is no flag.Getter (qa-predict's --stop), named later beside
+		// its value: urfave/cli's Context.Value panics on it.
+		{nil, []string{"QA_STOP=x"}, func(c *cli.Context) error {
+			return Usagef("--reading con: not with --stop x")
+		}, `--reading con: not with --stop x (--stop from QA_STOP)`, ExitUsage},
+		{[]string{"--stop", "x"}, nil, func(c *cli.Context) error {
+			return Usagef("--reading con: not with --stop x")
+		}, `--reading con: not with --stop x`, ExitUsage},
 	} {
 		name := strings.Join(append(slices.Clone(tc.env), tc.args...), " ")
 		t.Run(name, func(t *testing.T) {
@@ -174,7 +182,8 @@ func TestTraceEnvNamed(t *testing.T) {
 			for _, n := range []string{"types", "reading", "provider", "plot", "plot-format"} {
 				app.Flags = append(app.Flags, &cli.StringFlag{Name: n, EnvVars: []string{"QA_" + strings.ToUpper(strings.ReplaceAll(n, "-", "_"))}})
 			}
-			app.Flags = append(app.Flags, &cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}})
+			app.Flags = append(app.Flags, &cli.Int64Flag{Name: "seed", Value: 1, EnvVars: []string{"QA_SEED"}},
+				&cli.GenericFlag{Name: "stop", Value: &setOnly{}, EnvVars: []string{"QA_STOP"}})
 			app.Action = tc.err
 			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
 			if err == nil || err.Error() != tc.want || ExitCode(err) != tc.exit {
@@ -182,6 +191,17 @@ func TestTraceEnvNamed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setOnly is a flag value that is no flag.Getter: it is set and printed, and gives no value.
+type setOnly struct{ v string }
+
+func (s *setOnly) Set(v string) error { s.v = v; return nil }
+func (s *setOnly) String() string {
+	if s == nil {
+		return ""
+	}
+	return s.v
 }
 
 // TestNamesVariable: a message names a variable only as a whole word, at its start or end too;
