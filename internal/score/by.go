@@ -29,7 +29,7 @@ func parseBy(values []string) (byFields, error) {
 		for _, s := range strings.Split(v, ",") {
 			p, err := parsePath(s)
 			if err != nil {
-				return nil, err
+				return nil, inList(v, s, err)
 			}
 			if p.String() == "type" { // its rows would repeat the by-type ones, warnings and all
 				return nil, fmt.Errorf("the summary is broken down by type already")
@@ -41,6 +41,15 @@ func parseBy(values []string) (byFields, error) {
 		}
 	}
 	return b, nil
+}
+
+// inList returns err, parsePath's for s, one of the comma-separated paths of v: naming v when s
+// is blank, which says nothing of where it was ("a,,b" holds an empty path).
+func inList(v, s string, err error) error {
+	if strings.TrimSpace(s) == "" && strings.Contains(v, ",") {
+		return fmt.Errorf("%q holds an empty path", v)
+	}
+	return err
 }
 
 // byValue is a record's value at a --by path: a string as itself, a number or boolean as written;

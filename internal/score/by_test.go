@@ -9,22 +9,29 @@ func TestParseBy(t *testing.T) {
 	for _, tt := range []struct {
 		in      []string
 		want    []string
-		wantErr bool
+		wantErr string
 	}{
-		{[]string{"meta.level"}, []string{"meta.level"}, false},
-		{[]string{"meta.level,prediction.model", "dataset"}, []string{"meta.level", "prediction.model", "dataset"}, false},
-		{[]string{"dataset", " dataset ", "answers[0]", "answers.0"}, []string{"dataset", "answers.0"}, false},
-		{[]string{"meta.level", " type "}, nil, true}, // the summary's own breakdown
-		{[]string{"meta..level"}, nil, true},
-		{[]string{"a,"}, nil, true},
+		{[]string{"meta.level"}, []string{"meta.level"}, ""},
+		{[]string{"meta.level,prediction.model", "dataset"}, []string{"meta.level", "prediction.model", "dataset"}, ""},
+		{[]string{"dataset", " dataset ", "answers[0]", "answers.0"}, []string{"dataset", "answers.0"}, ""},
+		{[]string{"meta.level", " type "}, nil, "the summary is broken down by type already"}, // its own breakdown
+		{[]string{"meta..level"}, nil, `path "meta..level" has an empty segment`},
+		{[]string{"a[]"}, nil, `path "a[]" has an empty segment`}, // as given, not as rewritten ("a.")
+		{[]string{"a,"}, nil, `"a," holds an empty path`},
+		{[]string{"a,,b"}, nil, `"a,,b" holds an empty path`},
+		{[]string{"a", " "}, nil, "empty path"},
 	} {
 		b, err := parseBy(tt.in)
 		var got []string
 		for _, p := range b {
 			got = append(got, p.String())
 		}
-		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
-			t.Errorf("parseBy(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		gotErr := ""
+		if err != nil {
+			gotErr = err.Error()
+		}
+		if gotErr != tt.wantErr || !slices.Equal(got, tt.want) {
+			t.Errorf("parseBy(%q) = %q, %q; want %q, %q", tt.in, got, gotErr, tt.want, tt.wantErr)
 		}
 	}
 }

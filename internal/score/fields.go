@@ -22,7 +22,9 @@ import (
 type fieldPath []string
 
 // parsePath parses a --*-field value.
+// An error quotes the path as given, not as rewritten: "a[]", not "a.".
 func parsePath(s string) (fieldPath, error) {
+	given := strings.TrimSpace(s)
 	s = strings.TrimSpace(strings.NewReplacer("[", ".", "]", "").Replace(s))
 	if s == "" {
 		return nil, errors.New("empty path")
@@ -30,7 +32,7 @@ func parsePath(s string) (fieldPath, error) {
 	p := fieldPath(strings.Split(s, "."))
 	for _, seg := range p {
 		if seg == "" {
-			return nil, fmt.Errorf("path %q has an empty segment", s)
+			return nil, fmt.Errorf("path %q has an empty segment", given)
 		}
 	}
 	return p, nil

@@ -149,8 +149,8 @@ func FuzzSelectMetrics(f *testing.F) {
 // FuzzParseBy: --by, given twice (as the flag may be, each value holding comma-separated paths).
 // An accepted value gives each path once, in the order first given, as parsePath reads it, none
 // of them type (the summary's own breakdown); the paths written back as one list read the same.
-// A value is refused just when one of its paths is, or is type, with parsePath's message or the
-// type one. Every message is valid UTF-8.
+// A value is refused just when one of its paths is, or is type, with parsePath's message (a
+// blank path among commas: the value quoted) or the type one. Every message is valid UTF-8.
 func FuzzParseBy(f *testing.F) {
 	for _, s := range []string{"meta.level", "meta.level,dataset", "meta.level, meta.level", "type", " type ", "meta.type",
 		"answers[0]", "a,,b", ",", "", "a..b", "[type]", "meta.v\xff", "prediction.model,meta.src"} {
@@ -169,6 +169,9 @@ func FuzzParseBy(f *testing.F) {
 				p, err := parsePath(s)
 				if err == nil && p.String() == "type" {
 					err = errByType
+				}
+				if err != nil && strings.TrimSpace(s) == "" && strings.Contains(v, ",") {
+					err = errorString(strconv.Quote(v) + " holds an empty path")
 				}
 				if err != nil {
 					wantErr = err
