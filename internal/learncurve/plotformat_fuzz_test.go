@@ -1,9 +1,6 @@
 package learncurve
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,26 +10,19 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
-// runPlotFormat runs an app of qa-learncurve's --plot-format flag (QA_PLOT_FORMAT) with args, and
-// returns what plotFormat makes of it for the --plot file plot, and the warnings.
+// runPlotFormat runs qa-learncurve's --plot-format flag (QA_PLOT_FORMAT) with args, and returns
+// what plotFormat makes of it for the --plot file plot, and the warnings.
 func runPlotFormat(t *testing.T, args []string, plot string) (format, warned string, err error) {
 	t.Helper()
-	i := slices.IndexFunc(flags(), func(f cli.Flag) bool { return slices.Contains(f.Names(), "plot-format") })
-	if i < 0 {
-		t.Fatal("qa-learncurve has no --plot-format flag")
-	}
-	var stderr bytes.Buffer
-	app := command.NewApp("qa-x", "test", "", nil, io.Discard, &stderr)
-	app.Flags = []cli.Flag{flags()[i]}
-	app.Action = func(c *cli.Context) error {
+	warned, err = clitest.RunFlag(t, flags(), "plot-format", args, func(c *cli.Context) error {
 		format, err = plotFormat(c, plot)
 		return err
-	}
-	err = command.Execute(context.Background(), app, append([]string{"qa-x"}, args...))
-	return format, stderr.String(), err
+	})
+	return format, warned, err
 }
 
 // FuzzPlotFormat: the image format of --plot FILE. Without --plot-format (or given empty) it is

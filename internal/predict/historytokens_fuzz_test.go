@@ -1,12 +1,6 @@
 package predict
 
 import (
-	"context"
-	"io"
-	"os"
-	"path/filepath"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,30 +8,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/prompt"
 )
-
-// historyTokensArgRE finds the --history-tokens values (and QA_HISTORY_TOKENS's) the command tests give.
-var historyTokensArgRE = regexp.MustCompile(`(?:--history-tokens[ =]|QA_HISTORY_TOKENS=)("[^"\n]*"|\S+)`)
 
 // historyTokensModels are the models --history-tokens auto is read for: one LongMemEval counts
 // with o200k_base, one it counts with its own tokenizer, and one outside its table.
 var historyTokensModels = []string{"gpt-4o", "llama-3.1-70b-instruct", "x"}
 
-// runHistoryTokens runs an app of qa-predict's --history-tokens flag (QA_HISTORY_TOKENS) with args,
-// and returns the budget and warning configureHistoryTokens sets for model.
+// runHistoryTokens runs qa-predict's --history-tokens flag (QA_HISTORY_TOKENS) with args, and
+// returns the budget and warning configureHistoryTokens sets for model.
 func runHistoryTokens(t *testing.T, args []string, model string) (maxTokens int, warn string, err error) {
 	t.Helper()
-	i := slices.IndexFunc(flags(), func(f cli.Flag) bool { return slices.Contains(f.Names(), "history-tokens") })
-	if i < 0 {
-		t.Fatal("qa-predict has no --history-tokens flag")
-	}
-	cliApp := command.NewApp("qa-x", "test", "", nil, io.Discard, io.Discard)
-	cliApp.Flags = []cli.Flag{flags()[i]}
 	a := &app{prompts: &prompter{}, modelName: model}
-	cliApp.Action = func(c *cli.Context) error { return a.configureHistoryTokens(c) }
-	err = command.Execute(context.Background(), cliApp, append([]string{"qa-x"}, args...))
+	_, err = clitest.RunFlag(t, flags(), "history-tokens", args, func(c *cli.Context) error { return a.configureHistoryTokens(c) })
 	return a.prompts.history.MaxTokens, a.prompts.historyWarn, err
 }
 
@@ -55,19 +40,8 @@ func FuzzHistoryTokens(f *testing.F) {
 	}
 	f.Add("QA_HISTORY_TOKENS", true, uint8(1))
 	f.Add("", true, uint8(2))
-	files, _ := filepath.Glob(filepath.Join("testdata", "cli", "*.txtar"))
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for i, m := range historyTokensArgRE.FindAllStringSubmatch(string(data), -1) {
-			v, err := strconv.Unquote(m[1])
-			if err != nil {
-				v = m[1]
-			}
-			f.Add(v, strings.HasPrefix(m[0], "QA_"), uint8(i))
-		}
+	for i, v := range clitest.FlagValues(f, "history-tokens", "QA_HISTORY_TOKENS") {
+		f.Add(v.Text, v.FromEnv, uint8(i))
 	}
 	f.Fuzz(func(t *testing.T, value string, env bool, m uint8) {
 		model := historyTokensModels[int(m)%len(historyTokensModels)]

@@ -1,9 +1,6 @@
 package score
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,33 +8,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// txtarFlagValues returns the values the command tests give flag (its name without dashes), each
-// unquoted when the archive quotes it.
-func txtarFlagValues(f *testing.F, flag string) []string {
-	f.Helper()
-	re := regexp.MustCompile(`--` + regexp.QuoteMeta(flag) + `[ =]("[^"\n]*"|'[^'\n]*'|[^\s]+)`)
-	files, err := filepath.Glob(filepath.Join("testdata", "cli", "*.txtar"))
-	if err != nil {
-		f.Fatal(err)
-	}
-	var values []string
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
-			v, err := strconv.Unquote(m[1])
-			if err != nil {
-				v = strings.Trim(m[1], "'")
-			}
-			values = append(values, v)
-		}
-	}
-	return values
-}
+	"github.com/qapipe/qapipe/internal/clitest"
+)
 
 // FuzzSelectMetrics: --metrics. An accepted list selects, in registry (and corpus) order and once
 // each, exactly the metrics it names, a group standing for its members (the empty list for every
@@ -50,7 +23,7 @@ func FuzzSelectMetrics(f *testing.F) {
 		"bertscore_p,bertscore_r,bertscore_f1", "f1,f1", "F1", "emm", "em,,f1", "\xff", "em\x00", "ranking,mrr", "chunk"} {
 		f.Add(s)
 	}
-	for _, s := range txtarFlagValues(f, "metrics") {
+	for _, s := range clitest.FlagTexts(f, "metrics") {
 		f.Add(s)
 	}
 	reg := registry()
@@ -156,7 +129,7 @@ func FuzzParseBy(f *testing.F) {
 		"answers[0]", "a,,b", ",", "", "a..b", "[type]", "meta.v\xff", "prediction.model,meta.src"} {
 		f.Add(s, "")
 	}
-	for _, s := range txtarFlagValues(f, "by") {
+	for _, s := range clitest.FlagTexts(f, "by") {
 		f.Add(strings.TrimSuffix(s, ":"), "meta.level")
 	}
 	f.Fuzz(func(t *testing.T, v1, v2 string) {

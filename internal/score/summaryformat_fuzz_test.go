@@ -1,9 +1,6 @@
 package score
 
 import (
-	"bytes"
-	"context"
-	"io"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -13,28 +10,21 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
-// runSummaryFormat runs an app of qa-score's --format flag (QA_SUMMARY_FORMAT) with args, and
-// returns the format parseSummary reads for the --summary file summary, and the warnings.
+// runSummaryFormat runs qa-score's --format flag (QA_SUMMARY_FORMAT) with args, and returns the
+// format parseSummary reads for the --summary file summary, and the warnings.
 func runSummaryFormat(t *testing.T, args []string, summary string) (format, warned string, err error) {
 	t.Helper()
-	i := slices.IndexFunc(flags(), func(f cli.Flag) bool { return slices.Contains(f.Names(), "format") })
-	if i < 0 {
-		t.Fatal("qa-score has no --format flag")
-	}
-	var stderr bytes.Buffer
-	app := command.NewApp("qa-x", "test", "", nil, io.Discard, &stderr)
-	app.Flags = []cli.Flag{flags()[i]}
-	app.Action = func(c *cli.Context) error {
+	warned, err = clitest.RunFlag(t, flags(), "format", args, func(c *cli.Context) error {
 		cfg := &config{summary: summary}
 		err := cfg.parseSummary(c)
 		format = cfg.format
 		return err
-	}
-	err = command.Execute(context.Background(), app, append([]string{"qa-x"}, args...))
-	return format, stderr.String(), err
+	})
+	return format, warned, err
 }
 
 // FuzzSummaryFormat: the format of qa-score's --summary FILE. Without --format (or given empty) it
@@ -47,9 +37,9 @@ func runSummaryFormat(t *testing.T, args []string, summary string) (format, warn
 // again the same as --format. Every message is valid UTF-8.
 func FuzzSummaryFormat(f *testing.F) {
 	names := append([]string{"", "-", "s.json", "s.csv", "s.CSV", "s.md", "s.markdown", "s.txt", "s.csv.gz", "s.md.GZ", "s.gz", "s",
-		"s.tsv", "dir.csv/s", "s.csv.gz.gz", "s.\xff"}, txtarFlagValues(f, "summary")...)
+		"s.tsv", "dir.csv/s", "s.csv.gz.gz", "s.\xff"}, clitest.FlagTexts(f, "summary")...)
 	values := append([]string{"", "json", "table", "markdown", "csv", "md", "JSON", " csv", "text", "\xff", "QA_SUMMARY_FORMAT"},
-		txtarFlagValues(f, "format")...)
+		clitest.FlagTexts(f, "format")...)
 	for i, s := range names {
 		for j, v := range values {
 			if (i+j)%3 == 0 || s == "" || v == "" {
