@@ -59,6 +59,15 @@ func keptNumbers(text string) []int {
 	return nums
 }
 
+// addDictFiles adds to f's corpus, for each of the dict files names, a text of its dictLines.
+func addDictFiles(f *testing.F, names ...string) {
+	for _, name := range names {
+		if lines := dictLines(name, 40); len(lines) > 0 {
+			f.Add(strings.Join(lines, "\n") + "\n")
+		}
+	}
+}
+
 // tempFile returns the path of a file named name in f's temporary directory and a function that
 // writes text to it and returns the path (one file for every input: a directory each is slow).
 func tempFile(f *testing.F, name string) func(t *testing.T, text string) string {
@@ -132,11 +141,7 @@ func FuzzReadData(f *testing.F) {
 	f.Add("  1 licence text  \n00000019 05 n 02 dog 0 Canis_familiaris 0 000 | a dog  \n00000070 18 n 01 cad 0 000 | a cad  \n")
 	f.Add("00000000 00 a 01 x 0\r\n00000022 00 a 01 y 0")
 	f.Add("00000000 00 a 01 x 0\n00000000 00 a 01 y 0\n")
-	for _, name := range []string{"data.noun", "data.verb", "data.adj", "data.adv"} {
-		if lines := dictLines(name, 40); len(lines) > 0 {
-			f.Add(strings.Join(lines, "\n") + "\n") // the lines after the first 30 are at other offsets
-		}
-	}
+	addDictFiles(f, "data.noun", "data.verb", "data.adj", "data.adv") // the lines after the first 30 are at other offsets
 	write := tempFile(f, "data.noun")
 	f.Fuzz(func(t *testing.T, text string) {
 		path := write(t, text)
@@ -192,11 +197,7 @@ func FuzzWriteIndex(f *testing.F) {
 	f.Add("long a 1 0 1 0 00000001\n")
 	f.Add("x n 0 0 0 0\r\ny n 1 0 1 0 2\n")
 	f.Add("x n 1 1 @ 1 0 +7 x\n")
-	for _, name := range []string{"index.noun", "index.verb", "index.adj", "index.adv"} {
-		if lines := dictLines(name, 40); len(lines) > 0 {
-			f.Add(strings.Join(lines, "\n") + "\n")
-		}
-	}
+	addDictFiles(f, "index.noun", "index.verb", "index.adj", "index.adv")
 	write := tempFile(f, "index.noun")
 	f.Fuzz(func(t *testing.T, text string) {
 		byOffset := map[int]int{}
@@ -248,11 +249,7 @@ func FuzzWriteExceptions(f *testing.F) {
 	f.Add("offer off\nlonger long\noffer offer\n")
 	f.Add("dogs dog\n  licence\n\r\nx\ty  z \r\n")
 	f.Add("a b\nA c\n\u00e9 e\n")
-	for _, name := range []string{"noun.exc", "verb.exc", "adj.exc", "adv.exc"} {
-		if lines := dictLines(name, 40); len(lines) > 0 {
-			f.Add(strings.Join(lines, "\n") + "\n")
-		}
-	}
+	addDictFiles(f, "noun.exc", "verb.exc", "adj.exc", "adv.exc")
 	write := tempFile(f, "adj.exc")
 	f.Fuzz(func(t *testing.T, text string) {
 		var w bytes.Buffer
