@@ -85,3 +85,17 @@ func FlagTexts(tb testing.TB, name string) []string {
 	}
 	return texts
 }
+
+// FlagArgs gives value to the flag name, whose variable is env: as the arguments "--name value",
+// or with fromEnv in the variable (set for t), no argument then. ok is false when the variable
+// cannot hold value (a NUL), for the caller to skip the input.
+func FlagArgs(t *testing.T, name, env, value string, fromEnv bool) (args []string, ok bool) {
+	if !fromEnv {
+		return []string{"--" + name, value}, true
+	}
+	if strings.IndexByte(value, 0) >= 0 {
+		return nil, false
+	}
+	t.Setenv(env, value)
+	return nil, true
+}

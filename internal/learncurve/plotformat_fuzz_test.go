@@ -42,13 +42,9 @@ func FuzzPlotFormat(f *testing.F) {
 	f.Add("curve.png", "svg", true)
 	f.Add("curve", "pgn", true)
 	f.Fuzz(func(t *testing.T, plot, value string, env bool) {
-		args := []string{"--plot-format", value}
-		if env {
-			if strings.IndexByte(value, 0) >= 0 {
-				return // no variable holds a NUL
-			}
-			t.Setenv("QA_PLOT_FORMAT", value)
-			args = nil
+		args, ok := clitest.FlagArgs(t, "plot-format", "QA_PLOT_FORMAT", value, env)
+		if !ok {
+			return
 		}
 		format, warned, err := runPlotFormat(t, args, plot)
 

@@ -45,13 +45,9 @@ func FuzzHistoryTokens(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, value string, env bool, m uint8) {
 		model := historyTokensModels[int(m)%len(historyTokensModels)]
-		args := []string{"--history-tokens", value}
-		if env {
-			if strings.IndexByte(value, 0) >= 0 {
-				return // no variable holds a NUL
-			}
-			t.Setenv("QA_HISTORY_TOKENS", value)
-			args = nil
+		args, ok := clitest.FlagArgs(t, "history-tokens", "QA_HISTORY_TOKENS", value, env)
+		if !ok {
+			return
 		}
 		got, warn, err := runHistoryTokens(t, args, model)
 		n, nerr := strconv.Atoi(value)

@@ -50,13 +50,9 @@ func FuzzSummaryFormat(f *testing.F) {
 	f.Add("s.csv", "markdown", true)
 	f.Add("s.csv", "QA_SUMMARY_FORMAT", true)
 	f.Fuzz(func(t *testing.T, summary, value string, env bool) {
-		args := []string{"--format", value}
-		if env {
-			if strings.IndexByte(value, 0) >= 0 {
-				return // no variable holds a NUL
-			}
-			t.Setenv("QA_SUMMARY_FORMAT", value)
-			args = nil
+		args, ok := clitest.FlagArgs(t, "format", "QA_SUMMARY_FORMAT", value, env)
+		if !ok {
+			return
 		}
 		format, warned, err := runSummaryFormat(t, args, summary)
 
