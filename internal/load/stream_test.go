@@ -269,6 +269,13 @@ func TestSyntaxErrorPlace(t *testing.T) {
 		{"squad", SQuAD, squad, `x.json:2: invalid character '"' after object key:value pair at column 2`},
 		{"squad token", SQuAD, `{"data": [{"title": "t" "paragraphs": []}]}`,
 			`x.json:1: invalid character '"' after object key:value pair at column 25`},
+		// Python's json.dump writes a float nan or inf so; the hint says what the byte begins.
+		{"NaN", HotpotQA, `[{"_id": "a", "question": "q", "answer": "x", "level": NaN}]`,
+			`x.json:1: invalid character 'N' looking for beginning of value at column 56 (NaN is an extension of Python's json, not JSON: write null or a number there)`},
+		{"-Infinity", HotpotQA, `[{"_id": "a", "question": "q", "answer": "x", "level": -Infinity}]`,
+			`x.json:1: invalid character 'I' in numeric literal at column 57 (-Infinity is an extension of Python's json, not JSON: write null or a number there)`},
+		{"Nope", HotpotQA, `[{"_id": "a", "question": "q", "answer": "x", "level": Nope}]`,
+			`x.json:1: invalid character 'N' looking for beginning of value at column 56`},
 	} {
 		err := tc.load(Input{Name: "x.json", R: strings.NewReader(tc.in)}, Options{}, func(*record.Record, int, error) error { return nil })
 		if err == nil || err.Error() != tc.want {
@@ -368,5 +375,27 @@ func TestLeadingBlankLines(t *testing.T) {
 				t.Errorf("load(%q) = ids %q, bad %q, %v; want %q, %q", tt.in, ids, bads, err, tt.ids, tt.bads)
 			}
 		})
+	}
+}
+
+// TestPythonOnlyLine: a JSON Lines item holding NaN or Infinity, as Python's json.dump writes a
+// float nan or inf, is a bad item whose message says what the value is; the next line is read.
+func TestPythonOnlyLine(t *testing.T) {
+	in := `{"_id": "a", "question": "q", "answer": "x", "level": Infinity}` + "\n" +
+		`{"_id": "b", "question": "q", "answer": "x"}` + "\n"
+	var errs []string
+	n := 0
+	err := HotpotQA(Input{Name: "x.jsonl", R: strings.NewReader(in)}, Options{}, func(r *record.Record, _ int, err error) error {
+		if err != nil {
+			errs = append(errs, err.Error())
+		} else {
+			n++
+		}
+		return nil
+	})
+	want := `x.jsonl:1 (id "hotpotqa:a"): invalid JSON: invalid character 'I' looking for beginning of value` +
+		` (Infinity is an extension of Python's json, not JSON: write null or a number there)`
+	if err != nil || n != 1 || len(errs) != 1 || errs[0] != want {
+		t.Errorf("HotpotQA = %v, %d records, item errors %q; want 1 record and %q", err, n, errs, want)
 	}
 }
