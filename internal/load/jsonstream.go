@@ -151,7 +151,7 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 				what = fmt.Sprintf("not JSON at column %d", col) // as the other stages say it
 			}
 			if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-				hint = pythonOnly(line, se.Offset-1)
+				hint = record.PythonConstant(line, se.Offset-1)
 			}
 			err = record.CutLine(fmt.Errorf("%s: %w%s", what, err, hint), line, it.jsonl.Unended())
 			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "%w", err)
@@ -230,29 +230,10 @@ func syntaxAt(in Input, dec *json.Decoder, lines *lineCounter, se *json.SyntaxEr
 	hint := ""
 	if again, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(rest, &v)); ok && again.Error() == se.Error() {
 		off += again.Offset - 1 // Offset counts the bytes read, the bad one included
-		hint = pythonOnly(rest, again.Offset-1)
+		hint = record.PythonConstant(rest, again.Offset-1)
 	}
 	line, col := lines.position(off)
 	return fmt.Errorf("%s:%d: %s at column %d%s", in.DisplayName(), line, se, col, hint)
-}
-
-// pythonOnly returns a hint when the byte at bad in b, where the decoder stopped, begins NaN or
-// Infinity (or -Infinity), which Python's json writes for such floats but JSON has no value
-// for: the decoder's words ("invalid character 'N' looking for beginning of value") do not say
-// what was meant, nor where it came from. Otherwise it returns "".
-func pythonOnly(b []byte, bad int64) string {
-	if bad < 0 || bad >= int64(len(b)) {
-		return ""
-	}
-	for _, lit := range []string{"NaN", "Infinity"} {
-		if bytes.HasPrefix(b[bad:], []byte(lit)) {
-			if lit == "Infinity" && bad > 0 && b[bad-1] == '-' {
-				lit = "-Infinity"
-			}
-			return " (" + lit + " is an extension of Python's json, not JSON: write null or a number there)"
-		}
-	}
-	return ""
 }
 
 // decodeItem decodes raw, an item that must be an object, into v, turning a type error (or null)

@@ -138,7 +138,29 @@ func InvalidLine(line []byte, err error) error {
 	if col := NotJSON(line); col > 0 {
 		return fmt.Errorf("not JSON at column %d: %s%s", col, DescribeDecodeError(err), wide)
 	}
+	if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(line, new(json.RawMessage))); ok {
+		wide += PythonConstant(line, se.Offset-1)
+	}
 	return fmt.Errorf("invalid record: %s%s", DescribeDecodeError(err), wide)
+}
+
+// PythonConstant returns a note on a syntax error at byte bad of b when the bytes there begin
+// NaN or Infinity (or -Infinity), which Python's json writes for such floats but JSON has no
+// value for: the decoders' words ("invalid character 'N' looking for beginning of value") do not
+// say what was meant, nor where it came from. Otherwise it returns "".
+func PythonConstant(b []byte, bad int64) string {
+	if bad < 0 || bad >= int64(len(b)) {
+		return ""
+	}
+	for _, lit := range []string{"NaN", "Infinity"} {
+		if bytes.HasPrefix(b[bad:], []byte(lit)) {
+			if lit == "Infinity" && bad > 0 && b[bad-1] == '-' {
+				lit = "-Infinity"
+			}
+			return " (" + lit + " is an extension of Python's json, not JSON: write null or a number there)"
+		}
+	}
+	return ""
 }
 
 // NotJSON returns the 1-based byte column at which line, one that did not decode, shows itself

@@ -320,8 +320,12 @@ func TestInvalidLineNotJSON(t *testing.T) {
 		{`{"schema":1,"id":"a",}`, `invalid record: invalid character '}' looking for beginning of object key string`},
 		{`{"schema":1,"id":"a"`, `invalid record: unexpected end of JSON input`},
 		{`"text"`, `invalid record: want an object, got a string`},
-		// Python's json.dump writes -Infinity for float("-inf"): it begins as a number does.
-		{`-Infinity`, `invalid record: invalid character 'I' in numeric literal`},
+		// Python's json.dump writes -Infinity for float("-inf"): it begins as a number does, and
+		// the note says what it is.
+		{`-Infinity`, `invalid record: invalid character 'I' in numeric literal` + pyNote("-Infinity")},
+		{`{"schema":1,"id":"a","meta":{"p":NaN}}`, `invalid record: invalid character 'N' looking for beginning of value` + pyNote("NaN")},
+		{`{"schema":1,"id":"a","meta":{"p":Infinity}}`, `invalid record: invalid character 'I' looking for beginning of value` + pyNote("Infinity")},
+		{`{"schema":1,"id":"a","meta":{"p":Nan}}`, `invalid record: invalid character 'N' looking for beginning of value`},
 		// A CSV header whose first column's name begins with a JSON literal and an underscore.
 		{`true_label,question`, `not JSON at column 1: invalid character '_' after top-level value`},
 	} {
@@ -331,6 +335,34 @@ func TestInvalidLineNotJSON(t *testing.T) {
 		}
 		if got := InvalidLine([]byte(tc.line), err).Error(); got != tc.want {
 			t.Errorf("InvalidLine(%q) = %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
+
+// pyNote is PythonConstant's note on lit.
+func pyNote(lit string) string {
+	return " (" + lit + " is an extension of Python's json, not JSON: write null or a number there)"
+}
+
+// TestPythonConstant: the note names the value at the byte a syntax error is about, -Infinity
+// with its sign, and nothing for other bytes or a place outside b.
+func TestPythonConstant(t *testing.T) {
+	for _, tc := range []struct {
+		b    string
+		bad  int64
+		want string
+	}{
+		{`[NaN]`, 1, pyNote("NaN")},
+		{`[-Infinity]`, 2, pyNote("-Infinity")},
+		{`[Infinity]`, 1, pyNote("Infinity")},
+		{`[Infinit]`, 1, ""},
+		{`[nan]`, 1, ""},
+		{`[NaN]`, 0, ""},
+		{`[NaN]`, -1, ""},
+		{`[NaN]`, 5, ""},
+	} {
+		if got := PythonConstant([]byte(tc.b), tc.bad); got != tc.want {
+			t.Errorf("PythonConstant(%q, %d) = %q, want %q", tc.b, tc.bad, got, tc.want)
 		}
 	}
 }
