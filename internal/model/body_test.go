@@ -63,6 +63,7 @@ func FuzzReadReply(f *testing.F) {
 	}
 	f.Add("anthropic", `{"type":"message","content":[{"type":"thinking","thinking":" hm "},{"type":"redacted_thinking","data":"x"},{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":2}}`)
 	f.Add("openai", `{"choices":[{"message":{"content":[{"type":"thinking","thinking":[{"type":"text","text":"hm"}]},{"type":"text","text":"Paris"}]},"finish_reason":"stop"}]}`)
+	f.Add("openai", `{"choices":[{"message":{"content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":10.0,"completion_tokens":2.5,"prompt_tokens_details":{"cached_tokens":"3"}}}`)
 	f.Add("googleai", `[{"candidates":[{"content":{"parts":[{"text":"hm","thought":true},{"thoughtSignature":"x"},{"text":"Paris"}]},"finishReason":"STOP"}]}]`)
 	f.Fuzz(func(t *testing.T, provider, body string) {
 		r := readReply(provider, []byte(body))
@@ -78,4 +79,27 @@ func FuzzReadReply(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadOpenAICounts: an OpenAI reply's token counts are read from any JSON number: a whole
+// one from 0 to maxTokenCount is its value, anything else -1 (the usage unknown, knownUsage),
+// null or none 0; a cached count that is no count is 0, and none is above the prompt's.
+func TestReadOpenAICounts(t *testing.T) {
+	for _, tc := range []struct {
+		usage string
+		want  record.Usage
+	}{
+		{`{"prompt_tokens":10.0,"completion_tokens":1e1}`, record.Usage{InputTokens: 10, OutputTokens: 10}},
+		{`{"prompt_tokens":10,"completion_tokens":2.5}`, record.Usage{InputTokens: 10, OutputTokens: -1}},
+		{`{"prompt_tokens":"10","completion_tokens":-3}`, record.Usage{InputTokens: -1, OutputTokens: -1}},
+		{`{"prompt_tokens":1e300,"completion_tokens":null}`, record.Usage{InputTokens: -1}},
+		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":9.0}}`, record.Usage{InputTokens: 8, OutputTokens: 2, CachedInputTokens: 8}},
+		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":true}}`, record.Usage{InputTokens: 8, OutputTokens: 2}},
+	} {
+		body := `{"choices":[{"message":{"content":"Paris"},"finish_reason":"stop"}],"usage":` + tc.usage + `}`
+		r := readReply("openai", []byte(body))
+		if !cmp.Equal(r.usage, tc.want, cmp.AllowUnexported(record.Usage{})) || r.answer == nil || r.answer.text != "Paris" {
+			t.Errorf("readReply(openai, usage %s) = usage %+v, answer %+v; want %+v and Paris", tc.usage, r.usage, r.answer, tc.want)
+		}
+	}
 }

@@ -656,6 +656,33 @@ func TestUnreadableReplyPaid(t *testing.T) {
 	}
 }
 
+// TestFloatTokenCounts: an OpenAI-compatible reply whose token counts are JSON numbers that are
+// no ints (10.0, as some servers write them), which the client library refuses whole, is
+// answered from its body: 10.0 is 10 tokens, as the OpenAI SDK reads it; a count that is no
+// whole number leaves the usage unknown, and the answer stands.
+func TestFloatTokenCounts(t *testing.T) {
+	for _, tc := range []struct {
+		prompt string
+		usage  *record.Usage
+	}{
+		{`10.0`, &record.Usage{InputTokens: 10, OutputTokens: 5}},
+		{`1e1`, &record.Usage{InputTokens: 10, OutputTokens: 5}},
+		{`10.5`, nil},
+	} {
+		url, calls := clitest.CountedReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json",
+			Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],` +
+				`"usage":{"prompt_tokens":` + tc.prompt + `,"completion_tokens":5.0,"total_tokens":15}}`})
+		t.Setenv("OPENAI_API_KEY", testKey)
+		recs, stderr, err := run(t, context.Background(), input(1, nil), "--provider", "openai", "--model", "gpt-4o", "--base-url", url+"/v1")
+		if err != nil || len(recs) != 1 || calls.Load() != 1 {
+			t.Fatalf("prompt_tokens %s: %v, %d records after %d calls; want 1 record after 1 call; stderr %s", tc.prompt, err, len(recs), calls.Load(), stderr)
+		}
+		if p := recs[0].Prediction; p.Text != "Paris" || p.Error != "" || fmt.Sprint(p.Usage) != fmt.Sprint(tc.usage) {
+			t.Errorf("prompt_tokens %s: prediction %q, error %q, usage %+v; want Paris, no error, usage %+v", tc.prompt, p.Text, p.Error, p.Usage, tc.usage)
+		}
+	}
+}
+
 // TestOpenAICachedPrompt: the prompt tokens OpenAI served from its prompt cache
 // (prompt_tokens_details.cached_tokens) are kept on the record's usage and priced at the model's
 // cached rate, on the reply and on the same reply served again from --cache.
