@@ -6,6 +6,8 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/tmc/langchaingo/llms"
@@ -57,6 +59,35 @@ type reply struct {
 	// langchaingo could not read (bodyAnswer); nil for a body that is no reply of the
 	// provider's with an answer's place in it.
 	answer *bodyAnswer
+}
+
+// bodyCount is a token count in a reply's body: any JSON value, for a reply whose count is no
+// int, which the client libraries fail on whole (langchaingo v0.1.14: 'cannot unmarshal number
+// 10.0 into Go struct field ChatUsage.usage.prompt_tokens of type int', from a server that
+// writes counts as floats), is still a reply whose answer the body holds. A whole number from 0
+// to maxTokenCount is its value (10.0 is 10, as the OpenAI SDK's pydantic reads it); anything
+// else is -1, which makes the usage unknown, and null or none is 0.
+type bodyCount int
+
+func (n *bodyCount) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	*n = -1
+	if f, err := strconv.ParseFloat(string(b), 64); err == nil && f == math.Trunc(f) && f >= 0 && f <= maxTokenCount {
+		*n = bodyCount(f)
+	}
+	return nil
+}
+
+// counts reports whether every one of ns is a count of tokens (bodyCount's -1 is none).
+func counts(ns ...bodyCount) bool {
+	for _, n := range ns {
+		if n < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // bodyAnswer is a reply's answer read from its body: what Generate answers with when langchaingo
@@ -166,10 +197,10 @@ type anthropicMessage struct {
 		Category string `json:"category"`
 	} `json:"stop_details"`
 	Usage struct {
-		InputTokens              int `json:"input_tokens"`
-		OutputTokens             int `json:"output_tokens"`
-		CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
-		CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		InputTokens              bodyCount `json:"input_tokens"`
+		OutputTokens             bodyCount `json:"output_tokens"`
+		CacheCreationInputTokens bodyCount `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     bodyCount `json:"cache_read_input_tokens"`
 	} `json:"usage"`
 }
 
@@ -186,11 +217,11 @@ func (r *anthropicMessage) hasText() bool {
 // usage is the message's usage as a record.Usage.
 func (r *anthropicMessage) usage() record.Usage {
 	u := r.Usage
-	if !tokenCount(u.CacheCreationInputTokens) || !tokenCount(u.CacheReadInputTokens) {
+	if !counts(u.InputTokens, u.OutputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens) {
 		return record.Usage{} // no call has such a count: unknown, as UsageFromInfo reads it
 	}
-	in, cached := anthropicInput(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens)
-	return record.Usage{InputTokens: in, OutputTokens: u.OutputTokens, CachedInputTokens: cached}
+	in, cached := anthropicInput(int(u.InputTokens), int(u.CacheCreationInputTokens), int(u.CacheReadInputTokens))
+	return record.Usage{InputTokens: in, OutputTokens: int(u.OutputTokens), CachedInputTokens: cached}
 }
 
 // readOllama reads an Ollama chat reply, one JSON object or, streamed, one a line (NDJSON):

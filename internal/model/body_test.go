@@ -103,3 +103,28 @@ func TestReadOpenAICounts(t *testing.T) {
 		}
 	}
 }
+
+// TestReadCountsAnthropicGemini: Claude's and Gemini's token counts are read as OpenAI's are
+// (bodyCount): a whole number that is no int is its value, another makes the usage unknown.
+func TestReadCountsAnthropicGemini(t *testing.T) {
+	for _, tc := range []struct {
+		provider, body string
+		want           record.Usage
+	}{
+		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":20.0,"output_tokens":4,"cache_read_input_tokens":2e0}}`,
+			record.Usage{InputTokens: 22, OutputTokens: 4, CachedInputTokens: 2}},
+		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":-1,"output_tokens":4,"cache_creation_input_tokens":5}}`,
+			record.Usage{}},
+		{"anthropic", `{"type":"message","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":20,"output_tokens":4.5}}`,
+			record.Usage{}},
+		{"googleai", `{"candidates":[{"content":{"parts":[{"text":"Paris"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":8.0,"candidatesTokenCount":2,"thoughtsTokenCount":3.0,"totalTokenCount":13,"cachedContentTokenCount":4}}`,
+			record.Usage{InputTokens: 8, OutputTokens: 5, CachedInputTokens: 4}},
+		{"googleai", `{"candidates":[{"content":{"parts":[{"text":"Paris"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":8,"candidatesTokenCount":"2"}}`,
+			record.Usage{}},
+	} {
+		r := readReply(tc.provider, []byte(tc.body))
+		if !cmp.Equal(r.usage, tc.want, cmp.AllowUnexported(record.Usage{})) || r.answer == nil || r.answer.text != "Paris" {
+			t.Errorf("readReply(%s, %s) = usage %+v, answer %+v; want %+v and Paris", tc.provider, tc.body, r.usage, r.answer, tc.want)
+		}
+	}
+}

@@ -105,18 +105,21 @@ func (p *geminiPart) thought() bool { return string(bytes.TrimSpace(p.Thought)) 
 
 // geminiUsage is a Gemini reply's usageMetadata.
 type geminiUsage struct {
-	PromptTokenCount, CandidatesTokenCount, TotalTokenCount int
-	ThoughtsTokenCount                                      int // a thinking model's, apart from the candidates'
-	CachedContentTokenCount                                 int // of the prompt's
+	PromptTokenCount, CandidatesTokenCount, TotalTokenCount bodyCount
+	ThoughtsTokenCount                                      bodyCount // a thinking model's, apart from the candidates'
+	CachedContentTokenCount                                 bodyCount // of the prompt's
 }
 
 // usage is m as a record.Usage: a thinking model's thoughts, counted apart from the candidates
 // (thoughtsTokenCount, and in the total), are billed as output; a proxy that leaves out the total
-// leaves them counted still.
+// leaves them counted still. A count that is none makes it unknown.
 func (m *geminiUsage) usage() record.Usage {
-	out := max(m.CandidatesTokenCount+max(m.ThoughtsTokenCount, 0), m.TotalTokenCount-m.PromptTokenCount)
-	return record.Usage{InputTokens: m.PromptTokenCount, OutputTokens: out,
-		CachedInputTokens: min(max(m.CachedContentTokenCount, 0), m.PromptTokenCount)}
+	if !counts(m.PromptTokenCount, m.CandidatesTokenCount, m.TotalTokenCount, m.ThoughtsTokenCount, m.CachedContentTokenCount) {
+		return record.Usage{}
+	}
+	in := int(m.PromptTokenCount)
+	out := max(int(m.CandidatesTokenCount+m.ThoughtsTokenCount), int(m.TotalTokenCount)-in)
+	return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: min(int(m.CachedContentTokenCount), in)}
 }
 
 // geminiReplies reads body as Gemini's: one generateContent reply, or the array of them that a

@@ -5,8 +5,6 @@ package model
 import (
 	"bytes"
 	"encoding/json"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -72,25 +70,6 @@ func readOpenAI(body []byte) reply {
 	}
 	out.refusal = openAIRefusal(cs)
 	return out
-}
-
-// bodyCount is a token count in a reply's body: any JSON value, for a reply whose count is no
-// int, which langchaingo v0.1.14 fails on whole ('cannot unmarshal number 10.0 into Go struct
-// field ChatUsage.usage.prompt_tokens of type int', from a server that writes counts as floats),
-// is still a reply whose answer the body holds. A whole number from 0 to maxTokenCount is its
-// value (10.0 is 10, as the OpenAI SDK's pydantic reads it); anything else is -1, which makes
-// the usage unknown (knownUsage), and null or none is 0.
-type bodyCount int
-
-func (n *bodyCount) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	*n = -1
-	if f, err := strconv.ParseFloat(string(b), 64); err == nil && f == math.Trunc(f) && f >= 0 && f <= maxTokenCount {
-		*n = bodyCount(f)
-	}
-	return nil
 }
 
 // openAIChoice is a choice of an OpenAI chat reply, as readOpenAI reads it.
