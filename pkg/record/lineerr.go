@@ -122,7 +122,8 @@ func CutLine(err error, line []byte, unended bool) error {
 // "invalid record: " and what did not decode; for a line that is no JSON at all (NotJSON), "not
 // JSON at column N: " and the decoder's words; or, for a JSON object with neither a "schema" nor
 // an "id" member, the error Validate gives such a line. Such a line is most likely a benchmark's
-// own data, whose first field of the wrong type says less than that.
+// own data, whose first field of the wrong type says less than that. A note follows the words of
+// a line with NUL bytes, or with NaN or Infinity where the syntax fails (PythonConstant).
 func InvalidLine(line []byte, err error) error {
 	var v struct {
 		Schema json.RawMessage `json:"schema"`
@@ -131,17 +132,18 @@ func InvalidLine(line []byte, err error) error {
 	if bytes.HasPrefix(bytes.TrimLeft(line, " \t\r"), []byte("{")) && unmarshal(line, &v) == nil && v.Schema == nil && v.ID == nil {
 		return errNotRecord
 	}
-	wide := ""
+	note := "" // what the decoder's words leave unsaid
 	if bytes.IndexByte(line, 0) >= 0 {
-		wide = " (NUL bytes in the line: " + wideAdvice + ")"
+		note = " (NUL bytes in the line: " + wideAdvice + ")"
 	}
 	if col := NotJSON(line); col > 0 {
-		return fmt.Errorf("not JSON at column %d: %s%s", col, DescribeDecodeError(err), wide)
+		return fmt.Errorf("not JSON at column %d: %s%s", col, DescribeDecodeError(err), note)
 	}
+	// The byte is found as qa-load finds it (encoding/json's Offset), on a line already refused.
 	if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(line, new(json.RawMessage))); ok {
-		wide += PythonConstant(line, se.Offset-1)
+		note += PythonConstant(line, se.Offset-1)
 	}
-	return fmt.Errorf("invalid record: %s%s", DescribeDecodeError(err), wide)
+	return fmt.Errorf("invalid record: %s%s", DescribeDecodeError(err), note)
 }
 
 // PythonConstant returns a note on a syntax error at byte bad of b when the bytes there begin
