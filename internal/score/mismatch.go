@@ -59,10 +59,10 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	}
 	v := o.vals[m.index]
 	var failure string
-	switch {
-	case o.failed:
+	if o.failed {
 		failure = m.failure(rec)
-	case math.IsNaN(v):
+	}
+	if math.IsNaN(v) {
 		v = 0 // --missing-as-zero
 	}
 	if v >= m.below {
@@ -83,11 +83,13 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 // applies reports whether the metric scored the record of o, or counts it 0 (--errors-as-zero,
 // --missing-as-zero): whether the record is one line would consider.
 func (m *mismatchRule) applies(o outcome) bool {
-	v := o.vals[m.index]
-	if o.failed {
-		return m.errorsAsZero && !math.IsNaN(v)
+	if o.failed && !m.errorsAsZero {
+		return false
 	}
-	return !math.IsNaN(v) || m.missingAsZero && slices.Contains(o.missing, m.index)
+	// A failed record's metric is 0 where it would have read the record, and, as the summary
+	// counts it, where --missing-as-zero counts the part it lacks (a judgment that failed for want
+	// of a prediction, under both flags).
+	return !math.IsNaN(o.vals[m.index]) || m.missingAsZero && slices.Contains(o.missing, m.index)
 }
 
 // failure says why rec, a failed record, failed: its prediction's error, else the error of the
