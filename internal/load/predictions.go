@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/python"
@@ -88,7 +90,8 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 // 2018's script reads as its str() (str(prediction_file[query_id]): None for null) and SQuAD's
 // stops on (see Refused); HotpotQA's answers are strings, as its script stops on any other.
 func (p *Predictions) readTexts(obj map[string]jsonRaw, in string) error {
-	for id, raw := range obj {
+	for _, id := range slices.Sorted(maps.Keys(obj)) { // the first fault named is the same every run
+		raw := obj[id]
 		var s string
 		switch {
 		case isString(raw) && jsonUnmarshal(raw, &s) == nil:
@@ -120,7 +123,8 @@ func (p *Predictions) readHotpotQA(obj map[string]jsonRaw) error {
 	if err := jsonUnmarshal(sp, &facts); err != nil {
 		return fmt.Errorf(`%s: "sp": want an object of [title, sentence index] lists by id: %v`, p.Name, err)
 	}
-	for id, raw := range facts {
+	for _, id := range slices.Sorted(maps.Keys(facts)) { // the first fault named is the same every run
+		raw := facts[id]
 		// A null list would make the official script fail (it iterates it); a list of none is
 		// a prediction of no supporting facts.
 		var fs []record.Fact

@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/pkg/record"
@@ -80,6 +81,22 @@ func TestParsePredictions(t *testing.T) {
 				t.Errorf("parsePredictions(%q) = %s %q, want %s %q", tt.in, p.Format, got, tt.format, tt.preds)
 			}
 		})
+	}
+}
+
+// Of several answers or supporting facts that do not read, the error names the first by sorted id,
+// the same one every run: the file's object was read as a Go map, whose order changes from run
+// to run.
+func TestParsePredictionsFirstFault(t *testing.T) {
+	for _, tt := range []struct{ in, err string }{
+		{`{"answer": {"e": 5, "c": 3, "a": 1, "d": 4, "b": 2}}`, `p.json: "answer": prediction "a": want a string, got a number`},
+		{`{"answer": {}, "sp": {"e": 5, "c": 3, "a": 1, "d": 4, "b": 2}}`, `p.json: "sp": prediction "a": `},
+	} {
+		for range 20 {
+			if _, err := parsePredictions("p.json", []byte(tt.in)); err == nil || !strings.HasPrefix(err.Error(), tt.err) {
+				t.Fatalf("parsePredictions(%s) = %v, want error %q", tt.in, err, tt.err)
+			}
+		}
 	}
 }
 
