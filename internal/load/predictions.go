@@ -131,6 +131,11 @@ func (p *Predictions) readHotpotQA(obj map[string]jsonRaw) error {
 		if isNull(raw) {
 			return fmt.Errorf(`%s: "sp": prediction %q: want a list of [title, sentence index] pairs, got null`, p.Name, id)
 		}
+		if err := record.FactsError("", raw); err != nil {
+			// the pair at fault by its index ("[1][1]: want an integer, got null"), or the kind of a
+			// value that is no list
+			return fmt.Errorf(`%s: "sp": prediction %q: %s`, p.Name, id, strings.TrimPrefix(err.Error(), ": "))
+		}
 		if err := jsonUnmarshal(raw, &fs); err != nil {
 			return fmt.Errorf(`%s: "sp": prediction %q: want a list of [title, sentence index] pairs: %v`, p.Name, id, err)
 		}
