@@ -315,7 +315,7 @@ func evaLearnBeside(given, has, want, name string) (string, error) {
 
 // evaLearnKind tells an EvaLearn file's kind by its start: "sequence" for one like
 // EvaLearn_Sequence.json, "problem" for any other text, and "" for a file of blanks alone (an
-// empty file), which holds no item of either kind.
+// empty file) or an empty JSON list, which hold no item of either kind.
 func evaLearnKind(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -327,10 +327,17 @@ func evaLearnKind(path string) (string, error) {
 		return "", fmt.Errorf("read %s: %w", path, err) // a tar archive, say: neither kind
 	}
 	switch {
-	case len(bytes.TrimSpace(head)) == 0:
+	case len(bytes.TrimSpace(head)) == 0, isEmptyList(head):
 		return "", nil
 	case bytes.Contains(head, []byte(`"question_ids"`)):
 		return "sequence", nil
 	}
 	return "problem", nil
+}
+
+// isEmptyList reports whether head, all of a file, is a JSON list of nothing ("[]", blanks
+// around and within it).
+func isEmptyList(head []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(head), []byte("["))
+	return ok && string(bytes.TrimSpace(rest)) == "]"
 }
