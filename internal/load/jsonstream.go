@@ -9,6 +9,7 @@ import (
 	"io"
 	"reflect"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -276,6 +277,15 @@ func decodeExact(raw []byte, v any) string {
 		return err.Error()
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			// encoding/json's path leaves out the index in a list ("haystack_session_ids",
+			// "ranked_items.corpus_id"); go-json's gives it ("haystack_session_ids.1"), which a
+			// list of hundreds of sessions or turns needs to tell where the value is.
+			again := gojson.Unmarshal(raw, reflect.New(reflect.TypeOf(v).Elem()).Interface())
+			if te, ok := errors.AsType[*gojson.UnmarshalTypeError](again); ok && te.Type != nil {
+				err = again
+			}
+		}
 		return record.DescribeDecodeError(err)
 	}
 	return ""

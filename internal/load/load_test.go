@@ -446,8 +446,8 @@ func TestEvaLearnLostItems(t *testing.T) {
 			[]string{`s:2 (id "evalearn:4"): question_ids: want a list of problem ids, got an empty list`}},
 		{"problem prompt holds a number", good + ",\n" + `{"id": 2, "type": "T", "prompt": ["Q?", 5], "rubric": "R"}`,
 			`{"sequence_id": 4, "type": "T", "question_ids": [2, 1, 2]}`, 1,
-			[]string{`p:3 (id "evalearn:4:1"): problem 2: prompt: want a string, got a number`,
-				`p:3 (id "evalearn:4:3"): problem 2: prompt: want a string, got a number`}},
+			[]string{`p:3 (id "evalearn:4:1"): problem 2: prompt[1]: want a string, got a number`,
+				`p:3 (id "evalearn:4:3"): problem 2: prompt[1]: want a string, got a number`}},
 		{"problem id a list", good + ",\n" + `{"id": [2], "type": 5, "prompt": ["Q?"]}`,
 			`{"sequence_id": 4, "type": "T", "question_ids": [1]}`, 1,
 			[]string{`p:3: type: want a string, got a number`}},
@@ -559,7 +559,7 @@ func TestHistoryTurnFaults(t *testing.T) {
 		{"longmemeval no role", LongMemEval, lme(`[{"content": "yo"}]`),
 			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2, turn 1: missing field "role"`},
 		{"longmemeval content a number", LongMemEval, lme(`[{"role": "user", "content": 5}]`),
-			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2: content: want a string, got a number`},
+			`l.json:1 (id "longmemeval:a"): [0]: haystack session 2, turn 1: content: want a string, got a number`},
 	} {
 		ids, bads, err := loadString(t, tt.load, "l.json", tt.in, Options{})
 		switch {
@@ -587,7 +587,7 @@ func TestWholeItemFaults(t *testing.T) {
 		bads []string
 	}{
 		{"locomo session", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": [{"speaker": "A", "text": 5}]}, "qa": ` + qa + `}]`, nil,
-			[]string{`l.json:1 (id "locomo:c"): [0]: session_1: text: want a string, got a number (2 QA items skipped with it)`}},
+			[]string{`l.json:1 (id "locomo:c"): [0]: session_1[0].text: want a string, got a number (2 QA items skipped with it)`}},
 		{"locomo sample_id", LoCoMo, `[{"sample_id": 5, "conversation": {}, "qa": ` + qa + `}]`, nil,
 			[]string{`l.json:1 (id "locomo:5"): [0]: sample_id: want a string, got a number (2 QA items skipped with it)`}},
 		{"locomo no qa", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": []}, "qas": ` + qa + `},` + "\n" + `{"sample_id": "d", "qa": null}]`, nil,

@@ -167,6 +167,9 @@ func locomoSessions(conv map[string]jsonRaw) ([]record.Passage, error) {
 func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
 	var turns []locomoTurn
 	if msg := decodeExact(raw, &turns); msg != "" {
+		if strings.HasPrefix(msg, "[") { // a turn's member: session_1[3].text
+			return nil, fmt.Errorf("%s%s", key, msg)
+		}
 		return nil, fmt.Errorf("%s: %s", key, msg)
 	}
 	if turns == nil {

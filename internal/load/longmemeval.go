@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
@@ -220,6 +221,12 @@ func longMemEvalAnswer(raw jsonRaw) (string, bool) {
 func longMemEvalSession(raw jsonRaw) ([]longMemEvalTurn, error) {
 	var sess []longMemEvalTurn
 	if msg := decodeExact(raw, &sess); msg != "" {
+		// a turn's member, [3].content, is named as a turn that lacks one is: turn 4: content
+		if index, member, ok := strings.Cut(strings.TrimPrefix(msg, "["), "]."); ok && msg[0] == '[' {
+			if j, err := strconv.Atoi(index); err == nil {
+				return nil, fmt.Errorf(", turn %d: %s", j+1, member)
+			}
+		}
 		return nil, fmt.Errorf(": %s", msg)
 	}
 	if sess == nil {
