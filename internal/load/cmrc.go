@@ -149,7 +149,7 @@ func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.
 	}
 	id := "cmrc2018:" + qid
 	if q.QueryText == nil {
-		return nil, badf(in, line, id, "%v", missingField("query_text"))
+		return nil, badf(in, line, id, "%v", noQuestion(raw, "query_text"))
 	}
 	if err := emptyQuestion("query_text", *q.QueryText); err != nil {
 		return nil, badf(in, line, id, "%v", err)

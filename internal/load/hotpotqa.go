@@ -140,7 +140,7 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
 			return emit(nil, 0, hotpotContextFault(raw, err))
 		}
-		rec, err := hotpotRecord(in, line, &it)
+		rec, err := hotpotRecord(in, line, raw, &it)
 		if err != nil {
 			return emit(nil, 0, err)
 		}
@@ -151,13 +151,13 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 	})
 }
 
-func hotpotRecord(in Input, line int, it *hotpotItem) (*record.Record, error) {
+func hotpotRecord(in Input, line int, raw jsonRaw, it *hotpotItem) (*record.Record, error) {
 	if it.ID == "" {
 		return nil, badf(in, line, "", `missing field "_id"`)
 	}
 	id := "hotpotqa:" + it.ID
 	if it.Question == nil {
-		return nil, badf(in, line, id, `missing field "question"`)
+		return nil, badf(in, line, id, "%v", noQuestion(raw, "question"))
 	}
 	if err := emptyQuestion("question", *it.Question); err != nil {
 		return nil, badf(in, line, id, "%v", err)

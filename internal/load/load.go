@@ -150,6 +150,16 @@ func missingField(name string) error {
 	return fmt.Errorf("missing field %q", name)
 }
 
+// noQuestion returns the error of a benchmark item, raw, whose question, its member key, is
+// absent or null (a *string left nil): one that is there but null is named so, as a null answer
+// is, rather than missing.
+func noQuestion(raw jsonRaw, key string) error {
+	if obj, _, ok := members(raw); ok && obj[key] != nil {
+		return fmt.Errorf("%s: want a string, got null", key)
+	}
+	return missingField(key)
+}
+
 // turnFault finds, in raw (a JSON list of a history's turns, already decoded), the first turn that
 // is null or lacks one of the members keys names (or has it null), which the benchmarks' scripts
 // read, stopping without them: its index and the key it lacks ("" for a null turn); i is -1 when

@@ -195,7 +195,7 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 		return nil, err
 	}
 	if qa.Question == nil { // absent or null: a question of another kind did not decode
-		return nil, badf(in, line, id, "%v", missingField("question"))
+		return nil, badf(in, line, id, "%v", noQuestion(item, "question"))
 	}
 	if err := emptyQuestion("question", *qa.Question); err != nil {
 		return nil, badf(in, line, id, "%v", err)

@@ -62,7 +62,7 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 		if err := decodeRecord(in, line, "longmemeval:", "question_id", raw, &it); err != nil {
 			return emit(nil, 0, err)
 		}
-		rec, bad := longMemEvalRecord(in, line, &it)
+		rec, bad := longMemEvalRecord(in, line, raw, &it)
 		if bad == nil {
 			if err := keepUnknown(rec, raw, longMemEvalKeys); err != nil {
 				rec, bad = nil, badf(in, line, rec.ID, "%v", err)
@@ -72,13 +72,13 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 	})
 }
 
-// longMemEvalRecord makes the record of it, the item at line of in.
-func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record, error) {
+// longMemEvalRecord makes the record of it, the item at line of in (raw its JSON).
+func longMemEvalRecord(in Input, line int, raw jsonRaw, it *longMemEvalItem) (*record.Record, error) {
 	if it.QuestionID == "" {
 		return nil, badf(in, line, "", `missing field "question_id"`)
 	}
 	id := "longmemeval:" + it.QuestionID
-	answer, err := checkLongMemEvalItem(in, line, id, it)
+	answer, err := checkLongMemEvalItem(in, line, raw, id, it)
 	if err != nil {
 		return nil, err
 	}
@@ -98,11 +98,12 @@ func longMemEvalRecord(in Input, line int, it *longMemEvalItem) (*record.Record,
 	return rec, nil
 }
 
-// checkLongMemEvalItem checks that it, the item id at line of in, has a question, an answer and
-// a question_date, and returns the answer as the judge's prompt gives it (longMemEvalAnswer).
-func checkLongMemEvalItem(in Input, line int, id string, it *longMemEvalItem) (string, error) {
+// checkLongMemEvalItem checks that it, the item id at line of in (raw its JSON), has a question,
+// an answer and a question_date, and returns the answer as the judge's prompt gives it
+// (longMemEvalAnswer).
+func checkLongMemEvalItem(in Input, line int, raw jsonRaw, id string, it *longMemEvalItem) (string, error) {
 	if it.Question == nil {
-		return "", badf(in, line, id, `missing field "question"`)
+		return "", badf(in, line, id, "%v", noQuestion(raw, "question"))
 	}
 	if err := emptyQuestion("question", *it.Question); err != nil {
 		return "", badf(in, line, id, "%v", err)

@@ -200,7 +200,7 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	}
 	id := dataset + ":" + qid
 	if qa.Question == nil {
-		return nil, badf(in, line, id, "%v", missingField("question"))
+		return nil, badf(in, line, id, "%v", noQuestion(item.raw, "question"))
 	}
 	if err := emptyQuestion("question", *qa.Question); err != nil {
 		return nil, badf(in, line, id, "%v", err)
