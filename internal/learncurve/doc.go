@@ -12,7 +12,8 @@
 // sequence than the number 117. Types are dict keys too (TaskType): a record without one is of
 // type "unknown", "" is a type of its own, and a type that is a number or null (kept by qa-load in
 // meta.evalearn_type) is grouped by value, listed in Python's order and printed as str() and
-// json.dump print the first spelling seen (True, -0.0, None). Where upstream stops with a
+// json.dump print the first spelling seen (True, -0.0, None); a name holding a lone surrogate
+// (kept there too) is keyed as Python keys it and printed with U+FFFD. Where upstream stops with a
 // TypeError (types of kinds Python cannot sort, such as a name and a number) the report lists
 // names, then numbers, then null, and warns.
 //

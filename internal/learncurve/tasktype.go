@@ -50,7 +50,11 @@ func RawType(raw []byte) TaskType {
 		return NamedType(strings.TrimSpace(string(raw)))
 	}
 	if v.Kind == python.Str {
-		return NamedType(v.S)
+		// A lone surrogate, kept apart in Key and JSON (json.dump escapes it), is U+FFFD in
+		// the name the text report and the plot print: WTF-8 is no UTF-8.
+		t := NamedType(v.S)
+		t.Name = python.UTF8(v.S)
+		return t
 	}
 	// json.dump writes a dict key that is not a str as json.dumps writes the value.
 	t := TaskType{Name: v.Str(), JSON: v.Dumps()}

@@ -1,9 +1,12 @@
 package load
 
 import (
+	"bytes"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/repeat"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -25,10 +28,11 @@ import (
 //     sequence.position is the position when it is an integral number (3.0 is 3, true is 1) and
 //     0 otherwise (a string "4" never matches a position upstream); qa-learncurve reads the raw
 //     value in meta to keep such positions apart.
-//   - a missing type is "unknown", as upstream. A type that is not a name ("", null, a number)
-//     is also kept verbatim as meta.evalearn_type: upstream keys such sequences by that value
-//     ("" apart from a missing type, 1.0 together with 1), and qa-learncurve reads it there;
-//     type is then str() of a number ("3.0", "True") and "" otherwise.
+//   - a missing type is "unknown", as upstream. A type that is not a name ("", null, a number),
+//     or a name holding a lone surrogate (U+FFFD in type), is also kept verbatim as
+//     meta.evalearn_type: upstream keys such sequences by that value ("" apart from a missing
+//     type, 1.0 together with 1, "A\ud800" apart from "A\ud801"), and qa-learncurve reads it
+//     there; type is then str() of a number ("3.0", "True"), the name, and "" otherwise.
 //   - a gpt4judge that is not a string (null, missing, a number) scores 0 upstream: raw is then
 //     empty and a non-null value is kept in meta.gpt4judge.
 //
@@ -100,7 +104,11 @@ func evaLearnResult(m map[string]jsonRaw) *record.Record {
 }
 
 // setResultType sets rec's type from the object's type: "unknown" without one, a number as
-// str() prints it; one that is no string, or is "", is kept in meta as it came.
+// str() prints it; one that is no string, is "", or holds a lone surrogate is kept in meta as it
+// came.
+//
+// Note: a lone surrogate (`"A\ud800"`) is U+FFFD in the type field, so that "A\ud800" and
+// "A\ud801" were one type of qa-learncurve's report, where upstream's are two.
 func setResultType(rec *record.Record, m map[string]jsonRaw) {
 	rec.Type = "unknown"
 	if raw, ok := m["type"]; ok {
@@ -109,10 +117,20 @@ func setResultType(rec *record.Record, m map[string]jsonRaw) {
 		} else {
 			rec.Type, _ = pyStrAnswer(raw) // str() of a number, as upstream prints it; "" for null
 		}
-		if !isString(raw) || rec.Type == "" {
+		if !isString(raw) || rec.Type == "" || holdsLoneSurrogate(raw) {
 			setMeta(rec, "evalearn_type", raw)
 		}
 	}
+}
+
+// holdsLoneSurrogate reports whether raw is a JSON string holding a lone UTF-16 surrogate, which
+// Python's json keeps in a str and Go's strings cannot hold.
+func holdsLoneSurrogate(raw jsonRaw) bool {
+	if !bytes.Contains(raw, []byte(`\u`)) {
+		return false
+	}
+	v, err := python.Loads(string(raw))
+	return err == nil && v.Kind == python.Str && !utf8.ValidString(v.S)
 }
 
 // setResultPrompt sets rec's question, and its turns, from the object's prompt: one text, or a

@@ -660,8 +660,9 @@ func TestEvaLearnResultsKeys(t *testing.T) {
 	}
 }
 
-// TestEvaLearnResultsTypes: a type that is a name is the record's type; "", null and numbers, which
-// upstream keys by value, are also kept verbatim in meta.evalearn_type; a missing type is unknown.
+// TestEvaLearnResultsTypes: a type that is a name is the record's type; "", null, numbers and a
+// name holding a lone surrogate, which upstream keys by value, are also kept verbatim in
+// meta.evalearn_type; a missing type is unknown.
 func TestEvaLearnResultsTypes(t *testing.T) {
 	for _, c := range []struct {
 		field, typ, meta string // meta "" means none
@@ -675,6 +676,10 @@ func TestEvaLearnResultsTypes(t *testing.T) {
 		{`"type": true, `, "True", `true`},
 		{`"type": 3, `, "3", `3`},
 		{`"type": ["x"], `, "", `["x"]`},
+		// A lone surrogate, which Python keeps in a str and the type field cannot hold (it is
+		// U+FFFD there), so that "A\ud800" and "A\ud801" stay two types, as upstream.
+		{`"type": "A\ud800", `, "A\ufffd", `"A\ud800"`},
+		{`"type": "\ud83d\ude00", `, "\U0001f600", ""}, // a pair is one character
 	} {
 		line := `{` + c.field + `"sequence_id": 1, "position_in_sequence": 1}`
 		var got *record.Record
