@@ -31,8 +31,9 @@ func judgeFamily() *family {
 // verdict returns the score judge_score reads from the record's judgment, as evalearn.Verdict
 // reads it on an EvaLearn record (dataset evalearn): the judgment's score, else the judge's raw
 // reply read by EvaLearn's rule, as qa-learncurve counts it, so that the mean judge_score is
-// EvaLearn's overall accuracy; unread says why a reply gave no score by the rule (0 then). On
-// other records only a score counts: ok is false when the judgment has none.
+// EvaLearn's overall accuracy over whole sequences (each position 1 to M once; qa-learncurve
+// counts a missing one wrong and a repeated one once); unread says why a reply gave no score by
+// the rule (0 then). On other records only a score counts: ok is false when the judgment has none.
 //
 // Note: the rule is not applied to a raw reply alone on other benchmarks' records: it reads
 // EvaLearn's {"answer_score": N} and would score any other judge's reply 0.
