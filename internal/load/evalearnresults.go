@@ -205,3 +205,6 @@ func resultSequence(seq, pos jsonRaw) (*record.Sequence, string) {
 
 func isNull(raw jsonRaw) bool   { return string(trimSpace(raw)) == "null" }
 func isString(raw jsonRaw) bool { r := trimSpace(raw); return len(r) > 0 && r[0] == '"' }
+
+// isBool reports whether raw is true or false.
+func isBool(raw jsonRaw) bool { r := string(trimSpace(raw)); return r == "true" || r == "false" }

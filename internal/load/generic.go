@@ -18,8 +18,8 @@ import (
 // source fields named by the mapping: answers may be a string, a number or a list; context a
 // string (one passage, none when it is empty), a list of strings, or a list of passages in the
 // records' shape (passageList); id a string or a number (absent, null or "": FILE:LINE, see
-// defaultID); type, rubric, lang, dataset and split a string or a number (a list or an object
-// there is a bad item); prediction and prediction_model those of a prediction made by another
+// defaultID); type, rubric, lang, dataset and split a string or a number (true, false, a list or
+// an object there is a bad item); prediction and prediction_model those of a prediction made by another
 // tool (see takePrediction). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
@@ -219,7 +219,7 @@ func (t *taker) takeID(in Input, line int, rec *record.Record) ([]string, error)
 	if ok {
 		taken = append(taken, t.m.source("id"))
 		id, ok := scalarText(raw)
-		if !ok {
+		if !ok || isBool(raw) {
 			return nil, badf(in, line, "", "field %q: id must be a string or a number", t.m.source("id"))
 		}
 		if id != "" { // "" is no id, as null is: an empty CSV cell is how pandas writes NaN
@@ -287,7 +287,7 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 	}{{"type", &rec.Type}, {"rubric", &rec.Rubric}, {"lang", &rec.Lang}, {"dataset", &rec.Dataset},
 		{"split", &rec.Split}} {
 		if raw, ok := t.take(f.name); ok {
-			if *f.dst, ok = scalarText(raw); !ok { // a list or an object would be lost without a word
+			if *f.dst, ok = scalarText(raw); !ok || isBool(raw) { // a list or an object would be lost without a word, true would be "true"
 				return badf(in, line, rec.ID, "field %q: %s must be a string or a number", m.source(f.name), f.name)
 			}
 		}
