@@ -55,8 +55,12 @@ func (s *Summary) write(w io.Writer, format string) error {
 // header is the one-line count of records for the human formats.
 func (s *Summary) header() string {
 	errs := "excluded"
-	if s.ErrorsAsZero {
+	switch zeroed := s.Errors - s.failedUnscored; {
+	case s.ErrorsAsZero && zeroed == s.Errors:
 		errs = "counted as 0"
+	case s.ErrorsAsZero:
+		// those no selected metric reads are among the unscored (see errorsWarning)
+		errs = fmt.Sprintf("%d counted as 0", zeroed)
 	}
 	intervals := fmt.Sprintf("%s bootstrap intervals from %s, seed %d", stats.Percent(s.Level), english.Count(s.Bootstrap, "resample", "resamples"), s.Seed)
 	if s.Bootstrap == 0 {
