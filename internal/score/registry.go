@@ -41,6 +41,8 @@ type selection struct {
 	// slots[f][k] is where families[f].names[k] goes in the value vector, or -1.
 	slots [][]int
 	names []string // the selected score names, in registry order
+	// named lists those of names that --metrics names itself, not by a group, in registry order.
+	named []string
 	// corpus lists the selected corpus metrics (see corpus.go), in corpusNames order.
 	corpus []string
 }
@@ -59,7 +61,7 @@ func registryNames(reg []*family) []string {
 // and no corpus metric; a list that is not empty but names none (",", " ") is an error, as
 // qa-load's --types "," is, not every light metric.
 func selectMetrics(reg []*family, list string) (*selection, error) {
-	want := map[string]bool{}
+	want, direct := map[string]bool{}, map[string]bool{}
 	corpus := corpusNames()
 	known := append(registryNames(reg), corpus...)
 	for _, n := range strings.Split(list, ",") {
@@ -77,7 +79,7 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 			return nil, fmt.Errorf("unknown metric %q (known: %s; groups: %s)%s", n, strings.Join(known, ", "), strings.Join(groups, ", "),
 				english.DidYouMean(n, append(slices.Clip(known), groups...)))
 		}
-		want[n] = true
+		want[n], direct[n] = true, true
 	}
 	if len(want) == 0 && list != "" {
 		return nil, fmt.Errorf("%q names no metric", list)
@@ -95,6 +97,9 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 			if (len(want) == 0 && !f.heavy) || want[n] {
 				slots = append(slots, len(sel.names))
 				sel.names = append(sel.names, n)
+				if direct[n] {
+					sel.named = append(sel.named, n)
+				}
 				any = true
 			} else {
 				slots = append(slots, -1)

@@ -32,6 +32,9 @@ type Summary struct {
 	// failedUnscored counts, under ErrorsAsZero, the records with errors among Unscored: no
 	// selected metric reads them, so no 0 stands for them.
 	failedUnscored int
+	// named lists the per-record metrics --metrics names itself, for the warning of those that
+	// no record gave a value (unvaluedWarning).
+	named []string
 	// factsUnpredicted counts the records with gold supporting facts and none predicted.
 	factsUnpredicted int
 	// answerUnpredicted counts the records with gold answers whose prediction gives supporting
@@ -166,6 +169,7 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 		}
 	}
 	s.failedUnscored = a.failedUnscored
+	s.named = a.named
 	if f := a.ids.First(); f != nil {
 		s.firstRepeat = f.Place()
 	}

@@ -23,6 +23,7 @@ import (
 // running figures without intervals but for auc and the query groups' metrics (corpus.go).
 type aggregator struct {
 	names             []string
+	named             []string // of names, those --metrics names itself (selection.named)
 	errorsAsZero      bool
 	keep              keeping
 	ids               repeat.IDs // the records' ids, for a summary (repeated ids)

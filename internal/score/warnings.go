@@ -35,6 +35,9 @@ func (s *Summary) warnings() {
 		w = append(w, fmt.Sprintf("%d of %d records %s no type: %s in overall but in no type's group", n, s.Records,
 			english.Form(n, "has", "have"), english.Form(n, "it is", "they are")))
 	}
+	if warn := s.unvaluedWarning(); warn != "" {
+		w = append(w, warn)
+	}
 	w = append(w, s.byMissing()...)
 	w = append(w, valueless("types", s.ByType)...)
 	for _, p := range slices.Sorted(maps.Keys(s.By)) {
@@ -83,6 +86,27 @@ func hasValue(g *Group) bool {
 		}
 	}
 	return false
+}
+
+// unvaluedWarning names the metrics --metrics names itself (not by a group, nor by default) that
+// no record gave a value: none applied (judge_score without judgments, cmrc_f1 without Chinese
+// records, …) or every record that would have failed. Their mean is null, and the table,
+// Markdown and csv have no row for them, which would otherwise pass without a word.
+func (s *Summary) unvaluedWarning() string {
+	if s.Scored == 0 || s.Overall == nil { // no metric has a value, as other warnings say
+		return ""
+	}
+	var none []string
+	for _, n := range s.named {
+		if st := s.Overall.Metrics[n]; st == nil || st.Count == 0 {
+			none = append(none, n)
+		}
+	}
+	if len(none) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("--metrics names %s, which no record gave a value: %s no row in the table, Markdown or csv",
+		strings.Join(none, ", "), english.Form(len(none), "it has", "they have"))
 }
 
 // errorsWarning says how the records that carry a prediction or judge error (s.Errors, one at
