@@ -86,9 +86,11 @@ func jsonErrorMessage(body []byte) string {
 
 // bodyMessage is the message of an error body that the client does not read, trimmed: the
 // top-level "message" of vLLM's errors before 0.10.1 and Mistral's ({"object": "error",
-// "message": …}), which langchaingo's OpenAI client misses, or the error.message of the Google API error that streamGenerateContent
-// wraps in a list ([{"error": {"message": …}}]), where genai finds none; "" otherwise. withCause
-// adds it to the client's words.
+// "message": …}), which langchaingo's OpenAI client misses, the error.message of the Google API error that streamGenerateContent
+// wraps in a list ([{"error": {"message": …}}]), where genai finds none, or an "error" that is
+// a string (text-generation-inference's {"error": …, "error_type": …}), where the OpenAI,
+// Anthropic and Gemini clients look for an object (Ollama's, which reads it, has its words
+// already, and withCause adds none twice); "" otherwise. withCause adds it to the client's words.
 //
 // Note: it is narrower than jsonErrorMessage on purpose. The clients word the other bodies
 // themselves (OpenAI's, Anthropic's and Ollama's error), or word them otherwise ("detail"), and
@@ -101,7 +103,7 @@ func bodyMessage(body []byte) string {
 	case e.object == "error":
 		return strings.TrimSpace(e.message)
 	}
-	return ""
+	return strings.TrimSpace(e.errText)
 }
 
 // jsonString is v, a JSON value, as a string: "" for none (left out or null); ok is false for a

@@ -4,7 +4,8 @@ import "testing"
 
 // TestErrorBodyWords reads each provider's real error body with the one reader and both rules on
 // it: jsonErrorMessage, the words a StoppedError quotes, and bodyMessage, the words withCause adds
-// to a client's that missed them (vLLM's and Mistral's top-level message, Gemini's listed error).
+// to a client's that missed them (vLLM's and Mistral's top-level message, Gemini's listed error,
+// an "error" that is a string, which Ollama's client reads and the others miss).
 func TestErrorBodyWords(t *testing.T) {
 	for _, tc := range []struct {
 		name, body string
@@ -25,10 +26,10 @@ func TestErrorBodyWords(t *testing.T) {
 			"Resource has been exhausted (e.g. check quota).", "Resource has been exhausted (e.g. check quota)."},
 		{"ollama 404",
 			`{"error":"model \"llama9\" not found, try pulling it first"}`,
-			`model "llama9" not found, try pulling it first`, ""},
+			`model "llama9" not found, try pulling it first`, `model "llama9" not found, try pulling it first`},
 		{"text-embeddings-inference 413",
 			`{"error":"Input validation error: inputs must have less than 512 tokens. Given: 600","error_type":"Validation"}`,
-			"Input validation error: inputs must have less than 512 tokens. Given: 600", ""},
+			"Input validation error: inputs must have less than 512 tokens. Given: 600", "Input validation error: inputs must have less than 512 tokens. Given: 600"},
 		{"vllm before 0.10.1",
 			`{"object":"error","message":"The model ` + "`qwen`" + ` does not exist.","type":"NotFoundError","param":null,"code":404}`,
 			"The model `qwen` does not exist.", "The model `qwen` does not exist."},

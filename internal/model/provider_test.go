@@ -702,6 +702,40 @@ func TestErrorBodyMessage(t *testing.T) {
 	}
 }
 
+// TestErrorStringMessage: text-generation-inference words an error as {"error": "…"}, a string
+// where langchaingo's OpenAI, Anthropic and Gemini clients look for an object: a prompt too long
+// for the model failed with 'API returned unexpected status code: 422' and nothing to say why.
+// The call error keeps the server's words; Ollama's client, which reads them, words them once.
+func TestErrorStringMessage(t *testing.T) {
+	const body = `{"error":"Input validation error: ` + "`inputs`" + ` tokens + ` + "`max_new_tokens`" + ` must be <= 4096. Given: 5000 ` + "`inputs`" + ` tokens and 32 ` + "`max_new_tokens`" + `","error_type":"validation"}`
+	const words = "Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096. Given: 5000 `inputs` tokens and 32 `max_new_tokens`"
+	for _, tc := range []struct{ provider, path, want string }{
+		{"openai", "/v1", "openai tgi: API returned unexpected status code: 422: " + words},
+		{"anthropic", "/v1", "anthropic tgi: API returned unexpected status code: 422: " + words},
+		{"googleai", "", "googleai tgi: googleapi: Error 422: " + words},
+		{"ollama", "", "ollama tgi: " + words},
+	} {
+		t.Run(tc.provider, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				io.WriteString(w, body)
+			}))
+			defer srv.Close()
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: tc.provider, BaseURL: srv.URL + tc.path, APIKey: testKey,
+				HTTPClient: NewTransport(TransportConfig{}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Generate(context.Background(), testRequest(tc.provider, "tgi"))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("Generate error = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // TestInBandError: OpenRouter answers 200 with {"error": {"code", "message"}} in the body when
 // the model fails after it started. A transient code is retried as that status would be, and the
 // reply that follows is the answer; another code ends the call at once; the message is kept, and
