@@ -6,6 +6,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -18,6 +19,9 @@ type errorBody struct {
 	message string // the top-level "message": vLLM's before 0.10.1 and Mistral's, with object "error"
 	object  string // the top-level "object"
 	detail  string // "detail": FastAPI's (a list of validation errors is none)
+	// invalid is FastAPI's list of validation errors in "detail", worded "body.model: Field
+	// required; …" (validationWords); "" for none.
+	invalid string
 	// typed is set when message and detail are strings (or absent, or null): a body whose
 	// message is an object (Mistral's 422, {"message": {"detail": […]}}) is worded by no member.
 	typed bool
@@ -41,6 +45,9 @@ func readErrorBody(body []byte) errorBody {
 	var okMessage, okDetail bool
 	e.message, okMessage = jsonString(r.Message)
 	e.detail, okDetail = jsonString(r.Detail)
+	if !okDetail {
+		e.invalid = validationWords(r.Detail)
+	}
 	e.typed = okMessage && okDetail
 	e.object, _ = jsonString(r.Object)
 	e.errText, _ = jsonString(r.Error)
@@ -102,8 +109,48 @@ func bodyMessage(body []byte) string {
 		return strings.TrimSpace(e.errMsg)
 	case e.object == "error":
 		return strings.TrimSpace(e.message)
+	case e.errText != "":
+		return strings.TrimSpace(e.errText)
+	case e.errMsg != "" || e.message != "":
+		return "" // the client's words (OpenAI's, Anthropic's error.message)
+	case e.invalid != "":
+		return e.invalid
 	}
-	return strings.TrimSpace(e.errText)
+	return strings.TrimSpace(e.detail)
+}
+
+// maxInvalid bounds the validation errors validationWords words.
+const maxInvalid = 3
+
+// validationWords words detail, FastAPI's list of validation errors ([{"loc": ["body", "model"],
+// "msg": "Field required", …}]), as "body.model: Field required; …", the first maxInvalid of them
+// and how many more; "" when it is no such list.
+func validationWords(detail json.RawMessage) string {
+	var items []struct {
+		Loc []any  `json:"loc"`
+		Msg string `json:"msg"`
+	}
+	if json.Unmarshal(detail, &items) != nil {
+		return ""
+	}
+	var words []string
+	for _, it := range items {
+		if it.Msg = strings.TrimSpace(it.Msg); it.Msg == "" {
+			continue
+		}
+		var loc []string
+		for _, l := range it.Loc {
+			loc = append(loc, fmt.Sprint(l))
+		}
+		if len(loc) > 0 {
+			it.Msg = strings.Join(loc, ".") + ": " + it.Msg
+		}
+		words = append(words, it.Msg)
+	}
+	if len(words) > maxInvalid {
+		words = append(words[:maxInvalid], fmt.Sprintf("and %d more", len(words)-maxInvalid))
+	}
+	return strings.Join(words, "; ")
 }
 
 // jsonString is v, a JSON value, as a string: "" for none (left out or null); ok is false for a

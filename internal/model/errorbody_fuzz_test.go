@@ -32,13 +32,21 @@ func FuzzReadErrorBody(f *testing.F) {
 			t.Fatalf("jsonErrorMessage(%q) = %q, want the first of %+v", body, msg, e)
 		}
 		// bodyMessage: a listed error's message, else that of a body of object "error", else an
-		// "error" that is a string.
-		want := strings.TrimSpace(e.errText)
+		// "error" that is a string, else none where the client has words (error.message, a
+		// message), else FastAPI's detail: its validation errors, or its string.
+		var want string
 		switch {
 		case e.listed:
 			want = strings.TrimSpace(e.errMsg)
 		case e.object == "error":
 			want = strings.TrimSpace(e.message)
+		case e.errText != "":
+			want = strings.TrimSpace(e.errText)
+		case e.errMsg != "" || e.message != "":
+		case e.invalid != "":
+			want = e.invalid
+		default:
+			want = strings.TrimSpace(e.detail)
 		}
 		if added := bodyMessage(body); added != want {
 			t.Fatalf("bodyMessage(%q) = %q, want %q from %+v", body, added, want, e)

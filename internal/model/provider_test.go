@@ -716,24 +716,58 @@ func TestErrorStringMessage(t *testing.T) {
 		{"ollama", "", "ollama tgi: " + words},
 	} {
 		t.Run(tc.provider, func(t *testing.T) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				io.Copy(io.Discard, r.Body)
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusUnprocessableEntity)
-				io.WriteString(w, body)
-			}))
-			defer srv.Close()
-			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: tc.provider, BaseURL: srv.URL + tc.path, APIKey: testKey,
-				HTTPClient: NewTransport(TransportConfig{}).Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = c.Generate(context.Background(), testRequest(tc.provider, "tgi"))
-			if err == nil || err.Error() != tc.want {
+			if err := errorReply(t, tc.provider, tc.path, "tgi", http.StatusUnprocessableEntity, body); err == nil || err.Error() != tc.want {
 				t.Errorf("Generate error = %v, want %q", err, tc.want)
 			}
 		})
 	}
+}
+
+// TestErrorDetailMessage: a server built on FastAPI words an error as {"detail": "…"}, or a
+// request it could not read as {"detail": [{"loc": […], "msg": …}, …]}, where the OpenAI,
+// Anthropic and Gemini clients look for an error object and found no words ("…status code:
+// 422: "): the detail is the message, its validation errors worded by their place.
+func TestErrorDetailMessage(t *testing.T) {
+	const invalid = `{"detail":[{"type":"missing","loc":["body","messages"],"msg":"Field required","input":{"model":"m"}},` +
+		`{"type":"extra_forbidden","loc":["body","frequency_penalty"],"msg":"Extra inputs are not permitted","input":0.0}]}`
+	const words = "body.messages: Field required; body.frequency_penalty: Extra inputs are not permitted"
+	for _, tc := range []struct {
+		provider, path string
+		status         int
+		body, want     string
+	}{
+		{"openai", "/v1", 422, invalid, "openai m: API returned unexpected status code: 422: " + words},
+		{"anthropic", "/v1", 422, invalid, "anthropic m: API returned unexpected status code: 422: " + words},
+		{"googleai", "", 422, invalid, "googleai m: googleapi: Error 422: " + words},
+		{"openai", "/v1", 401, `{"detail":"Not authenticated"}`, "openai m: API returned unexpected status code: 401: Not authenticated"},
+	} {
+		t.Run(tc.provider+" "+strconv.Itoa(tc.status), func(t *testing.T) {
+			err := errorReply(t, tc.provider, tc.path, "m", tc.status, tc.body)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("Generate error = %v, want it to start %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// errorReply is the error of a call of provider, for model, to a loopback server that answers
+// status and body, as JSON, to every request.
+func errorReply(t *testing.T, provider, path, model string, status int, body string) error {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: provider, BaseURL: srv.URL + path, APIKey: testKey,
+		HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest(provider, model))
+	return err
 }
 
 // TestInBandError: OpenRouter answers 200 with {"error": {"code", "message"}} in the body when
