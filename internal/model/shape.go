@@ -10,14 +10,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+
+	"github.com/qapipe/qapipe/internal/english"
 )
 
 // shape is what a provider's reply to a call is: its name, in the provider's words, and the
 // members of its object, of which a reply holds at least one; or, for a reply that is a JSON array
 // of arrays (one per text sent, as text-embeddings-inference answers), no members and list set.
+// own, when set, lists those of members that other APIs' replies do not have ("choices", not
+// "id", "model" or "usage"), of which a reply holds at least one too: another provider's reply
+// shares some members with it, and would otherwise read as an empty reply of this one.
 type shape struct {
 	name    string
 	members []string
+	own     []string
 	list    bool
 }
 
@@ -28,14 +35,14 @@ type shape struct {
 // reply without choices) is of its shape: it is an empty reply, paid for, not retried.
 var chatShapes = map[string]shape{
 	"openai": {name: "chat completion", members: []string{"id", "object", "created", "model", "choices", "usage",
-		"system_fingerprint", "service_tier", "error"}},
+		"system_fingerprint", "service_tier", "error"}, own: []string{"choices", "object", "error"}},
 	"anthropic": {name: "message", members: []string{"id", "type", "role", "model", "content", "stop_reason",
-		"stop_sequence", "stop_details", "usage", "error"}},
+		"stop_sequence", "stop_details", "usage", "error"}, own: []string{"type", "content", "error"}},
 	"googleai": {name: "generateContent reply", members: []string{"candidates", "promptFeedback", "usageMetadata",
 		"modelVersion", "responseId", "createTime", "error"}},
 	"ollama": {name: "chat reply", members: []string{"model", "created_at", "message", "done", "done_reason",
 		"total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration", "eval_count",
-		"eval_duration", "error"}},
+		"eval_duration", "error"}, own: []string{"message", "done", "done_reason", "created_at", "error"}},
 }
 
 // embedShapes are the replies of the embedding calls, by provider and path. OpenAI's and
@@ -170,8 +177,8 @@ func (s *shape) fault(got string, body []byte) *ShapeError {
 // JSON object with none of its members", "a JSON array holding a JSON number"; "" when it is.
 //
 // Note: an embedding reply runs to megabytes, which the client decodes afterwards; v is read no
-// further than its answer needs (an object up to its first member of the reply's, a list by the
-// first byte of each element), and nothing of it is copied.
+// further than its answer needs (an object up to its first member of the reply's, or of its own
+// when it has some; a list by the first byte of each element), and nothing of it is copied.
 func (s *shape) misfit(v []byte) string {
 	if s.list {
 		return listMisfit(v)
@@ -183,21 +190,34 @@ func (s *shape) misfit(v []byte) string {
 	if _, err := dec.Token(); err != nil { // the object's '{'
 		return "" // not for here to judge
 	}
-	n := 0
+	own := s.own
+	if own == nil {
+		own = s.members
+	}
+	n, shared := 0, false
 	for ; dec.More(); n++ {
 		tok, err := dec.Token()
 		if err != nil {
 			return ""
 		}
-		if key, _ := tok.(string); slices.Contains(s.members, key) {
+		key, _ := tok.(string)
+		if slices.Contains(own, key) {
 			return ""
 		}
+		shared = shared || slices.Contains(s.members, key)
 		if err := dec.Decode(new(skipped)); err != nil {
 			return ""
 		}
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		return "an empty JSON object"
+	case shared:
+		names := make([]string, len(own))
+		for i, m := range own {
+			names[i] = strconv.Quote(m)
+		}
+		return "a JSON object with none of " + english.List(names) // another API's reply
 	}
 	return "a JSON object with none of the reply's members"
 }

@@ -21,6 +21,11 @@ import (
 // is retried as malformed JSON is, and then fails naming what came, with the hint of a base URL
 // or a provider that is not the server's, and no Go type of a client's in the words.
 func TestShapeFaults(t *testing.T) {
+	const (
+		openaiReply    = `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":12,"completion_tokens":1,"total_tokens":13}}`
+		anthropicReply = `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":12,"output_tokens":1}}`
+		ollamaReply    = `{"model":"llama3.2","created_at":"2024-12-01T10:00:00Z","message":{"role":"assistant","content":"Paris"},"done_reason":"stop","done":true}`
+	)
 	byProvider := map[string]wire{}
 	for _, w := range wires {
 		byProvider[w.provider] = w
@@ -40,6 +45,12 @@ func TestShapeFaults(t *testing.T) {
 		{"ollama", `[]`, `reply with status 200 is no chat reply: a JSON array ("[]")`},
 		{"ollama", `true`, `reply with status 200 is no chat reply: a JSON boolean ("true")`},
 		{"ollama", `{"detail":"Not Found"}`, `reply with status 200 is no chat reply: a JSON object with none of the reply's members ("{\"detail\":\"Not Found\"}")`},
+		// Another provider's reply, which shares members with this one's ("id", "model",
+		// "usage") but holds none of its own: a --provider that is not the server's.
+		{"anthropic", openaiReply, `reply with status 200 is no message: a JSON object with none of "type", "content" and "error" ("{\"id\":\"chatcmpl-1\",\"object\":\"chat.comple…")`},
+		{"openai", anthropicReply, `reply with status 200 is no chat completion: a JSON object with none of "choices", "object" and "error" ("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"a…")`},
+		{"openai", ollamaReply, `reply with status 200 is no chat completion: a JSON object with none of "choices", "object" and "error" ("{\"model\":\"llama3.2\",\"created_at\":\"2024-1…")`},
+		{"ollama", openaiReply, `reply with status 200 is no chat reply: a JSON object with none of "message", "done", "done_reason", "created_at" and "error" ("{\"id\":\"chatcmpl-1\",\"object\":\"chat.comple…")`},
 		// wireServer serves Gemini's stream: the body is an array of the responses given here.
 		{"googleai", `"x"`, `reply with status 200 is no generateContent reply: a JSON array holding a JSON string ("[\"x\"]")`},
 		{"googleai", `{"detail":"Not Found"}`, `reply with status 200 is no generateContent reply: a JSON array holding a JSON object with none of the reply's members ("[{\"detail\":\"Not Found\"}]")`},
