@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -107,6 +108,17 @@ func withCause(err error, attempts *Attempts) string {
 	var fs *finalStatus
 	if errors.As(err, &fs) { // the server's own words, without the request line the client put round them
 		msg = fs.msg
+	}
+	if status, _ := attempts.Status(); status >= 400 {
+		if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			// The client read the error body as its own API words it and could not (Ollama's
+			// reads "error" as a string, and an OpenAI-compatible proxy in front of it sends an
+			// object): its words name a Go type, and the status and the server's are lost.
+			msg = fmt.Sprintf("HTTP %d", status)
+			if m := jsonErrorMessage(attempts.Body()); m != "" {
+				msg += ": " + m
+			}
+		}
 	}
 	if m := bodyMessage(attempts.Body()); m != "" && !strings.Contains(msg, m) {
 		// The server's words where the client looked for them elsewhere (vLLM's top-level message).

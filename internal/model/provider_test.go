@@ -750,6 +750,26 @@ func TestErrorDetailMessage(t *testing.T) {
 	}
 }
 
+// TestErrorObjectOllama: Ollama's client reads an error body's "error" as a string, and one that is
+// an object (an OpenAI-compatible proxy's, in front of Ollama) failed to decode, the record's
+// error naming a Go struct field and not the status nor the server's words.
+func TestErrorObjectOllama(t *testing.T) {
+	for _, tc := range []struct {
+		status     int
+		body, want string
+	}{
+		{400, `{"error":{"message":"bad thing in request","type":"invalid_request_error"}}`, "ollama m: HTTP 400: bad thing in request"},
+		{422, `{"error":{"code":422}}`, "ollama m: HTTP 422"},
+		{404, `{"error":"model \"m\" not found, try pulling it first"}`, `ollama m: model "m" not found, try pulling it first`},
+	} {
+		t.Run(strconv.Itoa(tc.status), func(t *testing.T) {
+			if err := errorReply(t, "ollama", "", "m", tc.status, tc.body); err == nil || !strings.HasPrefix(err.Error(), tc.want) || strings.Contains(err.Error(), "Go struct") {
+				t.Errorf("Generate error = %v, want it to start %q", err, tc.want)
+			}
+		})
+	}
+}
+
 // errorReply is the error of a call of provider, for model, to a loopback server that answers
 // status and body, as JSON, to every request.
 func errorReply(t *testing.T, provider, path, model string, status int, body string) error {
