@@ -36,7 +36,7 @@ func Detect(name string, head []byte) string {
 		return "evalearn-results"
 	case has("question_ids") || strings.HasPrefix(base, "evalearn_"):
 		return "evalearn"
-	case has("supporting_facts") && has("_id"):
+	case has("supporting_facts") && (has("_id") || has("sent_id")): // official, or the Hugging Face export
 		return "hotpotqa"
 	case has("haystack_sessions") || has("haystack_session_ids") || (has("question_id") && has("question_type")):
 		return "longmemeval"

@@ -28,9 +28,10 @@ in its first line).
 Text must be UTF-8 (or UTF-16 or UTF-32 with its byte order mark): a JSONL line or CSV row that is
 not is a bad item, a JSON document a failure, and so is a file in UTF-16 or UTF-32 without the mark.
 
-Formats: hotpotqa, squad, cmrc2018, locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json +
-EvaLearn_Sequence.json; given one, the other is read from beside it under its name),
-evalearn-results (EvaLearn's results files), jsonl and csv (generic, see --map; a row without an id
+Formats: hotpotqa (the official files, or the Hugging Face hotpot_qa export), squad, cmrc2018,
+locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json + EvaLearn_Sequence.json; given one,
+the other is read from beside it under its name), evalearn-results (EvaLearn's results files),
+jsonl and csv (generic, see --map; a row without an id
 gets FILE:LINE, FILE the file's base name, or FILE:LINE:COLUMN when it starts on the line where the
 item before it in a JSON array ends; a csv file's delimiter is a tab in a .tsv or .tab file, else
 the comma, tab or semicolon its header line holds most of, so TSV loads as csv; warnings count

@@ -134,8 +134,15 @@ func hotpotContextError(raw jsonRaw) error {
 // restores the original paragraph. supporting_facts and level go to meta. An item without an
 // answer (the test files withhold it) has no answers; a null answer is a bad item, never the
 // empty answer "" that marks a question unanswerable; a number answer is str() of it (answerText).
+// An item of the Hugging Face hotpot_qa dataset's export reads as the official item it holds
+// (hfHotpot).
 func HotpotQA(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id"), func(raw jsonRaw, line int, emit Emit) error {
+	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id", "id"), func(raw jsonRaw, line int, emit Emit) error {
+		if official, hf, err := hfHotpot(raw); hf && err != nil {
+			return emit(nil, 0, badf(in, line, itemID("hotpotqa:", "_id", "id")(raw), "%v", err))
+		} else if hf {
+			raw = official
+		}
 		var it hotpotItem
 		if err := decodeRecord(in, line, "hotpotqa:", "_id", raw, &it); err != nil {
 			return emit(nil, 0, hotpotContextFault(raw, err))
@@ -276,4 +283,84 @@ func underItem(bad error, path string) error {
 	moved := *re
 	moved.Err = &inItem{path: path, err: re.Err}
 	return &moved
+}
+
+// hfHotpot rewrites raw, an item of the Hugging Face hotpot_qa dataset as its export writes it,
+// as the official files hold it: its context and supporting_facts are objects of parallel lists,
+// {"title": [...], "sentences": [[...], ...]} and {"title": [...], "sent_id": [...]}, which become
+// the pairs [title, sentences] and [title, sent_id], and its id, "id", becomes "_id" (the same
+// value: the dataset keeps the official ids). Every other member is kept as it is, in its place.
+// ok is false for an item whose context is no object (an official one, or a bad one, which the
+// reader words); err is the fault of lists that do not pair.
+func hfHotpot(raw jsonRaw) (out jsonRaw, ok bool, err error) {
+	ms, err := record.Members(raw)
+	if err != nil {
+		return nil, false, nil
+	}
+	i := slices.IndexFunc(ms, func(m record.Member) bool { return m.Key == "context" })
+	if i < 0 || raw[ms[i].ValueStart] != '{' {
+		return nil, false, nil
+	}
+	official := slices.ContainsFunc(ms, func(m record.Member) bool { return m.Key == "_id" })
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for k, m := range ms {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		key, v := raw[m.Start:m.ValueStart], raw[m.ValueStart:m.End]
+		switch {
+		case m.Key == "context":
+			if v, err = hfPairs("context", v, "sentences"); err != nil {
+				return nil, true, err
+			}
+		case m.Key == "supporting_facts" && v[0] == '{':
+			if v, err = hfPairs("supporting_facts", v, "sent_id"); err != nil {
+				return nil, true, err
+			}
+		case m.Key == "id" && !official:
+			key = []byte(`"_id":`)
+		}
+		b.Write(key)
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), true, nil
+}
+
+// hfPairs returns v, the object {"title": [...], second: [...]} of the member name, as the list
+// of pairs [title, second's element], or the fault of an object of another shape.
+func hfPairs(name string, v jsonRaw, second string) (jsonRaw, error) {
+	var obj map[string]jsonRaw
+	if err := jsonUnmarshal(v, &obj); err != nil {
+		return nil, fmt.Errorf("%s: %s", name, record.DescribeDecodeError(err))
+	}
+	var lists [2][]jsonRaw
+	for i, k := range []string{"title", second} {
+		switch raw, ok := obj[k]; {
+		case !ok:
+			return nil, missingField(name + "." + k)
+		case jsonUnmarshal(raw, &lists[i]) != nil || isNull(raw):
+			return nil, wrongKind(name+"."+k, "a list", raw)
+		}
+	}
+	titles, seconds := lists[0], lists[1]
+	if len(titles) != len(seconds) {
+		return nil, fmt.Errorf("%s: %s and %d %s: the lists pair title with %s, one for one",
+			name, english.Count(len(titles), "title", "titles"), len(seconds), second, second)
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i := range titles {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('[')
+		b.Write(titles[i])
+		b.WriteByte(',')
+		b.Write(seconds[i])
+		b.WriteByte(']')
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
 }

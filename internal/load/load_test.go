@@ -950,7 +950,7 @@ func TestNotAnObjectWording(t *testing.T) {
 func TestHotpotContextFaults(t *testing.T) {
 	for _, tt := range []struct{ context, want string }{
 		{`"s"`, "context: want a list of [title, sentences] pairs, got a string"},
-		{`{}`, "context: want a list of [title, sentences] pairs, got an object"},
+		{`{}`, `context: missing field "title"`}, // an object is the Hugging Face export's {"title": [...], "sentences": [...]}
 		{`["s"]`, "context[0]: want a [title, sentences] pair, got a string"},
 		{`[["t",["a"]],null]`, "context[1]: want a [title, sentences] pair, got null"},
 		{`[["t"]]`, "context[0]: want [title, sentences], got 1 element"},

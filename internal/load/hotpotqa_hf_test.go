@@ -1,0 +1,128 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/qapipe/qapipe/internal/format"
+	"github.com/qapipe/qapipe/pkg/record"
+)
+
+// toHF writes line, an official HotpotQA item, as the Hugging Face hotpot_qa export writes it:
+// "id" for "_id", context and supporting_facts as objects of parallel lists. Values are copied as
+// they are written, so that what the loader keeps verbatim (meta) compares byte for byte.
+func toHF(t *testing.T, line []byte) []byte {
+	t.Helper()
+	ms, err := record.Members(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for k, m := range ms {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		v := line[m.ValueStart:m.End]
+		switch m.Key {
+		case "_id":
+			b.WriteString(`"id":`)
+			b.Write(v)
+		case "context", "supporting_facts":
+			second := map[string]string{"context": "sentences", "supporting_facts": "sent_id"}[m.Key]
+			var pairs [][2]json.RawMessage
+			if err := json.Unmarshal(v, &pairs); err != nil {
+				t.Fatal(err)
+			}
+			var titles, seconds []string
+			for _, p := range pairs {
+				titles, seconds = append(titles, string(p[0])), append(seconds, string(p[1]))
+			}
+			b.WriteString(`"` + m.Key + `":{"title":[` + strings.Join(titles, ",") + `],"` + second + `":[` + strings.Join(seconds, ",") + `]}`)
+		default:
+			b.Write(line[m.Start:m.End])
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// TestHotpotQAHuggingFace: the 200 sample items written as the Hugging Face export writes them
+// load to the very records the official items load to, and the export is told a HotpotQA file by
+// its content.
+func TestHotpotQAHuggingFace(t *testing.T) {
+	official, err := os.ReadFile(filepath.Join("testdata", "hotpotqa_train_sample200.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hf bytes.Buffer
+	for line := range bytes.Lines(official) {
+		hf.Write(toHF(t, bytes.TrimSpace(line)))
+		hf.WriteByte('\n')
+	}
+	if got := format.Detect("train.jsonl", hf.Bytes()[:4096]); got != "hotpotqa" {
+		t.Errorf("format.Detect of the export = %q, want hotpotqa", got)
+	}
+	want, bads := loadFile(t, HotpotQA, filepath.Join("testdata", "hotpotqa_train_sample200.jsonl"))
+	if len(bads) > 0 || len(want) != 200 {
+		t.Fatalf("official sample: %d records, bad items %v", len(want), bads)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hotpot_hf.jsonl")
+	if err := os.WriteFile(path, hf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, bads := loadFile(t, HotpotQA, path)
+	if len(bads) > 0 || len(got) != len(want) {
+		t.Fatalf("export: %d records, bad items %v; want %d", len(got), bads, len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			g, _ := json.Marshal(got[i])
+			w, _ := json.Marshal(want[i])
+			t.Fatalf("record %d from the export:\n%s\nwant\n%s", i, g, w)
+		}
+	}
+}
+
+// TestHotpotQAHuggingFaceFaults: an export's lists that do not pair, or an object of another
+// shape, are bad items named by the item's id.
+func TestHotpotQAHuggingFaceFaults(t *testing.T) {
+	item := func(ctx, sp string) string {
+		return `{"id":"h1","question":"Q?","answer":"A","type":"bridge","level":"easy","supporting_facts":` + sp + `,"context":` + ctx + "}\n"
+	}
+	const ctx = `{"title":["T","U"],"sentences":[["s0."," s1."],["u0."]]}`
+	const sp = `{"title":["T"],"sent_id":[1]}`
+	for _, tt := range []struct{ name, in, want string }{
+		{"loads", item(ctx, sp), ""},
+		{"context lists", item(`{"title":["T","U"],"sentences":[["s0."]]}`, sp),
+			`h.jsonl:1 (id "hotpotqa:h1"): context: 2 titles and 1 sentences: the lists pair title with sentences, one for one`},
+		{"facts lists", item(ctx, `{"title":["T"],"sent_id":[]}`),
+			`h.jsonl:1 (id "hotpotqa:h1"): supporting_facts: 1 title and 0 sent_id: the lists pair title with sent_id, one for one`},
+		{"title a string", item(`{"title":"T","sentences":[]}`, sp),
+			`h.jsonl:1 (id "hotpotqa:h1"): context.title: want a list, got a string`},
+		{"no sentences", item(`{"title":["T"]}`, sp),
+			`h.jsonl:1 (id "hotpotqa:h1"): context: missing field "sentences"`},
+		{"sent_id null", item(ctx, `{"title":[],"sent_id":null}`),
+			`h.jsonl:1 (id "hotpotqa:h1"): supporting_facts.sent_id: want a list, got null`},
+		{"facts as pairs", item(ctx, `[["T",1]]`), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ids, bads, err := loadString(t, HotpotQA, "h.jsonl", tt.in, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tt.want == "" && (len(bads) > 0 || len(ids) != 1 || ids[0] != "hotpotqa:h1"):
+				t.Errorf("records %v, bad items %v; want hotpotqa:h1", ids, bads)
+			case tt.want != "" && (len(ids) > 0 || len(bads) != 1 || bads[0] != tt.want):
+				t.Errorf("records %v, bad items %q; want the bad item %q", ids, bads, tt.want)
+			}
+		})
+	}
+}
