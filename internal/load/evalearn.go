@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
 	"github.com/qapipe/qapipe/internal/textfile"
@@ -29,7 +30,9 @@ type evaLearnProblem struct {
 	answer string // canonical_answer's text: str() of a number, as in every benchmark's format
 
 	// typeRaw is the type as the file gives it ("" or null) when Type is "", nil when it gives
-	// none (a record of type "", which qa-learncurve counts as "unknown").
+	// none (a record of type "", which qa-learncurve counts as "unknown"); and one holding a lone
+	// surrogate, which Type holds as U+FFFD, so that "A\ud800" and "A\ud801" stay two types, as
+	// in EvaLearn's results.
 	typeRaw jsonRaw
 
 	// raw is the problem as its file gives it, when it has members that are not the format's
@@ -99,12 +102,14 @@ func addEvaLearnProblem(problems Input, raw jsonRaw, line int, emit Emit, byID m
 		return emit(nil, 0, badf(problems, line, "", "%v", err))
 	}
 	err = evaLearnQuestion(p.Prompt)
-	if p.Type == "" {
+	if p.Type == "" || strings.ContainsRune(p.Type, utf8.RuneError) {
 		var t struct {
 			Type jsonRaw `json:"type"`
 		}
 		_ = jsonUnmarshal(raw, &t) // decoded as p before
-		p.typeRaw = t.Type
+		if p.Type == "" || holdsLoneSurrogate(t.Type) {
+			p.typeRaw = t.Type
+		}
 	}
 	if a := p.CanonicalAnswer; len(a) > 0 && !isNull(a) {
 		var answerErr error
