@@ -126,3 +126,35 @@ func TestHotpotQAHuggingFaceFaults(t *testing.T) {
 		})
 	}
 }
+
+// FuzzHFHotpot: hfHotpot takes any JSON object without a panic, and what it rewrites is valid
+// JSON whose context and supporting facts are lists, as the official items hold them.
+func FuzzHFHotpot(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"h1","question":"Q?","supporting_facts":{"title":["T"],"sent_id":[1]},"context":{"title":["T"],"sentences":[["a"," b"]]}}`,
+		`{"_id":"h1","id":2,"context":{"title":[],"sentences":[]}}`,
+		`{"context":{"title":["T"],"sentences":[]}}`, `{"context":{}}`, `{"context":[]}`, `{"context":{"title":null,"sentences":null}}`,
+		`{"supporting_facts":null,"context":{"title":[1],"sentences":[{}]}}`, `{"context" : { "title" : [ "T" ] , "sentences" : [ [ ] ] } }`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		raw = bytes.TrimSpace(raw)
+		if !json.Valid(raw) || len(raw) == 0 || raw[0] != '{' {
+			return
+		}
+		out, ok, err := hfHotpot(raw)
+		if !ok || err != nil {
+			return
+		}
+		var item map[string]json.RawMessage
+		if err := json.Unmarshal(out, &item); err != nil {
+			t.Fatalf("hfHotpot(%s) = %s, no JSON object: %v", raw, out, err)
+		}
+		for _, k := range []string{"context", "supporting_facts"} {
+			if v := bytes.TrimSpace(item[k]); len(v) > 0 && v[0] == '{' {
+				t.Fatalf("hfHotpot(%s) = %s: %s is still an object", raw, out, k)
+			}
+		}
+	})
+}
