@@ -90,9 +90,10 @@ A bad input item is reported on stderr as FILE:LINE (id "x"): message, counted a
 of a JSON array that does not begin its line, as in an array written on one line, is named by its
 index in the array too: FILE:1 (id "x"): [36]: message; a LoCoMo question by its path, [0].qa[5]),
 and qa-load exits 3 at the end; --strict stops at the first one (exit 1). An item whose question
-is empty or only blanks is a bad item in every format but records and evalearn-results: a model
-would be asked nothing. When stderr is a terminal and stdout is not, a progress bar of the bytes
-read goes to stderr.
+is empty or only blanks is a bad item in jsonl, csv and evalearn (a model would be asked nothing);
+in the other benchmarks' formats it loads, as their scripts score it, and a warning counts such
+records (qa-predict makes each an error, with no call). When stderr is a terminal and stdout is
+not, a progress bar of the bytes read goes to stderr.
 
 Examples:
    qa-load hotpot_dev_distractor_v1.json > records.jsonl
@@ -128,6 +129,8 @@ type app struct {
 	benchmarkRead  int                      // the records read from benchmarks' files
 	emptyGold      int                      // of them, those whose gold is "" alone (emptyGold)
 	emptyGoldFirst string                   // the first of them
+	blankQuestions int                      // of them, those whose question is blank (blankQuestion)
+	blankFirst     string                   // the first of them: FILE:LINE (id "ID")
 	lmeRead        int                      // the LongMemEval records read
 	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
 	lmeOddFirst    [2]string                // the first of them: its id and type
@@ -275,6 +278,7 @@ func (a *app) action(c *cli.Context) error {
 	a.warnUnmatchedTypes(whole)
 	a.warnPredictions(whole)
 	a.warnEmptyGold()
+	a.warnBlankQuestions()
 	a.warnLongMemEvalTypes()
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
@@ -331,6 +335,11 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		if emptyGold(rec) {
 			if a.emptyGold++; a.emptyGold == 1 {
 				a.emptyGoldFirst = rec.ID
+			}
+		}
+		if blankQuestion(rec) {
+			if a.blankQuestions++; a.blankQuestions == 1 {
+				a.blankFirst = fmt.Sprintf("%s:%d (id %q)", file, line, rec.ID)
 			}
 		}
 		if rec.Dataset == "longmemeval" {

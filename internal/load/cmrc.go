@@ -151,9 +151,6 @@ func cmrcRecord(in Input, line int, raw jsonRaw, ctx []record.Passage) (*record.
 	if q.QueryText == nil {
 		return nil, badf(in, line, id, "%v", noQuestion(raw, "query_text"))
 	}
-	if err := emptyQuestion("query_text", *q.QueryText); err != nil {
-		return nil, badf(in, line, id, "%v", err)
-	}
 	rec := newRecord(id, "cmrc2018", "zh")
 	rec.Question = *q.QueryText
 	rec.Context = ctx

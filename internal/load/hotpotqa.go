@@ -166,9 +166,6 @@ func hotpotRecord(in Input, line int, raw jsonRaw, it *hotpotItem) (*record.Reco
 	if it.Question == nil {
 		return nil, badf(in, line, id, "%v", noQuestion(raw, "question"))
 	}
-	if err := emptyQuestion("question", *it.Question); err != nil {
-		return nil, badf(in, line, id, "%v", err)
-	}
 	rec := newRecord(id, "hotpotqa", "en")
 	rec.Type = it.Type
 	rec.Question = *it.Question

@@ -197,9 +197,6 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	if qa.Question == nil { // absent or null: a question of another kind did not decode
 		return nil, badf(in, line, id, "%v", noQuestion(item, "question"))
 	}
-	if err := emptyQuestion("question", *qa.Question); err != nil {
-		return nil, badf(in, line, id, "%v", err)
-	}
 	if len(qa.Category) == 0 || isNull(qa.Category) {
 		return nil, badf(in, line, id, "%v", missingField("category"))
 	}

@@ -105,9 +105,6 @@ func checkLongMemEvalItem(in Input, line int, raw jsonRaw, id string, it *longMe
 	if it.Question == nil {
 		return "", badf(in, line, id, "%v", noQuestion(raw, "question"))
 	}
-	if err := emptyQuestion("question", *it.Question); err != nil {
-		return "", badf(in, line, id, "%v", err)
-	}
 	answer, ok := longMemEvalAnswer(it.Answer)
 	switch {
 	case len(trimSpace(it.Answer)) == 0:

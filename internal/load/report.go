@@ -86,6 +86,23 @@ func (a *app) warnEmptyGold() {
 		a.emptyGold, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
 }
 
+// blankQuestion reports whether rec's question is empty or only blanks (emptyQuestion): a
+// benchmark's item that its script scores (or judges) as it is, so that it loads, where a generic
+// row or an EvaLearn problem is a bad item.
+func blankQuestion(rec *record.Record) bool { return emptyQuestion("", rec.Question) != nil }
+
+// warnBlankQuestions warns of the benchmark records whose question is blank: a model would be
+// asked nothing (qa-predict makes each an error on its record, with no call), but their answers
+// count in the benchmark's figures, over all its questions.
+func (a *app) warnBlankQuestions() {
+	if a.blankQuestions == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s a blank question (the first: %s), loaded as the benchmark's script scores %s: qa-predict makes %s an error, with no call\n",
+		a.blankQuestions, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.blankQuestions, "has", "have"),
+		a.blankFirst, english.Form(a.blankQuestions, "it", "them"), english.Form(a.blankQuestions, "it", "each"))
+}
+
 // warnLongMemEvalTypes warns of the LongMemEval records whose question_type is none of
 // LongMemEval's six (or missing): its judge has no prompt for them (evaluate_qa.py raises), and
 // its task-averaged accuracy has no place for them.

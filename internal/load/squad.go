@@ -202,9 +202,6 @@ func squadRecord(in Input, item squadItem, dataset, lang string, ctx []record.Pa
 	if qa.Question == nil {
 		return nil, badf(in, line, id, "%v", noQuestion(item.raw, "question"))
 	}
-	if err := emptyQuestion("question", *qa.Question); err != nil {
-		return nil, badf(in, line, id, "%v", err)
-	}
 	rec := newRecord(id, dataset, lang)
 	rec.Question = *qa.Question
 	rec.Context = ctx

@@ -122,7 +122,7 @@ func newPrompter(file string, seed int64) (*prompter, error) {
 // at load, so qa-predict is where it is found. A --template prompt need not hold the question.
 func (p *prompter) blankQuestion(rec *record.Record) error {
 	if p.custom == nil && textnorm.Strip(rec.Question) == "" {
-		return errors.New("the question is empty or only blanks: there is nothing to ask (qa-load refuses such an item; a --template prompt need not hold the question)")
+		return errors.New("the question is empty or only blanks: there is nothing to ask (a --template prompt need not hold the question)")
 	}
 	return nil
 }
