@@ -105,9 +105,11 @@ func (p *Passage) UnmarshalJSON(b []byte) error {
 }
 
 // MarshalJSON encodes the prediction with its unknown fields. An empty text read from a
-// prediction without one is left out, not written as "", the empty answer. Supporting facts that
-// are an empty list, not nil, are written as []: a model that named no fact, which HotpotQA's
-// evaluation scores 0, where facts left out are none given, which qa-score leaves unscored.
+// prediction without one is left out, not written as "", the empty answer, and a null one (a
+// failed prediction's) is written as null again, after the members that have values. Supporting
+// facts that are an empty list, not nil, are written as []: a model that named no fact, which
+// HotpotQA's evaluation scores 0, where facts left out are none given, which qa-score leaves
+// unscored.
 func (p Prediction) MarshalJSON() ([]byte, error) {
 	type plain Prediction
 	b, err := marshal(plain(p))
@@ -153,7 +155,15 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 	*p = Prediction(q)
 	p.Extra = extra
 	p.empty = empty
-	p.noText = q.Text == "" && lastMember(b, "text") == nil // only an empty text is looked at again
+	if q.Text == "" { // only an empty text is looked at again
+		switch t := bytes.TrimSpace(lastMember(b, "text")); {
+		case t == nil:
+			p.noText = true
+		case string(t) == "null": // a failed prediction's (NullText refuses any other): none, kept
+			p.noText = true
+			p.empty = p.empty.with("text", t)
+		}
+	}
 	return nil
 }
 

@@ -112,6 +112,9 @@ func TestNoAddedMembers(t *testing.T) {
 		// A prediction without a text (a failed one, a score or a loss alone) gets no empty answer.
 		{`{"schema":1,"id":"a","prediction":{"error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"error":"timeout"}}`},
 		{`{"schema":1,"id":"a","prediction":{"text":"","error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"text":"","error":"timeout"}}`},
+		// A failed prediction's null text stays null: written as "", it would be the empty answer.
+		{`{"schema":1,"id":"a","prediction":{"text":null,"error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"error":"timeout","text":null}}`},
+		{`{"schema":1,"id":"a","prediction":{"text":"x","text":null,"error":"timeout"}}`, `{"schema":1,"id":"a","prediction":{"text":"x","error":"timeout"}}`},
 		{`{"schema":1,"id":"a","prediction":{"model":"m","score":0.5}}`, `{"schema":1,"id":"a","prediction":{"model":"m","score":0.5}}`},
 		{`{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`, `{"schema":1,"id":"a","prediction":{"loss":2.5,"tokens":3}}`},
 		// A token count left out is unknown, not 0, and stays out.
