@@ -123,7 +123,7 @@ func (p Prediction) MarshalJSON() ([]byte, error) {
 	}
 	empty := p.empty
 	if p.SupportingFacts != nil && len(p.SupportingFacts) == 0 && !slices.ContainsFunc(empty, func(e emptyMember) bool { return e.key == "supporting_facts" }) {
-		empty = append(slices.Clip(empty), emptyMember{"supporting_facts", json.RawMessage("[]")})
+		empty = append(slices.Clip(empty), emptyMember{key: "supporting_facts", value: json.RawMessage("[]")})
 	}
 	if b, err = empty.restore(b); err != nil {
 		return nil, err
@@ -159,9 +159,8 @@ func (p *Prediction) UnmarshalJSON(b []byte) error {
 		switch t := bytes.TrimSpace(lastMember(b, "text")); {
 		case t == nil:
 			p.noText = true
-		case string(t) == "null": // a failed prediction's (NullText refuses any other): none, kept
+		case string(t) == "null": // a failed prediction's (NullText refuses any other): none, kept in empty
 			p.noText = true
-			p.empty = p.empty.with("text", t)
 		}
 	}
 	return nil

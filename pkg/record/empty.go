@@ -13,6 +13,9 @@ import (
 // read as empty: "", 0, false, null, [] or {} (emptyValue). The decoder reads each as the field's
 // zero value, which the encoder leaves out (omitempty), so a stage that decodes an object and
 // writes it again would take the member away; restore puts back those the encoding leaves out.
+// Of a member the encoder writes whatever its value (a sequence's id and position, a batch's
+// members, a passage's or a prediction's text) only a null is kept, which it would write as ""
+// or 0: restore writes it as null again.
 //
 // Note: such members are rare (a script that writes every key, "type": "" or "meta": {} for a
 // record without them), so they are kept as a list that is nil for most objects, and the encoding
@@ -22,24 +25,27 @@ type emptyMembers []emptyMember
 type emptyMember struct {
 	key   string
 	value json.RawMessage
+	// written is set for a member the encoder always writes (writtenKey), kept for its null
+	// alone, which it would write as the field's zero value, "" or 0.
+	written bool
 }
 
-// with returns m with key's member set to value (a copy): the last member of a key given twice
-// is the one the decoder reads.
-func (m emptyMembers) with(key string, value []byte) emptyMembers {
+// with returns m with key's member set to value (a copy) and its written flag: the last member of
+// a key given twice is the one the decoder reads.
+func (m emptyMembers) with(key string, value []byte, written bool) emptyMembers {
 	value = append(json.RawMessage(nil), value...)
 	for i := range m {
 		if m[i].key == key {
-			m[i].value = value
+			m[i].value, m[i].written = value, written
 			return m
 		}
 	}
-	return append(m, emptyMember{key, value})
+	return append(m, emptyMember{key, value, written})
 }
 
 // filledBefore reports whether the object b has a member of key before the one at kStart whose
-// value is an object that is not empty.
-func filledBefore(b []byte, kStart int, key string) bool {
+// value is an object that is not empty, or, when scalar, any value that is not empty.
+func filledBefore(b []byte, kStart int, key string, scalar bool) bool {
 	filled := false
 	_ = walkMembers(b, func(q []byte, escaped bool, at, vStart, vEnd int) error {
 		if at >= kStart {
@@ -49,7 +55,7 @@ func filledBefore(b []byte, kStart int, key string) bool {
 		if escaped {
 			k, _ = decodeKey(q, escaped)
 		}
-		if v := b[vStart:vEnd]; k == key && v[0] == '{' && !emptyValue(v) {
+		if v := b[vStart:vEnd]; k == key && (scalar || v[0] == '{') && !emptyValue(v) {
 			filled = true
 		}
 		return nil
@@ -70,14 +76,20 @@ func (m emptyMembers) without(key string) emptyMembers {
 // restore returns obj, an encoded object, with each of m's members that obj does not have added
 // before its closing brace, in the order they were read: a field still empty is written as it
 // came ("type": "", "meta": {}, "cost_usd": null), not left out. A field a stage has filled in
-// since is in obj, and stays as the stage wrote it.
+// since is in obj, and stays as the stage wrote it. A member the encoder always writes, read as
+// null, is taken out of obj while it still holds the zero value the null decoded to ("" or 0),
+// and added as null: a sequence's {"id":null} stays so, not {"id":""}.
 func (m emptyMembers) restore(obj []byte) ([]byte, error) {
 	if len(m) == 0 {
 		return obj, nil
 	}
 	var add []emptyMember
 	for _, e := range m {
-		if lastMember(obj, e.key) == nil {
+		v := lastMember(obj, e.key)
+		if v != nil && e.written && emptyValue(v) {
+			obj, v = withoutMember(obj, e.key), nil
+		}
+		if v == nil {
 			add = append(add, e)
 		}
 	}
@@ -99,6 +111,22 @@ func (m emptyMembers) restore(obj []byte) ([]byte, error) {
 		out = append(append(append(out, kb...), ':'), e.value...)
 	}
 	return append(out, '}'), nil
+}
+
+// withoutMember returns the encoded object obj without its members of key.
+func withoutMember(obj []byte, key string) []byte {
+	out := []byte{'{'}
+	_ = walkMembers(obj, func(q []byte, escaped bool, kStart, _, vEnd int) error { // obj was encoded
+		if k, err := decodeKey(q, escaped); err == nil && k == key {
+			return nil
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, obj[kStart:vEnd]...)
+		return nil
+	})
+	return append(out, '}')
 }
 
 // emptyValue reports whether v, a JSON value, is one the decoder reads as a field's zero value and

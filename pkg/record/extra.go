@@ -35,8 +35,8 @@ type keyRole uint8
 const (
 	unknownKey keyRole = iota // not the type's own: kept verbatim among its unknown members
 	knownKey                  // read by the JSON decoder, a key given twice as it reads one
-	// writtenKey: a knownKey whose field the encoder writes whatever its value, so an empty
-	// value needs no keeping (see emptyMembers).
+	// writtenKey: a knownKey whose field the encoder writes whatever its value, so only null,
+	// which it would write as "" or 0, needs keeping (see emptyMembers).
 	writtenKey
 	// pointerKey: a knownKey whose field is a pointer, which the encoder writes unless it is
 	// null (nil), so only null needs keeping.
@@ -199,16 +199,23 @@ func unknownFields(b []byte, known map[string]keyRole) (map[string]json.RawMessa
 				repeated = repeated || seen&bit != 0
 				seen |= bit
 			}
-			if v := b[vStart:vEnd]; role != writtenKey && (role == pointerKey && string(v) == "null" || role != pointerKey && emptyValue(v)) {
+			v := b[vStart:vEnd]
+			nullOnly := role == pointerKey || role == writtenKey // only null needs keeping
+			if nullOnly && string(v) == "null" || !nullOnly && emptyValue(v) {
 				if !escaped {
 					key = string(q[1 : len(q)-1])
 				}
-				if role < lastKey && v[0] == '{' && filledBefore(b, kStart, key) {
+				if role < lastKey && v[0] == '{' && filledBefore(b, kStart, key, false) {
 					// The decoder reads an object from every member of its key: an
 					// earlier one filled it, and this one leaves it so.
 					return nil
 				}
-				empty = empty.with(key, b[vStart:vEnd])
+				if role == writtenKey && filledBefore(b, kStart, key, true) {
+					// The decoder leaves a string or a number as it was for a null: an
+					// earlier member gave it a value, which the encoder writes.
+					return nil
+				}
+				empty = empty.with(key, v, role == writtenKey)
 			} else if len(empty) > 0 {
 				if !escaped {
 					key = string(q[1 : len(q)-1])

@@ -22,6 +22,7 @@ func FuzzRoundTrip(f *testing.F) {
 		`{"schema":1,"id":"d","answers":"x","prediction":{"text":5,"supporting_facts":[["a","1"]]},"judgments":{"j":{"score":"s"}}}`,
 		`{"schema":1,"id":"e","scores":{"f1":null},"scores":{"em":1},"score_errors":{"a":"x"},"Score_errors":{"b":null},"score\u005ferrors":{}}`,
 		`{"schema":1,"id":"f","meta":{"m\ud800":1,"m\udc00":2},"x\uD83D\uDE00":1,"judgments":{"j\ud800":{"score":1}}}`,
+		`{"schema":1,"id":"g","context":[{"text":null}],"sequence":{"id":"s","id":null,"position":null},"prediction":{"text":null,"error":"e","batch":{"first":null,"index":1,"index":null,"size":null}}}`,
 	} {
 		f.Add([]byte(s))
 	}

@@ -179,6 +179,17 @@ func TestNoMembersTakenAway(t *testing.T) {
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"judgments":{"j":{"label":"","error":""}}}`},
 		{`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"title":"","date":"","text":"t","sentences":[]}],"sequence":{"id":"","position":0}}`,
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"text":"t","title":"","date":"","sentences":[]}],"sequence":{"id":"","position":0}}`},
+		// A null in a member the encoder always writes (a passage's text, a sequence's or a
+		// batch's members) is written as null again, after the members that have values, not as
+		// the "" or 0 it decodes to; one given again after the null is written as it reads.
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"title":"t","text":null}],"sequence":{"id":null,"position":null},"prediction":{"text":"y","batch":{"first":null,"index":null,"size":null}}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"context":[{"title":"t","text":null}],"sequence":{"id":null,"position":null},"prediction":{"text":"y","batch":{"first":null,"index":null,"size":null}}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":null,"position":2},"prediction":{"text":"y","batch":{"first":"a","index":null,"size":2}}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"position":2,"id":null},"prediction":{"text":"y","batch":{"first":"a","size":2,"index":null}}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":null,"position":null,"id":"s","position":0}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"s","position":0}}`},
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"s","position":3,"id":null,"position":null}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"sequence":{"id":"s","position":3}}`},
 	} {
 		var r Record
 		if err := Unmarshal([]byte(tt.in), &r); err != nil {
