@@ -1,6 +1,9 @@
 package stats
 
-import "math"
+import (
+	"math"
+	"math/big"
+)
 
 // RawAgreement is the fraction of items on which every rater gave the same category. ratings[i]
 // holds item i's categories, one per rater. It is NaN for no items.
@@ -83,6 +86,12 @@ func FleissKappa(ratings [][]int) float64 {
 }
 
 // FleissKappaCounts is Fleiss' κ from a count table: counts[i][j] raters put item i in category j.
+//
+// Note: κ is computed from integer sums and rounded once, as the fraction
+// (Nn·(Σn_ij² − Nn) − (n−1)·Σ_j T_j²) / ((n−1)·((Nn)² − Σ_j T_j²)), T_j the ratings in category j,
+// which is (P̄ − P̄_e)/(1 − P̄_e) times (Nn)²(n−1): agreement at exactly chance level is then κ = 0,
+// where the float quotients P̄ and P̄_e gave ±1e-16 (printed "-0.000", below chance), and the
+// items' order does not move its last bit.
 func FleissKappaCounts(counts [][]int) float64 {
 	N := len(counts)
 	if N == 0 {
@@ -95,28 +104,33 @@ func FleissKappaCounts(counts [][]int) float64 {
 	if n < 2 {
 		return math.NaN()
 	}
-	pj := make([]float64, len(counts[0]))
-	pbar := 0.0
+	tj := make([]int64, len(counts[0]))
+	var sq int64 // Σ_ij n_ij²
 	for _, row := range counts {
-		sum, sq := 0, 0
+		sum := 0
 		for j, x := range row {
 			sum += x
-			sq += x * x
-			pj[j] += float64(x)
+			sq += int64(x) * int64(x)
+			tj[j] += int64(x)
 		}
 		if sum != n {
 			return math.NaN()
 		}
-		pbar += float64(sq-n) / float64(n*(n-1))
 	}
-	pbar /= float64(N)
-	pe := 0.0
-	for _, x := range pj {
-		p := x / float64(N*n)
-		pe += float64(p * p) // rounded: no fused multiply-add
+	total := new(big.Int).SetInt64(int64(N) * int64(n)) // Nn, every rating
+	tsq := new(big.Int)                                 // Σ_j T_j²
+	for _, x := range tj {
+		t := big.NewInt(x)
+		tsq.Add(tsq, t.Mul(t, t))
 	}
-	if pe == 1 {
+	n1 := big.NewInt(int64(n - 1))
+	num := new(big.Int).Mul(total, big.NewInt(sq-int64(N)*int64(n)))
+	num.Sub(num, new(big.Int).Mul(n1, tsq))
+	den := new(big.Int).Mul(total, total)
+	if den.Cmp(tsq) == 0 { // P̄_e = 1: every rating in one category
 		return math.NaN()
 	}
-	return (pbar - pe) / (1 - pe)
+	den.Sub(den, tsq).Mul(den, n1)
+	k, _ := new(big.Rat).SetFrac(num, den).Float64()
+	return k
 }

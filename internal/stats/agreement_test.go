@@ -67,3 +67,19 @@ func TestFleissKappa(t *testing.T) {
 		t.Errorf("RawAgreement(%v) = %v, want 0.75", two, got)
 	}
 }
+
+// TestFleissKappaChance checks that agreement at exactly chance level gives κ = 0, not a
+// rounding error's -1.1e-16, which the agreement table printed as "-0.000", below chance.
+func TestFleissKappaChance(t *testing.T) {
+	tests := [][][]int{
+		// P̄ = (1/3+1/3+1+1/3)/4 = 1/2; p = (6/12, 6/12), P̄e = 1/2
+		{{0, 0, 1}, {0, 0, 1}, {1, 1, 1}, {0, 1, 0}},
+		{{0, 1, 0, 0}, {1, 1, 1, 1}, {0, 1, 0, 0}, {1, 0, 0, 1}, {0, 0, 1, 1}, {1, 0, 0, 1}},
+		{{1, 1, 0, 0}, {1, 1, 1, 1}, {0, 1, 0, 1}, {0, 0, 1, 0}, {1, 0, 1, 1}, {1, 1, 1, 0}, {0, 0, 0, 0}, {1, 1, 0, 0}, {0, 0, 1, 1}, {1, 0, 1, 0}, {1, 1, 0, 0}, {0, 0, 1, 0}},
+	}
+	for _, r := range tests {
+		if got := FleissKappa(r); got != 0 {
+			t.Errorf("FleissKappa(%v) = %v, want 0", r, got)
+		}
+	}
+}
