@@ -115,15 +115,21 @@ func (m emptyMembers) restore(obj []byte) ([]byte, error) {
 
 // withoutMember returns the encoded object obj without its members of key.
 func withoutMember(obj []byte, key string) []byte {
+	return dropMembers(obj, func(k string, _ int) bool { return k == key })
+}
+
+// dropMembers returns the object b, which has been walked already, without the members for which
+// drop reports true, given their key and where they start; a key that does not decode is kept.
+func dropMembers(b []byte, drop func(key string, kStart int) bool) []byte {
 	out := []byte{'{'}
-	_ = walkMembers(obj, func(q []byte, escaped bool, kStart, _, vEnd int) error { // obj was encoded
-		if k, err := decodeKey(q, escaped); err == nil && k == key {
+	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, vEnd int) error {
+		if key, err := decodeKey(q, escaped); err == nil && drop(key, kStart) {
 			return nil
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		out = append(out, obj[kStart:vEnd]...)
+		out = append(out, b[kStart:vEnd]...)
 		return nil
 	})
 	return append(out, '}')

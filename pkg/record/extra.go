@@ -315,19 +315,8 @@ func withoutShadowed(b []byte, known map[string]keyRole) []byte {
 		}
 		return nil
 	})
-	out := []byte{'{'}
-	_ = walkMembers(b, func(q []byte, escaped bool, kStart, _, vEnd int) error {
-		if key, err := decodeKey(q, escaped); err == nil {
-			switch role := known[key]; {
-			case role == unknownKey && foldsToKnown(key, known), role >= lastKey && last[key] != kStart:
-				return nil
-			}
-		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
-		out = append(out, b[kStart:vEnd]...)
-		return nil
+	return dropMembers(b, func(key string, kStart int) bool {
+		role := known[key]
+		return role == unknownKey && foldsToKnown(key, known) || role >= lastKey && last[key] != kStart
 	})
-	return append(out, '}')
 }
