@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -105,4 +106,28 @@ func BenchmarkJSONL(b *testing.B) {
 			`"type": "lookup", "source": {"book": "x", "page": %d, "tags": ["a", "b"]}, "difficulty": 3}`+"\n", i, i, i)
 	}
 	benchLoad(b, JSONL, buf.Bytes(), records)
+}
+
+// BenchmarkHotpotQA loads the 200-item HotpotQA sample, as the official files hold it.
+func BenchmarkHotpotQA(b *testing.B) {
+	data, err := os.ReadFile("testdata/hotpotqa_train_sample200.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		err := HotpotQA(Input{Name: "h.jsonl", R: bytes.NewReader(data)}, Options{}, func(rec *record.Record, _ int, bad error) error {
+			if bad != nil {
+				return bad
+			}
+			n++
+			return nil
+		})
+		if err != nil || n != 200 {
+			b.Fatalf("%d records, %v", n, err)
+		}
+	}
+	b.ReportMetric(float64(200*b.N)/b.Elapsed().Seconds(), "records/s")
 }
