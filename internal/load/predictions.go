@@ -62,7 +62,9 @@ func parsePredictions(name string, b []byte) (*Predictions, error) {
 	p := &Predictions{Name: name, byID: map[string]*official{}}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	var first jsonRaw
-	if err := dec.Decode(&first); err != nil {
+	if err := dec.Decode(&first); err == io.EOF {
+		return nil, fmt.Errorf("%s: empty: no predictions (want a JSON object, or JSON Lines of objects with question_id and hypothesis)", name)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: not a prediction file: %v", name, err)
 	}
 	_, err := dec.Token()

@@ -60,6 +60,8 @@ func TestParsePredictions(t *testing.T) {
 		{"two objects", `{"q1": "a"} {"q2": "b"}`, "", nil, `p.json: more after the JSON object`},
 		{"not an object", `"a"`, "", nil, `p.json: not a prediction file: want a JSON object, or JSON Lines of objects with question_id and hypothesis, got a string`},
 		{"no JSON", `q1,a`, "", nil, `p.json: not a prediction file: `},
+		{"empty", "", "", nil, `p.json: empty: no predictions (want a JSON object, or JSON Lines of objects with question_id and hypothesis)`},
+		{"blanks", " \n\t\n", "", nil, `p.json: empty: no predictions (want a JSON object, or JSON Lines of objects with question_id and hypothesis)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p, err := parsePredictions("p.json", []byte(tt.in))
