@@ -31,7 +31,8 @@ const InputsHelp = `Input files are positional arguments; none or "-" means stdi
 // first input file that does not exist, cannot be looked at, is a directory or may not be read
 // (access(2)), so that a mistyped or unreadable second file stops a run before the first is read
 // (for qa-predict, before its calls are paid for); a missing "help" is a usage error that names
-// --help. Last it returns NotStdout's error for an input that is the file stdout writes to. It
+// --help; "-" given twice is a usage error, as stdin can be read once. Last it returns NotStdout's
+// error for an input that is the file stdout writes to. It
 // opens nothing: a named pipe is left for its one reading.
 func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "--" {
@@ -39,8 +40,13 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 	} else if err := flagsBefore(args); err != nil {
 		return err
 	}
+	stdinGiven := false
 	for _, a := range args {
 		if a == "-" {
+			if stdinGiven { // the second would read nothing, its records lost without a word
+				return Usagef("-: stdin given twice; it can be read once")
+			}
+			stdinGiven = true
 			continue
 		}
 		st, err := os.Stat(a)

@@ -329,6 +329,8 @@ func TestCheckInputs(t *testing.T) {
 		{nil, "", 0},
 		{[]string{"-"}, "", 0},
 		{[]string{"a.jsonl", "-", "-odd.jsonl"}, "", 0}, // a file whose name begins with "-"
+		{[]string{"-", "a.jsonl", "-"}, "-: stdin given twice; it can be read once", ExitUsage},
+		{[]string{"--", "-", "-"}, "-: stdin given twice; it can be read once", ExitUsage},
 		{[]string{"a.jsonl", "--metrics", "f1"}, "--metrics: flags go before the input files", ExitUsage},
 		{[]string{"a.jsonl", "-q"}, "-q: flags go before the input files", ExitUsage},
 		// After a first "--", which ended the flags, every argument is a file.
