@@ -32,8 +32,8 @@ const InputsHelp = `Input files are positional arguments; none or "-" means stdi
 // (access(2)), so that a mistyped or unreadable second file stops a run before the first is read
 // (for qa-predict, before its calls are paid for); a missing "help" is a usage error that names
 // --help; "-" given twice is a usage error, as stdin can be read once. Last it returns NotStdout's
-// error for an input that is the file stdout writes to. It
-// opens nothing: a named pipe is left for its one reading.
+// error for an input that is the file stdout writes to. It opens nothing: a named pipe is left
+// for its one reading.
 func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]

@@ -30,15 +30,15 @@ not is a bad item, a JSON document a failure, and so is a file in UTF-16 or UTF-
 
 Formats: hotpotqa (the official files, or the Hugging Face hotpot_qa export), squad, cmrc2018,
 locomo, longmemeval, evalearn (the pair EvaLearn_Problem.json + EvaLearn_Sequence.json; given one,
-the other is read from beside it under its name), evalearn-results (EvaLearn's results files),
-jsonl and csv (generic, see --map; a row without an id
-gets FILE:LINE, FILE the file's base name, or FILE:LINE:COLUMN when it starts on the line where the
-item before it in a JSON array ends; a csv file's delimiter is a tab in a .tsv or .tab file, else
-the comma, tab or semicolon its header line holds most of, so TSV loads as csv; warnings count
-their records that come out with no answers, with the empty (unanswerable) answer "", or with
-Chinese characters and no lang: see --lang), records (qapipe records as any stage writes them,
-passed through whole, prediction, judgments and scores included: to select from a saved run; also
-a JSON array of records, as json.dump saves a list of them, written one a line).
+the other is read from beside it under its name), evalearn-results (EvaLearn's results files), jsonl
+and csv (generic, see --map; a row without an id gets FILE:LINE, FILE the file's base name, or
+FILE:LINE:COLUMN when it starts on the line where the item before it in a JSON array ends; a csv
+file's delimiter is a tab in a .tsv or .tab file, else the comma, tab or semicolon its header line
+holds most of, so TSV loads as csv; warnings count their records that come out with no answers, with
+the empty (unanswerable) answer "", or with Chinese characters and no lang: see --lang), records
+(qapipe records as any stage writes them, passed through whole, prediction, judgments and scores
+included: to select from a saved run; also a JSON array of records, as json.dump saves a list of
+them, written one a line).
 Without --format the format is detected from each file's name and first bytes; a first line with a
 schema and an id is records, and so is a second one when the first is no JSON (a file cut at its
 start), and a JSON array whose first item opens so.

@@ -19,8 +19,8 @@ import (
 // string (one passage, none when it is empty), a list of strings, or a list of passages in the
 // records' shape (passageList); id a string or a number (absent, null or "": FILE:LINE, see
 // defaultID); type, rubric, lang, dataset and split a string or a number (true, false, a list or
-// an object there is a bad item); prediction and prediction_model those of a prediction made by another
-// tool (see takePrediction). Every source field not mapped goes to meta verbatim.
+// an object there is a bad item); prediction and prediction_model those of a prediction made by
+// another tool (see takePrediction). Every source field not mapped goes to meta verbatim.
 func JSONL(in Input, opt Options, emit Emit) error {
 	id := func([]byte) string { return "" } // no id field: a bad line is named by its line alone
 	if src := opt.Map.source("id"); src != "" {
@@ -287,7 +287,8 @@ func (t *taker) takeFields(in Input, line int, rec *record.Record) error {
 	}{{"type", &rec.Type}, {"rubric", &rec.Rubric}, {"lang", &rec.Lang}, {"dataset", &rec.Dataset},
 		{"split", &rec.Split}} {
 		if raw, ok := t.take(f.name); ok {
-			if *f.dst, ok = scalarText(raw); !ok || isBool(raw) { // a list or an object would be lost without a word, true would be "true"
+			// a list or an object would be lost without a word, and true would read "true"
+			if *f.dst, ok = scalarText(raw); !ok || isBool(raw) {
 				return badf(in, line, rec.ID, "field %q: %s must be a string or a number", m.source(f.name), f.name)
 			}
 		}

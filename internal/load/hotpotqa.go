@@ -137,9 +137,10 @@ func hotpotContextError(raw jsonRaw) error {
 // An item of the Hugging Face hotpot_qa dataset's export reads as the official item it holds
 // (hfHotpot).
 func HotpotQA(in Input, opt Options, emit Emit) error {
-	return eachItem(in, opt, emit, itemID("hotpotqa:", "_id", "id"), func(raw jsonRaw, line int, emit Emit) error {
+	id := itemID("hotpotqa:", "_id", "id") // "id": the Hugging Face export's
+	return eachItem(in, opt, emit, id, func(raw jsonRaw, line int, emit Emit) error {
 		if official, hf, err := hfHotpot(raw); hf && err != nil {
-			return emit(nil, 0, badf(in, line, itemID("hotpotqa:", "_id", "id")(raw), "%v", err))
+			return emit(nil, 0, badf(in, line, id(raw), "%v", err))
 		} else if hf {
 			raw = official
 		}
