@@ -131,6 +131,8 @@ type app struct {
 	emptyGoldFirst string                   // the first of them
 	blankQuestions int                      // of them, those whose question is blank (blankQuestion)
 	blankFirst     string                   // the first of them: FILE:LINE (id "ID")
+	noPassage      int                      // of them, those a model would read no passage for (noPassage)
+	noPassageFirst string                   // the first of them: FILE:LINE (id "ID")
 	lmeRead        int                      // the LongMemEval records read
 	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
 	lmeOddFirst    [2]string                // the first of them: its id and type
@@ -279,6 +281,7 @@ func (a *app) action(c *cli.Context) error {
 	a.warnPredictions(whole)
 	a.warnEmptyGold()
 	a.warnBlankQuestions()
+	a.warnNoPassage()
 	a.warnLongMemEvalTypes()
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
@@ -340,6 +343,11 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		if blankQuestion(rec) {
 			if a.blankQuestions++; a.blankQuestions == 1 {
 				a.blankFirst = fmt.Sprintf("%s:%d (id %q)", file, line, rec.ID)
+			}
+		}
+		if a.context != "none" && noPassage(rec) {
+			if a.noPassage++; a.noPassage == 1 {
+				a.noPassageFirst = fmt.Sprintf("%s:%d (id %q)", file, line, rec.ID)
 			}
 		}
 		if rec.Dataset == "longmemeval" {

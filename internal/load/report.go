@@ -103,6 +103,33 @@ func (a *app) warnBlankQuestions() {
 		a.blankFirst, english.Form(a.blankQuestions, "it", "them"), english.Form(a.blankQuestions, "it", "each"))
 }
 
+// noPassage reports whether rec, read from SQuAD's or CMRC 2018's file, is a question to answer
+// from a paragraph whose "context" is missing, null or blank: the benchmark's script never reads
+// it, so the item loads, but a model would be asked it with nothing to read. A record with a
+// prediction already (--predictions) asks no model. (A HotpotQA item without "context" is a
+// question of its own, which a model may be asked closed-book.)
+func noPassage(rec *record.Record) bool {
+	switch rec.Dataset {
+	case "squad", "cmrc2018":
+	default:
+		return false
+	}
+	if rec.Prediction != nil {
+		return false
+	}
+	return !slices.ContainsFunc(rec.Context, func(p record.Passage) bool { return strings.TrimSpace(p.Text) != "" })
+}
+
+// warnNoPassage warns of the SQuAD and CMRC 2018 records with no passage to read (noPassage).
+func (a *app) warnNoPassage() {
+	if a.noPassage == 0 {
+		return
+	}
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no passage text (the first: %s): qa-predict asks %s with no text to read, as it asks every question under --context none\n",
+		a.noPassage, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.noPassage, "has", "have"),
+		a.noPassageFirst, english.Form(a.noPassage, "its question", "their questions"))
+}
+
 // warnLongMemEvalTypes warns of the LongMemEval records whose question_type is none of
 // LongMemEval's six (or missing): its judge has no prompt for them (evaluate_qa.py raises), and
 // its task-averaged accuracy has no place for them.
