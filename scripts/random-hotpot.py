@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write random HotpotQA records with the answer, supporting-fact and joint scores that
 HotpotQA's own hotpot_evaluate_v1.py gives them, for a differential check of qa-score's
-hotpot_em, hotpot_f1, sp_em, sp_f1, joint_em and joint_f1:
+twelve HotpotQA scores (the group hotpot: hotpot_em, hotpot_f1, hotpot_prec, hotpot_recall, and
+the sp_ and joint_ scores likewise):
 
     /usr/bin/python3 scripts/random-hotpot.py --evaluate hotpot/hotpot_evaluate_v1.py \\
         --seed 1 --n 50000 > /tmp/hotpot.jsonl
@@ -23,7 +24,7 @@ spaced, non-ASCII or look-alike titles, are empty on either side, or are the gol
 a fact added or dropped; predictions are random or the gold answer changed (cased, punctuated,
 an article or a piece added, a piece dropped).
 
---check BIN runs BIN --metrics hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1 over the records,
+--check BIN runs BIN --metrics with the twelve names over the records,
 and again with --summary -, and compares each record's scores, and the overall mean and count of
 each, to 1e-9, printing the counts and every difference as a JSON line (exit code 1 when any
 differ). The means are what the script's eval() prints when it is run on the records written as
@@ -176,13 +177,20 @@ def upstream_eval(hotpot, golds, preds):
     return ast.literal_eval(printed.getvalue().splitlines()[-1])
 
 
+# qa-score's names of the figures eval() prints, in its order, with eval()'s keys
+HOTPOT_KEYS = [("hotpot_em", "em"), ("hotpot_f1", "f1"), ("hotpot_prec", "prec"), ("hotpot_recall", "recall"),
+               ("sp_em", "sp_em"), ("sp_f1", "sp_f1"), ("sp_prec", "sp_prec"), ("sp_recall", "sp_recall"),
+               ("joint_em", "joint_em"), ("joint_f1", "joint_f1"), ("joint_prec", "joint_prec"),
+               ("joint_recall", "joint_recall")]
+HOTPOT_SCORES = [name for name, _ in HOTPOT_KEYS]
+
+
 def aggregates(metrics, n):
     """The (name, eval()'s value, getter from qa-score's summary) triples to compare."""
     def stat(name, key):
         return lambda s: s["overall"]["metrics"][name][key]
     out = []
-    for name, key in [("hotpot_em", "em"), ("hotpot_f1", "f1"), ("sp_em", "sp_em"), ("sp_f1", "sp_f1"),
-                      ("joint_em", "joint_em"), ("joint_f1", "joint_f1")]:
+    for name, key in HOTPOT_KEYS:
         out.append((name + " mean", metrics[key], stat(name, "mean")))
         out.append((name + " count", n, stat(name, "count")))
     return out
@@ -234,18 +242,20 @@ def main():
         record = {"schema": 1, "id": f"hotpot-random-{i}", "dataset": "hotpotqa", "question": "q",
                   "answers": [gold], "prediction": {"text": pred, "supporting_facts": pred_sp},
                   "meta": {"supporting_facts": gold_sp}}
-        want = {"hotpot_em": float(em), "hotpot_f1": float(metrics["f1"]), "sp_em": float(sp_em),
-                "sp_f1": float(metrics["sp_f1"]), "joint_em": float(em) * sp_em, "joint_f1": float(joint_f1)}
+        want = {"hotpot_em": float(em), "hotpot_f1": float(metrics["f1"]), "hotpot_prec": float(prec),
+                "hotpot_recall": float(recall), "sp_em": float(sp_em), "sp_f1": float(metrics["sp_f1"]),
+                "sp_prec": float(sp_prec), "sp_recall": float(sp_recall), "joint_em": float(em) * sp_em,
+                "joint_f1": float(joint_f1), "joint_prec": float(joint_prec), "joint_recall": float(joint_recall)}
         golds.append({"_id": record["id"], "answer": gold, "supporting_facts": gold_sp})
         if unanswered:
             del record["prediction"]["text"]
-            for k in ["hotpot_em", "hotpot_f1", "joint_em", "joint_f1"]:
+            for k in ["hotpot_em", "hotpot_f1", "hotpot_prec", "hotpot_recall", "joint_em", "joint_f1", "joint_prec", "joint_recall"]:
                 del want[k]
         else:
             preds["answer"][record["id"]] = pred
         if missing:
             del record["prediction"]["supporting_facts"]
-            for k in ["sp_em", "sp_f1", "joint_em", "joint_f1"]:
+            for k in ["sp_em", "sp_f1", "sp_prec", "sp_recall", "joint_em", "joint_f1", "joint_prec", "joint_recall"]:
                 want.pop(k, None)
         else:
             preds["sp"][record["id"]] = pred_sp
@@ -255,7 +265,7 @@ def main():
         expected.append(want)
     if args.check:
         metrics = upstream_eval(hotpot, golds, preds)
-        bad = score_check.check(args.check, records, expected, "hotpot_em,hotpot_f1,sp_em,sp_f1,joint_em,joint_f1",
+        bad = score_check.check(args.check, records, expected, ",".join(HOTPOT_SCORES),
                                 aggregates(metrics, args.n),
                                 summary_args=["--missing-as-zero"] if args.missing_sp or args.missing_answer else [])
         sys.exit(1 if bad else 0)

@@ -51,6 +51,9 @@ var metricGroups = map[string][]string{
 	"pairwise":       {"pn", "pairwise_acc"},
 	"ranking":        {"mrr", "map"},
 	"chunk":          {"chunk_p", "chunk_r", "chunk_f1"},
+	// the twelve figures hotpot_evaluate_v1.py prints
+	"hotpot": {"hotpot_em", "hotpot_f1", "hotpot_prec", "hotpot_recall", "sp_em", "sp_f1", "sp_prec", "sp_recall",
+		"joint_em", "joint_f1", "joint_prec", "joint_recall"},
 }
 
 func corpusNames() []string {

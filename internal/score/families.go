@@ -121,6 +121,7 @@ func registry() []*family {
 		squadFamily(),
 		squad2Family(),
 		hotpotFamily(),
+		hotpotPRFamily(),
 		rougeFamily(true),
 		rougeFamily(false),
 		bleuFamily(),
@@ -129,7 +130,9 @@ func registry() []*family {
 		cmrcFamily(),
 		locomoFamily(),
 		supportFamily(),
+		supportPRFamily(),
 		jointFamily(),
+		jointPRFamily(),
 		judgeFamily(),
 	}, embedFamilies()...)
 }

@@ -24,6 +24,18 @@ func supportFamily() *family {
 	}
 }
 
+// supportPRFamily is the supporting facts' precision and recall that hotpot_evaluate_v1.py prints
+// beside their EM and F1 (sp_prec, sp_recall).
+func supportPRFamily() *family {
+	f := supportFamily()
+	f.names, f.named = []string{"sp_prec", "sp_recall"}, true
+	f.about = "HotpotQA supporting-fact precision and recall"
+	f.score = func(it *item, out []float64) {
+		_, _, out[0], out[1] = metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+	}
+	return f
+}
+
 // jointFamily is HotpotQA's joint scores: the supporting-fact scores combined with the answer's
 // EM, precision and recall, as hotpot_evaluate_v1.py combines them for its one gold answer, and
 // the maximum over the gold answers, as hotpot_em and hotpot_f1 are, so that joint_em is
@@ -51,6 +63,21 @@ func jointFamily() *family {
 			}
 		},
 	}
+}
+
+// jointPRFamily is the joint precision and recall that hotpot_evaluate_v1.py prints beside the
+// joint EM and F1 (joint_prec, joint_recall): the products of hotpot_prec and sp_prec, and of
+// hotpot_recall and sp_recall, as the script multiplies them for its one gold answer.
+func jointPRFamily() *family {
+	f := jointFamily()
+	f.names, f.named = []string{"joint_prec", "joint_recall"}, true
+	f.about = "HotpotQA joint precision and recall"
+	f.score = func(it *item, out []float64) {
+		_, _, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+		ansP, ansR := metric.HotpotPR(it.pred(), it.rec.Answers)
+		out[0], out[1] = ansP*spP, ansR*spR
+	}
+	return f
 }
 
 // gradesFacts reports whether rec holds what the supporting-fact scores compare a prediction's

@@ -44,6 +44,21 @@ func hotpotFamily() *family {
 	}
 }
 
+// hotpotPRFamily is the answer's precision and recall that hotpot_evaluate_v1.py prints beside
+// its EM and F1 (prec, recall): those of the gold answer with the best F1 (metric.HotpotPR).
+func hotpotPRFamily() *family {
+	return &family{
+		names:   []string{"hotpot_prec", "hotpot_recall"},
+		about:   "HotpotQA answer precision and recall, of the answer with the best hotpot_f1",
+		named:   true,
+		applies: (*item).hasReference,
+		missing: (*item).hasGold, // hotpot_evaluate_v1.py: "missing answer", 0 over len(gold)
+		score: func(it *item, out []float64) {
+			out[0], out[1] = metric.HotpotPR(it.pred(), it.rec.Answers)
+		},
+	}
+}
+
 func meteorFamily(synonyms bool) *family {
 	f := &family{
 		names:   []string{"meteor"},

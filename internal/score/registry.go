@@ -16,6 +16,10 @@ type family struct {
 	names []string
 	// heavy families (embedding metrics) run only when one of their names is asked for.
 	heavy bool
+	// named families run only when one of their names is asked for too, though light: figures a
+	// benchmark's script prints that few report (HotpotQA's precisions and recalls), left out of
+	// every record by default.
+	named bool
 	// batched families (embedding metrics) are computed for a batch of records by embedStage;
 	// score is nil.
 	batched bool
@@ -94,7 +98,7 @@ func selectMetrics(reg []*family, list string) (*selection, error) {
 		var slots []int
 		any := false
 		for _, n := range f.names {
-			if (len(want) == 0 && !f.heavy) || want[n] {
+			if (len(want) == 0 && !f.heavy && !f.named) || want[n] {
 				slots = append(slots, len(sel.names))
 				sel.names = append(sel.names, n)
 				if direct[n] {
@@ -122,11 +126,11 @@ func (s *selection) hasFamily(first string) bool {
 // index returns the position of name among the selected scores, or -1.
 func (s *selection) index(name string) int { return slices.Index(s.names, name) }
 
-// readsFacts reports whether a supporting-fact score (sp_em, sp_f1, joint_em, joint_f1) is
+// readsFacts reports whether a supporting-fact score (sp_em, sp_f1, joint_em, …) is
 // selected: only then does decodeView read the records' gold and predicted facts.
 func (s *selection) readsFacts() bool {
 	return slices.ContainsFunc(s.names, func(n string) bool {
-		return n == "sp_em" || n == "sp_f1" || n == "joint_em" || n == "joint_f1"
+		return strings.HasPrefix(n, "sp_") || strings.HasPrefix(n, "joint_")
 	})
 }
 
@@ -137,6 +141,8 @@ func metricsHelp(reg []*family) string {
 		heavy := ""
 		if f.heavy {
 			heavy = " (heavy: only when named)"
+		} else if f.named {
+			heavy = " (only when named)"
 		}
 		helpRow(&b, strings.Join(f.names, ", "), f.about+heavy)
 	}

@@ -20,7 +20,7 @@ import (
 // valid UTF-8.
 func FuzzSelectMetrics(f *testing.F) {
 	for _, s := range []string{"", "em", "em,f1", " em , f1 ", ",", " , ", "classification", "classification,auc,pairwise,ranking",
-		"bertscore_p,bertscore_r,bertscore_f1", "f1,f1", "F1", "emm", "em,,f1", "\xff", "em\x00", "ranking,mrr", "chunk"} {
+		"bertscore_p,bertscore_r,bertscore_f1", "f1,f1", "F1", "emm", "em,,f1", "\xff", "em\x00", "ranking,mrr", "chunk", "hotpot", "hotpot,sp_em"} {
 		f.Add(s)
 	}
 	for _, s := range clitest.FlagTexts(f, "metrics") {
@@ -75,7 +75,7 @@ func FuzzSelectMetrics(f *testing.F) {
 		var wantNames, wantCorpus []string
 		for _, fam := range reg {
 			for _, n := range fam.names {
-				if want[n] || len(items) == 0 && !fam.heavy {
+				if want[n] || len(items) == 0 && !fam.heavy && !fam.named {
 					wantNames = append(wantNames, n)
 				}
 			}

@@ -153,7 +153,7 @@ func (s *Summary) factsWarning() string {
 	}
 	var names, counted []string
 	n, same := 0, true
-	for _, name := range []string{"sp_em", "sp_f1", "joint_em", "joint_f1"} {
+	for _, name := range []string{"sp_em", "sp_f1", "sp_prec", "sp_recall", "joint_em", "joint_f1", "joint_prec", "joint_recall"} {
 		if st := s.Overall.Metrics[name]; st != nil && st.Count > 0 {
 			same = same && (n == 0 || st.Count == n)
 			names, n = append(names, name), max(n, st.Count)
@@ -182,7 +182,7 @@ func (s *Summary) answerWarning() string {
 		return ""
 	}
 	var names []string
-	for _, name := range []string{"em", "f1", "hotpot_em", "hotpot_f1", "joint_em", "joint_f1"} {
+	for _, name := range []string{"em", "f1", "hotpot_em", "hotpot_f1", "hotpot_prec", "hotpot_recall", "joint_em", "joint_f1", "joint_prec", "joint_recall"} {
 		if s.Overall.Metrics[name] != nil {
 			names = append(names, name)
 		}

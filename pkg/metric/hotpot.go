@@ -22,6 +22,22 @@ func HotpotScores(pred string, refs []string) (em, f1 float64) {
 	return emF1(pred, refs, (*scratch).hotpotF1)
 }
 
+// HotpotPR returns the precision and recall of HotpotF1PR(pred, r) for the reference r of refs
+// with the highest F1 (the first of equals): hotpot_evaluate_v1.py's prec and recall, which it
+// takes from its one gold answer; 0, 0 without references. F1 is 0 only when precision and recall
+// are, so refs with no match give 0, 0.
+func HotpotPR(pred string, refs []string) (precision, recall float64) {
+	s := getScratch()
+	defer putScratch(s)
+	p, best := s.squad(pred), -1.0
+	for _, r := range refs {
+		if f1, pr, rc := s.hotpotF1(p, s.squad(r)); f1 > best {
+			best, precision, recall = f1, pr, rc
+		}
+	}
+	return precision, recall
+}
+
 // HotpotAnswer returns HotpotEM(pred, []string{gold}) and HotpotF1PR(pred, gold), normalising
 // each text once: the answer half of hotpot_evaluate_v1.py's update_answer.
 func HotpotAnswer(pred, gold string) (em, f1, precision, recall float64) {

@@ -28,6 +28,32 @@ func TestHotpotF1PR(t *testing.T) {
 	}
 }
 
+// TestHotpotPR: the precision and recall of the reference with the best F1, the first of equals;
+// 0, 0 when none shares a token or there is none.
+func TestHotpotPR(t *testing.T) {
+	tests := []struct {
+		name string
+		pred string
+		refs []string
+		p, r float64
+	}{
+		{"one reference", "the big red dog", []string{"red dog"}, 2.0 / 3, 1}, // 2 of 3 tokens, 2 of 2
+		// F1 0.8 (2/3, 1) against F1 0.5 (1/3, 1): the better one's, though the other is listed first
+		{"best F1", "big red dog", []string{"dog", "red dog"}, 2.0 / 3, 1},
+		// equal F1 2/3 both ways: (1, 1/2) of "red dog cat fox" comes first, not (1/2, 1) of "red"
+		{"first of equals", "red dog", []string{"red dog cat fox", "red"}, 1, 0.5},
+		{"first of equals, swapped", "red dog", []string{"red", "red dog cat fox"}, 0.5, 1},
+		{"yes against more", "yes", []string{"yes, definitely"}, 0, 0}, // HotpotQA's rule: all 0
+		{"no match", "Paris", []string{"London", "Rome"}, 0, 0},
+		{"no reference", "Paris", nil, 0, 0},
+	}
+	for _, tt := range tests {
+		if p, r := HotpotPR(tt.pred, tt.refs); !approx(p, tt.p) || !approx(r, tt.r) {
+			t.Errorf("%s: HotpotPR(%q, %q) = %v, %v, want %v, %v", tt.name, tt.pred, tt.refs, p, r, tt.p, tt.r)
+		}
+	}
+}
+
 func approx(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
 
 func TestSupportingFacts(t *testing.T) {
