@@ -23,6 +23,8 @@ func fault(path string, err error) error {
 		return &FileError{Path: path, Err: fmt.Errorf("%w: name a new file, or one a run made", err)}
 	case isNotADatabase(err):
 		return &FileError{Path: path, Err: errors.New("not a reply cache (the file is not an SQLite database): name a new file, or one a run made")}
+	case isCorrupt(err):
+		return &FileError{Path: path, Err: errors.New("damaged (the SQLite database is malformed): name a new file, or remove this one")}
 	case isDenied(err):
 		return &FileError{Path: path, Err: err}
 	}
@@ -30,8 +32,8 @@ func fault(path string, err error) error {
 }
 
 // FileError is an Open (or Check) error that comes from the file named, not from the run: a folder named
-// in its place, a folder that does not exist, a file that is not a reply cache, or one that
-// cannot be opened or written. Naming another file mends it, as for any bad flag value. A file
+// in its place, a folder that does not exist, a file that is not a reply cache, a damaged one (cut
+// short), or one that cannot be opened or written. Naming another file mends it, as for any bad flag value. A file
 // locked by another process past BusyTimeout is no FileError.
 type FileError struct {
 	Path string
@@ -253,6 +255,13 @@ func writable(db *sql.DB) error {
 func isNotADatabase(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && se.Code()&0xff == 26
+}
+
+// isCorrupt reports whether err is SQLite's SQLITE_CORRUPT (or one of its extended codes): the
+// file is a database, damaged (cut short, say), whose tables cannot be read.
+func isCorrupt(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == 11
 }
 
 // isDenied reports whether err is SQLite's refusal of the file itself: SQLITE_PERM,

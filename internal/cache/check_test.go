@@ -53,6 +53,11 @@ func TestCheck(t *testing.T) {
 	c.Close()
 	live, c := cache("live.db") // open, as another run holds it: its -wal and -shm beside it
 	defer c.Close()
+	damaged, c := cache("damaged.db") // cut short, as a full disk or a copy cut off leaves it
+	c.Close()
+	if err := os.Truncate(damaged, 5000); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name, path string
 		want       string // the start of the *FileError's message after "cache PATH: ", "" for none
@@ -64,6 +69,7 @@ func TestCheck(t *testing.T) {
 		{"another database", database("other.db", `CREATE TABLE people (name TEXT)`), "not a reply cache: the database holds other tables (people)"},
 		{"another layout", database("layout.db", `PRAGMA journal_mode=WAL; CREATE TABLE entries (k TEXT PRIMARY KEY, v BLOB)`), "not a reply cache: its entries table is not a reply cache's"},
 		{"no key", database("nokey.db", `CREATE TABLE entries (key TEXT, value BLOB, created INTEGER)`), "not a reply cache: its entries table is not a reply cache's (columns key, value, created, want key (primary key), value, created)"},
+		{"damaged", damaged, "damaged (the SQLite database is malformed): name a new file, or remove this one"},
 		{"new file", filepath.Join(dir, "new.db"), ""},
 		{"empty file", file("empty.db", ""), ""},
 		{"empty database", database("emptydb.db", `CREATE TABLE t (x); DROP TABLE t`), ""},
