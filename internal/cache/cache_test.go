@@ -568,6 +568,48 @@ func TestOpenOddNames(t *testing.T) {
 	}
 }
 
+// TestOpenMemoryName: a cache named ":memory:", the name SQLite gives its in-memory databases, is
+// a file of that name too, as any other name is: in memory, each of the pool's connections had a
+// database of its own, without the cache's tables ("no such table: entries" on records of a
+// concurrent run), and nothing was kept for the next run.
+func TestOpenMemoryName(t *testing.T) {
+	ctx := context.Background()
+	t.Chdir(t.TempDir())
+	const name = ":memory:"
+	for run := range 2 {
+		c, err := Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.db.SetMaxIdleConns(4)
+		conns := make([]*sql.Conn, 3) // connections of their own, as concurrent calls take them
+		for i := range conns {
+			if conns[i], err = c.db.Conn(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, conn := range conns {
+			var n int
+			if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM entries`).Scan(&n); err != nil {
+				t.Errorf("run %d, connection %d: %v", run, i, err)
+			}
+			conn.Close()
+		}
+		if run == 0 {
+			err = c.Put(ctx, "k", []byte("v"))
+		} else if v, ok, gerr := c.Get(ctx, "k"); !ok || gerr != nil || string(v) != "v" {
+			err = fmt.Errorf("second run got %q, %v, %v, want the first run's reply", v, ok, gerr)
+		}
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(name); err != nil {
+		t.Errorf("the cache is not at its name: %v", err)
+	}
+}
+
 // TestOpenNotADatabase: naming another kind of file (a run's records, say) says what is wrong
 // with it, and leaves the file as it was.
 func TestOpenNotADatabase(t *testing.T) {

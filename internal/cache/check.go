@@ -228,10 +228,15 @@ func special(mode fs.FileMode) string {
 
 // fileURI is the SQLite URI of the file at path. SQLite reads the path of a "file:" URI with
 // percent-escapes decoded, a '?' starting the parameters and a '#' the fragment, and a leading
-// "//" as an authority, so a cache named "runs/a?b.db" or "x%41.db" would be another file.
+// "//" as an authority, so a cache named "runs/a?b.db" or "x%41.db" would be another file; and
+// ":memory:" as an in-memory database, one for each connection and none kept, so that name is
+// the file of that name in the current folder.
 func fileURI(path string) string {
 	if strings.HasPrefix(path, "//") {
 		path = "/" + strings.TrimLeft(path, "/")
+	}
+	if path == ":memory:" {
+		path = "./" + path
 	}
 	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
