@@ -276,3 +276,22 @@ func TestSQuADHuggingFaceHint(t *testing.T) {
 		}
 	}
 }
+
+// A source written with an escape it does not need (go\ld is gold) is the same source: mapped to
+// two fields, it is refused as a source written alike is, and it takes its name away from the field
+// of that name, where it left one of the two fields empty without a word.
+func TestParseMapSpelledTwice(t *testing.T) {
+	_, err := ParseMap(`answers=gold,type=go\ld`)
+	if want := `map "type=go\\ld": source "gold" is mapped twice (to answers and to type)`; errString(err) != want {
+		t.Errorf("ParseMap(answers=gold,type=go\\ld) = %q, want %q", errString(err), want)
+	}
+	m, err := ParseMap(`split=typ\e`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const row = `{"id":"7","question":"q","answers":"a","type":"dev"}`
+	got, err := loadInOrder(JSONL, "m.jsonl", row, m)
+	if want := `{"schema":1,"id":"7","split":"dev","question":"q","answers":["a"]}`; err != nil || len(got) != 1 || got[0] != want {
+		t.Errorf("JSONL(%s) with --map split=typ\\e = %q, %v; want %s", row, got, err, want)
+	}
+}

@@ -39,9 +39,13 @@ func ParseMap(s string) (Mapping, error) {
 		if !slices.Contains(mappable, field) {
 			return nil, fmt.Errorf("map %q: %q is not one of %v%s", pair, field, mappable, english.DidYouMean(field, mappable))
 		}
-		if _, err := sourcePath(src); err != nil {
+		path, err := sourcePath(src)
+		if err != nil {
 			return nil, fmt.Errorf("map %q: source %q: %v", pair, src, err)
 		}
+		// One spelling for each source, as the checks below and takenBy compare them: go\ld
+		// is gold, which it read without refusing --map answers=gold,type=go\ld.
+		src = pathName(path)
 		if prev, ok := m[field]; ok {
 			return nil, fmt.Errorf("map %q: %s is mapped twice (from %q and from %q)", pair, field, prev, src)
 		}
