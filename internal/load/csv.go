@@ -194,11 +194,11 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 		if src := c.opt.Map.source("answers"); src != "" && header[i] == column(src) {
 			if isJSONList(cell) {
 				b = []byte(cell)
-			} else if items, ok := python.ParseStrNoneList(cell); ok {
+			} else if items, ok := python.ParseAnswerList(cell); ok {
 				// A missing value makes the row bad, as a null in JSON does; the id is the record's.
 				if j := slices.Index(items, nil); j >= 0 {
 					id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line}))
-					return nil, badf(c.in, line, id, "field %q: item %d is None or nan, a missing value; want a list of strings", header[i], j+1)
+					return nil, badf(c.in, line, id, "field %q: item %d is None or nan, a missing value; want a list of strings or numbers", header[i], j+1)
 				}
 				b, _ = jsonMarshal(items)
 			}
@@ -462,7 +462,18 @@ func notText(row []string) (int, *record.UTF8Error) {
 	return 0, nil
 }
 
+// isJSONList reports whether s, an answers cell, is a JSON list of answers: of strings and
+// numbers, as a JSON Lines record's answers are (a number is its JSON text there), or null, which
+// makes the record bad there too.
 func isJSONList(s string) bool {
-	var v []string
-	return strings.HasPrefix(strings.TrimSpace(s), "[") && jsonUnmarshal([]byte(s), &v) == nil
+	var v []jsonRaw
+	if !strings.HasPrefix(strings.TrimSpace(s), "[") || jsonUnmarshal([]byte(s), &v) != nil {
+		return false
+	}
+	for _, item := range v {
+		if k := record.Kind(item); k != "a string" && k != "a number" && k != "null" {
+			return false
+		}
+	}
+	return true
 }

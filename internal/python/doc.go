@@ -2,7 +2,7 @@
 // prompts, judge verdicts and reports come out byte for byte as theirs: json.loads (Loads, to a
 // Value), json.dumps with default arguments (Value.Dumps, JSONString, JSONFloat), str() and
 // repr() (Value.Str, Value.Repr, Repr, StrList, FloatRepr), the literal of a list of str that
-// str() writes read back (ParseStrList, ParseStrNoneList with None or nan among them), and of a
+// str() writes read back (ParseStrList, ParseAnswerList with None, nan or numbers among them), and of a
 // list of [str, int] pairs (ParseStrIntPairs) and float() (ParseFloat, Value.Float).
 // The reference is CPython 3.11, the interpreter of the golden outputs.
 //

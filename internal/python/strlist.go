@@ -17,22 +17,71 @@ import (
 // every prediction would be scored against that text.
 func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 
-// ParseStrNoneList reads s as ParseStrList does, but an item may also be None or nan, which
+// ParseAnswerList reads s as ParseStrList does, but an item may also be None or nan, which
 // Python's str() writes for a missing value in a list (['a', None], ['a', nan] where the gap is a
-// float NaN, as pandas fills one; pandas' to_csv writes either so): the items, nil for each None
-// or nan, and true; false if s is anything else.
-func ParseStrNoneList(s string) ([]*string, bool) { return parseList(s, strOrNone) }
+// float NaN, as pandas fills one; pandas' to_csv writes either so), or a number as str() writes an
+// int or a float ([1989, 1990], ['a', 2.5], a column of lists of numbers): the items, nil for each
+// None or nan, a number as its text, and true; false if s is anything else. A number is taken in
+// JSON's syntax, which Python's str() of an int or a finite float keeps to (1e+16, -0.5), so that
+// the text is the one a JSON list of the same numbers gives; inf and 1_000 are none.
+func ParseAnswerList(s string) ([]*string, bool) { return parseList(s, answerItem) }
 
-// strOrNone reads the Python string literal, the None or the nan at the start of s, as
-// parseList's item.
-func strOrNone(s string) (*string, int, bool) {
+// answerItem reads the Python string literal, the None, the nan or the number at the start of s,
+// as parseList's item.
+func answerItem(s string) (*string, int, bool) {
 	for _, missing := range []string{"None", "nan"} {
 		if strings.HasPrefix(s, missing) {
 			return nil, len(missing), true // what follows is parseList's to check: a comma or the end
 		}
 	}
+	if n := numberLen(s); n > 0 {
+		v := s[:n]
+		return &v, n, true
+	}
 	v, n, ok := strLiteral(s)
 	return &v, n, ok
+}
+
+// numberLen returns the length of the JSON number at the start of s, -?(0|[1-9][0-9]*)(.[0-9]+)?
+// ([eE][+-]?[0-9]+)?, or 0 if none starts it.
+func numberLen(s string) int {
+	digits := func(i int) int {
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && '1' <= s[i] && s[i] <= '9':
+		i = digits(i)
+	default:
+		return 0
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(i + 1)
+		if j == i+1 {
+			return 0
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := digits(j)
+		if k == j {
+			return 0
+		}
+		i = k
+	}
+	return i
 }
 
 // parseList reads s as Python's str() of a list whose items item reads (an item's value and its

@@ -114,7 +114,7 @@ func FuzzParseStrIntPairs(f *testing.F) {
 	})
 }
 
-func TestParseStrNoneList(t *testing.T) {
+func TestParseAnswerList(t *testing.T) {
 	s := func(v string) *string { return &v }
 	for _, tt := range []struct {
 		in   string
@@ -133,11 +133,27 @@ func TestParseStrNoneList(t *testing.T) {
 		{`['a', NaN]`, nil, false},
 		{`[None 'a']`, nil, false},
 		{`['a', none]`, nil, false},
-		{`['a', 1]`, nil, false},
+		{`['a', 1]`, []*string{s("a"), s("1")}, true},
+		{`[1989, 1990]`, []*string{s("1989"), s("1990")}, true},
+		{`[-0.5, 1e+16, 2.5E-07, 0, None]`, []*string{s("-0.5"), s("1e+16"), s("2.5E-07"), s("0"), nil}, true},
+		{`[1989.0,]`, []*string{s("1989.0")}, true},
+		{`[inf]`, nil, false},   // no JSON number: the cell is one answer
+		{`[01]`, nil, false},    // no leading zero in Python's str() or JSON
+		{`[1.]`, nil, false},    // nor a bare point
+		{`[.5]`, nil, false},    // or a leading one
+		{`[1e]`, nil, false},    // or an exponent without digits
+		{`[1_000]`, nil, false}, // or Python's digit separators
+		{`[+1]`, nil, false},    // or a plus sign
+		{`[1 2]`, nil, false},   // two numbers need a comma
+		{`['a' 1]`, nil, false}, // and so do a string and a number
+		{`[1'a']`, nil, false},  // and a number and a string
+		{`[-]`, nil, false},     // a sign alone is no number
+		{`[0x10]`, nil, false},  // nor is a hexadecimal literal
+		{`[1, 'a', nan]`, []*string{s("1"), s("a"), nil}, true},
 	} {
-		got, ok := ParseStrNoneList(tt.in)
+		got, ok := ParseAnswerList(tt.in)
 		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
-			t.Errorf("ParseStrNoneList(%q) = %s, %v; want %s, %v", tt.in, showOpt(got), ok, showOpt(tt.want), tt.ok)
+			t.Errorf("ParseAnswerList(%q) = %s, %v; want %s, %v", tt.in, showOpt(got), ok, showOpt(tt.want), tt.ok)
 		}
 	}
 }
@@ -154,25 +170,25 @@ func showOpt(items []*string) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// FuzzParseStrNoneList: a list that ParseStrList reads, ParseStrNoneList reads the same (no None
+// FuzzParseAnswerList: a list that ParseStrList reads, ParseAnswerList reads the same (no None
 // among its items), and no input panics.
-func FuzzParseStrNoneList(f *testing.F) {
+func FuzzParseAnswerList(f *testing.F) {
 	f.Add("['a', None]")
 	f.Add("[None, 'it''s', ]")
 	f.Add("[nan, 'b']")
 	f.Add("['x', 'y']")
 	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := ParseStrNoneList(s)
+		got, ok := ParseAnswerList(s)
 		want, wantOK := ParseStrList(s)
 		if !wantOK {
 			return
 		}
 		if !ok || len(got) != len(want) {
-			t.Fatalf("ParseStrNoneList(%q) = %s, %v; want %q", s, showOpt(got), ok, want)
+			t.Fatalf("ParseAnswerList(%q) = %s, %v; want %q", s, showOpt(got), ok, want)
 		}
 		for i := range got {
 			if got[i] == nil || *got[i] != want[i] {
-				t.Fatalf("ParseStrNoneList(%q) = %s; want %q", s, showOpt(got), want)
+				t.Fatalf("ParseAnswerList(%q) = %s; want %q", s, showOpt(got), want)
 			}
 		}
 	})
