@@ -153,6 +153,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx, ids: repeat.IDs{Max: maxIDs}}
 	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdin, stdout, stderr)
 	cliApp.Flags = flags()
+	// --map, the one list flag, is split at its commas by ParseMap, which reads \, as a comma
+	// within a name; given twice, its values are joined, so that the second adds to the first
+	// rather than replacing it, as a repeated string flag's last value would.
+	cliApp.DisableSliceFlagSeparator = true
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)
 }
@@ -167,7 +171,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
-		&cli.StringFlag{Name: "map", Usage: "jsonl/csv field mapping `FIELD=SOURCE,...`, e.g. question=q,answers=gold,id=qid,type=category (a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; in either, \\, is a comma within a name and \\\\ a backslash; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
+		&cli.StringSliceFlag{Name: "map", Usage: "jsonl/csv field mapping `MAP`, FIELD=SOURCE,..., e.g. question=q,answers=gold,id=qid,type=category (given again, its mappings add up; a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; in either, \\, is a comma within a name and \\\\ a backslash; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
@@ -193,7 +197,7 @@ func (a *app) configure(c *cli.Context) error {
 		return command.Usagef("--format: %v %q (want one of %s)%s", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "),
 			english.DidYouMean(a.format, Formats()))
 	}
-	m, err := ParseMap(c.String("map"))
+	m, err := ParseMap(strings.Join(slices.DeleteFunc(c.StringSlice("map"), func(v string) bool { return v == "" }), ","))
 	if err != nil {
 		return command.Usagef("--map: %v", err)
 	}
