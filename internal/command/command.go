@@ -37,6 +37,10 @@ func NewApp(name, usage, description string, stdin io.Reader, stdout, stderr io.
 		return &UsageError{Err: suggestFlag(c, badValue(c, err))}
 	}
 	app.UseShortOptionHandling = false
+	// A list flag's values are split at their commas by the list's own parser (see List), which
+	// names what it finds there ("a,,b"); urfave/cli keeps this in a variable of its own, for
+	// every app of the process, so that every app sets it alike.
+	app.DisableSliceFlagSeparator = true
 	app.ArgsUsage = "[FILE ...]"
 	app.HideHelpCommand = true
 	app.Before = func(c *cli.Context) error {

@@ -274,3 +274,14 @@ func TypedFlags(ctx *cli.Context) []string {
 	local.Command = nil
 	return local.LocalFlagNames()
 }
+
+// List returns the values of c's string slice flag name joined by commas, empty ones left out:
+// a flag whose value is a comma-separated list (--metrics em,f1), given more than once, adds up
+// (--metrics em --metrics f1 is em,f1), where a string flag given again kept its last value and
+// lost the others without a word. NewApp sets DisableSliceFlagSeparator, so that urfave/cli
+// does not split a value at its commas first: the list's own parser splits the whole, and names
+// what it finds there. A value from the flag's variable counts when the command line gives none,
+// as a string flag's does.
+func List(c *cli.Context, name string) string {
+	return strings.Join(slices.DeleteFunc(c.StringSlice(name), func(v string) bool { return v == "" }), ",")
+}

@@ -484,3 +484,45 @@ func infoApp(ran *bool, stdout, stderr *bytes.Buffer) *cli.App {
 	app.Commands = []*cli.Command{{Name: "sub", Flags: sub, Action: action, OnUsageError: app.OnUsageError}}
 	return app
 }
+
+// TestList: a list flag's values add up, given once or more on the command line, each split at
+// its commas by the list's own parser and not before (so that "a,,b" reaches it whole); its
+// variable counts when the command line gives none, and does not add to one it gives.
+func TestList(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  string // QA_L's value, "" for unset
+		want string
+	}{
+		{nil, "", ""},
+		{[]string{"--l", "a,b"}, "", "a,b"},
+		{[]string{"--l", "a", "--l", "b,c"}, "", "a,b,c"},
+		{[]string{"--l=a", "--l", "", "--l", "b"}, "", "a,b"}, // an empty value adds nothing
+		{[]string{"--l", "a,,b"}, "", "a,,b"},                 // for the parser to name
+		{[]string{"--l", `x\,y`, "--l", "z"}, "", `x\,y,z`},   // a value's escapes kept
+		{nil, "a,b", "a,b"},
+		{[]string{"--l", "c"}, "a,b", "c"},
+		{[]string{"--l", "c", "--l", "d"}, "a", "c,d"},
+	} {
+		name := strings.Join(tc.args, " ") + " QA_L=" + tc.env
+		t.Run(name, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("QA_L", tc.env)
+			}
+			got := "not run"
+			var stdout, stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", nil, &stdout, &stderr)
+			app.Flags = []cli.Flag{&cli.StringSliceFlag{Name: "l", EnvVars: []string{"QA_L"}}}
+			app.Action = func(c *cli.Context) error {
+				got = List(c, "l")
+				return nil
+			}
+			if err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...)); err != nil {
+				t.Fatalf("qa-x %s: %v", name, err)
+			}
+			if got != tc.want {
+				t.Errorf("List = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

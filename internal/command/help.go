@@ -28,7 +28,7 @@ func printHelp(w io.Writer, templ string, data any) {
 	if f, ok := data.(interface{ VisibleFlags() []cli.Flag }); ok {
 		for _, fl := range f.VisibleFlags() {
 			name, _, _ := strings.Cut(cli.FlagStringer(fl), "\t")
-			column = max(column, flagIndent+utf8.RuneCountInString(name)+2)
+			column = max(column, flagIndent+utf8.RuneCountInString(flagCell(name))+2)
 		}
 	}
 	cli.HelpPrinterCustom(w, templ, data, map[string]any{
@@ -45,7 +45,7 @@ func wrapHelp(input string, offset, column int) string {
 	name, usage, isFlag := strings.Cut(input, "\t")
 	if isFlag && !strings.Contains(input, "\n") && column > 0 {
 		lines := Wrap(usage, max(helpWidth-column, 40))
-		return name + "\t" + strings.Join(lines, "\n"+strings.Repeat(" ", flagIndent)+"\t")
+		return flagCell(name) + "\t" + strings.Join(lines, "\n"+strings.Repeat(" ", flagIndent)+"\t")
 	}
 	pad := strings.Repeat(" ", offset)
 	lines := strings.Split(input, "\n")
@@ -55,6 +55,16 @@ func wrapHelp(input string, offset, column int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// flagCell is a flag's name cell as the help shows it: urfave/cli's, without the " [ --by PATH ]"
+// it adds after a list flag's (--by PATH [ --by PATH ]), which widened the flag column of the whole
+// help by half again; each such flag's text says that it may be given again.
+func flagCell(name string) string {
+	if i := strings.Index(name, " [ -"); i > 0 && strings.HasSuffix(name, " ]") {
+		return name[:i]
+	}
+	return name
 }
 
 // Wrap breaks text at its white space into lines of at most width columns (runes); a word longer

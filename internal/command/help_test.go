@@ -72,3 +72,19 @@ func TestWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagCell: a list flag's name cell loses urfave/cli's " [ --by PATH ]", which widened the
+// whole help's flag column; other cells are kept as they are.
+func TestFlagCell(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"--by PATH [ --by PATH ]", "--by PATH"},
+		{"--names NAMES [ --names NAMES ]", "--names NAMES"},
+		{"--format value", "--format value"},
+		{"--help, -h", "--help, -h"},
+		{"--x [a]", "--x [a]"},
+	} {
+		if got := flagCell(tc.in); got != tc.want {
+			t.Errorf("flagCell(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -153,10 +153,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, ctx: ctx, ids: repeat.IDs{Max: maxIDs}}
 	cliApp := command.NewApp("qa-load", "turn benchmark files into qapipe records (JSONL)", description, stdin, stdout, stderr)
 	cliApp.Flags = flags()
-	// --map, the one list flag, is split at its commas by ParseMap, which reads \, as a comma
-	// within a name; given twice, its values are joined, so that the second adds to the first
-	// rather than replacing it, as a repeated string flag's last value would.
-	cliApp.DisableSliceFlagSeparator = true
 	cliApp.Action = a.action
 	return command.Execute(ctx, cliApp, args)
 }
@@ -168,7 +164,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "sample", Usage: "keep a deterministic sample of `N` records (see --seed; 0: all)", EnvVars: []string{"QA_SAMPLE"}},
 		&cli.Int64Flag{Name: "seed", Usage: "seed of --sample", Value: 1, EnvVars: []string{"QA_SEED"}},
 		&cli.StringFlag{Name: "shard", Usage: "keep part `i/n` of a split by id hash", EnvVars: []string{"QA_SHARD"}},
-		&cli.StringFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
+		&cli.StringSliceFlag{Name: "types", Usage: "keep only these comma-separated `TYPES` (given again, they add up; spaces around a name are ignored; a warning names any type no record has; when --limit stops the read, one near a type read)", EnvVars: []string{"QA_TYPES"}},
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringSliceFlag{Name: "map", Usage: "jsonl/csv field mapping `MAP`, FIELD=SOURCE,..., e.g. question=q,answers=gold,id=qid,type=category (given again, its mappings add up; a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers (\\. is a dot within a name); a csv SOURCE names the column written so; in either, \\, is a comma within a name and \\\\ a backslash; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
@@ -197,7 +193,7 @@ func (a *app) configure(c *cli.Context) error {
 		return command.Usagef("--format: %v %q (want one of %s)%s", ErrUnknownFormat, a.format, strings.Join(Formats(), ", "),
 			english.DidYouMean(a.format, Formats()))
 	}
-	m, err := ParseMap(strings.Join(slices.DeleteFunc(c.StringSlice("map"), func(v string) bool { return v == "" }), ","))
+	m, err := ParseMap(command.List(c, "map"))
 	if err != nil {
 		return command.Usagef("--map: %v", err)
 	}
@@ -218,7 +214,7 @@ func (a *app) configure(c *cli.Context) error {
 			return command.Usagef("--shard: %v", err)
 		}
 	}
-	if t := c.String("types"); t != "" {
+	if t := command.List(c, "types"); t != "" {
 		if a.sel.Types = ParseTypes(t); len(a.sel.Types) == 0 {
 			return command.Usagef("--types %q names no type", t)
 		}

@@ -155,9 +155,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	app := command.NewApp("qa-score", "score predictions and summarise the scores",
 		strings.Replace(description, "{metrics}", metricsHelp(reg), 1), stdin, stdout, stderr)
 	app.Flags = append(flags(), runFlags()...)
-	// --by, the one list flag, is split at its commas by parseBy, which names the value that holds
-	// an empty path ("a,,b"); split by the flag package first, it got the empty path alone.
-	app.DisableSliceFlagSeparator = true
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c, reg, stdin)
 		if err != nil {

@@ -48,7 +48,7 @@ type config struct {
 
 func flags() []cli.Flag {
 	return append(append([]cli.Flag{
-		&cli.StringFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score names (default, and an empty value: every light metric that applies)"},
+		&cli.StringSliceFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score `NAMES` (given again, they add up; default, and an empty value: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format; a FILE ending in .gz is gzip-compressed, its format named before: s.csv.gz is csv); - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places, a figure of 1e9 or more in exponent form; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
@@ -237,7 +237,7 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	if cfg.level, err = command.Level(c); err != nil {
 		return nil, err
 	}
-	sel, err := selectMetrics(reg, c.String("metrics"))
+	sel, err := selectMetrics(reg, command.List(c, "metrics"))
 	if err != nil {
 		return nil, command.Usagef("--metrics: %v", err)
 	}
