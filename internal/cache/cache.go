@@ -38,9 +38,11 @@ type Cache struct {
 
 	claims claims // this Cache's marks on the calls it makes (see claim.go)
 
-	mu       sync.Mutex
-	unstored int   // replies Client could not store (see Unstored)
-	firstErr error // the first of their errors
+	mu          sync.Mutex
+	unstored    int             // replies Client could not store (see Unstored)
+	firstErr    error           // the first of their errors
+	unread      map[string]bool // the keys of the entries Get found in a damaged part of the file (see Warnings)
+	firstUnread error           // the first of their errors
 }
 
 // BusyTimeout is how long a writer waits for another process's lock before giving up.
@@ -92,11 +94,24 @@ func Open(path string) (*Cache, error) {
 // Close closes the file.
 func (c *Cache) Close() error { return c.db.Close() }
 
-// Get returns the value stored under key and whether there was one.
+// Get returns the value stored under key and whether there was one. An entry in a part of the
+// file that SQLite finds damaged as it reads it (malformed: a page overwritten, which Open, reading
+// the file's first pages, does not see) is none: its value is asked for again, and stored again
+// where the file lets it, as an entry that does not decode is, and Warnings counts it for the end
+// of the run, rather than failing every record whose entry sits in that part.
 func (c *Cache) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	var v []byte
 	err := c.db.QueryRowContext(ctx, `SELECT value FROM entries WHERE key = ?`, key).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if isCorrupt(err) {
+		c.mu.Lock()
+		if c.unread == nil {
+			c.unread, c.firstUnread = map[string]bool{}, err
+		}
+		c.unread[key] = true // a key read twice (a claim's look, then the call's) is one entry
+		c.mu.Unlock()
 		return nil, false, nil
 	}
 	if err != nil {
@@ -140,6 +155,22 @@ func (c *Cache) Unstored() string {
 	}
 	return fmt.Sprintf("%s could not be stored in the cache (%v): %s in the records, and a rerun with this cache asks for %s again",
 		english.Count(c.unstored, "reply", "replies"), c.firstErr, english.Form(c.unstored, "it is", "they are"), english.Form(c.unstored, "it", "them"))
+}
+
+// Warnings returns the warnings the run ends with: Unstored's, and, when Get found entries in a
+// damaged part of the file, how many and the first error (they were asked for again).
+func (c *Cache) Warnings() []string {
+	var ws []string
+	if w := c.Unstored(); w != "" {
+		ws = append(ws, w)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.unread); n > 0 {
+		ws = append(ws, fmt.Sprintf("%s of the cache %s could not be read (%v) and %s asked for again: the file is damaged; name a new one, or remove it",
+			english.Count(n, "entry", "entries"), c.path, c.firstUnread, english.Form(n, "was", "were")))
+	}
+	return ws
 }
 
 // Len returns the number of entries.

@@ -889,3 +889,72 @@ func TestRequestKeyMaxTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestClientDamagedPage: a page of the file overwritten after a run stored its replies (a disk
+// fault Open, reading the file's first pages, does not see) makes the entries on it unreadable:
+// each of their calls is asked again and answered, not failed with SQLite's "malformed", and
+// Warnings counts them; the entries elsewhere are answered from the cache, with no call.
+func TestClientDamagedPage(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "c.db")
+	c, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := echoServer(t)
+	cl := c.Wrap(srv.client(t, model.TransportConfig{MaxRetries: -1}))
+	const n = 400
+	q := func(i int) string { return fmt.Sprintf("question %03d %s", i, strings.Repeat("x", 400)) }
+	for i := range n {
+		if _, err := cl.Generate(ctx, srv.request(q(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.Stat()
+	if err != nil || st.Size() < 40*4096 {
+		t.Fatalf("the cache holds %d bytes (%v), too few to damage a page in its middle", st.Size(), err)
+	}
+	junk := make([]byte, 4096)
+	for i := range junk {
+		junk[i] = byte(i*7 + 3)
+	}
+	if _, err := f.WriteAt(junk, st.Size()/4096/2*4096); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	c, err = Open(path)
+	if err != nil {
+		t.Fatalf("Open of a file damaged in its middle: %v", err)
+	}
+	defer c.Close()
+	cl = c.Wrap(srv.client(t, model.TransportConfig{MaxRetries: -1}))
+	before := srv.calls.Load()
+	cached := 0
+	for i := range n {
+		resp, err := cl.Generate(ctx, srv.request(q(i)))
+		if err != nil || resp.Text != "a:"+q(i) {
+			t.Fatalf("Generate(%d) = %q, %v; want the reply", i, resp.Text, err)
+		}
+		if resp.Cached {
+			cached++
+		}
+	}
+	asked := int(srv.calls.Load() - before)
+	if asked == 0 || cached == 0 || asked+cached != n {
+		t.Fatalf("%d calls asked again and %d answered from the cache, want some of each, %d in all", asked, cached, n)
+	}
+	ws := c.Warnings()
+	want := fmt.Sprintf("%d entries of the cache %s could not be read (", asked, path)
+	if len(ws) == 0 || !strings.HasPrefix(ws[len(ws)-1], want) || !strings.Contains(ws[len(ws)-1], "malformed") {
+		t.Errorf("Warnings() = %q, want the last to begin %q and name the damage", ws, want)
+	}
+}

@@ -32,7 +32,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		err = run(c.Context, cfg, stdin, stdout, stderr)
 		if cfg.cache != nil {
-			if w := cfg.cache.Unstored(); w != "" {
+			for _, w := range cfg.cache.Warnings() {
 				fmt.Fprintf(stderr, "qa-judge: warning: %s\n", w)
 			}
 		}

@@ -319,7 +319,7 @@ func (a *app) action(c *cli.Context) error {
 	}
 	err := a.run(c.Context, c)
 	if a.store != nil {
-		if w := a.store.Unstored(); w != "" {
+		for _, w := range a.store.Warnings() {
 			fmt.Fprintf(a.stderr, "qa-predict: warning: %s\n", w)
 		}
 	}

@@ -168,6 +168,11 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // run scores the inputs and writes records, the summary and the mismatches.
 func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Writer) (err error) {
 	defer func() {
+		if cfg.embed != nil && cfg.embed.cache != nil {
+			for _, w := range cfg.embed.cache.Warnings() {
+				fmt.Fprintf(stderr, "qa-score: warning: %s\n", w)
+			}
+		}
 		if cerr := cfg.embed.close(); cerr != nil && err == nil {
 			err = fmt.Errorf("cache: %w", cerr)
 		}
