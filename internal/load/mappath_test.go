@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -9,37 +10,92 @@ import (
 	"testing"
 )
 
+// names is a path of names alone; at is an index step.
+func names(ns ...string) []step {
+	path := make([]step, len(ns))
+	for i, n := range ns {
+		path[i] = step{name: n}
+	}
+	return path
+}
+
+func at(i int) step { return step{index: i, list: true} }
+
 func TestSourcePath(t *testing.T) {
 	for _, tt := range []struct {
 		src  string
-		want []string
+		want []step
 		err  string
 	}{
-		{"answers", []string{"answers"}, ""},
-		{"answers.text", []string{"answers", "text"}, ""},
-		{"a.b.c", []string{"a", "b", "c"}, ""},
-		{`a\.b`, []string{"a.b"}, ""},
-		{`a\.b.c`, []string{"a.b", "c"}, ""},
-		{`a\\b`, []string{`a\b`}, ""},
-		{`a\\.b`, []string{`a\`, "b"}, ""},
-		{`answers(a\,b\,c).text`, []string{"answers(a,b,c)", "text"}, ""},
+		{"answers", names("answers"), ""},
+		{"answers.text", names("answers", "text"), ""},
+		{"a.b.c", names("a", "b", "c"), ""},
+		{`a\.b`, names("a.b"), ""},
+		{`a\.b.c`, names("a.b", "c"), ""},
+		{`a\\b`, names(`a\b`), ""},
+		{`a\\.b`, names(`a\`, "b"), ""},
+		{`answers(a\,b\,c).text`, names("answers(a,b,c)", "text"), ""},
+		{"resps[0][0]", []step{{name: "resps"}, at(0), at(0)}, ""},
+		{"filtered_resps[0]", []step{{name: "filtered_resps"}, at(0)}, ""},
+		{"filtered_resps[-1]", []step{{name: "filtered_resps"}, at(-1)}, ""},
+		{"doc.answers[12].text", []step{{name: "doc"}, {name: "answers"}, at(12), {name: "text"}}, ""},
+		{"a[0].b[1].c", []step{{name: "a"}, at(0), {name: "b"}, at(1), {name: "c"}}, ""},
+		{`a\[0]`, names("a[0]"), ""},
+		{`a\[0][1]`, []step{{name: "a[0]"}, at(1)}, ""},
+		{`a\.[0]`, []step{{name: "a."}, at(0)}, ""},
+		{"a]", names("a]"), ""},
 		{"a.", nil, "a name of its path is empty"},
 		{".a", nil, "a name of its path is empty"},
 		{"a..b", nil, "a name of its path is empty"},
+		{"a[0].", nil, "a name of its path is empty"},
+		{"a[0]..b", nil, "a name of its path is empty"},
 		{`a\`, nil, "a backslash ends it"},
+		{"[0]", nil, "an index [N] follows no name"},
+		{"a.[0]", nil, "an index [N] follows no name"},
+		{"a[", nil, "index [ is not closed with ]"},
+		{"a[0", nil, "index [0 is not closed with ]"},
+		{"a[]", nil, "index []: want a whole number"},
+		{"a[x]", nil, "index [x]: want a whole number"},
+		{"a[ 0]", nil, "index [ 0]: want a whole number"},
+		{"a[+1]", nil, "index [+1]: want a whole number"},
+		{"a[1.5]", nil, "index [1.5]: want a whole number"},
+		{"a[01]", nil, "index [01]: write it 1, without a leading zero"},
+		{"a[-0]", nil, "index [-0]: write it 0 ("},
+		{"a[-01]", nil, "index [-01]: write it -1, without a leading zero"},
+		{"a[00]", nil, "index [00]: write it 0 ("},
+		{"a[99999999999999999999]", nil, "index [99999999999999999999]: too large a number"},
+		{"a[0]b", nil, `index [0] is followed by "b", not by a dot`},
+		{`a[0]\[`, nil, `index [0] is followed by "\\[", not by a dot`},
+		{"a[0]]", nil, `index [0] is followed by "]", not by a dot`},
 	} {
 		got, err := sourcePath(tt.src)
 		if tt.err != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
-				t.Errorf("sourcePath(%q) = %q, %v; want error %q", tt.src, got, err, tt.err)
+				t.Errorf("sourcePath(%q) = %v, %v; want error %q", tt.src, got, err, tt.err)
 			}
 			continue
 		}
 		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("sourcePath(%q) = %q, %v; want %q", tt.src, got, err, tt.want)
+			t.Errorf("sourcePath(%q) = %v, %v; want %v", tt.src, got, err, tt.want)
 		}
 		if back := pathName(got); back != tt.src && tt.src != `a\.b.c` {
-			t.Errorf("pathName(%q) = %q, want %q", got, back, tt.src)
+			t.Errorf("pathName(%v) = %q, want %q", got, back, tt.src)
+		}
+	}
+}
+
+// A CSV column is named by the path written without its escapes, indexes and all.
+func TestColumn(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"answers.text", "answers.text"},
+		{`answers\.text`, "answers.text"},
+		{"resps[0][0]", "resps[0][0]"},
+		{"doc.answers[-1].text", "doc.answers[-1].text"},
+		{`a\[0]`, "a[0]"},
+		{`a\,b[1]`, "a,b[1]"},
+	} {
+		if got := column(tt.src); got != tt.want {
+			t.Errorf("column(%q) = %q, want %q", tt.src, got, tt.want)
 		}
 	}
 }
@@ -49,7 +105,13 @@ func TestParseMapPath(t *testing.T) {
 		{"answers=answers.text,id=meta.qid", ""},
 		{`question=q\.text`, ""},
 		{"answers=answers.", `map "answers=answers.": source "answers.": a name of its path is empty (a dot within a name is written \.)`},
-		{`answers=a\`, `map "answers=a\\": source "a\\": a backslash ends it (\. is a dot within a name, \\ a backslash)`},
+		{`answers=a\`, `map "answers=a\\": source "a\\": a backslash ends it (\. is a dot within a name, \[ a bracket, \\ a backslash)`},
+		{"prediction=resps[0][0],answers=doc.answer.aliases", ""},
+		{"prediction=resps[0", `map "prediction=resps[0": source "resps[0": index [0 is not closed with ] (a [ within a name is written \[)`},
+		{"prediction=[0]", `map "prediction=[0]": source "[0]": an index [N] follows no name (a [ within a name is written \[)`},
+		{"prediction=resps[x]", `map "prediction=resps[x]": source "resps[x]": index [x]: want a whole number, 0 for the first item or -1 for the last (a [ within a name is written \[)`},
+		{"prediction=resps[0],answers=resps[0]", `map "answers=resps[0]": source "resps[0]" is mapped twice (to prediction and to answers)`},
+		{`prediction=resps[0],answers=resp\s[0]`, `map "answers=resp\\s[0]": source "resps[0]" is mapped twice (to prediction and to answers)`},
 	} {
 		_, err := ParseMap(tt.in)
 		if got := errString(err); got != tt.err {
@@ -140,6 +202,51 @@ func TestMapPaths(t *testing.T) {
 			[]string{`p.jsonl:1: field "meta" is given twice`}},
 		{"id of a repeated key", JSONL, Mapping{"id": "meta.qid"}, `{"meta":{"qid":"q7"},"question":"q","question":"r"}`,
 			[]string{`p.jsonl:1 (id "q7"): field "question" is given twice`}},
+		{"lm-evaluation-harness samples", JSONL, Mapping{"id": "doc_id", "question": "doc.question", "answers": "doc.answer.aliases", "prediction": "resps[0][0]"},
+			`{"doc_id":0,"doc":{"question":"Who?","answer":{"aliases":["x","y"],"value":"x"}},"target":"x","resps":[["the answer"]],"filtered_resps":["the answer"]}`,
+			[]string{`{"schema":1,"id":"0","question":"Who?","answers":["x","y"],"meta":{"doc":{"answer":{"value":"x"}},"filtered_resps":["the answer"],"resps":[["the answer"]],"target":"x"},"prediction":{"text":"the answer"}}`}},
+		{"filtered_resps", JSONL, Mapping{"prediction": "filtered_resps[0]"}, `{"id":"1","question":"q","filtered_resps":["a","b"]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"filtered_resps":["a","b"]},"prediction":{"text":"a"}}`}},
+		{"last item", JSONL, Mapping{"prediction": "filtered_resps[-1]"}, `{"id":"1","question":"q","filtered_resps":["a","b"]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"filtered_resps":["a","b"]},"prediction":{"text":"b"}}`}},
+		{"object, list, object", JSONL, Mapping{"prediction": "out.choices[1].text"}, `{"id":"1","question":"q","out":{"choices":[{"text":"a"},{"text":"b","n":2}],"model":"m"}}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"out":{"choices":[{"text":"a"},{"text":"b","n":2}],"model":"m"}},"prediction":{"text":"b"}}`}},
+		{"answers through a list", JSONL, Mapping{"answers": "answers[0].text"}, `{"id":"1","question":"q","answers":[{"text":["a","b"]}]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":["a","b"],"meta":{"answers":[{"text":["a","b"]}]}}`}},
+		{"escaped bracket", JSONL, Mapping{"prediction": `out\[0]`}, `{"id":"1","question":"q","out[0]":"a","out":["b"]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"out":["b"]},"prediction":{"text":"a"}}`}},
+		{"index past the end", JSONL, Mapping{"prediction": "resps[0][1]"}, `{"id":"1","question":"q","resps":[["a"]]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"resps":[["a"]]}}`}},
+		{"empty list", JSONL, Mapping{"prediction": "resps[0][0]"}, `{"id":"1","question":"q","resps":[]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"resps":[]}}`}},
+		{"index past the start", JSONL, Mapping{"prediction": "resps[-2]"}, `{"id":"1","question":"q","resps":["a"]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"resps":["a"]}}`}},
+		{"null item on the path", JSONL, Mapping{"prediction": "resps[0][0]"}, `{"id":"1","question":"q","resps":[null]}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"resps":[null]}}`}},
+		{"null list on the path", JSONL, Mapping{"prediction": "resps[0][0]"}, `{"id":"1","question":"q","resps":null}`,
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"resps":null}}`}},
+		{"question past the end", JSONL, Mapping{"question": "qs[1]"}, `{"id":"1","qs":["Why?"]}`,
+			[]string{`p.jsonl:1 (id "1"): missing field "qs[1]" (its fields: id, qs)`}},
+		{"question null item", JSONL, Mapping{"question": "qs[0]"}, `{"id":"1","qs":[null]}`,
+			[]string{`p.jsonl:1 (id "1"): field "qs[0]" is null`}},
+		{"index into an object", JSONL, Mapping{"prediction": "resps[0][0]"}, `{"id":"1","question":"q","resps":[{"text":"a"}]}`,
+			[]string{`p.jsonl:1 (id "1"): field "resps[0][0]": resps[0]: want a list, got an object`}},
+		{"index into a string", JSONL, Mapping{"prediction": "resps[0]"}, `{"id":"1","question":"q","resps":"a"}`,
+			[]string{`p.jsonl:1 (id "1"): field "resps[0]": resps: want a list, got a string`}},
+		{"name into a list item", JSONL, Mapping{"prediction": "resps[0].text"}, `{"id":"1","question":"q","resps":[["a"]]}`,
+			[]string{`p.jsonl:1 (id "1"): field "resps[0].text": resps[0]: want an object, got a list`}},
+		{"name given twice in a list item", JSONL, Mapping{"prediction": "out[0].text"}, `{"id":"1","question":"q","out":[{"text":"a","text":"b"}]}`,
+			[]string{`p.jsonl:1 (id "1"): field "out[0].text" is given twice`}},
+		{"id through a list", JSONL, Mapping{"id": "ids[0]"}, `{"question":"q","ids":[7,8]}`,
+			[]string{`{"schema":1,"id":"7","question":"q","answers":[],"meta":{"ids":[7,8]}}`}},
+		{"id of a bad item through a list", JSONL, Mapping{"id": "ids[0]"}, `{"question":"","ids":["q7"]}`,
+			[]string{`p.jsonl:1 (id "q7"): field "question" is empty`}},
+		{"id path not a list", JSONL, Mapping{"id": "ids[0]"}, `{"question":"q","ids":{"a":1}}`,
+			[]string{`p.jsonl:1: field "ids[0]": ids: want a list, got an object`}},
+		{"csv column named with indexes", CSV, Mapping{"prediction": "resps[0][0]"}, "id,question,resps[0][0],resps\n1,q,a,\"[['a']]\"\n",
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"resps":"[['a']]"},"prediction":{"text":"a"}}`}},
+		{"csv column named with an escaped bracket", CSV, Mapping{"prediction": `resps\[0]`}, "id,question,resps[0]\n1,q,a\n",
+			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"prediction":{"text":"a"}}`}},
 		{"csv column named by the path", CSV, squad, "id,question,answers.text,answers.answer_start\n1,Which team?,\"['Denver Broncos', 'Denver Broncos']\",[177 177]\n",
 			[]string{`{"schema":1,"id":"1","question":"Which team?","answers":["Denver Broncos","Denver Broncos"],"meta":{"answers.answer_start":"[177 177]"}}`}},
 		{"csv escaped dot", CSV, Mapping{"answers": `answers\.text`}, "id,question,answers.text\n1,q,a\n",
@@ -193,6 +300,11 @@ func FuzzMapPath(f *testing.F) {
 		{`{"a":[1]}`, "a.b"},
 		{`{"a":{"b":1,"b":2}}`, "a.b"},
 		{`{"a":null}`, "a.b"},
+		{`{"resps":[["x"]],"f":["y"]}`, "resps[0][0]"},
+		{`{"a":[{"b":1},{"b":2}]}`, "a[-1].b"},
+		{`{"a":[1]}`, "a[3]"},
+		{`{"a":{"b":1}}`, "a[0]"},
+		{`{"a[0]":1}`, `a\[0]`},
 	} {
 		f.Add([]byte(s[0]), s[1])
 	}
@@ -202,7 +314,14 @@ func FuzzMapPath(f *testing.F) {
 			return
 		}
 		if again, err := sourcePath(pathName(path)); err != nil || !slices.Equal(again, path) {
-			t.Fatalf("sourcePath(pathName(%q)) = %q, %v", path, again, err)
+			t.Fatalf("sourcePath(pathName(%v)) = %v, %v", path, again, err)
+		}
+		if len(splitPairs(src)) == 1 && strings.TrimSpace(src) == src {
+			// --map keeps the source in one spelling, which names the same path and CSV column
+			m, err := ParseMap("prediction=" + src)
+			if err != nil || m["prediction"] != pathName(path) || column(m["prediction"]) != column(src) {
+				t.Fatalf("ParseMap(prediction=%s) = %q, %v; want %q, the column %q", src, m, err, pathName(path), column(src))
+			}
 		}
 		obj, repeated, ok := members(raw)
 		if !ok || repeated != "" {
@@ -212,20 +331,39 @@ func FuzzMapPath(f *testing.F) {
 		if json.Unmarshal(raw, &plain) != nil {
 			return
 		}
+		top := obj[path[0].name]
 		val, found, err := fields{obj: obj, nested: true}.take(src)
 		want, wantFound := plain, true
-		for _, name := range path {
-			m, isObject := want.(map[string]any)
+		for _, s := range path {
 			if want == nil {
 				break // a null on the path is the value
 			}
+			if s.list {
+				l, isList := want.([]any)
+				if !isList {
+					if err == nil {
+						t.Fatalf("take(%s, %q) = %s, %v, nil; want an error (%T on the path)", raw, src, val, found, want)
+					}
+					return
+				}
+				i := s.index
+				if i < 0 {
+					i += len(l)
+				}
+				if wantFound = i >= 0 && i < len(l); !wantFound {
+					break
+				}
+				want = l[i]
+				continue
+			}
+			m, isObject := want.(map[string]any)
 			if !isObject {
 				if err == nil {
 					t.Fatalf("take(%s, %q) = %s, %v, nil; want an error (%T on the path)", raw, src, val, found, want)
 				}
 				return
 			}
-			if want, wantFound = m[name]; !wantFound {
+			if want, wantFound = m[s.name]; !wantFound {
 				break
 			}
 		}
@@ -245,8 +383,11 @@ func FuzzMapPath(f *testing.F) {
 		if json.Unmarshal(val, &got) != nil || !reflect.DeepEqual(got, want) {
 			t.Fatalf("take(%s, %q) = %s, want %v", raw, src, val, want)
 		}
-		if rest, ok := obj[path[0]]; ok && !json.Valid(rest) {
+		if rest, ok := obj[path[0].name]; ok && !json.Valid(rest) {
 			t.Fatalf("take(%s, %q) left %s", raw, src, rest)
+		}
+		if rest := obj[path[0].name]; throughList(path) && !bytes.Equal(rest, top) {
+			t.Fatalf("take(%s, %q) left %s, want the member through a list kept whole", raw, src, rest)
 		}
 	})
 }

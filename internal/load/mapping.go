@@ -9,9 +9,9 @@ import (
 )
 
 // Mapping names, for each record field, the source field it comes from in the generic jsonl and
-// csv formats: in jsonl a path into nested objects, in csv a column (see sourcePath). Unmapped
-// record fields come from the source field of the same name, unless the mapping gives that source
-// to another record field (see takenBy).
+// csv formats: in jsonl a path into nested objects and lists, in csv a column (see sourcePath).
+// Unmapped record fields come from the source field of the same name, unless the mapping gives
+// that source to another record field (see takenBy).
 type Mapping map[string]string
 
 // mappable lists the record fields a Mapping may name: prediction, prediction_model,
@@ -21,7 +21,7 @@ var mappable = []string{"id", "question", "answers", "type", "context", "rubric"
 	"prediction", "prediction_model", "prediction_score", "prediction_supporting_facts"}
 
 // ParseMap parses `question=q,answers=gold,id=qid,type=category`, a source being a path
-// (answers.text, see sourcePath). A source with an empty name on its path is an error, and so is
+// (answers.text, resps[0][0], see sourcePath). A source that is no path is an error, and so is
 // a field mapped twice, or a source mapped to two fields: a field takes its source's value away
 // from the record, so the later would be lost without a word. A comma escaped with a backslash is
 // part of its source (see splitPairs).
