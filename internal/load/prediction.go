@@ -32,6 +32,8 @@ func takePrediction(take func(string) (jsonRaw, bool), m Mapping, nested bool) (
 			hint := ""
 			if obj, _, isObj := members(raw); isObj && obj["text"] != nil {
 				hint = fmt.Sprintf(` (an object with "text": give --map prediction=%s.text)`, m.source("prediction"))
+			} else if nested && record.Kind(raw) == "a list" {
+				hint = fmt.Sprintf(` (a list: give --map prediction=%s[0] for its first item)`, m.source("prediction"))
 			}
 			return nil, fmt.Errorf("field %q: prediction must be a string or a number%s", m.source("prediction"), hint)
 		}

@@ -72,7 +72,7 @@ func TestGenericPrediction(t *testing.T) {
 			[]string{`{"schema":1,"id":"1","question":"q","answers":[],"meta":{"by":"m1"}}`}, nil},
 		{"jsonl list", JSONL, "prediction=out",
 			`{"id":"1","question":"q","out":["a","b"]}`, nil,
-			[]string{`p.jsonl:1 (id "1"): field "out": prediction must be a string or a number`}},
+			[]string{`p.jsonl:1 (id "1"): field "out": prediction must be a string or a number (a list: give --map prediction=out[0] for its first item)`}},
 		{"jsonl object with text", JSONL, "",
 			`{"id":"1","question":"q","prediction":{"text":"a"}}`, nil,
 			[]string{`p.jsonl:1 (id "1"): field "prediction": prediction must be a string or a number (an object with "text": give --map prediction=prediction.text)`}},
