@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -133,8 +134,13 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 	var warn []string
 	if n := len(cl.CMLabels); n > manyClasses {
 		warn = append(warn, fmt.Sprintf("classification: %d distinct labels; free-text answers? map them to labels with --label-map", n))
-	} else if twins := caseTwins(cl.CMLabels); len(twins) > 0 {
-		warn = append(warn, caseTwinWarning(twins))
+	} else {
+		if twins := caseTwins(cl.CMLabels); len(twins) > 0 {
+			warn = append(warn, caseTwinWarning(twins))
+		}
+		if twins := numberTwins(cl.CMLabels); len(twins) > 0 {
+			warn = append(warn, numberTwinWarning(twins))
+		}
 	}
 	if absent := absentClasses(a.cfg.classes, t.ids); len(absent) > 0 {
 		warn = append(warn, fmt.Sprintf("classification: --labels names %s %s that no record has as its gold or predicted label (labels compare exactly; the records have %s): %s precision and recall are --zero-division's, and the macro average counts %s",
@@ -176,6 +182,56 @@ func caseTwinWarning(twins [][]string) string {
 	}
 	return fmt.Sprintf("classification: labels that differ only in case or surrounding white space are separate classes, as scikit-learn compares labels exactly: %s; --label-map joins them (yes=yes maps \"Yes\" and \"yes \" to \"yes\")",
 		strings.Join(sets, ", "))
+}
+
+// decimalNumber is a JSON number: a label written so is the number's text, as qa-load keeps a
+// number label (its JSON text) and pandas writes a number column.
+var decimalNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// numberTwins returns the sets of labels, each in labels' order, that are one number written in
+// two ways ("1" and "1.0", as a float column of a DataFrame writes the labels an int column holds
+// as 1), in the order of their first label. Labels compare as text, so they are separate classes,
+// where scikit-learn, given the numbers, would take 1 and 1.0 for one. Numbers are compared
+// exactly (9007199254740993 is not 9007199254740992, though one float64 holds both); one with an
+// exponent past 1000 either way is left out, as no label is likely to be written so.
+func numberTwins(labels []string) [][]string {
+	at := map[string]int{}
+	var sets [][]string
+	for _, l := range labels {
+		m := decimalNumber.FindStringSubmatch(l)
+		if m == nil || len(strings.TrimLeft(strings.TrimLeft(m[3], "eE+-"), "0")) > 3 {
+			continue
+		}
+		r, ok := new(big.Rat).SetString(l)
+		if !ok {
+			continue
+		}
+		v := r.RatString() // -0 is 0
+		if i, ok := at[v]; ok {
+			sets[i] = append(sets[i], l)
+			continue
+		}
+		at[v] = len(sets)
+		sets = append(sets, []string{l})
+	}
+	return slices.DeleteFunc(sets, func(s []string) bool { return len(s) < 2 })
+}
+
+// numberTwinWarning names the first five sets of number twins, and counts the others, with the
+// --label-map that joins each set into its first label.
+func numberTwinWarning(twins [][]string) string {
+	var sets, pairs []string
+	for _, t := range twins[:min(len(twins), 5)] {
+		sets = append(sets, "("+command.QuotedList(t)+")")
+		for _, l := range t[1:] {
+			pairs = append(pairs, l+"="+t[0])
+		}
+	}
+	if more := len(twins) - len(sets); more > 0 {
+		sets = append(sets, fmt.Sprintf("%d more", more))
+	}
+	return fmt.Sprintf("classification: labels that are one number written in two ways are separate classes, as labels compare as text: %s (a float column beside an int one?); --label-map joins them (%s)",
+		strings.Join(sets, ", "), strings.Join(pairs, ","))
 }
 
 // absentClasses returns the classes, in order, that are no label seen, neither a gold nor a
