@@ -31,9 +31,9 @@ type reply struct {
 	// reply (a block, an empty reply): for Gemini, that of its last response with a
 	// usageMetadata, which holds a stream's running totals.
 	usage record.Usage
-	// streamUsage is set when usage is a streamed Gemini reply's (readGemini), which replaces
-	// langchaingo's reading.
-	streamUsage bool
+	// geminiUsage is set when usage is that of a Gemini reply read whole (readGemini), which
+	// replaces langchaingo's reading.
+	geminiUsage bool
 	// blocked is the provider's filters' block of the prompt or reply, nil for none.
 	blocked *BlockedError
 	// empty says why a reply that holds no text stopped ("no choices", "stop reason

@@ -44,7 +44,7 @@ func TestReadReply(t *testing.T) {
 		"openai": {usage: record.Usage{InputTokens: 12, OutputTokens: 28}, reasoning: "The user asks for the capital of France. That is Paris.",
 			answer: &bodyAnswer{text: "Paris", stop: "stop"}},
 		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}, answer: &bodyAnswer{text: "Paris", stop: "end_turn"}},
-		"googleai": {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, streamUsage: true, stop: "STOP",
+		"googleai": {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, geminiUsage: true, stop: "STOP",
 			answer: &bodyAnswer{text: "The capital of France is Paris.", stop: "STOP"}},
 		"ollama": {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
 	}

@@ -179,7 +179,7 @@ func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool
 	out.Text = ch.Content
 	out.Reasoning = c.reasoning(ch, body)
 	u := UsageFromInfo(ch.GenerationInfo)
-	if body.streamUsage || fromBody {
+	if body.geminiUsage || fromBody {
 		u = body.usage
 	}
 	out.Usage, out.NoUsage = knownUsage(u, ch.Content)

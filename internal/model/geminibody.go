@@ -17,9 +17,10 @@ import (
 //   - empty: one without candidates, or whose candidates hold no text (geminiEmpty);
 //   - stop: the finish reason as the API names it (geminiFinish);
 //   - usage: that of the last response with a usageMetadata, which holds the running totals;
-//     streamUsage is set for a stream's, as genai v0.15.1 merges a stream keeping the first
-//     response's usage ("TODO: Take the last UsageMetadata"), the count of the first few tokens
-//     or of the prompt alone.
+//     geminiUsage is set for any reply that decodes, streamed or not, as genai v0.15.1 merges a
+//     stream keeping the first response's usage ("TODO: Take the last UsageMetadata"), the count
+//     of the first few tokens or of the prompt alone, and drops thoughtsTokenCount, which a
+//     reply without a totalTokenCount (a proxy's) counts a thinking model's thoughts in alone.
 //   - answer: the text of the first candidate's parts that are not thoughts, over the
 //     responses of a stream, joined in order as google-genai's response.text joins them; the
 //     candidate's thought parts (a part with thought true, which the API sends when asked to
@@ -30,11 +31,11 @@ import (
 // A stream that does not decode whole (a response of another shape in it) is still read for a
 // block in the responses that did: a block is the answer, whatever else the stream holds.
 func readGemini(body []byte) reply {
-	rs, listed, ok := geminiReplies(body)
+	rs, ok := geminiReplies(body)
 	var out reply
 	for _, r := range rs {
 		if m := r.UsageMetadata; m != nil {
-			out.usage, out.streamUsage = m.usage(), listed && ok
+			out.usage, out.geminiUsage = m.usage(), ok
 		}
 	}
 	out.blocked = geminiBlock(rs)
@@ -123,18 +124,18 @@ func (m *geminiUsage) usage() record.Usage {
 }
 
 // geminiReplies reads body as Gemini's: one generateContent reply, or the array of them that a
-// streamed reply (streamGenerateContent) is, listed; ok is false for a body that is neither, and
-// rs then holds the responses of an array that did decode (encoding/json fills what fits).
-func geminiReplies(body []byte) (rs []geminiReply, listed, ok bool) {
+// streamed reply (streamGenerateContent) is; ok is false for a body that is neither, and rs then
+// holds the responses of an array that did decode (encoding/json fills what fits).
+func geminiReplies(body []byte) (rs []geminiReply, ok bool) {
 	t := bytes.TrimSpace(body)
 	if len(t) > 0 && t[0] == '[' {
-		return rs, true, json.Unmarshal(t, &rs) == nil
+		return rs, json.Unmarshal(t, &rs) == nil
 	}
 	var r geminiReply
 	if json.Unmarshal(t, &r) != nil {
-		return nil, false, false
+		return nil, false
 	}
-	return []geminiReply{r}, false, true
+	return []geminiReply{r}, true
 }
 
 // geminiFinish is the finish reason of a Gemini reply's first candidate as the API names it

@@ -370,11 +370,16 @@ func TestReplyAccounting(t *testing.T) {
 		noUsage bool
 		cut     bool
 		wantErr string
+		// unstreamed: the request has no system message, so genai asks generateContent, whose
+		// reply langchaingo reads through genai (which drops thoughtsTokenCount).
+		unstreamed bool
 	}{
 		{name: "gemini thoughts", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":8,"candidatesTokenCount":2,"totalTokenCount":110,"thoughtsTokenCount":100}`),
 			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
 		{name: "gemini thoughts without a total", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
 			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}},
+		{name: "gemini thoughts without a total, unstreamed", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
+			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}, unstreamed: true},
 		// Anthropic counts its prompt cache's tokens apart from input_tokens: a gateway that
 		// caches (OpenRouter) makes them the prompt's most.
 		{name: "anthropic prompt cache", w: wires[1], reply: `{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Paris"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":3000,"cache_read_input_tokens":20000,"output_tokens":30}}`,
@@ -409,7 +414,11 @@ func TestReplyAccounting(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := tt.w
 			c := replyClient(t, w, tt.reply)
-			resp, err := c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
+			req := testRequest(w.provider, wireModels[w.provider])
+			if tt.unstreamed {
+				req.Messages = req.Messages[1:]
+			}
+			resp, err := c.Generate(context.Background(), req)
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("Generate: %v", err)
