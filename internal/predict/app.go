@@ -34,10 +34,11 @@ The prompt is the benchmark's own for hotpotqa (AFlow), locomo (LoCoMo QA, with 
 suffix and category-5 options, and max_tokens 32 as its script sends unless --max-tokens is given;
 see LOCOMO BATCHES for --batch-size) and longmemeval records, and a generic context+question
 prompt for the rest; --template FILE (a Go text/template over the record) overrides it.
-prompt_sha256 is the SHA-256 of the JSON array of messages sent. A record whose question is
-empty or only blanks (which qa-load refuses, but the records format passes on) is an error on
-its record, with no call made, as a built-in prompt would ask nothing; a --template prompt is
-sent whatever the question.
+prompt_sha256 is the SHA-256 of the JSON array of the messages made, as a dry run writes them
+(compact, < > & unescaped), but before openai's o1 and o3 get the system text in the first user
+message (see README). A record whose question is empty or only blanks (which qa-load refuses,
+but the records format passes on) is an error on its record, with no call made, as a built-in
+prompt would ask nothing; a --template prompt is sent whatever the question.
 
 locomo records are asked as LoCoMo's evaluate_qa.py asks for one of its --model names, given by
 --locomo-variant: gpt-4-turbo, gpt-4, gpt-4-32k, gpt-3.5-turbo, gpt-3.5-turbo-4k, -8k, -12k or
