@@ -41,6 +41,9 @@ func badURL(u string) string {
 		return fmt.Sprintf("its scheme is %q, not http or https", p.Scheme)
 	case p.Host == "":
 		return "it has no host"
+	case p.RawQuery != "" || p.ForceQuery || p.Fragment != "":
+		// The clients join a path to the URL as text: /v1?x=1/chat/completions.
+		return "it has a query (?…) or a fragment (#…), which the client would send inside the path of every call"
 	}
 	return ""
 }

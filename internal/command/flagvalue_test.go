@@ -330,6 +330,10 @@ func TestBaseURL(t *testing.T) {
 		{"ftp://host/v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "ftp://host/v1": its scheme is "ftp", not http or https`},
 		{"http:///v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http:///v1": it has no host`},
 		{"http://host:port/v1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://host:port/v1": invalid port ":port" after host`},
+		// The clients join their paths to the URL as text: /v1?api-version=1/chat/completions.
+		{"https://x.example.com/v1?api-version=2024-06-01", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "https://x.example.com/v1?api-version=2024-06-01": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
+		{"http://127.0.0.1:8000/v1?", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://127.0.0.1:8000/v1?": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
+		{"http://127.0.0.1:8000/v1#x", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://127.0.0.1:8000/v1#x": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
 		{"", "localhost:11434", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "localhost:11434" from QA_BASE_URL: it has no scheme (did you mean "http://localhost:11434"?)`},
 	} {
 		t.Setenv("QA_BASE_URL", tc.env)

@@ -171,6 +171,8 @@ func apiPlace(provider, providerFlag string) string {
 		return " (Anthropic's is " + AnthropicURL + ")"
 	case "ollama":
 		return " (Ollama's own API is at the server's root, without /v1; its /v1 is " + providerFlag + " openai's)"
+	case "googleai":
+		return " (the Gemini API's is the server's root, " + GoogleAIURL + ", to which the client adds /v1beta)"
 	}
 	return ""
 }

@@ -55,7 +55,7 @@ func TestCallErrorHint(t *testing.T) {
 		// genai's words for the page depend on how it was asked ("invalid character '<'", "proto:
 		// syntax error"): the hint after them is checked.
 		{"html", "googleai", html, "",
-			`…; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL`},
+			`…; the server answered text/html ("<!doctype html>"), not JSON: $URL is most likely not the API's base URL (the Gemini API's is the server's root, https://generativelanguage.googleapis.com, to which the client adds /v1beta)`},
 		// A server or proxy that streams whatever the request says ("stream": false).
 		{"streamed", "openai", clitest.Reply{Status: 200, ContentType: "text/event-stream", Body: "data: " + okStreamChunk + "\n\ndata: [DONE]\n\n"}, "/v1",
 			"…; the server streamed its reply (text/event-stream) where the call asked for it whole: a server or proxy that streams whatever the request says; have it answer whole replies"},

@@ -57,6 +57,21 @@ func MaxTemperature(provider, base string) (float64, bool) {
 	return 0, false
 }
 
+// MaxStops returns the most stop sequences provider's API at base (as Endpoint takes it) accepts
+// in one call, with the API's name, and 0 when it sets no bound: OpenAI's API takes 4 (its
+// reference: "Up to 4 sequences"; a fifth is refused with HTTP 400), the Gemini API 5 ("up to
+// 5"); an OpenAI-compatible server other than OpenAI's (vLLM, llama.cpp), Anthropic's and
+// Ollama's set none that qapipe knows.
+func MaxStops(provider, base string) (int, string) {
+	switch {
+	case provider == "openai" && openAIHost(base):
+		return 4, "OpenAI's API"
+	case provider == "googleai":
+		return 5, "the Gemini API"
+	}
+	return 0, ""
+}
+
 // Providers lists the provider names New accepts.
 var Providers = []string{"openai", "anthropic", "ollama", "googleai", "extractive"}
 

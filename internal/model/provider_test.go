@@ -1116,6 +1116,29 @@ func TestMaxTemperature(t *testing.T) {
 	}
 }
 
+// TestMaxStops: the providers' documented bounds on stop sequences a call; none for an
+// OpenAI-compatible server other than OpenAI's, Anthropic's or Ollama's.
+func TestMaxStops(t *testing.T) {
+	for _, tc := range []struct {
+		provider, base string
+		most           int
+		api            string
+	}{
+		{"openai", "", 4, "OpenAI's API"},
+		{"openai", "https://API.openai.com:443/v1", 4, "OpenAI's API"},
+		{"openai", "http://127.0.0.1:8000/v1", 0, ""},
+		{"googleai", "", 5, "the Gemini API"},
+		{"googleai", "http://127.0.0.1:4000", 5, "the Gemini API"},
+		{"anthropic", "", 0, ""},
+		{"ollama", "", 0, ""},
+		{"extractive", "", 0, ""},
+	} {
+		if most, api := MaxStops(tc.provider, tc.base); most != tc.most || api != tc.api {
+			t.Errorf("MaxStops(%q, %q) = %d, %q, want %d, %q", tc.provider, tc.base, most, api, tc.most, tc.api)
+		}
+	}
+}
+
 // TestNegativeUsageUnknown: a server that reports a count no call has (a negative prompt count,
 // from a broken OpenAI-compatible server) gives a reply whose usage is unknown, as one that
 // reports none, not a usage that prices at a negative cost.

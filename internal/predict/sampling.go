@@ -47,6 +47,10 @@ func (a *app) configureSampling(c *cli.Context) error {
 	if a.stop, err = stopSequences(c); err != nil {
 		return err
 	}
+	if most, api := model.MaxStops(a.provider, a.baseURL); most > 0 && len(a.stop) > most {
+		// every call would be refused (HTTP 400), a failure on every record
+		return command.Usagef("--stop%s: %d stop sequences, and %s takes at most %d in a call", command.FromEnv(c, "stop"), len(a.stop), api, most)
+	}
 	probe := model.Request{Provider: a.provider, TopP: a.topP, TopK: a.topK}
 	switch {
 	case a.topP != nil && probe.SentTopP() == nil:
