@@ -116,10 +116,13 @@ func (j *Judge) Grade(ctx context.Context, rec *record.Record) (*record.Judgment
 }
 
 // Regrade judges rec as Grade does, again after prior, the judgment an earlier run gave it (nil
-// for none). When prior holds replies of the same model that could not be parsed, they were asked
-// as the samples 0 to prior.Attempts-1, which a cache may hold: the new replies are asked as the
-// samples after those, and the judgment's attempts count on from prior's, so a --retry-errors run
-// reaches the model instead of reading the same unparsable replies back from the cache.
+// for none). When prior holds replies of the same model, mode and template that could not be
+// parsed, they were asked as the samples 0 to prior.Attempts-1, which a cache may hold: the new
+// replies are asked as the samples after those, and the judgment's attempts count on from
+// prior's, so a --retry-errors run reaches the model instead of reading the same unparsable
+// replies back from the cache. Replies to another protocol's prompt (--mode mem0 --force over a
+// judgment MAGMA's judge failed) were asked of another request: this one starts at sample 0, its
+// attempts counting its own asks alone.
 func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.Judgment) (*record.Judgment, error) {
 	if msg := unjudgeable(rec); msg != "" {
 		return j.unjudged(rec, msg), nil
@@ -145,7 +148,8 @@ func (j *Judge) Regrade(ctx context.Context, rec *record.Record, prior *record.J
 		jg.Error = callFailed + interrupt.ErrNotCalled.Error()
 		return jg, nil
 	}
-	if prior != nil && prior.Model == jg.Model && strings.HasPrefix(prior.Error, ErrUnparsable.Error()) {
+	if prior != nil && prior.Model == jg.Model && prior.Mode == jg.Mode && prior.PromptSHA256 == jg.PromptSHA256 &&
+		strings.HasPrefix(prior.Error, ErrUnparsable.Error()) {
 		jg.Attempts = prior.Attempts // call asks the samples after these
 	}
 	return jg, j.call(ctx, p, jg)
