@@ -157,31 +157,13 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 // model's reply "Yes" counted as a class of its own beside the gold "yes" is more likely a
 // mapping forgotten than a class meant.
 func caseTwins(labels []string) [][]string {
-	at := map[string]int{}
-	var sets [][]string
-	for _, l := range labels {
-		k := strings.ToLower(strings.TrimSpace(l))
-		if i, ok := at[k]; ok {
-			sets[i] = append(sets[i], l)
-			continue
-		}
-		at[k] = len(sets)
-		sets = append(sets, []string{l})
-	}
-	return slices.DeleteFunc(sets, func(s []string) bool { return len(s) < 2 })
+	return twinSets(labels, func(l string) (string, bool) { return strings.ToLower(strings.TrimSpace(l)), true })
 }
 
 // caseTwinWarning names the first five sets of twins, and counts the others.
 func caseTwinWarning(twins [][]string) string {
-	var sets []string
-	for _, t := range twins[:min(len(twins), 5)] {
-		sets = append(sets, "("+command.QuotedList(t)+")")
-	}
-	if more := len(twins) - len(sets); more > 0 {
-		sets = append(sets, fmt.Sprintf("%d more", more))
-	}
 	return fmt.Sprintf("classification: labels that differ only in case or surrounding white space are separate classes, as scikit-learn compares labels exactly: %s; --label-map joins them (yes=yes maps \"Yes\" and \"yes \" to \"yes\")",
-		strings.Join(sets, ", "))
+		twinList(twins))
 }
 
 // decimalNumber is a JSON number: a label written so is the number's text, as qa-load keeps a
@@ -195,43 +177,62 @@ var decimalNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[
 // exactly (9007199254740993 is not 9007199254740992, though one float64 holds both); one with an
 // exponent past 1000 either way is left out, as no label is likely to be written so.
 func numberTwins(labels []string) [][]string {
-	at := map[string]int{}
-	var sets [][]string
-	for _, l := range labels {
+	return twinSets(labels, func(l string) (string, bool) {
 		m := decimalNumber.FindStringSubmatch(l)
 		if m == nil || len(strings.TrimLeft(strings.TrimLeft(m[3], "eE+-"), "0")) > 3 {
-			continue
+			return "", false
 		}
 		r, ok := new(big.Rat).SetString(l)
 		if !ok {
+			return "", false
+		}
+		return r.RatString(), true // -0 is 0
+	})
+}
+
+// numberTwinWarning names the first five sets of number twins, and counts the others, with the
+// --label-map that joins each set named into its first label.
+func numberTwinWarning(twins [][]string) string {
+	var pairs []string
+	for _, t := range twins[:min(len(twins), 5)] {
+		for _, l := range t[1:] {
+			pairs = append(pairs, l+"="+t[0])
+		}
+	}
+	return fmt.Sprintf("classification: labels that are one number written in two ways are separate classes, as labels compare as text: %s (a float column beside an int one?); --label-map joins them (%s)",
+		twinList(twins), strings.Join(pairs, ","))
+}
+
+// twinSets returns the sets of two or more labels, each in labels' order, that key gives one key
+// (a label it gives none, false, is in no set), in the order of their first label.
+func twinSets(labels []string, key func(string) (string, bool)) [][]string {
+	at := map[string]int{}
+	var sets [][]string
+	for _, l := range labels {
+		k, ok := key(l)
+		if !ok {
 			continue
 		}
-		v := r.RatString() // -0 is 0
-		if i, ok := at[v]; ok {
+		if i, ok := at[k]; ok {
 			sets[i] = append(sets[i], l)
 			continue
 		}
-		at[v] = len(sets)
+		at[k] = len(sets)
 		sets = append(sets, []string{l})
 	}
 	return slices.DeleteFunc(sets, func(s []string) bool { return len(s) < 2 })
 }
 
-// numberTwinWarning names the first five sets of number twins, and counts the others, with the
-// --label-map that joins each set into its first label.
-func numberTwinWarning(twins [][]string) string {
-	var sets, pairs []string
+// twinList names the first five sets of twins, ("Yes", "yes"), and counts the others.
+func twinList(twins [][]string) string {
+	var sets []string
 	for _, t := range twins[:min(len(twins), 5)] {
 		sets = append(sets, "("+command.QuotedList(t)+")")
-		for _, l := range t[1:] {
-			pairs = append(pairs, l+"="+t[0])
-		}
 	}
 	if more := len(twins) - len(sets); more > 0 {
 		sets = append(sets, fmt.Sprintf("%d more", more))
 	}
-	return fmt.Sprintf("classification: labels that are one number written in two ways are separate classes, as labels compare as text: %s (a float column beside an int one?); --label-map joins them (%s)",
-		strings.Join(sets, ", "), strings.Join(pairs, ","))
+	return strings.Join(sets, ", ")
 }
 
 // absentClasses returns the classes, in order, that are no label seen, neither a gold nor a
