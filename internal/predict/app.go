@@ -141,7 +141,8 @@ claude-opus-4-5, names another model); an unknown model's cost_usd is left empty
 stderr, with the part of the cost the cache served (not paid again). --max-cost USD makes no new
 call once the replies (the EvaLearn judge's too; not those the cache serves) have cost USD at
 those prices: calls in flight finish, so a run may end a little above it, and the records left
-carry the error "budget spent: ..." (exit 3); --retry-errors with a larger --max-cost goes on.
+carry the error "budget spent: ..." (exit 3; in an EvaLearn sequence, the positions after the one
+refused carry "skipped: position N failed"); --retry-errors with a larger --max-cost goes on.
 A model without a price cannot be metered: --max-cost then is a usage error.
 
 REASONING MODELS: an open reasoning model (DeepSeek-R1 and its distills, Qwen3, QwQ) on a server
