@@ -14,11 +14,15 @@ type item struct {
 	// The scores computed for several families at once, by the first of them to ask: SQuAD's,
 	// SQuAD v2.0's and HotpotQA's answer scores (metric.SquadAll), and, when twins says both
 	// families of a pair are selected, ROUGE stemmed and not (metric.RougeBoth) and METEOR with
-	// synonyms and without (metric.METEORBoth), the first family's first.
-	squad  lazy[metric.SquadSet]
-	twins  twins
-	rouge  lazy[[2]metric.RougeScores]
-	meteor lazy[[2]float64]
+	// synonyms and without (metric.METEORBoth), the first family's first; HotpotQA's
+	// supporting-fact EM, F1, precision and recall, and its answer's precision and recall
+	// (metric.HotpotPR), which the sp_, joint_ and hotpot_prec families share.
+	squad    lazy[metric.SquadSet]
+	twins    twins
+	rouge    lazy[[2]metric.RougeScores]
+	meteor   lazy[[2]float64]
+	sp       lazy[[4]float64]
+	hotpotPR lazy[[2]float64]
 }
 
 // twins says which pairs of families are both selected.
@@ -52,6 +56,23 @@ func (it *item) pred() string { return it.rec.Prediction.Text }
 // squadSet returns the record's SQuAD v1.1, SQuAD v2.0 and HotpotQA answer scores.
 func (it *item) squadSet() *metric.SquadSet {
 	return it.squad.get(func() metric.SquadSet { return metric.SquadAll(it.pred(), it.rec.Answers) })
+}
+
+// spScores returns the record's supporting-fact EM, F1, precision and recall
+// (metric.SupportingFacts of its prediction's facts against meta.supporting_facts).
+func (it *item) spScores() *[4]float64 {
+	return it.sp.get(func() [4]float64 {
+		em, f1, p, r := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+		return [4]float64{em, f1, p, r}
+	})
+}
+
+// hotpotPRScores returns the record's HotpotQA answer precision and recall (metric.HotpotPR).
+func (it *item) hotpotPRScores() *[2]float64 {
+	return it.hotpotPR.get(func() [2]float64 {
+		p, r := metric.HotpotPR(it.pred(), it.rec.Answers)
+		return [2]float64{p, r}
+	})
 }
 
 // rougeScores returns the record's ROUGE scores, with the Porter stemmer or without.

@@ -19,7 +19,8 @@ func supportFamily() *family {
 		// hotpot_evaluate_v1.py: "missing sp fact", 0 over len(gold)
 		missing: func(it *item) bool { return gradesFacts(it.rec) },
 		score: func(it *item, out []float64) {
-			out[0], out[1], _, _ = metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+			sp := it.spScores()
+			out[0], out[1] = sp[0], sp[1]
 		},
 	}
 }
@@ -31,7 +32,8 @@ func supportPRFamily() *family {
 	f.names, f.named = []string{"sp_prec", "sp_recall"}, true
 	f.about = "HotpotQA supporting-fact precision and recall"
 	f.score = func(it *item, out []float64) {
-		_, _, out[0], out[1] = metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+		sp := it.spScores()
+		out[0], out[1] = sp[2], sp[3]
 	}
 	return f
 }
@@ -54,7 +56,8 @@ func jointFamily() *family {
 		// over len(gold)
 		missing: func(it *item) bool { return gradesFacts(it.rec) },
 		score: func(it *item, out []float64) {
-			spEM, _, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
+			sp := it.spScores()
+			spEM, spP, spR := sp[0], sp[2], sp[3]
 			out[0], out[1] = 0, 0
 			for _, gold := range it.rec.Answers {
 				ansEM, _, ansP, ansR := metric.HotpotAnswer(it.pred(), gold)
@@ -73,9 +76,8 @@ func jointPRFamily() *family {
 	f.names, f.named = []string{"joint_prec", "joint_recall"}, true
 	f.about = "HotpotQA joint precision and recall"
 	f.score = func(it *item, out []float64) {
-		_, _, spP, spR := metric.SupportingFacts(facts(it.rec.Prediction.SupportingFacts), goldFacts(it.rec))
-		ansP, ansR := metric.HotpotPR(it.pred(), it.rec.Answers)
-		out[0], out[1] = ansP*spP, ansR*spR
+		sp, ans := it.spScores(), it.hotpotPRScores()
+		out[0], out[1] = ans[0]*sp[2], ans[1]*sp[3]
 	}
 	return f
 }

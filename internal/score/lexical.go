@@ -54,7 +54,8 @@ func hotpotPRFamily() *family {
 		applies: (*item).hasReference,
 		missing: (*item).hasGold, // hotpot_evaluate_v1.py: "missing answer", 0 over len(gold)
 		score: func(it *item, out []float64) {
-			out[0], out[1] = metric.HotpotPR(it.pred(), it.rec.Answers)
+			pr := it.hotpotPRScores()
+			out[0], out[1] = pr[0], pr[1]
 		},
 	}
 }
