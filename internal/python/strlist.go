@@ -34,7 +34,7 @@ func answerItem(s string) (*string, int, bool) {
 			return nil, len(missing), true // what follows is parseList's to check: a comma or the end
 		}
 	}
-	if n := numberLen(s); n > 0 {
+	if n := NumberLen(s); n > 0 {
 		v := s[:n]
 		return &v, n, true
 	}
@@ -42,9 +42,10 @@ func answerItem(s string) (*string, int, bool) {
 	return &v, n, ok
 }
 
-// numberLen returns the length of the JSON number at the start of s, -?(0|[1-9][0-9]*)(.[0-9]+)?
-// ([eE][+-]?[0-9]+)?, or 0 if none starts it.
-func numberLen(s string) int {
+// NumberLen returns the length of the JSON number at the start of s, -?(0|[1-9][0-9]*)(.[0-9]+)?
+// ([eE][+-]?[0-9]+)?, the text Python's str() writes for an int or a finite float, or 0 if none
+// starts it.
+func NumberLen(s string) int {
 	digits := func(i int) int {
 		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
 			i++

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/pkg/metric"
 )
 
@@ -166,20 +166,20 @@ func caseTwinWarning(twins [][]string) string {
 		twinList(twins))
 }
 
-// decimalNumber is a JSON number: a label written so is the number's text, as qa-load keeps a
-// number label (its JSON text) and pandas writes a number column.
-var decimalNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
 // numberTwins returns the sets of labels, each in labels' order, that are one number written in
 // two ways ("1" and "1.0", as a float column of a DataFrame writes the labels an int column holds
 // as 1), in the order of their first label. Labels compare as text, so they are separate classes,
 // where scikit-learn, given the numbers, would take 1 and 1.0 for one. Numbers are compared
 // exactly (9007199254740993 is not 9007199254740992, though one float64 holds both); one with an
-// exponent past 1000 either way is left out, as no label is likely to be written so.
+// exponent past 1000 either way is left out, as no label is likely to be written so. A number is
+// a label that is a JSON number's text (python.NumberLen), as qa-load keeps a number label and
+// pandas writes a number column.
 func numberTwins(labels []string) [][]string {
 	return twinSets(labels, func(l string) (string, bool) {
-		m := decimalNumber.FindStringSubmatch(l)
-		if m == nil || len(strings.TrimLeft(strings.TrimLeft(m[3], "eE+-"), "0")) > 3 {
+		if l == "" || python.NumberLen(l) != len(l) {
+			return "", false
+		}
+		if i := strings.IndexAny(l, "eE"); i >= 0 && len(strings.TrimLeft(strings.TrimLeft(l[i+1:], "+-"), "0")) > 3 {
 			return "", false
 		}
 		r, ok := new(big.Rat).SetString(l)
