@@ -90,6 +90,9 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if err := checkHeader(header); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
+	if err := oneColumnEach(opt.Map); err != nil {
+		return nil, err
+	}
 	if opt.Found != nil {
 		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
@@ -161,6 +164,27 @@ func (c *csvInput) parseError(perr *csv.ParseError, row []string) error {
 		at = fmt.Sprintf("line %d, column %d", perr.Line, perr.Column)
 	}
 	return badf(c.in, perr.StartLine, rowID(c.header, row, c.opt.Map), "%v at %s%s", perr.Err, at, hint)
+}
+
+// oneColumnEach refuses a mapping that gives one CSV column to two fields. ParseMap refuses a
+// source mapped twice, but two sources that differ as paths can name one column, which has no
+// nesting: a[0] and a\[0], or x.y and x\.y, name the column "a[0]" or "x.y", which the first
+// field would take from the record, leaving the other empty without a word.
+func oneColumnEach(m Mapping) error {
+	fields := make([]string, 0, len(m))
+	for _, f := range mappable {
+		if _, ok := m[f]; ok {
+			fields = append(fields, f)
+		}
+	}
+	for i, f := range fields {
+		for _, g := range fields[:i] {
+			if column(m[f]) == column(m[g]) {
+				return command.Usagef("--map: sources %q (%s) and %q (%s) name one CSV column, %q: a column goes to one field", m[g], g, m[f], f, column(m[f]))
+			}
+		}
+	}
+	return nil
 }
 
 // checkRow returns why row, read at line, makes no record: its fields are not as many as the

@@ -201,7 +201,7 @@ func TestGenericEmptyQuestion(t *testing.T) {
 // sources some item has; an input none of whose items could be read calls it not at all, so
 // that no source is taken for misspelt.
 func TestMapFound(t *testing.T) {
-	m := Mapping{"question": "q", "type": "categ", "answers": "gold", "lang": "gold"}
+	m := Mapping{"question": "q", "type": "categ", "answers": "gold"}
 	for _, tt := range []struct {
 		name    string
 		load    Loader
