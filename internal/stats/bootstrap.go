@@ -131,8 +131,19 @@ func Percentile(sorted []float64, level float64) Interval {
 // it at N = 10 and 21% at 40, but 14% at 100, from where the bounds say something (Efron and
 // Tibshirani advise about 1000 for percentile intervals, qapipe's default).
 func MinResamples(level float64) int {
-	// The product is rounded down by a hair first: 5/(1-0.9) is 50.00000000000001 in float64.
-	return int(math.Ceil(2*minTail/(1-level) - 1e-9))
+	// Computed in decimal from level's shortest decimal form, as Tails takes it: in float64
+	// 5/(1-0.9999) is 50000.0000000055, which rounds up to 50001, where the level wants 50000.
+	r, ok := new(big.Rat).SetString(strconv.FormatFloat(level, 'g', -1, 64))
+	one := big.NewRat(1, 1)
+	if !ok || r.Cmp(one) >= 0 { // no decimal form, or no interval short of everything
+		return int(math.Ceil(2*minTail/(1-level) - 1e-9))
+	}
+	need := new(big.Rat).Quo(new(big.Rat).SetFloat64(2*minTail), new(big.Rat).Sub(one, r))
+	q, m := new(big.Int).QuoRem(need.Num(), need.Denom(), new(big.Int))
+	if m.Sign() > 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	return int(q.Int64())
 }
 
 // FewResamples is the warning for intervals at level from n resamples, when n is more than 0 and

@@ -187,7 +187,9 @@ func TestMinResamples(t *testing.T) {
 	for _, tc := range []struct {
 		level float64
 		want  int
-	}{{0.95, 100}, {0.9, 50}, {0.99, 500}, {0.8, 25}, {0.5, 10}, {0.999, 5000}, {0.97, 167}} {
+	}{{0.95, 100}, {0.9, 50}, {0.99, 500}, {0.8, 25}, {0.5, 10}, {0.999, 5000}, {0.97, 167},
+		// 1-level is inexact in binary, and 5/(1-level) past a whole number by more than a hair.
+		{0.9999, 50000}, {0.9995, 10000}, {0.99999, 500000}, {0.99999999, 500000000}} {
 		if got := MinResamples(tc.level); got != tc.want {
 			t.Errorf("MinResamples(%v) = %d, want %d", tc.level, got, tc.want)
 		}
