@@ -168,12 +168,26 @@ const maxNames = 20
 // noVerdictError says that no record has a verdict under judge, and what the records have
 // instead: a misspelt --judge, or records not judged yet, whose report would read 0 throughout.
 // flag names where judge came from ("--judge from QA_JUDGE"; "" for "--judge").
+//
+// Note: where the records carried judge's own judgments, none with a verdict that counted (a judge
+// run that failed on some records and was not run on the others, or an unjudged run given after
+// a judged one), the error listed judge among the records' judgments and asked "did you mean" it.
 func noVerdictError(judge, flag string, names map[string]bool) string {
 	if flag == "" {
 		flag = "--judge"
 	}
 	if len(names) == 0 {
 		return fmt.Sprintf("no record has a verdict under %q, nor any judgment: judge them first (qa-judge --mode evalearn, or qa-predict's sequential judge)", judge)
+	}
+	if names[judge] {
+		// judge is no misspelling: its judgments failed, are empty, or are of records that do not
+		// count; the others are listed, and the nearest of them suggested, as before.
+		others := ""
+		if known := slices.DeleteFunc(slices.Sorted(maps.Keys(names)), func(n string) bool { return n == judge }); len(known) > 0 {
+			others = fmt.Sprintf("; the records' other judgments: %s%s", command.QuotedList(known), english.DidYouMean(judge, known))
+		}
+		return fmt.Sprintf("no record has a verdict under %q (%s), though records carry judgments of that name: they failed or are empty, "+
+			"or their records do not count (replaced by a later one of the same sequence and position, or past --problems)%s", judge, flag, others)
 	}
 	known := slices.Sorted(maps.Keys(names))
 	return fmt.Sprintf("no record has a verdict under %q (%s); the records' judgments: %s%s", judge, flag, command.QuotedList(known),
