@@ -262,7 +262,10 @@ func (t *textReader) Read(p []byte) (int, error) {
 		t.started = true
 		head, err := readHead(t.r)
 		if err != nil {
-			return 0, err
+			if len(head) == 0 {
+				return 0, err
+			}
+			t.r = errReader{err} // after the text read with it, as a later read's error comes
 		}
 		switch t.head, t.err = head, binaryFormat(head, t.plain); {
 		case t.err != nil:
@@ -297,14 +300,16 @@ func (t *textReader) Read(p []byte) (int, error) {
 }
 
 // readHead reads the first bytes of r, HeadSize of them, or fewer when the data or its first
-// line ends sooner: no magic of binary holds a line end, nor does a tar header.
+// line ends sooner: no magic of binary holds a line end, nor does a tar header. An error comes
+// with the bytes read before it: a small gzip file's whole text comes in the read that finds its
+// trailer cut or data after it, and its lines are read before that error, as a larger file's are.
 func readHead(r io.Reader) ([]byte, error) {
 	head := make([]byte, HeadSize)
 	n := 0
 	for n < HeadSize {
 		m, err := r.Read(head[n:])
 		if err != nil && err != io.EOF {
-			return nil, err
+			return head[:n+m], err
 		}
 		lineEnd := bytes.IndexByte(head[n:n+m], '\n') >= 0
 		if n += m; err == io.EOF || lineEnd {
@@ -313,6 +318,11 @@ func readHead(r io.Reader) ([]byte, error) {
 	}
 	return head[:n], nil
 }
+
+// errReader is a reader whose every read fails with err.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // ErrGzipCut is the error of gzip data that ends before its stream does: a file cut short. It
 // wraps io.ErrUnexpectedEOF, the gzip package's own error for it, which says nothing of gzip.

@@ -102,6 +102,16 @@ func TestNewReaderGzip(t *testing.T) {
 			t.Errorf("NewReader(damaged gzip %q…) = %q, nil; want an error", bad[:2], got)
 		}
 	}
+	// The text read before the error comes out before it, in a small file whose whole text
+	// comes with the error from one read too (the start, looked at for its format, included):
+	// the lines before a cut trailer or appended data are read, as in a larger file.
+	small := gz(t, "a\nb\n")
+	for _, bad := range []string{small[:len(small)-4], small + "junk"} {
+		got, err := io.ReadAll(NewReader(strings.NewReader(bad)))
+		if string(got) != "a\nb\n" || err == nil {
+			t.Errorf("NewReader(small damaged gzip) = %q, %v; want \"a\\nb\\n\" and an error", got, err)
+		}
+	}
 	// Cut short: ErrGzipCut, which is still io.ErrUnexpectedEOF for errors.Is; within the
 	// 10-byte header too, where gzip.NewReader gave a bare "unexpected EOF".
 	for _, cut := range []int{2, 3, 9, len(whole) / 2, len(whole) - 4} {
