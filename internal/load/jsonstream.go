@@ -153,6 +153,9 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 			}
 			if se, ok := errors.AsType[*json.SyntaxError](err); ok {
 				hint = record.PythonConstant(line, se.Offset-1)
+				if msg := record.WholeCharacter(err.Error(), line, se.Offset-1); msg != err.Error() {
+					err = errors.New(msg) // the character named whole, not its first byte
+				}
 			}
 			err = record.CutLine(fmt.Errorf("%s: %w%s", what, err, hint), line, it.jsonl.Unended())
 			return nil, itemAt{line: it.jsonl.Line()}, badf(it.in, it.jsonl.Line(), it.id(line), "%w", err)
@@ -228,13 +231,14 @@ func syntaxAt(in Input, dec *json.Decoder, lines *lineCounter, se *json.SyntaxEr
 	off := dec.InputOffset()
 	rest, _ := io.ReadAll(dec.Buffered())
 	var v jsonRaw
-	hint := ""
+	hint, msg := "", se.Error()
 	if again, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(rest, &v)); ok && again.Error() == se.Error() {
 		off += again.Offset - 1 // Offset counts the bytes read, the bad one included
 		hint = record.PythonConstant(rest, again.Offset-1)
+		msg = record.WholeCharacter(msg, rest, again.Offset-1)
 	}
 	line, col := lines.position(off)
-	return fmt.Errorf("%s:%d: %s at column %d%s", in.DisplayName(), line, se, col, hint)
+	return fmt.Errorf("%s:%d: %s at column %d%s", in.DisplayName(), line, msg, col, hint)
 }
 
 // decodeItem decodes raw, an item that must be an object, into v, turning a type error (or null)

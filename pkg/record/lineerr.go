@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -136,14 +138,35 @@ func InvalidLine(line []byte, err error) error {
 	if bytes.IndexByte(line, 0) >= 0 {
 		note = " (NUL bytes in the line: " + wideAdvice + ")"
 	}
-	if col := NotJSON(line); col > 0 {
-		return fmt.Errorf("not JSON at column %d: %s%s", col, DescribeDecodeError(err), note)
-	}
+	msg := DescribeDecodeError(err)
 	// The byte is found as qa-load finds it (encoding/json's Offset), on a line already refused.
-	if se, ok := errors.AsType[*json.SyntaxError](json.Unmarshal(line, new(json.RawMessage))); ok {
+	se, syntax := errors.AsType[*json.SyntaxError](json.Unmarshal(line, new(json.RawMessage)))
+	if syntax {
+		msg = WholeCharacter(msg, line, se.Offset-1)
+	}
+	if col := NotJSON(line); col > 0 {
+		return fmt.Errorf("not JSON at column %d: %s%s", col, msg, note)
+	}
+	if syntax {
 		note += PythonConstant(line, se.Offset-1)
 	}
-	return fmt.Errorf("invalid record: %s%s", DescribeDecodeError(err), note)
+	return fmt.Errorf("invalid record: %s%s", msg, note)
+}
+
+// WholeCharacter returns msg, a decoder's words for a syntax error at byte bad of b, with the
+// character there named whole when it is not ASCII: both JSON decoders name the byte where the
+// syntax fails as a character of its own, as if the text were Latin-1 ("invalid character 'Ã'"
+// for "é", 'Â' for a no-break space), which reads as text decoded in the wrong encoding. A
+// character that does not print is named by its escape ('\u00a0').
+func WholeCharacter(msg string, b []byte, bad int64) string {
+	if bad < 0 || bad >= int64(len(b)) || b[bad] < utf8.RuneSelf {
+		return msg
+	}
+	r, size := utf8.DecodeRune(b[bad:])
+	if r == utf8.RuneError && size <= 1 {
+		return msg
+	}
+	return strings.Replace(msg, "invalid character '"+string(rune(b[bad]))+"'", "invalid character "+strconv.QuoteRune(r), 1)
 }
 
 // PythonConstant returns a note on a syntax error at byte bad of b when the bytes there begin

@@ -342,6 +342,12 @@ func TestInvalidLineNotJSON(t *testing.T) {
 		{`{"schema":1,"id":"a","meta":{"p":Nan}}`, `invalid record: invalid character 'N' looking for beginning of value`},
 		// A CSV header whose first column's name begins with a JSON literal and an underscore.
 		{`true_label,question`, `not JSON at column 1: invalid character '_' after top-level value`},
+		// A non-ASCII character is named whole, not by its first byte read as Latin-1 ('Ã' for
+		// "é", 'Â' for a no-break space pasted as indentation).
+		{`été`, `not JSON at column 1: invalid character 'é' looking for beginning of value`},
+		{`{"schema":1,"id":"a", é}`, `invalid record: invalid character 'é' looking for beginning of object key string`},
+		{"{\"schema\":1,\"id\":\u00a0\"a\"}", `invalid record: invalid character '\u00a0' looking for beginning of value`},
+		{`{"schema":1,"id":"a"…}`, `invalid record: invalid character '…' after object key:value pair`},
 	} {
 		err := unmarshal([]byte(tc.line), new(Record))
 		if err == nil {
