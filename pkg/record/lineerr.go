@@ -233,6 +233,23 @@ func LoneCR(line []byte) int {
 	return i
 }
 
+// RecordsCR returns LoneCR's index for a line that is no JSON when the carriage return there
+// stands between records, as in a file with CR line endings: a '}' before it or a '{' after it,
+// blanks aside. Else it returns -1: a carriage return inside a string (which JSON would have
+// escaped as \r) has text on both sides, and the line is a bad one of its own, which tr '\r'
+// '\n' would cut in two.
+func RecordsCR(line []byte) int {
+	i := LoneCR(line)
+	if i < 0 {
+		return -1
+	}
+	before, after := bytes.TrimRight(line[:i], " \t\r"), bytes.TrimLeft(line[i+1:], " \t\r")
+	if bytes.HasSuffix(before, []byte("}")) || bytes.HasPrefix(after, []byte("{")) {
+		return i
+	}
+	return -1
+}
+
 // CRLineEndings returns the error, wrapping ErrCRLineEndings, of a line whose first carriage
 // return with no line feed after it is at byte column col: it says how to convert the file.
 // qa-load words a CSV file's with it.

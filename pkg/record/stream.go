@@ -214,7 +214,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		// A byte order mark at the start of a line is one of a file that began with it, joined
 		// to others (cat a.jsonl b.jsonl): skipped, as at the start of an input.
 		line = bytes.TrimPrefix(line, byteOrderMark)
-		if i := LoneCR(line); i >= 0 && !json.Valid(line) {
+		if i := RecordsCR(line); i >= 0 && !json.Valid(line) {
 			return nil, r.crError(i)
 		}
 		if err := CheckUTF8(line); err != nil {

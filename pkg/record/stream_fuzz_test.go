@@ -27,7 +27,8 @@ type readResult struct {
 // whole input at once: lines end at "\n" (a "\r" before it is the line's too), blank lines are
 // skipped, the length of a line is that of its text without its terminator, and a line's leading
 // byte order mark is dropped after that. A line that is too long, or is no JSON, is one with CR
-// line endings when a carriage return with text after it is in it; when it is longer than the
+// line endings when a carriage return with text after it is in it (between records, when not
+// too long: see RecordsCR); when it is longer than the
 // maximum with its terminator, in what the Reader holds of it: its bytes up to the end of the
 // buffer's worth (of bufSize bytes) that took it past the maximum, at most headLen.
 func referenceRead(data []byte, maxLine, bufSize int) []readResult {
@@ -55,7 +56,7 @@ func referenceRead(data []byte, maxLine, bufSize int) []readResult {
 			}
 			continue
 		}
-		if b := bytes.TrimPrefix(l, byteOrderMark); LoneCR(b) >= 0 && !json.Valid(b) {
+		if b := bytes.TrimPrefix(l, byteOrderMark); RecordsCR(b) >= 0 && !json.Valid(b) {
 			out = append(out, readResult{line: i + 1, cr: true})
 			continue
 		}
