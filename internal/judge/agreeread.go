@@ -44,6 +44,17 @@ func (r judgedRecord) verdict(k int32) (verdict, bool) {
 	return verdict{}, false
 }
 
+// compared reports whether r is compared on the judgments at places, as items takes it: it has
+// a verdict of each, none of them failed.
+func (r judgedRecord) compared(places []int32) bool {
+	for _, k := range places {
+		if v, ok := r.verdict(k); !ok || v.failed {
+			return false
+		}
+	}
+	return true
+}
+
 // judgedSet is what agree keeps of the records it reads: each one's verdicts, their ids, the
 // judgment names seen and the replies EvaLearn's rule read no score from.
 type judgedSet struct {
@@ -153,7 +164,7 @@ func (s *judgedSet) report(names []string, cfg agreeConfig, bad int) *agreeRepor
 	if w := s.rowless(places, items); w != "" {
 		rep.warnings = append(rep.warnings, w)
 	}
-	if w := s.unread.warning(places); w != "" {
+	if w := s.unread.warning(places, func(i int) bool { return s.recs[i].compared(places) }); w != "" {
 		rep.warnings = append(rep.warnings, w)
 	}
 	if f := s.ids.First(); f != nil {
@@ -230,45 +241,40 @@ func (s *judgedSet) rowless(places []int32, items []Item) string {
 	return "types with no record compared, so with no row: " + english.FirstOf(names, 10)
 }
 
-// unreadReplies counts, for each judgment name (by its place among the names seen), the replies
-// on EvaLearn records in which EvaLearn's rule found no score, which Category takes for 0 as
-// EvaLearn does and a reader would not tell from a reply graded 0; it keeps the first one's
-// place, for a warning as qa-score's and qa-learncurve's. It holds one entry per name.
-type unreadReplies map[int32]*unreadReply
+// unreadReplies lists, in input order, the replies on EvaLearn records in which EvaLearn's rule
+// found no score, which Category takes for 0 as EvaLearn does and a reader would not tell from a
+// reply graded 0, for a warning as qa-score's and qa-learncurve's: each with its judgment's name
+// (by its place among the names seen), its record (by its index among those read) and its place.
+//
+// Note: the warning counts those on the records compared alone, which are known only once the
+// names compared are: a reply on a record left out (another judgment missing or failed) was
+// given no verdict, and counting it said "verdict 0" of a record in no figure.
+type unreadReplies []unreadReply
 
 type unreadReply struct {
-	n     int
-	rec   int // the first one's record, by its index among those read
-	first *record.Error
+	name int32
+	rec  int
+	at   *record.Error
 }
 
 // add notes that the reply of the judgment at place k on the record read rec-th held no score
-// when why says why; at is called for the first such reply of each name only.
+// when why says why; at gives its place.
 func (u *unreadReplies) add(k int32, rec int, why string, at func() *record.Error) {
 	if why == "" {
 		return
 	}
-	if *u == nil {
-		*u = unreadReplies{}
-	}
-	r := (*u)[k]
-	if r == nil {
-		r = &unreadReply{rec: rec, first: at()}
-		(*u)[k] = r
-	}
-	r.n++
+	*u = append(*u, unreadReply{name: k, rec: rec, at: at()})
 }
 
-// warning says how many replies of the judgments compared (at places) held no score and which
-// was the first, or returns "".
-func (u unreadReplies) warning(places []int32) string {
+// warning says how many replies of the judgments compared (at places), on the records compared
+// (by compared, given a record's index), held no score and which was the first, or returns "".
+func (u unreadReplies) warning(places []int32, compared func(rec int) bool) string {
 	n := 0
-	var first *unreadReply
-	for _, k := range places {
-		if r := u[k]; r != nil {
-			n += r.n
-			if first == nil || r.rec < first.rec {
-				first = r
+	var first *record.Error
+	for _, r := range u {
+		if slices.Contains(places, r.name) && compared(r.rec) {
+			if n++; first == nil {
+				first = r.at
 			}
 		}
 	}
@@ -277,5 +283,5 @@ func (u unreadReplies) warning(places []int32) string {
 	}
 	return fmt.Sprintf("%s %s no score by EvaLearn's rule: verdict 0, as in EvaLearn%s%v",
 		english.Count(n, "EvaLearn judge reply", "EvaLearn judge replies"), english.Form(n, "holds", "hold"),
-		english.Form(n, ": ", "; the first is "), first.first)
+		english.Form(n, ": ", "; the first is "), first)
 }
