@@ -89,7 +89,7 @@ var errNoAnswers = errors.New(`no gold answers (answers is missing or [], where 
 // (category 5), an abstention question (record.Abstention: LongMemEval's _abs), or an
 // unanswerable record (answers [""], or every answer ""). An unreadable meta.category or
 // meta.abstention is an error, and so is a record with no answers at all that is none of these
-// (errNoAnswers).
+// (errNoAnswers), or one whose answers are all blank (errBlankAnswers).
 func expectsAbstention(rec *record.Record) (bool, error) {
 	abs, err := rec.Abstention()
 	if err != nil {
@@ -110,13 +110,22 @@ func expectsAbstention(rec *record.Record) (bool, error) {
 	if len(rec.Answers) == 0 {
 		return false, errNoAnswers
 	}
+	empty, blank := true, true
 	for _, a := range rec.Answers {
-		if a != "" {
-			return false, nil
-		}
+		empty = empty && a == ""
+		blank = blank && textnorm.Strip(a) == ""
 	}
-	return true, nil
+	if !empty && blank {
+		return false, errBlankAnswers
+	}
+	return empty, nil
 }
+
+// errBlankAnswers is the rules judge's error on a record whose gold answers are all blank, white
+// space alone, and not all "": no prediction could match them, so every one would be scored 0
+// without a word, where [""] marks a question to decline (a CSV cell holding a space, say).
+var errBlankAnswers = errors.New(`every gold answer is white space alone: the rules judge has nothing to grade a prediction against; ` +
+	`an unanswerable question's answers are [""]`)
 
 // RulesVerdict is the offline approximate judge: for a question whose answer is to abstain, the
 // prediction must abstain (MAGMA's phrases plus a few more); otherwise it is correct if a gold
@@ -175,7 +184,8 @@ func equalWhole(gold, pred string) bool {
 
 // equalStripped reports whether pred equals gold, stripped and lowered: a gold of punctuation
 // alone ("。", ".") is met by that punctuation. A gold of blanks alone is met by nothing: it is
-// no answer to compare with, nor the empty answer that declines.
+// no answer to compare with, nor the empty answer that declines (a record whose golds are all
+// blank is an error, errBlankAnswers).
 func equalStripped(gold, pred string) bool {
 	g := textnorm.Lower(textnorm.Strip(gold))
 	return g != "" && textnorm.Lower(textnorm.Strip(pred)) == g
