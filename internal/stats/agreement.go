@@ -28,13 +28,18 @@ func RawAgreement(ratings [][]int) float64 {
 // and p_e = Σ_k p_a(k)·p_b(k) the agreement expected from each rater's marginals. It is NaN when
 // p_e is 1 (both raters used one and the same category throughout: κ is undefined), as sklearn's
 // cohen_kappa_score gives.
+//
+// Note: κ is computed from integer counts and rounded once, as (n·agree − S)/(n² − S) with
+// S = Σ_k a_k·b_k, as FleissKappaCounts is: the float quotients p_o and p_e were a few units in
+// the last place off (−0.42857142857142877 for −3/7, 0.28571428571428575 for 2/7), and sklearn's
+// own arithmetic is off elsewhere (−0.07692307692307687 for −1/13).
 func CohenKappa(a, b []int) float64 {
 	n := len(a)
 	if n == 0 || n != len(b) {
 		return math.NaN()
 	}
-	ca, cb := map[int]int{}, map[int]int{}
-	agree := 0
+	ca, cb := map[int]int64{}, map[int]int64{}
+	var agree int64
 	for i := range a {
 		ca[a[i]]++
 		cb[b[i]]++
@@ -42,16 +47,20 @@ func CohenKappa(a, b []int) float64 {
 			agree++
 		}
 	}
-	po := float64(agree) / float64(n)
-	pe := 0.0
+	nn := big.NewInt(int64(n))
+	s := new(big.Int) // S = n²·p_e
 	for k, x := range ca {
-		pe += float64(float64(x) * float64(cb[k])) // rounded: no fused multiply-add
+		s.Add(s, new(big.Int).Mul(big.NewInt(x), big.NewInt(cb[k])))
 	}
-	pe /= float64(n) * float64(n)
-	if pe == 1 {
+	den := new(big.Int).Mul(nn, nn)
+	if den.Cmp(s) == 0 {
 		return math.NaN()
 	}
-	return (po - pe) / (1 - pe)
+	den.Sub(den, s)
+	num := new(big.Int).Mul(nn, big.NewInt(agree))
+	num.Sub(num, s)
+	k, _ := new(big.Rat).SetFrac(num, den).Float64()
+	return k
 }
 
 // FleissKappa is Fleiss' κ for items each rated by the same number of raters (≥ 2); ratings[i]

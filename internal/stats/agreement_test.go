@@ -19,6 +19,22 @@ func TestCohenKappa(t *testing.T) {
 		// three categories: po = 5/6, pa = (2,2,2)/6, pb = (3,1,2)/6, pe = (6+2+4)/36 = 1/3, κ = (5/6−1/3)/(2/3) = .75
 		{[]int{0, 0, 1, 1, 2, 2}, []int{0, 0, 0, 1, 2, 2}, 0.75},
 	}
+	// To the last bit: the fraction (n·agree − S)/(n² − S), rounded once, where p_o and p_e as
+	// float quotients came a few units in the last place off, and sklearn's arithmetic elsewhere.
+	exact := []struct {
+		a, b []int
+		want float64
+	}{
+		{[]int{0, 1, 0, 2, 0, 1, 1, 0, 1, 2}, []int{2, 0, 0, 2, 2, 1, 0, 2, 1, 2}, 2.0 / 7},        // was 0.28571428571428575
+		{[]int{2, 0, 1, 2, 2, 0, 2, 2, 0, 1, 0}, []int{1, 1, 2, 2, 0, 2, 1, 1, 1, 1, 1}, -0.125},   // was -0.12499999999999996
+		{[]int{1, 2, 2, 0, 1, 1, 2, 1, 2, 1}, []int{2, 0, 1, 0, 2, 1, 1, 2, 0, 1}, -1.0 / 13},      // sklearn: -0.07692307692307687
+		{[]int{2, 2, 1, 2, 0, 0, 2, 0, 0, 0, 2}, []int{2, 0, 1, 2, 1, 2, 1, 1, 1, 2, 2}, 9.0 / 86}, // was 0.10465116279069771
+	}
+	for _, tt := range exact {
+		if got := CohenKappa(tt.a, tt.b); got != tt.want {
+			t.Errorf("CohenKappa(%v, %v) = %v, want %v exactly", tt.a, tt.b, got, tt.want)
+		}
+	}
 	for _, tt := range tests {
 		if got := CohenKappa(tt.a, tt.b); !(math.Abs(got-tt.want) <= 1e-12) {
 			t.Errorf("CohenKappa(%v, %v) = %v, want %v", tt.a, tt.b, got, tt.want)
