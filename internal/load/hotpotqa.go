@@ -288,6 +288,10 @@ func underItem(bad error, path string) error {
 // {"title": [...], "sentences": [[...], ...]} and {"title": [...], "sent_id": [...]}, which become
 // the pairs [title, sentences] and [title, sent_id], and its id, "id", becomes "_id" (the same
 // value: the dataset keeps the official ids). Every other member is kept as it is, in its place.
+// The test split's items (hotpot_test_fullwiki_v1.json's) lack answer, type, level and
+// supporting_facts, which the dataset's script fills in with None and no facts: an item whose
+// answer is null is one of them, and its null answer, type and level and its empty facts are left
+// out, as the official item has them not (rather than a null answer, a bad item).
 // ok is false for an item whose context is no object (an official one, or a bad one, which the
 // reader words); err is the fault of lists that do not pair.
 func hfHotpot(raw jsonRaw) (out jsonRaw, ok bool, err error) {
@@ -300,13 +304,19 @@ func hfHotpot(raw jsonRaw) (out jsonRaw, ok bool, err error) {
 		return nil, false, nil
 	}
 	official := slices.ContainsFunc(ms, func(m record.Member) bool { return m.Key == "_id" })
+	test := slices.ContainsFunc(ms, func(m record.Member) bool {
+		return m.Key == "answer" && isNull(raw[m.ValueStart:m.End])
+	})
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for k, m := range ms {
-		if k > 0 {
+	for _, m := range ms {
+		key, v := raw[m.Start:m.ValueStart], raw[m.ValueStart:m.End]
+		if test && hfTestFill(m.Key, v) {
+			continue
+		}
+		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		key, v := raw[m.Start:m.ValueStart], raw[m.ValueStart:m.End]
 		switch {
 		case m.Key == "context":
 			if v, err = hfPairs("context", v, "sentences"); err != nil {
@@ -324,6 +334,21 @@ func hfHotpot(raw jsonRaw) (out jsonRaw, ok bool, err error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), true, nil
+}
+
+// hfTestFill reports whether v, the member key of a test item of the Hugging Face export, is what
+// the dataset's script fills in for a key the official test item lacks: a null answer, type or
+// level, or supporting_facts without a fact.
+func hfTestFill(key string, v jsonRaw) bool {
+	switch key {
+	case "answer", "type", "level":
+		return isNull(v)
+	case "supporting_facts":
+		var obj map[string][]jsonRaw
+		return jsonUnmarshal(v, &obj) == nil && len(obj) == 2 && obj["title"] != nil && obj["sent_id"] != nil &&
+			len(obj["title"]) == 0 && len(obj["sent_id"]) == 0
+	}
+	return false
 }
 
 // hfPairs returns v, the object {"title": [...], second: [...]} of the member name, as the list

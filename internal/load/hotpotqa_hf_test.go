@@ -90,6 +90,40 @@ func TestHotpotQAHuggingFace(t *testing.T) {
 	}
 }
 
+// TestHotpotQAHuggingFaceTestSplit: the fullwiki test split's export, whose answer, type and level
+// the dataset's script fills in with None and whose facts with none, loads to the records the
+// official test file's items (without those keys) load to: no answers, no type, no meta.
+func TestHotpotQAHuggingFaceTestSplit(t *testing.T) {
+	const official = `{"_id":"t1","question":"Q?","context":[["T",["s0."," s1."]],["U",["u0."]]]}` + "\n"
+	const hf = `{"id":"t1","question":"Q?","answer":null,"type":null,"level":null,` +
+		`"supporting_facts":{"title":[],"sent_id":[]},"context":{"title":["T","U"],"sentences":[["s0."," s1."],["u0."]]}}` + "\n"
+	load := func(name, in string) []*record.Record {
+		t.Helper()
+		var recs []*record.Record
+		err := HotpotQA(Input{Name: name, R: strings.NewReader(in)}, Options{}, func(r *record.Record, _ int, bad error) error {
+			if bad != nil {
+				t.Errorf("%s: bad item %v", name, bad)
+			} else {
+				recs = append(recs, r)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return recs
+	}
+	want, got := load("test.json", official), load("test.jsonl", hf)
+	if len(want) != 1 || len(got) != 1 {
+		t.Fatalf("records: official %d, export %d; want 1 each", len(want), len(got))
+	}
+	if !reflect.DeepEqual(got[0], want[0]) {
+		g, _ := json.Marshal(got[0])
+		w, _ := json.Marshal(want[0])
+		t.Fatalf("record from the export:\n%s\nwant\n%s", g, w)
+	}
+}
+
 // TestHotpotQAHuggingFaceFaults: an export's lists that do not pair, or an object of another
 // shape, are bad items named by the item's id.
 func TestHotpotQAHuggingFaceFaults(t *testing.T) {
