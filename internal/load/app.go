@@ -126,14 +126,14 @@ type app struct {
 	generic        bool                     // the input being read is generic jsonl or csv
 	generics       genericCount             // what its records lack
 	benchmark      bool                     // the input being read is a benchmark's file
-	benchmarkRead  int                      // the records read from benchmarks' files
+	benchmarkRead  int                      // the records written from benchmarks' files
 	emptyGold      int                      // of them, those whose gold is "" alone (emptyGold)
 	emptyGoldFirst string                   // the first of them
 	blankQuestions int                      // of them, those whose question is blank (blankQuestion)
 	blankFirst     string                   // the first of them: FILE:LINE (id "ID")
 	noPassage      int                      // of them, those a model would read no passage for (noPassage)
 	noPassageFirst string                   // the first of them: FILE:LINE (id "ID")
-	lmeRead        int                      // the LongMemEval records read
+	lmeRead        int                      // the LongMemEval records written
 	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
 	lmeOddFirst    [2]string                // the first of them: its id and type
 	read           int                      // the records read, before the selection
@@ -330,35 +330,6 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
 		a.genericRepeat = a.generic
 	}
-	if a.generic {
-		a.generics.add(rec, a.opt.Map)
-	}
-	if a.benchmark {
-		a.benchmarkRead++
-		if emptyGold(rec) {
-			if a.emptyGold++; a.emptyGold == 1 {
-				a.emptyGoldFirst = rec.ID
-			}
-		}
-		if blankQuestion(rec) {
-			if a.blankQuestions++; a.blankQuestions == 1 {
-				a.blankFirst = fmt.Sprintf("%s:%d (id %q)", file, line, rec.ID)
-			}
-		}
-		if a.context != "none" && noPassage(rec) {
-			if a.noPassage++; a.noPassage == 1 {
-				a.noPassageFirst = fmt.Sprintf("%s:%d (id %q)", file, line, rec.ID)
-			}
-		}
-		if rec.Dataset == "longmemeval" {
-			a.lmeRead++
-			if !slices.Contains(record.LongMemEvalTypes, rec.Type) {
-				if a.lmeOdd++; a.lmeOdd == 1 {
-					a.lmeOddFirst = [2]string{rec.ID, rec.Type}
-				}
-			}
-		}
-	}
 	trimContext(rec, a.context)
 	if !a.sel.Passes(rec) {
 		return nil
@@ -370,7 +341,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 			return a.skip(&record.Error{File: file, Line: line, ID: rec.ID, Err: err})
 		}
 	}
-	more, err := a.sel.Take(rec, a.write)
+	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark}, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
@@ -396,12 +367,50 @@ func trimContext(rec *record.Record, mode string) {
 	}
 }
 
-func (a *app) write(rec *record.Record) error {
+// write writes rec, which the selection keeps, counting it in the warnings of what the records
+// written lack: one that --types, --shard or --sample leaves out is asked of no model, and each
+// part of a sharded run warns of its own.
+func (a *app) write(rec *record.Record, from Origin) error {
 	if a.preds != nil {
 		a.preds.Count(rec)
+	}
+	if from.Generic {
+		a.generics.add(rec, a.opt.Map)
+	}
+	if from.Benchmark {
+		a.countBenchmark(rec, from)
 	}
 	if a.counts != nil {
 		a.counts[[2]string{rec.Dataset, rec.Type}]++
 	}
 	return a.out.Write(rec)
+}
+
+// countBenchmark counts rec, a benchmark's record read from from, in the warnings of blank
+// questions, empty golds, missing passages and LongMemEval types.
+func (a *app) countBenchmark(rec *record.Record, from Origin) {
+	a.benchmarkRead++
+	if emptyGold(rec) {
+		if a.emptyGold++; a.emptyGold == 1 {
+			a.emptyGoldFirst = rec.ID
+		}
+	}
+	if blankQuestion(rec) {
+		if a.blankQuestions++; a.blankQuestions == 1 {
+			a.blankFirst = fmt.Sprintf("%s:%d (id %q)", from.File, from.Line, rec.ID)
+		}
+	}
+	if a.context != "none" && noPassage(rec) {
+		if a.noPassage++; a.noPassage == 1 {
+			a.noPassageFirst = fmt.Sprintf("%s:%d (id %q)", from.File, from.Line, rec.ID)
+		}
+	}
+	if rec.Dataset == "longmemeval" {
+		a.lmeRead++
+		if !slices.Contains(record.LongMemEvalTypes, rec.Type) {
+			if a.lmeOdd++; a.lmeOdd == 1 {
+				a.lmeOddFirst = [2]string{rec.ID, rec.Type}
+			}
+		}
+	}
 }

@@ -64,8 +64,20 @@ func (s *Selection) Add(rec *record.Record, write func(*record.Record) error) (b
 	if !s.Passes(rec) {
 		return true, nil
 	}
-	return s.Take(rec, write)
+	return s.Take(rec, Origin{}, func(r *record.Record, _ Origin) error { return write(r) })
 }
+
+// Origin is where a record was read: its file and line, and the kind of file.
+type Origin struct {
+	File      string
+	Line      int
+	Generic   bool // a generic jsonl or csv file
+	Benchmark bool // a benchmark's file
+}
+
+// Writer writes a record the selection keeps, with its Origin, as given to Take: a sampled
+// record is written at the end, long after it was read.
+type Writer func(rec *record.Record, from Origin) error
 
 // Passes reports whether rec passes the selection's filters, its types and its shard (noting its
 // type for Unmatched): a record that fails them is none of this run's, and one that passes is
@@ -87,13 +99,14 @@ func (s *Selection) Passes(rec *record.Record) bool {
 	return s.Shard.N <= 1 || int(idHash(nil, rec.ID)%uint64(s.Shard.N)) == s.Shard.I-1
 }
 
-// Take takes rec, which Passes: it is held for the sample, or written, as Add does.
-func (s *Selection) Take(rec *record.Record, write func(*record.Record) error) (bool, error) {
+// Take takes rec, which Passes, read from from: it is held for the sample, or written, as Add
+// does.
+func (s *Selection) Take(rec *record.Record, from Origin, write Writer) (bool, error) {
 	if s.Sample > 0 {
-		s.offer(rec)
+		s.offer(rec, from)
 		return true, nil
 	}
-	return s.emit(rec, write)
+	return s.emit(rec, from, write)
 }
 
 // ParseTypes splits a comma-separated list of types, trimming spaces and dropping empty items.
@@ -120,23 +133,23 @@ func (s *Selection) Unmatched() (types, others []string) {
 	return types, others
 }
 
-func (s *Selection) emit(rec *record.Record, write func(*record.Record) error) (bool, error) {
+func (s *Selection) emit(rec *record.Record, from Origin, write Writer) (bool, error) {
 	if s.Limit > 0 && s.written >= s.Limit {
 		return false, nil
 	}
 	s.written++
-	if err := write(rec); err != nil {
+	if err := write(rec, from); err != nil {
 		return false, err
 	}
 	return s.Limit == 0 || s.written < s.Limit, nil
 }
 
 // Flush writes the sampled records, in input order.
-func (s *Selection) Flush(write func(*record.Record) error) error {
+func (s *Selection) Flush(write Writer) error {
 	kept := slices.Clone(s.kept)
 	slices.SortFunc(kept, func(a, b sampled) int { return a.index - b.index })
 	for _, k := range kept {
-		more, err := s.emit(k.rec, write)
+		more, err := s.emit(k.rec, k.from, write)
 		if err != nil || !more {
 			return err
 		}
@@ -144,10 +157,10 @@ func (s *Selection) Flush(write func(*record.Record) error) error {
 	return nil
 }
 
-func (s *Selection) offer(rec *record.Record) {
+func (s *Selection) offer(rec *record.Record, from Origin) {
 	var seed [8]byte
 	binary.BigEndian.PutUint64(seed[:], uint64(s.Seed))
-	item := sampled{key: idHash(seed[:], rec.ID), index: s.n, rec: rec}
+	item := sampled{key: idHash(seed[:], rec.ID), index: s.n, rec: rec, from: from}
 	s.n++
 	if len(s.kept) < s.Sample {
 		heap.Push(&s.kept, item)
@@ -170,6 +183,7 @@ type sampled struct {
 	key   uint64
 	index int
 	rec   *record.Record
+	from  Origin
 }
 
 // sampleHeap is a max-heap on key: its root is the record to drop first.

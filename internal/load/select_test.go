@@ -32,7 +32,7 @@ func selectIDs(t *testing.T, s *Selection, recs []*record.Record) []string {
 			break
 		}
 	}
-	if err := s.Flush(write); err != nil {
+	if err := s.Flush(func(r *record.Record, _ Origin) error { return write(r) }); err != nil {
 		t.Fatal(err)
 	}
 	return ids
