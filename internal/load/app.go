@@ -324,8 +324,9 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		rec.Lang = a.lang
 	}
 	a.read++
+	kept := false
 	if a.preds != nil {
-		a.preds.Attach(rec)
+		kept = a.preds.Attach(rec)
 	}
 	if a.ids.Add(rec.ID, file, line) && a.ids.Count() == 1 {
 		a.genericRepeat = a.generic
@@ -341,7 +342,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 			return a.skip(&record.Error{File: file, Line: line, ID: rec.ID, Err: err})
 		}
 	}
-	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark}, a.write)
+	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark, KeptPrediction: kept}, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
@@ -372,7 +373,7 @@ func trimContext(rec *record.Record, mode string) {
 // part of a sharded run warns of its own.
 func (a *app) write(rec *record.Record, from Origin) error {
 	if a.preds != nil {
-		a.preds.Count(rec)
+		a.preds.Count(rec, from.KeptPrediction)
 	}
 	if from.Generic {
 		a.generics.add(rec, a.opt.Map)

@@ -28,8 +28,8 @@ type Predictions struct {
 	byID   map[string]*official
 	// Missing counts the records written without an answer (Written counts them all),
 	// FirstMissing names the first, and FactsAlone those of them whose prediction carries
-	// HotpotQA's supporting facts alone; Kept counts the records read that carried one already,
-	// kept.
+	// HotpotQA's supporting facts alone; Kept counts the records written that carried one
+	// already, kept in place of the file's.
 	Missing, Written, Kept, FactsAlone int
 	FirstMissing                       string
 }
@@ -217,21 +217,20 @@ func (p *Predictions) Len() int { return len(p.byID) }
 
 // Attach gives rec the prediction the file holds for its official id: its id without the
 // "DATASET:" that qa-load puts before it (hotpotqa:5a8b57f2 is 5a8b57f2), or the id itself for a
-// record whose id has none (a generic one). A record that carries a prediction already keeps it
-// (counted in Kept). It is given every record read, so that the file's answers to records that
+// record whose id has none (a generic one). A record that carries a prediction already keeps it,
+// and Attach reports that it did when the file has one for it too (for Count, once the record is
+// written). It is given every record read, so that the file's answers to records that
 // the selection leaves out are not taken for answers to no record (see Unused). An answer that
 // is no string attaches to a CMRC 2018 record alone, as its str(); another record is left without
 // one, for Refused to find once the selection has kept it.
-func (p *Predictions) Attach(rec *record.Record) {
+func (p *Predictions) Attach(rec *record.Record) (kept bool) {
 	o := p.byID[officialID(rec)]
 	if o != nil {
 		o.used = true
 	}
 	switch {
 	case rec.Prediction != nil:
-		if o != nil {
-			p.Kept++
-		}
+		return o != nil
 	case o != nil && o.notString != "" && rec.Dataset != "cmrc2018":
 		// see Refused
 	case o != nil && o.hasText:
@@ -243,6 +242,7 @@ func (p *Predictions) Attach(rec *record.Record) {
 		rec.Prediction = &record.Prediction{SupportingFacts: o.facts}
 		rec.Prediction.ClearText()
 	}
+	return false
 }
 
 // officialID is rec's id as the prediction file gives it: without the "DATASET:" that qa-load
@@ -266,11 +266,15 @@ func (p *Predictions) Refused(rec *record.Record) error {
 	return fmt.Errorf("--predictions %s: prediction %q: want a string, got %s (only CMRC 2018's script reads one, as its str(); this record is not CMRC 2018's)", p.Name, officialID(rec), o.notString)
 }
 
-// Count counts rec, a record written, in Written, and in Missing when it has no answer: no
-// prediction (the file had none for it), or one of supporting facts alone (HotpotQA's "missing
-// answer" with its "sp"), also counted in FactsAlone.
-func (p *Predictions) Count(rec *record.Record) {
+// Count counts rec, a record written, in Written, in Kept when Attach kept the prediction it
+// carried (kept), and in Missing when it has no answer: no prediction (the file had none for
+// it), or one of supporting facts alone (HotpotQA's "missing answer" with its "sp"), also counted
+// in FactsAlone.
+func (p *Predictions) Count(rec *record.Record, kept bool) {
 	p.Written++
+	if kept {
+		p.Kept++
+	}
 	pr := rec.Prediction
 	if pr == nil || !pr.HasText() && pr.Error == "" && pr.SupportingFacts != nil {
 		if p.Missing++; p.Missing == 1 {

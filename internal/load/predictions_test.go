@@ -124,8 +124,7 @@ func TestAttachPredictions(t *testing.T) {
 		{ID: "squad:q8", Dataset: "squad", Prediction: &record.Prediction{Text: "own"}}, // not in the file: not kept from it
 	}
 	for _, r := range recs {
-		p.Attach(r)
-		p.Count(r)
+		p.Count(r, p.Attach(r))
 	}
 	var texts []string
 	for _, r := range recs {

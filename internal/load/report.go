@@ -44,7 +44,7 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 // warnPredictions warns of the records written without a prediction, --predictions having no
 // answer for them (qa-score leaves them unscored, or with --missing-as-zero counts them 0 where
 // the benchmark's script does), or with HotpotQA's supporting facts alone, of those
-// read that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
+// written that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
 func (a *app) warnPredictions(whole bool) {
 	p := a.preds
 	if p == nil {
@@ -61,7 +61,7 @@ func (a *app) warnPredictions(whole bool) {
 	}
 	if p.Kept > 0 {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried a prediction already, kept in place of the one in %s\n",
-			p.Kept, english.Count(a.read, "record", "records"), p.Name)
+			p.Kept, english.Count(p.Written, "record", "records"), p.Name)
 	}
 	if n, first := p.Unused(); n > 0 && whole {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s in %s %s the id of no record read (the first: %q): answers to another split or file?\n",

@@ -73,6 +73,9 @@ type Origin struct {
 	Line      int
 	Generic   bool // a generic jsonl or csv file
 	Benchmark bool // a benchmark's file
+	// KeptPrediction: the record carried a prediction, kept in place of --predictions' (see
+	// Predictions.Attach).
+	KeptPrediction bool
 }
 
 // Writer writes a record the selection keeps, with its Origin, as given to Take: a sampled
