@@ -38,6 +38,10 @@ func Detect(name string, head []byte) string {
 		return "evalearn"
 	case has("supporting_facts") && (has("_id") || has("sent_id")): // official, or the Hugging Face export
 		return "hotpotqa"
+	// The official test file holds no supporting facts: an array of items with an _id, a
+	// question and HotpotQA's context, a list of [title, sentences] pairs.
+	case bytes.HasPrefix(bytes.TrimSpace(head), []byte("[")) && has("_id") && has("question") && hotpotContext.Match(head):
+		return "hotpotqa"
 	case has("haystack_sessions") || has("haystack_session_ids") || (has("question_id") && has("question_type")):
 		return "longmemeval"
 	// A LoCoMo sample lists its questions first: its first lines hold only their keys.
@@ -124,6 +128,9 @@ const HeadSize = 1 << 16
 
 // recordStart matches the start of a record line as qapipe's writer (and json.dumps of one)
 // lays it out.
+// hotpotContext is how HotpotQA's context opens: a list whose first item is a [title, ...] pair.
+var hotpotContext = regexp.MustCompile(`"context"\s*:\s*\[\s*\[\s*"`)
+
 var recordStart = regexp.MustCompile(`^\{\s*"schema"\s*:\s*-?[0-9][0-9.eE+-]*\s*,\s*"id"\s*:\s*["0-9-]`)
 
 // mostlyHan reports whether the text of the SQuAD-layout JSON head (the strings under title,

@@ -13,6 +13,11 @@ import (
 func TestDetectByName(t *testing.T) {
 	tests := []struct{ name, head, want string }{
 		{"hotpot_test_fullwiki_v1.json", `[{"_id": "x", "question": "q", "context": []}]`, "hotpotqa"},
+		// The test file by its content, saved under another name: no supporting facts, but
+		// HotpotQA's context of [title, sentences] pairs.
+		{"test.json", `[{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}]`, "hotpotqa"},
+		{"test.json", `[{"_id": "5a8b57f2", "question": "Who?", "context": "a passage"}]`, ""},
+		{"rows.jsonl", `{"_id": "5a8b57f2", "question": "Who?", "context": [["T", ["s"]]]}`, "jsonl"}, // no array: a generic file
 		{"longmemeval_oracle.json", `[]`, "longmemeval"},
 		{"train-v2.0.json", `{"version": "v2.0", "data": [{"title": "T", "paragraphs": [{"qas": []}]}]}`, "squad"},
 		{"cmrc2018_trial.json", `{"version": "v1.0", "data": [{"paragraphs": [{"qas": []}]}]}`, "cmrc2018"},
