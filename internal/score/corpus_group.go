@@ -278,6 +278,19 @@ func (a *corpusGroup) putPairwise(c *Corpus, o *corpusOut) {
 				strings.Join(names, ", "), english.Form(len(names), "it has", "they have"), PNCap)
 		}
 		o.warn = append(o.warn, w)
+	case c.Pairwise.Pairs == 0:
+		// Not "no pair is ordered wrongly", as though there had been pairs; and say why
+		// pairwise_acc is null.
+		names := a.cfg.selected("pn", "pairwise_acc")
+		w := fmt.Sprintf("%s: no query group has two records of different relevance (the gold label as a number, else 1 for --pos-label %q and 0 for any other), so there is no pair",
+			strings.Join(names, ", "), a.cfg.posLabel)
+		if a.cfg.wants("pairwise_acc") {
+			w += ": pairwise_acc has no value"
+		}
+		if a.cfg.wants("pn") {
+			w += fmt.Sprintf("; pn is the reference's figure for no pair, %g with pn_inf true", PNCap)
+		}
+		o.warn = append(o.warn, w)
 	case c.Pairwise.PNInf && a.cfg.wants("pn"):
 		o.warn = append(o.warn, fmt.Sprintf("pn: no pair is ordered wrongly, so the ratio is infinite (reported as %g, pn_inf true)", PNCap))
 	}
