@@ -186,11 +186,27 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		a.putPairwise(c, o)
 	}
 	if a.cfg.wants("mrr", "map") {
-		c.Ranking = a.ranking()
+		var relMRR, relMAP int
+		c.Ranking, relMRR, relMAP = a.ranking()
 		o.putQueries("mrr", c.Ranking.MRR, c.Ranking.Records, c.Ranking.Queries)
 		o.putQueries("map", c.Ranking.MAP, c.Ranking.Records, c.Ranking.Queries)
 		if c.Ranking.Queries == 0 {
 			o.warn = append(o.warn, noGroupWarning(a.cfg.selected("mrr", "map")))
+		} else {
+			// Each query without a relevant record scores 0, as in the reference; but a corpus
+			// without one is most likely labels read as no number (yes/no without --label-map):
+			// say so, rather than leave the 0 silent.
+			var none []string
+			if relMRR == 0 && a.cfg.wants("mrr") {
+				none = append(none, "mrr")
+			}
+			if relMAP == 0 && a.cfg.wants("map") {
+				none = append(none, "map")
+			}
+			if len(none) > 0 {
+				o.warn = append(o.warn, fmt.Sprintf("%s: no record is relevant (the gold label as a number, else 1 for --pos-label %q and 0 for any other; mrr takes label != 0, map int(label) != 0), so every query scores 0",
+					strings.Join(none, ", "), a.cfg.posLabel))
+			}
 		}
 	}
 	o.warn = append(o.warn, a.leftOut()...)

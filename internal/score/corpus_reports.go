@@ -312,15 +312,21 @@ func (a *corpusGroup) pairwise() *Pairwise {
 	return p
 }
 
-func (a *corpusGroup) ranking() *Ranking {
+// ranking returns the group's ranking section, and how many records are relevant to mrr
+// (label != 0) and to map (int(label) != 0).
+func (a *corpusGroup) ranking() (k *Ranking, relevantMRR, relevantMAP int) {
 	groups, rel, scores := a.rankedSlices()
 	order := labelOrder(groups)
 	r := metric.Rank(groups, rel, scores, func(x, y string) bool { return order.Compare(x, y) < 0 })
-	k := &Ranking{Records: len(groups), Queries: len(r.Queries)}
+	k = &Ranking{Records: len(groups), Queries: len(r.Queries)}
+	for _, q := range r.Queries {
+		relevantMRR += q.RelevantMRR
+		relevantMAP += q.RelevantMAP
+	}
 	if k.Queries > 0 {
 		k.MRR, k.MAP = ptr(r.MRR), ptr(r.MAP)
 	}
-	return k
+	return k, relevantMRR, relevantMAP
 }
 
 func distinct(xs []string) int {
