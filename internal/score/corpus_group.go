@@ -130,10 +130,11 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 }
 
 // relevance is a gold label's relevance in its query group: the label when it is a number, else
-// 1 when it is pos and 0 otherwise.
+// 1 when it is pos and 0 otherwise. "NaN" is no number: read as one, mrr and map counted it
+// relevant (NaN != 0) while pn and pairwise_acc paired it with nothing.
 func relevance(gold, pos string) float64 {
 	r, err := strconv.ParseFloat(gold, 64)
-	if err != nil {
+	if err != nil || math.IsNaN(r) {
 		r = 0
 		if gold == pos {
 			r = 1
