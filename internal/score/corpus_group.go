@@ -341,6 +341,14 @@ func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
 	}
 	o.put("corpus_bleu", b, a.bleuN)
 	o.put("gen_eval_bleu", g, a.bleuN)
+	// Say why gen_eval_bleu has no value, rather than leave the null unexplained.
+	switch {
+	case a.bleuN == 0 || g != nil || !a.cfg.wants("gen_eval_bleu"):
+	case !uniformWeights(a.cfg.bleuWeights):
+		o.warn = append(o.warn, "gen_eval_bleu: no value: ERNIE-kit's gen_eval weighs its n-gram orders the same, and --bleu-weights are not uniform")
+	default:
+		o.warn = append(o.warn, "gen_eval_bleu: no value: every record's shortest answer is empty, a reference length of 0, which ERNIE-kit's gen_eval divides by")
+	}
 }
 
 // leftOut says how many labelled records the selected score metrics leave out for want of a
