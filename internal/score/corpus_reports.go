@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/qapipe/qapipe/internal/command"
@@ -142,14 +143,50 @@ func (a *corpusGroup) classification() (*Classification, []string) {
 			warn = append(warn, numberTwinWarning(twins))
 		}
 	}
-	if absent := absentClasses(a.cfg.classes, t.ids); len(absent) > 0 {
+	absent := absentClasses(a.cfg.classes, t.ids)
+	if len(absent) > 0 {
 		warn = append(warn, fmt.Sprintf("classification: --labels names %s %s that no record has as its gold or predicted label (labels compare exactly; the records have %s): %s precision and recall are --zero-division's, and the macro average counts %s",
 			english.Form(len(absent), "a class", "classes"), command.QuotedList(absent), command.QuotedList(cl.CMLabels), english.Form(len(absent), "its", "their"), english.Form(len(absent), "it", "them")))
+	}
+	if w := illDefined(cl.ClassReport, absent); w != "" && a.cfg.zeroDivWarn {
+		warn = append(warn, w)
 	}
 	if a.cfg.average == "binary" && cl.Binary == nil {
 		warn = append(warn, fmt.Sprintf("classification: --average binary needs at most two labels, one of them --pos-label %q (labels: %s); precision, recall and f1_score are null", a.cfg.posLabel, command.QuotedList(cl.CMLabels)))
 	}
 	return cl, warn
+}
+
+// illDefined is the warning of the classes whose precision (never predicted) or recall (no gold
+// record) has a zero denominator, so that --zero-division's value stands in for it, in the per-class
+// table and in the macro and weighted averages: scikit-learn's UndefinedMetricWarning under its
+// default zero_division "warn". The classes --labels names that no record has (absent) are
+// warned of apart. It is "" when there are none.
+func illDefined(r metric.ClassReport, absent []string) string {
+	var noPred, noGold []string
+	for k, l := range r.Labels {
+		if slices.Contains(absent, l) {
+			continue
+		}
+		if r.Predicted[k] == 0 {
+			noPred = append(noPred, strconv.Quote(l))
+		}
+		if r.Support[k] == 0 {
+			noGold = append(noGold, strconv.Quote(l))
+		}
+	}
+	var parts []string
+	if len(noPred) > 0 {
+		parts = append(parts, fmt.Sprintf("precision of %s %s (never predicted)", english.Form(len(noPred), "class", "classes"), english.FirstOf(noPred, 5)))
+	}
+	if len(noGold) > 0 {
+		parts = append(parts, fmt.Sprintf("recall of %s %s (no record's gold)", english.Form(len(noGold), "class", "classes"), english.FirstOf(noGold, 5)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("classification: %s %s 0/0, so --zero-division's value stands in, in the per-class table and the averages over classes (scikit-learn's UndefinedMetricWarning); --zero-division 0 or 1 chooses it and silences this",
+		strings.Join(parts, " and "), english.Form(len(noPred)+len(noGold), "is", "are"))
 }
 
 // caseTwins returns the sets of labels, each in labels' order, that are the same once trimmed of
