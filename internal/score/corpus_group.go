@@ -3,9 +3,9 @@ package score
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
 	"github.com/qapipe/qapipe/pkg/pysum"
@@ -129,12 +129,14 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 	}
 }
 
-// relevance is a gold label's relevance in its query group: the label when it is a number, else
-// 1 when it is pos and 0 otherwise. "NaN" is no number: read as one, mrr and map counted it
-// relevant (NaN != 0) while pn and pairwise_acc paired it with nothing.
+// relevance is a gold label's relevance in its query group: the label when it is a number, read
+// as a score is (rawNumber: a finite decimal, blanks around it ignored, as Python's float()
+// ignores them), else 1 when it is pos and 0 otherwise. "NaN" is no number: read as one, mrr and
+// map counted it relevant (NaN != 0) while pn and pairwise_acc paired it with nothing; nor is a
+// hex float ("0x1p0", which float() refuses), and " 1" is 1, not a label that is no number.
 func relevance(gold, pos string) float64 {
-	r, err := strconv.ParseFloat(gold, 64)
-	if err != nil || math.IsNaN(r) {
+	r, err := command.ParseDecimal(strings.TrimSpace(gold))
+	if err != nil {
 		r = 0
 		if gold == pos {
 			r = 1

@@ -93,3 +93,20 @@ func TestBleuCountsCase(t *testing.T) {
 		}
 	}
 }
+
+// TestRelevance: a gold label is a relevance when it is a number as a score is one (a finite
+// decimal, blanks around it ignored, as Python's float() takes " 1"), else --pos-label's 1 or 0.
+func TestRelevance(t *testing.T) {
+	for _, tt := range []struct {
+		gold string
+		want float64
+	}{
+		{"2", 2}, {"0.5", 0.5}, {" 1", 1}, {"1 ", 1}, {"-1", -1}, {"0", 0},
+		{"yes", 1}, {"no", 0}, // --pos-label yes
+		{"NaN", 0}, {"Infinity", 0}, {"0x1p0", 0}, {"1,5", 0}, {"", 0},
+	} {
+		if got := relevance(tt.gold, "yes"); got != tt.want {
+			t.Errorf("relevance(%q, yes) = %v, want %v", tt.gold, got, tt.want)
+		}
+	}
+}
