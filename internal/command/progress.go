@@ -176,11 +176,23 @@ func (p *RecordProgress) line(n int64) {
 	fmt.Fprintln(p.stderr, text)
 }
 
-// Finish completes the bar and ends its line, so that the summary after it starts on its own.
+// Finish ends the bar (EndBar), so that the summary after it starts on its own line.
 func (p *RecordProgress) Finish() {
 	if p == nil || p.bar == nil {
 		return
 	}
-	p.bar.Finish()
-	fmt.Fprintln(p.stderr)
+	EndBar(p.stderr, p.bar)
+}
+
+// EndBar completes bar, a bar over stderr, and erases its line, so that what follows (a
+// summary, an error, the shell's prompt) starts at the start of that line. A newline written
+// through stderr would not do: on a terminal each message line first erases the line (Stderr),
+// so it erased the finished bar and left an empty line behind, one for every stage of a pipeline.
+// A nil bar writes nothing.
+func EndBar(stderr io.Writer, bar *progressbar.ProgressBar) {
+	if bar == nil {
+		return
+	}
+	bar.Finish()                                 //nolint:errcheck // a terminal's courtesy
+	io.WriteString(barWriter(stderr), clearLine) //nolint:errcheck // a terminal's courtesy
 }

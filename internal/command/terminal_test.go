@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -55,5 +56,54 @@ func TestMessagesNotOnATerminal(t *testing.T) {
 	}
 	if _, ok := Stderr().(*messages); ok {
 		t.Error("Stderr() wraps a stderr that is no terminal")
+	}
+}
+
+// TestEndBarLeavesNoEmptyLine: on a terminal, a finished bar's line is erased and the message
+// after it (a summary, the shell's prompt) starts there; a newline written through messages
+// erased the bar first and left an empty line above the summary, one for each stage of a pipeline.
+func TestEndBarLeavesNoEmptyLine(t *testing.T) {
+	file := t.TempDir() + "/in.jsonl"
+	if err := os.WriteFile(file, []byte("{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		end  func(m *messages)
+	}{
+		{"RecordProgress", func(m *messages) {
+			p := NewRecordProgress(m, nil, "qa-x", []string{file}, false, nil)
+			p.Add()
+			p.Add()
+			p.Finish()
+		}},
+		{"ByteProgress", func(m *messages) {
+			bar := ByteProgress(m, nil, []string{file})
+			bar.Write([]byte("{}\n{}\n")) //nolint:errcheck // a terminal
+			EndBar(m, bar)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ptmx, tty, err := pty.Open()
+			if err != nil {
+				t.Skip("no pseudo-terminal here:", err)
+			}
+			defer ptmx.Close()
+			var shown bytes.Buffer
+			copied := make(chan struct{})
+			go func() {
+				io.Copy(&shown, ptmx) //nolint:errcheck // ends with EIO when tty closes
+				close(copied)
+			}()
+			m := &messages{f: tty}
+			tc.end(m)
+			fmt.Fprintf(m, "qa-x: summary\n")
+			tty.Close()
+			<-copied
+			got := shown.String()
+			if !strings.Contains(got, "100% |") || !strings.HasSuffix(got, clearLine+"qa-x: summary\r\n") || strings.Count(got, "\n") != 1 {
+				t.Errorf("the terminal shows %q, want the bar, erased, then the summary on its line alone, no empty line before it", got)
+			}
+		})
 	}
 }

@@ -256,10 +256,7 @@ func (a *app) action(c *cli.Context) error {
 	if err == nil {
 		err = a.ctx.Err() // a signal during the last read: no record came after it to notice
 	}
-	if a.bar != nil {
-		a.bar.Finish()
-		fmt.Fprintln(a.stderr)
-	}
+	command.EndBar(a.stderr, a.bar)
 	whole := err == nil // every record was offered to the selection
 	if errors.Is(err, errLimit) {
 		err = nil

@@ -76,10 +76,7 @@ func (e *emitter) streamAll(stdin io.Reader, stdout io.Writer) error {
 		count = bar
 	}
 	serr := stream(e.ctx, cfg.inputs, stdin, count, cfg.maxLine, cfg.jobs, process, emit)
-	if bar != nil {
-		bar.Finish()
-		fmt.Fprintln(stderr)
-	}
+	command.EndBar(stderr, bar)
 	return e.end(serr)
 }
 
