@@ -185,7 +185,8 @@ func (p *RecordProgress) Finish() {
 }
 
 // EndBar completes bar, a bar over stderr, and erases its line, so that what follows (a
-// summary, an error, the shell's prompt) starts at the start of that line. A newline written
+// summary, an error, the shell's prompt) starts at the start of that line, and gives the line up
+// for the bar of another stage of the pipeline (barLine). A newline written
 // through stderr would not do: on a terminal each message line first erases the line (Stderr),
 // so it erased the finished bar and left an empty line behind, one for every stage of a pipeline.
 // A nil bar writes nothing.
@@ -195,4 +196,5 @@ func EndBar(stderr io.Writer, bar *progressbar.ProgressBar) {
 	}
 	bar.Finish()                                 //nolint:errcheck // a terminal's courtesy
 	io.WriteString(barWriter(stderr), clearLine) //nolint:errcheck // a terminal's courtesy
+	releaseBarLine(stderr)
 }

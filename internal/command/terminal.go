@@ -21,18 +21,30 @@ const clearLine = "\r\x1b[K"
 // (Bprintf), but only those written through it, and every package writes its messages to the
 // stderr it was given.
 type messages struct {
-	f   *os.File
-	mu  sync.Mutex
-	mid bool // the last write did not end its line
+	f    *os.File
+	mu   sync.Mutex
+	mid  bool // the last write did not end its line
+	once sync.Once
+	bar  *barLine
 }
 
 // Stderr returns the writer for a command's messages: os.Stderr, wrapped as messages when it is
-// a terminal.
+// a terminal. When stdout is that terminal too, the records written to it are kept from the bars
+// of the stages before this one (holdBarLine).
 func Stderr() io.Writer {
 	if terminal(os.Stderr) {
+		if terminal(os.Stdout) {
+			holdBarLine(os.Stderr)
+		}
 		return &messages{f: os.Stderr}
 	}
 	return os.Stderr
+}
+
+// line returns the barLine of m's terminal, one for the process's bars.
+func (m *messages) line() *barLine {
+	m.once.Do(func() { m.bar = &barLine{f: m.f} })
+	return m.bar
 }
 
 func (m *messages) Write(p []byte) (int, error) {
@@ -57,10 +69,18 @@ func terminal(w io.Writer) bool {
 	return f != nil && term.IsTerminal(int(f.Fd()))
 }
 
-// barWriter returns what a progress bar over stderr writes to: the terminal itself.
+// barWriter returns what a progress bar over stderr writes to: the terminal itself, while this
+// process holds the terminal line (barLine).
 func barWriter(stderr io.Writer) io.Writer {
 	if m, ok := stderr.(*messages); ok {
-		return m.f
+		return m.line()
 	}
 	return stderr
+}
+
+// releaseBarLine gives up the terminal line that stderr's bars drew on, for another stage's bar.
+func releaseBarLine(stderr io.Writer) {
+	if m, ok := stderr.(*messages); ok {
+		m.line().release()
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 )
@@ -27,8 +28,8 @@ func TestMessagesOverProgressBar(t *testing.T) {
 		close(copied)
 	}()
 	m := &messages{f: tty}
-	if barWriter(m) != io.Writer(tty) {
-		t.Errorf("barWriter(messages) = %v, want the terminal file", barWriter(m))
+	if l, ok := barWriter(m).(*barLine); !ok || l.f != tty {
+		t.Errorf("barWriter(messages) = %v, want the terminal file's line", barWriter(m))
 	}
 	bar := Progress(m, nil, nil)
 	if bar == nil {
@@ -38,7 +39,7 @@ func TestMessagesOverProgressBar(t *testing.T) {
 	fmt.Fprintf(m, "qa-x: warning: one\n")
 	fmt.Fprint(m, "qa-x: two, ")
 	fmt.Fprint(m, "in pieces\n")
-	tty.Close()
+	closeTerminal(m)
 	<-copied
 	got := shown.String()
 	want := clearLine + "qa-x: warning: one\r\n" + clearLine + "qa-x: two, in pieces\r\n"
@@ -98,7 +99,7 @@ func TestEndBarLeavesNoEmptyLine(t *testing.T) {
 			m := &messages{f: tty}
 			tc.end(m)
 			fmt.Fprintf(m, "qa-x: summary\n")
-			tty.Close()
+			closeTerminal(m)
 			<-copied
 			got := shown.String()
 			if !strings.Contains(got, "100% |") || !strings.HasSuffix(got, clearLine+"qa-x: summary\r\n") || strings.Count(got, "\n") != 1 {
@@ -106,4 +107,66 @@ func TestEndBarLeavesNoEmptyLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBarLineOneAtATime: the stages of a pipeline draw their bars on one terminal line, one at a
+// time: a bar drawn while another process's holds the line is dropped (they flickered over each
+// other), the next takes the line once the first's EndBar gives it up, and a stage whose records
+// go to the terminal holds the line from the start, so that no bar is drawn among them. Each
+// barLine here opens the terminal for its lock as a process of its own does.
+func TestBarLineOneAtATime(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal here:", err)
+	}
+	defer ptmx.Close()
+	var shown bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&shown, ptmx) //nolint:errcheck // ends with EIO when tty closes
+		close(copied)
+	}()
+	first, second := &messages{f: tty}, &messages{f: tty}
+	lock := openLock(tty)
+	if lock == nil {
+		t.Skip("the terminal cannot be opened for its lock here")
+	}
+	lock.Close()
+	io.WriteString(barWriter(first), "[first 1]")   //nolint:errcheck // a terminal
+	io.WriteString(barWriter(second), "[second 1]") //nolint:errcheck // dropped: the line is first's
+	io.WriteString(barWriter(first), "[first 2]")   //nolint:errcheck // a terminal
+	releaseBarLine(first)
+	io.WriteString(barWriter(second), "[second 2]") //nolint:errcheck // the line is second's now
+	io.WriteString(barWriter(first), "[first 3]")   //nolint:errcheck // dropped
+	releaseBarLine(second)
+
+	// A stage whose records go to the terminal holds the line: no bar is drawn, once it has it.
+	held := holdBarLine(tty)
+	third := &messages{f: tty}
+	deadline := time.Now().Add(5 * time.Second)
+	for third.line().own() {
+		third.line().release()
+		if time.Now().After(deadline) {
+			t.Fatal("holdBarLine took no lock within 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(barWriter(third), "[third]") //nolint:errcheck // dropped
+	// The terminal reads its end once every file open on it is closed, the locks' included.
+	for _, f := range []*os.File{first.bar.lock, second.bar.lock, third.bar.lock, held, tty} {
+		f.Close()
+	}
+	<-copied
+	if got, want := shown.String(), "[first 1][first 2][second 2]"; got != want {
+		t.Errorf("the terminal shows %q, want %q", got, want)
+	}
+}
+
+// closeTerminal closes m's terminal and the file its bar lock holds open on it, if any, so that
+// the terminal's other end reads its end.
+func closeTerminal(m *messages) {
+	if m.bar != nil && m.bar.lock != nil {
+		m.bar.lock.Close()
+	}
+	m.f.Close()
 }

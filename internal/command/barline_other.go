@@ -1,0 +1,12 @@
+//go:build !unix
+
+package command
+
+import "os"
+
+// openLock finds no lock where there is no flock: every bar draws.
+func openLock(*os.File) *os.File { return nil }
+
+func tryLock(*os.File) bool { return true }
+func waitLock(*os.File)     {}
+func unlock(*os.File)       {}
