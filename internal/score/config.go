@@ -246,6 +246,7 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 		return nil, err
 	}
 	cfg.sel = sel
+	warnUnreadJudge(c, sel)
 	if cfg.jobs, err = command.IntBetween(c, "jobs", 1, maxJobs, ""); err != nil {
 		return nil, err
 	}

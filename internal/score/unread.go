@@ -104,6 +104,16 @@ func warnUnreadBERTScore(c *cli.Context) {
 		what, english.Form(n, "it does", "they do"))
 }
 
+// warnUnreadJudge warns of a --judge typed on the command line in a run that does not select
+// judge_score, the one metric that reads it. QA_JUDGE is not warned of: qa-learncurve reads it
+// too, so a pipeline that exports it for that sets it here as well.
+func warnUnreadJudge(c *cli.Context, sel *selection) {
+	if !flagSet(c, "judge") || command.FromEnv(c, "judge") != "" || sel.index("judge_score") >= 0 {
+		return
+	}
+	fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --judge names the judgment judge_score reads; without judge_score in --metrics it does nothing")
+}
+
 // flagSet reports whether flag name was given a value, on the command line or by its variable;
 // an empty text sets nothing.
 func flagSet(c *cli.Context, name string) bool {
