@@ -247,6 +247,7 @@ func parseConfig(c *cli.Context, reg []*family, stdin io.Reader) (*config, error
 	}
 	cfg.sel = sel
 	warnUnreadJudge(c, sel)
+	warnUnreadMissing(c, sel, cfg.summary, cfg.mismatches)
 	if cfg.jobs, err = command.IntBetween(c, "jobs", 1, maxJobs, ""); err != nil {
 		return nil, err
 	}

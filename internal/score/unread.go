@@ -114,6 +114,18 @@ func warnUnreadJudge(c *cli.Context, sel *selection) {
 	fmt.Fprintln(c.App.ErrWriter, "qa-score: warning: --judge names the judgment judge_score reads; without judge_score in --metrics it does nothing")
 }
 
+// warnUnreadMissing warns of --missing-as-zero in a run that selects none of the metrics it counts
+// 0 (the families with a missing rule: em, f1, hotpot_*, sp_*, joint_*, cmrc_*), with a summary or
+// mismatches for it to shape (without them warnZeroFlags has warned already).
+func warnUnreadMissing(c *cli.Context, sel *selection, summary, mismatches string) {
+	if !c.Bool("missing-as-zero") || summary == "" && mismatches == "" ||
+		slices.ContainsFunc(sel.families, func(f *family) bool { return f.missing != nil }) {
+		return
+	}
+	fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --missing-as-zero%s counts a missing prediction as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*; without one of them in --metrics it does nothing\n",
+		command.FromEnv(c, "missing-as-zero"))
+}
+
 // flagSet reports whether flag name was given a value, on the command line or by its variable;
 // an empty text sets nothing.
 func flagSet(c *cli.Context, name string) bool {
