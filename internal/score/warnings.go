@@ -137,6 +137,10 @@ func (s *Summary) missingWarning() string {
 		return fmt.Sprintf("%s no prediction and %s as 0 in %s, as the benchmark's script scores a question it has no answer for (--missing-as-zero)",
 			english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", "))
 	}
+	if s.missingPart == n {
+		return fmt.Sprintf("%s a prediction without the answer or the supporting facts a metric reads and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
+			english.Count(n, "record has", "records have"), english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", "))
+	}
 	return fmt.Sprintf("%s no prediction (%d) or one without the answer or the supporting facts a metric reads (%d), and %s as 0 in %s, as the benchmark's script scores a question it has no answer or facts for (--missing-as-zero)",
 		english.Count(n, "record has", "records have"), n-s.missingPart, s.missingPart, english.Form(n, "counts", "count"), strings.Join(s.missingIn, ", "))
 }
