@@ -78,6 +78,9 @@ type outcome struct {
 	// no answer, which hotpot_evaluate_v1.py scores 0 ("missing answer") where qa-score has no
 	// answer or joint scores (see Summary.warnings); not set under --missing-as-zero.
 	answerUnpredicted bool
+	// uncategorised: a LoCoMo record (dataset locomo) whose category neither meta.category nor its
+	// type gives, which locomo_f1 and the LoCoMo sections leave out (see Summary.warnings).
+	uncategorised bool
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
 	// unread says why the EvaLearn judge reply judge_score read held no score by EvaLearn's
@@ -118,7 +121,9 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.unjudgedBare = o.unjudged && len(rec.Answers) == 0
 	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec) && !s.missingAsZero
 	s.countJudgeNames(it)
-	o.locomoCat, _ = locomoCategory(rec)
+	var categorised bool
+	o.locomoCat, categorised = locomoCategory(rec)
+	o.uncategorised = rec.InDataset("locomo") && !categorised
 	it.locomoCat = o.locomoCat
 	o.answerUnpredicted = !o.failed && !o.unpredicted && !it.answered() && rec.Prediction.SupportingFacts != nil && it.hasGold() && !s.missingAsZero
 	if o.locomoCat > 0 {

@@ -40,6 +40,7 @@ type Summary struct {
 	// answerUnpredicted counts the records with gold answers whose prediction gives supporting
 	// facts and no answer.
 	answerUnpredicted int
+	uncategorised     int      // LoCoMo records (dataset locomo) without a category
 	firstRepeat       string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
 	byKnown           []string // paths the first records have values at, sorted, for --by's suggestion
 	byFrom            string   // " from QA_BY" when the variable set --by, for its warnings
@@ -161,7 +162,7 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.unjudgedBare, s.factsUnpredicted = a.unpredicted, a.unjudged, a.unjudgedBare, a.factsUnpredicted
-	s.answerUnpredicted = a.answerUnpredicted
+	s.answerUnpredicted, s.uncategorised = a.answerUnpredicted, a.uncategorised
 	s.MissingAsZero, s.missingPart = a.missing, a.missingPart
 	for k, in := range a.missingIn {
 		if in {

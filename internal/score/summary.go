@@ -34,6 +34,7 @@ type aggregator struct {
 	unpredicted       int                  // of the unscored, those without a prediction
 	factsUnpredicted  int                  // records with gold supporting facts and none predicted
 	answerUnpredicted int                  // records with gold answers and supporting facts alone predicted
+	uncategorised     int                  // LoCoMo records without a category
 	unjudged          int                  // and those with one but without a judgment, for judge_score
 	unjudgedBare      int                  // of unjudged, those without gold answers too
 	missing           int                  // records without a prediction counted as 0 (--missing-as-zero)
@@ -179,6 +180,9 @@ func (a *aggregator) add(o outcome) {
 	}
 	if o.answerUnpredicted {
 		a.answerUnpredicted++
+	}
+	if o.uncategorised {
+		a.uncategorised++
 	}
 	in := a.groupsOf(&o)
 	if o.failed {

@@ -49,6 +49,9 @@ func (s *Summary) warnings() {
 	if warn := s.answerWarning(); warn != "" {
 		w = append(w, warn)
 	}
+	if warn := s.uncategorisedWarning(); warn != "" {
+		w = append(w, warn)
+	}
 	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
 		w = append(w, few)
 	}
@@ -197,6 +200,29 @@ func (s *Summary) answerWarning() string {
 	return fmt.Sprintf("%s supporting facts and no answer: %s %s %s out, where hotpot_evaluate_v1.py scores %s 0 (\"missing answer\") and counts %s in its means (--missing-as-zero counts %s so)",
 		english.Count(s.answerUnpredicted, "record's prediction carries", "records' predictions carry"), strings.Join(names, ", "),
 		english.Form(len(names), "leaves", "leave"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"))
+}
+
+// uncategorisedWarning says, when locomo_f1 or judge_score is selected, how many LoCoMo records
+// (dataset locomo) have no category, neither in meta.category nor as a LoCoMo type: locomo_f1,
+// whose rules go by the category, and the summary's LoCoMo sections, by category, leave them out,
+// which would otherwise pass without a word; else "".
+func (s *Summary) uncategorisedWarning() string {
+	if s.uncategorised == 0 || s.Overall == nil {
+		return ""
+	}
+	var what []string
+	if s.Overall.Metrics["locomo_f1"] != nil {
+		what = append(what, "locomo_f1 and its locomo section")
+	}
+	if s.Overall.Metrics["judge_score"] != nil {
+		what = append(what, "the locomo_judge section")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s no LoCoMo category (meta.category 1 to 5, or the type multi_hop, temporal, open_domain, single_hop or adversarial), so %s left out of %s",
+		english.Count(s.uncategorised, "LoCoMo record (dataset locomo) has", "LoCoMo records (dataset locomo) have"),
+		english.Form(s.uncategorised, "it is", "they are"), english.List(what))
 }
 
 // unscoredWarning says that unscored of records records got no score, and why that may be:
