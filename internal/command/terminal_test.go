@@ -16,17 +16,7 @@ import (
 // on an erased line, not after the bar; the bar itself is drawn on the terminal file, and every
 // line of a message written in pieces gets one erase at its start only.
 func TestMessagesOverProgressBar(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skip("no pseudo-terminal here:", err)
-	}
-	defer ptmx.Close()
-	var shown bytes.Buffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&shown, ptmx) //nolint:errcheck // ends with EIO when tty closes
-		close(copied)
-	}()
+	tty, shown := openTerminal(t)
 	m := &messages{f: tty}
 	if l, ok := barWriter(m).(*barLine); !ok || l.f != tty {
 		t.Errorf("barWriter(messages) = %v, want the terminal file's line", barWriter(m))
@@ -40,8 +30,7 @@ func TestMessagesOverProgressBar(t *testing.T) {
 	fmt.Fprint(m, "qa-x: two, ")
 	fmt.Fprint(m, "in pieces\n")
 	closeTerminal(m)
-	<-copied
-	got := shown.String()
+	got := shown()
 	want := clearLine + "qa-x: warning: one\r\n" + clearLine + "qa-x: two, in pieces\r\n"
 	drawn, _, _ := strings.Cut(got, "qa-x")
 	if !strings.HasPrefix(got, "\r|") || !strings.HasSuffix(drawn, clearLine) || !strings.HasSuffix(got, want) {
@@ -85,23 +74,12 @@ func TestEndBarLeavesNoEmptyLine(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ptmx, tty, err := pty.Open()
-			if err != nil {
-				t.Skip("no pseudo-terminal here:", err)
-			}
-			defer ptmx.Close()
-			var shown bytes.Buffer
-			copied := make(chan struct{})
-			go func() {
-				io.Copy(&shown, ptmx) //nolint:errcheck // ends with EIO when tty closes
-				close(copied)
-			}()
+			tty, shown := openTerminal(t)
 			m := &messages{f: tty}
 			tc.end(m)
 			fmt.Fprintf(m, "qa-x: summary\n")
 			closeTerminal(m)
-			<-copied
-			got := shown.String()
+			got := shown()
 			if !strings.Contains(got, "100% |") || !strings.HasSuffix(got, clearLine+"qa-x: summary\r\n") || strings.Count(got, "\n") != 1 {
 				t.Errorf("the terminal shows %q, want the bar, erased, then the summary on its line alone, no empty line before it", got)
 			}
@@ -115,17 +93,7 @@ func TestEndBarLeavesNoEmptyLine(t *testing.T) {
 // go to the terminal holds the line from the start, so that no bar is drawn among them. Each
 // barLine here opens the terminal for its lock as a process of its own does.
 func TestBarLineOneAtATime(t *testing.T) {
-	ptmx, tty, err := pty.Open()
-	if err != nil {
-		t.Skip("no pseudo-terminal here:", err)
-	}
-	defer ptmx.Close()
-	var shown bytes.Buffer
-	copied := make(chan struct{})
-	go func() {
-		io.Copy(&shown, ptmx) //nolint:errcheck // ends with EIO when tty closes
-		close(copied)
-	}()
+	tty, shown := openTerminal(t)
 	first, second := &messages{f: tty}, &messages{f: tty}
 	lock := openLock(tty)
 	if lock == nil {
@@ -156,8 +124,7 @@ func TestBarLineOneAtATime(t *testing.T) {
 	for _, f := range []*os.File{first.bar.lock, second.bar.lock, third.bar.lock, held, tty} {
 		f.Close()
 	}
-	<-copied
-	if got, want := shown.String(), "[first 1][first 2][second 2]"; got != want {
+	if got, want := shown(), "[first 1][first 2][second 2]"; got != want {
 		t.Errorf("the terminal shows %q, want %q", got, want)
 	}
 }
@@ -169,4 +136,26 @@ func closeTerminal(m *messages) {
 		m.bar.lock.Close()
 	}
 	m.f.Close()
+}
+
+// openTerminal opens a pseudo-terminal, skipping the test where there is none, and returns its
+// terminal end and shown, which returns what the terminal shows once every file open on that end
+// is closed.
+func openTerminal(t *testing.T) (tty *os.File, shown func() string) {
+	t.Helper()
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skip("no pseudo-terminal here:", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	var b bytes.Buffer
+	copied := make(chan struct{})
+	go func() {
+		io.Copy(&b, ptmx) //nolint:errcheck // ends with EIO when the terminal end closes
+		close(copied)
+	}()
+	return tty, func() string {
+		<-copied
+		return b.String()
+	}
 }
