@@ -129,7 +129,8 @@ def squad_pairs(rng, n, long=0.0):
         return "".join(piece() for _ in range(rng.randint(0, pieces)))
 
     for i in range(n):
-        pieces = rng.randint(100, 1500) if rng.random() < long else 12
+        # Drawn only when --long is given, so that a seed gives the pairs it gave before it.
+        pieces = rng.randint(100, 1500) if long and rng.random() < long else 12
         pred = text(pieces)
         refs = [text(pieces) for _ in range(rng.randint(1, 3))]
         if rng.random() < 0.2:
@@ -288,11 +289,14 @@ def rouge_pairs(rng, n, long=0.0):
         return rng.choice([" ", " ", "  ", "\t"]).join(words)
 
     for _ in range(n):
-        most = rng.randint(40, 400) if rng.random() < long else 14
+        # Drawn only when --long is given, and without it the references take the first 10 and 5
+        # words they took before it, so that a seed gives the pairs it gave then.
+        most = rng.randint(40, 400) if long and rng.random() < long else 14
+        cut = (max(10, most), max(5, most // 3)) if long else (10, 5)
         pred, other = sentence(most), sentence(most).split()
         refs = []
         for _ in range(rng.randint(1, 3)):
-            words = pred.split()[:rng.randint(0, max(10, most))] + other[:rng.randint(0, max(5, most // 3))]
+            words = pred.split()[:rng.randint(0, cut[0])] + other[:rng.randint(0, cut[1])]
             # Inflect some words, so that stemmed and unstemmed scores part.
             words = [w + rng.choice(SUFFIXES) if rng.random() < 0.25 else w for w in words]
             if rng.random() < 0.3:
@@ -372,12 +376,15 @@ def nltk_pairs(rng, n, wordnet_dir, long=0.0, long_pred=0.0):
             pred, refs = long_pred_pair()
             yield pred, refs, scores(pred, refs)
             continue
-        most = rng.randint(40, 400) if rng.random() < long else 14
+        # Drawn only when --long is given, and without it the references take the first 10 and 5
+        # words they took before it, so that a seed gives the pairs it gave then.
+        most = rng.randint(40, 400) if long and rng.random() < long else 14
+        cut = (max(10, most), max(5, most // 3)) if long else (10, 5)
         pred, other = sentence(most), sentence(most).split()
         refs = []
         for _ in range(rng.randint(1, 3)):
             # References share words with the prediction, so that matches happen.
-            words = pred.split()[:rng.randint(0, max(10, most))] + other[:rng.randint(0, max(5, most // 3))]
+            words = pred.split()[:rng.randint(0, cut[0])] + other[:rng.randint(0, cut[1])]
             if rng.random() < 0.3:
                 rng.shuffle(words)
             refs.append(" ".join(words) if rng.random() < 0.9 else sentence(most))
