@@ -201,7 +201,7 @@ func (cfg *config) dryCall(p Plan, t *dryTally, d *dryRequest) {
 // when that alone is over --max-cost.
 func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxCost float64) {
 	var parts []string
-	input := 0.0 // the priced input of every model
+	var input model.Dollars // the priced input of every model, summed exactly as the run sums its spend
 	for _, m := range slices.Sorted(maps.Keys(t.requests)) {
 		part := fmt.Sprintf("%s, %s (%s)", english.Count(t.requests[m], "request", "requests"),
 			english.Count(t.tokens[m], "input token", "input tokens"), bpe.ForModel(m).Name())
@@ -211,7 +211,7 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 			part += " to " + m
 			if c := t.input[m].Cost(prices, m); c != nil {
 				part += fmt.Sprintf(", input $%s", english.USD(*c))
-				input += *c
+				input.Add(*c)
 			} else {
 				part += ", " + model.NoPriceNote
 			}
@@ -221,7 +221,7 @@ func (t *dryTally) summarize(w io.Writer, name string, prices model.Prices, maxC
 	if len(parts) == 0 {
 		parts = []string{"0 requests"}
 	}
-	if warn := model.DryRunWarning(input, maxCost); warn != "" {
+	if warn := model.DryRunWarning(input.Float64(), maxCost); warn != "" {
 		fmt.Fprintf(w, "qa-judge: %s\n", warn)
 	}
 	carried := ""

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
+	"github.com/qapipe/qapipe/internal/model"
 )
 
 // TestDryRunShowsWhatIsSent runs the mixed records through --dry-run and then through a loopback
@@ -163,5 +164,29 @@ func TestDryRunWarnsOfModelUnused(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDryRunWarningSumsExactly: the warning that the input alone is over --max-cost compares the
+// models' input prices as the exact sum of the decimals each prints as, as the run counts its
+// spend: $0.00001033 and $0.00006289 come to $0.00007322, which is not more than a --max-cost of
+// $0.00007322, where their float sum, 7.322000000000001e-05, is.
+func TestDryRunWarningSumsExactly(t *testing.T) {
+	prices := model.Prices{"a": {Input: 0.01}, "b": {Input: 0.19}}
+	tl := dryTally{requests: map[string]int{"a": 1, "b": 1}, tokens: map[string]int{"a": 1033, "b": 331}, input: map[string]model.InputTally{}}
+	for m, n := range tl.tokens {
+		in := tl.input[m]
+		in.Add(prices, m, n)
+		tl.input[m] = in
+	}
+	var b strings.Builder
+	tl.summarize(&b, "j", prices, 0.00007322)
+	if strings.Contains(b.String(), "warning") {
+		t.Errorf("summarize wrote %q, want no warning: the input costs exactly --max-cost", b.String())
+	}
+	b.Reset()
+	tl.summarize(&b, "j", prices, 0.00007321)
+	if !strings.Contains(b.String(), "warning: the requests' input alone costs $0.000073") {
+		t.Errorf("summarize wrote %q, want the warning: the input costs more than --max-cost", b.String())
 	}
 }
