@@ -133,7 +133,7 @@ func ParsePrices(data []byte) (Prices, error) {
 			return nil, fmt.Errorf("model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
 		}
 		if !finitePrice(pr.Cached) {
-			return nil, fmt.Errorf("prices: model %q: cached: want a finite price of 0 or more, got %v", m, pr.Cached)
+			return nil, fmt.Errorf("model %q: cached: want a finite price of 0 or more, got %v", m, pr.Cached)
 		}
 		switch l := pr.Long; {
 		case l.Above < 0 || l.Above == 0 && l != LongPrice{}:

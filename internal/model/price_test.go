@@ -279,3 +279,18 @@ func TestVersionOf(t *testing.T) {
 		}
 	}
 }
+
+// TestParsePricesErrorsSayNoPrices: a price's error begins with its model, as LoadPrices and the
+// commands put the file and the flag before it (`--prices: p.yaml: model "m": …`); one that said
+// "prices:" again read `--prices: p.yaml: prices: model "m": …`.
+func TestParsePricesErrorsSayNoPrices(t *testing.T) {
+	for in, want := range map[string]string{
+		"m: {input: -1, output: 2}":                                        `model "m": want a finite price of 0 or more, got input -1, output 2`,
+		"m: {input: 1, output: 2, cached: -0.5}":                           `model "m": cached: want a finite price of 0 or more, got -0.5`,
+		"m: {input: 1, output: 2, long: {above: 5, input: -3, output: 4}}": `model "m": long: want a finite price of 0 or more, got input -3, output 4`,
+	} {
+		if _, err := ParsePrices([]byte(in)); err == nil || err.Error() != want {
+			t.Errorf("ParsePrices(%q): error %v, want %q", in, err, want)
+		}
+	}
+}
