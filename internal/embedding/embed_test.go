@@ -637,3 +637,26 @@ func tempCacheAt(t *testing.T, path string) *cache.Cache {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// TestErrorRedactsKeyAtTheCut: a reply that echoes the API key where the quoted start of it
+// ends (300 bytes) shows none of the key: it was redacted after the cut, which left the key's
+// first bytes in stderr and in the records' score_errors.
+func TestErrorRedactsKeyAtTheCut(t *testing.T) {
+	const key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef"
+	for _, pad := range []int{230, 250, 270} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"error":"` + strings.Repeat("x", pad) + " key " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") + ` is not valid"}`))
+		}))
+		s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", APIKey: key})
+		_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+		srv.Close()
+		if err == nil {
+			t.Fatalf("pad %d: SBERT after a 401 = nil error", pad)
+		}
+		if strings.Contains(err.Error(), key[:12]) {
+			t.Errorf("pad %d: error %q shows the start of the API key", pad, err)
+		}
+	}
+}

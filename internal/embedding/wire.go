@@ -254,7 +254,8 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 		return s.failed(path, attempts, fmt.Errorf("read reply: %w", err))
 	}
 	if resp.StatusCode/100 != 2 {
-		return s.failed(path, attempts, fmt.Errorf("%s: %s", resp.Status, s.redact(snippet(data))))
+		// Redacted before it is cut: a key the cut falls in would keep its first bytes.
+		return s.failed(path, attempts, fmt.Errorf("%s: %s", resp.Status, snippet([]byte(s.redact(string(data))))))
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return s.failed(path, attempts, fmt.Errorf("decode reply: %w", decodeError(err)))
