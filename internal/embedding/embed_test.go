@@ -660,3 +660,20 @@ func TestErrorRedactsKeyAtTheCut(t *testing.T) {
 		}
 	}
 }
+
+// TestHintRedactsKey: a reply that is no JSON and echoes the API key is quoted in the hint
+// (its first 40 bytes) without the key, whose first bytes the cut quote showed.
+func TestHintRedactsKey(t *testing.T) {
+	const key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte("Invalid key " + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ") + "\n"))
+	}))
+	defer srv.Close()
+	s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", APIKey: key})
+	_, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	if err == nil || strings.Contains(err.Error(), key[:12]) || !strings.Contains(err.Error(), `("Invalid key [redacted]")`) {
+		t.Errorf("SBERT after a 401 = %v; want the reply quoted without the key", err)
+	}
+}

@@ -306,7 +306,7 @@ func hintNames(provider, key, keyFile string) model.HintNames {
 	if provider == OpenAI {
 		env = append(env, "OPENAI_API_KEY")
 	}
-	return model.HintNames{ProviderFlag: "--embed-provider", KeyFileFlag: cmp.Or(keyFile, "--embed-api-key-file"), TimeoutFlag: "--embed-timeout", KeyEnv: env, NoKey: key == ""}
+	return model.HintNames{ProviderFlag: "--embed-provider", KeyFileFlag: cmp.Or(keyFile, "--embed-api-key-file"), TimeoutFlag: "--embed-timeout", KeyEnv: env, NoKey: key == "", Key: key}
 }
 
 // redact removes the API key from a message that might echo it.

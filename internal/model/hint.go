@@ -26,6 +26,9 @@ type HintNames struct {
 	TimeoutFlag  string   // the flag that sets the per-attempt timeout: "--timeout"
 	KeyEnv       []string // the variables the key is read from; none: no advice on a refused key
 	NoKey        bool     // no key was given (an OpenAI-compatible server's call): a 401 asks for one
+	// Key is the call's API key, which a reply the hint quotes never shows: the quote is cut to
+	// 40 bytes, so redacting the message afterwards would miss a key the cut falls in.
+	Key string
 }
 
 // hint is Hint in the words of names, for a call made with key ("" for none): a name names leaves
@@ -43,7 +46,7 @@ func hint(provider, base, key string, names HintNames, attempts *Attempts) strin
 	if names.TimeoutFlag == "" {
 		names.TimeoutFlag = "--timeout"
 	}
-	names.NoKey = key == ""
+	names.NoKey, names.Key = key == "", key
 	return Hint(provider, base, attempts, names)
 }
 
@@ -77,6 +80,7 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 		// A call not made as every call was refused: the advice is the first refusal's.
 		status, contentType, body = se.Status, se.contentType, bytes.TrimSpace(se.body)
 	}
+	body = []byte(redact(string(body), names.Key))
 	var dns *net.DNSError
 	var shape *ShapeError
 	switch {

@@ -220,3 +220,19 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestCallErrorHintRedactsKey: a reply that is no JSON and echoes the API key at its start is
+// quoted in the hint without it; the hint's 40 bytes cut the key, which redacting the whole
+// message afterwards could no longer find, so its first bytes were shown.
+func TestCallErrorHintRedactsKey(t *testing.T) {
+	const key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdef"
+	base := clitest.ReplyServer(t, clitest.Reply{Status: 401, ContentType: "text/plain", Body: "Invalid key " + key + "\n"}) + "/v1"
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: base, APIKey: key, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest("openai", "m"))
+	if err == nil || strings.Contains(err.Error(), key[:12]) || !strings.Contains(err.Error(), `("Invalid key [redacted]")`) {
+		t.Errorf("Generate error = %v; want the reply quoted without the key", err)
+	}
+}
