@@ -12,7 +12,10 @@ import (
 )
 
 // request is the request of p's sample: a run sends it, and a dry run shows it. Its max_tokens
-// and temperature are the judge's when set, else the plan's.
+// and temperature are the judge's when set, else the plan's. A --seed is sent as the sample's
+// own (model.SampleSeed: seed + sample), as qa-predict's --sample-index sends it: a re-ask of an
+// unparsable reply with the seed of the first ask would get the same reply again from a server
+// that follows the seed, and could never succeed. A sum past the largest int sends the seed.
 func (j *Judge) request(p Plan, sample int) model.Request {
 	maxTokens, temperature := p.MaxTokens, p.Temperature
 	if j.MaxTokens > 0 {
@@ -21,8 +24,14 @@ func (j *Judge) request(p Plan, sample int) model.Request {
 	if j.Temperature != nil {
 		temperature = j.Temperature
 	}
+	seed := j.Seed
+	if seed != nil && sample > 0 {
+		if s, ok := model.SampleSeed(*seed, sample); ok {
+			seed = &s
+		}
+	}
 	return model.Request{Provider: j.Provider, BaseURL: j.BaseURL, Model: cmp.Or(p.Model, j.Model), Messages: p.Messages,
-		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: j.Seed, Sample: sample, ResponseFormat: p.ResponseFormat,
+		Temperature: temperature, MaxTokens: maxTokens, NumCtx: j.NumCtx, Seed: seed, Sample: sample, ResponseFormat: p.ResponseFormat,
 		MaxTokensField: j.MaxTokensField}
 }
 

@@ -210,6 +210,24 @@ func TestSeedAndBackoff(t *testing.T) {
 	}
 }
 
+// TestReaskSeeds: with --seed, each re-ask of an unparsable reply sends a seed of its own, the
+// seed plus its sample number, as qa-predict's --sample-index does: sent the first ask's seed, a
+// server that follows it gave the same unparsable reply each time, and the re-asks could never
+// succeed.
+func TestReaskSeeds(t *testing.T) {
+	in := rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "7 May 2023", `{"category":2}`)
+	srv := newChatServer(t, func(chatRequest) (string, int) { return "not JSON", 200 })
+	_, stderr, code := runJudge(t, []string{"--mode", ModeLoCoMo, "--base-url", srv.URL, "--model", "judge-1", "--parse-retries", "2", "--seed", "7"}, in)
+	if code != 3 || srv.count() != 3 {
+		t.Fatalf("exit %d after %d calls, want 3 after 3 (two re-asks); stderr %s", code, srv.count(), stderr)
+	}
+	for i, want := range []string{`"seed":7`, `"seed":8`, `"seed":9`} {
+		if b := srv.calls[i].body; !strings.Contains(b, want) {
+			t.Errorf("ask %d: request body %s, want %s", i+1, b, want)
+		}
+	}
+}
+
 func TestModelFlagUsage(t *testing.T) {
 	srv := newChatServer(t, protocolReply)
 	t.Setenv("OPENAI_API_KEY", "")

@@ -76,7 +76,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "cache", EnvVars: []string{"QA_JUDGE_CACHE"}, Usage: "SQLite reply cache `FILE` (keyed by the whole request: a changed prediction is never served a stale verdict)"},
 		&cli.StringFlag{Name: "prices", Usage: "price `FILE` (JSON/YAML) merged over the built-in table", EnvVars: []string{"QA_JUDGE_PRICES"}},
 		&cli.Float64Flag{Name: "max-cost", Usage: "make no new call once this run's replies have cost `USD` (0: no limit); the records left carry an error", EnvVars: []string{"QA_JUDGE_MAX_COST"}},
-		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to openai and ollama judge models when set, unless 0 (langchaingo leaves a seed of 0 out; the benchmarks' judges send none)", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
+		&cli.Int64Flag{Name: "seed", Usage: "seed of retry jitter; also sent to openai and ollama judge models when set, unless 0 (langchaingo leaves a seed of 0 out; the benchmarks' judges send none), a re-ask of an unparsable reply sending the seed plus its sample number", Value: 1, EnvVars: []string{"QA_JUDGE_SEED"}},
 		&cli.BoolFlag{Name: "dry-run", EnvVars: []string{"QA_JUDGE_DRY_RUN"}, Usage: "call no model: write each record's judge request, rule verdict or reason to pass as JSON lines, and count the requests and their input tokens (see DRY RUN)"},
 		command.ProgressFlag("QA_JUDGE_PROGRESS"),
 		&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}, Usage: "stop at the first bad input line"},

@@ -28,7 +28,8 @@ type Judge struct {
 	ParseRetries int
 	// Prices prices each judgment's replies, as qa-predict prices predictions; nil leaves cost_usd empty.
 	Prices model.Prices
-	// Seed, when set, is sent with every request (the benchmarks' judges send none).
+	// Seed, when set, is sent with every request, a re-ask's plus its sample number (the
+	// benchmarks' judges send none).
 	Seed *int
 	// MaxTokens, when above 0, is the max_tokens of every request in place of the plan's
 	// (--max-tokens: a reasoning judge's thinking counts in it, which LongMemEval's 10 cannot hold).

@@ -10,6 +10,7 @@ package model
 
 import (
 	"context"
+	"math"
 
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -102,4 +103,23 @@ func (r Response) AsCame() string {
 // Client answers requests. Implementations must be safe for concurrent use.
 type Client interface {
 	Generate(ctx context.Context, req Request) (Response, error)
+}
+
+// SampleSeed is the seed sample k of a request sends for the seed given: seed + k, as a model
+// sent the same seed gives the same answer, so the samples would not be independent. 0, which
+// langchaingo leaves out, is skipped (seed -1's sample 1 sends 1, its sample 2 sends 2), so that
+// every sample of a seed sends one of its own; a seed of 0 is sent as none by every sample. ok is
+// false when seed + k is past the largest int, where it would wrap round to another sample's.
+func SampleSeed(seed, k int) (s int, ok bool) {
+	if seed == 0 {
+		return 0, true
+	}
+	if seed > math.MaxInt-k {
+		return 0, false
+	}
+	s = seed + k
+	if seed < 0 && s >= 0 {
+		s++
+	}
+	return s, true
 }

@@ -20,22 +20,12 @@ import (
 	"github.com/qapipe/qapipe/internal/prompt"
 )
 
-// sampleSeed is the seed sample k sends for --seed seed: seed + k, as a model sent the same seed
-// gives the same answer, so the samples would not be independent. 0, which langchaingo leaves
-// out, is skipped (seed -1's sample 1 sends 1, its sample 2 sends 2), so that every sample of a
-// seed sends one of its own; a seed of 0 is sent as none by every sample, as without
-// --sample-index. A seed + k past the largest int is an error: it would wrap round to a seed far
-// below, another sample's.
+// sampleSeed is the seed sample k sends for --seed seed (model.SampleSeed), or the error of a
+// seed + k past the largest int: it would wrap round to a seed far below, another sample's.
 func sampleSeed(seed, k int) (int, error) {
-	if seed == 0 {
-		return 0, nil
-	}
-	if seed > math.MaxInt-k {
+	s, ok := model.SampleSeed(seed, k)
+	if !ok {
 		return 0, fmt.Errorf("--seed %d + --sample-index %d is past the largest seed, %d", seed, k, math.MaxInt)
-	}
-	s := seed + k
-	if seed < 0 && s >= 0 {
-		s++
 	}
 	return s, nil
 }
