@@ -1279,6 +1279,51 @@ func TestRedirect(t *testing.T) {
 	}
 }
 
+// TestRedirectKeepsKeyHome: a 307 to another host is followed without the API key, as Go's
+// client follows one without an Authorization header: Anthropic's x-api-key went along, and
+// Gemini's x-goog-api-key was put on every request, to whatever host it went. A redirect within
+// the base URL's host keeps it.
+func TestRedirectKeepsKeyHome(t *testing.T) {
+	for _, w := range wires {
+		if w.authHeader == "" {
+			continue
+		}
+		for _, foreign := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/foreign=%v", w.provider, foreign), func(t *testing.T) {
+				var got []string
+				target := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+					got = r.Header.Values(w.authHeader)
+					rw.Header().Set("Content-Type", w.contentType())
+					io.WriteString(rw, w.reply)
+				}))
+				defer target.Close()
+				to := target.URL
+				if foreign { // another host name for the same loopback server
+					to = strings.Replace(to, "127.0.0.1", "localhost", 1)
+				}
+				srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+					http.Redirect(rw, r, to+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+				}))
+				defer srv.Close()
+				tr := NewTransport(TransportConfig{Backoff: time.Millisecond})
+				c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey, HTTPClient: tr.Client()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := c.Generate(context.Background(), userOnly(w.provider, wireModels[w.provider])); err != nil {
+					t.Fatal(err)
+				}
+				if foreign && len(got) != 0 {
+					t.Errorf("the redirect's other host got %s %q, want no key", w.authHeader, got)
+				}
+				if !foreign && (len(got) != 1 || got[0] != w.authValue) {
+					t.Errorf("the redirect within the host got %s %q, want the key", w.authHeader, got)
+				}
+			})
+		}
+	}
+}
+
 // TestOpenAIReadsNoEnvironment: an openai client sends what its Config says and nothing the
 // environment holds: langchaingo put OPENAI_ORGANIZATION, a variable qapipe documents nowhere,
 // in an OpenAI-Organization header of every call (a stale one fails each with a 401), and would

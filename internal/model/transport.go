@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -141,11 +142,33 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		noteError(ctx, err)
 		return nil, err
 	}
-	resp, err := t.roundTrip(req)
+	resp, err := t.roundTrip(withoutForeignKey(req))
 	if ctx.Err() == nil && !errors.Is(err, interrupt.ErrNotCalled) {
 		t.stops.ended(req, resp, err)
 	}
 	return resp, err
+}
+
+// withoutForeignKey returns req, a redirect (307, 308) to a host that is not the first
+// request's nor one under it, without the API key in Anthropic's x-api-key or Gemini's
+// x-goog-api-key header; else req itself. Go's client drops only the Authorization header on
+// such a redirect: the others went to whatever host the server named.
+func withoutForeignKey(req *http.Request) *http.Request {
+	first := req
+	for first.Response != nil && first.Response.Request != nil {
+		first = first.Response.Request
+	}
+	if first == req || req.Header.Get("X-Api-Key") == "" && req.Header.Get("X-Goog-Api-Key") == "" {
+		return req
+	}
+	home, host := strings.ToLower(first.URL.Hostname()), strings.ToLower(req.URL.Hostname())
+	if host == home || !strings.Contains(host, ":") && strings.HasSuffix(host, "."+home) {
+		return req
+	}
+	r := req.Clone(req.Context())
+	r.Header.Del("X-Api-Key")
+	r.Header.Del("X-Goog-Api-Key")
+	return r
 }
 
 func (t *Transport) roundTrip(req *http.Request) (*http.Response, error) {
