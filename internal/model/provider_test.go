@@ -1279,6 +1279,22 @@ func TestRedirect(t *testing.T) {
 	}
 }
 
+// TestRedirectShownWithoutPassword: the address a 301 names is shown as the base URL is in a hint,
+// without its password: a relative Location resolves against the request's URL, which carried the
+// base URL's user and password into the error, stderr and the records.
+func TestRedirectShownWithoutPassword(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/moved"+r.URL.Path, http.StatusMovedPermanently)
+	}))
+	defer srv.Close()
+	c := retryingOpenAI(t, strings.Replace(srv.URL, "http://", "http://user:pa55word@", 1), 0)
+	_, err := c.Generate(context.Background(), testRequest("openai", "gpt-4o-mini"))
+	want := "redirected the call (HTTP 301) to " + strings.Replace(srv.URL, "http://", "http://user:xxxxx@", 1) + "/moved/v1/chat/completions,"
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "pa55word") {
+		t.Errorf("error %v, want it to hold %q and no password", err, want)
+	}
+}
+
 // TestRedirectKeepsKeyHome: a 307 to another host is followed without the API key, as Go's
 // client follows one without an Authorization header: Anthropic's x-api-key went along, and
 // Gemini's x-goog-api-key was put on every request, to whatever host it went. A redirect within

@@ -55,8 +55,8 @@ func redirected(req *http.Request, resp *http.Response) error {
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10)) // so the connection can be used again
 	resp.Body.Close()
 	location := ""
-	if u, err := resp.Location(); err == nil { // resolved against the request's URL
-		location = u.String()
+	if u, err := resp.Location(); err == nil { // resolved against the request's URL, its password too
+		location = shownURL(u.String())
 	}
 	return &redirectError{status: resp.StatusCode, location: location}
 }
