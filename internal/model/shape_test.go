@@ -91,6 +91,34 @@ func TestShapeFaults(t *testing.T) {
 	}
 }
 
+// TestShapeFaultWithoutKey: a reply of another shape that echoes the call's API key is quoted
+// without it, in every provider's way of sending it: the quote was cut to 40 bytes before the
+// error's redaction, which then no longer found the key whose first bytes the cut kept.
+func TestShapeFaultWithoutKey(t *testing.T) {
+	for _, w := range wires {
+		if w.authHeader == "" {
+			continue
+		}
+		t.Run(w.provider, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				io.Copy(io.Discard, r.Body)
+				rw.Header().Set("Content-Type", "application/json")
+				io.WriteString(rw, `{"detail":"bad key `+testKey+`"}`)
+			}))
+			defer srv.Close()
+			c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: w.provider, BaseURL: w.baseURL(srv.URL), APIKey: testKey,
+				HTTPClient: NewTransport(TransportConfig{Backoff: time.Millisecond}).Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Generate(context.Background(), testRequest(w.provider, wireModels[w.provider]))
+			if err == nil || !strings.Contains(err.Error(), `bad key [redacted]`) || strings.Contains(err.Error(), testKey[:8]) {
+				t.Errorf("Generate error %v, want the reply quoted with [redacted] for the key", err)
+			}
+		})
+	}
+}
+
 // TestShapeFaultThenAnswer: a reply of another shape is retried, and the answer that follows is
 // the call's.
 func TestShapeFaultThenAnswer(t *testing.T) {

@@ -207,12 +207,17 @@ func replyWords(body []byte, req *http.Request) string {
 		msg = string(body)
 	}
 	msg = strings.Join(strings.Fields(strings.ToValidUTF8(msg, "\uFFFD")), " ")
+	return english.Clip(string(redactSent([]byte(msg), req)), maxReply)
+}
+
+// redactSent returns data without the API keys req carried (see sentKeys).
+func redactSent(data []byte, req *http.Request) []byte {
 	for _, key := range sentKeys(req) {
 		if len(key) >= 4 {
-			msg = strings.ReplaceAll(msg, key, "[redacted]")
+			data = bytes.ReplaceAll(data, []byte(key), []byte("[redacted]"))
 		}
 	}
-	return english.Clip(msg, maxReply)
+	return data
 }
 
 // sentKeys returns the credentials req carries, as the providers send them: a bearer token,

@@ -269,7 +269,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	noteResponse(ctx, resp, data)
 	resp.Body = io.NopCloser(bytes.NewReader(data))
 	resp.ContentLength = int64(len(data))
-	wait, throttled, err := t.classify(ctx, resp, data)
+	wait, throttled, err := t.classify(ctx, r, resp, data)
 	if err != nil {
 		return nil, wait, err
 	}
@@ -277,10 +277,10 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	return resp, wait, nil
 }
 
-// classify reads a whole response as the retry loop needs it: the wait before the next attempt
-// (-1: none, the response is final), whether the server throttled the call, and the error that
-// stands for a reply answered 200 but unreadable or failed in its body.
-func (t *Transport) classify(ctx context.Context, resp *http.Response, data []byte) (time.Duration, bool, error) {
+// classify reads a whole response to req as the retry loop needs it: the wait before the next
+// attempt (-1: none, the response is final), whether the server throttled the call, and the error
+// that stands for a reply answered 200 but unreadable or failed in its body.
+func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.Response, data []byte) (time.Duration, bool, error) {
 	// X-Should-Retry is the server's own word on a failure, which the OpenAI and Anthropic SDKs
 	// obey before they look at the status.
 	shouldRetry := ""
@@ -316,7 +316,9 @@ func (t *Transport) classify(ctx context.Context, resp *http.Response, data []by
 		}
 		if err := shapeFault(ctx, data); err != nil {
 			// JSON of another shape (an array, a string, an object with none of the reply's
-			// members): a reply as unreadable as malformed JSON, retried as it is.
+			// members): a reply as unreadable as malformed JSON, retried as it is. Its quote is
+			// cut: the key is taken out first, as the message's redaction would miss a cut one.
+			err.Body = firstWords(redactSent(bytes.TrimSpace(data), req))
 			noteError(ctx, err)
 			return 0, false, err
 		}
