@@ -22,9 +22,35 @@ func BaseURL(c *cli.Context, name string) (string, error) {
 		return "", nil
 	}
 	if why := badURL(v); why != "" {
-		return "", Usagef("%s: want a URL such as http://127.0.0.1:8000/v1, got %q%s: %s", dashed(name), v, fromEnv(c, name), why)
+		return "", Usagef("%s: want a URL such as http://127.0.0.1:8000/v1, got %q%s: %s", dashed(name), shownURL(v), fromEnv(c, name), why)
 	}
 	return v, nil
+}
+
+// shownURL is u as an error shows it: its password masked (url.URL.Redacted's "xxxxx"), and the
+// value of a query parameter whose name speaks of a secret (Gemini's ?key=, a token, a
+// signature) left out (?key=…), as the calls' hints keep both out. A u that does not parse is
+// shown as it is.
+func shownURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	if p.RawQuery != "" {
+		params := strings.Split(p.RawQuery, "&")
+		for i, kv := range params {
+			k, _, _ := strings.Cut(kv, "=")
+			lower := strings.ToLower(k)
+			for _, secret := range []string{"key", "token", "secret", "sig", "pass", "auth"} {
+				if strings.Contains(lower, secret) {
+					params[i] = k + "=…"
+					break
+				}
+			}
+		}
+		p.RawQuery = strings.Join(params, "&")
+	}
+	return p.Redacted()
 }
 
 // badURL says what is wrong with u as an endpoint, or returns "" when it is an http or https URL
