@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"time"
 
@@ -107,6 +108,13 @@ func KeyOptional(provider, baseURL string) bool {
 func APIKey(provider, file string, getenv func(string) string) (string, error) {
 	if file != "" {
 		b, err := textfile.ReadFile(file)
+		if errors.Is(err, fs.ErrNotExist) && keyLike(file) {
+			give := "write the key to a file and name that"
+			if env := KeyEnv[provider]; len(env) > 0 {
+				give = fmt.Sprintf("give the key in %s, or write it to a file and name that", strings.Join(env, " or "))
+			}
+			return "", fmt.Errorf("no such file, and the name given (not shown) looks like a key itself: %s", give)
+		}
 		if err != nil {
 			return "", err
 		}
@@ -122,6 +130,21 @@ func APIKey(provider, file string, getenv func(string) string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// keyLike reports whether name, given as a key's file and found to be none, looks like a key
+// itself: 20 or more letters, digits, '-' and '_' alone, no path separator and no extension. The
+// error of opening it would show it whole on stderr.
+func keyLike(name string) bool {
+	if len(name) < 20 {
+		return false
+	}
+	for _, c := range name {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // LoadPrices returns the built-in price table with the entries of the JSON or YAML price file

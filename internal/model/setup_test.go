@@ -138,6 +138,13 @@ func TestAPIKey(t *testing.T) {
 	if _, err := APIKey("openai", filepath.Join(dir, "missing"), getenv); err == nil {
 		t.Errorf("APIKey(missing file) = nil error, want one")
 	}
+	// A key given where its file's name goes is not shown in the error; a missing file's name is.
+	if _, err := APIKey("openai", "sk-proj-abcdefghijklmnopqrstuvwxyz0123", getenv); err == nil || strings.Contains(err.Error(), "abcdefgh") || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("APIKey(a key as the file) error = %v, want one that names OPENAI_API_KEY and not the key", err)
+	}
+	if _, err := APIKey("openai", "openai-key.txt", getenv); err == nil || !strings.Contains(err.Error(), "openai-key.txt") {
+		t.Errorf("APIKey(missing openai-key.txt) error = %v, want one naming the file", err)
+	}
 	blank := filepath.Join(dir, "blank") // the environment's key must not stand in for the file's
 	if err := os.WriteFile(blank, []byte(" \r\n"), 0o600); err != nil {
 		t.Fatal(err)
