@@ -36,8 +36,10 @@ func digits(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 // Sharding puts a record in part 1 + (h mod N), h the first 8 bytes of SHA-256(id) as a big-endian
 // integer: every machine that runs part i of n gets the same records whatever the input order.
 // Sampling keeps the Sample records with the smallest SHA-256(seed || id) (seed as 8 big-endian
-// bytes), written in input order: the same seed gives the same sample from any input order, a
-// sample of n is a prefix-stable subset of a sample of n+1, and memory is Sample records.
+// bytes), written in input order: the same seed gives the same sample from any input order (but
+// for records that repeat an id, which tie: which of them a sample's edge keeps follows the input
+// order; qa-load warns of repeated ids), a sample of n is a prefix-stable subset of a sample of
+// n+1, and memory is Sample records.
 //
 // Note: a reservoir sample would also bound memory, but it depends on the input order and on a
 // random stream; the hash ranking depends only on ids and the seed.
