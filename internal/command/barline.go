@@ -58,7 +58,7 @@ func (b *barLine) release() {
 func holdBarLine(f *os.File) *os.File {
 	lock := openLock(f)
 	if lock != nil {
-		go waitLock(lock)
+		go waitLock(int(lock.Fd())) // the descriptor taken here, not read from the file on the goroutine
 	}
 	return lock
 }

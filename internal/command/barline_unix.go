@@ -32,9 +32,9 @@ func tryLock(lock *os.File) bool {
 	return syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
 
-// waitLock takes the lock on lock, waiting for it.
-func waitLock(lock *os.File) {
-	for syscall.Flock(int(lock.Fd()), syscall.LOCK_EX) == syscall.EINTR {
+// waitLock takes the lock on the open file fd, waiting for it.
+func waitLock(fd int) {
+	for syscall.Flock(fd, syscall.LOCK_EX) == syscall.EINTR {
 	}
 }
 
