@@ -325,6 +325,11 @@ func (a *corpusGroup) putChunk(c *Corpus, o *corpusOut) {
 	o.put("chunk_p", p, c.Chunk.Records)
 	o.put("chunk_r", r, c.Chunk.Records)
 	o.put("chunk_f1", f, c.Chunk.Records)
+	if c.Chunk.Records > 0 && c.Chunk.Label == 0 && c.Chunk.Infer == 0 {
+		// The reference's 0 for 0/0: said, so that it is not read as every chunk missed.
+		o.warn = append(o.warn, fmt.Sprintf("%s: no record has a chunk, gold or predicted (every tag O, or none the scheme reads as one), so each is the reference's 0 for 0 of 0",
+			strings.Join(a.cfg.selected("chunk_p", "chunk_r", "chunk_f1"), ", ")))
+	}
 }
 
 // putBLEU fills c's corpus BLEU and GenEval sections, when any record had BLEU counts, and puts
