@@ -135,14 +135,17 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 // map counted it relevant (NaN != 0) while pn and pairwise_acc paired it with nothing; nor is a
 // hex float ("0x1p0", which float() refuses), and " 1" is 1, not a label that is no number.
 func relevance(gold, pos string) float64 {
-	r, err := command.ParseDecimal(strings.TrimSpace(gold))
-	if err != nil {
-		r = 0
-		if gold == pos {
-			r = 1
+	// A label that cannot start a decimal ("yes", "relevant") is no number: asked of every
+	// record, ParseDecimal would build an error for each.
+	if s := strings.TrimSpace(gold); s != "" && strings.ContainsRune("+-.0123456789", rune(s[0])) {
+		if r, err := command.ParseDecimal(s); err == nil {
+			return r
 		}
 	}
-	return r
+	if gold == pos {
+		return 1
+	}
+	return 0
 }
 
 // addChunk adds a record's chunk counts to the group's.
