@@ -62,8 +62,8 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	if o.failed {
 		failure = m.failure(rec)
 	}
-	if math.IsNaN(v) {
-		v = 0 // --missing-as-zero
+	if math.IsNaN(v) || v == 0 {
+		v = 0 // --missing-as-zero; and -0 (a judgment's) as the record's scores write it
 	}
 	if v >= m.below {
 		return nil, nil
