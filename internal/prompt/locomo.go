@@ -74,18 +74,51 @@ func locomoTurn(t LoCoMoTurnData) string {
 
 // LoCoMoQuestion returns the question text LoCoMo sends: category 2 gets the date suffix, category 5
 // the two options, the abstain option first when abstainFirst (upstream: random.random() < 0.5).
-func LoCoMoQuestion(question string, category int, adversarial string, abstainFirst bool) string {
+//
+// Upstream appends the options' " (a) {} (b) {}. " to a category-5 question and calls str.format on
+// the whole, the question included: a doubled brace in the question is sent as one, and any other
+// brace fails there (a field, {} or {0}, finds no argument or mixes numbering with the options'
+// {}; a lone brace is a syntax error), which is an error here too, never the question sent as it
+// is written.
+func LoCoMoQuestion(question string, category int, adversarial string, abstainFirst bool) (string, error) {
 	switch category {
 	case 2:
-		return question + Must(LoCoMoCat2Suffix).Text
+		return question + Must(LoCoMoCat2Suffix).Text, nil
 	case 5:
+		q, err := pyFormatLiteral(question)
+		if err != nil {
+			return "", fmt.Errorf("category-5 question: LoCoMo's script reads it as a str.format string, with its options' {} after it, and fails on %v (a brace is written {{ or }} there)", err)
+		}
 		a, b := LoCoMoAbstainOption, adversarial
 		if !abstainFirst {
 			a, b = b, a
 		}
-		return question + Must(LoCoMoCat5Options).MustFill(map[string]string{"option_a": a, "option_b": b})
+		return q + Must(LoCoMoCat5Options).MustFill(map[string]string{"option_a": a, "option_b": b}), nil
 	}
-	return question
+	return question, nil
+}
+
+// pyFormatLiteral is what Python's str.format makes of s when s holds no replacement field: "{{"
+// and "}}" each become one brace; any other brace (a field or a lone one) is an error naming it.
+func pyFormatLiteral(s string) (string, error) {
+	if !strings.ContainsAny(s, "{}") {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '{' || c == '}' {
+			if i+1 < len(s) && s[i+1] == c {
+				i++
+			} else if c == '{' {
+				return "", fmt.Errorf("the \"{\" at byte %d, which opens a replacement field", i)
+			} else {
+				return "", fmt.Errorf("the single \"}\" at byte %d", i)
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String(), nil
 }
 
 // locomoQuery fills query_single.txt with the conversation start, the context and the QA prompt.
@@ -202,7 +235,11 @@ func LoCoMoAskOf(rec *record.Record, abstainFirst bool) (LoCoMoAsk, error) {
 		return LoCoMoAsk{}, err
 	}
 	adv := LoCoMoAdversarialAnswer(rec)
-	ask := LoCoMoAsk{Category: cat, Text: LoCoMoQuestion(rec.Question, cat, adv, abstainFirst)}
+	text, err := LoCoMoQuestion(rec.Question, cat, adv, abstainFirst)
+	if err != nil {
+		return LoCoMoAsk{}, err
+	}
+	ask := LoCoMoAsk{Category: cat, Text: text}
 	if cat == 5 {
 		ask.Options = []string{LoCoMoAbstainOption, adv}
 		if !abstainFirst {

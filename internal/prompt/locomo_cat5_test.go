@@ -41,3 +41,40 @@ func FuzzLoCoMoCat5(f *testing.F) {
 		}
 	})
 }
+
+// TestLoCoMoQuestionBraces checks a category-5 question against what LoCoMo's get_gpt_answers
+// makes of it: (question + " Select the correct answer: (a) {} (b) {}. ").format(a, b), run in
+// Python 3.11 for the wants; an error where Python raises (IndexError, ValueError, KeyError).
+// The options and the other categories' questions are values, never read for braces.
+func TestLoCoMoQuestionBraces(t *testing.T) {
+	const opts = " Select the correct answer: (a) Not mentioned in the conversation (b) {0} }. "
+	tests := []struct {
+		question string
+		category int
+		want     string // "" for an error
+	}{
+		{"Did she go?", 5, "Did she go?" + opts},
+		{"a {{b}} c", 5, "a {b} c" + opts},
+		{"x }} y", 5, "x } y" + opts},
+		{"{{{{", 5, "{{" + opts},
+		{"x {} y", 5, ""}, // IndexError: the options' second {} finds no argument
+		{"x {0}", 5, ""},  // ValueError: manual numbering, then the options' automatic
+		{"x {n}", 5, ""},  // KeyError
+		{"x { y", 5, ""},  // ValueError: unmatched '{'
+		{"x } y", 5, ""},  // ValueError: single '}'
+		{"{{}", 5, ""},    // ValueError: single '}'
+		{"x {} y", 2, "x {} y Use DATE of CONVERSATION to answer with an approximate date."},
+		{"x } y", 1, "x } y"},
+	}
+	for _, tt := range tests {
+		got, err := LoCoMoQuestion(tt.question, tt.category, "{0} }", true)
+		switch {
+		case tt.want == "" && err == nil:
+			t.Errorf("LoCoMoQuestion(%q, %d) = %q, want an error (Python's format raises)", tt.question, tt.category, got)
+		case tt.want != "" && err != nil:
+			t.Errorf("LoCoMoQuestion(%q, %d): %v, want %q", tt.question, tt.category, err, tt.want)
+		case got != tt.want:
+			t.Errorf("LoCoMoQuestion(%q, %d) = %q, want %q", tt.question, tt.category, got, tt.want)
+		}
+	}
+}
