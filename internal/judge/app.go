@@ -245,7 +245,8 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		return nil
 	}
 	jg := cfg.selfJudging(rec)
-	if jg != nil {
+	refused := jg != nil
+	if refused {
 		t.selfJudged.Add(1)
 	} else {
 		var err error
@@ -258,6 +259,9 @@ func (cfg *config) judgeOne(ctx context.Context, rec *record.Record, t *tally) e
 		return nil
 	}
 	t.count(jg)
+	if jg.Model != "" && unjudgeable(rec) == "" && !refused {
+		t.golds.note(rec, jg.Mode)
+	}
 	if rec.Judgments == nil {
 		rec.Judgments = map[string]*record.Judgment{}
 	}

@@ -57,11 +57,12 @@ type dryTally struct {
 	rule, skip, already int
 	carried             int // of the already judged, those whose judgment failed: failed still, as in the run
 	errors              int
-	routed              int    // named the judge model, as the run counts them for warnModelUnused
-	ruled               int    // judged, or failed, on a rule's route, as the run counts them
-	others              others // would pass through, judged by another mode or model
-	replaced            int64  // would lose the judgment MODE that failed for want of a model
-	unjudged            int64  // would lose the judgment NAME that this run's mode leaves out
+	routed              int        // named the judge model, as the run counts them for warnModelUnused
+	ruled               int        // judged, or failed, on a rule's route, as the run counts them
+	others              others     // would pass through, judged by another mode or model
+	replaced            int64      // would lose the judgment MODE that failed for want of a model
+	unjudged            int64      // would lose the judgment NAME that this run's mode leaves out
+	golds               firstGolds // would be sent with their first gold answer alone
 }
 
 // dryRunAll writes, for every record in input order, what judging it would do, and calls no
@@ -90,6 +91,7 @@ func (cfg *config) dryRunAll(ctx context.Context, src *command.Source, stdout, s
 	warnReplaced(stderr, cfg.bare, cfg.name, t.replaced, true) // as the run would warn
 	warnUnjudged(stderr, cfg.name, t.unjudged, true)
 	t.others.warn(stderr, cfg.name, true)
+	t.golds.warn(stderr, true)
 	t.summarize(stderr, cfg.name, cfg.judge.Prices, cfg.maxCost)
 	// A failed judgment passed through fails the run (exit 3), and so the dry run, which says
 	// what the run would do.
@@ -132,6 +134,7 @@ func (cfg *config) dryRequest(rec *record.Record, t *dryTally) dryRequest {
 		return d
 	}
 	cfg.dryCall(p, t, &d)
+	t.golds.note(rec, p.Mode)
 	return d
 }
 

@@ -29,6 +29,7 @@ type tally struct {
 	replaced                                                   atomic.Int64  // lost the judgment MODE that failed for want of a model
 	unjudged                                                   atomic.Int64  // lost the judgment NAME that this run's mode leaves out
 	others                                                     others        // passed through, judged by another mode or model
+	golds                                                      firstGolds    // sent with their first gold answer alone
 
 	mu         sync.Mutex
 	usage      record.Usage
@@ -135,6 +136,7 @@ func summarize(w io.Writer, name string, t *tally, noUsage int64) {
 			english.Count(int(n), "record was predicted", "records were predicted"), english.Form(int(n), "its error field", "their error fields"), english.Form(int(n), "it", "them"))
 	}
 	warnUnjudged(w, name, t.unjudged.Load(), false)
+	t.golds.warn(w, false)
 	if n := t.stale.Load(); n > 0 {
 		fmt.Fprintf(w, "qa-judge: warning: %s a judge_score that may have read the judgment now replaced or removed, or another than the one qa-score now reads first; it was taken out too (qa-score computes it again)\n",
 			english.Count(int(n), "record had", "records had"))
