@@ -72,11 +72,15 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	if rec.Prediction != nil && rec.Prediction.HasText() && rec.Prediction.Error == "" {
 		pred = &rec.Prediction.Text
 	}
+	gold := rec.Answers
+	if gold == nil { // a record without answers (judge_score alone): a list all the same
+		gold = []string{}
+	}
 	if w := m.wanted(rec, o); w != "" {
-		return record.Marshal(trapMismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Wanted: w, Trap: rec.Answers,
+		return record.Marshal(trapMismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Wanted: w, Trap: gold,
 			Prediction: pred, Metric: m.metric, Score: v, Error: failure})
 	}
-	return record.Marshal(mismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Gold: rec.Answers,
+	return record.Marshal(mismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Gold: gold,
 		Prediction: pred, Metric: m.metric, Score: v, Error: failure})
 }
 
