@@ -3,6 +3,7 @@ package learncurve
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/english"
@@ -109,6 +110,9 @@ func configurePlot(c *cli.Context, cfg *Config) error {
 	if cfg.Plot == "" && c.IsSet("plot-format") {
 		fmt.Fprintf(c.App.ErrWriter, "qa-learncurve: warning: --plot-format%s is the plot's format; without --plot it does nothing\n",
 			command.FromEnv(c, "plot-format"))
+		if f := c.String("plot-format"); f != "" && !slices.Contains(PlotFormats, f) { // refused all the same, as qa-score's --format
+			return unknownPlotFormat(c, f)
+		}
 	}
 	if cfg.Plot != "" {
 		if cfg.PlotFormat, err = plotFormat(c, cfg.Plot); err != nil {

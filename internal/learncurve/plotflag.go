@@ -32,14 +32,19 @@ func plotFormat(c *cli.Context, plot string) (string, error) {
 		return byExt, nil
 	}
 	if !slices.Contains(PlotFormats, f) {
-		return "", command.Usagef("--plot-format: unknown format %q%s (want svg or png)%s", f, command.FromEnv(c, "plot-format"),
-			english.DidYouMean(f, PlotFormats))
+		return "", unknownPlotFormat(c, f)
 	}
 	if byExt != "" && byExt != f {
 		fmt.Fprintf(c.App.ErrWriter, "qa-learncurve: warning: --plot %s: writing %s (--plot-format%s), not the %s its extension names\n",
 			plot, f, command.FromEnv(c, "plot-format"), byExt)
 	}
 	return f, nil
+}
+
+// unknownPlotFormat is the usage error of a --plot-format f that names no image format.
+func unknownPlotFormat(c *cli.Context, f string) error {
+	return command.Usagef("--plot-format: unknown format %q%s (want svg or png)%s", f, command.FromEnv(c, "plot-format"),
+		english.DidYouMean(f, PlotFormats))
 }
 
 // plotStdout checks a --plot that writes the image to stdout ("-", /dev/stdout, or the file stdout
