@@ -84,6 +84,23 @@ var figures = []figure{
 		},
 	},
 	{
+		// evaluate-v2.0.py prints 100 times the mean: the README gives both for one run
+		name:   "SQuAD v2.0 scale",
+		readme: regexp.MustCompile("on `testdata/squad/squad_v20_synthetic.json` and its predictions `evaluate-v2.0.py` prints `exact` (\\d+\\.\\d{3}), a `squad2_em` mean of (\\d\\.\\d{3})"),
+		script: "qa-load --predictions testdata/squad/squad_v20_synthetic_predictions.json testdata/squad/squad_v20_synthetic.json | qa-score --metrics squad2_em --summary -",
+		got: func(t *testing.T, stdout, stderr string) []string {
+			var s struct {
+				Overall struct {
+					Metrics map[string]struct{ Mean float64 } `json:"metrics"`
+				} `json:"overall"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+				t.Fatal(err)
+			}
+			return append([]string{strconv.FormatFloat(100*s.Overall.Metrics["squad2_em"].Mean, 'f', 3, 64)}, summaryMeans("squad2_em")(t, stdout, stderr)...)
+		},
+	},
+	{
 		name:   "LoCoMo batches",
 		readme: regexp.MustCompile(`--batch-size 10 \| cut -c 1-200   # (two) requests of (ten) questions`),
 		script: "qa-load --limit 20 testdata/locomo/locomo_conv26.json | qa-predict --dry-run --provider openai --model gpt-3.5-turbo --locomo-variant gpt-3.5-turbo-16k --batch-size 10 > /dev/null",
