@@ -110,9 +110,9 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 // lmeSummary is LongMemEval's own report: accuracy per question type, the task-averaged accuracy
 // (the mean of the means of LongMemEval's six question types), the overall accuracy and the
 // accuracy on abstention questions. A type that is none of the six (a record without a type, a
-// misspelt one) has its accuracy in by_type and its records in the overall accuracy, as upstream's
-// overall counts every question, but it is no task of the benchmark's, so it is left out of the
-// task-averaged accuracy, with a warning.
+// misspelt one) has its accuracy in by_type and its records in the overall accuracy, which counts
+// every question (upstream's print_qa_metrics.py stops with a KeyError at such a type), but it is
+// no task of the benchmark's, so it is left out of the task-averaged accuracy, with a warning.
 func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	if len(a.lme) == 0 {
 		return nil
