@@ -106,9 +106,10 @@ func (j *Judge) ask(ctx context.Context, p Plan, jg *record.Judgment, sample int
 	if errors.Is(err, model.ErrEmptyReply) && (resp.Cut || errors.As(err, new(*model.RefusedError))) {
 		// No text before max_tokens ran out (a reasoning model's hidden reasoning spent it), or
 		// a refusal in its place: paid for, and cut or refused again if asked again, so not
-		// asked again; the error names the budget, or gives the refusal.
+		// asked again; the error names the budget, or gives the refusal. The thinking its
+		// server sent apart is kept: it says where the budget went.
 		r.paid(resp)
-		jg.Error = callFailed + err.Error()
+		jg.Error, jg.Thinking = callFailed+err.Error(), resp.Reasoning
 		return true, nil
 	}
 	if err != nil && !errors.Is(err, model.ErrEmptyReply) {

@@ -142,6 +142,27 @@ func TestCutEmptyNotAskedAgain(t *testing.T) {
 	}
 }
 
+// TestCutEmptyKeepsThinking: a reply with no text that stopped at max_tokens, whose server sent
+// the thinking that spent the budget apart (reasoning_content), fails keeping that thinking, as a
+// judgment cut in its thinking and a prediction's failed reply keep it: it says where the budget
+// went.
+func TestCutEmptyKeepsThinking(t *testing.T) {
+	const thinking = "The response names Paris; the answer is Paris, so"
+	srv := newChatWriter(t, func(w http.ResponseWriter, req chatRequest) {
+		writeCompletion(w, req.Model, map[string]any{"role": "assistant", "content": nil, "reasoning_content": thinking}, "length", 10)
+	})
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	stdout, stderr, code := runJudge(t, []string{"--base-url", srv.URL, "--model", "r1-judge"}, in)
+	jg := decodeAll(t, stdout)[0].Judgments["auto/r1-judge"]
+	const want = "judge call: openai r1-judge: empty reply (stop reason length: max_tokens 10 ran out"
+	if code != command.ExitBadRecords || jg.Score != nil || !strings.HasPrefix(jg.Error, want) {
+		t.Fatalf("exit %d, judgment %+v; want it failing with %q… (stderr %s)", code, jg, want, stderr)
+	}
+	if jg.Thinking != thinking {
+		t.Errorf("thinking %q, want the thinking the server sent apart, %q", jg.Thinking, thinking)
+	}
+}
+
 // TestMaxTokensFieldOnTheWire: a judge call to an OpenAI-compatible server carries its budget as
 // max_tokens unless --max-tokens-field (or QA_JUDGE_MAX_TOKENS_FIELD) names max_completion_tokens,
 // as an o-series model behind Azure OpenAI wants it; never both members, and the judgment is made
