@@ -109,16 +109,19 @@ type geminiUsage struct {
 	PromptTokenCount, CandidatesTokenCount, TotalTokenCount bodyCount
 	ThoughtsTokenCount                                      bodyCount // a thinking model's, apart from the candidates'
 	CachedContentTokenCount                                 bodyCount // of the prompt's
+	ToolUsePromptTokenCount                                 bodyCount // a tool's results, read as prompt: input, apart from the prompt's
 }
 
 // usage is m as a record.Usage: a thinking model's thoughts, counted apart from the candidates
 // (thoughtsTokenCount, and in the total), are billed as output; a proxy that leaves out the total
-// leaves them counted still. A count that is none makes it unknown.
+// leaves them counted still. The tokens of a tool's results (toolUsePromptTokenCount, in the
+// total too) are input, not the output the total less the prompt would make them. A count that
+// is none makes it unknown.
 func (m *geminiUsage) usage() record.Usage {
-	if !counts(m.PromptTokenCount, m.CandidatesTokenCount, m.TotalTokenCount, m.ThoughtsTokenCount, m.CachedContentTokenCount) {
+	if !counts(m.PromptTokenCount, m.CandidatesTokenCount, m.TotalTokenCount, m.ThoughtsTokenCount, m.CachedContentTokenCount, m.ToolUsePromptTokenCount) {
 		return record.Usage{}
 	}
-	in := int(m.PromptTokenCount)
+	in := int(m.PromptTokenCount + m.ToolUsePromptTokenCount)
 	out := max(int(m.CandidatesTokenCount+m.ThoughtsTokenCount), int(m.TotalTokenCount)-in)
 	return record.Usage{InputTokens: in, OutputTokens: out, CachedInputTokens: min(int(m.CachedContentTokenCount), in)}
 }

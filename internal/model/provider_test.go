@@ -378,6 +378,10 @@ func TestReplyAccounting(t *testing.T) {
 			usage: record.Usage{InputTokens: 8, OutputTokens: 102}},
 		{name: "gemini thoughts without a total", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
 			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}},
+		{name: "gemini tool-use prompt", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":100,"candidatesTokenCount":5,"toolUsePromptTokenCount":7,"totalTokenCount":112}`),
+			usage: record.Usage{InputTokens: 107, OutputTokens: 5}},
+		{name: "gemini tool-use prompt, unstreamed", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":100,"candidatesTokenCount":5,"toolUsePromptTokenCount":7,"totalTokenCount":112}`),
+			usage: record.Usage{InputTokens: 107, OutputTokens: 5}, unstreamed: true},
 		{name: "gemini thoughts without a total, unstreamed", w: wires[3], reply: gemini(`{"text":"Paris"}`, "STOP", `{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":500}`),
 			usage: record.Usage{InputTokens: 1000, OutputTokens: 550}, unstreamed: true},
 		// Anthropic counts its prompt cache's tokens apart from input_tokens: a gateway that
