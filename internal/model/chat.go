@@ -157,7 +157,9 @@ func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
 			why += ": " + spent
 		}
 	}
-	// A reply without text that langchaingo calls an error: an empty reply, paid for.
+	// A reply without text that langchaingo calls an error: an empty reply, paid for, with the
+	// thinking its server sent, which says where the tokens went.
+	out.Reasoning = r.body.reasoning
 	out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
 	settle(r.slot, out)
 	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, r.req.Model, ErrEmptyReply, why)}

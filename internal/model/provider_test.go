@@ -498,7 +498,7 @@ func TestRepliesReadFromBody(t *testing.T) {
 		{"gemini thought part, which langchaingo reads as text", wires[3], `{"candidates":[{"content":{"parts":[{"text":"The capital of France.","thought":true},{"text":"Paris"}],"role":"model"},"finishReason":"STOP","index":0}],` + gemUsage,
 			"Paris", "The capital of France.", gemUsageWant, false, "", false},
 		{"gemini thoughts alone", wires[3], `{"candidates":[{"content":{"parts":[{"text":"The capital of France.","thought":true},{"thoughtSignature":"CiQB0e2Kb8dWq7tX"}],"role":"model"},"finishReason":"MAX_TOKENS","index":0}],` + gemUsage,
-			"", "", gemUsageWant, true, "empty reply (stop reason MAX_TOKENS: max_tokens 16 ran out before any text", false},
+			"", "The capital of France.", gemUsageWant, true, "empty reply (stop reason MAX_TOKENS: max_tokens 16 ran out before any text", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -273,4 +274,27 @@ func FuzzReadThought(f *testing.F) {
 			t.Fatalf("ReadThought(%q) = %+v, and its answer has thinking again: %+v", text, th, again)
 		}
 	})
+}
+
+// TestEmptyReplyKeepsReasoning: a reply without text that langchaingo calls an error (a Gemini
+// stream sent as one object, not the array Gemini sends, holding a thought part alone) is an
+// empty reply that keeps the thinking its server sent, as a reply read whole keeps it.
+func TestEmptyReplyKeepsReasoning(t *testing.T) {
+	reply := `{"candidates":[{"content":{"parts":[{"text":"Weighing Paris.","thought":true}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":20,"thoughtsTokenCount":12}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, reply)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(context.Background(), Config{Gemini: gemini.New, Provider: "googleai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: NewTransport(TransportConfig{}).Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.Generate(context.Background(), testRequest("googleai", "gemini-2.5-flash"))
+	if !errors.Is(err, ErrEmptyReply) {
+		t.Fatalf("Generate: error %v; want an empty reply", err)
+	}
+	if resp.Text != "" || resp.Reasoning != "Weighing Paris." {
+		t.Errorf("Generate = text %q, reasoning %q; want none, %q", resp.Text, resp.Reasoning, "Weighing Paris.")
+	}
 }
