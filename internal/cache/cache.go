@@ -23,8 +23,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"net/url"
+	"os"
 	"sync"
 	"time"
 
@@ -86,6 +88,12 @@ func Open(path string) (*Cache, error) {
 	}
 	if err != nil {
 		db.Close()
+		if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
+			// Not made: SQLite says only "unable to open database file"; Check says why.
+			if ferr := writableFolder(path); ferr != nil {
+				return nil, ferr
+			}
+		}
 		return nil, fault(path, err)
 	}
 	return &Cache{db: db, path: path, claims: newClaims()}, nil

@@ -131,6 +131,14 @@ func TestCheckUnwritable(t *testing.T) {
 			t.Errorf("Open(%s) = %v, want a *FileError, as Check gives", path, err)
 		}
 	}
+	// Open says why as Check does where it would make the file, not SQLite's "unable to open
+	// database file".
+	path := filepath.Join(roDir, "c.db")
+	c, err = Open(path)
+	if err == nil {
+		c.Close()
+	}
+	checkFileError(t, "Open", path, err, "its folder "+roDir+" cannot be written: permission denied")
 }
 
 // TestCheckNoFileSystem: a folder no file can be made in, whatever its permissions say, is
