@@ -172,10 +172,21 @@ func (a *app) dryPlain(rec *record.Record) dryPrediction {
 			d.Error = fmt.Sprintf("prompt: %v", err)
 			return d
 		}
-		for _, ask := range asks {
-			d.Requests = append(d.Requests, a.dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength)))
+		if len(asks) > 0 {
+			for _, ask := range asks {
+				d.Requests = append(d.Requests, a.dryRequest("notes", a.chat(ask.Prompt, prompt.LongMemEvalNoteLength)))
+			}
+			d.Then = "the reading call over the notes (its prompt holds the replies)"
+			return d
 		}
-		d.Then = "the reading call over the notes (its prompt holds the replies)"
+		// No block to take notes on: the run asks none and sends the reading call at once
+		// (no-retrieval), or stops on the empty history.
+		text, _, err := prompt.LongMemEvalNotesPrompt(rec, nil, nil, a.prompts.history)
+		if err != nil {
+			d.Error = fmt.Sprintf("prompt: %v", err)
+			return d
+		}
+		d.Requests = []dryCall{a.dryRequest("answer", a.request(rec, text))}
 		return d
 	}
 	text, _, err := a.prompts.render(rec)

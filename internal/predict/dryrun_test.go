@@ -228,3 +228,49 @@ func TestDryRunPricesEachRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunNotesWithoutBlocks: under con-separate a record with no history block to take notes
+// on asks no note and sends the reading call at once (no-retrieval: the question alone), or
+// fails (an empty history, on which upstream's reader stops): the dry run shows that request, or
+// that error, not a reading call said to wait for replies.
+func TestDryRunNotesWithoutBlocks(t *testing.T) {
+	empty := longMemEvalRecord("longmemeval:empty", "")
+	empty.Context = nil
+	for _, tc := range []struct {
+		retriever string
+		recs      []*record.Record
+	}{
+		{"no-retrieval", []*record.Record{longMemEvalRecord("longmemeval:q1", ""), empty}},
+		{"orig-turn", []*record.Record{empty}},
+	} {
+		retriever, in := tc.retriever, jsonl(t, tc.recs...)
+		args := []string{"--provider", "openai", "--model", "gpt-4o", "--reading", "con-separate", "--retriever", retriever}
+		dry, stderr, _ := dryRunLines(t, in, args...)
+		if len(dry) != len(tc.recs) {
+			t.Fatalf("%s: %d dry-run lines; stderr %s", retriever, len(dry), stderr)
+		}
+		srv, seen := recordingServer(t)
+		out, _, _ := run(t, context.Background(), in, append(args, "--base-url", srv.URL, "--api-key-file", keyFile(t), "--concurrency", "1")...)
+		if len(out) != len(tc.recs) {
+			t.Fatalf("%s: the run wrote %d records", retriever, len(out))
+		}
+		sent := seen()
+		var shown []chatRequest
+		for _, d := range dry {
+			if d.Then != "" {
+				t.Errorf("%s: %s: then %q, but no call waits for a reply", retriever, d.ID, d.Then)
+			}
+			for _, c := range d.Requests {
+				shown = append(shown, chatRequest{Model: c.Model, MaxTokens: c.MaxTokens, Prompt: c.Messages[len(c.Messages)-1].Content})
+			}
+		}
+		if !slices.Equal(shown, sent) {
+			t.Errorf("%s: the dry run shows %+v, the server received %+v", retriever, shown, sent)
+		}
+		for i, rec := range out {
+			if got, want := dry[i].Error != "", rec.Prediction != nil && rec.Prediction.Error != ""; got != want {
+				t.Errorf("%s: %s: dry-run error %q, the run's error %v", retriever, rec.ID, dry[i].Error, want)
+			}
+		}
+	}
+}
