@@ -35,12 +35,12 @@ type partialIV struct {
 }
 
 // intervals returns the interval at level of each selected headline value of the group that has
-// one, from reps resamples seeded by seed, and the metrics whose interval is partial, for a
-// warning to name.
-func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, partial []partialIV) {
-	out = map[string][2]float64{}
+// one, from reps resamples seeded by seed, the metrics whose every resample gave the same value
+// and those whose interval is partial, for warnings to name.
+func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[string][2]float64, same map[string]bool, partial []partialIV) {
+	out, same = map[string][2]float64{}, map[string]bool{}
 	if reps == 0 {
-		return out, nil
+		return out, same, nil
 	}
 	for _, f := range a.resamplers() {
 		if f.n == 0 {
@@ -50,13 +50,14 @@ func (a *corpusGroup) intervals(seed uint64, reps int, level float64) (out map[s
 		for i, name := range f.names {
 			if a.cfg.wants(name) && finite(ivs[i].Lo) && finite(ivs[i].Hi) {
 				out[name] = [2]float64{ivs[i].Lo, ivs[i].Hi}
+				same[name] = ivs[i].Same
 				if ivs[i].Partial(reps) {
 					partial = append(partial, partialIV{name, reps - ivs[i].Undefined, reps})
 				}
 			}
 		}
 	}
-	return out, partial
+	return out, same, partial
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -219,13 +219,13 @@ func (a *corpusAcc) attachOverall(s *Summary) (flat, partial []string) {
 	reps, seed := s.Bootstrap, uint64(s.Seed)
 	c, vals, warn := a.all.summarize()
 	s.Corpus = c
-	ivs, part := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
+	ivs, same, part := a.all.intervals(seed^hashOf("corpus overall", 0), reps, s.Level)
 	stats := make([]*Stat, len(vals))
 	for i, v := range vals {
 		stats[i] = corpusStatOf(v, ivs)
 		s.Overall.Metrics[v.name] = stats[i]
 	}
-	if w := flatWarning("overall", stats, vals, reps); w != "" {
+	if w := flatWarning("overall", stats, vals, same, reps); w != "" {
 		flat = append(flat, w)
 	}
 	if w := partialWarning("overall", withValue(part, vals)); w != "" {
@@ -253,7 +253,7 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 			continue
 		}
 		_, vals, _ := g.summarize()
-		ivs, part := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
+		ivs, same, part := g.intervals(seed^hashOf("corpus "+label+key, 0), reps, s.Level)
 		if w := partialWarning(shown+cell.Value(key), withValue(part, vals)); w != "" {
 			partial = append(partial, w)
 		}
@@ -266,7 +266,7 @@ func corpusHeadlines(s *Summary, label, shown string, groups map[string]*corpusG
 				stats, kept = append(stats, st), append(kept, v)
 			}
 		}
-		if w := flatWarning(shown+cell.Value(key), stats, kept, reps); w != "" {
+		if w := flatWarning(shown+cell.Value(key), stats, kept, same, reps); w != "" {
 			flat = append(flat, w)
 		}
 	}
@@ -314,8 +314,11 @@ func partialWarning(label string, part []partialIV) string {
 }
 
 // flatWarning is the warning of the group label's headline values (vals, with their stats) whose
-// every one of reps resamples gives the same value, or "" when none does.
-func flatWarning(label string, stats []*Stat, vals []value, reps int) string {
+// every one of reps resamples gives the same value (same, by name), or "" when none does.
+//
+// Note: equal bounds are not the test: at a low --level both are read near the median, which
+// many resamples of a metric of few values (accuracy over 4 records) share.
+func flatWarning(label string, stats []*Stat, vals []value, same map[string]bool, reps int) string {
 	var names []string
 	for i, st := range stats {
 		units := vals[i].n // what the interval resamples: records, or query groups
@@ -323,7 +326,7 @@ func flatWarning(label string, stats []*Stat, vals []value, reps int) string {
 			units = vals[i].queries
 		}
 		// One resample gives every interval equal bounds: only more can agree.
-		if st.CI != nil && st.CI[0] == st.CI[1] && units > 1 && reps > 1 {
+		if st.CI != nil && same[vals[i].name] && units > 1 && reps > 1 {
 			names = append(names, vals[i].name)
 		}
 	}

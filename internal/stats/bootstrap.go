@@ -21,6 +21,9 @@ type Interval struct {
 	// Undefined counts the resamples Bootstrap left out because the statistic had no value
 	// there, for the caller to say that the interval is over the others.
 	Undefined int
+	// Same reports that every resample with a value gave one and the same value (BootstrapVec
+	// sets it): equal bounds alone do not say so, since a low level reads both near the median.
+	Same bool
 }
 
 // Partial reports whether the interval, from reps resamples, leaves out more than a tenth of

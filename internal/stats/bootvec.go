@@ -41,6 +41,7 @@ func BootstrapVec(rng *rand.Rand, n, reps, k int, level float64, stat func(idx [
 		slices.Sort(col)
 		ivs[i] = Percentile(col, level)
 		ivs[i].Undefined = reps - len(col)
+		ivs[i].Same = len(col) > 0 && col[0] == col[len(col)-1]
 	}
 	return ivs
 }
