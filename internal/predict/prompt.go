@@ -227,7 +227,8 @@ func execute(t *template.Template, data any) (string, []string, error) {
 // Note: a value decodes as text/template reads Go values: a string as its text, a number as a
 // json.Number (0.10 written 0.10, as meta keeps it), an object as a jsonObject and an array as a
 // jsonArray, which a template can index and range over and which print as compact JSON, not as
-// Go's map[a:1].
+// Go's map[a:1], and null as a jsonNull, which prints null where a nil printed "<no value>" and
+// is false to if and with, as a nil is.
 type templateRecord struct {
 	*record.Record
 	Meta  map[string]any
@@ -272,6 +273,8 @@ func templateValue(v any) any {
 			v[i] = templateValue(e)
 		}
 		return jsonArray(v)
+	case nil:
+		return jsonNull(nil)
 	}
 	return v
 }
@@ -282,7 +285,12 @@ type jsonObject map[string]any
 // jsonArray is a JSON array in a --template's data; it prints as compact JSON.
 type jsonArray []any
 
+// jsonNull is a JSON null in a --template's data: an empty map, false to if and with, that
+// prints as null.
+type jsonNull map[string]any
+
 func (o jsonObject) String() string { return compactJSON(map[string]any(o)) }
+func (jsonNull) String() string     { return "null" }
 func (a jsonArray) String() string  { return compactJSON([]any(a)) }
 
 // compactJSON encodes v without HTML escaping or a trailing newline (object keys sorted).
