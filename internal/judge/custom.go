@@ -11,6 +11,7 @@ import (
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Output formats a custom judge prompt may declare.
@@ -33,6 +34,8 @@ type Custom struct {
 	// written, which is seldom what was meant ({gold} for {answer}).
 	Unknown []string
 	parse   func(string) (Verdict, error)
+	// gold and rubric say the prompt holds {answer} or {answers}, and {rubric}: what it grades by.
+	gold, rubric bool
 }
 
 // customPlaceholders are the tokens Plan replaces.
@@ -62,6 +65,8 @@ func LoadCustom(path, format string) (*Custom, error) {
 		return nil, fmt.Errorf("prompt %s: no {prediction} placeholder", path)
 	}
 	for _, name := range prompt.Tokens(c.Text) {
+		c.gold = c.gold || name == "answer" || name == "answers"
+		c.rubric = c.rubric || name == "rubric"
 		if !slices.Contains(customPlaceholders, name) {
 			c.Unknown = append(c.Unknown, "{"+name+"}")
 		}
@@ -70,8 +75,19 @@ func LoadCustom(path, format string) (*Custom, error) {
 	return c, nil
 }
 
-// Plan renders the custom prompt for rec.
-func (c *Custom) Plan(rec *record.Record, pred string) Plan {
+// Plan renders the custom prompt for rec. A prompt that grades by the gold answers ({answer},
+// {answers}) or the rubric ({rubric}) fails a record that has none of what it grades by, as the
+// protocols' judges fail it (errNoGold, errNoRubric): the judge would grade against an empty slot.
+func (c *Custom) Plan(rec *record.Record, pred string) (Plan, error) {
+	noGold, noRubric := len(rec.Answers) == 0, textnorm.Strip(rec.Rubric) == ""
+	switch {
+	case c.gold && c.rubric && noGold && noRubric:
+		return Plan{}, fmt.Errorf("no gold answers (answers is missing or []) and no rubric: the --prompt %s grades by one or the other, and would grade against nothing", c.Path)
+	case c.gold && !c.rubric && noGold:
+		return Plan{}, fmt.Errorf("no gold answers (answers is missing or []): the --prompt %s grades by them ({answer}, {answers}), and would grade against nothing", c.Path)
+	case c.rubric && !c.gold && noRubric:
+		return Plan{}, fmt.Errorf("no rubric: the --prompt %s grades by {rubric}, and would grade against nothing", c.Path)
+	}
 	gold := ""
 	if len(rec.Answers) > 0 {
 		gold = rec.Answers[0]
@@ -81,5 +97,5 @@ func (c *Custom) Plan(rec *record.Record, pred string) Plan {
 		"answers": python.StrList(rec.Answers), "rubric": rec.Rubric, "prediction": pred,
 	})
 	return Plan{Mode: ModeCustom + ":" + c.Format, Template: c.Path, PromptSHA256: c.SHA256, Temperature: temp(0),
-		Messages: []model.Message{{Role: "user", Content: text}}, Parse: c.parse}
+		Messages: []model.Message{{Role: "user", Content: text}}, Parse: c.parse}, nil
 }

@@ -60,9 +60,9 @@ func FuzzLoadCustom(f *testing.F) {
 			t.Fatalf("LoadCustom(%q).Unknown = %q, want %q", c.Text, c.Unknown, unknown)
 		}
 		const pred = "\x00the prediction\x00"
-		p := c.Plan(&record.Record{ID: "q1", Question: "q?", Answers: []string{"a"}}, pred)
-		if len(p.Messages) != 1 || !strings.Contains(p.Messages[0].Content, pred) || p.PromptSHA256 != c.SHA256 || p.Parse == nil {
-			t.Fatalf("LoadCustom(%q).Plan = %+v, want one message with the prediction", c.Text, p)
+		p, err := c.Plan(&record.Record{ID: "q1", Question: "q?", Answers: []string{"a"}, Rubric: "r"}, pred)
+		if err != nil || len(p.Messages) != 1 || !strings.Contains(p.Messages[0].Content, pred) || p.PromptSHA256 != c.SHA256 || p.Parse == nil {
+			t.Fatalf("LoadCustom(%q).Plan = %+v, %v, want one message with the prediction", c.Text, p, err)
 		}
 	})
 }

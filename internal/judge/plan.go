@@ -109,7 +109,7 @@ func (j *Judge) Plan(rec *record.Record) (Plan, error) {
 		if j.Custom == nil {
 			return Plan{}, errors.New("custom mode without a prompt")
 		}
-		return j.Custom.Plan(rec, pred), nil
+		return j.Custom.Plan(rec, pred)
 	}
 	return Plan{}, fmt.Errorf("unknown mode %q", mode)
 }

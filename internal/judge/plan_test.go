@@ -180,7 +180,10 @@ func TestCustomPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := c.Plan(&record.Record{ID: "a", Question: "{prediction}?", Answers: []string{"it's", "b"}}, "no {question}")
+	p, err := c.Plan(&record.Record{ID: "a", Question: "{prediction}?", Answers: []string{"it's", "b"}}, "no {question}")
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := "Q: {prediction}?\nGold: [\"it's\", 'b']\nPred: no {question}\nSay yes or no."
 	if got := p.Messages[0].Content; got != want || p.Mode != "custom:yes-no" || p.PromptSHA256 != c.SHA256 {
 		t.Errorf("custom Plan = %q mode %q, want %q custom:yes-no", got, p.Mode, want)
@@ -345,7 +348,10 @@ func TestCustomEveryPlaceholderAndFormat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := c.Plan(rec, "p1")
+		p, err := c.Plan(rec, "p1")
+		if err != nil {
+			t.Fatal(err)
+		}
 		if want := "r1|t1|q1|g1|['g1', 'g2']|rb1|p1"; p.Messages[0].Content != want {
 			t.Errorf("custom %s Plan = %q, want %q", tt.format, p.Messages[0].Content, want)
 		}
