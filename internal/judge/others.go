@@ -25,34 +25,50 @@ type others struct {
 }
 
 // note counts jg, the judgment of rec that j's run passes through, when another mode or model
-// made it than j would judge rec with. A judgment that names neither is not counted, nor one of
-// a record whose judgment j cannot tell: its plan fails or skips it, or calls a model j lacks.
+// made it than j would judge rec with, or, under a --prompt, another prompt (its prompt_sha256).
+// A judgment that names neither is not counted, nor one of a record whose judgment j cannot tell:
+// its plan fails or skips it, or calls a model j lacks.
 func (o *others) note(j *Judge, rec *record.Record, jg *record.Judgment) {
-	mode, mdl, ok := j.maker(rec)
-	if !ok || jg.Mode == "" && jg.Model == "" || madeBy(jg, mode, mdl) {
+	mode, mdl, sha, ok := j.maker(rec)
+	if !ok || jg.Mode == "" && jg.Model == "" {
 		return
+	}
+	by, asked := maker(jg.Mode, jg.Model), maker(mode, mdl)
+	if madeBy(jg, mode, mdl) {
+		if !strings.HasPrefix(mode, ModeCustom) || jg.PromptSHA256 == "" || jg.PromptSHA256 == sha {
+			return
+		}
+		by, asked = by+" with prompt "+shortSHA(jg.PromptSHA256), asked+" with prompt "+shortSHA(sha)
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.by == nil {
 		o.by, o.asked = map[string]int{}, map[string]bool{}
 	}
-	o.by[maker(jg.Mode, jg.Model)]++
-	o.asked[maker(mode, mdl)] = true
+	o.by[by]++
+	o.asked[asked] = true
 }
 
-// maker returns the mode and model of the judgment j would give rec (model "" for a rule), and
-// false when it cannot tell: rec's plan fails or skips it, or calls a model j has not.
-func (j *Judge) maker(rec *record.Record) (mode, mdl string, ok bool) {
+// shortSHA is a prompt's sha256 as a warning names it: its first 12 hex digits.
+func shortSHA(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// maker returns the mode, model and prompt sha256 of the judgment j would give rec (model "" for
+// a rule), and false when it cannot tell: rec's plan fails or skips it, or calls a model j has not.
+func (j *Judge) maker(rec *record.Record) (mode, mdl, sha string, ok bool) {
 	p, err := j.Plan(rec)
 	switch {
 	case err != nil || p.Skip:
-		return "", "", false
+		return "", "", "", false
 	case p.Rule != nil:
-		return p.Mode, "", true
+		return p.Mode, "", p.PromptSHA256, true
 	}
 	mdl = cmp.Or(p.Model, j.Model)
-	return p.Mode, mdl, mdl != ""
+	return p.Mode, mdl, p.PromptSHA256, mdl != ""
 }
 
 // madeBy reports whether jg could be a judgment of mode and mdl: the same names, or a dated or
