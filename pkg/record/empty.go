@@ -10,7 +10,7 @@ import (
 )
 
 // emptyMembers are the members of a decoded object whose keys are its type's own and whose values
-// read as empty: "", 0, false, null, [] or {} (emptyValue). The decoder reads each as the field's
+// read as empty: "", 0, -0, false, null, [] or {} (emptyValue). The decoder reads each as the field's
 // zero value, which the encoder leaves out (omitempty), so a stage that decodes an object and
 // writes it again would take the member away; restore puts back those the encoding leaves out.
 // Of a member the encoder writes whatever its value (a sequence's id and position, a batch's
@@ -136,14 +136,14 @@ func dropMembers(b []byte, drop func(key string, kStart int) bool) []byte {
 }
 
 // emptyValue reports whether v, a JSON value, is one the decoder reads as a field's zero value and
-// the encoder leaves out under omitempty: "", 0, false, null, or an empty list or object, blanks
-// inside it or not.
+// the encoder leaves out under omitempty: "", 0 (or -0, which an integer field reads as 0), false,
+// null, or an empty list or object, blanks inside it or not.
 func emptyValue(v []byte) bool {
 	switch len(v) {
 	case 1:
 		return v[0] == '0'
 	case 2:
-		return string(v) == `""` || string(v) == "[]" || string(v) == "{}"
+		return string(v) == `""` || string(v) == "[]" || string(v) == "{}" || string(v) == "-0"
 	case 4:
 		return string(v) == "null"
 	case 5:

@@ -174,6 +174,9 @@ func TestNoMembersTakenAway(t *testing.T) {
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","batch":{"first":"","index":0,"size":0},"model":"","latency_ms":0,"attempts":0,"cached":false,"error":"","prompt_sha256":"","supporting_facts":[],"notes":[],"reasoning":"","cost_usd":null,"usage":null,"z":""}}`},
 		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"judgments":{"j":{"score":0,"label":"","mode":"","cached":false,"error":"","attempts":0,"cost_usd":null}}}`,
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"},"judgments":{"j":{"score":0,"label":"","mode":"","cached":false,"error":"","attempts":0,"cost_usd":null}}}`},
+		// -0, as JSON may write an integer, reads as 0 too: kept, as written.
+		{`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","latency_ms":-0,"attempts":-0},"judgments":{"j":{"score":1,"attempts":-0}}}`,
+			`{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y","latency_ms":-0,"attempts":-0},"judgments":{"j":{"score":1,"attempts":-0}}}`},
 		// A judgment of empty members alone encodes as {} before they are put back.
 		{`{"schema":1,"id":"a","question":"q","answers":["x"],"judgments":{"j":{"label":"","error":""}}}`,
 			`{"schema":1,"id":"a","question":"q","answers":["x"],"judgments":{"j":{"label":"","error":""}}}`},
