@@ -326,19 +326,25 @@ func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.
 	return -1, false, nil
 }
 
-// admit waits for the RPM limiter and the adaptive gate; acquired says whether a gate token is
-// held. A finishing run stops waiting: the call it waits for is not made (interrupt.ErrNotCalled).
+// admit waits for the adaptive gate, then for the RPM limiter; acquired says whether a gate token
+// is held. A finishing run stops waiting: the call it waits for is not made (interrupt.ErrNotCalled).
+//
+// Note: the RPM reservation was made first, before; a wait at the gate (lowered by a 429, for a
+// call in flight) then sent the request long after the start it was counted at, and the minute
+// after it could hold more than --rpm requests sent.
 func (t *Transport) admit(ctx context.Context) (slot *Slot, acquired bool, err error) {
 	wctx, cancel := interrupt.Waiting(ctx)
 	defer cancel()
-	if t.rpm != nil {
-		if slot, err = t.rpm.Wait(wctx, 1); err != nil {
+	if t.gate != nil {
+		if err := t.gate.acquire(wctx); err != nil {
 			return nil, false, notCalled(ctx, err)
 		}
 	}
-	if t.gate != nil {
-		if err := t.gate.acquire(wctx); err != nil {
-			slot.Settle(0)
+	if t.rpm != nil {
+		if slot, err = t.rpm.Wait(wctx, 1); err != nil {
+			if t.gate != nil {
+				t.gate.release(false, false)
+			}
 			return nil, false, notCalled(ctx, err)
 		}
 	}
