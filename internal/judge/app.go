@@ -39,6 +39,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 	app.Commands = []*cli.Command{agreeCommand(stdin, stdout, stderr)}
+	// urfave/cli's own usage line for an app with a subcommand, "qa-judge [global options] command
+	// [command options] [FILE ...]", would have a command in every run: judging takes none.
+	app.UsageText = "qa-judge [global options] [FILE ...]\nqa-judge agree [command options] [FILE ...]"
 	for _, sub := range app.Commands {
 		// urfave/cli gives a subcommand its own usage-error handling, which prints the help to
 		// stdout and exits 1: take the app's (a UsageError, exit 2, printed once on stderr).
