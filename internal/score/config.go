@@ -80,7 +80,7 @@ func corpusFlags() []cli.Flag {
 		&cli.StringFlag{Name: "label-field", EnvVars: []string{"QA_LABEL_FIELD"}, Usage: "dotted `PATH` of the gold label (e.g. meta.label; default answers[0])"},
 		&cli.StringFlag{Name: "label-map", EnvVars: []string{"QA_LABEL_MAP"}, Usage: "map answers to labels: \"yes=1,no=0\" or a JSON object file; keys match trimmed, lower-cased labels"},
 		&cli.StringFlag{Name: "average", Value: "macro", EnvVars: []string{"QA_AVERAGE"}, Usage: "precision/recall/f1_score average: " + strings.Join(averages, ", ")},
-		&cli.StringFlag{Name: "zero-division", Value: "0", EnvVars: []string{"QA_ZERO_DIVISION"}, Usage: "value of a ratio with a zero denominator: 0 (sklearn's \"warn\": a class never predicted, or no record's gold, is warned of, unless the flag is given) or 1"},
+		&cli.StringFlag{Name: "zero-division", Value: "warn", EnvVars: []string{"QA_ZERO_DIVISION"}, Usage: "value of a ratio with a zero denominator: warn (sklearn's default: 0, and a class never predicted, or no record's gold, is warned of), 0 or 1 (without the warning)"},
 		&cli.StringFlag{Name: "labels", EnvVars: []string{"QA_LABELS"}, Usage: "comma-separated classes, in order, that precision/recall/f1_score and the per-class table use (sklearn's labels=; default: every label seen; a class no record has is warned of), or a JSON list of them for classes holding a comma or empty ([\"\", \"a,b\"])"},
 		&cli.StringFlag{Name: "bleu-weights", Value: "0.25,0.25,0.25,0.25", EnvVars: []string{"QA_BLEU_WEIGHTS"}, Usage: "corpus_bleu weights, one per n-gram order (1 to 4); gen_eval_bleu needs uniform ones"},
 		&cli.StringFlag{Name: "pos-label", Value: "1", EnvVars: []string{"QA_POS_LABEL"}, Usage: "positive class for --average binary, auc, and non-numeric relevance"},
@@ -139,13 +139,13 @@ func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
 		return nil, command.Usagef("--average: unknown average %q (want one of %s)%s", cc.average, strings.Join(averages, ", "),
 			english.DidYouMean(cc.average, averages))
 	}
-	cc.zeroDivWarn = !c.IsSet("zero-division") || c.String("zero-division") == "warn"
+	cc.zeroDivWarn = c.String("zero-division") == "warn"
 	switch c.String("zero-division") {
 	case "0", "warn":
 	case "1":
 		cc.zeroDiv = 1
 	default:
-		return nil, command.Usagef("--zero-division: want 0 or 1, not %q", c.String("zero-division"))
+		return nil, command.Usagef("--zero-division: want warn, 0 or 1, not %q", c.String("zero-division"))
 	}
 	if l := c.String("labels"); l != "" {
 		if !slices.ContainsFunc(sel.corpus, func(n string) bool { return slices.Contains(metricGroups["classification"], n) }) {

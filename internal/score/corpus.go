@@ -74,7 +74,7 @@ type corpusConfig struct {
 	labels                                     labelMap
 	average                                    string
 	zeroDiv                                    float64
-	zeroDivWarn                                bool // --zero-division not given, or "warn": ill-defined ratios are warned of, as sklearn's "warn" does
+	zeroDivWarn                                bool // --zero-division warn, the default: ill-defined ratios are warned of, as sklearn's "warn" does
 	posLabel                                   string
 	groupPath, scorePath, lossPath, tokensPath fieldPath
 	classes                                    []string  // --labels: the classes, in order (nil: every label seen)
