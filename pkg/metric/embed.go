@@ -20,7 +20,9 @@ import (
 type Float interface{ ~float32 | ~float64 }
 
 // Cosine returns the cosine similarity of a and b, accumulated in float64 and clamped to [-1, 1].
-// It is 0 when either vector is zero (or empty). a and b must have the same length; Cosine panics
+// It is 0 when either vector is zero (or empty), and when a float64 vector's sum of squares
+// overflows or underflows (components beyond about 1e154, or all below about 1e-154, which no
+// float32 embedding reaches): its norm is then no number. a and b must have the same length; Cosine panics
 // otherwise, as mixing vectors of two models is a programming error.
 func Cosine[T Float](a, b []T) float64 {
 	if len(a) != len(b) {

@@ -31,6 +31,9 @@ func TestCosine(t *testing.T) {
 		{nil, nil, 0},
 		{[]float64{math.NaN(), 1}, []float64{1, 1}, 0},
 		{[]float64{math.Inf(1), 1}, []float64{math.Inf(1), 1}, 0},
+		// Sums of squares past float64's range: no norm, so 0, as documented.
+		{[]float64{1e300, 1e300}, []float64{1e300, 1e300}, 0},
+		{[]float64{1e-300, 1e-300}, []float64{1e-300, 0}, 0},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.a, tt.b), func(t *testing.T) {
