@@ -157,7 +157,9 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 	var refs [][]string
 	err := command.OpenInputs(inputs, nil, nil, func(in command.Input) error {
 		rd := record.NewReader(in.R, in.DisplayName())
-		rd.SetMaxLine(maxLine)
+		if maxLine > 0 {
+			rd.SetMaxLine(maxLine)
+		}
 		for {
 			data, err := rd.ReadRaw()
 			if err == io.EOF {

@@ -468,6 +468,21 @@ func TestReaderLineTooLongOneByte(t *testing.T) {
 	}
 }
 
+// TestSetMaxLineBelowOne: a limit under one byte would refuse every line, "line too long (more
+// than -1 bytes)"; SetMaxLine panics, as documented, rather than read on so.
+func TestSetMaxLineBelowOne(t *testing.T) {
+	for _, n := range []int{0, -1} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SetMaxLine(%d) did not panic", n)
+				}
+			}()
+			NewReader(strings.NewReader("{}\n"), "f").SetMaxLine(n)
+		}()
+	}
+}
+
 // TestReaderLineHugeLimit: a limit near math.MaxInt (--max-line 9223372036854775807) reads lines
 // as any generous one does. The limit plus the two bytes of "\r\n" once overflowed to a negative
 // number: every line was too long, and so was the empty read at the end of the input, without end.

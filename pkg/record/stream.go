@@ -40,8 +40,14 @@ func NewReader(r io.Reader, file string) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 1<<16), file: file, maxLine: DefaultMaxLine}
 }
 
-// SetMaxLine sets the longest line accepted, in bytes.
-func (r *Reader) SetMaxLine(n int) { r.maxLine = n }
+// SetMaxLine sets the longest line accepted, in bytes. n must be 1 or more; SetMaxLine panics
+// otherwise, as a limit that refuses every line is a programming error.
+func (r *Reader) SetMaxLine(n int) {
+	if n < 1 {
+		panic(fmt.Sprintf("record: SetMaxLine(%d): want 1 or more bytes", n))
+	}
+	r.maxLine = n
+}
 
 // Line returns the number of the line read last (1-based).
 func (r *Reader) Line() int { return r.line }
