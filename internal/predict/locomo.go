@@ -77,6 +77,9 @@ func (a *app) locomoAsked(b *batch, dry bool) (asked []*record.Record, failed ma
 	for _, rec := range b.recs {
 		conv, i, err := locomoPlace(rec.ID)
 		blank := a.prompts.blankQuestion(rec)
+		// A question LoCoMo's wording fails on (its category, a category-5 question's
+		// braces) fails alone, as it does asked alone, not the others of its block with it.
+		_, unworded := prompt.LoCoMoAskOf(rec, false)
 		switch {
 		case a.passes(rec):
 			if !dry {
@@ -88,6 +91,8 @@ func (a *app) locomoAsked(b *batch, dry bool) (asked []*record.Record, failed ma
 			failed[rec] = err.Error()
 		case blank != nil:
 			failed[rec] = "prompt: " + blank.Error()
+		case unworded != nil:
+			failed[rec] = "prompt: " + unworded.Error()
 		default:
 			asked, index[rec] = append(asked, rec), i
 		}
