@@ -61,12 +61,13 @@ block's records must be contiguous in the input, as qa-load writes them; memory 
 --concurrency blocks. The reply is read as LoCoMo's script reads it (its clean-up, the swap of
 single quotes, json.loads, each question's number as a key, then its fallbacks): a reply the script
 cannot read is an error on every record of the call, a question it cannot find there an error on
-its record, never an empty answer. Each record gets its own prediction, with batch {first, index,
-size}; the call's usage, cost_usd and latency_ms are on the first record asked alone, so that sums
-over records count the call once. Category-5 option orders are drawn per record from --seed as for
-one question per call. A reply that answers none of its questions (the script cannot read it, or
-finds none of them) is not kept in --cache, so --retry-errors asks for it again; any other reply is
-cached as usual.
+its record (but one of category 5, whose last fallback is the whole reply, read as an option's
+letter or else kept lower-cased, as the script does), never an empty answer. Each record gets its
+own prediction, with batch {first, index, size}; the call's usage, cost_usd and latency_ms are on
+the first record asked alone, so that sums over records count the call once. Category-5 option
+orders are drawn per record from --seed as for one question per call. A reply that answers none of
+its questions (the script cannot read it, or finds none of them) is not kept in --cache, so
+--retry-errors asks for it again; any other reply is cached as usual.
 
 longmemeval records are asked as LongMemEval's reader asks (run_generation.py): --retriever,
 --key-expansion, --reading, --history-format, --history-sessions and --user-only are its options.
