@@ -318,11 +318,18 @@ func (a *app) configureLoCoMo(name string) error {
 	return nil
 }
 
+// maxBatchSize is the largest --batch-size: 50 tokens for each question, its max_tokens and what
+// its budget takes from the conversation's, stay far from the largest int.
+const maxBatchSize = math.MaxInt / (2 * 50)
+
 // configureBatch sets how many of a conversation's LoCoMo questions are asked per call.
 func (a *app) configureBatch(n int) error {
 	switch {
 	case n < 1:
 		return command.Usagef("--batch-size: want a number of questions of at least 1, not %d", n)
+	case n > maxBatchSize:
+		// Its max_tokens, n×50, and the conversation's budget, less n×50, would wrap round.
+		return command.Usagef("--batch-size: want at most %d questions, not %d (its max_tokens, 50 for each, would pass the largest integer)", maxBatchSize, n)
 	case n > 1 && a.provider == "extractive":
 		return command.Usagef("--batch-size: the extractive baseline reads no prompt and answers each record alone")
 	case n > 1 && a.prompts.custom != nil:
