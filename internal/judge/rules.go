@@ -52,6 +52,10 @@ var approxAbstentions = []string{
 	// Chinese, which the English phrases alone missed ("我不知道" scored wrong):
 	"不知道", "不清楚", "不确定", "无法回答", "无法确定", "无法判断", "没有提到", "没有提及", "未提及", "未提到",
 	"没有相关信息", "没有信息", "没有答案", "无答案", "不能回答",
+	// and in traditional characters, as a zh-TW, zh-Hant or yue record writes them ("無法回答"
+	// scored wrong); 資訊 is information there.
+	"不確定", "無法回答", "無法確定", "無法判斷", "沒有提到", "沒有提及", "沒有相關信息", "沒有相關資訊", "沒有信息",
+	"沒有資訊", "沒有答案", "無答案",
 }
 
 func matchAbstention(pred string, exact, subs []string) bool {

@@ -109,6 +109,10 @@ func TestRulesVerdict(t *testing.T) {
 		{name: "zh, answers [\"\"]", rec: record.Record{Lang: "zh", Answers: []string{""}}, pred: "北京", want: answersIt},
 		{name: "zh, answers [\"\"], declines", rec: record.Record{Lang: "zh", Answers: []string{""}}, pred: "我不知道。", want: declines},
 		{name: "zh, no_answer, not mentioned", rec: record.Record{Lang: "zh-CN", Type: "no_answer", Answers: []string{""}}, pred: "文中没有提到", want: declines},
+		{name: "zh-TW, cannot answer", rec: record.Record{Lang: "zh-TW", Answers: []string{""}}, pred: "無法回答。", want: declines},
+		{name: "zh-Hant, not mentioned", rec: record.Record{Lang: "zh-Hant", Type: "no_answer", Answers: []string{""}}, pred: "文中沒有提到", want: declines},
+		{name: "yue, no information", rec: record.Record{Lang: "yue", Answers: []string{""}}, pred: "沒有相關資訊", want: declines},
+		{name: "zh-TW, not sure", rec: record.Record{Lang: "zh-TW", Answers: []string{""}}, pred: "我不確定", want: declines},
 		{name: "zh phrase, any record", rec: record.Record{Answers: []string{""}}, pred: "我不知道", want: declines},
 		{name: "zh, no answers", rec: record.Record{Lang: "zh"}, pred: "北京", err: errNoAnswers},
 
