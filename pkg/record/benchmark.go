@@ -17,7 +17,9 @@ import (
 // ("LoCoMo" is locomo), so every stage picks a benchmark's prompt, judge and scores alike.
 func (r *Record) InDataset(name string) bool { return strings.EqualFold(r.Dataset, name) }
 
-// IsChinese reports whether r's language is Chinese, in any case: lang zh, or its three-letter
+// IsChinese reports whether r's language is Chinese, in any case and with white space around it
+// ignored (" zh", a CSV cell written after ", ", would score Chinese text by English rules without
+// a word, and slip past qa-load's warning of Chinese text with no lang): lang zh, or its three-letter
 // codes (zho, chi), or a Chinese language of ISO 639-3 (cmn Mandarin, yue Cantonese, wuu, nan,
 // hak, gan, hsn, lzh Literary Chinese, …), alone or tagged (zh-CN, zh-Hans, zh_TW, cmn-Hans).
 // Chinese text is scored and judged by CMRC 2018's rules (its characters as tokens, its
@@ -26,7 +28,7 @@ func (r *Record) InDataset(name string) bool { return strings.EqualFold(r.Datase
 // Min Nan's code, nan, counts only tagged (nan-Hant, nan_TW): alone it is more likely a missing
 // value written as text (Python's str(float("nan"))) than a language.
 func (r *Record) IsChinese() bool {
-	l := strings.ToLower(r.Lang)
+	l := strings.ToLower(strings.TrimSpace(r.Lang))
 	if l == "nan" {
 		return false
 	}

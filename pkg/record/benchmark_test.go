@@ -166,6 +166,10 @@ func TestIsChinese(t *testing.T) {
 		{"zhx", false},
 		{"ja", false},
 		{"cm", false},
+		{" zh", true}, // a CSV cell after ", "
+		{"zh-CN\t", true},
+		{" nan ", false},
+		{" ", false},
 	} {
 		if got := (&Record{Lang: c.lang}).IsChinese(); got != c.want {
 			t.Errorf("Record{Lang: %q}.IsChinese() = %v, want %v", c.lang, got, c.want)
