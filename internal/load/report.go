@@ -185,7 +185,7 @@ func (c *genericCount) add(rec *record.Record, m Mapping) {
 	if _, ok := rec.Meta[m.source("prediction_score")]; ok && rec.Prediction == nil {
 		c.scoreAlone++ // a score without a prediction to go with (by default its field's name)
 	}
-	if rec.Lang == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
+	if strings.TrimSpace(rec.Lang) == "" && (hasHan(rec.Question) || slices.ContainsFunc(rec.Answers, hasHan)) {
 		c.noLang++
 	}
 	if len(rec.Answers) == 1 && rec.Answers[0] == "" {
