@@ -31,7 +31,15 @@ type scorer struct {
 	// memberSize bounds the length of the scores member encode writes, for values of up to 24
 	// bytes: `,"scores":{}` and `"name":value,` for every selected name.
 	memberSize int
+	// latin lists the indices of the selected names whose tokenizers read English (latinMetrics).
+	latin []int
 }
+
+// latinMetrics are the metrics whose tokenizers read English text: rouge-score drops every
+// character that is not ASCII, and NLTK's BLEU and METEOR here split at white space alone, so
+// that on Chinese text they give 0, or read a sentence as one word.
+var latinMetrics = []string{"rouge1", "rouge2", "rougeL", "rouge1_nostem", "rouge2_nostem", "rougeL_nostem",
+	"bleu1", "bleu2", "bleu4", "meteor", "meteor_nosyn"}
 
 func newScorer(sel *selection, judge string) *scorer {
 	order := make([]int, len(sel.names))
@@ -43,7 +51,13 @@ func newScorer(sel *selection, judge string) *scorer {
 	for _, name := range sel.names {
 		size += len(name) + 28
 	}
-	return &scorer{sel: sel, judge: judge, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, facts: sel.readsFacts(), order: order, memberSize: size,
+	var latin []int
+	for _, name := range latinMetrics {
+		if k := sel.index(name); k >= 0 {
+			latin = append(latin, k)
+		}
+	}
+	return &scorer{sel: sel, judge: judge, latin: latin, names: &judgeNames{}, judged: sel.index("judge_score") >= 0, facts: sel.readsFacts(), order: order, memberSize: size,
 		twins: twins{rouge: sel.hasFamily("rouge1") && sel.hasFamily("rouge1_nostem"),
 			meteor: sel.hasFamily("meteor") && sel.hasFamily("meteor_nosyn")}}
 }
@@ -81,6 +95,8 @@ type outcome struct {
 	// uncategorised: a LoCoMo record (dataset locomo) whose category neither meta.category nor its
 	// type gives, which locomo_f1 and the LoCoMo sections leave out (see Summary.warnings).
 	uncategorised bool
+	// chineseLatin: a Chinese record (lang zh) that a metric of latinMetrics scored.
+	chineseLatin bool
 	// corpus is the record's part in the corpus metrics.
 	corpus corpusFacts
 	// unread says why the EvaLearn judge reply judge_score read held no score by EvaLearn's
@@ -136,6 +152,9 @@ func (s *scorer) score(rec *record.Record) outcome {
 		_, _, o.unread = it.verdict()
 	}
 	s.fill(it, &o, predFailed)
+	if len(s.latin) > 0 && !o.failed && rec.IsChinese() {
+		o.chineseLatin = slices.ContainsFunc(s.latin, func(k int) bool { return !math.IsNaN(o.vals[k]) })
+	}
 	return o
 }
 

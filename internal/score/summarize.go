@@ -41,6 +41,7 @@ type Summary struct {
 	// facts and no answer.
 	answerUnpredicted int
 	uncategorised     int      // LoCoMo records (dataset locomo) without a category
+	chineseLatin      int      // Chinese records (lang zh) that a metric reading English scored
 	firstRepeat       string   // where the first record whose id an earlier one had is: FILE:LINE (id "ID")
 	byKnown           []string // paths the first records have values at, sorted, for --by's suggestion
 	byFrom            string   // " from QA_BY" when the variable set --by, for its warnings
@@ -162,7 +163,7 @@ func (a *aggregator) counts(reps int, seed uint64, level float64, badLines int) 
 	s := &Summary{Records: a.records, Errors: a.failed, ErrorsAsZero: a.errorsAsZero, MetricErrors: a.metricErrors,
 		Unscored: a.unscored, BadLines: badLines, RepeatedIDs: a.ids.Count(), Bootstrap: reps, Seed: int64(seed), Level: level}
 	s.unpredicted, s.unjudged, s.unjudgedBare, s.factsUnpredicted = a.unpredicted, a.unjudged, a.unjudgedBare, a.factsUnpredicted
-	s.answerUnpredicted, s.uncategorised = a.answerUnpredicted, a.uncategorised
+	s.answerUnpredicted, s.uncategorised, s.chineseLatin = a.answerUnpredicted, a.uncategorised, a.chineseLatin
 	s.MissingAsZero, s.missingPart = a.missing, a.missingPart
 	for k, in := range a.missingIn {
 		if in {

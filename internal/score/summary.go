@@ -35,6 +35,7 @@ type aggregator struct {
 	factsUnpredicted  int                  // records with gold supporting facts and none predicted
 	answerUnpredicted int                  // records with gold answers and supporting facts alone predicted
 	uncategorised     int                  // LoCoMo records without a category
+	chineseLatin      int                  // Chinese records that a metric reading English scored
 	unjudged          int                  // and those with one but without a judgment, for judge_score
 	unjudgedBare      int                  // of unjudged, those without gold answers too
 	missing           int                  // records without a prediction counted as 0 (--missing-as-zero)
@@ -183,6 +184,9 @@ func (a *aggregator) add(o outcome) {
 	}
 	if o.uncategorised {
 		a.uncategorised++
+	}
+	if o.chineseLatin {
+		a.chineseLatin++
 	}
 	in := a.groupsOf(&o)
 	if o.failed {

@@ -52,6 +52,9 @@ func (s *Summary) warnings() {
 	if warn := s.uncategorisedWarning(); warn != "" {
 		w = append(w, warn)
 	}
+	if warn := s.chineseLatinWarning(); warn != "" {
+		w = append(w, warn)
+	}
 	if few := stats.FewResamples(s.Bootstrap, s.Level, stats.DefaultResamples); few != "" && s.Records > 0 {
 		w = append(w, few)
 	}
@@ -200,6 +203,23 @@ func (s *Summary) answerWarning() string {
 	return fmt.Sprintf("%s supporting facts and no answer: %s %s %s out, where hotpot_evaluate_v1.py scores %s 0 (\"missing answer\") and counts %s in its means (--missing-as-zero counts %s so)",
 		english.Count(s.answerUnpredicted, "record's prediction carries", "records' predictions carry"), strings.Join(names, ", "),
 		english.Form(len(names), "leaves", "leave"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"), english.Form(s.answerUnpredicted, "it", "them"))
+}
+
+// chineseLatinWarning says how many Chinese records (lang zh) the metrics that read English text
+// scored (latinMetrics, those selected), whose figures there are no measure of the answer: the
+// CMRC metrics are; else "".
+func (s *Summary) chineseLatinWarning() string {
+	if s.chineseLatin == 0 || s.Overall == nil {
+		return ""
+	}
+	var names []string
+	for _, name := range latinMetrics {
+		if s.Overall.Metrics[name] != nil {
+			names = append(names, name)
+		}
+	}
+	return fmt.Sprintf("%s scored by %s, which read English: rouge-score drops every character that is not ASCII (Chinese text alone scores 0), and BLEU and METEOR split words at white space alone; cmrc_em and cmrc_f1 are the Chinese records' metrics",
+		english.Count(s.chineseLatin, "Chinese record (lang zh) was", "Chinese records (lang zh) were"), english.List(names))
 }
 
 // uncategorisedWarning says, when locomo_f1 or judge_score is selected, how many LoCoMo records
