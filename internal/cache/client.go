@@ -43,7 +43,7 @@ func RequestKey(req model.Request) (string, error) {
 	if req.SentTemperature() == nil {
 		req.Temperature = nil
 	}
-	if end := keyEndpoint(req.Provider, req.BaseURL); end == keyEndpoint(req.Provider, "") {
+	if end := KeyEndpoint(req.Provider, req.BaseURL); end == KeyEndpoint(req.Provider, "") {
 		req.BaseURL = ""
 	} else {
 		req.BaseURL = end
@@ -51,12 +51,12 @@ func RequestKey(req model.Request) (string, error) {
 	return Key(Namespace, req)
 }
 
-// keyEndpoint is the endpoint a request to provider at base keys by: model.Endpoint's, its scheme
+// KeyEndpoint is the endpoint a request to provider at base keys by: model.Endpoint's, its scheme
 // and host in lower case, as they name the same server in any case (HTTP://127.0.0.1:8000/v1 is
 // http://127.0.0.1:8000/v1), and without a query mark that asks nothing ("…/v1?"). The path keeps
 // its case, which a server may tell apart. A base that does not parse as a URL with a host keys
-// as it is written.
-func keyEndpoint(provider, base string) string {
+// as it is written. qa-score's embedding keys take it too.
+func KeyEndpoint(provider, base string) string {
 	end := model.Endpoint(provider, base)
 	u, err := url.Parse(end)
 	if err != nil || u.Scheme == "" || u.Host == "" {

@@ -677,3 +677,30 @@ func TestHintRedactsKey(t *testing.T) {
 		t.Errorf("SBERT after a 401 = %v; want the reply quoted without the key", err)
 	}
 }
+
+// TestCacheKeysEndpointAsNamed checks that the embedding cache keys a base URL as the endpoint it
+// names, as the reply cache does: one written with its scheme and host in capitals, or with a
+// trailing slash, is served the vectors stored under the same endpoint in lower case.
+func TestCacheKeysEndpointAsNamed(t *testing.T) {
+	c := tempCache(t)
+	f := newFake(t)
+	srv := f.start()
+	cfg := Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Cache: c, Batch: 4}
+	if _, err := newScorer(t, cfg).SBERT(context.Background(), sbertPreds, sbertRefs); err != nil {
+		t.Fatal(err)
+	}
+	calls := f.total()
+	for _, base := range []string{
+		"HTTP://" + strings.TrimPrefix(srv.URL, "http://") + "/v1/",
+		strings.ToUpper(srv.URL) + "/v1",
+	} {
+		cfg.BaseURL = base
+		if _, err := newScorer(t, cfg).SBERT(context.Background(), sbertPreds, sbertRefs); err != nil {
+			t.Fatal(err)
+		}
+		if f.total() != calls {
+			t.Errorf("--embed-base-url %s made %d calls, want 0: the cache holds every text", base, f.total()-calls)
+		}
+		calls = f.total()
+	}
+}

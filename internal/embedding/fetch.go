@@ -24,7 +24,9 @@ const (
 	tokensNamespace = "embed.tokens/v1" // token ids, special flags and token embeddings (TEI)
 )
 
-// cacheKey is what determines an embedding. The API key is deliberately absent.
+// cacheKey is what determines an embedding. The API key is deliberately absent. BaseURL is the
+// endpoint as cache.KeyEndpoint names it, so that a scheme or host written in capitals keys as
+// the reply cache keys it: as the same server.
 type cacheKey struct {
 	Provider string `json:"provider"`
 	BaseURL  string `json:"base_url"`
@@ -249,11 +251,12 @@ func (f *fetcher[V]) texts(keys []string) []string {
 func lookup[V any](ctx context.Context, s *Scorer, texts []string, c codec[V]) (got map[string]V, keys map[string]string, miss []string, err error) {
 	got = make(map[string]V)
 	keys = make(map[string]string)
+	base := cache.KeyEndpoint(s.cfg.Provider, s.base)
 	for _, t := range texts {
 		if _, seen := keys[t]; seen || t == "" {
 			continue
 		}
-		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, s.base, s.cfg.Model, t})
+		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, base, s.cfg.Model, t})
 		if err != nil {
 			return nil, nil, nil, err
 		}
