@@ -50,6 +50,9 @@ func shownURL(u string) string {
 		}
 		p.RawQuery = strings.Join(params, "&")
 	}
+	if p.Fragment == "" && strings.HasSuffix(u, "#") {
+		return p.Redacted() + "#" // a bare #, which url.URL does not keep
+	}
 	return p.Redacted()
 }
 
@@ -67,8 +70,9 @@ func badURL(u string) string {
 		return fmt.Sprintf("its scheme is %q, not http or https", p.Scheme)
 	case p.Host == "":
 		return "it has no host"
-	case p.RawQuery != "" || p.ForceQuery || p.Fragment != "":
-		// The clients join a path to the URL as text: /v1?x=1/chat/completions.
+	case p.RawQuery != "" || p.ForceQuery || strings.Contains(u, "#"):
+		// The clients join a path to the URL as text: /v1?x=1/chat/completions. A bare # (no
+		// Fragment) makes /v1#/chat/completions all the same, which posts to /v1.
 		return "it has a query (?…) or a fragment (#…), which the client would send inside the path of every call"
 	}
 	return ""

@@ -334,6 +334,8 @@ func TestBaseURL(t *testing.T) {
 		{"https://x.example.com/v1?api-version=2024-06-01", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "https://x.example.com/v1?api-version=2024-06-01": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
 		{"http://127.0.0.1:8000/v1?", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://127.0.0.1:8000/v1?": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
 		{"http://127.0.0.1:8000/v1#x", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://127.0.0.1:8000/v1#x": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
+		// A bare # parses as no fragment, but the client still posts to /v1#/chat/completions, so to /v1.
+		{"http://127.0.0.1:8000/v1#", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://127.0.0.1:8000/v1#": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
 		// A password, and a query parameter that names a secret, are not echoed.
 		{"http://u:PASS@127.0.0.1:1/v1?key=K&api-version=1", "", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "http://u:xxxxx@127.0.0.1:1/v1?key=…&api-version=1": it has a query (?…) or a fragment (#…), which the client would send inside the path of every call`},
 		{"", "localhost:11434", `--base-url: want a URL such as http://127.0.0.1:8000/v1, got "localhost:11434" from QA_BASE_URL: it has no scheme (did you mean "http://localhost:11434"?)`},
