@@ -560,3 +560,16 @@ func TestLongLineID(t *testing.T) {
 		}
 	}
 }
+
+func TestTypesBlankIsUsageError(t *testing.T) {
+	// A --types value of blanks names no type, as "," does: a usage error, not a run that keeps
+	// every record as if --types were not given.
+	in := `{"id": "r1", "question": "q1", "answers": ["1"], "type": "a"}` + "\n"
+	for _, v := range []string{" ", "\t", " , "} {
+		var stdout, stderr bytes.Buffer
+		err := Run(context.Background(), []string{"qa-load", "--format", "jsonl", "--types", v}, strings.NewReader(in), &stdout, &stderr)
+		if code := command.ExitCode(err); code != command.ExitUsage || stdout.Len() != 0 || !strings.Contains(err.Error(), "names no type") {
+			t.Errorf("--types %q: exit %d (%v), %d bytes written; want a usage error (exit 2) that names no type, no record", v, code, err, stdout.Len())
+		}
+	}
+}
