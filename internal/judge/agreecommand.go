@@ -90,7 +90,7 @@ warnings, which go to stderr as well. Its figures are exact; the table rounds th
 // agreeFlags are the agree subcommand's flags.
 func agreeFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "names", EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment `NAMES` to compare (given again, they add up; default: every name seen)"},
+		&cli.StringSliceFlag{Name: "names", KeepSpace: true, EnvVars: []string{"QA_AGREE_NAMES"}, Usage: "comma-separated judgment `NAMES` to compare (given again, they add up; default: every name seen)"},
 		&cli.Float64Flag{Name: "threshold", Value: 0.5, EnvVars: []string{"QA_AGREE_THRESHOLD"}, Usage: "score, 0 to 1, at or above which a verdict counts as correct"},
 		command.BootstrapFlag(stats.DefaultResamples),
 		command.LevelFlag(),

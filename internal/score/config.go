@@ -48,7 +48,7 @@ type config struct {
 
 func flags() []cli.Flag {
 	return append(append([]cli.Flag{
-		&cli.StringSliceFlag{Name: "metrics", EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score `NAMES` (given again, they add up; default, and an empty value: every light metric that applies)"},
+		&cli.StringSliceFlag{Name: "metrics", KeepSpace: true, EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score `NAMES` (given again, they add up; default, and an empty value: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
 		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format; a FILE ending in .gz is gzip-compressed, its format named before: s.csv.gz is csv); - prints it on stdout instead of the records"},
 		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places, a figure of 1e9 or more in exponent form; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
