@@ -4,7 +4,9 @@ import (
 	"container/heap"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +22,9 @@ func ParseShard(s string) (Shard, error) {
 	a, b, ok := strings.Cut(s, "/")
 	i, err1 := strconv.Atoi(a)
 	n, err2 := strconv.Atoi(b)
+	if ok && digits(a) && digits(b) && (errors.Is(err1, strconv.ErrRange) || errors.Is(err2, strconv.ErrRange)) {
+		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 ≤ i ≤ n ≤ %d", s, math.MaxInt)
+	}
 	if !ok || err1 != nil || err2 != nil || !digits(a) || !digits(b) || n < 1 || i < 1 || i > n {
 		return Shard{}, fmt.Errorf("shard %q: want i/n with 1 ≤ i ≤ n", s)
 	}

@@ -119,6 +119,12 @@ func TestParseShard(t *testing.T) {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v, ok=%v", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
+	// A number past the largest int is said to be one, not an i/n whose i passes n.
+	for _, in := range []string{"1/99999999999999999999", "99999999999999999999/99999999999999999999"} {
+		if _, err := ParseShard(in); err == nil || !strings.Contains(err.Error(), "≤ n ≤ 9223372036854775807") {
+			t.Errorf("ParseShard(%q) = %v; want an error that names the largest n", in, err)
+		}
+	}
 }
 
 // FuzzParseShard: ParseShard takes "i/n" with 1 ≤ i ≤ n and nothing else, an error quotes what
