@@ -50,13 +50,10 @@ func (c *chat) Generate(ctx context.Context, req Request) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	slot, err := c.waitTPM(ctx, req)
-	if err != nil {
-		return Response{}, err
-	}
+	ctx, tokens := c.claimTokens(ctx, req)
 	ctx, attempts := WithAttempts(withChatShape(ctx, c.provider))
 	resp, err := c.generate(ctx, llm, msgs, opts, attempts)
-	r := &callResult{req: req, attempts: attempts, slot: slot, out: Response{Model: req.Model, Attempts: attempts.N()}}
+	r := &callResult{req: req, attempts: attempts, slot: tokens.Slot(), out: Response{Model: req.Model, Attempts: attempts.N()}}
 	r.body = readReply(c.provider, attempts.Body())
 	r.status, _ = attempts.Status()
 	fromBody := err != nil && r.status == http.StatusOK && attempts.Err() == nil && r.body.answer != nil && r.body.empty == "" && r.body.blocked == nil
@@ -295,22 +292,13 @@ func (c *chat) reasoning(ch *llms.ContentChoice, body reply) string {
 	return body.reasoning
 }
 
-// waitTPM reserves the request's estimated tokens (input and max_tokens, as the call carries it:
-// langchaingo's 2048 to anthropic and googleai without one) with the TPM limiter. A finishing run
-// stops waiting: the call is not made.
-func (c *chat) waitTPM(ctx context.Context, req Request) (*Slot, error) {
-	wctx, cancel := interrupt.Waiting(ctx)
-	defer cancel()
+// claimTokens returns ctx with the request's estimated tokens (input and max_tokens, as the call
+// carries it: langchaingo's 2048 to anthropic and googleai without one) claimed from the TPM
+// limiter: the Transport reserves them as it sends each attempt (withTokens).
+func (c *chat) claimTokens(ctx context.Context, req Request) (context.Context, *tokenClaim) {
 	sent := req
 	sent.Provider = c.provider
-	slot, err := c.tpm.Wait(wctx, float64(EstimateTokens(req)+sent.SentMaxTokens()))
-	switch {
-	case err == nil:
-		return slot, nil
-	case ctx.Err() == nil && interrupt.Asked(ctx):
-		return nil, c.notCalled(0)
-	}
-	return nil, err
+	return withTokens(ctx, c.tpm, float64(EstimateTokens(req)+sent.SentMaxTokens()))
 }
 
 // notCalled is the CallError of a call that a finishing run did not make: interrupt.ErrNotCalled

@@ -48,22 +48,89 @@ func NewLimiter(perMinute float64, sleep func(context.Context, time.Duration) er
 // Wait reserves n units and waits until their start, or until ctx is done (the reservation is
 // then given back). A nil Limiter admits everything at once.
 func (l *Limiter) Wait(ctx context.Context, n float64) (*Slot, error) {
-	if l == nil || n <= 0 {
-		return nil, nil
+	slots, err := waitAll(ctx, claim{l, n})
+	if err != nil {
+		return nil, err
 	}
-	l.mu.Lock()
-	now := l.now()
+	return slots[0], nil
+}
+
+// claim is n units of a Limiter's, for waitAll.
+type claim struct {
+	l *Limiter
+	n float64
+}
+
+// waitAll reserves every claim's units at one start, the earliest at which each of their limiters
+// admits them, and waits until then, or until ctx is done (the reservations are then given back).
+// The Slots are the claims', in their order; a claim of a nil Limiter, or of no units, is admitted
+// at once with a nil Slot. The limiters are locked in the order given, which every caller keeps
+// (the Transport's: requests, then tokens), and the first one's clock and sleep are used.
+//
+// Note: a request waited for its --tpm reservation and then for its --rpm one, each placed when
+// its wait began; the request, sent at the later time, had been counted by the first limiter at
+// the earlier, and a minute of requests sent could hold more tokens than --tpm.
+func waitAll(ctx context.Context, claims ...claim) ([]*Slot, error) {
+	slots := make([]*Slot, len(claims))
+	var live []int
+	for i, c := range claims {
+		if c.l != nil && c.n > 0 {
+			live = append(live, i)
+		}
+	}
+	if len(live) == 0 {
+		return slots, nil
+	}
+	first := claims[live[0]].l
+	now := first.now()
+	for _, i := range live {
+		claims[i].l.mu.Lock()
+		claims[i].l.prune(now)
+	}
+	start := now
+	for moved := true; moved; {
+		moved = false
+		for _, i := range live {
+			if s := claims[i].l.earliest(start, claims[i].n); s.After(start) {
+				start, moved = s, true
+			}
+		}
+	}
+	for _, i := range live {
+		l := claims[i].l
+		slots[i] = &Slot{l: l, at: start, n: claims[i].n}
+		l.slots = append(l.slots, slots[i])
+	}
+	for k := len(live) - 1; k >= 0; k-- {
+		claims[live[k]].l.mu.Unlock()
+	}
+	if err := first.sleep(ctx, start.Sub(now)); err != nil {
+		for _, sl := range slots {
+			sl.Settle(0) // give the reservation back
+		}
+		return nil, err
+	}
+	return slots, nil
+}
+
+// prune drops the reservations whose window has passed by now. l.mu is held.
+func (l *Limiter) prune(now time.Time) {
 	drop := 0
 	for drop < len(l.slots) && !l.slots[drop].at.Add(l.window).After(now) {
 		drop++
 	}
 	l.slots = append(l.slots[:0], l.slots[drop:]...)
-	start := now
+}
+
+// earliest is the earliest start, no earlier than start nor than the last reservation's, at
+// which the window up to it holds n more units within the limit (a reservation larger than the
+// limit goes alone). Every later start admits them too. l.mu is held.
+func (l *Limiter) earliest(start time.Time, n float64) time.Time {
 	if k := len(l.slots); k > 0 && l.slots[k-1].at.After(start) {
 		start = l.slots[k-1].at
 	}
-	// The minute before start holds the slots after start-window; move start past the oldest of
-	// them until the rest and n fit.
+	// The window before start holds the slots after start-window; move start past the oldest
+	// of them until the rest and n fit.
 	held := 0.0
 	first := len(l.slots)
 	for i, sl := range l.slots {
@@ -78,14 +145,7 @@ func (l *Limiter) Wait(ctx context.Context, n float64) (*Slot, error) {
 		held -= l.slots[i].n
 		start = l.slots[i].at.Add(l.window)
 	}
-	sl := &Slot{l: l, at: start, n: n}
-	l.slots = append(l.slots, sl)
-	l.mu.Unlock()
-	if err := l.sleep(ctx, start.Sub(now)); err != nil {
-		sl.Settle(0) // give the reservation back
-		return nil, err
-	}
-	return sl, nil
+	return start
 }
 
 // Settle sets the units the reservation really took, e.g. a reply's real token usage in place of

@@ -90,7 +90,8 @@ type Config struct {
 	APIKey   string // never logged, cached or returned in errors
 	// HTTPClient carries the retrying Transport; nil means a plain client.
 	HTTPClient *http.Client
-	// TPM, if set, limits tokens per minute (estimated input + max_tokens, corrected by real usage).
+	// TPM, if set, limits tokens per minute (estimated input + max_tokens, corrected by real usage):
+	// HTTPClient's Transport, which must be a *Transport, reserves them as it sends a request.
 	TPM *Limiter
 	// Names are the flags a failed call's hint names, where they are not the chat flags' (an
 	// EvaLearn judge's --judge-api-key-file, say); its NoKey is set from APIKey.
@@ -140,6 +141,9 @@ func New(ctx context.Context, cfg Config) (Client, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
+	}
+	if _, ok := hc.Transport.(*Transport); cfg.TPM != nil && !ok {
+		return nil, errors.New("a token limit (Config.TPM) is kept by the HTTP client's *Transport, and this client has none")
 	}
 	base := Endpoint(cfg.Provider, cfg.BaseURL)
 	var (

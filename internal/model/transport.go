@@ -216,7 +216,7 @@ func (t *Transport) pause(ctx context.Context, wait time.Duration, attempt int) 
 // attempt makes one try. wait < 0 means the result is final; otherwise the try failed transiently
 // and wait is the server's Retry-After (0 when it gave none).
 func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte) (*http.Response, time.Duration, error) {
-	slot, acquired, err := t.admit(ctx)
+	slots, acquired, err := t.admit(ctx)
 	if err != nil {
 		return nil, -1, err
 	}
@@ -228,7 +228,9 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	}()
 	end, started := interrupt.Begin(ctx)
 	if !started {
-		slot.Settle(0) // the reservation is given back: no request goes out
+		for _, sl := range slots {
+			sl.Settle(0) // the reservations are given back: no request goes out
+		}
 		noteError(ctx, interrupt.ErrNotCalled)
 		return nil, -1, interrupt.ErrNotCalled
 	}
@@ -326,13 +328,17 @@ func (t *Transport) classify(ctx context.Context, req *http.Request, resp *http.
 	return -1, false, nil
 }
 
-// admit waits for the adaptive gate, then for the RPM limiter; acquired says whether a gate token
-// is held. A finishing run stops waiting: the call it waits for is not made (interrupt.ErrNotCalled).
+// admit waits for the adaptive gate, then for the RPM limiter and, for a call that claims
+// tokens (withTokens), the TPM one, both reserved at the one start the request is sent at
+// (waitAll); acquired says whether a gate token is held. The returned slots are the request's
+// and its tokens' (nil where there is no limit). A finishing run stops waiting: the call it waits
+// for is not made (interrupt.ErrNotCalled).
 //
 // Note: the RPM reservation was made first, before; a wait at the gate (lowered by a 429, for a
 // call in flight) then sent the request long after the start it was counted at, and the minute
-// after it could hold more than --rpm requests sent.
-func (t *Transport) admit(ctx context.Context) (slot *Slot, acquired bool, err error) {
+// after it could hold more than --rpm requests sent. The tokens were reserved before the call
+// reached the Transport, once a call, with the same fault (waitAll).
+func (t *Transport) admit(ctx context.Context) (slots []*Slot, acquired bool, err error) {
 	wctx, cancel := interrupt.Waiting(ctx)
 	defer cancel()
 	if t.gate != nil {
@@ -340,15 +346,15 @@ func (t *Transport) admit(ctx context.Context) (slot *Slot, acquired bool, err e
 			return nil, false, notCalled(ctx, err)
 		}
 	}
-	if t.rpm != nil {
-		if slot, err = t.rpm.Wait(wctx, 1); err != nil {
-			if t.gate != nil {
-				t.gate.release(false, false)
-			}
-			return nil, false, notCalled(ctx, err)
+	tokens := tokensOf(ctx)
+	if slots, err = waitAll(wctx, claim{t.rpm, 1}, tokens.claim()); err != nil {
+		if t.gate != nil {
+			t.gate.release(false, false)
 		}
+		return nil, false, notCalled(ctx, err)
 	}
-	return slot, t.gate != nil, nil
+	tokens.hold(slots[1])
+	return slots, t.gate != nil, nil
 }
 
 // notCalled returns the error of a wait for a call cut short: ctx's own when it was cancelled,
