@@ -1,6 +1,7 @@
 package score
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -36,6 +37,23 @@ type trapMismatch struct {
 	Metric     string   `json:"metric"`
 	Score      float64  `json:"score"`
 	Error      string   `json:"error,omitempty"`
+}
+
+// factsMismatch is the line of a record whose metric scores HotpotQA supporting facts (sp_*,
+// joint_*): the gold facts (meta.supporting_facts, as the record holds them) and the predicted
+// ones (null when the prediction has none) beside the answers, which joint_* score too. Without
+// them, a line of sp_f1 0 showed only answers, which may well match.
+type factsMismatch struct {
+	ID             string          `json:"id"`
+	Type           string          `json:"type,omitempty"`
+	Question       string          `json:"question"`
+	Gold           []string        `json:"gold"`
+	Prediction     *string         `json:"prediction"`
+	GoldFacts      json.RawMessage `json:"gold_facts"`
+	PredictedFacts []record.Fact   `json:"predicted_facts"`
+	Metric         string          `json:"metric"`
+	Score          float64         `json:"score"`
+	Error          string          `json:"error,omitempty"`
 }
 
 // mismatchRule selects the records whose metric (an index into the selected names) is below a
@@ -79,6 +97,14 @@ func (m *mismatchRule) line(rec *record.Record, o outcome) ([]byte, error) {
 	if w := m.wanted(rec, o); w != "" {
 		return record.Marshal(trapMismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Wanted: w, Trap: gold,
 			Prediction: pred, Metric: m.metric, Score: v, Error: failure})
+	}
+	if factMetric(m.metric) {
+		line := factsMismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Gold: gold, Prediction: pred,
+			GoldFacts: rec.Meta["supporting_facts"], Metric: m.metric, Score: v, Error: failure}
+		if rec.Prediction != nil {
+			line.PredictedFacts = rec.Prediction.SupportingFacts
+		}
+		return record.Marshal(line)
 	}
 	return record.Marshal(mismatch{ID: rec.ID, Type: rec.Type, Question: rec.Question, Gold: gold,
 		Prediction: pred, Metric: m.metric, Score: v, Error: failure})

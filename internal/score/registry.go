@@ -129,9 +129,12 @@ func (s *selection) index(name string) int { return slices.Index(s.names, name) 
 // readsFacts reports whether a supporting-fact score (sp_em, sp_f1, joint_em, …) is
 // selected: only then does decodeView read the records' gold and predicted facts.
 func (s *selection) readsFacts() bool {
-	return slices.ContainsFunc(s.names, func(n string) bool {
-		return strings.HasPrefix(n, "sp_") || strings.HasPrefix(n, "joint_")
-	})
+	return slices.ContainsFunc(s.names, factMetric)
+}
+
+// factMetric reports whether the score name reads supporting facts (sp_em, joint_f1, …).
+func factMetric(name string) bool {
+	return strings.HasPrefix(name, "sp_") || strings.HasPrefix(name, "joint_")
 }
 
 // metricsHelp is the table of score names shown by --help.
