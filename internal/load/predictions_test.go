@@ -174,6 +174,36 @@ func TestAttachNumberAnswer(t *testing.T) {
 	}
 }
 
+// cmrc2018_evaluate.py looks a prediction up by the question's id stripped of white space
+// (qas['id'].strip()): a CMRC 2018 record whose id has blanks around it takes the file's answer to
+// the stripped id, and the file's answer to the id with its blanks answers no question there.
+// SQuAD's script does not strip, so neither does a SQuAD record.
+func TestAttachCMRCStrippedID(t *testing.T) {
+	p, err := parsePredictions("p.json", []byte(`{"DEV_1": "a", " DEV_2 ": "b", "DEV_2": "c", " q3": "d"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, rec := range []*record.Record{
+		newRecord("cmrc2018: DEV_1\t", "cmrc2018", "zh"),
+		newRecord("cmrc2018: DEV_2 ", "cmrc2018", "zh"),
+		newRecord("squad: q3", "squad", "en"),
+	} {
+		p.Attach(rec)
+		text := "-"
+		if rec.Prediction != nil {
+			text = rec.Prediction.Text
+		}
+		texts = append(texts, text)
+	}
+	if want := []string{"a", "c", "d"}; !slices.Equal(texts, want) {
+		t.Errorf("predictions attached = %q, want %q", texts, want)
+	}
+	if n, first := p.Unused(); n != 1 || first != " DEV_2 " {
+		t.Errorf("Unused() = %d, %q; want 1, %q", n, first, " DEV_2 ")
+	}
+}
+
 // HotpotQA's supporting facts given as an empty list (no fact named, which its evaluation scores
 // 0) are written as [], not left out as facts not given, which qa-score leaves unscored.
 func TestAttachEmptyFacts(t *testing.T) {
