@@ -33,17 +33,26 @@ func judgeFamily() *family {
 // reply read by EvaLearn's rule, as qa-learncurve counts it, so that the mean judge_score is
 // EvaLearn's overall accuracy over whole sequences (each position 1 to M once; qa-learncurve
 // counts a missing one wrong and a repeated one once); unread says why a reply gave no score by
-// the rule (0 then). On other records only a score counts: ok is false when the judgment has none.
+// the rule (0 then). An EvaLearn judgment with neither a score nor a reply (EvaLearn's results
+// hold an empty gpt4judge where its judge failed) counts 0, unread as an empty reply: EvaLearn's
+// rule scores it 0 and qa-learncurve counts it wrong. On other records only a score counts: ok is
+// false when the judgment has none.
 //
 // Note: the rule is not applied to a raw reply alone on other benchmarks' records: it reads
 // EvaLearn's {"answer_score": N} and would score any other judge's reply 0.
+//
+// Note: such an empty EvaLearn judgment was left out as no verdict, so that the mean judge_score
+// of EvaLearn's results with one was not the overall accuracy qa-learncurve and EvaLearn report.
 func (it *item) verdict() (score float64, ok bool, unread string) {
 	j := it.judgment()
 	switch {
 	case j == nil:
 		return 0, false, ""
 	case it.rec.InDataset(evalearnDataset):
-		return evalearn.Verdict(j)
+		if score, ok, unread = evalearn.Verdict(j); !ok {
+			return 0, true, "empty reply"
+		}
+		return score, ok, unread
 	case j.Score != nil:
 		return *j.Score, true, ""
 	}
