@@ -28,3 +28,20 @@ func Verdict(j *record.Judgment) (score float64, ok bool, unread string) {
 	}
 	return score, true, why
 }
+
+// Counted is Verdict as evaluate_metric.py counts a judgment that is there: one with neither a
+// score nor a reply (EvaLearn's results hold an empty gpt4judge where its judge failed) scores 0,
+// unread as an "empty reply", as the script scores it 0 and qa-learncurve counts it wrong. ok is
+// false only for a nil j. qa-score's judge_score and qa-judge agree read EvaLearn judgments so.
+//
+// Note: such a judgment was left out as no verdict, so that the mean judge_score of EvaLearn's
+// results holding one was not the overall accuracy EvaLearn and qa-learncurve report.
+func Counted(j *record.Judgment) (score float64, ok bool, unread string) {
+	if j == nil {
+		return 0, false, ""
+	}
+	if score, ok, unread = Verdict(j); !ok {
+		return 0, true, "empty reply"
+	}
+	return score, ok, unread
+}

@@ -85,11 +85,12 @@ func kappa(ratings [][]int) float64 {
 }
 
 // Category turns rec's judgment j into a category: 1 if its score is at least threshold, else 0.
-// On an EvaLearn record (dataset evalearn) the score is evalearn.Verdict's, as qa-score's
-// judge_score and qa-learncurve read it: the judgment's score, else the judge's raw reply read by
-// EvaLearn's rule (EvaLearn's own results, qa-load --format evalearn-results, hold the reply
-// alone); unread then says why a reply gave no score by the rule (category 0, EvaLearn's
-// outcome). ok is false when j is nil, failed (it carries an error) or holds no verdict.
+// On an EvaLearn record (dataset evalearn) the score is evalearn.Counted's, as qa-score's
+// judge_score reads it, and qa-learncurve counts it: the judgment's score, else the judge's raw
+// reply read by EvaLearn's rule (EvaLearn's own results, qa-load --format evalearn-results, hold
+// the reply alone; an empty one scores 0); unread then says why a reply gave no score by the rule
+// (category 0, EvaLearn's outcome). ok is false when j is nil, failed (it carries an error) or,
+// on another benchmark's record, holds no score.
 //
 // Note: the rule is not applied to a raw reply alone on other benchmarks' records, as in
 // qa-score: it reads EvaLearn's {"answer_score": N} and would take any other judge's reply for 0.
@@ -100,7 +101,7 @@ func Category(rec *record.Record, j *record.Judgment, threshold float64) (cat in
 	var score float64
 	switch {
 	case rec.InDataset("evalearn"):
-		score, ok, unread = evalearn.Verdict(j)
+		score, ok, unread = evalearn.Counted(j)
 	case j.Score != nil:
 		score, ok = *j.Score, true
 	}

@@ -25,7 +25,7 @@ func TestCategory(t *testing.T) {
 		{"raw alone, json block", evalearn, &record.Judgment{Raw: "```json\n{\"answer_score\": 1}\n```"}, 1, true, false},
 		{"raw alone, inline 0", evalearn, &record.Judgment{Raw: `{"answer_score": 0}`}, 0, true, false},
 		{"raw alone, no score", evalearn, &record.Judgment{Raw: "correct"}, 0, true, true},
-		{"raw empty", evalearn, &record.Judgment{Raw: " \n"}, 0, false, false},
+		{"raw empty: EvaLearn scores it 0", evalearn, &record.Judgment{Raw: " \n"}, 0, true, true},
 		{"score wins over raw", evalearn, &record.Judgment{Score: score(0), Raw: `{"answer_score": 1}`}, 0, true, false},
 		{"failed with raw", evalearn, &record.Judgment{Raw: `{"answer_score": 1}`, Error: "x"}, 0, false, false},
 	}

@@ -28,7 +28,7 @@ func judgeFamily() *family {
 	}
 }
 
-// verdict returns the score judge_score reads from the record's judgment, as evalearn.Verdict
+// verdict returns the score judge_score reads from the record's judgment, as evalearn.Counted
 // reads it on an EvaLearn record (dataset evalearn): the judgment's score, else the judge's raw
 // reply read by EvaLearn's rule, as qa-learncurve counts it, so that the mean judge_score is
 // EvaLearn's overall accuracy over whole sequences (each position 1 to M once; qa-learncurve
@@ -40,19 +40,13 @@ func judgeFamily() *family {
 //
 // Note: the rule is not applied to a raw reply alone on other benchmarks' records: it reads
 // EvaLearn's {"answer_score": N} and would score any other judge's reply 0.
-//
-// Note: such an empty EvaLearn judgment was left out as no verdict, so that the mean judge_score
-// of EvaLearn's results with one was not the overall accuracy qa-learncurve and EvaLearn report.
 func (it *item) verdict() (score float64, ok bool, unread string) {
 	j := it.judgment()
 	switch {
 	case j == nil:
 		return 0, false, ""
 	case it.rec.InDataset(evalearnDataset):
-		if score, ok, unread = evalearn.Verdict(j); !ok {
-			return 0, true, "empty reply"
-		}
-		return score, ok, unread
+		return evalearn.Counted(j)
 	case j.Score != nil:
 		return *j.Score, true, ""
 	}
