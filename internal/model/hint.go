@@ -52,6 +52,8 @@ func hint(provider, base, key string, names HintNames, attempts *Attempts) strin
 
 // Hint returns the advice for a call of provider to base (its endpoint) that failed, from what
 // attempts saw last, or "" when there is none to give; names words the flags and variables:
+//   - a proxy (HTTPS_PROXY, HTTP_PROXY) that could not be reached: the proxy, or NO_PROXY, not the
+//     server the call never reached;
 //   - a refused connection or an unknown host: the server, or the base URL;
 //   - a reply that is no JSON (an HTML page, "404 page not found"): a base URL that is a web
 //     server's, not the API's, with where the provider's API is; with a 5xx status, a proxy
@@ -83,10 +85,15 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	body = []byte(redact(string(body), names.Key))
 	var dns *net.DNSError
 	var shape *ShapeError
+	var op *net.OpError
 	switch {
 	case attempts.TimedOut() > 0:
 		return fmt.Sprintf("every attempt stops at %s %s, and the last reached it: a slow server, or a long prompt or reply, can need longer (0: no limit)",
 			cmp.Or(names.TimeoutFlag, "--timeout"), attempts.TimedOut())
+	case errors.As(cause, &op) && op.Op == "proxyconnect":
+		// net/http's words for a proxy it could not dial (refused, unknown host): the call never
+		// left for the base URL, whose server the next cases would blame.
+		return "the call goes through a proxy (HTTPS_PROXY or HTTP_PROXY) that could not be reached: is the proxy running, or should NO_PROXY name the base URL's host?"
 	case errors.Is(cause, syscall.ECONNREFUSED):
 		return fmt.Sprintf("nothing answers at %s: is the server running, and is the base URL right?", shownURL(base))
 	case errors.As(cause, &dns) && dns.IsNotFound:

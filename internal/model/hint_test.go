@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -92,6 +93,29 @@ func TestCallErrorHint(t *testing.T) {
 				t.Errorf("Generate error =\n%v\nwant\n%s", err, want)
 			}
 		})
+	}
+}
+
+// TestCallErrorHintProxy: a call sent through a proxy (HTTPS_PROXY, HTTP_PROXY) that cannot be
+// reached is not said to find nothing at the base URL, whose server it never reached: the hint
+// names the proxy.
+func TestCallErrorHintProxy(t *testing.T) {
+	closed := clitest.ClosedURL(t)
+	proxy, err := url.Parse(closed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := clitest.ReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json", Body: okStreamChunk}) + "/v1"
+	tr := NewTransport(TransportConfig{MaxRetries: 1, Backoff: time.Millisecond, Base: &http.Transport{Proxy: http.ProxyURL(proxy)}})
+	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: base, APIKey: testKey, HTTPClient: tr.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Generate(context.Background(), testRequest("openai", "m"))
+	want := clitest.FailedCallWant("openai m: network error: failed to reach API server (proxyconnect tcp: dial tcp $HOST: connect: connection refused) (after 2 attempts); "+
+		"the call goes through a proxy (HTTPS_PROXY or HTTP_PROXY) that could not be reached: is the proxy running, or should NO_PROXY name the base URL's host?", base, closed)
+	if err == nil || err.Error() != want {
+		t.Errorf("Generate error =\n%v\nwant\n%s", err, want)
 	}
 }
 
