@@ -97,6 +97,21 @@ func (e *ShapeError) Error() string {
 	return fmt.Sprintf("reply with status 200 is no %s: %s (%q)", e.Want, e.Got, e.Body)
 }
 
+// meantAsJSON reports whether data, a 200 reply's body, is meant as the one JSON value of the
+// reply shape ctx names (withChatShape, WithEmbedShape), whatever its Content-Type: it begins as
+// JSON does, with { or [, and the shape is not Ollama's chat reply, whose stream is a reply a line.
+// A server that labels its JSON text/plain or text/html (Flask's default), or not at all, and is
+// cut off partway, is so retried as a malformed body is, not read once by the client, which
+// failed with words of its own ("unexpected EOF").
+func meantAsJSON(ctx context.Context, data []byte) bool {
+	s, ok := ctx.Value(shapeKey{}).(*shape)
+	if !ok || s.name == "chat reply" {
+		return false
+	}
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
+}
+
 // shapeFault returns the ShapeError of data, a 200 reply's body, under a context that names the
 // reply's shape (withChatShape), or nil. A body that is not JSON is none of its business (the
 // Transport's check of malformed JSON, or the client's reading, words it); nor is one that is
