@@ -131,20 +131,21 @@ the judgment's thinking the judge's thinking: what --think strip took out of the
 server sends apart (reasoning_content or reasoning: vLLM's reasoning parsers, llama-server,
 DeepSeek's API; Ollama's thinking; Claude's thinking blocks; Gemini's thought parts), under either
 mode; the judgment's reasoning stays MAGMA's, from its JSON. A reply with nothing after its thinking
-is an empty reply, asked again; one that starts with "<think>" and holds no "</think>" was cut in
-its thinking: the judgment fails with "judge call: ... reply cut in its thinking: ..." naming the
-max_tokens that ran out (LongMemEval's judge sends 10, too few for a model that thinks first), paid
-for, and is not asked again. OpenAI's o-series and gpt-5 models think unseen, but their thinking
-counts in max_tokens too: their replies come back empty, stopped at the budget, and the judgment
-fails ("empty reply (stop reason length: ...)"), not asked again. The way round is --max-tokens N
-(say 2000), sent in every judge call in place of the protocol's own max_tokens (LongMemEval's 10;
-the other protocols send none): a departure from the protocol, which a warning names; --retry-errors
---max-tokens N over the output judges the failed records again, a new request, which the cache does
-not answer with the reply that failed. OpenAI's o1 and o4-mini and Claude models after Opus 4.6 also
-refuse any temperature but their default, 1, and are sent the protocol's (langchaingo sends none
-only to OpenAI's o1-…, o3, o3-… and gpt-5…): --temperature 1 sends 1 in every judge call, a
-departure a warning names too. --think keep parses the whole reply. --cache stores replies as they
-came, so a rerun with the other --think makes no call.
+is an empty reply, asked again, unless it stopped at max_tokens (its error names them); one that
+starts with "<think>" and holds no "</think>" was cut in its thinking: the judgment fails with
+"judge call: ... reply cut in its thinking: ..." naming the max_tokens that ran out (LongMemEval's
+judge sends 10, too few for a model that thinks first), paid for, and is not asked again. OpenAI's
+o-series and gpt-5 models think unseen, but their thinking counts in max_tokens too: their replies
+come back empty, stopped at the budget, and the judgment fails ("empty reply (stop reason length:
+...)"), not asked again. The way round is --max-tokens N (say 2000), sent in every judge call in
+place of the protocol's own max_tokens (LongMemEval's 10; the other protocols send none): a
+departure from the protocol, which a warning names; --retry-errors --max-tokens N over the output
+judges the failed records again, a new request, which the cache does not answer with the reply that
+failed. OpenAI's o1 and o4-mini and Claude models after Opus 4.6 also refuse any temperature but
+their default, 1, and are sent the protocol's (langchaingo sends none only to OpenAI's o1-…, o3,
+o3-… and gpt-5…): --temperature 1 sends 1 in every judge call, a departure a warning names too.
+--think keep parses the whole reply. --cache stores replies as they came, so a rerun with the other
+--think makes no call.
 
 MODEL CALLS: --concurrency, --rpm, --tpm, --max-retries, --timeout, --backoff, --cache, --prices and
 --seed have qa-predict's names, meanings and defaults; their environment variables are QA_JUDGE_*

@@ -150,8 +150,8 @@ var ErrCutThinking = errors.New("reply cut in its thinking")
 //
 // Thinking wraps a client from outside the cache, so that the cache keeps the replies as they
 // came: a run with another --think reads them again without a call. Forget, when set, takes a
-// reply with nothing after its thinking out of the cache (its error then names a failure to), so
-// that a rerun asks for another: unlike one cut in its thinking, which the same max_tokens would
+// reply with nothing after its thinking (but one stopped at its budget there) out of the cache
+// (its error then names a failure to), so that a rerun asks for another: unlike one cut in its thinking, which the same max_tokens would
 // cut again, it is no reply the request must give again, and, kept, it would be served to every
 // --retry-errors. (qa-judge sets none: it asks such a reply again at once, as a new sample, and a
 // rerun from the cache reads the samples it stored on to the verdict they reached.)
@@ -185,6 +185,15 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 			why = " (" + cmp.Or(spent(req.Provider, req.MaxTokens, "before the answer"), "it stopped at the server's token limit before the answer") + ")"
 		}
 		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w: no %s, so no answer%s", req.Provider, req.Model, ErrCutThinking, th.Close, why)}
+	case strings.TrimSpace(th.Answer) == "" && (resp.Cut || resp.Window):
+		// Its budget ran out at the end of its thinking: the same request is cut there again,
+		// so the reply stays in the cache, as one cut in its thinking does, and the error says
+		// why, as an empty reply's does when its server sent the thinking apart.
+		why := "the model's context window filled up after it"
+		if !resp.Window {
+			why = cmp.Or(spent(req.Provider, req.MaxTokens, "after it"), "it stopped at the server's token limit after it")
+		}
+		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after %s: %s)", req.Provider, req.Model, ErrEmptyReply, th.Close, why)}
 	case strings.TrimSpace(th.Answer) == "":
 		kept := ""
 		if t.Forget != nil {

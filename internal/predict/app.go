@@ -156,18 +156,20 @@ is read by the pair whose opening tag starts it, or else whose closing tag comes
 --think strip, the default, a reply that holds "</think>" and starts (after white space) with
 "<think>" or holds no "<think>" at all is answered by the text after its last "</think>", leading
 white space trimmed, and its thinking, without the tags, goes to prediction.reasoning; other text
-is the answer whole. A reply with nothing after its thinking is the error "empty reply"; one that
-starts with "<think>" and holds no "</think>" was cut in its thinking: the error "reply cut in its
-thinking: ...", which names the max_tokens that ran out (LoCoMo's 32 are soon spent), paid for as
-an empty reply is. Every reply is read so: LoCoMo's batches (the thinking on the record that
-carries the call's usage), LongMemEval's notes, EvaLearn's answers and its judge's verdicts (the
-history shows a verdict's text after its thinking). Thinking that a server sends apart (vLLM
---reasoning-parser, llama-server --reasoning-format deepseek, DeepSeek's API: reasoning_content or
-reasoning; Ollama's thinking; Claude's thinking blocks, Gemini's thought parts, Mistral's thinking
-parts) goes to prediction.reasoning under either mode. --think keep leaves the text whole. --cache
-stores replies as they came, so a rerun with the other --think reads them again without a call; a
-reply cut in its thinking is stored too, and a larger --max-tokens asks again; one with nothing
-after its thinking is not kept under strip, so --retry-errors asks for another.
+is the answer whole. A reply with nothing after its thinking is the error "empty reply" (naming the
+max_tokens that ran out when it stopped there); one that starts with "<think>" and holds no
+"</think>" was cut in its thinking: the error "reply cut in its thinking: ...", which names the
+max_tokens that ran out (LoCoMo's 32 are soon spent), paid for as an empty reply is. Every reply is
+read so: LoCoMo's batches (the thinking on the record that carries the call's usage), LongMemEval's
+notes, EvaLearn's answers and its judge's verdicts (the history shows a verdict's text after its
+thinking). Thinking that a server sends apart (vLLM --reasoning-parser, llama-server
+--reasoning-format deepseek, DeepSeek's API: reasoning_content or reasoning; Ollama's thinking;
+Claude's thinking blocks, Gemini's thought parts, Mistral's thinking parts) goes to
+prediction.reasoning under either mode. --think keep leaves the text whole. --cache stores replies
+as they came, so a rerun with the other --think reads them again without a call; a reply cut in its
+thinking is stored too, and a larger --max-tokens asks again; one with nothing after its thinking is
+not kept under strip, so --retry-errors asks for another, unless it stopped at max_tokens, where the
+same request stops again: it is stored as a cut one is.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
 per record in input order: the requests predicting it would send (stage; model; max_tokens and

@@ -81,6 +81,7 @@ var (
 // model's replies, without a reasoning parser: think (its thinking between both tags before the
 // answer), thinkclose (the closing tag only, as when the chat template put the opening one in the
 // prompt), thinkcut (cut at max_tokens in its thinking), thinkonly (nothing after its thinking),
+// thinkonlycut (nothing after its thinking, stopped at max_tokens there),
 // magistral and magistralcut (think and thinkcut with Magistral's [THINK] and [/THINK]), gptoss
 // (gpt-oss's analysis channel before its final one); with one: reasoning (vLLM's reasoning_content beside the answer), reasoningnew (vLLM's
 // reasoning, its name since 0.11). It counts calls per ID.
@@ -169,7 +170,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1))
 	case "filter":
 		io.WriteString(w, strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"content_filter"`, 1))
-	case "think", "thinkclose", "thinkcut", "thinkonly", "reasoning", "reasoningnew", "magistral", "magistralcut", "gptoss":
+	case "think", "thinkclose", "thinkcut", "thinkonly", "thinkonlycut", "reasoning", "reasoningnew", "magistral", "magistralcut", "gptoss":
 		io.WriteString(w, thinkingReply(reply, fault, id))
 	case "close":
 		if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
@@ -190,10 +191,11 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 func thinkingReply(reply, fault, id string) string {
 	thinking := "The question asks for " + id + ". Is it A0? No: A" + id + "."
 	message := map[string]string{
-		"think":      "<think>\\n" + thinking + "\\n</think>\\n\\nA" + id,
-		"thinkclose": thinking + "\\n</think>\\n\\nA" + id,
-		"thinkcut":   "<think>\\nThe question asks for",
-		"thinkonly":  "<think>\\n" + thinking + "\\n</think>\\n\\n",
+		"think":        "<think>\\n" + thinking + "\\n</think>\\n\\nA" + id,
+		"thinkclose":   thinking + "\\n</think>\\n\\nA" + id,
+		"thinkcut":     "<think>\\nThe question asks for",
+		"thinkonly":    "<think>\\n" + thinking + "\\n</think>\\n\\n",
+		"thinkonlycut": "<think>\\n" + thinking + "\\n</think>\\n\\n",
 		// Magistral's thinking tokens, as vLLM without its reasoning parser writes them
 		"magistral":    "[THINK]" + thinking + "[/THINK]A" + id,
 		"magistralcut": "[THINK]The question asks for",
@@ -206,7 +208,7 @@ func thinkingReply(reply, fault, id string) string {
 		content = `"content":"A` + id + `","reasoning_content":"` + thinking + `"`
 	case "reasoningnew":
 		content = `"content":"\n\nA` + id + `","reasoning":"` + thinking + `"`
-	case "thinkcut", "magistralcut":
+	case "thinkcut", "magistralcut", "thinkonlycut":
 		reply = strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1)
 	}
 	return strings.Replace(reply, `"content":"A`+id+`"`, content, 1)

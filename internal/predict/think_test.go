@@ -285,6 +285,29 @@ func TestThinkOnlyAskedAgain(t *testing.T) {
 	}
 }
 
+// TestThinkOnlyAtMaxTokensKept: a reply with nothing after its thinking that stopped at
+// max_tokens there was cut by its budget, as one cut in its thinking is: its error says so, where
+// it read as a reply that may be asked again, and it stays in the cache, as the same request is
+// cut there again (a larger --max-tokens makes another key).
+func TestThinkOnlyAtMaxTokensKept(t *testing.T) {
+	srv := faultServer(t) // every call thinks only, stopped at max_tokens
+	args := []string{"--provider", "openai", "--model", "deepseek-r1", "--base-url", srv.URL, "--api-key-file", keyFile(t),
+		"--cache", filepath.Join(t.TempDir(), "cache.sqlite"), "--max-tokens", "32"}
+	in := `{"schema":1,"id":"only","question":"ID7 FAULTS=thinkonlycut,thinkonlycut","answers":["A7"]}` + "\n"
+	want := "openai deepseek-r1: empty reply (nothing after </think>: max_tokens 32 ran out after it; a reasoning model's thinking counts in it)"
+	recs, stderr, _ := run(t, context.Background(), in, args...)
+	if len(recs) != 1 || recs[0].Prediction.Error != want {
+		t.Fatalf("first run: %d records %+v, want one failed with %q\n%s", len(recs), recs, want, stderr)
+	}
+	recs, stderr, _ = run(t, context.Background(), jsonl(t, recs...), append(args, "--retry-errors")...)
+	if len(recs) != 1 || recs[0].Prediction.Error != want || !recs[0].Prediction.Cached {
+		t.Fatalf("--retry-errors: %d records %+v, want one failed again from the cache\n%s", len(recs), recs, stderr)
+	}
+	if n := srv.calls.Load(); n != 1 {
+		t.Errorf("the server saw %d calls, want 1", n)
+	}
+}
+
 // TestThinkKeepEvaLearn: under --think keep a reply is its text as it came, thinking and all, so
 // the next position's history shows the first verdict whole, its thinking included, as the
 // judge's parser read it.
