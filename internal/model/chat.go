@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -133,7 +134,9 @@ func (c *chat) failed(ctx context.Context, r *callResult, err error) (Response, 
 		// but its server reported what it cost, which the record and --max-cost count. The
 		// client's words end at their first line: the anthropic client puts the block it
 		// could not read after them whole (kilobytes, for a redacted_thinking block's data).
-		if !r.body.usage.IsZero() {
+		// One that came whole without a usage is paid for all the same, its usage unknown
+		// (as an empty reply's is), not a failure that cost nothing.
+		if !r.body.usage.IsZero() || attempts.Err() == nil && json.Valid(attempts.Body()) {
 			out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
 			settle(r.slot, out)
 		}

@@ -535,6 +535,13 @@ func TestUnreadableReplyKeepsUsage(t *testing.T) {
 	if want := (record.Usage{InputTokens: 12, OutputTokens: 30}); !reflect.DeepEqual(resp.Usage, want) || resp.NoUsage || resp.Attempts != 1 || resp.Text != "" {
 		t.Errorf("Generate error %v: text %q, usage %+v, no usage %v, %d attempts; want none, %+v, false, 1", err, resp.Text, resp.Usage, resp.NoUsage, resp.Attempts, want)
 	}
+	// Without a usage (llama.cpp's server may leave it out) it was paid for all the same: its
+	// usage is unknown, as an empty reply's is, not that of a call that cost nothing.
+	c = replyClient(t, wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":{"text":"Paris"}},"finish_reason":"stop"}]}`)
+	resp, err = c.Generate(context.Background(), testRequest("openai", wireModels["openai"]))
+	if err == nil || !resp.NoUsage || !resp.Usage.IsZero() {
+		t.Errorf("without a usage: Generate = %+v, %v; want an error with the usage unknown", resp, err)
+	}
 }
 
 // TestEmptyReplies: a reply with no text is the error ErrEmptyReply with the usage paid for, on

@@ -658,6 +658,27 @@ func TestUnreadableReplyPaid(t *testing.T) {
 	}
 }
 
+// TestUnreadableReplyWithoutUsage: such a reply from a server that reports no usage (llama.cpp's
+// may leave it out) was paid for all the same, its cost unknown: --max-cost can no longer be
+// kept, and makes no further call, as after an empty reply without usage, where every record was
+// asked as if the reply had cost nothing.
+func TestUnreadableReplyWithoutUsage(t *testing.T) {
+	url, calls := clitest.CountedReplyServer(t, clitest.Reply{Status: 200, ContentType: "application/json",
+		Body: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":{"text":"Paris"}},"finish_reason":"stop"}]}`})
+	t.Setenv("OPENAI_API_KEY", testKey)
+	recs, stderr, err := run(t, context.Background(), input(3, nil), "--provider", "openai", "--model", "gpt-4o",
+		"--base-url", url+"/v1", "--concurrency", "1", "--max-cost", "1")
+	if command.ExitCode(err) != command.ExitBadRecords || len(recs) != 3 || calls.Load() != 1 {
+		t.Fatalf("exit %d (%v), %d records after %d calls; want 3, 3 records after 1 call; stderr %s", command.ExitCode(err), err, len(recs), calls.Load(), stderr)
+	}
+	if p := recs[0].Prediction; !strings.HasPrefix(p.Error, "openai gpt-4o: json: cannot unmarshal object") || p.Usage != nil || p.CostUSD != nil {
+		t.Errorf("prediction %+v, want the client's error with no usage nor cost", p)
+	}
+	if p := recs[1].Prediction; !strings.Contains(p.Error, "the server reported no token usage for a reply") {
+		t.Errorf("second prediction %+v, want it refused by the budget", p)
+	}
+}
+
 // TestFloatTokenCounts: an OpenAI-compatible reply whose token counts are JSON numbers that are
 // no ints (10.0, as some servers write them), which the client library refuses whole, is
 // answered from its body: 10.0 is 10 tokens, as the OpenAI SDK reads it; a count that is no
