@@ -107,7 +107,8 @@ func ReadThought(text string) Thought {
 	end := strings.LastIndex(text, closeTag)
 	switch {
 	case end < 0 && opens:
-		return Thought{Found: true, Cut: true, Close: closeTag}
+		// The thinking so far is kept, as a reply cut in thinking its server sent apart keeps it.
+		return Thought{Found: true, Cut: true, Close: closeTag, Thinking: strings.TrimSpace(lead[len(openTag):])}
 	case end < 0, !opens && (strings.Contains(text, openTag) || wholeJSON(text)):
 		return Thought{Answer: text}
 	}

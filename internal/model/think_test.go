@@ -25,8 +25,8 @@ func TestReadThought(t *testing.T) {
 		{"closing tag only", "The capital is Paris.\n</think>\n\nParis", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true}},
 		{"white space before the opening tag", " \n<think>x</think> Paris ", Thought{Answer: "Paris ", Thinking: "x", Found: true}},
 		{"no tags", "Paris", Thought{Answer: "Paris"}},
-		{"cut in its thinking", "<think>\nThe capital is", Thought{Found: true, Cut: true}},
-		{"cut after white space", "\n\n<think>\nThe capital is", Thought{Found: true, Cut: true}},
+		{"cut in its thinking", "<think>\nThe capital is", Thought{Thinking: "The capital is", Found: true, Cut: true}},
+		{"cut after white space", "\n\n<think>\nThe capital is", Thought{Thinking: "The capital is", Found: true, Cut: true}},
 		{"opening tag only, not first", "Paris <think>", Thought{Answer: "Paris <think>"}},
 		{"tags inside the answer", "Wrap it in <think> and </think>.", Thought{Answer: "Wrap it in <think> and </think>."}},
 		{"the last closing tag ends the thinking", "<think>a</think>b<think>c</think>\nd", Thought{Answer: "d", Thinking: "a</think>b<think>c", Found: true}},
@@ -43,11 +43,11 @@ func TestReadThought(t *testing.T) {
 		// Magistral's tags, by the same rules; the other pair's tags are text in them.
 		{"Magistral's tags", "[THINK]The capital is Paris.[/THINK]Paris", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true, Close: "[/THINK]"}},
 		{"Magistral's closing tag only", "The capital is Paris.\n[/THINK]\n\nParis", Thought{Answer: "Paris", Thinking: "The capital is Paris.", Found: true, Close: "[/THINK]"}},
-		{"Magistral cut in its thinking", "\n[THINK]The capital is", Thought{Found: true, Cut: true, Close: "[/THINK]"}},
+		{"Magistral cut in its thinking", "\n[THINK]The capital is", Thought{Thinking: "The capital is", Found: true, Cut: true, Close: "[/THINK]"}},
 		{"Magistral's tags inside the answer", "Wrap it in [THINK] and [/THINK].", Thought{Answer: "Wrap it in [THINK] and [/THINK]."}},
 		{"Magistral thinking of the other tags", "[THINK]not </think> but[/THINK] Paris", Thought{Answer: "Paris", Thinking: "not </think> but", Found: true, Close: "[/THINK]"}},
 		{"thinking of Magistral's tags", "<think>not [/THINK] but</think> Paris", Thought{Answer: "Paris", Thinking: "not [/THINK] but", Found: true}},
-		{"cut, with the other closing tag inside", "<think>not [/THINK] but", Thought{Found: true, Cut: true}},
+		{"cut, with the other closing tag inside", "<think>not [/THINK] but", Thought{Thinking: "not [/THINK] but", Found: true, Cut: true}},
 		{"the closing tag that comes last", "a</think>b[/THINK]c", Thought{Answer: "c", Thinking: "a</think>b", Found: true, Close: "[/THINK]"}},
 		{"a JSON verdict that mentions Magistral's tag", `{"score": 1, "why": "[/THINK]"}`, Thought{Answer: `{"score": 1, "why": "[/THINK]"}`}},
 		// gpt-oss's harmony channels: analysis, then final; the message ends around them go.
@@ -57,7 +57,7 @@ func TestReadThought(t *testing.T) {
 			Thought{Answer: "Paris", Thinking: "x", Found: true, Close: harmonyFinal}},
 		{"gpt-oss's final channel only", "x<|end|><|start|>assistant<|channel|>final<|message|> Paris",
 			Thought{Answer: "Paris", Thinking: "x", Found: true, Close: harmonyFinal}},
-		{"gpt-oss cut in its analysis", "<|channel|>analysis<|message|>The capital is", Thought{Found: true, Cut: true, Close: harmonyFinal}},
+		{"gpt-oss cut in its analysis", "<|channel|>analysis<|message|>The capital is", Thought{Thinking: "The capital is", Found: true, Cut: true, Close: harmonyFinal}},
 		{"gpt-oss analysing in two messages", "<|channel|>analysis<|message|>a<|end|><|start|>assistant<|channel|>analysis<|message|>b<|end|><|start|>assistant<|channel|>final<|message|>Paris",
 			Thought{Answer: "Paris", Thinking: "a<|end|><|start|>assistant<|channel|>analysis<|message|>b", Found: true, Close: harmonyFinal}},
 	} {
@@ -93,19 +93,19 @@ func TestThinkingClient(t *testing.T) {
 		{name: "sent apart and inline", text: "b</think>Paris", apart: "a",
 			want: Response{Text: "Paris", Reasoning: "a\n\nb", Raw: "b</think>Paris"}},
 		{name: "cut at max_tokens", text: "<think>\nThe capital", stop: "length", maxTokens: 32,
-			want: Response{Raw: "<think>\nThe capital", Cut: true},
+			want: Response{Reasoning: "The capital", Raw: "<think>\nThe capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no </think>, so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
 		{name: "cut at the server's limit", text: "<think>\nThe capital", stop: "length",
-			want: Response{Raw: "<think>\nThe capital", Cut: true},
+			want: Response{Reasoning: "The capital", Raw: "<think>\nThe capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no </think>, so no answer (it stopped at the server's token limit before the answer)"},
 		{name: "cut at langchaingo's default", provider: "anthropic", text: "<think>\nThe capital", stop: "max_tokens",
-			want: Response{Raw: "<think>\nThe capital", Cut: true},
+			want: Response{Reasoning: "The capital", Raw: "<think>\nThe capital", Cut: true},
 			err:  "anthropic r1: reply cut in its thinking: no </think>, so no answer (max_tokens 2048, langchaingo's default without --max-tokens, ran out before the answer; a reasoning model's thinking counts in it)"},
 		{name: "cut at the context window", provider: "anthropic", text: "<think>\nThe capital", stop: "model_context_window_exceeded", maxTokens: 32,
-			want: Response{Raw: "<think>\nThe capital", Cut: true, Window: true},
+			want: Response{Reasoning: "The capital", Raw: "<think>\nThe capital", Cut: true, Window: true},
 			err:  "anthropic r1: reply cut in its thinking: no </think>, so no answer (the model's context window filled up before the answer)"},
 		{name: "stopped in its thinking", text: "<think>\nThe capital",
-			want: Response{Raw: "<think>\nThe capital"},
+			want: Response{Reasoning: "The capital", Raw: "<think>\nThe capital"},
 			err:  "openai r1: reply cut in its thinking: no </think>, so no answer"},
 		{name: "nothing after the thinking", text: "<think>x</think>\n\n",
 			want: Response{Text: "", Reasoning: "x", Raw: "<think>x</think>\n\n"},
@@ -119,13 +119,13 @@ func TestThinkingClient(t *testing.T) {
 		{name: "Magistral's tags", text: "[THINK]hmm[/THINK]Paris",
 			want: Response{Text: "Paris", Reasoning: "hmm", Raw: "[THINK]hmm[/THINK]Paris"}},
 		{name: "Magistral cut at max_tokens", text: "[THINK]The capital", stop: "length", maxTokens: 32,
-			want: Response{Raw: "[THINK]The capital", Cut: true},
+			want: Response{Reasoning: "The capital", Raw: "[THINK]The capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no [/THINK], so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
 		{name: "Magistral with nothing after the thinking", text: "[THINK]x[/THINK] ",
 			want: Response{Reasoning: "x", Raw: "[THINK]x[/THINK] "},
 			err:  "openai r1: empty reply (nothing after [/THINK])"},
 		{name: "gpt-oss cut at max_tokens", text: "<|channel|>analysis<|message|>The capital", stop: "length", maxTokens: 32,
-			want: Response{Raw: "<|channel|>analysis<|message|>The capital", Cut: true},
+			want: Response{Reasoning: "The capital", Raw: "<|channel|>analysis<|message|>The capital", Cut: true},
 			err:  "openai r1: reply cut in its thinking: no <|channel|>final<|message|>, so no answer (max_tokens 32 ran out before the answer; a reasoning model's thinking counts in it)"},
 	} {
 		w := wires[0]
@@ -259,8 +259,8 @@ func FuzzReadThought(f *testing.F) {
 		th := ReadThought(text)
 		switch {
 		case th.Cut:
-			if th.Answer != "" || th.Thinking != "" || strings.Contains(text, th.Close) {
-				t.Fatalf("ReadThought(%q) = %+v: cut with an answer, thinking, or its closing tag", text, th)
+			if th.Answer != "" || !strings.HasSuffix(strings.TrimSpace(text), th.Thinking) || strings.Contains(text, th.Close) {
+				t.Fatalf("ReadThought(%q) = %+v: cut with an answer, its closing tag, or thinking that is not the text's end", text, th)
 			}
 		case !th.Found:
 			if th.Answer != text || th.Close != "" {

@@ -159,7 +159,8 @@ white space trimmed, and its thinking, without the tags, goes to prediction.reas
 is the answer whole. A reply with nothing after its thinking is the error "empty reply" (naming the
 max_tokens that ran out when it stopped there); one that starts with "<think>" and holds no
 "</think>" was cut in its thinking: the error "reply cut in its thinking: ...", which names the
-max_tokens that ran out (LoCoMo's 32 are soon spent), paid for as an empty reply is. Every reply is
+max_tokens that ran out (LoCoMo's 32 are soon spent), paid for as an empty reply is, its thinking
+so far in prediction.reasoning. Every reply is
 read so: LoCoMo's batches (the thinking on the record that carries the call's usage), LongMemEval's
 notes, EvaLearn's answers and its judge's verdicts (the history shows a verdict's text after its
 thinking). Thinking that a server sends apart (vLLM --reasoning-parser, llama-server

@@ -34,7 +34,8 @@ func TestThinkCache(t *testing.T) {
 	strip := []want{
 		{"A1", "The question asks for 1. Is it A0? No: A1.", ""},
 		{"A2", "The question asks for 2. Is it A0? No: A2.", ""},
-		{"", "", "openai deepseek-r1: reply cut in its thinking: no </think>, so no answer (max_tokens 64 ran out before the answer; a reasoning model's thinking counts in it)"},
+		// Cut: the thinking as far as it got, which says where the budget went.
+		{"", "The question asks for", "openai deepseek-r1: reply cut in its thinking: no </think>, so no answer (max_tokens 64 ran out before the answer; a reasoning model's thinking counts in it)"},
 		{"A6", "The question asks for 6. Is it A0? No: A6.", ""},
 	}
 	keep := []want{
