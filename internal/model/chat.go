@@ -106,7 +106,7 @@ type callResult struct {
 func (c *chat) blocked(r *callResult) (Response, error) {
 	// No answer, whatever langchaingo made of it (an error, an empty reply, the text streamed
 	// before the block), but paid for.
-	r.out.Usage, r.out.NoUsage = knownUsage(r.body.usage, "")
+	r.out.Usage, r.out.NoUsage = knownUsage(r.body.usage, false)
 	r.slot.Settle(0) // as for any failed call, unless its usage is known
 	settle(r.slot, r.out)
 	return r.out, &CallError{Attempts: r.out.Attempts, Err: fmt.Errorf("%s %s: %w", c.provider, r.req.Model, r.body.blocked)}
@@ -137,7 +137,7 @@ func (c *chat) failed(ctx context.Context, r *callResult, err error) (Response, 
 		// One that came whole without a usage is paid for all the same, its usage unknown
 		// (as an empty reply's is), not a failure that cost nothing.
 		if !r.body.usage.IsZero() || attempts.Err() == nil && json.Valid(attempts.Body()) {
-			out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
+			out.Usage, out.NoUsage = knownUsage(r.body.usage, false)
 			settle(r.slot, out)
 		}
 		msg, _, _ = strings.Cut(msg, "\n")
@@ -160,7 +160,7 @@ func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
 	// A reply without text that langchaingo calls an error: an empty reply, paid for, with the
 	// thinking its server sent, which says where the tokens went.
 	out.Reasoning = r.body.reasoning
-	out.Usage, out.NoUsage = knownUsage(r.body.usage, "")
+	out.Usage, out.NoUsage = knownUsage(r.body.usage, produced("", out.Reasoning, out.Cut, out.Window))
 	settle(r.slot, out)
 	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, r.req.Model, ErrEmptyReply, why)}
 }
@@ -184,8 +184,8 @@ func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool
 	if body.geminiUsage || fromBody {
 		u = body.usage
 	}
-	out.Usage, out.NoUsage = knownUsage(u, ch.Content)
 	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
+	out.Usage, out.NoUsage = knownUsage(u, produced(ch.Content, out.Reasoning, out.Cut, out.Window))
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
 	settle(r.slot, out)
 	if strings.TrimSpace(ch.Content) == "" {
@@ -323,17 +323,28 @@ func settle(slot *Slot, out Response) {
 	}
 }
 
-// knownUsage returns u, the usage a reply of text reported, and whether it is unknown (then u is
-// returned zero). A count of 0 where there must be tokens (every request has input, and text is
-// output) is a count the server left out, as old Ollama leaves out prompt_eval_count for a cached
-// prompt: the usage is then unknown, not partly free. So is a count no call has (negative, or
-// over maxTokenCount), which a broken server may send, rather than a negative cost.
-func knownUsage(u record.Usage, text string) (record.Usage, bool) {
-	if u.InputTokens == 0 || u.OutputTokens == 0 && strings.TrimSpace(text) != "" ||
+// knownUsage returns u, the usage a reply reported, and whether it is unknown (then u is returned
+// zero); produced says the reply must have had output: text, thinking, or a stop at max_tokens. A
+// count of 0 where there must be tokens (every request has input, and such a reply output) is a
+// count the server left out, as old Ollama leaves out prompt_eval_count for a cached prompt: the
+// usage is then unknown, not partly free. So is a count no call has (negative, or over
+// maxTokenCount), which a broken server may send, rather than a negative cost.
+//
+// Note: only a reply's text counted as output, so an empty reply cut at max_tokens, or with
+// thinking, whose server left completion_tokens out was recorded and priced with 0 output tokens.
+func knownUsage(u record.Usage, produced bool) (record.Usage, bool) {
+	if u.InputTokens == 0 || u.OutputTokens == 0 && produced ||
 		!tokenCount(u.InputTokens) || !tokenCount(u.OutputTokens) || !tokenCount(u.CachedInputTokens) {
 		return record.Usage{}, true
 	}
 	return u, false
+}
+
+// produced reports whether a reply of text and reasoning, cut short (at max_tokens or the
+// server's token limit, not the context window, which the input may have filled) or not, must
+// have had output tokens.
+func produced(text, reasoning string, cut, window bool) bool {
+	return strings.TrimSpace(text) != "" || strings.TrimSpace(reasoning) != "" || cut && !window
 }
 
 // callOptions are langchaingo's call options for req: its model, and its temperature, max_tokens
