@@ -190,6 +190,13 @@ func (r Request) SentMessages() []Message {
 	return out
 }
 
+// NoSystemMessage reports whether a call of provider to model carries no system message on the
+// wire, its text going at the head of the first user message (SentMessages): a request of system
+// messages alone is sent with none.
+func NoSystemMessage(provider, model string) bool {
+	return provider == "openai" && openAINoSystem(model)
+}
+
 // openAINoSystem reports whether langchaingo v0.1.14 takes an OpenAI model name for one without
 // system messages: "o1", "o3", and their "-mini" and "-preview", in any case, but not dated.
 func openAINoSystem(name string) bool {

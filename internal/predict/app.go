@@ -46,10 +46,11 @@ locomo records are asked as LoCoMo's evaluate_qa.py asks for one of its --model 
 8000, 12000, 16000) in cl100k_base tokens, less 50 for the answer and the question's and
 conversation start's tokens: sessions are taken oldest first and each one's turns newest first
 until one does not fit, so the newest sessions are left out. For the gpt-3.5 names the query is
-sent as a system message, not a user message (alone, which anthropic and googleai cannot send:
-a usage error with them), and LoCoMo's script calls gpt-3.5-turbo whatever the name (the model
-called here is --model, with a note when it differs). auto, the default, is
---model when it is one of these names; none sends the conversation whole as a user message.
+sent as a system message, not a user message (alone, which anthropic and googleai cannot send,
+nor openai to o1 and o3, which get no system message: a usage error with them), and LoCoMo's
+script calls gpt-3.5-turbo whatever the name (the model called here is --model, with a note when
+it differs). auto, the default, is --model when it is one of these names; none sends the
+conversation whole as a user message.
 
 LOCOMO BATCHES: --batch-size N (N > 1) asks locomo records as evaluate_qa.py --batch-size N does
 (LoCoMo's published runs: 10 for gpt-3.5, 20 for gpt-4-turbo): the questions of a conversation in

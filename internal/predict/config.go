@@ -300,6 +300,14 @@ func (a *app) configureLoCoMo(name string) error {
 		}
 		p.locomo = &v
 	}
+	if v := p.locomo; v != nil && v.Role == "system" && model.NoSystemMessage(a.provider, a.modelName) {
+		how := "--locomo-variant " + name
+		if name == "auto" {
+			how = "--model " + a.modelName + " (--locomo-variant auto)"
+		}
+		return command.Usagef("%s: LoCoMo's script sends the %s setting's query as a system message alone, which --provider openai cannot send to %s (langchaingo puts a system message's text into the first user message for o1 and o3 names, and there is none, so the request would have no message); call another model, or give --locomo-variant none or a gpt-4 setting",
+			how, v.Name, a.modelName)
+	}
 	if v := p.locomo; v != nil && v.Role == "system" && (a.provider == "anthropic" || a.provider == "googleai") {
 		how := "--locomo-variant " + name
 		if name == "auto" {
