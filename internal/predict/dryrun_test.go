@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,6 +127,40 @@ func TestDryRunSequences(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "2 requests to fake-client") || !strings.Contains(stderr, "14 with calls that need replies first") {
 		t.Errorf("summary %q", stderr)
+	}
+}
+
+// TestDryRunSequenceWithoutTurns: a position without turns (a results file's prompt of one text,
+// as qa-load --format evalearn-results reads it) asks its question as the one turn of its prompt,
+// and an earlier one shows it so in the history: the requests are those of the same records with
+// turns [question], where the question was once left out of both.
+func TestDryRunSequenceWithoutTurns(t *testing.T) {
+	pos := func(n int, withTurns bool) *record.Record {
+		q := fmt.Sprintf("Question %d?", n)
+		rec := &record.Record{Schema: 1, ID: fmt.Sprintf("evalearn:9:%d", n), Dataset: "evalearn", Type: "Extraction", Question: q,
+			Rubric: "rubric", Sequence: &record.Sequence{ID: "9", Position: n}}
+		if withTurns {
+			rec.Turns = []string{q}
+		}
+		if n == 1 {
+			rec.Prediction = &record.Prediction{Text: "an answer"}
+			rec.Judgments = map[string]*record.Judgment{"evalearn": {Raw: `{"answer_score": 1}`}}
+		}
+		return rec
+	}
+	var msgs [2][]model.Message
+	for i, withTurns := range []bool{false, true} {
+		dry, stderr, code := dryRunLines(t, jsonl(t, pos(1, withTurns), pos(2, withTurns)), "--provider", "openai", "--model", "gpt-4o")
+		if code != 0 || len(dry) != 2 || len(dry[1].Requests) != 1 {
+			t.Fatalf("turns %v: dry run exit %d, lines %+v; stderr %s", withTurns, code, dry, stderr)
+		}
+		msgs[i] = dry[1].Requests[0].Messages
+	}
+	if user := msgs[0][1].Content; !strings.Contains(user, "['Question 1?']") || !strings.HasSuffix(user, "[Question]:\nuser: Question 2?\n\n") {
+		t.Errorf("without turns, the student is asked:\n%s", user)
+	}
+	if !slices.Equal(msgs[0], msgs[1]) {
+		t.Errorf("without turns:\n%+v\nwith turns [question]:\n%+v", msgs[0], msgs[1])
 	}
 }
 

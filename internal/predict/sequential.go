@@ -251,7 +251,7 @@ func (a *app) solvePosition(ctx context.Context, st *sequenceState, rec *record.
 		st.broken = fmt.Sprintf("position %d has no verdict", pos)
 		return nil
 	}
-	st.history = append(st.history, prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: p.Text,
+	st.history = append(st.history, prompt.EvaLearnRecord{Position: pos, Turns: studentTurns(rec), Answer: p.Text,
 		Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)})
 	return nil
 }
@@ -281,7 +281,7 @@ func (a *app) earlier(rec *record.Record) (prompt.EvaLearnRecord, string) {
 	case verdict == "":
 		return prompt.EvaLearnRecord{}, fmt.Sprintf("position %d has a prediction but no %s verdict (use --force)", pos, judgeKey)
 	}
-	return prompt.EvaLearnRecord{Position: pos, Turns: rec.Turns, Answer: textnorm.Strip(rec.Prediction.Text),
+	return prompt.EvaLearnRecord{Position: pos, Turns: studentTurns(rec), Answer: textnorm.Strip(rec.Prediction.Text),
 		Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)}, ""
 }
 
@@ -305,11 +305,22 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	if err != nil {
 		return model.Request{}, err
 	}
-	sys, user := prompt.EvaLearnStudent(typ, history, rec.Turns)
+	sys, user := prompt.EvaLearnStudent(typ, history, studentTurns(rec))
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
 		MaxTokensField: a.maxTokensField, Stop: a.stop, Messages: []model.Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}}, nil
+}
+
+// studentTurns is the prompt list EvaLearn would hold for rec: its turns, or, for a record without them
+// (a results file's prompt of one text, as qa-load --format evalearn-results reads it, or a record
+// written without them), its question as the one turn, as a problem's prompt of one question is.
+// Without it the student was asked no question at all, and the history showed the problem as [].
+func studentTurns(rec *record.Record) []string {
+	if len(rec.Turns) == 0 {
+		return []string{rec.Question}
+	}
+	return rec.Turns
 }
 
 // studentType is the task type the student's system prompt names for rec: its sequence's type
