@@ -309,3 +309,34 @@ func TestDryRunNotesWithoutBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunSequenceBlankQuestion: an EvaLearn position whose question and turns are all empty or
+// blanks (a records file, which qa-load does not check) is an error with no call, as a blank
+// question of another benchmark is: the student would be asked nothing, and paid for it. A
+// position with a blank question and a turn that holds one is asked by its turn.
+func TestDryRunSequenceBlankQuestion(t *testing.T) {
+	rec := func(n int, q string, turns ...string) *record.Record {
+		return &record.Record{Schema: 1, ID: fmt.Sprintf("evalearn:9:%d", n), Dataset: "evalearn", Type: "Extraction", Question: q,
+			Turns: turns, Rubric: "rubric", Sequence: &record.Sequence{ID: "9", Position: n}}
+	}
+	for _, tc := range []struct {
+		name    string
+		rec     *record.Record
+		wantErr bool
+	}{
+		{"blank question, no turns", rec(1, " \n"), true},
+		{"blank question and turns", rec(1, "  ", "  ", "\t"), true},
+		{"blank question, a turn with one", rec(1, " ", "Question 1?"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dry, stderr, _ := dryRunLines(t, jsonl(t, tc.rec), "--provider", "openai", "--model", "gpt-4o")
+			if len(dry) != 1 {
+				t.Fatalf("dry run lines %+v; stderr %s", dry, stderr)
+			}
+			d := dry[0]
+			if got := strings.Contains(d.Error, "prompt: the question is empty or only blanks: there is nothing to ask"); got != tc.wantErr || (len(d.Requests) == 0) != tc.wantErr {
+				t.Errorf("dry run line %+v; want the blank question's error and no request: %v", d, tc.wantErr)
+			}
+		})
+	}
+}

@@ -122,10 +122,13 @@ func newPrompter(file string, seed int64) (*prompter, error) {
 // at load, so qa-predict is where it is found. A --template prompt need not hold the question.
 func (p *prompter) blankQuestion(rec *record.Record) error {
 	if p.custom == nil && textnorm.Strip(rec.Question) == "" {
-		return errors.New("the question is empty or only blanks: there is nothing to ask (a --template prompt need not hold the question)")
+		return fmt.Errorf("%w (a --template prompt need not hold the question)", errNothingToAsk)
 	}
 	return nil
 }
+
+// errNothingToAsk is the error of a record whose question is empty or only blanks.
+var errNothingToAsk = errors.New("the question is empty or only blanks: there is nothing to ask")
 
 // render returns the prompt for rec and, for LoCoMo category 5, the two options in order.
 func (p *prompter) render(rec *record.Record) (string, []string, error) {

@@ -305,7 +305,12 @@ func (a *app) studentRequest(rec *record.Record, history []prompt.EvaLearnRecord
 	if err != nil {
 		return model.Request{}, err
 	}
-	sys, user := prompt.EvaLearnStudent(typ, history, studentTurns(rec))
+	turns := studentTurns(rec)
+	if !slices.ContainsFunc(turns, func(t string) bool { return textnorm.Strip(t) != "" }) {
+		// As a record of another benchmark: no call, which would ask nothing and be paid for.
+		return model.Request{}, fmt.Errorf("prompt: %w", errNothingToAsk)
+	}
+	sys, user := prompt.EvaLearnStudent(typ, history, turns)
 	temp := a.seq.temperature
 	return model.Request{Provider: a.provider, BaseURL: a.baseURL, Model: a.modelName, Temperature: &temp,
 		MaxTokens: a.seq.maxTokens, TopP: a.topP, TopK: a.topK, NumCtx: a.numCtx, Seed: a.seed, Sample: a.sample,
