@@ -1,7 +1,6 @@
 package model
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,22 +13,13 @@ import (
 // call in flight is counted by --rpm when it goes out, not when it began to wait, so that no
 // minute of requests sent holds more than the limit.
 func TestRPMCountsSendAfterGate(t *testing.T) {
+	clock := newFakeClock()
 	var mu sync.Mutex
-	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	now := t0
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	sleep := func(ctx context.Context, d time.Duration) error {
-		mu.Lock()
-		now = now.Add(d)
-		mu.Unlock()
-		return ctx.Err()
-	}
-	var sent []time.Duration
 	slowIn, slowOut := make(chan struct{}), make(chan struct{})
 	throttled := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		clock.Send()
 		mu.Lock()
-		sent = append(sent, now.Sub(t0))
 		first := !throttled && r.Header.Get("X-Call") == "a"
 		throttled = throttled || first
 		mu.Unlock()
@@ -45,8 +35,8 @@ func TestRPMCountsSendAfterGate(t *testing.T) {
 		w.Write([]byte("{}"))
 	}))
 	defer srv.Close()
-	tr := NewTransport(TransportConfig{MaxRetries: 3, Concurrency: 2, RPM: 3, Seed: 1, Sleep: sleep})
-	tr.rpm.now = clock
+	tr := NewTransport(TransportConfig{MaxRetries: 3, Concurrency: 2, RPM: 3, Seed: 1, Sleep: clock.Sleep})
+	tr.rpm.now = clock.Now
 	c := tr.Client()
 	call := func(name string) {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader("{}"))
@@ -63,29 +53,15 @@ func TestRPMCountsSendAfterGate(t *testing.T) {
 	go func() { defer wg.Done(); call("slow") }()
 	<-slowIn
 	go func() { defer wg.Done(); call("a") }() // 429, then its retry waits at the gate
-	for tr.Concurrency() != 1 || clock().Sub(t0) < time.Second {
+	for tr.Concurrency() != 1 || clock.Now().Sub(clock.t0) < time.Second {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // the retry is waiting at the gate
-	mu.Lock()
-	now = t0.Add(50 * time.Second)
-	mu.Unlock()
+	clock.Set(50 * time.Second)
 	close(slowOut)
 	wg.Wait()
 	for _, name := range []string{"c", "d", "e"} {
 		call(name)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for i, at := range sent {
-		n := 0
-		for _, b := range sent {
-			if b >= at && b < at+time.Minute {
-				n++
-			}
-		}
-		if n > 3 {
-			t.Fatalf("requests sent at %v: %d in the minute from %v, want at most 3 (--rpm 3)", sent, n, sent[i])
-		}
-	}
+	clock.checkMinutes(t, 3, "--rpm 3")
 }

@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -17,34 +18,20 @@ import (
 func TestTPMCountsSendAfterGate(t *testing.T) {
 	req := testRequest("openai", "m")
 	est := EstimateTokens(req) + req.MaxTokens
-	var mu sync.Mutex
-	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	now := t0
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	sleep := func(ctx context.Context, d time.Duration) error {
-		mu.Lock()
-		now = now.Add(d)
-		mu.Unlock()
-		return ctx.Err()
-	}
-	var sent []time.Duration
+	clock := newFakeClock()
 	firstIn, firstOut := make(chan struct{}), make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		sent = append(sent, now.Sub(t0))
-		first := len(sent) == 1
-		mu.Unlock()
-		if first {
+		if clock.Send() == 0 {
 			close(firstIn)
 			<-firstOut
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":1,"total_tokens":%d}}`, est-1, est)
+		io.WriteString(w, parisOf(est))
 	}))
 	defer srv.Close()
-	tr := NewTransport(TransportConfig{MaxRetries: -1, Concurrency: 1, Seed: 1, Sleep: sleep})
-	tpm := NewLimiter(2.5*float64(est), sleep)
-	tpm.now = clock
+	tr := NewTransport(TransportConfig{MaxRetries: -1, Concurrency: 1, Seed: 1, Sleep: clock.Sleep})
+	tpm := NewLimiter(2.5*float64(est), clock.Sleep)
+	tpm.now = clock.Now
 	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client(), TPM: tpm})
 	if err != nil {
 		t.Fatal(err)
@@ -60,29 +47,15 @@ func TestTPMCountsSendAfterGate(t *testing.T) {
 	<-firstIn
 	go func() { defer wg.Done(); call("b") }() // waits at the gate
 	time.Sleep(50 * time.Millisecond)
-	mu.Lock()
-	now = t0.Add(50 * time.Second)
-	mu.Unlock()
+	clock.Set(50 * time.Second)
 	close(firstOut)
 	wg.Wait()
 	call("c")
 	call("d")
-	mu.Lock()
-	defer mu.Unlock()
-	if len(sent) != 4 {
-		t.Fatalf("%d requests sent, want 4", len(sent))
+	if n := clock.requests(); n != 4 {
+		t.Fatalf("%d requests sent, want 4", n)
 	}
-	for _, at := range sent {
-		n := 0
-		for _, b := range sent {
-			if b >= at && b < at+time.Minute {
-				n++
-			}
-		}
-		if n > 2 {
-			t.Fatalf("requests sent at %v: %d of %d tokens in the minute from %v, want at most 2 (--tpm %v)", sent, n, est, at, 2.5*float64(est))
-		}
-	}
+	clock.checkMinutes(t, 2, fmt.Sprintf("calls of %d tokens, --tpm %v", est, 2.5*float64(est)))
 }
 
 // TestWaitAllOneStart: a request and its tokens are reserved at one start, the later of the two
@@ -136,16 +109,7 @@ func TestWaitAllOneStart(t *testing.T) {
 func TestTPMRetryReservedWhenSent(t *testing.T) {
 	req := testRequest("openai", "m")
 	est := EstimateTokens(req) + req.MaxTokens
-	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	var mu sync.Mutex
-	now := t0
-	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
-	sleep := func(ctx context.Context, d time.Duration) error {
-		mu.Lock()
-		now = now.Add(d)
-		mu.Unlock()
-		return ctx.Err()
-	}
+	clock := newFakeClock()
 	calls := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls++
@@ -155,23 +119,28 @@ func TestTPMRetryReservedWhenSent(t *testing.T) {
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":1,"total_tokens":%d}}`, est-1, est)
+		io.WriteString(w, parisOf(est))
 	}))
 	defer srv.Close()
-	tpm := NewLimiter(1000, sleep)
-	tpm.now = clock
+	tpm := NewLimiter(1000, clock.Sleep)
+	tpm.now = clock.Now
 	c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey,
-		HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Seed: 1, Sleep: sleep}).Client(), TPM: tpm})
+		HTTPClient: NewTransport(TransportConfig{MaxRetries: 1, Seed: 1, Sleep: clock.Sleep}).Client(), TPM: tpm})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Generate(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
-	if got := tpm.held(t0.Add(30 * time.Second)); got != 0 {
+	if got := tpm.held(clock.t0.Add(30 * time.Second)); got != 0 {
 		t.Errorf("the minute of the failed attempt holds %v tokens, want 0 (given back)", got)
 	}
-	if got := tpm.held(t0.Add(90 * time.Second)); got != float64(est) {
+	if got := tpm.held(clock.t0.Add(90 * time.Second)); got != float64(est) {
 		t.Errorf("the minute of the retry holds %v tokens, want %d", got, est)
 	}
+}
+
+// parisOf is an OpenAI chat completion answering Paris that took est tokens.
+func parisOf(est int) string {
+	return fmt.Sprintf(`{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":%d,"completion_tokens":1,"total_tokens":%d}}`, est-1, est)
 }
