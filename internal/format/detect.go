@@ -23,9 +23,9 @@ import (
 // benchmark is a table, and a spreadsheet export named squad_subset.csv, or with JSON cells that
 // name a benchmark's keys, would otherwise be read as JSON and fail. When the content says
 // nothing, a benchmark's name in the file name decides, then the extension (.jsonl, .ndjson). A
-// ".gz" suffix is ignored: head is the decompressed text (textfile.NewReader).
+// ".gz" suffix (in any case) is ignored: head is the decompressed text (textfile.NewReader).
 func Detect(name string, head []byte) string {
-	base := strings.ToLower(filepath.Base(strings.TrimSuffix(name, ".gz")))
+	base := strings.ToLower(filepath.Base(TrimGz(name)))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
 	switch {
 	case isRecordLine(head) || isRecordArray(head):
@@ -181,7 +181,19 @@ func mostlyHan(head []byte) bool {
 }
 
 // Ext is the extension of the file name, in lower case, without its ".gz" suffix: ".tsv" for
-// dev.TSV.gz.
+// dev.TSV.gz and DEV.TSV.GZ.
 func Ext(name string) string {
-	return strings.ToLower(filepath.Ext(strings.TrimSuffix(name, ".gz")))
+	return strings.ToLower(filepath.Ext(TrimGz(name)))
+}
+
+// TrimGz returns name without its ".gz" suffix, in any case, as an output named so is written
+// gzip-compressed (command.GzipNamed): DEV.CSV.GZ is DEV.CSV.
+//
+// Note: only ".gz" was trimmed, so DEV.CSV.GZ, whose DEV.CSV loads as csv, had no format its
+// name gave, and a row of it without an id got "DEV.CSV.GZ:2".
+func TrimGz(name string) string {
+	if n := len(name) - len(".gz"); n >= 0 && strings.EqualFold(name[n:], ".gz") {
+		return name[:n]
+	}
+	return name
 }

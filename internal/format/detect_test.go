@@ -70,6 +70,11 @@ func TestDetectByName(t *testing.T) {
 		{"locomo_qa.tsv", "id\tquestion\tanswers\n", "csv"},
 		{"export.TSV", "id\tquestion\n", "csv"},
 		{"export.tab", "id\tquestion\n", "csv"},
+		// A ".gz" ending in any case is no part of the name the format is told from.
+		{"export.tsv.gz", "id\tquestion\n", "csv"},
+		{"EXPORT.TSV.GZ", "id\tquestion\n", "csv"},
+		{"mine.ndjson.Gz", `{"q": 1}`, "jsonl"},
+		{"LONGMEMEVAL_ORACLE.JSON.GZ", `[]`, "longmemeval"},
 	}
 	for _, tt := range tests {
 		head := []byte(tt.head)[:min(len(tt.head), HeadSize)]

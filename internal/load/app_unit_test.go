@@ -196,11 +196,20 @@ func TestGzipInputs(t *testing.T) {
 		{"testdata/hotpotqa_train_sample200.jsonl", "train.jsonl.gz", nil},
 		{"testdata/squad_v11_synthetic.json", "s.gz", nil},
 		{"testdata/generic.jsonl", "generic.jsonl.gz", []string{"--map", "question=q,answers=gold,id=qid"}}, // from the name
+		{"testdata/generic.jsonl", "GENERIC.JSONL.GZ", []string{"--map", "question=q,answers=gold,id=qid"}}, // .GZ too, as outputs are named
 	} {
 		want := run(append(tc.flags, tc.src)...)
 		if got := run(append(tc.flags, gzipFile(t, tc.src, dir, tc.name))...); got != want || got == "" {
 			t.Errorf("%s: gzip input gave\n%.200s\nwant\n%.200s", tc.name, got, want)
 		}
+	}
+	// A generic row without an id is FILE:LINE by the name without its .gz ending, in any case.
+	csv := filepath.Join(dir, "ROWS.CSV")
+	if err := os.WriteFile(csv, []byte("question,answers\nq?,a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(gzipFile(t, csv, dir, "ROWS.CSV.GZ")); !strings.Contains(got, `"id":"ROWS.CSV:2"`) {
+		t.Errorf("ROWS.CSV.GZ gave %s, want the id ROWS.CSV:2", got)
 	}
 	// A damaged gzip file is a read error, not a format that cannot be told; one cut short within
 	// the head its format is told from is read up to the cut, and the error names its line.

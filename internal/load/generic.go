@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
@@ -312,13 +313,13 @@ func defaultID(in Input, at itemAt) string {
 }
 
 // idName is the file name in the default id of a generic record, FILE:LINE: the base name,
-// without a ".gz" suffix, so that the id does not depend on how the path was typed or whether
+// without a ".gz" suffix (in any case), so that the id does not depend on how the path was typed or whether
 // the file was compressed ("stdin" for standard input).
 func idName(in Input) string {
 	if in.Name == "" {
 		return "stdin"
 	}
-	return strings.TrimSuffix(filepath.Base(in.Name), ".gz")
+	return format.TrimGz(filepath.Base(in.Name))
 }
 
 // textHint says, for the answers at the source src that are an object with a member "text" (a
