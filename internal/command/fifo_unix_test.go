@@ -3,6 +3,9 @@
 package command
 
 import (
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -86,6 +89,51 @@ func TestFilesOnly(t *testing.T) {
 	} {
 		if got := FilesOnly(tt.args, tt.stdin); got != tt.want {
 			t.Errorf("%s: FilesOnly = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestReplaceOutputGzipPipe: a named pipe named .gz is written gzip-compressed, as a regular file
+// named so is (a named pipe is written as a file is): it carried plain text, which zcat, or a
+// stage reading it, refused. An aborted run ends no gzip stream, so the reader finds it cut
+// short rather than a whole file of part of the output.
+func TestReplaceOutputGzipPipe(t *testing.T) {
+	const text = "{\"records\": 0}\n"
+	for _, commit := range []bool{true, false} {
+		fifo := filepath.Join(t.TempDir(), "s.json.gz")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		read := make(chan []byte)
+		go func() { // the reader; its open waits for the writer
+			b, _ := os.ReadFile(fifo)
+			read <- b
+		}()
+		r, err := ReplaceOutput(fifo, io.Discard, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(r, text); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			if err := r.Commit(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			r.Abort()
+		}
+		b := <-read
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("commit %v: the pipe carried no gzip: %v (%q)", commit, err, b)
+		}
+		got, err := io.ReadAll(zr)
+		switch {
+		case commit && (err != nil || string(got) != text):
+			t.Errorf("the pipe decompresses to %q, %v; want %q", got, err, text)
+		case !commit && !errors.Is(err, io.ErrUnexpectedEOF):
+			t.Errorf("after Abort the pipe decompresses to %q, %v; want a stream cut short", got, err)
 		}
 	}
 }

@@ -36,8 +36,9 @@ type Replacement struct {
 	done       bool
 }
 
-// ReplaceOutput opens the output file path a flag names (see Replacement). A regular file whose
-// name ends in .gz is written gzip-compressed, as the stages read such a file. A regular file, or a
+// ReplaceOutput opens the output file path a flag names (see Replacement). A regular file or a
+// named pipe whose name ends in .gz is written gzip-compressed, as the stages read such a file
+// (mkfifo s.json.gz; zcat < s.json.gz & qa-score --summary s.json.gz). A regular file, or a
 // path where there is no file yet, is written under a new name in the same folder, made with the
 // mode, owner and group of the file it replaces (for a new one, 0666 less the umask, as os.Create
 // makes it); a link to a regular file replaces the file linked to, and a dangling link gets the
@@ -84,7 +85,7 @@ func ReplaceOutput(path string, stdout, stderr io.Writer) (*Replacement, error) 
 			r.unregister = OnForcedExit(r.Abort)
 		}
 	}
-	if r.Regular() && GzipNamed(path) {
+	if GzipNamed(path) && (r.Regular() || namedPipe(r.w)) {
 		r.w = newGzipFile(r.w)
 	}
 	r.Writer = r.w
@@ -111,6 +112,20 @@ func (g *gzipFile) Close() error {
 		err = cerr
 	}
 	return err
+}
+
+// namedPipe reports whether w is a named pipe that OpenOutput opened by its name: not the stream
+// stdout or stderr, which a shell may have redirected to one.
+//
+// Note: only a regular file named .gz was compressed, so a named pipe named so (written as a file
+// is) carried plain text to its reader, which zcat refuses.
+func namedPipe(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&fs.ModeNamedPipe != 0
 }
 
 // errInPlace is replaceable's error for an output that is written in place.
@@ -236,7 +251,8 @@ func copyOver(tmp, path string) error {
 }
 
 // Abort closes the file and leaves the file it would have replaced as it was; a regular file
-// written in place, truncated when it was opened, is removed rather than left part written. It
+// written in place, truncated when it was opened, is removed rather than left part written. A
+// gzip stream is not ended: a named pipe's reader finds it cut short, not a whole file. It
 // does nothing after Commit or Abort, and may be called from another goroutine than the writer's
 // (a forced exit's cleanup).
 func (r *Replacement) Abort() {
@@ -247,7 +263,11 @@ func (r *Replacement) Abort() {
 	}
 	r.done = true
 	defer r.unregister()
-	r.w.Close()
+	if g, ok := r.w.(*gzipFile); ok {
+		g.w.Close()
+	} else {
+		r.w.Close()
+	}
 	switch {
 	case r.tmp != "":
 		os.Remove(r.tmp)
