@@ -279,8 +279,12 @@ func exact(v *float64) string {
 
 // writeTable prints the per-class table and the confusion matrix.
 func (c *Classification) writeTable(w io.Writer) error {
-	fmt.Fprintf(w, "\nclassification: %s, accuracy %s, average %s, zero division %g, labels in %s order\n",
-		english.Count(c.Records, "record", "records"), num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder)
+	rows := ""
+	if !slices.Equal(c.Labels, slices.DeleteFunc(slices.Clone(c.CMLabels), func(l string) bool { return !slices.Contains(c.Labels, l) })) {
+		rows = " (the rows below in --labels order)"
+	}
+	fmt.Fprintf(w, "\nclassification: %s, accuracy %s, average %s, zero division %g, labels in %s order%s\n",
+		english.Count(c.Records, "record", "records"), num(&c.Accuracy), c.Average, c.ZeroDivision, c.LabelOrder, rows)
 	tw := cell.NewColumns(cell.Trim(w), cell.Left)
 	fmt.Fprintln(tw, "label\tprecision\trecall\tf1\tsupport\tpredicted")
 	for i, l := range c.Labels {
