@@ -102,7 +102,9 @@ without a prediction, or whose prediction failed, take no part.
    for --pos-label and 0 otherwise.
    chunk_*: one sentence per record, gold tags in the gold label field and predicted tags in
    prediction.text, separated by white space; a record whose tag counts differ is reported and
-   left out (exit 3).
+   left out (exit 3). Chunks are seqeval's (get_entities), conlleval's on BIO and IOB tags: a tag
+   is its first character and the type after its first "-", so a tag without "-" is one too (NP:
+   N of type P, where conlleval finds no chunk), and E- and S- end a chunk (conlleval has no S-).
    perplexity: --loss-field (summed negative log-likelihood, nats) and --tokens-field per record.
    corpus_bleu, gen_eval_bleu: every answer is a reference.
 Embedding metrics (sbert, bertscore_*) call the server named by --embed-provider, --embed-model and

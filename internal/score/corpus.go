@@ -40,7 +40,7 @@ var corpusMetrics = []corpusMetric{
 	{[]string{"auc"}, "ROC AUC of prediction.score for gold label == --pos-label (trapezoid, sklearn roc_curve)"},
 	{[]string{"pn", "pairwise_acc"}, "ERNIE Pn: right/wrong ordered (higher label, lower label) score pairs within each group, and right/pairs"},
 	{[]string{"mrr", "map"}, "mean reciprocal rank and mean average precision of each group ranked by prediction.score"},
-	{[]string{"chunk_p", "chunk_r", "chunk_f1"}, "conlleval chunk precision/recall/F1 of BIO/IOB/IOBES tag sequences"},
+	{[]string{"chunk_p", "chunk_r", "chunk_f1"}, "conlleval chunk precision/recall/F1 of BIO/IOB/IOBES tag sequences, chunked by seqeval"},
 	{[]string{"perplexity"}, "exp(total loss / total tokens) from per-record summed loss (nats) and token counts"},
 	{[]string{"corpus_bleu", "gen_eval_bleu"}, "NLTK corpus_bleu (weights 0.25×4) and ERNIE gen_eval BLEU over split() tokens, case kept"},
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -264,6 +265,27 @@ func TestChunksSplitTag(t *testing.T) {
 	} {
 		if got := Chunks([][]string{tc.tags}); !slices.Equal(got, tc.want) {
 			t.Errorf("Chunks(%q) = %v, want %v", tc.tags, got, tc.want)
+		}
+	}
+}
+
+// TestChunksWhereConllevalDiffers pins the chunking README and --help describe where seqeval's
+// get_entities, which Chunks follows, and conlleval part: a tag without '-' is its first
+// character and a type (conlleval finds no chunk in NP VP), a tag without a type is of type "_",
+// and E- and S- end a chunk (conlleval runs E-X S-X and E-X B-X into one).
+func TestChunksWhereConllevalDiffers(t *testing.T) {
+	for _, c := range []struct {
+		tags string
+		want []Chunk
+	}{
+		{"NP VP", []Chunk{{Type: "P", Start: 0, End: 2}}},
+		{"Yes no", []Chunk{{Type: "es", Start: 0, End: 1}, {Type: "o", Start: 1, End: 2}}},
+		{"B I O", []Chunk{{Type: "_", Start: 0, End: 2}}},
+		{"E-X S-X", []Chunk{{Type: "X", Start: 0, End: 1}, {Type: "X", Start: 1, End: 2}}},
+		{"E-X B-X", []Chunk{{Type: "X", Start: 0, End: 1}, {Type: "X", Start: 1, End: 2}}},
+	} {
+		if got := Chunks([][]string{strings.Fields(c.tags)}); !slices.Equal(got, c.want) {
+			t.Errorf("Chunks(%q) = %v, want %v", c.tags, got, c.want)
 		}
 	}
 }
