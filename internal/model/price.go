@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -128,18 +127,19 @@ func ParsePrices(data []byte) (Prices, error) {
 	}
 	for m, pr := range p {
 		// YAML reads .nan and .inf as numbers. A NaN price makes every cost NaN, and a NaN spend
-		// is never >= --max-cost, so the budget would never stop a run.
+		// is never >= --max-cost, so the budget would never stop a run; a finite price past
+		// maxPrice makes a long enough reply cost +Inf, which no total can add.
 		if !finitePrice(pr.Input) || !finitePrice(pr.Output) {
-			return nil, fmt.Errorf("model %q: want a finite price of 0 or more, got input %v, output %v", m, pr.Input, pr.Output)
+			return nil, fmt.Errorf("model %q: want a price of 0 to 1000000 USD a million tokens, got input %v, output %v", m, pr.Input, pr.Output)
 		}
 		if !finitePrice(pr.Cached) {
-			return nil, fmt.Errorf("model %q: cached: want a finite price of 0 or more, got %v", m, pr.Cached)
+			return nil, fmt.Errorf("model %q: cached: want a price of 0 to 1000000 USD a million tokens, got %v", m, pr.Cached)
 		}
 		switch l := pr.Long; {
 		case l.Above < 0 || l.Above == 0 && l != LongPrice{}:
 			return nil, fmt.Errorf("model %q: long: want above, the prompt tokens past which its prices apply, of 1 or more, got %d", m, l.Above)
 		case !finitePrice(l.Input) || !finitePrice(l.Output):
-			return nil, fmt.Errorf("model %q: long: want a finite price of 0 or more, got input %v, output %v", m, l.Input, l.Output)
+			return nil, fmt.Errorf("model %q: long: want a price of 0 to 1000000 USD a million tokens, got input %v, output %v", m, l.Input, l.Output)
 		}
 	}
 	return p, nil
@@ -323,5 +323,11 @@ func (t InputTally) Cost(p Prices, model string) *float64 {
 // long reports whether a call with a prompt of tokens tokens is priced at the Long rates.
 func (p Price) long(tokens int) bool { return p.Long.Above > 0 && tokens > p.Long.Above }
 
-// finitePrice reports whether v is a price: finite, 0 or more.
-func finitePrice(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
+// maxPrice is the highest price a --prices file may give, in USD per million tokens: a dollar a
+// token, far above any model's (o1-pro's output is 600). Priced at it, a call of the most tokens
+// a usage may count (maxTokenCount of each kind) costs some 3e15 dollars, which a float64 and a
+// run's total hold; a price of 1e308 made a reply of a few million tokens cost +Inf.
+const maxPrice = 1_000_000
+
+// finitePrice reports whether v is a price: 0 to maxPrice, so neither NaN nor infinite.
+func finitePrice(v float64) bool { return v >= 0 && v <= maxPrice }

@@ -191,6 +191,12 @@ func TestParsePrices(t *testing.T) {
 		{"negative", `{"m": {"input": -1, "output": 0}}`, nil, true},
 		{"nan", "m: {input: .nan, output: 1}", nil, true},
 		{"infinite", "m: {input: 1, output: .inf}", nil, true},
+		// A finite price so large that a reply's cost is +Inf, which a run's total cannot add.
+		{"huge", "m: {input: 1e308, output: 1}", nil, true},
+		{"huge output", "m: {input: 1, output: 1000001}", nil, true},
+		{"huge cached", "m: {input: 1, output: 1, cached: 1e300}", nil, true},
+		{"huge long", "m: {input: 1, output: 1, long: {above: 5, input: 1e200, output: 1}}", nil, true},
+		{"a dollar a token", "m: {input: 1000000, output: 1000000}", Prices{"m": {Input: 1e6, Output: 1e6}}, false},
 		{"not a map", `[1, 2]`, nil, true},
 	}
 	for _, tt := range tests {
@@ -285,12 +291,29 @@ func TestVersionOf(t *testing.T) {
 // "prices:" again read `--prices: p.yaml: prices: model "m": …`.
 func TestParsePricesErrorsSayNoPrices(t *testing.T) {
 	for in, want := range map[string]string{
-		"m: {input: -1, output: 2}":                                        `model "m": want a finite price of 0 or more, got input -1, output 2`,
-		"m: {input: 1, output: 2, cached: -0.5}":                           `model "m": cached: want a finite price of 0 or more, got -0.5`,
-		"m: {input: 1, output: 2, long: {above: 5, input: -3, output: 4}}": `model "m": long: want a finite price of 0 or more, got input -3, output 4`,
+		"m: {input: -1, output: 2}":                                        `model "m": want a price of 0 to 1000000 USD a million tokens, got input -1, output 2`,
+		"m: {input: 1, output: 2, cached: -0.5}":                           `model "m": cached: want a price of 0 to 1000000 USD a million tokens, got -0.5`,
+		"m: {input: 1, output: 2, long: {above: 5, input: -3, output: 4}}": `model "m": long: want a price of 0 to 1000000 USD a million tokens, got input -3, output 4`,
 	} {
 		if _, err := ParsePrices([]byte(in)); err == nil || err.Error() != want {
 			t.Errorf("ParsePrices(%q): error %v, want %q", in, err, want)
 		}
 	}
+}
+
+// TestCostOfLargestPricesIsFinite: the largest prices ParsePrices accepts give a finite cost for
+// the largest usage a call can report, which a run's total (Dollars) can add: a price of 1e308
+// was accepted, and a reply of 3,000,000 tokens cost +Inf, which made qa-predict panic.
+func TestCostOfLargestPricesIsFinite(t *testing.T) {
+	p, err := ParsePrices([]byte("m: {input: 1000000, output: 1000000, cached: 1000000, long: {above: 1, input: 1000000, output: 1000000}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := record.Usage{InputTokens: maxTokenCount, OutputTokens: maxTokenCount, CachedInputTokens: maxTokenCount}
+	c := p.CostOf("m", u, u, u)
+	if c == nil || math.IsInf(*c, 0) || math.IsNaN(*c) {
+		t.Fatalf("CostOf = %v, want a finite cost", c)
+	}
+	var d Dollars
+	d.Add(*c)
 }
