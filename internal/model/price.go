@@ -2,8 +2,12 @@ package model
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,6 +127,17 @@ func ParsePrices(data []byte) (Prices, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil {
+		if err == io.EOF {
+			return nil, errors.New("the file is empty: want an object of model names and their prices")
+		}
+		return nil, err
+	}
+	var more yaml.Node
+	if err := dec.Decode(&more); err != io.EOF {
+		// A second YAML document ("---") was read as if not there: its prices were never used.
+		return nil, errors.New("the file holds more than one YAML document: want one object of model names and their prices")
+	}
+	if err := givenPrices(data); err != nil {
 		return nil, err
 	}
 	for m, pr := range p {
@@ -143,6 +158,43 @@ func ParsePrices(data []byte) (Prices, error) {
 		}
 	}
 	return p, nil
+}
+
+// givenPrices returns the error of a price file, data (which decodes), one of whose models, or of
+// their long rates, leaves out its input or output price (null, {}, an entry of input alone): it
+// was read as 0, a call of it as free, where an unknown price leaves the cost unknown.
+func givenPrices(data []byte) error {
+	var raw map[string]map[string]any
+	if err := yaml.Unmarshal(data, &raw); err != nil {
+		return nil // decoded as Prices already: a shape this one does not take is no entry left out
+	}
+	for _, m := range slices.Sorted(maps.Keys(raw)) {
+		entry := raw[m]
+		if missing := missingRates(entry); missing != "" {
+			return fmt.Errorf("model %q: no %s price: give input and output, 0 for a free one", m, missing)
+		}
+		if long, ok := entry["long"].(map[string]any); ok {
+			if missing := missingRates(long); missing != "" {
+				return fmt.Errorf("model %q: long: no %s price: give input and output, 0 for a free one", m, missing)
+			}
+		}
+	}
+	return nil
+}
+
+// missingRates names the rates entry does not give, or gives as null ("input", "output", "input
+// or output").
+func missingRates(entry map[string]any) string {
+	in, out := entry["input"] != nil, entry["output"] != nil
+	switch {
+	case !in && !out:
+		return "input or output"
+	case !in:
+		return "input"
+	case !out:
+		return "output"
+	}
+	return ""
 }
 
 // Merge returns p with the entries of q added, q winning on conflicts.

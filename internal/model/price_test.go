@@ -198,6 +198,18 @@ func TestParsePrices(t *testing.T) {
 		{"huge long", "m: {input: 1, output: 1, long: {above: 5, input: 1e200, output: 1}}", nil, true},
 		{"a dollar a token", "m: {input: 1000000, output: 1000000}", Prices{"m": {Input: 1e6, Output: 1e6}}, false},
 		{"not a map", `[1, 2]`, nil, true},
+		// A price left out was read as 0: a call of the model free, where an unknown price
+		// leaves its cost unknown.
+		{"null entry", `{"gpt-4o": null}`, nil, true},
+		{"empty entry", `{"gpt-4o": {}}`, nil, true},
+		{"input alone", "m: {input: 1}", nil, true},
+		{"output null", "m: {input: 1, output: null}", nil, true},
+		{"long without rates", "m: {input: 1, output: 2, long: {above: 10}}", nil, true},
+		{"long without output", "m: {input: 1, output: 2, long: {above: 10, input: 3}}", nil, true},
+		{"free, said", "m: {input: 0, output: 0}", Prices{"m": {}}, false},
+		{"empty file", "", nil, true},
+		{"two documents", "m: {input: 1, output: 1}\n---\nm: {input: 50, output: 50}\n", nil, true},
+		{"one document, marked", "---\nm: {input: 1, output: 1}\n", Prices{"m": {Input: 1, Output: 1}}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -294,6 +306,9 @@ func TestParsePricesErrorsSayNoPrices(t *testing.T) {
 		"m: {input: -1, output: 2}":                                        `model "m": want a price of 0 to 1000000 USD a million tokens, got input -1, output 2`,
 		"m: {input: 1, output: 2, cached: -0.5}":                           `model "m": cached: want a price of 0 to 1000000 USD a million tokens, got -0.5`,
 		"m: {input: 1, output: 2, long: {above: 5, input: -3, output: 4}}": `model "m": long: want a price of 0 to 1000000 USD a million tokens, got input -3, output 4`,
+		"m: {input: 1}": `model "m": no output price: give input and output, 0 for a free one`,
+		"m: {input: 1, output: 2, long: {above: 5}}": `model "m": long: no input or output price: give input and output, 0 for a free one`,
+		"": "the file is empty: want an object of model names and their prices",
 	} {
 		if _, err := ParsePrices([]byte(in)); err == nil || err.Error() != want {
 			t.Errorf("ParsePrices(%q): error %v, want %q", in, err, want)
