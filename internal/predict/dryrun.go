@@ -215,14 +215,14 @@ func (a *app) drySequence(b *batch) []dryPrediction {
 	return lines
 }
 
-// dryReappeared is the dry-run line of each record of b, a sequence that reappears after records
-// of other sequences: passed through where the run passes it, else failed.
+// dryReappeared is the dry-run line of each record of b, a sequence that reappears after other
+// records: passed through where the run passes it, else failed.
 func (a *app) dryReappeared(b *batch) map[*record.Record]dryPrediction {
 	out := make(map[*record.Record]dryPrediction, len(b.recs))
 	for _, rec := range b.recs {
 		d := dryPrediction{ID: rec.ID, AlreadyPredicted: a.passesSolved(rec)} // as the run passes it
 		if !d.AlreadyPredicted {
-			d.Error = fmt.Sprintf("sequence %s reappears after records of other sequences", b.seq)
+			d.Error = fmt.Sprintf("sequence %s reappears after other records", b.seq)
 		}
 		out[rec] = d
 	}

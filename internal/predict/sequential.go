@@ -81,7 +81,7 @@ func (a *app) solve(ctx context.Context, b *batch) (*batch, error) {
 				a.keep(rec)
 				continue
 			}
-			a.fail(rec, fmt.Sprintf("sequence %s reappears after records of other sequences: a sequence's records must be contiguous", b.seq))
+			a.fail(rec, fmt.Sprintf("sequence %s reappears after other records: a sequence's records must be contiguous", b.seq))
 		}
 		return b, nil
 	}

@@ -523,7 +523,7 @@ func TestSequentialReappearingAnswered(t *testing.T) {
 	}
 	for i, line := range out {
 		if i == 12 {
-			if rec := readRecords(t, []byte(line))[0]; rec.Prediction == nil || !strings.Contains(rec.Prediction.Error, "reappears after records of other sequences") {
+			if rec := readRecords(t, []byte(line))[0]; rec.Prediction == nil || !strings.Contains(rec.Prediction.Error, "reappears after other records") {
 				t.Errorf("line %d: prediction %+v, want the error that its sequence reappears", i+1, rec.Prediction)
 			}
 			continue
