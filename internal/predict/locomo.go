@@ -12,7 +12,7 @@ package predict
 // A block's records go through the pipeline as one batch, grouped by batches as a sequence is:
 // they must be contiguous in the input (qa-load writes a conversation's questions in order), and
 // memory holds at most --concurrency blocks being asked or awaiting their turn to be written,
-// plus the one being read. A block that reappears after records of another is an error on its
+// plus the one being read. A block that reappears after other records is an error on its
 // later records, as a sequence's.
 //
 // The shared call's usage, cost and latency go on the prediction of the block's first question
@@ -86,7 +86,7 @@ func (a *app) locomoAsked(b *batch, dry bool) (asked []*record.Record, failed ma
 				a.tally.add(rec.Prediction, true)
 			}
 		case b.reappeared:
-			failed[rec] = fmt.Sprintf("--batch-size: the questions of block %d of LoCoMo conversation %s reappear after records of others: a block's records must be contiguous", i/a.locomoBatch, conv)
+			failed[rec] = fmt.Sprintf("--batch-size: the questions of block %d of LoCoMo conversation %s reappear after other records: a block's records must be contiguous", i/a.locomoBatch, conv)
 		case err != nil:
 			failed[rec] = err.Error()
 		case blank != nil:
