@@ -105,9 +105,13 @@ func ParseLoCoMoCategory(raw json.RawMessage) (int, error) {
 }
 
 // Abstention reports whether r's question is one whose right answer is to decline: its id holds
-// "_abs" (LongMemEval's rule: evaluate_qa.py and print_qa_metrics.py test the question id so) or
-// meta.abstention is true. err is set when meta.abstention is present and not null but is no
-// boolean.
+// "_abs" after its last ":" (LongMemEval's rule: evaluate_qa.py and print_qa_metrics.py test the
+// question id so, which follows "longmemeval:" in the record's id) or meta.abstention is true. err
+// is set when meta.abstention is present and not null but is no boolean.
+//
+// Note: the whole id was tested, so that every row of a generic file whose name holds "_abs"
+// (paper_abstracts.csv, semeval14_absa.jsonl), whose default id is FILE:LINE, was a question to
+// decline, and the rules judge scored each right answer 0.
 func (r *Record) Abstention() (bool, error) {
 	var abs bool
 	if raw, present := r.Meta["abstention"]; present && !isNull(raw) {
@@ -115,7 +119,8 @@ func (r *Record) Abstention() (bool, error) {
 			return false, fmt.Errorf("meta.abstention: want true or false, got %s", excerpt(raw))
 		}
 	}
-	return abs || strings.Contains(r.ID, "_abs"), nil
+	question := r.ID[strings.LastIndexByte(r.ID, ':')+1:]
+	return abs || strings.Contains(question, "_abs"), nil
 }
 
 // excerpt returns raw, or its first 40 bytes and "…" when it is longer.

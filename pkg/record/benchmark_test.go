@@ -69,7 +69,11 @@ func TestAbstention(t *testing.T) {
 	}{
 		{id: "longmemeval:gpt4_2655b836"},
 		{id: "longmemeval:gpt4_2655b836_abs", want: true},
-		{id: "q_abs_2", want: true}, // anywhere in the id, as upstream tests it
+		{id: "q_abs_2", want: true}, // anywhere in the question id, as upstream tests it
+		// a generic row's default id, FILE:LINE or FILE:LINE:COLUMN: the file's name is no question id
+		{id: "paper_abstracts.csv:2"},
+		{id: "semeval14_absa.jsonl:3:17"},
+		{id: "run_abs.jsonl:4", abstention: "true", want: true},
 		{id: "q", abstention: "true", want: true},
 		{id: "q", abstention: "false"},
 		{id: "q", abstention: "null"},
