@@ -582,3 +582,50 @@ func TestTypesBlankIsUsageError(t *testing.T) {
 		}
 	}
 }
+
+// TestRunEvaLearnSiblingGz: the file of the pair not given is found beside the given one
+// gzip-compressed too, EvaLearn_Problem.json.gz, as a sequence file kept compressed beside it is
+// read; the given file's compression is tried first.
+func TestRunEvaLearnSiblingGz(t *testing.T) {
+	gz := func(path string, data []byte) {
+		var b bytes.Buffer
+		w := gzip.NewWriter(&b)
+		w.Write(data)
+		w.Close()
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	problems, err := os.ReadFile("testdata/EvaLearn_Problem.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sequences, err := os.ReadFile("testdata/EvaLearn_Sequence.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		write func(dir string)
+		given string
+	}{
+		{"both compressed", func(dir string) {
+			gz(filepath.Join(dir, "EvaLearn_Problem.json.gz"), problems)
+			gz(filepath.Join(dir, "EvaLearn_Sequence.json.gz"), sequences)
+		}, "EvaLearn_Sequence.json.gz"},
+		{"the other compressed", func(dir string) {
+			gz(filepath.Join(dir, "EvaLearn_Problem.json.gz"), problems)
+			os.WriteFile(filepath.Join(dir, "EvaLearn_Sequence.json"), sequences, 0o644)
+		}, "EvaLearn_Sequence.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tc.write(dir)
+			var stdout, stderr bytes.Buffer
+			err := Run(context.Background(), []string{"qa-load", "--limit", "3", filepath.Join(dir, tc.given)}, nil, &stdout, &stderr)
+			if err != nil || strings.Count(stdout.String(), "\n") != 3 {
+				t.Errorf("Run = %v, %d lines; want 3 records\n%s", err, strings.Count(stdout.String(), "\n"), stderr.String())
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qapipe/qapipe/internal/evalearn"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
 )
@@ -310,12 +311,21 @@ func EvaLearnPair(paths []string) (problems, sequences string, err error) {
 // evaLearnBeside returns the path of the EvaLearn file named name beside given, a file of kind
 // has, whose other file (of kind want) was not given; an error that says so when it is not there,
 // which os.Open's "open EvaLearn_Problem.json: no such file or directory" left unsaid.
+//
+// The other file is looked for gzip-compressed too (EvaLearn_Problem.json.gz), first when given is
+// (its name ends in .gz), else after the plain name.
 func evaLearnBeside(given, has, want, name string) (string, error) {
 	p := filepath.Join(filepath.Dir(given), name)
-	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("%s is an EvaLearn %s file, and its %s file was neither given nor found beside it as %s: name both files", given, has, want, p)
+	tries := []string{p, p + ".gz"}
+	if format.TrimGz(given) != given {
+		tries[0], tries[1] = tries[1], tries[0]
 	}
-	return p, nil
+	for _, t := range tries {
+		if _, err := os.Stat(t); !errors.Is(err, fs.ErrNotExist) {
+			return t, nil
+		}
+	}
+	return "", fmt.Errorf("%s is an EvaLearn %s file, and its %s file was neither given nor found beside it as %s (or %s): name both files", given, has, want, tries[0], tries[1])
 }
 
 // evaLearnKind tells an EvaLearn file's kind by its start: "sequence" for one like
