@@ -76,7 +76,7 @@ func readJudged(ctx context.Context, src *command.Source, threshold float64) (*j
 }
 
 // add keeps rec, read from src: its id, its type and a verdict for each judgment that has one
-// or failed, its name given a place when first seen.
+// or failed, its name given a place when first seen (a judgment given as null has no name seen).
 func (s *judgedSet) add(rec *record.Record, src *command.Source, threshold float64) {
 	at := src.At(rec.ID, nil)
 	s.ids.Add(rec.ID, at.File, at.Line)
@@ -87,6 +87,11 @@ func (s *judgedSet) add(rec *record.Record, src *command.Source, threshold float
 	}
 	jr := judgedRecord{id: rec.ID, typ: typ}
 	for name, j := range rec.Judgments {
+		if j == nil {
+			// A judgment given as null is none, as qa-score and qa-learncurve read it: its
+			// name is no judge to compare.
+			continue
+		}
 		k, ok := s.seen[name]
 		if !ok {
 			k = int32(len(s.seen))
