@@ -261,6 +261,8 @@ func (s *drySolver) line(rec *record.Record, dup bool) dryPrediction {
 	a := s.a
 	d := dryPrediction{ID: rec.ID}
 	switch {
+	case rec.Sequence.Position < 1 && !a.passesSolved(rec): // as the run fails it
+		d.Error = noPosition(rec, s.seq)
 	case (s.broken != "" || dup) && !s.solving && a.passesSolved(rec): // as the run keeps it
 		d.AlreadyPredicted = true
 	case s.broken != "":

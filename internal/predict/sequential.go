@@ -187,6 +187,9 @@ func (a *app) settled(st *sequenceState, b *batch, order []*record.Record, i int
 	pos := rec.Sequence.Position
 	dup := i > 0 && order[i-1].Sequence.Position == pos
 	switch {
+	case pos < 1 && !a.passesSolved(rec):
+		a.fail(rec, noPosition(rec, b.seq))
+		return true
 	case (st.broken != "" || dup) && !st.solving && a.passesSolved(rec):
 		// Answered by an earlier run with the history it had then, which this run has not
 		// changed: kept as it is, an error still an error (a repeated position, as in two
@@ -254,6 +257,13 @@ func (a *app) solvePosition(ctx context.Context, st *sequenceState, rec *record.
 	st.history = append(st.history, prompt.EvaLearnRecord{Position: pos, Turns: studentTurns(rec), Answer: p.Text,
 		Rubric: rec.Rubric, Judgment: textnorm.Strip(verdict)})
 	return nil
+}
+
+// noPosition is the error of rec, a record of sequence seq to answer whose position is below 1:
+// none of EvaLearn's (1, 2, …), and one qa-learncurve skips. It is asked nothing and is no
+// history of the positions after it, which it would come before.
+func noPosition(rec *record.Record, seq string) string {
+	return fmt.Sprintf("position %d in sequence %s: want a position of 1 or more, as qa-learncurve reads it", rec.Sequence.Position, seq)
 }
 
 // passesSolved is passes for a position of a sequence: one whose verdict failed is solved again

@@ -667,14 +667,19 @@ func TestSequenceEarlierPassedThrough(t *testing.T) {
 	})
 }
 
-// TestSequenceGapFromZero: a sequence of positions 0 and 2 lacks position 1, though it holds as
-// many positions as its last: it is warned of as any sequence that lacks earlier positions.
+// TestSequenceGapFromZero: in a sequence of positions 0 and 2, position 0 is none of EvaLearn's
+// and one qa-learncurve skips: an error on its record, asked nothing; position 2 lacks position 1,
+// and is warned of as any sequence that lacks earlier positions.
 func TestSequenceGapFromZero(t *testing.T) {
 	in := `{"schema":1,"id":"evalearn:s:0","dataset":"evalearn","question":"Q?","answers":[],"sequence":{"id":"s","position":0}}
 {"schema":1,"id":"evalearn:s:2","dataset":"evalearn","question":"Q?","answers":[],"sequence":{"id":"s","position":2}}
 `
-	_, stderr, _ := seqRun(t, in, "--provider", "extractive")
-	if want := "warning: 1 sequence lacks earlier positions (sequence s has positions 0, 2)"; !strings.Contains(stderr, want) {
+	recs, stderr, _ := seqRun(t, in, "--provider", "extractive")
+	if want := "warning: 1 sequence lacks earlier positions (sequence s has position 2)"; !strings.Contains(stderr, want) {
 		t.Errorf("stderr does not say %q:\n%s", want, stderr)
+	}
+	want := "position 0 in sequence s: want a position of 1 or more, as qa-learncurve reads it"
+	if len(recs) != 2 || recs[0].Prediction == nil || recs[0].Prediction.Error != want {
+		t.Errorf("records %+v, want the first to fail with %q", recs, want)
 	}
 }

@@ -27,9 +27,14 @@ func (s *sequencer) checkWhole(b *batch, asks func(*record.Record) bool) {
 	if b.seq == "" || b.reappeared || !slices.ContainsFunc(b.recs, asks) {
 		return
 	}
-	pos := make([]int, len(b.recs))
-	for i, rec := range b.recs {
-		pos[i] = rec.Sequence.Position
+	pos := make([]int, 0, len(b.recs))
+	for _, rec := range b.recs {
+		if rec.Sequence.Position >= 1 { // one below 1 is an error of its own (noPosition)
+			pos = append(pos, rec.Sequence.Position)
+		}
+	}
+	if len(pos) == 0 {
+		return
 	}
 	slices.Sort(pos)
 	pos = slices.Compact(pos) // a repeated position is an error of its own
