@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -250,6 +251,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	}
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
+		err = withoutLocalAddr(err)
 		noteError(ctx, err)
 		t.noteTimedOut(ctx, actx)
 		return nil, t.transientWait(ctx, err), err
@@ -262,7 +264,7 @@ func (t *Transport) attempt(ctx context.Context, req *http.Request, body []byte)
 	data, rerr := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if rerr != nil {
-		rerr = &bodyError{status: resp.StatusCode, err: rerr}
+		rerr = &bodyError{status: resp.StatusCode, err: withoutLocalAddr(rerr)}
 		noteError(ctx, rerr)
 		t.noteTimedOut(ctx, actx)
 		return nil, t.transientWait(ctx, rerr), rerr
@@ -355,6 +357,17 @@ func (t *Transport) admit(ctx context.Context) (slots []*Slot, acquired bool, er
 	}
 	tokens.hold(slots[1])
 	return slots, t.gate != nil, nil
+}
+
+// withoutLocalAddr returns err with the local address taken out of the network error in it
+// ("read tcp 127.0.0.1:40808->10.0.0.5:8000: connection reset by peer" reads "read tcp
+// 10.0.0.5:8000: …"): the port the system picked for a connection differs from run to run, and a
+// record's error would differ between two runs of one input, which a diff of their outputs shows.
+func withoutLocalAddr(err error) error {
+	if op, ok := errors.AsType[*net.OpError](err); ok && op.Addr != nil {
+		op.Source = nil
+	}
+	return err
 }
 
 // notCalled returns the error of a wait for a call cut short: ctx's own when it was cancelled,
