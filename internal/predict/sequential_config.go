@@ -28,12 +28,12 @@ unless --temperature or --max-tokens is given, and --top-p and --top-k, which it
 sent when given; --system and --template do not apply (a warning says so when no other record is
 read). Different sequences run concurrently. A sequence's records must be contiguous in the input
 (as qa-load writes them); a sequence id that reappears later makes those of its records still to
-answer errors (those answered before pass through). A sequence
-without some of its earlier positions (qa-load's --shard, --sample, --types and --limit pick
-records, not sequences) is answered without them in its history, with a warning; a position below
-1, none of EvaLearn's and one qa-learncurve skips, is an error on its record, asked nothing. An empty or
-failed answer is an error on its record and the later positions of its sequence are skipped (errors,
-never a silent 0), as are those after a verdict the judge could not give. Each record gets
+answer errors (those answered before pass through). A sequence without some of its earlier
+positions (qa-load's --shard, --sample, --types and --limit pick records, not sequences) is
+answered without them in its history, with a warning; a position below 1, none of EvaLearn's and
+one qa-learncurve skips, is an error on its record, asked nothing. An empty or failed answer is an
+error on its record and the later positions of its sequence are skipped (errors, never a silent
+0), as are those after a verdict the judge could not give. Each record gets
 judgments.evalearn. With --cache, a rerun after a crash replays the stored answers and verdicts, so
 each sequence resumes where it stopped with the same history and no call is repeated. Interrupted
 once, a sequence stops at its call in flight: an answer whose verdict is then not asked keeps its
