@@ -18,6 +18,7 @@ import (
 	"github.com/qapipe/qapipe/internal/gemini"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/prompt"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // sampleSeed is the seed sample k sends for --seed seed (model.SampleSeed), or the error of a
@@ -97,6 +98,11 @@ func (a *app) configureModel(c *cli.Context) error {
 		return err
 	}
 	a.temperature, a.maxTokens, a.system = c.Float64("temperature"), c.Int("max-tokens"), c.String("system")
+	if a.system != "" && textnorm.Strip(a.system) == "" {
+		// White space alone was sent as a system message, which says nothing, and which a
+		// provider may refuse on every call (Anthropic's text blocks must hold more).
+		return command.Usagef("--system%s: white space alone: give a message, or \"\" for none", command.FromEnv(c, "system"))
+	}
 	a.force, a.retryErrors = c.Bool("force"), c.Bool("retry-errors")
 	a.dryRun, a.maxCost = c.Bool("dry-run"), c.Float64("max-cost")
 	if !slices.Contains(model.Providers, a.provider) {
