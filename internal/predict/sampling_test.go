@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/clitest"
@@ -183,6 +184,42 @@ func TestNumCtxReachesEveryCall(t *testing.T) {
 	}
 	if judged < 5 {
 		t.Errorf("%d calls of EvaLearn's judge, want at least one a case", judged)
+	}
+}
+
+// TestJudgeNumCtxSameServer: EvaLearn's judge gets --num-ctx when its --judge-base-url names the
+// reader's server however either is written (a trailing slash, the scheme in capitals), and none
+// when it names another server.
+func TestJudgeNumCtxSameServer(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		base, judgeBase func(reader, other string) string
+		want            *int
+	}{
+		{"as written", func(r, _ string) string { return r }, func(r, _ string) string { return r }, new(16384)},
+		{"trailing slash", func(r, _ string) string { return r + "/" }, func(r, _ string) string { return r }, new(16384)},
+		{"capitals", func(r, _ string) string { return r }, func(r, _ string) string { return "HTTP" + strings.TrimPrefix(r, "http") + "/" }, new(16384)},
+		{"another server", func(r, _ string) string { return r }, func(_, o string) string { return o }, nil},
+	} {
+		srv, seen := samplingServer(t)
+		other, otherSeen := samplingServer(t)
+		base, judgeBase := tc.base(srv.URL, other.URL), tc.judgeBase(srv.URL, other.URL)
+		_, _, _ = run(t, context.Background(), seqInput(t), "--provider", "ollama", "--model", "llama3", "--concurrency", "1",
+			"--judge-model", "judge", "--judge-parse-retries", "0", "--num-ctx", "16384", "--base-url", base, "--judge-base-url", judgeBase)
+		judged := 0
+		for _, c := range append(seen(), otherSeen()...) {
+			want := sampled{Model: c.Model, NumCtx: new(16384)}
+			if c.Model == "judge" {
+				judged++
+				want.NumCtx = tc.want
+			}
+			if c.String() != want.String() {
+				t.Errorf("%s (--base-url %s --judge-base-url %s): call %s, want %s", tc.name, base, judgeBase, c, want)
+			}
+		}
+		if judged == 0 {
+			t.Errorf("%s: no judge call", tc.name)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/qapipe/qapipe/internal/cache"
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/judge"
 	"github.com/qapipe/qapipe/internal/model"
@@ -117,7 +118,9 @@ func (a *app) configureJudgeNumCtx(c *cli.Context) error {
 		return err
 	}
 	if !c.IsSet("judge-num-ctx") {
-		if provider == a.provider && a.judgeBaseURL(c, provider) == a.baseURL {
+		// The same server however its URL is written: a trailing slash, the default spelled
+		// out, a host in capitals (cache.KeyEndpoint, as the cache keys it).
+		if provider == a.provider && cache.KeyEndpoint(provider, a.judgeBaseURL(c, provider)) == cache.KeyEndpoint(provider, a.baseURL) {
 			a.judgeNumCtx = a.numCtx
 		}
 		return nil
