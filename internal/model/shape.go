@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 
@@ -129,9 +131,17 @@ func shapeFault(ctx context.Context, data []byte) *ShapeError {
 			return nil
 		}
 		values = values[:0] // Ollama's stream, a reply a line; one that is no JSON is not judged
-		for line := range bytes.Lines(t) {
+		lines := slices.Collect(bytes.Lines(t))
+		for i, line := range lines {
 			if line = bytes.TrimSpace(line); len(line) > 0 {
 				if !json.Valid(line) {
+					if i == len(lines)-1 && truncatedJSON(line) {
+						// The body ends inside its last line, a reply begun and not
+						// ended: the stream was cut within a line, before its end.
+						e := s.fault(cutStream(len(values) > 0), t)
+						e.Cut = true
+						return e
+					}
 					return nil
 				}
 				values = append(values, line)
@@ -158,11 +168,27 @@ func shapeFault(ctx context.Context, data []byte) *ShapeError {
 	if s.name == "chat reply" && len(values) > 0 && ollamaCut(values[len(values)-1], stream != "") {
 		// A stream whose last line is not its end: the body ended early, as a truncated one
 		// does, with the text sent so far, which would read as a whole (or empty) reply.
-		e := s.fault(stream+"no last line (\"done\": true): the stream was cut", t)
+		e := s.fault(cutStream(stream != ""), t)
 		e.Cut = true
 		return e
 	}
 	return nil
+}
+
+// cutStream is what an Ollama chat body that ends before its last line is: a stream (of lines
+// before the one it ends at) or a lone reply without its end.
+func cutStream(stream bool) string {
+	if stream {
+		return "a stream holding no last line (\"done\": true): the stream was cut"
+	}
+	return "no last line (\"done\": true): the stream was cut"
+}
+
+// truncatedJSON reports whether line is JSON that ends before its value does: an object or array
+// begun and not closed, as a body cut within its last line leaves it.
+func truncatedJSON(line []byte) bool {
+	var v any
+	return (line[0] == '{' || line[0] == '[') && errors.Is(json.NewDecoder(bytes.NewReader(line)).Decode(&v), io.ErrUnexpectedEOF)
 }
 
 // ollamaCut reports whether v, the last reply of an Ollama chat body (its only one, or a

@@ -283,12 +283,16 @@ func TestElements(t *testing.T) {
 // TestOllamaStreamCut: an Ollama stream whose body ends before its last line ("done": true), as
 // a server or proxy that stops mid-answer leaves it with a clean end, is a transient failure,
 // retried, and the whole answer that follows is the call's: it was read as the answer so far, or
-// as an empty reply when no text had come. A lone reply with "done" false is cut likewise.
+// as an empty reply when no text had come. A lone reply with "done" false is cut likewise, and so
+// is a body that ends within a line, a reply begun and not ended.
 func TestOllamaStreamCut(t *testing.T) {
 	ctx := withChatShape(context.Background(), "ollama")
 	for body, want := range map[string]string{
 		"{\"message\":{\"content\":\"Pa\"},\"done\":false}\n{\"message\":{\"content\":\"ri\"},\"done\":false}\n": `reply with status 200 is no chat reply: a stream holding no last line ("done": true): the stream was cut`,
 		`{"message":{"content":"Pa"},"done":false}`:                                                              `reply with status 200 is no chat reply: no last line ("done": true): the stream was cut`,
+		// cut within a line: the body ends inside a reply begun and not ended
+		"{\"message\":{\"content\":\"Pa\"},\"done\":false}\n{\"message\":{\"cont": `reply with status 200 is no chat reply: a stream holding no last line ("done": true): the stream was cut`,
+		`{"model":"llama3.2","message":{"role":"assis`:                            `reply with status 200 is no chat reply: no last line ("done": true): the stream was cut`,
 	} {
 		if err := shapeFault(ctx, []byte(body)); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("shapeFault(ollama, %q) = %v, want %s", body, err, want)
@@ -299,8 +303,12 @@ func TestOllamaStreamCut(t *testing.T) {
 		io.Copy(io.Discard, r.Body)
 		rw.Header().Set("Content-Type", "application/x-ndjson")
 		io.WriteString(rw, `{"model":"llama3.2","message":{"role":"assistant","content":"Pa"},"done":false}`+"\n")
-		if calls.Add(1) == 1 {
+		switch calls.Add(1) {
+		case 1:
 			return // cut: no more lines
+		case 2:
+			io.WriteString(rw, `{"model":"llama3.2","message":{"role":"assistant","cont`) // cut within a line
+			return
 		}
 		io.WriteString(rw, `{"model":"llama3.2","message":{"role":"assistant","content":"ris"},"done":false}`+"\n"+
 			`{"model":"llama3.2","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":7,"eval_count":2}`+"\n")
@@ -312,8 +320,8 @@ func TestOllamaStreamCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp, err := c.Generate(context.Background(), testRequest("ollama", "llama3.2"))
-	if err != nil || resp.Text != "Paris" || resp.Attempts != 2 || calls.Load() != 2 {
-		t.Errorf("Generate = %+v, %v after %d requests; want Paris in 2 attempts (the cut stream retried)", resp, err, calls.Load())
+	if err != nil || resp.Text != "Paris" || resp.Attempts != 3 || calls.Load() != 3 {
+		t.Errorf("Generate = %+v, %v after %d requests; want Paris in 3 attempts (the cut streams retried)", resp, err, calls.Load())
 	}
 }
 
