@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -42,9 +43,13 @@ func Endpoint(provider, base string) string {
 // Anthropic's 1 and Gemini's 2, as their API references give them; Ollama sets none, nor does an
 // OpenAI-compatible server other than OpenAI's (vLLM and llama.cpp take any), which applies its own.
 // langchaingo v0.1.14 sends the temperature as it is given, so one out of range fails, or is
-// clamped, only at the provider.
+// clamped, only at the provider. Its Ollama client holds the temperature as a float32, so the
+// bound there is the largest float32: past it the option is +Inf, which no request can encode,
+// and every call failed ("json: unsupported value: +Inf") where the dry run showed the number.
 func MaxTemperature(provider, base string) (float64, bool) {
 	switch provider {
+	case "ollama":
+		return math.MaxFloat32, true
 	case "openai":
 		if openAIHost(base) {
 			return 2, true

@@ -1103,8 +1103,9 @@ func TestCallErrorCountsOnce(t *testing.T) {
 	}
 }
 
-// TestMaxTemperature: the providers' documented upper bounds; none for Ollama or an
-// OpenAI-compatible server other than OpenAI's, which apply their own.
+// TestMaxTemperature: the providers' documented upper bounds; none for an OpenAI-compatible
+// server other than OpenAI's, which applies its own, and the largest float32 for Ollama, whose
+// client in langchaingo holds the temperature so.
 func TestMaxTemperature(t *testing.T) {
 	for _, tc := range []struct {
 		provider, base string
@@ -1118,7 +1119,7 @@ func TestMaxTemperature(t *testing.T) {
 		{"anthropic", "", 1, true},
 		{"anthropic", "http://127.0.0.1:4000", 1, true},
 		{"googleai", "", 2, true},
-		{"ollama", "", 0, false},
+		{"ollama", "", math.MaxFloat32, true},
 		{"extractive", "", 0, false},
 	} {
 		if hi, ok := MaxTemperature(tc.provider, tc.base); hi != tc.hi || ok != tc.ok {
