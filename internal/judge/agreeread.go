@@ -77,6 +77,8 @@ func readJudged(ctx context.Context, src *command.Source, threshold float64) (*j
 
 // add keeps rec, read from src: its id, its type and a verdict for each judgment that has one
 // or failed, its name given a place when first seen (a judgment given as null has no name seen).
+// The judgments are taken in order of name, so that the first reply the unread warning names,
+// when one record holds several, is the same on every run, not the one a Go map gave first.
 func (s *judgedSet) add(rec *record.Record, src *command.Source, threshold float64) {
 	at := src.At(rec.ID, nil)
 	s.ids.Add(rec.ID, at.File, at.Line)
@@ -86,7 +88,8 @@ func (s *judgedSet) add(rec *record.Record, src *command.Source, threshold float
 		s.types[typ] = typ
 	}
 	jr := judgedRecord{id: rec.ID, typ: typ}
-	for name, j := range rec.Judgments {
+	for _, name := range slices.Sorted(maps.Keys(rec.Judgments)) {
+		j := rec.Judgments[name]
 		if j == nil {
 			// A judgment given as null is none, as qa-score and qa-learncurve read it: its
 			// name is no judge to compare.
