@@ -40,9 +40,13 @@ func readRecords(ctx context.Context, cfg Config, src *command.Source, stderr io
 // noted when it failed, has none or one read from no score; a record without a place in a
 // sequence is skipped, with a note on stderr.
 func (rd *reading) add(r *record.Record, judge string, src *command.Source, stderr io.Writer) {
-	for name := range r.Judgments {
-		if len(rd.names) < maxNames {
-			rd.names[name] = true
+	// In order of name, so that which names a record of more than are kept takes is one on
+	// every run, not a Go map's order.
+	if len(rd.names) < maxNames {
+		for _, name := range slices.Sorted(maps.Keys(r.Judgments)) {
+			if len(rd.names) < maxNames {
+				rd.names[name] = true
+			}
 		}
 	}
 	o, err := observe(r, judge)
