@@ -121,6 +121,9 @@ func parseAgreeConfig(c *cli.Context) (agreeConfig, error) {
 	if cfg.threshold, err = command.FloatBetween(c, "threshold", 0, 1); err != nil {
 		return cfg, err // judgments' scores are 0 to 1: beyond, every verdict would be the same
 	}
+	if cfg.threshold == 0 {
+		cfg.threshold = 0 // -0, as typed, is 0: the report printed "score >= -0"
+	}
 	if cfg.maxList < -1 {
 		return cfg, command.Usagef("--list: want -1 (all) or a count, got %d", cfg.maxList)
 	}
