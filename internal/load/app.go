@@ -313,6 +313,9 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 	if bad != nil {
 		return a.skip(bad)
 	}
+	if err := metaTooDeep(rec); err != nil {
+		return a.skip(&record.Error{File: file, Line: line, ID: rec.ID, Err: err})
+	}
 	a.other.record()
 	if a.split != "" {
 		rec.Split = a.split

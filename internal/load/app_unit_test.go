@@ -629,3 +629,47 @@ func TestRunEvaLearnSiblingGz(t *testing.T) {
 		})
 	}
 }
+
+// TestMetaTooDeep checks that an item whose field, moved to meta, would nest deeper than the
+// later stages read a line is a bad item, not a record that every stage refuses, in each format
+// that reads items a line each.
+func TestMetaTooDeep(t *testing.T) {
+	dir := t.TempDir()
+	deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	const tooDeep = `field "src" nests 9999 levels deep, and 10001 in the record's meta: more than the 10000 the later stages read`
+	evalearn := `{"id": 614, "type": "Logic", "prompt": ["p"], "rubric": "r", "canonical_answer": "", "gpt4res": "a", ` +
+		`"gpt4judge": "[Grade]: 1 point", "sequence_id": 19, "position_in_sequence": 2, "src": `
+	for _, tc := range []struct {
+		name, content string
+		flags         []string
+		stdout        int // records written
+		stderr        string
+	}{
+		// The line's object and 9998 lists: 9998 deep in meta, under the record and meta.
+		{"kept.jsonl", `{"id":"1","question":"x","src":` + deep(9998) + "}\n", nil, 1, ""},
+		{"deep.jsonl", `{"id":"1","question":"x","src":` + deep(9999) + "}\n", nil, 0, `deep.jsonl:1 (id "1"): ` + tooDeep},
+		{"array.json", "[\n" + `{"id":"1","question":"x","src":` + deep(9998) + "}]\n", []string{"--format", "jsonl"}, 1, ""},
+		{"results.jsonl", evalearn + deep(9999) + "}\n", []string{"--format", "evalearn-results"}, 0,
+			`results.jsonl:1 (id "evalearn:19:2"): ` + tooDeep},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stdout, stderr bytes.Buffer
+		Run(context.Background(), append(append([]string{"qa-load"}, tc.flags...), path), nil, &stdout, &stderr)
+		msg := strings.TrimPrefix(strings.SplitN(stderr.String(), "\n", 2)[0], "qa-load: ")
+		msg = strings.ReplaceAll(msg, dir+string(filepath.Separator), "")
+		if strings.HasPrefix(msg, "warning") {
+			msg = ""
+		}
+		if n := strings.Count(stdout.String(), "\n"); n != tc.stdout || msg != tc.stderr {
+			t.Errorf("%s: %d records, message %q; want %d, %q", tc.name, n, msg, tc.stdout, tc.stderr)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			if l != "" && !json.Valid([]byte(l)) {
+				t.Errorf("%s: a line written is no JSON the stages read: %.100s", tc.name, l)
+			}
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -366,4 +367,43 @@ func setMeta(rec *record.Record, key string, raw []byte) {
 		rec.Meta = make(map[string]jsonRaw)
 	}
 	rec.Meta[key] = compact(raw)
+}
+
+// metaTooDeep returns an error when a value of rec's meta nests so deep that rec's line would
+// nest deeper than record.MaxDepth: meta holds a value a level or more deeper than the item it
+// was read from (a JSONL line's field, one level), and the later stages would refuse the line.
+func metaTooDeep(rec *record.Record) error {
+	for _, k := range slices.Sorted(maps.Keys(rec.Meta)) {
+		if d := nesting(rec.Meta[k]); d+metaDepth > record.MaxDepth {
+			return fmt.Errorf("field %q nests %d levels deep, and %d in the record's meta: "+
+				"more than the %d the later stages read", k, d, d+metaDepth, record.MaxDepth)
+		}
+	}
+	return nil
+}
+
+// metaDepth is how deep a record line holds the values of meta: in the record's object and
+// meta's.
+const metaDepth = 2
+
+// nesting returns how deeply the valid JSON raw nests objects and lists: 0 for a number or a
+// string, 1 for [] or {"a":1}.
+func nesting(raw []byte) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }

@@ -1313,3 +1313,20 @@ func TestInvalidLineWide(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxDepth checks that MaxDepth is the deepest line the Reader reads.
+func TestMaxDepth(t *testing.T) {
+	line := func(depth int) string { // the record's object and depth-1 lists under "x"
+		return `{"schema":1,"id":"a","question":"q","answers":[],"x":` +
+			strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "}\n"
+	}
+	for _, tt := range []struct {
+		depth int
+		ok    bool
+	}{{MaxDepth, true}, {MaxDepth + 1, false}} {
+		_, err := NewReader(strings.NewReader(line(tt.depth)), "f").Read()
+		if (err == nil) != tt.ok {
+			t.Errorf("Read of a line %d deep: %v, want ok %v", tt.depth, err, tt.ok)
+		}
+	}
+}

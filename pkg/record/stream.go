@@ -13,6 +13,11 @@ import (
 // haystacks) run to several megabytes, so the default is generous.
 const DefaultMaxLine = 64 << 20
 
+// MaxDepth is how deeply a line a Reader accepts may nest objects and lists, the record's own
+// object included: encoding/json's limit, which the Reader checks every line against. A deeper
+// line is a bad line.
+const MaxDepth = 10000
+
 // Reader reads records from JSON Lines, one at a time, in bounded memory. It frames lines itself
 // so that a line longer than the maximum is reported and skipped rather than ending the stream.
 type Reader struct {
