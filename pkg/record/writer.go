@@ -26,9 +26,10 @@ type Writer struct {
 func NewWriter(w io.Writer) *Writer { return &Writer{bw: bufio.NewWriterSize(w, 1<<16)} }
 
 // Write encodes rec as one line. It sets Schema to SchemaVersion if it is zero. A record that the
-// Reader would refuse (nil, without an id, of another schema) or that does not encode (a NaN
-// score, an Extra value that is no JSON) is an error, kept as any other: a stream missing a
-// record is no stream to go on writing.
+// Reader would refuse (nil, without an id, of another schema, with a count, latency or cost below
+// 0, or with a prediction that has no text, no error and nothing a metric reads in its place: see
+// NullText) or that does not encode (a NaN score, an Extra value that is no JSON) is an error,
+// kept as any other: a stream missing a record is no stream to go on writing.
 func (w *Writer) Write(rec *Record) error {
 	if rec == nil {
 		return w.keep(errors.New("record: nil"))
@@ -39,11 +40,62 @@ func (w *Writer) Write(rec *Record) error {
 	if err := rec.Validate(); err != nil {
 		return w.keep(recordError(rec.ID, err))
 	}
+	if err := rec.belowZero(); err != nil {
+		return w.keep(recordError(rec.ID, err))
+	}
 	b, err := rec.MarshalJSON()
 	if err != nil {
 		return w.keep(recordError(rec.ID, err))
 	}
+	if p := rec.Prediction; p != nil {
+		if err := NullText(b, p.Text, p.Error); err != nil {
+			return w.keep(recordError(rec.ID, err))
+		}
+	}
 	return w.WriteRaw(b)
+}
+
+// belowZero returns the fault of the first count, latency or cost below 0 in r's prediction or
+// judgments (the first such judgment by name), named by its path as the Reader names it when it
+// refuses a line that holds one.
+func (r *Record) belowZero() error {
+	if p := r.Prediction; p != nil {
+		err := counted(namedCount{"latency_ms", "milliseconds", float64(p.LatencyMS)}, namedCount{"attempts", "a count", float64(p.Attempts)}, costCount(p.CostUSD))
+		if err == nil {
+			err = p.Usage.belowZero()
+		}
+		if err != nil {
+			return inField("prediction", err)
+		}
+	}
+	var first string
+	var firstErr error
+	for name, j := range r.Judgments {
+		if j == nil || firstErr != nil && name > first {
+			continue
+		}
+		err := counted(namedCount{"attempts", "a count", float64(j.Attempts)}, costCount(j.CostUSD))
+		if err == nil {
+			err = j.Usage.belowZero()
+		}
+		if err != nil {
+			first, firstErr = name, inField("judgments."+name, err)
+		}
+	}
+	return firstErr
+}
+
+// belowZero returns the fault of the first of u's counts below 0, under "usage", or nil (for a nil
+// u too).
+func (u *Usage) belowZero() error {
+	if u == nil {
+		return nil
+	}
+	err := counted(namedCount{"input_tokens", "a count", float64(u.InputTokens)}, namedCount{"output_tokens", "a count", float64(u.OutputTokens)}, namedCount{"cached_input_tokens", "a count", float64(u.CachedInputTokens)})
+	if err != nil {
+		return inField("usage", err)
+	}
+	return nil
 }
 
 // recordError is err of the record id names, or of a record without one ("record: missing field
