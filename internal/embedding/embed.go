@@ -1,4 +1,4 @@
-// Package embed computes the embedding-similarity metrics `sbert` and `bertscore` over batches of
+// Package embedding computes the embedding-similarity metrics `sbert` and `bertscore` over batches of
 // records, fetching embeddings from an HTTP endpoint: an OpenAI-compatible /v1/embeddings, Ollama's
 // /api/embed, or Hugging Face text-embeddings-inference (TEI: /embed, and /tokenize with /embed_all
 // for BERTScore's token embeddings). The arithmetic lives in pkg/metric.
