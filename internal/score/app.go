@@ -287,7 +287,7 @@ func (cfg *config) writeSummary(s *Summary, f io.Writer, stdout, stderr io.Write
 		return s.write(stdout, cfg.format)
 	}
 	if err := s.write(f, cfg.format); err != nil {
-		return fmt.Errorf("summary: %w", err)
+		return fmt.Errorf("--summary: %w", err)
 	}
 	return nil
 }

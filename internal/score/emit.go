@@ -108,7 +108,7 @@ func (e *emitter) end(serr error) error {
 	}
 	if e.mm != nil {
 		if err := e.mm.Flush(); err != nil && serr == nil {
-			serr = fmt.Errorf("mismatches: %w", err)
+			serr = fmt.Errorf("--mismatches: %w", err)
 		}
 	}
 	return serr

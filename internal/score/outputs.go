@@ -54,7 +54,7 @@ type outputFile struct {
 // catching a broken stdout while a regular file among them is unfinished.
 func guardOutputs(mismatches, summary *command.Replacement) []outputFile {
 	var fs []outputFile
-	for _, o := range []outputFile{{r: mismatches, what: "mismatches"}, {r: summary, what: "summary"}} {
+	for _, o := range []outputFile{{r: mismatches, what: "--mismatches"}, {r: summary, what: "--summary"}} {
 		if o.r == nil {
 			continue
 		}

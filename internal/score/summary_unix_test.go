@@ -232,3 +232,37 @@ func TestUnwritableOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsOnFullDisk: a --summary or --mismatches file that cannot be written for a full disk
+// fails the run (exit 1) with the flag's name and, when its value came from one, the variable,
+// as the error of one that cannot be opened does and qa-learncurve's --output does: it said
+// "summary: write /dev/full: …", naming neither.
+func TestOutputsOnFullDisk(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	const in = `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"y"}}` + "\n"
+	tests := []struct {
+		args []string
+		env  string // the variable set to /dev/full, if any
+		want string
+	}{
+		{[]string{"--summary", "/dev/full"}, "", "--summary: write /dev/full: no space left on device"},
+		{nil, "QA_SUMMARY", "--summary: write /dev/full: no space left on device (from QA_SUMMARY)"},
+		{[]string{"--mismatches", "/dev/full", "--mismatch-metric", "em"}, "",
+			"--mismatches: write /dev/full: no space left on device"},
+		{[]string{"--mismatch-metric", "em"}, "QA_MISMATCHES",
+			"--mismatches: write /dev/full: no space left on device (from QA_MISMATCHES)"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(append([]string{tt.env}, tt.args...), " "), func(t *testing.T) {
+			if tt.env != "" {
+				t.Setenv(tt.env, "/dev/full")
+			}
+			err := scoreTo(t, in, io.Discard, io.Discard, tt.args...)
+			if code := command.ExitCode(err); code != command.ExitFailure || err == nil || err.Error() != tt.want {
+				t.Errorf("qa-score %s: exit %d, %v; want exit 1, %q", strings.Join(tt.args, " "), code, err, tt.want)
+			}
+		})
+	}
+}
