@@ -223,7 +223,7 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		}
 	}
 	finished = true
-	return tally{bad: e.bad, failed: e.agg.failed, zeroed: zeroed, metricErrors: e.agg.metricErrors,
+	return tally{bad: e.bad, failed: e.agg.failed, firstFailed: e.firstFailed, zeroed: zeroed, metricErrors: e.agg.metricErrors,
 		misnamed: e.sc.names.misnamed(cfg.judge), judge: cfg.judge, judgeFlag: cfg.judgeFlag}.err()
 }
 
@@ -294,8 +294,9 @@ func (cfg *config) writeSummary(s *Summary, f io.Writer, stdout, stderr io.Write
 
 // tally counts what makes a run that got to the end exit 3.
 type tally struct {
-	bad    int // bad input lines
-	failed int // records with a prediction or judge error
+	bad         int    // bad input lines
+	failed      int    // records with a prediction or judge error
+	firstFailed string // where the first of them is: FILE:LINE (id "x")
 	// zeroed counts the failed records the summary counts as 0 (--errors-as-zero): they still
 	// get no scores of their own.
 	zeroed       int
@@ -316,6 +317,15 @@ func judgeFlag(flag string) string {
 	return flag
 }
 
+// failedPlace is what the count of failed records adds to say where the first is: " (" + lead +
+// firstFailed + ")", or "" when it is not known.
+func (t tally) failedPlace(lead string) string {
+	if t.firstFailed == "" {
+		return ""
+	}
+	return " (" + lead + t.firstFailed + ")"
+}
+
 // zeroNote is what the count of failed records adds when the summary counts some as 0.
 func (t tally) zeroNote() string {
 	switch {
@@ -332,7 +342,8 @@ func (t tally) zeroNote() string {
 func (t tally) err() error {
 	return command.BadRecords(t.bad,
 		command.Count{N: t.metricErrors, Singular: "record with metric errors (see the messages above) not fully scored", Plural: "records with metric errors (see the messages above) not fully scored"},
-		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored" + t.zeroNote(), Plural: "records with prediction or judge errors not scored" + t.zeroNote()},
+		command.Count{N: t.failed, Singular: "record with a prediction or judge error not scored" + t.failedPlace("") + t.zeroNote(),
+			Plural: "records with prediction or judge errors not scored" + t.failedPlace("the first: ") + t.zeroNote()},
 		command.Count{N: t.misnamed, Singular: fmt.Sprintf("record with judgments has none named %q (%s): judge_score not scored", t.judge, judgeFlag(t.judgeFlag)),
 			Plural: fmt.Sprintf("records with judgments have none named %q (%s): judge_score not scored", t.judge, judgeFlag(t.judgeFlag))},
 	)

@@ -44,6 +44,8 @@ func TestTallyErr(t *testing.T) {
 		{tally{failed: 3}, "3 records with prediction or judge errors not scored"},
 		{tally{failed: 1, zeroed: 1}, "1 record with a prediction or judge error not scored (counted as 0 in the summary: --errors-as-zero)"},
 		{tally{failed: 2, zeroed: 2}, "2 records with prediction or judge errors not scored (counted as 0 in the summary: --errors-as-zero)"},
+		{tally{failed: 1, firstFailed: `a.jsonl:4 (id "q")`}, `1 record with a prediction or judge error not scored (a.jsonl:4 (id "q"))`},
+		{tally{failed: 2, firstFailed: `a.jsonl:4 (id "q")`, zeroed: 1}, `2 records with prediction or judge errors not scored (the first: a.jsonl:4 (id "q")) (1 counted as 0 in the summary: --errors-as-zero)`},
 		{tally{failed: 3, zeroed: 1}, "3 records with prediction or judge errors not scored (1 counted as 0 in the summary: --errors-as-zero)"},
 		{tally{bad: 1, failed: 1}, "1 bad input line skipped, and 1 record with a prediction or judge error not scored"},
 		{tally{bad: 2, failed: 2}, "2 bad input lines skipped, and 2 records with prediction or judge errors not scored"},

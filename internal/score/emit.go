@@ -33,6 +33,9 @@ type emitter struct {
 	leadFile string
 	pending  []result // the records waiting for their embeddings
 	emitErr  error    // the error of writing, or of the first bad line under --strict
+	// firstFailed is where the first record with a prediction or judge error is (FILE:LINE (id
+	// "x")), which the run's closing count names.
+	firstFailed string
 }
 
 // newEmitter makes the emitter of a run: its records go to stdout (nowhere with --summary -) and
@@ -140,6 +143,9 @@ func (e *emitter) one(r result) error {
 	}
 	e.agg.add(r.o)
 	e.agg.addID(r.rec.ID, r.l.file, r.l.no)
+	if r.o.failed && e.firstFailed == "" {
+		e.firstFailed = (&record.Error{File: r.l.file, Line: r.l.no, ID: r.rec.ID}).Place()
+	}
 	e.unread.add(r.l.file, r.l.no, r.rec.ID, r.o.unread)
 	e.corpus.add(r.o.typ, r.o.by, r.o.corpus)
 	if m := e.cfg.mismatch; m != nil && m.applies(r.o) {
