@@ -20,10 +20,12 @@ import (
 // is given the flag ("--seed 3"). urfave/cli reads a flag's variables as it defines the flag,
 // before it parses the command line, and refused a bad one there, though the command line then
 // set the flag. A name is taken as given where it stands before "--": anywhere for the app's
-// flags (its flag of a subcommand's flag's name, as QA_STRICT is qa-judge's and qa-judge
-// agree's, is read as the app starts, whichever the user meant), after the first argument that
-// names a subcommand for that subcommand's. A flag's value that is itself a flag's name
-// ("--name --seed") makes that flag read no variable either.
+// flags, after the first argument that names a subcommand for that subcommand's. A flag's value
+// that is itself a flag's name ("--name --seed") makes that flag read no variable either. When
+// a subcommand is run, no flag of the app's reads a variable, given or not: the subcommand reads
+// only its own flags (qa-judge agree), so a QA_JUDGE_* variable set for a pipeline's judging
+// stage that does not parse does not stop it, and a variable both read (QA_STRICT) is refused
+// by the subcommand's flag, under the subcommand's name.
 //
 // Note: the variables are taken from the flags' declarations, not from the environment, which
 // other goroutines (tests) may read; EnvVars is a field of every urfave/cli flag type, set here
@@ -35,9 +37,9 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 		vars  []string
 	}
 	var put []saved
-	shadow := func(flags []cli.Flag, given []string) {
+	shadow := func(flags []cli.Flag, all bool, given []string) {
 		for _, f := range flags {
-			if !slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(given, n) }) {
+			if !all && !slices.ContainsFunc(f.Names(), func(n string) bool { return slices.Contains(given, n) }) {
 				continue
 			}
 			v := reflect.ValueOf(unwrapFlag(f))
@@ -52,13 +54,15 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 			field.Set(reflect.Zero(field.Type()))
 		}
 	}
-	shadow(app.Flags, givenNames(args[min(1, len(args)):]))
+	subcommand := false
 	for i, a := range args {
 		if sub := app.Command(a); i > 0 && sub != nil {
-			shadow(sub.Flags, givenNames(args[i+1:]))
+			shadow(sub.Flags, false, givenNames(args[i+1:]))
+			subcommand = true // which reads none of the app's flags: none reads its variables
 			break
 		}
 	}
+	shadow(app.Flags, subcommand, givenNames(args[min(1, len(args)):]))
 	return func() {
 		for _, s := range put {
 			s.field.Set(reflect.ValueOf(s.vars))

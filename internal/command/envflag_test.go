@@ -15,6 +15,7 @@ import (
 // TestTraceEnv: a usage error about a flag's value that came from the flag's variable ends by
 // naming the variable, whether the app's action, its Before or a subcommand's action returns it;
 // one that names it already, one about a value typed, and one about no flag are left as they are.
+// A subcommand's run reads no variable of the app's flags.
 func TestTraceEnv(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -34,6 +35,10 @@ func TestTraceEnv(t *testing.T) {
 		{[]string{"--mode", "none"}, [2]string{"QA_SHARD", "1/2"}, `no input: give --mode a or b`},
 		{[]string{"sub"}, [2]string{"QA_NAMES", "x"}, `--names: unknown name "x" (from QA_NAMES)`},
 		{[]string{"sub", "--names", "x"}, [2]string{"QA_NAMES", "y"}, `--names: unknown name "x"`},
+		// A subcommand reads none of the app's flags, nor so their variables, good or bad.
+		{[]string{"sub", "--names", "x"}, [2]string{"QA_LEVEL", "abc"}, `--names: unknown name "x"`},
+		{[]string{"sub", "--names", "x"}, [2]string{"QA_LEVEL", "2"}, `--names: unknown name "x"`},
+		{nil, [2]string{"QA_LEVEL", "abc"}, `--level: want a number, got "abc" from QA_LEVEL`},
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			var stdout, stderr bytes.Buffer
