@@ -92,11 +92,6 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	if err := write(cfg, rep, ci, stdout, stderr); err != nil {
 		return err
 	}
-	if cfg.Plot != "" {
-		if err := SavePlot(cfg.Plot, cfg.PlotFormat, rep, stdout, stderr); err != nil {
-			return fmt.Errorf("--plot: %w", err) // the error names the file: "write /dev/full: …"
-		}
-	}
 	noVerdict := ""
 	if unjudged > 0 && unjudged == counted-failed {
 		noVerdict = noVerdictError(cfg.Judge, cfg.JudgeFlag, rd.names)
@@ -104,14 +99,73 @@ func run(ctx context.Context, cfg Config, files []string, stdin io.Reader, stdou
 	return badRecords(src, rd.unplaced, rd.placed, failed, unjudged, noVerdict)
 }
 
-func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
+// write writes the report to stdout and to --output, and the plot to --plot. The files are put in
+// place only once all of it is written, stdout included: a run that fails on one of them (stdout
+// on a full disk, a plot that cannot be written) leaves the files that were there as they were,
+// or none, never a new report beside a missing plot for make to take as up to date. An output
+// written in place (/dev/stdout, the file stdout was redirected to, a device) is written in
+// the order the report and the plot go out: --output, --plot, then stdout's.
+func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) (err error) {
 	doc := rep.JSON(ci)
-	if cfg.Output != "" {
-		if err := writeFile(cfg.Output, doc, stdout, stderr); err != nil {
-			return fmt.Errorf("--output: %w", err)
+	var image []byte
+	if cfg.Plot != "" {
+		if image, err = drawPlot(cfg.Plot, cfg.PlotFormat, rep, stderr); err != nil {
+			return fmt.Errorf("--plot: %w", err)
 		}
 	}
-	if cfg.PlotToStdout { // stdout carries the image (see plotStdout)
+	type file struct {
+		flag string
+		r    *command.Replacement
+	}
+	var files []file
+	defer func() {
+		if err != nil {
+			for _, f := range files {
+				f.r.Abort()
+			}
+		}
+	}()
+	create := func(flag, path string, data []byte) error {
+		r, err := command.ReplaceOutput(path, stdout, stderr)
+		if err != nil {
+			return fmt.Errorf("%s: %w", flag, err)
+		}
+		files = append(files, file{flag, r})
+		if _, err := r.Write(data); err != nil {
+			return fmt.Errorf("%s: %w", flag, err) // the error names the file: "write /dev/full: …"
+		}
+		return nil
+	}
+	if cfg.Output != "" {
+		if err := create("--output", cfg.Output, doc); err != nil {
+			return err
+		}
+	}
+	if cfg.Plot != "" && !cfg.PlotToStdout {
+		if err := create("--plot", cfg.Plot, image); err != nil {
+			return err
+		}
+	}
+	if err := writeStdout(cfg, rep, ci, doc, image, stdout); err != nil {
+		return err
+	}
+	for len(files) > 0 {
+		f := files[0]
+		files = files[1:] // the deferred Abort leaves it alone: Commit removes what it cannot put in place
+		if err := f.r.Commit(); err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
+		}
+	}
+	return nil
+}
+
+// writeStdout writes what stdout carries: the image of a --plot there (see plotStdout), else the
+// report in --format.
+func writeStdout(cfg Config, rep Report, ci *CI, doc, image []byte, stdout io.Writer) error {
+	if cfg.PlotToStdout {
+		if _, err := stdout.Write(image); err != nil {
+			return fmt.Errorf("--plot: %w", err)
+		}
 		return nil
 	}
 	if cfg.Format == FormatJSON {
@@ -129,21 +183,6 @@ func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) error {
 		return ci.WriteText(stdout)
 	}
 	return nil
-}
-
-// writeFile writes data to the output file path, replacing the file there only once data is
-// written whole (see command.ReplaceOutput; /dev/stdout is the stream stdout itself, the report
-// after it).
-func writeFile(path string, data []byte, stdout, stderr io.Writer) error {
-	w, err := command.ReplaceOutput(path, stdout, stderr)
-	if err != nil {
-		return err
-	}
-	if _, err := w.Write(data); err != nil {
-		w.Abort()
-		return err
-	}
-	return w.Commit()
 }
 
 // warn prints warns, the first maxWarnings of them and then how many more there are.

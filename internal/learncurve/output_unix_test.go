@@ -207,3 +207,63 @@ func TestPlotOnFullDisk(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedRunLeavesOutputs: a run that fails on one of its outputs (stdout on a full disk, a
+// --plot that cannot be written) leaves the --output and --plot files as they were, or none, as
+// a failed qa-score leaves its --summary: --output was put in place before the report went to
+// stdout and before the plot was written, so a failed run left a new report file, which make
+// takes as up to date.
+func TestFailedRunLeavesOutputs(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	recs := caseRecords(t)
+	tests := []struct {
+		args   []string // $DIR: a folder of the test's
+		stdout io.Writer
+		want   string // the error
+	}{
+		{[]string{"--output", "$DIR/report.json", "--plot", "/dev/full", "--plot-format", "svg"}, io.Discard, "--plot: write /dev/full: no space left on device"},
+		{[]string{"--output", "$DIR/report.json", "--plot", "$DIR/curve.svg"}, fullWriter{}, "write /dev/stdout: no space left on device"},
+		{[]string{"--output", "$DIR/report.json", "--plot", "$DIR/curve.svg", "--format", FormatText}, fullWriter{}, "write /dev/stdout: no space left on device"},
+		{[]string{"--output", "$DIR/report.json", "--plot", "-", "--plot-format", "png"}, fullWriter{}, "--plot: write /dev/stdout: no space left on device"},
+	}
+	for _, tt := range tests {
+		for _, before := range []string{"", "old\n"} {
+			dir := t.TempDir()
+			args := make([]string, len(tt.args))
+			for i, a := range tt.args {
+				args[i] = strings.ReplaceAll(a, "$DIR", dir)
+			}
+			files := []string{filepath.Join(dir, "report.json"), filepath.Join(dir, "curve.svg")}
+			if before != "" {
+				for _, f := range files {
+					if err := os.WriteFile(f, []byte(before), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			var stderr bytes.Buffer
+			err := Run(context.Background(), append([]string{"qa-learncurve"}, args...), bytes.NewReader(recs), tt.stdout, &stderr)
+			if code := command.ExitCode(err); code != command.ExitFailure || err == nil || err.Error() != tt.want {
+				t.Errorf("qa-learncurve %s: exit %d, %v; want exit 1, %q", strings.Join(args, " "), code, err, tt.want)
+			}
+			for _, f := range files {
+				b, err := os.ReadFile(f)
+				switch {
+				case before == "" && err == nil:
+					t.Errorf("qa-learncurve %s failed, but left %s (%d bytes), want none", strings.Join(args, " "), f, len(b))
+				case before != "" && string(b) != before:
+					t.Errorf("qa-learncurve %s failed, but replaced %s (%d bytes), want it as it was", strings.Join(args, " "), f, len(b))
+				}
+			}
+			want := 0 // no file of its own left beside them either
+			if before != "" {
+				want = len(files)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != want {
+				t.Errorf("qa-learncurve %s: the folder holds %d files, want %d", strings.Join(args, " "), len(entries), want)
+			}
+		}
+	}
+}

@@ -76,23 +76,18 @@ func plotExt(name string) string {
 	return filepath.Ext(name)
 }
 
-// SavePlot draws rep (see WritePlot) in format to the file name once it is drawn whole: to
-// stdout for "-" and /dev/stdout, and through stdout or stderr for a name that is their file.
-// WritePlot's warning goes to stderr.
-func SavePlot(name, format string, rep Report, stdout, stderr io.Writer) error {
+// drawPlot draws rep (see WritePlot) in format for the --plot file name, whole, before any of it
+// is written. WritePlot's warning goes to stderr.
+func drawPlot(name, format string, rep Report, stderr io.Writer) ([]byte, error) {
 	var b bytes.Buffer
 	warning, err := WritePlot(&b, format, rep)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if warning != "" {
 		warn(stderr, []string{"--plot " + name + ": " + warning})
 	}
-	if command.Stdout(name) {
-		_, err := stdout.Write(b.Bytes())
-		return err
-	}
-	return writeFile(name, b.Bytes(), stdout, stderr)
+	return b.Bytes(), nil
 }
 
 // WritePlot draws the accuracy at each position for every type (points joined by thin lines)
