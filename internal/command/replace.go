@@ -34,6 +34,8 @@ type Replacement struct {
 	unregister func()
 	mu         sync.Mutex
 	done       bool
+	closed     bool  // Finish closed w
+	closeErr   error // what closing w returned
 }
 
 // ReplaceOutput opens the output file path a flag names (see Replacement). A regular file or a
@@ -215,7 +217,7 @@ func (r *Replacement) Commit() error {
 	}
 	r.done = true
 	defer r.unregister()
-	err := r.w.Close()
+	err := r.close()
 	if r.tmp == "" {
 		return err
 	}
@@ -226,6 +228,28 @@ func (r *Replacement) Commit() error {
 		os.Remove(r.tmp)
 	}
 	return err
+}
+
+// Finish closes the file, ending a gzip stream, without putting it in place: what a full disk
+// refuses only then (a gzip file's last block) fails here, so that a run with more than one
+// output file can put none of them in place when one cannot be finished. Commit then puts it in
+// place, returning Finish's error again, and Abort removes it. It does nothing after Commit or
+// Abort.
+func (r *Replacement) Finish() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return nil
+	}
+	return r.close()
+}
+
+// close closes w once, and returns what that returned.
+func (r *Replacement) close() error {
+	if !r.closed {
+		r.closed, r.closeErr = true, r.w.Close()
+	}
+	return r.closeErr
 }
 
 // copyOver writes the content of the file tmp into the file path, truncated, and removes tmp.
@@ -263,9 +287,11 @@ func (r *Replacement) Abort() {
 	}
 	r.done = true
 	defer r.unregister()
-	if g, ok := r.w.(*gzipFile); ok {
+	switch g, ok := r.w.(*gzipFile); {
+	case r.closed: // by Finish
+	case ok:
 		g.w.Close()
-	} else {
+	default:
 		r.w.Close()
 	}
 	switch {

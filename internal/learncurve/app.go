@@ -149,6 +149,11 @@ func write(cfg Config, rep Report, ci *CI, stdout, stderr io.Writer) (err error)
 	if err := writeStdout(cfg, rep, ci, doc, image, stdout); err != nil {
 		return err
 	}
+	for _, f := range files { // a gzip file's last block, which a full disk may refuse
+		if err := f.r.Finish(); err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
+		}
+	}
 	for len(files) > 0 {
 		f := files[0]
 		files = files[1:] // the deferred Abort leaves it alone: Commit removes what it cannot put in place

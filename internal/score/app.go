@@ -199,9 +199,8 @@ func run(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	finished := false // the run got to its end
-	for _, f := range guardOutputs(mismatches, summary) {
-		defer func() { err = f.settle(finished, err) }()
-	}
+	files := guardOutputs(mismatches, summary)
+	defer func() { err = settle(files, finished, err) }()
 	if cfg.embed != nil {
 		if err := cfg.embed.prepare(ctx, cfg.inputs, cfg.maxLine); err != nil {
 			return err

@@ -72,17 +72,33 @@ func guardOutputs(mismatches, summary *command.Replacement) []outputFile {
 	return fs
 }
 
-// settle puts the file in place when the run finished and removes it otherwise, then stops
-// catching a broken stdout for it. It returns err, or when that is nil the error of putting
-// the file in place.
-func (o outputFile) settle(finished bool, err error) error {
-	if finished {
-		if cerr := o.r.Commit(); cerr != nil && err == nil {
-			err = fmt.Errorf("%s: %w", o.what, cerr)
+// settle puts the files in place when the run finished and every one of them could be finished
+// (see command.Replacement.Finish), and removes them all otherwise, so that a run that fails on
+// one (a gzip file's last block refused by a full disk) leaves the others as they were too; then
+// it stops catching a broken stdout for them. It returns err, or when that is nil the error of
+// finishing a file or putting it in place.
+func settle(files []outputFile, finished bool, err error) error {
+	for _, o := range files {
+		if !finished {
+			break
 		}
-	} else {
-		o.r.Abort()
+		if ferr := o.r.Finish(); ferr != nil {
+			finished = false
+			if err == nil {
+				err = fmt.Errorf("%s: %w", o.what, ferr)
+			}
+		}
 	}
-	o.release()
+	for _, o := range files {
+		if !finished {
+			o.r.Abort()
+		} else if cerr := o.r.Commit(); cerr != nil {
+			finished = false // those after it are removed, as it is
+			if err == nil {
+				err = fmt.Errorf("%s: %w", o.what, cerr)
+			}
+		}
+		o.release()
+	}
 	return err
 }
