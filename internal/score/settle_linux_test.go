@@ -39,8 +39,8 @@ func TestFailedOutputLeavesTheOther(t *testing.T) {
 		args  []string // $DIR: the test's folder
 		want  string   // the error's start
 	}{
-		{"summary", 1, []string{"--by", "id", "--summary", "$DIR/s.json.gz", "--mismatches", "$DIR/m.jsonl", "--below", "0.5", "--mismatch-metric", "em"}, "summary: "},
-		{"mismatches", 60, []string{"--summary", "$DIR/s.json", "--mismatches", "$DIR/m.jsonl.gz", "--below", "1", "--mismatch-metric", "em"}, "mismatches: "},
+		{"summary", 1, []string{"--by", "id", "--summary", "$DIR/s.json.gz", "--mismatches", "$DIR/m.jsonl", "--below", "0.5", "--mismatch-metric", "em"}, "--summary: "},
+		{"mismatches", 60, []string{"--summary", "$DIR/s.json", "--mismatches", "$DIR/m.jsonl.gz", "--below", "1", "--mismatch-metric", "em"}, "--mismatches: "},
 	}
 	for _, tt := range tests {
 		for _, before := range []string{"", "old\n"} {
