@@ -108,7 +108,43 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 	if i := len(line) - len(args) - 1; i >= 1 && line[i] == "--" && slices.Equal(line[i+1:], args) {
 		args = append([]string{"--"}, args...)
 	}
-	return CheckInputs(args, stdin, stdout)
+	if err := CheckInputs(args, stdin, stdout); err != nil {
+		return err
+	}
+	return flagFilesNotStdout(c, stdout)
+}
+
+// inputFileFlags are the flags, in any command, whose value is a file the command reads (a
+// prediction file, a template, a price table, a key): none may be the file stdout writes to.
+var inputFileFlags = []string{"predictions", "template", "prompt", "route", "prices", "label-map", "baseline",
+	"api-key-file", "judge-api-key-file", "embed-api-key-file"}
+
+// flagFilesNotStdout returns a usage error naming the first of c's inputFileFlags whose file is
+// the regular file stdout writes to (`qa-load --predictions p.json x.json >> p.json`): the run
+// would add its records to a file it reads, and leave it so with exit 0. A flag that c's command
+// does not have, or that names no file, is fine.
+func flagFilesNotStdout(c *cli.Context, stdout io.Writer) error {
+	f := fileOf(stdout)
+	if f == nil {
+		return nil
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	for _, name := range inputFileFlags {
+		if c.Command == nil || !slices.ContainsFunc(c.Command.Flags, func(fl cli.Flag) bool { return slices.Contains(fl.Names(), name) }) {
+			continue
+		}
+		path := c.String(name)
+		if path == "" || path == "-" {
+			continue
+		}
+		if st, err := os.Stat(path); err == nil && os.SameFile(st, out) {
+			return Usagef("--%s: %s is also the file stdout writes to: what is written would be added to a file the run reads (write stdout to another file)", name, path)
+		}
+	}
+	return nil
 }
 
 // NotStdout returns a usage error naming the input, a file of args or stdin where it is read

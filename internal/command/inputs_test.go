@@ -1155,3 +1155,55 @@ func TestReadError(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagFilesNotStdout: a file a flag names for the command to read (--predictions, --prices,
+// a subcommand's too) that is the file stdout appends to is a usage error naming the flag, and
+// the variable its value came from; another file, a stdout that is no file, and a flag of that
+// name that only takes a value the command writes are fine.
+func TestFlagFilesNotStdout(t *testing.T) {
+	dir := t.TempDir()
+	p, other := filepath.Join(dir, "p.json"), filepath.Join(dir, "other.json")
+	for _, f := range []string{p, other} {
+		if err := os.WriteFile(f, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		env    [2]string
+		stdout io.Writer
+		want   string
+	}{
+		{"flag", []string{"--predictions", p}, [2]string{}, out, "--predictions: " + p + " is also the file stdout writes to"},
+		{"variable", nil, [2]string{"QA_PRICES", p}, out, "--prices: " + p + " is also the file stdout writes to: what is written would be added to a file the run reads (write stdout to another file) (from QA_PRICES)"},
+		{"subcommand's flag", []string{"sub", "--route", p}, [2]string{}, out, "--route: " + p + " is also"},
+		{"another file", []string{"--predictions", other}, [2]string{}, out, ""},
+		{"stdout no file", []string{"--predictions", p}, [2]string{}, &bytes.Buffer{}, ""},
+		{"the flag's value is no file", []string{"--predictions", "-"}, [2]string{}, out, ""},
+	} {
+		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
+			var stderr bytes.Buffer
+			app := NewApp("qa-x", "test", "", nil, tc.stdout, &stderr)
+			app.Flags = []cli.Flag{
+				&cli.StringFlag{Name: "predictions"},
+				&cli.StringFlag{Name: "prices", EnvVars: []string{"QA_PRICES"}},
+			}
+			app.Action = func(*cli.Context) error { return nil }
+			app.Commands = []*cli.Command{{Name: "sub", Flags: []cli.Flag{&cli.StringFlag{Name: "route"}}, OnUsageError: app.OnUsageError,
+				Before: func(c *cli.Context) error { return CheckArgs(c, nil, tc.stdout) }, Action: func(*cli.Context) error { return nil }}}
+			err := Execute(context.Background(), app, append([]string{"qa-x"}, tc.args...))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("qa-x %s = %v, want nil", name, err)
+			case tc.want != "" && (err == nil || ExitCode(err) != ExitUsage || !strings.HasPrefix(err.Error(), tc.want)):
+				t.Errorf("qa-x %s = %v (exit %d), want %q (exit %d)", name, err, ExitCode(err), tc.want, ExitUsage)
+			}
+		})
+	}
+}
