@@ -20,7 +20,7 @@ import (
 // is given the flag ("--seed 3"). urfave/cli reads a flag's variables as it defines the flag,
 // before it parses the command line, and refused a bad one there, though the command line then
 // set the flag. A name is taken as given where it stands before "--": anywhere for the app's
-// flags, after the first argument that names a subcommand for that subcommand's. A flag's value
+// flags, after the subcommand's name (subcommandAt) for that subcommand's. A flag's value
 // that is itself a flag's name ("--name --seed") makes that flag read no variable either. When
 // a subcommand is run, no flag of the app's reads a variable, given or not: the subcommand reads
 // only its own flags (qa-judge agree), so a QA_JUDGE_* variable set for a pipeline's judging
@@ -55,12 +55,9 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 		}
 	}
 	subcommand := false
-	for i, a := range args {
-		if sub := app.Command(a); i > 0 && sub != nil {
-			shadow(sub.Flags, false, givenNames(args[i+1:]))
-			subcommand = true // which reads none of the app's flags: none reads its variables
-			break
-		}
+	if i := subcommandAt(app, args); i > 0 {
+		shadow(app.Command(args[i]).Flags, false, givenNames(args[i+1:]))
+		subcommand = true // which reads none of the app's flags: none reads its variables
 	}
 	shadow(app.Flags, subcommand, givenNames(args[min(1, len(args)):]))
 	return func() {
@@ -68,6 +65,47 @@ func shadowEnv(app *cli.App, args []string) (restore func()) {
 			s.field.Set(reflect.ValueOf(s.vars))
 		}
 	}
+}
+
+// subcommandAt returns the index in args (a command line, the program's name first) of the
+// subcommand of app that urfave/cli runs, or -1 when it runs the app's action: the first argument
+// that is neither a flag of the app's nor the value that follows a flag that takes one, as the
+// flag package leaves it after "--" too, when it names a subcommand. A flag's value or a later
+// file named like one ("qa-judge --name agree", "qa-judge a.jsonl agree") runs the app.
+//
+// Note: urfave/cli gives an app its --help and --version flags after this runs, and an unknown
+// flag is a usage error; neither takes a value, so a flag not among app's is taken as one that
+// takes none.
+func subcommandAt(app *cli.App, args []string) int {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			i++
+		} else if len(a) > 1 && a[0] == '-' {
+			name, _, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+			if !hasValue && takesValue(app.Flags, name) {
+				i++ // the flag's value, whatever it reads
+			}
+			continue
+		}
+		if i < len(args) && app.Command(args[i]) != nil {
+			return i
+		}
+		return -1
+	}
+	return -1
+}
+
+// takesValue reports whether the flag of flags named name reads the argument after it (all but
+// a boolean flag do); false for a name no flag has.
+func takesValue(flags []cli.Flag, name string) bool {
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			v, ok := unwrapFlag(f).(interface{ TakesValue() bool })
+			return !ok || v.TakesValue()
+		}
+	}
+	return false
 }
 
 // givenNames returns the names of the flags that args give: each argument before "--" that

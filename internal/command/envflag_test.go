@@ -39,6 +39,15 @@ func TestTraceEnv(t *testing.T) {
 		{[]string{"sub", "--names", "x"}, [2]string{"QA_LEVEL", "abc"}, `--names: unknown name "x"`},
 		{[]string{"sub", "--names", "x"}, [2]string{"QA_LEVEL", "2"}, `--names: unknown name "x"`},
 		{nil, [2]string{"QA_LEVEL", "abc"}, `--level: want a number, got "abc" from QA_LEVEL`},
+		// The subcommand is the first argument that is no flag nor a flag's value, as urfave/cli
+		// finds it: a flag's value or a later file named like it runs the app, which reads its
+		// flags' variables.
+		{[]string{"--shard", "sub"}, [2]string{"QA_MODE", "b"}, `--mode: unknown mode "b" (from QA_MODE)`},
+		{[]string{"in.jsonl", "sub"}, [2]string{"QA_MODE", "b"}, `--mode: unknown mode "b" (from QA_MODE)`},
+		{[]string{"--", "in.jsonl", "sub"}, [2]string{"QA_MODE", "b"}, `--mode: unknown mode "b" (from QA_MODE)`},
+		{[]string{"--shard=1/2", "sub", "--names", "x"}, [2]string{"QA_MODE", "b"}, `--names: unknown name "x"`},
+		{[]string{"--", "sub", "--names", "x"}, [2]string{"QA_MODE", "b"}, `--names: unknown name "x"`},
+		{[]string{"--strict", "sub", "--names", "x"}, [2]string{"QA_MODE", "b"}, `--names: unknown name "x"`},
 	} {
 		runWithEnv(t, tc.args, tc.env, func(t *testing.T, name string) {
 			var stdout, stderr bytes.Buffer
@@ -46,6 +55,7 @@ func TestTraceEnv(t *testing.T) {
 			app.Flags = []cli.Flag{
 				&cli.StringFlag{Name: "mode", Value: "a", EnvVars: []string{"QA_MODE"}},
 				&cli.StringFlag{Name: "shard", EnvVars: []string{"QA_SHARD"}},
+				&cli.BoolFlag{Name: "strict", EnvVars: []string{"QA_STRICT"}},
 				LevelFlag(),
 			}
 			app.Before = func(c *cli.Context) error {
