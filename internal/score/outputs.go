@@ -75,18 +75,20 @@ func guardOutputs(mismatches, summary *command.Replacement) []outputFile {
 // settle puts the files in place when the run finished and every one of them could be finished
 // (see command.Replacement.Finish), and removes them all otherwise, so that a run that fails on
 // one (a gzip file's last block refused by a full disk) leaves the others as they were too; then
-// it stops catching a broken stdout for them. It returns err, or when that is nil the error of
-// finishing a file or putting it in place.
+// it stops catching a broken stdout for them. It returns err, or the error of finishing a file or
+// putting it in place: instead of err when the run finished, err being then only its closing
+// count of bad lines and failed records (exit 3), which said nothing of the files it left as
+// they were, as a summary that cannot be written ends the run (exit 1) before that count.
 func settle(files []outputFile, finished bool, err error) error {
+	var fileErr error // the first file's that could not be finished or put in place
+	ran := finished
 	for _, o := range files {
 		if !finished {
 			break
 		}
 		if ferr := o.r.Finish(); ferr != nil {
 			finished = false
-			if err == nil {
-				err = fmt.Errorf("%s: %w", o.what, ferr)
-			}
+			fileErr = fmt.Errorf("%s: %w", o.what, ferr)
 		}
 	}
 	for _, o := range files {
@@ -94,11 +96,12 @@ func settle(files []outputFile, finished bool, err error) error {
 			o.r.Abort()
 		} else if cerr := o.r.Commit(); cerr != nil {
 			finished = false // those after it are removed, as it is
-			if err == nil {
-				err = fmt.Errorf("%s: %w", o.what, cerr)
-			}
+			fileErr = fmt.Errorf("%s: %w", o.what, cerr)
 		}
 		o.release()
+	}
+	if fileErr != nil && (err == nil || ran) {
+		return fileErr
 	}
 	return err
 }

@@ -20,7 +20,7 @@ import (
 func TestFailedOutputLeavesTheOther(t *testing.T) {
 	// records whose ids and wrong answers compress badly, so that a gzip file of them outgrows
 	// the limit: the first wrong of them answered wrong
-	records := func(wrong int) string {
+	records := func(wrong int, failed bool) string {
 		var in strings.Builder
 		for i := range 60 {
 			id := fmt.Sprintf("%x", sha256.Sum256([]byte{byte(i)}))[:24]
@@ -30,17 +30,25 @@ func TestFailedOutputLeavesTheOther(t *testing.T) {
 			}
 			fmt.Fprintf(&in, `{"schema":1,"id":%q,"question":"q","answers":["x"],"prediction":{"text":%q}}`+"\n", id, pred)
 		}
+		if failed { // a record the run counts at its end (exit 3), had the files been put in place
+			in.WriteString(`{"schema":1,"id":"failed","question":"q","answers":["x"],"prediction":{"error":"call failed"}}` + "\n")
+		}
 		return in.String()
 	}
 	const limit = 1024 // the most bytes a file may hold, as if the disk had no more
 	tests := []struct {
-		name  string
-		wrong int      // records answered wrong
-		args  []string // $DIR: the test's folder
-		want  string   // the error's start
+		name   string
+		wrong  int      // records answered wrong
+		failed bool     // a record with a prediction error too
+		args   []string // $DIR: the test's folder
+		want   string   // the error's start
 	}{
-		{"summary", 1, []string{"--by", "id", "--summary", "$DIR/s.json.gz", "--mismatches", "$DIR/m.jsonl", "--below", "0.5", "--mismatch-metric", "em"}, "--summary: "},
-		{"mismatches", 60, []string{"--summary", "$DIR/s.json", "--mismatches", "$DIR/m.jsonl.gz", "--below", "1", "--mismatch-metric", "em"}, "--mismatches: "},
+		{"summary", 1, false, []string{"--by", "id", "--summary", "$DIR/s.json.gz", "--mismatches", "$DIR/m.jsonl", "--below", "0.5", "--mismatch-metric", "em"}, "--summary: "},
+		{"mismatches", 60, false, []string{"--summary", "$DIR/s.json", "--mismatches", "$DIR/m.jsonl.gz", "--below", "1", "--mismatch-metric", "em"}, "--mismatches: "},
+		// A run that got to its end with a failed record (exit 3) says that the file was not
+		// written, not only that the record failed.
+		{"summary after a failed record", 1, true, []string{"--by", "id", "--summary", "$DIR/s.json.gz", "--mismatches", "$DIR/m.jsonl", "--below", "0.5", "--mismatch-metric", "em"}, "--summary: "},
+		{"mismatches after a failed record", 60, true, []string{"--summary", "$DIR/s.json", "--mismatches", "$DIR/m.jsonl.gz", "--below", "1", "--mismatch-metric", "em"}, "--mismatches: "},
 	}
 	for _, tt := range tests {
 		for _, before := range []string{"", "old\n"} {
@@ -69,7 +77,7 @@ func TestFailedOutputLeavesTheOther(t *testing.T) {
 			}
 			var stdout, stderr strings.Builder
 			err := Run(context.Background(), append([]string{"qa-score", "--metrics", "em", "--bootstrap", "0"}, args...),
-				strings.NewReader(records(tt.wrong)), &stdout, &stderr)
+				strings.NewReader(records(tt.wrong, tt.failed)), &stdout, &stderr)
 			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
 				t.Fatal(err)
 			}
