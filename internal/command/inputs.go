@@ -115,9 +115,10 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 }
 
 // inputFileFlags are the flags, in any command, whose value is a file the command reads (a
-// prediction file, a template, a price table, a key): none may be the file stdout writes to.
+// prediction file, a template, a price table, a key, a SQLite cache, which it writes too): none
+// may be the file stdout writes to.
 var inputFileFlags = []string{"predictions", "template", "prompt", "route", "prices", "label-map", "baseline",
-	"api-key-file", "judge-api-key-file", "embed-api-key-file"}
+	"api-key-file", "judge-api-key-file", "embed-api-key-file", "cache"}
 
 // flagFilesNotStdout returns a usage error naming the first of c's inputFileFlags whose file is
 // the regular file stdout writes to (`qa-load --predictions p.json x.json >> p.json`): the run

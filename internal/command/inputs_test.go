@@ -1183,6 +1183,7 @@ func TestFlagFilesNotStdout(t *testing.T) {
 		{"flag", []string{"--predictions", p}, [2]string{}, out, "--predictions: " + p + " is also the file stdout writes to"},
 		{"variable", nil, [2]string{"QA_PRICES", p}, out, "--prices: " + p + " is also the file stdout writes to: what is written would be added to a file the run reads (write stdout to another file) (from QA_PRICES)"},
 		{"subcommand's flag", []string{"sub", "--route", p}, [2]string{}, out, "--route: " + p + " is also"},
+		{"a cache", []string{"--cache", p}, [2]string{}, out, "--cache: " + p + " is also the file stdout writes to"},
 		{"another file", []string{"--predictions", other}, [2]string{}, out, ""},
 		{"stdout no file", []string{"--predictions", p}, [2]string{}, &bytes.Buffer{}, ""},
 		{"the flag's value is no file", []string{"--predictions", "-"}, [2]string{}, out, ""},
@@ -1193,6 +1194,7 @@ func TestFlagFilesNotStdout(t *testing.T) {
 			app.Flags = []cli.Flag{
 				&cli.StringFlag{Name: "predictions"},
 				&cli.StringFlag{Name: "prices", EnvVars: []string{"QA_PRICES"}},
+				&cli.StringFlag{Name: "cache"},
 			}
 			app.Action = func(*cli.Context) error { return nil }
 			app.Commands = []*cli.Command{{Name: "sub", Flags: []cli.Flag{&cli.StringFlag{Name: "route"}}, OnUsageError: app.OnUsageError,
