@@ -178,6 +178,18 @@ func TestBootstrapMeansExtremes(t *testing.T) {
 	if got[2].Lo != math.MaxFloat64 || got[2].Hi != math.MaxFloat64 {
 		t.Errorf("BootstrapMeans(largest float × 2) = %+v, want both bounds the largest float", got[2])
 	}
+	// Values near the most negative float overflow as those near the largest do: their column is
+	// scaled too, and its bounds are those of the positive column negated.
+	pos := []float64{1.7e308, 1.6e308, 1.5e308, 1e308, 1.7e308, 1.2e308}
+	neg := make([]float64, len(pos))
+	for i, x := range pos {
+		neg[i] = -x
+	}
+	p := BootstrapMeans(NewRand(1), [][]float64{pos}, 200, 0.95)[0]
+	m := BootstrapMeans(NewRand(1), [][]float64{neg}, 200, 0.95)[0]
+	if !(math.Abs(m.Lo+p.Hi) <= 1e-12*p.Hi && math.Abs(m.Hi+p.Lo) <= 1e-12*p.Lo) {
+		t.Errorf("BootstrapMeans(%v) = %+v, want the bounds of %v negated, [%v, %v]", neg, m, pos, -p.Hi, -p.Lo)
+	}
 }
 
 // TestBootstrapMeansNegativeZero: a column of -0 (judge scores read from "-0") has a mean of +0,
