@@ -36,3 +36,33 @@ func TestVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestCounted: a judgment that is there but holds neither a score nor a reply (EvaLearn's
+// empty gpt4judge) counts 0, unread as an empty reply, as evaluate_metric.py scores it; only a
+// nil judgment is no verdict. Everything else is Verdict's.
+func TestCounted(t *testing.T) {
+	score := func(v float64) *float64 { return &v }
+	tests := []struct {
+		name   string
+		j      *record.Judgment
+		want   float64
+		ok     bool
+		unread string
+	}{
+		{"nil", nil, 0, false, ""},
+		{"empty", &record.Judgment{}, 0, true, "empty reply"},
+		{"blank reply", &record.Judgment{Raw: " \n\t"}, 0, true, "empty reply"},
+		{"failed, empty", &record.Judgment{Error: "timeout"}, 0, true, "empty reply"},
+		{"score", &record.Judgment{Score: score(1)}, 1, true, ""},
+		{"inline reply 2", &record.Judgment{Raw: `[JSON]: {"answer_score": 2}`}, 1, true, ""},
+		{"reply without score", &record.Judgment{Raw: "I think it is right."}, 0, true, `no {"answer_score": N} in the reply`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok, unread := Counted(tt.j)
+			if got != tt.want || ok != tt.ok || unread != tt.unread {
+				t.Errorf("Counted(%+v) = %v, %v, %q, want %v, %v, %q", tt.j, got, ok, unread, tt.want, tt.ok, tt.unread)
+			}
+		})
+	}
+}
