@@ -78,3 +78,14 @@ func TestTallyCutReplies(t *testing.T) {
 		t.Errorf("warnReplies wrote\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestTallyShort: the progress line's errors are the failed records and, in sequence mode, the
+// answers whose verdict failed, which the summary line counts apart ("with a failed verdict"):
+// both are failures a watcher of a long run wants to see as they come.
+func TestTallyShort(t *testing.T) {
+	tl := &tally{errors: 1, verdicts: 2, usage: record.Usage{InputTokens: 120, OutputTokens: 7}}
+	tl.cost.Add(0.25)
+	if got, want := tl.short(), "tokens 120/7  $0.2500  errors 3"; got != want {
+		t.Errorf("short() = %q, want %q", got, want)
+	}
+}
