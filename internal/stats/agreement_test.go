@@ -43,6 +43,9 @@ func TestCohenKappa(t *testing.T) {
 	if got := CohenKappa([]int{1, 1}, []int{1, 1}); !math.IsNaN(got) {
 		t.Errorf("CohenKappa(constant) = %v, want NaN", got)
 	}
+	if got := CohenKappa([]int{0, 1, 1}, []int{0, 1}); !math.IsNaN(got) {
+		t.Errorf("CohenKappa(ratings of different lengths) = %v, want NaN", got)
+	}
 }
 
 func TestFleissKappa(t *testing.T) {
@@ -78,6 +81,13 @@ func TestFleissKappa(t *testing.T) {
 	// Items rated by different numbers of raters: P_i has no common n, κ is undefined.
 	if got := FleissKappaCounts([][]int{{2, 0}, {1, 2}}); !math.IsNaN(got) {
 		t.Errorf("FleissKappaCounts(uneven rows) = %v, want NaN", got)
+	}
+	// Every rating in one category (P̄e = 1), or a single rater per item: κ is undefined, NaN,
+	// not a division by zero.
+	for _, r := range [][][]int{{{1, 1, 1}, {1, 1, 1}}, {{0}, {1}, {1}}} {
+		if got := FleissKappa(r); !math.IsNaN(got) {
+			t.Errorf("FleissKappa(%v) = %v, want NaN", r, got)
+		}
 	}
 	if got := RawAgreement(two); got != 0.75 {
 		t.Errorf("RawAgreement(%v) = %v, want 0.75", two, got)
