@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/qapipe/qapipe/internal/vectors"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 func TestParseYesNo(t *testing.T) {
@@ -136,14 +137,39 @@ func FuzzParsers(f *testing.F) {
 		f.Add(r.Reply)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		if v, err := ParseMAGMA(raw); err == nil && !(v.Score >= 0 && v.Score <= 1) {
+		// MAGMA: a score in [0,1], never NaN nor -0 (Python's max(0.0, ...) gives 0.0), labelled by
+		// its own figure.
+		v, err := ParseMAGMA(raw)
+		switch {
+		case err != nil && !errors.Is(err, ErrUnparsable):
+			t.Fatalf("ParseMAGMA(%q) error %v", raw, err)
+		case err == nil && (!(v.Score >= 0 && v.Score <= 1) || math.Signbit(v.Score)):
 			t.Fatalf("ParseMAGMA(%q) = %v, outside [0,1]", raw, v.Score)
+		case err == nil && v.Label != strconv.FormatFloat(v.Score, 'g', -1, 64):
+			t.Fatalf("ParseMAGMA(%q) = %v labelled %q", raw, v.Score, v.Label)
+		case err != nil && empty(raw) != (err == errEmptyReply):
+			t.Fatalf("ParseMAGMA(%q) error %v", raw, err)
 		}
-		if v, err := ParseMem0(raw); err == nil && v.Score != 0 && v.Score != 1 {
-			t.Fatalf("ParseMem0(%q) = %v", raw, v.Score)
+		// mem0: 1 exactly for the label "CORRECT", else 0.
+		v, err = ParseMem0(raw)
+		switch {
+		case err != nil && !errors.Is(err, ErrUnparsable):
+			t.Fatalf("ParseMem0(%q) error %v", raw, err)
+		case err == nil && v.Score != map[bool]float64{true: 1}[v.Label == "CORRECT"] || math.Signbit(v.Score):
+			t.Fatalf("ParseMem0(%q) = %v labelled %q", raw, v.Score, v.Label)
+		case err != nil && empty(raw) != (err == errEmptyReply):
+			t.Fatalf("ParseMem0(%q) error %v", raw, err)
 		}
-		if _, err := ParseYesNo(raw); err != nil && !errors.Is(err, ErrUnparsable) {
+		// LongMemEval: unparsable only when empty; else 1 iff "yes" is in the lower-cased reply.
+		v, err = ParseYesNo(raw)
+		low := textnorm.Lower(raw)
+		switch {
+		case (err != nil) != empty(raw) || err != nil && err != errEmptyReply:
 			t.Fatalf("ParseYesNo(%q) error %v", raw, err)
+		case err == nil && v.Score != map[bool]float64{true: 1}[strings.Contains(low, "yes")]:
+			t.Fatalf("ParseYesNo(%q) = %v, %q", raw, v.Score, v.Label)
+		case err == nil && v.Score == 0 && (v.Label == "no") != strings.Contains(low, "no"):
+			t.Fatalf("ParseYesNo(%q) = %v, %q", raw, v.Score, v.Label)
 		}
 	})
 }

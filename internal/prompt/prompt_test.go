@@ -100,10 +100,35 @@ func TestFillErrors(t *testing.T) {
 	}
 }
 
+// renderToken is a {identifier} token, as Render and Tokens read them.
+var renderToken = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
 func FuzzRender(f *testing.F) {
 	f.Add("{question} {answer}", "{answer}")
 	f.Add(`{"answer_score": 0}{`, "}")
+	f.Add("{{question}} {{x}{answer}} {1a}{_}{a_1}", "{")
 	f.Fuzz(func(t *testing.T, tmpl, v string) {
+		// Against a reference: every leftmost {identifier} token whose name is a key is replaced, in
+		// one pass, and every other byte kept; Tokens lists the tokens' names once each, in order.
+		vars := map[string]string{"question": v, "answer": "<" + v + ">", "_": "", "a_1": "{question}"}
+		want := renderToken.ReplaceAllStringFunc(tmpl, func(tok string) string {
+			if r, ok := vars[tok[1:len(tok)-1]]; ok {
+				return r
+			}
+			return tok
+		})
+		if got := Render(tmpl, vars); got != want {
+			t.Fatalf("Render(%q, %q) = %q, want %q", tmpl, vars, got, want)
+		}
+		var names []string
+		for _, m := range renderToken.FindAllStringSubmatch(tmpl, -1) {
+			if !slices.Contains(names, m[1]) {
+				names = append(names, m[1])
+			}
+		}
+		if got := Tokens(tmpl); !slices.Equal(got, names) {
+			t.Fatalf("Tokens(%q) = %q, want %q", tmpl, got, names)
+		}
 		got := Render(tmpl, map[string]string{"question": v})
 		if !strings.Contains(tmpl, "{question}") && got != tmpl {
 			t.Fatalf("Render(%q) = %q, want it unchanged", tmpl, got)
