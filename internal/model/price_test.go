@@ -1,6 +1,8 @@
 package model
 
 import (
+	"encoding/json"
+	"maps"
 	"math"
 	"testing"
 
@@ -238,10 +240,22 @@ func FuzzParsePrices(f *testing.F) {
 		if err != nil {
 			return
 		}
+		inRange := func(x float64) bool { return x >= 0 && x <= maxPrice }
 		for m, pr := range p {
-			if !(pr.Input >= 0 && pr.Output >= 0) || math.IsInf(pr.Input, 0) || math.IsInf(pr.Output, 0) {
-				t.Errorf("ParsePrices(%q) accepted price %v for %q, not finite and 0 or more", s, pr, m)
+			if !inRange(pr.Input) || !inRange(pr.Output) || !inRange(pr.Cached) {
+				t.Errorf("ParsePrices(%q) accepted price %v for %q, not 0 to %v", s, pr, m, maxPrice)
 			}
+			if l := pr.Long; l != (LongPrice{}) && (l.Above < 1 || !inRange(l.Input) || !inRange(l.Output)) {
+				t.Errorf("ParsePrices(%q) accepted long price %+v for %q", s, l, m)
+			}
+		}
+		// What it accepted, written back as JSON, reads back the same.
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("ParsePrices(%q) = %v, which JSON does not encode: %v", s, p, err)
+		}
+		if back, err := ParsePrices(b); err != nil || !maps.Equal(back, p) {
+			t.Fatalf("ParsePrices(%q) = %v, which as %s reads back as %v, %v", s, p, b, back, err)
 		}
 	})
 }
