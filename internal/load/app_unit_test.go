@@ -157,6 +157,30 @@ func TestEvaLearnPairUTF16(t *testing.T) {
 	}
 }
 
+// TestEvaLearnBeside: of the other file beside the one given, found both plain and gzipped, the one
+// compressed as the given file is is taken, and the error of neither names the two looked for in
+// that order.
+func TestEvaLearnBeside(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"EvaLearn_Problem.json", "EvaLearn_Problem.json.gz"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(dir, "EvaLearn_Problem.json")
+	for given, want := range map[string]string{"EvaLearn_Sequence.json": p, "EvaLearn_Sequence.json.gz": p + ".gz"} {
+		if got, err := evaLearnBeside(filepath.Join(dir, given), "sequence", "problem", "EvaLearn_Problem.json"); err != nil || got != want {
+			t.Errorf("beside %s: %q, %v; want %q", given, got, err, want)
+		}
+	}
+	s := filepath.Join(dir, "EvaLearn_Sequence.json")
+	_, err := evaLearnBeside(p+".gz", "problem", "sequence", "EvaLearn_Sequence.json")
+	want := p + ".gz is an EvaLearn problem file, and its sequence file was neither given nor found beside it as " + s + ".gz (or " + s + "): name both files"
+	if err == nil || err.Error() != want {
+		t.Errorf("beside %s.gz alone: %v; want %q", p, err, want)
+	}
+}
+
 func gzipFile(t *testing.T, src, dir, name string) string {
 	t.Helper()
 	data, err := os.ReadFile(src)

@@ -145,6 +145,11 @@ func TestHotpotQAHuggingFaceFaults(t *testing.T) {
 		{"sent_id null", item(ctx, `{"title":[],"sent_id":null}`),
 			`h.jsonl:1 (id "hotpotqa:h1"): supporting_facts.sent_id: want a list, got null`},
 		{"facts as pairs", item(ctx, `[["T",1]]`), ""},
+		// "_id" is the id when the item has both: its "id" is another member, not a second "_id"
+		{"official id and id", `{"_id":"h1","id":"other","question":"Q?","answer":"A","context":` + ctx + "}\n", ""},
+		// a test item's facts are left out only when both lists are empty, as the script fills them
+		{"test item facts lists", `{"id":"h1","question":"Q?","answer":null,"supporting_facts":{"title":[],"sent_id":[3]},"context":` + ctx + "}\n",
+			`h.jsonl:1 (id "hotpotqa:h1"): supporting_facts: 0 titles and 1 sent_id: the lists pair title with sent_id, one for one`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ids, bads, err := loadString(t, HotpotQA, "h.jsonl", tt.in, Options{})

@@ -593,6 +593,10 @@ func TestWholeItemFaults(t *testing.T) {
 		{"locomo no qa", LoCoMo, `[{"sample_id": "c", "conversation": {"session_1": []}, "qas": ` + qa + `},` + "\n" + `{"sample_id": "d", "qa": null}]`, nil,
 			[]string{`l.json:1 (id "locomo:c"): [0]: missing field "qa"`, `l.json:2 (id "locomo:d"): missing field "qa"`}},
 		{"locomo empty qa", LoCoMo, `[{"sample_id": "c", "conversation": {}, "qa": []}]`, nil, nil},
+		// an article of no paragraph holds no question, as for the script: nothing, and no bad item
+		{"cmrc empty paragraphs", CMRC2018, `[{"title": "t", "paragraphs": []},` + "\n" +
+			`{"context_id": "U", "context_text": "c", "title": "t", "qas": [{"query_id": "q2", "query_text": "问?", "answers": ["a"]}]}]`,
+			[]string{"cmrc2018:q2"}, nil},
 		{"cmrc context_text", CMRC2018, `[{"context_id": "T", "context_text": 5, "title": "t", "qas": [{"query_id": "q1", "query_text": "问?", "answers": ["a"]}]},` +
 			"\n" + `{"context_id": "U", "context_text": "c", "title": "t", "qas": [{"query_id": "q2", "query_text": "问?", "answers": ["a"]}]}]`,
 			[]string{"cmrc2018:q2"}, []string{`l.json:1: [0]: context_text: want a string, got a number (1 question skipped with it)`}},

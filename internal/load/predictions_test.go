@@ -111,7 +111,7 @@ func TestParsePredictionsFirstFault(t *testing.T) {
 // when the file has one for it too), and the file's ids no record has are counted, the first
 // named in sorted order.
 func TestAttachPredictions(t *testing.T) {
-	p, err := parsePredictions("p.json", []byte(`{"q1": "a", "row-7": "b", "q3": "c", "q4": "d", "q5": "e", "q0": "f", "q9": "g"}`))
+	p, err := parsePredictions("p.json", []byte(`{"q1": "a", "row-7": "b", "q3": "c", "q4": "d", "q5": "e", "q0": "f", "q9": "g", ":q9": "h", "DEV_1": "i"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +122,9 @@ func TestAttachPredictions(t *testing.T) {
 		{ID: "cmrc2018:q2", Dataset: "cmrc2018"},
 		{ID: "q4", Dataset: "squad"},                                                    // no prefix: the whole id
 		{ID: "squad:q8", Dataset: "squad", Prediction: &record.Prediction{Text: "own"}}, // not in the file: not kept from it
+		{ID: ":q9"}, // a record without a dataset: its whole id, the ":" too
+		// a CMRC 2018 id stripped as Python's str.strip() strips it, U+001F too (not only Go's spaces)
+		{ID: "cmrc2018:\x1f DEV_1\u3000", Dataset: "cmrc2018"},
 	}
 	for _, r := range recs {
 		p.Count(r, p.Attach(r))
@@ -134,11 +137,11 @@ func TestAttachPredictions(t *testing.T) {
 		}
 		texts = append(texts, text)
 	}
-	if want := []string{"a", "b", "mine", "-", "d", "own"}; !slices.Equal(texts, want) {
+	if want := []string{"a", "b", "mine", "-", "d", "own", "h", "i"}; !slices.Equal(texts, want) {
 		t.Errorf("predictions attached = %q, want %q", texts, want)
 	}
-	if p.Missing != 1 || p.FirstMissing != "cmrc2018:q2" || p.Written != 6 || p.Kept != 1 {
-		t.Errorf("missing %d (first %q) of %d, kept %d; want 1 (cmrc2018:q2) of 6, 1", p.Missing, p.FirstMissing, p.Written, p.Kept)
+	if p.Missing != 1 || p.FirstMissing != "cmrc2018:q2" || p.Written != 8 || p.Kept != 1 {
+		t.Errorf("missing %d (first %q) of %d, kept %d; want 1 (cmrc2018:q2) of 8, 1", p.Missing, p.FirstMissing, p.Written, p.Kept)
 	}
 	if n, first := p.Unused(); n != 3 || first != "q0" {
 		t.Errorf("Unused() = %d, %q; want 3, q0 (the first in sorted order)", n, first)
