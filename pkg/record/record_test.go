@@ -775,6 +775,11 @@ func TestReaderLineTooLongID(t *testing.T) {
 		{"escaped schema key", `{"\u0073chema":1,"id":"u","question":"` + strings.Repeat("x", 300) + `"}`, 100, "u", true},
 		{"schema inside a value", `{"id":"v","meta":{"schema":1},"question":"` + strings.Repeat("x", 300) + `"}`, 100, "v", false},
 		{"not json", strings.Repeat("x", 300), 100, "", false},
+		// The line's first 4 kB alone are looked in, not spliced to the start of the read (64 kB
+		// on) where the limit is passed: there a nested "id" would read as the record's.
+		{"nested id past the first read", `{"schema":1,"id":"real","question":"` + strings.Repeat("x", 5000) + `","meta":{"blob":"` +
+			strings.Repeat("y", 1<<16-5000-len(`{"schema":1,"id":"real","question":"","meta":{"blob":"`)+1) + `","id":"wrong"},"pad":"` +
+			strings.Repeat("z", 10000) + `"}`, 70000, "real", true},
 	} {
 		in := c.line + "\n"
 		if c.name == "last line" {
@@ -790,6 +795,26 @@ func TestReaderLineTooLongID(t *testing.T) {
 		}
 		if e.Record != c.record {
 			t.Errorf("%s: Read = %v with Record %v, want %v", c.name, err, e.Record, c.record)
+		}
+	}
+}
+
+// TestReaderValidateRecord: a line that decodes but fails Validate is a record (Error.Record) when
+// it carries a schema, bad or missing its id, and none when it has no schema (a benchmark's own
+// line with an id), so that a file of those is taken for no file of records.
+func TestReaderValidateRecord(t *testing.T) {
+	for _, c := range []struct {
+		line, want string
+		record     bool
+	}{
+		{`{"id":"q1","question":"Q?"}`, `f:1 (id "q1"): field "schema" missing or 0 (records carry "schema": 1; qa-load turns other files into records)`, false},
+		{`{"schema":1,"question":"Q?"}`, `f:1: missing field "id"`, true},
+		{`{"schema":7,"id":"q1"}`, `f:1 (id "q1"): schema 7 is not supported (want 1)`, true},
+	} {
+		_, err := NewReader(strings.NewReader(c.line+"\n"), "f").Read()
+		var e *Error
+		if !errors.As(err, &e) || err.Error() != c.want || e.Record != c.record {
+			t.Errorf("Read(%s) = %v (Record %v), want %q (Record %v)", c.line, err, e != nil && e.Record, c.want, c.record)
 		}
 	}
 }
