@@ -459,6 +459,17 @@ func TestBackoffNone(t *testing.T) {
 // (2 minutes by default), where the backoff's retries would all fall within the limit's minute. Retry-After, when given, is taken instead,
 // even when it asks for none (0: the backoff); a 429 with neither header falls back to the backoff, and so does
 // another status that carries the headers (OpenAI sends them on every reply).
+// TestIsTransientStatus: the statuses retried are 408, 409, 425 and the 5xx but 501 and 505; a
+// 429 is told apart elsewhere, and no status outside 5xx (600 and on) is a server's failure.
+func TestIsTransientStatus(t *testing.T) {
+	for code, want := range map[int]bool{400: false, 404: false, 408: true, 409: true, 425: true, 429: false,
+		499: false, 500: true, 501: false, 502: true, 503: true, 505: false, 520: true, 529: true, 599: true, 600: false} {
+		if got := isTransientStatus(code); got != want {
+			t.Errorf("isTransientStatus(%d) = %v, want %v", code, got, want)
+		}
+	}
+}
+
 func TestTransportRateLimitReset(t *testing.T) {
 	const rateLimited = `{"error":{"message":"Rate limit reached for gpt-4o-mini in organization org-x on tokens per min (TPM): Limit 200000, Used 199980, Requested 83. Please try again in 18ms.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`
 	tests := []struct {
@@ -487,6 +498,7 @@ func TestTransportRateLimitReset(t *testing.T) {
 		{"both ran out", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond, [2]string{"0", "0"}},
 		{"tokens left only said", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond, [2]string{"", "150000"}},
 		{"what is left unreadable", 429, "1m30s", "6ms", "", 90 * time.Second, 90 * time.Second, [2]string{"many", "-1"}},
+		{"requests left negative: unreadable", 429, "20ms", "17.5s", "", 17500 * time.Millisecond, 17500 * time.Millisecond, [2]string{"-1", ""}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

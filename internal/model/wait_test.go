@@ -49,6 +49,7 @@ func TestServerWaitRetryDelay(t *testing.T) {
 		{"0s", 0},
 		{"-3s", 0},
 		{"soon", 0},
+		{"1m", 0}, // no protobuf duration, which is in seconds: not read as one
 	} {
 		body := `{"error":{"code":429,"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"` + tc.delay + `"}]}}`
 		if got := serverWait(http.Header{}, []byte(body), now, time.Minute); got != tc.want {
