@@ -546,6 +546,45 @@ func TestTransportRateLimitReset(t *testing.T) {
 	}
 }
 
+// TestTransportLowersConcurrencyOnInBand429: a 429 a gateway gives in the body of a 200 reply
+// (OpenRouter's) throttles the calls as a 429 status does.
+func TestTransportLowersConcurrencyOnInBand429(t *testing.T) {
+	var calls atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		if calls.Add(1) <= 2 {
+			io.WriteString(w, `{"error":{"code":429,"message":"Rate limit exceeded"}}`)
+			return
+		}
+		io.WriteString(w, okReply)
+	}))
+	defer srv.Close()
+	var s sleeps
+	tr := testTransport(&s, 0)
+	c, _ := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
+	if _, err := c.Generate(context.Background(), testRequest("openai", "m")); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.Concurrency(); got != 2 || calls.Load() != 3 {
+		t.Errorf("Concurrency after two in-band 429s = %d after %d calls, want 8/2/2 = 2 after 3", got, calls.Load())
+	}
+}
+
+// TestBackoffJitter: a retry waits between half the backoff and the whole of it, the jitter
+// spread over all of that range.
+func TestBackoffJitter(t *testing.T) {
+	tr := NewTransport(TransportConfig{Backoff: time.Second, MaxBackoff: 30 * time.Second, Seed: 1})
+	lo, hi := time.Second, time.Duration(0)
+	for range 200 {
+		d := tr.backoffFor(0)
+		lo, hi = min(lo, d), max(hi, d)
+	}
+	if lo < time.Second/2 || lo > 550*time.Millisecond || hi > time.Second || hi < 950*time.Millisecond {
+		t.Errorf("backoffFor(0) of a 1s backoff ranged over [%v, %v], want about [500ms, 1s]", lo, hi)
+	}
+}
+
 // TestTransportGateGrowsOnSuccess: the adaptive limit grows back after a 429 on answers only; a
 // final failure (a 400) is no sign that the server has room for more calls.
 func TestTransportGateGrowsOnSuccess(t *testing.T) {
