@@ -84,6 +84,26 @@ func TestDatasetPrompts(t *testing.T) {
 	}
 }
 
+// TestPassages: the generic prompt's passages, each headed by its title and date (a date alone
+// without a space before it), its text or else its sentences as they are (HotpotQA's carry their
+// own spaces), a blank line between them.
+func TestPassages(t *testing.T) {
+	for _, tc := range []struct {
+		ps   []record.Passage
+		want string
+	}{
+		{[]record.Passage{{Title: "T", Date: "2020", Text: "Body."}}, "T (2020):\nBody."},
+		{[]record.Passage{{Date: "2020", Text: "Body."}}, "(2020):\nBody."},
+		{[]record.Passage{{Title: "T", Sentences: []string{"A.", " B."}}}, "T:\nA. B."},
+		{[]record.Passage{{Title: "T", Text: "Text.", Sentences: []string{"A.", " B."}}}, "T:\nText."},
+		{[]record.Passage{{Text: "one"}, {Title: "U", Text: "two"}}, "one\n\nU:\ntwo"},
+	} {
+		if got := passages(tc.ps); got != tc.want {
+			t.Errorf("passages(%+v) = %q, want %q", tc.ps, got, tc.want)
+		}
+	}
+}
+
 func TestAbstainFirstIsSeededAndBalanced(t *testing.T) {
 	a, b := &prompter{seed: 1}, &prompter{seed: 2}
 	first, differ := 0, 0

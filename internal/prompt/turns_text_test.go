@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // TestTurnsFromLines: LoCoMo turns read back from "speaker: text" lines (qa-load --context
@@ -23,6 +25,43 @@ func TestTurnsFromLines(t *testing.T) {
 	} {
 		if got := turnsFromLines(tt.text, speakers); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("turnsFromLines(%q) = %+v, want %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestLineSpeakers: without speaker_a and speaker_b in meta, the speakers are the prefixes that
+// open three lines or more; one that opens fewer is a turn's own text ("Note: …").
+func TestLineSpeakers(t *testing.T) {
+	rec := &record.Record{Context: []record.Passage{
+		{Text: "Ann: hi\nBob: yo\nAnn: so\nNote: one"},
+		{Text: "Bob: ok\nAnn: bye\nBob: see you\nNote: two"},
+	}}
+	if got, want := lineSpeakers(rec), map[string]bool{"Ann": true, "Bob": true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lineSpeakers = %v, want %v", got, want)
+	}
+	rec.Meta = map[string]json.RawMessage{"speaker_a": json.RawMessage(`"Ann"`)} // one alone: counted still
+	if got, want := lineSpeakers(rec), map[string]bool{"Ann": true, "Bob": true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lineSpeakers with speaker_a alone = %v, want %v", got, want)
+	}
+	rec.Meta["speaker_b"] = json.RawMessage(`"Note"`)
+	if got, want := lineSpeakers(rec), map[string]bool{"Ann": true, "Note": true}; !reflect.DeepEqual(got, want) {
+		t.Errorf("lineSpeakers with meta speakers = %v, want %v", got, want)
+	}
+}
+
+// TestLoCoMoAdversarialAnswer: a category-5 question's wrong option is str() of its
+// adversarial_answer, else its first gold answer.
+func TestLoCoMoAdversarialAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		rec  *record.Record
+		want string
+	}{
+		{&record.Record{Answers: []string{"gold", "other"}, Meta: map[string]json.RawMessage{"adversarial_answer": json.RawMessage(`2022`)}}, "2022"},
+		{&record.Record{Answers: []string{"gold", "other"}}, "gold"},
+		{&record.Record{}, ""},
+	} {
+		if got := LoCoMoAdversarialAnswer(tc.rec); got != tc.want {
+			t.Errorf("LoCoMoAdversarialAnswer(%+v) = %q, want %q", tc.rec, got, tc.want)
 		}
 	}
 }
