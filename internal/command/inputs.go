@@ -125,12 +125,8 @@ var inputFileFlags = []string{"predictions", "template", "prompt", "route", "pri
 // would add its records to a file it reads, and leave it so with exit 0. A flag that c's command
 // does not have, or that names no file, is fine.
 func flagFilesNotStdout(c *cli.Context, stdout io.Writer) error {
-	f := fileOf(stdout)
-	if f == nil {
-		return nil
-	}
-	out, err := f.Stat()
-	if err != nil || !out.Mode().IsRegular() {
+	out := regularStdout(stdout)
+	if out == nil {
 		return nil
 	}
 	for _, name := range inputFileFlags {
@@ -148,6 +144,20 @@ func flagFilesNotStdout(c *cli.Context, stdout io.Writer) error {
 	return nil
 }
 
+// regularStdout returns the file information of the regular file stdout writes to, or nil when
+// it is no regular file (a pipe, a terminal, /dev/null) or no file at all (a test's buffer).
+func regularStdout(stdout io.Writer) os.FileInfo {
+	f := fileOf(stdout)
+	if f == nil {
+		return nil
+	}
+	out, err := f.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	return out
+}
+
 // NotStdout returns a usage error naming the input, a file of args or stdin where it is read
 // (args empty or holding "-"), that is the regular file stdout writes to, by identity
 // (`qa-score x.jsonl >> x.jsonl`, `qa-score < x.jsonl >> x.jsonl`): a stage would read back what it
@@ -155,12 +165,8 @@ func flagFilesNotStdout(c *cli.Context, stdout io.Writer) error {
 // filling the disk. cat refuses so ("input file is output file"). A stdout that is no regular
 // file (a pipe, a terminal, /dev/null) or no file at all (a test's buffer) is fine.
 func NotStdout(args []string, stdin io.Reader, stdout io.Writer) error {
-	f := fileOf(stdout)
-	if f == nil {
-		return nil
-	}
-	out, err := f.Stat()
-	if err != nil || !out.Mode().IsRegular() {
+	out := regularStdout(stdout)
+	if out == nil {
 		return nil
 	}
 	if len(args) == 0 || slices.Contains(args, "-") {
