@@ -6,9 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
@@ -29,18 +29,11 @@ func TestUnfinishedPlotLeavesOutput(t *testing.T) {
 				}
 			}
 		}
-		var old syscall.Rlimit
-		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			t.Skip("getrlimit:", err)
-		}
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
-			t.Skip("setrlimit:", err)
-		}
 		var stdout, stderr bytes.Buffer
-		err := Run(context.Background(), []string{"qa-learncurve", "--output", output, "--plot", plot}, bytes.NewReader(recs), &stdout, &stderr)
-		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-			t.Fatal(err)
-		}
+		var err error
+		clitest.FileSizeLimited(t, limit, func() {
+			err = Run(context.Background(), []string{"qa-learncurve", "--output", output, "--plot", plot}, bytes.NewReader(recs), &stdout, &stderr)
+		})
 		if code := command.ExitCode(err); code != command.ExitFailure || !strings.HasPrefix(err.Error(), "--plot: ") || !strings.Contains(err.Error(), "file too large") {
 			t.Errorf("exit %d, %v; want exit 1, a --plot error that says the file is too large", code, err)
 		}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/qapipe/qapipe/internal/clitest"
 	"github.com/qapipe/qapipe/internal/command"
 )
 
@@ -68,19 +68,12 @@ func TestFailedOutputLeavesTheOther(t *testing.T) {
 					}
 				}
 			}
-			var old syscall.Rlimit
-			if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-				t.Skip("getrlimit:", err)
-			}
-			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
-				t.Skip("setrlimit:", err)
-			}
 			var stdout, stderr strings.Builder
-			err := Run(context.Background(), append([]string{"qa-score", "--metrics", "em", "--bootstrap", "0"}, args...),
-				strings.NewReader(records(tt.wrong, tt.failed)), &stdout, &stderr)
-			if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-				t.Fatal(err)
-			}
+			var err error
+			clitest.FileSizeLimited(t, limit, func() {
+				err = Run(context.Background(), append([]string{"qa-score", "--metrics", "em", "--bootstrap", "0"}, args...),
+					strings.NewReader(records(tt.wrong, tt.failed)), &stdout, &stderr)
+			})
 			if code := command.ExitCode(err); code != command.ExitFailure || !strings.HasPrefix(err.Error(), tt.want) || !strings.Contains(err.Error(), "file too large") {
 				t.Errorf("%s: exit %d, %v; want exit 1, an error starting %q that says the file is too large", tt.name, code, err, tt.want)
 			}
