@@ -132,8 +132,8 @@ func rec(id, dataset, typ, q, gold, pred string, meta string) string {
 }
 
 var mixedInput = rec("locomo:conv-26:0", "locomo", "temporal", "When did Caroline go?", "7 May 2023", "7 May 2023", `{"category":2}`) +
-	rec("locomo:conv-26:1", "locomo", "adversarial", "What did Caroline realize?", "", "Not mentioned in the conversation", `{"category":5,"adversarial_answer":"self-care"}`) +
-	rec("locomo:conv-26:2", "locomo", "adversarial", "What did Mel paint?", "", "A sunset", `{"category":5}`) +
+	rec("locomo:conv-26:1", "locomo", "adversarial", "What did Caroline realize?", "self-care", "Not mentioned in the conversation", `{"category":5,"adversarial_answer":"self-care"}`) +
+	rec("locomo:conv-26:2", "locomo", "adversarial", "What did Mel paint?", "a portrait", "A sunset", `{"category":5,"adversarial_answer":"a portrait"}`) +
 	rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "") +
 	rec("longmemeval:q2", "longmemeval", "temporal-reasoning", "How many days?", "18", "19 days", "") +
 	rec("longmemeval:q3_abs", "longmemeval", "knowledge-update", "What is my dog's name?", "You never mentioned a dog", "I don't know", `{"abstention":true}`) +

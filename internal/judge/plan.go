@@ -132,19 +132,21 @@ func longMemEvalPlan(rec *record.Record, gold, pred, judgeModel string) (Plan, e
 		Messages: []model.Message{{Role: "user", Content: text}}, Parse: ParseYesNo, Model: prompt.LongMemEvalJudgeModel(judgeModel)}, nil
 }
 
-// magmaPlan is the plan of MAGMA's LoCoMo judge for rec: category 5 by the adversarial rule, an
-// empty gold answer scored 0 without a call, else the model's continuous score.
+// magmaPlan is the plan of MAGMA's LoCoMo judge for rec: an empty gold answer scored 0 without
+// a call, category 5 by the adversarial rule, else the model's continuous score. MAGMA's
+// evaluator tests the gold first, in every category (a category-5 question's gold is its
+// adversarial answer, which qa-load gives as the record's), and grades only with one.
 func magmaPlan(rec *record.Record, gold, pred string) (Plan, error) {
 	cat, _, err := rec.LoCoMoCategory()
 	if err != nil {
 		return Plan{}, err
 	}
-	if cat == 5 {
-		return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
-	}
 	if gold == "" {
 		v := Verdict{Score: 0, Label: "0", Reasoning: "empty gold answer: MAGMA scores 0 without a call"}
 		return Plan{Mode: ModeLoCoMo, Rule: &v}, nil
+	}
+	if cat == 5 {
+		return rulePlan(ModeAdversarial, Unanswerable(pred)), nil
 	}
 	sys, user := prompt.MAGMAJudge(rec.Question, gold, pred)
 	t := prompt.Must(prompt.MAGMAUser)

@@ -53,6 +53,18 @@ func TestPlanModes(t *testing.T) {
 	if p, _ := (&Judge{Mode: ModeLoCoMo}).Plan(r); p.Rule == nil || p.Rule.Score != 0 {
 		t.Errorf("Plan(locomo, empty gold) = %+v, want a rule verdict of 0", p)
 	}
+	// MAGMA reads a category-5 question's adversarial answer as its gold, and scores an empty one 0
+	// without a call, before its phrase rule could give an abstaining prediction 1.
+	r = loc(5, "adversarial")
+	r.Answers = []string{""}
+	r.Prediction.Text = "Not mentioned in the conversation."
+	if p, _ := (&Judge{Mode: ModeLoCoMo}).Plan(r); p.Rule == nil || p.Rule.Score != 0 || p.Mode != ModeLoCoMo {
+		t.Errorf("Plan(locomo, category 5, empty gold) = %+v, want a rule verdict of 0", p)
+	}
+	r.Answers = []string{"trap"}
+	if p, _ := (&Judge{Mode: ModeLoCoMo}).Plan(r); p.Rule == nil || p.Rule.Score != 1 || p.Mode != ModeAdversarial {
+		t.Errorf("Plan(locomo, category 5, abstaining) = %+v, want the phrase rule's 1", p)
+	}
 	// Unknown LongMemEval type: an error, as upstream raises.
 	if _, err := (&Judge{Mode: ModeLongMemEval}).Plan(&record.Record{ID: "x", Type: "new-type"}); err == nil {
 		t.Error("Plan(longmemeval, unknown type): no error")
@@ -152,6 +164,7 @@ func TestPlanNothingToGradeBy(t *testing.T) {
 		{"mem0 empty gold", ModeMem0, rec("locomo", "multi_hop", `{"category":1}`, []string{""}, ""), "", false, false},
 		{"mem0 category 5 no answers", ModeMem0, rec("locomo", "adversarial", `{"category":5}`, nil, ""), "", true, false},
 		{"magma no answers", ModeLoCoMo, rec("locomo", "multi_hop", `{"category":1}`, nil, ""), "", false, true},
+		{"magma category 5 no answers", ModeLoCoMo, rec("locomo", "adversarial", `{"category":5}`, nil, ""), "", false, true},
 		{"evalearn no rubric", ModeEvaLearn, rec("evalearn", "Logical Reasoning", "", nil, ""), "no rubric: EvaLearn's judge grades the answer against the problem's rubric alone", false, false},
 		{"evalearn blank rubric", ModeEvaLearn, rec("evalearn", "Logical Reasoning", "", nil, " \n\u3000"), "no rubric: EvaLearn's judge grades the answer against the problem's rubric alone", false, false},
 		{"evalearn rubric", ModeEvaLearn, rec("evalearn", "Logical Reasoning", "", nil, "Full marks for 4."), "", false, false},

@@ -16,8 +16,8 @@ var locomoInput = rec("locomo:c:1", "locomo", "multi_hop", "Where?", "Paris", "P
 	rec("locomo:c:2", "locomo", "temporal", "When?", "7 May 2023", "May 2023", `{"category":2}`) +
 	rec("locomo:c:3", "locomo", "open_domain", "Why?", "rain", "the rain", `{"category":3}`) +
 	rec("locomo:c:4", "locomo", "single_hop", "Who?", "Ann", "Bo", `{"category":4}`) +
-	rec("locomo:c:5", "locomo", "adversarial", "What?", "", "Not mentioned", `{"category":5}`) +
-	rec("locomo:c:6", "locomo", "adversarial", "Which?", "", "A sunset", `{"category":5}`)
+	rec("locomo:c:5", "locomo", "adversarial", "What?", "a cat", "Not mentioned", `{"category":5}`) +
+	rec("locomo:c:6", "locomo", "adversarial", "Which?", "a dog", "A sunset", `{"category":5}`)
 
 // TestRerunWithModel is the flow of a first run without --model, whose judgments of the records
 // routed to MAGMA fail for want of a model, then a run with one over its output: the failed
