@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,7 +21,7 @@ import (
 // far failed alike (see stopRule): the server was never reached (Status 0: the calls failed, after
 // their retries, with an error that means nothing listens at the address), or it refused every
 // call with the same status, 401, 403 or 404 (a refused key, a forbidden project or region, a
-// wrong model name). A never-reached one unwraps to the first such failure.
+// wrong model name), or 400 for the Gemini API's refused key. A never-reached one unwraps to the first such failure.
 type StoppedError struct {
 	Base   string // scheme and host of the server, as the first failed request named them
 	Status int    // the status every call got: 401, 403 or 404; 0 when the server was never reached
@@ -70,7 +71,8 @@ const (
 // outcome among:
 //   - a connection-level error that means nothing is listening (connection refused, no such host,
 //     network or host unreachable), until any attempt gets an HTTP response;
-//   - the same status among 401, 403 and 404, until any attempt gets a 2xx response.
+//   - the same status among 401, 403 and 404, or the Gemini API's 400 that refuses a key
+//     (badKey), until any attempt gets a 2xx response.
 //
 // At limit of them, every later call fails at once with a StoppedError. Any other outcome (a
 // success, another status or error, a timeout, a TLS error, the other kind) breaks the run of
@@ -136,7 +138,7 @@ func (r *stopRule) ended(req *http.Request, resp *http.Response, err error) {
 	switch {
 	case err != nil && !r.reached && isUnreached(err):
 		kind = 0
-	case err == nil && resp != nil && !r.succeeded && refusesAll(resp.StatusCode):
+	case err == nil && resp != nil && !r.succeeded && refusesAll(resp):
 		kind = resp.StatusCode
 	}
 	if kind < 0 {
@@ -158,12 +160,41 @@ func (r *stopRule) ended(req *http.Request, resp *http.Response, err error) {
 	}
 }
 
-// refusesAll reports whether status, the final one of a call, is one that every later call of a
-// run most likely gets too: a refused key, a forbidden project or region, a wrong model name.
-func refusesAll(status int) bool {
-	switch status {
+// refusesAll reports whether resp, the final reply of a call, is one that every later call of a
+// run most likely gets too: a refused key (401, or the Gemini API's 400 that refuses a key,
+// badKey), a forbidden project or region, a wrong model name. Any other 400 says what was wrong
+// with that request alone.
+func refusesAll(resp *http.Response) bool {
+	switch resp.StatusCode {
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
 		return true
+	case http.StatusBadRequest:
+		return badKey(peekBody(resp))
+	}
+	return false
+}
+
+// badKey reports whether body, a 400 reply's, is the Gemini API's refusal of the key the call
+// carried ("API key not valid", an ErrorInfo of reason API_KEY_INVALID, with the status
+// INVALID_ARGUMENT): a refused key, which the API answers with a 400 where others answer 401.
+func badKey(body []byte) bool {
+	if !bytes.Contains(body, []byte("API_KEY_INVALID")) {
+		return false // the common case, without decoding
+	}
+	var r struct {
+		Error struct {
+			Details []struct {
+				Reason string `json:"reason"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &r) != nil {
+		return false
+	}
+	for _, d := range r.Error.Details {
+		if d.Reason == "API_KEY_INVALID" {
+			return true
+		}
 	}
 	return false
 }
@@ -261,15 +292,16 @@ func (t *Transport) StopWarning(rerun string) string {
 		reply = " (the first reply: " + e.Reply + ")"
 	}
 	return fmt.Sprintf("warning: calls stopped: %s refused the first %d calls with HTTP %d%s; %s (%s once %s)",
-		e.Base, r.limit, e.Status, reply, notMade(fmt.Sprintf("%s …%s%d", NotCalledServer, RefusedEvery, e.Status)), rerun, refusedFix(e.Status))
+		e.Base, r.limit, e.Status, reply, notMade(fmt.Sprintf("%s …%s%d", NotCalledServer, RefusedEvery, e.Status)), rerun, refusedFix(e.Status, e.body))
 }
 
-// refusedFix says what must be right before calls that every got status are made again.
-func refusedFix(status int) string {
-	switch status {
-	case http.StatusUnauthorized:
+// refusedFix says what must be right before calls that every got status, the first with body,
+// are made again.
+func refusedFix(status int, body []byte) string {
+	switch {
+	case status == http.StatusUnauthorized, status == http.StatusBadRequest && badKey(body):
 		return "the API key is right"
-	case http.StatusForbidden:
+	case status == http.StatusForbidden:
 		return "the key may use the project, region and model"
 	}
 	return "the model name and the base URL are right"

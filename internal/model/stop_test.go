@@ -200,13 +200,19 @@ func TestTransportStopsCallingRefusingServer(t *testing.T) {
 			"Project proj_x does not have access to model gpt-4o-mini", ""},
 		{"ollama model", "ollama", "llama9", 404, `{"error":"model 'llama9' not found"}`,
 			"model 'llama9' not found", "no such model or endpoint: check the model name"},
+		{"anthropic key", "anthropic", "claude-3-5-haiku-20241022", 401,
+			`{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"},"request_id":"req_1"}`,
+			"invalid x-api-key", "the API key was refused: check ANTHROPIC_API_KEY, or the file --api-key-file names"},
+		// The Gemini API refuses a key with a 400 (INVALID_ARGUMENT, reason API_KEY_INVALID), not a 401.
+		{"gemini key", "googleai", "gemini-2.0-flash", 400, geminiBadKey,
+			"API key not valid. Please pass a valid API key.", "the API key was refused: check GOOGLE_API_KEY or GEMINI_API_KEY, or the file --api-key-file names"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, served := refusingServer(t, 0, always(tt.status), tt.body)
 			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1, Concurrency: par})
 			base := srv.URL
-			if tt.provider == "openai" {
+			if tt.provider == "openai" || tt.provider == "anthropic" {
 				base += "/v1"
 			}
 			c, err := Setup{Gemini: gemini.New, Provider: tt.provider, BaseURL: base, APIKey: testKey, Transport: tr}.Client(context.Background())
@@ -255,9 +261,18 @@ func TestTransportStopsCallingRefusingServer(t *testing.T) {
 				srv.URL, limit, tt.status, tt.reply, stopped, tt.status); !strings.HasPrefix(w, wantW) {
 				t.Errorf("StopWarning = %q, want it to begin %q", w, wantW)
 			}
+			if fix := "once " + refusedFix(tt.status, []byte(tt.body)) + ")"; !strings.HasSuffix(w, fix) {
+				t.Errorf("StopWarning = %q, want it to end %q", w, fix)
+			}
+			if tt.hint != "" && strings.Contains(tt.hint, "API key") && !strings.HasSuffix(w, "once the API key is right)") {
+				t.Errorf("StopWarning = %q, want it to end with the key to check", w)
+			}
 		})
 	}
 }
+
+// geminiBadKey is the Gemini API's reply to a call with a key it does not know.
+const geminiBadKey = `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"generativelanguage.googleapis.com"}},{"@type":"type.googleapis.com/google.rpc.LocalizedMessage","locale":"en-US","message":"API key not valid. Please pass a valid API key."}]}}`
 
 // TestTransportKeepsCallingServerThatRefusedAfterSuccess: the rule is for a run none of whose
 // calls succeeded; a key that stops working, or a mix of refusals, is not it: every call is made.
@@ -271,6 +286,8 @@ func TestTransportKeepsCallingServerThatRefusedAfterSuccess(t *testing.T) {
 		{"200 then 401s", 1, always(401)},
 		{"401 and 404 in turn", 0, func(n int) int { return 401 + 3*(n%2) }},
 		{"401s broken by a 400", 0, func(n int) int { return map[bool]int{true: 400, false: 401}[n%5 == 0] }},
+		// A 400 says what was wrong with that request: only one that refuses the key stops the calls.
+		{"400s", 0, always(400)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -113,8 +113,8 @@ their retries with a refused connection, an unknown host or an unreachable netwo
 ever answered, the records left carry "not called: server ... was never reached" (exit 3; stderr
 says so once) and --retry-errors over the output makes their calls; after any reply, failures are
 retried as above. So does a refused key, project or model name: as many calls in a row ending with
-the same 401, 403 or 404, none ever a success, leave "not called: server ... refused every call so
-far with HTTP 401".
+the same 401, 403 or 404 (or the 400 of Gemini's refused key), none ever a success, leave "not
+called: server ... refused every call so far with HTTP 401".
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A
 prompt or reply that the provider's filters block is the error "prompt blocked by Gemini: SAFETY"
 or "reply blocked by Gemini: RECITATION" (the API's blockReason or finishReason), "reply blocked
