@@ -21,10 +21,11 @@ import (
 // far failed alike (see stopRule): the server was never reached (Status 0: the calls failed, after
 // their retries, with an error that means nothing listens at the address), or it refused every
 // call with the same status, 401, 403 or 404 (a refused key, a forbidden project or region, a
-// wrong model name), or 400 for the Gemini API's refused key. A never-reached one unwraps to the first such failure.
+// wrong model name), or 400 for the Gemini API's refused key. A never-reached one unwraps to the
+// first such failure.
 type StoppedError struct {
 	Base   string // scheme and host of the server, as the first failed request named them
-	Status int    // the status every call got: 401, 403 or 404; 0 when the server was never reached
+	Status int    // the status every call got: 401, 403, 404 or 400; 0 when the server was never reached
 	First  error  // never reached: the first call's final error
 	Reply  string // refused: the server's words in the first reply, "" when it had none
 
