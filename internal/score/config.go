@@ -134,7 +134,7 @@ func parseWeights(s string) ([]float64, error) {
 
 // parseCorpus reads the corpus metrics' flags.
 func parseCorpus(c *cli.Context, sel *selection) (*corpusConfig, error) {
-	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label")}
+	cc := &corpusConfig{want: sel.corpus, average: c.String("average"), posLabel: c.String("pos-label"), posLabelGiven: c.IsSet("pos-label")}
 	if !slices.Contains(averages, cc.average) {
 		return nil, command.Usagef("--average: unknown average %q (want one of %s)%s", cc.average, strings.Join(averages, ", "),
 			english.DidYouMean(cc.average, averages))

@@ -76,6 +76,7 @@ type corpusConfig struct {
 	zeroDiv                                    float64
 	zeroDivWarn                                bool // --zero-division warn, the default: ill-defined ratios are warned of, as sklearn's "warn" does
 	posLabel                                   string
+	posLabelGiven                              bool // --pos-label (or QA_POS_LABEL) given, not its default
 	groupPath, scorePath, lossPath, tokensPath fieldPath
 	classes                                    []string  // --labels: the classes, in order (nil: every label seen)
 	bleuWeights                                []float64 // --bleu-weights: one per n-gram order

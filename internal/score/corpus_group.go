@@ -36,7 +36,11 @@ type corpusGroup struct {
 	bleuN                               int
 	// Each record's part, whatever keep says (auc; pn, pairwise_acc, mrr and map).
 	scored []scoredRecord
-	ranked []rankedRecord
+	// auc's gold labels that make them other than 0/1 or -1/1 (see aucLabels).
+	aucOther       string // the first label neither 0, 1 nor -1
+	aucOthers      int    // the records with such a label
+	aucZero, aucM1 bool   // a label 0, a label -1 seen
+	ranked         []rankedRecord
 	// Each record's part for the intervals, with keep: its label pair (two ids of classes, gold
 	// first), loss and token count, chunk counts, and BLEU counts, bleuWidth ints of bleus in one
 	// slice for the resamples to read in order (bleuStat).
@@ -123,6 +127,18 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 	}
 	if a.cfg.wants("auc") {
 		a.scored = append(a.scored, scoredRecord{l.score, l.gold == a.cfg.posLabel})
+		switch l.gold {
+		case "1":
+		case "0":
+			a.aucZero = true
+		case "-1":
+			a.aucM1 = true
+		default:
+			if a.aucOthers == 0 {
+				a.aucOther = l.gold
+			}
+			a.aucOthers++
+		}
 	}
 	if l.grouped && a.cfg.wants("pn", "pairwise_acc", "mrr", "map") {
 		a.ranked = append(a.ranked, rankedRecord{l.group, relevance(l.gold, a.cfg.posLabel), l.score})
@@ -187,6 +203,9 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		if c.AUC.AUC == nil {
 			o.warn = append(o.warn, fmt.Sprintf("auc: needs records of both classes with a score (positives %d, negatives %d)", c.AUC.Positives, c.AUC.Negatives))
 		}
+		if w := a.aucLabels(); w != "" {
+			o.warn = append(o.warn, w)
+		}
 	}
 	if a.cfg.wants("pn", "pairwise_acc") {
 		a.putPairwise(c, o)
@@ -237,6 +256,28 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 		a.putBLEU(c, o)
 	}
 	return c, o.vals, o.warn
+}
+
+// aucLabels warns, when --pos-label was not given, of gold labels other than 0/1 or -1/1 among
+// auc's records: the default takes those labelled 1 as the positives and every other label as a
+// negative, where scikit-learn's roc_curve refuses such labels without a pos_label (and
+// roc_auc_score would take the larger of two labels as the positive class); "" when there is
+// nothing to say.
+func (a *corpusGroup) aucLabels() string {
+	if a.cfg.posLabelGiven {
+		return ""
+	}
+	var what string
+	switch {
+	case a.aucOthers > 0:
+		what = fmt.Sprintf("%s a gold label other than 0, 1 and -1 (the first: %q)", english.Count(a.aucOthers, "record has", "records have"), a.aucOther)
+	case a.aucZero && a.aucM1:
+		what = "the gold labels are 0, -1 and perhaps 1, not 0/1 nor -1/1"
+	default:
+		return ""
+	}
+	return fmt.Sprintf("auc: %s and --pos-label is not given: the records labelled %q are the positives and every other label a negative (scikit-learn's roc_curve refuses such labels without a pos_label); give --pos-label to say which label is positive",
+		what, a.cfg.posLabel)
 }
 
 // corpusOut gathers the headline values of the selected corpus metrics, and the warnings, as
