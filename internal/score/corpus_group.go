@@ -36,11 +36,11 @@ type corpusGroup struct {
 	bleuN                               int
 	// Each record's part, whatever keep says (auc; pn, pairwise_acc, mrr and map).
 	scored []scoredRecord
+	ranked []rankedRecord
 	// auc's gold labels that make them other than 0/1 or -1/1 (see aucLabels).
 	aucOther       string // the first label neither 0, 1 nor -1
 	aucOthers      int    // the records with such a label
 	aucZero, aucM1 bool   // a label 0, a label -1 seen
-	ranked         []rankedRecord
 	// Each record's part for the intervals, with keep: its label pair (two ids of classes, gold
 	// first), loss and token count, chunk counts, and BLEU counts, bleuWidth ints of bleus in one
 	// slice for the resamples to read in order (bleuStat).
