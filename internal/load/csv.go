@@ -20,9 +20,10 @@ import (
 )
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
-// holds a JSON list of strings (["a","b"]) or Python's str() of one (['a', 'b'], as pandas writes a
-// list) is several answers, and one with a null, None or nan among them a bad item; any other cell
-// is one answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line holds
+// holds a JSON list of strings (["a","b"]), Python's str() of one (['a', 'b'], as pandas writes a
+// list) or numpy's str() of an array of them (['a' 'b']) is several answers, and one with a null,
+// None or nan among them a bad item, as is one that holds an object (a dict); any other cell is one
+// answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line holds
 // most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	c, err := openCSV(in, opt)
@@ -216,15 +217,22 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 	for i, cell := range row {
 		b, _ := jsonMarshal(cell)
 		if src := c.opt.Map.source("answers"); src != "" && header[i] == column(src) {
-			if isJSONList(cell) {
+			items, ok := python.ParseAnswerList(cell)
+			if !ok {
+				items, ok = python.ParseArrayStr(cell)
+			}
+			id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
+			switch {
+			case isJSONList(cell):
 				b = []byte(cell)
-			} else if items, ok := python.ParseAnswerList(cell); ok {
-				// A missing value makes the row bad, as a null in JSON does; the id is the record's.
+			case ok:
+				// A missing value makes the row bad, as a null in JSON does.
 				if j := slices.Index(items, nil); j >= 0 {
-					id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line}))
 					return nil, badf(c.in, line, id, "field %q: item %d is None or nan, a missing value; want a list of strings or numbers", header[i], j+1)
 				}
 				b, _ = jsonMarshal(items)
+			case python.OpensDict(cell):
+				return nil, badf(c.in, line, id, "field %q: %s", header[i], objectCell(header[i], cell))
 			}
 		}
 		if h := header[i]; h != "" && (h == c.goldFacts || h == c.predFacts) {
@@ -243,6 +251,20 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 		obj[header[i]] = b
 	}
 	return obj, nil
+}
+
+// objectCell says why an answers cell, of the column named so, that holds an object
+// (python.OpensDict) is no answer.
+//
+// Note: read as text, Python's str() of a dict, {'text': ['x'], 'answer_start': [1]}, which
+// pandas' to_csv writes for a Hugging Face export's answers, was one answer, that text, which
+// every prediction scored 0 against, without a word; JSON Lines makes an object a bad item.
+func objectCell(column, cell string) string {
+	what := "an object, as pandas' to_csv writes a dict"
+	if strings.HasPrefix(strings.TrimSpace(cell), "[") {
+		what = "a list of objects, as pandas' to_csv writes a list of dicts"
+	}
+	return fmt.Sprintf(`want an answer or a list of them, got %s; put the answer texts in a column of lists (df[%q].map(lambda a: list(a["text"])) for a Hugging Face export's), or write a JSON list (["..."]) if this text is the answer`, what, column)
 }
 
 // repeatsHeader reports whether row holds the header's names, in order, the first after a byte

@@ -42,6 +42,59 @@ func answerItem(s string) (*string, int, bool) {
 	return &v, n, ok
 }
 
+// ParseArrayStr reads s as numpy's str() of a 1-D array that holds strings, ['a' 'b'], the text
+// pandas' to_csv writes for a cell that holds one (a list column of a Hugging Face dataset's
+// to_pandas): its items, as ParseAnswerList reads them (nil for None or nan, an object array's
+// missing value; a number as its text), apart by white space rather than commas (numpy breaks a
+// long array's line), and true; false if s is anything else, an array of numbers alone included.
+//
+// Note: Python reads ['a' 'b'] as ['ab'], the literals joined, but its str() of a list never
+// writes that; numpy's str() of an array writes nothing else. An array of numbers alone, [1 2 3],
+// is left to be one answer: it is a vector's text as well, and numpy writes a float as 2. there.
+func ParseArrayStr(s string) ([]*string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, false
+	}
+	inner := s[1 : len(s)-1]
+	var items []*string
+	str := false
+	for i := skipSpace(inner, 0); i < len(inner); {
+		v, n, ok := answerItem(inner[i:])
+		if !ok {
+			return nil, false
+		}
+		str = str || inner[i] == '\'' || inner[i] == '"'
+		items = append(items, v)
+		j := skipSpace(inner, i+n)
+		if j == i+n && j < len(inner) { // items not apart: 'a''b', or nan followed by more
+			return nil, false
+		}
+		i = j
+	}
+	if !str {
+		return nil, false
+	}
+	return items, true
+}
+
+// OpensDict reports whether s is a dict or a list of dicts as Python's str() writes them, or a
+// JSON object or a list of them: it opens with { (after a [), a string literal and a colon, and
+// closes with } (then a ]). A set's text, {1, 2, 3}, is none; what follows the first key is not
+// read (a Hugging Face export's dict holds numpy's array(...), which is no literal).
+func OpensDict(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && s[0] == '[' && s[len(s)-1] == ']' {
+		s = strings.TrimSpace(s[1 : len(s)-1])
+	}
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return false
+	}
+	rest := s[skipSpace(s, 1):]
+	_, n, ok := strLiteral(rest)
+	return ok && strings.HasPrefix(rest[skipSpace(rest, n):], ":")
+}
+
 // NumberLen returns the length of the JSON number at the start of s, -?(0|[1-9][0-9]*)(.[0-9]+)?
 // ([eE][+-]?[0-9]+)?, the text Python's str() writes for an int or a finite float, or 0 if none
 // starts it.

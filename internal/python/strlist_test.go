@@ -158,6 +158,82 @@ func TestParseAnswerList(t *testing.T) {
 	}
 }
 
+func TestParseArrayStr(t *testing.T) {
+	s := func(v string) *string { return &v }
+	for _, tt := range []struct {
+		in   string
+		want []*string
+		ok   bool
+	}{
+		{`['Denver Broncos' 'Denver']`, []*string{s("Denver Broncos"), s("Denver")}, true},
+		{`['Denver Broncos' "it's" 'say "hi"' 'a\nb']`, []*string{s("Denver Broncos"), s("it's"), s(`say "hi"`), s("a\nb")}, true},
+		{"['xx' 'yy'\n 'zz']", []*string{s("xx"), s("yy"), s("zz")}, true}, // a long array's lines break
+		{`['a' None]`, []*string{s("a"), nil}, true},
+		{`['a' nan]`, []*string{s("a"), nil}, true},
+		{`['a' 1]`, []*string{s("a"), s("1")}, true},
+		{`[ 'a'  'b' ]`, []*string{s("a"), s("b")}, true},
+		{`['x']`, []*string{s("x")}, true},
+		{`[1989 1990]`, nil, false}, // numbers alone: a vector's text, [1 2 3], as well
+		{`[1. 2.5]`, nil, false},
+		{`[]`, nil, false},
+		{`['a''b']`, nil, false}, // numpy puts a space between items
+		{`['a', 'b']`, nil, false},
+		{`['a' 'b'`, nil, false},
+		{`['a' b]`, nil, false},
+		{`['a' nanny]`, nil, false},
+		{`x ['a' 'b']`, nil, false},
+	} {
+		got, ok := ParseArrayStr(tt.in)
+		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
+			t.Errorf("ParseArrayStr(%q) = %s, %v; want %s, %v", tt.in, showOpt(got), ok, showOpt(tt.want), tt.ok)
+		}
+	}
+}
+
+// FuzzParseArrayStr: an array that ParseAnswerList reads too (one item) reads the same, and no
+// input panics.
+func FuzzParseArrayStr(f *testing.F) {
+	f.Add("['a' 'b']")
+	f.Add("['a' None]")
+	f.Add("['x']")
+	f.Add("['a' 1\n nan]")
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := ParseArrayStr(s)
+		want, wantOK := ParseAnswerList(s)
+		if !ok || !wantOK {
+			return
+		}
+		if !slices.EqualFunc(got, want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
+			t.Fatalf("ParseArrayStr(%q) = %s; ParseAnswerList reads %s", s, showOpt(got), showOpt(want))
+		}
+	})
+}
+
+func TestOpensDict(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`{'text': ['x', 'y'], 'answer_start': [1, 2]}`, true},
+		{`{'text': array(['x', 'y'], dtype=object), 'answer_start': array([1, 2], dtype=int32)}`, true},
+		{` {"text": "a"} `, true},
+		{`[{'text': 'z'}]`, true},
+		{`[{'text': 'z'}, {'text': 'w'}]`, true},
+		{`{1, 2, 3}`, false}, // a set's text, as a math answer writes one
+		{`{'a', 'b'}`, false},
+		{`{}`, false},
+		{`{x: 1}`, false},
+		{`{'a': 1`, false},
+		{`{'a': 1} and more`, false},
+		{`['{"a": 1}']`, false}, // a list of strings
+		{`text {'a': 1}`, false},
+	} {
+		if got := OpensDict(tt.in); got != tt.want {
+			t.Errorf("OpensDict(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
 // showOpt shows a list of optional strings, None for nil.
 func showOpt(items []*string) string {
 	parts := make([]string, len(items))
