@@ -101,6 +101,33 @@ var figures = []figure{
 		},
 	},
 	{
+		// cmrc2018_evaluate.py prints EM, F1, their AVERAGE, TOTAL and SKIP: the README says
+		// where each is in the summary, and quotes them for one run
+		name: "CMRC 2018 figures",
+		readme: regexp.MustCompile(`scores the third 0 \(EM (\d+\.\d{3}), F1 (\d+\.\d{3}), ` +
+			`AVERAGE (\d+\.\d{3}), TOTAL (\d+), SKIP (\d+)\)`),
+		script: `qa-load --limit 3 --predictions <(echo '{"DEV_0_QUERY_0": "光荣和ω-force", "DEV_0_QUERY_1": "村雨城游戏"}') ` +
+			"testdata/cmrc2018/cmrc2018_dev_sample10.json | qa-score --metrics cmrc_em,cmrc_f1 --missing-as-zero --summary -",
+		got: func(t *testing.T, stdout, _ string) []string {
+			var s struct {
+				MissingAsZero int `json:"missing_as_zero"`
+				Overall       struct {
+					Metrics map[string]struct {
+						Mean  float64
+						Count int
+					} `json:"metrics"`
+				} `json:"overall"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+				t.Fatal(err)
+			}
+			em, f1 := s.Overall.Metrics["cmrc_em"], s.Overall.Metrics["cmrc_f1"]
+			pct := func(v float64) string { return strconv.FormatFloat(100*v, 'f', 3, 64) }
+			return []string{pct(em.Mean), pct(f1.Mean), pct((em.Mean + f1.Mean) / 2), strconv.Itoa(em.Count),
+				strconv.Itoa(s.MissingAsZero)}
+		},
+	},
+	{
 		name:   "LoCoMo batches",
 		readme: regexp.MustCompile(`--batch-size 10 \| cut -c 1-200   # (two) requests of (ten) questions`),
 		script: "qa-load --limit 20 testdata/locomo/locomo_conv26.json | qa-predict --dry-run --provider openai --model gpt-3.5-turbo --locomo-variant gpt-3.5-turbo-16k --batch-size 10 > /dev/null",
