@@ -248,9 +248,10 @@ func (p *Predictions) Attach(rec *record.Record) (kept bool) {
 
 // officialID is rec's id as the prediction file gives it: without the "DATASET:" that qa-load
 // puts before it (hotpotqa:5a8b57f2 is 5a8b57f2), or the id itself for a record without one. A
-// CMRC 2018 id is also stripped of white space around it, as cmrc2018_evaluate.py looks its
-// prediction up by qas['id'].strip() (by query_id.strip() in CMRC's first layout), so that the
-// question " DEV_1 " is answered by the file's "DEV_1", and not by its " DEV_1 ", as there.
+// CMRC 2018 id is also stripped of white space around it, as cmrc2018_evaluate.py v5 (beside the
+// data files in CMRC's repository) looks its prediction up by qas['id'].strip() (by
+// query_id.strip() in CMRC's first layout), so that the question " DEV_1 " is answered by the
+// file's "DEV_1", and not by its " DEV_1 ", as there; v6 (baseline/) does not strip it.
 func officialID(rec *record.Record) string {
 	if k, ok := strings.CutPrefix(rec.ID, rec.Dataset+":"); ok && rec.Dataset != "" {
 		if rec.Dataset == "cmrc2018" {
