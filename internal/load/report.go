@@ -82,7 +82,7 @@ func (a *app) warnEmptyGold() {
 	if a.emptyGold == 0 {
 		return
 	}
-	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the empty answer \"\" as %s gold (the first: id %q), which marks a question unanswerable: only an empty prediction can match it, and f1, hotpot_f1, cmrc_f1, locomo_f1, ROUGE, BLEU and METEOR score even that 0\n",
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s the empty answer \"\" as %s gold (the first: id %q), which marks a question unanswerable: only a prediction empty once normalised (\"\" or \".\", say) can match it, and f1, hotpot_f1, cmrc_f1, locomo_f1, ROUGE, BLEU and METEOR score even that 0\n",
 		a.emptyGold, english.Count(a.benchmarkRead, "benchmark record", "benchmark records"), english.Form(a.emptyGold, "has", "have"), english.Form(a.emptyGold, "its", "their"), a.emptyGoldFirst)
 }
 
@@ -259,7 +259,7 @@ func (c *genericCount) warn(w io.Writer, m Mapping) {
 		fmt.Fprintln(w)
 	}
 	if c.emptyAnswer > 0 {
-		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only an empty prediction can match it, and f1, hotpot_f1, cmrc_f1, locomo_f1, ROUGE, BLEU and METEOR score even that 0 (an answer cell left empty reads so)\n",
+		fmt.Fprintf(w, "qa-load: warning: %d of %s %s the empty answer \"\", which marks a question unanswerable: only a prediction empty once normalised (\"\" or \".\", say) can match it, and f1, hotpot_f1, cmrc_f1, locomo_f1, ROUGE, BLEU and METEOR score even that 0 (an answer cell left empty reads so)\n",
 			c.emptyAnswer, read, english.Form(c.emptyAnswer, "has", "have"))
 	}
 	if c.predicted > 0 && c.unpredicted > 0 {
