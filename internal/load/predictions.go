@@ -171,12 +171,17 @@ func (p *Predictions) readHypotheses(b []byte) error {
 	}
 	for i, raw := range items {
 		at := fmt.Sprintf("%s: item %d", p.Name, i+1)
+		// A JSON array whose first item is no hypothesis is most likely another layout of
+		// predictions written as a list: say which layouts are one object.
+		hint := ""
 		if lines != nil {
 			at = fmt.Sprintf("%s:%d", p.Name, lines[i])
+		} else if i == 0 {
+			hint = ` (a JSON array is read as LongMemEval's hypotheses; SQuAD's, CMRC 2018's and HotpotQA's predictions are one JSON object, {"qid": "answer"} or {"answer": {...}, "sp": {...}})`
 		}
 		var h hypothesis
 		if _, _, ok := members(raw); !ok || jsonUnmarshal(raw, &h) != nil {
-			return fmt.Errorf("%s: want an object with question_id and hypothesis, got %s", at, record.Kind(raw))
+			return fmt.Errorf("%s: want an object with question_id and hypothesis, got %s%s", at, record.Kind(raw), hint)
 		}
 		if err := foldedKey(raw, &h); err != nil {
 			return fmt.Errorf("%s: %v", at, err)
@@ -184,7 +189,7 @@ func (p *Predictions) readHypotheses(b []byte) error {
 		var id string
 		switch {
 		case h.QuestionID == nil:
-			return fmt.Errorf("%s: %v", at, missingField("question_id"))
+			return fmt.Errorf("%s: %v%s", at, missingField("question_id"), hint)
 		case !isString(h.QuestionID) || jsonUnmarshal(h.QuestionID, &id) != nil:
 			return fmt.Errorf("%s: question_id: want a string, got %s", at, record.Kind(h.QuestionID))
 		case h.Hypothesis == nil:

@@ -12,6 +12,24 @@ import (
 // An official prediction file is read by its layout: SQuAD's object of answers, HotpotQA's
 // object of answer and sp, LongMemEval's JSON Lines (or array) of hypotheses; what does not read
 // is an error naming the file, and the line or the id at fault.
+// arrayHint ends the error of a JSON array of predictions whose first item is no hypothesis.
+const arrayHint = ` (a JSON array is read as LongMemEval's hypotheses; SQuAD's, CMRC 2018's and HotpotQA's predictions are one JSON object, {"qid": "answer"} or {"answer": {...}, "sp": {...}})`
+
+// TestPredictionsArrayHint: the hint is for an array whose first item is no hypothesis; past a
+// good first item the array is LongMemEval's, and a bad item is named alone.
+func TestPredictionsArrayHint(t *testing.T) {
+	for in, want := range map[string]string{
+		`[{"a1": "x"}]`: `p.json: item 1: missing field "question_id"` + arrayHint,
+		`[{"question_id": "e1", "hypothesis": "h"}, {"a1": "x"}]`: `p.json: item 2: missing field "question_id"`,
+		`[{"question_id": "e1", "hypothesis": "h"}, 5]`:           `p.json: item 2: want an object with question_id and hypothesis, got a number`,
+		"{\"a1\": \"x\", \"question_id\": null}\n":                `p.json:1: question_id: want a string, got null`,
+	} {
+		if _, err := parsePredictions("p.json", []byte(in)); err == nil || err.Error() != want {
+			t.Errorf("parsePredictions(%q) = %v, want error %q", in, err, want)
+		}
+	}
+}
+
 func TestParsePredictions(t *testing.T) {
 	for _, tt := range []struct {
 		name, in string
@@ -57,6 +75,10 @@ func TestParsePredictions(t *testing.T) {
 			`p.json:1: question_id: want a string, got a number`},
 		{"longmemeval line not an object", "{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n[1]\n", "", nil,
 			`p.json:2: want an object with question_id and hypothesis, got a list`},
+		{"squad answers in an array", `[{"q1": "a"}]`, "", nil,
+			`p.json: item 1: missing field "question_id"` + arrayHint},
+		{"pairs in an array", `[["q1", "a"]]`, "", nil,
+			`p.json: item 1: want an object with question_id and hypothesis, got a list` + arrayHint},
 		{"two objects", `{"q1": "a"} {"q2": "b"}`, "", nil, `p.json: more after the JSON object`},
 		{"not an object", `"a"`, "", nil, `p.json: not a prediction file: want a JSON object, or JSON Lines of objects with question_id and hypothesis, got a string`},
 		{"no JSON", `q1,a`, "", nil, `p.json: not a prediction file: `},
