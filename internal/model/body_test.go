@@ -95,6 +95,9 @@ func TestReadOpenAICounts(t *testing.T) {
 		{`{"prompt_tokens":1e300,"completion_tokens":null}`, record.Usage{InputTokens: -1}},
 		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":9.0}}`, record.Usage{InputTokens: 8, OutputTokens: 2, CachedInputTokens: 8}},
 		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":true}}`, record.Usage{InputTokens: 8, OutputTokens: 2}},
+		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_cache_hit_tokens":6,"prompt_cache_miss_tokens":2}`, record.Usage{InputTokens: 8, OutputTokens: 2, CachedInputTokens: 6}},
+		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_cache_hit_tokens":6,"prompt_tokens_details":{"cached_tokens":4}}`, record.Usage{InputTokens: 8, OutputTokens: 2, CachedInputTokens: 4}},
+		{`{"prompt_tokens":8,"completion_tokens":2,"prompt_cache_hit_tokens":-6}`, record.Usage{InputTokens: 8, OutputTokens: 2}},
 	} {
 		body := `{"choices":[{"message":{"content":"Paris"},"finish_reason":"stop"}],"usage":` + tc.usage + `}`
 		r := readReply("openai", []byte(body))

@@ -184,6 +184,10 @@ func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool
 	if body.geminiUsage || fromBody {
 		u = body.usage
 	}
+	if c.provider == "openai" && u.CachedInputTokens == 0 && u.InputTokens == body.usage.InputTokens {
+		// DeepSeek's cache hits, which langchaingo drops (readOpenAI reads them).
+		u.CachedInputTokens = body.usage.CachedInputTokens
+	}
 	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
 	out.Usage, out.NoUsage = knownUsage(u, produced(ch.Content, out.Reasoning, out.Cut, out.Window))
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"

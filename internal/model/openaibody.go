@@ -26,7 +26,10 @@ import (
 //   - refusal: the first choice's message.refusal, none when a choice's refusal is no string
 //     (openAIRefusal);
 //   - usage: read whatever the content is, so that a reply langchaingo cannot read (a content
-//     that is an array of parts, as Mistral's reasoning models send) keeps what it cost;
+//     that is an array of parts, as Mistral's reasoning models send) keeps what it cost; the
+//     prompt tokens served from the provider's cache are OpenAI's
+//     prompt_tokens_details.cached_tokens, or else DeepSeek's prompt_cache_hit_tokens (a part of
+//     its prompt_tokens too, billed at a tenth of its input rate), which langchaingo drops;
 //   - answer: the first choice's content, a string or an array of parts (openAIAnswer), with
 //     its finish_reason.
 func readOpenAI(body []byte) reply {
@@ -38,6 +41,7 @@ func readOpenAI(body []byte) reply {
 			PromptTokensDetails struct {
 				CachedTokens bodyCount `json:"cached_tokens"`
 			} `json:"prompt_tokens_details"`
+			PromptCacheHitTokens bodyCount `json:"prompt_cache_hit_tokens"` // DeepSeek's
 		} `json:"usage"`
 	}
 	if json.Unmarshal(body, &r) != nil {
@@ -45,8 +49,12 @@ func readOpenAI(body []byte) reply {
 	}
 	u := r.Usage
 	in := int(u.PromptTokens)
+	cached := max(int(u.PromptTokensDetails.CachedTokens), 0)
+	if cached == 0 {
+		cached = max(int(u.PromptCacheHitTokens), 0)
+	}
 	out := reply{usage: record.Usage{InputTokens: in, OutputTokens: int(u.CompletionTokens),
-		CachedInputTokens: min(max(int(u.PromptTokensDetails.CachedTokens), 0), max(in, 0))}}
+		CachedInputTokens: min(cached, max(in, 0))}}
 	if r.Choices == nil || len(*r.Choices) == 0 {
 		out.empty = "no choices"
 		return out

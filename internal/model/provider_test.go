@@ -406,6 +406,12 @@ func TestReplyAccounting(t *testing.T) {
 		// The prompt tokens the provider served from its cache, which it bills at a lower rate.
 		{name: "openai cached prompt", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini-2024-07-18","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":3,"total_tokens":2009,"prompt_tokens_details":{"cached_tokens":1920,"audio_tokens":0},"completion_tokens_details":{"reasoning_tokens":0}}}`,
 			usage: record.Usage{InputTokens: 2006, OutputTokens: 3, CachedInputTokens: 1920}},
+		// DeepSeek's API reports its cache hits apart, prompt_cache_hit_tokens (a part of
+		// prompt_tokens, billed at a tenth of the input rate), with no prompt_tokens_details.
+		{name: "deepseek cached prompt", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"deepseek-chat","choices":[{"index":0,"message":{"role":"assistant","content":"Paris"},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":3,"total_tokens":2009,"prompt_cache_hit_tokens":1920,"prompt_cache_miss_tokens":86}}`,
+			usage: record.Usage{InputTokens: 2006, OutputTokens: 3, CachedInputTokens: 1920}},
+		{name: "deepseek cached prompt, empty reply", w: wires[0], reply: `{"id":"c","object":"chat.completion","created":1,"model":"deepseek-reasoner","choices":[{"index":0,"message":{"role":"assistant","content":"","reasoning_content":"Let me think."},"logprobs":null,"finish_reason":"length"}],"usage":{"prompt_tokens":2006,"completion_tokens":16,"total_tokens":2022,"prompt_cache_hit_tokens":1920,"prompt_cache_miss_tokens":86,"completion_tokens_details":{"reasoning_tokens":16}}}`,
+			usage: record.Usage{InputTokens: 2006, OutputTokens: 16, CachedInputTokens: 1920}, cut: true, wantErr: "empty reply"},
 		{name: "gemini cached prompt, streamed", w: wires[3], reply: `{"candidates":[{"content":{"parts":[{"text":"Paris"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":4100,"totalTokenCount":4100,"cachedContentTokenCount":4096}},` +
 			gemini(`{"text":"."}`, "STOP", `{"promptTokenCount":4100,"candidatesTokenCount":2,"totalTokenCount":4102,"cachedContentTokenCount":4096,"cacheTokensDetails":[{"modality":"TEXT","tokenCount":4096}]}`),
 			usage: record.Usage{InputTokens: 4100, OutputTokens: 2, CachedInputTokens: 4096}},
