@@ -117,12 +117,12 @@ func (c *corpusConfig) labelled() bool {
 }
 
 // takesPart reports whether a record with label facts l takes part in a selected label metric:
-// the classification metrics take every labelled record, auc those with a score, and the
-// pairwise and ranking metrics those with a score and a query group. A record that takes part in
-// none is no scored record.
+// the classification metrics take every labelled record with a predicted label (a prediction
+// with a text), auc those with a score, and the pairwise and ranking metrics those with a score
+// and a query group. A record that takes part in none is no scored record.
 func (c *corpusConfig) takesPart(l *labelled) bool {
 	switch {
-	case c.wants("accuracy", "precision", "recall", "f1_score"):
+	case l.hasText && c.wants("accuracy", "precision", "recall", "f1_score"):
 		return true
 	case math.IsNaN(l.score):
 		return false
@@ -167,12 +167,17 @@ func (f corpusFacts) any() bool {
 type labelled struct {
 	gold, pred, group string
 	grouped           bool
-	badScore          bool    // the score is no number, a metric error reported of the record
-	score             float64 // NaN when the record has none
+	// hasText: the prediction gives a label; one without a text (a score alone) gives none, not
+	// the empty label "", and the classification metrics leave it out.
+	hasText  bool
+	badScore bool    // the score is no number, a metric error reported of the record
+	score    float64 // NaN when the record has none
 }
 
 // extract takes the facts of one record. A record without a prediction, or whose prediction
-// failed, takes part in nothing.
+// failed, takes part in nothing; one whose prediction has no text (a score, a loss or supporting
+// facts alone) gives no answer, not the empty one, so it takes part in none of the metrics that
+// read the text: the classification metrics, chunk and corpus BLEU.
 func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, error) {
 	var f corpusFacts
 	if len(c.want) == 0 || rec.Prediction == nil || rec.Prediction.Error != "" {
@@ -186,9 +191,9 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 		}
 	}
 	gold, hasGold := c.gold(rec, top)
-	pred := rec.Prediction.Text
+	pred, hasText := rec.Prediction.Text, rec.Prediction.HasText()
 	if c.labelled() && hasGold {
-		l := &labelled{gold: c.labels.normalize(gold), pred: c.labels.normalize(pred), score: math.NaN()}
+		l := &labelled{gold: c.labels.normalize(gold), pred: c.labels.normalize(pred), hasText: hasText, score: math.NaN()}
 		if raw, ok := c.scorePath.lookup(top); ok {
 			if v, ok := rawNumber(raw); ok {
 				l.score = v
@@ -207,7 +212,7 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 	if c.wants("perplexity") {
 		c.perplexityFacts(top, &f)
 	}
-	if c.wants("chunk_p", "chunk_r", "chunk_f1") && hasGold {
+	if c.wants("chunk_p", "chunk_r", "chunk_f1") && hasGold && hasText {
 		g, p := strings.Fields(gold), strings.Fields(pred)
 		if len(g) == len(p) {
 			r := metric.EvalChunks([][]string{g}, [][]string{p})
@@ -218,7 +223,7 @@ func (c *corpusConfig) extract(data []byte, rec *record.Record) (corpusFacts, er
 				"chunk_p", "chunk_r", "chunk_f1")
 		}
 	}
-	if c.wants("corpus_bleu", "gen_eval_bleu") && len(rec.Answers) > 0 {
+	if c.wants("corpus_bleu", "gen_eval_bleu") && len(rec.Answers) > 0 && hasText {
 		f.bleu = newBleuCounts(pred, rec.Answers, len(c.bleuWeights))
 	}
 	return f, nil

@@ -26,6 +26,7 @@ type corpusGroup struct {
 	// Running figures: the labelled records (leftOut), the classification table, the perplexity
 	// sums, and the chunk and BLEU counts.
 	labelled, noScore, noGroup, grouped int
+	noText                              int // labelled records without a predicted label (no text)
 	classes                             classTable
 	lossSum                             pysum.Adder
 	lossN, words, negLoss               int
@@ -108,7 +109,9 @@ func (a *corpusGroup) add(f corpusFacts) {
 // keeps its part in auc and the query groups' metrics when they are.
 func (a *corpusGroup) addLabelled(l *labelled) {
 	a.labelled++
-	if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
+	if !l.hasText {
+		a.noText++
+	} else if a.cfg.wants("accuracy", "precision", "recall", "f1_score") {
 		g, p := a.classes.add(l.gold, l.pred)
 		if a.keep {
 			a.labelIDs = append(a.labelIDs, g, p)
@@ -315,7 +318,7 @@ func (a *corpusGroup) putClassification(c *Corpus, o *corpusOut) {
 			p, r, f = ptr(avg.Precision), ptr(avg.Recall), ptr(avg.F1)
 		}
 	}
-	n := a.labelled
+	n := a.labelled - a.noText // the records with a predicted label
 	o.put("accuracy", acc, n)
 	o.put("precision", p, n)
 	o.put("recall", r, n)
@@ -410,6 +413,12 @@ func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
 func (a *corpusGroup) leftOut() []string {
 	noScore, noGroup, scored, labelled := a.noScore, a.noGroup, a.noGroup+a.grouped, a.labelled
 	var w []string
+	// A prediction without a text (a score alone) gives no label: not the class "".
+	if names := a.cfg.selected("accuracy", "precision", "recall", "f1_score"); a.noText > 0 && len(names) > 0 {
+		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no predicted label (a prediction without a text) and %s left out",
+			strings.Join(names, ", "), a.noText, labelled, english.Form(labelled, "labelled record", "labelled records"),
+			english.Form(a.noText, "has", "have"), english.Form(a.noText, "is", "are")))
+	}
 	// Where every one is left out, the warning that the metric has no value says why.
 	if names := a.cfg.selected("auc", "pn", "pairwise_acc", "mrr", "map"); noScore > 0 && noScore < labelled && len(names) > 0 {
 		w = append(w, fmt.Sprintf("%s: %d of %d %s %s no score at %s and %s left out",

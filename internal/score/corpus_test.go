@@ -8,28 +8,33 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// TestTakesPart: a labelled record counts as scored only when a selected label metric reads it.
+// TestTakesPart: a labelled record counts as scored only when a selected label metric reads it;
+// one whose prediction has no text (a score alone) gives no predicted label, so the
+// classification metrics do not read it.
 func TestTakesPart(t *testing.T) {
 	nan := math.NaN()
 	for _, c := range []struct {
-		want           []string
-		score          float64
-		grouped, takes bool
+		want                   []string
+		score                  float64
+		grouped, noText, takes bool
 	}{
-		{[]string{"accuracy"}, nan, false, true},
-		{[]string{"f1_score", "mrr"}, nan, false, true},
-		{[]string{"auc"}, nan, true, false},
-		{[]string{"auc"}, 0.3, false, true},
-		{[]string{"mrr", "map"}, 0.3, false, false},
-		{[]string{"mrr", "map"}, 0.3, true, true},
-		{[]string{"pn", "pairwise_acc"}, nan, true, false},
-		{[]string{"pairwise_acc"}, 0, true, true},
-		{[]string{"auc", "pn"}, 0.9, false, true},
+		{[]string{"accuracy"}, nan, false, false, true},
+		{[]string{"f1_score", "mrr"}, nan, false, false, true},
+		{[]string{"accuracy"}, 0.3, false, true, false},
+		{[]string{"accuracy", "auc"}, 0.3, false, true, true},
+		{[]string{"accuracy", "auc"}, nan, false, true, false},
+		{[]string{"auc"}, nan, true, false, false},
+		{[]string{"auc"}, 0.3, false, false, true},
+		{[]string{"mrr", "map"}, 0.3, false, false, false},
+		{[]string{"mrr", "map"}, 0.3, true, false, true},
+		{[]string{"pn", "pairwise_acc"}, nan, true, false, false},
+		{[]string{"pairwise_acc"}, 0, true, false, true},
+		{[]string{"auc", "pn"}, 0.9, false, false, true},
 	} {
 		cfg := &corpusConfig{want: c.want}
-		l := &labelled{gold: "1", pred: "1", score: c.score, grouped: c.grouped}
+		l := &labelled{gold: "1", pred: "1", hasText: !c.noText, score: c.score, grouped: c.grouped}
 		if got := cfg.takesPart(l); got != c.takes {
-			t.Errorf("%v, score %v, grouped %v: takesPart = %v, want %v", c.want, c.score, c.grouped, got, c.takes)
+			t.Errorf("%v, score %v, grouped %v, no text %v: takesPart = %v, want %v", c.want, c.score, c.grouped, c.noText, got, c.takes)
 		}
 	}
 }
