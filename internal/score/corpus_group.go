@@ -248,6 +248,9 @@ func (a *corpusGroup) summarize() (*Corpus, []value, []string) {
 			o.warn = append(o.warn, fmt.Sprintf("perplexity: %s a negative loss at %s, where a summed negative log-likelihood is 0 or more: a log-likelihood must be negated first; the perplexity counts it all the same, as ERNIE-kit's Ppl does",
 				english.Count(n, "record has", "records have"), a.cfg.lossPath))
 		}
+		if c.Perplexity.Records == 0 {
+			o.warn = append(o.warn, fmt.Sprintf("perplexity: no record has a loss at %s and a token count at %s, so it has no value", a.cfg.lossPath, a.cfg.tokensPath))
+		}
 		if p := c.Perplexity; p.Records > 0 && p.PPL == nil {
 			// exp of a mean loss per token past about 709.78 nats overflows a float64 (and
 			// ERNIE-kit's Ppl with it): say so, rather than leave a null unexplained.
@@ -372,6 +375,12 @@ func (a *corpusGroup) putChunk(c *Corpus, o *corpusOut) {
 	o.put("chunk_p", p, c.Chunk.Records)
 	o.put("chunk_r", r, c.Chunk.Records)
 	o.put("chunk_f1", f, c.Chunk.Records)
+	if c.Chunk.Records == 0 {
+		// No row in the table: said, as of a per-record metric named that no record gave a value.
+		names := a.cfg.selected("chunk_p", "chunk_r", "chunk_f1")
+		o.warn = append(o.warn, fmt.Sprintf("%s: no record has gold tags and as many predicted ones (a prediction text), so %s no value",
+			strings.Join(names, ", "), english.Form(len(names), "it has", "they have")))
+	}
 	if c.Chunk.Records > 0 && c.Chunk.Label == 0 && c.Chunk.Infer == 0 {
 		// The reference's 0 for 0/0: said, so that it is not read as every chunk missed.
 		o.warn = append(o.warn, fmt.Sprintf("%s: no record has a chunk, gold or predicted (every tag O, or none the scheme reads as one), so each is the reference's 0 for 0 of 0",
@@ -397,7 +406,11 @@ func (a *corpusGroup) putBLEU(c *Corpus, o *corpusOut) {
 	o.put("gen_eval_bleu", g, a.bleuN)
 	// Say why gen_eval_bleu has no value, rather than leave the null unexplained.
 	switch {
-	case a.bleuN == 0 || g != nil || !a.cfg.wants("gen_eval_bleu"):
+	case a.bleuN == 0:
+		names := a.cfg.selected("corpus_bleu", "gen_eval_bleu")
+		o.warn = append(o.warn, fmt.Sprintf("%s: no record has both a prediction text and answers, so %s no value",
+			strings.Join(names, ", "), english.Form(len(names), "it has", "they have")))
+	case g != nil || !a.cfg.wants("gen_eval_bleu"):
 	case !uniformWeights(a.cfg.bleuWeights):
 		o.warn = append(o.warn, "gen_eval_bleu: no value: ERNIE-kit's gen_eval weighs its n-gram orders the same, and --bleu-weights are not uniform")
 	default:
