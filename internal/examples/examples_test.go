@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -283,3 +284,41 @@ func readLines(t *testing.T, name string) []string {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// readmeOutput is a file a README command line writes into the folder it runs in: stdout
+// redirected to it, or a flag's output or cache file, named without a folder.
+var readmeOutput = regexp.MustCompile(`(?:>>?|--cache|--plot|--output|--summary|--mismatches)\s+([A-Za-z0-9_][A-Za-z0-9_.-]*)(?:\s|$)`)
+
+// TestREADMEOutputsIgnored: the README's examples run from the repository root, so the files they
+// write (preds.jsonl, curve.png, qa.sqlite, …) land in the checkout. Each must be one git ignores:
+// an untracked file there made the next `make build` stamp every command's version "+dirty", as
+// the go command counts untracked files as changes, and a results file's notes then named a
+// changed tree that was not.
+func TestREADMEOutputsIgnored(t *testing.T) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("no git command on PATH")
+	}
+	if err := exec.Command(git, "-C", root, "rev-parse", "--git-dir").Run(); err != nil {
+		t.Skip("not a git checkout")
+	}
+	blocks, lines := shellBlocks(t, filepath.Join(root, "README.md"))
+	checked := 0
+	for k, block := range blocks {
+		for _, m := range readmeOutput.FindAllStringSubmatch(block, -1) {
+			name := m[1]
+			checked++
+			cmd := exec.Command(git, "-C", root, "check-ignore", "-q", "--no-index", name)
+			switch err := cmd.Run(); {
+			case err == nil:
+			case cmd.ProcessState != nil && cmd.ProcessState.ExitCode() == 1:
+				t.Errorf("README.md:%d writes %s into the checkout, which git does not ignore", lines[k], name)
+			default:
+				t.Fatalf("git check-ignore %s: %v", name, err)
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no README example writes a file")
+	}
+}
