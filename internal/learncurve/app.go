@@ -25,7 +25,8 @@ says so (EvaLearn's own parsing rule; a reply that holds no score by it counts a
 warning). Use "qa-load --format evalearn-results" to read EvaLearn's own results files.
 
 stdout carries the JSON report (the keys of EvaLearn's report; with --bootstrap N, a "ci" object
-with percentile bootstrap intervals over sequences for every figure), or with --format
+with percentile bootstrap intervals for every figure, over sequences resampled within their type,
+so that every resample holds each type with its number of sequences), or with --format
 evalearn-text the console text EvaLearn prints. --plot draws accuracy per position and type with
 the fitted lines, as SVG or PNG: the format its extension names, or --plot-format's. --plot -
 writes the image to stdout instead of the report, which then goes to --output FILE only

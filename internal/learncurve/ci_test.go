@@ -68,7 +68,8 @@ func TestBootstrapDegenerate(t *testing.T) {
 	// A type whose name a line would hide or blur is named Go-quoted, as qa-score names it.
 	seqs = append(seqs, Sequence{ID: "2", Type: NamedType(""), Y: []int{1, 1, 1}}, Sequence{ID: "3", Type: NamedType("two\nlines"), Y: []int{0, 1, 1}})
 	ci = Bootstrap(seqs, Compute(seqs, 3, 1), 50, 0.9, 1)
-	wantWarns = []string{`type "" has 1 sequence: its intervals are degenerate`, "type A has 1 sequence: its intervals are degenerate",
+	// Each type of one sequence: every replicate is the data, the overall intervals too.
+	wantWarns = []string{"each type has 1 sequence: the overall intervals are degenerate", `type "" has 1 sequence: its intervals are degenerate`, "type A has 1 sequence: its intervals are degenerate",
 		`type "two\nlines" has 1 sequence: its intervals are degenerate`}
 	if !slices.Equal(ci.Warnings, wantWarns) {
 		t.Errorf("warnings = %q, want %q", ci.Warnings, wantWarns)
@@ -123,4 +124,58 @@ func BenchmarkComputeAndBootstrap(b *testing.B) {
 		Bootstrap(seqs, rep, 100, 0.95, 1)
 	}
 	b.ReportMetric(float64(b.N*len(seqs)*101)/b.Elapsed().Seconds(), "sequences/s")
+}
+
+// TestBootstrapOverallKeepsTypes checks that the overall intervals are those of the report's
+// figures over all its types: a replicate draws each type's sequences from that type, as many as
+// it has, so that no type drops out of the macro averages (position accuracy, slope,
+// first-correct position, longest streak) and the types keep their weights in the micro ones.
+// Where every sequence of a type is the same, every replicate is the data itself, and each
+// interval is the report's figure.
+func TestBootstrapOverallKeepsTypes(t *testing.T) {
+	same := func(typ string, n int, y ...int) []Sequence {
+		var out []Sequence
+		for i := range n {
+			out = append(out, Sequence{ID: typ + string(rune('a'+i)), Type: NamedType(typ), Y: y})
+		}
+		return out
+	}
+	tests := []struct {
+		name string
+		seqs []Sequence
+	}{
+		{"a rare type never correct", append(same("A", 20, 1, 1, 1), same("B", 2, 0, 0, 0)...)},
+		{"a type of one sequence", append(same("A", 30, 0, 1, 1), same("B", 1, 1, 0, 0)...)},
+		{"interleaved types", append(append(same("B", 3, 1, 0, 1), same("A", 5, 0, 0, 1)...), same("B", 2, 1, 0, 1)...)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep := Compute(tt.seqs, 3, 1)
+			ci := Bootstrap(tt.seqs, rep, 500, 0.95, 1)
+			o, c := rep.Overall, ci.Overall
+			figures := []struct {
+				name string
+				v    float64
+				iv   [2]float64
+			}{
+				{"accuracy", o.Accuracy, [2]float64{c.Accuracy.Lo, c.Accuracy.Hi}},
+				{"slope", o.Slope, [2]float64{c.Slope.Lo, c.Slope.Hi}},
+				{"first correct", o.FirstCorrect, [2]float64{c.FirstCorrect.Lo, c.FirstCorrect.Hi}},
+				{"consecutive", o.Consecutive, [2]float64{c.Consecutive.Lo, c.Consecutive.Hi}},
+				{"post-warmup", o.PostWarmup, [2]float64{c.PostWarmup.Lo, c.PostWarmup.Hi}},
+			}
+			for i, iv := range c.Position {
+				figures = append(figures, struct {
+					name string
+					v    float64
+					iv   [2]float64
+				}{"position " + string(rune('1'+i)), o.Position[i], [2]float64{iv.Lo, iv.Hi}})
+			}
+			for _, f := range figures {
+				if math.Abs(f.iv[0]-f.v) > 1e-12 || math.Abs(f.iv[1]-f.v) > 1e-12 {
+					t.Errorf("overall %s interval = %v, want the figure %v at both ends", f.name, f.iv, f.v)
+				}
+			}
+		})
+	}
 }

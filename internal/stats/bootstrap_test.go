@@ -306,3 +306,37 @@ func TestIntervalPartial(t *testing.T) {
 		}
 	}
 }
+
+// TestBootstrapStrata checks that a stratified replicate draws each stratum's units from that
+// stratum, as many as it has, and that one stratum is BootstrapVec, draw for draw.
+func TestBootstrapStrata(t *testing.T) {
+	sizes := []int{3, 1, 5}
+	bad := 0
+	BootstrapStrata(NewRand(1), sizes, 200, 1, 0.95, func(idx []int, out []float64) {
+		start := 0
+		for _, n := range sizes {
+			for _, i := range idx[start : start+n] {
+				if i < start || i >= start+n {
+					bad++
+				}
+			}
+			start += n
+		}
+		out[0] = 0
+	})
+	if bad > 0 {
+		t.Errorf("%d draws fell outside their stratum", bad)
+	}
+	stat := func(idx []int, out []float64) {
+		out[0], out[1] = float64(idx[0]), float64(idx[3]+idx[6])
+	}
+	one, vec := BootstrapStrata(NewRand(9), []int{7}, 300, 2, 0.9, stat), BootstrapVec(NewRand(9), 7, 300, 2, 0.9, stat)
+	if !slices.Equal(one, vec) {
+		t.Errorf("one stratum = %+v, want BootstrapVec's %+v", one, vec)
+	}
+	for _, sizes := range [][]int{nil, {}, {0}} {
+		if ivs := BootstrapStrata(NewRand(1), sizes, 10, 1, 0.95, stat); !math.IsNaN(ivs[0].Lo) {
+			t.Errorf("no units (%v) = %+v, want NaN bounds", sizes, ivs)
+		}
+	}
+}
