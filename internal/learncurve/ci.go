@@ -43,8 +43,9 @@ type TypeCI struct {
 	MetricsCI
 }
 
-// Bootstrap returns intervals at level (e.g. 0.95) from reps resamples of the sequences of rep,
-// drawn from a source seeded with seed.
+// Bootstrap returns intervals at level (e.g. 0.95) from reps resamples of the sequences of rep:
+// the overall ones drawn from a source seeded with seed, each type's from one seeded with seed
+// and the type (stats.NewGroupRand).
 func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64) *CI {
 	m, k := rep.Problems, rep.Warmup
 	rng := stats.NewRand(seed)
@@ -69,7 +70,10 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 	}
 	for _, t := range rep.Types {
 		ts := byType[t.Type.Key]
-		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(rng, ts, []int{len(ts)}, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
+		// Each type's from a source of its own, so that its intervals are the same in a run
+		// over that type alone (qa-load --types).
+		trng := stats.NewGroupRand(seed, "type\x00"+t.Type.Key)
+		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(trng, ts, []int{len(ts)}, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
 		if len(ts) < 2 {
 			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %s: its intervals are degenerate", cell.Value(t.Type.Name), english.Count(len(ts), "sequence", "sequences")))
 		}

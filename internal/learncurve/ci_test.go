@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -177,5 +178,33 @@ func TestBootstrapOverallKeepsTypes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBootstrapTypeAlone: a type's intervals are drawn from a source of their own, seeded from
+// --seed and the type, so that they are the same whatever other types the input holds (a run
+// over one type, qa-load --types, gives that type's intervals of the whole run), and the overall
+// intervals from one of theirs.
+func TestBootstrapTypeAlone(t *testing.T) {
+	seq := func(id, typ string, y ...int) Sequence { return Sequence{ID: id, Type: NamedType(typ), Y: y} }
+	a := []Sequence{seq("1", "A", 1, 0, 1), seq("2", "A", 0, 0, 1), seq("3", "A", 1, 1, 1), seq("4", "A", 0, 1, 0)}
+	b := []Sequence{seq("5", "B", 0, 0, 0), seq("6", "B", 1, 0, 1), seq("7", "B", 0, 1, 1)}
+	all := append(append(append([]Sequence{}, b...), a...), seq("8", "C", 1, 1, 0), seq("9", "C", 0, 0, 1))
+	whole := Bootstrap(all, Compute(all, 3, 1), 300, 0.9, 11)
+	alone := Bootstrap(a, Compute(a, 3, 1), 300, 0.9, 11)
+	var got *TypeCI
+	for i := range whole.Types {
+		if whole.Types[i].Type.Name == "A" {
+			got = &whole.Types[i]
+		}
+	}
+	if got == nil || len(alone.Types) != 1 {
+		t.Fatalf("types: whole %d, alone %d", len(whole.Types), len(alone.Types))
+	}
+	if !reflect.DeepEqual(got.MetricsCI, alone.Types[0].MetricsCI) {
+		t.Errorf("type A's intervals in a run with B and C = %+v, alone %+v", got.MetricsCI, alone.Types[0].MetricsCI)
+	}
+	if reflect.DeepEqual(got.MetricsCI, whole.Overall) {
+		t.Errorf("type A's intervals are the overall ones: %+v", got.MetricsCI)
 	}
 }

@@ -7,6 +7,7 @@ package stats
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -186,4 +187,13 @@ const minTail = 2.5
 // NewRand returns the deterministic random source every command derives from --seed.
 func NewRand(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+}
+
+// NewGroupRand returns the random source of one group's resamples (a type's, say), derived from
+// --seed and the group's name alone, so that the group's intervals are the same whatever other
+// groups the input holds, as in a run over that group alone.
+func NewGroupRand(seed uint64, group string) *rand.Rand {
+	h := fnv.New64a()
+	h.Write([]byte(group))
+	return NewRand(seed ^ h.Sum64())
 }
