@@ -63,6 +63,8 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 	}
 	ci.Overall = intervals(rng, strata, sizes, m, reps, level, func(s []Sequence) Metrics { return Compute(s, m, k).Overall })
 	switch {
+	case len(seqs) == 0:
+		ci.Warnings = append(ci.Warnings, "0 sequences: no intervals (none has a value)")
 	case len(seqs) < 2:
 		ci.Warnings = append(ci.Warnings, english.Count(len(seqs), "sequence", "sequences")+": the overall intervals are degenerate")
 	case len(seqs) == len(order):
