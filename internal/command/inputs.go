@@ -54,7 +54,7 @@ func CheckInputs(args []string, stdin io.Reader, stdout io.Writer) error {
 		switch {
 		case errors.As(err, &pe) && a == "help" && errors.Is(err, fs.ErrNotExist):
 			// "qa-score help", as git and go take it: the commands have no help subcommand.
-			return Usagef("help: no such input file; for the help, give --help")
+			return errHelpWord
 		case errors.As(err, &pe):
 			return &fs.PathError{Op: "open", Path: a, Err: pe.Err}
 		case err != nil:
@@ -93,6 +93,9 @@ func flagsBefore(args []string) error {
 // commandLineKey is the key of the context value that holds the command line Execute runs.
 type commandLineKey struct{}
 
+// errHelpWord is the error of an input file "help" that does not exist.
+var errHelpWord = Usagef("help: no such input file; for the help, give --help")
+
 // CheckArgs is CheckInputs over the input arguments of c, the context of a command or a
 // subcommand run by Execute, as typed: with the "--" that ended the flags first when one did.
 // Each command and subcommand runs it before its Action (NewApp's does).
@@ -109,6 +112,11 @@ func CheckArgs(c *cli.Context, stdin io.Reader, stdout io.Writer) error {
 		args = append([]string{"--"}, args...)
 	}
 	if err := CheckInputs(args, stdin, stdout); err != nil {
+		// "qa-judge help agree": the help asked for is a subcommand's.
+		if i := slices.Index(args, "help"); i >= 0 && i+1 < len(args) && c.App != nil && c.App.Command(args[i+1]) != nil &&
+			errors.Is(err, errHelpWord) {
+			return Usagef("help: no such input file; for the help of %s, give %s %s --help", args[i+1], c.App.Name, args[i+1])
+		}
 		return err
 	}
 	return flagFilesNotStdout(c, stdout)
