@@ -274,6 +274,28 @@ func TestTransportStopsCallingRefusingServer(t *testing.T) {
 // geminiBadKey is the Gemini API's reply to a call with a key it does not know.
 const geminiBadKey = `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"generativelanguage.googleapis.com"}},{"@type":"type.googleapis.com/google.rpc.LocalizedMessage","locale":"en-US","message":"API key not valid. Please pass a valid API key."}]}}`
 
+// TestBadKey: a 400 refuses the key only by an ErrorInfo of reason API_KEY_INVALID; the words
+// elsewhere (a message that quotes them, a reply that is no JSON) are another 400, of that
+// request alone, which must not stop the run.
+func TestBadKey(t *testing.T) {
+	for _, tt := range []struct {
+		name, body string
+		want       bool
+	}{
+		{"gemini refused key", geminiBadKey, true},
+		{"reason among others", `{"error":{"code":400,"details":[{"reason":"OTHER"},{"reason":"API_KEY_INVALID"}]}}`, true},
+		{"words in the message, another reason", `{"error":{"code":400,"message":"Invalid value: 'API_KEY_INVALID'","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"INVALID_PARAMETER"}]}}`, false},
+		{"words in the message, no details", `{"error":{"code":400,"message":"unknown name API_KEY_INVALID"}}`, false},
+		{"no JSON", `400 Bad Request: API_KEY_INVALID`, false},
+		{"another 400", `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`, false},
+		{"empty", ``, false},
+	} {
+		if got := badKey([]byte(tt.body)); got != tt.want {
+			t.Errorf("%s: badKey(%s) = %v, want %v", tt.name, tt.body, got, tt.want)
+		}
+	}
+}
+
 // TestTransportKeepsCallingServerThatRefusedAfterSuccess: the rule is for a run none of whose
 // calls succeeded; a key that stops working, or a mix of refusals, is not it: every call is made.
 func TestTransportKeepsCallingServerThatRefusedAfterSuccess(t *testing.T) {
