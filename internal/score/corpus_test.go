@@ -115,3 +115,34 @@ func TestRelevance(t *testing.T) {
 		}
 	}
 }
+
+// TestAUCLabels: without --pos-label, auc warns of gold labels that scikit-learn's roc_curve
+// refuses without a pos_label: one other than 0, 1 and -1 (the first of them named), or 0 and -1
+// together; 0/1 and -1/1 are its binary labels, and --pos-label given says which is positive.
+func TestAUCLabels(t *testing.T) {
+	const tail = ` and --pos-label is not given: the records labelled "1" are the positives and every other label a negative (scikit-learn's roc_curve refuses such labels without a pos_label); give --pos-label to say which label is positive`
+	for _, c := range []struct {
+		golds []string
+		given bool
+		want  string
+	}{
+		{[]string{"0", "1", "1"}, false, ""},
+		{[]string{"-1", "1"}, false, ""},
+		{[]string{"1", "1"}, false, ""},
+		{[]string{"0", "-1", "1"}, false, "auc: the gold labels are 0, -1 and perhaps 1, not 0/1 nor -1/1" + tail},
+		{[]string{"-1", "0"}, false, "auc: the gold labels are 0, -1 and perhaps 1, not 0/1 nor -1/1" + tail},
+		{[]string{"0", "-1", "1"}, true, ""},
+		{[]string{"1", "yes", "0", "no"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "yes")` + tail},
+		{[]string{"2", "-1", "0"}, false, `auc: 1 record has a gold label other than 0, 1 and -1 (the first: "2")` + tail},
+		{[]string{"yes", "no"}, true, ""},
+	} {
+		cfg := &corpusConfig{want: []string{"auc"}, posLabel: "1", posLabelGiven: c.given}
+		a := newCorpusGroup(cfg, false)
+		for i, g := range c.golds {
+			a.addLabelled(&labelled{gold: g, hasText: true, score: float64(i)})
+		}
+		if got := a.aucLabels(); got != c.want {
+			t.Errorf("golds %q, --pos-label given %v: aucLabels() = %q, want %q", c.golds, c.given, got, c.want)
+		}
+	}
+}
