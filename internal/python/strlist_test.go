@@ -174,6 +174,8 @@ func TestParseArrayStr(t *testing.T) {
 		{`['a' 1]`, []*string{s("a"), s("1")}, true},
 		{`[ 'a'  'b' ]`, []*string{s("a"), s("b")}, true},
 		{`['x']`, []*string{s("x")}, true},
+		// numpy quotes an item that holds a ' in ", as repr does
+		{`["it's" "he's"]`, []*string{s("it's"), s("he's")}, true},
 		{`[1989 1990]`, nil, false}, // numbers alone: a vector's text, [1 2 3], as well
 		{`[1. 2.5]`, nil, false},
 		{`[]`, nil, false},
@@ -228,6 +230,9 @@ func TestOpensDict(t *testing.T) {
 		{` {"text": "a"} `, true},
 		{`[{'text': 'z'}]`, true},
 		{`[{'text': 'z'}, {'text': 'w'}]`, true},
+		{`{ "text": "a" }`, true}, // JSON with blanks inside the braces
+		{`{"text" : "a"}`, true},
+		{`[ {"text": "a"} ]`, true},
 		{`{1, 2, 3}`, false}, // a set's text, as a math answer writes one
 		{`{'a', 'b'}`, false},
 		{`{}`, false},
