@@ -441,3 +441,24 @@ func TestAnswerLike(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVAnswersCell: an answers cell that is a JSON list is read as JSON, its escapes JSON's
+// ("\/" is "/", where Python's literal keeps the backslash); a bad cell of a row without an id
+// column names the record by its default id, FILE:LINE, as the record would be named.
+func TestCSVAnswersCell(t *testing.T) {
+	in := "question,answers\n" +
+		`q1,"[""a\/b"", ""c""]"` + "\n" +
+		`q2,"{'text': ['x'], 'answer_start': [3]}"` + "\n" +
+		`q3,"['y', None]"` + "\n" +
+		`q4,['Denver Broncos' nan]` + "\n"
+	got, err := loadInOrder(CSV, "d.csv", in, nil)
+	want := []string{
+		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
+		`d.csv:3 (id "d.csv:3"): field "answers": want an answer or a list of them, got an object, as pandas' to_csv writes a dict; put the answer texts in a column of lists (df["answers"].map(lambda a: list(a["text"])) for a Hugging Face export's), or write a JSON list (["..."]) if this text is the answer`,
+		`d.csv:4 (id "d.csv:4"): field "answers": item 2 is None or nan, a missing value; want a list of strings or numbers`,
+		`d.csv:5 (id "d.csv:5"): field "answers": item 2 is None or nan, a missing value; want a list of strings or numbers`,
+	}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
