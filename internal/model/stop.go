@@ -177,24 +177,36 @@ func refusesAll(resp *http.Response) bool {
 
 // badKey reports whether body, a 400 reply's, is the Gemini API's refusal of the key the call
 // carried ("API key not valid", an ErrorInfo of reason API_KEY_INVALID, with the status
-// INVALID_ARGUMENT): a refused key, which the API answers with a 400 where others answer 401.
+// INVALID_ARGUMENT), alone or, as its OpenAI-compatible endpoint sends it, in a list: a refused
+// key, which the API answers with a 400 where others answer 401.
 func badKey(body []byte) bool {
 	if !bytes.Contains(body, []byte("API_KEY_INVALID")) {
 		return false // the common case, without decoding
 	}
-	var r struct {
+	type refusal struct {
 		Error struct {
 			Details []struct {
 				Reason string `json:"reason"`
 			} `json:"details"`
 		} `json:"error"`
 	}
-	if json.Unmarshal(body, &r) != nil {
-		return false
+	var rs []refusal // the OpenAI-compatible endpoint's error comes in a list
+	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
+		if json.Unmarshal(t, &rs) != nil {
+			return false
+		}
+	} else {
+		var r refusal
+		if json.Unmarshal(body, &r) != nil {
+			return false
+		}
+		rs = []refusal{r}
 	}
-	for _, d := range r.Error.Details {
-		if d.Reason == "API_KEY_INVALID" {
-			return true
+	for _, r := range rs {
+		for _, d := range r.Error.Details {
+			if d.Reason == "API_KEY_INVALID" {
+				return true
+			}
 		}
 	}
 	return false

@@ -289,6 +289,9 @@ func TestBadKey(t *testing.T) {
 		{"no JSON", `400 Bad Request: API_KEY_INVALID`, false},
 		{"another 400", `{"error":{"code":400,"message":"Request contains an invalid argument.","status":"INVALID_ARGUMENT"}}`, false},
 		{"empty", ``, false},
+		// Gemini's OpenAI-compatible endpoint sends its error in a list.
+		{"gemini refused key in a list", "[" + geminiBadKey + "]", true},
+		{"a list of another 400", `[{"error":{"code":400,"message":"API_KEY_INVALID","status":"INVALID_ARGUMENT"}}]`, false},
 	} {
 		if got := badKey([]byte(tt.body)); got != tt.want {
 			t.Errorf("%s: badKey(%s) = %v, want %v", tt.name, tt.body, got, tt.want)
