@@ -126,6 +126,8 @@ lacks in score_errors. An empty prediction
 or reference is never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty
 sentence so; for bertscore_* a text is first stripped of surrounding whitespace, as bert_score
 does), bertscore_* -b/(1-b) under a --baseline b, as bert_score rescales it.
+TEI's /embed_all gives the model's last layer, so bertscore_* equal bert_score's with num_layers
+set to the model's depth, not its default inner layer for many models (roberta-large's 17 of 24);
 --baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
 twice (so they must be regular files, not stdin or a pipe): the references first, for the idf
 table, fetched --embed-batch × --embed-concurrency references at a time, keeping their token ids
