@@ -41,6 +41,7 @@ type corpusGroup struct {
 	// auc's gold labels that make them other than 0/1 or -1/1 (see aucLabels).
 	aucOther       string // the first label neither 0, 1 nor -1
 	aucOthers      int    // the records with such a label
+	aucWord        bool   // such a label that is no spelling of 1, 0 or -1 (binarySpelling)
 	aucZero, aucM1 bool   // a label 0, a label -1 seen
 	// Each record's part for the intervals, with keep: its label pair (two ids of classes, gold
 	// first), loss and token count, chunk counts, and BLEU counts, bleuWidth ints of bleus in one
@@ -141,6 +142,7 @@ func (a *corpusGroup) addLabelled(l *labelled) {
 				a.aucOther = l.gold
 			}
 			a.aucOthers++
+			a.aucWord = a.aucWord || !binarySpelling(l.gold)
 		}
 	}
 	if l.grouped && a.cfg.wants("pn", "pairwise_acc", "mrr", "map") {
@@ -274,16 +276,31 @@ func (a *corpusGroup) aucLabels() string {
 		return ""
 	}
 	var what string
+	why := " (scikit-learn's roc_curve refuses such labels without a pos_label)"
 	switch {
 	case a.aucOthers > 0:
 		what = fmt.Sprintf("%s a gold label other than 0, 1 and -1 (the first: %q)", english.Count(a.aucOthers, "record has", "records have"), a.aucOther)
+		if !a.aucWord {
+			why = ", a label being compared as its text (scikit-learn's roc_curve, given numbers or booleans, reads 1.0 and true as 1)"
+		}
 	case a.aucZero && a.aucM1:
 		what = "the gold labels are 0, -1 and perhaps 1, not 0/1 nor -1/1"
 	default:
 		return ""
 	}
-	return fmt.Sprintf("auc: %s and --pos-label is not given: the records labelled %q are the positives and every other label a negative (scikit-learn's roc_curve refuses such labels without a pos_label); give --pos-label to say which label is positive",
-		what, a.cfg.posLabel)
+	return fmt.Sprintf("auc: %s and --pos-label is not given: the records labelled %q are the positives and every other label a negative%s; give --pos-label to say which label is positive",
+		what, a.cfg.posLabel, why)
+}
+
+// binarySpelling reports whether label, a gold label other than "1", "0" and "-1", is one of
+// them spelt otherwise as a JSON number or boolean reads (1.0, -1e0, true, false): its text
+// here, but the number itself to scikit-learn, which takes such labels as 0/1 or -1/1.
+func binarySpelling(label string) bool {
+	if label == "true" || label == "false" {
+		return true
+	}
+	v, err := command.ParseDecimal(label)
+	return err == nil && (v == 0 || v == 1 || v == -1)
 }
 
 // corpusOut gathers the headline values of the selected corpus metrics, and the warnings, as

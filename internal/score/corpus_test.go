@@ -121,6 +121,7 @@ func TestRelevance(t *testing.T) {
 // together; 0/1 and -1/1 are its binary labels, and --pos-label given says which is positive.
 func TestAUCLabels(t *testing.T) {
 	const tail = ` and --pos-label is not given: the records labelled "1" are the positives and every other label a negative (scikit-learn's roc_curve refuses such labels without a pos_label); give --pos-label to say which label is positive`
+	const spelt = ` and --pos-label is not given: the records labelled "1" are the positives and every other label a negative, a label being compared as its text (scikit-learn's roc_curve, given numbers or booleans, reads 1.0 and true as 1); give --pos-label to say which label is positive`
 	for _, c := range []struct {
 		golds []string
 		given bool
@@ -135,6 +136,11 @@ func TestAUCLabels(t *testing.T) {
 		{[]string{"1", "yes", "0", "no"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "yes")` + tail},
 		{[]string{"2", "-1", "0"}, false, `auc: 1 record has a gold label other than 0, 1 and -1 (the first: "2")` + tail},
 		{[]string{"yes", "no"}, true, ""},
+		// A JSON number or boolean that is 1, 0 or -1 spelt otherwise is its text, no match for
+		// "1", where scikit-learn, given the numbers, reads 1.0 and true as 1 and refuses nothing.
+		{[]string{"1.0", "0.0", "1.0"}, false, `auc: 3 records have a gold label other than 0, 1 and -1 (the first: "1.0")` + spelt},
+		{[]string{"true", "false"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "true")` + spelt},
+		{[]string{"1.0", "yes"}, false, `auc: 2 records have a gold label other than 0, 1 and -1 (the first: "1.0")` + tail},
 	} {
 		cfg := &corpusConfig{want: []string{"auc"}, posLabel: "1", posLabelGiven: c.given}
 		a := newCorpusGroup(cfg, false)
