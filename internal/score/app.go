@@ -91,7 +91,8 @@ group's metrics, computed over its records alone, and a "corpus" section with th
 of all records; --format table also prints the per-class table and confusion matrix). Records
 without a prediction, or whose prediction failed, take no part.
    Labels: gold from answers[0] (or --label-field, e.g. meta.label; a JSON number is read as its
-   literal text), predicted from prediction.text. Without --label-map labels compare exactly.
+   literal text), predicted from prediction.text (a prediction without a text, a score alone,
+   gives no label and is left out of them). Without --label-map labels compare exactly.
    With it, a label is trimmed, lower-cased and looked up; a hit is replaced by the mapped
    value, a miss stays as trimmed (its own class). Labels left unmapped (all of them without
    --label-map) that differ only in case or surrounding white space are warned of. Classes sort
