@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -183,30 +182,9 @@ func badKey(body []byte) bool {
 	if !bytes.Contains(body, []byte("API_KEY_INVALID")) {
 		return false // the common case, without decoding
 	}
-	type refusal struct {
-		Error struct {
-			Details []struct {
-				Reason string `json:"reason"`
-			} `json:"details"`
-		} `json:"error"`
-	}
-	var rs []refusal // the OpenAI-compatible endpoint's error comes in a list
-	if t := bytes.TrimSpace(body); len(t) > 0 && t[0] == '[' {
-		if json.Unmarshal(t, &rs) != nil {
-			return false
-		}
-	} else {
-		var r refusal
-		if json.Unmarshal(body, &r) != nil {
-			return false
-		}
-		rs = []refusal{r}
-	}
-	for _, r := range rs {
-		for _, d := range r.Error.Details {
-			if d.Reason == "API_KEY_INVALID" {
-				return true
-			}
+	for _, d := range googleDetails(body) {
+		if d.Reason == "API_KEY_INVALID" {
+			return true
 		}
 	}
 	return false

@@ -109,6 +109,7 @@ func quotaSpent(body []byte) bool {
 type googleDetail struct {
 	Type       string `json:"@type"`
 	RetryDelay string `json:"retryDelay"` // google.rpc.RetryInfo
+	Reason     string `json:"reason"`     // google.rpc.ErrorInfo
 	Violations []struct {
 		QuotaID string `json:"quotaId"`
 	} `json:"violations"` // google.rpc.QuotaFailure
