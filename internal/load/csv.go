@@ -217,29 +217,15 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 	for i, cell := range row {
 		b, _ := jsonMarshal(cell)
 		if src := c.opt.Map.source("answers"); src != "" && header[i] == column(src) {
-			items, ok := python.ParseAnswerList(cell)
-			if !ok {
-				items, ok = python.ParseArrayStr(cell)
-			}
-			id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
-			switch {
-			case isJSONList(cell):
-				b = []byte(cell)
-			case ok:
-				// A missing value makes the row bad, as a null in JSON does.
-				if j := slices.Index(items, nil); j >= 0 {
-					return nil, badf(c.in, line, id, "field %q: item %d is None or nan, a missing value; want a list of strings or numbers", header[i], j+1)
-				}
-				b, _ = jsonMarshal(items)
-			case python.OpensDict(cell):
-				return nil, badf(c.in, line, id, "field %q: %s", header[i], objectCell(header[i], cell))
+			var err error
+			if b, err = c.answersCell(row, i, line, b); err != nil {
+				return nil, err
 			}
 		}
 		if h := header[i]; h != "" && (h == c.goldFacts || h == c.predFacts) {
 			var err error
 			if b, err = factsCell(cell); err != nil {
-				id := cmp.Or(rowID(header, row, c.opt.Map), defaultID(c.in, itemAt{line: line})) // as the record's
-				return nil, badf(c.in, line, id, "field %q: %v", h, err)
+				return nil, badf(c.in, line, c.recordID(row, line), "field %q: %v", h, err)
 			}
 			if b == nil && h == c.goldFacts {
 				continue // a cell left empty, as pandas writes a NaN: no gold facts
@@ -251,6 +237,36 @@ func (c *csvInput) object(row []string, line int) (map[string]jsonRaw, error) {
 		obj[header[i]] = b
 	}
 	return obj, nil
+}
+
+// answersCell returns the JSON of the answers cell row[i], of the row at line, whose JSON as
+// one string is b: a JSON list as it is, Python's or numpy's str() of a list its items; an error
+// for a missing value among them or an object.
+func (c *csvInput) answersCell(row []string, i, line int, b jsonRaw) (jsonRaw, error) {
+	cell, column := row[i], c.header[i]
+	if isJSONList(cell) {
+		return jsonRaw(cell), nil
+	}
+	items, ok := python.ParseAnswerList(cell)
+	if !ok {
+		items, ok = python.ParseArrayStr(cell)
+	}
+	switch {
+	case ok:
+		// A missing value makes the row bad, as a null in JSON does.
+		if j := slices.Index(items, nil); j >= 0 {
+			return nil, badf(c.in, line, c.recordID(row, line), "field %q: item %d is None or nan, a missing value; want a list of strings or numbers", column, j+1)
+		}
+		b, _ = jsonMarshal(items)
+	case python.OpensDict(cell):
+		return nil, badf(c.in, line, c.recordID(row, line), "field %q: %s", column, objectCell(column, cell))
+	}
+	return b, nil
+}
+
+// recordID is the id of the record row, read at line, makes: its id column's, else FILE:LINE.
+func (c *csvInput) recordID(row []string, line int) string {
+	return cmp.Or(rowID(c.header, row, c.opt.Map), defaultID(c.in, itemAt{line: line}))
 }
 
 // objectCell says why an answers cell, of the column named so, that holds an object
