@@ -45,16 +45,20 @@ type TypeCI struct {
 
 // Bootstrap returns intervals at level (e.g. 0.95) from reps resamples of the sequences of rep:
 // the overall ones drawn from a source seeded with seed, each type's from one seeded with seed
-// and the type (stats.NewGroupRand).
+// and the type (stats.NewGroupRand). With one type, whose figures the overall ones are, the
+// overall ones are drawn from the type's source too, and so are its intervals.
 func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64) *CI {
 	m, k := rep.Problems, rep.Warmup
+	order, byType := groupTypes(seqs)
 	rng := stats.NewRand(seed)
+	if len(order) == 1 {
+		rng = typeRand(seed, order[0])
+	}
 	ci := &CI{Replicates: reps, Seed: int64(seed), Level: level, Warmup: k}
 	// qa-learncurve's --bootstrap is 0 unless given: the warning names no default.
 	if few := stats.FewResamples(reps, level, 0); few != "" && len(seqs) > 0 {
 		ci.Warnings = append(ci.Warnings, few)
 	}
-	order, byType := groupTypes(seqs)
 	var strata []Sequence // the sequences type by type, in first-appearance order
 	var sizes []int
 	for _, t := range order {
@@ -74,13 +78,17 @@ func Bootstrap(seqs []Sequence, rep Report, reps int, level float64, seed uint64
 		ts := byType[t.Type.Key]
 		// Each type's from a source of its own, so that its intervals are the same in a run
 		// over that type alone (qa-load --types).
-		trng := stats.NewGroupRand(seed, "type\x00"+t.Type.Key)
-		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(trng, ts, []int{len(ts)}, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
+		ci.Types = append(ci.Types, TypeCI{Type: t.Type, MetricsCI: intervals(typeRand(seed, t.Type), ts, []int{len(ts)}, m, reps, level, func(s []Sequence) Metrics { return compute(s, m, k) })})
 		if len(ts) < 2 {
 			ci.Warnings = append(ci.Warnings, fmt.Sprintf("type %s has %s: its intervals are degenerate", cell.Value(t.Type.Name), english.Count(len(ts), "sequence", "sequences")))
 		}
 	}
 	return ci
+}
+
+// typeRand returns the random source of type t's intervals.
+func typeRand(seed uint64, t TaskType) *rand.Rand {
+	return stats.NewGroupRand(seed, "type\x00"+t.Key)
 }
 
 // intervals resamples seqs, strata of the given sizes (see stats.BootstrapStrata), reps times and

@@ -207,4 +207,8 @@ func TestBootstrapTypeAlone(t *testing.T) {
 	if reflect.DeepEqual(got.MetricsCI, whole.Overall) {
 		t.Errorf("type A's intervals are the overall ones: %+v", got.MetricsCI)
 	}
+	// With one type, the overall figures are the type's, and so are their intervals.
+	if !reflect.DeepEqual(alone.Overall, alone.Types[0].MetricsCI) {
+		t.Errorf("a run over type A alone: overall intervals %+v, type A's %+v", alone.Overall, alone.Types[0].MetricsCI)
+	}
 }
