@@ -52,7 +52,8 @@ type csvInput struct {
 	limit  *rowLimit
 	br     *bufio.Reader
 	r      *csv.Reader
-	header []string
+	header []string // the names up to the last one given (see namedColumns)
+	width  int      // the header's fields, unnamed ones after the last named one included
 	// goldFacts and predFacts are the columns of the supporting facts (factsColumns).
 	goldFacts, predFacts string
 	read                 int // the last line of the last row read whole, to say how far a broken input was read
@@ -88,6 +89,8 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.DisplayName(), err)
 	}
+	width := len(header)
+	header = namedColumns(header)
 	if err := checkHeader(header); err != nil {
 		return nil, fmt.Errorf("%s:1: %w", in.DisplayName(), err)
 	}
@@ -97,7 +100,7 @@ func openCSV(in Input, opt Options) (*csvInput, error) {
 	if opt.Found != nil {
 		opt.Found(func(src string) bool { return slices.Contains(header, column(src)) })
 	}
-	c := &csvInput{in: in, opt: opt, end: end, limit: limit, br: br, r: r, header: header, read: 1}
+	c := &csvInput{in: in, opt: opt, end: end, limit: limit, br: br, r: r, header: header, width: width, read: 1}
 	c.goldFacts, c.predFacts = factsColumns(opt.Map)
 	return c, nil
 }
@@ -137,6 +140,7 @@ func (c *csvInput) next() (rec *record.Record, line int, bad, err error) {
 		if bad = c.checkRow(row, line); bad != nil {
 			return nil, 0, bad, nil
 		}
+		row = row[:len(c.header)] // the cells of unnamed columns after the last named one, blank
 		var obj map[string]jsonRaw
 		if obj, bad = c.object(row, line); bad != nil {
 			return nil, 0, bad, nil
@@ -189,20 +193,27 @@ func oneColumnEach(m Mapping) error {
 }
 
 // checkRow returns why row, read at line, makes no record: its fields are not as many as the
-// header's, it is the header again, or a cell is not text. It returns nil when none is.
+// header's (those of the unnamed columns after the last named one may be left out), it is the
+// header again, a cell is not text, or a cell of an unnamed column after the last named one holds
+// text. It returns nil when none is. The row's cells past the named columns are then blank.
 func (c *csvInput) checkRow(row []string, line int) error {
 	header := c.header
-	if len(row) != len(header) {
+	if len(row) < len(header) || len(row) > c.width {
 		cut := ""
 		if len(row) < len(header) && atEOF(c.br) && !c.end.ended() {
 			cut = ": the input ends inside this row, which has no line end: was it cut short, or did its writer stop?"
 		}
-		return badf(c.in, line, rowID(header, row, c.opt.Map), "%s, header has %d (split at %s)%s", english.Count(len(row), "field", "fields"), len(header), delimiterName(c.r.Comma), cut)
+		return badf(c.in, line, rowID(header, row, c.opt.Map), "%s, header has %d (split at %s)%s", english.Count(len(row), "field", "fields"), c.width, delimiterName(c.r.Comma), cut)
 	}
 	if repeatsHeader(row, header) {
 		return badf(c.in, line, "", "the header again, not a row (files joined with cat? give each file as an argument)")
 	}
-	if i, e := notText(row); e != nil {
+	for i := len(header); i < len(row); i++ {
+		if strings.Trim(row[i], " \t") != "" {
+			return badf(c.in, line, rowID(header, row, c.opt.Map), "field %d has no name in the header, but this row has %q there (name the column, or remove its cells)", i+1, row[i])
+		}
+	}
+	if i, e := notText(row[:len(header)]); e != nil {
 		return badf(c.in, line, rowID(header, row, c.opt.Map), "field %q: %v", header[i], e)
 	}
 	return nil
@@ -286,9 +297,31 @@ func objectCell(column, cell string) string {
 // repeatsHeader reports whether row holds the header's names, in order, the first after a byte
 // order mark or not: the header of a second file, as cat a.csv b.csv joins them, which would
 // load as a question "question" whose answer is "answers", to be sent to a model and scored.
+// The cells after the header's named columns are left to the caller.
 func repeatsHeader(row, header []string) bool {
-	return len(row) == len(header) && strings.TrimPrefix(row[0], "\ufeff") == header[0] &&
-		slices.Equal(row[1:], header[1:])
+	return len(row) >= len(header) && strings.TrimPrefix(row[0], "\ufeff") == header[0] &&
+		slices.Equal(row[1:len(header)], header[1:])
+}
+
+// namedColumns returns header without the fields after its last named one: the columns a
+// trailing delimiter on the header line makes, as Excel writes one (id,question,answers,), with
+// the delimiter at the end of every row too, or not. They name nothing, and their cells, left
+// empty, are no data (checkRow makes a row whose cell there holds text bad). An unnamed column
+// before a named one is kept: its cells go to meta under "", and two of them fail the file
+// (checkHeader). A header with no name at all is kept whole, for checkHeader to fail.
+//
+// Note: a header line that ended with a delimiter made the file an error when it ended with two,
+// or when an unnamed column came before, and otherwise put an empty member "" in every record's
+// meta.
+func namedColumns(header []string) []string {
+	n := len(header)
+	for n > 0 && header[n-1] == "" {
+		n--
+	}
+	if n == 0 {
+		return header
+	}
+	return header[:n]
 }
 
 // cutInQuotes reports whether perr, the error of the row read last from br, is that of a quoted

@@ -51,8 +51,8 @@ func TestCSVHeader(t *testing.T) {
 			`d.csv:1: column "answers" is named twice in the header (fields 3 and 4)`},
 		{"repeated meta", "id,question,note,x,note\n1,q,a,b,c\n",
 			`d.csv:1: column "note" is named twice in the header (fields 3 and 5)`},
-		{"repeated empty", "id,question,,\n1,q,a,b\n",
-			"d.csv:1: fields 3 and 4 of the header have no name"},
+		{"repeated empty", "id,,question,,answers\n1,x,q,y,a\n",
+			"d.csv:1: fields 2 and 4 of the header have no name"},
 		{"not text", "id,question,\xff\n1,q,a\n", "d.csv:1: header field 3: "},
 		{"CRLF", "id,question,answers\r\n1,q,a\r\n", ""},
 		{"CR", "id,question,answers\r1,q,a\r",
@@ -71,6 +71,46 @@ func TestCSVHeader(t *testing.T) {
 			}
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || len(ids) != 0 {
 				t.Errorf("CSV(%q) = ids %q, %v; want no record and error %q", tt.in, ids, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestCSVUnnamedTrailingColumns: the columns after the last named one in the header, as Excel
+// writes a header line (and rows) with a trailing delimiter, are no data: their cells, empty,
+// blank or missing, are ignored; one that holds text makes the row bad, as it has no name. An
+// unnamed column before a named one stays a column, its cells in meta under "".
+func TestCSVUnnamedTrailingColumns(t *testing.T) {
+	for _, tt := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"excel", "id,question,answers,\r\nq1,What?,four,\r\nq2,Who?,five,\r\n", []string{
+			`{"schema":1,"id":"q1","question":"What?","answers":["four"]}`,
+			`{"schema":1,"id":"q2","question":"Who?","answers":["five"]}`}},
+		{"two, blank or missing cells", "id,question,answers,,\nq1,What?,four, ,\nq2,Who?,five\nq3,Why?,six,\n", []string{
+			`{"schema":1,"id":"q1","question":"What?","answers":["four"]}`,
+			`{"schema":1,"id":"q2","question":"Who?","answers":["five"]}`,
+			`{"schema":1,"id":"q3","question":"Why?","answers":["six"]}`}},
+		{"text in one", "id,question,answers,,\nq1,What?,four,,note\nq2,Who?,five,,\n", []string{
+			`d.csv:2 (id "q1"): field 5 has no name in the header, but this row has "note" there (name the column, or remove its cells)`,
+			`{"schema":1,"id":"q2","question":"Who?","answers":["five"]}`}},
+		{"more cells than the header", "id,question,answers,\nq1,What?,four,,\n", []string{
+			`d.csv:2 (id "q1"): 5 fields, header has 4 (split at commas)`}},
+		{"fewer cells than the named", "id,question,answers,\nq1,What?\n", []string{
+			`d.csv:2 (id "q1"): 2 fields, header has 4 (split at commas)`}},
+		{"header again", "id,question,answers,\nq1,What?,four,\nid,question,answers,\n", []string{
+			`{"schema":1,"id":"q1","question":"What?","answers":["four"]}`,
+			`d.csv:3: the header again, not a row (files joined with cat? give each file as an argument)`}},
+		{"unnamed in the middle", "id,,question,answers,\nq1,x,What?,four,\n", []string{
+			`{"schema":1,"id":"q1","question":"What?","answers":["four"],"meta":{"":"x"}}`}},
+		{"a named empty column", "id,question,answers,note\nq1,What?,four,\n", []string{
+			`{"schema":1,"id":"q1","question":"What?","answers":["four"],"meta":{"note":""}}`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := loadInOrder(CSV, "d.csv", tt.in, Mapping{"id": "id"})
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", tt.in, err, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
 	}
@@ -346,7 +386,7 @@ func TestFieldListBlanks(t *testing.T) {
 			`d.csv:2 (id "1"): missing field "question" (its fields: " answers", " question", id; if the question is under another name, give --map question=FIELD)`},
 		{"byte order mark", "\ufeffid,q\n1,Why?\n",
 			`d.csv:2 (id "d.csv:2"): missing field "question" (its fields: q, "\ufeffid"; if the question is under another name, give --map question=FIELD)`},
-		{"plain", "id,q,\n1,Why?,a\n",
+		{"plain", "id,,q\n1,a,Why?\n",
 			`d.csv:2 (id "1"): missing field "question" (its fields: "", id, q; if the question is under another name, give --map question=FIELD)`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
