@@ -21,9 +21,10 @@ import (
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]), Python's str() of one (['a', 'b'], as pandas writes a
-// list) or numpy's str() of an array of them (['a' 'b']) is several answers, and one with a null,
-// None or nan among them a bad item, as is one that holds an object (a dict); any other cell is one
-// answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line holds
+// list) or numpy's str() of an array of them or of ints (['a' 'b'], [1989 1990]) is several
+// answers, and one with a null, None or nan among them a bad item, as is one that holds an object
+// (a dict) or numpy's str() of an array that lost items (summarized with "...", or floats rounded:
+// python.ArrayStrLoss); any other cell is one answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line holds
 // most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	c, err := openCSV(in, opt)
@@ -271,8 +272,28 @@ func (c *csvInput) answersCell(row []string, i, line int, b jsonRaw) (jsonRaw, e
 		b, _ = jsonMarshal(items)
 	case python.OpensDict(cell):
 		return nil, badf(c.in, line, c.recordID(row, line), "field %q: %s", column, objectCell(column, cell))
+	default:
+		if why := lostArray(python.ArrayStrLoss(cell), column); why != "" {
+			return nil, badf(c.in, line, c.recordID(row, line), "field %q: %s", column, why)
+		}
 	}
 	return b, nil
+}
+
+// lostArray says why an answers cell, of the column named so, that holds numpy's str() of an
+// array that lost its items so (python.ArrayStrLoss) is no answer, or "" when it lost none.
+//
+// Note: such a cell was one answer, its text, which every prediction scored 0 against, without
+// a word; the items are not in the file, so only writing it again gives them.
+func lostArray(loss python.ArrayLoss, column string) string {
+	const rewrite = `write the column as lists before to_csv (df[%q] = df[%q].map(lambda a: a.tolist())), or the frame as JSON Lines (df.to_json(orient="records", lines=True))`
+	switch loss {
+	case python.ElidedArray:
+		return fmt.Sprintf(`numpy's str() of an array, summarized with "..." as numpy prints one of over 1000 items: the items it leaves out are not in the file; `+rewrite, column, column)
+	case python.RoundedArray:
+		return fmt.Sprintf(`numpy's str() of an array of floats, which numpy prints rounded to 8 digits (and 2.0 as 2.): `+rewrite+`; write a JSON list (["..."]) if this text is the answer`, column, column)
+	}
+	return ""
 }
 
 // recordID is the id of the record row, read at line, makes: its id column's, else FILE:LINE.

@@ -490,13 +490,25 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q1,"[""a\/b"", ""c""]"` + "\n" +
 		`q2,"{'text': ['x'], 'answer_start': [3]}"` + "\n" +
 		`q3,"['y', None]"` + "\n" +
-		`q4,['Denver Broncos' nan]` + "\n"
+		`q4,['Denver Broncos' nan]` + "\n" +
+		`q5,['a' 'b' ... 'y' 'z']` + "\n" +
+		`q6,[1989 1990]` + "\n" +
+		`q7,[1.5 2. ]` + "\n" +
+		`q8,[citation needed]` + "\n" +
+		`q9,[1]` + "\n" +
+		`q10,[...]` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
 		`d.csv:3 (id "d.csv:3"): field "answers": want an answer or a list of them, got an object, as pandas' to_csv writes a dict; put the answer texts in a column of lists (df["answers"].map(lambda a: list(a["text"])) for a Hugging Face export's), or write a JSON list (["..."]) if this text is the answer`,
 		`d.csv:4 (id "d.csv:4"): field "answers": item 2 is None or nan, a missing value; want a list of strings or numbers`,
 		`d.csv:5 (id "d.csv:5"): field "answers": item 2 is None or nan, a missing value; want a list of strings or numbers`,
+		`d.csv:6 (id "d.csv:6"): field "answers": numpy's str() of an array, summarized with "..." as numpy prints one of over 1000 items: the items it leaves out are not in the file; write the column as lists before to_csv (df["answers"] = df["answers"].map(lambda a: a.tolist())), or the frame as JSON Lines (df.to_json(orient="records", lines=True))`,
+		`{"schema":1,"id":"d.csv:7","question":"q6","answers":["1989","1990"]}`,
+		`d.csv:8 (id "d.csv:8"): field "answers": numpy's str() of an array of floats, which numpy prints rounded to 8 digits (and 2.0 as 2.): write the column as lists before to_csv (df["answers"] = df["answers"].map(lambda a: a.tolist())), or the frame as JSON Lines (df.to_json(orient="records", lines=True)); write a JSON list (["..."]) if this text is the answer`,
+		`{"schema":1,"id":"d.csv:9","question":"q8","answers":["[citation needed]"]}`,
+		`{"schema":1,"id":"d.csv:10","question":"q9","answers":["1"]}`,
+		`{"schema":1,"id":"d.csv:11","question":"q10","answers":["[...]"]}`,
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))

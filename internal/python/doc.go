@@ -3,7 +3,8 @@
 // Value), json.dumps with default arguments (Value.Dumps, JSONString, JSONFloat), str() and
 // repr() (Value.Str, Value.Repr, Repr, StrList, FloatRepr), the literal of a list of str that
 // str() writes read back (ParseStrList, ParseAnswerList with None, nan or numbers among them, and
-// ParseArrayStr, numpy's str() of an array, which pandas writes too), and of a list of [str, int]
+// ParseArrayStr, numpy's str() of an array, which pandas writes too, and ArrayStrLoss, whether
+// that text lost the array's items), and of a list of [str, int]
 // pairs (ParseStrIntPairs), a dict's told (OpensDict), and float() (ParseFloat, Value.Float).
 // The reference is CPython 3.11, the interpreter of the golden outputs.
 //

@@ -42,40 +42,148 @@ func answerItem(s string) (*string, int, bool) {
 	return &v, n, ok
 }
 
-// ParseArrayStr reads s as numpy's str() of a 1-D array that holds strings, ['a' 'b'], the text
-// pandas' to_csv writes for a cell that holds one (a list column of a Hugging Face dataset's
-// to_pandas): its items, as ParseAnswerList reads them (nil for None or nan, an object array's
-// missing value; a number as its text), apart by white space rather than commas (numpy breaks a
-// long array's line), and true; false if s is anything else, an array of numbers alone included.
+// ParseArrayStr reads s as numpy's str() of a 1-D array that holds strings, ['a' 'b'], or of one of
+// ints alone, [1989 1990], the text pandas' to_csv writes for a cell that holds one (a list
+// column of a Hugging Face dataset's to_pandas): its items, as ParseAnswerList reads them (nil for
+// None or nan, an object array's missing value; a number as its text), apart by white space
+// rather than commas (numpy breaks a long array's line), and true; false if s is anything else,
+// an array that ArrayStrLoss says lost items included.
 //
 // Note: Python reads ['a' 'b'] as ['ab'], the literals joined, but its str() of a list never
-// writes that; numpy's str() of an array writes nothing else. An array of numbers alone, [1 2 3],
-// is left to be one answer: it is a vector's text as well, and numpy writes a float as 2. there.
+// writes that; numpy's str() of an array writes nothing else. An array of ints, [1989 1990], was
+// left to be one answer, its text, though [1989] and [1989, 1990], Python's str() of a list, were
+// read as their items; numpy writes a column of lists of ints so.
 func ParseArrayStr(s string) ([]*string, bool) {
-	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+	a, ok := scanArray(s)
+	switch {
+	case !ok || len(a.elided) > 0 || len(a.items) == 0 || a.npFloats > 0 || a.infs > 0:
+		return nil, false
+	case a.strs > 0:
+		return a.items, true
+	}
+	if a.floats > 0 || a.missing > 0 {
 		return nil, false
 	}
+	return a.items, true // ints alone
+}
+
+// ArrayLoss is what numpy's str() of an array lost of it, as ArrayStrLoss tells.
+type ArrayLoss int
+
+const (
+	NoLoss       ArrayLoss = iota // no such text, or one that holds the array's items
+	ElidedArray                   // items left out for "...", as numpy writes an array of over 1000
+	RoundedArray                  // an array of floats, which numpy writes rounded to 8 digits
+)
+
+// ArrayStrLoss reports whether s is numpy's str() of a 1-D array that does not hold the array's
+// items, and how: ElidedArray when it is the summary numpy prints for an array of over 1000 items
+// (its threshold), the first and last three items with "..." between, ['a' 'b' 'c' ... 'x' 'y'
+// 'z']; RoundedArray when it is an array of floats alone, [1.5 2. ], which numpy prints rounded
+// to 8 significant digits ([0.33333333 2.        ]), 2.0 as 2.; NoLoss otherwise, for any text
+// ParseAnswerList reads ([2.5] is Python's list), one without items on both sides of its "..."
+// ([...]), and one without a finite float ([inf], Python's str() of a list too).
+func ArrayStrLoss(s string) ArrayLoss {
+	a, ok := scanArray(s)
+	if _, list := ParseAnswerList(s); !ok || list {
+		return NoLoss
+	}
+	switch {
+	case len(a.elided) == 1 && a.elided[0] > 0 && a.elided[0] < len(a.items):
+		return ElidedArray
+	case len(a.elided) == 0 && a.strs == 0 && a.floats+a.npFloats > 0:
+		return RoundedArray
+	}
+	return NoLoss
+}
+
+// arrayScan is what scanArray read of numpy's str() of a 1-D array.
+type arrayScan struct {
+	items    []*string // as answerItem reads them, or a float as numpy writes one (npFloats)
+	strs     int       // string literals among them
+	floats   int       // numbers with a point or an exponent among them
+	npFloats int       // floats that only numpy writes so among them: 2., 1.e-05
+	infs     int       // inf or -inf among them
+	missing  int       // None or nan among them
+	elided   []int     // where a "..." stands: the number of items before it
+}
+
+// scanArray reads s as numpy's str() of a 1-D array: items apart by white space between [ and ],
+// each an answerItem, a float as numpy writes one, or "...". It reports false for any other text.
+func scanArray(s string) (arrayScan, bool) {
+	var a arrayScan
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return a, false
+	}
 	inner := s[1 : len(s)-1]
-	var items []*string
-	str := false
 	for i := skipSpace(inner, 0); i < len(inner); {
-		v, n, ok := answerItem(inner[i:])
-		if !ok {
-			return nil, false
+		var n int
+		if strings.HasPrefix(inner[i:], "...") {
+			a.elided = append(a.elided, len(a.items))
+			n = 3
+		} else if v, m, ok := answerItem(inner[i:]); ok {
+			switch {
+			case v == nil:
+				a.missing++
+			case inner[i] == '\'' || inner[i] == '"':
+				a.strs++
+			case strings.ContainsAny(*v, ".eE"):
+				a.floats++
+			}
+			a.items = append(a.items, v)
+			n = m
+		} else if n = numpyFloatLen(inner[i:]); n > 0 {
+			v := inner[i : i+n]
+			a.items = append(a.items, &v)
+			if strings.HasSuffix(v, "inf") {
+				a.infs++
+			} else {
+				a.npFloats++
+			}
+		} else {
+			return a, false
 		}
-		str = str || inner[i] == '\'' || inner[i] == '"'
-		items = append(items, v)
 		j := skipSpace(inner, i+n)
 		if j == i+n && j < len(inner) { // items not apart: 'a''b', or nan followed by more
-			return nil, false
+			return a, false
 		}
 		i = j
 	}
-	if !str {
-		return nil, false
+	return a, true
+}
+
+// numpyFloatLen returns the length of the float numpy writes in an array of floats at the start
+// of s, -?[0-9]+\.[0-9]*([eE][+-]?[0-9]+)? (2., 1.e-05) or -?inf, or 0 if none starts it.
+func numpyFloatLen(s string) int {
+	digits := func(i int) int {
+		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+			i++
+		}
+		return i
 	}
-	return items, true
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "inf") {
+		return i + 3
+	}
+	j := digits(i)
+	if j == i || j == len(s) || s[j] != '.' {
+		return 0
+	}
+	i = digits(j + 1)
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		j := i + 1
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		if k := digits(j); k > j {
+			i = k
+		}
+	}
+	return i
 }
 
 // OpensDict reports whether s is a dict or a list of dicts as Python's str() writes them, or a

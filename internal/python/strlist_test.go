@@ -176,8 +176,18 @@ func TestParseArrayStr(t *testing.T) {
 		{`['x']`, []*string{s("x")}, true},
 		// numpy quotes an item that holds a ' in ", as repr does
 		{`["it's" "he's"]`, []*string{s("it's"), s("he's")}, true},
-		{`[1989 1990]`, nil, false}, // numbers alone: a vector's text, [1 2 3], as well
-		{`[1. 2.5]`, nil, false},
+		{`[1989 1990]`, []*string{s("1989"), s("1990")}, true}, // an array of ints
+		{"[   1 -100\n 2]", []*string{s("1"), s("-100"), s("2")}, true},
+		{`[5]`, []*string{s("5")}, true},
+		{`[1. 2.5]`, nil, false}, // an array of floats, rounded: see ArrayStrLoss
+		{`[1.5 2.5]`, nil, false},
+		{`[1 nan]`, nil, false},
+		{`[None None]`, nil, false},
+		{`['a' 2.]`, nil, false}, // an object array writes repr(2.0), 2.0
+		{`['a' inf]`, nil, false},
+		{`['a' 'b' ... 'y' 'z']`, nil, false},
+		{`[citation needed]`, nil, false},
+		{`[1 2 a]`, nil, false},
 		{`[]`, nil, false},
 		{`['a''b']`, nil, false}, // numpy puts a space between items
 		{`['a', 'b']`, nil, false},
@@ -193,6 +203,43 @@ func TestParseArrayStr(t *testing.T) {
 	}
 }
 
+func TestArrayStrLoss(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want ArrayLoss
+	}{
+		{`['a' 'b' ... 'y' 'z']`, ElidedArray},
+		{`[   0    1    2 ... 1997 1998 1999]`, ElidedArray},
+		{"['xx' 'yy'\n 'zz' ... 'a' 'b']", ElidedArray},
+		{`[1.5 2. ]`, RoundedArray},
+		{`[0.33333333 2.        ]`, RoundedArray},
+		{`[1.e-05 1.e+10]`, RoundedArray},
+		{`[ 1. nan]`, RoundedArray},
+		{`[-inf  1.]`, RoundedArray},
+		{`[inf]`, NoLoss},
+		{`[ inf -inf]`, NoLoss},
+		{`[2.]`, RoundedArray},
+		{`[...]`, NoLoss}, // no items either side: a text
+		{`['a' ...]`, NoLoss},
+		{`[... 'a']`, NoLoss},
+		{`['a' ... ... 'b']`, NoLoss},
+		{`['a' ... b]`, NoLoss},
+		{`['a' 'b']`, NoLoss},
+		{`[1989 1990]`, NoLoss},
+		{`['a' 2.5]`, NoLoss}, // an object array: repr(2.5), exact
+		{`[1, 2.5]`, NoLoss},  // Python's list, not numpy's
+		{`[citation needed]`, NoLoss},
+		{`[1]`, NoLoss},
+		{`[nan]`, NoLoss},
+		{`[]`, NoLoss},
+		{`see [1. 2.]`, NoLoss},
+	} {
+		if got := ArrayStrLoss(tt.in); got != tt.want {
+			t.Errorf("ArrayStrLoss(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
 // FuzzParseArrayStr: the items an array reads to, written back as the list str() writes (None
 // for a missing one), read back the same with ParseAnswerList; and no input panics.
 func FuzzParseArrayStr(f *testing.F) {
@@ -200,8 +247,14 @@ func FuzzParseArrayStr(f *testing.F) {
 	f.Add("['a' None]")
 	f.Add("['x']")
 	f.Add("['a' 1\n nan]")
+	f.Add("[1989 1990]")
+	f.Add("['a' 'b' ... 'y' 'z']")
+	f.Add("[1.5 2. ]")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, ok := ParseArrayStr(s)
+		if loss := ArrayStrLoss(s); ok && loss != NoLoss {
+			t.Fatalf("ParseArrayStr(%q) reads it, and ArrayStrLoss says %v", s, loss)
+		}
 		if !ok || !utf8.ValidString(s) { // Repr writes a byte that is no UTF-8 as U+FFFD
 			return
 		}
