@@ -578,16 +578,19 @@ func notText(row []string) (int, *record.UTF8Error) {
 	return 0, nil
 }
 
-// isJSONList reports whether s, an answers cell, is a JSON list of answers: of strings and
-// numbers, as a JSON Lines record's answers are (a number is its JSON text there), or null, which
-// makes the record bad there too.
+// isJSONList reports whether s, an answers cell, is a JSON list of answers: of strings, numbers,
+// true and false, as a JSON Lines record's answers are (a number, true or false is its JSON text
+// there), or null, which makes the record bad there too.
+//
+// Note: a list with true or false among them was one answer, its text, where JSON Lines reads
+// the same list as its items.
 func isJSONList(s string) bool {
 	var v []jsonRaw
 	if !strings.HasPrefix(strings.TrimSpace(s), "[") || jsonUnmarshal([]byte(s), &v) != nil {
 		return false
 	}
 	for _, item := range v {
-		if k := record.Kind(item); k != "a string" && k != "a number" && k != "null" {
+		if k := record.Kind(item); k != "a string" && k != "a number" && k != "null" && !isBool(item) {
 			return false
 		}
 	}

@@ -496,7 +496,8 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q7,[1.5 2. ]` + "\n" +
 		`q8,[citation needed]` + "\n" +
 		`q9,[1]` + "\n" +
-		`q10,[...]` + "\n"
+		`q10,[...]` + "\n" +
+		`q11,"[true, ""x"", 2]"` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
@@ -509,6 +510,7 @@ func TestCSVAnswersCell(t *testing.T) {
 		`{"schema":1,"id":"d.csv:9","question":"q8","answers":["[citation needed]"]}`,
 		`{"schema":1,"id":"d.csv:10","question":"q9","answers":["1"]}`,
 		`{"schema":1,"id":"d.csv:11","question":"q10","answers":["[...]"]}`,
+		`{"schema":1,"id":"d.csv:12","question":"q11","answers":["true","x","2"]}`, // as JSON Lines reads it
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))
