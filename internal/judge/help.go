@@ -159,9 +159,10 @@ X-Should-Retry header (true or false) is obeyed first, as the OpenAI and Anthrop
 As in qa-predict, a judge server never reached (max(8, 2×--concurrency) calls in a row refused,
 or its host unknown, and no reply yet) stops the calls: the records left fail with "not called:
 server ... was never reached", stderr says so once, and --retry-errors over the output judges them;
-as many calls in a row refused with the same 401, 403 or 404 (a key, a model name; Gemini's
-refused key is a 400), none ever a success, leave "not called: server ... refused every call so far
-with HTTP 404" alike.
+as many calls in a row refused with the same 401, 402, 403 or 404 (a key, a model name), or a
+reply that refuses the key or account whatever the request (Gemini's 400 for a refused key or
+FAILED_PRECONDITION, Anthropic's 400 for no credit, OpenAI's 429 insufficient_quota), none ever a
+success, leave "not called: server ... refused every call so far with HTTP 404" alike.
 The MAGMA (locomo-continuous) and mem0 judges ask for a JSON object, as their scripts do (OpenAI
 response_format {"type": "json_object"}; Ollama format json; Gemini's JSON MIME type; Anthropic
 has no JSON mode). --seed is sent to the model only when given. cost_usd prices each

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -19,12 +20,13 @@ import (
 // StoppedError is the error of a call a Transport did not make because every call of the run so
 // far failed alike (see stopRule): the server was never reached (Status 0: the calls failed, after
 // their retries, with an error that means nothing listens at the address), or it refused every
-// call with the same status, 401, 403 or 404 (a refused key, a forbidden project or region, a
-// wrong model name), or 400 for the Gemini API's refused key. A never-reached one unwraps to the
-// first such failure.
+// call with the same status, 401, 402, 403 or 404 (a refused key, an account without credit, a
+// forbidden project or region, a wrong model name), or a 400 or 429 that refuses the key or the
+// account whatever the request (see refusesAll). A never-reached one unwraps to the first such
+// failure.
 type StoppedError struct {
 	Base   string // scheme and host of the server, as the first failed request named them
-	Status int    // the status every call got: 401, 403, 404 or 400; 0 when the server was never reached
+	Status int    // the status every call got: 401, 402, 403, 404, 400 or 429; 0 when the server was never reached
 	First  error  // never reached: the first call's final error
 	Reply  string // refused: the server's words in the first reply, "" when it had none
 
@@ -71,8 +73,9 @@ const (
 // outcome among:
 //   - a connection-level error that means nothing is listening (connection refused, no such host,
 //     network or host unreachable), until any attempt gets an HTTP response;
-//   - the same status among 401, 403 and 404, or the Gemini API's 400 that refuses a key
-//     (badKey), until any attempt gets a 2xx response.
+//   - the same status among 401, 402, 403 and 404, or a 400 that refuses the key or the account
+//     (badKey, barredAccount), or a 429 for a quota that no wait restores (quotaSpent), until any
+//     attempt gets a 2xx response.
 //
 // At limit of them, every later call fails at once with a StoppedError. Any other outcome (a
 // success, another status or error, a timeout, a TLS error, the other kind) breaks the run of
@@ -162,14 +165,18 @@ func (r *stopRule) ended(req *http.Request, resp *http.Response, err error) {
 
 // refusesAll reports whether resp, the final reply of a call, is one that every later call of a
 // run most likely gets too: a refused key (401, or the Gemini API's 400 that refuses a key,
-// badKey), a forbidden project or region, a wrong model name. Any other 400 says what was wrong
-// with that request alone.
+// badKey), an account that may not call (402; a 400 or a 429 that says so, barredAccount), a
+// forbidden project or region, a wrong model name. Any other 400 says what was wrong with that
+// request alone, and any other 429 asks for a wait.
 func refusesAll(resp *http.Response) bool {
 	switch resp.StatusCode {
-	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+	case http.StatusUnauthorized, http.StatusPaymentRequired, http.StatusForbidden, http.StatusNotFound:
 		return true
 	case http.StatusBadRequest:
-		return badKey(peekBody(resp))
+		body := peekBody(resp)
+		return badKey(body) || barredAccount(body) != ""
+	case http.StatusTooManyRequests:
+		return quotaSpent(peekBody(resp))
 	}
 	return false
 }
@@ -188,6 +195,38 @@ func badKey(body []byte) bool {
 		}
 	}
 	return false
+}
+
+// barredAccount returns what body, a 400 reply's, says keeps the account from calling the API
+// whatever the request, "credit" or "region", or "" when it says no such thing: Anthropic's account out of credit (an invalid_request_error whose message
+// begins "Your credit balance is too low", or a billing_error), or the Gemini API's
+// FAILED_PRECONDITION (a region it does not serve, "User location is not supported for the API
+// use."; a free tier it does not give there, "… Please enable billing …"), alone or, as its
+// OpenAI-compatible endpoint sends it, in a list. The Gemini API words what is wrong with a
+// request (too long, an image) as INVALID_ARGUMENT, and Anthropic in other invalid_request_errors.
+func barredAccount(body []byte) string {
+	if !bytes.Contains(body, []byte("credit balance")) && !bytes.Contains(body, []byte("billing_error")) &&
+		!bytes.Contains(body, []byte("FAILED_PRECONDITION")) {
+		return "" // the common case, without decoding
+	}
+	obj, _ := errorObject(body)
+	var r struct {
+		Error *struct {
+			Type    string `json:"type"`    // Anthropic's
+			Status  string `json:"status"`  // Google's
+			Message string `json:"message"` // both
+		} `json:"error"`
+	}
+	if json.Unmarshal(obj, &r) != nil || r.Error == nil {
+		return ""
+	}
+	switch e := r.Error; {
+	case e.Type == "billing_error", e.Type == "invalid_request_error" && strings.HasPrefix(e.Message, "Your credit balance is too low"):
+		return "credit"
+	case e.Status == "FAILED_PRECONDITION":
+		return "region"
+	}
+	return ""
 }
 
 // isUnreached reports whether err means nothing is listening at the address: a refused
@@ -292,6 +331,11 @@ func refusedFix(status int, body []byte) string {
 	switch {
 	case status == http.StatusUnauthorized, status == http.StatusBadRequest && badKey(body):
 		return "the API key is right"
+	case status == http.StatusPaymentRequired, status == http.StatusTooManyRequests,
+		status == http.StatusBadRequest && barredAccount(body) == "credit":
+		return "the account has credit or quota left, as its plan and billing say"
+	case status == http.StatusBadRequest && barredAccount(body) == "region":
+		return "the API takes calls from where they come: a region it serves, or billing on where its free tier is not given"
 	case status == http.StatusForbidden:
 		return "the key may use the project, region and model"
 	}

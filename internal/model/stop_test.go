@@ -1,9 +1,11 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -206,6 +208,24 @@ func TestTransportStopsCallingRefusingServer(t *testing.T) {
 		// The Gemini API refuses a key with a 400 (INVALID_ARGUMENT, reason API_KEY_INVALID), not a 401.
 		{"gemini key", "googleai", "gemini-2.0-flash", 400, geminiBadKey,
 			"API key not valid. Please pass a valid API key.", "the API key was refused: check GOOGLE_API_KEY or GEMINI_API_KEY, or the file --api-key-file names"},
+		// An account that may not call: Anthropic's out of credit (a 400, or billing_error's 402),
+		// OpenAI's insufficient_quota (a 429 that no wait restores), the Gemini API's
+		// FAILED_PRECONDITION (a region it does not serve, a free tier that needs billing), alone
+		// or, through its OpenAI-compatible endpoint, in a list.
+		{"anthropic credit", "anthropic", "claude-3-5-haiku-20241022", 400, anthropicNoCredit,
+			"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.", ""},
+		{"anthropic billing error", "anthropic", "claude-3-5-haiku-20241022", 402,
+			`{"type":"error","error":{"type":"billing_error","message":"Billing error"},"request_id":"req_1"}`, "Billing error", ""},
+		{"openai quota", "openai", "gpt-4o-mini", 429,
+			`{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`,
+			"You exceeded your current quota, please check your plan and billing details.", ""},
+		{"gemini location", "googleai", "gemini-2.0-flash", 400, geminiLocation,
+			"User location is not supported for the API use.", ""},
+		{"gemini free tier", "googleai", "gemini-2.0-flash", 400,
+			`{"error":{"code":400,"message":"Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.","status":"FAILED_PRECONDITION"}}`,
+			"Gemini API free tier is not available in your country. Please enable billing on your project in Google AI Studio.", ""},
+		{"gemini location, openai endpoint", "openai", "gemini-2.0-flash", 400, "[" + geminiLocation + "]",
+			"User location is not supported for the API use.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -271,6 +291,53 @@ func TestTransportStopsCallingRefusingServer(t *testing.T) {
 	}
 }
 
+// anthropicNoCredit is Anthropic's reply to a call of an account out of credit.
+const anthropicNoCredit = `{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."},"request_id":"req_011CZ47RMLnx1JoJXRrzzSde"}`
+
+// geminiLocation is the Gemini API's reply to a call from a region it does not serve.
+const geminiLocation = `{"error":{"code":400,"message":"User location is not supported for the API use.","status":"FAILED_PRECONDITION"}}`
+
+// TestRefusesAll: a reply refuses every call of the run by its status (401, 402, 403, 404) or,
+// for a 400 or a 429, by what its body says of the key or the account; a 400 that says what was
+// wrong with the request (too long, an image, content, a parameter), or a 429 of a rate, is that
+// call's alone.
+func TestRefusesAll(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		status int
+		body   string
+		want   bool
+	}{
+		{"401", 401, `{"error":{"message":"bad key"}}`, true},
+		{"402", 402, `{"type":"error","error":{"type":"billing_error","message":"Billing error"}}`, true},
+		{"gemini key", 400, geminiBadKey, true},
+		{"anthropic credit", 400, anthropicNoCredit, true},
+		{"anthropic credit, openai endpoint", 400, `{"error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}}`, true},
+		{"anthropic billing_error in a 400", 400, `{"type":"error","error":{"type":"billing_error","message":"Your credit balance is too low."}}`, true},
+		{"gemini location", 400, geminiLocation, true},
+		{"gemini location, no billing", 400, `{"error":{"code":400,"message":"User location is not supported for the API use without a billing account linked.","status":"FAILED_PRECONDITION"}}`, true},
+		{"gemini location in a list", 400, "[" + geminiLocation + "]", true},
+		{"openai insufficient_quota", 429, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`, true},
+
+		{"anthropic too long", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`, false},
+		{"anthropic image", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 7340032 bytes > 5242880 bytes"}}`, false},
+		{"anthropic quotes the words", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content: Your credit balance is too low to access the Anthropic API is not a valid role"}}`, false},
+		{"openai context length", 400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, false},
+		{"openai content policy", 400, `{"error":{"message":"Invalid prompt: your prompt was flagged as potentially violating our usage policy.","type":"invalid_request_error","param":null,"code":"invalid_prompt"}}`, false},
+		{"gemini too long", 400, `{"error":{"code":400,"message":"The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}`, false},
+		{"gemini image", 400, `[{"error":{"code":400,"message":"Provided image is not valid.","status":"INVALID_ARGUMENT"}}]`, false},
+		{"gemini words in the message", 400, `{"error":{"code":400,"message":"Invalid value FAILED_PRECONDITION","status":"INVALID_ARGUMENT"}}`, false},
+		{"no JSON", 400, `400 Bad Request: FAILED_PRECONDITION credit balance is too low`, false},
+		{"429 rate", 429, `{"error":{"message":"Rate limit reached for gpt-4o-mini","type":"requests","code":"rate_limit_exceeded"}}`, false},
+		{"500", 500, `{"error":{"message":"billing_error"}}`, false},
+	} {
+		resp := &http.Response{StatusCode: tt.status, Body: io.NopCloser(strings.NewReader(tt.body))}
+		if got := refusesAll(resp); got != tt.want {
+			t.Errorf("%s: refusesAll(%d %s) = %v, want %v", tt.name, tt.status, tt.body, got, tt.want)
+		}
+	}
+}
+
 // geminiBadKey is the Gemini API's reply to a call with a key it does not know.
 const geminiBadKey = `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com","metadata":{"service":"generativelanguage.googleapis.com"}},{"@type":"type.googleapis.com/google.rpc.LocalizedMessage","locale":"en-US","message":"API key not valid. Please pass a valid API key."}]}}`
 
@@ -307,16 +374,19 @@ func TestTransportKeepsCallingServerThatRefusedAfterSuccess(t *testing.T) {
 		name   string
 		ok     int
 		status func(int) int
+		body   string // "" for {"error":{"message":"no"}}
 	}{
-		{"200 then 401s", 1, always(401)},
-		{"401 and 404 in turn", 0, func(n int) int { return 401 + 3*(n%2) }},
-		{"401s broken by a 400", 0, func(n int) int { return map[bool]int{true: 400, false: 401}[n%5 == 0] }},
+		{"200 then 401s", 1, always(401), ""},
+		{"401 and 404 in turn", 0, func(n int) int { return 401 + 3*(n%2) }, ""},
+		{"401s broken by a 400", 0, func(n int) int { return map[bool]int{true: 400, false: 401}[n%5 == 0] }, ""},
 		// A 400 says what was wrong with that request: only one that refuses the key stops the calls.
-		{"400s", 0, always(400)},
+		{"400s", 0, always(400), ""},
+		{"anthropic prompts too long", 0, always(400), `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`},
+		{"gemini images refused, openai endpoint", 0, always(400), `[{"error":{"code":400,"message":"Provided image is not valid.","status":"INVALID_ARGUMENT"}}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv, served := refusingServer(t, tt.ok, tt.status, `{"error":{"message":"no"}}`)
+			srv, served := refusingServer(t, tt.ok, tt.status, cmp.Or(tt.body, `{"error":{"message":"no"}}`))
 			tr := NewTransport(TransportConfig{MaxRetries: 2, Backoff: time.Millisecond, Seed: 1, Concurrency: 1})
 			c, err := Setup{Provider: "openai", BaseURL: srv.URL + "/v1", APIKey: testKey, Transport: tr}.Client(context.Background())
 			if err != nil {

@@ -112,9 +112,11 @@ reached stops the run's calls: once max(8, 2×--concurrency) calls in a row have
 their retries with a refused connection, an unknown host or an unreachable network, and none was
 ever answered, the records left carry "not called: server ... was never reached" (exit 3; stderr
 says so once) and --retry-errors over the output makes their calls; after any reply, failures are
-retried as above. So does a refused key, project or model name: as many calls in a row ending with
-the same 401, 403 or 404 (or the 400 of Gemini's refused key), none ever a success, leave "not
-called: server ... refused every call so far with HTTP 401".
+retried as above. So does a refused key, account, project or model name: as many calls in a row
+ending with the same 401, 402, 403 or 404, or a reply that refuses the key or account whatever the
+request (Gemini's 400 for a refused key or FAILED_PRECONDITION, Anthropic's 400 "Your credit
+balance is too low", OpenAI's 429 insufficient_quota), none ever a success, leave "not called:
+server ... refused every call so far with HTTP 401"; another 400 is that record's alone.
 A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A
 prompt or reply that the provider's filters block is the error "prompt blocked by Gemini: SAFETY"
 or "reply blocked by Gemini: RECITATION" (the API's blockReason or finishReason), "reply blocked

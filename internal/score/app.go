@@ -117,10 +117,11 @@ most --embed-concurrency requests in flight (2), each attempt cut off after
 --embed-timeout (2m), and a transient failure (HTTP 408, 409, 425, 429 and every 5xx but 501 and
 505, timeouts, resets, closed connections) retried --embed-max-retries times (5) with backoff,
 honouring Retry-After (a server never reached, max(8, 2×--embed-concurrency) calls in a row
-refused and no reply yet, stops the calls, as do as many in a row answered the same 401, 403 or
-404 and no success yet: the batches left are "not made" in score_errors, as stderr says once); the
-key is read from --embed-api-key-file, else QA_EMBED_API_KEY (or OPENAI_API_KEY for openai). A
-batch whose call fails (sbert's, or bertscore's) leaves its records without that call's scores, the
+refused and no reply yet, stops the calls, as do as many in a row answered the same 401, 402, 403
+or 404, or a 400 or 429 that refuses the key or account whatever the request, and no success
+yet: the batches left are "not made" in score_errors, as stderr says once); the key is read
+from --embed-api-key-file, else QA_EMBED_API_KEY (or OPENAI_API_KEY for openai). A batch
+whose call fails (sbert's, or bertscore's) leaves its records without that call's scores, the
 other's kept, reports it, and exits 3; so does a batch in which a text's embedding is all zero or
 holds null (a NaN the model produced: a failing server); each such record names the metrics it
 lacks in score_errors. An empty prediction
