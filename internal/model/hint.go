@@ -112,7 +112,8 @@ func Hint(provider, base string, attempts *Attempts, names HintNames) string {
 	case shape != nil:
 		return fmt.Sprintf("check that %s is the API's base URL%s and that its server speaks %s %s's API",
 			shownURL(base), apiPlace(provider, names.ProviderFlag), names.ProviderFlag, provider)
-	case status == http.StatusUnauthorized || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):
+	case status == http.StatusUnauthorized || badKey(body) || provider == "googleai" && bytes.Contains(body, []byte("API key not valid")):
+		// The Gemini API refuses a key with a 400, through its OpenAI-compatible endpoint too.
 		return keyAdvice(names)
 	case status == http.StatusNotFound:
 		return fmt.Sprintf("no such model or endpoint: check the model name, and that %s is the API's base URL%s", shownURL(base), apiPlace(provider, names.ProviderFlag))

@@ -43,6 +43,9 @@ func TestCallErrorHint(t *testing.T) {
 			"anthropic m: API returned unexpected status code: 401: invalid x-api-key; the API key was refused: check ANTHROPIC_API_KEY, or the file --api-key-file names"},
 		{"bad key", "googleai", clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`}, "",
 			"googleai m: googleapi: Error 400: API key not valid. Please pass a valid API key; the API key was refused: check GOOGLE_API_KEY or GEMINI_API_KEY, or the file --api-key-file names"},
+		// The Gemini API's OpenAI-compatible endpoint refuses a key so, in a list.
+		{"bad key", "openai", clitest.Reply{Status: 400, ContentType: "application/json", Body: "[" + geminiBadKey + "]"}, "/v1beta/openai",
+			"…; the API key was refused: check OPENAI_API_KEY, or the file --api-key-file names"},
 		{"404 model", "openai", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":{"message":"The model ` + "`m`" + ` does not exist or you do not have access to it.","type":"invalid_request_error","code":"model_not_found"}}`}, "/v1",
 			"openai m: API returned unexpected status code: 404: The model `m` does not exist or you do not have access to it; no such model or endpoint: check the model name, and that $URL is the API's base URL (an OpenAI-compatible server's usually ends in /v1)"},
 		{"404 model", "ollama", clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":"model \"m\" not found, try pulling it first"}`}, "",
