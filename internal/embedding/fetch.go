@@ -16,6 +16,7 @@ import (
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Cache namespaces; bump the version when an encoding changes.
@@ -87,7 +88,7 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 	return nil
 }
 
-// fetch returns the value of every distinct non-empty text in texts, from the cache when it holds
+// fetch returns the value of every distinct non-blank text in texts, from the cache when it holds
 // it and otherwise from call, in requests of at most Batch texts (for OpenAI at most
 // MaxOpenAIInputs), Parallel at a time. Each fetched
 // value is stored before fetch returns, even if ctx is cancelled meanwhile; one that c.check
@@ -246,14 +247,18 @@ func (f *fetcher[V]) texts(keys []string) []string {
 	return texts
 }
 
-// lookup returns the cached value of each distinct non-empty text in texts (got), every such
+// blank reports whether t is empty or white space only (as Python's str.strip takes it): such a
+// text is never sent, as servers refuse it (OpenAI answers 400), and counts as no text.
+func blank(t string) bool { return textnorm.Strip(t) == "" }
+
+// lookup returns the cached value of each distinct non-blank text in texts (got), every such
 // text's cache key (keys), and the texts the cache does not hold, in order (miss).
 func lookup[V any](ctx context.Context, s *Scorer, texts []string, c codec[V]) (got map[string]V, keys map[string]string, miss []string, err error) {
 	got = make(map[string]V)
 	keys = make(map[string]string)
 	base := cache.KeyEndpoint(s.cfg.Provider, s.base)
 	for _, t := range texts {
-		if _, seen := keys[t]; seen || t == "" {
+		if _, seen := keys[t]; seen || blank(t) {
 			continue
 		}
 		key, err := cache.Key(c.namespace, cacheKey{s.cfg.Provider, base, s.cfg.Model, t})

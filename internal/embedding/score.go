@@ -11,9 +11,9 @@ import (
 
 // SBERT returns, for each prediction, the largest cosine similarity between its embedding and the
 // embedding of each of its references (refs[i] belongs to preds[i]). Every distinct text of the
-// call is embedded once, in batches. An empty text is not sent (servers reject it) and counts as a
-// zero vector, so an empty prediction, or one whose references are all empty, scores 0; so does a
-// prediction with no references. Its error does not name sbert: the caller names the metrics its
+// call is embedded once, in batches. An empty text, or one of white space only, is not sent
+// (servers reject it) and counts as a zero vector, so such a prediction, or one whose references
+// are all such, scores 0; so does a prediction with no references. Its error does not name sbert: the caller names the metrics its
 // records go without ("2 records without sbert: embed …").
 //
 // Note: SBERT and BERTScore began their errors with "sbert: " and "bertscore: ", which the
