@@ -156,7 +156,7 @@ func TestClaimAcrossScorers(t *testing.T) {
 // waited for them asks for those texts itself.
 func TestClaimFailedLetsGo(t *testing.T) {
 	srv := newHeldFake(t)
-	srv.status.Store(http.StatusBadRequest)
+	srv.status.Store(http.StatusForbidden) // a 400 would have the texts asked for apart
 	path := filepath.Join(t.TempDir(), "shared.db")
 	ca, cb := openShared(t, path)
 	a := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.url, Cache: ca, Batch: 8})
@@ -172,7 +172,7 @@ func TestClaimFailedLetsGo(t *testing.T) {
 	}
 	close(srv.release)
 	if r := <-first; r.err == nil {
-		t.Errorf("first process: %v, want the 400", r.scores)
+		t.Errorf("first process: %v, want the 403", r.scores)
 	}
 	if r := <-second; r.err != nil || !nearAll(r.scores, []float64{0}) {
 		t.Errorf("second process: %v, %v, want [0]", r.scores, r.err)

@@ -155,7 +155,7 @@ func NewScorer(cfg Config) (*Scorer, error) {
 
 // Stats counts a Scorer's work.
 type Stats struct {
-	Requests  int64 // embedding requests made (one per batch; retries not counted)
+	Requests  int64 // embedding requests made (one per batch, and per part of one asked for apart; retries not counted)
 	Texts     int64 // texts sent in them
 	CacheHits int64 // distinct texts answered from the cache
 	NotSent   int64 // requests not made: the run was finishing, or the server was stopped (model.NotMade)

@@ -209,17 +209,21 @@ func TestTimeoutCountsAttempts(t *testing.T) {
 	}
 }
 
+// TestClientErrorIsAnError: a 400 for a request of one text is that text's error (see
+// TestSBERTTextOverContext for a request of several), quoting the status and the server's
+// message, never a score, and not retried.
 func TestClientErrorIsAnError(t *testing.T) {
 	f := newFake(t)
 	f.fail = []int{400}
 	srv := f.start()
 	s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", APIKey: "sk-secret-key"})
-	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{"roma"}})
+	got, err := s.SBERT(context.Background(), []string{"rome"}, [][]string{{}})
 	if err == nil {
 		t.Fatalf("SBERT after a 400 = %v, nil error; want an error, not a score", got)
 	}
-	if got != nil || !strings.Contains(err.Error(), "400") || !strings.Contains(err.Error(), "injected 400") {
-		t.Errorf("SBERT after a 400 = %v, %v; want nil scores and an error quoting the status and message", got, err)
+	if _, ok := errors.AsType[*RefusedError](err); !ok || len(got) != 1 || !math.IsNaN(got[0]) ||
+		!strings.Contains(err.Error(), "400") || !strings.Contains(err.Error(), "injected 400") {
+		t.Errorf("SBERT after a 400 = %v, %v; want a NaN score and a *RefusedError quoting the status and message", got, err)
 	}
 	if strings.Contains(err.Error(), "sk-secret-key") {
 		t.Errorf("error %q leaks the API key", err)

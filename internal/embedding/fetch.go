@@ -90,7 +90,8 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 
 // fetch returns the value of every distinct non-blank text in texts, from the cache when it holds
 // it and otherwise from call, in requests of at most Batch texts (for OpenAI at most
-// MaxOpenAIInputs), Parallel at a time. Each fetched
+// MaxOpenAIInputs), Parallel at a time, and the error of each text the server refused on its own
+// (see fetcher.request): the others' values are fetched all the same. Each fetched
 // value is stored before fetch returns, even if ctx is cancelled meanwhile; one that c.check
 // refuses is not stored (so a rerun asks again) and makes fetch fail, and a cached one it refuses
 // is fetched again. A failed request makes
@@ -104,22 +105,22 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 // of its own if that process let it go unstored. Processes sharing a cache so ask for each text
 // once between them, as qa-predict's calls are asked once.
 func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
-	call func(context.Context, []string) ([]V, error)) (map[string]V, error) {
+	call func(context.Context, []string) ([]V, error)) (map[string]V, map[string]error, error) {
 	got, keys, miss, err := lookup(ctx, s, texts, c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	f := &fetcher[V]{s: s, c: c, call: call, keys: keys, got: got, text: make(map[string]string, len(keys))}
+	f := &fetcher[V]{s: s, c: c, call: call, keys: keys, got: got, refused: map[string]error{}, text: make(map[string]string, len(keys))}
 	for t, key := range keys {
 		f.text[key] = t
 	}
 	if err := f.run(ctx, miss, nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for len(f.others) > 0 {
 		stored, h, others, err := s.cfg.Cache.Await(ctx, f.others, f.answers)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		// h counts as a reply to store until its claims are let go (see cache.Cache.Claim).
 		f.others = others
@@ -127,10 +128,10 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 		err = f.run(ctx, f.texts(h.Keys()), h)
 		h.Release(ctx) // the claims of requests that failed or were not made
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return got, nil
+	return got, f.refused, nil
 }
 
 // fetcher is one fetch's state.
@@ -141,10 +142,15 @@ type fetcher[V any] struct {
 	keys map[string]string // each text's cache key
 	text map[string]string // each key's text
 
-	mu     sync.Mutex
-	got    map[string]V // each text's value
-	others []string     // the keys whose calls other processes were making, to wait for
+	mu      sync.Mutex
+	got     map[string]V     // each text's value
+	refused map[string]error // each text the server refused on its own, and its error
+	others  []string         // the keys whose calls other processes were making, to wait for
+	failed  atomic.Bool      // a request of the run failed: no new one is made
 }
+
+// errAbandoned ends the asking apart of a refused request's texts once another request failed.
+var errAbandoned = errors.New("abandoned after another request failed")
 
 // run fetches the values of todo in requests of at most perRequest texts, Parallel at a time.
 // With a cache and no claims (h nil), it claims each request's texts before it makes it, and
@@ -153,7 +159,7 @@ func (f *fetcher[V]) run(ctx context.Context, todo []string, h *cache.Claims) er
 	per := f.s.perRequest
 	var g errgroup.Group
 	g.SetLimit(f.s.cfg.Parallel)
-	var failed atomic.Bool
+	failed := &f.failed
 	for b := 0; b < len(todo); b += per {
 		batch := todo[b:min(b+per, len(todo))]
 		g.Go(func() error {
@@ -174,23 +180,144 @@ func (f *fetcher[V]) run(ctx context.Context, todo []string, h *cache.Claims) er
 			if h == nil && bh != nil {
 				defer bh.Release(ctx)
 			}
-			vs, err := fetchBatch(ctx, f.s, batch, f.keys, f.c, f.call, bh)
-			if err != nil {
+			if err := f.request(ctx, batch, bh); errors.Is(err, errAbandoned) {
+				return nil // another request failed: its error is fetch's
+			} else if err != nil {
 				failed.Store(true)
 				if bh != nil { // let the request's texts go now, not once the others end
 					bh.ReleaseKeys(ctx, f.keysOf(batch))
 				}
 				return err
 			}
-			f.mu.Lock()
-			for i, v := range vs {
-				f.got[batch[i]] = v
-			}
-			f.mu.Unlock()
 			return nil
 		})
 	}
 	return g.Wait()
+}
+
+// request fetches the values of batch in one request. When the server refuses it for what it
+// holds (refusal: a 400, such as OpenAI's for a text over the model's context) and it holds more
+// than one text, its halves are asked for apart, and theirs, down to single texts: a text the
+// server refuses on its own is left in f.refused with its error, and the others are fetched. A
+// request of three texts or more whose halves are both refused with the whole's very message, and
+// whose first text is refused alone with it too, is refused as a request (a model that serves no
+// embeddings, a parameter the server does not take): that is the error, after at most four
+// requests, not one per text. (A server whose refusal names no text, with refused texts in both
+// halves, the first among them, so fails the request whole, as a request of two texts both
+// refused alone leaves both refused.)
+func (f *fetcher[V]) request(ctx context.Context, batch []string, bh *cache.Claims) error {
+	err := f.ask(ctx, batch, bh)
+	if refusal(err) == nil || len(batch) == 1 {
+		return f.refuse(ctx, batch, bh, err)
+	}
+	mid := len(batch) / 2
+	halves := [2][]string{batch[:mid], batch[mid:]}
+	var errs [2]error
+	for i, half := range halves {
+		if errs[i] = f.ask(ctx, half, bh); errs[i] != nil && refusal(errs[i]) == nil {
+			return errs[i]
+		}
+	}
+	if len(batch) > 2 && same(err, errs[0]) && same(err, errs[1]) {
+		e := errs[0] // the first text's alone, when it is the first half
+		if len(halves[0]) > 1 {
+			e = f.ask(ctx, batch[:1], bh)
+		}
+		if same(err, e) {
+			return err // the request is refused, not a text of it
+		}
+		if err := f.refuse(ctx, batch[:1], bh, e); err != nil {
+			return err
+		}
+	}
+	for i, half := range halves {
+		if errs[i] == nil {
+			continue
+		}
+		if err := f.split(ctx, half, bh, errs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// split asks for the texts of batch, which the server refused with err, in halves, and theirs,
+// down to single texts, which it leaves in f.refused when the server refuses them alone.
+func (f *fetcher[V]) split(ctx context.Context, batch []string, bh *cache.Claims, err error) error {
+	if left := f.missing(batch); len(left) < len(batch) {
+		// Some were fetched or refused since: err is no answer to the others.
+		if len(left) == 0 {
+			return nil
+		}
+		batch, err = left, f.ask(ctx, left, bh)
+	}
+	if len(batch) == 1 || refusal(err) == nil {
+		return f.refuse(ctx, batch, bh, err)
+	}
+	mid := len(batch) / 2
+	for _, half := range [2][]string{batch[:mid], batch[mid:]} {
+		if err := f.split(ctx, half, bh, f.ask(ctx, half, bh)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ask fetches the values of those texts of batch that f has none of yet, in one request.
+func (f *fetcher[V]) ask(ctx context.Context, batch []string, bh *cache.Claims) error {
+	batch = f.missing(batch)
+	if len(batch) == 0 {
+		return nil
+	}
+	if f.failed.Load() {
+		return errAbandoned
+	}
+	vs, err := fetchBatch(ctx, f.s, batch, f.keys, f.c, f.call, bh)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	for i, v := range vs {
+		f.got[batch[i]] = v
+	}
+	f.mu.Unlock()
+	return nil
+}
+
+// missing returns the texts of batch that f has neither a value of nor a refusal.
+func (f *fetcher[V]) missing(batch []string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, t := range batch {
+		_, got := f.got[t]
+		_, refused := f.refused[t]
+		if !got && !refused {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// refuse returns err, unless it is the server's refusal of batch, a single text: that is left in
+// f.refused, and its claim in bh let go at once, as a failed request's are.
+func (f *fetcher[V]) refuse(ctx context.Context, batch []string, bh *cache.Claims, err error) error {
+	if err == nil || refusal(err) == nil || len(batch) != 1 {
+		return err
+	}
+	f.mu.Lock()
+	f.refused[batch[0]] = err
+	f.mu.Unlock()
+	if bh != nil {
+		bh.ReleaseKeys(ctx, f.keysOf(batch))
+	}
+	return nil
+}
+
+// same reports whether a and b are refusals with one status and message.
+func same(a, b error) bool {
+	ra, rb := refusal(a), refusal(b)
+	return ra != nil && rb != nil && *ra == *rb
 }
 
 // claim returns the texts of batch to ask for, and their claims: with h, or with no cache, batch

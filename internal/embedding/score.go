@@ -3,6 +3,10 @@ package embedding
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
 
 	"github.com/qapipe/qapipe/internal/english"
 	"github.com/qapipe/qapipe/pkg/metric"
@@ -13,7 +17,8 @@ import (
 // embedding of each of its references (refs[i] belongs to preds[i]). Every distinct text of the
 // call is embedded once, in batches. An empty text, or one of white space only, is not sent
 // (servers reject it) and counts as a zero vector, so such a prediction, or one whose references
-// are all such, scores 0; so does a prediction with no references. Its error does not name sbert: the caller names the metrics its
+// are all such, scores 0; so does a prediction with no references. A text the server refuses on
+// its own (see RefusedError) costs only its predictions their score. Its error does not name sbert: the caller names the metrics its
 // records go without ("2 records without sbert: embed …").
 //
 // Note: SBERT and BERTScore began their errors with "sbert: " and "bertscore: ", which the
@@ -22,10 +27,11 @@ func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]
 	if len(preds) != len(refs) {
 		return nil, fmt.Errorf("%s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
-	vecs, err := fetch(ctx, s, allTexts(preds, refs), vectorCodec, s.sentences)
+	vecs, refusedTexts, err := fetch(ctx, s, allTexts(preds, refs), vectorCodec, s.sentences)
 	if err != nil {
 		return nil, err
 	}
+	refused := refusals(preds, refs, refusedTexts)
 	dim, err := sameDim(vecs, func(v []float32) int { return len(v) })
 	if err != nil {
 		return nil, err
@@ -39,13 +45,17 @@ func (s *Scorer) SBERT(ctx context.Context, preds []string, refs [][]string) ([]
 	}
 	out := make([]float64, len(preds))
 	for i, p := range preds {
+		if refused[i] != nil {
+			out[i] = math.NaN()
+			continue
+		}
 		rv := make([][]float32, len(refs[i]))
 		for j, r := range refs[i] {
 			rv[j] = vec(r)
 		}
 		out[i] = metric.MaxCosine(vec(p), rv)
 	}
-	return out, nil
+	return out, refused.err()
 }
 
 // BERTOptions are BERTScore's optional weighting and rescaling.
@@ -72,10 +82,11 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 		return nil, fmt.Errorf("%s but %s", english.Count(len(preds), "prediction", "predictions"), english.Count(len(refs), "reference list", "reference lists"))
 	}
 	preds, refs = stripped(preds), strippedLists(refs)
-	toks, err := fetch(ctx, s, allTexts(preds, refs), tokensCodec, s.tokenEmbeddings)
+	toks, refusedTexts, err := fetch(ctx, s, allTexts(preds, refs), tokensCodec, s.tokenEmbeddings)
 	if err != nil {
 		return nil, err
 	}
+	refused := refusals(preds, refs, refusedTexts)
 	if _, err := sameDim(toks, func(t tokens) int { return dimOf(t.vecs) }); err != nil {
 		return nil, err
 	}
@@ -93,6 +104,11 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 	}
 	out := make([]metric.PRF, len(preds))
 	for i, p := range preds {
+		if refused[i] != nil {
+			nan := math.NaN()
+			out[i] = metric.PRF{Precision: nan, Recall: nan, F1: nan}
+			continue
+		}
 		cand := toks[p]
 		cw := weights(cand)
 		per := make([]metric.PRF, len(refs[i]))
@@ -105,7 +121,66 @@ func (s *Scorer) BERTScore(ctx context.Context, preds []string, refs [][]string,
 			out[i] = opts.Baseline.Rescale(out[i])
 		}
 	}
-	return out, nil
+	return out, refused.err()
+}
+
+// RefusedError is the error of SBERT and BERTScore when the server refused texts of the call on
+// their own, asked for alone (a 400 such as OpenAI's for a text over the model's context): the
+// scores of the other predictions are returned with it, those of the refused ones are NaN, and
+// Refused holds the error of each refused prediction by its index, naming the text it was refused
+// for (the prediction, or an answer).
+type RefusedError struct {
+	Refused map[int]error
+}
+
+func (e *RefusedError) Error() string {
+	first := slices.Min(slices.Collect(maps.Keys(e.Refused)))
+	if len(e.Refused) == 1 {
+		return e.Refused[first].Error()
+	}
+	return fmt.Sprintf("%d predictions refused; the first, the call's %d: %v", len(e.Refused), first+1, e.Refused[first])
+}
+
+// refusedPreds is the error of each prediction one of whose texts the server refused.
+type refusedPreds map[int]error
+
+func (r refusedPreds) err() error {
+	if len(r) == 0 {
+		return nil
+	}
+	return &RefusedError{Refused: r}
+}
+
+// refusals returns the error of each prediction of preds whose text, or one of whose references
+// (refs[i]), is in refused (the texts fetch says the server refused), naming the first such text.
+func refusals(preds []string, refs [][]string, refused map[string]error) refusedPreds {
+	if len(refused) == 0 {
+		return nil
+	}
+	out := refusedPreds{}
+	for i, p := range preds {
+		var whats []string
+		var first error
+		note := func(what, t string) {
+			if err, ok := refused[t]; ok {
+				whats = append(whats, what)
+				if first == nil {
+					first = fmt.Errorf("the server refused %s %s on its own: %w", what, quoteShort(t), err)
+				}
+			}
+		}
+		note("the prediction", p)
+		for j, r := range refs[i] {
+			note(fmt.Sprintf("answer %d", j+1), r)
+		}
+		switch {
+		case len(whats) > 1:
+			out[i] = fmt.Errorf("%w (and %s)", first, strings.Join(whats[1:], ", "))
+		case first != nil:
+			out[i] = first
+		}
+	}
+	return out
 }
 
 // IDF returns the idf table of the references of the whole input set (every list of refs, each
@@ -132,9 +207,15 @@ func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) 
 				todo = append(todo, r)
 			}
 		}
-		toks, err := fetch(ctx, s, todo, tokensCodec, s.tokenEmbeddings)
+		toks, refused, err := fetch(ctx, s, todo, tokensCodec, s.tokenEmbeddings)
 		if err != nil {
 			return nil, fmt.Errorf("idf: %w", err)
+		}
+		for _, r := range todo {
+			// The table counts every reference: without one, it is no table of the input.
+			if err, ok := refused[r]; ok {
+				return nil, fmt.Errorf("idf: the server refused the answer %s on its own: %w", quoteShort(r), err)
+			}
 		}
 		for r, t := range toks {
 			ids[r] = t.ids

@@ -255,10 +255,30 @@ func (s *Scorer) post(ctx context.Context, path string, body, out any) error {
 	}
 	if resp.StatusCode/100 != 2 {
 		// Redacted before it is cut: a key the cut falls in would keep its first bytes.
-		return s.failed(path, attempts, fmt.Errorf("%s: %s", resp.Status, snippet([]byte(s.redact(string(data))))))
+		return s.failed(path, attempts, &statusError{code: resp.StatusCode, status: resp.Status, msg: snippet([]byte(s.redact(string(data))))})
 	}
 	if err := json.Unmarshal(data, out); err != nil {
 		return s.failed(path, attempts, fmt.Errorf("decode reply: %w", decodeError(err)))
+	}
+	return nil
+}
+
+// statusError is a reply of a status other than 2xx: the status and the start of the server's
+// message.
+type statusError struct {
+	code        int
+	status, msg string
+}
+
+func (e *statusError) Error() string { return e.status + ": " + e.msg }
+
+// refusal returns the error of a request that the server refused for what it holds (400, 413 or
+// 422: a text over the model's context, an empty one, too many texts), which asking for its texts
+// apart may avoid, or nil for any other error.
+func refusal(err error) *statusError {
+	se, ok := errors.AsType[*statusError](err)
+	if ok && (se.code == http.StatusBadRequest || se.code == http.StatusRequestEntityTooLarge || se.code == http.StatusUnprocessableEntity) {
+		return se
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -190,27 +191,20 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 }
 
 // fill computes the embedding metrics of the results that take them and returns one message per
-// failed call. A result whose call (sbert's, or bertscore's) failed gets none of that call's
-// scores, keeps the other's, and is marked embedFailed.
+// failed call, or per record whose texts the server refused on their own. A result whose call
+// (sbert's, or bertscore's) failed, or whose prediction or answer that call's server refused,
+// gets none of that call's scores, keeps the other's, and is marked embedFailed.
 func (st *embedStage) fill(ctx context.Context, rs []result) []string {
 	b := embedBatchOf(rs)
 	if len(b.idx) == 0 {
 		return nil
 	}
-	var sbertErr, bertErr error
-	sbert := []embedSlot{{st.sbert, "sbert"}}
-	bert := []embedSlot{{st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}}
 	if st.sbert >= 0 {
-		if sbertErr = st.fillSBERT(ctx, b); sbertErr != nil {
-			b.fail(sbertErr, sbert)
-		}
+		st.failed(b, st.fillSBERT(ctx, b), []embedSlot{{st.sbert, "sbert"}})
 	}
 	if st.bp >= 0 || st.br >= 0 || st.bf >= 0 {
-		if bertErr = st.fillBERTScore(ctx, b); bertErr != nil {
-			b.fail(bertErr, bert)
-		}
+		st.failed(b, st.fillBERTScore(ctx, b), []embedSlot{{st.bp, "bertscore_p"}, {st.br, "bertscore_r"}, {st.bf, "bertscore_f1"}})
 	}
-	st.leaveOut(b, append(sbert, bert...), sbertErr, bertErr)
 	return b.msgs
 }
 
@@ -238,30 +232,17 @@ func embedBatchOf(rs []result) *embedBatch {
 	return b
 }
 
-// fail says which of the metrics (slots) the records lack, and why: they keep their others.
-func (b *embedBatch) fail(err error, slots []embedSlot) {
-	var lack []string
-	for _, m := range slots {
-		if m.k >= 0 {
-			lack = append(lack, m.name)
-		}
-	}
-	b.msgs = append(b.msgs, fmt.Sprintf("%s: %s without %s: %v", span(b.rs, b.idx), english.Count(len(b.idx), "record", "records"), strings.Join(lack, ", "), err))
-	for _, i := range b.idx {
-		b.rs[i].o.embedFailed = true
-	}
-}
-
-// fillSBERT sets the sbert score of b's records, or returns the error of the failed call.
+// fillSBERT sets the sbert score of b's records, and returns the error of the failed call, or
+// the embedding.RefusedError of the records whose texts the server refused (their scores NaN).
 func (st *embedStage) fillSBERT(ctx context.Context, b *embedBatch) error {
 	vals, err := st.scorer.SBERT(ctx, b.preds, b.refs)
-	if err != nil {
+	if vals == nil {
 		return err
 	}
-	for j, i := range b.idx {
+	for j, i := range b.idx { // with a RefusedError, the others' (failed leaves the refused out)
 		b.rs[i].o.vals[st.sbert] = vals[j]
 	}
-	return nil
+	return err
 }
 
 // fillBERTScore sets the selected bertscore_* of b's records, or returns the error of the failed
@@ -271,39 +252,56 @@ func (st *embedStage) fillBERTScore(ctx context.Context, b *embedBatch) error {
 	if err == nil {
 		prfs, err = st.scorer.BERTScore(ctx, b.preds, b.refs, st.opts)
 	}
-	if err != nil {
+	if prfs == nil {
 		return err
 	}
-	for j, i := range b.idx {
+	for j, i := range b.idx { // with a RefusedError, the others' (failed leaves the refused out)
 		setSlot(b.rs[i].o.vals, st.bp, prfs[j].Precision)
 		setSlot(b.rs[i].o.vals, st.br, prfs[j].Recall)
 		setSlot(b.rs[i].o.vals, st.bf, prfs[j].F1)
 	}
-	return nil
+	return err
 }
 
-// leaveOut leaves out of b's records the selected metrics (slots) whose call failed: sbertErr
-// for sbert's, bertErr for the others.
-func (st *embedStage) leaveOut(b *embedBatch, slots []embedSlot, sbertErr, bertErr error) {
-	// The metrics of a call that failed are left out, each saying why on the record; the other
-	// call's scores are kept.
-	//
-	// Note: a failed call left the records without the other call's scores too (all or none),
-	// though they were computed: a server that could not tokenize for bertscore lost every sbert
-	// score, each with bertscore's error.
-	for _, m := range slots {
-		err := bertErr
-		if m.k == st.sbert {
-			err = sbertErr
+// failed leaves out of b's records the selected metrics (slots) of a call that ended with err
+// (nil: none): of every record, or, when the server refused texts of the call on their own
+// (embedding.RefusedError: one over the model's context), of the records they belong to only,
+// each named with its own error, the others scored.
+//
+// Note: a call's failure left the records without the other call's scores too (all or none),
+// though they were computed: a server that could not tokenize for bertscore lost every sbert
+// score, each with bertscore's error.
+func (st *embedStage) failed(b *embedBatch, err error, slots []embedSlot) {
+	if err == nil {
+		return
+	}
+	if re, ok := errors.AsType[*embedding.RefusedError](err); ok {
+		for _, j := range slices.Sorted(maps.Keys(re.Refused)) {
+			st.leaveOut(b, b.idx[j:j+1], re.Refused[j], slots)
 		}
-		if m.k < 0 || err == nil {
+		return
+	}
+	st.leaveOut(b, b.idx, err, slots)
+}
+
+// leaveOut leaves the selected metrics (slots) out of the records of b at idx, each saying why
+// (err) in its score_errors, and says which metrics they lack, and why, in b's messages.
+func (st *embedStage) leaveOut(b *embedBatch, idx []int, err error, slots []embedSlot) {
+	var lack []string
+	msg := st.recordMessage(err)
+	for _, m := range slots {
+		if m.k < 0 {
 			continue
 		}
-		msg := st.recordMessage(err)
-		for _, i := range b.idx {
+		lack = append(lack, m.name)
+		for _, i := range idx {
 			b.rs[i].o.vals[m.k] = math.NaN()
 			b.rs[i].o.setError(m.name, msg)
 		}
+	}
+	b.msgs = append(b.msgs, fmt.Sprintf("%s: %s without %s: %v", span(b.rs, idx), english.Count(len(idx), "record", "records"), strings.Join(lack, ", "), err))
+	for _, i := range idx {
+		b.rs[i].o.embedFailed = true
 	}
 }
 
