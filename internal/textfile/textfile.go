@@ -353,17 +353,30 @@ func gzipHeaderErr(err error) error {
 //
 // Note: the gzip package's own multistream reading took the padding for a member's header and
 // failed with "gzip: invalid header" after the last record, and said the same of other data.
+//
+// The text that ends a member is returned before anything after the member is read (ended), as
+// looking for the next member waits on a pipe until its writer writes more or closes it.
 type gzipText struct {
-	zr *gzip.Reader
-	br *bufio.Reader // what zr reads, looked at between members
+	zr    *gzip.Reader
+	br    *bufio.Reader // what zr reads, looked at between members
+	ended bool          // the member read has ended, its text returned: the next is still to start
 }
 
 func (g *gzipText) Read(p []byte) (int, error) {
 	for {
-		n, err := g.zr.Read(p)
-		if err == io.EOF {
-			if err = g.next(); err == nil && n == 0 {
-				continue
+		var n int
+		var err error
+		if g.ended {
+			g.ended = false
+			err = g.next()
+		}
+		if err == nil {
+			n, err = g.zr.Read(p)
+			if err == io.EOF {
+				if g.ended = true; n == 0 {
+					continue
+				}
+				err = nil
 			}
 		}
 		if err == io.ErrUnexpectedEOF {

@@ -477,3 +477,67 @@ func TestNewReaderFirstLine(t *testing.T) {
 		}
 	}
 }
+
+// gatedSource serves first, then, once released, rest; a read past first before the release
+// fails with errGated, standing for a pipe whose writer has not written more yet.
+type gatedSource struct {
+	first, rest string
+	released    bool
+	readPast    bool // a read came past first before the release
+}
+
+var errGated = errors.New("read past the first gzip member before the writer wrote more")
+
+func (g *gatedSource) Read(p []byte) (int, error) {
+	switch {
+	case g.first != "":
+		n := copy(p, g.first)
+		g.first = g.first[n:]
+		return n, nil
+	case !g.released:
+		g.readPast = true
+		return 0, errGated
+	case g.rest != "":
+		n := copy(p, g.rest)
+		g.rest = g.rest[n:]
+		return n, nil
+	}
+	return 0, io.EOF
+}
+
+// TestNewReaderGzipMemberEnd: the whole text of a gzip member is returned before anything after
+// the member is read, so that a producer writing one member at a time into a pipe (gzip -c part1;
+// later gzip -c part2) has each part's records read, scored and written while it waits, not its
+// last lines held back until the next member's header comes.
+func TestNewReaderGzipMemberEnd(t *testing.T) {
+	var text1 strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&text1, "{\"id\":\"r%d\",\"n\":%d}\n", i, i*7919%10007)
+	}
+	for _, tc := range []struct{ name, rest, want string }{
+		{"another member", gz(t, "last\n"), "last\n"},
+		{"padding, then the end", "\x00\x00\x00", ""},
+		{"the end", "", ""},
+	} {
+		src := &gatedSource{first: gz(t, text1.String()), rest: tc.rest}
+		r := NewReader(src)
+		var got []byte
+		buf := make([]byte, 32<<10) // as a line reader asks, more than the text left
+		for len(got) < text1.Len() {
+			n, err := r.Read(buf)
+			got = append(got, buf[:n]...)
+			if err != nil || src.readPast {
+				break
+			}
+		}
+		if src.readPast || string(got) != text1.String() {
+			t.Errorf("%s: the first member's text (%d bytes) read past the member: %v, %d bytes read; want all of it before",
+				tc.name, text1.Len(), src.readPast, len(got))
+			continue
+		}
+		src.released = true
+		if rest, err := io.ReadAll(r); err != nil || string(rest) != tc.want {
+			t.Errorf("%s: after the first member: %q, %v; want %q, nil", tc.name, rest, err, tc.want)
+		}
+	}
+}
