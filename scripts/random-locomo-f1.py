@@ -16,10 +16,13 @@ with the scoring functions unchanged.
 Each record goes through upstream as evaluate_gpts.py's main() sends a file of them: its
 questions are written as {"qa": [...]} with the prediction under the key "prediction" and read by
 eval_question_answering (the per-record scores, its category rules included); the scores are
-stored as save_eval stores them and read back by evaluation_stats.py's analyze_acc, whose
-category counts and sums give each category's mean (it prints them rounded to three places, and
-they are compared unrounded); the overall mean is main()'s sum(ems)/len(ems) (evaluate_gpts.py
-itself imports an OpenAI client and runs main() on import, so that line is restated here).
+stored as save_eval stores them, but rounded to three places as 3eb6f2c's evaluate_qa.py stores
+them, and read back by evaluation_stats.py's analyze_acc, whose category counts and sums (those of
+3eb6f2c's analyze_aggr_acc too) give each category's mean (it prints them rounded to three
+places, and they are compared unrounded) and the summary's locomo overall, the sums in the order
+4, 1, 2, 3, 5 over the count, as analyze_aggr_acc takes it; the overall group's mean is main()'s
+sum(ems)/len(ems) of the unrounded scores (evaluate_gpts.py itself imports an OpenAI client and
+runs main() on import, so that line is restated here).
 
 --check BIN runs BIN --metrics locomo_f1 over the records, and again with --summary -, and
 compares each record's score and the summary's locomo section (each category's mean and count,
@@ -239,9 +242,11 @@ def upstream_scores(evaluation, stats, items):
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
             ems, _, _ = ev.eval_question_answering(data, "prediction")
-            # save_eval's steps (evaluate_gpts.py): the scores beside the questions, in *_scores.json.
+            # The scores beside the questions, in *_scores.json, as save_eval writes them, but
+            # rounded as 3eb6f2c's evaluate_qa.py stores them (numpy's rounding for category 1's
+            # numpy means, Python's for the others).
             for q, em in zip(qa, ems):
-                q["qapipe_f1"] = em
+                q["qapipe_f1"] = round(em, 3)
             scores = data.replace(".json", "_scores.json")
             with open(scores, "w") as f:
                 json.dump({"qa": qa}, f, indent=2)
@@ -251,8 +256,13 @@ def upstream_scores(evaluation, stats, items):
             report = json.load(f)["qapipe"]
     counts, sums = report["category_counts"], report["cum_accuracy_by_category"]
     categories = {int(k): {"count": n, "mean": float(sums[k]) / n} for k, n in counts.items()}
+    # evaluate_qa.py's stats (analyze_aggr_acc): the category sums in the order 4, 1, 2, 3, 5 over all.
+    total = 0
+    for k in ("4", "1", "2", "3", "5"):
+        total += sums.get(k, 0)
+    stats = {"count": len(ems), "mean": float(total) / len(ems)}
     overall = {"count": len(ems), "mean": sum(ems) / len(ems)}  # evaluate_gpts.py main()
-    return [float(x) for x in ems], {"categories": categories, "overall": overall,
+    return [float(x) for x in ems], {"categories": categories, "stats": stats, "overall": overall,
                                      "printed": printed.getvalue().splitlines()}
 
 
@@ -264,9 +274,10 @@ def aggregates(upstream):
     for c, v in sorted(upstream["categories"].items()):
         out.append(("locomo category %d count" % c, v["count"], category(c, "count")))
         out.append(("locomo category %d mean" % c, v["mean"], category(c, "mean")))
-    o = upstream["overall"]
+    o = upstream["stats"]
     out.append(("locomo overall count", o["count"], lambda s: s["locomo"]["overall"]["count"]))
     out.append(("locomo overall mean", o["mean"], lambda s: s["locomo"]["overall"]["mean"]))
+    o = upstream["overall"]
     out.append(("overall locomo_f1 mean", o["mean"], lambda s: s["overall"]["metrics"]["locomo_f1"]["mean"]))
     return out
 

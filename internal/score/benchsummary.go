@@ -12,9 +12,10 @@ import (
 	"github.com/qapipe/qapipe/pkg/record"
 )
 
-// locomoSummary is LoCoMo's own report of locomo_f1: the mean per category (evaluation_stats.py's
-// analyze_acc) and over all records, summed in input order as evaluate_gpts.py's main() sums them
-// (sum(ems)/len(ems)), not category by category, which can differ in the last digit.
+// locomoSummary is LoCoMo's own report of locomo_f1, the figures of the stats file that
+// evaluate_qa.py writes (task_eval/evaluation_stats.py's analyze_aggr_acc): each category's sum of
+// the stored scores (locomoStored) over its count, and overall the category sums added in the order
+// 4, 1, 2, 3, 5 over the count of all.
 func (a *aggregator) locomoSummary() *LoCoMo {
 	if len(a.locomo) == 0 {
 		return nil
@@ -27,8 +28,32 @@ func (a *aggregator) locomoSummary() *LoCoMo {
 		}
 		l.Categories = append(l.Categories, Category{Category: c, Type: record.LoCoMoType(c), Mean: m.mean(), Count: m.n})
 	}
-	l.Overall = Stat{Mean: a.locomoF1.mean(), Count: a.locomoF1.n}
+	var all meanAcc
+	for _, c := range []int{4, 1, 2, 3, 5} {
+		if m, ok := a.locomo[c]; ok {
+			all.merge(m)
+		}
+	}
+	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	return l
+}
+
+// locomoStored is the score v of a question of category cat as evaluate_qa.py stores it for its
+// stats, round(v, 3): numpy's rounding (v*1000 rounded half to even, over 1000) for category 1,
+// whose F1 is a numpy mean, and Python's correctly rounded one for the others (0.0055 is 0.006 in
+// category 1 and 0.005 in category 4).
+func locomoStored(v float64, cat int) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	if cat == 1 {
+		return math.RoundToEven(v*1000) / 1000
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 3, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
 }
 
 // convAcc is judge_score over one LoCoMo conversation: all its values, and by category.

@@ -45,7 +45,6 @@ type aggregator struct {
 	groups            map[string]*groupAcc // by record type; "" for records without one
 	overall           []column             // overall[k]: names[k]'s figures over all records, summed in input order; no values
 	locomo            map[int]*meanAcc     // locomo_f1 by LoCoMo category
-	locomoF1          meanAcc              // locomo_f1 over all categories, summed in input order
 	lme               map[string]*meanAcc  // LongMemEval judge_score by type
 	locomoJudge       map[int]*meanAcc     // LoCoMo judge_score by category
 	locomoConvs       []*convAcc           // LoCoMo judge_score by conversation, in order of first record
@@ -272,8 +271,7 @@ func (a *aggregator) addValues(o *outcome, in []*groupAcc) bool {
 func (a *aggregator) addBenchmark(o *outcome, name string, v float64) {
 	switch name {
 	case "locomo_f1":
-		acc(a.locomo, o.locomoCat).add(v)
-		a.locomoF1.add(v) // in the records' order, as evaluate_gpts.py sums them
+		acc(a.locomo, o.locomoCat).add(locomoStored(v, o.locomoCat))
 	case "judge_score":
 		if o.dataset == "longmemeval" {
 			acc(a.lme, o.typ).add(v)

@@ -526,3 +526,28 @@ func TestExact(t *testing.T) {
 		t.Errorf("exact(nil) = %q, want an empty cell", got)
 	}
 }
+
+// TestLoCoMoSummaryAsStatsFile: the LoCoMo section gives the figures of the stats file LoCoMo's
+// evaluate_qa.py writes: each question's F1 stored as round(f1, 3) (numpy's rounding for category
+// 1, whose F1 is a numpy mean: 0.0055 → 0.006; Python's for the others: 0.0055 → 0.005), summed per
+// category by analyze_aggr_acc, and the overall figure its category sums taken in the order 4, 1,
+// 2, 3, 5 over the count of all (values from the upstream expressions run in Python).
+func TestLoCoMoSummaryAsStatsFile(t *testing.T) {
+	a := newAggregator([]string{"locomo_f1"}, false, keepValues, nil)
+	for _, r := range []struct {
+		cat int
+		v   float64
+	}{{4, 2.0 / 3}, {1, 0.0055}, {4, 2.0 / 3}, {2, 0.4}, {5, 1}, {4, 0.0055}, {5, 0}} {
+		a.add(outcome{typ: record.LoCoMoType(r.cat), dataset: "locomo", locomoCat: r.cat, vals: []float64{r.v}})
+	}
+	l := a.summarize(0, 1, 0.95, 0, nil).LoCoMo
+	want := map[int]float64{1: 0.006, 2: 0.4, 4: 0.4463333333333333, 5: 0.5}
+	for _, c := range l.Categories {
+		if *c.Mean != want[c.Category] {
+			t.Errorf("category %d mean = %v, want %v", c.Category, *c.Mean, want[c.Category])
+		}
+	}
+	if *l.Overall.Mean != 0.3921428571428572 || l.Overall.Count != 7 {
+		t.Errorf("overall = (%v, %d), want (0.3921428571428572, 7)", *l.Overall.Mean, l.Overall.Count)
+	}
+}
