@@ -55,6 +55,12 @@ type reply struct {
 	// refusal is the refusal text of an OpenAI chat reply's first choice (its message.refusal,
 	// which langchaingo does not pass on), trimmed.
 	refusal string
+	// notString is set when the content of an OpenAI chat reply's first choice is no string:
+	// null, left out, or an array of parts (readOpenAI), which the OpenAI SDK gives as None or
+	// a list where a string is the text, "" included.
+	notString bool
+	// done is set when an Ollama reply's last line says it is done (readOllama).
+	done bool
 	// answer is the reply read from the body, as the provider's SDKs read it, for a 200 reply
 	// langchaingo could not read (bodyAnswer); nil for a body that is no reply of the
 	// provider's with an answer's place in it.
@@ -239,12 +245,14 @@ func readOllama(body []byte) reply {
 				Thinking string `json:"thinking"`
 			} `json:"message"`
 			DoneReason json.RawMessage `json:"done_reason"`
+			Done       json.RawMessage `json:"done"`
 		}
 		if json.Unmarshal(line, &r) == nil {
 			thinking.WriteString(r.Message.Thinking)
 		}
 		// The last line's, whatever else that line holds (encoding/json fills what fits).
 		out.stop, _ = jsonString(r.DoneReason)
+		out.done = string(bytes.TrimSpace(r.Done)) == "true"
 	}
 	out.reasoning = strings.TrimSpace(thinking.String())
 	return out

@@ -46,7 +46,7 @@ func TestReadReply(t *testing.T) {
 		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}, answer: &bodyAnswer{text: "Paris", stop: "end_turn"}},
 		"googleai": {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, geminiUsage: true, stop: "STOP",
 			answer: &bodyAnswer{text: "The capital of France is Paris.", stop: "STOP"}},
-		"ollama": {stop: "stop", reasoning: "The user asks for the capital of France. That is Paris."},
+		"ollama": {stop: "stop", done: true, reasoning: "The user asks for the capital of France. That is Paris."},
 	}
 	for _, rb := range replyBodies {
 		if diff := cmp.Diff(want[rb.provider], readReply(rb.provider, []byte(rb.body)), cmp.AllowUnexported(reply{}, bodyAnswer{}, record.Usage{})); diff != "" {

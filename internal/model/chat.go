@@ -151,7 +151,8 @@ func (c *chat) failed(ctx context.Context, r *callResult, err error) (Response, 
 // reason says so.
 func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
 	out := r.out
-	if _, stop, _ := strings.Cut(why, "reason "); cutShort(stop) {
+	_, stop, _ := strings.Cut(why, "stop reason ")
+	if cutShort(stop) {
 		out.Cut, out.Window = true, stop == contextFull
 		if spent := c.cutWhy(r.req, out.Window); spent != "" {
 			why += ": " + spent
@@ -160,6 +161,7 @@ func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
 	// A reply without text that langchaingo calls an error: an empty reply, paid for, with the
 	// thinking its server sent, which says where the tokens went.
 	out.Reasoning = r.body.reasoning
+	out.Stopped = c.stoppedWhole(stop, r.body)
 	out.Usage, out.NoUsage = knownUsage(r.body.usage, produced("", out.Reasoning, out.Cut, out.Window))
 	settle(r.slot, out)
 	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, r.req.Model, ErrEmptyReply, why)}
@@ -191,6 +193,7 @@ func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool
 	out.Cut, out.Window = cutShort(ch.StopReason), ch.StopReason == contextFull
 	out.Usage, out.NoUsage = knownUsage(u, produced(ch.Content, out.Reasoning, out.Cut, out.Window))
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
+	out.Stopped = c.stoppedWhole(ch.StopReason, body)
 	settle(r.slot, out)
 	if strings.TrimSpace(ch.Content) == "" {
 		return out, c.noText(r.req, out, ch.StopReason, body.refusal)
@@ -217,6 +220,25 @@ func (c *chat) noText(req Request, out Response, stop, refusal string) error {
 		why = " (stop reason " + stop + ")"
 	}
 	return &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w%s", c.provider, req.Model, ErrEmptyReply, why)}
+}
+
+// stoppedWhole reports whether a reply that stopped for stop, its body read as body, came whole
+// and stopped of itself (Response.Stopped).
+func (c *chat) stoppedWhole(stop string, body reply) bool {
+	if body.refusal != "" {
+		return false
+	}
+	switch c.provider {
+	case "openai":
+		return stop == "stop" && !body.notString
+	case "anthropic":
+		return stop == "end_turn" || stop == "stop_sequence"
+	case "googleai":
+		return stop == "STOP"
+	case "ollama":
+		return stop == "stop" || stop == "" && body.done
+	}
+	return false
 }
 
 // emptySystem reports whether m is a system message without text that a call to provider leaves

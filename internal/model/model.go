@@ -82,6 +82,14 @@ type Response struct {
 	// (OpenAI's finish_reason content_filter) or as a refusal (Claude's stop_reason refusal): the
 	// text, perhaps partial, is the answer.
 	Filtered bool `json:"filtered,omitempty"`
+	// Stopped is set when the reply came whole and stopped of itself: its stop reason is the
+	// model's own end (OpenAI's and Ollama's stop, Anthropic's end_turn or stop_sequence, Gemini's
+	// STOP; an Ollama reply done without a done_reason), it refused nothing, and its text is a
+	// string, not an OpenAI-compatible content that is null, left out or parts without text (which
+	// the OpenAI SDK gives as None or a list, not ""). An empty reply so marked is the empty
+	// answer a benchmark's script keeps (qa-predict --empty-reply keep). It is not cached: false
+	// for a reply the cache served.
+	Stopped bool `json:"-"`
 	// Reasoning is a reasoning model's thinking: what the server sent apart from the text (an
 	// OpenAI-compatible server's reasoning_content or reasoning, Ollama's thinking), and, once
 	// Thinking has read the reply, the thinking it took out of the text.

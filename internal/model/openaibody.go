@@ -62,6 +62,9 @@ func readOpenAI(body []byte) reply {
 	cs := *r.Choices
 	first := cs[0].Message
 	a := openAIAnswer(first.Content)
+	if t := bytes.TrimSpace(first.Content); len(t) == 0 || t[0] != '"' {
+		out.notString = true // null, left out, or parts: the SDK's None or list, no ""
+	}
 	if cs[0].FinishReason == "content_filter" && (len(first.Content) == 0 || a != nil && strings.TrimSpace(a.text) == "") {
 		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}
 	}

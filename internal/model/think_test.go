@@ -137,6 +137,7 @@ func TestThinkingClient(t *testing.T) {
 		got, err := Thinking{Next: replyClient(t, w, thinkingReply(t, w.provider, tc.text, tc.apart, tc.stop))}.Generate(context.Background(), req)
 		want := tc.want
 		want.Usage, want.Attempts = usage, 1
+		want.Stopped = tc.stop == "" || tc.stop == "stop" || tc.stop == "end_turn" // stopped of itself (thinkingReply's default)
 		got.Model = ""
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: Generate = %+v, want %+v", tc.name, got, want)
