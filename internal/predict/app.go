@@ -117,14 +117,14 @@ ending with the same 401, 402, 403 or 404, or a reply that refuses the key or ac
 request (Gemini's 400 for a refused key or FAILED_PRECONDITION, Anthropic's 400 "Your credit
 balance is too low", OpenAI's 429 insufficient_quota), none ever a success, leave "not called:
 server ... refused every call so far with HTTP 401"; another 400 is that record's alone.
-A reply with no text is the error "empty reply" (paid for: it counts against --max-cost). A
-prompt or reply that the provider's filters block is the error "prompt blocked by Gemini: SAFETY"
-or "reply blocked by Gemini: RECITATION" (the API's blockReason or finishReason), "reply blocked
-by OpenAI: content_filter" (its finish_reason before any text) or "reply blocked by Anthropic:
-refusal" (its stop_reason before any text: Anthropic's safety classifiers stopped Claude), paid
-for too, and not retried, as the same prompt is blocked again; text Gemini streamed before the
-block is not kept. A reply without token usage (or with a count left out) keeps its text with
-usage and cost_usd left empty, with a warning, and under --max-cost no further call is made;
+A reply with no text is the error "empty reply" (paid for: it counts against --max-cost; but see
+EMPTY REPLIES). A prompt or reply that the provider's filters block is the error "prompt blocked
+by Gemini: SAFETY" or "reply blocked by Gemini: RECITATION" (the API's blockReason or finishReason),
+"reply blocked by OpenAI: content_filter" (its finish_reason before any text) or "reply blocked by
+Anthropic: refusal" (its stop_reason before any text: Anthropic's safety classifiers stopped
+Claude), paid for too, and not retried, as the same prompt is blocked again; text Gemini streamed
+before the block is not kept. A reply without token usage (or with a count left out) keeps its
+text with usage and cost_usd left empty, with a warning, and under --max-cost no further call is made;
 replies cut at max_tokens or at the model's context window (Claude's model_context_window_exceeded),
 or with text stopped by a content filter or as a refusal, are kept and counted in a warning.
 Records that already have a prediction are passed through untouched unless --force (a warning
@@ -174,6 +174,23 @@ as they came, so a rerun with the other --think reads them again without a call;
 thinking is stored too, and a larger --max-tokens asks again; one with nothing after its thinking is
 not kept under strip, so --retry-errors asks for another, unless it stopped at max_tokens, where the
 same request stops again: it is stored as a cut one is.
+
+EMPTY REPLIES: by default (--empty-reply error) a reply with no text, or white space alone, is the
+error "empty reply" on its record, never an answer: an outage, a refusal or a reply cut at max_tokens
+would otherwise be scored as the model's answer. The benchmarks' scripts keep some of them:
+LongMemEval's run_generation.py writes the stripped "" as the hypothesis, which evaluate_qa.py
+judges; LoCoMo's evaluate_gpts.py stores "" and scores it 0; EvaLearn's evaluate.py judges "" and
+goes on with the sequence. --empty-reply keep (QA_EMPTY_REPLY=keep) does as they do, to reproduce
+their figures: a reply that came whole and stopped of itself (OpenAI's and Ollama's stop, Anthropic's
+end_turn or stop_sequence, Gemini's STOP) with no text, or nothing after its thinking under --think
+strip, is the answer "" with no error, and a warning counts them ("N replies were empty, kept as
+empty answers"). A reply cut at max_tokens or in its thinking, refused, blocked by a filter, without
+choices or candidates, or whose OpenAI-compatible content is null, left out or parts without text
+(the OpenAI SDK's None, on which LongMemEval's .strip() fails and skips the question) stays an
+error. A LongMemEval note so kept is the note ""; EvaLearn's judge grades the answer "" and the
+sequence goes on with it in the history; a LoCoMo batch's empty reply (--batch-size) is read as its
+script reads it, which finds no answer in it: each of its records fails as for any unreadable reply.
+A kept empty reply is not cached: a rerun asks for it again.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
 per record in input order: the requests predicting it would send (stage; model; max_tokens and
@@ -239,6 +256,7 @@ func flags() []cli.Flag {
 		&cli.IntFlag{Name: "batch-size", Value: 1, Usage: "locomo records: ask the questions of a conversation `N` at a time in one call, as LoCoMo's evaluate_qa.py --batch-size N (its published runs: 10 for gpt-3.5, 20 for gpt-4-turbo), in blocks at fixed places of its qa list, max_tokens N*50, the reply read as its script reads it (see LOCOMO BATCHES)", EnvVars: []string{"QA_BATCH_SIZE"}},
 		&cli.StringFlag{Name: "system", Usage: "system message `TEXT` (\"\": none; white space alone is a usage error)", EnvVars: []string{"QA_SYSTEM"}},
 		command.ThinkFlag("QA_THINK", "what becomes of the thinking a reasoning model writes into its reply (<think>…</think>): `MODE` strip (the answer is the text after </think>, the thinking goes to prediction.reasoning; see REASONING MODELS) or keep (the text whole, as it came)"),
+		&cli.StringFlag{Name: "empty-reply", Value: "error", Usage: "what a reply with no text is, `MODE` error (the error \"empty reply\" on its record) or keep (the answer \"\", as LongMemEval's and LoCoMo's scripts keep it, when the reply stopped of itself; one cut at max_tokens, refused, blocked, with a null content or no choices stays an error; see EMPTY REPLIES)", EnvVars: []string{"QA_EMPTY_REPLY"}},
 		&cli.StringFlag{Name: "api-key-file", Usage: "read the API key from `FILE` instead of the environment", EnvVars: []string{"QA_API_KEY_FILE"}},
 		&cli.IntFlag{Name: "concurrency", Usage: "most calls in flight (`N`, 1 to 10000); output order is kept", Value: 4, EnvVars: []string{"QA_CONCURRENCY"}},
 		&cli.Float64Flag{Name: "rpm", Usage: "most requests per minute, the EvaLearn judge's included (0: no limit)", EnvVars: []string{"QA_RPM"}},
@@ -294,6 +312,7 @@ type app struct {
 	maxCost                      float64 // --max-cost, 0 for none
 	locomoBatch                  int     // --batch-size: LoCoMo's questions asked per call (locomo.go)
 	strip                        bool    // --think strip: replies are read by model.Thinking
+	keepEmpty                    bool    // --empty-reply keep: an empty reply that stopped of itself is the answer "" (emptyKept)
 
 	client    model.Client
 	budget    *model.Budget // --max-cost, or nil

@@ -75,7 +75,8 @@ var (
 // "A7" after failing its first attempts with the listed faults: 429 (no Retry-After), 429ra
 // (Retry-After: 0), 500, 502, 503, hang (until the client gives up), trunc (a body cut short),
 // close (the connection closed with no reply), bad (malformed JSON), 400, 401 (echoing the key,
-// as real APIs do). Replies that are no failure of the call: empty (no text), nochoices (an empty
+// as real APIs do). Replies that are no failure of the call: empty (no text), blank (white space
+// alone), emptycut (no text, stopped at max_tokens), nochoices (an empty
 // choices list), null (content null), refusal (OpenAI's refusal field, content null), nousage (no usage
 // member), length (stopped at max_tokens), filter (stopped by the content filter). A reasoning
 // model's replies, without a reasoning parser: think (its thinking between both tags before the
@@ -161,6 +162,11 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(400)
 		io.WriteString(w, `{"error":{"message":"This model's maximum context length is 4096 tokens."}}`)
 	case "empty":
+		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":""`, 1))
+	case "blank":
+		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":" \n "`, 1))
+	case "emptycut":
+		reply = strings.Replace(reply, `"finish_reason":"stop"`, `"finish_reason":"length"`, 1)
 		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":""`, 1))
 	case "refusal":
 		io.WriteString(w, strings.Replace(reply, `"content":"A`+id+`"`, `"content":null,"refusal":"I can't help with that."`, 1))

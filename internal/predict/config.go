@@ -197,6 +197,13 @@ func (a *app) configureRequests(c *cli.Context) error {
 	if a.strip, err = command.Think(c); err != nil {
 		return err
 	}
+	switch v := c.String("empty-reply"); v {
+	case "error", "keep":
+		a.keepEmpty = v == "keep"
+	default:
+		return command.Usagef("--empty-reply: want error or keep, not %q%s%s", v, command.FromEnv(c, "empty-reply"),
+			english.DidYouMean(v, []string{"error", "keep"}))
+	}
 	a.sample = c.Int("sample-index")
 	if c.IsSet("seed") {
 		s, err := sampleSeed(int(c.Int64("seed")), a.sample)
@@ -242,6 +249,9 @@ func (a *app) buildClient(c *cli.Context) error {
 		return err
 	}
 	a.client = a.thinking(a.client)
+	if a.keepEmpty {
+		a.client = emptyKept{next: a.client, tally: &a.tally}
+	}
 	return a.configureSequences(c)
 }
 

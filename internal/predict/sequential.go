@@ -354,8 +354,8 @@ func studentType(rec *record.Record) (string, error) {
 }
 
 // answer asks the model for one position of a sequence and sets rec.Prediction, which the caller
-// counts. Only an interruption is an error; an empty answer, or a record whose request cannot be
-// made, is a prediction error.
+// counts. Only an interruption is an error; an empty answer (unless --empty-reply keep), or a
+// record whose request cannot be made, is a prediction error.
 func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.EvaLearnRecord) (*record.Prediction, error) {
 	req, err := a.studentRequest(rec, history)
 	if err != nil {
@@ -372,7 +372,9 @@ func (a *app) answer(ctx context.Context, rec *record.Record, history []prompt.E
 	}
 	if a.settle(p, resp, err, start, true) {
 		p.Text = textnorm.Strip(resp.Text) // evaluate.py: gpt4res = content.strip()
-		if p.Text == "" {
+		if p.Text == "" && !a.keepEmpty {
+			// Under --empty-reply keep it is judged, and the sequence goes on, as evaluate.py
+			// judges "" (its check for empty answers reruns their sequences on a later run).
 			p.Error = "empty answer: not passed to the judge"
 		}
 	}

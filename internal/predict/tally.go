@@ -34,6 +34,7 @@ type tally struct {
 	cut        int           // replies that stopped at max_tokens
 	window     int           // replies that stopped at the model's context window
 	filtered   int           // replies with text stopped by a content filter or as a refusal
+	keptEmpty  int           // empty replies that stopped of themselves, kept as the answer "" (--empty-reply keep)
 	usage      record.Usage
 	cost       model.Dollars
 	cachedCost model.Dollars // the part of cost the cache served
@@ -226,6 +227,10 @@ func (t *tally) warnReplies(w io.Writer) {
 	if t.window > 0 {
 		fmt.Fprintf(w, "qa-predict: warning: %s at the model's context window (stop reason model_context_window_exceeded), cut short: the prompt left too little room, and a larger --max-tokens does not help; %s text is kept as the answer\n",
 			english.Count(t.window, "reply stopped", "replies stopped"), english.Form(t.window, "its", "their"))
+	}
+	if t.keptEmpty > 0 {
+		fmt.Fprintf(w, "qa-predict: warning: %s empty, kept as %s (--empty-reply keep)\n",
+			english.Count(t.keptEmpty, "reply was", "replies were"), english.Form(t.keptEmpty, "an empty answer", "empty answers"))
 	}
 	if t.filtered > 0 {
 		fmt.Fprintf(w, "qa-predict: warning: %s by the provider's content filter or as a refusal (stop reason content_filter or refusal): %s text, perhaps partial, is kept as the answer\n",
