@@ -10,6 +10,7 @@ import (
 
 	"github.com/qapipe/qapipe/internal/interrupt"
 	"github.com/qapipe/qapipe/internal/model"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Namespace is the key namespace of model replies; bump its version when Response changes meaning.
@@ -165,7 +166,7 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	}
 	defer h.Release(ctx)
 	resp, err = c.Next.Generate(ctx, req)
-	if err != nil || strings.TrimSpace(resp.Text) == "" {
+	if err != nil || textnorm.Strip(resp.Text) == "" {
 		return resp, err // errors, and replies without text, are never stored
 	}
 	stored := resp
@@ -230,7 +231,7 @@ func (c *Client) stored(ctx context.Context, key string) (resp model.Response, o
 // replyOf decodes a stored reply, as a cached Response; ok is false for an entry that is no
 // reply (see stored).
 func replyOf(v []byte) (resp model.Response, ok bool) {
-	if json.Unmarshal(v, &resp) != nil || strings.TrimSpace(resp.Text) == "" {
+	if json.Unmarshal(v, &resp) != nil || textnorm.Strip(resp.Text) == "" {
 		return model.Response{}, false
 	}
 	resp.Cached, resp.Attempts = true, 0

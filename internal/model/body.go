@@ -213,7 +213,7 @@ type anthropicMessage struct {
 // hasText reports whether text is in any of the message's blocks.
 func (r *anthropicMessage) hasText() bool {
 	for _, c := range r.Content {
-		if strings.TrimSpace(c.Text) != "" {
+		if !blank(c.Text) {
 			return true
 		}
 	}

@@ -195,7 +195,7 @@ func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool
 	out.Filtered = ch.StopReason == "content_filter" || ch.StopReason == "refusal"
 	out.Stopped = c.stoppedWhole(ch.StopReason, body)
 	settle(r.slot, out)
-	if strings.TrimSpace(ch.Content) == "" {
+	if blank(ch.Content) {
 		return out, c.noText(r.req, out, ch.StopReason, body.refusal)
 	}
 	return out, nil
@@ -370,7 +370,7 @@ func knownUsage(u record.Usage, produced bool) (record.Usage, bool) {
 // server's token limit, not the context window, which the input may have filled) or not, must
 // have had output tokens.
 func produced(text, reasoning string, cut, window bool) bool {
-	return strings.TrimSpace(text) != "" || strings.TrimSpace(reasoning) != "" || cut && !window
+	return !blank(text) || !blank(reasoning) || cut && !window
 }
 
 // callOptions are langchaingo's call options for req: its model, and its temperature, max_tokens

@@ -168,7 +168,7 @@ func geminiEmpty(rs []geminiReply) string {
 		}
 		for _, c := range r.Candidates {
 			for _, p := range c.Content.Parts {
-				if strings.TrimSpace(p.Text) != "" && !p.thought() {
+				if !blank(p.Text) && !p.thought() {
 					return ""
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"math"
 
 	"github.com/qapipe/qapipe/pkg/record"
+	"github.com/qapipe/qapipe/pkg/textnorm"
 )
 
 // Message is one chat message. Role is "system", "user" or "assistant".
@@ -131,3 +132,8 @@ func SampleSeed(seed, k int) (s int, ok bool) {
 	}
 	return s, true
 }
+
+// blank reports whether s, a reply's text, holds nothing but white space as Python's strip()
+// takes it (textnorm.Strip: \x1c to \x1f too, which Go's strings.TrimSpace keeps), as every
+// caller strips an answer or a verdict before reading it: such a reply is an empty one.
+func blank(s string) bool { return textnorm.Strip(s) == "" }

@@ -186,7 +186,7 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 			why = " (" + cmp.Or(spent(req.Provider, req.MaxTokens, "before the answer"), "it stopped at the server's token limit before the answer") + ")"
 		}
 		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w: no %s, so no answer%s", req.Provider, req.Model, ErrCutThinking, th.Close, why)}
-	case strings.TrimSpace(th.Answer) == "" && (resp.Cut || resp.Window):
+	case blank(th.Answer) && (resp.Cut || resp.Window):
 		// Its budget ran out at the end of its thinking: the same request is cut there again,
 		// so the reply stays in the cache, as one cut in its thinking does, and the error says
 		// why, as an empty reply's does when its server sent the thinking apart.
@@ -195,7 +195,7 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 			why = cmp.Or(spent(req.Provider, req.MaxTokens, "after it"), "it stopped at the server's token limit after it")
 		}
 		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after %s: %s)", req.Provider, req.Model, ErrEmptyReply, th.Close, why)}
-	case strings.TrimSpace(th.Answer) == "":
+	case blank(th.Answer):
 		kept := ""
 		if t.Forget != nil {
 			if err := t.Forget(context.WithoutCancel(ctx), req); err != nil {

@@ -129,6 +129,8 @@ func TestEmptyReplyKeptModes(t *testing.T) {
 		return "note"
 	})
 	empty := contentServer(t, func(string) string { return "" })
+	// White space to Python's strip(), which every mode applies, though not to Go's TrimSpace.
+	pyBlank := contentServer(t, func(string) string { return "\x1c\x1f\u3000" })
 	rec := longMemEvalRecord("longmemeval:q1", "")
 	locomo := goldenLoCoMo(t)
 	tests := []struct {
@@ -147,6 +149,14 @@ func TestEmptyReplyKeptModes(t *testing.T) {
 				}
 			}, "notes on history block 2 of 3: openai gpt-4o: empty reply (stop reason stop)", 2},
 		{"locomo one at a time", empty.URL, jsonl(t, locomo...), []string{"--model", "gpt-4-turbo"},
+			func(t *testing.T, recs []*record.Record) {
+				for _, r := range recs {
+					if p := r.Prediction; p.Error != "" || p.Text != "" || !p.HasText() {
+						t.Errorf("%s: prediction %+v, want the answer \"\"", r.ID, p)
+					}
+				}
+			}, "openai gpt-4-turbo: empty reply (stop reason stop)", len(locomo)},
+		{"locomo one at a time, Python's white space", pyBlank.URL, jsonl(t, locomo...), []string{"--model", "gpt-4-turbo"},
 			func(t *testing.T, recs []*record.Record) {
 				for _, r := range recs {
 					if p := r.Prediction; p.Error != "" || p.Text != "" || !p.HasText() {

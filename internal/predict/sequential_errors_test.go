@@ -69,10 +69,10 @@ func TestSequentialFailures(t *testing.T) {
 		},
 		{
 			// Blank by Python's strip (evaluate.py's content.strip()) though not by Go's
-			// unicode.IsSpace, so the client takes it for text: the answer is still empty.
+			// unicode.IsSpace: the client takes it for an empty reply too.
 			name:     "answer blank by Python's strip alone",
 			faults:   map[int]fault{4: {raw: "\x1c\x1f"}},
-			wantPred: map[int]string{2: "empty answer: not passed to the judge", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
+			wantPred: map[int]string{2: "empty reply", 3: skipped3, 4: skipped3, 5: skipped3, 6: skipped3},
 			asked:    map[int]int{5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, 11: 0, 12: 0, 13: 0},
 		},
 		{
