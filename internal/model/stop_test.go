@@ -317,6 +317,7 @@ func TestRefusesAll(t *testing.T) {
 		{"gemini location", 400, geminiLocation, true},
 		{"gemini location, no billing", 400, `{"error":{"code":400,"message":"User location is not supported for the API use without a billing account linked.","status":"FAILED_PRECONDITION"}}`, true},
 		{"gemini location in a list", 400, "[" + geminiLocation + "]", true},
+		{"anthropic billing_error in a 400, other words", 400, `{"type":"error","error":{"type":"billing_error","message":"Billing error"}}`, true},
 		{"openai insufficient_quota", 429, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`, true},
 
 		{"anthropic too long", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}`, false},
@@ -330,10 +331,43 @@ func TestRefusesAll(t *testing.T) {
 		{"no JSON", 400, `400 Bad Request: FAILED_PRECONDITION credit balance is too low`, false},
 		{"429 rate", 429, `{"error":{"message":"Rate limit reached for gpt-4o-mini","type":"requests","code":"rate_limit_exceeded"}}`, false},
 		{"500", 500, `{"error":{"message":"billing_error"}}`, false},
+		{"credit words in another type", 400, `{"type":"error","error":{"type":"api_error","message":"Your credit balance is too low to access the Anthropic API."}}`, false},
 	} {
 		resp := &http.Response{StatusCode: tt.status, Body: io.NopCloser(strings.NewReader(tt.body))}
 		if got := refusesAll(resp); got != tt.want {
 			t.Errorf("%s: refusesAll(%d %s) = %v, want %v", tt.name, tt.status, tt.body, got, tt.want)
+		}
+	}
+}
+
+// TestRefusedFix: the stop warning says what must be right before the calls are made again, by
+// the status and what its reply says of the key or the account.
+func TestRefusedFix(t *testing.T) {
+	const (
+		key     = "the API key is right"
+		credit  = "the account has credit or quota left, as its plan and billing say"
+		region  = "the API takes calls from where they come: a region it serves, or billing on where its free tier is not given"
+		project = "the key may use the project, region and model"
+		model   = "the model name and the base URL are right"
+	)
+	for _, tt := range []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"401", 401, `{"error":{"message":"bad key"}}`, key},
+		{"gemini key", 400, geminiBadKey, key},
+		{"402", 402, `{"type":"error","error":{"type":"billing_error","message":"Billing error"}}`, credit},
+		{"openai insufficient_quota", 429, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","code":"insufficient_quota"}}`, credit},
+		{"anthropic credit", 400, anthropicNoCredit, credit},
+		{"gemini location", 400, geminiLocation, region},
+		{"gemini location in a list", 400, "[" + geminiLocation + "]", region},
+		{"403", 403, `{"error":{"message":"forbidden"}}`, project},
+		{"404", 404, `{"error":{"message":"no such model"}}`, model},
+	} {
+		if got := refusedFix(tt.status, []byte(tt.body)); got != tt.want {
+			t.Errorf("%s: refusedFix(%d) = %q, want %q", tt.name, tt.status, got, tt.want)
 		}
 	}
 }
