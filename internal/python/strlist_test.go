@@ -195,6 +195,7 @@ func TestParseArrayStr(t *testing.T) {
 		{`['a' b]`, nil, false},
 		{`['a' nanny]`, nil, false},
 		{`x ['a' 'b']`, nil, false},
+		{`[1e+16 2]`, nil, false}, // a float's repr among ints: no array of ints
 	} {
 		got, ok := ParseArrayStr(tt.in)
 		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
@@ -233,6 +234,11 @@ func TestArrayStrLoss(t *testing.T) {
 		{`[nan]`, NoLoss},
 		{`[]`, NoLoss},
 		{`see [1. 2.]`, NoLoss},
+		{`[1.5 2.5]`, RoundedArray}, // floats numpy writes as Go reads them, rounded all the same
+		{`[2.5]`, NoLoss},           // Python's list too
+		{`[1.e 2.]`, NoLoss},        // no exponent's digits: no float numpy writes
+		{`[1e 2]`, NoLoss},          // no number Python or numpy writes
+		{`[... 1.5]`, NoLoss},
 	} {
 		if got := ArrayStrLoss(tt.in); got != tt.want {
 			t.Errorf("ArrayStrLoss(%q) = %v, want %v", tt.in, got, tt.want)
