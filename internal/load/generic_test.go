@@ -95,6 +95,8 @@ func TestCSVUnnamedTrailingColumns(t *testing.T) {
 		{"text in one", "id,question,answers,,\nq1,What?,four,,note\nq2,Who?,five,,\n", []string{
 			`d.csv:2 (id "q1"): field 5 has no name in the header, but this row has "note" there (name the column, or remove its cells)`,
 			`{"schema":1,"id":"q2","question":"Who?","answers":["five"]}`}},
+		{"text in the first", "id,question,answers,,\nq1,What?,four,note,\n", []string{
+			`d.csv:2 (id "q1"): field 4 has no name in the header, but this row has "note" there (name the column, or remove its cells)`}},
 		{"more cells than the header", "id,question,answers,\nq1,What?,four,,\n", []string{
 			`d.csv:2 (id "q1"): 5 fields, header has 4 (split at commas)`}},
 		{"fewer cells than the named", "id,question,answers,\nq1,What?\n", []string{
@@ -113,6 +115,17 @@ func TestCSVUnnamedTrailingColumns(t *testing.T) {
 				t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", tt.in, err, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
+	}
+}
+
+// A CSV header that names no column at all fails the file: it is kept whole for checkHeader,
+// not cut to nothing as the unnamed columns after the last named one are.
+func TestCSVHeaderWithoutNames(t *testing.T) {
+	for _, in := range []string{",\nq,a\n", ",,\nq,a,b\n"} {
+		_, err := loadInOrder(CSV, "d.csv", in, Mapping{})
+		if want := "d.csv:1: fields 1 and 2 of the header have no name"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("CSV(%q) = %v, want an error beginning %q", in, err, want)
+		}
 	}
 }
 
