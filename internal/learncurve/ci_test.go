@@ -212,3 +212,21 @@ func TestBootstrapTypeAlone(t *testing.T) {
 		t.Errorf("a run over type A alone: overall intervals %+v, type A's %+v", alone.Overall, alone.Types[0].MetricsCI)
 	}
 }
+
+// TestBootstrapOverallNotByTypeName: with more than one type, the overall intervals are drawn from
+// the seed's own source, so naming a type otherwise leaves them as they were (with one type they
+// are its own, drawn from its source: TestBootstrapTypeAlone).
+func TestBootstrapOverallNotByTypeName(t *testing.T) {
+	seqs := func(first string) []Sequence {
+		return []Sequence{
+			{ID: "1", Type: NamedType(first), Y: []int{1, 0, 1}}, {ID: "2", Type: NamedType(first), Y: []int{0, 0, 1}},
+			{ID: "3", Type: NamedType(first), Y: []int{1, 1, 1}}, {ID: "4", Type: NamedType("B"), Y: []int{0, 1, 0}},
+			{ID: "5", Type: NamedType("B"), Y: []int{0, 0, 0}}, {ID: "6", Type: NamedType("B"), Y: []int{1, 0, 1}},
+		}
+	}
+	a, z := seqs("A"), seqs("Z")
+	ca, cz := Bootstrap(a, Compute(a, 3, 1), 300, 0.9, 7), Bootstrap(z, Compute(z, 3, 1), 300, 0.9, 7)
+	if !reflect.DeepEqual(ca.Overall, cz.Overall) {
+		t.Errorf("overall intervals with the first type named A %+v, named Z %+v", ca.Overall, cz.Overall)
+	}
+}
