@@ -156,12 +156,6 @@ func scanArray(s string) (arrayScan, bool) {
 // numpyFloatLen returns the length of the float numpy writes in an array of floats at the start
 // of s, -?[0-9]+\.[0-9]*([eE][+-]?[0-9]+)? (2., 1.e-05) or -?inf, or 0 if none starts it.
 func numpyFloatLen(s string) int {
-	digits := func(i int) int {
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		return i
-	}
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -169,19 +163,27 @@ func numpyFloatLen(s string) int {
 	if strings.HasPrefix(s[i:], "inf") {
 		return i + 3
 	}
-	j := digits(i)
+	j := digitsEnd(s, i)
 	if j == i || j == len(s) || s[j] != '.' {
 		return 0
 	}
-	i = digits(j + 1)
+	i = digitsEnd(s, j+1)
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
 		j := i + 1
 		if j < len(s) && (s[j] == '+' || s[j] == '-') {
 			j++
 		}
-		if k := digits(j); k > j {
+		if k := digitsEnd(s, j); k > j {
 			i = k
 		}
+	}
+	return i
+}
+
+// digitsEnd returns the end of the run of ASCII digits in s from i (i itself if none).
+func digitsEnd(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
 	}
 	return i
 }
@@ -207,12 +209,6 @@ func OpensDict(s string) bool {
 // ([eE][+-]?[0-9]+)?, the text Python's str() writes for an int or a finite float, or 0 if none
 // starts it.
 func NumberLen(s string) int {
-	digits := func(i int) int {
-		for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-			i++
-		}
-		return i
-	}
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++
@@ -221,12 +217,12 @@ func NumberLen(s string) int {
 	case i < len(s) && s[i] == '0':
 		i++
 	case i < len(s) && '1' <= s[i] && s[i] <= '9':
-		i = digits(i)
+		i = digitsEnd(s, i)
 	default:
 		return 0
 	}
 	if i < len(s) && s[i] == '.' {
-		j := digits(i + 1)
+		j := digitsEnd(s, i+1)
 		if j == i+1 {
 			return 0
 		}
@@ -237,7 +233,7 @@ func NumberLen(s string) int {
 		if j < len(s) && (s[j] == '+' || s[j] == '-') {
 			j++
 		}
-		k := digits(j)
+		k := digitsEnd(s, j)
 		if k == j {
 			return 0
 		}
