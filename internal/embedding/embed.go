@@ -20,6 +20,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -121,6 +122,9 @@ type Scorer struct {
 	perRequest int // texts per request: Batch, at most MaxOpenAIInputs for OpenAI
 
 	requests, texts, hits, notSent atomic.Int64
+
+	refMu sync.Mutex
+	refs  map[string]*refusalState // by cache namespace: sbert's requests and bertscore's apart
 }
 
 // NewScorer returns a Scorer for cfg after validating it.

@@ -202,11 +202,28 @@ func (f *fetcher[V]) run(ctx context.Context, todo []string, h *cache.Claims) er
 // request of three texts or more whose halves are both refused with the whole's very message, and
 // whose first text is refused alone with it too, is refused as a request (a model that serves no
 // embeddings, a parameter the server does not take): that is the error, after at most four
-// requests, not one per text. (A server whose refusal names no text, with refused texts in both
-// halves, the first among them, so fails the request whole, as a request of two texts both
-// refused alone leaves both refused.)
+// requests, not one per text; so is one whose texts, asked for alone, are refused with one
+// message while no request was served (refusalState.alone), and, while none is, any request
+// refused as such a one was (refusalState.every) and whose first text alone is too: its texts are
+// asked for apart once that one is served (a server whose refusal of a text over the model's
+// context names no text, and the run's first texts over it). (A server whose refusal names no text, with
+// refused texts in both halves, the first among them, so fails the request whole.)
 func (f *fetcher[V]) request(ctx context.Context, batch []string, bh *cache.Claims) error {
 	err := f.ask(ctx, batch, bh)
+	if f.state().every(err) {
+		// Refused as every request so far was: its first text alone tells whether the server
+		// serves a text at all, before its texts are asked for apart.
+		if len(batch) == 1 {
+			return err
+		}
+		e := f.ask(ctx, batch[:1], bh)
+		if same(err, e) {
+			return err
+		}
+		if err := f.refuse(ctx, batch[:1], bh, e); err != nil {
+			return err
+		}
+	}
 	if refusal(err) == nil || len(batch) == 1 {
 		return f.refuse(ctx, batch, bh, err)
 	}
@@ -224,6 +241,7 @@ func (f *fetcher[V]) request(ctx context.Context, batch []string, bh *cache.Clai
 			e = f.ask(ctx, batch[:1], bh)
 		}
 		if same(err, e) {
+			f.state().refusedWhole(err)
 			return err // the request is refused, not a text of it
 		}
 		if err := f.refuse(ctx, batch[:1], bh, e); err != nil {
@@ -276,6 +294,7 @@ func (f *fetcher[V]) ask(ctx context.Context, batch []string, bh *cache.Claims) 
 	if err != nil {
 		return err
 	}
+	f.state().served()
 	f.mu.Lock()
 	for i, v := range vs {
 		f.got[batch[i]] = v
@@ -305,6 +324,9 @@ func (f *fetcher[V]) refuse(ctx context.Context, batch []string, bh *cache.Claim
 	if err == nil || refusal(err) == nil || len(batch) != 1 {
 		return err
 	}
+	if f.state().alone(batch[0], err) {
+		return err // the request is refused, not the text
+	}
 	f.mu.Lock()
 	f.refused[batch[0]] = err
 	f.mu.Unlock()
@@ -312,6 +334,81 @@ func (f *fetcher[V]) refuse(ctx context.Context, batch []string, bh *cache.Claim
 		bh.ReleaseKeys(ctx, f.keysOf(batch))
 	}
 	return nil
+}
+
+// refusalState is what a Scorer's requests of one kind (a cache namespace: sbert's, or
+// bertscore's) told of the server's refusals: whether any was served, the first text refused
+// alone while none was, and the refusal found to be of the request rather than of a text of it.
+type refusalState struct {
+	mu     sync.Mutex
+	ok     bool         // a request was served
+	lone   *statusError // while none was served: the refusal of the first text refused alone
+	loneOf string       // that text
+	whole  *statusError // while none was served: a refusal found to be the request's
+}
+
+// state returns the refusal state of f's kind of request.
+func (f *fetcher[V]) state() *refusalState {
+	f.s.refMu.Lock()
+	defer f.s.refMu.Unlock()
+	if f.s.refs == nil {
+		f.s.refs = map[string]*refusalState{}
+	}
+	st := f.s.refs[f.c.namespace]
+	if st == nil {
+		st = &refusalState{}
+		f.s.refs[f.c.namespace] = st
+	}
+	return st
+}
+
+func (st *refusalState) served() {
+	st.mu.Lock()
+	st.ok = true
+	st.mu.Unlock()
+}
+
+func (st *refusalState) refusedWhole(err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.ok {
+		st.whole = refusal(err)
+	}
+}
+
+// every reports whether err is the refusal found to be the request's, while no request was
+// served: a server that refuses every request so (a model that serves no embeddings, a
+// parameter it does not take), whose texts are not asked for apart again unless its first text
+// alone is served.
+func (st *refusalState) every(err error) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return !st.ok && st.whole != nil && same(st.whole, err)
+}
+
+// alone notes that the server refused text, asked for alone, with err, and reports whether that
+// is the request's refusal rather than the text's: no request was served, and another text was
+// refused alone with the very same status and message (the refusal then found the request's).
+// One request a text (--embed-batch 1), or two texts a request, so fails the call, as three or
+// more do by their halves (see fetcher.request), not one request per text of the run.
+func (st *refusalState) alone(text string, err error) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.ok {
+		return false
+	}
+	r := refusal(err)
+	if st.whole != nil && *st.whole == *r {
+		return true
+	}
+	if st.lone != nil && *st.lone == *r && st.loneOf != text {
+		st.whole = r
+		return true
+	}
+	if st.lone == nil {
+		st.lone, st.loneOf = r, text
+	}
+	return false
 }
 
 // same reports whether a and b are refusals with one status and message.

@@ -34,7 +34,7 @@ func TestCallErrorHint(t *testing.T) {
 		{"404 model", Ollama, clitest.Reply{Status: 404, ContentType: "application/json", Body: `{"error":"model \"m\" not found, try pulling it first"}`}, "",
 			`embed $URL/api/embed: 404 Not Found: {"error":"model \"m\" not found, try pulling it first"}; no such model or endpoint: check the model name, and that $URL is the API's base URL (Ollama's own API is at the server's root, without /v1; its /v1 is --embed-provider openai's)`},
 		{"400", OpenAI, clitest.Reply{Status: 400, ContentType: "application/json", Body: `{"error":{"message":"bad input"}}`}, "",
-			`the server refused the prediction "rome" on its own: embed $URL/embeddings: 400 Bad Request: {"error":{"message":"bad input"}} (and answer 1)`},
+			`embed $URL/embeddings: 400 Bad Request: {"error":{"message":"bad input"}}`},
 	} {
 		t.Run(tc.provider+" "+tc.name, func(t *testing.T) {
 			base := clitest.ReplyURL(t, tc.reply, closed)

@@ -15,13 +15,14 @@ import (
 
 // TestRequestRefusedWhole: a server that refuses every request (a model that serves no
 // embeddings) fails a call of three texts or more whole, after the whole, its halves and the
-// first text alone; one of two texts leaves both texts refused, each asked for alone.
+// first text alone; one of two texts after the whole and each text alone, both refused alike and
+// none served.
 func TestRequestRefusedWhole(t *testing.T) {
 	for _, tt := range []struct {
 		texts, requests int
 		whole           bool
 	}{
-		{2, 3, false},
+		{2, 3, true},
 		{3, 3, true}, // the first half is the first text alone
 		{32, 4, true},
 	} {
@@ -235,5 +236,72 @@ func TestRefusedPredictionAndAnswer(t *testing.T) {
 	want := `the server refused the prediction "word word`
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), " (and answer 2)") {
 		t.Errorf("SBERT = %v, want it to begin %q and end \" (and answer 2)\"", err, want)
+	}
+}
+
+// TestRequestRefusedEveryCall: a server that refuses every request alike (a model that serves no
+// embeddings) fails each call whole, never leaving its texts "refused on its own", whatever the
+// texts per request (--embed-batch 1 or 2 asks for them alone at once); once a call found the
+// refusal to be the request's, later calls fail after their first request and its first text
+// alone, not asked for apart again, as a call of --embed-batch records is made per batch.
+func TestRequestRefusedEveryCall(t *testing.T) {
+	for _, tt := range []struct {
+		batch, texts, requests int // requests: of the 5 calls
+	}{
+		{1, 2, 2 + 4},
+		{2, 2, 3 + 4*2},
+		{2, 4, 3 + 4*2},
+		{32, 6, 4 + 4*2},
+	} {
+		t.Run(fmt.Sprint(tt.batch, "/", tt.texts), func(t *testing.T) {
+			f := newFake(t)
+			f.hold = func([]string) int { return http.StatusBadRequest }
+			srv := f.start()
+			s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Batch: tt.batch, Parallel: 1})
+			for call := range 5 {
+				preds := make([]string, tt.texts)
+				for i := range preds {
+					preds[i] = fmt.Sprint("text ", call, " ", i)
+				}
+				_, err := s.SBERT(context.Background(), preds, make([][]string, len(preds)))
+				if _, refused := errors.AsType[*RefusedError](err); err == nil || refused || !strings.Contains(err.Error(), "injected 400") {
+					t.Errorf("call %d: SBERT = %v, want the call failed with the server's message", call, err)
+				}
+			}
+			if got := f.total(); got != tt.requests {
+				t.Errorf("%d requests, want %d", got, tt.requests)
+			}
+		})
+	}
+}
+
+// TestRefusedEveryCallUntilServed: a server whose refusal of a text over the model's context
+// names no text, whose first call's texts are all over it, fails that call whole, as one that
+// refuses every request; a later request refused alike asks for its first text alone before it
+// fails, and, that one served, is asked for apart as before: only its text over the context is
+// refused.
+func TestRefusedEveryCallUntilServed(t *testing.T) {
+	f := newFake(t)
+	f.hold = func(in []string) int {
+		for _, s := range in {
+			if strings.HasPrefix(s, "LONG") {
+				return http.StatusBadRequest
+			}
+		}
+		return 0
+	}
+	f.sentences["short"] = []float32{1, 0, 0}
+	srv := f.start()
+	s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Batch: 2, Parallel: 1})
+	if _, err := s.SBERT(context.Background(), []string{"LONG a", "LONG b"}, make([][]string, 2)); err == nil {
+		t.Fatalf("first call: SBERT = nil, want the call failed")
+	}
+	got, err := s.SBERT(context.Background(), []string{"short", "LONG c"}, [][]string{{"short"}, nil})
+	re, ok := errors.AsType[*RefusedError](err)
+	if !ok || len(re.Refused) != 1 || re.Refused[1] == nil {
+		t.Fatalf("second call: SBERT = %v, %v; want prediction 1 refused alone", got, err)
+	}
+	if !near(got[0], 1) {
+		t.Errorf("second call: SBERT = %v, want prediction 0 scored 1", got)
 	}
 }
