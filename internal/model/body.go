@@ -59,6 +59,12 @@ type reply struct {
 	// null, left out, or an array of parts (readOpenAI), which the OpenAI SDK gives as None or
 	// a list where a string is the text, "" included.
 	notString bool
+	// textPart is set when an Anthropic message holds a text block (readAnthropic), or a Gemini
+	// reply's first candidate a part that is no thought (readGemini), its text "" or not: where
+	// the SDKs read the text. A message of no block but thinking ones, or a candidate without
+	// parts, has none, and its SDK no "" to give (the Python SDKs raise IndexError or ValueError,
+	// or give None).
+	textPart bool
 	// done is set when an Ollama reply's last line says it is done (readOllama).
 	done bool
 	// answer is the reply read from the body, as the provider's SDKs read it, for a 200 reply
@@ -161,17 +167,19 @@ func readAnthropic(body []byte) reply {
 	}
 	var text strings.Builder
 	var thoughts []string
+	textPart := false
 	for _, c := range r.Content {
 		switch c.Type {
 		case "text":
 			text.WriteString(c.Text)
+			textPart = true
 		case "thinking":
 			if t := strings.TrimSpace(c.Thinking); t != "" {
 				thoughts = append(thoughts, t)
 			}
 		}
 	}
-	out := reply{usage: r.usage(), reasoning: strings.Join(thoughts, "\n\n")}
+	out := reply{usage: r.usage(), reasoning: strings.Join(thoughts, "\n\n"), textPart: textPart}
 	if r.Content != nil {
 		out.answer = &bodyAnswer{text: text.String(), stop: r.StopReason}
 	}

@@ -43,8 +43,8 @@ func TestReadReply(t *testing.T) {
 	want := map[string]reply{
 		"openai": {usage: record.Usage{InputTokens: 12, OutputTokens: 28}, reasoning: "The user asks for the capital of France. That is Paris.",
 			answer: &bodyAnswer{text: "Paris", stop: "stop"}},
-		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}, answer: &bodyAnswer{text: "Paris", stop: "end_turn"}},
-		"googleai": {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, geminiUsage: true, stop: "STOP",
+		"anthropic": {usage: record.Usage{InputTokens: 20, OutputTokens: 4}, textPart: true, answer: &bodyAnswer{text: "Paris", stop: "end_turn"}},
+		"googleai": {usage: record.Usage{InputTokens: 8, OutputTokens: 6}, geminiUsage: true, stop: "STOP", textPart: true,
 			answer: &bodyAnswer{text: "The capital of France is Paris.", stop: "STOP"}},
 		"ollama": {stop: "stop", done: true, reasoning: "The user asks for the capital of France. That is Paris."},
 	}

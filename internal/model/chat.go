@@ -232,9 +232,9 @@ func (c *chat) stoppedWhole(stop string, body reply) bool {
 	case "openai":
 		return stop == "stop" && !body.notString
 	case "anthropic":
-		return stop == "end_turn" || stop == "stop_sequence"
+		return (stop == "end_turn" || stop == "stop_sequence") && body.textPart
 	case "googleai":
-		return stop == "STOP"
+		return stop == "STOP" && body.textPart
 	case "ollama":
 		return stop == "stop" || stop == "" && body.done
 	}

@@ -9,9 +9,12 @@ import (
 
 // TestEmptyStop: an empty reply (ErrEmptyReply) is marked Stopped when it came whole and stopped
 // of itself with the empty text: OpenAI's finish_reason stop with content "", Anthropic's end_turn
-// or stop_sequence, Gemini's STOP, Ollama's done with done_reason stop. One cut at max_tokens,
-// refused, without choices or candidates, stopped for another reason, or whose OpenAI content is
-// null, left out or parts without text (which the OpenAI SDK gives as None, not "") is not.
+// or stop_sequence with a text block, Gemini's STOP with a part, Ollama's done with done_reason
+// stop. One cut at max_tokens, refused, without choices or candidates, stopped for another reason,
+// or whose text is not there for its SDK to give as "" is not: an OpenAI content null, left out
+// or parts without text (the OpenAI SDK's None), an Anthropic message without a text block
+// (LoCoMo's message.content[0].text raises IndexError), a Gemini candidate without parts (the
+// SDK's response.text raises ValueError).
 func TestEmptyStop(t *testing.T) {
 	openai := func(message, finish string) string {
 		return `{"id":"c","object":"chat.completion","created":1,"model":"gpt-4o-mini","choices":[{"index":0,"message":` + message +
@@ -43,13 +46,18 @@ func TestEmptyStop(t *testing.T) {
 		{"openai length", wires[0], openai(`{"role":"assistant","content":""}`, "length"), false},
 		{"openai tool_calls", wires[0], openai(`{"role":"assistant","content":""}`, "tool_calls"), false},
 		{"openai no choices", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`, false},
-		{"anthropic end_turn, no content", wires[1], claude(`[]`, "end_turn"), true},
+		{"anthropic end_turn, no content", wires[1], claude(`[]`, "end_turn"), false},
+		{"anthropic end_turn, thinking alone", wires[1], claude(`[{"type":"thinking","thinking":"Hmm.","signature":"s"}]`, "end_turn"), false},
+		{"anthropic end_turn, white space text", wires[1], claude(`[{"type":"text","text":" \n"}]`, "end_turn"), true},
 		{"anthropic end_turn, empty text", wires[1], claude(`[{"type":"text","text":""}]`, "end_turn"), true},
 		{"anthropic stop_sequence", wires[1], claude(`[{"type":"text","text":""}]`, "stop_sequence"), true},
 		{"anthropic max_tokens", wires[1], claude(`[]`, "max_tokens"), false},
 		{"anthropic content left out", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","usage":{"input_tokens":20,"output_tokens":0}}`, false},
 		{"gemini STOP", wires[3], gemini(`[{"text":""}]`, "1"), true},
 		{"gemini STOP by name", wires[3], gemini(`[{"text":""}]`, `"STOP"`), true},
+		{"gemini STOP, no parts", wires[3], `{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`, false},
+		{"gemini STOP, empty parts", wires[3], gemini(`[]`, `"STOP"`), false},
+		{"gemini STOP, no content", wires[3], `{"candidates":[{"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`, false},
 		{"gemini OTHER", wires[3], gemini(`[{"text":""}]`, "5"), false},
 		{"gemini MAX_TOKENS", wires[3], gemini(`[{"text":""}]`, "2"), false},
 		{"gemini no candidates", wires[3], `{"usageMetadata":{"promptTokenCount":8,"totalTokenCount":8}}`, false},

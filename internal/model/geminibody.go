@@ -43,11 +43,28 @@ func readGemini(body []byte) reply {
 		out.stop = geminiFinish(rs)
 		out.empty = geminiEmpty(rs)
 		out.answer, out.reasoning, out.thoughts = geminiAnswer(rs)
+		out.textPart = geminiTextPart(rs)
 		if out.answer != nil {
 			out.answer.stop = out.stop
 		}
 	}
 	return out
+}
+
+// geminiTextPart reports whether the first candidate of rs, a Gemini reply (geminiReplies), has a
+// part that is no thought in any of its responses: where the SDKs read the text, "" or not.
+func geminiTextPart(rs []geminiReply) bool {
+	for _, r := range rs {
+		if len(r.Candidates) == 0 {
+			continue
+		}
+		for _, p := range r.Candidates[0].Content.Parts {
+			if !p.thought() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // geminiAnswer is the answer of rs, a Gemini reply (geminiReplies), its reasoning, and whether

@@ -87,7 +87,9 @@ type Response struct {
 	// model's own end (OpenAI's and Ollama's stop, Anthropic's end_turn or stop_sequence, Gemini's
 	// STOP; an Ollama reply done without a done_reason), it refused nothing, and its text is a
 	// string, not an OpenAI-compatible content that is null, left out or parts without text (which
-	// the OpenAI SDK gives as None or a list, not ""). An empty reply so marked is the empty
+	// the OpenAI SDK gives as None or a list, not ""), nor an Anthropic message without a text
+	// block or a Gemini candidate without parts (on which LoCoMo's scripts, reading
+	// message.content[0].text or response.text, fail). An empty reply so marked is the empty
 	// answer a benchmark's script keeps (qa-predict --empty-reply keep). It is not cached: false
 	// for a reply the cache served.
 	Stopped bool `json:"-"`
