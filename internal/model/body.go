@@ -57,8 +57,10 @@ type reply struct {
 	refusal string
 	// notString is set when the content of an OpenAI chat reply's first choice is no string:
 	// null, left out, or an array of parts (readOpenAI), which the OpenAI SDK gives as None or
-	// a list where a string is the text, "" included.
+	// a list where a string is the text, "" included; content says which, in an empty reply's
+	// error ("content null").
 	notString bool
+	content   string
 	// textPart is set when an Anthropic message holds a text block (readAnthropic), or a Gemini
 	// reply's first candidate a part that is no thought (readGemini), its text "" or not: where
 	// the SDKs read the text. A message of no block but thinking ones, or a candidate without

@@ -162,6 +162,9 @@ func (c *chat) emptyReply(r *callResult, why string) (Response, error) {
 	// thinking its server sent, which says where the tokens went.
 	out.Reasoning = r.body.reasoning
 	out.Stopped = c.stoppedWhole(stop, r.body)
+	if note := c.textMissing(stop, r.body); note != "" {
+		why += "; " + note
+	}
 	out.Usage, out.NoUsage = knownUsage(r.body.usage, produced("", out.Reasoning, out.Cut, out.Window))
 	settle(r.slot, out)
 	return out, &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%s)", c.provider, r.req.Model, ErrEmptyReply, why)}
@@ -196,14 +199,14 @@ func (c *chat) answered(r *callResult, resp *llms.ContentResponse, fromBody bool
 	out.Stopped = c.stoppedWhole(ch.StopReason, body)
 	settle(r.slot, out)
 	if blank(ch.Content) {
-		return out, c.noText(r.req, out, ch.StopReason, body.refusal)
+		return out, c.noText(r.req, out, ch.StopReason, body.refusal, c.textMissing(ch.StopReason, body))
 	}
 	return out, nil
 }
 
 // noText is the error of a reply out with no text, stop its stop reason and refusal the refusal
-// it holds, if any.
-func (c *chat) noText(req Request, out Response, stop, refusal string) error {
+// it holds, if any; missing, if any, says that its text was not there at all (textMissing).
+func (c *chat) noText(req Request, out Response, stop, refusal, missing string) error {
 	// A reply with no text is no answer (an outage, a refusal in OpenAI's refusal field; a
 	// provider's block is read first): an error on the record, never an empty answer. Its usage stays on the
 	// response, for the budget: the reply was paid for.
@@ -216,6 +219,8 @@ func (c *chat) noText(req Request, out Response, stop, refusal string) error {
 		why = " (stop reason " + stop + ": " + spent + ")"
 	case refusal != "":
 		return &CallError{Attempts: out.Attempts, Err: fmt.Errorf("%s %s: %w (%w)", c.provider, req.Model, ErrEmptyReply, &RefusedError{refusal})}
+	case stop != "" && missing != "":
+		why = " (stop reason " + stop + "; " + missing + ")"
 	case stop != "":
 		why = " (stop reason " + stop + ")"
 	}
@@ -239,6 +244,28 @@ func (c *chat) stoppedWhole(stop string, body reply) bool {
 		return stop == "stop" || stop == "" && body.done
 	}
 	return false
+}
+
+// textMissing says why a reply that stopped for stop, its body read as body, with the model's own
+// end, is not Stopped for want of its text: an OpenAI content null, left out or of parts, an
+// Anthropic message without a text block, a Gemini candidate without parts; "" for any other, so
+// that an empty reply's error says why --empty-reply keep did not keep it.
+func (c *chat) textMissing(stop string, body reply) string {
+	switch c.provider {
+	case "openai":
+		if stop == "stop" && body.notString {
+			return body.content
+		}
+	case "anthropic":
+		if (stop == "end_turn" || stop == "stop_sequence") && !body.textPart {
+			return "no text block"
+		}
+	case "googleai":
+		if stop == "STOP" && !body.textPart {
+			return "no parts"
+		}
+	}
+	return ""
 }
 
 // emptySystem reports whether m is a system message without text that a call to provider leaves

@@ -65,12 +65,27 @@ func TestEmptyStop(t *testing.T) {
 		{"ollama done, no done_reason", wires[2], ollama(`""`, ``), true},
 		{"ollama done length", wires[2], ollama(`""`, `,"done_reason":"length"`), false},
 	}
+	// What the error of a reply that stopped of itself, yet is not Stopped, says of its text.
+	whyNot := map[string]string{
+		"openai stop, content null":          "(stop reason stop; content null)",
+		"openai stop, content left out":      "(stop reason stop; content left out)",
+		"openai stop, parts without text":    "(stop reason stop; content of parts without text)",
+		"openai stop, content empty":         "empty reply (stop reason stop)",
+		"anthropic end_turn, no content":     "(stop reason end_turn; no text block)",
+		"anthropic end_turn, empty text":     "empty reply (stop reason end_turn)",
+		"anthropic end_turn, thinking alone": "(stop reason end_turn; no text block)",
+		"gemini STOP, no parts":              "(stop reason STOP; no parts)",
+		"gemini STOP by name":                "empty reply (stop reason STOP)",
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := replyClient(t, tt.w, tt.reply)
 			resp, err := c.Generate(context.Background(), testRequest(tt.w.provider, wireModels[tt.w.provider]))
 			if err == nil || !errors.Is(err, ErrEmptyReply) && !strings.Contains(err.Error(), "blocked") {
 				t.Fatalf("Generate = %+v, %v; want an empty reply's error", resp, err)
+			}
+			if why, ok := whyNot[tt.name]; ok && !strings.Contains(err.Error(), why) {
+				t.Errorf("error %q, want it to say %q: why the empty reply is not kept", err, why)
 			}
 			if resp.Stopped != tt.stopped || strings.TrimSpace(resp.Text) != "" {
 				t.Errorf("Generate = stopped %v, text %q (error %v); want stopped %v, no text", resp.Stopped, resp.Text, err, tt.stopped)

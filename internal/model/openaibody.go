@@ -64,6 +64,14 @@ func readOpenAI(body []byte) reply {
 	a := openAIAnswer(first.Content)
 	if t := bytes.TrimSpace(first.Content); len(t) == 0 || t[0] != '"' {
 		out.notString = true // null, left out, or parts: the SDK's None or list, no ""
+		switch {
+		case len(t) == 0:
+			out.content = "content left out"
+		case string(t) == "null":
+			out.content = "content null"
+		default:
+			out.content = "content of parts without text"
+		}
 	}
 	if cs[0].FinishReason == "content_filter" && (len(first.Content) == 0 || a != nil && strings.TrimSpace(a.text) == "") {
 		out.blocked = &BlockedError{By: "OpenAI", Reason: cs[0].FinishReason}

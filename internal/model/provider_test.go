@@ -564,7 +564,7 @@ func TestEmptyReplies(t *testing.T) {
 		why   string
 	}{
 		{"anthropic end_turn", wires[1], `{"id":"msg_1","type":"message","role":"assistant","model":"claude-3-5-haiku-20241022","content":[],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":20,"output_tokens":2}}`,
-			record.Usage{InputTokens: 20, OutputTokens: 2}, "stop reason end_turn"},
+			record.Usage{InputTokens: 20, OutputTokens: 2}, "stop reason end_turn; no text block"},
 		{"openai no choices", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[],"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
 			record.Usage{InputTokens: 12}, "no choices"},
 		{"openai choices null", wires[0], `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":null,"usage":{"prompt_tokens":12,"completion_tokens":0,"total_tokens":12}}`,
