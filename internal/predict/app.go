@@ -179,13 +179,13 @@ EMPTY REPLIES: by default (--empty-reply error) a reply with no text, or white s
 error "empty reply" on its record, never an answer: an outage, a refusal or a reply cut at max_tokens
 would otherwise be scored as the model's answer. The benchmarks' scripts keep some of them:
 LongMemEval's run_generation.py writes the stripped "" as the hypothesis, which evaluate_qa.py
-judges; LoCoMo's evaluate_gpts.py stores "" and scores it 0; EvaLearn's evaluate.py judges "" and
+judges; LoCoMo's evaluate_qa.py stores "" and scores it 0; EvaLearn's evaluate.py judges "" and
 goes on with the sequence. --empty-reply keep (QA_EMPTY_REPLY=keep) does as they do, to reproduce
 their figures: a reply that came whole and stopped of itself (OpenAI's and Ollama's stop, Anthropic's
 end_turn or stop_sequence, Gemini's STOP) with no text, or nothing after its thinking under --think
-strip, is the answer "" with no error, and a warning counts them ("N replies were empty, kept as
-empty answers"). A reply cut at max_tokens or in its thinking, refused, blocked by a filter, without
-choices or candidates, or whose OpenAI-compatible content is null, left out or parts without text
+strip, is the answer "" with no error, and a warning counts them (N replies were empty, kept as
+""). A reply cut at max_tokens or in its thinking, refused, blocked by a filter, without choices
+or candidates, or whose OpenAI-compatible content is null, left out or parts without text
 (the OpenAI SDK's None, on which LongMemEval's .strip() fails and skips the question), or that is
 an Anthropic message without a text block or a Gemini candidate without parts (on which LoCoMo's
 message.content[0].text and response.text fail) stays an error. A LongMemEval note so kept is the

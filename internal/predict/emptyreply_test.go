@@ -81,7 +81,7 @@ func TestSequentialEmptyReplyKept(t *testing.T) {
 			if !strings.Contains(students[1], "[Student Answer Start]\n\n[Student Answer End]") {
 				t.Errorf("position 2's history lacks position 1's empty answer:\n%s", students[1])
 			}
-			if want := "qa-predict: warning: 1 reply was empty, kept as an empty answer (--empty-reply keep)\n"; !strings.Contains(stderr, want) {
+			if want := "qa-predict: warning: 1 reply was empty, kept as \"\" (--empty-reply keep)\n"; !strings.Contains(stderr, want) {
 				t.Errorf("stderr lacks %q:\n%s", want, stderr)
 			}
 		})
@@ -110,7 +110,7 @@ func contentServer(t *testing.T, reply func(prompt string) string) *httptest.Ser
 
 // TestEmptyReplyKeptModes: under --empty-reply keep, LongMemEval's con-separate keeps an empty
 // note as the note "" and an empty reading as the hypothesis "", as run_generation.py does
-// (.strip() of the content); LoCoMo asked one question at a time stores "" (evaluate_gpts.py's
+// (.strip() of the content); LoCoMo asked one question at a time stores "" (evaluate_qa.py's
 // answer.strip(), get_cat_5_answer("") for category 5); a LoCoMo batch's empty reply is read as
 // its script reads it, which finds no question's answer in it, so each record fails as for any
 // unreadable reply. By default each is the error "empty reply".

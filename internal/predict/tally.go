@@ -229,8 +229,10 @@ func (t *tally) warnReplies(w io.Writer) {
 			english.Count(t.window, "reply stopped", "replies stopped"), english.Form(t.window, "its", "their"))
 	}
 	if t.keptEmpty > 0 {
-		fmt.Fprintf(w, "qa-predict: warning: %s empty, kept as %s (--empty-reply keep)\n",
-			english.Count(t.keptEmpty, "reply was", "replies were"), english.Form(t.keptEmpty, "an empty answer", "empty answers"))
+		// "" is what the mode reads: an answer, a LongMemEval reading note, or a LoCoMo batch's
+		// reply, which its reader then finds no answer in.
+		fmt.Fprintf(w, "qa-predict: warning: %s empty, kept as \"\" (--empty-reply keep)\n",
+			english.Count(t.keptEmpty, "reply was", "replies were"))
 	}
 	if t.filtered > 0 {
 		fmt.Fprintf(w, "qa-predict: warning: %s by the provider's content filter or as a refusal (stop reason content_filter or refusal): %s text, perhaps partial, is kept as the answer\n",
