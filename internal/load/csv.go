@@ -21,11 +21,12 @@ import (
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]), Python's str() of one (['a', 'b'], as pandas writes a
-// list) or numpy's str() of an array of them or of ints (['a' 'b'], [1989 1990]) is several
-// answers, and one with a null, None or nan among them a bad item, as is one that holds an object
-// (a dict) or numpy's str() of an array that lost items (summarized with "...", or floats rounded:
-// python.ArrayStrLoss); any other cell is one answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line holds
-// most of (see sniffDelimiter).
+// list; True and False as true and false) or numpy's str() of an array of them or of ints or bools
+// (['a' 'b'], [1989 1990], [ True False]) is several answers, and one with a null, None or nan
+// among them a bad item, as is one that holds an object (a dict) or numpy's str() of an array
+// that lost items (summarized with "...", or floats rounded: python.ArrayStrLoss); any other cell
+// is one answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line
+// holds most of (see sniffDelimiter).
 func CSV(in Input, opt Options, emit Emit) error {
 	c, err := openCSV(in, opt)
 	if c == nil || err != nil {

@@ -510,7 +510,9 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q8,[citation needed]` + "\n" +
 		`q9,[1]` + "\n" +
 		`q10,[...]` + "\n" +
-		`q11,"[true, ""x"", 2]"` + "\n"
+		`q11,"[true, ""x"", 2]"` + "\n" +
+		`q12,"[True, 'x']"` + "\n" +
+		`q13,[ True False]` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
@@ -524,6 +526,8 @@ func TestCSVAnswersCell(t *testing.T) {
 		`{"schema":1,"id":"d.csv:10","question":"q9","answers":["1"]}`,
 		`{"schema":1,"id":"d.csv:11","question":"q10","answers":["[...]"]}`,
 		`{"schema":1,"id":"d.csv:12","question":"q11","answers":["true","x","2"]}`, // as JSON Lines reads it
+		`{"schema":1,"id":"d.csv:13","question":"q12","answers":["true","x"]}`,     // as to_json writes the list
+		`{"schema":1,"id":"d.csv:14","question":"q13","answers":["true","false"]}`, // numpy's array of bools
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))

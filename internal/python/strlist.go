@@ -19,11 +19,15 @@ func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 
 // ParseAnswerList reads s as ParseStrList does, but an item may also be None or nan, which
 // Python's str() writes for a missing value in a list (['a', None], ['a', nan] where the gap is a
-// float NaN, as pandas fills one; pandas' to_csv writes either so), or a number as str() writes an
-// int or a float ([1989, 1990], ['a', 2.5], a column of lists of numbers): the items, nil for each
-// None or nan, a number as its text, and true; false if s is anything else. A number is taken in
-// JSON's syntax, which Python's str() of an int or a finite float keeps to (1e+16, -0.5), so that
-// the text is the one a JSON list of the same numbers gives; inf and 1_000 are none.
+// float NaN, as pandas fills one; pandas' to_csv writes either so), a number as str() writes an
+// int or a float ([1989, 1990], ['a', 2.5], a column of lists of numbers), or True or False: the
+// items, nil for each None or nan, a number as its text, True and False as JSON's true and false,
+// and true; false if s is anything else. A number is taken in JSON's syntax, which Python's str()
+// of an int or a finite float keeps to (1e+16, -0.5), so that the text is the one a JSON list of
+// the same values gives (as to_json writes the list); inf and 1_000 are none.
+//
+// Note: a list with True or False among them ([True, 'x'], [True]) was one answer, its text,
+// though the same list in JSON Lines, [true, "x"], is "true" and "x".
 func ParseAnswerList(s string) ([]*string, bool) { return parseList(s, answerItem) }
 
 // answerItem reads the Python string literal, the None, the nan or the number at the start of s,
@@ -32,6 +36,11 @@ func answerItem(s string) (*string, int, bool) {
 	for _, missing := range []string{"None", "nan"} {
 		if strings.HasPrefix(s, missing) {
 			return nil, len(missing), true // what follows is parseList's to check: a comma or the end
+		}
+	}
+	for _, b := range [...]struct{ py, json string }{{"True", "true"}, {"False", "false"}} {
+		if strings.HasPrefix(s, b.py) {
+			return &b.json, len(b.py), true
 		}
 	}
 	if n := NumberLen(s); n > 0 {
@@ -43,10 +52,10 @@ func answerItem(s string) (*string, int, bool) {
 }
 
 // ParseArrayStr reads s as numpy's str() of a 1-D array that holds strings, ['a' 'b'], or of one of
-// ints alone, [1989 1990], the text pandas' to_csv writes for a cell that holds one (a list
-// column of a Hugging Face dataset's to_pandas): its items, as ParseAnswerList reads them (nil for
-// None or nan, an object array's missing value; a number as its text), apart by white space
-// rather than commas (numpy breaks a long array's line), and true; false if s is anything else,
+// ints or bools alone, [1989 1990], [ True False], the text pandas' to_csv writes for a cell that
+// holds one (a list column of a Hugging Face dataset's to_pandas): its items, as ParseAnswerList
+// reads them (nil for None or nan, an object array's missing value; a number as its text, True
+// and False as true and false), apart by white space rather than commas (numpy breaks a long array's line), and true; false if s is anything else,
 // an array that ArrayStrLoss says lost items included.
 //
 // Note: Python reads ['a' 'b'] as ['ab'], the literals joined, but its str() of a list never
@@ -128,6 +137,7 @@ func scanArray(s string) (arrayScan, bool) {
 				a.missing++
 			case inner[i] == '\'' || inner[i] == '"':
 				a.strs++
+			case inner[i] == 'T' || inner[i] == 'F': // True or False
 			case strings.ContainsAny(*v, ".eE"):
 				a.floats++
 			}

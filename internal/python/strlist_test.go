@@ -151,6 +151,9 @@ func TestParseAnswerList(t *testing.T) {
 		{`[-]`, nil, false},     // a sign alone is no number
 		{`[0x10]`, nil, false},  // nor is a hexadecimal literal
 		{`[1, 'a', nan]`, []*string{s("1"), s("a"), nil}, true},
+		{`[True, 'x', False]`, []*string{s("true"), s("x"), s("false")}, true}, // JSON's text
+		{`[Trueish]`, nil, false},
+		{`[true]`, nil, false}, // no Python
 	} {
 		got, ok := ParseAnswerList(tt.in)
 		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
@@ -195,7 +198,11 @@ func TestParseArrayStr(t *testing.T) {
 		{`['a' b]`, nil, false},
 		{`['a' nanny]`, nil, false},
 		{`x ['a' 'b']`, nil, false},
-		{`[1e+16 2]`, nil, false}, // a float's repr among ints: no array of ints
+		{`[1e+16 2]`, nil, false},                                 // a float's repr among ints: no array of ints
+		{`[ True False]`, []*string{s("true"), s("false")}, true}, // an array of bools
+		{`['a' True]`, []*string{s("a"), s("true")}, true},
+		{`[ True False ... False  True]`, nil, false},
+		{`[TrueFalse]`, nil, false},
 	} {
 		got, ok := ParseArrayStr(tt.in)
 		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
@@ -239,6 +246,8 @@ func TestArrayStrLoss(t *testing.T) {
 		{`[1.e 2.]`, NoLoss},        // no exponent's digits: no float numpy writes
 		{`[1e 2]`, NoLoss},          // no number Python or numpy writes
 		{`[... 1.5]`, NoLoss},
+		{`[ True False ... False  True]`, ElidedArray},
+		{`[ True False]`, NoLoss},
 	} {
 		if got := ArrayStrLoss(tt.in); got != tt.want {
 			t.Errorf("ArrayStrLoss(%q) = %v, want %v", tt.in, got, tt.want)
