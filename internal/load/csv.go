@@ -21,7 +21,8 @@ import (
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]), Python's str() of one (['a', 'b'], as pandas writes a
-// list; True and False as true and false) or numpy's str() of an array of them or of ints or bools
+// list; True and False as true and false; a tuple's with a string among its items, ('a', 'b'),
+// python.ParseAnswerTuple) or numpy's str() of an array of them or of ints or bools
 // (['a' 'b'], [1989 1990], [ True False]) is several answers, and one with a null, None or nan
 // among them a bad item, as is one that holds an object (a dict) or numpy's str() of an array
 // that lost items (summarized with "...", or floats rounded: python.ArrayStrLoss); any other cell
@@ -263,6 +264,9 @@ func (c *csvInput) answersCell(row []string, i, line int, b jsonRaw) (jsonRaw, e
 	items, ok := python.ParseAnswerList(cell)
 	if !ok {
 		items, ok = python.ParseArrayStr(cell)
+	}
+	if !ok {
+		items, ok = python.ParseAnswerTuple(cell)
 	}
 	switch {
 	case ok:

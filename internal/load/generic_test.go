@@ -512,7 +512,12 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q10,[...]` + "\n" +
 		`q11,"[true, ""x"", 2]"` + "\n" +
 		`q12,"[True, 'x']"` + "\n" +
-		`q13,[ True False]` + "\n"
+		`q13,[ True False]` + "\n" +
+		`q14,"('Denver Broncos', 'Denver')"` + "\n" +
+		`q15,"('a',)"` + "\n" +
+		`q16,"(1, 2)"` + "\n" +
+		`q17,"('a', None)"` + "\n" +
+		`q18,(see above)` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
@@ -525,9 +530,14 @@ func TestCSVAnswersCell(t *testing.T) {
 		`{"schema":1,"id":"d.csv:9","question":"q8","answers":["[citation needed]"]}`,
 		`{"schema":1,"id":"d.csv:10","question":"q9","answers":["1"]}`,
 		`{"schema":1,"id":"d.csv:11","question":"q10","answers":["[...]"]}`,
-		`{"schema":1,"id":"d.csv:12","question":"q11","answers":["true","x","2"]}`, // as JSON Lines reads it
-		`{"schema":1,"id":"d.csv:13","question":"q12","answers":["true","x"]}`,     // as to_json writes the list
-		`{"schema":1,"id":"d.csv:14","question":"q13","answers":["true","false"]}`, // numpy's array of bools
+		`{"schema":1,"id":"d.csv:12","question":"q11","answers":["true","x","2"]}`,            // as JSON Lines reads it
+		`{"schema":1,"id":"d.csv:13","question":"q12","answers":["true","x"]}`,                // as to_json writes the list
+		`{"schema":1,"id":"d.csv:14","question":"q13","answers":["true","false"]}`,            // numpy's array of bools
+		`{"schema":1,"id":"d.csv:15","question":"q14","answers":["Denver Broncos","Denver"]}`, // a tuple
+		`{"schema":1,"id":"d.csv:16","question":"q15","answers":["a"]}`,
+		`{"schema":1,"id":"d.csv:17","question":"q16","answers":["(1, 2)"]}`, // a point's text
+		`d.csv:18 (id "d.csv:18"): field "answers": item 2 is None or nan, a missing value; want a list of strings or numbers`,
+		`{"schema":1,"id":"d.csv:19","question":"q18","answers":["(see above)"]}`,
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))

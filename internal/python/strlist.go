@@ -30,6 +30,32 @@ func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 // though the same list in JSON Lines, [true, "x"], is "true" and "x".
 func ParseAnswerList(s string) ([]*string, bool) { return parseList(s, answerItem) }
 
+// ParseAnswerTuple reads s as Python's str() of a tuple that holds a string among its items,
+// ('a', 'b'), ('a',), ('a', 1), the text pandas' to_csv writes for a cell that holds one (and
+// to_json writes as a list): its items as ParseAnswerList reads them, and true; false if s is
+// anything else, a tuple of numbers alone ((1, 2), a point's text) included, and ('a'), which
+// str() of a tuple never writes.
+//
+// Note: such a cell was one answer, its text, which every prediction scored 0 against.
+func ParseAnswerTuple(s string) ([]*string, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return nil, false
+	}
+	inner := s[1 : len(s)-1]
+	strs := 0
+	items, ok := parseList("["+inner+"]", func(s string) (*string, int, bool) {
+		if s[0] == '\'' || s[0] == '"' {
+			strs++
+		}
+		return answerItem(s)
+	})
+	if !ok || strs == 0 || len(items) == 1 && !strings.HasSuffix(strings.TrimSpace(inner), ",") {
+		return nil, false
+	}
+	return items, true
+}
+
 // answerItem reads the Python string literal, the None, the nan or the number at the start of s,
 // as parseList's item.
 func answerItem(s string) (*string, int, bool) {

@@ -162,6 +162,32 @@ func TestParseAnswerList(t *testing.T) {
 	}
 }
 
+func TestParseAnswerTuple(t *testing.T) {
+	s := func(v string) *string { return &v }
+	for _, tt := range []struct {
+		in   string
+		want []*string
+		ok   bool
+	}{
+		{`('Denver Broncos', 'Denver')`, []*string{s("Denver Broncos"), s("Denver")}, true},
+		{` ( 'a' , ) `, []*string{s("a")}, true},
+		{`('a', 1, None, True)`, []*string{s("a"), s("1"), nil, s("true")}, true},
+		{`(1, 'a')`, []*string{s("1"), s("a")}, true},
+		{`('a')`, nil, false},  // no tuple: str() writes ('a',)
+		{`(1, 2)`, nil, false}, // a point's text
+		{`(1,)`, nil, false},
+		{`()`, nil, false},
+		{`(see above)`, nil, false},
+		{`('a', 'b']`, nil, false},
+		{`['a', 'b']`, nil, false}, // a list: ParseAnswerList's
+	} {
+		got, ok := ParseAnswerTuple(tt.in)
+		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
+			t.Errorf("ParseAnswerTuple(%q) = %s, %v; want %s, %v", tt.in, showOpt(got), ok, showOpt(tt.want), tt.ok)
+		}
+	}
+}
+
 func TestParseArrayStr(t *testing.T) {
 	s := func(v string) *string { return &v }
 	for _, tt := range []struct {
