@@ -230,16 +230,20 @@ func (c *chat) noText(req Request, out Response, stop, refusal, missing string) 
 // stoppedWhole reports whether a reply that stopped for stop, its body read as body, came whole
 // and stopped of itself (Response.Stopped).
 func (c *chat) stoppedWhole(stop string, body reply) bool {
-	if body.refusal != "" {
-		return false
-	}
+	return body.refusal == "" && c.ownEnd(stop, body) && c.textMissing(stop, body) == ""
+}
+
+// ownEnd reports whether stop, a reply's stop reason, its body read as body, is the model's own
+// end: OpenAI's and Ollama's stop, Anthropic's end_turn or stop_sequence, Gemini's STOP, an
+// Ollama reply done without a done_reason.
+func (c *chat) ownEnd(stop string, body reply) bool {
 	switch c.provider {
 	case "openai":
-		return stop == "stop" && !body.notString
+		return stop == "stop"
 	case "anthropic":
-		return (stop == "end_turn" || stop == "stop_sequence") && body.textPart
+		return stop == "end_turn" || stop == "stop_sequence"
 	case "googleai":
-		return stop == "STOP" && body.textPart
+		return stop == "STOP"
 	case "ollama":
 		return stop == "stop" || stop == "" && body.done
 	}
@@ -251,19 +255,16 @@ func (c *chat) stoppedWhole(stop string, body reply) bool {
 // Anthropic message without a text block, a Gemini candidate without parts; "" for any other, so
 // that an empty reply's error says why --empty-reply keep did not keep it.
 func (c *chat) textMissing(stop string, body reply) string {
-	switch c.provider {
-	case "openai":
-		if stop == "stop" && body.notString {
-			return body.content
-		}
-	case "anthropic":
-		if (stop == "end_turn" || stop == "stop_sequence") && !body.textPart {
-			return "no text block"
-		}
-	case "googleai":
-		if stop == "STOP" && !body.textPart {
-			return "no parts"
-		}
+	if !c.ownEnd(stop, body) {
+		return ""
+	}
+	switch {
+	case c.provider == "openai" && body.notString:
+		return body.content
+	case c.provider == "anthropic" && !body.textPart:
+		return "no text block"
+	case c.provider == "googleai" && !body.textPart:
+		return "no parts"
 	}
 	return ""
 }
