@@ -224,6 +224,35 @@ func digitsEnd(s string, i int) int {
 	return i
 }
 
+// HoldsList reports whether s is a list, as Python's str() or JSON writes one, that holds a list
+// of strings among its items ([['a', 'b'], 'c']): a bracket, outside the string literals, opening
+// on a string literal. A wiki link's text, [[Paris]], holds none.
+func HoldsList(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return false
+	}
+	for i := 1; i < len(s)-1; {
+		switch s[i] {
+		case '\'', '"':
+			_, n, ok := strLiteral(s[i:])
+			if !ok {
+				return false
+			}
+			i += n
+		case '[':
+			if j := skipSpace(s, i+1); j < len(s) && (s[j] == '\'' || s[j] == '"') {
+				_, _, ok := strLiteral(s[j:])
+				return ok
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return false
+}
+
 // OpensDict reports whether s is a dict or a list of dicts as Python's str() writes them, or a
 // JSON object or a list of them: it opens with { (after a [), a string literal and a colon, and
 // closes with } (then a ]). A set's text, {1, 2, 3}, is none; what follows the first key is not

@@ -342,6 +342,34 @@ func TestOpensDict(t *testing.T) {
 	}
 }
 
+func TestHoldsList(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want bool
+	}{
+		{`[['a', 'b'], 'c']`, true},
+		{`['c', ['a', 'b']]`, true},
+		{`[["a", "b"], "c"]`, true},
+		{` [ [ 'a' ] ] `, true},
+		{`[['a' 'b']
+ ['c' 'd']]`, true}, // numpy's str() of a 2-D array of strings
+		{`[[Paris]]`, false}, // a wiki link's text
+		{`['see [1]', 'x']`, false},
+		{`['a [', 'b']`, false},
+		{`["["x"]"]`, false}, // a list of one string
+		{`[[1, 2], [3, 4]]`, false},
+		{`[['a`, false},
+		{`[['a, 'b']]`, true},
+		{`[[ 'unclosed]`, false},
+		{`x [['a']]`, false},
+		{`[]`, false},
+	} {
+		if got := HoldsList(tt.in); got != tt.want {
+			t.Errorf("HoldsList(%q) = %v, want %v", tt.in, got, tt.want)
+		}
+	}
+}
+
 // showOpt shows a list of optional strings, None for nil.
 func showOpt(items []*string) string {
 	parts := make([]string, len(items))
