@@ -168,14 +168,7 @@ func TestSBERTBlankText(t *testing.T) {
 // and only the refused ones' predictions lose their score.
 func TestRefusalSameMessage(t *testing.T) {
 	f := newFake(t)
-	f.hold = func(in []string) int {
-		for _, t := range in {
-			if strings.HasPrefix(t, "long") {
-				return http.StatusBadRequest
-			}
-		}
-		return 0
-	}
+	f.hold = refusePrefix("long")
 	f.sentences["long one"], f.sentences["long two"] = []float32{1, 1, 1}, []float32{1, 1, 1}
 	srv := f.start()
 	s := newScorer(t, Config{Provider: Ollama, Model: "m", BaseURL: srv.URL, Batch: 8})
@@ -230,5 +223,18 @@ func TestIDFRefusedReference(t *testing.T) {
 	_, err := sc.IDF(context.Background(), [][]string{{"a c d", "b"}, {"a"}})
 	if want := `idf: the server refused the answer "a c d" on its own: embed `; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("IDF = %v, want an error beginning %q", err, want)
+	}
+}
+
+// refusePrefix is a fake's hold that refuses (400) a request holding a text that begins with
+// prefix, as a server refuses a text over the model's context, and serves the others.
+func refusePrefix(prefix string) func([]string) int {
+	return func(in []string) int {
+		for _, t := range in {
+			if strings.HasPrefix(t, prefix) {
+				return http.StatusBadRequest
+			}
+		}
+		return 0
 	}
 }

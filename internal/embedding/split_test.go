@@ -282,14 +282,7 @@ func TestRequestRefusedEveryCall(t *testing.T) {
 // refused.
 func TestRefusedEveryCallUntilServed(t *testing.T) {
 	f := newFake(t)
-	f.hold = func(in []string) int {
-		for _, s := range in {
-			if strings.HasPrefix(s, "LONG") {
-				return http.StatusBadRequest
-			}
-		}
-		return 0
-	}
+	f.hold = refusePrefix("LONG")
 	f.sentences["short"] = []float32{1, 0, 0}
 	srv := f.start()
 	s := newScorer(t, Config{Provider: OpenAI, Model: "m", BaseURL: srv.URL + "/v1", Batch: 2, Parallel: 1})
