@@ -280,8 +280,8 @@ func (c *csvInput) answersCell(row []string, i, line int, b jsonRaw) (jsonRaw, e
 	case python.HoldsList(cell):
 		// Note: such a cell was one answer, its text, which every prediction scored 0 against,
 		// without a word, where JSON Lines makes a list in the answers a bad item.
-		return nil, badf(c.in, line, c.recordID(row, line), "field %q: want an answer or a list of them, got a list holding a list, "+
-			"as pandas' to_csv writes a list of lists; put one answer text in each item of the column's lists, or write a JSON list ([\"...\"]) if this text is the answer", column)
+		return nil, badf(c.in, line, c.recordID(row, line), "field %q: want an answer or a list of them, got a list holding a list or a tuple, "+
+			"as pandas' to_csv writes a list of lists or of tuples; put one answer text in each item of the column's lists, or write a JSON list ([\"...\"]) if this text is the answer", column)
 	default:
 		if why := lostArray(python.ArrayStrLoss(cell), column); why != "" {
 			return nil, badf(c.in, line, c.recordID(row, line), "field %q: %s", column, why)

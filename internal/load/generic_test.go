@@ -499,7 +499,7 @@ func TestAnswerLike(t *testing.T) {
 // ("\/" is "/", where Python's literal keeps the backslash); a bad cell of a row without an id
 // column names the record by its default id, FILE:LINE, as the record would be named.
 func TestCSVAnswersCell(t *testing.T) {
-	const nestedWant = `want an answer or a list of them, got a list holding a list, as pandas' to_csv writes a list of lists; put one answer text in each item of the column's lists, or write a JSON list (["..."]) if this text is the answer`
+	const nestedWant = `want an answer or a list of them, got a list holding a list or a tuple, as pandas' to_csv writes a list of lists or of tuples; put one answer text in each item of the column's lists, or write a JSON list (["..."]) if this text is the answer`
 	in := "question,answers\n" +
 		`q1,"[""a\/b"", ""c""]"` + "\n" +
 		`q2,"{'text': ['x'], 'answer_start': [3]}"` + "\n" +
@@ -522,7 +522,9 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q19,"[['a', 'b'], 'c']"` + "\n" +
 		`q20,"[[""a"", ""b""], ""c""]"` + "\n" +
 		`q21,[[Paris]]` + "\n" +
-		`q22,"[ [ 'a' ] ]"` + "\n"
+		`q22,"[ [ 'a' ] ]"` + "\n" +
+		`q23,"[('Denver Broncos', 177)]"` + "\n" +
+		`q24,"('a', ('b', 'c'))"` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
@@ -547,6 +549,8 @@ func TestCSVAnswersCell(t *testing.T) {
 		`d.csv:21 (id "d.csv:21"): field "answers": ` + nestedWant,              // as JSON Lines refuses it
 		`{"schema":1,"id":"d.csv:22","question":"q21","answers":["[[Paris]]"]}`, // a wiki link's text
 		`d.csv:23 (id "d.csv:23"): field "answers": ` + nestedWant,
+		`d.csv:24 (id "d.csv:24"): field "answers": ` + nestedWant, // to_json writes [["Denver Broncos",177]]
+		`d.csv:25 (id "d.csv:25"): field "answers": ` + nestedWant,
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -224,12 +224,16 @@ func digitsEnd(s string, i int) int {
 	return i
 }
 
-// HoldsList reports whether s is a list, as Python's str() or JSON writes one, that holds a list
-// of strings among its items ([['a', 'b'], 'c']): a bracket, outside the string literals, opening
-// on a string literal. A wiki link's text, [[Paris]], holds none.
+// HoldsList reports whether s is a list or a tuple, as Python's str() or JSON writes one, that
+// holds a list or a tuple of strings among its items ([['a', 'b'], 'c'], [('Denver Broncos', 177)],
+// ('a', ('b', 'c'))): a bracket or parenthesis, outside the string literals, opening on a string
+// literal. A wiki link's text, [[Paris]], holds none, nor does (Paris (or 'Lutetia')).
+//
+// Note: a list of tuples, as a column of (text, start) pairs writes, was one answer, its text,
+// where to_json writes it as a list of lists, which JSON Lines makes a bad item.
 func HoldsList(s string) bool {
 	s = strings.TrimSpace(s)
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+	if len(s) < 2 || !(s[0] == '[' && s[len(s)-1] == ']' || s[0] == '(' && s[len(s)-1] == ')') {
 		return false
 	}
 	for i := 1; i < len(s)-1; {
@@ -240,7 +244,7 @@ func HoldsList(s string) bool {
 				return false
 			}
 			i += n
-		case '[':
+		case '[', '(':
 			if j := skipSpace(s, i+1); j < len(s) && (s[j] == '\'' || s[j] == '"') {
 				_, _, ok := strLiteral(s[j:])
 				return ok

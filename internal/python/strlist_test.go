@@ -363,6 +363,15 @@ func TestHoldsList(t *testing.T) {
 		{`[[ 'unclosed]`, false},
 		{`x [['a']]`, false},
 		{`[]`, false},
+		{`[('Denver Broncos', 177)]`, true}, // a list of (text, start) tuples
+		{`('a', ('b', 'c'))`, true},
+		{`('a', ['b'])`, true},
+		{`[('a',)]`, true},
+		{`['see (a)', 'b']`, false},
+		{`(see [1])`, false},
+		{`(Paris (or 'Lutetia'))`, false},
+		{`[(1, 2), (3, 4)]`, false},
+		{`('a', 'b')`, false}, // a tuple of strings: its answers
 	} {
 		if got := HoldsList(tt.in); got != tt.want {
 			t.Errorf("HoldsList(%q) = %v, want %v", tt.in, got, tt.want)
