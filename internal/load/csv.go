@@ -21,7 +21,8 @@ import (
 
 // CSV loads a CSV file with a header row, mapped as for JSONL. A cell of the answers column that
 // holds a JSON list of strings (["a","b"]), Python's str() of one (['a', 'b'], as pandas writes a
-// list; True and False as true and false; a tuple's with a string among its items, ('a', 'b'),
+// list; True and False as true and false; numpy 2's reprs of its scalars, np.str_('a'), as str()
+// of a list of them writes them; a tuple's with a string among its items, ('a', 'b'),
 // python.ParseAnswerTuple) or numpy's str() of an array of them or of ints or bools
 // (['a' 'b'], [1989 1990], [ True False]) is several answers, and one with a null, None or nan
 // among them a bad item, as is one that holds an object (a dict) or numpy's str() of an array

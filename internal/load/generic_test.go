@@ -524,7 +524,9 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q21,[[Paris]]` + "\n" +
 		`q22,"[ [ 'a' ] ]"` + "\n" +
 		`q23,"[('Denver Broncos', 177)]"` + "\n" +
-		`q24,"('a', ('b', 'c'))"` + "\n"
+		`q24,"('a', ('b', 'c'))"` + "\n" +
+		`q25,"[np.str_('Denver Broncos'), np.str_('Denver')]"` + "\n" +
+		`q26,"(np.str_('a'), np.int64(2))"` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
@@ -551,6 +553,8 @@ func TestCSVAnswersCell(t *testing.T) {
 		`d.csv:23 (id "d.csv:23"): field "answers": ` + nestedWant,
 		`d.csv:24 (id "d.csv:24"): field "answers": ` + nestedWant, // to_json writes [["Denver Broncos",177]]
 		`d.csv:25 (id "d.csv:25"): field "answers": ` + nestedWant,
+		`{"schema":1,"id":"d.csv:26","question":"q25","answers":["Denver Broncos","Denver"]}`, // numpy 2's scalars in a list
+		`{"schema":1,"id":"d.csv:27","question":"q26","answers":["a","2"]}`,
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))

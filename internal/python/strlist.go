@@ -28,7 +28,76 @@ func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 //
 // Note: a list with True or False among them ([True, 'x'], [True]) was one answer, its text,
 // though the same list in JSON Lines, [true, "x"], is "true" and "x".
-func ParseAnswerList(s string) ([]*string, bool) { return parseList(s, answerItem) }
+//
+// An item may also be numpy 2's repr of one of its scalars (NEP 51), which str() of a list of
+// them writes, as list(a) of an array gives them: np.str_('a'), np.int64(1989), np.float64(2.5)
+// (np.float64(nan) a missing value), np.True_ and np.False_, read as the value inside.
+//
+// Note: such a list was one answer, its text, "[np.str_('a'), np.str_('b')]", that every
+// prediction scored 0 against, where to_json writes the same list as ["a","b"].
+func ParseAnswerList(s string) ([]*string, bool) { return parseList(s, listItem) }
+
+// listItem reads an item of Python's str() of a list or tuple of answers at the start of s, as
+// parseList's item: numpy 2's repr of a scalar (numpyScalar), else an answerItem.
+func listItem(s string) (*string, int, bool) {
+	if v, n, ok := numpyScalar(s); ok {
+		return v, n, true
+	}
+	return answerItem(s)
+}
+
+// numpyScalar reads numpy 2's repr of a scalar at the start of s (NEP 51): np.str_ of a string
+// literal, np.intN or np.uintN of an int, np.float64 of a float (nan: nil) or np.True_ and
+// np.False_, as listItem's item; false for any other text.
+func numpyScalar(s string) (*string, int, bool) {
+	rest, ok := strings.CutPrefix(s, "np.")
+	if !ok {
+		return nil, 0, false
+	}
+	for _, b := range [...]struct{ py, json string }{{"True_", "true"}, {"False_", "false"}} {
+		if strings.HasPrefix(rest, b.py) {
+			return &b.json, 3 + len(b.py), true
+		}
+	}
+	typ, arg, ok := strings.Cut(rest, "(")
+	if !ok {
+		return nil, 0, false
+	}
+	var v *string
+	var n int
+	switch {
+	case typ == "str_":
+		t, m, ok := strLiteral(arg)
+		if !ok {
+			return nil, 0, false
+		}
+		v, n = &t, m
+	case typ == "float64" && strings.HasPrefix(arg, "nan"):
+		n = 3
+	case typ == "float64" || isNumpyInt(typ):
+		if n = NumberLen(arg); n == 0 || typ != "float64" && strings.ContainsAny(arg[:n], ".eE") {
+			return nil, 0, false
+		}
+		t := arg[:n]
+		v = &t
+	default:
+		return nil, 0, false
+	}
+	if n >= len(arg) || arg[n] != ')' {
+		return nil, 0, false
+	}
+	return v, 3 + len(typ) + 1 + n + 1, true
+}
+
+// isNumpyInt reports whether typ names one of numpy's integer scalar types: int8 to int64,
+// uint8 to uint64.
+func isNumpyInt(typ string) bool {
+	switch strings.TrimPrefix(typ, "u") {
+	case "int8", "int16", "int32", "int64":
+		return true
+	}
+	return false
+}
 
 // ParseAnswerTuple reads s as Python's str() of a tuple that holds a string among its items,
 // ('a', 'b'), ('a',), ('a', 1), the text pandas' to_csv writes for a cell that holds one (and
@@ -45,10 +114,10 @@ func ParseAnswerTuple(s string) ([]*string, bool) {
 	inner := s[1 : len(s)-1]
 	strs := 0
 	items, ok := parseList("["+inner+"]", func(s string) (*string, int, bool) {
-		if s[0] == '\'' || s[0] == '"' {
+		if s[0] == '\'' || s[0] == '"' || strings.HasPrefix(s, "np.str_(") {
 			strs++
 		}
-		return answerItem(s)
+		return listItem(s)
 	})
 	if !ok || strs == 0 || len(items) == 1 && !strings.HasSuffix(strings.TrimSpace(inner), ",") {
 		return nil, false
@@ -227,7 +296,8 @@ func digitsEnd(s string, i int) int {
 // HoldsList reports whether s is a list or a tuple, as Python's str() or JSON writes one, that
 // holds a list or a tuple of strings among its items ([['a', 'b'], 'c'], [('Denver Broncos', 177)],
 // ('a', ('b', 'c'))): a bracket or parenthesis, outside the string literals, opening on a string
-// literal. A wiki link's text, [[Paris]], holds none, nor does (Paris (or 'Lutetia')).
+// literal, not a call's (np.str_('a')). A wiki link's text, [[Paris]], holds none, nor does
+// (Paris (or 'Lutetia')).
 //
 // Note: a list of tuples, as a column of (text, start) pairs writes, was one answer, its text,
 // where to_json writes it as a list of lists, which JSON Lines makes a bad item.
@@ -245,6 +315,10 @@ func HoldsList(s string) bool {
 			}
 			i += n
 		case '[', '(':
+			if s[i] == '(' && isNameByte(s[i-1]) {
+				i++ // a call's, np.str_('a'): no tuple
+				continue
+			}
 			if j := skipSpace(s, i+1); j < len(s) && (s[j] == '\'' || s[j] == '"') {
 				_, _, ok := strLiteral(s[j:])
 				return ok
@@ -255,6 +329,11 @@ func HoldsList(s string) bool {
 		}
 	}
 	return false
+}
+
+// isNameByte reports whether b may end a Python name: a letter, a digit or an underscore.
+func isNameByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // OpensDict reports whether s is a dict or a list of dicts as Python's str() writes them, or a

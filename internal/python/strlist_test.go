@@ -135,6 +135,19 @@ func TestParseAnswerList(t *testing.T) {
 		{`[None 'a']`, nil, false},
 		{`['a', none]`, nil, false},
 		{`['a', 1]`, []*string{s("a"), s("1")}, true},
+		// numpy 2's repr of its scalars (NEP 51), as str() of a list of them writes them: list(a)
+		// of an array gives them.
+		{`[np.str_('Denver Broncos'), np.str_("it's")]`, []*string{s("Denver Broncos"), s("it's")}, true},
+		{`[np.int64(1989), np.uint8(7), np.float64(2.5), np.True_, np.False_]`, []*string{s("1989"), s("7"), s("2.5"), s("true"), s("false")}, true},
+		{`[np.float64(nan), np.str_('a')]`, []*string{nil, s("a")}, true},
+		{`[np.str_('a'), np.int64(-3)]`, []*string{s("a"), s("-3")}, true},
+		{`[np.str_('a')x]`, nil, false},
+		{`[np.str_('a']`, nil, false},
+		{`[np.str_(None)]`, nil, false},
+		{`[np.float64(inf)]`, nil, false},
+		{`[np.int64(2.5)]`, nil, false},
+		{`[np.bytes_(b'a')]`, nil, false},
+		{`[np.True]`, nil, false},
 		{`[1989, 1990]`, []*string{s("1989"), s("1990")}, true},
 		{`[-0.5, 1e+16, 2.5E-07, 0, None]`, []*string{s("-0.5"), s("1e+16"), s("2.5E-07"), s("0"), nil}, true},
 		{`[1989.0,]`, []*string{s("1989.0")}, true},
@@ -371,7 +384,9 @@ func TestHoldsList(t *testing.T) {
 		{`(see [1])`, false},
 		{`(Paris (or 'Lutetia'))`, false},
 		{`[(1, 2), (3, 4)]`, false},
-		{`('a', 'b')`, false}, // a tuple of strings: its answers
+		{`('a', 'b')`, false},                  // a tuple of strings: its answers
+		{`[np.str_('a') np.str_('b')]`, false}, // a call's parenthesis opens no tuple
+		{`[f('a')]`, false},
 	} {
 		if got := HoldsList(tt.in); got != tt.want {
 			t.Errorf("HoldsList(%q) = %v, want %v", tt.in, got, tt.want)
