@@ -5,8 +5,9 @@
 // value is the encoded reply. The database runs in WAL mode with a busy timeout, so concurrent
 // readers never block and writers from several processes queue instead of failing; every Put is its
 // own committed transaction, so a run killed with -9 keeps every reply stored before the kill and a
-// rerun makes no call twice. Only successful replies are stored: errors are never cached, and an
-// entry that cannot be read back as a reply (damaged, or without text) is asked for again. A call
+// rerun makes no call twice. Only successful replies are stored: errors are never cached (but for
+// an empty reply that stopped of itself, which a Client with KeepEmpty stores), and an entry that
+// cannot be read back as a reply (damaged, or without text) is asked for again. A call
 // is claimed in the file while it is made, so processes sharing the file ask each request once
 // between them (see claim.go).
 //

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -85,10 +86,19 @@ func (c *Cache) Forget(ctx context.Context, req model.Request) error {
 // that two input files share) is asked once and the second is answered from the cache, as one
 // call at a time would answer it: what a run pays does not depend on its concurrency (which of
 // the two carries the call does: the one that got to it first).
+//
+// With KeepEmpty set it also stores an empty reply that came whole and stopped of itself
+// (model.Response.Stopped, not cut: the error model.ErrEmptyReply), with its error, and serves it
+// as that reply and error again, Stopped, so that a run that keeps such a reply as the answer ""
+// (qa-predict --empty-reply keep) or reads it as an unparsable verdict (a judge, which asks the
+// next sample) gets it again without a call. Without KeepEmpty such an entry is served once, as
+// its error, and taken out of the cache, so that a rerun of the failed records asks for another
+// reply, as it would had the reply not been stored (a cut, refused or blocked reply never is).
 type Client struct {
-	Next  model.Client
-	Cache *Cache
-	locks keyLocks
+	Next      model.Client
+	Cache     *Cache
+	KeepEmpty bool
+	locks     keyLocks
 }
 
 // Wrap returns a Client over next backed by c.
@@ -166,14 +176,19 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	}
 	defer h.Release(ctx)
 	resp, err = c.Next.Generate(ctx, req)
-	if err != nil || textnorm.Strip(resp.Text) == "" {
+	why := ""
+	switch {
+	case err == nil && textnorm.Strip(resp.Text) != "":
+	case c.KeepEmpty && resp.Stopped && !resp.Cut && errors.Is(err, model.ErrEmptyReply):
+		why = emptyWhy(err)
+	default:
 		return resp, err // errors, and replies without text, are never stored
 	}
-	stored := resp
+	stored := entry{Response: resp, Stopped: resp.Stopped, EmptyReply: why}
 	stored.Cached, stored.Attempts = false, 0
-	v, err := json.Marshal(stored)
-	if err != nil {
-		return resp, fmt.Errorf("cache entry: %w", err)
+	v, merr := json.Marshal(stored)
+	if merr != nil {
+		return resp, fmt.Errorf("cache entry: %w", merr)
 	}
 	// A reply that was paid for is stored even if the run is being interrupted, and answers its
 	// record even when it cannot be stored: the failure is counted for the run's warning
@@ -181,7 +196,45 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 	if err := h.Store(context.WithoutCancel(ctx), key, v); err != nil {
 		c.Cache.unstoredReply(err)
 	}
-	return resp, nil
+	return resp, err
+}
+
+// entry is a stored reply: the Response, whether it stopped of itself (Response.Stopped, which
+// the Response's own encoding leaves out), and, for an empty reply (Client.KeepEmpty), the text of
+// its error. Versions before empty replies were stored read such an entry as none, and ask again.
+type entry struct {
+	model.Response
+	Stopped    bool   `json:"stopped,omitempty"`
+	EmptyReply string `json:"empty_reply,omitempty"`
+}
+
+// emptyWhy is the text of err, an empty reply's error, without the count of attempts its call
+// took (a reply served from the cache took none).
+func emptyWhy(err error) string {
+	if ce, ok := errors.AsType[*model.CallError](err); ok {
+		return ce.Err.Error()
+	}
+	return err.Error()
+}
+
+// storedEmpty is the error of an empty reply served from the cache: the text its call's error
+// had, which is model.ErrEmptyReply.
+type storedEmpty string
+
+func (e storedEmpty) Error() string { return string(e) }
+func (e storedEmpty) Unwrap() error { return model.ErrEmptyReply }
+
+// served is what Generate gives for resp and err, a reply stored under key: as they are, but for
+// an empty reply served to a Client without KeepEmpty, which is then taken out of the cache (see
+// Client); one that cannot be taken out stays, and its error says so.
+func (c *Client) served(ctx context.Context, key string, resp model.Response, err error) (model.Response, error) {
+	if err == nil || c.KeepEmpty {
+		return resp, err
+	}
+	if derr := c.Cache.Delete(context.WithoutCancel(ctx), key); derr != nil {
+		err = &model.CallError{Err: storedEmpty(err.Error() + "; it stays in the cache: " + derr.Error())}
+	}
+	return resp, err
 }
 
 // await waits until this Client holds key's claim or another process has stored key's reply,
@@ -192,7 +245,7 @@ func (c *Client) Generate(ctx context.Context, req model.Request) (model.Respons
 // be stored (*storing, the interrupt.Storing count, is ended, and counted again once the claim is
 // won: a run whose output has nowhere to go need not wait for another process's call).
 func (c *Client) await(ctx context.Context, key string, storing *func()) (resp model.Response, ok bool, h *Claims, err error) {
-	answers := func(v []byte) bool { _, ok := replyOf(v); return ok }
+	answers := func(v []byte) bool { _, ok, _ := replyOf(v); return ok }
 	stored, h, others, err := c.Cache.Claim(ctx, []string{key}, answers)
 	waited := false
 	for err == nil && len(others) > 0 {
@@ -206,8 +259,9 @@ func (c *Client) await(ctx context.Context, key string, storing *func()) (resp m
 		return model.Response{}, false, nil, err
 	}
 	if v, ok := stored[key]; ok {
-		resp, _ := replyOf(v)
-		return resp, true, nil, nil
+		resp, _, err := replyOf(v)
+		resp, err = c.served(ctx, key, resp, err)
+		return resp, true, nil, err
 	}
 	if waited {
 		*storing = interrupt.Storing(ctx)
@@ -215,25 +269,38 @@ func (c *Client) await(ctx context.Context, key string, storing *func()) (resp m
 	return model.Response{}, false, h, nil
 }
 
-// stored returns the reply stored under key, if there is one (ok). An entry that does not decode
-// (a damaged file) or holds no text (an empty reply, which versions before such replies were
-// errors stored as answers) is no reply: it is asked for again and replaced, rather than failing
-// or answering with nothing on every run.
+// stored returns the reply stored under key, if there is one (ok), and, for an empty reply, its
+// error. An entry that does not decode (a damaged file) or holds no text and no empty reply's
+// error (an empty reply, which versions before such replies were errors stored as answers) is no
+// reply: it is asked for again and replaced, rather than failing or answering with nothing on
+// every run.
 func (c *Client) stored(ctx context.Context, key string) (resp model.Response, ok bool, err error) {
 	v, ok, err := c.Cache.Get(ctx, key)
 	if !ok || err != nil {
 		return model.Response{}, false, err
 	}
-	resp, ok = replyOf(v)
-	return resp, ok, nil
+	resp, ok, err = replyOf(v)
+	if !ok {
+		return model.Response{}, false, nil
+	}
+	resp, err = c.served(ctx, key, resp, err)
+	return resp, true, err
 }
 
-// replyOf decodes a stored reply, as a cached Response; ok is false for an entry that is no
-// reply (see stored).
-func replyOf(v []byte) (resp model.Response, ok bool) {
-	if json.Unmarshal(v, &resp) != nil || textnorm.Strip(resp.Text) == "" {
-		return model.Response{}, false
+// replyOf decodes a stored reply, as a cached Response, with the error of an empty reply; ok is
+// false for an entry that is no reply (see stored).
+func replyOf(v []byte) (resp model.Response, ok bool, err error) {
+	var e entry
+	if json.Unmarshal(v, &e) != nil {
+		return model.Response{}, false, nil
 	}
-	resp.Cached, resp.Attempts = true, 0
-	return resp, true
+	resp = e.Response
+	resp.Stopped, resp.Cached, resp.Attempts = e.Stopped, true, 0
+	if textnorm.Strip(resp.Text) != "" {
+		return resp, true, nil
+	}
+	if e.EmptyReply == "" || !resp.Stopped || resp.Cut {
+		return model.Response{}, false, nil
+	}
+	return resp, true, &model.CallError{Err: storedEmpty(e.EmptyReply)}
 }

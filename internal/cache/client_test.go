@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -269,5 +270,72 @@ func TestUnstoredNamesFirst(t *testing.T) {
 	got := c.Unstored()
 	if !strings.HasPrefix(got, "2 replies could not be stored in the cache (database is locked):") {
 		t.Errorf("Unstored() = %q, want 2 replies and the first error", got)
+	}
+}
+
+// TestClientKeepsStoppedEmptyReplies: a Client with KeepEmpty stores an empty reply that stopped
+// of itself and serves it again, Stopped, with its error (ErrEmptyReply, its words as they were,
+// no attempts) and no call; one cut at max_tokens, with a null content or refused is never
+// stored. A Client without KeepEmpty stores none, and serves a stored one once, as its error,
+// then asks again.
+func TestClientKeepsStoppedEmptyReplies(t *testing.T) {
+	tests := []struct {
+		name    string
+		message string
+		finish  string
+		stored  bool
+	}{
+		{"stopped", `{"role":"assistant","content":""}`, "stop", true},
+		{"stopped, white space", `{"role":"assistant","content":" \n"}`, "stop", true},
+		{"cut", `{"role":"assistant","content":""}`, "length", false},
+		{"content null", `{"role":"assistant","content":null}`, "stop", false},
+		{"refused", `{"role":"assistant","content":"","refusal":"No."}`, "stop", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := newChatServer(t, func(int64, string) (int, string) {
+				return 200, strings.Replace(completion(tt.message, 5, 1), `"finish_reason":"stop"`, `"finish_reason":"`+tt.finish+`"`, 1)
+			})
+			c := tempCache(t)
+			ctx := context.Background()
+			next := srv.client(t, model.TransportConfig{MaxRetries: -1})
+			req := srv.request("Anything?")
+			keep, plain := &Client{Next: next, Cache: c, KeepEmpty: true}, c.Wrap(next)
+			first, ferr := keep.Generate(ctx, req)
+			if !errors.Is(ferr, model.ErrEmptyReply) {
+				t.Fatalf("first call: Generate = %+v, %v; want an empty reply", first, ferr)
+			}
+			resp, err := keep.Generate(ctx, req)
+			wantCalls := int64(2)
+			if tt.stored {
+				wantCalls = 1
+				if !errors.Is(err, model.ErrEmptyReply) || err.Error() != ferr.Error() || !resp.Stopped || !resp.Cached ||
+					!reflect.DeepEqual(resp.Usage, first.Usage) || strings.TrimSpace(resp.Text) != "" {
+					t.Errorf("from the cache: Generate = %+v, %v; want the first call's reply %+v and error %v, cached", resp, err, first, ferr)
+				}
+			}
+			if n := srv.calls.Load(); n != wantCalls {
+				t.Errorf("%d calls, want %d", n, wantCalls)
+			}
+			// Without KeepEmpty: the stored reply once, as its error, then a call.
+			resp, err = plain.Generate(ctx, req)
+			if !errors.Is(err, model.ErrEmptyReply) || resp.Cached != tt.stored {
+				t.Errorf("without KeepEmpty: Generate = %+v, %v; want the empty reply, cached %v", resp, err, tt.stored)
+			}
+			if _, err := plain.Generate(ctx, req); !errors.Is(err, model.ErrEmptyReply) {
+				t.Errorf("without KeepEmpty, again: %v, want an empty reply", err)
+			}
+			if tt.stored {
+				wantCalls++ // the second
+			} else {
+				wantCalls += 2
+			}
+			if n := srv.calls.Load(); n != wantCalls {
+				t.Errorf("without KeepEmpty: %d calls in all, want %d", n, wantCalls)
+			}
+			if n, _ := c.Len(ctx); n != 0 {
+				t.Errorf("%d entries left, want 0: none stored without KeepEmpty, and the one read taken out", n)
+			}
+		})
 	}
 }

@@ -90,8 +90,8 @@ type Response struct {
 	// the OpenAI SDK gives as None or a list, not ""), nor an Anthropic message without a text
 	// block or a Gemini candidate without parts (on which LoCoMo's scripts, reading
 	// message.content[0].text or response.text, fail). An empty reply so marked is the empty
-	// answer a benchmark's script keeps (qa-predict --empty-reply keep). It is not cached: false
-	// for a reply the cache served.
+	// answer a benchmark's script keeps (qa-predict --empty-reply keep). The cache stores it with
+	// the reply, so that a reply it serves has it as it came.
 	Stopped bool `json:"-"`
 	// Reasoning is a reasoning model's thinking: what the server sent apart from the text (an
 	// OpenAI-compatible server's reasoning_content or reasoning, Ollama's thinking), and, once

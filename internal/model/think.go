@@ -156,9 +156,14 @@ var ErrCutThinking = errors.New("reply cut in its thinking")
 // cut again, it is no reply the request must give again, and, kept, it would be served to every
 // --retry-errors. (qa-judge sets none: it asks such a reply again at once, as a new sample, and a
 // rerun from the cache reads the samples it stored on to the verdict they reached.)
+//
+// KeepStopped, when set, leaves in the cache a reply with nothing after its thinking that stopped
+// of itself (Response.Stopped), as qa-predict --empty-reply keep, which keeps it as the answer "",
+// asks: a rerun then reads the answer it kept without a call.
 type Thinking struct {
-	Next   Client
-	Forget func(context.Context, Request) error
+	Next        Client
+	Forget      func(context.Context, Request) error
+	KeepStopped bool
 }
 
 // Generate asks Next and reads the reply's thinking.
@@ -197,7 +202,7 @@ func (t Thinking) Generate(ctx context.Context, req Request) (Response, error) {
 		return resp, &CallError{Attempts: resp.Attempts, Err: fmt.Errorf("%s %s: %w (nothing after %s: %s)", req.Provider, req.Model, ErrEmptyReply, th.Close, why)}
 	case blank(th.Answer):
 		kept := ""
-		if t.Forget != nil {
+		if t.Forget != nil && !(t.KeepStopped && resp.Stopped) {
 			if err := t.Forget(context.WithoutCancel(ctx), req); err != nil {
 				kept = "; it stays in the cache: " + err.Error()
 			}

@@ -173,7 +173,7 @@ prediction.reasoning under either mode. --think keep leaves the text whole. --ca
 as they came, so a rerun with the other --think reads them again without a call; a reply cut in its
 thinking is stored too, and a larger --max-tokens asks again; one with nothing after its thinking is
 not kept under strip, so --retry-errors asks for another, unless it stopped at max_tokens, where the
-same request stops again: it is stored as a cut one is.
+same request stops again: it is stored as a cut one is (or --empty-reply keep keeps it as "").
 
 EMPTY REPLIES: by default (--empty-reply error) a reply with no text, or white space alone, is the
 error "empty reply" on its record, never an answer: an outage, a refusal or a reply cut at max_tokens
@@ -191,8 +191,10 @@ an Anthropic message without a text block or a Gemini candidate without parts (o
 message.content[0].text and response.text fail) stays an error. A LongMemEval note so kept is the
 note ""; EvaLearn's judge grades the answer "" and the sequence goes on with it in the history; a
 LoCoMo batch's empty reply (--batch-size) is read as its script reads it, which finds no answer in
-it: each of its records fails as for any unreadable reply. A kept empty reply is not cached: a rerun
-asks for it again.
+it: each of its records fails as for any unreadable reply. --cache stores a kept empty reply, so that
+a rerun keeps it again without a call (a resumed EvaLearn sequence goes on with the same history); a
+run under error reads it from there as the error "empty reply" and takes it out, so that
+--retry-errors asks for another.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
 per record in input order: the requests predicting it would send (stage; model; max_tokens and

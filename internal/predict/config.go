@@ -274,7 +274,10 @@ func (a *app) configureCache(c *cli.Context) error {
 			return command.FlagFile("--cache", err)
 		}
 		if a.provider != "extractive" {
-			a.client = a.store.Wrap(a.client)
+			// Under --empty-reply keep an empty reply that stopped of itself is an answer,
+			// and stored as one, so that a rerun (a resumed EvaLearn sequence's history) is
+			// answered as this run was.
+			a.client = &cache.Client{Next: a.client, Cache: a.store, KeepEmpty: a.keepEmpty}
 		}
 	}
 	return nil
@@ -282,14 +285,14 @@ func (a *app) configureCache(c *cli.Context) error {
 
 // thinking is client with its replies read for a reasoning model's thinking under --think strip
 // (model.Thinking), from outside the cache, which keeps them as they came but for a reply with
-// nothing after its thinking, so that --retry-errors asks for another; client as it is under
-// keep, and for the extractive baseline, whose spans of the record's own text are no model's
+// nothing after its thinking, so that --retry-errors asks for another (unless --empty-reply keep
+// keeps it as the answer ""); client as it is under --think keep, and for the extractive baseline, whose spans of the record's own text are no model's
 // reply.
 func (a *app) thinking(client model.Client) model.Client {
 	if !a.strip || a.provider == "extractive" {
 		return client
 	}
-	th := model.Thinking{Next: client}
+	th := model.Thinking{Next: client, KeepStopped: a.keepEmpty}
 	if a.store != nil {
 		th.Forget = a.store.Forget
 	}

@@ -12,7 +12,8 @@ import (
 // blocked, without choices, nor an OpenAI-compatible content of null) is the answer "", no
 // error, as LongMemEval's run_generation.py writes it as the hypothesis and LoCoMo's script
 // stores it, and as EvaLearn's evaluate.py judges it. It is counted for the run's warning. Such a
-// reply is not cached (the cache stores replies with text), so a rerun asks for it again.
+// reply is cached (cache.Client.KeepEmpty), so that a rerun with the cache keeps it again
+// without a call, and a resumed EvaLearn sequence goes on with the history it had.
 //
 // It wraps the reader's client from outside model.Thinking, so that a reply with nothing after
 // its thinking (--think strip) that stopped of itself is kept too; one cut in its thinking is no
