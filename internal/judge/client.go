@@ -135,7 +135,9 @@ func (cfg *config) connect(ctx context.Context, c *cli.Context, strip bool) erro
 			return command.FlagFile("--cache", err)
 		}
 		cfg.cache = cc
-		client = cc.Wrap(client)
+		// An empty reply is an unparsable one, stored as those are, so that judging the
+		// record again reads it and the samples after it to the verdict they reached.
+		client = &cache.Client{Next: client, Cache: cc, KeepEmpty: true}
 	}
 	if strip { // from outside the cache, which keeps the replies as they came
 		client = model.Thinking{Next: client}

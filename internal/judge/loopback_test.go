@@ -1011,3 +1011,24 @@ func TestLoopbackEvaLearnUnparsable(t *testing.T) {
 		t.Errorf("stderr = %q, want the unparsable reply counted", stderr)
 	}
 }
+
+// TestCachedEmptyReplyRead: an empty judge reply that stopped of itself is stored in the cache,
+// as any unparsable reply is, so that a rerun with the cache reads it, then the sample after it,
+// and reaches the first run's verdict with no call; it asked the empty one again (which, answered
+// this time, could turn the verdict).
+func TestCachedEmptyReplyRead(t *testing.T) {
+	var n atomic.Int64
+	srv := newChatServer(t, func(chatRequest) (string, int) {
+		return []string{"", "no", "yes"}[min(n.Add(1), 3)-1], 200
+	})
+	args := []string{"--base-url", srv.URL, "--model", "judge-1", "--cache", filepath.Join(t.TempDir(), "judge.sqlite")}
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	for i := range 2 {
+		stdout, stderr, code := runJudge(t, args, in)
+		j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
+		if code != 0 || srv.count() != 2 || j.Score == nil || *j.Score != 0 || j.Attempts != 2 || j.Cached != (i == 1) {
+			t.Fatalf("run %d: exit %d, judgment %+v after %d calls in all; want score 0 of the second reply, 2 attempts, 2 calls (stderr %s)",
+				i+1, code, j, srv.count(), stderr)
+		}
+	}
+}

@@ -229,7 +229,8 @@ func (a *app) judgeClient(c *cli.Context, provider, baseURL string) (model.Clien
 		client = a.budget.Wrap(client) // one budget for the reader and its judge
 	}
 	if a.store != nil {
-		client = a.store.Wrap(client)
+		// An empty verdict is an unparsable one, stored as those are (see qa-judge).
+		client = &cache.Client{Next: client, Cache: a.store, KeepEmpty: true}
 	}
 	if a.strip {
 		client = model.Thinking{Next: client}
