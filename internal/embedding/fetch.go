@@ -91,7 +91,8 @@ func oneDim[V any](vs []V, dim func(V) int) error {
 // fetch returns the value of every distinct non-blank text in texts, from the cache when it holds
 // it and otherwise from call, in requests of at most Batch texts (for OpenAI at most
 // MaxOpenAIInputs), Parallel at a time, and the error of each text the server refused on its own
-// (see fetcher.request): the others' values are fetched all the same. Each fetched
+// (see fetcher.request), in this call or an earlier one of the Scorer's (such a text is not asked
+// for again): the others' values are fetched all the same. Each fetched
 // value is stored before fetch returns, even if ctx is cancelled meanwhile; one that c.check
 // refuses is not stored (so a rerun asks again) and makes fetch fail, and a cached one it refuses
 // is fetched again. A failed request makes
@@ -114,6 +115,7 @@ func fetch[V any](ctx context.Context, s *Scorer, texts []string, c codec[V],
 	for t, key := range keys {
 		f.text[key] = t
 	}
+	miss = f.state().known(miss, f.refused)
 	if err := f.run(ctx, miss, nil); err != nil {
 		return nil, nil, err
 	}
@@ -319,7 +321,8 @@ func (f *fetcher[V]) missing(batch []string) []string {
 }
 
 // refuse returns err, unless it is the server's refusal of batch, a single text: that is left in
-// f.refused, and its claim in bh let go at once, as a failed request's are.
+// f.refused, and in the Scorer's refusal state for later calls, and its claim in bh let go at
+// once, as a failed request's are.
 func (f *fetcher[V]) refuse(ctx context.Context, batch []string, bh *cache.Claims, err error) error {
 	if err == nil || refusal(err) == nil || len(batch) != 1 {
 		return err
@@ -327,6 +330,7 @@ func (f *fetcher[V]) refuse(ctx context.Context, batch []string, bh *cache.Claim
 	if f.state().alone(batch[0], err) {
 		return err // the request is refused, not the text
 	}
+	f.state().remember(batch[0], err)
 	f.mu.Lock()
 	f.refused[batch[0]] = err
 	f.mu.Unlock()
@@ -338,13 +342,59 @@ func (f *fetcher[V]) refuse(ctx context.Context, batch []string, bh *cache.Claim
 
 // refusalState is what a Scorer's requests of one kind (a cache namespace: sbert's, or
 // bertscore's) told of the server's refusals: whether any was served, the first text refused
-// alone while none was, and the refusal found to be of the request rather than of a text of it.
+// alone while none was, the refusal found to be of the request rather than of a text of it, and
+// the texts refused on their own, which no later request of the run asks for again.
 type refusalState struct {
 	mu     sync.Mutex
-	ok     bool         // a request was served
-	lone   *statusError // while none was served: the refusal of the first text refused alone
-	loneOf string       // that text
-	whole  *statusError // while none was served: a refusal found to be the request's
+	ok     bool             // a request was served
+	lone   *statusError     // while none was served: the refusal of the first text refused alone
+	loneOf string           // that text
+	whole  *statusError     // while none was served: a refusal found to be the request's
+	texts  map[string]error // each text refused on its own, and its refusal
+}
+
+// remember notes that the server refused text on its own with err.
+func (st *refusalState) remember(text string, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.whole != nil && same(st.whole, err) {
+		return // found the request's meanwhile
+	}
+	if st.texts == nil {
+		st.texts = map[string]error{}
+	}
+	st.texts[text] = err
+}
+
+// known returns the texts of todo not refused on their own earlier in the run, and leaves
+// those that were in refused with their refusal: a text over the model's context is asked for
+// alone once a run, not again by every later batch that holds it.
+func (st *refusalState) known(todo []string, refused map[string]error) []string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.texts) == 0 {
+		return todo
+	}
+	var out []string
+	for _, t := range todo {
+		if err, ok := st.texts[t]; ok {
+			refused[t] = err
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// found sets whole, the refusal found to be the request's, and forgets the texts remembered as
+// refused on their own with it: the refusal was none of theirs.
+func (st *refusalState) found(whole *statusError) {
+	st.whole = whole
+	for t, err := range st.texts {
+		if same(whole, err) {
+			delete(st.texts, t)
+		}
+	}
 }
 
 // state returns the refusal state of f's kind of request.
@@ -372,7 +422,7 @@ func (st *refusalState) refusedWhole(err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if !st.ok {
-		st.whole = refusal(err)
+		st.found(refusal(err))
 	}
 }
 
@@ -402,7 +452,7 @@ func (st *refusalState) alone(text string, err error) bool {
 		return true
 	}
 	if st.lone != nil && *st.lone == *r && st.loneOf != text {
-		st.whole = r
+		st.found(r)
 		return true
 	}
 	if st.lone == nil {

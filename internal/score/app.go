@@ -127,13 +127,14 @@ holds null (a NaN the model produced: a failing server); each such record names 
 lacks in score_errors. A request the server refuses for what it holds (HTTP 400, 413 or 422: a
 text over the model's context, say) is made again in halves, down to single texts, so that only
 the records of a text refused on its own go without that call's scores, each naming the text
-(its prediction, or answer N); a request refused whole (its halves and its first text alone
-answered its very message, or two texts asked for alone answered one message before any request
-was served) fails its batch, and, until a request is served, so does a later one refused alike
-whose first text alone is too. An empty prediction or reference, or one of white space only, is
-never sent: it counts as a zero vector, so it scores 0 (BERTScore scores an empty sentence so; for
-bertscore_* a text is first stripped of surrounding whitespace, as bert_score does), bertscore_*
--b/(1-b) under a --baseline b, as bert_score rescales it.
+(its prediction, or answer N), in later batches too, which do not send it again; a request
+refused whole (its halves and its first text alone answered its very message, or two texts
+asked for alone answered one message before any request was served) fails its batch, and,
+until a request is served, so does a later one refused alike whose first text alone is too. An
+empty prediction or reference, or one of white space only, is never sent: it counts as a zero
+vector, so it scores 0 (BERTScore scores an empty sentence so; for bertscore_* a text is first
+stripped of surrounding whitespace, as bert_score does), bertscore_* -b/(1-b) under a --baseline
+b, as bert_score rescales it.
 TEI's /embed_all gives the model's last layer, so bertscore_* equal bert_score's with num_layers
 set to the model's depth, not its default inner layer for many models (roberta-large's 17 of 24);
 --baseline FILE takes the highest layer's row of bert_score's tsv. --idf reads the input files
