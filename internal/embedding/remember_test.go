@@ -105,3 +105,33 @@ func TestRefusedAloneThenWhole(t *testing.T) {
 		t.Errorf("%d requests, want 3", got)
 	}
 }
+
+// TestIDFRefusedReferenceRecord: IDF's error for a reference the server refused on its own says
+// which list of refs (record) first holds it, and its place there, so that the caller can name
+// the record; the text is matched as stripped, as IDF sends it.
+func TestIDFRefusedReferenceRecord(t *testing.T) {
+	f := newFake(t)
+	f.hold = func(in []string) int {
+		if slices.Contains(in, "a c d") {
+			return http.StatusUnprocessableEntity
+		}
+		return 0
+	}
+	srv := f.start()
+	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL})
+	_, err := sc.IDF(context.Background(), [][]string{{"a", "b"}, {"c", " a c d\n"}, {"a c d"}})
+	re, ok := errors.AsType[*IDFRefusedError](err)
+	if !ok {
+		t.Fatalf("IDF = %v, want an *IDFRefusedError", err)
+	}
+	if re.Record != 1 || re.Answer != 1 || re.Text != "a c d" {
+		t.Errorf("IDFRefusedError = record %d, answer %d, text %q; want 1, 1, \"a c d\"", re.Record, re.Answer, re.Text)
+	}
+	if want := `idf: the server refused the answer "a c d" on its own: embed `; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("IDF = %v, want an error beginning %q", err, want)
+	}
+	re.Where = `in.jsonl:2 (id "q2")`
+	if want := `idf: in.jsonl:2 (id "q2"): the server refused answer 2 "a c d" on its own: embed `; !strings.HasPrefix(re.Error(), want) {
+		t.Errorf("with Where: %v, want an error beginning %q", re, want)
+	}
+}

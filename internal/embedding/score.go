@@ -214,7 +214,7 @@ func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) 
 		for _, r := range todo {
 			// The table counts every reference: without one, it is no table of the input.
 			if err, ok := refused[r]; ok {
-				return nil, fmt.Errorf("idf: the server refused the answer %s on its own: %w", quoteShort(r), err)
+				return nil, refusedReference(refs, r, err)
 			}
 		}
 		for r, t := range toks {
@@ -233,6 +233,39 @@ func (s *Scorer) IDF(ctx context.Context, refs [][]string) (*metric.IDF, error) 
 		}
 	}
 	return metric.NewIDF(docs), nil
+}
+
+// IDFRefusedError is IDF's error when the server refused a reference on its own (asked for
+// alone): the table, which counts every reference, cannot be made. Record is the index in IDF's
+// refs of the first list holding the reference, Answer its index there; the caller may set Where
+// to name that record (file:line and id), which the error then says with the answer's number.
+type IDFRefusedError struct {
+	Record, Answer int
+	Text           string // the reference, stripped
+	Where          string
+	Err            error // the server's refusal
+}
+
+func (e *IDFRefusedError) Error() string {
+	if e.Where == "" {
+		return fmt.Sprintf("idf: the server refused the answer %s on its own: %v", quoteShort(e.Text), e.Err)
+	}
+	return fmt.Sprintf("idf: %s: the server refused answer %d %s on its own: %v", e.Where, e.Answer+1, quoteShort(e.Text), e.Err)
+}
+
+func (e *IDFRefusedError) Unwrap() error { return e.Err }
+
+// refusedReference is the IDFRefusedError of text, a stripped reference of refs the server
+// refused with err.
+func refusedReference(refs [][]string, text string, err error) error {
+	for i, rs := range refs {
+		for j, r := range rs {
+			if textnorm.Strip(r) == text {
+				return &IDFRefusedError{Record: i, Answer: j, Text: text, Err: err}
+			}
+		}
+	}
+	return &IDFRefusedError{Record: -1, Answer: -1, Text: text, Err: err} // not reached
 }
 
 // specialIDs returns the ids of t's special tokens, which the tokenizer adds to every text.

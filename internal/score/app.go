@@ -141,7 +141,8 @@ set to the model's depth, not its default inner layer for many models (roberta-l
 twice (so they must be regular files, not stdin or a pipe): the references first, for the idf
 table, fetched --embed-batch × --embed-concurrency references at a time, keeping their token ids
 only (without --cache the references are embedded again when their records are scored); a call
-for it that fails leaves every record without bertscore_*, as a failed batch leaves its records.
+for it that fails leaves every record without bertscore_*, as a failed batch leaves its records
+(a reference refused on its own is named with the file:line and id of the first record holding it).
 
 INTERRUPTING: the first SIGINT, SIGTERM or SIGHUP (Ctrl-C) makes no new embedding call but lets
 those in flight end (for at most 2 minutes) and stores them (--cache); every record is still read,

@@ -156,6 +156,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 		return nil
 	}
 	var refs [][]string
+	var where []string // each of refs' record, as a bad line is named
 	err := command.OpenInputs(inputs, nil, nil, func(in command.Input) error {
 		rd := record.NewReader(in.R, in.DisplayName())
 		if maxLine > 0 {
@@ -172,6 +173,7 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 			rec, bad := decodeView(line{file: in.DisplayName(), no: rd.Line(), data: data, unended: rd.Unended()}, st.facts)
 			if bad == nil && rec.Prediction != nil && rec.Prediction.Error == "" && referenceItem(rec).hasReference() {
 				refs = append(refs, rec.Answers)
+				where = append(where, fmt.Sprintf("%s:%d (id %q)", in.DisplayName(), rd.Line(), rec.ID))
 			}
 		}
 	})
@@ -179,6 +181,9 @@ func (st *embedStage) prepare(ctx context.Context, inputs []string, maxLine int)
 		return fmt.Errorf("idf: %w", err)
 	}
 	idf, err := st.scorer.IDF(ctx, refs)
+	if re, ok := errors.AsType[*embedding.IDFRefusedError](err); ok && re.Record >= 0 {
+		re.Where = where[re.Record] // the record to look at, as the table is every record's
+	}
 	if err != nil {
 		// As a failed (or, when finishing, refused) call leaves its batch without embedding
 		// scores, a table that cannot be made leaves every record without bertscore_*: the
