@@ -167,8 +167,9 @@ func readReply(p Plan, resp model.Response, jg *record.Judgment, r *callReplies)
 // charge marks jg cached when every reply came from the cache, and sets its usage and cost from
 // r, or counts it in j.NoUsage when the server did not say what a reply used.
 func (j *Judge) charge(jg *record.Judgment, r *callReplies) {
-	jg.Cached = r.allCached && jg.Raw != "" // every reply came from the cache
-	if r.noUsage {                          // the server did not say what a reply used: unknown, not free
+	// Every reply came from the cache, an empty one among them (which the cache stores too).
+	jg.Cached = r.allCached && r.replied
+	if r.noUsage { // the server did not say what a reply used: unknown, not free
 		j.NoUsage.Add(1)
 		return
 	}

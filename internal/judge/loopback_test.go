@@ -1032,3 +1032,24 @@ func TestCachedEmptyReplyRead(t *testing.T) {
 		}
 	}
 }
+
+// TestCachedEmptyRepliesCached: a judgment whose replies were all empty, and all read from the
+// cache on a rerun, is marked cached and counted from the cache, as one whose unparsable replies
+// had text is; its cost is the cache's.
+func TestCachedEmptyRepliesCached(t *testing.T) {
+	srv := newChatServer(t, func(chatRequest) (string, int) { return "", 200 })
+	args := []string{"--base-url", srv.URL, "--model", "judge-1", "--parse-retries", "1", "--cache", filepath.Join(t.TempDir(), "judge.sqlite")}
+	in := rec("longmemeval:q1", "longmemeval", "single-session-user", "Which city?", "Paris", "Paris", "")
+	for i := range 2 {
+		stdout, stderr, code := runJudge(t, args, in)
+		j := decodeAll(t, stdout)[0].Judgments["auto/judge-1"]
+		cached := i == 1
+		if code != 3 || srv.count() != 2 || j.Attempts != 2 || j.Cached != cached || !strings.Contains(j.Error, "empty reply") {
+			t.Errorf("run %d: exit %d, judgment %+v after %d calls in all; want exit 3, the empty reply unparsable, 2 attempts, 2 calls, cached %v (stderr %s)",
+				i+1, code, j, srv.count(), cached, stderr)
+		}
+		if want := fmt.Sprintf("(0 by rule, %d from cache)", i); !strings.Contains(stderr, want) {
+			t.Errorf("run %d: stderr lacks %q:\n%s", i+1, want, stderr)
+		}
+	}
+}
