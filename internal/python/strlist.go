@@ -31,7 +31,8 @@ func ParseStrList(s string) ([]string, bool) { return parseList(s, strLiteral) }
 //
 // An item may also be numpy 2's repr of one of its scalars (NEP 51), which str() of a list of
 // them writes, as list(a) of an array gives them: np.str_('a'), np.int64(1989), np.float64(2.5)
-// (np.float64(nan) a missing value), np.True_ and np.False_, read as the value inside.
+// or np.float32(2.5) (np.float64(nan) a missing value), np.True_ and np.False_, read as the
+// value inside.
 //
 // Note: such a list was one answer, its text, "[np.str_('a'), np.str_('b')]", that every
 // prediction scored 0 against, where to_json writes the same list as ["a","b"].
@@ -47,8 +48,8 @@ func listItem(s string) (*string, int, bool) {
 }
 
 // numpyScalar reads numpy 2's repr of a scalar at the start of s (NEP 51): np.str_ of a string
-// literal, np.intN or np.uintN of an int, np.float64 of a float (nan: nil) or np.True_ and
-// np.False_, as listItem's item; false for any other text.
+// literal, np.intN or np.uintN of an int, np.float16, np.float32 or np.float64 of a float (nan:
+// nil) or np.True_ and np.False_, as listItem's item; false for any other text.
 func numpyScalar(s string) (*string, int, bool) {
 	rest, ok := strings.CutPrefix(s, "np.")
 	if !ok {
@@ -72,10 +73,10 @@ func numpyScalar(s string) (*string, int, bool) {
 			return nil, 0, false
 		}
 		v, n = &t, m
-	case typ == "float64" && strings.HasPrefix(arg, "nan"):
+	case isNumpyFloat(typ) && strings.HasPrefix(arg, "nan"):
 		n = 3
-	case typ == "float64" || isNumpyInt(typ):
-		if n = NumberLen(arg); n == 0 || typ != "float64" && strings.ContainsAny(arg[:n], ".eE") {
+	case isNumpyFloat(typ) || isNumpyInt(typ):
+		if n = NumberLen(arg); n == 0 || !isNumpyFloat(typ) && strings.ContainsAny(arg[:n], ".eE") {
 			return nil, 0, false
 		}
 		t := arg[:n]
@@ -87,6 +88,13 @@ func numpyScalar(s string) (*string, int, bool) {
 		return nil, 0, false
 	}
 	return v, 3 + len(typ) + 1 + n + 1, true
+}
+
+// isNumpyFloat reports whether typ names one of numpy's float scalar types whose repr holds a
+// number: float16, float32 (as a list of a float32 column's values, groupby().agg(list), holds
+// them) and float64. (np.longdouble's holds a string literal.)
+func isNumpyFloat(typ string) bool {
+	return typ == "float16" || typ == "float32" || typ == "float64"
 }
 
 // isNumpyInt reports whether typ names one of numpy's integer scalar types: int8 to int64,

@@ -144,6 +144,7 @@ func TestParseAnswerList(t *testing.T) {
 		{`[np.str_('a')x]`, nil, false},
 		{`[np.str_('a']`, nil, false},
 		{`[np.str_(None)]`, nil, false},
+		{`[np.float32(2.5), np.float16(nan), np.float32(1e+16)]`, []*string{s("2.5"), nil, s("1e+16")}, true}, // groupby().agg(list) of a float32 column
 		{`[np.float64(inf)]`, nil, false},
 		{`[np.int64(2.5)]`, nil, false},
 		{`[np.bytes_(b'a')]`, nil, false},
