@@ -78,7 +78,9 @@ prompt. A record that carries a prediction keeps it, and warnings count the reco
 without one and the file's answers to no record read. qa-score leaves a record without one
 unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD v1.1's,
 HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD v2.0's
-evaluate-v2.0.py stops on it (a KeyError).
+evaluate-v2.0.py stops on it (a KeyError). LoCoMo's evaluate_qa.py writes no prediction file: its
+--out-file loads as LoCoMo, each question's <model>_prediction and <model>_f1 going to meta, and a
+warning names them and how to make one model's the prediction (with jq).
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
@@ -136,6 +138,10 @@ type app struct {
 	lmeRead        int                      // the LongMemEval records written
 	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
 	lmeOddFirst    [2]string                // the first of them: its id and type
+	locomoRead     int                      // the LoCoMo records written
+	locomoAnswers  int                      // of them, those with no prediction and evaluate_qa.py's answers in meta
+	locomoKeys     map[string]bool          // those answers' meta keys (<model>_prediction)
+	locomoMoreKeys bool                     // more keys than locomoKeys keeps
 	read           int                      // the records read, before the selection
 	ids            repeat.IDs               // their ids, to find repeats
 	genericRepeat  bool                     // the first repeat is a generic record
@@ -280,6 +286,7 @@ func (a *app) action(c *cli.Context) error {
 	a.warnBlankQuestions()
 	a.warnNoPassage()
 	a.warnLongMemEvalTypes()
+	a.warnLoCoMoAnswers()
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}
@@ -388,7 +395,7 @@ func (a *app) write(rec *record.Record, from Origin) error {
 }
 
 // countBenchmark counts rec, a benchmark's record read from from, in the warnings of blank
-// questions, empty golds, missing passages and LongMemEval types.
+// questions, empty golds, missing passages, LongMemEval types and LoCoMo answers left in meta.
 func (a *app) countBenchmark(rec *record.Record, from Origin) {
 	a.benchmarkRead++
 	if emptyGold(rec) {
@@ -405,6 +412,9 @@ func (a *app) countBenchmark(rec *record.Record, from Origin) {
 		if a.noPassage++; a.noPassage == 1 {
 			a.noPassageFirst = fmt.Sprintf("%s:%d (id %q)", from.File, from.Line, rec.ID)
 		}
+	}
+	if rec.Dataset == "locomo" {
+		a.countLoCoMoAnswers(rec)
 	}
 	if rec.Dataset == "longmemeval" {
 		a.lmeRead++

@@ -1,8 +1,10 @@
 package load
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -348,4 +350,57 @@ func dash(s string) string {
 		return strconv.Quote(s)
 	}
 	return cell.Value(s)
+}
+
+// maxLoCoMoKeys bounds the answer keys warnLoCoMoAnswers keeps and names.
+const maxLoCoMoKeys = 8
+
+// countLoCoMoAnswers counts rec, a LoCoMo record, in the warning of answers left in meta: the
+// output file of LoCoMo's evaluate_qa.py holds each --model's answer in a question's member
+// <model>_prediction (its F1 in <model>_f1), which the format keeps in meta, as any member it
+// does not read, and does not take for the prediction: the file holds as many as the runs that
+// wrote to it, and which one is meant cannot be told.
+func (a *app) countLoCoMoAnswers(rec *record.Record) {
+	a.locomoRead++
+	if rec.Prediction != nil {
+		return
+	}
+	found := false
+	for k := range rec.Meta {
+		if len(k) > len("_prediction") && strings.HasSuffix(k, "_prediction") {
+			found = true
+			if a.locomoKeys == nil {
+				a.locomoKeys = map[string]bool{}
+			}
+			if len(a.locomoKeys) < maxLoCoMoKeys || a.locomoKeys[k] {
+				a.locomoKeys[k] = true
+			} else {
+				a.locomoMoreKeys = true
+			}
+		}
+	}
+	if found {
+		a.locomoAnswers++
+	}
+}
+
+// warnLoCoMoAnswers warns of the LoCoMo records without a prediction that carry evaluate_qa.py's
+// answers in meta (countLoCoMoAnswers): qa-score would find no prediction on them and say to run
+// qa-predict; the warning names the members and how to make one of them the prediction.
+func (a *app) warnLoCoMoAnswers() {
+	if a.locomoAnswers == 0 {
+		return
+	}
+	keys := slices.Sorted(maps.Keys(a.locomoKeys))
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = "meta." + k
+	}
+	list := strings.Join(names, ", ")
+	if a.locomoMoreKeys {
+		list += ", …"
+	}
+	quoted, _ := json.Marshal(keys[0]) // a jq string, as JSON writes it
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carry answers of LoCoMo's evaluate_qa.py, left in meta (%s), and %s no prediction: to score one model's, make them the prediction (jq -c '.meta[%s] as $p | if $p != null then .prediction = {text: $p} else . end')\n",
+		a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), list, english.Form(a.locomoAnswers, "has", "have"), quoted)
 }
