@@ -351,6 +351,13 @@ func TestInvalidLineNotJSON(t *testing.T) {
 		{`{"schema":1,"id":"a", é}`, `invalid record: invalid character 'é' looking for beginning of object key string`},
 		{"{\"schema\":1,\"id\":\u00a0\"a\"}", `invalid record: invalid character '\u00a0' looking for beginning of value`},
 		{`{"schema":1,"id":"a"…}`, `invalid record: invalid character '…' after object key:value pair`},
+		// Two records on one line, as cat a.jsonl b.jsonl leaves a file whose last line has no
+		// line end: the second record is named too, as it is lost with the first.
+		{`{"schema":1,"id":"a"}{"schema":1,"id":"b"}`, `invalid record: invalid character '{' after top-level value` + joinedNote(22, "b")},
+		{`{"schema":1,"id":"a"} {"schema":1,"id":"b","question":"q`, `invalid record: invalid character '{' after top-level value` + joinedNote(23, "b")},
+		{`{"schema":1,"id":"a"}{"question":"q"}`, `invalid record: invalid character '{' after top-level value` + joinedNote(22, "")},
+		{`{"schema":1,"id":"a"} {`, `invalid record: invalid character '{' after top-level value` + joinedNote(23, "")},
+		{`{"schema":1,"id":"a"} [1]`, `invalid record: invalid character '[' after top-level value`},
 	} {
 		err := unmarshal([]byte(tc.line), new(Record))
 		if err == nil {
@@ -360,6 +367,17 @@ func TestInvalidLineNotJSON(t *testing.T) {
 			t.Errorf("InvalidLine(%q) = %q, want %q", tc.line, got, tc.want)
 		}
 	}
+}
+
+// joinedNote is InvalidLine's note on a line whose record is followed by another at column col,
+// whose id is id.
+func joinedNote(col int, id string) string {
+	named := ""
+	if id != "" {
+		named = fmt.Sprintf(", id %q", id)
+	}
+	return fmt.Sprintf(" (another JSON object follows at column %d%s: two records on one line, both skipped; "+
+		"was a file whose last line has no line end joined to the next, as cat does?)", col, named)
 }
 
 // pyNote is PythonConstant's note on lit.
