@@ -2,6 +2,7 @@ package examples
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"net/http"
@@ -64,6 +65,7 @@ var helpRuns = map[string]string{
 
 	"qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table": "",
 	"qa-load --predictions predictions.json dev-v2.0.json | qa-score --summary - --format table":         "",
+	"qa-load --locomo-model gpt-4-turbo locomo10_qa.json | qa-score --summary - --format table":          "",
 
 	"qa-predict --provider extractive records.jsonl > preds.jsonl   # offline: a span of each record's context":          "",
 	"qa-predict --dry-run --provider openai --model gpt-4o-mini records.jsonl | sed -n 1p   # the first request, unsent": "",
@@ -118,7 +120,7 @@ func helpText(t *testing.T, bin string, args ...string) string {
 // TestHelpExamples runs every example of the commands' --help as helpRuns says, each in a folder
 // of its own with the files they read: the benchmarks' files under their upstream names
 // (hotpot_dev_distractor_v1.json, a JSON array of the HotpotQA sample; locomo10.json, the LoCoMo
-// sample; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, preds.csv (a
+// sample; locomo10_qa.json, LoCoMo's evaluate_qa.py output for it; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, preds.csv (a
 // model's answers to questions, made by another tool), dev-v2.0.json and predictions.json (the
 // SQuAD v2.0 sample and answers to it in SQuAD's official layout), records.jsonl (HotpotQA records),
 // preds.jsonl (LoCoMo records predicted by the extractive baseline), prices.yaml, results.json
@@ -217,17 +219,19 @@ func helpFixtures(t *testing.T, bin string) map[string][]byte {
 	return map[string][]byte{
 		"hotpot_dev_distractor_v1.json": hotpotArray,
 		"locomo10.json":                 read("locomo/locomo_conv26.json"),
-		"EvaLearn_Problem.json":         read("evalearn/EvaLearn_Problem.json"),
-		"EvaLearn_Sequence.json":        read("evalearn/EvaLearn_Sequence.json"),
-		"qa.csv":                        read("generic/qa.csv"),
-		"preds.csv":                     read("generic/answers.csv"),
-		"dev-v2.0.json":                 read("squad/squad_v20_synthetic.json"),
-		"predictions.json":              read("squad/squad_v20_synthetic_predictions.json"),
-		"records.jsonl":                 run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
-		"preds.jsonl":                   run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
-		"prices.yaml":                   []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
-		"results.json":                  array,
-		"judged.jsonl":                  run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
+		// the output file of LoCoMo's evaluate_qa.py, its run model-a named as the example names it
+		"locomo10_qa.json":       bytes.ReplaceAll(read("locomo/locomo_conv26_qa.json"), []byte(`"model-a_`), []byte(`"gpt-4-turbo_`)),
+		"EvaLearn_Problem.json":  read("evalearn/EvaLearn_Problem.json"),
+		"EvaLearn_Sequence.json": read("evalearn/EvaLearn_Sequence.json"),
+		"qa.csv":                 read("generic/qa.csv"),
+		"preds.csv":              read("generic/answers.csv"),
+		"dev-v2.0.json":          read("squad/squad_v20_synthetic.json"),
+		"predictions.json":       read("squad/squad_v20_synthetic_predictions.json"),
+		"records.jsonl":          run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
+		"preds.jsonl":            run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
+		"prices.yaml":            []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
+		"results.json":           array,
+		"judged.jsonl":           run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
 	}
 }
 

@@ -79,8 +79,11 @@ without one and the file's answers to no record read. qa-score leaves a record w
 unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD v1.1's,
 HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD v2.0's
 evaluate-v2.0.py stops on it (a KeyError). LoCoMo's evaluate_qa.py writes no prediction file: its
---out-file loads as LoCoMo, each question's <model>_prediction and <model>_f1 going to meta, and a
-warning names them and how to make one model's the prediction (with jq).
+--out-file (the samples again, each question with <model>_prediction and <model>_f1 for each
+--model run written to it) loads as LoCoMo, and --locomo-model MODEL makes MODEL's answers the
+predictions, the others staying in meta; a question without one has no prediction (a warning
+counts them: evaluate_qa.py's stats count each 0), and a MODEL no question has an answer of is a
+usage error naming those the file has.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n
@@ -104,6 +107,7 @@ Examples:
    qa-load --map question=q,answers=gold,id=qid,type=category qa.csv > records.jsonl
    qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table
    qa-load --predictions predictions.json dev-v2.0.json | qa-score --summary - --format table
+   qa-load --locomo-model gpt-4-turbo locomo10_qa.json | qa-score --summary - --format table
    qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl
    qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl`
 
@@ -112,46 +116,52 @@ var errLimit = errors.New("limit reached")
 
 // app holds one run of qa-load: its streams, its options and its tallies.
 type app struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	format         string
-	split          string
-	lang           string
-	context        string
-	strict         bool
-	opt            Options
-	sel            Selection
-	out            *record.Writer
-	bad            int
-	counts         map[[2]string]int
-	bar            *progressbar.ProgressBar // bytes read, on a terminal
-	generic        bool                     // the input being read is generic jsonl or csv
-	generics       genericCount             // what its records lack
-	benchmark      bool                     // the input being read is a benchmark's file
-	benchmarkRead  int                      // the records written from benchmarks' files
-	emptyGold      int                      // of them, those whose gold is "" alone (emptyGold)
-	emptyGoldFirst string                   // the first of them
-	blankQuestions int                      // of them, those whose question is blank (blankQuestion)
-	blankFirst     string                   // the first of them: FILE:LINE (id "ID")
-	noPassage      int                      // of them, those a model would read no passage for (noPassage)
-	noPassageFirst string                   // the first of them: FILE:LINE (id "ID")
-	lmeRead        int                      // the LongMemEval records written
-	lmeOdd         int                      // of them, those whose type is none of LongMemEval's six
-	lmeOddFirst    [2]string                // the first of them: its id and type
-	locomoRead     int                      // the LoCoMo records written
-	locomoAnswers  int                      // of them, those with no prediction and evaluate_qa.py's answers in meta
-	locomoKeys     map[string]bool          // those answers' meta keys (<model>_prediction)
-	locomoMoreKeys bool                     // more keys than locomoKeys keeps
-	read           int                      // the records read, before the selection
-	ids            repeat.IDs               // their ids, to find repeats
-	genericRepeat  bool                     // the first repeat is a generic record
-	found          map[string]bool          // the --map sources some item has
-	mapFrom        string                   // " from QA_MAP" when the variable set --map, for its warnings
-	typesFrom      string                   // " from QA_TYPES" likewise
-	examined       bool                     // some item's fields were read (see Options.Found)
-	preds          *Predictions             // --predictions, attached to the records read
-	other          otherFormat              // the bad items of a file --format reads as another's
-	ctx            context.Context
+	stdin           io.Reader
+	stdout, stderr  io.Writer
+	format          string
+	split           string
+	lang            string
+	context         string
+	strict          bool
+	opt             Options
+	sel             Selection
+	out             *record.Writer
+	bad             int
+	counts          map[[2]string]int
+	bar             *progressbar.ProgressBar // bytes read, on a terminal
+	generic         bool                     // the input being read is generic jsonl or csv
+	generics        genericCount             // what its records lack
+	benchmark       bool                     // the input being read is a benchmark's file
+	benchmarkRead   int                      // the records written from benchmarks' files
+	emptyGold       int                      // of them, those whose gold is "" alone (emptyGold)
+	emptyGoldFirst  string                   // the first of them
+	blankQuestions  int                      // of them, those whose question is blank (blankQuestion)
+	blankFirst      string                   // the first of them: FILE:LINE (id "ID")
+	noPassage       int                      // of them, those a model would read no passage for (noPassage)
+	noPassageFirst  string                   // the first of them: FILE:LINE (id "ID")
+	lmeRead         int                      // the LongMemEval records written
+	lmeOdd          int                      // of them, those whose type is none of LongMemEval's six
+	lmeOddFirst     [2]string                // the first of them: its id and type
+	locomoRead      int                      // the LoCoMo records written
+	locomoAnswers   int                      // of them, those with no prediction and evaluate_qa.py's answers in meta (with --locomo-model: with no prediction)
+	locomoFirst     string                   // the first of them (with --locomo-model)
+	locomoKeys      map[string]bool          // those answers' meta keys (<model>_prediction)
+	locomoMoreKeys  bool                     // more keys than locomoKeys keeps
+	locomoAsked     int                      // the LoCoMo questions read, with --locomo-model
+	locomoModels    map[string]bool          // the models whose answers they carry (<model>_prediction), but --locomo-model's
+	locomoMore      bool                     // more models than locomoModels keeps
+	locomoSeen      bool                     // some question carries --locomo-model's answer
+	locomoModelFrom string                   // " from QA_LOCOMO_MODEL" when the variable set --locomo-model
+	read            int                      // the records read, before the selection
+	ids             repeat.IDs               // their ids, to find repeats
+	genericRepeat   bool                     // the first repeat is a generic record
+	found           map[string]bool          // the --map sources some item has
+	mapFrom         string                   // " from QA_MAP" when the variable set --map, for its warnings
+	typesFrom       string                   // " from QA_TYPES" likewise
+	examined        bool                     // some item's fields were read (see Options.Found)
+	preds           *Predictions             // --predictions, attached to the records read
+	other           otherFormat              // the bad items of a file --format reads as another's
+	ctx             context.Context
 }
 
 // Run runs qa-load with args (args[0] is the program name).
@@ -175,6 +185,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringSliceFlag{Name: "map", Usage: "jsonl/csv field mapping `MAP`, FIELD=SOURCE,..., e.g. question=q,answers=gold,id=qid,type=category (given again, its mappings add up; a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers, resps[0][0] for the first item of the first list in the list resps ([-1] the last; a path through a list leaves its top-level field whole in meta; \\. is a dot within a name, \\[ a bracket); a csv SOURCE names the column written so, escapes left out; in either, \\, is a comma within a name and \\\\ a backslash; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
 		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
+		&cli.StringFlag{Name: "locomo-model", Usage: "make the answers of the `MODEL` run of LoCoMo's evaluate_qa.py, each question's member MODEL_prediction in its --out-file, the LoCoMo records' predictions (prediction.model MODEL; MODEL_f1 stays in meta); a file with no question that has one is an error naming the models it has", EnvVars: []string{"QA_LOCOMO_MODEL"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
 		&cli.BoolFlag{Name: "strict", Usage: "stop at the first bad input item", EnvVars: []string{"QA_STRICT"}},
@@ -227,6 +238,10 @@ func (a *app) configure(c *cli.Context) error {
 		a.typesFrom = command.FromEnv(c, "types")
 	}
 	a.sel.Limit, a.sel.Sample, a.sel.Seed = c.Int("limit"), c.Int("sample"), c.Int64("seed")
+	if a.opt.LoCoMoModel = c.String("locomo-model"); a.opt.LoCoMoModel != "" {
+		a.locomoModelFrom = command.FromEnv(c, "locomo-model")
+		a.opt.LoCoMoRead = a.locomoQuestion
+	}
 	if f := c.String("predictions"); f != "" {
 		if a.preds, err = ReadPredictions(f); err != nil {
 			return command.Usagef("--predictions: %v", err)
@@ -287,6 +302,9 @@ func (a *app) action(c *cli.Context) error {
 	a.warnNoPassage()
 	a.warnLongMemEvalTypes()
 	a.warnLoCoMoAnswers()
+	if err := a.locomoModelFound(); err != nil {
+		return err
+	}
 	if a.bad > 0 {
 		return &command.BadRecordsError{N: a.bad, Singular: "bad input item skipped", Plural: "bad input items skipped"}
 	}

@@ -221,8 +221,8 @@ func (a *app) loadEvaLearn(files []string) error {
 	})
 }
 
-// mapApplies returns a usage error when --map is given and a file is read in a format it does
-// not apply to (a benchmark's, or records): the mapping would be ignored, and a generic file
+// mapApplies returns a usage error when --map or --locomo-model is given and a file is read in a
+// format it does not apply to (a benchmark's, or records): the mapping would be ignored, and a generic file
 // whose name says hotpotqa, say, would be misread without a word. A file detectFile cannot read
 // ahead (a pipe) is checked by loadFile once its format is known.
 func (a *app) mapApplies(files []string) error {
@@ -239,10 +239,17 @@ func (a *app) mapApplies(files []string) error {
 }
 
 // mapFits returns mapApplies' usage error for the file name read in format, if --map is given
-// and format is a known one other than jsonl and csv.
+// and format is a known one other than jsonl and csv, or --locomo-model and one other than
+// locomo.
 func (a *app) mapFits(name, format string) error {
+	if name == "-" {
+		name = "stdin"
+	}
 	if len(a.opt.Map) > 0 && format != "" && format != "jsonl" && format != "csv" {
 		return command.Usagef("--map maps the fields of jsonl and csv files, and %s is read as %s (give --format jsonl or csv to map it)", name, format)
+	}
+	if a.opt.LoCoMoModel != "" && format != "" && format != "locomo" {
+		return command.Usagef("--locomo-model%s takes a model's answers from the output file of LoCoMo's evaluate_qa.py, read as locomo, and %s is read as %s", a.locomoModelFrom, name, format)
 	}
 	return nil
 }

@@ -57,6 +57,14 @@ type Options struct {
 	// so the bytes read do not tell how long the item being read is; and such an item could not
 	// be skipped as a line is, only the load failed.
 	MaxLine int
+	// LoCoMoModel, if not "", names the run of LoCoMo's evaluate_qa.py whose answers, each
+	// question's member <LoCoMoModel>_prediction in its output file, become the LoCoMo records'
+	// predictions (see locomoPrediction).
+	LoCoMoModel string
+	// LoCoMoRead, if not nil, is called with the meta of each LoCoMo question read whose fields
+	// could be read, before LoCoMoModel's answer is taken out of it, so that the caller can say
+	// which models' answers the file holds when none is LoCoMoModel's.
+	LoCoMoRead func(meta map[string]jsonRaw)
 }
 
 // Loader reads every record of one input.

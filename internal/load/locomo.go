@@ -69,7 +69,7 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 		}
 		lines, own := itemStarts(raw, line, conv.QA)
 		for i, item := range conv.QA {
-			rec, bad := locomoRecord(in, lines[i], conv.SampleID, i, item, ctx)
+			rec, bad := locomoRecord(in, lines[i], conv.SampleID, i, item, ctx, opt)
 			if !own[i] { // its line does not find it: its path does, [0].qa[5] (see itemEmit)
 				bad = underItem(bad, fmt.Sprintf("qa[%d]", i))
 			}
@@ -188,7 +188,7 @@ func locomoTurns(key string, raw jsonRaw) ([]locomoTurn, error) {
 	}
 }
 
-func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []record.Passage) (*record.Record, error) {
+func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []record.Passage, opt Options) (*record.Record, error) {
 	id := fmt.Sprintf("locomo:%s:%d", sample, i)
 	var qa locomoQA
 	if err := decodeItem(in, line, id, item, &qa); err != nil {
@@ -229,7 +229,39 @@ func locomoRecord(in Input, line int, sample string, i int, item jsonRaw, ctx []
 	if err := keepUnknown(rec, item, locomoQAKeys); err != nil {
 		return nil, badf(in, line, id, "%v", err)
 	}
+	if opt.LoCoMoRead != nil {
+		opt.LoCoMoRead(rec.Meta)
+	}
+	if err := locomoPrediction(rec, opt.LoCoMoModel); err != nil {
+		return nil, badf(in, line, id, "%v", err)
+	}
 	return rec, nil
+}
+
+// locomoPrediction makes the answer of model that LoCoMo's evaluate_qa.py stored on rec's
+// question, its member <model>_prediction (kept in meta as any member the format does not read),
+// rec's prediction, with model as its model, and takes it out of meta (<model>_f1, the score
+// upstream gave it, stays). A question without the member, or with null there, gets no
+// prediction. The answer is stored as evaluate_qa.py scores it, a category-5 one as
+// get_cat_5_answer gives it (the option picked, or the reply lowercased); one that is no string
+// is an error: upstream's eval_question_answering stops on it (normalize_answer calls
+// s.replace). model "" takes nothing.
+func locomoPrediction(rec *record.Record, model string) error {
+	if model == "" {
+		return nil
+	}
+	key := model + "_prediction"
+	raw, ok := rec.Meta[key]
+	if !ok || isNull(raw) {
+		return nil
+	}
+	var text string
+	if !isString(raw) || jsonUnmarshal(raw, &text) != nil {
+		return fmt.Errorf("%v (evaluate_qa.py scores a string)", wrongKind(strconv.Quote(key), "a string", raw))
+	}
+	delete(rec.Meta, key)
+	rec.Prediction = &record.Prediction{Text: text, Model: model}
+	return nil
 }
 
 // locomoGold returns the gold of qa, a question of the category given, and the field it comes

@@ -1,7 +1,6 @@
 package load
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -352,22 +351,39 @@ func dash(s string) string {
 	return cell.Value(s)
 }
 
-// maxLoCoMoKeys bounds the answer keys warnLoCoMoAnswers keeps and names.
+// maxLoCoMoKeys bounds the answer keys warnLoCoMoAnswers keeps and names, and the models
+// locomoModelFound names.
 const maxLoCoMoKeys = 8
+
+// evaluateQAModel returns the model whose answer LoCoMo's evaluate_qa.py stores in a question's
+// member key, <model>_prediction (with --use-rag <model>_<rag mode>_top_<k>_prediction, whose
+// model is all before _prediction), and whether key is one.
+func evaluateQAModel(key string) (string, bool) {
+	model, ok := strings.CutSuffix(key, "_prediction")
+	return model, ok && model != ""
+}
 
 // countLoCoMoAnswers counts rec, a LoCoMo record, in the warning of answers left in meta: the
 // output file of LoCoMo's evaluate_qa.py holds each --model's answer in a question's member
 // <model>_prediction (its F1 in <model>_f1), which the format keeps in meta, as any member it
-// does not read, and does not take for the prediction: the file holds as many as the runs that
-// wrote to it, and which one is meant cannot be told.
+// does not read, and does not take for the prediction unless --locomo-model names the model: the
+// file holds as many as the runs that wrote to it, and which one is meant cannot be told. With
+// --locomo-model it counts the records without a prediction, those whose question has no answer
+// of that model.
 func (a *app) countLoCoMoAnswers(rec *record.Record) {
 	a.locomoRead++
 	if rec.Prediction != nil {
 		return
 	}
+	if a.opt.LoCoMoModel != "" {
+		if a.locomoAnswers++; a.locomoAnswers == 1 {
+			a.locomoFirst = rec.ID
+		}
+		return
+	}
 	found := false
 	for k := range rec.Meta {
-		if len(k) > len("_prediction") && strings.HasSuffix(k, "_prediction") {
+		if _, ok := evaluateQAModel(k); ok {
 			found = true
 			if a.locomoKeys == nil {
 				a.locomoKeys = map[string]bool{}
@@ -386,21 +402,90 @@ func (a *app) countLoCoMoAnswers(rec *record.Record) {
 
 // warnLoCoMoAnswers warns of the LoCoMo records without a prediction that carry evaluate_qa.py's
 // answers in meta (countLoCoMoAnswers): qa-score would find no prediction on them and say to run
-// qa-predict; the warning names the members and how to make one of them the prediction.
+// qa-predict; the warning names the members and --locomo-model. With --locomo-model it warns of
+// the records that have no answer of its model: qa-score leaves them unscored, where upstream's
+// stats (analyze_aggr_acc) count such a question in its category, adding nothing.
 func (a *app) warnLoCoMoAnswers() {
 	if a.locomoAnswers == 0 {
 		return
 	}
+	if m := a.opt.LoCoMoModel; m != "" {
+		if !a.locomoSeen {
+			return // locomoModelFound's error says it
+		}
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no answer of %s (member %s absent or null; the first: id %q), so no prediction: qa-score leaves %s unscored, where evaluate_qa.py's stats count %s in its category as 0\n",
+			a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), english.Form(a.locomoAnswers, "has", "have"),
+			m, strconv.Quote(m+"_prediction"), a.locomoFirst, english.Form(a.locomoAnswers, "it", "them"),
+			english.Form(a.locomoAnswers, "it", "each"))
+		return
+	}
 	keys := slices.Sorted(maps.Keys(a.locomoKeys))
 	names := make([]string, len(keys))
+	models := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = "meta." + k
+		models[i], _ = evaluateQAModel(k)
 	}
 	list := strings.Join(names, ", ")
 	if a.locomoMoreKeys {
 		list += ", …"
 	}
-	quoted, _ := json.Marshal(keys[0]) // a jq string, as JSON writes it
-	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carry answers of LoCoMo's evaluate_qa.py, left in meta (%s), and %s no prediction: to score one model's, make them the prediction (jq -c '.meta[%s] as $p | if $p != null then .prediction = {text: $p} else . end')\n",
-		a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), list, english.Form(a.locomoAnswers, "has", "have"), quoted)
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carry answers of LoCoMo's evaluate_qa.py, left in meta (%s), and %s no prediction: to score one model's, make them the predictions with --locomo-model %s\n",
+		a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), list, english.Form(a.locomoAnswers, "has", "have"), shellWord(models[0]))
+}
+
+// locomoQuestion takes in the meta of a LoCoMo question read, with --locomo-model: whether it
+// holds that model's answer, and else the models whose answers it holds (evaluateQAModel).
+func (a *app) locomoQuestion(meta map[string]jsonRaw) {
+	a.locomoAsked++
+	for k := range meta {
+		m, ok := evaluateQAModel(k)
+		switch {
+		case !ok:
+		case m == a.opt.LoCoMoModel:
+			a.locomoSeen = true
+		case a.locomoModels[m] || len(a.locomoModels) < maxLoCoMoKeys:
+			if a.locomoModels == nil {
+				a.locomoModels = map[string]bool{}
+			}
+			a.locomoModels[m] = true
+		default:
+			a.locomoMore = true
+		}
+	}
+}
+
+// locomoModelFound returns the usage error of a --locomo-model whose answers no LoCoMo question
+// read holds, naming the models whose answers they do hold: a name misspelt, or a run with
+// --use-rag, whose members are named <model>_<rag mode>_top_<k>, would leave every record without
+// a prediction.
+func (a *app) locomoModelFound() error {
+	m := a.opt.LoCoMoModel
+	if m == "" || a.locomoSeen {
+		return nil
+	}
+	if a.locomoAsked == 0 {
+		return command.Usagef("--locomo-model%s %s: no LoCoMo question was read, so none has its answer (it takes them from the output file of LoCoMo's evaluate_qa.py, read as locomo)", a.locomoModelFrom, shellWord(m))
+	}
+	models := slices.Sorted(maps.Keys(a.locomoModels))
+	if len(models) == 0 {
+		return command.Usagef("--locomo-model%s %s: no LoCoMo question read has an answer of %s (member %s), nor of any model: the file is not one that LoCoMo's evaluate_qa.py wrote (its --out-file)", a.locomoModelFrom, shellWord(m), m, strconv.Quote(m+"_prediction"))
+	}
+	list := strings.Join(models, ", ")
+	if a.locomoMore {
+		list += ", …"
+	}
+	return command.Usagef("--locomo-model%s %s: no LoCoMo question read has an answer of %s (member %s); the questions have answers of %s%s", a.locomoModelFrom, shellWord(m), m, strconv.Quote(m+"_prediction"), english.Form(len(models), "the model", "the models"), " "+list+english.DidYouMean(m, models))
+}
+
+// shellWord returns s as a shell word, to give in a command line: as it is when it holds nothing
+// the shell reads otherwise, else in single quotes.
+func shellWord(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("._-+/:,=@%", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
