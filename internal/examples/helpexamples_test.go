@@ -66,6 +66,7 @@ var helpRuns = map[string]string{
 	"qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table": "",
 	"qa-load --predictions predictions.json dev-v2.0.json | qa-score --summary - --format table":         "",
 	"qa-load --locomo-model gpt-4-turbo locomo10_qa.json | qa-score --summary - --format table":          "",
+	"qa-load --predictions hyp.jsonl.eval-results-gpt-4o longmemeval_s.json | qa-score --summary -":      "",
 
 	"qa-predict --provider extractive records.jsonl > preds.jsonl   # offline: a span of each record's context":          "",
 	"qa-predict --dry-run --provider openai --model gpt-4o-mini records.jsonl | sed -n 1p   # the first request, unsent": "",
@@ -122,7 +123,9 @@ func helpText(t *testing.T, bin string, args ...string) string {
 // (hotpot_dev_distractor_v1.json, a JSON array of the HotpotQA sample; locomo10.json, the LoCoMo
 // sample; locomo10_qa.json, LoCoMo's evaluate_qa.py output for it; EvaLearn_Problem.json and EvaLearn_Sequence.json) and a generic qa.csv, preds.csv (a
 // model's answers to questions, made by another tool), dev-v2.0.json and predictions.json (the
-// SQuAD v2.0 sample and answers to it in SQuAD's official layout), records.jsonl (HotpotQA records),
+// SQuAD v2.0 sample and answers to it in SQuAD's official layout), longmemeval_s.json and
+// hyp.jsonl.eval-results-gpt-4o (the LongMemEval sample and evaluate_qa.py's results on it),
+// records.jsonl (HotpotQA records),
 // preds.jsonl (LoCoMo records predicted by the extractive baseline), prices.yaml, results.json
 // (EvaLearn's results, as its evaluate.py writes them: a JSON array) and judged.jsonl (those
 // results as records). Each must exit 0, one that calls the loopback judge must have called it,
@@ -220,18 +223,20 @@ func helpFixtures(t *testing.T, bin string) map[string][]byte {
 		"hotpot_dev_distractor_v1.json": hotpotArray,
 		"locomo10.json":                 read("locomo/locomo_conv26.json"),
 		// the output file of LoCoMo's evaluate_qa.py, its run model-a named as the example names it
-		"locomo10_qa.json":       bytes.ReplaceAll(read("locomo/locomo_conv26_qa.json"), []byte(`"model-a_`), []byte(`"gpt-4-turbo_`)),
-		"EvaLearn_Problem.json":  read("evalearn/EvaLearn_Problem.json"),
-		"EvaLearn_Sequence.json": read("evalearn/EvaLearn_Sequence.json"),
-		"qa.csv":                 read("generic/qa.csv"),
-		"preds.csv":              read("generic/answers.csv"),
-		"dev-v2.0.json":          read("squad/squad_v20_synthetic.json"),
-		"predictions.json":       read("squad/squad_v20_synthetic_predictions.json"),
-		"records.jsonl":          run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
-		"preds.jsonl":            run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
-		"prices.yaml":            []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
-		"results.json":           array,
-		"judged.jsonl":           run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
+		"locomo10_qa.json":              bytes.ReplaceAll(read("locomo/locomo_conv26_qa.json"), []byte(`"model-a_`), []byte(`"gpt-4-turbo_`)),
+		"EvaLearn_Problem.json":         read("evalearn/EvaLearn_Problem.json"),
+		"EvaLearn_Sequence.json":        read("evalearn/EvaLearn_Sequence.json"),
+		"qa.csv":                        read("generic/qa.csv"),
+		"preds.csv":                     read("generic/answers.csv"),
+		"dev-v2.0.json":                 read("squad/squad_v20_synthetic.json"),
+		"predictions.json":              read("squad/squad_v20_synthetic_predictions.json"),
+		"longmemeval_s.json":            read("longmemeval/longmemeval_synthetic.json"),
+		"hyp.jsonl.eval-results-gpt-4o": read("longmemeval/longmemeval_synthetic.hyp.jsonl.eval-results-gpt-4o"),
+		"records.jsonl":                 run("qa-load --limit 20 testdata/hotpotqa/hotpotqa_sample50.jsonl"),
+		"preds.jsonl":                   run("qa-load --limit 20 --context text testdata/locomo/locomo_conv26.json | qa-predict --provider extractive"),
+		"prices.yaml":                   []byte("gpt-4o-mini: {input: 0.15, output: 0.60}\n"),
+		"results.json":                  array,
+		"judged.jsonl":                  run("qa-load --format evalearn-results testdata/evalearn-results/results.jsonl"),
 	}
 }
 

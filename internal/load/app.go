@@ -70,11 +70,17 @@ HotpotQA's prediction file gives an id's facts without its answer: sp_* score th
 id, the record's id after "DATASET:" (a generic record's whole id): SQuAD's and CMRC 2018's
 {"qid": "answer"}, HotpotQA's {"answer": {...}, "sp": {...}} (its supporting facts too, an id's
 facts without its answer making a prediction without a text, for sp_*) and
-LongMemEval's JSON Lines of question_id and hypothesis. The file is read whole first (one that does
-not read is a usage error); a SQuAD-layout answer that is no string is its str() for a CMRC 2018
-record, as its script reads it, and makes another record the selection keeps a bad item, as SQuAD's
-stops on it; a hypothesis that is no string is its str(), as evaluate_qa.py puts it in the judge
-prompt. A record that carries a prediction keeps it, and warnings count the records written
+LongMemEval's JSON Lines of question_id and hypothesis. A line's autoeval_label, as evaluate_qa.py's
+results (<hyp_file>.eval-results-<model>) add it, {"model": MODEL, "label": true|false}, becomes the
+judgment qa-judge --mode longmemeval --model MODEL writes, longmemeval/MODEL (score 1 or 0, label
+yes or no), so that qa-score --summary gives print_qa_metrics.py's figures without judging again; a
+label that is not true or false makes a bad item of each record with its id, naming the file's line,
+and a record that carries that judgment keeps it (a warning counts them). The file is read whole
+first (one that does not read is a usage error); a SQuAD-layout answer that is no string is its
+str() for a CMRC 2018 record, as its script reads it, and makes another record the selection keeps
+a bad item, as SQuAD's stops on it; a hypothesis that is no string is its str(), as evaluate_qa.py
+puts it in the judge prompt. A record that carries a prediction keeps it (without the file's
+autoeval_label, unless its answer is the hypothesis), and warnings count the records written
 without one and the file's answers to no record read. qa-score leaves a record without one
 unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD v1.1's,
 HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD v2.0's
@@ -108,6 +114,7 @@ Examples:
    qa-load --map answers=gold,prediction=model_answer preds.csv | qa-score --summary - --format table
    qa-load --predictions predictions.json dev-v2.0.json | qa-score --summary - --format table
    qa-load --locomo-model gpt-4-turbo locomo10_qa.json | qa-score --summary - --format table
+   qa-load --predictions hyp.jsonl.eval-results-gpt-4o longmemeval_s.json | qa-score --summary -
    qa-load --shard 1/4 --summary hotpot_dev_distractor_v1.json > part1.jsonl
    qa-load --format records --sample 10 --seed 7 preds.jsonl > sample.jsonl`
 
@@ -184,7 +191,7 @@ func flags() []cli.Flag {
 		&cli.StringFlag{Name: "split", Usage: "set the split field of every record", EnvVars: []string{"QA_SPLIT"}},
 		&cli.StringFlag{Name: "lang", Usage: "set the lang field of every record to `LANG` (zh selects the Chinese metrics)", EnvVars: []string{"QA_LANG"}},
 		&cli.StringSliceFlag{Name: "map", Usage: "jsonl/csv field mapping `MAP`, FIELD=SOURCE,..., e.g. question=q,answers=gold,id=qid,type=category (given again, its mappings add up; a usage error for a file read in another format; a warning names any SOURCE no record has); in jsonl a SOURCE is a path, answers.text for the text list of an object answers, resps[0][0] for the first item of the first list in the list resps ([-1] the last; a path through a list leaves its top-level field whole in meta; \\. is a dot within a name, \\[ a bracket); a csv SOURCE names the column written so, escapes left out; in either, \\, is a comma within a name and \\\\ a backslash; prediction=, prediction_model=, prediction_score= and prediction_supporting_facts=SOURCE read answers made by another tool", EnvVars: []string{"QA_MAP"}},
-		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis", EnvVars: []string{"QA_PREDICTIONS"}},
+		&cli.StringFlag{Name: "predictions", Usage: "attach the answers of an official prediction `FILE` to the records by id: SQuAD's and CMRC 2018's {\"qid\": \"answer\"}, HotpotQA's {\"answer\": {...}, \"sp\": {...}}, or LongMemEval's JSON Lines of question_id and hypothesis (an autoeval_label, as evaluate_qa.py's results give it, becoming the judgment longmemeval/MODEL)", EnvVars: []string{"QA_PREDICTIONS"}},
 		&cli.StringFlag{Name: "locomo-model", Usage: "make the answers of the `MODEL` run of LoCoMo's evaluate_qa.py, each question's member MODEL_prediction in its --out-file, the LoCoMo records' predictions (prediction.model MODEL; MODEL_f1 stays in meta); a file with no question that has one is an error naming the models it has", EnvVars: []string{"QA_LOCOMO_MODEL"}},
 		&cli.StringFlag{Name: "context", Value: "full", Usage: "context to keep: full (passages with their raw turns, and a LongMemEval retrieval log's ranked texts), text (passages without raw turns: about half the size for LoCoMo and LongMemEval) or none", EnvVars: []string{"QA_CONTEXT"}},
 		&cli.BoolFlag{Name: "summary", Usage: "print the number of records per dataset and type on stderr", EnvVars: []string{"QA_LOAD_SUMMARY"}},
@@ -349,7 +356,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 		rec.Lang = a.lang
 	}
 	a.read++
-	kept := false
+	var kept Kept
 	if a.preds != nil {
 		kept = a.preds.Attach(rec)
 	}
@@ -367,7 +374,7 @@ func (a *app) emit(rec *record.Record, file string, line int, bad error) error {
 			return a.skip(&record.Error{File: file, Line: line, ID: rec.ID, Err: err})
 		}
 	}
-	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark, KeptPrediction: kept}, a.write)
+	more, err := a.sel.Take(rec, Origin{File: file, Line: line, Generic: a.generic, Benchmark: a.benchmark, Kept: kept}, a.write)
 	if err == nil && !more {
 		err = errLimit
 	}
@@ -398,7 +405,7 @@ func trimContext(rec *record.Record, mode string) {
 // part of a sharded run warns of its own.
 func (a *app) write(rec *record.Record, from Origin) error {
 	if a.preds != nil {
-		a.preds.Count(rec, from.KeptPrediction)
+		a.preds.Count(rec, from.Kept)
 	}
 	if from.Generic {
 		a.generics.add(rec, a.opt.Map)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qapipe/qapipe/internal/prompt"
 	"github.com/qapipe/qapipe/internal/python"
 	"github.com/qapipe/qapipe/internal/textfile"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -30,9 +31,23 @@ type Predictions struct {
 	// Missing counts the records written without an answer (Written counts them all),
 	// FirstMissing names the first, and FactsAlone those of them whose prediction carries
 	// HotpotQA's supporting facts alone; Kept counts the records written that carried one
-	// already, kept in place of the file's.
-	Missing, Written, Kept, FactsAlone int
-	FirstMissing                       string
+	// already, kept in place of the file's, and LabelsLeft those of them whose line in the file
+	// has an autoeval_label, left off as it judged the file's hypothesis, not the answer kept.
+	// KeptJudgments counts the records written that carried the judgment their autoeval_label
+	// makes, kept in place of it; FirstKeptJudgment names the first's judgment.
+	Missing, Written, Kept, FactsAlone, LabelsLeft, KeptJudgments int
+	FirstMissing, FirstKeptJudgment                               string
+}
+
+// Kept is what Attach found a record carrying already where the file gives it one too.
+type Kept struct {
+	Prediction bool // a prediction, kept in place of the file's
+	// LabelLeft: the file's autoeval_label of the id was left off the record, which kept a
+	// prediction of its own: the label judged the file's hypothesis, not it.
+	LabelLeft bool
+	// Judgment is the name of the judgment that the file's autoeval_label makes, which the
+	// record carried already and kept; "" when it carried none.
+	Judgment string
 }
 
 // official is one question's prediction in the file: its answer, if the file gives one (HotpotQA's
@@ -45,6 +60,18 @@ type official struct {
 	// notString is the kind of the file's answer when it is no string ("a number"), text its
 	// str(): CMRC 2018's script reads it so, where SQuAD's and HotpotQA's stop on it.
 	notString string
+	// label is the verdict of LongMemEval's judge on the hypothesis (its autoeval_label), nil
+	// when its line has none; labelErr, where the line's autoeval_label does not read, says
+	// why, naming the file's line.
+	label    *autoevalLabel
+	labelErr string
+}
+
+// autoevalLabel is an autoeval_label of evaluate_qa.py's results: the judge model it called
+// and its verdict, label = 'yes' in the reply.
+type autoevalLabel struct {
+	model   string
+	correct bool
 }
 
 // ReadPredictions reads the official prediction file name (see Predictions).
@@ -148,9 +175,11 @@ func (p *Predictions) readHotpotQA(obj map[string]jsonRaw) error {
 }
 
 // readHypotheses takes LongMemEval's hypotheses: JSON Lines, or a JSON array, of objects with a
-// string question_id and a hypothesis (other members, such as autoeval_label, are left). A
-// hypothesis that is no string is read as evaluate_qa.py puts it in the judge prompt, str() of it
-// (3 as "3"), as the answers are; a null one is refused, as a null answer is.
+// string question_id and a hypothesis, and the autoeval_label that evaluate_qa.py's results add
+// (other members are left). A hypothesis that is no string is read as evaluate_qa.py puts it in
+// the judge prompt, str() of it (3 as "3"), as the answers are; a null one is refused, as a null
+// answer is. An autoeval_label that does not read (readLabel) is no fault of the file's but of
+// the records with its id that the run writes (Refused), as a hypothesis that is no string is.
 func (p *Predictions) readHypotheses(b []byte) error {
 	type hypothesis struct {
 		QuestionID jsonRaw `json:"question_id"`
@@ -203,9 +232,43 @@ func (p *Predictions) readHypotheses(b []byte) error {
 		if err != nil {
 			return fmt.Errorf("%s (id %q): hypothesis: %v", at, id, err)
 		}
-		p.at(id).text, p.at(id).hasText = text, true
+		o := p.at(id)
+		o.text, o.hasText = text, true
+		if obj, _, _ := members(raw); obj["autoeval_label"] != nil {
+			if o.label, err = readLabel(obj["autoeval_label"]); err != nil {
+				o.labelErr = fmt.Sprintf("%s: autoeval_label%v", at, err)
+			}
+		}
 	}
 	return nil
+}
+
+// readLabel reads an autoeval_label as evaluate_qa.py writes it, {"model": "...", "label": true or
+// false} (its label is 'yes' in the judge's reply, a bool); its error begins with the member at
+// fault (".label: want true or false, got a string") or ": " for the whole.
+func readLabel(raw jsonRaw) (*autoevalLabel, error) {
+	obj, _, ok := members(raw)
+	if !ok {
+		return nil, fmt.Errorf(`: want an object with model and label, got %s`, record.Kind(raw))
+	}
+	var l autoevalLabel
+	switch m := obj["model"]; {
+	case m == nil:
+		return nil, fmt.Errorf(": %v", missingField("model"))
+	case !isString(m) || jsonUnmarshal(m, &l.model) != nil:
+		return nil, fmt.Errorf(".model: want a string, got %s", record.Kind(m))
+	case strings.TrimSpace(l.model) == "":
+		return nil, fmt.Errorf(".model: want the judge model's name, got %s", m)
+	}
+	switch v := obj["label"]; {
+	case v == nil:
+		return nil, fmt.Errorf(": %v", missingField("label"))
+	case !isBool(v):
+		return nil, fmt.Errorf(".label: want true or false (evaluate_qa.py's 'yes' in the judge's reply), got %s", record.Kind(v))
+	default:
+		l.correct = string(trimSpace(v)) == "true"
+	}
+	return &l, nil
 }
 
 // at returns the prediction of id, made if the file has not given one yet.
@@ -228,19 +291,36 @@ func (p *Predictions) Len() int { return len(p.byID) }
 // written). It is given every record read, so that the file's answers to records that
 // the selection leaves out are not taken for answers to no record (see Unused). An answer that
 // is no string attaches to a CMRC 2018 record alone, as its str(); another record is left without
-// one, for Refused to find once the selection has kept it.
-func (p *Predictions) Attach(rec *record.Record) (kept bool) {
+// one, for Refused to find once the selection has kept it. The hypothesis's autoeval_label, if
+// its line has one, is attached with it (attachLabel).
+func (p *Predictions) Attach(rec *record.Record) (kept Kept) {
 	o := p.byID[officialID(rec)]
 	if o != nil {
 		o.used = true
 	}
 	switch {
 	case rec.Prediction != nil:
-		return o != nil
+		if o == nil {
+			return Kept{}
+		}
+		kept.Prediction = true
+		if o.label != nil {
+			// A saved run of the file's hypotheses, loaded again with their labels, has the
+			// hypothesis as its answer: the label judged that.
+			if pr := rec.Prediction; pr.Error == "" && pr.HasText() && o.hasText && pr.Text == o.text {
+				kept.Judgment = attachLabel(rec, o.label)
+			} else {
+				kept.LabelLeft = true
+			}
+		}
+		return kept
 	case o != nil && o.notString != "" && rec.Dataset != "cmrc2018":
 		// see Refused
 	case o != nil && o.hasText:
 		rec.Prediction = &record.Prediction{Text: o.text, SupportingFacts: o.facts}
+		if o.label != nil {
+			kept.Judgment = attachLabel(rec, o.label)
+		}
 	case o != nil && o.facts != nil:
 		// HotpotQA's supporting facts without an answer: hotpot_evaluate_v1.py scores them and
 		// counts the answer missing, so the prediction carries the facts and no text, which the
@@ -248,8 +328,40 @@ func (p *Predictions) Attach(rec *record.Record) (kept bool) {
 		rec.Prediction = &record.Prediction{SupportingFacts: o.facts}
 		rec.Prediction.ClearText()
 	}
-	return false
+	return kept
 }
+
+// attachLabel gives rec, whose answer is the hypothesis that l judged, the judgment that qa-judge
+// --mode longmemeval --model MODEL writes, MODEL l's: named longmemeval/MODEL, of mode
+// longmemeval, score 1 for a label true and 0 for false, labelled yes or no, with the model and
+// the sha256 of the template that LongMemEval's judge fills for rec (none for a type it has no
+// template for). evaluate_qa.py keeps no reply, so there is no raw. A record that carries a
+// judgment of that name keeps it: its name is returned, for the warning that counts them.
+func attachLabel(rec *record.Record, l *autoevalLabel) (kept string) {
+	name := judgeModeLongMemEval + "/" + l.model
+	if rec.Judgments[name] != nil {
+		return name
+	}
+	score, label := 0.0, "no"
+	if l.correct {
+		score, label = 1, "yes"
+	}
+	jg := &record.Judgment{Score: &score, Label: label, Mode: judgeModeLongMemEval, Model: l.model}
+	if abs, err := rec.Abstention(); err == nil {
+		if t, err := prompt.LongMemEvalJudgeTemplate(abs, rec.Type); err == nil {
+			jg.PromptSHA256 = t.SHA256
+		}
+	}
+	if rec.Judgments == nil {
+		rec.Judgments = map[string]*record.Judgment{}
+	}
+	rec.Judgments[name] = jg
+	return ""
+}
+
+// judgeModeLongMemEval is qa-judge's mode of LongMemEval's judge, the mode of its judgments and
+// the first part of their default name.
+const judgeModeLongMemEval = "longmemeval"
 
 // officialID is rec's id as the prediction file gives it: without the "DATASET:" that qa-load
 // puts before it (hotpotqa:5a8b57f2 is 5a8b57f2), or the id itself for a record without one. A
@@ -269,10 +381,13 @@ func officialID(rec *record.Record) string {
 
 // Refused returns the error of rec, a record the selection's filters keep, whose answer in the
 // file is no string, which only CMRC 2018's script reads (as its str()), where SQuAD's stops on
-// it; else nil. It is asked after the filters, so that the records they leave out (another
-// shard's) are no bad items of this run.
+// it, or whose hypothesis's autoeval_label does not read; else nil. It is asked after the
+// filters, so that the records they leave out (another shard's) are no bad items of this run.
 func (p *Predictions) Refused(rec *record.Record) error {
 	o := p.byID[officialID(rec)]
+	if o != nil && o.labelErr != "" {
+		return fmt.Errorf("--predictions %s", o.labelErr)
+	}
 	if o == nil || o.notString == "" || rec.Dataset == "cmrc2018" || rec.Prediction != nil {
 		return nil
 	}
@@ -280,13 +395,22 @@ func (p *Predictions) Refused(rec *record.Record) error {
 }
 
 // Count counts rec, a record written, in Written, in Kept when Attach kept the prediction it
-// carried (kept), and in Missing when it has no answer: no prediction (the file had none for
-// it), or one of supporting facts alone (HotpotQA's "missing answer" with its "sp"), also counted
-// in FactsAlone.
-func (p *Predictions) Count(rec *record.Record, kept bool) {
+// carried (kept; in LabelsLeft too when it left the file's autoeval_label off), in KeptJudgments
+// when Attach kept the judgment it carried in place of the label, and in Missing when it has no
+// answer: no prediction (the file had none for it), or one of supporting facts alone (HotpotQA's
+// "missing answer" with its "sp"), also counted in FactsAlone.
+func (p *Predictions) Count(rec *record.Record, kept Kept) {
 	p.Written++
-	if kept {
+	if kept.Prediction {
 		p.Kept++
+	}
+	if kept.LabelLeft {
+		p.LabelsLeft++
+	}
+	if kept.Judgment != "" {
+		if p.KeptJudgments++; p.KeptJudgments == 1 {
+			p.FirstKeptJudgment = fmt.Sprintf("id %q, judgment %q", rec.ID, kept.Judgment)
+		}
 	}
 	pr := rec.Prediction
 	if pr == nil || !pr.HasText() && pr.Error == "" && pr.SupportingFacts != nil {

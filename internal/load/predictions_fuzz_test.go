@@ -3,6 +3,7 @@ package load
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -33,6 +34,7 @@ func FuzzParsePredictions(f *testing.F) {
 		"{\"question_id\": \"e1\", \"hypothesis\": \"h\"}\n{\"question_id\": \"e1\", \"hypothesis\": \"i\"}\n",
 		"{\n  \"question_id\": \"e1\",\n  \"hypothesis\": \"h\"\n}\n", `[1, {"question_id": 2}]`, "[] x",
 		`{"q\u00e9": "\ud800", "\u0000": "\xff"}`, `{"q1": -0.0, "q2": 1E400, "q3": false}`,
+		"{\"question_id\": \"e1\", \"hypothesis\": \"h\", \"autoeval_label\": {\"model\": \"gpt-4o-2024-08-06\", \"label\": true}}\n{\"question_id\": \"e2\", \"hypothesis\": \"i\", \"autoeval_label\": {\"model\": \"m\", \"label\": false, \"x\": 1}}\n",
 		"{\"question_id\": \"e1\", \"hypothesis\": [1.50, null, {\"a\": true}]}\n{\"question_id\": \"e2\", \"hypothesis\": null}\n",
 	} {
 		f.Add([]byte(s))
@@ -58,9 +60,18 @@ func FuzzParsePredictions(f *testing.F) {
 		if err != nil {
 			t.Fatalf("parsePredictions(%q) reads, but written out again as %q: %v", b, again, err)
 		}
-		// An answer that was no string is written out as the string of its str().
-		if q.Format != p.Format || !cmp.Equal(q.byID, p.byID, cmp.AllowUnexported(official{}), cmpopts.IgnoreFields(official{}, "notString")) {
+		// An answer that was no string is written out as the string of its str(); an
+		// autoeval_label that did not read, as one that does not, on another line.
+		if q.Format != p.Format || !cmp.Equal(q.byID, p.byID, cmp.AllowUnexported(official{}, autoevalLabel{}), cmpopts.IgnoreFields(official{}, "notString", "labelErr")) {
 			t.Fatalf("parsePredictions(%q) = %s %v, written out and read again %s %v", b, p.Format, p.byID, q.Format, q.byID)
+		}
+		for id, o := range p.byID {
+			if (o.labelErr == "") != (q.byID[id].labelErr == "") {
+				t.Fatalf("parsePredictions(%q): %q's autoeval_label error %q, written out and read again %q", b, id, o.labelErr, q.byID[id].labelErr)
+			}
+			if o.labelErr != "" {
+				checkPredictionsErr(t, b, errors.New(o.labelErr))
+			}
 		}
 	})
 }
@@ -117,7 +128,8 @@ func marshalHotpotQA(t *testing.T, p *Predictions) []byte {
 	return mustMarshal(t, map[string]any{"answer": answers, "sp": sp})
 }
 
-// marshalHypotheses writes p's answers as LongMemEval's JSON Lines, in sorted order.
+// marshalHypotheses writes p's answers as LongMemEval's JSON Lines, in sorted order, with their
+// autoeval_labels (null for one that did not read).
 func marshalHypotheses(t *testing.T, p *Predictions) []byte {
 	var b strings.Builder
 	for _, id := range slices.Sorted(maps.Keys(p.byID)) {
@@ -125,7 +137,14 @@ func marshalHypotheses(t *testing.T, p *Predictions) []byte {
 		if !o.hasText || o.facts != nil {
 			t.Fatalf("LongMemEval prediction %q = %+v, want a text alone", id, o)
 		}
-		fmt.Fprintf(&b, "%s\n", mustMarshal(t, map[string]string{"question_id": id, "hypothesis": o.text}))
+		h := map[string]any{"question_id": id, "hypothesis": o.text}
+		switch {
+		case o.label != nil:
+			h["autoeval_label"] = map[string]any{"model": o.label.model, "label": o.label.correct}
+		case o.labelErr != "":
+			h["autoeval_label"] = nil
+		}
+		fmt.Fprintf(&b, "%s\n", mustMarshal(t, h))
 	}
 	if b.Len() == 0 {
 		return []byte("[]")

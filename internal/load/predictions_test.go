@@ -248,3 +248,37 @@ func TestAttachEmptyFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLabel: an autoeval_label reads as evaluate_qa.py writes it, {"model": ..., "label":
+// true or false}, other members left; anything else says which member is at fault.
+func TestReadLabel(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want *autoevalLabel
+		err  string
+	}{
+		{`{"model": "gpt-4o-2024-08-06", "label": true}`, &autoevalLabel{"gpt-4o-2024-08-06", true}, ""},
+		{`{"label": false, "model": "m", "note": 1}`, &autoevalLabel{"m", false}, ""},
+		{`{"model": "m", "label": "yes"}`, nil, `.label: want true or false (evaluate_qa.py's 'yes' in the judge's reply), got a string`},
+		{`{"model": "m", "label": 1}`, nil, `.label: want true or false (evaluate_qa.py's 'yes' in the judge's reply), got a number`},
+		{`{"model": "m", "label": null}`, nil, `.label: want true or false (evaluate_qa.py's 'yes' in the judge's reply), got null`},
+		{`{"model": "m"}`, nil, `: missing field "label"`},
+		{`{"Label": true, "model": "m"}`, nil, `: missing field "label"`},
+		{`{"label": true}`, nil, `: missing field "model"`},
+		{`{"model": 4, "label": true}`, nil, `.model: want a string, got a number`},
+		{`{"model": " ", "label": true}`, nil, `.model: want the judge model's name, got " "`},
+		{`null`, nil, `: want an object with model and label, got null`},
+		{`true`, nil, `: want an object with model and label, got true or false`},
+	} {
+		got, err := readLabel(jsonRaw(tt.in))
+		if tt.err != "" {
+			if err == nil || err.Error() != tt.err {
+				t.Errorf("readLabel(%s) = %v, %v; want error %q", tt.in, got, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || *got != *tt.want {
+			t.Errorf("readLabel(%s) = %v, %v; want %v", tt.in, got, err, tt.want)
+		}
+	}
+}

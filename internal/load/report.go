@@ -45,7 +45,8 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 // warnPredictions warns of the records written without a prediction, --predictions having no
 // answer for them (qa-score leaves them unscored, or with --missing-as-zero counts them 0 where
 // the benchmark's script does), or with HotpotQA's supporting facts alone, of those
-// written that kept the prediction they carried, and, when every item was read (whole), of the file's predictions for ids no record has.
+// written that kept the prediction they carried (and of them, those left without the file's
+// autoeval_label), of those that kept the judgment their autoeval_label makes, and, when every item was read (whole), of the file's predictions for ids no record has.
 func (a *app) warnPredictions(whole bool) {
 	p := a.preds
 	if p == nil {
@@ -61,8 +62,16 @@ func (a *app) warnPredictions(whole bool) {
 			english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"), english.Form(p.Missing, "it", "them"))
 	}
 	if p.Kept > 0 {
-		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried a prediction already, kept in place of the one in %s\n",
-			p.Kept, english.Count(p.Written, "record", "records"), p.Name)
+		left := ""
+		if p.LabelsLeft > 0 {
+			left = fmt.Sprintf(" (%d of them without the file's autoeval_label, which judged its hypothesis, not the prediction kept)", p.LabelsLeft)
+		}
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried a prediction already, kept in place of the one in %s%s\n",
+			p.Kept, english.Count(p.Written, "record", "records"), p.Name, left)
+	}
+	if p.KeptJudgments > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried the judgment that %s autoeval_label in %s makes already, kept in place of it (the first: %s)\n",
+			p.KeptJudgments, english.Count(p.Written, "record", "records"), english.Form(p.KeptJudgments, "its", "their"), p.Name, p.FirstKeptJudgment)
 	}
 	if n, first := p.Unused(); n > 0 && whole {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s in %s %s the id of no record read (the first: %q): answers to another split or file?\n",

@@ -80,9 +80,9 @@ type Origin struct {
 	Line      int
 	Generic   bool // a generic jsonl or csv file
 	Benchmark bool // a benchmark's file
-	// KeptPrediction: the record carried a prediction, kept in place of --predictions' (see
+	// Kept: what the record carried, kept in place of what --predictions' file gives it (see
 	// Predictions.Attach).
-	KeptPrediction bool
+	Kept Kept
 }
 
 // Writer writes a record the selection keeps, with its Origin, as given to Take: a sampled
