@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/pkg/record"
@@ -337,5 +338,75 @@ func TestClientKeepsStoppedEmptyReplies(t *testing.T) {
 				t.Errorf("%d entries left, want 0: none stored without KeepEmpty, and the one read taken out", n)
 			}
 		})
+	}
+}
+
+// TestClientStoredEmptyReplyWithoutAttempts: an empty reply stored under KeepEmpty is served
+// again with its call's error as it was, but for the attempts that call took: a reply from the
+// cache took none, so its error does not say "after 2 attempts".
+func TestClientStoredEmptyReplyWithoutAttempts(t *testing.T) {
+	srv := newChatServer(t, func(n int64, _ string) (int, string) {
+		if n == 1 {
+			return 503, `{"error":{"message":"busy","type":"server_error"}}`
+		}
+		return 200, completion(`{"role":"assistant","content":""}`, 5, 1)
+	})
+	c := tempCache(t)
+	ctx := context.Background()
+	cl := &Client{Next: srv.client(t, model.TransportConfig{MaxRetries: 1, Backoff: -1}), Cache: c, KeepEmpty: true}
+	req := srv.request("Anything?")
+	_, ferr := cl.Generate(ctx, req)
+	if !errors.Is(ferr, model.ErrEmptyReply) || !strings.Contains(ferr.Error(), "(after 2 attempts)") {
+		t.Fatalf("first call: %v, want an empty reply after 2 attempts", ferr)
+	}
+	resp, err := cl.Generate(ctx, req)
+	want := strings.Replace(ferr.Error(), " (after 2 attempts)", "", 1)
+	if !errors.Is(err, model.ErrEmptyReply) || err.Error() != want || !resp.Cached || resp.Attempts != 0 {
+		t.Errorf("from the cache: %+v, %q; want the empty reply, cached, with the error %q", resp, err, want)
+	}
+	if n := srv.calls.Load(); n != 2 {
+		t.Errorf("%d requests, want 2 (the 503 and the empty reply)", n)
+	}
+}
+
+// TestClientEmptyReplyOfAnotherProcess: a process without KeepEmpty that waited for another
+// process's call of the same request, which stored an empty reply under KeepEmpty, gets that
+// reply once, as its error, and takes it out of the cache, as it does one it finds stored: its
+// next call of the request asks again.
+func TestClientEmptyReplyOfAnotherProcess(t *testing.T) {
+	arrived, release := make(chan struct{}, 10), make(chan struct{})
+	srv := newChatServer(t, func(int64, string) (int, string) {
+		arrived <- struct{}{}
+		<-release
+		return 200, completion(`{"role":"assistant","content":""}`, 5, 1)
+	})
+	a, b := openTwice(t, filepath.Join(t.TempDir(), "c.db"))
+	ctx := context.Background()
+	next := srv.client(t, model.TransportConfig{MaxRetries: -1})
+	keep, plain := &Client{Next: next, Cache: a, KeepEmpty: true}, b.Wrap(next)
+	req := srv.request("Anything?")
+
+	first := generate(ctx, keep, req)
+	<-arrived
+	waiting := generate(ctx, plain, req)
+	time.Sleep(100 * time.Millisecond) // let it find the claim and wait
+	close(release)
+	if g := <-first; !errors.Is(g.err, model.ErrEmptyReply) || g.resp.Cached {
+		t.Fatalf("process with KeepEmpty: %+v, %v, want a new call's empty reply", g.resp, g.err)
+	}
+	if g := <-waiting; !errors.Is(g.err, model.ErrEmptyReply) || !g.resp.Cached {
+		t.Fatalf("process without KeepEmpty: %+v, %v, want the other's empty reply from the cache", g.resp, g.err)
+	}
+	if n := srv.calls.Load(); n != 1 {
+		t.Errorf("%d requests while the two called, want 1", n)
+	}
+	if n, _ := b.Len(ctx); n != 0 {
+		t.Errorf("%d entries left, want 0: the empty reply served without KeepEmpty is taken out", n)
+	}
+	if resp, err := plain.Generate(ctx, req); !errors.Is(err, model.ErrEmptyReply) || resp.Cached {
+		t.Errorf("without KeepEmpty, again: %+v, %v, want a new call's empty reply", resp, err)
+	}
+	if n := srv.calls.Load(); n != 2 {
+		t.Errorf("%d requests in all, want 2", n)
 	}
 }
