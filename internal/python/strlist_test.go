@@ -147,6 +147,8 @@ func TestParseAnswerList(t *testing.T) {
 		{`[np.float32(2.5), np.float16(nan), np.float32(1e+16)]`, []*string{s("2.5"), nil, s("1e+16")}, true}, // groupby().agg(list) of a float32 column
 		{`[np.float64(inf)]`, nil, false},
 		{`[np.int64(2.5)]`, nil, false},
+		{`[np.int64(5x]`, nil, false},  // no closing parenthesis after the number
+		{`[np.str_('a'b]`, nil, false}, // nor after the literal
 		{`[np.bytes_(b'a')]`, nil, false},
 		{`[np.True]`, nil, false},
 		{`[1989, 1990]`, []*string{s("1989"), s("1990")}, true},
@@ -187,6 +189,8 @@ func TestParseAnswerTuple(t *testing.T) {
 		{` ( 'a' , ) `, []*string{s("a")}, true},
 		{`('a', 1, None, True)`, []*string{s("a"), s("1"), nil, s("true")}, true},
 		{`(1, 'a')`, []*string{s("1"), s("a")}, true},
+		{`(np.str_('a'), np.str_('b'))`, []*string{s("a"), s("b")}, true}, // str(tuple(arr)), numpy 2
+		{`(np.int64(1), np.int64(2))`, nil, false},
 		{`('a')`, nil, false},  // no tuple: str() writes ('a',)
 		{`(1, 2)`, nil, false}, // a point's text
 		{`(1,)`, nil, false},
@@ -265,6 +269,8 @@ func TestArrayStrLoss(t *testing.T) {
 		{`[ 1. nan]`, RoundedArray},
 		{`[-inf  1.]`, RoundedArray},
 		{`[inf]`, NoLoss},
+		{`[.5]`, NoLoss}, // no float numpy writes: a text
+		{`[. 1.]`, NoLoss},
 		{`[ inf -inf]`, NoLoss},
 		{`[2.]`, RoundedArray},
 		{`[...]`, NoLoss}, // no items either side: a text
