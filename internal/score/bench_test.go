@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -199,5 +200,33 @@ func BenchmarkMetricGenerated(b *testing.B) {
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pairs/s")
 		})
+	}
+}
+
+// TestLoCoMoStored: a LoCoMo question's score is stored as evaluate_qa.py stores it, round(v, 3):
+// numpy's rounding for category 1 (v*1000 rounded half to even, over 1000: a tie such as 4.5 or
+// 62.5 goes to the even thousandth) and Python's correctly rounded one for the others (0.0055 is
+// a little under 0.0055, so 0.005), as numpy 2 and Python 3 give them.
+func TestLoCoMoStored(t *testing.T) {
+	for _, tt := range []struct {
+		v      float64
+		cat    int
+		stored float64
+	}{
+		{0.0055, 1, 0.006}, {0.0055, 4, 0.005},
+		{0.0045, 1, 0.004}, {0.0045, 2, 0.004},
+		{0.0015, 1, 0.002}, {0.0015, 3, 0.002},
+		{0.0625, 1, 0.062}, {0.0625, 4, 0.062},
+		{0.1875, 1, 0.188}, {0.1875, 5, 0.188},
+		{0.3125, 1, 0.312}, {0.3125, 2, 0.312},
+		{2.0 / 3, 1, 0.667}, {2.0 / 3, 4, 0.667},
+		{1, 1, 1}, {0, 4, 0},
+	} {
+		if got := locomoStored(tt.v, tt.cat); got != tt.stored {
+			t.Errorf("locomoStored(%v, category %d) = %v, want %v", tt.v, tt.cat, got, tt.stored)
+		}
+	}
+	if got := locomoStored(math.NaN(), 4); !math.IsNaN(got) {
+		t.Errorf("locomoStored(NaN, 4) = %v, want NaN", got)
 	}
 }
