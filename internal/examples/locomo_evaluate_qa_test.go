@@ -138,3 +138,85 @@ func stored(v float64, cat int) float64 {
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 3, 64), 64)
 	return r
 }
+
+// TestLoCoMoEvaluateQAMissing checks qa-score --missing-as-zero against analyze_aggr_acc over an
+// output file of evaluate_qa.py in which some questions lack a run's answer: it counts each
+// question in its category's total and adds nothing for one without <model>_f1, so that its
+// figures are over all the questions. The file is testdata/locomo/locomo_conv26_qa.json with
+// model-a_prediction and model-a_f1 taken out of its first 10 questions (categories 2, 2, 3, 1, 1,
+// 2, 2, 1, 2, 2); the figures are those LoCoMo's analyze_aggr_acc (task_eval/evaluation_stats.py at
+// 3eb6f2c, run with /usr/bin/python3) stored in its stats file for model-a over that file
+// (category_counts and cum_accuracy_by_category) and printed ("Overall accuracy:  0.566", over 199
+// questions; 0.5959 over the 189 answered without --missing-as-zero).
+func TestLoCoMoEvaluateQAMissing(t *testing.T) {
+	bin := commands(t)
+	b, err := os.ReadFile(filepath.Join(root, "testdata", "locomo", "locomo_conv26_qa.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples []map[string]any
+	if err := json.Unmarshal(b, &samples); err != nil {
+		t.Fatal(err)
+	}
+	for _, qa := range samples[0]["qa"].([]any)[:10] {
+		delete(qa.(map[string]any), "model-a_prediction")
+		delete(qa.(map[string]any), "model-a_f1")
+	}
+	file := filepath.Join(t.TempDir(), "locomo_qa.json")
+	if b, err = json.Marshal(samples); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loaded := filepath.Join(filepath.Dir(file), "locomo_qa.jsonl")
+	script := "set -euo pipefail\nqa-load --locomo-model model-a " + shellQuote(file) + " 2>/dev/null >" + shellQuote(loaded) +
+		"\nqa-score --metrics locomo_f1 --summary - --format csv --bootstrap 0 " + shellQuote(loaded) + " 2>/dev/null | grep '^locomo overall' >&2" +
+		"\nqa-score --metrics locomo_f1 --missing-as-zero --summary - " + shellQuote(loaded)
+	// analyze_aggr_acc's stats file for model-a: category_counts, cum_accuracy_by_category.
+	counts := map[int]int{4: 70, 1: 32, 2: 37, 3: 13, 5: 47}
+	sums := map[int]float64{4: 43.788, 1: 15.691, 2: 20.386999999999997, 3: 8.765, 5: 24}
+	stdout, stderr, err := bash(t, root, bin, script)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, stderr)
+	}
+	// Without --missing-as-zero the means are over the 189 answered questions.
+	if want := "locomo overall (micro),locomo_f1,189,0.595931216931217,,"; !strings.Contains(stderr, want) {
+		t.Errorf("without --missing-as-zero: no line %q in\n%s", want, stderr)
+	}
+	var sum struct {
+		MissingAsZero int `json:"missing_as_zero"`
+		LoCoMo        struct {
+			Categories []struct {
+				Category int
+				Mean     float64
+				Count    int
+			}
+			Overall struct {
+				Mean  float64
+				Count int
+			}
+		} `json:"locomo"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatalf("summary: %v\n%.300s", err, stdout)
+	}
+	if sum.MissingAsZero != 10 {
+		t.Errorf("missing_as_zero %d, want 10", sum.MissingAsZero)
+	}
+	if len(sum.LoCoMo.Categories) != len(counts) {
+		t.Fatalf("summary has %d categories, want %d:\n%s", len(sum.LoCoMo.Categories), len(counts), stdout)
+	}
+	for _, c := range sum.LoCoMo.Categories {
+		if want := sums[c.Category] / float64(counts[c.Category]); c.Count != counts[c.Category] || c.Mean != want {
+			t.Errorf("category %d: mean %v of %d, analyze_aggr_acc's %v of %d", c.Category, c.Mean, c.Count, want, counts[c.Category])
+		}
+	}
+	var total float64
+	for _, k := range []int{4, 1, 2, 3, 5} {
+		total += sums[k]
+	}
+	if o, want := sum.LoCoMo.Overall, total/199; o.Count != 199 || o.Mean != want || math.Round(o.Mean*1000)/1000 != 0.566 {
+		t.Errorf("overall: mean %v of %d, analyze_aggr_acc's %v of 199 (printed 0.566)", o.Mean, o.Count, want)
+	}
+}

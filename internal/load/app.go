@@ -88,8 +88,8 @@ evaluate-v2.0.py stops on it (a KeyError). LoCoMo's evaluate_qa.py writes no pre
 --out-file (the samples again, each question with <model>_prediction and <model>_f1 for each
 --model run written to it) loads as LoCoMo, and --locomo-model MODEL makes MODEL's answers the
 predictions, the others staying in meta; a question without one has no prediction (a warning
-counts them: evaluate_qa.py's stats count each 0), and a MODEL no question has an answer of is a
-usage error naming those the file has.
+counts them: evaluate_qa.py's stats count each 0, as qa-score --missing-as-zero does), and a MODEL
+no question has an answer of is a usage error naming those the file has.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n

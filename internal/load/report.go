@@ -413,7 +413,8 @@ func (a *app) countLoCoMoAnswers(rec *record.Record) {
 // answers in meta (countLoCoMoAnswers): qa-score would find no prediction on them and say to run
 // qa-predict; the warning names the members and --locomo-model. With --locomo-model it warns of
 // the records that have no answer of its model: qa-score leaves them unscored, where upstream's
-// stats (analyze_aggr_acc) count such a question in its category, adding nothing.
+// stats (analyze_aggr_acc) count such a question in its category, adding nothing, as qa-score
+// --missing-as-zero counts them.
 func (a *app) warnLoCoMoAnswers() {
 	if a.locomoAnswers == 0 {
 		return
@@ -422,7 +423,7 @@ func (a *app) warnLoCoMoAnswers() {
 		if !a.locomoSeen {
 			return // locomoModelFound's error says it
 		}
-		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no answer of %s (member %s absent or null; the first: id %q), so no prediction: qa-score leaves %s unscored, where evaluate_qa.py's stats count %s in its category as 0\n",
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s no answer of %s (member %s absent or null; the first: id %q), so no prediction: qa-score leaves %s unscored, where evaluate_qa.py's stats count %s in its category as 0 (qa-score --missing-as-zero does)\n",
 			a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), english.Form(a.locomoAnswers, "has", "have"),
 			m, strconv.Quote(m+"_prediction"), a.locomoFirst, english.Form(a.locomoAnswers, "it", "them"),
 			english.Form(a.locomoAnswers, "it", "each"))

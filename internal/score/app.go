@@ -51,8 +51,10 @@ runs. A record whose prediction (or the judgment judge_score reads) has an error
 summary counts it separately and leaves it out unless --errors-as-zero. A record with no prediction
 (none in qa-load --predictions' file) is unscored, so the means are over the answered questions, as
 LongMemEval's scripts, which judge only the answers given, have them; with --missing-as-zero the
-summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*, as evaluate-v1.1.py,
-hotpot_evaluate_v1.py and cmrc2018_evaluate.py score it (squad2_* and the others leave it out still:
+summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_*, cmrc_* and locomo_f1 (in the locomo
+section too, category 5 included), as evaluate-v1.1.py, hotpot_evaluate_v1.py, cmrc2018_evaluate.py
+and the stats of LoCoMo's evaluate_qa.py (analyze_aggr_acc, which has no place for a record without
+a LoCoMo category: it stays out) score it (squad2_* and the others leave it out still:
 evaluate-v2.0.py stops on it with a KeyError). A prediction without a text (HotpotQA's supporting
 facts alone, as its prediction file gives an id's "sp" without its "answer"; a score alone) gives no
 answer: the answer metrics and joint_* leave it out in the same way, and --missing-as-zero counts it

@@ -19,7 +19,8 @@ func locomoCategory(rec *record.Record) (int, bool) {
 
 // locomoFamily is LoCoMo's official F1 (task_eval/evaluation.py) with its per-category rules; it
 // applies to LoCoMo records whose category is known, against the first gold answer (category 5
-// ignores the gold and looks for "no information available" / "not mentioned").
+// ignores the gold and looks for "no information available" / "not mentioned"); with
+// --missing-as-zero one without a prediction counts 0, as the stats evaluate_qa.py writes count it.
 func locomoFamily() *family {
 	return &family{
 		names: []string{"locomo_f1"},
@@ -27,6 +28,14 @@ func locomoFamily() *family {
 		applies: func(it *item) bool {
 			_, ok := locomoCategory(it.rec)
 			return ok && it.hasPrediction()
+		},
+		// analyze_aggr_acc (task_eval/evaluation_stats.py) counts every question of
+		// evaluate_qa.py's output file in its category's total, category 5's too, and adds nothing
+		// for one without <model>_f1: a question it has no answer for is 0. One without a category
+		// has no place there (a KeyError), nor in locomo_f1; one without gold none in its scoring.
+		missing: func(it *item) bool {
+			_, ok := locomoCategory(it.rec)
+			return ok && len(it.rec.Answers) > 0
 		},
 		score: func(it *item, out []float64) {
 			cat, _ := locomoCategory(it.rec)

@@ -115,14 +115,14 @@ func warnUnreadJudge(c *cli.Context, sel *selection) {
 }
 
 // warnUnreadMissing warns of --missing-as-zero in a run that selects none of the metrics it counts
-// 0 (the families with a missing rule: em, f1, hotpot_*, sp_*, joint_*, cmrc_*), with a summary or
+// 0 (the families with a missing rule: em, f1, hotpot_*, sp_*, joint_*, cmrc_*, locomo_f1), with a summary or
 // mismatches for it to shape (without them warnZeroFlags has warned already).
 func warnUnreadMissing(c *cli.Context, sel *selection, summary, mismatches string) {
 	if !c.Bool("missing-as-zero") || summary == "" && mismatches == "" ||
 		slices.ContainsFunc(sel.families, func(f *family) bool { return f.missing != nil }) {
 		return
 	}
-	fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --missing-as-zero%s counts a missing prediction as 0 in em, f1, hotpot_*, sp_*, joint_* and cmrc_*; without one of them in --metrics it does nothing\n",
+	fmt.Fprintf(c.App.ErrWriter, "qa-score: warning: --missing-as-zero%s counts a missing prediction as 0 in em, f1, hotpot_*, sp_*, joint_*, cmrc_* and locomo_f1; without one of them in --metrics it does nothing\n",
 		command.FromEnv(c, "missing-as-zero"))
 }
 
