@@ -144,10 +144,11 @@ func TestTransportFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv, calls := faultServer(t, tt.faults...)
 			var s sleeps
-			// The hanging attempt waits out the timeout, which the one after it must not reach.
+			// The hanging attempt waits out the timeout, which the one after it must not reach, even
+			// on a machine loaded by other tests (1 s was once reached there, and the call retried).
 			var timeout time.Duration
 			if slices.Contains(tt.faults, "hang") {
-				timeout = time.Second
+				timeout = 3 * time.Second
 			}
 			tr := testTransport(&s, timeout)
 			c, err := New(context.Background(), Config{Provider: "openai", BaseURL: srv.URL, APIKey: testKey, HTTPClient: tr.Client()})
