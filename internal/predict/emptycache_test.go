@@ -74,17 +74,17 @@ func TestEmptyReplyKeptCached(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cache := filepath.Join(t.TempDir(), "c.sqlite")
 			args := append(tt.args, "--cache", cache)
-			predict := func(mode string) ([]*record.Record, string, error, int64) {
+			predict := func(mode string) ([]*record.Record, string, int64, error) {
 				calls.Store(0)
 				recs, stderr, err := run(t, context.Background(), tt.in, append(args, "--empty-reply", mode)...)
-				return recs, stderr, err, calls.Load()
+				return recs, stderr, calls.Load(), err
 			}
 			studentCalls.Store(0)
-			first, stderr, err, n := predict("keep")
+			first, stderr, n, err := predict("keep")
 			if err != nil || n != int64(tt.first) {
 				t.Fatalf("first run: %v, %d calls; want none, %d\n%s", err, n, tt.first, stderr)
 			}
-			again, stderr, err, n := predict("keep")
+			again, stderr, n, err := predict("keep")
 			if err != nil || n != 0 {
 				t.Fatalf("rerun under keep: %v, %d calls; want none, 0\n%s", err, n, stderr)
 			}
@@ -104,7 +104,7 @@ func TestEmptyReplyKeptCached(t *testing.T) {
 			if tt.name == "evalearn" {
 				return // by default an empty answer breaks its sequence: see TestSequentialEmptyReplyKept
 			}
-			recs, stderr, err, n := predict("error")
+			recs, stderr, n, err := predict("error")
 			if command.ExitCode(err) != command.ExitBadRecords || n != 0 {
 				t.Fatalf("rerun under error: exit %d, %d calls; want %d, 0\n%s", command.ExitCode(err), n, command.ExitBadRecords, stderr)
 			}
@@ -116,7 +116,7 @@ func TestEmptyReplyKeptCached(t *testing.T) {
 			if strings.Contains(stderr, "kept as") {
 				t.Errorf("stderr under error warns of kept replies:\n%s", stderr)
 			}
-			if _, _, _, n := predict("error"); n != int64(tt.first) {
+			if _, _, n, _ := predict("error"); n != int64(tt.first) {
 				t.Errorf("second rerun under error: %d calls, want %d: the empty replies asked again", n, tt.first)
 			}
 		})
