@@ -68,15 +68,17 @@ which fails with "judge call: ... empty reply (refused: "...")". Replies that up
 count as unparsable here: a MAGMA object without "score", a mem0 "label" that is not a string, an
 empty yes/no reply, and an EvaLearn reply without a numeric "answer_score" (none found, a fenced
 object without it, a score that is no number: upstream's 0 after a warning, from a missing key, or
-from an exception). qa-score
---errors-as-zero gives upstream's figure. Records already judged under NAME (a score, an error, or
-a raw reply alone, as EvaLearn's own results hold its verdicts) are passed through unless --force,
-and a warning (a dry run's too) counts those whose judgment was made by another mode or model than
-this run's, naming them; a failed judgment passed through still counts as failed (exit 3), and
---retry-errors judges those records again (an unparsable one is asked for new replies, which the
-cache does not hold, its attempts counting on from the earlier run's where that run asked the same
-model by the same mode and template). A record judged again under NAME loses the
-scores.judge_score it carried, which may have read the judgment replaced, and so does one judged
+from an exception). With --parse-retries 0, qa-score --errors-as-zero gives upstream's figure; by
+default such a reply is asked again, and a later reply that parses is scored, where upstream keeps
+the first reply's 0 (at EvaLearn's temperature 0.2, a second reply may well differ). Records already
+judged under NAME (a score, an error, or a raw reply alone, as EvaLearn's own results hold its
+verdicts) are passed through unless --force, and a warning (a dry run's too) counts those whose
+judgment was made by another mode or model than this run's, naming them; a failed judgment passed
+through still counts as failed (exit 3), and --retry-errors judges those records again (an
+unparsable one is asked for new replies, which the cache does not hold, its attempts counting on
+from the earlier run's where that run asked the same model by the same mode and template).
+A record judged again under NAME loses the scores.judge_score it carried, which may have read the
+judgment replaced, and so does one judged
 under a new NAME that sorts before its other judgments' names, the one qa-score
 reads without --judge (a warning counts them); one that this run's mode leaves out (mem0's
 category 5, a skip route) loses, under --force or --retry-errors, its judgment NAME, which was made
