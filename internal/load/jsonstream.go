@@ -152,7 +152,9 @@ func (it *items) next() (jsonRaw, itemAt, error) {
 				what = fmt.Sprintf("not JSON at column %d", col) // as the other stages say it
 			}
 			if se, ok := errors.AsType[*json.SyntaxError](err); ok {
-				hint = record.PythonConstant(line, se.Offset-1)
+				// Two items on one line, as cat joins a file to the next, skipped together:
+				// the second is named too.
+				hint = record.PythonConstant(line, se.Offset-1) + record.Joined(line, it.id)
 				if msg := record.WholeCharacter(err.Error(), line, se.Offset-1); msg != err.Error() {
 					err = errors.New(msg) // the character named whole, not its first byte
 				}

@@ -148,17 +148,18 @@ func InvalidLine(line []byte, err error) error {
 		return fmt.Errorf("not JSON at column %d: %s%s", col, msg, note)
 	}
 	if syntax {
-		note += PythonConstant(line, se.Offset-1) + joined(line)
+		note += PythonConstant(line, se.Offset-1) + Joined(line, PeekID)
 	}
 	return fmt.Errorf("invalid record: %s%s", msg, note)
 }
 
-// joined returns a note on a line that holds a JSON object and, after it, the start of another:
+// Joined returns a note on a line that holds a JSON object and, after it, the start of another:
 // two records on one line, as cat leaves a file whose last line has no line end and the next
 // file's first. The decoder's words ("invalid character '{' after top-level value") name neither
 // the cause nor the second record, which is skipped with the first; the note gives its column
-// and its id, when one comes whole. Otherwise it returns "".
-func joined(line []byte) string {
+// and its id, as id reads it from the rest of the line (PeekID for a record; qa-load passes its
+// format's), when it finds one. Otherwise it returns "".
+func Joined(line []byte, id func([]byte) string) string {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	var first json.RawMessage
 	if dec.Decode(&first) != nil || !bytes.HasPrefix(first, []byte("{")) {
@@ -171,8 +172,8 @@ func joined(line []byte) string {
 	}
 	at := len(line) - len(rest)
 	named := ""
-	if id := PeekID(rest); id != "" {
-		named = fmt.Sprintf(", id %q", id)
+	if k := id(rest); k != "" {
+		named = fmt.Sprintf(", id %q", k)
 	}
 	return fmt.Sprintf(" (another JSON object follows at column %d%s: two records on one line, both skipped; "+
 		"was a file whose last line has no line end joined to the next, as cat does?)", at+1, named)
