@@ -125,7 +125,8 @@ func factsColumns(m Mapping) (gold, pred string) {
 
 // factsCell reads a CSV cell of HotpotQA supporting facts as the JSON list of [title, sentence
 // index] pairs it is, or as Python's str() of a list of [title, index] lists or tuples, the text
-// pandas' to_csv writes for such a column ([["Arthur's Magazine", 0], ['First for Women', 1]]),
+// pandas' to_csv writes for such a column ([["Arthur's Magazine", 0], ['First for Women', 1]];
+// numpy 2's scalars too, [('Title', np.int64(0))], as python.ParseStrIntPairs reads them),
 // checked as qa-score checks them (record.FactsError names the pair at fault). A cell left
 // empty, or of blanks, is none (nil), as pandas writes a NaN; any other text is an error.
 //

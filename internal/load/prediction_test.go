@@ -154,6 +154,16 @@ func TestGenericPrediction(t *testing.T) {
 				`p.csv:5 (id "p.csv:5"): field "prediction_supporting_facts": [0][1]: want an integer, got a string`,
 				`p.csv:6 (id "p.csv:6"): field "prediction_supporting_facts": want a list of [title, sentence index] pairs, as JSON ([["Title", 0]]) or Python's str() of one ([['Title', 0]]), got "T 0"`,
 			}},
+		{"csv facts of numpy 2 scalars", CSV, "id=qid,prediction=pred,prediction_supporting_facts=sp",
+			"qid,question,pred,sp,supporting_facts\n" +
+				"h1,q,yes,\"[('Title', np.int64(0)), ('Other', np.int64(2))]\",\"[(np.str_('Title'), np.int64(0))]\"\n" +
+				"h2,q,no,\"[('Title', np.float64(0.0))]\",\n",
+			[]string{
+				`{"schema":1,"id":"h1","question":"q","answers":[],"meta":{"supporting_facts":[["Title",0]]},"prediction":{"text":"yes","supporting_facts":[["Title",0],["Other",2]]}}`,
+			},
+			[]string{
+				`p.csv:3 (id "h2"): field "sp": want a list of [title, sentence index] pairs, as JSON ([["Title", 0]]) or Python's str() of one ([['Title', 0]]), got "[('Title', np.float64(0.0))]"`,
+			}},
 		{"csv gold facts", CSV, "id=qid,prediction=pred,prediction_supporting_facts=sp",
 			"qid,question,answers,pred,sp,supporting_facts\n" +
 				"h1,q,yes,yes,\"[[\"\"T\"\", 0]]\",\"[[\"\"Arthur's Magazine\"\", 0], ['First for Women', 1]]\"\n" +

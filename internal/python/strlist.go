@@ -520,7 +520,13 @@ type StrInt struct {
 // that holds HotpotQA's supporting facts: the pairs, and true; false if s is anything else. The
 // strings are literals as ParseStrList reads them; an int is Python's str() of one, an optional
 // minus sign and decimal digits (True, 1.0 or an int past Go's int are none). Spaces around items
-// and a trailing comma are allowed, as Python's parser allows them.
+// and a trailing comma are allowed, as Python's parser allows them. A title may also be numpy 2's
+// repr of its str scalar, np.str_('Title'), and an index its repr of an int scalar,
+// np.int64(0) (np.int8 to np.int64, np.uint8 to np.uint64), which str() of a list of pairs of
+// them writes (list(zip(titles, sent_ids)) of two arrays); np.float64(0.0) and np.True_ are none.
+//
+// Note: such a list was no pairs, and the cell a bad item, though ParseAnswerList reads the same
+// scalars in an answers cell.
 func ParseStrIntPairs(s string) ([]StrInt, bool) { return parseList(s, strIntPair) }
 
 // strIntPair reads the [str, int] list or (str, int) tuple at the start of s: its value, its
@@ -535,7 +541,7 @@ func strIntPair(s string) (StrInt, int, bool) {
 		closing = ')'
 	}
 	i := skipSpace(s, 1)
-	str, n, ok := strLiteral(s[i:])
+	str, n, ok := pairTitle(s[i:])
 	if !ok {
 		return p, 0, false
 	}
@@ -544,18 +550,11 @@ func strIntPair(s string) (StrInt, int, bool) {
 		return p, 0, false
 	}
 	i = skipSpace(s, i+1)
-	j := i
-	if j < len(s) && s[j] == '-' {
-		j++
+	v, n, ok := pairIndex(s[i:])
+	if !ok {
+		return p, 0, false
 	}
-	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
-		j++
-	}
-	v, err := strconv.Atoi(s[i:j])
-	if err != nil || s[i:j] == "-0" || len(strings.TrimPrefix(s[i:j], "-")) > 1 && strings.TrimPrefix(s[i:j], "-")[0] == '0' {
-		return p, 0, false // Python's str() of an int has no leading zero (nor does 0 a sign)
-	}
-	i = skipSpace(s, j)
+	i = skipSpace(s, i+n)
 	if i < len(s) && s[i] == ',' { // a trailing comma: [1, 2,] and (1, 2,)
 		i = skipSpace(s, i+1)
 	}
@@ -564,4 +563,53 @@ func strIntPair(s string) (StrInt, int, bool) {
 	}
 	p.Str, p.Int = str, v
 	return p, i + 1, true
+}
+
+// pairTitle reads the title of a pair strIntPair reads at the start of s, a string literal or
+// numpy 2's np.str_ of one: its value, its length in s, and whether it is one.
+func pairTitle(s string) (string, int, bool) {
+	arg, ok := strings.CutPrefix(s, "np.str_(")
+	if !ok {
+		return strLiteral(s)
+	}
+	v, n, ok := strLiteral(arg)
+	if !ok || n >= len(arg) || arg[n] != ')' {
+		return "", 0, false
+	}
+	return v, len("np.str_(") + n + 1, true
+}
+
+// pairIndex reads the sentence index of a pair strIntPair reads at the start of s, Python's str()
+// of an int or numpy 2's repr of an int scalar, np.int64(0): its value, its length in s, and
+// whether it is one.
+func pairIndex(s string) (int, int, bool) {
+	if rest, ok := strings.CutPrefix(s, "np."); ok {
+		typ, arg, ok := strings.Cut(rest, "(")
+		if !ok || !isNumpyInt(typ) {
+			return 0, 0, false
+		}
+		v, n, ok := intLiteral(arg)
+		if !ok || n >= len(arg) || arg[n] != ')' {
+			return 0, 0, false
+		}
+		return v, len("np.") + len(typ) + 1 + n + 1, true
+	}
+	return intLiteral(s)
+}
+
+// intLiteral reads Python's str() of an int at the start of s, an optional minus sign and decimal
+// digits without a leading zero (nor a sign before 0), that fits Go's int: its value, its length in
+// s, and whether it is one.
+func intLiteral(s string) (int, int, bool) {
+	j := 0
+	if j < len(s) && s[j] == '-' {
+		j++
+	}
+	j = digitsEnd(s, j)
+	digits := strings.TrimPrefix(s[:j], "-")
+	v, err := strconv.Atoi(s[:j])
+	if err != nil || s[:j] == "-0" || len(digits) > 1 && digits[0] == '0' {
+		return 0, 0, false // Python's str() of an int has no leading zero (nor does 0 a sign)
+	}
+	return v, j, true
 }

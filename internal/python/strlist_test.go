@@ -86,6 +86,21 @@ func TestParseStrIntPairs(t *testing.T) {
 		{`[['T', -0]]`, nil},
 		{`[['T', 99999999999999999999]]`, nil},
 		{`[['T', '0']]`, nil},
+		// numpy 2's reprs of its scalars (NEP 51), as str() of list(zip(titles, sent_ids)) writes them
+		{`[('Title', np.int64(0)), ('Other', np.int64(2))]`, []StrInt{{"Title", 0}, {"Other", 2}}},
+		{`[(np.str_('T'), np.int32(-1)), [np.str_("it's"), np.uint8(3)]]`, []StrInt{{"T", -1}, {"it's", 3}}},
+		{`[('T', np.float64(0.0))]`, nil}, // no int
+		{`[('T', np.float64(1))]`, nil},
+		{`[('T', np.True_)]`, nil},
+		{`[('T', np.int64(01))]`, nil},
+		{`[('T', np.int64('0'))]`, nil},
+		{`[('T', np.int64(0)]`, nil},
+		{`[('T', np.int64(0) )]`, []StrInt{{"T", 0}}},
+		{`[('T', np.int64( 0))]`, nil},
+		{`[('T', np.intc(0))]`, nil},
+		{`[(np.str_(0), 1)]`, nil},
+		{`[(np.bytes_(b'T'), 1)]`, nil},
+		{`[(np.str_('T'), 1, np.int64(2))]`, nil},
 		{`['T', 0]`, nil}, // a pair, not a list of them
 		{`[['T', 0] ['U', 1]]`, nil},
 		{`[["T", 0]`, nil},
