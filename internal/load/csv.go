@@ -24,7 +24,8 @@ import (
 // list; True and False as true and false; numpy 2's reprs of its scalars, np.str_('a'), as str()
 // of a list of them writes them; a tuple's with a string among its items, ('a', 'b'),
 // python.ParseAnswerTuple) or numpy's str() of an array of them or of ints or bools
-// (['a' 'b'], [1989 1990], [ True False]) is several answers, and one with a null, None or nan
+// (['a' 'b'], [1989 1990], [ True False]; numpy 2's of an object array of its scalars,
+// [np.str_('a') np.str_('b')]) is several answers, and one with a null, None or nan
 // among them a bad item, as is one that holds an object (a dict) or numpy's str() of an array
 // that lost items (summarized with "...", or floats rounded: python.ArrayStrLoss); any other cell
 // is one answer. The delimiter is a tab in a .tsv or .tab file, else the one the header line

@@ -165,12 +165,19 @@ func answerItem(s string) (*string, int, bool) {
 // writes that; numpy's str() of an array writes nothing else. An array of ints, [1989 1990], was
 // left to be one answer, its text, though [1989] and [1989, 1990], Python's str() of a list, were
 // read as their items; numpy writes a column of lists of ints so.
+//
+// An item may also be numpy 2's repr of one of its scalars, as ParseAnswerList reads it, which
+// numpy 2's str() of an object array of them writes ([np.str_('a') np.str_('b')], where numpy 1
+// wrote ['a' 'b']): an array with one among its items is read though it holds no string (the
+// reprs in an object array are exact, np.float64(2.5) and 2.5 alike), unless summarized ("...").
+//
+// Note: such a cell was one answer, its text, that every prediction scored 0 against.
 func ParseArrayStr(s string) ([]*string, bool) {
 	a, ok := scanArray(s)
 	switch {
 	case !ok || len(a.elided) > 0 || len(a.items) == 0 || a.npFloats > 0 || a.infs > 0:
 		return nil, false
-	case a.strs > 0:
+	case a.strs > 0 || a.npScalars > 0:
 		return a.items, true
 	}
 	if a.floats > 0 || a.missing > 0 {
@@ -203,7 +210,7 @@ func ArrayStrLoss(s string) ArrayLoss {
 	switch {
 	case len(a.elided) == 1 && a.elided[0] > 0 && a.elided[0] < len(a.items):
 		return ElidedArray
-	case len(a.elided) == 0 && a.strs == 0 && a.floats+a.npFloats > 0:
+	case len(a.elided) == 0 && a.strs == 0 && a.npScalars == 0 && a.floats+a.npFloats > 0:
 		return RoundedArray
 	}
 	return NoLoss
@@ -211,17 +218,19 @@ func ArrayStrLoss(s string) ArrayLoss {
 
 // arrayScan is what scanArray read of numpy's str() of a 1-D array.
 type arrayScan struct {
-	items    []*string // as answerItem reads them, or a float as numpy writes one (npFloats)
-	strs     int       // string literals among them
-	floats   int       // numbers with a point or an exponent among them
-	npFloats int       // floats that only numpy writes so among them: 2., 1.e-05
-	infs     int       // inf or -inf among them
-	missing  int       // None or nan among them
-	elided   []int     // where a "..." stands: the number of items before it
+	items     []*string // as listItem reads them, or a float as numpy writes one (npFloats)
+	strs      int       // string literals among them, np.str_ of one included
+	floats    int       // numbers with a point or an exponent among them (not numpy's scalars)
+	npFloats  int       // floats that only numpy writes so among them: 2., 1.e-05
+	npScalars int       // numpy 2's reprs of its scalars among them: np.str_('a'), np.int64(1)
+	infs      int       // inf or -inf among them
+	missing   int       // None or nan among them, np.float64(nan) included
+	elided    []int     // where a "..." stands: the number of items before it
 }
 
 // scanArray reads s as numpy's str() of a 1-D array: items apart by white space between [ and ],
-// each an answerItem, a float as numpy writes one, or "...". It reports false for any other text.
+// each a listItem (numpy 2's repr of a scalar, which its str() of an object array of them writes,
+// or an answerItem), a float as numpy writes one, or "...". It reports false for any other text.
 func scanArray(s string) (arrayScan, bool) {
 	var a arrayScan
 	s = strings.TrimSpace(s)
@@ -234,6 +243,16 @@ func scanArray(s string) (arrayScan, bool) {
 		if strings.HasPrefix(inner[i:], "...") {
 			a.elided = append(a.elided, len(a.items))
 			n = 3
+		} else if v, m, ok := numpyScalar(inner[i:]); ok {
+			a.npScalars++
+			switch {
+			case v == nil:
+				a.missing++
+			case strings.HasPrefix(inner[i:], "np.str_("):
+				a.strs++
+			}
+			a.items = append(a.items, v)
+			n = m
 		} else if v, m, ok := answerItem(inner[i:]); ok {
 			switch {
 			case v == nil:

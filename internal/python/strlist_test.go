@@ -262,6 +262,21 @@ func TestParseArrayStr(t *testing.T) {
 		{`['a' True]`, []*string{s("a"), s("true")}, true},
 		{`[ True False ... False  True]`, nil, false},
 		{`[TrueFalse]`, nil, false},
+		// numpy 2's str() of an object array of its scalars writes their reprs (NEP 51)
+		{`[np.str_('a') np.str_('b')]`, []*string{s("a"), s("b")}, true},
+		{"[np.str_('xx') np.str_(\"it's\")\n np.str_('zz')]", []*string{s("xx"), s("it's"), s("zz")}, true},
+		{`[np.int64(1989) np.int64(1990)]`, []*string{s("1989"), s("1990")}, true},
+		{`[np.float64(1.5) np.float64(2.0)]`, []*string{s("1.5"), s("2.0")}, true}, // repr: exact
+		{`[np.float64(1.5) 2.5]`, []*string{s("1.5"), s("2.5")}, true},
+		{`[np.True_ np.False_]`, []*string{s("true"), s("false")}, true},
+		{`[np.str_('a') None]`, []*string{s("a"), nil}, true},
+		{`[np.float64(nan) np.int64(1)]`, []*string{nil, s("1")}, true},
+		{`[np.str_('a') 1]`, []*string{s("a"), s("1")}, true},
+		{`[np.str_('a') np.str_('b') ... np.str_('y') np.str_('z')]`, nil, false},
+		{`[np.str_('a')np.str_('b')]`, nil, false},
+		{`[np.str_('a') 2.]`, nil, false},
+		{`[np.str_(a) np.str_('b')]`, nil, false},
+		{`[np.str_('a') np.object_('b')]`, nil, false},
 	} {
 		got, ok := ParseArrayStr(tt.in)
 		if ok != tt.ok || !slices.EqualFunc(got, tt.want, func(a, b *string) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }) {
@@ -309,6 +324,10 @@ func TestArrayStrLoss(t *testing.T) {
 		{`[... 1.5]`, NoLoss},
 		{`[ True False ... False  True]`, ElidedArray},
 		{`[ True False]`, NoLoss},
+		{`[np.str_('a') np.str_('b') ... np.str_('y') np.str_('z')]`, ElidedArray},
+		{`[np.int64(0) np.int64(1) ... np.int64(1998) np.int64(1999)]`, ElidedArray},
+		{`[np.float64(1.5) 2.5]`, NoLoss}, // an object array: reprs, exact
+		{`[np.str_('a') np.str_('b')]`, NoLoss},
 	} {
 		if got := ArrayStrLoss(tt.in); got != tt.want {
 			t.Errorf("ArrayStrLoss(%q) = %v, want %v", tt.in, got, tt.want)
@@ -326,6 +345,7 @@ func FuzzParseArrayStr(f *testing.F) {
 	f.Add("[1989 1990]")
 	f.Add("['a' 'b' ... 'y' 'z']")
 	f.Add("[1.5 2. ]")
+	f.Add("[np.str_('a') np.float64(nan)\n np.int64(-3)]")
 	f.Fuzz(func(t *testing.T, s string) {
 		got, ok := ParseArrayStr(s)
 		if loss := ArrayStrLoss(s); ok && loss != NoLoss {
