@@ -86,9 +86,9 @@ type Response struct {
 	// Stopped is set when the reply came whole and stopped of itself: its stop reason is the
 	// model's own end (OpenAI's and Ollama's stop, Anthropic's end_turn or stop_sequence, Gemini's
 	// STOP; an Ollama reply done without a done_reason), it refused nothing, and its text is a
-	// string, not an OpenAI-compatible content that is null, left out or parts without text (which
-	// the OpenAI SDK gives as None or a list, not ""), nor an Anthropic message without a text
-	// block or a Gemini candidate without parts (on which LoCoMo's scripts, reading
+	// string, not an OpenAI-compatible content that is null, left out or parts of blank text or
+	// none (which the OpenAI SDK gives as None or a list, not ""), nor an Anthropic message
+	// without a text block or a Gemini candidate without parts (on which LoCoMo's scripts, reading
 	// message.content[0].text or response.text, fail). An empty reply so marked is the empty
 	// answer a benchmark's script keeps (qa-predict --empty-reply keep). The cache stores it with
 	// the reply, so that a reply it serves has it as it came.

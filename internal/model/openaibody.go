@@ -17,7 +17,7 @@ import (
 //   - blocked: the first choice, the answer, stopped by the content filter before any text:
 //     finish_reason "content_filter" ("content was omitted due to a flag from our content
 //     filters", Azure OpenAI's too) with its content null, "" or left out, or an array of
-//     parts without text. A reply with text is no block (that text is the answer,
+//     parts of blank text or none. A reply with text is no block (that text is the answer,
 //     Response.Filtered);
 //   - reasoning: the first choice's message.reasoning, the thinking that vLLM (since 0.11, where
 //     reasoning_content was renamed), OpenRouter and Ollama's /v1 send apart from the text,
@@ -69,8 +69,12 @@ func readOpenAI(body []byte) reply {
 			out.content = "content left out"
 		case string(t) == "null":
 			out.content = "content null"
-		default:
+		case !openAITextPart(t):
 			out.content = "content of parts without text"
+		case a != nil && strings.TrimSpace(a.text) == "":
+			out.content = "content of parts of blank text"
+		default:
+			out.content = "content of parts"
 		}
 	}
 	if cs[0].FinishReason == "content_filter" && (len(first.Content) == 0 || a != nil && strings.TrimSpace(a.text) == "") {
@@ -154,6 +158,26 @@ func openAIAnswer(content json.RawMessage) *bodyAnswer {
 		}
 	}
 	return &bodyAnswer{text: text.String(), reasoning: strings.Join(thoughts, "\n\n")}
+}
+
+// openAITextPart reports whether content, an OpenAI-compatible chat message's array of parts,
+// holds a text part whose text is a string ("" or blank included): where openAIAnswer finds text.
+//
+// Note: a reply of parts of blank text was said to be of "parts without text".
+func openAITextPart(content json.RawMessage) bool {
+	var parts []struct {
+		Type string          `json:"type"`
+		Text json.RawMessage `json:"text"`
+	}
+	if json.Unmarshal(content, &parts) != nil {
+		return false
+	}
+	for _, p := range parts {
+		if _, ok := jsonString(p.Text); ok && p.Type == "text" {
+			return true
+		}
+	}
+	return false
 }
 
 // chunksText is the text of v, a Mistral thinking part's thinking: a string, or an array of

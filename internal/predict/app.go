@@ -185,16 +185,16 @@ their figures: a reply that came whole and stopped of itself (OpenAI's and Ollam
 end_turn or stop_sequence, Gemini's STOP) with no text, or nothing after its thinking under --think
 strip, is the answer "" with no error, and a warning counts them (N replies were empty, kept as
 ""). A reply cut at max_tokens or in its thinking, refused, blocked by a filter, without choices
-or candidates, or whose OpenAI-compatible content is null, left out or parts without text
-(the OpenAI SDK's None, on which LongMemEval's .strip() fails and skips the question), or that is
-an Anthropic message without a text block or a Gemini candidate without parts (on which LoCoMo's
-message.content[0].text and response.text fail) stays an error. A LongMemEval note so kept is the
-note ""; EvaLearn's judge grades the answer "" and the sequence goes on with it in the history; a
-LoCoMo batch's empty reply (--batch-size) is read as its script reads it, which finds no answer in
-it: each of its records fails as for any unreadable reply. --cache stores a kept empty reply, so that
-a rerun keeps it again without a call (a resumed EvaLearn sequence goes on with the same history); a
-run under error reads it from there as the error "empty reply" and takes it out, so that
---retry-errors asks for another.
+or candidates, or whose OpenAI-compatible content is null, left out or parts of blank text or none
+(the OpenAI SDK's None or a list, on which LongMemEval's .strip() fails and skips the question), or
+that is an Anthropic message without a text block or a Gemini candidate without parts (on which
+LoCoMo's message.content[0].text and response.text fail) stays an error. A LongMemEval note so kept
+is the note ""; EvaLearn's judge grades the answer "" and the sequence goes on with it in the
+history; a LoCoMo batch's empty reply (--batch-size) is read as its script reads it, which finds no
+answer in it: each of its records fails as for any unreadable reply. --cache stores a kept empty
+reply, so that a rerun keeps it again without a call (a resumed EvaLearn sequence goes on with the
+same history); a run under error reads it from there as the error "empty reply" and takes it out,
+so that --retry-errors asks for another.
 
 DRY RUN: --dry-run calls no model and needs no key. It writes, instead of the records, one JSON line
 per record in input order: the requests predicting it would send (stage; model; max_tokens and
