@@ -63,7 +63,7 @@ func recordItem(in Input) func(raw jsonRaw, at itemAt, emit Emit) error {
 		if err := record.Unmarshal(line.Bytes(), rec); err != nil {
 			return emit(nil, 0, badf(in, at.line, record.PeekID(line.Bytes()), "%w", record.InvalidLine(line.Bytes(), err)))
 		}
-		if err := rec.Validate(); err != nil {
+		if err := rec.ValidateLine(line.Bytes()); err != nil {
 			return emit(nil, 0, badf(in, at.line, rec.ID, "%s", err))
 		}
 		return emit(rec, at.line, nil)

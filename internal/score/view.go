@@ -93,7 +93,7 @@ func decodeLine(l line, facts bool) (*record.Record, *record.Error) {
 	}
 	rec := &record.Record{Schema: v.Schema, ID: v.ID, Dataset: v.Dataset, Lang: v.Lang, Type: v.Type,
 		Question: v.Question, Answers: v.Answers}
-	if err := rec.Validate(); err != nil {
+	if err := rec.ValidateLine(l.data); err != nil {
 		if derr := record.Unmarshal(l.data, new(record.Record)); derr != nil {
 			// The view takes a null line for an object with no member: the record's decoder
 			// says what the other stages say of it.

@@ -19,6 +19,20 @@ func hasQuestion(b []byte) bool {
 	return unmarshal(b, &v) == nil && v.Question != nil
 }
 
+// hasStringID reports whether the object b has a member "id", its key exactly so as the record's
+// decoder reads it ("Id" is another member, kept in Extra), whose value, the last one's, is a
+// string: a record whose id is "" has one, one without an id or with null there has none.
+func hasStringID(b []byte) bool {
+	str := false
+	_ = walkMembers(b, func(q []byte, escaped bool, _, vStart, _ int) error {
+		if k, err := decodeKey(q, escaped); err == nil && k == "id" {
+			str = b[vStart] == '"'
+		}
+		return nil
+	})
+	return str
+}
+
 // NullAnswer returns an error naming the first null among the answers of the record encoded in
 // b, given the answers b decoded to, or nil. The decoder reads a null answer as "", the answer of
 // an unanswerable question, which would turn a missing gold answer into a question to decline

@@ -827,6 +827,14 @@ func TestReaderValidateRecord(t *testing.T) {
 	}{
 		{`{"id":"q1","question":"Q?"}`, `f:1 (id "q1"): field "schema" missing or 0 (records carry "schema": 1; qa-load turns other files into records)`, false},
 		{`{"schema":1,"question":"Q?"}`, `f:1: missing field "id"`, true},
+		{`{"schema":1,"id":null,"question":"Q?"}`, `f:1: missing field "id"`, true},
+		{`{"schema":1,"id":"","question":"Q?"}`, `f:1: field "id" is empty`, true},
+		{`{"schema":1,"id":"x","id":"","question":"Q?"}`, `f:1: field "id" is empty`, true},
+		{`{"schema":1,"id":"","id":null,"question":"Q?"}`, `f:1: missing field "id"`, true},
+		{`{"schema":7,"id":""}`, `f:1: field "id" is empty`, true},
+		{`{"schema":1,"Id":""}`, `f:1: missing field "id"`, true}, // "Id" is no id, as the decoder reads it
+		{`{"schema":1,"i\u0064":"","ID":"x"}`, `f:1: field "id" is empty`, true},
+		{`{"id":"","question":"Q?"}`, `f:1: field "schema" missing or 0 (records carry "schema": 1; qa-load turns other files into records)`, false},
 		{`{"schema":7,"id":"q1"}`, `f:1 (id "q1"): schema 7 is not supported (want 1)`, true},
 	} {
 		_, err := NewReader(strings.NewReader(c.line+"\n"), "f").Read()

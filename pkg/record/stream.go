@@ -104,7 +104,7 @@ func (r *Reader) decode(line []byte) (*Record, error) {
 		e.Record = HasSchema(line)
 		return nil, e
 	}
-	if err := rec.Validate(); err != nil {
+	if err := rec.ValidateLine(line); err != nil {
 		e := r.errorf(rec.ID, "%s", err)
 		e.Record = rec.Schema != 0
 		return nil, e
@@ -149,19 +149,45 @@ func (r *Reader) Unended() bool { return r.unended }
 
 // Validate checks what every stage relies on: an id and a known schema version. A line with
 // neither is most likely a benchmark's own data given to a stage that wants records, and the
-// message says what turns it into records.
+// message says what turns it into records. ValidateLine tells, of a decoded line, an empty id
+// from a missing one.
 func (r *Record) Validate() error {
 	switch {
 	case r.ID == "" && r.Schema == 0:
 		return errNotRecord
 	case r.ID == "":
-		return errors.New(`missing field "id"`)
+		return errMissingID
 	case r.Schema == 0:
-		return fmt.Errorf(`field "schema" missing or 0 (records carry "schema": %d; qa-load turns other files into records)`, SchemaVersion)
+		return errNoSchema
 	case r.Schema != SchemaVersion:
 		return fmt.Errorf("schema %d is not supported (want %d)", r.Schema, SchemaVersion)
 	}
 	return nil
+}
+
+// errMissingID and errNoSchema are Validate's errors of a record without an id, and of one
+// without a schema.
+var (
+	errMissingID = errors.New(`missing field "id"`)
+	errNoSchema  = fmt.Errorf(`field "schema" missing or 0 (records carry "schema": %d; qa-load turns other files into records)`, SchemaVersion)
+)
+
+// ValidateLine is Validate of r, decoded from line, a JSON object, telling an id that is "" from
+// one missing (or null): `field "id" is empty`, where Validate says `missing field "id"`, and a
+// line of an empty id and no schema is told of the schema, as a line with an id is. Every stage
+// that reads records checks them so.
+//
+// Note: an empty id was reported as a missing one, sending the reader to look for a member the
+// line has.
+func (r *Record) ValidateLine(line []byte) error {
+	err := r.Validate()
+	if (err == errMissingID || err == errNotRecord) && hasStringID(line) {
+		if r.Schema == 0 {
+			return errNoSchema
+		}
+		return errors.New(`field "id" is empty`)
+	}
+	return err
 }
 
 func (r *Reader) errorf(id, format string, args ...any) *Error {
