@@ -161,7 +161,7 @@ func HotpotQA(in Input, opt Options, emit Emit) error {
 
 func hotpotRecord(in Input, line int, raw jsonRaw, it *hotpotItem) (*record.Record, error) {
 	if it.ID == "" {
-		return nil, badf(in, line, "", `missing field "_id"`)
+		return nil, badf(in, line, "", "%v", noID(raw, "_id"))
 	}
 	id := "hotpotqa:" + it.ID
 	if it.Question == nil {

@@ -159,6 +159,25 @@ func missingField(name string) error {
 	return fmt.Errorf("missing field %q", name)
 }
 
+// emptyField returns the error of a field whose value is "", name being its path, where a value is
+// wanted (an id): `field "id" is empty`, or `answers[0]: field "text" is empty` for a field
+// inside another, as the record reader says of a record's id that is "".
+func emptyField(name string) error {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		return fmt.Errorf("%s: field %q is empty", name[:i], name[i+1:])
+	}
+	return fmt.Errorf("field %q is empty", name)
+}
+
+// noID returns the error of a benchmark item, raw, whose id, its member key, was decoded as ""
+// (absent, null or ""): emptyField when the member is the string "", else missingField.
+func noID(raw jsonRaw, key string) error {
+	if obj, _, ok := members(raw); ok && string(trimSpace(obj[key])) == `""` {
+		return emptyField(key)
+	}
+	return missingField(key)
+}
+
 // noQuestion returns the error of a benchmark item, raw, whose question, its member key, is
 // absent or null (a *string left nil): one that is there but null is named so, as a null answer
 // is, rather than missing.
@@ -237,14 +256,15 @@ func answerText(name string, raw []byte) (string, error) {
 	return text, nil
 }
 
-// idText is fieldText for an id, which is missing when it is null or "" too, as a record's id is.
+// idText is fieldText for an id, which is missing when it is null too, and empty (emptyField)
+// when it is "", as a record's id is.
 func idText(name string, raw []byte) (string, error) {
 	if isNull(raw) {
 		return "", missingField(name)
 	}
 	id, err := fieldText(name, raw)
 	if err == nil && id == "" {
-		err = missingField(name)
+		err = emptyField(name)
 	}
 	return id, err
 }

@@ -1123,7 +1123,7 @@ func TestCutLastLine(t *testing.T) {
 
 // TestFieldFaultWording: a field a loader checks itself, past decoding, is worded as the record
 // reader words a record's field, what the other stages print: `missing field "id"` when it is
-// absent (an id null or "" too), and its path, what it wants and the kind it holds when it is of
+// absent (or null), `field "id" is empty` when it is "", and its path, what it wants and the kind it holds when it is of
 // the wrong kind, in every benchmark's layout.
 func TestFieldFaultWording(t *testing.T) {
 	squad := func(qa string) string {
@@ -1138,7 +1138,12 @@ func TestFieldFaultWording(t *testing.T) {
 	}{
 		{"squad id missing", SQuAD, squad(`{"question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: missing field "id"`},
 		{"squad id null", SQuAD, squad(`{"id":null,"question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: missing field "id"`},
-		{"squad id empty", SQuAD, squad(`{"id":"","question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: missing field "id"`},
+		{"squad id empty", SQuAD, squad(`{"id":"","question":"q","answers":[]}`), `i.json:1: data[0].paragraphs[0].qas[0]: field "id" is empty`},
+		{"cmrc query_id empty", CMRC2018, cmrc(`{"query_id":"","query_text":"q","answers":["a"]}`), `i.json:1: [0].qas[0]: field "query_id" is empty`},
+		{"hotpotqa _id empty", HotpotQA, `{"_id":"","question":"q","answer":"x"}`, `i.json:1: field "_id" is empty`},
+		{"hotpotqa _id null", HotpotQA, `{"_id":null,"question":"q","answer":"x"}`, `i.json:1: missing field "_id"`},
+		{"longmemeval question_id empty", LongMemEval, `[{"question_id":"","question_type":"t","question":"q","answer":"x"}]`, `i.json:1: [0]: field "question_id" is empty`},
+		{"locomo sample_id empty", LoCoMo, `[{"sample_id":"","conversation":{},"qa":[]}]`, `i.json:1: [0]: field "sample_id" is empty`},
 		{"squad id a list", SQuAD, squad(`{"id":["q1"],"question":"q","answers":[]}`),
 			`i.json:1: data[0].paragraphs[0].qas[0]: id: want a string or a number, got a list`},
 		{"squad text missing", SQuAD, squad(`{"id":"q1","question":"q","answers":[{"text":"a","answer_start":0},{"answer_start":0}]}`),
@@ -1164,6 +1169,8 @@ func TestFieldFaultWording(t *testing.T) {
 	for _, tc := range []struct{ name, problems, sequences, want string }{
 		{"problem id a list", `[{"id":[1],"prompt":["q"]}]`, `[]`, `p.json:1: [0]: id: want a string or a number, got a list`},
 		{"problem id missing", `[{"prompt":["q"]}]`, `[]`, `p.json:1: [0]: missing field "id"`},
+		{"problem id empty", `[{"id":"","prompt":["q"]}]`, `[]`, `p.json:1: [0]: field "id" is empty`},
+		{"sequence_id empty", `[]`, `[{"sequence_id":"","question_ids":[]}]`, `s.json:1: [0]: field "sequence_id" is empty`},
 		{"sequence_id null", `[]`, `[{"sequence_id":null,"question_ids":[]}]`, `s.json:1: [0]: missing field "sequence_id"`},
 		{"sequence_id an object", `[]`, `[{"sequence_id":{},"question_ids":[]}]`, `s.json:1: [0]: sequence_id: want a string or a number, got an object`},
 	} {

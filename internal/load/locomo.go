@@ -55,7 +55,7 @@ func LoCoMo(in Input, opt Options, emit Emit) error {
 		switch {
 		case err != nil:
 		case conv.SampleID == "":
-			err = badf(in, line, "", "%v", missingField("sample_id"))
+			err = badf(in, line, "", "%v", noID(raw, "sample_id"))
 		case conv.QA == nil: // absent or null (a misspelt key): upstream's loop over qa stops
 			err = badf(in, line, "locomo:"+conv.SampleID, "%v", missingField("qa"))
 		}

@@ -75,7 +75,7 @@ func LongMemEval(in Input, opt Options, emit Emit) error {
 // longMemEvalRecord makes the record of it, the item at line of in (raw its JSON).
 func longMemEvalRecord(in Input, line int, raw jsonRaw, it *longMemEvalItem) (*record.Record, error) {
 	if it.QuestionID == "" {
-		return nil, badf(in, line, "", `missing field "question_id"`)
+		return nil, badf(in, line, "", "%v", noID(raw, "question_id"))
 	}
 	id := "longmemeval:" + it.QuestionID
 	answer, err := checkLongMemEvalItem(in, line, raw, id, it)
