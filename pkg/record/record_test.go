@@ -358,6 +358,12 @@ func TestInvalidLineNotJSON(t *testing.T) {
 		{`{"schema":1,"id":"a"}{"question":"q"}`, `invalid record: invalid character '{' after top-level value` + joinedNote(22, "")},
 		{`{"schema":1,"id":"a"} {`, `invalid record: invalid character '{' after top-level value` + joinedNote(23, "")},
 		{`{"schema":1,"id":"a"} [1]`, `invalid record: invalid character '[' after top-level value`},
+		// White space of any kind between them, a tab or a carriage return left alone.
+		{"{\"schema\":1,\"id\":\"a\"}\t{\"schema\":1,\"id\":\"b\"}", `invalid record: invalid character '{' after top-level value` + joinedNote(23, "b")},
+		{"{\"schema\":1,\"id\":\"a\"}\r {\"schema\":1,\"id\":\"b\"}", `invalid record: invalid character '{' after top-level value` + joinedNote(24, "b")},
+		// A first value that is no object is no record: an object after it is no second one.
+		{`[1] {"schema":1,"id":"b"}`, `invalid record: invalid character '{' after top-level value`},
+		{`"a" {"schema":1,"id":"b"}`, `invalid record: invalid character '{' after top-level value`},
 	} {
 		err := unmarshal([]byte(tc.line), new(Record))
 		if err == nil {
