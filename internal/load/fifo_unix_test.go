@@ -72,3 +72,23 @@ func TestNamedPipeEvaLearn(t *testing.T) {
 		t.Errorf("Run(EvaLearn pipe) = %v (exit %d), want the usage error that it is read with its pair", err, code)
 	}
 }
+
+// TestNamedPipeLoCoMoModel: --locomo-model over a pipe of evaluate_qa.py's output, whose format
+// is known only once the loader reads it, takes the model's answers as over the file named; over
+// a pipe of another benchmark's file it is the usage error it is over that file.
+func TestNamedPipeLoCoMoModel(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	err := Run(context.Background(), []string{"qa-load", "--locomo-model", "model-a", fifoOf(t, "../../testdata/locomo/locomo_conv26_qa.json")}, nil, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("Run(--locomo-model, LoCoMo pipe) = %v; stderr %s", err, stderr.String())
+	}
+	if n, p := strings.Count(stdout.String(), "\n"), strings.Count(stdout.String(), `"model":"model-a"`); n != 199 || p != 199 || stderr.Len() != 0 {
+		t.Errorf("Run(--locomo-model, LoCoMo pipe) wrote %d records, %d with model-a's prediction, and stderr %q, want 199, 199 and nothing", n, p, stderr.String())
+	}
+	stdout.Reset()
+	stderr.Reset()
+	err = Run(context.Background(), []string{"qa-load", "--locomo-model", "model-a", fifoOf(t, "../../testdata/hotpotqa/hotpotqa_sample50.jsonl")}, nil, &stdout, &stderr)
+	if code := command.ExitCode(err); code != command.ExitUsage || !strings.Contains(err.Error(), "is read as hotpotqa") {
+		t.Errorf("Run(--locomo-model, hotpotqa pipe) = %v (exit %d), want the usage error that it is read as hotpotqa", err, code)
+	}
+}
