@@ -153,10 +153,10 @@ type app struct {
 	locomoAnswers   int                      // of them, those with no prediction and evaluate_qa.py's answers in meta (with --locomo-model: with no prediction)
 	locomoFirst     string                   // the first of them (with --locomo-model)
 	locomoKeys      map[string]bool          // those answers' meta keys (<model>_prediction)
-	locomoMoreKeys  bool                     // more keys than locomoKeys keeps
+	locomoMoreKeys  bool                     // more keys than locomoKeys keeps (maxLoCoMoKept)
 	locomoAsked     int                      // the LoCoMo questions read, with --locomo-model
 	locomoModels    map[string]bool          // the models whose answers they carry (<model>_prediction), but --locomo-model's
-	locomoMore      bool                     // more models than locomoModels keeps
+	locomoMore      bool                     // more models than locomoModels keeps (maxLoCoMoKept)
 	locomoSeen      bool                     // some question carries --locomo-model's answer
 	locomoModelFrom string                   // " from QA_LOCOMO_MODEL" when the variable set --locomo-model
 	read            int                      // the records read, before the selection

@@ -360,9 +360,28 @@ func dash(s string) string {
 	return cell.Value(s)
 }
 
-// maxLoCoMoKeys bounds the answer keys warnLoCoMoAnswers keeps and names, and the models
-// locomoModelFound names.
+// maxLoCoMoKeys bounds the answer keys warnLoCoMoAnswers names, and the models locomoModelFound
+// names: the first of them in sorted order, whatever order a question's members come in.
 const maxLoCoMoKeys = 8
+
+// maxLoCoMoKept bounds the answer keys and the models kept to be named (and a suggestion made
+// from), so that a file with a member of its own on each question takes no memory for each; a
+// file has a few runs' (with --use-rag a model's modes and top-k, one each).
+const maxLoCoMoKept = 1000
+
+// firstNamed returns the first maxLoCoMoKeys of names, sorted, joined by commas, with "…" after
+// them when there are more (or more than were kept, more).
+func firstNamed(names []string, more bool) string {
+	slices.Sort(names)
+	if len(names) > maxLoCoMoKeys {
+		names, more = names[:maxLoCoMoKeys], true
+	}
+	list := strings.Join(names, ", ")
+	if more {
+		list += ", …"
+	}
+	return list
+}
 
 // evaluateQAModel returns the model whose answer LoCoMo's evaluate_qa.py stores in a question's
 // member key, <model>_prediction (with --use-rag <model>_<rag mode>_top_<k>_prediction, whose
@@ -397,7 +416,7 @@ func (a *app) countLoCoMoAnswers(rec *record.Record) {
 			if a.locomoKeys == nil {
 				a.locomoKeys = map[string]bool{}
 			}
-			if len(a.locomoKeys) < maxLoCoMoKeys || a.locomoKeys[k] {
+			if len(a.locomoKeys) < maxLoCoMoKept || a.locomoKeys[k] {
 				a.locomoKeys[k] = true
 			} else {
 				a.locomoMoreKeys = true
@@ -436,10 +455,7 @@ func (a *app) warnLoCoMoAnswers() {
 		names[i] = "meta." + k
 		models[i], _ = evaluateQAModel(k)
 	}
-	list := strings.Join(names, ", ")
-	if a.locomoMoreKeys {
-		list += ", …"
-	}
+	list := firstNamed(names, a.locomoMoreKeys)
 	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carry answers of LoCoMo's evaluate_qa.py, left in meta (%s), and %s no prediction: to score one model's, make them the predictions with --locomo-model %s\n",
 		a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), list, english.Form(a.locomoAnswers, "has", "have"), shellWord(models[0]))
 }
@@ -454,7 +470,7 @@ func (a *app) locomoQuestion(meta map[string]jsonRaw) {
 		case !ok:
 		case m == a.opt.LoCoMoModel:
 			a.locomoSeen = true
-		case a.locomoModels[m] || len(a.locomoModels) < maxLoCoMoKeys:
+		case a.locomoModels[m] || len(a.locomoModels) < maxLoCoMoKept:
 			if a.locomoModels == nil {
 				a.locomoModels = map[string]bool{}
 			}
@@ -481,10 +497,7 @@ func (a *app) locomoModelFound() error {
 	if len(models) == 0 {
 		return command.Usagef("--locomo-model%s %s: no LoCoMo question read has an answer of %s (member %s), nor of any model: the file is not one that LoCoMo's evaluate_qa.py wrote (its --out-file)", a.locomoModelFrom, shellWord(m), m, strconv.Quote(m+"_prediction"))
 	}
-	list := strings.Join(models, ", ")
-	if a.locomoMore {
-		list += ", …"
-	}
+	list := firstNamed(slices.Clone(models), a.locomoMore)
 	return command.Usagef("--locomo-model%s %s: no LoCoMo question read has an answer of %s (member %s); the questions have answers of %s%s", a.locomoModelFrom, shellWord(m), m, strconv.Quote(m+"_prediction"), english.Form(len(models), "the model", "the models"), " "+list+english.DidYouMean(m, models))
 }
 
