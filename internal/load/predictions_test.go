@@ -282,3 +282,35 @@ func TestReadLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestAttachKeptJudgments: records that carry the judgment an autoeval_label makes keep it, each
+// counted, and the warning names the first of them, not the last.
+func TestAttachKeptJudgments(t *testing.T) {
+	p, err := parsePredictions("hyp.eval-results-m", []byte(`{"question_id": "e1", "hypothesis": "A1", "autoeval_label": {"model": "m", "label": true}}
+{"question_id": "e2", "hypothesis": "A2", "autoeval_label": {"model": "m", "label": true}}
+{"question_id": "e3", "hypothesis": "A3", "autoeval_label": {"model": "m", "label": false}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := 0.0
+	recs := []*record.Record{
+		{ID: "longmemeval:e1", Dataset: "longmemeval", Judgments: map[string]*record.Judgment{"longmemeval/m": {Score: &zero, Label: "no"}}},
+		{ID: "longmemeval:e2", Dataset: "longmemeval", Judgments: map[string]*record.Judgment{"longmemeval/m": {Score: &zero, Label: "no"}}},
+		{ID: "longmemeval:e3", Dataset: "longmemeval"},
+	}
+	for _, r := range recs {
+		p.Count(r, p.Attach(r))
+	}
+	if p.KeptJudgments != 2 || p.FirstKeptJudgment != `id "longmemeval:e1", judgment "longmemeval/m"` {
+		t.Errorf("kept judgments %d, the first %s; want 2, id \"longmemeval:e1\"", p.KeptJudgments, p.FirstKeptJudgment)
+	}
+	var got []string
+	for _, r := range recs {
+		jg := r.Judgments["longmemeval/m"]
+		got = append(got, fmt.Sprintf("%s %v %s", r.Prediction.Text, *jg.Score, jg.Label))
+	}
+	if want := []string{"A1 0 no", "A2 0 no", "A3 0 no"}; !slices.Equal(got, want) {
+		t.Errorf("predictions and judgments = %q, want %q", got, want)
+	}
+}

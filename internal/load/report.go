@@ -369,10 +369,9 @@ const maxLoCoMoKeys = 8
 // file has a few runs' (with --use-rag a model's modes and top-k, one each).
 const maxLoCoMoKept = 1000
 
-// firstNamed returns the first maxLoCoMoKeys of names, sorted, joined by commas, with "…" after
-// them when there are more (or more than were kept, more).
+// firstNamed returns the first maxLoCoMoKeys of names, in sorted order, joined by commas, with "…"
+// after them when there are more (or more than were kept, more).
 func firstNamed(names []string, more bool) string {
-	slices.Sort(names)
 	if len(names) > maxLoCoMoKeys {
 		names, more = names[:maxLoCoMoKeys], true
 	}
@@ -497,7 +496,7 @@ func (a *app) locomoModelFound() error {
 	if len(models) == 0 {
 		return command.Usagef("--locomo-model%s %s: no LoCoMo question read has an answer of %s (member %s), nor of any model: the file is not one that LoCoMo's evaluate_qa.py wrote (its --out-file)", a.locomoModelFrom, shellWord(m), m, strconv.Quote(m+"_prediction"))
 	}
-	list := firstNamed(slices.Clone(models), a.locomoMore)
+	list := firstNamed(models, a.locomoMore)
 	return command.Usagef("--locomo-model%s %s: no LoCoMo question read has an answer of %s (member %s); the questions have answers of %s%s", a.locomoModelFrom, shellWord(m), m, strconv.Quote(m+"_prediction"), english.Form(len(models), "the model", "the models"), " "+list+english.DidYouMean(m, models))
 }
 
