@@ -74,22 +74,22 @@ LongMemEval's JSON Lines of question_id and hypothesis. A line's autoeval_label,
 results (<hyp_file>.eval-results-<model>) add it, {"model": MODEL, "label": true|false}, becomes the
 judgment qa-judge --mode longmemeval --model MODEL writes, longmemeval/MODEL (score 1 or 0, label
 yes or no), so that qa-score --summary gives print_qa_metrics.py's figures without judging again; a
-label that is not true or false makes a bad item of each record with its id, naming the file's line,
-and a record that carries that judgment keeps it (a warning counts them). The file is read whole
-first (one that does not read is a usage error); a SQuAD-layout answer that is no string is its
-str() for a CMRC 2018 record, as its script reads it, and makes another record the selection keeps
-a bad item, as SQuAD's stops on it; a hypothesis that is no string is its str(), as evaluate_qa.py
-puts it in the judge prompt. A record that carries a prediction keeps it (without the file's
-autoeval_label, unless its answer is the hypothesis), and warnings count the records written
-without one and the file's answers to no record read. qa-score leaves a record without one
-unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD v1.1's,
-HotpotQA's and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD v2.0's
-evaluate-v2.0.py stops on it (a KeyError). LoCoMo's evaluate_qa.py writes no prediction file: its
---out-file (the samples again, each question with <model>_prediction and <model>_f1 for each
---model run written to it) loads as LoCoMo, and --locomo-model MODEL makes MODEL's answers the
-predictions, the others staying in meta; a question without one has no prediction (a warning
-counts them: evaluate_qa.py's stats count each 0, as qa-score --missing-as-zero does), and a MODEL
-no question has an answer of is a usage error naming those the file has.
+label that is not true or false makes a bad item of each record with its id that would take it,
+naming the file's line, and a record that carries that judgment keeps it (a warning counts them).
+The file is read whole first (one that does not read is a usage error); a SQuAD-layout answer that
+is no string is its str() for a CMRC 2018 record, as its script reads it, and makes another record
+the selection keeps a bad item, as SQuAD's stops on it; a hypothesis that is no string is its str(),
+as evaluate_qa.py puts it in the judge prompt. A record that carries a prediction keeps it (without
+the file's autoeval_label, unless its answer is the hypothesis), and warnings count the records
+written without one and the file's answers to no record read. qa-score leaves a record without one
+unscored, as LongMemEval's scripts leave out a question with no hypothesis; SQuAD v1.1's, HotpotQA's
+and CMRC 2018's score it 0, as qa-score --missing-as-zero does, and SQuAD v2.0's evaluate-v2.0.py
+stops on it (a KeyError). LoCoMo's evaluate_qa.py writes no prediction file: its --out-file (the
+samples again, each question with <model>_prediction and <model>_f1 for each --model run written to
+it) loads as LoCoMo, and --locomo-model MODEL makes MODEL's answers the predictions, the others
+staying in meta; a question without one has no prediction (a warning counts them: evaluate_qa.py's
+stats count each 0, as qa-score --missing-as-zero does), and a MODEL no question has an answer of is
+a usage error naming those the file has.
 
 Selection happens in this order: --types, --shard, --sample, --limit. --shard i/n keeps the records
 whose h mod n is i-1, h the first 8 bytes of SHA-256(id) read as a big-endian integer, so n

@@ -67,6 +67,12 @@ type official struct {
 	labelErr string
 }
 
+// judged reports whether pr, a record's own prediction, is the hypothesis o's label judged: a
+// saved run of the file's hypotheses, loaded again with their labels.
+func (o *official) judged(pr *record.Prediction) bool {
+	return pr.Error == "" && pr.HasText() && o.hasText && pr.Text == o.text
+}
+
 // autoevalLabel is an autoeval_label of evaluate_qa.py's results: the judge model it called
 // and its verdict, label = 'yes' in the reply.
 type autoevalLabel struct {
@@ -304,10 +310,11 @@ func (p *Predictions) Attach(rec *record.Record) (kept Kept) {
 			return Kept{}
 		}
 		kept.Prediction = true
-		if o.label != nil {
+		if o.label != nil || o.labelErr != "" {
 			// A saved run of the file's hypotheses, loaded again with their labels, has the
-			// hypothesis as its answer: the label judged that.
-			if pr := rec.Prediction; pr.Error == "" && pr.HasText() && o.hasText && pr.Text == o.text {
+			// hypothesis as its answer: the label judged that. (One that does not read was
+			// refused then: see Refused.)
+			if o.label != nil && o.judged(rec.Prediction) {
 				kept.Judgment = attachLabel(rec, o.label)
 			} else {
 				kept.LabelLeft = true
@@ -385,7 +392,9 @@ func officialID(rec *record.Record) string {
 // filters, so that the records they leave out (another shard's) are no bad items of this run.
 func (p *Predictions) Refused(rec *record.Record) error {
 	o := p.byID[officialID(rec)]
-	if o != nil && o.labelErr != "" {
+	if o != nil && o.labelErr != "" && (rec.Prediction == nil || o.judged(rec.Prediction)) {
+		// A record that keeps an answer of its own gets no label (see Attach), so one that does
+		// not read is none of its faults.
 		return fmt.Errorf("--predictions %s", o.labelErr)
 	}
 	if o == nil || o.notString == "" || rec.Dataset == "cmrc2018" || rec.Prediction != nil {
