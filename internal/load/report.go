@@ -455,8 +455,8 @@ func (a *app) warnLoCoMoAnswers() {
 		models[i], _ = evaluateQAModel(k)
 	}
 	list := firstNamed(names, a.locomoMoreKeys)
-	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carry answers of LoCoMo's evaluate_qa.py, left in meta (%s), and %s no prediction: to score one model's, make them the predictions with --locomo-model %s\n",
-		a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), list, english.Form(a.locomoAnswers, "has", "have"), shellWord(models[0]))
+	fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s %s answers of LoCoMo's evaluate_qa.py, left in meta (%s), and %s no prediction: to score one model's, make them the predictions with --locomo-model %s\n",
+		a.locomoAnswers, english.Count(a.locomoRead, "LoCoMo record", "LoCoMo records"), english.Form(a.locomoAnswers, "carries", "carry"), list, english.Form(a.locomoAnswers, "has", "have"), shellWord(models[0]))
 }
 
 // locomoQuestion takes in the meta of a LoCoMo question read, with --locomo-model: whether it
