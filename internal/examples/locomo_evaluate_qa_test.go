@@ -91,17 +91,7 @@ func TestLoCoMoEvaluateQA(t *testing.T) {
 			}
 
 			var sum struct {
-				LoCoMo struct {
-					Categories []struct {
-						Category int
-						Mean     float64
-						Count    int
-					}
-					Overall struct {
-						Mean  float64
-						Count int
-					}
-				} `json:"locomo"`
+				LoCoMo locomoSection `json:"locomo"`
 			}
 			if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 				t.Fatalf("summary: %v\n%.300s", err, stdout)
@@ -185,18 +175,8 @@ func TestLoCoMoEvaluateQAMissing(t *testing.T) {
 		t.Errorf("without --missing-as-zero: no line %q in\n%s", want, stderr)
 	}
 	var sum struct {
-		MissingAsZero int `json:"missing_as_zero"`
-		LoCoMo        struct {
-			Categories []struct {
-				Category int
-				Mean     float64
-				Count    int
-			}
-			Overall struct {
-				Mean  float64
-				Count int
-			}
-		} `json:"locomo"`
+		MissingAsZero int           `json:"missing_as_zero"`
+		LoCoMo        locomoSection `json:"locomo"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatalf("summary: %v\n%.300s", err, stdout)
@@ -218,5 +198,19 @@ func TestLoCoMoEvaluateQAMissing(t *testing.T) {
 	}
 	if o, want := sum.LoCoMo.Overall, total/199; o.Count != 199 || o.Mean != want || math.Round(o.Mean*1000)/1000 != 0.566 {
 		t.Errorf("overall: mean %v of %d, analyze_aggr_acc's %v of 199 (printed 0.566)", o.Mean, o.Count, want)
+	}
+}
+
+// locomoSection is the LoCoMo section of qa-score's JSON summary: the means and counts by
+// category and overall, which the stats file of evaluate_qa.py gives too.
+type locomoSection struct {
+	Categories []struct {
+		Category int
+		Mean     float64
+		Count    int
+	}
+	Overall struct {
+		Mean  float64
+		Count int
 	}
 }
