@@ -212,12 +212,7 @@ func TestBERTScoreBatchTooLarge(t *testing.T) {
 // its own fails it, naming the reference.
 func TestIDFRefusedReference(t *testing.T) {
 	f := newFake(t)
-	f.hold = func(in []string) int {
-		if slices.Contains(in, "a c d") {
-			return http.StatusUnprocessableEntity
-		}
-		return 0
-	}
+	f.hold = refuseText("a c d")
 	srv := f.start()
 	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL})
 	_, err := sc.IDF(context.Background(), [][]string{{"a c d", "b"}, {"a"}})
@@ -234,6 +229,17 @@ func refusePrefix(prefix string) func([]string) int {
 			if strings.HasPrefix(t, prefix) {
 				return http.StatusBadRequest
 			}
+		}
+		return 0
+	}
+}
+
+// refuseText is a fake's hold that refuses (422, as TEI refuses a text over its limit) a request
+// holding text, and serves the others.
+func refuseText(text string) func([]string) int {
+	return func(in []string) int {
+		if slices.Contains(in, text) {
+			return http.StatusUnprocessableEntity
 		}
 		return 0
 	}

@@ -111,12 +111,7 @@ func TestRefusedAloneThenWhole(t *testing.T) {
 // the record; the text is matched as stripped, as IDF sends it.
 func TestIDFRefusedReferenceRecord(t *testing.T) {
 	f := newFake(t)
-	f.hold = func(in []string) int {
-		if slices.Contains(in, "a c d") {
-			return http.StatusUnprocessableEntity
-		}
-		return 0
-	}
+	f.hold = refuseText("a c d")
 	srv := f.start()
 	sc := newScorer(t, Config{Provider: TEI, Model: "bert", BaseURL: srv.URL})
 	_, err := sc.IDF(context.Background(), [][]string{{"a", "b"}, {"c", " a c d\n"}, {"a c d"}})
