@@ -104,6 +104,9 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 	}
 	l.Overall = Stat{Mean: a.locomoAll[0].mean(), Count: a.locomoAll[0].n}
 	l.WithoutCategory5 = Stat{Mean: a.locomoAll[1].mean(), Count: a.locomoAll[1].n}
+	if w := unjudgedWarning("locomo_judge", a.locomoUnjudged, a.locomoAll[0].n); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if a.locomoNoConv > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("locomo_judge: %s no conversation (locomo:<sample_id>:<index>, as qa-load writes it): no conversation-averaged figures",
 			english.Count(a.locomoNoConv, "record's id names", "records' ids name")))
@@ -167,6 +170,9 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
+	if w := unjudgedWarning("longmemeval", a.lmeUnjudged, all.n); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if tasks != len(record.LongMemEvalTypes) {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("longmemeval: task-averaged accuracy is over %s, not the benchmark's 6", english.Count(tasks, "question type", "question types")))
 	}
@@ -175,6 +181,17 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 			english.Form(len(others), "type", "types"), strings.Join(others, ", "), english.Form(len(others), "is", "are"), english.Form(len(others), "it is", "they are")))
 	}
 	return l
+}
+
+// unjudgedWarning says that a judge section (named section) is over judged records alone, not
+// over the unjudged records with a prediction that the other metrics score (a results file that
+// labels only some hypotheses, a judge run over part of the records); "" when there are none.
+func unjudgedWarning(section string, unjudged, judged int) string {
+	if unjudged == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %d of %d records with a prediction %s no judgment, so the judge accuracies leave %s out (judge them: qa-judge passes the judged ones through)",
+		section, unjudged, unjudged+judged, english.Form(unjudged, "has", "have"), english.Form(unjudged, "it", "them"))
 }
 
 // sumOverCount is the mean of xs (at least one value) as a script's sum(xs)/len(xs), or np.mean

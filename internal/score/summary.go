@@ -52,6 +52,8 @@ type aggregator struct {
 	locomoNoConv      int                  // LoCoMo judge_scores whose record's id names no conversation
 	locomoAll         [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
 	lmeAbs            meanAcc              // LongMemEval judge_score over abstention questions
+	lmeUnjudged       int                  // LongMemEval records with a prediction and no judgment
+	locomoUnjudged    int                  // LoCoMo records of categories 1-4 with a prediction and no judgment
 	byPaths           byFields             // --by
 	byFrom            string               // " from QA_BY" when the variable set --by
 	by                []byAcc              // by[i]: the breakdown by byPaths[i]
@@ -197,6 +199,7 @@ func (a *aggregator) add(o outcome) {
 			return
 		}
 	}
+	a.countBenchUnjudged(&o)
 	if len(o.missing) > 0 {
 		a.missing++
 		if !o.unpredicted {
@@ -282,6 +285,19 @@ func (a *aggregator) addBenchmark(o *outcome, name string, v float64) {
 		if o.dataset == "locomo" && o.locomoCat > 0 {
 			a.addLoCoMoJudge(*o, v)
 		}
+	}
+}
+
+// countBenchUnjudged counts o's record when it has a prediction and no judgment, for the warning
+// of the LongMemEval and LoCoMo judge sections, which leave it out while the other metrics score
+// it. A LoCoMo category-5 question is not counted: mem0's judge leaves it unjudged by design.
+func (a *aggregator) countBenchUnjudged(o *outcome) {
+	switch {
+	case !o.unjudged:
+	case o.dataset == "longmemeval":
+		a.lmeUnjudged++
+	case o.dataset == "locomo" && o.locomoCat > 0 && o.locomoCat != 5:
+		a.locomoUnjudged++
 	}
 }
 

@@ -551,3 +551,48 @@ func TestLoCoMoSummaryAsStatsFile(t *testing.T) {
 		t.Errorf("overall = (%v, %d), want (0.3921428571428572, 7)", *l.Overall.Mean, l.Overall.Count)
 	}
 }
+
+// TestBenchmarkUnjudgedWarning: records with a prediction and no judgment among judged ones (a
+// results file that labels only some hypotheses, a judge run over part of the records) are left
+// out of the LongMemEval and LoCoMo judge sections, whose figures would otherwise read as over
+// every question; the other metrics score those records, so no "got no score" warning says it.
+// LoCoMo's category 5, which mem0's judge leaves unjudged by design, is not counted.
+func TestBenchmarkUnjudgedWarning(t *testing.T) {
+	judged := outcome{vals: []float64{1, 0.5}}
+	unjudged := outcome{unjudged: true, vals: []float64{math.NaN(), 0.5}}
+	with := func(o outcome, dataset string, cat int) outcome {
+		o.dataset, o.locomoCat, o.typ = dataset, cat, "t"
+		o.vals = slices.Clone(o.vals)
+		return o
+	}
+	tests := []struct {
+		name string
+		outs []outcome
+		want string
+	}{
+		{"longmemeval", []outcome{with(judged, "longmemeval", 0), with(unjudged, "longmemeval", 0), with(unjudged, "longmemeval", 0)},
+			"longmemeval: 2 of 3 records with a prediction have no judgment, so the judge accuracies leave them out (judge them: qa-judge passes the judged ones through)"},
+		{"all judged", []outcome{with(judged, "longmemeval", 0)}, ""},
+		{"none judged", []outcome{with(unjudged, "longmemeval", 0)}, ""},
+		{"locomo", []outcome{with(judged, "locomo", 1), with(unjudged, "locomo", 2)},
+			"locomo_judge: 1 of 2 records with a prediction has no judgment, so the judge accuracies leave it out (judge them: qa-judge passes the judged ones through)"},
+		{"locomo category 5", []outcome{with(judged, "locomo", 1), with(unjudged, "locomo", 5)}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAggregator([]string{"judge_score", "f1"}, false, keepValues, nil)
+			for _, o := range tt.outs {
+				a.add(o)
+			}
+			got := ""
+			for _, w := range a.summarize(0, 1, 0.95, 0, nil).Warnings {
+				if strings.Contains(w, "no judgment") {
+					got = w
+				}
+			}
+			if got != tt.want {
+				t.Errorf("warning %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
