@@ -50,7 +50,8 @@ mrr and map each query group's) and finish the metric on them; a resample in whi
 runs. A record whose prediction (or the judgment judge_score reads) has an error gets no scores; the
 summary counts it separately and leaves it out unless --errors-as-zero. A record with no prediction
 (none in qa-load --predictions' file) is unscored, so the means are over the answered questions, as
-LongMemEval's scripts, which judge only the answers given, have them; with --missing-as-zero the
+LongMemEval's scripts, which judge only the answers given, have them (the judgment qa-judge failed
+for want of one is no error, judge_score leaving the record out); with --missing-as-zero the
 summary counts it as 0 in em, f1, hotpot_*, sp_*, joint_*, cmrc_* and locomo_f1 (in the locomo
 section too, category 5 included), as evaluate-v1.1.py, hotpot_evaluate_v1.py, cmrc2018_evaluate.py
 and the stats of LoCoMo's evaluate_qa.py (analyze_aggr_acc, which has no place for a record without

@@ -22,7 +22,7 @@ func judgeFamily() *family {
 		about: "score of the judgment named by --judge (default: first judge name in sorted order)",
 		applies: func(it *item) bool {
 			_, ok, _ := it.verdict()
-			return ok || judgeFailed(it)
+			return ok || judgeFailed(it) && it.rec.Prediction != nil
 		},
 		score: func(it *item, out []float64) { out[0], _, _ = it.verdict() },
 	}

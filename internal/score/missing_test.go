@@ -2,6 +2,7 @@ package score
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -64,5 +65,49 @@ func TestMissingAsZero(t *testing.T) {
 				t.Errorf("score(%s).missing = %v, want %v (-want +got):\n%s", c.name, got, c.want, diff)
 			}
 		})
+	}
+}
+
+// TestMissingAsZeroJudged: a record without a prediction that qa-judge has been run over carries
+// a failed judgment ("no prediction to judge"), which says no more than that the prediction is
+// missing: the record is unpredicted, not failed, so that --missing-as-zero counts it 0 as before
+// judging (else LoCoMo's section, evaluate_qa.py's stats, lost it after qa-judge), and
+// judge_score, which scores the answered questions, leaves it out.
+func TestMissingAsZeroJudged(t *testing.T) {
+	sel, err := selectMetrics(registry(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]*record.Judgment{"mem0/m": {Mode: "mem0", Model: "m", Error: "no prediction to judge: run qa-predict first"}}
+	rec := record.Record{Schema: 1, ID: "locomo:c:0", Question: "q?", Dataset: "locomo", Type: "single_hop",
+		Answers: []string{"a"}, Judgments: failed}
+	sc := newScorer(sel, "")
+	sc.missingAsZero = true
+	o := sc.score(&rec)
+	var got []string
+	for _, k := range o.missing {
+		got = append(got, sel.names[k])
+	}
+	if o.failed || !o.unpredicted {
+		t.Errorf("failed %v, unpredicted %v; want false, true", o.failed, o.unpredicted)
+	}
+	if diff := cmp.Diff([]string{"em", "f1", "hotpot_em", "hotpot_f1", "locomo_f1"}, got); diff != "" {
+		t.Errorf("missing (-want +got):\n%s", diff)
+	}
+}
+
+// TestJudgedWithoutPrediction: judge_score leaves out a record without a prediction whose
+// judgment failed for want of one, under --errors-as-zero too, as it leaves out one never judged.
+func TestJudgedWithoutPrediction(t *testing.T) {
+	sel, err := selectMetrics(registry(), "judge_score")
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]*record.Judgment{"mem0/m": {Mode: "mem0", Model: "m", Error: "no prediction to judge: run qa-predict first"}}
+	rec := record.Record{Schema: 1, ID: "locomo:c:0", Question: "q?", Dataset: "locomo", Type: "single_hop",
+		Answers: []string{"a"}, Judgments: failed}
+	o := newScorer(sel, "").score(&rec)
+	if k := sel.index("judge_score"); o.failed || !math.IsNaN(o.vals[k]) {
+		t.Errorf("failed %v, judge_score %v; want false, NaN", o.failed, o.vals[k])
 	}
 }

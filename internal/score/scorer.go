@@ -131,8 +131,11 @@ func (s *scorer) score(rec *record.Record) outcome {
 		o.vals[k] = math.NaN()
 	}
 	predFailed := rec.Prediction != nil && rec.Prediction.Error != ""
-	o.failed = predFailed || (s.judged && judgeFailed(it))
 	o.unpredicted = rec.Prediction == nil
+	// A failed judgment of a record without a prediction ("no prediction to judge", as qa-judge
+	// fails it) says only that the prediction is missing: the record is unpredicted, not failed,
+	// so that --missing-as-zero counts it 0 as it did before qa-judge ran.
+	o.failed = predFailed || (s.judged && !o.unpredicted && judgeFailed(it))
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
 	o.unjudgedBare = o.unjudged && len(rec.Answers) == 0
 	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec) && !s.missingAsZero
