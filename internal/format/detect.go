@@ -28,7 +28,7 @@ func Detect(name string, head []byte) string {
 	base := strings.ToLower(filepath.Base(TrimGz(name)))
 	has := func(key string) bool { return bytes.Contains(head, []byte(`"`+key+`"`)) }
 	switch {
-	case isRecordLine(head) || isRecordArray(head):
+	case Records(head):
 		return "records"
 	case slices.Contains([]string{".csv", ".tsv", ".tab"}, Ext(name)):
 		return "csv"
@@ -97,6 +97,10 @@ func isRecordLine(head []byte) bool {
 		rest = bytes.TrimLeft(after, " \t\r\n")
 	}
 }
+
+// Records reports whether head, a file's first HeadSize bytes (or all of a shorter one), opens a
+// file of qapipe records as Detect tells one: record lines, or a JSON array of records.
+func Records(head []byte) bool { return isRecordLine(head) || isRecordArray(head) }
 
 // isRecordArray reports whether head opens a JSON array whose first item opens as a qapipe
 // record line does (recordStart): a list of records saved as one JSON document, which qa-load's

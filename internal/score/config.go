@@ -1,8 +1,6 @@
 package score
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -15,9 +13,9 @@ import (
 	"github.com/qapipe/qapipe/internal/command"
 	"github.com/qapipe/qapipe/internal/embedding"
 	"github.com/qapipe/qapipe/internal/english"
+	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/stats"
-	"github.com/qapipe/qapipe/pkg/record"
 )
 
 // maxJobs is the most --jobs: scoring is bound by the CPU, so workers beyond the cores gain
@@ -54,7 +52,7 @@ func flags() []cli.Flag {
 	return append(append([]cli.Flag{
 		&cli.StringSliceFlag{Name: "metrics", KeepSpace: true, EnvVars: []string{"QA_METRICS"}, Usage: "comma-separated score `NAMES` (given again, they add up; default, and an empty value: every light metric that applies)"},
 		&cli.StringFlag{Name: "judge", EnvVars: []string{"QA_JUDGE"}, Usage: "judgment that judge_score reads (default: each record's first judgment name in sorted order; a warning says when that differs between records, or when records carry others too; a name no record has, while records carry others, exits 3)"},
-		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format; a FILE ending in .gz is gzip-compressed, its format named before: s.csv.gz is csv); - prints it on stdout instead of the records; a FILE whose first line is a record is refused, not replaced"},
+		&cli.StringFlag{Name: "summary", EnvVars: []string{"QA_SUMMARY"}, Usage: "write a summary to `FILE`, in --format's format, else the one its extension names (see --format; a FILE ending in .gz is gzip-compressed, its format named before: s.csv.gz is csv); - prints it on stdout instead of the records; a FILE that holds records is refused, not replaced"},
 		&cli.StringFlag{Name: "format", EnvVars: []string{"QA_SUMMARY_FORMAT"}, Usage: "summary `FORMAT`: " + strings.Join(formats, ", ") + " (table and markdown round to four places, a figure of 1e9 or more in exponent form; csv writes exact figures; default: the one --summary's extension names, " + extensionsHelp() + ", else json)"},
 		&cli.StringSliceFlag{Name: "by", EnvVars: []string{"QA_BY"}, Usage: "also break the summary down by the value of the record field at `PATH` (dotted, e.g. meta.level, prediction.model, dataset; repeat or separate by commas for several), grouped by its text: the number 1 and the string \"1\" are one group"},
 		command.BootstrapFlag(stats.DefaultResamples),
@@ -386,13 +384,13 @@ func (cfg *config) checkOutputNames(c *cli.Context, stdin io.Reader) error {
 	if holdsRecords(cfg.summary) {
 		// qa-score --summary preds.jsonl, qa-load's switch --summary taken for qa-score's, which
 		// names a file: the summary would replace the records, and stdin be read instead.
-		return command.Usagef("--summary: %s holds records (its first line is one), which the summary would replace: --summary names the summary's file (--summary - prints it); remove the file first to replace it", cfg.summary)
+		return command.Usagef("--summary: %s holds records (as qa-load's records format reads them), which the summary would replace: --summary names the summary's file (--summary - prints it); remove the file first to replace it", cfg.summary)
 	}
 	return command.DistinctOutputs(outputs)
 }
 
-// holdsRecords reports whether path is a regular file whose first line is a record, as no
-// summary qa-score writes is (its JSON spans lines; its CSV, table and Markdown are no JSON).
+// holdsRecords reports whether path is a regular file that opens as a file of records does
+// (format.Records), as no summary qa-score writes does.
 func holdsRecords(path string) bool {
 	if path == "" || path == "-" {
 		return false
@@ -405,11 +403,9 @@ func holdsRecords(path string) bool {
 		return false
 	}
 	defer f.Close()
-	line, _, _ := bufio.NewReaderSize(f, 1<<20).ReadLine()
-	var rec record.Record
-	// A first line longer than the reader's buffer (a LongMemEval record) is cut: one that
-	// begins as the stages write a record is taken for one.
-	return record.Unmarshal(line, &rec) == nil && rec.Validate() == nil || bytes.HasPrefix(line, []byte(`{"schema":`))
+	head := make([]byte, format.HeadSize)
+	n, _ := io.ReadFull(f, head)
+	return format.Records(head[:n])
 }
 
 // parseMismatchRule sets cfg.mismatch from --mismatch-metric and --below, which must name a
