@@ -104,7 +104,7 @@ func (a *aggregator) locomoJudgeSummary(s *Summary) *LoCoMoJudge {
 	}
 	l.Overall = Stat{Mean: a.locomoAll[0].mean(), Count: a.locomoAll[0].n}
 	l.WithoutCategory5 = Stat{Mean: a.locomoAll[1].mean(), Count: a.locomoAll[1].n}
-	if w := unjudgedWarning("locomo_judge", a.locomoUnjudged, a.locomoAll[0].n); w != "" {
+	if w := unjudgedWarning("locomo_judge", a.judgeNamed(), a.locomoUnjudged, a.locomoAll[0].n); w != "" {
 		s.Warnings = append(s.Warnings, w)
 	}
 	if a.locomoNoConv > 0 {
@@ -170,7 +170,7 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 	}
 	l.Overall = Stat{Mean: all.mean(), Count: all.n}
 	l.Abstention = Stat{Mean: a.lmeAbs.mean(), Count: a.lmeAbs.n}
-	if w := unjudgedWarning("longmemeval", a.lmeUnjudged, all.n); w != "" {
+	if w := unjudgedWarning("longmemeval", a.judgeNamed(), a.lmeUnjudged, all.n); w != "" {
 		s.Warnings = append(s.Warnings, w)
 	}
 	if tasks != len(record.LongMemEvalTypes) {
@@ -186,12 +186,27 @@ func (a *aggregator) lmeSummary(s *Summary) *LongMemEval {
 // unjudgedWarning says that a judge section (named section) is over judged records alone, not
 // over the unjudged records with a prediction that the other metrics score (a results file that
 // labels only some hypotheses, a judge run over part of the records); "" when there are none.
-func unjudgedWarning(section string, unjudged, judged int) string {
+// named is the judgment the unjudged records lack, as judgeNamed gives it (they may carry others).
+func unjudgedWarning(section, named string, unjudged, judged int) string {
 	if unjudged == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s: %d of %d records with a prediction %s no judgment, so the judge accuracies leave %s out (judge them: qa-judge passes the judged ones through)",
-		section, unjudged, unjudged+judged, english.Form(unjudged, "has", "have"), english.Form(unjudged, "it", "them"))
+	return fmt.Sprintf("%s: %d of %d records with a prediction %s no judgment%s, so the judge accuracies leave %s out (judge them: qa-judge passes the judged ones through)",
+		section, unjudged, unjudged+judged, english.Form(unjudged, "has", "have"), named, english.Form(unjudged, "it", "them"))
+}
+
+// judgeNamed is the judgment that --judge names, quoted with where it came from, after a space
+// (` "longmemeval/gpt-4o-2024-08-06" (--judge)`), for the warnings of records without it; "" without
+// --judge.
+func (a *aggregator) judgeNamed() string {
+	if a.judge == "" {
+		return ""
+	}
+	flag := a.judgeFlag
+	if flag == "" {
+		flag = "--judge"
+	}
+	return fmt.Sprintf(" %q (%s)", a.judge, flag)
 }
 
 // sumOverCount is the mean of xs (at least one value) as a script's sum(xs)/len(xs), or np.mean

@@ -47,6 +47,7 @@ func newEmitter(ctx context.Context, cfg *config, stdout, stderr io.Writer, mism
 		agg:    newAggregator(cfg.sel.names, cfg.errorsAsZero, cfg.keeping(), cfg.by),
 		corpus: newCorpusAcc(cfg.corpus, cfg.by, cfg.keeping() == keepValues)}
 	e.agg.byFrom = cfg.byFrom
+	e.agg.judge, e.agg.judgeFlag = cfg.judge, cfg.judgeFlag
 	e.agg.named = cfg.sel.named
 	records := stdout
 	if cfg.summary == "-" {

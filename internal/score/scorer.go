@@ -71,6 +71,9 @@ type outcome struct {
 	// unjudged: it has one but no judgment, and judge_score is selected (before qa-judge);
 	// unjudgedBare: unjudged, and it has no gold answers either.
 	unpredicted, unjudged, unjudgedBare bool
+	// judgeless: it has a prediction, judge_score is selected, and it carries no judgment that
+	// judge_score reads: none, or none of the name --judge gives (it may carry others).
+	judgeless bool
 	// vals[k] is the value of sel.names[k]: NaN when the metric does not apply; for a failed
 	// record, 0 where it would have applied (used only with --errors-as-zero).
 	vals []float64
@@ -138,6 +141,7 @@ func (s *scorer) score(rec *record.Record) outcome {
 	o.failed = predFailed || (s.judged && !o.unpredicted && judgeFailed(it))
 	o.unjudged = !o.unpredicted && s.judged && len(rec.Judgments) == 0
 	o.unjudgedBare = o.unjudged && len(rec.Answers) == 0
+	o.judgeless = !o.unpredicted && s.judged && it.judgment() == nil
 	o.factsUnpredicted = !o.failed && !o.unpredicted && rec.Prediction.SupportingFacts == nil && gradesFacts(rec) && !s.missingAsZero
 	s.countJudgeNames(it)
 	var categorised bool

@@ -52,8 +52,10 @@ type aggregator struct {
 	locomoNoConv      int                  // LoCoMo judge_scores whose record's id names no conversation
 	locomoAll         [2]meanAcc           // LoCoMo judge_score over all categories, and over all but 5
 	lmeAbs            meanAcc              // LongMemEval judge_score over abstention questions
-	lmeUnjudged       int                  // LongMemEval records with a prediction and no judgment
-	locomoUnjudged    int                  // LoCoMo records of categories 1-4 with a prediction and no judgment
+	lmeUnjudged       int                  // LongMemEval records with a prediction and no judgment judge_score reads
+	locomoUnjudged    int                  // LoCoMo records of categories 1-4 with a prediction and no judgment judge_score reads
+	judge             string               // --judge, which the judge sections' warnings name
+	judgeFlag         string               // where judge came from: "--judge", "--judge from QA_JUDGE"
 	byPaths           byFields             // --by
 	byFrom            string               // " from QA_BY" when the variable set --by
 	by                []byAcc              // by[i]: the breakdown by byPaths[i]
@@ -288,12 +290,13 @@ func (a *aggregator) addBenchmark(o *outcome, name string, v float64) {
 	}
 }
 
-// countBenchUnjudged counts o's record when it has a prediction and no judgment, for the warning
-// of the LongMemEval and LoCoMo judge sections, which leave it out while the other metrics score
-// it. A LoCoMo category-5 question is not counted: mem0's judge leaves it unjudged by design.
+// countBenchUnjudged counts o's record when it has a prediction and no judgment that judge_score
+// reads (none, or none of --judge's name, though it may carry others), for the warning of the
+// LongMemEval and LoCoMo judge sections, which leave it out while the other metrics score it. A
+// LoCoMo category-5 question is not counted: mem0's judge leaves it unjudged by design.
 func (a *aggregator) countBenchUnjudged(o *outcome) {
 	switch {
-	case !o.unjudged:
+	case !o.judgeless:
 	case o.dataset == "longmemeval":
 		a.lmeUnjudged++
 	case o.dataset == "locomo" && o.locomoCat > 0 && o.locomoCat != 5:

@@ -559,7 +559,7 @@ func TestLoCoMoSummaryAsStatsFile(t *testing.T) {
 // LoCoMo's category 5, which mem0's judge leaves unjudged by design, is not counted.
 func TestBenchmarkUnjudgedWarning(t *testing.T) {
 	judged := outcome{vals: []float64{1, 0.5}}
-	unjudged := outcome{unjudged: true, vals: []float64{math.NaN(), 0.5}}
+	unjudged := outcome{unjudged: true, judgeless: true, vals: []float64{math.NaN(), 0.5}}
 	with := func(o outcome, dataset string, cat int) outcome {
 		o.dataset, o.locomoCat, o.typ = dataset, cat, "t"
 		o.vals = slices.Clone(o.vals)
@@ -587,6 +587,56 @@ func TestBenchmarkUnjudgedWarning(t *testing.T) {
 			got := ""
 			for _, w := range a.summarize(0, 1, 0.95, 0, nil).Warnings {
 				if strings.Contains(w, "no judgment") {
+					got = w
+				}
+			}
+			if got != tt.want {
+				t.Errorf("warning %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBenchmarkUnjudgedWarningJudgeName: with --judge NAME, an answered record that carries other
+// judgments but not NAME (labels loaded for part of a run whose every record another judge graded)
+// gives judge_score no score, as one never judged does: the LongMemEval section, over the records
+// that carry NAME, says it leaves them out, naming NAME, where it said nothing when every other
+// metric scored them.
+func TestBenchmarkUnjudgedWarningJudgeName(t *testing.T) {
+	sel, err := selectMetrics(registry(), "judge_score,f1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := 1.0
+	rec := func(i int, judgments map[string]*record.Judgment) *record.Record {
+		return &record.Record{Schema: 1, ID: fmt.Sprintf("longmemeval:q%d", i), Question: "q?", Dataset: "longmemeval",
+			Type: "multi-session", Answers: []string{"a"}, Prediction: &record.Prediction{Text: "a"}, Judgments: judgments}
+	}
+	official := &record.Judgment{Score: &one, Mode: "longmemeval", Model: "gpt-4o-2024-08-06"}
+	other := &record.Judgment{Score: &one, Mode: "longmemeval", Model: "gpt-4o"}
+	recs := []*record.Record{
+		rec(0, map[string]*record.Judgment{"longmemeval/gpt-4o-2024-08-06": official, "longmemeval/gpt-4o": other}),
+		rec(1, map[string]*record.Judgment{"longmemeval/gpt-4o": other}),
+		rec(2, map[string]*record.Judgment{"longmemeval/gpt-4o": other}),
+		rec(3, nil),
+	}
+	tests := []struct {
+		judge, want string
+	}{
+		{"longmemeval/gpt-4o-2024-08-06", `longmemeval: 3 of 4 records with a prediction have no judgment "longmemeval/gpt-4o-2024-08-06" (--judge), so the judge accuracies leave them out (judge them: qa-judge passes the judged ones through)`},
+		{"", "longmemeval: 1 of 4 records with a prediction has no judgment, so the judge accuracies leave it out (judge them: qa-judge passes the judged ones through)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.judge, func(t *testing.T) {
+			sc := newScorer(sel, tt.judge)
+			a := newAggregator(sel.names, false, keepValues, nil)
+			a.judge = tt.judge
+			for _, r := range recs {
+				a.add(sc.score(r))
+			}
+			got := ""
+			for _, w := range a.summarize(0, 1, 0.95, 0, nil).Warnings {
+				if strings.HasPrefix(w, "longmemeval:") && strings.Contains(w, "no judgment") {
 					got = w
 				}
 			}
