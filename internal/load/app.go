@@ -75,7 +75,8 @@ results (<hyp_file>.eval-results-<model>) add it, {"model": MODEL, "label": true
 judgment qa-judge --mode longmemeval --model MODEL writes, longmemeval/MODEL (score 1 or 0, label
 yes or no), so that qa-score --summary gives print_qa_metrics.py's figures without judging again; a
 label that is not true or false makes a bad item of each record with its id that would take it,
-naming the file's line, and a record that carries that judgment keeps it (a warning counts them).
+naming the file's line, and a record that carries that judgment keeps it, unless it failed (as
+qa-judge fails a record it had no prediction for), which the label replaces (warnings count both).
 The file is read whole first (one that does not read is a usage error); a SQuAD-layout answer that
 is no string is its str() for a CMRC 2018 record, as its script reads it, and makes another record
 the selection keeps a bad item, as SQuAD's stops on it; a hypothesis that is no string is its str(),

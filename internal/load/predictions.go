@@ -35,8 +35,10 @@ type Predictions struct {
 	// has an autoeval_label, left off as it judged the file's hypothesis, not the answer kept.
 	// KeptJudgments counts the records written that carried the judgment their autoeval_label
 	// makes, kept in place of it; FirstKeptJudgment names the first's judgment.
-	Missing, Written, Kept, FactsAlone, LabelsLeft, KeptJudgments int
-	FirstMissing, FirstKeptJudgment                               string
+	// ReplacedFailed counts those whose judgment of that name had failed, which the label
+	// replaced; FirstReplacedFailed names the first's, with its error.
+	Missing, Written, Kept, FactsAlone, LabelsLeft, KeptJudgments, ReplacedFailed int
+	FirstMissing, FirstKeptJudgment, FirstReplacedFailed                          string
 }
 
 // Kept is what Attach found a record carrying already where the file gives it one too.
@@ -48,6 +50,9 @@ type Kept struct {
 	// Judgment is the name of the judgment that the file's autoeval_label makes, which the
 	// record carried already and kept; "" when it carried none.
 	Judgment string
+	// Failed is the error of the judgment of that name that the record carried, failed, which
+	// the label replaced; "" when it carried none that failed.
+	Failed string
 }
 
 // official is one question's prediction in the file: its answer, if the file gives one (HotpotQA's
@@ -315,7 +320,7 @@ func (p *Predictions) Attach(rec *record.Record) (kept Kept) {
 			// hypothesis as its answer: the label judged that. (One that does not read was
 			// refused then: see Refused.)
 			if o.label != nil && o.judged(rec.Prediction) {
-				kept.Judgment = attachLabel(rec, o.label)
+				kept.Judgment, kept.Failed = attachLabel(rec, o.label)
 			} else {
 				kept.LabelLeft = true
 			}
@@ -326,7 +331,7 @@ func (p *Predictions) Attach(rec *record.Record) (kept Kept) {
 	case o != nil && o.hasText:
 		rec.Prediction = &record.Prediction{Text: o.text, SupportingFacts: o.facts}
 		if o.label != nil {
-			kept.Judgment = attachLabel(rec, o.label)
+			kept.Judgment, kept.Failed = attachLabel(rec, o.label)
 		}
 	case o != nil && o.facts != nil:
 		// HotpotQA's supporting facts without an answer: hotpot_evaluate_v1.py scores them and
@@ -343,11 +348,17 @@ func (p *Predictions) Attach(rec *record.Record) (kept Kept) {
 // longmemeval, score 1 for a label true and 0 for false, labelled yes or no, with the model and
 // the sha256 of the template that LongMemEval's judge fills for rec (none for a type it has no
 // template for). evaluate_qa.py keeps no reply, so there is no raw. A record that carries a
-// judgment of that name keeps it: its name is returned, for the warning that counts them.
-func attachLabel(rec *record.Record, l *autoevalLabel) (kept string) {
+// judgment of that name keeps it: its name is returned, for the warning that counts them; unless
+// it failed, which gives no verdict (qa-judge's "no prediction to judge" of a record the file now
+// answers, a call that failed on the hypothesis the label judged): the label replaces it, and its
+// error is returned, for the warning that counts those.
+func attachLabel(rec *record.Record, l *autoevalLabel) (kept, failed string) {
 	name := judgeModeLongMemEval + "/" + l.model
-	if rec.Judgments[name] != nil {
-		return name
+	if j := rec.Judgments[name]; j != nil {
+		if j.Error == "" {
+			return name, ""
+		}
+		failed = j.Error
 	}
 	score, label := 0.0, "no"
 	if l.correct {
@@ -363,7 +374,7 @@ func attachLabel(rec *record.Record, l *autoevalLabel) (kept string) {
 		rec.Judgments = map[string]*record.Judgment{}
 	}
 	rec.Judgments[name] = jg
-	return ""
+	return "", failed
 }
 
 // judgeModeLongMemEval is qa-judge's mode of LongMemEval's judge, the mode of its judgments and
@@ -419,6 +430,11 @@ func (p *Predictions) Count(rec *record.Record, kept Kept) {
 	if kept.Judgment != "" {
 		if p.KeptJudgments++; p.KeptJudgments == 1 {
 			p.FirstKeptJudgment = fmt.Sprintf("id %q, judgment %q", rec.ID, kept.Judgment)
+		}
+	}
+	if kept.Failed != "" {
+		if p.ReplacedFailed++; p.ReplacedFailed == 1 {
+			p.FirstReplacedFailed = fmt.Sprintf("id %q: %s", rec.ID, kept.Failed)
 		}
 	}
 	pr := rec.Prediction

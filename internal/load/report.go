@@ -46,7 +46,8 @@ func (a *app) warnUnmatchedTypes(whole bool) {
 // answer for them (qa-score leaves them unscored, or with --missing-as-zero counts them 0 where
 // the benchmark's script does), or with HotpotQA's supporting facts alone, of those
 // written that kept the prediction they carried (and of them, those left without the file's
-// autoeval_label), of those that kept the judgment their autoeval_label makes, and, when every item was read (whole), of the file's predictions for ids no record has.
+// autoeval_label), of those that kept the judgment their autoeval_label makes (and of those whose
+// judgment of that name had failed, which the label replaced), and, when every item was read (whole), of the file's predictions for ids no record has.
 func (a *app) warnPredictions(whole bool) {
 	p := a.preds
 	if p == nil {
@@ -72,6 +73,10 @@ func (a *app) warnPredictions(whole bool) {
 	if p.KeptJudgments > 0 {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried the judgment that %s autoeval_label in %s makes already, kept in place of it (the first: %s)\n",
 			p.KeptJudgments, english.Count(p.Written, "record", "records"), english.Form(p.KeptJudgments, "its", "their"), p.Name, p.FirstKeptJudgment)
+	}
+	if p.ReplacedFailed > 0 {
+		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s carried the judgment that %s autoeval_label in %s makes, failed, which the label replaced (the first: %s)\n",
+			p.ReplacedFailed, english.Count(p.Written, "record", "records"), english.Form(p.ReplacedFailed, "its", "their"), p.Name, p.FirstReplacedFailed)
 	}
 	if n, first := p.Unused(); n > 0 && whole {
 		fmt.Fprintf(a.stderr, "qa-load: warning: %d of %s in %s %s the id of no record read (the first: %q): answers to another split or file?\n",
