@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/qapipe/qapipe/internal/format"
 	"github.com/qapipe/qapipe/internal/model"
 	"github.com/qapipe/qapipe/internal/stats"
+	"github.com/qapipe/qapipe/internal/textfile"
 )
 
 // maxJobs is the most --jobs: scoring is bound by the CPU, so workers beyond the cores gain
@@ -390,7 +392,12 @@ func (cfg *config) checkOutputNames(c *cli.Context, stdin io.Reader) error {
 }
 
 // holdsRecords reports whether path is a regular file that opens as a file of records does
-// (format.Records), as no summary qa-score writes does.
+// (format.Records), as no summary qa-score writes does. Its head is read as qa-load's detection
+// and the stages read it (textfile.NewReader): records gzip-compressed, in UTF-16 or after a byte
+// order mark are records too.
+//
+// Note: the file's raw bytes were looked at, so that qa-score --summary preds.jsonl.gz wrote the
+// summary over compressed records (as over ones PowerShell wrote in UTF-16), exit 0.
 func holdsRecords(path string) bool {
 	if path == "" || path == "-" {
 		return false
@@ -403,9 +410,8 @@ func holdsRecords(path string) bool {
 		return false
 	}
 	defer f.Close()
-	head := make([]byte, format.HeadSize)
-	n, _ := io.ReadFull(f, head)
-	return format.Records(head[:n])
+	head, _ := bufio.NewReaderSize(textfile.NewReader(f), format.HeadSize).Peek(format.HeadSize)
+	return format.Records(head)
 }
 
 // parseMismatchRule sets cfg.mismatch from --mismatch-metric and --below, which must name a
