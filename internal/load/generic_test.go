@@ -530,7 +530,9 @@ func TestCSVAnswersCell(t *testing.T) {
 		`q27,[np.str_('Denver Broncos') np.str_('Denver')]` + "\n" +
 		`q28,"[np.str_('xx') np.str_('yy')` + "\n" + ` np.str_('zz')]"` + "\n" +
 		`q29,[np.str_('a') None]` + "\n" +
-		`q30,[np.str_('a') np.str_('b') np.str_('c') ... np.str_('x') np.str_('y') np.str_('z')]` + "\n"
+		`q30,[np.str_('a') np.str_('b') np.str_('c') ... np.str_('x') np.str_('y') np.str_('z')]` + "\n" +
+		`q31,"[(np.str_('Denver Broncos'), np.int64(177))]"` + "\n" +
+		`q32,"[[np.str_('a'), np.str_('b')], np.str_('c')]"` + "\n"
 	got, err := loadInOrder(CSV, "d.csv", in, nil)
 	want := []string{
 		`{"schema":1,"id":"d.csv:2","question":"q1","answers":["a/b","c"]}`,
@@ -563,6 +565,8 @@ func TestCSVAnswersCell(t *testing.T) {
 		`{"schema":1,"id":"d.csv:29","question":"q28","answers":["xx","yy","zz"]}`,
 		`d.csv:31 (id "d.csv:31"): field "answers": item 2 is None or nan, a missing value; want a list of strings or numbers`,
 		`d.csv:32 (id "d.csv:32"): field "answers": numpy's str() of an array, summarized with "..." as numpy prints one of over 1000 items: the items it leaves out are not in the file; write the column as lists before to_csv (df["answers"] = df["answers"].map(lambda a: a.tolist())), or the frame as JSON Lines (df.to_json(orient="records", lines=True))`,
+		`d.csv:33 (id "d.csv:33"): field "answers": ` + nestedWant, // list(zip(texts, starts)) of two arrays
+		`d.csv:34 (id "d.csv:34"): field "answers": ` + nestedWant,
 	}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("CSV(%q) = %v\n%s\nwant\n%s", in, err, strings.Join(got, "\n"), strings.Join(want, "\n"))

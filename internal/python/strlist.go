@@ -326,8 +326,13 @@ func digitsEnd(s string, i int) int {
 // literal, not a call's (np.str_('a')). A wiki link's text, [[Paris]], holds none, nor does
 // (Paris (or 'Lutetia')).
 //
+// The inner list's or tuple's first string may also be numpy 2's repr of a str scalar,
+// [(np.str_('Denver Broncos'), np.int64(177))], as str() writes list(zip(texts, starts)) of two
+// arrays.
+//
 // Note: a list of tuples, as a column of (text, start) pairs writes, was one answer, its text,
-// where to_json writes it as a list of lists, which JSON Lines makes a bad item.
+// where to_json writes it as a list of lists, which JSON Lines makes a bad item; so was such a
+// list of numpy 2's scalars after ParseAnswerList learnt to read them in a flat list.
 func HoldsList(s string) bool {
 	s = strings.TrimSpace(s)
 	if len(s) < 2 || !(s[0] == '[' && s[len(s)-1] == ']' || s[0] == '(' && s[len(s)-1] == ')') {
@@ -346,7 +351,11 @@ func HoldsList(s string) bool {
 				i++ // a call's, np.str_('a'): no tuple
 				continue
 			}
-			if j := skipSpace(s, i+1); j < len(s) && (s[j] == '\'' || s[j] == '"') {
+			j := skipSpace(s, i+1)
+			if k := j + len("np.str_("); strings.HasPrefix(s[j:], "np.str_(") && k < len(s) {
+				j = k // numpy 2's repr of a str scalar, as str() of a list list() made of an array writes it
+			}
+			if j < len(s) && (s[j] == '\'' || s[j] == '"') {
 				_, _, ok := strLiteral(s[j:])
 				return ok
 			}

@@ -428,6 +428,14 @@ func TestHoldsList(t *testing.T) {
 		{`[(1, 2), (3, 4)]`, false},
 		{`('a', 'b')`, false},                  // a tuple of strings: its answers
 		{`[np.str_('a') np.str_('b')]`, false}, // a call's parenthesis opens no tuple
+		// numpy 2's reprs of str scalars in the inner list or tuple, as str() writes a list of
+		// lists that list() made of arrays, or list(zip(texts, starts)) of two arrays
+		{`[[np.str_('a'), np.str_('b')], np.str_('c')]`, true},
+		{`[[np.str_('a')]]`, true},
+		{`[(np.str_('Denver Broncos'), np.int64(177))]`, true},
+		{`(np.str_('a'), ( np.str_('b'),))`, true},
+		{`[[np.int64(1), np.int64(2)]]`, false},
+		{`[[np.str_(Paris)]]`, false},
 		{`[f('a')]`, false},
 	} {
 		if got := HoldsList(tt.in); got != tt.want {
