@@ -262,6 +262,14 @@ func StdoutFile(path string, stdout io.Writer) bool {
 	return Stdout(path) || !nullDevice(path) && streamAt(path, []io.Writer{stdout}) != nil
 }
 
+// ThroughStream reports whether OpenOutput (and ReplaceOutput) write the output file path a flag
+// names through a stream or a descriptor the process has open, after what it holds: a name of a
+// descriptor (/dev/stdout, /dev/fd/3), or the file stdout or stderr was redirected to, by its own
+// name. Such a file is never replaced.
+func ThroughStream(path string, stdout, stderr io.Writer) bool {
+	return path != "" && (descriptor(path) >= 0 || streamAt(path, []io.Writer{stdout, stderr}) != nil)
+}
+
 // nullDevice reports whether path names the null device (os.DevNull), where any number of
 // outputs may go together.
 func nullDevice(path string) bool {

@@ -136,7 +136,7 @@ var errInPlace = errors.New("written in place")
 // replaceable returns the file path names, through a link, and its FileInfo (nil when there is
 // no file yet), or errInPlace when it is to be written in place.
 func replaceable(path string, stdout, stderr io.Writer) (string, os.FileInfo, error) {
-	if path == "" || descriptor(path) >= 0 || streamAt(path, []io.Writer{stdout, stderr}) != nil {
+	if path == "" || ThroughStream(path, stdout, stderr) {
 		return "", nil, errInPlace
 	}
 	lst, err := os.Lstat(path)

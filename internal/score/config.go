@@ -383,9 +383,13 @@ func (cfg *config) checkOutputNames(c *cli.Context, stdin io.Reader) error {
 			return err
 		}
 	}
-	if holdsRecords(cfg.summary) {
+	if !command.ThroughStream(cfg.summary, c.App.Writer, c.App.ErrWriter) && holdsRecords(cfg.summary) {
 		// qa-score --summary preds.jsonl, qa-load's switch --summary taken for qa-score's, which
-		// names a file: the summary would replace the records, and stdin be read instead.
+		// names a file: the summary would replace the records, and stdin be read instead. One
+		// written through a stream or a descriptor (--summary /dev/stdout >> log.jsonl) comes
+		// after what the file holds, and replaces nothing.
+		//
+		// Note: such a file of records was refused, exit 2, saying the summary would replace it.
 		return command.Usagef("--summary: %s holds records (as qa-load's records format reads them), which the summary would replace: --summary names the summary's file (--summary - prints it); remove the file first to replace it", cfg.summary)
 	}
 	return command.DistinctOutputs(outputs)

@@ -190,6 +190,53 @@ func TestOutputsIntoStreamFiles(t *testing.T) {
 	}
 }
 
+// TestSummaryAppendedToRecords: a --summary written through a stream or a descriptor (stdout
+// appended to a file of records, by /dev/fd/N of it or the file's own name; /dev/fd/N of
+// another such file opened for appending, 3>> log) replaces nothing, so the guard against a
+// summary named after a file of records lets it be: it comes after what the file held. It was
+// refused, exit 2, saying the summary would replace the records.
+func TestSummaryAppendedToRecords(t *testing.T) {
+	const in = `{"schema":1,"id":"a","question":"q","answers":["x"],"prediction":{"text":"x"}}` + "\n"
+	records, _ := scoreOutputs(t, in)
+	summary, _ := scoreOutputs(t, in, "--summary", "-", "--format", "csv")
+	dir := t.TempDir()
+	appendTo := func(name string) *os.File {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	for i, name := range []string{"", "/dev/fd/%d"} { // /dev/stdout is the test's own
+		out := appendTo(fmt.Sprintf("out%d.jsonl", i))
+		path := out.Name()
+		if name != "" {
+			path = strings.ReplaceAll(name, "%d", fmt.Sprint(out.Fd()))
+		}
+		err := scoreTo(t, in, out, io.Discard, "--summary", path, "--format", "csv")
+		if err != nil {
+			t.Errorf("--summary %s, stdout appended to records: %v", path, err)
+		}
+		if b, _ := os.ReadFile(out.Name()); string(b) != in+records+summary {
+			t.Errorf("--summary %s: the file holds\n%s\nwant its records, then the new ones, then the summary", path, b)
+		}
+	}
+	log := appendTo("log.jsonl")
+	path := fmt.Sprintf("/dev/fd/%d", log.Fd())
+	var stdout strings.Builder
+	if err := scoreTo(t, in, &stdout, io.Discard, "--summary", path, "--format", "csv"); err != nil {
+		t.Errorf("--summary %s, a descriptor appending to records: %v", path, err)
+	}
+	if b, _ := os.ReadFile(log.Name()); string(b) != in+summary {
+		t.Errorf("--summary %s: the file holds\n%s\nwant its records, then the summary", path, b)
+	}
+}
+
 // TestMismatchesIntoStdoutFile: --mismatches naming, by its own name, the file stdout was
 // redirected to (--mismatches m.jsonl > m.jsonl) is refused as --mismatches /dev/stdout is: it is
 // written through stdout, and the mismatches came out line among line with the records.
